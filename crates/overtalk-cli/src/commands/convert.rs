@@ -1,0 +1,100 @@
+//! `overtalk convert IN… -o OUT`: any readable format to any writable one.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use overtalk::format::{self, Format};
+use overtalk::Corpus;
+
+use crate::input::{self, ReadArgs};
+use crate::output::Target;
+use crate::{Globals, Outcome};
+
+/// Convert transcripts and diarizations between formats.
+///
+/// Recordings from all inputs are gathered into one corpus (a recording id seen twice is an
+/// error). Formats that hold one recording (WebVTT, SRT, TextGrid, EAF, CHAT, …) need one input
+/// recording, or an output directory (`-o dir/`) to get one file per recording.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  overtalk convert interview.vtt -o interview.rttm\n  overtalk convert whisperx.json --speakers names.toml -o out.TextGrid\n  cat a.rttm | overtalk convert - --to webvtt -o -\n  overtalk convert meetings.rttm --to textgrid -o textgrids/"
+)]
+pub struct Args {
+    /// Input files, directories or globs; `-` reads stdin.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<String>,
+    /// Output file, directory (ending in `/` or existing) or `-` for stdout.
+    #[arg(short, long, value_name = "OUT")]
+    output: PathBuf,
+    /// Output format (default: from the output's extension).
+    #[arg(long, value_name = "FORMAT")]
+    to: Option<Format>,
+    #[command(flatten)]
+    read: ReadArgs,
+}
+
+/// Runs the conversion.
+pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
+    let sources = input::expand(&args.inputs)?;
+    let rename = args.read.rename_map()?;
+    let mut corpus = Corpus::new();
+    for source in &sources {
+        let out = input::read(source, &args.read, &rename)?;
+        input::print_warnings(source, &out, globals.quiet);
+        for id in out.corpus.ids() {
+            if corpus.get(id).is_some() {
+                bail!("{}: recording {id:?} appears in more than one input", source.display());
+            }
+        }
+        corpus.merge(out.corpus);
+    }
+    let to_dir = args.output.as_os_str().to_string_lossy().ends_with('/') || args.output.is_dir();
+    let format = match args.to {
+        Some(f) => f,
+        None if to_dir || args.output.as_os_str() == "-" => {
+            bail!("name the output format with --to")
+        }
+        None => output_format(&args.output)?,
+    };
+    if to_dir {
+        std::fs::create_dir_all(&args.output)
+            .with_context(|| format!("creating {}", args.output.display()))?;
+        for (id, t) in corpus.iter() {
+            let one = Corpus::single(id, t.clone());
+            let path = args.output.join(format!("{id}.{}", format.extension()));
+            write_one(&one, format, &Target::File(path), &sources, globals)?;
+        }
+    } else {
+        write_one(&corpus, format, &Target::from_arg(Some(&args.output)), &sources, globals)?;
+    }
+    Ok(Outcome::Ok)
+}
+
+fn output_format(path: &Path) -> Result<Format> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if name.to_ascii_lowercase().ends_with(".json") {
+        return Ok(Format::Json);
+    }
+    format::detect_by_name(&name).with_context(|| {
+        format!("{}: cannot tell the output format from the extension; use --to", path.display())
+    })
+}
+
+fn write_one(
+    corpus: &Corpus,
+    format: Format,
+    target: &Target,
+    sources: &[input::Source],
+    globals: Globals,
+) -> Result<()> {
+    target.check_not_input(sources)?;
+    target.write_with(|out| {
+        let warnings = format::write(corpus, format, out)?;
+        if !globals.quiet {
+            for w in warnings {
+                eprintln!("overtalk: warning: {w}");
+            }
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,51 @@
+//! `overtalk completions SHELL` and `overtalk man`: generated from the flag definitions.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap_complete::Shell;
+
+use crate::Outcome;
+
+/// Print a shell completion script.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Example:\n  overtalk completions bash > /etc/bash_completion.d/overtalk")]
+pub struct CompletionArgs {
+    /// The shell to complete for.
+    shell: Shell,
+}
+
+/// Write man pages (roff): `overtalk.1` and one page per subcommand.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Example:\n  overtalk man -o man/ && man man/overtalk.1")]
+pub struct ManArgs {
+    /// Directory to write the pages to (default: print the main page on stdout).
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+}
+
+/// Prints the completion script for `args.shell`.
+pub fn completions(args: CompletionArgs, mut cmd: clap::Command) -> Result<Outcome> {
+    let mut out = std::io::stdout().lock();
+    clap_complete::generate(args.shell, &mut cmd, "overtalk", &mut out);
+    out.flush()?;
+    Ok(Outcome::Ok)
+}
+
+/// Writes man pages.
+pub fn man(args: ManArgs, cmd: clap::Command) -> Result<Outcome> {
+    match args.output {
+        None => {
+            let mut out = std::io::stdout().lock();
+            clap_mangen::Man::new(cmd).render(&mut out)?;
+            out.flush()?;
+        }
+        Some(dir) => {
+            std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+            clap_mangen::generate_to(cmd, &dir)
+                .with_context(|| format!("writing man pages to {}", dir.display()))?;
+        }
+    }
+    Ok(Outcome::Ok)
+}

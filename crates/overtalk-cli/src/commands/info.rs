@@ -1,0 +1,257 @@
+//! `overtalk info FILE…`: a first glance at recordings, speakers and speech.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use overtalk::format::uem;
+use overtalk::{Delta, Region};
+use serde::Serialize;
+
+use crate::input::{self, ReadArgs};
+use crate::output::Target;
+use crate::{Globals, Outcome};
+
+/// Summarise transcripts: recordings, speakers, duration, speech, overlapped share, turns.
+///
+/// "Turns" are the tracks as the file gives them (RTTM lines, cues, intervals). The overlapped
+/// share is the time with two or more speakers divided by the time with at least one.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  overtalk info interview.vtt\n  overtalk info ami/only_words/rttms/test --uem ami/uems/test\n  overtalk info corpus/ --format json"
+)]
+pub struct Args {
+    /// Input files, directories or globs; `-` reads stdin.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<String>,
+    /// UEM files or directories: also report the scored (UEM) duration.
+    #[arg(long, value_name = "UEM")]
+    uem: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = InfoFormat::Table)]
+    format: InfoFormat,
+    /// Write to this file instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    read: ReadArgs,
+}
+
+/// Output formats of `info`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+enum InfoFormat {
+    Table,
+    Json,
+    Md,
+    Tsv,
+}
+
+#[derive(Debug, Serialize)]
+struct Row {
+    recording: String,
+    source: String,
+    speakers: usize,
+    turns: usize,
+    extent_s: f64,
+    uem_s: Option<f64>,
+    speech_s: f64,
+    overlap_s: f64,
+    overlap_share: f64,
+    has_text: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct Totals {
+    recordings: usize,
+    turns: usize,
+    uem_hours: Option<f64>,
+    speech_hours: f64,
+    overlap_share: f64,
+    speakers_per_recording_min: usize,
+    speakers_per_recording_mean: f64,
+    speakers_per_recording_max: usize,
+    distinct_speakers: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct Info {
+    schema_version: u32,
+    recordings: Vec<Row>,
+    totals: Totals,
+}
+
+/// Runs `info`.
+pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
+    let sources = input::expand(&args.inputs)?;
+    let rename = args.read.rename_map()?;
+    let mut uems = uem::Uem::new();
+    for s in input::expand_uem(&args.uem)? {
+        let bytes = std::fs::read(&s)?;
+        let (u, w) = uem::read_bytes(&bytes, &args.read.options()).map_err(|e| e.with_path(&s))?;
+        if !globals.quiet {
+            for w in w {
+                eprintln!("overtalk: warning: {}: {w}", s.display());
+            }
+        }
+        uems.extend(u);
+    }
+    let mut rows = Vec::new();
+    let mut names = BTreeSet::new();
+    let (mut speech, mut overlap, mut uem_total) = (Delta::ZERO, Delta::ZERO, Delta::ZERO);
+    for source in &sources {
+        let out = input::read(source, &args.read, &rename)?;
+        input::print_warnings(source, &out, globals.quiet);
+        for (id, t) in out.corpus.iter() {
+            let a = t.annotation();
+            let sp = a.speech();
+            let ov = a.overlap();
+            let u = uems.get(id).map(Region::duration);
+            speech += sp.duration();
+            overlap += ov.duration();
+            uem_total += u.unwrap_or_default();
+            names.extend(a.speakers().iter().map(|(_, n)| n.to_owned()));
+            rows.push(Row {
+                recording: id.to_owned(),
+                source: source.display(),
+                speakers: a.speakers().len(),
+                turns: a.len(),
+                extent_s: t.span().map_or(0.0, |s| s.duration().as_secs_f64()),
+                uem_s: u.map(|d| d.as_secs_f64()),
+                speech_s: sp.duration().as_secs_f64(),
+                overlap_s: ov.duration().as_secs_f64(),
+                overlap_share: share(ov.duration(), sp.duration()),
+                has_text: t.has_text(),
+            });
+        }
+    }
+    let counts: Vec<usize> = rows.iter().map(|r| r.speakers).collect();
+    let totals = Totals {
+        recordings: rows.len(),
+        turns: rows.iter().map(|r| r.turns).sum(),
+        uem_hours: (!uems.is_empty()).then(|| uem_total.as_secs_f64() / 3600.0),
+        speech_hours: speech.as_secs_f64() / 3600.0,
+        overlap_share: share(overlap, speech),
+        speakers_per_recording_min: counts.iter().copied().min().unwrap_or(0),
+        speakers_per_recording_mean: if counts.is_empty() {
+            0.0
+        } else {
+            counts.iter().sum::<usize>() as f64 / counts.len() as f64
+        },
+        speakers_per_recording_max: counts.iter().copied().max().unwrap_or(0),
+        distinct_speakers: names.len(),
+    };
+    let info = Info { schema_version: 1, recordings: rows, totals };
+    let target = Target::from_arg(args.output.as_deref());
+    target.check_not_input(&sources)?;
+    target.write_with(|out| {
+        match args.format {
+            InfoFormat::Json => {
+                serde_json::to_writer_pretty(&mut *out, &info)?;
+                writeln!(out)?;
+            }
+            InfoFormat::Table | InfoFormat::Md | InfoFormat::Tsv => {
+                render_table(&info, args.format, out)?
+            }
+        }
+        Ok(())
+    })?;
+    Ok(Outcome::Ok)
+}
+
+fn share(part: Delta, whole: Delta) -> f64 {
+    if whole.micros() == 0 {
+        0.0
+    } else {
+        part.micros() as f64 / whole.micros() as f64
+    }
+}
+
+fn hms(secs: f64) -> String {
+    let us = (secs * 1e6).round() as i64;
+    let total = us / 1_000_000;
+    format!("{}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60)
+}
+
+fn render_table(info: &Info, style: InfoFormat, out: &mut dyn std::io::Write) -> Result<()> {
+    let header = ["recording", "speakers", "turns", "duration", "speech", "overlap", "overlap %"];
+    let mut rows: Vec<Vec<String>> = info
+        .recordings
+        .iter()
+        .map(|r| {
+            vec![
+                r.recording.clone(),
+                r.speakers.to_string(),
+                r.turns.to_string(),
+                hms(r.uem_s.unwrap_or(r.extent_s)),
+                hms(r.speech_s),
+                hms(r.overlap_s),
+                format!("{:.1}", r.overlap_share * 100.0),
+            ]
+        })
+        .collect();
+    let t = &info.totals;
+    if info.recordings.len() > 1 {
+        rows.push(vec![
+            format!("total ({} recordings)", t.recordings),
+            format!(
+                "{}/{:.1}/{}",
+                t.speakers_per_recording_min,
+                t.speakers_per_recording_mean,
+                t.speakers_per_recording_max
+            ),
+            t.turns.to_string(),
+            t.uem_hours.map_or_else(|| "-".to_owned(), |h| format!("{h:.2} h")),
+            format!("{:.2} h", t.speech_hours),
+            "".to_owned(),
+            format!("{:.1}", t.overlap_share * 100.0),
+        ]);
+    }
+    match style {
+        InfoFormat::Tsv => {
+            writeln!(out, "{}", header.join("\t"))?;
+            for r in &rows {
+                writeln!(out, "{}", r.join("\t"))?;
+            }
+        }
+        InfoFormat::Md => {
+            writeln!(out, "| {} |", header.join(" | "))?;
+            writeln!(out, "|{}", header.iter().map(|_| " --- |").collect::<String>())?;
+            for r in &rows {
+                writeln!(out, "| {} |", r.join(" | "))?;
+            }
+        }
+        _ => {
+            let widths: Vec<usize> = (0..header.len())
+                .map(|i| {
+                    rows.iter()
+                        .map(|r| r[i].chars().count())
+                        .chain([header[i].len()])
+                        .max()
+                        .unwrap_or(0)
+                })
+                .collect();
+            let line = |cells: &[String]| -> String {
+                cells
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        if i == 0 {
+                            format!("{c:<w$}", w = widths[i])
+                        } else {
+                            format!("{c:>w$}", w = widths[i])
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join("  ")
+            };
+            writeln!(out, "{}", line(&header.map(str::to_owned)))?;
+            for r in &rows {
+                writeln!(out, "{}", line(r))?;
+            }
+            if info.recordings.len() > 1 {
+                writeln!(out, "distinct speakers: {}", t.distinct_speakers)?;
+            }
+        }
+    }
+    Ok(())
+}

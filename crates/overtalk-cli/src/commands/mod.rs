@@ -1,0 +1,5 @@
+//! One module per subcommand: its flags (`Args`) and its `run`.
+
+pub mod convert;
+pub mod generate;
+pub mod info;

@@ -1,0 +1,230 @@
+//! Finding and reading inputs: files, directories, globs and `-` (stdin).
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use overtalk::format::{self, Format, ReadOptions, ReadOutput};
+
+/// Flags shared by every command that reads transcripts.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ReadArgs {
+    /// Input format (default: from the extension, then the content).
+    #[arg(long, value_name = "FORMAT")]
+    pub from: Option<Format>,
+    /// Treat every reader warning as an error.
+    #[arg(long)]
+    pub strict: bool,
+    /// Rename speakers: a TOML file of `"SPEAKER_00" = "Alice"` lines.
+    #[arg(long, value_name = "names.toml")]
+    pub speakers: Option<PathBuf>,
+    /// Largest input file accepted, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub max_file_mib: usize,
+    /// Longest line accepted in line-based formats, in KiB.
+    #[arg(long, value_name = "KIB", default_value_t = 1024)]
+    pub max_line_kib: usize,
+    /// Deepest nesting accepted in XML and JSON inputs.
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub max_depth: usize,
+}
+
+impl ReadArgs {
+    /// The library's read options for these flags.
+    pub fn options(&self) -> ReadOptions {
+        ReadOptions {
+            strict: self.strict,
+            limits: format::Limits {
+                max_bytes: self.max_file_mib.saturating_mul(1 << 20),
+                max_line_bytes: self.max_line_kib.saturating_mul(1 << 10),
+                max_depth: self.max_depth,
+                ..format::Limits::default()
+            },
+            recording_id: None,
+        }
+    }
+
+    /// The rename map from `--speakers`, empty without it.
+    pub fn rename_map(&self) -> Result<HashMap<String, String>> {
+        match &self.speakers {
+            None => Ok(HashMap::new()),
+            Some(p) => read_rename_map(p),
+        }
+    }
+}
+
+/// Reads `"old" = "new"` pairs from a TOML file (a `[speakers]` table is also accepted).
+pub fn read_rename_map(path: &Path) -> Result<HashMap<String, String>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let value: toml::Table =
+        text.parse().with_context(|| format!("{}: not valid TOML", path.display()))?;
+    let table = match value.get("speakers") {
+        Some(toml::Value::Table(t)) => t.clone(),
+        _ => value,
+    };
+    let mut map = HashMap::new();
+    for (k, v) in table {
+        match v {
+            toml::Value::String(s) => {
+                map.insert(k, s);
+            }
+            other => bail!(
+                "{}: speaker {k:?} must map to a string, found {}",
+                path.display(),
+                other.type_str()
+            ),
+        }
+    }
+    Ok(map)
+}
+
+/// One input: a path, or `-` for stdin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Standard input.
+    Stdin,
+    /// A file.
+    File(PathBuf),
+}
+
+impl Source {
+    /// How the source is shown in messages.
+    pub fn display(&self) -> String {
+        match self {
+            Source::Stdin => "<stdin>".to_owned(),
+            Source::File(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// Expands the command line's inputs: directories are walked (recursively, sorted) for files
+/// whose extension overtalk knows; glob patterns are expanded; `-` is stdin.
+pub fn expand(inputs: &[String]) -> Result<Vec<Source>> {
+    let mut out = Vec::new();
+    for arg in inputs {
+        if arg == "-" {
+            out.push(Source::Stdin);
+            continue;
+        }
+        let path = PathBuf::from(arg);
+        if path.is_dir() {
+            let mut found = Vec::new();
+            walk(&path, &mut found).with_context(|| format!("listing {}", path.display()))?;
+            if found.is_empty() {
+                bail!(
+                    "{}: no transcript or diarization files found in this directory",
+                    path.display()
+                );
+            }
+            found.sort();
+            out.extend(found.into_iter().map(Source::File));
+        } else if path.exists() {
+            out.push(Source::File(path));
+        } else if arg.contains(['*', '?', '[']) {
+            let mut matched: Vec<PathBuf> = glob::glob(arg)
+                .with_context(|| format!("bad glob pattern {arg:?}"))?
+                .filter_map(|p| p.ok())
+                .filter(|p| p.is_file())
+                .collect();
+            if matched.is_empty() {
+                bail!("{arg}: the pattern matches no files");
+            }
+            matched.sort();
+            out.extend(matched.into_iter().map(Source::File));
+        } else {
+            bail!("{arg}: no such file or directory");
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let p = entry.path();
+        let ft = entry.file_type()?;
+        if ft.is_dir() {
+            walk(&p, found)?;
+        } else if ft.is_file() {
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let known = format::detect_by_name(&name).is_some_and(|f| f != Format::Uem)
+                || name.to_ascii_lowercase().ends_with(".json");
+            if known && !name.starts_with('.') {
+                found.push(p);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads one source with `args`; the speaker map is applied.
+pub fn read(
+    source: &Source,
+    args: &ReadArgs,
+    rename: &HashMap<String, String>,
+) -> Result<ReadOutput> {
+    let options = args.options();
+    let mut out = match source {
+        Source::Stdin => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .take(options.limits.max_bytes as u64 + 1)
+                .read_to_end(&mut bytes)
+                .context("reading stdin")?;
+            let mut o = options.clone();
+            o.recording_id = Some("stdin".to_owned());
+            format::read_bytes(&bytes, None, args.from, &o)
+                .map_err(|e| anyhow::Error::new(e.with_path("<stdin>")))?
+        }
+        Source::File(p) => format::read_path(p, args.from, &options)?,
+    };
+    if !rename.is_empty() {
+        out.corpus = out.corpus.map(|_, t| t.rename(rename));
+    }
+    Ok(out)
+}
+
+/// Prints a source's warnings on stderr, unless quiet.
+pub fn print_warnings(source: &Source, out: &ReadOutput, quiet: bool) {
+    if quiet {
+        return;
+    }
+    for w in &out.warnings {
+        eprintln!("overtalk: warning: {}: {w}", source.display());
+    }
+}
+
+/// Expands UEM arguments: files, or directories searched for `*.uem`.
+pub fn expand_uem(args: &[String]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for a in args {
+        let p = PathBuf::from(a);
+        if p.is_dir() {
+            let mut found: Vec<PathBuf> = Vec::new();
+            collect_ext(&p, "uem", &mut found)
+                .with_context(|| format!("listing {}", p.display()))?;
+            found.sort();
+            out.extend(found);
+        } else if p.is_file() {
+            out.push(p);
+        } else {
+            bail!("{a}: no such UEM file or directory");
+        }
+    }
+    Ok(out)
+}
+
+fn collect_ext(dir: &Path, ext: &str, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let p = entry.path();
+        if entry.file_type()?.is_dir() {
+            collect_ext(&p, ext, found)?;
+        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
+            found.push(p);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,91 @@
+//! `overtalk`: the command-line face of the overtalk library.
+//!
+//! This binary parses flags, finds inputs, calls the library and writes results. It holds no
+//! domain logic. Exit codes: 0 ok; 1 finished but a requested check failed or some inputs were
+//! skipped; 2 usage or fatal error; a closed pipe on stdout exits 0.
+
+mod commands;
+mod input;
+mod output;
+
+use std::io::ErrorKind as IoErrorKind;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+/// Measure the floor of a conversation: who spoke when, turns, gaps, overlaps, interruptions,
+/// and diarization scoring.
+#[derive(Debug, Parser)]
+#[command(name = "overtalk", version, about, long_about = None, propagate_version = true)]
+#[command(
+    after_help = "Examples:\n  overtalk convert meeting.vtt -o meeting.rttm\n  overtalk info corpus/*.rttm\n  overtalk validate ref.rttm --uem all.uem"
+)]
+pub struct Cli {
+    /// Print no warnings or progress on stderr.
+    #[arg(long, short, global = true)]
+    quiet: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Convert(commands::convert::Args),
+    Info(commands::info::Args),
+    Completions(commands::generate::CompletionArgs),
+    Man(commands::generate::ManArgs),
+}
+
+/// What a command reports back to `main`: success, or finished with a failed check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Everything requested was done and every check passed.
+    Ok,
+    /// Finished, but a check failed or inputs were skipped (exit code 1).
+    Partial,
+}
+
+/// Settings every command receives.
+#[derive(Debug, Clone, Copy)]
+pub struct Globals {
+    /// Suppress warnings and progress.
+    pub quiet: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let globals = Globals { quiet: cli.quiet };
+    let result = match cli.command {
+        Command::Convert(a) => commands::convert::run(a, globals),
+        Command::Info(a) => commands::info::run(a, globals),
+        Command::Completions(a) => commands::generate::completions(a, Cli::command()),
+        Command::Man(a) => commands::generate::man(a, Cli::command()),
+    };
+    match result {
+        Ok(Outcome::Ok) => ExitCode::SUCCESS,
+        Ok(Outcome::Partial) => ExitCode::from(1),
+        Err(e) => {
+            if is_broken_pipe(&e) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("overtalk: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == IoErrorKind::BrokenPipe)
+            || c.downcast_ref::<overtalk::Error>().is_some_and(|oe| {
+                matches!(oe.kind(), overtalk::ErrorKind::Io(io) if io.kind() == IoErrorKind::BrokenPipe)
+            })
+    })
+}

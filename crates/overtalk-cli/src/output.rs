@@ -1,0 +1,89 @@
+//! Writing results: to stdout, or atomically to a file that is never one of the inputs.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::input::Source;
+
+/// Where output goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// Standard output.
+    Stdout,
+    /// A file, written to a temporary sibling and renamed into place when complete.
+    File(PathBuf),
+}
+
+impl Target {
+    /// `-` or no value means stdout.
+    pub fn from_arg(arg: Option<&Path>) -> Target {
+        match arg {
+            None => Target::Stdout,
+            Some(p) if p.as_os_str() == "-" => Target::Stdout,
+            Some(p) => Target::File(p.to_path_buf()),
+        }
+    }
+
+    /// Fails if this target is one of the inputs (overtalk never overwrites an input).
+    pub fn check_not_input(&self, inputs: &[Source]) -> Result<()> {
+        if let Target::File(out) = self {
+            let out_canon = std::fs::canonicalize(out).ok();
+            for s in inputs {
+                if let Source::File(p) = s {
+                    let same = match (&out_canon, std::fs::canonicalize(p).ok()) {
+                        (Some(a), Some(b)) => *a == b,
+                        _ => out == p,
+                    };
+                    if same {
+                        bail!("{}: refusing to overwrite an input file", out.display());
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `write` into the target. For a file, the bytes go to a temporary file in the same
+    /// directory that replaces the target only once `write` has succeeded.
+    pub fn write_with(&self, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+        match self {
+            Target::Stdout => {
+                let stdout = std::io::stdout();
+                let mut lock = std::io::BufWriter::new(stdout.lock());
+                write(&mut lock)?;
+                lock.flush().context("writing to stdout")?;
+                Ok(())
+            }
+            Target::File(path) => {
+                let dir = match path.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                    _ => PathBuf::from("."),
+                };
+                let name =
+                    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let tmp = dir.join(format!(".{name}.overtalk-{}.tmp", std::process::id()));
+                let result = (|| -> Result<()> {
+                    let file = std::fs::File::create(&tmp)
+                        .with_context(|| format!("creating {}", tmp.display()))?;
+                    let mut buf = std::io::BufWriter::new(file);
+                    write(&mut buf)?;
+                    let file = buf
+                        .into_inner()
+                        .map_err(|e| e.into_error())
+                        .with_context(|| format!("writing {}", path.display()))?;
+                    file.sync_all().with_context(|| format!("writing {}", path.display()))?;
+                    std::fs::rename(&tmp, path).with_context(|| {
+                        format!("moving the output into place at {}", path.display())
+                    })?;
+                    Ok(())
+                })();
+                if result.is_err() {
+                    let _ = std::fs::remove_file(&tmp);
+                }
+                result
+            }
+        }
+    }
+}

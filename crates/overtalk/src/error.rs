@@ -1,0 +1,259 @@
+//! One error type for the library, and the warnings that lenient readers return.
+//!
+//! Errors say where: a parse error names the format, the line and the column (1-based), and the
+//! caller adds the path with [`Error::with_path`]. Warnings are values returned beside a result,
+//! never printed by the library; `--strict` turns the first one into an error
+//! ([`Warning::into_error`]).
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+/// A library error: what went wrong ([`ErrorKind`]) and, when known, in which file.
+#[derive(Debug)]
+pub struct Error {
+    kind: ErrorKind,
+    path: Option<PathBuf>,
+}
+
+/// What went wrong.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Reading or writing failed.
+    Io(io::Error),
+    /// The input does not follow its format.
+    Parse {
+        /// The format being read (`"rttm"`, `"webvtt"`, …).
+        format: &'static str,
+        /// 1-based line number (0 when unknown).
+        line: usize,
+        /// 1-based column number, in characters (0 when unknown).
+        column: usize,
+        /// What was expected or found.
+        message: String,
+    },
+    /// A value is well formed but not acceptable (for example `end < start` under `--strict`).
+    Invalid(String),
+    /// A configured limit was exceeded (file size, line length, nesting depth, duration).
+    Limit(String),
+    /// The input or request is of a kind overtalk does not handle.
+    Unsupported(String),
+}
+
+/// `Result` with the library's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    /// A new error of the given kind, without a path.
+    pub fn new(kind: ErrorKind) -> Error {
+        Error { kind, path: None }
+    }
+
+    /// A parse error at `line`:`column` (1-based) of a `format` input.
+    pub fn parse(
+        format: &'static str,
+        line: usize,
+        column: usize,
+        message: impl Into<String>,
+    ) -> Error {
+        Error::new(ErrorKind::Parse { format, line, column, message: message.into() })
+    }
+
+    /// An invalid-value error.
+    pub fn invalid(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Invalid(message.into()))
+    }
+
+    /// A limit error.
+    pub fn limit(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Limit(message.into()))
+    }
+
+    /// An unsupported-input error.
+    pub fn unsupported(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Unsupported(message.into()))
+    }
+
+    /// Attaches the path of the file the error is about (kept if one is already set).
+    pub fn with_path(mut self, path: impl AsRef<Path>) -> Error {
+        if self.path.is_none() {
+            self.path = Some(path.as_ref().to_path_buf());
+        }
+        self
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// The file the error is about, if known.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The line (1-based) of a parse error.
+    pub fn line(&self) -> Option<usize> {
+        match self.kind {
+            ErrorKind::Parse { line, .. } if line > 0 => Some(line),
+            _ => None,
+        }
+    }
+
+    /// The column (1-based) of a parse error.
+    pub fn column(&self) -> Option<usize> {
+        match self.kind {
+            ErrorKind::Parse { column, .. } if column > 0 => Some(column),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    /// `path:line:column: format: message`, as compilers print it, so editors can jump there.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = &self.path {
+            write!(f, "{}", p.display())?;
+        }
+        match &self.kind {
+            ErrorKind::Parse { format, line, column, message } => {
+                if self.path.is_some() {
+                    if *line > 0 {
+                        write!(f, ":{line}")?;
+                        if *column > 0 {
+                            write!(f, ":{column}")?;
+                        }
+                    }
+                    write!(f, ": ")?;
+                } else if *line > 0 {
+                    write!(f, "line {line}")?;
+                    if *column > 0 {
+                        write!(f, ", column {column}")?;
+                    }
+                    write!(f, ": ")?;
+                }
+                write!(f, "{format}: {message}")
+            }
+            other => {
+                if self.path.is_some() {
+                    write!(f, ": ")?;
+                }
+                match other {
+                    ErrorKind::Io(e) => write!(f, "{e}"),
+                    ErrorKind::Invalid(m) => write!(f, "{m}"),
+                    ErrorKind::Limit(m) => write!(f, "limit exceeded: {m}"),
+                    ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}"),
+                    ErrorKind::Parse { .. } => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ErrorKind::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Error {
+        Error::new(ErrorKind::Io(e))
+    }
+}
+
+/// The kind of a non-fatal problem found while reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// Lines are not in time order (they are sorted on reading).
+    Unsorted,
+    /// A segment has zero duration (it is dropped).
+    ZeroDuration,
+    /// A segment ends before it starts (it is dropped).
+    NegativeDuration,
+    /// A speaker's segments overlap each other.
+    SelfOverlap,
+    /// A segment has no speaker (it gets a placeholder speaker or is dropped, as stated).
+    MissingSpeaker,
+    /// A time is `NaN` or missing (the item is dropped or kept without times, as stated).
+    MissingTime,
+    /// A line or element was not understood and was skipped.
+    Skipped,
+    /// A value was changed to be usable (for example a field with spaces).
+    Repaired,
+    /// Something the format allows but a consumer may treat differently.
+    Note,
+}
+
+impl WarningKind {
+    /// A short stable name (`unsorted`, `zero-duration`, …) for reports and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            WarningKind::Unsorted => "unsorted",
+            WarningKind::ZeroDuration => "zero-duration",
+            WarningKind::NegativeDuration => "negative-duration",
+            WarningKind::SelfOverlap => "self-overlap",
+            WarningKind::MissingSpeaker => "missing-speaker",
+            WarningKind::MissingTime => "missing-time",
+            WarningKind::Skipped => "skipped",
+            WarningKind::Repaired => "repaired",
+            WarningKind::Note => "note",
+        }
+    }
+}
+
+/// A non-fatal problem found while reading, with where it was found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    /// What kind of problem.
+    pub kind: WarningKind,
+    /// 1-based line, when the format has lines.
+    pub line: Option<usize>,
+    /// 1-based column, when known.
+    pub column: Option<usize>,
+    /// A sentence saying what was found and what was done about it.
+    pub message: String,
+}
+
+impl Warning {
+    /// A warning without a position.
+    pub fn new(kind: WarningKind, message: impl Into<String>) -> Warning {
+        Warning { kind, line: None, column: None, message: message.into() }
+    }
+
+    /// A warning at a line (and optionally a column).
+    pub fn at(
+        kind: WarningKind,
+        line: usize,
+        column: Option<usize>,
+        message: impl Into<String>,
+    ) -> Warning {
+        Warning { kind, line: Some(line), column, message: message.into() }
+    }
+
+    /// The error `--strict` reports for this warning.
+    pub fn into_error(self, format: &'static str) -> Error {
+        Error::parse(format, self.line.unwrap_or(0), self.column.unwrap_or(0), self.message)
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(line) = self.line {
+            write!(f, "line {line}")?;
+            if let Some(c) = self.column {
+                write!(f, ", column {c}")?;
+            }
+            write!(f, ": ")?;
+        }
+        write!(f, "{} ({})", self.message, self.kind.name())
+    }
+}

@@ -1,0 +1,754 @@
+//! Readers and writers: every transcript and diarization format, into and out of the model.
+//!
+//! Each format has one module with `read(text, &mut ReadContext) -> Result<Corpus>` and, where
+//! the format can hold what the model holds, `write(corpus, out) -> Result<Vec<Warning>>`.
+//! This module owns what they share:
+//!
+//! - **decoding**: bytes to text once, honouring UTF-8 and UTF-16 byte-order marks; invalid text
+//!   is an error naming line and column;
+//! - **detection** ([`detect`]): the extension first, then content sniffing; `--from` overrides;
+//! - **leniency** ([`ReadContext::warn`]): readers report every repair as a [`Warning`]; with
+//!   `strict` the first warning becomes an error;
+//! - **limits** ([`Limits`]): input size, line length and nesting depth, so hostile input fails
+//!   fast with a limit error instead of exhausting memory;
+//! - **checks every reader gets**: self-overlapping tracks are reported after reading.
+
+use std::fmt;
+use std::io::Write;
+use std::path::Path;
+use std::str::FromStr;
+
+use crate::error::{Error, Result, Warning, WarningKind};
+use crate::model::{Corpus, Segment, Transcript};
+use crate::time::{parse_seconds, Time, TimeError};
+
+pub mod rttm;
+pub mod uem;
+
+/// Every format overtalk knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Format {
+    /// NIST RTTM (`SPEAKER` lines).
+    Rttm,
+    /// NIST UEM scoring regions (read with [`uem::read`]; not a transcript).
+    Uem,
+    /// Audacity / HTK label files (`start end label`).
+    Lab,
+    /// WebVTT captions (voice spans, `Name:` prefixes).
+    WebVtt,
+    /// SubRip captions.
+    Srt,
+    /// Praat TextGrid, long or short form.
+    TextGrid,
+    /// ELAN annotation format.
+    Eaf,
+    /// TalkBank CHAT.
+    Chat,
+    /// WhisperX JSON output.
+    WhisperX,
+    /// Deepgram pre-recorded API JSON.
+    Deepgram,
+    /// AssemblyAI transcript JSON.
+    AssemblyAi,
+    /// Comma-separated values with a header.
+    Csv,
+    /// Tab-separated values with a header.
+    Tsv,
+    /// NIST STM segment transcripts.
+    Stm,
+    /// NIST CTM word transcripts.
+    Ctm,
+    /// overtalk's own lossless JSON.
+    Json,
+}
+
+impl Format {
+    /// Every format, in a stable order.
+    pub const ALL: [Format; 16] = [
+        Format::Rttm,
+        Format::Uem,
+        Format::Lab,
+        Format::WebVtt,
+        Format::Srt,
+        Format::TextGrid,
+        Format::Eaf,
+        Format::Chat,
+        Format::WhisperX,
+        Format::Deepgram,
+        Format::AssemblyAi,
+        Format::Csv,
+        Format::Tsv,
+        Format::Stm,
+        Format::Ctm,
+        Format::Json,
+    ];
+
+    /// The name used on the command line (`--from`, `--to`) and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Rttm => "rttm",
+            Format::Uem => "uem",
+            Format::Lab => "lab",
+            Format::WebVtt => "webvtt",
+            Format::Srt => "srt",
+            Format::TextGrid => "textgrid",
+            Format::Eaf => "eaf",
+            Format::Chat => "chat",
+            Format::WhisperX => "whisperx",
+            Format::Deepgram => "deepgram",
+            Format::AssemblyAi => "assemblyai",
+            Format::Csv => "csv",
+            Format::Tsv => "tsv",
+            Format::Stm => "stm",
+            Format::Ctm => "ctm",
+            Format::Json => "json",
+        }
+    }
+
+    /// The usual file extension, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::WebVtt => "vtt",
+            Format::TextGrid => "TextGrid",
+            Format::Chat => "cha",
+            Format::WhisperX | Format::Deepgram | Format::AssemblyAi => "json",
+            Format::Json => "overtalk.json",
+            other => other.name(),
+        }
+    }
+
+    /// Whether overtalk can write this format.
+    pub fn is_writable(self) -> bool {
+        writer(self).is_some()
+    }
+
+    /// Whether one file of this format can hold several recordings.
+    pub fn holds_many_recordings(self) -> bool {
+        matches!(self, Format::Rttm | Format::Uem | Format::Stm | Format::Ctm | Format::Json)
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Format> {
+        let lower = s.to_ascii_lowercase();
+        let f = match lower.as_str() {
+            "vtt" | "webvtt" => Format::WebVtt,
+            "tg" | "textgrid" | "praat" => Format::TextGrid,
+            "cha" | "chat" => Format::Chat,
+            "elan" | "eaf" => Format::Eaf,
+            "overtalk" | "overtalk-json" | "json" => Format::Json,
+            "whisperx" | "whisper" => Format::WhisperX,
+            "assembly" | "assemblyai" => Format::AssemblyAi,
+            "audacity" | "htk" | "lab" => Format::Lab,
+            other => Format::ALL.into_iter().find(|f| f.name() == other).ok_or_else(|| {
+                Error::unsupported(format!(
+                    "unknown format {s:?}; known: {}",
+                    Format::ALL.map(Format::name).join(", ")
+                ))
+            })?,
+        };
+        Ok(f)
+    }
+}
+
+/// Caps that keep hostile input from exhausting memory or time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest input accepted, in bytes (default 1 GiB).
+    pub max_bytes: usize,
+    /// Longest line accepted in line-based formats, in bytes (default 1 MiB).
+    pub max_line_bytes: usize,
+    /// Deepest nesting accepted in XML and JSON (default 256).
+    pub max_depth: usize,
+    /// Most warnings kept per kind; further ones are counted in one summary (default 100).
+    pub max_warnings_per_kind: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_bytes: 1 << 30,
+            max_line_bytes: 1 << 20,
+            max_depth: 256,
+            max_warnings_per_kind: 100,
+        }
+    }
+}
+
+/// How to read.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// Turn the first warning into an error.
+    pub strict: bool,
+    /// Size, line and depth caps.
+    pub limits: Limits,
+    /// The recording id for formats that hold one recording and do not name it (usually the
+    /// file name without its extension).
+    pub recording_id: Option<String>,
+}
+
+/// What a reader is given besides the text: options, and where warnings go.
+#[derive(Debug)]
+pub struct ReadContext<'a> {
+    format: Format,
+    options: &'a ReadOptions,
+    warnings: Vec<Warning>,
+    dropped: std::collections::BTreeMap<WarningKind, usize>,
+}
+
+impl<'a> ReadContext<'a> {
+    /// A context for reading `format` with `options`.
+    pub fn new(format: Format, options: &'a ReadOptions) -> ReadContext<'a> {
+        ReadContext { format, options, warnings: Vec::new(), dropped: Default::default() }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &ReadOptions {
+        self.options
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> Limits {
+        self.options.limits
+    }
+
+    /// The id for a format that holds one unnamed recording.
+    pub fn recording_id(&self) -> String {
+        self.options.recording_id.clone().unwrap_or_else(|| "recording".to_owned())
+    }
+
+    /// Records a warning; under `strict`, returns it as an error instead.
+    pub fn warn(&mut self, warning: Warning) -> Result<()> {
+        if self.options.strict {
+            return Err(warning.into_error(self.format.name()));
+        }
+        let kept = self.warnings.iter().filter(|w| w.kind == warning.kind).count();
+        if kept < self.options.limits.max_warnings_per_kind {
+            self.warnings.push(warning);
+        } else {
+            *self.dropped.entry(warning.kind).or_default() += 1;
+        }
+        Ok(())
+    }
+
+    /// A warning at a line (and column).
+    pub fn warn_at(
+        &mut self,
+        kind: WarningKind,
+        line: usize,
+        column: Option<usize>,
+        message: impl Into<String>,
+    ) -> Result<()> {
+        self.warn(Warning::at(kind, line, column, message))
+    }
+
+    /// A parse error of this format at `line`:`column`.
+    pub fn error(&self, line: usize, column: usize, message: impl Into<String>) -> Error {
+        Error::parse(self.format.name(), line, column, message)
+    }
+
+    /// The warnings so far, with one summary per kind whose excess was dropped.
+    pub fn into_warnings(self) -> Vec<Warning> {
+        let mut w = self.warnings;
+        for (kind, n) in self.dropped {
+            w.push(Warning::new(kind, format!("{n} more warnings of this kind not shown")));
+        }
+        w
+    }
+
+    /// Iterates `(line number, line)` over `text`, without line terminators (`\n`, `\r\n`, `\r`),
+    /// failing with a limit error on a line longer than [`Limits::max_line_bytes`].
+    pub fn lines<'t>(&self, text: &'t str) -> Lines<'t> {
+        Lines { rest: text, line: 0, max: self.options.limits.max_line_bytes, format: self.format }
+    }
+
+    /// Parses decimal seconds at `line`:`column`; NaN and out-of-range values are errors that
+    /// name the field.
+    pub fn seconds(&self, field: &str, what: &str, line: usize, column: usize) -> Result<Time> {
+        parse_seconds(field).map_err(|e| self.time_error(e, field, what, line, column))
+    }
+
+    /// The error for a time field that could not be read.
+    pub fn time_error(
+        &self,
+        e: TimeError,
+        field: &str,
+        what: &str,
+        line: usize,
+        column: usize,
+    ) -> Error {
+        let shown: String = field.chars().take(40).collect();
+        self.error(line, column, format!("{what} {shown:?}: {e}"))
+    }
+
+    /// A segment from `start` and `end`, or a warning (zero or negative duration) and `None`.
+    pub fn segment(
+        &mut self,
+        start: Time,
+        end: Time,
+        line: usize,
+        column: Option<usize>,
+    ) -> Result<Option<Segment>> {
+        if start.0 < 0 {
+            self.warn_at(
+                WarningKind::Repaired,
+                line,
+                column,
+                format!("negative start {start} clipped to 0"),
+            )?;
+        }
+        let start = start.max(Time::ZERO);
+        match Segment::new(start, end) {
+            Some(s) => Ok(Some(s)),
+            None if start == end => {
+                self.warn_at(
+                    WarningKind::ZeroDuration,
+                    line,
+                    column,
+                    format!("zero-length segment at {start} dropped"),
+                )?;
+                Ok(None)
+            }
+            None => {
+                self.warn_at(
+                    WarningKind::NegativeDuration,
+                    line,
+                    column,
+                    format!("segment ends ({end}) before it starts ({start}); dropped"),
+                )?;
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// Lines of a text with their 1-based numbers; see [`ReadContext::lines`].
+#[derive(Debug)]
+pub struct Lines<'t> {
+    rest: &'t str,
+    line: usize,
+    max: usize,
+    format: Format,
+}
+
+impl<'t> Iterator for Lines<'t> {
+    type Item = Result<(usize, &'t str)>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        self.line += 1;
+        let (line, rest) = match self.rest.find(['\n', '\r']) {
+            Some(i) => {
+                let skip = if self.rest[i..].starts_with("\r\n") { 2 } else { 1 };
+                (&self.rest[..i], &self.rest[i + skip..])
+            }
+            None => (self.rest, ""),
+        };
+        self.rest = rest;
+        if line.len() > self.max {
+            self.rest = "";
+            return Some(Err(Error::limit(format!(
+                "{}: line {} is {} bytes long, more than the limit of {} bytes",
+                self.format,
+                self.line,
+                line.len(),
+                self.max
+            ))));
+        }
+        Some(Ok((self.line, line)))
+    }
+}
+
+/// What reading gives: the recordings and the warnings.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOutput {
+    /// The format that was read.
+    pub format: Option<Format>,
+    /// The recordings.
+    pub corpus: Corpus,
+    /// Everything repaired or questionable, in the order found.
+    pub warnings: Vec<Warning>,
+}
+
+type ReadFn = fn(&str, &mut ReadContext<'_>) -> Result<Corpus>;
+type WriteFn = fn(&Corpus, &mut dyn Write) -> Result<Vec<Warning>>;
+
+fn reader(format: Format) -> Option<ReadFn> {
+    Some(match format {
+        Format::Rttm => rttm::read,
+        _ => return None,
+    })
+}
+
+fn writer(format: Format) -> Option<WriteFn> {
+    Some(match format {
+        Format::Rttm => rttm::write,
+        _ => return None,
+    })
+}
+
+/// Decodes input bytes: UTF-8 (with or without BOM) or UTF-16 LE/BE with a BOM. Invalid UTF-8 is
+/// an error naming the line and column of the first bad byte.
+pub fn decode(bytes: &[u8], format_name: &'static str, limits: &Limits) -> Result<String> {
+    if bytes.len() > limits.max_bytes {
+        return Err(Error::limit(format!(
+            "input is {} bytes, more than the limit of {} bytes",
+            bytes.len(),
+            limits.max_bytes
+        )));
+    }
+    if let Some((encoding, bom)) = encoding_rs::Encoding::for_bom(bytes) {
+        if encoding != encoding_rs::UTF_8 {
+            let body = &bytes[bom..];
+            let (text, had_errors) = encoding.decode_without_bom_handling(body);
+            if had_errors {
+                // Find the first replacement character to point at it.
+                let (line, column) = position_of(&text, text.find('\u{FFFD}').unwrap_or(0));
+                return Err(Error::parse(
+                    format_name,
+                    line,
+                    column,
+                    format!("invalid {} text", encoding.name()),
+                ));
+            }
+            return Ok(text.into_owned());
+        }
+        return utf8(&bytes[bom..], format_name);
+    }
+    utf8(bytes, format_name)
+}
+
+fn utf8(bytes: &[u8], format_name: &'static str) -> Result<String> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Ok(s.to_owned()),
+        Err(e) => {
+            let good = &bytes[..e.valid_up_to()];
+            // `good` is valid UTF-8 by construction.
+            let text = std::str::from_utf8(good).unwrap_or_default();
+            let (line, column) = position_of(text, text.len());
+            Err(Error::parse(
+                format_name,
+                line,
+                column,
+                "invalid UTF-8 (expected UTF-8, or UTF-16 with a byte-order mark)",
+            ))
+        }
+    }
+}
+
+/// 1-based line and column (in characters) of byte offset `at` in `text`.
+pub fn position_of(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// Guesses the format from a file name: the extension, and for `.json`/`.txt` nothing (content
+/// decides).
+pub fn detect_by_name(name: &str) -> Option<Format> {
+    let lower = name.to_ascii_lowercase();
+    let ext = lower.rsplit_once('.').map(|(_, e)| e)?;
+    Some(match ext {
+        "rttm" => Format::Rttm,
+        "uem" => Format::Uem,
+        "lab" => Format::Lab,
+        "vtt" => Format::WebVtt,
+        "srt" => Format::Srt,
+        "textgrid" => Format::TextGrid,
+        "eaf" => Format::Eaf,
+        "cha" => Format::Chat,
+        "csv" => Format::Csv,
+        "tsv" => Format::Tsv,
+        "stm" => Format::Stm,
+        "ctm" => Format::Ctm,
+        _ => return None,
+    })
+}
+
+/// Guesses the format from the text itself.
+pub fn sniff(text: &str) -> Option<Format> {
+    let head: &str = {
+        let mut end = text.len().min(64 * 1024);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        &text[..end]
+    };
+    let trimmed = head.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.starts_with("WEBVTT") {
+        return Some(Format::WebVtt);
+    }
+    if trimmed.starts_with("File type = \"ooTextFile\"")
+        || trimmed.starts_with("File type = \"ooTextFile short\"")
+    {
+        return Some(Format::TextGrid);
+    }
+    if trimmed.starts_with("<?xml") || trimmed.starts_with("<ANNOTATION_DOCUMENT") {
+        if head.contains("<ANNOTATION_DOCUMENT") {
+            return Some(Format::Eaf);
+        }
+        return None;
+    }
+    if trimmed.starts_with("@UTF8") || trimmed.starts_with("@Begin") {
+        return Some(Format::Chat);
+    }
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        if head.contains("\"schema_version\"") && head.contains("\"overtalk\"") {
+            return Some(Format::Json);
+        }
+        if head.contains("\"utterances\"") && head.contains("\"audio_duration\"")
+            || head.contains("\"speaker_labels\"")
+        {
+            return Some(Format::AssemblyAi);
+        }
+        if head.contains("\"metadata\"") && head.contains("\"channels\"")
+            || head.contains("\"request_id\"")
+        {
+            return Some(Format::Deepgram);
+        }
+        if head.contains("\"segments\"") {
+            return Some(Format::WhisperX);
+        }
+        return None;
+    }
+    let first = trimmed
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.starts_with(';') && !l.starts_with('#'))?;
+    let fields: Vec<&str> = first.split_whitespace().collect();
+    let upper = fields.first().map(|f| f.to_ascii_uppercase());
+    if matches!(
+        upper.as_deref(),
+        Some("SPEAKER" | "SPKR-INFO" | "LEXEME" | "NON-SPEECH" | "NON-LEX" | "SEGMENT")
+    ) && fields.len() >= 9
+    {
+        return Some(Format::Rttm);
+    }
+    let is_num = |s: &str| parse_seconds(s).is_ok();
+    if fields.len() == 4 && is_num(fields[2]) && is_num(fields[3]) && !is_num(fields[0]) {
+        return Some(Format::Uem);
+    }
+    if fields.len() >= 2 && is_num(fields[0]) && is_num(fields[1]) {
+        return Some(Format::Lab);
+    }
+    if first.contains(" --> ") {
+        return Some(Format::Srt);
+    }
+    if fields.first().is_some_and(|f| f.chars().all(|c| c.is_ascii_digit())) {
+        if let Some(second) = trimmed.lines().nth(1) {
+            if second.contains("-->") {
+                return Some(Format::Srt);
+            }
+        }
+    }
+    if first.contains('\t') {
+        return Some(Format::Tsv);
+    }
+    if first.contains(',') {
+        return Some(Format::Csv);
+    }
+    None
+}
+
+/// Picks the format: `explicit` if given, else the file name, else the content.
+pub fn detect(name: Option<&str>, text: &str, explicit: Option<Format>) -> Result<Format> {
+    if let Some(f) = explicit {
+        return Ok(f);
+    }
+    if let Some(f) = name.and_then(detect_by_name) {
+        return Ok(f);
+    }
+    sniff(text).ok_or_else(|| {
+        Error::unsupported(
+            "cannot tell the format from the file name or content; name it with --from",
+        )
+    })
+}
+
+/// Reads `text` as `format`, then runs the checks every reader gets (self-overlap).
+pub fn read_str(text: &str, format: Format, options: &ReadOptions) -> Result<ReadOutput> {
+    let read = reader(format).ok_or_else(|| match format {
+        Format::Uem => {
+            Error::unsupported("a UEM file holds scoring regions, not speech; pass it with --uem")
+        }
+        other => Error::unsupported(format!("reading {other} is not supported")),
+    })?;
+    let mut ctx = ReadContext::new(format, options);
+    let corpus = read(text, &mut ctx)?;
+    for (id, t) in corpus.iter() {
+        report_self_overlap(id, t, &mut ctx)?;
+    }
+    Ok(ReadOutput { format: Some(format), corpus, warnings: ctx.into_warnings() })
+}
+
+fn report_self_overlap(id: &str, t: &Transcript, ctx: &mut ReadContext<'_>) -> Result<()> {
+    let a = t.annotation();
+    let pairs = a.self_overlaps();
+    let mut per_speaker: std::collections::BTreeMap<&str, (usize, Segment)> = Default::default();
+    for (x, y) in &pairs {
+        let e = per_speaker.entry(a.speaker_name(x.speaker)).or_insert((0, y.segment));
+        e.0 += 1;
+    }
+    for (name, (n, first)) in per_speaker {
+        ctx.warn(Warning::new(
+            WarningKind::SelfOverlap,
+            format!("{id}: speaker {name:?} overlaps themselves {n} time(s), first at {first}; scorers and analysis merge these"),
+        ))?;
+    }
+    Ok(())
+}
+
+/// Reads bytes: decodes, detects the format (`name` is the file name for the extension hint)
+/// and reads.
+pub fn read_bytes(
+    bytes: &[u8],
+    name: Option<&str>,
+    explicit: Option<Format>,
+    options: &ReadOptions,
+) -> Result<ReadOutput> {
+    let hint = explicit.or_else(|| name.and_then(detect_by_name));
+    let text = decode(bytes, hint.map_or("input", Format::name), &options.limits)?;
+    let format = detect(name, &text, explicit)?;
+    read_str(&text, format, options)
+}
+
+/// Reads a file; the recording id of single-recording formats defaults to the file name without
+/// its extension. Errors carry the path.
+pub fn read_path(
+    path: &Path,
+    explicit: Option<Format>,
+    options: &ReadOptions,
+) -> Result<ReadOutput> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::from(e).with_path(path))?;
+    if meta.len() > options.limits.max_bytes as u64 {
+        return Err(Error::limit(format!(
+            "file is {} bytes, more than the limit of {} bytes",
+            meta.len(),
+            options.limits.max_bytes
+        ))
+        .with_path(path));
+    }
+    let bytes = std::fs::read(path).map_err(|e| Error::from(e).with_path(path))?;
+    let mut options = options.clone();
+    if options.recording_id.is_none() {
+        options.recording_id = Some(recording_id_from_path(path));
+    }
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    read_bytes(&bytes, name.as_deref(), explicit, &options).map_err(|e| e.with_path(path))
+}
+
+/// The recording id a file name implies: the name without its format extension
+/// (`EN2002a.Mix-Headset.rttm` → `EN2002a.Mix-Headset`).
+pub fn recording_id_from_path(path: &Path) -> String {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let lower = name.to_ascii_lowercase();
+    for suffix in [".overtalk.json", ".textgrid"] {
+        if lower.ends_with(suffix) {
+            return name[..name.len() - suffix.len()].to_owned();
+        }
+    }
+    match name.rsplit_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem.to_owned(),
+        _ => name,
+    }
+}
+
+/// Writes `corpus` as `format`. Writers are canonical and strict: what they cannot represent is
+/// an error, what they change (such as spaces in labels) is a warning.
+pub fn write(corpus: &Corpus, format: Format, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    let w = writer(format)
+        .ok_or_else(|| Error::unsupported(format!("writing {format} is not supported")))?;
+    if !format.holds_many_recordings() && corpus.len() > 1 {
+        return Err(Error::unsupported(format!(
+            "{format} holds one recording and the input has {}; write rttm or json, or one file per recording",
+            corpus.len()
+        )));
+    }
+    w(corpus, out)
+}
+
+/// Replaces whitespace in a field with `_`, for formats whose fields are whitespace-separated;
+/// returns the field and whether it changed.
+pub(crate) fn no_spaces(field: &str) -> (String, bool) {
+    if field.chars().any(char::is_whitespace) || field.is_empty() {
+        let mut s: String =
+            field.chars().map(|c| if c.is_whitespace() { '_' } else { c }).collect();
+        if s.is_empty() {
+            s.push('_');
+        }
+        (s, true)
+    } else {
+        (field.to_owned(), false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recording_ids_keep_dots() {
+        assert_eq!(
+            recording_id_from_path(Path::new("a/EN2002a.Mix-Headset.rttm")),
+            "EN2002a.Mix-Headset"
+        );
+        assert_eq!(recording_id_from_path(Path::new("x.TextGrid")), "x");
+        assert_eq!(recording_id_from_path(Path::new("x.overtalk.json")), "x");
+        assert_eq!(recording_id_from_path(Path::new("noext")), "noext");
+    }
+
+    #[test]
+    fn decoding_reports_the_position_of_bad_bytes() {
+        let e = decode(b"ab\ncd\xffef", "rttm", &Limits::default()).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(3)));
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("hé\n".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        assert_eq!(decode(&utf16, "textgrid", &Limits::default()).unwrap(), "hé\n");
+        let limits = Limits { max_bytes: 2, ..Limits::default() };
+        assert!(matches!(
+            decode(b"abc", "x", &limits).unwrap_err().kind(),
+            crate::ErrorKind::Limit(_)
+        ));
+    }
+
+    #[test]
+    fn lines_split_every_terminator_and_cap_length() {
+        let opts = ReadOptions {
+            limits: Limits { max_line_bytes: 5, ..Limits::default() },
+            ..Default::default()
+        };
+        let ctx = ReadContext::new(Format::Rttm, &opts);
+        let lines: Vec<_> = ctx.lines("a\r\nb\rc\n").map(|r| r.unwrap()).collect();
+        assert_eq!(lines, vec![(1, "a"), (2, "b"), (3, "c")]);
+        let err = ctx.lines("ok\n123456\n").nth(1).unwrap().unwrap_err();
+        assert!(err.to_string().contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn strict_turns_warnings_into_errors() {
+        let opts = ReadOptions { strict: true, ..Default::default() };
+        let mut ctx = ReadContext::new(Format::Rttm, &opts);
+        let e = ctx.warn_at(WarningKind::Unsorted, 7, Some(3), "late line").unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(7), Some(3)));
+    }
+
+    #[test]
+    fn format_names_parse() {
+        for f in Format::ALL {
+            assert_eq!(f.name().parse::<Format>().unwrap(), f);
+        }
+        assert_eq!("vtt".parse::<Format>().unwrap(), Format::WebVtt);
+        assert!("docx".parse::<Format>().is_err());
+    }
+}

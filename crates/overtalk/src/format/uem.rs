@@ -1,0 +1,107 @@
+//! NIST UEM: scoring regions, `file-id channel onset offset` per line (offset is an end time).
+//!
+//! Comments start with `;` (dscore) or `#`. Three-field lines (`file onset offset`) are accepted
+//! with a warning. Regions of one recording are merged into a [`Region`]. Recording ids keep
+//! their dots here; md-eval's and dscore's handling of dotted ids is a scoring convention, not a
+//! property of the file.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use crate::error::{Result, WarningKind};
+use crate::format::{no_spaces, Format, ReadContext, ReadOptions};
+use crate::model::{Region, Segment};
+
+/// Scoring regions by recording id.
+pub type Uem = BTreeMap<String, Region>;
+
+/// Reads UEM text.
+pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Uem> {
+    let mut per: BTreeMap<String, Vec<Segment>> = BTreeMap::new();
+    for item in ctx.lines(text) {
+        let (n, line) = item?;
+        let t = line.trim();
+        if t.is_empty() || t.starts_with(';') || t.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = t.split_ascii_whitespace().take(6).collect();
+        let (file, on, off) = match fields.len() {
+            4 => (fields[0], fields[2], fields[3]),
+            3 => {
+                ctx.warn_at(
+                    WarningKind::Note,
+                    n,
+                    None,
+                    "3 fields (no channel); read as `file onset offset`",
+                )?;
+                (fields[0], fields[1], fields[2])
+            }
+            k => {
+                ctx.warn_at(
+                    WarningKind::Skipped,
+                    n,
+                    None,
+                    format!("{k} fields, UEM needs 4; line skipped"),
+                )?;
+                continue;
+            }
+        };
+        let col = |f: &str| line.find(f).map_or(0, |i| line[..i].chars().count() + 1);
+        let start = ctx.seconds(on, "onset", n, col(on))?;
+        let end = ctx.seconds(off, "offset", n, col(off))?;
+        if let Some(seg) = ctx.segment(start, end, n, Some(col(off)))? {
+            per.entry(file.to_owned()).or_default().push(seg);
+        }
+    }
+    Ok(per.into_iter().map(|(k, v)| (k, Region::from_segments(v))).collect())
+}
+
+/// Reads UEM from bytes (any supported text encoding), returning regions and warnings.
+pub fn read_bytes(bytes: &[u8], options: &ReadOptions) -> Result<(Uem, Vec<crate::Warning>)> {
+    let text = crate::format::decode(bytes, "uem", &options.limits)?;
+    let mut ctx = ReadContext::new(Format::Uem, options);
+    let uem = read(&text, &mut ctx)?;
+    Ok((uem, ctx.into_warnings()))
+}
+
+/// Writes one line per region segment, channel 1.
+pub fn write(uem: &Uem, out: &mut dyn Write) -> Result<()> {
+    for (id, region) in uem {
+        let (id, _) = no_spaces(id);
+        for s in region {
+            writeln!(out, "{id} 1 {} {}", s.start(), s.end())?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_merges_and_writes() {
+        let (uem, w) = read_bytes(
+            b";; c\nEN2002a.Mix-Headset 1 0.0 10.5\nEN2002a.Mix-Headset 1 10.5 20\nb 0 5\n",
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(w.len(), 1);
+        assert_eq!(
+            uem["EN2002a.Mix-Headset"].segments(),
+            &[Segment::from_micros(0, 20_000_000).unwrap()]
+        );
+        let mut out = Vec::new();
+        write(&uem, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "EN2002a.Mix-Headset 1 0.000 20.000\nb 1 0.000 5.000\n"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_position() {
+        let e = read_bytes(b"a 1 0 x\n", &ReadOptions::default()).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(1), Some(7)));
+    }
+}

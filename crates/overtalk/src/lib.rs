@@ -1,0 +1,48 @@
+//! # overtalk
+//!
+//! The floor of a conversation, measured: who spoke when, who held the floor, who talked over
+//! whom — and diarization scoring that agrees with md-eval, dscore and pyannote.metrics.
+//!
+//! ## The model
+//!
+//! ```text
+//! time        Time(i64 µs), Delta                 one rounding rule, exact equality
+//! Segment     [start, end)                         half-open, never empty
+//! Timeline    sorted segments (may overlap)        support, gaps, crop, extrude, segmentation
+//! Region      disjoint sorted segments             UEM, speech, overlap; set algebra
+//! Annotation  segments labelled with speakers      built once, then immutable
+//! Transcript  annotation + text and words
+//! Corpus      recording id → transcript
+//! ```
+//!
+//! ## Dependency direction
+//!
+//! `time` ← `model` ← {`format`, `analysis`, `score`} ← `report`. `analysis` and `score` do not
+//! know each other or `format`; they take model values and return plain result values. Nothing
+//! in this crate prints or touches the terminal.
+//!
+//! ## Example
+//!
+//! ```
+//! use overtalk::format::{read_str, Format, ReadOptions};
+//!
+//! let rttm = "SPEAKER clip 1 0.00 4.00 <NA> <NA> Wife <NA> <NA>\n\
+//!             SPEAKER clip 1 3.50 1.00 <NA> <NA> Husband <NA> <NA>\n";
+//! let read = read_str(rttm, Format::Rttm, &ReadOptions::default()).unwrap();
+//! let clip = read.corpus.get("clip").unwrap().annotation();
+//! assert_eq!(clip.overlap().duration().micros(), 500_000);
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod format;
+pub mod model;
+pub mod time;
+
+pub use error::{Error, ErrorKind, Result, Warning, WarningKind};
+pub use model::{
+    Annotation, AnnotationBuilder, Content, Corpus, CropMode, Region, Segment, SpeakerId,
+    SpeakerTable, Timeline, Track, Transcript, TranscriptBuilder, Utterance, Word,
+};
+pub use time::{Delta, Time};

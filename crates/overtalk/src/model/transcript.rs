@@ -1,0 +1,222 @@
+//! [`Transcript`]: an annotation plus what was said in each track.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Annotation, AnnotationBuilder, Segment, SpeakerId, Track};
+use crate::time::Time;
+
+/// One word with its timing when the source gave one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Word {
+    /// The word as written in the source, markers included (CHAT's `[<]`, `+/.` stay here).
+    pub text: String,
+    /// Start, when aligned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<Time>,
+    /// End, when aligned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<Time>,
+    /// Recogniser confidence in `[0, 1]`, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f64>,
+}
+
+impl Word {
+    /// A word without timing.
+    pub fn untimed(text: impl Into<String>) -> Word {
+        Word { text: text.into(), start: None, end: None, confidence: None }
+    }
+
+    /// A word with a start and an end.
+    pub fn timed(text: impl Into<String>, start: Time, end: Time) -> Word {
+        Word { text: text.into(), start: Some(start), end: Some(end), confidence: None }
+    }
+}
+
+/// What was said during one track: its text, and its words when the source split them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Content {
+    /// The utterance text as written in the source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Words, in order; may be empty when only text is known.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub words: Vec<Word>,
+}
+
+impl Content {
+    /// Content with text only.
+    pub fn text(text: impl Into<String>) -> Content {
+        Content { text: Some(text.into()), words: Vec::new() }
+    }
+
+    /// Whether there is neither text nor words.
+    pub fn is_empty(&self) -> bool {
+        self.text.as_deref().is_none_or(|t| t.trim().is_empty()) && self.words.is_empty()
+    }
+
+    /// The text, or the words joined by spaces when there is no text.
+    pub fn display_text(&self) -> String {
+        match &self.text {
+            Some(t) => t.clone(),
+            None => self.words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "),
+        }
+    }
+}
+
+/// Who spoke when, and what they said: an [`Annotation`] whose tracks may carry [`Content`].
+///
+/// ```text
+/// Wife     [When I'm talking, you're not talking)
+/// Husband        [I was just—)
+/// ```
+///
+/// `extent`, when known, is the declared span of the recording (a TextGrid's `xmin`/`xmax`, a
+/// media duration), which may be longer than the speech.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Transcript {
+    annotation: Annotation,
+    contents: Vec<Option<Content>>,
+    extent: Option<Segment>,
+}
+
+/// Collects tracks with optional content, then sorts them into a [`Transcript`].
+#[derive(Clone, Debug, Default)]
+pub struct TranscriptBuilder {
+    annotation: AnnotationBuilder,
+    contents: Vec<Option<Content>>,
+    extent: Option<Segment>,
+}
+
+impl TranscriptBuilder {
+    /// An empty builder.
+    pub fn new() -> TranscriptBuilder {
+        TranscriptBuilder::default()
+    }
+
+    /// Declares a speaker (kept even without tracks).
+    pub fn speaker(&mut self, name: &str) -> SpeakerId {
+        self.annotation.speaker(name)
+    }
+
+    /// Adds a track with optional content for a speaker id.
+    pub fn push(
+        &mut self,
+        segment: Segment,
+        speaker: SpeakerId,
+        content: Option<Content>,
+    ) -> &mut Self {
+        self.annotation.push(segment, speaker);
+        self.contents.push(content);
+        self
+    }
+
+    /// Adds a track with optional content for a speaker label.
+    pub fn add(&mut self, segment: Segment, speaker: &str, content: Option<Content>) -> &mut Self {
+        let id = self.annotation.speaker(speaker);
+        self.push(segment, id, content)
+    }
+
+    /// Sets the declared span of the recording.
+    pub fn extent(&mut self, extent: Option<Segment>) -> &mut Self {
+        self.extent = extent;
+        self
+    }
+
+    /// Number of tracks added.
+    pub fn len(&self) -> usize {
+        self.contents.len()
+    }
+
+    /// Whether no track was added.
+    pub fn is_empty(&self) -> bool {
+        self.contents.is_empty()
+    }
+
+    /// Sorts and freezes.
+    pub fn build(self) -> Transcript {
+        let (annotation, order) = self.annotation.build_with_order();
+        let mut contents: Vec<Option<Content>> = self.contents;
+        let sorted = order.iter().map(|&i| contents[i].take()).collect();
+        Transcript { annotation, contents: sorted, extent: self.extent }
+    }
+}
+
+/// One track of a transcript with its content.
+#[derive(Clone, Copy, Debug)]
+pub struct Utterance<'a> {
+    /// When.
+    pub segment: Segment,
+    /// Who (an id of the transcript's annotation).
+    pub speaker: SpeakerId,
+    /// The speaker's label.
+    pub speaker_name: &'a str,
+    /// What was said, when known.
+    pub content: Option<&'a Content>,
+}
+
+impl Transcript {
+    /// A transcript without any text.
+    pub fn from_annotation(annotation: Annotation) -> Transcript {
+        let contents = vec![None; annotation.len()];
+        Transcript { annotation, contents, extent: None }
+    }
+
+    /// Who spoke when.
+    pub fn annotation(&self) -> &Annotation {
+        &self.annotation
+    }
+
+    /// The declared span of the recording, when the source gave one.
+    pub fn declared_extent(&self) -> Option<Segment> {
+        self.extent
+    }
+
+    /// The content of each track, parallel to `annotation().tracks()`.
+    pub fn contents(&self) -> &[Option<Content>] {
+        &self.contents
+    }
+
+    /// The tracks with their content, in annotation order.
+    pub fn utterances(&self) -> impl Iterator<Item = Utterance<'_>> + '_ {
+        self.annotation.tracks().iter().zip(&self.contents).map(|(t, c): (&Track, _)| Utterance {
+            segment: t.segment,
+            speaker: t.speaker,
+            speaker_name: self.annotation.speaker_name(t.speaker),
+            content: c.as_ref(),
+        })
+    }
+
+    /// Whether any track has text or words.
+    pub fn has_text(&self) -> bool {
+        self.contents.iter().flatten().any(|c| !c.is_empty())
+    }
+
+    /// The transcript with speakers relabelled (see [`Annotation::rename`]); content is kept.
+    pub fn rename(&self, map: &std::collections::HashMap<String, String>) -> Transcript {
+        let mut b = TranscriptBuilder::new();
+        for (_, name) in self.annotation.speakers().iter() {
+            b.speaker(map.get(name).map_or(name, String::as_str));
+        }
+        for u in self.utterances() {
+            let name = map.get(u.speaker_name).map_or(u.speaker_name, String::as_str);
+            b.add(u.segment, name, u.content.cloned());
+        }
+        b.extent(self.extent);
+        b.build()
+    }
+
+    /// The span to analyse: the declared extent joined with the speech extent.
+    pub fn span(&self) -> Option<Segment> {
+        match (self.extent, self.annotation.extent()) {
+            (Some(a), Some(b)) => Some(a.hull(&b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+impl From<Annotation> for Transcript {
+    fn from(a: Annotation) -> Transcript {
+        Transcript::from_annotation(a)
+    }
+}
