@@ -1,6 +1,8 @@
 //! Golden tests: the worked examples W1–W6 and the red-carpet re-enactment of
 //! conversation-metrics.md §6–7, with the spec's numbers (integer ms, shares to 4 decimals).
 
+#![allow(clippy::unwrap_used)]
+
 use overtalk::analysis::intervals::{HeKind, Layer};
 use overtalk::analysis::onsets::{Ferguson, OnsetClass, Outcome};
 use overtalk::analysis::{analyze, Analysis, Params, Preset};

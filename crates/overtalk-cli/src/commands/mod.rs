@@ -1,5 +1,7 @@
 //! One module per subcommand: its flags (`Args`) and its `run`.
 
+pub mod analyze;
 pub mod convert;
 pub mod generate;
 pub mod info;
+pub mod schema;

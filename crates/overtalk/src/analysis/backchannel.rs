@@ -1,4 +1,4 @@
-//! S5 — backchannel tagging (§5.4 S5 [R19]). One pass over all talkspurts; conditions 3–5 look
+//! S5 — backchannel tagging (§5.4 S5 (R19)). One pass over all talkspurts; conditions 3–5 look
 //! at every talkspurt, tagged or not, so the result does not depend on the order of tagging.
 //!
 //! ```text

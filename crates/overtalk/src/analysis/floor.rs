@@ -1,5 +1,5 @@
 //! S6 — floor tracking, an incremental state machine (Jaffe & Feldstein generalised to N
-//! speakers, §5.4 S6 [R20]).
+//! speakers, §5.4 S6 (R20)).
 //!
 //! Feed floor-relevant talkspurts in start order with [`FloorTracker::push`]; each call returns
 //! the floor claims that became certain, and [`FloorTracker::finish`] returns the rest. Batch

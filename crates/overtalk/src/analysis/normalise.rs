@@ -73,7 +73,7 @@ pub struct Normalised {
     pub clamped_words: usize,
 }
 
-/// Normalises a token for the lexicons (§5.1 [R7]).
+/// Normalises a token for the lexicons (§5.1 (R7)).
 ///
 /// ```
 /// use overtalk::analysis::normalise::normalise_token;
@@ -96,7 +96,7 @@ pub fn normalise_token(raw: &str) -> String {
     s.trim_matches(|c| c == '\'' || c == '-').to_owned()
 }
 
-/// Whether a raw token is terminal (§5.1 [R8]): after removing trailing closing quotes and
+/// Whether a raw token is terminal (§5.1 (R8)): after removing trailing closing quotes and
 /// brackets it ends in `.`, `?` or `!`, but not in `...`, `…`, or a dash optionally followed by
 /// `.?!` characters.
 ///
@@ -124,7 +124,7 @@ pub fn is_laughter(text: &str) -> bool {
     t.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("laugh"))
 }
 
-/// Tokens of one segment `[start, end)` (ms) from its content (§5.1 "Words" [R6]).
+/// Tokens of one segment `[start, end)` (ms) from its content (§5.1 "Words" (R6)).
 ///
 /// Real word timings win (clamped into the segment, Q6); otherwise the words (or the
 /// whitespace-split text) share the segment equally: token `i` of `n` gets

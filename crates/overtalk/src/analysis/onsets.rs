@@ -1,5 +1,5 @@
 //! S8 — onset classification: every floor-relevant talkspurt that starts while someone else
-//! holds the floor (or before anyone does) is one event (§5.4 S8 [R22], Q1).
+//! holds the floor (or before anyone does) is one event (§5.4 S8 (R22), Q1).
 //!
 //! ```text
 //! holder A  [0─────────────────5000)          completion point of A at 5000

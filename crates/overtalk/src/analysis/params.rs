@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 
 /// The 30 single-word cues of the CANDOR/NaturalTurn backchannel list plus spelling variants
-/// (§5.2 `bc_lexicon`, [R13]).
+/// (§5.2 `bc_lexicon`, (R13)).
 pub const BC_LEXICON: &[&str] = &[
     "a", "ah", "alright", "awesome", "cool", "dope", "e", "exactly", "god", "gotcha", "huh", "hmm",
     "mhm", "mm", "mmm", "nice", "oh", "okay", "really", "right", "sick", "sucks", "sure", "uh",

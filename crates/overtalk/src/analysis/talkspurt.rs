@@ -1,5 +1,5 @@
 //! S2 — talkspurts: per speaker, merge segments that overlap, touch, or are separated by a
-//! silence shorter than `bridge_pause` (Brady-style fill-in; §5.4 S2 [R16]).
+//! silence shorter than `bridge_pause` (Brady-style fill-in; §5.4 S2 (R16)).
 //!
 //! ```text
 //! bridge_pause = 200
@@ -21,7 +21,7 @@ pub struct Talkspurt {
     pub end: i64,
     /// Tokens of the merged segments, ordered by `(start, end, input order)`.
     pub tokens: Vec<Token>,
-    /// At least one merged segment had a token (§5.1 Modes [R9]).
+    /// At least one merged segment had a token (§5.1 Modes (R9)).
     pub has_tokens: bool,
     /// Every merged segment is laughter-only (Q4).
     pub laughter: bool,

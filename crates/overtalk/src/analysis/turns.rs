@@ -1,4 +1,4 @@
-//! S7 — turns, floor tenures, transfers and floor-transfer offsets (§5.4 S7 [R21]).
+//! S7 — turns, floor tenures, transfers and floor-transfer offsets (§5.4 S7 (R21)).
 //!
 //! ```text
 //! claims      A@0               B@5000      A@6500
