@@ -375,3 +375,38 @@ fn twenty_four_hour_recording() {
     assert_eq!(r.conversation.start.unwrap() + r.conversation.span, day);
     assert!(r.turns.len() > 10_000);
 }
+
+// ── Real data ───────────────────────────────────────────────────────────────────────────────
+
+mod common;
+
+/// All 16 AMI test meetings (only_words RTTMs): defined results, every invariant, and the
+/// overlapped share of speech of the corpus README (14.6 %).
+#[test]
+fn ami_test_split() {
+    let Some(data) = common::shared_data("ami_test_split") else { return };
+    let dir = data.join("corpora/ami/only_words/rttms/test");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert_eq!(files.len(), 16);
+    let (mut speech, mut overlap, mut raw_speech, mut raw_overlap) = (0i64, 0i64, 0i64, 0i64);
+    for f in &files {
+        let read = overtalk::format::read_path(f, None, &overtalk::format::ReadOptions::default())
+            .unwrap();
+        for (_, t) in read.corpus.iter() {
+            let r = analyze(t, &Params::default()).unwrap();
+            check_invariants(&r);
+            speech += r.conversation.speech;
+            overlap += r.conversation.overlap;
+            raw_speech += t.annotation().speech().duration().micros();
+            raw_overlap += t.annotation().overlap().duration().micros();
+            let he = analyze(t, &Params::preset(overtalk::analysis::Preset::He2010)).unwrap();
+            check_invariants(&he);
+        }
+    }
+    let share = overlap as f64 / speech as f64;
+    assert_eq!((share * 1000.0).round() / 10.0, 14.6);
+    // The unbridged model figures give the README's number too (7.29 h of speech).
+    assert_eq!((raw_overlap as f64 / raw_speech as f64 * 1000.0).round() / 10.0, 14.6);
+    assert_eq!((speech as f64 / 3_600_000.0 * 100.0).round() / 100.0, 7.29);
+}

@@ -252,14 +252,30 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             speech as f64 / 60_000.0
         ));
     }
-    for piece in st.joint.iter().filter(|q| q.active.len() >= 3 && q.dur() > 5000) {
-        warnings.push(format!(
-            "{} speakers active for {} ms from {} ms: possible parallel conversation (schism)",
-            piece.active.len(),
-            piece.dur(),
-            piece.start
-        ));
+    // Schisms (Q10): one contiguous stretch of pieces with ≥ 3 active speakers, > 5 s.
+    let mut stretch: Option<(i64, i64, usize)> = None;
+    let mut flush = |st: Option<(i64, i64, usize)>, warnings: &mut Vec<String>| {
+        if let Some((a, b, most)) = st.filter(|&(a, b, _)| b - a > 5000) {
+            warnings.push(format!(
+                "{most} speakers active for {} ms from {a} ms: possible parallel conversation (schism)",
+                b - a
+            ));
+        }
+    };
+    for piece in st.joint {
+        if piece.active.len() >= 3 {
+            stretch = Some(match stretch {
+                Some((a, b, m)) if b == piece.start => (a, piece.end, m.max(piece.active.len())),
+                other => {
+                    flush(other, &mut warnings);
+                    (piece.start, piece.end, piece.active.len())
+                }
+            });
+        } else {
+            flush(stretch.take(), &mut warnings);
+        }
     }
+    flush(stretch, &mut warnings);
     Analysis {
         schema_version: SCHEMA_VERSION,
         params: p.clone(),
