@@ -254,7 +254,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     }
     // Schisms (Q10): one contiguous stretch of pieces with ≥ 3 active speakers, > 5 s.
     let mut stretch: Option<(i64, i64, usize)> = None;
-    let mut flush = |st: Option<(i64, i64, usize)>, warnings: &mut Vec<String>| {
+    let flush = |st: Option<(i64, i64, usize)>, warnings: &mut Vec<String>| {
         if let Some((a, b, most)) = st.filter(|&(a, b, _)| b - a > 5000) {
             warnings.push(format!(
                 "{most} speakers active for {} ms from {a} ms: possible parallel conversation (schism)",
