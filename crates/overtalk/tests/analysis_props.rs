@@ -246,6 +246,38 @@ proptest! {
     }
 
     #[test]
+    fn duplicates_and_split_segments_change_only_diagnostics((_, segs) in conversation(), gap in 0i64..200) {
+        let clean = |mut r: Analysis| {
+            r.diagnostics = Default::default();
+            r
+        };
+        let a = analyze(&build(&segs, default_name, 0), &Params::default()).unwrap();
+        let mut doubled = segs.clone();
+        doubled.extend(segs.iter().cloned());
+        let d = analyze(&build(&doubled, default_name, 0), &Params::default()).unwrap();
+        // Every added copy is dropped, plus the duplicates `segs` already had.
+        prop_assert_eq!(d.diagnostics.dropped_segments, segs.len() + a.diagnostics.dropped_segments);
+        prop_assert_eq!(clean(a.clone()), clean(d));
+        // Timing-only: splitting a segment with an overlap or a silence shorter than
+        // bridge_pause leaves everything but the diagnostics unchanged.
+        let timing: Vec<Seg> = segs.iter().map(|s| Seg { words: vec![], ..s.clone() }).collect();
+        let t = analyze(&build(&timing, default_name, 0), &Params::default()).unwrap();
+        let mut split = Vec::new();
+        for s in &timing {
+            if s.dur >= 2 * gap + 4 {
+                let m = s.dur / 2;
+                split.push(Seg { dur: m, ..s.clone() });
+                split.push(Seg { start: s.start + m + gap, dur: s.dur - m - gap, ..s.clone() });
+                split.push(Seg { start: s.start + m - 1, dur: 2, ..s.clone() });
+            } else {
+                split.push(s.clone());
+            }
+        }
+        let u = analyze(&build(&split, default_name, 0), &Params::default()).unwrap();
+        prop_assert_eq!(clean(t), clean(u));
+    }
+
+    #[test]
     fn backchannel_count_grows_with_bc_max_duration((_, segs) in conversation(), extra in 0i64..3000) {
         let t = build(&segs, default_name, 0);
         let p = Params::default();

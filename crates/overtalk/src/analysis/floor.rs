@@ -259,4 +259,93 @@ mod tests {
             (None, Some(0), Some(1))
         );
     }
+
+    use crate::analysis::joint::joint_timeline;
+    use crate::analysis::talkspurt::Talkspurt;
+    use proptest::prelude::*;
+
+    /// The S6 pseudocode of the spec, run on the whole joint timeline at once.
+    fn batch(spurts: &[Talkspurt], min: i64) -> Vec<(i64, usize)> {
+        let mut holder = None;
+        let mut out = Vec::new();
+        for p in joint_timeline(spurts, |_| true) {
+            let Some(x) = p.solo() else { continue };
+            if holder == Some(x) {
+                continue;
+            }
+            let sp = spurts
+                .iter()
+                .find(|s| s.speaker == x && s.start <= p.start && p.end <= s.end)
+                .unwrap();
+            let clean = !spurts.iter().any(|y| y.speaker != x && y.intersects(sp));
+            if holder.is_none() || p.end - p.start >= min || clean {
+                holder = Some(x);
+                out.push((p.start, x));
+            }
+        }
+        out
+    }
+
+    fn spurts_strategy() -> impl Strategy<Value = Vec<Talkspurt>> {
+        prop::collection::vec((0usize..4, 0i64..20_000, 1i64..3000), 0..30).prop_map(|raw| {
+            // Per speaker, keep disjoint, non-touching spurts (as S2 guarantees).
+            let mut by: Vec<Vec<(i64, i64)>> = vec![Vec::new(); 4];
+            for (sp, a, d) in raw {
+                by[sp].push((a, a + d));
+            }
+            let mut out = Vec::new();
+            for (sp, mut v) in by.into_iter().enumerate() {
+                v.sort_unstable();
+                let mut last_end = i64::MIN;
+                for (a, b) in v {
+                    if a > last_end {
+                        out.push(Talkspurt {
+                            speaker: sp,
+                            start: a,
+                            end: b,
+                            tokens: Vec::new(),
+                            has_tokens: false,
+                            laughter: false,
+                            backchannel: false,
+                            floor: true,
+                        });
+                        last_end = b;
+                    }
+                }
+            }
+            out.sort_by_key(|s| (s.start, s.end, s.speaker));
+            out
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn incremental_equals_batch(spurts in spurts_strategy(), min in prop_oneof![Just(0i64), Just(500i64), 1i64..2000]) {
+            let inc: Vec<(i64, usize)> = claims(
+                spurts.iter().enumerate().map(|(i, s)| (i, s.speaker, s.start, s.end)),
+                min,
+            )
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.time, c.speaker))
+            .collect();
+            prop_assert_eq!(inc, batch(&spurts, min));
+        }
+
+        #[test]
+        fn claims_are_emitted_once_certain(spurts in spurts_strategy()) {
+            // A claim returned by `push` at input start `t` is never revised: it equals the batch
+            // claim, and its solo piece ended by `t`.
+            let mut t = FloorTracker::new(500);
+            let mut seen = Vec::new();
+            for (i, s) in spurts.iter().enumerate() {
+                for c in t.push(i, s.speaker, s.start, s.end).unwrap() {
+                    prop_assert!(c.time <= s.start);
+                    seen.push((c.time, c.speaker));
+                }
+            }
+            seen.extend(t.finish().into_iter().map(|c| (c.time, c.speaker)));
+            prop_assert_eq!(seen, batch(&spurts, 500));
+        }
+    }
 }
