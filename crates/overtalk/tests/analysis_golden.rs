@@ -529,6 +529,17 @@ fn red_carpet_text_mode() {
     assert_eq!(made(I), (0, 0, 0));
     assert_eq!(made(A), (2, 1, 2));
     assert_eq!(made(H), (2, 2, 2));
+    // Extensions (§5.5.6, §5.5.7): longest unbroken stretch, FTO spread, question latency.
+    let ext = |who: &str| {
+        let x = &r.speakers[who];
+        (x.longest_unbroken, x.fto_in_iqr, x.fto_in_negative_share, x.question_fto_median)
+    };
+    // FTOs into the wife: −500, −500, −150, +300, +400 → Q1 −500, Q3 +300.
+    assert_eq!(ext(H), (Some(5000), Some(800.0), Some(0.6), Some(350.0)));
+    assert_eq!(ext(A), (Some(2500), Some(537.5), Some(0.5), Some(125.0)));
+    assert_eq!(ext(I), (Some(3000), Some(0.0), Some(0.0), None));
+    // 12 between-speaker intervals; the middle two are −150 (overlap) and +200 (gap).
+    assert_eq!(r.conversation.between_median, Some(25.0));
     let pairs: Vec<_> = r
         .pairs
         .iter()
