@@ -550,6 +550,14 @@ fn red_carpet_text_mode() {
         .collect();
     assert_eq!(pairs, vec![(A, H, 2, 4, Some(4.25)), (H, A, 2, 3, Some(14.63))]);
     // Floor claims in words: "When I'm talking" answers the husband's interruption at 7.90 s.
+    // Both "you're not talking" answer it too (the second one through its talkspurt).
+    let not: Vec<_> = r
+        .verbal_claims
+        .iter()
+        .filter(|c| c.phrase == "you're not talking")
+        .map(|c| (c.start, c.answers_time))
+        .collect();
+    assert_eq!(not, vec![(10_750, Some(7900)), (12_325, Some(7900))]);
     let when: Vec<_> = r.verbal_claims.iter().filter(|c| c.phrase == "when i'm talking").collect();
     assert_eq!(when.len(), 2);
     assert_eq!((when[0].speaker.as_str(), when[0].start), (H, 10_075));
