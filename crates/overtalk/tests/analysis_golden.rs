@@ -441,6 +441,12 @@ fn red_carpet_text_mode() {
     assert_eq!(he_total(&r, Layer::Acoustic, OverlapBetween), (6, 2100));
     assert_eq!(he_total(&r, Layer::Acoustic, OverlapWithin), (1, 500));
     assert_eq!(he_total(&r, Layer::Acoustic, Ngno), (0, 0));
+    let gaps = &r.conversation.he_durations[&Layer::Acoustic][&Gap];
+    // Gaps 200, 250, 300, 400, 450, 1600 ms: median 350, Q1 262.5, Q3 437.5; one ≥ 1 s.
+    assert_eq!(
+        (gaps.n, gaps.total, gaps.median, gaps.iqr, gaps.long),
+        (6, 3200, Some(350.0), Some(175.0), 1)
+    );
     let c = &r.conversation;
     assert_eq!(r4(c.overlap_between_share), 0.5);
     assert_eq!((c.span, c.silence, c.speech, c.overlap), (42300, 4400, 37900, 2600));

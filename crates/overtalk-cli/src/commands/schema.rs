@@ -291,6 +291,18 @@ fn conversation() -> Value {
                 ("turn_median", nullable("number")),
                 ("words_per_turn", nullable("number")),
                 ("between_median", nullable("number")),
+                ("he_durations", {
+                    let stats = obj(vec![
+                        ("n", t("integer")),
+                        ("total", t("integer")),
+                        ("median", nullable("number")),
+                        ("iqr", nullable("number")),
+                        ("micro", t("integer")),
+                        ("long", t("integer")),
+                    ]);
+                    let kinds = obj(KINDS.iter().map(|k| (*k, stats.clone())).collect());
+                    obj(LAYERS.iter().map(|l| (*l, kinds.clone())).collect())
+                }),
             ]),
         ),
         (

@@ -515,6 +515,32 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             words_per_turn: (has_tokens.iter().any(|&h| h) && !st.turns.is_empty()).then(|| {
                 st.turns.iter().map(|t| t.n_tokens).sum::<usize>() as f64 / st.turns.len() as f64
             }),
+            he_durations: [Layer::Acoustic, Layer::Floor]
+                .into_iter()
+                .map(|layer| {
+                    let kinds = HeKind::ALL
+                        .iter()
+                        .map(|&kind| {
+                            let d: Vec<i64> = st
+                                .he
+                                .iter()
+                                .filter(|h| h.layer == layer && h.kind == kind)
+                                .map(HeInterval::dur)
+                                .collect();
+                            let stats = HeStats {
+                                n: d.len(),
+                                total: d.iter().sum(),
+                                median: median(&d),
+                                iqr: iqr(&d),
+                                micro: d.iter().filter(|&&x| x < p.pause_report_min).count(),
+                                long: d.iter().filter(|&&x| x >= p.long_silence).count(),
+                            };
+                            (kind, stats)
+                        })
+                        .collect();
+                    (layer, kinds)
+                })
+                .collect(),
             between_median: median(
                 &st.he
                     .iter()

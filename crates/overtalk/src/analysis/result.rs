@@ -280,6 +280,25 @@ pub struct ConversationOut {
     pub words_per_turn: Option<f64>,
     /// Extension: median signed between-speaker interval (acoustic; gap +, overlap −, NGNO 0).
     pub between_median: Option<f64>,
+    /// Extension: duration statistics per layer and H&E class (§5.5.4).
+    pub he_durations: BTreeMap<Layer, BTreeMap<HeKind, HeStats>>,
+}
+
+/// Duration statistics of one H&E class (extension, §5.5.4).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HeStats {
+    /// Intervals.
+    pub n: usize,
+    /// Summed duration (ms).
+    pub total: i64,
+    /// Median duration (ms).
+    pub median: Option<f64>,
+    /// Inter-quartile range of the durations (ms).
+    pub iqr: Option<f64>,
+    /// Intervals shorter than `pause_report_min` (the "micro" bin).
+    pub micro: usize,
+    /// Intervals at least `long_silence` long.
+    pub long: usize,
 }
 
 /// Headline counts (extension).
