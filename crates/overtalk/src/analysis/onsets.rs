@@ -181,9 +181,10 @@ pub fn classify(
                 continue;
             }
             let key = ((g.start - t0).abs(), g.start, g.speaker);
-            if partner.map_or(true, |best| key < best) {
-                partner = Some(key);
-            }
+            partner = Some(match partner {
+                Some(best) if best <= key => best,
+                _ => key,
+            });
         }
         if let Some((_, _, y)) = partner {
             rec.class = OnsetClass::SimultaneousStart;
