@@ -22,8 +22,14 @@ use crate::error::{Error, Result, Warning, WarningKind};
 use crate::model::{Corpus, Segment, Transcript};
 use crate::time::{parse_seconds, Time, TimeError};
 
+pub mod csv;
+pub mod ctm;
+pub mod lab;
 pub mod rttm;
+pub mod srt;
+pub mod stm;
 pub mod uem;
+pub mod webvtt;
 
 /// Every format overtalk knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -385,6 +391,13 @@ type WriteFn = fn(&Corpus, &mut dyn Write) -> Result<Vec<Warning>>;
 fn reader(format: Format) -> Option<ReadFn> {
     Some(match format {
         Format::Rttm => rttm::read,
+        Format::WebVtt => webvtt::read,
+        Format::Srt => srt::read,
+        Format::Lab => lab::read,
+        Format::Csv => csv::read_csv,
+        Format::Tsv => csv::read_tsv,
+        Format::Stm => stm::read,
+        Format::Ctm => ctm::read,
         _ => return None,
     })
 }
@@ -392,6 +405,13 @@ fn reader(format: Format) -> Option<ReadFn> {
 fn writer(format: Format) -> Option<WriteFn> {
     Some(match format {
         Format::Rttm => rttm::write,
+        Format::WebVtt => webvtt::write,
+        Format::Srt => srt::write,
+        Format::Lab => lab::write,
+        Format::Csv => csv::write_csv,
+        Format::Tsv => csv::write_tsv,
+        Format::Stm => stm::write,
+        Format::Ctm => ctm::write,
         _ => return None,
     })
 }
