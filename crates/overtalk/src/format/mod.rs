@@ -481,7 +481,7 @@ pub fn detect_by_name(name: &str) -> Option<Format> {
     Some(match ext {
         "rttm" => Format::Rttm,
         "uem" => Format::Uem,
-        "lab" => Format::Lab,
+        "lab" | "aud" => Format::Lab,
         "vtt" => Format::WebVtt,
         "srt" => Format::Srt,
         "textgrid" => Format::TextGrid,
@@ -556,6 +556,17 @@ pub fn sniff(text: &str) -> Option<Format> {
     let is_num = |s: &str| parse_seconds(s).is_ok();
     if fields.len() == 4 && is_num(fields[2]) && is_num(fields[3]) && !is_num(fields[0]) {
         return Some(Format::Uem);
+    }
+    // STM: `file channel speaker begin end …`; CTM: `file channel begin duration word …`
+    // (space separated; a tab means an Audacity label line).
+    if fields.len() >= 5 && !first.contains('\t') {
+        let (n2, n3, n4) = (is_num(fields[2]), is_num(fields[3]), is_num(fields[4]));
+        if n3 && n4 && !n2 {
+            return Some(Format::Stm);
+        }
+        if n2 && n3 && !n4 && fields.len() <= 7 {
+            return Some(Format::Ctm);
+        }
     }
     if fields.len() >= 2 && is_num(fields[0]) && is_num(fields[1]) {
         return Some(Format::Lab);
