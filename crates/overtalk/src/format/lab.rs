@@ -10,7 +10,7 @@
 //! **Reading.** The label is the speaker. With a tab on the line the fields are tab separated
 //! (so `Ana María` stays one label); otherwise they are split at whitespace and the label is the
 //! rest of the line. Lines starting with `\` (Audacity's frequency range of the label above) are
-//! skipped. A line without a label gets [`UNKNOWN_SPEAKER`](super::webvtt::UNKNOWN_SPEAKER) with
+//! skipped. A line without a label gets [`UNKNOWN_SPEAKER`] with
 //! one [`WarningKind::MissingSpeaker`] warning; a line without two times is skipped with a
 //! warning. When every time in the file is an integer and the largest is at least 1 000 000 the
 //! file is read as **HTK 100-ns units** (1 000 000 units = 0.1 s; as seconds it would be 11 days),

@@ -130,6 +130,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         blocks.push(Block { line: tn, start, end, text });
     }
+    if blocks.is_empty() {
+        ctx.warn(Warning::new(WarningKind::Note, "no subtitle blocks in the input"))?;
+    }
     let prefixes = choose_prefixes(
         blocks
             .iter()

@@ -497,6 +497,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 }
 
 fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    if cues.is_empty() {
+        ctx.warn(Warning::new(WarningKind::Note, "no cues in the input"))?;
+    }
     // Tokenize every cue first: the prefix convention is chosen for the whole file.
     let tokenized: Vec<Vec<Piece>> = cues.iter().map(|c| tokenize(&c.payload.join("\n"))).collect();
     let has_voice = |p: &[Piece]| p.iter().any(|x| x.voice.is_some());
