@@ -607,3 +607,34 @@ fn sniffing_finds_every_text_format() {
     assert_eq!(format::detect_by_name("x.aud"), Some(Format::Lab));
     assert!(Path::new(&fixture("lab/ami_ES2011a.lab")).is_file());
 }
+
+#[test]
+fn pathological_lines_stay_fast() {
+    let n = 150_000;
+    let spans = format!(
+        "WEBVTT\n\n00:00.000 --> 00:01.000\n{}\n{}\n",
+        "</v>x".repeat(n),
+        (0..n / 10).map(|k| format!("<v s{k}>w")).collect::<String>()
+    );
+    let brackets = format!("1\n00:00:00,000 --> 00:00:01,000\n{}\n", "<{".repeat(400_000));
+    let speakers = format!(
+        "1\n00:00:00,000 --> 00:00:01,000\n{}",
+        (0..40_000).map(|k| format!("[s{k}]: w\n")).collect::<String>()
+    );
+    let rolling = format!(
+        "WEBVTT\nKind: captions\n\n00:00.000 --> 00:01.000\n{0}\n00:01.000 --> 00:02.000\n{0}\n",
+        "same\n".repeat(50_000).trim_end()
+    );
+    for (name, text, f, tracks) in [
+        ("voice spans", spans, Format::WebVtt, n / 10),
+        ("unclosed tags", brackets, Format::Srt, 1),
+        ("many speakers", speakers, Format::Srt, 40_000),
+        ("rolling captions", rolling, Format::WebVtt, 2),
+    ] {
+        let started = std::time::Instant::now();
+        let out = read_str(&text, f, &ReadOptions::default()).unwrap();
+        let took = started.elapsed();
+        assert!(took < std::time::Duration::from_secs(10), "{name}: {took:?}");
+        assert_eq!(out.corpus.get("recording").unwrap().annotation().len(), tracks, "{name}");
+    }
+}

@@ -44,6 +44,9 @@ fn is_timing(line: &str) -> bool {
     parse_clock(line[..arrow].trim()).is_ok() && parse_clock(end).is_ok()
 }
 
+/// Longest formatting tag recognised, in bytes (`<font color="#rrggbb" face="…">`).
+const TAG_WINDOW: usize = 256;
+
 /// Removes SRT formatting tags and ASS override codes.
 fn strip_tags(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
@@ -52,7 +55,9 @@ fn strip_tags(line: &str) -> String {
         out.push_str(&rest[..i]);
         rest = &rest[i..];
         let (open, close) = if rest.starts_with('<') { ('<', '>') } else { ('{', '}') };
-        let inner_end = rest.find(close);
+        // Tags are short: looking only a little ahead keeps a line of `<<<<…` linear.
+        let window = &rest.as_bytes()[..rest.len().min(TAG_WINDOW)];
+        let inner_end = window.iter().position(|&b| b == close as u8);
         let is_tag = inner_end.is_some_and(|e| {
             let inner = &rest[1..e];
             if open == '{' {

@@ -41,12 +41,16 @@
 //! payload `<v Name>text</v>`. `&`, `<` and `>` are escaped in names and text; line breaks in a
 //! name and empty text lines (which would end the cue) are removed with a warning.
 
+use std::collections::HashMap;
 use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Transcript, TranscriptBuilder, Word};
 use crate::time::{format_clock, parse_clock, Time};
+
+/// Most lines a rolling caption repeats from the cue before (YouTube repeats one).
+const ROLLING_LINES: usize = 3;
 
 /// The speaker given to a cue (or caption, or label) that names no speaker.
 pub const UNKNOWN_SPEAKER: &str = "unknown";
@@ -178,18 +182,16 @@ pub(crate) fn group_by_prefix(lines: &[&str], prefixes: Prefixes) -> Vec<(Option
     let split = split_by_prefix(lines, prefixes);
     let mut current = split.iter().find_map(|(w, _)| *w);
     let mut groups: Vec<(Option<String>, String)> = Vec::new();
+    let mut index: HashMap<Option<String>, usize> = HashMap::new();
     for (who, text) in split {
         if who.is_some() {
             current = who;
         }
         let name = current.map(str::to_owned);
-        let k = match groups.iter().position(|g| g.0 == name) {
-            Some(k) => k,
-            None => {
-                groups.push((name, String::new()));
-                groups.len() - 1
-            }
-        };
+        let k = *index.entry(name.clone()).or_insert_with(|| {
+            groups.push((name, String::new()));
+            groups.len() - 1
+        });
         for l in text {
             if !groups[k].1.is_empty() {
                 groups[k].1.push('\n');
@@ -514,25 +516,33 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
         // (speaker, raw text, marks), one per distinct speaker of the cue.
         let mut groups: Vec<Group> = Vec::new();
         if has_voice(&pieces) {
-            // Text outside voice spans goes to the next voice, or to the last one at the end.
-            let targets: Vec<Option<String>> = (0..pieces.len())
-                .map(|k| {
-                    pieces[k].voice.clone().or_else(|| {
-                        pieces[k..]
-                            .iter()
-                            .find_map(|p| p.voice.clone())
-                            .or_else(|| pieces[..k].iter().rev().find_map(|p| p.voice.clone()))
-                    })
-                })
-                .collect();
-            for (p, target) in pieces.into_iter().zip(targets) {
-                let k = match groups.iter().position(|g| g.0 == target) {
-                    Some(k) => k,
-                    None => {
-                        groups.push((target, String::new(), Vec::new()));
-                        groups.len() - 1
-                    }
-                };
+            // Text outside voice spans goes to the next voice, or to the last one at the end
+            // (one backward pass, so a cue of many spans stays linear).
+            let mut targets: Vec<Option<usize>> = vec![None; pieces.len()];
+            let mut next = None;
+            for k in (0..pieces.len()).rev() {
+                if pieces[k].voice.is_some() {
+                    next = Some(k);
+                }
+                targets[k] = next;
+            }
+            let mut last = None;
+            for (k, t) in targets.iter_mut().enumerate() {
+                if pieces[k].voice.is_some() {
+                    last = Some(k);
+                }
+                if t.is_none() {
+                    *t = last;
+                }
+            }
+            let mut index: HashMap<Option<String>, usize> = HashMap::new();
+            for k in 0..pieces.len() {
+                let p = &pieces[k];
+                let target = targets[k].and_then(|j| pieces[j].voice.clone());
+                let k = *index.entry(target.clone()).or_insert_with(|| {
+                    groups.push((target, String::new(), Vec::new()));
+                    groups.len() - 1
+                });
                 let g = &mut groups[k];
                 let joined = g.1.ends_with(char::is_whitespace)
                     || p.raw.starts_with(char::is_whitespace)
@@ -590,7 +600,7 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
             let mut skip = 0;
             if youtube {
                 if let Some((_, prev)) = previous.iter().find(|(s, _)| *s == speaker) {
-                    for k in (1..=kept.len().min(prev.len())).rev() {
+                    for k in (1..=kept.len().min(prev.len()).min(ROLLING_LINES)).rev() {
                         let head = kept[..k].iter().map(|(_, l)| l.trim());
                         if head.eq(prev[prev.len() - k..].iter().map(String::as_str)) {
                             skip = k;
