@@ -22,8 +22,14 @@ use crate::error::{Error, Result, Warning, WarningKind};
 use crate::model::{Corpus, Segment, Transcript};
 use crate::time::{parse_seconds, Time, TimeError};
 
+pub mod csv;
+pub mod ctm;
+pub mod lab;
 pub mod rttm;
+pub mod srt;
+pub mod stm;
 pub mod uem;
+pub mod webvtt;
 
 /// Every format overtalk knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -385,6 +391,13 @@ type WriteFn = fn(&Corpus, &mut dyn Write) -> Result<Vec<Warning>>;
 fn reader(format: Format) -> Option<ReadFn> {
     Some(match format {
         Format::Rttm => rttm::read,
+        Format::WebVtt => webvtt::read,
+        Format::Srt => srt::read,
+        Format::Lab => lab::read,
+        Format::Csv => csv::read_csv,
+        Format::Tsv => csv::read_tsv,
+        Format::Stm => stm::read,
+        Format::Ctm => ctm::read,
         _ => return None,
     })
 }
@@ -392,6 +405,13 @@ fn reader(format: Format) -> Option<ReadFn> {
 fn writer(format: Format) -> Option<WriteFn> {
     Some(match format {
         Format::Rttm => rttm::write,
+        Format::WebVtt => webvtt::write,
+        Format::Srt => srt::write,
+        Format::Lab => lab::write,
+        Format::Csv => csv::write_csv,
+        Format::Tsv => csv::write_tsv,
+        Format::Stm => stm::write,
+        Format::Ctm => ctm::write,
         _ => return None,
     })
 }
@@ -461,7 +481,7 @@ pub fn detect_by_name(name: &str) -> Option<Format> {
     Some(match ext {
         "rttm" => Format::Rttm,
         "uem" => Format::Uem,
-        "lab" => Format::Lab,
+        "lab" | "aud" => Format::Lab,
         "vtt" => Format::WebVtt,
         "srt" => Format::Srt,
         "textgrid" => Format::TextGrid,
@@ -536,6 +556,17 @@ pub fn sniff(text: &str) -> Option<Format> {
     let is_num = |s: &str| parse_seconds(s).is_ok();
     if fields.len() == 4 && is_num(fields[2]) && is_num(fields[3]) && !is_num(fields[0]) {
         return Some(Format::Uem);
+    }
+    // STM: `file channel speaker begin end …`; CTM: `file channel begin duration word …`
+    // (space separated; a tab means an Audacity label line).
+    if fields.len() >= 5 && !first.contains('\t') {
+        let (n2, n3, n4) = (is_num(fields[2]), is_num(fields[3]), is_num(fields[4]));
+        if n3 && n4 && !n2 {
+            return Some(Format::Stm);
+        }
+        if n2 && n3 && !n4 && fields.len() <= 7 {
+            return Some(Format::Ctm);
+        }
     }
     if fields.len() >= 2 && is_num(fields[0]) && is_num(fields[1]) {
         return Some(Format::Lab);
