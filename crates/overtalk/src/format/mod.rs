@@ -22,7 +22,10 @@ use crate::error::{Error, Result, Warning, WarningKind};
 use crate::model::{Corpus, Segment, Transcript};
 use crate::time::{parse_seconds, Time, TimeError};
 
+pub mod chat;
+pub mod eaf;
 pub mod rttm;
+pub mod textgrid;
 pub mod uem;
 
 /// Every format overtalk knows.
@@ -385,6 +388,9 @@ type WriteFn = fn(&Corpus, &mut dyn Write) -> Result<Vec<Warning>>;
 fn reader(format: Format) -> Option<ReadFn> {
     Some(match format {
         Format::Rttm => rttm::read,
+        Format::TextGrid => textgrid::read,
+        Format::Eaf => eaf::read,
+        Format::Chat => chat::read,
         _ => return None,
     })
 }
@@ -392,6 +398,9 @@ fn reader(format: Format) -> Option<ReadFn> {
 fn writer(format: Format) -> Option<WriteFn> {
     Some(match format {
         Format::Rttm => rttm::write,
+        Format::TextGrid => textgrid::write,
+        Format::Eaf => eaf::write,
+        Format::Chat => chat::write,
         _ => return None,
     })
 }
