@@ -497,8 +497,10 @@ pub fn sniff(text: &str) -> Option<Format> {
     if trimmed.starts_with("WEBVTT") {
         return Some(Format::WebVtt);
     }
-    if trimmed.starts_with("File type = \"ooTextFile\"")
-        || trimmed.starts_with("File type = \"ooTextFile short\"")
+    // Praat accepts any spacing around `=`, the short-form header and a first-line comment.
+    let first_line = trimmed.lines().next().unwrap_or("");
+    if first_line.starts_with("File type") && first_line.contains("\"ooTextFile")
+        || first_line.starts_with("\"ooTextFile")
     {
         return Some(Format::TextGrid);
     }
@@ -508,7 +510,8 @@ pub fn sniff(text: &str) -> Option<Format> {
         }
         return None;
     }
-    if trimmed.starts_with("@UTF8") || trimmed.starts_with("@Begin") {
+    // CHAT: `@UTF8` first; older CLAN files start with `@Font:` or `@Window:` headers.
+    if ["@UTF8", "@Begin", "@Font:", "@Window:"].iter().any(|h| trimmed.starts_with(h)) {
         return Some(Format::Chat);
     }
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
