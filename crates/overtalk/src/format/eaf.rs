@@ -42,8 +42,8 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 use crate::error::{Error, Result, Warning, WarningKind};
-use crate::format::textgrid::{layer_names, layers, tracks_by_speaker};
-use crate::format::{position_of, ReadContext};
+use crate::format::textgrid::{layer_names, layers, segment_at, tracks_by_speaker, LineIndex};
+use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, Transcript, TranscriptBuilder};
 use crate::time::{round_div, Time, MAX_MICROS};
 
@@ -74,21 +74,13 @@ enum Elem {
     Value,
 }
 
-fn floor_boundary(text: &str, mut at: usize) -> usize {
-    at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
 struct Doc<'t> {
-    text: &'t str,
+    index: LineIndex<'t>,
 }
 
 impl Doc<'_> {
     fn pos(&self, at: usize) -> (usize, usize) {
-        position_of(self.text, floor_boundary(self.text, at))
+        self.index.position(at)
     }
     fn error(&self, ctx: &ReadContext<'_>, at: usize, message: impl Into<String>) -> Error {
         let (line, column) = self.pos(at);
@@ -121,7 +113,7 @@ fn attr(attrs: &[(String, String)], name: &str) -> Option<String> {
 
 /// Reads an EAF document: one recording, named by [`ReadContext::recording_id`].
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    let doc = Doc { text };
+    let doc = Doc { index: LineIndex::new(text) };
     let max_depth = ctx.limits().max_depth;
     let mut reader = Reader::from_str(text);
     reader.config_mut().check_end_names = true;
@@ -359,7 +351,11 @@ fn build(
     let mut b = TranscriptBuilder::new();
     let some_participant = tiers.iter().any(|t| t.parent.is_none() && t.participant.is_some());
     for tier in &tiers {
-        let (line, column) = doc.pos(tier.at);
+        let (line, column) = if tier.parent.is_some() || tier.participant.is_none() {
+            doc.pos(tier.at)
+        } else {
+            (0, 0)
+        };
         if let Some(parent) = &tier.parent {
             ctx.warn_at(
                 WarningKind::Note,
@@ -386,8 +382,9 @@ fn build(
         }
         let speaker = b.speaker(&speaker_name);
         for a in &tier.annotations {
-            let (line, column) = doc.pos(a.at);
+            let position = || doc.pos(a.at);
             let Some((r1, r2)) = &a.slots else {
+                let (line, column) = position();
                 ctx.warn_at(
                     WarningKind::Skipped,
                     line,
@@ -402,6 +399,7 @@ fn build(
             let i1 = index.get(r1.as_str()).copied();
             let i2 = index.get(r2.as_str()).copied();
             let (Some(i1), Some(i2)) = (i1, i2) else {
+                let (line, column) = position();
                 ctx.warn_at(
                     WarningKind::Skipped,
                     line,
@@ -411,6 +409,7 @@ fn build(
                 continue;
             };
             let (Some(t1), Some(t2)) = (resolved[i1], resolved[i2]) else {
+                let (line, column) = position();
                 ctx.warn_at(
                     WarningKind::MissingTime,
                     line,
@@ -420,6 +419,7 @@ fn build(
                 continue;
             };
             if known[i1].is_none() || known[i2].is_none() {
+                let (line, column) = position();
                 ctx.warn_at(
                     WarningKind::MissingTime,
                     line,
@@ -429,7 +429,7 @@ fn build(
             }
             let start = Time(t1.saturating_mul(1000));
             let end = Time(t2.saturating_mul(1000));
-            if let Some(seg) = ctx.segment(start, end, line, Some(column))? {
+            if let Some(seg) = segment_at(ctx, start, end, position)? {
                 let content = (!a.value.is_empty()).then(|| Content::text(a.value.clone()));
                 b.push(seg, speaker, content);
             }

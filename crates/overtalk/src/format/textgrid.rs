@@ -32,9 +32,55 @@
 use std::io::Write;
 
 use crate::error::{Error, Result, Warning, WarningKind};
-use crate::format::{position_of, ReadContext};
+use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, SpeakerId, Transcript, TranscriptBuilder};
-use crate::time::Time;
+use crate::time::{parse_seconds, Time};
+
+/// Line starts of a text, so that a byte offset becomes a line and column in `O(log n)` plus
+/// the length of its line (computing it from the start of the text each time would make reading
+/// quadratic).
+pub(crate) struct LineIndex<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
+}
+
+impl<'t> LineIndex<'t> {
+    /// Indexes `text`; lines end at `\n`, as in [`crate::format::position_of`].
+    pub(crate) fn new(text: &'t str) -> LineIndex<'t> {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { text, starts }
+    }
+
+    /// 1-based line and column (in characters) of byte offset `at` (clamped to the text and
+    /// moved back to a character boundary).
+    pub(crate) fn position(&self, at: usize) -> (usize, usize) {
+        let mut at = at.min(self.text.len());
+        while !self.text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= at).max(1);
+        let start = self.starts[line - 1];
+        (line, self.text[start..at].chars().count() + 1)
+    }
+}
+
+/// A segment from `start` and `end`: directly when valid, else through
+/// [`ReadContext::segment`] (which warns) with the position computed only then.
+pub(crate) fn segment_at(
+    ctx: &mut ReadContext<'_>,
+    start: Time,
+    end: Time,
+    position: impl FnOnce() -> (usize, usize),
+) -> Result<Option<Segment>> {
+    if start.0 >= 0 {
+        if let Some(seg) = Segment::new(start, end) {
+            return Ok(Some(seg));
+        }
+    }
+    let (line, column) = position();
+    ctx.segment(start, end, line, Some(column))
+}
 
 /// One lexical item of a TextGrid text file.
 #[derive(Debug, PartialEq)]
@@ -183,6 +229,7 @@ impl<'t> Lexer<'t> {
 /// The reader's state: the lexer plus the context, with helpers that expect one kind of token.
 struct Parser<'t, 'c, 'o> {
     lex: Lexer<'t>,
+    index: LineIndex<'t>,
     ctx: &'c mut ReadContext<'o>,
     /// Position of the last token read, for errors at the end of the input.
     last: usize,
@@ -190,7 +237,7 @@ struct Parser<'t, 'c, 'o> {
 
 impl<'t> Parser<'t, '_, '_> {
     fn pos(&self, at: usize) -> (usize, usize) {
-        position_of(self.lex.text, at)
+        self.index.position(at)
     }
 
     fn error_at(&self, at: usize, message: impl Into<String>) -> Error {
@@ -224,8 +271,13 @@ impl<'t> Parser<'t, '_, '_> {
 
     fn time(&mut self, what: &str) -> Result<(Time, usize)> {
         let (n, at) = self.number_token(what)?;
-        let (line, column) = self.pos(at);
-        Ok((self.ctx.seconds(n, what, line, column)?, at))
+        match parse_seconds(n) {
+            Ok(t) => Ok((t, at)),
+            Err(e) => {
+                let (line, column) = self.pos(at);
+                Err(self.ctx.time_error(e, n, what, line, column))
+            }
+        }
     }
 
     fn count(&mut self, what: &str) -> Result<(u64, usize)> {
@@ -266,7 +318,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         line?;
     }
     let id = ctx.recording_id();
-    let mut p = Parser { lex: Lexer::new(text), ctx, last: 0 };
+    let mut p = Parser { lex: Lexer::new(text), index: LineIndex::new(text), ctx, last: 0 };
     let (file_type, at) = p.string("the file type `\"ooTextFile\"`")?;
     match file_type.as_str() {
         "ooTextFile" | "ooTextFile short" => {}
@@ -352,8 +404,8 @@ fn read_tier(p: &mut Parser<'_, '_, '_>, b: &mut TranscriptBuilder) -> Result<()
                 if label.trim().is_empty() {
                     continue;
                 }
-                let (line, column) = p.pos(end_at);
-                if let Some(seg) = p.ctx.segment(start, end, line, Some(column))? {
+                let index = &p.index;
+                if let Some(seg) = segment_at(p.ctx, start, end, || index.position(end_at))? {
                     b.push(seg, speaker, Some(Content::text(label)));
                 }
             }
@@ -627,6 +679,31 @@ mod tests {
         );
         let t = out.corpus.get("recording").unwrap();
         assert_eq!(t.annotation().tracks()[0].segment, Segment::from_micros(0, 1_000_000).unwrap());
+    }
+
+    proptest::proptest! {
+        /// The line index agrees with the reference `position_of` at every character boundary.
+        #[test]
+        fn line_index_agrees_with_position_of(text in "[a\n\r\u{e9}\u{65e5}]{0,40}", at in 0usize..50) {
+            let mut at = at.min(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            proptest::prop_assert_eq!(LineIndex::new(&text).position(at), crate::format::position_of(&text, at));
+        }
+    }
+
+    #[test]
+    fn large_files_read_in_linear_time() {
+        // 100 000 intervals: quadratic position bookkeeping would take minutes here.
+        let mut text = String::from("File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0 100000 <exists> 1\n\"IntervalTier\" \"a\" 0 100000 100000\n");
+        for i in 0..100_000 {
+            text.push_str(&format!("{i} {} \"{}\"\n", i + 1, if i % 2 == 0 { "w" } else { "" }));
+        }
+        let started = std::time::Instant::now();
+        let out = read_text(&text);
+        assert_eq!(out.corpus.get("recording").unwrap().annotation().len(), 50_000);
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
     }
 
     #[test]
