@@ -22,12 +22,15 @@ use crate::error::{Error, Result, Warning, WarningKind};
 use crate::model::{Corpus, Segment, Transcript};
 use crate::time::{parse_seconds, Time, TimeError};
 
+pub mod chat;
 pub mod csv;
 pub mod ctm;
+pub mod eaf;
 pub mod lab;
 pub mod rttm;
 pub mod srt;
 pub mod stm;
+pub mod textgrid;
 pub mod uem;
 pub mod webvtt;
 
@@ -398,6 +401,9 @@ fn reader(format: Format) -> Option<ReadFn> {
         Format::Tsv => csv::read_tsv,
         Format::Stm => stm::read,
         Format::Ctm => ctm::read,
+        Format::TextGrid => textgrid::read,
+        Format::Eaf => eaf::read,
+        Format::Chat => chat::read,
         _ => return None,
     })
 }
@@ -412,6 +418,9 @@ fn writer(format: Format) -> Option<WriteFn> {
         Format::Tsv => csv::write_tsv,
         Format::Stm => stm::write,
         Format::Ctm => ctm::write,
+        Format::TextGrid => textgrid::write,
+        Format::Eaf => eaf::write,
+        Format::Chat => chat::write,
         _ => return None,
     })
 }
@@ -508,8 +517,10 @@ pub fn sniff(text: &str) -> Option<Format> {
     if trimmed.starts_with("WEBVTT") {
         return Some(Format::WebVtt);
     }
-    if trimmed.starts_with("File type = \"ooTextFile\"")
-        || trimmed.starts_with("File type = \"ooTextFile short\"")
+    // Praat accepts any spacing around `=`, the short-form header and a first-line comment.
+    let first_line = trimmed.lines().next().unwrap_or("");
+    if first_line.starts_with("File type") && first_line.contains("\"ooTextFile")
+        || first_line.starts_with("\"ooTextFile")
     {
         return Some(Format::TextGrid);
     }
@@ -519,7 +530,8 @@ pub fn sniff(text: &str) -> Option<Format> {
         }
         return None;
     }
-    if trimmed.starts_with("@UTF8") || trimmed.starts_with("@Begin") {
+    // CHAT: `@UTF8` first; older CLAN files start with `@Font:` or `@Window:` headers.
+    if ["@UTF8", "@Begin", "@Font:", "@Window:"].iter().any(|h| trimmed.starts_with(h)) {
         return Some(Format::Chat);
     }
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
