@@ -22,8 +22,12 @@ use crate::error::{Error, Result, Warning, WarningKind};
 use crate::model::{Corpus, Segment, Transcript};
 use crate::time::{parse_seconds, Time, TimeError};
 
+pub mod assemblyai;
+pub mod deepgram;
+pub mod json;
 pub mod rttm;
 pub mod uem;
+pub mod whisperx;
 
 /// Every format overtalk knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -385,6 +389,10 @@ type WriteFn = fn(&Corpus, &mut dyn Write) -> Result<Vec<Warning>>;
 fn reader(format: Format) -> Option<ReadFn> {
     Some(match format {
         Format::Rttm => rttm::read,
+        Format::Json => json::read,
+        Format::WhisperX => whisperx::read,
+        Format::Deepgram => deepgram::read,
+        Format::AssemblyAi => assemblyai::read,
         _ => return None,
     })
 }
@@ -392,6 +400,8 @@ fn reader(format: Format) -> Option<ReadFn> {
 fn writer(format: Format) -> Option<WriteFn> {
     Some(match format {
         Format::Rttm => rttm::write,
+        Format::Json => json::write,
+        Format::WhisperX => whisperx::write,
         _ => return None,
     })
 }
@@ -503,23 +513,8 @@ pub fn sniff(text: &str) -> Option<Format> {
         return Some(Format::Chat);
     }
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        if head.contains("\"schema_version\"") && head.contains("\"overtalk\"") {
-            return Some(Format::Json);
-        }
-        if head.contains("\"utterances\"") && head.contains("\"audio_duration\"")
-            || head.contains("\"speaker_labels\"")
-        {
-            return Some(Format::AssemblyAi);
-        }
-        if head.contains("\"metadata\"") && head.contains("\"channels\"")
-            || head.contains("\"request_id\"")
-        {
-            return Some(Format::Deepgram);
-        }
-        if head.contains("\"segments\"") {
-            return Some(Format::WhisperX);
-        }
-        return None;
+        // By the keys of the top-level object, in any order (see `json::sniff`).
+        return json::sniff(trimmed);
     }
     let first = trimmed
         .lines()
