@@ -863,11 +863,19 @@ pub fn schema() -> Value {
     })
 }
 
-/// Whether a JSON text's start looks like overtalk JSON, WhisperX, Deepgram or AssemblyAI
-/// output, judged from the keys of the top-level object (and of `results` for Deepgram), in any
-/// order. `head` may be cut anywhere.
-pub(crate) fn sniff(head: &str) -> Option<Format> {
-    let keys = top_keys(head);
+/// How much of a JSON text sniffing looks at: enough to pass a long first value (a WhisperX
+/// file can start with a transcript-long `"text"`).
+const SNIFF_BYTES: usize = 8 << 20;
+
+/// Whether a JSON text looks like overtalk JSON, WhisperX, Deepgram or AssemblyAI output, judged
+/// from the keys of the top-level object (and of `results` and `metadata` for Deepgram), in any
+/// order, within the first 8 MiB. The text may be cut anywhere.
+pub(crate) fn sniff(text: &str) -> Option<Format> {
+    let mut end = text.len().min(SNIFF_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let keys = top_keys(&text[..end]);
     let has = |k: &str| keys.iter().any(|(p, key, _)| p.is_empty() && key == k);
     let value_of = |k: &str| {
         keys.iter().find(|(p, key, _)| p.is_empty() && key == k).and_then(|(_, _, v)| v.clone())
@@ -961,6 +969,10 @@ fn top_keys(head: &str) -> Vec<(String, String, Option<String>)> {
             }
             b'}' | b']' => {
                 stack.pop();
+                if stack.is_empty() {
+                    // The top-level value is complete.
+                    break;
+                }
             }
             b',' => {
                 awaiting_value_of = None;
@@ -1012,6 +1024,23 @@ mod tests {
         let s = scan("{\"a\": [NaN, NaN, 1, x]}", &[], true, &ctx).unwrap();
         let e = s.parse::<Value>(&ctx).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(1), Some(21)), "{e}");
+    }
+
+    #[test]
+    fn parse_error_columns_count_characters() {
+        let opts = ReadOptions::default();
+        let ctx = ReadContext::new(Format::Json, &opts);
+        let s = scan("{\"é\": \"ça\",\n \"b\": \"\u{1F600}\", x}", &[], false, &ctx).unwrap();
+        let e = s.parse::<Value>(&ctx).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(12)), "{e}");
+    }
+
+    #[test]
+    fn sniffing_looks_past_a_long_first_value() {
+        let text = format!("{{\"text\": \"{}\", \"segments\": []}}", "a }".repeat(100_000));
+        assert_eq!(sniff(&text), Some(Format::WhisperX));
+        assert_eq!(crate::format::sniff(&text), Some(Format::WhisperX));
+        assert_eq!(sniff("{\"a\": 1} {\"segments\": []}"), None);
     }
 
     #[test]
@@ -1152,6 +1181,104 @@ mod tests {
         // Keys inside nested values do not count.
         assert_eq!(sniff(r#"{"data": {"segments": []}}"#), None);
         assert_eq!(sniff(r#"[1, 2]"#), None);
+    }
+
+    /// Checks `value` against the subset of JSON Schema that [`schema`] uses (`type`, `const`,
+    /// `required`, `properties`, `items`, `$ref`, `minimum`/`maximum`, `uniqueItems`), and that
+    /// no object carries a key its schema does not name.
+    fn conforms(
+        value: &Value,
+        schema: &Value,
+        root: &Value,
+        path: &str,
+    ) -> std::result::Result<(), String> {
+        if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+            let name = r.trim_start_matches("#/$defs/");
+            return conforms(value, &root["$defs"][name], root, path);
+        }
+        if let Some(c) = schema.get("const") {
+            if c != value {
+                return Err(format!("{path}: {value} is not {c}"));
+            }
+        }
+        let ty = schema.get("type").and_then(Value::as_str);
+        let ok = match ty {
+            Some("object") => value.is_object(),
+            Some("array") => value.is_array(),
+            Some("string") => value.is_string(),
+            Some("integer") => value.is_i64() || value.is_u64(),
+            Some("number") => value.is_number(),
+            _ => true,
+        };
+        if !ok {
+            return Err(format!("{path}: {value} is not of type {ty:?}"));
+        }
+        if let Some(n) = value.as_f64() {
+            let below = schema.get("minimum").and_then(Value::as_f64).is_some_and(|m| n < m);
+            let above = schema.get("maximum").and_then(Value::as_f64).is_some_and(|m| n > m);
+            if below || above {
+                return Err(format!("{path}: {n} out of bounds"));
+            }
+        }
+        if let Some(obj) = value.as_object() {
+            for r in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+                if !obj.contains_key(r.as_str().unwrap_or("")) {
+                    return Err(format!("{path}: missing {r}"));
+                }
+            }
+            for (k, v) in obj {
+                let sub = schema["properties"]
+                    .get(k)
+                    .ok_or_else(|| format!("{path}: key {k:?} not in the schema"))?;
+                conforms(v, sub, root, &format!("{path}/{k}"))?;
+            }
+        }
+        if let Some(items) = value.as_array() {
+            if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
+                let set: BTreeSet<String> = items.iter().map(Value::to_string).collect();
+                if set.len() != items.len() {
+                    return Err(format!("{path}: repeated items"));
+                }
+            }
+            for (i, item) in items.iter().enumerate() {
+                conforms(item, &schema["items"], root, &format!("{path}/{i}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn written_files_conform_to_the_schema() {
+        let mut b = TranscriptBuilder::new();
+        b.speaker("silent");
+        b.extent(Segment::from_micros(0, 9_000_000));
+        b.add(
+            Segment::from_micros(0, 1_500_000).unwrap(),
+            "a",
+            Some(Content {
+                text: Some("hi you".into()),
+                words: vec![
+                    Word { confidence: Some(0.25), ..Word::timed("hi", Time(0), Time(400_000)) },
+                    Word { start: Some(Time(500_000)), ..Word::untimed("you") },
+                ],
+            }),
+        );
+        b.add(Segment::from_micros(1_000_000, 3_000_000).unwrap(), "b", None);
+        b.add(Segment::from_micros(4_000_000, 5_000_000).unwrap(), "b", Some(Content::default()));
+        let mut corpus = Corpus::single("r1", b.build());
+        corpus.insert("r2", crate::model::Transcript::default());
+        let mut out = Vec::new();
+        write(&corpus, &mut out).unwrap();
+        let value: Value = serde_json::from_slice(&out).unwrap();
+        let s = schema();
+        assert_eq!(conforms(&value, &s, &s, ""), Ok(()));
+        // The check itself rejects what the schema does not allow.
+        let mut bad = value.clone();
+        bad["recordings"][0]["tracks"][0]["colour"] = json!("red");
+        assert!(conforms(&bad, &s, &s, "").unwrap_err().contains("colour"));
+        let mut bad = value;
+        bad["recordings"][0]["tracks"][0]["start_us"] = json!(0.5);
+        assert!(conforms(&bad, &s, &s, "").is_err());
     }
 
     #[test]

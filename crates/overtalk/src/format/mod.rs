@@ -513,8 +513,9 @@ pub fn sniff(text: &str) -> Option<Format> {
         return Some(Format::Chat);
     }
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        // By the keys of the top-level object, in any order (see `json::sniff`).
-        return json::sniff(trimmed);
+        // By the keys of the top-level object, in any order, looking past the 64 KiB head
+        // (a long first value can hide the telling key; see `json::sniff`).
+        return json::sniff(text.trim_start_matches('\u{feff}').trim_start());
     }
     let first = trimmed
         .lines()

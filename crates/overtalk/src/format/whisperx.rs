@@ -37,7 +37,8 @@
 //! ```
 //!
 //! When the differing words have no times the segment cannot be cut: it stays one track of the
-//! segment's speaker, with a `note`.
+//! segment's speaker, with a `note`. So does a segment whose words all name one speaker other
+//! than the segment's (the segment's speaker is what WhisperX's own SRT and TXT writers print).
 //!
 //! `word_segments` repeats the words; it is used only when `segments` is absent or empty, and
 //! its words are grouped into tracks by speaker changes and pauses longer than 0.8 s.
