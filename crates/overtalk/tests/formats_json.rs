@@ -592,6 +592,12 @@ fn deep_nesting_is_a_limit_error_for_every_json_format() {
             assert!(read_as(&quoted, f).is_ok());
         }
     }
+    // Between serde_json's own limit (128) and ours (256): its error, with its position.
+    let text = format!("{{\"segments\": [{{\"speaker\": {}", "[".repeat(200));
+    let e = read_as(&text, Format::WhisperX).unwrap_err();
+    // Three containers enclose the brackets; the 125th bracket is the 128th level.
+    assert_positioned(&e, 1, 27 + 124);
+    assert!(e.to_string().contains("recursion limit exceeded"), "{e}");
     let opts =
         ReadOptions { limits: Limits { max_depth: 3, ..Limits::default() }, ..Default::default() };
     let e = read_str(r#"{"segments": [{"words": [{}]}]}"#, Format::WhisperX, &opts).unwrap_err();

@@ -953,6 +953,10 @@ fn top_keys(head: &str) -> Vec<(String, String, Option<String>)> {
             }
             b'{' | b'[' => {
                 awaiting_value_of = None;
+                if stack.len() >= 1024 {
+                    // Hostile nesting: the keys that matter are not down there.
+                    break;
+                }
                 let path = match (stack.last(), &last_key) {
                     (None, _) => String::new(),
                     (Some((true, _, p)), Some(k)) if p.is_empty() => k.clone(),

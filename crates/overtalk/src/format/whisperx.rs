@@ -71,6 +71,11 @@ use crate::time::Time;
 struct Doc {
     #[serde(default)]
     segments: Option<Vec<SegmentJ>>,
+}
+
+/// `word_segments`, parsed only when `segments` is absent or empty (it repeats their words).
+#[derive(Deserialize)]
+struct FlatDoc {
     #[serde(default)]
     word_segments: Option<Vec<WordJ>>,
 }
@@ -198,7 +203,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut tally = Tally::default();
     let segments = doc.segments.unwrap_or_default();
     if segments.is_empty() {
-        if let Some(words) = doc.word_segments.filter(|w| !w.is_empty()) {
+        let flat: FlatDoc = scanned.parse(ctx)?;
+        if let Some(words) = flat.word_segments.filter(|w| !w.is_empty()) {
             read_flat_words(ctx, &scanned, words, &mut b, &mut tally)?;
         }
     }
