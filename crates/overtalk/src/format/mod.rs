@@ -22,10 +22,13 @@ use crate::error::{Error, Result, Warning, WarningKind};
 use crate::model::{Corpus, Segment, Transcript};
 use crate::time::{parse_seconds, Time, TimeError};
 
+pub mod assemblyai;
 pub mod chat;
 pub mod csv;
 pub mod ctm;
+pub mod deepgram;
 pub mod eaf;
+pub mod json;
 pub mod lab;
 pub mod rttm;
 pub mod srt;
@@ -33,6 +36,7 @@ pub mod stm;
 pub mod textgrid;
 pub mod uem;
 pub mod webvtt;
+pub mod whisperx;
 
 /// Every format overtalk knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -404,6 +408,10 @@ fn reader(format: Format) -> Option<ReadFn> {
         Format::TextGrid => textgrid::read,
         Format::Eaf => eaf::read,
         Format::Chat => chat::read,
+        Format::Json => json::read,
+        Format::WhisperX => whisperx::read,
+        Format::Deepgram => deepgram::read,
+        Format::AssemblyAi => assemblyai::read,
         _ => return None,
     })
 }
@@ -421,6 +429,8 @@ fn writer(format: Format) -> Option<WriteFn> {
         Format::TextGrid => textgrid::write,
         Format::Eaf => eaf::write,
         Format::Chat => chat::write,
+        Format::Json => json::write,
+        Format::WhisperX => whisperx::write,
         _ => return None,
     })
 }
@@ -535,23 +545,9 @@ pub fn sniff(text: &str) -> Option<Format> {
         return Some(Format::Chat);
     }
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        if head.contains("\"schema_version\"") && head.contains("\"overtalk\"") {
-            return Some(Format::Json);
-        }
-        if head.contains("\"utterances\"") && head.contains("\"audio_duration\"")
-            || head.contains("\"speaker_labels\"")
-        {
-            return Some(Format::AssemblyAi);
-        }
-        if head.contains("\"metadata\"") && head.contains("\"channels\"")
-            || head.contains("\"request_id\"")
-        {
-            return Some(Format::Deepgram);
-        }
-        if head.contains("\"segments\"") {
-            return Some(Format::WhisperX);
-        }
-        return None;
+        // By the keys of the top-level object, in any order, looking past the 64 KiB head
+        // (a long first value can hide the telling key; see `json::sniff`).
+        return json::sniff(text.trim_start_matches('\u{feff}').trim_start());
     }
     let first = trimmed
         .lines()
