@@ -32,6 +32,7 @@ pub mod jer;
 pub mod mapping;
 pub mod options;
 pub mod prepare;
+pub mod validate;
 
 use std::collections::BTreeMap;
 
