@@ -489,3 +489,85 @@ fn render(report: &ScoreReport, format: ScoreFormat, out: &mut dyn Write) -> Res
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+    use overtalk::Segment;
+
+    #[derive(Debug, Parser)]
+    struct T {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn parse(extra: &[&str]) -> Args {
+        let mut v = vec!["t", "-r", "ref.rttm", "-s", "sys.rttm"];
+        v.extend_from_slice(extra);
+        T::try_parse_from(v).unwrap().args
+    }
+
+    fn report(opts: &ScoreOptions) -> ScoreReport {
+        let s = |a, b| Segment::from_millis(a, b).unwrap();
+        let r = Annotation::from_labelled([(s(0, 10_000), "A"), (s(10_000, 20_000), "B")]);
+        let h = Annotation::from_labelled([(s(0, 12_000), "x"), (s(12_000, 20_000), "y")]);
+        score::score(&[RecordingInput::new("rec", Some(r), Some(h))], None, opts).unwrap()
+    }
+
+    #[test]
+    fn flags_become_options() {
+        let o = options(&parse(&["--collar", "0.25", "--ignore-overlaps", "--preset", "pyannote"]))
+            .unwrap();
+        assert_eq!(o.preset, Preset::Pyannote);
+        assert_eq!(o.collar, Delta::from_millis(250));
+        assert_eq!(o.regions, overtalk::score::ScoredRegions::NonOverlap);
+        let o = options(&parse(&[
+            "--mapping",
+            "greedy",
+            "--region",
+            "reference",
+            "--jer",
+            "continuous",
+        ]))
+        .unwrap();
+        assert_eq!(o.mapping, MappingMethod::Greedy);
+        assert_eq!(o.default_region, DefaultRegion::Reference);
+        assert_eq!(o.jer, JerDefinition::Continuous);
+        assert!(options(&parse(&["--collar=-1"])).is_err());
+    }
+
+    #[test]
+    fn every_format_prints_the_conventions() {
+        let opts = ScoreOptions::default().with_collar(Delta::from_millis(250));
+        let r = report(&opts);
+        for (format, needle) in [
+            (ScoreFormat::Table, "0.250 s per side (pyannote collar=0.500 s total width)"),
+            (ScoreFormat::Md, "- collar: 0.250 s per side"),
+            (ScoreFormat::Csv, ",overtalk,0.250,0.500,all"),
+            (ScoreFormat::Tsv, "\tovertalk\t0.250\t0.500\tall"),
+            (ScoreFormat::Json, "\"collar_total_width_s\": 0.5"),
+        ] {
+            let mut out = Vec::new();
+            render(&r, format, &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            assert!(text.contains(needle), "{format:?}:\n{text}");
+        }
+    }
+
+    #[test]
+    fn csv_rows_hold_the_components() {
+        let r = report(&ScoreOptions::default());
+        let mut out = Vec::new();
+        render(&r, ScoreFormat::Csv, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4);
+        assert_eq!(
+            lines[1],
+            "rec,scored,20.000,18.000,0.000,0.000,2.000,10.00,18.33,A=x B=y,overtalk,0.000,0.000,all"
+        );
+        assert!(lines[2].starts_with("TOTAL,1 recordings,20.000,18.000,0.000,0.000,2.000,10.00,"));
+        assert!(lines[3].starts_with("MACRO,mean of recordings,,,,,,10.00,"));
+    }
+}
