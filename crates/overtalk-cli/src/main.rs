@@ -35,6 +35,8 @@ pub struct Cli {
 enum Command {
     Convert(commands::convert::Args),
     Info(commands::info::Args),
+    Score(commands::score::Args),
+    Validate(commands::validate::Args),
     Completions(commands::generate::CompletionArgs),
     Man(commands::generate::ManArgs),
 }
@@ -68,6 +70,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Convert(a) => commands::convert::run(a, globals),
         Command::Info(a) => commands::info::run(a, globals),
+        Command::Score(a) => commands::score::run(a, globals),
+        Command::Validate(a) => commands::validate::run(a, globals),
         Command::Completions(a) => commands::generate::completions(a, Cli::command()),
         Command::Man(a) => commands::generate::man(a, Cli::command()),
     };

@@ -38,6 +38,7 @@
 pub mod error;
 pub mod format;
 pub mod model;
+pub mod score;
 pub mod time;
 
 pub use error::{Error, ErrorKind, Result, Warning, WarningKind};

@@ -3,3 +3,5 @@
 pub mod convert;
 pub mod generate;
 pub mod info;
+pub mod score;
+pub mod validate;
