@@ -33,10 +33,12 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    Analyze(commands::analyze::Args),
+    Score(commands::score::Args),
     Convert(commands::convert::Args),
     Info(commands::info::Args),
-    Score(commands::score::Args),
     Validate(commands::validate::Args),
+    Schema(commands::schema::Args),
     Completions(commands::generate::CompletionArgs),
     Man(commands::generate::ManArgs),
 }
@@ -72,6 +74,8 @@ fn main() -> ExitCode {
         Command::Info(a) => commands::info::run(a, globals),
         Command::Score(a) => commands::score::run(a, globals),
         Command::Validate(a) => commands::validate::run(a, globals),
+        Command::Analyze(a) => commands::analyze::run(a, globals),
+        Command::Schema(a) => commands::schema::run(a, globals),
         Command::Completions(a) => commands::generate::completions(a, Cli::command()),
         Command::Man(a) => commands::generate::man(a, Cli::command()),
     };

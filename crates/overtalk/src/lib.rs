@@ -35,6 +35,7 @@
 
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod error;
 pub mod format;
 pub mod model;
