@@ -208,6 +208,17 @@ pub(crate) fn scan<'a>(
                         *key = (start, i);
                     }
                 }
+            } else {
+                // Fast path: skip to the next byte that matters inside a string, counting the
+                // characters passed over.
+                let rest = &bytes[i + 1..];
+                let skip = rest
+                    .iter()
+                    .position(|&c| matches!(c, b'"' | b'\\' | b'\n'))
+                    .unwrap_or(rest.len());
+                col += rest[..skip].iter().filter(|&&c| c & 0xC0 != 0x80).count();
+                i += 1 + skip;
+                continue;
             }
             i += 1;
             continue;
