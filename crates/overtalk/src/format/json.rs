@@ -28,8 +28,9 @@
 //!   A reader given only seconds uses them; given both, it uses the microseconds and warns
 //!   (`note`) when the seconds say something else (a hand edit).
 //! - `speakers` lists every speaker of the recording, those without tracks included (an empty
-//!   TextGrid tier), in the model's order (by label). A track may name a speaker the list lacks;
-//!   the speaker is added with a warning.
+//!   TextGrid tier), in the model's order (by label; the model keeps no other order, so the
+//!   order of a hand-written list is not kept). A track may name a speaker the list lacks; the
+//!   speaker is added with a warning.
 //! - A track has content when it has a `text` or a `words` key: `"words": []` alone marks content
 //!   that is present but empty, so `None` and empty content stay distinct.
 //! - `extent` is the declared span of the recording, when known.
