@@ -317,7 +317,8 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
     for u in t.utterances() {
         let seg = u.segment;
         let (m1, m2) = (round_div(seg.start().0, 1000), round_div(seg.end().0, 1000));
-        if m1 * 1000 != seg.start().0 || m2 * 1000 != seg.end().0 {
+        if m1.checked_mul(1000) != Some(seg.start().0) || m2.checked_mul(1000) != Some(seg.end().0)
+        {
             moved += 1;
         }
         if m2 <= m1 {

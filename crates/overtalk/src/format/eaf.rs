@@ -50,7 +50,7 @@ use crate::error::{Error, Result, Warning, WarningKind};
 use crate::format::textgrid::{layer_names, layers, segment_at, tracks_by_speaker, LineIndex};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, Transcript, TranscriptBuilder, Word};
-use crate::time::{round_div, Time, MAX_MICROS};
+use crate::time::{round_div, Time};
 
 /// One `TIER` as read.
 #[derive(Debug, Default)]
@@ -325,16 +325,21 @@ fn short(s: &str) -> String {
     s.chars().take(40).collect()
 }
 
-/// Parses a `TIME_VALUE`: whole milliseconds (a decimal point is tolerated and rounded).
+/// Parses a `TIME_VALUE`: milliseconds (a fraction is tolerated and rounded half away from
+/// zero), at most [`MAX_MICROS`](crate::time::MAX_MICROS) / 1000.
 fn parse_ms(v: &str) -> std::result::Result<i64, String> {
-    let t = crate::time::parse_seconds(v).map_err(|e| e.to_string())?;
-    // parse_seconds reads the number as seconds, in µs; as milliseconds it is 10⁶ times less.
-    let ms = round_div(t.0, 1_000_000);
-    let limit = MAX_MICROS / 1000;
-    if ms.abs() > limit {
-        return Err("time out of range".to_owned());
+    let v = v.trim();
+    if v.contains(['e', 'E']) || v.is_empty() {
+        let e = if v.eq_ignore_ascii_case("nan") {
+            crate::time::TimeError::NotANumber
+        } else {
+            crate::time::TimeError::Syntax
+        };
+        return Err(e.to_string());
     }
-    Ok(ms)
+    // `v` ms = `v`e-3 s, read exactly to the microsecond, then rounded to the millisecond.
+    let t = crate::time::parse_seconds(&format!("{v}e-3")).map_err(|e| e.to_string())?;
+    Ok(round_div(t.0, 1000))
 }
 
 fn build(
@@ -362,8 +367,12 @@ fn build(
             None => {
                 resolved[i] = match (prev, next_aligned[i]) {
                     (Some((p, vp)), Some((n, vn))) => {
-                        let span = (n - p) as i64;
-                        Some(vp + round_div((vn - vp).saturating_mul((i - p) as i64), span))
+                        // Exact in i128: vp + (vn − vp)·(i − p)/(n − p), half away from zero.
+                        let num = i128::from(vn - vp) * (i - p) as i128;
+                        let den = (n - p) as i128;
+                        let q = num / den;
+                        let q = if 2 * (num % den).abs() >= den { q + num.signum() } else { q };
+                        Some(vp + i64::try_from(q).unwrap_or(0))
                     }
                     (Some((_, v)), None) | (None, Some((_, v))) => Some(v),
                     (None, None) => None,
@@ -588,7 +597,8 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
         .map(|track| {
             let s = track.segment;
             let (m1, m2) = (round_div(s.start().0, 1000), round_div(s.end().0, 1000));
-            if m1 * 1000 != s.start().0 || m2 * 1000 != s.end().0 {
+            if m1.checked_mul(1000) != Some(s.start().0) || m2.checked_mul(1000) != Some(s.end().0)
+            {
                 moved += 1;
             }
             if m2 <= m1 {

@@ -322,6 +322,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let (file_type, at) = p.string("the file type `\"ooTextFile\"`")?;
     match file_type.as_str() {
         "ooTextFile" | "ooTextFile short" => {}
+        chrono if chrono.contains("chronological") => {
+            return Err(Error::unsupported(
+                "chronological TextGrid; save it from Praat as a text file (long or short)",
+            ))
+        }
         "ooBinaryFile" => {
             return Err(Error::unsupported(
                 "binary TextGrid (ooBinaryFile); save it from Praat as a text file",
