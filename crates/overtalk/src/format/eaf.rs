@@ -34,8 +34,9 @@
 //!   errors name the line and column. No DTD entity is expanded.
 //!
 //! Writing gives EAF 3.0: one top-level tier per speaker with `PARTICIPANT` set to the speaker,
-//! one linguistic type `utterance`, times rounded half away from zero to the millisecond (with a
-//! warning when that moves a boundary). ELAN does not allow overlapping annotations on one
+//! one linguistic type `utterance`, times rounded half away from zero to the millisecond and
+//! negative times clipped to 0 (with a warning when that moves a boundary; a track that rounding
+//! empties is not written). ELAN does not allow overlapping annotations on one
 //! tier, so a speaker who overlaps themselves gets extra tiers `Name (2)`, … with the **same**
 //! `PARTICIPANT`: reading the file back gives the same speaker. `DATE` is fixed
 //! (`1970-01-01T00:00:00+00:00`) so the output is reproducible.
@@ -596,7 +597,8 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
         .iter()
         .map(|track| {
             let s = track.segment;
-            let (m1, m2) = (round_div(s.start().0, 1000), round_div(s.end().0, 1000));
+            // Whole ms, never negative (EAF and CHAT have no negative times).
+            let (m1, m2) = (round_div(s.start().0, 1000).max(0), round_div(s.end().0, 1000).max(0));
             if m1.checked_mul(1000) != Some(s.start().0) || m2.checked_mul(1000) != Some(s.end().0)
             {
                 moved += 1;
@@ -612,7 +614,7 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
     if moved > 0 {
         warnings.push(Warning::new(
             WarningKind::Repaired,
-            format!("{moved} track(s) have times finer than a millisecond; rounded to the millisecond (EAF times are whole milliseconds)"),
+            format!("{moved} track(s) have times finer than a millisecond or negative; rounded to the millisecond and clipped to 0 (EAF times are whole, non-negative milliseconds)"),
         ));
     }
     if dropped > 0 {
