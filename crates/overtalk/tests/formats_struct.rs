@@ -267,7 +267,7 @@ fn arb_label() -> impl Strategy<Value = String> {
 }
 
 fn arb_text() -> impl Strategy<Value = Option<String>> {
-    prop::option::of("[a-z\"<>&'!?.,日]{1,6}( [a-z\"<>&'日]{1,6}){0,4}")
+    prop::option::of("[a-z\"<>&'!?.,日]{1,6}([ \t\n\r][a-z\"<>&'日]{1,6}){0,4}")
 }
 
 /// A transcript whose speakers do not overlap themselves, times in units of `unit` µs.
