@@ -16,7 +16,10 @@ use clap::{CommandFactory, Parser, Subcommand};
 /// Measure the floor of a conversation: who spoke when, turns, gaps, overlaps, interruptions,
 /// and diarization scoring.
 #[derive(Debug, Parser)]
-#[command(name = "overtalk", version, about, long_about = None, propagate_version = true)]
+#[command(name = "overtalk", version, propagate_version = true)]
+#[command(
+    about = "Measure the floor of a conversation: who spoke when, turns, gaps, overlaps,\ninterruptions, and diarization scoring (DER/JER)."
+)]
 #[command(
     after_help = "Examples:\n  overtalk convert meeting.vtt -o meeting.rttm\n  overtalk info corpus/*.rttm\n  overtalk validate ref.rttm --uem all.uem"
 )]
@@ -30,9 +33,11 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    Analyze(commands::analyze::Args),
+    Score(commands::score::Args),
     Convert(commands::convert::Args),
     Info(commands::info::Args),
-    Analyze(commands::analyze::Args),
+    Validate(commands::validate::Args),
     Schema(commands::schema::Args),
     Completions(commands::generate::CompletionArgs),
     Man(commands::generate::ManArgs),
@@ -67,6 +72,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Convert(a) => commands::convert::run(a, globals),
         Command::Info(a) => commands::info::run(a, globals),
+        Command::Score(a) => commands::score::run(a, globals),
+        Command::Validate(a) => commands::validate::run(a, globals),
         Command::Analyze(a) => commands::analyze::run(a, globals),
         Command::Schema(a) => commands::schema::run(a, globals),
         Command::Completions(a) => commands::generate::completions(a, Cli::command()),

@@ -349,30 +349,37 @@ pub fn parse_seconds(text: &str) -> Result<Time, TimeError> {
     {
         return Err(TimeError::Syntax);
     }
-    // All significant digits, and the power of ten of the last one relative to 1 µs.
-    let int_trimmed = int_part.trim_start_matches('0');
-    let digits: Vec<u8> = int_trimmed.bytes().chain(frac_part.bytes()).map(|b| b - b'0').collect();
     // value = digits × 10^(exponent − frac_len) seconds = digits × 10^(exponent − frac_len + 6) µs
+    let int_trimmed = int_part.trim_start_matches('0');
     let shift = i64::from(exponent) - frac_part.len() as i64 + 6;
-    let us = digits_to_micros(&digits, shift)?;
+    let us = digits_to_micros(int_trimmed.bytes().chain(frac_part.bytes()), shift)?;
     Ok(Time(if neg { -us } else { us }))
 }
 
 /// `digits × 10^shift`, rounded half away from zero to an integer, bounded by [`MAX_MICROS`].
-fn digits_to_micros(digits: &[u8], shift: i64) -> Result<i64, TimeError> {
-    // Skip leading zeros so long zero prefixes cannot overflow anything.
-    let first = digits.iter().position(|&d| d != 0);
-    let Some(first) = first else { return Ok(0) };
-    let digits = &digits[first..];
-    let n = digits.len() as i64;
-    // Number of digits kept before the decimal point of the result.
+/// The digits are ASCII; the iterator is walked once and nothing is allocated.
+fn digits_to_micros(
+    digits: impl Iterator<Item = u8> + Clone,
+    shift: i64,
+) -> Result<i64, TimeError> {
+    // Leading zeros carry no value; skipping them keeps long zero prefixes from overflowing.
+    let significant = digits.skip_while(|&d| d == b'0');
+    let n = significant.clone().count() as i64;
+    if n == 0 {
+        return Ok(0);
+    }
+    // Number of digits of the result before its decimal point.
     let keep = n + shift;
     if keep > 19 {
         return Err(TimeError::OutOfRange);
     }
+    if keep < 0 {
+        return Ok(0);
+    }
     let mut value: i64 = 0;
-    let kept = keep.clamp(0, n) as usize;
-    for &d in &digits[..kept] {
+    let mut rest = significant;
+    for _ in 0..keep.min(n) {
+        let d = rest.next().unwrap_or(b'0') - b'0';
         value = value
             .checked_mul(10)
             .and_then(|v| v.checked_add(i64::from(d)))
@@ -382,14 +389,11 @@ fn digits_to_micros(digits: &[u8], shift: i64) -> Result<i64, TimeError> {
         for _ in 0..(keep - n) {
             value = value.checked_mul(10).ok_or(TimeError::OutOfRange)?;
         }
-    } else if keep >= 0 && (kept as i64) < n {
+    } else if let Some(first_dropped) = rest.next() {
         // The first dropped digit decides: half away from zero.
-        if digits[kept] >= 5 {
+        if first_dropped >= b'5' {
             value += 1;
         }
-    } else if keep < 0 {
-        // Every digit is below half a microsecond... unless keep == 0 handled above.
-        value = 0;
     }
     if value > MAX_MICROS {
         return Err(TimeError::OutOfRange);

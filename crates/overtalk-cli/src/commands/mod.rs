@@ -5,3 +5,5 @@ pub mod convert;
 pub mod generate;
 pub mod info;
 pub mod schema;
+pub mod score;
+pub mod validate;

@@ -181,10 +181,9 @@ pub fn classify(
                 continue;
             }
             let key = ((g.start - t0).abs(), g.start, g.speaker);
-            partner = Some(match partner {
-                Some(best) if best <= key => best,
-                _ => key,
-            });
+            if partner.is_none_or(|best| key < best) {
+                partner = Some(key);
+            }
         }
         if let Some((_, _, y)) = partner {
             rec.class = OnsetClass::SimultaneousStart;

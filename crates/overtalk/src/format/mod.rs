@@ -22,8 +22,21 @@ use crate::error::{Error, Result, Warning, WarningKind};
 use crate::model::{Corpus, Segment, Transcript};
 use crate::time::{parse_seconds, Time, TimeError};
 
+pub mod assemblyai;
+pub mod chat;
+pub mod csv;
+pub mod ctm;
+pub mod deepgram;
+pub mod eaf;
+pub mod json;
+pub mod lab;
 pub mod rttm;
+pub mod srt;
+pub mod stm;
+pub mod textgrid;
 pub mod uem;
+pub mod webvtt;
+pub mod whisperx;
 
 /// Every format overtalk knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -385,6 +398,20 @@ type WriteFn = fn(&Corpus, &mut dyn Write) -> Result<Vec<Warning>>;
 fn reader(format: Format) -> Option<ReadFn> {
     Some(match format {
         Format::Rttm => rttm::read,
+        Format::WebVtt => webvtt::read,
+        Format::Srt => srt::read,
+        Format::Lab => lab::read,
+        Format::Csv => csv::read_csv,
+        Format::Tsv => csv::read_tsv,
+        Format::Stm => stm::read,
+        Format::Ctm => ctm::read,
+        Format::TextGrid => textgrid::read,
+        Format::Eaf => eaf::read,
+        Format::Chat => chat::read,
+        Format::Json => json::read,
+        Format::WhisperX => whisperx::read,
+        Format::Deepgram => deepgram::read,
+        Format::AssemblyAi => assemblyai::read,
         _ => return None,
     })
 }
@@ -392,6 +419,18 @@ fn reader(format: Format) -> Option<ReadFn> {
 fn writer(format: Format) -> Option<WriteFn> {
     Some(match format {
         Format::Rttm => rttm::write,
+        Format::WebVtt => webvtt::write,
+        Format::Srt => srt::write,
+        Format::Lab => lab::write,
+        Format::Csv => csv::write_csv,
+        Format::Tsv => csv::write_tsv,
+        Format::Stm => stm::write,
+        Format::Ctm => ctm::write,
+        Format::TextGrid => textgrid::write,
+        Format::Eaf => eaf::write,
+        Format::Chat => chat::write,
+        Format::Json => json::write,
+        Format::WhisperX => whisperx::write,
         _ => return None,
     })
 }
@@ -461,7 +500,7 @@ pub fn detect_by_name(name: &str) -> Option<Format> {
     Some(match ext {
         "rttm" => Format::Rttm,
         "uem" => Format::Uem,
-        "lab" => Format::Lab,
+        "lab" | "aud" => Format::Lab,
         "vtt" => Format::WebVtt,
         "srt" => Format::Srt,
         "textgrid" => Format::TextGrid,
@@ -488,8 +527,10 @@ pub fn sniff(text: &str) -> Option<Format> {
     if trimmed.starts_with("WEBVTT") {
         return Some(Format::WebVtt);
     }
-    if trimmed.starts_with("File type = \"ooTextFile\"")
-        || trimmed.starts_with("File type = \"ooTextFile short\"")
+    // Praat accepts any spacing around `=`, and the older short-form header.
+    let first_line = trimmed.lines().next().unwrap_or("");
+    if first_line.starts_with("File type") && first_line.contains("\"ooTextFile")
+        || first_line.starts_with("\"ooTextFile")
     {
         return Some(Format::TextGrid);
     }
@@ -499,27 +540,14 @@ pub fn sniff(text: &str) -> Option<Format> {
         }
         return None;
     }
-    if trimmed.starts_with("@UTF8") || trimmed.starts_with("@Begin") {
+    // CHAT: `@UTF8` first; older CLAN files start with `@Font:` or `@Window:` headers.
+    if ["@UTF8", "@Begin", "@Font:", "@Window:"].iter().any(|h| trimmed.starts_with(h)) {
         return Some(Format::Chat);
     }
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        if head.contains("\"schema_version\"") && head.contains("\"overtalk\"") {
-            return Some(Format::Json);
-        }
-        if head.contains("\"utterances\"") && head.contains("\"audio_duration\"")
-            || head.contains("\"speaker_labels\"")
-        {
-            return Some(Format::AssemblyAi);
-        }
-        if head.contains("\"metadata\"") && head.contains("\"channels\"")
-            || head.contains("\"request_id\"")
-        {
-            return Some(Format::Deepgram);
-        }
-        if head.contains("\"segments\"") {
-            return Some(Format::WhisperX);
-        }
-        return None;
+        // By the keys of the top-level object, in any order, looking past the 64 KiB head
+        // (a long first value can hide the telling key; see `json::sniff`).
+        return json::sniff(text.trim_start_matches('\u{feff}').trim_start());
     }
     let first = trimmed
         .lines()
@@ -536,6 +564,17 @@ pub fn sniff(text: &str) -> Option<Format> {
     let is_num = |s: &str| parse_seconds(s).is_ok();
     if fields.len() == 4 && is_num(fields[2]) && is_num(fields[3]) && !is_num(fields[0]) {
         return Some(Format::Uem);
+    }
+    // STM: `file channel speaker begin end …`; CTM: `file channel begin duration word …`
+    // (space separated; a tab means an Audacity label line).
+    if fields.len() >= 5 && !first.contains('\t') {
+        let (n2, n3, n4) = (is_num(fields[2]), is_num(fields[3]), is_num(fields[4]));
+        if n3 && n4 && !n2 {
+            return Some(Format::Stm);
+        }
+        if n2 && n3 && !n4 && fields.len() <= 7 {
+            return Some(Format::Ctm);
+        }
     }
     if fields.len() >= 2 && is_num(fields[0]) && is_num(fields[1]) {
         return Some(Format::Lab);

@@ -15,8 +15,8 @@ use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::{no_spaces, ReadContext};
-use crate::model::{Corpus, TranscriptBuilder};
-use crate::time::Time;
+use crate::model::{Corpus, Segment, TranscriptBuilder};
+use crate::time::{parse_seconds, Time};
 
 /// Types md-eval accepts; lines of other types are skipped with a warning.
 const KNOWN_TYPES: &[&str] = &[
@@ -41,9 +41,18 @@ fn column_of(line: &str, field: &str) -> usize {
     line[..offset].chars().count() + 1
 }
 
+type Builders<'t> = HashMap<&'t str, (TranscriptBuilder, Time, bool)>;
+
+fn entry_of<'m, 't>(
+    builders: &'m mut Builders<'t>,
+    file: &'t str,
+) -> &'m mut (TranscriptBuilder, Time, bool) {
+    builders.entry(file).or_insert_with(|| (TranscriptBuilder::new(), Time(i64::MIN), false))
+}
+
 /// Reads RTTM text: every `SPEAKER` line becomes a track of its recording.
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    let mut builders: HashMap<&str, (TranscriptBuilder, Time, bool)> = HashMap::new();
+    let mut builders: Builders<'_> = HashMap::new();
     let mut extra_fields_warned = false;
     for item in ctx.lines(text) {
         let (n, line) = item?;
@@ -88,11 +97,19 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             ctx.warn_at(WarningKind::Note, n, None, format!("{count} fields, RTTM has 10; the extra fields are ignored (pyannote would misread this file)"))?;
         }
         let (file, tbeg, tdur, name) = (fields[1], fields[3], fields[4], fields[7]);
-        let start = ctx.seconds(tbeg.trim_matches('*'), "onset", n, column_of(line, tbeg))?;
+        let start = match parse_seconds(tbeg.trim_matches('*')) {
+            Ok(t) => t,
+            Err(e) => return Err(ctx.time_error(e, tbeg, "onset", n, column_of(line, tbeg))),
+        };
         let duration = if tdur.eq_ignore_ascii_case("<NA>") {
             Time::ZERO
         } else {
-            ctx.seconds(tdur.trim_matches('*'), "duration", n, column_of(line, tdur))?
+            match parse_seconds(tdur.trim_matches('*')) {
+                Ok(t) => t,
+                Err(e) => {
+                    return Err(ctx.time_error(e, tdur, "duration", n, column_of(line, tdur)))
+                }
+            }
         };
         let end = Time(start.0.saturating_add(duration.0));
         let entry = builders
@@ -116,14 +133,19 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 "speaker is <NA>; kept as the label \"<NA>\"",
             )?;
         }
-        if let Some(seg) = ctx.segment(start, end, n, Some(column_of(line, tdur)))? {
-            let entry = builders.get_mut(file).map(|e| &mut e.0);
-            if let Some(b) = entry {
-                b.add(seg, name, None);
+        let segment = match Segment::new(start, end) {
+            Some(s) if start.0 >= 0 => Some(s),
+            _ => ctx.segment(start, end, n, Some(column_of(line, tdur)))?,
+        };
+        let (builder, _, _) = entry_of(&mut builders, file);
+        match segment {
+            Some(seg) => {
+                builder.add(seg, name, None);
             }
-        } else if let Some(e) = builders.get_mut(file) {
             // Keep the speaker known even when every turn is dropped.
-            e.0.speaker(name);
+            None => {
+                builder.speaker(name);
+            }
         }
     }
     Ok(builders.into_iter().map(|(k, (b, _, _))| (k.to_owned(), b.build())).collect())

@@ -1,0 +1,79 @@
+use crate::util::Dir;
+
+const RTTM: &str = "SPEAKER clip 1 3.500 1.000 <NA> <NA> SPEAKER_01 <NA> <NA>\nSPEAKER clip 1 0.000 4.000 <NA> <NA> SPEAKER_00 <NA> <NA>\n";
+
+#[test]
+fn stdin_to_stdout_is_canonical_rttm() {
+    let dir = Dir::new();
+    let out = dir.run_with_stdin(&["convert", "-", "--to", "rttm", "-o", "-"], Some(RTTM)).ok();
+    assert_eq!(
+        out,
+        "SPEAKER clip 1 0.000 4.000 <NA> <NA> SPEAKER_00 <NA> <NA>\nSPEAKER clip 1 3.500 1.000 <NA> <NA> SPEAKER_01 <NA> <NA>\n"
+    );
+}
+
+#[test]
+fn speakers_are_renamed_from_toml() {
+    let dir = Dir::new();
+    dir.create("clip.rttm", RTTM);
+    dir.create("names.toml", "SPEAKER_00 = \"Wife\"\n\"SPEAKER_01\" = \"Husband Name\"\n");
+    let run = dir.run(&["convert", "clip.rttm", "--speakers", "names.toml", "-o", "out.rttm"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(
+        run.stderr().contains("\"Husband Name\" written as \"Husband_Name\""),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(
+        dir.read("out.rttm"),
+        "SPEAKER clip 1 0.000 4.000 <NA> <NA> Wife <NA> <NA>\nSPEAKER clip 1 3.500 1.000 <NA> <NA> Husband_Name <NA> <NA>\n"
+    );
+}
+
+#[test]
+fn never_overwrites_an_input() {
+    let dir = Dir::new();
+    dir.create("clip.rttm", RTTM);
+    let run = dir.run(&["convert", "clip.rttm", "-o", "clip.rttm"]);
+    assert_eq!(run.code(), 2);
+    assert!(run.stderr().contains("refusing to overwrite an input"), "{}", run.stderr());
+    assert_eq!(dir.read("clip.rttm"), RTTM);
+}
+
+#[test]
+fn strict_turns_a_warning_into_an_error_with_its_position() {
+    let dir = Dir::new();
+    dir.create(
+        "bad.rttm",
+        "SPEAKER r 1 2.0 1.0 <NA> <NA> a <NA> <NA>\nSPEAKER r 1 1.0 0 <NA> <NA> a <NA> <NA>\n",
+    );
+    let lenient = dir.run(&["convert", "bad.rttm", "-o", "-", "--to", "rttm"]);
+    assert_eq!(lenient.code(), 0);
+    assert!(
+        lenient.stderr().contains("bad.rttm: line 2, column 13: r: lines are not sorted"),
+        "{}",
+        lenient.stderr()
+    );
+    let strict = dir.run(&["convert", "bad.rttm", "-o", "-", "--to", "rttm", "--strict"]);
+    assert_eq!(strict.code(), 2);
+    assert!(strict.stderr().contains("bad.rttm:2:13: rttm:"), "{}", strict.stderr());
+    assert_eq!(strict.stdout(), "");
+}
+
+#[test]
+fn a_failed_write_leaves_no_partial_file() {
+    let dir = Dir::new();
+    dir.create(
+        "multi.rttm",
+        "SPEAKER a 1 0 1 <NA> <NA> x <NA> <NA>\nSPEAKER b 1 0 1 <NA> <NA> x <NA> <NA>\n",
+    );
+    let run = dir.run(&["convert", "multi.rttm", "-o", "out.vtt"]);
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+    assert!(!dir.path().join("out.vtt").exists());
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+}

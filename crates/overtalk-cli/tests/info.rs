@@ -1,0 +1,63 @@
+use crate::util::{shared_data, Dir};
+
+#[test]
+fn info_json_counts_speech_and_overlap() {
+    let dir = Dir::new();
+    dir.create("clip.rttm", "SPEAKER clip 1 0.000 4.000 <NA> <NA> Wife <NA> <NA>\nSPEAKER clip 1 3.500 1.000 <NA> <NA> Husband <NA> <NA>\n");
+    let out = dir.run(&["info", "clip.rttm", "--format", "json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let r = &v["recordings"][0];
+    assert_eq!(r["recording"], "clip");
+    assert_eq!(r["speakers"], 2);
+    assert_eq!(r["turns"], 2);
+    assert_eq!(r["speech_s"], 4.5);
+    assert_eq!(r["overlap_s"], 0.5);
+    assert_eq!(v["schema_version"], 1);
+}
+
+/// The statistics table of the AMI README, split by split (only_words).
+#[test]
+fn info_reproduces_the_ami_readme_table() {
+    let Some(data) = shared_data("info_reproduces_the_ami_readme_table") else { return };
+    let ami = data.join("corpora/ami");
+    // split, meetings, UEM hours, speech hours, overlapped share %, turns, spk min/mean/max, distinct
+    let expected = [
+        ("train", 136, "80.67", "66.04", "13.4", 66_816, (3, "4.0", 5), 152),
+        ("dev", 18, "9.67", "7.59", "14.1", 8_664, (4, "4.0", 4), 21),
+        ("test", 16, "9.06", "7.29", "14.6", 7_493, (3, "3.9", 4), 16),
+    ];
+    let dir = Dir::new();
+    for (split, meetings, uem_h, speech_h, share, turns, (lo, mean, hi), distinct) in expected {
+        let rttms = ami.join("only_words/rttms").join(split);
+        let uems = ami.join("uems").join(split);
+        let out = dir
+            .run(&[
+                "info",
+                rttms.to_str().unwrap(),
+                "--uem",
+                uems.to_str().unwrap(),
+                "--format",
+                "json",
+            ])
+            .ok();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let t = &v["totals"];
+        assert_eq!(t["recordings"], meetings, "{split}");
+        assert_eq!(format!("{:.2}", t["uem_hours"].as_f64().unwrap()), uem_h, "{split}");
+        assert_eq!(format!("{:.2}", t["speech_hours"].as_f64().unwrap()), speech_h, "{split}");
+        assert_eq!(
+            format!("{:.1}", t["overlap_share"].as_f64().unwrap() * 100.0),
+            share,
+            "{split}"
+        );
+        assert_eq!(t["turns"], turns, "{split}");
+        assert_eq!(t["speakers_per_recording_min"], lo, "{split}");
+        assert_eq!(
+            format!("{:.1}", t["speakers_per_recording_mean"].as_f64().unwrap()),
+            mean,
+            "{split}"
+        );
+        assert_eq!(t["speakers_per_recording_max"], hi, "{split}");
+        assert_eq!(t["distinct_speakers"], distinct, "{split}");
+    }
+}

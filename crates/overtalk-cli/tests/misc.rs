@@ -1,0 +1,65 @@
+use crate::util::Dir;
+
+#[test]
+fn help_shows_examples_for_every_subcommand() {
+    let dir = Dir::new();
+    let top = dir.run(&["--help"]).ok();
+    let subcommands: Vec<String> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter(|l| !l[2..].starts_with(' '))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .filter(|c| c != "help")
+        .collect();
+    assert!(subcommands.len() >= 4, "{top}");
+    for sub in subcommands {
+        let help = dir.run(&[sub.as_str(), "--help"]).ok();
+        assert!(help.contains("Example"), "`overtalk {sub} --help` has no example:\n{help}");
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_and_missing_files_name_the_path() {
+    let dir = Dir::new();
+    assert_eq!(dir.run(&["info"]).code(), 2);
+    assert_eq!(dir.run(&["no-such-command"]).code(), 2);
+    let run = dir.run(&["info", "missing.rttm"]);
+    assert_eq!(run.code(), 2);
+    assert!(run.stderr().contains("missing.rttm"), "{}", run.stderr());
+}
+
+#[test]
+fn man_page_and_completions_are_generated() {
+    let dir = Dir::new();
+    assert!(dir.run(&["man"]).ok().contains(".TH overtalk"));
+    assert!(dir.run(&["completions", "bash"]).ok().contains("overtalk"));
+    dir.run(&["man", "-o", "man"]).ok();
+    assert!(dir.path().join("man/overtalk.1").exists());
+}
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = Dir::new();
+    let line = "SPEAKER clip 1 0.000 1.000 <NA> <NA> a <NA> <NA>\n";
+    let mut text = String::new();
+    for i in 0..200_000 {
+        text.push_str(&line.replace("0.000", &format!("{i}.000")));
+    }
+    let path = dir.create("big.rttm", &text);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_overtalk"))
+        .args(["convert", path.to_str().unwrap(), "-o", "-", "--to", "rttm"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -1,0 +1,108 @@
+//! A tiny harness: a temporary directory and the `overtalk` binary run inside it.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// A scratch directory removed when dropped.
+pub struct Dir {
+    dir: tempfile::TempDir,
+}
+
+impl Dir {
+    /// A new empty directory.
+    pub fn new() -> Dir {
+        Dir { dir: tempfile::tempdir().expect("temporary directory") }
+    }
+
+    /// The directory's path.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes a file (creating parents) and returns its path.
+    pub fn create(&self, name: &str, contents: &str) -> PathBuf {
+        let p = self.dir.path().join(name);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(&p, contents).unwrap();
+        p
+    }
+
+    /// Reads a file of the directory.
+    pub fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.path().join(name)).unwrap()
+    }
+
+    /// `overtalk ARGS…` with this directory as working directory.
+    pub fn run(&self, args: &[&str]) -> Run {
+        self.run_with_stdin(args, None)
+    }
+
+    /// `overtalk ARGS…` fed `stdin`.
+    pub fn run_with_stdin(&self, args: &[&str], stdin: Option<&str>) -> Run {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_overtalk"));
+        cmd.args(args)
+            .current_dir(self.dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("overtalk runs");
+        if let Some(input) = stdin {
+            child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        } else {
+            drop(child.stdin.take());
+        }
+        Run(child.wait_with_output().unwrap())
+    }
+}
+
+/// The outcome of one run.
+pub struct Run(pub Output);
+
+impl Run {
+    /// Exit code.
+    pub fn code(&self) -> i32 {
+        self.0.status.code().unwrap_or(-1)
+    }
+
+    /// Stdout as text.
+    pub fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.0.stdout).into_owned()
+    }
+
+    /// Stderr as text.
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.0.stderr).into_owned()
+    }
+
+    /// Asserts success and returns stdout.
+    pub fn ok(&self) -> String {
+        assert_eq!(self.code(), 0, "stderr: {}", self.stderr());
+        self.stdout()
+    }
+}
+
+/// The shared data folder, or `None` with a printed reason (a failure when
+/// `OVERTALK_REQUIRE_SHARED_DATA` is set).
+pub fn shared_data(test: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("OVERTALK_SHARED_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+    if path.is_dir() {
+        return Some(path);
+    }
+    if std::env::var_os("OVERTALK_REQUIRE_SHARED_DATA").is_some() {
+        panic!(
+            "{test}: shared data not found at {} and OVERTALK_REQUIRE_SHARED_DATA is set",
+            path.display()
+        );
+    }
+    eprintln!(
+        "skipping {test}: shared data not found at {} (set OVERTALK_SHARED_DATA)",
+        path.display()
+    );
+    None
+}

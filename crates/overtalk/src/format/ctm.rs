@@ -1,0 +1,207 @@
+//! NIST CTM word transcripts: `file channel begin duration word [confidence]`.
+//!
+//! ```text
+//! ;; comment
+//! meeting A 0.50 0.25 hello 0.98
+//! meeting B 0.60 0.30 hi
+//! ```
+//!
+//! CTM has no speaker field. **Reading** makes the **channel the speaker**: speaker-attributed
+//! CTM puts the speaker there, and two-channel telephone CTM (`A`/`B`, `1`/`2`) has one talker
+//! per channel, so the label is the channel as written (`"A"`, `"1"`). Each word line is one track
+//! with the word as its text and as one timed [`Word`] (with the confidence when given). Blank
+//! lines and lines starting with `;` or `#` are skipped; lines with fewer than five fields are
+//! skipped with a warning; lines out of order get one [`WarningKind::Unsorted`] warning; a time
+//! that cannot be read is an error naming line and column. Words of zero duration are dropped
+//! with the usual warning. A word `<NA>` means no text.
+//!
+//! **Writing**: one line per track, `file speaker begin duration word [confidence]`, sorted by
+//! file then time. The word is the track's text with whitespace joined by `_` (CTM has one token
+//! per line), `<NA>` when there is none; the confidence is written when the track holds exactly
+//! one word that has one. Spaces in file ids and speakers become `_`, with warnings.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use crate::error::{Result, Warning, WarningKind};
+use crate::format::stm::fields;
+use crate::format::webvtt::column_of;
+use crate::format::{no_spaces, ReadContext};
+use crate::model::{Content, Corpus, TranscriptBuilder, Word};
+use crate::time::Time;
+
+/// Reads CTM text (see the module doc).
+pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    let mut per: BTreeMap<&str, (TranscriptBuilder, Time, bool)> = BTreeMap::new();
+    for item in ctx.lines(text) {
+        let (n, line) = item?;
+        let line = if n == 1 { line.trim_start_matches('\u{feff}') } else { line };
+        let t = line.trim();
+        if t.is_empty() || t.starts_with(';') || t.starts_with('#') {
+            continue;
+        }
+        let Some(([file, channel, begin, dur, word], rest)) = fields::<5>(t) else {
+            ctx.warn_at(
+                WarningKind::Skipped,
+                n,
+                Some(1),
+                "a CTM line needs `file channel begin duration word`; line skipped",
+            )?;
+            continue;
+        };
+        let start = ctx.seconds(begin, "begin", n, column_of(line, begin))?;
+        let d = ctx.seconds(dur, "duration", n, column_of(line, dur))?;
+        let end = Time(start.0.saturating_add(d.0));
+        let confidence = rest
+            .split_whitespace()
+            .next()
+            .and_then(|c| c.parse::<f64>().ok())
+            .filter(|c| c.is_finite());
+        let entry =
+            per.entry(file).or_insert_with(|| (TranscriptBuilder::new(), Time(i64::MIN), false));
+        if start < entry.1 && !entry.2 {
+            entry.2 = true;
+            ctx.warn_at(
+                WarningKind::Unsorted,
+                n,
+                Some(column_of(line, begin)),
+                format!("{file}: lines are not sorted by begin time (sorted on reading)"),
+            )?;
+        }
+        entry.1 = entry.1.max(start);
+        let content = (word != "<NA>").then(|| Content {
+            text: Some(word.to_owned()),
+            words: vec![Word {
+                text: word.to_owned(),
+                start: Some(start),
+                end: Some(end),
+                confidence,
+            }],
+        });
+        match ctx.segment(start, end, n, Some(column_of(line, dur)))? {
+            Some(seg) => {
+                if let Some(e) = per.get_mut(file) {
+                    e.0.add(seg, channel, content);
+                }
+            }
+            None => {
+                if let Some(e) = per.get_mut(file) {
+                    e.0.speaker(channel);
+                }
+            }
+        }
+    }
+    Ok(per.into_iter().map(|(k, (b, _, _))| (k.to_owned(), b.build())).collect())
+}
+
+/// Writes CTM lines (see the module doc).
+pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    use std::fmt::Write as _;
+    let mut warnings = Vec::new();
+    let mut buf = String::new();
+    for (id, t) in corpus.iter() {
+        let (file, changed) = no_spaces(id);
+        if changed {
+            warnings.push(Warning::new(
+                WarningKind::Repaired,
+                format!("recording id {id:?} written as {file:?} (CTM fields cannot hold spaces)"),
+            ));
+        }
+        let names: Vec<String> = t
+            .annotation()
+            .speakers()
+            .iter()
+            .map(|(_, name)| {
+                let (n, changed) = no_spaces(name);
+                if changed {
+                    warnings.push(Warning::new(
+                        WarningKind::Repaired,
+                        format!("{id}: speaker {name:?} written as channel {n:?} (CTM fields cannot hold spaces)"),
+                    ));
+                }
+                n
+            })
+            .collect();
+        let mut joined_warned = false;
+        for u in t.utterances() {
+            let text = u.content.map(|c| c.display_text()).unwrap_or_default();
+            let tokens: Vec<&str> = text.split_whitespace().collect();
+            let word = if tokens.is_empty() { "<NA>".to_owned() } else { tokens.join("_") };
+            if tokens.len() > 1 && !joined_warned {
+                joined_warned = true;
+                warnings.push(Warning::new(
+                    WarningKind::Repaired,
+                    format!("{id}: texts of several words written as one token joined by `_` (a CTM line holds one word)"),
+                ));
+            }
+            let confidence = match u.content.map(|c| c.words.as_slice()) {
+                Some([w]) => w.confidence,
+                _ => None,
+            };
+            let s = u.segment;
+            let _ = write!(
+                buf,
+                "{file} {} {} {} {word}",
+                names[u.speaker.index()],
+                s.start(),
+                s.duration()
+            );
+            match confidence {
+                Some(c) => {
+                    let _ = writeln!(buf, " {c}");
+                }
+                None => buf.push('\n'),
+            }
+            if buf.len() > 1 << 16 {
+                out.write_all(buf.as_bytes())?;
+                buf.clear();
+            }
+        }
+    }
+    out.write_all(buf.as_bytes())?;
+    Ok(warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{read_str, Format, ReadOptions};
+    use crate::model::Segment;
+
+    fn read_text(text: &str) -> crate::format::ReadOutput {
+        read_str(text, Format::Ctm, &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn channels_are_speakers() {
+        let out = read_text(";; x\nm A 0.50 0.25 hello 0.98\nm B 0.60 0.30 hi\nm A 0.1 0.2\n");
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(w, vec![(WarningKind::Skipped, Some(4))]);
+        let m = out.corpus.get("m").unwrap();
+        let got: Vec<_> = m.utterances().map(|u| (u.segment, u.speaker_name)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (Segment::from_millis(500, 750).unwrap(), "A"),
+                (Segment::from_millis(600, 900).unwrap(), "B"),
+            ]
+        );
+        assert_eq!(m.contents()[0].as_ref().unwrap().words[0].confidence, Some(0.98));
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let e = read_str("m A 1e400 1 w\n", Format::Ctm, &ReadOptions::default()).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(1), Some(5)));
+    }
+
+    #[test]
+    fn writes_lines_that_read_back() {
+        let out = read_text("m A 0.50 0.25 hello 0.98\nm 1 0.6 0.3 hi\nm 1 1 1 <NA>\n");
+        let mut buf = Vec::new();
+        assert!(write(&out.corpus, &mut buf).unwrap().is_empty());
+        let text = String::from_utf8(buf).unwrap();
+        assert_eq!(text, "m A 0.500 0.250 hello 0.98\nm 1 0.600 0.300 hi\nm 1 1.000 1.000 <NA>\n");
+        assert_eq!(read_text(&text).corpus, out.corpus);
+    }
+}

@@ -1,0 +1,237 @@
+//! Label files: Audacity label tracks, pyannote `.lab`, HTK `.lab` — `start end label` per line.
+//!
+//! ```text
+//! 34.27<TAB>44.39<TAB>Alice       Audacity: tab separated, the label may hold spaces
+//! \<TAB>1200.0<TAB>3400.0     Audacity spectral selection line (frequencies): skipped
+//! 46.43 56.85 speech               pyannote: space separated
+//! 0 23000000 sil                   HTK: integer times in 100 ns units
+//! ```
+//!
+//! **Reading.** The label is the speaker. With a tab on the line the fields are tab separated
+//! (so `Ana María` stays one label); otherwise they are split at whitespace and the label is the
+//! rest of the line. Lines starting with `\` (Audacity's frequency range of the label above) are
+//! skipped. A line without a label gets [`UNKNOWN_SPEAKER`] with
+//! one [`WarningKind::MissingSpeaker`] warning; a line without two times is skipped with a
+//! warning. When every time in the file is an integer and the largest is at least 1 000 000 the
+//! file is read as **HTK 100-ns units** (1 000 000 units = 0.1 s; as seconds it would be 11 days),
+//! with a [`WarningKind::Note`]. Point labels (start = end) are dropped with the usual
+//! zero-duration warning.
+//!
+//! **Writing** gives Audacity's form: `start<TAB>end<TAB>label`, times in seconds exact to the
+//! microsecond, one line per track in time order. Text is not kept (the label is the speaker).
+//! Tabs and line breaks in a label become spaces, with a warning.
+
+use std::io::Write;
+
+use crate::error::{Result, Warning, WarningKind};
+use crate::format::webvtt::{column_of, UNKNOWN_SPEAKER};
+use crate::format::ReadContext;
+use crate::model::{Corpus, TranscriptBuilder};
+use crate::time::{Time, TimeError, MAX_MICROS};
+
+struct Row<'t> {
+    n: usize,
+    line: &'t str,
+    start: &'t str,
+    end: &'t str,
+    label: &'t str,
+}
+
+/// Reads label text as one recording (see the module doc).
+pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    let mut rows: Vec<Row<'_>> = Vec::new();
+    for item in ctx.lines(text) {
+        let (n, line) = item?;
+        let line = if n == 1 { line.trim_start_matches('\u{feff}') } else { line };
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('\\') {
+            continue;
+        }
+        let (start, end, label) = if line.contains('\t') {
+            let mut f = t.splitn(3, '\t');
+            (f.next().unwrap_or(""), f.next().unwrap_or(""), f.next().unwrap_or(""))
+        } else {
+            let mut f = t.splitn(2, char::is_whitespace);
+            let start = f.next().unwrap_or("");
+            let rest = f.next().unwrap_or("").trim_start();
+            let mut g = rest.splitn(2, char::is_whitespace);
+            (start, g.next().unwrap_or(""), g.next().unwrap_or(""))
+        };
+        if end.trim().is_empty() {
+            ctx.warn_at(
+                WarningKind::Skipped,
+                n,
+                Some(1),
+                "a label line needs `start end label`; line skipped",
+            )?;
+            continue;
+        }
+        rows.push(Row { n, line, start: start.trim(), end: end.trim(), label: label.trim() });
+    }
+    let integral = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let htk = !rows.is_empty()
+        && rows.iter().all(|r| integral(r.start) && integral(r.end))
+        && rows
+            .iter()
+            .any(|r| r.end.len() > 7 || r.end.parse::<u64>().is_ok_and(|v| v >= 1_000_000));
+    if htk {
+        ctx.warn(Warning::new(
+            WarningKind::Note,
+            "every time is an integer and they reach 1000000: read as HTK 100-ns units",
+        ))?;
+    }
+    let mut b = TranscriptBuilder::new();
+    let mut missing_warned = false;
+    for r in &rows {
+        let time = |field: &str, what: &str, ctx: &ReadContext<'_>| -> Result<Time> {
+            let col = column_of(r.line, field);
+            if htk {
+                let units: u64 = field
+                    .parse()
+                    .map_err(|_| ctx.time_error(TimeError::OutOfRange, field, what, r.n, col))?;
+                let us = units / 10 + u64::from(units % 10 >= 5);
+                if us > MAX_MICROS as u64 {
+                    return Err(ctx.time_error(TimeError::OutOfRange, field, what, r.n, col));
+                }
+                Ok(Time(us as i64))
+            } else {
+                ctx.seconds(field, what, r.n, col)
+            }
+        };
+        let start = time(r.start, "start", ctx)?;
+        let end = time(r.end, "end", ctx)?;
+        let label = if r.label.is_empty() {
+            if !missing_warned {
+                missing_warned = true;
+                ctx.warn_at(
+                    WarningKind::MissingSpeaker,
+                    r.n,
+                    None,
+                    format!("label is empty; it and every later empty label get the speaker {UNKNOWN_SPEAKER:?}"),
+                )?;
+            }
+            UNKNOWN_SPEAKER
+        } else {
+            r.label
+        };
+        match ctx.segment(start, end, r.n, Some(column_of(r.line, r.end)))? {
+            Some(seg) => {
+                b.add(seg, label, None);
+            }
+            None => {
+                b.speaker(label);
+            }
+        }
+    }
+    if rows.is_empty() {
+        ctx.warn(Warning::new(WarningKind::Note, "no labels in the input"))?;
+    }
+    Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// Writes one recording as an Audacity label track (see the module doc).
+pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    use std::fmt::Write as _;
+    let mut warnings = Vec::new();
+    let mut buf = String::new();
+    for (id, t) in corpus.iter() {
+        let a = t.annotation();
+        let names: Vec<String> = a
+            .speakers()
+            .iter()
+            .map(|(_, name)| {
+                let s: String =
+                    name.chars().map(|c| if matches!(c, '\t' | '\n' | '\r') { ' ' } else { c }).collect();
+                let s = s.trim();
+                let s = if s.is_empty() { UNKNOWN_SPEAKER.to_owned() } else { s.to_owned() };
+                if s != name {
+                    warnings.push(Warning::new(
+                        WarningKind::Repaired,
+                        format!("{id}: label {name:?} written as {s:?} (a label is one line without tabs)"),
+                    ));
+                }
+                s
+            })
+            .collect();
+        for track in a.tracks() {
+            let s = track.segment;
+            // Writing into a String cannot fail.
+            let _ = writeln!(buf, "{}\t{}\t{}", s.start(), s.end(), names[track.speaker.index()]);
+            if buf.len() > 1 << 16 {
+                out.write_all(buf.as_bytes())?;
+                buf.clear();
+            }
+        }
+    }
+    out.write_all(buf.as_bytes())?;
+    Ok(warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{read_str, Format, ReadOptions};
+    use crate::model::Segment;
+
+    fn read_text(text: &str) -> crate::format::ReadOutput {
+        read_str(text, Format::Lab, &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn audacity_tabs_frequency_lines_and_spaces() {
+        let out = read_text(
+            "0.5\t1.25\tAna María\n\\\t100.0\t2000.0\n1.000000\t2.000000\t\n3 4.5 speech\n",
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .annotation()
+            .tracks()
+            .iter()
+            .map(|tr| (tr.segment, t.annotation().speaker_name(tr.speaker)))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (Segment::from_millis(500, 1250).unwrap(), "Ana María"),
+                (Segment::from_millis(1000, 2000).unwrap(), "unknown"),
+                (Segment::from_millis(3000, 4500).unwrap(), "speech"),
+            ]
+        );
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(3))]);
+    }
+
+    #[test]
+    fn htk_units() {
+        let out = read_text("0 2300000 sil\n2300000 5000005 a\n");
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            t.annotation().tracks()[1].segment,
+            Segment::from_micros(230_000, 500_001).unwrap()
+        );
+        assert_eq!(out.warnings[0].kind, WarningKind::Note);
+        // Integer seconds below the threshold stay seconds.
+        let out = read_text("0 23 a\n");
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(t.annotation().tracks()[0].segment, Segment::from_millis(0, 23_000).unwrap());
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let e = read_str("1 2 a\n1 NaN b\n", Format::Lab, &ReadOptions::default()).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(3)));
+        let e = read_str("0 99999999999999999999999 a\n", Format::Lab, &ReadOptions::default())
+            .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(1), Some(3)));
+    }
+
+    #[test]
+    fn writes_audacity_lines() {
+        let out = read_text("0.5\t1.000001\tAna María\n0\t2\tb\n");
+        let mut buf = Vec::new();
+        assert!(write(&out.corpus, &mut buf).unwrap().is_empty());
+        let text = String::from_utf8(buf).unwrap();
+        assert_eq!(text, "0.000\t2.000\tb\n0.500\t1.000001\tAna María\n");
+        assert_eq!(read_text(&text).corpus, out.corpus);
+    }
+}

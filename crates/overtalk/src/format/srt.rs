@@ -1,0 +1,336 @@
+//! SubRip (SRT) captions: numbered blocks with `HH:MM:SS,mmm --> HH:MM:SS,mmm` and text.
+//!
+//! ```text
+//! 1                                   index (optional when reading)
+//! 00:00:00,000 --> 00:00:04,210       timing line (`.` accepted for `,`; X1:… coordinates ignored)
+//! [SPEAKER_00]: So the plan is        text, speaker as a prefix
+//!                                     blank line ends the block
+//! ```
+//!
+//! SRT has no speaker field; speakers travel in the text. **Reading** follows the same rules as
+//! WebVTT cues without voice spans ([`super::webvtt`]): `[Name]: text` (WhisperX) is always a
+//! speaker, `Name: text` (Zoom, Otter, Descript) is one when at least half of the blocks start that
+//! way, a line of a block may switch speaker, and a block without speaker gets
+//! [`UNKNOWN_SPEAKER`] with one [`WarningKind::MissingSpeaker`] warning. A block with two speakers
+//! gives one track per speaker over the whole block. Formatting tags (`<i>`, `<b>`, `<u>`,
+//! `<font …>`) and ASS position codes (`{\an8}`) are removed from the text. A missing blank line
+//! before the next block is tolerated (a valid timing line starts a new block). A timing line that
+//! cannot be read is an error naming line and column.
+//!
+//! **Writing** uses the bracket convention, `[Name]: text`: it is what WhisperX writes (the most
+//! common source of diarized SRT), and unlike `Name: text` it cannot be confused with text that
+//! happens to contain a colon, so names with spaces and colons read back unchanged. Blocks are
+//! numbered from 1 in time order, times rounded to the millisecond. `[`, `]` and line breaks in a
+//! name become `_`/space, and empty text lines (which would end the block) are removed, each with
+//! a warning. A track without text is written as the prefix alone (`[Name]:`). A text line after
+//! the first that itself starts with `[Word]:` would read back as a speaker change; SRT cannot
+//! escape it.
+
+use std::io::Write;
+
+use crate::error::{Result, Warning, WarningKind};
+use crate::format::webvtt::{
+    caption_lines, choose_prefixes, group_by_prefix, join_lines, parse_timing, shown,
+    UNKNOWN_SPEAKER,
+};
+use crate::format::ReadContext;
+use crate::model::{Content, Corpus, TranscriptBuilder};
+use crate::time::{format_clock, parse_clock, Time};
+
+/// Whether `line` is a timing line whose times read.
+fn is_timing(line: &str) -> bool {
+    let Some(arrow) = line.find("-->") else { return false };
+    let end = line[arrow + 3..].split_ascii_whitespace().next().unwrap_or("");
+    parse_clock(line[..arrow].trim()).is_ok() && parse_clock(end).is_ok()
+}
+
+/// Longest formatting tag recognised, in bytes (`<font color="#rrggbb" face="…">`).
+const TAG_WINDOW: usize = 256;
+
+/// Removes SRT formatting tags and ASS override codes.
+fn strip_tags(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(i) = rest.find(['<', '{']) {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        let (open, close) = if rest.starts_with('<') { ('<', '>') } else { ('{', '}') };
+        // Tags are short: looking only a little ahead keeps a line of `<<<<…` linear.
+        let window = &rest.as_bytes()[..rest.len().min(TAG_WINDOW)];
+        let inner_end = window.iter().position(|&b| b == close as u8);
+        let is_tag = inner_end.is_some_and(|e| {
+            let inner = &rest[1..e];
+            if open == '{' {
+                inner.starts_with('\\')
+            } else {
+                let name = inner.strip_prefix('/').unwrap_or(inner);
+                let name = name.split([' ', '=']).next().unwrap_or("").to_ascii_lowercase();
+                matches!(name.as_str(), "i" | "b" | "u" | "s" | "font")
+            }
+        });
+        match (is_tag, inner_end) {
+            (true, Some(e)) => rest = &rest[e + 1..],
+            _ => {
+                out.push(open);
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+struct Block {
+    line: usize,
+    start: Time,
+    end: Time,
+    text: Vec<String>,
+}
+
+/// Reads SRT text as one recording (see the module doc).
+pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    for item in ctx.lines(text) {
+        let (n, l) = item?;
+        lines.push((n, if n == 1 { l.trim_start_matches('\u{feff}') } else { l }));
+    }
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let (n, line) = lines[i];
+        if line.trim().is_empty() {
+            i += 1;
+            continue;
+        }
+        let timing_at = if line.contains("-->") {
+            i
+        } else if i + 1 < lines.len() && lines[i + 1].1.contains("-->") {
+            i + 1
+        } else {
+            ctx.warn_at(
+                WarningKind::Skipped,
+                n,
+                Some(1),
+                format!("block without a timing line ({:?}); skipped", shown(line, 30)),
+            )?;
+            while i < lines.len() && !lines[i].1.trim().is_empty() {
+                i += 1;
+            }
+            continue;
+        };
+        let (tn, tline) = lines[timing_at];
+        i = timing_at + 1;
+        let Some((start, end)) = parse_timing(tline, tn, ctx)? else { continue };
+        let mut text: Vec<String> = Vec::new();
+        while i < lines.len() && !lines[i].1.trim().is_empty() {
+            if is_timing(lines[i].1) {
+                // The blank line before this block is missing; drop its index from our text.
+                if text.last().is_some_and(|l| l.trim().bytes().all(|b| b.is_ascii_digit())) {
+                    text.pop();
+                }
+                break;
+            }
+            text.push(strip_tags(lines[i].1));
+            i += 1;
+        }
+        blocks.push(Block { line: tn, start, end, text });
+    }
+    if blocks.is_empty() {
+        ctx.warn(Warning::new(WarningKind::Note, "no subtitle blocks in the input"))?;
+    }
+    let prefixes = choose_prefixes(
+        blocks
+            .iter()
+            .filter_map(|b| b.text.iter().map(String::as_str).find(|l| !l.trim().is_empty())),
+    );
+    let mut b = TranscriptBuilder::new();
+    let mut missing_warned = false;
+    for block in &blocks {
+        let lines: Vec<&str> = block.text.iter().map(String::as_str).collect();
+        let mut groups = group_by_prefix(&lines, prefixes);
+        if groups.is_empty() {
+            groups.push((None, String::new()));
+        }
+        for (who, text) in groups {
+            let speaker = match who {
+                Some(s) => s,
+                None => {
+                    if !missing_warned {
+                        missing_warned = true;
+                        ctx.warn_at(
+                            WarningKind::MissingSpeaker,
+                            block.line,
+                            None,
+                            format!("block has no speaker prefix; it and every later block like it get the speaker {UNKNOWN_SPEAKER:?}"),
+                        )?;
+                    }
+                    UNKNOWN_SPEAKER.to_owned()
+                }
+            };
+            let content = join_lines(text.split('\n')).map(Content::text);
+            match ctx.segment(block.start, block.end, block.line, None)? {
+                Some(seg) => {
+                    b.add(seg, &speaker, content);
+                }
+                None => {
+                    b.speaker(&speaker);
+                }
+            }
+        }
+    }
+    Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// A speaker name that reads back from `[name]:`: one line, no brackets, trimmed, not empty.
+fn bracket_name(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| match c {
+            '[' | ']' => '_',
+            '\n' | '\r' => ' ',
+            c => c,
+        })
+        .collect();
+    let s = s.trim();
+    if s.is_empty() {
+        UNKNOWN_SPEAKER.to_owned()
+    } else {
+        s.to_owned()
+    }
+}
+
+/// Writes one recording as numbered SRT blocks with `[Name]: text` (see the module doc).
+pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    use std::fmt::Write as _;
+    let mut warnings = Vec::new();
+    let mut buf = String::new();
+    let mut index = 0usize;
+    for (id, t) in corpus.iter() {
+        let a = t.annotation();
+        let names: Vec<String> = a
+            .speakers()
+            .iter()
+            .map(|(_, name)| {
+                let clean = bracket_name(name);
+                if clean != name {
+                    warnings.push(Warning::new(
+                        WarningKind::Repaired,
+                        format!("{id}: speaker {name:?} written as {clean:?} (an SRT speaker prefix is `[Name]:` on one line)"),
+                    ));
+                }
+                clean
+            })
+            .collect();
+        let mut removed_warned = false;
+        for u in t.utterances() {
+            let (mut lines, removed) = caption_lines(u.content);
+            if removed && !removed_warned {
+                removed_warned = true;
+                warnings.push(Warning::new(
+                    WarningKind::Repaired,
+                    format!("{id}: empty lines inside a text removed (they would end the block)"),
+                ));
+            }
+            for l in &mut lines {
+                if is_timing(l) {
+                    *l = l.replace("-->", "->");
+                }
+            }
+            index += 1;
+            let prefix = format!("[{}]:", names[u.speaker.index()]);
+            let first = match lines.first() {
+                Some(l) => format!("{prefix} {l}"),
+                None => prefix,
+            };
+            // Writing into a String cannot fail.
+            let _ = write!(
+                buf,
+                "{}{index}\n{} --> {}\n{first}\n",
+                if index > 1 { "\n" } else { "" },
+                format_clock(u.segment.start(), ','),
+                format_clock(u.segment.end(), ','),
+            );
+            for l in lines.iter().skip(1) {
+                let _ = writeln!(buf, "{l}");
+            }
+            if buf.len() > 1 << 16 {
+                out.write_all(buf.as_bytes())?;
+                buf.clear();
+            }
+        }
+    }
+    out.write_all(buf.as_bytes())?;
+    Ok(warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{read_str, Format, ReadOptions};
+    use crate::model::{Segment, Transcript};
+
+    fn read_text(text: &str) -> crate::format::ReadOutput {
+        read_str(text, Format::Srt, &ReadOptions::default()).unwrap()
+    }
+
+    fn texts(t: &Transcript) -> Vec<(String, Option<String>)> {
+        t.utterances()
+            .map(|u| (u.speaker_name.to_owned(), u.content.and_then(|c| c.text.clone())))
+            .collect()
+    }
+
+    #[test]
+    fn whisperx_prefixes_tags_and_missing_blank_lines() {
+        let out = read_text(
+            "1\r\n00:00:00,000 --> 00:00:04,210\r\n[SPEAKER_00]: So the <i>plan</i> {\\an8}is\r\n2\r\n00:00:03.950 --> 00:00:06.250 X1:10 X2:20\r\n[SPEAKER_01]: Friday\r\nwon't work.\r\n",
+        );
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            texts(t),
+            vec![
+                ("SPEAKER_00".to_owned(), Some("So the plan is".to_owned())),
+                ("SPEAKER_01".to_owned(), Some("Friday\nwon't work.".to_owned())),
+            ]
+        );
+        assert_eq!(t.annotation().tracks()[1].segment, Segment::from_millis(3950, 6250).unwrap());
+    }
+
+    #[test]
+    fn names_with_colons_and_a_block_without_speaker() {
+        let out = read_text(
+            "1\n00:00:01,000 --> 00:00:02,000\nAna (SL): hi\n\n2\n00:00:02,000 --> 00:00:03,000\nBo: a: b\n\n3\n00:00:03,000 --> 00:00:04,000\nplain\n",
+        );
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            texts(t),
+            vec![
+                ("Ana (SL)".to_owned(), Some("hi".to_owned())),
+                ("Bo".to_owned(), Some("a: b".to_owned())),
+                ("unknown".to_owned(), Some("plain".to_owned())),
+            ]
+        );
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(10))]);
+    }
+
+    #[test]
+    fn bad_times_name_line_and_column() {
+        let e = read_str("1\n00:00:01,000 --> NaN\nx\n", Format::Srt, &ReadOptions::default())
+            .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(18)));
+    }
+
+    #[test]
+    fn writes_brackets_that_read_back() {
+        let out = read_text("1\n00:00:00,500 --> 00:00:01,000\n[Ana María: 2]: x --> y\n\n2\n00:00:00,600 --> 00:00:02,000\n[B]:\n");
+        let mut buf = Vec::new();
+        assert!(write(&out.corpus, &mut buf).unwrap().is_empty());
+        let text = String::from_utf8(buf).unwrap();
+        assert_eq!(
+            text,
+            "1\n00:00:00,500 --> 00:00:01,000\n[Ana María: 2]: x --> y\n\n2\n00:00:00,600 --> 00:00:02,000\n[B]:\n"
+        );
+        assert_eq!(read_text(&text).corpus, out.corpus);
+    }
+}

@@ -1,0 +1,228 @@
+//! NIST STM segment transcripts: `file channel speaker begin end [<label>] transcript`.
+//!
+//! ```text
+//! ;; comment
+//! sample 1 Diane 6.68 7.16 <o,f0,female> Hello?
+//! sample 1 Sheila 7.634 8.155 Hello?
+//! ```
+//!
+//! **Reading** (SCTK's `infmts` rules, leniently): blank lines and lines starting with `;` or `#`
+//! are skipped; `begin` and `end` are seconds (an end, not a duration); the optional `<…>` label
+//! after the times is dropped; the rest of the line is the text. Every line is a track of its file
+//! (several recordings per file are kept apart); the channel is not kept. Lines whose text is
+//! `IGNORE_TIME_SEGMENT_IN_SCORING` mark regions excluded from scoring, not speech: they are
+//! skipped with a [`WarningKind::Skipped`] warning. Lines out of time order within a file get one
+//! [`WarningKind::Unsorted`] warning (they are sorted). Lines with fewer than five fields are
+//! skipped with a warning; a time that cannot be read is an error naming line and column.
+//!
+//! **Writing**: `file 1 speaker begin end text`, one line per track, sorted by file then time,
+//! times exact to the microsecond. Spaces in file ids and speakers become `_` (STM fields are
+//! whitespace separated) and line breaks in text become spaces, with warnings. A text that starts
+//! with a `<…>` word gets the label `<o>` in front so that it is not read back as a label.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use crate::error::{Result, Warning, WarningKind};
+use crate::format::webvtt::column_of;
+use crate::format::{no_spaces, ReadContext};
+use crate::model::{Content, Corpus, TranscriptBuilder};
+use crate::time::Time;
+
+/// Splits off the first `k` whitespace-separated fields of `line`; `None` when there are fewer.
+pub(crate) fn fields<const K: usize>(line: &str) -> Option<([&str; K], &str)> {
+    let mut out = [""; K];
+    let mut rest = line;
+    for slot in out.iter_mut() {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        *slot = &rest[..end];
+        rest = &rest[end..];
+    }
+    Some((out, rest.trim_start()))
+}
+
+/// Reads STM text (see the module doc).
+pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    let mut per: BTreeMap<&str, (TranscriptBuilder, Time, bool)> = BTreeMap::new();
+    for item in ctx.lines(text) {
+        let (n, line) = item?;
+        let line = if n == 1 { line.trim_start_matches('\u{feff}') } else { line };
+        let t = line.trim();
+        if t.is_empty() || t.starts_with(';') || t.starts_with('#') {
+            continue;
+        }
+        let Some(([file, _channel, speaker, begin, end], rest)) = fields::<5>(t) else {
+            ctx.warn_at(
+                WarningKind::Skipped,
+                n,
+                Some(1),
+                "an STM line needs `file channel speaker begin end`; line skipped",
+            )?;
+            continue;
+        };
+        let mut transcript = rest.trim_end();
+        if transcript.starts_with('<') {
+            let first = transcript.split(char::is_whitespace).next().unwrap_or("");
+            if first.ends_with('>') {
+                transcript = transcript[first.len()..].trim_start();
+            }
+        }
+        if transcript.eq_ignore_ascii_case("IGNORE_TIME_SEGMENT_IN_SCORING") {
+            ctx.warn_at(
+                WarningKind::Skipped,
+                n,
+                Some(column_of(line, transcript)),
+                format!("{file}: IGNORE_TIME_SEGMENT_IN_SCORING marks a region excluded from scoring, not speech; line skipped"),
+            )?;
+            continue;
+        }
+        let start = ctx.seconds(begin, "begin", n, column_of(line, begin))?;
+        let stop = ctx.seconds(end, "end", n, column_of(line, end))?;
+        let entry =
+            per.entry(file).or_insert_with(|| (TranscriptBuilder::new(), Time(i64::MIN), false));
+        if start < entry.1 && !entry.2 {
+            entry.2 = true;
+            ctx.warn_at(
+                WarningKind::Unsorted,
+                n,
+                Some(column_of(line, begin)),
+                format!("{file}: lines are not sorted by begin time (sorted on reading)"),
+            )?;
+        }
+        entry.1 = entry.1.max(start);
+        let content = (!transcript.is_empty()).then(|| Content::text(transcript));
+        match ctx.segment(start, stop, n, Some(column_of(line, end)))? {
+            Some(seg) => {
+                if let Some(e) = per.get_mut(file) {
+                    e.0.add(seg, speaker, content);
+                }
+            }
+            None => {
+                if let Some(e) = per.get_mut(file) {
+                    e.0.speaker(speaker);
+                }
+            }
+        }
+    }
+    Ok(per.into_iter().map(|(k, (b, _, _))| (k.to_owned(), b.build())).collect())
+}
+
+/// Writes STM lines (see the module doc).
+pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    use std::fmt::Write as _;
+    let mut warnings = Vec::new();
+    let mut buf = String::new();
+    for (id, t) in corpus.iter() {
+        let (file, changed) = no_spaces(id);
+        if changed {
+            warnings.push(Warning::new(
+                WarningKind::Repaired,
+                format!("recording id {id:?} written as {file:?} (STM fields cannot hold spaces)"),
+            ));
+        }
+        let names: Vec<String> = t
+            .annotation()
+            .speakers()
+            .iter()
+            .map(|(_, name)| {
+                let (n, changed) = no_spaces(name);
+                if changed {
+                    warnings.push(Warning::new(
+                        WarningKind::Repaired,
+                        format!("{id}: speaker {name:?} written as {n:?} (STM fields cannot hold spaces)"),
+                    ));
+                }
+                n
+            })
+            .collect();
+        let mut joined_warned = false;
+        for u in t.utterances() {
+            let text = u.content.map(|c| c.display_text()).unwrap_or_default();
+            let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            if text.contains(['\n', '\r']) && !joined_warned {
+                joined_warned = true;
+                warnings.push(Warning::new(
+                    WarningKind::Repaired,
+                    format!("{id}: line breaks in a text written as spaces (an STM line holds one segment)"),
+                ));
+            }
+            let label = if one_line.starts_with('<') { "<o> " } else { "" };
+            let _ = write!(
+                buf,
+                "{file} 1 {} {} {}",
+                names[u.speaker.index()],
+                u.segment.start(),
+                u.segment.end()
+            );
+            if one_line.is_empty() {
+                buf.push('\n');
+            } else {
+                let _ = writeln!(buf, " {label}{one_line}");
+            }
+            if buf.len() > 1 << 16 {
+                out.write_all(buf.as_bytes())?;
+                buf.clear();
+            }
+        }
+    }
+    out.write_all(buf.as_bytes())?;
+    Ok(warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{read_str, Format, ReadOptions};
+    use crate::model::Segment;
+
+    fn read_text(text: &str) -> crate::format::ReadOutput {
+        read_str(text, Format::Stm, &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn reads_labels_comments_and_ignored_regions() {
+        let out = read_text(
+            ";; comment\nb 1 Ann 2.0 3.5 <o,f0,female> Hello  there\na A Bob 0 1\nb 1 excluded_region 4 5 ignore_time_segment_in_scoring\nb 1 Ann 1.0 1.5 <unk>\n",
+        );
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(w, vec![(WarningKind::Skipped, Some(4)), (WarningKind::Unsorted, Some(5))]);
+        let b = out.corpus.get("b").unwrap();
+        let got: Vec<_> = b
+            .utterances()
+            .map(|u| (u.segment, u.speaker_name, u.content.and_then(|c| c.text.as_deref())))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (Segment::from_millis(1000, 1500).unwrap(), "Ann", None),
+                (Segment::from_millis(2000, 3500).unwrap(), "Ann", Some("Hello  there")),
+            ]
+        );
+        assert_eq!(out.corpus.get("a").unwrap().annotation().len(), 1);
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let e = read_str("f 1 a 1.0 -x\n", Format::Stm, &ReadOptions::default()).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(1), Some(11)));
+    }
+
+    #[test]
+    fn writes_lines_that_read_back() {
+        let out = read_text(
+            "f 1 Diane 6.68 7.16 Hello?\nf 1 Sheila 7.634 8.155\ng 2 X 0 1 <o> <unk> yes\n",
+        );
+        let mut buf = Vec::new();
+        assert!(write(&out.corpus, &mut buf).unwrap().is_empty());
+        let text = String::from_utf8(buf).unwrap();
+        assert_eq!(
+            text,
+            "f 1 Diane 6.680 7.160 Hello?\nf 1 Sheila 7.634 8.155\ng 1 X 0.000 1.000 <o> <unk> yes\n"
+        );
+        assert_eq!(read_text(&text).corpus, out.corpus);
+    }
+}

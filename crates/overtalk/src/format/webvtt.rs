@@ -1,0 +1,855 @@
+//! WebVTT captions: cues with times, speakers from `<v Name>` voice spans or text prefixes.
+//!
+//! ```text
+//! WEBVTT - two-person call          header (Kind:/Language: lines of YouTube are skipped)
+//!
+//! NOTE produced by hand             NOTE, STYLE and REGION blocks are skipped
+//!
+//! 1                                 optional cue id
+//! 00:00:00.000 --> 00:00:04.210     timing line; cue settings after the end are ignored
+//! <v Alice>So the plan is</v>       payload: voice span = speaker
+//! ```
+//!
+//! **Reading.** Each cue becomes one track per speaker found in it, spanning the whole cue:
+//!
+//! - `<v Name>` (also `<v.class Name>`, with or without `</v>`) names the speaker. A cue with
+//!   several voices gives **one track per distinct voice**, each over the whole cue time and with
+//!   its own text: the cue says they all spoke in that interval, and choosing only the first would
+//!   hide an overlap. Text outside any voice span in such a cue goes to the voice before it (or
+//!   the first voice when it comes before every voice).
+//! - Cues without `<v>` may carry a text prefix. `[SPEAKER_00]: text` (WhisperX) is always read as
+//!   a speaker. `Name: text` (Zoom, Otter) is read as a speaker only when at least half of the
+//!   cues with text start that way, so a caption such as `Note: bring snacks` in an ordinary file
+//!   stays text. Every line of a cue may switch speaker; a name is split at the first `": "` only
+//!   (Zoom names hold parentheses: `Ana (SL): hi`).
+//! - A cue with no speaker at all gets the speaker [`UNKNOWN_SPEAKER`] (`"unknown"`), with one
+//!   [`WarningKind::MissingSpeaker`] warning at the first such cue.
+//! - Timestamps are `[hh:]mm:ss.ttt`; Microsoft Teams' unpadded `0:0:0.0` and a `,` before the
+//!   milliseconds are accepted too. A timing line that cannot be read is an error naming line and
+//!   column.
+//! - Inline tags (`<c.class>`, `<i>`, `<b>`, `<u>`, `<ruby>`, `<lang>`) are removed from the text
+//!   and HTML character references (`&amp;`, `&lt;`, `&nbsp;`, `&#233;` …) decoded.
+//! - Inline timestamps (`<00:00:01.000>`, YouTube karaoke captions) become word timings: the word
+//!   right after a timestamp starts there, the first word starts with the cue, a word ends where
+//!   the next timed word starts (the last one with the cue); other words stay untimed.
+//! - YouTube's rolling captions (files whose header has a `Kind:` line) repeat the previous cue's
+//!   last line at the top of the next cue; those repeated lines are removed from the text (the
+//!   cue's time is kept, so the speech activity is unchanged).
+//!
+//! **Writing** is canonical WebVTT: a `WEBVTT` line, then one cue per track in time order,
+//! `HH:MM:SS.mmm --> HH:MM:SS.mmm` (times rounded to the millisecond, half away from zero) and the
+//! payload `<v Name>text</v>`. `&`, `<` and `>` are escaped in names and text; line breaks in a
+//! name and empty text lines (which would end the cue) are removed with a warning.
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use crate::error::{Result, Warning, WarningKind};
+use crate::format::ReadContext;
+use crate::model::{Content, Corpus, Transcript, TranscriptBuilder, Word};
+use crate::time::{format_clock, parse_clock, Time};
+
+/// Most lines a rolling caption repeats from the cue before (YouTube repeats one).
+const ROLLING_LINES: usize = 3;
+
+/// The speaker given to a cue (or caption, or label) that names no speaker.
+pub const UNKNOWN_SPEAKER: &str = "unknown";
+
+// ---------------------------------------------------------------------------------------------
+// Helpers shared by the line-based text formats (SRT, LAB, CSV, STM, CTM use them too).
+
+/// 1-based column (in characters) of `field`, a sub-slice of `line`; 1 when it is not one.
+pub(crate) fn column_of(line: &str, field: &str) -> usize {
+    let base = line.as_ptr() as usize;
+    let at = field.as_ptr() as usize;
+    if at < base || at > base + line.len() {
+        return 1;
+    }
+    let offset = at - base;
+    if !line.is_char_boundary(offset) {
+        return 1;
+    }
+    line[..offset].chars().count() + 1
+}
+
+/// The first `max` characters of `s`, for messages.
+pub(crate) fn shown(s: &str, max: usize) -> String {
+    let mut out: String = s.chars().take(max).collect();
+    if s.chars().nth(max).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// Which text prefix carries the speaker in a caption file without voice spans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Prefixes {
+    /// No prefix: text is text.
+    None,
+    /// `[SPEAKER_00]: text` (WhisperX).
+    Bracket,
+    /// `Name: text` (Zoom, Otter).
+    Colon,
+}
+
+/// `[Name]: rest` → `(Name, rest)`.
+pub(crate) fn bracket_prefix(line: &str) -> Option<(&str, &str)> {
+    let t = line.trim_start();
+    let inner = t.strip_prefix('[')?;
+    let close = inner.find("]:")?;
+    let name = inner[..close].trim();
+    if name.is_empty() || name.contains(['[', ']']) {
+        return None;
+    }
+    Some((name, inner[close + 2..].trim_start()))
+}
+
+/// `Name: rest` → `(Name, rest)`, for names that look like display names: 1 to 64 characters,
+/// at most six words, a letter, no sentence punctuation, not a dialogue dash.
+pub(crate) fn colon_prefix(line: &str) -> Option<(&str, &str)> {
+    let t = line.trim_start();
+    let (name, rest) = match t.find(": ") {
+        Some(i) => (&t[..i], &t[i + 2..]),
+        None => (t.strip_suffix(':')?, ""),
+    };
+    let name = name.trim();
+    let chars = name.chars().count();
+    if chars == 0
+        || chars > 64
+        || name.split_whitespace().count() > 6
+        || !name.chars().any(char::is_alphabetic)
+        || name.starts_with('-')
+        || name.contains(['?', '!', ';', '"', '<', '>', '[', ']', '{', '}', ':'])
+    {
+        return None;
+    }
+    Some((name, rest.trim_start()))
+}
+
+/// Picks the prefix convention from the first text line of every caption: brackets when any
+/// caption uses them, `Name:` when at least half do.
+pub(crate) fn choose_prefixes<'a>(first_lines: impl Iterator<Item = &'a str>) -> Prefixes {
+    let (mut total, mut bracket, mut colon) = (0usize, 0usize, 0usize);
+    for line in first_lines {
+        total += 1;
+        if bracket_prefix(line).is_some() {
+            bracket += 1;
+        } else if colon_prefix(line).is_some() {
+            colon += 1;
+        }
+    }
+    if bracket > 0 {
+        Prefixes::Bracket
+    } else if colon > 0 && colon * 2 >= total {
+        Prefixes::Colon
+    } else {
+        Prefixes::None
+    }
+}
+
+/// Splits caption text into `(speaker, text lines)` pieces by the prefix convention; lines before
+/// the first prefix have no speaker.
+pub(crate) fn split_by_prefix<'a>(
+    lines: &[&'a str],
+    prefixes: Prefixes,
+) -> Vec<(Option<&'a str>, Vec<&'a str>)> {
+    let mut out: Vec<(Option<&'a str>, Vec<&'a str>)> = Vec::new();
+    for &line in lines {
+        let found = match prefixes {
+            Prefixes::None => None,
+            Prefixes::Bracket => bracket_prefix(line),
+            Prefixes::Colon => colon_prefix(line),
+        };
+        match (found, out.last_mut()) {
+            (Some((name, rest)), _) => {
+                let mut v = Vec::new();
+                if !rest.trim().is_empty() {
+                    v.push(rest);
+                }
+                out.push((Some(name), v));
+            }
+            (None, Some(last)) => last.1.push(line),
+            (None, None) => out.push((None, vec![line])),
+        }
+    }
+    out
+}
+
+/// Splits caption lines by the prefix convention and gathers them per speaker, in order of first
+/// appearance: `(speaker, text)`; lines before the first prefix go to the first speaker, or have
+/// none when no line has a prefix.
+pub(crate) fn group_by_prefix(lines: &[&str], prefixes: Prefixes) -> Vec<(Option<String>, String)> {
+    let split = split_by_prefix(lines, prefixes);
+    let mut current = split.iter().find_map(|(w, _)| *w);
+    let mut groups: Vec<(Option<String>, String)> = Vec::new();
+    let mut index: HashMap<Option<String>, usize> = HashMap::new();
+    for (who, text) in split {
+        if who.is_some() {
+            current = who;
+        }
+        let name = current.map(str::to_owned);
+        let k = *index.entry(name.clone()).or_insert_with(|| {
+            groups.push((name, String::new()));
+            groups.len() - 1
+        });
+        for l in text {
+            if !groups[k].1.is_empty() {
+                groups[k].1.push('\n');
+            }
+            groups[k].1.push_str(l);
+        }
+    }
+    groups
+}
+
+/// Joins text lines, trimmed, without empty ones; `None` when nothing is left.
+pub(crate) fn join_lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut s = String::new();
+    for l in lines {
+        let l = l.trim();
+        if l.is_empty() {
+            continue;
+        }
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        s.push_str(l);
+    }
+    (!s.is_empty()).then_some(s)
+}
+
+/// Parses a caption timing line `start --> end [settings]`: the two times and the column of the
+/// field that failed.
+pub(crate) fn parse_timing(
+    line: &str,
+    n: usize,
+    ctx: &ReadContext<'_>,
+) -> Result<Option<(Time, Time)>> {
+    let Some(arrow) = line.find("-->") else { return Ok(None) };
+    let start_field = line[..arrow].trim();
+    let after = &line[arrow + 3..];
+    let after_trimmed = after.trim_start();
+    let end_field = after_trimmed.split_ascii_whitespace().next().unwrap_or("");
+    let start = parse_clock(start_field).map_err(|e| {
+        ctx.time_error(e, start_field, "cue start", n, column_of(line, start_field))
+    })?;
+    let end = parse_clock(end_field)
+        .map_err(|e| ctx.time_error(e, end_field, "cue end", n, column_of(line, after_trimmed)))?;
+    Ok(Some((start, end)))
+}
+
+/// Decodes one HTML character reference at the start of `s` (which starts with `&`): the text
+/// and the bytes consumed, or `None` when it is not one.
+fn entity(s: &str) -> Option<(String, usize)> {
+    let end = s.char_indices().take(12).find(|&(_, c)| c == ';').map(|(i, _)| i)?;
+    let name = &s[1..end];
+    let text = match name {
+        "amp" => "&".to_owned(),
+        "lt" => "<".to_owned(),
+        "gt" => ">".to_owned(),
+        "quot" => "\"".to_owned(),
+        "apos" => "'".to_owned(),
+        "nbsp" => "\u{a0}".to_owned(),
+        "lrm" => "\u{200e}".to_owned(),
+        "rlm" => "\u{200f}".to_owned(),
+        _ => {
+            let num = name.strip_prefix('#')?;
+            let code = match num.strip_prefix(['x', 'X']) {
+                Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                None => num.parse::<u32>().ok()?,
+            };
+            char::from_u32(code)?.to_string()
+        }
+    };
+    Some((text, end + 1))
+}
+
+/// Decodes HTML character references in `s`; unknown ones stay as written.
+pub(crate) fn decode_entities(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        match entity(rest) {
+            Some((text, used)) => {
+                out.push_str(&text);
+                rest = &rest[used..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading.
+
+/// One cue as found in the file.
+struct RawCue<'t> {
+    line: usize,
+    start: Time,
+    end: Time,
+    payload: Vec<&'t str>,
+}
+
+/// Text of one speaker within a cue, before words are split.
+#[derive(Default)]
+struct Piece {
+    voice: Option<String>,
+    raw: String,
+    /// Inline timestamps: byte offset in `raw` and time.
+    marks: Vec<(usize, Time)>,
+}
+
+/// The text of one speaker in a cue: speaker, raw text, inline timestamps.
+type Group = (Option<String>, String, Vec<(usize, Time)>);
+
+fn is_block_keyword(line: &str, keyword: &str) -> bool {
+    line.strip_prefix(keyword).is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t']))
+}
+
+/// Splits a cue payload into pieces at voice spans, dropping other tags, decoding entities and
+/// noting inline timestamps.
+fn tokenize(payload: &str) -> Vec<Piece> {
+    let mut pieces = vec![Piece::default()];
+    let mut rest = payload;
+    while !rest.is_empty() {
+        let next = rest.find(['<', '&']).unwrap_or(rest.len());
+        if let Some(p) = pieces.last_mut() {
+            p.raw.push_str(&rest[..next]);
+        }
+        rest = &rest[next..];
+        if rest.starts_with('&') {
+            match entity(rest) {
+                Some((text, used)) => {
+                    if let Some(p) = pieces.last_mut() {
+                        p.raw.push_str(&text);
+                    }
+                    rest = &rest[used..];
+                }
+                None => {
+                    if let Some(p) = pieces.last_mut() {
+                        p.raw.push('&');
+                    }
+                    rest = &rest[1..];
+                }
+            }
+            continue;
+        }
+        if rest.starts_with('<') {
+            let close = rest.find('>').unwrap_or(rest.len());
+            let tag = &rest[1..close];
+            rest = rest.get(close + 1..).unwrap_or("");
+            let tag_name_end = tag.find(['.', ' ', '\t', '\n']).unwrap_or(tag.len());
+            let name = &tag[..tag_name_end];
+            if name == "v" {
+                let annotation = tag[tag_name_end..]
+                    .trim_start_matches(|c: char| !c.is_whitespace())
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let annotation = decode_entities(&annotation);
+                pieces.push(Piece {
+                    voice: (!annotation.is_empty()).then_some(annotation),
+                    ..Piece::default()
+                });
+            } else if name == "/v" {
+                pieces.push(Piece::default());
+            } else if tag.starts_with(|c: char| c.is_ascii_digit()) {
+                if let Ok(t) = parse_clock(tag) {
+                    if let Some(p) = pieces.last_mut() {
+                        p.marks.push((p.raw.len(), t));
+                    }
+                }
+            }
+        }
+    }
+    pieces
+}
+
+/// The words of `raw` from byte `cut` on, timed by the inline timestamps (see the module doc).
+fn timed_words(
+    raw: &str,
+    cut: usize,
+    marks: &[(usize, Time)],
+    start: Time,
+    end: Time,
+) -> Vec<Word> {
+    let mut words: Vec<(usize, Word)> = Vec::new();
+    let mut token_start: Option<usize> = None;
+    for (i, c) in raw.char_indices().chain(std::iter::once((raw.len(), ' '))) {
+        match (c.is_whitespace(), token_start) {
+            (true, Some(s)) => {
+                if s >= cut {
+                    words.push((s, Word::untimed(&raw[s..i])));
+                }
+                token_start = None;
+            }
+            (false, None) => token_start = Some(i),
+            _ => {}
+        }
+    }
+    let mut k = 0;
+    for &(mark, t) in marks.iter().filter(|m| m.0 >= cut) {
+        while k < words.len() && words[k].0 < mark {
+            k += 1;
+        }
+        if let Some(w) = words.get_mut(k) {
+            if w.1.start.is_none() {
+                w.1.start = Some(t);
+            }
+        }
+    }
+    if let Some(first) = words.first_mut() {
+        if first.1.start.is_none() {
+            first.1.start = Some(start);
+        }
+    }
+    let n = words.len();
+    for i in 0..n {
+        if words[i].1.start.is_none() {
+            continue;
+        }
+        let next = words.get(i + 1).map(|w| w.1.start);
+        words[i].1.end = match next {
+            Some(Some(t)) => Some(t),
+            Some(None) => None,
+            None => Some(end),
+        };
+    }
+    words.into_iter().map(|(_, w)| w).collect()
+}
+
+/// Reads WebVTT text as one recording (see the module doc).
+pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    for item in ctx.lines(text) {
+        lines.push(item?);
+    }
+    if lines.iter().all(|(_, l)| l.trim().is_empty()) {
+        return Err(ctx.error(1, 1, "empty input: a WebVTT file starts with `WEBVTT`"));
+    }
+    let mut i = 0;
+    let mut youtube = false;
+    let first = lines[0].1.trim_start_matches('\u{feff}');
+    if is_block_keyword(first, "WEBVTT") {
+        i = 1;
+        while i < lines.len() && !lines[i].1.trim().is_empty() && !lines[i].1.contains("-->") {
+            if lines[i].1.starts_with("Kind:") {
+                youtube = true;
+            }
+            i += 1;
+        }
+    } else {
+        ctx.warn_at(
+            WarningKind::Note,
+            lines[0].0,
+            Some(1),
+            format!("no `WEBVTT` header (found {:?}); read as WebVTT anyway", shown(first, 30)),
+        )?;
+    }
+    let mut cues: Vec<RawCue<'_>> = Vec::new();
+    while i < lines.len() {
+        let (n, line) = lines[i];
+        if line.trim().is_empty() {
+            i += 1;
+            continue;
+        }
+        if is_block_keyword(line, "NOTE")
+            || is_block_keyword(line, "STYLE")
+            || is_block_keyword(line, "REGION")
+        {
+            while i < lines.len() && !lines[i].1.trim().is_empty() {
+                i += 1;
+            }
+            continue;
+        }
+        let timing_at = if line.contains("-->") {
+            i
+        } else if i + 1 < lines.len() && lines[i + 1].1.contains("-->") {
+            i + 1 // `line` is a cue id
+        } else {
+            ctx.warn_at(
+                WarningKind::Skipped,
+                n,
+                Some(1),
+                format!("block without a timing line ({:?}); skipped", shown(line, 30)),
+            )?;
+            while i < lines.len() && !lines[i].1.trim().is_empty() {
+                i += 1;
+            }
+            continue;
+        };
+        let (tn, tline) = lines[timing_at];
+        i = timing_at + 1;
+        let Some((start, end)) = parse_timing(tline, tn, ctx)? else { continue };
+        let mut payload = Vec::new();
+        while i < lines.len() && !lines[i].1.trim().is_empty() && !lines[i].1.contains("-->") {
+            payload.push(lines[i].1);
+            i += 1;
+        }
+        cues.push(RawCue { line: tn, start, end, payload });
+    }
+    build(cues, youtube, ctx)
+}
+
+fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    if cues.is_empty() {
+        ctx.warn(Warning::new(WarningKind::Note, "no cues in the input"))?;
+    }
+    // Tokenize every cue first: the prefix convention is chosen for the whole file.
+    let tokenized: Vec<Vec<Piece>> = cues.iter().map(|c| tokenize(&c.payload.join("\n"))).collect();
+    let has_voice = |p: &[Piece]| p.iter().any(|x| x.voice.is_some());
+    let prefixes =
+        choose_prefixes(tokenized.iter().filter(|p| !has_voice(p)).filter_map(|p| {
+            p.iter().flat_map(|x| x.raw.split('\n')).find(|l| !l.trim().is_empty())
+        }));
+    let mut b = TranscriptBuilder::new();
+    let mut missing_warned = false;
+    let mut previous: Vec<(String, Vec<String>)> = Vec::new();
+    for (cue, pieces) in cues.iter().zip(tokenized) {
+        // (speaker, raw text, marks), one per distinct speaker of the cue.
+        let mut groups: Vec<Group> = Vec::new();
+        if has_voice(&pieces) {
+            // Text outside voice spans goes to the next voice, or to the last one at the end
+            // (one backward pass, so a cue of many spans stays linear).
+            let mut targets: Vec<Option<usize>> = vec![None; pieces.len()];
+            let mut next = None;
+            for k in (0..pieces.len()).rev() {
+                if pieces[k].voice.is_some() {
+                    next = Some(k);
+                }
+                targets[k] = next;
+            }
+            let mut last = None;
+            for (k, t) in targets.iter_mut().enumerate() {
+                if pieces[k].voice.is_some() {
+                    last = Some(k);
+                }
+                if t.is_none() {
+                    *t = last;
+                }
+            }
+            let mut index: HashMap<Option<String>, usize> = HashMap::new();
+            for k in 0..pieces.len() {
+                let p = &pieces[k];
+                let target = targets[k].and_then(|j| pieces[j].voice.clone());
+                let k = *index.entry(target.clone()).or_insert_with(|| {
+                    groups.push((target, String::new(), Vec::new()));
+                    groups.len() - 1
+                });
+                let g = &mut groups[k];
+                let joined = g.1.ends_with(char::is_whitespace)
+                    || p.raw.starts_with(char::is_whitespace)
+                    || g.1.is_empty()
+                    || p.raw.is_empty();
+                if !joined {
+                    g.1.push(' ');
+                }
+                let base = g.1.len();
+                g.2.extend(p.marks.iter().map(|&(o, t)| (o + base, t)));
+                g.1.push_str(&p.raw);
+            }
+        } else {
+            let mut raw = String::new();
+            let mut marks = Vec::new();
+            for p in pieces {
+                let base = raw.len();
+                marks.extend(p.marks.iter().map(|&(o, t)| (o + base, t)));
+                raw.push_str(&p.raw);
+            }
+            let lines: Vec<&str> = raw.split('\n').collect();
+            let split = group_by_prefix(&lines, prefixes);
+            if split.iter().any(|(who, _)| who.is_some()) {
+                groups.extend(split.into_iter().map(|(who, text)| (who, text, Vec::new())));
+            } else {
+                groups.push((None, raw, marks));
+            }
+        }
+        let mut this: Vec<(String, Vec<String>)> = Vec::new();
+        for (who, raw, marks) in groups {
+            let speaker = match who {
+                Some(s) => s,
+                None => {
+                    if !missing_warned {
+                        missing_warned = true;
+                        ctx.warn_at(
+                            WarningKind::MissingSpeaker,
+                            cue.line,
+                            None,
+                            format!("cue has no speaker (no `<v Name>` span or speaker prefix); it and every later cue like it get the speaker {UNKNOWN_SPEAKER:?}"),
+                        )?;
+                    }
+                    UNKNOWN_SPEAKER.to_owned()
+                }
+            };
+            // Line offsets in `raw`, to cut repeated rolling-caption lines.
+            let mut offsets = Vec::new();
+            let mut at = 0;
+            for l in raw.split('\n') {
+                offsets.push((at, l));
+                at += l.len() + 1;
+            }
+            let kept: Vec<(usize, &str)> =
+                offsets.iter().filter(|(_, l)| !l.trim().is_empty()).copied().collect();
+            let mut skip = 0;
+            if youtube {
+                if let Some((_, prev)) = previous.iter().find(|(s, _)| *s == speaker) {
+                    for k in (1..=kept.len().min(prev.len()).min(ROLLING_LINES)).rev() {
+                        let head = kept[..k].iter().map(|(_, l)| l.trim());
+                        if head.eq(prev[prev.len() - k..].iter().map(String::as_str)) {
+                            skip = k;
+                            break;
+                        }
+                    }
+                }
+            }
+            let cut = kept.get(skip).map_or(raw.len(), |(o, _)| *o);
+            let text = join_lines(kept[skip..].iter().map(|(_, l)| *l));
+            let words = if marks.is_empty() {
+                Vec::new()
+            } else {
+                timed_words(&raw, cut, &marks, cue.start, cue.end)
+            };
+            this.push((speaker.clone(), kept.iter().map(|(_, l)| l.trim().to_owned()).collect()));
+            let content = match (text, words.is_empty()) {
+                (None, true) => None,
+                (text, _) => Some(Content { text, words }),
+            };
+            match ctx.segment(cue.start, cue.end, cue.line, None)? {
+                Some(seg) => {
+                    b.add(seg, &speaker, content);
+                }
+                None => {
+                    b.speaker(&speaker);
+                }
+            }
+        }
+        if !this.is_empty() {
+            previous = this;
+        }
+    }
+    Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing.
+
+/// Escapes `&`, `<` and `>` for a cue payload.
+pub(crate) fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The text lines of a track for a caption payload: the text (or the words), without empty
+/// lines; whether empty lines had to be removed.
+pub(crate) fn caption_lines(content: Option<&Content>) -> (Vec<String>, bool) {
+    let Some(c) = content else { return (Vec::new(), false) };
+    let text = c.display_text();
+    let mut removed = false;
+    let lines: Vec<String> = text
+        .split(['\n', '\r'])
+        .filter(|l| {
+            let keep = !l.trim().is_empty();
+            removed |= !keep;
+            keep
+        })
+        .map(|l| l.trim().to_owned())
+        .collect();
+    // A single trailing newline is not a change worth reporting.
+    let removed = removed && lines.len() + 1 < text.split(['\n', '\r']).count();
+    (lines, removed)
+}
+
+/// Writes one recording as canonical WebVTT (see the module doc).
+pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    let mut warnings = Vec::new();
+    let mut buf = String::from("WEBVTT\n");
+    for (id, t) in corpus.iter() {
+        write_transcript(id, t, &mut buf, &mut warnings);
+        if buf.len() > 1 << 16 {
+            out.write_all(buf.as_bytes())?;
+            buf.clear();
+        }
+    }
+    out.write_all(buf.as_bytes())?;
+    Ok(warnings)
+}
+
+fn write_transcript(id: &str, t: &Transcript, buf: &mut String, warnings: &mut Vec<Warning>) {
+    use std::fmt::Write as _;
+    let a = t.annotation();
+    let names: Vec<String> = a
+        .speakers()
+        .iter()
+        .map(|(_, name)| {
+            let clean = name.split_whitespace().collect::<Vec<_>>().join(" ");
+            let clean = if clean.is_empty() { UNKNOWN_SPEAKER.to_owned() } else { clean };
+            if clean != name {
+                warnings.push(Warning::new(
+                    WarningKind::Repaired,
+                    format!("{id}: speaker {name:?} written as {clean:?} (a WebVTT voice name is one line of single-spaced words)"),
+                ));
+            }
+            escape(&clean)
+        })
+        .collect();
+    let mut removed_warned = false;
+    for u in t.utterances() {
+        let (lines, removed) = caption_lines(u.content);
+        if removed && !removed_warned {
+            removed_warned = true;
+            warnings.push(Warning::new(
+                WarningKind::Repaired,
+                format!("{id}: empty lines inside a text removed (they would end the cue)"),
+            ));
+        }
+        let body = lines.iter().map(|l| escape(l)).collect::<Vec<_>>().join("\n");
+        // Writing into a String cannot fail.
+        let _ = write!(
+            buf,
+            "\n{} --> {}\n<v {}>{}</v>\n",
+            format_clock(u.segment.start(), '.'),
+            format_clock(u.segment.end(), '.'),
+            names[u.speaker.index()],
+            body
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{read_str, Format, ReadOptions};
+    use crate::model::Segment;
+
+    fn read_text(text: &str) -> crate::format::ReadOutput {
+        read_str(text, Format::WebVtt, &ReadOptions::default()).unwrap()
+    }
+
+    fn texts(t: &Transcript) -> Vec<(String, Option<String>)> {
+        t.utterances()
+            .map(|u| (u.speaker_name.to_owned(), u.content.and_then(|c| c.text.clone())))
+            .collect()
+    }
+
+    #[test]
+    fn voices_ids_settings_and_notes() {
+        let out = read_text(
+            "\u{feff}WEBVTT - call\n\nNOTE a\nnote\n\nSTYLE\n::cue { color: red }\n\n1\n00:00:00.000 --> 00:00:04.210 align:start\n<v.loud Alice>So the plan &amp; the <i>date</i>\n\n2\n00:03.950 --> 00:06.250\n<v Bob>Friday won't work.</v>\n",
+        );
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            texts(t),
+            vec![
+                ("Alice".to_owned(), Some("So the plan & the date".to_owned())),
+                ("Bob".to_owned(), Some("Friday won't work.".to_owned())),
+            ]
+        );
+        assert_eq!(t.annotation().tracks()[1].segment, Segment::from_millis(3950, 6250).unwrap());
+    }
+
+    #[test]
+    fn several_voices_give_one_track_each() {
+        let out = read_text(
+            "WEBVTT\n\n00:01.000 --> 00:03.000\n- <v A>Hi</v>\n- <v B>Hello</v>\n<v A>again\n",
+        );
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            texts(t),
+            vec![
+                ("A".to_owned(), Some("- Hi\nagain".to_owned())),
+                ("B".to_owned(), Some("- Hello".to_owned())),
+            ]
+        );
+        assert!(t
+            .annotation()
+            .tracks()
+            .iter()
+            .all(|tr| tr.segment == Segment::from_millis(1000, 3000).unwrap()));
+    }
+
+    #[test]
+    fn zoom_prefixes_and_missing_speakers() {
+        let out = read_text(
+            "WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000\nAna (SL): hi: there\n\n2\n00:00:02.000 --> 00:00:03.000\nBo: yes\n\n3\n00:00:03.000 --> 00:00:04.000\nunattributed words\n\n4\n00:00:04.000 --> 00:00:05.000\nmore\n",
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let names: Vec<_> = texts(t).into_iter().map(|x| x.0).collect();
+        assert_eq!(names, vec!["Ana (SL)", "Bo", "unknown", "unknown"]);
+        assert_eq!(texts(t)[0].1.as_deref(), Some("hi: there"));
+        let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(kinds, vec![(WarningKind::MissingSpeaker, Some(12))]);
+        // One `Note:` line among ordinary captions is text, not a speaker.
+        let out = read_text("WEBVTT\n\n00:01.000 --> 00:02.000\nNote: snacks\n\n00:02.000 --> 00:03.000\nok then\n\n00:03.000 --> 00:04.000\nbye\n");
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(texts(t)[0], ("unknown".to_owned(), Some("Note: snacks".to_owned())));
+    }
+
+    #[test]
+    fn inline_timestamps_become_word_timings() {
+        let out = read_text(
+            "WEBVTT\n\n00:16.500 --> 00:18.500\nWhen the moon <00:17.500>hits your eye\n",
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let words = &t.contents()[0].as_ref().unwrap().words;
+        let got: Vec<_> = words.iter().map(|w| (w.text.as_str(), w.start, w.end)).collect();
+        let ms = |x| Some(Time::from_millis(x));
+        assert_eq!(
+            got,
+            vec![
+                ("When", ms(16_500), None),
+                ("the", None, None),
+                ("moon", None, None),
+                ("hits", ms(17_500), None),
+                ("your", None, None),
+                ("eye", None, None),
+            ]
+        );
+        let out =
+            read_text("WEBVTT\n\n00:01.000 --> 00:03.000\na<00:01.500><c> b</c><00:02.000> c\n");
+        let words = &out.corpus.get("recording").unwrap().contents()[0].as_ref().unwrap().words;
+        let got: Vec<_> = words.iter().map(|w| (w.start, w.end)).collect();
+        assert_eq!(got, vec![(ms(1000), ms(1500)), (ms(1500), ms(2000)), (ms(2000), ms(3000))]);
+    }
+
+    #[test]
+    fn bad_times_name_line_and_column() {
+        let e = read_str(
+            "WEBVTT\n\n00:01.000 --> 00:0x.000\nhi\n",
+            Format::WebVtt,
+            &ReadOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(3), Some(15)));
+        let e = read_str("", Format::WebVtt, &ReadOptions::default()).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(1), Some(1)));
+    }
+
+    #[test]
+    fn writes_canonical_cues_that_read_back() {
+        let out = read_text("WEBVTT\n\n00:00.000 --> 00:01.000\n<v A &amp; B>x &lt; y\n\n0:0:0.5 --> 0:0:2.0\n<v C>z</v>\n");
+        let mut buf = Vec::new();
+        assert!(write(&out.corpus, &mut buf).unwrap().is_empty());
+        let text = String::from_utf8(buf).unwrap();
+        assert_eq!(
+            text,
+            "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n<v A &amp; B>x &lt; y</v>\n\n00:00:00.500 --> 00:00:02.000\n<v C>z</v>\n"
+        );
+        assert_eq!(read_text(&text).corpus, out.corpus);
+    }
+}

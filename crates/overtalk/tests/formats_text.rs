@@ -1,0 +1,640 @@
+//! The line-based text formats (WebVTT, SRT, LAB, CSV/TSV, STM, CTM): real sample files, round
+//! trips through RTTM and through each format's own writer, random round trips, hostile input.
+// Helpers here are test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::Path;
+
+use overtalk::format::{self, read_bytes, read_path, read_str, write, Format, Limits, ReadOptions};
+use overtalk::model::{Content, Corpus, Segment, Transcript, TranscriptBuilder, Word};
+use overtalk::{ErrorKind, Time, WarningKind};
+use proptest::prelude::*;
+
+// -------------------------------------------------------------------------------------------
+// Sample files (copies in tests/data, from shared/data/format-samples).
+
+/// What a sample must read as.
+struct Sample {
+    path: &'static str,
+    format: Format,
+    warnings: &'static [WarningKind],
+    recording: &'static str,
+    tracks: usize,
+    speakers: &'static [&'static str],
+    /// `(track index, start µs, end µs, speaker)`.
+    checks: &'static [(usize, i64, i64, &'static str)],
+}
+
+const SAMPLES: &[Sample] = &[
+    Sample {
+        path: "webvtt/webvttpy_teams_timeframe.vtt",
+        format: Format::WebVtt,
+        warnings: &[],
+        recording: "webvttpy_teams_timeframe",
+        tracks: 2,
+        speakers: &["Adrian Petrescu", "Yuri Bakulin"],
+        checks: &[(0, 0, 570_000, "Yuri Bakulin"), (1, 210_000, 1_130_000, "Adrian Petrescu")],
+    },
+    Sample {
+        path: "webvtt/webvttpy_youtube_dl.vtt",
+        format: Format::WebVtt,
+        warnings: &[WarningKind::MissingSpeaker],
+        recording: "webvttpy_youtube_dl",
+        tracks: 4,
+        speakers: &["unknown"],
+        checks: &[
+            (0, 286_070_000, 286_470_000, "unknown"),
+            (3, 305_069_000, 305_400_000, "unknown"),
+        ],
+    },
+    Sample {
+        path: "webvtt/webvttpy_comments.vtt",
+        format: Format::WebVtt,
+        warnings: &[WarningKind::MissingSpeaker],
+        recording: "webvttpy_comments",
+        tracks: 3,
+        speakers: &["unknown"],
+        checks: &[
+            (0, 135_000_000, 140_000_000, "unknown"),
+            (2, 145_000_000, 150_000_000, "unknown"),
+        ],
+    },
+    Sample {
+        path: "webvtt/webvttpy_cue_tags.vtt",
+        format: Format::WebVtt,
+        warnings: &[WarningKind::MissingSpeaker],
+        recording: "webvttpy_cue_tags",
+        tracks: 3,
+        speakers: &["unknown"],
+        checks: &[(0, 16_500_000, 18_500_000, "unknown"), (2, 20_500_000, 21_500_000, "unknown")],
+    },
+    Sample {
+        path: "srt/webvttpy_sample.srt",
+        format: Format::Srt,
+        warnings: &[WarningKind::MissingSpeaker],
+        recording: "webvttpy_sample",
+        tracks: 5,
+        speakers: &["unknown"],
+        checks: &[(0, 500_000, 7_000_000, "unknown"), (4, 21_580_000, 23_880_000, "unknown")],
+    },
+    Sample {
+        path: "lab/ami_ES2011a.lab",
+        format: Format::Lab,
+        warnings: &[],
+        recording: "ami_ES2011a",
+        tracks: 94,
+        speakers: &["speech"],
+        checks: &[(0, 34_270_000, 44_390_000, "speech"), (3, 65_000_000, 82_890_000, "speech")],
+    },
+    Sample {
+        path: "stm/pyannote_sample.stm",
+        format: Format::Stm,
+        warnings: &[],
+        recording: "sample",
+        tracks: 13,
+        speakers: &["Diane", "Sheila"],
+        checks: &[
+            (0, 6_680_000, 7_160_000, "Diane"),
+            (1, 7_634_000, 8_155_000, "Sheila"),
+            (12, 28_445_000, 29_987_000, "Diane"),
+        ],
+    },
+];
+
+fn fixture(rel: &str) -> std::path::PathBuf {
+    common::fixtures().join(rel)
+}
+
+fn kinds(w: &[overtalk::Warning]) -> Vec<WarningKind> {
+    w.iter().map(|w| w.kind).collect()
+}
+
+fn written(corpus: &Corpus, f: Format) -> (String, Vec<overtalk::Warning>) {
+    let mut buf = Vec::new();
+    let warnings = write(corpus, f, &mut buf).unwrap();
+    (String::from_utf8(buf).unwrap(), warnings)
+}
+
+/// `(segment, speaker)` of every track.
+fn labelled(t: &Transcript) -> Vec<(Segment, String)> {
+    let a = t.annotation();
+    a.tracks().iter().map(|tr| (tr.segment, a.speaker_name(tr.speaker).to_owned())).collect()
+}
+
+#[test]
+fn samples_read_with_the_expected_tracks_and_warnings() {
+    for s in SAMPLES {
+        let out = read_path(&fixture(s.path), None, &ReadOptions::default()).unwrap();
+        assert_eq!(out.format, Some(s.format), "{}", s.path);
+        assert_eq!(kinds(&out.warnings), s.warnings, "{}: {:?}", s.path, out.warnings);
+        assert_eq!(out.corpus.ids().collect::<Vec<_>>(), vec![s.recording], "{}", s.path);
+        let t = out.corpus.get(s.recording).unwrap();
+        assert_eq!(t.annotation().len(), s.tracks, "{}", s.path);
+        let speakers: Vec<&str> = t.annotation().speakers().iter().map(|(_, n)| n).collect();
+        assert_eq!(speakers, s.speakers, "{}", s.path);
+        let tracks = labelled(t);
+        for &(k, start, end, who) in s.checks {
+            assert_eq!(
+                tracks[k],
+                (Segment::from_micros(start, end).unwrap(), who.to_owned()),
+                "{} track {k}",
+                s.path
+            );
+        }
+    }
+}
+
+#[test]
+fn samples_survive_rttm_and_their_own_writer() {
+    for s in SAMPLES {
+        let first = read_path(&fixture(s.path), None, &ReadOptions::default()).unwrap();
+        let t = first.corpus.get(s.recording).unwrap();
+        // Through RTTM: identical segments; speakers identical up to RTTM's documented `_` for
+        // spaces (which the RTTM writer reports).
+        let (rttm, warnings) = written(&first.corpus, Format::Rttm);
+        let spaced = s.speakers.iter().filter(|n| n.contains(' ')).count();
+        assert_eq!(warnings.len(), spaced, "{}: {warnings:?}", s.path);
+        let back = read_str(&rttm, Format::Rttm, &ReadOptions::default()).unwrap();
+        let expected: Vec<_> =
+            labelled(t).into_iter().map(|(seg, n)| (seg, n.replace(' ', "_"))).collect();
+        assert_eq!(labelled(back.corpus.get(s.recording).unwrap()), expected, "{}", s.path);
+        // And back from RTTM to the sample's format: the same segments again.
+        let (again, _) = written(&back.corpus, s.format);
+        let again = read_str(&again, s.format, &ReadOptions::default()).unwrap();
+        let again_id = if s.format == Format::Stm { s.recording } else { "recording" };
+        assert_eq!(labelled(again.corpus.get(again_id).unwrap()), expected, "{}", s.path);
+        // Through the format's own writer: identical segments, speakers and texts.
+        let (own, warnings) = written(&first.corpus, s.format);
+        assert!(warnings.is_empty(), "{}: {warnings:?}", s.path);
+        let back = read_str(&own, s.format, &ReadOptions::default()).unwrap();
+        let back_id = if s.format == Format::Stm { s.recording } else { "recording" };
+        let b = back.corpus.get(back_id).unwrap();
+        assert_eq!(b.annotation(), t.annotation(), "{}", s.path);
+        let text = |t: &Transcript| -> Vec<Option<String>> {
+            t.contents().iter().map(|c| c.as_ref().and_then(|c| c.text.clone())).collect()
+        };
+        assert_eq!(text(b), text(t), "{}", s.path);
+    }
+}
+
+#[test]
+fn sample_texts_and_word_timings() {
+    let read = |p: &str| read_path(&fixture(p), None, &ReadOptions::default()).unwrap();
+    let texts = |out: &format::ReadOutput| -> Vec<Option<String>> {
+        let t = out.corpus.iter().next().unwrap().1;
+        t.contents().iter().map(|c| c.as_ref().and_then(|c| c.text.clone())).collect()
+    };
+    let teams = read("webvtt/webvttpy_teams_timeframe.vtt");
+    assert_eq!(
+        texts(&teams),
+        vec![Some("There you go.".to_owned()), Some("Why hello there, Yuri.".to_owned())]
+    );
+    // Rolling captions lose their repeated lines; the fully repeated last cue keeps no text.
+    let yt = read("webvtt/webvttpy_youtube_dl.vtt");
+    assert_eq!(
+        texts(&yt),
+        vec![
+            Some("yeah".to_owned()),
+            Some("what".to_owned()),
+            Some("this will happen is I'm telling".to_owned()),
+            None
+        ]
+    );
+    let t = yt.corpus.get("webvttpy_youtube_dl").unwrap();
+    let words = &t.contents()[2].as_ref().unwrap().words;
+    let ms = |x: i64| Some(Time::from_millis(x));
+    let got: Vec<_> = words.iter().map(|w| (w.text.as_str(), w.start, w.end)).collect();
+    assert_eq!(
+        got,
+        vec![
+            ("this", ms(304_080), ms(304_199)),
+            ("will", ms(304_199), ms(304_379)),
+            ("happen", ms(304_379), ms(304_620)),
+            ("is", ms(304_620), ms(304_860)),
+            ("I'm", ms(304_860), ms(305_069)),
+            ("telling", ms(305_069), ms(305_069)),
+        ]
+    );
+    let comments = read("webvtt/webvttpy_comments.vtt");
+    assert_eq!(
+        texts(&comments)[0].as_deref(),
+        Some("- Ta en kopp varmt te.\n- Det är inte varmt.")
+    );
+    let tags = read("webvtt/webvttpy_cue_tags.vtt");
+    assert_eq!(texts(&tags)[2].as_deref(), Some("That's amore"));
+    let stm = read("stm/pyannote_sample.stm");
+    assert_eq!(texts(&stm)[5].as_deref(), Some("Okay, then I thought you know, I heard a beep."));
+}
+
+#[test]
+fn fixture_copies_match_the_shared_samples() {
+    let Some(shared) = common::shared_data("fixture_copies_match_the_shared_samples") else {
+        return;
+    };
+    for s in SAMPLES {
+        let ours = std::fs::read(fixture(s.path)).unwrap();
+        let theirs = std::fs::read(shared.join("format-samples").join(s.path)).unwrap();
+        assert_eq!(ours, theirs, "{} differs from the shared sample", s.path);
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Random round trips: transcript → write → read gives the same transcript.
+
+/// Speaker names and tracks `(start, duration, speaker index, text)`.
+type Tracks = (Vec<String>, Vec<(i64, i64, usize, Option<String>)>);
+
+/// A random transcript: tracks `(start, duration, speaker index, text)` in `unit` µs steps.
+fn tracks(
+    unit: i64,
+    names: impl Strategy<Value = String> + Clone,
+    text: impl Strategy<Value = Option<String>> + Clone,
+) -> impl Strategy<Value = Tracks> {
+    prop::collection::btree_set(names, 1..5).prop_flat_map(move |names| {
+        let names: Vec<String> = names.into_iter().collect();
+        let n = names.len();
+        let track = (0i64..10_000_000, 1i64..100_000, 0..n, text.clone())
+            .prop_map(move |(s, d, k, t)| (s * unit, d * unit, k, t));
+        (Just(names), prop::collection::vec(track, 0..25))
+    })
+}
+
+fn build(names: &[String], tracks: &[(i64, i64, usize, Option<String>)]) -> Transcript {
+    let mut b = TranscriptBuilder::new();
+    for (start, dur, k, text) in tracks {
+        let seg = Segment::from_micros(*start, start + dur).unwrap();
+        b.add(seg, &names[*k], text.clone().map(Content::text));
+    }
+    // Speakers without tracks do not exist in caption formats: declare only used ones.
+    b.build()
+}
+
+fn round_trip(f: Format, corpus: &Corpus) -> Corpus {
+    let (text, warnings) = written(corpus, f);
+    assert!(warnings.is_empty(), "{f}: {warnings:?}");
+    read_str(&text, f, &ReadOptions::default()).unwrap().corpus
+}
+
+/// The corpus without recordings that have no track (a multi-recording line format has no line
+/// to name them).
+fn without_empty(c: Corpus) -> Corpus {
+    c.into_recordings().into_iter().filter(|(_, t)| !t.annotation().is_empty()).collect()
+}
+
+/// Words joined by single spaces or line breaks.
+fn words(word: &'static str, breaks: bool) -> impl Strategy<Value = Option<String>> + Clone {
+    let sep = if breaks { prop_oneof![Just(" "), Just("\n")].boxed() } else { Just(" ").boxed() };
+    prop::option::of(prop::collection::vec((word, sep), 1..6).prop_map(|v| {
+        let mut s = String::new();
+        for (k, (w, sep)) in v.iter().enumerate() {
+            if k > 0 {
+                s.push_str(sep);
+            }
+            s.push_str(w);
+        }
+        s
+    }))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn webvtt_round_trips(
+        (names, ts) in tracks(1000, "[A-Za-zÀ-ÿ&<>'().0-9]{1,8}( [A-Za-zÀ-ÿ:]{1,8}){0,2}", words("[a-zA-Zé,.?'&<>:-]{1,8}", true))
+    ) {
+        let c = Corpus::single("recording", build(&names, &ts));
+        prop_assert_eq!(round_trip(Format::WebVtt, &c), c);
+    }
+
+    #[test]
+    fn srt_round_trips(
+        // SRT has no escapes: `<i>`-like tags are formatting, removed on reading.
+        (names, ts) in tracks(1000, "[A-Za-zÀ-ÿ:()0-9]{1,8}( [A-Za-zÀ-ÿ]{1,8}){0,2}", words("[a-zA-Zé,.?'&>:-]{1,8}", true))
+    ) {
+        let c = Corpus::single("recording", build(&names, &ts));
+        prop_assert_eq!(round_trip(Format::Srt, &c), c);
+    }
+
+    #[test]
+    fn lab_round_trips(
+        (names, ts) in tracks(1, "[A-Za-zÀ-ÿ_0-9]{1,8}( [A-Za-zÀ-ÿ]{1,8}){0,2}", Just(None))
+    ) {
+        let c = Corpus::single("recording", build(&names, &ts));
+        prop_assert_eq!(round_trip(Format::Lab, &c), c);
+    }
+
+    #[test]
+    fn stm_round_trips(
+        (names, ts) in tracks(1, "[A-Za-zÀ-ÿ_0-9<>]{1,8}", words("[a-zA-Zé,.?'<>-]{1,8}", false)),
+        id in "[A-Za-z0-9._-]{1,12}",
+    ) {
+        let c = Corpus::single(id, build(&names, &ts));
+        prop_assert_eq!(round_trip(Format::Stm, &c), without_empty(c));
+    }
+
+    #[test]
+    fn csv_and_tsv_round_trip(
+        recordings in prop::collection::btree_map(
+            "[A-Za-zé0-9.,\"_-]{1,8}( [a-z]{1,4})?",
+            tracks(1, "[A-Za-zÀ-ÿ,\"0-9]{1,8}( [A-Za-zÀ-ÿ]{1,8}){0,2}", words("[a-zA-Zé,.?;\"'-]{1,8}", true)),
+            1..4,
+        )
+    ) {
+        let mut c = Corpus::new();
+        for (id, (names, ts)) in &recordings {
+            c.insert(id.clone(), build(names, ts));
+        }
+        for (f, w) in [
+            (Format::Csv, format::csv::write_csv as fn(&Corpus, &mut dyn std::io::Write) -> overtalk::Result<Vec<overtalk::Warning>>),
+            (Format::Tsv, format::csv::write_tsv),
+        ] {
+            let mut buf = Vec::new();
+            prop_assert!(w(&c, &mut buf).unwrap().is_empty());
+            let back = read_bytes(&buf, None, Some(f), &ReadOptions::default()).unwrap().corpus;
+            // Recordings without tracks leave no row behind.
+            let mut expected = Corpus::new();
+            for (id, t) in c.iter().filter(|(_, t)| !t.annotation().is_empty()) {
+                expected.insert(id, t.clone());
+            }
+            if expected.is_empty() {
+                expected.insert("recording", Transcript::default());
+            }
+            prop_assert_eq!(back, expected);
+        }
+    }
+
+    #[test]
+    fn ctm_round_trips(
+        (names, ts) in tracks(1, "[A-Za-z0-9_]{1,4}", prop::option::of("[a-zA-Zé'-]{1,8}")),
+        confidences in prop::collection::vec(prop::option::of(0u32..=100), 25),
+    ) {
+        let mut b = TranscriptBuilder::new();
+        for (k, (start, dur, who, word)) in ts.iter().enumerate() {
+            let seg = Segment::from_micros(*start, start + dur).unwrap();
+            let content = word.clone().map(|w| Content {
+                text: Some(w.clone()),
+                words: vec![Word {
+                    text: w,
+                    start: Some(seg.start()),
+                    end: Some(seg.end()),
+                    confidence: confidences[k].map(|c| f64::from(c) / 100.0),
+                }],
+            });
+            b.add(seg, &names[*who], content);
+        }
+        let c = Corpus::single("m", b.build());
+        prop_assert_eq!(round_trip(Format::Ctm, &c), without_empty(c));
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Hostile input.
+
+const MINE: [Format; 7] =
+    [Format::WebVtt, Format::Srt, Format::Lab, Format::Csv, Format::Tsv, Format::Stm, Format::Ctm];
+
+/// `(line, column)` of a parse error, panicking on any other result.
+fn position(text: &str, f: Format) -> (usize, usize) {
+    match read_str(text, f, &ReadOptions::default()) {
+        Err(e) => match e.kind() {
+            ErrorKind::Parse { line, column, .. } => (*line, *column),
+            other => panic!("{f}: {text:?}: not a parse error: {other:?}"),
+        },
+        Ok(out) => panic!("{f}: {text:?}: read without error: {:?}", out.warnings),
+    }
+}
+
+#[test]
+fn bad_times_are_errors_at_the_field() {
+    let cases: &[(Format, &str, (usize, usize))] = &[
+        (Format::WebVtt, "WEBVTT\n\nNaN --> 00:01.000\nx\n", (3, 1)),
+        (Format::WebVtt, "WEBVTT\n\n00:00.000 --> -00:01.000\nx\n", (3, 15)),
+        (Format::WebVtt, "WEBVTT\n\n00:00.000 --> 99999999999:00:00.000\nx\n", (3, 15)),
+        (Format::WebVtt, "WEBVTT\n\n00:00.000 --> 00:", (3, 15)),
+        (Format::Srt, "1\n00:00:01,000 --> NaN\nx\n", (2, 18)),
+        (Format::Srt, "1\n-00:00:01,000 --> 00:00:02,000\nx\n", (2, 1)),
+        (Format::Srt, "1\n00:00:01,000 --> 9999999999:00:00,000\nx\n", (2, 18)),
+        (Format::Lab, "0.5 1 a\nNaN 2 b\n", (2, 1)),
+        (Format::Lab, "0.5 1e300 a\n", (1, 5)),
+        (Format::Csv, "start,end,speaker\n1,nan,a\n", (2, 3)),
+        (Format::Csv, "\"text\",start,end\n\"a,b\",1e300,2\n", (2, 7)),
+        (Format::Tsv, "start\tend\n1\t-inf\n", (2, 3)),
+        (Format::Stm, "f 1 s NaN 2 x\n", (1, 7)),
+        (Format::Stm, "f 1 s 0 99999999999999 x\n", (1, 9)),
+        (Format::Ctm, "f A 1 NaN w\n", (1, 7)),
+    ];
+    for &(f, text, pos) in cases {
+        assert_eq!(position(text, f), pos, "{f}: {text:?}");
+    }
+}
+
+#[test]
+fn negative_and_empty_segments_are_warnings() {
+    let cases: &[(Format, &str, &[WarningKind])] = &[
+        (
+            Format::Lab,
+            "-1 2 a\n3 3 a\n5 4 a\n",
+            &[WarningKind::Repaired, WarningKind::ZeroDuration, WarningKind::NegativeDuration],
+        ),
+        (
+            Format::Stm,
+            "f 1 a -1 2\nf 1 a 3 3\n",
+            &[WarningKind::Repaired, WarningKind::ZeroDuration],
+        ),
+        (
+            Format::Ctm,
+            "f A -1 2 w\nf A 3 -1 w\n",
+            &[WarningKind::Repaired, WarningKind::NegativeDuration],
+        ),
+        (
+            Format::Csv,
+            "start,end,speaker\n-1,2,a\n3,3,a\n",
+            &[WarningKind::Repaired, WarningKind::ZeroDuration],
+        ),
+        (
+            Format::WebVtt,
+            "WEBVTT\n\n00:02.000 --> 00:01.000\n<v a>x\n",
+            &[WarningKind::NegativeDuration],
+        ),
+        (Format::Srt, "1\n00:00:02,000 --> 00:00:02,000\n[a]: x\n", &[WarningKind::ZeroDuration]),
+    ];
+    for &(f, text, expected) in cases {
+        let out = read_str(text, f, &ReadOptions::default()).unwrap();
+        assert_eq!(kinds(&out.warnings), expected, "{f}: {text:?}");
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        let e = read_str(text, f, &strict).unwrap_err();
+        assert!(e.line().is_some(), "{f}: strict error without a line: {e}");
+    }
+}
+
+#[test]
+fn empty_and_truncated_inputs() {
+    for f in MINE {
+        for text in ["", "  \n\n\t\r\n"] {
+            match read_str(text, f, &ReadOptions::default()) {
+                Ok(out) => {
+                    assert!(
+                        out.corpus.iter().all(|(_, t)| t.annotation().is_empty()),
+                        "{f}: {text:?}"
+                    );
+                }
+                Err(e) => assert_eq!((e.line(), e.column()), (Some(1), Some(1)), "{f}: {e}"),
+            }
+        }
+    }
+    assert_eq!(position("", Format::WebVtt), (1, 1));
+    assert_eq!(position("", Format::Csv), (1, 1));
+    let truncated: &[(Format, &str, usize)] = &[
+        (Format::WebVtt, "WEBVTT\n\n00:00:01.000 --> 00:0", 0),
+        (Format::WebVtt, "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<v Ana", 1),
+        (Format::Srt, "1\n00:00:01,000 --> 00:00:02,000", 1),
+        (Format::Srt, "1\n00:00:01,000", 0),
+        (Format::Lab, "0.5 1.0 a\n2.0", 1),
+        (Format::Csv, "start,end\n1,2\n3", 1),
+        (Format::Csv, "start,end,text\n1,2,\"unclosed", 1),
+        (Format::Stm, "f 1 a 0 1 hi\nf 1 b 2", 1),
+        (Format::Ctm, "f A 0 1 w\nf A 2", 1),
+    ];
+    for &(f, text, tracks) in truncated {
+        match read_str(text, f, &ReadOptions::default()) {
+            Ok(out) => {
+                let n: usize = out.corpus.iter().map(|(_, t)| t.annotation().len()).sum();
+                assert_eq!(n, tracks, "{f}: {text:?}");
+            }
+            Err(e) => {
+                assert_eq!(tracks, 0, "{f}: {text:?}: {e}");
+                assert!(e.line().is_some() && e.column().is_some(), "{f}: {e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_10_mb_line_is_a_limit_error_naming_the_line() {
+    let big = "x".repeat(10 << 20);
+    let options = ReadOptions::default();
+    for f in MINE {
+        let text = match f {
+            Format::WebVtt => format!("WEBVTT\n\n00:00.000 --> 00:01.000\n{big}\n"),
+            Format::Srt => format!("1\n00:00:00,000 --> 00:00:01,000\n{big}\n"),
+            Format::Csv | Format::Tsv => format!("start,end\n0,1\n1,2,{big}\n"),
+            _ => format!("0 1 a\n0 1 {big}\n"),
+        };
+        let e = read_str(&text, f, &options).unwrap_err();
+        let line = match f {
+            Format::WebVtt => 4,
+            Format::Srt | Format::Csv | Format::Tsv => 3,
+            _ => 2,
+        };
+        match e.kind() {
+            ErrorKind::Limit(m) => assert!(m.contains(&format!("line {line} ")), "{f}: {m}"),
+            other => panic!("{f}: not a limit error: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn invalid_utf8_names_line_and_column() {
+    for f in MINE {
+        let e = read_bytes(b"ok line\nab\xffcd\n", Some("x.in"), Some(f), &ReadOptions::default())
+            .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(3)), "{f}: {e}");
+    }
+}
+
+#[test]
+fn garbage_never_panics() {
+    // Deterministic pseudo-random text: control characters, arrows, tags, quotes, digits.
+    let alphabet: Vec<char> =
+        "\0\u{1}\t\n\r -->:.,;<>&#\"'[]{}\\0123456789aZé\u{feff}\u{200b}WEBVTTNOTE"
+            .chars()
+            .collect();
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    for round in 0..200 {
+        let len = 1 + (round * 37) % 600;
+        let text: String = (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                alphabet[(x % alphabet.len() as u64) as usize]
+            })
+            .collect();
+        for f in MINE {
+            for text in [text.clone(), format!("WEBVTT\n\n{text}"), format!("start,end\n{text}")] {
+                if let Err(e) = read_str(&text, f, &ReadOptions::default()) {
+                    if let ErrorKind::Parse { line, column, .. } = e.kind() {
+                        assert!(*line > 0 && *column > 0, "{f}: {text:?}: {e}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn limits_apply_to_every_text_format() {
+    let options = ReadOptions {
+        limits: Limits { max_line_bytes: 8, ..Limits::default() },
+        ..ReadOptions::default()
+    };
+    for f in MINE {
+        let e = read_str("0 1 a\n0123456789\n", f, &options).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Limit(_)), "{f}: {e}");
+        assert!(e.to_string().contains("line 2 "), "{f}: {e}");
+    }
+}
+
+#[test]
+fn sniffing_finds_every_text_format() {
+    let cases: &[(&str, Format)] = &[
+        ("WEBVTT\n\n00:00.000 --> 00:01.000\nx\n", Format::WebVtt),
+        ("1\n00:00:00,000 --> 00:00:01,000\nx\n", Format::Srt),
+        ("0.5\t1.0\tAna María 2 3\n", Format::Lab),
+        ("34.27 44.39 speech\n", Format::Lab),
+        (";; c\nsample 1 Diane 6.68 7.16 Hello?\n", Format::Stm),
+        ("sample 1 Diane 6.68 7.16\n", Format::Stm),
+        ("m A 0.50 0.25 hello 0.98\n", Format::Ctm),
+        ("start,end,speaker\n0,1,a\n", Format::Csv),
+        ("start\tend\tspeaker\n0\t1\ta\n", Format::Tsv),
+    ];
+    for &(text, f) in cases {
+        assert_eq!(format::sniff(text), Some(f), "{text:?}");
+    }
+    assert_eq!(format::detect_by_name("x.aud"), Some(Format::Lab));
+    assert!(Path::new(&fixture("lab/ami_ES2011a.lab")).is_file());
+}
+
+#[test]
+fn pathological_lines_stay_fast() {
+    let n = 150_000;
+    let spans = format!(
+        "WEBVTT\n\n00:00.000 --> 00:01.000\n{}\n{}\n",
+        "</v>x".repeat(n),
+        (0..n / 10).map(|k| format!("<v s{k}>w")).collect::<String>()
+    );
+    let brackets = format!("1\n00:00:00,000 --> 00:00:01,000\n{}\n", "<{".repeat(400_000));
+    let speakers = format!(
+        "1\n00:00:00,000 --> 00:00:01,000\n{}",
+        (0..40_000).map(|k| format!("[s{k}]: w\n")).collect::<String>()
+    );
+    let rolling = format!(
+        "WEBVTT\nKind: captions\n\n00:00.000 --> 00:01.000\n{0}\n00:01.000 --> 00:02.000\n{0}\n",
+        "same\n".repeat(50_000).trim_end()
+    );
+    for (name, text, f, tracks) in [
+        ("voice spans", spans, Format::WebVtt, n / 10),
+        ("unclosed tags", brackets, Format::Srt, 1),
+        ("many speakers", speakers, Format::Srt, 40_000),
+        ("rolling captions", rolling, Format::WebVtt, 2),
+    ] {
+        let started = std::time::Instant::now();
+        let out = read_str(&text, f, &ReadOptions::default()).unwrap();
+        let took = started.elapsed();
+        assert!(took < std::time::Duration::from_secs(10), "{name}: {took:?}");
+        assert_eq!(out.corpus.get("recording").unwrap().annotation().len(), tracks, "{name}");
+    }
+}

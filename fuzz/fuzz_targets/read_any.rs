@@ -1,0 +1,14 @@
+//! Detects the format of arbitrary bytes and reads them, as `overtalk` does for a file it is
+//! given without `--from`.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use overtalk::format::{read_bytes, Limits, ReadOptions};
+
+fuzz_target!(|data: &[u8]| {
+    let options = ReadOptions {
+        limits: Limits { max_bytes: 1 << 20, max_line_bytes: 1 << 16, max_depth: 64, ..Limits::default() },
+        ..ReadOptions::default()
+    };
+    let _ = read_bytes(data, None, None, &options);
+});

@@ -1,0 +1,9 @@
+//! Reads arbitrary bytes as UEM: any result is fine, a panic, hang or blow-up is not.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use overtalk::format::{uem, ReadOptions};
+
+fuzz_target!(|data: &[u8]| {
+    let _ = uem::read_bytes(data, &ReadOptions::default());
+});
