@@ -646,3 +646,23 @@ fn red_carpet_pure_jf() {
     assert_eq!((o.class, o.outcome), (TerminalOverlap, FloorTaken));
     assert!(claims(&r).contains(&(13_000, s(A))));
 }
+
+/// The bundled example files are the §7.1 table: the WebVTT (text) analyses exactly like the
+/// transcript built above, the RTTM like its timing-only version.
+#[test]
+fn red_carpet_example_files_match_the_table() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/red-carpet");
+    let read = |name: &str| {
+        let out = overtalk::format::read_path(
+            &dir.join(name),
+            None,
+            &overtalk::format::ReadOptions::default(),
+        )
+        .unwrap();
+        assert!(out.warnings.is_empty(), "{name}: {:?}", out.warnings);
+        let (_, t) = out.corpus.iter().next().unwrap();
+        analyze(t, &Params::default()).unwrap()
+    };
+    assert_eq!(read("red-carpet.vtt"), run(RED_CARPET));
+    assert_eq!(read("red-carpet.rttm"), run(&timing_only(RED_CARPET)));
+}

@@ -852,6 +852,23 @@ mod tests {
     }
 
     #[test]
+    fn timing_only_drops_the_words() {
+        let vtt = example().replace(".rttm", ".vtt");
+        let strip = |v: &str| {
+            let mut v: serde_json::Value = serde_json::from_str(v).unwrap();
+            v["recording"] = serde_json::Value::Null;
+            v
+        };
+        let text = strip(&run_to_string(&["--format", "json"], &[&vtt]));
+        assert_eq!(text["mode"]["Husband"], "text");
+        assert_eq!(text["conversation"]["counts"]["interruptions"], 4);
+        let timing = strip(&run_to_string(&["--format", "json", "--timing-only"], &[&vtt]));
+        let rttm = strip(&run_to_string(&["--format", "json"], &[&example()]));
+        assert_eq!(timing, rttm);
+        assert_eq!(timing["conversation"]["counts"]["interruptions"], 3);
+    }
+
+    #[test]
     fn seconds_are_rounded_to_centiseconds() {
         assert_eq!(secs(9050), "9.05");
         assert_eq!(secs(-150), "-0.15");
