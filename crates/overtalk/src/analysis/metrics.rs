@@ -73,6 +73,14 @@ fn longest_unbroken(joint: &[Piece], turns: &[TurnRec], x: usize) -> Option<i64>
 /// remaining end; talk is clipped to each window; a window without talk is skipped; a label is
 /// 1 when the primary speaker's share is > `balance_dominance`, −1 when the secondary's is,
 /// else 0.
+///
+/// ```text
+/// talk     A A A A A A A A A A B B B B B B B B B B
+/// windows  [────── 1 ──────)
+///                [────── 1 ──────)
+///                      [────── 0 ──────)          (each talkspurt clipped to the window)
+///                            [───── −1 ──────)
+/// ```
 fn windows(spurts: &[Talkspurt], primary: usize, p: &Params) -> Vec<i8> {
     if spurts.len() < 3 {
         return Vec::new();
