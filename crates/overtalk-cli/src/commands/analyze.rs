@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use overtalk::analysis::intervals::{HeKind, Layer};
 use overtalk::analysis::result::Mode;
 use overtalk::analysis::{self, Analysis, Params, Preset};
-use overtalk::{Corpus, Transcript};
+use overtalk::Transcript;
 use serde::Serialize;
 
 use crate::input::{self, ReadArgs};
@@ -275,27 +275,51 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let params = params(&args)?;
     let sources = input::expand(&args.inputs)?;
     let rename = args.read.rename_map()?;
-    let mut corpus = Corpus::new();
+    // Each input file is its own set of conversations. A recording id met in several files (the
+    // same conversation as WebVTT and as RTTM, say) is analysed once per file and labelled
+    // `id (file name)`, so the results can be told apart.
+    let mut read: Vec<(String, String, Transcript)> = Vec::new();
     for source in &sources {
         let out = input::read(source, &args.read, &rename)?;
         input::print_warnings(source, &out, globals.quiet);
-        for id in out.corpus.ids() {
-            if corpus.get(id).is_some() {
-                bail!("{}: recording {id:?} appears in more than one input", source.display());
+        let file = match source {
+            input::Source::Stdin => "stdin".to_owned(),
+            input::Source::File(p) => {
+                p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
             }
+        };
+        for (id, t) in out.corpus.into_recordings() {
+            read.push((id, file.clone(), t));
         }
-        corpus.merge(out.corpus);
     }
-    let mut results: Vec<(String, Analysis)> = Vec::with_capacity(corpus.len());
-    for (id, t) in corpus.iter() {
+    // Results come in recording-id order, whatever the order of the inputs.
+    read.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (id, _, _) in &read {
+        *seen.entry(id.as_str()).or_default() += 1;
+    }
+    let labels: Vec<String> = read
+        .iter()
+        .map(
+            |(id, file, _)| {
+                if seen[id.as_str()] > 1 {
+                    format!("{id} ({file})")
+                } else {
+                    id.clone()
+                }
+            },
+        )
+        .collect();
+    let mut results: Vec<(String, Analysis)> = Vec::with_capacity(read.len());
+    for (label, (_, _, t)) in labels.into_iter().zip(&read) {
         let t = if args.timing_only { strip_text(t) } else { t.clone() };
-        let r = analysis::analyze(&t, &params).with_context(|| format!("analysing {id}"))?;
+        let r = analysis::analyze(&t, &params).with_context(|| format!("analysing {label}"))?;
         if !globals.quiet {
             for w in &r.diagnostics.warnings {
-                eprintln!("overtalk: warning: {id}: {w}");
+                eprintln!("overtalk: warning: {label}: {w}");
             }
         }
-        results.push((id.to_owned(), r));
+        results.push((label, r));
     }
     let totals = totals(&results);
     let target = Target::from_arg(args.output.as_deref());
@@ -814,9 +838,10 @@ mod tests {
         assert_eq!(json["schema_version"], 1);
         assert_eq!(json["turns"].as_array().unwrap().len(), 11);
         assert_eq!(json["mode"]["Wife"], "timing");
-        // The same recording twice is refused; jsonl gets one line per conversation.
-        let twice = T::try_parse_from(["analyze", ex.as_str(), ex.as_str()]).unwrap().a;
-        assert!(run(twice, Globals { quiet: true }).is_err());
+        // The same file named twice is read once; jsonl gets one line per conversation.
+        let once: serde_json::Value =
+            serde_json::from_str(&run_to_string(&["--format", "json"], &[&ex, &ex])).unwrap();
+        assert_eq!(once["recording"], "red-carpet");
         let dir = tempfile::tempdir().unwrap();
         let other = dir.path().join("other.rttm");
         let text = std::fs::read_to_string(&ex).unwrap().replace("red-carpet 1", "copy 1");
