@@ -504,3 +504,115 @@ fn vbx_ami_published_scores() {
         }
     }
 }
+
+/// The perturbed hypothesis of the scoring notes (§9), made with the shared perturbation tool.
+fn perturbed(shared: &Path, input: &Path, name: &str) -> Option<PathBuf> {
+    let out = std::env::temp_dir().join(format!("overtalk-{}-{name}.rttm", std::process::id()));
+    let status = std::process::Command::new("python3")
+        .arg(shared.join("../tools/perturb_rttm.py"))
+        .arg(input)
+        .arg("-o")
+        .arg(&out)
+        .args(["--shift", "0.2", "--swap-prob", "0.05", "--drop-prob", "0.02"])
+        .args(["--fa-prob", "0.02", "--rename", "--seed", "1"])
+        .stderr(std::process::Stdio::null())
+        .status();
+    match status {
+        Ok(s) if s.success() => Some(out),
+        _ => {
+            assert!(
+                std::env::var_os("OVERTALK_REQUIRE_SHARED_DATA").is_none(),
+                "python3 and the shared perturbation tool are needed"
+            );
+            eprintln!("skipping: python3 or the shared perturbation tool is not available");
+            None
+        }
+    }
+}
+
+#[test]
+fn agreement_table_on_perturbed_corpora() {
+    let Some(shared) = common::shared_data("agreement_table_on_perturbed_corpora") else { return };
+    let corpora = shared.join("corpora");
+    // (case, reference dir, UEM dir) and per protocol (full, fair, forgiving) the DER of
+    // md-eval-22 without -u, dscore, pyannote.metrics and spyder (scoring notes §9).
+    type Row = (&'static str, [[&'static str; 4]; 3]);
+    let table: [(&str, &str, Option<&str>, Row); 3] = [
+        (
+            "ami_test",
+            "ami/only_words/rttms/test",
+            Some("ami/uems/test"),
+            (
+                "ami",
+                [
+                    ["12.0069", "12.0069", "12.0069", "12.0069"],
+                    ["7.6320", "7.6320", "7.6320", "7.6320"],
+                    ["7.6773", "7.6773", "7.6773", "7.6773"],
+                ],
+            ),
+        ),
+        (
+            "vox_dev",
+            "voxconverse/dev",
+            None,
+            (
+                "vox_dev",
+                [
+                    ["9.2466", "9.2804", "9.2804", "9.2804"],
+                    ["7.1527", "7.1571", "7.1571", "7.1571"],
+                    ["7.1118", "7.1164", "7.0984", "7.1164"],
+                ],
+            ),
+        ),
+        (
+            "vox_test",
+            "voxconverse/test",
+            None,
+            (
+                "vox_test",
+                [
+                    ["9.2503", "9.2648", "9.2667", "9.2648"],
+                    ["6.6826", "6.6832", "6.6828", "6.6831"],
+                    ["6.6471", "6.6474", "6.6465", "6.6473"],
+                ],
+            ),
+        ),
+    ];
+    for (name, refdir, uemdir, (_, expected)) in table {
+        let refdir = corpora.join(refdir);
+        let Some(sys) = perturbed(&shared, &refdir, name) else { return };
+        let r = read_dir_rttm(&refdir);
+        let h = read_rttm(&sys).0;
+        let _ = std::fs::remove_file(&sys);
+        let uem = uemdir.map(|d| {
+            let mut all = BTreeMap::new();
+            for e in std::fs::read_dir(corpora.join(d)).unwrap() {
+                all.extend(read_uem(&e.unwrap().path()));
+            }
+            all
+        });
+        let ids: Vec<&String> = r.keys().collect();
+        let ins: Vec<RecordingInput> = ids
+            .iter()
+            .map(|id| RecordingInput::new(id.as_str(), r.get(*id).cloned(), h.get(*id).cloned()))
+            .collect();
+        let presets = [Preset::MdEval, Preset::Dscore, Preset::Pyannote, Preset::Spyder];
+        let c = Delta::from_millis(250);
+        for (k, row) in expected.iter().enumerate() {
+            for (preset, want) in presets.iter().zip(row) {
+                let base = ScoreOptions::preset(*preset);
+                let opts = match k {
+                    0 => base,
+                    1 => base.with_collar(c),
+                    _ => base.with_collar(c).with_skip_overlap(true),
+                };
+                let got = score(&ins, uem.as_ref(), &opts).unwrap();
+                assert_eq!(
+                    &format!("{:.4}", pct(got.der())),
+                    want,
+                    "{name} protocol {k} {preset:?}"
+                );
+            }
+        }
+    }
+}
