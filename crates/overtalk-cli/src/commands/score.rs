@@ -211,14 +211,12 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         reference.recordings.keys().chain(hypothesis.recordings.keys()).collect();
     ids.sort();
     ids.dedup();
-    let mut unmatched = false;
     let inputs: Vec<RecordingInput> = ids
         .into_iter()
         .map(|id| {
             let r = reference.recordings.get(id).cloned();
             let h = hypothesis.recordings.get(id).cloned();
             if r.is_none() || h.is_none() {
-                unmatched = true;
                 if !globals.quiet {
                     let what = if r.is_none() {
                         "only in the hypothesis: all of its speech is false alarm (md-eval and dscore ignore it)"
@@ -253,7 +251,23 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let report = score::score(&inputs, uem_arg, &opts)?;
     let format = args.format;
     target.write_with(|out| render(&report, format, out))?;
-    let mut outcome = if unmatched { Outcome::Partial } else { Outcome::Ok };
+    // Recordings a preset leaves out (md-eval and dscore: hypothesis only; dscore: not in the
+    // UEM) count as skipped inputs.
+    let skipped: Vec<&str> = report
+        .files
+        .iter()
+        .filter(|f| f.status == FileStatus::Skipped)
+        .map(|f| f.id.as_str())
+        .collect();
+    if !skipped.is_empty() && !globals.quiet {
+        eprintln!(
+            "overtalk: warning: {} recording(s) not scored under preset {}: {}",
+            skipped.len(),
+            opts.preset.name(),
+            skipped.join(", ")
+        );
+    }
+    let mut outcome = if skipped.is_empty() { Outcome::Ok } else { Outcome::Partial };
     if let Some(max) = args.max_der {
         match report.der() {
             Some(d) if d * 100.0 <= max => {}

@@ -44,7 +44,7 @@ use crate::time::{Delta, Time};
 
 pub use der::{macro_average, DerComponents};
 pub use detection::DetectionComponents;
-pub use errors::{error_timeline, ErrorSegment, ErrorType};
+pub use errors::{error_timeline, to_annotation, ErrorSegment, ErrorType};
 pub use jer::{FileJer, SpeakerJer};
 pub use mapping::map_speakers;
 pub use options::{
