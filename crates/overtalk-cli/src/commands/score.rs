@@ -216,15 +216,13 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         .map(|id| {
             let r = reference.recordings.get(id).cloned();
             let h = hypothesis.recordings.get(id).cloned();
-            if r.is_none() || h.is_none() {
-                if !globals.quiet {
-                    let what = if r.is_none() {
-                        "only in the hypothesis: all of its speech is false alarm (md-eval and dscore ignore it)"
-                    } else {
-                        "only in the reference: all of its speech is missed"
-                    };
-                    eprintln!("overtalk: warning: recording {id:?} is {what}");
-                }
+            if (r.is_none() || h.is_none()) && !globals.quiet {
+                let what = if r.is_none() {
+                    "only in the hypothesis: all of its speech is false alarm (md-eval and dscore ignore it)"
+                } else {
+                    "only in the reference: all of its speech is missed"
+                };
+                eprintln!("overtalk: warning: recording {id:?} is {what}");
             }
             let zero = reference
                 .zero
