@@ -327,3 +327,18 @@ fn dscore_rejects_zero_length_turns() {
     let rep = score(&[input], None, &ScoreOptions::preset(Preset::Spyder)).unwrap();
     assert_eq!(rep.der(), Some(0.0));
 }
+
+#[test]
+fn too_many_speakers_is_a_limit_error_not_a_hang() {
+    let names: Vec<String> = (0..1001).map(|i| format!("s{i}")).collect();
+    let a = Annotation::from_labelled(
+        names.iter().enumerate().map(|(i, n)| (s(i as i64 * 10, i as i64 * 10 + 5), n.as_str())),
+    );
+    let err = score(
+        &[RecordingInput::new("f", Some(a.clone()), Some(a))],
+        None,
+        &ScoreOptions::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(err.kind(), overtalk::ErrorKind::Limit(_)), "{err}");
+}

@@ -166,6 +166,10 @@ impl ScoreReport {
     }
 }
 
+/// Largest reference × hypothesis speaker count of one recording (the mapping is cubic in it;
+/// real diarizations have tens of speakers).
+pub const MAX_SPEAKER_PAIRS: usize = 1_000_000;
+
 /// Prepares one recording and computes its mapping (reference index → hypothesis index).
 pub fn prepare_and_map(
     input: &RecordingInput,
@@ -174,6 +178,17 @@ pub fn prepare_and_map(
     opts: &ScoreOptions,
 ) -> Result<Option<(Prepared, Vec<Option<usize>>)>> {
     let Some(p) = prepare(input, uem, uem_given, opts)? else { return Ok(None) };
+    let cells = p.reference_names.len().saturating_mul(p.hypothesis_names.len());
+    if cells > MAX_SPEAKER_PAIRS {
+        return Err(Error::limit(format!(
+            "{}: {} reference × {} hypothesis speakers is more pairs than the {} the mapping \
+             handles",
+            p.id,
+            p.reference_names.len(),
+            p.hypothesis_names.len(),
+            MAX_SPEAKER_PAIRS
+        )));
+    }
     let count_each = opts.self_overlap == SelfOverlap::CountEach;
     let within = match opts.map_stage {
         MapStage::BeforeCollar => &p.evaluation,
