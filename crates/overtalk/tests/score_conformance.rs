@@ -280,9 +280,29 @@ fn published_dscore_test_values() {
     let r = score(&ins, Some(&uem), &ScoreOptions::preset(Preset::Dscore)).unwrap();
     close(pct(r.der()), 26.39309, 5e-6);
     close(pct(r.jer), 33.24631, 5e-6);
-    // der() without a UEM: 26.3931.
+    // Clustering metrics (dscore tests compare at 3 decimals; 5 here).
+    let c = r.cluster.unwrap();
+    for (got, want) in [
+        (c.bcubed_precision, 0.71880),
+        (c.bcubed_recall, 0.72958),
+        (c.bcubed_f1, 0.72415),
+        (c.tau_ref_sys, 0.60075),
+        (c.tau_sys_ref, 0.58534),
+        (c.h_ref_given_sys, 0.80471),
+        (c.h_sys_given_ref, 0.72543),
+        (c.mutual_information, 0.96810),
+        (c.normalized_mutual_information, 0.55872),
+    ] {
+        close(got, want, 5e-6);
+    }
+    // der() without a UEM: 26.3931; the CLI then prints JER 33.23 and B3 0.71/0.72/0.71
+    // (its automatic UEM ends at 41.046 s).
     let r = score(&ins, None, &ScoreOptions::preset(Preset::Dscore)).unwrap();
     close(pct(r.der()), 26.3931, 5e-5);
+    assert_eq!(format!("{:.2}", pct(r.jer)), "33.23");
+    let c = r.cluster.unwrap();
+    let b3 = format!("{:.2}/{:.2}/{:.2}", c.bcubed_precision, c.bcubed_recall, c.bcubed_f1);
+    assert_eq!(b3, "0.71/0.72/0.71");
     // test_load.uem: FILE1 [(0, 15), (25, 30.4)], FILE2 [(4.5, 13.24)].
     let u = read_uem(&f.join("test_load.uem"));
     let ms = |id: &str| -> Vec<(i64, i64)> {
@@ -329,6 +349,22 @@ fn published_vbx_example_values() {
     let r = score(&ins, None, &o).unwrap();
     assert_eq!(format!("{:.2}", pct(r.der())), "7.06");
     assert_eq!(format!("{:.2}", pct(r.jer)), "29.99");
+    let c = r.cluster.unwrap();
+    let got: Vec<String> = [
+        c.bcubed_precision,
+        c.bcubed_recall,
+        c.bcubed_f1,
+        c.tau_ref_sys,
+        c.tau_sys_ref,
+        c.h_ref_given_sys,
+        c.h_sys_given_ref,
+        c.mutual_information,
+        c.normalized_mutual_information,
+    ]
+    .iter()
+    .map(|x| format!("{x:.2}"))
+    .collect();
+    assert_eq!(got, ["0.65", "0.78", "0.71", "0.71", "0.56", "1.14", "0.59", "1.72", "0.67"]);
 }
 
 #[test]
@@ -348,6 +384,9 @@ fn published_pyannote_test_values() {
     mapping.sort();
     let pairs: Vec<(&str, &str)> = mapping.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     assert_eq!(pairs, vec![("A", "a"), ("B", "b"), ("C", "c")]);
+    // Purity 0.6666, coverage 0.7096 (truncated in the published test).
+    assert_eq!(format!("{:.4}", r.purity), "0.6667");
+    assert_eq!(format!("{:.4}", r.coverage), "0.7097");
     // Overlapping reference: total 32 with skip_overlap, 34 without.
     let ins = inputs(&f.join("reference_with_overlap.rttm"), &f.join("hypothesis.rttm"));
     let r = score(&ins, None, &py.clone().with_skip_overlap(true)).unwrap();

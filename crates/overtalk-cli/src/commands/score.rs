@@ -389,6 +389,7 @@ fn render(report: &ScoreReport, format: ScoreFormat, out: &mut dyn Write) -> Res
                         "mapping": f.mapping,
                         "evaluated_s": f.evaluated.as_secs_f64(),
                         "detection": f.detection,
+                        "clustering": f.cluster,
                     })
                 })
                 .collect();
@@ -410,6 +411,9 @@ fn render(report: &ScoreReport, format: ScoreFormat, out: &mut dyn Write) -> Res
                     "macro_der": report.macro_der(),
                     "jer": report.jer,
                     "detection_error_rate": report.detection.error_rate(),
+                    "clustering": report.cluster,
+                    "purity": report.purity,
+                    "coverage": report.coverage,
                 },
             });
             serde_json::to_writer_pretty(&mut *out, &value)?;
