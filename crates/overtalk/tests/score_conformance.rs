@@ -655,3 +655,17 @@ fn agreement_table_on_perturbed_corpora() {
         }
     }
 }
+
+#[test]
+fn published_dscore_uem_writing() {
+    // dscore test_uem.py: FILE1 [(0, 5), (4, 10.6)] + FILE2 [(4.5, 13.24)] writes test_write.uem
+    // (overlapping regions merged, 3 decimals).
+    let seg = |a, b| overtalk::Segment::from_millis(a, b).unwrap();
+    let mut uem = BTreeMap::new();
+    uem.insert("FILE1".to_owned(), Region::from_segments([seg(0, 5_000), seg(4_000, 10_600)]));
+    uem.insert("FILE2".to_owned(), Region::from_segment(seg(4_500, 13_240)));
+    let mut out = Vec::new();
+    format::uem::write(&uem, &mut out).unwrap();
+    let expected = std::fs::read(fixtures().join("dscore-tests/test_write.uem")).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), String::from_utf8(expected).unwrap());
+}
