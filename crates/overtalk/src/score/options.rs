@@ -13,7 +13,7 @@
 //! | [`trim_before_collar`](ScoreOptions::trim_before_collar) | no | **yes** | no | no | no |
 //! | [`float_ends`](ScoreOptions::float_ends) | no | **yes** | no | no | no |
 //! | [`zero_length`](ScoreOptions::zero_length) | ignore | **reject** | ignore | **extend to end** | ignore |
-//! | [`hypothesis_only`](ScoreOptions::hypothesis_only) | ignore | ignore | false alarm | false alarm | false alarm |
+//! | [`hypothesis_only`](ScoreOptions::hypothesis_only) | ignore | ignore | false alarm | ignore | false alarm |
 //! | [`zero_scored`](ScoreOptions::zero_scored) | undefined | 0 or 100 % | 0 or 100 % | undefined | undefined |
 //! | [`jer`](ScoreOptions::jer) | — | frames | continuous | — | frames |
 //!
@@ -161,7 +161,7 @@ pub enum ZeroLength {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum HypothesisOnly {
-    /// Nothing (md-eval iterates reference files only).
+    /// Nothing (md-eval and spyder iterate reference recordings only).
     Ignore,
     /// All of its speech is false alarm.
     FalseAlarm,
@@ -287,6 +287,7 @@ impl ScoreOptions {
             Preset::Spyder => ScoreOptions {
                 self_overlap: SelfOverlap::MergeTouching,
                 zero_length: ZeroLength::ExtendToEnd,
+                hypothesis_only: HypothesisOnly::Ignore,
                 ..base
             },
         }
