@@ -21,8 +21,8 @@ use crate::{Globals, Outcome};
 /// Score a diarization against a reference: DER (with its components) and JER.
 ///
 /// Recordings are matched by id across all reference and hypothesis inputs. A recording only
-/// in the reference is scored as all miss; one only in the hypothesis as all false alarm
-/// (md-eval and dscore ignore those). Totals add components over recordings (micro average);
+/// in the reference is scored as all miss; one only in the hypothesis as all false alarm (the
+/// md-eval, dscore and spyder presets leave it out, as those tools do, and the exit status is 1). Totals add components over recordings (micro average);
 /// the macro average is the mean of per-recording DERs. The collar is per side, as in md-eval
 /// and dscore; pyannote.metrics' `collar` is the total width, twice this value — every result
 /// prints both.
@@ -569,6 +569,43 @@ mod tests {
             let text = String::from_utf8(out).unwrap();
             assert!(text.contains(needle), "{format:?}:\n{text}");
         }
+    }
+
+    fn fixture(rel: &str) -> String {
+        format!("{}/../overtalk/tests/data/scoring-fixtures/{rel}", env!("CARGO_MANIFEST_DIR"))
+    }
+
+    #[test]
+    fn run_scores_files_end_to_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("e13.csv");
+        let out_s = out.to_string_lossy().into_owned();
+        let mut v = vec!["t", "-r"];
+        let (r, h) = (
+            fixture("edge-cases/E13_file_missing_in_hyp/ref.rttm"),
+            fixture("edge-cases/E13_file_missing_in_hyp/hyp.rttm"),
+        );
+        v.extend([r.as_str(), "-s", h.as_str(), "--format", "csv", "-o", out_s.as_str()]);
+        v.extend(["--max-der", "50"]);
+        let args = T::try_parse_from(v.clone()).unwrap().args;
+        assert_eq!(run(args, Globals { quiet: true }).unwrap(), Outcome::Ok);
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.contains("\nf2,no hypothesis,10.000,0.000,10.000,"), "{text}");
+        assert!(text.contains("\nTOTAL,2 recordings,20.000,10.000,10.000,0.000,0.000,50.00,"));
+        // Above the threshold: exit status 1.
+        let last = v.len() - 1;
+        v[last] = "49.9";
+        let args = T::try_parse_from(v).unwrap().args;
+        assert_eq!(run(args, Globals { quiet: true }).unwrap(), Outcome::Partial);
+        // dscore refuses a zero-length turn.
+        let z = fixture("edge-cases/E14_zero_duration_turn/ref.rttm");
+        let zh = fixture("edge-cases/E14_zero_duration_turn/hyp.rttm");
+        let args =
+            T::try_parse_from(["t", "-r", &z, "-s", &zh, "--preset", "dscore", "-o", &out_s])
+                .unwrap()
+                .args;
+        let err = run(args, Globals { quiet: true }).unwrap_err();
+        assert!(err.to_string().contains("zero-length"), "{err}");
     }
 
     #[test]
