@@ -8,8 +8,8 @@ use anyhow::{bail, Context, Result};
 use overtalk::format::uem;
 use overtalk::score::validate::validate_rttm;
 use overtalk::score::{
-    self, DefaultRegion, FileStatus, JerDefinition, MappingMethod, Preset, RecordingInput,
-    ScoreOptions, ScoreReport, Side, ZeroLengthTurn,
+    self, DefaultRegion, ErrorSegment, FileStatus, JerDefinition, MappingMethod, Preset,
+    RecordingInput, ScoreOptions, ScoreReport, Side, ZeroLengthTurn,
 };
 use overtalk::{Annotation, Delta, Region};
 use serde_json::json;
@@ -64,6 +64,10 @@ pub struct Args {
     /// Write to this file instead of stdout.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Add each recording's error timeline (correct / confusion / miss / false alarm pieces with
+    /// the speakers involved) to the JSON output.
+    #[arg(long)]
+    errors: bool,
     /// Exit with status 1 when the total DER (in percent) is above this value.
     #[arg(long, value_name = "PERCENT")]
     max_der: Option<f64>,
@@ -248,7 +252,15 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         if args.uem.is_empty() { None } else { Some(&uems) };
     let report = score::score(&inputs, uem_arg, &opts)?;
     let format = args.format;
-    target.write_with(|out| render(&report, format, out))?;
+    let timelines = if args.errors {
+        if format != ScoreFormat::Json {
+            bail!("--errors needs --format json");
+        }
+        Some(error_timelines(&inputs, uem_arg, &report)?)
+    } else {
+        None
+    };
+    target.write_with(|out| render_with(&report, format, timelines.as_ref(), out))?;
     // Recordings a preset leaves out (md-eval and dscore: hypothesis only; dscore: not in the
     // UEM) count as skipped inputs.
     let skipped: Vec<&str> = report
@@ -367,7 +379,37 @@ fn rows(report: &ScoreReport) -> Vec<[String; 10]> {
     rows
 }
 
+/// Each scored recording's error timeline, by id.
+fn error_timelines(
+    inputs: &[RecordingInput],
+    uem: Option<&BTreeMap<String, Region>>,
+    report: &ScoreReport,
+) -> Result<BTreeMap<String, Vec<ErrorSegment>>> {
+    let opts = &report.options;
+    let uem = uem.map(|u| score::prepare::normalise_uem(u, opts.uem_ids));
+    let count_each = opts.self_overlap == score::SelfOverlap::CountEach;
+    let mut out = BTreeMap::new();
+    for f in report.files.iter().filter(|f| f.status != FileStatus::Skipped) {
+        let Some(input) = inputs.iter().find(|i| i.id == f.id) else { continue };
+        let entry = uem.as_ref().and_then(|u| u.get(&f.id));
+        if let Some((p, mapping)) = score::prepare_and_map(input, entry, uem.is_some(), opts)? {
+            out.insert(f.id.clone(), score::error_timeline(&p, &mapping, count_each));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
 fn render(report: &ScoreReport, format: ScoreFormat, out: &mut dyn Write) -> Result<()> {
+    render_with(report, format, None, out)
+}
+
+fn render_with(
+    report: &ScoreReport,
+    format: ScoreFormat,
+    timelines: Option<&BTreeMap<String, Vec<ErrorSegment>>>,
+    out: &mut dyn Write,
+) -> Result<()> {
     let conventions = report.options.describe();
     match format {
         ScoreFormat::Json => {
@@ -390,6 +432,17 @@ fn render(report: &ScoreReport, format: ScoreFormat, out: &mut dyn Write) -> Res
                         "evaluated_s": f.evaluated.as_secs_f64(),
                         "detection": f.detection,
                         "clustering": f.cluster,
+                        "errors": timelines.and_then(|t| t.get(&f.id)).map(|v| {
+                            v.iter()
+                                .map(|e| json!({
+                                    "start": e.segment.start().as_secs_f64(),
+                                    "end": e.segment.end().as_secs_f64(),
+                                    "kind": e.kind,
+                                    "reference": e.reference,
+                                    "hypothesis": e.hypothesis,
+                                }))
+                                .collect::<Vec<_>>()
+                        }),
                     })
                 })
                 .collect();
@@ -592,6 +645,21 @@ mod tests {
         let text = std::fs::read_to_string(&out).unwrap();
         assert!(text.contains("\nf2,no hypothesis,10.000,0.000,10.000,"), "{text}");
         assert!(text.contains("\nTOTAL,2 recordings,20.000,10.000,10.000,0.000,0.000,50.00,"));
+        // The error timeline in JSON.
+        let json_out = dir.path().join("e13.json").to_string_lossy().into_owned();
+        let args = T::try_parse_from([
+            "t", "-r", &r, "-s", &h, "--errors", "--format", "json", "-o", &json_out,
+        ])
+        .unwrap()
+        .args;
+        assert_eq!(run(args, Globals { quiet: true }).unwrap(), Outcome::Ok);
+        let j: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json_out).unwrap()).unwrap();
+        let f2 = &j["files"][1];
+        assert_eq!(f2["recording"], "f2");
+        assert_eq!(f2["errors"][0]["kind"], "miss");
+        assert_eq!(f2["errors"][0]["end"], 10.0);
+        assert_eq!(j["files"][0]["errors"][0]["kind"], "correct");
         // Above the threshold: exit status 1.
         let last = v.len() - 1;
         v[last] = "49.9";
