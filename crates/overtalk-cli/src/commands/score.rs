@@ -131,8 +131,12 @@ fn read_side(
         let out = input::read(source, read, &rename)?;
         input::print_warnings(source, &out, globals.quiet);
         if let Source::File(p) = source {
+            // The reader drops zero-length turns (with a warning); some presets need them back
+            // (dscore refuses the file, spyder keeps the speaker on), so re-read the lines then.
             let is_rttm = out.format == Some(overtalk::format::Format::Rttm);
-            if is_rttm {
+            let has_zero =
+                out.warnings.iter().any(|w| w.kind == overtalk::WarningKind::ZeroDuration);
+            if is_rttm && has_zero {
                 let text = std::fs::read_to_string(p)
                     .with_context(|| format!("reading {}", p.display()))?;
                 zero.extend(validate_rttm(&text, None, side).zero_length);
