@@ -165,18 +165,38 @@ fn samples_survive_rttm_and_their_own_writer() {
         let again = read_str(&again, s.format, &ReadOptions::default()).unwrap();
         let again_id = if s.format == Format::Stm { s.recording } else { "recording" };
         assert_eq!(labelled(again.corpus.get(again_id).unwrap()), expected, "{}", s.path);
-        // Through the format's own writer: identical segments, speakers and texts.
+        // Through the format's own writer: the identical transcript (segments, speakers, texts
+        // and word timings).
         let (own, warnings) = written(&first.corpus, s.format);
         assert!(warnings.is_empty(), "{}: {warnings:?}", s.path);
         let back = read_str(&own, s.format, &ReadOptions::default()).unwrap();
         let back_id = if s.format == Format::Stm { s.recording } else { "recording" };
-        let b = back.corpus.get(back_id).unwrap();
-        assert_eq!(b.annotation(), t.annotation(), "{}", s.path);
-        let text = |t: &Transcript| -> Vec<Option<String>> {
-            t.contents().iter().map(|c| c.as_ref().and_then(|c| c.text.clone())).collect()
-        };
-        assert_eq!(text(b), text(t), "{}", s.path);
+        assert_eq!(back.corpus.get(back_id).unwrap(), t, "{}", s.path);
     }
+}
+
+#[test]
+fn word_timings_become_ctm_word_lines() {
+    let yt = read_path(&fixture("webvtt/webvttpy_youtube_dl.vtt"), None, &ReadOptions::default())
+        .unwrap();
+    let (ctm, warnings) = written(&yt.corpus, Format::Ctm);
+    // `telling` starts where its cue ends.
+    assert_eq!(kinds(&warnings), vec![WarningKind::Repaired]);
+    assert!(warnings[0].message.contains("\"telling\" at 305.069"), "{warnings:?}");
+    let lines: Vec<&str> = ctm.lines().collect();
+    assert_eq!(
+        lines,
+        vec![
+            "webvttpy_youtube_dl unknown 286.070 0.400 yeah",
+            "webvttpy_youtube_dl unknown 286.470 17.610 what",
+            "webvttpy_youtube_dl unknown 304.080 0.119 this",
+            "webvttpy_youtube_dl unknown 304.199 0.180 will",
+            "webvttpy_youtube_dl unknown 304.379 0.241 happen",
+            "webvttpy_youtube_dl unknown 304.620 0.240 is",
+            "webvttpy_youtube_dl unknown 304.860 0.209 I'm",
+            "webvttpy_youtube_dl unknown 305.069 0.331 <NA>",
+        ]
+    );
 }
 
 #[test]

@@ -38,7 +38,8 @@
 //!
 //! **Writing** is canonical WebVTT: a `WEBVTT` line, then one cue per track in time order,
 //! `HH:MM:SS.mmm --> HH:MM:SS.mmm` (times rounded to the millisecond, half away from zero) and the
-//! payload `<v Name>text</v>`. `&`, `<` and `>` are escaped in names and text; line breaks in a
+//! payload `<v Name>text</v>`; timed words that spell the text are written with inline timestamps
+//! (`<v Ann>so <00:00:01.250>then</v>`). `&`, `<` and `>` are escaped in names and text; line breaks in a
 //! name and empty text lines (which would end the cue) are removed with a warning.
 
 use std::collections::HashMap;
@@ -674,6 +675,40 @@ pub(crate) fn caption_lines(content: Option<&Content>) -> (Vec<String>, bool) {
     (lines, removed)
 }
 
+/// The payload with inline timestamps, when the words carry timings that WebVTT can hold and
+/// spell the text: every word starts inside the cue or is untimed, the first one is timed, and
+/// the text is the words joined by single spaces. A timestamp is written before every timed word
+/// except a first word that starts with the cue; word ends are not written (a reader takes them
+/// from the next word).
+fn karaoke(c: &Content, seg: crate::model::Segment) -> Option<String> {
+    c.words.first()?.start?;
+    let inside = |t: Option<Time>| t.is_none_or(|t| seg.start() <= t && t <= seg.end());
+    if !c
+        .words
+        .iter()
+        .all(|w| inside(w.start) && !w.text.is_empty() && !w.text.contains(char::is_whitespace))
+    {
+        return None;
+    }
+    let joined = c.words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+    if c.text.as_deref().is_some_and(|t| t != joined) {
+        return None;
+    }
+    let mut body = String::new();
+    for (k, w) in c.words.iter().enumerate() {
+        if k > 0 {
+            body.push(' ');
+        }
+        if let Some(t) = w.start.filter(|&t| k > 0 || t != seg.start()) {
+            body.push('<');
+            body.push_str(&format_clock(t, '.'));
+            body.push('>');
+        }
+        body.push_str(&escape(&w.text));
+    }
+    Some(body)
+}
+
 /// Writes one recording as canonical WebVTT (see the module doc).
 pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
     let mut warnings = Vec::new();
@@ -717,7 +752,10 @@ fn write_transcript(id: &str, t: &Transcript, buf: &mut String, warnings: &mut V
                 format!("{id}: empty lines inside a text removed (they would end the cue)"),
             ));
         }
-        let body = lines.iter().map(|l| escape(l)).collect::<Vec<_>>().join("\n");
+        let body = match u.content.and_then(|c| karaoke(c, u.segment)) {
+            Some(body) => body,
+            None => lines.iter().map(|l| escape(l)).collect::<Vec<_>>().join("\n"),
+        };
         // Writing into a String cannot fail.
         let _ = write!(
             buf,
@@ -838,6 +876,29 @@ mod tests {
         assert_eq!((e.line(), e.column()), (Some(3), Some(15)));
         let e = read_str("", Format::WebVtt, &ReadOptions::default()).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(1), Some(1)));
+    }
+
+    #[test]
+    fn whisperx_brackets_in_cues() {
+        let out = read_text("WEBVTT\n\n00:00.000 --> 00:01.000\n[SPEAKER_00]: Hi there\n\n00:01.000 --> 00:02.000\n[SPEAKER_01]: Hello\n");
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            texts(t),
+            vec![
+                ("SPEAKER_00".to_owned(), Some("Hi there".to_owned())),
+                ("SPEAKER_01".to_owned(), Some("Hello".to_owned())),
+            ]
+        );
+    }
+
+    #[test]
+    fn timed_words_are_written_as_inline_timestamps() {
+        let text = "WEBVTT\n\n00:00:01.000 --> 00:00:03.000\n<v A>a <00:00:01.500>b&amp; c <00:00:02.000>d</v>\n";
+        let out = read_text(text);
+        let mut buf = Vec::new();
+        assert!(write(&out.corpus, &mut buf).unwrap().is_empty());
+        assert_eq!(String::from_utf8(buf).unwrap(), text);
     }
 
     #[test]
