@@ -19,7 +19,8 @@ use proptest::prelude::*;
 struct Sample {
     path: &'static str,
     format: Format,
-    warnings: &'static [WarningKind],
+    /// `(kind, line, column)` of every warning.
+    warnings: &'static [(WarningKind, usize, usize)],
     recording: &'static str,
     tracks: usize,
     speakers: &'static [&'static str],
@@ -40,7 +41,7 @@ const SAMPLES: &[Sample] = &[
     Sample {
         path: "webvtt/webvttpy_youtube_dl.vtt",
         format: Format::WebVtt,
-        warnings: &[WarningKind::MissingSpeaker],
+        warnings: &[(WarningKind::MissingSpeaker, 13, 1)],
         recording: "webvttpy_youtube_dl",
         tracks: 4,
         speakers: &["unknown"],
@@ -52,7 +53,7 @@ const SAMPLES: &[Sample] = &[
     Sample {
         path: "webvtt/webvttpy_comments.vtt",
         format: Format::WebVtt,
-        warnings: &[WarningKind::MissingSpeaker],
+        warnings: &[(WarningKind::MissingSpeaker, 9, 1)],
         recording: "webvttpy_comments",
         tracks: 3,
         speakers: &["unknown"],
@@ -64,7 +65,7 @@ const SAMPLES: &[Sample] = &[
     Sample {
         path: "webvtt/webvttpy_cue_tags.vtt",
         format: Format::WebVtt,
-        warnings: &[WarningKind::MissingSpeaker],
+        warnings: &[(WarningKind::MissingSpeaker, 4, 1)],
         recording: "webvttpy_cue_tags",
         tracks: 3,
         speakers: &["unknown"],
@@ -73,7 +74,7 @@ const SAMPLES: &[Sample] = &[
     Sample {
         path: "srt/webvttpy_sample.srt",
         format: Format::Srt,
-        warnings: &[WarningKind::MissingSpeaker],
+        warnings: &[(WarningKind::MissingSpeaker, 3, 1)],
         recording: "webvttpy_sample",
         tracks: 5,
         speakers: &["unknown"],
@@ -128,7 +129,12 @@ fn samples_read_with_the_expected_tracks_and_warnings() {
     for s in SAMPLES {
         let out = read_path(&fixture(s.path), None, &ReadOptions::default()).unwrap();
         assert_eq!(out.format, Some(s.format), "{}", s.path);
-        assert_eq!(kinds(&out.warnings), s.warnings, "{}: {:?}", s.path, out.warnings);
+        let warnings: Vec<_> = out
+            .warnings
+            .iter()
+            .map(|w| (w.kind, w.line.unwrap_or(0), w.column.unwrap_or(0)))
+            .collect();
+        assert_eq!(warnings, s.warnings, "{}: {:?}", s.path, out.warnings);
         assert_eq!(out.corpus.ids().collect::<Vec<_>>(), vec![s.recording], "{}", s.path);
         let t = out.corpus.get(s.recording).unwrap();
         assert_eq!(t.annotation().len(), s.tracks, "{}", s.path);
@@ -253,6 +259,16 @@ fn fixture_copies_match_the_shared_samples() {
     let Some(shared) = common::shared_data("fixture_copies_match_the_shared_samples") else {
         return;
     };
+    // Every sample of these formats is covered.
+    for dir in ["webvtt", "srt", "lab", "stm"] {
+        for entry in std::fs::read_dir(shared.join("format-samples").join(dir)).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            if name != "README.md" {
+                let rel = format!("{dir}/{name}");
+                assert!(SAMPLES.iter().any(|s| s.path == rel), "{rel} has no golden test");
+            }
+        }
+    }
     for s in SAMPLES {
         let ours = std::fs::read(fixture(s.path)).unwrap();
         let theirs = std::fs::read(shared.join("format-samples").join(s.path)).unwrap();
@@ -589,6 +605,28 @@ fn garbage_never_panics() {
                     if let ErrorKind::Parse { line, column, .. } = e.kind() {
                         assert!(*line > 0 && *column > 0, "{f}: {text:?}: {e}");
                     }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn binary_bytes_are_errors_with_a_position_or_read() {
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for round in 0..50 {
+        let bytes: Vec<u8> = (0..(1 + round * 97))
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect();
+        for f in MINE {
+            if let Err(e) = read_bytes(&bytes, None, Some(f), &ReadOptions::default()) {
+                if let ErrorKind::Parse { line, column, .. } = e.kind() {
+                    assert!(*line > 0 && *column > 0, "{f}: {e}");
                 }
             }
         }

@@ -106,7 +106,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 ctx.warn_at(
                     WarningKind::MissingSpeaker,
                     r.n,
-                    None,
+                    Some(r.line.trim_end().chars().count() + 1),
                     format!("label is empty; it and every later empty label get the speaker {UNKNOWN_SPEAKER:?}"),
                 )?;
             }

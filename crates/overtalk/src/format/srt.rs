@@ -82,6 +82,7 @@ fn strip_tags(line: &str) -> String {
 
 struct Block {
     line: usize,
+    end_col: usize,
     start: Time,
     end: Time,
     text: Vec<String>,
@@ -120,7 +121,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         };
         let (tn, tline) = lines[timing_at];
         i = timing_at + 1;
-        let Some((start, end)) = parse_timing(tline, tn, ctx)? else { continue };
+        let Some((start, end, end_col)) = parse_timing(tline, tn, ctx)? else { continue };
         let mut text: Vec<String> = Vec::new();
         while i < lines.len() && !lines[i].1.trim().is_empty() {
             if is_timing(lines[i].1) {
@@ -133,7 +134,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             text.push(strip_tags(lines[i].1));
             i += 1;
         }
-        blocks.push(Block { line: tn, start, end, text });
+        blocks.push(Block { line: tn, end_col, start, end, text });
     }
     if blocks.is_empty() {
         ctx.warn(Warning::new(WarningKind::Note, "no subtitle blocks in the input"))?;
@@ -159,8 +160,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                         missing_warned = true;
                         ctx.warn_at(
                             WarningKind::MissingSpeaker,
-                            block.line,
-                            None,
+                            block.line + usize::from(!block.text.is_empty()),
+                            Some(1),
                             format!("block has no speaker prefix; it and every later block like it get the speaker {UNKNOWN_SPEAKER:?}"),
                         )?;
                     }
@@ -168,7 +169,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
             };
             let content = join_lines(text.split('\n')).map(Content::text);
-            match ctx.segment(block.start, block.end, block.line, None)? {
+            match ctx.segment(block.start, block.end, block.line, Some(block.end_col))? {
                 Some(seg) => {
                     b.add(seg, &speaker, content);
                 }
@@ -311,7 +312,7 @@ mod tests {
             ]
         );
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
-        assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(10))]);
+        assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(11))]);
     }
 
     #[test]

@@ -220,12 +220,12 @@ pub(crate) fn join_lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option
 }
 
 /// Parses a caption timing line `start --> end [settings]`: the two times and the column of the
-/// field that failed.
+/// end time; an error names the column of the field that failed.
 pub(crate) fn parse_timing(
     line: &str,
     n: usize,
     ctx: &ReadContext<'_>,
-) -> Result<Option<(Time, Time)>> {
+) -> Result<Option<(Time, Time, usize)>> {
     let Some(arrow) = line.find("-->") else { return Ok(None) };
     let start_field = line[..arrow].trim();
     let after = &line[arrow + 3..];
@@ -234,9 +234,10 @@ pub(crate) fn parse_timing(
     let start = parse_clock(start_field).map_err(|e| {
         ctx.time_error(e, start_field, "cue start", n, column_of(line, start_field))
     })?;
-    let end = parse_clock(end_field)
-        .map_err(|e| ctx.time_error(e, end_field, "cue end", n, column_of(line, after_trimmed)))?;
-    Ok(Some((start, end)))
+    let end_col = column_of(line, after_trimmed);
+    let end =
+        parse_clock(end_field).map_err(|e| ctx.time_error(e, end_field, "cue end", n, end_col))?;
+    Ok(Some((start, end, end_col)))
 }
 
 /// Decodes one HTML character reference at the start of `s` (which starts with `&`): the text
@@ -293,6 +294,7 @@ pub(crate) fn decode_entities(s: &str) -> String {
 /// One cue as found in the file.
 struct RawCue<'t> {
     line: usize,
+    end_col: usize,
     start: Time,
     end: Time,
     payload: Vec<&'t str>,
@@ -488,13 +490,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         };
         let (tn, tline) = lines[timing_at];
         i = timing_at + 1;
-        let Some((start, end)) = parse_timing(tline, tn, ctx)? else { continue };
+        let Some((start, end, end_col)) = parse_timing(tline, tn, ctx)? else { continue };
         let mut payload = Vec::new();
         while i < lines.len() && !lines[i].1.trim().is_empty() && !lines[i].1.contains("-->") {
             payload.push(lines[i].1);
             i += 1;
         }
-        cues.push(RawCue { line: tn, start, end, payload });
+        cues.push(RawCue { line: tn, end_col, start, end, payload });
     }
     build(cues, youtube, ctx)
 }
@@ -581,8 +583,8 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
                         missing_warned = true;
                         ctx.warn_at(
                             WarningKind::MissingSpeaker,
-                            cue.line,
-                            None,
+                            cue.line + usize::from(!cue.payload.is_empty()),
+                            Some(1),
                             format!("cue has no speaker (no `<v Name>` span or speaker prefix); it and every later cue like it get the speaker {UNKNOWN_SPEAKER:?}"),
                         )?;
                     }
@@ -622,7 +624,7 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
                 (None, true) => None,
                 (text, _) => Some(Content { text, words }),
             };
-            match ctx.segment(cue.start, cue.end, cue.line, None)? {
+            match ctx.segment(cue.start, cue.end, cue.line, Some(cue.end_col))? {
                 Some(seg) => {
                     b.add(seg, &speaker, content);
                 }
@@ -831,7 +833,7 @@ mod tests {
         assert_eq!(names, vec!["Ana (SL)", "Bo", "unknown", "unknown"]);
         assert_eq!(texts(t)[0].1.as_deref(), Some("hi: there"));
         let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
-        assert_eq!(kinds, vec![(WarningKind::MissingSpeaker, Some(12))]);
+        assert_eq!(kinds, vec![(WarningKind::MissingSpeaker, Some(13))]);
         // One `Note:` line among ordinary captions is text, not a speaker.
         let out = read_text("WEBVTT\n\n00:01.000 --> 00:02.000\nNote: snacks\n\n00:02.000 --> 00:03.000\nok then\n\n00:03.000 --> 00:04.000\nbye\n");
         let t = out.corpus.get("recording").unwrap();
