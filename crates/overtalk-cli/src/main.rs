@@ -17,7 +17,9 @@ use clap::{CommandFactory, Parser, Subcommand};
 /// and diarization scoring.
 #[derive(Debug, Parser)]
 #[command(name = "overtalk", version, propagate_version = true)]
-#[command(about = "Measure the floor of a conversation: who spoke when, turns, gaps, overlaps,\ninterruptions, and diarization scoring (DER/JER).")]
+#[command(
+    about = "Measure the floor of a conversation: who spoke when, turns, gaps, overlaps,\ninterruptions, and diarization scoring (DER/JER)."
+)]
 #[command(
     after_help = "Examples:\n  overtalk convert meeting.vtt -o meeting.rttm\n  overtalk info corpus/*.rttm\n  overtalk validate ref.rttm --uem all.uem"
 )]
@@ -31,8 +33,12 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    Analyze(commands::analyze::Args),
+    Score(commands::score::Args),
     Convert(commands::convert::Args),
     Info(commands::info::Args),
+    Validate(commands::validate::Args),
+    Schema(commands::schema::Args),
     Completions(commands::generate::CompletionArgs),
     Man(commands::generate::ManArgs),
 }
@@ -66,6 +72,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Convert(a) => commands::convert::run(a, globals),
         Command::Info(a) => commands::info::run(a, globals),
+        Command::Score(a) => commands::score::run(a, globals),
+        Command::Validate(a) => commands::validate::run(a, globals),
+        Command::Analyze(a) => commands::analyze::run(a, globals),
+        Command::Schema(a) => commands::schema::run(a, globals),
         Command::Completions(a) => commands::generate::completions(a, Cli::command()),
         Command::Man(a) => commands::generate::man(a, Cli::command()),
     };

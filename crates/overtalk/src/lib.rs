@@ -35,9 +35,11 @@
 
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod error;
 pub mod format;
 pub mod model;
+pub mod score;
 pub mod time;
 
 pub use error::{Error, ErrorKind, Result, Warning, WarningKind};

@@ -1,5 +1,9 @@
 //! One module per subcommand: its flags (`Args`) and its `run`.
 
+pub mod analyze;
 pub mod convert;
 pub mod generate;
 pub mod info;
+pub mod schema;
+pub mod score;
+pub mod validate;

@@ -22,14 +22,21 @@ use crate::error::{Error, Result, Warning, WarningKind};
 use crate::model::{Corpus, Segment, Transcript};
 use crate::time::{parse_seconds, Time, TimeError};
 
+pub mod assemblyai;
+pub mod chat;
 pub mod csv;
 pub mod ctm;
+pub mod deepgram;
+pub mod eaf;
+pub mod json;
 pub mod lab;
 pub mod rttm;
 pub mod srt;
 pub mod stm;
+pub mod textgrid;
 pub mod uem;
 pub mod webvtt;
+pub mod whisperx;
 
 /// Every format overtalk knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -398,6 +405,13 @@ fn reader(format: Format) -> Option<ReadFn> {
         Format::Tsv => csv::read_tsv,
         Format::Stm => stm::read,
         Format::Ctm => ctm::read,
+        Format::TextGrid => textgrid::read,
+        Format::Eaf => eaf::read,
+        Format::Chat => chat::read,
+        Format::Json => json::read,
+        Format::WhisperX => whisperx::read,
+        Format::Deepgram => deepgram::read,
+        Format::AssemblyAi => assemblyai::read,
         _ => return None,
     })
 }
@@ -412,6 +426,11 @@ fn writer(format: Format) -> Option<WriteFn> {
         Format::Tsv => csv::write_tsv,
         Format::Stm => stm::write,
         Format::Ctm => ctm::write,
+        Format::TextGrid => textgrid::write,
+        Format::Eaf => eaf::write,
+        Format::Chat => chat::write,
+        Format::Json => json::write,
+        Format::WhisperX => whisperx::write,
         _ => return None,
     })
 }
@@ -508,8 +527,10 @@ pub fn sniff(text: &str) -> Option<Format> {
     if trimmed.starts_with("WEBVTT") {
         return Some(Format::WebVtt);
     }
-    if trimmed.starts_with("File type = \"ooTextFile\"")
-        || trimmed.starts_with("File type = \"ooTextFile short\"")
+    // Praat accepts any spacing around `=`, the short-form header and a first-line comment.
+    let first_line = trimmed.lines().next().unwrap_or("");
+    if first_line.starts_with("File type") && first_line.contains("\"ooTextFile")
+        || first_line.starts_with("\"ooTextFile")
     {
         return Some(Format::TextGrid);
     }
@@ -519,27 +540,14 @@ pub fn sniff(text: &str) -> Option<Format> {
         }
         return None;
     }
-    if trimmed.starts_with("@UTF8") || trimmed.starts_with("@Begin") {
+    // CHAT: `@UTF8` first; older CLAN files start with `@Font:` or `@Window:` headers.
+    if ["@UTF8", "@Begin", "@Font:", "@Window:"].iter().any(|h| trimmed.starts_with(h)) {
         return Some(Format::Chat);
     }
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        if head.contains("\"schema_version\"") && head.contains("\"overtalk\"") {
-            return Some(Format::Json);
-        }
-        if head.contains("\"utterances\"") && head.contains("\"audio_duration\"")
-            || head.contains("\"speaker_labels\"")
-        {
-            return Some(Format::AssemblyAi);
-        }
-        if head.contains("\"metadata\"") && head.contains("\"channels\"")
-            || head.contains("\"request_id\"")
-        {
-            return Some(Format::Deepgram);
-        }
-        if head.contains("\"segments\"") {
-            return Some(Format::WhisperX);
-        }
-        return None;
+        // By the keys of the top-level object, in any order, looking past the 64 KiB head
+        // (a long first value can hide the telling key; see `json::sniff`).
+        return json::sniff(text.trim_start_matches('\u{feff}').trim_start());
     }
     let first = trimmed
         .lines()

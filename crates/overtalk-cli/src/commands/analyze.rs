@@ -1,0 +1,798 @@
+//! `overtalk analyze INPUT…`: turns, overlaps, the floor and interruptions, per conversation.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use overtalk::analysis::intervals::{HeKind, Layer};
+use overtalk::analysis::result::Mode;
+use overtalk::analysis::{self, Analysis, Params, Preset};
+use overtalk::{Corpus, Transcript};
+use serde::Serialize;
+
+use crate::input::{self, ReadArgs};
+use crate::output::Target;
+use crate::{Globals, Outcome};
+
+/// Analyse the dynamics of conversations: talk and floor time, turns, gaps and overlaps
+/// (Heldner & Edlund), backchannels, and who interrupts whom.
+///
+/// Each recording is one conversation. Every result carries the mode (text or timing) of each
+/// speaker and the parameters used. Parameters come from the preset, then `--config`, then the
+/// flags below (durations in milliseconds).
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  overtalk analyze interview.vtt\n  overtalk analyze ami/only_words/rttms/test --format json -o ami.json\n  overtalk analyze debate.rttm --preset pure-jf --terminal-window 250\n  overtalk analyze meeting.rttm --format csv --events onsets"
+)]
+pub struct Args {
+    /// Input files, directories or globs; `-` reads stdin.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = AnalyzeFormat::Table)]
+    format: AnalyzeFormat,
+    /// Event list written by `--format csv|tsv`.
+    #[arg(long, value_enum, default_value_t = Events::Onsets)]
+    events: Events,
+    /// Write to this file instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Parameter preset.
+    #[arg(long, value_name = "PRESET", default_value = "default", value_parser = ["default", "he2010", "pure-jf"])]
+    preset: String,
+    /// TOML file of parameters (any subset of the names below, in snake_case; `preset = "…"`
+    /// is also accepted).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Ignore words and text: judge completion and backchannels by timing only.
+    #[arg(long)]
+    timing_only: bool,
+    #[command(flatten)]
+    p: Box<ParamFlags>,
+    #[command(flatten)]
+    read: ReadArgs,
+}
+
+/// One flag per scalar parameter (conversation-metrics.md §5.2).
+#[derive(Debug, Default, clap::Args)]
+#[command(next_help_heading = "Parameters (milliseconds unless noted)")]
+struct ParamFlags {
+    /// |between-speaker interval| ≤ this is no-gap-no-overlap.
+    #[arg(long, value_name = "MS")]
+    latch_tolerance: Option<i64>,
+    /// Drop segments no longer than this.
+    #[arg(long, value_name = "MS")]
+    min_segment: Option<i64>,
+    /// Merge a speaker's segments separated by less than this.
+    #[arg(long, value_name = "MS")]
+    bridge_pause: Option<i64>,
+    /// Histogram bin for micro pauses and gaps.
+    #[arg(long, value_name = "MS")]
+    pause_report_min: Option<i64>,
+    /// Longest backchannel.
+    #[arg(long, value_name = "MS")]
+    bc_max_duration: Option<i64>,
+    /// Most words in a backchannel.
+    #[arg(long, value_name = "N")]
+    bc_max_words: Option<usize>,
+    /// Share of cue words a backchannel must exceed (0–1).
+    #[arg(long, value_name = "SHARE")]
+    bc_min_cue_share: Option<f64>,
+    /// Silence of the backchannel speaker before it.
+    #[arg(long, value_name = "MS")]
+    bc_pre_silence: Option<i64>,
+    /// Silence of the backchannel speaker after it.
+    #[arg(long, value_name = "MS")]
+    bc_post_silence: Option<i64>,
+    /// Another speaker talked at most this long before the backchannel.
+    #[arg(long, value_name = "MS")]
+    bc_context: Option<i64>,
+    /// That speaker resumes within this after the backchannel.
+    #[arg(long, value_name = "MS")]
+    bc_resume_window: Option<i64>,
+    /// Solo stretch an overlapped talkspurt needs to claim the floor.
+    #[arg(long, value_name = "MS")]
+    min_floor_solo: Option<i64>,
+    /// Onsets this close to a completion point are terminal overlaps.
+    #[arg(long, value_name = "MS")]
+    terminal_window: Option<i64>,
+    /// Onsets this close are a simultaneous start.
+    #[arg(long, value_name = "MS")]
+    simul_start_tol: Option<i64>,
+    /// Longest gap after an incomplete utterance for a silent interruption.
+    #[arg(long, value_name = "MS")]
+    silent_int_max_gap: Option<i64>,
+    /// Gaps and pauses at least this long are long.
+    #[arg(long, value_name = "MS")]
+    long_silence: Option<i64>,
+    /// Turns at least this long are monologues.
+    #[arg(long, value_name = "MS")]
+    monologue_min: Option<i64>,
+    /// Window of the talk balance.
+    #[arg(long, value_name = "MS")]
+    balance_window: Option<i64>,
+    /// Step of the talk balance.
+    #[arg(long, value_name = "MS")]
+    balance_step: Option<i64>,
+    /// Share above which a window is dominated (0–1).
+    #[arg(long, value_name = "SHARE")]
+    balance_dominance: Option<f64>,
+    /// Count backchannels as talk time.
+    #[arg(long, value_name = "BOOL")]
+    bc_counts_as_talk: Option<bool>,
+    /// Treat laughter-only talk as floor-relevant.
+    #[arg(long, value_name = "BOOL")]
+    laughter_is_floor: Option<bool>,
+    /// How recent the interrupter's talk must be for a verbal floor claim to answer it.
+    #[arg(long, value_name = "MS")]
+    verbal_claim_window: Option<i64>,
+    /// Speaker label to ignore (repeatable; replaces the default, the empty label).
+    #[arg(long, value_name = "LABEL")]
+    ignore_label: Vec<String>,
+}
+
+/// Output formats of `analyze`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+enum AnalyzeFormat {
+    Table,
+    Json,
+    Jsonl,
+    Csv,
+    Tsv,
+    Md,
+}
+
+/// Event lists for `--format csv|tsv`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+enum Events {
+    Onsets,
+    Intervals,
+    Turns,
+    Transfers,
+}
+
+/// One conversation's result with its recording id.
+#[derive(Debug, Serialize)]
+pub(crate) struct Conversation<'a> {
+    pub(crate) recording: &'a str,
+    #[serde(flatten)]
+    pub(crate) analysis: &'a Analysis,
+}
+
+/// Totals over every conversation.
+#[derive(Debug, Default, Serialize)]
+pub(crate) struct CorpusTotals {
+    recordings: usize,
+    speakers: usize,
+    span: i64,
+    speech: i64,
+    silence: i64,
+    overlap: i64,
+    overlap_ratio: Option<f64>,
+    turns: usize,
+    transfers: usize,
+    interruptions: usize,
+    successful: usize,
+    unsuccessful: usize,
+    talk_over_events: usize,
+    terminal_overlaps: usize,
+    simultaneous_starts: usize,
+    backchannels: usize,
+    verbal_claims: usize,
+    he_counts: BTreeMap<Layer, BTreeMap<HeKind, usize>>,
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct Many<'a> {
+    pub(crate) schema_version: u32,
+    pub(crate) conversations: Vec<Conversation<'a>>,
+    pub(crate) corpus: CorpusTotals,
+}
+
+/// Resolves the parameters: preset, then the config file, then the flags.
+fn params(args: &Args) -> Result<Params> {
+    let mut preset = Preset::parse(&args.preset).context("unknown preset")?;
+    let mut table = toml::Table::new();
+    if let Some(path) = &args.config {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        table =
+            text.parse::<toml::Table>().with_context(|| format!("parsing {}", path.display()))?;
+        if let Some(v) = table.remove("preset") {
+            let name = v.as_str().context("`preset` in the config must be a string")?;
+            preset = Preset::parse(name)
+                .with_context(|| format!("{}: unknown preset {name:?}", path.display()))?;
+        }
+    }
+    let base = toml::Table::try_from(Params::preset(preset)).context("encoding the preset")?;
+    let mut merged = base;
+    for (k, v) in table {
+        if !merged.contains_key(&k) {
+            bail!(
+                "{}: unknown parameter {k:?}",
+                args.config.as_deref().map(|p| p.display().to_string()).unwrap_or_default()
+            );
+        }
+        merged.insert(k, v);
+    }
+    let mut p: Params = toml::Value::Table(merged).try_into().with_context(|| {
+        format!(
+            "{}: bad parameter value",
+            args.config.as_deref().map(|p| p.display().to_string()).unwrap_or_default()
+        )
+    })?;
+    let f = &args.p;
+    macro_rules! set {
+        ($($name:ident),*) => { $( if let Some(v) = f.$name { p.$name = v; } )* };
+    }
+    set!(
+        latch_tolerance,
+        min_segment,
+        bridge_pause,
+        pause_report_min,
+        bc_max_duration,
+        bc_max_words,
+        bc_min_cue_share,
+        bc_pre_silence,
+        bc_post_silence,
+        bc_context,
+        bc_resume_window,
+        min_floor_solo,
+        terminal_window,
+        simul_start_tol,
+        silent_int_max_gap,
+        long_silence,
+        monologue_min,
+        balance_window,
+        balance_step,
+        balance_dominance,
+        bc_counts_as_talk,
+        laughter_is_floor,
+        verbal_claim_window
+    );
+    if !f.ignore_label.is_empty() {
+        p.ignore_labels = f.ignore_label.clone();
+    }
+    p.validate()?;
+    Ok(p)
+}
+
+/// Removes text and words, for `--timing-only`.
+fn strip_text(t: &Transcript) -> Transcript {
+    let mut b = overtalk::TranscriptBuilder::new();
+    for (_, name) in t.annotation().speakers().iter() {
+        b.speaker(name);
+    }
+    for u in t.utterances() {
+        b.add(u.segment, u.speaker_name, None);
+    }
+    b.extent(t.declared_extent());
+    b.build()
+}
+
+/// Runs `analyze`.
+pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
+    let params = params(&args)?;
+    let sources = input::expand(&args.inputs)?;
+    let rename = args.read.rename_map()?;
+    let mut corpus = Corpus::new();
+    for source in &sources {
+        let out = input::read(source, &args.read, &rename)?;
+        input::print_warnings(source, &out, globals.quiet);
+        for id in out.corpus.ids() {
+            if corpus.get(id).is_some() {
+                bail!("{}: recording {id:?} appears in more than one input", source.display());
+            }
+        }
+        corpus.merge(out.corpus);
+    }
+    let mut results: Vec<(String, Analysis)> = Vec::with_capacity(corpus.len());
+    for (id, t) in corpus.iter() {
+        let t = if args.timing_only { strip_text(t) } else { t.clone() };
+        let r = analysis::analyze(&t, &params).with_context(|| format!("analysing {id}"))?;
+        if !globals.quiet {
+            for w in &r.diagnostics.warnings {
+                eprintln!("overtalk: warning: {id}: {w}");
+            }
+        }
+        results.push((id.to_owned(), r));
+    }
+    let totals = totals(&results);
+    let target = Target::from_arg(args.output.as_deref());
+    target.check_not_input(&sources)?;
+    let convs: Vec<Conversation<'_>> =
+        results.iter().map(|(id, a)| Conversation { recording: id, analysis: a }).collect();
+    target.write_with(|out| {
+        match args.format {
+            AnalyzeFormat::Json => {
+                if convs.len() == 1 {
+                    serde_json::to_writer_pretty(&mut *out, &convs[0])
+                        .map_err(std::io::Error::from)?;
+                } else {
+                    let many = Many {
+                        schema_version: analysis::SCHEMA_VERSION,
+                        conversations: convs,
+                        corpus: totals,
+                    };
+                    serde_json::to_writer_pretty(&mut *out, &many).map_err(std::io::Error::from)?;
+                }
+                writeln!(out)?;
+            }
+            AnalyzeFormat::Jsonl => {
+                for c in &convs {
+                    serde_json::to_writer(&mut *out, c).map_err(std::io::Error::from)?;
+                    writeln!(out)?;
+                }
+            }
+            AnalyzeFormat::Csv | AnalyzeFormat::Tsv => {
+                let sep = if args.format == AnalyzeFormat::Csv { ',' } else { '\t' };
+                write_events(&results, args.events, sep, out)?;
+            }
+            AnalyzeFormat::Table | AnalyzeFormat::Md => {
+                let md = args.format == AnalyzeFormat::Md;
+                for (k, (id, r)) in results.iter().enumerate() {
+                    if k > 0 {
+                        writeln!(out)?;
+                    }
+                    render(id, r, &args.preset, md, out)?;
+                }
+                if results.len() > 1 {
+                    writeln!(out)?;
+                    render_totals(&totals, md, out)?;
+                }
+                if results.is_empty() {
+                    writeln!(out, "no recordings")?;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    Ok(Outcome::Ok)
+}
+
+pub(crate) fn totals(results: &[(String, Analysis)]) -> CorpusTotals {
+    let mut t = CorpusTotals { recordings: results.len(), ..CorpusTotals::default() };
+    for (_, r) in results {
+        let c = &r.conversation;
+        t.speakers += r.speakers.len();
+        t.span += c.span;
+        t.speech += c.speech;
+        t.silence += c.silence;
+        t.overlap += c.overlap;
+        t.turns += c.counts.turns;
+        t.transfers += c.counts.transfers;
+        t.interruptions += c.counts.interruptions;
+        t.successful += c.counts.successful;
+        t.unsuccessful += c.counts.unsuccessful;
+        t.talk_over_events += c.counts.talk_over_events;
+        t.terminal_overlaps += c.counts.terminal_overlaps;
+        t.simultaneous_starts += c.counts.simultaneous_starts;
+        t.backchannels += c.counts.backchannels;
+        t.verbal_claims += c.counts.verbal_claims;
+        for (layer, kinds) in &c.he_counts {
+            let e = t.he_counts.entry(*layer).or_default();
+            for (k, n) in kinds {
+                *e.entry(*k).or_default() += n;
+            }
+        }
+    }
+    t.overlap_ratio = (t.speech > 0).then(|| t.overlap as f64 / t.speech as f64);
+    t
+}
+
+fn quote(s: &str, sep: char) -> String {
+    if s.contains([sep, '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+fn opt<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref().map(ToString::to_string).unwrap_or_default()
+}
+
+fn name_of<T: Serialize>(v: &T) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
+fn write_events(
+    results: &[(String, Analysis)],
+    events: Events,
+    sep: char,
+    out: &mut dyn std::io::Write,
+) -> Result<()> {
+    let header: &[&str] = match events {
+        Events::Onsets => &[
+            "recording",
+            "speaker",
+            "time",
+            "holder",
+            "class",
+            "outcome",
+            "ferguson",
+            "partner",
+            "dist_to_completion",
+            "holder_remaining",
+        ],
+        Events::Intervals => &["recording", "layer", "kind", "start", "end", "prev", "next"],
+        Events::Turns => {
+            &["recording", "speaker", "start", "end", "claim", "n_talkspurts", "n_tokens"]
+        }
+        Events::Transfers => &["recording", "time", "from", "to", "fto"],
+    };
+    writeln!(out, "{}", header.join(&sep.to_string()))?;
+    for (id, r) in results {
+        let rows: Vec<Vec<String>> = match events {
+            Events::Onsets => r
+                .onsets
+                .iter()
+                .map(|o| {
+                    vec![
+                        id.clone(),
+                        o.speaker.clone(),
+                        o.time.to_string(),
+                        opt(&o.holder),
+                        name_of(&o.class),
+                        name_of(&o.outcome),
+                        o.ferguson.as_ref().map(name_of).unwrap_or_default(),
+                        opt(&o.partner),
+                        opt(&o.dist_to_completion),
+                        opt(&o.holder_remaining),
+                    ]
+                })
+                .collect(),
+            Events::Intervals => {
+                r.he.iter()
+                    .map(|h| {
+                        vec![
+                            id.clone(),
+                            name_of(&h.layer),
+                            h.kind.name().to_owned(),
+                            h.start.to_string(),
+                            h.end.to_string(),
+                            opt(&h.prev),
+                            opt(&h.next),
+                        ]
+                    })
+                    .collect()
+            }
+            Events::Turns => r
+                .turns
+                .iter()
+                .map(|t| {
+                    vec![
+                        id.clone(),
+                        t.speaker.clone(),
+                        t.start.to_string(),
+                        t.end.to_string(),
+                        t.claim.to_string(),
+                        t.n_talkspurts.to_string(),
+                        t.n_tokens.to_string(),
+                    ]
+                })
+                .collect(),
+            Events::Transfers => r
+                .transfers
+                .iter()
+                .map(|t| {
+                    vec![id.clone(), t.time.to_string(), t.from.clone(), t.to.clone(), opt(&t.fto)]
+                })
+                .collect(),
+        };
+        for row in rows {
+            let cells: Vec<String> = row.iter().map(|c| quote(c, sep)).collect();
+            writeln!(out, "{}", cells.join(&sep.to_string()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Milliseconds as seconds with two decimals (rounded half away from zero).
+fn secs(ms: i64) -> String {
+    let cs = overtalk::time::round_div(ms, 10);
+    let sign = if cs < 0 { "-" } else { "" };
+    let a = cs.unsigned_abs();
+    format!("{sign}{}.{:02}", a / 100, a % 100)
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_owned(), |v| format!("{:.1}%", v * 100.0))
+}
+
+fn table(
+    header: &[String],
+    rows: &[Vec<String>],
+    md: bool,
+    out: &mut dyn std::io::Write,
+) -> Result<()> {
+    if md {
+        writeln!(out, "| {} |", header.join(" | "))?;
+        writeln!(out, "|{}", header.iter().map(|_| " --- |").collect::<String>())?;
+        for r in rows {
+            writeln!(out, "| {} |", r.join(" | "))?;
+        }
+        return Ok(());
+    }
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| {
+            rows.iter()
+                .map(|r| r[i].chars().count())
+                .chain([header[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &[String]| -> String {
+        cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                if i == 0 {
+                    format!("{c:<w$}", w = widths[i])
+                } else {
+                    format!("{c:>w$}", w = widths[i])
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    writeln!(out, "{}", line(header).trim_end())?;
+    for r in rows {
+        writeln!(out, "{}", line(r).trim_end())?;
+    }
+    Ok(())
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| (*s).to_owned()).collect()
+}
+
+fn render(
+    id: &str,
+    r: &Analysis,
+    preset: &str,
+    md: bool,
+    out: &mut dyn std::io::Write,
+) -> Result<()> {
+    let c = &r.conversation;
+    let heading = format!(
+        "{id}: {} speakers, span {} s, speech {} s, overlap {} s ({} of speech)",
+        r.speakers.len(),
+        secs(c.span),
+        secs(c.speech),
+        secs(c.overlap),
+        pct(c.overlap_ratio)
+    );
+    if md {
+        writeln!(out, "## {heading}\n")?;
+    } else {
+        writeln!(out, "{heading}\n")?;
+    }
+    let header = strings(&[
+        "speaker",
+        "mode",
+        "talk s",
+        "talk %",
+        "solo s",
+        "floor s",
+        "floor %",
+        "turns",
+        "longest s",
+        "wpm",
+        "BCs",
+        "int. made (succ.)",
+        "received (succ.)",
+        "median FTO in s",
+    ]);
+    let rows: Vec<Vec<String>> = r
+        .speakers
+        .iter()
+        .map(|(name, s)| {
+            vec![
+                name.clone(),
+                match r.mode.get(name) {
+                    Some(Mode::Text) => "text".to_owned(),
+                    _ => "timing".to_owned(),
+                },
+                secs(s.talk),
+                pct(s.talk_share),
+                secs(s.solo),
+                secs(s.floor),
+                pct(s.floor_share),
+                s.turns.to_string(),
+                s.longest_turn.map_or_else(|| "-".to_owned(), secs),
+                s.wpm.map_or_else(|| "-".to_owned(), |w| format!("{w:.1}")),
+                s.backchannels.to_string(),
+                format!("{} ({})", s.interruptions_made.attempts, s.interruptions_made.successful),
+                format!(
+                    "{} ({})",
+                    s.interruptions_received.attempts, s.interruptions_received.successful
+                ),
+                s.median_fto_in.map_or_else(|| "-".to_owned(), |m| format!("{:.3}", m / 1000.0)),
+            ]
+        })
+        .collect();
+    table(&header, &rows, md, out)?;
+    // Who interrupts whom: rows interrupter, columns interruptee; "attempts/successful (talk-over)".
+    writeln!(out)?;
+    writeln!(out, "who interrupts whom (row interrupts column: attempts/successful, talk-over events in brackets; per min of the column's floor):")?;
+    if md {
+        writeln!(out)?;
+    }
+    let names: Vec<&String> = r.speakers.keys().collect();
+    let mut header = vec!["interrupter \\ holder".to_owned()];
+    header.extend(names.iter().map(|n| (*n).clone()));
+    let rows: Vec<Vec<String>> = names
+        .iter()
+        .map(|x| {
+            let mut row = vec![(*x).clone()];
+            for f in &names {
+                let cell = if x == f {
+                    "-".to_owned()
+                } else {
+                    match r.pairs.iter().find(|p| &p.interrupter == *x && &p.interruptee == *f) {
+                        Some(p) => format!(
+                            "{}/{} ({}) {}",
+                            p.attempts,
+                            p.successful,
+                            p.talk_over_events,
+                            p.rate_per_min_of_interruptee_floor
+                                .map_or_else(|| "-".to_owned(), |v| format!("{v:.2}/min"))
+                        ),
+                        None => "0/0 (0)".to_owned(),
+                    }
+                };
+                row.push(cell);
+            }
+            row
+        })
+        .collect();
+    table(&header, &rows, md, out)?;
+    let k = &c.counts;
+    let he = |layer: Layer, kind: HeKind| {
+        c.he_counts.get(&layer).and_then(|m| m.get(&kind)).copied().unwrap_or(0)
+    };
+    writeln!(out)?;
+    writeln!(
+        out,
+        "headline: {} turns, {} floor transfers ({}/min); {} interruptions ({} successful, {} unsuccessful); {} talk-over events ({} terminal overlaps); {} simultaneous starts; {} backchannels; {} verbal floor claims",
+        k.turns,
+        k.transfers,
+        c.transfers_per_min.map_or_else(|| "-".to_owned(), |v| format!("{v:.2}")),
+        k.interruptions,
+        k.successful,
+        k.unsuccessful,
+        k.talk_over_events,
+        k.terminal_overlaps,
+        k.simultaneous_starts,
+        k.backchannels,
+        k.verbal_claims
+    )?;
+    for layer in [Layer::Acoustic, Layer::Floor] {
+        writeln!(
+            out,
+            "{} H&E: {} gaps, {} pauses, {} overlaps between, {} overlaps within, {} NGNO{}",
+            if layer == Layer::Acoustic { "acoustic" } else { "floor (BC-filtered)" },
+            he(layer, HeKind::Gap),
+            he(layer, HeKind::Pause),
+            he(layer, HeKind::OverlapBetween),
+            he(layer, HeKind::OverlapWithin),
+            he(layer, HeKind::Ngno),
+            if layer == Layer::Acoustic {
+                format!(
+                    "; {} long silences; overlaps are {} of between-speaker intervals",
+                    c.long_silences,
+                    pct(c.overlap_between_share)
+                )
+            } else {
+                String::new()
+            }
+        )?;
+    }
+    for v in &r.verbal_claims {
+        writeln!(
+            out,
+            "verbal floor claim: {} \"{}\" at {} s{}",
+            v.speaker,
+            v.phrase,
+            secs(v.start),
+            match (&v.answers_speaker, v.answers_time) {
+                (Some(s), Some(t)) => format!(" (answers {s} at {} s)", secs(t)),
+                _ => String::new(),
+            }
+        )?;
+    }
+    let p = &r.params;
+    writeln!(
+        out,
+        "parameters (preset {preset}): latch_tolerance {} ms, min_segment {} ms, bridge_pause {} ms, bc_max_duration {} ms, bc_max_words {}, bc_min_cue_share {}, bc_pre/post_silence {}/{} ms, bc_context {} ms, bc_resume_window {} ms, min_floor_solo {} ms, terminal_window {} ms, simul_start_tol {} ms, silent_int_max_gap {} ms, long_silence {} ms, bc_counts_as_talk {}, laughter_is_floor {}, bc_lexicon {} words",
+        p.latch_tolerance, p.min_segment, p.bridge_pause, p.bc_max_duration, p.bc_max_words, p.bc_min_cue_share,
+        p.bc_pre_silence, p.bc_post_silence, p.bc_context, p.bc_resume_window, p.min_floor_solo, p.terminal_window,
+        p.simul_start_tol, p.silent_int_max_gap, p.long_silence, p.bc_counts_as_talk, p.laughter_is_floor, p.bc_lexicon.len()
+    )?;
+    Ok(())
+}
+
+fn render_totals(t: &CorpusTotals, md: bool, out: &mut dyn std::io::Write) -> Result<()> {
+    let heading = format!("corpus: {} recordings", t.recordings);
+    if md {
+        writeln!(out, "## {heading}\n")?;
+    } else {
+        writeln!(out, "{heading}")?;
+    }
+    let header = strings(&[
+        "speech h",
+        "overlap %",
+        "turns",
+        "transfers",
+        "interruptions",
+        "successful",
+        "talk-over",
+        "terminal",
+        "simultaneous",
+        "BCs",
+    ]);
+    let row = vec![
+        format!("{:.2}", t.speech as f64 / 3_600_000.0),
+        pct(t.overlap_ratio),
+        t.turns.to_string(),
+        t.transfers.to_string(),
+        t.interruptions.to_string(),
+        t.successful.to_string(),
+        t.talk_over_events.to_string(),
+        t.terminal_overlaps.to_string(),
+        t.simultaneous_starts.to_string(),
+        t.backchannels.to_string(),
+    ];
+    table(&header, &[row], md, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, Parser)]
+    struct T {
+        #[command(flatten)]
+        a: Args,
+    }
+
+    fn parse(extra: &[&str]) -> Args {
+        let mut argv = vec!["analyze", "x.rttm"];
+        argv.extend_from_slice(extra);
+        T::try_parse_from(argv).unwrap().a
+    }
+
+    #[test]
+    fn parameters_layer_preset_then_config_then_flags() {
+        let p = params(&parse(&[])).unwrap();
+        assert_eq!(p, Params::default());
+        let p = params(&parse(&["--preset", "he2010", "--min-floor-solo", "250"])).unwrap();
+        assert_eq!((p.bridge_pause, p.min_floor_solo), (20, 250));
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = dir.path().join("overtalk.toml");
+        std::fs::write(
+            &cfg,
+            "preset = \"pure-jf\"\nterminal_window = 250\nbc_lexicon = [\"yeah\"]\n",
+        )
+        .unwrap();
+        let c = cfg.to_str().unwrap();
+        let p = params(&parse(&["--config", c, "--terminal-window", "280"])).unwrap();
+        assert_eq!((p.min_floor_solo, p.terminal_window, p.bc_lexicon.len()), (0, 280, 1));
+        std::fs::write(&cfg, "bridge_paus = 1\n").unwrap();
+        assert!(params(&parse(&["--config", c])).is_err());
+        std::fs::write(&cfg, "bridge_pause = -1\n").unwrap();
+        assert!(params(&parse(&["--config", c])).is_err());
+        assert!(params(&parse(&["--bc-min-cue-share", "2"])).is_err());
+    }
+
+    #[test]
+    fn seconds_are_rounded_to_centiseconds() {
+        assert_eq!(secs(9050), "9.05");
+        assert_eq!(secs(-150), "-0.15");
+        assert_eq!(secs(4999), "5.00");
+        assert_eq!(secs(0), "0.00");
+    }
+}

@@ -1,0 +1,573 @@
+//! `overtalk score -r REF -s HYP`: diarization error rate and Jaccard error rate.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use overtalk::format::uem;
+use overtalk::score::validate::validate_rttm;
+use overtalk::score::{
+    self, DefaultRegion, FileStatus, JerDefinition, MappingMethod, Preset, RecordingInput,
+    ScoreOptions, ScoreReport, Side, ZeroLengthTurn,
+};
+use overtalk::{Annotation, Delta, Region};
+use serde_json::json;
+
+use crate::input::{self, ReadArgs, Source};
+use crate::output::Target;
+use crate::{Globals, Outcome};
+
+/// Score a diarization against a reference: DER (with its components) and JER.
+///
+/// Recordings are matched by id across all reference and hypothesis inputs. A recording only
+/// in the reference is scored as all miss; one only in the hypothesis as all false alarm
+/// (md-eval and dscore ignore those). Totals add components over recordings (micro average);
+/// the macro average is the mean of per-recording DERs. The collar is per side, as in md-eval
+/// and dscore; pyannote.metrics' `collar` is the total width, twice this value — every result
+/// prints both.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  overtalk score -r ref.rttm -s sys.rttm\n  overtalk score -r ami/only_words/rttms/test -s vbx/test --collar 0.25 --skip-overlap\n  overtalk score -r ref/ -s sys/ --uem all.uem --preset dscore --format json\n  overtalk score -r ref.rttm -s sys.rttm --max-der 20"
+)]
+pub struct Args {
+    /// Reference files or directories.
+    #[arg(short, long = "reference", required = true, num_args = 1.., value_name = "REF")]
+    reference: Vec<String>,
+    /// Hypothesis (system output) files or directories.
+    #[arg(short, long = "hypothesis", required = true, num_args = 1.., value_name = "HYP")]
+    sys: Vec<String>,
+    /// UEM files or directories (scoring regions).
+    #[arg(short, long, value_name = "UEM")]
+    uem: Vec<String>,
+    /// Conventions of one tool (default: overtalk's).
+    #[arg(long, value_enum, default_value_t = PresetArg::Overtalk)]
+    preset: PresetArg,
+    /// No-score collar in seconds on EACH side of every reference boundary (md-eval `-c`).
+    #[arg(long, value_name = "SECONDS")]
+    collar: Option<f64>,
+    /// Do not score where two or more reference speakers overlap (md-eval `-1`).
+    #[arg(long, alias = "ignore-overlaps", alias = "ignore_overlaps")]
+    skip_overlap: bool,
+    /// Speaker mapping method.
+    #[arg(long, value_enum)]
+    mapping: Option<MappingArg>,
+    /// Scoring region of recordings without a UEM: union of both extents, or the reference's.
+    #[arg(long, value_enum)]
+    region: Option<RegionArg>,
+    /// JER definition: dscore's 10 ms frames, or pyannote's continuous time.
+    #[arg(long, value_enum)]
+    jer: Option<JerArg>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ScoreFormat::Table)]
+    format: ScoreFormat,
+    /// Write to this file instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Exit with status 1 when the total DER (in percent) is above this value.
+    #[arg(long, value_name = "PERCENT")]
+    max_der: Option<f64>,
+    #[command(flatten)]
+    read: ReadArgs,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+enum PresetArg {
+    Overtalk,
+    MdEval,
+    Dscore,
+    Pyannote,
+    Spyder,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+enum MappingArg {
+    Hungarian,
+    Greedy,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+enum RegionArg {
+    Union,
+    Reference,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+enum JerArg {
+    Frames,
+    Continuous,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+enum ScoreFormat {
+    Table,
+    Json,
+    Csv,
+    Tsv,
+    Md,
+}
+
+struct Side_ {
+    recordings: BTreeMap<String, Annotation>,
+    zero: Vec<(String, ZeroLengthTurn)>,
+}
+
+fn read_side(
+    args: &[String],
+    side: Side,
+    read: &ReadArgs,
+    globals: Globals,
+    all_sources: &mut Vec<Source>,
+) -> Result<Side_> {
+    let sources = input::expand(args)?;
+    let rename = read.rename_map()?;
+    let mut recordings = BTreeMap::new();
+    let mut zero = Vec::new();
+    for source in &sources {
+        let out = input::read(source, read, &rename)?;
+        input::print_warnings(source, &out, globals.quiet);
+        if let Source::File(p) = source {
+            let is_rttm = out.format == Some(overtalk::format::Format::Rttm);
+            if is_rttm {
+                let text = std::fs::read_to_string(p)
+                    .with_context(|| format!("reading {}", p.display()))?;
+                zero.extend(validate_rttm(&text, None, side).zero_length);
+            }
+        }
+        for (id, t) in out.corpus.into_recordings() {
+            if recordings.contains_key(&id) {
+                bail!("{}: recording {id:?} appears in more than one input", source.display());
+            }
+            recordings.insert(id, t.annotation().clone());
+        }
+    }
+    all_sources.extend(sources);
+    Ok(Side_ { recordings, zero })
+}
+
+fn options(args: &Args) -> Result<ScoreOptions> {
+    let preset = match args.preset {
+        PresetArg::Overtalk => Preset::Overtalk,
+        PresetArg::MdEval => Preset::MdEval,
+        PresetArg::Dscore => Preset::Dscore,
+        PresetArg::Pyannote => Preset::Pyannote,
+        PresetArg::Spyder => Preset::Spyder,
+    };
+    let mut o = ScoreOptions::preset(preset);
+    if let Some(c) = args.collar {
+        if !(c.is_finite() && c >= 0.0) {
+            bail!("--collar must be a non-negative number of seconds, got {c}");
+        }
+        o.collar = Delta::from_secs_f64(c).context("--collar is out of range")?;
+    }
+    o = o.with_skip_overlap(args.skip_overlap);
+    if let Some(m) = args.mapping {
+        o.mapping = match m {
+            MappingArg::Hungarian => MappingMethod::Hungarian,
+            MappingArg::Greedy => MappingMethod::Greedy,
+        };
+    }
+    if let Some(r) = args.region {
+        o.default_region = match r {
+            RegionArg::Union => DefaultRegion::Union,
+            RegionArg::Reference => DefaultRegion::Reference,
+        };
+    }
+    if let Some(j) = args.jer {
+        o.jer = match j {
+            JerArg::Frames => JerDefinition::Frames,
+            JerArg::Continuous => JerDefinition::Continuous,
+        };
+    }
+    Ok(o)
+}
+
+/// Runs `score`.
+pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
+    let opts = options(&args)?;
+    let mut sources = Vec::new();
+    let reference = read_side(&args.reference, Side::Reference, &args.read, globals, &mut sources)?;
+    let hypothesis = read_side(&args.sys, Side::Hypothesis, &args.read, globals, &mut sources)?;
+    let target = Target::from_arg(args.output.as_deref());
+    target.check_not_input(&sources)?;
+    let mut uems = uem::Uem::new();
+    for s in input::expand_uem(&args.uem)? {
+        let bytes = std::fs::read(&s).with_context(|| format!("reading {}", s.display()))?;
+        let (u, w) = uem::read_bytes(&bytes, &args.read.options()).map_err(|e| e.with_path(&s))?;
+        if !globals.quiet {
+            for w in w {
+                eprintln!("overtalk: warning: {}: {w}", s.display());
+            }
+        }
+        for (k, r) in u {
+            let merged = match uems.get(&k) {
+                Some(prev) => prev.union(&r),
+                None => r,
+            };
+            uems.insert(k, merged);
+        }
+    }
+    let mut ids: Vec<&String> =
+        reference.recordings.keys().chain(hypothesis.recordings.keys()).collect();
+    ids.sort();
+    ids.dedup();
+    let mut unmatched = false;
+    let inputs: Vec<RecordingInput> = ids
+        .into_iter()
+        .map(|id| {
+            let r = reference.recordings.get(id).cloned();
+            let h = hypothesis.recordings.get(id).cloned();
+            if r.is_none() || h.is_none() {
+                unmatched = true;
+                if !globals.quiet {
+                    let what = if r.is_none() {
+                        "only in the hypothesis: all of its speech is false alarm (md-eval and dscore ignore it)"
+                    } else {
+                        "only in the reference: all of its speech is missed"
+                    };
+                    eprintln!("overtalk: warning: recording {id:?} is {what}");
+                }
+            }
+            let zero = reference
+                .zero
+                .iter()
+                .chain(hypothesis.zero.iter())
+                .filter(|(k, _)| k == id)
+                .map(|(_, z)| z.clone())
+                .collect();
+            RecordingInput { id: id.clone(), reference: r, hypothesis: h, zero_length: zero }
+        })
+        .collect();
+    if inputs.is_empty() {
+        bail!("no recordings found in the inputs");
+    }
+    if !uems.is_empty() && !globals.quiet {
+        for i in &inputs {
+            if !uems.contains_key(&i.id) {
+                eprintln!("overtalk: warning: recording {:?} is not in the UEM", i.id);
+            }
+        }
+    }
+    let uem_arg: Option<&BTreeMap<String, Region>> =
+        if args.uem.is_empty() { None } else { Some(&uems) };
+    let report = score::score(&inputs, uem_arg, &opts)?;
+    let format = args.format;
+    target.write_with(|out| render(&report, format, out))?;
+    let mut outcome = if unmatched { Outcome::Partial } else { Outcome::Ok };
+    if let Some(max) = args.max_der {
+        match report.der() {
+            Some(d) if d * 100.0 <= max => {}
+            Some(d) => {
+                if !globals.quiet {
+                    eprintln!("overtalk: DER {:.2} % is above --max-der {max} %", d * 100.0);
+                }
+                outcome = Outcome::Partial;
+            }
+            None => {
+                if !globals.quiet {
+                    eprintln!(
+                        "overtalk: DER is undefined (no scored reference time); --max-der fails"
+                    );
+                }
+                outcome = Outcome::Partial;
+            }
+        }
+    }
+    Ok(outcome)
+}
+
+fn secs(d: Delta) -> String {
+    format!("{:.3}", d.as_secs_f64())
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "n/a".to_owned(), |v| format!("{:.2}", v * 100.0))
+}
+
+fn status_name(s: FileStatus) -> &'static str {
+    match s {
+        FileStatus::Scored => "scored",
+        FileStatus::MissingHypothesis => "no hypothesis",
+        FileStatus::MissingReference => "no reference",
+        FileStatus::Skipped => "skipped",
+    }
+}
+
+const HEADER: [&str; 10] = [
+    "recording",
+    "status",
+    "scored_s",
+    "correct_s",
+    "miss_s",
+    "fa_s",
+    "confusion_s",
+    "der_pct",
+    "jer_pct",
+    "mapping",
+];
+
+fn rows(report: &ScoreReport) -> Vec<[String; 10]> {
+    let o = &report.options;
+    let mut rows: Vec<[String; 10]> = report
+        .files
+        .iter()
+        .map(|f| {
+            let d = &f.der;
+            [
+                f.id.clone(),
+                status_name(f.status).to_owned(),
+                secs(d.scored),
+                secs(d.correct),
+                secs(d.miss),
+                secs(d.false_alarm),
+                secs(d.confusion),
+                pct(f.der_value(o)),
+                pct(f.jer.as_ref().map(|j| j.value)),
+                f.mapping.iter().map(|(r, h)| format!("{r}={h}")).collect::<Vec<_>>().join(" "),
+            ]
+        })
+        .collect();
+    let t = &report.total;
+    rows.push([
+        "TOTAL".to_owned(),
+        format!("{} recordings", report.files.len()),
+        secs(t.scored),
+        secs(t.correct),
+        secs(t.miss),
+        secs(t.false_alarm),
+        secs(t.confusion),
+        pct(report.der()),
+        pct(report.jer),
+        String::new(),
+    ]);
+    rows.push([
+        "MACRO".to_owned(),
+        "mean of recordings".to_owned(),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        pct(report.macro_der()),
+        String::new(),
+        String::new(),
+    ]);
+    rows
+}
+
+fn render(report: &ScoreReport, format: ScoreFormat, out: &mut dyn Write) -> Result<()> {
+    let conventions = report.options.describe();
+    match format {
+        ScoreFormat::Json => {
+            let files: Vec<serde_json::Value> = report
+                .files
+                .iter()
+                .map(|f| {
+                    json!({
+                        "recording": f.id,
+                        "status": f.status,
+                        "scored_s": f.der.scored.as_secs_f64(),
+                        "correct_s": f.der.correct.as_secs_f64(),
+                        "miss_s": f.der.miss.as_secs_f64(),
+                        "false_alarm_s": f.der.false_alarm.as_secs_f64(),
+                        "confusion_s": f.der.confusion.as_secs_f64(),
+                        "der": f.der_value(&report.options),
+                        "jer": f.jer.as_ref().map(|j| j.value),
+                        "jer_speakers": f.jer.as_ref().map(|j| &j.speakers),
+                        "mapping": f.mapping,
+                        "evaluated_s": f.evaluated.as_secs_f64(),
+                        "detection": f.detection,
+                    })
+                })
+                .collect();
+            let t = &report.total;
+            let value = json!({
+                "schema_version": 1,
+                "conventions": conventions.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
+                "collar_per_side_s": report.options.collar.as_secs_f64(),
+                "collar_total_width_s": report.options.collar_total_width().as_secs_f64(),
+                "options": report.options,
+                "files": files,
+                "total": {
+                    "scored_s": t.scored.as_secs_f64(),
+                    "correct_s": t.correct.as_secs_f64(),
+                    "miss_s": t.miss.as_secs_f64(),
+                    "false_alarm_s": t.false_alarm.as_secs_f64(),
+                    "confusion_s": t.confusion.as_secs_f64(),
+                    "der": report.der(),
+                    "macro_der": report.macro_der(),
+                    "jer": report.jer,
+                    "detection_error_rate": report.detection.error_rate(),
+                },
+            });
+            serde_json::to_writer_pretty(&mut *out, &value)?;
+            writeln!(out)?;
+        }
+        ScoreFormat::Csv | ScoreFormat::Tsv => {
+            let sep = if format == ScoreFormat::Csv { "," } else { "\t" };
+            let quote = |s: &str| {
+                if format == ScoreFormat::Csv && s.contains([',', '"', '\n']) {
+                    format!("\"{}\"", s.replace('"', "\"\""))
+                } else {
+                    s.replace(['\t', '\n'], " ")
+                }
+            };
+            let extra = ["preset", "collar_per_side_s", "collar_total_width_s", "regions"];
+            let o = &report.options;
+            let extra_values = [
+                o.preset.name().to_owned(),
+                format!("{:.3}", o.collar.as_secs_f64()),
+                format!("{:.3}", o.collar_total_width().as_secs_f64()),
+                conventions
+                    .iter()
+                    .find(|c| c.0 == "regions")
+                    .map(|c| c.1.clone())
+                    .unwrap_or_default(),
+            ];
+            let header: Vec<&str> = HEADER.iter().chain(extra.iter()).copied().collect();
+            writeln!(out, "{}", header.join(sep))?;
+            for row in rows(report) {
+                let cells: Vec<String> =
+                    row.iter().chain(extra_values.iter()).map(|c| quote(c)).collect();
+                writeln!(out, "{}", cells.join(sep))?;
+            }
+        }
+        ScoreFormat::Md => {
+            writeln!(out, "| {} |", HEADER.join(" | "))?;
+            writeln!(out, "|{}", " --- |".repeat(HEADER.len()))?;
+            for row in rows(report) {
+                let cells: Vec<String> = row.iter().map(|c| c.replace('|', "\\|")).collect();
+                writeln!(out, "| {} |", cells.join(" | "))?;
+            }
+            writeln!(out)?;
+            for (k, v) in &conventions {
+                writeln!(out, "- {k}: {v}")?;
+            }
+        }
+        ScoreFormat::Table => {
+            let all = rows(report);
+            let cols = HEADER.len();
+            let mut width = [0usize; 10];
+            for (i, h) in HEADER.iter().enumerate() {
+                width[i] = h.chars().count();
+            }
+            for r in &all {
+                for i in 0..cols {
+                    width[i] = width[i].max(r[i].chars().count());
+                }
+            }
+            let line = |cells: &[String]| -> String {
+                let mut s = String::new();
+                for (i, c) in cells.iter().enumerate() {
+                    let pad = width[i].saturating_sub(c.chars().count());
+                    if (2..9).contains(&i) {
+                        s.push_str(&" ".repeat(pad));
+                        s.push_str(c);
+                    } else {
+                        s.push_str(c);
+                        if i + 1 < cells.len() {
+                            s.push_str(&" ".repeat(pad));
+                        }
+                    }
+                    if i + 1 < cells.len() {
+                        s.push_str("  ");
+                    }
+                }
+                s.trim_end().to_owned()
+            };
+            let header: Vec<String> = HEADER.iter().map(|h| h.to_string()).collect();
+            writeln!(out, "{}", line(&header))?;
+            for r in &all {
+                writeln!(out, "{}", line(r))?;
+            }
+            writeln!(out)?;
+            writeln!(out, "conventions:")?;
+            for (k, v) in &conventions {
+                writeln!(out, "  {k}: {v}")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+    use overtalk::Segment;
+
+    #[derive(Debug, Parser)]
+    struct T {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn parse(extra: &[&str]) -> Args {
+        let mut v = vec!["t", "-r", "ref.rttm", "-s", "sys.rttm"];
+        v.extend_from_slice(extra);
+        T::try_parse_from(v).unwrap().args
+    }
+
+    fn report(opts: &ScoreOptions) -> ScoreReport {
+        let s = |a, b| Segment::from_millis(a, b).unwrap();
+        let r = Annotation::from_labelled([(s(0, 10_000), "A"), (s(10_000, 20_000), "B")]);
+        let h = Annotation::from_labelled([(s(0, 12_000), "x"), (s(12_000, 20_000), "y")]);
+        score::score(&[RecordingInput::new("rec", Some(r), Some(h))], None, opts).unwrap()
+    }
+
+    #[test]
+    fn flags_become_options() {
+        let o = options(&parse(&["--collar", "0.25", "--ignore-overlaps", "--preset", "pyannote"]))
+            .unwrap();
+        assert_eq!(o.preset, Preset::Pyannote);
+        assert_eq!(o.collar, Delta::from_millis(250));
+        assert_eq!(o.regions, overtalk::score::ScoredRegions::NonOverlap);
+        let o = options(&parse(&[
+            "--mapping",
+            "greedy",
+            "--region",
+            "reference",
+            "--jer",
+            "continuous",
+        ]))
+        .unwrap();
+        assert_eq!(o.mapping, MappingMethod::Greedy);
+        assert_eq!(o.default_region, DefaultRegion::Reference);
+        assert_eq!(o.jer, JerDefinition::Continuous);
+        assert!(options(&parse(&["--collar=-1"])).is_err());
+    }
+
+    #[test]
+    fn every_format_prints_the_conventions() {
+        let opts = ScoreOptions::default().with_collar(Delta::from_millis(250));
+        let r = report(&opts);
+        for (format, needle) in [
+            (ScoreFormat::Table, "0.250 s per side (pyannote collar=0.500 s total width)"),
+            (ScoreFormat::Md, "- collar: 0.250 s per side"),
+            (ScoreFormat::Csv, ",overtalk,0.250,0.500,all"),
+            (ScoreFormat::Tsv, "\tovertalk\t0.250\t0.500\tall"),
+            (ScoreFormat::Json, "\"collar_total_width_s\": 0.5"),
+        ] {
+            let mut out = Vec::new();
+            render(&r, format, &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            assert!(text.contains(needle), "{format:?}:\n{text}");
+        }
+    }
+
+    #[test]
+    fn csv_rows_hold_the_components() {
+        let r = report(&ScoreOptions::default());
+        let mut out = Vec::new();
+        render(&r, ScoreFormat::Csv, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4);
+        assert_eq!(
+            lines[1],
+            "rec,scored,20.000,18.000,0.000,0.000,2.000,10.00,18.33,A=x B=y,overtalk,0.000,0.000,all"
+        );
+        assert!(lines[2].starts_with("TOTAL,1 recordings,20.000,18.000,0.000,0.000,2.000,10.00,"));
+        assert!(lines[3].starts_with("MACRO,mean of recordings,,,,,,10.00,"));
+    }
+}

@@ -1,0 +1,156 @@
+//! `overtalk validate FILE…`: what md-eval, dscore and pyannote.metrics would each reject or
+//! silently change in an RTTM file.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use overtalk::format::{self, uem, Format};
+use overtalk::score::validate::{validate_rttm, Consumer, Effect, Validation};
+use overtalk::score::Side;
+use serde_json::json;
+
+use crate::input::{self, Source};
+use crate::output::Target;
+use crate::{Globals, Outcome};
+
+/// Check RTTM files the way each scoring tool would read them.
+///
+/// Reports, per consumer (md-eval-22, dscore, pyannote.metrics), what it would refuse
+/// (zero-length turns for dscore, missing fields, non-numeric times…) and what it would
+/// silently change (spaces in fields, dotted UEM ids, self-overlap counted twice…). Exit status
+/// 1 when any consumer would reject a file.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  overtalk validate ref.rttm\n  overtalk validate refs/ --uem all.uem\n  overtalk validate sys.rttm --format json"
+)]
+pub struct Args {
+    /// RTTM files, directories or globs.
+    #[arg(required = true, value_name = "FILE")]
+    inputs: Vec<String>,
+    /// UEM files or directories that go with the files (checks their recording ids).
+    #[arg(long, value_name = "UEM")]
+    uem: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
+    format: ValidateFormat,
+    /// Write to this file instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+enum ValidateFormat {
+    Text,
+    Json,
+}
+
+const CONSUMERS: [Consumer; 3] = [Consumer::MdEval, Consumer::Dscore, Consumer::Pyannote];
+
+fn verdict(v: &Validation, c: Consumer) -> &'static str {
+    let worst = v.findings.iter().filter(|f| f.consumer == c).map(|f| f.effect).max();
+    match worst {
+        Some(Effect::Rejects) => "rejects",
+        Some(Effect::Changes) => "accepts with changes",
+        Some(Effect::Note) | None => "accepts",
+    }
+}
+
+/// Runs `validate`.
+pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
+    let sources = input::expand(&args.inputs)?;
+    let mut uem_ids: Vec<String> = Vec::new();
+    for s in input::expand_uem(&args.uem)? {
+        let bytes = std::fs::read(&s).with_context(|| format!("reading {}", s.display()))?;
+        let (u, _) = uem::read_bytes(&bytes, &format::ReadOptions::default())
+            .map_err(|e| e.with_path(&s))?;
+        uem_ids.extend(u.into_keys());
+    }
+    let target = Target::from_arg(args.output.as_deref());
+    target.check_not_input(&sources)?;
+    let uem = if args.uem.is_empty() { None } else { Some(uem_ids.as_slice()) };
+    let mut results: Vec<(String, Option<Validation>)> = Vec::new();
+    for source in &sources {
+        let text = match source {
+            Source::Stdin => {
+                let mut s = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+                    .context("reading stdin")?;
+                s
+            }
+            Source::File(p) => {
+                let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+                format::decode(&bytes, "rttm", &format::Limits::default())
+                    .map_err(|e| e.with_path(p))?
+            }
+        };
+        let is_rttm = match source {
+            Source::File(p) => {
+                let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+                format::detect(name.as_deref(), &text, None).ok() == Some(Format::Rttm)
+            }
+            Source::Stdin => true,
+        };
+        let v = is_rttm.then(|| validate_rttm(&text, uem, Side::Reference));
+        results.push((source.display(), v));
+    }
+    let rejected = results
+        .iter()
+        .any(|(_, v)| v.as_ref().is_some_and(|v| CONSUMERS.iter().any(|&c| v.rejected_by(c))));
+    let format = args.format;
+    target.write_with(|out| render(&results, format, out))?;
+    if rejected && !globals.quiet {
+        eprintln!("overtalk: at least one consumer would reject an input");
+    }
+    Ok(if rejected { Outcome::Partial } else { Outcome::Ok })
+}
+
+fn render(
+    results: &[(String, Option<Validation>)],
+    format: ValidateFormat,
+    out: &mut dyn Write,
+) -> Result<()> {
+    match format {
+        ValidateFormat::Json => {
+            let files: Vec<serde_json::Value> = results
+                .iter()
+                .map(|(name, v)| match v {
+                    None => json!({"file": name, "rttm": false}),
+                    Some(v) => json!({
+                        "file": name,
+                        "rttm": true,
+                        "turns": v.turns,
+                        "verdicts": CONSUMERS.iter().map(|&c| (c.name().to_owned(), json!(verdict(v, c)))).collect::<serde_json::Map<_, _>>(),
+                        "findings": v.findings,
+                    }),
+                })
+                .collect();
+            serde_json::to_writer_pretty(&mut *out, &json!({"schema_version": 1, "files": files}))?;
+            writeln!(out)?;
+        }
+        ValidateFormat::Text => {
+            for (name, v) in results {
+                let Some(v) = v else {
+                    writeln!(out, "{name}: not RTTM; nothing to check")?;
+                    continue;
+                };
+                writeln!(out, "{name}: {} turns", v.turns)?;
+                for c in CONSUMERS {
+                    writeln!(out, "  {}: {}", c.name(), verdict(v, c))?;
+                    for f in v.findings.iter().filter(|f| f.consumer == c) {
+                        let effect = match f.effect {
+                            Effect::Rejects => "rejects",
+                            Effect::Changes => "changes",
+                            Effect::Note => "note",
+                        };
+                        match f.line {
+                            Some(l) => writeln!(out, "    line {l}: {effect}: {}", f.message)?,
+                            None => writeln!(out, "    {effect}: {}", f.message)?,
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

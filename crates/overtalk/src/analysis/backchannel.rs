@@ -1,0 +1,137 @@
+//! S5 — backchannel tagging (§5.4 S5 (R19)). One pass over all talkspurts; conditions 3–5 look
+//! at every talkspurt, tagged or not, so the result does not depend on the order of tagging.
+//!
+//! ```text
+//! A  [0───────────────────────────6000)      context: A talks at the onset (4)
+//! B          [2000─2400) "mm-hmm"            and during it (5)
+//!            ≤ bc_max_duration, isolated ≥ 1 s from B's other talk (3) ⇒ backchannel
+//! ```
+
+use super::params::Params;
+use super::talkspurt::Talkspurt;
+
+/// Per-speaker indices into the sorted talkspurt list, each list in time order.
+pub fn by_speaker(spurts: &[Talkspurt], n_speakers: usize, floor_only: bool) -> Vec<Vec<usize>> {
+    let mut by = vec![Vec::new(); n_speakers];
+    for (i, s) in spurts.iter().enumerate() {
+        if !floor_only || s.floor {
+            by[s.speaker].push(i);
+        }
+    }
+    by
+}
+
+/// Whether the talkspurt passes the lexical test (condition 2); true without tokens.
+fn lexical_ok(s: &Talkspurt, p: &Params) -> bool {
+    if !s.has_tokens {
+        return true;
+    }
+    let words: Vec<&str> =
+        s.tokens.iter().filter(|t| t.is_word()).map(|t| t.norm.as_str()).collect();
+    let n = words.len();
+    if n > p.bc_max_words {
+        return false;
+    }
+    let cues = words.iter().filter(|w| p.bc_lexicon.iter().any(|c| c == *w)).count();
+    // cues > share × n, compared without rounding surprises for the default 0.5.
+    if (cues as f64) <= p.bc_min_cue_share * n as f64 {
+        return false;
+    }
+    !words.first().is_some_and(|f| p.bc_forbidden_first.iter().any(|c| c == f))
+}
+
+/// S5: sets `backchannel` and `floor` on every talkspurt.
+pub fn tag(spurts: &mut [Talkspurt], n_speakers: usize, p: &Params) {
+    let by = by_speaker(spurts, n_speakers, false);
+    let mut tags = vec![false; spurts.len()];
+    for (x, own) in by.iter().enumerate() {
+        for (k, &i) in own.iter().enumerate() {
+            let s = &spurts[i];
+            if s.dur() > p.bc_max_duration || !lexical_ok(s, p) {
+                continue;
+            }
+            let pre_ok = k == 0 || s.start - spurts[own[k - 1]].end >= p.bc_pre_silence;
+            let post_ok =
+                k + 1 == own.len() || spurts[own[k + 1]].start - s.end >= p.bc_post_silence;
+            if !(pre_ok && post_ok) {
+                continue;
+            }
+            let context = by.iter().enumerate().any(|(y, theirs)| {
+                if y == x || theirs.is_empty() {
+                    return false;
+                }
+                // 4: a talkspurt with start ≤ s.start and end > s.start − bc_context; the latest
+                // one starting by s.start has the latest end (a speaker's spurts are disjoint).
+                let n_before = theirs.partition_point(|&j| spurts[j].start <= s.start);
+                let cond4 =
+                    n_before > 0 && spurts[theirs[n_before - 1]].end > s.start - p.bc_context;
+                // 5: a talkspurt intersecting (s.start, s.end + bc_resume_window).
+                let first_after = theirs.partition_point(|&j| spurts[j].end <= s.start);
+                let cond5 = theirs
+                    .get(first_after)
+                    .is_some_and(|&j| spurts[j].start < s.end + p.bc_resume_window);
+                cond4 && cond5
+            });
+            tags[i] = context;
+        }
+    }
+    for (s, bc) in spurts.iter_mut().zip(tags) {
+        s.backchannel = bc;
+        s.floor = !(bc || (s.laughter && !p.laughter_is_floor));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::normalise::Token;
+
+    fn spurt(speaker: usize, start: i64, end: i64, words: &[&str]) -> Talkspurt {
+        let tokens = words
+            .iter()
+            .map(|w| Token {
+                raw: (*w).to_owned(),
+                norm: crate::analysis::normalise::normalise_token(w),
+                start,
+                end,
+                terminal: false,
+                laughter: false,
+            })
+            .collect::<Vec<_>>();
+        Talkspurt {
+            speaker,
+            start,
+            end,
+            has_tokens: !tokens.is_empty(),
+            tokens,
+            laughter: false,
+            backchannel: false,
+            floor: true,
+        }
+    }
+
+    #[test]
+    fn continuer_inside_talk_is_a_backchannel() {
+        let mut s = vec![spurt(0, 0, 6000, &["So", "I"]), spurt(1, 2000, 2400, &["mm-hmm"])];
+        tag(&mut s, 2, &Params::default());
+        assert!(!s[0].backchannel && s[1].backchannel && !s[1].floor);
+    }
+
+    #[test]
+    fn one_cue_of_two_is_not_enough_and_forbidden_first_blocks() {
+        let mut s = vec![spurt(0, 0, 6000, &[]), spurt(1, 2000, 2400, &["yeah", "no"])];
+        tag(&mut s, 2, &Params::default());
+        assert!(!s[1].backchannel);
+        let mut s = vec![spurt(0, 0, 6000, &[]), spurt(1, 2000, 2400, &["so", "yeah", "yeah"])];
+        tag(&mut s, 2, &Params::default());
+        assert!(!s[1].backchannel);
+    }
+
+    #[test]
+    fn answer_without_resumption_is_not_a_backchannel() {
+        // W4a "Right." after A has finished for good: condition 5 fails.
+        let mut s = vec![spurt(0, 4500, 6000, &[]), spurt(1, 6300, 7000, &["Right."])];
+        tag(&mut s, 2, &Params::default());
+        assert!(!s[1].backchannel);
+    }
+}

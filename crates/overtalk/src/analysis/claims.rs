@@ -1,0 +1,108 @@
+//! Floor claims in the words: phrases like "let me finish", "when I'm talking", "hold on",
+//! "stop", found in the tokens of talkspurts and tied to the onset they answer.
+//!
+//! The lexicon is `Params::verbal_claim_phrases` (default [`VERBAL_CLAIM_PHRASES`]), matched on
+//! normalised tokens (§5.1), longest phrase first, without overlapping matches. A match answers
+//! the latest talk-over or interruption onset by another speaker at or before the phrase, when
+//! that speaker has been talking since the onset until at most `verbal_claim_window` before the
+//! phrase (one of their talkspurts starting at or after the onset is still running, or ended
+//! that recently):
+//!
+//! ```text
+//! A (onset 7900, interruption)  [7900────────9900)
+//! H                                   [9400── "When I'm talking" @10075 ──13000)
+//!                                              10075 − 9900 = 175 ≤ 2000 ⇒ answers A@7900
+//! ```
+//!
+//! [`VERBAL_CLAIM_PHRASES`]: super::params::VERBAL_CLAIM_PHRASES
+
+use super::normalise::normalise_token;
+use super::onsets::{OnsetClass, OnsetRec};
+use super::talkspurt::Talkspurt;
+
+/// One verbal claim (speakers as indices).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerbalClaim {
+    /// Speaker.
+    pub speaker: usize,
+    /// The phrase as given in the lexicon.
+    pub phrase: String,
+    /// Start (ms).
+    pub start: i64,
+    /// End (ms).
+    pub end: i64,
+    /// Index into the onset list.
+    pub answers: Option<usize>,
+}
+
+/// Finds the lexicon phrases in every talkspurt and ties each to the onset it answers.
+pub fn find(
+    spurts: &[Talkspurt],
+    onsets: &[OnsetRec],
+    phrases: &[String],
+    window: i64,
+) -> Vec<VerbalClaim> {
+    let mut lexicon: Vec<(Vec<String>, &str)> = phrases
+        .iter()
+        .map(|p| {
+            (
+                p.split_whitespace().map(normalise_token).filter(|t| !t.is_empty()).collect(),
+                p.as_str(),
+            )
+        })
+        .filter(|(t, _): &(Vec<String>, &str)| !t.is_empty())
+        .collect();
+    lexicon.sort_by_key(|l| std::cmp::Reverse(l.0.len()));
+    let n_speakers = spurts.iter().map(|s| s.speaker + 1).max().unwrap_or(0);
+    let by = super::backchannel::by_speaker(spurts, n_speakers, false);
+    let mut out = Vec::new();
+    for s in spurts {
+        let words: Vec<_> = s.tokens.iter().filter(|t| t.is_word()).collect();
+        let mut i = 0;
+        while i < words.len() {
+            let hit = lexicon.iter().find(|(toks, _)| {
+                words.len() - i >= toks.len()
+                    && toks.iter().zip(&words[i..]).all(|(a, w)| *a == w.norm)
+            });
+            match hit {
+                Some((toks, phrase)) => {
+                    let (start, end) = (words[i].start, words[i + toks.len() - 1].end);
+                    let answers = onsets
+                        .iter()
+                        .enumerate()
+                        .rev()
+                        .filter(|(_, o)| {
+                            o.speaker != s.speaker
+                                && o.time <= start
+                                && matches!(
+                                    o.class,
+                                    OnsetClass::Interruption
+                                        | OnsetClass::TerminalOverlap
+                                        | OnsetClass::SilentInterruption
+                                )
+                        })
+                        .find(|(_, o)| {
+                            // Y's last talkspurt starting by the phrase has the latest end.
+                            let own = &by[o.speaker];
+                            let n = own.partition_point(|&j| spurts[j].start <= start);
+                            n.checked_sub(1)
+                                .map(|j| &spurts[own[j]])
+                                .is_some_and(|y| y.start >= o.time && y.end >= start - window)
+                        })
+                        .map(|(k, _)| k);
+                    out.push(VerbalClaim {
+                        speaker: s.speaker,
+                        phrase: (*phrase).to_owned(),
+                        start,
+                        end,
+                        answers,
+                    });
+                    i += toks.len();
+                }
+                None => i += 1,
+            }
+        }
+    }
+    out.sort_by_key(|c| (c.start, c.end, c.speaker));
+    out
+}

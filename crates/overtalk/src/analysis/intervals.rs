@@ -1,0 +1,241 @@
+//! S4 / S4' — Heldner & Edlund (2010) intervals: every silence and every overlap is labelled
+//! by the solo speaker before it (`prev`) and after it (`next`).
+//!
+//! ```text
+//! joint   {A}    | ∅  |{A}  |{A,B}|{B} | ∅ |{A}
+//! run             pause     overlap_between gap
+//!                 A→A       A→B             B→A
+//! ```
+//! Consecutive non-solo pieces of the same kind form one run (`{A,B}→{A,B,C}→{A,C}` is one
+//! overlap). Two touching solo pieces of different speakers are a zero-length NGNO event;
+//! gaps and between-speaker overlaps no longer than `latch_tolerance` become NGNO too (they
+//! keep their start and end). Runs without a solo piece on one side are `unbounded_*` and are
+//! left out of the statistics.
+
+use serde::{Deserialize, Serialize};
+
+use super::joint::Piece;
+
+/// Which timeline an interval was computed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layer {
+    /// Everything that was said.
+    Acoustic,
+    /// Floor-relevant talkspurts only (backchannels and non-floor laughter removed).
+    Floor,
+}
+
+/// Heldner & Edlund classes (§5.4 S4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HeKind {
+    /// Silence between solo speech of the same speaker.
+    Pause,
+    /// Silence between solo speech of different speakers.
+    Gap,
+    /// Overlap between solo speech of the same speaker.
+    OverlapWithin,
+    /// Overlap between solo speech of different speakers.
+    OverlapBetween,
+    /// Speaker change with no gap and no overlap (within `latch_tolerance`).
+    Ngno,
+    /// Silence without a solo piece on one side.
+    UnboundedSilence,
+    /// Overlap without a solo piece on one side.
+    UnboundedOverlap,
+}
+
+impl HeKind {
+    /// All kinds, in report order.
+    pub const ALL: [HeKind; 7] = [
+        HeKind::Pause,
+        HeKind::Gap,
+        HeKind::OverlapWithin,
+        HeKind::OverlapBetween,
+        HeKind::Ngno,
+        HeKind::UnboundedSilence,
+        HeKind::UnboundedOverlap,
+    ];
+
+    /// The JSON name.
+    pub fn name(self) -> &'static str {
+        match self {
+            HeKind::Pause => "pause",
+            HeKind::Gap => "gap",
+            HeKind::OverlapWithin => "overlap_within",
+            HeKind::OverlapBetween => "overlap_between",
+            HeKind::Ngno => "ngno",
+            HeKind::UnboundedSilence => "unbounded_silence",
+            HeKind::UnboundedOverlap => "unbounded_overlap",
+        }
+    }
+
+    /// Whether the interval is between speakers (gap, overlap_between, NGNO).
+    pub fn is_between(self) -> bool {
+        matches!(self, HeKind::Gap | HeKind::OverlapBetween | HeKind::Ngno)
+    }
+}
+
+/// One H&E interval, speakers as indices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeInterval {
+    /// Layer.
+    pub layer: Layer,
+    /// Class.
+    pub kind: HeKind,
+    /// Start (ms).
+    pub start: i64,
+    /// End (ms); equals `start` for NGNO events from touching solo pieces.
+    pub end: i64,
+    /// Solo speaker before.
+    pub prev: Option<usize>,
+    /// Solo speaker after.
+    pub next: Option<usize>,
+}
+
+impl HeInterval {
+    /// Duration (ms).
+    pub fn dur(&self) -> i64 {
+        self.end - self.start
+    }
+
+    /// Signed between-speaker interval: +gap, −overlap, 0 for NGNO; `None` otherwise.
+    pub fn signed(&self) -> Option<i64> {
+        match self.kind {
+            HeKind::Gap => Some(self.dur()),
+            HeKind::OverlapBetween => Some(-self.dur()),
+            HeKind::Ngno => Some(0),
+            _ => None,
+        }
+    }
+}
+
+enum Item {
+    Solo(usize, i64),
+    Run { overlap: bool, start: i64, end: i64 },
+}
+
+/// S4 on a joint timeline.
+pub fn he_intervals(pieces: &[Piece], layer: Layer, latch_tolerance: i64) -> Vec<HeInterval> {
+    let mut items: Vec<Item> = Vec::new();
+    for p in pieces {
+        match p.solo() {
+            Some(x) => items.push(Item::Solo(x, p.end)),
+            None => {
+                let overlap = p.active.len() >= 2;
+                match items.last_mut() {
+                    Some(Item::Run { overlap: o, end, .. }) if *o == overlap && *end == p.start => {
+                        *end = p.end
+                    }
+                    _ => items.push(Item::Run { overlap, start: p.start, end: p.end }),
+                }
+            }
+        }
+    }
+    let mut prev_solo = vec![None; items.len()];
+    let mut last = None;
+    for (i, it) in items.iter().enumerate() {
+        prev_solo[i] = last;
+        if let Item::Solo(x, ..) = it {
+            last = Some(*x);
+        }
+    }
+    let mut next_solo = vec![None; items.len()];
+    last = None;
+    for (i, it) in items.iter().enumerate().rev() {
+        next_solo[i] = last;
+        if let Item::Solo(x, ..) = it {
+            last = Some(*x);
+        }
+    }
+    let mut out = Vec::new();
+    for (i, it) in items.iter().enumerate() {
+        match *it {
+            Item::Solo(x, end) => {
+                if let Some(Item::Solo(y, ..)) = items.get(i + 1) {
+                    if *y != x {
+                        out.push(HeInterval {
+                            layer,
+                            kind: HeKind::Ngno,
+                            start: end,
+                            end,
+                            prev: Some(x),
+                            next: Some(*y),
+                        });
+                    }
+                }
+            }
+            Item::Run { overlap, start, end } => {
+                let (p, n) = (prev_solo[i], next_solo[i]);
+                let kind = match (p, n, overlap) {
+                    (Some(p), Some(n), false) if p == n => HeKind::Pause,
+                    (Some(_), Some(_), false) => HeKind::Gap,
+                    (Some(p), Some(n), true) if p == n => HeKind::OverlapWithin,
+                    (Some(_), Some(_), true) => HeKind::OverlapBetween,
+                    (_, _, false) => HeKind::UnboundedSilence,
+                    (_, _, true) => HeKind::UnboundedOverlap,
+                };
+                let kind = if kind.is_between() && end - start <= latch_tolerance {
+                    HeKind::Ngno
+                } else {
+                    kind
+                };
+                out.push(HeInterval { layer, kind, start, end, prev: p, next: n });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::joint::joint_timeline;
+    use crate::analysis::talkspurt::Talkspurt;
+
+    fn spurt(speaker: usize, start: i64, end: i64) -> Talkspurt {
+        Talkspurt {
+            speaker,
+            start,
+            end,
+            tokens: Vec::new(),
+            has_tokens: false,
+            laughter: false,
+            backchannel: false,
+            floor: true,
+        }
+    }
+
+    fn kinds(s: &[Talkspurt], latch: i64) -> Vec<(HeKind, i64, i64)> {
+        he_intervals(&joint_timeline(s, |_| true), Layer::Acoustic, latch)
+            .into_iter()
+            .map(|h| (h.kind, h.start, h.end))
+            .collect()
+    }
+
+    #[test]
+    fn w1_classes() {
+        let s = [spurt(0, 0, 5000), spurt(1, 4000, 6000), spurt(0, 6500, 9000)];
+        assert_eq!(
+            kinds(&s, 10),
+            vec![(HeKind::OverlapBetween, 4000, 5000), (HeKind::Gap, 6000, 6500)]
+        );
+    }
+
+    #[test]
+    fn three_speaker_overlap_is_one_run() {
+        // W6: {A,B} → {A,B,C} → {A,C}, A before, C after.
+        let s = [spurt(0, 0, 5000), spurt(1, 3000, 3600), spurt(2, 3200, 7000)];
+        assert_eq!(kinds(&s, 10), vec![(HeKind::OverlapBetween, 3000, 5000)]);
+    }
+
+    #[test]
+    fn ngno_touching_latched_and_unbounded() {
+        let s = [spurt(0, 0, 100), spurt(1, 100, 200), spurt(0, 205, 300)];
+        assert_eq!(kinds(&s, 10), vec![(HeKind::Ngno, 100, 100), (HeKind::Ngno, 200, 205)]);
+        assert_eq!(kinds(&s, 0), vec![(HeKind::Ngno, 100, 100), (HeKind::Gap, 200, 205)]);
+        let u = [spurt(0, 0, 100), spurt(1, 0, 50)];
+        assert_eq!(kinds(&u, 10), vec![(HeKind::UnboundedOverlap, 0, 50)]);
+    }
+}

@@ -1,0 +1,97 @@
+//! Conversation dynamics: talkspurts, Heldner & Edlund intervals, backchannels, the floor,
+//! turns, onsets and interruptions — the staged algorithm of conversation-metrics.md §5.
+//!
+//! ```text
+//! S1 normalise ─ S2 talkspurt ─ S3 joint ─ S4 intervals (acoustic)
+//!   ─ S5 backchannel ─ S4' intervals (floor) ─ S6 floor ─ S7 turns ─ S8 onsets ─ S9 metrics
+//! ```
+//!
+//! Two layers are always reported: *acoustic* (everything said) and *floor* (backchannels and
+//! non-floor laughter removed; used for turns and interruptions). All times inside the
+//! analysis are integer milliseconds, converted from the model's microseconds by rounding half
+//! away from zero ([`normalise::to_ms`]).
+//!
+//! ```
+//! use overtalk::analysis::{analyze, Params};
+//! use overtalk::{Segment, TranscriptBuilder};
+//!
+//! let mut b = TranscriptBuilder::new();
+//! let ms = |a, z| Segment::from_millis(a, z).unwrap();
+//! b.add(ms(0, 5000), "A", None).add(ms(4000, 6000), "B", None).add(ms(6500, 9000), "A", None);
+//! let r = analyze(&b.build(), &Params::default()).unwrap();
+//! assert_eq!(r.turns.len(), 3);
+//! assert_eq!(r.speakers["B"].interruptions_made.successful, 1);
+//! ```
+
+pub mod backchannel;
+pub mod claims;
+pub mod floor;
+pub mod intervals;
+pub mod joint;
+pub mod metrics;
+pub mod normalise;
+pub mod onsets;
+pub mod params;
+pub mod result;
+pub mod talkspurt;
+pub mod turns;
+
+pub use params::{Params, Preset};
+pub use result::{Analysis, SCHEMA_VERSION};
+
+use crate::error::Result;
+use crate::model::Transcript;
+
+/// Runs every stage on one conversation.
+pub fn analyze(transcript: &Transcript, params: &Params) -> Result<Analysis> {
+    params.validate()?;
+    // S1
+    let norm = normalise::normalise(transcript, &params.ignore_labels, params.min_segment);
+    let n = norm.speakers.len();
+    // S2
+    let mut sp = talkspurt::talkspurts(&norm.segments, n, params.bridge_pause);
+    // S3, S4 (acoustic)
+    let joint = joint::joint_timeline(&sp.spurts, |_| true);
+    let mut he =
+        intervals::he_intervals(&joint, intervals::Layer::Acoustic, params.latch_tolerance);
+    // S5
+    backchannel::tag(&mut sp.spurts, n, params);
+    let spurts = &sp.spurts;
+    // S4' (floor layer)
+    let floor_joint = joint::joint_timeline(spurts, |s| s.floor);
+    he.extend(intervals::he_intervals(
+        &floor_joint,
+        intervals::Layer::Floor,
+        params.latch_tolerance,
+    ));
+    // S6
+    let floor_order: Vec<usize> = (0..spurts.len()).filter(|&i| spurts[i].floor).collect();
+    let floor_by = backchannel::by_speaker(spurts, n, true);
+    let claims = floor::claims(
+        floor_order.iter().map(|&i| (i, spurts[i].speaker, spurts[i].start, spurts[i].end)),
+        params.min_floor_solo,
+    )?;
+    // S7
+    let span_end = spurts.iter().map(|s| s.end).max().unwrap_or(0);
+    let (turns, transfers) = turns::turns(spurts, &floor_by, &claims, span_end);
+    // S8
+    let onsets = onsets::classify(spurts, &floor_by, &floor_order, &claims, params);
+    let verbal =
+        claims::find(spurts, &onsets, &params.verbal_claim_phrases, params.verbal_claim_window);
+    // S9
+    Ok(metrics::assemble(metrics::Stages {
+        params,
+        names: &norm.speakers,
+        spurts,
+        joint: &joint,
+        he: &he,
+        turns: &turns,
+        transfers: &transfers,
+        onsets: &onsets,
+        verbal: &verbal,
+        dropped_segments: norm.dropped_segments,
+        same_speaker_overlaps: sp.same_speaker_overlaps,
+        clamped_words: norm.clamped_words,
+        talk_unbridged: &sp.talk_unbridged,
+    }))
+}

@@ -1,0 +1,279 @@
+//! Every parameter of conversation-metrics.md §5.2, with its default and the three presets.
+//!
+//! All durations are integer milliseconds, like every time inside the analysis. The struct
+//! (de)serialises with serde; a TOML or JSON config may give any subset of the fields and the
+//! rest keep their defaults (`#[serde(default)]`), so `overtalk analyze --config overtalk.toml`
+//! can set one value without restating the others:
+//!
+//! ```toml
+//! bridge_pause = 150
+//! terminal_window = 250
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The 30 single-word cues of the CANDOR/NaturalTurn backchannel list plus spelling variants
+/// (§5.2 `bc_lexicon`, (R13)).
+pub const BC_LEXICON: &[&str] = &[
+    "a", "ah", "alright", "awesome", "cool", "dope", "e", "exactly", "god", "gotcha", "huh", "hmm",
+    "mhm", "mm", "mmm", "nice", "oh", "okay", "really", "right", "sick", "sucks", "sure", "uh",
+    "um", "wow", "yeah", "yep", "yes", "yup", // CANDOR cues
+    "mm-hmm", "mm-hm", "mmhmm", "mhmm", "uh-huh", "uhhuh", "uh-hum", "ok", // variants
+];
+
+/// The 15 CANDOR "not-backchannel" first words (§5.2 `bc_forbidden_first`).
+pub const BC_FORBIDDEN_FIRST: &[&str] = &[
+    "and", "but", "i", "i'm", "it", "it's", "like", "so", "that", "that's", "we", "we're", "well",
+    "you", "you're",
+];
+
+/// Phrases by which a speaker claims the floor in words ("let me finish"). Matched on
+/// normalised tokens (§5.1), so punctuation and case do not matter. Replace the list with
+/// `verbal_claim_phrases` in a config file.
+pub const VERBAL_CLAIM_PHRASES: &[&str] = &[
+    "let me finish",
+    "let me speak",
+    "let me talk",
+    "when i'm talking",
+    "when i am talking",
+    "you're not talking",
+    "can i finish",
+    "may i finish",
+    "i wasn't done",
+    "i wasn't finished",
+    "i'm not done",
+    "i'm not finished",
+    "you're interrupting",
+    "stop interrupting",
+    "don't interrupt",
+    "hold on",
+    "wait a minute",
+    "excuse me",
+    "stop",
+];
+
+/// The named parameter sets of §5.2 (the CLI spells them `default`, `he2010`, `pure-jf`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Preset {
+    /// The §5.2 table.
+    Default,
+    /// Heldner & Edlund 2010 / CANDOR-style intervals: `bridge_pause` 20 ms, `min_segment` 0.
+    /// Read H&E statistics from the acoustic layer (which never removes backchannels).
+    He2010,
+    /// Pure Jaffe & Feldstein floor rule: `min_floor_solo` 0 (any solo stretch claims).
+    PureJf,
+}
+
+impl Preset {
+    /// The preset's CLI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Default => "default",
+            Preset::He2010 => "he2010",
+            Preset::PureJf => "pure-jf",
+        }
+    }
+
+    /// Parses `default`, `he2010`, `pure-jf` (also `pure_jf`).
+    pub fn parse(name: &str) -> Option<Preset> {
+        match name {
+            "default" => Some(Preset::Default),
+            "he2010" => Some(Preset::He2010),
+            "pure-jf" | "pure_jf" => Some(Preset::PureJf),
+            _ => None,
+        }
+    }
+}
+
+/// All analysis parameters (§5.2); durations in milliseconds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Params {
+    /// |between-speaker interval| ≤ this ⇒ no-gap-no-overlap (NGNO).
+    pub latch_tolerance: i64,
+    /// Segments with duration ≤ this are dropped (zero-length ones always are).
+    pub min_segment: i64,
+    /// Same-speaker segments separated by a silence shorter than this merge into one talkspurt.
+    pub bridge_pause: i64,
+    /// Pauses and gaps shorter than this go to a "micro" bin in histograms only.
+    pub pause_report_min: i64,
+    /// A backchannel lasts at most this long.
+    pub bc_max_duration: i64,
+    /// A backchannel has at most this many tokens (text mode).
+    pub bc_max_words: usize,
+    /// The share of cue tokens in a backchannel must be strictly greater than this.
+    pub bc_min_cue_share: f64,
+    /// Backchannel cue words (normalised, §5.1).
+    pub bc_lexicon: Vec<String>,
+    /// A backchannel must not start with one of these (normalised).
+    pub bc_forbidden_first: Vec<String>,
+    /// The backchannel speaker was silent at least this long before.
+    pub bc_pre_silence: i64,
+    /// The backchannel speaker stays silent at least this long after.
+    pub bc_post_silence: i64,
+    /// Another speaker was talking at the backchannel's onset or stopped less than this before.
+    pub bc_context: i64,
+    /// That other speaker talks during the backchannel or resumes within this after it.
+    pub bc_resume_window: i64,
+    /// An overlapped talkspurt claims the floor only through a solo stretch at least this long.
+    pub min_floor_solo: i64,
+    /// An onset within this of a completion point of the holder is a terminal overlap.
+    pub terminal_window: i64,
+    /// Two onsets this close, with no third speaker talking, are a simultaneous start.
+    pub simul_start_tol: i64,
+    /// A silent interruption needs the gap after the incomplete utterance to be at most this.
+    pub silent_int_max_gap: i64,
+    /// Gaps and pauses at least this long are "long".
+    pub long_silence: i64,
+    /// Turns at least this long are monologues.
+    pub monologue_min: i64,
+    /// Window of the windowed talk balance.
+    pub balance_window: i64,
+    /// Step of the windowed talk balance.
+    pub balance_step: i64,
+    /// A window is dominated by a speaker whose share is strictly greater than this.
+    pub balance_dominance: f64,
+    /// Backchannels count as talk time.
+    pub bc_counts_as_talk: bool,
+    /// Laughter-only talkspurts are floor-relevant talk (otherwise non-floor material).
+    pub laughter_is_floor: bool,
+    /// Speaker labels that are not speakers (dropped in S1); default: the empty label.
+    pub ignore_labels: Vec<String>,
+    /// Floor claims in words: phrases matched on normalised tokens (overtalk extension).
+    pub verbal_claim_phrases: Vec<String>,
+    /// A verbal floor claim answers an onset by someone else whose talkspurt ended at most this
+    /// long before the phrase (or is still running) (overtalk extension).
+    pub verbal_claim_window: i64,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        let strings = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect();
+        Params {
+            latch_tolerance: 10,
+            min_segment: 0,
+            bridge_pause: 200,
+            pause_report_min: 0,
+            bc_max_duration: 1000,
+            bc_max_words: 3,
+            bc_min_cue_share: 0.5,
+            bc_lexicon: strings(BC_LEXICON),
+            bc_forbidden_first: strings(BC_FORBIDDEN_FIRST),
+            bc_pre_silence: 1000,
+            bc_post_silence: 1000,
+            bc_context: 1000,
+            bc_resume_window: 1000,
+            min_floor_solo: 500,
+            terminal_window: 300,
+            simul_start_tol: 200,
+            silent_int_max_gap: 1000,
+            long_silence: 1000,
+            monologue_min: 60_000,
+            balance_window: 150_000,
+            balance_step: 30_000,
+            balance_dominance: 0.6,
+            bc_counts_as_talk: true,
+            laughter_is_floor: false,
+            ignore_labels: vec![String::new()],
+            verbal_claim_phrases: strings(VERBAL_CLAIM_PHRASES),
+            verbal_claim_window: 2000,
+        }
+    }
+}
+
+impl Params {
+    /// The parameters of a preset.
+    pub fn preset(preset: Preset) -> Params {
+        let mut p = Params::default();
+        match preset {
+            Preset::Default => {}
+            Preset::He2010 => {
+                p.bridge_pause = 20;
+                p.min_segment = 0;
+            }
+            Preset::PureJf => p.min_floor_solo = 0,
+        }
+        p
+    }
+
+    /// Checks that every duration is non-negative, the shares are in `[0, 1]` and the windows
+    /// are positive.
+    pub fn validate(&self) -> Result<()> {
+        let durations = [
+            ("latch_tolerance", self.latch_tolerance),
+            ("min_segment", self.min_segment),
+            ("bridge_pause", self.bridge_pause),
+            ("pause_report_min", self.pause_report_min),
+            ("bc_max_duration", self.bc_max_duration),
+            ("bc_pre_silence", self.bc_pre_silence),
+            ("bc_post_silence", self.bc_post_silence),
+            ("bc_context", self.bc_context),
+            ("bc_resume_window", self.bc_resume_window),
+            ("min_floor_solo", self.min_floor_solo),
+            ("terminal_window", self.terminal_window),
+            ("simul_start_tol", self.simul_start_tol),
+            ("silent_int_max_gap", self.silent_int_max_gap),
+            ("long_silence", self.long_silence),
+            ("monologue_min", self.monologue_min),
+            ("verbal_claim_window", self.verbal_claim_window),
+        ];
+        for (name, v) in durations {
+            if !(0..=crate::time::MAX_MICROS / 1000).contains(&v) {
+                return Err(Error::invalid(format!("parameter {name} = {v} ms is out of range")));
+            }
+        }
+        for (name, v) in
+            [("balance_window", self.balance_window), ("balance_step", self.balance_step)]
+        {
+            if v <= 0 {
+                return Err(Error::invalid(format!("parameter {name} must be positive, got {v}")));
+            }
+        }
+        for (name, v) in [
+            ("bc_min_cue_share", self.bc_min_cue_share),
+            ("balance_dominance", self.balance_dominance),
+        ] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(Error::invalid(format!("parameter {name} must be in [0, 1], got {v}")));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_follow_the_table() {
+        let p = Params::default();
+        assert_eq!(p.bridge_pause, 200);
+        assert_eq!(p.min_floor_solo, 500);
+        assert_eq!(p.bc_lexicon.len(), 38);
+        assert_eq!(p.bc_forbidden_first.len(), 15);
+        assert!(p.validate().is_ok());
+    }
+
+    #[test]
+    fn presets_change_only_their_fields() {
+        let he = Params::preset(Preset::He2010);
+        assert_eq!((he.bridge_pause, he.min_segment, he.min_floor_solo), (20, 0, 500));
+        let jf = Params::preset(Preset::PureJf);
+        assert_eq!((jf.bridge_pause, jf.min_floor_solo), (200, 0));
+        assert_eq!(Preset::parse("pure_jf"), Some(Preset::PureJf));
+        assert_eq!(Preset::parse("x"), None);
+    }
+
+    #[test]
+    fn partial_config_keeps_defaults_and_rejects_unknown_fields() {
+        let p: Params = serde_json::from_str(r#"{"bridge_pause": 150}"#).unwrap();
+        assert_eq!((p.bridge_pause, p.terminal_window), (150, 300));
+        assert!(serde_json::from_str::<Params>(r#"{"bridge_paus": 150}"#).is_err());
+        let bad = Params { bc_min_cue_share: 1.5, ..Params::default() };
+        assert!(bad.validate().is_err());
+    }
+}

@@ -1,0 +1,322 @@
+//! Plain result values of the analysis, serialised with the field names of
+//! conversation-metrics.md §5.7 (all times integer milliseconds; shares unrounded fractions;
+//! an undefined value is `null`, never omitted). A few fields beyond §5.7 are marked
+//! "extension"; they never replace a §5.7 field.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::intervals::{HeKind, Layer};
+use super::onsets::{Ferguson, OnsetClass, Outcome};
+use super::params::Params;
+
+/// Version of this JSON layout; bumped on any incompatible change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// How completion points and backchannels were judged for a speaker (§5.1 Modes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// At least one talkspurt of the speaker has tokens.
+    Text,
+    /// No tokens: talkspurt ends are the only completion proxy.
+    Timing,
+}
+
+/// The whole analysis of one conversation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// The parameters used.
+    pub params: Params,
+    /// Mode per speaker.
+    pub mode: BTreeMap<String, Mode>,
+    /// What was dropped, merged or flagged.
+    pub diagnostics: Diagnostics,
+    /// S2/S5 talkspurts, sorted by `(start, end, speaker)`.
+    pub talkspurts: Vec<TalkspurtOut>,
+    /// S3 acoustic joint timeline.
+    pub joint: Vec<JointOut>,
+    /// S4 and S4' intervals, acoustic layer first.
+    pub he: Vec<HeOut>,
+    /// Floor transfers (claims 1, 2, …).
+    pub transfers: Vec<TransferOut>,
+    /// Turns (one per claim).
+    pub turns: Vec<TurnOut>,
+    /// Onset events (S8).
+    pub onsets: Vec<OnsetOut>,
+    /// Per-speaker metrics.
+    pub speakers: BTreeMap<String, SpeakerOut>,
+    /// Interrupter/interruptee pairs with any attempt or talk-over event.
+    pub pairs: Vec<PairOut>,
+    /// Conversation-level metrics.
+    pub conversation: ConversationOut,
+    /// Extension: floor claims made in words ("let me finish").
+    pub verbal_claims: Vec<VerbalClaimOut>,
+}
+
+/// Diagnostics.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Diagnostics {
+    /// Segments dropped in S1 (too short after ms conversion, or exact duplicates).
+    pub dropped_segments: usize,
+    /// Same-speaker overlapping segments unioned in S2.
+    pub same_speaker_overlaps: usize,
+    /// Per speaker: union of the raw segments, without bridging (ms).
+    pub talk_time_unbridged: BTreeMap<String, i64>,
+    /// Extension: word timings clamped into their segment (Q6).
+    pub clamped_words: usize,
+    /// Human-readable warnings (no overlap in long multi-speaker input, schisms).
+    pub warnings: Vec<String>,
+}
+
+/// One talkspurt.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TalkspurtOut {
+    /// Speaker.
+    pub speaker: String,
+    /// Start (ms).
+    pub start: i64,
+    /// End (ms).
+    pub end: i64,
+    /// Words (punctuation-only and laughter tokens excluded).
+    pub n_tokens: usize,
+    /// Tagged as a backchannel.
+    pub is_backchannel: bool,
+}
+
+/// One joint-timeline piece.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JointOut {
+    /// Start (ms).
+    pub start: i64,
+    /// End (ms).
+    pub end: i64,
+    /// Active speakers (empty = silence).
+    pub active: Vec<String>,
+}
+
+/// One Heldner & Edlund interval.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeOut {
+    /// `acoustic` or `floor`.
+    pub layer: Layer,
+    /// Class.
+    pub kind: HeKind,
+    /// Start (ms).
+    pub start: i64,
+    /// End (ms).
+    pub end: i64,
+    /// Solo speaker before.
+    pub prev: Option<String>,
+    /// Solo speaker after.
+    pub next: Option<String>,
+}
+
+/// One floor transfer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TransferOut {
+    /// Claim time (ms).
+    pub time: i64,
+    /// Previous holder.
+    pub from: String,
+    /// New holder.
+    pub to: String,
+    /// Floor-transfer offset (ms).
+    pub fto: Option<i64>,
+}
+
+/// One turn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnOut {
+    /// Holder.
+    pub speaker: String,
+    /// Extent start (ms).
+    pub start: i64,
+    /// Extent end (ms).
+    pub end: i64,
+    /// Claim time (ms).
+    pub claim: i64,
+    /// Talkspurts in the turn.
+    pub n_talkspurts: usize,
+    /// Words in the turn.
+    pub n_tokens: usize,
+}
+
+/// One onset event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OnsetOut {
+    /// Onset speaker.
+    pub speaker: String,
+    /// Onset time (ms).
+    pub time: i64,
+    /// Floor holder (`null` for `opening`).
+    pub holder: Option<String>,
+    /// Class.
+    pub class: OnsetClass,
+    /// Outcome.
+    pub outcome: Outcome,
+    /// Ferguson/Beattie label.
+    pub ferguson: Option<Ferguson>,
+    /// Simultaneous-start partner.
+    pub partner: Option<String>,
+    /// Distance to the holder's nearest completion point (rule 2; `null` when none).
+    pub dist_to_completion: Option<i64>,
+    /// Holder's talkspurt end minus onset (rule 2).
+    pub holder_remaining: Option<i64>,
+}
+
+/// Interruption counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    /// Attempts (rule-2 interruptions + silent interruptions).
+    pub attempts: usize,
+    /// Successful attempts.
+    pub successful: usize,
+}
+
+/// Per-speaker metrics.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpeakerOut {
+    /// Talk time (ms).
+    pub talk: i64,
+    /// Share of all talk.
+    pub talk_share: Option<f64>,
+    /// Solo time (ms).
+    pub solo: i64,
+    /// Floor time (ms).
+    pub floor: i64,
+    /// Share of all floor time.
+    pub floor_share: Option<f64>,
+    /// Turns.
+    pub turns: usize,
+    /// Longest turn extent (ms).
+    pub longest_turn: Option<i64>,
+    /// Words per minute of talk time (`null` without tokens).
+    pub wpm: Option<f64>,
+    /// Backchannels produced.
+    pub backchannels: usize,
+    /// Interruptions made.
+    pub interruptions_made: Counts,
+    /// Interruptions received.
+    pub interruptions_received: Counts,
+    /// Median FTO of transfers into the speaker (ms; may end in .5).
+    pub median_fto_in: Option<f64>,
+    /// Extension: words.
+    pub words: usize,
+    /// Extension: turns at least `monologue_min` long.
+    pub monologues: usize,
+    /// Extension: floor-relevant talkspurts outside any turn.
+    pub non_floor_contributions: usize,
+}
+
+/// One interrupter → interruptee pair.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairOut {
+    /// Onset speaker.
+    pub interrupter: String,
+    /// Floor holder at the onset.
+    pub interruptee: String,
+    /// Interruption attempts.
+    pub attempts: usize,
+    /// Successful attempts.
+    pub successful: usize,
+    /// Rule-2 onsets (terminal overlaps + interruptions).
+    pub talk_over_events: usize,
+    /// Attempts per minute of the interruptee's floor time.
+    pub rate_per_min_of_interruptee_floor: Option<f64>,
+}
+
+/// Conversation-level metrics.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConversationOut {
+    /// First talkspurt start to last end (ms).
+    pub span: i64,
+    /// Span minus silence (ms).
+    pub speech: i64,
+    /// Silence inside the span (ms).
+    pub silence: i64,
+    /// Time with ≥ 2 speakers (ms).
+    pub overlap: i64,
+    /// Overlap / speech.
+    pub overlap_ratio: Option<f64>,
+    /// Transfers per minute of span.
+    pub transfers_per_min: Option<f64>,
+    /// Interval counts per layer and kind.
+    pub he_counts: BTreeMap<Layer, BTreeMap<HeKind, usize>>,
+    /// Acoustic gaps and pauses ≥ `long_silence`.
+    pub long_silences: usize,
+    /// Extension: span start (ms; `null` when empty).
+    pub start: Option<i64>,
+    /// Extension: headline counts.
+    pub counts: HeadlineCounts,
+    /// Extension: share of overlaps among acoustic between-speaker intervals.
+    pub overlap_between_share: Option<f64>,
+    /// Extension: share of NGNO among acoustic between-speaker intervals.
+    pub ngno_share: Option<f64>,
+    /// Extension: talk balance (max share; normalised entropy and Gini of the talk shares).
+    pub balance: Balance,
+}
+
+/// Headline counts (extension).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeadlineCounts {
+    /// Speakers with talk.
+    pub speakers: usize,
+    /// Talkspurts.
+    pub talkspurts: usize,
+    /// Turns.
+    pub turns: usize,
+    /// Floor transfers.
+    pub transfers: usize,
+    /// Interruption attempts.
+    pub interruptions: usize,
+    /// Successful interruptions.
+    pub successful: usize,
+    /// Unsuccessful interruptions.
+    pub unsuccessful: usize,
+    /// Talk-over events (rule-2 onsets).
+    pub talk_over_events: usize,
+    /// Terminal overlaps.
+    pub terminal_overlaps: usize,
+    /// Simultaneous starts.
+    pub simultaneous_starts: usize,
+    /// Backchannels.
+    pub backchannels: usize,
+    /// Verbal floor claims.
+    pub verbal_claims: usize,
+}
+
+/// Talk balance (extension, §5.5.3).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Balance {
+    /// The largest talk share (ConvoKit's dyad balance).
+    pub max_share: Option<f64>,
+    /// Entropy of the shares / ln N (1 = equal); `null` below 2 speakers.
+    pub entropy: Option<f64>,
+    /// Gini coefficient of the shares.
+    pub gini: Option<f64>,
+}
+
+/// A floor claim made in words (extension).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerbalClaimOut {
+    /// Who said it.
+    pub speaker: String,
+    /// The lexicon phrase matched.
+    pub phrase: String,
+    /// Start of its first token (ms).
+    pub start: i64,
+    /// End of its last token (ms).
+    pub end: i64,
+    /// Index into `onsets` of the onset it answers.
+    pub answers: Option<usize>,
+    /// Speaker of that onset.
+    pub answers_speaker: Option<String>,
+    /// Time of that onset (ms).
+    pub answers_time: Option<i64>,
+    /// Class of that onset.
+    pub answers_class: Option<OnsetClass>,
+}

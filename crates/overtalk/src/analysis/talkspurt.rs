@@ -1,0 +1,158 @@
+//! S2 — talkspurts: per speaker, merge segments that overlap, touch, or are separated by a
+//! silence shorter than `bridge_pause` (Brady-style fill-in; §5.4 S2 (R16)).
+//!
+//! ```text
+//! bridge_pause = 200
+//! A segs   [0──2000)  [2150──4000)      [4500──6000)
+//!                  150 ms < 200   500 ms ≥ 200
+//! A spurts [0──────────────4000)      [4500──6000)
+//! ```
+
+use super::normalise::{NormSegment, Token};
+
+/// A maximal stretch of one speaker's speech.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Talkspurt {
+    /// Speaker index.
+    pub speaker: usize,
+    /// Start (ms).
+    pub start: i64,
+    /// End (ms).
+    pub end: i64,
+    /// Tokens of the merged segments, ordered by `(start, end, input order)`.
+    pub tokens: Vec<Token>,
+    /// At least one merged segment had a token (§5.1 Modes (R9)).
+    pub has_tokens: bool,
+    /// Every merged segment is laughter-only (Q4).
+    pub laughter: bool,
+    /// Tagged as a backchannel in S5.
+    pub backchannel: bool,
+    /// Floor-relevant (not a backchannel, not non-floor laughter); set in S5.
+    pub floor: bool,
+}
+
+impl Talkspurt {
+    /// Duration (ms).
+    pub fn dur(&self) -> i64 {
+        self.end - self.start
+    }
+
+    /// Number of words (tokens that are neither punctuation-only nor laughter).
+    pub fn n_words(&self) -> usize {
+        self.tokens.iter().filter(|t| t.is_word()).count()
+    }
+
+    /// Whether the half-open spans intersect (touching does not).
+    pub fn intersects(&self, other: &Talkspurt) -> bool {
+        self.start < other.end && other.start < self.end
+    }
+
+    /// Whether `t` lies in `[start, end)`.
+    pub fn covers(&self, t: i64) -> bool {
+        self.start <= t && t < self.end
+    }
+}
+
+/// The outcome of S2.
+#[derive(Clone, Debug, Default)]
+pub struct Spurts {
+    /// All talkspurts sorted by `(start, end, speaker)`.
+    pub spurts: Vec<Talkspurt>,
+    /// Same-speaker overlapping segments that were unioned.
+    pub same_speaker_overlaps: usize,
+    /// Per speaker: the duration of the union of the raw segments (no bridging).
+    pub talk_unbridged: Vec<i64>,
+}
+
+/// S2 over segments sorted by `(speaker, start, end)`.
+pub fn talkspurts(segments: &[NormSegment], n_speakers: usize, bridge_pause: i64) -> Spurts {
+    let mut out = Spurts { talk_unbridged: vec![0; n_speakers], ..Spurts::default() };
+    // (spurt, tokens with input order)
+    let mut cur: Option<(Talkspurt, Vec<(Token, usize)>)> = None;
+    let mut union_end: Option<(usize, i64)> = None;
+    let finish = |c: (Talkspurt, Vec<(Token, usize)>), out: &mut Vec<Talkspurt>| {
+        let (mut s, mut toks) = c;
+        toks.sort_by_key(|t| (t.0.start, t.0.end, t.1));
+        s.tokens = toks.into_iter().map(|(t, _)| t).collect();
+        out.push(s);
+    };
+    for seg in segments {
+        // Unbridged talk: union of raw segments.
+        let from = match union_end {
+            Some((sp, e)) if sp == seg.speaker => seg.start.max(e),
+            _ => seg.start,
+        };
+        if seg.end > from {
+            out.talk_unbridged[seg.speaker] += seg.end - from;
+        }
+        union_end = Some(match union_end {
+            Some((sp, e)) if sp == seg.speaker => (sp, e.max(seg.end)),
+            _ => (seg.speaker, seg.end),
+        });
+        let toks = seg.tokens.iter().cloned().map(|t| (t, seg.order));
+        match cur.as_mut() {
+            Some((s, words))
+                if s.speaker == seg.speaker
+                    && (seg.start <= s.end || seg.start - s.end < bridge_pause) =>
+            {
+                if seg.start < s.end {
+                    out.same_speaker_overlaps += 1;
+                }
+                s.end = s.end.max(seg.end);
+                s.has_tokens |= !seg.tokens.is_empty();
+                s.laughter &= seg.laughter;
+                words.extend(toks);
+            }
+            _ => {
+                if let Some(c) = cur.take() {
+                    finish(c, &mut out.spurts);
+                }
+                cur = Some((
+                    Talkspurt {
+                        speaker: seg.speaker,
+                        start: seg.start,
+                        end: seg.end,
+                        tokens: Vec::new(),
+                        has_tokens: !seg.tokens.is_empty(),
+                        laughter: seg.laughter,
+                        backchannel: false,
+                        floor: true,
+                    },
+                    toks.collect(),
+                ));
+            }
+        }
+    }
+    if let Some(c) = cur.take() {
+        finish(c, &mut out.spurts);
+    }
+    out.spurts.sort_by_key(|s| (s.start, s.end, s.speaker));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seg(speaker: usize, start: i64, end: i64) -> NormSegment {
+        NormSegment { speaker, start, end, tokens: Vec::new(), laughter: false, order: 0 }
+    }
+
+    #[test]
+    fn bridges_short_silences_and_unions_overlaps() {
+        let segs = [seg(0, 0, 2000), seg(0, 2150, 4000), seg(0, 3000, 3500), seg(0, 4500, 6000)];
+        let s = talkspurts(&segs, 1, 200);
+        let spans: Vec<_> = s.spurts.iter().map(|t| (t.start, t.end)).collect();
+        assert_eq!(spans, vec![(0, 4000), (4500, 6000)]);
+        assert_eq!(s.same_speaker_overlaps, 1);
+        assert_eq!(s.talk_unbridged, vec![5350]);
+    }
+
+    #[test]
+    fn touching_segments_merge_even_without_bridging() {
+        let s = talkspurts(&[seg(0, 0, 10), seg(0, 10, 20), seg(0, 21, 30)], 1, 0);
+        let spans: Vec<_> = s.spurts.iter().map(|t| (t.start, t.end)).collect();
+        assert_eq!(spans, vec![(0, 20), (21, 30)]);
+        assert_eq!(s.same_speaker_overlaps, 0);
+    }
+}

@@ -1,0 +1,302 @@
+//! AssemblyAI transcripts (`GET /v2/transcript/{id}`), read only.
+//!
+//! ```json
+//! {"id": "…", "status": "completed", "speaker_labels": true, "audio_duration": 7,
+//!  "utterances": [{"speaker": "A", "start": 0, "end": 4210, "confidence": 0.97,
+//!                  "text": "So the plan is", "words": [{"text": "So", "start": 0, "end": 180,
+//!                  "confidence": 0.99, "speaker": "A"}]}],
+//!  "words": [{"text": "So", "start": 0, "end": 180, "confidence": 0.99, "speaker": "A"}]}
+//! ```
+//!
+//! Times are **integer milliseconds** (fractions are accepted and kept to the microsecond).
+//!
+//! - With `utterances` (requested with `speaker_labels: true`) each utterance is one track of its
+//!   speaker (`"A"`, `"B"`, … kept as they are), with its text and words.
+//! - Without utterances the top-level `words` are grouped into tracks: a new track at each
+//!   speaker change or pause longer than 0.8 s (as for Deepgram). Words whose `speaker` is null
+//!   (no diarization requested) go to the placeholder [`UNKNOWN_SPEAKER`], with one
+//!   `missing-speaker` warning; with multichannel transcription a word's `channel` names its
+//!   speaker instead (`channel_1`, …).
+//!
+//! `audio_duration` (seconds) becomes the declared extent. A transcript whose `status` is not
+//! `completed` is an error saying what the status is. overtalk does not write AssemblyAI
+//! transcripts: they are a vendor's output, not an exchange format.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::error::{Error, Result, WarningKind};
+use crate::format::json::{
+    label, millis, scan, seconds, warn, word_runs, LabelledWord, Pos, Scanned, UNKNOWN_SPEAKER,
+};
+use crate::format::ReadContext;
+use crate::model::{Content, Corpus, Segment, TranscriptBuilder, Word};
+use crate::time::Time;
+
+#[derive(Deserialize)]
+struct Doc {
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    error: Option<Value>,
+    #[serde(default)]
+    audio_duration: Option<f64>,
+    #[serde(default)]
+    utterances: Option<Vec<UtteranceJ>>,
+    #[serde(default)]
+    words: Option<Vec<WordJ>>,
+}
+
+#[derive(Deserialize)]
+struct UtteranceJ {
+    #[serde(default)]
+    speaker: Option<Value>,
+    #[serde(default)]
+    channel: Option<Value>,
+    #[serde(default)]
+    start: Option<f64>,
+    #[serde(default)]
+    end: Option<f64>,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    words: Option<Vec<WordJ>>,
+}
+
+#[derive(Deserialize)]
+struct WordJ {
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    start: Option<f64>,
+    #[serde(default)]
+    end: Option<f64>,
+    #[serde(default)]
+    confidence: Option<f64>,
+    #[serde(default)]
+    speaker: Option<Value>,
+    #[serde(default)]
+    channel: Option<Value>,
+}
+
+const TRACKED: [&str; 3] = ["utterances", "utterances/words", "words"];
+const P_UTTERANCE: usize = 0;
+const P_UTTERANCE_WORD: usize = 1;
+const P_WORD: usize = 2;
+
+/// The speaker of an utterance or word: its `speaker`, else its `channel`, else none.
+fn speaker_of(speaker: &Option<Value>, channel: &Option<Value>) -> Option<String> {
+    label(speaker).or_else(|| label(channel).map(|c| format!("channel_{c}")))
+}
+
+fn word(ctx: &ReadContext<'_>, w: WordJ, pos: Option<Pos>) -> Result<(Word, Option<String>)> {
+    let start = w.start.map(|s| millis(ctx, s, "word start", pos)).transpose()?;
+    let end = w.end.map(|s| millis(ctx, s, "word end", pos)).transpose()?;
+    let speaker = speaker_of(&w.speaker, &w.channel);
+    Ok((Word { text: w.text.unwrap_or_default(), start, end, confidence: w.confidence }, speaker))
+}
+
+/// Reads an AssemblyAI transcript into one recording (named by the read options).
+pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    let scanned = scan(text, &TRACKED, false, ctx)?;
+    let doc: Doc = scanned.parse(ctx)?;
+    match doc.status.as_deref() {
+        None | Some("completed") => {}
+        Some("error") => {
+            let why = doc.error.map(|e| e.to_string()).unwrap_or_default();
+            return Err(Error::invalid(format!("the AssemblyAI transcript failed: {why}")));
+        }
+        Some(other) => {
+            return Err(Error::invalid(format!(
+                "the AssemblyAI transcript is not complete (status {other:?}); fetch it again when it is \"completed\""
+            )))
+        }
+    }
+    let mut b = TranscriptBuilder::new();
+    if let Some(d) = doc.audio_duration {
+        let end = seconds(ctx, d, "audio_duration", None)?;
+        b.extent(Segment::new(Time::ZERO, end));
+    }
+    let utterances = doc.utterances.unwrap_or_default();
+    if !utterances.is_empty() {
+        read_utterances(ctx, &scanned, utterances, &mut b)?;
+    } else {
+        read_words(ctx, &scanned, doc.words.unwrap_or_default(), &mut b)?;
+    }
+    Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+fn read_utterances(
+    ctx: &mut ReadContext<'_>,
+    scanned: &Scanned<'_>,
+    utterances: Vec<UtteranceJ>,
+    b: &mut TranscriptBuilder,
+) -> Result<()> {
+    let mut n_word = 0usize;
+    for (k, u) in utterances.into_iter().enumerate() {
+        let pos = scanned.pos(P_UTTERANCE, k);
+        let mut words = Vec::new();
+        for w in u.words.unwrap_or_default() {
+            let wpos = scanned.pos(P_UTTERANCE_WORD, n_word);
+            n_word += 1;
+            words.push(word(ctx, w, wpos)?.0);
+        }
+        let speaker = match speaker_of(&u.speaker, &u.channel) {
+            Some(s) => s,
+            None => {
+                warn(
+                    ctx,
+                    WarningKind::MissingSpeaker,
+                    pos,
+                    format!("utterance {k} has no speaker; given to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
+                )?;
+                UNKNOWN_SPEAKER.to_owned()
+            }
+        };
+        let start = u.start.map(|s| millis(ctx, s, "utterance start", pos)).transpose()?;
+        let end = u.end.map(|s| millis(ctx, s, "utterance end", pos)).transpose()?;
+        let (Some(start), Some(end)) = (start, end) else {
+            warn(
+                ctx,
+                WarningKind::MissingTime,
+                pos,
+                format!("utterance {k} has no start or end; dropped"),
+            )?;
+            b.speaker(&speaker);
+            continue;
+        };
+        let content = Content { text: u.text, words };
+        if let Some(s) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
+            b.add(s, &speaker, Some(content));
+        } else {
+            b.speaker(&speaker);
+        }
+    }
+    Ok(())
+}
+
+fn read_words(
+    ctx: &mut ReadContext<'_>,
+    scanned: &Scanned<'_>,
+    words: Vec<WordJ>,
+    b: &mut TranscriptBuilder,
+) -> Result<()> {
+    let mut labelled = Vec::new();
+    let (mut missing, mut first_missing) = (0usize, None);
+    let (mut untimed, mut first_untimed) = (0usize, None);
+    let total = words.len();
+    for (k, w) in words.into_iter().enumerate() {
+        let pos = scanned.pos(P_WORD, k);
+        let (word, speaker) = word(ctx, w, pos)?;
+        let times = word.start.zip(word.end);
+        let speaker = speaker.unwrap_or_else(|| {
+            missing += 1;
+            first_missing = first_missing.or(pos);
+            UNKNOWN_SPEAKER.to_owned()
+        });
+        match times {
+            Some((start, end)) => labelled.push(LabelledWord { speaker, word, start, end }),
+            None => {
+                untimed += 1;
+                first_untimed = first_untimed.or(pos);
+            }
+        }
+    }
+    if missing > 0 {
+        let message = if missing == total {
+            format!("no word has a speaker (speaker_labels was off); all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}")
+        } else {
+            format!("{missing} of {total} words have no speaker; given to the placeholder speaker {UNKNOWN_SPEAKER:?}")
+        };
+        warn(ctx, WarningKind::MissingSpeaker, first_missing, message)?;
+    }
+    if untimed > 0 {
+        warn(
+            ctx,
+            WarningKind::MissingTime,
+            first_untimed,
+            format!("{untimed} word(s) without start or end dropped"),
+        )?;
+    }
+    for (speaker, start, end, words) in word_runs(labelled) {
+        let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+        if let Some(s) = ctx.segment(start, end, 0, None)? {
+            b.add(s, &speaker, Some(Content { text: Some(text), words }));
+        } else {
+            b.speaker(&speaker);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{read_str, Format, ReadOptions};
+
+    fn read_ok(text: &str) -> crate::format::ReadOutput {
+        read_str(text, Format::AssemblyAi, &ReadOptions::default()).unwrap()
+    }
+
+    fn tracks(out: &crate::format::ReadOutput) -> Vec<(i64, i64, String)> {
+        let t = out.corpus.get("recording").unwrap();
+        t.utterances()
+            .map(|u| (u.segment.start().0, u.segment.end().0, u.speaker_name.to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn reads_the_documented_example() {
+        let out = read_ok(
+            r#"{"utterances":[{"speaker":"A","start":0,"end":4210,"confidence":0.97,"text":"So the plan is to ship on Friday",
+  "words":[{"text":"So","start":0,"end":180,"confidence":0.99,"speaker":"A"}]},
+ {"speaker":"B","start":3950,"end":6250,"confidence":0.95,"text":"Friday won't work for us.","words":[]}]}"#,
+        );
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        assert_eq!(
+            tracks(&out),
+            vec![(0, 4_210_000, "A".to_owned()), (3_950_000, 6_250_000, "B".to_owned())]
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let w = &t.contents()[0].as_ref().unwrap().words[0];
+        assert_eq!(
+            (w.start, w.end, w.confidence),
+            (Some(Time(0)), Some(Time(180_000)), Some(0.99))
+        );
+    }
+
+    #[test]
+    fn words_without_utterances_and_without_speakers() {
+        let out = read_ok(
+            r#"{"status": "completed", "utterances": null, "audio_duration": 3, "words": [
+              {"text": "a", "start": 0, "end": 500, "confidence": 0.9, "speaker": null},
+              {"text": "b", "start": 600, "end": 900.5, "confidence": 0.9, "speaker": null},
+              {"text": "c", "start": 2000, "end": 2500, "confidence": 0.9, "speaker": null}]}"#,
+        );
+        assert_eq!(
+            tracks(&out),
+            vec![(0, 900_500, "UNKNOWN".to_owned()), (2_000_000, 2_500_000, "UNKNOWN".to_owned())]
+        );
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(2), Some(15))]);
+        assert_eq!(
+            out.corpus.get("recording").unwrap().declared_extent(),
+            Segment::from_micros(0, 3_000_000)
+        );
+    }
+
+    #[test]
+    fn unfinished_and_failed_transcripts_are_errors() {
+        let e =
+            read_str(r#"{"status": "processing"}"#, Format::AssemblyAi, &ReadOptions::default())
+                .unwrap_err();
+        assert!(e.to_string().contains("not complete"), "{e}");
+        let e = read_str(
+            r#"{"status": "error", "error": "Download error"}"#,
+            Format::AssemblyAi,
+            &ReadOptions::default(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("Download error"), "{e}");
+    }
+}

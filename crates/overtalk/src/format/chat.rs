@@ -1,0 +1,472 @@
+//! TalkBank CHAT (`.cha`, the CLAN format).
+//!
+//! A CHAT file is a sequence of tiers, one per line, a tab after the tier name; a line that
+//! starts with a tab continues the tier above it (joined with one space):
+//!
+//! ```text
+//! @Participants:  FAT Father, CHI Target_Child      headers: @Participants declares the codes
+//! *FAT:   that's the &-uh [>] +/. •12249_13198•     main tier: speaker code, text, time bullet
+//! %mor:   pro:dem|that~cop|be&3S …                  dependent tier: ignored
+//! *CHI:   <what's> [<] that ? •13198_13514•
+//!
+//! FAT  [that's the &-uh [>] +/.)
+//! CHI                     [<what's> [<] that ?)     12.249 s → 13.198 s, 13.198 s → 13.514 s
+//! ```
+//!
+//! - The **speaker** of a track is the participant **code** (`CHI`, `MOT`), not the name or role
+//!   of `@Participants`: codes are what every tier uses and are unique within a file; names and
+//!   roles can be mapped later with a speaker map. Every declared code is a speaker, even one
+//!   without timed utterances.
+//! - The **time** is the media bullet `U+0015 start_end U+0015` (milliseconds); with several
+//!   bullets on one tier the track runs from the first start to the last end. Older bullets
+//!   naming a sound file (`%snd:"file"_start_end`) are read by their last two numbers. A main
+//!   tier without a bullet has no time: it is skipped with a `missing-time` warning (a track
+//!   needs a time).
+//! - The **text** is the main tier without its bullets, trimmed, markers kept exactly as
+//!   written — overlap `[<]` `[>]`, linkers `+<` `+,`, terminators `+/.` `+//.` `+/?` — because
+//!   the conversation analysis reads them.
+//! - Dependent tiers (`%mor`, `%gra`, `%wor`, …) and other headers are ignored; a code that
+//!   `@Participants` does not declare is read with a note; a missing `@Begin` or `@End` is a
+//!   note; lines after `@End` and lines that are no tier are skipped with a warning.
+//!
+//! Writing gives a minimal valid file: `@UTF8`, `@Begin`, `@Languages: und` (the language is
+//! not known), `@Participants` and one `@ID` per speaker (role `Unidentified`), one main tier per
+//! track in time order with its bullet (times rounded half away from zero to the millisecond,
+//! with a warning when that moves a boundary), `@End`. A speaker label that is not a valid code
+//! (1–7 ASCII letters, digits or `_`) gets a code `SP1`, `SP2`, … and keeps its label as the
+//! participant's name, with a warning. A track without text is written `www .` (untranscribed
+//! speech); a text without a terminator (`.`, `?`, `!`) gets ` .` with a warning; line breaks
+//! and tabs become spaces and bullet characters are removed.
+
+use std::collections::{BTreeSet, HashSet};
+use std::io::Write;
+
+use crate::error::{Result, Warning, WarningKind};
+use crate::format::ReadContext;
+use crate::model::{Content, Corpus, Transcript, TranscriptBuilder};
+use crate::time::{round_div, Time, MAX_MICROS};
+
+/// The bullet delimiter, NAK.
+const NAK: char = '\u{15}';
+
+/// A logical line (a tier with its continuation lines joined) and where each piece came from.
+struct Entry<'t> {
+    text: String,
+    /// (offset in `text`, line number, the physical line, byte offset in it where the piece starts)
+    pieces: Vec<(usize, usize, &'t str, usize)>,
+}
+
+impl Entry<'_> {
+    fn line(&self) -> usize {
+        self.pieces.first().map_or(0, |p| p.1)
+    }
+
+    /// Line and column (1-based, in characters) of byte `at` of the joined text.
+    fn position(&self, at: usize) -> (usize, usize) {
+        let piece = self.pieces.iter().rev().find(|p| p.0 <= at).or(self.pieces.first());
+        match piece {
+            Some(&(off, line, physical, start)) => {
+                let mut byte = start + (at - off.min(at));
+                byte = byte.min(physical.len());
+                while !physical.is_char_boundary(byte) {
+                    byte -= 1;
+                }
+                (line, physical[..byte].chars().count() + 1)
+            }
+            None => (0, 0),
+        }
+    }
+}
+
+/// Reads a CHAT file: one recording, named by [`ReadContext::recording_id`].
+pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    // Join continuation lines.
+    let mut entries: Vec<Entry<'_>> = Vec::new();
+    for item in ctx.lines(text) {
+        let (n, line) = item?;
+        if let Some(rest) = line.strip_prefix('\t') {
+            if let Some(e) = entries.last_mut() {
+                e.text.push(' ');
+                let off = e.text.len();
+                e.text.push_str(rest);
+                e.pieces.push((off, n, line, 1));
+                continue;
+            }
+        }
+        let trimmed = line.trim_start_matches('\u{feff}');
+        let skipped = line.len() - trimmed.len();
+        entries.push(Entry { text: trimmed.to_owned(), pieces: vec![(0, n, line, skipped)] });
+    }
+
+    let mut b = TranscriptBuilder::new();
+    let mut declared: HashSet<String> = HashSet::new();
+    let mut undeclared_noted: HashSet<String> = HashSet::new();
+    let (mut begun, mut ended) = (false, false);
+    for e in &entries {
+        let n = e.line();
+        let body = e.text.as_str();
+        if body.trim().is_empty() {
+            continue;
+        }
+        if ended {
+            ctx.warn_at(WarningKind::Skipped, n, Some(1), "line after @End skipped")?;
+            continue;
+        }
+        if let Some(header) = body.strip_prefix('@') {
+            let (name, value) = match header.find(':') {
+                Some(i) => (&header[..i], header[i + 1..].trim()),
+                None => (header.trim_end(), ""),
+            };
+            match name {
+                "Begin" => begun = true,
+                "End" => ended = true,
+                "Participants" => {
+                    for p in value.split(',') {
+                        if let Some(code) = p.split_whitespace().next() {
+                            b.speaker(code);
+                            declared.insert(code.to_owned());
+                        }
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
+        if body.starts_with('%') {
+            continue;
+        }
+        let Some(main) = body.strip_prefix('*') else {
+            ctx.warn_at(
+                WarningKind::Skipped,
+                n,
+                Some(1),
+                "line is not a header (@), a main tier (*) or a dependent tier (%); skipped",
+            )?;
+            continue;
+        };
+        let Some(colon) = main.find(':') else {
+            ctx.warn_at(
+                WarningKind::Skipped,
+                n,
+                Some(1),
+                "main tier without `:` after the speaker code; skipped",
+            )?;
+            continue;
+        };
+        let code = main[..colon].trim();
+        if code.is_empty() {
+            ctx.warn_at(
+                WarningKind::MissingSpeaker,
+                n,
+                Some(2),
+                "main tier without a speaker code; skipped",
+            )?;
+            continue;
+        }
+        if !declared.contains(code) && undeclared_noted.insert(code.to_owned()) {
+            ctx.warn_at(
+                WarningKind::Note,
+                n,
+                Some(2),
+                format!("speaker code {code:?} is not declared in @Participants"),
+            )?;
+        }
+        let speaker = b.speaker(code);
+        let content_start = 1 + colon + 1;
+        let (utterance, times) = split_bullets(&e.text, content_start, e, ctx)?;
+        let Some((start, end, at)) = times else {
+            ctx.warn_at(
+                WarningKind::MissingTime,
+                n,
+                None,
+                format!("utterance of {code} has no time bullet; skipped"),
+            )?;
+            continue;
+        };
+        let (line, column) = e.position(at);
+        if let Some(seg) = ctx.segment(start, end, line, Some(column))? {
+            let utterance = utterance.trim();
+            let content = (!utterance.is_empty()).then(|| Content::text(utterance));
+            b.push(seg, speaker, content);
+        }
+    }
+    let last = entries.last().map_or(1, Entry::line);
+    if !begun {
+        ctx.warn_at(WarningKind::Note, 1, Some(1), "no @Begin header")?;
+    }
+    if !ended {
+        ctx.warn_at(WarningKind::Note, last, None, "no @End header (truncated file?)")?;
+    }
+    Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// The time of a main tier: first start, last end, and the byte offset of the first bullet.
+type Bullet = (Time, Time, usize);
+
+/// The text of a main tier without its bullets, and the time the bullets give (first start,
+/// last end, and the offset of the first bullet).
+fn split_bullets(
+    text: &str,
+    from: usize,
+    e: &Entry<'_>,
+    ctx: &ReadContext<'_>,
+) -> Result<(String, Option<Bullet>)> {
+    let mut out = String::new();
+    let mut times: Option<Bullet> = None;
+    let mut rest = from.min(text.len());
+    while let Some(i) = text[rest..].find(NAK) {
+        let open = rest + i;
+        out.push_str(&text[rest..open]);
+        let Some(j) = text[open + 1..].find(NAK) else {
+            let (line, column) = e.position(open);
+            return Err(ctx.error(line, column, "time bullet is never closed (a second U+0015)"));
+        };
+        let close = open + 1 + j;
+        let inner = &text[open + 1..close];
+        let (s, t) = parse_bullet(inner).ok_or_else(|| {
+            let (line, column) = e.position(open);
+            let shown: String = inner.chars().take(40).collect();
+            ctx.error(
+                line,
+                column,
+                format!("time bullet {shown:?} is not `start_end` in whole milliseconds"),
+            )
+        })?;
+        times = Some(match times {
+            None => (s, t, open),
+            Some((s0, _, at)) => (s0, t, at),
+        });
+        rest = close + NAK.len_utf8();
+    }
+    out.push_str(&text[rest..]);
+    Ok((out, times))
+}
+
+/// `start_end` (or `…_start_end`, with an optional trailing `-`) in milliseconds.
+fn parse_bullet(inner: &str) -> Option<(Time, Time)> {
+    let inner = inner.trim().trim_end_matches('-');
+    let mut parts = inner.rsplit('_');
+    let end = parts.next()?;
+    let start = parts.next()?;
+    let ms = |s: &str| -> Option<Time> {
+        if s.is_empty() || s.len() > 15 || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let v: i64 = s.parse().ok()?;
+        (v <= MAX_MICROS / 1000).then(|| Time::from_millis(v))
+    };
+    Some((ms(start)?, ms(end)?))
+}
+
+fn valid_code(s: &str) -> bool {
+    (1..=7).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Writes a minimal CHAT file with one main tier per track, in time order.
+pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    let mut warnings = Vec::new();
+    let empty = Transcript::default();
+    let t = corpus.iter().next().map_or(&empty, |(_, t)| t);
+    let a = t.annotation();
+
+    // Codes: the label when it is a valid code, else SP1, SP2, … (not already used).
+    let mut used: BTreeSet<String> =
+        a.speakers().iter().map(|(_, n)| n.to_owned()).filter(|n| valid_code(n)).collect();
+    let mut next = 1usize;
+    let mut codes: Vec<(String, Option<String>)> = Vec::new();
+    for (_, name) in a.speakers().iter() {
+        if valid_code(name) {
+            codes.push((name.to_owned(), None));
+            continue;
+        }
+        let code = loop {
+            let c = format!("SP{next}");
+            next += 1;
+            if used.insert(c.clone()) {
+                break c;
+            }
+        };
+        let shown: String = name
+            .chars()
+            .map(|c| if c.is_whitespace() || c == ',' || c == '|' || c == NAK { '_' } else { c })
+            .collect();
+        let shown = if shown.is_empty() { "Unnamed".to_owned() } else { shown };
+        warnings.push(Warning::new(
+            WarningKind::Repaired,
+            format!("speaker {name:?} is not a CHAT code (1-7 letters, digits or _); written as {code} named {shown:?}"),
+        ));
+        codes.push((code, Some(shown)));
+    }
+
+    let mut s = String::from("@UTF8\n@Begin\n@Languages:\tund\n");
+    use std::fmt::Write as _;
+    let participants: Vec<String> = codes
+        .iter()
+        .map(|(c, n)| match n {
+            Some(n) => format!("{c} {n} Unidentified"),
+            None => format!("{c} Unidentified"),
+        })
+        .collect();
+    if !participants.is_empty() {
+        let _ = writeln!(s, "@Participants:\t{}", participants.join(", "));
+    }
+    for (c, _) in &codes {
+        let _ = writeln!(s, "@ID:\tund|overtalk|{c}|||||Unidentified|||");
+    }
+    let (mut moved, mut dropped, mut terminated, mut cleaned) = (0usize, 0usize, 0usize, 0usize);
+    for u in t.utterances() {
+        let seg = u.segment;
+        let (m1, m2) = (round_div(seg.start().0, 1000), round_div(seg.end().0, 1000));
+        if m1 * 1000 != seg.start().0 || m2 * 1000 != seg.end().0 {
+            moved += 1;
+        }
+        if m2 <= m1 {
+            dropped += 1;
+            continue;
+        }
+        let raw = u.content.map(Content::display_text).unwrap_or_default();
+        let mut text: String = raw
+            .chars()
+            .filter(|&c| c != NAK)
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect::<String>()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if text != raw.trim() {
+            cleaned += 1;
+        }
+        if text.is_empty() {
+            text = "www .".to_owned();
+        } else if !text.ends_with(['.', '?', '!']) {
+            text.push_str(" .");
+            terminated += 1;
+        }
+        let code = &codes[u.speaker.index()].0;
+        let _ = writeln!(s, "*{code}:\t{text} {NAK}{m1}_{m2}{NAK}");
+        if s.len() > 1 << 16 {
+            out.write_all(s.as_bytes())?;
+            s.clear();
+        }
+    }
+    s.push_str("@End\n");
+    out.write_all(s.as_bytes())?;
+    let notes = [
+        (moved, "track(s) have times finer than a millisecond; rounded to the millisecond"),
+        (dropped, "track(s) shorter than a millisecond after rounding; not written"),
+        (terminated, "text(s) without a terminator got \" .\""),
+        (cleaned, "text(s) had line breaks, tabs, control or bullet characters; written on one line without them"),
+    ];
+    for (n, what) in notes {
+        if n > 0 {
+            let kind = if what.contains("not written") {
+                WarningKind::ZeroDuration
+            } else {
+                WarningKind::Repaired
+            };
+            warnings.push(Warning::new(kind, format!("{n} {what}")));
+        }
+    }
+    Ok(warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{read_str, Format, ReadOptions};
+    use crate::model::Segment;
+
+    fn read_text(text: &str) -> crate::format::ReadOutput {
+        read_str(text, Format::Chat, &ReadOptions::default()).unwrap()
+    }
+
+    const EXAMPLE: &str = "@UTF8\n@Begin\n@Languages:\teng\n@Participants:\tALI Alice Adult, BOB Bob Adult\n@ID:\teng|demo|ALI|||||Adult|||\n*ALI:\tso the plan is to ship on <Friday> [>] +/. \u{15}0_4210\u{15}\n%com:\tignored\n*BOB:\t<Friday> [<] won't work\n\tfor us . \u{15}3950_6250\u{15}\n*ALI:\t+, unless we cut scope .\n@End\n";
+
+    #[test]
+    fn reads_bullets_continuations_and_markers() {
+        let out = read_text(EXAMPLE);
+        let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(kinds, vec![(WarningKind::MissingTime, Some(10))]);
+        let t = out.corpus.get("recording").unwrap();
+        let u: Vec<_> = t
+            .utterances()
+            .map(|u| (u.segment, u.speaker_name, u.content.and_then(|c| c.text.clone())))
+            .collect();
+        assert_eq!(
+            u,
+            vec![
+                (
+                    Segment::from_millis(0, 4210).unwrap(),
+                    "ALI",
+                    Some("so the plan is to ship on <Friday> [>] +/.".to_owned())
+                ),
+                (
+                    Segment::from_millis(3950, 6250).unwrap(),
+                    "BOB",
+                    Some("<Friday> [<] won't work for us .".to_owned())
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_bullets_name_line_and_column() {
+        let e =
+            read_str("@Begin\n*A:\thi . \u{15}12_x\u{15}\n", Format::Chat, &ReadOptions::default())
+                .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(10)), "{e}");
+        let e = read_str(
+            "@Begin\n*A:\thi\n\tthere . \u{15}12_13\n",
+            Format::Chat,
+            &ReadOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(3), Some(10)), "{e}");
+        let e = read_str(
+            "*A:\thi . \u{15}1_99999999999999999\u{15}\n",
+            Format::Chat,
+            &ReadOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(1), Some(10)), "{e}");
+    }
+
+    #[test]
+    fn notes_and_skips() {
+        let out = read_text("*XY:\ta . \u{15}5_2\u{15}\nstray\n@End\n*XY:\tb .\n");
+        let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (WarningKind::Note, Some(1)),
+                (WarningKind::NegativeDuration, Some(1)),
+                (WarningKind::Skipped, Some(2)),
+                (WarningKind::Skipped, Some(4)),
+                (WarningKind::Note, Some(1)),
+            ]
+        );
+    }
+
+    #[test]
+    fn writer_renames_invalid_codes_and_terminates() {
+        let mut b = TranscriptBuilder::new();
+        b.add(
+            Segment::from_micros(0, 1_000_400).unwrap(),
+            "SPEAKER_00",
+            Some(Content::text("hi\nthere")),
+        );
+        b.add(Segment::from_millis(500, 2000).unwrap(), "CHI", None);
+        let corpus = Corpus::single("r", b.build());
+        let mut buf = Vec::new();
+        let w = write(&corpus, &mut buf).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        assert_eq!(
+            text,
+            "@UTF8\n@Begin\n@Languages:\tund\n@Participants:\tCHI Unidentified, SP1 SPEAKER_00 Unidentified\n@ID:\tund|overtalk|CHI|||||Unidentified|||\n@ID:\tund|overtalk|SP1|||||Unidentified|||\n*SP1:\thi there . \u{15}0_1000\u{15}\n*CHI:\twww . \u{15}500_2000\u{15}\n@End\n"
+        );
+        assert_eq!(w.len(), 4, "{w:?}");
+        let back = read_text(&text);
+        assert!(back.warnings.is_empty(), "{:?}", back.warnings);
+        assert_eq!(back.corpus.get("recording").unwrap().annotation().len(), 2);
+    }
+}

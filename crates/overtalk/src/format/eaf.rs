@@ -1,0 +1,754 @@
+//! ELAN annotation format (EAF 2.x/3.0 XML).
+//!
+//! The mapping to the model: **a speaker is a top-level tier** (a `TIER` without `PARENT_REF`),
+//! named by its `PARTICIPANT` attribute when present and non-empty, else by its `TIER_ID`; each
+//! `ALIGNABLE_ANNOTATION` of such a tier is a track whose content is its `ANNOTATION_VALUE`
+//! exactly as written (an empty value gives a track without text).
+//!
+//! ```text
+//! TIER "Person1 (Utterance)" PARTICIPANT=P001   [How do you read this?]  [この…]   speaker P001
+//!   TIER "Person1 (Chunk)" PARENT_REF=…          [How do you…]           [この…]   skipped (child)
+//!     TIER "… (ChunkLanguage)" REF_ANNOTATION     [en]                    [jp]      skipped (child)
+//! TIER "marker" (no PARTICIPANT)                 [convo start      ]                speaker marker
+//! ```
+//!
+//! - **Child tiers** (with `PARENT_REF`) are never speech, whatever their participant: they
+//!   subdivide, annotate or translate their parent (words, chunks, language codes), so counting
+//!   them would count the parent's time twice. Each one is skipped with a note.
+//! - **Reference annotations** (`REF_ANNOTATION`) have no time of their own (they inherit their
+//!   parent's); they only occur on child tiers, and a top-level one is skipped with a warning.
+//! - A top-level tier without `PARTICIPANT` in a file whose other speaker tiers have one (a
+//!   `marker` or `noise` tier) is still read as a speaker, with a note.
+//! - **Time slots** (`TIME_ORDER`) are integer milliseconds. A slot without `TIME_VALUE` is
+//!   unaligned: its time is interpolated linearly, by position in `TIME_ORDER`, between the
+//!   nearest aligned slots before and after it (rounded half away from zero to the millisecond),
+//!   or taken from the only aligned neighbour when it has one side only; every speech
+//!   annotation that uses such a slot gets a `missing-time` warning. `TIME_UNITS` other than
+//!   milliseconds are unsupported. A `TIME_ORIGIN` (media offset) is reported and not applied.
+//! - Nesting deeper than [`Limits::max_depth`](crate::format::Limits) is a limit error, and XML
+//!   errors name the line and column. No DTD entity is expanded.
+//!
+//! Writing gives EAF 3.0: one top-level tier per speaker with `PARTICIPANT` set to the speaker,
+//! one linguistic type `utterance`, times rounded half away from zero to the millisecond (with a
+//! warning when that moves a boundary). ELAN does not allow overlapping annotations on one
+//! tier, so a speaker who overlaps themselves gets extra tiers `Name (2)`, … with the **same**
+//! `PARTICIPANT`: reading the file back gives the same speaker. `DATE` is fixed
+//! (`1970-01-01T00:00:00+00:00`) so the output is reproducible.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::Reader;
+
+use crate::error::{Error, Result, Warning, WarningKind};
+use crate::format::textgrid::{layer_names, layers, segment_at, tracks_by_speaker, LineIndex};
+use crate::format::ReadContext;
+use crate::model::{Content, Corpus, Segment, Transcript, TranscriptBuilder};
+use crate::time::{round_div, Time, MAX_MICROS};
+
+/// One `TIER` as read.
+#[derive(Debug, Default)]
+struct Tier {
+    id: String,
+    participant: Option<String>,
+    parent: Option<String>,
+    at: usize,
+    annotations: Vec<Ann>,
+}
+
+/// One annotation as read: alignable (two slot ids) or a reference (no time of its own).
+#[derive(Debug, Default)]
+struct Ann {
+    slots: Option<(String, String)>,
+    value: String,
+    at: usize,
+}
+
+/// What the element being read is, for the few elements whose content matters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Elem {
+    Other,
+    Tier,
+    Annotation,
+    Value,
+}
+
+struct Doc<'t> {
+    index: LineIndex<'t>,
+}
+
+impl Doc<'_> {
+    fn pos(&self, at: usize) -> (usize, usize) {
+        self.index.position(at)
+    }
+    fn error(&self, ctx: &ReadContext<'_>, at: usize, message: impl Into<String>) -> Error {
+        let (line, column) = self.pos(at);
+        ctx.error(line, column, message)
+    }
+}
+
+/// The attributes of an element as `(name, unescaped value)`, or an error at `at`.
+fn attributes(
+    e: &BytesStart<'_>,
+    doc: &Doc<'_>,
+    ctx: &ReadContext<'_>,
+    at: usize,
+) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for a in e.attributes() {
+        let a = a.map_err(|err| doc.error(ctx, at, format!("bad attribute: {err}")))?;
+        let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
+        let value = a
+            .unescape_value()
+            .map_err(|err| doc.error(ctx, at, format!("bad attribute {key}: {err}")))?;
+        out.push((key, value.into_owned()));
+    }
+    Ok(out)
+}
+
+fn attr(attrs: &[(String, String)], name: &str) -> Option<String> {
+    attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+}
+
+/// Reads an EAF document: one recording, named by [`ReadContext::recording_id`].
+pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    let doc = Doc { index: LineIndex::new(text) };
+    let max_depth = ctx.limits().max_depth;
+    let mut reader = Reader::from_str(text);
+    reader.config_mut().check_end_names = true;
+
+    let mut stack: Vec<Elem> = Vec::new();
+    let mut saw_root = false;
+    // (id, value in ms, offset)
+    let mut slots: Vec<(String, Option<i64>, usize)> = Vec::new();
+    let mut tiers: Vec<Tier> = Vec::new();
+    let mut tier: Option<Tier> = None;
+    let mut ann: Option<Ann> = None;
+
+    loop {
+        let at = reader.buffer_position() as usize;
+        let event = match reader.read_event() {
+            Ok(e) => e,
+            Err(err) => {
+                let at = reader.error_position() as usize;
+                return Err(doc.error(ctx, at, format!("malformed XML: {err}")));
+            }
+        };
+        let (start, empty) = match &event {
+            Event::Start(e) => (Some(e), false),
+            Event::Empty(e) => (Some(e), true),
+            _ => (None, false),
+        };
+        if let Some(e) = start {
+            if !empty && stack.len() >= max_depth {
+                let (line, column) = doc.pos(at);
+                return Err(Error::limit(format!(
+                    "eaf: line {line}, column {column}: XML nested deeper than the limit of {max_depth} elements"
+                )));
+            }
+            let name = e.name();
+            let name = name.as_ref();
+            if stack.is_empty() {
+                if saw_root {
+                    return Err(doc.error(ctx, at, "content after the root element"));
+                }
+                saw_root = true;
+                if name != b"ANNOTATION_DOCUMENT" {
+                    return Err(doc.error(
+                        ctx,
+                        at,
+                        format!(
+                            "root element <{}>; an EAF file's root is <ANNOTATION_DOCUMENT>",
+                            String::from_utf8_lossy(name)
+                        ),
+                    ));
+                }
+            }
+            let mut elem = Elem::Other;
+            match name {
+                b"HEADER" => {
+                    let attrs = attributes(e, &doc, ctx, at)?;
+                    if let Some(units) = attr(&attrs, "TIME_UNITS") {
+                        if units != "milliseconds" {
+                            return Err(Error::unsupported(format!(
+                                "eaf: TIME_UNITS {units:?}; only milliseconds are supported"
+                            )));
+                        }
+                    }
+                }
+                b"MEDIA_DESCRIPTOR" => {
+                    let attrs = attributes(e, &doc, ctx, at)?;
+                    if let Some(origin) = attr(&attrs, "TIME_ORIGIN").filter(|o| o.trim() != "0") {
+                        let (line, column) = doc.pos(at);
+                        ctx.warn_at(
+                            WarningKind::Note,
+                            line,
+                            Some(column),
+                            format!("media TIME_ORIGIN {origin} ms not applied: times are relative to the annotation timeline"),
+                        )?;
+                    }
+                }
+                b"TIME_SLOT" => {
+                    let attrs = attributes(e, &doc, ctx, at)?;
+                    let Some(id) = attr(&attrs, "TIME_SLOT_ID") else {
+                        return Err(doc.error(ctx, at, "TIME_SLOT without TIME_SLOT_ID"));
+                    };
+                    let value = match attr(&attrs, "TIME_VALUE") {
+                        None => None,
+                        Some(v) => Some(parse_ms(&v).map_err(|m| {
+                            doc.error(ctx, at, format!("TIME_VALUE {:?}: {m}", short(&v)))
+                        })?),
+                    };
+                    slots.push((id, value, at));
+                }
+                b"TIER" => {
+                    let attrs = attributes(e, &doc, ctx, at)?;
+                    let t = Tier {
+                        id: attr(&attrs, "TIER_ID").unwrap_or_default(),
+                        participant: attr(&attrs, "PARTICIPANT").filter(|p| !p.trim().is_empty()),
+                        parent: attr(&attrs, "PARENT_REF").filter(|p| !p.is_empty()),
+                        at,
+                        annotations: Vec::new(),
+                    };
+                    if empty {
+                        tiers.push(t);
+                    } else {
+                        tier = Some(t);
+                        elem = Elem::Tier;
+                    }
+                }
+                b"ALIGNABLE_ANNOTATION" | b"REF_ANNOTATION" if tier.is_some() => {
+                    let attrs = attributes(e, &doc, ctx, at)?;
+                    let slots = if name == b"ALIGNABLE_ANNOTATION" {
+                        Some((
+                            attr(&attrs, "TIME_SLOT_REF1").unwrap_or_default(),
+                            attr(&attrs, "TIME_SLOT_REF2").unwrap_or_default(),
+                        ))
+                    } else {
+                        None
+                    };
+                    let a = Ann { slots, value: String::new(), at };
+                    if empty {
+                        if let Some(t) = tier.as_mut() {
+                            t.annotations.push(a);
+                        }
+                    } else {
+                        ann = Some(a);
+                        elem = Elem::Annotation;
+                    }
+                }
+                b"ANNOTATION_VALUE" if ann.is_some() => elem = Elem::Value,
+                _ => {}
+            }
+            if !empty {
+                stack.push(elem);
+            }
+            continue;
+        }
+        match event {
+            Event::End(_) => match stack.pop() {
+                Some(Elem::Tier) => {
+                    if let Some(t) = tier.take() {
+                        tiers.push(t);
+                    }
+                }
+                Some(Elem::Annotation) => {
+                    if let (Some(a), Some(t)) = (ann.take(), tier.as_mut()) {
+                        t.annotations.push(a);
+                    }
+                }
+                _ => {}
+            },
+            Event::Text(t) if stack.last() == Some(&Elem::Value) => {
+                let s =
+                    t.unescape().map_err(|err| doc.error(ctx, at, format!("bad text: {err}")))?;
+                if let Some(a) = ann.as_mut() {
+                    a.value.push_str(&s);
+                }
+            }
+            Event::CData(t) if stack.last() == Some(&Elem::Value) => {
+                if let Some(a) = ann.as_mut() {
+                    a.value.push_str(&String::from_utf8_lossy(&t));
+                }
+            }
+            Event::Text(t) if stack.is_empty() && !t.iter().all(u8::is_ascii_whitespace) => {
+                return Err(doc.error(ctx, at, "text outside the root element"));
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    if !stack.is_empty() {
+        return Err(doc.error(
+            ctx,
+            text.len(),
+            format!("the document ends with {} element(s) still open (truncated?)", stack.len()),
+        ));
+    }
+    if !saw_root {
+        return Err(doc.error(
+            ctx,
+            text.len(),
+            "no <ANNOTATION_DOCUMENT> element: not an EAF file",
+        ));
+    }
+    build(&doc, slots, tiers, ctx)
+}
+
+fn short(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+/// Parses a `TIME_VALUE`: whole milliseconds (a decimal point is tolerated and rounded).
+fn parse_ms(v: &str) -> std::result::Result<i64, String> {
+    let t = crate::time::parse_seconds(v).map_err(|e| e.to_string())?;
+    // parse_seconds reads the number as seconds, in µs; as milliseconds it is 10⁶ times less.
+    let ms = round_div(t.0, 1_000_000);
+    let limit = MAX_MICROS / 1000;
+    if ms.abs() > limit {
+        return Err("time out of range".to_owned());
+    }
+    Ok(ms)
+}
+
+fn build(
+    doc: &Doc<'_>,
+    slots: Vec<(String, Option<i64>, usize)>,
+    tiers: Vec<Tier>,
+    ctx: &mut ReadContext<'_>,
+) -> Result<Corpus> {
+    // Resolve unaligned slots by linear interpolation between aligned neighbours.
+    let known: Vec<Option<i64>> = slots.iter().map(|s| s.1).collect();
+    let mut resolved: Vec<Option<i64>> = known.clone();
+    let mut prev: Option<(usize, i64)> = None;
+    let mut next_aligned: Vec<Option<(usize, i64)>> = vec![None; known.len()];
+    let mut following: Option<(usize, i64)> = None;
+    for i in (0..known.len()).rev() {
+        next_aligned[i] = following;
+        if let Some(v) = known[i] {
+            following = Some((i, v));
+        }
+    }
+    for i in 0..known.len() {
+        match known[i] {
+            Some(v) => prev = Some((i, v)),
+            None => {
+                resolved[i] = match (prev, next_aligned[i]) {
+                    (Some((p, vp)), Some((n, vn))) => {
+                        let span = (n - p) as i64;
+                        Some(vp + round_div((vn - vp).saturating_mul((i - p) as i64), span))
+                    }
+                    (Some((_, v)), None) | (None, Some((_, v))) => Some(v),
+                    (None, None) => None,
+                }
+            }
+        }
+    }
+    let index: HashMap<&str, usize> =
+        slots.iter().enumerate().map(|(i, s)| (s.0.as_str(), i)).collect();
+
+    let mut b = TranscriptBuilder::new();
+    let some_participant = tiers.iter().any(|t| t.parent.is_none() && t.participant.is_some());
+    for tier in &tiers {
+        let (line, column) = if tier.parent.is_some() || tier.participant.is_none() {
+            doc.pos(tier.at)
+        } else {
+            (0, 0)
+        };
+        if let Some(parent) = &tier.parent {
+            ctx.warn_at(
+                WarningKind::Note,
+                line,
+                Some(column),
+                format!(
+                    "child tier {:?} (of {parent:?}) skipped: it annotates its parent's time, which is counted once",
+                    tier.id
+                ),
+            )?;
+            continue;
+        }
+        let speaker_name = tier.participant.clone().unwrap_or_else(|| tier.id.clone());
+        if tier.participant.is_none() && some_participant {
+            ctx.warn_at(
+                WarningKind::Note,
+                line,
+                Some(column),
+                format!(
+                    "tier {:?} has no PARTICIPANT; read as the speaker {speaker_name:?}",
+                    tier.id
+                ),
+            )?;
+        }
+        let speaker = b.speaker(&speaker_name);
+        for a in &tier.annotations {
+            let position = || doc.pos(a.at);
+            let Some((r1, r2)) = &a.slots else {
+                let (line, column) = position();
+                ctx.warn_at(
+                    WarningKind::Skipped,
+                    line,
+                    Some(column),
+                    format!(
+                        "reference annotation on the top-level tier {:?} skipped (it has no time)",
+                        tier.id
+                    ),
+                )?;
+                continue;
+            };
+            let i1 = index.get(r1.as_str()).copied();
+            let i2 = index.get(r2.as_str()).copied();
+            let (Some(i1), Some(i2)) = (i1, i2) else {
+                let (line, column) = position();
+                ctx.warn_at(
+                    WarningKind::Skipped,
+                    line,
+                    Some(column),
+                    format!("annotation refers to an unknown time slot ({r1:?}, {r2:?}); skipped"),
+                )?;
+                continue;
+            };
+            let (Some(t1), Some(t2)) = (resolved[i1], resolved[i2]) else {
+                let (line, column) = position();
+                ctx.warn_at(
+                    WarningKind::MissingTime,
+                    line,
+                    Some(column),
+                    "annotation has no time (no time slot of the document is aligned); skipped",
+                )?;
+                continue;
+            };
+            if known[i1].is_none() || known[i2].is_none() {
+                let (line, column) = position();
+                ctx.warn_at(
+                    WarningKind::MissingTime,
+                    line,
+                    Some(column),
+                    format!("time slot without TIME_VALUE; interpolated as {}–{} ms", t1, t2),
+                )?;
+            }
+            let start = Time(t1.saturating_mul(1000));
+            let end = Time(t2.saturating_mul(1000));
+            if let Some(seg) = segment_at(ctx, start, end, position)? {
+                let content = (!a.value.is_empty()).then(|| Content::text(a.value.clone()));
+                b.push(seg, speaker, content);
+            }
+        }
+    }
+    Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// Escapes text for XML content or a double-quoted attribute; characters XML 1.0 cannot hold
+/// become U+FFFD (reported by the caller). Tabs and line breaks are written as character
+/// references so attribute normalisation and line-end normalisation cannot change them.
+fn escape(s: &str, replaced: &mut bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {
+                *replaced = true;
+                out.push('\u{FFFD}');
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Writes EAF 3.0: one tier per speaker (more for self-overlap, same `PARTICIPANT`).
+pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    let mut warnings = Vec::new();
+    let empty = Transcript::default();
+    let t = corpus.iter().next().map_or(&empty, |(_, t)| t);
+    let a = t.annotation();
+
+    // Times in ms; drop what rounding empties.
+    let mut moved = 0usize;
+    let mut dropped = 0usize;
+    let ms: Vec<Option<(i64, i64)>> = a
+        .tracks()
+        .iter()
+        .map(|track| {
+            let s = track.segment;
+            let (m1, m2) = (round_div(s.start().0, 1000), round_div(s.end().0, 1000));
+            if m1 * 1000 != s.start().0 || m2 * 1000 != s.end().0 {
+                moved += 1;
+            }
+            if m2 <= m1 {
+                dropped += 1;
+                None
+            } else {
+                Some((m1, m2))
+            }
+        })
+        .collect();
+    if moved > 0 {
+        warnings.push(Warning::new(
+            WarningKind::Repaired,
+            format!("{moved} track(s) have times finer than a millisecond; rounded to the millisecond (EAF times are whole milliseconds)"),
+        ));
+    }
+    if dropped > 0 {
+        warnings.push(Warning::new(
+            WarningKind::ZeroDuration,
+            format!("{dropped} track(s) shorter than a millisecond after rounding; not written"),
+        ));
+    }
+
+    // Tiers: (tier id, participant, track indices).
+    let mut tiers: Vec<(String, String, Vec<usize>)> = Vec::new();
+    let mut taken: HashSet<String> = a.speakers().iter().map(|(_, n)| n.to_owned()).collect();
+    for (speaker, tracks) in tracks_by_speaker(t) {
+        let name = a.speaker_name(speaker);
+        let kept = tracks
+            .iter()
+            .filter_map(|&i| ms[i].and_then(|(m1, m2)| Some((Segment::from_millis(m1, m2)?, i))));
+        let split = layers(kept);
+        if split.len() > 1 {
+            warnings.push(Warning::new(
+                WarningKind::Repaired,
+                format!(
+                    "speaker {name:?} overlaps themselves; written as {} tiers with PARTICIPANT {name:?} because annotations of one ELAN tier cannot overlap",
+                    split.len()
+                ),
+            ));
+        }
+        if split.is_empty() {
+            tiers.push((name.to_owned(), name.to_owned(), Vec::new()));
+        }
+        for (id, l) in layer_names(name, split.len(), &mut taken).into_iter().zip(split) {
+            tiers.push((id, name.to_owned(), l));
+        }
+    }
+
+    // Slots: two per written track, numbered in time order.
+    let mut slot_list: Vec<(i64, usize, bool)> = Vec::new();
+    for (_, _, l) in &tiers {
+        for &i in l {
+            if let Some((m1, m2)) = ms[i] {
+                slot_list.push((m1, i, false));
+                slot_list.push((m2, i, true));
+            }
+        }
+    }
+    slot_list.sort();
+    let mut slot_of: HashMap<(usize, bool), usize> = HashMap::new();
+    let mut s = String::new();
+    use std::fmt::Write as _;
+    s.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ANNOTATION_DOCUMENT AUTHOR=\"\" DATE=\"1970-01-01T00:00:00+00:00\" FORMAT=\"3.0\" VERSION=\"3.0\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:noNamespaceSchemaLocation=\"http://www.mpi.nl/tools/elan/EAFv3.0.xsd\">\n    <HEADER MEDIA_FILE=\"\" TIME_UNITS=\"milliseconds\"/>\n");
+    if slot_list.is_empty() {
+        s.push_str("    <TIME_ORDER/>\n");
+    } else {
+        s.push_str("    <TIME_ORDER>\n");
+        for (k, (v, i, is_end)) in slot_list.iter().enumerate() {
+            slot_of.insert((*i, *is_end), k + 1);
+            let _ =
+                writeln!(s, "        <TIME_SLOT TIME_SLOT_ID=\"ts{}\" TIME_VALUE=\"{v}\"/>", k + 1);
+        }
+        s.push_str("    </TIME_ORDER>\n");
+    }
+    let mut replaced = false;
+    let mut next_id = 1usize;
+    for (id, participant, l) in &tiers {
+        let head = format!(
+            "    <TIER LINGUISTIC_TYPE_REF=\"utterance\" PARTICIPANT=\"{}\" TIER_ID=\"{}\"",
+            escape(participant, &mut replaced),
+            escape(id, &mut replaced)
+        );
+        if l.is_empty() {
+            let _ = writeln!(s, "{head}/>");
+            continue;
+        }
+        let _ = writeln!(s, "{head}>");
+        for &i in l {
+            let (Some(s1), Some(s2)) = (slot_of.get(&(i, false)), slot_of.get(&(i, true))) else {
+                continue;
+            };
+            let value = t.contents()[i].as_ref().map(Content::display_text).unwrap_or_default();
+            let _ = write!(
+                s,
+                "        <ANNOTATION>\n            <ALIGNABLE_ANNOTATION ANNOTATION_ID=\"a{next_id}\" TIME_SLOT_REF1=\"ts{s1}\" TIME_SLOT_REF2=\"ts{s2}\">\n                <ANNOTATION_VALUE>{}</ANNOTATION_VALUE>\n            </ALIGNABLE_ANNOTATION>\n        </ANNOTATION>\n",
+                escape(&value, &mut replaced)
+            );
+            next_id += 1;
+            if s.len() > 1 << 16 {
+                out.write_all(s.as_bytes())?;
+                s.clear();
+            }
+        }
+        s.push_str("    </TIER>\n");
+    }
+    s.push_str("    <LINGUISTIC_TYPE GRAPHIC_REFERENCES=\"false\" LINGUISTIC_TYPE_ID=\"utterance\" TIME_ALIGNABLE=\"true\"/>\n</ANNOTATION_DOCUMENT>\n");
+    out.write_all(s.as_bytes())?;
+    if replaced {
+        warnings.push(Warning::new(
+            WarningKind::Repaired,
+            "control characters that XML cannot hold were written as U+FFFD",
+        ));
+    }
+    Ok(warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+    use crate::format::{read_str, Format, Limits, ReadOptions};
+
+    fn read_text(text: &str) -> crate::format::ReadOutput {
+        read_str(text, Format::Eaf, &ReadOptions::default()).unwrap()
+    }
+
+    const MINIMAL: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<ANNOTATION_DOCUMENT AUTHOR="" DATE="2026-01-01T00:00:00+00:00" FORMAT="3.0" VERSION="3.0">
+  <HEADER MEDIA_FILE="" TIME_UNITS="milliseconds"/>
+  <TIME_ORDER>
+    <TIME_SLOT TIME_SLOT_ID="ts1" TIME_VALUE="0"/>
+    <TIME_SLOT TIME_SLOT_ID="ts2" TIME_VALUE="4210"/>
+    <TIME_SLOT TIME_SLOT_ID="ts3" TIME_VALUE="3950"/>
+    <TIME_SLOT TIME_SLOT_ID="ts4" TIME_VALUE="6250"/>
+  </TIME_ORDER>
+  <TIER TIER_ID="A" PARTICIPANT="Alice" LINGUISTIC_TYPE_REF="utt">
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a1" TIME_SLOT_REF1="ts1" TIME_SLOT_REF2="ts2">
+      <ANNOTATION_VALUE>So the plan is to ship on Friday &amp; more</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+  </TIER>
+  <TIER TIER_ID="B" PARTICIPANT="Bob" LINGUISTIC_TYPE_REF="utt">
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a2" TIME_SLOT_REF1="ts3" TIME_SLOT_REF2="ts4">
+      <ANNOTATION_VALUE>Friday won't work for us.</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+  </TIER>
+  <LINGUISTIC_TYPE LINGUISTIC_TYPE_ID="utt" TIME_ALIGNABLE="true"/>
+</ANNOTATION_DOCUMENT>
+"#;
+
+    #[test]
+    fn reads_the_minimal_example() {
+        let out = read_text(MINIMAL);
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let t = out.corpus.get("recording").unwrap();
+        let u: Vec<_> = t
+            .utterances()
+            .map(|u| (u.segment, u.speaker_name, u.content.and_then(|c| c.text.clone())))
+            .collect();
+        assert_eq!(
+            u,
+            vec![
+                (
+                    Segment::from_millis(0, 4210).unwrap(),
+                    "Alice",
+                    Some("So the plan is to ship on Friday & more".to_owned())
+                ),
+                (
+                    Segment::from_millis(3950, 6250).unwrap(),
+                    "Bob",
+                    Some("Friday won't work for us.".to_owned())
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn unaligned_slots_are_interpolated_with_a_warning() {
+        let text = MINIMAL
+            .replace(r#"TIME_SLOT_ID="ts2" TIME_VALUE="4210""#, r#"TIME_SLOT_ID="ts2""#)
+            .replace(r#"TIME_SLOT_ID="ts3" TIME_VALUE="3950""#, r#"TIME_SLOT_ID="ts3""#);
+        let out = read_text(&text);
+        // ts2 and ts3 sit between 0 (ts1) and 6250 (ts4): one third and two thirds.
+        let t = out.corpus.get("recording").unwrap();
+        let segs: Vec<_> = t.annotation().tracks().iter().map(|t| t.segment).collect();
+        assert_eq!(
+            segs,
+            vec![Segment::from_millis(0, 2083).unwrap(), Segment::from_millis(4167, 6250).unwrap()]
+        );
+        let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(
+            kinds,
+            vec![(WarningKind::MissingTime, Some(11)), (WarningKind::MissingTime, Some(15))]
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_a_limit_error() {
+        let mut text = String::from("<ANNOTATION_DOCUMENT>");
+        for _ in 0..10_000 {
+            text.push_str("<a>");
+        }
+        let e = read_str(&text, Format::Eaf, &ReadOptions::default()).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Limit(_)), "{e}");
+        assert!(e.to_string().contains("line 1, column 787"), "{e}");
+        let opts = ReadOptions {
+            limits: Limits { max_depth: 3, ..Limits::default() },
+            ..Default::default()
+        };
+        assert!(read_str(MINIMAL, Format::Eaf, &opts).is_err());
+    }
+
+    #[test]
+    fn xml_errors_name_line_and_column() {
+        let e = read_str(
+            "<ANNOTATION_DOCUMENT>\n  <TIER></TIRE>\n</ANNOTATION_DOCUMENT>",
+            Format::Eaf,
+            &ReadOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(9)), "{e}");
+        let e = read_str("<ANNOTATION_DOCUMENT>\n  <TIER>", Format::Eaf, &ReadOptions::default())
+            .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(9)), "{e}");
+        let e =
+            read_str(&MINIMAL.replace("\"4210\"", "\"NaN\""), Format::Eaf, &ReadOptions::default())
+                .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(6), Some(5)), "{e}");
+    }
+
+    #[test]
+    fn writer_rounds_to_ms_and_keeps_participant_across_split_tiers() {
+        let mut b = TranscriptBuilder::new();
+        b.add(
+            Segment::from_micros(1_000_400, 3_000_000).unwrap(),
+            "a<&>",
+            Some(Content::text("x \"y\"\tz")),
+        );
+        b.add(Segment::from_micros(2_000_000, 4_000_000).unwrap(), "a<&>", None);
+        b.add(Segment::from_micros(5_000_000, 5_000_400).unwrap(), "b", None);
+        let corpus = Corpus::single("r", b.build());
+        let mut buf = Vec::new();
+        let w = write(&corpus, &mut buf).unwrap();
+        let kinds: Vec<_> = w.iter().map(|w| w.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![WarningKind::Repaired, WarningKind::ZeroDuration, WarningKind::Repaired]
+        );
+        let text = String::from_utf8(buf).unwrap();
+        assert!(text.contains("TIER_ID=\"a&lt;&amp;&gt; (2)\""), "{text}");
+        let back = read_text(&text);
+        assert!(
+            back.warnings.iter().all(|w| w.kind == WarningKind::SelfOverlap),
+            "{:?}",
+            back.warnings
+        );
+        let t = back.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| (u.segment, u.speaker_name.to_owned(), u.content.and_then(|c| c.text.clone())))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    Segment::from_millis(1000, 3000).unwrap(),
+                    "a<&>".to_owned(),
+                    Some("x \"y\"\tz".to_owned())
+                ),
+                (Segment::from_millis(2000, 4000).unwrap(), "a<&>".to_owned(), None),
+            ]
+        );
+        assert_eq!(t.annotation().speakers().len(), 2);
+    }
+}

@@ -1,0 +1,745 @@
+//! Praat TextGrid: one IntervalTier per speaker, long ("full") and short text forms.
+//!
+//! Reading follows what Praat itself accepts rather than the layout it writes: the text is a
+//! flat sequence of **numbers**, **quoted strings** (`""` inside a string is one `"`; strings
+//! may span lines) and **flags** (`<exists>`); everything else — the `xmin =` and
+//! `item [1]:` labels, ELAN's `item[1]:` and `intervals [1]` variants — is skipped, and `!`
+//! starts a comment to the end of the line. So long, short and hand-edited files read alike.
+//! UTF-16 files are decoded before they reach this reader ([`crate::format::decode`]).
+//!
+//! The mapping to the model:
+//!
+//! ```text
+//! tier "alice"  |   ""   | "So the plan…" |      ""      |     IntervalTier name = speaker
+//! tier "bob"    |        ""        | "Friday won't…"    |     non-empty text    = speech
+//!               0                 3.95   4.21         6.25    empty text        = silence
+//! ```
+//!
+//! - every IntervalTier is a speaker (its name); tiers with the same name are one speaker;
+//! - an interval whose text is empty or only whitespace is silence, any other is a track whose
+//!   content is the text exactly as written;
+//! - TextTiers (point tiers) hold no durations and are skipped with a note;
+//! - the grid's `xmin`/`xmax` become the transcript's declared extent.
+//!
+//! Writing gives the long form, one IntervalTier per speaker, silence intervals filling every
+//! gap so each tier covers the grid exactly, times printed exact to the microsecond (reading
+//! back gives the same microseconds). A track without text is labelled with its speaker's name,
+//! since an empty label would read back as silence. A speaker whose tracks overlap each other
+//! cannot be one tier (intervals of a tier are disjoint): such a speaker is split into tiers
+//! `Name`, `Name (2)`, … (each track in the first tier where it fits) with a warning; reading
+//! that file back gives one speaker per tier.
+
+use std::io::Write;
+
+use crate::error::{Error, Result, Warning, WarningKind};
+use crate::format::ReadContext;
+use crate::model::{Content, Corpus, Segment, SpeakerId, Transcript, TranscriptBuilder};
+use crate::time::{parse_seconds, Time};
+
+/// Line starts of a text, so that a byte offset becomes a line and column in `O(log n)` plus
+/// the length of its line (computing it from the start of the text each time would make reading
+/// quadratic).
+pub(crate) struct LineIndex<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
+}
+
+impl<'t> LineIndex<'t> {
+    /// Indexes `text`; lines end at `\n`, as in [`crate::format::position_of`].
+    pub(crate) fn new(text: &'t str) -> LineIndex<'t> {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { text, starts }
+    }
+
+    /// 1-based line and column (in characters) of byte offset `at` (clamped to the text and
+    /// moved back to a character boundary).
+    pub(crate) fn position(&self, at: usize) -> (usize, usize) {
+        let mut at = at.min(self.text.len());
+        while !self.text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= at).max(1);
+        let start = self.starts[line - 1];
+        (line, self.text[start..at].chars().count() + 1)
+    }
+}
+
+/// A segment from `start` and `end`: directly when valid, else through
+/// [`ReadContext::segment`] (which warns) with the position computed only then.
+pub(crate) fn segment_at(
+    ctx: &mut ReadContext<'_>,
+    start: Time,
+    end: Time,
+    position: impl FnOnce() -> (usize, usize),
+) -> Result<Option<Segment>> {
+    if start.0 >= 0 {
+        if let Some(seg) = Segment::new(start, end) {
+            return Ok(Some(seg));
+        }
+    }
+    let (line, column) = position();
+    ctx.segment(start, end, line, Some(column))
+}
+
+/// One lexical item of a TextGrid text file.
+#[derive(Debug, PartialEq)]
+enum Tok<'t> {
+    /// The text of a number as written (only its numeric prefix: Praat reads `100ms` as 100).
+    Num(&'t str),
+    /// A string with `""` already turned into `"`.
+    Str(String),
+    /// A flag such as `<exists>` (without the angle brackets).
+    Flag(&'t str),
+}
+
+/// A token with the byte offset where it starts.
+struct Token<'t> {
+    tok: Tok<'t>,
+    at: usize,
+}
+
+/// Praat's text reader as a lazy tokenizer over the whole text.
+struct Lexer<'t> {
+    text: &'t str,
+    pos: usize,
+}
+
+fn starts_number(word: &str) -> bool {
+    let b = word.as_bytes();
+    match b.first() {
+        Some(c) if c.is_ascii_digit() => true,
+        Some(b'+' | b'-') => {
+            matches!(b.get(1), Some(c) if c.is_ascii_digit())
+                || (b.get(1) == Some(&b'.') && matches!(b.get(2), Some(c) if c.is_ascii_digit()))
+                || is_special_number(&word[1..])
+        }
+        Some(b'.') => matches!(b.get(1), Some(c) if c.is_ascii_digit()),
+        _ => is_special_number(word),
+    }
+}
+
+/// `NaN` and `inf` are read as (invalid) numbers so the error names them instead of silently
+/// skipping them as labels.
+fn is_special_number(word: &str) -> bool {
+    let w = word.trim_end_matches([',', ';']);
+    ["nan", "inf", "infinity"].iter().any(|s| w.eq_ignore_ascii_case(s))
+}
+
+/// The longest prefix of `word` that looks like a decimal number `[+-]digits[.digits][e±digits]`.
+fn numeric_prefix(word: &str) -> &str {
+    if is_special_number(word.trim_start_matches(['+', '-'])) {
+        return word;
+    }
+    let b = word.as_bytes();
+    let mut i = 0;
+    if matches!(b.first(), Some(b'+' | b'-')) {
+        i += 1;
+    }
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        let mut j = i + 1;
+        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+            j += 1;
+        }
+        let digits = j;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        if j > digits {
+            i = j;
+        }
+    }
+    &word[..i]
+}
+
+impl<'t> Lexer<'t> {
+    fn new(text: &'t str) -> Lexer<'t> {
+        Lexer { text, pos: 0 }
+    }
+
+    /// The next token, `None` at the end, or an error for an unterminated string or flag.
+    fn next_token(&mut self) -> std::result::Result<Option<Token<'t>>, (usize, String)> {
+        let text = self.text;
+        loop {
+            let rest = &text[self.pos..];
+            let Some(c) = rest.chars().next() else { return Ok(None) };
+            if c.is_whitespace() || c == '\u{feff}' {
+                self.pos += c.len_utf8();
+                continue;
+            }
+            let at = self.pos;
+            match c {
+                '!' => {
+                    self.pos += rest.find('\n').unwrap_or(rest.len());
+                }
+                '"' => {
+                    let mut s = String::new();
+                    let mut i = 1;
+                    loop {
+                        let Some(j) = rest[i..].find('"') else {
+                            return Err((at, "string is never closed".to_owned()));
+                        };
+                        s.push_str(&rest[i..i + j]);
+                        i += j + 1;
+                        if rest[i..].starts_with('"') {
+                            s.push('"');
+                            i += 1;
+                        } else {
+                            break;
+                        }
+                    }
+                    self.pos += i;
+                    return Ok(Some(Token { tok: Tok::Str(s), at }));
+                }
+                '<' => {
+                    let end = rest.find(['>', '\n', '"']);
+                    match end {
+                        Some(j) if rest.as_bytes()[j] == b'>' => {
+                            self.pos += j + 1;
+                            return Ok(Some(Token { tok: Tok::Flag(&rest[1..j]), at }));
+                        }
+                        _ => return Err((at, "flag `<` is never closed by `>`".to_owned())),
+                    }
+                }
+                _ => {
+                    let len = rest
+                        .find(|ch: char| ch.is_whitespace() || ch == '"' || ch == '!')
+                        .unwrap_or(rest.len());
+                    let word = &rest[..len];
+                    self.pos += len;
+                    if starts_number(word) {
+                        return Ok(Some(Token { tok: Tok::Num(numeric_prefix(word)), at }));
+                    }
+                    // A label (`xmin`, `=`, `item`, `[1]:`, `tiers?`): skipped.
+                }
+            }
+        }
+    }
+}
+
+/// The reader's state: the lexer plus the context, with helpers that expect one kind of token.
+struct Parser<'t, 'c, 'o> {
+    lex: Lexer<'t>,
+    index: LineIndex<'t>,
+    ctx: &'c mut ReadContext<'o>,
+    /// Position of the last token read, for errors at the end of the input.
+    last: usize,
+}
+
+impl<'t> Parser<'t, '_, '_> {
+    fn pos(&self, at: usize) -> (usize, usize) {
+        self.index.position(at)
+    }
+
+    fn error_at(&self, at: usize, message: impl Into<String>) -> Error {
+        let (line, column) = self.pos(at);
+        self.ctx.error(line, column, message)
+    }
+
+    fn next(&mut self, what: &str) -> Result<Token<'t>> {
+        match self.lex.next_token() {
+            Ok(Some(t)) => {
+                self.last = t.at;
+                Ok(t)
+            }
+            Ok(None) => {
+                let end = self.lex.text.len();
+                Err(self
+                    .error_at(end, format!("the file ends where {what} was expected (truncated?)")))
+            }
+            Err((at, message)) => Err(self.error_at(at, message)),
+        }
+    }
+
+    fn number_token(&mut self, what: &str) -> Result<(&'t str, usize)> {
+        let t = self.next(what)?;
+        match t.tok {
+            Tok::Num(n) => Ok((n, t.at)),
+            other => Err(self
+                .error_at(t.at, format!("expected {what} (a number), found {}", describe(&other)))),
+        }
+    }
+
+    fn time(&mut self, what: &str) -> Result<(Time, usize)> {
+        let (n, at) = self.number_token(what)?;
+        match parse_seconds(n) {
+            Ok(t) => Ok((t, at)),
+            Err(e) => {
+                let (line, column) = self.pos(at);
+                Err(self.ctx.time_error(e, n, what, line, column))
+            }
+        }
+    }
+
+    fn count(&mut self, what: &str) -> Result<(u64, usize)> {
+        let (n, at) = self.number_token(what)?;
+        match n.parse::<u64>() {
+            Ok(v) => Ok((v, at)),
+            Err(_) => {
+                Err(self.error_at(at, format!("expected {what} (a whole number ≥ 0), found {n:?}")))
+            }
+        }
+    }
+
+    fn string(&mut self, what: &str) -> Result<(String, usize)> {
+        let t = self.next(what)?;
+        match t.tok {
+            Tok::Str(s) => Ok((s, t.at)),
+            other => Err(self.error_at(
+                t.at,
+                format!("expected {what} (a quoted string), found {}", describe(&other)),
+            )),
+        }
+    }
+}
+
+fn describe(t: &Tok<'_>) -> String {
+    match t {
+        Tok::Num(n) => format!("the number {n}"),
+        Tok::Str(s) => format!("the string {:?}", s.chars().take(40).collect::<String>()),
+        Tok::Flag(f) => format!("the flag <{f}>"),
+    }
+}
+
+/// Reads a TextGrid (long or short text form): one recording, named by
+/// [`ReadContext::recording_id`].
+pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    // Line-length cap: a TextGrid is read as tokens, but a hostile single line is still refused.
+    for line in ctx.lines(text) {
+        line?;
+    }
+    let id = ctx.recording_id();
+    let mut p = Parser { lex: Lexer::new(text), index: LineIndex::new(text), ctx, last: 0 };
+    let (file_type, at) = p.string("the file type `\"ooTextFile\"`")?;
+    match file_type.as_str() {
+        "ooTextFile" | "ooTextFile short" => {}
+        "ooBinaryFile" => {
+            return Err(Error::unsupported(
+                "binary TextGrid (ooBinaryFile); save it from Praat as a text file",
+            ))
+        }
+        other => {
+            return Err(p.error_at(
+                at,
+                format!("file type {other:?}; a TextGrid text file starts with \"ooTextFile\""),
+            ))
+        }
+    }
+    let (class, at) = p.string("the object class `\"TextGrid\"`")?;
+    if class != "TextGrid" {
+        return Err(p.error_at(at, format!("object class {class:?}; expected \"TextGrid\"")));
+    }
+    let (xmin, _) = p.time("the grid's xmin")?;
+    let (xmax, xmax_at) = p.time("the grid's xmax")?;
+    let mut b = TranscriptBuilder::new();
+    if xmin.0 < 0 || xmax < xmin {
+        let (line, column) = p.pos(xmax_at);
+        p.ctx.warn_at(
+            WarningKind::Repaired,
+            line,
+            Some(column),
+            format!("grid extent {xmin}–{xmax} is not a valid span; not kept"),
+        )?;
+    } else {
+        b.extent(Segment::new(xmin, xmax));
+    }
+    // `tiers? <exists>` (or `<absent>`: no tiers). Tolerate files that omit the flag.
+    let t = p.next("`<exists>`")?;
+    let tiers = match t.tok {
+        Tok::Flag(f) if f.eq_ignore_ascii_case("exists") => p.count("the number of tiers")?.0,
+        Tok::Flag(f) if f.eq_ignore_ascii_case("absent") => 0,
+        Tok::Num(n) => {
+            let (line, column) = p.pos(t.at);
+            p.ctx.warn_at(
+                WarningKind::Repaired,
+                line,
+                Some(column),
+                "no `<exists>` flag before the tier count; read as if present",
+            )?;
+            n.parse::<u64>().map_err(|_| {
+                p.error_at(t.at, format!("expected the number of tiers, found {n:?}"))
+            })?
+        }
+        other => {
+            return Err(p.error_at(t.at, format!("expected `<exists>`, found {}", describe(&other))))
+        }
+    };
+    for _ in 0..tiers {
+        read_tier(&mut p, &mut b)?;
+    }
+    if let Ok(Some(t)) = p.lex.next_token() {
+        let (line, column) = p.pos(t.at);
+        p.ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(column),
+            format!("{} after the last declared tier ignored", describe(&t.tok)),
+        )?;
+    }
+    Ok(Corpus::single(id, b.build()))
+}
+
+fn read_tier(p: &mut Parser<'_, '_, '_>, b: &mut TranscriptBuilder) -> Result<()> {
+    let (class, class_at) = p.string("the tier class (\"IntervalTier\" or \"TextTier\")")?;
+    let (name, _) = p.string("the tier name")?;
+    let _ = p.time("the tier's xmin")?;
+    let _ = p.time("the tier's xmax")?;
+    let (n, _) = p.count("the number of intervals or points")?;
+    match class.as_str() {
+        "IntervalTier" => {
+            let speaker = b.speaker(&name);
+            for _ in 0..n {
+                let (start, _) = p.time("an interval's xmin")?;
+                let (end, end_at) = p.time("an interval's xmax")?;
+                let (label, _) = p.string("an interval's text")?;
+                if label.trim().is_empty() {
+                    continue;
+                }
+                let index = &p.index;
+                if let Some(seg) = segment_at(p.ctx, start, end, || index.position(end_at))? {
+                    b.push(seg, speaker, Some(Content::text(label)));
+                }
+            }
+        }
+        "TextTier" | "PointTier" => {
+            let (line, column) = p.pos(class_at);
+            p.ctx.warn_at(
+                WarningKind::Note,
+                line,
+                Some(column),
+                format!("point tier {name:?} skipped (points have no duration)"),
+            )?;
+            for _ in 0..n {
+                let _ = p.time("a point's time")?;
+                let _ = p.string("a point's mark")?;
+            }
+        }
+        other => {
+            return Err(p.error_at(
+                class_at,
+                format!("unknown tier class {other:?}; expected \"IntervalTier\" or \"TextTier\""),
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// Splits tracks into layers whose tracks do not overlap: each track goes to the first layer
+/// whose last track ends at or before its start (tracks are in start order).
+///
+/// ```text
+/// tracks   [a----)  [c--)
+///             [b-----)
+/// layer 1  [a----)  [c--)
+/// layer 2     [b-----)
+/// ```
+pub(crate) fn layers(segments: impl IntoIterator<Item = (Segment, usize)>) -> Vec<Vec<usize>> {
+    let mut layers: Vec<(Time, Vec<usize>)> = Vec::new();
+    for (seg, i) in segments {
+        match layers.iter_mut().find(|(end, _)| *end <= seg.start()) {
+            Some(layer) => {
+                layer.0 = seg.end();
+                layer.1.push(i);
+            }
+            None => layers.push((seg.end(), vec![i])),
+        }
+    }
+    layers.into_iter().map(|(_, l)| l).collect()
+}
+
+/// Tier names for a speaker split into `n` layers: `Name`, `Name (2)`, …, skipping names
+/// already taken.
+pub(crate) fn layer_names(
+    name: &str,
+    n: usize,
+    taken: &mut std::collections::HashSet<String>,
+) -> Vec<String> {
+    let mut out = Vec::with_capacity(n);
+    let mut k = 1;
+    while out.len() < n {
+        let candidate = if k == 1 { name.to_owned() } else { format!("{name} ({k})") };
+        k += 1;
+        if out.is_empty() || taken.insert(candidate.clone()) {
+            out.push(candidate);
+        }
+    }
+    out
+}
+
+/// The tracks of each speaker, in time order, as indices into the annotation's tracks.
+pub(crate) fn tracks_by_speaker(t: &Transcript) -> Vec<(SpeakerId, Vec<usize>)> {
+    let a = t.annotation();
+    let mut per: Vec<Vec<usize>> = vec![Vec::new(); a.speakers().len()];
+    for (i, track) in a.tracks().iter().enumerate() {
+        if let Some(v) = per.get_mut(track.speaker.index()) {
+            v.push(i);
+        }
+    }
+    a.speakers().ids().zip(per).collect()
+}
+
+fn quote(s: &str) -> String {
+    format!("\"{}\"", s.replace('"', "\"\""))
+}
+
+/// Writes the long text form: one IntervalTier per speaker (more for a speaker who overlaps
+/// themselves, with a warning), silence filling the gaps.
+pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    let mut warnings = Vec::new();
+    let empty = Transcript::default();
+    let t = corpus.iter().next().map_or(&empty, |(_, t)| t);
+    let a = t.annotation();
+    let start = t.declared_extent().map_or(Time::ZERO, |e| e.start());
+    let start = a.extent().map_or(start, |e| start.min(e.start()));
+    let end = t.span().map_or(start, |s| s.end()).max(start);
+
+    // Tiers: (name, track indices in time order).
+    let mut tiers: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut taken: std::collections::HashSet<String> =
+        a.speakers().iter().map(|(_, n)| n.to_owned()).collect();
+    for (speaker, tracks) in tracks_by_speaker(t) {
+        let name = a.speaker_name(speaker);
+        let split = layers(tracks.iter().map(|&i| (a.tracks()[i].segment, i)));
+        if split.len() > 1 {
+            warnings.push(Warning::new(
+                WarningKind::Repaired,
+                format!(
+                    "speaker {name:?} overlaps themselves; written as {} tiers ({name:?}, {:?}, …) because the intervals of one tier cannot overlap",
+                    split.len(),
+                    format!("{name} (2)")
+                ),
+            ));
+        }
+        if split.is_empty() {
+            tiers.push((name.to_owned(), Vec::new()));
+        }
+        let names = layer_names(name, split.len(), &mut taken);
+        tiers.extend(names.into_iter().zip(split));
+    }
+
+    let mut s = String::new();
+    use std::fmt::Write as _;
+    let _ = write!(
+        s,
+        "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\nxmin = {start} \nxmax = {end} \ntiers? <exists> \nsize = {} \nitem []: \n",
+        tiers.len()
+    );
+    for (k, (name, tracks)) in tiers.iter().enumerate() {
+        // Intervals: speech, and silence for every gap.
+        let mut intervals: Vec<(Time, Time, String)> = Vec::new();
+        let mut cursor = start;
+        for &i in tracks {
+            let seg = a.tracks()[i].segment;
+            if seg.start() > cursor {
+                intervals.push((cursor, seg.start(), String::new()));
+            }
+            let mut label = t.contents()[i].as_ref().map(Content::display_text).unwrap_or_default();
+            if label.trim().is_empty() {
+                label = if name.trim().is_empty() { "speech".to_owned() } else { name.clone() };
+                if t.contents()[i].as_ref().is_some_and(|c| !c.is_empty()) {
+                    warnings.push(Warning::new(
+                        WarningKind::Repaired,
+                        "blank text written as the speaker's name (a blank interval is silence)",
+                    ));
+                }
+            }
+            intervals.push((seg.start(), seg.end(), label));
+            cursor = seg.end();
+        }
+        if cursor < end || intervals.is_empty() {
+            intervals.push((cursor, end, String::new()));
+        }
+        let _ = write!(
+            s,
+            "    item [{}]:\n        class = \"IntervalTier\" \n        name = {} \n        xmin = {start} \n        xmax = {end} \n        intervals: size = {} \n",
+            k + 1,
+            quote(name),
+            intervals.len()
+        );
+        for (j, (x0, x1, label)) in intervals.iter().enumerate() {
+            let _ = write!(
+                s,
+                "        intervals [{}]:\n            xmin = {x0} \n            xmax = {x1} \n            text = {} \n",
+                j + 1,
+                quote(label)
+            );
+        }
+        if s.len() > 1 << 16 {
+            out.write_all(s.as_bytes())?;
+            s.clear();
+        }
+    }
+    out.write_all(s.as_bytes())?;
+    Ok(warnings)
+}
+
+/// Whether `e` is a parse or limit error (what hostile input must produce), for tests.
+#[cfg(test)]
+fn is_clean_error(e: &Error) -> bool {
+    use crate::error::ErrorKind;
+    matches!(e.kind(), ErrorKind::Parse { .. } | ErrorKind::Limit(_) | ErrorKind::Unsupported(_))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{read_str, Format, ReadOptions};
+
+    fn read_text(text: &str) -> crate::format::ReadOutput {
+        read_str(text, Format::TextGrid, &ReadOptions::default()).unwrap()
+    }
+
+    const SHORT: &str = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\n0\n6.25\n<exists>\n2\n\"IntervalTier\"\n\"alice\"\n0\n6.25\n2\n0\n4.21\n\"So the plan is to ship on Friday\"\n4.21\n6.25\n\"\"\n\"IntervalTier\"\n\"bob\"\n0\n6.25\n2\n0\n3.95\n\"\"\n3.95\n6.25\n\"Friday won't work for us.\"\n";
+
+    #[test]
+    fn reads_the_short_form() {
+        let out = read_text(SHORT);
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let t = out.corpus.get("recording").unwrap();
+        let u: Vec<_> = t
+            .utterances()
+            .map(|u| (u.segment, u.speaker_name, u.content.and_then(|c| c.text.clone())))
+            .collect();
+        assert_eq!(
+            u,
+            vec![
+                (
+                    Segment::from_micros(0, 4_210_000).unwrap(),
+                    "alice",
+                    Some("So the plan is to ship on Friday".to_owned())
+                ),
+                (
+                    Segment::from_micros(3_950_000, 6_250_000).unwrap(),
+                    "bob",
+                    Some("Friday won't work for us.".to_owned())
+                ),
+            ]
+        );
+        assert_eq!(t.declared_extent(), Segment::from_micros(0, 6_250_000));
+    }
+
+    #[test]
+    fn tolerates_comments_labels_and_units() {
+        let text = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n! info\n0s 1s <exists> 1\n\"IntervalTier\" \"Ma\"\"ry\" 0s 1s 2 ! type, name\n0s 0.5s \"hi\nthere\" 0.5 1 \"\"\n";
+        let out = read_text(text);
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(t.annotation().speaker_name(t.annotation().tracks()[0].speaker), "Ma\"ry");
+        assert_eq!(t.contents()[0].as_ref().unwrap().text.as_deref(), Some("hi\nthere"));
+        assert_eq!(t.annotation().tracks()[0].segment, Segment::from_micros(0, 500_000).unwrap());
+    }
+
+    #[test]
+    fn point_tiers_are_noted_and_skipped() {
+        let text = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0 2 <exists> 2\n\"TextTier\" \"pitch\" 0 2 1\n1.0 \"H*\"\n\"IntervalTier\" \"a\" 0 2 1 0 2 \"x\"\n";
+        let out = read_text(text);
+        assert_eq!(out.warnings.len(), 1);
+        assert_eq!(
+            (out.warnings[0].kind, out.warnings[0].line, out.warnings[0].column),
+            (WarningKind::Note, Some(4), Some(1))
+        );
+        assert_eq!(out.corpus.get("recording").unwrap().annotation().len(), 1);
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let cases: [(&str, (usize, usize)); 4] = [
+            ("File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0 NaN <exists> 0\n", (3, 3)),
+            ("File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0 1e30 <exists> 0\n", (3, 3)),
+            ("File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0 1 <exists> 1\n\"IntervalTier\" \"a\" 0 1 1 0 1 \"open\n", (4, 30)),
+            ("File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0 1 <exists> 1\n\"IntervalTier\" \"a\" 0 1 5 0 1 \"x\"\n", (5, 1)),
+        ];
+        for (text, pos) in cases {
+            let e = read_str(text, Format::TextGrid, &ReadOptions::default()).unwrap_err();
+            assert!(is_clean_error(&e), "{e}");
+            assert_eq!((e.line(), e.column()), (Some(pos.0), Some(pos.1)), "{e}");
+        }
+    }
+
+    #[test]
+    fn negative_and_reversed_intervals_are_warnings() {
+        let text = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0 3 <exists> 1\n\"IntervalTier\" \"a\" 0 3 3\n-1 1 \"x\"\n2 1.5 \"y\"\n2 2 \"z\"\n";
+        let out = read_text(text);
+        let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (WarningKind::Repaired, Some(5)),
+                (WarningKind::NegativeDuration, Some(6)),
+                (WarningKind::ZeroDuration, Some(7))
+            ]
+        );
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(t.annotation().tracks()[0].segment, Segment::from_micros(0, 1_000_000).unwrap());
+    }
+
+    proptest::proptest! {
+        /// The line index agrees with the reference `position_of` at every character boundary.
+        #[test]
+        fn line_index_agrees_with_position_of(text in "[a\n\r\u{e9}\u{65e5}]{0,40}", at in 0usize..50) {
+            let mut at = at.min(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            proptest::prop_assert_eq!(LineIndex::new(&text).position(at), crate::format::position_of(&text, at));
+        }
+    }
+
+    #[test]
+    fn large_files_read_in_linear_time() {
+        // 100 000 intervals: quadratic position bookkeeping would take minutes here.
+        let mut text = String::from("File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0 100000 <exists> 1\n\"IntervalTier\" \"a\" 0 100000 100000\n");
+        for i in 0..100_000 {
+            text.push_str(&format!("{i} {} \"{}\"\n", i + 1, if i % 2 == 0 { "w" } else { "" }));
+        }
+        let started = std::time::Instant::now();
+        let out = read_text(&text);
+        assert_eq!(out.corpus.get("recording").unwrap().annotation().len(), 50_000);
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
+    }
+
+    #[test]
+    fn writer_fills_silence_and_splits_self_overlap() {
+        let mut b = TranscriptBuilder::new();
+        b.add(
+            Segment::from_micros(1_000_000, 3_000_000).unwrap(),
+            "a",
+            Some(Content::text("one \"q\"")),
+        );
+        b.add(Segment::from_micros(2_000_000, 4_000_001).unwrap(), "a", None);
+        b.add(Segment::from_micros(5_000_000, 6_000_000).unwrap(), "a", None);
+        b.extent(Segment::from_micros(0, 10_000_000));
+        let corpus = Corpus::single("r", b.build());
+        let mut buf = Vec::new();
+        let w = write(&corpus, &mut buf).unwrap();
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].kind, WarningKind::Repaired);
+        let text = String::from_utf8(buf).unwrap();
+        assert!(text.contains("name = \"a (2)\""), "{text}");
+        assert!(text.contains("text = \"one \"\"q\"\"\""), "{text}");
+        assert!(text.contains("xmax = 4.000001 "), "{text}");
+        let back = read_text(&text);
+        let t = back.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| (u.segment.start().0, u.segment.end().0, u.speaker_name.to_owned()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (1_000_000, 3_000_000, "a".to_owned()),
+                (2_000_000, 4_000_001, "a (2)".to_owned()),
+                (5_000_000, 6_000_000, "a".to_owned())
+            ]
+        );
+        assert_eq!(t.declared_extent(), Segment::from_micros(0, 10_000_000));
+    }
+}

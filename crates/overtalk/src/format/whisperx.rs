@@ -1,0 +1,691 @@
+//! WhisperX JSON output (`whisperx --output_format json`, usually with `--diarize`).
+//!
+//! ```json
+//! {"segments": [{"start": 0.0, "end": 4.21, "text": " So the plan", "speaker": "SPEAKER_00",
+//!                "words": [{"word": "So", "start": 0.0, "end": 0.18, "score": 0.91,
+//!                           "speaker": "SPEAKER_00"}, {"word": "5pm"}]}],
+//!  "word_segments": [...], "language": "en"}
+//! ```
+//!
+//! # Reading
+//!
+//! Each segment becomes one track of its `speaker`, with the segment's text and words
+//! (`score` becomes the word's confidence). WhisperX's quirks are repairs with warnings:
+//!
+//! - **bare `NaN`** (Python's `json.dump` writes it; it is not JSON) is read as a missing value,
+//!   outside strings only, with one `repaired` warning per file;
+//! - **words without `start`/`end`** (numerals and symbols the aligner could not place) are kept
+//!   without times, with one `missing-time` warning per file;
+//! - **a segment without `speaker`** (no diarization turn overlapped it) takes the speaker of its
+//!   words when they have one, else the placeholder [`UNKNOWN_SPEAKER`] with a
+//!   `missing-speaker` warning (one warning for the whole file when no segment has a speaker,
+//!   i.e. WhisperX ran without `--diarize`);
+//! - **a segment without times** takes the span of its timed words (`missing-time`), or is
+//!   dropped when no word is timed.
+//!
+//! **A segment whose words name different speakers** is split, because WhisperX gives every
+//! word the diarization turn it overlaps most while the segment only gets the majority: the
+//! segment's words are cut into runs at each *timed* word whose speaker differs from the run in
+//! progress (words without times or without speaker join the run in progress), and each run
+//! becomes a track spanning its timed words, with the run's words and no segment text (the text
+//! is the words). A `note` warning names the split.
+//!
+//! ```text
+//! segment  [SPEAKER_00 ────────────────────)
+//! words     [00][00] [01][01]  [5pm] [00]
+//! tracks    [00─────)[01──────────)  [00)
+//! ```
+//!
+//! When the differing words have no times the segment cannot be cut: it stays one track of the
+//! segment's speaker, with a `note`. So does a segment whose words all name one speaker other
+//! than the segment's (the segment's speaker is what WhisperX's own SRT and TXT writers print).
+//!
+//! `word_segments` repeats the words; it is used only when `segments` is absent or empty, and
+//! its words are grouped into tracks by speaker changes and pauses longer than 0.8 s.
+//!
+//! # Writing
+//!
+//! One segment per track with `start`, `end` (exact decimal seconds), `text` (the track's text,
+//! or its words joined), `speaker` and `words` (`word`, `start`, `end`, `score`, `speaker`), plus
+//! the flat `word_segments` list, so WhisperX tooling reads it and reading it back gives the same
+//! tracks and speakers. WhisperX holds one recording and no speaker list: speakers without
+//! tracks and the declared extent are not written (a warning names lost speakers).
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::io::Write;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::error::{Error, Result, Warning, WarningKind};
+use crate::format::json::{
+    confidence_json, label, quote, report_nan, scan, seconds, warn, Pos, MAX_WORD_GAP,
+    UNKNOWN_SPEAKER,
+};
+use crate::format::ReadContext;
+use crate::model::{Content, Corpus, TranscriptBuilder, Word};
+use crate::time::Time;
+
+#[derive(Deserialize)]
+struct Doc {
+    #[serde(default)]
+    segments: Option<Vec<SegmentJ>>,
+}
+
+/// `word_segments`, parsed only when `segments` is absent or empty (it repeats their words).
+#[derive(Deserialize)]
+struct FlatDoc {
+    #[serde(default)]
+    word_segments: Option<Vec<WordJ>>,
+}
+
+#[derive(Deserialize)]
+struct SegmentJ {
+    #[serde(default)]
+    start: Option<f64>,
+    #[serde(default)]
+    end: Option<f64>,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    speaker: Option<Value>,
+    #[serde(default)]
+    words: Option<Vec<WordJ>>,
+}
+
+#[derive(Deserialize)]
+struct WordJ {
+    #[serde(default)]
+    word: Option<String>,
+    #[serde(default)]
+    start: Option<f64>,
+    #[serde(default)]
+    end: Option<f64>,
+    #[serde(default)]
+    score: Option<f64>,
+    #[serde(default)]
+    speaker: Option<Value>,
+}
+
+const TRACKED: [&str; 3] = ["segments", "segments/words", "word_segments"];
+const P_SEGMENT: usize = 0;
+const P_WORD: usize = 1;
+const P_FLAT_WORD: usize = 2;
+
+/// A word read, with its speaker label.
+struct ReadWord {
+    word: Word,
+    speaker: Option<String>,
+}
+
+impl ReadWord {
+    fn times(&self) -> Option<(Time, Time)> {
+        Some((self.word.start?, self.word.end?))
+    }
+}
+
+/// Words of one speaker in a row.
+struct Run {
+    speaker: Option<String>,
+    words: Vec<Word>,
+    span: Option<(Time, Time)>,
+}
+
+impl Run {
+    fn new(speaker: Option<String>) -> Run {
+        Run { speaker, words: Vec::new(), span: None }
+    }
+
+    fn push(&mut self, w: ReadWord) {
+        if let Some((s, e)) = w.times() {
+            self.span = Some(match self.span {
+                Some((a, b)) => (a.min(s), b.max(e)),
+                None => (s, e),
+            });
+        }
+        self.words.push(w.word);
+    }
+}
+
+/// Counts of what was repaired across the file, reported once at the end.
+#[derive(Default)]
+struct Tally {
+    untimed: usize,
+    first_untimed: Option<Pos>,
+}
+
+fn read_word(
+    ctx: &ReadContext<'_>,
+    w: WordJ,
+    pos: Option<Pos>,
+    tally: &mut Tally,
+) -> Result<ReadWord> {
+    let start = w.start.map(|s| seconds(ctx, s, "word start", pos)).transpose()?;
+    let end = w.end.map(|s| seconds(ctx, s, "word end", pos)).transpose()?;
+    if start.is_none() || end.is_none() {
+        tally.untimed += 1;
+        tally.first_untimed = tally.first_untimed.or(pos);
+    }
+    Ok(ReadWord {
+        word: Word { text: w.word.unwrap_or_default(), start, end, confidence: w.score },
+        speaker: label(&w.speaker),
+    })
+}
+
+/// Cuts a segment's words into runs at each timed word whose speaker differs from the run in
+/// progress (see the module documentation).
+fn runs(words: Vec<ReadWord>) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    for w in words {
+        let boundary = w.times().and(w.speaker.clone());
+        match (runs.last_mut(), boundary) {
+            (Some(r), Some(sp)) if r.speaker.is_none() => r.speaker = Some(sp),
+            (Some(r), Some(sp)) if r.speaker.as_deref() != Some(sp.as_str()) => {
+                runs.push(Run::new(Some(sp)));
+            }
+            (None, sp) => runs.push(Run::new(sp)),
+            _ => {}
+        }
+        if let Some(r) = runs.last_mut() {
+            r.push(w);
+        }
+    }
+    runs
+}
+
+/// Reads WhisperX JSON into one recording (named by the read options).
+pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    let scanned = scan(text, &TRACKED, true, ctx)?;
+    report_nan(ctx, &scanned)?;
+    let doc: Doc = scanned.parse(ctx)?;
+    let mut b = TranscriptBuilder::new();
+    let mut tally = Tally::default();
+    let segments = doc.segments.unwrap_or_default();
+    if segments.is_empty() {
+        let flat: FlatDoc = scanned.parse(ctx)?;
+        if let Some(words) = flat.word_segments.filter(|w| !w.is_empty()) {
+            read_flat_words(ctx, &scanned, words, &mut b, &mut tally)?;
+        }
+    }
+    let undiarized = !segments.is_empty()
+        && segments.iter().all(|s| {
+            label(&s.speaker).is_none()
+                && s.words.iter().flatten().all(|w| label(&w.speaker).is_none())
+        });
+    if undiarized {
+        warn(
+            ctx,
+            WarningKind::MissingSpeaker,
+            scanned.pos(P_SEGMENT, 0),
+            format!("no segment or word has a speaker (WhisperX ran without --diarize?); all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
+        )?;
+    }
+    let mut n_word = 0usize;
+    for (k, seg) in segments.into_iter().enumerate() {
+        let pos = scanned.pos(P_SEGMENT, k);
+        let mut words = Vec::new();
+        for w in seg.words.unwrap_or_default() {
+            let wpos = scanned.pos(P_WORD, n_word);
+            n_word += 1;
+            words.push(read_word(ctx, w, wpos, &mut tally)?);
+        }
+        let word_speakers: BTreeSet<String> =
+            words.iter().filter_map(|w| w.speaker.clone()).collect();
+        let seg_speaker = label(&seg.speaker);
+        let mut runs = runs(words);
+        if runs.len() >= 2 {
+            warn(
+                ctx,
+                WarningKind::Note,
+                pos,
+                format!(
+                    "segment {k}: its words name {} speakers; split into {} tracks at the speaker changes",
+                    word_speakers.len(),
+                    runs.len()
+                ),
+            )?;
+            for run in runs {
+                // Every run after a split starts at a timed word with a speaker.
+                let (Some(speaker), Some((start, end))) = (run.speaker, run.span) else {
+                    continue;
+                };
+                let content = Content { text: None, words: run.words };
+                if let Some(s) =
+                    ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))?
+                {
+                    b.add(s, &speaker, Some(content));
+                } else {
+                    b.speaker(&speaker);
+                }
+            }
+            continue;
+        }
+        let run = runs.pop();
+        let run_speaker = run.as_ref().and_then(|r| r.speaker.clone());
+        let speaker = match seg_speaker.or(run_speaker) {
+            Some(s) => s,
+            None => {
+                if !undiarized {
+                    warn(
+                        ctx,
+                        WarningKind::MissingSpeaker,
+                        pos,
+                        format!("segment {k} has no speaker; given to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
+                    )?;
+                }
+                UNKNOWN_SPEAKER.to_owned()
+            }
+        };
+        let others: Vec<&String> = word_speakers.iter().filter(|s| **s != speaker).collect();
+        if !others.is_empty() {
+            warn(
+                ctx,
+                WarningKind::Note,
+                pos,
+                format!(
+                    "segment {k}: words name {others:?} but the words that differ have no times, or agree with each other; the track keeps the speaker {speaker:?}"
+                ),
+            )?;
+        }
+        let (words, word_span) = run.map_or((Vec::new(), None), |r| (r.words, r.span));
+        let start = seg.start.map(|s| seconds(ctx, s, "segment start", pos)).transpose()?;
+        let end = seg.end.map(|s| seconds(ctx, s, "segment end", pos)).transpose()?;
+        let (start, end) = match (start, end, word_span) {
+            (Some(s), Some(e), _) => (s, e),
+            (s, e, Some((ws, we))) => {
+                let (s, e) = (s.unwrap_or(ws), e.unwrap_or(we));
+                warn(
+                    ctx,
+                    WarningKind::MissingTime,
+                    pos,
+                    format!("segment {k} lacks a start or end (NaN or missing); taken from its words: [{s}, {e})"),
+                )?;
+                (s, e)
+            }
+            _ => {
+                warn(
+                    ctx,
+                    WarningKind::MissingTime,
+                    pos,
+                    format!("segment {k} lacks a start or end and has no timed word; dropped"),
+                )?;
+                b.speaker(&speaker);
+                continue;
+            }
+        };
+        let content = Content { text: seg.text, words };
+        if let Some(s) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
+            b.add(s, &speaker, Some(content));
+        } else {
+            b.speaker(&speaker);
+        }
+    }
+    if tally.untimed > 0 {
+        warn(
+            ctx,
+            WarningKind::MissingTime,
+            tally.first_untimed,
+            format!(
+                "{} word(s) without start or end (WhisperX could not align them); kept without times",
+                tally.untimed
+            ),
+        )?;
+    }
+    Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// Builds tracks from `word_segments` alone: a new track at each speaker change or pause longer
+/// than 0.8 s; words without times join the track in progress.
+fn read_flat_words(
+    ctx: &mut ReadContext<'_>,
+    scanned: &crate::format::json::Scanned<'_>,
+    words: Vec<WordJ>,
+    b: &mut TranscriptBuilder,
+    tally: &mut Tally,
+) -> Result<()> {
+    let mut runs: Vec<Run> = Vec::new();
+    let mut missing = 0usize;
+    let mut first_missing = None;
+    for (k, w) in words.into_iter().enumerate() {
+        let pos = scanned.pos(P_FLAT_WORD, k);
+        let mut w = read_word(ctx, w, pos, tally)?;
+        let Some((start, _)) = w.times() else {
+            match runs.last_mut() {
+                Some(r) => r.push(w),
+                None => {
+                    let mut r = Run::new(None);
+                    r.push(w);
+                    runs.push(r);
+                }
+            }
+            continue;
+        };
+        if w.speaker.is_none() {
+            missing += 1;
+            first_missing = first_missing.or(pos);
+            w.speaker = Some(UNKNOWN_SPEAKER.to_owned());
+        }
+        match runs.last_mut() {
+            Some(r) if r.span.is_none() => {
+                r.speaker.clone_from(&w.speaker);
+                r.push(w);
+            }
+            Some(r)
+                if r.speaker == w.speaker
+                    && r.span
+                        .is_some_and(|(_, e)| start.0.saturating_sub(e.0) <= MAX_WORD_GAP.0) =>
+            {
+                r.push(w)
+            }
+            _ => {
+                let mut r = Run::new(w.speaker.clone());
+                r.push(w);
+                runs.push(r);
+            }
+        }
+    }
+    if missing > 0 {
+        warn(
+            ctx,
+            WarningKind::MissingSpeaker,
+            first_missing,
+            format!("{missing} word(s) of word_segments have no speaker; given to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
+        )?;
+    }
+    for run in runs {
+        let speaker = run.speaker.unwrap_or_else(|| UNKNOWN_SPEAKER.to_owned());
+        let Some((start, end)) = run.span else {
+            warn(
+                ctx,
+                WarningKind::MissingTime,
+                None,
+                format!(
+                    "{} word(s) of word_segments have no times at all; dropped",
+                    run.words.len()
+                ),
+            )?;
+            continue;
+        };
+        let content = Content { text: None, words: run.words };
+        if let Some(s) = ctx.segment(start, end, 0, None)? {
+            b.add(s, &speaker, Some(content));
+        }
+    }
+    Ok(())
+}
+
+fn write_word(buf: &mut String, w: &Word, speaker: &str, warnings: &mut Vec<Warning>) {
+    let _ = write!(buf, "{{\"word\": {}", quote(&w.text));
+    if let Some(s) = w.start {
+        let _ = write!(buf, ", \"start\": {s}");
+    }
+    if let Some(e) = w.end {
+        let _ = write!(buf, ", \"end\": {e}");
+    }
+    if let Some(c) = w.confidence.and_then(|c| confidence_json(c, warnings)) {
+        let _ = write!(buf, ", \"score\": {c}");
+    }
+    let _ = write!(buf, ", \"speaker\": {speaker}}}");
+}
+
+/// Writes WhisperX-shaped JSON: one segment per track, then `word_segments`.
+pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    if corpus.len() > 1 {
+        return Err(Error::unsupported(format!(
+            "WhisperX JSON holds one recording and the input has {}",
+            corpus.len()
+        )));
+    }
+    let mut warnings = Vec::new();
+    let mut buf = String::from("{\"segments\": [");
+    let mut flat = String::new();
+    let mut n_flat = 0usize;
+    if let Some((id, t)) = corpus.iter().next() {
+        let a = t.annotation();
+        let silent: Vec<&str> = a
+            .speakers()
+            .iter()
+            .filter(|(id, _)| !a.tracks().iter().any(|tr| tr.speaker == *id))
+            .map(|(_, n)| n)
+            .collect();
+        if !silent.is_empty() {
+            warnings.push(Warning::new(
+                WarningKind::Note,
+                format!("{id}: speakers without speech {silent:?} are not written (WhisperX JSON has no speaker list)"),
+            ));
+        }
+        for (k, u) in t.utterances().enumerate() {
+            let speaker = quote(u.speaker_name);
+            let text = u.content.map(Content::display_text).unwrap_or_default();
+            let _ = write!(
+                buf,
+                "{}\n  {{\"start\": {}, \"end\": {}, \"text\": {}, \"speaker\": {speaker}, \"words\": [",
+                if k > 0 { "," } else { "" },
+                u.segment.start(),
+                u.segment.end(),
+                quote(&text)
+            );
+            let words = u.content.map_or(&[][..], |c| c.words.as_slice());
+            for (j, w) in words.iter().enumerate() {
+                buf.push_str(if j > 0 { ",\n    " } else { "\n    " });
+                write_word(&mut buf, w, &speaker, &mut warnings);
+                flat.push_str(if n_flat > 0 { ",\n  " } else { "\n  " });
+                // The second copy repeats the warnings of the first; drop them.
+                write_word(&mut flat, w, &speaker, &mut Vec::new());
+                n_flat += 1;
+            }
+            if !words.is_empty() {
+                buf.push_str("\n  ");
+            }
+            buf.push_str("]}");
+            if buf.len() > 1 << 16 {
+                out.write_all(buf.as_bytes())?;
+                buf.clear();
+            }
+        }
+    }
+    buf.push_str(if buf.ends_with('[') {
+        "],\n\"word_segments\": ["
+    } else {
+        "\n],\n\"word_segments\": ["
+    });
+    out.write_all(buf.as_bytes())?;
+    out.write_all(flat.as_bytes())?;
+    out.write_all(if n_flat > 0 { b"\n]}\n" } else { b"]}\n" })?;
+    Ok(warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{read_str, Format, ReadOptions};
+    use crate::model::Segment;
+
+    fn read_ok(text: &str) -> crate::format::ReadOutput {
+        read_str(text, Format::WhisperX, &ReadOptions::default()).unwrap()
+    }
+
+    fn tracks(out: &crate::format::ReadOutput) -> Vec<(i64, i64, String)> {
+        let t = out.corpus.get("recording").unwrap();
+        t.utterances()
+            .map(|u| (u.segment.start().0, u.segment.end().0, u.speaker_name.to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn reads_the_documented_example() {
+        let out = read_ok(
+            r#"{"segments":[{"start":0.0,"end":4.21,"text":" So the plan is to ship on Friday","speaker":"SPEAKER_00",
+  "words":[{"word":"So","start":0.0,"end":0.18,"score":0.91,"speaker":"SPEAKER_00"},
+           {"word":"Friday","start":3.7,"end":4.21,"score":0.88,"speaker":"SPEAKER_00"}]},
+ {"start":3.95,"end":6.25,"text":" Friday won't work for us.","speaker":"SPEAKER_01",
+  "words":[{"word":"Friday","start":3.95,"end":4.4,"score":0.8,"speaker":"SPEAKER_01"},
+           {"word":"5pm"}]}],
+ "word_segments":[], "language":"en"}"#,
+        );
+        assert_eq!(
+            tracks(&out),
+            vec![
+                (0, 4_210_000, "SPEAKER_00".to_owned()),
+                (3_950_000, 6_250_000, "SPEAKER_01".to_owned())
+            ]
+        );
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w, vec![(WarningKind::MissingTime, Some(6), Some(12))]);
+        let t = out.corpus.get("recording").unwrap();
+        let c = t.contents()[1].as_ref().unwrap();
+        assert_eq!(c.text.as_deref(), Some(" Friday won't work for us."));
+        assert_eq!(c.words[1], Word::untimed("5pm"));
+        assert_eq!(c.words[0].confidence, Some(0.8));
+    }
+
+    #[test]
+    fn splits_segments_at_timed_speaker_changes() {
+        let out = read_ok(
+            r#"{"segments":[{"start":0.0,"end":5.0,"text":"a b c d","speaker":"S0","words":[
+              {"word":"a","start":0.1,"end":1.0,"speaker":"S0"},
+              {"word":"b","start":1.2,"end":2.0,"speaker":"S1"},
+              {"word":"5","speaker":"S0"},
+              {"word":"c","start":2.5,"end":3.0},
+              {"word":"d","start":3.5,"end":4.5,"speaker":"S0"}]}]}"#,
+        );
+        assert_eq!(
+            tracks(&out),
+            vec![
+                (100_000, 1_000_000, "S0".to_owned()),
+                (1_200_000, 3_000_000, "S1".to_owned()),
+                (3_500_000, 4_500_000, "S0".to_owned())
+            ]
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let words: Vec<Vec<&str>> = t
+            .contents()
+            .iter()
+            .map(|c| c.as_ref().unwrap().words.iter().map(|w| w.text.as_str()).collect())
+            .collect();
+        assert_eq!(words, vec![vec!["a"], vec!["b", "5", "c"], vec!["d"]]);
+        let w: Vec<_> = out.warnings.iter().map(|w| w.kind).collect();
+        assert_eq!(w, vec![WarningKind::Note, WarningKind::MissingTime]);
+    }
+
+    #[test]
+    fn untimed_disagreeing_words_cannot_split() {
+        let out = read_ok(
+            r#"{"segments":[{"start":1,"end":2,"text":"x","speaker":"S0","words":[{"word":"x","speaker":"S1"}]}]}"#,
+        );
+        assert_eq!(tracks(&out), vec![(1_000_000, 2_000_000, "S0".to_owned())]);
+        let w: Vec<_> = out.warnings.iter().map(|w| w.kind).collect();
+        assert_eq!(w, vec![WarningKind::Note, WarningKind::MissingTime]);
+    }
+
+    #[test]
+    fn missing_speakers_and_times() {
+        let out = read_ok(
+            "{\"segments\": [\n{\"start\": NaN, \"end\": 2.0, \"text\": \"a\", \"speaker\": \"S0\", \"words\": [{\"word\": \"a\", \"start\": 1.5, \"end\": 1.9}]},\n{\"start\": 3, \"end\": 4, \"text\": \"b\"},\n{\"start\": NaN, \"end\": NaN, \"text\": \"c\", \"speaker\": \"S0\"}]}",
+        );
+        assert_eq!(
+            tracks(&out),
+            vec![
+                (1_500_000, 2_000_000, "S0".to_owned()),
+                (3_000_000, 4_000_000, UNKNOWN_SPEAKER.to_owned())
+            ]
+        );
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(
+            w,
+            vec![
+                (WarningKind::Repaired, Some(2), Some(11)),
+                (WarningKind::MissingTime, Some(2), Some(1)),
+                (WarningKind::MissingSpeaker, Some(3), Some(1)),
+                (WarningKind::MissingTime, Some(4), Some(1)),
+            ]
+        );
+        assert!(out.warnings[0].message.starts_with("3 bare NaN"), "{}", out.warnings[0]);
+    }
+
+    #[test]
+    fn undiarized_output_gets_one_warning() {
+        let out = read_ok(
+            r#"{"segments":[{"start":0,"end":1,"text":"a"},{"start":2,"end":3,"text":"b"}]}"#,
+        );
+        assert_eq!(
+            tracks(&out),
+            vec![
+                (0, 1_000_000, "UNKNOWN".to_owned()),
+                (2_000_000, 3_000_000, "UNKNOWN".to_owned())
+            ]
+        );
+        assert_eq!(out.warnings.len(), 1);
+        assert_eq!(out.warnings[0].kind, WarningKind::MissingSpeaker);
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        let e = read_str(r#"{"segments":[{"start":0,"end":1}]}"#, Format::WhisperX, &strict)
+            .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(1), Some(14)));
+    }
+
+    #[test]
+    fn word_segments_alone_make_tracks() {
+        let out = read_ok(
+            r#"{"segments": [], "word_segments": [
+              {"word":"a","start":0,"end":1,"speaker":"A"},{"word":"b","start":1.5,"end":2,"speaker":"A"},
+              {"word":"c","start":3,"end":4,"speaker":"A"},{"word":"d","start":4,"end":5,"speaker":"B"}]}"#,
+        );
+        assert_eq!(
+            tracks(&out),
+            vec![
+                (0, 2_000_000, "A".to_owned()),
+                (3_000_000, 4_000_000, "A".to_owned()),
+                (4_000_000, 5_000_000, "B".to_owned())
+            ]
+        );
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    }
+
+    #[test]
+    fn writes_segments_that_read_back() {
+        let mut b = TranscriptBuilder::new();
+        b.add(
+            Segment::from_micros(0, 1_500_000).unwrap(),
+            "SPEAKER_00",
+            Some(Content {
+                text: Some(" Hi there".into()),
+                words: vec![
+                    Word { confidence: Some(0.5), ..Word::timed("Hi", Time(0), Time(400_000)) },
+                    Word::untimed("there"),
+                ],
+            }),
+        );
+        b.add(Segment::from_micros(1_000_000, 2_000_001).unwrap(), "SPEAKER_01", None);
+        let corpus = Corpus::single("recording", b.build());
+        let mut out = Vec::new();
+        assert!(write(&corpus, &mut out).unwrap().is_empty());
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text,
+            r#"{"segments": [
+  {"start": 0.000, "end": 1.500, "text": " Hi there", "speaker": "SPEAKER_00", "words": [
+    {"word": "Hi", "start": 0.000, "end": 0.400, "score": 0.5, "speaker": "SPEAKER_00"},
+    {"word": "there", "speaker": "SPEAKER_00"}
+  ]},
+  {"start": 1.000, "end": 2.000001, "text": "", "speaker": "SPEAKER_01", "words": []}
+],
+"word_segments": [
+  {"word": "Hi", "start": 0.000, "end": 0.400, "score": 0.5, "speaker": "SPEAKER_00"},
+  {"word": "there", "speaker": "SPEAKER_00"}
+]}
+"#
+        );
+        let back = read_ok(&text);
+        assert_eq!(
+            back.corpus.get("recording").unwrap().annotation(),
+            corpus.get("recording").unwrap().annotation()
+        );
+        let mut empty = Vec::new();
+        write(&Corpus::new(), &mut empty).unwrap();
+        assert_eq!(
+            String::from_utf8(empty).unwrap(),
+            "{\"segments\": [],\n\"word_segments\": []}\n"
+        );
+    }
+}

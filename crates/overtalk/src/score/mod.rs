@@ -1,0 +1,282 @@
+//! Diarization scoring: DER and JER that agree with md-eval-22, dscore, pyannote.metrics and
+//! spyder — each tool's conventions are a [`Preset`], every convention an option.
+//!
+//! ```text
+//! RecordingInput ─► prepare (region, collars, overlap, self-overlap) ─► mapping (Hungarian)
+//!   (reference,                                                        │
+//!    hypothesis,         ┌──────────────┬──────────────┬───────────────┤
+//!    zero-length turns)  ▼              ▼              ▼               ▼
+//!                     der (components) jer          detection      errors (timeline)
+//! ```
+//!
+//! The module takes model values ([`Annotation`], [`Region`]) and returns plain values; it
+//! neither reads files nor prints.
+//!
+//! ```
+//! use overtalk::score::{score, RecordingInput, ScoreOptions};
+//! use overtalk::{Annotation, Segment};
+//!
+//! let s = |a, b| Segment::from_millis(a, b).unwrap();
+//! let reference = Annotation::from_labelled([(s(0, 10_000), "A"), (s(10_000, 20_000), "B")]);
+//! let hypothesis = Annotation::from_labelled([(s(0, 12_000), "x"), (s(12_000, 20_000), "y")]);
+//! let input = RecordingInput::new("rec", Some(reference), Some(hypothesis));
+//! let report = score(&[input], None, &ScoreOptions::default()).unwrap();
+//! assert_eq!(report.total.confusion.micros(), 2_000_000);
+//! assert_eq!(report.der(), Some(0.1));
+//! ```
+
+pub mod der;
+pub mod detection;
+pub mod errors;
+pub mod jer;
+pub mod mapping;
+pub mod options;
+pub mod prepare;
+pub mod validate;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::model::{Annotation, Region};
+use crate::time::{Delta, Time};
+
+pub use der::{macro_average, DerComponents};
+pub use detection::DetectionComponents;
+pub use errors::{error_timeline, ErrorSegment, ErrorType};
+pub use jer::{FileJer, SpeakerJer};
+pub use mapping::map_speakers;
+pub use options::{
+    DefaultRegion, HypothesisOnly, JerDefinition, MapStage, MappingMethod, Preset, ScoreOptions,
+    ScoredRegions, SelfOverlap, UemIds, ZeroLength, ZeroScored,
+};
+pub use prepare::{prepare, uem_key, Prepared};
+
+/// Which side of the comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Side {
+    /// The reference (truth).
+    Reference,
+    /// The hypothesis (system output).
+    Hypothesis,
+}
+
+/// A turn of zero duration, which the model cannot hold as a segment but some tools react to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ZeroLengthTurn {
+    /// Which file it was in.
+    pub side: Side,
+    /// Speaker label.
+    pub speaker: String,
+    /// Onset.
+    pub at: Time,
+}
+
+/// One recording to score: a reference and a hypothesis (either may be absent).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordingInput {
+    /// Recording id.
+    pub id: String,
+    /// The reference, if the recording was in the reference files.
+    pub reference: Option<Annotation>,
+    /// The hypothesis, if the recording was in the hypothesis files.
+    pub hypothesis: Option<Annotation>,
+    /// Zero-length turns found on reading (see [`ZeroLength`]).
+    pub zero_length: Vec<ZeroLengthTurn>,
+}
+
+impl RecordingInput {
+    /// A recording from its id and annotations.
+    pub fn new(
+        id: impl Into<String>,
+        reference: Option<Annotation>,
+        hypothesis: Option<Annotation>,
+    ) -> RecordingInput {
+        RecordingInput { id: id.into(), reference, hypothesis, zero_length: Vec::new() }
+    }
+}
+
+/// How a recording took part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileStatus {
+    /// Both sides present.
+    Scored,
+    /// No hypothesis: everything is miss.
+    MissingHypothesis,
+    /// No reference: everything is false alarm (or ignored, see [`HypothesisOnly`]).
+    MissingReference,
+    /// Not scored: only in the hypothesis under [`HypothesisOnly::Ignore`], or not in the UEM
+    /// under a preset that drops such recordings.
+    Skipped,
+}
+
+/// The score of one recording.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FileScore {
+    /// Recording id.
+    pub id: String,
+    /// How it took part.
+    pub status: FileStatus,
+    /// DER components.
+    pub der: DerComponents,
+    /// Reference speaker → hypothesis speaker.
+    pub mapping: Vec<(String, String)>,
+    /// JER details.
+    pub jer: Option<FileJer>,
+    /// Speech detection components.
+    pub detection: DetectionComponents,
+    /// Duration of the evaluation region (UEM or default), before collars.
+    pub evaluated: Delta,
+}
+
+impl FileScore {
+    /// The recording's DER under the options' zero-scored rule.
+    pub fn der_value(&self, opts: &ScoreOptions) -> Option<f64> {
+        self.der.der_with(opts.zero_scored)
+    }
+}
+
+/// The score of a corpus: per recording, then totals.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScoreReport {
+    /// The conventions used.
+    pub options: ScoreOptions,
+    /// Per recording, sorted by id (skipped recordings included with their status).
+    pub files: Vec<FileScore>,
+    /// Sum of the per-recording components (micro total).
+    pub total: DerComponents,
+    /// Sum of the detection components.
+    pub detection: DetectionComponents,
+    /// Corpus JER (fraction).
+    pub jer: Option<f64>,
+}
+
+impl ScoreReport {
+    /// The corpus DER (total error / total scored), under the options' zero-scored rule.
+    pub fn der(&self) -> Option<f64> {
+        self.total.der_with(self.options.zero_scored)
+    }
+
+    /// The mean of the per-recording DERs (recordings where it is defined).
+    pub fn macro_der(&self) -> Option<f64> {
+        macro_average(self.files.iter().filter(|f| f.status != FileStatus::Skipped).map(|f| &f.der))
+    }
+}
+
+/// Prepares one recording and computes its mapping (reference index → hypothesis index).
+pub fn prepare_and_map(
+    input: &RecordingInput,
+    uem: Option<&Region>,
+    uem_given: bool,
+    opts: &ScoreOptions,
+) -> Result<Option<(Prepared, Vec<Option<usize>>)>> {
+    let Some(p) = prepare(input, uem, uem_given, opts)? else { return Ok(None) };
+    let count_each = opts.self_overlap == SelfOverlap::CountEach;
+    let within = match opts.map_stage {
+        MapStage::BeforeCollar => &p.evaluation,
+        MapStage::AfterCollar => &p.scored,
+    };
+    let co = der::cooccurrence(
+        &p.reference,
+        &p.hypothesis,
+        p.reference_names.len(),
+        p.hypothesis_names.len(),
+        within,
+        count_each,
+    );
+    let mapping = map_speakers(&co, opts.mapping);
+    Ok(Some((p, mapping)))
+}
+
+/// Scores recordings. `uem` maps recording ids (as written in the UEM file) to scoring regions.
+///
+/// Errors only when a preset refuses the input (dscore and zero-length turns).
+pub fn score(
+    inputs: &[RecordingInput],
+    uem: Option<&BTreeMap<String, Region>>,
+    opts: &ScoreOptions,
+) -> Result<ScoreReport> {
+    let uem_norm = uem.map(|u| prepare::normalise_uem(u, opts.uem_ids));
+    if opts.zero_length == ZeroLength::Reject {
+        if let Some((input, z)) = inputs.iter().find_map(|i| i.zero_length.first().map(|z| (i, z)))
+        {
+            return Err(Error::invalid(format!(
+                "{}: zero-length turn of {:?} at {} s; dscore refuses such files",
+                input.id, z.speaker, z.at
+            )));
+        }
+    }
+    let mut sorted: Vec<&RecordingInput> = inputs.iter().collect();
+    sorted.sort_by(|a, b| a.id.cmp(&b.id));
+    let count_each = opts.self_overlap == SelfOverlap::CountEach;
+    let mut files = Vec::with_capacity(sorted.len());
+    for input in sorted {
+        let has_ref = input.reference.as_ref().is_some_and(|a| !a.is_empty());
+        let has_hyp = input.hypothesis.as_ref().is_some_and(|a| !a.is_empty());
+        let status = match (has_ref, has_hyp) {
+            (true, true) => FileStatus::Scored,
+            (true, false) => FileStatus::MissingHypothesis,
+            (false, _) => FileStatus::MissingReference,
+        };
+        let skipped = |status| FileScore {
+            id: input.id.clone(),
+            status,
+            der: DerComponents::default(),
+            mapping: Vec::new(),
+            jer: None,
+            detection: DetectionComponents::default(),
+            evaluated: Delta::ZERO,
+        };
+        if status == FileStatus::MissingReference && opts.hypothesis_only == HypothesisOnly::Ignore
+        {
+            files.push(skipped(FileStatus::Skipped));
+            continue;
+        }
+        let entry = uem_norm.as_ref().and_then(|u| u.get(&input.id));
+        let Some((p, mapping)) = prepare_and_map(input, entry, uem.is_some(), opts)? else {
+            files.push(skipped(FileStatus::Skipped));
+            continue;
+        };
+        let der = der::components(&p.reference, &p.hypothesis, &p.scored, &mapping, count_each);
+        let jer = match opts.jer {
+            JerDefinition::Frames => jer::frames_jer(&p, opts.frame_step.micros()),
+            JerDefinition::Continuous => {
+                jer::continuous_jer(&p, &p.reference, &p.hypothesis, &mapping)
+            }
+        };
+        let detection = detection::detection(&p.reference, &p.hypothesis, &p.scored);
+        let pairs = mapping
+            .iter()
+            .enumerate()
+            .filter_map(|(r, h)| {
+                let h = (*h)?;
+                Some((p.reference_names.get(r)?.clone(), p.hypothesis_names.get(h)?.clone()))
+            })
+            .collect();
+        files.push(FileScore {
+            id: input.id.clone(),
+            status,
+            der,
+            mapping: pairs,
+            jer: Some(jer),
+            detection,
+            evaluated: p.evaluation.duration(),
+        });
+    }
+    let counted = || files.iter().filter(|f| f.status != FileStatus::Skipped);
+    let total: DerComponents = counted().map(|f| f.der).sum();
+    let mut detection = DetectionComponents::default();
+    for f in counted() {
+        detection += f.detection;
+    }
+    let jers: Vec<FileJer> = counted().filter_map(|f| f.jer.clone()).collect();
+    let jer = if jers.is_empty() {
+        None
+    } else {
+        Some(jer::corpus_jer(&jers, opts.jer == JerDefinition::Frames))
+    };
+    Ok(ScoreReport { options: opts.clone(), files, total, detection, jer })
+}

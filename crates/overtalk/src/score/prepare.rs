@@ -1,0 +1,371 @@
+//! Preparation: from a reference, a hypothesis and a UEM to the region that is scored.
+//!
+//! ```text
+//! UEM / default   [██████████████████████████████)
+//! ref A             [██████)        [████)
+//! ref B                  [██████)
+//! collars (±c)     [█)  [█)[█)  [█)[█) [█)
+//! overlap (-1)           [█)
+//! scored          [)  [█)      [█)[█)   [)  [█████)
+//! ```
+//!
+//! The order matters and is a convention: turns are rounded (dscore), zero-length turns are
+//! handled, self-overlap is merged or kept, the evaluation region is found (UEM, else the
+//! default region), turns are trimmed to it (dscore), then collars and the overlap exclusion are
+//! cut out of it. The mapping is computed later on either the evaluation region or the scored
+//! region ([`MapStage`](super::options::MapStage)).
+
+use std::collections::BTreeMap;
+
+use crate::error::{Error, Result};
+use crate::model::{Annotation, Region, Segment};
+use crate::time::{round_div, Delta, Time};
+
+use super::options::{DefaultRegion, ScoreOptions, ScoredRegions, SelfOverlap, UemIds, ZeroLength};
+use super::{RecordingInput, Side};
+
+/// A turn as the scorer sees it: a segment and a speaker index into a name table.
+pub type Token = (Segment, u32);
+
+/// One recording ready to be scored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prepared {
+    /// Recording id.
+    pub id: String,
+    /// Reference speaker labels (index = speaker number in the tokens).
+    pub reference_names: Vec<String>,
+    /// Hypothesis speaker labels.
+    pub hypothesis_names: Vec<String>,
+    /// Reference turns after rounding, zero-length handling, self-overlap policy and trimming.
+    pub reference: Vec<Token>,
+    /// Hypothesis turns, likewise.
+    pub hypothesis: Vec<Token>,
+    /// Reference turns before any self-overlap merge (what frame-based JER sees).
+    pub reference_raw: Vec<Token>,
+    /// Hypothesis turns before any self-overlap merge.
+    pub hypothesis_raw: Vec<Token>,
+    /// The evaluation region: UEM entry, else the default region.
+    pub evaluation: Region,
+    /// Whether `evaluation` came from a UEM (as opposed to the default region).
+    pub from_uem: bool,
+    /// The no-score zones around reference boundaries.
+    pub collars: Region,
+    /// The region that is scored: evaluation minus collars, restricted by the region selection.
+    pub scored: Region,
+}
+
+/// The key a UEM id is matched under.
+///
+/// ```
+/// use overtalk::score::{uem_key, UemIds};
+/// assert_eq!(uem_key("EN2002a.Mix-Headset", UemIds::MdEval), "EN2002a");
+/// assert_eq!(uem_key("rec.a.b", UemIds::Dscore), "rec.a");
+/// assert_eq!(uem_key("dir/rec.a", UemIds::Exact), "dir/rec.a");
+/// ```
+pub fn uem_key(id: &str, rule: UemIds) -> String {
+    match rule {
+        UemIds::Exact => id.to_owned(),
+        UemIds::MdEval => {
+            let base = id.rsplit('/').next().unwrap_or(id);
+            base.split('.').next().unwrap_or(base).to_owned()
+        }
+        UemIds::Dscore => {
+            // os.path.splitext: the last dot of the last path component, unless leading.
+            let base_start = id.rfind('/').map_or(0, |i| i + 1);
+            match id[base_start..].rfind('.') {
+                Some(dot) if id[base_start..][..dot].chars().any(|c| c != '.') => {
+                    id[..base_start + dot].to_owned()
+                }
+                _ => id.to_owned(),
+            }
+        }
+    }
+}
+
+/// The UEM as the scorer will look it up: keys normalised by the id rule, regions of keys that
+/// collapse onto one id united.
+pub fn normalise_uem(uem: &BTreeMap<String, Region>, rule: UemIds) -> BTreeMap<String, Region> {
+    let mut out: BTreeMap<String, Region> = BTreeMap::new();
+    for (k, r) in uem {
+        let key = uem_key(k, rule);
+        let merged = match out.get(&key) {
+            Some(prev) => prev.union(r),
+            None => r.clone(),
+        };
+        out.insert(key, merged);
+    }
+    out
+}
+
+fn tokens_of(a: Option<&Annotation>) -> (Vec<String>, Vec<Token>) {
+    match a {
+        None => (Vec::new(), Vec::new()),
+        Some(a) => (
+            a.speakers().iter().map(|(_, n)| n.to_owned()).collect(),
+            a.tracks().iter().map(|t| (t.segment, t.speaker.0)).collect(),
+        ),
+    }
+}
+
+fn round_millis(tokens: Vec<Token>) -> Vec<Token> {
+    tokens
+        .into_iter()
+        .filter_map(|(s, k)| {
+            let start = round_div(s.start().micros(), 1000) * 1000;
+            let dur = round_div(s.duration().micros(), 1000) * 1000;
+            Segment::new(Time(start), Time(start.saturating_add(dur))).map(|s| (s, k))
+        })
+        .collect()
+}
+
+/// Merges each speaker's overlapping turns (and touching ones when `touching`).
+///
+/// ```text
+/// A  [████)               A  [███████)
+/// A     [████)      →
+/// A          [██)         A  [██████████)   (only with `touching`)
+/// ```
+pub fn merge_per_speaker(tokens: &[Token], touching: bool) -> Vec<Token> {
+    let mut sorted: Vec<Token> = tokens.to_vec();
+    sorted.sort_unstable_by_key(|(s, k)| (*k, *s));
+    let mut out: Vec<Token> = Vec::with_capacity(sorted.len());
+    for (s, k) in sorted {
+        match out.last_mut() {
+            Some((last, lk))
+                if *lk == k
+                    && (s.start() < last.end() || (touching && s.start() == last.end())) =>
+            {
+                *last = last.hull(&s);
+            }
+            _ => out.push((s, k)),
+        }
+    }
+    out.sort_unstable_by_key(|(s, k)| (*s, *k));
+    out
+}
+
+fn extent(tokens: &[Token]) -> Option<Segment> {
+    let start = tokens.iter().map(|(s, _)| s.start()).min()?;
+    let end = tokens.iter().map(|(s, _)| s.end()).max()?;
+    Segment::new(start, end)
+}
+
+/// Where exactly one, and where two or more, tokens are active.
+///
+/// ```text
+/// A        [██████)
+/// B            [██████)
+/// single   [██)    [██)
+/// multi        [██)
+/// ```
+pub fn count_regions(tokens: &[Token]) -> (Region, Region) {
+    let mut events: Vec<(Time, i32)> = Vec::with_capacity(tokens.len() * 2);
+    for (s, _) in tokens {
+        events.push((s.start(), 1));
+        events.push((s.end(), -1));
+    }
+    events.sort_unstable();
+    let (mut single, mut multi) = (Vec::new(), Vec::new());
+    let mut count = 0i32;
+    let mut i = 0;
+    while i < events.len() {
+        let t = events[i].0;
+        while i < events.len() && events[i].0 == t {
+            count += events[i].1;
+            i += 1;
+        }
+        if let Some(&(next, _)) = events.get(i) {
+            if let Some(seg) = Segment::new(t, next) {
+                match count {
+                    1 => single.push(seg),
+                    c if c >= 2 => multi.push(seg),
+                    _ => {}
+                }
+            }
+        }
+    }
+    (Region::from_segments(single), Region::from_segments(multi))
+}
+
+fn trim(tokens: &[Token], region: &Region) -> Vec<Token> {
+    let mut out = Vec::with_capacity(tokens.len());
+    for &(s, k) in tokens {
+        for p in region.crop_segment(s).iter() {
+            out.push((*p, k));
+        }
+    }
+    out
+}
+
+/// Prepares one recording. `uem` is its UEM entry (already looked up); `uem_given` says whether
+/// a UEM was supplied at all. Returns `None` when the recording is dropped (dscore: not in the
+/// UEM).
+pub fn prepare(
+    input: &RecordingInput,
+    uem: Option<&Region>,
+    uem_given: bool,
+    opts: &ScoreOptions,
+) -> Result<Option<Prepared>> {
+    if opts.zero_length == ZeroLength::Reject {
+        if let Some(z) = input.zero_length.first() {
+            return Err(Error::invalid(format!(
+                "{}: zero-length turn of {:?} at {} s (dscore refuses files with turn duration <= 0)",
+                input.id, z.speaker, z.at
+            )));
+        }
+    }
+    if uem.is_none() && uem_given && opts.drop_outside_uem {
+        return Ok(None);
+    }
+    let (mut reference_names, mut reference) = tokens_of(input.reference.as_ref());
+    let (mut hypothesis_names, mut hypothesis) = tokens_of(input.hypothesis.as_ref());
+    if opts.round_to_millis {
+        reference = round_millis(reference);
+        hypothesis = round_millis(hypothesis);
+    }
+    let evaluation = match uem {
+        Some(r) => r.clone(),
+        None => {
+            let e = match opts.default_region {
+                DefaultRegion::Reference => extent(&reference),
+                DefaultRegion::Union => match (extent(&reference), extent(&hypothesis)) {
+                    (Some(a), Some(b)) => Some(a.hull(&b)),
+                    (a, b) => a.or(b),
+                },
+            };
+            e.map(Region::from_segment).unwrap_or_default()
+        }
+    };
+    // Zero-length turns kept "on" to the end of the region (spyder), with a collar at the turn.
+    let mut zero_points: Vec<Time> = Vec::new();
+    if opts.zero_length == ZeroLength::ExtendToEnd {
+        if let Some(end) = evaluation.extent().map(|e| e.end()) {
+            for z in &input.zero_length {
+                let (names, tokens) = match z.side {
+                    Side::Reference => (&mut reference_names, &mut reference),
+                    Side::Hypothesis => (&mut hypothesis_names, &mut hypothesis),
+                };
+                let k = match names.iter().position(|n| *n == z.speaker) {
+                    Some(k) => k,
+                    None => {
+                        names.push(z.speaker.clone());
+                        names.len() - 1
+                    }
+                };
+                if let Some(seg) = Segment::new(z.at, end) {
+                    tokens.push((seg, k as u32));
+                }
+                if z.side == Side::Reference {
+                    zero_points.push(z.at);
+                }
+            }
+        }
+    }
+    if opts.trim_before_collar {
+        reference = trim(&reference, &evaluation);
+        hypothesis = trim(&hypothesis, &evaluation);
+    }
+    reference.sort_unstable_by_key(|(s, k)| (*s, *k));
+    hypothesis.sort_unstable_by_key(|(s, k)| (*s, *k));
+    let reference_raw = reference.clone();
+    let hypothesis_raw = hypothesis.clone();
+    match opts.self_overlap {
+        SelfOverlap::Merge => {
+            reference = merge_per_speaker(&reference, false);
+            hypothesis = merge_per_speaker(&hypothesis, false);
+        }
+        SelfOverlap::MergeTouching => {
+            reference = merge_per_speaker(&reference, true);
+            hypothesis = merge_per_speaker(&hypothesis, true);
+        }
+        SelfOverlap::Union | SelfOverlap::CountEach => {}
+    }
+    let collars = collar_zone(&reference, &zero_points, opts.collar);
+    let mut scored = evaluation.difference(&collars);
+    if opts.regions != ScoredRegions::All {
+        let (single, multi) = count_regions(&reference);
+        scored = match opts.regions {
+            ScoredRegions::All => scored,
+            ScoredRegions::NonOverlap => scored.difference(&multi),
+            ScoredRegions::Single => scored.intersection(&single),
+            ScoredRegions::Overlap => scored.intersection(&multi),
+        };
+    }
+    Ok(Some(Prepared {
+        id: input.id.clone(),
+        reference_names,
+        hypothesis_names,
+        reference,
+        hypothesis,
+        reference_raw,
+        hypothesis_raw,
+        evaluation,
+        from_uem: uem.is_some(),
+        collars,
+        scored,
+    }))
+}
+
+/// `[b − c, b + c]` around every reference boundary `b`, united.
+///
+/// ```text
+/// ref A      [████████)   [███)
+/// c = ·      ·
+/// collars   [·)      [·) [·) [·)
+/// ```
+pub fn collar_zone(reference: &[Token], extra: &[Time], per_side: Delta) -> Region {
+    if per_side <= Delta::ZERO {
+        return Region::new();
+    }
+    let around = |b: Time| Segment::new(b.saturating_sub(per_side), b.saturating_add(per_side));
+    Region::from_segments(
+        reference
+            .iter()
+            .flat_map(|(s, _)| [s.start(), s.end()])
+            .chain(extra.iter().copied())
+            .filter_map(around),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seg(a: i64, b: i64) -> Segment {
+        Segment::from_millis(a, b).unwrap()
+    }
+
+    #[test]
+    fn uem_keys_follow_each_tool() {
+        assert_eq!(uem_key("rec.a", UemIds::MdEval), "rec");
+        assert_eq!(uem_key("a/b/rec.a.b", UemIds::MdEval), "rec");
+        assert_eq!(uem_key("rec.a", UemIds::Dscore), "rec");
+        assert_eq!(uem_key(".hidden", UemIds::Dscore), ".hidden");
+        assert_eq!(uem_key("rec", UemIds::Dscore), "rec");
+        assert_eq!(uem_key("rec.a", UemIds::Exact), "rec.a");
+    }
+
+    #[test]
+    fn merge_keeps_touching_apart_unless_asked() {
+        let t = vec![(seg(0, 5), 0), (seg(5, 10), 0), (seg(8, 12), 0), (seg(1, 2), 1)];
+        assert_eq!(
+            merge_per_speaker(&t, false),
+            vec![(seg(0, 5), 0), (seg(1, 2), 1), (seg(5, 12), 0)]
+        );
+        assert_eq!(merge_per_speaker(&t, true), vec![(seg(0, 12), 0), (seg(1, 2), 1)]);
+    }
+
+    #[test]
+    fn collars_cover_both_sides_of_every_boundary() {
+        let z = collar_zone(&[(seg(1000, 2000), 0)], &[], Delta::from_millis(250));
+        assert_eq!(z.segments(), &[seg(750, 1250), seg(1750, 2250)]);
+        assert!(collar_zone(&[(seg(0, 1), 0)], &[], Delta::ZERO).is_empty());
+    }
+
+    #[test]
+    fn count_regions_counts_tokens() {
+        let (single, multi) = count_regions(&[(seg(0, 6), 0), (seg(4, 10), 0), (seg(10, 12), 1)]);
+        assert_eq!(single.segments(), &[seg(0, 4), seg(6, 12)]);
+        assert_eq!(multi.segments(), &[seg(4, 6)]);
+    }
+}

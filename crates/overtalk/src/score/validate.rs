@@ -1,0 +1,333 @@
+//! What md-eval-22, dscore and pyannote.metrics would each reject or silently change in an
+//! RTTM file (and its UEM) — checked on the raw lines, before any reader repairs them.
+//!
+//! | finding | md-eval-22 | dscore | pyannote.metrics |
+//! | --- | --- | --- | --- |
+//! | fewer than 9 fields | rejects | rejects | misreads |
+//! | more than 10 fields (spaces in a field) | truncates | truncates | misreads (columns shift) |
+//! | 9 fields | fine | fine | fine (slat read as missing) |
+//! | zero duration | ignores | **rejects** | ignores |
+//! | negative duration | rejects | rejects | ignores |
+//! | negative onset | fine | rejects | fine |
+//! | non-numeric or `<NA>` time | reads 0 | rejects | rejects |
+//! | blank or comment line | skips | rejects | misreads |
+//! | type other than SPEAKER / SPKR-INFO | uses the type | **reads as a turn** | skips |
+//! | speaker overlapping themselves | warns, counts once | merges | **counts twice** |
+//! | unsorted lines | sorts | sorts | sorts |
+//! | UEM id with a `.` | **ignores the UEM line** | **drops the recording** | fine |
+
+use serde::{Deserialize, Serialize};
+
+use crate::time::{parse_seconds, Time};
+
+use super::{Side, ZeroLengthTurn};
+
+/// A scoring tool that reads RTTM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Consumer {
+    /// NIST `md-eval-22.pl`.
+    MdEval,
+    /// `nryant/dscore`.
+    Dscore,
+    /// `pyannote.metrics` with `pyannote.database.util.load_rttm`.
+    Pyannote,
+}
+
+impl Consumer {
+    /// Display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Consumer::MdEval => "md-eval",
+            Consumer::Dscore => "dscore",
+            Consumer::Pyannote => "pyannote.metrics",
+        }
+    }
+}
+
+/// How bad a finding is for a consumer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Effect {
+    /// Worth knowing; the result is unchanged.
+    Note,
+    /// The file is accepted but the score silently changes.
+    Changes,
+    /// The tool refuses the file (or crashes).
+    Rejects,
+}
+
+/// One thing a consumer would do with a line of the file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    /// Which tool.
+    pub consumer: Consumer,
+    /// What it does.
+    pub effect: Effect,
+    /// 1-based line (none for file-level findings).
+    pub line: Option<usize>,
+    /// What and why.
+    pub message: String,
+}
+
+/// The result of checking one RTTM text.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Validation {
+    /// Findings in line order, per consumer.
+    pub findings: Vec<Finding>,
+    /// Zero-length turns as `(recording id, turn)`.
+    pub zero_length: Vec<(String, ZeroLengthTurn)>,
+    /// Number of SPEAKER lines.
+    pub turns: usize,
+}
+
+impl Validation {
+    /// Whether a consumer would refuse the file.
+    pub fn rejected_by(&self, c: Consumer) -> bool {
+        self.findings.iter().any(|f| f.consumer == c && f.effect == Effect::Rejects)
+    }
+}
+
+/// Checks RTTM text. `uem_ids` are the recording ids of the UEM that goes with it, if any.
+/// `side` tags the zero-length turns found.
+pub fn validate_rttm(text: &str, uem_ids: Option<&[String]>, side: Side) -> Validation {
+    use Consumer::*;
+    use Effect::*;
+    let mut v = Validation::default();
+    let push = |v: &mut Validation, c: Consumer, e: Effect, line: Option<usize>, m: String| {
+        v.findings.push(Finding { consumer: c, effect: e, line, message: m });
+    };
+    let mut last_onset: std::collections::HashMap<String, Time> = Default::default();
+    let mut unsorted_seen = false;
+    let mut turns: Vec<(String, String, Time, Time, usize)> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = raw.trim();
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.is_empty() || line.starts_with('#') || line.starts_with(';') {
+            let what = if fields.is_empty() { "blank line" } else { "comment line" };
+            push(
+                &mut v,
+                Dscore,
+                Rejects,
+                Some(n),
+                format!("{what}: dscore parses every line as a turn (\"Number of fields < 9\")"),
+            );
+            push(
+                &mut v,
+                Pyannote,
+                Changes,
+                Some(n),
+                format!("{what}: pandas reads it as a row unless blank"),
+            );
+            continue;
+        }
+        let kind = fields[0];
+        if kind == "SPKR-INFO" {
+            continue;
+        }
+        if !kind.eq_ignore_ascii_case("SPEAKER") {
+            push(
+                &mut v,
+                Dscore,
+                Changes,
+                Some(n),
+                format!("type {kind:?}: dscore reads every non-SPKR-INFO line as a speaker turn"),
+            );
+            continue;
+        }
+        v.turns += 1;
+        if fields.len() < 9 {
+            for c in [MdEval, Dscore] {
+                push(
+                    &mut v,
+                    c,
+                    Rejects,
+                    Some(n),
+                    format!("{} fields; RTTM needs 9 or 10", fields.len()),
+                );
+            }
+            push(
+                &mut v,
+                Pyannote,
+                Changes,
+                Some(n),
+                format!("{} fields: missing columns are read as NaN", fields.len()),
+            );
+            continue;
+        }
+        if fields.len() > 10 {
+            for c in [MdEval, Dscore] {
+                push(&mut v, c, Changes, Some(n), format!("{} fields (a space inside a field?): the extra fields are ignored, so a label with spaces is cut", fields.len()));
+            }
+            push(
+                &mut v,
+                Pyannote,
+                Rejects,
+                Some(n),
+                format!(
+                    "{} fields: pandas expects 10 columns (a space inside a field?)",
+                    fields.len()
+                ),
+            );
+        } else if fields.len() == 9 {
+            push(
+                &mut v,
+                Pyannote,
+                Note,
+                Some(n),
+                "9 fields: fine for md-eval and dscore; pyannote reads the missing slat as NaN"
+                    .to_owned(),
+            );
+        }
+        let (id, speaker) = (fields[1].to_owned(), fields[7].to_owned());
+        let onset = parse_seconds(fields[3]).ok();
+        let duration = parse_seconds(fields[4]).ok();
+        let (Some(onset), Some(duration)) = (onset, duration) else {
+            push(
+                &mut v,
+                MdEval,
+                Changes,
+                Some(n),
+                format!(
+                    "onset {:?} / duration {:?} not a number: perl reads 0",
+                    fields[3], fields[4]
+                ),
+            );
+            for c in [Dscore, Pyannote] {
+                push(
+                    &mut v,
+                    c,
+                    Rejects,
+                    Some(n),
+                    format!("onset {:?} / duration {:?} is not a number", fields[3], fields[4]),
+                );
+            }
+            continue;
+        };
+        if onset < Time::ZERO {
+            push(&mut v, Dscore, Rejects, Some(n), format!("onset {} s < 0", onset));
+        }
+        if duration == Time::ZERO {
+            push(
+                &mut v,
+                MdEval,
+                Changes,
+                Some(n),
+                format!("zero-length turn of {speaker:?}: skipped"),
+            );
+            push(
+                &mut v,
+                Dscore,
+                Rejects,
+                Some(n),
+                format!("zero-length turn of {speaker:?}: \"Turn duration <= 0\""),
+            );
+            push(
+                &mut v,
+                Pyannote,
+                Changes,
+                Some(n),
+                format!("zero-length turn of {speaker:?}: dropped as an empty segment"),
+            );
+            v.zero_length
+                .push((id.clone(), ZeroLengthTurn { side, speaker: speaker.clone(), at: onset }));
+        } else if duration < Time::ZERO {
+            for c in [MdEval, Dscore] {
+                push(&mut v, c, Rejects, Some(n), format!("negative duration {duration} s"));
+            }
+            push(
+                &mut v,
+                Pyannote,
+                Changes,
+                Some(n),
+                format!("negative duration {duration} s: dropped as an empty segment"),
+            );
+        } else {
+            turns.push((id.clone(), speaker, onset, Time(onset.0.saturating_add(duration.0)), n));
+        }
+        let prev = last_onset.entry(id.clone()).or_insert(onset);
+        if onset < *prev && !unsorted_seen {
+            unsorted_seen = true;
+            for c in [MdEval, Dscore, Pyannote] {
+                push(
+                    &mut v,
+                    c,
+                    Note,
+                    Some(n),
+                    format!("{id}: lines not sorted by onset (sorted on reading; no effect)"),
+                );
+            }
+        }
+        *prev = (*prev).max(onset);
+    }
+    // Self-overlap: same recording and speaker, strictly overlapping turns.
+    turns.sort_by(|a, b| (&a.0, &a.1, a.2).cmp(&(&b.0, &b.1, b.2)));
+    let mut reported = std::collections::HashSet::new();
+    for w in turns.windows(2) {
+        let (a, b) = (&w[0], &w[1]);
+        if a.0 == b.0 && a.1 == b.1 && b.2 < a.3 && reported.insert((a.0.clone(), a.1.clone())) {
+            let what = format!(
+                "{}: speaker {:?} overlaps themselves (lines {} and {})",
+                a.0, a.1, a.4, b.4
+            );
+            push(&mut v, MdEval, Note, Some(b.4), format!("{what}: warns, counts the union"));
+            push(&mut v, Dscore, Note, Some(b.4), format!("{what}: merged first"));
+            push(
+                &mut v,
+                Pyannote,
+                Changes,
+                Some(b.4),
+                format!("{what}: the overlapped time counts twice"),
+            );
+        }
+    }
+    if let Some(ids) = uem_ids {
+        let seen: std::collections::HashSet<&str> = last_onset.keys().map(String::as_str).collect();
+        for id in ids.iter().filter(|id| id.contains('.') && seen.contains(id.as_str())) {
+            push(&mut v, MdEval, Changes, None, format!("UEM id {id:?} has a '.': md-eval cuts it at the first dot and ignores the line (reference extent scored instead)"));
+            push(&mut v, Dscore, Changes, None, format!("UEM id {id:?} has a '.': dscore strips the last extension, its turns are dropped (no result at all if nothing else remains)"));
+        }
+    }
+    v.findings.sort_by_key(|f| (f.consumer, f.line));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_length_turn_is_rejected_by_dscore_only() {
+        let text = "SPEAKER f1 1 0.000 5.000 <NA> <NA> A <NA> <NA>\nSPEAKER f1 1 5.000 0.000 <NA> <NA> C <NA> <NA>\n";
+        let v = validate_rttm(text, None, Side::Reference);
+        assert!(v.rejected_by(Consumer::Dscore));
+        assert!(!v.rejected_by(Consumer::MdEval));
+        assert!(!v.rejected_by(Consumer::Pyannote));
+        assert_eq!(v.zero_length.len(), 1);
+        assert_eq!(v.zero_length[0].1.at, Time::from_millis(5000));
+        assert_eq!(v.turns, 2);
+    }
+
+    #[test]
+    fn spaces_dots_and_self_overlap() {
+        let text = "SPEAKER rec.a 1 0.0 6.0 <NA> <NA> Mary Ann <NA> <NA>\nSPEAKER rec.a 1 4.0 6.0 <NA> <NA> Mary Ann <NA> <NA>\n";
+        let v = validate_rttm(text, Some(&["rec.a".to_owned()]), Side::Reference);
+        assert!(v.rejected_by(Consumer::Pyannote));
+        assert!(!v.rejected_by(Consumer::MdEval));
+        let md: Vec<&Finding> =
+            v.findings.iter().filter(|f| f.consumer == Consumer::MdEval).collect();
+        assert_eq!(md.len(), 4, "{md:#?}");
+        assert!(md.iter().any(|f| f.message.contains("first dot")));
+        assert!(v
+            .findings
+            .iter()
+            .any(|f| f.consumer == Consumer::Pyannote && f.message.contains("twice")));
+    }
+
+    #[test]
+    fn clean_file_has_no_findings() {
+        let text = "SPEAKER f1 1 0.000 5.000 <NA> <NA> A <NA> <NA>\n";
+        assert!(validate_rttm(text, None, Side::Hypothesis).findings.is_empty());
+    }
+}

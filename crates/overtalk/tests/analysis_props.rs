@@ -1,0 +1,444 @@
+//! Property tests of the analysis on random conversations (conversation-metrics.md §8), and
+//! defined results on degenerate and large inputs.
+
+#![allow(clippy::unwrap_used)]
+
+use std::collections::HashMap;
+
+use overtalk::analysis::floor::{holder_at, Claim};
+use overtalk::analysis::intervals::HeKind;
+use overtalk::analysis::onsets::OnsetClass;
+use overtalk::analysis::{analyze, Analysis, Params};
+use overtalk::{Content, Segment, Transcript, TranscriptBuilder};
+use proptest::prelude::*;
+use serde_json::Value;
+
+const WORDS: &[&str] = &[
+    "yeah", "mm-hmm", "right.", "so", "I", "think", "that", "is", "wrong.", "okay", "well", "no",
+    "wait—", "really?", "the", "plan", "works.", "uh", "and", "stop",
+];
+
+#[derive(Clone, Debug)]
+struct Seg {
+    speaker: usize,
+    start: i64,
+    dur: i64,
+    words: Vec<usize>,
+}
+
+fn seg_strategy(n_speakers: usize, text: bool) -> impl Strategy<Value = Seg> {
+    (
+        0..n_speakers,
+        0i64..30_000,
+        prop_oneof![1i64..400, 1i64..1500, 1i64..6000],
+        prop::collection::vec(0..WORDS.len(), if text { 0..6 } else { 0..1 }),
+    )
+        .prop_map(|(speaker, start, dur, words)| Seg { speaker, start, dur, words })
+}
+
+fn conversation() -> impl Strategy<Value = (usize, Vec<Seg>)> {
+    (2usize..=5, any::<bool>())
+        .prop_flat_map(|(n, text)| (Just(n), prop::collection::vec(seg_strategy(n, text), 0..40)))
+}
+
+fn build(segs: &[Seg], name: impl Fn(usize) -> String, shift: i64) -> Transcript {
+    let mut b = TranscriptBuilder::new();
+    for s in segs {
+        let content = (!s.words.is_empty()).then(|| {
+            Content::text(s.words.iter().map(|&w| WORDS[w]).collect::<Vec<_>>().join(" "))
+        });
+        let seg = Segment::from_millis(s.start + shift, s.start + s.dur + shift).unwrap();
+        b.add(seg, &name(s.speaker), content);
+    }
+    b.build()
+}
+
+fn default_name(i: usize) -> String {
+    format!("S{i}")
+}
+
+fn claims_of(r: &Analysis) -> Vec<(i64, String)> {
+    r.turns.iter().map(|t| (t.claim, t.speaker.clone())).collect()
+}
+
+/// Replaces every string (values and keys) found in `map`.
+fn rename_json(v: &Value, map: &HashMap<String, String>) -> Value {
+    match v {
+        Value::String(s) => Value::String(map.get(s).cloned().unwrap_or_else(|| s.clone())),
+        Value::Array(a) => Value::Array(a.iter().map(|x| rename_json(x, map)).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| {
+                    (map.get(k).cloned().unwrap_or_else(|| k.clone()), rename_json(x, map))
+                })
+                .collect(),
+        ),
+        x => x.clone(),
+    }
+}
+
+fn check_invariants(r: &Analysis) {
+    // Joint timeline: ordered, gap-free, covering the span.
+    let c = &r.conversation;
+    if let (Some(first), Some(last)) = (r.joint.first(), r.joint.last()) {
+        assert_eq!(Some(first.start), c.start);
+        assert_eq!(last.end, c.start.unwrap() + c.span);
+        for w in r.joint.windows(2) {
+            assert_eq!(w[0].end, w[1].start);
+            assert_ne!(w[0].active, w[1].active);
+        }
+    } else {
+        assert_eq!(c.span, 0);
+    }
+    // talk = solo + overlap pieces containing the speaker (bc_counts_as_talk = true).
+    for (name, s) in &r.speakers {
+        let overlap: i64 = r
+            .joint
+            .iter()
+            .filter(|p| p.active.len() >= 2 && p.active.contains(name))
+            .map(|p| p.end - p.start)
+            .sum();
+        assert_eq!(s.talk, s.solo + overlap, "talk of {name}");
+    }
+    // Floor tenures partition [opening claim, span end).
+    let floor: i64 = r.speakers.values().map(|s| s.floor).sum();
+    match r.turns.first() {
+        Some(t0) => {
+            assert_eq!(floor, c.start.unwrap() + c.span - t0.claim);
+            for w in r.turns.windows(2) {
+                assert!(w[0].claim < w[1].claim);
+                assert_ne!(w[0].speaker, w[1].speaker);
+            }
+        }
+        None => assert_eq!(floor, 0),
+    }
+    // Every turn's claim lies inside its extent; transfers = turns − 1.
+    for t in &r.turns {
+        assert!(t.start <= t.claim && t.claim < t.end);
+    }
+    assert_eq!(r.transfers.len(), r.turns.len().saturating_sub(1));
+    // The interruptee of every onset held the floor at its onset, and is not the onset speaker.
+    let names: Vec<&String> = r.speakers.keys().collect();
+    let idx = |n: &str| names.iter().position(|x| *x == n).unwrap();
+    let claims: Vec<Claim> = r
+        .turns
+        .iter()
+        .map(|t| Claim { time: t.claim, speaker: idx(&t.speaker), spurt: 0 })
+        .collect();
+    for o in &r.onsets {
+        let h = holder_at(&claims, o.time).map(|i| names[i].clone());
+        assert_eq!(o.holder, h);
+        assert_ne!(o.holder.as_deref(), Some(o.speaker.as_str()));
+        if o.class == OnsetClass::Opening {
+            assert!(o.holder.is_none());
+        }
+    }
+    // Counts equal the lengths of their event lists.
+    let k = &c.counts;
+    assert_eq!(k.turns, r.turns.len());
+    assert_eq!(k.transfers, r.transfers.len());
+    assert_eq!(k.talkspurts, r.talkspurts.len());
+    assert_eq!(k.backchannels, r.talkspurts.iter().filter(|t| t.is_backchannel).count());
+    let attempts = r
+        .onsets
+        .iter()
+        .filter(|o| matches!(o.class, OnsetClass::Interruption | OnsetClass::SilentInterruption))
+        .count();
+    assert_eq!(k.interruptions, attempts);
+    assert_eq!(k.interruptions, k.successful + k.unsuccessful);
+    assert_eq!(
+        k.talk_over_events,
+        r.onsets
+            .iter()
+            .filter(|o| matches!(o.class, OnsetClass::Interruption | OnsetClass::TerminalOverlap))
+            .count()
+    );
+    assert_eq!(
+        k.terminal_overlaps,
+        r.onsets.iter().filter(|o| o.class == OnsetClass::TerminalOverlap).count()
+    );
+    assert_eq!(k.verbal_claims, r.verbal_claims.len());
+    assert_eq!(r.pairs.iter().map(|p| p.attempts).sum::<usize>(), attempts);
+    assert_eq!(r.pairs.iter().map(|p| p.talk_over_events).sum::<usize>(), k.talk_over_events);
+    assert_eq!(r.speakers.values().map(|s| s.interruptions_made.attempts).sum::<usize>(), attempts);
+    assert_eq!(
+        r.speakers.values().map(|s| s.interruptions_received.attempts).sum::<usize>(),
+        attempts
+    );
+    assert_eq!(r.speakers.values().map(|s| s.turns).sum::<usize>(), r.turns.len());
+    assert_eq!(r.speakers.values().map(|s| s.backchannels).sum::<usize>(), k.backchannels);
+    for (layer, kinds) in &c.he_counts {
+        for (kind, n) in kinds {
+            assert_eq!(*n, r.he.iter().filter(|h| h.layer == *layer && h.kind == *kind).count());
+        }
+    }
+    let long =
+        r.he.iter()
+            .filter(|h| {
+                h.layer == overtalk::analysis::intervals::Layer::Acoustic
+                    && matches!(h.kind, HeKind::Gap | HeKind::Pause)
+                    && h.end - h.start >= r.params.long_silence
+            })
+            .count();
+    assert_eq!(c.long_silences, long);
+    // Shares sum to 1.
+    if r.speakers.values().any(|s| s.talk > 0) {
+        let sum: f64 = r.speakers.values().filter_map(|s| s.talk_share).sum();
+        assert!((sum - 1.0).abs() < 1e-9);
+    }
+    assert_eq!(c.speech + c.silence, c.span);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn invariants_hold((_, segs) in conversation()) {
+        let r = analyze(&build(&segs, default_name, 0), &Params::default()).unwrap();
+        check_invariants(&r);
+        let jf = analyze(&build(&segs, default_name, 0), &Params::preset(overtalk::analysis::Preset::PureJf)).unwrap();
+        check_invariants(&jf);
+    }
+
+    #[test]
+    fn input_order_does_not_matter((_, segs) in conversation(), seed in any::<u64>()) {
+        let a = analyze(&build(&segs, default_name, 0), &Params::default()).unwrap();
+        let mut shuffled = segs.clone();
+        // A deterministic permutation from the seed.
+        let n = shuffled.len();
+        let mut s = seed;
+        for i in (1..n).rev() {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            shuffled.swap(i, (s >> 33) as usize % (i + 1));
+        }
+        let b = analyze(&build(&shuffled, default_name, 0), &Params::default()).unwrap();
+        prop_assert_eq!(a, b);
+    }
+
+    #[test]
+    fn renaming_speakers_only_renames((n, segs) in conversation()) {
+        let a = analyze(&build(&segs, default_name, 0), &Params::default()).unwrap();
+        // Order-preserving renaming: the result is identical up to the names.
+        let b = analyze(&build(&segs, |i| format!("spk-{i}"), 0), &Params::default()).unwrap();
+        let back: HashMap<String, String> = (0..n).map(|i| (format!("spk-{i}"), default_name(i))).collect();
+        prop_assert_eq!(serde_json::to_value(&a).unwrap(), rename_json(&serde_json::to_value(&b).unwrap(), &back));
+        // Order-reversing renaming: per-speaker figures follow the speaker.
+        let c = analyze(&build(&segs, |i| format!("r{}", 9 - i), 0), &Params::default()).unwrap();
+        for (name, s) in &a.speakers {
+            let i: usize = name[1..].parse().unwrap();
+            let t = &c.speakers[&format!("r{}", 9 - i)];
+            prop_assert_eq!((s.talk, s.solo, s.floor, s.turns, s.backchannels), (t.talk, t.solo, t.floor, t.turns, t.backchannels));
+            prop_assert_eq!(s.interruptions_made, t.interruptions_made);
+            prop_assert_eq!(s.interruptions_received, t.interruptions_received);
+        }
+        prop_assert_eq!(&a.conversation.counts, &c.conversation.counts);
+    }
+
+    #[test]
+    fn time_shift_moves_events_only((_, segs) in conversation(), shift in 1i64..1_000_000) {
+        let a = analyze(&build(&segs, default_name, 0), &Params::default()).unwrap();
+        let b = analyze(&build(&segs, default_name, shift), &Params::default()).unwrap();
+        prop_assert_eq!(&a.speakers, &b.speakers);
+        prop_assert_eq!(&a.conversation.counts, &b.conversation.counts);
+        prop_assert_eq!(a.conversation.span, b.conversation.span);
+        let shifted: Vec<_> = claims_of(&a).into_iter().map(|(t, s)| (t + shift, s)).collect();
+        prop_assert_eq!(shifted, claims_of(&b));
+    }
+
+    #[test]
+    fn duplicates_and_split_segments_change_only_diagnostics((_, segs) in conversation(), gap in 0i64..200) {
+        let clean = |mut r: Analysis| {
+            r.diagnostics = Default::default();
+            r
+        };
+        let a = analyze(&build(&segs, default_name, 0), &Params::default()).unwrap();
+        let mut doubled = segs.clone();
+        doubled.extend(segs.iter().cloned());
+        let d = analyze(&build(&doubled, default_name, 0), &Params::default()).unwrap();
+        // Every added copy is dropped, plus the duplicates `segs` already had.
+        prop_assert_eq!(d.diagnostics.dropped_segments, segs.len() + a.diagnostics.dropped_segments);
+        prop_assert_eq!(clean(a.clone()), clean(d));
+        // Timing-only: splitting a segment with an overlap or a silence shorter than
+        // bridge_pause leaves everything but the diagnostics unchanged.
+        let timing: Vec<Seg> = segs.iter().map(|s| Seg { words: vec![], ..s.clone() }).collect();
+        let t = analyze(&build(&timing, default_name, 0), &Params::default()).unwrap();
+        let mut split = Vec::new();
+        for s in &timing {
+            if s.dur >= 2 * gap + 4 {
+                let m = s.dur / 2;
+                split.push(Seg { dur: m, ..s.clone() });
+                split.push(Seg { start: s.start + m + gap, dur: s.dur - m - gap, ..s.clone() });
+                split.push(Seg { start: s.start + m - 1, dur: 2, ..s.clone() });
+            } else {
+                split.push(s.clone());
+            }
+        }
+        let u = analyze(&build(&split, default_name, 0), &Params::default()).unwrap();
+        prop_assert_eq!(clean(t), clean(u));
+    }
+
+    #[test]
+    fn backchannel_count_grows_with_bc_max_duration((_, segs) in conversation(), extra in 0i64..3000) {
+        let t = build(&segs, default_name, 0);
+        let p = Params::default();
+        let q = Params { bc_max_duration: p.bc_max_duration + extra, ..Params::default() };
+        let a = analyze(&t, &p).unwrap();
+        let b = analyze(&t, &q).unwrap();
+        prop_assert!(a.conversation.counts.backchannels <= b.conversation.counts.backchannels);
+        let r = Params { bridge_pause: p.bridge_pause + extra, ..Params::default() };
+        prop_assert!(analyze(&t, &r).unwrap().talkspurts.len() <= a.talkspurts.len());
+    }
+}
+
+// ── Defined results, never a panic ──────────────────────────────────────────────────────────
+
+fn ms(a: i64, b: i64) -> Segment {
+    Segment::from_millis(a, b).unwrap()
+}
+
+#[test]
+fn empty_conversation() {
+    let r = analyze(&Transcript::default(), &Params::default()).unwrap();
+    check_invariants(&r);
+    assert!(r.speakers.is_empty() && r.turns.is_empty() && r.joint.is_empty());
+    assert_eq!((r.conversation.span, r.conversation.start), (0, None));
+    assert_eq!((r.conversation.overlap_ratio, r.conversation.transfers_per_min), (None, None));
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(json.contains("\"overlap_ratio\":null"));
+}
+
+#[test]
+fn one_speaker() {
+    let mut b = TranscriptBuilder::new();
+    b.add(ms(0, 1000), "A", None).add(ms(1100, 2000), "A", None).add(ms(3000, 4000), "A", None);
+    let r = analyze(&b.build(), &Params::default()).unwrap();
+    check_invariants(&r);
+    assert_eq!(r.talkspurts.len(), 2);
+    assert_eq!(r.turns.len(), 1);
+    assert_eq!(r.speakers["A"].floor, 4000);
+    assert_eq!(r.speakers["A"].talk_share, Some(1.0));
+    assert_eq!(
+        r.conversation.he_counts[&overtalk::analysis::intervals::Layer::Acoustic][&HeKind::Pause],
+        1
+    );
+    assert_eq!(r.onsets.len(), 1);
+    assert_eq!(r.speakers["A"].median_fto_in, None);
+    assert_eq!(r.conversation.balance.entropy, None);
+}
+
+#[test]
+fn sixty_speakers_in_a_round() {
+    // Each speaker talks 2 s, overlapping the previous one by 600 ms, then everyone at once.
+    let mut b = TranscriptBuilder::new();
+    for i in 0..60i64 {
+        b.add(ms(i * 1400, i * 1400 + 2000), &format!("P{i:02}"), None);
+        b.add(ms(100_000, 106_000 + i), &format!("P{i:02}"), None);
+    }
+    let r = analyze(&b.build(), &Params::default()).unwrap();
+    check_invariants(&r);
+    assert_eq!(r.speakers.len(), 60);
+    // Every speaker after the first takes the floor with a 800 ms solo ≥ 500 ms (59 successful
+    // interruptions, 600 ms before the holder's end); in the final crowd the holder P59 keeps the
+    // floor and the 59 others each make an unsuccessful attempt.
+    assert_eq!(r.turns.len(), 60);
+    let k = &r.conversation.counts;
+    assert_eq!((k.interruptions, k.successful, k.unsuccessful), (118, 59, 59));
+    assert_eq!(r.speakers["P59"].interruptions_received.attempts, 59);
+    assert!(r.diagnostics.warnings.iter().any(|w| w.contains("schism")));
+}
+
+#[test]
+fn identical_segments() {
+    let mut b = TranscriptBuilder::new();
+    // 2 s each: long enough not to be backchannels (a 1 s "yes" would be one).
+    b.add(ms(0, 2000), "A", Some(Content::text("yes"))).add(
+        ms(0, 2000),
+        "A",
+        Some(Content::text("yes")),
+    );
+    b.add(ms(0, 2000), "B", None).add(ms(0, 2000), "C", None);
+    let r = analyze(&b.build(), &Params::default()).unwrap();
+    check_invariants(&r);
+    assert_eq!(r.diagnostics.dropped_segments, 1);
+    // Three speakers exactly together: one unbounded overlap, nobody ever alone, no claim.
+    assert_eq!(r.joint.len(), 1);
+    assert!(r.turns.is_empty());
+    assert_eq!(r.he.iter().filter(|h| h.kind == HeKind::UnboundedOverlap).count(), 2);
+    assert_eq!(r.onsets.len(), 3);
+    assert!(r.onsets.iter().all(|o| o.class == OnsetClass::Opening));
+}
+
+#[test]
+fn segments_one_microsecond_apart() {
+    let mut b = TranscriptBuilder::new();
+    let us = |a: i64, z: i64| Segment::from_micros(a, z).unwrap();
+    // 1.5 s each, so that no talkspurt is short enough to be a backchannel.
+    b.add(us(0, 1_500_000), "A", None);
+    b.add(us(1_500_001, 3_000_000), "B", None); // 1 µs gap → touching in ms
+    b.add(us(3_000_000, 3_000_001), "A", None); // 1 µs long → dropped
+    b.add(us(3_000_001, 4_500_000), "A", None);
+    let r = analyze(&b.build(), &Params::default()).unwrap();
+    check_invariants(&r);
+    assert_eq!(r.diagnostics.dropped_segments, 1);
+    let kinds: Vec<_> =
+        r.he.iter()
+            .filter(|h| h.layer == overtalk::analysis::intervals::Layer::Acoustic)
+            .map(|h| (h.kind, h.start, h.end))
+            .collect();
+    assert_eq!(kinds, vec![(HeKind::Ngno, 1500, 1500), (HeKind::Ngno, 3000, 3000)]);
+    assert_eq!(r.turns.len(), 3);
+}
+
+#[test]
+fn twenty_four_hour_recording() {
+    let day = 24 * 3_600_000i64;
+    let mut b = TranscriptBuilder::new();
+    let mut t = 0;
+    let mut k = 0;
+    while t < day - 10_000 {
+        let who = if k % 2 == 0 { "A" } else { "B" };
+        b.add(ms(t, t + 7000), who, None);
+        t += 6500 + (k % 7) * 300;
+        k += 1;
+    }
+    b.add(ms(day - 1000, day), "A", None);
+    let r = analyze(&b.build(), &Params::default()).unwrap();
+    check_invariants(&r);
+    assert_eq!(r.conversation.start.unwrap() + r.conversation.span, day);
+    assert!(r.turns.len() > 10_000);
+}
+
+// ── Real data ───────────────────────────────────────────────────────────────────────────────
+
+mod common;
+
+/// All 16 AMI test meetings (only_words RTTMs): defined results, every invariant, and the
+/// overlapped share of speech of the corpus README (14.6 %).
+#[test]
+fn ami_test_split() {
+    let Some(data) = common::shared_data("ami_test_split") else { return };
+    let dir = data.join("corpora/ami/only_words/rttms/test");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert_eq!(files.len(), 16);
+    let (mut speech, mut overlap, mut raw_speech, mut raw_overlap) = (0i64, 0i64, 0i64, 0i64);
+    for f in &files {
+        let read = overtalk::format::read_path(f, None, &overtalk::format::ReadOptions::default())
+            .unwrap();
+        for (_, t) in read.corpus.iter() {
+            let r = analyze(t, &Params::default()).unwrap();
+            check_invariants(&r);
+            speech += r.conversation.speech;
+            overlap += r.conversation.overlap;
+            raw_speech += t.annotation().speech().duration().micros();
+            raw_overlap += t.annotation().overlap().duration().micros();
+            let he = analyze(t, &Params::preset(overtalk::analysis::Preset::He2010)).unwrap();
+            check_invariants(&he);
+        }
+    }
+    let share = overlap as f64 / speech as f64;
+    assert_eq!((share * 1000.0).round() / 10.0, 14.6);
+    // The unbridged model figures give the README's number too (7.29 h of speech).
+    assert_eq!((raw_overlap as f64 / raw_speech as f64 * 1000.0).round() / 10.0, 14.6);
+    assert_eq!((speech as f64 / 3_600_000.0 * 100.0).round() / 100.0, 7.29);
+}

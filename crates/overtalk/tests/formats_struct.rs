@@ -1,0 +1,595 @@
+//! TextGrid, EAF and CHAT: golden reads of real files, round trips through RTTM and through each
+//! format itself, property round trips, and hostile input.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use overtalk::format::{
+    read_bytes, read_path, read_str, write, Format, Limits, ReadOptions, ReadOutput,
+};
+use overtalk::{Content, Corpus, ErrorKind, Segment, Transcript, TranscriptBuilder, WarningKind};
+use proptest::prelude::*;
+
+fn fixture(sub: &str, name: &str) -> PathBuf {
+    common::fixtures().join(sub).join(name)
+}
+
+fn read_fixture(sub: &str, name: &str) -> ReadOutput {
+    let path = fixture(sub, name);
+    read_path(&path, None, &ReadOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn only(out: &ReadOutput) -> (&str, &Transcript) {
+    assert_eq!(out.corpus.len(), 1);
+    out.corpus.iter().next().unwrap()
+}
+
+fn kinds(out: &ReadOutput) -> Vec<(WarningKind, Option<usize>, Option<usize>)> {
+    out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect()
+}
+
+/// `(start µs, end µs, speaker)` of every track, in annotation order.
+fn tracks(t: &Transcript) -> Vec<(i64, i64, String)> {
+    t.utterances()
+        .map(|u| (u.segment.start().0, u.segment.end().0, u.speaker_name.to_owned()))
+        .collect()
+}
+
+fn texts(t: &Transcript) -> Vec<Option<String>> {
+    t.contents().iter().map(|c| c.as_ref().and_then(|c| c.text.clone())).collect()
+}
+
+fn speakers(t: &Transcript) -> Vec<String> {
+    t.annotation().speakers().iter().map(|(_, n)| n.to_owned()).collect()
+}
+
+fn speakers_with_tracks(t: &Transcript) -> BTreeSet<String> {
+    t.utterances().map(|u| u.speaker_name.to_owned()).collect()
+}
+
+fn count(t: &Transcript, speaker: &str) -> usize {
+    t.utterances().filter(|u| u.speaker_name == speaker).count()
+}
+
+/// Writes `corpus` as `format` and reads it back (same recording id).
+fn through(corpus: &Corpus, format: Format) -> ReadOutput {
+    let mut buf = Vec::new();
+    write(corpus, format, &mut buf).unwrap_or_else(|e| panic!("writing {format}: {e}"));
+    let id = corpus.ids().next().unwrap_or("recording").to_owned();
+    let options = ReadOptions { recording_id: Some(id), ..ReadOptions::default() };
+    read_bytes(&buf, None, Some(format), &options)
+        .unwrap_or_else(|e| panic!("reading back {format}: {e}\n{}", String::from_utf8_lossy(&buf)))
+}
+
+/// Every sample reads, and converts to RTTM and to its own format and back with the same tracks
+/// (to the microsecond) and the same speakers.
+fn round_trips(sub: &str, name: &str, own: Format) {
+    let out = read_fixture(sub, name);
+    let (_, t) = only(&out);
+    let rttm = through(&out.corpus, Format::Rttm);
+    if t.annotation().is_empty() {
+        // RTTM holds tracks only: nothing to write, nothing read back.
+        assert!(rttm.corpus.is_empty(), "{name} via rttm");
+    } else {
+        let (_, r) = only(&rttm);
+        assert_eq!(tracks(r), tracks(t), "{name} via rttm");
+        assert_eq!(speakers_with_tracks(r), speakers_with_tracks(t), "{name} via rttm");
+    }
+    let back = through(&out.corpus, own);
+    let (_, b) = only(&back);
+    assert_eq!(tracks(b), tracks(t), "{name} via {own}");
+    assert_eq!(speakers(b), speakers(t), "{name} via {own}");
+    assert_eq!(texts(b), texts(t), "{name} via {own}");
+    // And RTTM back into the format: the same tracks again.
+    let again = through(&rttm.corpus, own);
+    assert_eq!(tracks(only(&again).1), tracks(t), "{name} rttm → {own}");
+    assert_eq!(speakers(only(&again).1), speakers_with_tracks(t).into_iter().collect::<Vec<_>>());
+}
+
+// ---------------------------------------------------------------- TextGrid
+
+#[test]
+fn textgrid_short_and_long_forms_read_alike() {
+    let short = read_fixture("textgrid", "praatio_textgrid_to_merge_short.TextGrid");
+    let long = read_fixture("textgrid", "praatio_textgrid_to_merge_long.TextGrid");
+    assert_eq!(kinds(&short), vec![]);
+    assert_eq!(kinds(&long), vec![]);
+    let (id, t) = only(&short);
+    assert_eq!(id, "praatio_textgrid_to_merge_short");
+    assert_eq!(t, only(&long).1);
+    assert_eq!(speakers(t), ["bob", "mary", "sarah"]);
+    assert_eq!((count(t, "bob"), count(t, "mary"), count(t, "sarah")), (4, 4, 3));
+    assert_eq!(t.declared_extent(), Segment::from_micros(0, 10_000_000));
+    // 0.7363043110515426 s rounds to 736 304 µs; mary and sarah overlap 3.773579–4.136635.
+    let v = tracks(t);
+    assert_eq!(v[0], (736_304, 1_559_822, "bob".to_owned()));
+    assert!(v.contains(&(3_773_579, 4_136_635, "mary".to_owned())));
+    assert!(v.contains(&(3_773_579, 4_136_635, "sarah".to_owned())));
+    assert_eq!(texts(t)[0].as_deref(), Some("01a"));
+    assert_eq!(t.annotation().overlap().duration().micros(), 4_136_635 - 3_773_579);
+}
+
+#[test]
+fn textgrid_elan_export_and_utf16() {
+    let elan = read_fixture("textgrid", "praatio_bobby_words_elan_export.TextGrid");
+    assert_eq!(kinds(&elan), vec![(WarningKind::Note, Some(62), Some(17))]);
+    let (_, t) = only(&elan);
+    assert_eq!(speakers(t), ["\"word\"", "phrase"]);
+    assert_eq!((count(t, "\"word\""), count(t, "phrase")), (4, 1));
+    assert_eq!(tracks(t)[0], (64_691, 411_565, "\"word\"".to_owned()));
+    assert_eq!(texts(t)[0].as_deref(), Some("\"\"\"BOBBY\"\"\"\nNoun"));
+
+    let mary = read_fixture("textgrid", "praatio_mary_long_utf16.TextGrid");
+    assert_eq!(kinds(&mary), vec![(WarningKind::Note, Some(110), Some(17))]);
+    let (_, t) = only(&mary);
+    assert_eq!(speakers(t), ["phone", "word"]);
+    assert_eq!((count(t, "phone"), count(t, "word")), (14, 4));
+    assert_eq!(tracks(t)[0], (315_420, 385_268, "phone".to_owned()));
+    let schwa = t.utterances().find(|u| u.segment.start().0 == 385_268).unwrap();
+    assert_eq!(schwa.content.and_then(|c| c.text.as_deref()), Some("ə"));
+    assert_eq!(t.declared_extent(), Segment::from_micros(0, 1_869_687));
+}
+
+#[test]
+fn textgrid_samples_round_trip() {
+    for name in [
+        "praatio_textgrid_to_merge_short.TextGrid",
+        "praatio_textgrid_to_merge_long.TextGrid",
+        "praatio_bobby_words_elan_export.TextGrid",
+        "praatio_mary_long_utf16.TextGrid",
+    ] {
+        round_trips("textgrid", name, Format::TextGrid);
+    }
+}
+
+// ---------------------------------------------------------------- EAF
+
+#[test]
+fn eaf_sample_counts_participants_once() {
+    let out = read_fixture("eaf", "speach_test2.eaf");
+    assert_eq!(
+        kinds(&out),
+        vec![
+            (WarningKind::Note, Some(109), Some(5)),
+            (WarningKind::Note, Some(129), Some(5)),
+            (WarningKind::Note, Some(204), Some(5)),
+            (WarningKind::Note, Some(267), Some(5)),
+        ]
+    );
+    let (_, t) = only(&out);
+    // The child tiers of P001 are not counted: 8 utterances, not 20.
+    assert_eq!(speakers(t), ["P001", "R004001", "marker"]);
+    assert_eq!((count(t, "P001"), count(t, "R004001"), count(t, "marker")), (8, 0, 3));
+    let p: Vec<_> = t.utterances().filter(|u| u.speaker_name == "P001").collect();
+    assert_eq!(p[0].segment, Segment::from_millis(1040, 2330).unwrap());
+    assert_eq!(p[1].content.and_then(|c| c.text.as_deref()), Some("このリンゴ、おいしいね！"));
+    assert_eq!(p[7].segment, Segment::from_millis(16615, 17485).unwrap());
+    assert_eq!(p[7].content.and_then(|c| c.text.as_deref()), Some("Oh thanks"));
+    let speech: i64 = p.iter().map(|u| u.segment.duration().micros()).sum();
+    assert_eq!(speech, 12_770_000);
+}
+
+#[test]
+fn eaf_sample_round_trips() {
+    round_trips("eaf", "speach_test2.eaf", Format::Eaf);
+}
+
+// ---------------------------------------------------------------- CHAT
+
+#[test]
+fn chat_sample_with_bullets() {
+    let out = read_fixture("chat", "eng_multi_speaker.cha");
+    assert_eq!(kinds(&out), vec![]);
+    let (_, t) = only(&out);
+    assert_eq!(speakers(t), ["CHI", "FAT", "MOT"]);
+    assert_eq!((count(t, "CHI"), count(t, "FAT"), count(t, "MOT")), (4, 8, 0));
+    let v = tracks(t);
+    assert_eq!(v[0], (600_000, 2_219_000, "FAT".to_owned()));
+    assert_eq!(v[7], (12_249_000, 13_198_000, "FAT".to_owned()));
+    assert_eq!(texts(t)[7].as_deref(), Some("that's the &-uh [>] +/."));
+    assert_eq!(texts(t)[8].as_deref(), Some("<what's> [<] that ?"));
+    assert_eq!(texts(t)[9].as_deref(), Some("+, taperecorder over there ."));
+    assert_eq!(v[11], (15_799_000, 17_618_000, "FAT".to_owned()));
+}
+
+#[test]
+fn chat_sample_without_bullets_warns_per_utterance() {
+    let out = read_fixture("chat", "eng_overlap_ca.cha");
+    let expected: Vec<_> = (7..=16).map(|n| (WarningKind::MissingTime, Some(n), None)).collect();
+    assert_eq!(kinds(&out), expected);
+    let (_, t) = only(&out);
+    assert_eq!(speakers(t), ["INV", "PAR"]);
+    assert!(t.annotation().is_empty());
+}
+
+#[test]
+fn chat_samples_round_trip() {
+    round_trips("chat", "eng_multi_speaker.cha", Format::Chat);
+    round_trips("chat", "eng_overlap_ca.cha", Format::Chat);
+}
+
+// ---------------------------------------------------------------- shared data (corpus scale)
+
+/// The same samples straight from the shared data folder, when present: every file reads with
+/// no error and the copies above are identical to them.
+#[test]
+fn shared_samples_match_the_fixtures() {
+    let Some(root) = common::shared_data("shared_samples_match_the_fixtures") else { return };
+    for sub in ["textgrid", "eaf", "chat"] {
+        let dir = root.join("format-samples").join(sub);
+        let mut n = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "md") {
+                continue;
+            }
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let copy = fixture(sub, &name);
+            assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&copy).unwrap(), "{name}");
+            read_path(&path, None, &ReadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+            n += 1;
+        }
+        assert!(n > 0, "{}", dir.display());
+    }
+}
+
+// ---------------------------------------------------------------- detection
+
+#[test]
+fn sniffing_finds_the_three_formats() {
+    let read = |p: &Path| std::fs::read(p).unwrap();
+    for (sub, name, format) in [
+        ("textgrid", "praatio_textgrid_to_merge_short.TextGrid", Format::TextGrid),
+        ("textgrid", "praatio_mary_long_utf16.TextGrid", Format::TextGrid),
+        ("eaf", "speach_test2.eaf", Format::Eaf),
+        ("chat", "eng_multi_speaker.cha", Format::Chat),
+    ] {
+        let out = read_bytes(&read(&fixture(sub, name)), None, None, &ReadOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(out.format, Some(format), "{name}");
+    }
+    assert_eq!(
+        overtalk::format::sniff("File type= \"ooTextFile\"\nObject class = \"TextGrid\"\n"),
+        Some(Format::TextGrid)
+    );
+    assert_eq!(overtalk::format::sniff("@Font:\tCAfont:13:0\n@Begin\n"), Some(Format::Chat));
+}
+
+// ---------------------------------------------------------------- property round trips
+
+/// Labels with quotes, XML metacharacters, spaces and non-ASCII letters.
+fn arb_label() -> impl Strategy<Value = String> {
+    "[a-zA-Zé\"<>&' 日]{1,8}".prop_filter("not blank", |s| !s.trim().is_empty())
+}
+
+fn arb_text() -> impl Strategy<Value = Option<String>> {
+    prop::option::of("[a-z\"<>&'!?.,日]{1,6}( [a-z\"<>&'日]{1,6}){0,4}")
+}
+
+/// A transcript whose speakers do not overlap themselves, times in units of `unit` µs.
+fn arb_transcript(
+    names: impl Strategy<Value = String>,
+    unit: i64,
+) -> impl Strategy<Value = Transcript> {
+    prop::collection::vec(
+        (names, prop::collection::vec((0i64..3000, 1i64..3000, arb_text()), 0..6)),
+        0..4,
+    )
+    .prop_map(move |speakers| {
+        let mut b = TranscriptBuilder::new();
+        let mut seen = BTreeSet::new();
+        for (name, turns) in speakers {
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            b.speaker(&name);
+            let mut cursor = 0;
+            for (gap, dur, text) in turns {
+                let start = cursor + gap;
+                let end = start + dur;
+                cursor = end;
+                let seg = Segment::from_micros(start * unit, end * unit).unwrap();
+                b.add(seg, &name, text.map(Content::text));
+            }
+        }
+        b.build()
+    })
+}
+
+/// A transcript whose tracks may overlap, even for one speaker.
+fn arb_overlapping(
+    names: impl Strategy<Value = String>,
+    unit: i64,
+) -> impl Strategy<Value = Transcript> {
+    prop::collection::vec((names, 0i64..5000, 1i64..3000, arb_text()), 0..12).prop_map(move |v| {
+        let mut b = TranscriptBuilder::new();
+        for (name, start, dur, text) in v {
+            let seg = Segment::from_micros(start * unit, (start + dur) * unit).unwrap();
+            b.add(seg, &name, text.map(Content::text));
+        }
+        b.build()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// TextGrid is exact to the microsecond; texts come back as written.
+    #[test]
+    fn textgrid_round_trip(t in arb_transcript(arb_label(), 1)) {
+        let corpus = Corpus::single("r", t.clone());
+        let back = through(&corpus, Format::TextGrid);
+        let (_, b) = only(&back);
+        prop_assert_eq!(b.annotation(), t.annotation());
+        for (x, y) in texts(b).iter().zip(texts(&t)) {
+            if let Some(y) = y {
+                prop_assert_eq!(x.as_deref(), Some(y.as_str()));
+            }
+        }
+    }
+
+    /// EAF at millisecond precision, self-overlap included: texts and contents exact.
+    #[test]
+    fn eaf_round_trip(t in arb_overlapping(arb_label(), 1000)) {
+        let corpus = Corpus::single("r", t.clone());
+        let back = through(&corpus, Format::Eaf);
+        let (_, b) = only(&back);
+        prop_assert_eq!(b.annotation(), t.annotation());
+        prop_assert_eq!(texts(b), texts(&t));
+    }
+
+    /// CHAT at millisecond precision with valid codes, self-overlap included.
+    #[test]
+    fn chat_round_trip(t in arb_overlapping("[A-Z][A-Z0-9]{0,6}", 1000)) {
+        let corpus = Corpus::single("r", t.clone());
+        let back = through(&corpus, Format::Chat);
+        let (_, b) = only(&back);
+        prop_assert_eq!(b.annotation(), t.annotation());
+    }
+
+    /// No input makes a reader panic: every outcome is a value or an error.
+    #[test]
+    fn readers_never_panic(s in "[ -~\t\n\u{15}ə日]{0,200}") {
+        for f in [Format::TextGrid, Format::Eaf, Format::Chat] {
+            let _ = read_str(&s, f, &ReadOptions::default());
+        }
+    }
+
+    /// Mutated real files never make a reader panic.
+    #[test]
+    fn mutated_samples_never_panic(cut in 0usize..4000, byte in 0u8..128, at in 0usize..4000) {
+        for (sub, name, f) in [
+            ("textgrid", "praatio_textgrid_to_merge_long.TextGrid", Format::TextGrid),
+            ("eaf", "speach_test2.eaf", Format::Eaf),
+            ("chat", "eng_multi_speaker.cha", Format::Chat),
+        ] {
+            let mut bytes = std::fs::read(fixture(sub, name)).unwrap();
+            let at = at % bytes.len();
+            bytes[at] = byte;
+            bytes.truncate(cut.max(at + 1));
+            let _ = read_bytes(&bytes, None, Some(f), &ReadOptions::default());
+        }
+    }
+}
+
+// ---------------------------------------------------------------- hostile input
+
+/// What hostile input may produce: a parse error naming a line and column, a limit error, an
+/// unsupported-input error, or a successful read with warnings.
+fn assert_clean(result: &overtalk::Result<ReadOutput>, what: &str) {
+    match result {
+        Ok(_) => {}
+        Err(e) => match e.kind() {
+            ErrorKind::Parse { line, column, .. } => {
+                assert!(*line > 0 && *column > 0, "{what}: {e}")
+            }
+            ErrorKind::Limit(_) | ErrorKind::Unsupported(_) => {}
+            _ => panic!("{what}: unexpected error kind: {e}"),
+        },
+    }
+}
+
+fn hostile(format: Format, text: &str) -> overtalk::Result<ReadOutput> {
+    read_str(text, format, &ReadOptions::default())
+}
+
+fn err_pos(format: Format, text: &str) -> (Option<usize>, Option<usize>) {
+    let e = hostile(format, text).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Parse { .. }), "{e}");
+    (e.line(), e.column())
+}
+
+const TG_HEAD: &str = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n";
+
+#[test]
+fn hostile_textgrid() {
+    let f = Format::TextGrid;
+    assert_eq!(err_pos(f, ""), (Some(1), Some(1)));
+    let long =
+        std::fs::read_to_string(fixture("textgrid", "praatio_textgrid_to_merge_long.TextGrid"))
+            .unwrap();
+    let cut = &long[..long.len() / 2];
+    let (line, _) = err_pos(f, cut);
+    assert_eq!(line, Some(cut.lines().count()));
+    assert_eq!(err_pos(f, "\u{0}\u{1}\u{7f}garbage<<"), (Some(1), Some(13)));
+    assert_eq!(err_pos(f, "\u{0}\u{1}\u{7f}garbage 12"), (Some(1), Some(12)));
+    assert_eq!(err_pos(f, &format!("{TG_HEAD}0 NaN <exists> 0\n")), (Some(3), Some(3)));
+    assert_eq!(err_pos(f, &format!("{TG_HEAD}0 1e300 <exists> 0\n")), (Some(3), Some(3)));
+    assert_eq!(
+        err_pos(f, &format!("{TG_HEAD}0 10 <exists> 99999999999999999999999\n")),
+        (Some(3), Some(15))
+    );
+    // A hostile count does not allocate: the file simply ends too early.
+    assert_eq!(
+        err_pos(
+            f,
+            &format!(
+                "{TG_HEAD}0 10 <exists> 1\n\"IntervalTier\" \"a\" 0 10 18446744073709551615\n"
+            )
+        ),
+        (Some(5), Some(1))
+    );
+    let neg = hostile(
+        f,
+        &format!("{TG_HEAD}-5 10 <exists> 1\n\"IntervalTier\" \"a\" -5 10 1 -5 10 \"x\"\n"),
+    )
+    .unwrap();
+    assert_eq!(
+        kinds(&neg),
+        vec![(WarningKind::Repaired, Some(3), Some(4)), (WarningKind::Repaired, Some(4), Some(31))]
+    );
+    assert_eq!(tracks(only(&neg).1), vec![(0, 10_000_000, "a".to_owned())]);
+    let e = hostile(f, &format!("{TG_HEAD}\"{}\"\n", "x".repeat(10 << 20))).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Limit(_)), "{e}");
+    assert!(e.to_string().contains("line 3"), "{e}");
+    let e = read_bytes(
+        b"File type = \"ooBinaryFile\"\n\x00\x01",
+        None,
+        Some(f),
+        &ReadOptions::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Parse { .. } | ErrorKind::Unsupported(_)), "{e}");
+}
+
+#[test]
+fn hostile_eaf() {
+    let f = Format::Eaf;
+    assert_eq!(err_pos(f, ""), (Some(1), Some(1)));
+    let sample = std::fs::read_to_string(fixture("eaf", "speach_test2.eaf")).unwrap();
+    let mut cut = sample.len() / 2;
+    while !sample.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let (line, col) = err_pos(f, &sample[..cut]);
+    assert!(line.is_some() && col.is_some());
+    assert_eq!(err_pos(f, "\u{0}\u{1}garbage"), (Some(1), Some(1)));
+    assert_eq!(err_pos(f, "<ANNOTATION_DOCUMENT>\n<TIME_ORDER><TIME_SLOT TIME_SLOT_ID=\"t\" TIME_VALUE=\"NaN\"/></TIME_ORDER></ANNOTATION_DOCUMENT>"), (Some(2), Some(13)));
+    assert_eq!(err_pos(f, "<ANNOTATION_DOCUMENT>\n<TIME_ORDER><TIME_SLOT TIME_SLOT_ID=\"t\" TIME_VALUE=\"99999999999999999999\"/></TIME_ORDER></ANNOTATION_DOCUMENT>"), (Some(2), Some(13)));
+    assert_eq!(
+        err_pos(f, "<ANNOTATION_DOCUMENT>\n  <TIER TIER_ID=\"a&bogus;\"/></ANNOTATION_DOCUMENT>"),
+        (Some(2), Some(3))
+    );
+    assert_eq!(err_pos(f, "<html><body/></html>"), (Some(1), Some(1)));
+    let neg = hostile(f, "<ANNOTATION_DOCUMENT><TIME_ORDER><TIME_SLOT TIME_SLOT_ID=\"a\" TIME_VALUE=\"-500\"/><TIME_SLOT TIME_SLOT_ID=\"b\" TIME_VALUE=\"900\"/></TIME_ORDER>\n<TIER TIER_ID=\"x\"><ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID=\"a1\" TIME_SLOT_REF1=\"a\" TIME_SLOT_REF2=\"b\"><ANNOTATION_VALUE>hi</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION></TIER></ANNOTATION_DOCUMENT>").unwrap();
+    assert_eq!(kinds(&neg), vec![(WarningKind::Repaired, Some(2), Some(31))]);
+    assert_eq!(tracks(only(&neg).1), vec![(0, 900_000, "x".to_owned())]);
+    // 10 000 levels deep: a limit error, no stack overflow.
+    let deep = format!(
+        "<ANNOTATION_DOCUMENT>{}{}</ANNOTATION_DOCUMENT>",
+        "<x>".repeat(10_000),
+        "</x>".repeat(10_000)
+    );
+    let e = hostile(f, &deep).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Limit(_)), "{e}");
+    assert!(e.to_string().contains("line 1, column 787"), "{e}");
+    // A 10 MB line: an unterminated attribute is an error at its element.
+    let huge = format!("<ANNOTATION_DOCUMENT>\n <TIER TIER_ID=\"{}", "x".repeat(10 << 20));
+    assert_eq!(err_pos(f, &huge).0, Some(2));
+    // A 10 MB value inside a valid document reads (EAF may legitimately be one long line).
+    let big = format!("<ANNOTATION_DOCUMENT><TIME_ORDER><TIME_SLOT TIME_SLOT_ID=\"a\" TIME_VALUE=\"0\"/><TIME_SLOT TIME_SLOT_ID=\"b\" TIME_VALUE=\"1\"/></TIME_ORDER><TIER TIER_ID=\"x\"><ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID=\"a1\" TIME_SLOT_REF1=\"a\" TIME_SLOT_REF2=\"b\"><ANNOTATION_VALUE>{}</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION></TIER></ANNOTATION_DOCUMENT>", "y".repeat(10 << 20));
+    assert_eq!(
+        texts(only(&hostile(f, &big).unwrap()).1)[0].as_ref().map(String::len),
+        Some(10 << 20)
+    );
+    let units = hostile(
+        f,
+        "<ANNOTATION_DOCUMENT><HEADER TIME_UNITS=\"PAL-frames\"/></ANNOTATION_DOCUMENT>",
+    )
+    .unwrap_err();
+    assert!(matches!(units.kind(), ErrorKind::Unsupported(_)), "{units}");
+}
+
+#[test]
+fn hostile_chat() {
+    let f = Format::Chat;
+    let empty = hostile(f, "").unwrap();
+    assert_eq!(
+        kinds(&empty),
+        vec![(WarningKind::Note, Some(1), Some(1)), (WarningKind::Note, Some(1), None)]
+    );
+    let sample = std::fs::read_to_string(fixture("chat", "eng_multi_speaker.cha")).unwrap();
+    let cut = &sample[..sample.find("*CHI:\t<what").unwrap() + 20];
+    let out = hostile(f, cut).unwrap();
+    assert_eq!(
+        kinds(&out),
+        vec![(WarningKind::MissingTime, Some(18), None), (WarningKind::Note, Some(18), None)]
+    );
+    assert_eq!(only(&out).1.annotation().len(), 8);
+    let garbage = hostile(f, "\u{0}\u{1}\u{15}garbage\n").unwrap();
+    assert_eq!(
+        kinds(&garbage),
+        vec![
+            (WarningKind::Skipped, Some(1), Some(1)),
+            (WarningKind::Note, Some(1), Some(1)),
+            (WarningKind::Note, Some(1), None)
+        ]
+    );
+    assert_eq!(err_pos(f, "@Begin\n*A:\tx . \u{15}NaN_5\u{15}\n"), (Some(2), Some(9)));
+    assert_eq!(err_pos(f, "@Begin\n*A:\tx . \u{15}-5_10\u{15}\n"), (Some(2), Some(9)));
+    assert_eq!(err_pos(f, "@Begin\n*A:\tx . \u{15}0_99999999999999\u{15}\n"), (Some(2), Some(9)));
+    let e = hostile(f, &format!("@Begin\n*A:\t{}\n", "x".repeat(10 << 20))).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Limit(_)), "{e}");
+    assert!(e.to_string().contains("line 2"), "{e}");
+}
+
+#[test]
+fn invalid_encodings_name_line_and_column() {
+    for f in [Format::TextGrid, Format::Eaf, Format::Chat] {
+        let e = read_bytes(b"ok\nab\xff\xfe", None, Some(f), &ReadOptions::default()).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(3)), "{f}: {e}");
+        // UTF-16 LE with an unpaired surrogate on line 2.
+        let mut bytes = vec![0xFF, 0xFE];
+        bytes.extend("a\nbc".encode_utf16().flat_map(u16::to_le_bytes));
+        bytes.extend([0x00, 0xD8, b'x', 0x00]);
+        let e = read_bytes(&bytes, None, Some(f), &ReadOptions::default()).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(3)), "{f}: {e}");
+    }
+}
+
+#[test]
+fn random_bytes_never_panic() {
+    // A fixed pseudo-random stream (xorshift), so the test is reproducible.
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for len in [1usize, 7, 64, 1000, 65_537] {
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect();
+        for f in [Format::TextGrid, Format::Eaf, Format::Chat] {
+            let r = read_bytes(&bytes, None, Some(f), &ReadOptions::default());
+            assert_clean(&r, &format!("{f} {len} random bytes"));
+        }
+    }
+}
+
+#[test]
+fn limits_apply() {
+    let tight = ReadOptions {
+        limits: Limits { max_line_bytes: 10, ..Limits::default() },
+        ..ReadOptions::default()
+    };
+    let e = read_path(&fixture("chat", "eng_multi_speaker.cha"), None, &tight).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Limit(_)), "{e}");
+    let e =
+        read_path(&fixture("textgrid", "praatio_textgrid_to_merge_long.TextGrid"), None, &tight)
+            .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Limit(_)), "{e}");
+    let shallow = ReadOptions {
+        limits: Limits { max_depth: 4, ..Limits::default() },
+        ..ReadOptions::default()
+    };
+    let e = read_path(&fixture("eaf", "speach_test2.eaf"), None, &shallow).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Limit(_)), "{e}");
+    let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+    let e = read_path(&fixture("eaf", "speach_test2.eaf"), None, &strict).unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(109), Some(5)), "{e}");
+}
