@@ -696,3 +696,28 @@ fn pathological_lines_stay_fast() {
         assert_eq!(out.corpus.get("recording").unwrap().annotation().len(), tracks, "{name}");
     }
 }
+
+#[test]
+fn one_recording_writers_refuse_several() {
+    let rttm = "SPEAKER a 1 0 1 <NA> <NA> x <NA> <NA>\nSPEAKER b 1 0 1 <NA> <NA> y <NA> <NA>\n";
+    let corpus = read_str(rttm, Format::Rttm, &ReadOptions::default()).unwrap().corpus;
+    type W = fn(&Corpus, &mut dyn std::io::Write) -> overtalk::Result<Vec<overtalk::Warning>>;
+    let writers: [(&str, W); 3] = [
+        ("webvtt", format::webvtt::write),
+        ("srt", format::srt::write),
+        ("lab", format::lab::write),
+    ];
+    for (name, w) in writers {
+        let e = w(&corpus, &mut Vec::new()).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Unsupported(_)), "{name}: {e}");
+    }
+    // Table and NIST formats name the recording on every line.
+    let (stm, _) = written(&corpus, Format::Stm);
+    assert_eq!(stm, "a 1 x 0.000 1.000\nb 1 y 0.000 1.000\n");
+    let mut csv = Vec::new();
+    format::csv::write_csv(&corpus, &mut csv).unwrap();
+    assert_eq!(
+        String::from_utf8(csv).unwrap(),
+        "recording,start,end,speaker,text\na,0.000,1.000,x,\nb,0.000,1.000,y,\n"
+    );
+}

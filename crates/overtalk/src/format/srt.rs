@@ -200,8 +200,10 @@ fn bracket_name(name: &str) -> String {
     }
 }
 
-/// Writes one recording as numbered SRT blocks with `[Name]: text` (see the module doc).
+/// Writes one recording as numbered SRT blocks with `[Name]: text` (see the module doc);
+/// several recordings are an error.
 pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    crate::format::webvtt::one_recording(corpus, "srt")?;
     use std::fmt::Write as _;
     let mut warnings = Vec::new();
     let mut buf = String::new();

@@ -643,6 +643,17 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
 // ---------------------------------------------------------------------------------------------
 // Writing.
 
+/// The error for a corpus of several recordings given to a writer of a one-recording format.
+pub(crate) fn one_recording(corpus: &Corpus, format: &str) -> Result<()> {
+    if corpus.len() > 1 {
+        return Err(crate::error::Error::unsupported(format!(
+            "{format} holds one recording and the input has {}; write one file per recording",
+            corpus.len()
+        )));
+    }
+    Ok(())
+}
+
 /// Escapes `&`, `<` and `>` for a cue payload.
 pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -711,8 +722,10 @@ fn karaoke(c: &Content, seg: crate::model::Segment) -> Option<String> {
     Some(body)
 }
 
-/// Writes one recording as canonical WebVTT (see the module doc).
+/// Writes one recording as canonical WebVTT (see the module doc); several recordings are an
+/// error.
 pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    one_recording(corpus, "webvtt")?;
     let mut warnings = Vec::new();
     let mut buf = String::from("WEBVTT\n");
     for (id, t) in corpus.iter() {
