@@ -1,7 +1,11 @@
 //! Integration tests of the `overtalk` binary, one module per subcommand.
 
+// A failed unwrap in the harness is a failed test with its location, which is what we want.
+#![allow(clippy::unwrap_used)]
+
 mod util;
 
+mod analyze;
 mod convert;
 mod info;
 mod misc;

@@ -220,7 +220,7 @@ fn every_fixture_row_matches_its_tool() {
             (Some(der), Ok(report)) => {
                 let mut bad = Vec::new();
                 let ours = report.der().map(|d| d * 100.0);
-                if ours.map_or(true, |o| (o - der).abs() > 1e-4) {
+                if ours.is_none_or(|o| (o - der).abs() > 1e-4) {
                     bad.push(format!("DER {ours:?} vs {der}"));
                 }
                 let t = &report.total;
@@ -238,7 +238,7 @@ fn every_fixture_row_matches_its_tool() {
                 }
                 if let Some(jer) = field(result, "JER") {
                     let ours = report.jer.map(|j| j * 100.0);
-                    if ours.map_or(true, |o| (o - jer).abs() > 1e-4) {
+                    if ours.is_none_or(|o| (o - jer).abs() > 1e-4) {
                         bad.push(format!("JER {ours:?} vs {jer}"));
                     }
                 }

@@ -181,7 +181,7 @@ pub fn classify(
                 continue;
             }
             let key = ((g.start - t0).abs(), g.start, g.speaker);
-            if partner.map_or(true, |best| key < best) {
+            if partner.is_none_or(|best| key < best) {
                 partner = Some(key);
             }
         }

@@ -172,9 +172,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             show(doc.err_msg)
         )));
     }
-    let results = doc.results.ok_or_else(|| {
-        Error::parse("deepgram", 1, 1, "no \"results\": not a Deepgram pre-recorded response")
-    })?;
+    let results = doc
+        .results
+        .ok_or_else(|| ctx.error(1, 1, "no \"results\": not a Deepgram pre-recorded response"))?;
     let channels = results.channels.unwrap_or_default();
     let declared_channels = doc.metadata.as_ref().and_then(|m| m.channels).unwrap_or(1.0);
     let labels = Labels { multichannel: channels.len() > 1 || declared_channels > 1.0 };

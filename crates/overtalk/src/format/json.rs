@@ -28,8 +28,9 @@
 //!   A reader given only seconds uses them; given both, it uses the microseconds and warns
 //!   (`note`) when the seconds say something else (a hand edit).
 //! - `speakers` lists every speaker of the recording, those without tracks included (an empty
-//!   TextGrid tier), in the model's order (by label). A track may name a speaker the list lacks;
-//!   the speaker is added with a warning.
+//!   TextGrid tier), in the model's order (by label; the model keeps no other order, so the
+//!   order of a hand-written list is not kept). A track may name a speaker the list lacks; the
+//!   speaker is added with a warning.
 //! - A track has content when it has a `text` or a `words` key: `"words": []` alone marks content
 //!   that is present but empty, so `None` and empty content stay distinct.
 //! - `extent` is the declared span of the recording, when known.
@@ -208,6 +209,17 @@ pub(crate) fn scan<'a>(
                         *key = (start, i);
                     }
                 }
+            } else {
+                // Fast path: skip to the next byte that matters inside a string, counting the
+                // characters passed over.
+                let rest = &bytes[i + 1..];
+                let skip = rest
+                    .iter()
+                    .position(|&c| matches!(c, b'"' | b'\\' | b'\n'))
+                    .unwrap_or(rest.len());
+                col += rest[..skip].iter().filter(|&&c| c & 0xC0 != 0x80).count();
+                i += 1 + skip;
+                continue;
             }
             i += 1;
             continue;

@@ -59,11 +59,11 @@ pub fn error_timeline(
     sweep(&p.reference, &p.hypothesis, &p.scored, count_each, |piece| {
         let mut refs: Vec<usize> = Vec::new();
         for &(k, c) in piece.reference {
-            refs.extend(std::iter::repeat(k as usize).take(c as usize));
+            refs.extend(std::iter::repeat_n(k as usize, c as usize));
         }
         let mut hyps: Vec<usize> = Vec::new();
         for &(k, c) in piece.hypothesis {
-            hyps.extend(std::iter::repeat(k as usize).take(c as usize));
+            hyps.extend(std::iter::repeat_n(k as usize, c as usize));
         }
         let mut labels: Vec<(ErrorType, Option<String>, Option<String>)> = Vec::new();
         let mut left_refs = Vec::new();
