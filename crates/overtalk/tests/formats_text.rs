@@ -721,3 +721,89 @@ fn one_recording_writers_refuse_several() {
         "recording,start,end,speaker,text\na,0.000,1.000,x,\nb,0.000,1.000,y,\n"
     );
 }
+
+// -------------------------------------------------------------------------------------------
+// Messy captions: whatever the reader makes of a file, the writer writes it back identically.
+
+/// One payload line built from tags, entities, prefixes, timestamps and words.
+fn payload_line(voices: bool) -> impl Strategy<Value = String> {
+    let mut atoms = vec![
+        "[a-zA-Zé,.?']{1,6}".boxed(),
+        Just(" ".to_owned()).boxed(),
+        Just("<i>".to_owned()).boxed(),
+        Just("</i>".to_owned()).boxed(),
+        Just("<c.colorE5E5E5>".to_owned()).boxed(),
+        Just("</c>".to_owned()).boxed(),
+        Just("&amp;".to_owned()).boxed(),
+        Just("&lt;".to_owned()).boxed(),
+        Just("&nbsp;".to_owned()).boxed(),
+        (0u32..5000).prop_map(|ms| format!("<00:00:{:02}.{:03}>", ms / 1000, ms % 1000)).boxed(),
+    ];
+    if voices {
+        atoms.push("[A-Z][a-z]{0,5}( [A-Z][a-z]{0,5})?".prop_map(|n| format!("<v {n}>")).boxed());
+        atoms.push(Just("</v>".to_owned()).boxed());
+    }
+    let prefix = prop_oneof![
+        Just(String::new()),
+        "[A-Z][a-z]{0,5}( \\(SL\\))?".prop_map(|n| format!("{n}: ")),
+        "SPEAKER_0[0-3]".prop_map(|n| format!("[{n}]: ")),
+    ];
+    (prefix, prop::collection::vec(prop::strategy::Union::new(atoms), 0..8))
+        .prop_map(|(p, atoms)| format!("{p}{}", atoms.concat()))
+}
+
+/// Cues `(start ms, duration ms, payload lines)`.
+fn cues(voices: bool) -> impl Strategy<Value = Vec<(u32, u32, Vec<String>)>> {
+    prop::collection::vec(
+        (0u32..5000, 0u32..3000, prop::collection::vec(payload_line(voices), 0..4)),
+        0..8,
+    )
+}
+
+/// `(segment, speaker, text)` of every track.
+fn annotated(c: &Corpus) -> Vec<(Segment, String, Option<String>)> {
+    c.iter()
+        .flat_map(|(_, t)| {
+            t.utterances().map(|u| {
+                (u.segment, u.speaker_name.to_owned(), u.content.and_then(|c| c.text.clone()))
+            })
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn messy_webvtt_is_written_back_as_read(youtube in any::<bool>(), cues in cues(true)) {
+        let mut doc = String::from(if youtube { "WEBVTT\nKind: captions\nLanguage: en\n" } else { "WEBVTT - x\n" });
+        for (k, (start, dur, lines)) in cues.iter().enumerate() {
+            let clock = |ms: u32| format!("00:{:02}:{:02}.{:03}", ms / 60_000, ms / 1000 % 60, ms % 1000);
+            doc.push_str(&format!("\nNOTE {k}\n\n{k}\n{} --> {} align:start\n", clock(*start), clock(start + dur)));
+            for l in lines {
+                doc.push_str(l);
+                doc.push('\n');
+            }
+        }
+        let first = read_str(&doc, Format::WebVtt, &ReadOptions::default()).unwrap().corpus;
+        let again = round_trip(Format::WebVtt, &first);
+        prop_assert_eq!(annotated(&again), annotated(&first), "{}", doc);
+    }
+
+    #[test]
+    fn messy_srt_is_written_back_as_read(cues in cues(false)) {
+        let mut doc = String::new();
+        for (k, (start, dur, lines)) in cues.iter().enumerate() {
+            let clock = |ms: u32| format!("00:{:02}:{:02},{:03}", ms / 60_000, ms / 1000 % 60, ms % 1000);
+            doc.push_str(&format!("{}\n{} --> {}\n", k + 1, clock(*start), clock(start + dur)));
+            for l in lines.iter().filter(|l| !l.trim().is_empty()) {
+                doc.push_str(l);
+                doc.push('\n');
+            }
+            doc.push('\n');
+        }
+        let first = read_str(&doc, Format::Srt, &ReadOptions::default()).unwrap().corpus;
+        let again = round_trip(Format::Srt, &first);
+        prop_assert_eq!(annotated(&again), annotated(&first), "{}", doc);
+    }
+}

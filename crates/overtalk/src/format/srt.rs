@@ -139,11 +139,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     if blocks.is_empty() {
         ctx.warn(Warning::new(WarningKind::Note, "no subtitle blocks in the input"))?;
     }
-    let prefixes = choose_prefixes(
-        blocks
-            .iter()
-            .filter_map(|b| b.text.iter().map(String::as_str).find(|l| !l.trim().is_empty())),
-    );
+    let prefixes = choose_prefixes(blocks.iter().map(|b| b.text.iter().map(String::as_str)));
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
     for block in &blocks {
@@ -315,6 +311,15 @@ mod tests {
         );
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
         assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(11))]);
+    }
+
+    #[test]
+    fn a_bracket_prefix_on_any_line_names_the_speaker() {
+        // Lines before the first prefix of a block belong to the block's first speaker.
+        let out = read_text("1\n00:00:00,000 --> 00:00:01,000\n<i>music</i>\n[SPEAKER_00]: hi\n");
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(texts(t), vec![("SPEAKER_00".to_owned(), Some("music\nhi".to_owned()))]);
     }
 
     #[test]

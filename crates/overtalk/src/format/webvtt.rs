@@ -127,16 +127,27 @@ pub(crate) fn colon_prefix(line: &str) -> Option<(&str, &str)> {
     Some((name, rest.trim_start()))
 }
 
-/// Picks the prefix convention from the first text line of every caption: brackets when any
-/// caption uses them, `Name:` when at least half do.
-pub(crate) fn choose_prefixes<'a>(first_lines: impl Iterator<Item = &'a str>) -> Prefixes {
+/// Picks the prefix convention from the text lines of every caption: brackets when any line
+/// starts with one (so that a `[Name]:` line is never left inside a text), `Name:` when the first
+/// line of at least half of the captions does.
+pub(crate) fn choose_prefixes<'a, C, L>(captions: C) -> Prefixes
+where
+    C: Iterator<Item = L>,
+    L: Iterator<Item = &'a str>,
+{
     let (mut total, mut bracket, mut colon) = (0usize, 0usize, 0usize);
-    for line in first_lines {
-        total += 1;
-        if bracket_prefix(line).is_some() {
-            bracket += 1;
-        } else if colon_prefix(line).is_some() {
-            colon += 1;
+    for lines in captions {
+        let mut first = true;
+        for line in lines.filter(|l| !l.trim().is_empty()) {
+            if bracket_prefix(line).is_some() {
+                bracket += 1;
+            } else if first && colon_prefix(line).is_some() {
+                colon += 1;
+            }
+            if first {
+                total += 1;
+                first = false;
+            }
         }
     }
     if bracket > 0 {
@@ -508,10 +519,12 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
     // Tokenize every cue first: the prefix convention is chosen for the whole file.
     let tokenized: Vec<Vec<Piece>> = cues.iter().map(|c| tokenize(&c.payload.join("\n"))).collect();
     let has_voice = |p: &[Piece]| p.iter().any(|x| x.voice.is_some());
-    let prefixes =
-        choose_prefixes(tokenized.iter().filter(|p| !has_voice(p)).filter_map(|p| {
-            p.iter().flat_map(|x| x.raw.split('\n')).find(|l| !l.trim().is_empty())
-        }));
+    let prefixes = choose_prefixes(
+        tokenized
+            .iter()
+            .filter(|p| !has_voice(p))
+            .map(|p| p.iter().flat_map(|x| x.raw.split('\n'))),
+    );
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
     let mut previous: Vec<(String, Vec<String>)> = Vec::new();
