@@ -807,3 +807,52 @@ proptest! {
         prop_assert_eq!(annotated(&again), annotated(&first), "{}", doc);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// Any spelling of the known headers, in any column order and case, with seconds,
+    /// milliseconds or clock times, reads the same rows.
+    #[test]
+    fn csv_headers_in_any_spelling(
+        start in prop::sample::select(vec!["start", "Begin", "START_TIME", "tbeg", "Onset", "start (s)", "Start Time"]),
+        end in prop::sample::select(vec!["end", "Stop", "END_TIME", "offset", "end [s]", "End Time"]),
+        speaker in prop::sample::select(vec!["speaker", "SPK", "Speaker Name", "participant", "label", "who"]),
+        text in prop::sample::select(vec!["text", "Transcript", "utterance", "Content"]),
+        file in prop::sample::select(vec!["file", "Recording", "URI", "session_id"]),
+        ms in any::<bool>(),
+        clock in any::<bool>(),
+        order in Just(vec![0usize, 1, 2, 3, 4]).prop_shuffle(),
+        rows in prop::collection::vec((0i64..3_600_000, 1i64..60_000, 0usize..3), 1..10),
+    ) {
+        let names = ["Ana María", "Bo", "Zoë, Jr."];
+        let start_h = if ms && !clock { format!("{start}_ms").replace(" (s)_ms", "_ms") } else { start.to_owned() };
+        let end_h = if ms && !clock { format!("{end}_ms").replace(" [s]_ms", "_ms") } else { end.to_owned() };
+        let headers = [file.to_owned(), start_h, end_h, speaker.to_owned(), text.to_owned()];
+        let time = |t_ms: i64| {
+            if clock {
+                overtalk::time::format_clock(Time::from_millis(t_ms), '.')
+            } else if ms {
+                t_ms.to_string()
+            } else {
+                Time::from_millis(t_ms).to_string()
+            }
+        };
+        let mut w = Vec::new();
+        {
+            let mut csv = ::csv::Writer::from_writer(&mut w);
+            csv.write_record(order.iter().map(|&k| headers[k].as_str())).unwrap();
+            for (k, (s, d, who)) in rows.iter().enumerate() {
+                let fields = ["rec".to_owned(), time(*s), time(s + d), names[*who].to_owned(), format!("row {k}")];
+                csv.write_record(order.iter().map(|&k| fields[k].as_str())).unwrap();
+            }
+        }
+        let out = read_bytes(&w, None, Some(Format::Csv), &ReadOptions::default()).unwrap();
+        prop_assert!(out.warnings.iter().all(|w| w.kind == WarningKind::SelfOverlap), "{:?}", out.warnings);
+        let mut b = TranscriptBuilder::new();
+        for (k, (s, d, who)) in rows.iter().enumerate() {
+            b.add(Segment::from_millis(*s, s + d).unwrap(), names[*who], Some(Content::text(format!("row {k}"))));
+        }
+        prop_assert_eq!(out.corpus, Corpus::single("rec", b.build()));
+    }
+}
