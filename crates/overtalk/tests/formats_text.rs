@@ -19,7 +19,8 @@ use proptest::prelude::*;
 struct Sample {
     path: &'static str,
     format: Format,
-    warnings: &'static [WarningKind],
+    /// `(kind, line, column)` of every warning.
+    warnings: &'static [(WarningKind, usize, usize)],
     recording: &'static str,
     tracks: usize,
     speakers: &'static [&'static str],
@@ -40,7 +41,7 @@ const SAMPLES: &[Sample] = &[
     Sample {
         path: "webvtt/webvttpy_youtube_dl.vtt",
         format: Format::WebVtt,
-        warnings: &[WarningKind::MissingSpeaker],
+        warnings: &[(WarningKind::MissingSpeaker, 13, 1)],
         recording: "webvttpy_youtube_dl",
         tracks: 4,
         speakers: &["unknown"],
@@ -52,7 +53,7 @@ const SAMPLES: &[Sample] = &[
     Sample {
         path: "webvtt/webvttpy_comments.vtt",
         format: Format::WebVtt,
-        warnings: &[WarningKind::MissingSpeaker],
+        warnings: &[(WarningKind::MissingSpeaker, 9, 1)],
         recording: "webvttpy_comments",
         tracks: 3,
         speakers: &["unknown"],
@@ -64,7 +65,7 @@ const SAMPLES: &[Sample] = &[
     Sample {
         path: "webvtt/webvttpy_cue_tags.vtt",
         format: Format::WebVtt,
-        warnings: &[WarningKind::MissingSpeaker],
+        warnings: &[(WarningKind::MissingSpeaker, 4, 1)],
         recording: "webvttpy_cue_tags",
         tracks: 3,
         speakers: &["unknown"],
@@ -73,7 +74,7 @@ const SAMPLES: &[Sample] = &[
     Sample {
         path: "srt/webvttpy_sample.srt",
         format: Format::Srt,
-        warnings: &[WarningKind::MissingSpeaker],
+        warnings: &[(WarningKind::MissingSpeaker, 3, 1)],
         recording: "webvttpy_sample",
         tracks: 5,
         speakers: &["unknown"],
@@ -128,7 +129,12 @@ fn samples_read_with_the_expected_tracks_and_warnings() {
     for s in SAMPLES {
         let out = read_path(&fixture(s.path), None, &ReadOptions::default()).unwrap();
         assert_eq!(out.format, Some(s.format), "{}", s.path);
-        assert_eq!(kinds(&out.warnings), s.warnings, "{}: {:?}", s.path, out.warnings);
+        let warnings: Vec<_> = out
+            .warnings
+            .iter()
+            .map(|w| (w.kind, w.line.unwrap_or(0), w.column.unwrap_or(0)))
+            .collect();
+        assert_eq!(warnings, s.warnings, "{}: {:?}", s.path, out.warnings);
         assert_eq!(out.corpus.ids().collect::<Vec<_>>(), vec![s.recording], "{}", s.path);
         let t = out.corpus.get(s.recording).unwrap();
         assert_eq!(t.annotation().len(), s.tracks, "{}", s.path);
@@ -165,18 +171,38 @@ fn samples_survive_rttm_and_their_own_writer() {
         let again = read_str(&again, s.format, &ReadOptions::default()).unwrap();
         let again_id = if s.format == Format::Stm { s.recording } else { "recording" };
         assert_eq!(labelled(again.corpus.get(again_id).unwrap()), expected, "{}", s.path);
-        // Through the format's own writer: identical segments, speakers and texts.
+        // Through the format's own writer: the identical transcript (segments, speakers, texts
+        // and word timings).
         let (own, warnings) = written(&first.corpus, s.format);
         assert!(warnings.is_empty(), "{}: {warnings:?}", s.path);
         let back = read_str(&own, s.format, &ReadOptions::default()).unwrap();
         let back_id = if s.format == Format::Stm { s.recording } else { "recording" };
-        let b = back.corpus.get(back_id).unwrap();
-        assert_eq!(b.annotation(), t.annotation(), "{}", s.path);
-        let text = |t: &Transcript| -> Vec<Option<String>> {
-            t.contents().iter().map(|c| c.as_ref().and_then(|c| c.text.clone())).collect()
-        };
-        assert_eq!(text(b), text(t), "{}", s.path);
+        assert_eq!(back.corpus.get(back_id).unwrap(), t, "{}", s.path);
     }
+}
+
+#[test]
+fn word_timings_become_ctm_word_lines() {
+    let yt = read_path(&fixture("webvtt/webvttpy_youtube_dl.vtt"), None, &ReadOptions::default())
+        .unwrap();
+    let (ctm, warnings) = written(&yt.corpus, Format::Ctm);
+    // `telling` starts where its cue ends.
+    assert_eq!(kinds(&warnings), vec![WarningKind::Repaired]);
+    assert!(warnings[0].message.contains("\"telling\" at 305.069"), "{warnings:?}");
+    let lines: Vec<&str> = ctm.lines().collect();
+    assert_eq!(
+        lines,
+        vec![
+            "webvttpy_youtube_dl unknown 286.070 0.400 yeah",
+            "webvttpy_youtube_dl unknown 286.470 17.610 what",
+            "webvttpy_youtube_dl unknown 304.080 0.119 this",
+            "webvttpy_youtube_dl unknown 304.199 0.180 will",
+            "webvttpy_youtube_dl unknown 304.379 0.241 happen",
+            "webvttpy_youtube_dl unknown 304.620 0.240 is",
+            "webvttpy_youtube_dl unknown 304.860 0.209 I'm",
+            "webvttpy_youtube_dl unknown 305.069 0.331 <NA>",
+        ]
+    );
 }
 
 #[test]
@@ -233,6 +259,16 @@ fn fixture_copies_match_the_shared_samples() {
     let Some(shared) = common::shared_data("fixture_copies_match_the_shared_samples") else {
         return;
     };
+    // Every sample of these formats is covered.
+    for dir in ["webvtt", "srt", "lab", "stm"] {
+        for entry in std::fs::read_dir(shared.join("format-samples").join(dir)).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            if name != "README.md" {
+                let rel = format!("{dir}/{name}");
+                assert!(SAMPLES.iter().any(|s| s.path == rel), "{rel} has no golden test");
+            }
+        }
+    }
     for s in SAMPLES {
         let ours = std::fs::read(fixture(s.path)).unwrap();
         let theirs = std::fs::read(shared.join("format-samples").join(s.path)).unwrap();
@@ -576,6 +612,28 @@ fn garbage_never_panics() {
 }
 
 #[test]
+fn binary_bytes_are_errors_with_a_position_or_read() {
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for round in 0..50 {
+        let bytes: Vec<u8> = (0..(1 + round * 97))
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect();
+        for f in MINE {
+            if let Err(e) = read_bytes(&bytes, None, Some(f), &ReadOptions::default()) {
+                if let ErrorKind::Parse { line, column, .. } = e.kind() {
+                    assert!(*line > 0 && *column > 0, "{f}: {e}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn limits_apply_to_every_text_format() {
     let options = ReadOptions {
         limits: Limits { max_line_bytes: 8, ..Limits::default() },
@@ -636,5 +694,165 @@ fn pathological_lines_stay_fast() {
         let took = started.elapsed();
         assert!(took < std::time::Duration::from_secs(10), "{name}: {took:?}");
         assert_eq!(out.corpus.get("recording").unwrap().annotation().len(), tracks, "{name}");
+    }
+}
+
+#[test]
+fn one_recording_writers_refuse_several() {
+    let rttm = "SPEAKER a 1 0 1 <NA> <NA> x <NA> <NA>\nSPEAKER b 1 0 1 <NA> <NA> y <NA> <NA>\n";
+    let corpus = read_str(rttm, Format::Rttm, &ReadOptions::default()).unwrap().corpus;
+    type W = fn(&Corpus, &mut dyn std::io::Write) -> overtalk::Result<Vec<overtalk::Warning>>;
+    let writers: [(&str, W); 3] = [
+        ("webvtt", format::webvtt::write),
+        ("srt", format::srt::write),
+        ("lab", format::lab::write),
+    ];
+    for (name, w) in writers {
+        let e = w(&corpus, &mut Vec::new()).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Unsupported(_)), "{name}: {e}");
+    }
+    // Table and NIST formats name the recording on every line.
+    let (stm, _) = written(&corpus, Format::Stm);
+    assert_eq!(stm, "a 1 x 0.000 1.000\nb 1 y 0.000 1.000\n");
+    let mut csv = Vec::new();
+    format::csv::write_csv(&corpus, &mut csv).unwrap();
+    assert_eq!(
+        String::from_utf8(csv).unwrap(),
+        "recording,start,end,speaker,text\na,0.000,1.000,x,\nb,0.000,1.000,y,\n"
+    );
+}
+
+// -------------------------------------------------------------------------------------------
+// Messy captions: whatever the reader makes of a file, the writer writes it back identically.
+
+/// One payload line built from tags, entities, prefixes, timestamps and words.
+fn payload_line(voices: bool) -> impl Strategy<Value = String> {
+    let mut atoms = vec![
+        "[a-zA-Zé,.?']{1,6}".boxed(),
+        Just(" ".to_owned()).boxed(),
+        Just("<i>".to_owned()).boxed(),
+        Just("</i>".to_owned()).boxed(),
+        Just("<c.colorE5E5E5>".to_owned()).boxed(),
+        Just("</c>".to_owned()).boxed(),
+        Just("&amp;".to_owned()).boxed(),
+        Just("&lt;".to_owned()).boxed(),
+        Just("&nbsp;".to_owned()).boxed(),
+        (0u32..5000).prop_map(|ms| format!("<00:00:{:02}.{:03}>", ms / 1000, ms % 1000)).boxed(),
+    ];
+    if voices {
+        atoms.push("[A-Z][a-z]{0,5}( [A-Z][a-z]{0,5})?".prop_map(|n| format!("<v {n}>")).boxed());
+        atoms.push(Just("</v>".to_owned()).boxed());
+    }
+    let prefix = prop_oneof![
+        Just(String::new()),
+        "[A-Z][a-z]{0,5}( \\(SL\\))?".prop_map(|n| format!("{n}: ")),
+        "SPEAKER_0[0-3]".prop_map(|n| format!("[{n}]: ")),
+    ];
+    (prefix, prop::collection::vec(prop::strategy::Union::new(atoms), 0..8))
+        .prop_map(|(p, atoms)| format!("{p}{}", atoms.concat()))
+}
+
+/// Cues `(start ms, duration ms, payload lines)`.
+fn cues(voices: bool) -> impl Strategy<Value = Vec<(u32, u32, Vec<String>)>> {
+    prop::collection::vec(
+        (0u32..5000, 0u32..3000, prop::collection::vec(payload_line(voices), 0..4)),
+        0..8,
+    )
+}
+
+/// `(segment, speaker, text)` of every track.
+fn annotated(c: &Corpus) -> Vec<(Segment, String, Option<String>)> {
+    c.iter()
+        .flat_map(|(_, t)| {
+            t.utterances().map(|u| {
+                (u.segment, u.speaker_name.to_owned(), u.content.and_then(|c| c.text.clone()))
+            })
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn messy_webvtt_is_written_back_as_read(youtube in any::<bool>(), cues in cues(true)) {
+        let mut doc = String::from(if youtube { "WEBVTT\nKind: captions\nLanguage: en\n" } else { "WEBVTT - x\n" });
+        for (k, (start, dur, lines)) in cues.iter().enumerate() {
+            let clock = |ms: u32| format!("00:{:02}:{:02}.{:03}", ms / 60_000, ms / 1000 % 60, ms % 1000);
+            doc.push_str(&format!("\nNOTE {k}\n\n{k}\n{} --> {} align:start\n", clock(*start), clock(start + dur)));
+            for l in lines {
+                doc.push_str(l);
+                doc.push('\n');
+            }
+        }
+        let first = read_str(&doc, Format::WebVtt, &ReadOptions::default()).unwrap().corpus;
+        let again = round_trip(Format::WebVtt, &first);
+        prop_assert_eq!(annotated(&again), annotated(&first), "{}", doc);
+    }
+
+    #[test]
+    fn messy_srt_is_written_back_as_read(cues in cues(false)) {
+        let mut doc = String::new();
+        for (k, (start, dur, lines)) in cues.iter().enumerate() {
+            let clock = |ms: u32| format!("00:{:02}:{:02},{:03}", ms / 60_000, ms / 1000 % 60, ms % 1000);
+            doc.push_str(&format!("{}\n{} --> {}\n", k + 1, clock(*start), clock(start + dur)));
+            for l in lines.iter().filter(|l| !l.trim().is_empty()) {
+                doc.push_str(l);
+                doc.push('\n');
+            }
+            doc.push('\n');
+        }
+        let first = read_str(&doc, Format::Srt, &ReadOptions::default()).unwrap().corpus;
+        let again = round_trip(Format::Srt, &first);
+        prop_assert_eq!(annotated(&again), annotated(&first), "{}", doc);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// Any spelling of the known headers, in any column order and case, with seconds,
+    /// milliseconds or clock times, reads the same rows.
+    #[test]
+    fn csv_headers_in_any_spelling(
+        start in prop::sample::select(vec!["start", "Begin", "START_TIME", "tbeg", "Onset", "start (s)", "Start Time"]),
+        end in prop::sample::select(vec!["end", "Stop", "END_TIME", "offset", "end [s]", "End Time"]),
+        speaker in prop::sample::select(vec!["speaker", "SPK", "Speaker Name", "participant", "label", "who"]),
+        text in prop::sample::select(vec!["text", "Transcript", "utterance", "Content"]),
+        file in prop::sample::select(vec!["file", "Recording", "URI", "session_id"]),
+        ms in any::<bool>(),
+        clock in any::<bool>(),
+        order in Just(vec![0usize, 1, 2, 3, 4]).prop_shuffle(),
+        rows in prop::collection::vec((0i64..3_600_000, 1i64..60_000, 0usize..3), 1..10),
+    ) {
+        let names = ["Ana María", "Bo", "Zoë, Jr."];
+        let start_h = if ms && !clock { format!("{start}_ms").replace(" (s)_ms", "_ms") } else { start.to_owned() };
+        let end_h = if ms && !clock { format!("{end}_ms").replace(" [s]_ms", "_ms") } else { end.to_owned() };
+        let headers = [file.to_owned(), start_h, end_h, speaker.to_owned(), text.to_owned()];
+        let time = |t_ms: i64| {
+            if clock {
+                overtalk::time::format_clock(Time::from_millis(t_ms), '.')
+            } else if ms {
+                t_ms.to_string()
+            } else {
+                Time::from_millis(t_ms).to_string()
+            }
+        };
+        let mut w = Vec::new();
+        {
+            let mut csv = ::csv::Writer::from_writer(&mut w);
+            csv.write_record(order.iter().map(|&k| headers[k].as_str())).unwrap();
+            for (k, (s, d, who)) in rows.iter().enumerate() {
+                let fields = ["rec".to_owned(), time(*s), time(s + d), names[*who].to_owned(), format!("row {k}")];
+                csv.write_record(order.iter().map(|&k| fields[k].as_str())).unwrap();
+            }
+        }
+        let out = read_bytes(&w, None, Some(Format::Csv), &ReadOptions::default()).unwrap();
+        prop_assert!(out.warnings.iter().all(|w| w.kind == WarningKind::SelfOverlap), "{:?}", out.warnings);
+        let mut b = TranscriptBuilder::new();
+        for (k, (s, d, who)) in rows.iter().enumerate() {
+            b.add(Segment::from_millis(*s, s + d).unwrap(), names[*who], Some(Content::text(format!("row {k}"))));
+        }
+        prop_assert_eq!(out.corpus, Corpus::single("rec", b.build()));
     }
 }

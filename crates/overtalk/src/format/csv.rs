@@ -336,7 +336,7 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
         }
     }
     if rows == 0 {
-        ctx.warn_at(WarningKind::Note, header_line, None, "no rows after the header")?;
+        ctx.warn_at(WarningKind::Note, header_line, Some(1), "no rows after the header")?;
     }
     if per.is_empty() {
         per.insert(default_id, TranscriptBuilder::new());

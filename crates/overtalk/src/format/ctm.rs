@@ -15,10 +15,12 @@
 //! that cannot be read is an error naming line and column. Words of zero duration are dropped
 //! with the usual warning. A word `<NA>` means no text.
 //!
-//! **Writing**: one line per track, `file speaker begin duration word [confidence]`, sorted by
-//! file then time. The word is the track's text with whitespace joined by `_` (CTM has one token
-//! per line), `<NA>` when there is none; the confidence is written when the track holds exactly
-//! one word that has one. Spaces in file ids and speakers become `_`, with warnings.
+//! **Writing**: `file speaker begin duration word [confidence]`, sorted by file then time. A track
+//! whose words all carry times inside the track (and spell its text) gives one line per word, with
+//! each word's confidence (a word of zero duration is left out, with a warning). Any other track gives one line: its text with whitespace joined by `_`
+//! (CTM has one token per line; reported once), `<NA>` when there is none, and the confidence
+//! when the track holds exactly one word that has one. Spaces in file ids and speakers become
+//! `_`, with warnings.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -27,7 +29,7 @@ use crate::error::{Result, Warning, WarningKind};
 use crate::format::stm::fields;
 use crate::format::webvtt::column_of;
 use crate::format::{no_spaces, ReadContext};
-use crate::model::{Content, Corpus, TranscriptBuilder, Word};
+use crate::model::{Content, Corpus, Segment, TranscriptBuilder, Word};
 use crate::time::Time;
 
 /// Reads CTM text (see the module doc).
@@ -94,9 +96,47 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     Ok(per.into_iter().map(|(k, (b, _, _))| (k.to_owned(), b.build())).collect())
 }
 
+/// The words of a track with their times, when every word has a start and an end inside the
+/// track and the words spell the text (if any).
+fn timed_words(c: &Content, seg: Segment) -> Option<Vec<(&Word, Time, Time)>> {
+    if c.words.is_empty() {
+        return None;
+    }
+    let joined = c.words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+    if c.text.as_deref().is_some_and(|t| t.split_whitespace().ne(joined.split_whitespace())) {
+        return None;
+    }
+    c.words
+        .iter()
+        .map(|w| match (w.start, w.end) {
+            (Some(s), Some(e)) if seg.start() <= s && s <= e && e <= seg.end() => Some((w, s, e)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn line(
+    buf: &mut String,
+    file: &str,
+    speaker: &str,
+    start: Time,
+    end: Time,
+    word: &str,
+    confidence: Option<f64>,
+) {
+    use std::fmt::Write as _;
+    // Writing into a String cannot fail.
+    let _ = write!(buf, "{file} {speaker} {start} {} {word}", end - start);
+    match confidence {
+        Some(c) => {
+            let _ = writeln!(buf, " {c}");
+        }
+        None => buf.push('\n'),
+    }
+}
+
 /// Writes CTM lines (see the module doc).
 pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
-    use std::fmt::Write as _;
     let mut warnings = Vec::new();
     let mut buf = String::new();
     for (id, t) in corpus.iter() {
@@ -123,34 +163,41 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
             })
             .collect();
         let mut joined_warned = false;
+        let mut zero_warned = false;
         for u in t.utterances() {
-            let text = u.content.map(|c| c.display_text()).unwrap_or_default();
-            let tokens: Vec<&str> = text.split_whitespace().collect();
-            let word = if tokens.is_empty() { "<NA>".to_owned() } else { tokens.join("_") };
-            if tokens.len() > 1 && !joined_warned {
-                joined_warned = true;
-                warnings.push(Warning::new(
-                    WarningKind::Repaired,
-                    format!("{id}: texts of several words written as one token joined by `_` (a CTM line holds one word)"),
-                ));
-            }
-            let confidence = match u.content.map(|c| c.words.as_slice()) {
-                Some([w]) => w.confidence,
-                _ => None,
-            };
-            let s = u.segment;
-            let _ = write!(
-                buf,
-                "{file} {} {} {} {word}",
-                names[u.speaker.index()],
-                s.start(),
-                s.duration()
-            );
-            match confidence {
-                Some(c) => {
-                    let _ = writeln!(buf, " {c}");
+            let speaker = &names[u.speaker.index()];
+            if let Some(words) = u.content.and_then(|c| timed_words(c, u.segment)) {
+                for (w, start, end) in words {
+                    if start == end {
+                        if !zero_warned {
+                            zero_warned = true;
+                            warnings.push(Warning::new(
+                                WarningKind::Repaired,
+                                format!("{id}: word {:?} at {start} has no duration and is left out (a CTM reader drops it)", w.text),
+                            ));
+                        }
+                        continue;
+                    }
+                    let (token, _) = no_spaces(&w.text);
+                    line(&mut buf, &file, speaker, start, end, &token, w.confidence);
                 }
-                None => buf.push('\n'),
+            } else {
+                let text = u.content.map(|c| c.display_text()).unwrap_or_default();
+                let tokens: Vec<&str> = text.split_whitespace().collect();
+                let word = if tokens.is_empty() { "<NA>".to_owned() } else { tokens.join("_") };
+                if tokens.len() > 1 && !joined_warned {
+                    joined_warned = true;
+                    warnings.push(Warning::new(
+                        WarningKind::Repaired,
+                        format!("{id}: texts of several words without word timings written as one token joined by `_` (a CTM line holds one word)"),
+                    ));
+                }
+                let confidence = match u.content.map(|c| c.words.as_slice()) {
+                    Some([w]) => w.confidence,
+                    _ => None,
+                };
+                let s = u.segment;
+                line(&mut buf, &file, speaker, s.start(), s.end(), &word, confidence);
             }
             if buf.len() > 1 << 16 {
                 out.write_all(buf.as_bytes())?;

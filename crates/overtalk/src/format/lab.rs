@@ -106,7 +106,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 ctx.warn_at(
                     WarningKind::MissingSpeaker,
                     r.n,
-                    None,
+                    Some(r.line.trim_end().chars().count() + 1),
                     format!("label is empty; it and every later empty label get the speaker {UNKNOWN_SPEAKER:?}"),
                 )?;
             }
@@ -129,8 +129,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
-/// Writes one recording as an Audacity label track (see the module doc).
+/// Writes one recording as an Audacity label track (see the module doc);
+/// several recordings are an error.
 pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    crate::format::webvtt::one_recording(corpus, "lab")?;
     use std::fmt::Write as _;
     let mut warnings = Vec::new();
     let mut buf = String::new();

@@ -82,6 +82,7 @@ fn strip_tags(line: &str) -> String {
 
 struct Block {
     line: usize,
+    end_col: usize,
     start: Time,
     end: Time,
     text: Vec<String>,
@@ -120,7 +121,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         };
         let (tn, tline) = lines[timing_at];
         i = timing_at + 1;
-        let Some((start, end)) = parse_timing(tline, tn, ctx)? else { continue };
+        let Some((start, end, end_col)) = parse_timing(tline, tn, ctx)? else { continue };
         let mut text: Vec<String> = Vec::new();
         while i < lines.len() && !lines[i].1.trim().is_empty() {
             if is_timing(lines[i].1) {
@@ -133,16 +134,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             text.push(strip_tags(lines[i].1));
             i += 1;
         }
-        blocks.push(Block { line: tn, start, end, text });
+        blocks.push(Block { line: tn, end_col, start, end, text });
     }
     if blocks.is_empty() {
         ctx.warn(Warning::new(WarningKind::Note, "no subtitle blocks in the input"))?;
     }
-    let prefixes = choose_prefixes(
-        blocks
-            .iter()
-            .filter_map(|b| b.text.iter().map(String::as_str).find(|l| !l.trim().is_empty())),
-    );
+    let prefixes = choose_prefixes(blocks.iter().map(|b| b.text.iter().map(String::as_str)));
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
     for block in &blocks {
@@ -159,8 +156,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                         missing_warned = true;
                         ctx.warn_at(
                             WarningKind::MissingSpeaker,
-                            block.line,
-                            None,
+                            block.line + usize::from(!block.text.is_empty()),
+                            Some(1),
                             format!("block has no speaker prefix; it and every later block like it get the speaker {UNKNOWN_SPEAKER:?}"),
                         )?;
                     }
@@ -168,7 +165,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
             };
             let content = join_lines(text.split('\n')).map(Content::text);
-            match ctx.segment(block.start, block.end, block.line, None)? {
+            match ctx.segment(block.start, block.end, block.line, Some(block.end_col))? {
                 Some(seg) => {
                     b.add(seg, &speaker, content);
                 }
@@ -199,8 +196,10 @@ fn bracket_name(name: &str) -> String {
     }
 }
 
-/// Writes one recording as numbered SRT blocks with `[Name]: text` (see the module doc).
+/// Writes one recording as numbered SRT blocks with `[Name]: text` (see the module doc);
+/// several recordings are an error.
 pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    crate::format::webvtt::one_recording(corpus, "srt")?;
     use std::fmt::Write as _;
     let mut warnings = Vec::new();
     let mut buf = String::new();
@@ -311,7 +310,16 @@ mod tests {
             ]
         );
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
-        assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(10))]);
+        assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(11))]);
+    }
+
+    #[test]
+    fn a_bracket_prefix_on_any_line_names_the_speaker() {
+        // Lines before the first prefix of a block belong to the block's first speaker.
+        let out = read_text("1\n00:00:00,000 --> 00:00:01,000\n<i>music</i>\n[SPEAKER_00]: hi\n");
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(texts(t), vec![("SPEAKER_00".to_owned(), Some("music\nhi".to_owned()))]);
     }
 
     #[test]

@@ -38,7 +38,8 @@
 //!
 //! **Writing** is canonical WebVTT: a `WEBVTT` line, then one cue per track in time order,
 //! `HH:MM:SS.mmm --> HH:MM:SS.mmm` (times rounded to the millisecond, half away from zero) and the
-//! payload `<v Name>text</v>`. `&`, `<` and `>` are escaped in names and text; line breaks in a
+//! payload `<v Name>text</v>`; timed words that spell the text are written with inline timestamps
+//! (`<v Ann>so <00:00:01.250>then</v>`). `&`, `<` and `>` are escaped in names and text; line breaks in a
 //! name and empty text lines (which would end the cue) are removed with a warning.
 
 use std::collections::HashMap;
@@ -126,16 +127,27 @@ pub(crate) fn colon_prefix(line: &str) -> Option<(&str, &str)> {
     Some((name, rest.trim_start()))
 }
 
-/// Picks the prefix convention from the first text line of every caption: brackets when any
-/// caption uses them, `Name:` when at least half do.
-pub(crate) fn choose_prefixes<'a>(first_lines: impl Iterator<Item = &'a str>) -> Prefixes {
+/// Picks the prefix convention from the text lines of every caption: brackets when any line
+/// starts with one (so that a `[Name]:` line is never left inside a text), `Name:` when the first
+/// line of at least half of the captions does.
+pub(crate) fn choose_prefixes<'a, C, L>(captions: C) -> Prefixes
+where
+    C: Iterator<Item = L>,
+    L: Iterator<Item = &'a str>,
+{
     let (mut total, mut bracket, mut colon) = (0usize, 0usize, 0usize);
-    for line in first_lines {
-        total += 1;
-        if bracket_prefix(line).is_some() {
-            bracket += 1;
-        } else if colon_prefix(line).is_some() {
-            colon += 1;
+    for lines in captions {
+        let mut first = true;
+        for line in lines.filter(|l| !l.trim().is_empty()) {
+            if bracket_prefix(line).is_some() {
+                bracket += 1;
+            } else if first && colon_prefix(line).is_some() {
+                colon += 1;
+            }
+            if first {
+                total += 1;
+                first = false;
+            }
         }
     }
     if bracket > 0 {
@@ -219,12 +231,12 @@ pub(crate) fn join_lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option
 }
 
 /// Parses a caption timing line `start --> end [settings]`: the two times and the column of the
-/// field that failed.
+/// end time; an error names the column of the field that failed.
 pub(crate) fn parse_timing(
     line: &str,
     n: usize,
     ctx: &ReadContext<'_>,
-) -> Result<Option<(Time, Time)>> {
+) -> Result<Option<(Time, Time, usize)>> {
     let Some(arrow) = line.find("-->") else { return Ok(None) };
     let start_field = line[..arrow].trim();
     let after = &line[arrow + 3..];
@@ -233,9 +245,10 @@ pub(crate) fn parse_timing(
     let start = parse_clock(start_field).map_err(|e| {
         ctx.time_error(e, start_field, "cue start", n, column_of(line, start_field))
     })?;
-    let end = parse_clock(end_field)
-        .map_err(|e| ctx.time_error(e, end_field, "cue end", n, column_of(line, after_trimmed)))?;
-    Ok(Some((start, end)))
+    let end_col = column_of(line, after_trimmed);
+    let end =
+        parse_clock(end_field).map_err(|e| ctx.time_error(e, end_field, "cue end", n, end_col))?;
+    Ok(Some((start, end, end_col)))
 }
 
 /// Decodes one HTML character reference at the start of `s` (which starts with `&`): the text
@@ -292,6 +305,7 @@ pub(crate) fn decode_entities(s: &str) -> String {
 /// One cue as found in the file.
 struct RawCue<'t> {
     line: usize,
+    end_col: usize,
     start: Time,
     end: Time,
     payload: Vec<&'t str>,
@@ -487,13 +501,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         };
         let (tn, tline) = lines[timing_at];
         i = timing_at + 1;
-        let Some((start, end)) = parse_timing(tline, tn, ctx)? else { continue };
+        let Some((start, end, end_col)) = parse_timing(tline, tn, ctx)? else { continue };
         let mut payload = Vec::new();
         while i < lines.len() && !lines[i].1.trim().is_empty() && !lines[i].1.contains("-->") {
             payload.push(lines[i].1);
             i += 1;
         }
-        cues.push(RawCue { line: tn, start, end, payload });
+        cues.push(RawCue { line: tn, end_col, start, end, payload });
     }
     build(cues, youtube, ctx)
 }
@@ -505,10 +519,12 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
     // Tokenize every cue first: the prefix convention is chosen for the whole file.
     let tokenized: Vec<Vec<Piece>> = cues.iter().map(|c| tokenize(&c.payload.join("\n"))).collect();
     let has_voice = |p: &[Piece]| p.iter().any(|x| x.voice.is_some());
-    let prefixes =
-        choose_prefixes(tokenized.iter().filter(|p| !has_voice(p)).filter_map(|p| {
-            p.iter().flat_map(|x| x.raw.split('\n')).find(|l| !l.trim().is_empty())
-        }));
+    let prefixes = choose_prefixes(
+        tokenized
+            .iter()
+            .filter(|p| !has_voice(p))
+            .map(|p| p.iter().flat_map(|x| x.raw.split('\n'))),
+    );
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
     let mut previous: Vec<(String, Vec<String>)> = Vec::new();
@@ -580,8 +596,8 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
                         missing_warned = true;
                         ctx.warn_at(
                             WarningKind::MissingSpeaker,
-                            cue.line,
-                            None,
+                            cue.line + usize::from(!cue.payload.is_empty()),
+                            Some(1),
                             format!("cue has no speaker (no `<v Name>` span or speaker prefix); it and every later cue like it get the speaker {UNKNOWN_SPEAKER:?}"),
                         )?;
                     }
@@ -621,7 +637,7 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
                 (None, true) => None,
                 (text, _) => Some(Content { text, words }),
             };
-            match ctx.segment(cue.start, cue.end, cue.line, None)? {
+            match ctx.segment(cue.start, cue.end, cue.line, Some(cue.end_col))? {
                 Some(seg) => {
                     b.add(seg, &speaker, content);
                 }
@@ -639,6 +655,17 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
 
 // ---------------------------------------------------------------------------------------------
 // Writing.
+
+/// The error for a corpus of several recordings given to a writer of a one-recording format.
+pub(crate) fn one_recording(corpus: &Corpus, format: &str) -> Result<()> {
+    if corpus.len() > 1 {
+        return Err(crate::error::Error::unsupported(format!(
+            "{format} holds one recording and the input has {}; write one file per recording",
+            corpus.len()
+        )));
+    }
+    Ok(())
+}
 
 /// Escapes `&`, `<` and `>` for a cue payload.
 pub(crate) fn escape(s: &str) -> String {
@@ -674,8 +701,44 @@ pub(crate) fn caption_lines(content: Option<&Content>) -> (Vec<String>, bool) {
     (lines, removed)
 }
 
-/// Writes one recording as canonical WebVTT (see the module doc).
+/// The payload with inline timestamps, when the words carry timings that WebVTT can hold and
+/// spell the text: every word starts inside the cue or is untimed, the first one is timed, and
+/// the text is the words joined by single spaces. A timestamp is written before every timed word
+/// except a first word that starts with the cue; word ends are not written (a reader takes them
+/// from the next word).
+fn karaoke(c: &Content, seg: crate::model::Segment) -> Option<String> {
+    c.words.first()?.start?;
+    let inside = |t: Option<Time>| t.is_none_or(|t| seg.start() <= t && t <= seg.end());
+    if !c
+        .words
+        .iter()
+        .all(|w| inside(w.start) && !w.text.is_empty() && !w.text.contains(char::is_whitespace))
+    {
+        return None;
+    }
+    let joined = c.words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+    if c.text.as_deref().is_some_and(|t| t != joined) {
+        return None;
+    }
+    let mut body = String::new();
+    for (k, w) in c.words.iter().enumerate() {
+        if k > 0 {
+            body.push(' ');
+        }
+        if let Some(t) = w.start.filter(|&t| k > 0 || t != seg.start()) {
+            body.push('<');
+            body.push_str(&format_clock(t, '.'));
+            body.push('>');
+        }
+        body.push_str(&escape(&w.text));
+    }
+    Some(body)
+}
+
+/// Writes one recording as canonical WebVTT (see the module doc); several recordings are an
+/// error.
 pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    one_recording(corpus, "webvtt")?;
     let mut warnings = Vec::new();
     let mut buf = String::from("WEBVTT\n");
     for (id, t) in corpus.iter() {
@@ -717,7 +780,10 @@ fn write_transcript(id: &str, t: &Transcript, buf: &mut String, warnings: &mut V
                 format!("{id}: empty lines inside a text removed (they would end the cue)"),
             ));
         }
-        let body = lines.iter().map(|l| escape(l)).collect::<Vec<_>>().join("\n");
+        let body = match u.content.and_then(|c| karaoke(c, u.segment)) {
+            Some(body) => body,
+            None => lines.iter().map(|l| escape(l)).collect::<Vec<_>>().join("\n"),
+        };
         // Writing into a String cannot fail.
         let _ = write!(
             buf,
@@ -793,7 +859,7 @@ mod tests {
         assert_eq!(names, vec!["Ana (SL)", "Bo", "unknown", "unknown"]);
         assert_eq!(texts(t)[0].1.as_deref(), Some("hi: there"));
         let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
-        assert_eq!(kinds, vec![(WarningKind::MissingSpeaker, Some(12))]);
+        assert_eq!(kinds, vec![(WarningKind::MissingSpeaker, Some(13))]);
         // One `Note:` line among ordinary captions is text, not a speaker.
         let out = read_text("WEBVTT\n\n00:01.000 --> 00:02.000\nNote: snacks\n\n00:02.000 --> 00:03.000\nok then\n\n00:03.000 --> 00:04.000\nbye\n");
         let t = out.corpus.get("recording").unwrap();
@@ -838,6 +904,29 @@ mod tests {
         assert_eq!((e.line(), e.column()), (Some(3), Some(15)));
         let e = read_str("", Format::WebVtt, &ReadOptions::default()).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(1), Some(1)));
+    }
+
+    #[test]
+    fn whisperx_brackets_in_cues() {
+        let out = read_text("WEBVTT\n\n00:00.000 --> 00:01.000\n[SPEAKER_00]: Hi there\n\n00:01.000 --> 00:02.000\n[SPEAKER_01]: Hello\n");
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            texts(t),
+            vec![
+                ("SPEAKER_00".to_owned(), Some("Hi there".to_owned())),
+                ("SPEAKER_01".to_owned(), Some("Hello".to_owned())),
+            ]
+        );
+    }
+
+    #[test]
+    fn timed_words_are_written_as_inline_timestamps() {
+        let text = "WEBVTT\n\n00:00:01.000 --> 00:00:03.000\n<v A>a <00:00:01.500>b&amp; c <00:00:02.000>d</v>\n";
+        let out = read_text(text);
+        let mut buf = Vec::new();
+        assert!(write(&out.corpus, &mut buf).unwrap().is_empty());
+        assert_eq!(String::from_utf8(buf).unwrap(), text);
     }
 
     #[test]
