@@ -138,7 +138,16 @@ impl Format {
 
     /// Whether one file of this format can hold several recordings.
     pub fn holds_many_recordings(self) -> bool {
-        matches!(self, Format::Rttm | Format::Uem | Format::Stm | Format::Ctm | Format::Json)
+        matches!(
+            self,
+            Format::Rttm
+                | Format::Uem
+                | Format::Stm
+                | Format::Ctm
+                | Format::Json
+                | Format::Csv
+                | Format::Tsv
+        )
     }
 }
 
