@@ -1,0 +1,308 @@
+// Headless-Chromium checks of the overtalk HTML report (run through ./run.sh).
+//
+// Generates reports with the overtalk binary, opens each from file:// and asserts: a lane per
+// speaker, interruption arrows == the JSON count, matrix and share values == `analyze --format
+// json`, clicking an event shows its details, no console errors, no network request, the XSS
+// transcript stays inert; measures first render and zoom frame times on the longest 4-speaker
+// AMI meeting; saves screenshots.
+import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
+import { dirname, join, resolve, basename } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../..');
+const bin = process.env.OVERTALK_BIN || join(repo, 'target/debug/overtalk');
+const shared = process.env.OVERTALK_SHARED_DATA || resolve(repo, '../shared/data');
+const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const out = join(here, 'out');
+mkdirSync(out, { recursive: true });
+
+let failures = 0;
+const results = {};
+function check(cond, what) {
+  if (cond) { console.log('  ok   ' + what); }
+  else { failures++; console.log('  FAIL ' + what); }
+}
+function need(path, what) {
+  if (!existsSync(path)) { console.error(`missing ${what}: ${path}`); process.exit(2); }
+}
+function overtalk(args) {
+  return execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
+}
+function near(a, b) {
+  if (a === null || b === null) return a === b;
+  return Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b));
+}
+
+need(bin, 'overtalk binary (cargo build -p overtalk-cli)');
+need(browserPath, 'chromium (apt-get install -y chromium)');
+need(shared, 'shared data ($OVERTALK_SHARED_DATA)');
+
+const amiDir = join(shared, 'corpora/ami/only_words/rttms');
+const rcVtt = join(repo, 'examples/red-carpet/red-carpet.vtt');
+const es2004a = join(amiDir, 'test/ES2004a.rttm');
+need(rcVtt, 'red-carpet example');
+need(es2004a, 'AMI ES2004a reference');
+
+// The longest AMI meeting with exactly 4 speakers.
+function longestFourSpeaker() {
+  let best = null;
+  for (const split of readdirSync(amiDir)) {
+    for (const f of readdirSync(join(amiDir, split))) {
+      if (!f.endsWith('.rttm')) continue;
+      const p = join(amiDir, split, f);
+      let end = 0; const spk = new Set();
+      for (const line of readFileSync(p, 'utf8').split('\n')) {
+        const c = line.trim().split(/\s+/);
+        if (c[0] !== 'SPEAKER') continue;
+        end = Math.max(end, Number(c[3]) + Number(c[4]));
+        spk.add(c[7]);
+      }
+      if (spk.size === 4 && (!best || end > best.end)) best = { path: p, end };
+    }
+  }
+  return best;
+}
+
+// The XSS case: hostile speaker name and words.
+const xssVtt = join(out, 'xss.vtt');
+writeFileSync(xssVtt, 'WEBVTT\n\n1\n00:00:00.000 --> 00:00:04.000\n<v "><img src=x onerror=alert(1)>>Hello </script><script>alert(2)</script> there, and so on\n\n2\n00:00:02.000 --> 00:00:06.000\n<v Bob>wait </script><script>window.__pwned=1</script> no\n\n3\n00:00:06.500 --> 00:00:09.000\n<v "><img src=x onerror=alert(1)>>right.\n');
+
+function generate(name, inputs, extra = []) {
+  const html = join(out, name + '.html');
+  overtalk(['report', ...inputs, '-o', html, ...extra]);
+  const json = JSON.parse(overtalk(['analyze', ...inputs, '--format', 'json']));
+  return { html, json, size: statSync(html).size };
+}
+
+const longest = longestFourSpeaker();
+need(longest ? longest.path : '', 'a 4-speaker AMI meeting');
+
+const browser = await chromium.launch({
+  executablePath: browserPath,
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+
+async function open(html, viewport = { width: 1400, height: 1000 }) {
+  const page = await browser.newPage({ viewport });
+  const log = { errors: [], requests: [], dialogs: [] };
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') log.errors.push(m.type() + ': ' + m.text()); });
+  page.on('pageerror', (e) => log.errors.push('pageerror: ' + e.message));
+  page.on('request', (r) => log.requests.push(r.url()));
+  page.on('dialog', (d) => { log.dialogs.push(d.message()); d.dismiss().catch(() => {}); });
+  const url = pathToFileURL(html).href;
+  const t0 = Date.now();
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForSelector('html[data-ready]', { timeout: 30000 });
+  const wall = Date.now() - t0;
+  const ready = Number(await page.getAttribute('html', 'data-ready'));
+  log.url = url;
+  return { page, log, wall, ready };
+}
+
+function noNetwork(log, allowed = []) {
+  const others = log.requests.filter((u) => u !== log.url && !allowed.includes(u));
+  check(others.length === 0, `no request besides the document (${others.slice(0, 3).join(', ') || 'none'})`);
+}
+
+async function checkConversation(name, rep) {
+  console.log(`\n${name}: ${basename(rep.html)} (${rep.size} bytes)`);
+  const { page, log, wall, ready } = await open(rep.html);
+  results[name] = { bytes: rep.size, first_render_ms: Math.round(ready), load_wall_ms: wall };
+  const conv = rep.json; // single conversation: { recording, ...analysis }
+  const names = Object.keys(conv.speakers);
+  const embedded = await page.evaluate(() => JSON.parse(document.getElementById('overtalk-data').textContent));
+  check(JSON.stringify(sortKeys(embedded.conversations[0].result)) === JSON.stringify(sortKeys(conv)),
+    'embedded result == analyze --format json');
+  const labels = await page.$$eval('#conv-0 .tl-label[data-lane]', (els) => els.map((e) => e.textContent));
+  check(labels.length === names.length && labels.every((l, i) => l === names[i]), `one lane per speaker (${labels.length})`);
+  const arrows = await page.$$eval('#conv-0 svg path.arrow', (els) => els.map((e) => e.classList.contains('successful')));
+  check(arrows.length === conv.conversation.counts.interruptions, `interruption arrows ${arrows.length} == JSON ${conv.conversation.counts.interruptions}`);
+  check(arrows.filter(Boolean).length === conv.conversation.counts.successful, `solid arrows == successful (${conv.conversation.counts.successful})`);
+  const cells = await page.$$eval('#conv-0 table.matrix td.cell', (els) => els.map((e) => ({
+    x: e.dataset.interrupter, f: e.dataset.interruptee, a: Number(e.dataset.attempts), s: Number(e.dataset.successful),
+    r: e.dataset.rate === 'null' ? null : Number(e.dataset.rate), text: e.firstChild.textContent })));
+  let ok = cells.length === names.length * (names.length - 1);
+  for (const c of cells) {
+    const p = conv.pairs.find((q) => q.interrupter === c.x && q.interruptee === c.f);
+    const want = p ? [p.attempts, p.successful, p.rate_per_min_of_interruptee_floor] : [0, 0, 0];
+    if (c.a !== want[0] || c.s !== want[1] || !near(c.r, want[2]) || c.text !== `${want[0]} / ${want[1]}`) { ok = false; console.log('   matrix mismatch', c, want); }
+  }
+  check(ok, `matrix (${cells.length} cells) == JSON pairs`);
+  const shares = await page.$$eval('#conv-0 table.speakers tr[data-speaker]', (rows) => rows.map((r) => ({
+    s: r.dataset.speaker,
+    talk: r.querySelector('[data-field=talk_share]').dataset.v, floor: r.querySelector('[data-field=floor_share]').dataset.v })));
+  check(shares.length === names.length && shares.every((r) => near(JSON.parse(r.talk), conv.speakers[r.s].talk_share) && near(JSON.parse(r.floor), conv.speakers[r.s].floor_share)),
+    'talk and floor shares == JSON');
+  const hist = await page.$eval('#conv-0 svg.hist', (s) => [Number(s.dataset.total), [...s.querySelectorAll('rect.bar')].reduce((n, r) => n + Number(r.dataset.count), 0)]);
+  const ftos = conv.transfers.filter((t) => t.fto !== null).length;
+  check(hist[0] === ftos && hist[1] === ftos, `FTO histogram holds ${ftos} transfers`);
+  // Click an event: an arrow if any, else any marker.
+  const target = (await page.$('#conv-0 svg g.ev path.arrow')) ? '#conv-0 svg g.ev:has(path.arrow)' : '#conv-0 svg g.ev';
+  if (await page.$(target)) {
+    await clickEvent(page, target);
+    const title = await page.$eval('#conv-0 .details h4', (e) => e.textContent);
+    const rule = await page.$$eval('#conv-0 .details dt', (els) => els.map((e) => e.textContent));
+    check(title.length > 0 && rule.includes('rule') && rule.includes('onset') | rule.includes('time'), `clicking an event shows its details ("${title}")`);
+  } else check(false, 'an event to click');
+  // Keyboard: focus the stage, zoom in and step to the next event.
+  await page.focus('#conv-0 .tl-stage');
+  const before = await page.$eval('#conv-0 .range', (e) => e.textContent);
+  await page.keyboard.press('+');
+  await page.keyboard.press('n');
+  await page.waitForTimeout(50);
+  const after = await page.$eval('#conv-0 .range', (e) => e.textContent);
+  check(before !== after, `keyboard zoom changes the view (${before} → ${after})`);
+  check(log.errors.length === 0, `no console errors (${log.errors.slice(0, 3).join(' | ') || 'none'})`);
+  noNetwork(log);
+  return { page, log };
+}
+
+// Clicks the first event of `selector` where a reader would: on its onset dot or marker.
+async function clickEvent(page, selector) {
+  const at = await page.$eval(selector, (g) => {
+    const el = g.querySelector('circle') || g.querySelector('path:last-child');
+    const r = el.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + Math.min(r.height / 2, 4) };
+  });
+  await page.mouse.click(at.x, at.y);
+}
+
+function sortKeys(v) {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
+  return v;
+}
+
+try {
+  // 1. Red carpet.
+  const rc = generate('red-carpet', [rcVtt]);
+  const rcPage = await checkConversation('red-carpet', rc);
+  const utts = await rcPage.page.$$eval('#conv-0 .transcript .utt', (e) => e.length);
+  check(utts > 0, `transcript shown (${utts} utterances)`);
+  const link = await rcPage.page.$('#conv-0 .transcript button.ev-link');
+  if (link) {
+    await link.click();
+    const title = await rcPage.page.$eval('#conv-0 .details h4', (e) => e.textContent);
+    check(title.length > 0, `transcript event link selects the event ("${title}")`);
+  }
+  await rcPage.page.evaluate(() => document.querySelector('#conv-0 .tl-stage').scrollIntoView());
+  mkdirSync(join(repo, 'docs/img'), { recursive: true });
+  await rcPage.page.setViewportSize({ width: 1280, height: 900 });
+  await rcPage.page.waitForTimeout(100);
+  await rcPage.page.screenshot({ path: join(repo, 'docs/img/red-carpet-report.png'), fullPage: false });
+  await rcPage.page.screenshot({ path: join(out, 'red-carpet-full.png'), fullPage: true });
+  await rcPage.page.close();
+
+  // 2. One AMI meeting.
+  const es = generate('ES2004a', [es2004a]);
+  const esPage = await checkConversation('ES2004a', es);
+  await esPage.page.screenshot({ path: join(out, 'ES2004a.png') });
+  await esPage.page.close();
+
+  // 3. XSS stays inert.
+  console.log('\nxss');
+  const xss = generate('xss', [xssVtt]);
+  const raw = readFileSync(xss.html, 'utf8');
+  const { page: xp, log: xl } = await open(xss.html);
+  const imgs = await xp.$$eval('img', (e) => e.length);
+  const scripts = await xp.$$eval('script', (e) => e.length);
+  const pwned = await xp.evaluate(() => window.__pwned === undefined);
+  const label = await xp.$$eval('#conv-0 .tl-label[data-lane]', (els) => els.map((e) => e.textContent));
+  const text = await xp.$eval('#conv-0 .transcript', (e) => e.textContent);
+  check(imgs === 0, 'no <img> element created');
+  check(scripts === 2, `only the report's two <script> elements (${scripts})`);
+  check(pwned && xl.dialogs.length === 0, 'no injected script ran, no dialog');
+  check(label.includes('"><img src=x onerror=alert(1)>'), 'hostile speaker name shown as text in its lane');
+  check(text.includes('</script><script>window.__pwned=1</script>'), 'hostile words shown as text in the transcript');
+  check(!/<img src=x/i.test(raw) && (raw.match(/<\/script>/g) || []).length === 2, 'raw HTML holds no live markup from the input');
+  check(xl.errors.length === 0, `no console errors (${xl.errors.join(' | ') || 'none'})`);
+  noNetwork(xl);
+  await xp.close();
+
+  // 4. Embedded audio: clicking an event plays that moment.
+  const wav = join(shared, 'real-audio/ami-30s-excerpts/tst00.wav');
+  if (existsSync(wav)) {
+    console.log('\naudio');
+    const au = join(out, 'tst00-audio.html');
+    overtalk(['report', join(shared, 'real-audio/ami-30s-excerpts/tst00.rttm'), '--audio', wav, '--embed-audio', '-o', au]);
+    const { page: ap, log: al } = await open(au);
+    const sel = (await ap.$('#conv-0 svg g.ev')) ? '#conv-0 svg g.ev' : null;
+    if (sel) {
+      await clickEvent(ap, sel);
+      await ap.waitForTimeout(300);
+      const t = await ap.evaluate(() => document.getElementById('overtalk-audio').currentTime);
+      check(t > 0 || (await ap.$('#conv-0 .details button.play')) !== null, `clicking an event seeks the audio (currentTime ${t.toFixed(2)} s)`);
+    }
+    check(al.errors.filter((e) => !/play\(\)|autoplay/i.test(e)).length === 0, `no console errors (${al.errors.join(' | ') || 'none'})`);
+    noNetwork(al, []);
+    results.audio = { bytes: statSync(au).size };
+    await ap.close();
+  }
+
+  // 5. Score report.
+  const vbx = join(shared, 'system-outputs/vbx-ami/AMI_Mix-Headset/test/ES2004a.rttm');
+  if (existsSync(vbx)) {
+    console.log('\nscore');
+    const sh = join(out, 'score-ES2004a.html');
+    overtalk(['report', '--score', '-r', es2004a, '-s', vbx, '-o', sh]);
+    const sj = JSON.parse(overtalk(['score', '-r', es2004a, '-s', vbx, '--format', 'json']));
+    const { page: sp, log: sl } = await open(sh);
+    const lanes = await sp.$$eval('#file-0 .tl-label[data-lane]', (e) => e.map((x) => x.textContent));
+    const f = sj.files[0];
+    const nRef = new Set(readFileSync(es2004a, 'utf8').split('\n').filter((l) => l.startsWith('SPEAKER')).map((l) => l.split(/\s+/)[7])).size;
+    const nHyp = new Set(readFileSync(vbx, 'utf8').split('\n').filter((l) => l.startsWith('SPEAKER')).map((l) => l.split(/\s+/)[7])).size;
+    check(lanes.length === nRef + nHyp + 1 && lanes[lanes.length - 1] === 'errors', `reference, hypothesis and error lanes (${lanes.length})`);
+    const row = await sp.$$eval('table.score tr[data-recording="ES2004a"] td[data-field]', (e) => Object.fromEntries(e.map((x) => [x.dataset.field, JSON.parse(x.dataset.v)])));
+    check(['scored_s', 'correct_s', 'miss_s', 'false_alarm_s', 'confusion_s', 'der', 'jer'].every((k) => near(row[k], f[k])), `per-file row == score --format json (DER ${(f.der * 100).toFixed(2)} %)`);
+    const tot = await sp.$$eval('table.score tr.total td[data-field]', (e) => Object.fromEntries(e.map((x) => [x.dataset.field, JSON.parse(x.dataset.v)])));
+    check(near(tot.der, sj.total.der) && near(tot.jer, sj.total.jer) && near(tot.miss_s, sj.total.miss_s), 'total row == score --format json');
+    check(sl.errors.length === 0, `no console errors (${sl.errors.join(' | ') || 'none'})`);
+    noNetwork(sl);
+    await sp.screenshot({ path: join(out, 'score-ES2004a.png') });
+    await sp.close();
+  }
+
+  // 6. The longest 4-speaker AMI meeting: first render and zoom responsiveness.
+  const name = basename(longest.path, '.rttm');
+  console.log(`\nlongest 4-speaker AMI meeting: ${name} (${(longest.end / 60).toFixed(1)} min)`);
+  const lg = generate(name, [longest.path]);
+  const { page: lp, log: ll, wall, ready } = await open(lg.html);
+  results.longest = { meeting: name, minutes: Number((longest.end / 60).toFixed(1)), bytes: lg.size, first_render_ms: Math.round(ready), load_wall_ms: wall,
+    talkspurts: lg.json.talkspurts.length, onsets: lg.json.onsets.length, interruptions: lg.json.conversation.counts.interruptions };
+  check(ready < 2000, `first view rendered in ${Math.round(ready)} ms (< 2000 ms; wall ${wall} ms)`);
+  const arrows = await lp.$$eval('#conv-0 svg path.arrow', (e) => e.length);
+  check(arrows === lg.json.conversation.counts.interruptions, `interruption arrows ${arrows} == JSON ${lg.json.conversation.counts.interruptions}`);
+  // Zoom with the wheel: 40 steps in, 40 out, each awaited to its frame.
+  const box = await lp.$eval('#conv-0 .tl-stage', (e) => { const r = e.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + 20 }; });
+  await lp.evaluate(() => { window.__frames = []; let last = performance.now(); function tick(now) { window.__frames.push(now - last); last = now; if (window.__frames.length < 100000) requestAnimationFrame(tick); } requestAnimationFrame(tick); });
+  const t0 = Date.now();
+  for (let i = 0; i < 80; i++) {
+    await lp.mouse.move(box.x, box.y);
+    await lp.mouse.wheel(0, i < 40 ? -120 : 120);
+  }
+  const zoomWall = Date.now() - t0;
+  const frames = await lp.evaluate(() => window.__frames.slice(1));
+  frames.sort((a, b) => a - b);
+  const p95 = frames[Math.floor(frames.length * 0.95)] || 0, worst = frames[frames.length - 1] || 0;
+  const long = frames.filter((f) => f > 50).length;
+  results.longest.zoom = { wheel_events: 80, wall_ms: zoomWall, frames: frames.length, p95_frame_ms: Number(p95.toFixed(1)), max_frame_ms: Number(worst.toFixed(1)), frames_over_50ms: long };
+  check(p95 < 50, `zoom frames: p95 ${p95.toFixed(1)} ms, max ${worst.toFixed(1)} ms, ${long} over 50 ms (${frames.length} frames, 80 wheel events in ${zoomWall} ms)`);
+  // Drag to pan.
+  await lp.mouse.move(box.x, box.y + 40); await lp.mouse.down(); await lp.mouse.move(box.x - 300, box.y + 40, { steps: 10 }); await lp.mouse.up();
+  check(ll.errors.length === 0, `no console errors (${ll.errors.join(' | ') || 'none'})`);
+  noNetwork(ll);
+  await lp.screenshot({ path: join(out, name + '.png') });
+  await lp.close();
+} finally {
+  await browser.close();
+}
+
+writeFileSync(join(out, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+console.log('\n' + JSON.stringify(results, null, 2));
+if (failures) { console.error(`\n${failures} check(s) failed`); process.exit(1); }
+console.log('\nall browser checks passed');
