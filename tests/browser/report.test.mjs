@@ -67,8 +67,15 @@ function longestFourSpeaker() {
 }
 
 // The XSS case: hostile speaker name and words.
-const xssVtt = join(out, 'xss.vtt');
-writeFileSync(xssVtt, 'WEBVTT\n\n1\n00:00:00.000 --> 00:00:04.000\n<v "><img src=x onerror=alert(1)>>Hello </script><script>alert(2)</script> there, and so on\n\n2\n00:00:02.000 --> 00:00:06.000\n<v Bob>wait </script><script>window.__pwned=1</script> no\n\n3\n00:00:06.500 --> 00:00:09.000\n<v "><img src=x onerror=alert(1)>>right.\n');
+const xssVtt = join(out, 'xss.csv');
+const evil = '"><img src=x onerror=alert(1)>';
+const csvq = (t) => '"' + t.replace(/"/g, '""') + '"';
+writeFileSync(xssVtt, [
+  'recording,start,end,speaker,text',
+  `${csvq('rec"><svg onload=alert(3)>')},0.000,4.000,${csvq(evil)},${csvq('Hello </script><script>alert(2)</script> there, and so on')}`,
+  `${csvq('rec"><svg onload=alert(3)>')},2.000,6.000,Bob,${csvq('wait </script><script>window.__pwned=1</script> no')}`,
+  `${csvq('rec"><svg onload=alert(3)>')},6.500,9.000,${csvq(evil)},right.`,
+].join('\n') + '\n');
 
 function generate(name, inputs, extra = []) {
   const html = join(out, name + '.html');
@@ -190,9 +197,13 @@ try {
     const title = await rcPage.page.$eval('#conv-0 .details h4', (e) => e.textContent);
     check(title.length > 0, `transcript event link selects the event ("${title}")`);
   }
-  await rcPage.page.evaluate(() => document.querySelector('#conv-0 .tl-stage').scrollIntoView());
   mkdirSync(join(repo, 'docs/img'), { recursive: true });
-  await rcPage.page.setViewportSize({ width: 1280, height: 900 });
+  await rcPage.page.setViewportSize({ width: 1280, height: 860 });
+  await rcPage.page.click('#conv-0 .toolbar button[title^="Show everything"]');
+  await rcPage.page.evaluate(() => window.scrollTo(0, 0));
+  await rcPage.page.waitForTimeout(100);
+  await clickEvent(rcPage.page, '#conv-0 svg g.ev:has(path.arrow.unsuccessful)');
+  await rcPage.page.evaluate(() => window.scrollTo(0, 0));
   await rcPage.page.waitForTimeout(100);
   await rcPage.page.screenshot({ path: join(repo, 'docs/img/red-carpet-report.png'), fullPage: false });
   await rcPage.page.screenshot({ path: join(out, 'red-carpet-full.png'), fullPage: true });
@@ -217,7 +228,10 @@ try {
   check(imgs === 0, 'no <img> element created');
   check(scripts === 2, `only the report's two <script> elements (${scripts})`);
   check(pwned && xl.dialogs.length === 0, 'no injected script ran, no dialog');
-  check(label.includes('"><img src=x onerror=alert(1)>'), 'hostile speaker name shown as text in its lane');
+  check(label.includes(evil), 'hostile speaker name shown as text in its lane');
+  const heading = await xp.$eval('#conv-0 h2', (e) => e.textContent);
+  check(heading === 'rec"><svg onload=alert(3)>', 'hostile recording id shown as text');
+  check((await xp.$$eval('svg[onload], [onerror]', (e) => e.length)) === 0, 'no element carries an event-handler attribute');
   check(text.includes('</script><script>window.__pwned=1</script>'), 'hostile words shown as text in the transcript');
   check(!/<img src=x/i.test(raw) && (raw.match(/<\/script>/g) || []).length === 2, 'raw HTML holds no live markup from the input');
   check(xl.errors.length === 0, `no console errors (${xl.errors.join(' | ') || 'none'})`);

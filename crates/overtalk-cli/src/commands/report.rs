@@ -96,7 +96,8 @@ fn params(args: &Args) -> Result<Params> {
                 .with_context(|| format!("{}: unknown preset {name:?}", path.display()))?;
         }
     }
-    let mut merged = toml::Table::try_from(Params::preset(preset)).context("encoding the preset")?;
+    let mut merged =
+        toml::Table::try_from(Params::preset(preset)).context("encoding the preset")?;
     for (k, v) in table {
         if !merged.contains_key(&k) {
             bail!("{shown}: unknown parameter {k:?}");
@@ -152,7 +153,9 @@ fn audio(args: &Args) -> Result<Option<Audio>> {
     let name = path.to_string_lossy();
     if args.embed_audio {
         let mime = Audio::mime_for(&name).with_context(|| {
-            format!("{name}: unknown audio type (use .mp3, .wav, .ogg, .opus, .m4a, .flac or .webm)")
+            format!(
+                "{name}: unknown audio type (use .mp3, .wav, .ogg, .opus, .m4a, .flac or .webm)"
+            )
         })?;
         let len = std::fs::metadata(path).with_context(|| format!("reading {name}"))?.len();
         if len > MAX_EMBED_BYTES {
@@ -320,6 +323,9 @@ mod tests {
     #[test]
     fn relative_urls_climb_and_encode() {
         assert_eq!(relative_url(Path::new("/a/b/c d.mp3"), Path::new("/a/b")), "c%20d.mp3");
-        assert_eq!(relative_url(Path::new("/a/x/y#1.wav"), Path::new("/a/b/c")), "../../x/y%231.wav");
+        assert_eq!(
+            relative_url(Path::new("/a/x/y#1.wav"), Path::new("/a/b/c")),
+            "../../x/y%231.wav"
+        );
     }
 }

@@ -228,7 +228,11 @@ fn utterances_json(t: &Transcript) -> Value {
                     c.words
                         .iter()
                         .map(|w| {
-                            json!([w.text, w.start.map(|x| ms(x.micros())), w.end.map(|x| ms(x.micros()))])
+                            json!([
+                                w.text,
+                                w.start.map(|x| ms(x.micros())),
+                                w.end.map(|x| ms(x.micros()))
+                            ])
                         })
                         .collect()
                 })
@@ -312,7 +316,6 @@ fn conversation_section(
     b.push_str("<p class=\"note\">Wheel or +/− to zoom, drag or ←/→ to pan, n/p to step through events; point at, tap or focus an event for its details.</p>");
     b.push_str("<div class=\"details\" role=\"status\" aria-live=\"polite\"><p class=\"note\">Select an event to see its class, times, the words around it and the rule that classified it.</p></div>");
 
-    b.push_str("<div class=\"grid2\"><div>");
     // Talk and floor.
     b.push_str("<h3>Talk and floor share</h3><table class=\"speakers\"><thead><tr><th scope=\"col\">speaker</th><th scope=\"col\">mode</th><th scope=\"col\">talk s</th><th scope=\"col\">talk share</th><th scope=\"col\">floor s</th><th scope=\"col\">floor share</th><th scope=\"col\">turns</th><th scope=\"col\">backchannels</th><th scope=\"col\">interruptions made (successful)</th><th scope=\"col\">received (successful)</th></tr></thead><tbody>");
     for (name, s) in &r.speakers {
@@ -355,7 +358,7 @@ fn conversation_section(
     b.push_str("</tbody></table>");
 
     // Who interrupts whom.
-    b.push_str("<h3>Who interrupts whom</h3><p class=\"note\">Row interrupts column (the floor holder): attempts, successful, and attempts per minute of the column's floor time.</p><table class=\"matrix\"><thead><tr><th scope=\"col\">interrupter \\ holder</th>");
+    b.push_str("<div class=\"grid2\"><div><h3>Who interrupts whom</h3><p class=\"note\">Row interrupts column (the floor holder): attempts, successful, and attempts per minute of the column's floor time.</p><table class=\"matrix\"><thead><tr><th scope=\"col\">interrupter \\ holder</th>");
     for f in &names {
         let _ = write!(b, "<th scope=\"col\" class=\"c{}\">{}</th>", colour(f), escape(f));
     }
@@ -496,7 +499,7 @@ fn fto_histogram(b: &mut String, r: &Analysis) {
             i if i == N + 1 => (format!("{}", LO + W * N as i64), "+∞".to_owned()),
             i => (format!("{}", LO + W * (i as i64 - 1)), format!("{}", LO + W * i as i64)),
         };
-        let neg = i >= 1 && i <= N && LO + W * (i as i64) <= 0 || i == 0;
+        let neg = i == 0 || ((1..=N).contains(&i) && LO + W * (i as i64) <= 0);
         let _ = write!(
             b,
             "<rect class=\"bar{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{bh}\" data-count=\"{count}\"><title>[{lo}, {hi}) ms: {count}</title></rect>",
@@ -602,7 +605,9 @@ fn transcript_html(
             inline[u].push((format!("v{i}"), "claim", format!("floor claim: “{}”", v.phrase)));
         }
     }
-    b.push_str("<h3>Transcript</h3><div class=\"transcript\" tabindex=\"0\" aria-label=\"Transcript\">");
+    b.push_str(
+        "<h3>Transcript</h3><div class=\"transcript\" tabindex=\"0\" aria-label=\"Transcript\">",
+    );
     for (i, (start, _end, speaker, text)) in utts.iter().enumerate() {
         let _ = write!(
             b,
@@ -708,7 +713,9 @@ pub fn score_report(view: &ScoreView<'_>, opts: &ReportOptions) -> Result<String
     );
     // Tables.
     b.push_str("<h2>Per recording and total</h2><table class=\"score\"><thead><tr><th scope=\"col\">recording</th><th scope=\"col\">status</th><th scope=\"col\">scored s</th><th scope=\"col\">correct s</th><th scope=\"col\">miss s</th><th scope=\"col\">false alarm s</th><th scope=\"col\">confusion s</th><th scope=\"col\">DER</th><th scope=\"col\">JER</th><th scope=\"col\">mapping</th></tr></thead><tbody>");
-    let cell = |field: &str, v: f64| format!("<td data-field=\"{field}\" data-v=\"{}\">{v:.3}</td>", jv(&v));
+    let cell = |field: &str, v: f64| {
+        format!("<td data-field=\"{field}\" data-v=\"{}\">{v:.3}</td>", jv(&v))
+    };
     let rate = |field: &str, v: Option<f64>| {
         format!(
             "<td data-field=\"{field}\" data-v=\"{}\">{}</td>",
