@@ -114,6 +114,18 @@
     this.svg.appendChild(defs);
     this.layer = sv('g', {});
     this.svg.appendChild(this.layer);
+    // One set of listeners for every event node, however many the view holds.
+    function evOf(e) {
+      var g = e.target.closest ? e.target.closest('g.ev') : null;
+      return g ? Number(g.getAttribute('data-i')) : -1;
+    }
+    this.layer.addEventListener('pointerover', function (e) { var i = evOf(e); if (i >= 0) self.show(model.events[i], false); });
+    this.layer.addEventListener('focusin', function (e) { var i = evOf(e); if (i >= 0) self.show(model.events[i], false); });
+    this.layer.addEventListener('click', function (e) { var i = evOf(e); if (i >= 0) { e.stopPropagation(); self.select(i, true); } });
+    this.layer.addEventListener('keydown', function (e) {
+      var i = evOf(e);
+      if (i >= 0 && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); e.stopPropagation(); self.select(i, true); }
+    });
     stage.appendChild(this.canvas);
     stage.appendChild(this.svg);
     wrap.appendChild(stage);
@@ -229,7 +241,18 @@
       var d = Math.abs(tk.t - t);
       if (d <= tol && d < bd) { bd = d; best = tk; }
     }
-    if (best) { this.select(best.ev, click); return; }
+    if (this.marksOnCanvas) {
+      for (var q = 0; q < m.marks.length; q++) {
+        var mk = m.marks[q];
+        if (mk.lane !== lane || y - lane * LANE_H > 16) continue;
+        var d3 = Math.abs(mk.t - t);
+        if (d3 <= tol && d3 < bd) { bd = d3; best = mk; }
+      }
+    }
+    if (best) {
+      if (click) this.select(best.ev, true); else this.show(m.events[best.ev], false);
+      return;
+    }
     var segs = m.lanes[lane].segs;
     var j = lowerBound(segs, t - 600000, function (s) { return s[0]; });
     for (; j < segs.length && segs[j][0] <= t + tol; j++) {
@@ -387,21 +410,13 @@
     while (layer.firstChild) layer.removeChild(layer.firstChild);
     var frag = document.createDocumentFragment();
     var cur = this.selected >= 0 ? m.events[this.selected] : null;
-    function hook(node, ev) {
-      node.addEventListener('pointerenter', function () { self.show(m.events[ev], false); });
-      node.addEventListener('focus', function () { self.show(m.events[ev], false); });
-      node.addEventListener('click', function (e) { e.stopPropagation(); self.select(ev, true); });
-      node.addEventListener('keydown', function (e) {
-        if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); self.select(ev, true); }
-      });
-    }
-    var budget = 1500;
+    var MAX_MARK_NODES = 200;
     m.arrows.forEach(function (ar) {
       if (ar.t < v.a || ar.t > v.b) return;
       var x = self.x(ar.t), y1 = ar.from * LANE_H + LANE_H / 2, y2 = ar.to * LANE_H + LANE_H / 2;
       var dir = y2 > y1 ? 1 : -1;
       y2 -= dir * 6;
-      var g = sv('g', { 'class': 'ev', tabindex: '0', role: 'button', 'data-ev': m.events[ar.ev].key, 'aria-label': m.events[ar.ev].label });
+      var g = sv('g', { 'class': 'ev', tabindex: '0', role: 'button', 'data-i': ar.ev, 'data-ev': m.events[ar.ev].key, 'aria-label': m.events[ar.ev].label });
       g.appendChild(sv('path', { 'class': 'hit', d: 'M' + x + ',' + y1 + ' C' + (x + 14) + ',' + y1 + ' ' + (x + 14) + ',' + y2 + ' ' + x + ',' + y2, fill: 'none', stroke: 'transparent', 'stroke-width': '10' }));
       var p = sv('path', {
         'class': 'arrow ' + (ar.solid ? 'successful' : 'unsuccessful') + (cur && cur === m.events[ar.ev] ? ' selected' : ''),
@@ -411,22 +426,30 @@
       if (!ar.solid) p.setAttribute('stroke-dasharray', '4 3');
       g.appendChild(p);
       g.appendChild(sv('circle', { cx: x, cy: y1, r: 3, fill: '#222' }));
-      hook(g, ar.ev);
       frag.appendChild(g);
-      budget--;
     });
     var visible = [];
     for (i = 0; i < m.marks.length; i++) if (m.marks[i].t >= v.a && m.marks[i].t <= v.b) visible.push(m.marks[i]);
-    if (visible.length > budget) visible = visible.filter(function (mk) { return mk.always; });
+    this.marksOnCanvas = visible.length > MAX_MARK_NODES;
+    if (this.marksOnCanvas) {
+      // Too many to be separate nodes: paint them; pointer hits are found by hoverAt.
+      visible.forEach(function (mk) {
+        var x = self.x(mk.t), y = mk.lane * LANE_H;
+        ctx.beginPath();
+        if (mk.cls === 'claim') { ctx.moveTo(x, y + 2); ctx.lineTo(x + 5, y + 8); ctx.lineTo(x, y + 14); ctx.lineTo(x - 5, y + 8); ctx.fillStyle = '#F0E442'; }
+        else { ctx.moveTo(x - 4, y + 1); ctx.lineTo(x + 4, y + 1); ctx.lineTo(x, y + 7); ctx.fillStyle = mk.fill || '#555'; }
+        ctx.closePath(); ctx.fill();
+      });
+      visible = [];
+    }
     visible.forEach(function (mk) {
       var x = self.x(mk.t), y = mk.lane * LANE_H;
-      var g = sv('g', { 'class': 'ev mark ' + mk.cls, tabindex: '0', role: 'button', 'data-ev': m.events[mk.ev].key, 'aria-label': m.events[mk.ev].label });
+      var g = sv('g', { 'class': 'ev mark ' + mk.cls, tabindex: '0', role: 'button', 'data-i': mk.ev, 'data-ev': m.events[mk.ev].key, 'aria-label': m.events[mk.ev].label });
       var shape = mk.cls === 'claim'
         ? sv('path', { d: 'M' + x + ',' + (y + 2) + ' l5,6 l-5,6 l-5,-6 z', fill: '#F0E442', stroke: '#000' })
         : sv('path', { d: 'M' + (x - 4) + ',' + (y + 1) + ' l8,0 l-4,6 z', fill: mk.fill || '#555', stroke: '#fff', 'stroke-width': '0.5' });
       if (cur && cur === m.events[mk.ev]) shape.setAttribute('class', 'selected');
       g.appendChild(shape);
-      hook(g, mk.ev);
       frag.appendChild(g);
     });
     layer.appendChild(frag);
