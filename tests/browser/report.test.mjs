@@ -296,6 +296,17 @@ try {
     noNetwork(al, []);
     results.audio = { bytes: statSync(au).size };
     await ap.close();
+    // Linked, not embedded: the page loads the file it names, nothing else.
+    const linked = join(out, 'tst00-linked.html');
+    overtalk(['report', join(shared, 'real-audio/ami-30s-excerpts/tst00.rttm'), '--audio', wav, '-o', linked]);
+    const { page: lp2, log: ll2 } = await open(linked);
+    await clickEvent(lp2, '#conv-0 svg g.ev');
+    await lp2.waitForTimeout(500);
+    const state = await lp2.evaluate(() => { const a = document.getElementById('overtalk-audio'); return { t: a.currentTime, err: a.error ? a.error.code : 0, src: a.getAttribute('src') }; });
+    check(state.err === 0 && state.t > 0, `linked audio (${state.src}) plays from the event (currentTime ${state.t.toFixed(2)} s)`);
+    check(ll2.errors.filter((e) => !/play\(\)|autoplay/i.test(e)).length === 0, `no console errors (${ll2.errors.join(' | ') || 'none'})`);
+    noNetwork(ll2, [pathToFileURL(wav).href]);
+    await lp2.close();
   }
 
   // 5. Score report.

@@ -183,6 +183,15 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     if args.score {
         return run_score(args, globals);
     }
+    if !args.reference.is_empty()
+        || !args.hypothesis.is_empty()
+        || !args.uem.is_empty()
+        || args.collar.is_some()
+        || args.skip_overlap
+        || args.score_preset != "overtalk"
+    {
+        bail!("-r, -s, --uem, --collar, --skip-overlap and --score-preset need --score");
+    }
     let params = params(&args)?;
     let sources = input::expand(&args.inputs)?;
     let rename = args.read.rename_map()?;
@@ -319,6 +328,83 @@ fn run_score(args: Args, globals: Globals) -> Result<Outcome> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, Parser)]
+    struct R {
+        #[command(flatten)]
+        a: Args,
+    }
+
+    #[derive(Debug, Parser)]
+    struct A {
+        #[command(flatten)]
+        a: crate::commands::analyze::Args,
+    }
+
+    fn embedded(html: &str) -> serde_json::Value {
+        let open = "<script type=\"application/json\" id=\"overtalk-data\">";
+        let a = html.find(open).unwrap() + open.len();
+        let b = a + html[a..].find("</script>").unwrap();
+        serde_json::from_str(&html[a..b]).unwrap()
+    }
+
+    #[test]
+    fn report_embeds_what_analyze_writes() {
+        let vtt = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/red-carpet/red-carpet.vtt");
+        let dir = tempfile::tempdir().unwrap();
+        let html = dir.path().join("r.html");
+        let json = dir.path().join("r.json");
+        let g = Globals { quiet: true };
+        let h = html.to_str().unwrap();
+        let r = R::try_parse_from(["report", vtt, "-o", h, "--preset", "he2010"]).unwrap();
+        assert_eq!(run(r.a, g).unwrap(), Outcome::Ok);
+        let j = json.to_str().unwrap();
+        let a =
+            A::try_parse_from(["analyze", vtt, "--format", "json", "-o", j, "--preset", "he2010"])
+                .unwrap();
+        crate::commands::analyze::run(a.a, g).unwrap();
+        let want: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let page = std::fs::read_to_string(&html).unwrap();
+        assert_eq!(embedded(&page)["conversations"][0]["result"], want);
+        assert_eq!(want["params"]["bridge_pause"], 20);
+        assert!(page.contains("Preset: he2010."));
+    }
+
+    #[test]
+    fn score_form_and_argument_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let reference = dir.path().join("ref.rttm");
+        let hypothesis = dir.path().join("hyp.rttm");
+        std::fs::write(
+            &reference,
+            "SPEAKER f 1 0 10 <NA> <NA> A <NA> <NA>\nSPEAKER f 1 10 10 <NA> <NA> B <NA> <NA>\n",
+        )
+        .unwrap();
+        std::fs::write(
+            &hypothesis,
+            "SPEAKER f 1 0 12 <NA> <NA> x <NA> <NA>\nSPEAKER f 1 12 8 <NA> <NA> y <NA> <NA>\n",
+        )
+        .unwrap();
+        let out = dir.path().join("s.html");
+        let (r, h, o) =
+            (reference.to_str().unwrap(), hypothesis.to_str().unwrap(), out.to_str().unwrap());
+        let args = R::try_parse_from(["report", "--score", "-r", r, "-s", h, "-o", o]).unwrap();
+        assert_eq!(run(args.a, Globals { quiet: true }).unwrap(), Outcome::Ok);
+        let page = std::fs::read_to_string(&out).unwrap();
+        let data = embedded(&page);
+        assert_eq!(data["kind"], "score");
+        assert_eq!(data["report"]["files"][0]["der"]["confusion"], serde_json::json!(2_000_000));
+        // Without inputs and without --score, -r without --score, --embed-audio alone: errors.
+        assert!(R::try_parse_from(["report", "-o", o]).is_err());
+        let args = R::try_parse_from(["report", r, "-r", r, "-o", o]).unwrap();
+        assert!(run(args.a, Globals { quiet: true }).is_err());
+        assert!(R::try_parse_from(["report", "x.rttm", "--embed-audio"]).is_err());
+        // Never overwrite an input.
+        let args = R::try_parse_from(["report", "--score", "-r", r, "-s", h, "-o", r]).unwrap();
+        assert!(run(args.a, Globals { quiet: true }).is_err());
+    }
 
     #[test]
     fn relative_urls_climb_and_encode() {

@@ -108,7 +108,7 @@
     this.canvas.className = 'tl-canvas';
     this.svg = sv('svg', { 'class': 'tl-svg' });
     var defs = sv('defs', {});
-    var marker = sv('marker', { id: 'ah-' + model.id, viewBox: '0 0 10 10', refX: '9', refY: '5', markerWidth: '7', markerHeight: '7', orient: 'auto-start-reverse' });
+    var marker = sv('marker', { id: 'ah-' + model.id, viewBox: '0 0 10 10', refX: '9', refY: '5', markerWidth: '8', markerHeight: '8', markerUnits: 'userSpaceOnUse', orient: 'auto-start-reverse' });
     marker.appendChild(sv('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#222' }));
     defs.appendChild(marker);
     this.svg.appendChild(defs);
