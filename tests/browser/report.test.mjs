@@ -276,6 +276,15 @@ try {
   check(!/<img src=x/i.test(raw) && (raw.match(/<\/script>/g) || []).length === 2, 'raw HTML holds no live markup from the input');
   check(xl.errors.length === 0, `no console errors (${xl.errors.join(' | ') || 'none'})`);
   noNetwork(xl);
+  // The policy itself: an injected inline script does not run, a fetch is refused.
+  const csp = await xp.evaluate(async () => {
+    let how = 'appended';
+    try { const s = document.createElement('script'); s.textContent = 'window.__csp = 1'; document.body.appendChild(s); } catch (e) { how = 'refused: ' + e.name; }
+    let net = 'fetched';
+    try { await fetch('http://127.0.0.1:9/x'); } catch (e) { net = 'refused'; }
+    return { how, ran: window.__csp === 1, net };
+  });
+  check(!csp.ran && csp.net === 'refused', `CSP: injected script not run (${csp.how}), fetch ${csp.net}`);
   await xp.close();
 
   // 4. Embedded audio: clicking an event plays that moment.

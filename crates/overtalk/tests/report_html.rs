@@ -89,7 +89,7 @@ fn structure_and_csp_hashes() {
     assert_eq!(
         csp,
         format!(
-            "default-src 'none'; script-src {}; style-src {}; img-src data:; base-uri 'none'; form-action 'none'",
+            "default-src 'none'; script-src {}; style-src {}; img-src data:; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types 'none'",
             csp_hash(script),
             csp_hash(style)
         )
@@ -109,7 +109,21 @@ fn structure_and_csp_hashes() {
     assert!(!html.contains(" onclick=") && !html.contains(" onload="));
     // The transcript: one line per utterance, with the events inline.
     assert_eq!(html.matches("<p class=\"utt\">").count(), 18);
-    assert!(html.contains("data-ev=\"o"));
+    use overtalk::analysis::onsets::OnsetClass;
+    let inline = a
+        .onsets
+        .iter()
+        .filter(|o| !matches!(o.class, OnsetClass::Opening | OnsetClass::SmoothSwitch))
+        .count()
+        + a.verbal_claims.len();
+    assert_eq!(html.matches("class=\"ev-link ").count(), inline);
+    assert_eq!(inline, 13);
+    // The first interruption (Husband at 7.9 s) sits in the line of the utterance it starts.
+    let first = a.onsets.iter().position(|o| o.class == OnsetClass::Interruption).unwrap();
+    assert_eq!(a.onsets[first].time, 7900);
+    let line = between(&html, "data-t=\"7900\" aria-label", "</p>");
+    assert!(line.contains(&format!("data-ev=\"o{first}\">interruption (successful)</button>")));
+    assert!(line.contains("It&#39;s gonna be great. You&#39;re a winner."));
 }
 
 #[test]

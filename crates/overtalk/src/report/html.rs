@@ -120,7 +120,7 @@ fn pct(x: Option<f64>) -> String {
 
 fn page(title: &str, csp_media: Option<&str>, body: &str, payload: &str) -> String {
     let mut csp = format!(
-        "default-src 'none'; script-src {}; style-src {}; img-src data:; base-uri 'none'; form-action 'none'",
+        "default-src 'none'; script-src {}; style-src {}; img-src data:; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types 'none'",
         csp_hash(SCRIPT),
         csp_hash(STYLE)
     );
@@ -562,20 +562,20 @@ fn transcript_html(
     // Events inline: onsets worth a look and verbal floor claims, placed before the utterance
     // of their speaker that contains (or first follows) their time.
     let mut inline: Vec<Vec<(String, &'static str, String)>> = vec![Vec::new(); utts.len()];
+    // Per speaker, the indices of their utterances in time order (utterances are sorted).
+    let mut by_speaker: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, u) in utts.iter().enumerate() {
+        by_speaker.entry(u.2).or_default().push(i);
+    }
     let place = |speaker: &str, time: i64| -> Option<usize> {
-        let mut best: Option<usize> = None;
-        for (i, u) in utts.iter().enumerate() {
-            if u.2 != speaker {
-                continue;
-            }
-            if u.0 <= time && time < u.1 {
-                return Some(i);
-            }
-            if u.0 >= time && best.is_none() {
-                best = Some(i);
-            }
+        let list = by_speaker.get(speaker)?;
+        // The last utterance starting at or before `time`, if it is still running; else the
+        // first one starting after it.
+        let k = list.partition_point(|&i| utts[i].0 <= time);
+        if k > 0 && time < utts[list[k - 1]].1 {
+            return Some(list[k - 1]);
         }
-        best
+        list.get(k).copied()
     };
     for (i, o) in r.onsets.iter().enumerate() {
         if matches!(o.class, OnsetClass::Opening | OnsetClass::SmoothSwitch) {
