@@ -247,6 +247,16 @@ try {
   await rcPage.page.waitForTimeout(100);
   await rcPage.page.screenshot({ path: join(repo, 'docs/img/red-carpet-report.png'), fullPage: false });
   await rcPage.page.screenshot({ path: join(out, 'red-carpet-full.png'), fullPage: true });
+  // Print: controls hidden, the transcript unclipped, the timeline kept.
+  await rcPage.page.emulateMedia({ media: 'print' });
+  const print = await rcPage.page.evaluate(() => ({
+    toolbar: getComputedStyle(document.querySelector('.toolbar')).display,
+    transcript: getComputedStyle(document.querySelector('.transcript')).overflow,
+    canvas: document.querySelector('.tl-canvas').getBoundingClientRect().height > 0,
+  }));
+  check(print.toolbar === 'none' && print.transcript === 'visible' && print.canvas, 'print style: no controls, full transcript, timeline kept');
+  await rcPage.page.pdf({ path: join(out, 'red-carpet.pdf'), format: 'A4', landscape: true, printBackground: true });
+  await rcPage.page.emulateMedia({ media: 'screen' });
   await rcPage.page.close();
 
   // 2. One AMI meeting.
@@ -335,6 +345,17 @@ try {
     check(['scored_s', 'correct_s', 'miss_s', 'false_alarm_s', 'confusion_s', 'der', 'jer'].every((k) => near(row[k], f[k])), `per-file row == score --format json (DER ${(f.der * 100).toFixed(2)} %)`);
     const tot = await sp.$$eval('table.score tr.total td[data-field]', (e) => Object.fromEntries(e.map((x) => [x.dataset.field, JSON.parse(x.dataset.v)])));
     check(near(tot.der, sj.total.der) && near(tot.jer, sj.total.jer) && near(tot.miss_s, sj.total.miss_s), 'total row == score --format json');
+    check(lanes.slice(nRef, nRef + nHyp).every((l) => / → | \(unmapped\)$/.test(l)), 'hypothesis lanes name the reference speaker they map to');
+    await sp.focus('#file-0 .tl-stage');
+    await sp.keyboard.press('n');
+    const errTitle = await sp.$eval('#file-0 .details h4', (e) => e.textContent);
+    check(['miss', 'false-alarm', 'confusion'].includes(errTitle), `n steps to the first error ("${errTitle}")`);
+    // Point at the error lane: its piece is described.
+    const lane = await sp.$eval('#file-0 .tl-stage', (e, n) => { const r = e.getBoundingClientRect(); return { x: r.left + r.width * 0.5, y: r.top + n * 30 + 15 }; }, nRef + nHyp);
+    await sp.mouse.move(lane.x, lane.y);
+    await sp.mouse.move(lane.x + 2, lane.y);
+    const hov = await sp.$eval('#file-0 .details h4', (e) => e.textContent);
+    check(['miss', 'false-alarm', 'confusion', 'correct'].includes(hov), `pointing at the error lane describes the piece ("${hov}")`);
     check(sl.errors.length === 0, `no console errors (${sl.errors.join(' | ') || 'none'})`);
     noNetwork(sl);
     await sp.screenshot({ path: join(out, 'score-ES2004a.png') });

@@ -608,7 +608,13 @@
       refIdx[sp.speaker] = i;
       lanes.push({ label: 'ref ' + sp.speaker, colour: PALETTE[i % PALETTE.length], segs: sp.segments.map(function (s) { return [s[0], s[1], 'ref', null]; }) });
     });
-    file.hypothesis.forEach(function (sp, i) {
+    // Hypothesis lanes under the reference order of the speaker each maps to; unmapped last.
+    var hyps = file.hypothesis.slice().sort(function (x, y) {
+      var a = x.mapped !== null && refIdx[x.mapped] !== undefined ? refIdx[x.mapped] : 1e9;
+      var b = y.mapped !== null && refIdx[y.mapped] !== undefined ? refIdx[y.mapped] : 1e9;
+      return a - b || (x.speaker < y.speaker ? -1 : x.speaker > y.speaker ? 1 : 0);
+    });
+    hyps.forEach(function (sp, i) {
       var ci = sp.mapped !== null && refIdx[sp.mapped] !== undefined ? refIdx[sp.mapped] : file.reference.length + i;
       lanes.push({ label: 'hyp ' + sp.speaker + (sp.mapped !== null ? ' → ' + sp.mapped : ' (unmapped)'), colour: PALETTE[ci % PALETTE.length], segs: sp.segments.map(function (s) { return [s[0], s[1], 'hyp', null]; }) });
     });
@@ -629,7 +635,12 @@
       }
       return { title: lanes[li].label, lines: [['time', clock(seg[0]) + ' – ' + clock(seg[1])]], words: [], a: seg[0], b: seg[1] };
     }
-    return { id: 's' + k, name: 'Scoring ' + file.recording, lanes: lanes, band: null, shade: null, ticks: [], arrows: [], marks: [], events: events, t0: t0, t1: t1, describe: function () { return null; }, describeSeg: describeSeg };
+    // The errors are the events n/p step through.
+    file.errors.forEach(function (e, i) {
+      if (e.kind !== 'correct') events.push({ t: e.start, key: 'e' + i, seg: [e.start, e.end, e.kind, i], label: e.kind + ' at ' + clock(e.start) });
+    });
+    return { id: 's' + k, name: 'Scoring ' + file.recording, lanes: lanes, band: null, shade: null, ticks: [], arrows: [], marks: [], events: events, t0: t0, t1: t1,
+      describe: function (ev) { return describeSeg(eLane, ev.seg); }, describeSeg: describeSeg };
   }
 
   // ---------------------------------------------------------------- boot
