@@ -304,13 +304,19 @@ try {
     const au = join(out, 'tst00-audio.html');
     overtalk(['report', join(shared, 'real-audio/ami-30s-excerpts/tst00.rttm'), '--audio', wav, '--embed-audio', '-o', au]);
     const { page: ap, log: al } = await open(au);
-    const sel = (await ap.$('#conv-0 svg g.ev')) ? '#conv-0 svg g.ev' : null;
-    if (sel) {
-      await clickEvent(ap, sel);
-      await ap.waitForTimeout(300);
-      const t = await ap.evaluate(() => document.getElementById('overtalk-audio').currentTime);
-      check(t > 0 || (await ap.$('#conv-0 .details button.play')) !== null, `clicking an event seeks the audio (currentTime ${t.toFixed(2)} s)`);
+    // Step with n to the first event after 3 s, play it with Enter: the audio seeks to 2 s before.
+    await ap.focus('#conv-0 .tl-stage');
+    let onset = 0;
+    for (let i = 0; i < 30 && onset < 3; i++) {
+      await ap.keyboard.press('n');
+      onset = await ap.$eval('#conv-0 .details', (e) => { const m = e.textContent.match(/\(([\d.]+) s\)/); return m ? Number(m[1]) : 0; });
     }
+    await ap.keyboard.press('Enter');
+    await ap.waitForTimeout(400);
+    const t = await ap.evaluate(() => document.getElementById('overtalk-audio').currentTime);
+    check(onset >= 3 && t >= onset - 2.01 && t < onset + 1.5, `Enter on an event at ${onset} s plays from ${t.toFixed(2)} s (2 s of context before it)`);
+    await clickEvent(ap, '#conv-0 svg g.ev');
+    check((await ap.$('#conv-0 .details button.play')) !== null, 'the details of a clicked event offer a play button');
     check(al.errors.filter((e) => !/play\(\)|autoplay/i.test(e)).length === 0, `no console errors (${al.errors.join(' | ') || 'none'})`);
     noNetwork(al, []);
     results.audio = { bytes: statSync(au).size };
