@@ -104,6 +104,7 @@
     stage.setAttribute('role', 'application');
     stage.setAttribute('aria-roledescription', 'timeline');
     stage.setAttribute('aria-label', (model.name || 'Timeline') + '. Arrow keys pan, + and − zoom, 0 resets, n and p step through events, Enter plays the selected event.');
+    stage.setAttribute('data-arrows', String(model.arrows.length));
     this.canvas = document.createElement('canvas');
     this.canvas.className = 'tl-canvas';
     this.svg = sv('svg', { 'class': 'tl-svg' });
@@ -240,6 +241,14 @@
       if (tk.lane !== lane) continue;
       var d = Math.abs(tk.t - t);
       if (d <= tol && d < bd) { bd = d; best = tk; }
+    }
+    if (this.arrowsOnCanvas) {
+      for (var z = 0; z < m.arrows.length; z++) {
+        var ar = m.arrows[z];
+        if (lane < Math.min(ar.from, ar.to) || lane > Math.max(ar.from, ar.to)) continue;
+        var d4 = Math.abs(ar.t - t);
+        if (d4 <= tol && d4 < bd) { bd = d4; best = ar; }
+      }
     }
     if (this.marksOnCanvas) {
       for (var q = 0; q < m.marks.length; q++) {
@@ -410,9 +419,22 @@
     while (layer.firstChild) layer.removeChild(layer.firstChild);
     var frag = document.createDocumentFragment();
     var cur = this.selected >= 0 ? m.events[this.selected] : null;
-    var MAX_MARK_NODES = 200;
-    m.arrows.forEach(function (ar) {
-      if (ar.t < v.a || ar.t > v.b) return;
+    var MAX_MARK_NODES = 200, MAX_ARROW_NODES = 250;
+    var inView = m.arrows.filter(function (ar) { return ar.t >= v.a && ar.t <= v.b; });
+    this.arrowsOnCanvas = inView.length > MAX_ARROW_NODES;
+    if (this.arrowsOnCanvas) {
+      // Too many to be separate nodes: paint them; pointer hits are found by hoverAt.
+      ctx.strokeStyle = '#222';
+      inView.forEach(function (ar) {
+        var x = self.x(ar.t), y1 = ar.from * LANE_H + LANE_H / 2, y2 = ar.to * LANE_H + LANE_H / 2;
+        ctx.lineWidth = ar.solid ? 1.5 : 1;
+        ctx.setLineDash(ar.solid ? [] : [4, 3]);
+        ctx.beginPath(); ctx.moveTo(x, y1); ctx.lineTo(x, y2); ctx.stroke();
+      });
+      ctx.setLineDash([]);
+      inView = [];
+    }
+    inView.forEach(function (ar) {
       var x = self.x(ar.t), y1 = ar.from * LANE_H + LANE_H / 2, y2 = ar.to * LANE_H + LANE_H / 2;
       var dir = y2 > y1 ? 1 : -1;
       y2 -= dir * 6;
