@@ -373,6 +373,30 @@
         lastX = b;
       }
     }
+    // words, when a minute or less is in view
+    if (v.b - v.a <= 60000) {
+      ctx.font = '11px system-ui, sans-serif';
+      ctx.textBaseline = 'middle';
+      for (i = 0; i < nL; i++) {
+        var us = m.lanes[i].utts;
+        if (!us) continue;
+        ctx.fillStyle = m.lanes[i].ink;
+        var ly = i * LANE_H + LANE_H / 2;
+        for (j = lowerBound(us, v.a - 600000, function (u) { return u.a; }); j < us.length && us[j].a < v.b; j++) {
+          var u = us[j];
+          if (u.b < v.a) continue;
+          var ua = this.x(u.a), ub = this.x(u.b);
+          ctx.save();
+          ctx.beginPath(); ctx.rect(ua, i * LANE_H, ub - ua, LANE_H); ctx.clip();
+          var timed = u.w && u.w.length && u.w.every(function (w) { return w[1] !== null; });
+          if (timed) {
+            for (var q = 0; q < u.w.length; q++) ctx.fillText(u.w[q][0], this.x(u.w[q][1]) + 1, ly);
+          } else ctx.fillText(u.text || '', ua + 2, ly);
+          ctx.restore();
+        }
+      }
+      ctx.textBaseline = 'alphabetic';
+    }
     // backchannel ticks
     ctx.lineWidth = 2;
     for (i = 0; i < m.ticks.length; i++) {
@@ -525,6 +549,13 @@
       lanes[li].segs.push([s.start, s.end, s.is_backchannel ? 'bc' : 'speech', i]);
     });
     lanes.forEach(function (l) { l.segs.sort(function (x, y) { return x[0] - y[0]; }); });
+    // Words in the lanes, shown when zoomed in far enough to read them.
+    (conv.utterances || []).forEach(function (u) {
+      var li = index[u.s];
+      if (li === undefined) return;
+      (lanes[li].utts = lanes[li].utts || []).push(u);
+    });
+    lanes.forEach(function (l, i) { l.ink = [0, 3, 5, 7].indexOf(i % PALETTE.length) >= 0 ? '#fff' : '#000'; });
     var shade = [];
     r.joint.forEach(function (j) {
       if (j.active.length >= 2) shade.push([j.start, j.end, j.active.map(function (n) { return index[n]; }).filter(function (x) { return x !== undefined; })]);
