@@ -137,6 +137,12 @@ pub fn expand(inputs: &[String]) -> Result<Vec<Source>> {
             bail!("{arg}: no such file or directory");
         }
     }
+    // A file named twice (directly, through a directory or a glob) is read once.
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|s| match s {
+        Source::Stdin => true,
+        Source::File(p) => seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())),
+    });
     Ok(out)
 }
 

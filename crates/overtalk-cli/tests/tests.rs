@@ -5,6 +5,7 @@
 
 mod util;
 
+mod analyze;
 mod convert;
 mod info;
 mod misc;

@@ -441,6 +441,12 @@ fn red_carpet_text_mode() {
     assert_eq!(he_total(&r, Layer::Acoustic, OverlapBetween), (6, 2100));
     assert_eq!(he_total(&r, Layer::Acoustic, OverlapWithin), (1, 500));
     assert_eq!(he_total(&r, Layer::Acoustic, Ngno), (0, 0));
+    let gaps = &r.conversation.he_durations[&Layer::Acoustic][&Gap];
+    // Gaps 200, 250, 300, 400, 450, 1600 ms: median 350, Q1 262.5, Q3 437.5; one ≥ 1 s.
+    assert_eq!(
+        (gaps.n, gaps.total, gaps.median, gaps.iqr, gaps.long),
+        (6, 3200, Some(350.0), Some(175.0), 1)
+    );
     let c = &r.conversation;
     assert_eq!(r4(c.overlap_between_share), 0.5);
     assert_eq!((c.span, c.silence, c.speech, c.overlap), (42300, 4400, 37900, 2600));
@@ -529,6 +535,17 @@ fn red_carpet_text_mode() {
     assert_eq!(made(I), (0, 0, 0));
     assert_eq!(made(A), (2, 1, 2));
     assert_eq!(made(H), (2, 2, 2));
+    // Extensions (§5.5.6, §5.5.7): longest unbroken stretch, FTO spread, question latency.
+    let ext = |who: &str| {
+        let x = &r.speakers[who];
+        (x.longest_unbroken, x.fto_in_iqr, x.fto_in_negative_share, x.question_fto_median)
+    };
+    // FTOs into the wife: −500, −500, −150, +300, +400 → Q1 −500, Q3 +300.
+    assert_eq!(ext(H), (Some(5000), Some(800.0), Some(0.6), Some(350.0)));
+    assert_eq!(ext(A), (Some(2500), Some(537.5), Some(0.5), Some(125.0)));
+    assert_eq!(ext(I), (Some(3000), Some(0.0), Some(0.0), None));
+    // 12 between-speaker intervals; the middle two are −150 (overlap) and +200 (gap).
+    assert_eq!(r.conversation.between_median, Some(25.0));
     let pairs: Vec<_> = r
         .pairs
         .iter()
@@ -539,6 +556,14 @@ fn red_carpet_text_mode() {
         .collect();
     assert_eq!(pairs, vec![(A, H, 2, 4, Some(4.25)), (H, A, 2, 3, Some(14.63))]);
     // Floor claims in words: "When I'm talking" answers the husband's interruption at 7.90 s.
+    // Both "you're not talking" answer it too (the second one through its talkspurt).
+    let not: Vec<_> = r
+        .verbal_claims
+        .iter()
+        .filter(|c| c.phrase == "you're not talking")
+        .map(|c| (c.start, c.answers_time))
+        .collect();
+    assert_eq!(not, vec![(10_750, Some(7900)), (12_325, Some(7900))]);
     let when: Vec<_> = r.verbal_claims.iter().filter(|c| c.phrase == "when i'm talking").collect();
     assert_eq!(when.len(), 2);
     assert_eq!((when[0].speaker.as_str(), when[0].start), (H, 10_075));
@@ -620,4 +645,24 @@ fn red_carpet_pure_jf() {
     let o = r.onsets.iter().find(|o| o.time == 12_750).unwrap();
     assert_eq!((o.class, o.outcome), (TerminalOverlap, FloorTaken));
     assert!(claims(&r).contains(&(13_000, s(A))));
+}
+
+/// The bundled example files are the §7.1 table: the WebVTT (text) analyses exactly like the
+/// transcript built above, the RTTM like its timing-only version.
+#[test]
+fn red_carpet_example_files_match_the_table() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/red-carpet");
+    let read = |name: &str| {
+        let out = overtalk::format::read_path(
+            &dir.join(name),
+            None,
+            &overtalk::format::ReadOptions::default(),
+        )
+        .unwrap();
+        assert!(out.warnings.is_empty(), "{name}: {:?}", out.warnings);
+        let (_, t) = out.corpus.iter().next().unwrap();
+        analyze(t, &Params::default()).unwrap()
+    };
+    assert_eq!(read("red-carpet.vtt"), run(RED_CARPET));
+    assert_eq!(read("red-carpet.rttm"), run(&timing_only(RED_CARPET)));
 }

@@ -442,3 +442,84 @@ fn ami_test_split() {
     assert_eq!((raw_overlap as f64 / raw_speech as f64 * 1000.0).round() / 10.0, 14.6);
     assert_eq!((speech as f64 / 3_600_000.0 * 100.0).round() / 100.0, 7.29);
 }
+
+/// Heldner & Edlund intervals against pympi-ling's `get_gaps_and_overlaps2` (precomputed in
+/// `peer-results/pympi-ami-test.tsv`) on every two-speaker pair of the AMI test meetings, with
+/// preset he2010 and `latch_tolerance = 0` (§8 invariant 11). The two rules only part ways where
+/// both speakers start or both end at the same millisecond, so every pair without such a shared
+/// boundary must agree exactly, in counts and summed durations.
+#[test]
+fn pympi_agreement_on_ami_pairs() {
+    use overtalk::analysis::intervals::Layer;
+    let Some(data) = common::shared_data("pympi_agreement_on_ami_pairs") else { return };
+    let tsv = std::fs::read_to_string(data.join("peer-results/pympi-ami-test.tsv")).unwrap();
+    let mut lines = tsv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    const CLASSES: [&str; 8] = ["P1", "P2", "G12", "G21", "O12", "O21", "W12", "W21"];
+    let params =
+        Params { latch_tolerance: 0, ..Params::preset(overtalk::analysis::Preset::He2010) };
+    let dir = data.join("corpora/ami/only_words/rttms/test");
+    let (mut pairs, mut clean_pairs, mut agree) = (0, 0, 0);
+    for row in lines {
+        let f: Vec<&str> = row.split('\t').collect();
+        let (meeting, t1, t2) = (f[col("meeting")], f[col("tier1")], f[col("tier2")]);
+        let read = overtalk::format::read_path(
+            &dir.join(format!("{meeting}.rttm")),
+            None,
+            &overtalk::format::ReadOptions::default(),
+        )
+        .unwrap();
+        let t = read.corpus.get(meeting).unwrap();
+        let mut b = TranscriptBuilder::new();
+        let (mut bounds1, mut bounds2) = (Vec::new(), Vec::new());
+        for u in t.utterances().filter(|u| u.speaker_name == t1 || u.speaker_name == t2) {
+            b.add(u.segment, u.speaker_name, None);
+            let ms = |x: overtalk::Time| overtalk::time::round_div(x.micros(), 1000);
+            let bounds = if u.speaker_name == t1 { &mut bounds1 } else { &mut bounds2 };
+            bounds.push((0, ms(u.segment.start())));
+            bounds.push((1, ms(u.segment.end())));
+        }
+        let r = analyze(&b.build(), &params).unwrap();
+        let mut ours: HashMap<String, (i64, i64)> = HashMap::new();
+        let num = |s: &Option<String>| if s.as_deref() == Some(t1) { "1" } else { "2" };
+        for h in r.he.iter().filter(|h| h.layer == Layer::Acoustic) {
+            let class = match h.kind {
+                HeKind::Pause => format!("P{}", num(&h.prev)),
+                HeKind::Gap | HeKind::OverlapBetween => format!(
+                    "{}{}{}",
+                    if h.kind == HeKind::Gap { "G" } else { "O" },
+                    num(&h.prev),
+                    num(&h.next)
+                ),
+                HeKind::OverlapWithin => {
+                    let p = num(&h.prev);
+                    format!("W{p}{}", if p == "1" { "2" } else { "1" })
+                }
+                _ => continue,
+            };
+            let e = ours.entry(class).or_default();
+            e.0 += 1;
+            e.1 += h.end - h.start;
+        }
+        let same = CLASSES.iter().all(|c| {
+            let theirs: (i64, i64) =
+                (f[col(c)].parse().unwrap(), f[col(&format!("ms_{c}"))].parse().unwrap());
+            ours.get(*c).copied().unwrap_or_default() == theirs
+        });
+        bounds1.sort_unstable();
+        let shared = bounds2.iter().any(|b| bounds1.binary_search(b).is_ok());
+        pairs += 1;
+        agree += usize::from(same);
+        if !shared {
+            clean_pairs += 1;
+            assert!(same, "{meeting} {t1} {t2}: differs from pympi without a shared boundary");
+        }
+    }
+    assert_eq!(pairs, 93);
+    assert!(
+        clean_pairs > 0 && agree >= clean_pairs,
+        "{agree} agree, {clean_pairs} without shared boundaries"
+    );
+    eprintln!("pympi agreement: {agree}/{pairs} pairs; {clean_pairs} pairs without shared boundaries all agree");
+}

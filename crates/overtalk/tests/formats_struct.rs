@@ -267,7 +267,7 @@ fn arb_label() -> impl Strategy<Value = String> {
 }
 
 fn arb_text() -> impl Strategy<Value = Option<String>> {
-    prop::option::of("[a-z\"<>&'!?.,日]{1,6}( [a-z\"<>&'日]{1,6}){0,4}")
+    prop::option::of("[a-z\"<>&'!?.,日]{1,6}([ \t\n\r][a-z\"<>&'日]{1,6}){0,4}")
 }
 
 /// A transcript whose speakers do not overlap themselves, times in units of `unit` µs.
@@ -569,6 +569,45 @@ fn random_bytes_never_panic() {
             assert_clean(&r, &format!("{f} {len} random bytes"));
         }
     }
+}
+
+#[test]
+fn writers_never_panic_on_extreme_or_empty_transcripts() {
+    let mut b = TranscriptBuilder::new();
+    b.add(
+        Segment::from_micros(i64::MAX - 10, i64::MAX).unwrap(),
+        "a",
+        Some(Content::text("\u{1}\u{15}")),
+    );
+    b.add(Segment::from_micros(-5_000_000, -1).unwrap(), "b", None);
+    b.add(Segment::from_micros(0, 1).unwrap(), "", Some(Content::text(" ")));
+    let extreme = Corpus::single("x", b.build());
+    for f in [Format::TextGrid, Format::Eaf, Format::Chat] {
+        let mut buf = Vec::new();
+        write(&extreme, f, &mut buf).unwrap_or_else(|e| panic!("{f}: {e}"));
+        // Reading the result back is an error or a value, never a panic.
+        assert_clean(&read_bytes(&buf, None, Some(f), &ReadOptions::default()), &format!("{f}"));
+        // An empty corpus writes a valid empty file that reads back empty.
+        let mut buf = Vec::new();
+        write(&Corpus::new(), f, &mut buf).unwrap();
+        let back = read_bytes(&buf, None, Some(f), &ReadOptions::default()).unwrap();
+        assert!(back.warnings.is_empty(), "{f}: {:?}", back.warnings);
+        assert!(only(&back).1.annotation().speakers().is_empty(), "{f}");
+    }
+    // Unaligned slots far apart: the interpolation is exact and cannot overflow.
+    let mut text = String::from(
+        "<ANNOTATION_DOCUMENT><TIME_ORDER><TIME_SLOT TIME_SLOT_ID=\"a\" TIME_VALUE=\"0\"/>",
+    );
+    for i in 0..30_000 {
+        text.push_str(&format!("<TIME_SLOT TIME_SLOT_ID=\"u{i}\"/>"));
+    }
+    text.push_str("<TIME_SLOT TIME_SLOT_ID=\"z\" TIME_VALUE=\"360000000000\"/></TIME_ORDER><TIER TIER_ID=\"T\"><ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID=\"x\" TIME_SLOT_REF1=\"u0\" TIME_SLOT_REF2=\"u29999\"><ANNOTATION_VALUE/></ALIGNABLE_ANNOTATION></ANNOTATION></TIER></ANNOTATION_DOCUMENT>");
+    let out = hostile(Format::Eaf, &text).unwrap();
+    // u0 is 1/30001 of the way, u29999 is 30000/30001: in ms, rounded half away from zero.
+    let v: i128 = 360_000_000_000; // 100 000 hours in ms, the largest time accepted
+    let at = |k: i128| (v * k * 2 + 30_001) / (2 * 30_001); // half away from zero, positive
+    let (s_ms, e) = (at(1), at(30_000));
+    assert_eq!(tracks(only(&out).1), vec![(s_ms as i64 * 1000, e as i64 * 1000, "T".to_owned())]);
 }
 
 #[test]

@@ -280,9 +280,29 @@ fn published_dscore_test_values() {
     let r = score(&ins, Some(&uem), &ScoreOptions::preset(Preset::Dscore)).unwrap();
     close(pct(r.der()), 26.39309, 5e-6);
     close(pct(r.jer), 33.24631, 5e-6);
-    // der() without a UEM: 26.3931.
+    // Clustering metrics (dscore tests compare at 3 decimals; 5 here).
+    let c = r.cluster.unwrap();
+    for (got, want) in [
+        (c.bcubed_precision, 0.71880),
+        (c.bcubed_recall, 0.72958),
+        (c.bcubed_f1, 0.72415),
+        (c.tau_ref_sys, 0.60075),
+        (c.tau_sys_ref, 0.58534),
+        (c.h_ref_given_sys, 0.80471),
+        (c.h_sys_given_ref, 0.72543),
+        (c.mutual_information, 0.96810),
+        (c.normalized_mutual_information, 0.55872),
+    ] {
+        close(got, want, 5e-6);
+    }
+    // der() without a UEM: 26.3931; the CLI then prints JER 33.23 and B3 0.71/0.72/0.71
+    // (its automatic UEM ends at 41.046 s).
     let r = score(&ins, None, &ScoreOptions::preset(Preset::Dscore)).unwrap();
     close(pct(r.der()), 26.3931, 5e-5);
+    assert_eq!(format!("{:.2}", pct(r.jer)), "33.23");
+    let c = r.cluster.unwrap();
+    let b3 = format!("{:.2}/{:.2}/{:.2}", c.bcubed_precision, c.bcubed_recall, c.bcubed_f1);
+    assert_eq!(b3, "0.71/0.72/0.71");
     // test_load.uem: FILE1 [(0, 15), (25, 30.4)], FILE2 [(4.5, 13.24)].
     let u = read_uem(&f.join("test_load.uem"));
     let ms = |id: &str| -> Vec<(i64, i64)> {
@@ -329,6 +349,22 @@ fn published_vbx_example_values() {
     let r = score(&ins, None, &o).unwrap();
     assert_eq!(format!("{:.2}", pct(r.der())), "7.06");
     assert_eq!(format!("{:.2}", pct(r.jer)), "29.99");
+    let c = r.cluster.unwrap();
+    let got: Vec<String> = [
+        c.bcubed_precision,
+        c.bcubed_recall,
+        c.bcubed_f1,
+        c.tau_ref_sys,
+        c.tau_sys_ref,
+        c.h_ref_given_sys,
+        c.h_sys_given_ref,
+        c.mutual_information,
+        c.normalized_mutual_information,
+    ]
+    .iter()
+    .map(|x| format!("{x:.2}"))
+    .collect();
+    assert_eq!(got, ["0.65", "0.78", "0.71", "0.71", "0.56", "1.14", "0.59", "1.72", "0.67"]);
 }
 
 #[test]
@@ -348,6 +384,9 @@ fn published_pyannote_test_values() {
     mapping.sort();
     let pairs: Vec<(&str, &str)> = mapping.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     assert_eq!(pairs, vec![("A", "a"), ("B", "b"), ("C", "c")]);
+    // Purity 0.6666, coverage 0.7096 (truncated in the published test).
+    assert_eq!(format!("{:.4}", r.purity), "0.6667");
+    assert_eq!(format!("{:.4}", r.coverage), "0.7097");
     // Overlapping reference: total 32 with skip_overlap, 34 without.
     let ins = inputs(&f.join("reference_with_overlap.rttm"), &f.join("hypothesis.rttm"));
     let r = score(&ins, None, &py.clone().with_skip_overlap(true)).unwrap();
@@ -503,4 +542,130 @@ fn vbx_ami_published_scores() {
             _ => {}
         }
     }
+}
+
+/// The perturbed hypothesis of the scoring notes (§9), made with the shared perturbation tool.
+fn perturbed(shared: &Path, input: &Path, name: &str) -> Option<PathBuf> {
+    let out = std::env::temp_dir().join(format!("overtalk-{}-{name}.rttm", std::process::id()));
+    let status = std::process::Command::new("python3")
+        .arg(shared.join("../tools/perturb_rttm.py"))
+        .arg(input)
+        .arg("-o")
+        .arg(&out)
+        .args(["--shift", "0.2", "--swap-prob", "0.05", "--drop-prob", "0.02"])
+        .args(["--fa-prob", "0.02", "--rename", "--seed", "1"])
+        .stderr(std::process::Stdio::null())
+        .status();
+    match status {
+        Ok(s) if s.success() => Some(out),
+        _ => {
+            assert!(
+                std::env::var_os("OVERTALK_REQUIRE_SHARED_DATA").is_none(),
+                "python3 and the shared perturbation tool are needed"
+            );
+            eprintln!("skipping: python3 or the shared perturbation tool is not available");
+            None
+        }
+    }
+}
+
+#[test]
+fn agreement_table_on_perturbed_corpora() {
+    let Some(shared) = common::shared_data("agreement_table_on_perturbed_corpora") else { return };
+    let corpora = shared.join("corpora");
+    // (case, reference dir, UEM dir) and per protocol (full, fair, forgiving) the DER of
+    // md-eval-22 without -u, dscore, pyannote.metrics and spyder (scoring notes §9).
+    type Row = (&'static str, [[&'static str; 4]; 3]);
+    let table: [(&str, &str, Option<&str>, Row); 3] = [
+        (
+            "ami_test",
+            "ami/only_words/rttms/test",
+            Some("ami/uems/test"),
+            (
+                "ami",
+                [
+                    ["12.0069", "12.0069", "12.0069", "12.0069"],
+                    ["7.6320", "7.6320", "7.6320", "7.6320"],
+                    ["7.6773", "7.6773", "7.6773", "7.6773"],
+                ],
+            ),
+        ),
+        (
+            "vox_dev",
+            "voxconverse/dev",
+            None,
+            (
+                "vox_dev",
+                [
+                    ["9.2466", "9.2804", "9.2804", "9.2804"],
+                    ["7.1527", "7.1571", "7.1571", "7.1571"],
+                    ["7.1118", "7.1164", "7.0984", "7.1164"],
+                ],
+            ),
+        ),
+        (
+            "vox_test",
+            "voxconverse/test",
+            None,
+            (
+                "vox_test",
+                [
+                    ["9.2503", "9.2648", "9.2667", "9.2648"],
+                    ["6.6826", "6.6832", "6.6828", "6.6831"],
+                    ["6.6471", "6.6474", "6.6465", "6.6473"],
+                ],
+            ),
+        ),
+    ];
+    for (name, refdir, uemdir, (_, expected)) in table {
+        let refdir = corpora.join(refdir);
+        let Some(sys) = perturbed(&shared, &refdir, name) else { return };
+        let r = read_dir_rttm(&refdir);
+        let h = read_rttm(&sys).0;
+        let _ = std::fs::remove_file(&sys);
+        let uem = uemdir.map(|d| {
+            let mut all = BTreeMap::new();
+            for e in std::fs::read_dir(corpora.join(d)).unwrap() {
+                all.extend(read_uem(&e.unwrap().path()));
+            }
+            all
+        });
+        let ids: Vec<&String> = r.keys().collect();
+        let ins: Vec<RecordingInput> = ids
+            .iter()
+            .map(|id| RecordingInput::new(id.as_str(), r.get(*id).cloned(), h.get(*id).cloned()))
+            .collect();
+        let presets = [Preset::MdEval, Preset::Dscore, Preset::Pyannote, Preset::Spyder];
+        let c = Delta::from_millis(250);
+        for (k, row) in expected.iter().enumerate() {
+            for (preset, want) in presets.iter().zip(row) {
+                let base = ScoreOptions::preset(*preset);
+                let opts = match k {
+                    0 => base,
+                    1 => base.with_collar(c),
+                    _ => base.with_collar(c).with_skip_overlap(true),
+                };
+                let got = score(&ins, uem.as_ref(), &opts).unwrap();
+                assert_eq!(
+                    &format!("{:.4}", pct(got.der())),
+                    want,
+                    "{name} protocol {k} {preset:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn published_dscore_uem_writing() {
+    // dscore test_uem.py: FILE1 [(0, 5), (4, 10.6)] + FILE2 [(4.5, 13.24)] writes test_write.uem
+    // (overlapping regions merged, 3 decimals).
+    let seg = |a, b| overtalk::Segment::from_millis(a, b).unwrap();
+    let mut uem = BTreeMap::new();
+    uem.insert("FILE1".to_owned(), Region::from_segments([seg(0, 5_000), seg(4_000, 10_600)]));
+    uem.insert("FILE2".to_owned(), Region::from_segment(seg(4_500, 13_240)));
+    let mut out = Vec::new();
+    format::uem::write(&uem, &mut out).unwrap();
+    let expected = std::fs::read(fixtures().join("dscore-tests/test_write.uem")).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), String::from_utf8(expected).unwrap());
 }

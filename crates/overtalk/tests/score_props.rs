@@ -172,6 +172,27 @@ proptest! {
     }
 
     #[test]
+    fn clustering_metrics_are_in_range_and_greedy_never_beats_hungarian(
+        r in arb_annotation(&LABELS), h in arb_annotation(&HYP_LABELS),
+    ) {
+        let rep = score(&one(r.clone(), h.clone()), None, &ScoreOptions::default()).unwrap();
+        if let Some(c) = rep.cluster {
+            for x in [c.bcubed_precision, c.bcubed_recall, c.bcubed_f1, c.normalized_mutual_information] {
+                prop_assert!((0.0..=1.0 + 1e-12).contains(&x), "{:?}", c);
+            }
+            for x in [c.h_ref_given_sys, c.h_sys_given_ref, c.mutual_information] {
+                prop_assert!(x >= -1e-12, "{:?}", c);
+            }
+        }
+        prop_assert!((0.0..=1.0).contains(&rep.purity) && (0.0..=1.0).contains(&rep.coverage));
+        let greedy = ScoreOptions { mapping: MappingMethod::Greedy, ..ScoreOptions::default() };
+        let g = score(&one(r, h), None, &greedy).unwrap();
+        prop_assert!(g.total.correct <= rep.total.correct);
+        prop_assert_eq!(g.total.scored, rep.total.scored);
+        prop_assert_eq!(g.total.miss, rep.total.miss);
+    }
+
+    #[test]
     fn exact_der_matches_naive_frames(r in arb_annotation(&LABELS), h in arb_annotation(&HYP_LABELS)) {
         let rep = score(&one(r.clone(), h.clone()), None, &ScoreOptions::default()).unwrap();
         let (scored, miss, fa, conf) = naive_frames(&r, &h);
@@ -326,4 +347,19 @@ fn dscore_rejects_zero_length_turns() {
     // spyder keeps C on to the end of the region: nothing to end at here, so no change.
     let rep = score(&[input], None, &ScoreOptions::preset(Preset::Spyder)).unwrap();
     assert_eq!(rep.der(), Some(0.0));
+}
+
+#[test]
+fn too_many_speakers_is_a_limit_error_not_a_hang() {
+    let names: Vec<String> = (0..1001).map(|i| format!("s{i}")).collect();
+    let a = Annotation::from_labelled(
+        names.iter().enumerate().map(|(i, n)| (s(i as i64 * 10, i as i64 * 10 + 5), n.as_str())),
+    );
+    let err = score(
+        &[RecordingInput::new("f", Some(a.clone()), Some(a))],
+        None,
+        &ScoreOptions::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(err.kind(), overtalk::ErrorKind::Limit(_)), "{err}");
 }

@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use overtalk::analysis::intervals::{HeKind, Layer};
 use overtalk::analysis::result::Mode;
 use overtalk::analysis::{self, Analysis, Params, Preset};
-use overtalk::{Corpus, Transcript};
+use overtalk::Transcript;
 use serde::Serialize;
 
 use crate::input::{self, ReadArgs};
@@ -275,27 +275,51 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let params = params(&args)?;
     let sources = input::expand(&args.inputs)?;
     let rename = args.read.rename_map()?;
-    let mut corpus = Corpus::new();
+    // Each input file is its own set of conversations. A recording id met in several files (the
+    // same conversation as WebVTT and as RTTM, say) is analysed once per file and labelled
+    // `id (file name)`, so the results can be told apart.
+    let mut read: Vec<(String, String, Transcript)> = Vec::new();
     for source in &sources {
         let out = input::read(source, &args.read, &rename)?;
         input::print_warnings(source, &out, globals.quiet);
-        for id in out.corpus.ids() {
-            if corpus.get(id).is_some() {
-                bail!("{}: recording {id:?} appears in more than one input", source.display());
+        let file = match source {
+            input::Source::Stdin => "stdin".to_owned(),
+            input::Source::File(p) => {
+                p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
             }
+        };
+        for (id, t) in out.corpus.into_recordings() {
+            read.push((id, file.clone(), t));
         }
-        corpus.merge(out.corpus);
     }
-    let mut results: Vec<(String, Analysis)> = Vec::with_capacity(corpus.len());
-    for (id, t) in corpus.iter() {
+    // Results come in recording-id order, whatever the order of the inputs.
+    read.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (id, _, _) in &read {
+        *seen.entry(id.as_str()).or_default() += 1;
+    }
+    let labels: Vec<String> = read
+        .iter()
+        .map(
+            |(id, file, _)| {
+                if seen[id.as_str()] > 1 {
+                    format!("{id} ({file})")
+                } else {
+                    id.clone()
+                }
+            },
+        )
+        .collect();
+    let mut results: Vec<(String, Analysis)> = Vec::with_capacity(read.len());
+    for (label, (_, _, t)) in labels.into_iter().zip(&read) {
         let t = if args.timing_only { strip_text(t) } else { t.clone() };
-        let r = analysis::analyze(&t, &params).with_context(|| format!("analysing {id}"))?;
+        let r = analysis::analyze(&t, &params).with_context(|| format!("analysing {label}"))?;
         if !globals.quiet {
             for w in &r.diagnostics.warnings {
-                eprintln!("overtalk: warning: {id}: {w}");
+                eprintln!("overtalk: warning: {label}: {w}");
             }
         }
-        results.push((id.to_owned(), r));
+        results.push((label, r));
     }
     let totals = totals(&results);
     let target = Target::from_arg(args.output.as_deref());
@@ -649,6 +673,7 @@ fn render(
         })
         .collect();
     table(&header, &rows, md, out)?;
+    let bullet = if md { "- " } else { "" };
     let k = &c.counts;
     let he = |layer: Layer, kind: HeKind| {
         c.he_counts.get(&layer).and_then(|m| m.get(&kind)).copied().unwrap_or(0)
@@ -656,7 +681,7 @@ fn render(
     writeln!(out)?;
     writeln!(
         out,
-        "headline: {} turns, {} floor transfers ({}/min); {} interruptions ({} successful, {} unsuccessful); {} talk-over events ({} terminal overlaps); {} simultaneous starts; {} backchannels; {} verbal floor claims",
+        "{bullet}headline: {} turns, {} floor transfers ({}/min); {} interruptions ({} successful, {} unsuccessful); {} talk-over events ({} terminal overlaps); {} simultaneous starts; {} backchannels; {} verbal floor claims",
         k.turns,
         k.transfers,
         c.transfers_per_min.map_or_else(|| "-".to_owned(), |v| format!("{v:.2}")),
@@ -672,7 +697,7 @@ fn render(
     for layer in [Layer::Acoustic, Layer::Floor] {
         writeln!(
             out,
-            "{} H&E: {} gaps, {} pauses, {} overlaps between, {} overlaps within, {} NGNO{}",
+            "{bullet}{} H&E: {} gaps, {} pauses, {} overlaps between, {} overlaps within, {} NGNO{}",
             if layer == Layer::Acoustic { "acoustic" } else { "floor (BC-filtered)" },
             he(layer, HeKind::Gap),
             he(layer, HeKind::Pause),
@@ -693,7 +718,7 @@ fn render(
     for v in &r.verbal_claims {
         writeln!(
             out,
-            "verbal floor claim: {} \"{}\" at {} s{}",
+            "{bullet}verbal floor claim: {} \"{}\" at {} s{}",
             v.speaker,
             v.phrase,
             secs(v.start),
@@ -706,7 +731,7 @@ fn render(
     let p = &r.params;
     writeln!(
         out,
-        "parameters (preset {preset}): latch_tolerance {} ms, min_segment {} ms, bridge_pause {} ms, bc_max_duration {} ms, bc_max_words {}, bc_min_cue_share {}, bc_pre/post_silence {}/{} ms, bc_context {} ms, bc_resume_window {} ms, min_floor_solo {} ms, terminal_window {} ms, simul_start_tol {} ms, silent_int_max_gap {} ms, long_silence {} ms, bc_counts_as_talk {}, laughter_is_floor {}, bc_lexicon {} words",
+        "{bullet}parameters (preset {preset}): latch_tolerance {} ms, min_segment {} ms, bridge_pause {} ms, bc_max_duration {} ms, bc_max_words {}, bc_min_cue_share {}, bc_pre/post_silence {}/{} ms, bc_context {} ms, bc_resume_window {} ms, min_floor_solo {} ms, terminal_window {} ms, simul_start_tol {} ms, silent_int_max_gap {} ms, long_silence {} ms, bc_counts_as_talk {}, laughter_is_floor {}, bc_lexicon {} words",
         p.latch_tolerance, p.min_segment, p.bridge_pause, p.bc_max_duration, p.bc_max_words, p.bc_min_cue_share,
         p.bc_pre_silence, p.bc_post_silence, p.bc_context, p.bc_resume_window, p.min_floor_solo, p.terminal_window,
         p.simul_start_tol, p.silent_int_max_gap, p.long_silence, p.bc_counts_as_talk, p.laughter_is_floor, p.bc_lexicon.len()
@@ -786,6 +811,86 @@ mod tests {
         std::fs::write(&cfg, "bridge_pause = -1\n").unwrap();
         assert!(params(&parse(&["--config", c])).is_err());
         assert!(params(&parse(&["--bc-min-cue-share", "2"])).is_err());
+    }
+
+    fn example() -> String {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/red-carpet/red-carpet.rttm").to_owned()
+    }
+
+    fn run_to_string(extra: &[&str], inputs: &[&str]) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.txt");
+        let mut argv: Vec<String> = vec!["analyze".into()];
+        argv.extend(inputs.iter().map(|s| (*s).to_owned()));
+        argv.extend(["-o".to_owned(), out.display().to_string()]);
+        argv.extend(extra.iter().map(|s| (*s).to_owned()));
+        let args = T::try_parse_from(argv).unwrap().a;
+        assert_eq!(run(args, Globals { quiet: true }).unwrap(), Outcome::Ok);
+        std::fs::read_to_string(out).unwrap()
+    }
+
+    #[test]
+    fn writes_json_jsonl_csv_and_tables() {
+        let ex = example();
+        let json: serde_json::Value =
+            serde_json::from_str(&run_to_string(&["--format", "json"], &[&ex])).unwrap();
+        assert_eq!(json["recording"], "red-carpet");
+        assert_eq!(json["schema_version"], 1);
+        assert_eq!(json["turns"].as_array().unwrap().len(), 11);
+        assert_eq!(json["mode"]["Wife"], "timing");
+        // The same file named twice is read once; jsonl gets one line per conversation.
+        let once: serde_json::Value =
+            serde_json::from_str(&run_to_string(&["--format", "json"], &[&ex, &ex])).unwrap();
+        assert_eq!(once["recording"], "red-carpet");
+        let dir = tempfile::tempdir().unwrap();
+        let other = dir.path().join("other.rttm");
+        let text = std::fs::read_to_string(&ex).unwrap().replace("red-carpet 1", "copy 1");
+        std::fs::write(&other, text).unwrap();
+        let other = other.display().to_string();
+        let jsonl = run_to_string(&["--format", "jsonl"], &[&ex, &other]);
+        let lines: Vec<serde_json::Value> =
+            jsonl.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(
+            (lines[0]["recording"].as_str(), lines[1]["recording"].as_str()),
+            (Some("copy"), Some("red-carpet"))
+        );
+        let many: serde_json::Value =
+            serde_json::from_str(&run_to_string(&["--format", "json"], &[&ex, &other])).unwrap();
+        assert_eq!(many["corpus"]["recordings"], 2);
+        assert_eq!(many["corpus"]["turns"], 22);
+        let csv = run_to_string(&["--format", "csv", "--events", "transfers"], &[&ex]);
+        let rows: Vec<&str> = csv.lines().collect();
+        assert_eq!(rows[0], "recording,time,from,to,fto");
+        assert_eq!(rows[1], "red-carpet,3450,Interviewer,Husband,450");
+        assert_eq!(rows.len(), 11);
+        let tsv = run_to_string(&["--format", "tsv", "--events", "intervals"], &[&ex]);
+        assert!(tsv
+            .lines()
+            .any(|l| l == "red-carpet\tacoustic\tgap\t16400\t18000\tWife\tInterviewer"));
+        let table = run_to_string(&[], &[&ex]);
+        assert!(table.contains("Husband      timing    9.05"));
+        assert!(table.contains("parameters (preset default)"));
+        let md = run_to_string(&["--format", "md", "--preset", "pure-jf"], &[&ex, &other]);
+        assert!(md.contains("## corpus: 2 recordings"));
+        assert!(md.contains("min_floor_solo 0 ms"));
+    }
+
+    #[test]
+    fn timing_only_drops_the_words() {
+        let vtt = example().replace(".rttm", ".vtt");
+        let strip = |v: &str| {
+            let mut v: serde_json::Value = serde_json::from_str(v).unwrap();
+            v["recording"] = serde_json::Value::Null;
+            v
+        };
+        let text = strip(&run_to_string(&["--format", "json"], &[&vtt]));
+        assert_eq!(text["mode"]["Husband"], "text");
+        assert_eq!(text["conversation"]["counts"]["interruptions"], 4);
+        let timing = strip(&run_to_string(&["--format", "json", "--timing-only"], &[&vtt]));
+        let rttm = strip(&run_to_string(&["--format", "json"], &[&example()]));
+        assert_eq!(timing, rttm);
+        assert_eq!(timing["conversation"]["counts"]["interruptions"], 3);
     }
 
     #[test]

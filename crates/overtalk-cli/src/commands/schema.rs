@@ -217,6 +217,13 @@ fn conversation() -> Value {
                 ("words", t("integer")),
                 ("monologues", t("integer")),
                 ("non_floor_contributions", t("integer")),
+                ("longest_unbroken", nullable("integer")),
+                ("fto_in_iqr", nullable("number")),
+                ("fto_in_negative_share", nullable("number")),
+                ("fto_in_long_share", nullable("number")),
+                ("question_fto_median", nullable("number")),
+                ("bc_rate_per_min_of_others_floor", nullable("number")),
+                ("bc_in_overlap_share", nullable("number")),
             ])),
         ),
         (
@@ -267,8 +274,35 @@ fn conversation() -> Value {
                         ("max_share", nullable("number")),
                         ("entropy", nullable("number")),
                         ("gini", nullable("number")),
+                        ("primary", nullable("string")),
+                        ("balance_type", en_null(&["high_balance", "mid_balance", "low_balance"])),
+                        ("windows", arr(json!({ "enum": [-1, 0, 1] }))),
+                        (
+                            "pattern",
+                            en_null(&[
+                                "dominating_throughout",
+                                "back_and_forth",
+                                "alter_dominance",
+                                "no_label",
+                            ]),
+                        ),
                     ]),
                 ),
+                ("turn_median", nullable("number")),
+                ("words_per_turn", nullable("number")),
+                ("between_median", nullable("number")),
+                ("he_durations", {
+                    let stats = obj(vec![
+                        ("n", t("integer")),
+                        ("total", t("integer")),
+                        ("median", nullable("number")),
+                        ("iqr", nullable("number")),
+                        ("micro", t("integer")),
+                        ("long", t("integer")),
+                    ]);
+                    let kinds = obj(KINDS.iter().map(|k| (*k, stats.clone())).collect());
+                    obj(LAYERS.iter().map(|l| (*l, kinds.clone())).collect())
+                }),
             ]),
         ),
         (

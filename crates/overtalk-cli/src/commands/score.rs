@@ -8,8 +8,8 @@ use anyhow::{bail, Context, Result};
 use overtalk::format::uem;
 use overtalk::score::validate::validate_rttm;
 use overtalk::score::{
-    self, DefaultRegion, FileStatus, JerDefinition, MappingMethod, Preset, RecordingInput,
-    ScoreOptions, ScoreReport, Side, ZeroLengthTurn,
+    self, DefaultRegion, ErrorSegment, FileStatus, JerDefinition, MappingMethod, Preset,
+    RecordingInput, ScoreOptions, ScoreReport, Side, ZeroLengthTurn,
 };
 use overtalk::{Annotation, Delta, Region};
 use serde_json::json;
@@ -21,8 +21,8 @@ use crate::{Globals, Outcome};
 /// Score a diarization against a reference: DER (with its components) and JER.
 ///
 /// Recordings are matched by id across all reference and hypothesis inputs. A recording only
-/// in the reference is scored as all miss; one only in the hypothesis as all false alarm
-/// (md-eval and dscore ignore those). Totals add components over recordings (micro average);
+/// in the reference is scored as all miss; one only in the hypothesis as all false alarm (the
+/// md-eval, dscore and spyder presets leave it out, as those tools do, and the exit status is 1). Totals add components over recordings (micro average);
 /// the macro average is the mean of per-recording DERs. The collar is per side, as in md-eval
 /// and dscore; pyannote.metrics' `collar` is the total width, twice this value — every result
 /// prints both.
@@ -64,6 +64,10 @@ pub struct Args {
     /// Write to this file instead of stdout.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Add each recording's error timeline (correct / confusion / miss / false alarm pieces with
+    /// the speakers involved) to the JSON output.
+    #[arg(long)]
+    errors: bool,
     /// Exit with status 1 when the total DER (in percent) is above this value.
     #[arg(long, value_name = "PERCENT")]
     max_der: Option<f64>,
@@ -211,22 +215,18 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         reference.recordings.keys().chain(hypothesis.recordings.keys()).collect();
     ids.sort();
     ids.dedup();
-    let mut unmatched = false;
     let inputs: Vec<RecordingInput> = ids
         .into_iter()
         .map(|id| {
             let r = reference.recordings.get(id).cloned();
             let h = hypothesis.recordings.get(id).cloned();
-            if r.is_none() || h.is_none() {
-                unmatched = true;
-                if !globals.quiet {
-                    let what = if r.is_none() {
-                        "only in the hypothesis: all of its speech is false alarm (md-eval and dscore ignore it)"
-                    } else {
-                        "only in the reference: all of its speech is missed"
-                    };
-                    eprintln!("overtalk: warning: recording {id:?} is {what}");
-                }
+            if (r.is_none() || h.is_none()) && !globals.quiet {
+                let what = if r.is_none() {
+                    "only in the hypothesis: all of its speech is false alarm (md-eval and dscore ignore it)"
+                } else {
+                    "only in the reference: all of its speech is missed"
+                };
+                eprintln!("overtalk: warning: recording {id:?} is {what}");
             }
             let zero = reference
                 .zero
@@ -252,8 +252,32 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         if args.uem.is_empty() { None } else { Some(&uems) };
     let report = score::score(&inputs, uem_arg, &opts)?;
     let format = args.format;
-    target.write_with(|out| render(&report, format, out))?;
-    let mut outcome = if unmatched { Outcome::Partial } else { Outcome::Ok };
+    let timelines = if args.errors {
+        if format != ScoreFormat::Json {
+            bail!("--errors needs --format json");
+        }
+        Some(error_timelines(&inputs, uem_arg, &report)?)
+    } else {
+        None
+    };
+    target.write_with(|out| render_with(&report, format, timelines.as_ref(), out))?;
+    // Recordings a preset leaves out (md-eval and dscore: hypothesis only; dscore: not in the
+    // UEM) count as skipped inputs.
+    let skipped: Vec<&str> = report
+        .files
+        .iter()
+        .filter(|f| f.status == FileStatus::Skipped)
+        .map(|f| f.id.as_str())
+        .collect();
+    if !skipped.is_empty() && !globals.quiet {
+        eprintln!(
+            "overtalk: warning: {} recording(s) not scored under preset {}: {}",
+            skipped.len(),
+            opts.preset.name(),
+            skipped.join(", ")
+        );
+    }
+    let mut outcome = if skipped.is_empty() { Outcome::Ok } else { Outcome::Partial };
     if let Some(max) = args.max_der {
         match report.der() {
             Some(d) if d * 100.0 <= max => {}
@@ -355,7 +379,37 @@ fn rows(report: &ScoreReport) -> Vec<[String; 10]> {
     rows
 }
 
+/// Each scored recording's error timeline, by id.
+fn error_timelines(
+    inputs: &[RecordingInput],
+    uem: Option<&BTreeMap<String, Region>>,
+    report: &ScoreReport,
+) -> Result<BTreeMap<String, Vec<ErrorSegment>>> {
+    let opts = &report.options;
+    let uem = uem.map(|u| score::prepare::normalise_uem(u, opts.uem_ids));
+    let count_each = opts.self_overlap == score::SelfOverlap::CountEach;
+    let mut out = BTreeMap::new();
+    for f in report.files.iter().filter(|f| f.status != FileStatus::Skipped) {
+        let Some(input) = inputs.iter().find(|i| i.id == f.id) else { continue };
+        let entry = uem.as_ref().and_then(|u| u.get(&f.id));
+        if let Some((p, mapping)) = score::prepare_and_map(input, entry, uem.is_some(), opts)? {
+            out.insert(f.id.clone(), score::error_timeline(&p, &mapping, count_each));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
 fn render(report: &ScoreReport, format: ScoreFormat, out: &mut dyn Write) -> Result<()> {
+    render_with(report, format, None, out)
+}
+
+fn render_with(
+    report: &ScoreReport,
+    format: ScoreFormat,
+    timelines: Option<&BTreeMap<String, Vec<ErrorSegment>>>,
+    out: &mut dyn Write,
+) -> Result<()> {
     let conventions = report.options.describe();
     match format {
         ScoreFormat::Json => {
@@ -377,6 +431,18 @@ fn render(report: &ScoreReport, format: ScoreFormat, out: &mut dyn Write) -> Res
                         "mapping": f.mapping,
                         "evaluated_s": f.evaluated.as_secs_f64(),
                         "detection": f.detection,
+                        "clustering": f.cluster,
+                        "errors": timelines.and_then(|t| t.get(&f.id)).map(|v| {
+                            v.iter()
+                                .map(|e| json!({
+                                    "start": e.segment.start().as_secs_f64(),
+                                    "end": e.segment.end().as_secs_f64(),
+                                    "kind": e.kind,
+                                    "reference": e.reference,
+                                    "hypothesis": e.hypothesis,
+                                }))
+                                .collect::<Vec<_>>()
+                        }),
                     })
                 })
                 .collect();
@@ -398,6 +464,9 @@ fn render(report: &ScoreReport, format: ScoreFormat, out: &mut dyn Write) -> Res
                     "macro_der": report.macro_der(),
                     "jer": report.jer,
                     "detection_error_rate": report.detection.error_rate(),
+                    "clustering": report.cluster,
+                    "purity": report.purity,
+                    "coverage": report.coverage,
                 },
             });
             serde_json::to_writer_pretty(&mut *out, &value)?;
@@ -553,6 +622,58 @@ mod tests {
             let text = String::from_utf8(out).unwrap();
             assert!(text.contains(needle), "{format:?}:\n{text}");
         }
+    }
+
+    fn fixture(rel: &str) -> String {
+        format!("{}/../overtalk/tests/data/scoring-fixtures/{rel}", env!("CARGO_MANIFEST_DIR"))
+    }
+
+    #[test]
+    fn run_scores_files_end_to_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("e13.csv");
+        let out_s = out.to_string_lossy().into_owned();
+        let mut v = vec!["t", "-r"];
+        let (r, h) = (
+            fixture("edge-cases/E13_file_missing_in_hyp/ref.rttm"),
+            fixture("edge-cases/E13_file_missing_in_hyp/hyp.rttm"),
+        );
+        v.extend([r.as_str(), "-s", h.as_str(), "--format", "csv", "-o", out_s.as_str()]);
+        v.extend(["--max-der", "50"]);
+        let args = T::try_parse_from(v.clone()).unwrap().args;
+        assert_eq!(run(args, Globals { quiet: true }).unwrap(), Outcome::Ok);
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.contains("\nf2,no hypothesis,10.000,0.000,10.000,"), "{text}");
+        assert!(text.contains("\nTOTAL,2 recordings,20.000,10.000,10.000,0.000,0.000,50.00,"));
+        // The error timeline in JSON.
+        let json_out = dir.path().join("e13.json").to_string_lossy().into_owned();
+        let args = T::try_parse_from([
+            "t", "-r", &r, "-s", &h, "--errors", "--format", "json", "-o", &json_out,
+        ])
+        .unwrap()
+        .args;
+        assert_eq!(run(args, Globals { quiet: true }).unwrap(), Outcome::Ok);
+        let j: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json_out).unwrap()).unwrap();
+        let f2 = &j["files"][1];
+        assert_eq!(f2["recording"], "f2");
+        assert_eq!(f2["errors"][0]["kind"], "miss");
+        assert_eq!(f2["errors"][0]["end"], 10.0);
+        assert_eq!(j["files"][0]["errors"][0]["kind"], "correct");
+        // Above the threshold: exit status 1.
+        let last = v.len() - 1;
+        v[last] = "49.9";
+        let args = T::try_parse_from(v).unwrap().args;
+        assert_eq!(run(args, Globals { quiet: true }).unwrap(), Outcome::Partial);
+        // dscore refuses a zero-length turn.
+        let z = fixture("edge-cases/E14_zero_duration_turn/ref.rttm");
+        let zh = fixture("edge-cases/E14_zero_duration_turn/hyp.rttm");
+        let args =
+            T::try_parse_from(["t", "-r", &z, "-s", &zh, "--preset", "dscore", "-o", &out_s])
+                .unwrap()
+                .args;
+        let err = run(args, Globals { quiet: true }).unwrap_err();
+        assert!(err.to_string().contains("zero-length"), "{err}");
     }
 
     #[test]

@@ -154,3 +154,43 @@ fn render(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, Parser)]
+    struct T {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn fixture(rel: &str) -> String {
+        format!("{}/../overtalk/tests/data/scoring-fixtures/{rel}", env!("CARGO_MANIFEST_DIR"))
+    }
+
+    #[test]
+    fn rejection_sets_the_exit_status_and_json_names_each_consumer() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("v.json").to_string_lossy().into_owned();
+        let zero = fixture("edge-cases/E14_zero_duration_turn/ref.rttm");
+        let args = T::try_parse_from(["t", &zero, "--format", "json", "-o", &out]).unwrap().args;
+        assert_eq!(run(args, Globals { quiet: true }).unwrap(), Outcome::Partial);
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        let verdicts = &v["files"][0]["verdicts"];
+        assert_eq!(verdicts["dscore"], "rejects");
+        assert_eq!(verdicts["md-eval"], "accepts with changes");
+        assert_eq!(verdicts["pyannote.metrics"], "accepts with changes");
+        // A clean file with a dotted id and its UEM: accepted, but md-eval ignores the UEM line.
+        let reca = fixture("meeteval-doctests/rec.a_ref.rttm");
+        let uem = fixture("meeteval-doctests/rec.a.uem");
+        let args = T::try_parse_from(["t", &reca, "--uem", &uem, "-o", &out]).unwrap().args;
+        assert_eq!(run(args, Globals { quiet: true }).unwrap(), Outcome::Ok);
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.contains("md-eval: accepts with changes"), "{text}");
+        assert!(text.contains("first dot"), "{text}");
+        assert!(text.contains("pyannote.metrics: accepts\n"), "{text}");
+    }
+}

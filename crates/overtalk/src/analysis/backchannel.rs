@@ -128,6 +128,20 @@ mod tests {
     }
 
     #[test]
+    fn laughter_is_non_floor_unless_configured() {
+        let mut laugh = spurt(1, 2000, 5000, &["[Laughter]"]);
+        laugh.laughter = true;
+        laugh.tokens[0].laughter = true;
+        let mut s = vec![spurt(0, 0, 6000, &["So"]), laugh];
+        tag(&mut s, 2, &Params::default());
+        // 3 s is too long for a backchannel, but laughter-only talk is non-floor material.
+        assert!(!s[1].backchannel && !s[1].floor);
+        let p = Params { laughter_is_floor: true, ..Params::default() };
+        tag(&mut s, 2, &p);
+        assert!(s[1].floor);
+    }
+
+    #[test]
     fn answer_without_resumption_is_not_a_backchannel() {
         // W4a "Right." after A has finished for good: condition 5 fails.
         let mut s = vec![spurt(0, 4500, 6000, &[]), spurt(1, 6300, 7000, &["Right."])];

@@ -6,7 +6,7 @@
 //! the latest talk-over or interruption onset by another speaker at or before the phrase, when
 //! that speaker has been talking since the onset until at most `verbal_claim_window` before the
 //! phrase (one of their talkspurts starting at or after the onset is still running, or ended
-//! that recently):
+//! that recently); a later phrase in the same talkspurt answers the same onset:
 //!
 //! ```text
 //! A (onset 7900, interruption)  [7900────────9900)
@@ -58,6 +58,8 @@ pub fn find(
     let mut out = Vec::new();
     for s in spurts {
         let words: Vec<_> = s.tokens.iter().filter(|t| t.is_word()).collect();
+        // A later phrase of the same talkspurt answers the same onset as an earlier one.
+        let mut answered: Option<usize> = None;
         let mut i = 0;
         while i < words.len() {
             let hit = lexicon.iter().find(|(toks, _)| {
@@ -89,7 +91,9 @@ pub fn find(
                                 .map(|j| &spurts[own[j]])
                                 .is_some_and(|y| y.start >= o.time && y.end >= start - window)
                         })
-                        .map(|(k, _)| k);
+                        .map(|(k, _)| k)
+                        .or(answered);
+                    answered = answers;
                     out.push(VerbalClaim {
                         speaker: s.speaker,
                         phrase: (*phrase).to_owned(),

@@ -1,10 +1,6 @@
 //! S6 — floor tracking, an incremental state machine (Jaffe & Feldstein generalised to N
 //! speakers, §5.4 S6 (R20)).
 //!
-//! Feed floor-relevant talkspurts in start order with [`FloorTracker::push`]; each call returns
-//! the floor claims that became certain, and [`FloorTracker::finish`] returns the rest. Batch
-//! analysis pushes a whole conversation; a live caller pushes talkspurts as they end.
-//!
 //! A speaker X claims the floor at the start `a` of a solo piece `[a, c)` when X is not the
 //! holder and (there is no holder yet, or `c − a ≥ min_floor_solo`, or X's talkspurt is
 //! *clean* — no other speaker's floor-relevant talkspurt intersects it):
@@ -16,13 +12,22 @@
 //! claims A@0      B@5000         A@6500
 //! ```
 //!
-//! When is a claim certain? A solo piece is known once its end `c` is reached (no talkspurt
-//! can start before the last pushed start). Its claim is then decided at once, except when the
-//! only test left is cleanliness and X's talkspurt is still running: the decision waits until
-//! another talkspurt intersects it (not clean) or it ends (clean). Later solo pieces wait
-//! behind it, so claims are always emitted in time order.
+//! The tracker is fed talkspurt events in time order — [`FloorTracker::start`] and
+//! [`FloorTracker::end`], or [`FloorTracker::tick`] when only the clock moved — and returns
+//! each claim as soon as it is certain:
+//!
+//! - the first solo piece claims as soon as it has begun (there is no holder);
+//! - a solo piece claims once it has lasted `min_floor_solo`, even while it is still running;
+//! - a shorter solo piece waits for its talkspurt: another speaker starting inside it decides
+//!   "not clean", its end untouched decides "clean".
+//!
+//! Later solo pieces wait behind an undecided one, so claims come out in time order. Events at
+//! the same instant are applied together, ends before starts (touching talkspurts do not
+//! intersect). Batch analysis uses [`FloorTracker::push`], which takes whole talkspurts in
+//! start order and generates their end events itself.
 
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 use crate::error::{Error, Result};
 
@@ -41,8 +46,6 @@ pub struct Claim {
 struct Active {
     speaker: usize,
     id: usize,
-    start: i64,
-    end: i64,
     intersected: bool,
 }
 
@@ -56,16 +59,28 @@ struct Pending {
     ended: bool,
 }
 
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    Start { id: usize, speaker: usize },
+    End { id: usize },
+}
+
 /// The S6 state machine.
 #[derive(Clone, Debug)]
 pub struct FloorTracker {
     min_floor_solo: i64,
     holder: Option<usize>,
+    /// Time of the buffered events.
+    time: i64,
+    /// Events at `time`, not yet applied.
+    buffered: Vec<Event>,
+    /// Start of the current piece of the joint timeline.
     piece_start: i64,
-    last_start: i64,
     active: Vec<Active>,
     pending: VecDeque<Pending>,
     out: Vec<Claim>,
+    /// Scheduled ends of talkspurts given to [`FloorTracker::push`].
+    ends: BinaryHeap<Reverse<(i64, usize)>>,
 }
 
 impl FloorTracker {
@@ -74,77 +89,113 @@ impl FloorTracker {
         FloorTracker {
             min_floor_solo,
             holder: None,
+            time: i64::MIN,
+            buffered: Vec::new(),
             piece_start: i64::MIN,
-            last_start: i64::MIN,
             active: Vec::new(),
             pending: VecDeque::new(),
             out: Vec::new(),
+            ends: BinaryHeap::new(),
         }
     }
 
-    /// The current holder (as far as decided).
+    /// The holder as far as decided.
     pub fn holder(&self) -> Option<usize> {
         self.holder
     }
 
-    /// Feeds one floor-relevant talkspurt `[start, end)` of `speaker` with the caller's `id`.
-    /// Starts must not decrease; returns the claims decided so far.
-    pub fn push(&mut self, id: usize, speaker: usize, start: i64, end: i64) -> Result<Vec<Claim>> {
-        if start < self.last_start {
-            return Err(Error::invalid(format!(
-                "floor tracker: talkspurt at {start} ms pushed after one at {} ms",
-                self.last_start
-            )));
-        }
-        if end <= start {
-            return Err(Error::invalid(format!("floor tracker: empty talkspurt at {start} ms")));
-        }
-        self.last_start = start;
-        self.advance(start);
-        self.emit_piece(start);
-        let overlapped = !self.active.is_empty();
-        for a in &mut self.active {
-            a.intersected = true;
-        }
-        for p in &mut self.pending {
-            if self.active.iter().any(|a| a.id == p.id) {
-                p.intersected = true;
-            }
-        }
-        self.active.push(Active { speaker, id, start, end, intersected: overlapped });
-        self.active.sort_by_key(|a| (a.speaker, a.start));
-        self.resolve();
+    /// A floor-relevant talkspurt `id` of `speaker` starts at `t`.
+    pub fn start(&mut self, id: usize, speaker: usize, t: i64) -> Result<Vec<Claim>> {
+        self.at(t)?;
+        self.buffered.push(Event::Start { id, speaker });
+        self.decide_running(t);
         Ok(std::mem::take(&mut self.out))
     }
 
-    /// Ends the input; returns the remaining claims.
-    pub fn finish(&mut self) -> Vec<Claim> {
-        self.advance(i64::MAX);
-        self.resolve();
-        std::mem::take(&mut self.out)
+    /// Talkspurt `id` ends at `t`.
+    pub fn end(&mut self, id: usize, t: i64) -> Result<Vec<Claim>> {
+        self.at(t)?;
+        self.buffered.push(Event::End { id });
+        self.decide_running(t);
+        Ok(std::mem::take(&mut self.out))
     }
 
-    /// Processes every talkspurt end `≤ t`, emitting the pieces before them.
-    fn advance(&mut self, t: i64) {
-        while let Some(e) = self.active.iter().map(|a| a.end).min() {
-            if e > t {
+    /// The clock reached `t` without an event.
+    pub fn tick(&mut self, t: i64) -> Result<Vec<Claim>> {
+        self.at(t)?;
+        self.decide_running(t);
+        Ok(std::mem::take(&mut self.out))
+    }
+
+    /// Feeds one whole talkspurt `[start, end)`; starts must not decrease (batch use).
+    pub fn push(&mut self, id: usize, speaker: usize, start: i64, end: i64) -> Result<Vec<Claim>> {
+        if end <= start {
+            return Err(Error::invalid(format!("floor tracker: empty talkspurt at {start} ms")));
+        }
+        if start < self.time {
+            return Err(self.out_of_order(start));
+        }
+        let mut out = Vec::new();
+        while let Some(&Reverse((e, j))) = self.ends.peek() {
+            if e > start {
                 break;
             }
-            self.emit_piece(e);
-            let ended: Vec<usize> =
-                self.active.iter().filter(|a| a.end == e).map(|a| a.id).collect();
-            self.active.retain(|a| a.end != e);
-            for p in &mut self.pending {
-                if ended.contains(&p.id) {
-                    p.ended = true;
-                }
-            }
-            self.resolve();
+            self.ends.pop();
+            out.extend(self.end(j, e)?);
         }
+        out.extend(self.start(id, speaker, start)?);
+        self.ends.push(Reverse((end, id)));
+        Ok(out)
     }
 
-    /// Emits the piece `[piece_start, t)` with the current active set.
-    fn emit_piece(&mut self, t: i64) {
+    /// Ends the input (every scheduled end happens); returns the remaining claims.
+    pub fn finish(&mut self) -> Vec<Claim> {
+        let mut out = Vec::new();
+        while let Some(Reverse((e, j))) = self.ends.pop() {
+            if let Ok(c) = self.end(j, e) {
+                out.extend(c);
+            }
+        }
+        self.apply();
+        // Talkspurts still open (events without an end) end now.
+        let open: Vec<usize> = self.active.iter().map(|a| a.id).collect();
+        if !open.is_empty() {
+            let t = self.time.saturating_add(1);
+            for id in open {
+                if let Ok(c) = self.end(id, t) {
+                    out.extend(c);
+                }
+            }
+            self.apply();
+        }
+        self.resolve();
+        out.extend(std::mem::take(&mut self.out));
+        out
+    }
+
+    fn out_of_order(&self, t: i64) -> Error {
+        Error::invalid(format!("floor tracker: event at {t} ms after one at {} ms", self.time))
+    }
+
+    /// Moves the clock to `t`, applying the events buffered at the previous time.
+    fn at(&mut self, t: i64) -> Result<()> {
+        if t < self.time {
+            return Err(self.out_of_order(t));
+        }
+        if t > self.time {
+            self.apply();
+            self.time = t;
+        }
+        Ok(())
+    }
+
+    /// Applies the buffered events (all at `self.time`): closes the piece before them, then
+    /// ends, then starts.
+    fn apply(&mut self) {
+        if self.buffered.is_empty() {
+            return;
+        }
+        let t = self.time;
         if t > self.piece_start {
             if let [a] = self.active.as_slice() {
                 self.pending.push_back(Pending {
@@ -158,9 +209,33 @@ impl FloorTracker {
             }
         }
         self.piece_start = t;
+        let events = std::mem::take(&mut self.buffered);
+        for e in &events {
+            if let Event::End { id } = *e {
+                self.active.retain(|a| a.id != id);
+                for p in self.pending.iter_mut().filter(|p| p.id == id) {
+                    p.ended = true;
+                }
+            }
+        }
+        for e in &events {
+            if let Event::Start { id, speaker } = *e {
+                let overlapped = !self.active.is_empty();
+                for a in &mut self.active {
+                    a.intersected = true;
+                }
+                for p in &mut self.pending {
+                    if self.active.iter().any(|a| a.id == p.id) {
+                        p.intersected = true;
+                    }
+                }
+                self.active.push(Active { speaker, id, intersected: overlapped });
+            }
+        }
+        self.resolve();
     }
 
-    /// Decides pending solo pieces in order, stopping at the first undecidable one.
+    /// Decides completed solo pieces in order, stopping at the first undecidable one.
     fn resolve(&mut self) {
         while let Some(p) = self.pending.front().copied() {
             let claim = if self.holder == Some(p.speaker) {
@@ -178,6 +253,21 @@ impl FloorTracker {
             if claim {
                 self.holder = Some(p.speaker);
                 self.out.push(Claim { time: p.start, speaker: p.speaker, spurt: p.id });
+            }
+        }
+    }
+
+    /// Decides the solo piece still running at `now`, when everything before it is decided.
+    fn decide_running(&mut self, now: i64) {
+        if !self.pending.is_empty() || now <= self.piece_start {
+            return;
+        }
+        // The active set of the running piece is the one before the buffered events.
+        if let [a] = self.active.as_slice() {
+            let long = now - self.piece_start >= self.min_floor_solo;
+            if self.holder != Some(a.speaker) && (self.holder.is_none() || long) {
+                self.holder = Some(a.speaker);
+                self.out.push(Claim { time: self.piece_start, speaker: a.speaker, spurt: a.id });
             }
         }
     }
@@ -249,10 +339,34 @@ mod tests {
     }
 
     #[test]
+    fn live_events_claim_as_soon_as_certain() {
+        let mut t = FloorTracker::new(500);
+        assert_eq!(t.start(0, 0, 0).unwrap(), vec![]);
+        // No holder yet: the first solo piece claims as soon as it has begun.
+        assert_eq!(t.tick(1).unwrap(), vec![Claim { time: 0, speaker: 0, spurt: 0 }]);
+        assert_eq!(t.start(1, 1, 4000).unwrap(), vec![]);
+        assert_eq!(t.end(0, 5000).unwrap(), vec![]);
+        assert_eq!(t.tick(5499).unwrap(), vec![]);
+        // B has been alone for 500 ms: the claim is certain before B stops talking.
+        assert_eq!(t.tick(5500).unwrap(), vec![Claim { time: 5000, speaker: 1, spurt: 1 }]);
+        assert_eq!(t.end(1, 6000).unwrap(), vec![]);
+        // A talks alone [6500, 6800) and B again from 6800, touching A's end. B's start
+        // arrives before A's end: events at one instant are applied together, ends first, so
+        // the two talkspurts do not intersect and A's short talkspurt is clean.
+        assert_eq!(t.start(2, 0, 6500).unwrap(), vec![]);
+        assert_eq!(t.start(3, 1, 6800).unwrap(), vec![]);
+        assert_eq!(t.end(2, 6800).unwrap(), vec![]);
+        assert_eq!(t.end(3, 7000).unwrap(), vec![Claim { time: 6500, speaker: 0, spurt: 2 }]);
+        assert_eq!(t.finish(), vec![Claim { time: 6800, speaker: 1, spurt: 3 }]);
+        assert!(t.tick(10).is_err());
+    }
+
+    #[test]
     fn out_of_order_input_is_an_error_and_holder_at_is_strict() {
         let mut t = FloorTracker::new(500);
         t.push(0, 0, 100, 200).unwrap();
         assert!(t.push(1, 1, 50, 300).is_err());
+        assert!(t.push(1, 1, 300, 300).is_err());
         let c = [Claim { time: 0, speaker: 0, spurt: 0 }, Claim { time: 10, speaker: 1, spurt: 1 }];
         assert_eq!(
             (holder_at(&c, 0), holder_at(&c, 10), holder_at(&c, 11)),
@@ -330,6 +444,41 @@ mod tests {
             .map(|c| (c.time, c.speaker))
             .collect();
             prop_assert_eq!(inc, batch(&spurts, min));
+        }
+
+        #[test]
+        fn live_events_in_any_same_instant_order_equal_batch(
+            spurts in spurts_strategy(),
+            ticks in prop::collection::vec(0i64..25_000, 0..20),
+            flip in any::<bool>(),
+        ) {
+            // Events: (time, order within the instant, kind); ticks interleaved.
+            let mut events: Vec<(i64, u8, usize, bool)> = Vec::new();
+            for (i, s) in spurts.iter().enumerate() {
+                // Same-instant events arrive starts-first or ends-first.
+                events.push((s.start, u8::from(!flip), i, true));
+                events.push((s.end, u8::from(flip), i, false));
+            }
+            events.extend(ticks.iter().map(|&t| (t, 2, usize::MAX, false)));
+            events.sort_unstable();
+            let mut t = FloorTracker::new(500);
+            let mut got = Vec::new();
+            for (time, _, i, is_start) in events {
+                let c = if i == usize::MAX {
+                    t.tick(time).unwrap()
+                } else if is_start {
+                    t.start(i, spurts[i].speaker, time).unwrap()
+                } else {
+                    t.end(i, time).unwrap()
+                };
+                for c in c {
+                    // Never announced before it could be known.
+                    prop_assert!(c.time <= time);
+                    got.push((c.time, c.speaker));
+                }
+            }
+            got.extend(t.finish().into_iter().map(|c| (c.time, c.speaker)));
+            prop_assert_eq!(got, batch(&spurts, 500));
         }
 
         #[test]

@@ -39,6 +39,111 @@ pub fn iqr(values: &[i64]) -> Option<f64> {
     Some(q(0.75) - q(0.25))
 }
 
+/// Longest stretch inside `x`'s tenures where nobody else vocalises (acoustic layer, backchannels
+/// included), from a start to an end of `x`'s own talk (§5.5.6, Q8):
+///
+/// ```text
+/// tenure of X  [──────────────────────────────────)
+/// joint         X  | ∅ |  X  |{X,Y}| X | ∅
+///               └─ unbroken ─┘     └X┘   trailing silence excluded
+/// ```
+fn longest_unbroken(joint: &[Piece], turns: &[TurnRec], x: usize) -> Option<i64> {
+    let mut best: Option<i64> = None;
+    for t in turns.iter().filter(|t| t.speaker == x) {
+        let (lo, hi) = (t.claim, t.tenure_end);
+        let first = joint.partition_point(|p| p.end <= lo);
+        let mut run: Option<(i64, i64)> = None; // (first own start, last own end)
+        for p in joint[first..].iter().take_while(|p| p.start < hi) {
+            let (a, b) = (p.start.max(lo), p.end.min(hi));
+            if p.active.iter().any(|&s| s != x) {
+                run = None;
+            } else if p.active.len() == 1 {
+                let r = run.map_or((a, b), |(s, _)| (s, b));
+                best = Some(best.map_or(r.1 - r.0, |m| m.max(r.1 - r.0)));
+                run = Some(r);
+            }
+        }
+    }
+    best
+}
+
+/// ConvoKit-style windowed balance for a dyad (§5.5.3, Q9): the first and last talkspurts are
+/// left out (ConvoKit's `remove_first_last_utt`); windows of `balance_window` start at the first
+/// remaining talkspurt and advance by `balance_step` while the window ends before the last
+/// remaining end; talk is clipped to each window; a window without talk is skipped; a label is
+/// 1 when the primary speaker's share is > `balance_dominance`, −1 when the secondary's is,
+/// else 0.
+///
+/// ```text
+/// talk     A A A A A A A A A A B B B B B B B B B B
+/// windows  [────── 1 ──────)
+///                [────── 1 ──────)
+///                      [────── 0 ──────)          (each talkspurt clipped to the window)
+///                            [───── −1 ──────)
+/// ```
+fn windows(spurts: &[Talkspurt], primary: usize, p: &Params) -> Vec<i8> {
+    if spurts.len() < 3 {
+        return Vec::new();
+    }
+    let kept = &spurts[1..spurts.len() - 1];
+    let start = kept.iter().map(|s| s.start).min().unwrap_or(0);
+    let end = kept.iter().map(|s| s.end).max().unwrap_or(0);
+    let mut out = Vec::new();
+    let mut w = start;
+    while w + p.balance_window < end {
+        let (lo, hi) = (w, w + p.balance_window);
+        let (mut ps, mut total) = (0i64, 0i64);
+        let upto = kept.partition_point(|s| s.start < hi);
+        for s in &kept[..upto] {
+            let clip = s.end.min(hi) - s.start.max(lo);
+            if clip > 0 {
+                total += clip;
+                if s.speaker == primary {
+                    ps += clip;
+                }
+            }
+        }
+        if total > 0 {
+            let share = ps as f64 / total as f64;
+            out.push(if share > p.balance_dominance {
+                1
+            } else if 1.0 - share > p.balance_dominance {
+                -1
+            } else {
+                0
+            });
+        }
+        w += p.balance_step;
+    }
+    out
+}
+
+/// ConvoKit's `summarize` buckets of a window-label list.
+fn pattern(w: &[i8]) -> Option<String> {
+    if w.is_empty() {
+        return None;
+    }
+    let n = w.len() as f64;
+    let pct = |v: i8| w.iter().filter(|&&x| x == v).count() as f64 / n * 100.0;
+    Some(
+        if pct(1) >= 75.0 || pct(-1) >= 75.0 {
+            "dominating_throughout"
+        } else if pct(0) >= 60.0 {
+            "back_and_forth"
+        } else if pct(-1) > 25.0 {
+            "alter_dominance"
+        } else {
+            "no_label"
+        }
+        .to_owned(),
+    )
+}
+
+fn share_of(values: &[i64], pred: impl Fn(i64) -> bool) -> Option<f64> {
+    (!values.is_empty())
+        .then(|| values.iter().filter(|&&v| pred(v)).count() as f64 / values.len() as f64)
+}
+
 fn ratio(a: i64, b: i64) -> Option<f64> {
     (b != 0).then(|| a as f64 / b as f64)
 }
@@ -165,6 +270,28 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             fto_in[t.to].push(f);
         }
     }
+    let mut question_fto: Vec<Vec<i64>> = vec![Vec::new(); n];
+    for t in st.transfers {
+        let asks = t.prev_spurt.and_then(|i| st.spurts[i].tokens.last()).is_some_and(|tok| {
+            tok.raw
+                .trim_end_matches(['"', '\'', '\u{201D}', '\u{2019}', '\u{BB}', ')', ']', '}', '!'])
+                .ends_with('?')
+        });
+        if let (true, Some(f)) = (asks, t.fto) {
+            question_fto[t.to].push(f);
+        }
+    }
+    let all_by = super::backchannel::by_speaker(st.spurts, n, false);
+    let mut bc_in_overlap = vec![0usize; n];
+    for s in st.spurts.iter().filter(|s| s.backchannel) {
+        let covered = all_by.iter().enumerate().any(|(y, own)| {
+            y != s.speaker && {
+                let k = own.partition_point(|&j| st.spurts[j].start <= s.start);
+                k > 0 && st.spurts[own[k - 1]].covers(s.start)
+            }
+        });
+        bc_in_overlap[s.speaker] += usize::from(covered);
+    }
     let mut speakers = BTreeMap::new();
     let mut mode = BTreeMap::new();
     for x in 0..n {
@@ -188,6 +315,14 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
                 words: words[x],
                 monologues: monologues[x],
                 non_floor_contributions: non_floor[x],
+                longest_unbroken: longest_unbroken(st.joint, st.turns, x),
+                fto_in_iqr: iqr(&fto_in[x]),
+                fto_in_negative_share: share_of(&fto_in[x], |v| v < 0),
+                fto_in_long_share: share_of(&fto_in[x], |v| v >= p.long_silence),
+                question_fto_median: median(&question_fto[x]),
+                bc_rate_per_min_of_others_floor: (total_floor - floor[x] > 0)
+                    .then(|| bcs[x] as f64 * 60_000.0 / (total_floor - floor[x]) as f64),
+                bc_in_overlap_share: (bcs[x] > 0).then(|| bc_in_overlap[x] as f64 / bcs[x] as f64),
             },
         );
     }
@@ -231,8 +366,24 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     counts.backchannels = bcs.iter().sum();
     counts.verbal_claims = st.verbal.len();
     let shares: Vec<f64> = talk.iter().filter_map(|&t| ratio(t, total_talk)).collect();
+    let dyad_primary = (n == 2).then(|| if talk[1] > talk[0] { 1 } else { 0 });
+    let window_labels = dyad_primary.map(|pr| windows(st.spurts, pr, p)).unwrap_or_default();
+    let max_share = shares.iter().copied().reduce(f64::max);
     let balance = Balance {
-        max_share: shares.iter().copied().reduce(f64::max),
+        primary: dyad_primary.filter(|_| total_talk > 0).map(name),
+        balance_type: dyad_primary.and(max_share).map(|m| {
+            if m >= 0.65 {
+                "low_balance"
+            } else if m >= 0.55 {
+                "mid_balance"
+            } else {
+                "high_balance"
+            }
+            .to_owned()
+        }),
+        pattern: pattern(&window_labels),
+        windows: window_labels,
+        max_share,
         entropy: (shares.len() >= 2).then(|| {
             let h: f64 = shares.iter().filter(|&&s| s > 0.0).map(|&s| -s * s.ln()).sum();
             h / (shares.len() as f64).ln()
@@ -368,6 +519,43 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             overlap_between_share: ratio(between.1 as i64, between.0 as i64),
             ngno_share: ratio(between.2 as i64, between.0 as i64),
             balance,
+            turn_median: median(&st.turns.iter().map(|t| t.end - t.start).collect::<Vec<_>>()),
+            words_per_turn: (has_tokens.iter().any(|&h| h) && !st.turns.is_empty()).then(|| {
+                st.turns.iter().map(|t| t.n_tokens).sum::<usize>() as f64 / st.turns.len() as f64
+            }),
+            he_durations: [Layer::Acoustic, Layer::Floor]
+                .into_iter()
+                .map(|layer| {
+                    let kinds = HeKind::ALL
+                        .iter()
+                        .map(|&kind| {
+                            let d: Vec<i64> = st
+                                .he
+                                .iter()
+                                .filter(|h| h.layer == layer && h.kind == kind)
+                                .map(HeInterval::dur)
+                                .collect();
+                            let stats = HeStats {
+                                n: d.len(),
+                                total: d.iter().sum(),
+                                median: median(&d),
+                                iqr: iqr(&d),
+                                micro: d.iter().filter(|&&x| x < p.pause_report_min).count(),
+                                long: d.iter().filter(|&&x| x >= p.long_silence).count(),
+                            };
+                            (kind, stats)
+                        })
+                        .collect();
+                    (layer, kinds)
+                })
+                .collect(),
+            between_median: median(
+                &st.he
+                    .iter()
+                    .filter(|h| h.layer == Layer::Acoustic)
+                    .filter_map(HeInterval::signed)
+                    .collect::<Vec<_>>(),
+            ),
         },
         verbal_claims: st
             .verbal
@@ -392,6 +580,32 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn windowed_balance_follows_convokit() {
+        // A talks for 14 s of every 15 s during the first 300 s, then B for 300 s.
+        let spurts: Vec<Talkspurt> = (0..40i64)
+            .map(|j| Talkspurt {
+                speaker: usize::from(j >= 20),
+                start: 15_000 * j,
+                end: 15_000 * j + 14_000,
+                tokens: Vec::new(),
+                has_tokens: false,
+                laughter: false,
+                backchannel: false,
+                floor: true,
+            })
+            .collect();
+        // Windows start at 15 s (the first talkspurt is left out) every 30 s while they end
+        // before 584 s; window k covers periods 1+2k … 10+2k, so A's share is (19 − 2k)/10
+        // clamped to [0, 1]: > 0.6 for k ≤ 6, 0.5 for k = 7, < 0.4 after.
+        let w = windows(&spurts, 0, &Params::default());
+        assert_eq!(w, vec![1, 1, 1, 1, 1, 1, 1, 0, -1, -1, -1, -1, -1, -1]);
+        assert_eq!(pattern(&w).as_deref(), Some("alter_dominance"));
+        assert_eq!(pattern(&[1, 1, 1, 0]).as_deref(), Some("dominating_throughout"));
+        assert_eq!(pattern(&[0, 0, 1, 0, 0]).as_deref(), Some("back_and_forth"));
+        assert_eq!(pattern(&[]), None);
+    }
 
     #[test]
     fn median_and_iqr_follow_numpy() {

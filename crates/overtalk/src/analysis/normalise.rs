@@ -166,17 +166,17 @@ fn tokens_of(content: Option<&Content>, start: i64, end: i64, clamped: &mut usiz
     } else {
         words.iter().flat_map(|w| w.split_whitespace()).collect()
     };
-    let n = split.len() as i64;
-    let len = end - start;
+    let n = split.len() as i128;
+    let len = i128::from(end - start);
+    // R(i·L/n) = (2·i·L + n) div (2·n); L and n are positive, so this is exact (in i128, so
+    // that no product can overflow). The result lies in [0, L], so it fits back into i64.
+    let r = |i: i128| i64::try_from((2 * i * len + n) / (2 * n)).unwrap_or(0);
     split
         .iter()
         .enumerate()
         .map(|(i, raw)| {
-            let i = i as i64;
-            // R(i·L/n) = (2·i·L + n) div (2·n); L and n are positive, so this is exact.
-            let a = (2 * i * len + n) / (2 * n);
-            let b = (2 * (i + 1) * len + n) / (2 * n);
-            make(raw, start + a, start + b)
+            let i = i as i128;
+            make(raw, start + r(i), start + r(i + 1))
         })
         .collect()
 }

@@ -228,8 +228,8 @@ impl Params {
         for (name, v) in
             [("balance_window", self.balance_window), ("balance_step", self.balance_step)]
         {
-            if v <= 0 {
-                return Err(Error::invalid(format!("parameter {name} must be positive, got {v}")));
+            if v <= 0 || v > crate::time::MAX_MICROS / 1000 {
+                return Err(Error::invalid(format!("parameter {name} = {v} ms is out of range")));
             }
         }
         for (name, v) in [

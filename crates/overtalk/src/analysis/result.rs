@@ -210,6 +210,22 @@ pub struct SpeakerOut {
     pub monologues: usize,
     /// Extension: floor-relevant talkspurts outside any turn.
     pub non_floor_contributions: usize,
+    /// Extension: longest stretch of the speaker's tenure with nobody else vocalising, from a
+    /// start to an end of the speaker's own talk (§5.5.6, Q8; ms).
+    pub longest_unbroken: Option<i64>,
+    /// Extension: inter-quartile range of the FTOs into the speaker (ms, §5.5.7).
+    pub fto_in_iqr: Option<f64>,
+    /// Extension: share of the FTOs into the speaker that are negative (entered in overlap).
+    pub fto_in_negative_share: Option<f64>,
+    /// Extension: share of the FTOs into the speaker that are ≥ `long_silence`.
+    pub fto_in_long_share: Option<f64>,
+    /// Extension: median FTO into the speaker after a talkspurt ending with `?` (Q11; ms).
+    pub question_fto_median: Option<f64>,
+    /// Extension: backchannels per minute of the other speakers' floor time (§5.5.9).
+    pub bc_rate_per_min_of_others_floor: Option<f64>,
+    /// Extension: share of the speaker's backchannels whose onset is covered by another
+    /// speaker's talkspurt (Q12).
+    pub bc_in_overlap_share: Option<f64>,
 }
 
 /// One interrupter → interruptee pair.
@@ -258,6 +274,31 @@ pub struct ConversationOut {
     pub ngno_share: Option<f64>,
     /// Extension: talk balance (max share; normalised entropy and Gini of the talk shares).
     pub balance: Balance,
+    /// Extension: median turn extent (ms).
+    pub turn_median: Option<f64>,
+    /// Extension: mean words per turn (text mode only).
+    pub words_per_turn: Option<f64>,
+    /// Extension: median signed between-speaker interval (acoustic; gap +, overlap −, NGNO 0).
+    pub between_median: Option<f64>,
+    /// Extension: duration statistics per layer and H&E class (§5.5.4).
+    pub he_durations: BTreeMap<Layer, BTreeMap<HeKind, HeStats>>,
+}
+
+/// Duration statistics of one H&E class (extension, §5.5.4).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HeStats {
+    /// Intervals.
+    pub n: usize,
+    /// Summed duration (ms).
+    pub total: i64,
+    /// Median duration (ms).
+    pub median: Option<f64>,
+    /// Inter-quartile range of the durations (ms).
+    pub iqr: Option<f64>,
+    /// Intervals shorter than `pause_report_min` (the "micro" bin).
+    pub micro: usize,
+    /// Intervals at least `long_silence` long.
+    pub long: usize,
 }
 
 /// Headline counts (extension).
@@ -298,6 +339,17 @@ pub struct Balance {
     pub entropy: Option<f64>,
     /// Gini coefficient of the shares.
     pub gini: Option<f64>,
+    /// Dyads only: the speaker with more talk (ConvoKit's primary group).
+    pub primary: Option<String>,
+    /// Dyads only: `high_balance` (max share ≥ 0.5), `mid_balance` (≥ 0.55), `low_balance`
+    /// (≥ 0.65), as ConvoKit's `summarize`.
+    pub balance_type: Option<String>,
+    /// Dyads only: one label per window of `balance_window` every `balance_step`: 1 primary
+    /// dominates, −1 secondary dominates, 0 balanced; windows without talk are skipped.
+    pub windows: Vec<i8>,
+    /// Dyads only: `dominating_throughout`, `back_and_forth`, `alter_dominance` or `no_label`
+    /// (ConvoKit's thresholds 75 %, 60 %, 25 %); `null` without windows.
+    pub pattern: Option<String>,
 }
 
 /// A floor claim made in words (extension).

@@ -42,6 +42,8 @@ pub struct TransferRec {
     pub to: usize,
     /// Floor-transfer offset (ms), negative when the new holder started in overlap.
     pub fto: Option<i64>,
+    /// The previous holder's talkspurt `p` of the FTO formula.
+    pub prev_spurt: Option<usize>,
 }
 
 /// S7 from the claims, the floor-relevant talkspurts per speaker and the acoustic span end.
@@ -84,8 +86,9 @@ pub fn turns(
             let n = prev.partition_point(|&i| spurts[i].start < sp_start);
             // The previous holder's spurts are disjoint, so the last one starting before has
             // the latest end.
-            let fto = n.checked_sub(1).map(|j| sp_start - spurts[prev[j]].end);
-            transfers.push(TransferRec { time: c.time, from, to: c.speaker, fto });
+            let prev_spurt = n.checked_sub(1).map(|j| prev[j]);
+            let fto = prev_spurt.map(|p| sp_start - spurts[p].end);
+            transfers.push(TransferRec { time: c.time, from, to: c.speaker, fto, prev_spurt });
         }
     }
     (turns, transfers)

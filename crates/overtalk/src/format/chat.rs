@@ -31,9 +31,10 @@
 //!
 //! Writing gives a minimal valid file: `@UTF8`, `@Begin`, `@Languages: und` (the language is
 //! not known), `@Participants` and one `@ID` per speaker (role `Unidentified`), one main tier per
-//! track in time order with its bullet (times rounded half away from zero to the millisecond,
-//! with a warning when that moves a boundary), `@End`. A speaker label that is not a valid code
-//! (1–7 ASCII letters, digits or `_`) gets a code `SP1`, `SP2`, … and keeps its label as the
+//! track in time order with its bullet, `@End`. Times are rounded half away from zero to the
+//! millisecond and negative times clipped to 0, with a warning when that moves a boundary (a
+//! track that rounding empties is not written). A speaker label that is not a valid code (1–7
+//! ASCII letters, digits or `_`) gets a code `SP1`, `SP2`, … and keeps its label as the
 //! participant's name, with a warning. A track without text is written `www .` (untranscribed
 //! speech); a text without a terminator (`.`, `?`, `!`) gets ` .` with a warning; line breaks
 //! and tabs become spaces and bullet characters are removed.
@@ -316,8 +317,10 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
     let (mut moved, mut dropped, mut terminated, mut cleaned) = (0usize, 0usize, 0usize, 0usize);
     for u in t.utterances() {
         let seg = u.segment;
-        let (m1, m2) = (round_div(seg.start().0, 1000), round_div(seg.end().0, 1000));
-        if m1 * 1000 != seg.start().0 || m2 * 1000 != seg.end().0 {
+        // Whole ms, never negative (EAF and CHAT have no negative times).
+        let (m1, m2) = (round_div(seg.start().0, 1000).max(0), round_div(seg.end().0, 1000).max(0));
+        if m1.checked_mul(1000) != Some(seg.start().0) || m2.checked_mul(1000) != Some(seg.end().0)
+        {
             moved += 1;
         }
         if m2 <= m1 {
@@ -352,7 +355,7 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
     s.push_str("@End\n");
     out.write_all(s.as_bytes())?;
     let notes = [
-        (moved, "track(s) have times finer than a millisecond; rounded to the millisecond"),
+        (moved, "track(s) have times finer than a millisecond or negative; rounded to the millisecond and clipped to 0"),
         (dropped, "track(s) shorter than a millisecond after rounding; not written"),
         (terminated, "text(s) without a terminator got \" .\""),
         (cleaned, "text(s) had line breaks, tabs, control or bullet characters; written on one line without them"),

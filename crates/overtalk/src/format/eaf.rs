@@ -14,7 +14,12 @@
 //!
 //! - **Child tiers** (with `PARENT_REF`) are never speech, whatever their participant: they
 //!   subdivide, annotate or translate their parent (words, chunks, language codes), so counting
-//!   them would count the parent's time twice. Each one is skipped with a note.
+//!   them would count the parent's time twice. The first child tier of a speaker tier whose
+//!   linguistic type is a subdivision (`Time_Subdivision`, `Symbolic_Subdivision`) gives the
+//!   **words** of the parent's tracks, in document order — a time-aligned word belongs to the
+//!   parent annotation containing its middle, a reference word to the annotation it refers to;
+//!   a word is timed when both its slots are aligned. Every other child tier (`Included_In`
+//!   chunks, `Symbolic_Association` translations or codes, deeper tiers) is skipped with a note.
 //! - **Reference annotations** (`REF_ANNOTATION`) have no time of their own (they inherit their
 //!   parent's); they only occur on child tiers, and a top-level one is skipped with a warning.
 //! - A top-level tier without `PARTICIPANT` in a file whose other speaker tiers have one (a
@@ -29,8 +34,9 @@
 //!   errors name the line and column. No DTD entity is expanded.
 //!
 //! Writing gives EAF 3.0: one top-level tier per speaker with `PARTICIPANT` set to the speaker,
-//! one linguistic type `utterance`, times rounded half away from zero to the millisecond (with a
-//! warning when that moves a boundary). ELAN does not allow overlapping annotations on one
+//! one linguistic type `utterance`, times rounded half away from zero to the millisecond and
+//! negative times clipped to 0 (with a warning when that moves a boundary; a track that rounding
+//! empties is not written). ELAN does not allow overlapping annotations on one
 //! tier, so a speaker who overlaps themselves gets extra tiers `Name (2)`, … with the **same**
 //! `PARTICIPANT`: reading the file back gives the same speaker. `DATE` is fixed
 //! (`1970-01-01T00:00:00+00:00`) so the output is reproducible.
@@ -44,8 +50,8 @@ use quick_xml::Reader;
 use crate::error::{Error, Result, Warning, WarningKind};
 use crate::format::textgrid::{layer_names, layers, segment_at, tracks_by_speaker, LineIndex};
 use crate::format::ReadContext;
-use crate::model::{Content, Corpus, Segment, Transcript, TranscriptBuilder};
-use crate::time::{round_div, Time, MAX_MICROS};
+use crate::model::{Content, Corpus, Segment, Transcript, TranscriptBuilder, Word};
+use crate::time::{round_div, Time};
 
 /// One `TIER` as read.
 #[derive(Debug, Default)]
@@ -53,6 +59,7 @@ struct Tier {
     id: String,
     participant: Option<String>,
     parent: Option<String>,
+    linguistic_type: String,
     at: usize,
     annotations: Vec<Ann>,
 }
@@ -60,7 +67,10 @@ struct Tier {
 /// One annotation as read: alignable (two slot ids) or a reference (no time of its own).
 #[derive(Debug, Default)]
 struct Ann {
+    id: String,
     slots: Option<(String, String)>,
+    /// `ANNOTATION_REF` of a reference annotation.
+    parent: Option<String>,
     value: String,
     at: usize,
 }
@@ -123,6 +133,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // (id, value in ms, offset)
     let mut slots: Vec<(String, Option<i64>, usize)> = Vec::new();
     let mut tiers: Vec<Tier> = Vec::new();
+    let mut constraints: HashMap<String, String> = HashMap::new();
     let mut tier: Option<Tier> = None;
     let mut ann: Option<Ann> = None;
 
@@ -208,6 +219,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                         id: attr(&attrs, "TIER_ID").unwrap_or_default(),
                         participant: attr(&attrs, "PARTICIPANT").filter(|p| !p.trim().is_empty()),
                         parent: attr(&attrs, "PARENT_REF").filter(|p| !p.is_empty()),
+                        linguistic_type: attr(&attrs, "LINGUISTIC_TYPE_REF").unwrap_or_default(),
                         at,
                         annotations: Vec::new(),
                     };
@@ -228,7 +240,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     } else {
                         None
                     };
-                    let a = Ann { slots, value: String::new(), at };
+                    let a = Ann {
+                        id: attr(&attrs, "ANNOTATION_ID").unwrap_or_default(),
+                        slots,
+                        parent: attr(&attrs, "ANNOTATION_REF"),
+                        value: String::new(),
+                        at,
+                    };
                     if empty {
                         if let Some(t) = tier.as_mut() {
                             t.annotations.push(a);
@@ -239,6 +257,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     }
                 }
                 b"ANNOTATION_VALUE" if ann.is_some() => elem = Elem::Value,
+                b"LINGUISTIC_TYPE" => {
+                    let attrs = attributes(e, &doc, ctx, at)?;
+                    if let (Some(id), Some(c)) =
+                        (attr(&attrs, "LINGUISTIC_TYPE_ID"), attr(&attrs, "CONSTRAINTS"))
+                    {
+                        constraints.insert(id, c);
+                    }
+                }
                 _ => {}
             }
             if !empty {
@@ -293,29 +319,35 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             "no <ANNOTATION_DOCUMENT> element: not an EAF file",
         ));
     }
-    build(&doc, slots, tiers, ctx)
+    build(&doc, slots, tiers, &constraints, ctx)
 }
 
 fn short(s: &str) -> String {
     s.chars().take(40).collect()
 }
 
-/// Parses a `TIME_VALUE`: whole milliseconds (a decimal point is tolerated and rounded).
+/// Parses a `TIME_VALUE`: milliseconds (a fraction is tolerated and rounded half away from
+/// zero), at most [`MAX_MICROS`](crate::time::MAX_MICROS) / 1000.
 fn parse_ms(v: &str) -> std::result::Result<i64, String> {
-    let t = crate::time::parse_seconds(v).map_err(|e| e.to_string())?;
-    // parse_seconds reads the number as seconds, in µs; as milliseconds it is 10⁶ times less.
-    let ms = round_div(t.0, 1_000_000);
-    let limit = MAX_MICROS / 1000;
-    if ms.abs() > limit {
-        return Err("time out of range".to_owned());
+    let v = v.trim();
+    if v.contains(['e', 'E']) || v.is_empty() {
+        let e = if v.eq_ignore_ascii_case("nan") {
+            crate::time::TimeError::NotANumber
+        } else {
+            crate::time::TimeError::Syntax
+        };
+        return Err(e.to_string());
     }
-    Ok(ms)
+    // `v` ms = `v`e-3 s, read exactly to the microsecond, then rounded to the millisecond.
+    let t = crate::time::parse_seconds(&format!("{v}e-3")).map_err(|e| e.to_string())?;
+    Ok(round_div(t.0, 1000))
 }
 
 fn build(
     doc: &Doc<'_>,
     slots: Vec<(String, Option<i64>, usize)>,
     tiers: Vec<Tier>,
+    constraints: &HashMap<String, String>,
     ctx: &mut ReadContext<'_>,
 ) -> Result<Corpus> {
     // Resolve unaligned slots by linear interpolation between aligned neighbours.
@@ -336,8 +368,12 @@ fn build(
             None => {
                 resolved[i] = match (prev, next_aligned[i]) {
                     (Some((p, vp)), Some((n, vn))) => {
-                        let span = (n - p) as i64;
-                        Some(vp + round_div((vn - vp).saturating_mul((i - p) as i64), span))
+                        // Exact in i128: vp + (vn − vp)·(i − p)/(n − p), half away from zero.
+                        let num = i128::from(vn - vp) * (i - p) as i128;
+                        let den = (n - p) as i128;
+                        let q = num / den;
+                        let q = if 2 * (num % den).abs() >= den { q + num.signum() } else { q };
+                        Some(vp + i64::try_from(q).unwrap_or(0))
                     }
                     (Some((_, v)), None) | (None, Some((_, v))) => Some(v),
                     (None, None) => None,
@@ -348,15 +384,34 @@ fn build(
     let index: HashMap<&str, usize> =
         slots.iter().enumerate().map(|(i, s)| (s.0.as_str(), i)).collect();
 
+    // The words tier of each speaker tier: its first child tier that subdivides it.
+    let subdivides = |t: &Tier| {
+        constraints
+            .get(&t.linguistic_type)
+            .is_some_and(|c| c == "Time_Subdivision" || c == "Symbolic_Subdivision")
+    };
+    let mut word_tier_of: HashMap<&str, usize> = HashMap::new();
+    for (k, t) in tiers.iter().enumerate() {
+        if let Some(parent) = &t.parent {
+            if subdivides(t) && tiers.iter().any(|p| &p.id == parent && p.parent.is_none()) {
+                word_tier_of.entry(parent.as_str()).or_insert(k);
+            }
+        }
+    }
+    let word_tiers: HashSet<usize> = word_tier_of.values().copied().collect();
+
     let mut b = TranscriptBuilder::new();
     let some_participant = tiers.iter().any(|t| t.parent.is_none() && t.participant.is_some());
-    for tier in &tiers {
+    for (k, tier) in tiers.iter().enumerate() {
         let (line, column) = if tier.parent.is_some() || tier.participant.is_none() {
             doc.pos(tier.at)
         } else {
             (0, 0)
         };
         if let Some(parent) = &tier.parent {
+            if word_tiers.contains(&k) {
+                continue;
+            }
             ctx.warn_at(
                 WarningKind::Note,
                 line,
@@ -381,6 +436,10 @@ fn build(
             )?;
         }
         let speaker = b.speaker(&speaker_name);
+        let mut words = match word_tier_of.get(tier.id.as_str()) {
+            Some(&w) => words_of(tier, &tiers[w], &index, &known, &resolved),
+            None => HashMap::new(),
+        };
         for a in &tier.annotations {
             let position = || doc.pos(a.at);
             let Some((r1, r2)) = &a.slots else {
@@ -430,12 +489,73 @@ fn build(
             let start = Time(t1.saturating_mul(1000));
             let end = Time(t2.saturating_mul(1000));
             if let Some(seg) = segment_at(ctx, start, end, position)? {
-                let content = (!a.value.is_empty()).then(|| Content::text(a.value.clone()));
+                let words = words.remove(a.id.as_str()).unwrap_or_default();
+                let text = (!a.value.is_empty()).then(|| a.value.clone());
+                let content =
+                    (text.is_some() || !words.is_empty()).then_some(Content { text, words });
                 b.push(seg, speaker, content);
             }
         }
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// The words of each annotation of `parent` (by annotation id) from its subdivision tier
+/// `child`: reference annotations by their `ANNOTATION_REF`, time-aligned ones by the parent
+/// annotation that contains their middle. A word is timed when both its slots are aligned.
+fn words_of<'a>(
+    parent: &'a Tier,
+    child: &Tier,
+    index: &HashMap<&str, usize>,
+    known: &[Option<i64>],
+    resolved: &[Option<i64>],
+) -> HashMap<&'a str, Vec<Word>> {
+    let span = |a: &Ann| -> Option<(usize, usize)> {
+        let (r1, r2) = a.slots.as_ref()?;
+        Some((*index.get(r1.as_str())?, *index.get(r2.as_str())?))
+    };
+    let ids: HashMap<&str, &'a str> =
+        parent.annotations.iter().map(|a| (a.id.as_str(), a.id.as_str())).collect();
+    // Parent annotations by start, for containment.
+    let mut timed: Vec<(i64, i64, &'a str)> = parent
+        .annotations
+        .iter()
+        .filter_map(|a| {
+            let (i1, i2) = span(a)?;
+            Some((resolved[i1]?, resolved[i2]?, a.id.as_str()))
+        })
+        .collect();
+    timed.sort_unstable();
+    let mut out: HashMap<&'a str, Vec<Word>> = HashMap::new();
+    for w in &child.annotations {
+        let (owner, word) = match (&w.parent, span(w)) {
+            (Some(r), _) => (ids.get(r.as_str()).copied(), Word::untimed(w.value.clone())),
+            (None, Some((i1, i2))) => {
+                let (Some(s), Some(e)) = (resolved[i1], resolved[i2]) else { continue };
+                let mid = s + (e - s) / 2;
+                let k = timed.partition_point(|p| p.0 <= mid);
+                let owner = k
+                    .checked_sub(1)
+                    .and_then(|k| timed.get(k))
+                    .filter(|p| mid < p.1 || (s == e && mid == p.1))
+                    .map(|p| p.2);
+                let word = match (known[i1], known[i2]) {
+                    (Some(a), Some(b)) if a < b => Word::timed(
+                        w.value.clone(),
+                        Time(a.saturating_mul(1000)),
+                        Time(b.saturating_mul(1000)),
+                    ),
+                    _ => Word::untimed(w.value.clone()),
+                };
+                (owner, word)
+            }
+            (None, None) => continue,
+        };
+        if let Some(owner) = owner {
+            out.entry(owner).or_default().push(word);
+        }
+    }
+    out
 }
 
 /// Escapes text for XML content or a double-quoted attribute; characters XML 1.0 cannot hold
@@ -477,8 +597,10 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
         .iter()
         .map(|track| {
             let s = track.segment;
-            let (m1, m2) = (round_div(s.start().0, 1000), round_div(s.end().0, 1000));
-            if m1 * 1000 != s.start().0 || m2 * 1000 != s.end().0 {
+            // Whole ms, never negative (EAF and CHAT have no negative times).
+            let (m1, m2) = (round_div(s.start().0, 1000).max(0), round_div(s.end().0, 1000).max(0));
+            if m1.checked_mul(1000) != Some(s.start().0) || m2.checked_mul(1000) != Some(s.end().0)
+            {
                 moved += 1;
             }
             if m2 <= m1 {
@@ -492,7 +614,7 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
     if moved > 0 {
         warnings.push(Warning::new(
             WarningKind::Repaired,
-            format!("{moved} track(s) have times finer than a millisecond; rounded to the millisecond (EAF times are whole milliseconds)"),
+            format!("{moved} track(s) have times finer than a millisecond or negative; rounded to the millisecond and clipped to 0 (EAF times are whole, non-negative milliseconds)"),
         ));
     }
     if dropped > 0 {
@@ -601,6 +723,7 @@ mod tests {
     use super::*;
     use crate::error::ErrorKind;
     use crate::format::{read_str, Format, Limits, ReadOptions};
+    use crate::model::Word;
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::Eaf, &ReadOptions::default()).unwrap()
@@ -671,6 +794,70 @@ mod tests {
             kinds,
             vec![(WarningKind::MissingTime, Some(11)), (WarningKind::MissingTime, Some(15))]
         );
+    }
+
+    #[test]
+    fn subdivision_tiers_give_words() {
+        let text = r#"<ANNOTATION_DOCUMENT>
+  <TIME_ORDER>
+    <TIME_SLOT TIME_SLOT_ID="t1" TIME_VALUE="1000"/>
+    <TIME_SLOT TIME_SLOT_ID="t2"/>
+    <TIME_SLOT TIME_SLOT_ID="t3" TIME_VALUE="1600"/>
+    <TIME_SLOT TIME_SLOT_ID="t4" TIME_VALUE="2000"/>
+    <TIME_SLOT TIME_SLOT_ID="t5" TIME_VALUE="3000"/>
+  </TIME_ORDER>
+  <TIER TIER_ID="A" PARTICIPANT="Ann" LINGUISTIC_TYPE_REF="utt">
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="u1" TIME_SLOT_REF1="t1" TIME_SLOT_REF2="t4"><ANNOTATION_VALUE>hello there</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="u2" TIME_SLOT_REF1="t4" TIME_SLOT_REF2="t5"><ANNOTATION_VALUE></ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+  </TIER>
+  <TIER TIER_ID="A words" PARTICIPANT="Ann" PARENT_REF="A" LINGUISTIC_TYPE_REF="words">
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="w1" TIME_SLOT_REF1="t1" TIME_SLOT_REF2="t2"><ANNOTATION_VALUE>hello</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="w2" TIME_SLOT_REF1="t2" TIME_SLOT_REF2="t3"><ANNOTATION_VALUE>there</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="w3" TIME_SLOT_REF1="t4" TIME_SLOT_REF2="t5"><ANNOTATION_VALUE>mm</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+  </TIER>
+  <TIER TIER_ID="A gloss" PARENT_REF="A words" LINGUISTIC_TYPE_REF="gloss">
+    <ANNOTATION><REF_ANNOTATION ANNOTATION_ID="g1" ANNOTATION_REF="w1"><ANNOTATION_VALUE>greeting</ANNOTATION_VALUE></REF_ANNOTATION></ANNOTATION>
+  </TIER>
+  <TIER TIER_ID="B" LINGUISTIC_TYPE_REF="utt">
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="v1" TIME_SLOT_REF1="t3" TIME_SLOT_REF2="t5"><ANNOTATION_VALUE>yes</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+  </TIER>
+  <TIER TIER_ID="B morphs" PARENT_REF="B" LINGUISTIC_TYPE_REF="morphs">
+    <ANNOTATION><REF_ANNOTATION ANNOTATION_ID="m1" ANNOTATION_REF="v1"><ANNOTATION_VALUE>ye</ANNOTATION_VALUE></REF_ANNOTATION></ANNOTATION>
+    <ANNOTATION><REF_ANNOTATION ANNOTATION_ID="m2" ANNOTATION_REF="v1" PREVIOUS_ANNOTATION="m1"><ANNOTATION_VALUE>-s</ANNOTATION_VALUE></REF_ANNOTATION></ANNOTATION>
+  </TIER>
+  <LINGUISTIC_TYPE LINGUISTIC_TYPE_ID="utt" TIME_ALIGNABLE="true"/>
+  <LINGUISTIC_TYPE LINGUISTIC_TYPE_ID="words" CONSTRAINTS="Time_Subdivision" TIME_ALIGNABLE="true"/>
+  <LINGUISTIC_TYPE LINGUISTIC_TYPE_ID="morphs" CONSTRAINTS="Symbolic_Subdivision" TIME_ALIGNABLE="false"/>
+  <LINGUISTIC_TYPE LINGUISTIC_TYPE_ID="gloss" CONSTRAINTS="Symbolic_Association" TIME_ALIGNABLE="false"/>
+</ANNOTATION_DOCUMENT>"#;
+        let out = read_text(text);
+        // Only the association tier is skipped; B has no PARTICIPANT while A has one.
+        let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(kinds, vec![(WarningKind::Note, Some(18)), (WarningKind::Note, Some(21))]);
+        let t = out.corpus.get("recording").unwrap();
+        let u: Vec<_> = t.utterances().collect();
+        assert_eq!(u.len(), 3);
+        assert_eq!(
+            (u[0].speaker_name, u[0].segment),
+            ("Ann", Segment::from_millis(1000, 2000).unwrap())
+        );
+        let words = &u[0].content.unwrap().words;
+        // t2 has no TIME_VALUE: the words touching it are untimed.
+        assert_eq!(words, &vec![Word::untimed("hello"), Word::untimed("there")]);
+        let ann2 = u
+            .iter()
+            .find(|x| {
+                x.segment == Segment::from_millis(2000, 3000).unwrap() && x.speaker_name == "Ann"
+            })
+            .unwrap();
+        assert_eq!(ann2.content.unwrap().text, None);
+        assert_eq!(
+            ann2.content.unwrap().words,
+            vec![Word::timed("mm", Time(2_000_000), Time(3_000_000))]
+        );
+        let b = u.iter().find(|x| x.speaker_name == "B").unwrap();
+        assert_eq!(b.content.unwrap().text.as_deref(), Some("yes"));
+        assert_eq!(b.content.unwrap().words, vec![Word::untimed("ye"), Word::untimed("-s")]);
     }
 
     #[test]

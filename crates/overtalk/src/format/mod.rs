@@ -527,7 +527,7 @@ pub fn sniff(text: &str) -> Option<Format> {
     if trimmed.starts_with("WEBVTT") {
         return Some(Format::WebVtt);
     }
-    // Praat accepts any spacing around `=`, the short-form header and a first-line comment.
+    // Praat accepts any spacing around `=`, and the older short-form header.
     let first_line = trimmed.lines().next().unwrap_or("");
     if first_line.starts_with("File type") && first_line.contains("\"ooTextFile")
         || first_line.starts_with("\"ooTextFile")

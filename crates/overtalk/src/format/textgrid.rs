@@ -322,6 +322,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let (file_type, at) = p.string("the file type `\"ooTextFile\"`")?;
     match file_type.as_str() {
         "ooTextFile" | "ooTextFile short" => {}
+        chrono if chrono.contains("chronological") => {
+            return Err(Error::unsupported(
+                "chronological TextGrid; save it from Praat as a text file (long or short)",
+            ))
+        }
         "ooBinaryFile" => {
             return Err(Error::unsupported(
                 "binary TextGrid (ooBinaryFile); save it from Praat as a text file",
@@ -443,17 +448,32 @@ fn read_tier(p: &mut Parser<'_, '_, '_>, b: &mut TranscriptBuilder) -> Result<()
 /// layer 2     [b-----)
 /// ```
 pub(crate) fn layers(segments: impl IntoIterator<Item = (Segment, usize)>) -> Vec<Vec<usize>> {
-    let mut layers: Vec<(Time, Vec<usize>)> = Vec::new();
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    // First fit in O(n log n): layers that are free at the current start (their last track has
+    // ended; starts only grow, so they stay free) by index, busy layers by end.
+    let mut layers: Vec<Vec<usize>> = Vec::new();
+    let mut free: BinaryHeap<Reverse<usize>> = BinaryHeap::new();
+    let mut busy: BinaryHeap<Reverse<(Time, usize)>> = BinaryHeap::new();
     for (seg, i) in segments {
-        match layers.iter_mut().find(|(end, _)| *end <= seg.start()) {
-            Some(layer) => {
-                layer.0 = seg.end();
-                layer.1.push(i);
+        while let Some(&Reverse((end, k))) = busy.peek() {
+            if end > seg.start() {
+                break;
             }
-            None => layers.push((seg.end(), vec![i])),
+            busy.pop();
+            free.push(Reverse(k));
         }
+        let k = match free.pop() {
+            Some(Reverse(k)) => k,
+            None => {
+                layers.push(Vec::new());
+                layers.len() - 1
+            }
+        };
+        layers[k].push(i);
+        busy.push(Reverse((seg.end(), k)));
     }
-    layers.into_iter().map(|(_, l)| l).collect()
+    layers
 }
 
 /// Tier names for a speaker split into `n` layers: `Name`, `Name (2)`, …, skipping names
@@ -582,13 +602,6 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
     Ok(warnings)
 }
 
-/// Whether `e` is a parse or limit error (what hostile input must produce), for tests.
-#[cfg(test)]
-fn is_clean_error(e: &Error) -> bool {
-    use crate::error::ErrorKind;
-    matches!(e.kind(), ErrorKind::Parse { .. } | ErrorKind::Limit(_) | ErrorKind::Unsupported(_))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -596,6 +609,29 @@ mod tests {
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::TextGrid, &ReadOptions::default()).unwrap()
+    }
+
+    /// Whether `e` is what hostile input may produce: a parse, limit or unsupported error.
+    fn is_clean_error(e: &Error) -> bool {
+        use crate::error::ErrorKind;
+        matches!(
+            e.kind(),
+            ErrorKind::Parse { .. } | ErrorKind::Limit(_) | ErrorKind::Unsupported(_)
+        )
+    }
+
+    #[test]
+    fn layers_are_first_fit() {
+        let s = |a: i64, b: i64| Segment::from_micros(a, b).unwrap();
+        //   0 [----)            layer 0: 0, 2, 4
+        //   1   [------)        layer 1: 1, 3
+        //   2      [--)
+        //   4         [-------) (starts when 2 ends, before 1 ends: layer 0)
+        //   3          [--)     (starts when 1 ends: layer 1)
+        let got = layers([(s(0, 4), 0), (s(2, 9), 1), (s(5, 8), 2), (s(8, 20), 4), (s(9, 12), 3)]);
+        assert_eq!(got, vec![vec![0, 2, 4], vec![1, 3]]);
+        let all_at_once = layers((0..5).map(|i| (s(0, 10), i)));
+        assert_eq!(all_at_once.len(), 5);
     }
 
     const SHORT: &str = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\n0\n6.25\n<exists>\n2\n\"IntervalTier\"\n\"alice\"\n0\n6.25\n2\n0\n4.21\n\"So the plan is to ship on Friday\"\n4.21\n6.25\n\"\"\n\"IntervalTier\"\n\"bob\"\n0\n6.25\n2\n0\n3.95\n\"\"\n3.95\n6.25\n\"Friday won't work for us.\"\n";

@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::Segment;
+use crate::model::{Annotation, AnnotationBuilder, Segment};
 
 use super::der::sweep;
 use super::prepare::Prepared;
@@ -111,4 +111,75 @@ pub fn error_timeline(
         ))
     });
     out
+}
+
+impl ErrorSegment {
+    /// A label naming the error and the speakers: `correct:A=x`, `confusion:A=y`, `miss:A`,
+    /// `false-alarm:y`.
+    pub fn label(&self) -> String {
+        let kind = match self.kind {
+            ErrorType::Correct => "correct",
+            ErrorType::Confusion => "confusion",
+            ErrorType::Miss => "miss",
+            ErrorType::FalseAlarm => "false-alarm",
+        };
+        match (&self.reference, &self.hypothesis) {
+            (Some(r), Some(h)) => format!("{kind}:{r}={h}"),
+            (Some(r), None) => format!("{kind}:{r}"),
+            (None, Some(h)) => format!("{kind}:{h}"),
+            (None, None) => kind.to_owned(),
+        }
+    }
+}
+
+/// The error timeline as an [`Annotation`] whose labels are [`ErrorSegment::label`]s, so it can
+/// be written, drawn or analysed like any diarization.
+///
+/// ```text
+/// correct:A=x    [██████)        [██████)
+/// confusion:A=y         [███)
+/// false-alarm:y                          [██)
+/// ```
+pub fn to_annotation(timeline: &[ErrorSegment]) -> Annotation {
+    let mut b = AnnotationBuilder::new();
+    for e in timeline {
+        b.add(e.segment, &e.label());
+    }
+    b.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::{prepare_and_map, RecordingInput, ScoreOptions};
+
+    #[test]
+    fn timeline_of_the_module_example() {
+        let s = |a, b| Segment::from_millis(a, b).unwrap();
+        let r = Annotation::from_labelled([(s(0, 10_000), "A"), (s(14_000, 20_000), "B")]);
+        let h = Annotation::from_labelled([(s(0, 7_000), "x"), (s(7_000, 22_000), "y")]);
+        let input = RecordingInput::new("rec", Some(r), Some(h));
+        let (p, mapping) =
+            prepare_and_map(&input, None, false, &ScoreOptions::default()).unwrap().unwrap();
+        let tl = error_timeline(&p, &mapping, false);
+        let labels: Vec<(i64, i64, String)> = tl
+            .iter()
+            .map(|e| {
+                (e.segment.start().micros() / 1000, e.segment.end().micros() / 1000, e.label())
+            })
+            .collect();
+        assert_eq!(
+            labels,
+            vec![
+                (0, 7_000, "correct:A=x".to_owned()),
+                (7_000, 10_000, "confusion:A=y".to_owned()),
+                (10_000, 14_000, "false-alarm:y".to_owned()),
+                (14_000, 20_000, "correct:B=y".to_owned()),
+                (20_000, 22_000, "false-alarm:y".to_owned()),
+            ]
+        );
+        let a = to_annotation(&tl);
+        assert_eq!(a.len(), 5);
+        assert_eq!(a.speakers().len(), 4);
+    }
 }

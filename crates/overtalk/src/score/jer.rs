@@ -83,11 +83,23 @@ fn secs(t: Time) -> f64 {
     t.micros() as f64 / 1e6
 }
 
-/// dscore's frame-based JER for one recording.
-pub fn frames_jer(p: &Prepared, step_micros: i64) -> FileJer {
+/// A recording on dscore's frame grid: frame indices are used as time units (frame `k` is the
+/// instant `k` of these regions).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameSets {
+    /// Frames inside the scoring regions.
+    pub keep: Region,
+    /// Per reference speaker: whether it has turns, and its kept frames.
+    pub reference: Vec<(bool, Region)>,
+    /// Per hypothesis speaker, likewise.
+    pub hypothesis: Vec<(bool, Region)>,
+}
+
+/// Puts a prepared recording on dscore's frame grid (`step_micros`, 10 ms by default), turn
+/// times held as dscore holds them: the onset, and onset + duration in floating point, clipped
+/// to the UEM segment holding the turn.
+pub fn frame_sets(p: &Prepared, step_micros: i64) -> FrameSets {
     let step = step_micros as f64 / 1e6;
-    // Turn times as dscore holds them: onset, and onset + duration in floating point, clipped
-    // to the UEM segment holding the turn.
     let float_turns = |tokens: &[Token]| -> Vec<(f64, f64, u32)> {
         tokens
             .iter()
@@ -124,7 +136,7 @@ pub fn frames_jer(p: &Prepared, step_micros: i64) -> FileJer {
     let keep = Region::from_segments(regions.iter().filter_map(|&(a, b)| {
         Segment::from_micros(frames_before(a, step, n), frames_before(b, step, n))
     }));
-    let per_speaker = |turns: &[(f64, f64, u32)], count: usize| -> (Vec<bool>, Vec<Region>) {
+    let per_speaker = |turns: &[(f64, f64, u32)], count: usize| -> Vec<(bool, Region)> {
         let mut present = vec![false; count];
         let mut segs: Vec<Vec<Segment>> = vec![Vec::new(); count];
         for &(on, off, k) in turns {
@@ -137,10 +149,26 @@ pub fn frames_jer(p: &Prepared, step_micros: i64) -> FileJer {
                 }
             }
         }
-        (present, segs.into_iter().map(|v| Region::from_segments(v).intersection(&keep)).collect())
+        present
+            .into_iter()
+            .zip(segs)
+            .map(|(pres, v)| (pres, Region::from_segments(v).intersection(&keep)))
+            .collect()
     };
-    let (rp, rf) = per_speaker(&rt, p.reference_names.len());
-    let (hp, hf) = per_speaker(&ht, p.hypothesis_names.len());
+    let reference = per_speaker(&rt, p.reference_names.len());
+    let hypothesis = per_speaker(&ht, p.hypothesis_names.len());
+    FrameSets { keep, reference, hypothesis }
+}
+
+/// dscore's frame-based JER for one recording.
+pub fn frames_jer(p: &Prepared, step_micros: i64) -> FileJer {
+    frames_jer_of(p, frame_sets(p, step_micros))
+}
+
+/// dscore's frame-based JER from the recording's frames.
+pub fn frames_jer_of(p: &Prepared, fs: FrameSets) -> FileJer {
+    let (rp, rf): (Vec<bool>, Vec<Region>) = fs.reference.into_iter().unzip();
+    let (hp, hf): (Vec<bool>, Vec<Region>) = fs.hypothesis.into_iter().unzip();
     let refs: Vec<usize> = (0..rp.len()).filter(|&i| rp[i]).collect();
     let hyps: Vec<usize> = (0..hp.len()).filter(|&i| hp[i]).collect();
     let count = |r: &Region| r.duration().micros() as f64;

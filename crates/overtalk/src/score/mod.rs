@@ -25,6 +25,7 @@
 //! assert_eq!(report.der(), Some(0.1));
 //! ```
 
+pub mod cluster;
 pub mod der;
 pub mod detection;
 pub mod errors;
@@ -44,7 +45,7 @@ use crate::time::{Delta, Time};
 
 pub use der::{macro_average, DerComponents};
 pub use detection::DetectionComponents;
-pub use errors::{error_timeline, ErrorSegment, ErrorType};
+pub use errors::{error_timeline, to_annotation, ErrorSegment, ErrorType};
 pub use jer::{FileJer, SpeakerJer};
 pub use mapping::map_speakers;
 pub use options::{
@@ -130,6 +131,12 @@ pub struct FileScore {
     pub detection: DetectionComponents,
     /// Duration of the evaluation region (UEM or default), before collars.
     pub evaluated: Delta,
+    /// dscore's clustering metrics on 10 ms frames (no collar).
+    pub cluster: Option<cluster::ClusterMetrics>,
+    /// pyannote's purity as `(largest, total)` (whole annotations, no UEM).
+    pub purity: (Delta, Delta),
+    /// pyannote's coverage as `(largest, total)`.
+    pub coverage: (Delta, Delta),
 }
 
 impl FileScore {
@@ -152,6 +159,12 @@ pub struct ScoreReport {
     pub detection: DetectionComponents,
     /// Corpus JER (fraction).
     pub jer: Option<f64>,
+    /// dscore's clustering metrics over the block-diagonal table of all recordings.
+    pub cluster: Option<cluster::ClusterMetrics>,
+    /// pyannote's purity over all recordings (1 when there is no hypothesis speech).
+    pub purity: f64,
+    /// pyannote's coverage over all recordings.
+    pub coverage: f64,
 }
 
 impl ScoreReport {
@@ -166,6 +179,10 @@ impl ScoreReport {
     }
 }
 
+/// Largest reference × hypothesis speaker count of one recording (the mapping is cubic in it;
+/// real diarizations have tens of speakers).
+pub const MAX_SPEAKER_PAIRS: usize = 1_000_000;
+
 /// Prepares one recording and computes its mapping (reference index → hypothesis index).
 pub fn prepare_and_map(
     input: &RecordingInput,
@@ -174,6 +191,17 @@ pub fn prepare_and_map(
     opts: &ScoreOptions,
 ) -> Result<Option<(Prepared, Vec<Option<usize>>)>> {
     let Some(p) = prepare(input, uem, uem_given, opts)? else { return Ok(None) };
+    let cells = p.reference_names.len().saturating_mul(p.hypothesis_names.len());
+    if cells > MAX_SPEAKER_PAIRS {
+        return Err(Error::limit(format!(
+            "{}: {} reference × {} hypothesis speakers is more pairs than the {} the mapping \
+             handles",
+            p.id,
+            p.reference_names.len(),
+            p.hypothesis_names.len(),
+            MAX_SPEAKER_PAIRS
+        )));
+    }
     let count_each = opts.self_overlap == SelfOverlap::CountEach;
     let within = match opts.map_stage {
         MapStage::BeforeCollar => &p.evaluation,
@@ -213,6 +241,7 @@ pub fn score(
     sorted.sort_by(|a, b| a.id.cmp(&b.id));
     let count_each = opts.self_overlap == SelfOverlap::CountEach;
     let mut files = Vec::with_capacity(sorted.len());
+    let mut tables = Vec::new();
     for input in sorted {
         let has_ref = input.reference.as_ref().is_some_and(|a| !a.is_empty());
         let has_hyp = input.hypothesis.as_ref().is_some_and(|a| !a.is_empty());
@@ -229,6 +258,9 @@ pub fn score(
             jer: None,
             detection: DetectionComponents::default(),
             evaluated: Delta::ZERO,
+            cluster: None,
+            purity: (Delta::ZERO, Delta::ZERO),
+            coverage: (Delta::ZERO, Delta::ZERO),
         };
         if status == FileStatus::MissingReference && opts.hypothesis_only == HypothesisOnly::Ignore
         {
@@ -241,8 +273,10 @@ pub fn score(
             continue;
         };
         let der = der::components(&p.reference, &p.hypothesis, &p.scored, &mapping, count_each);
+        let frames = jer::frame_sets(&p, opts.frame_step.micros());
+        let contingency = cluster::Contingency::of_frames(&frames);
         let jer = match opts.jer {
-            JerDefinition::Frames => jer::frames_jer(&p, opts.frame_step.micros()),
+            JerDefinition::Frames => jer::frames_jer_of(&p, frames),
             JerDefinition::Continuous => {
                 jer::continuous_jer(&p, &p.reference, &p.hypothesis, &mapping)
             }
@@ -256,6 +290,11 @@ pub fn score(
                 Some((p.reference_names.get(r)?.clone(), p.hypothesis_names.get(h)?.clone()))
             })
             .collect();
+        let empty = Annotation::default();
+        let (r, h) = (
+            input.reference.as_ref().unwrap_or(&empty),
+            input.hypothesis.as_ref().unwrap_or(&empty),
+        );
         files.push(FileScore {
             id: input.id.clone(),
             status,
@@ -264,7 +303,11 @@ pub fn score(
             jer: Some(jer),
             detection,
             evaluated: p.evaluation.duration(),
+            cluster: contingency.metrics(),
+            purity: cluster::purity(r, h),
+            coverage: cluster::coverage(r, h),
         });
+        tables.push(contingency);
     }
     let counted = || files.iter().filter(|f| f.status != FileStatus::Skipped);
     let total: DerComponents = counted().map(|f| f.der).sum();
@@ -278,5 +321,20 @@ pub fn score(
     } else {
         Some(jer::corpus_jer(&jers, opts.jer == JerDefinition::Frames))
     };
-    Ok(ScoreReport { options: opts.clone(), files, total, detection, jer })
+    let cluster = cluster::Contingency::block_diagonal(&tables).metrics();
+    let add = |f: fn(&FileScore) -> (Delta, Delta)| {
+        counted().map(f).fold((Delta::ZERO, Delta::ZERO), |a, b| (a.0 + b.0, a.1 + b.1))
+    };
+    let purity = cluster::ratio(add(|f| f.purity));
+    let coverage = cluster::ratio(add(|f| f.coverage));
+    Ok(ScoreReport {
+        options: opts.clone(),
+        files,
+        total,
+        detection,
+        jer,
+        cluster,
+        purity,
+        coverage,
+    })
 }

@@ -11,8 +11,9 @@
 //! | [`map_stage`](ScoreOptions::map_stage) | before collar | before | **after** | before | before |
 //! | [`uem_ids`](ScoreOptions::uem_ids) | cut at first `.` | cut last extension | exact | exact | exact |
 //! | [`trim_before_collar`](ScoreOptions::trim_before_collar) | no | **yes** | no | no | no |
+//! | [`float_ends`](ScoreOptions::float_ends) | no | **yes** | no | no | no |
 //! | [`zero_length`](ScoreOptions::zero_length) | ignore | **reject** | ignore | **extend to end** | ignore |
-//! | [`hypothesis_only`](ScoreOptions::hypothesis_only) | ignore | ignore | false alarm | false alarm | false alarm |
+//! | [`hypothesis_only`](ScoreOptions::hypothesis_only) | ignore | ignore | false alarm | ignore | false alarm |
 //! | [`zero_scored`](ScoreOptions::zero_scored) | undefined | 0 or 100 % | 0 or 100 % | undefined | undefined |
 //! | [`jer`](ScoreOptions::jer) | — | frames | continuous | — | frames |
 //!
@@ -160,7 +161,7 @@ pub enum ZeroLength {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum HypothesisOnly {
-    /// Nothing (md-eval iterates reference files only).
+    /// Nothing (md-eval and spyder iterate reference recordings only).
     Ignore,
     /// All of its speech is false alarm.
     FalseAlarm,
@@ -214,6 +215,9 @@ pub struct ScoreOptions {
     pub trim_before_collar: bool,
     /// Onsets and durations are rounded to the millisecond first (dscore writes 3 decimals).
     pub round_to_millis: bool,
+    /// Same-speaker turns are compared with ends computed as `onset + duration` in `f64`
+    /// (dscore's merge), so some touching turns count as overlapping and merge.
+    pub float_ends: bool,
     /// Zero-length turns.
     pub zero_length: ZeroLength,
     /// Recordings only in the hypothesis.
@@ -247,6 +251,7 @@ impl ScoreOptions {
             drop_outside_uem: false,
             trim_before_collar: false,
             round_to_millis: false,
+            float_ends: false,
             zero_length: ZeroLength::Ignore,
             hypothesis_only: HypothesisOnly::FalseAlarm,
             zero_scored: ZeroScored::Undefined,
@@ -267,6 +272,7 @@ impl ScoreOptions {
                 drop_outside_uem: true,
                 trim_before_collar: true,
                 round_to_millis: true,
+                float_ends: true,
                 zero_length: ZeroLength::Reject,
                 hypothesis_only: HypothesisOnly::Ignore,
                 ..base
@@ -281,6 +287,7 @@ impl ScoreOptions {
             Preset::Spyder => ScoreOptions {
                 self_overlap: SelfOverlap::MergeTouching,
                 zero_length: ZeroLength::ExtendToEnd,
+                hypothesis_only: HypothesisOnly::Ignore,
                 ..base
             },
         }
@@ -327,6 +334,7 @@ impl ScoreOptions {
             ),
             ("trim to UEM before collars", self.trim_before_collar.to_string()),
             ("round to ms", self.round_to_millis.to_string()),
+            ("float ends (merge)", self.float_ends.to_string()),
             ("zero-length turns", name(&self.zero_length)),
             ("hypothesis-only recordings", name(&self.hypothesis_only)),
             ("no scored time", name(&self.zero_scored)),

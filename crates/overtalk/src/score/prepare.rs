@@ -118,28 +118,55 @@ fn round_millis(tokens: Vec<Token>) -> Vec<Token> {
         .collect()
 }
 
-/// Merges each speaker's overlapping turns (and touching ones when `touching`).
+/// Which same-speaker turns [`merge_per_speaker`] joins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MergeRule {
+    /// Overlapping turns only (`start < previous end`, exact times).
+    Overlapping,
+    /// Overlapping or touching turns (spyder).
+    Touching,
+    /// Overlapping as dscore sees it: ends computed as `onset + duration` in binary floating
+    /// point, so `100.007 + 0.31` ends after a turn starting at `100.317` and the two merge.
+    FloatOverlapping,
+}
+
+/// The end of a turn as a tool holding `onset` and `duration` in `f64` computes it.
+fn float_end(s: &Segment) -> f64 {
+    s.start().micros() as f64 / 1e6 + s.duration().micros() as f64 / 1e6
+}
+
+/// Merges each speaker's overlapping turns (and touching ones, see [`MergeRule`]).
 ///
 /// ```text
 /// A  [████)               A  [███████)
 /// A     [████)      →
-/// A          [██)         A  [██████████)   (only with `touching`)
+/// A          [██)         A  [██████████)   (only with MergeRule::Touching)
 /// ```
-pub fn merge_per_speaker(tokens: &[Token], touching: bool) -> Vec<Token> {
+pub fn merge_per_speaker(tokens: &[Token], rule: MergeRule) -> Vec<Token> {
     let mut sorted: Vec<Token> = tokens.to_vec();
     sorted.sort_unstable_by_key(|(s, k)| (*k, *s));
-    let mut out: Vec<Token> = Vec::with_capacity(sorted.len());
+    // The merged turn's float end travels with it (dscore keeps the larger float offset).
+    let mut out: Vec<(Token, f64)> = Vec::with_capacity(sorted.len());
     for (s, k) in sorted {
+        let fe = float_end(&s);
         match out.last_mut() {
-            Some((last, lk))
+            Some(((last, lk), last_fe))
                 if *lk == k
-                    && (s.start() < last.end() || (touching && s.start() == last.end())) =>
+                    && match rule {
+                        MergeRule::Overlapping => s.start() < last.end(),
+                        MergeRule::Touching => s.start() <= last.end(),
+                        MergeRule::FloatOverlapping => {
+                            s.start() < last.end() || (s.start().micros() as f64 / 1e6) < *last_fe
+                        }
+                    } =>
             {
                 *last = last.hull(&s);
+                *last_fe = last_fe.max(fe);
             }
-            _ => out.push((s, k)),
+            _ => out.push(((s, k), fe)),
         }
     }
+    let mut out: Vec<Token> = out.into_iter().map(|(t, _)| t).collect();
     out.sort_unstable_by_key(|(s, k)| (*s, *k));
     out
 }
@@ -271,12 +298,14 @@ pub fn prepare(
     let hypothesis_raw = hypothesis.clone();
     match opts.self_overlap {
         SelfOverlap::Merge => {
-            reference = merge_per_speaker(&reference, false);
-            hypothesis = merge_per_speaker(&hypothesis, false);
+            let rule =
+                if opts.float_ends { MergeRule::FloatOverlapping } else { MergeRule::Overlapping };
+            reference = merge_per_speaker(&reference, rule);
+            hypothesis = merge_per_speaker(&hypothesis, rule);
         }
         SelfOverlap::MergeTouching => {
-            reference = merge_per_speaker(&reference, true);
-            hypothesis = merge_per_speaker(&hypothesis, true);
+            reference = merge_per_speaker(&reference, MergeRule::Touching);
+            hypothesis = merge_per_speaker(&hypothesis, MergeRule::Touching);
         }
         SelfOverlap::Union | SelfOverlap::CountEach => {}
     }
@@ -349,10 +378,30 @@ mod tests {
     fn merge_keeps_touching_apart_unless_asked() {
         let t = vec![(seg(0, 5), 0), (seg(5, 10), 0), (seg(8, 12), 0), (seg(1, 2), 1)];
         assert_eq!(
-            merge_per_speaker(&t, false),
+            merge_per_speaker(&t, MergeRule::Overlapping),
             vec![(seg(0, 5), 0), (seg(1, 2), 1), (seg(5, 12), 0)]
         );
-        assert_eq!(merge_per_speaker(&t, true), vec![(seg(0, 12), 0), (seg(1, 2), 1)]);
+        assert_eq!(
+            merge_per_speaker(&t, MergeRule::Touching),
+            vec![(seg(0, 12), 0), (seg(1, 2), 1)]
+        );
+    }
+
+    #[test]
+    fn float_overlap_merges_what_dscore_merges() {
+        // 100.007 + 0.31 = 100.31700000000001 in f64: dscore sees an overlap with a turn at
+        // 100.317 and merges; 1.5 + 0.5 is exact and stays touching.
+        let us = |a: i64, b: i64| Segment::from_micros(a, b).unwrap();
+        let t = vec![(us(100_007_000, 100_317_000), 0), (us(100_317_000, 101_000_000), 0)];
+        let (on, dur) = (std::hint::black_box(100.007f64), std::hint::black_box(0.31f64));
+        assert!(on + dur > 100.317);
+        assert_eq!(merge_per_speaker(&t, MergeRule::Overlapping).len(), 2);
+        assert_eq!(
+            merge_per_speaker(&t, MergeRule::FloatOverlapping),
+            vec![(us(100_007_000, 101_000_000), 0)]
+        );
+        let exact = vec![(seg(1500, 2000), 0), (seg(2000, 3000), 0)];
+        assert_eq!(merge_per_speaker(&exact, MergeRule::FloatOverlapping).len(), 2);
     }
 
     #[test]

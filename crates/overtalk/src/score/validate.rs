@@ -326,6 +326,39 @@ mod tests {
     }
 
     #[test]
+    fn each_rule_of_the_table() {
+        let text = "; a comment\n\
+                    SPEAKER f 1 5.0 1.0 <NA> <NA> A <NA>\n\
+                    SPEAKER f 1 1.0 -1.0 <NA> <NA> B <NA> <NA>\n\
+                    SPEAKER f 1 -0.5 1.0 <NA> <NA> B <NA> <NA>\n\
+                    SPEAKER f 1 x 1.0 <NA> <NA> B <NA> <NA>\n\
+                    SPEAKER f 1 2.0\n\
+                    LEXEME f 1 2.0 0.5 hello lex A <NA> <NA>\n";
+        let v = validate_rttm(text, None, Side::Reference);
+        let at = |c: Consumer, line: usize| -> Vec<Effect> {
+            v.findings
+                .iter()
+                .filter(|f| f.consumer == c && f.line == Some(line))
+                .map(|f| f.effect)
+                .collect()
+        };
+        assert_eq!(at(Consumer::Dscore, 1), vec![Effect::Rejects]);
+        assert_eq!(at(Consumer::MdEval, 1), vec![]);
+        assert_eq!(at(Consumer::Pyannote, 2), vec![Effect::Note]);
+        // Line 3 is also the first out of order (a note, once per file).
+        assert_eq!(at(Consumer::MdEval, 3), vec![Effect::Rejects, Effect::Note]);
+        assert_eq!(at(Consumer::Pyannote, 3), vec![Effect::Changes, Effect::Note]);
+        assert_eq!(at(Consumer::Dscore, 4), vec![Effect::Rejects]);
+        assert_eq!(at(Consumer::MdEval, 4), vec![]);
+        assert_eq!(at(Consumer::MdEval, 5), vec![Effect::Changes]);
+        assert_eq!(at(Consumer::Pyannote, 5), vec![Effect::Rejects]);
+        assert_eq!(at(Consumer::MdEval, 6), vec![Effect::Rejects]);
+        assert_eq!(at(Consumer::Dscore, 7), vec![Effect::Changes]);
+        assert_eq!(at(Consumer::MdEval, 7), vec![]);
+        assert_eq!(v.turns, 5);
+    }
+
+    #[test]
     fn clean_file_has_no_findings() {
         let text = "SPEAKER f1 1 0.000 5.000 <NA> <NA> A <NA> <NA>\n";
         assert!(validate_rttm(text, None, Side::Hypothesis).findings.is_empty());

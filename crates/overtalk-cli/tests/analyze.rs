@@ -1,0 +1,51 @@
+use std::path::PathBuf;
+
+use crate::util::Dir;
+
+fn example(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/red-carpet")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The README's main command: both files of the example, each its own conversation, labelled by
+/// file because they share a recording id; text mode for the WebVTT, timing-only for the RTTM.
+#[test]
+fn the_bundled_example_directory_gives_one_result_per_file() {
+    let dir = Dir::new();
+    let out = dir.run(&["analyze", &example(""), "--format", "json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let convs = v["conversations"].as_array().unwrap();
+    let labels: Vec<&str> = convs.iter().map(|c| c["recording"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["red-carpet (red-carpet.rttm)", "red-carpet (red-carpet.vtt)"]);
+    let vtt = &convs[1]["conversation"]["counts"];
+    assert_eq!((vtt["interruptions"].as_u64(), vtt["successful"].as_u64()), (Some(4), Some(3)));
+    let rttm = &convs[0]["conversation"]["counts"];
+    assert_eq!((rttm["interruptions"].as_u64(), rttm["backchannels"].as_u64()), (Some(3), Some(2)));
+    assert_eq!(v["corpus"]["recordings"], 2);
+    let table = dir.run(&["analyze", &example("")]).ok();
+    assert!(
+        table.contains("Husband      timing") && table.contains("Husband      text"),
+        "{table}"
+    );
+    assert!(table.contains("parameters (preset default)"), "{table}");
+}
+
+#[test]
+fn jsonl_gives_one_line_per_conversation_and_csv_the_onsets() {
+    let dir = Dir::new();
+    let out = dir.run(&["analyze", &example(""), "--format", "jsonl"]).ok();
+    assert_eq!(out.lines().count(), 2);
+    for line in out.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["schema_version"], 1);
+    }
+    let csv = dir
+        .run(&["analyze", &example("red-carpet.vtt"), "--format", "csv", "--events", "onsets"])
+        .ok();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("recording,speaker,time,holder,class,outcome,ferguson,partner,dist_to_completion,holder_remaining"));
+    assert_eq!(lines.next(), Some("red-carpet,Interviewer,0,,opening,floor_taken,,,,"));
+}

@@ -1,0 +1,302 @@
+//! Clustering metrics of a diarization (dscore's, on 10 ms frames) and pyannote's purity and
+//! coverage.
+//!
+//! Every frame gets one class per side: the *set* of speakers active in it (silence is the empty
+//! set, overlap a set of several), then a contingency table counts frames per (reference class,
+//! hypothesis class). Over a corpus the table is block-diagonal: a class in one recording is
+//! never the same class as in another (dscore's choice, silence included).
+//!
+//! ```text
+//! ref   A A A AB AB B B · ·        classes {A} {A,B} {B} {}
+//! hyp   x x y y  y  y y y ·        classes {x} {y} {}
+//! ```
+//!
+//! From the table: B-cubed precision/recall/F1, Goodman–Kruskal τ in both directions,
+//! conditional entropies H(ref|sys) and H(sys|ref), mutual information and NMI normalised by
+//! `sqrt(H(ref)·H(sys))` — all in bits, with dscore's special cases for single-class labelings.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::Annotation;
+use crate::time::Delta;
+
+use super::jer::FrameSets;
+
+/// A sparse contingency table of frame counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Contingency {
+    /// `(reference class, hypothesis class) → frames`.
+    pub cells: HashMap<(usize, usize), u64>,
+    /// Number of reference classes.
+    pub rows: usize,
+    /// Number of hypothesis classes.
+    pub columns: usize,
+}
+
+impl Contingency {
+    /// The contingency table of one recording's frames.
+    pub fn of_frames(f: &FrameSets) -> Contingency {
+        let mut events: Vec<(i64, u8, u32, i32)> = Vec::new();
+        for (side, sets) in [(0u8, &f.reference), (1u8, &f.hypothesis)] {
+            for (k, (_, region)) in sets.iter().enumerate() {
+                for s in region.iter() {
+                    events.push((s.start().micros(), side, k as u32, 1));
+                    events.push((s.end().micros(), side, k as u32, -1));
+                }
+            }
+        }
+        for s in f.keep.iter() {
+            events.push((s.start().micros(), 2, 0, 1));
+            events.push((s.end().micros(), 2, 0, -1));
+        }
+        events.sort_unstable();
+        let mut active: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
+        let mut inside = 0i32;
+        let mut classes: [HashMap<Vec<u32>, usize>; 2] = [HashMap::new(), HashMap::new()];
+        let mut cm = Contingency::default();
+        let mut i = 0;
+        while i < events.len() {
+            let t = events[i].0;
+            while i < events.len() && events[i].0 == t {
+                let (_, side, k, d) = events[i];
+                match side {
+                    2 => inside += d,
+                    s => {
+                        let list = &mut active[s as usize];
+                        if d > 0 {
+                            list.push(k);
+                        } else if let Some(pos) = list.iter().position(|&x| x == k) {
+                            list.swap_remove(pos);
+                        }
+                    }
+                }
+                i += 1;
+            }
+            let Some(&(next, ..)) = events.get(i) else { break };
+            if inside <= 0 || next <= t {
+                continue;
+            }
+            let mut ids = [0usize; 2];
+            for s in 0..2 {
+                let mut key = active[s].clone();
+                key.sort_unstable();
+                let n = classes[s].len();
+                ids[s] = *classes[s].entry(key).or_insert(n);
+            }
+            *cm.cells.entry((ids[0], ids[1])).or_insert(0) += (next - t) as u64;
+        }
+        cm.rows = classes[0].len();
+        cm.columns = classes[1].len();
+        cm
+    }
+
+    /// Block-diagonal sum of recordings' tables.
+    pub fn block_diagonal<'a>(tables: impl IntoIterator<Item = &'a Contingency>) -> Contingency {
+        let mut out = Contingency::default();
+        for t in tables {
+            for (&(r, c), &v) in &t.cells {
+                out.cells.insert((r + out.rows, c + out.columns), v);
+            }
+            out.rows += t.rows;
+            out.columns += t.columns;
+        }
+        out
+    }
+
+    /// The clustering metrics of this table; `None` when it holds no frame.
+    pub fn metrics(&self) -> Option<ClusterMetrics> {
+        let n: u64 = self.cells.values().sum();
+        if n == 0 {
+            return None;
+        }
+        let nf = n as f64;
+        let mut row = vec![0f64; self.rows];
+        let mut col = vec![0f64; self.columns];
+        let mut cells: Vec<(usize, usize, f64)> = self
+            .cells
+            .iter()
+            .filter(|(_, &v)| v > 0)
+            .map(|(&(r, c), &v)| (r, c, v as f64))
+            .collect();
+        cells.sort_by_key(|&(r, c, _)| (r, c));
+        for &(r, c, v) in &cells {
+            row[r] += v;
+            col[c] += v;
+        }
+        let precision: f64 = cells.iter().map(|&(_, c, v)| v / nf * (v / col[c])).sum();
+        let recall: f64 = cells.iter().map(|&(r, _, v)| v / nf * (v / row[r])).sum();
+        let f1 = if precision + recall > 0.0 {
+            2.0 * precision * recall / (precision + recall)
+        } else {
+            0.0
+        };
+        // Goodman–Kruskal tau.
+        let mut sq_row = vec![0f64; self.rows];
+        let mut sq_col = vec![0f64; self.columns];
+        for &(r, c, v) in &cells {
+            let p = v / nf;
+            sq_row[r] += p * p;
+            sq_col[c] += p * p;
+        }
+        let tau = |marg_target: &[f64], marg_given: &[f64], sq_given: &[f64], classes: usize| {
+            if classes == 1 {
+                return 1.0;
+            }
+            let v = 1.0 - marg_target.iter().map(|m| (m / nf) * (m / nf)).sum::<f64>();
+            let v_bar = 1.0
+                - sq_given
+                    .iter()
+                    .zip(marg_given)
+                    .filter(|(_, m)| **m > 0.0)
+                    .map(|(s, m)| s / (m / nf))
+                    .sum::<f64>();
+            if v > 0.0 {
+                (v - v_bar) / v
+            } else {
+                0.0
+            }
+        };
+        let tau_ref_sys = tau(&col, &row, &sq_row, self.columns);
+        let tau_sys_ref = tau(&row, &col, &sq_col, self.rows);
+        let h_ref_given_sys: f64 =
+            cells.iter().map(|&(_, c, v)| v / nf * (col[c].log2() - v.log2())).sum();
+        let h_sys_given_ref: f64 =
+            cells.iter().map(|&(r, _, v)| v / nf * (row[r].log2() - v.log2())).sum();
+        let (mi, nmi) = match (self.rows == 1, self.columns == 1) {
+            (true, true) => (0.0, 1.0),
+            (true, false) | (false, true) => (0.0, 0.0),
+            (false, false) => {
+                let mi: f64 = cells
+                    .iter()
+                    .map(|&(r, c, v)| v / nf * (v.log2() - (row[r] * col[c]).log2() + nf.log2()))
+                    .sum::<f64>()
+                    .max(0.0);
+                let h = |m: &[f64]| {
+                    (-m.iter()
+                        .filter(|x| **x > 0.0)
+                        .map(|x| (x / nf) * (x / nf).log2())
+                        .sum::<f64>())
+                    .max(0.0)
+                };
+                let denom = (h(&row) * h(&col)).sqrt();
+                let nmi = if denom > 0.0 { (mi / denom).clamp(0.0, 1.0) } else { 0.0 };
+                (mi, nmi)
+            }
+        };
+        Some(ClusterMetrics {
+            bcubed_precision: precision,
+            bcubed_recall: recall,
+            bcubed_f1: f1,
+            tau_ref_sys,
+            tau_sys_ref,
+            h_ref_given_sys,
+            h_sys_given_ref,
+            mutual_information: mi,
+            normalized_mutual_information: nmi,
+        })
+    }
+}
+
+/// dscore's clustering metrics (bits).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClusterMetrics {
+    /// B-cubed precision.
+    pub bcubed_precision: f64,
+    /// B-cubed recall.
+    pub bcubed_recall: f64,
+    /// B-cubed F1.
+    pub bcubed_f1: f64,
+    /// Goodman–Kruskal τ(ref, sys): how well the reference predicts the hypothesis.
+    pub tau_ref_sys: f64,
+    /// Goodman–Kruskal τ(sys, ref).
+    pub tau_sys_ref: f64,
+    /// Conditional entropy H(ref | sys).
+    pub h_ref_given_sys: f64,
+    /// Conditional entropy H(sys | ref).
+    pub h_sys_given_ref: f64,
+    /// Mutual information.
+    pub mutual_information: f64,
+    /// Mutual information over `sqrt(H(ref)·H(sys))`.
+    pub normalized_mutual_information: f64,
+}
+
+/// pyannote's cluster purity as `(largest, total)`: for each hypothesis label, the time of the
+/// reference label it overlaps most, summed, over the hypothesis labels' total time. No UEM or
+/// collar (pyannote applies none here). Purity = largest / total (1 when total is 0).
+pub fn purity(reference: &Annotation, hypothesis: &Annotation) -> (Delta, Delta) {
+    let r = reference.speaker_regions();
+    let mut largest = Delta::ZERO;
+    let mut total = Delta::ZERO;
+    for h in hypothesis.speaker_regions() {
+        total += h.duration();
+        largest += r.iter().map(|ri| ri.intersection(&h).duration()).max().unwrap_or(Delta::ZERO);
+    }
+    (largest, total)
+}
+
+/// pyannote's cluster coverage: purity with the roles swapped.
+pub fn coverage(reference: &Annotation, hypothesis: &Annotation) -> (Delta, Delta) {
+    purity(hypothesis, reference)
+}
+
+/// `largest / total`, 1 when nothing was labelled.
+pub fn ratio((largest, total): (Delta, Delta)) -> f64 {
+    if total <= Delta::ZERO {
+        1.0
+    } else {
+        largest.micros() as f64 / total.micros() as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Region, Segment};
+
+    fn r(a: i64, b: i64) -> Region {
+        Region::from_segment(Segment::from_micros(a, b).unwrap())
+    }
+
+    #[test]
+    fn identical_labelings_are_perfect() {
+        let f = FrameSets {
+            keep: r(0, 100),
+            reference: vec![(true, r(0, 40)), (true, r(30, 80))],
+            hypothesis: vec![(true, r(0, 40)), (true, r(30, 80))],
+        };
+        let cm = Contingency::of_frames(&f);
+        assert_eq!((cm.rows, cm.columns), (4, 4));
+        let m = cm.metrics().unwrap();
+        assert_eq!(m.bcubed_precision, 1.0);
+        assert_eq!(m.bcubed_recall, 1.0);
+        assert!((m.tau_ref_sys - 1.0).abs() < 1e-12);
+        assert!(m.h_ref_given_sys.abs() < 1e-12);
+        assert!((m.normalized_mutual_information - 1.0).abs() < 1e-12);
+        let two = Contingency::block_diagonal([&cm, &cm]);
+        assert_eq!((two.rows, two.columns), (8, 8));
+        assert_eq!(Contingency::default().metrics(), None);
+    }
+
+    #[test]
+    fn purity_and_coverage_of_the_pyannote_example() {
+        let s = |a, b| Segment::from_millis(a, b).unwrap();
+        let reference = Annotation::from_labelled([
+            (s(0, 10_000), "A"),
+            (s(12_000, 20_000), "B"),
+            (s(24_000, 27_000), "A"),
+            (s(30_000, 40_000), "C"),
+        ]);
+        let hypothesis = Annotation::from_labelled([
+            (s(2_000, 13_000), "a"),
+            (s(13_000, 14_000), "d"),
+            (s(14_000, 20_000), "b"),
+            (s(22_000, 38_000), "c"),
+            (s(38_000, 40_000), "d"),
+        ]);
+        assert_eq!(purity(&reference, &hypothesis), (Delta::from_secs(24), Delta::from_secs(36)));
+        assert_eq!(coverage(&reference, &hypothesis), (Delta::from_secs(22), Delta::from_secs(31)));
+        assert_eq!(format!("{:.4}", ratio(purity(&reference, &hypothesis))), "0.6667");
+    }
+}
