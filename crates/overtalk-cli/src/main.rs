@@ -39,6 +39,7 @@ enum Command {
     Info(commands::info::Args),
     Validate(commands::validate::Args),
     Schema(commands::schema::Args),
+    Report(commands::report::Args),
     Completions(commands::generate::CompletionArgs),
     Man(commands::generate::ManArgs),
 }
@@ -76,6 +77,7 @@ fn main() -> ExitCode {
         Command::Validate(a) => commands::validate::run(a, globals),
         Command::Analyze(a) => commands::analyze::run(a, globals),
         Command::Schema(a) => commands::schema::run(a, globals),
+        Command::Report(a) => commands::report::run(a, globals),
         Command::Completions(a) => commands::generate::completions(a, Cli::command()),
         Command::Man(a) => commands::generate::man(a, Cli::command()),
     };

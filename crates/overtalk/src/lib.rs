@@ -39,6 +39,7 @@ pub mod analysis;
 pub mod error;
 pub mod format;
 pub mod model;
+pub mod report;
 pub mod score;
 pub mod time;
 

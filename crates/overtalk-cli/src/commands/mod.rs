@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod convert;
 pub mod generate;
 pub mod info;
+pub mod report;
 pub mod schema;
 pub mod score;
 pub mod validate;

@@ -1,0 +1,393 @@
+//! The HTML report: structure, the CSP hashes, escaping of hostile input, no external URL, and
+//! the numbers on the page equal to the serialised result (one source of truth).
+
+#![allow(clippy::unwrap_used)] // Test helpers fail loudly.
+
+mod common;
+
+use overtalk::analysis::{analyze, Analysis, Params};
+use overtalk::format::{read_path, read_str, Format, ReadOptions};
+use overtalk::report::{
+    conversation_report, csp_hash, score_report, Audio, ConversationView, ReportOptions, ScoreView,
+};
+use overtalk::score::{score, RecordingInput, ScoreOptions};
+use overtalk::{Annotation, Content, Segment, Transcript, TranscriptBuilder};
+use serde_json::Value;
+
+fn red_carpet() -> Transcript {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/red-carpet/red-carpet.vtt");
+    let read = read_path(&path, None, &ReadOptions::default()).unwrap();
+    read.corpus.get("red-carpet").unwrap().clone()
+}
+
+fn report_of(id: &str, t: &Transcript) -> (Analysis, String) {
+    let a = analyze(t, &Params::default()).unwrap();
+    let html = conversation_report(
+        &[ConversationView { recording: id, analysis: &a, transcript: Some(t) }],
+        &ReportOptions::default(),
+    )
+    .unwrap();
+    (a, html)
+}
+
+/// The text between `open` (searched from `from`) and the next `close`.
+fn between<'a>(s: &'a str, open: &str, close: &str) -> &'a str {
+    let a = s.find(open).unwrap() + open.len();
+    let b = a + s[a..].find(close).unwrap();
+    &s[a..b]
+}
+
+fn payload(html: &str) -> Value {
+    let json =
+        between(html, "<script type=\"application/json\" id=\"overtalk-data\">", "</script>");
+    serde_json::from_str(json).unwrap()
+}
+
+/// The value of attribute `name` in one tag's text.
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!(" {name}=\"");
+    let a = tag.find(&key)? + key.len();
+    let b = a + tag[a..].find('"')?;
+    Some(&tag[a..b])
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// Every start tag `<name …>` of the document.
+fn tags<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
+    let open = format!("<{name} ");
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(i) = rest.find(&open) {
+        let end = i + rest[i..].find('>').unwrap();
+        out.push(&rest[i..=end]);
+        rest = &rest[end..];
+    }
+    out
+}
+
+#[test]
+fn structure_and_csp_hashes() {
+    let (a, html) = report_of("red-carpet", &red_carpet());
+    assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
+    assert!(html.trim_end().ends_with("</html>"));
+    // Exactly one data block and one script; the style and script are admitted by hash.
+    assert_eq!(html.matches("<script").count(), 2);
+    assert_eq!(html.matches("</script>").count(), 2);
+    assert_eq!(html.matches("<style>").count(), 1);
+    let script = between(&html, "<script>", "</script>");
+    let style = between(&html, "<style>", "</style>");
+    let meta = tags(&html, "meta").into_iter().find(|t| t.contains("http-equiv")).unwrap();
+    let csp = unescape(attr(meta, "content").unwrap());
+    assert_eq!(
+        csp,
+        format!(
+            "default-src 'none'; script-src {}; style-src {}; img-src data:; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types 'none'",
+            csp_hash(script),
+            csp_hash(style)
+        )
+    );
+    // One section, one timeline, one lane container per conversation; a matrix of n×n cells.
+    assert_eq!(html.matches("<section class=\"conv\"").count(), 1);
+    assert_eq!(html.matches("<div class=\"timeline\" data-index=\"0\"").count(), 1);
+    let n = a.speakers.len();
+    assert_eq!(n, 3);
+    assert_eq!(
+        tags(&html, "td").iter().filter(|t| t.contains("class=\"cell\"")).count(),
+        n * (n - 1)
+    );
+    assert_eq!(tags(&html, "tr").iter().filter(|t| t.contains("data-speaker=")).count(), n);
+    // No inline style attributes or event handler attributes (the CSP would refuse them).
+    assert!(!html.contains(" style=\""));
+    assert!(!html.contains(" onclick=") && !html.contains(" onload="));
+    // The transcript: one line per utterance, with the events inline.
+    assert_eq!(html.matches("<p class=\"utt\">").count(), 18);
+    use overtalk::analysis::onsets::OnsetClass;
+    let inline = a
+        .onsets
+        .iter()
+        .filter(|o| !matches!(o.class, OnsetClass::Opening | OnsetClass::SmoothSwitch))
+        .count()
+        + a.verbal_claims.len();
+    assert_eq!(html.matches("class=\"ev-link ").count(), inline);
+    assert_eq!(inline, 13);
+    // The first interruption (Husband at 7.9 s) sits in the line of the utterance it starts.
+    let first = a.onsets.iter().position(|o| o.class == OnsetClass::Interruption).unwrap();
+    assert_eq!(a.onsets[first].time, 7900);
+    let line = between(&html, "data-t=\"7900\" aria-label", "</p>");
+    assert!(line.contains(&format!("data-ev=\"o{first}\">interruption (successful)</button>")));
+    assert!(line.contains("It&#39;s gonna be great. You&#39;re a winner."));
+}
+
+#[test]
+fn no_external_urls() {
+    let (_, html) = report_of("red-carpet", &red_carpet());
+    for name in ["a", "audio", "img", "link", "script", "source", "iframe"] {
+        for t in tags(&html, name) {
+            for key in ["src", "href"] {
+                if let Some(v) = attr(t, key) {
+                    assert!(v.starts_with('#') || v.starts_with("data:"), "{t}");
+                }
+            }
+        }
+    }
+    assert!(!html.contains("<link"));
+    assert!(!html.contains("https://"));
+    // The one "http://" is the SVG namespace name, an identifier that is never fetched.
+    assert_eq!(html.matches("http://").count(), html.matches("http://www.w3.org/2000/svg").count());
+    assert_eq!(html.matches("http://").count(), 1);
+    assert!(!html.contains("@import") && !html.contains("url(http"));
+}
+
+#[test]
+fn numbers_equal_the_serialised_result() {
+    let (a, html) = report_of("red-carpet", &red_carpet());
+    // The embedded result is the analysis as serialised, plus its recording id.
+    let data = payload(&html);
+    let mut want = serde_json::to_value(&a).unwrap();
+    want["recording"] = Value::from("red-carpet");
+    assert_eq!(data["conversations"][0]["result"], want);
+    assert_eq!(data["conversations"].as_array().unwrap().len(), 1);
+    // Matrix cells carry the pair values exactly.
+    let mut seen = 0;
+    for t in tags(&html, "td").into_iter().filter(|t| t.contains("class=\"cell\"")) {
+        let x = unescape(attr(t, "data-interrupter").unwrap());
+        let f = unescape(attr(t, "data-interruptee").unwrap());
+        let att: usize = attr(t, "data-attempts").unwrap().parse().unwrap();
+        let suc: usize = attr(t, "data-successful").unwrap().parse().unwrap();
+        let rate: Value = serde_json::from_str(attr(t, "data-rate").unwrap()).unwrap();
+        match a.pairs.iter().find(|p| p.interrupter == x && p.interruptee == f) {
+            Some(p) => {
+                assert_eq!((att, suc), (p.attempts, p.successful), "{x}→{f}");
+                assert_eq!(
+                    rate,
+                    serde_json::to_value(p.rate_per_min_of_interruptee_floor).unwrap()
+                );
+                seen += 1;
+            }
+            None => assert_eq!((att, suc, rate), (0, 0, Value::from(0))),
+        }
+    }
+    assert_eq!(seen, a.pairs.len());
+    // Red carpet: Husband→Wife 2 attempts (1 successful), Wife→Husband 2 (2) (§7.2).
+    let hw =
+        a.pairs.iter().find(|p| p.interrupter == "Husband" && p.interruptee == "Wife").unwrap();
+    assert_eq!((hw.attempts, hw.successful), (2, 1));
+    assert!(html.contains("data-interrupter=\"Husband\" data-interruptee=\"Wife\" data-attempts=\"2\" data-successful=\"1\""));
+    // Talk and floor shares: data-v is the JSON number.
+    for t in tags(&html, "td") {
+        let (Some(field), Some(v)) = (attr(t, "data-field"), attr(t, "data-v")) else { continue };
+        if field != "talk_share" && field != "floor_share" {
+            continue;
+        }
+        let v: Value = serde_json::from_str(v).unwrap();
+        let found = a.speakers.values().any(|s| {
+            let want = if field == "talk_share" { s.talk_share } else { s.floor_share };
+            serde_json::to_value(want).unwrap() == v
+        });
+        assert!(found, "{field} {v}");
+    }
+    let hus = &a.speakers["Husband"];
+    let row =
+        tags(&html, "tr").into_iter().find(|t| t.contains("data-speaker=\"Husband\"")).unwrap();
+    assert!(row.contains("Husband"));
+    let needle = format!(
+        "data-field=\"talk_share\" data-v=\"{}\"",
+        serde_json::to_string(&hus.talk_share).unwrap()
+    );
+    assert!(html.contains(&needle));
+    // Headline counts.
+    let c = &a.conversation.counts;
+    assert_eq!((c.interruptions, c.successful), (4, 3));
+    assert!(html.contains("data-field=\"interruptions\" data-v=\"4\""));
+    // The FTO histogram holds every transfer with an offset.
+    let total = a.transfers.iter().filter(|t| t.fto.is_some()).count();
+    assert_eq!(total, 10);
+    let bars: usize = tags(&html, "rect")
+        .iter()
+        .map(|t| attr(t, "data-count").unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(bars, total);
+}
+
+const EVIL: &str = "\"><img src=x onerror=alert(1)>";
+
+fn hostile() -> Transcript {
+    let mut b = TranscriptBuilder::new();
+    let ms = |a, z| Segment::from_millis(a, z).unwrap();
+    b.add(
+        ms(0, 4000),
+        EVIL,
+        Some(Content::text("Hello </script><script>alert(2)</script> there, go on")),
+    );
+    b.add(
+        ms(2000, 6000),
+        "Bob",
+        Some(Content::text("wait </script><script>window.x=1</script> <!-- no")),
+    );
+    b.add(ms(6500, 9000), EVIL, Some(Content::text("right. & 'quoted' \u{2028}")));
+    b.build()
+}
+
+#[test]
+fn hostile_names_and_words_are_inert() {
+    let t = hostile();
+    let id = "rec\"><svg onload=alert(3)>";
+    let a = analyze(&t, &Params::default()).unwrap();
+    let opts = ReportOptions {
+        title: Some("<b>title</b>".into()),
+        sources: vec!["x\"><script>alert(4)</script>.vtt".into()],
+        ..ReportOptions::default()
+    };
+    let html = conversation_report(
+        &[ConversationView { recording: id, analysis: &a, transcript: Some(&t) }],
+        &opts,
+    )
+    .unwrap();
+    assert!(!html.contains("<img"));
+    assert!(!html.contains("<svg onload"));
+    assert!(!html.contains("<b>title"));
+    assert!(!html.contains("<!--"));
+    assert_eq!(html.matches("<script").count(), 2);
+    assert_eq!(html.matches("</script").count(), 2);
+    // In HTML text and attributes the name is escaped.
+    assert!(html.contains("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"));
+    assert!(html.contains("data-speaker=\"&quot;&gt;&lt;img src=x onerror=alert(1)&gt;\""));
+    assert!(html.contains("data-recording=\"rec&quot;&gt;&lt;svg onload=alert(3)&gt;\""));
+    assert!(html.contains("wait &lt;/script&gt;&lt;script&gt;window.x=1&lt;/script&gt;"));
+    // The embedded JSON gives the strings back unchanged.
+    let data = payload(&html);
+    let conv = &data["conversations"][0];
+    assert_eq!(conv["result"]["recording"], id);
+    assert!(conv["result"]["speakers"].get(EVIL).is_some());
+    let utts = conv["utterances"].as_array().unwrap();
+    assert_eq!(utts[0]["s"], EVIL);
+    assert_eq!(utts[1]["text"], "wait </script><script>window.x=1</script> <!-- no");
+    assert_eq!(utts[2]["text"], "right. & 'quoted' \u{2028}");
+}
+
+#[test]
+fn embedded_and_linked_audio() {
+    let t = red_carpet();
+    let a = analyze(&t, &Params::default()).unwrap();
+    let view = [ConversationView { recording: "red-carpet", analysis: &a, transcript: Some(&t) }];
+    let bytes: Vec<u8> = (0u8..=255).collect();
+    let opts = ReportOptions {
+        audio: Some(Audio::Embedded { mime: "audio/mpeg".into(), bytes: bytes.clone() }),
+        ..ReportOptions::default()
+    };
+    let html = conversation_report(&view, &opts).unwrap();
+    let tag = tags(&html, "audio")[0];
+    let src = attr(tag, "src").unwrap();
+    assert_eq!(src, format!("data:audio/mpeg;base64,{}", overtalk::report::base64(&bytes)));
+    assert!(html.contains("; media-src data:\""));
+    let opts = ReportOptions {
+        audio: Some(Audio::Linked("clip \"1\".mp3".into())),
+        ..ReportOptions::default()
+    };
+    let html = conversation_report(&view, &opts).unwrap();
+    assert_eq!(attr(tags(&html, "audio")[0], "src"), Some("clip &quot;1&quot;.mp3"));
+    assert!(html.contains("; media-src &#39;self&#39; file: blob:\""));
+    assert_eq!(Audio::mime_for("x.OGG"), Some("audio/ogg"));
+    assert_eq!(Audio::mime_for("x.txt"), None);
+}
+
+#[test]
+fn several_conversations_and_empty_input() {
+    let t = red_carpet();
+    let a = analyze(&t, &Params::default()).unwrap();
+    let e = Transcript::from_annotation(Annotation::from_labelled(Vec::<(Segment, &str)>::new()));
+    let ea = analyze(&e, &Params::default()).unwrap();
+    let html = conversation_report(
+        &[
+            ConversationView { recording: "one", analysis: &a, transcript: Some(&t) },
+            ConversationView { recording: "two", analysis: &ea, transcript: None },
+        ],
+        &ReportOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(html.matches("<section class=\"conv\"").count(), 2);
+    assert!(html.contains("<a href=\"#conv-1\">two</a>"));
+    assert_eq!(payload(&html)["conversations"].as_array().unwrap().len(), 2);
+    let html = conversation_report(&[], &ReportOptions::default()).unwrap();
+    assert!(html.contains("No recordings."));
+}
+
+#[test]
+fn score_report_tables_equal_the_score() {
+    let rttm = |s: &str| {
+        read_str(s, Format::Rttm, &ReadOptions::default())
+            .unwrap()
+            .corpus
+            .get("f")
+            .unwrap()
+            .annotation()
+            .clone()
+    };
+    let reference = rttm(
+        "SPEAKER f 1 0.00 10.00 <NA> <NA> A <NA> <NA>\nSPEAKER f 1 10.00 10.00 <NA> <NA> B <NA> <NA>\n",
+    );
+    let hypothesis = rttm(
+        "SPEAKER f 1 0.00 12.00 <NA> <NA> x <NA> <NA>\nSPEAKER f 1 12.00 9.00 <NA> <NA> \"><i>y <NA> <NA>\n",
+    );
+    let inputs = [RecordingInput::new("f", Some(reference), Some(hypothesis))];
+    let opts = ScoreOptions::default();
+    let report = score(&inputs, None, &opts).unwrap();
+    let html = score_report(
+        &ScoreView { report: &report, inputs: &inputs, uem: None },
+        &ReportOptions::default(),
+    )
+    .unwrap();
+    assert!(!html.contains("<i>y"));
+    let data = payload(&html);
+    assert_eq!(data["report"], serde_json::to_value(&report).unwrap());
+    let f = &data["files"][0];
+    assert_eq!(f["reference"].as_array().unwrap().len(), 2);
+    let hyp = f["hypothesis"].as_array().unwrap();
+    let x = hyp.iter().find(|h| h["speaker"] == "x").unwrap();
+    let y = hyp.iter().find(|h| h["speaker"] == "\"><i>y").unwrap();
+    assert_eq!((&x["mapped"], &y["mapped"]), (&Value::from("A"), &Value::from("B")));
+    let kinds: Vec<&str> =
+        f["errors"].as_array().unwrap().iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert!(kinds.contains(&"confusion") && kinds.contains(&"false-alarm"));
+    let d = &report.files[0].der;
+    assert_eq!(d.confusion.micros(), 2_000_000);
+    let want = format!(
+        "data-field=\"confusion_s\" data-v=\"{}\"",
+        serde_json::to_string(&d.confusion.as_secs_f64()).unwrap()
+    );
+    assert_eq!(html.matches(&want).count(), 2); // the file row and the total row
+    let der =
+        format!("data-field=\"der\" data-v=\"{}\"", serde_json::to_string(&report.der()).unwrap());
+    assert!(html.contains(&der));
+}
+
+#[test]
+fn ami_meeting_report_matches_its_analysis() {
+    let Some(shared) = common::shared_data("ami_meeting_report_matches_its_analysis") else {
+        return;
+    };
+    let path = shared.join("corpora/ami/only_words/rttms/test/ES2004a.rttm");
+    let read = read_path(&path, None, &ReadOptions::default()).unwrap();
+    let t = read.corpus.get("ES2004a").unwrap();
+    let (a, html) = report_of("ES2004a", t);
+    let mut want = serde_json::to_value(&a).unwrap();
+    want["recording"] = Value::from("ES2004a");
+    assert_eq!(payload(&html)["conversations"][0]["result"], want);
+    assert_eq!(a.speakers.len(), 4);
+    let cells: Vec<&str> =
+        tags(&html, "td").into_iter().filter(|t| t.contains("class=\"cell\"")).collect();
+    assert_eq!(cells.len(), 12);
+    let attempts: usize =
+        cells.iter().map(|t| attr(t, "data-attempts").unwrap().parse::<usize>().unwrap()).sum();
+    assert_eq!(attempts, a.conversation.counts.interruptions);
+    // No words in an RTTM: no transcript section.
+    assert!(!html.contains("<h3>Transcript</h3>"));
+}
