@@ -362,7 +362,7 @@ try {
   if (existsSync(vbx)) {
     console.log('\nscore');
     const sh = join(out, 'score-ES2004a.html');
-    overtalk(['report', '--score', '-r', es2004a, '-s', vbx, '-o', sh]);
+    overtalk(['score', '-r', es2004a, '-s', vbx, '--format', 'html', '-o', sh]);
     const sj = JSON.parse(overtalk(['score', '-r', es2004a, '-s', vbx, '--format', 'json']));
     const { page: sp, log: sl } = await open(sh);
     const lanes = await sp.$$eval('#file-0 .tl-label[data-lane]', (e) => e.map((x) => x.textContent));

@@ -37,9 +37,19 @@ pub struct Args {
     /// Write to this file instead of stdout.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    #[command(flatten)]
+    analysis: AnalysisArgs,
+    #[command(flatten)]
+    read: ReadArgs,
+}
+
+/// How to analyse: the preset, a config file, timing-only, and one flag per parameter. Shared by
+/// `analyze` and `report`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct AnalysisArgs {
     /// Parameter preset.
     #[arg(long, value_name = "PRESET", default_value = "default", value_parser = ["default", "he2010", "pure-jf"])]
-    preset: String,
+    pub(crate) preset: String,
     /// TOML file of parameters (any subset of the names below, in snake_case; `preset = "…"`
     /// is also accepted).
     #[arg(long, value_name = "FILE")]
@@ -49,8 +59,16 @@ pub struct Args {
     timing_only: bool,
     #[command(flatten)]
     p: Box<ParamFlags>,
-    #[command(flatten)]
-    read: ReadArgs,
+}
+
+/// One conversation read from the inputs, with its analysis.
+pub(crate) struct Analyzed {
+    /// The recording id, with the file name added when the id repeats across inputs.
+    pub(crate) label: String,
+    /// What was analysed (without words under `--timing-only`).
+    pub(crate) transcript: Transcript,
+    /// The result.
+    pub(crate) analysis: Analysis,
 }
 
 /// One flag per scalar parameter (conversation-metrics.md §5.2).
@@ -140,6 +158,8 @@ enum AnalyzeFormat {
     Csv,
     Tsv,
     Md,
+    /// The self-contained HTML report (as `overtalk report`).
+    Html,
 }
 
 /// Event lists for `--format csv|tsv`.
@@ -189,8 +209,14 @@ pub(crate) struct Many<'a> {
     pub(crate) corpus: CorpusTotals,
 }
 
-/// Resolves the parameters: preset, then the config file, then the flags.
-fn params(args: &Args) -> Result<Params> {
+impl AnalysisArgs {
+    /// Resolves the parameters: preset, then the config file, then the flags.
+    pub(crate) fn params(&self) -> Result<Params> {
+        resolve_params(self)
+    }
+}
+
+fn resolve_params(args: &AnalysisArgs) -> Result<Params> {
     let mut preset = Preset::parse(&args.preset).context("unknown preset")?;
     let mut table = toml::Table::new();
     if let Some(path) = &args.config {
@@ -270,17 +296,22 @@ fn strip_text(t: &Transcript) -> Transcript {
     b.build()
 }
 
-/// Runs `analyze`.
-pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
-    let params = params(&args)?;
-    let sources = input::expand(&args.inputs)?;
-    let rename = args.read.rename_map()?;
-    // Each input file is its own set of conversations. A recording id met in several files (the
-    // same conversation as WebVTT and as RTTM, say) is analysed once per file and labelled
-    // `id (file name)`, so the results can be told apart.
+/// Reads every input and analyses each recording in it. Each input file is its own set of
+/// conversations; a recording id met in several files (the same conversation as WebVTT and as
+/// RTTM, say) is analysed once per file and labelled `id (file name)`. Results come in
+/// recording-id order, whatever the order of the inputs.
+pub(crate) fn read_and_analyze(
+    inputs: &[String],
+    read_args: &ReadArgs,
+    how: &AnalysisArgs,
+    globals: Globals,
+) -> Result<(Vec<input::Source>, Vec<Analyzed>)> {
+    let params = how.params()?;
+    let sources = input::expand(inputs)?;
+    let rename = read_args.rename_map()?;
     let mut read: Vec<(String, String, Transcript)> = Vec::new();
     for source in &sources {
-        let out = input::read(source, &args.read, &rename)?;
+        let out = input::read(source, read_args, &rename)?;
         input::print_warnings(source, &out, globals.quiet);
         let file = match source {
             input::Source::Stdin => "stdin".to_owned(),
@@ -292,35 +323,43 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             read.push((id, file.clone(), t));
         }
     }
-    // Results come in recording-id order, whatever the order of the inputs.
     read.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
-    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (id, _, _) in &read {
-        *seen.entry(id.as_str()).or_default() += 1;
+        *seen.entry(id.clone()).or_default() += 1;
     }
-    let labels: Vec<String> = read
-        .iter()
-        .map(
-            |(id, file, _)| {
-                if seen[id.as_str()] > 1 {
-                    format!("{id} ({file})")
-                } else {
-                    id.clone()
-                }
-            },
-        )
-        .collect();
-    let mut results: Vec<(String, Analysis)> = Vec::with_capacity(read.len());
-    for (label, (_, _, t)) in labels.into_iter().zip(&read) {
-        let t = if args.timing_only { strip_text(t) } else { t.clone() };
-        let r = analysis::analyze(&t, &params).with_context(|| format!("analysing {label}"))?;
+    let mut results = Vec::with_capacity(read.len());
+    for (id, file, t) in read {
+        let label = if seen[&id] > 1 { format!("{id} ({file})") } else { id };
+        let transcript = if how.timing_only { strip_text(&t) } else { t };
+        let analysis = analysis::analyze(&transcript, &params)
+            .with_context(|| format!("analysing {label}"))?;
         if !globals.quiet {
-            for w in &r.diagnostics.warnings {
+            for w in &analysis.diagnostics.warnings {
                 eprintln!("overtalk: warning: {label}: {w}");
             }
         }
-        results.push((label, r));
+        results.push(Analyzed { label, transcript, analysis });
     }
+    Ok((sources, results))
+}
+
+/// Runs `analyze`.
+pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
+    let (sources, analyzed) = read_and_analyze(&args.inputs, &args.read, &args.analysis, globals)?;
+    let html = if args.format == AnalyzeFormat::Html {
+        let options = overtalk::report::ReportOptions {
+            title: None,
+            audio: None,
+            preset: Some(args.analysis.preset.clone()),
+            sources: sources.iter().map(input::Source::display).collect(),
+        };
+        crate::commands::report::render(&analyzed, &options)?
+    } else {
+        String::new()
+    };
+    let results: Vec<(String, Analysis)> =
+        analyzed.into_iter().map(|a| (a.label, a.analysis)).collect();
     let totals = totals(&results);
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
@@ -352,13 +391,14 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                 let sep = if args.format == AnalyzeFormat::Csv { ',' } else { '\t' };
                 write_events(&results, args.events, sep, out)?;
             }
+            AnalyzeFormat::Html => out.write_all(html.as_bytes())?,
             AnalyzeFormat::Table | AnalyzeFormat::Md => {
                 let md = args.format == AnalyzeFormat::Md;
                 for (k, (id, r)) in results.iter().enumerate() {
                     if k > 0 {
                         writeln!(out)?;
                     }
-                    render(id, r, &args.preset, md, out)?;
+                    render(id, r, &args.analysis.preset, md, out)?;
                 }
                 if results.len() > 1 {
                     writeln!(out)?;
@@ -792,9 +832,9 @@ mod tests {
 
     #[test]
     fn parameters_layer_preset_then_config_then_flags() {
-        let p = params(&parse(&[])).unwrap();
+        let p = parse(&[]).analysis.params().unwrap();
         assert_eq!(p, Params::default());
-        let p = params(&parse(&["--preset", "he2010", "--min-floor-solo", "250"])).unwrap();
+        let p = parse(&["--preset", "he2010", "--min-floor-solo", "250"]).analysis.params().unwrap();
         assert_eq!((p.bridge_pause, p.min_floor_solo), (20, 250));
         let dir = tempfile::tempdir().unwrap();
         let cfg = dir.path().join("overtalk.toml");
@@ -804,13 +844,13 @@ mod tests {
         )
         .unwrap();
         let c = cfg.to_str().unwrap();
-        let p = params(&parse(&["--config", c, "--terminal-window", "280"])).unwrap();
+        let p = parse(&["--config", c, "--terminal-window", "280"]).analysis.params().unwrap();
         assert_eq!((p.min_floor_solo, p.terminal_window, p.bc_lexicon.len()), (0, 280, 1));
         std::fs::write(&cfg, "bridge_paus = 1\n").unwrap();
-        assert!(params(&parse(&["--config", c])).is_err());
+        assert!(parse(&["--config", c]).analysis.params().is_err());
         std::fs::write(&cfg, "bridge_pause = -1\n").unwrap();
-        assert!(params(&parse(&["--config", c])).is_err());
-        assert!(params(&parse(&["--bc-min-cue-share", "2"])).is_err());
+        assert!(parse(&["--config", c]).analysis.params().is_err());
+        assert!(parse(&["--bc-min-cue-share", "2"]).analysis.params().is_err());
     }
 
     fn example() -> String {

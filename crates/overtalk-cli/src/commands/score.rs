@@ -109,6 +109,8 @@ enum ScoreFormat {
     Csv,
     Tsv,
     Md,
+    /// The self-contained HTML report: reference, mapped hypothesis and error lanes.
+    Html,
 }
 
 struct Side_ {
@@ -264,7 +266,22 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     } else {
         None
     };
-    target.write_with(|out| render_with(&report, format, timelines.as_ref(), out))?;
+    if format == ScoreFormat::Html {
+        let view = overtalk::report::ScoreView { report: &report, inputs: &inputs, uem: uem_arg };
+        let options = overtalk::report::ReportOptions {
+            title: None,
+            audio: None,
+            preset: None,
+            sources: sources.iter().map(Source::display).collect(),
+        };
+        let html = overtalk::report::score_report(&view, &options)?;
+        target.write_with(|out| {
+            out.write_all(html.as_bytes())?;
+            Ok(())
+        })?;
+    } else {
+        target.write_with(|out| render_with(&report, format, timelines.as_ref(), out))?;
+    }
     // Recordings a preset leaves out (md-eval and dscore: hypothesis only; dscore: not in the
     // UEM) count as skipped inputs.
     let skipped: Vec<&str> = report
@@ -416,6 +433,8 @@ fn render_with(
 ) -> Result<()> {
     let conventions = report.options.describe();
     match format {
+        // Rendered by the report module before this is reached.
+        ScoreFormat::Html => {}
         ScoreFormat::Json => {
             let files: Vec<serde_json::Value> = report
                 .files
