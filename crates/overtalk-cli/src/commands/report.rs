@@ -223,6 +223,7 @@ mod tests {
         assert!(run(args.a, Globals { quiet: true }).is_err());
     }
 
+    #[test]
     fn relative_urls_climb_and_encode() {
         assert_eq!(relative_url(Path::new("/a/b/c d.mp3"), Path::new("/a/b")), "c%20d.mp3");
         assert_eq!(
