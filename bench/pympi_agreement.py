@@ -11,6 +11,11 @@ how pympi treats turns; conversation-metrics.md §8 invariant 11).
 
 Usage: bench/pympi_agreement.py OVERTALK_BINARY RTTM_DIR [PEER_TSV]
 Prints per-configuration agreement counts; writes per-pair rows to bench/out/pympi_agreement.tsv.
+
+       bench/pympi_agreement.py --timing [--repeat N] RTTM_DIR
+Times pympi alone on the same pairs: every pair's Eaf is built first, then the timed part is
+`get_gaps_and_overlaps2` over all pairs (best of N passes, default 3). Prints one JSON line
+(pairs, intervals, seconds); `crates/overtalk/examples/he_pairs.rs` is overtalk's counterpart.
 """
 
 import csv
@@ -19,6 +24,7 @@ import itertools
 import os
 import subprocess
 import sys
+import time
 from collections import defaultdict
 
 import pympi
@@ -95,7 +101,47 @@ def overtalk_classes(binary, rttm_text, t1, t2, extra):
     return out, intervals
 
 
+def pairs_of(rttm_dir):
+    """Every two-speaker pair of every meeting: (meeting, tier1, tier2, turns1, turns2)."""
+    for name in sorted(os.listdir(rttm_dir)):
+        if not name.endswith(".rttm"):
+            continue
+        turns, _ = read_rttm(os.path.join(rttm_dir, name))
+        for meeting in sorted(turns):
+            for t1, t2 in itertools.combinations(sorted(turns[meeting]), 2):
+                yield meeting, t1, t2, turns[meeting][t1], turns[meeting][t2]
+
+
+def timing(argv):
+    repeat = 3
+    if "--repeat" in argv:
+        i = argv.index("--repeat")
+        repeat = int(argv[i + 1])
+        del argv[i:i + 2]
+    rttm_dir = argv[0]
+    eafs = []
+    for _, _, _, a, b in pairs_of(rttm_dir):
+        eaf = pympi.Elan.Eaf()
+        eaf.add_tier("t1")
+        eaf.add_tier("t2")
+        for s, e in a:
+            eaf.add_annotation("t1", s, e)
+        for s, e in b:
+            eaf.add_annotation("t2", s, e)
+        eafs.append(eaf)
+    best = float("inf")
+    intervals = 0
+    for _ in range(max(repeat, 1)):
+        start = time.perf_counter()
+        intervals = sum(len(list(eaf.get_gaps_and_overlaps2("t1", "t2"))) for eaf in eafs)
+        best = min(best, time.perf_counter() - start)
+    print(f'{{"tool": "pympi-ling get_gaps_and_overlaps2", "pairs": {len(eafs)}, '
+          f'"intervals": {intervals}, "seconds": {best:.6f}}}')
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--timing":
+        return timing(sys.argv[2:])
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     binary, rttm_dir = sys.argv[1], sys.argv[2]
