@@ -12,10 +12,13 @@ how pympi treats turns; conversation-metrics.md §8 invariant 11).
 Usage: bench/pympi_agreement.py OVERTALK_BINARY RTTM_DIR [PEER_TSV]
 Prints per-configuration agreement counts; writes per-pair rows to bench/out/pympi_agreement.tsv.
 
-       bench/pympi_agreement.py --timing [--repeat N] RTTM_DIR
+       bench/pympi_agreement.py --timing [--repeat N] [--v1] RTTM_DIR
 Times pympi alone on the same pairs: every pair's Eaf is built first, then the timed part is
 `get_gaps_and_overlaps2` over all pairs (best of N passes, default 3). Prints one JSON line
 (pairs, intervals, seconds); `crates/overtalk/examples/he_pairs.rs` is overtalk's counterpart.
+With --v1 it also times pympi's original `get_gaps_and_overlaps` (which visits every
+millisecond and scans all turns of both tiers at each) on the pair with the shortest span only,
+beside `get_gaps_and_overlaps2` on that pair: a second JSON line.
 """
 
 import csv
@@ -118,9 +121,14 @@ def timing(argv):
         i = argv.index("--repeat")
         repeat = int(argv[i + 1])
         del argv[i:i + 2]
+    v1 = "--v1" in argv
+    if v1:
+        argv.remove("--v1")
     rttm_dir = argv[0]
     eafs = []
+    spans = []
     for _, _, _, a, b in pairs_of(rttm_dir):
+        spans.append(max(a[-1][1], b[-1][1]) - min(a[0][0], b[0][0]))
         eaf = pympi.Elan.Eaf()
         eaf.add_tier("t1")
         eaf.add_tier("t2")
@@ -137,6 +145,18 @@ def timing(argv):
         best = min(best, time.perf_counter() - start)
     print(f'{{"tool": "pympi-ling get_gaps_and_overlaps2", "pairs": {len(eafs)}, '
           f'"intervals": {intervals}, "seconds": {best:.6f}}}')
+    if v1:
+        i = spans.index(min(spans))
+        start = time.perf_counter()
+        n1 = len(list(eafs[i].get_gaps_and_overlaps("t1", "t2")))
+        t1 = time.perf_counter() - start
+        start = time.perf_counter()
+        n2 = len(list(eafs[i].get_gaps_and_overlaps2("t1", "t2")))
+        t2 = time.perf_counter() - start
+        turns = sum(len(eafs[i].tiers[t][0]) for t in ("t1", "t2"))
+        print(f'{{"tool": "pympi-ling get_gaps_and_overlaps (v1), shortest pair", '
+              f'"span_ms": {spans[i]}, "turns": {turns}, "intervals_v1": {n1}, '
+              f'"seconds_v1": {t1:.6f}, "intervals_v2": {n2}, "seconds_v2": {t2:.6f}}}')
 
 
 def main():

@@ -3,7 +3,9 @@
 # two-speaker pair of the AMI test meetings, then times both on the same pairs in one run:
 # pympi's get_gaps_and_overlaps2 against overtalk's acoustic H&E computation (S1-S4, the
 # he_pairs example), the interval computation alone (best of N, one core) and whole processes
-# (interpreter or binary start, reading, pairing, computing). Run from the repository root.
+# (interpreter or binary start, reading, pairing, computing); and pympi's original
+# get_gaps_and_overlaps, too slow for all pairs, on the shortest pair. Run from the repository
+# root.
 set -eu
 DATA="${OVERTALK_SHARED_DATA:-../shared/data}"
 DIR="$DATA/corpora/ami/only_words/rttms/test"
@@ -45,4 +47,9 @@ wp = whole(peer_cmd + ["--repeat", "1", d])
 wo = whole(ours_cmd + ["--repeat", "1"] + files)
 print(f"whole process (best of 3): pympi {wp * 1000:.0f} ms, overtalk {wo * 1000:.1f} ms: "
       f"overtalk {wp / wo:.1f}x faster")
+v1 = run(peer_cmd + ["--repeat", "1", "--v1", d])
+print(json.dumps(v1))
+print(f"pympi's original get_gaps_and_overlaps on the shortest pair alone ({v1['turns']} turns, "
+      f"{v1['span_ms'] / 60000:.1f} min): {v1['seconds_v1']:.2f} s "
+      f"({v1['seconds_v1'] / v1['seconds_v2']:.0f}x get_gaps_and_overlaps2 on that pair)")
 PY
