@@ -11,6 +11,14 @@ how pympi treats turns; conversation-metrics.md §8 invariant 11).
 
 Usage: bench/pympi_agreement.py OVERTALK_BINARY RTTM_DIR [PEER_TSV]
 Prints per-configuration agreement counts; writes per-pair rows to bench/out/pympi_agreement.tsv.
+
+       bench/pympi_agreement.py --timing [--repeat N] [--v1] RTTM_DIR
+Times pympi alone on the same pairs: every pair's Eaf is built first, then the timed part is
+`get_gaps_and_overlaps2` over all pairs (best of N passes, default 3). Prints one JSON line
+(pairs, intervals, seconds); `crates/overtalk/examples/he_pairs.rs` is overtalk's counterpart.
+With --v1 it also times pympi's original `get_gaps_and_overlaps` (which visits every
+millisecond and scans all turns of both tiers at each) on the pair with the shortest span only,
+beside `get_gaps_and_overlaps2` on that pair: a second JSON line.
 """
 
 import csv
@@ -19,6 +27,7 @@ import itertools
 import os
 import subprocess
 import sys
+import time
 from collections import defaultdict
 
 import pympi
@@ -95,7 +104,64 @@ def overtalk_classes(binary, rttm_text, t1, t2, extra):
     return out, intervals
 
 
+def pairs_of(rttm_dir):
+    """Every two-speaker pair of every meeting: (meeting, tier1, tier2, turns1, turns2)."""
+    for name in sorted(os.listdir(rttm_dir)):
+        if not name.endswith(".rttm"):
+            continue
+        turns, _ = read_rttm(os.path.join(rttm_dir, name))
+        for meeting in sorted(turns):
+            for t1, t2 in itertools.combinations(sorted(turns[meeting]), 2):
+                yield meeting, t1, t2, turns[meeting][t1], turns[meeting][t2]
+
+
+def timing(argv):
+    repeat = 3
+    if "--repeat" in argv:
+        i = argv.index("--repeat")
+        repeat = int(argv[i + 1])
+        del argv[i:i + 2]
+    v1 = "--v1" in argv
+    if v1:
+        argv.remove("--v1")
+    rttm_dir = argv[0]
+    eafs = []
+    spans = []
+    for _, _, _, a, b in pairs_of(rttm_dir):
+        spans.append(max(a[-1][1], b[-1][1]) - min(a[0][0], b[0][0]))
+        eaf = pympi.Elan.Eaf()
+        eaf.add_tier("t1")
+        eaf.add_tier("t2")
+        for s, e in a:
+            eaf.add_annotation("t1", s, e)
+        for s, e in b:
+            eaf.add_annotation("t2", s, e)
+        eafs.append(eaf)
+    best = float("inf")
+    intervals = 0
+    for _ in range(max(repeat, 1)):
+        start = time.perf_counter()
+        intervals = sum(len(list(eaf.get_gaps_and_overlaps2("t1", "t2"))) for eaf in eafs)
+        best = min(best, time.perf_counter() - start)
+    print(f'{{"tool": "pympi-ling get_gaps_and_overlaps2", "pairs": {len(eafs)}, '
+          f'"intervals": {intervals}, "seconds": {best:.6f}}}')
+    if v1:
+        i = spans.index(min(spans))
+        start = time.perf_counter()
+        n1 = len(list(eafs[i].get_gaps_and_overlaps("t1", "t2")))
+        t1 = time.perf_counter() - start
+        start = time.perf_counter()
+        n2 = len(list(eafs[i].get_gaps_and_overlaps2("t1", "t2")))
+        t2 = time.perf_counter() - start
+        turns = sum(len(eafs[i].tiers[t][0]) for t in ("t1", "t2"))
+        print(f'{{"tool": "pympi-ling get_gaps_and_overlaps (v1), shortest pair", '
+              f'"span_ms": {spans[i]}, "turns": {turns}, "intervals_v1": {n1}, '
+              f'"seconds_v1": {t1:.6f}, "intervals_v2": {n2}, "seconds_v2": {t2:.6f}}}')
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--timing":
+        return timing(sys.argv[2:])
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     binary, rttm_dir = sys.argv[1], sys.argv[2]

@@ -118,7 +118,7 @@ enum Item {
 
 /// S4 on a joint timeline.
 pub fn he_intervals(pieces: &[Piece], layer: Layer, latch_tolerance: i64) -> Vec<HeInterval> {
-    let mut items: Vec<Item> = Vec::new();
+    let mut items: Vec<Item> = Vec::with_capacity(pieces.len());
     for p in pieces {
         match p.solo() {
             Some(x) => items.push(Item::Solo(x, p.end)),
@@ -149,7 +149,7 @@ pub fn he_intervals(pieces: &[Piece], layer: Layer, latch_tolerance: i64) -> Vec
             last = Some(*x);
         }
     }
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(items.len());
     for (i, it) in items.iter().enumerate() {
         match *it {
             Item::Solo(x, end) => {

@@ -9,9 +9,58 @@
 //! Pieces are ordered, disjoint, gap-free (silence is a piece with no speaker) and cover
 //! `[first start, last end)`; neighbouring pieces never have the same set.
 
-use serde::Serialize;
+use std::ops::Deref;
+
+use serde::{Serialize, Serializer};
 
 use super::talkspurt::Talkspurt;
+
+/// How many active speakers a piece holds without a heap allocation.
+const INLINE: usize = 3;
+
+/// The speakers active in one piece, ascending; derefs to a slice. Sets of up to three speakers
+/// (silence, solo, most overlaps) are stored inline, so a timeline of many pieces costs one
+/// allocation, not one per piece.
+#[derive(Clone, Debug, Default)]
+pub struct Active {
+    len: usize,
+    inline: [usize; INLINE],
+    heap: Vec<usize>,
+}
+
+impl Active {
+    /// The set holding exactly `ids` (ascending, as the caller keeps them).
+    pub fn from_slice(ids: &[usize]) -> Active {
+        let mut a = Active { len: ids.len(), ..Active::default() };
+        match a.inline.get_mut(..ids.len()) {
+            Some(slot) => slot.copy_from_slice(ids),
+            None => a.heap = ids.to_vec(),
+        }
+        a
+    }
+}
+
+impl Deref for Active {
+    type Target = [usize];
+
+    fn deref(&self) -> &[usize] {
+        self.inline.get(..self.len).unwrap_or(&self.heap)
+    }
+}
+
+impl PartialEq for Active {
+    fn eq(&self, other: &Active) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Active {}
+
+impl Serialize for Active {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
 
 /// One piece of the joint timeline.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -21,14 +70,14 @@ pub struct Piece {
     /// End (ms).
     pub end: i64,
     /// Active speaker indices, ascending (empty = silence).
-    pub active: Vec<usize>,
+    pub active: Active,
 }
 
 impl Piece {
     /// The single active speaker of a solo piece.
     pub fn solo(&self) -> Option<usize> {
-        match self.active.as_slice() {
-            [x] => Some(*x),
+        match *self.active {
+            [x] => Some(x),
             _ => None,
         }
     }
@@ -43,13 +92,13 @@ impl Piece {
 /// disjoint, as S2 guarantees). Cost O(n log n + pieces × speakers active).
 pub fn joint_timeline(spurts: &[Talkspurt], keep: impl Fn(&Talkspurt) -> bool) -> Vec<Piece> {
     // Boundary events: (time, kind 0 = end / 1 = start, speaker).
-    let mut events: Vec<(i64, u8, usize)> = Vec::new();
-    for s in spurts.iter().filter(|s| keep(s)) {
-        events.push((s.start, 1, s.speaker));
-        events.push((s.end, 0, s.speaker));
-    }
-    events.sort_unstable();
-    let mut pieces: Vec<Piece> = Vec::new();
+    // Starts first, then ends: talkspurts come sorted by start, so both halves are (nearly)
+    // sorted runs and the stable merge sort finishes in about linear time.
+    let mut events: Vec<(i64, u8, usize)> = Vec::with_capacity(2 * spurts.len());
+    events.extend(spurts.iter().filter(|s| keep(s)).map(|s| (s.start, 1, s.speaker)));
+    events.extend(spurts.iter().filter(|s| keep(s)).map(|s| (s.end, 0, s.speaker)));
+    events.sort();
+    let mut pieces: Vec<Piece> = Vec::with_capacity(events.len());
     let mut active: Vec<usize> = Vec::new();
     let mut i = 0;
     while i < events.len() {
@@ -68,8 +117,10 @@ pub fn joint_timeline(spurts: &[Talkspurt], keep: impl Fn(&Talkspurt) -> bool) -
         if i < events.len() {
             let next = events[i].0;
             match pieces.last_mut() {
-                Some(last) if last.active == active && last.end == t => last.end = next,
-                _ => pieces.push(Piece { start: t, end: next, active: active.clone() }),
+                Some(last) if *last.active == *active && last.end == t => last.end = next,
+                _ => {
+                    pieces.push(Piece { start: t, end: next, active: Active::from_slice(&active) })
+                }
             }
         }
     }
@@ -97,7 +148,7 @@ mod tests {
     fn w1_joint_timeline() {
         let s = [spurt(0, 0, 5000), spurt(1, 4000, 6000), spurt(0, 6500, 9000)];
         let j = joint_timeline(&s, |_| true);
-        let got: Vec<_> = j.iter().map(|p| (p.start, p.end, p.active.clone())).collect();
+        let got: Vec<_> = j.iter().map(|p| (p.start, p.end, p.active.to_vec())).collect();
         assert_eq!(
             got,
             vec![
@@ -108,6 +159,26 @@ mod tests {
                 (6500, 9000, vec![0]),
             ]
         );
+    }
+
+    #[test]
+    fn active_sets_beyond_the_inline_size() {
+        // Five speakers all overlapping: {0..4} is stored on the heap, the others inline.
+        let s: Vec<_> = (0..5).map(|k| spurt(k, 10 * k as i64, 100)).collect();
+        let j = joint_timeline(&s, |_| true);
+        let sets: Vec<Vec<usize>> = j.iter().map(|p| p.active.to_vec()).collect();
+        assert_eq!(
+            sets,
+            vec![vec![0], vec![0, 1], vec![0, 1, 2], vec![0, 1, 2, 3], vec![0, 1, 2, 3, 4]]
+        );
+        assert_eq!(j[4].active, Active::from_slice(&[0, 1, 2, 3, 4]));
+        assert_ne!(j[4].active, j[3].active);
+        assert_eq!(
+            serde_json::to_string(&j[4]).unwrap(),
+            r#"{"start":40,"end":100,"active":[0,1,2,3,4]}"#
+        );
+        assert_eq!(j[0].solo(), Some(0));
+        assert_eq!(j[4].solo(), None);
     }
 
     #[test]

@@ -181,6 +181,9 @@ fn tokens_of(content: Option<&Content>, start: i64, end: i64, clamped: &mut usiz
         .collect()
 }
 
+/// A kept segment in S1: speaker (id, then index), start, end (ms), content, input order.
+type Kept<'a> = (usize, i64, i64, Option<&'a Content>, usize);
+
 /// S1: converts to ms, drops ignored labels, too-short segments and exact duplicates, derives
 /// tokens, and sorts per speaker by `(start, end)`.
 pub fn normalise(
@@ -189,11 +192,20 @@ pub fn normalise(
     min_segment: i64,
 ) -> Normalised {
     let mut out = Normalised::default();
-    // Speaker names in code-point (byte) order; only speakers that keep a segment.
-    let mut names: Vec<&str> = Vec::new();
-    let mut kept: Vec<(&str, i64, i64, Option<&Content>, usize)> = Vec::new();
+    // Per speaker id of the transcript: its name once it keeps a segment, and whether its label
+    // is ignored (decided once per id, not once per segment).
+    let mut by_id: Vec<Option<&str>> = Vec::new();
+    let mut ignored: Vec<Option<bool>> = Vec::new();
+    let mut kept: Vec<Kept<'_>> = Vec::new();
     for (order, u) in transcript.utterances().enumerate() {
-        if ignore_labels.iter().any(|l| l == u.speaker_name) {
+        let id = u.speaker.index();
+        if id >= ignored.len() {
+            ignored.resize(id + 1, None);
+            by_id.resize(id + 1, None);
+        }
+        let skip =
+            *ignored[id].get_or_insert_with(|| ignore_labels.iter().any(|l| l == u.speaker_name));
+        if skip {
             continue;
         }
         let (s, e) = (to_ms(u.segment.start().micros()), to_ms(u.segment.end().micros()));
@@ -201,15 +213,27 @@ pub fn normalise(
             out.dropped_segments += 1;
             continue;
         }
-        kept.push((u.speaker_name, s, e, u.content, order));
-        names.push(u.speaker_name);
+        kept.push((id, s, e, u.content, order));
+        by_id[id] = Some(u.speaker_name);
     }
+    // Speaker names in code-point (byte) order; only speakers that keep a segment.
+    let mut names: Vec<&str> = by_id.iter().flatten().copied().collect();
     names.sort_unstable();
     names.dedup();
+    let index: Vec<usize> =
+        by_id.iter().map(|n| n.and_then(|n| names.binary_search(&n).ok()).unwrap_or(0)).collect();
     out.speakers = names.iter().map(|n| (*n).to_owned()).collect();
-    let mut segments: Vec<NormSegment> = Vec::with_capacity(kept.len());
-    for (name, s, e, content, order) in kept {
-        let speaker = names.binary_search(&name).unwrap_or(0);
+    // Grouped by speaker first (buckets that keep input order inside each speaker), so the sort
+    // below mostly sees runs that are already in order.
+    let mut buckets: Vec<Vec<Kept<'_>>> = vec![Vec::new(); names.len()];
+    for k in kept {
+        let x = index.get(k.0).copied().unwrap_or(0);
+        if let Some(bucket) = buckets.get_mut(x) {
+            bucket.push((x, k.1, k.2, k.3, k.4));
+        }
+    }
+    let mut segments: Vec<NormSegment> = Vec::with_capacity(buckets.iter().map(Vec::len).sum());
+    for (speaker, s, e, content, order) in buckets.into_iter().flatten() {
         let tokens = tokens_of(content, s, e, &mut out.clamped_words);
         let laughter = !tokens.is_empty() && tokens.iter().all(|t| t.laughter);
         segments.push(NormSegment { speaker, start: s, end: e, tokens, laughter, order });

@@ -66,12 +66,20 @@ pub struct Spurts {
 
 /// S2 over segments sorted by `(speaker, start, end)`.
 pub fn talkspurts(segments: &[NormSegment], n_speakers: usize, bridge_pause: i64) -> Spurts {
-    let mut out = Spurts { talk_unbridged: vec![0; n_speakers], ..Spurts::default() };
+    let mut out = Spurts {
+        spurts: Vec::with_capacity(segments.len()),
+        talk_unbridged: vec![0; n_speakers],
+        ..Spurts::default()
+    };
     // (spurt, tokens with input order)
     let mut cur: Option<(Talkspurt, Vec<(Token, usize)>)> = None;
     let mut union_end: Option<(usize, i64)> = None;
     let finish = |c: (Talkspurt, Vec<(Token, usize)>), out: &mut Vec<Talkspurt>| {
         let (mut s, mut toks) = c;
+        if toks.is_empty() {
+            out.push(s);
+            return;
+        }
         toks.sort_by_key(|t| (t.0.start, t.0.end, t.1));
         s.tokens = toks.into_iter().map(|(t, _)| t).collect();
         out.push(s);
