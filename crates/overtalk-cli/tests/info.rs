@@ -61,3 +61,37 @@ fn info_reproduces_the_ami_readme_table() {
         assert_eq!(t["distinct_speakers"], distinct, "{split}");
     }
 }
+
+/// The statistics table of the VoxConverse README, split by split.
+#[test]
+fn info_reproduces_the_voxconverse_readme_table() {
+    let Some(data) = shared_data("info_reproduces_the_voxconverse_readme_table") else { return };
+    // split, files, hours to last turn end, speech hours, overlapped share %, turns, spk min/mean/max
+    let expected = [
+        ("dev", 216, "20.11", "18.91", "3.7", 8_268, (1, "4.5", 20)),
+        ("test", 232, "43.35", "38.99", "3.1", 19_479, (1, "6.5", 21)),
+    ];
+    let dir = Dir::new();
+    for (split, files, hours, speech_h, share, turns, (lo, mean, hi)) in expected {
+        let rttms = data.join("corpora/voxconverse").join(split);
+        let out = dir.run(&["info", rttms.to_str().unwrap(), "--format", "json", "-q"]).ok();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let t = &v["totals"];
+        assert_eq!(t["recordings"], files, "{split}");
+        assert_eq!(format!("{:.2}", t["duration_hours"].as_f64().unwrap()), hours, "{split}");
+        assert_eq!(format!("{:.2}", t["speech_hours"].as_f64().unwrap()), speech_h, "{split}");
+        assert_eq!(
+            format!("{:.1}", t["overlap_share"].as_f64().unwrap() * 100.0),
+            share,
+            "{split}"
+        );
+        assert_eq!(t["turns"], turns, "{split}");
+        assert_eq!(t["speakers_per_recording_min"], lo, "{split}");
+        assert_eq!(
+            format!("{:.1}", t["speakers_per_recording_mean"].as_f64().unwrap()),
+            mean,
+            "{split}"
+        );
+        assert_eq!(t["speakers_per_recording_max"], hi, "{split}");
+    }
+}

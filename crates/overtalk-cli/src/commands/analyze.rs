@@ -834,7 +834,8 @@ mod tests {
     fn parameters_layer_preset_then_config_then_flags() {
         let p = parse(&[]).analysis.params().unwrap();
         assert_eq!(p, Params::default());
-        let p = parse(&["--preset", "he2010", "--min-floor-solo", "250"]).analysis.params().unwrap();
+        let p =
+            parse(&["--preset", "he2010", "--min-floor-solo", "250"]).analysis.params().unwrap();
         assert_eq!((p.bridge_pause, p.min_floor_solo), (20, 250));
         let dir = tempfile::tempdir().unwrap();
         let cfg = dir.path().join("overtalk.toml");

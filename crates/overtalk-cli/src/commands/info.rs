@@ -52,7 +52,8 @@ struct Row {
     source: String,
     speakers: usize,
     turns: usize,
-    extent_s: f64,
+    /// From time 0 to the end of the last turn (or the declared end of the recording, if later).
+    duration_s: f64,
     uem_s: Option<f64>,
     speech_s: f64,
     overlap_s: f64,
@@ -64,6 +65,7 @@ struct Row {
 struct Totals {
     recordings: usize,
     turns: usize,
+    duration_hours: f64,
     uem_hours: Option<f64>,
     speech_hours: f64,
     overlap_share: f64,
@@ -98,6 +100,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let mut rows = Vec::new();
     let mut names = BTreeSet::new();
     let (mut speech, mut overlap, mut uem_total) = (Delta::ZERO, Delta::ZERO, Delta::ZERO);
+    let mut duration = Delta::ZERO;
     for source in &sources {
         let out = input::read(source, &args.read, &rename)?;
         input::print_warnings(source, &out, globals.quiet);
@@ -106,6 +109,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             let sp = a.speech();
             let ov = a.overlap();
             let u = uems.get(id).map(Region::duration);
+            let end = t.span().map_or(overtalk::Time::ZERO, |s| s.end());
+            duration += end - overtalk::Time::ZERO;
             speech += sp.duration();
             overlap += ov.duration();
             uem_total += u.unwrap_or_default();
@@ -115,7 +120,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                 source: source.display(),
                 speakers: a.speakers().len(),
                 turns: a.len(),
-                extent_s: t.span().map_or(0.0, |s| s.duration().as_secs_f64()),
+                duration_s: end.as_secs_f64(),
                 uem_s: u.map(|d| d.as_secs_f64()),
                 speech_s: sp.duration().as_secs_f64(),
                 overlap_s: ov.duration().as_secs_f64(),
@@ -128,6 +133,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let totals = Totals {
         recordings: rows.len(),
         turns: rows.iter().map(|r| r.turns).sum(),
+        duration_hours: duration.as_secs_f64() / 3600.0,
         uem_hours: (!uems.is_empty()).then(|| uem_total.as_secs_f64() / 3600.0),
         speech_hours: speech.as_secs_f64() / 3600.0,
         overlap_share: share(overlap, speech),
@@ -182,7 +188,7 @@ fn render_table(info: &Info, style: InfoFormat, out: &mut dyn std::io::Write) ->
                 r.recording.clone(),
                 r.speakers.to_string(),
                 r.turns.to_string(),
-                hms(r.uem_s.unwrap_or(r.extent_s)),
+                hms(r.uem_s.unwrap_or(r.duration_s)),
                 hms(r.speech_s),
                 hms(r.overlap_s),
                 format!("{:.1}", r.overlap_share * 100.0),
@@ -200,7 +206,7 @@ fn render_table(info: &Info, style: InfoFormat, out: &mut dyn std::io::Write) ->
                 t.speakers_per_recording_max
             ),
             t.turns.to_string(),
-            t.uem_hours.map_or_else(|| "-".to_owned(), |h| format!("{h:.2} h")),
+            format!("{:.2} h", t.uem_hours.unwrap_or(t.duration_hours)),
             format!("{:.2} h", t.speech_hours),
             "".to_owned(),
             format!("{:.1}", t.overlap_share * 100.0),
