@@ -368,7 +368,7 @@ impl<'t> Iterator for Lines<'t> {
             return None;
         }
         self.line += 1;
-        let (line, rest) = match self.rest.find(['\n', '\r']) {
+        let (line, rest) = match memchr::memchr2(b'\n', b'\r', self.rest.as_bytes()) {
             Some(i) => {
                 let skip = if self.rest[i..].starts_with("\r\n") { 2 } else { 1 };
                 (&self.rest[..i], &self.rest[i + skip..])

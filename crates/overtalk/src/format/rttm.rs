@@ -10,7 +10,7 @@
 //! the microsecond with at least three decimals, lines sorted by recording then time. Spaces in
 //! ids and labels would split fields, so they become `_` with a warning.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
@@ -41,7 +41,7 @@ fn column_of(line: &str, field: &str) -> usize {
     line[..offset].chars().count() + 1
 }
 
-type Builders<'t> = HashMap<&'t str, (TranscriptBuilder, Time, bool)>;
+type Builders<'t> = FxHashMap<&'t str, (TranscriptBuilder, Time, bool)>;
 
 fn entry_of<'m, 't>(
     builders: &'m mut Builders<'t>,
@@ -52,7 +52,7 @@ fn entry_of<'m, 't>(
 
 /// Reads RTTM text: every `SPEAKER` line becomes a track of its recording.
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    let mut builders: Builders<'_> = HashMap::new();
+    let mut builders: Builders<'_> = FxHashMap::default();
     let mut extra_fields_warned = false;
     for item in ctx.lines(text) {
         let (n, line) = item?;

@@ -81,7 +81,8 @@ impl AnnotationBuilder {
             .map(|t| Track { segment: t.segment, speaker: remap[t.speaker.index()] })
             .enumerate()
             .collect();
-        indexed.sort_by_key(|(i, t)| (t.segment, t.speaker, *i));
+        // Keys are unique (the insertion index breaks ties), so an unstable sort is exact.
+        indexed.sort_unstable_by_key(|(i, t)| (t.segment, t.speaker, *i));
         let order = indexed.iter().map(|(i, _)| *i).collect();
         let tracks = indexed.into_iter().map(|(_, t)| t).collect();
         (Annotation { speakers, tracks }, order)

@@ -1,6 +1,6 @@
 //! Speakers: opaque labels interned as small ids.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -30,7 +30,9 @@ impl fmt::Display for SpeakerId {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SpeakerTable {
     names: Vec<String>,
-    index: HashMap<String, SpeakerId>,
+    /// Label → id, with a fast non-cryptographic hash (labels are not attacker-chosen keys
+    /// of a long-lived table; reading stays linear).
+    index: FxHashMap<String, SpeakerId>,
 }
 
 impl SpeakerTable {

@@ -17,6 +17,8 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::model::Annotation;
@@ -54,8 +56,12 @@ impl Contingency {
         events.sort_unstable();
         let mut active: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
         let mut inside = 0i32;
-        let mut classes: [HashMap<Vec<u32>, usize>; 2] = [HashMap::new(), HashMap::new()];
+        let mut classes: [FxHashMap<Vec<u32>, usize>; 2] = Default::default();
         let mut cm = Contingency::default();
+        // The class of each side's active set, recomputed only when that set changed.
+        let mut ids = [0usize; 2];
+        let mut dirty = [true; 2];
+        let mut key: Vec<u32> = Vec::new();
         let mut i = 0;
         while i < events.len() {
             let t = events[i].0;
@@ -70,6 +76,7 @@ impl Contingency {
                         } else if let Some(pos) = list.iter().position(|&x| x == k) {
                             list.swap_remove(pos);
                         }
+                        dirty[s as usize] = true;
                     }
                 }
                 i += 1;
@@ -78,12 +85,21 @@ impl Contingency {
             if inside <= 0 || next <= t {
                 continue;
             }
-            let mut ids = [0usize; 2];
             for s in 0..2 {
-                let mut key = active[s].clone();
-                key.sort_unstable();
-                let n = classes[s].len();
-                ids[s] = *classes[s].entry(key).or_insert(n);
+                if dirty[s] {
+                    key.clear();
+                    key.extend_from_slice(&active[s]);
+                    key.sort_unstable();
+                    let n = classes[s].len();
+                    ids[s] = match classes[s].get(&key) {
+                        Some(&id) => id,
+                        None => {
+                            classes[s].insert(key.clone(), n);
+                            n
+                        }
+                    };
+                    dirty[s] = false;
+                }
             }
             *cm.cells.entry((ids[0], ids[1])).or_insert(0) += (next - t) as u64;
         }
