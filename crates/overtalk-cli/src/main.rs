@@ -17,7 +17,9 @@ use clap::{CommandFactory, Parser, Subcommand};
 /// and diarization scoring.
 #[derive(Debug, Parser)]
 #[command(name = "overtalk", version, propagate_version = true)]
-#[command(about = "Measure the floor of a conversation: who spoke when, turns, gaps, overlaps,\ninterruptions, and diarization scoring (DER/JER).")]
+#[command(
+    about = "Measure the floor of a conversation: who spoke when, turns, gaps, overlaps,\ninterruptions, and diarization scoring (DER/JER)."
+)]
 #[command(
     after_help = "Examples:\n  overtalk convert meeting.vtt -o meeting.rttm\n  overtalk info corpus/*.rttm\n  overtalk validate ref.rttm --uem all.uem"
 )]
@@ -32,6 +34,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Convert(commands::convert::Args),
+    Detect(commands::detect::Args),
     Info(commands::info::Args),
     Completions(commands::generate::CompletionArgs),
     Man(commands::generate::ManArgs),
@@ -65,6 +68,7 @@ fn main() -> ExitCode {
     let globals = Globals { quiet: cli.quiet };
     let result = match cli.command {
         Command::Convert(a) => commands::convert::run(a, globals),
+        Command::Detect(a) => commands::detect::run(a, globals),
         Command::Info(a) => commands::info::run(a, globals),
         Command::Completions(a) => commands::generate::completions(a, Cli::command()),
         Command::Man(a) => commands::generate::man(a, Cli::command()),

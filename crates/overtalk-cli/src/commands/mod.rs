@@ -1,5 +1,6 @@
 //! One module per subcommand: its flags (`Args`) and its `run`.
 
 pub mod convert;
+pub mod detect;
 pub mod generate;
 pub mod info;
