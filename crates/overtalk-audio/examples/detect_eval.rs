@@ -109,6 +109,7 @@ fn main() {
                     "min_speech" => m.min_speech = Delta((v * 1e6) as i64),
                     "min_silence" => m.min_silence = Delta((v * 1e6) as i64),
                     "coupling_min" => m.coupling_min_db = v,
+                    "vad_run_mean" => m.vad_run_mean = v,
                     other => panic!("unknown setting {other}"),
                 }
                 i += 2;

@@ -199,9 +199,12 @@ impl Decoder {
         let format = symphonia::default::get_probe()
             .probe(&hint, mss, FormatOptions::default(), MetadataOptions::default())
             .map_err(|e| match e {
-                SymError::Unsupported(_) => {
+                SymError::Unsupported(m) if m.contains("no suitable format reader") => {
                     Error::unsupported("not a recognised audio or video container")
                 }
+                SymError::Unsupported(m) => Error::unsupported(format!(
+                    "the container holds audio this decoder cannot read ({m})"
+                )),
                 other => map_error(other, "reading the container header"),
             })?;
         let track = format

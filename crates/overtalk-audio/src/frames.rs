@@ -35,21 +35,58 @@ pub const HOP: usize = 160;
 pub const WINDOW: usize = 400;
 /// Frame hop as a duration.
 pub const HOP_DELTA: Delta = Delta(10_000);
+/// Cut-off of the high-pass filter applied before measuring energy, in Hz.
+pub const HIGH_PASS_HZ: f32 = 150.0;
 /// The energy of digital silence, in dB (full scale sine ≈ −3 dB).
 pub const SILENCE_DB: f32 = -120.0;
 
 /// Streams 16 kHz samples into per-frame energies in dB relative to full scale.
 ///
-/// A DC blocker (a one-pole high-pass at about 10 Hz) runs first, so an offset in the recording
-/// does not look like sound.
+/// A second-order high-pass filter at [`HIGH_PASS_HZ`] runs first: DC offsets, hum, rumble, wind and breath
+/// pops on a close-talk microphone sit mostly below it, while speech keeps most of its energy
+/// (harmonics and formants) above it.
 #[derive(Clone, Debug)]
 pub struct EnergyFramer {
     ring: Vec<f32>,
     filled: usize,
     next_frame_end: usize,
     seen: usize,
-    prev_x: f32,
-    prev_y: f32,
+    hp: HighPass,
+}
+
+/// A second-order Butterworth high-pass filter at 16 kHz (direct form I).
+#[derive(Clone, Copy, Debug)]
+struct HighPass {
+    b: [f32; 3],
+    a: [f32; 2],
+    x: [f32; 2],
+    y: [f32; 2],
+}
+
+impl HighPass {
+    /// Cut-off `hz` at 16 kHz (RBJ cookbook, Q = 1/√2).
+    fn new(hz: f32) -> HighPass {
+        let w0 = 2.0 * std::f32::consts::PI * hz / 16_000.0;
+        let alpha = w0.sin() / std::f32::consts::SQRT_2;
+        let cos = w0.cos();
+        let a0 = 1.0 + alpha;
+        let b0 = (1.0 + cos) / 2.0 / a0;
+        HighPass {
+            b: [b0, -2.0 * b0, b0],
+            a: [-2.0 * cos / a0, (1.0 - alpha) / a0],
+            x: [0.0; 2],
+            y: [0.0; 2],
+        }
+    }
+
+    fn run(&mut self, x: f32) -> f32 {
+        let y = self.b[0] * x + self.b[1] * self.x[0] + self.b[2] * self.x[1]
+            - self.a[0] * self.y[0]
+            - self.a[1] * self.y[1];
+        self.x = [x, self.x[0]];
+        self.y = [y, self.y[0]];
+        y
+    }
 }
 
 const HALF: usize = WINDOW / 2;
@@ -69,17 +106,14 @@ impl EnergyFramer {
             filled: LEAD,
             next_frame_end: WINDOW,
             seen: 0,
-            prev_x: 0.0,
-            prev_y: 0.0,
+            hp: HighPass::new(HIGH_PASS_HZ),
         }
     }
 
     /// Feeds samples; `emit` receives each completed frame's energy in dB.
     pub fn push(&mut self, samples: &[f32], emit: &mut dyn FnMut(f32)) {
         for &x in samples {
-            let y = x - self.prev_x + 0.996 * self.prev_y;
-            self.prev_x = x;
-            self.prev_y = y;
+            let y = self.hp.run(x);
             self.ring[self.filled % WINDOW] = y;
             self.filled += 1;
             self.seen += 1;

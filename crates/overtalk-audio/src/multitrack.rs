@@ -60,6 +60,9 @@ pub struct MultitrackOptions {
     pub vad_threshold: f32,
     /// How far around a frame the voice activity detector may hear the speech.
     pub vad_dilate: Delta,
+    /// A run (before gap closing) is dropped when the detector's mean speech probability over
+    /// it is below this (0 switches the test off).
+    pub vad_run_mean: f32,
     /// Runs shorter than this are dropped.
     pub min_speech: Delta,
     /// Gaps shorter than this within a track are closed.
@@ -78,6 +81,7 @@ impl Default for MultitrackOptions {
             use_vad: true,
             vad_threshold: 0.5,
             vad_dilate: Delta(150_000),
+            vad_run_mean: 0.0,
             min_speech: Delta(100_000),
             min_silence: Delta(250_000),
         }
@@ -192,6 +196,24 @@ pub fn detect_regions(
                 above_floor >= options.above_floor_on_db && above_bleed >= options.above_bleed_on_db
             };
             active[t] = on && vad_ok[t];
+        }
+        if has_vad && options.vad_run_mean > 0.0 {
+            let mut t = 0;
+            while t < n {
+                if !active[t] {
+                    t += 1;
+                    continue;
+                }
+                let s = t;
+                let mut sum = 0.0f32;
+                while t < n && active[t] {
+                    sum += tracks[i].vad_at(t);
+                    t += 1;
+                }
+                if sum / ((t - s) as f32) < options.vad_run_mean {
+                    active[s..t].iter_mut().for_each(|a| *a = false);
+                }
+            }
         }
         let runs = smooth_runs(&active, HOP_DELTA, options.min_speech, options.min_silence);
         regions.push(runs_to_region(&runs, HOP_DELTA));
