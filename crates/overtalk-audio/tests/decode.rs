@@ -2,6 +2,9 @@
 //! tests/data/make.sh) and WAV variants written here. Onsets must agree with the signal within
 //! 1 ms after priming removal, so times line up across formats.
 
+// Helpers outside `#[test]` functions unwrap too: a panic is a failed test.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::path::PathBuf;

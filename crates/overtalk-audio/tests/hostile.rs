@@ -1,6 +1,9 @@
 //! Hostile and unusual audio: each case gives a clear error or a correct result, never a panic,
 //! and memory stays bounded.
 
+// Helpers outside `#[test]` functions unwrap too: a panic is a failed test.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -2,6 +2,9 @@
 //! unequal levels, noise, a cough on one microphone, a silent track; and on the real AMI
 //! ES2004a headset excerpt (shared data).
 
+// Helpers outside `#[test]` functions unwrap too: a panic is a failed test.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

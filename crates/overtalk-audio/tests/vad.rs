@@ -1,5 +1,8 @@
 //! The behavioural suite every voice activity backend must pass (one `vad_suite!` per backend).
 
+// Helpers outside `#[test]` functions unwrap too: a panic is a failed test.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::path::PathBuf;

@@ -3,5 +3,6 @@
 mod util;
 
 mod convert;
+mod detect;
 mod info;
 mod misc;
