@@ -110,6 +110,8 @@ fn main() {
                     "min_silence" => m.min_silence = Delta((v * 1e6) as i64),
                     "coupling_min" => m.coupling_min_db = v,
                     "vad_run_mean" => m.vad_run_mean = v,
+                    "unmix" => m.unmix = v > 0.0,
+                    "floor_pct" => m.floor_percentile = v,
                     other => panic!("unknown setting {other}"),
                 }
                 i += 2;

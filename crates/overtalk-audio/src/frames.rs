@@ -275,7 +275,7 @@ mod tests {
         assert!(e[21..].iter().all(|&v| v < -40.0), "{e:?}");
         assert!(e[11..19].iter().all(|&v| v > -0.1), "{e:?}");
         assert!(e[9] < e[10] && e[10] < e[11]);
-        assert!((e[9] - e[20]).abs() < 0.05 && (e[10] - e[19]).abs() < 0.05);
+        assert!((e[9] - e[20]).abs() < 0.15 && (e[10] - e[19]).abs() < 0.15, "{e:?}");
     }
 
     #[test]

@@ -6,15 +6,21 @@
 //! Every 10 ms frame `t`, with `E_i` the energy of mic `i` in dB and `P_i` its power:
 //!
 //! ```text
-//! floor_i      = 10th percentile of E_i over the recording         (the mic's own noise)
+//! floor_i      = 2nd percentile of E_i over the recording          (the mic's own noise)
 //! c_ij         = median of P_i / P_j over frames where mic j is     (how much of speaker j
-//!                clearly the loudest and well above its floor         leaks into mic i)
-//! bleed_i(t)   = 10·log10( Σ_{j≠i} c_ij · P_j(t) )                 (what mic i would hear
-//!                                                                     if speaker i were silent)
+//!                the loudest and 20 dB above its floor                leaks into mic i)
+//! S            = the source powers solving P = C·S, S ≥ 0          (C: 1 on the diagonal,
+//!                                                                     c_ij elsewhere)
+//! bleed_i(t)   = Σ_{j≠i} c_ij · S_j(t)                             (what mic i hears of
+//!                                                                     the others)
 //! speaking_i(t) ⇔  E_i(t) ≥ floor_i + above_floor_db
-//!              ∧  E_i(t) ≥ bleed_i(t) + above_bleed_db
+//!              ∧  10·log10(S_i(t) / bleed_i(t)) ≥ above_bleed_db
 //!              ∧  the voice activity detector hears speech on mic i near t
 //! ```
+//!
+//! Unmixing matters when levels differ: a quiet speaker overlapping a loud one is, on their own
+//! mic, quieter than the loud one's bleed; their own power `S_i` still stands out from the
+//! bleed the couplings predict.
 //!
 //! The couplings `c_ij` are estimated from the recording itself, so unequal speaker levels,
 //! unequal mic gains and bleed anywhere from −40 to −6 dB are handled without tuning. The
@@ -63,6 +69,9 @@ pub struct MultitrackOptions {
     /// A run (before gap closing) is dropped when the detector's mean speech probability over
     /// it is below this (0 switches the test off).
     pub vad_run_mean: f32,
+    /// Compare each speaker's estimated own power (the mic powers unmixed with the couplings)
+    /// with the bleed, instead of the raw mic power.
+    pub unmix: bool,
     /// Runs shorter than this are dropped.
     pub min_speech: Delta,
     /// Gaps shorter than this within a track are closed.
@@ -70,18 +79,21 @@ pub struct MultitrackOptions {
 }
 
 impl Default for MultitrackOptions {
+    /// Chosen on the synthetic suite (`bench/make_synth.sh`) and the AMI ES2004a headsets; see
+    /// BENCHMARKS.md for what they give.
     fn default() -> MultitrackOptions {
         MultitrackOptions {
-            above_floor_on_db: 10.0,
-            above_floor_off_db: 7.0,
-            above_bleed_on_db: 6.0,
-            above_bleed_off_db: 3.0,
-            floor_percentile: 10.0,
+            above_floor_on_db: 8.0,
+            above_floor_off_db: 5.0,
+            above_bleed_on_db: 3.0,
+            above_bleed_off_db: 0.0,
+            floor_percentile: 2.0,
             coupling_min_db: 20.0,
             use_vad: true,
-            vad_threshold: 0.5,
-            vad_dilate: Delta(150_000),
+            vad_threshold: 0.6,
+            vad_dilate: Delta(30_000),
             vad_run_mean: 0.0,
+            unmix: true,
             min_speech: Delta(100_000),
             min_silence: Delta(250_000),
         }
@@ -152,52 +164,74 @@ pub fn detect_regions(
     }
 
     let dilate = (options.vad_dilate.0.max(0) / HOP_DELTA.0) as usize;
-    let mut regions = Vec::with_capacity(k);
-    let mut active = vec![false; n];
-    let mut vad_ok = vec![true; n];
-    let mut power = vec![0.0f32; k];
+    // Voice activity near each frame (dilated), per track.
+    let mut vad_ok = vec![vec![true; n]; k];
+    let mut has_vad = vec![false; k];
     for i in 0..k {
-        // Voice activity near each frame (dilated).
-        let has_vad = options.use_vad && !tracks[i].vad.is_empty();
-        if has_vad {
-            let mut last_speech: Option<usize> = None;
-            for (t, ok) in vad_ok.iter_mut().enumerate() {
-                if tracks[i].vad_at(t) >= options.vad_threshold {
-                    last_speech = Some(t);
-                }
-                *ok = last_speech.is_some_and(|s| t - s <= dilate);
+        has_vad[i] = options.use_vad && !tracks[i].vad.is_empty();
+        if !has_vad[i] {
+            continue;
+        }
+        let ok = &mut vad_ok[i];
+        let mut last_speech: Option<usize> = None;
+        for (t, o) in ok.iter_mut().enumerate() {
+            if tracks[i].vad_at(t) >= options.vad_threshold {
+                last_speech = Some(t);
             }
-            let mut next_speech: Option<usize> = None;
-            for t in (0..n).rev() {
-                if tracks[i].vad_at(t) >= options.vad_threshold {
-                    next_speech = Some(t);
-                }
-                if next_speech.is_some_and(|s| s - t <= dilate) {
-                    vad_ok[t] = true;
+            *o = last_speech.is_some_and(|s| t - s <= dilate);
+        }
+        let mut next_speech: Option<usize> = None;
+        for t in (0..n).rev() {
+            if tracks[i].vad_at(t) >= options.vad_threshold {
+                next_speech = Some(t);
+            }
+            if next_speech.is_some_and(|s| s - t <= dilate) {
+                ok[t] = true;
+            }
+        }
+    }
+
+    let mut active = vec![vec![false; n]; k];
+    let mut on = vec![false; k];
+    let mut power = vec![0.0f32; k];
+    let mut source = vec![0.0f32; k];
+    for t in 0..n {
+        for (j, p) in power.iter_mut().enumerate() {
+            *p = 10f32.powf(db(j, t) / 10.0);
+        }
+        if options.unmix && k > 1 {
+            // Source powers S from mic powers P = C·S (C has 1 on the diagonal and the
+            // couplings elsewhere), by a few Gauss–Seidel sweeps with S ≥ 0.
+            source.copy_from_slice(&power);
+            for _ in 0..4 {
+                for i in 0..k {
+                    let leak: f32 =
+                        (0..k).filter(|&j| j != i).map(|j| coupling[i][j] * source[j]).sum();
+                    source[i] = (power[i] - leak).max(0.0);
                 }
             }
         } else {
-            vad_ok.iter_mut().for_each(|v| *v = true);
+            source.copy_from_slice(&power);
         }
-        let mut on = false;
-        for t in 0..n {
-            for (j, p) in power.iter_mut().enumerate() {
-                *p = 10f32.powf(db(j, t) / 10.0);
-            }
-            let bleed: f32 = (0..k).filter(|&j| j != i).map(|j| coupling[i][j] * power[j]).sum();
-            let bleed_db = if bleed > 1e-12 { 10.0 * bleed.log10() } else { -120.0 };
-            let e = db(i, t);
-            let above_floor = e - floors[i];
-            let above_bleed = e - bleed_db;
-            on = if on {
+        for i in 0..k {
+            let bleed: f32 = (0..k).filter(|&j| j != i).map(|j| coupling[i][j] * source[j]).sum();
+            let own = if options.unmix { source[i] } else { power[i] };
+            let above_bleed =
+                if bleed > 1e-12 { 10.0 * (own.max(1e-12) / bleed).log10() } else { 120.0 };
+            let above_floor = db(i, t) - floors[i];
+            on[i] = if on[i] {
                 above_floor >= options.above_floor_off_db
                     && above_bleed >= options.above_bleed_off_db
             } else {
                 above_floor >= options.above_floor_on_db && above_bleed >= options.above_bleed_on_db
             };
-            active[t] = on && vad_ok[t];
+            active[i][t] = on[i] && vad_ok[i][t];
         }
-        if has_vad && options.vad_run_mean > 0.0 {
+    }
+
+    let mut regions = Vec::with_capacity(k);
+    for (i, active) in active.iter_mut().enumerate() {
+        if has_vad[i] && options.vad_run_mean > 0.0 {
             let mut t = 0;
             while t < n {
                 if !active[t] {
@@ -215,7 +249,7 @@ pub fn detect_regions(
                 }
             }
         }
-        let runs = smooth_runs(&active, HOP_DELTA, options.min_speech, options.min_silence);
+        let runs = smooth_runs(active, HOP_DELTA, options.min_speech, options.min_silence);
         regions.push(runs_to_region(&runs, HOP_DELTA));
     }
     Ok((regions, MultitrackReport { floors_db: floors, coupling_db }))

