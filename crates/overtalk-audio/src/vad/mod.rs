@@ -2,7 +2,7 @@
 //!
 //! A backend turns fixed-size frames of 16 kHz mono audio into speech probabilities in
 //! `[0, 1]`. [`VadRunner`] feeds it a stream of any block size, and [`speech_region`] turns a
-//! whole signal into speech segments with [`Binarize`](crate::frames::Binarize).
+//! whole signal into speech segments with [`Binarize`].
 //!
 //! | backend | what it is | speed (this machine) |
 //! | --- | --- | --- |
