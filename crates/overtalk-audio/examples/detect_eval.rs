@@ -111,6 +111,8 @@ fn main() {
                     "coupling_min" => m.coupling_min_db = v,
                     "vad_run_mean" => m.vad_run_mean = v,
                     "unmix" => m.unmix = v > 0.0,
+                    "peak_frames" => m.vad_peak_frames = v as usize,
+                    "peak" => m.vad_peak = v,
                     "floor_pct" => m.floor_percentile = v,
                     other => panic!("unknown setting {other}"),
                 }

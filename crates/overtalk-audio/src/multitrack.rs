@@ -37,8 +37,12 @@
 //! B               [██)   [██)
 //! ```
 //!
-//! The voice-activity condition rejects loud non-speech sounds on a speaker's own mic (breath,
-//! handling noise, coughs, a door); it is dilated by `vad_dilate` so it does not clip word edges.
+//! The voice-activity conditions reject loud non-speech sounds on a speaker's own mic (breath,
+//! handling noise, coughs, a door): frame by frame, the detector must hear speech within
+//! `vad_dilate` (so word edges are not clipped); and a whole run, once short gaps are closed, is
+//! kept only if the detector is confident (`vad_peak`, 0.85) on at least `vad_peak_frames` (3) of
+//! its frames. On a close-talk mic the detector is confident on its own speaker's words and
+//! rarely on the bleed or on noise, which is what the run test relies on.
 
 use overtalk::{Annotation, AnnotationBuilder, Delta, Error, Region, Result};
 
@@ -69,6 +73,12 @@ pub struct MultitrackOptions {
     /// A run (before gap closing) is dropped when the detector's mean speech probability over
     /// it is below this (0 switches the test off).
     pub vad_run_mean: f32,
+    /// A run (after gap closing) is kept only if at least this many of its 10 ms frames reach
+    /// [`vad_peak`](MultitrackOptions::vad_peak) (0 switches the test off).
+    pub vad_peak_frames: usize,
+    /// The confident speech probability that [`vad_peak_frames`](MultitrackOptions::vad_peak_frames)
+    /// counts.
+    pub vad_peak: f32,
     /// Compare each speaker's estimated own power (the mic powers unmixed with the couplings)
     /// with the bleed, instead of the raw mic power.
     pub unmix: bool,
@@ -90,10 +100,12 @@ impl Default for MultitrackOptions {
             floor_percentile: 2.0,
             coupling_min_db: 20.0,
             use_vad: true,
-            vad_threshold: 0.6,
-            vad_dilate: Delta(30_000),
+            vad_threshold: 0.5,
+            vad_dilate: Delta(100_000),
             vad_run_mean: 0.0,
             unmix: true,
+            vad_peak_frames: 3,
+            vad_peak: 0.85,
             min_speech: Delta(100_000),
             min_silence: Delta(250_000),
         }
@@ -249,7 +261,14 @@ pub fn detect_regions(
                 }
             }
         }
-        let runs = smooth_runs(active, HOP_DELTA, options.min_speech, options.min_silence);
+        let mut runs = smooth_runs(active, HOP_DELTA, options.min_speech, options.min_silence);
+        if has_vad[i] && options.vad_peak_frames > 0 {
+            // Keep a run only if the detector is confident somewhere inside it.
+            runs.retain(|&(s, e)| {
+                (s..e).filter(|&t| tracks[i].vad_at(t) >= options.vad_peak).count()
+                    >= options.vad_peak_frames
+            });
+        }
         regions.push(runs_to_region(&runs, HOP_DELTA));
     }
     Ok((regions, MultitrackReport { floors_db: floors, coupling_db }))

@@ -19,7 +19,7 @@ use overtalk::{Annotation, Delta, Error, Result};
 
 use crate::decode::{frames_to_delta, DecodeOptions, DecodeStats, Decoder};
 use crate::features::{TrackAnalyzer, TrackFeatures};
-use crate::frames::{Binarize, HOP_DELTA};
+use crate::frames::Binarize;
 use crate::multitrack::{self, annotation_from_regions, MultitrackOptions, MultitrackReport};
 use crate::vad::VadKind;
 
@@ -278,7 +278,6 @@ pub fn detect_features(
             r.speech = durations[id.index()];
         }
     }
-    let _ = HOP_DELTA;
     Ok(Detection { annotation, tracks: reports.to_vec(), multitrack, duration })
 }
 
