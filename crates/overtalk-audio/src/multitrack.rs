@@ -18,6 +18,12 @@
 //!              ∧  the voice activity detector hears speech on mic i near t
 //! ```
 //!
+//! The couplings are re-estimated every 10 s (`coupling_block`) when the block has enough
+//! frames where each speaker dominates, so a gain turned up mid-recording is followed; the
+//! whole recording's estimate fills in otherwise. The bleed predicted from a speaker fades by
+//! at most `bleed_decay_db` per frame after they stop, so the reverberation tail of their voice
+//! in a roomy recording is not taken for the listener's speech.
+//!
 //! Unmixing matters when levels differ: a quiet speaker overlapping a loud one is, on their own
 //! mic, quieter than the loud one's bleed; their own power `S_i` still stands out from the
 //! bleed the couplings predict.
@@ -79,6 +85,15 @@ pub struct MultitrackOptions {
     /// The confident speech probability that [`vad_peak_frames`](MultitrackOptions::vad_peak_frames)
     /// counts.
     pub vad_peak: f32,
+    /// Couplings are re-estimated over blocks of this many 10 ms frames (falling back to the
+    /// whole recording's when a block has too few frames where a speaker dominates).
+    pub coupling_block: usize,
+    /// Frames where a speaker dominates that a block needs before its own coupling estimate is
+    /// trusted over the whole recording's.
+    pub coupling_block_min: usize,
+    /// The bleed predicted from a speaker may fade by at most this many dB per 10 ms frame,
+    /// so reverberation tails of another speaker are not taken for speech.
+    pub bleed_decay_db: f32,
     /// Compare each speaker's estimated own power (the mic powers unmixed with the couplings)
     /// with the bleed, instead of the raw mic power.
     pub unmix: bool,
@@ -104,6 +119,9 @@ impl Default for MultitrackOptions {
             vad_dilate: Delta(100_000),
             vad_run_mean: 0.0,
             unmix: true,
+            coupling_block: 1000,
+            coupling_block_min: 50,
+            bleed_decay_db: 1.5,
             vad_peak_frames: 3,
             vad_peak: 0.85,
             min_speech: Delta(100_000),
@@ -138,26 +156,19 @@ pub fn detect_regions(
         .map(|tr| percentile_cdb(&tr.energy_cdb[..n], options.floor_percentile))
         .collect();
 
-    // Couplings from frames where mic j clearly dominates.
+    // Couplings from frames where mic j clearly dominates: over the whole recording (reported,
+    // and the fallback), and per block so gain changes mid-recording are followed.
+    let dominant = |t: usize| -> Option<(usize, f32)> {
+        let (j, ej) =
+            (0..k).map(|j| (j, db(j, t))).fold((0, f32::MIN), |a, b| if b.1 > a.1 { b } else { a });
+        (ej >= floors[j] + options.coupling_min_db).then_some((j, ej))
+    };
     let mut coupling_db = vec![vec![None; k]; k];
     let mut coupling = vec![vec![0.0f32; k]; k];
     if k > 1 {
         let mut hists = vec![vec![Hist::new(); k]; k];
         for t in 0..n {
-            let (j, ej) =
-                (0..k).map(|j| (j, db(j, t))).fold(
-                    (0, f32::MIN),
-                    |a, b| {
-                        if b.1 > a.1 {
-                            b
-                        } else {
-                            a
-                        }
-                    },
-                );
-            if ej < floors[j] + options.coupling_min_db {
-                continue;
-            }
+            let Some((j, ej)) = dominant(t) else { continue };
             for (i, row) in hists.iter_mut().enumerate() {
                 if i != j {
                     row[j].add(db(i, t) - ej);
@@ -174,6 +185,35 @@ pub fn detect_regions(
             }
         }
     }
+    let block = options.coupling_block.max(1);
+    let blocks = n.div_ceil(block);
+    let mut block_coupling: Vec<Vec<Vec<f32>>> = Vec::with_capacity(blocks);
+    let mut diffs: Vec<Vec<Vec<f32>>> = vec![vec![Vec::new(); k]; k];
+    for b in 0..blocks {
+        diffs.iter_mut().flatten().for_each(Vec::clear);
+        for t in b * block..((b + 1) * block).min(n) {
+            let Some((j, ej)) = dominant(t) else { continue };
+            for (i, row) in diffs.iter_mut().enumerate() {
+                if i != j {
+                    row[j].push(db(i, t) - ej);
+                }
+            }
+        }
+        let mut c = coupling.clone();
+        for i in 0..k {
+            for j in 0..k {
+                let d = &mut diffs[i][j];
+                if i != j && d.len() >= options.coupling_block_min {
+                    let mid = (d.len() - 1) / 2; // the lower median, as Hist::median
+                    let (_, m, _) = d.select_nth_unstable_by(mid, f32::total_cmp);
+                    c[i][j] = 10f32.powf(*m / 10.0);
+                }
+            }
+        }
+        block_coupling.push(c);
+    }
+    // How fast the bleed a mic hears may die away (reverberation), per 10 ms frame.
+    let tail = 10f32.powf(-options.bleed_decay_db / 10.0);
 
     let dilate = (options.vad_dilate.0.max(0) / HOP_DELTA.0) as usize;
     // Voice activity near each frame (dilated), per track.
@@ -207,7 +247,9 @@ pub fn detect_regions(
     let mut on = vec![false; k];
     let mut power = vec![0.0f32; k];
     let mut source = vec![0.0f32; k];
+    let mut envelope = vec![0.0f32; k];
     for t in 0..n {
+        let coupling = &block_coupling[t / block];
         for (j, p) in power.iter_mut().enumerate() {
             *p = 10f32.powf(db(j, t) / 10.0);
         }
@@ -225,8 +267,11 @@ pub fn detect_regions(
         } else {
             source.copy_from_slice(&power);
         }
+        for (e, &s) in envelope.iter_mut().zip(&source) {
+            *e = s.max(*e * tail);
+        }
         for i in 0..k {
-            let bleed: f32 = (0..k).filter(|&j| j != i).map(|j| coupling[i][j] * source[j]).sum();
+            let bleed: f32 = (0..k).filter(|&j| j != i).map(|j| coupling[i][j] * envelope[j]).sum();
             let own = if options.unmix { source[i] } else { power[i] };
             let above_bleed =
                 if bleed > 1e-12 { 10.0 * (own.max(1e-12) / bleed).log10() } else { 120.0 };
