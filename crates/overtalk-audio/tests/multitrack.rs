@@ -68,28 +68,27 @@ fn conversation(bleed_db: f32, levels_db: &[f32], silent_track: bool, cough: boo
     conversation_in_room(bleed_db, levels_db, silent_track, cough, false)
 }
 
-/// An exponentially decaying noise tail (reverberation time about 0.3 s), unit energy.
-fn room_response() -> Vec<f32> {
+/// A room: the direct path plus an exponentially decaying tail of echoes every 0.5 ms
+/// (reverberation time about 0.3 s), unit energy; sparse so the tests stay fast.
+fn room_response() -> Vec<(usize, f32)> {
     let n = RATE * 3 / 10;
-    let tail = noise(n, 1.0, 4242);
-    let mut h: Vec<f32> =
-        tail.iter().enumerate().map(|(t, x)| x * (-6.9 * t as f32 / n as f32).exp()).collect();
-    h[0] = 3.0; // the direct path
-    let e = h.iter().map(|v| v * v).sum::<f32>().sqrt();
-    h.iter_mut().for_each(|v| *v /= e);
+    let step = 8;
+    let signs = noise(n / step, 1.0, 4242);
+    let mut h: Vec<(usize, f32)> = vec![(0, 1.0)];
+    for (m, x) in signs.iter().enumerate().skip(1) {
+        let t = m * step;
+        h.push((t, x * 0.8 * (-6.9 * t as f32 / n as f32).exp()));
+    }
+    let e = h.iter().map(|(_, v)| v * v).sum::<f32>().sqrt();
+    h.iter_mut().for_each(|(_, v)| *v /= e);
     h
 }
 
-fn convolve(x: &[f32], h: &[f32]) -> Vec<f32> {
+fn convolve(x: &[f32], h: &[(usize, f32)]) -> Vec<f32> {
     let mut y = vec![0.0f32; x.len()];
-    for (t, &v) in x.iter().enumerate() {
-        if v == 0.0 {
-            continue;
-        }
-        for (k, &g) in h.iter().enumerate() {
-            if let Some(o) = y.get_mut(t + k) {
-                *o += v * g;
-            }
+    for &(k, g) in h {
+        for (o, &v) in y[k..].iter_mut().zip(x) {
+            *o += v * g;
         }
     }
     y
@@ -301,9 +300,10 @@ fn reverberant_bleed_is_rejected() {
     let found = run(&c, dir.path());
     let s = score(&c.reference, &found.annotation, found.duration, Delta::ZERO);
     println!("reverberant: DER {:.4} FA {} miss {}", s.der(), s.fa, s.miss);
-    // Without the bleed-decay rule the reverberation tails alone gave 57 % false alarm here.
-    assert!(s.der() < 0.08, "DER {}", s.der());
-    assert!((s.fa as f64) < 0.07 * s.total as f64, "{s:?}");
+    // A harsh room (direct-to-reverberant ratio about −15 dB). Without the bleed-decay rule the
+    // reverberation tails are taken for the listeners' speech: false alarm of 83 % of the speech.
+    assert!(s.der() < 0.12, "DER {}", s.der());
+    assert!((s.fa as f64) < 0.10 * s.total as f64, "{s:?}");
 }
 
 #[test]
