@@ -17,9 +17,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 /// and diarization scoring.
 #[derive(Debug, Parser)]
 #[command(name = "overtalk", version, propagate_version = true)]
-#[command(
-    about = "Measure the floor of a conversation: who spoke when, turns, gaps, overlaps,\ninterruptions, and diarization scoring (DER/JER)."
-)]
+#[command(about = "Measure the floor of a conversation: who spoke when, turns, gaps, overlaps,\ninterruptions, and diarization scoring (DER/JER).")]
 #[command(
     after_help = "Examples:\n  overtalk convert meeting.vtt -o meeting.rttm\n  overtalk info corpus/*.rttm\n  overtalk validate ref.rttm --uem all.uem"
 )]
