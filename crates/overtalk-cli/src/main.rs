@@ -36,6 +36,7 @@ enum Command {
     Analyze(commands::analyze::Args),
     Score(commands::score::Args),
     Convert(commands::convert::Args),
+    Detect(commands::detect::Args),
     Info(commands::info::Args),
     Validate(commands::validate::Args),
     Schema(commands::schema::Args),
@@ -72,6 +73,7 @@ fn main() -> ExitCode {
     let globals = Globals { quiet: cli.quiet };
     let result = match cli.command {
         Command::Convert(a) => commands::convert::run(a, globals),
+        Command::Detect(a) => commands::detect::run(a, globals),
         Command::Info(a) => commands::info::run(a, globals),
         Command::Score(a) => commands::score::run(a, globals),
         Command::Validate(a) => commands::validate::run(a, globals),

@@ -7,5 +7,6 @@ mod util;
 
 mod analyze;
 mod convert;
+mod detect;
 mod info;
 mod misc;

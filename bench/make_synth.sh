@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Generates the synthetic multitrack suite used by the audio accuracy checks and benchmarks:
+# eight 4-minute conversations (32 minutes), 2–4 speakers, bleed −20 to −6 dB, speaker levels
+# up to 12 dB apart, noise −50 to −40 dBFS. Output: bench/out/synth/<name>.{mic*,rttm,mix}.wav.
+# Needs espeak-ng and sox (apt-get install -y espeak-ng sox); numpy goes into bench/.venv.
+set -euo pipefail
+cd "$(dirname "$0")"
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -c 'import numpy' 2>/dev/null || .venv/bin/pip install -q numpy
+SYNTH="${OVERTALK_SYNTH_TOOL:-../../shared/tools/synth_conversation.py}"
+OUT=out/synth
+mkdir -p "$OUT"
+gen() { # name speakers seed bleed noise gains...
+  local name=$1 spk=$2 seed=$3 bleed=$4 noise=$5; shift 5
+  [ -f "$OUT/$name.rttm" ] && return 0
+  .venv/bin/python "$SYNTH" --out "$OUT" --name "$name" --speakers "$spk" --minutes 4 \
+    --seed "$seed" --bleed-db "$bleed" --noise-db "$noise" --gains-db "$@" >/dev/null
+}
+gen s2_b20_eq        2 11 -20 -50 0 0
+gen s2_b6_l12        2 12  -6 -50 0 -12
+gen s2_b8_l12n       2 13  -8 -45 -12 0
+gen s3_b12_l6_12     3 14 -12 -50 0 -6 -12
+gen s3_b10_l6_12n    3 15 -10 -40 0 -6 -12
+gen s3_b20_l12_6     3 16 -20 -50 0 -12 -6
+gen s4_b15_l3_9_12n  4 17 -15 -40 0 -3 -9 -12
+gen s4_b6_eq         4 18  -6 -50 0 0 0 0
+ls "$OUT"/*.rttm

@@ -1,0 +1,318 @@
+//! Frames on the 10 ms analysis grid, their energy, and turning frame scores into speech
+//! segments (binarization with hysteresis and minimum durations).
+//!
+//! ## The grid
+//!
+//! Frame `t` stands for the time cell `[t · 10 ms, (t + 1) · 10 ms)` of the 16 kHz signal. Its
+//! energy is measured over a 25 ms window centred on the middle of the cell, so a frame's value
+//! describes its own cell and not the one before:
+//!
+//! ```text
+//! samples  |----|----|----|----|----|      (cells of 160 samples = 10 ms)
+//! frame 2            [====╪====)           window of 400 samples centred on cell 2's middle
+//! ```
+//!
+//! ## Binarization
+//!
+//! ```text
+//! score    ▁▂▆█▇▃▅█▆▂▁▁▃▁▁▁▇█▂▁
+//! onset    ─────────────────────  enter speech at score ≥ onset
+//! offset   ─────────────────────  leave speech when score < offset (offset ≤ onset)
+//! raw           [██████)    [█)
+//! fill gaps < min_silence, then drop runs < min_speech
+//! ```
+//!
+//! Hysteresis keeps a run from flickering when the score hovers near one threshold; closing short
+//! gaps keeps a speaker's word-internal pauses inside one segment; dropping short runs removes
+//! clicks. Gaps are closed before short runs are dropped, so two short words close together
+//! survive as one segment.
+
+use overtalk::{Delta, Region, Segment};
+
+/// Frame hop on the analysis grid, in samples at 16 kHz (10 ms).
+pub const HOP: usize = 160;
+/// Energy window, in samples at 16 kHz (25 ms).
+pub const WINDOW: usize = 400;
+/// Frame hop as a duration.
+pub const HOP_DELTA: Delta = Delta(10_000);
+/// Cut-off of the high-pass filter applied before measuring energy, in Hz.
+pub const HIGH_PASS_HZ: f32 = 150.0;
+/// The energy of digital silence, in dB (full scale sine ≈ −3 dB).
+pub const SILENCE_DB: f32 = -120.0;
+
+/// Streams 16 kHz samples into per-frame energies in dB relative to full scale.
+///
+/// A second-order high-pass filter at [`HIGH_PASS_HZ`] runs first: DC offsets, hum, rumble, wind and breath
+/// pops on a close-talk microphone sit mostly below it, while speech keeps most of its energy
+/// (harmonics and formants) above it.
+#[derive(Clone, Debug)]
+pub struct EnergyFramer {
+    ring: Vec<f32>,
+    filled: usize,
+    next_frame_end: usize,
+    seen: usize,
+    hp: HighPass,
+}
+
+/// A second-order Butterworth high-pass filter at 16 kHz (direct form I).
+#[derive(Clone, Copy, Debug)]
+struct HighPass {
+    b: [f32; 3],
+    a: [f32; 2],
+    x: [f32; 2],
+    y: [f32; 2],
+}
+
+impl HighPass {
+    /// Cut-off `hz` at 16 kHz (RBJ cookbook, Q = 1/√2).
+    fn new(hz: f32) -> HighPass {
+        let w0 = 2.0 * std::f32::consts::PI * hz / 16_000.0;
+        let alpha = w0.sin() / std::f32::consts::SQRT_2;
+        let cos = w0.cos();
+        let a0 = 1.0 + alpha;
+        let b0 = (1.0 + cos) / 2.0 / a0;
+        HighPass {
+            b: [b0, -2.0 * b0, b0],
+            a: [-2.0 * cos / a0, (1.0 - alpha) / a0],
+            x: [0.0; 2],
+            y: [0.0; 2],
+        }
+    }
+
+    fn run(&mut self, x: f32) -> f32 {
+        let y = self.b[0] * x + self.b[1] * self.x[0] + self.b[2] * self.x[1]
+            - self.a[0] * self.y[0]
+            - self.a[1] * self.y[1];
+        self.x = [x, self.x[0]];
+        self.y = [y, self.y[0]];
+        y
+    }
+}
+
+const HALF: usize = WINDOW / 2;
+const LEAD: usize = HALF - HOP / 2; // zeros before the first sample so frame 0 is centred at 80
+
+impl Default for EnergyFramer {
+    fn default() -> Self {
+        EnergyFramer::new()
+    }
+}
+
+impl EnergyFramer {
+    /// A framer at the start of a signal.
+    pub fn new() -> EnergyFramer {
+        EnergyFramer {
+            ring: vec![0.0; WINDOW],
+            filled: LEAD,
+            next_frame_end: WINDOW,
+            seen: 0,
+            hp: HighPass::new(HIGH_PASS_HZ),
+        }
+    }
+
+    /// Feeds samples; `emit` receives each completed frame's energy in dB.
+    pub fn push(&mut self, samples: &[f32], emit: &mut dyn FnMut(f32)) {
+        for &x in samples {
+            let y = self.hp.run(x);
+            self.ring[self.filled % WINDOW] = y;
+            self.filled += 1;
+            self.seen += 1;
+            if self.filled == self.next_frame_end {
+                emit(self.energy());
+                self.next_frame_end += HOP;
+            }
+        }
+    }
+
+    /// Emits the frames whose cells have started but whose windows reach past the end, padding
+    /// with silence; after this the number of frames is `ceil(samples / 160)`.
+    pub fn finish(&mut self, emit: &mut dyn FnMut(f32)) {
+        let frames_needed = self.seen.div_ceil(HOP);
+        let mut emitted = (self.next_frame_end - WINDOW) / HOP;
+        while emitted < frames_needed {
+            while self.filled < self.next_frame_end {
+                self.ring[self.filled % WINDOW] = 0.0;
+                self.filled += 1;
+            }
+            emit(self.energy());
+            self.next_frame_end += HOP;
+            emitted += 1;
+        }
+    }
+
+    fn energy(&self) -> f32 {
+        let sum: f32 = self.ring.iter().map(|v| v * v).sum();
+        power_db(sum / WINDOW as f32)
+    }
+}
+
+/// Mean power → dB, floored at [`SILENCE_DB`].
+pub fn power_db(power: f32) -> f32 {
+    if power > 1e-12 {
+        (10.0 * power.log10()).max(SILENCE_DB)
+    } else {
+        SILENCE_DB
+    }
+}
+
+/// Energies in dB for a whole 16 kHz signal (tests and short clips).
+pub fn frame_energies(samples: &[f32]) -> Vec<f32> {
+    let mut f = EnergyFramer::new();
+    let mut out = Vec::with_capacity(samples.len() / HOP + 2);
+    f.push(samples, &mut |e| out.push(e));
+    f.finish(&mut |e| out.push(e));
+    out
+}
+
+/// How frame scores become speech segments. See the module documentation for the picture.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Binarize {
+    /// A run of speech starts at a frame whose score is at least this.
+    pub onset: f32,
+    /// A run of speech continues while the score stays at or above this (≤ `onset`).
+    pub offset: f32,
+    /// Runs shorter than this are dropped (after gaps are closed).
+    pub min_speech: Delta,
+    /// Gaps shorter than this between two runs are closed.
+    pub min_silence: Delta,
+}
+
+impl Default for Binarize {
+    /// Onset 0.5, offset 0.35, minimum speech 100 ms, minimum silence 250 ms: the values that
+    /// suit probabilities from a voice activity detector (the earshot default threshold is 0.5).
+    fn default() -> Binarize {
+        Binarize {
+            onset: 0.5,
+            offset: 0.35,
+            min_speech: Delta(100_000),
+            min_silence: Delta(250_000),
+        }
+    }
+}
+
+impl Binarize {
+    /// Frame decisions with hysteresis, before the duration rules.
+    pub fn hysteresis(&self, scores: impl IntoIterator<Item = f32>) -> Vec<bool> {
+        let mut on = false;
+        scores
+            .into_iter()
+            .map(|s| {
+                on = if on { s >= self.offset } else { s >= self.onset };
+                on
+            })
+            .collect()
+    }
+
+    /// Frame scores at a fixed `hop` → speech region (frame `i` covers `[i·hop, (i+1)·hop)`).
+    pub fn apply(&self, scores: impl IntoIterator<Item = f32>, hop: Delta) -> Region {
+        let active = self.hysteresis(scores);
+        runs_to_region(&smooth_runs(&active, hop, self.min_speech, self.min_silence), hop)
+    }
+}
+
+/// Applies the duration rules to frame decisions: close gaps shorter than `min_silence` (never
+/// at the very start or end), then drop runs shorter than `min_speech`. Returns the runs as
+/// half-open frame ranges.
+///
+/// ```text
+/// in         ██░██████░░░░░░██░░░░█
+/// fill <3    █████████░░░░░░██░░░░█
+/// drop <2    █████████░░░░░░██░░░░░
+/// ```
+pub fn smooth_runs(
+    active: &[bool],
+    hop: Delta,
+    min_speech: Delta,
+    min_silence: Delta,
+) -> Vec<(usize, usize)> {
+    let hop_us = hop.0.max(1);
+    let fill = (min_silence.0.max(0) + hop_us - 1) / hop_us; // gaps of < fill frames close
+    let keep = (min_speech.0.max(0) + hop_us - 1) / hop_us; // runs of < keep frames drop
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < active.len() {
+        if active[i] {
+            let s = i;
+            while i < active.len() && active[i] {
+                i += 1;
+            }
+            match runs.last_mut() {
+                Some(last) if ((s - last.1) as i64) < fill => last.1 = i,
+                _ => runs.push((s, i)),
+            }
+        } else {
+            i += 1;
+        }
+    }
+    runs.retain(|&(s, e)| ((e - s) as i64) >= keep);
+    runs
+}
+
+/// Frame runs → a region, frame `i` covering `[i·hop, (i+1)·hop)`.
+pub fn runs_to_region(runs: &[(usize, usize)], hop: Delta) -> Region {
+    Region::from_segments(
+        runs.iter().filter_map(|&(s, e)| Segment::from_micros(s as i64 * hop.0, e as i64 * hop.0)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn energy_grid_is_centred_on_cells() {
+        // Silence for 100 ms, a full-scale square wave for 100 ms, silence for 100 ms.
+        let mut x = vec![0.0f32; 4800];
+        for (i, v) in x[1600..3200].iter_mut().enumerate() {
+            *v = if (i / 8) % 2 == 0 { 1.0 } else { -1.0 };
+        }
+        let e = frame_energies(&x);
+        assert_eq!(e.len(), 30);
+        // Cells 10..20 hold the sound. The centred window of cell 9 reaches 120 samples into
+        // cell 10, and cell 20's reaches back as far: the picture is symmetric about the burst.
+        // Cells 0..9 are digital silence; after the burst only the DC blocker's tail remains.
+        assert!(e[..9].iter().all(|&v| v == SILENCE_DB), "{e:?}");
+        assert!(e[21..].iter().all(|&v| v < -40.0), "{e:?}");
+        assert!(e[11..19].iter().all(|&v| v > -0.1), "{e:?}");
+        assert!(e[9] < e[10] && e[10] < e[11]);
+        assert!((e[9] - e[20]).abs() < 0.15 && (e[10] - e[19]).abs() < 0.15, "{e:?}");
+    }
+
+    #[test]
+    fn frame_count_is_ceil_of_cells() {
+        assert_eq!(frame_energies(&[0.0; 161]).len(), 2);
+        assert_eq!(frame_energies(&[0.0; 160]).len(), 1);
+        assert_eq!(frame_energies(&[0.5]).len(), 1);
+        assert_eq!(frame_energies(&[]).len(), 0);
+    }
+
+    #[test]
+    fn hysteresis_holds_between_thresholds() {
+        let b = Binarize { onset: 0.5, offset: 0.3, ..Binarize::default() };
+        let got = b.hysteresis([0.4, 0.6, 0.4, 0.31, 0.29, 0.4, 0.5]);
+        assert_eq!(got, [false, true, true, true, false, false, true]);
+    }
+
+    #[test]
+    fn gaps_close_before_short_runs_drop() {
+        let a: Vec<bool> = "██░██████░░░░░░██░░░░█".chars().map(|c| c == '█').collect();
+        let runs = smooth_runs(&a, Delta(10), Delta(20), Delta(30));
+        assert_eq!(runs, [(0, 9), (15, 17)]);
+        let region = runs_to_region(&runs, Delta(10));
+        assert_eq!(region.duration(), Delta(110));
+    }
+
+    #[test]
+    fn apply_gives_exact_times() {
+        let b = Binarize {
+            onset: 0.5,
+            offset: 0.5,
+            min_speech: Delta(30_000),
+            min_silence: Delta(20_000),
+        };
+        let scores = [0.0, 0.9, 0.9, 0.0, 0.9, 0.0, 0.0, 0.9, 0.0];
+        let r = b.apply(scores, HOP_DELTA);
+        let segs: Vec<_> = r.iter().map(|s| (s.start().0, s.end().0)).collect();
+        assert_eq!(segs, [(10_000, 50_000)]);
+    }
+}

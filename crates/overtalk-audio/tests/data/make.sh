@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Regenerates the small coded clips used by tests/decode.rs (needs ffmpeg from Debian).
+# The signal is made here, so the clips carry no third-party content:
+#   44.1 kHz stereo, 1.0 s; left: a 1 kHz tone burst 0.300–0.600 s; right: a 500 Hz burst
+#   0.500–0.800 s; silence elsewhere. The decoder tests check both onsets in every format.
+set -euo pipefail
+cd "$(dirname "$0")"
+SIG="aevalsrc=exprs='0.5*sin(2*PI*1000*t)*between(t,0.3,0.6)|0.5*sin(2*PI*500*t)*between(t,0.5,0.8)':s=44100:d=1"
+VID="color=c=black:s=16x16:r=5:d=1"
+ff() { ffmpeg -hide_banner -loglevel error -y "$@"; }
+ff -f lavfi -i "$SIG" -c:a flac burst.flac
+ff -f lavfi -i "$SIG" -c:a libmp3lame -b:a 64k burst.mp3
+ff -f lavfi -i "$SIG" -c:a libvorbis -q:a 0 burst.ogg
+ff -f lavfi -i "$SIG" -c:a aac -b:a 48k burst.m4a
+ff -f lavfi -i "$SIG" -c:a adpcm_ima_wav burst.adpcm.wav
+ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v mpeg4 -c:a aac -b:a 48k -shortest burst.mp4
+ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v mpeg4 -c:a aac -b:a 48k -shortest burst.mov
+ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v mpeg4 -c:a aac -b:a 48k -shortest burst.mkv
+ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v libvpx -c:a libvorbis -q:a 0 -shortest burst.webm
+ff -f lavfi -i "$SIG" -c:a libopus -b:a 32k burst.opus
+ls -l burst.*
+
+# speech.wav: a synthetic sentence (espeak-ng, voice en-us) at 16 kHz mono, padded with exactly
+# 1.0 s of digital silence on both sides, so the true speech extent is known by construction.
+espeak-ng -v en-us -s 170 -w /tmp/overtalk-speech-raw.wav "The new microphones pick up much less noise from the hallway."
+sox -D /tmp/overtalk-speech-raw.wav -r 16000 -b 16 -c 1 speech.wav silence 1 0.01 0.1% reverse silence 1 0.01 0.1% reverse pad 1 1 norm -3
+rm -f /tmp/overtalk-speech-raw.wav

@@ -1,0 +1,165 @@
+//! `overtalk detect`: recordings in, who spoke when out.
+
+use std::path::Path;
+
+use crate::util::Dir;
+
+/// The 16-bit samples of the audio crate's committed speech clip (16 kHz mono).
+fn speech() -> Vec<i16> {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../overtalk-audio/tests/data/speech.wav");
+    let bytes = std::fs::read(path).expect("speech clip");
+    let at = bytes.windows(4).position(|w| w == b"data").expect("data chunk") + 8;
+    bytes[at..].chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect()
+}
+
+/// A 16 kHz 16-bit WAV with `channels` interleaved channels.
+fn wav(dir: &Dir, name: &str, channels: u16, rate: u32, samples: &[i16]) {
+    let mut out = Vec::with_capacity(44 + samples.len() * 2);
+    let data_len = (samples.len() * 2) as u32;
+    out.extend_from_slice(b"RIFF");
+    out.extend_from_slice(&(36 + data_len).to_le_bytes());
+    out.extend_from_slice(b"WAVEfmt ");
+    out.extend_from_slice(&16u32.to_le_bytes());
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&channels.to_le_bytes());
+    out.extend_from_slice(&rate.to_le_bytes());
+    out.extend_from_slice(&(rate * 2 * u32::from(channels)).to_le_bytes());
+    out.extend_from_slice(&(2 * channels).to_le_bytes());
+    out.extend_from_slice(&16u16.to_le_bytes());
+    out.extend_from_slice(b"data");
+    out.extend_from_slice(&data_len.to_le_bytes());
+    for s in samples {
+        out.extend_from_slice(&s.to_le_bytes());
+    }
+    std::fs::write(dir.path().join(name), out).expect("write wav");
+}
+
+/// Two mics, 9 s: A speaks from 0.5 s, B from 4.0 s; each hears the other 20 dB down.
+fn two_mics() -> (Vec<i16>, Vec<i16>) {
+    let s = speech();
+    let first = s.iter().position(|v| *v != 0).unwrap_or(0);
+    let last = s.iter().rposition(|v| *v != 0).map_or(0, |i| i + 1);
+    let voice = &s[first..last];
+    let n = 9 * 16_000;
+    let mut a = vec![0f32; n];
+    let mut b = vec![0f32; n];
+    for (i, &v) in voice.iter().enumerate() {
+        let v = f32::from(v);
+        a[8_000 + i] += v;
+        b[8_000 + i] += v * 0.1;
+        b[64_000 + i] += v * 0.5;
+        a[64_000 + i] += v * 0.05;
+    }
+    let q = |x: Vec<f32>| x.into_iter().map(|v| v.clamp(-32768.0, 32767.0) as i16).collect();
+    (q(a), q(b))
+}
+
+/// (speaker, start, end) of each RTTM line.
+fn turns(rttm: &str) -> Vec<(String, f64, f64)> {
+    rttm.lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let start: f64 = f[3].parse().unwrap_or(-1.0);
+            let dur: f64 = f[4].parse().unwrap_or(-1.0);
+            (f[7].to_owned(), start, start + dur)
+        })
+        .collect()
+}
+
+#[test]
+fn two_tracks_give_each_speaker_their_turns() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    wav(&dir, "a.wav", 1, 16_000, &a);
+    wav(&dir, "b.wav", 1, 16_000, &b);
+    let run =
+        dir.run(&["detect", "--track", "Host=a.wav", "--track", "Guest=b.wav", "-o", "out.rttm"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(run.stderr(), "", "no progress bar or chatter when stderr is not a terminal");
+    let out = dir.read("out.rttm");
+    assert!(out.lines().all(|l| l.starts_with("SPEAKER a 1 ")), "{out}");
+    let t = turns(&out);
+    let host: Vec<_> = t.iter().filter(|x| x.0 == "Host").collect();
+    let guest: Vec<_> = t.iter().filter(|x| x.0 == "Guest").collect();
+    assert!((host[0].1 - 0.5).abs() < 0.15, "{out}");
+    assert!((guest[0].1 - 4.0).abs() < 0.15, "{out}");
+    assert!(host.iter().all(|x| x.2 < 4.5), "bleed of the guest is not the host: {out}");
+    assert!(guest.iter().all(|x| x.1 > 3.5), "bleed of the host is not the guest: {out}");
+}
+
+#[test]
+fn channels_of_one_file_match_separate_files() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    let both: Vec<i16> = a.iter().zip(&b).flat_map(|(x, y)| [*x, *y]).collect();
+    wav(&dir, "call.wav", 2, 16_000, &both);
+    let rttm = dir.run(&["detect", "call.wav", "--channels", "Host,Guest"]).ok();
+    let t = turns(&rttm);
+    assert!(t.iter().any(|x| x.0 == "Host") && t.iter().any(|x| x.0 == "Guest"), "{rttm}");
+    // The same turns as separate files.
+    wav(&dir, "a.wav", 1, 16_000, &a);
+    wav(&dir, "b.wav", 1, 16_000, &b);
+    let separate = dir
+        .run(&[
+            "detect",
+            "--track",
+            "Host=a.wav",
+            "--track",
+            "Guest=b.wav",
+            "--recording-id",
+            "call",
+        ])
+        .ok();
+    assert_eq!(rttm, separate);
+    // Skipping a channel with `_`; the output format comes from the extension.
+    dir.run(&["detect", "call.wav", "--channels", "_,Guest", "-o", "guest.rttm"]).ok();
+    let guest_only = dir.read("guest.rttm");
+    // With one track left there is nothing to measure bleed against: the result is that
+    // channel's voice activity, the host's bleed included.
+    let t = turns(&guest_only);
+    assert!(!t.is_empty() && t.iter().all(|x| x.0 == "Guest"), "{guest_only}");
+    assert!(t[0].1 < 1.0, "{guest_only}");
+}
+
+#[test]
+fn mismatched_tracks_and_bad_inputs_are_clear_errors() {
+    let dir = Dir::new();
+    let (a, _) = two_mics();
+    wav(&dir, "a.wav", 1, 16_000, &a);
+    wav(&dir, "short.wav", 1, 16_000, &a[..16_000]);
+    wav(&dir, "fast.wav", 1, 8_000, &a[..72_000]);
+    let run = dir.run(&["detect", "--track", "A=a.wav", "--track", "B=short.wav"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: detecting speech: tracks have different lengths: A (a.wav) lasts 9.000 s, \
+         B (short.wav) lasts 1.000 s; they must cover the same stretch of time \
+         (tolerance 1.000 s, --max-length-diff)\n"
+    );
+    let run = dir.run(&["detect", "--track", "A=a.wav", "--track", "B=fast.wav"]);
+    assert_eq!(run.code(), 2);
+    assert!(
+        run.stderr().contains(
+            "tracks have different sample rates: A (a.wav) is 16000 Hz, B (fast.wav) is 8000 Hz"
+        ),
+        "{}",
+        run.stderr()
+    );
+    dir.create(
+        "notes.wav",
+        "this is not audio at all, just some text that is long enough to probe",
+    );
+    let run = dir.run(&["detect", "notes.wav"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: detecting speech: notes.wav: unsupported: not a recognised audio or video container\n"
+    );
+    let run = dir.run(&["detect", "--track", "A"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(run.stderr(), "overtalk: error: --track \"A\": expected NAME=FILE\n");
+    let run = dir.run(&["detect", "--track", "A=a.wav", "-o", "a.wav", "--to", "rttm"]);
+    assert_eq!(run.code(), 2);
+    assert!(run.stderr().contains("refusing to overwrite an input file"), "{}", run.stderr());
+}
