@@ -163,3 +163,33 @@ fn mismatched_tracks_and_bad_inputs_are_clear_errors() {
     assert_eq!(run.code(), 2);
     assert!(run.stderr().contains("refusing to overwrite an input file"), "{}", run.stderr());
 }
+
+/// `analyze --track …` is one command for detect-then-analyze, with the same numbers.
+#[test]
+fn analyze_and_report_take_recordings_directly() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    wav(&dir, "a.wav", 1, 16_000, &a);
+    wav(&dir, "b.wav", 1, 16_000, &b);
+    let tracks = ["--track", "Host=a.wav", "--track", "Guest=b.wav"];
+    dir.run(&["detect", tracks[0], tracks[1], tracks[2], tracks[3], "-o", "a.rttm"]).ok();
+    let two_steps = dir.run(&["analyze", "a.rttm", "--format", "json"]).ok();
+    let mut args = vec!["analyze"];
+    args.extend(tracks);
+    args.extend(["--format", "json"]);
+    let one_step = dir.run(&args).ok();
+    let x: serde_json::Value = serde_json::from_str(&two_steps).unwrap();
+    let y: serde_json::Value = serde_json::from_str(&one_step).unwrap();
+    assert_eq!(x["speakers"], y["speakers"]);
+    assert_eq!(x["conversation"]["counts"], y["conversation"]["counts"]);
+    assert_eq!(y["recording"], "a");
+    // A stereo call with one channel per speaker, straight into the HTML report.
+    let both: Vec<i16> = a.iter().zip(&b).flat_map(|(x, y)| [*x, *y]).collect();
+    wav(&dir, "call.wav", 2, 16_000, &both);
+    dir.run(&["report", "call.wav", "--channels", "Host,Guest", "-o", "call.html"]).ok();
+    let page = dir.read("call.html");
+    assert!(page.contains("Host") && page.contains("Guest"));
+    // --channels needs exactly one recording.
+    let run = dir.run(&["analyze", "a.rttm", "--channels", "Host,Guest"]);
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+}

@@ -10,6 +10,7 @@ use overtalk::analysis::{self, Analysis, Params, Preset};
 use overtalk::Transcript;
 use serde::Serialize;
 
+use crate::commands::detect::{is_audio, AudioArgs};
 use crate::input::{self, ReadArgs};
 use crate::output::Target;
 use crate::{Globals, Outcome};
@@ -25,8 +26,9 @@ use crate::{Globals, Outcome};
     after_help = "Examples:\n  overtalk analyze interview.vtt\n  overtalk analyze ami/only_words/rttms/test --format json -o ami.json\n  overtalk analyze debate.rttm --preset pure-jf --terminal-window 250\n  overtalk analyze meeting.rttm --format csv --events onsets"
 )]
 pub struct Args {
-    /// Input files, directories or globs; `-` reads stdin.
-    #[arg(required = true, value_name = "INPUT")]
+    /// Transcripts or diarizations (files, directories, globs; `-` reads stdin), or recordings
+    /// (`.wav`, `.mp3`, …: speech is detected first; see `--track` and `--channels`).
+    #[arg(required_unless_present = "tracks", value_name = "INPUT")]
     inputs: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = AnalyzeFormat::Table)]
@@ -39,6 +41,8 @@ pub struct Args {
     output: Option<PathBuf>,
     #[command(flatten)]
     analysis: AnalysisArgs,
+    #[command(flatten)]
+    audio: AudioArgs,
     #[command(flatten)]
     read: ReadArgs,
 }
@@ -304,13 +308,37 @@ pub(crate) fn read_and_analyze(
     inputs: &[String],
     read_args: &ReadArgs,
     how: &AnalysisArgs,
+    audio: &AudioArgs,
     globals: Globals,
 ) -> Result<(Vec<input::Source>, Vec<Analyzed>)> {
     let params = how.params()?;
-    let sources = input::expand(inputs)?;
-    let rename = read_args.rename_map()?;
+    let (recordings, transcripts): (Vec<&String>, Vec<&String>) =
+        inputs.iter().partition(|i| is_audio(std::path::Path::new(i.as_str())));
+    if !audio.channels.is_empty() && recordings.len() != 1 {
+        bail!("--channels names the channels of one recording; give exactly one");
+    }
     let mut read: Vec<(String, String, Transcript)> = Vec::new();
-    for source in &sources {
+    let mut sources = Vec::new();
+    // Recordings first: detection turns each into who-spoke-when.
+    let mut detected = Vec::new();
+    if !audio.tracks.is_empty() {
+        detected.push(audio.detect(None, None, globals)?);
+    }
+    for r in &recordings {
+        detected.push(audio.detect(Some(std::path::Path::new(r.as_str())), None, globals)?);
+    }
+    for (srcs, corpus) in detected {
+        let file = srcs.first().map(input::Source::display).unwrap_or_default();
+        for (id, t) in corpus.into_recordings() {
+            read.push((id, file.clone(), t));
+        }
+        sources.extend(srcs);
+    }
+    let transcripts: Vec<String> = transcripts.into_iter().cloned().collect();
+    let transcript_sources =
+        if transcripts.is_empty() { Vec::new() } else { input::expand(&transcripts)? };
+    let rename = read_args.rename_map()?;
+    for source in &transcript_sources {
         let out = input::read(source, read_args, &rename)?;
         input::print_warnings(source, &out, globals.quiet);
         let file = match source {
@@ -323,6 +351,7 @@ pub(crate) fn read_and_analyze(
             read.push((id, file.clone(), t));
         }
     }
+    sources.extend(transcript_sources);
     read.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (id, _, _) in &read {
@@ -346,7 +375,8 @@ pub(crate) fn read_and_analyze(
 
 /// Runs `analyze`.
 pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
-    let (sources, analyzed) = read_and_analyze(&args.inputs, &args.read, &args.analysis, globals)?;
+    let (sources, analyzed) =
+        read_and_analyze(&args.inputs, &args.read, &args.analysis, &args.audio, globals)?;
     let html = if args.format == AnalyzeFormat::Html {
         let options = overtalk::report::ReportOptions {
             title: None,

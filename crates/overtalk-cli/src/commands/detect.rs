@@ -27,14 +27,8 @@ use crate::{Globals, Outcome};
 )]
 pub struct Args {
     /// A recording: one track, or several channels named with `--channels`.
-    #[arg(value_name = "AUDIO", conflicts_with = "tracks")]
+    #[arg(value_name = "AUDIO")]
     audio: Option<PathBuf>,
-    /// A speaker's own track, `NAME=FILE` (repeat for each speaker).
-    #[arg(long = "track", value_name = "NAME=FILE")]
-    tracks: Vec<String>,
-    /// Names of AUDIO's channels, in order (`_` skips a channel).
-    #[arg(long, value_name = "NAME,NAME,…", value_delimiter = ',', requires = "audio")]
-    channels: Vec<String>,
     /// Output file or `-` for stdout.
     #[arg(short, long, value_name = "OUT", default_value = "-")]
     output: PathBuf,
@@ -44,6 +38,21 @@ pub struct Args {
     /// The recording id written in the output (default: the first file's name without extension).
     #[arg(long, value_name = "ID")]
     recording_id: Option<String>,
+    #[command(flatten)]
+    detection: AudioArgs,
+}
+
+/// How recordings become who-spoke-when: the tracks, the channels and the detector settings.
+/// Shared by `detect`, `analyze` and `report`, so any of them takes recordings directly.
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Recordings")]
+pub(crate) struct AudioArgs {
+    /// A speaker's own track, `NAME=FILE` (repeat for each speaker).
+    #[arg(long = "track", value_name = "NAME=FILE")]
+    pub(crate) tracks: Vec<String>,
+    /// Names of the recording's channels, in order (`_` skips a channel).
+    #[arg(long, value_name = "NAME,NAME,…", value_delimiter = ',')]
+    pub(crate) channels: Vec<String>,
     /// Voice activity detector: earshot (default), energy, or none (energy rules only).
     #[arg(long, value_name = "NAME", default_value = "earshot")]
     vad: String,
@@ -64,75 +73,106 @@ pub struct Args {
     max_duration: f64,
 }
 
+/// File extensions read as recordings rather than transcripts.
+const AUDIO_EXTENSIONS: &[&str] =
+    &["wav", "flac", "mp3", "ogg", "oga", "m4a", "aac", "mp4", "mov", "mkv", "webm", "opus"];
+
+/// Whether a path names a recording (by its extension).
+pub(crate) fn is_audio(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| AUDIO_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+}
+
+impl AudioArgs {
+    fn options(&self) -> Result<DetectOptions> {
+        let vad = match self.vad.as_str() {
+            "none" => None,
+            name => Some(name.parse::<VadKind>().map_err(anyhow::Error::msg)?),
+        };
+        let mut options = DetectOptions { vad, ..DetectOptions::default() };
+        options.multitrack.min_speech = seconds(self.min_speech, "--min-speech")?;
+        options.multitrack.min_silence = seconds(self.min_silence, "--min-silence")?;
+        options.binarize.min_speech = options.multitrack.min_speech;
+        options.binarize.min_silence = options.multitrack.min_silence;
+        options.max_length_diff = seconds(self.max_length_diff, "--max-length-diff")?;
+        options.allow_rate_mismatch = self.allow_rate_mismatch;
+        options.decode.max_duration = seconds(self.max_duration, "--max-duration")?;
+        Ok(options)
+    }
+
+    /// Detects who spoke when in `audio` (one recording, split by `--channels` if given) or in
+    /// the `--track` files, as a corpus of one recording named `recording_id` (default: the
+    /// first file's name without extension).
+    pub(crate) fn detect(
+        &self,
+        audio: Option<&Path>,
+        recording_id: Option<&str>,
+        globals: Globals,
+    ) -> Result<(Vec<Source>, Corpus)> {
+        let specs = track_specs(audio, &self.tracks, &self.channels)?;
+        let options = self.options()?;
+        let sources: Vec<Source> = specs.iter().map(|s| Source::File(s.path.clone())).collect();
+        let bar = progress_bar(globals);
+        let detection = pipeline::detect(&specs, &options, &mut |p: Progress<'_>| {
+            if let Some(bar) = &bar {
+                update_bar(bar, &p);
+            }
+        });
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
+        }
+        let detection = detection.context("detecting speech")?;
+        if !globals.quiet {
+            for t in &detection.tracks {
+                if t.stats.non_finite > 0 {
+                    eprintln!(
+                        "overtalk: warning: {}: {} non-finite samples (NaN or infinity) were replaced by silence",
+                        t.path.display(),
+                        t.stats.non_finite
+                    );
+                }
+                if t.stats.bad_packets > 0 {
+                    eprintln!(
+                        "overtalk: warning: {}: {} corrupt packets were replaced by silence",
+                        t.path.display(),
+                        t.stats.bad_packets
+                    );
+                }
+            }
+        }
+        let id = match recording_id {
+            Some(id) => id.to_owned(),
+            None => format::recording_id_from_path(&specs[0].path),
+        };
+        let mut builder = TranscriptBuilder::new();
+        for t in &detection.tracks {
+            builder.speaker(&t.name);
+        }
+        let ann = &detection.annotation;
+        for track in ann.tracks() {
+            builder.add(track.segment, ann.speaker_name(track.speaker), None);
+        }
+        builder.extent(Segment::new(Time(0), Time(detection.duration.0)));
+        Ok((sources, Corpus::single(id, builder.build())))
+    }
+}
+
 /// Runs detection and writes the result.
 pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
-    let specs = track_specs(&args)?;
-    let vad = match args.vad.as_str() {
-        "none" => None,
-        name => Some(name.parse::<VadKind>().map_err(anyhow::Error::msg)?),
-    };
-    let mut options = DetectOptions { vad, ..DetectOptions::default() };
-    options.multitrack.min_speech = seconds(args.min_speech, "--min-speech")?;
-    options.multitrack.min_silence = seconds(args.min_silence, "--min-silence")?;
-    options.binarize.min_speech = options.multitrack.min_speech;
-    options.binarize.min_silence = options.multitrack.min_silence;
-    options.max_length_diff = seconds(args.max_length_diff, "--max-length-diff")?;
-    options.allow_rate_mismatch = args.allow_rate_mismatch;
-    options.decode.max_duration = seconds(args.max_duration, "--max-duration")?;
-
     let format = match args.to {
         Some(f) => f,
         None if args.output.as_os_str() == "-" => Format::Rttm,
         None => output_format(&args.output)?,
     };
-    let sources: Vec<Source> = specs.iter().map(|s| Source::File(s.path.clone())).collect();
+    // Check the output before the (possibly long) detection.
+    let specs =
+        track_specs(args.audio.as_deref(), &args.detection.tracks, &args.detection.channels)?;
+    let named: Vec<Source> = specs.iter().map(|s| Source::File(s.path.clone())).collect();
     let target = Target::from_arg(Some(&args.output));
-    target.check_not_input(&sources)?;
-
-    let bar = progress_bar(globals);
-    let detection = pipeline::detect(&specs, &options, &mut |p: Progress<'_>| {
-        if let Some(bar) = &bar {
-            update_bar(bar, &p);
-        }
-    });
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    let detection = detection.context("detecting speech")?;
-
-    if !globals.quiet {
-        for t in &detection.tracks {
-            if t.stats.non_finite > 0 {
-                eprintln!(
-                    "overtalk: warning: {}: {} non-finite samples (NaN or infinity) were replaced by silence",
-                    t.path.display(),
-                    t.stats.non_finite
-                );
-            }
-            if t.stats.bad_packets > 0 {
-                eprintln!(
-                    "overtalk: warning: {}: {} corrupt packets were replaced by silence",
-                    t.path.display(),
-                    t.stats.bad_packets
-                );
-            }
-        }
-    }
-
-    let id = match &args.recording_id {
-        Some(id) => id.clone(),
-        None => format::recording_id_from_path(&specs[0].path),
-    };
-    let mut builder = TranscriptBuilder::new();
-    for t in &detection.tracks {
-        builder.speaker(&t.name);
-    }
-    let ann = &detection.annotation;
-    for track in ann.tracks() {
-        builder.add(track.segment, ann.speaker_name(track.speaker), None);
-    }
-    builder.extent(Segment::new(Time(0), Time(detection.duration.0)));
-    let corpus = Corpus::single(id, builder.build());
+    target.check_not_input(&named)?;
+    let (_, corpus) =
+        args.detection.detect(args.audio.as_deref(), args.recording_id.as_deref(), globals)?;
     target.write_with(|out| {
         let warnings = format::write(&corpus, format, out)?;
         if !globals.quiet {
@@ -145,10 +185,20 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     Ok(Outcome::Ok)
 }
 
-fn track_specs(args: &Args) -> Result<Vec<TrackSpec>> {
-    if !args.tracks.is_empty() {
+fn track_specs(
+    audio: Option<&Path>,
+    tracks: &[String],
+    channels: &[String],
+) -> Result<Vec<TrackSpec>> {
+    if !tracks.is_empty() {
+        if audio.is_some() {
+            bail!("give either a recording (with --channels) or --track NAME=FILE, not both");
+        }
+        if !channels.is_empty() {
+            bail!("--channels names the channels of one recording; it does not go with --track");
+        }
         let mut specs = Vec::new();
-        for t in &args.tracks {
+        for t in tracks {
             let Some((name, file)) = t.split_once('=') else {
                 bail!("--track {t:?}: expected NAME=FILE");
             };
@@ -163,21 +213,23 @@ fn track_specs(args: &Args) -> Result<Vec<TrackSpec>> {
         }
         return Ok(specs);
     }
-    let Some(audio) = &args.audio else {
+    let Some(audio) = audio else {
+        if !channels.is_empty() {
+            bail!("--channels needs the recording whose channels it names");
+        }
         bail!("give a recording (AUDIO) or one --track NAME=FILE per speaker");
     };
-    if args.channels.is_empty() {
+    if channels.is_empty() {
         let name = format::recording_id_from_path(audio);
-        return Ok(vec![TrackSpec { name, path: audio.clone(), channel: None }]);
+        return Ok(vec![TrackSpec { name, path: audio.to_path_buf(), channel: None }]);
     }
-    let specs: Vec<TrackSpec> = args
-        .channels
+    let specs: Vec<TrackSpec> = channels
         .iter()
         .enumerate()
         .filter(|(_, n)| n.as_str() != "_")
         .map(|(c, n)| TrackSpec {
             name: n.trim().to_owned(),
-            path: audio.clone(),
+            path: audio.to_path_buf(),
             channel: Some(c),
         })
         .collect();

@@ -7,6 +7,7 @@ use anyhow::{bail, Context, Result};
 use overtalk::report::{self, Audio, ConversationView, ReportOptions};
 
 use crate::commands::analyze::{read_and_analyze, AnalysisArgs, Analyzed};
+use crate::commands::detect::AudioArgs;
 use crate::input::{ReadArgs, Source};
 use crate::output::Target;
 use crate::{Globals, Outcome};
@@ -28,8 +29,9 @@ const MAX_EMBED_BYTES: u64 = 512 << 20;
     after_help = "Examples:\n  overtalk report interview.vtt -o interview.html\n  overtalk report meeting.rttm --audio meeting.mp3 --embed-audio -o meeting.html\n  overtalk score -r ref.rttm -s sys.rttm --format html -o score.html"
 )]
 pub struct Args {
-    /// Input files, directories or globs (transcripts to analyse); `-` reads stdin.
-    #[arg(required = true, value_name = "INPUT")]
+    /// Transcripts or diarizations (files, directories, globs; `-` reads stdin), or recordings
+    /// (speech is detected first; see `--track` and `--channels`).
+    #[arg(required_unless_present = "tracks", value_name = "INPUT")]
     inputs: Vec<String>,
     /// Write to this file instead of stdout.
     #[arg(short, long, value_name = "FILE")]
@@ -45,6 +47,8 @@ pub struct Args {
     embed_audio: bool,
     #[command(flatten)]
     analysis: AnalysisArgs,
+    #[command(flatten)]
+    detection: AudioArgs,
     #[command(flatten)]
     read: ReadArgs,
 }
@@ -118,7 +122,8 @@ fn audio(args: &Args) -> Result<Option<Audio>> {
 
 /// Runs `report`.
 pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
-    let (sources, analyzed) = read_and_analyze(&args.inputs, &args.read, &args.analysis, globals)?;
+    let (sources, analyzed) =
+        read_and_analyze(&args.inputs, &args.read, &args.analysis, &args.detection, globals)?;
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
     let options = ReportOptions {
