@@ -494,7 +494,7 @@ fn write_events(
                 .map(|o| {
                     vec![
                         id.clone(),
-                        o.speaker.clone(),
+                        o.speaker.to_string(),
                         o.time.to_string(),
                         opt(&o.holder),
                         name_of(&o.class),
@@ -527,7 +527,7 @@ fn write_events(
                 .map(|t| {
                     vec![
                         id.clone(),
-                        t.speaker.clone(),
+                        t.speaker.to_string(),
                         t.start.to_string(),
                         t.end.to_string(),
                         t.claim.to_string(),
@@ -540,7 +540,13 @@ fn write_events(
                 .transfers
                 .iter()
                 .map(|t| {
-                    vec![id.clone(), t.time.to_string(), t.from.clone(), t.to.clone(), opt(&t.fto)]
+                    vec![
+                        id.clone(),
+                        t.time.to_string(),
+                        t.from.to_string(),
+                        t.to.to_string(),
+                        opt(&t.fto),
+                    ]
                 })
                 .collect(),
         };
@@ -692,21 +698,24 @@ fn render(
         .map(|x| {
             let mut row = vec![(*x).clone()];
             for f in &names {
-                let cell = if x == f {
-                    "-".to_owned()
-                } else {
-                    match r.pairs.iter().find(|p| &p.interrupter == *x && &p.interruptee == *f) {
-                        Some(p) => format!(
-                            "{}/{} ({}) {}",
-                            p.attempts,
-                            p.successful,
-                            p.talk_over_events,
-                            p.rate_per_min_of_interruptee_floor
-                                .map_or_else(|| "-".to_owned(), |v| format!("{v:.2}/min"))
-                        ),
-                        None => "0/0 (0)".to_owned(),
-                    }
-                };
+                let cell =
+                    if x == f {
+                        "-".to_owned()
+                    } else {
+                        match r.pairs.iter().find(|p| {
+                            &*p.interrupter == x.as_str() && &*p.interruptee == f.as_str()
+                        }) {
+                            Some(p) => format!(
+                                "{}/{} ({}) {}",
+                                p.attempts,
+                                p.successful,
+                                p.talk_over_events,
+                                p.rate_per_min_of_interruptee_floor
+                                    .map_or_else(|| "-".to_owned(), |v| format!("{v:.2}/min"))
+                            ),
+                            None => "0/0 (0)".to_owned(),
+                        }
+                    };
                 row.push(cell);
             }
             row
@@ -834,7 +843,8 @@ mod tests {
     fn parameters_layer_preset_then_config_then_flags() {
         let p = parse(&[]).analysis.params().unwrap();
         assert_eq!(p, Params::default());
-        let p = parse(&["--preset", "he2010", "--min-floor-solo", "250"]).analysis.params().unwrap();
+        let p =
+            parse(&["--preset", "he2010", "--min-floor-solo", "250"]).analysis.params().unwrap();
         assert_eq!((p.bridge_pause, p.min_floor_solo), (20, 250));
         let dir = tempfile::tempdir().unwrap();
         let cfg = dir.path().join("overtalk.toml");

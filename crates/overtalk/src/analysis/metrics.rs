@@ -181,7 +181,10 @@ pub struct Stages<'a> {
 /// Builds the result.
 pub fn assemble(st: Stages<'_>) -> Analysis {
     let p = st.params;
-    let name = |i: usize| st.names[i].clone();
+    // Each name is allocated once here; every result item shares it by reference count.
+    let shared: Vec<Name> = st.names.iter().map(|s| Name::from(s.as_str())).collect();
+    let name = |i: usize| shared[i].clone();
+    let key = |i: usize| st.names[i].clone();
     let n = st.names.len();
     let mut talk = vec![0i64; n];
     let mut words = vec![0usize; n];
@@ -295,9 +298,9 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     let mut speakers = BTreeMap::new();
     let mut mode = BTreeMap::new();
     for x in 0..n {
-        mode.insert(name(x), if has_tokens[x] { Mode::Text } else { Mode::Timing });
+        mode.insert(key(x), if has_tokens[x] { Mode::Text } else { Mode::Timing });
         speakers.insert(
-            name(x),
+            key(x),
             SpeakerOut {
                 talk: talk[x],
                 talk_share: ratio(talk[x], total_talk),
@@ -434,7 +437,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
         diagnostics: Diagnostics {
             dropped_segments: st.dropped_segments,
             same_speaker_overlaps: st.same_speaker_overlaps,
-            talk_time_unbridged: (0..n).map(|x| (name(x), st.talk_unbridged[x])).collect(),
+            talk_time_unbridged: (0..n).map(|x| (key(x), st.talk_unbridged[x])).collect(),
             clamped_words: st.clamped_words,
             warnings,
         },
