@@ -100,8 +100,8 @@ pub struct JointOut {
     pub start: i64,
     /// End (ms).
     pub end: i64,
-    /// Active speakers (empty = silence).
-    pub active: Vec<Name>,
+    /// Active speakers (empty = silence). Pieces with the same set share one list.
+    pub active: Arc<[Name]>,
 }
 
 /// One Heldner & Edlund interval.
