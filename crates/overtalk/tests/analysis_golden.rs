@@ -34,8 +34,8 @@ fn he(r: &Analysis, layer: Layer) -> Vec<(HeKind, i64, i64, String, String)> {
                 h.kind,
                 h.start,
                 h.end,
-                h.prev.clone().unwrap_or_default(),
-                h.next.clone().unwrap_or_default(),
+                h.prev.as_deref().unwrap_or_default().to_owned(),
+                h.next.as_deref().unwrap_or_default().to_owned(),
             )
         })
         .collect()
@@ -49,14 +49,14 @@ fn he_total(r: &Analysis, layer: Layer, kind: HeKind) -> (usize, i64) {
 fn claims(r: &Analysis) -> Vec<(i64, String)> {
     let mut v = vec![];
     if let Some(t) = r.turns.first() {
-        v.push((t.claim, t.speaker.clone()));
+        v.push((t.claim, t.speaker.to_string()));
     }
-    v.extend(r.transfers.iter().map(|t| (t.time, t.to.clone())));
+    v.extend(r.transfers.iter().map(|t| (t.time, t.to.to_string())));
     v
 }
 
 fn turns(r: &Analysis) -> Vec<(String, i64, i64)> {
-    r.turns.iter().map(|t| (t.speaker.clone(), t.start, t.end)).collect()
+    r.turns.iter().map(|t| (t.speaker.to_string(), t.start, t.end)).collect()
 }
 
 fn ftos(r: &Analysis) -> Vec<i64> {
@@ -68,7 +68,9 @@ type OnsetRow = (i64, String, OnsetClass, Outcome, Option<Ferguson>, Option<i64>
 fn onsets(r: &Analysis) -> Vec<OnsetRow> {
     r.onsets
         .iter()
-        .map(|o| (o.time, o.speaker.clone(), o.class, o.outcome, o.ferguson, o.dist_to_completion))
+        .map(|o| {
+            (o.time, o.speaker.to_string(), o.class, o.outcome, o.ferguson, o.dist_to_completion)
+        })
         .collect()
 }
 
@@ -124,7 +126,7 @@ fn w1_canonical_interruption() {
     assert_eq!((c.span, c.silence, c.speech, c.overlap), (9000, 500, 8500, 1000));
     assert_eq!(r4(c.overlap_ratio), 0.1176);
     assert_eq!(r.pairs.len(), 1);
-    assert_eq!((r.pairs[0].interrupter.as_str(), r.pairs[0].interruptee.as_str()), ("B", "A"));
+    assert_eq!((&*r.pairs[0].interrupter, &*r.pairs[0].interruptee), ("B", "A"));
     assert_eq!((r.pairs[0].attempts, r.pairs[0].successful), (1, 1));
     assert_eq!(r.speakers["A"].interruptions_made.attempts, 0);
 }
@@ -198,7 +200,7 @@ fn w3_three_speakers_simultaneous_start() {
     let spurts: Vec<_> = r
         .talkspurts
         .iter()
-        .map(|t| (t.speaker.clone(), t.start, t.end, t.is_backchannel))
+        .map(|t| (t.speaker.to_string(), t.start, t.end, t.is_backchannel))
         .collect();
     assert_eq!(
         spurts,
@@ -234,15 +236,9 @@ fn w3_three_speakers_simultaneous_start() {
     assert_eq!(ftos(&r), vec![450]);
     let o = &r.onsets;
     assert_eq!(o.len(), 3);
-    assert_eq!(
-        (o[1].speaker.as_str(), o[1].class, o[1].outcome),
-        ("B", SimultaneousStart, FloorToThird)
-    );
+    assert_eq!((&*o[1].speaker, o[1].class, o[1].outcome), ("B", SimultaneousStart, FloorToThird));
     assert_eq!(o[1].partner.as_deref(), Some("C"));
-    assert_eq!(
-        (o[2].speaker.as_str(), o[2].class, o[2].outcome),
-        ("C", SimultaneousStart, FloorTaken)
-    );
+    assert_eq!((&*o[2].speaker, o[2].class, o[2].outcome), ("C", SimultaneousStart, FloorTaken));
     assert_eq!(o[2].partner.as_deref(), Some("B"));
     assert_eq!(o[1].ferguson, None);
     assert_eq!(r.conversation.counts.interruptions, 0);
@@ -363,7 +359,7 @@ fn w6_competing_interrupters() {
     let pairs: Vec<_> = r
         .pairs
         .iter()
-        .map(|p| (p.interrupter.as_str(), p.interruptee.as_str(), p.attempts, p.successful))
+        .map(|p| (&*p.interrupter, &*p.interruptee, p.attempts, p.successful))
         .collect();
     assert_eq!(pairs, vec![("B", "A", 1, 0), ("C", "A", 1, 1)]);
     // "Hold on" is a verbal floor claim; it answers B's onset (the latest other onset).
@@ -551,7 +547,7 @@ fn red_carpet_text_mode() {
         .iter()
         .map(|p| {
             let rate = p.rate_per_min_of_interruptee_floor.map(|x| (x * 100.0).round() / 100.0);
-            (p.interrupter.as_str(), p.interruptee.as_str(), p.attempts, p.talk_over_events, rate)
+            (&*p.interrupter, &*p.interruptee, p.attempts, p.talk_over_events, rate)
         })
         .collect();
     assert_eq!(pairs, vec![(A, H, 2, 4, Some(4.25)), (H, A, 2, 3, Some(14.63))]);
@@ -566,7 +562,7 @@ fn red_carpet_text_mode() {
     assert_eq!(not, vec![(10_750, Some(7900)), (12_325, Some(7900))]);
     let when: Vec<_> = r.verbal_claims.iter().filter(|c| c.phrase == "when i'm talking").collect();
     assert_eq!(when.len(), 2);
-    assert_eq!((when[0].speaker.as_str(), when[0].start), (H, 10_075));
+    assert_eq!((&*when[0].speaker, when[0].start), (H, 10_075));
     assert_eq!((when[0].answers_speaker.as_deref(), when[0].answers_time), (Some(A), Some(7900)));
     let stops: Vec<_> =
         r.verbal_claims.iter().filter(|c| c.phrase == "stop").map(|c| c.start).collect();
@@ -589,7 +585,7 @@ fn red_carpet_timing_only() {
         .onsets
         .iter()
         .filter(|o| o.class == Interruption)
-        .map(|o| (o.time, o.speaker.as_str(), o.outcome, o.ferguson))
+        .map(|o| (o.time, &*o.speaker, o.outcome, o.ferguson))
         .collect();
     assert_eq!(
         ints,
@@ -603,11 +599,10 @@ fn red_carpet_timing_only() {
         .onsets
         .iter()
         .filter(|o| o.class == TerminalOverlap)
-        .map(|o| (o.time, o.speaker.as_str()))
+        .map(|o| (o.time, &*o.speaker))
         .collect();
     assert_eq!(term, vec![(4300, H), (31800, A)]);
-    let tov: Vec<_> =
-        r.pairs.iter().map(|p| (p.interrupter.as_str(), p.talk_over_events)).collect();
+    let tov: Vec<_> = r.pairs.iter().map(|p| (&*p.interrupter, p.talk_over_events)).collect();
     assert_eq!(tov, vec![(A, 2), (H, 3)]);
     let text = run(RED_CARPET);
     assert_eq!(claims(&r), claims(&text));
@@ -629,7 +624,7 @@ fn red_carpet_variant_b() {
         .map(|&(w, a, z, t)| if (w, a) == (H, 9400) { (w, 10_050, z, t) } else { (w, a, z, t) })
         .collect();
     let r = run(&rows);
-    let o = r.onsets.iter().find(|o| o.speaker == H && o.time == 10_050).unwrap();
+    let o = r.onsets.iter().find(|o| &*o.speaker == H && o.time == 10_050).unwrap();
     assert_eq!((o.class, o.outcome), (SmoothSwitch, FloorTaken));
     assert_eq!(he(&r, Layer::Acoustic)[3], (Gap, 9900, 10_050, s(A), s(H)));
     let made = |who: &str| {

@@ -163,7 +163,7 @@ fn numbers_equal_the_serialised_result() {
         let att: usize = attr(t, "data-attempts").unwrap().parse().unwrap();
         let suc: usize = attr(t, "data-successful").unwrap().parse().unwrap();
         let rate: Value = serde_json::from_str(attr(t, "data-rate").unwrap()).unwrap();
-        match a.pairs.iter().find(|p| p.interrupter == x && p.interruptee == f) {
+        match a.pairs.iter().find(|p| *p.interrupter == *x && *p.interruptee == *f) {
             Some(p) => {
                 assert_eq!((att, suc), (p.attempts, p.successful), "{x}→{f}");
                 assert_eq!(
@@ -178,7 +178,7 @@ fn numbers_equal_the_serialised_result() {
     assert_eq!(seen, a.pairs.len());
     // Red carpet: Husband→Wife 2 attempts (1 successful), Wife→Husband 2 (2) (§7.2).
     let hw =
-        a.pairs.iter().find(|p| p.interrupter == "Husband" && p.interruptee == "Wife").unwrap();
+        a.pairs.iter().find(|p| &*p.interrupter == "Husband" && &*p.interruptee == "Wife").unwrap();
     assert_eq!((hw.attempts, hw.successful), (2, 1));
     assert!(html.contains("data-interrupter=\"Husband\" data-interruptee=\"Wife\" data-attempts=\"2\" data-successful=\"1\""));
     // Talk and floor shares: data-v is the JSON number.

@@ -524,7 +524,7 @@ fn write_events(
                 .map(|o| {
                     vec![
                         id.clone(),
-                        o.speaker.clone(),
+                        o.speaker.to_string(),
                         o.time.to_string(),
                         opt(&o.holder),
                         name_of(&o.class),
@@ -557,7 +557,7 @@ fn write_events(
                 .map(|t| {
                     vec![
                         id.clone(),
-                        t.speaker.clone(),
+                        t.speaker.to_string(),
                         t.start.to_string(),
                         t.end.to_string(),
                         t.claim.to_string(),
@@ -570,7 +570,13 @@ fn write_events(
                 .transfers
                 .iter()
                 .map(|t| {
-                    vec![id.clone(), t.time.to_string(), t.from.clone(), t.to.clone(), opt(&t.fto)]
+                    vec![
+                        id.clone(),
+                        t.time.to_string(),
+                        t.from.to_string(),
+                        t.to.to_string(),
+                        opt(&t.fto),
+                    ]
                 })
                 .collect(),
         };
@@ -722,21 +728,24 @@ fn render(
         .map(|x| {
             let mut row = vec![(*x).clone()];
             for f in &names {
-                let cell = if x == f {
-                    "-".to_owned()
-                } else {
-                    match r.pairs.iter().find(|p| &p.interrupter == *x && &p.interruptee == *f) {
-                        Some(p) => format!(
-                            "{}/{} ({}) {}",
-                            p.attempts,
-                            p.successful,
-                            p.talk_over_events,
-                            p.rate_per_min_of_interruptee_floor
-                                .map_or_else(|| "-".to_owned(), |v| format!("{v:.2}/min"))
-                        ),
-                        None => "0/0 (0)".to_owned(),
-                    }
-                };
+                let cell =
+                    if x == f {
+                        "-".to_owned()
+                    } else {
+                        match r.pairs.iter().find(|p| {
+                            &*p.interrupter == x.as_str() && &*p.interruptee == f.as_str()
+                        }) {
+                            Some(p) => format!(
+                                "{}/{} ({}) {}",
+                                p.attempts,
+                                p.successful,
+                                p.talk_over_events,
+                                p.rate_per_min_of_interruptee_floor
+                                    .map_or_else(|| "-".to_owned(), |v| format!("{v:.2}/min"))
+                            ),
+                            None => "0/0 (0)".to_owned(),
+                        }
+                    };
                 row.push(cell);
             }
             row

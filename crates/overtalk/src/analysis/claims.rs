@@ -16,7 +16,7 @@
 //!
 //! [`VERBAL_CLAIM_PHRASES`]: super::params::VERBAL_CLAIM_PHRASES
 
-use super::normalise::normalise_token;
+use super::normalise::{normalise_token, Token};
 use super::onsets::{OnsetClass, OnsetRec};
 use super::talkspurt::Talkspurt;
 
@@ -53,11 +53,17 @@ pub fn find(
         .filter(|(t, _): &(Vec<String>, &str)| !t.is_empty())
         .collect();
     lexicon.sort_by_key(|l| std::cmp::Reverse(l.0.len()));
-    let n_speakers = spurts.iter().map(|s| s.speaker + 1).max().unwrap_or(0);
-    let by = super::backchannel::by_speaker(spurts, n_speakers, false);
     let mut out = Vec::new();
+    if lexicon.is_empty() {
+        return out;
+    }
+    // Talkspurt indices per speaker, built on the first phrase found.
+    let mut by: Option<Vec<Vec<usize>>> = None;
+    // One buffer for the words of every talkspurt.
+    let mut words: Vec<&Token> = Vec::new();
     for s in spurts {
-        let words: Vec<_> = s.tokens.iter().filter(|t| t.is_word()).collect();
+        words.clear();
+        words.extend(s.tokens.iter().filter(|t| t.is_word()));
         // A later phrase of the same talkspurt answers the same onset as an earlier one.
         let mut answered: Option<usize> = None;
         let mut i = 0;
@@ -68,6 +74,10 @@ pub fn find(
             });
             match hit {
                 Some((toks, phrase)) => {
+                    let by = by.get_or_insert_with(|| {
+                        let n_speakers = spurts.iter().map(|s| s.speaker + 1).max().unwrap_or(0);
+                        super::backchannel::by_speaker(spurts, n_speakers, false)
+                    });
                     let (start, end) = (words[i].start, words[i + toks.len() - 1].end);
                     let answers = onsets
                         .iter()

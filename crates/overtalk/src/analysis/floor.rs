@@ -129,23 +129,32 @@ impl FloorTracker {
 
     /// Feeds one whole talkspurt `[start, end)`; starts must not decrease (batch use).
     pub fn push(&mut self, id: usize, speaker: usize, start: i64, end: i64) -> Result<Vec<Claim>> {
+        self.feed(id, speaker, start, end)?;
+        Ok(std::mem::take(&mut self.out))
+    }
+
+    /// [`FloorTracker::push`] leaving the claims in `self.out` (no vector per talkspurt).
+    fn feed(&mut self, id: usize, speaker: usize, start: i64, end: i64) -> Result<()> {
         if end <= start {
             return Err(Error::invalid(format!("floor tracker: empty talkspurt at {start} ms")));
         }
         if start < self.time {
             return Err(self.out_of_order(start));
         }
-        let mut out = Vec::new();
         while let Some(&Reverse((e, j))) = self.ends.peek() {
             if e > start {
                 break;
             }
             self.ends.pop();
-            out.extend(self.end(j, e)?);
+            self.at(e)?;
+            self.buffered.push(Event::End { id: j });
+            self.decide_running(e);
         }
-        out.extend(self.start(id, speaker, start)?);
+        self.at(start)?;
+        self.buffered.push(Event::Start { id, speaker });
+        self.decide_running(start);
         self.ends.push(Reverse((end, id)));
-        Ok(out)
+        Ok(())
     }
 
     /// Ends the input (every scheduled end happens); returns the remaining claims.
@@ -209,7 +218,9 @@ impl FloorTracker {
             }
         }
         self.piece_start = t;
-        let events = std::mem::take(&mut self.buffered);
+        // The buffer is lent out while its events are applied and handed back empty, so its
+        // allocation is reused for the next instant.
+        let mut events = std::mem::take(&mut self.buffered);
         for e in &events {
             if let Event::End { id } = *e {
                 self.active.retain(|a| a.id != id);
@@ -232,6 +243,8 @@ impl FloorTracker {
                 self.active.push(Active { speaker, id, intersected: overlapped });
             }
         }
+        events.clear();
+        self.buffered = events;
         self.resolve();
     }
 
@@ -279,10 +292,10 @@ pub fn claims(
     min_floor_solo: i64,
 ) -> Result<Vec<Claim>> {
     let mut t = FloorTracker::new(min_floor_solo);
-    let mut out = Vec::new();
     for (id, speaker, start, end) in spurts {
-        out.extend(t.push(id, speaker, start, end)?);
+        t.feed(id, speaker, start, end)?;
     }
+    let mut out = std::mem::take(&mut t.out);
     out.extend(t.finish());
     Ok(out)
 }

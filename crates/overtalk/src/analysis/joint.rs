@@ -91,31 +91,40 @@ impl Piece {
 /// S3 over the talkspurts for which `keep` holds (a speaker's kept talkspurts must be
 /// disjoint, as S2 guarantees). Cost O(n log n + pieces × speakers active).
 pub fn joint_timeline(spurts: &[Talkspurt], keep: impl Fn(&Talkspurt) -> bool) -> Vec<Piece> {
-    // Boundary events: (time, kind 0 = end / 1 = start, speaker).
-    // Starts first, then ends: talkspurts come sorted by start, so both halves are (nearly)
-    // sorted runs and the stable merge sort finishes in about linear time.
-    let mut events: Vec<(i64, u8, usize)> = Vec::with_capacity(2 * spurts.len());
-    events.extend(spurts.iter().filter(|s| keep(s)).map(|s| (s.start, 1, s.speaker)));
-    events.extend(spurts.iter().filter(|s| keep(s)).map(|s| (s.end, 0, s.speaker)));
-    events.sort();
-    let mut pieces: Vec<Piece> = Vec::with_capacity(events.len());
+    // Boundary events as two runs sorted by time: starts (talkspurts come sorted by start, so
+    // that run is already in order) and ends. They are merged on the fly; at one instant the
+    // ends apply before the starts, and within one kind the order does not change the set.
+    let mut starts: Vec<(i64, usize)> =
+        spurts.iter().filter(|s| keep(s)).map(|s| (s.start, s.speaker)).collect();
+    if !starts.is_sorted_by_key(|e| e.0) {
+        starts.sort_unstable();
+    }
+    let mut ends: Vec<(i64, usize)> =
+        spurts.iter().filter(|s| keep(s)).map(|s| (s.end, s.speaker)).collect();
+    ends.sort_unstable();
+    let mut pieces: Vec<Piece> = Vec::with_capacity(starts.len() + ends.len());
     let mut active: Vec<usize> = Vec::new();
-    let mut i = 0;
-    while i < events.len() {
-        let t = events[i].0;
-        while i < events.len() && events[i].0 == t {
-            let (_, kind, sp) = events[i];
-            match (kind, active.binary_search(&sp)) {
-                (1, Err(pos)) => active.insert(pos, sp),
-                (0, Ok(pos)) => {
-                    active.remove(pos);
-                }
-                _ => {}
+    let (mut i, mut k) = (0, 0);
+    let next_time = |i: usize, k: usize| match (starts.get(i), ends.get(k)) {
+        (Some(a), Some(e)) => Some(a.0.min(e.0)),
+        (Some(a), None) => Some(a.0),
+        (None, Some(e)) => Some(e.0),
+        (None, None) => None,
+    };
+    while let Some(t) = next_time(i, k) {
+        while let Some(&(_, sp)) = ends.get(k).filter(|e| e.0 == t) {
+            if let Ok(pos) = active.binary_search(&sp) {
+                active.remove(pos);
+            }
+            k += 1;
+        }
+        while let Some(&(_, sp)) = starts.get(i).filter(|e| e.0 == t) {
+            if let Err(pos) = active.binary_search(&sp) {
+                active.insert(pos, sp);
             }
             i += 1;
         }
-        if i < events.len() {
-            let next = events[i].0;
+        if let Some(next) = next_time(i, k) {
             match pieces.last_mut() {
                 Some(last) if *last.active == *active && last.end == t => last.end = next,
                 _ => {

@@ -1,6 +1,7 @@
 //! S9 — aggregate metrics (§5.5) and the assembly of the [`Analysis`] result.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::claims::VerbalClaim;
 use super::intervals::{HeInterval, HeKind, Layer};
@@ -15,6 +16,11 @@ use super::turns::{TransferRec, TurnRec};
 pub fn median(values: &[i64]) -> Option<f64> {
     let mut v = values.to_vec();
     v.sort_unstable();
+    median_sorted(&v)
+}
+
+/// [`median`] of values already sorted ascending (no copy, no sort).
+fn median_sorted(v: &[i64]) -> Option<f64> {
     let n = v.len();
     match n {
         0 => None,
@@ -27,6 +33,11 @@ pub fn median(values: &[i64]) -> Option<f64> {
 pub fn iqr(values: &[i64]) -> Option<f64> {
     let mut v = values.to_vec();
     v.sort_unstable();
+    iqr_sorted(&v)
+}
+
+/// [`iqr`] of values already sorted ascending (no copy, no sort).
+fn iqr_sorted(v: &[i64]) -> Option<f64> {
     if v.is_empty() {
         return None;
     }
@@ -181,7 +192,28 @@ pub struct Stages<'a> {
 /// Builds the result.
 pub fn assemble(st: Stages<'_>) -> Analysis {
     let p = st.params;
-    let name = |i: usize| st.names[i].clone();
+    // Each name is allocated once here; every result item shares it by reference count.
+    let shared: Vec<Name> = st.names.iter().map(|s| Name::from(s.as_str())).collect();
+    let name = |i: usize| shared[i].clone();
+    let key = |i: usize| st.names[i].clone();
+    // Each distinct active set of the joint timeline is one shared list: silence, one per solo
+    // speaker, and the overlap sets met (few, however long the conversation).
+    let silent: Arc<[Name]> = Arc::from(Vec::new());
+    let solos: Vec<Arc<[Name]>> = shared.iter().map(|s| Arc::from(vec![s.clone()])).collect();
+    let mut overlap_sets: BTreeMap<&[usize], Arc<[Name]>> = BTreeMap::new();
+    let mut joint = Vec::with_capacity(st.joint.len());
+    for q in st.joint {
+        let ids: &[usize] = &q.active;
+        let active = match ids {
+            [] => silent.clone(),
+            [x] => solos[*x].clone(),
+            _ => overlap_sets
+                .entry(ids)
+                .or_insert_with(|| ids.iter().map(|&a| shared[a].clone()).collect())
+                .clone(),
+        };
+        joint.push(JointOut { start: q.start, end: q.end, active });
+    }
     let n = st.names.len();
     let mut talk = vec![0i64; n];
     let mut words = vec![0usize; n];
@@ -270,6 +302,9 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             fto_in[t.to].push(f);
         }
     }
+    for v in &mut fto_in {
+        v.sort_unstable();
+    }
     let mut question_fto: Vec<Vec<i64>> = vec![Vec::new(); n];
     for t in st.transfers {
         let asks = t.prev_spurt.and_then(|i| st.spurts[i].tokens.last()).is_some_and(|tok| {
@@ -295,9 +330,9 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     let mut speakers = BTreeMap::new();
     let mut mode = BTreeMap::new();
     for x in 0..n {
-        mode.insert(name(x), if has_tokens[x] { Mode::Text } else { Mode::Timing });
+        mode.insert(key(x), if has_tokens[x] { Mode::Text } else { Mode::Timing });
         speakers.insert(
-            name(x),
+            key(x),
             SpeakerOut {
                 talk: talk[x],
                 talk_share: ratio(talk[x], total_talk),
@@ -311,12 +346,12 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
                 backchannels: bcs[x],
                 interruptions_made: made[x],
                 interruptions_received: received[x],
-                median_fto_in: median(&fto_in[x]),
+                median_fto_in: median_sorted(&fto_in[x]),
                 words: words[x],
                 monologues: monologues[x],
                 non_floor_contributions: non_floor[x],
                 longest_unbroken: longest_unbroken(st.joint, st.turns, x),
-                fto_in_iqr: iqr(&fto_in[x]),
+                fto_in_iqr: iqr_sorted(&fto_in[x]),
                 fto_in_negative_share: share_of(&fto_in[x], |v| v < 0),
                 fto_in_long_share: share_of(&fto_in[x], |v| v >= p.long_silence),
                 question_fto_median: median(&question_fto[x]),
@@ -359,6 +394,41 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             }
         }
     }
+    // Durations per (layer, kind), gathered in one pass and sorted once for median and IQR.
+    let mut durations: Vec<Vec<i64>> = vec![Vec::new(); 2 * HeKind::ALL.len()];
+    let slot = |layer: Layer, kind: HeKind| {
+        let l = usize::from(layer == Layer::Floor);
+        HeKind::ALL.iter().position(|&k| k == kind).map(|k| l * HeKind::ALL.len() + k)
+    };
+    for h in st.he {
+        if let Some(d) = slot(h.layer, h.kind).and_then(|i| durations.get_mut(i)) {
+            d.push(h.dur());
+        }
+    }
+    for d in &mut durations {
+        d.sort_unstable();
+    }
+    let he_durations: BTreeMap<Layer, BTreeMap<HeKind, HeStats>> = [Layer::Acoustic, Layer::Floor]
+        .into_iter()
+        .map(|layer| {
+            let kinds = HeKind::ALL
+                .iter()
+                .map(|&kind| {
+                    let d = slot(layer, kind).and_then(|i| durations.get(i)).map_or(&[][..], |d| d);
+                    let stats = HeStats {
+                        n: d.len(),
+                        total: d.iter().sum(),
+                        median: median_sorted(d),
+                        iqr: iqr_sorted(d),
+                        micro: d.iter().filter(|&&x| x < p.pause_report_min).count(),
+                        long: d.iter().filter(|&&x| x >= p.long_silence).count(),
+                    };
+                    (kind, stats)
+                })
+                .collect();
+            (layer, kinds)
+        })
+        .collect();
     counts.speakers = n;
     counts.talkspurts = st.spurts.len();
     counts.turns = st.turns.len();
@@ -434,7 +504,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
         diagnostics: Diagnostics {
             dropped_segments: st.dropped_segments,
             same_speaker_overlaps: st.same_speaker_overlaps,
-            talk_time_unbridged: (0..n).map(|x| (name(x), st.talk_unbridged[x])).collect(),
+            talk_time_unbridged: (0..n).map(|x| (key(x), st.talk_unbridged[x])).collect(),
             clamped_words: st.clamped_words,
             warnings,
         },
@@ -449,15 +519,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
                 is_backchannel: s.backchannel,
             })
             .collect(),
-        joint: st
-            .joint
-            .iter()
-            .map(|q| JointOut {
-                start: q.start,
-                end: q.end,
-                active: q.active.iter().map(|&a| name(a)).collect(),
-            })
-            .collect(),
+        joint,
         he: st
             .he
             .iter()
@@ -523,32 +585,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             words_per_turn: (has_tokens.iter().any(|&h| h) && !st.turns.is_empty()).then(|| {
                 st.turns.iter().map(|t| t.n_tokens).sum::<usize>() as f64 / st.turns.len() as f64
             }),
-            he_durations: [Layer::Acoustic, Layer::Floor]
-                .into_iter()
-                .map(|layer| {
-                    let kinds = HeKind::ALL
-                        .iter()
-                        .map(|&kind| {
-                            let d: Vec<i64> = st
-                                .he
-                                .iter()
-                                .filter(|h| h.layer == layer && h.kind == kind)
-                                .map(HeInterval::dur)
-                                .collect();
-                            let stats = HeStats {
-                                n: d.len(),
-                                total: d.iter().sum(),
-                                median: median(&d),
-                                iqr: iqr(&d),
-                                micro: d.iter().filter(|&&x| x < p.pause_report_min).count(),
-                                long: d.iter().filter(|&&x| x >= p.long_silence).count(),
-                            };
-                            (kind, stats)
-                        })
-                        .collect();
-                    (layer, kinds)
-                })
-                .collect(),
+            he_durations,
             between_median: median(
                 &st.he
                     .iter()

@@ -4,12 +4,18 @@
 //! "extension"; they never replace a §5.7 field.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::intervals::{HeKind, Layer};
 use super::onsets::{Ferguson, OnsetClass, Outcome};
 use super::params::Params;
+
+/// A speaker name in the result: made once per speaker and shared by every talkspurt, piece,
+/// interval, turn and onset that names the speaker (cloning bumps a reference count, it does
+/// not copy the text). Serialises as a plain JSON string.
+pub type Name = Arc<str>;
 
 /// Version of this JSON layout; bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -76,7 +82,7 @@ pub struct Diagnostics {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TalkspurtOut {
     /// Speaker.
-    pub speaker: String,
+    pub speaker: Name,
     /// Start (ms).
     pub start: i64,
     /// End (ms).
@@ -94,8 +100,8 @@ pub struct JointOut {
     pub start: i64,
     /// End (ms).
     pub end: i64,
-    /// Active speakers (empty = silence).
-    pub active: Vec<String>,
+    /// Active speakers (empty = silence). Pieces with the same set share one list.
+    pub active: Arc<[Name]>,
 }
 
 /// One Heldner & Edlund interval.
@@ -110,9 +116,9 @@ pub struct HeOut {
     /// End (ms).
     pub end: i64,
     /// Solo speaker before.
-    pub prev: Option<String>,
+    pub prev: Option<Name>,
     /// Solo speaker after.
-    pub next: Option<String>,
+    pub next: Option<Name>,
 }
 
 /// One floor transfer.
@@ -121,9 +127,9 @@ pub struct TransferOut {
     /// Claim time (ms).
     pub time: i64,
     /// Previous holder.
-    pub from: String,
+    pub from: Name,
     /// New holder.
-    pub to: String,
+    pub to: Name,
     /// Floor-transfer offset (ms).
     pub fto: Option<i64>,
 }
@@ -132,7 +138,7 @@ pub struct TransferOut {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TurnOut {
     /// Holder.
-    pub speaker: String,
+    pub speaker: Name,
     /// Extent start (ms).
     pub start: i64,
     /// Extent end (ms).
@@ -149,11 +155,11 @@ pub struct TurnOut {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OnsetOut {
     /// Onset speaker.
-    pub speaker: String,
+    pub speaker: Name,
     /// Onset time (ms).
     pub time: i64,
     /// Floor holder (`null` for `opening`).
-    pub holder: Option<String>,
+    pub holder: Option<Name>,
     /// Class.
     pub class: OnsetClass,
     /// Outcome.
@@ -161,7 +167,7 @@ pub struct OnsetOut {
     /// Ferguson/Beattie label.
     pub ferguson: Option<Ferguson>,
     /// Simultaneous-start partner.
-    pub partner: Option<String>,
+    pub partner: Option<Name>,
     /// Distance to the holder's nearest completion point (rule 2; `null` when none).
     pub dist_to_completion: Option<i64>,
     /// Holder's talkspurt end minus onset (rule 2).
@@ -232,9 +238,9 @@ pub struct SpeakerOut {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairOut {
     /// Onset speaker.
-    pub interrupter: String,
+    pub interrupter: Name,
     /// Floor holder at the onset.
-    pub interruptee: String,
+    pub interruptee: Name,
     /// Interruption attempts.
     pub attempts: usize,
     /// Successful attempts.
@@ -340,7 +346,7 @@ pub struct Balance {
     /// Gini coefficient of the shares.
     pub gini: Option<f64>,
     /// Dyads only: the speaker with more talk (ConvoKit's primary group).
-    pub primary: Option<String>,
+    pub primary: Option<Name>,
     /// Dyads only: `high_balance` (max share ≥ 0.5), `mid_balance` (≥ 0.55), `low_balance`
     /// (≥ 0.65), as ConvoKit's `summarize`.
     pub balance_type: Option<String>,
@@ -356,7 +362,7 @@ pub struct Balance {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VerbalClaimOut {
     /// Who said it.
-    pub speaker: String,
+    pub speaker: Name,
     /// The lexicon phrase matched.
     pub phrase: String,
     /// Start of its first token (ms).
@@ -366,7 +372,7 @@ pub struct VerbalClaimOut {
     /// Index into `onsets` of the onset it answers.
     pub answers: Option<usize>,
     /// Speaker of that onset.
-    pub answers_speaker: Option<String>,
+    pub answers_speaker: Option<Name>,
     /// Time of that onset (ms).
     pub answers_time: Option<i64>,
     /// Class of that onset.

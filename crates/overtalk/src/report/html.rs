@@ -370,7 +370,10 @@ fn conversation_section(
                 b.push_str("<td class=\"self\">–</td>");
                 continue;
             }
-            let p = r.pairs.iter().find(|p| &p.interrupter == *x && &p.interruptee == *f);
+            let p = r
+                .pairs
+                .iter()
+                .find(|p| &*p.interrupter == x.as_str() && &*p.interruptee == f.as_str());
             let (att, suc, rate) = p.map_or((0, 0, None), |p| {
                 (p.attempts, p.successful, p.rate_per_min_of_interruptee_floor)
             });
