@@ -318,6 +318,9 @@ impl fmt::Display for TimeError {
 /// zero to the microsecond. No float is involved, so `0.0000005` is 1 µs and `2.675` is
 /// 2 675 000 µs.
 pub fn parse_seconds(text: &str) -> Result<Time, TimeError> {
+    if let Some(t) = parse_plain_seconds(text.as_bytes()) {
+        return Ok(t);
+    }
     let s = text.trim();
     if s.eq_ignore_ascii_case("nan") || s.eq_ignore_ascii_case("-nan") {
         return Err(TimeError::NotANumber);
@@ -354,6 +357,43 @@ pub fn parse_seconds(text: &str) -> Result<Time, TimeError> {
     let shift = i64::from(exponent) - frac_part.len() as i64 + 6;
     let us = digits_to_micros(int_trimmed.bytes().chain(frac_part.bytes()), shift)?;
     Ok(Time(if neg { -us } else { us }))
+}
+
+/// The common case in one pass: `D+` or `D*.D+` (no sign, no exponent, no spaces) with at most
+/// 12 integer and 6 fraction digits, which is exact without rounding. Anything else (including
+/// values the general rule must round or reject) returns `None` and takes the general path.
+fn parse_plain_seconds(b: &[u8]) -> Option<Time> {
+    if b.is_empty() || b.len() > 19 {
+        return None;
+    }
+    let mut whole: i64 = 0;
+    let mut i = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        whole = whole * 10 + i64::from(b[i] - b'0');
+        i += 1;
+    }
+    let int_digits = i;
+    if int_digits > 12 {
+        return None;
+    }
+    let mut frac: i64 = 0;
+    let mut frac_digits = 0u32;
+    if i < b.len() {
+        if b[i] != b'.' {
+            return None;
+        }
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            frac = frac * 10 + i64::from(b[i] - b'0');
+            frac_digits += 1;
+            i += 1;
+        }
+        if i != b.len() || frac_digits > 6 || (int_digits == 0 && frac_digits == 0) {
+            return None;
+        }
+    }
+    let us = whole * MICROS_PER_SECOND + frac * 10_i64.pow(6 - frac_digits);
+    (us <= MAX_MICROS).then_some(Time(us))
 }
 
 /// `digits × 10^shift`, rounded half away from zero to an integer, bounded by [`MAX_MICROS`].
@@ -460,6 +500,26 @@ mod tests {
         assert_eq!(parse_seconds(""), Err(TimeError::Syntax));
         assert_eq!(parse_seconds("."), Err(TimeError::Syntax));
         assert_eq!(parse_seconds("1.2.3"), Err(TimeError::Syntax));
+    }
+
+    #[test]
+    fn the_plain_fast_path_agrees_with_the_general_rule() {
+        for text in ["0", "7", "12.5", "0.000001", "123456789.123456", ".5", "5.", "00012.340"] {
+            let fast = parse_plain_seconds(text.as_bytes());
+            let general = digits_general(text);
+            assert_eq!(fast, Some(general), "{text}");
+        }
+        for text in ["", ".", "1.2.3", "-1", "+1", "1e3", " 1", "1.0000005", "1234567890123"] {
+            assert_eq!(parse_plain_seconds(text.as_bytes()), None, "{text}");
+        }
+    }
+
+    /// The general path alone (what `parse_seconds` did before its fast path).
+    fn digits_general(text: &str) -> Time {
+        let (i, f) = text.split_once('.').unwrap_or((text, ""));
+        let shift = 6 - f.len() as i64;
+        let digits = i.trim_start_matches('0').bytes().chain(f.bytes());
+        Time(digits_to_micros(digits, shift).unwrap())
     }
 
     #[test]
