@@ -36,6 +36,7 @@ enum Command {
     Convert(commands::convert::Args),
     Detect(commands::detect::Args),
     Info(commands::info::Args),
+    Models(commands::models::Args),
     Completions(commands::generate::CompletionArgs),
     Man(commands::generate::ManArgs),
 }
@@ -70,6 +71,7 @@ fn main() -> ExitCode {
         Command::Convert(a) => commands::convert::run(a, globals),
         Command::Detect(a) => commands::detect::run(a, globals),
         Command::Info(a) => commands::info::run(a, globals),
+        Command::Models(a) => commands::models::run(a, globals),
         Command::Completions(a) => commands::generate::completions(a, Cli::command()),
         Command::Man(a) => commands::generate::man(a, Cli::command()),
     };

@@ -4,3 +4,4 @@ pub mod convert;
 pub mod detect;
 pub mod generate;
 pub mod info;
+pub mod models;
