@@ -314,10 +314,10 @@ mod tests {
 
     #[test]
     fn mel_filters_match_librosa_slaney_edges() {
-        // librosa.filters.mel(sr=16000, n_fft=400, n_mels=40): band 0 peaks at bin 1 (40 Hz).
+        // Band 0 spans 0–147 Hz with its peak at 73.6 Hz (1.10 mel): bins 1–3 (40, 80, 120 Hz).
         let m = MelFrontEnd::new();
         assert_eq!(m.filters.len(), N_MELS);
-        assert_eq!(m.filters[0].iter().map(|x| x.0).collect::<Vec<_>>(), vec![1]);
+        assert_eq!(m.filters[0].iter().map(|x| x.0).collect::<Vec<_>>(), vec![1, 2, 3]);
         assert!((hz_to_mel(1000.0) - 15.0).abs() < 1e-12);
         assert!((mel_to_hz(hz_to_mel(3000.0)) - 3000.0).abs() < 1e-9);
     }
