@@ -76,6 +76,10 @@ fn main() {
         "{:8} {:>5} {:>4} | {:>4} {:>7} {:>7} {:>6} | {:>7} {:>7} (oracle k) | {:>7} {:>7} (naive, oracle k)",
         "file", "dur", "ref", "hypk", "DER.25", "DER0", "RTF", "DER.25", "DER0", "DER.25", "DER0"
     );
+    if std::env::var_os("OT_SWEEP").is_some() {
+        sweep(&auto, &data, &files, &only);
+        return;
+    }
     let mut tot = [Der::default(); 6];
     for (id, wav, rttm) in files {
         if !id.contains(&only) {
@@ -139,4 +143,51 @@ fn main() {
         100.0 * tot[4].rate(),
         100.0 * tot[5].rate()
     );
+}
+
+/// Prepares every file once, then prints pooled DER (collar 0.25) and count accuracy for a grid
+/// of thresholds and switch costs.
+fn sweep(d: &Ge2eDiarizer, data: &Path, files: &[(&str, &str, &str)], only: &str) {
+    let mut cases = Vec::new();
+    for (id, wav, rttm) in files {
+        if !id.contains(only) {
+            continue;
+        }
+        let samples = load_16k(&data.join(wav));
+        let dur = samples.len() as f64 / 16_000.0;
+        let reference = read_rttm(&std::fs::read_to_string(data.join(rttm)).unwrap());
+        let t0 = Instant::now();
+        let p = d.prepare(&samples);
+        println!(
+            "{id}: prepared in {:.1} s ({:.0}x real time)",
+            t0.elapsed().as_secs_f64(),
+            dur / t0.elapsed().as_secs_f64()
+        );
+        cases.push((id.to_string(), dur, reference, p));
+    }
+    for th in [0.6f32, 0.7, 0.8, 0.9, 1.0, 1.1] {
+        for sw in [1.0f32, 2.0, 4.0, 8.0] {
+            for frac in [0.03f32, 0.1] {
+                let mut o = d.options;
+                o.threshold = th;
+                o.switch_cost = sw;
+                o.min_cluster_fraction = frac;
+                let mut tot = Der::default();
+                let mut right = 0;
+                let mut line = String::new();
+                for (id, dur, reference, p) in &cases {
+                    let r = d.assign(p, &o);
+                    let x = der(reference, &turns_of(&r.annotation), *dur, 0.25);
+                    tot.add(&x);
+                    right += usize::from(r.speakers == speaker_count(reference));
+                    line.push_str(&format!(" {id}={:.1}%/{}", 100.0 * x.rate(), r.speakers));
+                }
+                println!(
+                    "th {th:.1} sw {sw:.0} frac {frac:.2}: pooled {:.1}% count {right}/{} |{line}",
+                    100.0 * tot.rate(),
+                    cases.len()
+                );
+            }
+        }
+    }
 }

@@ -5,6 +5,7 @@
 //! skipped; 2 usage or fatal error; a closed pipe on stdout exits 0.
 
 mod commands;
+mod diarize;
 mod input;
 mod output;
 

@@ -128,10 +128,10 @@ impl Default for DiarizeOptions {
             binarize: Binarize::default(),
             step: 20,
             window: WINDOW_FRAMES,
-            threshold: 0.9,
+            threshold: 1.0,
             count: SpeakerCount::default(),
-            switch_cost: 2.0,
-            min_cluster_fraction: 0.03,
+            switch_cost: 4.0,
+            min_cluster_fraction: 0.1,
             rounds: 2,
             max_cluster_windows: 2000,
         }
@@ -228,6 +228,29 @@ impl Diarizer for Ge2eDiarizer {
     }
 
     fn diarize(&self, samples: &[f32]) -> Result<Diarization> {
+        let prepared = self.prepare(samples);
+        Ok(self.assign(&prepared, &self.options))
+    }
+}
+
+/// The expensive, option-independent half of [`Ge2eDiarizer`]: speech frames and window
+/// embeddings. [`Ge2eDiarizer::assign`] turns it into a diarization for any clustering options.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// Frames (10 ms) in the signal.
+    frames: usize,
+    /// Indices of the speech frames.
+    speech: Vec<usize>,
+    /// Windows `(first, len)` over the speech-frame sequence.
+    windows: Vec<(usize, usize)>,
+    /// Mean-centred, normalised window embeddings.
+    emb: Vec<Vec<f32>>,
+}
+
+impl Ge2eDiarizer {
+    /// VAD, mel frames and window embeddings (the costly part), with `self.options`' VAD and
+    /// window settings. Windows are embedded on up to two threads.
+    pub fn prepare(&self, samples: &[f32]) -> Prepared {
         let o = &self.options;
         let mut x = samples.to_vec();
         embed::normalize_volume(&mut x);
@@ -235,16 +258,36 @@ impl Diarizer for Ge2eDiarizer {
         let n = mels.len();
         let mask = speech_mask(samples, o.vad, &o.binarize, n);
         let speech: Vec<usize> = (0..n).filter(|&i| mask[i]).collect();
-        let method = self.describe();
-        if speech.is_empty() {
-            return Ok(Diarization { annotation: Annotation::default(), speakers: 0, method });
-        }
         // Mel frames of speech only, so windows never contain silence.
         let smels: Vec<[f32; N_MELS]> = speech.iter().map(|&i| mels[i]).collect();
         let windows = place_windows(smels.len(), o.window.clamp(10, WINDOW_FRAMES), o.step);
-        let raw = self.embed_windows(&smels, &windows);
-        let emb = cluster::centre(&raw);
+        let half = windows.len().div_ceil(2).div_ceil(32) * 32;
+        let raw = if windows.len() > 64 {
+            let (a, b) = windows.split_at(half.min(windows.len()));
+            let (ea, eb) = std::thread::scope(|sc| {
+                let ha = sc.spawn(|| self.embed_windows(&smels, a));
+                let eb = self.embed_windows(&smels, b);
+                (ha.join().unwrap_or_default(), eb)
+            });
+            let mut e = ea;
+            e.extend(eb);
+            e
+        } else {
+            self.embed_windows(&smels, &windows)
+        };
+        Prepared { frames: n, speech, windows, emb: cluster::centre(&raw) }
+    }
 
+    /// Clustering and resegmentation of prepared embeddings under options `o` (its VAD and
+    /// window settings are ignored: they were used by [`prepare`](Ge2eDiarizer::prepare)).
+    pub fn assign(&self, p: &Prepared, o: &DiarizeOptions) -> Diarization {
+        let method = self.describe();
+        let (emb, windows, speech) = (&p.emb, &p.windows, &p.speech);
+        if speech.is_empty() || emb.len() != windows.len() {
+            return Diarization { annotation: Annotation::default(), speakers: 0, method };
+        }
+        let n = p.frames;
+        let sn = speech.len();
         // Cluster (a subsample when long), then assign every window to the nearest centroid.
         let stride = emb.len().div_ceil(o.max_cluster_windows.max(2));
         let sample: Vec<Vec<f32>> = emb.iter().step_by(stride).cloned().collect();
@@ -268,18 +311,16 @@ impl Diarizer for Ge2eDiarizer {
         }
 
         // Resegmentation rounds.
-        let mut frame_labels = vec![0usize; smels.len()];
+        let mut frame_labels = vec![0usize; sn];
         for _ in 0..o.rounds.max(1) {
             let sims: Vec<Vec<f32>> =
                 emb.iter().map(|e| cents.iter().map(|c| embed::cosine(e, c)).collect()).collect();
-            let scores = reseg::frame_scores(&windows, &sims, smels.len(), k);
+            let scores = reseg::frame_scores(windows, &sims, sn, k);
             frame_labels = reseg::viterbi(&scores, o.switch_cost);
             // Re-estimate centroids from the windows whose centre frame carries each label.
-            let wl: Vec<usize> = windows
-                .iter()
-                .map(|&(f, l)| frame_labels[(f + l / 2).min(smels.len() - 1)])
-                .collect();
-            let new = cluster::centroids(&emb, &wl, k);
+            let wl: Vec<usize> =
+                windows.iter().map(|&(f, l)| frame_labels[(f + l / 2).min(sn - 1)]).collect();
+            let new = cluster::centroids(emb, &wl, k);
             for (c, nc) in cents.iter_mut().zip(new) {
                 if nc.iter().any(|v| *v != 0.0) {
                     *c = nc;
@@ -291,7 +332,7 @@ impl Diarizer for Ge2eDiarizer {
             labels[f] = Some(frame_labels[p]);
         }
         let (annotation, speakers) = annotation_from_labels(&labels);
-        Ok(Diarization { annotation, speakers, method })
+        Diarization { annotation, speakers, method }
     }
 }
 

@@ -62,6 +62,8 @@ pub struct Args {
     /// Longest recording accepted (seconds).
     #[arg(long, value_name = "SECS", default_value = "86400")]
     max_duration: f64,
+    #[command(flatten)]
+    diarize: crate::diarize::DiarizeArgs,
 }
 
 /// Runs detection and writes the result.
@@ -88,6 +90,11 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let sources: Vec<Source> = specs.iter().map(|s| Source::File(s.path.clone())).collect();
     let target = Target::from_arg(Some(&args.output));
     target.check_not_input(&sources)?;
+    if args.diarize.wanted() && args.tracks.is_empty() && args.channels.is_empty() {
+        let id = args.recording_id.as_deref();
+        let audio = &specs[0].path;
+        return crate::diarize::run(&args.diarize, audio, id, &options, format, target, globals);
+    }
 
     let bar = progress_bar(globals);
     let detection = pipeline::detect(&specs, &options, &mut |p: Progress<'_>| {
