@@ -6,7 +6,8 @@
 //! cargo run --release -p overtalk-audio --example diarize_eval -- MODEL.safetensors ../shared/data/real-audio [--hyp DIR]
 //! ```
 //! Tuning knobs (environment): `OT_THRESHOLD`, `OT_SWITCH`, `OT_STEP`, `OT_WINDOW`, `OT_ONLY` (file
-//! name substring), `OT_NO_BASELINE`.
+//! name substring), `OT_NO_BASELINE`, `OT_SYNTH=DIR` (score `DIR/<name>.mix.wav` against
+//! `DIR/<name>.rttm` instead of the real recordings; make them with `bench/make_synth.sh`).
 
 // A measurement tool: a panic here is a failed run, with its message.
 #![allow(clippy::unwrap_used)]
@@ -50,7 +51,26 @@ fn main() {
     let model = PathBuf::from(&args[1]);
     let data = PathBuf::from(&args[2]);
     let hyp_dir = args.iter().position(|a| a == "--hyp").map(|i| PathBuf::from(&args[i + 1]));
-    let files = [
+    let synth: Vec<(String, String, String)> = match std::env::var("OT_SYNTH") {
+        Ok(dir) => {
+            let mut v: Vec<(String, String, String)> = std::fs::read_dir(&dir)
+                .unwrap()
+                .filter_map(|e| {
+                    let p = e.unwrap().path();
+                    let name = p.file_name()?.to_str()?.strip_suffix(".mix.wav")?.to_string();
+                    Some((
+                        name.clone(),
+                        format!("{dir}/{name}.mix.wav"),
+                        format!("{dir}/{name}.rttm"),
+                    ))
+                })
+                .collect();
+            v.sort();
+            v
+        }
+        Err(_) => Vec::new(),
+    };
+    let real = [
         (
             "ES2004a",
             "ami-es2004a-multitrack/mixture.wav",
@@ -62,6 +82,11 @@ fn main() {
         ("trn08", "ami-30s-excerpts/trn08.wav", "ami-30s-excerpts/trn08.but.rttm"),
         ("gecko", "gecko-demo-call/demo.mp3", "gecko-demo-call/demo.rttm"),
     ];
+    let files: Vec<(&str, &str, &str)> = if synth.is_empty() {
+        real.to_vec()
+    } else {
+        synth.iter().map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str())).collect()
+    };
     let mut opts = DiarizeOptions::default();
     opts.threshold = env("OT_THRESHOLD", opts.threshold);
     opts.switch_cost = env("OT_SWITCH", opts.switch_cost);
