@@ -262,9 +262,9 @@ impl<'a> Pickle<'a> {
                         u32::from_le_bytes([s[0], s[1], s[2], s[3]])
                     };
                     let v = memo.get(&k).ok_or_else(|| bad("pickle memo miss"))?;
-                    if matches!(v, V::List(_) | V::Dict(_) | V::Tuple(_)) {
-                        budget = budget.checked_sub(64).ok_or_else(|| bad("pickle too complex"))?;
-                    }
+                    // Copies cost their size, so repeated references cannot blow up memory.
+                    budget =
+                        budget.checked_sub(weight(v)).ok_or_else(|| bad("pickle too complex"))?;
                     stack.push(v.clone());
                 }
                 b'X' => {
@@ -375,6 +375,16 @@ impl<'a> Pickle<'a> {
                 other => return Err(bad(&format!("unsupported pickle opcode 0x{other:02x}"))),
             }
         }
+    }
+}
+
+/// Number of values inside `v` (itself included).
+fn weight(v: &V) -> usize {
+    match v {
+        V::Tuple(x) | V::List(x) => 1 + x.iter().map(weight).sum::<usize>(),
+        V::Dict(x) => 1 + x.iter().map(|(k, v)| weight(k) + weight(v)).sum::<usize>(),
+        V::Tensor { size, stride, .. } => 1 + size.len() + stride.len(),
+        _ => 1,
     }
 }
 
@@ -633,6 +643,18 @@ mod tests {
         let e = Pickle { b: p, at: 0 }.load().unwrap_err();
         assert!(e.to_string().contains("refusing to load os.system"), "{e}");
         assert!(read_legacy_torch(b"\x80").is_err());
+    }
+
+    #[test]
+    fn pickle_reference_bombs_are_refused() {
+        // A list of 200 items memoised, then fetched 10 000 times.
+        let mut p = b"\x80\x02](".to_vec();
+        p.extend(std::iter::repeat_n(&b"K\x01"[..], 200).flatten());
+        p.extend_from_slice(b"eq\x00(");
+        p.extend(std::iter::repeat_n(&b"h\x00"[..], 10_000).flatten());
+        p.extend_from_slice(b"t.");
+        let e = Pickle { b: &p, at: 0 }.load().unwrap_err();
+        assert!(e.to_string().contains("too complex"), "{e}");
     }
 
     #[test]
