@@ -128,7 +128,7 @@ impl Default for DiarizeOptions {
             binarize: Binarize::default(),
             step: 20,
             window: WINDOW_FRAMES,
-            threshold: 1.0,
+            threshold: 0.9,
             count: SpeakerCount::default(),
             switch_cost: 4.0,
             min_cluster_fraction: 0.1,
