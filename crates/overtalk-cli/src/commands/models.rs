@@ -117,7 +117,8 @@ fn download_and_install(tmp: &Path, dir: &Path, globals: Globals) -> Result<Path
     let mut ok = false;
     for (prog, pre) in [("pip", vec![]), ("pip3", vec![]), ("python3", vec!["-m", "pip"])] {
         if !globals.quiet {
-            eprintln!("overtalk: {prog} {} download --no-deps {spec}", pre.join(" "));
+            let shown: Vec<&str> = std::iter::once(prog).chain(pre.iter().copied()).collect();
+            eprintln!("overtalk: {} download --no-deps {spec}", shown.join(" "));
         }
         let status = Command::new(prog)
             .args(&pre)
