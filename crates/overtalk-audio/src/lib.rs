@@ -39,6 +39,7 @@
 #![deny(missing_docs)]
 
 pub mod decode;
+pub mod diarize;
 pub mod features;
 pub mod frames;
 pub mod multitrack;

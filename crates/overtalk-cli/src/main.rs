@@ -5,6 +5,7 @@
 //! skipped; 2 usage or fatal error; a closed pipe on stdout exits 0.
 
 mod commands;
+mod diarize;
 mod input;
 mod output;
 
@@ -41,6 +42,7 @@ enum Command {
     Validate(commands::validate::Args),
     Schema(commands::schema::Args),
     Report(commands::report::Args),
+    Models(commands::models::Args),
     Completions(commands::generate::CompletionArgs),
     Man(commands::generate::ManArgs),
 }
@@ -80,6 +82,7 @@ fn main() -> ExitCode {
         Command::Analyze(a) => commands::analyze::run(a, globals),
         Command::Schema(a) => commands::schema::run(a, globals),
         Command::Report(a) => commands::report::run(a, globals),
+        Command::Models(a) => commands::models::run(a, globals),
         Command::Completions(a) => commands::generate::completions(a, Cli::command()),
         Command::Man(a) => commands::generate::man(a, Cli::command()),
     };

@@ -71,6 +71,8 @@ pub(crate) struct AudioArgs {
     /// Longest recording accepted (seconds).
     #[arg(long, value_name = "SECS", default_value = "86400")]
     max_duration: f64,
+    #[command(flatten)]
+    pub(crate) diarize: crate::diarize::DiarizeArgs,
 }
 
 /// File extensions read as recordings rather than transcripts.
@@ -113,6 +115,17 @@ impl AudioArgs {
         let specs = track_specs(audio, &self.tracks, &self.channels)?;
         let options = self.options()?;
         let sources: Vec<Source> = specs.iter().map(|s| Source::File(s.path.clone())).collect();
+        // One mixed recording with --diarize: tell its speakers apart.
+        if self.diarize.wanted() {
+            let (Some(audio), true, true) =
+                (audio, self.tracks.is_empty(), self.channels.is_empty())
+            else {
+                bail!("--diarize and --speakers apply to one mixed recording, not to --track or --channels");
+            };
+            let corpus =
+                crate::diarize::diarize(&self.diarize, audio, recording_id, &options, globals)?;
+            return Ok((sources, corpus));
+        }
         let bar = progress_bar(globals);
         let detection = pipeline::detect(&specs, &options, &mut |p: Progress<'_>| {
             if let Some(bar) = &bar {

@@ -5,6 +5,7 @@ pub mod convert;
 pub mod detect;
 pub mod generate;
 pub mod info;
+pub mod models;
 pub mod report;
 pub mod schema;
 pub mod score;

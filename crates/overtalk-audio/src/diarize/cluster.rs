@@ -1,0 +1,217 @@
+//! Clustering of window embeddings: average-linkage agglomerative clustering on cosine distance
+//! with an automatic stopping threshold (or a fixed or bounded number of clusters), and a
+//! deterministic spherical k-means for the naive baseline.
+//!
+//! Embeddings are first mean-centred (the recording's average voice is subtracted and each
+//! vector re-normalised): GE2E vectors all live in the positive orthant, and centring spreads
+//! them so that one cosine threshold works across recordings.
+
+use super::embed::{cosine, normalized};
+
+/// How many clusters to find.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpeakerCount {
+    /// Exactly this many (overrides the bounds and the threshold).
+    pub exact: Option<usize>,
+    /// At least this many (≥ 1).
+    pub min: usize,
+    /// At most this many.
+    pub max: usize,
+}
+
+impl Default for SpeakerCount {
+    fn default() -> SpeakerCount {
+        SpeakerCount { exact: None, min: 1, max: 20 }
+    }
+}
+
+/// Subtracts the mean vector and re-normalises every vector.
+pub fn centre(vectors: &[Vec<f32>]) -> Vec<Vec<f32>> {
+    let Some(first) = vectors.first() else { return Vec::new() };
+    let mut mean = vec![0.0f32; first.len()];
+    for v in vectors {
+        mean.iter_mut().zip(v).for_each(|(m, x)| *m += x);
+    }
+    let n = vectors.len() as f32;
+    mean.iter_mut().for_each(|m| *m /= n);
+    vectors.iter().map(|v| normalized(v.iter().zip(&mean).map(|(x, m)| x - m).collect())).collect()
+}
+
+/// Average-linkage agglomerative clustering on cosine distance (1 − cos).
+///
+/// Merges the closest pair until the closest distance exceeds `threshold`, then keeps merging
+/// (or stops early) so that the number of clusters falls inside `count`. Returns one label per
+/// vector, numbered by first appearance. Ties are broken by the lowest indices, so the result
+/// is deterministic. O(n²) memory: callers subsample long inputs.
+pub fn ahc(vectors: &[Vec<f32>], threshold: f32, count: SpeakerCount) -> Vec<usize> {
+    let n = vectors.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let (lo, hi) = match count.exact {
+        Some(k) => (k.max(1), k.max(1)),
+        None => (count.min.max(1), count.max.max(count.min.max(1))),
+    };
+    let mut d = vec![0.0f32; n * n];
+    for i in 0..n {
+        for j in i + 1..n {
+            let x = 1.0 - cosine(&vectors[i], &vectors[j]);
+            d[i * n + j] = x;
+            d[j * n + i] = x;
+        }
+    }
+    let mut size = vec![1usize; n];
+    let mut alive = vec![true; n];
+    let mut owner: Vec<usize> = (0..n).collect();
+    let mut clusters = n;
+    while clusters > 1 {
+        let mut best = (f32::INFINITY, 0, 0);
+        for i in 0..n {
+            if !alive[i] {
+                continue;
+            }
+            for j in i + 1..n {
+                if alive[j] && d[i * n + j] < best.0 {
+                    best = (d[i * n + j], i, j);
+                }
+            }
+        }
+        let (dist, a, b) = best;
+        if clusters <= hi && dist > threshold {
+            break;
+        }
+        if clusters <= lo {
+            break;
+        }
+        // Merge b into a; average linkage update.
+        for k in 0..n {
+            if alive[k] && k != a && k != b {
+                let x = (d[a * n + k] * size[a] as f32 + d[b * n + k] * size[b] as f32)
+                    / (size[a] + size[b]) as f32;
+                d[a * n + k] = x;
+                d[k * n + a] = x;
+            }
+        }
+        size[a] += size[b];
+        alive[b] = false;
+        owner.iter_mut().for_each(|o| {
+            if *o == b {
+                *o = a;
+            }
+        });
+        clusters -= 1;
+    }
+    relabel(&owner)
+}
+
+/// Renumbers labels by first appearance (0, 1, 2, …).
+pub fn relabel(labels: &[usize]) -> Vec<usize> {
+    let mut map: Vec<(usize, usize)> = Vec::new();
+    labels
+        .iter()
+        .map(|&l| match map.iter().find(|(from, _)| *from == l) {
+            Some(&(_, to)) => to,
+            None => {
+                let to = map.len();
+                map.push((l, to));
+                to
+            }
+        })
+        .collect()
+}
+
+/// The normalised mean of the vectors with each label (`k` centroids).
+pub fn centroids(vectors: &[Vec<f32>], labels: &[usize], k: usize) -> Vec<Vec<f32>> {
+    let dim = vectors.first().map_or(0, |v| v.len());
+    let mut c = vec![vec![0.0f32; dim]; k];
+    for (v, &l) in vectors.iter().zip(labels) {
+        if l < k {
+            c[l].iter_mut().zip(v).for_each(|(a, x)| *a += x);
+        }
+    }
+    c.into_iter().map(normalized).collect()
+}
+
+/// The label of the most similar centroid.
+pub fn nearest(v: &[f32], centroids: &[Vec<f32>]) -> usize {
+    let mut best = (f32::NEG_INFINITY, 0);
+    for (k, c) in centroids.iter().enumerate() {
+        let s = cosine(v, c);
+        if s > best.0 {
+            best = (s, k);
+        }
+    }
+    best.1
+}
+
+/// Spherical k-means with a deterministic farthest-point initialisation (first vector, then
+/// repeatedly the vector least similar to every chosen centre); 50 iterations at most.
+pub fn kmeans(vectors: &[Vec<f32>], k: usize) -> Vec<usize> {
+    let n = vectors.len();
+    if n == 0 || k == 0 {
+        return vec![0; n];
+    }
+    let k = k.min(n);
+    let mut centres = vec![vectors[0].clone()];
+    while centres.len() < k {
+        let mut best = (f32::INFINITY, 0);
+        for (i, v) in vectors.iter().enumerate() {
+            let s = centres.iter().map(|c| cosine(v, c)).fold(f32::NEG_INFINITY, f32::max);
+            if s < best.0 {
+                best = (s, i);
+            }
+        }
+        centres.push(vectors[best.1].clone());
+    }
+    let mut labels = vec![0usize; n];
+    for _ in 0..50 {
+        let new: Vec<usize> = vectors.iter().map(|v| nearest(v, &centres)).collect();
+        let done = new == labels;
+        labels = new;
+        let c = centroids(vectors, &labels, k);
+        for (old, new) in centres.iter_mut().zip(c) {
+            if new.iter().any(|x| *x != 0.0) {
+                *old = new;
+            }
+        }
+        if done {
+            break;
+        }
+    }
+    relabel(&labels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pts() -> Vec<Vec<f32>> {
+        vec![
+            vec![1.0, 0.0, 0.0],
+            vec![0.99, 0.1, 0.0],
+            vec![0.0, 1.0, 0.0],
+            vec![0.05, 0.98, 0.0],
+            vec![0.0, 0.0, 1.0],
+        ]
+    }
+
+    #[test]
+    fn ahc_threshold_and_counts() {
+        let auto = ahc(&pts(), 0.5, SpeakerCount::default());
+        assert_eq!(auto, vec![0, 0, 1, 1, 2]);
+        let two = ahc(&pts(), 0.5, SpeakerCount { exact: Some(2), ..Default::default() });
+        assert_eq!(two.iter().max(), Some(&1));
+        assert_eq!(two[0], two[1]);
+        let at_most_two = ahc(&pts(), 0.5, SpeakerCount { exact: None, min: 1, max: 2 });
+        assert_eq!(at_most_two, two);
+        let at_least_four = ahc(&pts(), 0.5, SpeakerCount { exact: None, min: 4, max: 9 });
+        assert_eq!(at_least_four.iter().max(), Some(&3));
+        assert!(ahc(&[], 0.5, SpeakerCount::default()).is_empty());
+    }
+
+    #[test]
+    fn kmeans_separates() {
+        assert_eq!(kmeans(&pts(), 3), vec![0, 0, 1, 1, 2]);
+        assert_eq!(relabel(&[5, 5, 2, 7, 2]), vec![0, 0, 1, 2, 1]);
+    }
+}

@@ -1,0 +1,667 @@
+//! Model files: where they live, how they are obtained from the packages that ship them, and
+//! how they are checked and converted — all in Rust, with no Python or torch at run time.
+//!
+//! The speaker encoder is the GE2E network shipped as `resemblyzer/pretrained.pt` inside the
+//! Resemblyzer 0.1.4 wheel on PyPI (Apache-2.0). That file is a legacy (pre-zip) `torch.save`
+//! pickle. [`install_ge2e_from_wheel`] reads the wheel (a zip), checks the SHA-256 of the
+//! embedded file against the pinned value, runs a restricted pickle interpreter that only knows
+//! the handful of opcodes and two constructors such a file uses (`OrderedDict` and
+//! `_rebuild_tensor_v2`; anything else is refused), keeps the model weights (dropping the
+//! optimizer state) and writes them as `ge2e.safetensors` into the model directory.
+//!
+//! ```text
+//! Resemblyzer-0.1.4-py3-none-any.whl ──zip──► pretrained.pt (SHA-256 pinned)
+//!        ──restricted unpickler──► 12 weight tensors ──► <model dir>/ge2e.safetensors
+//! ```
+//!
+//! Third-party weights are never part of this repository: they are fetched by the user's own
+//! `pip download` (or given as a wheel path) at install time.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use overtalk::{Error, Result};
+use sha2::{Digest, Sha256};
+
+/// The PyPI package that ships the speaker encoder.
+pub const RESEMBLYZER_PACKAGE: &str = "resemblyzer";
+/// The pinned version of [`RESEMBLYZER_PACKAGE`].
+pub const RESEMBLYZER_VERSION: &str = "0.1.4";
+/// SHA-256 of the pinned wheel as published on PyPI.
+pub const RESEMBLYZER_WHEEL_SHA256: &str =
+    "8f12eb2f1a9982d32e8db7856de754709b59c93a77bcf0ff536584b619a9dd1f";
+/// The member of the wheel that holds the encoder.
+pub const PRETRAINED_MEMBER: &str = "resemblyzer/pretrained.pt";
+/// SHA-256 of [`PRETRAINED_MEMBER`] in the pinned wheel (what is actually verified: a
+/// re-packed wheel with the same weights is accepted).
+pub const PRETRAINED_SHA256: &str =
+    "39373b86598fa3da9fcddee6142382efe09777e8d37dc9c0561f41f0070f134e";
+/// File name of the converted encoder in the model directory.
+pub const GE2E_FILE: &str = "ge2e.safetensors";
+
+/// Largest wheel or model file read (bytes).
+const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// The model directory: `$OVERTALK_MODEL_DIR` if set, else `<user data dir>/overtalk/models`
+/// (e.g. `~/.local/share/overtalk/models` on Linux).
+pub fn model_dir() -> Result<PathBuf> {
+    if let Some(d) = std::env::var_os("OVERTALK_MODEL_DIR") {
+        return Ok(PathBuf::from(d));
+    }
+    dirs::data_dir()
+        .map(|d| d.join("overtalk").join("models"))
+        .ok_or_else(|| Error::invalid("no user data directory; set OVERTALK_MODEL_DIR"))
+}
+
+/// Where the converted GE2E encoder is (or would be) in `dir`.
+pub fn ge2e_path(dir: &Path) -> PathBuf {
+    dir.join(GE2E_FILE)
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let d = Sha256::digest(bytes);
+    d.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn read_bounded(path: &Path) -> Result<Vec<u8>> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::from(e).with_path(path))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(
+            Error::limit(format!("file larger than {MAX_FILE_BYTES} bytes")).with_path(path)
+        );
+    }
+    std::fs::read(path).map_err(|e| Error::from(e).with_path(path))
+}
+
+/// Extracts the GE2E encoder from a Resemblyzer wheel, verifies it, converts it and writes
+/// [`GE2E_FILE`] into `dir` (created if needed; written atomically). Returns the path written.
+pub fn install_ge2e_from_wheel(wheel: &Path, dir: &Path) -> Result<PathBuf> {
+    let bytes = read_bounded(wheel)?;
+    let pt = zip_member(&bytes, PRETRAINED_MEMBER).map_err(|e| e.with_path(wheel))?;
+    let got = sha256_hex(&pt);
+    if got != PRETRAINED_SHA256 {
+        return Err(Error::invalid(format!(
+            "{PRETRAINED_MEMBER} has SHA-256 {got}, expected {PRETRAINED_SHA256} \
+             (only {RESEMBLYZER_PACKAGE} {RESEMBLYZER_VERSION} is supported)"
+        ))
+        .with_path(wheel));
+    }
+    let tensors = read_legacy_torch(&pt).map_err(|e| e.with_path(wheel))?;
+    let keep: Vec<Tensor> = tensors
+        .into_iter()
+        .filter(|t| t.name.starts_with("lstm.") || t.name.starts_with("linear."))
+        .collect();
+    // Validates names and shapes before anything is written.
+    crate::diarize::embed::Ge2eWeights::from_tensors(&keep)?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::from(e).with_path(dir))?;
+    let out = ge2e_path(dir);
+    let tmp = dir.join(format!("{GE2E_FILE}.partial"));
+    let meta = [
+        ("source", format!("{RESEMBLYZER_PACKAGE}=={RESEMBLYZER_VERSION} {PRETRAINED_MEMBER}")),
+        ("source_sha256", PRETRAINED_SHA256.to_string()),
+        ("licence", "Apache-2.0".to_string()),
+    ];
+    std::fs::write(&tmp, write_safetensors(&keep, &meta)?)
+        .map_err(|e| Error::from(e).with_path(&tmp))?;
+    std::fs::rename(&tmp, &out).map_err(|e| Error::from(e).with_path(&out))?;
+    Ok(out)
+}
+
+/// A named float tensor, row-major.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tensor {
+    /// The tensor's name (`lstm.weight_ih_l0`, …).
+    pub name: String,
+    /// Dimensions, outermost first.
+    pub shape: Vec<usize>,
+    /// Row-major values.
+    pub data: Vec<f32>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// zip
+
+fn u16_at(b: &[u8], at: usize) -> Result<u16> {
+    b.get(at..at + 2)
+        .map(|s| u16::from_le_bytes([s[0], s[1]]))
+        .ok_or_else(|| Error::invalid("truncated zip archive"))
+}
+
+fn u32_at(b: &[u8], at: usize) -> Result<u32> {
+    b.get(at..at + 4)
+        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+        .ok_or_else(|| Error::invalid("truncated zip archive"))
+}
+
+/// The uncompressed bytes of member `name` of a zip archive (stored or deflated).
+pub fn zip_member(zip: &[u8], name: &str) -> Result<Vec<u8>> {
+    // End of central directory: signature 0x06054b50 within the last 64 KiB + 22 bytes.
+    let lo = zip.len().saturating_sub(65_557);
+    let eocd = (lo..zip.len().saturating_sub(21))
+        .rev()
+        .find(|&i| zip[i..i + 4] == [0x50, 0x4b, 0x05, 0x06])
+        .ok_or_else(|| Error::invalid("not a zip archive (wheel): no end of central directory"))?;
+    let entries = u16_at(zip, eocd + 10)? as usize;
+    let mut at = u32_at(zip, eocd + 16)? as usize;
+    for _ in 0..entries {
+        if u32_at(zip, at)? != 0x0201_4b50 {
+            return Err(Error::invalid("corrupt zip central directory"));
+        }
+        let method = u16_at(zip, at + 10)?;
+        let csize = u32_at(zip, at + 20)? as usize;
+        let usize_ = u32_at(zip, at + 24)? as usize;
+        let nlen = u16_at(zip, at + 28)? as usize;
+        let elen = u16_at(zip, at + 30)? as usize;
+        let clen = u16_at(zip, at + 32)? as usize;
+        let local = u32_at(zip, at + 42)? as usize;
+        let ename =
+            zip.get(at + 46..at + 46 + nlen).ok_or_else(|| Error::invalid("truncated zip"))?;
+        if ename == name.as_bytes() {
+            if u32_at(zip, local)? != 0x0403_4b50 {
+                return Err(Error::invalid("corrupt zip local header"));
+            }
+            let start =
+                local + 30 + u16_at(zip, local + 26)? as usize + u16_at(zip, local + 28)? as usize;
+            let data = zip
+                .get(start..start.saturating_add(csize))
+                .ok_or_else(|| Error::invalid("truncated zip member"))?;
+            if usize_ as u64 > MAX_FILE_BYTES {
+                return Err(Error::limit("zip member too large"));
+            }
+            return match method {
+                0 => Ok(data.to_vec()),
+                8 => miniz_oxide::inflate::decompress_to_vec_with_limit(data, usize_)
+                    .map_err(|e| Error::invalid(format!("corrupt deflate data in {name}: {e:?}"))),
+                m => Err(Error::unsupported(format!("zip compression method {m}"))),
+            };
+        }
+        at += 46 + nlen + elen + clen;
+    }
+    Err(Error::invalid(format!(
+        "{name} is not in the archive (is this the {RESEMBLYZER_PACKAGE} wheel?)"
+    )))
+}
+
+// ---------------------------------------------------------------------------------------------
+// restricted pickle
+
+#[derive(Clone, Debug)]
+enum V {
+    None,
+    Bool,
+    Int(i64),
+    Float,
+    Str(String),
+    Tuple(Vec<V>),
+    List(Vec<V>),
+    Dict(Vec<(V, V)>),
+    Global(String, String),
+    Storage { key: String, dtype: String },
+    Tensor { key: String, dtype: String, offset: usize, size: Vec<usize>, stride: Vec<usize> },
+    Mark,
+}
+
+struct Pickle<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Pickle<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+        let s = self
+            .b
+            .get(self.at..self.at.saturating_add(n))
+            .ok_or_else(|| bad("truncated pickle"))?;
+        self.at += n;
+        Ok(s)
+    }
+    fn line(&mut self) -> Result<String> {
+        let rest = &self.b[self.at.min(self.b.len())..];
+        let n = rest.iter().position(|&c| c == b'\n').ok_or_else(|| bad("truncated pickle"))?;
+        let s = String::from_utf8_lossy(&rest[..n]).into_owned();
+        self.at += n + 1;
+        Ok(s)
+    }
+
+    /// Runs one pickle up to its STOP and returns the object.
+    fn load(&mut self) -> Result<V> {
+        let mut stack: Vec<V> = Vec::new();
+        let mut memo: HashMap<u32, V> = HashMap::new();
+        let mut budget = self.b.len().saturating_mul(4).max(1024);
+        loop {
+            budget = budget.checked_sub(1).ok_or_else(|| bad("pickle too complex"))?;
+            if stack.len() > 1_000_000 || memo.len() > 1_000_000 {
+                return Err(Error::limit("pickle too large"));
+            }
+            let op = self.take(1)?[0];
+            match op {
+                0x80 => {
+                    self.take(1)?;
+                }
+                b'}' => stack.push(V::Dict(Vec::new())),
+                b']' => stack.push(V::List(Vec::new())),
+                b')' => stack.push(V::Tuple(Vec::new())),
+                b'(' => stack.push(V::Mark),
+                b'N' => stack.push(V::None),
+                0x88 | 0x89 => stack.push(V::Bool),
+                b'q' => {
+                    let k = u32::from(self.take(1)?[0]);
+                    memo.insert(k, top(&stack)?.clone());
+                }
+                b'r' => {
+                    let s = self.take(4)?;
+                    let k = u32::from_le_bytes([s[0], s[1], s[2], s[3]]);
+                    memo.insert(k, top(&stack)?.clone());
+                }
+                b'h' | b'j' => {
+                    let k = if op == b'h' {
+                        u32::from(self.take(1)?[0])
+                    } else {
+                        let s = self.take(4)?;
+                        u32::from_le_bytes([s[0], s[1], s[2], s[3]])
+                    };
+                    let v = memo.get(&k).ok_or_else(|| bad("pickle memo miss"))?;
+                    // Copies cost their size, so repeated references cannot blow up memory.
+                    budget =
+                        budget.checked_sub(weight(v)).ok_or_else(|| bad("pickle too complex"))?;
+                    stack.push(v.clone());
+                }
+                b'X' => {
+                    let s = self.take(4)?;
+                    let n = u32::from_le_bytes([s[0], s[1], s[2], s[3]]) as usize;
+                    stack.push(V::Str(String::from_utf8_lossy(self.take(n)?).into_owned()));
+                }
+                0x8c => {
+                    let n = self.take(1)?[0] as usize;
+                    stack.push(V::Str(String::from_utf8_lossy(self.take(n)?).into_owned()));
+                }
+                b'J' => {
+                    let s = self.take(4)?;
+                    stack.push(V::Int(i64::from(i32::from_le_bytes([s[0], s[1], s[2], s[3]]))));
+                }
+                b'K' => stack.push(V::Int(i64::from(self.take(1)?[0]))),
+                b'M' => {
+                    let s = self.take(2)?;
+                    stack.push(V::Int(i64::from(u16::from_le_bytes([s[0], s[1]]))));
+                }
+                0x8a => {
+                    let n = self.take(1)?[0] as usize;
+                    let s = self.take(n)?;
+                    let v = if n <= 8 && n > 0 {
+                        let mut buf = if s[n - 1] & 0x80 != 0 { [0xff; 8] } else { [0; 8] };
+                        buf[..n].copy_from_slice(s);
+                        V::Int(i64::from_le_bytes(buf))
+                    } else {
+                        V::None // big integers (the legacy magic number) are not needed
+                    };
+                    stack.push(v);
+                }
+                b'G' => {
+                    self.take(8)?;
+                    stack.push(V::Float);
+                }
+                b'c' => {
+                    let m = self.line()?;
+                    let n = self.line()?;
+                    let allowed = matches!(
+                        (m.as_str(), n.as_str()),
+                        ("collections", "OrderedDict") | ("torch._utils", "_rebuild_tensor_v2")
+                    ) || (m == "torch" && n.ends_with("Storage"));
+                    if !allowed {
+                        return Err(bad(&format!("refusing to load {m}.{n}")));
+                    }
+                    stack.push(V::Global(m, n));
+                }
+                b't' => {
+                    let items = pop_mark(&mut stack)?;
+                    stack.push(V::Tuple(items));
+                }
+                0x85..=0x87 => {
+                    let n = (op - 0x84) as usize;
+                    if stack.len() < n {
+                        return Err(bad("pickle stack underflow"));
+                    }
+                    let items = stack.split_off(stack.len() - n);
+                    stack.push(V::Tuple(items));
+                }
+                b'Q' => {
+                    let pid = pop(&mut stack)?;
+                    stack.push(storage_from_pid(pid)?);
+                }
+                b'R' => {
+                    let args = pop(&mut stack)?;
+                    let f = pop(&mut stack)?;
+                    stack.push(reduce(f, args)?);
+                }
+                b'b' => {
+                    pop(&mut stack)?; // BUILD state (tensor hooks): not needed
+                }
+                b's' => {
+                    let v = pop(&mut stack)?;
+                    let k = pop(&mut stack)?;
+                    match stack.last_mut() {
+                        Some(V::Dict(d)) => d.push((k, v)),
+                        _ => return Err(bad("SETITEM on a non-dict")),
+                    }
+                }
+                b'u' => {
+                    let items = pop_mark(&mut stack)?;
+                    match stack.last_mut() {
+                        Some(V::Dict(d)) => {
+                            let mut it = items.into_iter();
+                            while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                                d.push((k, v));
+                            }
+                        }
+                        _ => return Err(bad("SETITEMS on a non-dict")),
+                    }
+                }
+                b'a' => {
+                    let v = pop(&mut stack)?;
+                    match stack.last_mut() {
+                        Some(V::List(l)) => l.push(v),
+                        _ => return Err(bad("APPEND on a non-list")),
+                    }
+                }
+                b'e' => {
+                    let items = pop_mark(&mut stack)?;
+                    match stack.last_mut() {
+                        Some(V::List(l)) => l.extend(items),
+                        _ => return Err(bad("APPENDS on a non-list")),
+                    }
+                }
+                b'.' => return pop(&mut stack),
+                other => return Err(bad(&format!("unsupported pickle opcode 0x{other:02x}"))),
+            }
+        }
+    }
+}
+
+/// Number of values inside `v` (itself included).
+fn weight(v: &V) -> usize {
+    match v {
+        V::Tuple(x) | V::List(x) => 1 + x.iter().map(weight).sum::<usize>(),
+        V::Dict(x) => 1 + x.iter().map(|(k, v)| weight(k) + weight(v)).sum::<usize>(),
+        V::Tensor { size, stride, .. } => 1 + size.len() + stride.len(),
+        _ => 1,
+    }
+}
+
+fn bad(m: &str) -> Error {
+    Error::invalid(format!("not a readable legacy torch file: {m}"))
+}
+
+fn top(stack: &[V]) -> Result<&V> {
+    stack.last().ok_or_else(|| bad("pickle stack underflow"))
+}
+
+fn pop(stack: &mut Vec<V>) -> Result<V> {
+    match stack.pop() {
+        Some(V::Mark) | None => Err(bad("pickle stack underflow")),
+        Some(v) => Ok(v),
+    }
+}
+
+fn pop_mark(stack: &mut Vec<V>) -> Result<Vec<V>> {
+    let m = stack.iter().rposition(|v| matches!(v, V::Mark)).ok_or_else(|| bad("no MARK"))?;
+    let items = stack.split_off(m + 1);
+    stack.pop();
+    Ok(items)
+}
+
+fn storage_from_pid(pid: V) -> Result<V> {
+    match pid {
+        V::Tuple(t) if t.len() >= 3 => match (&t[0], &t[1], &t[2]) {
+            (V::Str(s), V::Global(_, dtype), V::Str(key)) if s == "storage" => {
+                Ok(V::Storage { key: key.clone(), dtype: dtype.clone() })
+            }
+            _ => Err(bad("unexpected persistent id")),
+        },
+        _ => Err(bad("unexpected persistent id")),
+    }
+}
+
+fn ints(v: &V) -> Result<Vec<usize>> {
+    match v {
+        V::Tuple(t) => t
+            .iter()
+            .map(|x| match x {
+                V::Int(i) if *i >= 0 && *i < (1 << 31) => Ok(*i as usize),
+                _ => Err(bad("bad tensor size")),
+            })
+            .collect(),
+        _ => Err(bad("bad tensor size")),
+    }
+}
+
+fn reduce(f: V, args: V) -> Result<V> {
+    match f {
+        V::Global(m, n) if m == "collections" && n == "OrderedDict" => Ok(V::Dict(Vec::new())),
+        V::Global(m, n) if m == "torch._utils" && n == "_rebuild_tensor_v2" => {
+            let V::Tuple(a) = args else { return Err(bad("bad tensor arguments")) };
+            match (a.first(), a.get(1), a.get(2), a.get(3)) {
+                (Some(V::Storage { key, dtype }), Some(V::Int(off)), Some(size), Some(stride))
+                    if *off >= 0 =>
+                {
+                    Ok(V::Tensor {
+                        key: key.clone(),
+                        dtype: dtype.clone(),
+                        offset: *off as usize,
+                        size: ints(size)?,
+                        stride: ints(stride)?,
+                    })
+                }
+                _ => Err(bad("bad tensor arguments")),
+            }
+        }
+        V::Global(m, n) => Err(bad(&format!("refusing to call {m}.{n}"))),
+        _ => Err(bad("REDUCE on a non-callable")),
+    }
+}
+
+/// The float tensors of a legacy (pre-zip) `torch.save` file holding a state dict, or a dict
+/// with a `model_state` state dict. Only float32 storages are read.
+pub fn read_legacy_torch(bytes: &[u8]) -> Result<Vec<Tensor>> {
+    let mut p = Pickle { b: bytes, at: 0 };
+    for _ in 0..3 {
+        p.load()?; // magic number, protocol version, system info
+    }
+    let obj = p.load()?;
+    let V::List(keys) = p.load()? else { return Err(bad("no storage key list")) };
+    // Each storage: u64 element count, then its little-endian elements.
+    let mut storages: HashMap<String, (usize, usize)> = HashMap::new();
+    for k in keys {
+        let V::Str(k) = k else { return Err(bad("bad storage key")) };
+        let s = p.take(8)?;
+        let n = u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]]);
+        let n = usize::try_from(n).map_err(|_| bad("storage too large"))?;
+        let start = p.at;
+        p.take(n.checked_mul(4).ok_or_else(|| bad("storage too large"))?)?;
+        storages.insert(k, (start, n));
+    }
+    let V::Dict(mut state) = obj else { return Err(bad("top level is not a dict")) };
+    if let Some(pos) = state.iter().position(|(k, _)| matches!(k, V::Str(s) if s == "model_state"))
+    {
+        match state.swap_remove(pos).1 {
+            V::Dict(d) => state = d,
+            _ => return Err(bad("model_state is not a dict")),
+        }
+    }
+    let mut out = Vec::new();
+    for (k, v) in state {
+        let (V::Str(name), V::Tensor { key, dtype, offset, size, stride }) = (k, v) else {
+            continue;
+        };
+        if dtype != "FloatStorage" {
+            continue;
+        }
+        let &(start, n) = storages.get(&key).ok_or_else(|| bad("missing storage"))?;
+        let count: usize = size.iter().product();
+        if size.len() != stride.len() {
+            return Err(bad("size and stride differ in rank"));
+        }
+        let mut data = Vec::with_capacity(count);
+        let mut idx = vec![0usize; size.len()];
+        for _ in 0..count {
+            let e = offset + idx.iter().zip(&stride).map(|(i, s)| i * s).sum::<usize>();
+            if e >= n {
+                return Err(bad("tensor outside its storage"));
+            }
+            let b = &bytes[start + 4 * e..start + 4 * e + 4];
+            data.push(f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            for d in (0..idx.len()).rev() {
+                idx[d] += 1;
+                if idx[d] < size[d] {
+                    break;
+                }
+                idx[d] = 0;
+            }
+        }
+        out.push(Tensor { name, shape: size, data });
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// safetensors
+
+/// Serializes float tensors in the safetensors format (8-byte header length, JSON header,
+/// little-endian data), with string metadata.
+pub fn write_safetensors(tensors: &[Tensor], metadata: &[(&str, String)]) -> Result<Vec<u8>> {
+    let mut header = serde_json::Map::new();
+    let meta: serde_json::Map<String, serde_json::Value> =
+        metadata.iter().map(|(k, v)| (k.to_string(), serde_json::Value::from(v.clone()))).collect();
+    header.insert("__metadata__".into(), serde_json::Value::Object(meta));
+    let mut offset = 0usize;
+    for t in tensors {
+        let end = offset + 4 * t.data.len();
+        header.insert(
+            t.name.clone(),
+            serde_json::json!({"dtype": "F32", "shape": t.shape, "data_offsets": [offset, end]}),
+        );
+        offset = end;
+    }
+    let mut h = serde_json::to_vec(&serde_json::Value::Object(header))
+        .map_err(|e| Error::invalid(e.to_string()))?;
+    while h.len() % 8 != 0 {
+        h.push(b' ');
+    }
+    let mut out = Vec::with_capacity(8 + h.len() + offset);
+    out.extend_from_slice(&(h.len() as u64).to_le_bytes());
+    out.extend_from_slice(&h);
+    for t in tensors {
+        for v in &t.data {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    Ok(out)
+}
+
+/// Reads the F32 tensors of a safetensors file (other dtypes are an error).
+pub fn read_safetensors(bytes: &[u8]) -> Result<Vec<Tensor>> {
+    let bad = |m: &str| Error::invalid(format!("not a readable safetensors file: {m}"));
+    let n = bytes.get(..8).ok_or_else(|| bad("shorter than 8 bytes"))?;
+    let n = u64::from_le_bytes([n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]]);
+    let n = usize::try_from(n).map_err(|_| bad("header too large"))?;
+    let head = bytes.get(8..8usize.saturating_add(n)).ok_or_else(|| bad("truncated header"))?;
+    let data = &bytes[8 + n..];
+    let v: serde_json::Value = serde_json::from_slice(head).map_err(|e| bad(&e.to_string()))?;
+    let obj = v.as_object().ok_or_else(|| bad("header is not an object"))?;
+    let mut out = Vec::new();
+    for (name, t) in obj {
+        if name == "__metadata__" {
+            continue;
+        }
+        if t.get("dtype").and_then(|d| d.as_str()) != Some("F32") {
+            return Err(bad(&format!("{name}: only F32 tensors are supported")));
+        }
+        let shape: Vec<usize> = t
+            .get("shape")
+            .and_then(|s| s.as_array())
+            .ok_or_else(|| bad("missing shape"))?
+            .iter()
+            .map(|x| x.as_u64().map(|x| x as usize).ok_or_else(|| bad("bad shape")))
+            .collect::<Result<_>>()?;
+        let off = t
+            .get("data_offsets")
+            .and_then(|s| s.as_array())
+            .ok_or_else(|| bad("missing offsets"))?;
+        let (a, b) =
+            match (off.first().and_then(|x| x.as_u64()), off.get(1).and_then(|x| x.as_u64())) {
+                (Some(a), Some(b)) if a <= b => (a as usize, b as usize),
+                _ => return Err(bad("bad offsets")),
+            };
+        let count = shape
+            .iter()
+            .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+            .ok_or_else(|| bad("bad shape"))?;
+        if b - a != 4 * count {
+            return Err(bad(&format!("{name}: offsets do not match the shape")));
+        }
+        let raw = data.get(a..b).ok_or_else(|| bad("truncated data"))?;
+        let data =
+            raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        out.push(Tensor { name: name.clone(), shape, data });
+    }
+    out.sort_by(|x, y| x.name.cmp(&y.name));
+    Ok(out)
+}
+
+/// Reads a safetensors file from disk (bounded size).
+pub fn read_safetensors_file(path: &Path) -> Result<Vec<Tensor>> {
+    read_safetensors(&read_bounded(path)?).map_err(|e| e.with_path(path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn safetensors_round_trip() {
+        let t = vec![
+            Tensor { name: "a".into(), shape: vec![2, 2], data: vec![1.0, -2.0, 3.5, 0.0] },
+            Tensor { name: "b".into(), shape: vec![1], data: vec![7.0] },
+        ];
+        let bytes = write_safetensors(&t, &[("k", "v".into())]).unwrap();
+        assert_eq!(read_safetensors(&bytes).unwrap(), t);
+        assert!(read_safetensors(&bytes[..bytes.len() - 1]).is_err());
+        assert!(read_safetensors(b"\xff\xff\xff\xff\xff\xff\xff\x7f").is_err());
+    }
+
+    #[test]
+    fn zip_errors_are_clean() {
+        assert!(zip_member(b"", "x").is_err());
+        assert!(zip_member(b"PK\x05\x06", "x").is_err());
+        assert!(zip_member(&[0u8; 100], "x").is_err());
+    }
+
+    #[test]
+    fn pickle_refuses_arbitrary_globals() {
+        // PROTO 2, GLOBAL os system, STOP
+        let p = b"\x80\x02cos\nsystem\n.";
+        let e = Pickle { b: p, at: 0 }.load().unwrap_err();
+        assert!(e.to_string().contains("refusing to load os.system"), "{e}");
+        assert!(read_legacy_torch(b"\x80").is_err());
+    }
+
+    #[test]
+    fn pickle_reference_bombs_are_refused() {
+        // A list of 200 items memoised, then fetched 10 000 times.
+        let mut p = b"\x80\x02](".to_vec();
+        p.extend(std::iter::repeat_n(&b"K\x01"[..], 200).flatten());
+        p.extend_from_slice(b"eq\x00(");
+        p.extend(std::iter::repeat_n(&b"h\x00"[..], 10_000).flatten());
+        p.extend_from_slice(b"t.");
+        let e = Pickle { b: &p, at: 0 }.load().unwrap_err();
+        assert!(e.to_string().contains("too complex"), "{e}");
+    }
+
+    #[test]
+    fn sha256_of_empty() {
+        assert_eq!(
+            sha256_hex(b""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
+}

@@ -1,0 +1,135 @@
+//! Speaker diarization of one mixed recording, used by `overtalk detect --diarize`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use overtalk::format;
+use overtalk::{Corpus, Segment, Time, TranscriptBuilder};
+use overtalk_audio::decode::decode_all;
+use overtalk_audio::diarize::cluster::SpeakerCount;
+use overtalk_audio::diarize::models::{ge2e_path, model_dir};
+use overtalk_audio::diarize::{
+    signal_duration, DiarizeOptions, Diarizer, Ge2eDiarizer, VadOnlyDiarizer,
+};
+use overtalk_audio::pipeline::DetectOptions;
+use overtalk_audio::resample::resample_to_16k;
+use overtalk_audio::vad::VadKind;
+
+use crate::Globals;
+
+/// Flags for telling speakers apart in a single mixed recording.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DiarizeArgs {
+    /// Tell the speakers of a single mixed recording apart (needs `overtalk models install`;
+    /// without a model, all speech is one speaker, with a warning).
+    #[arg(long)]
+    pub diarize: bool,
+    /// Exactly this many speakers (implies --diarize).
+    #[arg(long, value_name = "N", conflicts_with_all = ["min_speakers", "max_speakers"])]
+    pub speakers: Option<usize>,
+    /// At least this many speakers (implies --diarize).
+    #[arg(long, value_name = "N")]
+    pub min_speakers: Option<usize>,
+    /// At most this many speakers (implies --diarize).
+    #[arg(long, value_name = "N")]
+    pub max_speakers: Option<usize>,
+    /// A GE2E speaker encoder in safetensors form (as written by `overtalk models install`)
+    /// instead of the installed one (implies --diarize).
+    #[arg(long, value_name = "FILE")]
+    pub embedding_model: Option<PathBuf>,
+}
+
+impl DiarizeArgs {
+    /// Whether any flag asks for diarization.
+    pub fn wanted(&self) -> bool {
+        self.diarize
+            || self.speakers.is_some()
+            || self.min_speakers.is_some()
+            || self.max_speakers.is_some()
+            || self.embedding_model.is_some()
+    }
+
+    fn count(&self) -> Result<SpeakerCount> {
+        let d = SpeakerCount::default();
+        let c = SpeakerCount {
+            exact: self.speakers,
+            min: self.min_speakers.unwrap_or(d.min),
+            max: self.max_speakers.unwrap_or(d.max),
+        };
+        if c.exact == Some(0) || c.min == 0 {
+            bail!("--speakers/--min-speakers: expected at least 1");
+        }
+        if c.min > c.max {
+            bail!("--min-speakers {} is larger than --max-speakers {}", c.min, c.max);
+        }
+        Ok(c)
+    }
+}
+
+fn load_16k(path: &Path, options: &DetectOptions) -> Result<Vec<f32>> {
+    let (info, ch) = decode_all(path, &options.decode)
+        .with_context(|| format!("decoding {}", path.display()))?;
+    let n = ch.first().map_or(0, |c| c.len());
+    let k = ch.len().max(1) as f32;
+    let mono: Vec<f32> = (0..n).map(|i| ch.iter().map(|c| c[i]).sum::<f32>() / k).collect();
+    Ok(resample_to_16k(&mono, info.sample_rate)?)
+}
+
+/// Diarizes `audio`: who spoke when, as a corpus of one recording (`recording_id`, default the
+/// file name without its extension).
+pub fn diarize(
+    args: &DiarizeArgs,
+    audio: &Path,
+    recording_id: Option<&str>,
+    options: &DetectOptions,
+    globals: Globals,
+) -> Result<Corpus> {
+    let mut o = DiarizeOptions { count: args.count()?, ..DiarizeOptions::default() };
+    o.vad = options.vad.unwrap_or(VadKind::Energy);
+    o.binarize = options.binarize;
+    let diarizer: Box<dyn Diarizer> = match &args.embedding_model {
+        Some(p) => {
+            if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("onnx")) {
+                bail!(
+                    "{}: ONNX speaker models are not supported by this build; give a GE2E \
+                     safetensors file (`overtalk models install` writes one)",
+                    p.display()
+                );
+            }
+            Box::new(Ge2eDiarizer::from_file(p, o)?)
+        }
+        None => {
+            let p = ge2e_path(&model_dir()?);
+            if p.exists() {
+                Box::new(Ge2eDiarizer::from_file(&p, o).with_context(|| {
+                    "the installed speaker model does not load; run `overtalk models install` again"
+                })?)
+            } else {
+                if !globals.quiet {
+                    eprintln!(
+                        "overtalk: warning: no speaker model at {} (run `overtalk models install`); \
+                         falling back to voice activity only: all speech is one speaker",
+                        p.display()
+                    );
+                }
+                Box::new(VadOnlyDiarizer { vad: o.vad, binarize: o.binarize })
+            }
+        }
+    };
+    let samples = load_16k(audio, options)?;
+    let d = diarizer.diarize(&samples).context("diarizing")?;
+    if !globals.quiet {
+        eprintln!("overtalk: {} speakers; {}", d.speakers, d.method);
+    }
+    let id = match recording_id {
+        Some(id) => id.to_owned(),
+        None => format::recording_id_from_path(audio),
+    };
+    let mut builder = TranscriptBuilder::new();
+    let ann = &d.annotation;
+    for track in ann.tracks() {
+        builder.add(track.segment, ann.speaker_name(track.speaker), None);
+    }
+    builder.extent(Segment::new(Time(0), Time(signal_duration(&samples).0)));
+    Ok(Corpus::single(id, builder.build()))
+}
