@@ -24,9 +24,9 @@ pub struct DiarizeArgs {
     /// without a model, all speech is one speaker, with a warning).
     #[arg(long)]
     pub diarize: bool,
-    /// Exactly this many speakers (implies --diarize).
+    /// Exactly this many speakers (implies --diarize). (`--speakers` renames speakers.)
     #[arg(long, value_name = "N", conflicts_with_all = ["min_speakers", "max_speakers"])]
-    pub speakers: Option<usize>,
+    pub num_speakers: Option<usize>,
     /// At least this many speakers (implies --diarize).
     #[arg(long, value_name = "N")]
     pub min_speakers: Option<usize>,
@@ -43,7 +43,7 @@ impl DiarizeArgs {
     /// Whether any flag asks for diarization.
     pub fn wanted(&self) -> bool {
         self.diarize
-            || self.speakers.is_some()
+            || self.num_speakers.is_some()
             || self.min_speakers.is_some()
             || self.max_speakers.is_some()
             || self.embedding_model.is_some()
@@ -52,12 +52,12 @@ impl DiarizeArgs {
     fn count(&self) -> Result<SpeakerCount> {
         let d = SpeakerCount::default();
         let c = SpeakerCount {
-            exact: self.speakers,
+            exact: self.num_speakers,
             min: self.min_speakers.unwrap_or(d.min),
             max: self.max_speakers.unwrap_or(d.max),
         };
         if c.exact == Some(0) || c.min == 0 {
-            bail!("--speakers/--min-speakers: expected at least 1");
+            bail!("--num-speakers/--min-speakers: expected at least 1");
         }
         if c.min > c.max {
             bail!("--min-speakers {} is larger than --max-speakers {}", c.min, c.max);
