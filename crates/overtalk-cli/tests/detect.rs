@@ -193,3 +193,17 @@ fn analyze_and_report_take_recordings_directly() {
     let run = dir.run(&["analyze", "a.rttm", "--channels", "Host,Guest"]);
     assert_eq!(run.code(), 2, "{}", run.stderr());
 }
+
+/// A report made from one recording links it, so every event can be played.
+#[test]
+fn a_report_from_a_recording_links_it() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    let both: Vec<i16> = a.iter().zip(&b).flat_map(|(x, y)| [*x, *y]).collect();
+    wav(&dir, "call.wav", 2, 16_000, &both);
+    dir.run(&["report", "call.wav", "--channels", "Host,Guest", "-o", "call.html"]).ok();
+    assert!(dir.read("call.html").contains("call.wav"));
+    dir.run(&["report", "call.wav", "--channels", "Host,Guest", "--embed-audio", "-o", "e.html"])
+        .ok();
+    assert!(dir.read("e.html").contains("data:audio/wav;base64,"));
+}

@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use overtalk::report::{self, Audio, ConversationView, ReportOptions};
 
 use crate::commands::analyze::{read_and_analyze, AnalysisArgs, Analyzed};
-use crate::commands::detect::AudioArgs;
+use crate::commands::detect::{is_audio, AudioArgs};
 use crate::input::{ReadArgs, Source};
 use crate::output::Target;
 use crate::{Globals, Outcome};
@@ -39,11 +39,12 @@ pub struct Args {
     /// Page title.
     #[arg(long, value_name = "TEXT")]
     title: Option<String>,
-    /// The recording: linked from the report (path made relative to the output file).
+    /// The recording: linked from the report (path made relative to the output file). Default:
+    /// the recording the report is made from, when there is exactly one.
     #[arg(long, value_name = "FILE")]
     audio: Option<PathBuf>,
-    /// Embed the `--audio` file in the report (its bytes as they are, base64).
-    #[arg(long, requires = "audio")]
+    /// Embed the recording in the report (its bytes as they are, base64) instead of linking it.
+    #[arg(long)]
     embed_audio: bool,
     #[command(flatten)]
     analysis: AnalysisArgs,
@@ -91,7 +92,20 @@ fn relative_url(path: &Path, base: &Path) -> String {
 }
 
 fn audio(args: &Args) -> Result<Option<Audio>> {
-    let Some(path) = &args.audio else { return Ok(None) };
+    // `--audio`, or else the recording the report was made from, when there is exactly one.
+    let recordings: Vec<&String> =
+        args.inputs.iter().filter(|i| is_audio(Path::new(i.as_str()))).collect();
+    let implied = match (recordings.as_slice(), args.detection.tracks.is_empty()) {
+        ([one], true) => Some(PathBuf::from(one.as_str())),
+        _ => None,
+    };
+    let Some(path) = args.audio.clone().or(implied) else {
+        if args.embed_audio {
+            bail!("--embed-audio needs the recording: name it with --audio");
+        }
+        return Ok(None);
+    };
+    let path = &path;
     let name = path.to_string_lossy();
     if args.embed_audio {
         let mime = Audio::mime_for(&name).with_context(|| {
@@ -220,9 +234,11 @@ mod tests {
         let data = embedded(&page);
         assert_eq!(data["kind"], "score");
         assert_eq!(data["report"]["files"][0]["der"]["confusion"], serde_json::json!(2_000_000));
-        // Without inputs, or --embed-audio without --audio: usage errors.
+        // Without inputs: a usage error; --embed-audio without a recording: an error.
         assert!(R::try_parse_from(["report", "-o", o]).is_err());
-        assert!(R::try_parse_from(["report", "x.rttm", "--embed-audio"]).is_err());
+        let args = R::try_parse_from(["report", r, "--embed-audio", "-o", o]).unwrap();
+        let e = run(args.a, Globals { quiet: true }).unwrap_err();
+        assert!(e.to_string().contains("--embed-audio needs the recording"), "{e}");
         // Never overwrite an input.
         let args = R::try_parse_from(["report", r, "-o", r]).unwrap();
         assert!(run(args.a, Globals { quiet: true }).is_err());
