@@ -1,5 +1,6 @@
 //! A small frame-level DER for checking detection (10 ms frames, speaker labels known, so no
-//! mapping step). It stands in for the library's scoring module in these checks.
+//! mapping step). The audio crate does not depend on the library's scoring module, and a second,
+//! independent scorer makes these checks a cross-check of it too.
 //!
 //! Per frame with `r` reference speakers, `h` detected speakers and `c` in both:
 //! miss = max(0, r − h), false alarm = max(0, h − r), confusion = min(r, h) − c; DER = the sums
