@@ -1,5 +1,5 @@
 //! A small frame-level DER with optimal speaker mapping, for diarization checks and the
-//! `diarize_eval` example (it stands in for the library's scoring module, which this crate
+//! `diarize_eval` example (independent of the library's scoring module, which this crate
 //! does not depend on).
 //!
 //! 10 ms frames over `[0, duration)`. Per frame with `r` reference and `h` hypothesis speakers:
