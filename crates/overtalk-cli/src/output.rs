@@ -87,3 +87,16 @@ impl Target {
         }
     }
 }
+
+/// The format an output file's name asks for: its extension, and `.json` for overtalk's own
+/// JSON (the vendor JSON shapes are only read).
+pub fn format_for_path(path: &Path) -> Result<overtalk::format::Format> {
+    use anyhow::Context as _;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if name.to_ascii_lowercase().ends_with(".json") {
+        return Ok(overtalk::format::Format::Json);
+    }
+    overtalk::format::detect_by_name(&name).with_context(|| {
+        format!("{}: cannot tell the output format from the extension; use --to", path.display())
+    })
+}

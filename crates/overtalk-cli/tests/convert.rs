@@ -77,3 +77,14 @@ fn a_failed_write_leaves_no_partial_file() {
         .collect();
     assert!(leftovers.is_empty());
 }
+
+#[test]
+fn an_output_name_without_a_known_extension_asks_for_to() {
+    let dir = Dir::new();
+    dir.create("clip.rttm", RTTM);
+    let run = dir.run(&["convert", "clip.rttm", "-o", "out.docx"]);
+    assert_eq!(run.code(), 2);
+    assert!(run.stderr().contains("out.docx: cannot tell the output format"), "{}", run.stderr());
+    dir.run(&["convert", "clip.rttm", "-o", "out.json"]).ok();
+    assert!(dir.read("out.json").contains("\"schema_version\""));
+}

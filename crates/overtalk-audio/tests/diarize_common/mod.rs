@@ -1,6 +1,6 @@
 //! A small frame-level DER with optimal speaker mapping, for diarization checks and the
-//! `diarize_eval` example (independent of the library's scoring module, which this crate
-//! does not depend on).
+//! `diarize_eval` example: frames here, segments in `overtalk score`, so the two check each other
+//! (only the Hungarian speaker mapping is shared).
 //!
 //! 10 ms frames over `[0, duration)`. Per frame with `r` reference and `h` hypothesis speakers:
 //! miss = max(0, r − h), false alarm = max(0, h − r), confusion = min(r, h) − correct, where
@@ -70,74 +70,11 @@ fn matrix(t: &Turns, n: usize) -> (Vec<String>, Vec<Vec<bool>>) {
     (names, m)
 }
 
-/// Maximum-weight one-to-one assignment (rows to columns) of a rectangular weight matrix.
+/// Maximum-weight one-to-one assignment (rows to columns) of a rectangular weight matrix: the
+/// scorer's own Hungarian mapping (pairs that never co-occur stay unmapped, which changes no
+/// DER).
 pub fn best_assignment(w: &[Vec<i64>]) -> Vec<Option<usize>> {
-    let rows = w.len();
-    let cols = w.first().map_or(0, |r| r.len());
-    let n = rows.max(cols);
-    // Hungarian (minimisation of −w) on an n × n padded matrix, 1-based potentials.
-    let cost = |i: usize, j: usize| -> i64 {
-        if i < rows && j < cols {
-            -w[i][j]
-        } else {
-            0
-        }
-    };
-    let inf = i64::MAX / 4;
-    let (mut u, mut v) = (vec![0i64; n + 1], vec![0i64; n + 1]);
-    let (mut p, mut way) = (vec![0usize; n + 1], vec![0usize; n + 1]);
-    for i in 1..=n {
-        p[0] = i;
-        let mut j0 = 0;
-        let mut minv = vec![inf; n + 1];
-        let mut used = vec![false; n + 1];
-        loop {
-            used[j0] = true;
-            let i0 = p[j0];
-            let mut delta = inf;
-            let mut j1 = 0;
-            for j in 1..=n {
-                if !used[j] {
-                    let cur = cost(i0 - 1, j - 1) - u[i0] - v[j];
-                    if cur < minv[j] {
-                        minv[j] = cur;
-                        way[j] = j0;
-                    }
-                    if minv[j] < delta {
-                        delta = minv[j];
-                        j1 = j;
-                    }
-                }
-            }
-            for j in 0..=n {
-                if used[j] {
-                    u[p[j]] += delta;
-                    v[j] -= delta;
-                } else {
-                    minv[j] -= delta;
-                }
-            }
-            j0 = j1;
-            if p[j0] == 0 {
-                break;
-            }
-        }
-        loop {
-            let j1 = way[j0];
-            p[j0] = p[j1];
-            j0 = j1;
-            if j0 == 0 {
-                break;
-            }
-        }
-    }
-    let mut out = vec![None; rows];
-    for j in 1..=n {
-        if p[j] >= 1 && p[j] - 1 < rows && j - 1 < cols {
-            out[p[j] - 1] = Some(j - 1);
-        }
-    }
-    out
+    overtalk::score::mapping::map_speakers(w, overtalk::score::options::MappingMethod::Hungarian)
 }
 
 /// Frame DER of `hyp` against `reference` over `[0, duration)` seconds with a collar (seconds

@@ -1,6 +1,6 @@
 //! `overtalk convert IN… -o OUT`: any readable format to any writable one.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use overtalk::format::{self, Format};
@@ -54,7 +54,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         None if to_dir || args.output.as_os_str() == "-" => {
             bail!("name the output format with --to")
         }
-        None => output_format(&args.output)?,
+        None => crate::output::format_for_path(&args.output)?,
     };
     if to_dir {
         std::fs::create_dir_all(&args.output)
@@ -68,16 +68,6 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         write_one(&corpus, format, &Target::from_arg(Some(&args.output)), &sources, globals)?;
     }
     Ok(Outcome::Ok)
-}
-
-fn output_format(path: &Path) -> Result<Format> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    if name.to_ascii_lowercase().ends_with(".json") {
-        return Ok(Format::Json);
-    }
-    format::detect_by_name(&name).with_context(|| {
-        format!("{}: cannot tell the output format from the extension; use --to", path.display())
-    })
 }
 
 fn write_one(

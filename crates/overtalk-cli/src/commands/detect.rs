@@ -176,7 +176,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let format = match args.to {
         Some(f) => f,
         None if args.output.as_os_str() == "-" => Format::Rttm,
-        None => output_format(&args.output)?,
+        None => crate::output::format_for_path(&args.output)?,
     };
     // Check the output before the (possibly long) detection.
     let specs =
@@ -260,16 +260,6 @@ fn seconds(value: f64, flag: &str) -> Result<Delta> {
         Some(d) if d.0 >= 0 => Ok(d),
         _ => bail!("{flag} {value}: expected a non-negative number of seconds"),
     }
-}
-
-fn output_format(path: &Path) -> Result<Format> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    if name.to_ascii_lowercase().ends_with(".json") {
-        return Ok(Format::Json);
-    }
-    format::detect_by_name(&name).with_context(|| {
-        format!("{}: cannot tell the output format from the extension; use --to", path.display())
-    })
 }
 
 fn progress_bar(globals: Globals) -> Option<indicatif::ProgressBar> {
