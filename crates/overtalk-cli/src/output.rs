@@ -57,6 +57,18 @@ impl Target {
                 Ok(())
             }
             Target::File(path) => {
+                // Devices, FIFOs and sockets (`-o /dev/null`, `-o >(gzip)`) are written in place:
+                // renaming a file over them would replace the device instead of writing to it.
+                // A symbolic link is followed, so the file it points to is replaced, not the link.
+                let path = match std::fs::metadata(path) {
+                    Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+                        return write_in_place(path, write);
+                    }
+                    Ok(_) if path.is_symlink() => std::fs::canonicalize(path)
+                        .with_context(|| format!("resolving {}", path.display()))?,
+                    _ => path.clone(),
+                };
+                let path = &path;
                 let dir = match path.parent() {
                     Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
                     _ => PathBuf::from("."),
@@ -86,6 +98,19 @@ impl Target {
             }
         }
     }
+}
+
+/// Writes straight into an existing special file (a device or a pipe), where no atomic
+/// replacement is possible or wanted.
+fn write_in_place(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    let mut buf = std::io::BufWriter::new(file);
+    write(&mut buf)?;
+    buf.flush().with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
 }
 
 /// The format an output file's name asks for: its extension, and `.json` for overtalk's own

@@ -40,6 +40,52 @@ fn never_overwrites_an_input() {
     assert_eq!(dir.read("clip.rttm"), RTTM);
 }
 
+/// A named pipe stays a pipe: special files are written in place, not replaced by a rename
+/// (`-o /dev/null` must never replace the device).
+#[cfg(unix)]
+#[test]
+fn writes_into_a_named_pipe_without_replacing_it() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = Dir::new();
+    dir.create("clip.rttm", RTTM);
+    let fifo = dir.path().join("pipe.rttm");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let run = dir.run(&["convert", "clip.rttm", "-o", "pipe.rttm"]);
+    if run.code() != 0 {
+        // Release the reader so a failure is reported instead of hanging.
+        drop(std::fs::OpenOptions::new().write(true).open(&fifo));
+    }
+    // Checked before joining: had the pipe been replaced, the reader would wait forever.
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    let received = reader.join().unwrap();
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(
+        received,
+        "SPEAKER clip 1 0.000 4.000 <NA> <NA> SPEAKER_00 <NA> <NA>\nSPEAKER clip 1 3.500 1.000 <NA> <NA> SPEAKER_01 <NA> <NA>\n"
+    );
+}
+
+/// Writing through a symbolic link replaces the file it points to and keeps the link.
+#[cfg(unix)]
+#[test]
+fn writes_through_a_symbolic_link_and_keeps_it() {
+    let dir = Dir::new();
+    dir.create("clip.rttm", RTTM);
+    dir.create("real/out.rttm", "old\n");
+    std::os::unix::fs::symlink(dir.path().join("real/out.rttm"), dir.path().join("link.rttm"))
+        .unwrap();
+    let run = dir.run(&["convert", "clip.rttm", "-o", "link.rttm"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(std::fs::symlink_metadata(dir.path().join("link.rttm")).unwrap().is_symlink());
+    assert_eq!(dir.read("real/out.rttm"), dir.read("link.rttm"));
+    assert!(dir.read("real/out.rttm").starts_with("SPEAKER clip 1 0.000 4.000"));
+}
+
 #[test]
 fn strict_turns_a_warning_into_an_error_with_its_position() {
     let dir = Dir::new();
