@@ -9,8 +9,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use overtalk::ErrorKind;
-use overtalk_audio::decode::{decode_all, DecodeOptions, Decoder};
+use overtalk_audio::decode::{decode_all, DecodeOptions};
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
@@ -22,12 +21,14 @@ fn onset(x: &[f32], rate: u32) -> f64 {
     i as f64 / f64::from(rate)
 }
 
-fn check_clip(name: &str) {
+/// Decodes a clip and checks rate, channels, both onsets (within 1 ms) and the length; returns
+/// the two onsets in seconds.
+fn check_clip_at(name: &str, rate: u32) -> (f64, f64) {
     let (info, ch) = decode_all(&data(name), &DecodeOptions::default()).unwrap();
-    assert_eq!(info.sample_rate, 44_100, "{name}");
+    assert_eq!(info.sample_rate, rate, "{name}");
     assert_eq!(ch.len(), 2, "{name}");
-    let left = onset(&ch[0], 44_100);
-    let right = onset(&ch[1], 44_100);
+    let left = onset(&ch[0], rate);
+    let right = onset(&ch[1], rate);
     println!(
         "{name}: {} priming {} onsets {left:.5} {right:.5} len {}",
         info.codec,
@@ -36,8 +37,54 @@ fn check_clip(name: &str) {
     );
     assert!((left - 0.300).abs() < 0.001, "{name}: left onset {left}");
     assert!((right - 0.500).abs() < 0.001, "{name}: right onset {right}");
-    let secs = ch[0].len() as f64 / 44_100.0;
+    let secs = ch[0].len() as f64 / f64::from(rate);
     assert!((0.99..1.06).contains(&secs), "{name}: {secs} s");
+    (left, right)
+}
+
+fn check_clip(name: &str) {
+    check_clip_at(name, 44_100);
+}
+
+/// Every clip this build decodes, with its sample rate.
+fn all_clips() -> Vec<(&'static str, u32)> {
+    let mut clips = vec![
+        ("burst.flac", 44_100),
+        ("burst.mp3", 44_100),
+        ("burst.ogg", 44_100),
+        ("burst.m4a", 44_100),
+        ("burst.adpcm.wav", 44_100),
+        ("burst.mp4", 44_100),
+        ("burst.mov", 44_100),
+        ("burst.mkv", 44_100),
+        ("burst.webm", 44_100),
+    ];
+    if cfg!(feature = "opus") {
+        clips.extend([
+            ("burst.opus", 48_000),
+            ("burst.2p5ms.opus", 48_000),
+            ("burst.opus.webm", 48_000),
+            ("burst.opus.mkv", 48_000),
+        ]);
+    }
+    clips
+}
+
+#[test]
+fn onsets_agree_across_formats_within_a_millisecond() {
+    let onsets: Vec<(&str, f64, f64)> = all_clips()
+        .into_iter()
+        .map(|(name, rate)| {
+            let (l, r) = check_clip_at(name, rate);
+            (name, l, r)
+        })
+        .collect();
+    for (name, l, r) in &onsets {
+        for (other, l2, r2) in &onsets {
+            assert!((l - l2).abs() < 0.001, "left onsets of {name} and {other}: {l} vs {l2}");
+            assert!((r - r2).abs() < 0.001, "right onsets of {name} and {other}: {r} vs {r2}");
+        }
+    }
 }
 
 #[test]
@@ -85,10 +132,97 @@ fn audio_of_webm() {
     check_clip("burst.webm");
 }
 
+#[cfg(not(feature = "opus"))]
 #[test]
-fn opus_is_unsupported_with_a_clear_message() {
-    let e = Decoder::open(&data("burst.opus"), &DecodeOptions::default()).unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::Unsupported(_)), "{e}");
-    assert!(e.to_string().contains("burst.opus"), "{e}");
-    assert!(e.to_string().contains("not supported"), "{e}");
+fn opus_without_the_feature_is_unsupported_with_a_clear_message() {
+    use overtalk::ErrorKind;
+    use overtalk_audio::decode::Decoder;
+    for name in ["burst.opus", "burst.opus.webm"] {
+        let e = Decoder::open(&data(name), &DecodeOptions::default()).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Unsupported(_)), "{e}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: unsupported: the audio codec (opus) is not supported by this build; build \
+                 overtalk with `--features opus` (needs libopus), or convert the file to WAV or \
+                 FLAC",
+                data(name).display()
+            )
+        );
+    }
+}
+
+#[cfg(feature = "opus")]
+mod opus {
+    use super::*;
+
+    #[test]
+    fn ogg_opus() {
+        check_clip_at("burst.opus", 48_000);
+    }
+
+    #[test]
+    fn ogg_opus_priming_is_the_pre_skip_and_the_length_is_the_granule_position() {
+        // ffmpeg's libopus writes a pre-skip of 312 frames; the last granule position ends the
+        // stream at exactly 1 s.
+        let (info, ch) = decode_all(&data("burst.opus"), &DecodeOptions::default()).unwrap();
+        assert_eq!((info.codec.as_str(), info.priming, info.channels), ("opus", 312, 2));
+        assert_eq!(ch[0].len(), 48_000);
+    }
+
+    /// The Ogg page checksum (CRC-32, polynomial 0x04c11db7, no reflection, over the page with
+    /// its checksum field zeroed).
+    fn ogg_crc(page: &[u8]) -> u32 {
+        let mut crc = 0u32;
+        for &b in page {
+            crc ^= u32::from(b) << 24;
+            for _ in 0..8 {
+                crc = if crc & 0x8000_0000 != 0 { (crc << 1) ^ 0x04c1_1db7 } else { crc << 1 };
+            }
+        }
+        crc
+    }
+
+    #[test]
+    fn ogg_opus_pre_skip_longer_than_the_first_packet() {
+        // burst.opus has 20 ms packets (960 frames) and a pre-skip of 312. Raising the pre-skip
+        // by 960 to 1272 makes it span two packets: the audio then starts 20 ms earlier and is
+        // 960 frames shorter, exactly.
+        let mut bytes = std::fs::read(data("burst.opus")).unwrap();
+        assert_eq!(&bytes[28..36], b"OpusHead");
+        assert_eq!(u16::from_le_bytes([bytes[38], bytes[39]]), 312);
+        bytes[38..40].copy_from_slice(&1272u16.to_le_bytes());
+        let page_len = 27 + usize::from(bytes[26]) + usize::from(bytes[27]);
+        bytes[22..26].fill(0);
+        let crc = ogg_crc(&bytes[..page_len]);
+        bytes[22..26].copy_from_slice(&crc.to_le_bytes());
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("long-pre-skip.opus");
+        std::fs::write(&p, &bytes).unwrap();
+        let (info, ch) = decode_all(&p, &DecodeOptions::default()).unwrap();
+        assert_eq!(info.priming, 1272);
+        assert_eq!(ch[0].len(), 48_000 - 960);
+        let (original, base) = decode_all(&data("burst.opus"), &DecodeOptions::default()).unwrap();
+        assert_eq!(original.priming, 312);
+        assert_eq!(ch[0][..], base[0][960..]);
+        assert_eq!(ch[1][..], base[1][960..]);
+    }
+
+    #[test]
+    fn ogg_opus_with_short_packets() {
+        // 2.5 ms packets (120 frames); ffmpeg's libopus writes a 120-frame pre-skip for them.
+        check_clip_at("burst.2p5ms.opus", 48_000);
+        let (info, ch) = decode_all(&data("burst.2p5ms.opus"), &DecodeOptions::default()).unwrap();
+        assert_eq!((info.priming, ch[0].len()), (120, 48_000));
+    }
+
+    #[test]
+    fn opus_in_webm() {
+        check_clip_at("burst.opus.webm", 48_000);
+    }
+
+    #[test]
+    fn opus_in_mkv() {
+        check_clip_at("burst.opus.mkv", 48_000);
+    }
 }

@@ -199,19 +199,104 @@ fn eight_channels_decode_each_channel_separately_and_caps_apply() {
 }
 
 #[test]
-fn forty_eight_channels_are_a_clear_unsupported_error() {
-    // WAV's extensible header cannot position 48 channels; the decoder says so.
+fn forty_eight_channels_decode_exactly_and_stream_in_small_blocks() {
+    // symphonia maps WAV channels to speaker positions and refuses more than 18; the WAV
+    // fallback reads any channel count. Channel c carries the constant (c + 1) / 64, exact in
+    // float and in 16-bit PCM.
+    let t = Tmp::new();
+    for float in [true, false] {
+        let p = t.path(if float { "many-f32.wav" } else { "many-s16.wav" });
+        let frames: Vec<Vec<f32>> =
+            (0..5000).map(|_| (0..48).map(|c| (c + 1) as f32 / 64.0).collect()).collect();
+        write_wav(&p, 16_000, 48, &frames, float);
+        let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
+        let info = d.info().clone();
+        assert_eq!(info.channels, 48);
+        assert_eq!(info.codec, if float { "pcm_f32le" } else { "pcm_s16le" });
+        assert_eq!(info.declared_frames, Some(5000));
+        let mut sizes = Vec::new();
+        let mut next = 0;
+        while let Some(b) = d.next_block().unwrap() {
+            assert_eq!(b.first_frame, next);
+            next += b.frames() as u64;
+            sizes.push(b.frames());
+            for c in 0..48 {
+                let want = if float {
+                    (c + 1) as f32 / 64.0
+                } else {
+                    // write_wav scales by 32767 and truncates; the decoder divides by 32768.
+                    (((c + 1) as f32 / 64.0) * 32767.0) as i16 as f32 / 32768.0
+                };
+                assert!(b.channel(c).all(|v| v == want), "channel {c}");
+            }
+        }
+        // 65536 samples a block: 1365 frames of 48 channels.
+        assert_eq!(sizes, [1365, 1365, 1365, 905]);
+        assert_eq!(d.stats().frames, 5000);
+    }
+}
+
+#[test]
+fn forty_eight_channels_pick_named_channels_for_detection() {
+    // A 48-channel recording where channel 10 ("Ana") speaks first and channel 40 ("Ben")
+    // later; every other channel is silent. Naming two channels detects each speaker in turn,
+    // as `--channels` does.
+    let speech = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/speech.wav");
+    let (_, ch) = decode_all(&speech, &DecodeOptions::default()).unwrap();
+    let clip = &ch[0]; // 1 s silence, speech, 1 s silence at 16 kHz
+    let n = clip.len();
+    let frames: Vec<Vec<f32>> = (0..2 * n)
+        .map(|i| {
+            let mut f = vec![0.0; 48];
+            if i < n {
+                f[10] = clip[i];
+            } else {
+                f[40] = clip[i - n];
+            }
+            f
+        })
+        .collect();
+    let t = Tmp::new();
+    let p = t.path("room.wav");
+    write_wav(&p, 16_000, 48, &frames, false);
+    let spec =
+        |name: &str, c: usize| TrackSpec { name: name.into(), path: p.clone(), channel: Some(c) };
+    let found = detect(&[spec("Ana", 10), spec("Ben", 40)], &DetectOptions::default(), &mut |_| {})
+        .unwrap();
+    assert_eq!(found.tracks.len(), 2);
+    assert_eq!((found.tracks[0].channel, found.tracks[1].channel), (Some(10), Some(40)));
+    let first = clip.iter().position(|v| *v != 0.0).unwrap();
+    let last = clip.iter().rposition(|v| *v != 0.0).unwrap() + 1;
+    let secs = |i: usize| i as f64 / 16_000.0;
+    let mut seen = [0.0f64; 2];
+    for track in found.annotation.tracks() {
+        let who = found.annotation.speaker_name(track.speaker).to_string();
+        let (s, e) = (track.segment.start().as_secs_f64(), track.segment.end().as_secs_f64());
+        let offset = if who == "Ana" { 0 } else { n };
+        // Each speaker's speech lies within their own clip's speech, give or take 0.2 s.
+        assert!(
+            s >= secs(offset + first) - 0.2 && e <= secs(offset + last) + 0.2,
+            "{who} {s}..{e}"
+        );
+        seen[usize::from(who == "Ben")] += e - s;
+    }
+    let spoken = secs(last - first);
+    assert!(seen[0] > 0.8 * spoken && seen[1] > 0.8 * spoken, "{seen:?} of {spoken}");
+}
+
+#[test]
+fn a_channel_beyond_the_recording_is_a_clear_error() {
     let t = Tmp::new();
     let p = t.path("many.wav");
-    let frames: Vec<Vec<f32>> = (0..160).map(|_| vec![0.1; 48]).collect();
-    write_wav(&p, 16_000, 48, &frames, true);
-    let e = Decoder::open(&p, &DecodeOptions::default()).unwrap_err();
-    assert_eq!(kind_of(&e), "unsupported", "{e}");
+    let frames: Vec<Vec<f32>> = (0..1600).map(|_| vec![0.0; 48]).collect();
+    write_wav(&p, 16_000, 48, &frames, false);
+    // Channels are 0-based in a TrackSpec and 1-based in messages.
+    let spec = TrackSpec { name: "Z".into(), path: p.clone(), channel: Some(48) };
+    let e = detect(&[spec], &DetectOptions::default(), &mut |_| {}).unwrap_err();
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: unsupported: the container holds audio this decoder cannot read \
-             (wav: too many channels in mask for fmt_ext)",
+            "{}: channel 49 requested for \"Z\", but the recording has 48 channels",
             p.display()
         )
     );

@@ -18,6 +18,10 @@ ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v mpeg4 -c:a aac -b:a 48k -shortest 
 ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v mpeg4 -c:a aac -b:a 48k -shortest burst.mkv
 ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v libvpx -c:a libvorbis -q:a 0 -shortest burst.webm
 ff -f lavfi -i "$SIG" -c:a libopus -b:a 32k burst.opus
+# Opus (decoded with the `opus` feature): 2.5 ms packets, and Opus in Matroska and WebM.
+ff -f lavfi -i "$SIG" -c:a libopus -b:a 64k -frame_duration 2.5 burst.2p5ms.opus
+ff -f lavfi -i "$SIG" -c:a libopus -b:a 32k burst.opus.mkv
+ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v libvpx -c:a libopus -b:a 32k -shortest burst.opus.webm
 ls -l burst.*
 
 # speech.wav: a synthetic sentence (espeak-ng, voice en-us) at 16 kHz mono, padded with exactly
