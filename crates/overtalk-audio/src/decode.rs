@@ -48,6 +48,7 @@
 use std::fs::File;
 use std::io::{BufReader, Cursor, Read};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use overtalk::{Delta, Error, Result};
@@ -176,6 +177,47 @@ impl AsRef<[u8]> for SharedBytes {
     }
 }
 
+/// A source read front to back only: symphonia's readers then skip looking at the end.
+struct Unseekable(Box<dyn MediaSource>);
+
+impl Read for Unseekable {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read(buf)
+    }
+}
+
+impl std::io::Seek for Unseekable {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.0.seek(pos)
+    }
+}
+
+impl MediaSource for Unseekable {
+    fn is_seekable(&self) -> bool {
+        false
+    }
+
+    fn byte_len(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// A reader that notes when its source runs out.
+struct EofWatch {
+    inner: Box<dyn ReadSource>,
+    eof: Arc<AtomicBool>,
+}
+
+impl Read for EofWatch {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n == 0 && !buf.is_empty() {
+            self.eof.store(true, Ordering::Relaxed);
+        }
+        Ok(n)
+    }
+}
+
 /// A readable source for the WAV fallback.
 trait ReadSource: Read + Send + Sync {}
 impl<T: Read + Send + Sync> ReadSource for T {}
@@ -208,7 +250,15 @@ enum Stream {
     /// Everything symphonia reads (and Opus through libopus with the `opus` feature).
     Codec { format: Box<dyn FormatReader>, decoder: Box<dyn AudioDecoder>, track_id: u32 },
     /// Integer or float PCM WAV that symphonia refuses (more than 18 channels), read by hound.
-    Wav { reader: Box<hound::WavReader<BufReader<Box<dyn ReadSource>>>>, float: bool, scale: f32 },
+    Wav {
+        reader: Box<hound::WavReader<BufReader<EofWatch>>>,
+        float: bool,
+        scale: f32,
+        /// Set when the file ran out: hound reports that as a generic I/O error.
+        eof: Arc<AtomicBool>,
+        /// The data ended inside this block: its whole frames are delivered, then this ends.
+        truncated: bool,
+    },
 }
 
 /// What one read from the stream gave.
@@ -225,6 +275,8 @@ pub struct Decoder {
     info: AudioInfo,
     max_frames: u64,
     skip: u64,
+    /// Frames after which the rest is encoder padding (AAC in MP4 declares its exact length).
+    end: Option<u64>,
     buf: Vec<f32>,
     stats: DecodeStats,
     done: bool,
@@ -321,26 +373,63 @@ impl Decoder {
             FormatOptions::default(),
             MetadataOptions::default(),
         );
-        let format = match probed {
-            Ok(format) => format,
-            Err(SymError::Unsupported(m)) if m.contains("no suitable format reader") => {
-                return Err(Error::unsupported("not a recognised audio or video container"));
-            }
-            Err(SymError::Unsupported(m)) => {
-                // symphonia maps WAV channels to speaker positions and refuses more than 18;
-                // plain PCM of any channel count is read by the WAV fallback instead.
-                if input.is_riff_wave() {
-                    if let Some(d) = Decoder::wav_fallback(&input, options)? {
-                        return Ok(d);
-                    }
-                }
-                return Err(Error::unsupported(format!(
-                    "the container holds audio this decoder cannot read ({m})"
-                )));
-            }
-            Err(other) => return Err(map_error(other, "reading the container header")),
+        let first = match probed {
+            Ok(format) => return Decoder::from_format(format, options),
+            Err(e) => e,
         };
-        Decoder::from_format(format, options)
+        if matches!(&first, SymError::Unsupported(m) if m.contains("no suitable format reader")) {
+            return Err(Error::unsupported("not a recognised audio or video container"));
+        }
+        if matches!(first, SymError::Unsupported(_)) && input.is_riff_wave() {
+            // symphonia maps WAV channels to speaker positions and refuses more than 18; plain
+            // PCM of any channel count is read by the WAV fallback instead.
+            if let Some(d) = Decoder::wav_fallback(&input, options)? {
+                return Ok(d);
+            }
+        }
+        let mut first = first;
+        if Decoder::retry_unseekable(&first) {
+            // Readers that look at the end of a file first (Ogg for its length, Matroska for its
+            // index) fail on a truncated one. Read it as a stream instead: the audio that is
+            // there decodes, and the end of the data is reported with its time.
+            let mss = MediaSourceStream::new(
+                Box::new(Unseekable(input.media_source()?)),
+                Default::default(),
+            );
+            match symphonia::default::get_probe().probe(
+                &hint,
+                mss,
+                FormatOptions::default(),
+                MetadataOptions::default(),
+            ) {
+                Ok(format) => return Decoder::from_format(format, options),
+                // Read as a stream, the file ends before its first audio.
+                Err(e @ SymError::IoError(_)) => first = e,
+                Err(_) => {}
+            }
+        }
+        Err(match first {
+            SymError::Unsupported(m) if m.contains("missing moov atom") => Error::invalid(
+                "the MP4/MOV file has no index (moov box): it is truncated or was never \
+                 finalised (an interrupted recording)",
+            ),
+            SymError::Unsupported(m) => Error::unsupported(format!(
+                "the container holds audio this decoder cannot read ({m})"
+            )),
+            SymError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+                Error::invalid("the file is truncated: it ends before any complete block of audio")
+            }
+            other => map_error(other, "reading the container header"),
+        })
+    }
+
+    /// Whether a probe failure may come from a truncated file whose reader looked at its end.
+    fn retry_unseekable(e: &SymError) -> bool {
+        match e {
+            SymError::IoError(io) => io.kind() == std::io::ErrorKind::UnexpectedEof,
+            SymError::Unsupported(m) => m.contains("missing segment element"),
+            _ => false,
+        }
     }
 
     fn from_format(format: Box<dyn FormatReader>, options: &DecodeOptions) -> Result<Decoder> {
@@ -396,16 +485,25 @@ impl Decoder {
                 other => map_error(other, "setting up the audio decoder"),
             })?;
         let info = AudioInfo { sample_rate, channels, codec, declared_frames, priming };
-        Decoder::new(Stream::Codec { format, decoder, track_id }, info, options)
+        let mut d = Decoder::new(Stream::Codec { format, decoder, track_id }, info, options)?;
+        if params.codec == CODEC_ID_AAC {
+            // MP4 declares priming + recording; the last packet's padding beyond it is dropped.
+            d.end = declared_frames.map(|n| n.saturating_sub(priming));
+        }
+        Ok(d)
     }
 
     /// Reads integer or float PCM WAV with hound, streaming blocks. `Ok(None)` when hound
     /// cannot read it either (the caller then reports symphonia's reason).
     fn wav_fallback(input: &Input, options: &DecodeOptions) -> Result<Option<Decoder>> {
-        let reader = match hound::WavReader::new(BufReader::new(input.reader()?)) {
+        let eof = Arc::new(AtomicBool::new(false));
+        let watch = EofWatch { inner: input.reader()?, eof: eof.clone() };
+        let reader = match hound::WavReader::new(BufReader::new(watch)) {
             Ok(r) => r,
-            Err(hound::Error::IoError(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-                return Err(Error::invalid("the file is truncated (reading the WAV header)"));
+            Err(hound::Error::IoError(_)) if eof.load(Ordering::Relaxed) => {
+                return Err(Error::invalid(
+                    "the file is truncated: it ends before any complete block of audio",
+                ));
             }
             Err(hound::Error::IoError(e)) => return Err(Error::from(e)),
             Err(hound::Error::FormatError(m)) => {
@@ -435,7 +533,7 @@ impl Decoder {
             declared_frames: Some(u64::from(reader.duration())),
             priming: 0,
         };
-        let stream = Stream::Wav { reader: Box::new(reader), float, scale };
+        let stream = Stream::Wav { reader: Box::new(reader), float, scale, eof, truncated: false };
         Decoder::new(stream, info, options).map(Some)
     }
 
@@ -456,6 +554,7 @@ impl Decoder {
         Ok(Decoder {
             stream,
             skip: info.priming,
+            end: None,
             info,
             max_frames,
             buf: Vec::new(),
@@ -492,6 +591,24 @@ impl Decoder {
                     if self.stats.frames == 0 {
                         return Err(Error::invalid("the recording contains no audio samples"));
                     }
+                    if let Some(declared) = self.info.declared_duration() {
+                        // A stream that ends well before the length its header declares (an MP3
+                        // cut short, say) is truncated, not a shorter recording. The slack
+                        // covers encoders' rounding of the declared length.
+                        let declared_frames = self
+                            .info
+                            .declared_frames
+                            .unwrap_or(0)
+                            .saturating_sub(self.info.priming);
+                        if self.stats.frames + declared_frames / 200 + 2048 < declared_frames {
+                            return Err(Error::invalid(format!(
+                                "the file is truncated: the audio stops at {} s, before the {} \
+                                 s its header declares",
+                                frames_to_delta(self.stats.frames, self.info.sample_rate),
+                                declared
+                            )));
+                        }
+                    }
                     return Ok(None);
                 }
                 Err(e) => {
@@ -507,7 +624,11 @@ impl Decoder {
                 self.skip -= drop;
                 start = drop as usize * channels;
             }
-            let frames = ((self.buf.len() - start) / channels) as u64;
+            let mut frames = ((self.buf.len() - start) / channels) as u64;
+            if let Some(end) = self.end {
+                frames = frames.min(end.saturating_sub(self.stats.frames));
+                self.buf.truncate(start + frames as usize * channels);
+            }
             if frames == 0 {
                 continue;
             }
@@ -539,7 +660,7 @@ impl Decoder {
             Error::invalid("the file is truncated: it ends before any audio")
         } else {
             Error::invalid(format!(
-                "the file is truncated: the audio stops at {}",
+                "the file is truncated: the audio stops at {} s",
                 frames_to_delta(self.stats.frames, self.info.sample_rate)
             ))
         }
@@ -596,9 +717,12 @@ impl Decoder {
 
     /// Reads the next block of WAV samples into `buf` (whole frames only).
     fn fill_wav(&mut self) -> Result<Fill> {
-        let Stream::Wav { reader, float, scale } = &mut self.stream else {
+        let Stream::Wav { reader, float, scale, eof, truncated } = &mut self.stream else {
             return Ok(Fill::End);
         };
+        if *truncated {
+            return Err(self.truncated());
+        }
         let channels = self.info.channels.max(1);
         let want = (WAV_BLOCK_SAMPLES / channels).max(1) * channels;
         self.buf.clear();
@@ -625,29 +749,31 @@ impl Decoder {
                 }
             }
         }
+        // Whole frames only: a data chunk may end inside a frame.
+        self.buf.truncate(self.buf.len() / channels * channels);
         match failed {
             None if self.buf.is_empty() => Ok(Fill::End),
-            None => {
-                // A data chunk that ends inside a frame: drop the partial frame.
-                self.buf.truncate(self.buf.len() / channels * channels);
+            None => Ok(Fill::Data),
+            Some(hound::Error::IoError(_)) if eof.load(Ordering::Relaxed) => {
+                // The whole frames read are delivered; the next call reports the truncation.
+                *truncated = true;
+                if self.buf.is_empty() {
+                    return Err(self.truncated());
+                }
                 Ok(Fill::Data)
-            }
-            Some(hound::Error::IoError(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-                let complete = (self.buf.len() / channels) as u64;
-                self.stats.frames += complete;
-                let e = self.truncated();
-                self.stats.frames -= complete;
-                Err(e)
             }
             Some(hound::Error::IoError(e)) => Err(Error::from(e)),
             Some(e) => Err(Error::invalid(format!(
-                "malformed WAV data at {}: {e}",
+                "malformed WAV data at {} s: {e}",
                 frames_to_delta(self.stats.frames, self.info.sample_rate)
             ))),
         }
     }
 
     fn positioned(&self, e: SymError) -> Error {
+        if matches!(&e, SymError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof) {
+            return self.truncated();
+        }
         let at = frames_to_delta(self.stats.frames, self.info.sample_rate);
         map_error(e, &format!("decoding at {at}"))
     }

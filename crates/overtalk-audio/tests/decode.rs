@@ -46,35 +46,46 @@ fn check_clip(name: &str) {
     check_clip_at(name, 44_100);
 }
 
-/// Every clip this build decodes, with its sample rate.
-fn all_clips() -> Vec<(&'static str, u32)> {
+/// Every clip this build decodes, with its sample rate and exact length in frames. The signal
+/// lasts 1 s. Matroska/WebM keep the encoder's padding after the last sample (at most one
+/// packet: symphonia does not apply Matroska's DiscardPadding); IMA ADPCM pads to its block of
+/// 1017 frames.
+fn all_clips() -> Vec<(&'static str, u32, usize)> {
     let mut clips = vec![
-        ("burst.flac", 44_100),
-        ("burst.mp3", 44_100),
-        ("burst.ogg", 44_100),
-        ("burst.m4a", 44_100),
-        ("burst.adpcm.wav", 44_100),
-        ("burst.mp4", 44_100),
-        ("burst.mov", 44_100),
-        ("burst.mkv", 44_100),
-        ("burst.webm", 44_100),
+        ("burst.flac", 44_100, 44_100),
+        ("burst.mp3", 44_100, 44_100),
+        ("burst.ogg", 44_100, 44_100),
+        ("burst.m4a", 44_100, 44_100),
+        ("burst.adpcm.wav", 44_100, 44_748),
+        ("burst.mp4", 44_100, 44_100),
+        ("burst.mov", 44_100, 44_100),
+        ("burst.mkv", 44_100, 45_056),
+        ("burst.webm", 44_100, 45_120),
     ];
     if cfg!(feature = "opus") {
         clips.extend([
-            ("burst.opus", 48_000),
-            ("burst.2p5ms.opus", 48_000),
-            ("burst.opus.webm", 48_000),
-            ("burst.opus.mkv", 48_000),
+            ("burst.opus", 48_000, 48_000),
+            ("burst.2p5ms.opus", 48_000, 48_000),
+            ("burst.opus.webm", 48_000, 48_648),
+            ("burst.opus.mkv", 48_000, 48_648),
         ]);
     }
     clips
 }
 
 #[test]
+fn lengths_are_exact() {
+    for (name, rate, frames) in all_clips() {
+        let (info, ch) = decode_all(&data(name), &DecodeOptions::default()).unwrap();
+        assert_eq!((info.sample_rate, ch[0].len(), ch[1].len()), (rate, frames, frames), "{name}");
+    }
+}
+
+#[test]
 fn onsets_agree_across_formats_within_a_millisecond() {
     let onsets: Vec<(&str, f64, f64)> = all_clips()
         .into_iter()
-        .map(|(name, rate)| {
+        .map(|(name, rate, _)| {
             let (l, r) = check_clip_at(name, rate);
             (name, l, r)
         })
