@@ -545,7 +545,7 @@ impl Decoder {
             let n = n.saturating_sub(info.priming);
             if n > max_frames {
                 return Err(Error::limit(format!(
-                    "the recording lasts {}, longer than the {} allowed",
+                    "the recording lasts {} s, longer than the {} s allowed",
                     frames_to_delta(n, info.sample_rate),
                     options.max_duration
                 )));
@@ -635,7 +635,7 @@ impl Decoder {
             if self.stats.frames + frames > self.max_frames {
                 self.done = true;
                 return Err(Error::limit(format!(
-                    "the recording is longer than the {} allowed",
+                    "the recording is longer than the {} s allowed",
                     frames_to_delta(self.max_frames, self.info.sample_rate)
                 )));
             }

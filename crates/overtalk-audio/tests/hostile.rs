@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use overtalk::{Delta, ErrorKind};
-use overtalk_audio::decode::{decode_all, DecodeOptions, Decoder};
+use overtalk_audio::decode::{decode_all, frames_to_delta, DecodeOptions, Decoder};
 use overtalk_audio::pipeline::{detect, detect_bytes, DetectOptions, TrackSpec};
 
 struct Tmp(tempfile::TempDir);
@@ -105,13 +105,32 @@ fn one_sample_file_decodes_and_detects_nothing() {
 }
 
 #[test]
+fn one_sample_files_in_float_and_with_48_channels_decode() {
+    let t = Tmp::new();
+    let p = t.path("one-f32.wav");
+    write_wav(&p, 48_000, 1, &[vec![-0.25]], true);
+    let (info, ch) = decode_all(&p, &DecodeOptions::default()).unwrap();
+    assert_eq!((info.codec.as_str(), ch.len(), ch[0].clone()), ("pcm_f32le", 1, vec![-0.25]));
+    let p = t.path("one-48.wav");
+    write_wav(&p, 16_000, 48, &[(0..48).map(|c| c as f32 / 64.0).collect()], true);
+    let (info, ch) = decode_all(&p, &DecodeOptions::default()).unwrap();
+    assert_eq!((info.channels, ch.len()), (48, 48));
+    for (c, x) in ch.iter().enumerate() {
+        assert_eq!(x[..], [c as f32 / 64.0]);
+    }
+}
+
+#[test]
 fn garbage_is_unsupported() {
     let t = Tmp::new();
     let p = t.path("noise.wav");
     std::fs::write(&p, (0..5000u32).map(|i| (i * 7919 % 251) as u8).collect::<Vec<_>>()).unwrap();
     let e = Decoder::open(&p, &DecodeOptions::default()).unwrap_err();
     assert_eq!(kind_of(&e), "unsupported", "{e}");
-    assert!(e.to_string().contains("not a recognised audio or video container"), "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!("{}: unsupported: not a recognised audio or video container", p.display())
+    );
 }
 
 #[test]
@@ -121,6 +140,30 @@ fn wrong_extension_still_decodes() {
     write_wav(&p, 16_000, 1, &tone(16_000, 0.5), false);
     let (info, ch) = decode_all(&p, &DecodeOptions::default()).unwrap();
     assert_eq!((info.codec.as_str(), ch[0].len()), ("pcm_s16le", 8000));
+}
+
+#[test]
+fn coded_files_with_the_wrong_extension_decode_the_same() {
+    // The extension is only a hint: each clip renamed to another format's extension gives
+    // exactly the same samples.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let t = Tmp::new();
+    for (name, wrong) in [
+        ("burst.flac", "x.mp3"),
+        ("burst.mp3", "x.wav"),
+        ("burst.ogg", "x.m4a"),
+        ("burst.m4a", "x.ogg"),
+        ("burst.webm", "x.mp4"),
+        ("burst.mkv", "x.flac"),
+        ("burst.adpcm.wav", "x.webm"),
+        ("burst.mov", "x"),
+    ] {
+        let p = t.path(wrong);
+        std::fs::copy(dir.join(name), &p).unwrap();
+        let (_, right) = decode_all(&dir.join(name), &DecodeOptions::default()).unwrap();
+        let (_, renamed) = decode_all(&p, &DecodeOptions::default()).unwrap();
+        assert!(right == renamed, "{name} as {wrong}");
+    }
 }
 
 #[test]
@@ -329,6 +372,75 @@ fn nan_samples_in_float_wav_become_silence_and_are_counted() {
 }
 
 #[test]
+fn non_finite_samples_in_a_48_channel_file_become_silence_and_are_counted() {
+    // The WAV fallback applies the same rule: NaN and ±∞ become 0 and are counted, so the
+    // command line can warn.
+    let t = Tmp::new();
+    let p = t.path("nan48.wav");
+    let mut frames: Vec<Vec<f32>> = (0..2000).map(|_| vec![0.5; 48]).collect();
+    frames[0][0] = f32::NAN;
+    frames[1500][47] = f32::NEG_INFINITY;
+    frames[1999][20] = f32::INFINITY;
+    write_wav(&p, 16_000, 48, &frames, true);
+    let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
+    let mut all = Vec::new();
+    while let Some(b) = d.next_block().unwrap() {
+        all.extend_from_slice(b.interleaved());
+    }
+    assert_eq!(d.stats().non_finite, 3);
+    assert_eq!((all[0], all[1500 * 48 + 47], all[1999 * 48 + 20]), (0.0, 0.0, 0.0));
+    assert_eq!(all.iter().filter(|&&v| v == 0.5).count(), 2000 * 48 - 3);
+}
+
+#[test]
+fn ten_hours_stream_in_fixed_blocks_with_exact_times() {
+    // A real ten-hour recording, kept fast: 100 Hz mono 16-bit (3.6 million frames), its data
+    // a sparse run of zeros. Blocks keep one size, so memory does not grow with duration, and
+    // the last sample ends at exactly 10:00:00 (36,000,000,000 µs, past 32-bit microseconds).
+    let t = Tmp::new();
+    let p = t.path("ten-hours.wav");
+    write_wav(&p, 100, 1, &[], false);
+    let frames: u64 = 10 * 3600 * 100;
+    let mut bytes = std::fs::read(&p).unwrap();
+    let header = bytes.len() as u64;
+    let data_len = (frames * 2) as u32;
+    let at = bytes.windows(4).position(|w| w == b"data").unwrap() + 4;
+    bytes[at..at + 4].copy_from_slice(&data_len.to_le_bytes());
+    let riff_len = data_len + (header as u32 - 8);
+    bytes[4..8].copy_from_slice(&riff_len.to_le_bytes());
+    std::fs::write(&p, &bytes).unwrap();
+    std::fs::OpenOptions::new().write(true).open(&p).unwrap().set_len(header + frames * 2).unwrap();
+    let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
+    assert_eq!(d.info().declared_duration(), Some(Delta(36_000_000_000)));
+    let (mut blocks, mut next, mut size, mut last) = (0u64, 0u64, 0usize, 0usize);
+    while let Some(b) = d.next_block().unwrap() {
+        assert_eq!(b.first_frame, next);
+        if blocks == 0 {
+            size = b.frames();
+        } else {
+            assert_eq!(last, size, "only the last block may be shorter");
+        }
+        assert!(b.interleaved().iter().all(|&v| v == 0.0));
+        next += b.frames() as u64;
+        last = b.frames();
+        blocks += 1;
+    }
+    assert_eq!(next, frames);
+    assert_eq!(blocks, frames.div_ceil(size as u64));
+    assert_eq!(frames_to_delta(next, 100), Delta(36_000_000_000));
+    // Under a one-hour cap, the declared length is refused before decoding.
+    let hour = DecodeOptions { max_duration: Delta(3_600_000_000), ..DecodeOptions::default() };
+    let e = Decoder::open(&p, &hour).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: limit exceeded: the recording lasts 36000.000 s, longer than the 3600.000 s allowed",
+            p.display()
+        )
+    );
+}
+
+#[test]
 fn eight_channels_decode_each_channel_separately_and_caps_apply() {
     let t = Tmp::new();
     let p = t.path("eight.wav");
@@ -344,7 +456,13 @@ fn eight_channels_decode_each_channel_separately_and_caps_apply() {
     let few = DecodeOptions { max_channels: 4, ..DecodeOptions::default() };
     let e = Decoder::open(&p, &few).unwrap_err();
     assert_eq!(kind_of(&e), "limit");
-    assert!(e.to_string().contains("8 channels, more than the 4 allowed"), "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: limit exceeded: the recording has 8 channels, more than the 4 allowed",
+            p.display()
+        )
+    );
 }
 
 #[test]
@@ -459,10 +577,23 @@ fn duration_and_size_caps_are_limit_errors() {
     let short = DecodeOptions { max_duration: Delta(1_000_000), ..DecodeOptions::default() };
     let e = decode_all(&p, &short).unwrap_err();
     assert_eq!(kind_of(&e), "limit");
-    assert!(e.to_string().contains("longer than the 1.000 allowed"), "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: limit exceeded: the recording lasts 3.000 s, longer than the 1.000 s allowed",
+            p.display()
+        )
+    );
     let small = DecodeOptions { max_bytes: 1000, ..DecodeOptions::default() };
     let e = Decoder::open(&p, &small).unwrap_err();
     assert_eq!(kind_of(&e), "limit");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: limit exceeded: the file has 96044 bytes, more than the 1000 allowed",
+            p.display()
+        )
+    );
 }
 
 #[test]
@@ -481,9 +612,20 @@ fn a_ten_hour_header_is_refused_before_decoding_under_a_one_hour_cap() {
     let hour = DecodeOptions { max_duration: Delta(3_600_000_000), ..DecodeOptions::default() };
     let e = Decoder::open(&p, &hour).unwrap_err();
     assert_eq!(kind_of(&e), "limit", "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: limit exceeded: the recording lasts 36000.000 s, longer than the 3600.000 s \
+             allowed",
+            p.display()
+        )
+    );
     // Without the cap, the lie is found when the data runs out.
     let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
-    assert!(e.to_string().contains("truncated"), "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!("{}: the file is truncated: the audio stops at 1.000 s", p.display())
+    );
 }
 
 #[test]
