@@ -10,7 +10,7 @@
 //! | codec | containers | feature | priming (encoder delay) |
 //! | --- | --- | --- | --- |
 //! | PCM (8/16/24/32-bit integer, 32/64-bit float), A-law, µ-law | WAV | — | none |
-//! | PCM, more than 18 channels | WAV | — | none (read by hound, see below) |
+//! | PCM, any channel count (e.g. 48) | WAV | — | none (read by hound, see below) |
 //! | IMA/MS ADPCM | WAV | — | none |
 //! | FLAC | FLAC, Ogg, MKV | — | none |
 //! | MP3 | MP3 | — | LAME/Xing header: trimmed by symphonia |
@@ -33,9 +33,10 @@
 //! time 0 of the recording; the test clips agree across all formats within 1 ms.
 //!
 //! **Any channel count.** symphonia maps WAV channels to speaker positions and refuses files
-//! with more than 18 (a 48-channel recorder's file, say). When it refuses a RIFF/WAVE file, the
-//! decoder reads the integer or 32-bit float PCM with hound instead, in blocks of 65,536
-//! samples, so a 48-channel file streams like a mono one.
+//! whose channels it cannot position (more than 18 in an extensible header, fewer in a plain
+//! one: a 48-channel recorder's file, say). When it refuses a RIFF/WAVE file, the decoder reads
+//! the integer or 32-bit float PCM with hound instead, in blocks of 65,536 samples, so a
+//! 48-channel file streams like a mono one. RF64 (WAV over 4 GiB) is not read.
 //!
 //! **Hostile input.** Every failure is an [`overtalk::Error`]: unreadable or unrecognised files
 //! (`Unsupported`), truncated or corrupt streams (`Invalid`, with the time where decoding
@@ -380,9 +381,12 @@ impl Decoder {
         if matches!(&first, SymError::Unsupported(m) if m.contains("no suitable format reader")) {
             return Err(Error::unsupported("not a recognised audio or video container"));
         }
-        if matches!(first, SymError::Unsupported(_)) && input.is_riff_wave() {
-            // symphonia maps WAV channels to speaker positions and refuses more than 18; plain
-            // PCM of any channel count is read by the WAV fallback instead.
+        if matches!(first, SymError::Unsupported(_) | SymError::DecodeError(_))
+            && input.is_riff_wave()
+        {
+            // symphonia maps WAV channels to speaker positions and refuses more than 18 (in an
+            // extensible header) or 8 (in a plain one); PCM of any channel count is read by the
+            // WAV fallback instead.
             if let Some(d) = Decoder::wav_fallback(&input, options)? {
                 return Ok(d);
             }
@@ -500,15 +504,7 @@ impl Decoder {
         let watch = EofWatch { inner: input.reader()?, eof: eof.clone() };
         let reader = match hound::WavReader::new(BufReader::new(watch)) {
             Ok(r) => r,
-            Err(hound::Error::IoError(_)) if eof.load(Ordering::Relaxed) => {
-                return Err(Error::invalid(
-                    "the file is truncated: it ends before any complete block of audio",
-                ));
-            }
-            Err(hound::Error::IoError(e)) => return Err(Error::from(e)),
-            Err(hound::Error::FormatError(m)) => {
-                return Err(Error::invalid(format!("malformed WAV header: {m}")));
-            }
+            // symphonia's reason is reported instead.
             Err(_) => return Ok(None),
         };
         let spec = reader.spec();

@@ -503,6 +503,44 @@ fn forty_eight_channels_decode_exactly_and_stream_in_small_blocks() {
     }
 }
 
+/// A 16-bit PCM WAV with the plain 16-byte `fmt ` chunk (format tag 1, as Python's `wave` and
+/// many recorders write it), whatever the channel count.
+fn plain_wav(path: &Path, rate: u32, channels: u16, samples: &[i16]) {
+    let data_len = (samples.len() * 2) as u32;
+    let mut b = Vec::new();
+    b.extend_from_slice(b"RIFF");
+    b.extend_from_slice(&(36 + data_len).to_le_bytes());
+    b.extend_from_slice(b"WAVEfmt ");
+    b.extend_from_slice(&16u32.to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&channels.to_le_bytes());
+    b.extend_from_slice(&rate.to_le_bytes());
+    b.extend_from_slice(&(rate * u32::from(channels) * 2).to_le_bytes());
+    b.extend_from_slice(&(channels * 2).to_le_bytes());
+    b.extend_from_slice(&16u16.to_le_bytes());
+    b.extend_from_slice(b"data");
+    b.extend_from_slice(&data_len.to_le_bytes());
+    for s in samples {
+        b.extend_from_slice(&s.to_le_bytes());
+    }
+    std::fs::write(path, b).unwrap();
+}
+
+#[test]
+fn forty_eight_channels_in_a_plain_wav_header_decode_exactly() {
+    // symphonia calls this header's channel count invalid; the WAV fallback reads it.
+    let t = Tmp::new();
+    let p = t.path("plain48.wav");
+    let samples: Vec<i16> = (0..300).flat_map(|_| (0..48).map(|c| c * 100 - 2400)).collect();
+    plain_wav(&p, 16_000, 48, &samples);
+    let (info, ch) = decode_all(&p, &DecodeOptions::default()).unwrap();
+    assert_eq!((info.codec.as_str(), info.channels, ch.len()), ("pcm_s16le", 48, 48));
+    for (c, x) in ch.iter().enumerate() {
+        let want = (c as f32 * 100.0 - 2400.0) / 32768.0;
+        assert_eq!((x.len(), x.iter().all(|&v| v == want)), (300, true), "channel {c}");
+    }
+}
+
 #[test]
 fn forty_eight_channels_pick_named_channels_for_detection() {
     // A 48-channel recording where channel 10 ("Ana") speaks first and channel 40 ("Ben")
