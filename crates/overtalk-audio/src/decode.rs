@@ -11,6 +11,7 @@
 //! | --- | --- | --- | --- |
 //! | PCM (8/16/24/32-bit integer, 32/64-bit float), A-law, µ-law | WAV | — | none |
 //! | PCM, any channel count (e.g. 48) | WAV | — | none (read by hound, see below) |
+//! | PCM (8/16/24/32-bit integer, 32/64-bit float), any channel count | RF64, BW64 | — | none |
 //! | IMA/MS ADPCM | WAV | — | none |
 //! | FLAC | FLAC, Ogg, MKV | — | none |
 //! | MP3 | MP3 | — | LAME/Xing header: trimmed by symphonia |
@@ -36,7 +37,8 @@
 //! whose channels it cannot position (more than 18 in an extensible header, fewer in a plain
 //! one: a 48-channel recorder's file, say). When it refuses a RIFF/WAVE file, the decoder reads
 //! the integer or 32-bit float PCM with hound instead, in blocks of 65,536 samples, so a
-//! 48-channel file streams like a mono one. RF64 (WAV over 4 GiB) is not read.
+//! 48-channel file streams like a mono one. RF64 and BW64 (WAV over 4 GiB, as long
+//! multichannel recordings are written) are read by the `rf64` submodule the same way.
 //!
 //! **Hostile input.** Every failure is an [`overtalk::Error`]: unreadable or unrecognised files
 //! (`Unsupported`), truncated or corrupt streams (`Invalid`, with the time where decoding
@@ -61,6 +63,8 @@ use symphonia::core::formats::probe::Hint;
 use symphonia::core::formats::{FormatOptions, FormatReader, TrackType};
 use symphonia::core::io::{MediaSource, MediaSourceStream};
 use symphonia::core::meta::MetadataOptions;
+
+mod rf64;
 
 /// Caps on what a decoder accepts (hostile or mistaken input fails early with a limit error).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,11 +242,25 @@ impl Input {
         })
     }
 
+    /// The first 12 bytes (zeros when the input is shorter).
+    fn head(&self) -> [u8; 12] {
+        let mut head = [0u8; 12];
+        if let Ok(mut r) = self.reader() {
+            let _ = r.read_exact(&mut head);
+        }
+        head
+    }
+
     /// True when the input starts like a RIFF/WAVE file.
     fn is_riff_wave(&self) -> bool {
-        let mut head = [0u8; 12];
-        let Ok(mut r) = self.reader() else { return false };
-        r.read_exact(&mut head).is_ok() && &head[..4] == b"RIFF" && &head[8..] == b"WAVE"
+        let head = self.head();
+        &head[..4] == b"RIFF" && &head[8..] == b"WAVE"
+    }
+
+    /// True when the input starts like an RF64 or BW64 file (WAV over 4 GiB).
+    fn is_rf64(&self) -> bool {
+        let head = self.head();
+        (&head[..4] == b"RF64" || &head[..4] == b"BW64") && &head[8..] == b"WAVE"
     }
 }
 
@@ -258,6 +276,15 @@ enum Stream {
         /// Set when the file ran out: hound reports that as a generic I/O error.
         eof: Arc<AtomicBool>,
         /// The data ended inside this block: its whole frames are delivered, then this ends.
+        truncated: bool,
+    },
+    /// RF64/BW64 PCM, header parsed by [`rf64`], data read here.
+    Raw {
+        reader: BufReader<Box<dyn ReadSource>>,
+        sample: rf64::Sample,
+        /// Bytes of sample data not read yet.
+        remaining: u64,
+        bytes: Vec<u8>,
         truncated: bool,
     },
 }
@@ -363,6 +390,9 @@ impl Decoder {
     }
 
     fn from_input(input: Input, ext: Option<&str>, options: &DecodeOptions) -> Result<Decoder> {
+        if input.is_rf64() {
+            return Decoder::rf64(&input, options);
+        }
         let mss = MediaSourceStream::new(input.media_source()?, Default::default());
         let mut hint = Hint::new();
         if let Some(ext) = ext {
@@ -533,6 +563,29 @@ impl Decoder {
         Decoder::new(stream, info, options).map(Some)
     }
 
+    /// RF64/BW64: the header parsed by [`rf64::read_header`], the PCM streamed in blocks.
+    fn rf64(input: &Input, options: &DecodeOptions) -> Result<Decoder> {
+        let mut reader = BufReader::new(input.reader()?);
+        let header = rf64::read_header(&mut reader)?;
+        check_channels(header.channels, options)?;
+        let frame_bytes = (header.channels * header.sample.width()) as u64;
+        let info = AudioInfo {
+            sample_rate: header.sample_rate,
+            channels: header.channels,
+            codec: header.sample.codec().to_owned(),
+            declared_frames: Some(header.data_len / frame_bytes),
+            priming: 0,
+        };
+        let stream = Stream::Raw {
+            reader,
+            sample: header.sample,
+            remaining: header.data_len / frame_bytes * frame_bytes,
+            bytes: Vec::new(),
+            truncated: false,
+        };
+        Decoder::new(stream, info, options)
+    }
+
     fn new(stream: Stream, info: AudioInfo, options: &DecodeOptions) -> Result<Decoder> {
         let max_frames = (options.max_duration.0.max(0) as u128 * u128::from(info.sample_rate)
             / 1_000_000)
@@ -579,6 +632,7 @@ impl Decoder {
             let filled = match &mut self.stream {
                 Stream::Codec { .. } => self.fill_codec(),
                 Stream::Wav { .. } => self.fill_wav(),
+                Stream::Raw { .. } => self.fill_raw(),
             };
             match filled {
                 Ok(Fill::Data) => {}
@@ -764,6 +818,38 @@ impl Decoder {
                 frames_to_delta(self.stats.frames, self.info.sample_rate)
             ))),
         }
+    }
+
+    /// Reads the next block of RF64 samples into `buf` (whole frames only).
+    fn fill_raw(&mut self) -> Result<Fill> {
+        let Stream::Raw { reader, sample, remaining, bytes, truncated } = &mut self.stream else {
+            return Ok(Fill::End);
+        };
+        if *truncated {
+            return Err(self.truncated());
+        }
+        let channels = self.info.channels.max(1);
+        let frame_bytes = (channels * sample.width()) as u64;
+        let want = ((WAV_BLOCK_SAMPLES / channels).max(1) as u64 * frame_bytes).min(*remaining);
+        if want == 0 {
+            return Ok(Fill::End);
+        }
+        bytes.clear();
+        let got = reader.by_ref().take(want).read_to_end(bytes)? as u64;
+        *remaining -= got;
+        let whole = (got / frame_bytes * frame_bytes) as usize;
+        let width = sample.width();
+        let sample = *sample;
+        self.buf.clear();
+        self.buf.extend(bytes[..whole].chunks_exact(width).map(|b| sample.decode(b)));
+        if got < want {
+            // The data ended early: deliver the whole frames, then report the truncation.
+            *truncated = true;
+            if self.buf.is_empty() {
+                return Err(self.truncated());
+            }
+        }
+        Ok(Fill::Data)
     }
 
     fn positioned(&self, e: SymError) -> Error {

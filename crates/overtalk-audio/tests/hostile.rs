@@ -699,3 +699,142 @@ fn detect_bytes_survives_arbitrary_prefixes_of_real_files() {
         assert_eq!(whole.tracks.len(), 2, "{name}");
     }
 }
+
+/// An RF64 file: `ds64` with the real sizes, a `JUNK` chunk, `fmt ` (format tag 1 or 3), and
+/// `data` with the 32-bit size 0xFFFFFFFF. `data_len` may exceed `data` (then the file is
+/// extended with zeros, sparse).
+fn rf64(path: &Path, rate: u32, channels: u16, tag: u16, bits: u16, data: &[u8], data_len: u64) {
+    let align = channels * bits / 8;
+    let mut b = Vec::new();
+    b.extend_from_slice(b"RF64");
+    b.extend_from_slice(&u32::MAX.to_le_bytes());
+    b.extend_from_slice(b"WAVEds64");
+    b.extend_from_slice(&28u32.to_le_bytes());
+    b.extend_from_slice(&(data_len + 92 - 8).to_le_bytes());
+    b.extend_from_slice(&data_len.to_le_bytes());
+    b.extend_from_slice(&(data_len / u64::from(align)).to_le_bytes());
+    b.extend_from_slice(&0u32.to_le_bytes());
+    b.extend_from_slice(b"JUNK");
+    b.extend_from_slice(&4u32.to_le_bytes());
+    b.extend_from_slice(&[0; 4]);
+    b.extend_from_slice(b"fmt ");
+    b.extend_from_slice(&16u32.to_le_bytes());
+    b.extend_from_slice(&tag.to_le_bytes());
+    b.extend_from_slice(&channels.to_le_bytes());
+    b.extend_from_slice(&rate.to_le_bytes());
+    b.extend_from_slice(&(rate * u32::from(align)).to_le_bytes());
+    b.extend_from_slice(&align.to_le_bytes());
+    b.extend_from_slice(&bits.to_le_bytes());
+    b.extend_from_slice(b"data");
+    b.extend_from_slice(&u32::MAX.to_le_bytes());
+    assert_eq!(b.len(), 92);
+    b.extend_from_slice(data);
+    std::fs::write(path, &b).unwrap();
+    std::fs::OpenOptions::new().write(true).open(path).unwrap().set_len(92 + data_len).unwrap();
+}
+
+#[test]
+fn rf64_with_48_channels_decodes_exactly() {
+    // Channel c carries a constant, exact in each sample format.
+    let t = Tmp::new();
+    let frames = 3000;
+    for (tag, bits, codec) in
+        [(1u16, 16u16, "pcm_s16le"), (1, 24, "pcm_s24le"), (3, 32, "pcm_f32le"), (1, 8, "pcm_u8")]
+    {
+        let p = t.path(&format!("many-{bits}-{tag}.rf64"));
+        let value = |c: usize| (c as f32 - 24.0) / 32.0; // -0.75 … 0.71875, exact in 8 bits
+        let mut data = Vec::new();
+        for _ in 0..frames {
+            for c in 0..48 {
+                let v = value(c);
+                match (tag, bits) {
+                    (1, 8) => data.push((v * 128.0 + 128.0) as u8),
+                    (1, 16) => data.extend_from_slice(&((v * 32768.0) as i16).to_le_bytes()),
+                    (1, 24) => {
+                        data.extend_from_slice(&((v * 8_388_608.0) as i32).to_le_bytes()[..3])
+                    }
+                    _ => data.extend_from_slice(&v.to_le_bytes()),
+                }
+            }
+        }
+        rf64(&p, 48_000, 48, tag, bits, &data, data.len() as u64);
+        let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
+        assert_eq!(
+            (d.info().codec.as_str(), d.info().channels, d.info().declared_frames),
+            (codec, 48, Some(frames))
+        );
+        let mut n = 0;
+        while let Some(b) = d.next_block().unwrap() {
+            assert!(b.frames() <= 1365);
+            for c in 0..48 {
+                assert!(b.channel(c).all(|v| v == value(c)), "{codec} channel {c}");
+            }
+            n += b.frames();
+        }
+        assert_eq!(n as u64, frames);
+    }
+}
+
+#[test]
+fn a_ten_hour_eight_channel_rf64_is_read_past_four_gigabytes() {
+    // Ten hours of 8 channels at 16 kHz, 16-bit: 9.2 GB of data, sparse. The declared length
+    // comes from the 64-bit ds64 size; a one-hour cap refuses it before decoding.
+    let t = Tmp::new();
+    let p = t.path("ten-hours.rf64");
+    let frames: u64 = 10 * 3600 * 16_000;
+    let first: Vec<u8> = (0..8 * 1000).flat_map(|i: i16| (i % 8 * 1000).to_le_bytes()).collect();
+    rf64(&p, 16_000, 8, 1, 16, &first, frames * 16);
+    let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
+    assert_eq!(d.info().declared_frames, Some(frames));
+    assert_eq!(d.info().declared_duration(), Some(Delta(36_000_000_000)));
+    let b = d.next_block().unwrap().unwrap();
+    assert_eq!((b.first_frame, b.frames()), (0, 8192));
+    assert!(b.channel(3).take(1000).all(|v| v == 3000.0 / 32768.0));
+    let hour = DecodeOptions { max_duration: Delta(3_600_000_000), ..DecodeOptions::default() };
+    let e = Decoder::open(&p, &hour).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: limit exceeded: the recording lasts 36000.000 s, longer than the 3600.000 s \
+             allowed",
+            p.display()
+        )
+    );
+}
+
+#[test]
+fn truncated_and_malformed_rf64_are_clear_errors() {
+    let t = Tmp::new();
+    let p = t.path("cut.rf64");
+    // Declares 2 s of stereo 16 kHz but holds 0.5 s and half a frame.
+    let data = vec![0u8; 8000 * 4 + 2];
+    rf64(&p, 16_000, 2, 1, 16, &data, 64_000 * 2);
+    let bytes = std::fs::read(&p).unwrap();
+    std::fs::write(&p, &bytes[..92 + data.len()]).unwrap();
+    let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!("{}: the file is truncated: the audio stops at 0.500 s", p.display())
+    );
+    // Cut inside the header.
+    std::fs::write(&p, &bytes[..60]).unwrap();
+    let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: the file is truncated: it ends before any complete block of audio",
+            p.display()
+        )
+    );
+    // ADPCM in RF64 is not read.
+    rf64(&p, 16_000, 2, 0x11, 4, &[0; 64], 64);
+    let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: unsupported: RF64 with format tag 0x0011 and 4-bit samples is not supported; \
+             only integer and float PCM are",
+            p.display()
+        )
+    );
+}
