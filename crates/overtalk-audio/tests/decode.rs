@@ -166,6 +166,7 @@ fn opus_without_the_feature_is_unsupported_with_a_clear_message() {
 #[cfg(feature = "opus")]
 mod opus {
     use super::*;
+    use overtalk_audio::decode::Decoder;
 
     #[test]
     fn ogg_opus() {
@@ -235,5 +236,29 @@ mod opus {
     #[test]
     fn opus_in_mkv() {
         check_clip_at("burst.opus.mkv", 48_000);
+    }
+
+    #[test]
+    fn mono_opus_from_16_khz_input_decodes_at_48_khz() {
+        // The header records a 16 kHz input; Opus decodes at 48 kHz whatever the input was.
+        let (info, ch) = decode_all(&data("tone.mono16k.opus"), &DecodeOptions::default()).unwrap();
+        assert_eq!((info.sample_rate, info.channels, ch.len()), (48_000, 1, 1));
+        assert_eq!(ch[0].len(), 24_000);
+        // A 440 Hz tone: 440 upward zero crossings a second, give or take the edges.
+        let ups = ch[0].windows(2).filter(|w| w[0] < 0.0 && w[1] >= 0.0).count();
+        assert!((218..=221).contains(&ups), "{ups} upward crossings in 0.5 s");
+    }
+
+    #[test]
+    fn multichannel_opus_is_a_clear_error() {
+        let e = Decoder::open(&data("tone.6ch.opus"), &DecodeOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: unsupported: Opus with 6 channels (multistream) is not supported; only mono \
+                 and stereo Opus are",
+                data("tone.6ch.opus").display()
+            )
+        );
     }
 }
