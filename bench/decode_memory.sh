@@ -47,7 +47,7 @@ done
 ls -l "$OUT"
 for m in "$SHORT" "$LONG"; do
   /usr/bin/time -f "48-channel WAV, $m min: %e s wall, peak RSS %M KB" \
-    "$BIN" detect "$OUT/silence48_${m}min.wav" --channels "$names" --vad none --to rttm -o /dev/null
+    "$BIN" detect "$OUT/silence48_${m}min.wav" --channels "$names" --vad none -o "$OUT/out.rttm"
   /usr/bin/time -f "Ogg Opus stereo, $m min: %e s wall, peak RSS %M KB" \
-    "$BIN" detect "$OUT/tone_${m}min.opus" --vad none --to rttm -o /dev/null
+    "$BIN" detect "$OUT/tone_${m}min.opus" --vad none -o "$OUT/out.rttm"
 done
