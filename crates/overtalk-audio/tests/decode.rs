@@ -9,7 +9,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use overtalk_audio::decode::{decode_all, DecodeOptions};
+use overtalk_audio::decode::{decode_all, DecodeOptions, Decoder};
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
@@ -48,8 +48,8 @@ fn check_clip(name: &str) {
 
 /// Every clip this build decodes, with its sample rate and exact length in frames. The signal
 /// lasts 1 s. Matroska/WebM keep the encoder's padding after the last sample (at most one
-/// packet: symphonia does not apply Matroska's DiscardPadding); IMA ADPCM pads to its block of
-/// 1017 frames.
+/// packet: symphonia does not apply Matroska's DiscardPadding); ADPCM pads to its block (IMA:
+/// 1017 frames, MS: 1012).
 fn all_clips() -> Vec<(&'static str, u32, usize)> {
     let mut clips = vec![
         ("burst.flac", 44_100, 44_100),
@@ -57,6 +57,7 @@ fn all_clips() -> Vec<(&'static str, u32, usize)> {
         ("burst.ogg", 44_100, 44_100),
         ("burst.m4a", 44_100, 44_100),
         ("burst.adpcm.wav", 44_100, 44_748),
+        ("burst.msadpcm.wav", 44_100, 44_528),
         ("burst.mp4", 44_100, 44_100),
         ("burst.mov", 44_100, 44_100),
         ("burst.mkv", 44_100, 45_056),
@@ -147,7 +148,6 @@ fn audio_of_webm() {
 #[test]
 fn opus_without_the_feature_is_unsupported_with_a_clear_message() {
     use overtalk::ErrorKind;
-    use overtalk_audio::decode::Decoder;
     for name in ["burst.opus", "burst.opus.webm"] {
         let e = Decoder::open(&data(name), &DecodeOptions::default()).unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::Unsupported(_)), "{e}");
@@ -166,7 +166,6 @@ fn opus_without_the_feature_is_unsupported_with_a_clear_message() {
 #[cfg(feature = "opus")]
 mod opus {
     use super::*;
-    use overtalk_audio::decode::Decoder;
 
     #[test]
     fn ogg_opus() {
@@ -260,5 +259,100 @@ mod opus {
                 data("tone.6ch.opus").display()
             )
         );
+    }
+}
+
+/// A WAV with the plain `fmt ` chunk (16 bytes; 18 with an empty extension for G.711, as the
+/// format requires): format tag, channels, bits, raw data.
+fn plain_wav(tag: u16, channels: u16, bits: u16, data: &[u8]) -> Vec<u8> {
+    let rate = 8000u32;
+    let align = channels * bits / 8;
+    let fmt_len: u32 = if tag == 6 || tag == 7 { 18 } else { 16 };
+    let mut b = Vec::new();
+    b.extend_from_slice(b"RIFF");
+    b.extend_from_slice(&(20 + fmt_len + data.len() as u32).to_le_bytes());
+    b.extend_from_slice(b"WAVEfmt ");
+    b.extend_from_slice(&fmt_len.to_le_bytes());
+    for v in [tag, channels] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    b.extend_from_slice(&rate.to_le_bytes());
+    b.extend_from_slice(&(rate * u32::from(align)).to_le_bytes());
+    for v in [align, bits] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    if fmt_len == 18 {
+        b.extend_from_slice(&0u16.to_le_bytes());
+    }
+    b.extend_from_slice(b"data");
+    b.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    b.extend_from_slice(data);
+    b
+}
+
+fn decode_wav_bytes(bytes: Vec<u8>) -> (String, Vec<f32>) {
+    let mut d = Decoder::from_bytes(bytes, Some("wav"), &DecodeOptions::default()).unwrap();
+    let codec = d.info().codec.clone();
+    let mut out = Vec::new();
+    while let Some(b) = d.next_block().unwrap() {
+        out.extend_from_slice(b.interleaved());
+    }
+    (codec, out)
+}
+
+#[test]
+fn wav_sample_formats_decode_exactly() {
+    let values = [-1.0f32, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75];
+    let mut u8s = Vec::new();
+    let mut s24 = Vec::new();
+    let mut s32 = Vec::new();
+    let mut f64s = Vec::new();
+    for v in values {
+        u8s.push((v * 128.0 + 128.0) as u8);
+        s24.extend_from_slice(&((v * 8_388_608.0) as i32).to_le_bytes()[..3]);
+        s32.extend_from_slice(&((f64::from(v) * 2_147_483_648.0) as i32).to_le_bytes());
+        f64s.extend_from_slice(&f64::from(v).to_le_bytes());
+    }
+    for (tag, bits, data, codec) in [
+        (1u16, 8u16, u8s, "pcm_u8"),
+        (1, 24, s24, "pcm_s24le"),
+        (1, 32, s32, "pcm_s32le"),
+        (3, 64, f64s, "pcm_f64le"),
+    ] {
+        let (got_codec, got) = decode_wav_bytes(plain_wav(tag, 1, bits, &data));
+        assert_eq!((got_codec.as_str(), &got[..]), (codec, &values[..]), "{codec}");
+    }
+}
+
+#[test]
+fn g711_wav_decodes_to_the_standard_values() {
+    // ITU-T G.711 decoding, in 16-bit units.
+    fn mulaw(byte: u8) -> i32 {
+        let x = !byte;
+        let mag = (((i32::from(x & 0x0F) << 3) + 0x84) << ((x >> 4) & 7)) - 0x84;
+        if x & 0x80 != 0 {
+            -mag
+        } else {
+            mag
+        }
+    }
+    fn alaw(byte: u8) -> i32 {
+        let x = byte ^ 0x55;
+        let (exp, mant) = (i32::from((x >> 4) & 7), i32::from(x & 0x0F));
+        let mag = if exp == 0 { (mant << 4) + 8 } else { ((mant << 4) + 0x108) << (exp - 1) };
+        if x & 0x80 != 0 {
+            mag
+        } else {
+            -mag
+        }
+    }
+    let bytes: Vec<u8> = (0..=255).collect();
+    for (tag, codec, table) in
+        [(6u16, "pcm_alaw", alaw as fn(u8) -> i32), (7, "pcm_mulaw", mulaw as fn(u8) -> i32)]
+    {
+        let (got_codec, got) = decode_wav_bytes(plain_wav(tag, 1, 8, &bytes));
+        let want: Vec<f32> = bytes.iter().map(|&b| table(b) as f32 / 32768.0).collect();
+        assert_eq!(got_codec, codec);
+        assert_eq!(got, want, "{codec}");
     }
 }

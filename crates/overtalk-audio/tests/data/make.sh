@@ -13,6 +13,7 @@ ff -f lavfi -i "$SIG" -c:a libmp3lame -b:a 64k burst.mp3
 ff -f lavfi -i "$SIG" -c:a libvorbis -q:a 0 burst.ogg
 ff -f lavfi -i "$SIG" -c:a aac -b:a 48k burst.m4a
 ff -f lavfi -i "$SIG" -c:a adpcm_ima_wav burst.adpcm.wav
+ff -f lavfi -i "$SIG" -c:a adpcm_ms burst.msadpcm.wav
 ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v mpeg4 -c:a aac -b:a 48k -shortest burst.mp4
 ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v mpeg4 -c:a aac -b:a 48k -shortest burst.mov
 ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v mpeg4 -c:a aac -b:a 48k -shortest burst.mkv
