@@ -43,7 +43,13 @@
 //! **Hostile input.** Every failure is an [`overtalk::Error`]: unreadable or unrecognised files
 //! (`Unsupported`), truncated or corrupt streams (`Invalid`, with the time where decoding
 //! stopped), files over the size, duration or channel caps (`Limit`), and recordings with no
-//! samples at all (`Invalid`). A corrupt packet in the middle of a stream is replaced by silence
+//! samples at all (`Invalid`). Truncation is found three ways: the data runs out inside a
+//! packet or frame; a reader that looks at the file's end first (Ogg, Matroska) fails, and the
+//! file is then re-read as a stream so the audio present decodes before the error; or the
+//! stream ends well short of the exact length its header declares (FLAC, WAV, Ogg, MP4, MP3
+//! with a Xing/Info/VBRI header; symphonia's estimates for other MP3 are not held against the
+//! file). An MP4/MOV without its index box is reported as truncated or unfinished. A corrupt
+//! packet in the middle of a stream is replaced by silence
 //! of the same length, so later times stay right; non-finite samples (NaN, ±∞ in float WAV) are
 //! replaced by 0 (silence). Both are counted in [`DecodeStats`] so callers can warn (the
 //! command line does).
@@ -257,6 +263,29 @@ impl Input {
         &head[..4] == b"RIFF" && &head[8..] == b"WAVE"
     }
 
+    /// True when the first MPEG audio frame (after any ID3v2 tag) carries a Xing, Info or VBRI
+    /// header, which states the stream's exact length.
+    fn has_mpeg_length_header(&self) -> bool {
+        let Ok(mut r) = self.reader() else { return false };
+        let mut head = [0u8; 10];
+        if r.read_exact(&mut head).is_err() {
+            return false;
+        }
+        let mut frame = Vec::new();
+        if &head[..3] == b"ID3" {
+            // Skip the ID3v2 tag: its size is four 7-bit bytes, plus a footer when flagged.
+            let size = head[6..10].iter().fold(0u64, |n, &b| n << 7 | u64::from(b & 0x7F))
+                + if head[5] & 0x10 != 0 { 10 } else { 0 };
+            if std::io::copy(&mut r.by_ref().take(size), &mut std::io::sink()).ok() != Some(size) {
+                return false;
+            }
+        } else {
+            frame.extend_from_slice(&head);
+        }
+        r.take(4096).read_to_end(&mut frame).is_ok()
+            && frame.windows(4).any(|w| w == b"Xing" || w == b"Info" || w == b"VBRI")
+    }
+
     /// True when the input starts like an RF64 or BW64 file (WAV over 4 GiB).
     fn is_rf64(&self) -> bool {
         let head = self.head();
@@ -305,6 +334,8 @@ pub struct Decoder {
     skip: u64,
     /// Frames after which the rest is encoder padding (AAC in MP4 declares its exact length).
     end: Option<u64>,
+    /// The declared length is exact, not an estimate: ending well before it means truncation.
+    declared_exact: bool,
     buf: Vec<f32>,
     stats: DecodeStats,
     done: bool,
@@ -405,7 +436,7 @@ impl Decoder {
             MetadataOptions::default(),
         );
         let first = match probed {
-            Ok(format) => return Decoder::from_format(format, options),
+            Ok(format) => return Decoder::from_format(format, &input, options),
             Err(e) => e,
         };
         if matches!(&first, SymError::Unsupported(m) if m.contains("no suitable format reader")) {
@@ -436,7 +467,7 @@ impl Decoder {
                 FormatOptions::default(),
                 MetadataOptions::default(),
             ) {
-                Ok(format) => return Decoder::from_format(format, options),
+                Ok(format) => return Decoder::from_format(format, &input, options),
                 // Read as a stream, the file ends before its first audio.
                 Err(e @ SymError::IoError(_)) => first = e,
                 Err(_) => {}
@@ -466,7 +497,17 @@ impl Decoder {
         }
     }
 
-    fn from_format(format: Box<dyn FormatReader>, options: &DecodeOptions) -> Result<Decoder> {
+    fn from_format(
+        format: Box<dyn FormatReader>,
+        input: &Input,
+        options: &DecodeOptions,
+    ) -> Result<Decoder> {
+        let exact = match format.format_info().short_name {
+            "wave" | "aiff" | "flac" | "ogg" | "isomp4" => true,
+            // Without a Xing/Info/VBRI header symphonia estimates the length from the file size.
+            "mp1" | "mp2" | "mp3" => input.has_mpeg_length_header(),
+            _ => false,
+        };
         let track = format
             .default_track(TrackType::Audio)
             .ok_or_else(|| Error::unsupported("the file has no audio track"))?;
@@ -520,6 +561,7 @@ impl Decoder {
             })?;
         let info = AudioInfo { sample_rate, channels, codec, declared_frames, priming };
         let mut d = Decoder::new(Stream::Codec { format, decoder, track_id }, info, options)?;
+        d.declared_exact = exact;
         if params.codec == CODEC_ID_AAC {
             // MP4 declares priming + recording; the last packet's padding beyond it is dropped.
             d.end = declared_frames.map(|n| n.saturating_sub(priming));
@@ -604,6 +646,7 @@ impl Decoder {
             stream,
             skip: info.priming,
             end: None,
+            declared_exact: true,
             info,
             max_frames,
             buf: Vec::new(),
@@ -641,7 +684,9 @@ impl Decoder {
                     if self.stats.frames == 0 {
                         return Err(Error::invalid("the recording contains no audio samples"));
                     }
-                    if let Some(declared) = self.info.declared_duration() {
+                    if let Some(declared) =
+                        self.info.declared_duration().filter(|_| self.declared_exact)
+                    {
                         // A stream that ends well before the length its header declares (an MP3
                         // cut short, say) is truncated, not a shorter recording. The slack
                         // covers encoders' rounding of the declared length.

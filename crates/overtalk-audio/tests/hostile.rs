@@ -838,3 +838,26 @@ fn truncated_and_malformed_rf64_are_clear_errors() {
         )
     );
 }
+
+#[test]
+fn an_mp3_without_a_length_header_is_cut_without_a_false_alarm() {
+    // Without its Info frame, symphonia estimates an MP3's length from the file size; falling
+    // short of an estimate is not called truncation, so a cut file gives the audio present.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut bytes = std::fs::read(dir.join("burst.mp3")).unwrap();
+    let id3 = 10 + bytes[6..10].iter().fold(0usize, |n, &b| n << 7 | usize::from(b & 0x7F));
+    assert_eq!(
+        (&bytes[id3..id3 + 2], &bytes[id3 + 36..id3 + 40]),
+        (&[0xFF, 0xFB][..], &b"Info"[..])
+    );
+    bytes.drain(id3..id3 + 208); // the Info frame: 64 kb/s at 44.1 kHz, no padding
+    let t = Tmp::new();
+    let p = t.path("no-info.mp3");
+    std::fs::write(&p, &bytes).unwrap();
+    let (info, whole) = decode_all(&p, &DecodeOptions::default()).unwrap();
+    // 40 frames of 1152; the encoder's priming is no longer known, so it stays.
+    assert_eq!((info.declared_frames, whole[0].len()), (Some(46_080), 46_080));
+    std::fs::write(&p, &bytes[..bytes.len() * 2 / 3]).unwrap();
+    let (_, cut) = decode_all(&p, &DecodeOptions::default()).unwrap();
+    assert_eq!(cut[0].len(), 26 * 1152);
+}
