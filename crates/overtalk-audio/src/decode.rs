@@ -41,18 +41,17 @@
 //! multichannel recordings are written) are read by the `rf64` submodule the same way.
 //!
 //! **Hostile input.** Every failure is an [`overtalk::Error`]: unreadable or unrecognised files
-//! (`Unsupported`), truncated or corrupt streams (`Invalid`, with the time where decoding
-//! stopped), files over the size, duration or channel caps (`Limit`), and recordings with no
-//! samples at all (`Invalid`). Truncation is found three ways: the data runs out inside a
-//! packet or frame; a reader that looks at the file's end first (Ogg, Matroska) fails, and the
-//! file is then re-read as a stream so the audio present decodes before the error; or the
-//! stream ends well short of the exact length its header declares (FLAC, WAV, Ogg, MP4, MP3
-//! with a Xing/Info/VBRI header; symphonia's estimates for other MP3 are not held against the
-//! file). An MP4/MOV without its index box is reported as truncated or unfinished. A corrupt
-//! packet in the middle of a stream is replaced by silence
-//! of the same length, so later times stay right; non-finite samples (NaN, ±∞ in float WAV) are
-//! replaced by 0 (silence). Both are counted in [`DecodeStats`] so callers can warn (the
-//! command line does).
+//! (`Unsupported`), truncated or corrupt streams (`Invalid`, with the time where decoding stopped),
+//! files over the size, duration or channel caps (`Limit`), and recordings with no samples at all
+//! (`Invalid`). Truncation is found three ways: the data runs out inside a packet or frame; a
+//! reader that looks at the file's end first (Ogg, Matroska) fails, and the file is then re-read as
+//! a stream so the audio present decodes before the error; or the stream ends well short of the
+//! exact length its header declares (FLAC, WAV, Ogg, MP4, MP3 with a Xing/Info/VBRI header;
+//! symphonia's estimates for other MP3 are not held against the file). An MP4/MOV without its index
+//! box is reported as truncated or unfinished. A corrupt packet in the middle of a stream is
+//! replaced by silence of the same length, so later times stay right; non-finite samples (NaN, ±∞
+//! in float WAV) are replaced by 0 (silence). Both are counted in [`DecodeStats`] so callers can
+//! warn (the command line does).
 
 use std::fs::File;
 use std::io::{BufReader, Cursor, Read};
