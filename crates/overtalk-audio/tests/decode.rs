@@ -9,7 +9,6 @@ mod common;
 
 use std::path::PathBuf;
 
-use overtalk::ErrorKind;
 use overtalk_audio::decode::{decode_all, DecodeOptions, Decoder};
 
 fn data(name: &str) -> PathBuf {
@@ -22,12 +21,14 @@ fn onset(x: &[f32], rate: u32) -> f64 {
     i as f64 / f64::from(rate)
 }
 
-fn check_clip(name: &str) {
+/// Decodes a clip and checks rate, channels, both onsets (within 1 ms) and the length; returns
+/// the two onsets in seconds.
+fn check_clip_at(name: &str, rate: u32) -> (f64, f64) {
     let (info, ch) = decode_all(&data(name), &DecodeOptions::default()).unwrap();
-    assert_eq!(info.sample_rate, 44_100, "{name}");
+    assert_eq!(info.sample_rate, rate, "{name}");
     assert_eq!(ch.len(), 2, "{name}");
-    let left = onset(&ch[0], 44_100);
-    let right = onset(&ch[1], 44_100);
+    let left = onset(&ch[0], rate);
+    let right = onset(&ch[1], rate);
     println!(
         "{name}: {} priming {} onsets {left:.5} {right:.5} len {}",
         info.codec,
@@ -36,8 +37,66 @@ fn check_clip(name: &str) {
     );
     assert!((left - 0.300).abs() < 0.001, "{name}: left onset {left}");
     assert!((right - 0.500).abs() < 0.001, "{name}: right onset {right}");
-    let secs = ch[0].len() as f64 / 44_100.0;
+    let secs = ch[0].len() as f64 / f64::from(rate);
     assert!((0.99..1.06).contains(&secs), "{name}: {secs} s");
+    (left, right)
+}
+
+fn check_clip(name: &str) {
+    check_clip_at(name, 44_100);
+}
+
+/// Every clip this build decodes, with its sample rate and exact length in frames. The signal
+/// lasts 1 s. Matroska/WebM keep the encoder's padding after the last sample (at most one
+/// packet: symphonia does not apply Matroska's DiscardPadding); ADPCM pads to its block (IMA:
+/// 1017 frames, MS: 1012).
+fn all_clips() -> Vec<(&'static str, u32, usize)> {
+    let mut clips = vec![
+        ("burst.flac", 44_100, 44_100),
+        ("burst.mp3", 44_100, 44_100),
+        ("burst.ogg", 44_100, 44_100),
+        ("burst.m4a", 44_100, 44_100),
+        ("burst.adpcm.wav", 44_100, 44_748),
+        ("burst.msadpcm.wav", 44_100, 44_528),
+        ("burst.mp4", 44_100, 44_100),
+        ("burst.mov", 44_100, 44_100),
+        ("burst.mkv", 44_100, 45_056),
+        ("burst.webm", 44_100, 45_120),
+    ];
+    if cfg!(feature = "opus") {
+        clips.extend([
+            ("burst.opus", 48_000, 48_000),
+            ("burst.2p5ms.opus", 48_000, 48_000),
+            ("burst.opus.webm", 48_000, 48_648),
+            ("burst.opus.mkv", 48_000, 48_648),
+        ]);
+    }
+    clips
+}
+
+#[test]
+fn lengths_are_exact() {
+    for (name, rate, frames) in all_clips() {
+        let (info, ch) = decode_all(&data(name), &DecodeOptions::default()).unwrap();
+        assert_eq!((info.sample_rate, ch[0].len(), ch[1].len()), (rate, frames, frames), "{name}");
+    }
+}
+
+#[test]
+fn onsets_agree_across_formats_within_a_millisecond() {
+    let onsets: Vec<(&str, f64, f64)> = all_clips()
+        .into_iter()
+        .map(|(name, rate, _)| {
+            let (l, r) = check_clip_at(name, rate);
+            (name, l, r)
+        })
+        .collect();
+    for (name, l, r) in &onsets {
+        for (other, l2, r2) in &onsets {
+            assert!((l - l2).abs() < 0.001, "left onsets of {name} and {other}: {l} vs {l2}");
+            assert!((r - r2).abs() < 0.001, "right onsets of {name} and {other}: {r} vs {r2}");
+        }
+    }
 }
 
 #[test]
@@ -85,10 +144,215 @@ fn audio_of_webm() {
     check_clip("burst.webm");
 }
 
+#[cfg(not(feature = "opus"))]
 #[test]
-fn opus_is_unsupported_with_a_clear_message() {
-    let e = Decoder::open(&data("burst.opus"), &DecodeOptions::default()).unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::Unsupported(_)), "{e}");
-    assert!(e.to_string().contains("burst.opus"), "{e}");
-    assert!(e.to_string().contains("not supported"), "{e}");
+fn opus_without_the_feature_is_unsupported_with_a_clear_message() {
+    use overtalk::ErrorKind;
+    for name in ["burst.opus", "burst.opus.webm"] {
+        let e = Decoder::open(&data(name), &DecodeOptions::default()).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Unsupported(_)), "{e}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: unsupported: the audio codec (opus) is not supported by this build; build \
+                 overtalk with `--features opus` (needs libopus), or convert the file to WAV or \
+                 FLAC",
+                data(name).display()
+            )
+        );
+    }
+}
+
+#[cfg(feature = "opus")]
+mod opus {
+    use super::*;
+
+    #[test]
+    fn ogg_opus() {
+        check_clip_at("burst.opus", 48_000);
+    }
+
+    #[test]
+    fn ogg_opus_priming_is_the_pre_skip_and_the_length_is_the_granule_position() {
+        // ffmpeg's libopus writes a pre-skip of 312 frames; the last granule position ends the
+        // stream at exactly 1 s.
+        let (info, ch) = decode_all(&data("burst.opus"), &DecodeOptions::default()).unwrap();
+        assert_eq!((info.codec.as_str(), info.priming, info.channels), ("opus", 312, 2));
+        assert_eq!(ch[0].len(), 48_000);
+    }
+
+    /// The Ogg page checksum (CRC-32, polynomial 0x04c11db7, no reflection, over the page with
+    /// its checksum field zeroed).
+    fn ogg_crc(page: &[u8]) -> u32 {
+        let mut crc = 0u32;
+        for &b in page {
+            crc ^= u32::from(b) << 24;
+            for _ in 0..8 {
+                crc = if crc & 0x8000_0000 != 0 { (crc << 1) ^ 0x04c1_1db7 } else { crc << 1 };
+            }
+        }
+        crc
+    }
+
+    #[test]
+    fn ogg_opus_pre_skip_longer_than_the_first_packet() {
+        // burst.opus has 20 ms packets (960 frames) and a pre-skip of 312. Raising the pre-skip
+        // by 960 to 1272 makes it span two packets: the audio then starts 20 ms earlier and is
+        // 960 frames shorter, exactly.
+        let mut bytes = std::fs::read(data("burst.opus")).unwrap();
+        assert_eq!(&bytes[28..36], b"OpusHead");
+        assert_eq!(u16::from_le_bytes([bytes[38], bytes[39]]), 312);
+        bytes[38..40].copy_from_slice(&1272u16.to_le_bytes());
+        let page_len = 27 + usize::from(bytes[26]) + usize::from(bytes[27]);
+        bytes[22..26].fill(0);
+        let crc = ogg_crc(&bytes[..page_len]);
+        bytes[22..26].copy_from_slice(&crc.to_le_bytes());
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("long-pre-skip.opus");
+        std::fs::write(&p, &bytes).unwrap();
+        let (info, ch) = decode_all(&p, &DecodeOptions::default()).unwrap();
+        assert_eq!(info.priming, 1272);
+        assert_eq!(ch[0].len(), 48_000 - 960);
+        let (original, base) = decode_all(&data("burst.opus"), &DecodeOptions::default()).unwrap();
+        assert_eq!(original.priming, 312);
+        assert_eq!(ch[0][..], base[0][960..]);
+        assert_eq!(ch[1][..], base[1][960..]);
+    }
+
+    #[test]
+    fn ogg_opus_with_short_packets() {
+        // 2.5 ms packets (120 frames); ffmpeg's libopus writes a 120-frame pre-skip for them.
+        check_clip_at("burst.2p5ms.opus", 48_000);
+        let (info, ch) = decode_all(&data("burst.2p5ms.opus"), &DecodeOptions::default()).unwrap();
+        assert_eq!((info.priming, ch[0].len()), (120, 48_000));
+    }
+
+    #[test]
+    fn opus_in_webm() {
+        check_clip_at("burst.opus.webm", 48_000);
+    }
+
+    #[test]
+    fn opus_in_mkv() {
+        check_clip_at("burst.opus.mkv", 48_000);
+    }
+
+    #[test]
+    fn mono_opus_from_16_khz_input_decodes_at_48_khz() {
+        // The header records a 16 kHz input; Opus decodes at 48 kHz whatever the input was.
+        let (info, ch) = decode_all(&data("tone.mono16k.opus"), &DecodeOptions::default()).unwrap();
+        assert_eq!((info.sample_rate, info.channels, ch.len()), (48_000, 1, 1));
+        assert_eq!(ch[0].len(), 24_000);
+        // A 440 Hz tone: 440 upward zero crossings a second, give or take the edges.
+        let ups = ch[0].windows(2).filter(|w| w[0] < 0.0 && w[1] >= 0.0).count();
+        assert!((218..=221).contains(&ups), "{ups} upward crossings in 0.5 s");
+    }
+
+    #[test]
+    fn multichannel_opus_is_a_clear_error() {
+        let e = Decoder::open(&data("tone.6ch.opus"), &DecodeOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: unsupported: Opus with 6 channels (multistream) is not supported; only mono \
+                 and stereo Opus are",
+                data("tone.6ch.opus").display()
+            )
+        );
+    }
+}
+
+/// A WAV with the plain `fmt ` chunk (16 bytes; 18 with an empty extension for G.711, as the
+/// format requires): format tag, channels, bits, raw data.
+fn plain_wav(tag: u16, channels: u16, bits: u16, data: &[u8]) -> Vec<u8> {
+    let rate = 8000u32;
+    let align = channels * bits / 8;
+    let fmt_len: u32 = if tag == 6 || tag == 7 { 18 } else { 16 };
+    let mut b = Vec::new();
+    b.extend_from_slice(b"RIFF");
+    b.extend_from_slice(&(20 + fmt_len + data.len() as u32).to_le_bytes());
+    b.extend_from_slice(b"WAVEfmt ");
+    b.extend_from_slice(&fmt_len.to_le_bytes());
+    for v in [tag, channels] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    b.extend_from_slice(&rate.to_le_bytes());
+    b.extend_from_slice(&(rate * u32::from(align)).to_le_bytes());
+    for v in [align, bits] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    if fmt_len == 18 {
+        b.extend_from_slice(&0u16.to_le_bytes());
+    }
+    b.extend_from_slice(b"data");
+    b.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    b.extend_from_slice(data);
+    b
+}
+
+fn decode_wav_bytes(bytes: Vec<u8>) -> (String, Vec<f32>) {
+    let mut d = Decoder::from_bytes(bytes, Some("wav"), &DecodeOptions::default()).unwrap();
+    let codec = d.info().codec.clone();
+    let mut out = Vec::new();
+    while let Some(b) = d.next_block().unwrap() {
+        out.extend_from_slice(b.interleaved());
+    }
+    (codec, out)
+}
+
+#[test]
+fn wav_sample_formats_decode_exactly() {
+    let values = [-1.0f32, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75];
+    let mut u8s = Vec::new();
+    let mut s24 = Vec::new();
+    let mut s32 = Vec::new();
+    let mut f64s = Vec::new();
+    for v in values {
+        u8s.push((v * 128.0 + 128.0) as u8);
+        s24.extend_from_slice(&((v * 8_388_608.0) as i32).to_le_bytes()[..3]);
+        s32.extend_from_slice(&((f64::from(v) * 2_147_483_648.0) as i32).to_le_bytes());
+        f64s.extend_from_slice(&f64::from(v).to_le_bytes());
+    }
+    for (tag, bits, data, codec) in [
+        (1u16, 8u16, u8s, "pcm_u8"),
+        (1, 24, s24, "pcm_s24le"),
+        (1, 32, s32, "pcm_s32le"),
+        (3, 64, f64s, "pcm_f64le"),
+    ] {
+        let (got_codec, got) = decode_wav_bytes(plain_wav(tag, 1, bits, &data));
+        assert_eq!((got_codec.as_str(), &got[..]), (codec, &values[..]), "{codec}");
+    }
+}
+
+#[test]
+fn g711_wav_decodes_to_the_standard_values() {
+    // ITU-T G.711 decoding, in 16-bit units.
+    fn mulaw(byte: u8) -> i32 {
+        let x = !byte;
+        let mag = (((i32::from(x & 0x0F) << 3) + 0x84) << ((x >> 4) & 7)) - 0x84;
+        if x & 0x80 != 0 {
+            -mag
+        } else {
+            mag
+        }
+    }
+    fn alaw(byte: u8) -> i32 {
+        let x = byte ^ 0x55;
+        let (exp, mant) = (i32::from((x >> 4) & 7), i32::from(x & 0x0F));
+        let mag = if exp == 0 { (mant << 4) + 8 } else { ((mant << 4) + 0x108) << (exp - 1) };
+        if x & 0x80 != 0 {
+            mag
+        } else {
+            -mag
+        }
+    }
+    let bytes: Vec<u8> = (0..=255).collect();
+    for (tag, codec, table) in
+        [(6u16, "pcm_alaw", alaw as fn(u8) -> i32), (7, "pcm_mulaw", mulaw as fn(u8) -> i32)]
+    {
+        let (got_codec, got) = decode_wav_bytes(plain_wav(tag, 1, 8, &bytes));
+        let want: Vec<f32> = bytes.iter().map(|&b| table(b) as f32 / 32768.0).collect();
+        assert_eq!(got_codec, codec);
+        assert_eq!(got, want, "{codec}");
+    }
 }

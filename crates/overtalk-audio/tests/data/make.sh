@@ -13,12 +13,20 @@ ff -f lavfi -i "$SIG" -c:a libmp3lame -b:a 64k burst.mp3
 ff -f lavfi -i "$SIG" -c:a libvorbis -q:a 0 burst.ogg
 ff -f lavfi -i "$SIG" -c:a aac -b:a 48k burst.m4a
 ff -f lavfi -i "$SIG" -c:a adpcm_ima_wav burst.adpcm.wav
+ff -f lavfi -i "$SIG" -c:a adpcm_ms burst.msadpcm.wav
 ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v mpeg4 -c:a aac -b:a 48k -shortest burst.mp4
 ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v mpeg4 -c:a aac -b:a 48k -shortest burst.mov
 ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v mpeg4 -c:a aac -b:a 48k -shortest burst.mkv
 ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v libvpx -c:a libvorbis -q:a 0 -shortest burst.webm
 ff -f lavfi -i "$SIG" -c:a libopus -b:a 32k burst.opus
-ls -l burst.*
+# Opus (decoded with the `opus` feature): 2.5 ms packets, and Opus in Matroska and WebM.
+ff -f lavfi -i "$SIG" -c:a libopus -b:a 64k -frame_duration 2.5 burst.2p5ms.opus
+ff -f lavfi -i "$SIG" -c:a libopus -b:a 32k burst.opus.mkv
+ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v libvpx -c:a libopus -b:a 32k -shortest burst.opus.webm
+# Opus: mono from a 16 kHz input, and 5.1 (multistream, refused with a clear error).
+ff -f lavfi -i "sine=f=440:d=0.5" -ac 1 -ar 16000 -c:a libopus -b:a 24k tone.mono16k.opus
+ff -f lavfi -i "sine=f=440:d=0.2" -af "pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0" -c:a libopus -b:a 48k tone.6ch.opus
+ls -l burst.* tone.*
 
 # speech.wav: a synthetic sentence (espeak-ng, voice en-us) at 16 kHz mono, padded with exactly
 # 1.0 s of digital silence on both sides, so the true speech extent is known by construction.
