@@ -25,6 +25,7 @@
 
 pub mod backchannel;
 pub mod claims;
+pub mod dyad;
 pub mod floor;
 pub mod intervals;
 pub mod joint;

@@ -2,7 +2,7 @@
 //! timed tokens (conversation-metrics.md §5.1, §5.4 S1).
 //!
 //! Time base: the model stores microseconds; the analysis works in integer milliseconds, each
-//! time converted with [`round_div`]`(µs, 1000)` — round half away from zero, the §5.1 rule
+//! time converted with [`round_div`](crate::time::round_div)`(µs, 1000)` — round half away from zero, the §5.1 rule
 //! applied to exact integers (so 12.5 ms → 13 ms, −12.5 ms → −13 ms) instead of to an f64
 //! product. Every comparison after this stage is on integers.
 //!
@@ -12,11 +12,14 @@
 //! ```
 
 use crate::model::{Content, Transcript};
-use crate::time::round_div;
 
 /// Converts microseconds to milliseconds, rounding half away from zero.
+#[inline]
 pub fn to_ms(us: i64) -> i64 {
-    round_div(us, 1000)
+    // round_div(us, 1000) with the divisor known: truncate, then step away from zero when the
+    // remainder is at least half (the remainder has the sign of `us`).
+    let (q, r) = (us / 1000, us % 1000);
+    q + i64::from(r >= 500) - i64::from(r <= -500)
 }
 
 /// One token with its time span (ms) and its precomputed lexical properties.
@@ -255,6 +258,7 @@ pub fn normalise(
 mod tests {
     use super::*;
     use crate::model::{Segment, TranscriptBuilder};
+    use crate::time::round_div;
 
     fn seg(a: i64, b: i64) -> Segment {
         Segment::from_millis(a, b).unwrap()
@@ -266,6 +270,9 @@ mod tests {
         assert_eq!(to_ms(12_499), 12);
         assert_eq!(to_ms(-12_500), -13);
         assert_eq!(to_ms(1), 0);
+        for us in [-1_000_500, -999_999, -500, -499, 0, 499, 500, 1_000_499, i64::MAX, i64::MIN] {
+            assert_eq!(to_ms(us), round_div(us, 1000), "{us}");
+        }
     }
 
     #[test]

@@ -1,0 +1,299 @@
+//! The acoustic Heldner & Edlund layer of a conversation of at most two speakers in one sweep:
+//! the same intervals as S1 → S2 → S3 → S4 (acoustic), without the general machinery (no
+//! tokens, no joint timeline of N speakers, no sorting of boundary events).
+//!
+//! ```text
+//! tracks (µs, sorted)   A [0──5000)      [6500──9000)     B [4000──6000)
+//! S1+S2 per speaker     A [0──5000) [6500──9000)           B [4000──6000)
+//! sweep (2 cursors)     {A} |{A,B}| {B} | ∅  | {A}
+//! intervals                  overlap_between A→B   gap B→A [6000, 6500)
+//! ```
+//!
+//! [`he_acoustic`] takes a [`Transcript`]: each track is converted to milliseconds (S1's
+//! rounding), dropped when S1 drops it (ignored label, `end − start ≤ min_segment`), and bridged
+//! into its speaker's current talkspurt as S2 does; the annotation is sorted by start, so each
+//! speaker's tracks arrive in order and the talkspurts come out sorted and disjoint. A sweep with
+//! one cursor per speaker then visits every change of the active set once and classifies the
+//! silences and overlaps on the fly, as S4 does on the joint timeline. With three or more
+//! speakers left after S1 it runs the general stages instead ([`he_acoustic_general`]), so the
+//! result is always the acoustic part of [`analyze`](super::analyze)'s `he`.
+
+use super::intervals::{HeInterval, HeKind, Layer};
+use super::normalise::to_ms;
+use super::params::Params;
+use super::{intervals, joint, normalise, talkspurt};
+use crate::model::Transcript;
+
+/// The acoustic H&E intervals of `t` under `p` (`ignore_labels`, `min_segment`, `bridge_pause`,
+/// `latch_tolerance`): one sweep for at most two speakers, the general stages otherwise. Equal to
+/// [`he_acoustic_general`] on every input.
+pub fn he_acoustic(t: &Transcript, p: &Params) -> Vec<HeInterval> {
+    let n = 2 * t.annotation().len() + 1;
+    let mut spurts = [Vec::with_capacity(n), Vec::with_capacity(n)];
+    match dyad_spurts(t, p, &mut spurts) {
+        Some(order) => {
+            let [a, b] = &mut spurts;
+            a.push(i64::MAX);
+            b.push(i64::MAX);
+            let (first, second) = if order { (&*a, &*b) } else { (&*b, &*a) };
+            let mut out = Vec::with_capacity((first.len() + second.len()) / 2 + 1);
+            sweep_bounds(first, second, p.latch_tolerance, &mut out);
+            out
+        }
+        None => he_acoustic_general(t, p),
+    }
+}
+
+/// The acoustic H&E intervals of `t` through the general stages S1 → S2 → S3 → S4, as
+/// [`analyze`](super::analyze) computes them.
+pub fn he_acoustic_general(t: &Transcript, p: &Params) -> Vec<HeInterval> {
+    let norm = normalise::normalise(t, &p.ignore_labels, p.min_segment);
+    let sp = talkspurt::talkspurts(&norm.segments, norm.speakers.len(), p.bridge_pause);
+    let j = joint::joint_timeline(&sp.spurts, |_| true);
+    intervals::he_intervals(&j, Layer::Acoustic, p.latch_tolerance)
+}
+
+/// S1 + S2 for at most two kept speakers: the boundaries of their talkspurts
+/// (`start₀, end₀, start₁, …`, ms) in `spurts`, in the order the speakers were met. Returns whether the first speaker met sorts first by name,
+/// or `None` when a third speaker keeps a segment.
+fn dyad_spurts(t: &Transcript, p: &Params, spurts: &mut [Vec<i64>; 2]) -> Option<bool> {
+    let ann = t.annotation();
+    // Per speaker id: 0 not seen yet, 1 ignored, 2 + slot when kept.
+    let mut state = vec![0u8; ann.speakers().len()];
+    let mut ids = [None, None];
+    let mut n = 0usize;
+    for track in ann.tracks() {
+        let id = track.speaker.index();
+        let st = state.get_mut(id)?;
+        if *st == 0 {
+            let name = ann.speaker_name(track.speaker);
+            *st = if p.ignore_labels.iter().any(|l| l == name) { 1 } else { 3 };
+        }
+        if *st == 1 {
+            continue;
+        }
+        let (s, e) = (to_ms(track.segment.start().micros()), to_ms(track.segment.end().micros()));
+        if e - s <= p.min_segment || e <= s {
+            continue;
+        }
+        if *st == 3 {
+            if n == 2 {
+                return None;
+            }
+            *st = 4 + n as u8;
+            ids[n] = Some(track.speaker);
+            n += 1;
+        }
+        let list = &mut spurts[usize::from(*st - 4)];
+        // S2: tracks come sorted by start, so this speaker's segments arrive in order and
+        // either extend the current talkspurt (overlap, touch, or a silence < bridge_pause) or
+        // start the next one.
+        match list.last_mut() {
+            Some(end) if s <= *end || s - *end < p.bridge_pause => *end = (*end).max(e),
+            _ => list.extend([s, e]),
+        }
+    }
+    Some(match ids {
+        [Some(a), Some(b)] => ann.speaker_name(a).as_bytes() <= ann.speaker_name(b).as_bytes(),
+        _ => true,
+    })
+}
+
+/// S3 + S4 over two speakers' talkspurt lists (each sorted, disjoint and not touching, as S2
+/// leaves them; speaker 0 is `a` — or `b` when `a` is empty, as S1 numbers only the speakers that
+/// keep a segment). Appends the intervals in time order.
+pub fn sweep(a: &[(i64, i64)], b: &[(i64, i64)], latch_tolerance: i64, out: &mut Vec<HeInterval>) {
+    let flat = |l: &[(i64, i64)]| {
+        let mut v: Vec<i64> = l.iter().flat_map(|&(s, e)| [s, e]).collect();
+        v.push(i64::MAX);
+        v
+    };
+    sweep_bounds(&flat(a), &flat(b), latch_tolerance, out);
+}
+
+/// [`sweep`] over boundary lists: `[start₀, end₀, start₁, end₁, …, i64::MAX]` per speaker (the
+/// last entry is a sentinel, so a cursor never runs off its list).
+///
+/// A speaker is talking exactly when its cursor stands on an end (an odd index). Every instant
+/// where a boundary of `a` or `b` lies changes the active set (a speaker's own talkspurts never
+/// touch), so each step of the sweep closes one piece of the joint timeline. Solo pieces label
+/// the silences and overlaps around them: the runs after the last solo piece are pushed with
+/// provisional kinds and settled when the next solo piece (or the end) is met.
+fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: i64, out: &mut Vec<HeInterval>) {
+    let (la, lb) = (a.len().saturating_sub(1), b.len().saturating_sub(1));
+    let (ia, ib) = if la == 0 { (1, 0) } else { (0, 1) };
+    let mut c = Classifier { latch_tolerance, last_solo: None, solo_end: None, pending: out.len() };
+    let (mut ka, mut kb) = (0usize, 0usize);
+    let at = |l: &[i64], k: usize| l.get(k).copied().unwrap_or(i64::MAX);
+    let mut piece_start = at(a, 0).min(at(b, 0));
+    while ka < la || kb < lb {
+        let (na, nb) = (at(a, ka), at(b, kb));
+        let t = na.min(nb);
+        if t > piece_start {
+            match (ka & 1, kb & 1) {
+                (1, 0) => c.solo(ia, t, out),
+                (0, 1) => c.solo(ib, t, out),
+                (x, _) => c.run(x == 1, piece_start, t, out),
+            }
+        }
+        ka += usize::from(na == t && ka < la);
+        kb += usize::from(nb == t && kb < lb);
+        piece_start = t;
+    }
+    c.settle(None, out);
+}
+
+/// S4 fed one piece at a time.
+struct Classifier {
+    latch_tolerance: i64,
+    /// Speaker of the latest solo piece.
+    last_solo: Option<usize>,
+    /// End of the latest piece when it was solo.
+    solo_end: Option<i64>,
+    /// Index in the output of the first run after the latest solo piece.
+    pending: usize,
+}
+
+impl Classifier {
+    /// A solo piece of `x` ending at `end`.
+    #[inline]
+    fn solo(&mut self, x: usize, end: i64, out: &mut Vec<HeInterval>) {
+        match self.solo_end {
+            // Two touching solo pieces of different speakers: a zero-length NGNO event.
+            Some(at) => {
+                if self.last_solo != Some(x) {
+                    out.push(HeInterval {
+                        layer: Layer::Acoustic,
+                        kind: HeKind::Ngno,
+                        start: at,
+                        end: at,
+                        prev: self.last_solo,
+                        next: Some(x),
+                    });
+                }
+            }
+            None => self.settle(Some(x), out),
+        }
+        self.last_solo = Some(x);
+        self.solo_end = Some(end);
+        self.pending = out.len();
+    }
+
+    /// A silence (`overlap` false) or overlap piece `[start, end)`: joins the run before it when
+    /// that run is of the same kind and ends at `start`.
+    #[inline]
+    fn run(&mut self, overlap: bool, start: i64, end: i64, out: &mut Vec<HeInterval>) {
+        let kind = if overlap { HeKind::UnboundedOverlap } else { HeKind::UnboundedSilence };
+        self.solo_end = None;
+        if out.len() > self.pending {
+            if let Some(last) = out.last_mut().filter(|l| l.kind == kind && l.end == start) {
+                last.end = end;
+                return;
+            }
+        }
+        out.push(HeInterval {
+            layer: Layer::Acoustic,
+            kind,
+            start,
+            end,
+            prev: self.last_solo,
+            next: None,
+        });
+    }
+
+    /// Gives the runs since the latest solo piece their kind, now that the solo speaker after
+    /// them (`next`) is known.
+    fn settle(&mut self, next: Option<usize>, out: &mut [HeInterval]) {
+        let from = self.pending.min(out.len());
+        for h in &mut out[from..] {
+            let overlap = h.kind == HeKind::UnboundedOverlap;
+            let kind = match (h.prev, next, overlap) {
+                (Some(p), Some(n), false) if p == n => HeKind::Pause,
+                (Some(_), Some(_), false) => HeKind::Gap,
+                (Some(p), Some(n), true) if p == n => HeKind::OverlapWithin,
+                (Some(_), Some(_), true) => HeKind::OverlapBetween,
+                (_, _, false) => HeKind::UnboundedSilence,
+                (_, _, true) => HeKind::UnboundedOverlap,
+            };
+            h.kind = if kind.is_between() && h.end - h.start <= self.latch_tolerance {
+                HeKind::Ngno
+            } else {
+                kind
+            };
+            h.next = next;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Segment, TranscriptBuilder};
+
+    fn conv(tracks: &[(&str, i64, i64)]) -> Transcript {
+        let mut b = TranscriptBuilder::new();
+        for &(who, s, e) in tracks {
+            b.add(Segment::from_millis(s, e).unwrap(), who, None);
+        }
+        b.build()
+    }
+
+    type Row = (HeKind, i64, i64, Option<usize>, Option<usize>);
+
+    fn kinds(t: &Transcript, p: &Params) -> Vec<Row> {
+        he_acoustic(t, p).into_iter().map(|h| (h.kind, h.start, h.end, h.prev, h.next)).collect()
+    }
+
+    #[test]
+    fn w1_classes_in_one_sweep() {
+        let t = conv(&[("A", 0, 5000), ("B", 4000, 6000), ("A", 6500, 9000)]);
+        let p = Params { latch_tolerance: 10, ..Params::default() };
+        assert_eq!(
+            kinds(&t, &p),
+            vec![
+                (HeKind::OverlapBetween, 4000, 5000, Some(0), Some(1)),
+                (HeKind::Gap, 6000, 6500, Some(1), Some(0)),
+            ]
+        );
+        assert_eq!(he_acoustic(&t, &p), he_acoustic_general(&t, &p));
+    }
+
+    #[test]
+    fn touching_latched_unbounded_and_names_out_of_order() {
+        // "B" is met first but sorts second.
+        let t = conv(&[("B", 0, 100), ("A", 100, 200), ("B", 205, 300), ("A", 250, 260)]);
+        let p = Params { latch_tolerance: 10, bridge_pause: 0, ..Params::default() };
+        assert_eq!(
+            kinds(&t, &p),
+            vec![
+                (HeKind::Ngno, 100, 100, Some(1), Some(0)),
+                (HeKind::Ngno, 200, 205, Some(0), Some(1)),
+                (HeKind::OverlapWithin, 250, 260, Some(1), Some(1)),
+            ]
+        );
+        assert_eq!(he_acoustic(&t, &p), he_acoustic_general(&t, &p));
+        let u = conv(&[("A", 0, 100), ("B", 0, 50), ("B", 100, 120)]);
+        assert_eq!(
+            kinds(&u, &p),
+            vec![
+                (HeKind::UnboundedOverlap, 0, 50, None, Some(0)),
+                (HeKind::Ngno, 100, 100, Some(0), Some(1)),
+            ]
+        );
+    }
+
+    #[test]
+    fn one_speaker_left_and_three_speakers_fall_back() {
+        // "A" is ignored: "B" is speaker 0, its two talkspurts a pause apart.
+        let t = conv(&[("A", 0, 5000), ("B", 1000, 2000), ("B", 3000, 4000)]);
+        let p = Params { ignore_labels: vec!["A".into()], ..Params::default() };
+        assert_eq!(kinds(&t, &p), vec![(HeKind::Pause, 2000, 3000, Some(0), Some(0))]);
+        // Three speakers: the general stages (two gaps); with "A" ignored, one sweep (one gap).
+        let three = conv(&[("A", 0, 1000), ("B", 1500, 2000), ("C", 2500, 3000)]);
+        let d = Params::default();
+        assert_eq!(he_acoustic(&three, &d), he_acoustic_general(&three, &d));
+        assert_eq!(he_acoustic(&three, &d).len(), 2);
+        assert_eq!(kinds(&three, &p), vec![(HeKind::Gap, 2000, 2500, Some(0), Some(1))]);
+        assert!(he_acoustic(&conv(&[]), &p).is_empty());
+    }
+}
