@@ -18,7 +18,7 @@
 //! speakers left after S1 it runs the general stages instead ([`he_acoustic_general`]), so the
 //! result is always the acoustic part of [`analyze`](super::analyze)'s `he`.
 
-use super::intervals::{HeInterval, HeKind, Layer};
+use super::intervals::{Classifier, HeInterval, Layer};
 use super::normalise::to_ms;
 use super::params::Params;
 use super::{intervals, joint, normalise, talkspurt};
@@ -122,7 +122,7 @@ pub fn sweep(a: &[(i64, i64)], b: &[(i64, i64)], latch_tolerance: i64, out: &mut
 fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: i64, out: &mut Vec<HeInterval>) {
     let (la, lb) = (a.len().saturating_sub(1), b.len().saturating_sub(1));
     let (ia, ib) = if la == 0 { (1, 0) } else { (0, 1) };
-    let mut c = Classifier { latch_tolerance, last_solo: None, solo_end: None, pending: out.len() };
+    let mut c = Classifier::new(Layer::Acoustic, latch_tolerance, out.len());
     let (mut ka, mut kb) = (0usize, 0usize);
     let at = |l: &[i64], k: usize| l.get(k).copied().unwrap_or(i64::MAX);
     let mut piece_start = at(a, 0).min(at(b, 0));
@@ -143,91 +143,10 @@ fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: i64, out: &mut Vec<HeInte
     c.settle(None, out);
 }
 
-/// S4 fed one piece at a time.
-struct Classifier {
-    latch_tolerance: i64,
-    /// Speaker of the latest solo piece.
-    last_solo: Option<usize>,
-    /// End of the latest piece when it was solo.
-    solo_end: Option<i64>,
-    /// Index in the output of the first run after the latest solo piece.
-    pending: usize,
-}
-
-impl Classifier {
-    /// A solo piece of `x` ending at `end`.
-    #[inline]
-    fn solo(&mut self, x: usize, end: i64, out: &mut Vec<HeInterval>) {
-        match self.solo_end {
-            // Two touching solo pieces of different speakers: a zero-length NGNO event.
-            Some(at) => {
-                if self.last_solo != Some(x) {
-                    out.push(HeInterval {
-                        layer: Layer::Acoustic,
-                        kind: HeKind::Ngno,
-                        start: at,
-                        end: at,
-                        prev: self.last_solo,
-                        next: Some(x),
-                    });
-                }
-            }
-            None => self.settle(Some(x), out),
-        }
-        self.last_solo = Some(x);
-        self.solo_end = Some(end);
-        self.pending = out.len();
-    }
-
-    /// A silence (`overlap` false) or overlap piece `[start, end)`: joins the run before it when
-    /// that run is of the same kind and ends at `start`.
-    #[inline]
-    fn run(&mut self, overlap: bool, start: i64, end: i64, out: &mut Vec<HeInterval>) {
-        let kind = if overlap { HeKind::UnboundedOverlap } else { HeKind::UnboundedSilence };
-        self.solo_end = None;
-        if out.len() > self.pending {
-            if let Some(last) = out.last_mut().filter(|l| l.kind == kind && l.end == start) {
-                last.end = end;
-                return;
-            }
-        }
-        out.push(HeInterval {
-            layer: Layer::Acoustic,
-            kind,
-            start,
-            end,
-            prev: self.last_solo,
-            next: None,
-        });
-    }
-
-    /// Gives the runs since the latest solo piece their kind, now that the solo speaker after
-    /// them (`next`) is known.
-    fn settle(&mut self, next: Option<usize>, out: &mut [HeInterval]) {
-        let from = self.pending.min(out.len());
-        for h in &mut out[from..] {
-            let overlap = h.kind == HeKind::UnboundedOverlap;
-            let kind = match (h.prev, next, overlap) {
-                (Some(p), Some(n), false) if p == n => HeKind::Pause,
-                (Some(_), Some(_), false) => HeKind::Gap,
-                (Some(p), Some(n), true) if p == n => HeKind::OverlapWithin,
-                (Some(_), Some(_), true) => HeKind::OverlapBetween,
-                (_, _, false) => HeKind::UnboundedSilence,
-                (_, _, true) => HeKind::UnboundedOverlap,
-            };
-            h.kind = if kind.is_between() && h.end - h.start <= self.latch_tolerance {
-                HeKind::Ngno
-            } else {
-                kind
-            };
-            h.next = next;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::intervals::HeKind;
     use crate::model::{Segment, TranscriptBuilder};
 
     fn conv(tracks: &[(&str, i64, i64)]) -> Transcript {
