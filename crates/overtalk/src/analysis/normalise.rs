@@ -241,9 +241,12 @@ pub fn normalise(
         let laughter = !tokens.is_empty() && tokens.iter().all(|t| t.laughter);
         segments.push(NormSegment { speaker, start: s, end: e, tokens, laughter, order });
     }
-    segments.sort_by(|a, b| {
-        (a.speaker, a.start, a.end, a.order).cmp(&(b.speaker, b.start, b.end, b.order))
-    });
+    // Keys are unique (`order` differs), so an unstable sort is exact. Tracks come sorted by
+    // `(start, end)`, so each bucket is usually in order already and the check is all it costs.
+    let key = |s: &NormSegment| (s.speaker, s.start, s.end, s.order);
+    if !segments.is_sorted_by_key(key) {
+        segments.sort_unstable_by_key(key);
+    }
     // Exact duplicates: same speaker, start, end and same tokens (text and times).
     let before = segments.len();
     segments.dedup_by(|b, a| {

@@ -71,25 +71,26 @@ impl<'t> Recording<'t> {
 /// Splits `line` at ASCII whitespace into the first ten fields (the rest are counted only);
 /// returns the number of fields. Same fields as `str::split_ascii_whitespace`.
 fn split_fields<'l>(line: &'l str, fields: &mut [&'l str; 10]) -> usize {
+    // Bytes above b' ' are never whitespace: one comparison for most bytes.
+    let space = |b: &u8| *b <= b' ' && b.is_ascii_whitespace();
     let bytes = line.as_bytes();
     let mut count = 0;
     let mut i = 0;
-    while i < bytes.len() {
-        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        if i == bytes.len() {
+    loop {
+        let Some(from) = bytes.get(i..).and_then(|r| r.iter().position(|b| !space(b))) else {
             break;
-        }
-        let from = i;
-        while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
+        };
+        let from = i + from;
+        let to = bytes
+            .get(from..)
+            .and_then(|r| r.iter().position(space))
+            .map_or(bytes.len(), |k| from + k);
         // Both ends are at ASCII bytes (or the ends of the line), so they are char boundaries.
-        if let (Some(slot), Some(f)) = (fields.get_mut(count), line.get(from..i)) {
+        if let (Some(slot), Some(f)) = (fields.get_mut(count), line.get(from..to)) {
             *slot = f;
         }
         count += 1;
+        i = to;
     }
     count
 }
