@@ -134,11 +134,7 @@ pub fn talkspurts(segments: &[NormSegment], n_speakers: usize, bridge_pause: i64
     if let Some(c) = cur.take() {
         finish(c, &mut out.spurts);
     }
-    // The keys are unique (a speaker's talkspurts are disjoint), so an unstable sort is exact;
-    // the spurts come speaker by speaker, each run already in order.
-    if !out.spurts.is_sorted_by_key(|s| (s.start, s.end, s.speaker)) {
-        out.spurts.sort_unstable_by_key(|s| (s.start, s.end, s.speaker));
-    }
+    out.spurts.sort_by_key(|s| (s.start, s.end, s.speaker));
     out
 }
 

@@ -71,26 +71,28 @@ impl<'t> Recording<'t> {
 /// Splits `line` at ASCII whitespace into the first ten fields (the rest are counted only);
 /// returns the number of fields. Same fields as `str::split_ascii_whitespace`.
 fn split_fields<'l>(line: &'l str, fields: &mut [&'l str; 10]) -> usize {
-    // Bytes above b' ' are never whitespace: one comparison for most bytes.
-    let space = |b: &u8| *b <= b' ' && b.is_ascii_whitespace();
     let bytes = line.as_bytes();
+    // Bytes above b' ' are never whitespace: one comparison for most bytes.
+    let space = |i: usize| bytes.get(i).is_some_and(|&b| b <= b' ' && b.is_ascii_whitespace());
+    let field = |i: usize| bytes.get(i).is_some_and(|&b| b > b' ' || !b.is_ascii_whitespace());
     let mut count = 0;
     let mut i = 0;
-    loop {
-        let Some(from) = bytes.get(i..).and_then(|r| r.iter().position(|b| !space(b))) else {
+    while i < bytes.len() {
+        while space(i) {
+            i += 1;
+        }
+        if i >= bytes.len() {
             break;
-        };
-        let from = i + from;
-        let to = bytes
-            .get(from..)
-            .and_then(|r| r.iter().position(space))
-            .map_or(bytes.len(), |k| from + k);
+        }
+        let from = i;
+        while field(i) {
+            i += 1;
+        }
         // Both ends are at ASCII bytes (or the ends of the line), so they are char boundaries.
-        if let (Some(slot), Some(f)) = (fields.get_mut(count), line.get(from..to)) {
+        if let (Some(slot), Some(f)) = (fields.get_mut(count), line.get(from..i)) {
             *slot = f;
         }
         count += 1;
-        i = to;
     }
     count
 }
