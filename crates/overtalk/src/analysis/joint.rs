@@ -40,6 +40,22 @@ impl Active {
     }
 }
 
+impl Active {
+    /// The set holding the ids yielded by `ids` (ascending, as the caller keeps them).
+    pub fn from_ids(ids: impl ExactSizeIterator<Item = usize>) -> Active {
+        let len = ids.len();
+        let mut a = Active { len, ..Active::default() };
+        if len <= INLINE {
+            for (slot, id) in a.inline.iter_mut().zip(ids) {
+                *slot = id;
+            }
+        } else {
+            a.heap = ids.collect();
+        }
+        a
+    }
+}
+
 impl Deref for Active {
     type Target = [usize];
 
@@ -111,12 +127,15 @@ pub fn joint_timeline(spurts: &[Talkspurt], keep: impl Fn(&Talkspurt) -> bool) -
 fn sweep(spurts: impl Iterator<Item = (i64, usize, i64)>, hint: usize) -> Vec<Piece> {
     let mut spurts = spurts.peekable();
     let mut pieces: Vec<Piece> = Vec::with_capacity(2 * hint);
-    // Active speakers, ascending, and the end of each one's talkspurt (parallel vectors).
-    let mut active: Vec<usize> = Vec::new();
-    let mut ends: Vec<i64> = Vec::new();
-    let next_time = |next_start: Option<i64>, ends: &[i64]| match (next_start, ends.iter().min()) {
-        (Some(a), Some(&e)) => Some(a.min(e)),
-        (a, e) => a.or(e.copied()),
+    // Active speakers, ascending, each with the end of its talkspurt. The list is short, so it
+    // is kept in order by hand (no `memmove` calls for a few elements).
+    let mut active: Vec<(usize, i64)> = Vec::new();
+    let next_time = |next_start: Option<i64>, active: &[(usize, i64)]| {
+        let end = active.iter().map(|a| a.1).min();
+        match (next_start, end) {
+            (Some(a), Some(e)) => Some(a.min(e)),
+            (a, e) => a.or(e),
+        }
     };
     let mut t = match spurts.peek() {
         Some(&(start, ..)) => start,
@@ -124,26 +143,28 @@ fn sweep(spurts: impl Iterator<Item = (i64, usize, i64)>, hint: usize) -> Vec<Pi
     };
     loop {
         // Ends at `t`, then starts at `t`.
-        let mut k = 0;
-        while k < ends.len() {
-            if ends[k] == t {
-                active.remove(k);
-                ends.remove(k);
-            } else {
-                k += 1;
-            }
-        }
+        active.retain(|a| a.1 != t);
         while let Some(&(_, sp, end)) = spurts.peek().filter(|s| s.0 == t) {
-            if let Err(pos) = active.binary_search(&sp) {
-                active.insert(pos, sp);
-                ends.insert(pos, end);
+            if !active.iter().any(|a| a.0 == sp) {
+                active.push((sp, end));
+                let mut k = active.len() - 1;
+                while k > 0 && active[k - 1].0 > sp {
+                    active.swap(k - 1, k);
+                    k -= 1;
+                }
             }
             spurts.next();
         }
-        let Some(next) = next_time(spurts.peek().map(|s| s.0), &ends) else { break };
+        let Some(next) = next_time(spurts.peek().map(|s| s.0), &active) else { break };
+        let same =
+            |a: &Active| a.len() == active.len() && a.iter().zip(&active).all(|(x, y)| *x == y.0);
         match pieces.last_mut() {
-            Some(last) if *last.active == *active && last.end == t => last.end = next,
-            _ => pieces.push(Piece { start: t, end: next, active: Active::from_slice(&active) }),
+            Some(last) if last.end == t && same(&last.active) => last.end = next,
+            _ => pieces.push(Piece {
+                start: t,
+                end: next,
+                active: Active::from_ids(active.iter().map(|a| a.0)),
+            }),
         }
         t = next;
     }

@@ -208,7 +208,11 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
         let active = match ids {
             [] => silent.clone(),
             [x] => solos[*x].clone(),
-            _ => match overlap_sets.iter().find(|(set, _)| *set == ids) {
+            // Compared element by element: these sets are short, a `memcmp` call costs more.
+            _ => match overlap_sets
+                .iter()
+                .find(|(set, _)| set.len() == ids.len() && set.iter().zip(ids).all(|(a, b)| a == b))
+            {
                 Some((_, names)) => names.clone(),
                 None => {
                     let names: Arc<[Name]> = ids.iter().map(|&a| shared[a].clone()).collect();
@@ -382,11 +386,17 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     let mut long_silences = 0;
     // Durations per (layer, kind), gathered in one pass and sorted once for median and IQR;
     // their lengths are the counts.
-    let mut durations: Vec<Vec<i64>> = vec![Vec::new(); 2 * HeKind::ALL.len()];
     let slot = |layer: Layer, kind: HeKind| {
         let l = usize::from(layer == Layer::Floor);
         HeKind::ALL.iter().position(|&k| k == kind).map(|k| l * HeKind::ALL.len() + k)
     };
+    let mut sizes = [0usize; 2 * HeKind::ALL.len()];
+    for h in st.he {
+        if let Some(n) = slot(h.layer, h.kind).and_then(|i| sizes.get_mut(i)) {
+            *n += 1;
+        }
+    }
+    let mut durations: Vec<Vec<i64>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
     for h in st.he {
         if let Some(d) = slot(h.layer, h.kind).and_then(|i| durations.get_mut(i)) {
             d.push(h.dur());

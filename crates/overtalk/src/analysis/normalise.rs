@@ -199,7 +199,7 @@ pub fn normalise(
     // is ignored (decided once per id, not once per segment).
     let mut by_id: Vec<Option<&str>> = Vec::new();
     let mut ignored: Vec<Option<bool>> = Vec::new();
-    let mut kept: Vec<Kept<'_>> = Vec::new();
+    let mut kept: Vec<Kept<'_>> = Vec::with_capacity(transcript.annotation().len());
     for (order, u) in transcript.utterances().enumerate() {
         let id = u.speaker.index();
         if id >= ignored.len() {
@@ -228,7 +228,13 @@ pub fn normalise(
     out.speakers = names.iter().map(|n| (*n).to_owned()).collect();
     // Grouped by speaker first (buckets that keep input order inside each speaker), so the sort
     // below mostly sees runs that are already in order.
-    let mut buckets: Vec<Vec<Kept<'_>>> = vec![Vec::new(); names.len()];
+    let mut sizes = vec![0usize; names.len()];
+    for k in &kept {
+        if let Some(n) = index.get(k.0).and_then(|&x| sizes.get_mut(x)) {
+            *n += 1;
+        }
+    }
+    let mut buckets: Vec<Vec<Kept<'_>>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
     for k in kept {
         let x = index.get(k.0).copied().unwrap_or(0);
         if let Some(bucket) = buckets.get_mut(x) {
