@@ -21,6 +21,7 @@
 use super::intervals::{Classifier, HeInterval, Layer};
 use super::normalise::to_ms;
 use super::params::Params;
+use super::talkspurt::Talkspurt;
 use super::{intervals, joint, normalise, talkspurt};
 use crate::model::Transcript;
 
@@ -103,6 +104,33 @@ fn dyad_spurts(t: &Transcript, p: &Params, spurts: &mut [Vec<i64>; 2]) -> Option
 /// leaves them; speaker 0 is `a` — or `b` when `a` is empty, as S1 numbers only the speakers that
 /// keep a segment). Appends the intervals in time order.
 pub fn sweep(a: &[(i64, i64)], b: &[(i64, i64)], latch_tolerance: i64, out: &mut Vec<HeInterval>) {
+    // What S2 leaves: each list sorted, every talkspurt non-empty, consecutive ones apart (and
+    // no time at the sentinel). Anything else goes through the general stages.
+    let valid = |l: &[(i64, i64)]| {
+        l.iter().all(|&(s, e)| s < e && e < i64::MAX) && l.windows(2).all(|w| w[0].1 < w[1].0)
+    };
+    if !(valid(a) && valid(b)) {
+        let ib = usize::from(!a.is_empty());
+        let mut spurts: Vec<Talkspurt> = [(0, a), (ib, b)]
+            .into_iter()
+            .flat_map(|(x, l)| {
+                l.iter().map(move |&(start, end)| Talkspurt {
+                    speaker: x,
+                    start,
+                    end,
+                    tokens: Vec::new(),
+                    has_tokens: false,
+                    laughter: false,
+                    backchannel: false,
+                    floor: true,
+                })
+            })
+            .collect();
+        spurts.sort_by_key(|s| (s.start, s.end, s.speaker));
+        let j = joint::joint_timeline(&spurts, |_| true);
+        intervals::he_intervals_into(&j, Layer::Acoustic, latch_tolerance, out);
+        return;
+    }
     let flat = |l: &[(i64, i64)]| {
         let mut v: Vec<i64> = l.iter().flat_map(|&(s, e)| [s, e]).collect();
         v.push(i64::MAX);
@@ -112,7 +140,8 @@ pub fn sweep(a: &[(i64, i64)], b: &[(i64, i64)], latch_tolerance: i64, out: &mut
 }
 
 /// [`sweep`] over boundary lists: `[start₀, end₀, start₁, end₁, …, i64::MAX]` per speaker (the
-/// last entry is a sentinel, so a cursor never runs off its list).
+/// last entry is a sentinel, so a cursor never runs off its list). The lists must be what S2
+/// leaves (sorted, non-empty talkspurts that do not touch, times below the sentinel).
 ///
 /// A speaker is talking exactly when its cursor stands on an end (an odd index). Every instant
 /// where a boundary of `a` or `b` lies changes the active set (a speaker's own talkspurts never
@@ -120,24 +149,26 @@ pub fn sweep(a: &[(i64, i64)], b: &[(i64, i64)], latch_tolerance: i64, out: &mut
 /// the silences and overlaps around them: the runs after the last solo piece are pushed with
 /// provisional kinds and settled when the next solo piece (or the end) is met.
 fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: i64, out: &mut Vec<HeInterval>) {
-    let (la, lb) = (a.len().saturating_sub(1), b.len().saturating_sub(1));
-    let (ia, ib) = if la == 0 { (1, 0) } else { (0, 1) };
+    let (ia, ib) = if a.len() <= 1 { (1, 0) } else { (0, 1) };
     let mut c = Classifier::new(Layer::Acoustic, latch_tolerance, out.len());
-    let (mut ka, mut kb) = (0usize, 0usize);
     let at = |l: &[i64], k: usize| l.get(k).copied().unwrap_or(i64::MAX);
-    let mut piece_start = at(a, 0).min(at(b, 0));
-    while ka < la || kb < lb {
-        let (na, nb) = (at(a, ka), at(b, kb));
+    let (mut na, mut nb) = (at(a, 0), at(b, 0));
+    // The first boundary opens the first piece.
+    let mut piece_start = na.min(nb);
+    let (mut ka, mut kb) = (usize::from(na == piece_start), usize::from(nb == piece_start));
+    loop {
+        (na, nb) = (at(a, ka), at(b, kb));
         let t = na.min(nb);
-        if t > piece_start {
-            match (ka & 1, kb & 1) {
-                (1, 0) => c.solo(ia, t, out),
-                (0, 1) => c.solo(ib, t, out),
-                (x, _) => c.run(x == 1, piece_start, t, out),
-            }
+        if t == i64::MAX {
+            break;
         }
-        ka += usize::from(na == t && ka < la);
-        kb += usize::from(nb == t && kb < lb);
+        match (ka & 1, kb & 1) {
+            (1, 0) => c.solo(ia, t, out),
+            (0, 1) => c.solo(ib, t, out),
+            (x, _) => c.run(x == 1, piece_start, t, out),
+        }
+        ka += usize::from(na == t);
+        kb += usize::from(nb == t);
         piece_start = t;
     }
     c.settle(None, out);

@@ -16,8 +16,12 @@ use crate::model::{Content, Transcript};
 /// Converts microseconds to milliseconds, rounding half away from zero.
 #[inline]
 pub fn to_ms(us: i64) -> i64 {
-    // round_div(us, 1000) with the divisor known: truncate, then step away from zero when the
-    // remainder is at least half (the remainder has the sign of `us`).
+    // round_div(us, 1000) with the divisor known. Non-negative times (all but a few): add half
+    // and truncate. Otherwise truncate, then step away from zero when the remainder is at least
+    // half (the remainder has the sign of `us`).
+    if (0..=i64::MAX - 500).contains(&us) {
+        return (us + 500) / 1000;
+    }
     let (q, r) = (us / 1000, us % 1000);
     q + i64::from(r >= 500) - i64::from(r <= -500)
 }
@@ -279,7 +283,10 @@ mod tests {
         assert_eq!(to_ms(12_499), 12);
         assert_eq!(to_ms(-12_500), -13);
         assert_eq!(to_ms(1), 0);
-        for us in [-1_000_500, -999_999, -500, -499, 0, 499, 500, 1_000_499, i64::MAX, i64::MIN] {
+        for us in [-1_000_500, -999_999, -500, -499, 0, 499, 500, 1_000_499, i64::MAX - 500]
+            .into_iter()
+            .chain([i64::MAX - 499, i64::MAX, i64::MIN, i64::MIN + 1])
+        {
             assert_eq!(to_ms(us), round_div(us, 1000), "{us}");
         }
     }
