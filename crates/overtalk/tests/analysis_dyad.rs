@@ -122,4 +122,37 @@ proptest! {
         prop_assert_eq!(&out[0], &first);
         prop_assert_eq!(&out[1..], &want[..]);
     }
+
+    #[test]
+    fn sweep_of_any_lists_never_panics_and_matches_s3_s4_on_them(
+        a in prop::collection::vec((-5i64..50, 0i64..20), 0..12),
+        b in prop::collection::vec((-5i64..50, 0i64..20), 0..12),
+        latch in 0i64..10,
+    ) {
+        // Unsorted, touching, overlapping or empty talkspurts (not what S2 leaves): the sweep
+        // hands them to S3 + S4.
+        let a: Vec<(i64, i64)> = a.into_iter().map(|(s, d)| (s, s + d)).collect();
+        let b: Vec<(i64, i64)> = b.into_iter().map(|(s, d)| (s, s + d)).collect();
+        let mut out = Vec::new();
+        sweep(&a, &b, latch, &mut out);
+        let ib = usize::from(!a.is_empty());
+        let mut spurts: Vec<Talkspurt> = a
+            .iter()
+            .map(|&x| (0, x))
+            .chain(b.iter().map(|&x| (ib, x)))
+            .map(|(speaker, (start, end))| Talkspurt {
+                speaker,
+                start,
+                end,
+                tokens: Vec::new(),
+                has_tokens: false,
+                laughter: false,
+                backchannel: false,
+                floor: true,
+            })
+            .collect();
+        spurts.sort_by_key(|s| (s.start, s.end, s.speaker));
+        let want = he_intervals(&joint_timeline(&spurts, |_| true), Layer::Acoustic, latch);
+        prop_assert_eq!(out, want);
+    }
 }
