@@ -12,7 +12,14 @@ use super::talkspurt::Talkspurt;
 
 /// Per-speaker indices into the sorted talkspurt list, each list in time order.
 pub fn by_speaker(spurts: &[Talkspurt], n_speakers: usize, floor_only: bool) -> Vec<Vec<usize>> {
-    let mut by = vec![Vec::new(); n_speakers];
+    // Sized first, so that no list grows by copying.
+    let mut sizes = vec![0usize; n_speakers];
+    for s in spurts.iter().filter(|s| !floor_only || s.floor) {
+        if let Some(n) = sizes.get_mut(s.speaker) {
+            *n += 1;
+        }
+    }
+    let mut by: Vec<Vec<usize>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
     for (i, s) in spurts.iter().enumerate() {
         if !floor_only || s.floor {
             by[s.speaker].push(i);

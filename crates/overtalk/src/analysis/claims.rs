@@ -42,6 +42,10 @@ pub fn find(
     phrases: &[String],
     window: i64,
 ) -> Vec<VerbalClaim> {
+    // Without any word there is nothing to match (and no lexicon to prepare).
+    if !spurts.iter().any(|s| s.has_tokens) {
+        return Vec::new();
+    }
     let mut lexicon: Vec<(Vec<String>, &str)> = phrases
         .iter()
         .map(|p| {

@@ -111,81 +111,126 @@ impl HeInterval {
     }
 }
 
-enum Item {
-    Solo(usize, i64),
-    Run { overlap: bool, start: i64, end: i64 },
-}
-
 /// S4 on a joint timeline.
 pub fn he_intervals(pieces: &[Piece], layer: Layer, latch_tolerance: i64) -> Vec<HeInterval> {
-    let mut items: Vec<Item> = Vec::with_capacity(pieces.len());
+    let mut out = Vec::with_capacity(pieces.len() / 2 + 1);
+    he_intervals_into(pieces, layer, latch_tolerance, &mut out);
+    out
+}
+
+/// [`he_intervals`] appended to `out` (its earlier contents are left as they are).
+pub fn he_intervals_into(
+    pieces: &[Piece],
+    layer: Layer,
+    latch_tolerance: i64,
+    out: &mut Vec<HeInterval>,
+) {
+    let mut c = Classifier::new(layer, latch_tolerance, out.len());
     for p in pieces {
         match p.solo() {
-            Some(x) => items.push(Item::Solo(x, p.end)),
-            None => {
-                let overlap = p.active.len() >= 2;
-                match items.last_mut() {
-                    Some(Item::Run { overlap: o, end, .. }) if *o == overlap && *end == p.start => {
-                        *end = p.end
-                    }
-                    _ => items.push(Item::Run { overlap, start: p.start, end: p.end }),
+            Some(x) => c.solo(x, p.end, out),
+            None => c.run(p.active.len() >= 2, p.start, p.end, out),
+        }
+    }
+    c.settle(None, out);
+}
+
+/// S4 fed one piece of the joint timeline at a time, in order. A run of silence or overlap
+/// needs the solo speaker after it, so the runs since the latest solo piece are pushed with a
+/// provisional kind (`unbounded_*`, with `prev` set) and settled when the next solo piece — or
+/// the end — is met:
+///
+/// ```text
+/// pieces   {A}  | ∅ |{A,B}| {B}
+/// pushed         ∅→?  AB→?       (provisional, prev A)
+/// at {B}         gap  overlap_between      (next B)
+/// ```
+pub(crate) struct Classifier {
+    layer: Layer,
+    latch_tolerance: i64,
+    /// Speaker of the latest solo piece.
+    last_solo: Option<usize>,
+    /// End of the latest piece when it was solo.
+    solo_end: Option<i64>,
+    /// Index in the output of the first run after the latest solo piece.
+    pending: usize,
+}
+
+impl Classifier {
+    /// A classifier appending to an output that already holds `len` intervals.
+    pub(crate) fn new(layer: Layer, latch_tolerance: i64, len: usize) -> Classifier {
+        Classifier { layer, latch_tolerance, last_solo: None, solo_end: None, pending: len }
+    }
+
+    /// A solo piece of `x` ending at `end`.
+    #[inline]
+    pub(crate) fn solo(&mut self, x: usize, end: i64, out: &mut Vec<HeInterval>) {
+        match self.solo_end {
+            // Two touching solo pieces of different speakers: a zero-length NGNO event.
+            Some(at) => {
+                if self.last_solo != Some(x) {
+                    out.push(HeInterval {
+                        layer: self.layer,
+                        kind: HeKind::Ngno,
+                        start: at,
+                        end: at,
+                        prev: self.last_solo,
+                        next: Some(x),
+                    });
                 }
             }
+            None => self.settle(Some(x), out),
         }
+        self.last_solo = Some(x);
+        self.solo_end = Some(end);
+        self.pending = out.len();
     }
-    let mut prev_solo = vec![None; items.len()];
-    let mut last = None;
-    for (i, it) in items.iter().enumerate() {
-        prev_solo[i] = last;
-        if let Item::Solo(x, ..) = it {
-            last = Some(*x);
-        }
-    }
-    let mut next_solo = vec![None; items.len()];
-    last = None;
-    for (i, it) in items.iter().enumerate().rev() {
-        next_solo[i] = last;
-        if let Item::Solo(x, ..) = it {
-            last = Some(*x);
-        }
-    }
-    let mut out = Vec::with_capacity(items.len());
-    for (i, it) in items.iter().enumerate() {
-        match *it {
-            Item::Solo(x, end) => {
-                if let Some(Item::Solo(y, ..)) = items.get(i + 1) {
-                    if *y != x {
-                        out.push(HeInterval {
-                            layer,
-                            kind: HeKind::Ngno,
-                            start: end,
-                            end,
-                            prev: Some(x),
-                            next: Some(*y),
-                        });
-                    }
-                }
-            }
-            Item::Run { overlap, start, end } => {
-                let (p, n) = (prev_solo[i], next_solo[i]);
-                let kind = match (p, n, overlap) {
-                    (Some(p), Some(n), false) if p == n => HeKind::Pause,
-                    (Some(_), Some(_), false) => HeKind::Gap,
-                    (Some(p), Some(n), true) if p == n => HeKind::OverlapWithin,
-                    (Some(_), Some(_), true) => HeKind::OverlapBetween,
-                    (_, _, false) => HeKind::UnboundedSilence,
-                    (_, _, true) => HeKind::UnboundedOverlap,
-                };
-                let kind = if kind.is_between() && end - start <= latch_tolerance {
-                    HeKind::Ngno
-                } else {
-                    kind
-                };
-                out.push(HeInterval { layer, kind, start, end, prev: p, next: n });
+
+    /// A silence (`overlap` false) or overlap piece `[start, end)`: joins the run before it when
+    /// that run is of the same kind and ends at `start`.
+    #[inline]
+    pub(crate) fn run(&mut self, overlap: bool, start: i64, end: i64, out: &mut Vec<HeInterval>) {
+        let kind = if overlap { HeKind::UnboundedOverlap } else { HeKind::UnboundedSilence };
+        self.solo_end = None;
+        if out.len() > self.pending {
+            if let Some(last) = out.last_mut().filter(|l| l.kind == kind && l.end == start) {
+                last.end = end;
+                return;
             }
         }
+        out.push(HeInterval {
+            layer: self.layer,
+            kind,
+            start,
+            end,
+            prev: self.last_solo,
+            next: None,
+        });
     }
-    out
+
+    /// Gives the runs since the latest solo piece their kind, now that the solo speaker after
+    /// them (`next`) is known.
+    pub(crate) fn settle(&mut self, next: Option<usize>, out: &mut [HeInterval]) {
+        let from = self.pending.min(out.len());
+        for h in &mut out[from..] {
+            let overlap = h.kind == HeKind::UnboundedOverlap;
+            let kind = match (h.prev, next, overlap) {
+                (Some(p), Some(n), false) if p == n => HeKind::Pause,
+                (Some(_), Some(_), false) => HeKind::Gap,
+                (Some(p), Some(n), true) if p == n => HeKind::OverlapWithin,
+                (Some(_), Some(_), true) => HeKind::OverlapBetween,
+                (_, _, false) => HeKind::UnboundedSilence,
+                (_, _, true) => HeKind::UnboundedOverlap,
+            };
+            h.kind = if kind.is_between() && h.end - h.start <= self.latch_tolerance {
+                HeKind::Ngno
+            } else {
+                kind
+            };
+            h.next = next;
+        }
+        self.pending = out.len();
+    }
 }
 
 #[cfg(test)]

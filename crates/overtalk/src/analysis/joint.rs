@@ -40,6 +40,22 @@ impl Active {
     }
 }
 
+impl Active {
+    /// The set holding the ids yielded by `ids` (ascending, as the caller keeps them).
+    pub fn from_ids(ids: impl ExactSizeIterator<Item = usize>) -> Active {
+        let len = ids.len();
+        let mut a = Active { len, ..Active::default() };
+        if len <= INLINE {
+            for (slot, id) in a.inline.iter_mut().zip(ids) {
+                *slot = id;
+            }
+        } else {
+            a.heap = ids.collect();
+        }
+        a
+    }
+}
+
 impl Deref for Active {
     type Target = [usize];
 
@@ -89,49 +105,68 @@ impl Piece {
 }
 
 /// S3 over the talkspurts for which `keep` holds (a speaker's kept talkspurts must be
-/// disjoint, as S2 guarantees). Cost O(n log n + pieces × speakers active).
+/// disjoint, as S2 guarantees). Cost O(n + pieces × speakers active) for talkspurts sorted by
+/// start (as S2 leaves them; others are sorted first).
+///
+/// One sweep: the next instant is the earlier of the next start and the earliest end among the
+/// active speakers (at most one talkspurt each), so the ends never need sorting. At one instant
+/// the ends apply before the starts, and within one kind the order does not change the set.
 pub fn joint_timeline(spurts: &[Talkspurt], keep: impl Fn(&Talkspurt) -> bool) -> Vec<Piece> {
-    // Boundary events as two runs sorted by time: starts (talkspurts come sorted by start, so
-    // that run is already in order) and ends. They are merged on the fly; at one instant the
-    // ends apply before the starts, and within one kind the order does not change the set.
-    let mut starts: Vec<(i64, usize)> =
-        spurts.iter().filter(|s| keep(s)).map(|s| (s.start, s.speaker)).collect();
-    if !starts.is_sorted_by_key(|e| e.0) {
-        starts.sort_unstable();
+    let kept = spurts.iter().filter(|s| keep(s)).map(|s| (s.start, s.speaker, s.end));
+    if spurts.is_sorted_by_key(|s| s.start) {
+        sweep(kept, spurts.len())
+    } else {
+        let mut sorted: Vec<(i64, usize, i64)> = kept.collect();
+        sorted.sort_unstable();
+        let n = sorted.len();
+        sweep(sorted.into_iter(), n)
     }
-    let mut ends: Vec<(i64, usize)> =
-        spurts.iter().filter(|s| keep(s)).map(|s| (s.end, s.speaker)).collect();
-    ends.sort_unstable();
-    let mut pieces: Vec<Piece> = Vec::with_capacity(starts.len() + ends.len());
-    let mut active: Vec<usize> = Vec::new();
-    let (mut i, mut k) = (0, 0);
-    let next_time = |i: usize, k: usize| match (starts.get(i), ends.get(k)) {
-        (Some(a), Some(e)) => Some(a.0.min(e.0)),
-        (Some(a), None) => Some(a.0),
-        (None, Some(e)) => Some(e.0),
-        (None, None) => None,
+}
+
+/// The sweep of [`joint_timeline`] over `(start, speaker, end)` in start order.
+fn sweep(spurts: impl Iterator<Item = (i64, usize, i64)>, hint: usize) -> Vec<Piece> {
+    let mut spurts = spurts.peekable();
+    let mut pieces: Vec<Piece> = Vec::with_capacity(2 * hint);
+    // Active speakers, ascending, each with the end of its talkspurt. The list is short, so it
+    // is kept in order by hand (no `memmove` calls for a few elements).
+    let mut active: Vec<(usize, i64)> = Vec::new();
+    let next_time = |next_start: Option<i64>, active: &[(usize, i64)]| {
+        let end = active.iter().map(|a| a.1).min();
+        match (next_start, end) {
+            (Some(a), Some(e)) => Some(a.min(e)),
+            (a, e) => a.or(e),
+        }
     };
-    while let Some(t) = next_time(i, k) {
-        while let Some(&(_, sp)) = ends.get(k).filter(|e| e.0 == t) {
-            if let Ok(pos) = active.binary_search(&sp) {
-                active.remove(pos);
-            }
-            k += 1;
-        }
-        while let Some(&(_, sp)) = starts.get(i).filter(|e| e.0 == t) {
-            if let Err(pos) = active.binary_search(&sp) {
-                active.insert(pos, sp);
-            }
-            i += 1;
-        }
-        if let Some(next) = next_time(i, k) {
-            match pieces.last_mut() {
-                Some(last) if *last.active == *active && last.end == t => last.end = next,
-                _ => {
-                    pieces.push(Piece { start: t, end: next, active: Active::from_slice(&active) })
+    let mut t = match spurts.peek() {
+        Some(&(start, ..)) => start,
+        None => return pieces,
+    };
+    loop {
+        // Ends at `t`, then starts at `t`.
+        active.retain(|a| a.1 != t);
+        while let Some(&(_, sp, end)) = spurts.peek().filter(|s| s.0 == t) {
+            if !active.iter().any(|a| a.0 == sp) {
+                active.push((sp, end));
+                let mut k = active.len() - 1;
+                while k > 0 && active[k - 1].0 > sp {
+                    active.swap(k - 1, k);
+                    k -= 1;
                 }
             }
+            spurts.next();
         }
+        let Some(next) = next_time(spurts.peek().map(|s| s.0), &active) else { break };
+        let same =
+            |a: &Active| a.len() == active.len() && a.iter().zip(&active).all(|(x, y)| *x == y.0);
+        match pieces.last_mut() {
+            Some(last) if last.end == t && same(&last.active) => last.end = next,
+            _ => pieces.push(Piece {
+                start: t,
+                end: next,
+                active: Active::from_ids(active.iter().map(|a| a.0)),
+            }),
+        }
+        t = next;
     }
     pieces
 }

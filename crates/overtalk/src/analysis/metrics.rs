@@ -200,17 +200,26 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     // speaker, and the overlap sets met (few, however long the conversation).
     let silent: Arc<[Name]> = Arc::from(Vec::new());
     let solos: Vec<Arc<[Name]>> = shared.iter().map(|s| Arc::from(vec![s.clone()])).collect();
-    let mut overlap_sets: BTreeMap<&[usize], Arc<[Name]>> = BTreeMap::new();
+    // Overlap sets met so far (a handful), searched linearly.
+    let mut overlap_sets: Vec<(&[usize], Arc<[Name]>)> = Vec::new();
     let mut joint = Vec::with_capacity(st.joint.len());
     for q in st.joint {
         let ids: &[usize] = &q.active;
         let active = match ids {
             [] => silent.clone(),
             [x] => solos[*x].clone(),
-            _ => overlap_sets
-                .entry(ids)
-                .or_insert_with(|| ids.iter().map(|&a| shared[a].clone()).collect())
-                .clone(),
+            // Compared element by element: these sets are short, a `memcmp` call costs more.
+            _ => match overlap_sets
+                .iter()
+                .find(|(set, _)| set.len() == ids.len() && set.iter().zip(ids).all(|(a, b)| a == b))
+            {
+                Some((_, names)) => names.clone(),
+                None => {
+                    let names: Arc<[Name]> = ids.iter().map(|&a| shared[a].clone()).collect();
+                    overlap_sets.push((ids, names.clone()));
+                    names
+                }
+            },
         };
         joint.push(JointOut { start: q.start, end: q.end, active });
     }
@@ -373,15 +382,24 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
                 .then(|| attempts as f64 * 60_000.0 / floor[f] as f64),
         })
         .collect();
-    let mut he_counts: BTreeMap<Layer, BTreeMap<HeKind, usize>> = BTreeMap::new();
-    for layer in [Layer::Acoustic, Layer::Floor] {
-        he_counts.insert(layer, HeKind::ALL.iter().map(|&k| (k, 0)).collect());
-    }
     let mut between = (0usize, 0usize, 0usize); // (all, overlap_between, ngno)
     let mut long_silences = 0;
+    // Durations per (layer, kind), gathered in one pass and sorted once for median and IQR;
+    // their lengths are the counts.
+    let slot = |layer: Layer, kind: HeKind| {
+        let l = usize::from(layer == Layer::Floor);
+        HeKind::ALL.iter().position(|&k| k == kind).map(|k| l * HeKind::ALL.len() + k)
+    };
+    let mut sizes = [0usize; 2 * HeKind::ALL.len()];
     for h in st.he {
-        if let Some(c) = he_counts.get_mut(&h.layer).and_then(|m| m.get_mut(&h.kind)) {
-            *c += 1;
+        if let Some(n) = slot(h.layer, h.kind).and_then(|i| sizes.get_mut(i)) {
+            *n += 1;
+        }
+    }
+    let mut durations: Vec<Vec<i64>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
+    for h in st.he {
+        if let Some(d) = slot(h.layer, h.kind).and_then(|i| durations.get_mut(i)) {
+            d.push(h.dur());
         }
         if h.layer == Layer::Acoustic {
             if h.kind.is_between() {
@@ -394,17 +412,13 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             }
         }
     }
-    // Durations per (layer, kind), gathered in one pass and sorted once for median and IQR.
-    let mut durations: Vec<Vec<i64>> = vec![Vec::new(); 2 * HeKind::ALL.len()];
-    let slot = |layer: Layer, kind: HeKind| {
-        let l = usize::from(layer == Layer::Floor);
-        HeKind::ALL.iter().position(|&k| k == kind).map(|k| l * HeKind::ALL.len() + k)
-    };
-    for h in st.he {
-        if let Some(d) = slot(h.layer, h.kind).and_then(|i| durations.get_mut(i)) {
-            d.push(h.dur());
-        }
-    }
+    let he_counts: BTreeMap<Layer, BTreeMap<HeKind, usize>> = [Layer::Acoustic, Layer::Floor]
+        .into_iter()
+        .map(|layer| {
+            let n = |kind| slot(layer, kind).and_then(|i| durations.get(i)).map_or(0, Vec::len);
+            (layer, HeKind::ALL.iter().map(|&k| (k, n(k))).collect())
+        })
+        .collect();
     for d in &mut durations {
         d.sort_unstable();
     }

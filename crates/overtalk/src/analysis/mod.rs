@@ -25,6 +25,7 @@
 
 pub mod backchannel;
 pub mod claims;
+pub mod dyad;
 pub mod floor;
 pub mod intervals;
 pub mod joint;
@@ -52,18 +53,26 @@ pub fn analyze(transcript: &Transcript, params: &Params) -> Result<Analysis> {
     let mut sp = talkspurt::talkspurts(&norm.segments, n, params.bridge_pause);
     // S3, S4 (acoustic)
     let joint = joint::joint_timeline(&sp.spurts, |_| true);
-    let mut he =
-        intervals::he_intervals(&joint, intervals::Layer::Acoustic, params.latch_tolerance);
+    // Both layers in one vector, acoustic first (a layer has at most one interval per piece of
+    // its timeline; the floor layer usually has fewer pieces than the acoustic one).
+    let mut he = Vec::with_capacity(joint.len() + 2);
+    intervals::he_intervals_into(
+        &joint,
+        intervals::Layer::Acoustic,
+        params.latch_tolerance,
+        &mut he,
+    );
     // S5
     backchannel::tag(&mut sp.spurts, n, params);
     let spurts = &sp.spurts;
     // S4' (floor layer)
     let floor_joint = joint::joint_timeline(spurts, |s| s.floor);
-    he.extend(intervals::he_intervals(
+    intervals::he_intervals_into(
         &floor_joint,
         intervals::Layer::Floor,
         params.latch_tolerance,
-    ));
+        &mut he,
+    );
     // S6
     let floor_order: Vec<usize> = (0..spurts.len()).filter(|&i| spurts[i].floor).collect();
     let floor_by = backchannel::by_speaker(spurts, n, true);

@@ -2,7 +2,7 @@
 //! timed tokens (conversation-metrics.md §5.1, §5.4 S1).
 //!
 //! Time base: the model stores microseconds; the analysis works in integer milliseconds, each
-//! time converted with [`round_div`]`(µs, 1000)` — round half away from zero, the §5.1 rule
+//! time converted with [`round_div`](crate::time::round_div)`(µs, 1000)` — round half away from zero, the §5.1 rule
 //! applied to exact integers (so 12.5 ms → 13 ms, −12.5 ms → −13 ms) instead of to an f64
 //! product. Every comparison after this stage is on integers.
 //!
@@ -12,11 +12,18 @@
 //! ```
 
 use crate::model::{Content, Transcript};
-use crate::time::round_div;
 
 /// Converts microseconds to milliseconds, rounding half away from zero.
+#[inline]
 pub fn to_ms(us: i64) -> i64 {
-    round_div(us, 1000)
+    // round_div(us, 1000) with the divisor known. Non-negative times (all but a few): add half
+    // and truncate. Otherwise truncate, then step away from zero when the remainder is at least
+    // half (the remainder has the sign of `us`).
+    if (0..=i64::MAX - 500).contains(&us) {
+        return (us + 500) / 1000;
+    }
+    let (q, r) = (us / 1000, us % 1000);
+    q + i64::from(r >= 500) - i64::from(r <= -500)
 }
 
 /// One token with its time span (ms) and its precomputed lexical properties.
@@ -196,7 +203,7 @@ pub fn normalise(
     // is ignored (decided once per id, not once per segment).
     let mut by_id: Vec<Option<&str>> = Vec::new();
     let mut ignored: Vec<Option<bool>> = Vec::new();
-    let mut kept: Vec<Kept<'_>> = Vec::new();
+    let mut kept: Vec<Kept<'_>> = Vec::with_capacity(transcript.annotation().len());
     for (order, u) in transcript.utterances().enumerate() {
         let id = u.speaker.index();
         if id >= ignored.len() {
@@ -225,7 +232,13 @@ pub fn normalise(
     out.speakers = names.iter().map(|n| (*n).to_owned()).collect();
     // Grouped by speaker first (buckets that keep input order inside each speaker), so the sort
     // below mostly sees runs that are already in order.
-    let mut buckets: Vec<Vec<Kept<'_>>> = vec![Vec::new(); names.len()];
+    let mut sizes = vec![0usize; names.len()];
+    for k in &kept {
+        if let Some(n) = index.get(k.0).and_then(|&x| sizes.get_mut(x)) {
+            *n += 1;
+        }
+    }
+    let mut buckets: Vec<Vec<Kept<'_>>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
     for k in kept {
         let x = index.get(k.0).copied().unwrap_or(0);
         if let Some(bucket) = buckets.get_mut(x) {
@@ -238,9 +251,12 @@ pub fn normalise(
         let laughter = !tokens.is_empty() && tokens.iter().all(|t| t.laughter);
         segments.push(NormSegment { speaker, start: s, end: e, tokens, laughter, order });
     }
-    segments.sort_by(|a, b| {
-        (a.speaker, a.start, a.end, a.order).cmp(&(b.speaker, b.start, b.end, b.order))
-    });
+    // Keys are unique (`order` differs), so an unstable sort is exact. Tracks come sorted by
+    // `(start, end)`, so each bucket is usually in order already and the check is all it costs.
+    let key = |s: &NormSegment| (s.speaker, s.start, s.end, s.order);
+    if !segments.is_sorted_by_key(key) {
+        segments.sort_unstable_by_key(key);
+    }
     // Exact duplicates: same speaker, start, end and same tokens (text and times).
     let before = segments.len();
     segments.dedup_by(|b, a| {
@@ -255,6 +271,7 @@ pub fn normalise(
 mod tests {
     use super::*;
     use crate::model::{Segment, TranscriptBuilder};
+    use crate::time::round_div;
 
     fn seg(a: i64, b: i64) -> Segment {
         Segment::from_millis(a, b).unwrap()
@@ -266,6 +283,12 @@ mod tests {
         assert_eq!(to_ms(12_499), 12);
         assert_eq!(to_ms(-12_500), -13);
         assert_eq!(to_ms(1), 0);
+        for us in [-1_000_500, -999_999, -500, -499, 0, 499, 500, 1_000_499, i64::MAX - 500]
+            .into_iter()
+            .chain([i64::MAX - 499, i64::MAX, i64::MIN, i64::MIN + 1])
+        {
+            assert_eq!(to_ms(us), round_div(us, 1000), "{us}");
+        }
     }
 
     #[test]

@@ -121,7 +121,7 @@ pub fn classify(
     claims: &[Claim],
     p: &Params,
 ) -> Vec<OnsetRec> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(floor_order.len());
     for (pos, &i) in floor_order.iter().enumerate() {
         let s = &spurts[i];
         let (x, t0) = (s.speaker, s.start);

@@ -15,7 +15,7 @@ use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::{no_spaces, ReadContext};
-use crate::model::{Corpus, Segment, TranscriptBuilder};
+use crate::model::{Corpus, Segment, SpeakerId, TranscriptBuilder};
 use crate::time::{parse_seconds, Time};
 
 /// Types md-eval accepts; lines of other types are skipped with a warning.
@@ -41,18 +41,77 @@ fn column_of(line: &str, field: &str) -> usize {
     line[..offset].chars().count() + 1
 }
 
-type Builders<'t> = FxHashMap<&'t str, (TranscriptBuilder, Time, bool)>;
+/// One recording being read: its id, builder, latest onset, whether "unsorted" was warned, and
+/// the ids of the speaker labels met so far (a few per recording, searched linearly before the
+/// builder's table is asked).
+struct Recording<'t> {
+    id: &'t str,
+    builder: TranscriptBuilder,
+    latest: Time,
+    unsorted_warned: bool,
+    speakers: Vec<(&'t str, SpeakerId)>,
+}
 
-fn entry_of<'m, 't>(
-    builders: &'m mut Builders<'t>,
-    file: &'t str,
-) -> &'m mut (TranscriptBuilder, Time, bool) {
-    builders.entry(file).or_insert_with(|| (TranscriptBuilder::new(), Time(i64::MIN), false))
+/// How many labels a recording remembers for the linear search.
+const RECENT_SPEAKERS: usize = 16;
+
+impl<'t> Recording<'t> {
+    fn speaker(&mut self, name: &'t str) -> SpeakerId {
+        if let Some(&(_, id)) = self.speakers.iter().find(|(n, _)| *n == name) {
+            return id;
+        }
+        let id = self.builder.speaker(name);
+        if self.speakers.len() < RECENT_SPEAKERS {
+            self.speakers.push((name, id));
+        }
+        id
+    }
+}
+
+/// Splits `line` at ASCII whitespace into the first ten fields (the rest are counted only);
+/// returns the number of fields. Same fields as `str::split_ascii_whitespace`.
+fn split_fields<'l>(line: &'l str, fields: &mut [&'l str; 10]) -> usize {
+    let bytes = line.as_bytes();
+    // Bytes above b' ' are never whitespace: one comparison for most bytes.
+    let space = |i: usize| bytes.get(i).is_some_and(|&b| b <= b' ' && b.is_ascii_whitespace());
+    let field = |i: usize| bytes.get(i).is_some_and(|&b| b > b' ' || !b.is_ascii_whitespace());
+    let mut count = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        while space(i) {
+            i += 1;
+        }
+        if i >= bytes.len() {
+            break;
+        }
+        let from = i;
+        while field(i) {
+            i += 1;
+        }
+        // Both ends are at ASCII bytes (or the ends of the line), so they are char boundaries.
+        if let (Some(slot), Some(f)) = (fields.get_mut(count), line.get(from..i)) {
+            *slot = f;
+        }
+        count += 1;
+    }
+    count
+}
+
+/// `field` without the `*` that some tools put around times; no work when there is none.
+fn strip_stars(field: &str) -> &str {
+    if field.starts_with('*') || field.ends_with('*') {
+        field.trim_matches('*')
+    } else {
+        field
+    }
 }
 
 /// Reads RTTM text: every `SPEAKER` line becomes a track of its recording.
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    let mut builders: Builders<'_> = FxHashMap::default();
+    let mut recordings: Vec<Recording<'_>> = Vec::new();
+    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
+    // The recording of the previous line: files usually hold one recording, or runs of one.
+    let mut last: Option<usize> = None;
     let mut extra_fields_warned = false;
     for item in ctx.lines(text) {
         let (n, line) = item?;
@@ -61,13 +120,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             continue;
         }
         let mut fields = [""; 10];
-        let mut count = 0;
-        for f in trimmed.split_ascii_whitespace() {
-            if count < 10 {
-                fields[count] = f;
-            }
-            count += 1;
-        }
+        let count = split_fields(trimmed, &mut fields);
         let kind = fields[0];
         if !kind.eq_ignore_ascii_case("SPEAKER") {
             if kind.eq_ignore_ascii_case("END") {
@@ -97,14 +150,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             ctx.warn_at(WarningKind::Note, n, None, format!("{count} fields, RTTM has 10; the extra fields are ignored (pyannote would misread this file)"))?;
         }
         let (file, tbeg, tdur, name) = (fields[1], fields[3], fields[4], fields[7]);
-        let start = match parse_seconds(tbeg.trim_matches('*')) {
+        let start = match parse_seconds(strip_stars(tbeg)) {
             Ok(t) => t,
             Err(e) => return Err(ctx.time_error(e, tbeg, "onset", n, column_of(line, tbeg))),
         };
         let duration = if tdur.eq_ignore_ascii_case("<NA>") {
             Time::ZERO
         } else {
-            match parse_seconds(tdur.trim_matches('*')) {
+            match parse_seconds(strip_stars(tdur)) {
                 Ok(t) => t,
                 Err(e) => {
                     return Err(ctx.time_error(e, tdur, "duration", n, column_of(line, tdur)))
@@ -112,11 +165,23 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
         };
         let end = Time(start.0.saturating_add(duration.0));
-        let entry = builders
-            .entry(file)
-            .or_insert_with(|| (TranscriptBuilder::new(), Time(i64::MIN), false));
-        if start < entry.1 && !entry.2 {
-            entry.2 = true;
+        let k = match last {
+            Some(k) if recordings.get(k).is_some_and(|r| r.id == file) => k,
+            _ => *index.entry(file).or_insert_with(|| {
+                recordings.push(Recording {
+                    id: file,
+                    builder: TranscriptBuilder::new(),
+                    latest: Time(i64::MIN),
+                    unsorted_warned: false,
+                    speakers: Vec::new(),
+                });
+                recordings.len() - 1
+            }),
+        };
+        last = Some(k);
+        let Some(rec) = recordings.get_mut(k) else { continue };
+        if start < rec.latest && !rec.unsorted_warned {
+            rec.unsorted_warned = true;
             ctx.warn_at(
                 WarningKind::Unsorted,
                 n,
@@ -124,7 +189,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 format!("{file}: lines are not sorted by onset (sorted on reading)"),
             )?;
         }
-        entry.1 = entry.1.max(start);
+        rec.latest = rec.latest.max(start);
         if name.eq_ignore_ascii_case("<NA>") {
             ctx.warn_at(
                 WarningKind::MissingSpeaker,
@@ -137,18 +202,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             Some(s) if start.0 >= 0 => Some(s),
             _ => ctx.segment(start, end, n, Some(column_of(line, tdur)))?,
         };
-        let (builder, _, _) = entry_of(&mut builders, file);
-        match segment {
-            Some(seg) => {
-                builder.add(seg, name, None);
-            }
-            // Keep the speaker known even when every turn is dropped.
-            None => {
-                builder.speaker(name);
-            }
+        // Keep the speaker known even when every turn is dropped.
+        let id = rec.speaker(name);
+        if let Some(seg) = segment {
+            rec.builder.push(seg, id, None);
         }
     }
-    Ok(builders.into_iter().map(|(k, (b, _, _))| (k.to_owned(), b.build())).collect())
+    Ok(recordings.into_iter().map(|r| (r.id.to_owned(), r.builder.build())).collect())
 }
 
 /// Writes canonical RTTM (10 fields, `<NA>` where unknown, sorted by recording then time).
@@ -275,5 +335,40 @@ mod tests {
         let text = String::from_utf8(buf).unwrap();
         assert_eq!(text, "SPEAKER r 1 0.000001 2.000 <NA> <NA> a <NA> <NA>\nSPEAKER r 1 0.500 1.250 <NA> <NA> b <NA> <NA>\n");
         assert_eq!(read_text(&text).corpus, out.corpus);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fields_split_as_split_ascii_whitespace(line in "[ \t\x0Ca-zé*<>.0-9]{0,80}") {
+            let mut fields = [""; 10];
+            let count = split_fields(&line, &mut fields);
+            let want: Vec<&str> = line.split_ascii_whitespace().collect();
+            proptest::prop_assert_eq!(count, want.len());
+            proptest::prop_assert_eq!(&fields[..count.min(10)], &want[..count.min(10)]);
+            let stripped = strip_stars(&line);
+            proptest::prop_assert_eq!(stripped, line.trim_matches('*'));
+        }
+    }
+
+    #[test]
+    fn recordings_interleaved_and_many_speakers() {
+        // Lines of two recordings alternate; one recording has more labels than the linear
+        // search remembers.
+        let mut text = String::new();
+        for k in 0..40 {
+            let file = if k % 2 == 0 { "r1" } else { "r2" };
+            text += &format!("SPEAKER {file} 1 {k}.0 0.5 <NA> <NA> s{k:02} <NA> <NA>\n");
+        }
+        let out = read_text(&text);
+        let r1 = out.corpus.get("r1").unwrap().annotation();
+        let r2 = out.corpus.get("r2").unwrap().annotation();
+        assert_eq!((r1.len(), r2.len()), (20, 20));
+        assert_eq!((r1.speakers().len(), r2.speakers().len()), (20, 20));
+        let mut b = crate::model::TranscriptBuilder::new();
+        for k in (0..40).filter(|k| k % 2 == 1) {
+            let seg = Segment::from_millis(k * 1000, k * 1000 + 500).unwrap();
+            b.add(seg, &format!("s{k:02}"), None);
+        }
+        assert_eq!(out.corpus.get("r2").unwrap(), &b.build());
     }
 }
