@@ -210,10 +210,13 @@ const BAND_HIGH_HZ: f32 = 7600.0;
 /// add up to the frame energy; a band that is nearly empty reads [`SILENCE_DB`].
 #[derive(Clone)]
 pub struct BandAnalyzer {
+    /// A half-length complex FFT: the real window goes in as even + i·odd samples.
     fft: Arc<dyn Fft<f32>>,
     window: Vec<f32>,
     buf: Vec<Complex<f32>>,
     scratch: Vec<Complex<f32>>,
+    /// `e^{-2πik/FFT_LEN}` for the split of the half-length transform into the real one.
+    twiddle: Vec<Complex<f32>>,
     edges: [usize; BANDS + 1],
     out: [f32; BANDS],
 }
@@ -233,7 +236,7 @@ impl Default for BandAnalyzer {
 impl BandAnalyzer {
     /// The analyzer (plans the FFT once).
     pub fn new() -> BandAnalyzer {
-        let fft = FftPlanner::new().plan_fft_forward(FFT_LEN);
+        let fft = FftPlanner::new().plan_fft_forward(FFT_LEN / 2);
         let scratch = vec![Complex::new(0.0, 0.0); fft.get_inplace_scratch_len()];
         let window: Vec<f32> = (0..WINDOW)
             .map(|n| {
@@ -253,11 +256,22 @@ impl BandAnalyzer {
         for b in 1..=BANDS {
             edges[b] = edges[b].max(edges[b - 1] + 1);
         }
+        // Within 1..=N/2 (120 Hz to 7.6 kHz is bins 4 to 243 of 256).
+        for e in edges.iter_mut() {
+            *e = (*e).clamp(1, FFT_LEN / 2);
+        }
+        let twiddle = (0..=FFT_LEN / 2)
+            .map(|k| {
+                let a = -2.0 * std::f32::consts::PI * k as f32 / FFT_LEN as f32;
+                Complex::new(a.cos(), a.sin())
+            })
+            .collect();
         BandAnalyzer {
             fft,
             window,
-            buf: vec![Complex::new(0.0, 0.0); FFT_LEN],
+            buf: vec![Complex::new(0.0, 0.0); FFT_LEN / 2],
             scratch,
+            twiddle,
             edges,
             out: [SILENCE_DB; BANDS],
         }
@@ -266,17 +280,37 @@ impl BandAnalyzer {
     /// Band energies in dB of the window made of `first` followed by `second`
     /// ([`WINDOW`] samples in all).
     pub fn analyse(&mut self, first: &[f32], second: &[f32]) -> &[f32] {
-        for ((o, &x), &w) in self.buf.iter_mut().zip(first.iter().chain(second)).zip(&self.window) {
-            *o = Complex::new(x * w, 0.0);
+        // Pack the windowed real samples two by two (even → real, odd → imaginary); the zero
+        // padding fills the rest.
+        let mut x = [0.0f32; WINDOW];
+        let (a, b) = x.split_at_mut(first.len().min(WINDOW));
+        a.copy_from_slice(&first[..a.len()]);
+        let rest = b.len().min(second.len());
+        b[..rest].copy_from_slice(&second[..rest]);
+        for (v, w) in x.iter_mut().zip(&self.window) {
+            *v *= w;
         }
-        self.buf[WINDOW..].iter_mut().for_each(|o| *o = Complex::new(0.0, 0.0));
+        for (o, pair) in self.buf.iter_mut().zip(x.chunks_exact(2)) {
+            *o = Complex::new(pair[0], pair[1]);
+        }
+        self.buf[WINDOW / 2..].iter_mut().for_each(|o| *o = Complex::new(0.0, 0.0));
         self.fft.process_with_scratch(&mut self.buf, &mut self.scratch);
         // Parseval: Σ_k |X_k|² = N_fft · Σ_n (x_n w_n)²; the window's mean square is 3/8, and
         // the one-sided spectrum counts each bin twice.
         let norm = 2.0 / (FFT_LEN as f32 * WINDOW as f32 * 0.375);
+        let half = FFT_LEN / 2;
+        let z = &self.buf;
+        // X_k = (Z_k + conj Z_{N/2−k}) / 2 − i·e^{−2πik/N} (Z_k − conj Z_{N/2−k}) / 2.
+        // Band edges lie within 1..N/2, so no index wraps.
+        let bin = |k: usize| -> f32 {
+            let a = z[k];
+            let b = z[half - k].conj();
+            let even = (a + b) * 0.5;
+            let odd = (a - b) * Complex::new(0.0, -0.5);
+            (even + self.twiddle[k] * odd).norm_sqr()
+        };
         for (b, o) in self.out.iter_mut().enumerate() {
-            let p: f32 =
-                self.buf[self.edges[b]..self.edges[b + 1]].iter().map(|c| c.norm_sqr()).sum();
+            let p: f32 = (self.edges[b]..self.edges[b + 1]).map(bin).sum();
             *o = power_db(p * norm);
         }
         &self.out

@@ -341,7 +341,7 @@ pub fn detect_regions(
     let mut power = vec![0.0f32; k];
     let mut source = vec![0.0f32; k];
     let mut envelope = vec![0.0f32; k];
-    let mut scale: Vec<Vec<f32>> = Vec::new();
+    let mut matrices: (Vec<f32>, Vec<f32>) = (Vec::new(), Vec::new());
     let mut noise_scale = vec![1.0f32; k];
     // Per band, the bands counting for each speaker in each frame, decided after the pass.
     let mut counts: Vec<Vec<u8>> = if bands.is_some() { vec![vec![0; n]; k] } else { Vec::new() };
@@ -349,7 +349,6 @@ pub fn detect_regions(
     for t in 0..n {
         if let (Some(model), Some(state)) = (&bands, &mut band_state) {
             if t % block == 0 {
-                scale = block_scale(&block_coupling[t / block], &model.broadband);
                 // The band noise follows the mic's floor within the block (a gain change).
                 for (i, ns) in noise_scale.iter_mut().enumerate() {
                     block_energy.clear();
@@ -360,8 +359,10 @@ pub fn detect_regions(
                     let (_, f, _) = block_energy.select_nth_unstable_by(q, f32::total_cmp);
                     *ns = 10f32.powf((*f - floors[i]) / 10.0);
                 }
+                let scale = block_scale(&block_coupling[t / block], &model.broadband);
+                matrices = model.block_matrices(&scale, &noise_scale);
             }
-            model.fractions(tracks, t, &scale, &noise_scale, tail, state);
+            model.count_bands(tracks, t, (&matrices.0, &matrices.1), tail, state);
             for (c, &s) in counts.iter_mut().zip(&state.counts) {
                 c[t] = s.min(255) as u8;
             }
@@ -512,22 +513,21 @@ struct BandModel {
 
 /// Per-frame working state of the band rule.
 struct BandState {
-    envelope: Vec<[f32; BANDS]>,
+    /// Per band and mic (flat `[band][mic]`): the source power, fading by at most `tail`.
+    envelope: Vec<f32>,
     source: Vec<f32>,
     power: Vec<f32>,
+    /// Bands that count for each speaker in the current frame.
     counts: Vec<u32>,
-    /// Fraction of bands that count for each speaker in the current frame.
-    fraction: Vec<f32>,
 }
 
 impl BandState {
     fn new(k: usize) -> BandState {
         BandState {
-            envelope: vec![[0.0; BANDS]; k],
+            envelope: vec![0.0; BANDS * k],
             source: vec![0.0; k],
             power: vec![0.0; k],
             counts: vec![0; k],
-            fraction: vec![0.0; k],
         }
     }
 }
@@ -619,45 +619,58 @@ impl BandModel {
         }
     }
 
-    /// Unmixes frame `t` band by band and stores in `state.fraction` the share of bands where
-    /// each speaker's own power stands `margin` above the predicted bleed plus noise.
-    fn fractions(
+    /// The couplings of one block, flat `[band][listener][speaker]` (0 on the diagonal), and
+    /// `margin · noise`, flat `[band][mic]`, with the block's scales applied.
+    fn block_matrices(&self, scale: &[Vec<f32>], noise_scale: &[f32]) -> (Vec<f32>, Vec<f32>) {
+        let k = self.k;
+        let mut m = vec![0.0f32; BANDS * k * k];
+        let mut floor = vec![0.0f32; BANDS * k];
+        for b in 0..BANDS {
+            for i in 0..k {
+                for j in (0..k).filter(|&j| j != i) {
+                    m[(b * k + i) * k + j] = self.coupling[i][j][b] * scale[i][j];
+                }
+                floor[b * k + i] = self.margin * self.noise[i][b] * noise_scale[i];
+            }
+        }
+        (m, floor)
+    }
+
+    /// Unmixes frame `t` band by band with the block's matrices ([`BandModel::block_matrices`])
+    /// and stores in `state.counts` the number of bands where each speaker's own power stands
+    /// `margin` above the predicted bleed plus noise.
+    fn count_bands(
         &self,
         tracks: &[TrackFeatures],
         t: usize,
-        scale: &[Vec<f32>],
-        noise_scale: &[f32],
+        (m, floor): (&[f32], &[f32]),
         tail: f32,
         state: &mut BandState,
     ) {
         let k = self.k;
         state.counts.iter_mut().for_each(|c| *c = 0);
         for b in 0..BANDS {
+            let mb = &m[b * k * k..(b + 1) * k * k];
             for (j, p) in state.power.iter_mut().enumerate() {
                 *p = self.power[usize::from(tracks[j].bands[t * BANDS + b])];
             }
-            let c = |i: usize, j: usize| self.coupling[i][j][b] * scale[i][j];
             state.source.copy_from_slice(&state.power);
             for _ in 0..4 {
-                for i in 0..k {
-                    let leak: f32 =
-                        (0..k).filter(|&j| j != i).map(|j| c(i, j) * state.source[j]).sum();
+                for (i, row) in mb.chunks_exact(k).enumerate() {
+                    let leak: f32 = row.iter().zip(&state.source).map(|(c, s)| c * s).sum();
                     state.source[i] = (state.power[i] - leak).max(0.0);
                 }
             }
-            for (e, &s) in state.envelope.iter_mut().zip(&state.source) {
-                e[b] = s.max(e[b] * tail);
+            let env = &mut state.envelope[b * k..(b + 1) * k];
+            for (e, &s) in env.iter_mut().zip(&state.source) {
+                *e = s.max(*e * tail);
             }
-            for (i, count) in state.counts.iter_mut().enumerate() {
-                let bleed: f32 =
-                    (0..k).filter(|&j| j != i).map(|j| c(i, j) * state.envelope[j][b]).sum();
-                if state.source[i] >= self.margin * (bleed + self.noise[i][b] * noise_scale[i]) {
-                    *count += 1;
+            for (i, row) in mb.chunks_exact(k).enumerate() {
+                let bleed: f32 = row.iter().zip(env.iter()).map(|(c, e)| c * e).sum();
+                if state.source[i] >= self.margin * bleed + floor[b * k + i] {
+                    state.counts[i] += 1;
                 }
             }
-        }
-        for (f, &c) in state.fraction.iter_mut().zip(&state.counts) {
-            *f = c as f32 / BANDS as f32;
         }
     }
 }
