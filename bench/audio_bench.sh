@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Audio benchmark: real-time factor per core of the whole detect path (decode + resample +
 # frame energy + VAD + multitrack detection) on 16 kHz and 48 kHz multitrack WAVs, each VAD
-# backend's speed beside its accuracy on the same files, and peak memory on a 10-hour
-# two-track recording. One core (taskset -c 0). Not a test: it prints figures for BENCHMARKS.md.
+# backend's speed beside its accuracy on the same files, accuracy on the held-out synthetic set,
+# interruptions counted by `overtalk analyze` on detected vs reference tracks, and peak memory on
+# a 10-hour two-track recording. One core (taskset -c 0). Not a test: it prints figures for
+# BENCHMARKS.md.
 #
 #   bench/audio_bench.sh            # needs espeak-ng, sox (apt) and ../shared (synthetic tool, AMI)
 #   HOURS=1 bench/audio_bench.sh    # a shorter long-file run
@@ -13,10 +15,12 @@ HOURS="${HOURS:-10}"
 SHARED="${OVERTALK_SHARED_DATA:-$ROOT/../shared/data}"
 AMI="$SHARED/real-audio/ami-es2004a-multitrack"
 OUT=bench/out
-cargo build --release -q -p overtalk-cli -p overtalk-audio --example detect_eval
+cargo build --release -q -p overtalk-cli --bin overtalk
+cargo build --release -q -p overtalk-audio --example detect_eval
 BIN=target/release/overtalk
 EVAL=target/release/examples/detect_eval
 bench/make_synth.sh >/dev/null
+bench/make_synth.sh heldout >/dev/null
 
 # 48 kHz copies of the synthetic suite.
 mkdir -p "$OUT/synth48"
@@ -37,6 +41,29 @@ for rate in synth synth48; do
     taskset -c 0 "$EVAL" synth "$OUT/$rate" --vad "$vad" | tail -1
   done
 done
+echo
+echo "## held-out synthetic set (bench/make_synth.sh heldout: 8 conversations, other seeds), 16 kHz"
+for vad in earshot energy none; do
+  printf '%-8s ' "$vad"
+  taskset -c 0 "$EVAL" synth "$OUT/synth_heldout" --vad "$vad" | tail -1
+done
+
+echo
+echo "## interruptions found by overtalk analyze: reference RTTM vs detected tracks (earshot)"
+count() { "$BIN" analyze --format json "$1" 2>/dev/null | python3 -c \
+  'import json,sys; c=json.load(sys.stdin)["conversation"]["counts"]; print(c["interruptions"], c["successful"], c["talk_over_events"])'; }
+for set in synth synth_heldout; do
+  "$EVAL" synth "$OUT/$set" --hyp "$OUT/hyp_$set" >/dev/null
+  tr=(0 0 0); th=(0 0 0)
+  for r in "$OUT/$set"/*.rttm; do
+    n=$(basename "$r" .rttm)
+    read -r a b c < <(count "$r"); read -r d e f < <(count "$OUT/hyp_$set/$n.rttm")
+    printf '%-18s interruptions (successful, talk-over) reference %3d (%3d, %3d)  detected %3d (%3d, %3d)\n' "$n" "$a" "$b" "$c" "$d" "$e" "$f"
+    tr=($((tr[0]+a)) $((tr[1]+b)) $((tr[2]+c))); th=($((th[0]+d)) $((th[1]+e)) $((th[2]+f)))
+  done
+  printf '%-18s interruptions (successful, talk-over) reference %3d (%3d, %3d)  detected %3d (%3d, %3d)\n' "TOTAL $set" "${tr[@]}" "${th[@]}"
+done
+
 echo
 echo "## AMI ES2004a 750-810 s, four headsets, against mixture.ref.rttm"
 for vad in earshot energy none; do

@@ -2,13 +2,20 @@
 # Generates the synthetic multitrack suite used by the audio accuracy checks and benchmarks:
 # eight 4-minute conversations (32 minutes), 2–4 speakers, bleed −20 to −6 dB, speaker levels
 # up to 12 dB apart, noise −50 to −40 dBFS. Output: bench/out/synth/<name>.{mic*,rttm,mix}.wav.
+# `bench/make_synth.sh heldout` makes a second set of eight with other seeds and other mixes of
+# the same ranges (bench/out/synth_heldout), never used to choose thresholds.
 # Needs espeak-ng and sox (apt-get install -y espeak-ng sox); numpy goes into bench/.venv.
 set -euo pipefail
 cd "$(dirname "$0")"
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -c 'import numpy' 2>/dev/null || .venv/bin/pip install -q numpy
 SYNTH="${OVERTALK_SYNTH_TOOL:-../../shared/tools/synth_conversation.py}"
-OUT=out/synth
+SET="${1:-suite}"
+case "$SET" in
+  suite) OUT=out/synth ;;
+  heldout) OUT=out/synth_heldout ;;
+  *) echo "usage: $0 [suite|heldout]" >&2; exit 2 ;;
+esac
 mkdir -p "$OUT"
 gen() { # name speakers seed bleed noise gains...
   local name=$1 spk=$2 seed=$3 bleed=$4 noise=$5; shift 5
@@ -16,6 +23,18 @@ gen() { # name speakers seed bleed noise gains...
   .venv/bin/python "$SYNTH" --out "$OUT" --name "$name" --speakers "$spk" --minutes 4 \
     --seed "$seed" --bleed-db "$bleed" --noise-db "$noise" --gains-db "$@" >/dev/null
 }
+if [ "$SET" = heldout ]; then
+  gen h2_b10_l9        2 101 -10 -45 0 -9
+  gen h2_b6_l12n       2 102  -6 -40 -12 0
+  gen h3_b8_l3_12      3 103  -8 -50 0 -3 -12
+  gen h3_b14_l12_6n    3 104 -14 -42 -12 0 -6
+  gen h3_b6_eq         3 105  -6 -48 0 0 0
+  gen h4_b10_l6_12_3n  4 106 -10 -40 0 -6 -12 -3
+  gen h4_b18_l12_9_6   4 107 -18 -50 -12 0 -9 -6
+  gen h4_b7_l3_6_9n    4 108  -7 -44 0 -3 -6 -9
+  ls "$OUT"/*.rttm
+  exit 0
+fi
 gen s2_b20_eq        2 11 -20 -50 0 0
 gen s2_b6_l12        2 12  -6 -50 0 -12
 gen s2_b8_l12n       2 13  -8 -45 -12 0

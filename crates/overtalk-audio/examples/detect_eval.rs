@@ -117,6 +117,12 @@ fn main() {
                     "peak_frames" => m.vad_peak_frames = v as usize,
                     "peak" => m.vad_peak = v,
                     "floor_pct" => m.floor_percentile = v,
+                    "bands" => m.bands = v > 0.0,
+                    "band_margin" => m.band_margin_db = v,
+                    "band_on" => m.band_on = v,
+                    "band_off" => m.band_off = v,
+                    "band_q" => m.band_bleed_quantile = v,
+                    "band_coupling_min" => m.band_coupling_min_db = v,
                     other => panic!("unknown setting {other}"),
                 }
                 i += 2;

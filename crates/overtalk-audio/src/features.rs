@@ -2,15 +2,17 @@
 //!
 //! ```text
 //! samples at any rate ─► Resampler16k ─┬─► EnergyFramer ─► energy  (i16, 0.01 dB, every 10 ms)
+//!                                      │                └► bands   (u8 × BANDS, 0.5 dB, every 10 ms)
 //!                                      └─► VadRunner    ─► speech  (u8, 1/255, every VAD frame)
 //! ```
 //!
-//! Three bytes per 10 ms frame plus one per VAD frame: a 10-hour track takes about 13 MB, so
-//! multitrack detection over long recordings stays within a small memory budget.
+//! Two bytes of energy and [`BANDS`] bytes of band energy per 10 ms frame plus one byte per VAD
+//! frame: a track-hour takes about 10 MB, so multitrack detection over long recordings stays
+//! within a bounded memory budget.
 
 use overtalk::{Delta, Result};
 
-use crate::frames::{EnergyFramer, HOP_DELTA};
+use crate::frames::{EnergyFramer, BANDS, HOP_DELTA};
 use crate::resample::Resampler16k;
 use crate::vad::{Vad, VadRunner};
 
@@ -21,6 +23,9 @@ pub struct TrackFeatures {
     pub name: String,
     /// Frame energy in hundredths of a dB (dBFS × 100), one per 10 ms frame.
     pub energy_cdb: Vec<i16>,
+    /// Band energies, [`BANDS`] per 10 ms frame, each in 0.5 dB steps above
+    /// [`BAND_BASE_DB`] (0 = at or below it); empty when not measured.
+    pub bands: Vec<u8>,
     /// Speech probability × 255, one per VAD frame (empty when no VAD ran).
     pub vad: Vec<u8>,
     /// The VAD frame hop.
@@ -38,6 +43,16 @@ impl TrackFeatures {
     /// The energy of frame `t` in dBFS.
     pub fn energy_db(&self, t: usize) -> f32 {
         f32::from(self.energy_cdb[t]) / 100.0
+    }
+
+    /// Whether band energies were measured.
+    pub fn has_bands(&self) -> bool {
+        !self.bands.is_empty() && self.bands.len() >= self.energy_cdb.len() * BANDS
+    }
+
+    /// The band energies of frame `t` in dBFS (requires [`has_bands`](TrackFeatures::has_bands)).
+    pub fn bands_db(&self, t: usize) -> impl Iterator<Item = f32> + '_ {
+        self.bands[t * BANDS..(t + 1) * BANDS].iter().map(|&q| from_band_q(q))
     }
 
     /// The speech probability of the VAD frame covering the middle of 10 ms frame `t` (1.0 when
@@ -80,12 +95,13 @@ impl TrackAnalyzer {
             features: TrackFeatures {
                 name: name.to_owned(),
                 energy_cdb: Vec::new(),
+                bands: Vec::new(),
                 vad: Vec::new(),
                 vad_hop,
                 samples: 0,
             },
             resampler: Resampler16k::new(rate)?,
-            framer: EnergyFramer::new(),
+            framer: EnergyFramer::with_bands(),
             vad,
         })
     }
@@ -103,7 +119,11 @@ impl TrackAnalyzer {
             resampler.finish(&mut |s| consume(features, framer, vad.as_mut(), s))?;
         }
         let TrackAnalyzer { mut features, mut framer, vad, .. } = self;
-        framer.finish(&mut |e| features.energy_cdb.push(to_cdb(e)));
+        let TrackFeatures { energy_cdb, bands, .. } = &mut features;
+        framer.finish_bands(&mut |e, b| {
+            energy_cdb.push(to_cdb(e));
+            bands.extend(b.iter().map(|&v| to_band_q(v)));
+        });
         if let Some(mut v) = vad {
             v.finish(&mut |p| features.vad.push(to_u8(p)));
         }
@@ -118,8 +138,11 @@ fn consume(
     s: &[f32],
 ) {
     features.samples += s.len() as u64;
-    let energy = &mut features.energy_cdb;
-    framer.push(s, &mut |e| energy.push(to_cdb(e)));
+    let TrackFeatures { energy_cdb, bands, .. } = features;
+    framer.push_bands(s, &mut |e, b| {
+        energy_cdb.push(to_cdb(e));
+        bands.extend(b.iter().map(|&v| to_band_q(v)));
+    });
     if let Some(v) = vad {
         let probs = &mut features.vad;
         v.push(s, &mut |p| probs.push(to_u8(p)));
@@ -128,6 +151,17 @@ fn consume(
 
 fn to_cdb(db: f32) -> i16 {
     (db * 100.0).round().clamp(-12_000.0, 3_000.0) as i16
+}
+
+/// The band energy that band value 0 stands for, in dBFS.
+pub const BAND_BASE_DB: f32 = -127.5;
+
+fn to_band_q(db: f32) -> u8 {
+    ((db - BAND_BASE_DB) * 2.0).round().clamp(0.0, 255.0) as u8
+}
+
+fn from_band_q(q: u8) -> f32 {
+    BAND_BASE_DB + f32::from(q) / 2.0
 }
 
 fn to_u8(p: f32) -> u8 {

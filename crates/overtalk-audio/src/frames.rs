@@ -27,7 +27,10 @@
 //! clicks. Gaps are closed before short runs are dropped, so two short words close together
 //! survive as one segment.
 
+use std::sync::Arc;
+
 use overtalk::{Delta, Region, Segment};
+use rustfft::{num_complex::Complex, Fft, FftPlanner};
 
 /// Frame hop on the analysis grid, in samples at 16 kHz (10 ms).
 pub const HOP: usize = 160;
@@ -52,6 +55,7 @@ pub struct EnergyFramer {
     next_frame_end: usize,
     seen: usize,
     hp: HighPass,
+    bands: Option<BandAnalyzer>,
 }
 
 /// A second-order Butterworth high-pass filter at 16 kHz (direct form I).
@@ -107,26 +111,56 @@ impl EnergyFramer {
             next_frame_end: WINDOW,
             seen: 0,
             hp: HighPass::new(HIGH_PASS_HZ),
+            bands: None,
         }
+    }
+
+    /// A framer that also measures the energy of each of the [`BANDS`] frequency bands of
+    /// every frame (see [`BandAnalyzer`]), passed to [`push_bands`](EnergyFramer::push_bands).
+    pub fn with_bands() -> EnergyFramer {
+        EnergyFramer { bands: Some(BandAnalyzer::new()), ..EnergyFramer::new() }
     }
 
     /// Feeds samples; `emit` receives each completed frame's energy in dB.
     pub fn push(&mut self, samples: &[f32], emit: &mut dyn FnMut(f32)) {
+        self.push_bands(samples, &mut |e, _| emit(e));
+    }
+
+    /// Feeds samples; `emit` receives each completed frame's energy in dB and its band
+    /// energies in dB (empty unless made [`with_bands`](EnergyFramer::with_bands)).
+    pub fn push_bands(&mut self, samples: &[f32], emit: &mut dyn FnMut(f32, &[f32])) {
         for &x in samples {
             let y = self.hp.run(x);
             self.ring[self.filled % WINDOW] = y;
             self.filled += 1;
             self.seen += 1;
             if self.filled == self.next_frame_end {
-                emit(self.energy());
+                self.emit_frame(emit);
                 self.next_frame_end += HOP;
             }
+        }
+    }
+
+    fn emit_frame(&mut self, emit: &mut dyn FnMut(f32, &[f32])) {
+        let energy = self.energy();
+        match &mut self.bands {
+            Some(b) => {
+                // The ring holds the window with its oldest sample at `filled % WINDOW`.
+                let start = self.filled % WINDOW;
+                emit(energy, b.analyse(&self.ring[start..], &self.ring[..start]));
+            }
+            None => emit(energy, &[]),
         }
     }
 
     /// Emits the frames whose cells have started but whose windows reach past the end, padding
     /// with silence; after this the number of frames is `ceil(samples / 160)`.
     pub fn finish(&mut self, emit: &mut dyn FnMut(f32)) {
+        self.finish_bands(&mut |e, _| emit(e));
+    }
+
+    /// [`finish`](EnergyFramer::finish) with band energies, as [`push_bands`](EnergyFramer::push_bands).
+    pub fn finish_bands(&mut self, emit: &mut dyn FnMut(f32, &[f32])) {
         let frames_needed = self.seen.div_ceil(HOP);
         let mut emitted = (self.next_frame_end - WINDOW) / HOP;
         while emitted < frames_needed {
@@ -134,7 +168,7 @@ impl EnergyFramer {
                 self.ring[self.filled % WINDOW] = 0.0;
                 self.filled += 1;
             }
-            emit(self.energy());
+            self.emit_frame(emit);
             self.next_frame_end += HOP;
             emitted += 1;
         }
@@ -152,6 +186,134 @@ pub fn power_db(power: f32) -> f32 {
         (10.0 * power.log10()).max(SILENCE_DB)
     } else {
         SILENCE_DB
+    }
+}
+
+/// Number of frequency bands [`BandAnalyzer`] measures.
+pub const BANDS: usize = 24;
+/// FFT length of the band analysis (the 25 ms window zero-padded), in samples at 16 kHz.
+const FFT_LEN: usize = 512;
+/// Lowest and highest band edge, in Hz.
+const BAND_LOW_HZ: f32 = 120.0;
+const BAND_HIGH_HZ: f32 = 7600.0;
+
+/// Band energies of a 25 ms window: a Hann-windowed 512-point FFT, its power summed over
+/// [`BANDS`] bands spaced evenly on the mel scale from 120 Hz to 7.6 kHz (about 60 Hz wide at
+/// the bottom, where voices' harmonics are resolved, 1 kHz at the top).
+///
+/// ```text
+/// |X(f)|²  ▁▃█▂▅▁▇▂▁▄▁▃▁▁▂▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁
+/// bands    [ ][ ][ ][  ][  ][   ][    ][      ]
+/// ```
+///
+/// Each band's energy is in dB relative to full scale, scaled so that the bands of white noise
+/// add up to the frame energy; a band that is nearly empty reads [`SILENCE_DB`].
+#[derive(Clone)]
+pub struct BandAnalyzer {
+    /// A half-length complex FFT: the real window goes in as even + i·odd samples.
+    fft: Arc<dyn Fft<f32>>,
+    window: Vec<f32>,
+    buf: Vec<Complex<f32>>,
+    scratch: Vec<Complex<f32>>,
+    /// `e^{-2πik/FFT_LEN}` for the split of the half-length transform into the real one.
+    twiddle: Vec<Complex<f32>>,
+    edges: [usize; BANDS + 1],
+    out: [f32; BANDS],
+}
+
+impl std::fmt::Debug for BandAnalyzer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BandAnalyzer").field("edges", &self.edges).finish()
+    }
+}
+
+impl Default for BandAnalyzer {
+    fn default() -> Self {
+        BandAnalyzer::new()
+    }
+}
+
+impl BandAnalyzer {
+    /// The analyzer (plans the FFT once).
+    pub fn new() -> BandAnalyzer {
+        let fft = FftPlanner::new().plan_fft_forward(FFT_LEN / 2);
+        let scratch = vec![Complex::new(0.0, 0.0); fft.get_inplace_scratch_len()];
+        let window: Vec<f32> = (0..WINDOW)
+            .map(|n| {
+                0.5 - 0.5 * (2.0 * std::f32::consts::PI * (n as f32 + 0.5) / WINDOW as f32).cos()
+            })
+            .collect();
+        let mel = |hz: f32| 2595.0 * (1.0 + hz / 700.0).log10();
+        let hz = |m: f32| 700.0 * (10f32.powf(m / 2595.0) - 1.0);
+        let (lo, hi) = (mel(BAND_LOW_HZ), mel(BAND_HIGH_HZ));
+        let bin_hz = 16_000.0 / FFT_LEN as f32;
+        let mut edges = [0usize; BANDS + 1];
+        for (b, e) in edges.iter_mut().enumerate() {
+            let f = hz(lo + (hi - lo) * b as f32 / BANDS as f32);
+            *e = (f / bin_hz).round() as usize;
+        }
+        // Every band at least one bin wide.
+        for b in 1..=BANDS {
+            edges[b] = edges[b].max(edges[b - 1] + 1);
+        }
+        // Within 1..=N/2 (120 Hz to 7.6 kHz is bins 4 to 243 of 256).
+        for e in edges.iter_mut() {
+            *e = (*e).clamp(1, FFT_LEN / 2);
+        }
+        let twiddle = (0..=FFT_LEN / 2)
+            .map(|k| {
+                let a = -2.0 * std::f32::consts::PI * k as f32 / FFT_LEN as f32;
+                Complex::new(a.cos(), a.sin())
+            })
+            .collect();
+        BandAnalyzer {
+            fft,
+            window,
+            buf: vec![Complex::new(0.0, 0.0); FFT_LEN / 2],
+            scratch,
+            twiddle,
+            edges,
+            out: [SILENCE_DB; BANDS],
+        }
+    }
+
+    /// Band energies in dB of the window made of `first` followed by `second`
+    /// ([`WINDOW`] samples in all).
+    pub fn analyse(&mut self, first: &[f32], second: &[f32]) -> &[f32] {
+        // Pack the windowed real samples two by two (even → real, odd → imaginary); the zero
+        // padding fills the rest.
+        let mut x = [0.0f32; WINDOW];
+        let (a, b) = x.split_at_mut(first.len().min(WINDOW));
+        a.copy_from_slice(&first[..a.len()]);
+        let rest = b.len().min(second.len());
+        b[..rest].copy_from_slice(&second[..rest]);
+        for (v, w) in x.iter_mut().zip(&self.window) {
+            *v *= w;
+        }
+        for (o, pair) in self.buf.iter_mut().zip(x.chunks_exact(2)) {
+            *o = Complex::new(pair[0], pair[1]);
+        }
+        self.buf[WINDOW / 2..].iter_mut().for_each(|o| *o = Complex::new(0.0, 0.0));
+        self.fft.process_with_scratch(&mut self.buf, &mut self.scratch);
+        // Parseval: Σ_k |X_k|² = N_fft · Σ_n (x_n w_n)²; the window's mean square is 3/8, and
+        // the one-sided spectrum counts each bin twice.
+        let norm = 2.0 / (FFT_LEN as f32 * WINDOW as f32 * 0.375);
+        let half = FFT_LEN / 2;
+        let z = &self.buf;
+        // X_k = (Z_k + conj Z_{N/2−k}) / 2 − i·e^{−2πik/N} (Z_k − conj Z_{N/2−k}) / 2.
+        // Band edges lie within 1..N/2, so no index wraps.
+        let bin = |k: usize| -> f32 {
+            let a = z[k];
+            let b = z[half - k].conj();
+            let even = (a + b) * 0.5;
+            let odd = (a - b) * Complex::new(0.0, -0.5);
+            (even + self.twiddle[k] * odd).norm_sqr()
+        };
+        for (b, o) in self.out.iter_mut().enumerate() {
+            let p: f32 = (self.edges[b]..self.edges[b + 1]).map(bin).sum();
+            *o = power_db(p * norm);
+        }
+        &self.out
     }
 }
 
@@ -276,6 +438,30 @@ mod tests {
         assert!(e[11..19].iter().all(|&v| v > -0.1), "{e:?}");
         assert!(e[9] < e[10] && e[10] < e[11]);
         assert!((e[9] - e[20]).abs() < 0.15 && (e[10] - e[19]).abs() < 0.15, "{e:?}");
+    }
+
+    #[test]
+    fn bands_find_a_tone_and_add_up_to_the_frame_energy() {
+        // A 1343.75 Hz tone (FFT bin 43, mid-band) at amplitude 0.5 (−9 dBFS): nearly all its
+        // energy in the band holding it, and the bands add up to the frame energy.
+        let tone: Vec<f32> = (0..4800)
+            .map(|n| 0.5 * (2.0 * std::f32::consts::PI * 1343.75 * n as f32 / 16_000.0).sin())
+            .collect();
+        let mut f = EnergyFramer::with_bands();
+        let mut frames: Vec<(f32, Vec<f32>)> = Vec::new();
+        f.push_bands(&tone, &mut |e, b| frames.push((e, b.to_vec())));
+        let (e, bands) = &frames[20];
+        assert_eq!(bands.len(), BANDS);
+        let a = BandAnalyzer::new();
+        let holding = (0..BANDS).find(|&b| a.edges[b] <= 43 && 43 < a.edges[b + 1]).unwrap();
+        let total: f32 = bands.iter().map(|d| 10f32.powf(d / 10.0)).sum();
+        let own = 10f32.powf(bands[holding] / 10.0);
+        assert!(own / total > 0.99, "{bands:?}");
+        assert!((10.0 * total.log10() - e).abs() < 0.3, "{} vs {e}", 10.0 * total.log10());
+        assert!((e + 9.03).abs() < 0.1, "{e}");
+        // A framer without bands passes none.
+        let mut plain = EnergyFramer::new();
+        plain.push_bands(&tone, &mut |_, b| assert!(b.is_empty()));
     }
 
     #[test]

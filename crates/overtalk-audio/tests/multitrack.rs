@@ -176,6 +176,10 @@ fn write_mono(path: &Path, x: &[f32]) {
 }
 
 fn run(c: &Conversation, dir: &Path) -> overtalk_audio::Detection {
+    run_with(c, dir, &DetectOptions::default())
+}
+
+fn run_with(c: &Conversation, dir: &Path, options: &DetectOptions) -> overtalk_audio::Detection {
     let specs: Vec<TrackSpec> = c
         .names
         .iter()
@@ -186,7 +190,33 @@ fn run(c: &Conversation, dir: &Path) -> overtalk_audio::Detection {
             TrackSpec { name: (*n).into(), path, channel: None }
         })
         .collect();
-    detect(&specs, &DetectOptions::default(), &mut |_| {}).unwrap()
+    detect(&specs, options, &mut |_| {}).unwrap()
+}
+
+#[test]
+fn a_quiet_speaker_talking_over_louder_bleed_is_heard() {
+    // B is 12 dB quieter than A and each mic hears the other 6 dB down: on B's mic, A's bleed
+    // is 6 dB louder than B's own voice. B talks over A at 2.5 s and at 13 s.
+    let dir = tempfile::tempdir().unwrap();
+    let c = conversation(-6.0, &[0.0, -12.0], false, false);
+    let found = run(&c, dir.path());
+    let s = score(&c.reference, &found.annotation, found.duration, Delta::ZERO);
+    let mut broadband = DetectOptions::default();
+    broadband.multitrack.bands = false;
+    let old = run_with(&c, dir.path(), &broadband);
+    let o = score(&c.reference, &old.annotation, old.duration, Delta::ZERO);
+    println!(
+        "bands: DER {:.4} overlap R {:.3} P {:.3}; broadband: DER {:.4} overlap R {:.3} P {:.3}",
+        s.der(),
+        s.overlap_recall(),
+        s.overlap_precision(),
+        o.der(),
+        o.overlap_recall(),
+        o.overlap_precision()
+    );
+    assert!(s.der() < 0.05, "DER {}", s.der());
+    assert!(s.overlap_recall() > 0.9 && s.overlap_precision() > 0.9, "{s:?}");
+    assert!(s.overlap_recall() > o.overlap_recall(), "{s:?} {o:?}");
 }
 
 #[test]
@@ -206,11 +236,13 @@ fn three_speakers_with_strong_bleed_and_unequal_levels() {
     assert!(s.der() < 0.10, "DER {}", s.der());
     assert!(s25.der() < 0.05, "DER at collar 0.25 {}", s25.der());
     assert!(s.overlap_recall() > 0.8 && s.overlap_precision() > 0.8, "{s:?}");
-    // The couplings were estimated from the recording: 10 dB of bleed, within a dB.
+    // The couplings were estimated from the recording: 10 dB of bleed, within 1.5 dB, also
+    // those of the quietest speaker, who never stands 20 dB above the noise.
     let report = found.multitrack.unwrap();
     for (i, row) in report.coupling_db.iter().enumerate() {
         for (j, c) in row.iter().enumerate() {
-            if let (true, Some(c)) = (i != j, c) {
+            if i != j {
+                let c = c.unwrap_or_else(|| panic!("c[{i}][{j}] not estimated"));
                 assert!((c + 10.0).abs() < 1.5, "c[{i}][{j}] = {c}");
             }
         }
