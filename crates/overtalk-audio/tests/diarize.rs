@@ -61,8 +61,14 @@ fn pipeline_on_ami_es2004a_beats_the_baseline() {
     let dur = x.len() as f64 / 16_000.0;
     let d = Ge2eDiarizer::from_file(&model, Default::default()).unwrap();
     let a = d.diarize(&x).unwrap();
-    // Deterministic: a second run gives the same annotation.
+    // Deterministic: a second run gives the same annotation, and so does feeding the signal
+    // block by block (only features are kept).
     assert_eq!(d.diarize(&x).unwrap(), a);
+    let mut s = d.stream();
+    for block in x.chunks(4093) {
+        s.push(block);
+    }
+    assert_eq!(d.finish(s.finish()).unwrap(), a);
     assert_eq!(a.speakers, 4);
     let ours = der(&reference, &turns_of(&a.annotation), dur, 0.25).rate();
     let naive = NaiveDiarizer::new(Ge2eWeights::load(&model).unwrap(), 4).diarize(&x).unwrap();

@@ -326,7 +326,7 @@ impl Default for DiarizeOptions {
             count: SpeakerCount::default(),
             switch_cost: 4.0,
             min_cluster_fraction: 0.1,
-            min_speaker_speech: 0.0,
+            min_speaker_speech: 4.0,
             rounds: 2,
             max_cluster_windows: 2000,
             overlap_margin: None,
@@ -455,12 +455,14 @@ impl Diarizer for Ge2eDiarizer {
     fn describe(&self) -> String {
         let o = &self.options;
         format!(
-            "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; switch cost {}; speakers {}; overlap {})",
+            "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {})",
             self.embedder.name(),
             o.vad.name(),
             o.window * 10,
             o.step * 10,
             o.threshold,
+            o.min_speaker_speech,
+            o.min_cluster_fraction * 100.0,
             o.switch_cost,
             match o.count.exact {
                 Some(k) => k.to_string(),
