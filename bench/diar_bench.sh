@@ -40,7 +40,7 @@ if [ "$what" = hour ] || [ "$what" = all ]; then
   /usr/bin/time -v "$OT" detect "$OUT/hour.wav" --diarize -o "$OUT/hyp/hour.rttm" 2> "$OUT/hour.time"
   grep -E "overtalk:|Elapsed|Maximum resident|User time|System time" "$OUT/hour.time"
   for c in 0.25 0; do
-    "$OT" score -r "$OUT/ref/hour.rttm" -h "$OUT/hyp/hour.rttm" --collar $c | tail -3
+    "$OT" score -r "$OUT/ref/hour.rttm" -s "$OUT/hyp/hour.rttm" --collar $c | head -3
   done
 fi
 
@@ -58,6 +58,6 @@ if [ "$what" = real ] || [ "$what" = all ]; then
   for c in 0.25 0; do
     echo "collar $c"
     "$OT" score -r "$OUT"/ref/{ES2004a,tst00,tst01,dev00,trn08,gecko}.rttm \
-      -h "$OUT"/hyp/{ES2004a,tst00,tst01,dev00,trn08,gecko}.rttm --collar $c
+      -s "$OUT"/hyp/{ES2004a,tst00,tst01,dev00,trn08,gecko}.rttm --collar $c
   done
 fi

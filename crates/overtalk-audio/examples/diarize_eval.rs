@@ -1,13 +1,21 @@
-//! Diarizes the real recordings with a reference in `shared/data/real-audio` and prints frame
-//! DER (collar 0.25 s and 0, overlap scored, optimal mapping) and the speaker count, for the
-//! GE2E pipeline (automatic count and oracle count) and the naive baseline (oracle count).
+//! Diarizes recordings with a reference and prints frame DER (collar 0.25 s and 0, overlap
+//! scored, optimal mapping) and the speaker count, for the GE2E pipeline (automatic count and
+//! oracle count, from the same embeddings) and the naive baseline (oracle count).
 //!
 //! ```text
 //! cargo run --release -p overtalk-audio --example diarize_eval -- MODEL.safetensors ../shared/data/real-audio [--hyp DIR]
 //! ```
-//! Tuning knobs (environment): `OT_THRESHOLD`, `OT_SWITCH`, `OT_STEP`, `OT_WINDOW`, `OT_ONLY` (file
-//! name substring), `OT_NO_BASELINE`, `OT_AUTO_ONLY` (automatic count only: timing runs), `OT_SYNTH=DIR` (score `DIR/<name>.mix.wav` against
-//! `DIR/<name>.rttm` instead of the real recordings; make them with `bench/make_synth.sh`).
+//! Sets (`OT_SET`, comma-separated; default `long,ami30`): `long` (ES2004a mixture, gecko call),
+//! `ami30` (four 30 s AMI clips, BUT references), `es30` (ES2004a's two 30 s halves), `synth`
+//! and `synth30` (the mixes in `OT_SYNTH=DIR` from `bench/make_synth.sh`, whole or as 30 s cuts
+//! at 0, 60, 120, 180 s).
+//!
+//! Options (environment): `OT_THRESHOLD`, `OT_SWITCH`, `OT_STEP`, `OT_WINDOW`, `OT_FRAC`,
+//! `OT_MINSPEECH`, `OT_OVERLAP` (margin), `OT_ONSET` (VAD onset; offset = 0.7 × onset),
+//! `OT_ONLY` (id substring), `OT_NO_BASELINE`, `OT_AUTO_ONLY`. Modes: `OT_SWEEP=1` (grid over
+//! `OT_GRID_TH`, `OT_GRID_MINS`, `OT_GRID_SW`, `OT_GRID_FRAC`, `OT_GRID_OV`; pooled per set;
+//! `OT_DETAIL=1` per file), `OT_DIAG=1` (dendrogram heights, raw-centroid cosines),
+//! `OT_VADDIAG=1` (VAD miss / false alarm per onset).
 
 // A measurement tool: a panic here is a failed run, with its message.
 #![allow(clippy::unwrap_used)]
