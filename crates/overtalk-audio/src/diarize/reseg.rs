@@ -89,7 +89,7 @@ const MIN_SECOND_VAD: f32 = 0.5;
 
 /// A second speaker per frame, where the evidence supports one: the best speaker other than
 /// `labels[f]` scores within `margin` of `labels[f]`'s score, the VAD is confident, and this
-/// holds for at least [`MIN_SECOND_RUN`] consecutive frames with the same second speaker.
+/// holds for at least 10 consecutive frames (0.1 s) with the same second speaker.
 ///
 /// ```text
 /// score A  .9 .9 .6 .5 .5 .6 .9
