@@ -1,13 +1,21 @@
-//! Diarizes the real recordings with a reference in `shared/data/real-audio` and prints frame
-//! DER (collar 0.25 s and 0, overlap scored, optimal mapping) and the speaker count, for the
-//! GE2E pipeline (automatic count and oracle count) and the naive baseline (oracle count).
+//! Diarizes recordings with a reference and prints frame DER (collar 0.25 s and 0, overlap
+//! scored, optimal mapping) and the speaker count, for the GE2E pipeline (automatic count and
+//! oracle count, from the same embeddings) and the naive baseline (oracle count).
 //!
 //! ```text
 //! cargo run --release -p overtalk-audio --example diarize_eval -- MODEL.safetensors ../shared/data/real-audio [--hyp DIR]
 //! ```
-//! Tuning knobs (environment): `OT_THRESHOLD`, `OT_SWITCH`, `OT_STEP`, `OT_WINDOW`, `OT_ONLY` (file
-//! name substring), `OT_NO_BASELINE`, `OT_AUTO_ONLY` (automatic count only: timing runs), `OT_SYNTH=DIR` (score `DIR/<name>.mix.wav` against
-//! `DIR/<name>.rttm` instead of the real recordings; make them with `bench/make_synth.sh`).
+//! Sets (`OT_SET`, comma-separated; default `long,ami30`): `long` (ES2004a mixture, gecko call),
+//! `ami30` (four 30 s AMI clips, BUT references), `es30` (ES2004a's two 30 s halves), `synth`
+//! and `synth30` (the mixes in `OT_SYNTH=DIR` from `bench/make_synth.sh`, whole or as 30 s cuts
+//! at 0, 60, 120, 180 s).
+//!
+//! Options (environment): `OT_THRESHOLD`, `OT_SWITCH`, `OT_STEP`, `OT_WINDOW`, `OT_FRAC`,
+//! `OT_MINSPEECH`, `OT_OVERLAP` (margin), `OT_ONSET` (VAD onset; offset = 0.7 × onset),
+//! `OT_ONLY` (id substring), `OT_NO_BASELINE`, `OT_AUTO_ONLY`. Modes: `OT_SWEEP=1` (grid over
+//! `OT_GRID_TH`, `OT_GRID_MINS`, `OT_GRID_SW`, `OT_GRID_FRAC`, `OT_GRID_OV`; pooled per set;
+//! `OT_DETAIL=1` per file), `OT_DIAG=1` (dendrogram heights, raw-centroid cosines),
+//! `OT_VADDIAG=1` (VAD miss / false alarm per onset).
 
 // A measurement tool: a panic here is a failed run, with its message.
 #![allow(clippy::unwrap_used)]
@@ -46,105 +54,208 @@ fn write_rttm(dir: &Path, id: &str, t: &Turns) {
     std::fs::write(dir.join(format!("{id}.rttm")), s).unwrap();
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let model = PathBuf::from(&args[1]);
-    let data = PathBuf::from(&args[2]);
-    let hyp_dir = args.iter().position(|a| a == "--hyp").map(|i| PathBuf::from(&args[i + 1]));
-    let synth: Vec<(String, String, String)> = match std::env::var("OT_SYNTH") {
-        Ok(dir) => {
-            let mut v: Vec<(String, String, String)> = std::fs::read_dir(&dir)
-                .unwrap()
-                .filter_map(|e| {
-                    let p = e.unwrap().path();
-                    let name = p.file_name()?.to_str()?.strip_suffix(".mix.wav")?.to_string();
-                    Some((
-                        name.clone(),
-                        format!("{dir}/{name}.mix.wav"),
-                        format!("{dir}/{name}.rttm"),
-                    ))
-                })
-                .collect();
-            v.sort();
-            v
+/// One scored recording (or a cut of one).
+struct Case {
+    id: String,
+    group: &'static str,
+    samples: Vec<f32>,
+    reference: Turns,
+}
+
+impl Case {
+    fn dur(&self) -> f64 {
+        self.samples.len() as f64 / 16_000.0
+    }
+}
+
+/// Cuts `[off, off + len)` seconds out of a recording and its reference.
+fn crop(samples: &[f32], reference: &Turns, off: f64, len: f64) -> (Vec<f32>, Turns) {
+    let a = ((off * 16_000.0) as usize).min(samples.len());
+    let b = (((off + len) * 16_000.0) as usize).min(samples.len());
+    let t = reference
+        .iter()
+        .filter_map(|(n, s, e)| {
+            let (s, e) = (s.max(off) - off, e.min(off + len) - off);
+            (e > s).then(|| (n.clone(), s, e))
+        })
+        .collect();
+    (samples[a..b].to_vec(), t)
+}
+
+/// The evaluation sets named in `OT_SET` (comma-separated): `long` (ES2004a 60 s and the gecko
+/// call), `ami30` (the four 30 s AMI clips), `synth` (the synthetic mixes in `OT_SYNTH`),
+/// `synth30` (30 s cuts of them at 0, 60, 120 and 180 s), `es30` (ES2004a's two halves).
+/// Default: `long,ami30`.
+fn load_cases(data: &Path, only: &str) -> Vec<Case> {
+    let set = std::env::var("OT_SET").unwrap_or_else(|_| "long,ami30".into());
+    let rd = |wav: &Path, rttm: &Path| {
+        (load_16k(wav), read_rttm(&std::fs::read_to_string(rttm).unwrap()))
+    };
+    let mut out = Vec::new();
+    let es = (
+        "ES2004a",
+        "ami-es2004a-multitrack/mixture.wav",
+        "ami-es2004a-multitrack/mixture.ref.rttm",
+    );
+    for g in set.split(',') {
+        match g {
+            "long" => {
+                for (id, w, r) in
+                    [es, ("gecko", "gecko-demo-call/demo.mp3", "gecko-demo-call/demo.rttm")]
+                {
+                    if id.contains(only) {
+                        let (samples, reference) = rd(&data.join(w), &data.join(r));
+                        out.push(Case { id: id.into(), group: "long", samples, reference });
+                    }
+                }
+            }
+            "ami30" => {
+                for id in ["tst00", "tst01", "dev00", "trn08"] {
+                    if id.contains(only) {
+                        let d = data.join("ami-30s-excerpts");
+                        let (samples, reference) =
+                            rd(&d.join(format!("{id}.wav")), &d.join(format!("{id}.but.rttm")));
+                        out.push(Case { id: id.into(), group: "ami30", samples, reference });
+                    }
+                }
+            }
+            "es30" => {
+                let (x, r) = rd(&data.join(es.1), &data.join(es.2));
+                for off in [0.0, 30.0] {
+                    let (samples, reference) = crop(&x, &r, off, 30.0);
+                    out.push(Case {
+                        id: format!("ES2004a@{off}"),
+                        group: "es30",
+                        samples,
+                        reference,
+                    });
+                }
+            }
+            "synth" | "synth30" => {
+                let dir = PathBuf::from(std::env::var("OT_SYNTH").expect("OT_SYNTH=DIR"));
+                let mut names: Vec<String> = std::fs::read_dir(&dir)
+                    .unwrap()
+                    .filter_map(|e| {
+                        let p = e.unwrap().path();
+                        Some(p.file_name()?.to_str()?.strip_suffix(".mix.wav")?.to_string())
+                    })
+                    .filter(|n| n.contains(only))
+                    .collect();
+                names.sort();
+                for n in names {
+                    let (x, r) =
+                        rd(&dir.join(format!("{n}.mix.wav")), &dir.join(format!("{n}.rttm")));
+                    if g == "synth" {
+                        out.push(Case { id: n, group: "synth", samples: x, reference: r });
+                    } else {
+                        for off in [0.0, 60.0, 120.0, 180.0] {
+                            let (samples, reference) = crop(&x, &r, off, 30.0);
+                            out.push(Case {
+                                id: format!("{n}@{off}"),
+                                group: "synth30",
+                                samples,
+                                reference,
+                            });
+                        }
+                    }
+                }
+            }
+            other => panic!("unknown set {other}"),
         }
-        Err(_) => Vec::new(),
-    };
-    let real = [
-        (
-            "ES2004a",
-            "ami-es2004a-multitrack/mixture.wav",
-            "ami-es2004a-multitrack/mixture.ref.rttm",
-        ),
-        ("tst00", "ami-30s-excerpts/tst00.wav", "ami-30s-excerpts/tst00.but.rttm"),
-        ("tst01", "ami-30s-excerpts/tst01.wav", "ami-30s-excerpts/tst01.but.rttm"),
-        ("dev00", "ami-30s-excerpts/dev00.wav", "ami-30s-excerpts/dev00.but.rttm"),
-        ("trn08", "ami-30s-excerpts/trn08.wav", "ami-30s-excerpts/trn08.but.rttm"),
-        ("gecko", "gecko-demo-call/demo.mp3", "gecko-demo-call/demo.rttm"),
-    ];
-    let files: Vec<(&str, &str, &str)> = if synth.is_empty() {
-        real.to_vec()
-    } else {
-        synth.iter().map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str())).collect()
-    };
+    }
+    out
+}
+
+fn options_from_env() -> DiarizeOptions {
     let mut opts = DiarizeOptions::default();
     opts.threshold = env("OT_THRESHOLD", opts.threshold);
     opts.switch_cost = env("OT_SWITCH", opts.switch_cost);
     opts.step = env("OT_STEP", opts.step);
     opts.window = env("OT_WINDOW", opts.window);
+    opts.min_cluster_fraction = env("OT_FRAC", opts.min_cluster_fraction);
+    opts.min_speaker_speech = env("OT_MINSPEECH", opts.min_speaker_speech);
+    if let Ok(m) = std::env::var("OT_OVERLAP") {
+        opts.overlap_margin = m.parse().ok();
+    }
+    if let Ok(on) = std::env::var("OT_ONSET") {
+        let on: f32 = on.parse().unwrap();
+        opts.binarize.onset = on;
+        opts.binarize.offset = 0.7 * on;
+    }
+    opts
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let model = PathBuf::from(&args[1]);
+    let data = PathBuf::from(&args[2]);
+    let hyp_dir = args.iter().position(|a| a == "--hyp").map(|i| PathBuf::from(&args[i + 1]));
+    let opts = options_from_env();
     let only: String = env("OT_ONLY", String::new());
     let baseline = std::env::var_os("OT_NO_BASELINE").is_none();
     let weights = || Ge2eWeights::load(&model).unwrap();
     let auto = Ge2eDiarizer::new(weights(), "ge2e", opts);
     println!("{}", auto.describe());
-    println!(
-        "{:8} {:>5} {:>4} | {:>4} {:>7} {:>7} {:>6} | {:>7} {:>7} (oracle k) | {:>7} {:>7} (naive, oracle k)",
-        "file", "dur", "ref", "hypk", "DER.25", "DER0", "RTF", "DER.25", "DER0", "DER.25", "DER0"
-    );
+    let cases = load_cases(&data, &only);
     if std::env::var_os("OT_SWEEP").is_some() {
-        sweep(&auto, &data, &files, &only);
+        sweep(&auto, &cases);
         return;
     }
+    if std::env::var_os("OT_VADDIAG").is_some() {
+        vad_diag(&cases);
+        return;
+    }
+    if std::env::var_os("OT_DIAG").is_some() {
+        diag(&auto, &cases);
+        return;
+    }
+    println!(
+        "{:8} {:>5} {:>4} | {:>4} {:>7} {:>7} {:>6} | {:>7} {:>7} (oracle k) | {:>7} {:>7} {:>4} (naive, oracle k) | auto c=0.25: miss fa conf (s)",
+        "file", "dur", "ref", "hypk", "DER.25", "DER0", "RTF", "DER.25", "DER0", "DER.25", "DER0", "k"
+    );
     let mut tot = [Der::default(); 6];
-    for (id, wav, rttm) in files {
-        if !id.contains(&only) {
-            continue;
-        }
-        let samples = load_16k(&data.join(wav));
-        let dur = samples.len() as f64 / 16_000.0;
-        let reference = read_rttm(&std::fs::read_to_string(data.join(rttm)).unwrap());
-        let k = speaker_count(&reference);
+    let (mut right, mut files_n) = (0, 0);
+    for c in &cases {
+        let (id, dur, reference) = (&c.id, c.dur(), &c.reference);
+        let k = speaker_count(reference);
         let t0 = Instant::now();
-        let d = auto.diarize(&samples).unwrap();
+        let p = auto.prepare(&c.samples).unwrap();
+        let d = auto.assign(&p, &opts);
         let rtf = dur / t0.elapsed().as_secs_f64();
         let h = turns_of(&d.annotation);
-        let mut row = vec![der(&reference, &h, dur, 0.25), der(&reference, &h, dur, 0.0)];
+        let mut row = vec![der(reference, &h, dur, 0.25), der(reference, &h, dur, 0.0)];
         if let Some(dir) = &hyp_dir {
             write_rttm(dir, id, &h);
         }
         if std::env::var_os("OT_AUTO_ONLY").is_some() {
-            row.extend([Der::default(); 4]);
+            row.extend([Der::default(); 2]);
         } else {
             let mut o = opts;
             o.count = SpeakerCount { exact: Some(k), ..SpeakerCount::default() };
-            let oracle = Ge2eDiarizer::new(weights(), "ge2e", o).diarize(&samples).unwrap();
-            let ho = turns_of(&oracle.annotation);
-            row.push(der(&reference, &ho, dur, 0.25));
-            row.push(der(&reference, &ho, dur, 0.0));
+            let ho = turns_of(&auto.assign(&p, &o).annotation);
+            row.push(der(reference, &ho, dur, 0.25));
+            row.push(der(reference, &ho, dur, 0.0));
         }
-        if baseline && row.len() == 4 {
-            let naive = NaiveDiarizer::new(weights(), k).diarize(&samples).unwrap();
+        let mut naive_k = 0;
+        if baseline && std::env::var_os("OT_AUTO_ONLY").is_none() {
+            let naive = NaiveDiarizer::new(weights(), k).diarize(&c.samples).unwrap();
+            naive_k = naive.speakers;
             let hn = turns_of(&naive.annotation);
-            row.push(der(&reference, &hn, dur, 0.25));
-            row.push(der(&reference, &hn, dur, 0.0));
+            if let Some(dir) = &hyp_dir {
+                write_rttm(&dir.join("naive"), id, &hn);
+            }
+            row.push(der(reference, &hn, dur, 0.25));
+            row.push(der(reference, &hn, dur, 0.0));
         } else {
             row.extend([Der::default(), Der::default()]);
         }
         for (t, r) in tot.iter_mut().zip(&row) {
             t.add(r);
         }
+        files_n += 1;
+        right += usize::from(d.speakers == k);
         println!(
-            "{:8} {:5.0} {:4} | {:4} {:6.1}% {:6.1}% {:5.0}x | {:6.1}% {:6.1}%            | {:6.1}% {:6.1}%",
+            "{:8} {:5.0} {:4} | {:4} {:6.1}% {:6.1}% {:5.0}x | {:6.1}% {:6.1}%            | {:6.1}% {:6.1}% {:4}                  | {:.1} {:.1} {:.1} of {:.1}; {} windows, {:.1} s speech",
             id,
             dur,
             k,
@@ -155,7 +266,14 @@ fn main() {
             100.0 * row[2].rate(),
             100.0 * row[3].rate(),
             100.0 * row[4].rate(),
-            100.0 * row[5].rate()
+            100.0 * row[5].rate(),
+            naive_k,
+            row[0].miss as f64 / 100.0,
+            row[0].fa as f64 / 100.0,
+            row[0].confusion as f64 / 100.0,
+            row[0].total as f64 / 100.0,
+            p.windows(),
+            p.speech_frames() as f64 / 100.0,
         );
     }
     println!(
@@ -163,7 +281,7 @@ fn main() {
         "pooled",
         "",
         "",
-        "",
+        format!("{right}/{files_n}"),
         100.0 * tot[0].rate(),
         100.0 * tot[1].rate(),
         "",
@@ -174,49 +292,173 @@ fn main() {
     );
 }
 
-/// Prepares every file once, then prints pooled DER (collar 0.25) and count accuracy for a grid
-/// of thresholds and switch costs.
-fn sweep(d: &Ge2eDiarizer, data: &Path, files: &[(&str, &str, &str)], only: &str) {
-    let mut cases = Vec::new();
-    for (id, wav, rttm) in files {
-        if !id.contains(only) {
-            continue;
-        }
-        let samples = load_16k(&data.join(wav));
-        let dur = samples.len() as f64 / 16_000.0;
-        let reference = read_rttm(&std::fs::read_to_string(data.join(rttm)).unwrap());
+fn grid<T: std::str::FromStr>(k: &str, d: &str) -> Vec<T> {
+    std::env::var(k)
+        .unwrap_or_else(|_| d.into())
+        .split(',')
+        .filter_map(|x| x.parse().ok())
+        .collect()
+}
+
+/// Prepares every case once, then prints, per set, pooled DER (collar 0.25 and 0) and count
+/// accuracy for a grid of options (`OT_GRID_TH`, `OT_GRID_MINS`, `OT_GRID_OV` with `off`,
+/// `OT_GRID_SW`, `OT_GRID_FRAC`: comma-separated values).
+fn sweep(d: &Ge2eDiarizer, cases: &[Case]) {
+    let mut prepared = Vec::new();
+    for c in cases {
         let t0 = Instant::now();
-        let p = d.prepare(&samples);
-        println!(
-            "{id}: prepared in {:.1} s ({:.0}x real time)",
-            t0.elapsed().as_secs_f64(),
-            dur / t0.elapsed().as_secs_f64()
-        );
-        cases.push((id.to_string(), dur, reference, p));
+        prepared.push(d.prepare(&c.samples).unwrap());
+        eprintln!("{}: prepared in {:.1} s", c.id, t0.elapsed().as_secs_f64());
     }
-    for th in [0.6f32, 0.7, 0.8, 0.9, 1.0, 1.1] {
-        for sw in [1.0f32, 2.0, 4.0, 8.0] {
-            for frac in [0.03f32, 0.1] {
-                let mut o = d.options;
-                o.threshold = th;
-                o.switch_cost = sw;
-                o.min_cluster_fraction = frac;
-                let mut tot = Der::default();
-                let mut right = 0;
-                let mut line = String::new();
-                for (id, dur, reference, p) in &cases {
-                    let r = d.assign(p, &o);
-                    let x = der(reference, &turns_of(&r.annotation), *dur, 0.25);
-                    tot.add(&x);
-                    right += usize::from(r.speakers == speaker_count(reference));
-                    line.push_str(&format!(" {id}={:.1}%/{}", 100.0 * x.rate(), r.speakers));
+    let mut groups: Vec<&str> = cases.iter().map(|c| c.group).collect();
+    groups.dedup();
+    let ths: Vec<f32> = grid("OT_GRID_TH", &d.options.threshold.to_string());
+    let mins: Vec<f32> = grid("OT_GRID_MINS", &d.options.min_speaker_speech.to_string());
+    let sws: Vec<f32> = grid("OT_GRID_SW", &d.options.switch_cost.to_string());
+    let fracs: Vec<f32> = grid("OT_GRID_FRAC", &d.options.min_cluster_fraction.to_string());
+    let ovs: Vec<String> = grid("OT_GRID_OV", "off");
+    for &th in &ths {
+        for &mn in &mins {
+            for &sw in &sws {
+                for &fr in &fracs {
+                    for ov in &ovs {
+                        let mut o = d.options;
+                        o.threshold = th;
+                        o.min_speaker_speech = mn;
+                        o.switch_cost = sw;
+                        o.min_cluster_fraction = fr;
+                        o.overlap_margin = ov.parse().ok();
+                        let mut line =
+                            format!("th {th:.2} mins {mn:.1} sw {sw:.1} frac {fr:.2} ov {ov:>4}:");
+                        let mut detail = String::new();
+                        for g in &groups {
+                            let (mut t25, mut t0, mut right, mut n) =
+                                (Der::default(), Der::default(), 0, 0);
+                            for (c, p) in cases.iter().zip(&prepared).filter(|(c, _)| c.group == *g)
+                            {
+                                let r = d.assign(p, &o);
+                                let h = turns_of(&r.annotation);
+                                let x = der(&c.reference, &h, c.dur(), 0.25);
+                                t25.add(&x);
+                                t0.add(&der(&c.reference, &h, c.dur(), 0.0));
+                                right += usize::from(r.speakers == speaker_count(&c.reference));
+                                n += 1;
+                                if std::env::var_os("OT_DETAIL").is_some() {
+                                    detail.push_str(&format!(
+                                        " {}={:.1}%/{}",
+                                        c.id,
+                                        100.0 * x.rate(),
+                                        r.speakers
+                                    ));
+                                }
+                            }
+                            line.push_str(&format!(
+                                " | {g} {:.1}% {:.1}% {right}/{n}",
+                                100.0 * t25.rate(),
+                                100.0 * t0.rate()
+                            ));
+                        }
+                        println!("{line}{detail}");
+                    }
                 }
-                println!(
-                    "th {th:.1} sw {sw:.0} frac {frac:.2}: pooled {:.1}% count {right}/{} |{line}",
-                    100.0 * tot.rate(),
-                    cases.len()
-                );
             }
         }
     }
+}
+
+/// Per-file clustering diagnostics: the last merge distances of the dendrogram (centred
+/// embeddings), and the cosine between raw (uncentred) centroids of the oracle-k clusters.
+fn diag(d: &Ge2eDiarizer, cases: &[Case]) {
+    use overtalk_audio::diarize::cluster;
+    for c in cases {
+        let id = &c.id;
+        let k = speaker_count(&c.reference);
+        let p = d.prepare(&c.samples).unwrap();
+        let emb = p.centred();
+        let stride = emb.len().div_ceil(2000);
+        let sample: Vec<Vec<f32>> = emb.iter().step_by(stride).cloned().collect();
+        let raw: Vec<Vec<f32>> = p.raw().iter().step_by(stride).cloned().collect();
+        let m = cluster::dendrogram(&sample);
+        let n = sample.len();
+        let last: Vec<String> = m
+            .iter()
+            .enumerate()
+            .rev()
+            .take(8)
+            .map(|(i, x)| format!("{}->{}:{:.2}", n - i, n - i - 1, x.2))
+            .collect();
+        println!("{id}: ref {k}, {n} windows; last merges {}", last.join(" "));
+        for kk in [k, k + 1, k + 2] {
+            if kk > n {
+                continue;
+            }
+            let labels = cluster::cut(n, &m[..n - kk]);
+            let mut sizes = vec![0usize; kk];
+            labels.iter().for_each(|&l| sizes[l] += 1);
+            let c = cluster::centroids(&raw, &labels, kk);
+            let mut pairs = Vec::new();
+            for a in 0..kk {
+                for b in a + 1..kk {
+                    pairs.push(format!(
+                        "{a}{b}:{:.2}",
+                        overtalk_audio::diarize::embed::cosine(&c[a], &c[b])
+                    ));
+                }
+            }
+            println!("  k={kk} sizes {sizes:?} raw-centroid cos {}", pairs.join(" "));
+        }
+    }
+}
+
+/// Speech detection against the reference speech (union of speakers), 10 ms frames, no
+/// collar: missed and false-alarm seconds for each VAD and onset (offset = 0.7 × onset).
+fn vad_diag(cases: &[Case]) {
+    use overtalk_audio::frames::Binarize;
+    use overtalk_audio::vad::{probabilities, VadKind};
+    let onsets = [0.2f32, 0.3, 0.4, 0.5, 0.6];
+    let mut tot = vec![(0u64, 0u64, 0u64); 2 * onsets.len()];
+    for c in cases {
+        let (id, samples, reference) = (&c.id, &c.samples, &c.reference);
+        let n = samples.len() / 160 + 1;
+        let mut r = vec![false; n];
+        for (_, a, b) in reference {
+            let (a, b) =
+                (((a * 100.0).round() as usize).min(n), ((b * 100.0).round() as usize).min(n));
+            r[a..b].iter_mut().for_each(|x| *x = true);
+        }
+        let mut line =
+            format!("{id:8} speech {:6.1} s |", r.iter().filter(|&&x| x).count() as f64 / 100.0);
+        for (vi, vad) in [VadKind::Earshot, VadKind::Energy].into_iter().enumerate() {
+            let probs = probabilities(vad.build(), samples);
+            let hop = vad.build().hop();
+            for (oi, &on) in onsets.iter().enumerate() {
+                let b = Binarize { onset: on, offset: 0.7 * on, ..Binarize::default() };
+                let region = b.apply(probs.iter().copied(), hop);
+                let mut h = vec![false; n];
+                for seg in region.iter() {
+                    let a = ((seg.start().0 + 5000) / 10_000) as usize;
+                    let e = (((seg.end().0 + 5000) / 10_000) as usize).min(n);
+                    h[a.min(e)..e].iter_mut().for_each(|x| *x = true);
+                }
+                let miss = r.iter().zip(&h).filter(|(a, b)| **a && !**b).count() as u64;
+                let fa = r.iter().zip(&h).filter(|(a, b)| !**a && **b).count() as u64;
+                let t = &mut tot[vi * onsets.len() + oi];
+                t.0 += miss;
+                t.1 += fa;
+                t.2 += r.iter().filter(|&&x| x).count() as u64;
+                line.push_str(&format!(
+                    " {}{on:.1}: {:.1}/{:.1}",
+                    &vad.name()[..2],
+                    miss as f64 / 100.0,
+                    fa as f64 / 100.0
+                ));
+            }
+        }
+        println!("{line}");
+    }
+    let mut line = "pooled miss+fa % |".to_string();
+    for (i, t) in tot.iter().enumerate() {
+        line.push_str(&format!(" {}:{:.1}%", i, 100.0 * (t.0 + t.1) as f64 / t.2.max(1) as f64));
+    }
+    println!("{line}");
 }

@@ -5,14 +5,14 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use overtalk::format;
 use overtalk::{Corpus, Segment, Time, TranscriptBuilder};
-use overtalk_audio::decode::decode_all;
+use overtalk_audio::decode::Decoder;
 use overtalk_audio::diarize::cluster::SpeakerCount;
 use overtalk_audio::diarize::models::{ge2e_path, model_dir};
 use overtalk_audio::diarize::{
-    signal_duration, DiarizeOptions, Diarizer, Ge2eDiarizer, VadOnlyDiarizer,
+    DiarizeOptions, Diarizer, FeatureStream, Ge2eDiarizer, VadOnlyDiarizer,
 };
 use overtalk_audio::pipeline::DetectOptions;
-use overtalk_audio::resample::resample_to_16k;
+use overtalk_audio::resample::{Resampler16k, ANALYSIS_RATE};
 use overtalk_audio::vad::VadKind;
 
 use crate::Globals;
@@ -66,13 +66,24 @@ impl DiarizeArgs {
     }
 }
 
-fn load_16k(path: &Path, options: &DetectOptions) -> Result<Vec<f32>> {
-    let (info, ch) = decode_all(path, &options.decode)
+/// Decodes `path` block by block into `stream` as 16 kHz mono: the signal is never held whole,
+/// only the diarizer's features. Returns the number of 16 kHz samples.
+fn stream_16k(path: &Path, options: &DetectOptions, stream: &mut FeatureStream) -> Result<u64> {
+    let mut d = Decoder::open(path, &options.decode)
         .with_context(|| format!("decoding {}", path.display()))?;
-    let n = ch.first().map_or(0, |c| c.len());
-    let k = ch.len().max(1) as f32;
-    let mono: Vec<f32> = (0..n).map(|i| ch.iter().map(|c| c[i]).sum::<f32>() / k).collect();
-    Ok(resample_to_16k(&mono, info.sample_rate)?)
+    let mut r = Resampler16k::new(d.info().sample_rate)?;
+    let mut n = 0u64;
+    let mut emit = |x: &[f32]| {
+        n += x.len() as u64;
+        stream.push(x);
+    };
+    while let Some(block) =
+        d.next_block().map_err(|e| e.with_path(path)).with_context(|| "decoding")?
+    {
+        r.push(block.mono(), &mut emit)?;
+    }
+    r.finish(&mut emit)?;
+    Ok(n)
 }
 
 /// Diarizes `audio`: who spoke when, as a corpus of one recording (`recording_id`, default the
@@ -116,8 +127,9 @@ pub fn diarize(
             }
         }
     };
-    let samples = load_16k(audio, options)?;
-    let d = diarizer.diarize(&samples).context("diarizing")?;
+    let mut stream = diarizer.stream();
+    let samples = stream_16k(audio, options, &mut stream)?;
+    let d = diarizer.finish(stream.finish()).context("diarizing")?;
     if !globals.quiet {
         eprintln!("overtalk: {} speakers; {}", d.speakers, d.method);
     }
@@ -130,6 +142,7 @@ pub fn diarize(
     for track in ann.tracks() {
         builder.add(track.segment, ann.speaker_name(track.speaker), None);
     }
-    builder.extent(Segment::new(Time(0), Time(signal_duration(&samples).0)));
+    let duration = overtalk_audio::decode::frames_to_delta(samples, ANALYSIS_RATE);
+    builder.extent(Segment::new(Time(0), Time(duration.0)));
     Ok(Corpus::single(id, builder.build()))
 }

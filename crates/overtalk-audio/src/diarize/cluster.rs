@@ -52,6 +52,40 @@ pub fn ahc(vectors: &[Vec<f32>], threshold: f32, count: SpeakerCount) -> Vec<usi
         Some(k) => (k.max(1), k.max(1)),
         None => (count.min.max(1), count.max.max(count.min.max(1))),
     };
+    let merges = dendrogram(vectors);
+    // Clusters left after m merges: n − m. Merge while the distance is within the threshold
+    // or there are more clusters than allowed, and never below the minimum.
+    let mut m = 0;
+    while m < merges.len() {
+        let clusters = n - m;
+        if clusters <= lo || (clusters <= hi && merges[m].2 > threshold) {
+            break;
+        }
+        m += 1;
+    }
+    cut(n, &merges[..m])
+}
+
+/// The labels after applying the first merges of a [`dendrogram`] to `n` singletons.
+pub fn cut(n: usize, merges: &[(usize, usize, f32)]) -> Vec<usize> {
+    let mut owner: Vec<usize> = (0..n).collect();
+    for &(a, b, _) in merges {
+        owner.iter_mut().for_each(|o| {
+            if *o == b {
+                *o = a;
+            }
+        });
+    }
+    relabel(&owner)
+}
+
+/// The full average-linkage merge sequence: `(a, b, distance)` with `b` merged into `a`,
+/// closest first (n − 1 merges). Ties go to the lowest indices.
+///
+/// Each cluster keeps its nearest neighbour; after a merge only the rows that pointed at the
+/// merged pair are rescanned, so the usual cost is far below the naive O(n³).
+pub fn dendrogram(vectors: &[Vec<f32>]) -> Vec<(usize, usize, f32)> {
+    let n = vectors.len();
     let mut d = vec![0.0f32; n * n];
     for i in 0..n {
         for j in i + 1..n {
@@ -62,28 +96,29 @@ pub fn ahc(vectors: &[Vec<f32>], threshold: f32, count: SpeakerCount) -> Vec<usi
     }
     let mut size = vec![1usize; n];
     let mut alive = vec![true; n];
-    let mut owner: Vec<usize> = (0..n).collect();
-    let mut clusters = n;
-    while clusters > 1 {
-        let mut best = (f32::INFINITY, 0, 0);
-        for i in 0..n {
-            if !alive[i] {
-                continue;
+    // nn[i]: the nearest alive j > i (by distance, then index) and its distance.
+    let scan = |d: &[f32], alive: &[bool], i: usize| -> (usize, f32) {
+        let mut best = (usize::MAX, f32::INFINITY);
+        for j in i + 1..n {
+            if alive[j] && d[i * n + j] < best.1 {
+                best = (j, d[i * n + j]);
             }
-            for j in i + 1..n {
-                if alive[j] && d[i * n + j] < best.0 {
-                    best = (d[i * n + j], i, j);
-                }
+        }
+        best
+    };
+    let mut nn: Vec<(usize, f32)> = (0..n).map(|i| scan(&d, &alive, i)).collect();
+    let mut merges = Vec::with_capacity(n.saturating_sub(1));
+    for _ in 1..n {
+        let mut best = (f32::INFINITY, usize::MAX, usize::MAX);
+        for i in 0..n {
+            if alive[i] && nn[i].0 != usize::MAX && nn[i].1 < best.0 {
+                best = (nn[i].1, i, nn[i].0);
             }
         }
         let (dist, a, b) = best;
-        if clusters <= hi && dist > threshold {
+        if a == usize::MAX {
             break;
         }
-        if clusters <= lo {
-            break;
-        }
-        // Merge b into a; average linkage update.
         for k in 0..n {
             if alive[k] && k != a && k != b {
                 let x = (d[a * n + k] * size[a] as f32 + d[b * n + k] * size[b] as f32)
@@ -94,14 +129,24 @@ pub fn ahc(vectors: &[Vec<f32>], threshold: f32, count: SpeakerCount) -> Vec<usi
         }
         size[a] += size[b];
         alive[b] = false;
-        owner.iter_mut().for_each(|o| {
-            if *o == b {
-                *o = a;
+        merges.push((a, b, dist));
+        // Rows whose nearest neighbour was a or b, and row a itself, are rescanned; a row
+        // i < a may also find the updated a closer than its current neighbour.
+        for i in 0..n {
+            if !alive[i] {
+                continue;
             }
-        });
-        clusters -= 1;
+            if i == a || nn[i].0 == a || nn[i].0 == b {
+                nn[i] = scan(&d, &alive, i);
+            } else if i < a {
+                let x = d[i * n + a];
+                if x < nn[i].1 || (x == nn[i].1 && a < nn[i].0) {
+                    nn[i] = (a, x);
+                }
+            }
+        }
     }
-    relabel(&owner)
+    merges
 }
 
 /// Renumbers labels by first appearance (0, 1, 2, …).
@@ -207,6 +252,62 @@ mod tests {
         let at_least_four = ahc(&pts(), 0.5, SpeakerCount { exact: None, min: 4, max: 9 });
         assert_eq!(at_least_four.iter().max(), Some(&3));
         assert!(ahc(&[], 0.5, SpeakerCount::default()).is_empty());
+    }
+
+    /// The textbook O(n³) average-linkage loop, as a reference for [`dendrogram`].
+    fn naive_dendrogram(v: &[Vec<f32>]) -> Vec<(usize, usize, f32)> {
+        let n = v.len();
+        let mut d = vec![0.0f32; n * n];
+        for i in 0..n {
+            for j in 0..n {
+                d[i * n + j] = 1.0 - cosine(&v[i], &v[j]);
+            }
+        }
+        let mut size = vec![1usize; n];
+        let mut alive = vec![true; n];
+        let mut out = Vec::new();
+        for _ in 1..n {
+            let mut best = (f32::INFINITY, 0, 0);
+            for i in 0..n {
+                for j in i + 1..n {
+                    if alive[i] && alive[j] && d[i * n + j] < best.0 {
+                        best = (d[i * n + j], i, j);
+                    }
+                }
+            }
+            let (x, a, b) = best;
+            for k in 0..n {
+                if alive[k] && k != a && k != b {
+                    let y = (d[a * n + k] * size[a] as f32 + d[b * n + k] * size[b] as f32)
+                        / (size[a] + size[b]) as f32;
+                    d[a * n + k] = y;
+                    d[k * n + a] = y;
+                }
+            }
+            size[a] += size[b];
+            alive[b] = false;
+            out.push((a, b, x));
+        }
+        out
+    }
+
+    #[test]
+    fn dendrogram_matches_the_naive_loop() {
+        let mut seed = 12345u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 33) as f32 / (1u64 << 31) as f32) - 0.5
+        };
+        for n in [1usize, 2, 7, 60] {
+            // Three loose groups plus noise, in 8 dimensions; some exact duplicates for ties.
+            let mut v: Vec<Vec<f32>> = (0..n)
+                .map(|i| (0..8).map(|d| if d == i % 3 { 1.0 } else { 0.0 } + next()).collect())
+                .collect();
+            if n > 4 {
+                v[4] = v[1].clone();
+            }
+            assert_eq!(dendrogram(&v), naive_dendrogram(&v), "n = {n}");
+        }
     }
 
     #[test]

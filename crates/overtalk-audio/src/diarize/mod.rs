@@ -1,20 +1,24 @@
 //! Who spoke when from one mixed recording, fully offline.
 //!
 //! ```text
-//! 16 kHz mono ─► VAD ─► speech frames ─► 1.6 s windows over speech only (step 0.2 s)
-//!            ─► GE2E embeddings ─► centre ─► AHC (threshold or --speakers) ─► centroids
+//! 16 kHz mono blocks ─► FeatureStream (VAD probabilities + encoder front end; no signal kept)
+//!            ─► speech frames ─► 1.6 s windows over speech only (step 0.2 s)
+//!            ─► embeddings (WindowEmbedder, all cores) ─► centre ─► AHC (threshold or
+//!               --speakers) ─► drop speakers under 4 s or 10 % of windows ─► centroids
 //!            ─► per-frame scores ─► Viterbi with switch cost ─► re-estimate centroids (×2)
-//!            ─► Annotation (SPK00, SPK01, … by first appearance)
+//!            ─► [optional second speaker per frame] ─► Annotation (SPK00, SPK01, …)
 //! ```
 //!
 //! | type | what it does |
 //! | --- | --- |
-//! | [`Ge2eDiarizer`] | the pipeline above |
+//! | [`Ge2eDiarizer`] | the pipeline above, with GE2E or any other [`WindowEmbedder`] |
 //! | [`NaiveDiarizer`] | baseline: 1.6 s windows every 0.77 s on the raw timeline, k-means, nearest window |
 //! | [`VadOnlyDiarizer`] | model-free fallback: all speech is one speaker |
 //!
-//! Every [`Diarizer`] is deterministic for a given input. Overlapping speech is not modelled:
-//! each speech frame gets exactly one speaker.
+//! Every [`Diarizer`] is deterministic for a given input, whatever the number of threads and
+//! however the signal is split into blocks. By default overlapping speech is not modelled:
+//! each speech frame gets exactly one speaker ([`DiarizeOptions::overlap_margin`] adds a
+//! second one; measured, it does not lower DER on the evaluation sets).
 
 pub mod cluster;
 pub mod embed;
@@ -24,9 +28,9 @@ pub mod reseg;
 use overtalk::{Annotation, AnnotationBuilder, Delta, Region, Result, Segment, Time};
 
 use crate::frames::Binarize;
-use crate::vad::{self, VadKind};
+use crate::vad::{VadKind, VadRunner};
 use cluster::SpeakerCount;
-use embed::{Ge2eWeights, MelFrontEnd, N_MELS, WINDOW_FRAMES};
+use embed::{Ge2eWeights, MelStream, N_MELS, WINDOW_FRAMES};
 
 /// The analysis frame hop (10 ms) in microseconds.
 const FRAME_US: i64 = 10_000;
@@ -43,17 +47,175 @@ pub struct Diarization {
 }
 
 /// Turns a 16 kHz mono signal into who spoke when.
+///
+/// The signal may be fed block by block ([`stream`](Diarizer::stream), then
+/// [`FeatureStream::push`] and [`finish`](Diarizer::finish)): only the features are kept, never
+/// the signal, so memory stays at the features' size (58 MB of mel frames per hour for GE2E).
 pub trait Diarizer {
     /// A short description with the parameters that matter.
     fn describe(&self) -> String;
+    /// A stream that computes this diarizer's features.
+    fn stream(&self) -> FeatureStream;
+    /// Diarizes the features of a whole recording.
+    fn finish(&self, features: Features) -> Result<Diarization>;
     /// Diarizes a whole 16 kHz mono signal.
-    fn diarize(&self, samples: &[f32]) -> Result<Diarization>;
+    fn diarize(&self, samples: &[f32]) -> Result<Diarization> {
+        let mut s = self.stream();
+        s.push(samples);
+        self.finish(s.finish())
+    }
 }
 
-/// The speech frames (10 ms) of a signal according to the VAD.
-fn speech_mask(samples: &[f32], vad: VadKind, binarize: &Binarize, frames: usize) -> Vec<bool> {
-    let region = vad::speech_region(vad.build(), samples, binarize);
-    region_mask(&region, frames)
+/// Per-frame features computed as the signal streams in (the plug point for a speaker
+/// encoder's own front end).
+pub trait FrontEnd: Send {
+    /// Values per 10 ms frame.
+    fn dim(&self) -> usize;
+    /// Feeds 16 kHz samples; completed frames are appended to `out`, `dim` values each.
+    fn push(&mut self, samples: &[f32], out: &mut Vec<f32>);
+    /// Completes the last frames; may rescale all of `out` (whole-signal normalisation).
+    fn finish(&mut self, out: &mut Vec<f32>);
+}
+
+impl FrontEnd for MelStream {
+    fn dim(&self) -> usize {
+        N_MELS
+    }
+    fn push(&mut self, samples: &[f32], out: &mut Vec<f32>) {
+        MelStream::push(self, samples, out);
+    }
+    fn finish(&mut self, out: &mut Vec<f32>) {
+        MelStream::finish(self, out);
+    }
+}
+
+/// A speaker encoder: its front end, and embeddings of windows of front-end frames. The
+/// pipeline sees only this trait, so another encoder can be plugged in beside GE2E.
+pub trait WindowEmbedder: Send + Sync {
+    /// A short name for [`Diarizer::describe`].
+    fn name(&self) -> String;
+    /// A new front end (one per recording).
+    fn front_end(&self) -> Box<dyn FrontEnd>;
+    /// The longest window the encoder takes, in 10 ms frames.
+    fn window_frames(&self) -> usize;
+    /// Embeds windows of frames (each `len · dim` values, frame after frame; one batch has
+    /// windows of equal length). One vector per window.
+    fn embed(&self, windows: &[&[f32]]) -> Result<Vec<Vec<f32>>>;
+}
+
+/// GE2E (Resemblyzer) as a [`WindowEmbedder`].
+pub struct Ge2eEmbedder {
+    weights: Ge2eWeights,
+    name: String,
+}
+
+impl std::fmt::Debug for Ge2eEmbedder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ge2eEmbedder").field("name", &self.name).finish()
+    }
+}
+
+impl Ge2eEmbedder {
+    /// The encoder with loaded weights; `name` identifies them in descriptions.
+    pub fn new(weights: Ge2eWeights, name: impl Into<String>) -> Ge2eEmbedder {
+        Ge2eEmbedder { weights, name: name.into() }
+    }
+}
+
+impl WindowEmbedder for Ge2eEmbedder {
+    fn name(&self) -> String {
+        format!("model {}", self.name)
+    }
+    fn front_end(&self) -> Box<dyn FrontEnd> {
+        Box::new(MelStream::new())
+    }
+    fn window_frames(&self) -> usize {
+        WINDOW_FRAMES
+    }
+    fn embed(&self, windows: &[&[f32]]) -> Result<Vec<Vec<f32>>> {
+        Ok(self.weights.embed_flat(windows))
+    }
+}
+
+/// Features of a whole recording: front-end frames and voice activity probabilities.
+#[derive(Clone, Debug, Default)]
+pub struct Features {
+    /// Values per front-end frame (0 when there is no front end).
+    pub dim: usize,
+    /// Front-end frames (10 ms), `dim` values each.
+    pub data: Vec<f32>,
+    /// Voice activity probabilities, one per VAD frame.
+    pub probs: Vec<f32>,
+    /// The VAD frame hop.
+    pub hop: Delta,
+    /// Samples seen (16 kHz).
+    pub samples: u64,
+}
+
+impl Features {
+    /// Number of 10 ms analysis frames (`1 + samples / 160`).
+    pub fn frames(&self) -> usize {
+        1 + (self.samples / 160) as usize
+    }
+
+    /// Duration of the signal.
+    pub fn duration(&self) -> Delta {
+        crate::decode::frames_to_delta(self.samples, crate::resample::ANALYSIS_RATE)
+    }
+
+    /// The speech frames (10 ms) according to the VAD and `binarize`.
+    fn speech_mask(&self, binarize: &Binarize) -> Vec<bool> {
+        region_mask(&binarize.apply(self.probs.iter().copied(), self.hop), self.frames())
+    }
+}
+
+/// Computes [`Features`] block by block: the signal itself is not kept.
+pub struct FeatureStream {
+    front: Option<Box<dyn FrontEnd>>,
+    vad: VadRunner,
+    features: Features,
+}
+
+impl std::fmt::Debug for FeatureStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FeatureStream").field("samples", &self.features.samples).finish()
+    }
+}
+
+impl FeatureStream {
+    /// A stream with an optional front end and a VAD.
+    pub fn new(front: Option<Box<dyn FrontEnd>>, vad: VadKind) -> FeatureStream {
+        let vad = VadRunner::new(vad.build());
+        let features = Features {
+            dim: front.as_ref().map_or(0, |f| f.dim()),
+            hop: vad.hop(),
+            ..Features::default()
+        };
+        FeatureStream { front, vad, features }
+    }
+
+    /// Feeds 16 kHz mono samples (any block size).
+    pub fn push(&mut self, samples: &[f32]) {
+        let f = &mut self.features;
+        if let Some(front) = &mut self.front {
+            front.push(samples, &mut f.data);
+        }
+        self.vad.push(samples, &mut |p| f.probs.push(p));
+        f.samples += samples.len() as u64;
+    }
+
+    /// Completes the features.
+    pub fn finish(mut self) -> Features {
+        let f = &mut self.features;
+        if let Some(front) = &mut self.front {
+            front.finish(&mut f.data);
+        }
+        self.vad.finish(&mut |p| f.probs.push(p));
+        let n = f.frames() * f.dim;
+        f.data.resize(n, 0.0);
+        f.data.shrink_to_fit();
+        self.features
+    }
 }
 
 fn region_mask(region: &Region, frames: usize) -> Vec<bool> {
@@ -68,28 +230,56 @@ fn region_mask(region: &Region, frames: usize) -> Vec<bool> {
     m
 }
 
-/// An annotation from one optional label per 10 ms frame.
+/// An annotation from the labels of 10 ms frames: each frame has a primary speaker (or none)
+/// and optionally a second one (overlap).
 fn annotation_from_labels(labels: &[Option<usize>]) -> (Annotation, usize) {
-    let mut b = AnnotationBuilder::new();
+    annotation_from_layers(labels, &[])
+}
+
+/// [`annotation_from_labels`] with a second layer of labels (overlapping speakers); `second`
+/// may be shorter (missing frames have no second speaker). Speakers are named by first
+/// appearance; a speaker active in consecutive frames, in either layer, gets one segment.
+///
+/// ```text
+/// first    A A A B B B . A
+/// second   . . B A . . . .
+/// SPK00    ███████·····██        (A: frames 0–3 and 7)
+/// SPK01    ······██████··        (B: frames 2–5)
+/// ```
+fn annotation_from_layers(
+    first: &[Option<usize>],
+    second: &[Option<usize>],
+) -> (Annotation, usize) {
     let mut order: Vec<usize> = Vec::new();
-    let mut i = 0;
-    while i < labels.len() {
-        let Some(l) = labels[i] else {
-            i += 1;
-            continue;
-        };
-        let mut j = i;
-        while j < labels.len() && labels[j] == Some(l) {
-            j += 1;
+    let mut active: Vec<Vec<bool>> = Vec::new();
+    for (f, l) in first.iter().enumerate() {
+        for l in [*l, second.get(f).copied().flatten()].into_iter().flatten() {
+            let pos = order.iter().position(|&x| x == l).unwrap_or_else(|| {
+                order.push(l);
+                active.push(vec![false; first.len()]);
+                order.len() - 1
+            });
+            active[pos][f] = true;
         }
-        let pos = order.iter().position(|&x| x == l).unwrap_or_else(|| {
-            order.push(l);
-            order.len() - 1
-        });
-        if let Some(seg) = Segment::new(Time(i as i64 * FRAME_US), Time(j as i64 * FRAME_US)) {
-            b.add(seg, &format!("SPK{pos:02}"));
+    }
+    let mut b = AnnotationBuilder::new();
+    for (pos, act) in active.iter().enumerate() {
+        let name = format!("SPK{pos:02}");
+        let mut i = 0;
+        while i < act.len() {
+            if !act[i] {
+                i += 1;
+                continue;
+            }
+            let mut j = i;
+            while j < act.len() && act[j] {
+                j += 1;
+            }
+            if let Some(seg) = Segment::new(Time(i as i64 * FRAME_US), Time(j as i64 * FRAME_US)) {
+                b.add(seg, &name);
+            }
+            i = j;
         }
-        i = j;
     }
     (b.build(), order.len())
 }
@@ -114,11 +304,19 @@ pub struct DiarizeOptions {
     /// Clusters holding less than this fraction of windows are merged into their nearest
     /// neighbour (automatic count only).
     pub min_cluster_fraction: f32,
+    /// Clusters whose windows cover less than this much distinct speech (seconds: windows ×
+    /// step) are merged likewise (automatic count only). It matters on short recordings, where
+    /// the fraction above is only a few seconds.
+    pub min_speaker_speech: f32,
     /// Resegmentation rounds (centroids re-estimated from the frame labels).
     pub rounds: usize,
     /// At most this many windows enter the O(n²) clustering; the rest are assigned to the
     /// nearest centroid.
     pub max_cluster_windows: usize,
+    /// Overlap: a frame also gets its second-best speaker when that speaker's score is within
+    /// this margin of the best one (and the frame is confidently speech). `None`: one speaker
+    /// per frame.
+    pub overlap_margin: Option<f32>,
 }
 
 impl Default for DiarizeOptions {
@@ -132,19 +330,19 @@ impl Default for DiarizeOptions {
             count: SpeakerCount::default(),
             switch_cost: 4.0,
             min_cluster_fraction: 0.1,
+            min_speaker_speech: 4.0,
             rounds: 2,
             max_cluster_windows: 2000,
+            overlap_margin: None,
         }
     }
 }
 
-/// The GE2E pipeline (see the module documentation).
+/// The embedding pipeline (see the module documentation), with any [`WindowEmbedder`].
 pub struct Ge2eDiarizer {
-    weights: Ge2eWeights,
-    front: MelFrontEnd,
+    embedder: Box<dyn WindowEmbedder>,
     /// The options.
     pub options: DiarizeOptions,
-    model: String,
 }
 
 impl std::fmt::Debug for Ge2eDiarizer {
@@ -154,13 +352,21 @@ impl std::fmt::Debug for Ge2eDiarizer {
 }
 
 impl Ge2eDiarizer {
-    /// A diarizer with loaded weights; `model` names them in [`Diarizer::describe`].
+    /// A diarizer with loaded GE2E weights; `model` names them in [`Diarizer::describe`].
     pub fn new(
         weights: Ge2eWeights,
         model: impl Into<String>,
         options: DiarizeOptions,
     ) -> Ge2eDiarizer {
-        Ge2eDiarizer { weights, front: MelFrontEnd::new(), options, model: model.into() }
+        Ge2eDiarizer::with_embedder(Box::new(Ge2eEmbedder::new(weights, model)), options)
+    }
+
+    /// A diarizer with any speaker encoder.
+    pub fn with_embedder(
+        embedder: Box<dyn WindowEmbedder>,
+        options: DiarizeOptions,
+    ) -> Ge2eDiarizer {
+        Ge2eDiarizer { embedder, options }
     }
 
     /// Loads the converted encoder from a file.
@@ -168,28 +374,68 @@ impl Ge2eDiarizer {
         let w = Ge2eWeights::load(path)?;
         Ok(Ge2eDiarizer::new(w, path.display().to_string(), options))
     }
+}
 
-    /// Embeds windows (batches of 32).
-    fn embed_windows(&self, mels: &[[f32; N_MELS]], windows: &[(usize, usize)]) -> Vec<Vec<f32>> {
-        let mut out = Vec::with_capacity(windows.len());
-        for chunk in windows.chunks(32) {
-            // Windows of one batch must have equal length; group by length.
-            let mut by_len: Vec<usize> = chunk.iter().map(|w| w.1).collect();
-            by_len.sort_unstable();
-            by_len.dedup();
-            let mut res: Vec<Option<Vec<f32>>> = vec![None; chunk.len()];
-            for len in by_len {
-                let idx: Vec<usize> = (0..chunk.len()).filter(|&i| chunk[i].1 == len).collect();
-                let views: Vec<&[[f32; N_MELS]]> =
-                    idx.iter().map(|&i| &mels[chunk[i].0..chunk[i].0 + chunk[i].1]).collect();
-                for (i, e) in idx.iter().zip(self.weights.embed(&views)) {
-                    res[*i] = Some(e);
-                }
+/// Embeds windows `(first, len)` of the frames in `data` (`dim` values per frame).
+///
+/// Windows go in fixed batches of 32 (split further by length), and the batches are shared
+/// among the available cores in a fixed interleave, so the result does not depend on the
+/// number of threads.
+fn embed_windows(
+    embedder: &dyn WindowEmbedder,
+    data: &[f32],
+    dim: usize,
+    windows: &[(usize, usize)],
+) -> Result<Vec<Vec<f32>>> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    embed_windows_on(embedder, data, dim, windows, threads)
+}
+
+/// [`embed_windows`] on at most `threads` threads.
+fn embed_windows_on(
+    embedder: &dyn WindowEmbedder,
+    data: &[f32],
+    dim: usize,
+    windows: &[(usize, usize)],
+    threads: usize,
+) -> Result<Vec<Vec<f32>>> {
+    let batches: Vec<&[(usize, usize)]> = windows.chunks(32).collect();
+    let embed_batch = |chunk: &[(usize, usize)]| -> Result<Vec<Vec<f32>>> {
+        let mut lens: Vec<usize> = chunk.iter().map(|w| w.1).collect();
+        lens.sort_unstable();
+        lens.dedup();
+        let mut res: Vec<Vec<f32>> = vec![Vec::new(); chunk.len()];
+        for len in lens {
+            let idx: Vec<usize> = (0..chunk.len()).filter(|&i| chunk[i].1 == len).collect();
+            let views: Vec<&[f32]> = idx
+                .iter()
+                .map(|&i| data.get(chunk[i].0 * dim..(chunk[i].0 + len) * dim).unwrap_or(&[]))
+                .collect();
+            for (i, e) in idx.iter().zip(embedder.embed(&views)?) {
+                res[*i] = e;
             }
-            out.extend(res.into_iter().map(|e| e.unwrap_or_default()));
         }
-        out
-    }
+        Ok(res)
+    };
+    let threads = threads.clamp(1, 8).min(batches.len().max(1));
+    let mut parts: Vec<Vec<(usize, Vec<Vec<f32>>)>> = Vec::with_capacity(threads);
+    let run = |t: usize| -> Result<Vec<(usize, Vec<Vec<f32>>)>> {
+        (t..batches.len()).step_by(threads).map(|b| Ok((b, embed_batch(batches[b])?))).collect()
+    };
+    std::thread::scope(|sc| -> Result<()> {
+        let handles: Vec<_> = (1..threads).map(|t| sc.spawn(move || run(t))).collect();
+        parts.push(run(0)?);
+        for h in handles {
+            let part = h
+                .join()
+                .map_err(|_| overtalk::Error::invalid("speaker embedding thread failed"))??;
+            parts.push(part);
+        }
+        Ok(())
+    })?;
+    let mut all: Vec<(usize, Vec<Vec<f32>>)> = parts.into_iter().flatten().collect();
+    all.sort_unstable_by_key(|p| p.0);
+    Ok(all.into_iter().flat_map(|p| p.1).collect())
 }
 
 /// Window placements `(first, len)` over a sequence of `n` frames.
@@ -213,22 +459,32 @@ impl Diarizer for Ge2eDiarizer {
     fn describe(&self) -> String {
         let o = &self.options;
         format!(
-            "ge2e (model {}; vad {}; window {} ms, step {} ms; ahc threshold {}; switch cost {}; speakers {})",
-            self.model,
+            "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {})",
+            self.embedder.name(),
             o.vad.name(),
             o.window * 10,
             o.step * 10,
             o.threshold,
+            o.min_speaker_speech,
+            o.min_cluster_fraction * 100.0,
             o.switch_cost,
             match o.count.exact {
                 Some(k) => k.to_string(),
                 None => format!("{}..{}", o.count.min, o.count.max),
+            },
+            match o.overlap_margin {
+                Some(m) => format!("margin {m}"),
+                None => "off".to_owned(),
             }
         )
     }
 
-    fn diarize(&self, samples: &[f32]) -> Result<Diarization> {
-        let prepared = self.prepare(samples);
+    fn stream(&self) -> FeatureStream {
+        FeatureStream::new(Some(self.embedder.front_end()), self.options.vad)
+    }
+
+    fn finish(&self, features: Features) -> Result<Diarization> {
+        let prepared = self.prepare_features(features)?;
         Ok(self.assign(&prepared, &self.options))
     }
 }
@@ -241,41 +497,75 @@ pub struct Prepared {
     frames: usize,
     /// Indices of the speech frames.
     speech: Vec<usize>,
+    /// VAD probability of each speech frame.
+    vad: Vec<f32>,
     /// Windows `(first, len)` over the speech-frame sequence.
     windows: Vec<(usize, usize)>,
     /// Mean-centred, normalised window embeddings.
     emb: Vec<Vec<f32>>,
+    /// The embeddings as the encoder gave them (normalised, not centred).
+    raw: Vec<Vec<f32>>,
+}
+
+impl Prepared {
+    /// Number of embedding windows.
+    pub fn windows(&self) -> usize {
+        self.windows.len()
+    }
+
+    /// Number of speech frames (10 ms).
+    pub fn speech_frames(&self) -> usize {
+        self.speech.len()
+    }
+
+    /// The mean-centred window embeddings (what the clustering sees).
+    pub fn centred(&self) -> &[Vec<f32>] {
+        &self.emb
+    }
+
+    /// The window embeddings as the encoder gave them.
+    pub fn raw(&self) -> &[Vec<f32>] {
+        &self.raw
+    }
 }
 
 impl Ge2eDiarizer {
-    /// VAD, mel frames and window embeddings (the costly part), with `self.options`' VAD and
-    /// window settings. Windows are embedded on up to two threads.
-    pub fn prepare(&self, samples: &[f32]) -> Prepared {
+    /// VAD, features and window embeddings of a whole signal (the costly part), with
+    /// `self.options`' VAD and window settings.
+    pub fn prepare(&self, samples: &[f32]) -> Result<Prepared> {
+        let mut s = self.stream();
+        s.push(samples);
+        self.prepare_features(s.finish())
+    }
+
+    /// [`prepare`](Ge2eDiarizer::prepare) from streamed features. Only the speech frames'
+    /// features are kept (compacted in place) while the windows are embedded.
+    pub fn prepare_features(&self, mut f: Features) -> Result<Prepared> {
         let o = &self.options;
-        let mut x = samples.to_vec();
-        embed::normalize_volume(&mut x);
-        let mels = self.front.frames(&x);
-        let n = mels.len();
-        let mask = speech_mask(samples, o.vad, &o.binarize, n);
+        let n = f.frames();
+        let mask = f.speech_mask(&o.binarize);
         let speech: Vec<usize> = (0..n).filter(|&i| mask[i]).collect();
-        // Mel frames of speech only, so windows never contain silence.
-        let smels: Vec<[f32; N_MELS]> = speech.iter().map(|&i| mels[i]).collect();
-        let windows = place_windows(smels.len(), o.window.clamp(10, WINDOW_FRAMES), o.step);
-        let half = windows.len().div_ceil(2).div_ceil(32) * 32;
-        let raw = if windows.len() > 64 {
-            let (a, b) = windows.split_at(half.min(windows.len()));
-            let (ea, eb) = std::thread::scope(|sc| {
-                let ha = sc.spawn(|| self.embed_windows(&smels, a));
-                let eb = self.embed_windows(&smels, b);
-                (ha.join().unwrap_or_default(), eb)
-            });
-            let mut e = ea;
-            e.extend(eb);
-            e
-        } else {
-            self.embed_windows(&smels, &windows)
-        };
-        Prepared { frames: n, speech, windows, emb: cluster::centre(&raw) }
+        let hop = f.hop.0.max(1);
+        let vad: Vec<f32> = speech
+            .iter()
+            .map(|&i| {
+                let v = ((i as i64 * FRAME_US + FRAME_US / 2) / hop) as usize;
+                f.probs.get(v.min(f.probs.len().saturating_sub(1))).copied().unwrap_or(0.0)
+            })
+            .collect();
+        // Features of speech frames only, so windows never contain silence.
+        let d = f.dim;
+        for (k, &i) in speech.iter().enumerate() {
+            if k != i && (i + 1) * d <= f.data.len() {
+                f.data.copy_within(i * d..(i + 1) * d, k * d);
+            }
+        }
+        f.data.truncate(speech.len() * d);
+        let wmax = self.embedder.window_frames().max(10);
+        let windows = place_windows(speech.len(), o.window.clamp(10, wmax), o.step);
+        let raw = embed_windows(&*self.embedder, &f.data, d, &windows)?;
+        let emb = cluster::centre(&raw);
+        Ok(Prepared { frames: n, speech, vad, windows, emb, raw })
     }
 
     /// Clustering and resegmentation of prepared embeddings under options `o` (its VAD and
@@ -283,7 +573,7 @@ impl Ge2eDiarizer {
     pub fn assign(&self, p: &Prepared, o: &DiarizeOptions) -> Diarization {
         let method = self.describe();
         let (emb, windows, speech) = (&p.emb, &p.windows, &p.speech);
-        if speech.is_empty() || emb.len() != windows.len() {
+        if speech.is_empty() || emb.len() != windows.len() || emb.is_empty() {
             return Diarization { annotation: Annotation::default(), speakers: 0, method };
         }
         let n = p.frames;
@@ -298,7 +588,11 @@ impl Ge2eDiarizer {
             // Drop tiny clusters (outlier windows), keeping at least the minimum count.
             let mut sizes = vec![0usize; k];
             labels.iter().for_each(|&l| sizes[l] += 1);
-            let min = (o.min_cluster_fraction * sample.len() as f32).ceil() as usize;
+            let by_fraction = (o.min_cluster_fraction * sample.len() as f32).ceil() as usize;
+            // Each sampled window stands for `stride × step` frames of distinct speech.
+            let per_window = (stride * o.step.max(1)) as f32 / 100.0;
+            let by_speech = (o.min_speaker_speech.max(0.0) / per_window).ceil() as usize;
+            let min = by_fraction.max(by_speech);
             let mut keep: Vec<usize> = (0..k).filter(|&c| sizes[c] >= min.max(2)).collect();
             if keep.len() < o.count.min.max(1) {
                 let mut by_size: Vec<usize> = (0..k).collect();
@@ -312,10 +606,11 @@ impl Ge2eDiarizer {
 
         // Resegmentation rounds.
         let mut frame_labels = vec![0usize; sn];
+        let mut scores = Vec::new();
         for _ in 0..o.rounds.max(1) {
             let sims: Vec<Vec<f32>> =
                 emb.iter().map(|e| cents.iter().map(|c| embed::cosine(e, c)).collect()).collect();
-            let scores = reseg::frame_scores(windows, &sims, sn, k);
+            scores = reseg::frame_scores(windows, &sims, sn, k);
             frame_labels = reseg::viterbi(&scores, o.switch_cost);
             // Re-estimate centroids from the windows whose centre frame carries each label.
             let wl: Vec<usize> =
@@ -327,11 +622,19 @@ impl Ge2eDiarizer {
                 }
             }
         }
+        let second = match o.overlap_margin {
+            Some(m) if k > 1 => reseg::second_speaker(&scores, &frame_labels, &p.vad, m),
+            _ => Vec::new(),
+        };
         let mut labels: Vec<Option<usize>> = vec![None; n];
-        for (p, &f) in speech.iter().enumerate() {
-            labels[f] = Some(frame_labels[p]);
+        let mut labels2: Vec<Option<usize>> = vec![None; if second.is_empty() { 0 } else { n }];
+        for (q, &f) in speech.iter().enumerate() {
+            labels[f] = Some(frame_labels[q]);
+            if let Some(s) = second.get(q) {
+                labels2[f] = *s;
+            }
         }
-        let (annotation, speakers) = annotation_from_labels(&labels);
+        let (annotation, speakers) = annotation_from_layers(&labels, &labels2);
         Diarization { annotation, speakers, method }
     }
 }
@@ -341,7 +644,6 @@ impl Ge2eDiarizer {
 /// window whose centre is nearest. Kept to measure what the full pipeline gains.
 pub struct NaiveDiarizer {
     weights: Ge2eWeights,
-    front: MelFrontEnd,
     /// Number of speakers (the baseline does not estimate it).
     pub speakers: usize,
     /// The voice activity detector.
@@ -357,7 +659,7 @@ impl std::fmt::Debug for NaiveDiarizer {
 impl NaiveDiarizer {
     /// The baseline with loaded weights.
     pub fn new(weights: Ge2eWeights, speakers: usize) -> NaiveDiarizer {
-        NaiveDiarizer { weights, front: MelFrontEnd::new(), speakers, vad: VadKind::Earshot }
+        NaiveDiarizer { weights, speakers, vad: VadKind::Earshot }
     }
 }
 
@@ -366,17 +668,18 @@ impl Diarizer for NaiveDiarizer {
         format!("naive (1.6 s windows every 0.77 s, k-means k={})", self.speakers)
     }
 
-    fn diarize(&self, samples: &[f32]) -> Result<Diarization> {
-        let mut x = samples.to_vec();
-        embed::normalize_volume(&mut x);
-        let mels = self.front.frames(&x);
-        let n = mels.len();
-        let mask = speech_mask(samples, self.vad, &Binarize::default(), n);
+    fn stream(&self) -> FeatureStream {
+        FeatureStream::new(Some(Box::new(MelStream::new())), self.vad)
+    }
+
+    fn finish(&self, f: Features) -> Result<Diarization> {
+        let n = f.frames();
+        let mask = f.speech_mask(&Binarize::default());
         let windows = place_windows(n, WINDOW_FRAMES, 77);
         // Only windows that contain some speech are clustered.
         let used: Vec<(usize, usize)> = windows
             .into_iter()
-            .filter(|&(f, l)| mask[f..f + l].iter().filter(|&&m| m).count() * 4 >= l)
+            .filter(|&(s, l)| mask[s..s + l].iter().filter(|&&m| m).count() * 4 >= l)
             .collect();
         let method = self.describe();
         if used.is_empty() {
@@ -384,19 +687,21 @@ impl Diarizer for NaiveDiarizer {
         }
         let mut emb = Vec::new();
         for chunk in used.chunks(32) {
-            let views: Vec<&[[f32; N_MELS]]> =
-                chunk.iter().map(|&(f, l)| &mels[f..f + l]).collect();
-            emb.extend(self.weights.embed(&views));
+            let views: Vec<&[f32]> = chunk
+                .iter()
+                .map(|&(s, l)| f.data.get(s * N_MELS..(s + l) * N_MELS).unwrap_or(&[]))
+                .collect();
+            emb.extend(self.weights.embed_flat(&views));
         }
         let wl = cluster::kmeans(&emb, self.speakers.max(1));
-        let centres: Vec<usize> = used.iter().map(|&(f, l)| f + l / 2).collect();
+        let centres: Vec<usize> = used.iter().map(|&(s, l)| s + l / 2).collect();
         let mut labels: Vec<Option<usize>> = vec![None; n];
         let mut w = 0;
-        for (f, l) in labels.iter_mut().enumerate() {
-            if !mask[f] {
+        for (fr, l) in labels.iter_mut().enumerate() {
+            if !mask[fr] {
                 continue;
             }
-            while w + 1 < centres.len() && centres[w + 1].abs_diff(f) <= centres[w].abs_diff(f) {
+            while w + 1 < centres.len() && centres[w + 1].abs_diff(fr) <= centres[w].abs_diff(fr) {
                 w += 1;
             }
             *l = Some(wl[w]);
@@ -420,8 +725,12 @@ impl Diarizer for VadOnlyDiarizer {
         format!("vad-only fallback ({}; one speaker; no speaker model)", self.vad.name())
     }
 
-    fn diarize(&self, samples: &[f32]) -> Result<Diarization> {
-        let region = vad::speech_region(self.vad.build(), samples, &self.binarize);
+    fn stream(&self) -> FeatureStream {
+        FeatureStream::new(None, self.vad)
+    }
+
+    fn finish(&self, f: Features) -> Result<Diarization> {
+        let region = self.binarize.apply(f.probs.iter().copied(), f.hop);
         let mut b = AnnotationBuilder::new();
         for s in region.iter() {
             b.add(*s, "SPK00");
@@ -463,6 +772,134 @@ mod tests {
             got,
             vec![(10_000, 30_000, "SPK00"), (30_000, 40_000, "SPK01"), (50_000, 60_000, "SPK00")]
         );
+    }
+
+    #[test]
+    fn second_layer_adds_overlapping_speakers() {
+        let first = [Some(0), Some(0), Some(0), Some(1), Some(1), Some(1), None, Some(0)];
+        let second = [None, None, Some(1), Some(0), None, None, None, None];
+        let (a, k) = annotation_from_layers(&first, &second);
+        assert_eq!(k, 2);
+        let got: Vec<(i64, i64, &str)> = a
+            .tracks()
+            .iter()
+            .map(|t| {
+                (
+                    t.segment.start().0 / FRAME_US,
+                    t.segment.end().0 / FRAME_US,
+                    a.speaker_name(t.speaker),
+                )
+            })
+            .collect();
+        assert_eq!(got, vec![(0, 4, "SPK00"), (2, 6, "SPK01"), (7, 8, "SPK00")]);
+    }
+
+    /// An embedder that needs no model: the window's first value, its sum and its length.
+    struct Fake;
+    impl WindowEmbedder for Fake {
+        fn name(&self) -> String {
+            "fake".into()
+        }
+        fn front_end(&self) -> Box<dyn FrontEnd> {
+            Box::new(MelStream::new())
+        }
+        fn window_frames(&self) -> usize {
+            160
+        }
+        fn embed(&self, windows: &[&[f32]]) -> Result<Vec<Vec<f32>>> {
+            Ok(windows.iter().map(|w| vec![w[0], w.iter().sum(), w.len() as f32]).collect())
+        }
+    }
+
+    #[test]
+    fn embeddings_do_not_depend_on_the_thread_count() {
+        let data: Vec<f32> = (0..2000).map(|i| (i % 97) as f32).collect();
+        let mut windows = place_windows(1000, 30, 7);
+        windows.push((5, 12)); // a shorter window inside the last batch
+        let one = embed_windows_on(&Fake, &data, 2, &windows, 1).unwrap();
+        assert_eq!(one.len(), windows.len());
+        assert_eq!(one[1], vec![14.0, (14..74).map(|i| (i % 97) as f32).sum(), 60.0]);
+        assert_eq!(one.last().unwrap()[2], 24.0);
+        for t in [2, 3, 8] {
+            assert_eq!(embed_windows_on(&Fake, &data, 2, &windows, t).unwrap(), one, "{t} threads");
+        }
+    }
+
+    /// An embedder whose frames carry a speaker number (dim 1): a window embeds as the one-hot
+    /// vector of its rounded mean.
+    struct OneHot;
+    impl WindowEmbedder for OneHot {
+        fn name(&self) -> String {
+            "one-hot".into()
+        }
+        fn front_end(&self) -> Box<dyn FrontEnd> {
+            Box::new(MelStream::new())
+        }
+        fn window_frames(&self) -> usize {
+            160
+        }
+        fn embed(&self, windows: &[&[f32]]) -> Result<Vec<Vec<f32>>> {
+            Ok(windows
+                .iter()
+                .map(|w| {
+                    let m = (w.iter().sum::<f32>() / w.len().max(1) as f32).round() as usize;
+                    (0..4).map(|k| if k == m { 1.0 } else { 0.0 }).collect()
+                })
+                .collect())
+        }
+    }
+
+    #[test]
+    fn a_speaker_needs_enough_speech() {
+        // 20 s of speech: speaker 0 for 10 s, speaker 1 for 7 s, speaker 2 for 3 s.
+        let ids: Vec<f32> = (0..2000)
+            .map(|f| {
+                if f < 1000 {
+                    0.0
+                } else if f < 1700 {
+                    1.0
+                } else {
+                    2.0
+                }
+            })
+            .collect();
+        let features = Features {
+            dim: 1,
+            data: ids,
+            probs: vec![1.0; 2000],
+            hop: Delta(10_000),
+            samples: 2000 * 160,
+        };
+        let count = |min_speaker_speech: f32, exact: Option<usize>| {
+            let o = DiarizeOptions {
+                min_cluster_fraction: 0.0,
+                min_speaker_speech,
+                count: SpeakerCount { exact, ..SpeakerCount::default() },
+                ..DiarizeOptions::default()
+            };
+            let d = Ge2eDiarizer::with_embedder(Box::new(OneHot), o);
+            d.finish(features.clone()).unwrap().speakers
+        };
+        assert_eq!(count(0.0, None), 3);
+        assert_eq!(count(2.0, None), 3);
+        assert_eq!(count(4.0, None), 2);
+        // An exact count is not subject to the rule.
+        assert_eq!(count(4.0, Some(3)), 3);
+    }
+
+    #[test]
+    fn streamed_features_match_the_whole_signal() {
+        let x: Vec<f32> = (0..40_000).map(|i| 0.1 * ((i as f32) * 0.05).sin()).collect();
+        let d = VadOnlyDiarizer::default();
+        let whole = d.diarize(&x).unwrap();
+        let mut s = d.stream();
+        for c in x.chunks(1234) {
+            s.push(c);
+        }
+        let f = s.finish();
+        assert_eq!(f.samples, 40_000);
+        assert_eq!(f.frames(), 251);
+        assert_eq!(d.finish(f).unwrap(), whole);
     }
 
     #[test]

@@ -82,6 +82,59 @@ pub fn viterbi(scores: &Scores, switch: f32) -> Vec<usize> {
     out
 }
 
+/// Frames shorter than this run (10 ms frames) of one second speaker are dropped.
+const MIN_SECOND_RUN: usize = 10;
+/// A second speaker needs at least this VAD probability on the frame.
+const MIN_SECOND_VAD: f32 = 0.5;
+
+/// A second speaker per frame, where the evidence supports one: the best speaker other than
+/// `labels[f]` scores within `margin` of `labels[f]`'s score, the VAD is confident, and this
+/// holds for at least 10 consecutive frames (0.1 s) with the same second speaker.
+///
+/// ```text
+/// score A  .9 .9 .6 .5 .5 .6 .9
+/// score B  .1 .2 .5 .5 .4 .3 .1
+/// label    A  A  A  A  A  A  A
+/// second   -  -  B  B  B  -  -     (margin 0.15, run long enough)
+/// ```
+pub fn second_speaker(
+    scores: &Scores,
+    labels: &[usize],
+    vad: &[f32],
+    margin: f32,
+) -> Vec<Option<usize>> {
+    let mut out: Vec<Option<usize>> = scores
+        .iter()
+        .zip(labels)
+        .enumerate()
+        .map(|(f, (s, &l))| {
+            let best = *s.get(l)?;
+            let (j, v) = s.iter().enumerate().filter(|&(j, _)| j != l).fold(
+                (usize::MAX, f32::NEG_INFINITY),
+                |a, (j, &v)| if v > a.1 { (j, v) } else { a },
+            );
+            let confident = vad.get(f).is_some_and(|&p| p >= MIN_SECOND_VAD);
+            (j != usize::MAX && best - v < margin && confident).then_some(j)
+        })
+        .collect();
+    let mut i = 0;
+    while i < out.len() {
+        let Some(j) = out[i] else {
+            i += 1;
+            continue;
+        };
+        let mut e = i;
+        while e < out.len() && out[e] == Some(j) {
+            e += 1;
+        }
+        if e - i < MIN_SECOND_RUN {
+            out[i..e].iter_mut().for_each(|x| *x = None);
+        }
+        i = e;
+    }
+    out
+}
+
 fn argmax(v: &[f32]) -> (usize, f32) {
     let mut best = (0, f32::NEG_INFINITY);
     for (i, &x) in v.iter().enumerate() {
@@ -106,6 +159,30 @@ mod tests {
         t.extend(vec![vec![0.0, 1.0]; 5]);
         assert_eq!(viterbi(&t, 1.5), vec![0, 0, 0, 0, 0, 1, 1, 1, 1, 1]);
         assert!(viterbi(&Vec::new(), 1.0).is_empty());
+    }
+
+    #[test]
+    fn second_speaker_needs_close_scores_confident_speech_and_a_run() {
+        let mut s: Scores = vec![vec![0.9, 0.1, 0.0]; 30];
+        for x in s.iter_mut().take(22).skip(5) {
+            *x = vec![0.5, 0.0, 0.45];
+        }
+        // A short close stretch (4 frames) is not enough.
+        for x in s.iter_mut().take(29).skip(25) {
+            *x = vec![0.5, 0.45, 0.0];
+        }
+        let labels = vec![0; 30];
+        let mut vad = vec![0.9; 30];
+        let got = second_speaker(&s, &labels, &vad, 0.1);
+        let want: Vec<Option<usize>> = (0..30).map(|f| (5..22).contains(&f).then_some(2)).collect();
+        assert_eq!(got, want);
+        // Unsure speech in the middle splits the run into two of 6 and 7 frames: both dropped.
+        vad[11] = 0.2;
+        vad[12] = 0.2;
+        vad[13] = 0.2;
+        vad[14] = 0.2;
+        assert!(second_speaker(&s, &labels, &vad, 0.1).iter().all(|x| x.is_none()));
+        assert!(second_speaker(&s, &labels, &[0.9; 30], 0.01).iter().all(|x| x.is_none()));
     }
 
     #[test]
