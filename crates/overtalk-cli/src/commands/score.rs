@@ -12,6 +12,7 @@ use overtalk::score::{
     RecordingInput, ScoreOptions, ScoreReport, Side, ZeroLengthTurn,
 };
 use overtalk::{Annotation, Delta, Region};
+use rayon::prelude::*;
 use serde_json::json;
 
 use crate::input::{self, ReadArgs, Source};
@@ -118,19 +119,36 @@ struct Side_ {
     zero: Vec<(String, ZeroLengthTurn)>,
 }
 
-fn read_side(
-    args: &[String],
-    side: Side,
+/// Reads both sides. Files are read in parallel and then taken in command-line order, so
+/// warnings, errors and results are the same as reading them one after the other.
+fn read_sides(
+    reference: &[String],
+    hypothesis: &[String],
     read: &ReadArgs,
     globals: Globals,
     all_sources: &mut Vec<Source>,
-) -> Result<Side_> {
-    let sources = input::expand(args)?;
+) -> Result<(Side_, Side_)> {
+    let ref_sources = input::expand(reference)?;
     let rename = read.rename_map()?;
-    let mut recordings = BTreeMap::new();
-    let mut zero = Vec::new();
-    for source in &sources {
-        let out = input::read(source, read, &rename)?;
+    // A bad hypothesis argument is reported after the reference files' errors, as when the
+    // sides are read one after the other.
+    let hyp_expanded = input::expand(hypothesis);
+    let hyp_sources = hyp_expanded.as_ref().map(Vec::clone).unwrap_or_default();
+    let jobs: Vec<(&Source, Side)> = ref_sources
+        .iter()
+        .map(|s| (s, Side::Reference))
+        .chain(hyp_sources.iter().map(|s| (s, Side::Hypothesis)))
+        .collect();
+    let outputs: Vec<Result<overtalk::format::ReadOutput>> =
+        jobs.par_iter().map(|(source, _)| input::read(source, read, &rename)).collect();
+    let mut sides = [
+        Side_ { recordings: BTreeMap::new(), zero: Vec::new() },
+        Side_ { recordings: BTreeMap::new(), zero: Vec::new() },
+    ];
+    // Without hypothesis sources (a bad argument) only the reference files are in `jobs`.
+    for ((source, side), out) in jobs.iter().zip(outputs) {
+        let out = out?;
+        let target = &mut sides[usize::from(*side == Side::Hypothesis)];
         input::print_warnings(source, &out, globals.quiet);
         if let Source::File(p) = source {
             // The reader drops zero-length turns (with a warning); some presets need them back
@@ -141,18 +159,21 @@ fn read_side(
             if is_rttm && has_zero {
                 let text = std::fs::read_to_string(p)
                     .with_context(|| format!("reading {}", p.display()))?;
-                zero.extend(validate_rttm(&text, None, side).zero_length);
+                target.zero.extend(validate_rttm(&text, None, *side).zero_length);
             }
         }
         for (id, t) in out.corpus.into_recordings() {
-            if recordings.contains_key(&id) {
+            if target.recordings.contains_key(&id) {
                 bail!("{}: recording {id:?} appears in more than one input", source.display());
             }
-            recordings.insert(id, t.annotation().clone());
+            target.recordings.insert(id, t.annotation().clone());
         }
     }
-    all_sources.extend(sources);
-    Ok(Side_ { recordings, zero })
+    let hyp_sources = hyp_expanded?;
+    all_sources.extend(ref_sources);
+    all_sources.extend(hyp_sources);
+    let [r, h] = sides;
+    Ok((r, h))
 }
 
 fn options(args: &Args) -> Result<ScoreOptions> {
@@ -196,8 +217,8 @@ fn options(args: &Args) -> Result<ScoreOptions> {
 pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let opts = options(&args)?;
     let mut sources = Vec::new();
-    let reference = read_side(&args.reference, Side::Reference, &args.read, globals, &mut sources)?;
-    let hypothesis = read_side(&args.sys, Side::Hypothesis, &args.read, globals, &mut sources)?;
+    let (mut reference, mut hypothesis) =
+        read_sides(&args.reference, &args.sys, &args.read, globals, &mut sources)?;
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
     let mut uems = uem::Uem::new();
@@ -217,15 +238,15 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             uems.insert(k, merged);
         }
     }
-    let mut ids: Vec<&String> =
-        reference.recordings.keys().chain(hypothesis.recordings.keys()).collect();
+    let mut ids: Vec<String> =
+        reference.recordings.keys().chain(hypothesis.recordings.keys()).cloned().collect();
     ids.sort();
     ids.dedup();
     let inputs: Vec<RecordingInput> = ids
         .into_iter()
         .map(|id| {
-            let r = reference.recordings.get(id).cloned();
-            let h = hypothesis.recordings.get(id).cloned();
+            let r = reference.recordings.remove(&id);
+            let h = hypothesis.recordings.remove(&id);
             if (r.is_none() || h.is_none()) && !globals.quiet {
                 let what = if r.is_none() {
                     "only in the hypothesis: all of its speech is false alarm (md-eval and dscore ignore it)"
@@ -238,10 +259,10 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                 .zero
                 .iter()
                 .chain(hypothesis.zero.iter())
-                .filter(|(k, _)| k == id)
+                .filter(|(k, _)| *k == id)
                 .map(|(_, z)| z.clone())
                 .collect();
-            RecordingInput { id: id.clone(), reference: r, hypothesis: h, zero_length: zero }
+            RecordingInput { id, reference: r, hypothesis: h, zero_length: zero }
         })
         .collect();
     if inputs.is_empty() {

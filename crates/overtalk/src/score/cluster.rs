@@ -21,7 +21,7 @@ use rustc_hash::FxHashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::Annotation;
+use crate::model::{Annotation, Region};
 use crate::time::Delta;
 
 use super::jer::FrameSets;
@@ -53,7 +53,10 @@ impl Contingency {
             events.push((s.start().micros(), 2, 0, 1));
             events.push((s.end().micros(), 2, 0, -1));
         }
-        events.sort_unstable();
+        // Only the time orders events: the class of a side is the sorted set of its active
+        // speakers once every event at that time is applied, whatever their order.
+        events.sort_unstable_by_key(|e| e.0);
+        let mut cells: FxHashMap<(usize, usize), u64> = FxHashMap::default();
         let mut active: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
         let mut inside = 0i32;
         let mut classes: [FxHashMap<Vec<u32>, usize>; 2] = Default::default();
@@ -101,8 +104,9 @@ impl Contingency {
                     dirty[s] = false;
                 }
             }
-            *cm.cells.entry((ids[0], ids[1])).or_insert(0) += (next - t) as u64;
+            *cells.entry((ids[0], ids[1])).or_insert(0) += (next - t) as u64;
         }
+        cm.cells = cells.into_iter().collect();
         cm.rows = classes[0].len();
         cm.columns = classes[1].len();
         cm
@@ -257,6 +261,55 @@ pub fn coverage(reference: &Annotation, hypothesis: &Annotation) -> (Delta, Delt
     purity(hypothesis, reference)
 }
 
+/// [`purity`] and [`coverage`] at once: each speaker's region is built once and every
+/// (reference, hypothesis) overlap is measured once, without building the intersections.
+pub fn purity_and_coverage(
+    reference: &Annotation,
+    hypothesis: &Annotation,
+) -> ((Delta, Delta), (Delta, Delta)) {
+    let r = reference.speaker_regions();
+    let h = hypothesis.speaker_regions();
+    // overlap[j][i] = |h_j ∩ r_i|.
+    let overlap: Vec<Vec<Delta>> =
+        h.iter().map(|hj| r.iter().map(|ri| overlap_duration(ri, hj)).collect()).collect();
+    let mut purity = (Delta::ZERO, Delta::ZERO);
+    for (j, hj) in h.iter().enumerate() {
+        purity.1 += hj.duration();
+        purity.0 += overlap[j].iter().copied().max().unwrap_or(Delta::ZERO);
+    }
+    let mut coverage = (Delta::ZERO, Delta::ZERO);
+    for (i, ri) in r.iter().enumerate() {
+        coverage.1 += ri.duration();
+        coverage.0 += overlap.iter().map(|row| row[i]).max().unwrap_or(Delta::ZERO);
+    }
+    (purity, coverage)
+}
+
+/// `|a ∩ b|`, by the same linear merge as [`Region::intersection`] but without building it.
+///
+/// ```text
+/// a       [████)      [██████)
+/// b          [████)      [█)
+/// a ∩ b      [█)         [█)      → 2 units
+/// ```
+pub fn overlap_duration(a: &Region, b: &Region) -> Delta {
+    let (a, b) = (a.segments(), b.segments());
+    let (mut i, mut j) = (0, 0);
+    let mut total = Delta::ZERO;
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        if let Some(piece) = x.intersection(&y) {
+            total += piece.duration();
+        }
+        if x.end() <= y.end() {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    total
+}
+
 /// `largest / total`, 1 when nothing was labelled.
 pub fn ratio((largest, total): (Delta, Delta)) -> f64 {
     if total <= Delta::ZERO {
@@ -269,7 +322,7 @@ pub fn ratio((largest, total): (Delta, Delta)) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Region, Segment};
+    use crate::model::Segment;
 
     fn r(a: i64, b: i64) -> Region {
         Region::from_segment(Segment::from_micros(a, b).unwrap())
@@ -314,5 +367,9 @@ mod tests {
         assert_eq!(purity(&reference, &hypothesis), (Delta::from_secs(24), Delta::from_secs(36)));
         assert_eq!(coverage(&reference, &hypothesis), (Delta::from_secs(22), Delta::from_secs(31)));
         assert_eq!(format!("{:.4}", ratio(purity(&reference, &hypothesis))), "0.6667");
+        assert_eq!(
+            purity_and_coverage(&reference, &hypothesis),
+            (purity(&reference, &hypothesis), coverage(&reference, &hypothesis))
+        );
     }
 }

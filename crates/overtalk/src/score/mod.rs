@@ -37,6 +37,7 @@ pub mod validate;
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -190,6 +191,19 @@ pub fn prepare_and_map(
     uem_given: bool,
     opts: &ScoreOptions,
 ) -> Result<Option<(Prepared, Vec<Option<usize>>)>> {
+    Ok(prepare_map_events(input, uem, uem_given, opts)?.map(|(p, m, _)| (p, m)))
+}
+
+/// A prepared recording, its mapping and its sorted turn boundaries.
+type Mapped = (Prepared, Vec<Option<usize>>, der::TurnEvents);
+
+/// [`prepare_and_map`], also returning the sorted turn boundaries for the DER sweep.
+fn prepare_map_events(
+    input: &RecordingInput,
+    uem: Option<&Region>,
+    uem_given: bool,
+    opts: &ScoreOptions,
+) -> Result<Option<Mapped>> {
     let Some(p) = prepare(input, uem, uem_given, opts)? else { return Ok(None) };
     let cells = p.reference_names.len().saturating_mul(p.hypothesis_names.len());
     if cells > MAX_SPEAKER_PAIRS {
@@ -207,16 +221,86 @@ pub fn prepare_and_map(
         MapStage::BeforeCollar => &p.evaluation,
         MapStage::AfterCollar => &p.scored,
     };
-    let co = der::cooccurrence(
-        &p.reference,
-        &p.hypothesis,
+    let turns = der::TurnEvents::new(&p.reference, &p.hypothesis);
+    let co = der::cooccurrence_of(
+        &turns,
         p.reference_names.len(),
         p.hypothesis_names.len(),
         within,
         count_each,
     );
     let mapping = map_speakers(&co, opts.mapping);
-    Ok(Some((p, mapping)))
+    Ok(Some((p, mapping, turns)))
+}
+
+/// Scores one recording; the contingency table comes back for the corpus clustering metrics
+/// (`None` when the recording is skipped).
+fn score_recording(
+    input: &RecordingInput,
+    entry: Option<&Region>,
+    uem_given: bool,
+    opts: &ScoreOptions,
+) -> Result<(FileScore, Option<cluster::Contingency>)> {
+    let count_each = opts.self_overlap == SelfOverlap::CountEach;
+    let has_ref = input.reference.as_ref().is_some_and(|a| !a.is_empty());
+    let has_hyp = input.hypothesis.as_ref().is_some_and(|a| !a.is_empty());
+    let status = match (has_ref, has_hyp) {
+        (true, true) => FileStatus::Scored,
+        (true, false) => FileStatus::MissingHypothesis,
+        (false, _) => FileStatus::MissingReference,
+    };
+    let skipped = |status| FileScore {
+        id: input.id.clone(),
+        status,
+        der: DerComponents::default(),
+        mapping: Vec::new(),
+        jer: None,
+        detection: DetectionComponents::default(),
+        evaluated: Delta::ZERO,
+        cluster: None,
+        purity: (Delta::ZERO, Delta::ZERO),
+        coverage: (Delta::ZERO, Delta::ZERO),
+    };
+    if status == FileStatus::MissingReference && opts.hypothesis_only == HypothesisOnly::Ignore {
+        return Ok((skipped(FileStatus::Skipped), None));
+    }
+    let Some((p, mapping, turns)) = prepare_map_events(input, entry, uem_given, opts)? else {
+        return Ok((skipped(FileStatus::Skipped), None));
+    };
+    let der = der::components_of(&turns, &p.scored, &mapping, count_each);
+    drop(turns);
+    let frames = jer::frame_sets(&p, opts.frame_step.micros());
+    let contingency = cluster::Contingency::of_frames(&frames);
+    let jer = match opts.jer {
+        JerDefinition::Frames => jer::frames_jer_of(&p, frames),
+        JerDefinition::Continuous => jer::continuous_jer(&p, &p.reference, &p.hypothesis, &mapping),
+    };
+    let detection = detection::detection(&p.reference, &p.hypothesis, &p.scored);
+    let pairs = mapping
+        .iter()
+        .enumerate()
+        .filter_map(|(r, h)| {
+            let h = (*h)?;
+            Some((p.reference_names.get(r)?.clone(), p.hypothesis_names.get(h)?.clone()))
+        })
+        .collect();
+    let empty = Annotation::default();
+    let (r, h) =
+        (input.reference.as_ref().unwrap_or(&empty), input.hypothesis.as_ref().unwrap_or(&empty));
+    let (purity, coverage) = cluster::purity_and_coverage(r, h);
+    let file = FileScore {
+        id: input.id.clone(),
+        status,
+        der,
+        mapping: pairs,
+        jer: Some(jer),
+        detection,
+        evaluated: p.evaluation.duration(),
+        cluster: contingency.metrics(),
+        purity,
+        coverage,
+    };
+    Ok((file, Some(contingency)))
 }
 
 /// Scores recordings. `uem` maps recording ids (as written in the UEM file) to scoring regions.
@@ -239,75 +323,21 @@ pub fn score(
     }
     let mut sorted: Vec<&RecordingInput> = inputs.iter().collect();
     sorted.sort_by(|a, b| a.id.cmp(&b.id));
-    let count_each = opts.self_overlap == SelfOverlap::CountEach;
-    let mut files = Vec::with_capacity(sorted.len());
-    let mut tables = Vec::new();
-    for input in sorted {
-        let has_ref = input.reference.as_ref().is_some_and(|a| !a.is_empty());
-        let has_hyp = input.hypothesis.as_ref().is_some_and(|a| !a.is_empty());
-        let status = match (has_ref, has_hyp) {
-            (true, true) => FileStatus::Scored,
-            (true, false) => FileStatus::MissingHypothesis,
-            (false, _) => FileStatus::MissingReference,
-        };
-        let skipped = |status| FileScore {
-            id: input.id.clone(),
-            status,
-            der: DerComponents::default(),
-            mapping: Vec::new(),
-            jer: None,
-            detection: DetectionComponents::default(),
-            evaluated: Delta::ZERO,
-            cluster: None,
-            purity: (Delta::ZERO, Delta::ZERO),
-            coverage: (Delta::ZERO, Delta::ZERO),
-        };
-        if status == FileStatus::MissingReference && opts.hypothesis_only == HypothesisOnly::Ignore
-        {
-            files.push(skipped(FileStatus::Skipped));
-            continue;
-        }
-        let entry = uem_norm.as_ref().and_then(|u| u.get(&input.id));
-        let Some((p, mapping)) = prepare_and_map(input, entry, uem.is_some(), opts)? else {
-            files.push(skipped(FileStatus::Skipped));
-            continue;
-        };
-        let der = der::components(&p.reference, &p.hypothesis, &p.scored, &mapping, count_each);
-        let frames = jer::frame_sets(&p, opts.frame_step.micros());
-        let contingency = cluster::Contingency::of_frames(&frames);
-        let jer = match opts.jer {
-            JerDefinition::Frames => jer::frames_jer_of(&p, frames),
-            JerDefinition::Continuous => {
-                jer::continuous_jer(&p, &p.reference, &p.hypothesis, &mapping)
-            }
-        };
-        let detection = detection::detection(&p.reference, &p.hypothesis, &p.scored);
-        let pairs = mapping
-            .iter()
-            .enumerate()
-            .filter_map(|(r, h)| {
-                let h = (*h)?;
-                Some((p.reference_names.get(r)?.clone(), p.hypothesis_names.get(h)?.clone()))
-            })
-            .collect();
-        let empty = Annotation::default();
-        let (r, h) = (
-            input.reference.as_ref().unwrap_or(&empty),
-            input.hypothesis.as_ref().unwrap_or(&empty),
-        );
-        files.push(FileScore {
-            id: input.id.clone(),
-            status,
-            der,
-            mapping: pairs,
-            jer: Some(jer),
-            detection,
-            evaluated: p.evaluation.duration(),
-            cluster: contingency.metrics(),
-            purity: cluster::purity(r, h),
-            coverage: cluster::coverage(r, h),
-        });
-        tables.push(contingency);
+    // Recordings are independent: they are scored in parallel and collected in id order, so
+    // every number (and the first error, if any) is the same whatever the number of threads.
+    let scored: Vec<Result<(FileScore, Option<cluster::Contingency>)>> = sorted
+        .par_iter()
+        .map(|input| {
+            let entry = uem_norm.as_ref().and_then(|u| u.get(&input.id));
+            score_recording(input, entry, uem.is_some(), opts)
+        })
+        .collect();
+    let mut files = Vec::with_capacity(scored.len());
+    let mut tables = Vec::with_capacity(scored.len());
+    for r in scored {
+        let (file, table) = r?;
+        files.push(file);
+        tables.extend(table);
     }
     let counted = || files.iter().filter(|f| f.status != FileStatus::Skipped);
     let total: DerComponents = counted().map(|f| f.der).sum();

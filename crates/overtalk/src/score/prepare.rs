@@ -214,12 +214,28 @@ pub fn count_regions(tokens: &[Token]) -> (Region, Region) {
     (Region::from_segments(single), Region::from_segments(multi))
 }
 
+/// The pieces of `segment` inside `region`, in time order (what
+/// [`Region::crop_segment`] returns), found by binary search instead of a walk over the whole
+/// region, so cropping every turn of a recording stays `O(n log n)`.
+///
+/// ```text
+/// region    [████)  [██████)   [███)
+/// segment      [█████████████)
+/// pieces       [█)  [██████)
+/// ```
+pub fn crop_pieces(region: &Region, segment: Segment) -> impl Iterator<Item = Segment> + '_ {
+    let segs = region.segments();
+    let first = segs.partition_point(|r| r.end() <= segment.start());
+    segs[first..]
+        .iter()
+        .take_while(move |r| r.start() < segment.end())
+        .filter_map(move |r| r.intersection(&segment))
+}
+
 fn trim(tokens: &[Token], region: &Region) -> Vec<Token> {
     let mut out = Vec::with_capacity(tokens.len());
     for &(s, k) in tokens {
-        for p in region.crop_segment(s).iter() {
-            out.push((*p, k));
-        }
+        out.extend(crop_pieces(region, s).map(|p| (p, k)));
     }
     out
 }
@@ -409,6 +425,17 @@ mod tests {
         let z = collar_zone(&[(seg(1000, 2000), 0)], &[], Delta::from_millis(250));
         assert_eq!(z.segments(), &[seg(750, 1250), seg(1750, 2250)]);
         assert!(collar_zone(&[(seg(0, 1), 0)], &[], Delta::ZERO).is_empty());
+    }
+
+    #[test]
+    fn crop_pieces_is_crop_segment() {
+        let region = Region::from_segments([seg(0, 5), seg(8, 14), seg(20, 23), seg(30, 31)]);
+        for (a, b) in [(3, 21), (5, 8), (0, 40), (14, 20), (9, 10), (22, 35), (40, 50)] {
+            let s = seg(a, b);
+            let pieces: Vec<Segment> = crop_pieces(&region, s).collect();
+            assert_eq!(pieces, region.crop_segment(s).segments(), "{a}..{b}");
+        }
+        assert_eq!(crop_pieces(&region, seg(3, 21)).count(), 3);
     }
 
     #[test]
