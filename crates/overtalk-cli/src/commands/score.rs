@@ -69,6 +69,11 @@ pub struct Args {
     /// the speakers involved) to the JSON output.
     #[arg(long)]
     errors: bool,
+    /// Compute the DER only, as md-eval, spyder and pyannote's DiarizationErrorRate do: the
+    /// JER, clustering metrics, purity, coverage and detection error are not computed and
+    /// print as null (JSON) or n/a.
+    #[arg(long)]
+    der_only: bool,
     /// Exit with status 1 when the total DER (in percent) is above this value.
     #[arg(long, value_name = "PERCENT")]
     max_der: Option<f64>,
@@ -277,8 +282,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     }
     let uem_arg: Option<&BTreeMap<String, Region>> =
         if args.uem.is_empty() { None } else { Some(&uems) };
-    let report = score::score(&inputs, uem_arg, &opts)?;
     let format = args.format;
+    let report = score::score_with(&inputs, uem_arg, &opts, metrics(&args))?;
     let timelines = if args.errors {
         if format != ScoreFormat::Json {
             bail!("--errors needs --format json");
@@ -340,6 +345,20 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         }
     }
     Ok(outcome)
+}
+
+/// What the output shows: JSON and HTML show every metric, the tables the DER and the JER
+/// only; `--der-only` asks for the DER alone.
+fn metrics(args: &Args) -> score::Metrics {
+    if args.der_only {
+        return score::Metrics::DER_ONLY;
+    }
+    match args.format {
+        ScoreFormat::Json | ScoreFormat::Html => score::Metrics::ALL,
+        ScoreFormat::Table | ScoreFormat::Csv | ScoreFormat::Tsv | ScoreFormat::Md => {
+            score::Metrics { jer: true, clustering: false, detection: false }
+        }
+    }
 }
 
 fn secs(d: Delta) -> String {
@@ -461,7 +480,7 @@ struct JsonFile<'a> {
     confusion_s: f64,
     correct_s: f64,
     der: Option<f64>,
-    detection: JsonDetection,
+    detection: Option<JsonDetection>,
     errors: Option<Vec<JsonError<'a>>>,
     evaluated_s: f64,
     false_alarm_s: f64,
@@ -522,14 +541,14 @@ struct JsonTotal<'a> {
     clustering: Option<JsonCluster<'a>>,
     confusion_s: f64,
     correct_s: f64,
-    coverage: f64,
+    coverage: Option<f64>,
     der: Option<f64>,
     detection_error_rate: Option<f64>,
     false_alarm_s: f64,
     jer: Option<f64>,
     macro_der: Option<f64>,
     miss_s: f64,
-    purity: f64,
+    purity: Option<f64>,
     scored_s: f64,
 }
 
@@ -548,11 +567,11 @@ impl<'a> JsonReport<'a> {
                 confusion_s: f.der.confusion.as_secs_f64(),
                 correct_s: f.der.correct.as_secs_f64(),
                 der: f.der_value(o),
-                detection: JsonDetection {
+                detection: report.computed.detection.then_some(JsonDetection {
                     false_alarm: f.detection.false_alarm,
                     miss: f.detection.miss,
                     total: f.detection.total,
-                },
+                }),
                 errors: timelines.and_then(|t| t.get(&f.id)).map(|v| {
                     v.iter()
                         .map(|e| JsonError {
@@ -585,6 +604,7 @@ impl<'a> JsonReport<'a> {
             })
             .collect();
         let t = &report.total;
+        let clustering = report.computed.clustering;
         JsonReport {
             collar_per_side_s: o.collar.as_secs_f64(),
             collar_total_width_s: o.collar_total_width().as_secs_f64(),
@@ -596,14 +616,17 @@ impl<'a> JsonReport<'a> {
                 clustering: report.cluster.as_ref().map(JsonCluster),
                 confusion_s: t.confusion.as_secs_f64(),
                 correct_s: t.correct.as_secs_f64(),
-                coverage: report.coverage,
+                coverage: clustering.then_some(report.coverage),
                 der: report.der(),
-                detection_error_rate: report.detection.error_rate(),
+                detection_error_rate: report
+                    .detection
+                    .error_rate()
+                    .filter(|_| report.computed.detection),
                 false_alarm_s: t.false_alarm.as_secs_f64(),
                 jer: report.jer,
                 macro_der: report.macro_der(),
                 miss_s: t.miss.as_secs_f64(),
-                purity: report.purity,
+                purity: clustering.then_some(report.purity),
                 scored_s: t.scored.as_secs_f64(),
             },
         }
@@ -832,6 +855,34 @@ mod tests {
                 .args;
         let err = run(args, Globals { quiet: true }).unwrap_err();
         assert!(err.to_string().contains("zero-length"), "{err}");
+    }
+
+    #[test]
+    fn der_only_prints_the_same_der_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let (r, h) = (
+            fixture("edge-cases/E13_file_missing_in_hyp/ref.rttm"),
+            fixture("edge-cases/E13_file_missing_in_hyp/hyp.rttm"),
+        );
+        let json = |extra: &[&str]| -> serde_json::Value {
+            let out = dir.path().join("out.json").to_string_lossy().into_owned();
+            let mut v = vec!["t", "-r", &r, "-s", &h, "--format", "json", "-o", &out];
+            v.extend_from_slice(extra);
+            let args = T::try_parse_from(v).unwrap().args;
+            run(args, Globals { quiet: true }).unwrap();
+            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
+        };
+        let (all, der) = (json(&[]), json(&["--der-only"]));
+        for k in ["scored_s", "miss_s", "false_alarm_s", "confusion_s", "der", "macro_der"] {
+            assert_eq!(all["total"][k], der["total"][k], "{k}");
+        }
+        assert_eq!(all["files"][0]["mapping"], der["files"][0]["mapping"]);
+        assert_eq!(all["total"]["der"], 0.5);
+        assert!(all["total"]["jer"].is_number() && all["total"]["purity"].is_number());
+        for k in ["jer", "clustering", "purity", "coverage", "detection_error_rate"] {
+            assert!(der["total"][k].is_null(), "{k}: {}", der["total"][k]);
+        }
+        assert!(der["files"][0]["detection"].is_null() && der["files"][0]["jer"].is_null());
     }
 
     #[test]
