@@ -173,21 +173,59 @@ pub struct TurnEvents {
 impl TurnEvents {
     /// The boundaries of `reference` and `hypothesis` turns, sorted by time.
     pub fn new(reference: &[Token], hypothesis: &[Token]) -> TurnEvents {
-        let mut events: Vec<(Time, u8, u32, i32)> =
-            Vec::with_capacity(2 * (reference.len() + hypothesis.len()));
-        for (side, tokens) in [(0u8, reference), (1u8, hypothesis)] {
-            for &(s, k) in tokens {
-                events.push((s.start(), side, k, 1));
-                events.push((s.end(), side, k, -1));
+        let n = 2 * (reference.len() + hypothesis.len());
+        let sorted = |t: &[Token]| t.is_sorted_by_key(|x| x.0.start());
+        let events = if sorted(reference) && sorted(hypothesis) {
+            // Turns come sorted by onset (as `prepare` leaves them): only the ends are sorted,
+            // then the three runs are merged.
+            let mut ends: Vec<(Time, u8, u32, i32)> = Vec::with_capacity(n / 2);
+            for (side, tokens) in [(0u8, reference), (1u8, hypothesis)] {
+                ends.extend(tokens.iter().map(|&(s, k)| (s.end(), side, k, -1)));
             }
-        }
-        events.sort_unstable_by_key(|e| e.0);
+            ends.sort_unstable_by_key(|e| e.0);
+            let starts = |side: u8, t: &'_ [Token]| {
+                t.iter().map(move |&(s, k)| (s.start(), side, k, 1)).collect::<Vec<_>>()
+            };
+            let merged = merge_by_time(&starts(0, reference), &starts(1, hypothesis));
+            merge_by_time(&merged, &ends)
+        } else {
+            let mut events: Vec<(Time, u8, u32, i32)> = Vec::with_capacity(n);
+            for (side, tokens) in [(0u8, reference), (1u8, hypothesis)] {
+                for &(s, k) in tokens {
+                    events.push((s.start(), side, k, 1));
+                    events.push((s.end(), side, k, -1));
+                }
+            }
+            events.sort_unstable_by_key(|e| e.0);
+            events
+        };
         TurnEvents {
             events,
             nref: reference.iter().map(|t| t.1 as usize + 1).max().unwrap_or(0),
             nhyp: hypothesis.iter().map(|t| t.1 as usize + 1).max().unwrap_or(0),
         }
     }
+}
+
+/// Two event lists sorted by time, merged into one sorted by time.
+fn merge_by_time(
+    a: &[(Time, u8, u32, i32)],
+    b: &[(Time, u8, u32, i32)],
+) -> Vec<(Time, u8, u32, i32)> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i].0 <= b[j].0 {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 /// [`sweep`] over turn boundaries sorted beforehand: the region's boundaries (already in time
@@ -359,6 +397,27 @@ mod tests {
         let total = c + c;
         assert_eq!(total.scored, Delta::from_secs(40));
         assert_eq!([c, c].iter().copied().sum::<DerComponents>(), total);
+    }
+
+    #[test]
+    fn turn_events_are_sorted_either_way() {
+        let r = vec![(seg(0, 10), 0), (seg(2, 5), 1), (seg(2, 30), 0), (seg(7, 8), 2)];
+        let h = vec![(seg(1, 4), 0), (seg(1, 40), 1), (seg(9, 12), 0)];
+        let merged = TurnEvents::new(&r, &h);
+        let mut unsorted_r = r.clone();
+        unsorted_r.reverse();
+        let sorted_all = TurnEvents::new(&unsorted_r, &h);
+        assert!(merged.events.is_sorted_by_key(|e| e.0));
+        let key = |v: &[(Time, u8, u32, i32)]| {
+            let mut v = v.to_vec();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(key(&merged.events), key(&sorted_all.events));
+        assert_eq!(merged.events.len(), 14);
+        let w = Region::from_segment(seg(0, 50));
+        let m = [Some(1), Some(0), None];
+        assert_eq!(components_of(&merged, &w, &m, true), components(&unsorted_r, &h, &w, &m, true));
     }
 
     #[test]

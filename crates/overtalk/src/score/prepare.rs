@@ -143,8 +143,7 @@ fn float_end(s: &Segment) -> f64 {
 /// A          [██)         A  [██████████)   (only with MergeRule::Touching)
 /// ```
 pub fn merge_per_speaker(tokens: &[Token], rule: MergeRule) -> Vec<Token> {
-    let mut sorted: Vec<Token> = tokens.to_vec();
-    sorted.sort_unstable_by_key(|(s, k)| (*k, *s));
+    let sorted = by_speaker(tokens);
     // The merged turn's float end travels with it (dscore keeps the larger float offset).
     let mut out: Vec<(Token, f64)> = Vec::with_capacity(sorted.len());
     for (s, k) in sorted {
@@ -168,6 +167,33 @@ pub fn merge_per_speaker(tokens: &[Token], rule: MergeRule) -> Vec<Token> {
     }
     let mut out: Vec<Token> = out.into_iter().map(|(t, _)| t).collect();
     out.sort_unstable_by_key(|(s, k)| (*s, *k));
+    out
+}
+
+/// The tokens ordered by (speaker, segment). From tokens already ordered by (segment,
+/// speaker), as `prepare` holds them, a counting pass per speaker keeps each speaker's turns
+/// in order without sorting.
+fn by_speaker(tokens: &[Token]) -> Vec<Token> {
+    let speakers = tokens.iter().map(|t| t.1 as usize + 1).max().unwrap_or(0);
+    if !tokens.is_sorted() || speakers > tokens.len() {
+        let mut sorted = tokens.to_vec();
+        sorted.sort_unstable_by_key(|(s, k)| (*k, *s));
+        return sorted;
+    }
+    let mut start = vec![0usize; speakers + 1];
+    for &(_, k) in tokens {
+        start[k as usize + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let Some(&filler) = tokens.first() else { return Vec::new() };
+    let mut out = vec![filler; tokens.len()];
+    for &t in tokens {
+        let slot = &mut start[t.1 as usize];
+        out[*slot] = t;
+        *slot += 1;
+    }
     out
 }
 
@@ -401,6 +427,19 @@ mod tests {
             merge_per_speaker(&t, MergeRule::Touching),
             vec![(seg(0, 12), 0), (seg(1, 2), 1)]
         );
+    }
+
+    #[test]
+    fn by_speaker_orders_by_speaker_then_time() {
+        let mut t = vec![(seg(0, 5), 1), (seg(1, 2), 0), (seg(1, 3), 2), (seg(4, 9), 1)];
+        t.push((seg(6, 7), 0));
+        t.sort_unstable();
+        let mut expected = t.clone();
+        expected.sort_unstable_by_key(|(s, k)| (*k, *s));
+        assert_eq!(by_speaker(&t), expected);
+        t.reverse();
+        assert_eq!(by_speaker(&t), expected);
+        assert!(by_speaker(&[]).is_empty());
     }
 
     #[test]
