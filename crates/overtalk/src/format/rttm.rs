@@ -112,9 +112,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
         };
         let end = Time(start.0.saturating_add(duration.0));
-        let entry = builders
-            .entry(file)
-            .or_insert_with(|| (TranscriptBuilder::new(), Time(i64::MIN), false));
+        let entry = entry_of(&mut builders, file);
         if start < entry.1 && !entry.2 {
             entry.2 = true;
             ctx.warn_at(
@@ -137,7 +135,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             Some(s) if start.0 >= 0 => Some(s),
             _ => ctx.segment(start, end, n, Some(column_of(line, tdur)))?,
         };
-        let (builder, _, _) = entry_of(&mut builders, file);
+        let builder = &mut entry.0;
         match segment {
             Some(seg) => {
                 builder.add(seg, name, None);
