@@ -6,6 +6,11 @@
 #   bench/score_bench.sh            # needs ../shared/data (or $OVERTALK_SHARED_DATA)
 #   REPEAT=5 bench/score_bench.sh
 #
+# overtalk is timed four ways per cell: every metric (DER, JER, clustering, purity/coverage,
+# detection error: `--format json`) and the DER alone (`--der-only`, what the peers compute),
+# each on all cores and on one core (`taskset -c 0`). Every overtalk run must print the peer's
+# DER. The load average is printed before and after.
+#
 # Creates bench/.venv (pip install spy-der pyannote.metrics) and bench/out/ (gitignored).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -52,6 +57,8 @@ ot_der() {  # overtalk total DER with 4 decimals from JSON
   "$py" -c 'import json,sys; t=json.load(open(sys.argv[1]))["total"]; print("DER=%.4f%% scored=%.3f miss=%.3f fa=%.3f conf=%.3f" % (100*t["der"], t["scored_s"], t["miss_s"], t["false_alarm_s"], t["confusion_s"]))' "$out/last.txt"
 }
 
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+one=(); if command -v taskset >/dev/null; then one=(taskset -c 0); fi
 printf '| corpus | protocol | tool | wall s (median of %s) | result |\n| --- | --- | --- | --- | --- |\n' "$repeat"
 status=0
 for corpus in ami vox; do
@@ -65,9 +72,20 @@ for corpus in ami vox; do
     esac
     ref="$out/${corpus}_ref.rttm"; sys="$out/${corpus}_sys.rttm"
     for preset in spyder pyannote; do
-      t=$(wall "$ot" score -q -r "$ref" -s "$sys" "${uem_ot[@]}" --collar "$c" "${skip[@]}" --preset "$preset" --format json)
-      ours=$(ot_der)
-      echo "| $corpus | $protocol | overtalk --preset $preset | $t | $ours |"
+      ours=""
+      for variant in "all metrics" "all metrics, 1 core" "--der-only" "--der-only, 1 core"; do
+        pre=(); extra=()
+        case $variant in *"1 core") pre=("${one[@]}") ;; esac
+        case $variant in --der-only*) extra=(--der-only) ;; esac
+        t=$(wall "${pre[@]}" "$ot" score -q -r "$ref" -s "$sys" "${uem_ot[@]}" --collar "$c" "${skip[@]}" --preset "$preset" --format json "${extra[@]}")
+        this=$(ot_der)
+        echo "| $corpus | $protocol | overtalk --preset $preset ($variant) | $t | $this |"
+        if [ -n "$ours" ] && [ "$this" != "$ours" ]; then
+          echo "MISMATCH: $corpus $protocol $preset $variant: $this vs $ours" >&2
+          status=1
+        fi
+        ours=$this
+      done
       if [ "$preset" = spyder ]; then
         t=$(wall "$py" "$here/spyder_score.py" "$ref" "$sys" "${uem_py[@]}" --collar "$c" "${skip[@]}")
       else
@@ -95,4 +113,5 @@ PY
     echo "| $corpus | full | spyder CLI | $t | $(grep -o 'Overall.*' "$out/last.txt" | tr -s ' │' ' ' | head -1) |"
   fi
 done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit $status

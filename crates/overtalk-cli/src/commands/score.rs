@@ -12,6 +12,7 @@ use overtalk::score::{
     RecordingInput, ScoreOptions, ScoreReport, Side, ZeroLengthTurn,
 };
 use overtalk::{Annotation, Delta, Region};
+use rayon::prelude::*;
 use serde_json::json;
 
 use crate::input::{self, ReadArgs, Source};
@@ -68,6 +69,11 @@ pub struct Args {
     /// the speakers involved) to the JSON output.
     #[arg(long)]
     errors: bool,
+    /// Compute the DER only, as md-eval, spyder and pyannote's DiarizationErrorRate do: the
+    /// JER, clustering metrics, purity, coverage and detection error are not computed and
+    /// print as null (JSON) or n/a.
+    #[arg(long)]
+    der_only: bool,
     /// Exit with status 1 when the total DER (in percent) is above this value.
     #[arg(long, value_name = "PERCENT")]
     max_der: Option<f64>,
@@ -118,19 +124,36 @@ struct Side_ {
     zero: Vec<(String, ZeroLengthTurn)>,
 }
 
-fn read_side(
-    args: &[String],
-    side: Side,
+/// Reads both sides. Files are read in parallel and then taken in command-line order, so
+/// warnings, errors and results are the same as reading them one after the other.
+fn read_sides(
+    reference: &[String],
+    hypothesis: &[String],
     read: &ReadArgs,
     globals: Globals,
     all_sources: &mut Vec<Source>,
-) -> Result<Side_> {
-    let sources = input::expand(args)?;
+) -> Result<(Side_, Side_)> {
+    let ref_sources = input::expand(reference)?;
     let rename = read.rename_map()?;
-    let mut recordings = BTreeMap::new();
-    let mut zero = Vec::new();
-    for source in &sources {
-        let out = input::read(source, read, &rename)?;
+    // A bad hypothesis argument is reported after the reference files' errors, as when the
+    // sides are read one after the other.
+    let hyp_expanded = input::expand(hypothesis);
+    let hyp_sources = hyp_expanded.as_ref().map(Vec::clone).unwrap_or_default();
+    let jobs: Vec<(&Source, Side)> = ref_sources
+        .iter()
+        .map(|s| (s, Side::Reference))
+        .chain(hyp_sources.iter().map(|s| (s, Side::Hypothesis)))
+        .collect();
+    let outputs: Vec<Result<overtalk::format::ReadOutput>> =
+        jobs.par_iter().map(|(source, _)| input::read(source, read, &rename)).collect();
+    let mut sides = [
+        Side_ { recordings: BTreeMap::new(), zero: Vec::new() },
+        Side_ { recordings: BTreeMap::new(), zero: Vec::new() },
+    ];
+    // Without hypothesis sources (a bad argument) only the reference files are in `jobs`.
+    for ((source, side), out) in jobs.iter().zip(outputs) {
+        let out = out?;
+        let target = &mut sides[usize::from(*side == Side::Hypothesis)];
         input::print_warnings(source, &out, globals.quiet);
         if let Source::File(p) = source {
             // The reader drops zero-length turns (with a warning); some presets need them back
@@ -141,18 +164,21 @@ fn read_side(
             if is_rttm && has_zero {
                 let text = std::fs::read_to_string(p)
                     .with_context(|| format!("reading {}", p.display()))?;
-                zero.extend(validate_rttm(&text, None, side).zero_length);
+                target.zero.extend(validate_rttm(&text, None, *side).zero_length);
             }
         }
         for (id, t) in out.corpus.into_recordings() {
-            if recordings.contains_key(&id) {
+            if target.recordings.contains_key(&id) {
                 bail!("{}: recording {id:?} appears in more than one input", source.display());
             }
-            recordings.insert(id, t.annotation().clone());
+            target.recordings.insert(id, t.annotation().clone());
         }
     }
-    all_sources.extend(sources);
-    Ok(Side_ { recordings, zero })
+    let hyp_sources = hyp_expanded?;
+    all_sources.extend(ref_sources);
+    all_sources.extend(hyp_sources);
+    let [r, h] = sides;
+    Ok((r, h))
 }
 
 fn options(args: &Args) -> Result<ScoreOptions> {
@@ -196,8 +222,8 @@ fn options(args: &Args) -> Result<ScoreOptions> {
 pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let opts = options(&args)?;
     let mut sources = Vec::new();
-    let reference = read_side(&args.reference, Side::Reference, &args.read, globals, &mut sources)?;
-    let hypothesis = read_side(&args.sys, Side::Hypothesis, &args.read, globals, &mut sources)?;
+    let (mut reference, mut hypothesis) =
+        read_sides(&args.reference, &args.sys, &args.read, globals, &mut sources)?;
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
     let mut uems = uem::Uem::new();
@@ -217,15 +243,15 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             uems.insert(k, merged);
         }
     }
-    let mut ids: Vec<&String> =
-        reference.recordings.keys().chain(hypothesis.recordings.keys()).collect();
+    let mut ids: Vec<String> =
+        reference.recordings.keys().chain(hypothesis.recordings.keys()).cloned().collect();
     ids.sort();
     ids.dedup();
     let inputs: Vec<RecordingInput> = ids
         .into_iter()
         .map(|id| {
-            let r = reference.recordings.get(id).cloned();
-            let h = hypothesis.recordings.get(id).cloned();
+            let r = reference.recordings.remove(&id);
+            let h = hypothesis.recordings.remove(&id);
             if (r.is_none() || h.is_none()) && !globals.quiet {
                 let what = if r.is_none() {
                     "only in the hypothesis: all of its speech is false alarm (md-eval and dscore ignore it)"
@@ -238,10 +264,10 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                 .zero
                 .iter()
                 .chain(hypothesis.zero.iter())
-                .filter(|(k, _)| k == id)
+                .filter(|(k, _)| *k == id)
                 .map(|(_, z)| z.clone())
                 .collect();
-            RecordingInput { id: id.clone(), reference: r, hypothesis: h, zero_length: zero }
+            RecordingInput { id, reference: r, hypothesis: h, zero_length: zero }
         })
         .collect();
     if inputs.is_empty() {
@@ -256,8 +282,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     }
     let uem_arg: Option<&BTreeMap<String, Region>> =
         if args.uem.is_empty() { None } else { Some(&uems) };
-    let report = score::score(&inputs, uem_arg, &opts)?;
     let format = args.format;
+    let report = score::score_with(&inputs, uem_arg, &opts, metrics(&args))?;
     let timelines = if args.errors {
         if format != ScoreFormat::Json {
             bail!("--errors needs --format json");
@@ -319,6 +345,20 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         }
     }
     Ok(outcome)
+}
+
+/// What the output shows: JSON and HTML show every metric, the tables the DER and the JER
+/// only; `--der-only` asks for the DER alone.
+fn metrics(args: &Args) -> score::Metrics {
+    if args.der_only {
+        return score::Metrics::DER_ONLY;
+    }
+    match args.format {
+        ScoreFormat::Json | ScoreFormat::Html => score::Metrics::ALL,
+        ScoreFormat::Table | ScoreFormat::Csv | ScoreFormat::Tsv | ScoreFormat::Md => {
+            score::Metrics { jer: true, clustering: false, detection: false }
+        }
+    }
 }
 
 fn secs(d: Delta) -> String {
@@ -420,6 +460,179 @@ fn error_timelines(
     Ok(out)
 }
 
+// The JSON report, serialised straight from these structs. Every object's keys are declared in
+// alphabetical order: the schema has always printed them sorted.
+
+#[derive(serde::Serialize)]
+struct JsonReport<'a> {
+    collar_per_side_s: f64,
+    collar_total_width_s: f64,
+    conventions: serde_json::Map<String, serde_json::Value>,
+    files: Vec<JsonFile<'a>>,
+    options: serde_json::Value,
+    schema_version: u32,
+    total: JsonTotal<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct JsonFile<'a> {
+    clustering: Option<JsonCluster<'a>>,
+    confusion_s: f64,
+    correct_s: f64,
+    der: Option<f64>,
+    detection: Option<JsonDetection>,
+    errors: Option<Vec<JsonError<'a>>>,
+    evaluated_s: f64,
+    false_alarm_s: f64,
+    jer: Option<f64>,
+    jer_speakers: Option<Vec<JsonSpeakerJer<'a>>>,
+    mapping: &'a [(String, String)],
+    miss_s: f64,
+    recording: &'a str,
+    scored_s: f64,
+    status: FileStatus,
+}
+
+#[derive(serde::Serialize)]
+struct JsonDetection {
+    false_alarm: Delta,
+    miss: Delta,
+    total: Delta,
+}
+
+#[derive(serde::Serialize)]
+struct JsonSpeakerJer<'a> {
+    hypothesis: Option<&'a str>,
+    jer: f64,
+    reference: &'a str,
+}
+
+#[derive(serde::Serialize)]
+struct JsonError<'a> {
+    end: f64,
+    hypothesis: Option<&'a str>,
+    kind: score::ErrorType,
+    reference: Option<&'a str>,
+    start: f64,
+}
+
+struct JsonCluster<'a>(&'a score::cluster::ClusterMetrics);
+
+impl serde::Serialize for JsonCluster<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let m = self.0;
+        let mut st = s.serialize_struct("ClusterMetrics", 9)?;
+        st.serialize_field("bcubed_f1", &m.bcubed_f1)?;
+        st.serialize_field("bcubed_precision", &m.bcubed_precision)?;
+        st.serialize_field("bcubed_recall", &m.bcubed_recall)?;
+        st.serialize_field("h_ref_given_sys", &m.h_ref_given_sys)?;
+        st.serialize_field("h_sys_given_ref", &m.h_sys_given_ref)?;
+        st.serialize_field("mutual_information", &m.mutual_information)?;
+        st.serialize_field("normalized_mutual_information", &m.normalized_mutual_information)?;
+        st.serialize_field("tau_ref_sys", &m.tau_ref_sys)?;
+        st.serialize_field("tau_sys_ref", &m.tau_sys_ref)?;
+        st.end()
+    }
+}
+
+#[derive(serde::Serialize)]
+struct JsonTotal<'a> {
+    clustering: Option<JsonCluster<'a>>,
+    confusion_s: f64,
+    correct_s: f64,
+    coverage: Option<f64>,
+    der: Option<f64>,
+    detection_error_rate: Option<f64>,
+    false_alarm_s: f64,
+    jer: Option<f64>,
+    macro_der: Option<f64>,
+    miss_s: f64,
+    purity: Option<f64>,
+    scored_s: f64,
+}
+
+impl<'a> JsonReport<'a> {
+    fn new(
+        report: &'a ScoreReport,
+        conventions: &[(&str, String)],
+        timelines: Option<&'a BTreeMap<String, Vec<ErrorSegment>>>,
+    ) -> JsonReport<'a> {
+        let o = &report.options;
+        let files = report
+            .files
+            .iter()
+            .map(|f| JsonFile {
+                clustering: f.cluster.as_ref().map(JsonCluster),
+                confusion_s: f.der.confusion.as_secs_f64(),
+                correct_s: f.der.correct.as_secs_f64(),
+                der: f.der_value(o),
+                detection: report.computed.detection.then_some(JsonDetection {
+                    false_alarm: f.detection.false_alarm,
+                    miss: f.detection.miss,
+                    total: f.detection.total,
+                }),
+                errors: timelines.and_then(|t| t.get(&f.id)).map(|v| {
+                    v.iter()
+                        .map(|e| JsonError {
+                            end: e.segment.end().as_secs_f64(),
+                            hypothesis: e.hypothesis.as_deref(),
+                            kind: e.kind,
+                            reference: e.reference.as_deref(),
+                            start: e.segment.start().as_secs_f64(),
+                        })
+                        .collect()
+                }),
+                evaluated_s: f.evaluated.as_secs_f64(),
+                false_alarm_s: f.der.false_alarm.as_secs_f64(),
+                jer: f.jer.as_ref().map(|j| j.value),
+                jer_speakers: f.jer.as_ref().map(|j| {
+                    j.speakers
+                        .iter()
+                        .map(|s| JsonSpeakerJer {
+                            hypothesis: s.hypothesis.as_deref(),
+                            jer: s.jer,
+                            reference: &s.reference,
+                        })
+                        .collect()
+                }),
+                mapping: &f.mapping,
+                miss_s: f.der.miss.as_secs_f64(),
+                recording: &f.id,
+                scored_s: f.der.scored.as_secs_f64(),
+                status: f.status,
+            })
+            .collect();
+        let t = &report.total;
+        let clustering = report.computed.clustering;
+        JsonReport {
+            collar_per_side_s: o.collar.as_secs_f64(),
+            collar_total_width_s: o.collar_total_width().as_secs_f64(),
+            conventions: conventions.iter().map(|(k, v)| (k.to_string(), json!(v))).collect(),
+            files,
+            options: json!(o),
+            schema_version: 1,
+            total: JsonTotal {
+                clustering: report.cluster.as_ref().map(JsonCluster),
+                confusion_s: t.confusion.as_secs_f64(),
+                correct_s: t.correct.as_secs_f64(),
+                coverage: clustering.then_some(report.coverage),
+                der: report.der(),
+                detection_error_rate: report
+                    .detection
+                    .error_rate()
+                    .filter(|_| report.computed.detection),
+                false_alarm_s: t.false_alarm.as_secs_f64(),
+                jer: report.jer,
+                macro_der: report.macro_der(),
+                miss_s: t.miss.as_secs_f64(),
+                purity: clustering.then_some(report.purity),
+                scored_s: t.scored.as_secs_f64(),
+            },
+        }
+    }
+}
+
 #[cfg(test)]
 fn render(report: &ScoreReport, format: ScoreFormat, out: &mut dyn Write) -> Result<()> {
     render_with(report, format, None, out)
@@ -436,62 +649,7 @@ fn render_with(
         // Rendered by the report module before this is reached.
         ScoreFormat::Html => {}
         ScoreFormat::Json => {
-            let files: Vec<serde_json::Value> = report
-                .files
-                .iter()
-                .map(|f| {
-                    json!({
-                        "recording": f.id,
-                        "status": f.status,
-                        "scored_s": f.der.scored.as_secs_f64(),
-                        "correct_s": f.der.correct.as_secs_f64(),
-                        "miss_s": f.der.miss.as_secs_f64(),
-                        "false_alarm_s": f.der.false_alarm.as_secs_f64(),
-                        "confusion_s": f.der.confusion.as_secs_f64(),
-                        "der": f.der_value(&report.options),
-                        "jer": f.jer.as_ref().map(|j| j.value),
-                        "jer_speakers": f.jer.as_ref().map(|j| &j.speakers),
-                        "mapping": f.mapping,
-                        "evaluated_s": f.evaluated.as_secs_f64(),
-                        "detection": f.detection,
-                        "clustering": f.cluster,
-                        "errors": timelines.and_then(|t| t.get(&f.id)).map(|v| {
-                            v.iter()
-                                .map(|e| json!({
-                                    "start": e.segment.start().as_secs_f64(),
-                                    "end": e.segment.end().as_secs_f64(),
-                                    "kind": e.kind,
-                                    "reference": e.reference,
-                                    "hypothesis": e.hypothesis,
-                                }))
-                                .collect::<Vec<_>>()
-                        }),
-                    })
-                })
-                .collect();
-            let t = &report.total;
-            let value = json!({
-                "schema_version": 1,
-                "conventions": conventions.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
-                "collar_per_side_s": report.options.collar.as_secs_f64(),
-                "collar_total_width_s": report.options.collar_total_width().as_secs_f64(),
-                "options": report.options,
-                "files": files,
-                "total": {
-                    "scored_s": t.scored.as_secs_f64(),
-                    "correct_s": t.correct.as_secs_f64(),
-                    "miss_s": t.miss.as_secs_f64(),
-                    "false_alarm_s": t.false_alarm.as_secs_f64(),
-                    "confusion_s": t.confusion.as_secs_f64(),
-                    "der": report.der(),
-                    "macro_der": report.macro_der(),
-                    "jer": report.jer,
-                    "detection_error_rate": report.detection.error_rate(),
-                    "clustering": report.cluster,
-                    "purity": report.purity,
-                    "coverage": report.coverage,
-                },
-            });
+            let value = JsonReport::new(report, &conventions, timelines);
             serde_json::to_writer_pretty(&mut *out, &value)?;
             writeln!(out)?;
         }
@@ -697,6 +855,34 @@ mod tests {
                 .args;
         let err = run(args, Globals { quiet: true }).unwrap_err();
         assert!(err.to_string().contains("zero-length"), "{err}");
+    }
+
+    #[test]
+    fn der_only_prints_the_same_der_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let (r, h) = (
+            fixture("edge-cases/E13_file_missing_in_hyp/ref.rttm"),
+            fixture("edge-cases/E13_file_missing_in_hyp/hyp.rttm"),
+        );
+        let json = |extra: &[&str]| -> serde_json::Value {
+            let out = dir.path().join("out.json").to_string_lossy().into_owned();
+            let mut v = vec!["t", "-r", &r, "-s", &h, "--format", "json", "-o", &out];
+            v.extend_from_slice(extra);
+            let args = T::try_parse_from(v).unwrap().args;
+            run(args, Globals { quiet: true }).unwrap();
+            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
+        };
+        let (all, der) = (json(&[]), json(&["--der-only"]));
+        for k in ["scored_s", "miss_s", "false_alarm_s", "confusion_s", "der", "macro_der"] {
+            assert_eq!(all["total"][k], der["total"][k], "{k}");
+        }
+        assert_eq!(all["files"][0]["mapping"], der["files"][0]["mapping"]);
+        assert_eq!(all["total"]["der"], 0.5);
+        assert!(all["total"]["jer"].is_number() && all["total"]["purity"].is_number());
+        for k in ["jer", "clustering", "purity", "coverage", "detection_error_rate"] {
+            assert!(der["total"][k].is_null(), "{k}: {}", der["total"][k]);
+        }
+        assert!(der["files"][0]["detection"].is_null() && der["files"][0]["jer"].is_null());
     }
 
     #[test]

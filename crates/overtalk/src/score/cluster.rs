@@ -21,7 +21,7 @@ use rustc_hash::FxHashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::Annotation;
+use crate::model::{Annotation, Region};
 use crate::time::Delta;
 
 use super::jer::FrameSets;
@@ -40,6 +40,11 @@ pub struct Contingency {
 impl Contingency {
     /// The contingency table of one recording's frames.
     pub fn of_frames(f: &FrameSets) -> Contingency {
+        Contingency::of_frames_small(f).unwrap_or_else(|| Contingency::of_frames_general(f))
+    }
+
+    /// [`Contingency::of_frames`] for any number of speakers: classes are sorted lists.
+    fn of_frames_general(f: &FrameSets) -> Contingency {
         let mut events: Vec<(i64, u8, u32, i32)> = Vec::new();
         for (side, sets) in [(0u8, &f.reference), (1u8, &f.hypothesis)] {
             for (k, (_, region)) in sets.iter().enumerate() {
@@ -53,7 +58,10 @@ impl Contingency {
             events.push((s.start().micros(), 2, 0, 1));
             events.push((s.end().micros(), 2, 0, -1));
         }
-        events.sort_unstable();
+        // Only the time orders events: the class of a side is the sorted set of its active
+        // speakers once every event at that time is applied, whatever their order.
+        events.sort_unstable_by_key(|e| e.0);
+        let mut cells: FxHashMap<(usize, usize), u64> = FxHashMap::default();
         let mut active: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
         let mut inside = 0i32;
         let mut classes: [FxHashMap<Vec<u32>, usize>; 2] = Default::default();
@@ -101,11 +109,89 @@ impl Contingency {
                     dirty[s] = false;
                 }
             }
-            *cm.cells.entry((ids[0], ids[1])).or_insert(0) += (next - t) as u64;
+            *cells.entry((ids[0], ids[1])).or_insert(0) += (next - t) as u64;
         }
+        cm.cells = cells.into_iter().collect();
         cm.rows = classes[0].len();
         cm.columns = classes[1].len();
         cm
+    }
+
+    /// [`Contingency::of_frames`] for the common case of at most 64 speakers a side: a class
+    /// is a bit set, and a boundary is one `u64` (`frame << 9 | side << 7 | speaker << 1 |
+    /// start`), so the events sort as integers and classes hash as integers. Classes get the
+    /// same numbers (order of first appearance), so the table is the same. `None` when the
+    /// recording does not fit.
+    fn of_frames_small(f: &FrameSets) -> Option<Contingency> {
+        const TIME_LIMIT: i64 = 1 << 50;
+        if f.reference.len() > 64 || f.hypothesis.len() > 64 {
+            return None;
+        }
+        let pack = |t: i64, side: u64, k: u64, start: bool| -> Option<u64> {
+            (0..TIME_LIMIT)
+                .contains(&t)
+                .then(|| (t as u64) << 9 | side << 7 | k << 1 | u64::from(start))
+        };
+        let count: usize = f.reference.iter().chain(&f.hypothesis).map(|(_, r)| r.len()).sum();
+        let mut events: Vec<u64> = Vec::with_capacity(2 * (count + f.keep.len()));
+        for (side, sets) in [(0u64, &f.reference), (1u64, &f.hypothesis)] {
+            for (k, (_, region)) in sets.iter().enumerate() {
+                for s in region.iter() {
+                    events.push(pack(s.start().micros(), side, k as u64, true)?);
+                    events.push(pack(s.end().micros(), side, k as u64, false)?);
+                }
+            }
+        }
+        for s in f.keep.iter() {
+            events.push(pack(s.start().micros(), 2, 0, true)?);
+            events.push(pack(s.end().micros(), 2, 0, false)?);
+        }
+        events.sort_unstable();
+        let mut cells: FxHashMap<(usize, usize), u64> = FxHashMap::default();
+        let mut classes: [FxHashMap<u64, usize>; 2] = Default::default();
+        let mut active = [0u64; 2];
+        let mut ids = [0usize; 2];
+        let mut dirty = [true; 2];
+        let mut inside = 0i32;
+        let mut i = 0;
+        while i < events.len() {
+            let t = events[i] >> 9;
+            while i < events.len() && events[i] >> 9 == t {
+                let code = events[i] & 0x1ff;
+                let (side, bit, start) =
+                    ((code >> 7) as usize, 1u64 << ((code >> 1) & 63), code & 1 == 1);
+                match side {
+                    0 | 1 => {
+                        if start {
+                            active[side] |= bit;
+                        } else {
+                            active[side] &= !bit;
+                        }
+                        dirty[side] = true;
+                    }
+                    _ => inside += if start { 1 } else { -1 },
+                }
+                i += 1;
+            }
+            let Some(&e) = events.get(i) else { break };
+            let next = e >> 9;
+            if inside <= 0 || next <= t {
+                continue;
+            }
+            for s in 0..2 {
+                if dirty[s] {
+                    let n = classes[s].len();
+                    ids[s] = *classes[s].entry(active[s]).or_insert(n);
+                    dirty[s] = false;
+                }
+            }
+            *cells.entry((ids[0], ids[1])).or_insert(0) += next - t;
+        }
+        Some(Contingency {
+            cells: cells.into_iter().collect(),
+            rows: classes[0].len(),
+            columns: classes[1].len(),
+        })
     }
 
     /// Block-diagonal sum of recordings' tables.
@@ -257,6 +343,55 @@ pub fn coverage(reference: &Annotation, hypothesis: &Annotation) -> (Delta, Delt
     purity(hypothesis, reference)
 }
 
+/// [`purity`] and [`coverage`] at once: each speaker's region is built once and every
+/// (reference, hypothesis) overlap is measured once, without building the intersections.
+pub fn purity_and_coverage(
+    reference: &Annotation,
+    hypothesis: &Annotation,
+) -> ((Delta, Delta), (Delta, Delta)) {
+    let r = reference.speaker_regions();
+    let h = hypothesis.speaker_regions();
+    // overlap[j][i] = |h_j ∩ r_i|.
+    let overlap: Vec<Vec<Delta>> =
+        h.iter().map(|hj| r.iter().map(|ri| overlap_duration(ri, hj)).collect()).collect();
+    let mut purity = (Delta::ZERO, Delta::ZERO);
+    for (j, hj) in h.iter().enumerate() {
+        purity.1 += hj.duration();
+        purity.0 += overlap[j].iter().copied().max().unwrap_or(Delta::ZERO);
+    }
+    let mut coverage = (Delta::ZERO, Delta::ZERO);
+    for (i, ri) in r.iter().enumerate() {
+        coverage.1 += ri.duration();
+        coverage.0 += overlap.iter().map(|row| row[i]).max().unwrap_or(Delta::ZERO);
+    }
+    (purity, coverage)
+}
+
+/// `|a ∩ b|`, by the same linear merge as [`Region::intersection`] but without building it.
+///
+/// ```text
+/// a       [████)      [██████)
+/// b          [████)      [█)
+/// a ∩ b      [█)         [█)      → 2 units
+/// ```
+pub fn overlap_duration(a: &Region, b: &Region) -> Delta {
+    let (a, b) = (a.segments(), b.segments());
+    let (mut i, mut j) = (0, 0);
+    let mut total = Delta::ZERO;
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        if let Some(piece) = x.intersection(&y) {
+            total += piece.duration();
+        }
+        if x.end() <= y.end() {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    total
+}
+
 /// `largest / total`, 1 when nothing was labelled.
 pub fn ratio((largest, total): (Delta, Delta)) -> f64 {
     if total <= Delta::ZERO {
@@ -269,7 +404,7 @@ pub fn ratio((largest, total): (Delta, Delta)) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Region, Segment};
+    use crate::model::Segment;
 
     fn r(a: i64, b: i64) -> Region {
         Region::from_segment(Segment::from_micros(a, b).unwrap())
@@ -296,6 +431,50 @@ mod tests {
     }
 
     #[test]
+    fn bit_set_classes_give_the_same_table() {
+        // Pseudo-random speakers over 0..2000 frames, keep with holes; both paths must agree
+        // cell for cell, class numbers included.
+        let mut seed = 12345u64;
+        let mut next = |m: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        for round in 0..20 {
+            let mut side = |n: usize| -> Vec<(bool, Region)> {
+                (0..n)
+                    .map(|_| {
+                        let segs: Vec<Segment> = (0..next(8))
+                            .filter_map(|_| {
+                                let a = next(2000) as i64;
+                                Segment::from_micros(a, a + 1 + next(300) as i64)
+                            })
+                            .collect();
+                        (true, Region::from_segments(segs))
+                    })
+                    .collect()
+            };
+            let f = FrameSets {
+                keep: Region::from_segments([
+                    Segment::from_micros(0, 900).unwrap(),
+                    Segment::from_micros(1000 + round, 2100).unwrap(),
+                ]),
+                reference: side(1 + round as usize % 5),
+                hypothesis: side(1 + round as usize % 7),
+            };
+            let small = Contingency::of_frames_small(&f).unwrap();
+            assert_eq!(small, Contingency::of_frames_general(&f), "round {round}");
+            assert_eq!(small.metrics(), Contingency::of_frames_general(&f).metrics());
+        }
+        let many = FrameSets {
+            keep: r(0, 10),
+            reference: (0..65).map(|k| (true, r(k % 10, k % 10 + 1))).collect(),
+            hypothesis: vec![(true, r(0, 10))],
+        };
+        assert_eq!(Contingency::of_frames_small(&many), None);
+        assert_eq!(Contingency::of_frames(&many).rows, 10);
+    }
+
+    #[test]
     fn purity_and_coverage_of_the_pyannote_example() {
         let s = |a, b| Segment::from_millis(a, b).unwrap();
         let reference = Annotation::from_labelled([
@@ -314,5 +493,9 @@ mod tests {
         assert_eq!(purity(&reference, &hypothesis), (Delta::from_secs(24), Delta::from_secs(36)));
         assert_eq!(coverage(&reference, &hypothesis), (Delta::from_secs(22), Delta::from_secs(31)));
         assert_eq!(format!("{:.4}", ratio(purity(&reference, &hypothesis))), "0.6667");
+        assert_eq!(
+            purity_and_coverage(&reference, &hypothesis),
+            (purity(&reference, &hypothesis), coverage(&reference, &hypothesis))
+        );
     }
 }

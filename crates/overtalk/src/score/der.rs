@@ -155,43 +155,121 @@ pub fn sweep(
     hypothesis: &[Token],
     within: &Region,
     count_each: bool,
-    mut f: impl FnMut(Piece<'_>),
+    f: impl FnMut(Piece<'_>),
 ) {
-    // Event kinds: 0 = reference, 1 = hypothesis, 2 = region. Order at equal times is
-    // irrelevant: pieces are taken between distinct times after all events at a time.
-    let mut events: Vec<(Time, u8, u32, i32)> =
-        Vec::with_capacity(2 * (reference.len() + hypothesis.len() + within.len()));
-    let nref = reference.iter().map(|t| t.1 as usize + 1).max().unwrap_or(0);
-    let nhyp = hypothesis.iter().map(|t| t.1 as usize + 1).max().unwrap_or(0);
-    for (side, tokens) in [(0u8, reference), (1u8, hypothesis)] {
-        for &(s, k) in tokens {
-            events.push((s.start(), side, k, 1));
-            events.push((s.end(), side, k, -1));
+    sweep_events(&TurnEvents::new(reference, hypothesis), within, count_each, f);
+}
+
+/// The turn boundaries of a recording's two sides, sorted by time once and swept as often as
+/// needed (the mapping and the DER components sweep the same turns over different regions).
+pub struct TurnEvents {
+    /// `(time, side, speaker, +1 start / −1 end)`, side 0 = reference, 1 = hypothesis; sorted
+    /// by time only (the order at one time is irrelevant to a sweep).
+    events: Vec<(Time, u8, u32, i32)>,
+    nref: usize,
+    nhyp: usize,
+}
+
+impl TurnEvents {
+    /// The boundaries of `reference` and `hypothesis` turns, sorted by time.
+    pub fn new(reference: &[Token], hypothesis: &[Token]) -> TurnEvents {
+        let n = 2 * (reference.len() + hypothesis.len());
+        let sorted = |t: &[Token]| t.is_sorted_by_key(|x| x.0.start());
+        let events = if sorted(reference) && sorted(hypothesis) {
+            // Turns come sorted by onset (as `prepare` leaves them): only the ends are sorted,
+            // then the three runs are merged.
+            let mut ends: Vec<(Time, u8, u32, i32)> = Vec::with_capacity(n / 2);
+            for (side, tokens) in [(0u8, reference), (1u8, hypothesis)] {
+                ends.extend(tokens.iter().map(|&(s, k)| (s.end(), side, k, -1)));
+            }
+            ends.sort_unstable_by_key(|e| e.0);
+            let starts = |side: u8, t: &'_ [Token]| {
+                t.iter().map(move |&(s, k)| (s.start(), side, k, 1)).collect::<Vec<_>>()
+            };
+            let merged = merge_by_time(&starts(0, reference), &starts(1, hypothesis));
+            merge_by_time(&merged, &ends)
+        } else {
+            let mut events: Vec<(Time, u8, u32, i32)> = Vec::with_capacity(n);
+            for (side, tokens) in [(0u8, reference), (1u8, hypothesis)] {
+                for &(s, k) in tokens {
+                    events.push((s.start(), side, k, 1));
+                    events.push((s.end(), side, k, -1));
+                }
+            }
+            events.sort_unstable_by_key(|e| e.0);
+            events
+        };
+        TurnEvents {
+            events,
+            nref: reference.iter().map(|t| t.1 as usize + 1).max().unwrap_or(0),
+            nhyp: hypothesis.iter().map(|t| t.1 as usize + 1).max().unwrap_or(0),
         }
     }
-    for s in within.iter() {
-        events.push((s.start(), 2, 0, 1));
-        events.push((s.end(), 2, 0, -1));
+}
+
+/// Two event lists sorted by time, merged into one sorted by time.
+fn merge_by_time(
+    a: &[(Time, u8, u32, i32)],
+    b: &[(Time, u8, u32, i32)],
+) -> Vec<(Time, u8, u32, i32)> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i].0 <= b[j].0 {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
     }
-    events.sort_unstable_by_key(|e| e.0);
-    let mut r = Side::new(nref);
-    let mut h = Side::new(nhyp);
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// [`sweep`] over turn boundaries sorted beforehand: the region's boundaries (already in time
+/// order) are merged in as the sweep goes.
+pub fn sweep_events(
+    turns: &TurnEvents,
+    within: &Region,
+    count_each: bool,
+    mut f: impl FnMut(Piece<'_>),
+) {
+    let events = &turns.events;
+    let region = within.segments();
+    // The region's boundaries in time order: start of segment i at 2i, end at 2i + 1.
+    let region_at = |j: usize| -> Option<(Time, i32)> {
+        let s = region.get(j / 2)?;
+        Some(if j % 2 == 0 { (s.start(), 1) } else { (s.end(), -1) })
+    };
+    let next_time = |i: usize, j: usize| -> Option<Time> {
+        match (events.get(i).map(|e| e.0), region_at(j).map(|e| e.0)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    };
+    let mut r = Side::new(turns.nref);
+    let mut h = Side::new(turns.nhyp);
     let mut inside = 0i32;
     let mut rv: Vec<(u32, u32)> = Vec::new();
     let mut hv: Vec<(u32, u32)> = Vec::new();
-    let mut i = 0;
-    while i < events.len() {
-        let t = events[i].0;
+    let (mut i, mut j) = (0, 0);
+    while let Some(t) = next_time(i, j) {
         while i < events.len() && events[i].0 == t {
             let (_, side, k, d) = events[i];
-            match side {
-                0 => r.apply(k, d),
-                1 => h.apply(k, d),
-                _ => inside += d,
+            if side == 0 {
+                r.apply(k, d);
+            } else {
+                h.apply(k, d);
             }
             i += 1;
         }
-        let Some(&(next, ..)) = events.get(i) else { break };
+        while let Some((_, d)) = region_at(j).filter(|e| e.0 == t) {
+            inside += d;
+            j += 1;
+        }
+        let Some(next) = next_time(i, j) else { break };
         if inside <= 0 || (r.active.is_empty() && h.active.is_empty()) {
             continue;
         }
@@ -216,8 +294,19 @@ pub fn cooccurrence(
     within: &Region,
     count_each: bool,
 ) -> Vec<Vec<i64>> {
+    cooccurrence_of(&TurnEvents::new(reference, hypothesis), nref, nhyp, within, count_each)
+}
+
+/// [`cooccurrence`] from turn boundaries sorted beforehand.
+pub fn cooccurrence_of(
+    turns: &TurnEvents,
+    nref: usize,
+    nhyp: usize,
+    within: &Region,
+    count_each: bool,
+) -> Vec<Vec<i64>> {
     let mut m = vec![vec![0i64; nhyp]; nref];
-    sweep(reference, hypothesis, within, count_each, |p| {
+    sweep_events(turns, within, count_each, |p| {
         let d = p.segment.duration().micros();
         for &(rk, rc) in p.reference {
             for &(hk, hc) in p.hypothesis {
@@ -255,8 +344,18 @@ pub fn components(
     mapping: &[Option<usize>],
     count_each: bool,
 ) -> DerComponents {
+    components_of(&TurnEvents::new(reference, hypothesis), within, mapping, count_each)
+}
+
+/// [`components`] from turn boundaries sorted beforehand.
+pub fn components_of(
+    turns: &TurnEvents,
+    within: &Region,
+    mapping: &[Option<usize>],
+    count_each: bool,
+) -> DerComponents {
     let mut c = DerComponents::default();
-    sweep(reference, hypothesis, within, count_each, |p| {
+    sweep_events(turns, within, count_each, |p| {
         let d = p.segment.duration().micros();
         let nref: i64 = p.reference.iter().map(|&(_, n)| i64::from(n)).sum();
         let nsys: i64 = p.hypothesis.iter().map(|&(_, n)| i64::from(n)).sum();
@@ -298,6 +397,27 @@ mod tests {
         let total = c + c;
         assert_eq!(total.scored, Delta::from_secs(40));
         assert_eq!([c, c].iter().copied().sum::<DerComponents>(), total);
+    }
+
+    #[test]
+    fn turn_events_are_sorted_either_way() {
+        let r = vec![(seg(0, 10), 0), (seg(2, 5), 1), (seg(2, 30), 0), (seg(7, 8), 2)];
+        let h = vec![(seg(1, 4), 0), (seg(1, 40), 1), (seg(9, 12), 0)];
+        let merged = TurnEvents::new(&r, &h);
+        let mut unsorted_r = r.clone();
+        unsorted_r.reverse();
+        let sorted_all = TurnEvents::new(&unsorted_r, &h);
+        assert!(merged.events.is_sorted_by_key(|e| e.0));
+        let key = |v: &[(Time, u8, u32, i32)]| {
+            let mut v = v.to_vec();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(key(&merged.events), key(&sorted_all.events));
+        assert_eq!(merged.events.len(), 14);
+        let w = Region::from_segment(seg(0, 50));
+        let m = [Some(1), Some(0), None];
+        assert_eq!(components_of(&merged, &w, &m, true), components(&unsorted_r, &h, &w, &m, true));
     }
 
     #[test]

@@ -26,8 +26,9 @@ use serde::{Deserialize, Serialize};
 use crate::model::{Region, Segment};
 use crate::time::Time;
 
+use super::cluster::overlap_duration;
 use super::mapping::min_cost_assignment;
-use super::prepare::{Prepared, Token};
+use super::prepare::{crop_pieces, Prepared, Token};
 
 /// The JER of one reference speaker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -193,7 +194,7 @@ pub fn frames_jer_of(p: &Prepared, fs: FrameSets) -> FileJer {
         .map(|&i| {
             hyps.iter()
                 .map(|&j| {
-                    let inter = count(&rf[i].intersection(&hf[j]));
+                    let inter = overlap_duration(&rf[i], &hf[j]).micros() as f64;
                     let union = count(&rf[i]) + count(&hf[j]) - inter;
                     if union > 0.0 {
                         1.0 - inter / union
@@ -233,7 +234,7 @@ pub fn continuous_jer(
         let mut segs: Vec<Vec<Segment>> = vec![Vec::new(); count];
         for &(s, k) in tokens {
             if let Some(v) = segs.get_mut(k as usize) {
-                v.extend(p.scored.crop_segment(s).iter().copied());
+                v.extend(crop_pieces(&p.scored, s));
             }
         }
         segs.into_iter().map(Region::from_segments).collect()

@@ -37,6 +37,7 @@ pub mod validate;
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -165,6 +166,36 @@ pub struct ScoreReport {
     pub purity: f64,
     /// pyannote's coverage over all recordings.
     pub coverage: f64,
+    /// Which metrics were computed; the others hold their empty values (`None`, zero, 1.0).
+    #[serde(default)]
+    pub computed: Metrics,
+}
+
+/// Which metrics [`score_with`] computes besides the DER (which is always computed).
+///
+/// The DER alone is what md-eval, spyder and pyannote's `DiarizationErrorRate` report; the JER
+/// (10 ms frames under dscore's definition) and the clustering metrics cost more than the DER.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Metrics {
+    /// The Jaccard error rate.
+    pub jer: bool,
+    /// dscore's clustering metrics and pyannote's purity and coverage.
+    pub clustering: bool,
+    /// The speech detection error.
+    pub detection: bool,
+}
+
+impl Metrics {
+    /// Every metric.
+    pub const ALL: Metrics = Metrics { jer: true, clustering: true, detection: true };
+    /// The DER only.
+    pub const DER_ONLY: Metrics = Metrics { jer: false, clustering: false, detection: false };
+}
+
+impl Default for Metrics {
+    fn default() -> Metrics {
+        Metrics::ALL
+    }
 }
 
 impl ScoreReport {
@@ -190,6 +221,19 @@ pub fn prepare_and_map(
     uem_given: bool,
     opts: &ScoreOptions,
 ) -> Result<Option<(Prepared, Vec<Option<usize>>)>> {
+    Ok(prepare_map_events(input, uem, uem_given, opts)?.map(|(p, m, _)| (p, m)))
+}
+
+/// A prepared recording, its mapping and its sorted turn boundaries.
+type Mapped = (Prepared, Vec<Option<usize>>, der::TurnEvents);
+
+/// [`prepare_and_map`], also returning the sorted turn boundaries for the DER sweep.
+fn prepare_map_events(
+    input: &RecordingInput,
+    uem: Option<&Region>,
+    uem_given: bool,
+    opts: &ScoreOptions,
+) -> Result<Option<Mapped>> {
     let Some(p) = prepare(input, uem, uem_given, opts)? else { return Ok(None) };
     let cells = p.reference_names.len().saturating_mul(p.hypothesis_names.len());
     if cells > MAX_SPEAKER_PAIRS {
@@ -207,16 +251,101 @@ pub fn prepare_and_map(
         MapStage::BeforeCollar => &p.evaluation,
         MapStage::AfterCollar => &p.scored,
     };
-    let co = der::cooccurrence(
-        &p.reference,
-        &p.hypothesis,
+    let turns = der::TurnEvents::new(&p.reference, &p.hypothesis);
+    let co = der::cooccurrence_of(
+        &turns,
         p.reference_names.len(),
         p.hypothesis_names.len(),
         within,
         count_each,
     );
     let mapping = map_speakers(&co, opts.mapping);
-    Ok(Some((p, mapping)))
+    Ok(Some((p, mapping, turns)))
+}
+
+/// Scores one recording; the contingency table comes back for the corpus clustering metrics
+/// (`None` when the recording is skipped).
+fn score_recording(
+    input: &RecordingInput,
+    entry: Option<&Region>,
+    uem_given: bool,
+    opts: &ScoreOptions,
+    metrics: Metrics,
+) -> Result<(FileScore, Option<cluster::Contingency>)> {
+    let count_each = opts.self_overlap == SelfOverlap::CountEach;
+    let has_ref = input.reference.as_ref().is_some_and(|a| !a.is_empty());
+    let has_hyp = input.hypothesis.as_ref().is_some_and(|a| !a.is_empty());
+    let status = match (has_ref, has_hyp) {
+        (true, true) => FileStatus::Scored,
+        (true, false) => FileStatus::MissingHypothesis,
+        (false, _) => FileStatus::MissingReference,
+    };
+    let skipped = |status| FileScore {
+        id: input.id.clone(),
+        status,
+        der: DerComponents::default(),
+        mapping: Vec::new(),
+        jer: None,
+        detection: DetectionComponents::default(),
+        evaluated: Delta::ZERO,
+        cluster: None,
+        purity: (Delta::ZERO, Delta::ZERO),
+        coverage: (Delta::ZERO, Delta::ZERO),
+    };
+    if status == FileStatus::MissingReference && opts.hypothesis_only == HypothesisOnly::Ignore {
+        return Ok((skipped(FileStatus::Skipped), None));
+    }
+    let Some((p, mapping, turns)) = prepare_map_events(input, entry, uem_given, opts)? else {
+        return Ok((skipped(FileStatus::Skipped), None));
+    };
+    let der = der::components_of(&turns, &p.scored, &mapping, count_each);
+    drop(turns);
+    let frames_needed = metrics.clustering || (metrics.jer && opts.jer == JerDefinition::Frames);
+    let frames = frames_needed.then(|| jer::frame_sets(&p, opts.frame_step.micros()));
+    let contingency = match &frames {
+        Some(f) if metrics.clustering => Some(cluster::Contingency::of_frames(f)),
+        _ => None,
+    };
+    let jer = match (metrics.jer, opts.jer, frames) {
+        (false, ..) => None,
+        (true, JerDefinition::Frames, Some(f)) => Some(jer::frames_jer_of(&p, f)),
+        (true, JerDefinition::Frames, None) => Some(jer::frames_jer(&p, opts.frame_step.micros())),
+        (true, JerDefinition::Continuous, _) => {
+            Some(jer::continuous_jer(&p, &p.reference, &p.hypothesis, &mapping))
+        }
+    };
+    let detection = if metrics.detection {
+        detection::detection(&p.reference, &p.hypothesis, &p.scored)
+    } else {
+        DetectionComponents::default()
+    };
+    let pairs = mapping
+        .iter()
+        .enumerate()
+        .filter_map(|(r, h)| {
+            let h = (*h)?;
+            Some((p.reference_names.get(r)?.clone(), p.hypothesis_names.get(h)?.clone()))
+        })
+        .collect();
+    let empty = Annotation::default();
+    let (r, h) =
+        (input.reference.as_ref().unwrap_or(&empty), input.hypothesis.as_ref().unwrap_or(&empty));
+    let nothing = (Delta::ZERO, Delta::ZERO);
+    let (purity, coverage) =
+        if metrics.clustering { cluster::purity_and_coverage(r, h) } else { (nothing, nothing) };
+    let file = FileScore {
+        id: input.id.clone(),
+        status,
+        der,
+        mapping: pairs,
+        jer,
+        detection,
+        evaluated: p.evaluation.duration(),
+        cluster: contingency.as_ref().and_then(cluster::Contingency::metrics),
+        purity,
+        coverage,
+    };
+    Ok((file, contingency))
 }
 
 /// Scores recordings. `uem` maps recording ids (as written in the UEM file) to scoring regions.
@@ -226,6 +355,19 @@ pub fn score(
     inputs: &[RecordingInput],
     uem: Option<&BTreeMap<String, Region>>,
     opts: &ScoreOptions,
+) -> Result<ScoreReport> {
+    score_with(inputs, uem, opts, Metrics::ALL)
+}
+
+/// [`score`], computing only the DER and the chosen `metrics`: the others are left at their
+/// empty values (no JER, no clustering metrics, purity and coverage 1, zero detection
+/// components) and [`ScoreReport::computed`] says which were computed. What is computed is
+/// the same as under [`score`].
+pub fn score_with(
+    inputs: &[RecordingInput],
+    uem: Option<&BTreeMap<String, Region>>,
+    opts: &ScoreOptions,
+    metrics: Metrics,
 ) -> Result<ScoreReport> {
     let uem_norm = uem.map(|u| prepare::normalise_uem(u, opts.uem_ids));
     if opts.zero_length == ZeroLength::Reject {
@@ -239,75 +381,21 @@ pub fn score(
     }
     let mut sorted: Vec<&RecordingInput> = inputs.iter().collect();
     sorted.sort_by(|a, b| a.id.cmp(&b.id));
-    let count_each = opts.self_overlap == SelfOverlap::CountEach;
-    let mut files = Vec::with_capacity(sorted.len());
-    let mut tables = Vec::new();
-    for input in sorted {
-        let has_ref = input.reference.as_ref().is_some_and(|a| !a.is_empty());
-        let has_hyp = input.hypothesis.as_ref().is_some_and(|a| !a.is_empty());
-        let status = match (has_ref, has_hyp) {
-            (true, true) => FileStatus::Scored,
-            (true, false) => FileStatus::MissingHypothesis,
-            (false, _) => FileStatus::MissingReference,
-        };
-        let skipped = |status| FileScore {
-            id: input.id.clone(),
-            status,
-            der: DerComponents::default(),
-            mapping: Vec::new(),
-            jer: None,
-            detection: DetectionComponents::default(),
-            evaluated: Delta::ZERO,
-            cluster: None,
-            purity: (Delta::ZERO, Delta::ZERO),
-            coverage: (Delta::ZERO, Delta::ZERO),
-        };
-        if status == FileStatus::MissingReference && opts.hypothesis_only == HypothesisOnly::Ignore
-        {
-            files.push(skipped(FileStatus::Skipped));
-            continue;
-        }
-        let entry = uem_norm.as_ref().and_then(|u| u.get(&input.id));
-        let Some((p, mapping)) = prepare_and_map(input, entry, uem.is_some(), opts)? else {
-            files.push(skipped(FileStatus::Skipped));
-            continue;
-        };
-        let der = der::components(&p.reference, &p.hypothesis, &p.scored, &mapping, count_each);
-        let frames = jer::frame_sets(&p, opts.frame_step.micros());
-        let contingency = cluster::Contingency::of_frames(&frames);
-        let jer = match opts.jer {
-            JerDefinition::Frames => jer::frames_jer_of(&p, frames),
-            JerDefinition::Continuous => {
-                jer::continuous_jer(&p, &p.reference, &p.hypothesis, &mapping)
-            }
-        };
-        let detection = detection::detection(&p.reference, &p.hypothesis, &p.scored);
-        let pairs = mapping
-            .iter()
-            .enumerate()
-            .filter_map(|(r, h)| {
-                let h = (*h)?;
-                Some((p.reference_names.get(r)?.clone(), p.hypothesis_names.get(h)?.clone()))
-            })
-            .collect();
-        let empty = Annotation::default();
-        let (r, h) = (
-            input.reference.as_ref().unwrap_or(&empty),
-            input.hypothesis.as_ref().unwrap_or(&empty),
-        );
-        files.push(FileScore {
-            id: input.id.clone(),
-            status,
-            der,
-            mapping: pairs,
-            jer: Some(jer),
-            detection,
-            evaluated: p.evaluation.duration(),
-            cluster: contingency.metrics(),
-            purity: cluster::purity(r, h),
-            coverage: cluster::coverage(r, h),
-        });
-        tables.push(contingency);
+    // Recordings are independent: they are scored in parallel and collected in id order, so
+    // every number (and the first error, if any) is the same whatever the number of threads.
+    let scored: Vec<Result<(FileScore, Option<cluster::Contingency>)>> = sorted
+        .par_iter()
+        .map(|input| {
+            let entry = uem_norm.as_ref().and_then(|u| u.get(&input.id));
+            score_recording(input, entry, uem.is_some(), opts, metrics)
+        })
+        .collect();
+    let mut files = Vec::with_capacity(scored.len());
+    let mut tables = Vec::with_capacity(scored.len());
+    for r in scored {
+        let (file, table) = r?;
+        files.push(file);
+        tables.extend(table);
     }
     let counted = || files.iter().filter(|f| f.status != FileStatus::Skipped);
     let total: DerComponents = counted().map(|f| f.der).sum();
@@ -321,7 +409,11 @@ pub fn score(
     } else {
         Some(jer::corpus_jer(&jers, opts.jer == JerDefinition::Frames))
     };
-    let cluster = cluster::Contingency::block_diagonal(&tables).metrics();
+    let cluster = if metrics.clustering {
+        cluster::Contingency::block_diagonal(&tables).metrics()
+    } else {
+        None
+    };
     let add = |f: fn(&FileScore) -> (Delta, Delta)| {
         counted().map(f).fold((Delta::ZERO, Delta::ZERO), |a, b| (a.0 + b.0, a.1 + b.1))
     };
@@ -336,5 +428,51 @@ pub fn score(
         cluster,
         purity,
         coverage,
+        computed: metrics,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Segment;
+
+    #[test]
+    fn fewer_metrics_leave_the_computed_ones_unchanged() {
+        let s = |a, b| Segment::from_millis(a, b).unwrap();
+        let reference = Annotation::from_labelled([
+            (s(0, 10_000), "A"),
+            (s(8_000, 20_000), "B"),
+            (s(25_000, 30_000), "A"),
+        ]);
+        let hypothesis = Annotation::from_labelled([
+            (s(500, 12_000), "x"),
+            (s(12_000, 21_000), "y"),
+            (s(24_000, 29_000), "y"),
+        ]);
+        let inputs = [
+            RecordingInput::new("r1", Some(reference.clone()), Some(hypothesis.clone())),
+            RecordingInput::new("r2", Some(hypothesis), Some(reference)),
+        ];
+        for preset in Preset::ALL {
+            let opts = ScoreOptions::preset(preset).with_collar(Delta::from_millis(250));
+            let all = score(&inputs, None, &opts).unwrap();
+            assert_eq!(all.computed, Metrics::ALL);
+            assert!(all.jer.is_some() && all.cluster.is_some());
+            let jer_only = Metrics { jer: true, clustering: false, detection: false };
+            for metrics in [Metrics::DER_ONLY, jer_only] {
+                let some = score_with(&inputs, None, &opts, metrics).unwrap();
+                assert_eq!(some.total, all.total);
+                assert_eq!(some.der(), all.der());
+                assert_eq!(some.computed, metrics);
+                assert_eq!(some.jer, all.jer.filter(|_| metrics.jer));
+                assert_eq!(some.cluster, None);
+                assert_eq!(some.detection, DetectionComponents::default());
+                for (a, b) in some.files.iter().zip(&all.files) {
+                    assert_eq!((&a.der, &a.mapping), (&b.der, &b.mapping));
+                    assert_eq!(a.jer, b.jer.clone().filter(|_| metrics.jer));
+                }
+            }
+        }
+    }
 }

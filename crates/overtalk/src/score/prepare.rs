@@ -143,8 +143,7 @@ fn float_end(s: &Segment) -> f64 {
 /// A          [██)         A  [██████████)   (only with MergeRule::Touching)
 /// ```
 pub fn merge_per_speaker(tokens: &[Token], rule: MergeRule) -> Vec<Token> {
-    let mut sorted: Vec<Token> = tokens.to_vec();
-    sorted.sort_unstable_by_key(|(s, k)| (*k, *s));
+    let sorted = by_speaker(tokens);
     // The merged turn's float end travels with it (dscore keeps the larger float offset).
     let mut out: Vec<(Token, f64)> = Vec::with_capacity(sorted.len());
     for (s, k) in sorted {
@@ -168,6 +167,33 @@ pub fn merge_per_speaker(tokens: &[Token], rule: MergeRule) -> Vec<Token> {
     }
     let mut out: Vec<Token> = out.into_iter().map(|(t, _)| t).collect();
     out.sort_unstable_by_key(|(s, k)| (*s, *k));
+    out
+}
+
+/// The tokens ordered by (speaker, segment). From tokens already ordered by (segment,
+/// speaker), as `prepare` holds them, a counting pass per speaker keeps each speaker's turns
+/// in order without sorting.
+fn by_speaker(tokens: &[Token]) -> Vec<Token> {
+    let speakers = tokens.iter().map(|t| t.1 as usize + 1).max().unwrap_or(0);
+    if !tokens.is_sorted() || speakers > tokens.len() {
+        let mut sorted = tokens.to_vec();
+        sorted.sort_unstable_by_key(|(s, k)| (*k, *s));
+        return sorted;
+    }
+    let mut start = vec![0usize; speakers + 1];
+    for &(_, k) in tokens {
+        start[k as usize + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let Some(&filler) = tokens.first() else { return Vec::new() };
+    let mut out = vec![filler; tokens.len()];
+    for &t in tokens {
+        let slot = &mut start[t.1 as usize];
+        out[*slot] = t;
+        *slot += 1;
+    }
     out
 }
 
@@ -214,12 +240,28 @@ pub fn count_regions(tokens: &[Token]) -> (Region, Region) {
     (Region::from_segments(single), Region::from_segments(multi))
 }
 
+/// The pieces of `segment` inside `region`, in time order (what
+/// [`Region::crop_segment`] returns), found by binary search instead of a walk over the whole
+/// region, so cropping every turn of a recording stays `O(n log n)`.
+///
+/// ```text
+/// region    [████)  [██████)   [███)
+/// segment      [█████████████)
+/// pieces       [█)  [██████)
+/// ```
+pub fn crop_pieces(region: &Region, segment: Segment) -> impl Iterator<Item = Segment> + '_ {
+    let segs = region.segments();
+    let first = segs.partition_point(|r| r.end() <= segment.start());
+    segs[first..]
+        .iter()
+        .take_while(move |r| r.start() < segment.end())
+        .filter_map(move |r| r.intersection(&segment))
+}
+
 fn trim(tokens: &[Token], region: &Region) -> Vec<Token> {
     let mut out = Vec::with_capacity(tokens.len());
     for &(s, k) in tokens {
-        for p in region.crop_segment(s).iter() {
-            out.push((*p, k));
-        }
+        out.extend(crop_pieces(region, s).map(|p| (p, k)));
     }
     out
 }
@@ -388,6 +430,19 @@ mod tests {
     }
 
     #[test]
+    fn by_speaker_orders_by_speaker_then_time() {
+        let mut t = vec![(seg(0, 5), 1), (seg(1, 2), 0), (seg(1, 3), 2), (seg(4, 9), 1)];
+        t.push((seg(6, 7), 0));
+        t.sort_unstable();
+        let mut expected = t.clone();
+        expected.sort_unstable_by_key(|(s, k)| (*k, *s));
+        assert_eq!(by_speaker(&t), expected);
+        t.reverse();
+        assert_eq!(by_speaker(&t), expected);
+        assert!(by_speaker(&[]).is_empty());
+    }
+
+    #[test]
     fn float_overlap_merges_what_dscore_merges() {
         // 100.007 + 0.31 = 100.31700000000001 in f64: dscore sees an overlap with a turn at
         // 100.317 and merges; 1.5 + 0.5 is exact and stays touching.
@@ -409,6 +464,17 @@ mod tests {
         let z = collar_zone(&[(seg(1000, 2000), 0)], &[], Delta::from_millis(250));
         assert_eq!(z.segments(), &[seg(750, 1250), seg(1750, 2250)]);
         assert!(collar_zone(&[(seg(0, 1), 0)], &[], Delta::ZERO).is_empty());
+    }
+
+    #[test]
+    fn crop_pieces_is_crop_segment() {
+        let region = Region::from_segments([seg(0, 5), seg(8, 14), seg(20, 23), seg(30, 31)]);
+        for (a, b) in [(3, 21), (5, 8), (0, 40), (14, 20), (9, 10), (22, 35), (40, 50)] {
+            let s = seg(a, b);
+            let pieces: Vec<Segment> = crop_pieces(&region, s).collect();
+            assert_eq!(pieces, region.crop_segment(s).segments(), "{a}..{b}");
+        }
+        assert_eq!(crop_pieces(&region, seg(3, 21)).count(), 3);
     }
 
     #[test]
