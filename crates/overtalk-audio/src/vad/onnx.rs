@@ -222,3 +222,23 @@ impl OnnxPlan {
         Ok(outs)
     }
 }
+
+/// The declared rank and last dimension of input 0 (`None` where the file leaves them open), so
+/// a caller can tell which of its documented interfaces a file follows before loading it.
+pub(crate) fn first_input_shape(bytes: &[u8]) -> Result<(Option<usize>, Option<i64>)> {
+    let model = guarded(|| tract_onnx::onnx().model_for_read(&mut &bytes[..]))
+        .map_err(|e| Error::invalid(format!("not a readable ONNX model: {e}")))?;
+    let fact = match model.input_fact(0) {
+        Ok(f) => f.clone(),
+        Err(_) => return Err(Error::invalid("not a usable model: it has no inputs")),
+    };
+    if fact.shape.is_open() {
+        return Ok((None, None));
+    }
+    let dims: Vec<&GenericFactoid<TDim>> = fact.shape.dims().collect();
+    let last = match dims.last() {
+        Some(GenericFactoid::Only(t)) => t.as_i64(),
+        _ => None,
+    };
+    Ok((Some(dims.len()), last))
+}
