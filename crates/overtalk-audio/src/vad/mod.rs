@@ -8,7 +8,7 @@
 //! | --- | --- | --- |
 //! | [`EarshotVad`] (default) | earshot's small neural network, 16 ms frames, weights built in | ≈1300× real time |
 //! | [`EnergyVad`] | adaptive noise floor + energy margin, 10 ms frames; no model | ≫ 1000× real time |
-//! | `SileroVad` (feature `onnx`) | Silero VAD v6 (an installed model file) through tract, 32 ms frames, batched | ≈400× real time |
+//! | `SileroVad` (feature `onnx`) | Silero VAD v6 (an installed model file) through tract, 32 ms frames, batched | ≈590× real time |
 //!
 //! Every backend passes the same behavioural suite (`vad_suite!` in the tests): silence and
 //! stationary noise are not speech, speech-like bursts are, onsets and offsets land within a

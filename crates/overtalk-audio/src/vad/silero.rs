@@ -4,7 +4,7 @@
 //! (MIT), installed by `overtalk models install silero` (never part of this repository). It is
 //! the variant of Silero that tract can load: the main `silero_vad.onnx` contains `If` nodes
 //! tract does not support, this one does not, and it scores a whole batch of consecutive chunks
-//! in one call, which is what makes it fast (≈400× real time on one core).
+//! in one call, which is what makes it fast (≈590× real time on one core).
 //!
 //! # The model interface (also for `--vad-model FILE.onnx`)
 //!
