@@ -23,6 +23,8 @@
 pub mod cluster;
 pub mod embed;
 pub mod models;
+#[cfg(feature = "onnx")]
+pub mod onnx_embed;
 pub mod reseg;
 
 use overtalk::{Annotation, AnnotationBuilder, Delta, Region, Result, Segment, Time};

@@ -39,6 +39,21 @@ pub const PRETRAINED_SHA256: &str =
 /// File name of the converted encoder in the model directory.
 pub const GE2E_FILE: &str = "ge2e.safetensors";
 
+/// The PyPI package that ships the Silero voice activity model.
+pub const SILERO_PACKAGE: &str = "silero-vad";
+/// The pinned version of [`SILERO_PACKAGE`].
+pub const SILERO_VERSION: &str = "6.2.3";
+/// SHA-256 of the pinned wheel (`silero_vad-6.2.3-py3-none-any.whl`) as published on PyPI.
+pub const SILERO_WHEEL_SHA256: &str =
+    "7b7f5436cfcb02fae583a05b512ea96467fd449fe54cb49a5e4f06c51a1e43b8";
+/// The member of the wheel that holds the tract-loadable (If-free, batched) model.
+pub const SILERO_MEMBER: &str = "silero_vad/data/silero_vad_16k_sequence.onnx";
+/// SHA-256 of [`SILERO_MEMBER`] in the pinned wheel (what is actually verified).
+pub const SILERO_ONNX_SHA256: &str =
+    "9ccdacc4719d8aa7e45a77536bfabec45a03ba1f2fad5e241ab4060b24238a85";
+/// File name of the Silero model in the model directory.
+pub const SILERO_FILE: &str = "silero_vad_16k_sequence.onnx";
+
 /// Largest wheel or model file read (bytes).
 const MAX_FILE_BYTES: u64 = 256 << 20;
 
@@ -56,6 +71,11 @@ pub fn model_dir() -> Result<PathBuf> {
 /// Where the converted GE2E encoder is (or would be) in `dir`.
 pub fn ge2e_path(dir: &Path) -> PathBuf {
     dir.join(GE2E_FILE)
+}
+
+/// Where the Silero voice activity model is (or would be) in `dir`.
+pub fn silero_path(dir: &Path) -> PathBuf {
+    dir.join(SILERO_FILE)
 }
 
 /// Lower-case hex SHA-256 of `bytes`.
@@ -106,6 +126,60 @@ pub fn install_ge2e_from_wheel(wheel: &Path, dir: &Path) -> Result<PathBuf> {
         .map_err(|e| Error::from(e).with_path(&tmp))?;
     std::fs::rename(&tmp, &out).map_err(|e| Error::from(e).with_path(&out))?;
     Ok(out)
+}
+
+/// Extracts the Silero voice activity model ([`SILERO_MEMBER`]) from a `silero-vad` 6.2.3
+/// wheel, verifies its SHA-256 and writes [`SILERO_FILE`] into `dir` (created if needed;
+/// written atomically). The file is stored as shipped (MIT licence); loading it needs the
+/// `onnx` feature. Returns the path written.
+///
+/// ```text
+/// silero_vad-6.2.3-py3-none-any.whl ──zip──► silero_vad_16k_sequence.onnx (SHA-256 pinned)
+///        ──► <model dir>/silero_vad_16k_sequence.onnx
+/// ```
+pub fn install_silero_from_wheel(wheel: &Path, dir: &Path) -> Result<PathBuf> {
+    let bytes = read_bounded(wheel)?;
+    match zip_member(&bytes, "silero_vad/__init__.py") {
+        Ok(_) => {}
+        Err(e) if e.to_string().contains("is not in the archive") => {
+            return Err(Error::invalid(format!(
+                "not the {SILERO_PACKAGE} wheel (it has no silero_vad package)"
+            ))
+            .with_path(wheel));
+        }
+        Err(e) => return Err(e.with_path(wheel)),
+    }
+    let onnx = zip_member(&bytes, SILERO_MEMBER).map_err(|e| e.with_path(wheel))?;
+    let got = sha256_hex(&onnx);
+    if got != SILERO_ONNX_SHA256 {
+        return Err(Error::invalid(format!(
+            "{SILERO_MEMBER} has SHA-256 {got}, expected {SILERO_ONNX_SHA256} \
+             (only {SILERO_PACKAGE} {SILERO_VERSION} is supported)"
+        ))
+        .with_path(wheel));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::from(e).with_path(dir))?;
+    let out = silero_path(dir);
+    let tmp = dir.join(format!("{SILERO_FILE}.partial"));
+    std::fs::write(&tmp, &onnx).map_err(|e| Error::from(e).with_path(&tmp))?;
+    std::fs::rename(&tmp, &out).map_err(|e| Error::from(e).with_path(&out))?;
+    // The model's licence (MIT) travels with it.
+    if let Ok(licence) = zip_member(&bytes, SILERO_LICENCE_MEMBER) {
+        let at = dir.join(SILERO_LICENCE_FILE);
+        std::fs::write(&at, licence).map_err(|e| Error::from(e).with_path(&at))?;
+    }
+    Ok(out)
+}
+
+/// The licence file inside the pinned `silero-vad` wheel.
+const SILERO_LICENCE_MEMBER: &str = "silero_vad-6.2.3.dist-info/licenses/LICENSE";
+/// Where the licence of the Silero model is written beside it.
+pub const SILERO_LICENCE_FILE: &str = "silero_vad.LICENSE";
+
+/// Whether the installed Silero model file is intact: `Ok(true)` when its SHA-256 is the pinned
+/// one, `Ok(false)` when it differs, an error when it cannot be read.
+pub fn silero_file_is_pinned(path: &Path) -> Result<bool> {
+    Ok(sha256_hex(&read_bounded(path)?) == SILERO_ONNX_SHA256)
 }
 
 /// A named float tensor, row-major.

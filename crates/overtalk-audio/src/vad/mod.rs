@@ -8,6 +8,7 @@
 //! | --- | --- | --- |
 //! | [`EarshotVad`] (default) | earshot's small neural network, 16 ms frames, weights built in | ≈1300× real time |
 //! | [`EnergyVad`] | adaptive noise floor + energy margin, 10 ms frames; no model | ≫ 1000× real time |
+//! | `SileroVad` (feature `onnx`) | Silero VAD v6 (an installed model file) through tract, 32 ms frames, batched | ≈590× real time |
 //!
 //! Every backend passes the same behavioural suite (`vad_suite!` in the tests): silence and
 //! stationary noise are not speech, speech-like bursts are, onsets and offsets land within a
@@ -15,9 +16,15 @@
 
 mod earshot_vad;
 mod energy;
+#[cfg(feature = "onnx")]
+pub(crate) mod onnx;
+#[cfg(feature = "onnx")]
+pub mod silero;
 
 pub use earshot_vad::EarshotVad;
 pub use energy::EnergyVad;
+#[cfg(feature = "onnx")]
+pub use silero::SileroVad;
 
 use overtalk::{Delta, Region};
 
@@ -34,6 +41,20 @@ pub trait Vad: Send {
     fn predict(&mut self, frame: &[f32]) -> f32;
     /// Forgets all state (a new signal starts).
     fn reset(&mut self);
+    /// How many frames the detector prefers to score per [`predict_many`](Vad::predict_many)
+    /// call (1: no batching). Neural backends amortise their per-call cost over a batch.
+    fn batch_frames(&self) -> usize {
+        1
+    }
+    /// Scores consecutive frames (`frames.len()` a multiple of
+    /// [`frame_samples`](Vad::frame_samples)) and appends one probability per frame to `out`:
+    /// exactly what calling [`predict`](Vad::predict) on each frame in order would give.
+    fn predict_many(&mut self, frames: &[f32], out: &mut Vec<f32>) {
+        let n = self.frame_samples();
+        for f in frames.chunks_exact(n) {
+            out.push(self.predict(f));
+        }
+    }
     /// The frame hop as a duration.
     fn hop(&self) -> Delta {
         Delta(self.frame_samples() as i64 * 1_000_000 / crate::resample::ANALYSIS_RATE as i64)
@@ -48,18 +69,41 @@ pub enum VadKind {
     Earshot,
     /// [`EnergyVad`].
     Energy,
+    /// `SileroVad`: Silero VAD v6 from `overtalk models install silero`, or the model given to
+    /// `silero::use_model` (e.g. with `--vad-model FILE.onnx`).
+    #[cfg(feature = "onnx")]
+    Silero,
 }
 
 impl VadKind {
     /// Every backend.
+    #[cfg(not(feature = "onnx"))]
     pub const ALL: [VadKind; 2] = [VadKind::Earshot, VadKind::Energy];
+    /// Every backend.
+    #[cfg(feature = "onnx")]
+    pub const ALL: [VadKind; 3] = [VadKind::Earshot, VadKind::Energy, VadKind::Silero];
 
     /// A fresh detector.
+    ///
+    /// This cannot fail: if the Silero model cannot be loaded, the detector it returns finds no
+    /// speech. Call [`try_build`](VadKind::try_build) first to get the reason instead.
     pub fn build(self) -> Box<dyn Vad> {
         match self {
             VadKind::Earshot => Box::new(EarshotVad::new()),
             VadKind::Energy => Box::new(EnergyVad::new()),
+            #[cfg(feature = "onnx")]
+            VadKind::Silero => Box::new(SileroVad::shared()),
         }
+    }
+
+    /// A fresh detector, or why it cannot be had (the Silero model is not installed, or the
+    /// chosen model file is unusable).
+    pub fn try_build(self) -> overtalk::Result<Box<dyn Vad>> {
+        #[cfg(feature = "onnx")]
+        if self == VadKind::Silero {
+            return Ok(Box::new(SileroVad::new(silero::shared_model()?)));
+        }
+        Ok(self.build())
     }
 
     /// The name used on the command line.
@@ -67,24 +111,40 @@ impl VadKind {
         match self {
             VadKind::Earshot => "earshot",
             VadKind::Energy => "energy",
+            #[cfg(feature = "onnx")]
+            VadKind::Silero => "silero",
         }
     }
 }
 
+/// How to get the neural detector when this build lacks it.
+pub const ONNX_FEATURE_HINT: &str = "this overtalk was built without the `onnx` feature; \
+     rebuild with `cargo install overtalk-cli --features onnx` \
+     (or `cargo build --release --features onnx`)";
+
 impl std::str::FromStr for VadKind {
     type Err = String;
     fn from_str(s: &str) -> Result<VadKind, String> {
-        VadKind::ALL
-            .into_iter()
-            .find(|k| k.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown voice activity detector {s:?} (earshot, energy)"))
+        if let Some(k) = VadKind::ALL.into_iter().find(|k| k.name().eq_ignore_ascii_case(s)) {
+            return Ok(k);
+        }
+        if cfg!(not(feature = "onnx")) && s.eq_ignore_ascii_case("silero") {
+            return Err(format!(
+                "the silero voice activity detector is not available: {ONNX_FEATURE_HINT}"
+            ));
+        }
+        let names: Vec<&str> = VadKind::ALL.iter().map(|k| k.name()).collect();
+        Err(format!("unknown voice activity detector {s:?} ({})", names.join(", ")))
     }
 }
 
-/// Feeds a stream of any block size to a [`Vad`] frame by frame.
+/// Feeds a stream of any block size to a [`Vad`] frame by frame, in batches of
+/// [`Vad::batch_frames`] frames (so at most one batch of samples is held).
 pub struct VadRunner {
     vad: Box<dyn Vad>,
-    frame: Vec<f32>,
+    buffer: Vec<f32>,
+    batch: usize,
+    scores: Vec<f32>,
 }
 
 impl std::fmt::Debug for VadRunner {
@@ -96,8 +156,8 @@ impl std::fmt::Debug for VadRunner {
 impl VadRunner {
     /// Wraps a detector.
     pub fn new(vad: Box<dyn Vad>) -> VadRunner {
-        let n = vad.frame_samples();
-        VadRunner { vad, frame: Vec::with_capacity(n) }
+        let batch = vad.batch_frames().clamp(1, 1024) * vad.frame_samples();
+        VadRunner { vad, buffer: Vec::with_capacity(batch), batch, scores: Vec::new() }
     }
 
     /// The detector's frame hop.
@@ -105,28 +165,39 @@ impl VadRunner {
         self.vad.hop()
     }
 
-    /// Feeds samples; `emit` receives each completed frame's probability.
+    /// Feeds samples; `emit` receives each completed frame's probability, in order (a batching
+    /// detector's come a batch at a time).
     pub fn push(&mut self, samples: &[f32], emit: &mut dyn FnMut(f32)) {
-        let n = self.vad.frame_samples();
         let mut rest = samples;
         while !rest.is_empty() {
-            let take = (n - self.frame.len()).min(rest.len());
-            self.frame.extend_from_slice(&rest[..take]);
+            let take = (self.batch - self.buffer.len()).min(rest.len());
+            self.buffer.extend_from_slice(&rest[..take]);
             rest = &rest[take..];
-            if self.frame.len() == n {
-                emit(clamp_probability(self.vad.predict(&self.frame)));
-                self.frame.clear();
+            if self.buffer.len() == self.batch {
+                self.score(emit);
             }
         }
     }
 
-    /// Pads the last partial frame with silence and scores it.
+    /// Scores what is buffered, the last partial frame padded with silence.
     pub fn finish(&mut self, emit: &mut dyn FnMut(f32)) {
-        if !self.frame.is_empty() {
-            self.frame.resize(self.vad.frame_samples(), 0.0);
-            emit(clamp_probability(self.vad.predict(&self.frame)));
-            self.frame.clear();
+        if !self.buffer.is_empty() {
+            let n = self.vad.frame_samples();
+            self.buffer.resize(self.buffer.len().div_ceil(n) * n, 0.0);
+            self.score(emit);
         }
+    }
+
+    fn score(&mut self, emit: &mut dyn FnMut(f32)) {
+        self.scores.clear();
+        self.vad.predict_many(&self.buffer, &mut self.scores);
+        // A detector that returned too few scores gets silence for the rest.
+        let frames = self.buffer.len() / self.vad.frame_samples();
+        self.scores.resize(frames, 0.0);
+        for &p in &self.scores[..frames] {
+            emit(clamp_probability(p));
+        }
+        self.buffer.clear();
     }
 }
 

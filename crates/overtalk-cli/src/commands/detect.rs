@@ -53,9 +53,14 @@ pub(crate) struct AudioArgs {
     /// Names of the recording's channels, in order (`_` skips a channel).
     #[arg(long, value_name = "NAME,NAME,…", value_delimiter = ',')]
     pub(crate) channels: Vec<String>,
-    /// Voice activity detector: earshot (default), energy, or none (energy rules only).
-    #[arg(long, value_name = "NAME", default_value = "earshot")]
-    vad: String,
+    /// Voice activity detector: earshot (default), energy, silero (a build with the `onnx`
+    /// feature and `overtalk models install silero`), or none (energy rules only).
+    #[arg(long, value_name = "NAME")]
+    vad: Option<String>,
+    /// A voice activity model with the Silero sequence interface (see docs/models.md) instead
+    /// of the installed Silero model; implies `--vad silero`. Needs the `onnx` feature.
+    #[arg(long, value_name = "FILE.onnx")]
+    vad_model: Option<PathBuf>,
     /// Speech runs shorter than this are dropped (seconds).
     #[arg(long, value_name = "SECS", default_value = "0.1")]
     min_speech: f64,
@@ -88,10 +93,19 @@ pub(crate) fn is_audio(path: &Path) -> bool {
 
 impl AudioArgs {
     fn options(&self) -> Result<DetectOptions> {
-        let vad = match self.vad.as_str() {
-            "none" => None,
-            name => Some(name.parse::<VadKind>().map_err(anyhow::Error::msg)?),
+        let vad = match (self.vad.as_deref(), &self.vad_model) {
+            (Some(v), Some(_)) if !v.eq_ignore_ascii_case("silero") => {
+                bail!("--vad-model gives the model of --vad silero; it does not go with --vad {v}")
+            }
+            (_, Some(path)) => Some(use_vad_model(path)?),
+            (None, None) => Some(VadKind::Earshot),
+            (Some("none"), None) => None,
+            (Some(name), None) => Some(name.parse::<VadKind>().map_err(anyhow::Error::msg)?),
         };
+        // A detector that needs a model file is checked before any decoding.
+        if let Some(kind) = vad {
+            kind.try_build().with_context(|| format!("--vad {}", kind.name()))?;
+        }
         let mut options = DetectOptions { vad, ..DetectOptions::default() };
         options.multitrack.min_speech = seconds(self.min_speech, "--min-speech")?;
         options.multitrack.min_silence = seconds(self.min_silence, "--min-silence")?;
@@ -253,6 +267,20 @@ fn track_specs(
         bail!("--channels: a channel name is empty (use `_` to skip a channel)");
     }
     Ok(specs)
+}
+
+/// Loads `--vad-model FILE.onnx` (checked against the Silero sequence interface) as the model
+/// of `--vad silero`.
+#[cfg(feature = "onnx")]
+fn use_vad_model(path: &Path) -> Result<VadKind> {
+    let model = overtalk_audio::vad::silero::SileroModel::load(path).context("--vad-model")?;
+    overtalk_audio::vad::silero::use_model(model);
+    Ok(VadKind::Silero)
+}
+
+#[cfg(not(feature = "onnx"))]
+fn use_vad_model(path: &Path) -> Result<VadKind> {
+    bail!("--vad-model {}: {}", path.display(), overtalk_audio::vad::ONNX_FEATURE_HINT)
 }
 
 fn seconds(value: f64, flag: &str) -> Result<Delta> {

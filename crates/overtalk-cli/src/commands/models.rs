@@ -1,4 +1,5 @@
-//! `overtalk models`: install, list and locate the model files used for diarization.
+//! `overtalk models`: install, list and locate the model files (speaker encoder, neural voice
+//! activity detector).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -6,37 +7,141 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 use overtalk_audio::diarize::embed::Ge2eWeights;
 use overtalk_audio::diarize::models::{
-    self, ge2e_path, install_ge2e_from_wheel, sha256_hex, PRETRAINED_SHA256, RESEMBLYZER_PACKAGE,
-    RESEMBLYZER_VERSION, RESEMBLYZER_WHEEL_SHA256,
+    self, ge2e_path, install_ge2e_from_wheel, install_silero_from_wheel, sha256_hex, silero_path,
+    PRETRAINED_SHA256, RESEMBLYZER_PACKAGE, RESEMBLYZER_VERSION, RESEMBLYZER_WHEEL_SHA256,
+    SILERO_ONNX_SHA256, SILERO_PACKAGE, SILERO_VERSION, SILERO_WHEEL_SHA256,
 };
 
 use crate::{Globals, Outcome};
 
-/// Install, list and locate the speaker-embedding model used to tell voices apart.
+/// Install, list and locate the models: the speaker encoder that tells voices apart, and the
+/// Silero voice activity detector (`--vad silero`).
 ///
-/// The model is the GE2E speaker encoder shipped inside the Resemblyzer 0.1.4 wheel on PyPI
-/// (Apache-2.0). `install` fetches that exact wheel with `pip download --no-deps` (or takes a
-/// wheel you downloaded), checks SHA-256 hashes, converts the weights in Rust (no Python or torch
-/// is used to read them, and none is needed afterwards) and stores `ge2e.safetensors` in the
-/// model directory: `$OVERTALK_MODEL_DIR`, else the user data directory
-/// (`~/.local/share/overtalk/models` on Linux).
+/// `ge2e` is the GE2E speaker encoder shipped inside the Resemblyzer 0.1.4 wheel on PyPI
+/// (Apache-2.0); `install` converts its weights in Rust (no Python or torch is used to read
+/// them, and none is needed afterwards) into `ge2e.safetensors`. `silero` is
+/// `silero_vad_16k_sequence.onnx` from the silero-vad 6.2.3 wheel on PyPI (MIT), stored as
+/// shipped; running it needs overtalk built with the `onnx` feature. Each wheel is fetched with
+/// `pip download --no-deps` (or taken from `--wheel`), and the wheel and the model file are
+/// checked against pinned SHA-256 hashes. Models are stored in the model directory:
+/// `$OVERTALK_MODEL_DIR`, else the user data directory (`~/.local/share/overtalk/models` on
+/// Linux).
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  overtalk models install\n  overtalk models install --wheel Resemblyzer-0.1.4-py3-none-any.whl\n  overtalk models list"
+    after_help = "Examples:\n  overtalk models install\n  overtalk models install silero\n  overtalk models install --wheel Resemblyzer-0.1.4-py3-none-any.whl\n  overtalk models install silero --wheel silero_vad-6.2.3-py3-none-any.whl\n  overtalk models list"
 )]
 pub struct Args {
     #[command(subcommand)]
     action: Action,
 }
 
+/// A model `overtalk models` knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Model {
+    /// The GE2E speaker encoder (Resemblyzer 0.1.4), for `--diarize`.
+    Ge2e,
+    /// The Silero VAD v6 sequence model (silero-vad 6.2.3), for `--vad silero`.
+    Silero,
+}
+
+impl Model {
+    const ALL: [Model; 2] = [Model::Ge2e, Model::Silero];
+
+    fn name(self) -> &'static str {
+        match self {
+            Model::Ge2e => "ge2e",
+            Model::Silero => "silero",
+        }
+    }
+
+    /// `package==version` for pip.
+    fn spec(self) -> String {
+        match self {
+            Model::Ge2e => format!("{RESEMBLYZER_PACKAGE}=={RESEMBLYZER_VERSION}"),
+            Model::Silero => format!("{SILERO_PACKAGE}=={SILERO_VERSION}"),
+        }
+    }
+
+    fn wheel_sha256(self) -> &'static str {
+        match self {
+            Model::Ge2e => RESEMBLYZER_WHEEL_SHA256,
+            Model::Silero => SILERO_WHEEL_SHA256,
+        }
+    }
+
+    fn path(self, dir: &Path) -> PathBuf {
+        match self {
+            Model::Ge2e => ge2e_path(dir),
+            Model::Silero => silero_path(dir),
+        }
+    }
+
+    fn install_from_wheel(self, wheel: &Path, dir: &Path) -> Result<PathBuf> {
+        Ok(match self {
+            Model::Ge2e => install_ge2e_from_wheel(wheel, dir)?,
+            Model::Silero => install_silero_from_wheel(wheel, dir)?,
+        })
+    }
+
+    /// What the installed file was checked against, for the message after installing.
+    fn provenance(self) -> String {
+        match self {
+            Model::Ge2e => format!(
+                "from {RESEMBLYZER_PACKAGE} {RESEMBLYZER_VERSION}, pretrained.pt SHA-256 {PRETRAINED_SHA256}"
+            ),
+            Model::Silero => {
+                format!("from {SILERO_PACKAGE} {SILERO_VERSION}, SHA-256 {SILERO_ONNX_SHA256}")
+            }
+        }
+    }
+
+    /// The model a wheel carries, told by the wheel's file name.
+    fn of_wheel(wheel: &Path) -> Option<Model> {
+        let name = wheel.file_name()?.to_str()?.to_ascii_lowercase();
+        if name.starts_with("resemblyzer-") {
+            Some(Model::Ge2e)
+        } else if name.starts_with("silero_vad-") || name.starts_with("silero-vad-") {
+            Some(Model::Silero)
+        } else {
+            None
+        }
+    }
+
+    /// `Ok(None)` when the installed file loads, else why not.
+    fn check(self, path: &Path) -> Result<Option<String>> {
+        match self {
+            Model::Ge2e => Ok(Ge2eWeights::load(path).err().map(|e| e.to_string())),
+            Model::Silero => check_silero(path),
+        }
+    }
+}
+
+#[cfg(feature = "onnx")]
+fn check_silero(path: &Path) -> Result<Option<String>> {
+    Ok(overtalk_audio::vad::silero::SileroModel::load(path).err().map(|e| e.to_string()))
+}
+
+#[cfg(not(feature = "onnx"))]
+fn check_silero(path: &Path) -> Result<Option<String>> {
+    Ok(match models::silero_file_is_pinned(path) {
+        Ok(true) => None,
+        Ok(false) => Some(format!("SHA-256 differs from the pinned {SILERO_ONNX_SHA256}")),
+        Err(e) => Some(e.to_string()),
+    })
+}
+
 #[derive(Debug, clap::Subcommand)]
 enum Action {
-    /// Fetch (or take), verify, convert and store the model.
+    /// Fetch (or take), verify, convert and store models (default: all of them).
     Install {
-        /// Use this Resemblyzer 0.1.4 wheel instead of running `pip download`.
+        /// The models to install.
+        #[arg(value_name = "MODEL")]
+        models: Vec<Model>,
+        /// Use this wheel instead of running `pip download` (Resemblyzer 0.1.4 for ge2e,
+        /// silero-vad 6.2.3 for silero; the model is told by the file name if not named).
         #[arg(long, value_name = "WHEEL")]
         wheel: Option<PathBuf>,
-        /// Store the model here instead of the model directory.
+        /// Store the models here instead of the model directory.
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
@@ -62,57 +167,96 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                 Some(d) => d,
                 None => models::model_dir()?,
             };
-            let p = ge2e_path(&dir);
-            if !p.exists() {
-                println!("ge2e\tmissing\t{}\t(run `overtalk models install`)", p.display());
-                return Ok(Outcome::Partial);
-            }
-            match Ge2eWeights::load(&p) {
-                Ok(_) => {
-                    println!("ge2e\tok\t{}", p.display());
-                    Ok(Outcome::Ok)
-                }
-                Err(e) => {
+            let mut all_ok = true;
+            for m in Model::ALL {
+                let p = m.path(&dir);
+                if !p.exists() {
                     println!(
-                        "ge2e\tbroken\t{}\t({e}; run `overtalk models install` again)",
-                        p.display()
+                        "{}\tmissing\t{}\t(run `overtalk models install {}`)",
+                        m.name(),
+                        p.display(),
+                        m.name()
                     );
-                    Ok(Outcome::Partial)
+                    all_ok = false;
+                    continue;
+                }
+                match m.check(&p)? {
+                    None => println!("{}\tok\t{}{}", m.name(), p.display(), usable_note(m)),
+                    Some(e) => {
+                        println!(
+                            "{}\tbroken\t{}\t({e}; run `overtalk models install {}` again)",
+                            m.name(),
+                            p.display(),
+                            m.name()
+                        );
+                        all_ok = false;
+                    }
                 }
             }
+            Ok(if all_ok { Outcome::Ok } else { Outcome::Partial })
         }
-        Action::Install { wheel, dir } => {
+        Action::Install { models: mut wanted, wheel, dir } => {
             let dir = match dir {
                 Some(d) => d,
                 None => models::model_dir()?,
             };
-            let out = match wheel {
-                Some(w) => install_ge2e_from_wheel(&w, &dir)?,
-                None => {
-                    let tmp = std::env::temp_dir()
-                        .join(format!("overtalk-models-{}", std::process::id()));
-                    std::fs::create_dir_all(&tmp)
-                        .with_context(|| format!("creating {}", tmp.display()))?;
-                    let result = download_and_install(&tmp, &dir, globals);
-                    let _ = std::fs::remove_dir_all(&tmp);
-                    result?
-                }
-            };
-            if !globals.quiet {
-                eprintln!(
-                    "overtalk: installed {} (from {RESEMBLYZER_PACKAGE} {RESEMBLYZER_VERSION}, \
-                     pretrained.pt SHA-256 {PRETRAINED_SHA256})",
-                    out.display()
-                );
+            if let Some(w) = &wheel {
+                let model = match (wanted.as_slice(), Model::of_wheel(w)) {
+                    ([m], _) => *m,
+                    ([], Some(m)) => m,
+                    ([], None) => bail!(
+                        "--wheel {}: say which model it carries, e.g. `overtalk models install silero --wheel FILE.whl`",
+                        w.display()
+                    ),
+                    _ => bail!("--wheel installs one model; name only that one"),
+                };
+                wanted = vec![model];
+            } else if wanted.is_empty() {
+                wanted = Model::ALL.to_vec();
             }
-            println!("{}", out.display());
+            let mut once = Vec::new();
+            for m in wanted {
+                if !once.contains(&m) {
+                    once.push(m);
+                }
+            }
+            for m in once {
+                let out = match &wheel {
+                    Some(w) => m.install_from_wheel(w, &dir)?,
+                    None => {
+                        let tmp = std::env::temp_dir().join(format!(
+                            "overtalk-models-{}-{}",
+                            std::process::id(),
+                            m.name()
+                        ));
+                        std::fs::create_dir_all(&tmp)
+                            .with_context(|| format!("creating {}", tmp.display()))?;
+                        let result = download_and_install(m, &tmp, &dir, globals);
+                        let _ = std::fs::remove_dir_all(&tmp);
+                        result?
+                    }
+                };
+                if !globals.quiet {
+                    eprintln!("overtalk: installed {} ({})", out.display(), m.provenance());
+                }
+                println!("{}", out.display());
+            }
             Ok(Outcome::Ok)
         }
     }
 }
 
-fn download_and_install(tmp: &Path, dir: &Path, globals: Globals) -> Result<PathBuf> {
-    let spec = format!("{RESEMBLYZER_PACKAGE}=={RESEMBLYZER_VERSION}");
+/// Tells, in `list`, that the Silero model is present but this build cannot run it.
+fn usable_note(m: Model) -> &'static str {
+    if m == Model::Silero && cfg!(not(feature = "onnx")) {
+        "\t(file verified; running it needs a build with the `onnx` feature)"
+    } else {
+        ""
+    }
+}
+
+fn download_and_install(model: Model, tmp: &Path, dir: &Path, globals: Globals) -> Result<PathBuf> {
+    let spec = model.spec();
     let mut last_err = String::new();
     let mut ok = false;
     for (prog, pre) in [("pip", vec![]), ("pip3", vec![]), ("python3", vec!["-m", "pip"])] {
@@ -145,7 +289,8 @@ fn download_and_install(tmp: &Path, dir: &Path, globals: Globals) -> Result<Path
     if !ok {
         bail!(
             "could not download {spec} ({last_err}); download the wheel yourself and run \
-             `overtalk models install --wheel FILE.whl`"
+             `overtalk models install {} --wheel FILE.whl`",
+            model.name()
         );
     }
     let wheel = std::fs::read_dir(tmp)?
@@ -154,11 +299,9 @@ fn download_and_install(tmp: &Path, dir: &Path, globals: Globals) -> Result<Path
         .with_context(|| format!("pip downloaded no wheel into {}", tmp.display()))?;
     let bytes = std::fs::read(&wheel).with_context(|| format!("reading {}", wheel.display()))?;
     let got = sha256_hex(&bytes);
-    if got != RESEMBLYZER_WHEEL_SHA256 {
-        bail!(
-            "{}: SHA-256 {got} differs from the pinned {RESEMBLYZER_WHEEL_SHA256}; refusing it",
-            wheel.display()
-        );
+    let pinned = model.wheel_sha256();
+    if got != pinned {
+        bail!("{}: SHA-256 {got} differs from the pinned {pinned}; refusing it", wheel.display());
     }
-    Ok(install_ge2e_from_wheel(&wheel, dir)?)
+    model.install_from_wheel(&wheel, dir)
 }
