@@ -178,3 +178,65 @@ fn embedding_files_that_do_not_fit_are_refused() {
     let e = err(&two);
     assert!(e.contains("it has 2 inputs where 1 are expected"), "{e}");
 }
+
+/// Two synthetic "voices": syllable-rate bursts in a low band and in a high band.
+fn two_voices() -> (Vec<f32>, Vec<(f64, f64, usize)>) {
+    let turns = [(0.5, 5.0, 0), (5.5, 10.0, 1), (10.5, 15.0, 0), (15.5, 20.0, 1)];
+    let bands: [&[f32]; 2] = [&[310.0, 455.0, 620.0, 810.0], &[2050.0, 2630.0, 3310.0, 3900.0]];
+    // A quiet noise floor, so the pauses are not digital silence.
+    let mut seed = 12_345u32;
+    let mut x: Vec<f32> = (0..16_000 * 21)
+        .map(|_| {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / 16_777_216.0 * 0.004 - 0.002
+        })
+        .collect();
+    for &(a, b, who) in &turns {
+        for (i, s) in
+            x.iter_mut().enumerate().take((b * 16_000.0) as usize).skip((a * 16_000.0) as usize)
+        {
+            let t = i as f32 / 16_000.0;
+            let env = (0.5 + 0.5 * (std::f32::consts::TAU * 4.0 * t).sin()).powi(2);
+            let tone: f32 = bands[who]
+                .iter()
+                .enumerate()
+                .map(|(k, f)| (std::f32::consts::TAU * f * t + k as f32).sin())
+                .sum();
+            *s += 0.1 * env * tone;
+        }
+    }
+    (x, turns.to_vec())
+}
+
+#[test]
+fn the_diarizer_runs_on_an_onnx_speaker_model() {
+    use overtalk_audio::diarize::cluster::SpeakerCount;
+    use overtalk_audio::diarize::{DiarizeOptions, Diarizer, Ge2eDiarizer};
+    use overtalk_audio::vad::VadKind;
+    let m = OnnxEmbedder::from_bytes(&fbank_model()).unwrap();
+    let options = DiarizeOptions {
+        vad: VadKind::Energy,
+        count: SpeakerCount { exact: Some(2), ..SpeakerCount::default() },
+        ..DiarizeOptions::default()
+    };
+    let d = Ge2eDiarizer::with_embedder(Box::new(m), options);
+    assert!(d.describe().contains("ONNX fbank model"), "{}", d.describe());
+    let (x, turns) = two_voices();
+    let out = d.diarize(&x).unwrap();
+    assert_eq!(out.speakers, 2);
+    // Each turn is at least 90 % one speaker; turns 1 and 3 share one, 2 and 4 the other.
+    let mut majority = Vec::new();
+    for &(a, b, _) in &turns {
+        let mut per = [0.0f64; 2];
+        for t in out.annotation.tracks() {
+            let (s, e) = (t.segment.start().as_secs_f64(), t.segment.end().as_secs_f64());
+            per[t.speaker.index()] += (e.min(b) - s.max(a)).max(0.0);
+        }
+        let best = usize::from(per[1] > per[0]);
+        assert!(per[best] >= 0.9 * (b - a), "turn {a}–{b}: {per:?}");
+        majority.push(best);
+    }
+    assert_eq!(majority[0], majority[2]);
+    assert_eq!(majority[1], majority[3]);
+    assert_ne!(majority[0], majority[1]);
+}

@@ -33,8 +33,9 @@ pub struct DiarizeArgs {
     /// At most this many speakers (implies --diarize).
     #[arg(long, value_name = "N")]
     pub max_speakers: Option<usize>,
-    /// A GE2E speaker encoder in safetensors form (as written by `overtalk models install`)
-    /// instead of the installed one (implies --diarize).
+    /// A speaker encoder instead of the installed one (implies --diarize): a GE2E encoder in
+    /// safetensors form (as `overtalk models install` writes it), or, in builds with the `onnx`
+    /// feature, an ONNX model taking a waveform [B, S] or Kaldi fbank [B, T, 80] (docs/models.md).
     #[arg(long, value_name = "FILE")]
     pub embedding_model: Option<PathBuf>,
 }
@@ -86,6 +87,26 @@ fn stream_16k(path: &Path, options: &DetectOptions, stream: &mut FeatureStream) 
     Ok(n)
 }
 
+/// The pipeline with a user-supplied ONNX speaker-embedding model (docs/models.md has the
+/// interface).
+#[cfg(feature = "onnx")]
+fn onnx_diarizer(path: &Path, options: DiarizeOptions) -> Result<Box<dyn Diarizer>> {
+    let model = overtalk_audio::diarize::onnx_embed::OnnxEmbedder::load(path)
+        .with_context(|| format!("loading the speaker-embedding model {}", path.display()))?;
+    Ok(Box::new(Ge2eDiarizer::with_embedder(Box::new(model), options)))
+}
+
+/// Without the `onnx` feature an ONNX file is refused with how to get a build that reads it.
+#[cfg(not(feature = "onnx"))]
+fn onnx_diarizer(path: &Path, _options: DiarizeOptions) -> Result<Box<dyn Diarizer>> {
+    bail!(
+        "{}: ONNX speaker models need a build with the `onnx` feature \
+         (cargo install --path crates/overtalk-cli --features onnx); or give a GE2E safetensors \
+         file (`overtalk models install` writes one)",
+        path.display()
+    )
+}
+
 /// Diarizes `audio`: who spoke when, as a corpus of one recording (`recording_id`, default the
 /// file name without its extension).
 pub fn diarize(
@@ -101,13 +122,10 @@ pub fn diarize(
     let diarizer: Box<dyn Diarizer> = match &args.embedding_model {
         Some(p) => {
             if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("onnx")) {
-                bail!(
-                    "{}: ONNX speaker models are not supported by this build; give a GE2E \
-                     safetensors file (`overtalk models install` writes one)",
-                    p.display()
-                );
+                onnx_diarizer(p, o)?
+            } else {
+                Box::new(Ge2eDiarizer::from_file(p, o)?)
             }
-            Box::new(Ge2eDiarizer::from_file(p, o)?)
         }
         None => {
             let p = ge2e_path(&model_dir()?);

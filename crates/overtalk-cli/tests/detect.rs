@@ -207,3 +207,21 @@ fn a_report_from_a_recording_links_it() {
         .ok();
     assert!(dir.read("e.html").contains("data:audio/wav;base64,"));
 }
+
+/// An ONNX speaker model in a build without the `onnx` feature: a clear error saying how to
+/// get a build that reads it, before any decoding.
+#[cfg(not(feature = "onnx"))]
+#[test]
+fn an_onnx_speaker_model_needs_the_onnx_feature() {
+    let dir = Dir::new();
+    wav(&dir, "clip.wav", 1, 16_000, &speech());
+    dir.create("speaker.onnx", "not read");
+    let run = dir.run(&["detect", "clip.wav", "--embedding-model", "speaker.onnx"]);
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+    assert!(
+        run.stderr()
+            .contains("speaker.onnx: ONNX speaker models need a build with the `onnx` feature"),
+        "{}",
+        run.stderr()
+    );
+}
