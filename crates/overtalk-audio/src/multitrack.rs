@@ -81,6 +81,27 @@
 //! kept only if the detector is confident (`vad_peak`, 0.85) on at least `vad_peak_frames` (3) of
 //! its frames. On a close-talk mic the detector is confident on its own speaker's words and
 //! rarely on the bleed or on noise, which is what the run test relies on.
+//!
+//! ## Memory
+//!
+//! Per 10 ms frame and track:
+//!
+//! ```text
+//!                        RAM                          disk (temporary file)
+//! features               2 B energy + ≤ 1 B speech    24 B band energies, past 4 MiB per track
+//!                        (+ 24 B bands while short)   (see crate::features)
+//! deciding               1 B band count, 1 B voice    –
+//!                        activity near t, 1 B active
+//! statistics             fixed: histograms of 3001 bins per pair of mics and per band,
+//!                        one 10 s block of energies, one block of band frames per track
+//! ```
+//!
+//! So about 6 bytes per frame per track stay in RAM (2.2 MB per track-hour; a 10-hour
+//! two-track recording peaks at 49 MB), and the band energies, which the band rule reads three
+//! times in order (band noise, band couplings, the decision), are read back block by block
+//! ([`crate::features::BandReader`]): 8.6 MB of disk per track-hour. Every statistic is a
+//! histogram or is computed over one 10 s block; what else grows with the duration is one
+//! `k × k` coupling matrix per 10 s block (a few kB per track-hour).
 
 use overtalk::{Annotation, AnnotationBuilder, Delta, Error, Region, Result};
 
