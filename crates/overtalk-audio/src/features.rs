@@ -17,6 +17,7 @@
 //! back in order, block by block, through a [`BandReader`] holding one block: a long recording's
 //! band energies cost disk (24 bytes per frame per track, 8.6 MB per track-hour), not memory.
 
+use std::env::temp_dir;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::sync::{Arc, Mutex};
@@ -95,7 +96,9 @@ impl BandStore {
             if self.tail.len() <= self.limit {
                 return Ok(());
             }
-            self.file = Some(Arc::new(Mutex::new(tempfile::tempfile()?)));
+            // An error names the directory (set by TMPDIR) so a full or read-only one is found.
+            let file = tempfile::tempfile().map_err(|e| Error::from(e).with_path(temp_dir()))?;
+            self.file = Some(Arc::new(Mutex::new(file)));
         }
         let whole = if all { self.tail.len() } else { self.tail.len() / chunk * chunk };
         if whole == 0 {
@@ -103,8 +106,9 @@ impl BandStore {
         }
         if let Some(file) = &self.file {
             let mut f = file.lock().map_err(|_| Error::invalid("band store lock poisoned"))?;
-            f.seek(SeekFrom::Start((self.spilled * BANDS) as u64))?;
-            f.write_all(&self.tail[..whole])?;
+            f.seek(SeekFrom::Start((self.spilled * BANDS) as u64))
+                .and_then(|_| f.write_all(&self.tail[..whole]))
+                .map_err(|e| Error::from(e).with_path(temp_dir()))?;
         }
         self.spilled += whole / BANDS;
         let rest = self.tail.split_off(whole);
@@ -142,8 +146,9 @@ impl BandReader<'_> {
             self.buf.resize(len * BANDS, 0);
             if let Some(file) = &s.file {
                 let mut f = file.lock().map_err(|_| Error::invalid("band store lock poisoned"))?;
-                f.seek(SeekFrom::Start((start * BANDS) as u64))?;
-                f.read_exact(&mut self.buf)?;
+                f.seek(SeekFrom::Start((start * BANDS) as u64))
+                    .and_then(|_| f.read_exact(&mut self.buf))
+                    .map_err(|e| Error::from(e).with_path(temp_dir()))?;
             }
             self.start = start;
             self.len = len;
