@@ -6,18 +6,176 @@
 //!                                      └─► VadRunner    ─► speech  (u8, 1/255, every VAD frame)
 //! ```
 //!
-//! Two bytes of energy and [`BANDS`] bytes of band energy per 10 ms frame plus one byte per VAD
-//! frame: a track-hour takes about 10 MB, so multitrack detection over long recordings stays
-//! within a bounded memory budget.
+//! ## Memory
+//!
+//! Per 10 ms frame and track, in RAM: two bytes of energy, and about one byte of speech
+//! probability (one per VAD frame) — 0.9 MB per track-hour. The [`BANDS`] bytes of band energy
+//! per frame (8.6 MB per track-hour) are kept in RAM only up to [`BAND_SPILL_BYTES`] per track
+//! (about 29 minutes); past that, a [`BandStore`] moves them to an anonymous temporary file
+//! (`tempfile::tempfile`, in the system temporary directory, removed when the features are
+//! dropped) and keeps in RAM only a write buffer of [`BAND_CHUNK_FRAMES`] frames. They are read
+//! back in order, block by block, through a [`BandReader`] holding one block: a long recording's
+//! band energies cost disk (24 bytes per frame per track, 8.6 MB per track-hour), not memory.
 
-use overtalk::{Delta, Result};
+use std::env::temp_dir;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::sync::{Arc, Mutex};
+
+use overtalk::{Delta, Error, Result};
 
 use crate::frames::{EnergyFramer, BANDS, HOP_DELTA};
 use crate::resample::Resampler16k;
 use crate::vad::{Vad, VadRunner};
 
+/// Band bytes a track keeps in RAM before moving them to a temporary file (4 MiB: about 29
+/// minutes of 10 ms frames).
+pub const BAND_SPILL_BYTES: usize = 4 << 20;
+
+/// Frames of band energies written or read at a time once they are in a temporary file.
+pub const BAND_CHUNK_FRAMES: usize = 4096;
+
+/// The band energies of one track, [`BANDS`] bytes per 10 ms frame: in RAM while short, in an
+/// anonymous temporary file past a size limit (see the module documentation). Frames are
+/// appended in order and read back in order through a [`BandReader`].
+///
+/// ```text
+/// frames   0 ……………………………… spilled-1 │ spilled …… frames-1
+///          temporary file (on disk)     │ tail (in RAM, < one chunk once spilled)
+/// ```
+#[derive(Clone, Debug)]
+pub struct BandStore {
+    /// Frames stored.
+    frames: usize,
+    /// Frames written to the file.
+    spilled: usize,
+    /// The frames not in the file.
+    tail: Vec<u8>,
+    /// The temporary file, once the store has grown past its RAM limit.
+    file: Option<Arc<Mutex<File>>>,
+    /// Bytes kept in RAM before spilling.
+    limit: usize,
+}
+
+impl Default for BandStore {
+    /// An empty store with the default RAM limit, [`BAND_SPILL_BYTES`].
+    fn default() -> BandStore {
+        BandStore::new(BAND_SPILL_BYTES)
+    }
+}
+
+impl BandStore {
+    /// An empty store that keeps up to `limit` bytes in RAM.
+    pub fn new(limit: usize) -> BandStore {
+        BandStore { frames: 0, spilled: 0, tail: Vec::new(), file: None, limit }
+    }
+
+    /// Frames stored.
+    pub fn frames(&self) -> usize {
+        self.frames
+    }
+
+    /// Whether the frames are (partly) in a temporary file.
+    pub fn is_spilled(&self) -> bool {
+        self.file.is_some()
+    }
+
+    /// Appends one frame of quantised band values.
+    fn push(&mut self, frame: impl Iterator<Item = u8>) {
+        let before = self.tail.len();
+        self.tail.extend(frame.take(BANDS));
+        self.tail.resize(before + BANDS, 0);
+        self.frames += 1;
+    }
+
+    /// Moves the frames in RAM to the temporary file when they exceed the limit (whole chunks
+    /// only, or everything when `all`).
+    fn spill(&mut self, all: bool) -> Result<()> {
+        let chunk = BAND_CHUNK_FRAMES * BANDS;
+        if self.file.is_none() {
+            if self.tail.len() <= self.limit {
+                return Ok(());
+            }
+            // An error names the directory (set by TMPDIR) so a full or read-only one is found.
+            let file = tempfile::tempfile().map_err(|e| Error::from(e).with_path(temp_dir()))?;
+            self.file = Some(Arc::new(Mutex::new(file)));
+        }
+        let whole = if all { self.tail.len() } else { self.tail.len() / chunk * chunk };
+        if whole == 0 {
+            return Ok(());
+        }
+        if let Some(file) = &self.file {
+            let mut f = file.lock().map_err(|_| Error::invalid("band store lock poisoned"))?;
+            f.seek(SeekFrom::Start((self.spilled * BANDS) as u64))
+                .and_then(|_| f.write_all(&self.tail[..whole]))
+                .map_err(|e| Error::from(e).with_path(temp_dir()))?;
+        }
+        self.spilled += whole / BANDS;
+        let rest = self.tail.split_off(whole);
+        // Give back the RAM the in-memory phase used.
+        self.tail = Vec::with_capacity(chunk.max(rest.len()));
+        self.tail.extend_from_slice(&rest);
+        Ok(())
+    }
+
+    /// A reader that returns the frames in order, one block in RAM at a time.
+    pub fn reader(&self) -> BandReader<'_> {
+        BandReader { store: self, buf: Vec::new(), start: 0, len: 0 }
+    }
+}
+
+/// Reads a [`BandStore`] frame by frame, in order (any order works, but a jump outside the
+/// current block costs a read of [`BAND_CHUNK_FRAMES`] frames).
+#[derive(Debug)]
+pub struct BandReader<'a> {
+    store: &'a BandStore,
+    buf: Vec<u8>,
+    /// First frame in `buf` and how many it holds.
+    start: usize,
+    len: usize,
+}
+
+impl BandReader<'_> {
+    /// Makes frame `t` available to [`frame`](BandReader::frame) (reads its block from the
+    /// temporary file if needed).
+    pub fn load(&mut self, t: usize) -> Result<()> {
+        let s = self.store;
+        if t < s.spilled && !(self.start..self.start + self.len).contains(&t) {
+            let start = t / BAND_CHUNK_FRAMES * BAND_CHUNK_FRAMES;
+            let len = BAND_CHUNK_FRAMES.min(s.spilled - start);
+            self.buf.resize(len * BANDS, 0);
+            if let Some(file) = &s.file {
+                let mut f = file.lock().map_err(|_| Error::invalid("band store lock poisoned"))?;
+                f.seek(SeekFrom::Start((start * BANDS) as u64))
+                    .and_then(|_| f.read_exact(&mut self.buf))
+                    .map_err(|e| Error::from(e).with_path(temp_dir()))?;
+            }
+            self.start = start;
+            self.len = len;
+        }
+        Ok(())
+    }
+
+    /// The [`BANDS`] values of frame `t` (after [`load`](BandReader::load)`(t)`; empty past the
+    /// end or when `t` was not loaded).
+    pub fn frame(&self, t: usize) -> &[u8] {
+        let s = self.store;
+        if t >= s.frames {
+            &[]
+        } else if t >= s.spilled {
+            let o = (t - s.spilled) * BANDS;
+            &s.tail[o..o + BANDS]
+        } else if (self.start..self.start + self.len).contains(&t) {
+            let o = (t - self.start) * BANDS;
+            &self.buf[o..o + BANDS]
+        } else {
+            &[]
+        }
+    }
+}
+
 /// The features of one track.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct TrackFeatures {
     /// The speaker or track name.
     pub name: String,
@@ -25,7 +183,7 @@ pub struct TrackFeatures {
     pub energy_cdb: Vec<i16>,
     /// Band energies, [`BANDS`] per 10 ms frame, each in 0.5 dB steps above
     /// [`BAND_BASE_DB`] (0 = at or below it); empty when not measured.
-    pub bands: Vec<u8>,
+    pub bands: BandStore,
     /// Speech probability × 255, one per VAD frame (empty when no VAD ran).
     pub vad: Vec<u8>,
     /// The VAD frame hop.
@@ -47,12 +205,7 @@ impl TrackFeatures {
 
     /// Whether band energies were measured.
     pub fn has_bands(&self) -> bool {
-        !self.bands.is_empty() && self.bands.len() >= self.energy_cdb.len() * BANDS
-    }
-
-    /// The band energies of frame `t` in dBFS (requires [`has_bands`](TrackFeatures::has_bands)).
-    pub fn bands_db(&self, t: usize) -> impl Iterator<Item = f32> + '_ {
-        self.bands[t * BANDS..(t + 1) * BANDS].iter().map(|&q| from_band_q(q))
+        self.bands.frames() > 0 && self.bands.frames() >= self.energy_cdb.len()
     }
 
     /// The speech probability of the VAD frame covering the middle of 10 ms frame `t` (1.0 when
@@ -95,7 +248,7 @@ impl TrackAnalyzer {
             features: TrackFeatures {
                 name: name.to_owned(),
                 energy_cdb: Vec::new(),
-                bands: Vec::new(),
+                bands: BandStore::new(BAND_SPILL_BYTES),
                 vad: Vec::new(),
                 vad_hop,
                 samples: 0,
@@ -106,10 +259,17 @@ impl TrackAnalyzer {
         })
     }
 
+    /// Keeps at most `bytes` of band energies in RAM before moving them to a temporary file
+    /// (default [`BAND_SPILL_BYTES`]; 0 spills from the first chunk).
+    pub fn set_band_spill(&mut self, bytes: usize) {
+        self.features.bands.limit = bytes;
+    }
+
     /// Feeds samples at the track's rate.
     pub fn push(&mut self, samples: impl Iterator<Item = f32>) -> Result<()> {
         let TrackAnalyzer { features, resampler, framer, vad } = self;
-        resampler.push(samples, &mut |s| consume(features, framer, vad.as_mut(), s))
+        resampler.push(samples, &mut |s| consume(features, framer, vad.as_mut(), s))?;
+        features.bands.spill(false)
     }
 
     /// Flushes and returns the features.
@@ -122,8 +282,11 @@ impl TrackAnalyzer {
         let TrackFeatures { energy_cdb, bands, .. } = &mut features;
         framer.finish_bands(&mut |e, b| {
             energy_cdb.push(to_cdb(e));
-            bands.extend(b.iter().map(|&v| to_band_q(v)));
+            bands.push(b.iter().map(|&v| to_band_q(v)));
         });
+        if bands.is_spilled() {
+            bands.spill(true)?;
+        }
         if let Some(mut v) = vad {
             v.finish(&mut |p| features.vad.push(to_u8(p)));
         }
@@ -141,7 +304,7 @@ fn consume(
     let TrackFeatures { energy_cdb, bands, .. } = features;
     framer.push_bands(s, &mut |e, b| {
         energy_cdb.push(to_cdb(e));
-        bands.extend(b.iter().map(|&v| to_band_q(v)));
+        bands.push(b.iter().map(|&v| to_band_q(v)));
     });
     if let Some(v) = vad {
         let probs = &mut features.vad;
@@ -158,10 +321,6 @@ pub const BAND_BASE_DB: f32 = -127.5;
 
 fn to_band_q(db: f32) -> u8 {
     ((db - BAND_BASE_DB) * 2.0).round().clamp(0.0, 255.0) as u8
-}
-
-fn from_band_q(q: u8) -> f32 {
-    BAND_BASE_DB + f32::from(q) / 2.0
 }
 
 fn to_u8(p: f32) -> u8 {

@@ -81,10 +81,31 @@
 //! kept only if the detector is confident (`vad_peak`, 0.85) on at least `vad_peak_frames` (3) of
 //! its frames. On a close-talk mic the detector is confident on its own speaker's words and
 //! rarely on the bleed or on noise, which is what the run test relies on.
+//!
+//! ## Memory
+//!
+//! Per 10 ms frame and track:
+//!
+//! ```text
+//!                        RAM                          disk (temporary file)
+//! features               2 B energy + ≤ 1 B speech    24 B band energies, past 4 MiB per track
+//!                        (+ 24 B bands while short)   (see crate::features)
+//! deciding               1 B band count, 1 B voice    –
+//!                        activity near t, 1 B active
+//! statistics             fixed: histograms of 3001 bins per pair of mics and per band,
+//!                        one 10 s block of energies, one block of band frames per track
+//! ```
+//!
+//! So about 6 bytes per frame per track stay in RAM (2.2 MB per track-hour; a 10-hour
+//! two-track recording peaks at 49 MB), and the band energies, which the band rule reads three
+//! times in order (band noise, band couplings, the decision), are read back block by block
+//! ([`crate::features::BandReader`]): 8.6 MB of disk per track-hour. Every statistic is a
+//! histogram or is computed over one 10 s block; what else grows with the duration is one
+//! `k × k` coupling matrix per 10 s block (a few kB per track-hour).
 
 use overtalk::{Annotation, AnnotationBuilder, Delta, Error, Region, Result};
 
-use crate::features::{TrackFeatures, BAND_BASE_DB};
+use crate::features::{BandReader, TrackFeatures, BAND_BASE_DB};
 use crate::frames::{runs_to_region, smooth_runs, BANDS, HOP_DELTA};
 
 /// Thresholds of the multitrack rule (see the module documentation).
@@ -330,11 +351,11 @@ pub fn detect_regions(
 
     let use_bands = options.bands && k > 1 && tracks.iter().all(TrackFeatures::has_bands);
     let bands = if use_bands {
-        Some(BandModel::estimate(tracks, n, &floors, &coupling, options, &dominant))
+        Some(BandModel::estimate(tracks, n, &floors, &coupling, options, &dominant)?)
     } else {
         None
     };
-    let mut band_state = bands.as_ref().map(|_| BandState::new(k));
+    let mut band_state = bands.as_ref().map(|_| BandState::new(tracks));
 
     let mut active = vec![vec![false; n]; k];
     let mut on = vec![false; k];
@@ -362,7 +383,7 @@ pub fn detect_regions(
                 let scale = block_scale(&block_coupling[t / block], &model.broadband);
                 matrices = model.block_matrices(&scale, &noise_scale);
             }
-            model.count_bands(tracks, t, (&matrices.0, &matrices.1), tail, state);
+            model.count_bands(t, (&matrices.0, &matrices.1), tail, state)?;
             for (c, &s) in counts.iter_mut().zip(&state.counts) {
                 c[t] = s.min(255) as u8;
             }
@@ -512,7 +533,11 @@ struct BandModel {
 }
 
 /// Per-frame working state of the band rule.
-struct BandState {
+struct BandState<'a> {
+    /// One reader per track over its band energies, and the current frame's values, flat
+    /// `[mic][band]`.
+    readers: Vec<BandReader<'a>>,
+    frame: Vec<u8>,
     /// Per band and mic (flat `[band][mic]`): the source power, fading by at most `tail`.
     envelope: Vec<f32>,
     source: Vec<f32>,
@@ -521,9 +546,12 @@ struct BandState {
     counts: Vec<u32>,
 }
 
-impl BandState {
-    fn new(k: usize) -> BandState {
+impl BandState<'_> {
+    fn new(tracks: &[TrackFeatures]) -> BandState<'_> {
+        let k = tracks.len();
         BandState {
+            readers: tracks.iter().map(|tr| tr.bands.reader()).collect(),
+            frame: vec![0; BANDS * k],
             envelope: vec![0.0; BANDS * k],
             source: vec![0.0; k],
             power: vec![0.0; k],
@@ -540,19 +568,20 @@ impl BandModel {
         broadband: &[Vec<f32>],
         options: &MultitrackOptions,
         dominant: &dyn Fn(usize) -> Option<(usize, f32)>,
-    ) -> BandModel {
+    ) -> Result<BandModel> {
         let k = tracks.len();
         let power = band_power_table();
-        let band = |i: usize, t: usize, b: usize| tracks[i].bands[t * BANDS + b];
+        let mut readers: Vec<BandReader<'_>> = tracks.iter().map(|tr| tr.bands.reader()).collect();
         // Noise: mean band power over the frames near the broadband floor.
         let mut sum = vec![[0.0f64; BANDS]; k];
         let mut count = vec![0u64; k];
         for t in 0..n {
-            for i in 0..k {
+            for (i, r) in readers.iter_mut().enumerate() {
                 if tracks[i].energy_db(t) <= floors[i] + 3.0 {
                     count[i] += 1;
-                    for (b, s) in sum[i].iter_mut().enumerate() {
-                        *s += f64::from(power[usize::from(band(i, t, b))]);
+                    r.load(t)?;
+                    for (s, &q) in sum[i].iter_mut().zip(r.frame(t)) {
+                        *s += f64::from(power[usize::from(q)]);
                     }
                 }
             }
@@ -581,10 +610,15 @@ impl BandModel {
             }
         }
         let min_ratio = 10f32.powf(options.band_coupling_min_db / 10.0);
+        let mut readers: Vec<BandReader<'_>> = tracks.iter().map(|tr| tr.bands.reader()).collect();
         for t in 0..n {
             let Some((j, _)) = dominant(t) else { continue };
+            for r in &mut readers {
+                r.load(t)?;
+            }
+            let band = |i: usize, b: usize| readers[i].frame(t).get(b).copied().unwrap_or(0);
             for b in 0..BANDS {
-                let qj = band(j, t, b);
+                let qj = band(j, b);
                 let pj = power[usize::from(qj)];
                 if pj < noise[j][b] * min_ratio {
                     continue;
@@ -594,7 +628,7 @@ impl BandModel {
                     if broadband[i][j] * pj < noise[i][b] * min_ratio {
                         continue;
                     }
-                    let di = BAND_BASE_DB + f32::from(band(i, t, b)) / 2.0;
+                    let di = BAND_BASE_DB + f32::from(band(i, b)) / 2.0;
                     hists[i][j][b].add(di - dj);
                 }
             }
@@ -609,14 +643,14 @@ impl BandModel {
                 }
             }
         }
-        BandModel {
+        Ok(BandModel {
             k,
             noise,
             coupling,
             broadband: broadband.to_vec(),
             margin: 10f32.powf(options.band_margin_db / 10.0),
             power,
-        }
+        })
     }
 
     /// The couplings of one block, flat `[band][listener][speaker]` (0 on the diagonal), and
@@ -641,18 +675,26 @@ impl BandModel {
     /// `margin` above the predicted bleed plus noise.
     fn count_bands(
         &self,
-        tracks: &[TrackFeatures],
         t: usize,
         (m, floor): (&[f32], &[f32]),
         tail: f32,
-        state: &mut BandState,
-    ) {
+        state: &mut BandState<'_>,
+    ) -> Result<()> {
         let k = self.k;
         state.counts.iter_mut().for_each(|c| *c = 0);
+        for (r, out) in state.readers.iter_mut().zip(state.frame.chunks_exact_mut(BANDS)) {
+            r.load(t)?;
+            let f = r.frame(t);
+            if f.len() == BANDS {
+                out.copy_from_slice(f);
+            } else {
+                out.fill(0);
+            }
+        }
         for b in 0..BANDS {
             let mb = &m[b * k * k..(b + 1) * k * k];
             for (j, p) in state.power.iter_mut().enumerate() {
-                *p = self.power[usize::from(tracks[j].bands[t * BANDS + b])];
+                *p = self.power[usize::from(state.frame[j * BANDS + b])];
             }
             state.source.copy_from_slice(&state.power);
             for _ in 0..4 {
@@ -672,6 +714,7 @@ impl BandModel {
                 }
             }
         }
+        Ok(())
     }
 }
 
@@ -752,12 +795,13 @@ fn percentile_cdb(values: &[i16], p: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::features::BandStore;
 
     fn features(name: &str, energy_db: &[f32]) -> TrackFeatures {
         TrackFeatures {
             name: name.into(),
             energy_cdb: energy_db.iter().map(|e| (e * 100.0) as i16).collect(),
-            bands: Vec::new(),
+            bands: BandStore::default(),
             vad: Vec::new(),
             vad_hop: Delta::ZERO,
             samples: energy_db.len() as u64 * 160,

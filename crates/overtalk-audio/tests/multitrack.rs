@@ -352,3 +352,59 @@ fn a_gain_change_mid_recording_is_survived() {
     println!("gain change: DER {:.4} FA {} miss {}", s.der(), s.fa, s.miss);
     assert!(s.der() < 0.12, "DER {}", s.der());
 }
+
+#[test]
+fn band_energies_moved_to_a_temporary_file_give_the_same_detection() {
+    use overtalk_audio::features::{TrackAnalyzer, TrackFeatures, BAND_CHUNK_FRAMES};
+    use overtalk_audio::frames::BANDS;
+    use overtalk_audio::multitrack::{self, MultitrackOptions};
+    // Five repeats of a 20 s two-speaker conversation: about 2.4 chunks of 10 ms frames, so the
+    // store writes whole chunks while the audio streams in and the last part at the end.
+    let c = conversation(-6.0, &[0.0, -12.0], false, false);
+    let analyse = |spill: Option<usize>| -> Vec<TrackFeatures> {
+        c.names
+            .iter()
+            .zip(&c.mics)
+            .map(|(n, m)| {
+                let mut a = TrackAnalyzer::new(n, RATE as u32, None).unwrap();
+                if let Some(bytes) = spill {
+                    a.set_band_spill(bytes);
+                }
+                for _ in 0..5 {
+                    for piece in m.chunks(1234) {
+                        a.push(piece.iter().copied()).unwrap();
+                    }
+                }
+                a.finish().unwrap()
+            })
+            .collect()
+    };
+    let in_ram = analyse(None);
+    let on_disk = analyse(Some(0));
+    let frames = in_ram[0].frames();
+    assert_eq!(frames, 5 * c.mics[0].len() / 160);
+    assert!(frames > 2 * BAND_CHUNK_FRAMES && frames < 3 * BAND_CHUNK_FRAMES, "{frames}");
+    for (a, b) in in_ram.iter().zip(&on_disk) {
+        assert!(!a.bands.is_spilled() && b.bands.is_spilled());
+        assert_eq!(a.bands.frames(), b.bands.frames());
+        assert_eq!(a.energy_cdb, b.energy_cdb);
+        let (mut ra, mut rb) = (a.bands.reader(), b.bands.reader());
+        for t in 0..frames {
+            ra.load(t).unwrap();
+            rb.load(t).unwrap();
+            assert_eq!(ra.frame(t).len(), BANDS);
+            assert_eq!(ra.frame(t), rb.frame(t), "frame {t}");
+        }
+        // Out of order: back to the first chunk after the last.
+        rb.load(0).unwrap();
+        ra.load(0).unwrap();
+        assert_eq!(ra.frame(0), rb.frame(0));
+        assert!(rb.frame(frames).is_empty());
+    }
+    let options = MultitrackOptions::default();
+    let (want, _) = multitrack::detect(&in_ram, &options).unwrap();
+    let (got, _) = multitrack::detect(&on_disk, &options).unwrap();
+    assert_eq!(got, want);
+    let a = want.speakers().get("A").unwrap();
+    assert!(want.speaker_region(a).duration() > Delta(10_000_000));
+}
