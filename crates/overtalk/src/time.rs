@@ -392,7 +392,8 @@ fn parse_plain_seconds(b: &[u8]) -> Option<Time> {
             return None;
         }
     }
-    let us = whole * MICROS_PER_SECOND + frac * 10_i64.pow(6 - frac_digits);
+    const SCALE: [i64; 7] = [1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
+    let us = whole * MICROS_PER_SECOND + frac * SCALE.get(frac_digits as usize)?;
     (us <= MAX_MICROS).then_some(Time(us))
 }
 
