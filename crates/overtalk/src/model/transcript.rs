@@ -152,7 +152,7 @@ impl TranscriptBuilder {
         if self.contents.is_empty() {
             // No track has content: nothing to carry through the sort.
             let annotation = self.annotation.build();
-            let contents = vec![None; annotation.len()];
+            let contents = std::iter::repeat_with(|| None).take(annotation.len()).collect();
             return Transcript { annotation, contents, extent: self.extent };
         }
         let (annotation, order) = self.annotation.build_with_order();
