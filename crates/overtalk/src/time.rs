@@ -317,10 +317,18 @@ impl fmt::Display for TimeError {
 /// Parses decimal seconds (`12`, `12.5`, `-0.25`, `1e3`, `.5`) exactly, rounding half away from
 /// zero to the microsecond. No float is involved, so `0.0000005` is 1 µs and `2.675` is
 /// 2 675 000 µs.
+#[inline]
 pub fn parse_seconds(text: &str) -> Result<Time, TimeError> {
-    if let Some(t) = parse_plain_seconds(text.as_bytes()) {
-        return Ok(t);
+    match parse_plain_seconds(text.as_bytes()) {
+        Some(t) => Ok(t),
+        None => parse_seconds_general(text),
     }
+}
+
+/// [`parse_seconds`] for everything but plain decimals: signs, exponents, spaces, rounding,
+/// and the errors.
+#[inline(never)]
+fn parse_seconds_general(text: &str) -> Result<Time, TimeError> {
     let s = text.trim();
     if s.eq_ignore_ascii_case("nan") || s.eq_ignore_ascii_case("-nan") {
         return Err(TimeError::NotANumber);
@@ -362,6 +370,7 @@ pub fn parse_seconds(text: &str) -> Result<Time, TimeError> {
 /// The common case in one pass: `D+` or `D*.D+` (no sign, no exponent, no spaces) with at most
 /// 12 integer and 6 fraction digits, which is exact without rounding. Anything else (including
 /// values the general rule must round or reject) returns `None` and takes the general path.
+#[inline]
 fn parse_plain_seconds(b: &[u8]) -> Option<Time> {
     if b.is_empty() || b.len() > 19 {
         return None;
@@ -392,7 +401,8 @@ fn parse_plain_seconds(b: &[u8]) -> Option<Time> {
             return None;
         }
     }
-    let us = whole * MICROS_PER_SECOND + frac * 10_i64.pow(6 - frac_digits);
+    const SCALE: [i64; 7] = [1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
+    let us = whole * MICROS_PER_SECOND + frac * SCALE.get(frac_digits as usize)?;
     (us <= MAX_MICROS).then_some(Time(us))
 }
 

@@ -109,7 +109,9 @@ pub fn talkspurts(segments: &[NormSegment], n_speakers: usize, bridge_pause: i64
                 s.end = s.end.max(seg.end);
                 s.has_tokens |= !seg.tokens.is_empty();
                 s.laughter &= seg.laughter;
-                words.extend(toks);
+                if !seg.tokens.is_empty() {
+                    words.extend(toks);
+                }
             }
             _ => {
                 if let Some(c) = cur.take() {
@@ -126,7 +128,8 @@ pub fn talkspurts(segments: &[NormSegment], n_speakers: usize, bridge_pause: i64
                         backchannel: false,
                         floor: true,
                     },
-                    toks.collect(),
+                    // No buffer for talkspurts without words (diarizations).
+                    if seg.tokens.is_empty() { Vec::new() } else { toks.collect() },
                 ));
             }
         }

@@ -63,10 +63,13 @@ pub fn turns(
             Some(t) => own.partition_point(|&i| spurts[i].start < t),
             None => own.len(),
         };
-        let mut members: Vec<usize> = own[lo..hi.max(lo)].to_vec();
-        if !members.contains(&c.spurt) {
-            members.insert(0, c.spurt);
+        let run = own.get(lo..hi.max(lo)).unwrap_or_default();
+        // The claiming talkspurt first when it is not among them; sized once.
+        let mut members: Vec<usize> = Vec::with_capacity(run.len() + 1);
+        if !run.contains(&c.spurt) {
+            members.push(c.spurt);
         }
+        members.extend_from_slice(run);
         let start = members.iter().map(|&i| spurts[i].start).min().unwrap_or(c.time);
         let end = members.iter().map(|&i| spurts[i].end).max().unwrap_or(c.time);
         let n_tokens = members.iter().map(|&i| spurts[i].n_words()).sum();

@@ -71,30 +71,84 @@ impl<'t> Recording<'t> {
 /// Splits `line` at ASCII whitespace into the first ten fields (the rest are counted only);
 /// returns the number of fields. Same fields as `str::split_ascii_whitespace`.
 fn split_fields<'l>(line: &'l str, fields: &mut [&'l str; 10]) -> usize {
-    let bytes = line.as_bytes();
-    // Bytes above b' ' are never whitespace: one comparison for most bytes.
-    let space = |i: usize| bytes.get(i).is_some_and(|&b| b <= b' ' && b.is_ascii_whitespace());
-    let field = |i: usize| bytes.get(i).is_some_and(|&b| b > b' ' || !b.is_ascii_whitespace());
-    let mut count = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        while space(i) {
-            i += 1;
+    match space_mask(line.as_bytes()) {
+        Some(spaces) => split_by_mask(line, spaces, fields),
+        None => split_bytewise(line, fields),
+    }
+}
+
+/// For a line of at most 64 bytes whose only bytes at or below `b' '` are spaces: bit `i` set
+/// when byte `i` is a space, and every bit past the end set. `None` otherwise (tabs, other
+/// control bytes, long lines: [`split_bytewise`] handles them).
+///
+/// Eight bytes at a time: a byte is below `0x21` when its top bit is clear and its low seven
+/// bits plus `0x5f` do not reach `0x80` (no carry crosses bytes); it is a space when it XORs
+/// with `0x20` to zero. The top bits are then gathered into one byte by a multiplication.
+fn space_mask(bytes: &[u8]) -> Option<u64> {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const BELOW_21: u64 = 0x5f5f_5f5f_5f5f_5f5f;
+    const SPACES: u64 = 0x2020_2020_2020_2020;
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    if bytes.len() > 64 {
+        return None;
+    }
+    let mut mask = 0u64;
+    for (k, chunk) in bytes.chunks(8).enumerate() {
+        let mut word = [b' '; 8];
+        if let Some(head) = word.get_mut(..chunk.len()) {
+            head.copy_from_slice(chunk);
         }
-        if i >= bytes.len() {
+        let x = u64::from_le_bytes(word);
+        let low = !(((x & LOW7) + BELOW_21) | x) & HIGH;
+        let y = x ^ SPACES;
+        let space = !(((y & LOW7) + LOW7) | y) & HIGH;
+        if low != space {
+            return None;
+        }
+        mask |= ((space >> 7).wrapping_mul(GATHER) >> 56) << (8 * k);
+    }
+    if bytes.len() < 64 {
+        mask |= !0u64 << bytes.len();
+    }
+    Some(mask)
+}
+
+/// The fields of a line from its space mask (see [`space_mask`]): a field starts at a non-space
+/// bit after a space bit (or bit 0) and ends before the next space bit.
+fn split_by_mask<'l>(line: &'l str, spaces: u64, fields: &mut [&'l str; 10]) -> usize {
+    let text = !spaces;
+    let mut starts = text & !(text << 1);
+    let mut lasts = text & !(text >> 1);
+    let count = starts.count_ones() as usize;
+    for slot in fields.iter_mut() {
+        if starts == 0 {
             break;
         }
-        let from = i;
-        while field(i) {
-            i += 1;
-        }
-        // Both ends are at ASCII bytes (or the ends of the line), so they are char boundaries.
-        if let (Some(slot), Some(f)) = (fields.get_mut(count), line.get(from..i)) {
+        let (from, last) = (starts.trailing_zeros() as usize, lasts.trailing_zeros() as usize);
+        starts &= starts - 1;
+        lasts &= lasts - 1;
+        // Both ends are at spaces or the ends of the line, so they are char boundaries.
+        if let Some(f) = line.get(from..last + 1) {
             *slot = f;
         }
-        count += 1;
     }
     count
+}
+
+/// [`split_fields`] one byte at a time, for any line.
+fn split_bytewise<'l>(line: &'l str, fields: &mut [&'l str; 10]) -> usize {
+    let mut count = 0;
+    for (slot, f) in fields.iter_mut().zip(line.split_ascii_whitespace()) {
+        *slot = f;
+        count += 1;
+    }
+    count + line.split_ascii_whitespace().skip(count).count()
+}
+
+/// `a` equals `b` ignoring ASCII case; the exact spelling (the usual one) is checked first.
+fn is(a: &str, b: &str) -> bool {
+    a == b || a.eq_ignore_ascii_case(b)
 }
 
 /// `field` without the `*` that some tools put around times; no work when there is none.
@@ -122,7 +176,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         let mut fields = [""; 10];
         let count = split_fields(trimmed, &mut fields);
         let kind = fields[0];
-        if !kind.eq_ignore_ascii_case("SPEAKER") {
+        if !is(kind, "SPEAKER") {
             if kind.eq_ignore_ascii_case("END") {
                 return Err(ctx.error(n, 1, "an `END` line: this is ESPnet's RTTM-like format (sample units), not NIST RTTM"));
             }
@@ -154,7 +208,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             Ok(t) => t,
             Err(e) => return Err(ctx.time_error(e, tbeg, "onset", n, column_of(line, tbeg))),
         };
-        let duration = if tdur.eq_ignore_ascii_case("<NA>") {
+        let duration = if is(tdur, "<NA>") {
             Time::ZERO
         } else {
             match parse_seconds(strip_stars(tdur)) {
@@ -168,9 +222,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         let k = match last {
             Some(k) if recordings.get(k).is_some_and(|r| r.id == file) => k,
             _ => *index.entry(file).or_insert_with(|| {
+                let mut builder = TranscriptBuilder::new();
+                if recordings.is_empty() {
+                    // Most files hold one recording: room for every line at once.
+                    builder.reserve(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
+                }
                 recordings.push(Recording {
                     id: file,
-                    builder: TranscriptBuilder::new(),
+                    builder,
                     latest: Time(i64::MIN),
                     unsorted_warned: false,
                     speakers: Vec::new(),
@@ -190,7 +249,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             )?;
         }
         rec.latest = rec.latest.max(start);
-        if name.eq_ignore_ascii_case("<NA>") {
+        if is(name, "<NA>") {
             ctx.warn_at(
                 WarningKind::MissingSpeaker,
                 n,
@@ -266,6 +325,39 @@ mod tests {
     use super::*;
     use crate::format::{read_str, Format, ReadOptions};
     use crate::model::Segment;
+
+    #[test]
+    fn fields_split_like_split_ascii_whitespace() {
+        let long = format!("SPEAKER a 1 0 1 <NA> <NA> {} <NA> <NA>", "x".repeat(40));
+        let (at63, at64, at65) =
+            ("ab ".repeat(21), "a  ".repeat(21) + "b", "ab ".repeat(21) + "cd");
+        let lines = [
+            "SPEAKER ES2011a 1 34.27 10.12 <NA> <NA> FEE041 <NA> <NA>",
+            "SPEAKER  a   1 2\t3 x y z w v u t s",
+            "SPEAKER a 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27",
+            "a\u{b}b c\u{1f}d é\u{a0}f \u{7f}  g\x0ch\ri",
+            at63.as_str(),
+            at64.as_str(),
+            at65.as_str(),
+            "x",
+            "x ",
+            "",
+            long.as_str(),
+        ];
+        for line in lines {
+            let mut fields = [""; 10];
+            let count = split_fields(line, &mut fields);
+            let expected: Vec<&str> = line.split_ascii_whitespace().collect();
+            assert_eq!(count, expected.len(), "{line:?}");
+            let n = count.min(10);
+            assert_eq!(&fields[..n], &expected[..n], "{line:?}");
+        }
+        // The mask path is taken for plain lines (and only for them).
+        assert!(space_mask(lines[0].as_bytes()).is_some());
+        assert!(space_mask(lines[1].as_bytes()).is_none());
+        assert!(space_mask(lines[5].as_bytes()).is_some());
+        assert!(space_mask(lines[6].as_bytes()).is_none());
+    }
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::Rttm, &ReadOptions::default()).unwrap()

@@ -90,7 +90,23 @@ impl AnnotationBuilder {
 
     /// Sorts and freezes.
     pub fn build(self) -> Annotation {
-        self.build_with_order().0
+        let (speakers, remap) = self.speakers.sorted();
+        let mut tracks = self.tracks;
+        for t in &mut tracks {
+            t.speaker = remap[t.speaker.index()];
+        }
+        // Tracks with equal keys are equal, so an unstable sort gives the same list as a
+        // stable one; input that is already in order is only checked.
+        if !tracks.is_sorted_by_key(|t| (t.segment, t.speaker)) {
+            tracks.sort_unstable_by_key(|t| (t.segment, t.speaker));
+        }
+        Annotation { speakers, tracks }
+    }
+
+    /// Makes room for `additional` more tracks.
+    pub fn reserve(&mut self, additional: usize) -> &mut Self {
+        self.tracks.reserve(additional);
+        self
     }
 }
 

@@ -107,7 +107,21 @@ impl TranscriptBuilder {
         content: Option<Content>,
     ) -> &mut Self {
         self.annotation.push(segment, speaker);
-        self.contents.push(content);
+        // Contents are kept only from the first track that has one (every earlier track gets
+        // `None`): sources without text (RTTM, most diarizations) never fill the list.
+        if content.is_some() || !self.contents.is_empty() {
+            let before = self.annotation.len() - 1;
+            if self.contents.len() < before {
+                self.contents.resize_with(before, || None);
+            }
+            self.contents.push(content);
+        }
+        self
+    }
+
+    /// Makes room for `additional` more tracks (the number of lines of a file, say).
+    pub fn reserve(&mut self, additional: usize) -> &mut Self {
+        self.annotation.reserve(additional);
         self
     }
 
@@ -125,19 +139,27 @@ impl TranscriptBuilder {
 
     /// Number of tracks added.
     pub fn len(&self) -> usize {
-        self.contents.len()
+        self.annotation.len()
     }
 
     /// Whether no track was added.
     pub fn is_empty(&self) -> bool {
-        self.contents.is_empty()
+        self.annotation.is_empty()
     }
 
     /// Sorts and freezes.
     pub fn build(self) -> Transcript {
+        if self.contents.is_empty() {
+            // No track has content: nothing to carry through the sort.
+            let annotation = self.annotation.build();
+            let contents = std::iter::repeat_with(|| None).take(annotation.len()).collect();
+            return Transcript { annotation, contents, extent: self.extent };
+        }
         let (annotation, order) = self.annotation.build_with_order();
         let mut contents: Vec<Option<Content>> = self.contents;
-        let sorted = order.iter().map(|&i| contents[i].take()).collect();
+        // Tracks added after the last content have none.
+        contents.resize_with(order.len(), || None);
+        let sorted = order.iter().map(|&i| contents.get_mut(i).and_then(Option::take)).collect();
         Transcript { annotation, contents: sorted, extent: self.extent }
     }
 }
