@@ -225,3 +225,49 @@ fn an_onnx_speaker_model_needs_the_onnx_feature() {
         run.stderr()
     );
 }
+
+/// `score` takes recordings as the hypothesis: detection first, then the DER against the
+/// reference, whose single recording id the detection takes.
+#[test]
+fn score_detects_the_hypothesis_from_tracks() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    wav(&dir, "a.wav", 1, 16_000, &a);
+    wav(&dir, "b.wav", 1, 16_000, &b);
+    let detected = dir
+        .run(&[
+            "detect",
+            "--track",
+            "Host=a.wav",
+            "--track",
+            "Guest=b.wav",
+            "--recording-id",
+            "show",
+        ])
+        .ok();
+    dir.create("ref.rttm", &detected);
+    let tracks = ["--track", "Host=a.wav", "--track", "Guest=b.wav"];
+    let run = dir.run(&[&["score", "-r", "ref.rttm", "--format", "json"][..], &tracks].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let json: serde_json::Value = serde_json::from_str(&run.stdout()).unwrap();
+    assert_eq!(json["total"]["der"], 0.0, "{json}");
+    assert_eq!(json["files"][0]["recording"], "show", "{json}");
+    // A shifted reference gives a positive DER, from the same detection.
+    let shifted: String = turns(&detected)
+        .iter()
+        .map(|(who, s, e)| {
+            format!("SPEAKER show 1 {:.3} {:.3} <NA> <NA> {who} <NA> <NA>\n", s + 0.5, e - s)
+        })
+        .collect();
+    dir.create("shifted.rttm", &shifted);
+    let run =
+        dir.run(&[&["score", "-r", "shifted.rttm", "--format", "json"][..], &tracks].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let json: serde_json::Value = serde_json::from_str(&run.stdout()).unwrap();
+    assert!(json["total"]["der"].as_f64().unwrap() > 0.05, "{json}");
+    // A recording given with -s works the same way, and --recording-id overrides the id.
+    wav(&dir, "a_only.wav", 1, 16_000, &a);
+    let run = dir.run(&["score", "-r", "ref.rttm", "-s", "a_only.wav", "--recording-id", "other"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(run.stdout().contains("other"), "{}", run.stdout());
+}

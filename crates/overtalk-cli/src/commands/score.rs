@@ -15,6 +15,7 @@ use overtalk::{Annotation, Delta, Region};
 use rayon::prelude::*;
 use serde_json::json;
 
+use crate::commands::detect::{is_audio, AudioArgs};
 use crate::input::{self, ReadArgs, Source};
 use crate::output::Target;
 use crate::{Globals, Outcome};
@@ -29,15 +30,26 @@ use crate::{Globals, Outcome};
 /// prints both.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  overtalk score -r ref.rttm -s sys.rttm\n  overtalk score -r ami/only_words/rttms/test -s vbx/test --collar 0.25 --skip-overlap\n  overtalk score -r ref/ -s sys/ --uem all.uem --preset dscore --format json\n  overtalk score -r ref.rttm -s sys.rttm --max-der 20"
+    after_help = "Examples:\n  overtalk score -r ref.rttm -s sys.rttm\n  overtalk score -r ami/only_words/rttms/test -s vbx/test --collar 0.25 --skip-overlap\n  overtalk score -r ref/ -s sys/ --uem all.uem --preset dscore --format json\n  overtalk score -r ref.rttm -s sys.rttm --max-der 20\n  overtalk score -r ref.rttm --track Host=host.wav --track Guest=guest.wav --collar 0.25"
 )]
 pub struct Args {
     /// Reference files or directories.
     #[arg(short, long = "reference", required = true, num_args = 1.., value_name = "REF")]
     reference: Vec<String>,
-    /// Hypothesis (system output) files or directories.
-    #[arg(short, long = "hypothesis", required = true, num_args = 1.., value_name = "HYP")]
+    /// Hypothesis (system output) files or directories, or a recording (WAV, MP3, MP4…) whose
+    /// speech is detected first (as `overtalk detect` would, with the flags under Recordings).
+    #[arg(
+        short,
+        long = "hypothesis",
+        num_args = 1..,
+        value_name = "HYP",
+        required_unless_present = "tracks"
+    )]
     sys: Vec<String>,
+    /// The recording id of a hypothesis detected from recordings (default: the reference's id
+    /// when the reference holds exactly one recording, else the recording's file name).
+    #[arg(long, value_name = "ID")]
+    recording_id: Option<String>,
     /// UEM files or directories (scoring regions).
     #[arg(short, long, value_name = "UEM")]
     uem: Vec<String>,
@@ -79,6 +91,8 @@ pub struct Args {
     max_der: Option<f64>,
     #[command(flatten)]
     read: ReadArgs,
+    #[command(flatten)]
+    audio: AudioArgs,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
@@ -181,6 +195,46 @@ fn read_sides(
     Ok((r, h))
 }
 
+/// Detects who spoke when in the hypothesis recordings (`-s AUDIO`, `--track`, `--channels`)
+/// and adds them to the hypothesis side. A detected recording takes `--recording-id`, else the
+/// reference's id when the reference holds exactly one recording and one recording is
+/// detected, else its file name.
+fn detect_hypothesis(
+    args: &Args,
+    recordings: &[String],
+    reference: &Side_,
+    hypothesis: &mut Side_,
+    sources: &mut Vec<Source>,
+    globals: Globals,
+) -> Result<()> {
+    let audio = &args.audio;
+    if !audio.channels.is_empty() && recordings.len() != 1 {
+        bail!("--channels names the channels of one recording; give exactly one with -s");
+    }
+    let mut detected = Vec::new();
+    if !audio.tracks.is_empty() {
+        detected.push(audio.detect(None, None, globals)?);
+    }
+    for r in recordings {
+        detected.push(audio.detect(Some(std::path::Path::new(r)), None, globals)?);
+    }
+    let single_reference = match (reference.recordings.len(), detected.len()) {
+        (1, 1) => reference.recordings.keys().next().cloned(),
+        _ => None,
+    };
+    for (srcs, corpus) in detected {
+        for (id, t) in corpus.into_recordings() {
+            let id = args.recording_id.clone().or_else(|| single_reference.clone()).unwrap_or(id);
+            if hypothesis.recordings.contains_key(&id) {
+                bail!("recording {id:?} appears in more than one hypothesis input");
+            }
+            hypothesis.recordings.insert(id, t.annotation().clone());
+        }
+        sources.extend(srcs);
+    }
+    Ok(())
+}
+
 fn options(args: &Args) -> Result<ScoreOptions> {
     let preset = match args.preset {
         PresetArg::Overtalk => Preset::Overtalk,
@@ -222,8 +276,11 @@ fn options(args: &Args) -> Result<ScoreOptions> {
 pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let opts = options(&args)?;
     let mut sources = Vec::new();
+    let (recordings, files): (Vec<String>, Vec<String>) =
+        args.sys.iter().cloned().partition(|h| is_audio(std::path::Path::new(h)));
     let (mut reference, mut hypothesis) =
-        read_sides(&args.reference, &args.sys, &args.read, globals, &mut sources)?;
+        read_sides(&args.reference, &files, &args.read, globals, &mut sources)?;
+    detect_hypothesis(&args, &recordings, &reference, &mut hypothesis, &mut sources, globals)?;
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
     let mut uems = uem::Uem::new();
