@@ -271,3 +271,55 @@ fn score_detects_the_hypothesis_from_tracks() {
     assert_eq!(run.code(), 0, "{}", run.stderr());
     assert!(run.stdout().contains("other"), "{}", run.stdout());
 }
+
+/// Without detector flags the command line detects exactly what the library's defaults do
+/// (each stage keeps its own pause closing: 0.4 s for tracks).
+#[test]
+fn the_command_line_keeps_the_library_defaults() {
+    use overtalk_audio::pipeline::{detect, DetectOptions, TrackSpec};
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    // The host speaks twice with a 0.32 s pause between: closed at 0.4 s, kept at 0.25 s.
+    let s = speech();
+    let first = s.iter().position(|v| *v != 0).unwrap_or(0);
+    let last = s.iter().rposition(|v| *v != 0).map_or(0, |i| i + 1);
+    let voice = &s[first..last];
+    let mut a2 = a.clone();
+    let again = 8_000 + voice.len() + 5_120;
+    for (i, &v) in voice.iter().enumerate() {
+        if let Some(x) = a2.get_mut(again + i) {
+            *x = x.saturating_add(v);
+        }
+    }
+    let a = a2;
+    wav(&dir, "a.wav", 1, 16_000, &a);
+    wav(&dir, "b.wav", 1, 16_000, &b);
+    let cli = dir.run(&["detect", "--track", "Host=a.wav", "--track", "Guest=b.wav"]).ok();
+    let spec = |name: &str, file: &str| TrackSpec {
+        name: name.to_owned(),
+        path: dir.path().join(file),
+        channel: None,
+    };
+    let lib = detect(
+        &[spec("Host", "a.wav"), spec("Guest", "b.wav")],
+        &DetectOptions::default(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let ann = &lib.annotation;
+    let mut expected: Vec<(String, f64, f64)> = ann
+        .tracks()
+        .iter()
+        .map(|t| {
+            let (s, e) = (t.segment.start().as_secs_f64(), t.segment.end().as_secs_f64());
+            (ann.speaker_name(t.speaker).to_owned(), (s * 1000.0).round(), (e * 1000.0).round())
+        })
+        .collect();
+    let mut got: Vec<(String, f64, f64)> = turns(&cli)
+        .into_iter()
+        .map(|(w, s, e)| (w, (s * 1000.0).round(), (e * 1000.0).round()))
+        .collect();
+    expected.sort_by(|x, y| x.partial_cmp(y).unwrap());
+    got.sort_by(|x, y| x.partial_cmp(y).unwrap());
+    assert_eq!(got, expected, "{cli}");
+}

@@ -61,12 +61,13 @@ pub(crate) struct AudioArgs {
     /// of the installed Silero model; implies `--vad silero`. Needs the `onnx` feature.
     #[arg(long, value_name = "FILE.onnx")]
     vad_model: Option<PathBuf>,
-    /// Speech runs shorter than this are dropped (seconds).
-    #[arg(long, value_name = "SECS", default_value = "0.1")]
-    min_speech: f64,
-    /// Pauses shorter than this within one speaker's speech are closed (seconds).
-    #[arg(long, value_name = "SECS", default_value = "0.25")]
-    min_silence: f64,
+    /// Speech runs shorter than this are dropped (seconds; default 0.1).
+    #[arg(long, value_name = "SECS")]
+    min_speech: Option<f64>,
+    /// Pauses shorter than this within one speaker's speech are closed (seconds; default 0.4
+    /// with one track per speaker, 0.25 for one recording).
+    #[arg(long, value_name = "SECS")]
+    min_silence: Option<f64>,
     /// Largest accepted difference between track durations (seconds).
     #[arg(long, value_name = "SECS", default_value = "1")]
     max_length_diff: f64,
@@ -107,10 +108,15 @@ impl AudioArgs {
             kind.try_build().with_context(|| format!("--vad {}", kind.name()))?;
         }
         let mut options = DetectOptions { vad, ..DetectOptions::default() };
-        options.multitrack.min_speech = seconds(self.min_speech, "--min-speech")?;
-        options.multitrack.min_silence = seconds(self.min_silence, "--min-silence")?;
-        options.binarize.min_speech = options.multitrack.min_speech;
-        options.binarize.min_silence = options.multitrack.min_silence;
+        // Unset, each stage keeps its own default (the multitrack rule closes longer pauses).
+        if let Some(v) = self.min_speech {
+            options.multitrack.min_speech = seconds(v, "--min-speech")?;
+            options.binarize.min_speech = options.multitrack.min_speech;
+        }
+        if let Some(v) = self.min_silence {
+            options.multitrack.min_silence = seconds(v, "--min-silence")?;
+            options.binarize.min_silence = options.multitrack.min_silence;
+        }
         options.max_length_diff = seconds(self.max_length_diff, "--max-length-diff")?;
         options.allow_rate_mismatch = self.allow_rate_mismatch;
         options.decode.max_duration = seconds(self.max_duration, "--max-duration")?;
