@@ -35,12 +35,17 @@ fn wav(dir: &Dir, name: &str, channels: u16, rate: u32, samples: &[i16]) {
     std::fs::write(dir.path().join(name), out).expect("write wav");
 }
 
-/// Two mics, 9 s: A speaks from 0.5 s, B from 4.0 s; each hears the other 20 dB down.
-fn two_mics() -> (Vec<i16>, Vec<i16>) {
+/// The test clip's voice without its leading and trailing digital silence.
+fn voice() -> Vec<i16> {
     let s = speech();
     let first = s.iter().position(|v| *v != 0).unwrap_or(0);
     let last = s.iter().rposition(|v| *v != 0).map_or(0, |i| i + 1);
-    let voice = &s[first..last];
+    s[first..last].to_vec()
+}
+
+/// Two mics, 9 s: A speaks from 0.5 s, B from 4.0 s; each hears the other 20 dB down.
+fn two_mics() -> (Vec<i16>, Vec<i16>) {
+    let voice = voice();
     let n = 9 * 16_000;
     let mut a = vec![0f32; n];
     let mut b = vec![0f32; n];
@@ -270,6 +275,18 @@ fn score_detects_the_hypothesis_from_tracks() {
     let run = dir.run(&["score", "-r", "ref.rttm", "-s", "a_only.wav", "--recording-id", "other"]);
     assert_eq!(run.code(), 0, "{}", run.stderr());
     assert!(run.stdout().contains("other"), "{}", run.stdout());
+    // --channels names the channels of exactly one recording.
+    for args in [
+        &["score", "-r", "ref.rttm", "--channels", "A,B", "--track", "Host=a.wav"][..],
+        &["analyze", "a.wav", "b.wav", "--channels", "A,B"][..],
+    ] {
+        let run = dir.run(args);
+        assert_eq!(run.code(), 2, "{}", run.stderr());
+        assert_eq!(
+            run.stderr(),
+            "overtalk: error: --channels names the channels of one recording; give exactly one\n"
+        );
+    }
 }
 
 /// Without detector flags the command line detects exactly what the library's defaults do
@@ -280,10 +297,7 @@ fn the_command_line_keeps_the_library_defaults() {
     let dir = Dir::new();
     let (a, b) = two_mics();
     // The host speaks twice with a 0.32 s pause between: closed at 0.4 s, kept at 0.25 s.
-    let s = speech();
-    let first = s.iter().position(|v| *v != 0).unwrap_or(0);
-    let last = s.iter().rposition(|v| *v != 0).map_or(0, |i| i + 1);
-    let voice = &s[first..last];
+    let voice = voice();
     let mut a2 = a.clone();
     let again = 8_000 + voice.len() + 5_120;
     for (i, &v) in voice.iter().enumerate() {

@@ -314,20 +314,11 @@ pub(crate) fn read_and_analyze(
     let params = how.params()?;
     let (recordings, transcripts): (Vec<&String>, Vec<&String>) =
         inputs.iter().partition(|i| is_audio(std::path::Path::new(i.as_str())));
-    if !audio.channels.is_empty() && recordings.len() != 1 {
-        bail!("--channels names the channels of one recording; give exactly one");
-    }
     let mut read: Vec<(String, String, Transcript)> = Vec::new();
     let mut sources = Vec::new();
     // Recordings first: detection turns each into who-spoke-when.
-    let mut detected = Vec::new();
-    if !audio.tracks.is_empty() {
-        detected.push(audio.detect(None, None, globals)?);
-    }
-    for r in &recordings {
-        detected.push(audio.detect(Some(std::path::Path::new(r.as_str())), None, globals)?);
-    }
-    for (srcs, corpus) in detected {
+    let recordings: Vec<&str> = recordings.iter().map(|r| r.as_str()).collect();
+    for (srcs, corpus) in audio.detect_recordings(&recordings, globals)? {
         let file = srcs.first().map(input::Source::display).unwrap_or_default();
         for (id, t) in corpus.into_recordings() {
             read.push((id, file.clone(), t));

@@ -123,6 +123,27 @@ impl AudioArgs {
         Ok(options)
     }
 
+    /// Detects who spoke when in the `--track` files (if any) and in each of `recordings`, one
+    /// corpus per detection, with the files it came from. `--channels` needs exactly one
+    /// recording.
+    pub(crate) fn detect_recordings(
+        &self,
+        recordings: &[&str],
+        globals: Globals,
+    ) -> Result<Vec<(Vec<Source>, Corpus)>> {
+        if !self.channels.is_empty() && recordings.len() != 1 {
+            bail!("--channels names the channels of one recording; give exactly one");
+        }
+        let mut detected = Vec::new();
+        if !self.tracks.is_empty() {
+            detected.push(self.detect(None, None, globals)?);
+        }
+        for r in recordings {
+            detected.push(self.detect(Some(Path::new(r)), None, globals)?);
+        }
+        Ok(detected)
+    }
+
     /// Detects who spoke when in `audio` (one recording, split by `--channels` if given) or in
     /// the `--track` files, as a corpus of one recording named `recording_id` (default: the
     /// first file's name without extension).

@@ -207,17 +207,8 @@ fn detect_hypothesis(
     sources: &mut Vec<Source>,
     globals: Globals,
 ) -> Result<()> {
-    let audio = &args.audio;
-    if !audio.channels.is_empty() && recordings.len() != 1 {
-        bail!("--channels names the channels of one recording; give exactly one with -s");
-    }
-    let mut detected = Vec::new();
-    if !audio.tracks.is_empty() {
-        detected.push(audio.detect(None, None, globals)?);
-    }
-    for r in recordings {
-        detected.push(audio.detect(Some(std::path::Path::new(r)), None, globals)?);
-    }
+    let recordings: Vec<&str> = recordings.iter().map(String::as_str).collect();
+    let detected = args.audio.detect_recordings(&recordings, globals)?;
     let single_reference = match (reference.recordings.len(), detected.len()) {
         (1, 1) => reference.recordings.keys().next().cloned(),
         _ => None,
