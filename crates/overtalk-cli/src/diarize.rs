@@ -1,4 +1,5 @@
-//! Speaker diarization of one mixed recording, used by `overtalk detect --diarize`.
+//! Speaker diarization of one mixed recording: what `detect`, `analyze`, `report` and `score`
+//! do with a single recording given without `--track` or `--channels`.
 
 use std::path::{Path, PathBuf};
 
@@ -20,10 +21,15 @@ use crate::Globals;
 /// Flags for telling speakers apart in a single mixed recording.
 #[derive(Debug, Clone, clap::Args)]
 pub struct DiarizeArgs {
-    /// Tell the speakers of a single mixed recording apart (needs `overtalk models install`;
-    /// without a model, all speech is one speaker, with a warning).
+    /// Tell the speakers of a single mixed recording apart: the default for one recording
+    /// without `--track` or `--channels` (needs `overtalk models install`; without a model,
+    /// all speech is one speaker, with a warning).
     #[arg(long)]
     pub diarize: bool,
+    /// Keep a single mixed recording's speech under one label (voice activity only) instead of
+    /// telling its speakers apart.
+    #[arg(long, conflicts_with_all = ["diarize", "num_speakers", "min_speakers", "max_speakers", "embedding_model"])]
+    pub no_diarize: bool,
     /// Exactly this many speakers (implies --diarize). (`--speakers` renames speakers.)
     #[arg(long, value_name = "N", conflicts_with_all = ["min_speakers", "max_speakers"])]
     pub num_speakers: Option<usize>,
@@ -41,7 +47,7 @@ pub struct DiarizeArgs {
 }
 
 impl DiarizeArgs {
-    /// Whether any flag asks for diarization.
+    /// Whether any flag asks for diarization explicitly.
     pub fn wanted(&self) -> bool {
         self.diarize
             || self.num_speakers.is_some()
@@ -69,21 +75,39 @@ impl DiarizeArgs {
 
 /// Decodes `path` block by block into `stream` as 16 kHz mono: the signal is never held whole,
 /// only the diarizer's features. Returns the number of 16 kHz samples.
-fn stream_16k(path: &Path, options: &DetectOptions, stream: &mut FeatureStream) -> Result<u64> {
-    let mut d = Decoder::open(path, &options.decode)
-        .with_context(|| format!("decoding {}", path.display()))?;
-    let mut r = Resampler16k::new(d.info().sample_rate)?;
+fn stream_16k(
+    mut d: Decoder,
+    path: &Path,
+    stream: &mut FeatureStream,
+    globals: Globals,
+) -> Result<u64> {
+    let total = d.info().declared_duration();
+    let rate = d.info().sample_rate;
+    let mut r = Resampler16k::new(rate)?;
+    let bar = crate::progress::seconds_bar(globals);
     let mut n = 0u64;
     let mut emit = |x: &[f32]| {
         n += x.len() as u64;
         stream.push(x);
     };
+    let (mut decoded, mut shown) = (0u64, 0i64);
     while let Some(block) =
         d.next_block().map_err(|e| e.with_path(path)).with_context(|| "decoding")?
     {
+        decoded += block.frames() as u64;
         r.push(block.mono(), &mut emit)?;
+        if let Some(bar) = &bar {
+            let done = overtalk_audio::decode::frames_to_delta(decoded, rate);
+            if done.0 / 1_000_000 != shown {
+                shown = done.0 / 1_000_000;
+                crate::progress::show_seconds(bar, path, done, total);
+            }
+        }
     }
     r.finish(&mut emit)?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
     Ok(n)
 }
 
@@ -108,15 +132,17 @@ fn onnx_diarizer(path: &Path, _options: DiarizeOptions) -> Result<Box<dyn Diariz
 }
 
 /// Diarizes `audio`: who spoke when, as a corpus of one recording (`recording_id`, default the
-/// file name without its extension).
+/// file name without its extension), and the method and parameters that produced it.
 pub fn diarize(
     args: &DiarizeArgs,
     audio: &Path,
     recording_id: Option<&str>,
     options: &DetectOptions,
     globals: Globals,
-) -> Result<Corpus> {
+) -> Result<(Corpus, String)> {
     let mut o = DiarizeOptions { count: args.count()?, ..DiarizeOptions::default() };
+    // A file that is not a recording is refused before any model is looked for.
+    let decoder = Decoder::open(audio, &options.decode).context("detecting speech")?;
     o.vad = options.vad.unwrap_or(VadKind::Energy);
     o.binarize = options.binarize;
     let diarizer: Box<dyn Diarizer> = match &args.embedding_model {
@@ -146,10 +172,11 @@ pub fn diarize(
         }
     };
     let mut stream = diarizer.stream();
-    let samples = stream_16k(audio, options, &mut stream)?;
+    let samples = stream_16k(decoder, audio, &mut stream, globals)?;
+    let spinner = crate::progress::spinner(globals, "telling the speakers apart");
     let d = diarizer.finish(stream.finish()).context("diarizing")?;
-    if !globals.quiet {
-        eprintln!("overtalk: {} speakers; {}", d.speakers, d.method);
+    if let Some(spinner) = spinner {
+        spinner.finish_and_clear();
     }
     let id = match recording_id {
         Some(id) => id.to_owned(),
@@ -157,10 +184,18 @@ pub fn diarize(
     };
     let mut builder = TranscriptBuilder::new();
     let ann = &d.annotation;
-    for track in ann.tracks() {
-        builder.add(track.segment, ann.speaker_name(track.speaker), None);
-    }
     let duration = overtalk_audio::decode::frames_to_delta(samples, ANALYSIS_RATE);
-    builder.extent(Segment::new(Time(0), Time(duration.0)));
-    Ok(Corpus::single(id, builder.build()))
+    // The diarizer works in whole 10 ms frames; the last one can reach past the signal's end.
+    //
+    //   signal   |=========================|
+    //   frames   |----|----|----|----|----|----|
+    //   speech        [=======================)      cut back to the signal's end
+    let extent = Segment::new(Time(0), Time(duration.0));
+    for track in ann.tracks() {
+        if let Some(s) = extent.and_then(|e| track.segment.intersection(&e)) {
+            builder.add(s, ann.speaker_name(track.speaker), None);
+        }
+    }
+    builder.extent(extent);
+    Ok((Corpus::single(id, builder.build()), d.method))
 }

@@ -8,6 +8,7 @@ mod commands;
 mod diarize;
 mod input;
 mod output;
+mod progress;
 
 use std::io::ErrorKind as IoErrorKind;
 use std::process::ExitCode;

@@ -199,6 +199,49 @@ fn analyze_and_report_take_recordings_directly() {
     assert_eq!(run.code(), 2, "{}", run.stderr());
 }
 
+/// One mixed recording is diarized by default. Without a speaker model that gives one
+/// speaker, with a warning saying how to install one; `--no-diarize` asks for voice activity
+/// only, without the warning. `analyze` records how the speech was detected.
+#[test]
+fn one_recording_is_diarized_unless_asked_not_to() {
+    let dir = Dir::new();
+    wav(&dir, "clip.wav", 1, 16_000, &voice());
+    let models = dir.path().join("no-models");
+    std::fs::create_dir_all(&models).unwrap();
+    let env = [("OVERTALK_MODEL_DIR", models.as_path())];
+    let run = dir.run_env(&["detect", "clip.wav", "-o", "auto.rttm"], &env);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(run.stderr().contains("(run `overtalk models install`)"), "{}", run.stderr());
+    assert!(run.stderr().contains("all speech is one speaker"), "{}", run.stderr());
+    let run = dir.run_env(&["detect", "clip.wav", "--no-diarize", "-o", "plain.rttm"], &env);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(run.stderr(), "");
+    let (auto, plain) = (turns(&dir.read("auto.rttm")), turns(&dir.read("plain.rttm")));
+    assert!(!plain.is_empty());
+    assert!(plain.iter().all(|t| t.0 == "clip"), "{plain:?}");
+    let times = |t: &[(String, f64, f64)]| t.iter().map(|x| (x.1, x.2)).collect::<Vec<_>>();
+    assert_eq!(times(&auto), times(&plain), "the fallback finds the same speech");
+    let json = dir.run_env(&["analyze", "clip.wav", "--no-diarize", "--format", "json"], &env).ok();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let method = v["detection"]["method"].as_str().unwrap();
+    assert!(
+        method.starts_with("one track, one speaker (voice activity only); vad earshot"),
+        "{method}"
+    );
+    let table = dir.run_env(&["analyze", "clip.wav", "--no-diarize"], &env).ok();
+    assert!(table.contains(&format!("speech detected from the recording: {method}")), "{table}");
+    // A transcript has no detection.
+    let json = dir.run(&["analyze", "plain.rttm", "--format", "json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(v.get("detection").is_none());
+    // Diarization flags contradict --no-diarize; they do not apply to tracks.
+    let run = dir.run(&["detect", "clip.wav", "--no-diarize", "--num-speakers", "2"]);
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+    let run = dir.run(&["detect", "--track", "A=clip.wav", "--diarize"]);
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+    assert!(run.stderr().contains("apply to one mixed recording"), "{}", run.stderr());
+}
+
 /// A report made from one recording links it, so every event can be played.
 #[test]
 fn a_report_from_a_recording_links_it() {

@@ -41,10 +41,20 @@ impl Dir {
         self.run_with_stdin(args, None)
     }
 
+    /// `overtalk ARGS…` with these environment variables set.
+    pub fn run_env(&self, args: &[&str], env: &[(&str, &Path)]) -> Run {
+        self.spawn(args, None, env)
+    }
+
     /// `overtalk ARGS…` fed `stdin`.
     pub fn run_with_stdin(&self, args: &[&str], stdin: Option<&str>) -> Run {
+        self.spawn(args, stdin, &[])
+    }
+
+    fn spawn(&self, args: &[&str], stdin: Option<&str>, env: &[(&str, &Path)]) -> Run {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_overtalk"));
-        cmd.args(args)
+        cmd.envs(env.iter().copied())
+            .args(args)
             .current_dir(self.dir.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -244,6 +244,7 @@ fn hostile_names_and_words_are_inert() {
     let opts = ReportOptions {
         title: Some("<b>title</b>".into()),
         sources: vec!["x\"><script>alert(4)</script>.vtt".into()],
+        detection: vec!["rec: ge2e <script>alert(5)</script>".into()],
         ..ReportOptions::default()
     };
     let html = conversation_report(
@@ -262,6 +263,7 @@ fn hostile_names_and_words_are_inert() {
     assert!(html.contains("data-speaker=\"&quot;&gt;&lt;img src=x onerror=alert(1)&gt;\""));
     assert!(html.contains("data-recording=\"rec&quot;&gt;&lt;svg onload=alert(3)&gt;\""));
     assert!(html.contains("wait &lt;/script&gt;&lt;script&gt;window.x=1&lt;/script&gt;"));
+    assert!(html.contains("<p>Detected: rec: ge2e &lt;script&gt;alert(5)&lt;/script&gt;</p>"));
     // The embedded JSON gives the strings back unchanged.
     let data = payload(&html);
     let conv = &data["conversations"][0];

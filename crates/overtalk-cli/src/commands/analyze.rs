@@ -73,6 +73,8 @@ pub(crate) struct Analyzed {
     pub(crate) transcript: Transcript,
     /// The result.
     pub(crate) analysis: Analysis,
+    /// For a recording: how speech was detected (method and parameters).
+    pub(crate) detection: Option<String>,
 }
 
 /// One flag per scalar parameter (conversation-metrics.md §5.2).
@@ -179,8 +181,18 @@ enum Events {
 #[derive(Debug, Serialize)]
 pub(crate) struct Conversation<'a> {
     pub(crate) recording: &'a str,
+    /// For a recording: how its speech was detected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) detection: Option<Detection<'a>>,
     #[serde(flatten)]
     pub(crate) analysis: &'a Analysis,
+}
+
+/// How the speech of a recording was detected, for the record.
+#[derive(Debug, Serialize)]
+pub(crate) struct Detection<'a> {
+    /// The method and its parameters.
+    pub(crate) method: &'a str,
 }
 
 /// Totals over every conversation.
@@ -314,16 +326,16 @@ pub(crate) fn read_and_analyze(
     let params = how.params()?;
     let (recordings, transcripts): (Vec<&String>, Vec<&String>) =
         inputs.iter().partition(|i| is_audio(std::path::Path::new(i.as_str())));
-    let mut read: Vec<(String, String, Transcript)> = Vec::new();
+    let mut read: Vec<(String, String, Transcript, Option<String>)> = Vec::new();
     let mut sources = Vec::new();
     // Recordings first: detection turns each into who-spoke-when.
     let recordings: Vec<&str> = recordings.iter().map(|r| r.as_str()).collect();
-    for (srcs, corpus) in audio.detect_recordings(&recordings, globals)? {
-        let file = srcs.first().map(input::Source::display).unwrap_or_default();
-        for (id, t) in corpus.into_recordings() {
-            read.push((id, file.clone(), t));
+    for detected in audio.detect_recordings(&recordings, globals)? {
+        let file = detected.sources.first().map(input::Source::display).unwrap_or_default();
+        for (id, t) in detected.corpus.into_recordings() {
+            read.push((id, file.clone(), t, Some(detected.method.clone())));
         }
-        sources.extend(srcs);
+        sources.extend(detected.sources);
     }
     let transcripts: Vec<String> = transcripts.into_iter().cloned().collect();
     let transcript_sources =
@@ -339,17 +351,17 @@ pub(crate) fn read_and_analyze(
             }
         };
         for (id, t) in out.corpus.into_recordings() {
-            read.push((id, file.clone(), t));
+            read.push((id, file.clone(), t, None));
         }
     }
     sources.extend(transcript_sources);
     read.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for (id, _, _) in &read {
+    for (id, _, _, _) in &read {
         *seen.entry(id.clone()).or_default() += 1;
     }
     let mut results = Vec::with_capacity(read.len());
-    for (id, file, t) in read {
+    for (id, file, t, detection) in read {
         let label = if seen[&id] > 1 { format!("{id} ({file})") } else { id };
         let transcript = if how.timing_only { strip_text(&t) } else { t };
         let analysis = analysis::analyze(&transcript, &params)
@@ -359,7 +371,7 @@ pub(crate) fn read_and_analyze(
                 eprintln!("overtalk: warning: {label}: {w}");
             }
         }
-        results.push(Analyzed { label, transcript, analysis });
+        results.push(Analyzed { label, transcript, analysis, detection });
     }
     Ok((sources, results))
 }
@@ -374,18 +386,27 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             audio: None,
             preset: Some(args.analysis.preset.clone()),
             sources: sources.iter().map(input::Source::display).collect(),
+            detection: detections(&analyzed),
         };
         crate::commands::report::render(&analyzed, &options)?
     } else {
         String::new()
     };
+    let methods: Vec<Option<String>> = analyzed.iter().map(|a| a.detection.clone()).collect();
     let results: Vec<(String, Analysis)> =
         analyzed.into_iter().map(|a| (a.label, a.analysis)).collect();
     let totals = totals(&results);
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
-    let convs: Vec<Conversation<'_>> =
-        results.iter().map(|(id, a)| Conversation { recording: id, analysis: a }).collect();
+    let convs: Vec<Conversation<'_>> = results
+        .iter()
+        .zip(&methods)
+        .map(|((id, a), m)| Conversation {
+            recording: id,
+            detection: m.as_deref().map(|method| Detection { method }),
+            analysis: a,
+        })
+        .collect();
     target.write_with(|out| {
         match args.format {
             AnalyzeFormat::Json => {
@@ -419,7 +440,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                     if k > 0 {
                         writeln!(out)?;
                     }
-                    render(id, r, &args.analysis.preset, md, out)?;
+                    render(id, r, &args.analysis.preset, methods[k].as_deref(), md, out)?;
                 }
                 if results.len() > 1 {
                     writeln!(out)?;
@@ -643,6 +664,7 @@ fn render(
     id: &str,
     r: &Analysis,
     preset: &str,
+    detection: Option<&str>,
     md: bool,
     out: &mut dyn std::io::Write,
 ) -> Result<()> {
@@ -806,7 +828,18 @@ fn render(
         p.bc_pre_silence, p.bc_post_silence, p.bc_context, p.bc_resume_window, p.min_floor_solo, p.terminal_window,
         p.simul_start_tol, p.silent_int_max_gap, p.long_silence, p.bc_counts_as_talk, p.laughter_is_floor, p.bc_lexicon.len()
     )?;
+    if let Some(method) = detection {
+        writeln!(out, "{bullet}speech detected from the recording: {method}")?;
+    }
     Ok(())
+}
+
+/// One line per detected recording, `label: method`, for the report's record of its inputs.
+pub(crate) fn detections(analyzed: &[Analyzed]) -> Vec<String> {
+    analyzed
+        .iter()
+        .filter_map(|a| a.detection.as_ref().map(|m| format!("{}: {m}", a.label)))
+        .collect()
 }
 
 fn render_totals(t: &CorpusTotals, md: bool, out: &mut dyn std::io::Write) -> Result<()> {

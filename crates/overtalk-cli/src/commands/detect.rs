@@ -1,4 +1,5 @@
-//! `overtalk detect`: who spoke when, from recordings with one track per speaker.
+//! `overtalk detect`: who spoke when, from recordings with one track per speaker or from one
+//! mixed recording.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -13,17 +14,19 @@ use crate::input::Source;
 use crate::output::Target;
 use crate::{Globals, Outcome};
 
-/// Detect who spoke when in recordings with one microphone per speaker.
+/// Detect who spoke when in recordings: one microphone per speaker, or one mixed track.
 ///
 /// Give each speaker's track with `--track NAME=FILE`, or one multichannel recording with
 /// `--channels NAME,NAME,…` (one name per channel, `_` skips a channel). Each track is decoded
 /// (WAV, FLAC, MP3, Ogg Vorbis, AAC/M4A, the audio of MP4/MOV/MKV/WebM), resampled to 16 kHz and
 /// checked for speech; the other speakers' bleed into each microphone is measured from the
-/// recording itself and rejected, so overlapping speech is kept. With a single track and no
-/// `--channels`, the result is the speech of that recording under one label.
+/// recording itself and rejected, so overlapping speech is kept. A single mixed recording (no
+/// `--track`, no `--channels`) is diarized: its speakers are told apart with the speaker model
+/// of `overtalk models install` (without it, all speech is one speaker, with a warning);
+/// `--no-diarize` keeps its speech under one label.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  overtalk detect --track Host=host.wav --track Guest=guest.wav -o show.rttm\n  overtalk detect call.wav --channels Agent,Customer -o call.TextGrid\n  overtalk detect podcast.mp3 -o speech.rttm"
+    after_help = "Examples:\n  overtalk detect --track Host=host.wav --track Guest=guest.wav -o show.rttm\n  overtalk detect call.wav --channels Agent,Customer -o call.TextGrid\n  overtalk detect podcast.mp3 -o speakers.rttm\n  overtalk detect interview.mp4 --num-speakers 2 -o interview.rttm"
 )]
 pub struct Args {
     /// A recording: one track, or several channels named with `--channels`.
@@ -81,6 +84,32 @@ pub(crate) struct AudioArgs {
     pub(crate) diarize: crate::diarize::DiarizeArgs,
 }
 
+/// What detection made of a recording: who spoke when, the files it read, and how.
+pub(crate) struct Detected {
+    /// The files read.
+    pub(crate) sources: Vec<Source>,
+    /// Who spoke when, as a corpus of one recording.
+    pub(crate) corpus: Corpus,
+    /// The method and the parameters that produced `corpus`, shown beside every result
+    /// derived from it.
+    pub(crate) method: String,
+}
+
+impl Detected {
+    /// The result of a detection, reported on standard error when it is a terminal (and not
+    /// `--quiet`): how many speakers were found, and how. (`analyze` and `report` also put the
+    /// method in their output.)
+    fn new(sources: Vec<Source>, corpus: Corpus, method: String, globals: Globals) -> Detected {
+        if !globals.quiet && std::io::stderr().is_terminal() {
+            for (id, t) in corpus.iter() {
+                let n = t.annotation().speakers().len();
+                eprintln!("overtalk: {id}: {n} speakers; {method}");
+            }
+        }
+        Detected { sources, corpus, method }
+    }
+}
+
 /// File extensions read as recordings rather than transcripts.
 const AUDIO_EXTENSIONS: &[&str] =
     &["wav", "flac", "mp3", "ogg", "oga", "m4a", "aac", "mp4", "mov", "mkv", "webm", "opus"];
@@ -130,7 +159,7 @@ impl AudioArgs {
         &self,
         recordings: &[&str],
         globals: Globals,
-    ) -> Result<Vec<(Vec<Source>, Corpus)>> {
+    ) -> Result<Vec<Detected>> {
         if !self.channels.is_empty() && recordings.len() != 1 {
             bail!("--channels names the channels of one recording; give exactly one");
         }
@@ -147,30 +176,31 @@ impl AudioArgs {
     /// Detects who spoke when in `audio` (one recording, split by `--channels` if given) or in
     /// the `--track` files, as a corpus of one recording named `recording_id` (default: the
     /// first file's name without extension).
+    ///
+    /// One mixed recording (no `--track`, no `--channels`) is diarized: its speakers are told
+    /// apart unless `--no-diarize` is given.
     pub(crate) fn detect(
         &self,
         audio: Option<&Path>,
         recording_id: Option<&str>,
         globals: Globals,
-    ) -> Result<(Vec<Source>, Corpus)> {
+    ) -> Result<Detected> {
         let specs = track_specs(audio, &self.tracks, &self.channels)?;
         let options = self.options()?;
         let sources: Vec<Source> = specs.iter().map(|s| Source::File(s.path.clone())).collect();
-        // One mixed recording with --diarize: tell its speakers apart.
-        if self.diarize.wanted() {
-            let (Some(audio), true, true) =
-                (audio, self.tracks.is_empty(), self.channels.is_empty())
-            else {
-                bail!("--diarize and --speakers apply to one mixed recording, not to --track or --channels");
-            };
-            let corpus =
-                crate::diarize::diarize(&self.diarize, audio, recording_id, &options, globals)?;
-            return Ok((sources, corpus));
+        let mixed = self.tracks.is_empty() && self.channels.is_empty();
+        if self.diarize.wanted() && !mixed {
+            bail!("--diarize and --num-speakers apply to one mixed recording, not to --track or --channels");
         }
-        let bar = progress_bar(globals);
+        if let (Some(audio), true, false) = (audio, mixed, self.diarize.no_diarize) {
+            let (corpus, method) =
+                crate::diarize::diarize(&self.diarize, audio, recording_id, &options, globals)?;
+            return Ok(Detected::new(sources, corpus, method, globals));
+        }
+        let bar = crate::progress::seconds_bar(globals);
         let detection = pipeline::detect(&specs, &options, &mut |p: Progress<'_>| {
             if let Some(bar) = &bar {
-                update_bar(bar, &p);
+                crate::progress::show_seconds(bar, p.path, p.done, p.total);
             }
         });
         if let Some(bar) = &bar {
@@ -208,7 +238,28 @@ impl AudioArgs {
             builder.add(track.segment, ann.speaker_name(track.speaker), None);
         }
         builder.extent(Segment::new(Time(0), Time(detection.duration.0)));
-        Ok((sources, Corpus::single(id, builder.build())))
+        let method = describe(&options, specs.len());
+        Ok(Detected::new(sources, Corpus::single(id, builder.build()), method, globals))
+    }
+}
+
+/// The method and parameters of voice activity detection over `tracks` tracks, for the record.
+fn describe(options: &DetectOptions, tracks: usize) -> String {
+    let vad = options.vad.map_or("none (energy only)", |v| v.name());
+    if tracks == 1 {
+        let b = &options.binarize;
+        format!(
+            "one track, one speaker (voice activity only); vad {vad}, onset {}, offset {}; \
+             min speech {} s, min silence {} s",
+            b.onset, b.offset, b.min_speech, b.min_silence
+        )
+    } else {
+        let m = &options.multitrack;
+        format!(
+            "{tracks} tracks, one per speaker, bleed rejected per band; vad {vad}; \
+             min speech {} s, min silence {} s",
+            m.min_speech, m.min_silence
+        )
     }
 }
 
@@ -225,10 +276,10 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let named: Vec<Source> = specs.iter().map(|s| Source::File(s.path.clone())).collect();
     let target = Target::from_arg(Some(&args.output));
     target.check_not_input(&named)?;
-    let (_, corpus) =
+    let detected =
         args.detection.detect(args.audio.as_deref(), args.recording_id.as_deref(), globals)?;
     target.write_with(|out| {
-        let warnings = format::write(&corpus, format, out)?;
+        let warnings = format::write(&detected.corpus, format, out)?;
         if !globals.quiet {
             for w in warnings {
                 eprintln!("overtalk: warning: {w}");
@@ -315,26 +366,4 @@ fn seconds(value: f64, flag: &str) -> Result<Delta> {
         Some(d) if d.0 >= 0 => Ok(d),
         _ => bail!("{flag} {value}: expected a non-negative number of seconds"),
     }
-}
-
-fn progress_bar(globals: Globals) -> Option<indicatif::ProgressBar> {
-    if globals.quiet || !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = indicatif::ProgressBar::new(0);
-    let style =
-        indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} s ({eta})")
-            .map(|s| s.progress_chars("=> "))
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
-    bar.set_style(style);
-    Some(bar)
-}
-
-fn update_bar(bar: &indicatif::ProgressBar, p: &Progress<'_>) {
-    let name = p.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    bar.set_message(name);
-    if let Some(total) = p.total {
-        bar.set_length(total.0.max(0) as u64 / 1_000_000);
-    }
-    bar.set_position(p.done.0.max(0) as u64 / 1_000_000);
 }

@@ -145,6 +145,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         audio: audio(&args)?,
         preset: Some(args.analysis.preset.clone()),
         sources: sources.iter().map(Source::display).collect(),
+        detection: crate::commands::analyze::detections(&analyzed),
     };
     let html = render(&analyzed, &options)?;
     target.write_with(|out| {

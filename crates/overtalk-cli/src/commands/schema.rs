@@ -125,10 +125,11 @@ fn counts() -> Value {
     obj(vec![("attempts", t("integer")), ("successful", t("integer"))])
 }
 
-/// The §5.7 fields of one conversation plus `recording`.
+/// The §5.7 fields of one conversation plus `recording`, and `detection` (optional: present
+/// only when the conversation was detected from a recording).
 fn conversation() -> Value {
     let ms = || t("integer");
-    obj(vec![
+    let mut v = obj(vec![
         ("recording", t("string")),
         ("schema_version", json!({ "const": SCHEMA_VERSION })),
         ("params", params()),
@@ -318,7 +319,11 @@ fn conversation() -> Value {
                 ("answers_class", en_null(CLASSES)),
             ])),
         ),
-    ])
+    ]);
+    if let Some(props) = v.get_mut("properties").and_then(Value::as_object_mut) {
+        props.insert("detection".to_owned(), obj(vec![("method", t("string"))]));
+    }
+    v
 }
 
 fn corpus() -> Value {
@@ -461,23 +466,37 @@ pub(crate) mod tests {
 
     #[test]
     fn analyze_output_follows_the_schema() {
-        use crate::commands::analyze::{totals, Conversation, Many};
+        use crate::commands::analyze::{totals, Conversation, Detection, Many};
         let s = schema();
         let t = red_carpet();
         let a = overtalk::analysis::analyze(&t, &Params::default()).unwrap();
         let empty =
             overtalk::analysis::analyze(&overtalk::Transcript::default(), &Params::default())
                 .unwrap();
-        let one =
-            serde_json::to_value(Conversation { recording: "red-carpet", analysis: &a }).unwrap();
+        let one = serde_json::to_value(Conversation {
+            recording: "red-carpet",
+            detection: None,
+            analysis: &a,
+        })
+        .unwrap();
         check(&one, &s, &s, "$").unwrap();
+        assert!(one.get("detection").is_none());
+        // A conversation detected from a recording says how.
+        let detected = serde_json::to_value(Conversation {
+            recording: "red-carpet",
+            detection: Some(Detection { method: "ge2e (…)" }),
+            analysis: &a,
+        })
+        .unwrap();
+        check(&detected, &s, &s, "$").unwrap();
+        assert_eq!(detected["detection"]["method"], "ge2e (…)");
         let results =
             vec![("red-carpet".to_owned(), a.clone()), ("empty".to_owned(), empty.clone())];
         let many = Many {
             schema_version: SCHEMA_VERSION,
             conversations: results
                 .iter()
-                .map(|(id, a)| Conversation { recording: id, analysis: a })
+                .map(|(id, a)| Conversation { recording: id, detection: None, analysis: a })
                 .collect(),
             corpus: totals(&results),
         };

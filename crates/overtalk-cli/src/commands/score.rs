@@ -15,7 +15,7 @@ use overtalk::{Annotation, Delta, Region};
 use rayon::prelude::*;
 use serde_json::json;
 
-use crate::commands::detect::{is_audio, AudioArgs};
+use crate::commands::detect::{is_audio, AudioArgs, Detected};
 use crate::input::{self, ReadArgs, Source};
 use crate::output::Target;
 use crate::{Globals, Outcome};
@@ -213,7 +213,7 @@ fn detect_hypothesis(
         (1, 1) => reference.recordings.keys().next().cloned(),
         _ => None,
     };
-    for (srcs, corpus) in detected {
+    for Detected { sources: srcs, corpus, .. } in detected {
         for (id, t) in corpus.into_recordings() {
             let id = args.recording_id.clone().or_else(|| single_reference.clone()).unwrap_or(id);
             if hypothesis.recordings.contains_key(&id) {
@@ -347,6 +347,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             audio: None,
             preset: None,
             sources: sources.iter().map(Source::display).collect(),
+            detection: Vec::new(),
         };
         let html = overtalk::report::score_report(&view, &options)?;
         target.write_with(|out| {

@@ -61,6 +61,9 @@ pub struct ReportOptions {
     pub preset: Option<String>,
     /// Names of the input files (shown in the header).
     pub sources: Vec<String>,
+    /// How speech was detected in the recordings among the inputs, one line each (method
+    /// and parameters; shown in the header).
+    pub detection: Vec<String>,
 }
 
 /// One conversation to render: its analysis and, for lanes with words, its transcript.
@@ -197,6 +200,9 @@ pub fn conversation_report(convs: &[ConversationView<'_>], opts: &ReportOptions)
     let _ = write!(b, "<header class=\"top\"><h1>{}</h1>", escape(&title));
     if !opts.sources.is_empty() {
         let _ = write!(b, "<p>Input: {}</p>", escape(&opts.sources.join(", ")));
+    }
+    for line in &opts.detection {
+        let _ = write!(b, "<p>Detected: {}</p>", escape(line));
     }
     b.push_str("<p>Everything here is computed by <code>overtalk analyze</code>; the numbers are those of its JSON output, embedded in this file. The file is self-contained and makes no network request.</p>");
     b.push_str(&audio);
@@ -704,6 +710,9 @@ pub fn score_report(view: &ScoreView<'_>, opts: &ReportOptions) -> Result<String
     let _ = write!(b, "<header class=\"top\"><h1>{}</h1>", escape(&title));
     if !opts.sources.is_empty() {
         let _ = write!(b, "<p>Input: {}</p>", escape(&opts.sources.join(", ")));
+    }
+    for line in &opts.detection {
+        let _ = write!(b, "<p>Detected: {}</p>", escape(line));
     }
     let conventions: Vec<String> =
         o.describe().into_iter().map(|(k, v)| format!("{k}: {v}")).collect();
