@@ -41,7 +41,7 @@ if [ "$SET" = heldout ]; then
 fi
 if [ "$SET" = long ]; then
   NAME="${2:-s2_b6_l12}" REPS="${3:-40}"
-  [ -f "$OUT/$NAME.rttm" ] || "$0" suite >/dev/null
+  [ -f "$OUT/$NAME.rttm" ] || ./make_synth.sh suite >/dev/null
   LONG="out/synth_long_${NAME}_x$REPS"
   mkdir -p "$LONG"
   for mic in "$OUT/$NAME".mic*.wav; do
