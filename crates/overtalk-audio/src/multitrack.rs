@@ -18,10 +18,10 @@
 //! A coupling is trusted only from at least 20 frames and at least 1 % of the frames where the
 //! speaker dominates (`coupling_min_share`): a share, not only a count, so that the estimate
 //! does not change with the length of the recording. With a count alone, a three-hour recording
-//! took a band's coupling from the handful of atypical frames per four minutes that a
-//! four-minute one ignored (an overlap where the other speaker's hiss fills bands the dominant
-//! speaker never reaches: a coupling of +6 dB instead of −6), and the quiet speaker got false
-//! alarms throughout (3.84 % DER instead of 0.95 % on a conversation repeated 40 times).
+//! took a band's coupling from the one atypical frame per four minutes that a four-minute one
+//! ignored (an overlap where the other speaker's voice fills a band the dominant speaker rarely
+//! reaches: a coupling of +6 dB instead of −6), and the quiet speaker got false alarms
+//! throughout (3.84 % DER instead of 0.95 % on a conversation repeated 40 times; now 1.01 %).
 //!
 //! A speaker who never stands 20 dB above their mic's floor (a quiet voice in a noisy room)
 //! gets their couplings from frames at 14 or 8 dB, with the listener's noise floor taken off
