@@ -2,8 +2,9 @@
 # Audio benchmark: real-time factor per core of the whole detect path (decode + resample +
 # frame energy + VAD + multitrack detection) on 16 kHz and 48 kHz multitrack WAVs, each VAD
 # backend's speed beside its accuracy on the same files, accuracy on the held-out synthetic set,
-# interruptions counted by `overtalk analyze` on detected vs reference tracks, and peak memory on
-# a 10-hour two-track recording. One core (taskset -c 0). Not a test: it prints figures for
+# interruptions counted by `overtalk analyze` on detected vs reference tracks, accuracy on a
+# conversation repeated 40 times against the one copy, and peak memory on a 10-hour two-track
+# recording. One core (taskset -c 0). Not a test: it prints figures for
 # BENCHMARKS.md.
 #
 #   bench/audio_bench.sh            # needs espeak-ng, sox (apt) and ../shared (synthetic tool, AMI)
@@ -47,6 +48,14 @@ for vad in earshot energy none; do
   printf '%-8s ' "$vad"
   taskset -c 0 "$EVAL" synth "$OUT/synth_heldout" --vad "$vad" | tail -1
 done
+
+echo
+echo "## a long recording: s2_b6_l12 (4 min) repeated 40 times (2 h 43 min), against the one copy"
+bench/make_synth.sh long s2_b6_l12 40 >/dev/null
+printf '%-8s ' "one copy"
+"$EVAL" synth "$OUT/synth" | grep '^s2_b6_l12 '
+printf '%-8s ' "x40"
+taskset -c 0 "$EVAL" synth "$OUT/synth_long_s2_b6_l12_x40" | tail -1
 
 echo
 echo "## interruptions found by overtalk analyze: reference RTTM vs detected tracks (earshot)"

@@ -4,6 +4,9 @@
 # up to 12 dB apart, noise −50 to −40 dBFS. Output: bench/out/synth/<name>.{mic*,rttm,mix}.wav.
 # `bench/make_synth.sh heldout` makes a second set of eight with other seeds and other mixes of
 # the same ranges (bench/out/synth_heldout), never used to choose thresholds.
+# `bench/make_synth.sh long [NAME] [REPS]` repeats one conversation of the suite REPS times
+# (default s2_b6_l12, 40 times: 2 h 43 min) into bench/out/synth_long_<NAME>_x<REPS>/, with its
+# reference shifted by the exact length of each copy (about 0.6 GB per 40 copies of 2 tracks).
 # Needs espeak-ng and sox (apt-get install -y espeak-ng sox); numpy goes into bench/.venv.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -14,7 +17,8 @@ SET="${1:-suite}"
 case "$SET" in
   suite) OUT=out/synth ;;
   heldout) OUT=out/synth_heldout ;;
-  *) echo "usage: $0 [suite|heldout]" >&2; exit 2 ;;
+  long) OUT=out/synth ;;
+  *) echo "usage: $0 [suite|heldout|long [NAME] [REPS]]" >&2; exit 2 ;;
 esac
 mkdir -p "$OUT"
 gen() { # name speakers seed bleed noise gains...
@@ -33,6 +37,37 @@ if [ "$SET" = heldout ]; then
   gen h4_b18_l12_9_6   4 107 -18 -50 -12 0 -9 -6
   gen h4_b7_l3_6_9n    4 108  -7 -44 0 -3 -6 -9
   ls "$OUT"/*.rttm
+  exit 0
+fi
+if [ "$SET" = long ]; then
+  NAME="${2:-s2_b6_l12}" REPS="${3:-40}"
+  [ -f "$OUT/$NAME.rttm" ] || ./make_synth.sh suite >/dev/null
+  LONG="out/synth_long_${NAME}_x$REPS"
+  mkdir -p "$LONG"
+  for mic in "$OUT/$NAME".mic*.wav; do
+    dst="$LONG/rep$REPS.${mic##*/$NAME.}"
+    [ -f "$dst" ] && continue
+    src=(); for _ in $(seq "$REPS"); do src+=("$mic"); done
+    sox "${src[@]}" "$dst"
+  done
+  # Every copy starts at an exact multiple of the track's length in samples.
+  SAMPLES=$(soxi -s "$(ls "$OUT/$NAME".mic*.wav | head -1)")
+  RATE=$(soxi -r "$(ls "$OUT/$NAME".mic*.wav | head -1)")
+  python3 - "$OUT/$NAME.rttm" "$REPS" "$SAMPLES" "$RATE" "rep$REPS" >"$LONG/rep$REPS.rttm" <<'PY'
+import sys
+from fractions import Fraction
+path, reps, samples, rate, name = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+rows = [l.split() for l in open(path) if l.startswith("SPEAKER")]
+fmt = lambda x: f"{float(x):.7f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x))
+for r in range(reps):
+    off = Fraction(samples * r, rate)
+    for f in rows:
+        start = Fraction(f[3]) + off
+        f2 = f[:]
+        f2[1], f2[3] = name, fmt(start)
+        print(" ".join(f2))
+PY
+  ls "$LONG"
   exit 0
 fi
 gen s2_b20_eq        2 11 -20 -50 0 0

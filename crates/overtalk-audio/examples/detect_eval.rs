@@ -109,6 +109,7 @@ fn main() {
                     "min_speech" => m.min_speech = Delta((v * 1e6) as i64),
                     "min_silence" => m.min_silence = Delta((v * 1e6) as i64),
                     "coupling_min" => m.coupling_min_db = v,
+                    "coupling_share" => m.coupling_min_share = v,
                     "vad_run_mean" => m.vad_run_mean = v,
                     "unmix" => m.unmix = v > 0.0,
                     "block" => m.coupling_block = v as usize,

@@ -408,3 +408,132 @@ fn band_energies_moved_to_a_temporary_file_give_the_same_detection() {
     let a = want.speakers().get("A").unwrap();
     assert!(want.speaker_region(a).duration() > Delta(10_000_000));
 }
+
+/// Sum of equal tones at `hz` (phases from a fixed seed), `rms` overall, under a raised-cosine
+/// envelope with `ramp` samples of fade at each end, syllables at 4 Hz when `syllables`.
+fn tones(len: usize, hz: &[f32], rms: f32, ramp: usize, syllables: bool) -> Vec<f32> {
+    let phases = noise(hz.len(), 3.0, 7);
+    let g = rms * (2.0 / hz.len() as f32).sqrt();
+    (0..len)
+        .map(|t| {
+            let edge = (t.min(len - 1 - t) as f32 / ramp.max(1) as f32).min(1.0);
+            let mut env = (std::f32::consts::FRAC_PI_2 * edge).sin().powi(2);
+            if syllables {
+                env *=
+                    0.55 - 0.45 * (2.0 * std::f32::consts::PI * 4.0 * t as f32 / RATE as f32).cos();
+            }
+            let v: f32 = hz
+                .iter()
+                .zip(&phases)
+                .map(|(f, p)| (2.0 * std::f32::consts::PI * f * t as f32 / RATE as f32 + p).sin())
+                .sum();
+            v * g * env
+        })
+        .collect()
+}
+
+#[test]
+fn a_recording_repeated_gives_the_same_estimates_and_detection_in_every_copy() {
+    use overtalk_audio::features::{TrackAnalyzer, TrackFeatures};
+    use overtalk_audio::frames::BANDS;
+    use overtalk_audio::multitrack::{self, MultitrackOptions};
+    // 20 s, two mics, each hearing the other 6 dB down 3 ms later, noise at −55 dBFS. A speaks
+    // (the clip) at 0.5 s and 16 s; B talks from 4 s to 15.5 s with a low voice (tones below
+    // 1.5 kHz), so B's own voice never reaches the bands above 5 kHz. Once, at 10.1 s, A hisses
+    // for 60 ms (tones at 5–7.4 kHz) while B still dominates: for those few frames the top bands
+    // of A's mic are 6 dB above B's mic, the opposite of bleed.
+    //
+    //   A   ▇▇▇▇▇▇▇                  ▇▇▇▇▇▇▇
+    //   B            ████████████████           (4 copies: 80 s)
+    //                      ^ hiss
+    //
+    // A fixed 20-frame acceptance estimated those bands' couplings from these frames alone once
+    // the recording was repeated 4 times (4 × 6 frames): +6 dB instead of −6, so A's hiss-like
+    // sounds passed for B's own voice and B got false alarms inside A's turns, in every copy.
+    // One copy (6 frames) fell back to the broadband coupling.
+    let len = 20 * RATE;
+    let v = voice();
+    let mut own = vec![vec![0.0f32; len]; 2];
+    for start in [RATE / 2, 16 * RATE] {
+        for (o, x) in own[0][start..].iter_mut().zip(&v) {
+            *o += x;
+        }
+    }
+    let low: Vec<f32> = (0..8).map(|m| 180.0 + 170.0 * m as f32).collect();
+    let b = tones(23 * RATE / 2, &low, db(-22.0), 800, true);
+    for (o, x) in own[1][4 * RATE..].iter_mut().zip(&b) {
+        *o += x;
+    }
+    // At a loud syllable of B (the 4 Hz envelope peaks 125 ms after each quarter second).
+    let high: Vec<f32> = (0..13).map(|m| 5000.0 + 200.0 * m as f32).collect();
+    let hiss = tones(960, &high, db(-30.0), 160, false);
+    for (o, x) in own[0][10 * RATE + 1520..].iter_mut().zip(&hiss) {
+        *o += x;
+    }
+    let mics: Vec<Vec<f32>> = (0..2)
+        .map(|i| {
+            let mut m = noise(len, db(-55.0), i as u64 + 1);
+            for (j, src) in own.iter().enumerate() {
+                let (g, d) = if i == j { (1.0, 0) } else { (db(-6.0), 48) };
+                for t in d..len {
+                    m[t] += g * src[t - d];
+                }
+            }
+            m
+        })
+        .collect();
+    let analyse = |copies: usize| -> Vec<TrackFeatures> {
+        ["A", "B"]
+            .iter()
+            .zip(&mics)
+            .map(|(n, m)| {
+                let mut a = TrackAnalyzer::new(n, RATE as u32, None).unwrap();
+                for _ in 0..copies {
+                    a.push(m.iter().copied()).unwrap();
+                }
+                a.finish().unwrap()
+            })
+            .collect()
+    };
+    let copies = 4;
+    let (one, many) = (analyse(1), analyse(copies));
+    // Each copy of the repeated recording is detected as the recording alone.
+    let same_in_every_copy = |one: &[overtalk::Region], many: &[overtalk::Region]| {
+        let copy = 20_000_000i64;
+        for (i, (a, b)) in one.iter().zip(many).enumerate() {
+            let want: Vec<(i64, i64)> = a.iter().map(|s| (s.start().0, s.end().0)).collect();
+            assert!(!want.is_empty());
+            for c in 0..copies as i64 {
+                let part = Segment::from_micros(copy * c, copy * (c + 1)).unwrap();
+                let got: Vec<(i64, i64)> = b
+                    .crop_segment(part)
+                    .iter()
+                    .map(|s| (s.start().0 - copy * c, s.end().0 - copy * c))
+                    .collect();
+                assert_eq!(got, want, "track {i}, copy {c}");
+            }
+        }
+    };
+    let options = MultitrackOptions::default();
+    let (regions_one, report_one) = multitrack::detect_regions(&one, &options).unwrap();
+    let (regions_many, report_many) = multitrack::detect_regions(&many, &options).unwrap();
+    same_in_every_copy(&regions_one, &regions_many);
+    // B speaks 11.5 s; A's hiss is 0.06 s.
+    let b_speech = regions_one[1].duration();
+    assert!(b_speech > Delta(11_000_000) && b_speech < Delta(12_000_000), "{b_speech:?}");
+    // B's bleed on A in the hiss bands: the broadband coupling, with one copy and with four.
+    let broadband = report_one.coupling_db[0][1].unwrap();
+    assert_eq!(broadband, -6.0);
+    for report in [&report_one, &report_many] {
+        assert_eq!(report.band_coupling_db[0][1].len(), BANDS);
+        assert_eq!(report.band_coupling_db[0][1][20..], [broadband; BANDS - 20]);
+    }
+    // Once every speaker dominates enough frames for the share, not the 20-frame minimum, to
+    // decide (here 5 % of a 20 s recording, as 1 % from 20 s of each speaker dominating), every
+    // estimate is the same for the recording and for the recording repeated.
+    let options = MultitrackOptions { coupling_min_share: 0.05, ..MultitrackOptions::default() };
+    let (regions_one, report_one) = multitrack::detect_regions(&one, &options).unwrap();
+    let (regions_many, report_many) = multitrack::detect_regions(&many, &options).unwrap();
+    assert_eq!(report_many, report_one);
+    same_in_every_copy(&regions_one, &regions_many);
+}
