@@ -72,8 +72,13 @@ pub fn tag(spurts: &mut [Talkspurt], n_speakers: usize, p: &Params) {
                 let n_before = theirs.partition_point(|&j| spurts[j].start <= s.start);
                 let cond4 =
                     n_before > 0 && spurts[theirs[n_before - 1]].end > s.start - p.bc_context;
-                // 5: a talkspurt intersecting (s.start, s.end + bc_resume_window).
-                let first_after = theirs.partition_point(|&j| spurts[j].end <= s.start);
+                // 5: a talkspurt intersecting (s.start, s.end + bc_resume_window): the first
+                // one ending after s.start. Their ends are in order too, so it is the latest one
+                // starting by s.start when that one is still running, else the next one.
+                let first_after = match n_before.checked_sub(1) {
+                    Some(k) if spurts[theirs[k]].end > s.start => k,
+                    _ => n_before,
+                };
                 let cond5 = theirs
                     .get(first_after)
                     .is_some_and(|&j| spurts[j].start < s.end + p.bc_resume_window);
