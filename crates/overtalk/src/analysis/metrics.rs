@@ -367,7 +367,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
                 .then(|| attempts as f64 * 60_000.0 / floor[f] as f64),
         })
         .collect();
-    let (between, long_silences, he_counts, he_durations) = he_stats(st.he, p);
+    let (between, long_silences, (he_counts, he_durations)) = he_stats(st.he, p);
     counts.speakers = n;
     counts.talkspurts = st.spurts.len();
     counts.turns = st.turns.len();
@@ -506,6 +506,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     }
 }
 
+/// The joint timeline of the result, each piece naming its active speakers.
 fn out_joint(st_joint: &[Piece], shared: &[Name]) -> Vec<JointOut> {
     // Each distinct active set of the joint timeline is one shared list: silence, one per solo
     // speaker, and the overlap sets met (few, however long the conversation).
@@ -572,16 +573,13 @@ fn bc_overlap(spurts: &[Talkspurt], n: usize) -> Vec<usize> {
     bc_in_overlap
 }
 
-#[allow(clippy::type_complexity)]
-fn he_stats(
-    st_he: &[HeInterval],
-    p: &Params,
-) -> (
-    (usize, usize, usize),
-    usize,
-    BTreeMap<Layer, BTreeMap<HeKind, usize>>,
-    BTreeMap<Layer, BTreeMap<HeKind, HeStats>>,
-) {
+/// Counts and duration statistics per layer and H&E class.
+type HeTables =
+    (BTreeMap<Layer, BTreeMap<HeKind, usize>>, BTreeMap<Layer, BTreeMap<HeKind, HeStats>>);
+
+/// The H&E figures of §5.5.4: acoustic between-speaker intervals `(all, overlap_between,
+/// ngno)`, acoustic long silences, and the counts and duration statistics of every class.
+fn he_stats(st_he: &[HeInterval], p: &Params) -> ((usize, usize, usize), usize, HeTables) {
     let mut between = (0usize, 0usize, 0usize); // (all, overlap_between, ngno)
     let mut long_silences = 0;
     // Durations per (layer, kind), gathered in one pass; their lengths are the counts. The
@@ -639,9 +637,10 @@ fn he_stats(
             (layer, kinds)
         })
         .collect();
-    (between, long_silences, he_counts, he_durations)
+    (between, long_silences, (he_counts, he_durations))
 }
 
+/// The talkspurts of the result.
 fn out_spurts(spurts: &[Talkspurt], shared: &[Name]) -> Vec<TalkspurtOut> {
     spurts
         .iter()
@@ -655,6 +654,7 @@ fn out_spurts(spurts: &[Talkspurt], shared: &[Name]) -> Vec<TalkspurtOut> {
         .collect()
 }
 
+/// The H&E intervals of the result.
 fn out_he(he: &[HeInterval], shared: &[Name]) -> Vec<HeOut> {
     let name = |i: usize| shared[i].clone();
     he.iter()
@@ -669,6 +669,7 @@ fn out_he(he: &[HeInterval], shared: &[Name]) -> Vec<HeOut> {
         .collect()
 }
 
+/// The floor transfers of the result.
 fn out_transfers(transfers: &[TransferRec], shared: &[Name]) -> Vec<TransferOut> {
     let name = |i: usize| shared[i].clone();
     transfers
@@ -677,6 +678,7 @@ fn out_transfers(transfers: &[TransferRec], shared: &[Name]) -> Vec<TransferOut>
         .collect()
 }
 
+/// The turns of the result.
 fn out_turns(turns: &[TurnRec], shared: &[Name]) -> Vec<TurnOut> {
     turns
         .iter()
@@ -691,6 +693,7 @@ fn out_turns(turns: &[TurnRec], shared: &[Name]) -> Vec<TurnOut> {
         .collect()
 }
 
+/// The onsets of the result.
 fn out_onsets(onsets: &[OnsetRec], shared: &[Name]) -> Vec<OnsetOut> {
     let name = |i: usize| shared[i].clone();
     onsets
