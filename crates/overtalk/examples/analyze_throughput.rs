@@ -14,7 +14,7 @@ use std::time::Instant;
 use overtalk::analysis::{analyze, Params, Preset};
 use overtalk::format::{read_bytes, ReadOptions};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut repeat = 5usize;
     if let Some(i) = args.iter().position(|a| a == "--repeat") {

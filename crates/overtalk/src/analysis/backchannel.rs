@@ -48,39 +48,61 @@ fn lexical_ok(s: &Talkspurt, p: &Params) -> bool {
 }
 
 /// S5: sets `backchannel` and `floor` on every talkspurt.
+///
+/// One sweep in list order. For talkspurts in start order (as S2 leaves them) the sweep counts
+/// each speaker's talkspurts met so far, and the latest talkspurt of another speaker started by
+/// an onset is found from that count without a search: every earlier one started by then, and
+/// of the later ones only the next can start at the same instant (a speaker's talkspurts are
+/// disjoint).
+///
+/// ```text
+/// Y        [──)   [────)  [──)          met before s: 2; the next starts after s ⇒ 2 before
+/// s             [─)
+/// ```
 pub fn tag(spurts: &mut [Talkspurt], n_speakers: usize, p: &Params) {
     let by = by_speaker(spurts, n_speakers, false);
     let mut tags = vec![false; spurts.len()];
-    for (x, own) in by.iter().enumerate() {
-        for (k, &i) in own.iter().enumerate() {
-            let s = &spurts[i];
-            if s.dur() > p.bc_max_duration || !lexical_ok(s, p) {
-                continue;
-            }
-            let pre_ok = k == 0 || s.start - spurts[own[k - 1]].end >= p.bc_pre_silence;
-            let post_ok =
-                k + 1 == own.len() || spurts[own[k + 1]].start - s.end >= p.bc_post_silence;
-            if !(pre_ok && post_ok) {
-                continue;
-            }
-            let context = by.iter().enumerate().any(|(y, theirs)| {
-                if y == x || theirs.is_empty() {
-                    return false;
-                }
-                // 4: a talkspurt with start ≤ s.start and end > s.start − bc_context; the latest
-                // one starting by s.start has the latest end (a speaker's spurts are disjoint).
-                let n_before = theirs.partition_point(|&j| spurts[j].start <= s.start);
-                let cond4 =
-                    n_before > 0 && spurts[theirs[n_before - 1]].end > s.start - p.bc_context;
-                // 5: a talkspurt intersecting (s.start, s.end + bc_resume_window).
-                let first_after = theirs.partition_point(|&j| spurts[j].end <= s.start);
-                let cond5 = theirs
-                    .get(first_after)
-                    .is_some_and(|&j| spurts[j].start < s.end + p.bc_resume_window);
-                cond4 && cond5
-            });
-            tags[i] = context;
+    let sorted = spurts.is_sorted_by_key(|s| s.start);
+    let all: &[Talkspurt] = spurts;
+    // Per speaker: its talkspurts before the current one in the list.
+    let mut seen = vec![0usize; by.len()];
+    for (i, s) in all.iter().enumerate() {
+        let x = s.speaker;
+        let (Some(own), Some(k)) = (by.get(x), seen.get_mut(x)) else { continue };
+        // `own[k]` is `i`.
+        let k = std::mem::replace(k, *k + 1);
+        if s.dur() > p.bc_max_duration || !lexical_ok(s, p) {
+            continue;
         }
+        let pre_ok = k == 0 || s.start - all[own[k - 1]].end >= p.bc_pre_silence;
+        let post_ok = k + 1 >= own.len() || all[own[k + 1]].start - s.end >= p.bc_post_silence;
+        if !(pre_ok && post_ok) {
+            continue;
+        }
+        let context = by.iter().zip(&seen).enumerate().any(|(y, (theirs, &met))| {
+            if y == x || theirs.is_empty() {
+                return false;
+            }
+            // 4: a talkspurt with start ≤ s.start and end > s.start − bc_context; the latest
+            // one starting by s.start has the latest end (a speaker's spurts are disjoint).
+            let n_before = if sorted {
+                met + usize::from(theirs.get(met).is_some_and(|&j| all[j].start <= s.start))
+            } else {
+                theirs.partition_point(|&j| all[j].start <= s.start)
+            };
+            let cond4 = n_before > 0 && all[theirs[n_before - 1]].end > s.start - p.bc_context;
+            // 5: a talkspurt intersecting (s.start, s.end + bc_resume_window): the first one
+            // ending after s.start. Their ends are in order too, so it is the latest one
+            // starting by s.start when that one is still running, else the next one.
+            let first_after = match n_before.checked_sub(1) {
+                Some(k) if all[theirs[k]].end > s.start => k,
+                _ => n_before,
+            };
+            let cond5 =
+                theirs.get(first_after).is_some_and(|&j| all[j].start < s.end + p.bc_resume_window);
+            cond4 && cond5
+        });
+        tags[i] = context;
     }
     for (s, bc) in spurts.iter_mut().zip(tags) {
         s.backchannel = bc;

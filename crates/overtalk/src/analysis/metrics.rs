@@ -14,9 +14,19 @@ use super::turns::{TransferRec, TurnRec};
 
 /// Median (mean of the two middle values for an even count); `None` when empty (§5.5.7).
 pub fn median(values: &[i64]) -> Option<f64> {
-    let mut v = values.to_vec();
+    median_in_place(&mut values.to_vec())
+}
+
+/// [`median`] of values that may be reordered (sorted in place, no copy).
+fn median_in_place(v: &mut [i64]) -> Option<f64> {
     v.sort_unstable();
-    median_sorted(&v)
+    median_sorted(v)
+}
+
+/// [`median`] and [`iqr`] of values that may be reordered (sorted once, in place).
+fn median_iqr_in_place(v: &mut [i64]) -> (Option<f64>, Option<f64>) {
+    v.sort_unstable();
+    (median_sorted(v), iqr_sorted(v))
 }
 
 /// [`median`] of values already sorted ascending (no copy, no sort).
@@ -50,19 +60,29 @@ fn iqr_sorted(v: &[i64]) -> Option<f64> {
     Some(q(0.75) - q(0.25))
 }
 
-/// Longest stretch inside `x`'s tenures where nobody else vocalises (acoustic layer, backchannels
-/// included), from a start to an end of `x`'s own talk (§5.5.6, Q8):
+/// Longest stretch inside each speaker's tenures where nobody else vocalises (acoustic layer,
+/// backchannels included), from a start to an end of the speaker's own talk (§5.5.6, Q8):
 ///
 /// ```text
 /// tenure of X  [──────────────────────────────────)
 /// joint         X  | ∅ |  X  |{X,Y}| X | ∅
 ///               └─ unbroken ─┘     └X┘   trailing silence excluded
 /// ```
-fn longest_unbroken(joint: &[Piece], turns: &[TurnRec], x: usize) -> Option<i64> {
-    let mut best: Option<i64> = None;
-    for t in turns.iter().filter(|t| t.speaker == x) {
-        let (lo, hi) = (t.claim, t.tenure_end);
-        let first = joint.partition_point(|p| p.end <= lo);
+///
+/// Tenures follow each other in claim order, so one cursor walks the joint timeline for all
+/// turns: a turn's first piece is the first one ending after its claim.
+fn longest_unbroken(joint: &[Piece], turns: &[TurnRec], n: usize) -> Vec<Option<i64>> {
+    let mut best: Vec<Option<i64>> = vec![None; n];
+    let (mut first, mut last_claim) = (0, i64::MIN);
+    for t in turns {
+        let (x, lo, hi) = (t.speaker, t.claim, t.tenure_end);
+        if lo < last_claim {
+            // Claims never go back in time; this keeps the cursor exact if they did.
+            first = 0;
+        }
+        last_claim = lo;
+        first += joint[first..].iter().take_while(|p| p.end <= lo).count();
+        let Some(slot) = best.get_mut(x) else { continue };
         let mut run: Option<(i64, i64)> = None; // (first own start, last own end)
         for p in joint[first..].iter().take_while(|p| p.start < hi) {
             let (a, b) = (p.start.max(lo), p.end.min(hi));
@@ -70,7 +90,7 @@ fn longest_unbroken(joint: &[Piece], turns: &[TurnRec], x: usize) -> Option<i64>
                 run = None;
             } else if p.active.len() == 1 {
                 let r = run.map_or((a, b), |(s, _)| (s, b));
-                best = Some(best.map_or(r.1 - r.0, |m| m.max(r.1 - r.0)));
+                *slot = Some(slot.map_or(r.1 - r.0, |m| m.max(r.1 - r.0)));
                 run = Some(r);
             }
         }
@@ -196,33 +216,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     let shared: Vec<Name> = st.names.iter().map(|s| Name::from(s.as_str())).collect();
     let name = |i: usize| shared[i].clone();
     let key = |i: usize| st.names[i].clone();
-    // Each distinct active set of the joint timeline is one shared list: silence, one per solo
-    // speaker, and the overlap sets met (few, however long the conversation).
-    let silent: Arc<[Name]> = Arc::from(Vec::new());
-    let solos: Vec<Arc<[Name]>> = shared.iter().map(|s| Arc::from(vec![s.clone()])).collect();
-    // Overlap sets met so far (a handful), searched linearly.
-    let mut overlap_sets: Vec<(&[usize], Arc<[Name]>)> = Vec::new();
-    let mut joint = Vec::with_capacity(st.joint.len());
-    for q in st.joint {
-        let ids: &[usize] = &q.active;
-        let active = match ids {
-            [] => silent.clone(),
-            [x] => solos[*x].clone(),
-            // Compared element by element: these sets are short, a `memcmp` call costs more.
-            _ => match overlap_sets
-                .iter()
-                .find(|(set, _)| set.len() == ids.len() && set.iter().zip(ids).all(|(a, b)| a == b))
-            {
-                Some((_, names)) => names.clone(),
-                None => {
-                    let names: Arc<[Name]> = ids.iter().map(|&a| shared[a].clone()).collect();
-                    overlap_sets.push((ids, names.clone()));
-                    names
-                }
-            },
-        };
-        joint.push(JointOut { start: q.start, end: q.end, active });
-    }
+    let joint = out_joint(st.joint, &shared);
     let n = st.names.len();
     let mut talk = vec![0i64; n];
     let mut words = vec![0usize; n];
@@ -311,9 +305,9 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             fto_in[t.to].push(f);
         }
     }
-    for v in &mut fto_in {
-        v.sort_unstable();
-    }
+    // Median and IQR by selection (the shares below only count).
+    let fto_stats: Vec<(Option<f64>, Option<f64>)> =
+        fto_in.iter_mut().map(|v| median_iqr_in_place(v)).collect();
     let mut question_fto: Vec<Vec<i64>> = vec![Vec::new(); n];
     for t in st.transfers {
         let asks = t.prev_spurt.and_then(|i| st.spurts[i].tokens.last()).is_some_and(|tok| {
@@ -325,17 +319,8 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             question_fto[t.to].push(f);
         }
     }
-    let all_by = super::backchannel::by_speaker(st.spurts, n, false);
-    let mut bc_in_overlap = vec![0usize; n];
-    for s in st.spurts.iter().filter(|s| s.backchannel) {
-        let covered = all_by.iter().enumerate().any(|(y, own)| {
-            y != s.speaker && {
-                let k = own.partition_point(|&j| st.spurts[j].start <= s.start);
-                k > 0 && st.spurts[own[k - 1]].covers(s.start)
-            }
-        });
-        bc_in_overlap[s.speaker] += usize::from(covered);
-    }
+    let bc_in_overlap = bc_overlap(st.spurts, n);
+    let unbroken = longest_unbroken(st.joint, st.turns, n);
     let mut speakers = BTreeMap::new();
     let mut mode = BTreeMap::new();
     for x in 0..n {
@@ -355,15 +340,15 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
                 backchannels: bcs[x],
                 interruptions_made: made[x],
                 interruptions_received: received[x],
-                median_fto_in: median_sorted(&fto_in[x]),
+                median_fto_in: fto_stats[x].0,
                 words: words[x],
                 monologues: monologues[x],
                 non_floor_contributions: non_floor[x],
-                longest_unbroken: longest_unbroken(st.joint, st.turns, x),
-                fto_in_iqr: iqr_sorted(&fto_in[x]),
+                longest_unbroken: unbroken[x],
+                fto_in_iqr: fto_stats[x].1,
                 fto_in_negative_share: share_of(&fto_in[x], |v| v < 0),
                 fto_in_long_share: share_of(&fto_in[x], |v| v >= p.long_silence),
-                question_fto_median: median(&question_fto[x]),
+                question_fto_median: median_in_place(&mut question_fto[x]),
                 bc_rate_per_min_of_others_floor: (total_floor - floor[x] > 0)
                     .then(|| bcs[x] as f64 * 60_000.0 / (total_floor - floor[x]) as f64),
                 bc_in_overlap_share: (bcs[x] > 0).then(|| bc_in_overlap[x] as f64 / bcs[x] as f64),
@@ -382,67 +367,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
                 .then(|| attempts as f64 * 60_000.0 / floor[f] as f64),
         })
         .collect();
-    let mut between = (0usize, 0usize, 0usize); // (all, overlap_between, ngno)
-    let mut long_silences = 0;
-    // Durations per (layer, kind), gathered in one pass and sorted once for median and IQR;
-    // their lengths are the counts.
-    let slot = |layer: Layer, kind: HeKind| {
-        let l = usize::from(layer == Layer::Floor);
-        HeKind::ALL.iter().position(|&k| k == kind).map(|k| l * HeKind::ALL.len() + k)
-    };
-    let mut sizes = [0usize; 2 * HeKind::ALL.len()];
-    for h in st.he {
-        if let Some(n) = slot(h.layer, h.kind).and_then(|i| sizes.get_mut(i)) {
-            *n += 1;
-        }
-    }
-    let mut durations: Vec<Vec<i64>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
-    for h in st.he {
-        if let Some(d) = slot(h.layer, h.kind).and_then(|i| durations.get_mut(i)) {
-            d.push(h.dur());
-        }
-        if h.layer == Layer::Acoustic {
-            if h.kind.is_between() {
-                between.0 += 1;
-                between.1 += usize::from(h.kind == HeKind::OverlapBetween);
-                between.2 += usize::from(h.kind == HeKind::Ngno);
-            }
-            if matches!(h.kind, HeKind::Gap | HeKind::Pause) && h.dur() >= p.long_silence {
-                long_silences += 1;
-            }
-        }
-    }
-    let he_counts: BTreeMap<Layer, BTreeMap<HeKind, usize>> = [Layer::Acoustic, Layer::Floor]
-        .into_iter()
-        .map(|layer| {
-            let n = |kind| slot(layer, kind).and_then(|i| durations.get(i)).map_or(0, Vec::len);
-            (layer, HeKind::ALL.iter().map(|&k| (k, n(k))).collect())
-        })
-        .collect();
-    for d in &mut durations {
-        d.sort_unstable();
-    }
-    let he_durations: BTreeMap<Layer, BTreeMap<HeKind, HeStats>> = [Layer::Acoustic, Layer::Floor]
-        .into_iter()
-        .map(|layer| {
-            let kinds = HeKind::ALL
-                .iter()
-                .map(|&kind| {
-                    let d = slot(layer, kind).and_then(|i| durations.get(i)).map_or(&[][..], |d| d);
-                    let stats = HeStats {
-                        n: d.len(),
-                        total: d.iter().sum(),
-                        median: median_sorted(d),
-                        iqr: iqr_sorted(d),
-                        micro: d.iter().filter(|&&x| x < p.pause_report_min).count(),
-                        long: d.iter().filter(|&&x| x >= p.long_silence).count(),
-                    };
-                    (kind, stats)
-                })
-                .collect();
-            (layer, kinds)
-        })
-        .collect();
+    let (between, long_silences, (he_counts, he_durations)) = he_stats(st.he, p);
     counts.speakers = n;
     counts.talkspurts = st.spurts.len();
     counts.turns = st.turns.len();
@@ -522,62 +447,12 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             clamped_words: st.clamped_words,
             warnings,
         },
-        talkspurts: st
-            .spurts
-            .iter()
-            .map(|s| TalkspurtOut {
-                speaker: name(s.speaker),
-                start: s.start,
-                end: s.end,
-                n_tokens: s.n_words(),
-                is_backchannel: s.backchannel,
-            })
-            .collect(),
+        talkspurts: out_spurts(st.spurts, &shared),
         joint,
-        he: st
-            .he
-            .iter()
-            .map(|h| HeOut {
-                layer: h.layer,
-                kind: h.kind,
-                start: h.start,
-                end: h.end,
-                prev: h.prev.map(name),
-                next: h.next.map(name),
-            })
-            .collect(),
-        transfers: st
-            .transfers
-            .iter()
-            .map(|t| TransferOut { time: t.time, from: name(t.from), to: name(t.to), fto: t.fto })
-            .collect(),
-        turns: st
-            .turns
-            .iter()
-            .map(|t| TurnOut {
-                speaker: name(t.speaker),
-                start: t.start,
-                end: t.end,
-                claim: t.claim,
-                n_talkspurts: t.spurts.len(),
-                n_tokens: t.n_tokens,
-            })
-            .collect(),
-        onsets: st
-            .onsets
-            .iter()
-            .map(|o| OnsetOut {
-                speaker: name(o.speaker),
-                time: o.time,
-                holder: o.holder.map(name),
-                class: o.class,
-                outcome: o.outcome,
-                ferguson: o.ferguson,
-                partner: o.partner.map(name),
-                dist_to_completion: o.dist_to_completion,
-                holder_remaining: o.holder_remaining,
-            })
-            .collect(),
+        he: out_he(st.he, &shared),
+        transfers: out_transfers(st.transfers, &shared),
+        turns: out_turns(st.turns, &shared),
+        onsets: out_onsets(st.onsets, &shared),
         speakers,
         pairs,
         conversation: ConversationOut {
@@ -595,13 +470,16 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             overlap_between_share: ratio(between.1 as i64, between.0 as i64),
             ngno_share: ratio(between.2 as i64, between.0 as i64),
             balance,
-            turn_median: median(&st.turns.iter().map(|t| t.end - t.start).collect::<Vec<_>>()),
+            turn_median: median_in_place(
+                &mut st.turns.iter().map(|t| t.end - t.start).collect::<Vec<_>>(),
+            ),
             words_per_turn: (has_tokens.iter().any(|&h| h) && !st.turns.is_empty()).then(|| {
                 st.turns.iter().map(|t| t.n_tokens).sum::<usize>() as f64 / st.turns.len() as f64
             }),
             he_durations,
-            between_median: median(
-                &st.he
+            between_median: median_in_place(
+                &mut st
+                    .he
                     .iter()
                     .filter(|h| h.layer == Layer::Acoustic)
                     .filter_map(HeInterval::signed)
@@ -626,6 +504,212 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             })
             .collect(),
     }
+}
+
+/// The joint timeline of the result, each piece naming its active speakers.
+fn out_joint(st_joint: &[Piece], shared: &[Name]) -> Vec<JointOut> {
+    // Each distinct active set of the joint timeline is one shared list: silence, one per solo
+    // speaker, and the overlap sets met (few, however long the conversation).
+    let silent: Arc<[Name]> = Arc::from(Vec::new());
+    let solos: Vec<Arc<[Name]>> = shared.iter().map(|s| Arc::from(vec![s.clone()])).collect();
+    // Overlap sets met so far (a handful), searched linearly.
+    let mut overlap_sets: Vec<(&[usize], Arc<[Name]>)> = Vec::new();
+    let mut joint = Vec::with_capacity(st_joint.len());
+    for q in st_joint {
+        let ids: &[usize] = &q.active;
+        let active = match ids {
+            [] => silent.clone(),
+            [x] => solos[*x].clone(),
+            // Compared element by element: these sets are short, a `memcmp` call costs more.
+            _ => match overlap_sets
+                .iter()
+                .find(|(set, _)| set.len() == ids.len() && set.iter().zip(ids).all(|(a, b)| a == b))
+            {
+                Some((_, names)) => names.clone(),
+                None => {
+                    let names: Arc<[Name]> = ids.iter().map(|&a| shared[a].clone()).collect();
+                    overlap_sets.push((ids, names.clone()));
+                    names
+                }
+            },
+        };
+        joint.push(JointOut { start: q.start, end: q.end, active });
+    }
+    joint
+}
+
+/// Per speaker, how many of its backchannels start inside another speaker's talkspurt (Q12).
+///
+/// ```text
+/// A  [0──────────────6000)        latest A talkspurt started by 2000 covers it
+/// B        [2000─2400)            ⇒ B's backchannel is in overlap
+/// ```
+///
+/// The talkspurts are in start order, so one cursor walks them while the backchannels are met
+/// in that order, remembering each speaker's latest talkspurt started by then (a speaker's
+/// talkspurts are disjoint, so it is the only one that can cover the onset).
+fn bc_overlap(spurts: &[Talkspurt], n: usize) -> Vec<usize> {
+    let mut bc_in_overlap = vec![0usize; n];
+    let mut latest: Vec<Option<usize>> = vec![None; n];
+    let mut next = 0;
+    let sorted = spurts.is_sorted_by_key(|s| s.start);
+    for s in spurts.iter().filter(|s| s.backchannel) {
+        let covered = if sorted {
+            while let Some(j) = spurts.get(next).filter(|j| j.start <= s.start) {
+                if let Some(l) = latest.get_mut(j.speaker) {
+                    *l = Some(next);
+                }
+                next += 1;
+            }
+            latest
+                .iter()
+                .enumerate()
+                .any(|(y, l)| y != s.speaker && l.is_some_and(|k| spurts[k].covers(s.start)))
+        } else {
+            spurts.iter().any(|o| o.speaker != s.speaker && o.covers(s.start))
+        };
+        bc_in_overlap[s.speaker] += usize::from(covered);
+    }
+    bc_in_overlap
+}
+
+/// Counts and duration statistics per layer and H&E class.
+type HeTables =
+    (BTreeMap<Layer, BTreeMap<HeKind, usize>>, BTreeMap<Layer, BTreeMap<HeKind, HeStats>>);
+
+/// The H&E figures of §5.5.4: acoustic between-speaker intervals `(all, overlap_between,
+/// ngno)`, acoustic long silences, and the counts and duration statistics of every class.
+fn he_stats(st_he: &[HeInterval], p: &Params) -> ((usize, usize, usize), usize, HeTables) {
+    let mut between = (0usize, 0usize, 0usize); // (all, overlap_between, ngno)
+    let mut long_silences = 0;
+    // Durations per (layer, kind), gathered in one pass; their lengths are the counts. The
+    // kinds are declared in the order of `HeKind::ALL`, so a kind's place there is its number.
+    let slot = |layer: Layer, kind: HeKind| {
+        Some(usize::from(layer == Layer::Floor) * HeKind::ALL.len() + kind as usize)
+    };
+    let mut sizes = [0usize; 2 * HeKind::ALL.len()];
+    for h in st_he {
+        if let Some(n) = slot(h.layer, h.kind).and_then(|i| sizes.get_mut(i)) {
+            *n += 1;
+        }
+    }
+    let mut durations: Vec<Vec<i64>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
+    for h in st_he {
+        if let Some(d) = slot(h.layer, h.kind).and_then(|i| durations.get_mut(i)) {
+            d.push(h.dur());
+        }
+        if h.layer == Layer::Acoustic {
+            if h.kind.is_between() {
+                between.0 += 1;
+                between.1 += usize::from(h.kind == HeKind::OverlapBetween);
+                between.2 += usize::from(h.kind == HeKind::Ngno);
+            }
+            if matches!(h.kind, HeKind::Gap | HeKind::Pause) && h.dur() >= p.long_silence {
+                long_silences += 1;
+            }
+        }
+    }
+    let he_counts: BTreeMap<Layer, BTreeMap<HeKind, usize>> = [Layer::Acoustic, Layer::Floor]
+        .into_iter()
+        .map(|layer| {
+            let n = |kind| slot(layer, kind).and_then(|i| durations.get(i)).map_or(0, Vec::len);
+            (layer, HeKind::ALL.iter().map(|&k| (k, n(k))).collect())
+        })
+        .collect();
+    // Counts and sums first; then median and IQR by selection (which reorders the list).
+    let he_durations: BTreeMap<Layer, BTreeMap<HeKind, HeStats>> = [Layer::Acoustic, Layer::Floor]
+        .into_iter()
+        .map(|layer| {
+            let kinds = HeKind::ALL
+                .iter()
+                .map(|&kind| {
+                    let mut none = Vec::new();
+                    let d =
+                        slot(layer, kind).and_then(|i| durations.get_mut(i)).unwrap_or(&mut none);
+                    let (n, total) = (d.len(), d.iter().sum());
+                    let micro = d.iter().filter(|&&x| x < p.pause_report_min).count();
+                    let long = d.iter().filter(|&&x| x >= p.long_silence).count();
+                    let (median, iqr) = median_iqr_in_place(d);
+                    let stats = HeStats { n, total, median, iqr, micro, long };
+                    (kind, stats)
+                })
+                .collect();
+            (layer, kinds)
+        })
+        .collect();
+    (between, long_silences, (he_counts, he_durations))
+}
+
+/// The talkspurts of the result.
+fn out_spurts(spurts: &[Talkspurt], shared: &[Name]) -> Vec<TalkspurtOut> {
+    spurts
+        .iter()
+        .map(|s| TalkspurtOut {
+            speaker: shared[s.speaker].clone(),
+            start: s.start,
+            end: s.end,
+            n_tokens: s.n_words(),
+            is_backchannel: s.backchannel,
+        })
+        .collect()
+}
+
+/// The H&E intervals of the result.
+fn out_he(he: &[HeInterval], shared: &[Name]) -> Vec<HeOut> {
+    let name = |i: usize| shared[i].clone();
+    he.iter()
+        .map(|h| HeOut {
+            layer: h.layer,
+            kind: h.kind,
+            start: h.start,
+            end: h.end,
+            prev: h.prev.map(name),
+            next: h.next.map(name),
+        })
+        .collect()
+}
+
+/// The floor transfers of the result.
+fn out_transfers(transfers: &[TransferRec], shared: &[Name]) -> Vec<TransferOut> {
+    let name = |i: usize| shared[i].clone();
+    transfers
+        .iter()
+        .map(|t| TransferOut { time: t.time, from: name(t.from), to: name(t.to), fto: t.fto })
+        .collect()
+}
+
+/// The turns of the result.
+fn out_turns(turns: &[TurnRec], shared: &[Name]) -> Vec<TurnOut> {
+    turns
+        .iter()
+        .map(|t| TurnOut {
+            speaker: shared[t.speaker].clone(),
+            start: t.start,
+            end: t.end,
+            claim: t.claim,
+            n_talkspurts: t.spurts.len(),
+            n_tokens: t.n_tokens,
+        })
+        .collect()
+}
+
+/// The onsets of the result.
+fn out_onsets(onsets: &[OnsetRec], shared: &[Name]) -> Vec<OnsetOut> {
+    let name = |i: usize| shared[i].clone();
+    onsets
+        .iter()
+        .map(|o| OnsetOut {
+            speaker: name(o.speaker),
+            time: o.time,
+            holder: o.holder.map(name),
+            class: o.class,
+            outcome: o.outcome,
+            ferguson: o.ferguson,
+            partner: o.partner.map(name),
+            dist_to_completion: o.dist_to_completion,
+            holder_remaining: o.holder_remaining,
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -43,6 +43,39 @@ pub use result::{Analysis, SCHEMA_VERSION};
 use crate::error::Result;
 use crate::model::Transcript;
 
+/// `slice.partition_point(pred)`, found by stepping from `*pos` (the answer of the previous
+/// call), which is then set to the answer. Stages that ask about instants in time order move a
+/// few places per call instead of searching the whole list; after a few steps without reaching
+/// the answer the rest is searched by bisection, so a jump costs no more than a search.
+///
+/// ```text
+/// pred     T T T T T F F F
+/// pos            ^ → → ^      previous answer 4, new answer 5
+/// ```
+pub(crate) fn seek<T>(slice: &[T], pos: &mut usize, pred: impl Fn(&T) -> bool) -> usize {
+    const STEPS: usize = 8;
+    let mut p = (*pos).min(slice.len());
+    let mut steps = 0;
+    while slice.get(p).is_some_and(&pred) {
+        p += 1;
+        steps += 1;
+        if steps == STEPS {
+            p += slice.get(p..).map_or(0, |rest| rest.partition_point(&pred));
+            break;
+        }
+    }
+    while p > 0 && !slice.get(p - 1).is_some_and(&pred) {
+        p -= 1;
+        steps += 1;
+        if steps >= STEPS {
+            p = slice.get(..p).map_or(0, |head| head.partition_point(&pred));
+            break;
+        }
+    }
+    *pos = p;
+    p
+}
+
 /// Runs every stage on one conversation.
 pub fn analyze(transcript: &Transcript, params: &Params) -> Result<Analysis> {
     params.validate()?;

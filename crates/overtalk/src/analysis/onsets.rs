@@ -13,8 +13,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::floor::{holder_at, Claim};
+use super::floor::Claim;
 use super::params::Params;
+use super::seek;
 use super::talkspurt::Talkspurt;
 
 /// Onset classes (§5.7 `class`).
@@ -107,9 +108,10 @@ impl OnsetRec {
     }
 }
 
-/// The floor-relevant talkspurt of speaker `x` covering `t`.
-fn covering(spurts: &[Talkspurt], own: &[usize], t: i64) -> Option<usize> {
-    let n = own.partition_point(|&i| spurts[i].start <= t);
+/// The floor-relevant talkspurt of speaker `x` covering `t`; `at` is the cursor into `own`
+/// (see [`seek`]).
+fn covering(spurts: &[Talkspurt], own: &[usize], at: &mut usize, t: i64) -> Option<usize> {
+    let n = seek(own, at, |&i| spurts[i].start <= t);
     n.checked_sub(1).map(|j| own[j]).filter(|&i| spurts[i].covers(t))
 }
 
@@ -122,15 +124,20 @@ pub fn classify(
     p: &Params,
 ) -> Vec<OnsetRec> {
     let mut out = Vec::with_capacity(floor_order.len());
+    // Cursors (see `seek`): the onsets come in time order, so each search moves a few places.
+    let (mut at_claim, mut at_simul) = (0, 0);
+    let mut at_own = vec![0usize; floor_by.len()];
+    let mut at_third = vec![0usize; floor_by.len()];
     for (pos, &i) in floor_order.iter().enumerate() {
         let s = &spurts[i];
         let (x, t0) = (s.speaker, s.start);
-        let holder = holder_at(claims, t0);
+        // The holder at t0 is the speaker of the latest claim before t0 (`holder_at`).
+        let first = seek(claims, &mut at_claim, |c| c.time < t0);
+        let holder = first.checked_sub(1).map(|k| claims[k].speaker);
         if holder == Some(x) {
             continue;
         }
         // Outcome.
-        let first = claims.partition_point(|c| c.time < t0);
         let taken = claims[first..].iter().take_while(|c| c.time < s.end).any(|c| c.speaker == x);
         let outcome = if taken {
             Outcome::FloorTaken
@@ -163,7 +170,7 @@ pub fn classify(
             continue;
         };
         // Rule 1: simultaneous start. Candidates: floor talkspurts starting within the tolerance.
-        let lo = floor_order.partition_point(|&j| spurts[j].start < t0 - p.simul_start_tol);
+        let lo = seek(floor_order, &mut at_simul, |&j| spurts[j].start < t0 - p.simul_start_tol);
         let mut partner: Option<(i64, i64, usize)> = None;
         for &j in
             floor_order[lo..].iter().take_while(|&&j| spurts[j].start <= t0 + p.simul_start_tol)
@@ -173,10 +180,10 @@ pub fn classify(
                 continue;
             }
             let m = g.start.min(t0);
-            let third = floor_by
-                .iter()
-                .enumerate()
-                .any(|(z, own)| z != x && z != g.speaker && covering(spurts, own, m).is_some());
+            let third =
+                floor_by.iter().zip(at_third.iter_mut()).enumerate().any(|(z, (own, at))| {
+                    z != x && z != g.speaker && covering(spurts, own, at, m).is_some()
+                });
             if third {
                 continue;
             }
@@ -192,7 +199,7 @@ pub fn classify(
             continue;
         }
         // Rule 2: overlapped onset.
-        if let Some(fi) = covering(spurts, &floor_by[f], t0) {
+        if let Some(fi) = covering(spurts, &floor_by[f], &mut at_own[f], t0) {
             let fs = &spurts[fi];
             let d = if fs.has_tokens {
                 fs.tokens.iter().filter(|t| t.terminal).map(|t| (t0 - t.end).abs()).min()
@@ -221,7 +228,7 @@ pub fn classify(
         // Rule 3: onset in the holder's silence.
         if outcome == Outcome::FloorTaken {
             let own = &floor_by[f];
-            let n = own.partition_point(|&j| spurts[j].start < t0);
+            let n = seek(own, &mut at_own[f], |&j| spurts[j].start < t0);
             // Latest end ≤ t0 among F's talkspurts: none covers t0, so the last one started.
             let last = n.checked_sub(1).map(|j| &spurts[own[j]]).filter(|l| l.end <= t0);
             let silent = last.is_some_and(|l| {

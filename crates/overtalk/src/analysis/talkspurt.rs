@@ -71,17 +71,16 @@ pub fn talkspurts(segments: &[NormSegment], n_speakers: usize, bridge_pause: i64
         talk_unbridged: vec![0; n_speakers],
         ..Spurts::default()
     };
-    // (spurt, tokens with input order)
-    let mut cur: Option<(Talkspurt, Vec<(Token, usize)>)> = None;
+    let mut cur: Option<Talkspurt> = None;
+    // Tokens of the current talkspurt with their segment's input order: one buffer for all
+    // talkspurts, emptied into each as it is finished.
+    let mut words: Vec<(Token, usize)> = Vec::new();
     let mut union_end: Option<(usize, i64)> = None;
-    let finish = |c: (Talkspurt, Vec<(Token, usize)>), out: &mut Vec<Talkspurt>| {
-        let (mut s, mut toks) = c;
-        if toks.is_empty() {
-            out.push(s);
-            return;
+    let finish = |mut s: Talkspurt, words: &mut Vec<(Token, usize)>, out: &mut Vec<Talkspurt>| {
+        if !words.is_empty() {
+            words.sort_by_key(|t| (t.0.start, t.0.end, t.1));
+            s.tokens = words.drain(..).map(|(t, _)| t).collect();
         }
-        toks.sort_by_key(|t| (t.0.start, t.0.end, t.1));
-        s.tokens = toks.into_iter().map(|(t, _)| t).collect();
         out.push(s);
     };
     for seg in segments {
@@ -99,7 +98,7 @@ pub fn talkspurts(segments: &[NormSegment], n_speakers: usize, bridge_pause: i64
         });
         let toks = seg.tokens.iter().cloned().map(|t| (t, seg.order));
         match cur.as_mut() {
-            Some((s, words))
+            Some(s)
                 if s.speaker == seg.speaker
                     && (seg.start <= s.end || seg.start - s.end < bridge_pause) =>
             {
@@ -115,27 +114,24 @@ pub fn talkspurts(segments: &[NormSegment], n_speakers: usize, bridge_pause: i64
             }
             _ => {
                 if let Some(c) = cur.take() {
-                    finish(c, &mut out.spurts);
+                    finish(c, &mut words, &mut out.spurts);
                 }
-                cur = Some((
-                    Talkspurt {
-                        speaker: seg.speaker,
-                        start: seg.start,
-                        end: seg.end,
-                        tokens: Vec::new(),
-                        has_tokens: !seg.tokens.is_empty(),
-                        laughter: seg.laughter,
-                        backchannel: false,
-                        floor: true,
-                    },
-                    // No buffer for talkspurts without words (diarizations).
-                    if seg.tokens.is_empty() { Vec::new() } else { toks.collect() },
-                ));
+                words.extend(toks);
+                cur = Some(Talkspurt {
+                    speaker: seg.speaker,
+                    start: seg.start,
+                    end: seg.end,
+                    tokens: Vec::new(),
+                    has_tokens: !seg.tokens.is_empty(),
+                    laughter: seg.laughter,
+                    backchannel: false,
+                    floor: true,
+                });
             }
         }
     }
     if let Some(c) = cur.take() {
-        finish(c, &mut out.spurts);
+        finish(c, &mut words, &mut out.spurts);
     }
     out.spurts.sort_by_key(|s| (s.start, s.end, s.speaker));
     out

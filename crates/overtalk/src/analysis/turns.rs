@@ -10,6 +10,7 @@
 //! tenure; its extent may begin before the claim (an overlapped onset).
 
 use super::floor::Claim;
+use super::seek;
 use super::talkspurt::Talkspurt;
 
 /// One turn (speakers as indices, talkspurts as indices into the sorted list).
@@ -55,12 +56,16 @@ pub fn turns(
 ) -> (Vec<TurnRec>, Vec<TransferRec>) {
     let mut turns = Vec::with_capacity(claims.len());
     let mut transfers = Vec::with_capacity(claims.len().saturating_sub(1));
+    // Cursors into each speaker's list (see `seek`): claims come in time order.
+    let mut at_lo = vec![0usize; floor_by.len()];
+    let mut at_hi = vec![0usize; floor_by.len()];
+    let mut at_prev = vec![0usize; floor_by.len()];
     for (k, c) in claims.iter().enumerate() {
         let next = claims.get(k + 1).map(|n| n.time);
         let own = &floor_by[c.speaker];
-        let lo = own.partition_point(|&i| spurts[i].start < c.time);
+        let lo = seek(own, &mut at_lo[c.speaker], |&i| spurts[i].start < c.time);
         let hi = match next {
-            Some(t) => own.partition_point(|&i| spurts[i].start < t),
+            Some(t) => seek(own, &mut at_hi[c.speaker], |&i| spurts[i].start < t),
             None => own.len(),
         };
         let run = own.get(lo..hi.max(lo)).unwrap_or_default();
@@ -86,7 +91,7 @@ pub fn turns(
             let from = claims[k - 1].speaker;
             let sp_start = spurts[c.spurt].start;
             let prev = &floor_by[from];
-            let n = prev.partition_point(|&i| spurts[i].start < sp_start);
+            let n = seek(prev, &mut at_prev[from], |&i| spurts[i].start < sp_start);
             // The previous holder's spurts are disjoint, so the last one starting before has
             // the latest end.
             let prev_spurt = n.checked_sub(1).map(|j| prev[j]);
