@@ -15,6 +15,11 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
+/// mimalloc instead of the system allocator: the analysis of a corpus allocates and frees many
+/// small lists per conversation (see BENCHMARKS.md, Analysis).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Measure the floor of a conversation: who spoke when, turns, gaps, overlaps, interruptions,
 /// and diarization scoring.
 #[derive(Debug, Parser)]
