@@ -163,8 +163,15 @@ impl AudioArgs {
             else {
                 bail!("--diarize and --speakers apply to one mixed recording, not to --track or --channels");
             };
-            let corpus =
-                crate::diarize::diarize(&self.diarize, audio, recording_id, &options, globals)?;
+            let vad_chosen = self.vad.is_some() || self.vad_model.is_some();
+            let corpus = crate::diarize::diarize(
+                &self.diarize,
+                audio,
+                recording_id,
+                &options,
+                vad_chosen,
+                globals,
+            )?;
             return Ok((sources, corpus));
         }
         let bar = progress_bar(globals);
