@@ -6,7 +6,10 @@
 //!            ─► embeddings (WindowEmbedder, all cores) ─► centre ─► AHC (threshold or
 //!               --speakers) ─► drop speakers under 4 s or 10 % of windows ─► centroids
 //!            ─► per-frame scores ─► Viterbi with switch cost ─► re-estimate centroids (×2)
-//!            ─► [optional second speaker per frame] ─► Annotation (SPK00, SPK01, …)
+//!            ─► [optional second speaker per frame]
+//!            ─► [with a second VAD (DiarizeOptions::vad_fuse): output speech where the mean of
+//!               both passes its onset, each frame labelled as the nearest clustered frame]
+//!            ─► Annotation (SPK00, SPK01, …)
 //! ```
 //!
 //! | type | what it does |
@@ -178,7 +181,8 @@ impl Features {
 pub struct FeatureStream {
     front: Option<Box<dyn FrontEnd>>,
     vad: VadRunner,
-    /// A second detector and its probabilities, averaged into the first's at the end.
+    /// A second detector and its probabilities; their mean with the first's becomes
+    /// [`Features::fused`] at the end.
     second: Option<(VadRunner, Vec<f32>)>,
     features: Features,
 }
