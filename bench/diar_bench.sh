@@ -8,6 +8,8 @@
 # Needs sox, /usr/bin/time, a release build of overtalk and a converted model
 # (`overtalk models install`, or OVERTALK_MODEL_DIR pointing at one).
 # Usage: bash bench/diar_bench.sh [hour|real|all]   (default all). Output in bench/out/diar/.
+# VAD=earshot|silero|energy passes --vad (default: none given, so the diarizer picks: the
+# earshot + Silero profile in a build with the `onnx` feature and Silero installed, else earshot).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OT=${OT:-target/release/overtalk}
@@ -15,6 +17,8 @@ DATA=${OVERTALK_SHARED_DATA:-../shared/data}/real-audio
 OUT=bench/out/diar
 mkdir -p "$OUT/hyp" "$OUT/ref"
 what=${1:-all}
+vad=()
+if [ -n "${VAD:-}" ]; then vad=(--vad "$VAD"); fi
 
 if [ "$what" = hour ] || [ "$what" = all ]; then
   bash bench/make_synth.sh >/dev/null
@@ -37,7 +41,7 @@ if [ "$what" = hour ] || [ "$what" = all ]; then
   # Speakers are labelled per conversation (the second copy repeats the same speakers). The
   # synthesis may reuse an espeak voice in several conversations; the reference cannot know,
   # so the DER of this file is a speed-run sanity check, not an accuracy figure.
-  /usr/bin/time -v "$OT" detect "$OUT/hour.wav" --diarize -o "$OUT/hyp/hour.rttm" 2> "$OUT/hour.time"
+  /usr/bin/time -v "$OT" detect "$OUT/hour.wav" --diarize "${vad[@]}" -o "$OUT/hyp/hour.rttm" 2> "$OUT/hour.time"
   grep -E "overtalk:|Elapsed|Maximum resident|User time|System time" "$OUT/hour.time"
   for c in 0.25 0; do
     "$OT" score -r "$OUT/ref/hour.rttm" -s "$OUT/hyp/hour.rttm" --collar $c | head -3
@@ -46,7 +50,7 @@ fi
 
 if [ "$what" = real ] || [ "$what" = all ]; then
   run() { # id wav ref
-    /usr/bin/time -v "$OT" detect "$2" --diarize --recording-id "$1" -o "$OUT/hyp/$1.rttm" 2> "$OUT/$1.time"
+    /usr/bin/time -v "$OT" detect "$2" --diarize "${vad[@]}" --recording-id "$1" -o "$OUT/hyp/$1.rttm" 2> "$OUT/$1.time"
     sed "s/^\(SPEAKER\) [^ ]*/\1 $1/" "$3" > "$OUT/ref/$1.rttm"
     grep -E "overtalk:" "$OUT/$1.time" | cut -c1-40
   }

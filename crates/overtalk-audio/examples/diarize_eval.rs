@@ -11,9 +11,13 @@
 //! at 0, 60, 120, 180 s).
 //!
 //! Options (environment): `OT_THRESHOLD`, `OT_SWITCH`, `OT_STEP`, `OT_WINDOW`, `OT_FRAC`,
-//! `OT_MINSPEECH`, `OT_OVERLAP` (margin), `OT_ONSET` (VAD onset; offset = 0.7 × onset),
+//! `OT_MINSPEECH`, `OT_OVERLAP` (margin), `OT_VAD` (`earshot`, `energy`, `silero` with the
+//! `onnx` feature, or `A+B`: the mean of two; `auto`: [`DiarizeOptions::preferred`], the
+//! profile the command line uses; default: [`DiarizeOptions::default`]), `OT_ONSET` (VAD onset;
+//! offset = 0.7 × onset unless `OT_OFFSET`), `OT_MINSIL` (VAD minimum silence, s),
+//! `OT_FUSE_ONSET` (onset of the two detectors' mean with `A+B`; offset = 0.7 × onset),
 //! `OT_ONLY` (id substring), `OT_NO_BASELINE`, `OT_AUTO_ONLY`. Modes: `OT_SWEEP=1` (grid over
-//! `OT_GRID_TH`, `OT_GRID_MINS`, `OT_GRID_SW`, `OT_GRID_FRAC`, `OT_GRID_OV`; pooled per set;
+//! `OT_GRID_TH`, `OT_GRID_MINS`, `OT_GRID_SW`, `OT_GRID_FRAC`, `OT_GRID_OV`, `OT_GRID_FON` (fusion onset); pooled per set;
 //! `OT_DETAIL=1` per file), `OT_DIAG=1` (dendrogram heights, raw-centroid cosines),
 //! `OT_VADDIAG=1` (VAD miss / false alarm per onset).
 
@@ -167,7 +171,9 @@ fn load_cases(data: &Path, only: &str) -> Vec<Case> {
 }
 
 fn options_from_env() -> DiarizeOptions {
-    let mut opts = DiarizeOptions::default();
+    let vad = std::env::var("OT_VAD").unwrap_or_default();
+    let mut opts =
+        if vad == "auto" { DiarizeOptions::preferred() } else { DiarizeOptions::default() };
     opts.threshold = env("OT_THRESHOLD", opts.threshold);
     opts.switch_cost = env("OT_SWITCH", opts.switch_cost);
     opts.step = env("OT_STEP", opts.step);
@@ -177,10 +183,27 @@ fn options_from_env() -> DiarizeOptions {
     if let Ok(m) = std::env::var("OT_OVERLAP") {
         opts.overlap_margin = m.parse().ok();
     }
+    if !vad.is_empty() && vad != "auto" {
+        let mut it = vad.split('+');
+        opts.vad = it.next().unwrap().parse().unwrap();
+        opts.vad_fuse = it.next().map(|k| k.parse().unwrap());
+    }
     if let Ok(on) = std::env::var("OT_ONSET") {
         let on: f32 = on.parse().unwrap();
         opts.binarize.onset = on;
         opts.binarize.offset = 0.7 * on;
+    }
+    if let Ok(on) = std::env::var("OT_FUSE_ONSET") {
+        let on: f32 = on.parse().unwrap();
+        opts.fuse_binarize.onset = on;
+        opts.fuse_binarize.offset = 0.7 * on;
+    }
+    if let Ok(off) = std::env::var("OT_OFFSET") {
+        opts.binarize.offset = off.parse().unwrap();
+    }
+    if let Ok(s) = std::env::var("OT_MINSIL") {
+        let s: f64 = s.parse().unwrap();
+        opts.binarize.min_silence = overtalk::Delta((s * 1e6).round() as i64);
     }
     opts
 }
@@ -196,9 +219,17 @@ fn main() {
     let weights = || Ge2eWeights::load(&model).unwrap();
     let auto = Ge2eDiarizer::new(weights(), "ge2e", opts);
     println!("{}", auto.describe());
+    if let Err(e) = opts.vad.try_build() {
+        panic!("VAD {}: {e}", opts.vad.name());
+    }
     let cases = load_cases(&data, &only);
     if std::env::var_os("OT_SWEEP").is_some() {
         sweep(&auto, &cases);
+        return;
+    }
+    #[cfg(feature = "onnx")]
+    if std::env::var("OT_VADDIAG").is_ok_and(|v| v == "fuse") {
+        vad_fuse_diag(&cases);
         return;
     }
     if std::env::var_os("OT_VADDIAG").is_some() {
@@ -238,7 +269,9 @@ fn main() {
         }
         let mut naive_k = 0;
         if baseline && std::env::var_os("OT_AUTO_ONLY").is_none() {
-            let naive = NaiveDiarizer::new(weights(), k).diarize(&c.samples).unwrap();
+            let mut nd = NaiveDiarizer::new(weights(), k);
+            nd.vad = opts.vad;
+            let naive = nd.diarize(&c.samples).unwrap();
             naive_k = naive.speakers;
             let hn = turns_of(&naive.annotation);
             if let Some(dir) = &hyp_dir {
@@ -317,48 +350,55 @@ fn sweep(d: &Ge2eDiarizer, cases: &[Case]) {
     let sws: Vec<f32> = grid("OT_GRID_SW", &d.options.switch_cost.to_string());
     let fracs: Vec<f32> = grid("OT_GRID_FRAC", &d.options.min_cluster_fraction.to_string());
     let ovs: Vec<String> = grid("OT_GRID_OV", "off");
-    for &th in &ths {
-        for &mn in &mins {
-            for &sw in &sws {
-                for &fr in &fracs {
-                    for ov in &ovs {
-                        let mut o = d.options;
-                        o.threshold = th;
-                        o.min_speaker_speech = mn;
-                        o.switch_cost = sw;
-                        o.min_cluster_fraction = fr;
-                        o.overlap_margin = ov.parse().ok();
-                        let mut line =
-                            format!("th {th:.2} mins {mn:.1} sw {sw:.1} frac {fr:.2} ov {ov:>4}:");
-                        let mut detail = String::new();
-                        for g in &groups {
-                            let (mut t25, mut t0, mut right, mut n) =
-                                (Der::default(), Der::default(), 0, 0);
-                            for (c, p) in cases.iter().zip(&prepared).filter(|(c, _)| c.group == *g)
-                            {
-                                let r = d.assign(p, &o);
-                                let h = turns_of(&r.annotation);
-                                let x = der(&c.reference, &h, c.dur(), 0.25);
-                                t25.add(&x);
-                                t0.add(&der(&c.reference, &h, c.dur(), 0.0));
-                                right += usize::from(r.speakers == speaker_count(&c.reference));
-                                n += 1;
-                                if std::env::var_os("OT_DETAIL").is_some() {
-                                    detail.push_str(&format!(
-                                        " {}={:.1}%/{}",
-                                        c.id,
-                                        100.0 * x.rate(),
-                                        r.speakers
-                                    ));
+    let fons: Vec<f32> = grid("OT_GRID_FON", &d.options.fuse_binarize.onset.to_string());
+    for &fon in &fons {
+        for &th in &ths {
+            for &mn in &mins {
+                for &sw in &sws {
+                    for &fr in &fracs {
+                        for ov in &ovs {
+                            let mut o = d.options;
+                            o.threshold = th;
+                            o.min_speaker_speech = mn;
+                            o.switch_cost = sw;
+                            o.min_cluster_fraction = fr;
+                            o.overlap_margin = ov.parse().ok();
+                            o.fuse_binarize.onset = fon;
+                            o.fuse_binarize.offset = 0.7 * fon;
+                            let mut line = format!(
+                            "fon {fon:.2} th {th:.2} mins {mn:.1} sw {sw:.1} frac {fr:.2} ov {ov:>4}:"
+                        );
+                            let mut detail = String::new();
+                            for g in &groups {
+                                let (mut t25, mut t0, mut right, mut n) =
+                                    (Der::default(), Der::default(), 0, 0);
+                                for (c, p) in
+                                    cases.iter().zip(&prepared).filter(|(c, _)| c.group == *g)
+                                {
+                                    let r = d.assign(p, &o);
+                                    let h = turns_of(&r.annotation);
+                                    let x = der(&c.reference, &h, c.dur(), 0.25);
+                                    t25.add(&x);
+                                    t0.add(&der(&c.reference, &h, c.dur(), 0.0));
+                                    right += usize::from(r.speakers == speaker_count(&c.reference));
+                                    n += 1;
+                                    if std::env::var_os("OT_DETAIL").is_some() {
+                                        detail.push_str(&format!(
+                                            " {}={:.1}%/{}",
+                                            c.id,
+                                            100.0 * x.rate(),
+                                            r.speakers
+                                        ));
+                                    }
                                 }
+                                line.push_str(&format!(
+                                    " | {g} {:.1}% {:.1}% {right}/{n}",
+                                    100.0 * t25.rate(),
+                                    100.0 * t0.rate()
+                                ));
                             }
-                            line.push_str(&format!(
-                                " | {g} {:.1}% {:.1}% {right}/{n}",
-                                100.0 * t25.rate(),
-                                100.0 * t0.rate()
-                            ));
+                            println!("{line}{detail}");
                         }
-                        println!("{line}{detail}");
                     }
                 }
             }
@@ -416,7 +456,8 @@ fn vad_diag(cases: &[Case]) {
     use overtalk_audio::frames::Binarize;
     use overtalk_audio::vad::{probabilities, VadKind};
     let onsets = [0.2f32, 0.3, 0.4, 0.5, 0.6];
-    let mut tot = vec![(0u64, 0u64, 0u64); 2 * onsets.len()];
+    let kinds: Vec<VadKind> = VadKind::ALL.to_vec();
+    let mut tot = vec![(0u64, 0u64, 0u64); kinds.len() * onsets.len()];
     for c in cases {
         let (id, samples, reference) = (&c.id, &c.samples, &c.reference);
         let n = samples.len() / 160 + 1;
@@ -428,7 +469,7 @@ fn vad_diag(cases: &[Case]) {
         }
         let mut line =
             format!("{id:8} speech {:6.1} s |", r.iter().filter(|&&x| x).count() as f64 / 100.0);
-        for (vi, vad) in [VadKind::Earshot, VadKind::Energy].into_iter().enumerate() {
+        for (vi, &vad) in kinds.iter().enumerate() {
             let probs = probabilities(vad.build(), samples);
             let hop = vad.build().hop();
             for (oi, &on) in onsets.iter().enumerate() {
@@ -461,4 +502,83 @@ fn vad_diag(cases: &[Case]) {
         line.push_str(&format!(" {}:{:.1}%", i, 100.0 * (t.0 + t.1) as f64 / t.2.max(1) as f64));
     }
     println!("{line}");
+}
+
+/// Fusion of two detectors' probabilities on the 10 ms grid (`OT_VADDIAG=fuse`, needs the
+/// `onnx` feature): miss / false alarm per set for several combination rules and onsets.
+#[cfg(feature = "onnx")]
+fn vad_fuse_diag(cases: &[Case]) {
+    use overtalk_audio::frames::Binarize;
+    use overtalk_audio::vad::{probabilities, VadKind};
+    let onsets = [0.2f32, 0.3, 0.4, 0.5];
+    type Rule = (&'static str, fn(f32, f32) -> f32);
+    let rules: [Rule; 6] = [
+        ("ea", |e, _| e),
+        ("si", |_, s| s),
+        ("mean", |e, s| 0.5 * (e + s)),
+        ("max", |e, s| e.max(s)),
+        ("geo", |e, s| (e * s).sqrt()),
+        ("gate", |e, s| if s >= 0.05 { e.max(s) } else { s }),
+    ];
+    let mut groups: Vec<&str> = cases.iter().map(|c| c.group).collect();
+    groups.dedup();
+    // (group, rule, onset) -> (miss, fa, speech)
+    let mut tot = std::collections::HashMap::new();
+    for c in cases {
+        let n = c.samples.len() / 160 + 1;
+        let mut r = vec![false; n];
+        for (_, a, b) in &c.reference {
+            let (a, b) =
+                (((a * 100.0).round() as usize).min(n), ((b * 100.0).round() as usize).min(n));
+            r[a..b].iter_mut().for_each(|x| *x = true);
+        }
+        let grid = |k: VadKind| -> Vec<f32> {
+            let p = probabilities(k.build(), &c.samples);
+            let hop = k.build().hop().0 as usize;
+            (0..n).map(|f| p.get((f * 10_000 + 5_000) / hop).copied().unwrap_or(0.0)).collect()
+        };
+        let (ea, si) = (grid(VadKind::Earshot), grid(VadKind::Silero));
+        let mut line = format!("{:10}", c.id);
+        for (ri, (name, f)) in rules.iter().enumerate() {
+            let p: Vec<f32> = ea.iter().zip(&si).map(|(&e, &s)| f(e, s)).collect();
+            for &on in &onsets {
+                let b = Binarize { onset: on, offset: 0.7 * on, ..Binarize::default() };
+                let region = b.apply(p.iter().copied(), overtalk::Delta(10_000));
+                let mut h = vec![false; n];
+                for seg in region.iter() {
+                    let a = ((seg.start().0 + 5000) / 10_000) as usize;
+                    let e = (((seg.end().0 + 5000) / 10_000) as usize).min(n);
+                    h[a.min(e)..e].iter_mut().for_each(|x| *x = true);
+                }
+                let miss = r.iter().zip(&h).filter(|(a, b)| **a && !**b).count() as u64;
+                let fa = r.iter().zip(&h).filter(|(a, b)| !**a && **b).count() as u64;
+                let t = tot.entry((c.group, ri, (on * 10.0) as u32)).or_insert((0u64, 0u64, 0u64));
+                t.0 += miss;
+                t.1 += fa;
+                t.2 += r.iter().filter(|&&x| x).count() as u64;
+                if on == 0.3 || on == 0.5 {
+                    line.push_str(&format!(
+                        " {name}{on:.1}:{:.1}/{:.1}",
+                        miss as f64 / 100.0,
+                        fa as f64 / 100.0
+                    ));
+                }
+            }
+        }
+        println!("{line}");
+    }
+    for g in &groups {
+        for (ri, (name, _)) in rules.iter().enumerate() {
+            let mut line = format!("{g:8} {name:5}");
+            for &on in &onsets {
+                let t = tot[&(*g, ri, (on * 10.0) as u32)];
+                line.push_str(&format!(
+                    " | {on:.1}: miss {:.1}% fa {:.1}%",
+                    100.0 * t.0 as f64 / t.2.max(1) as f64,
+                    100.0 * t.1 as f64 / t.2.max(1) as f64
+                ));
+            }
+            println!("{line}");
+        }
+    }
 }

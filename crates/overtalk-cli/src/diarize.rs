@@ -133,18 +133,35 @@ fn onnx_diarizer(path: &Path, _options: DiarizeOptions) -> Result<Box<dyn Diariz
 
 /// Diarizes `audio`: who spoke when, as a corpus of one recording (`recording_id`, default the
 /// file name without its extension), and the method and parameters that produced it.
+///
+/// `vad_chosen`: whether `--vad`/`--vad-model` was given. If not, the diarizer takes the best
+/// detector this build and installation offer ([`DiarizeOptions::preferred`]: the mean of
+/// earshot and Silero with its own thresholds when built with `onnx` and the Silero model is
+/// installed, else earshot), silently; the method names the choice.
 pub fn diarize(
     args: &DiarizeArgs,
     audio: &Path,
     recording_id: Option<&str>,
     options: &DetectOptions,
+    vad_chosen: bool,
     globals: Globals,
 ) -> Result<(Corpus, String)> {
-    let mut o = DiarizeOptions { count: args.count()?, ..DiarizeOptions::default() };
     // A file that is not a recording is refused before any model is looked for.
     let decoder = Decoder::open(audio, &options.decode).context("detecting speech")?;
-    o.vad = options.vad.unwrap_or(VadKind::Energy);
-    o.binarize = options.binarize;
+    let mut o = if vad_chosen {
+        DiarizeOptions {
+            vad: options.vad.unwrap_or(VadKind::Energy),
+            binarize: options.binarize,
+            ..DiarizeOptions::default()
+        }
+    } else {
+        let mut o = DiarizeOptions::preferred();
+        // --min-speech / --min-silence still apply; the thresholds are the profile's.
+        o.binarize.min_speech = options.binarize.min_speech;
+        o.binarize.min_silence = options.binarize.min_silence;
+        o
+    };
+    o.count = args.count()?;
     let diarizer: Box<dyn Diarizer> = match &args.embedding_model {
         Some(p) => {
             if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("onnx")) {

@@ -6,7 +6,10 @@
 //!            ─► embeddings (WindowEmbedder, all cores) ─► centre ─► AHC (threshold or
 //!               --speakers) ─► drop speakers under 4 s or 10 % of windows ─► centroids
 //!            ─► per-frame scores ─► Viterbi with switch cost ─► re-estimate centroids (×2)
-//!            ─► [optional second speaker per frame] ─► Annotation (SPK00, SPK01, …)
+//!            ─► [optional second speaker per frame]
+//!            ─► [with a second VAD (DiarizeOptions::vad_fuse): output speech where the mean of
+//!               both passes its onset, each frame labelled as the nearest clustered frame]
+//!            ─► Annotation (SPK00, SPK01, …)
 //! ```
 //!
 //! | type | what it does |
@@ -148,6 +151,9 @@ pub struct Features {
     pub data: Vec<f32>,
     /// Voice activity probabilities, one per VAD frame.
     pub probs: Vec<f32>,
+    /// With a second detector ([`FeatureStream::with_vads`]): the mean of both detectors'
+    /// probabilities, one per frame of the first; empty otherwise.
+    pub fused: Vec<f32>,
     /// The VAD frame hop.
     pub hop: Delta,
     /// Samples seen (16 kHz).
@@ -175,6 +181,9 @@ impl Features {
 pub struct FeatureStream {
     front: Option<Box<dyn FrontEnd>>,
     vad: VadRunner,
+    /// A second detector and its probabilities; their mean with the first's becomes
+    /// [`Features::fused`] at the end.
+    second: Option<(VadRunner, Vec<f32>)>,
     features: Features,
 }
 
@@ -187,13 +196,31 @@ impl std::fmt::Debug for FeatureStream {
 impl FeatureStream {
     /// A stream with an optional front end and a VAD.
     pub fn new(front: Option<Box<dyn FrontEnd>>, vad: VadKind) -> FeatureStream {
+        FeatureStream::with_vads(front, vad, None)
+    }
+
+    /// A stream with a second detector: [`Features::fused`] is the mean of the two detectors'
+    /// probabilities (`second` is read on the first one's frame grid: each frame takes the
+    /// second detector's frame that contains its centre); [`Features::probs`] stays the
+    /// first's.
+    ///
+    /// ```text
+    /// first   |  16 ms |  16 ms |  16 ms |  16 ms |   p = (p1 + p2) / 2
+    /// second  |      32 ms      |      32 ms      |
+    /// ```
+    pub fn with_vads(
+        front: Option<Box<dyn FrontEnd>>,
+        vad: VadKind,
+        second: Option<VadKind>,
+    ) -> FeatureStream {
         let vad = VadRunner::new(vad.build());
         let features = Features {
             dim: front.as_ref().map_or(0, |f| f.dim()),
             hop: vad.hop(),
             ..Features::default()
         };
-        FeatureStream { front, vad, features }
+        let second = second.map(|k| (VadRunner::new(k.build()), Vec::new()));
+        FeatureStream { front, vad, second, features }
     }
 
     /// Feeds 16 kHz mono samples (any block size).
@@ -203,6 +230,9 @@ impl FeatureStream {
             front.push(samples, &mut f.data);
         }
         self.vad.push(samples, &mut |p| f.probs.push(p));
+        if let Some((v, probs)) = &mut self.second {
+            v.push(samples, &mut |p| probs.push(p));
+        }
         f.samples += samples.len() as u64;
     }
 
@@ -213,6 +243,20 @@ impl FeatureStream {
             front.finish(&mut f.data);
         }
         self.vad.finish(&mut |p| f.probs.push(p));
+        if let Some((mut v, mut probs)) = self.second.take() {
+            v.finish(&mut |p| probs.push(p));
+            let (h1, h2) = (f.hop.0.max(1), v.hop().0.max(1));
+            f.fused = f
+                .probs
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let j = ((i as i64 * h1 + h1 / 2) / h2) as usize;
+                    let last = probs.len().saturating_sub(1);
+                    0.5 * (p + probs.get(j.min(last)).copied().unwrap_or(0.0))
+                })
+                .collect();
+        }
         let n = f.frames() * f.dim;
         f.data.resize(n, 0.0);
         f.data.shrink_to_fit();
@@ -291,6 +335,13 @@ fn annotation_from_layers(
 pub struct DiarizeOptions {
     /// The voice activity detector.
     pub vad: VadKind,
+    /// A second detector. When set, the windows are still placed over the first detector's
+    /// speech (with `binarize`), but the speech that is labelled in the output is where the
+    /// mean of the two detectors' probabilities passes `fuse_binarize`; each such frame takes
+    /// the speaker of the nearest clustered speech frame. `None`: the first detector alone.
+    pub vad_fuse: Option<VadKind>,
+    /// The binarization of the two detectors' mean (used only with `vad_fuse`).
+    pub fuse_binarize: Binarize,
     /// Its binarization.
     pub binarize: Binarize,
     /// Window step over speech frames (10 ms frames).
@@ -325,6 +376,8 @@ impl Default for DiarizeOptions {
     fn default() -> DiarizeOptions {
         DiarizeOptions {
             vad: VadKind::Earshot,
+            vad_fuse: None,
+            fuse_binarize: Binarize::default(),
             binarize: Binarize::default(),
             step: 20,
             window: WINDOW_FRAMES,
@@ -337,6 +390,41 @@ impl Default for DiarizeOptions {
             max_cluster_windows: 2000,
             overlap_margin: None,
         }
+    }
+}
+
+impl DiarizeOptions {
+    /// The options of the earshot + Silero profile: the windows and the clustering are those
+    /// of the defaults (earshot at onset 0.5), and the speech labelled in the output is where
+    /// the mean of earshot's and Silero's probabilities passes onset 0.3 / offset 0.21
+    /// ([`DiarizeOptions::vad_fuse`]). Silero rejects loud non-speech that earshot takes for
+    /// speech; earshot keeps far-field speech that Silero misses. Keeping the clustering on
+    /// earshot's speech keeps the speaker count as tuned (measured in docs/diarization.md).
+    ///
+    /// ```text
+    /// earshot ≥ 0.5   ──► windows, embeddings, clustering, frame labels
+    /// (earshot + Silero) / 2 ≥ 0.3 ──► which frames are speech in the output;
+    ///                                  each takes the label of the nearest labelled frame
+    /// ```
+    #[cfg(feature = "onnx")]
+    pub fn earshot_silero() -> DiarizeOptions {
+        DiarizeOptions {
+            vad_fuse: Some(VadKind::Silero),
+            fuse_binarize: Binarize { onset: 0.3, offset: 0.21, ..Binarize::default() },
+            ..DiarizeOptions::default()
+        }
+    }
+
+    /// The best options this build and installation offer: `DiarizeOptions::earshot_silero()`
+    /// when the build has the `onnx` feature and the Silero model loads (installed by
+    /// `overtalk models install silero`, or chosen with `vad::silero::use_model`), else the
+    /// defaults (earshot alone). The choice shows in [`Diarizer::describe`].
+    pub fn preferred() -> DiarizeOptions {
+        #[cfg(feature = "onnx")]
+        if crate::vad::silero::shared_model().is_ok() {
+            return DiarizeOptions::earshot_silero();
+        }
+        DiarizeOptions::default()
     }
 }
 
@@ -440,6 +528,43 @@ fn embed_windows_on(
     Ok(all.into_iter().flat_map(|p| p.1).collect())
 }
 
+/// Moves frame labels onto another speech mask: a frame of `mask` takes the label of the
+/// nearest labelled frame (the earlier one on a tie); frames outside `mask` get none.
+///
+/// ```text
+/// labels  . A A . . B B . .
+/// mask    . . x x x x . . x
+/// result  . . A A B B . . B
+/// ```
+fn relabel_to(labels: &[Option<usize>], mask: &[bool]) -> Vec<Option<usize>> {
+    let n = labels.len().min(mask.len());
+    // Nearest labelled frame at or before / at or after each frame.
+    let mut before: Vec<Option<(usize, usize)>> = vec![None; n];
+    let mut last = None;
+    for f in 0..n {
+        if let Some(l) = labels[f] {
+            last = Some((f, l));
+        }
+        before[f] = last;
+    }
+    let mut out = vec![None; labels.len()];
+    let mut next: Option<(usize, usize)> = None;
+    for f in (0..n).rev() {
+        if let Some(l) = labels[f] {
+            next = Some((f, l));
+        }
+        if !mask[f] {
+            continue;
+        }
+        out[f] = match (before[f], next) {
+            (Some((b, lb)), Some((a, la))) => Some(if f - b <= a - f { lb } else { la }),
+            (Some((_, l)), None) | (None, Some((_, l))) => Some(l),
+            (None, None) => None,
+        };
+    }
+    out
+}
+
 /// Window placements `(first, len)` over a sequence of `n` frames.
 fn place_windows(n: usize, window: usize, step: usize) -> Vec<(usize, usize)> {
     let window = window.max(1);
@@ -463,7 +588,16 @@ impl Diarizer for Ge2eDiarizer {
         format!(
             "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {})",
             self.embedder.name(),
-            o.vad.name(),
+            match o.vad_fuse {
+                Some(k) => format!(
+                    "{}, output speech where the mean of {} and {} ≥ {}",
+                    o.vad.name(),
+                    o.vad.name(),
+                    k.name(),
+                    o.fuse_binarize.onset
+                ),
+                None => o.vad.name().to_owned(),
+            },
             o.window * 10,
             o.step * 10,
             o.threshold,
@@ -482,7 +616,8 @@ impl Diarizer for Ge2eDiarizer {
     }
 
     fn stream(&self) -> FeatureStream {
-        FeatureStream::new(Some(self.embedder.front_end()), self.options.vad)
+        let o = &self.options;
+        FeatureStream::with_vads(Some(self.embedder.front_end()), o.vad, o.vad_fuse)
     }
 
     fn finish(&self, features: Features) -> Result<Diarization> {
@@ -507,6 +642,9 @@ pub struct Prepared {
     emb: Vec<Vec<f32>>,
     /// The embeddings as the encoder gave them (normalised, not centred).
     raw: Vec<Vec<f32>>,
+    /// With a second detector: the two detectors' mean probability (see [`Features::fused`])
+    /// and its frame hop.
+    fused: (Vec<f32>, Delta),
 }
 
 impl Prepared {
@@ -567,7 +705,8 @@ impl Ge2eDiarizer {
         let windows = place_windows(speech.len(), o.window.clamp(10, wmax), o.step);
         let raw = embed_windows(&*self.embedder, &f.data, d, &windows)?;
         let emb = cluster::centre(&raw);
-        Ok(Prepared { frames: n, speech, vad, windows, emb, raw })
+        let fused = (std::mem::take(&mut f.fused), f.hop);
+        Ok(Prepared { frames: n, speech, vad, windows, emb, raw, fused })
     }
 
     /// Clustering and resegmentation of prepared embeddings under options `o` (its VAD and
@@ -634,6 +773,16 @@ impl Ge2eDiarizer {
             labels[f] = Some(frame_labels[q]);
             if let Some(s) = second.get(q) {
                 labels2[f] = *s;
+            }
+        }
+        if o.vad_fuse.is_some() && !p.fused.0.is_empty() {
+            let (probs, hop) = &p.fused;
+            let out = region_mask(&o.fuse_binarize.apply(probs.iter().copied(), *hop), n);
+            labels = relabel_to(&labels, &out);
+            for (l, &keep) in labels2.iter_mut().zip(&out) {
+                if !keep {
+                    *l = None;
+                }
             }
         }
         let (annotation, speakers) = annotation_from_layers(&labels, &labels2);
@@ -869,6 +1018,7 @@ mod tests {
             dim: 1,
             data: ids,
             probs: vec![1.0; 2000],
+            fused: Vec::new(),
             hop: Delta(10_000),
             samples: 2000 * 160,
         };
@@ -902,6 +1052,43 @@ mod tests {
         assert_eq!(f.samples, 40_000);
         assert_eq!(f.frames(), 251);
         assert_eq!(d.finish(f).unwrap(), whole);
+    }
+
+    #[test]
+    fn labels_move_to_the_nearest_labelled_frame() {
+        let (a, b) = (Some(0), Some(1));
+        let labels = [None, a, a, None, None, b, b, None, None];
+        let mask = [false, false, true, true, true, true, false, false, true];
+        assert_eq!(relabel_to(&labels, &mask), vec![None, None, a, a, b, b, None, None, b],);
+        // A tie goes to the earlier frame; nothing labelled gives nothing.
+        assert_eq!(relabel_to(&[a, None, b], &[false, true, false]), vec![None, a, None]);
+        assert_eq!(relabel_to(&[None, None], &[true, true]), vec![None, None]);
+    }
+
+    #[test]
+    fn a_second_detector_is_averaged_on_the_first_ones_grid() {
+        let x: Vec<f32> = (0..16_000)
+            .map(|i| if i < 8_000 { 0.0 } else { 0.3 * ((i as f32) * 0.07).sin() })
+            .collect();
+        let mut s = FeatureStream::with_vads(None, VadKind::Earshot, Some(VadKind::Energy));
+        for c in x.chunks(777) {
+            s.push(c);
+        }
+        let f = s.finish();
+        let ea = crate::vad::probabilities(VadKind::Earshot.build(), &x);
+        let en = crate::vad::probabilities(VadKind::Energy.build(), &x);
+        assert_eq!(f.probs, ea);
+        assert_eq!(f.hop, Delta(16_000));
+        assert_eq!(f.fused.len(), ea.len());
+        for (i, p) in f.fused.iter().enumerate() {
+            // Earshot frame i (16 ms) has its centre in energy frame (16 i + 8) / 10.
+            let j = ((16 * i + 8) / 10).min(en.len() - 1);
+            assert_eq!(*p, 0.5 * (ea[i] + en[j]), "frame {i}");
+        }
+        // Without a second detector there is nothing to fuse.
+        let mut s = FeatureStream::new(None, VadKind::Earshot);
+        s.push(&x);
+        assert!(s.finish().fused.is_empty());
     }
 
     #[test]

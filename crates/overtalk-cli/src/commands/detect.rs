@@ -193,8 +193,15 @@ impl AudioArgs {
             bail!("--diarize and --num-speakers apply to one mixed recording, not to --track or --channels");
         }
         if let (Some(audio), true, false) = (audio, mixed, self.diarize.no_diarize) {
-            let (corpus, method) =
-                crate::diarize::diarize(&self.diarize, audio, recording_id, &options, globals)?;
+            let vad_chosen = self.vad.is_some() || self.vad_model.is_some();
+            let (corpus, method) = crate::diarize::diarize(
+                &self.diarize,
+                audio,
+                recording_id,
+                &options,
+                vad_chosen,
+                globals,
+            )?;
             return Ok(Detected::new(sources, corpus, method, globals));
         }
         let bar = crate::progress::seconds_bar(globals);
