@@ -475,14 +475,7 @@ fn vad_diag(cases: &[Case]) {
             for (oi, &on) in onsets.iter().enumerate() {
                 let b = Binarize { onset: on, offset: 0.7 * on, ..Binarize::default() };
                 let region = b.apply(probs.iter().copied(), hop);
-                let mut h = vec![false; n];
-                for seg in region.iter() {
-                    let a = ((seg.start().0 + 5000) / 10_000) as usize;
-                    let e = (((seg.end().0 + 5000) / 10_000) as usize).min(n);
-                    h[a.min(e)..e].iter_mut().for_each(|x| *x = true);
-                }
-                let miss = r.iter().zip(&h).filter(|(a, b)| **a && !**b).count() as u64;
-                let fa = r.iter().zip(&h).filter(|(a, b)| !**a && **b).count() as u64;
+                let (miss, fa) = miss_and_false_alarm(&r, &frame_mask(&region, n));
                 let t = &mut tot[vi * onsets.len() + oi];
                 t.0 += miss;
                 t.1 += fa;
@@ -502,6 +495,26 @@ fn vad_diag(cases: &[Case]) {
         line.push_str(&format!(" {}:{:.1}%", i, 100.0 * (t.0 + t.1) as f64 / t.2.max(1) as f64));
     }
     println!("{line}");
+}
+
+/// The 10 ms frames (of `n`) that `region` covers, each frame taken at its nearest boundary.
+fn frame_mask(region: &overtalk::Region, n: usize) -> Vec<bool> {
+    let mut h = vec![false; n];
+    for seg in region.iter() {
+        let a = ((seg.start().0 + 5000) / 10_000) as usize;
+        let e = (((seg.end().0 + 5000) / 10_000) as usize).min(n);
+        h[a.min(e)..e].iter_mut().for_each(|x| *x = true);
+    }
+    h
+}
+
+/// Frames of speech in `reference` missing from `hypothesis`, and frames of `hypothesis` that
+/// are not speech in `reference`.
+fn miss_and_false_alarm(reference: &[bool], hypothesis: &[bool]) -> (u64, u64) {
+    let pairs = || reference.iter().zip(hypothesis);
+    let miss = pairs().filter(|(a, b)| **a && !**b).count() as u64;
+    let fa = pairs().filter(|(a, b)| !**a && **b).count() as u64;
+    (miss, fa)
 }
 
 /// Fusion of two detectors' probabilities on the 10 ms grid (`OT_VADDIAG=fuse`, needs the
@@ -544,14 +557,7 @@ fn vad_fuse_diag(cases: &[Case]) {
             for &on in &onsets {
                 let b = Binarize { onset: on, offset: 0.7 * on, ..Binarize::default() };
                 let region = b.apply(p.iter().copied(), overtalk::Delta(10_000));
-                let mut h = vec![false; n];
-                for seg in region.iter() {
-                    let a = ((seg.start().0 + 5000) / 10_000) as usize;
-                    let e = (((seg.end().0 + 5000) / 10_000) as usize).min(n);
-                    h[a.min(e)..e].iter_mut().for_each(|x| *x = true);
-                }
-                let miss = r.iter().zip(&h).filter(|(a, b)| **a && !**b).count() as u64;
-                let fa = r.iter().zip(&h).filter(|(a, b)| !**a && **b).count() as u64;
+                let (miss, fa) = miss_and_false_alarm(&r, &frame_mask(&region, n));
                 let t = tot.entry((c.group, ri, (on * 10.0) as u32)).or_insert((0u64, 0u64, 0u64));
                 t.0 += miss;
                 t.1 += fa;
