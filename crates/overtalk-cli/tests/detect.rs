@@ -297,8 +297,21 @@ fn score_detects_the_hypothesis_from_tracks() {
     let tracks = ["--track", "Host=a.wav", "--track", "Guest=b.wav"];
     let run = dir.run(&[&["score", "-r", "ref.rttm", "--format", "json"][..], &tracks].concat());
     assert_eq!(run.code(), 0, "{}", run.stderr());
+    // What made the hypothesis is said, on stderr and in the HTML report.
+    assert!(
+        run.stderr().starts_with(
+            "overtalk: hypothesis \"show\" detected from the recording: 2 tracks, one per speaker"
+        ),
+        "{}",
+        run.stderr()
+    );
     let json: serde_json::Value = serde_json::from_str(&run.stdout()).unwrap();
     assert_eq!(json["total"]["der"], 0.0, "{json}");
+    let html =
+        [&["score", "-q", "-r", "ref.rttm", "--format", "html", "-o", "s.html"][..], &tracks];
+    let run = dir.run(&html.concat());
+    assert_eq!((run.code(), run.stderr().as_str()), (0, ""));
+    assert!(dir.read("s.html").contains("<p>Detected: show: 2 tracks, one per speaker"));
     assert_eq!(json["files"][0]["recording"], "show", "{json}");
     // A shifted reference gives a positive DER, from the same detection.
     let shifted: String = turns(&detected)

@@ -198,7 +198,9 @@ fn read_sides(
 /// Detects who spoke when in the hypothesis recordings (`-s AUDIO`, `--track`, `--channels`)
 /// and adds them to the hypothesis side. A detected recording takes `--recording-id`, else the
 /// reference's id when the reference holds exactly one recording and one recording is
-/// detected, else its file name.
+/// detected, else its file name. Returns `id: method` for each detected recording (also
+/// written to standard error unless `--quiet`: a score is only as good as what made the
+/// hypothesis).
 fn detect_hypothesis(
     args: &Args,
     recordings: &[String],
@@ -206,24 +208,29 @@ fn detect_hypothesis(
     hypothesis: &mut Side_,
     sources: &mut Vec<Source>,
     globals: Globals,
-) -> Result<()> {
+) -> Result<Vec<String>> {
     let recordings: Vec<&str> = recordings.iter().map(String::as_str).collect();
     let detected = args.audio.detect_recordings(&recordings, globals)?;
     let single_reference = match (reference.recordings.len(), detected.len()) {
         (1, 1) => reference.recordings.keys().next().cloned(),
         _ => None,
     };
-    for Detected { sources: srcs, corpus, .. } in detected {
+    let mut methods = Vec::new();
+    for Detected { sources: srcs, corpus, method } in detected {
         for (id, t) in corpus.into_recordings() {
             let id = args.recording_id.clone().or_else(|| single_reference.clone()).unwrap_or(id);
             if hypothesis.recordings.contains_key(&id) {
                 bail!("recording {id:?} appears in more than one hypothesis input");
             }
+            if !globals.quiet {
+                eprintln!("overtalk: hypothesis {id:?} detected from the recording: {method}");
+            }
+            methods.push(format!("{id}: {method}"));
             hypothesis.recordings.insert(id, t.annotation().clone());
         }
         sources.extend(srcs);
     }
-    Ok(())
+    Ok(methods)
 }
 
 fn options(args: &Args) -> Result<ScoreOptions> {
@@ -271,7 +278,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         args.sys.iter().cloned().partition(|h| is_audio(std::path::Path::new(h)));
     let (mut reference, mut hypothesis) =
         read_sides(&args.reference, &files, &args.read, globals, &mut sources)?;
-    detect_hypothesis(&args, &recordings, &reference, &mut hypothesis, &mut sources, globals)?;
+    let detection =
+        detect_hypothesis(&args, &recordings, &reference, &mut hypothesis, &mut sources, globals)?;
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
     let mut uems = uem::Uem::new();
@@ -347,7 +355,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             audio: None,
             preset: None,
             sources: sources.iter().map(Source::display).collect(),
-            detection: Vec::new(),
+            detection,
         };
         let html = overtalk::report::score_report(&view, &options)?;
         target.write_with(|out| {
