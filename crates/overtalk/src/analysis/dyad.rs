@@ -113,18 +113,7 @@ pub fn sweep(a: &[(i64, i64)], b: &[(i64, i64)], latch_tolerance: i64, out: &mut
         let ib = usize::from(!a.is_empty());
         let mut spurts: Vec<Talkspurt> = [(0, a), (ib, b)]
             .into_iter()
-            .flat_map(|(x, l)| {
-                l.iter().map(move |&(start, end)| Talkspurt {
-                    speaker: x,
-                    start,
-                    end,
-                    tokens: Vec::new(),
-                    has_tokens: false,
-                    laughter: false,
-                    backchannel: false,
-                    floor: true,
-                })
-            })
+            .flat_map(|(x, l)| l.iter().map(move |&(start, end)| Talkspurt::timed(x, start, end)))
             .collect();
         spurts.sort_by_key(|s| (s.start, s.end, s.speaker));
         let j = joint::joint_timeline(&spurts, |_| true);

@@ -240,16 +240,7 @@ mod tests {
     use crate::analysis::talkspurt::Talkspurt;
 
     fn spurt(speaker: usize, start: i64, end: i64) -> Talkspurt {
-        Talkspurt {
-            speaker,
-            start,
-            end,
-            tokens: Vec::new(),
-            has_tokens: false,
-            laughter: false,
-            backchannel: false,
-            floor: true,
-        }
+        Talkspurt::timed(speaker, start, end)
     }
 
     fn kinds(s: &[Talkspurt], latch: i64) -> Vec<(HeKind, i64, i64)> {

@@ -176,16 +176,7 @@ mod tests {
     use super::*;
 
     pub(crate) fn spurt(speaker: usize, start: i64, end: i64) -> Talkspurt {
-        Talkspurt {
-            speaker,
-            start,
-            end,
-            tokens: Vec::new(),
-            has_tokens: false,
-            laughter: false,
-            backchannel: false,
-            floor: true,
-        }
+        Talkspurt::timed(speaker, start, end)
     }
 
     #[test]

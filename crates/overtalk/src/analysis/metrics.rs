@@ -720,16 +720,7 @@ mod tests {
     fn windowed_balance_follows_convokit() {
         // A talks for 14 s of every 15 s during the first 300 s, then B for 300 s.
         let spurts: Vec<Talkspurt> = (0..40i64)
-            .map(|j| Talkspurt {
-                speaker: usize::from(j >= 20),
-                start: 15_000 * j,
-                end: 15_000 * j + 14_000,
-                tokens: Vec::new(),
-                has_tokens: false,
-                laughter: false,
-                backchannel: false,
-                floor: true,
-            })
+            .map(|j| Talkspurt::timed(usize::from(j >= 20), 15_000 * j, 15_000 * j + 14_000))
             .collect();
         // Windows start at 15 s (the first talkspurt is left out) every 30 s while they end
         // before 584 s; window k covers periods 1+2k … 10+2k, so A's share is (19 − 2k)/10

@@ -32,6 +32,21 @@ pub struct Talkspurt {
 }
 
 impl Talkspurt {
+    /// A talkspurt known by its times alone (no tokens): floor-relevant, neither laughter nor
+    /// a backchannel, as S2 leaves a timing-only talkspurt before S5 looks at it.
+    pub fn timed(speaker: usize, start: i64, end: i64) -> Talkspurt {
+        Talkspurt {
+            speaker,
+            start,
+            end,
+            tokens: Vec::new(),
+            has_tokens: false,
+            laughter: false,
+            backchannel: false,
+            floor: true,
+        }
+    }
+
     /// Duration (ms).
     pub fn dur(&self) -> i64 {
         self.end - self.start
