@@ -350,6 +350,16 @@ fn a_real_length_mp4_cut_reports_the_missing_index() {
     }
 }
 
+/// Every interleaved sample of `p`, and how many non-finite ones the decoder replaced.
+fn decode_counting_non_finite(p: &Path) -> (Vec<f32>, u64) {
+    let mut d = Decoder::open(p, &DecodeOptions::default()).unwrap();
+    let mut all = Vec::new();
+    while let Some(b) = d.next_block().unwrap() {
+        all.extend_from_slice(b.interleaved());
+    }
+    (all, d.stats().non_finite)
+}
+
 #[test]
 fn nan_samples_in_float_wav_become_silence_and_are_counted() {
     let t = Tmp::new();
@@ -360,12 +370,8 @@ fn nan_samples_in_float_wav_become_silence_and_are_counted() {
     }
     frames[5][0] = f32::INFINITY;
     write_wav(&p, 16_000, 1, &frames, true);
-    let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
-    let mut all = Vec::new();
-    while let Some(b) = d.next_block().unwrap() {
-        all.extend_from_slice(b.interleaved());
-    }
-    assert_eq!(d.stats().non_finite, 9);
+    let (all, non_finite) = decode_counting_non_finite(&p);
+    assert_eq!(non_finite, 9);
     assert!(all.iter().all(|v| v.is_finite()));
     assert_eq!(all[100], 0.0);
     assert_eq!(all[5], 0.0);
@@ -382,12 +388,8 @@ fn non_finite_samples_in_a_48_channel_file_become_silence_and_are_counted() {
     frames[1500][47] = f32::NEG_INFINITY;
     frames[1999][20] = f32::INFINITY;
     write_wav(&p, 16_000, 48, &frames, true);
-    let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
-    let mut all = Vec::new();
-    while let Some(b) = d.next_block().unwrap() {
-        all.extend_from_slice(b.interleaved());
-    }
-    assert_eq!(d.stats().non_finite, 3);
+    let (all, non_finite) = decode_counting_non_finite(&p);
+    assert_eq!(non_finite, 3);
     assert_eq!((all[0], all[1500 * 48 + 47], all[1999 * 48 + 20]), (0.0, 0.0, 0.0));
     assert_eq!(all.iter().filter(|&&v| v == 0.5).count(), 2000 * 48 - 3);
 }

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::util::Dir;
+use crate::util::{Dir, Run};
 
 /// The 16-bit samples of the audio crate's committed speech clip (16 kHz mono).
 fn speech() -> Vec<i16> {
@@ -60,6 +60,20 @@ fn two_mics() -> (Vec<i16>, Vec<i16>) {
     (q(a), q(b))
 }
 
+/// The `--track` flags of the two mics as [`write_two_mics`] writes them.
+const TRACKS: [&str; 4] = ["--track", "Host=a.wav", "--track", "Guest=b.wav"];
+
+/// Writes two mics as `a.wav` (Host) and `b.wav` (Guest).
+fn write_two_mics(dir: &Dir, a: &[i16], b: &[i16]) {
+    wav(dir, "a.wav", 1, 16_000, a);
+    wav(dir, "b.wav", 1, 16_000, b);
+}
+
+/// `overtalk detect` on the two mics of [`write_two_mics`], with `args` after the tracks.
+fn detect_two_mics(dir: &Dir, args: &[&str]) -> Run {
+    dir.run(&[&["detect"][..], &TRACKS, args].concat())
+}
+
 /// (speaker, start, end) of each RTTM line.
 fn turns(rttm: &str) -> Vec<(String, f64, f64)> {
     rttm.lines()
@@ -76,10 +90,8 @@ fn turns(rttm: &str) -> Vec<(String, f64, f64)> {
 fn two_tracks_give_each_speaker_their_turns() {
     let dir = Dir::new();
     let (a, b) = two_mics();
-    wav(&dir, "a.wav", 1, 16_000, &a);
-    wav(&dir, "b.wav", 1, 16_000, &b);
-    let run =
-        dir.run(&["detect", "--track", "Host=a.wav", "--track", "Guest=b.wav", "-o", "out.rttm"]);
+    write_two_mics(&dir, &a, &b);
+    let run = detect_two_mics(&dir, &["-o", "out.rttm"]);
     assert_eq!(run.code(), 0, "{}", run.stderr());
     assert_eq!(run.stderr(), "", "no progress bar or chatter when stderr is not a terminal");
     let out = dir.read("out.rttm");
@@ -103,19 +115,8 @@ fn channels_of_one_file_match_separate_files() {
     let t = turns(&rttm);
     assert!(t.iter().any(|x| x.0 == "Host") && t.iter().any(|x| x.0 == "Guest"), "{rttm}");
     // The same turns as separate files.
-    wav(&dir, "a.wav", 1, 16_000, &a);
-    wav(&dir, "b.wav", 1, 16_000, &b);
-    let separate = dir
-        .run(&[
-            "detect",
-            "--track",
-            "Host=a.wav",
-            "--track",
-            "Guest=b.wav",
-            "--recording-id",
-            "call",
-        ])
-        .ok();
+    write_two_mics(&dir, &a, &b);
+    let separate = detect_two_mics(&dir, &["--recording-id", "call"]).ok();
     assert_eq!(rttm, separate);
     // Skipping a channel with `_`; the output format comes from the extension.
     dir.run(&["detect", "call.wav", "--channels", "_,Guest", "-o", "guest.rttm"]).ok();
@@ -174,15 +175,10 @@ fn mismatched_tracks_and_bad_inputs_are_clear_errors() {
 fn analyze_and_report_take_recordings_directly() {
     let dir = Dir::new();
     let (a, b) = two_mics();
-    wav(&dir, "a.wav", 1, 16_000, &a);
-    wav(&dir, "b.wav", 1, 16_000, &b);
-    let tracks = ["--track", "Host=a.wav", "--track", "Guest=b.wav"];
-    dir.run(&["detect", tracks[0], tracks[1], tracks[2], tracks[3], "-o", "a.rttm"]).ok();
+    write_two_mics(&dir, &a, &b);
+    detect_two_mics(&dir, &["-o", "a.rttm"]).ok();
     let two_steps = dir.run(&["analyze", "a.rttm", "--format", "json"]).ok();
-    let mut args = vec!["analyze"];
-    args.extend(tracks);
-    args.extend(["--format", "json"]);
-    let one_step = dir.run(&args).ok();
+    let one_step = dir.run(&[&["analyze"][..], &TRACKS, &["--format", "json"]].concat()).ok();
     let x: serde_json::Value = serde_json::from_str(&two_steps).unwrap();
     let y: serde_json::Value = serde_json::from_str(&one_step).unwrap();
     assert_eq!(x["speakers"], y["speakers"]);
@@ -280,22 +276,10 @@ fn an_onnx_speaker_model_needs_the_onnx_feature() {
 fn score_detects_the_hypothesis_from_tracks() {
     let dir = Dir::new();
     let (a, b) = two_mics();
-    wav(&dir, "a.wav", 1, 16_000, &a);
-    wav(&dir, "b.wav", 1, 16_000, &b);
-    let detected = dir
-        .run(&[
-            "detect",
-            "--track",
-            "Host=a.wav",
-            "--track",
-            "Guest=b.wav",
-            "--recording-id",
-            "show",
-        ])
-        .ok();
+    write_two_mics(&dir, &a, &b);
+    let detected = detect_two_mics(&dir, &["--recording-id", "show"]).ok();
     dir.create("ref.rttm", &detected);
-    let tracks = ["--track", "Host=a.wav", "--track", "Guest=b.wav"];
-    let run = dir.run(&[&["score", "-r", "ref.rttm", "--format", "json"][..], &tracks].concat());
+    let run = dir.run(&[&["score", "-r", "ref.rttm", "--format", "json"][..], &TRACKS].concat());
     assert_eq!(run.code(), 0, "{}", run.stderr());
     // What made the hypothesis is said, on stderr and in the HTML report.
     assert!(
@@ -308,7 +292,7 @@ fn score_detects_the_hypothesis_from_tracks() {
     let json: serde_json::Value = serde_json::from_str(&run.stdout()).unwrap();
     assert_eq!(json["total"]["der"], 0.0, "{json}");
     let html =
-        [&["score", "-q", "-r", "ref.rttm", "--format", "html", "-o", "s.html"][..], &tracks];
+        [&["score", "-q", "-r", "ref.rttm", "--format", "html", "-o", "s.html"][..], &TRACKS];
     let run = dir.run(&html.concat());
     assert_eq!((run.code(), run.stderr().as_str()), (0, ""));
     assert!(dir.read("s.html").contains("<p>Detected: show: 2 tracks, one per speaker"));
@@ -322,7 +306,7 @@ fn score_detects_the_hypothesis_from_tracks() {
         .collect();
     dir.create("shifted.rttm", &shifted);
     let run =
-        dir.run(&[&["score", "-r", "shifted.rttm", "--format", "json"][..], &tracks].concat());
+        dir.run(&[&["score", "-r", "shifted.rttm", "--format", "json"][..], &TRACKS].concat());
     assert_eq!(run.code(), 0, "{}", run.stderr());
     let json: serde_json::Value = serde_json::from_str(&run.stdout()).unwrap();
     assert!(json["total"]["der"].as_f64().unwrap() > 0.05, "{json}");
@@ -362,9 +346,8 @@ fn the_command_line_keeps_the_library_defaults() {
         }
     }
     let a = a2;
-    wav(&dir, "a.wav", 1, 16_000, &a);
-    wav(&dir, "b.wav", 1, 16_000, &b);
-    let cli = dir.run(&["detect", "--track", "Host=a.wav", "--track", "Guest=b.wav"]).ok();
+    write_two_mics(&dir, &a, &b);
+    let cli = detect_two_mics(&dir, &[]).ok();
     let spec = |name: &str, file: &str| TrackSpec {
         name: name.to_owned(),
         path: dir.path().join(file),
