@@ -46,6 +46,24 @@ fn fallback_is_one_speaker_over_the_speech() {
     assert!(d.method.contains("fallback"));
 }
 
+/// A signal that stops in the middle of speech and of a 10 ms frame: the speech ends where the
+/// signal ends, not at the end of the frame.
+#[test]
+fn speech_ends_with_the_signal() {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/speech.wav");
+    let x = load_16k(&p);
+    let whole = VadOnlyDiarizer::default().diarize(&x).unwrap();
+    let first = whole.annotation.tracks()[0].segment;
+    // 37 samples past a frame boundary, inside the first stretch of speech.
+    let mid = (first.start().0 + first.end().0) / 2;
+    let cut = (mid / 10_000 * 160 + 37) as usize;
+    let d = VadOnlyDiarizer::default().diarize(&x[..cut]).unwrap();
+    let end = d.annotation.tracks().iter().map(|t| t.segment.end()).max().unwrap();
+    let signal = overtalk_audio::decode::frames_to_delta(cut as u64, 16_000);
+    assert_eq!(end.0, signal.0, "{:?}", d.annotation);
+    assert_eq!(d.speakers, 1);
+}
+
 #[test]
 fn pipeline_on_ami_es2004a_beats_the_baseline() {
     let Some(model) = std::env::var_os("OVERTALK_DIARIZE_MODEL").map(PathBuf::from) else {

@@ -202,17 +202,9 @@ pub fn diarize(
     let mut builder = TranscriptBuilder::new();
     let ann = &d.annotation;
     let duration = overtalk_audio::decode::frames_to_delta(samples, ANALYSIS_RATE);
-    // The diarizer works in whole 10 ms frames; the last one can reach past the signal's end.
-    //
-    //   signal   |=========================|
-    //   frames   |----|----|----|----|----|----|
-    //   speech        [=======================)      cut back to the signal's end
-    let extent = Segment::new(Time(0), Time(duration.0));
     for track in ann.tracks() {
-        if let Some(s) = extent.and_then(|e| track.segment.intersection(&e)) {
-            builder.add(s, ann.speaker_name(track.speaker), None);
-        }
+        builder.add(track.segment, ann.speaker_name(track.speaker), None);
     }
-    builder.extent(extent);
+    builder.extent(Segment::new(Time(0), Time(duration.0)));
     Ok((Corpus::single(id, builder.build()), d.method))
 }

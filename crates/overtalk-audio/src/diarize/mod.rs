@@ -30,7 +30,9 @@ pub mod models;
 pub mod onnx_embed;
 pub mod reseg;
 
-use overtalk::{Annotation, AnnotationBuilder, Delta, Region, Result, Segment, Time};
+use std::collections::BTreeSet;
+
+use overtalk::{Annotation, AnnotationBuilder, CropMode, Delta, Region, Result, Segment, Time};
 
 use crate::frames::Binarize;
 use crate::vad::{VadKind, VadRunner};
@@ -49,6 +51,28 @@ pub struct Diarization {
     pub speakers: usize,
     /// What produced it (diarizer and parameters), for provenance in reports.
     pub method: String,
+}
+
+impl Diarization {
+    /// A diarization of a signal lasting `duration`, cut back to it: the diarizers work in
+    /// whole 10 ms frames (VAD frames can be longer), and the last one can reach past the end.
+    ///
+    /// ```text
+    /// signal   |=========================|
+    /// frames   |----|----|----|----|----|----|
+    /// speech        [=======================)     → [====================)
+    /// ```
+    ///
+    /// `speakers` counts the speakers left with speech.
+    fn within(annotation: Annotation, duration: Delta, method: String) -> Diarization {
+        let signal = Segment::new(Time(0), Time(duration.0)).map(Region::from_segment);
+        let annotation = match signal {
+            Some(r) => annotation.crop(&r, CropMode::Intersection),
+            None => Annotation::default(),
+        };
+        let speakers = annotation.tracks().iter().map(|t| t.speaker).collect::<BTreeSet<_>>().len();
+        Diarization { annotation, speakers, method }
+    }
 }
 
 /// Turns a 16 kHz mono signal into who spoke when.
@@ -632,6 +656,8 @@ impl Diarizer for Ge2eDiarizer {
 pub struct Prepared {
     /// Frames (10 ms) in the signal.
     frames: usize,
+    /// Duration of the signal.
+    duration: Delta,
     /// Indices of the speech frames.
     speech: Vec<usize>,
     /// VAD probability of each speech frame.
@@ -682,7 +708,7 @@ impl Ge2eDiarizer {
     /// features are kept (compacted in place) while the windows are embedded.
     pub fn prepare_features(&self, mut f: Features) -> Result<Prepared> {
         let o = &self.options;
-        let n = f.frames();
+        let (n, duration) = (f.frames(), f.duration());
         let mask = f.speech_mask(&o.binarize);
         let speech: Vec<usize> = (0..n).filter(|&i| mask[i]).collect();
         let hop = f.hop.0.max(1);
@@ -706,7 +732,7 @@ impl Ge2eDiarizer {
         let raw = embed_windows(&*self.embedder, &f.data, d, &windows)?;
         let emb = cluster::centre(&raw);
         let fused = (std::mem::take(&mut f.fused), f.hop);
-        Ok(Prepared { frames: n, speech, vad, windows, emb, raw, fused })
+        Ok(Prepared { frames: n, duration, speech, vad, windows, emb, raw, fused })
     }
 
     /// Clustering and resegmentation of prepared embeddings under options `o` (its VAD and
@@ -785,8 +811,8 @@ impl Ge2eDiarizer {
                 }
             }
         }
-        let (annotation, speakers) = annotation_from_layers(&labels, &labels2);
-        Diarization { annotation, speakers, method }
+        let (annotation, _) = annotation_from_layers(&labels, &labels2);
+        Diarization::within(annotation, p.duration, method)
     }
 }
 
@@ -857,8 +883,8 @@ impl Diarizer for NaiveDiarizer {
             }
             *l = Some(wl[w]);
         }
-        let (annotation, speakers) = annotation_from_labels(&labels);
-        Ok(Diarization { annotation, speakers, method })
+        let (annotation, _) = annotation_from_labels(&labels);
+        Ok(Diarization::within(annotation, f.duration(), method))
     }
 }
 
@@ -886,9 +912,7 @@ impl Diarizer for VadOnlyDiarizer {
         for s in region.iter() {
             b.add(*s, "SPK00");
         }
-        let annotation = b.build();
-        let speakers = usize::from(!annotation.is_empty());
-        Ok(Diarization { annotation, speakers, method: self.describe() })
+        Ok(Diarization::within(b.build(), f.duration(), self.describe()))
     }
 }
 
