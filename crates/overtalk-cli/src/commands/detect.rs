@@ -95,21 +95,6 @@ pub(crate) struct Detected {
     pub(crate) method: String,
 }
 
-impl Detected {
-    /// The result of a detection, reported on standard error when it is a terminal (and not
-    /// `--quiet`): how many speakers were found, and how. (`analyze` and `report` also put the
-    /// method in their output.)
-    fn new(sources: Vec<Source>, corpus: Corpus, method: String, globals: Globals) -> Detected {
-        if !globals.quiet && std::io::stderr().is_terminal() {
-            for (id, t) in corpus.iter() {
-                let n = t.annotation().speakers().len();
-                eprintln!("overtalk: {id}: {n} speakers; {method}");
-            }
-        }
-        Detected { sources, corpus, method }
-    }
-}
-
 /// File extensions read as recordings rather than transcripts.
 const AUDIO_EXTENSIONS: &[&str] =
     &["wav", "flac", "mp3", "ogg", "oga", "m4a", "aac", "mp4", "mov", "mkv", "webm", "opus"];
@@ -202,7 +187,7 @@ impl AudioArgs {
                 vad_chosen,
                 globals,
             )?;
-            return Ok(Detected::new(sources, corpus, method, globals));
+            return Ok(Detected { sources, corpus, method });
         }
         let bar = crate::progress::seconds_bar(globals);
         let detection = pipeline::detect(&specs, &options, &mut |p: Progress<'_>| {
@@ -246,7 +231,7 @@ impl AudioArgs {
         }
         builder.extent(Segment::new(Time(0), Time(detection.duration.0)));
         let method = describe(&options, specs.len());
-        Ok(Detected::new(sources, Corpus::single(id, builder.build()), method, globals))
+        Ok(Detected { sources, corpus: Corpus::single(id, builder.build()), method })
     }
 }
 
@@ -285,6 +270,14 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     target.check_not_input(&named)?;
     let detected =
         args.detection.detect(args.audio.as_deref(), args.recording_id.as_deref(), globals)?;
+    // An RTTM or TextGrid has no place for the method: it goes to a terminal's stderr.
+    // (`analyze` and `report` put it in their output, `score` on stderr.)
+    if !globals.quiet && std::io::stderr().is_terminal() {
+        for (id, t) in detected.corpus.iter() {
+            let n = t.annotation().speakers().len();
+            eprintln!("overtalk: {id}: {n} speakers; {}", detected.method);
+        }
+    }
     target.write_with(|out| {
         let warnings = format::write(&detected.corpus, format, out)?;
         if !globals.quiet {
