@@ -52,7 +52,7 @@ if [ "$what" = real ] || [ "$what" = all ]; then
   run() { # id wav ref
     /usr/bin/time -v "$OT" detect "$2" --diarize "${vad[@]}" --recording-id "$1" -o "$OUT/hyp/$1.rttm" 2> "$OUT/$1.time"
     sed "s/^\(SPEAKER\) [^ ]*/\1 $1/" "$3" > "$OUT/ref/$1.rttm"
-    grep -E "overtalk:" "$OUT/$1.time" | cut -c1-40
+    grep -E "overtalk:" "$OUT/$1.time" | cut -c1-40 || true
   }
   run ES2004a "$DATA/ami-es2004a-multitrack/mixture.wav" "$DATA/ami-es2004a-multitrack/mixture.ref.rttm"
   for id in tst00 tst01 dev00 trn08; do

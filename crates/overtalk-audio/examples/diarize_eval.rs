@@ -19,7 +19,9 @@
 //! `OT_ONLY` (id substring), `OT_NO_BASELINE`, `OT_AUTO_ONLY`. Modes: `OT_SWEEP=1` (grid over
 //! `OT_GRID_TH`, `OT_GRID_MINS`, `OT_GRID_SW`, `OT_GRID_FRAC`, `OT_GRID_OV`, `OT_GRID_FON` (fusion onset); pooled per set;
 //! `OT_DETAIL=1` per file), `OT_DIAG=1` (dendrogram heights, raw-centroid cosines),
-//! `OT_VADDIAG=1` (VAD miss / false alarm per onset).
+//! `OT_VADDIAG=1` (VAD miss / false alarm per onset), `OT_ORACLE=1` (DER with the reference's
+//! speech, overlap and turn changes: the encoder and clustering alone; see [`oracle`]),
+//! `OT_ORACLE=overlap` (the pipeline plus a perfect overlap detector; see [`oracle_overlap`]).
 
 // A measurement tool: a panic here is a failed run, with its message.
 #![allow(clippy::unwrap_used)]
@@ -238,6 +240,14 @@ fn main() {
     }
     if std::env::var_os("OT_DIAG").is_some() {
         diag(&auto, &cases);
+        return;
+    }
+    if std::env::var("OT_ORACLE").is_ok_and(|v| v == "overlap") {
+        oracle_overlap(&auto, &cases);
+        return;
+    }
+    if std::env::var_os("OT_ORACLE").is_some() {
+        oracle(&auto, weights(), &cases);
         return;
     }
     println!(
@@ -586,5 +596,308 @@ fn vad_fuse_diag(cases: &[Case]) {
             }
             println!("{line}");
         }
+    }
+}
+
+/// Bounds from the reference (`OT_ORACLE=1`): what the encoder and the clustering reach when
+/// speech, overlap and every turn change are known.
+///
+/// Runs of 10 ms frames where exactly one reference speaker talks are embedded with windows
+/// (`OT_WINDOW`, step `OT_STEP`) that never leave the run; runs shorter than 0.5 s are not
+/// embedded. The windows are clustered (AHC on centred embeddings) with the true count and with
+/// the automatic threshold. The hypothesis then labels
+///
+/// ```text
+/// reference  A A A A . B B B B B AB AB A A     (AB: both talk)
+/// windows    [-w1--]   [--w2---]       [w3]
+/// hypothesis c1 ... .  c2 .....  m(A) m(B) c3
+/// ```
+///
+/// each frame of an embedded run with the cluster of its nearest window, and every other
+/// speech frame (overlap, short runs) with `m(s)` for each speaker `s` talking there, the
+/// cluster holding most of `s`'s windows: a perfect overlap detector and a perfect choice of
+/// the second voice. What remains is the encoder's confusion.
+fn oracle(d: &Ge2eDiarizer, weights: Ge2eWeights, cases: &[Case]) {
+    use overtalk_audio::diarize::cluster;
+    use overtalk_audio::diarize::{Ge2eEmbedder, WindowEmbedder};
+    let embedder = Ge2eEmbedder::new(weights, "ge2e");
+    let (window, step) = (d.options.window, d.options.step.max(1));
+    let mut groups: Vec<&str> = cases.iter().map(|c| c.group).collect();
+    groups.dedup();
+    let mut tot: std::collections::HashMap<&str, [Der; 4]> = Default::default();
+    println!(
+        "{:10} {:>3} | {:>6} {:>6} (true k) | {:>4} {:>6} {:>6} (auto) | short/overlap speech s",
+        "file", "ref", "DER.25", "DER0", "k", "DER.25", "DER0"
+    );
+    for c in cases {
+        let mut fe = embedder.front_end();
+        let mut data = Vec::new();
+        fe.push(&c.samples, &mut data);
+        fe.finish(&mut data);
+        let dim = fe.dim();
+        let n = data.len() / dim;
+        let mut names: Vec<&str> = c.reference.iter().map(|t| t.0.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        let active: Vec<Vec<usize>> = (0..n)
+            .map(|f| {
+                let t = (f as f64 + 0.5) / 100.0;
+                let mut s: Vec<usize> = c
+                    .reference
+                    .iter()
+                    .filter(|r| r.1 <= t && t < r.2)
+                    .map(|r| names.iter().position(|x| *x == r.0).unwrap())
+                    .collect();
+                s.sort_unstable();
+                s.dedup();
+                s
+            })
+            .collect();
+        // Single-speaker runs of at least 0.5 s, and their windows.
+        let mut windows: Vec<(usize, usize, usize)> = Vec::new(); // (first, len, speaker)
+        let mut runs: Vec<(usize, usize, std::ops::Range<usize>)> = Vec::new(); // (a, b, windows)
+        let mut f = 0;
+        while f < n {
+            if active[f].len() != 1 {
+                f += 1;
+                continue;
+            }
+            let s = active[f][0];
+            let a = f;
+            while f < n && active[f].len() == 1 && active[f][0] == s {
+                f += 1;
+            }
+            let len = f - a;
+            if len < 50 {
+                continue;
+            }
+            let w0 = windows.len();
+            let wl = len.min(window);
+            let mut st = a;
+            loop {
+                windows.push((st, wl, s));
+                if st + wl >= f {
+                    break;
+                }
+                st = (st + step).min(f - wl);
+            }
+            runs.push((a, f, w0..windows.len()));
+        }
+        let mut raw = Vec::new();
+        for chunk in windows.chunks(32) {
+            let mut lens: Vec<usize> = chunk.iter().map(|w| w.1).collect();
+            lens.sort_unstable();
+            lens.dedup();
+            let mut res = vec![Vec::new(); chunk.len()];
+            for len in lens {
+                let idx: Vec<usize> = (0..chunk.len()).filter(|&i| chunk[i].1 == len).collect();
+                let views: Vec<&[f32]> = idx
+                    .iter()
+                    .map(|&i| &data[chunk[i].0 * dim..(chunk[i].0 + len) * dim])
+                    .collect();
+                for (i, e) in idx.iter().zip(embedder.embed(&views).unwrap()) {
+                    res[*i] = e;
+                }
+            }
+            raw.extend(res);
+        }
+        let emb = cluster::centre(&raw);
+        let k = names.len();
+        let label = |labels: &[usize]| -> Turns {
+            let kk = labels.iter().max().map_or(0, |m| m + 1);
+            // m(s): the cluster holding most of speaker s's windows.
+            let major: Vec<Option<usize>> = (0..k)
+                .map(|s| {
+                    let mut cnt = vec![0usize; kk];
+                    windows.iter().zip(labels).filter(|(w, _)| w.2 == s).for_each(|(_, &l)| {
+                        cnt[l] += 1;
+                    });
+                    let best = (0..kk).max_by_key(|&c| (cnt[c], std::cmp::Reverse(c)))?;
+                    (cnt[best] > 0).then_some(best)
+                })
+                .collect();
+            let mut sets: Vec<Vec<usize>> = active
+                .iter()
+                .map(|a| {
+                    let mut v: Vec<usize> = a.iter().filter_map(|&s| major[s]).collect();
+                    v.sort_unstable();
+                    v.dedup();
+                    v
+                })
+                .collect();
+            for (a, b, ws) in &runs {
+                for (fr, set) in sets.iter_mut().enumerate().take(*b).skip(*a) {
+                    let w = ws
+                        .clone()
+                        .min_by_key(|&i| {
+                            let centre = 2 * windows[i].0 + windows[i].1;
+                            (centre as i64 - 2 * fr as i64 - 1).abs()
+                        })
+                        .unwrap();
+                    *set = vec![labels[w]];
+                }
+            }
+            let mut turns = Turns::new();
+            for cl in 0..kk {
+                let mut fr = 0;
+                while fr < n {
+                    if !sets[fr].contains(&cl) {
+                        fr += 1;
+                        continue;
+                    }
+                    let a = fr;
+                    while fr < n && sets[fr].contains(&cl) {
+                        fr += 1;
+                    }
+                    turns.push((format!("C{cl}"), a as f64 / 100.0, fr as f64 / 100.0));
+                }
+            }
+            turns
+        };
+        if emb.is_empty() {
+            println!("{:10} no single-speaker run of 0.5 s", c.id);
+            continue;
+        }
+        let true_k =
+            cluster::ahc(&emb, 0.0, SpeakerCount { exact: Some(k), ..SpeakerCount::default() });
+        let auto_labels = cluster::ahc(&emb, d.options.threshold, SpeakerCount::default());
+        let auto_k = auto_labels.iter().max().map_or(0, |m| m + 1);
+        let (ht, ha) = (label(&true_k), label(&auto_labels));
+        let row = [
+            der(&c.reference, &ht, c.dur(), 0.25),
+            der(&c.reference, &ht, c.dur(), 0.0),
+            der(&c.reference, &ha, c.dur(), 0.25),
+            der(&c.reference, &ha, c.dur(), 0.0),
+        ];
+        let t = tot.entry(c.group).or_default();
+        for (t, r) in t.iter_mut().zip(&row) {
+            t.add(r);
+        }
+        let embedded: usize = runs.iter().map(|r| r.1 - r.0).sum();
+        let speech = active.iter().filter(|a| !a.is_empty()).count();
+        println!(
+            "{:10} {:>3} | {:5.1}% {:5.1}%          | {:>4} {:5.1}% {:5.1}%        | {:.1} of {:.1}; conf c=0.25 true k {:.1} s",
+            c.id,
+            k,
+            100.0 * row[0].rate(),
+            100.0 * row[1].rate(),
+            auto_k,
+            100.0 * row[2].rate(),
+            100.0 * row[3].rate(),
+            (speech - embedded) as f64 / 100.0,
+            speech as f64 / 100.0,
+            row[0].confusion as f64 / 100.0,
+        );
+    }
+    for g in &groups {
+        let t = tot[g];
+        println!(
+            "{:10}     | {:5.1}% {:5.1}%          |      {:5.1}% {:5.1}%",
+            format!("[{g}]"),
+            100.0 * t[0].rate(),
+            100.0 * t[1].rate(),
+            100.0 * t[2].rate(),
+            100.0 * t[3].rate()
+        );
+    }
+}
+
+/// The pipeline's own output with a perfect overlap detector added (`OT_ORACLE=overlap`): on
+/// every frame where the reference has two or more speakers, the hypothesis also gets, for each
+/// of them, the found speaker mapped to it (optimal mapping of the unchanged output), when that
+/// speaker exists. An upper bound on what an overlap detector alone would gain.
+fn oracle_overlap(d: &Ge2eDiarizer, cases: &[Case]) {
+    let mut groups: Vec<&str> = cases.iter().map(|c| c.group).collect();
+    groups.dedup();
+    let mut tot: std::collections::HashMap<&str, [Der; 4]> = Default::default();
+    println!(
+        "{:10} | {:>6} {:>6} (pipeline) | {:>6} {:>6} (+ perfect overlap)",
+        "file", "DER.25", "DER0", "DER.25", "DER0"
+    );
+    for c in cases {
+        let p = d.prepare(&c.samples).unwrap();
+        let h = turns_of(&d.assign(&p, &d.options).annotation);
+        let n = (c.dur() * 100.0).round() as usize;
+        let names = |t: &Turns| {
+            let mut v: Vec<String> = t.iter().map(|x| x.0.clone()).collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let (rn, hn) = (names(&c.reference), names(&h));
+        let grid = |t: &Turns, nm: &[String]| -> Vec<Vec<bool>> {
+            let mut m = vec![vec![false; n]; nm.len()];
+            for (s, a, b) in t {
+                let k = nm.iter().position(|x| x == s).unwrap();
+                let (a, b) =
+                    (((a * 100.0).round() as usize).min(n), ((b * 100.0).round() as usize).min(n));
+                m[k][a..b].iter_mut().for_each(|x| *x = true);
+            }
+            m
+        };
+        let (r, mut hm) = (grid(&c.reference, &rn), grid(&h, &hn));
+        let w: Vec<Vec<i64>> = r
+            .iter()
+            .map(|ri| {
+                hm.iter().map(|hj| (0..n).filter(|&f| ri[f] && hj[f]).count() as i64).collect()
+            })
+            .collect();
+        let map = score::best_assignment(&w);
+        for f in 0..n {
+            if r.iter().filter(|x| x[f]).count() < 2 {
+                continue;
+            }
+            for (i, m) in map.iter().enumerate() {
+                if let Some(j) = m {
+                    if r[i][f] {
+                        hm[*j][f] = true;
+                    }
+                }
+            }
+        }
+        let mut h2 = Turns::new();
+        for (j, row) in hm.iter().enumerate() {
+            let mut f = 0;
+            while f < n {
+                if !row[f] {
+                    f += 1;
+                    continue;
+                }
+                let a = f;
+                while f < n && row[f] {
+                    f += 1;
+                }
+                h2.push((hn[j].clone(), a as f64 / 100.0, f as f64 / 100.0));
+            }
+        }
+        let row = [
+            der(&c.reference, &h, c.dur(), 0.25),
+            der(&c.reference, &h, c.dur(), 0.0),
+            der(&c.reference, &h2, c.dur(), 0.25),
+            der(&c.reference, &h2, c.dur(), 0.0),
+        ];
+        let t = tot.entry(c.group).or_default();
+        for (t, x) in t.iter_mut().zip(&row) {
+            t.add(x);
+        }
+        println!(
+            "{:10} | {:5.1}% {:5.1}%            | {:5.1}% {:5.1}%",
+            c.id,
+            100.0 * row[0].rate(),
+            100.0 * row[1].rate(),
+            100.0 * row[2].rate(),
+            100.0 * row[3].rate()
+        );
+    }
+    for g in &groups {
+        let t = tot[g];
+        println!(
+            "{:10} | {:5.1}% {:5.1}%            | {:5.1}% {:5.1}%",
+            format!("[{g}]"),
+            100.0 * t[0].rate(),
+            100.0 * t[1].rate(),
+            100.0 * t[2].rate(),
+            100.0 * t[3].rate()
+        );
     }
 }
