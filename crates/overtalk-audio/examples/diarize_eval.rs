@@ -626,8 +626,8 @@ fn oracle(d: &Ge2eDiarizer, weights: Ge2eWeights, cases: &[Case]) {
     groups.dedup();
     let mut tot: std::collections::HashMap<&str, [Der; 4]> = Default::default();
     println!(
-        "{:10} {:>3} | {:>6} {:>6} (true k) | {:>4} {:>6} {:>6} (auto) | short/overlap speech s",
-        "file", "ref", "DER.25", "DER0", "k", "DER.25", "DER0"
+        "{:10} | {:>6} {:>6} | {:>6} {:>6} | (true k | AHC count) | short/overlap speech s",
+        "file", "DER.25", "DER0", "DER.25", "DER0"
     );
     for c in cases {
         let mut fe = embedder.front_end();
@@ -737,22 +737,9 @@ fn oracle(d: &Ge2eDiarizer, weights: Ge2eWeights, cases: &[Case]) {
                     *set = vec![labels[w]];
                 }
             }
-            let mut turns = Turns::new();
-            for cl in 0..kk {
-                let mut fr = 0;
-                while fr < n {
-                    if !sets[fr].contains(&cl) {
-                        fr += 1;
-                        continue;
-                    }
-                    let a = fr;
-                    while fr < n && sets[fr].contains(&cl) {
-                        fr += 1;
-                    }
-                    turns.push((format!("C{cl}"), a as f64 / 100.0, fr as f64 / 100.0));
-                }
-            }
-            turns
+            (0..kk)
+                .flat_map(|cl| frame_runs(&format!("C{cl}"), n, |f| sets[f].contains(&cl)))
+                .collect()
         };
         if emb.is_empty() {
             println!("{:10} no single-speaker run of 0.5 s", c.id);
@@ -763,42 +750,20 @@ fn oracle(d: &Ge2eDiarizer, weights: Ge2eWeights, cases: &[Case]) {
         let auto_labels = cluster::ahc(&emb, d.options.threshold, SpeakerCount::default());
         let auto_k = auto_labels.iter().max().map_or(0, |m| m + 1);
         let (ht, ha) = (label(&true_k), label(&auto_labels));
-        let row = [
-            der(&c.reference, &ht, c.dur(), 0.25),
-            der(&c.reference, &ht, c.dur(), 0.0),
-            der(&c.reference, &ha, c.dur(), 0.25),
-            der(&c.reference, &ha, c.dur(), 0.0),
-        ];
-        let t = tot.entry(c.group).or_default();
-        for (t, r) in t.iter_mut().zip(&row) {
-            t.add(r);
-        }
+        let row = der_pair(&mut tot, c.group, c, &ht, &ha);
         let embedded: usize = runs.iter().map(|r| r.1 - r.0).sum();
         let speech = active.iter().filter(|a| !a.is_empty()).count();
         println!(
-            "{:10} {:>3} | {:5.1}% {:5.1}%          | {:>4} {:5.1}% {:5.1}%        | {:.1} of {:.1}; conf c=0.25 true k {:.1} s",
+            "{:10} | {} | ref {k}, found {auto_k} | {:.1} of {:.1}; conf c=0.25 true k {:.1} s",
             c.id,
-            k,
-            100.0 * row[0].rate(),
-            100.0 * row[1].rate(),
-            auto_k,
-            100.0 * row[2].rate(),
-            100.0 * row[3].rate(),
+            percents(&row),
             (speech - embedded) as f64 / 100.0,
             speech as f64 / 100.0,
             row[0].confusion as f64 / 100.0,
         );
     }
     for g in &groups {
-        let t = tot[g];
-        println!(
-            "{:10}     | {:5.1}% {:5.1}%          |      {:5.1}% {:5.1}%",
-            format!("[{g}]"),
-            100.0 * t[0].rate(),
-            100.0 * t[1].rate(),
-            100.0 * t[2].rate(),
-            100.0 * t[3].rate()
-        );
+        println!("{:10} | {}", format!("[{g}]"), percents(&tot[g]));
     }
 }
 
@@ -811,7 +776,7 @@ fn oracle_overlap(d: &Ge2eDiarizer, cases: &[Case]) {
     groups.dedup();
     let mut tot: std::collections::HashMap<&str, [Der; 4]> = Default::default();
     println!(
-        "{:10} | {:>6} {:>6} (pipeline) | {:>6} {:>6} (+ perfect overlap)",
+        "{:10} | {:>6} {:>6} | {:>6} {:>6} | (pipeline | + perfect overlap)",
         "file", "DER.25", "DER0", "DER.25", "DER0"
     );
     for c in cases {
@@ -855,49 +820,56 @@ fn oracle_overlap(d: &Ge2eDiarizer, cases: &[Case]) {
                 }
             }
         }
-        let mut h2 = Turns::new();
-        for (j, row) in hm.iter().enumerate() {
-            let mut f = 0;
-            while f < n {
-                if !row[f] {
-                    f += 1;
-                    continue;
-                }
-                let a = f;
-                while f < n && row[f] {
-                    f += 1;
-                }
-                h2.push((hn[j].clone(), a as f64 / 100.0, f as f64 / 100.0));
-            }
-        }
-        let row = [
-            der(&c.reference, &h, c.dur(), 0.25),
-            der(&c.reference, &h, c.dur(), 0.0),
-            der(&c.reference, &h2, c.dur(), 0.25),
-            der(&c.reference, &h2, c.dur(), 0.0),
-        ];
-        let t = tot.entry(c.group).or_default();
-        for (t, x) in t.iter_mut().zip(&row) {
-            t.add(x);
-        }
-        println!(
-            "{:10} | {:5.1}% {:5.1}%            | {:5.1}% {:5.1}%",
-            c.id,
-            100.0 * row[0].rate(),
-            100.0 * row[1].rate(),
-            100.0 * row[2].rate(),
-            100.0 * row[3].rate()
-        );
+        let h2: Turns =
+            hm.iter().zip(&hn).flat_map(|(row, name)| frame_runs(name, n, |f| row[f])).collect();
+        let row = der_pair(&mut tot, c.group, c, &h, &h2);
+        println!("{:10} | {}", c.id, percents(&row));
     }
     for g in &groups {
-        let t = tot[g];
-        println!(
-            "{:10} | {:5.1}% {:5.1}%            | {:5.1}% {:5.1}%",
-            format!("[{g}]"),
-            100.0 * t[0].rate(),
-            100.0 * t[1].rate(),
-            100.0 * t[2].rate(),
-            100.0 * t[3].rate()
-        );
+        println!("{:10} | {}", format!("[{g}]"), percents(&tot[g]));
     }
+}
+
+/// The runs of 10 ms frames (of `n`) where `on(frame)` holds, as turns of `name`.
+fn frame_runs(name: &str, n: usize, on: impl Fn(usize) -> bool) -> Turns {
+    let mut turns = Turns::new();
+    let mut f = 0;
+    while f < n {
+        if !on(f) {
+            f += 1;
+            continue;
+        }
+        let a = f;
+        while f < n && on(f) {
+            f += 1;
+        }
+        turns.push((name.to_owned(), a as f64 / 100.0, f as f64 / 100.0));
+    }
+    turns
+}
+
+/// DER at collar 0.25 and 0 of two hypotheses, added to the totals of `group`.
+fn der_pair<'a>(
+    tot: &mut std::collections::HashMap<&'a str, [Der; 4]>,
+    group: &'a str,
+    c: &Case,
+    a: &Turns,
+    b: &Turns,
+) -> [Der; 4] {
+    let row = [
+        der(&c.reference, a, c.dur(), 0.25),
+        der(&c.reference, a, c.dur(), 0.0),
+        der(&c.reference, b, c.dur(), 0.25),
+        der(&c.reference, b, c.dur(), 0.0),
+    ];
+    for (t, x) in tot.entry(group).or_default().iter_mut().zip(&row) {
+        t.add(x);
+    }
+    row
+}
+
+/// Two DER pairs (collar 0.25 and 0) as percentages.
+fn percents(d: &[Der; 4]) -> String {
+    let p = |x: &Der| 100.0 * x.rate();
+    format!("{:5.1}% {:5.1}% | {:5.1}% {:5.1}%", p(&d[0]), p(&d[1]), p(&d[2]), p(&d[3]))
 }
