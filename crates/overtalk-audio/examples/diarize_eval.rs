@@ -21,7 +21,8 @@
 //! `OT_DETAIL=1` per file), `OT_DIAG=1` (dendrogram heights, raw-centroid cosines),
 //! `OT_VADDIAG=1` (VAD miss / false alarm per onset), `OT_ORACLE=1` (DER with the reference's
 //! speech, overlap and turn changes: the encoder and clustering alone; see [`oracle`]),
-//! `OT_ORACLE=overlap` (the pipeline plus a perfect overlap detector; see [`oracle_overlap`]).
+//! `OT_ORACLE=pipeline` (the pipeline with perfect overlap detection and/or voice activity; see
+//! [`oracle_pipeline`]).
 
 // A measurement tool: a panic here is a failed run, with its message.
 #![allow(clippy::unwrap_used)]
@@ -242,8 +243,8 @@ fn main() {
         diag(&auto, &cases);
         return;
     }
-    if std::env::var("OT_ORACLE").is_ok_and(|v| v == "overlap") {
-        oracle_overlap(&auto, &cases);
+    if std::env::var("OT_ORACLE").is_ok_and(|v| v == "pipeline") {
+        oracle_pipeline(&auto, &cases);
         return;
     }
     if std::env::var_os("OT_ORACLE").is_some() {
@@ -624,7 +625,7 @@ fn oracle(d: &Ge2eDiarizer, weights: Ge2eWeights, cases: &[Case]) {
     let (window, step) = (d.options.window, d.options.step.max(1));
     let mut groups: Vec<&str> = cases.iter().map(|c| c.group).collect();
     groups.dedup();
-    let mut tot: std::collections::HashMap<&str, [Der; 4]> = Default::default();
+    let mut tot = Totals::default();
     println!(
         "{:10} | {:>6} {:>6} | {:>6} {:>6} | (true k | AHC count) | short/overlap speech s",
         "file", "DER.25", "DER0", "DER.25", "DER0"
@@ -750,7 +751,7 @@ fn oracle(d: &Ge2eDiarizer, weights: Ge2eWeights, cases: &[Case]) {
         let auto_labels = cluster::ahc(&emb, d.options.threshold, SpeakerCount::default());
         let auto_k = auto_labels.iter().max().map_or(0, |m| m + 1);
         let (ht, ha) = (label(&true_k), label(&auto_labels));
-        let row = der_pair(&mut tot, c.group, c, &ht, &ha);
+        let row = der_rows(&mut tot, c, &[&ht, &ha]);
         let embedded: usize = runs.iter().map(|r| r.1 - r.0).sum();
         let speech = active.iter().filter(|a| !a.is_empty()).count();
         println!(
@@ -767,67 +768,79 @@ fn oracle(d: &Ge2eDiarizer, weights: Ge2eWeights, cases: &[Case]) {
     }
 }
 
-/// The pipeline's own output with a perfect overlap detector added (`OT_ORACLE=overlap`): on
-/// every frame where the reference has two or more speakers, the hypothesis also gets, for each
-/// of them, the found speaker mapped to it (optimal mapping of the unchanged output), when that
-/// speaker exists. An upper bound on what an overlap detector alone would gain.
-fn oracle_overlap(d: &Ge2eDiarizer, cases: &[Case]) {
+/// The pipeline with parts replaced by the reference (`OT_ORACLE=pipeline`), four columns:
+/// the pipeline; the pipeline plus a perfect overlap detector; the pipeline on perfect voice
+/// activity (the VAD probabilities replaced by the reference's speech, 1 or 0); and both.
+fn oracle_pipeline(d: &Ge2eDiarizer, cases: &[Case]) {
     let mut groups: Vec<&str> = cases.iter().map(|c| c.group).collect();
     groups.dedup();
-    let mut tot: std::collections::HashMap<&str, [Der; 4]> = Default::default();
+    let mut tot = Totals::default();
     println!(
-        "{:10} | {:>6} {:>6} | {:>6} {:>6} | (pipeline | + perfect overlap)",
-        "file", "DER.25", "DER0", "DER.25", "DER0"
+        "{:10} | DER.25 DER0 each: pipeline | + perfect overlap | perfect VAD | perfect VAD + overlap",
+        "file"
     );
     for c in cases {
-        let p = d.prepare(&c.samples).unwrap();
-        let h = turns_of(&d.assign(&p, &d.options).annotation);
-        let n = (c.dur() * 100.0).round() as usize;
-        let names = |t: &Turns| {
-            let mut v: Vec<String> = t.iter().map(|x| x.0.clone()).collect();
-            v.sort();
-            v.dedup();
-            v
-        };
-        let (rn, hn) = (names(&c.reference), names(&h));
-        let grid = |t: &Turns, nm: &[String]| -> Vec<Vec<bool>> {
-            let mut m = vec![vec![false; n]; nm.len()];
-            for (s, a, b) in t {
-                let k = nm.iter().position(|x| x == s).unwrap();
-                let (a, b) =
-                    (((a * 100.0).round() as usize).min(n), ((b * 100.0).round() as usize).min(n));
-                m[k][a..b].iter_mut().for_each(|x| *x = true);
-            }
-            m
-        };
-        let (r, mut hm) = (grid(&c.reference, &rn), grid(&h, &hn));
-        let w: Vec<Vec<i64>> = r
-            .iter()
-            .map(|ri| {
-                hm.iter().map(|hj| (0..n).filter(|&f| ri[f] && hj[f]).count() as i64).collect()
-            })
-            .collect();
-        let map = score::best_assignment(&w);
-        for f in 0..n {
-            if r.iter().filter(|x| x[f]).count() < 2 {
-                continue;
-            }
-            for (i, m) in map.iter().enumerate() {
-                if let Some(j) = m {
-                    if r[i][f] {
-                        hm[*j][f] = true;
-                    }
-                }
-            }
+        let h = turns_of(&d.assign(&d.prepare(&c.samples).unwrap(), &d.options).annotation);
+        let mut stream = d.stream();
+        stream.push(&c.samples);
+        let mut f = stream.finish();
+        let hop = f.hop.0.max(1) as f64 / 1e6;
+        for (i, p) in f.probs.iter_mut().enumerate() {
+            let t = (i as f64 + 0.5) * hop;
+            *p = if c.reference.iter().any(|r| r.1 <= t && t < r.2) { 1.0 } else { 0.0 };
         }
-        let h2: Turns =
-            hm.iter().zip(&hn).flat_map(|(row, name)| frame_runs(name, n, |f| row[f])).collect();
-        let row = der_pair(&mut tot, c.group, c, &h, &h2);
+        f.fused.clear();
+        let hv = turns_of(&d.assign(&d.prepare_features(f).unwrap(), &d.options).annotation);
+        let hyps = [&h, &with_perfect_overlap(c, &h), &hv, &with_perfect_overlap(c, &hv)];
+        let row = der_rows(&mut tot, c, &hyps);
         println!("{:10} | {}", c.id, percents(&row));
     }
     for g in &groups {
         println!("{:10} | {}", format!("[{g}]"), percents(&tot[g]));
     }
+}
+
+/// `h` with a perfect overlap detector added: on every frame where the reference has two or
+/// more speakers, each of them is added as the found speaker mapped to it (optimal mapping of
+/// `h`), when there is one. An upper bound on what an overlap detector alone would gain.
+fn with_perfect_overlap(c: &Case, h: &Turns) -> Turns {
+    let n = (c.dur() * 100.0).round() as usize;
+    let names = |t: &Turns| {
+        let mut v: Vec<String> = t.iter().map(|x| x.0.clone()).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let (rn, hn) = (names(&c.reference), names(h));
+    let grid = |t: &Turns, nm: &[String]| -> Vec<Vec<bool>> {
+        let mut m = vec![vec![false; n]; nm.len()];
+        for (s, a, b) in t {
+            let k = nm.iter().position(|x| x == s).unwrap();
+            let (a, b) =
+                (((a * 100.0).round() as usize).min(n), ((b * 100.0).round() as usize).min(n));
+            m[k][a..b].iter_mut().for_each(|x| *x = true);
+        }
+        m
+    };
+    let (r, mut hm) = (grid(&c.reference, &rn), grid(h, &hn));
+    let w: Vec<Vec<i64>> = r
+        .iter()
+        .map(|ri| hm.iter().map(|hj| (0..n).filter(|&f| ri[f] && hj[f]).count() as i64).collect())
+        .collect();
+    let map = score::best_assignment(&w);
+    for f in 0..n {
+        if r.iter().filter(|x| x[f]).count() < 2 {
+            continue;
+        }
+        for (i, m) in map.iter().enumerate() {
+            if let Some(j) = m {
+                if r[i][f] {
+                    hm[*j][f] = true;
+                }
+            }
+        }
+    }
+    hm.iter().zip(&hn).flat_map(|(row, name)| frame_runs(name, n, |f| row[f])).collect()
 }
 
 /// The runs of 10 ms frames (of `n`) where `on(frame)` holds, as turns of `name`.
@@ -848,28 +861,25 @@ fn frame_runs(name: &str, n: usize, on: impl Fn(usize) -> bool) -> Turns {
     turns
 }
 
-/// DER at collar 0.25 and 0 of two hypotheses, added to the totals of `group`.
-fn der_pair<'a>(
-    tot: &mut std::collections::HashMap<&'a str, [Der; 4]>,
-    group: &'a str,
-    c: &Case,
-    a: &Turns,
-    b: &Turns,
-) -> [Der; 4] {
-    let row = [
-        der(&c.reference, a, c.dur(), 0.25),
-        der(&c.reference, a, c.dur(), 0.0),
-        der(&c.reference, b, c.dur(), 0.25),
-        der(&c.reference, b, c.dur(), 0.0),
-    ];
-    for (t, x) in tot.entry(group).or_default().iter_mut().zip(&row) {
+/// DER totals per set, two per hypothesis (collar 0.25 and 0).
+type Totals<'a> = std::collections::HashMap<&'a str, Vec<Der>>;
+
+/// DER at collar 0.25 and 0 of each hypothesis, added to the totals of the case's set.
+fn der_rows<'a>(tot: &mut Totals<'a>, c: &Case, hyps: &[&Turns]) -> Vec<Der> {
+    let row: Vec<Der> = hyps
+        .iter()
+        .flat_map(|h| [der(&c.reference, h, c.dur(), 0.25), der(&c.reference, h, c.dur(), 0.0)])
+        .collect();
+    let t = tot.entry(c.group).or_default();
+    t.resize(row.len(), Der::default());
+    for (t, x) in t.iter_mut().zip(&row) {
         t.add(x);
     }
     row
 }
 
-/// Two DER pairs (collar 0.25 and 0) as percentages.
-fn percents(d: &[Der; 4]) -> String {
-    let p = |x: &Der| 100.0 * x.rate();
-    format!("{:5.1}% {:5.1}% | {:5.1}% {:5.1}%", p(&d[0]), p(&d[1]), p(&d[2]), p(&d[3]))
+/// DER pairs (collar 0.25 and 0) as percentages.
+fn percents(d: &[Der]) -> String {
+    let pair = |x: &[Der]| format!("{:5.1}% {:5.1}%", 100.0 * x[0].rate(), 100.0 * x[1].rate());
+    d.chunks(2).map(pair).collect::<Vec<_>>().join(" | ")
 }
