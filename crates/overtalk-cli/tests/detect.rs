@@ -238,6 +238,79 @@ fn one_recording_is_diarized_unless_asked_not_to() {
     assert!(run.stderr().contains("apply to one mixed recording"), "{}", run.stderr());
 }
 
+/// A GE2E model file with deterministic pseudo-random weights: the right tensors and shapes,
+/// so the whole diarization path runs without the real model.
+fn synthetic_ge2e(dir: &Dir, name: &str) {
+    use overtalk_audio::diarize::models::{write_safetensors, Tensor};
+    let mut state = 0x2545_f491_u32;
+    let mut tensor = |name: String, shape: Vec<usize>| {
+        let data = (0..shape.iter().product::<usize>())
+            .map(|_| {
+                state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                (f64::from(state >> 8) / f64::from(1u32 << 24) - 0.5) as f32 * 0.2
+            })
+            .collect();
+        Tensor { name, shape, data }
+    };
+    let mut tensors = Vec::new();
+    for l in 0..3 {
+        let input = if l == 0 { 40 } else { 256 };
+        tensors.push(tensor(format!("lstm.weight_ih_l{l}"), vec![1024, input]));
+        tensors.push(tensor(format!("lstm.weight_hh_l{l}"), vec![1024, 256]));
+        tensors.push(tensor(format!("lstm.bias_ih_l{l}"), vec![1024]));
+        tensors.push(tensor(format!("lstm.bias_hh_l{l}"), vec![1024]));
+    }
+    tensors.push(tensor("linear.weight".into(), vec![256, 256]));
+    tensors.push(tensor("linear.bias".into(), vec![256]));
+    std::fs::write(dir.path().join(name), write_safetensors(&tensors, &[]).unwrap()).unwrap();
+}
+
+/// A speaker model given on the command line runs the whole pipeline, deterministically, with
+/// the options asked for, and the method says so; out-of-range options are refused by name.
+#[test]
+fn a_speaker_model_on_the_command_line_diarizes_with_the_options_given() {
+    let dir = Dir::new();
+    let v = voice();
+    let gap = vec![0i16; 4_800];
+    let quieter: Vec<i16> = v[..32_000].iter().map(|x| x / 2).collect();
+    wav(&dir, "clip.wav", 1, 16_000, &[&v[..], &gap, &quieter].concat());
+    synthetic_ge2e(&dir, "ge2e.safetensors");
+    let model = ["--embedding-model", "ge2e.safetensors"];
+    let detect = |out: &str, extra: &[&str]| {
+        let args = [&["detect", "clip.wav", "-o", out][..], &model, extra].concat();
+        let run = dir.run(&args);
+        assert_eq!((run.code(), run.stderr().as_str()), (0, ""), "{args:?}");
+        dir.read(out)
+    };
+    let a = detect("a.rttm", &["--overlap-margin", "0.05"]);
+    assert!(!turns(&a).is_empty(), "{a}");
+    assert_eq!(a, detect("b.rttm", &["--overlap-margin", "0.05"]), "deterministic");
+    let flags = ["--overlap-margin", "0.05", "--max-speakers", "3"];
+    let json =
+        dir.run(&[&["analyze", "clip.wav", "--format", "json"][..], &model, &flags].concat());
+    let v: serde_json::Value = serde_json::from_str(&json.ok()).unwrap();
+    let method = v["detection"]["method"].as_str().unwrap();
+    assert!(method.starts_with("ge2e (model "), "{method}");
+    assert!(method.contains("speakers 1..3; overlap margin 0.05)"), "{method}");
+    for (flags, message) in [
+        (
+            &["--overlap-margin", "1.5"][..],
+            "--overlap-margin 1.5: expected a cosine margin from 0 to 1",
+        ),
+        (&["--num-speakers", "0"], "--num-speakers/--min-speakers: expected at least 1"),
+        (
+            &["--min-speakers", "3", "--max-speakers", "2"],
+            "--min-speakers 3 is larger than --max-speakers 2",
+        ),
+    ] {
+        let run = dir.run(&[&["detect", "clip.wav"][..], &model, flags].concat());
+        assert_ne!(run.code(), 0, "{flags:?}");
+        assert!(run.stderr().contains(message), "{flags:?}: {}", run.stderr());
+    }
+    let run = dir.run(&["detect", "clip.wav", "--no-diarize", "--overlap-margin", "0.05"]);
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+}
+
 /// A report made from one recording links it, so every event can be played.
 #[test]
 fn a_report_from_a_recording_links_it() {
