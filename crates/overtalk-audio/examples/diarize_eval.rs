@@ -231,6 +231,11 @@ fn main() {
         return;
     }
     #[cfg(feature = "onnx")]
+    if std::env::var("OT_VADDIAG").is_ok_and(|v| v == "overlap") {
+        overlap_cue(&cases);
+        return;
+    }
+    #[cfg(feature = "onnx")]
     if std::env::var("OT_VADDIAG").is_ok_and(|v| v == "fuse") {
         vad_fuse_diag(&cases);
         return;
@@ -882,4 +887,49 @@ fn der_rows<'a>(tot: &mut Totals<'a>, c: &Case, hyps: &[&Turns]) -> Vec<Der> {
 fn percents(d: &[Der]) -> String {
     let pair = |x: &[Der]| format!("{:5.1}% {:5.1}%", 100.0 * x[0].rate(), 100.0 * x[1].rate());
     d.chunks(2).map(pair).collect::<Vec<_>>().join(" | ")
+}
+
+/// Whether the detectors' probabilities tell overlap from one voice (`OT_VADDIAG=overlap`,
+/// needs the `onnx` feature): per set, the mean earshot and Silero probability on 10 ms frames
+/// with no, one, and two or more reference speakers, and the share of overlap frames above the
+/// 90th percentile of one-voice frames (10 % if the probability carries no overlap signal).
+#[cfg(feature = "onnx")]
+fn overlap_cue(cases: &[Case]) {
+    use overtalk_audio::vad::{probabilities, VadKind};
+    let mut groups: Vec<&str> = cases.iter().map(|c| c.group).collect();
+    groups.dedup();
+    for g in &groups {
+        let mut line = format!("{g:8}");
+        for kind in [VadKind::Earshot, VadKind::Silero] {
+            let mut by: [Vec<f32>; 3] = Default::default();
+            for c in cases.iter().filter(|c| c.group == *g) {
+                let p = probabilities(kind.build(), &c.samples);
+                let hop = kind.build().hop().0 as usize;
+                let n = c.samples.len() / 160;
+                for f in 0..n {
+                    let t = (f as f64 + 0.5) / 100.0;
+                    let k = c.reference.iter().filter(|r| r.1 <= t && t < r.2).count().min(2);
+                    if let Some(&x) = p.get((f * 10_000 + 5_000) / hop) {
+                        by[k].push(x);
+                    }
+                }
+            }
+            let mean = |v: &[f32]| v.iter().sum::<f32>().max(0.0) / v.len().max(1) as f32;
+            let mut one = by[1].clone();
+            one.sort_by(f32::total_cmp);
+            let p90 = one.get(one.len() * 9 / 10).copied().unwrap_or(1.0);
+            let above =
+                by[2].iter().filter(|&&x| x > p90).count() as f32 / by[2].len().max(1) as f32;
+            line.push_str(&format!(
+                " | {}: none {:.3} one {:.3} overlap {:.3} ({} s); overlap > one's p90 ({p90:.3}): {:.1} %",
+                kind.name(),
+                mean(&by[0]),
+                mean(&by[1]),
+                mean(&by[2]),
+                by[2].len() / 100,
+                100.0 * above
+            ));
+        }
+        println!("{line}");
+    }
 }
