@@ -36,7 +36,7 @@ pub fn frame_scores(
 }
 
 /// [`frame_scores`] that respects speaker change points (`changes`, sorted frame positions,
-/// from [`change::change_points`](super::change::change_points)): where a window that crosses
+/// from [`change::change_points`]): where a window that crosses
 /// no change point covers a frame, the windows that cross one count only `cross_weight` times
 /// their usual weight there (0: they are ignored). A frame that no such window covers (its
 /// segment is shorter than a window) takes all its covering windows, as [`frame_scores`]
