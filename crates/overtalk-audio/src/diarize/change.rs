@@ -5,15 +5,14 @@
 //! the cosine distance (1 − cos, on the centred embeddings) between the window that ends at `p`
 //! and the window that starts at `p`. With 1.6 s windows every 0.2 s these are windows `i` and
 //! `i + 8`: they share no frame, so inside one speaker's turn they are two samples of the same
-//! voice, and at a turn change they are two voices.
+//! voice, and at a turn change they are two voices (below: windows of 4 frames).
 //!
 //! ```text
-//! speech frames  AAAAAAAAAAAAAAAAAAAAAAAAAAAA|BBBBBBBBBBBBBBBBBBBBBBBB
-//! left window             [------A------]p                          p: distance small
-//! right window                           [------A/B------]
-//! left window                  [------A------]|[------B------]      p at the change: large
-//! curve          ______________________/\_______________________
-//! change point                               ^
+//! frames          A A A A A A A A A A A A B B B B B B B B
+//! p inside A          [------)[------)                       small
+//! p before change             [------)[------)               medium
+//! p at the change                 [------)[------)           large
+//! change point                            ^
 //! ```
 //!
 //! The distance rises linearly over the window length on either side of a true change, so the

@@ -397,10 +397,11 @@ pub struct DiarizeOptions {
     /// per frame.
     pub overlap_margin: Option<f32>,
     /// Speaker change points ([`change`]): found on the window embeddings, they make the
-    /// resegmentation change-aware — a frame's score takes only the windows that cross no
-    /// change point (when one covers it), and the Viterbi switch cost is
-    /// [`ChangeOptions::switch_cost`] near a change point instead of `switch_cost`. `None`:
-    /// no change points.
+    /// resegmentation change-aware — where a window that crosses no change point covers a
+    /// frame, the windows that cross one count [`ChangeOptions::cross_weight`] of their weight
+    /// in its score, and the Viterbi switch cost is [`ChangeOptions::switch_cost`] near a
+    /// change point instead of `switch_cost`. `None` (the default): no change points; measured,
+    /// they do not lower DER on every tuning set (docs/diarization.md).
     pub change: Option<ChangeOptions>,
 }
 
