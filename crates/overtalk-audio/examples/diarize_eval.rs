@@ -16,8 +16,14 @@
 //! profile the command line uses; default: [`DiarizeOptions::default`]), `OT_ONSET` (VAD onset;
 //! offset = 0.7 × onset unless `OT_OFFSET`), `OT_MINSIL` (VAD minimum silence, s),
 //! `OT_FUSE_ONSET` (onset of the two detectors' mean with `A+B`; offset = 0.7 × onset),
+//! `OT_CHANGE=1` (speaker change points; `OT_CHANGE=0` off; knobs `OT_CHANGE_TH` distance
+//! threshold, `OT_CHANGE_SW` switch cost near a change, `OT_CHANGE_GAP` minimum spacing and
+//! `OT_CHANGE_TOL` tolerance in 10 ms frames, `OT_CHANGE_SEG` segment weight, `OT_CHANGE_CROSS` crossing windows' weight; any knob turns
+//! them on),
 //! `OT_ONLY` (id substring), `OT_NO_BASELINE`, `OT_AUTO_ONLY`. Modes: `OT_SWEEP=1` (grid over
-//! `OT_GRID_TH`, `OT_GRID_MINS`, `OT_GRID_SW`, `OT_GRID_FRAC`, `OT_GRID_OV`, `OT_GRID_FON` (fusion onset); pooled per set;
+//! `OT_GRID_TH`, `OT_GRID_MINS`, `OT_GRID_SW`, `OT_GRID_FRAC`, `OT_GRID_OV`, `OT_GRID_FON` (fusion onset),
+//! `OT_GRID_CH` (`off` or change threshold[/segment weight[/crossing windows' weight]]);
+//! pooled per set;
 //! `OT_DETAIL=1` per file), `OT_DIAG=1` (dendrogram heights, raw-centroid cosines),
 //! `OT_VADDIAG=1` (VAD miss / false alarm per onset), `OT_ORACLE=1` (DER with the reference's
 //! speech, overlap and turn changes: the encoder and clustering alone; see [`oracle`]),
@@ -34,6 +40,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use overtalk_audio::decode::{decode_all, DecodeOptions};
+use overtalk_audio::diarize::change::ChangeOptions;
 use overtalk_audio::diarize::cluster::SpeakerCount;
 use overtalk_audio::diarize::embed::Ge2eWeights;
 use overtalk_audio::diarize::{DiarizeOptions, Diarizer, Ge2eDiarizer, NaiveDiarizer};
@@ -185,6 +192,25 @@ fn options_from_env() -> DiarizeOptions {
     opts.min_speaker_speech = env("OT_MINSPEECH", opts.min_speaker_speech);
     if let Ok(m) = std::env::var("OT_OVERLAP") {
         opts.overlap_margin = m.parse().ok();
+    }
+    // Speaker change points: `OT_CHANGE=1` (or any of the knobs) turns them on.
+    let change_knobs = [
+        "OT_CHANGE",
+        "OT_CHANGE_TH",
+        "OT_CHANGE_SW",
+        "OT_CHANGE_GAP",
+        "OT_CHANGE_TOL",
+        "OT_CHANGE_SEG",
+    ];
+    if change_knobs.iter().any(|k| std::env::var_os(k).is_some()) {
+        let mut c = opts.change.unwrap_or_default();
+        c.threshold = env("OT_CHANGE_TH", c.threshold);
+        c.switch_cost = env("OT_CHANGE_SW", c.switch_cost);
+        c.min_spacing = env("OT_CHANGE_GAP", c.min_spacing);
+        c.tolerance = env("OT_CHANGE_TOL", c.tolerance);
+        c.segment_weight = env("OT_CHANGE_SEG", c.segment_weight);
+        c.cross_weight = env("OT_CHANGE_CROSS", c.cross_weight);
+        opts.change = (std::env::var("OT_CHANGE").as_deref() != Ok("0")).then_some(c);
     }
     if !vad.is_empty() && vad != "auto" {
         let mut it = vad.split('+');
@@ -367,7 +393,9 @@ fn sweep(d: &Ge2eDiarizer, cases: &[Case]) {
     let fracs: Vec<f32> = grid("OT_GRID_FRAC", &d.options.min_cluster_fraction.to_string());
     let ovs: Vec<String> = grid("OT_GRID_OV", "off");
     let fons: Vec<f32> = grid("OT_GRID_FON", &d.options.fuse_binarize.onset.to_string());
-    for &fon in &fons {
+    let chs: Vec<String> =
+        grid("OT_GRID_CH", &d.options.change.map_or("off".into(), |c| c.threshold.to_string()));
+    for (fon, ch) in fons.iter().flat_map(|&f| chs.iter().map(move |c| (f, c))) {
         for &th in &ths {
             for &mn in &mins {
                 for &sw in &sws {
@@ -381,8 +409,19 @@ fn sweep(d: &Ge2eDiarizer, cases: &[Case]) {
                             o.overlap_margin = ov.parse().ok();
                             o.fuse_binarize.onset = fon;
                             o.fuse_binarize.offset = 0.7 * fon;
+                            // `off`, or threshold[/segment weight[/crossing windows' weight]].
+                            let mut cv = ch.split('/').map(|x| x.parse::<f32>().ok());
+                            o.change = cv.next().flatten().map(|t| {
+                                let c = d.options.change.unwrap_or_default();
+                                ChangeOptions {
+                                    threshold: t,
+                                    segment_weight: cv.next().flatten().unwrap_or(c.segment_weight),
+                                    cross_weight: cv.next().flatten().unwrap_or(c.cross_weight),
+                                    ..c
+                                }
+                            });
                             let mut line = format!(
-                            "fon {fon:.2} th {th:.2} mins {mn:.1} sw {sw:.1} frac {fr:.2} ov {ov:>4}:"
+                            "fon {fon:.2} th {th:.2} mins {mn:.1} sw {sw:.1} frac {fr:.2} ov {ov:>4} ch {ch:>10}:"
                         );
                             let mut detail = String::new();
                             for g in &groups {

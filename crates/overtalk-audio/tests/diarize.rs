@@ -183,3 +183,100 @@ fn silero_removes_the_false_alarm_of_tst01() {
     assert_eq!((earshot.fa, fused.fa), (411, 203));
     assert!(fused.rate() < 0.85, "DER {}", fused.rate());
 }
+
+/// A model-free encoder for [`change_points_put_turn_changes_on_the_exact_frame`]: each 10 ms
+/// frame carries its speaker's number (one value per frame), and a window embeds as the share
+/// of its frames that each of three speakers holds.
+struct Shares;
+
+impl overtalk_audio::diarize::WindowEmbedder for Shares {
+    fn name(&self) -> String {
+        "shares".into()
+    }
+    fn front_end(&self) -> Box<dyn overtalk_audio::diarize::FrontEnd> {
+        Box::new(overtalk_audio::diarize::embed::MelStream::new())
+    }
+    fn window_frames(&self) -> usize {
+        160
+    }
+    fn embed(&self, windows: &[&[f32]]) -> overtalk::Result<Vec<Vec<f32>>> {
+        Ok(windows
+            .iter()
+            .map(|w| {
+                let mut v = vec![0.0f32; 3];
+                w.iter().for_each(|&s| v[(s as usize).min(2)] += 1.0 / w.len() as f32);
+                v
+            })
+            .collect())
+    }
+}
+
+/// Speaker change points on a synthetic 20 s of speech, A then B then C:
+///
+/// ```text
+/// seconds  0        8      14       20
+/// speaker  AAAAAAAAABBBBBBBCCCCCCCCC
+/// change            ^8     ^14
+/// ```
+///
+/// With change points the turns end exactly at 8 and 14 s; the run is deterministic and the
+/// method names the option.
+#[test]
+fn change_points_put_turn_changes_on_the_exact_frame() {
+    use overtalk_audio::diarize::change::ChangeOptions;
+    use overtalk_audio::diarize::{DiarizeOptions, Features};
+    let ids: Vec<f32> = (0..2000)
+        .map(|f| {
+            if f < 800 {
+                0.0
+            } else if f < 1400 {
+                1.0
+            } else {
+                2.0
+            }
+        })
+        .collect();
+    let features = Features {
+        dim: 1,
+        data: ids,
+        probs: vec![1.0; 2000],
+        fused: Vec::new(),
+        hop: overtalk::Delta(10_000),
+        samples: 2000 * 160,
+    };
+    let run = |change: Option<ChangeOptions>| {
+        let o = DiarizeOptions { change, ..DiarizeOptions::default() };
+        Ge2eDiarizer::with_embedder(Box::new(Shares), o).finish(features.clone()).unwrap()
+    };
+    let turns = |d: &overtalk_audio::diarize::Diarization| -> Vec<(String, i64, i64)> {
+        d.annotation
+            .tracks()
+            .iter()
+            .map(|t| {
+                let name = d.annotation.speaker_name(t.speaker).to_string();
+                (name, t.segment.start().0 / 10_000, t.segment.end().0 / 10_000)
+            })
+            .collect()
+    };
+    // Windows that cross a change point do not count where others cover the frame.
+    let c = ChangeOptions { threshold: 0.5, cross_weight: 0.0, ..ChangeOptions::default() };
+    let d = Ge2eDiarizer::with_embedder(Box::new(Shares), DiarizeOptions::default());
+    let p = d.prepare_features(features.clone()).unwrap();
+    let found = overtalk_audio::diarize::change::change_points(p.spans(), p.centred(), &c);
+    assert_eq!(found, vec![800, 1400]);
+    let with = run(Some(c));
+    assert_eq!(run(Some(c)), with);
+    assert_eq!(with.speakers, 3);
+    let want = vec![
+        ("SPK00".to_string(), 0, 800),
+        ("SPK01".to_string(), 800, 1400),
+        ("SPK02".to_string(), 1400, 2000),
+    ];
+    assert_eq!(turns(&with), want);
+    assert!(with.method.contains("change points distance ≥ 0.5"), "{}", with.method);
+    // Without them the windows straddling each change pull it a few frames early.
+    let without = run(None);
+    assert_ne!(turns(&without), want);
+    assert_eq!(without.speakers, 3);
+    assert!(without.method.contains("change points off"), "{}", without.method);
+}

@@ -23,6 +23,7 @@
 //! each speech frame gets exactly one speaker ([`DiarizeOptions::overlap_margin`] adds a
 //! second one; measured, it does not lower DER on the evaluation sets).
 
+pub mod change;
 pub mod cluster;
 pub mod embed;
 pub mod models;
@@ -36,6 +37,7 @@ use overtalk::{Annotation, AnnotationBuilder, CropMode, Delta, Region, Result, S
 
 use crate::frames::Binarize;
 use crate::vad::{VadKind, VadRunner};
+use change::ChangeOptions;
 use cluster::SpeakerCount;
 use embed::{Ge2eWeights, MelStream, N_MELS, WINDOW_FRAMES};
 
@@ -394,6 +396,13 @@ pub struct DiarizeOptions {
     /// this margin of the best one (and the frame is confidently speech). `None`: one speaker
     /// per frame.
     pub overlap_margin: Option<f32>,
+    /// Speaker change points ([`change`]): found on the window embeddings, they make the
+    /// resegmentation change-aware — where a window that crosses no change point covers a
+    /// frame, the windows that cross one count [`ChangeOptions::cross_weight`] of their weight
+    /// in its score, and the Viterbi switch cost is [`ChangeOptions::switch_cost`] near a
+    /// change point instead of `switch_cost`. `None` (the default): no change points; measured,
+    /// they do not lower DER on every tuning set (docs/diarization.md).
+    pub change: Option<ChangeOptions>,
 }
 
 impl Default for DiarizeOptions {
@@ -413,6 +422,7 @@ impl Default for DiarizeOptions {
             rounds: 2,
             max_cluster_windows: 2000,
             overlap_margin: None,
+            change: None,
         }
     }
 }
@@ -610,7 +620,7 @@ impl Diarizer for Ge2eDiarizer {
     fn describe(&self) -> String {
         let o = &self.options;
         format!(
-            "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {})",
+            "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {}; change points {})",
             self.embedder.name(),
             match o.vad_fuse {
                 Some(k) => format!(
@@ -634,6 +644,18 @@ impl Diarizer for Ge2eDiarizer {
             },
             match o.overlap_margin {
                 Some(m) => format!("margin {m}"),
+                None => "off".to_owned(),
+            },
+            match o.change {
+                Some(c) => format!(
+                    "distance ≥ {} at least {} ms apart, switch cost {} within {} ms, segment weight {}, crossing windows weight {}",
+                    c.threshold,
+                    c.min_spacing * 10,
+                    c.switch_cost,
+                    c.tolerance * 10,
+                    c.segment_weight,
+                    c.cross_weight
+                ),
                 None => "off".to_owned(),
             }
         )
@@ -682,6 +704,17 @@ impl Prepared {
     /// Number of speech frames (10 ms).
     pub fn speech_frames(&self) -> usize {
         self.speech.len()
+    }
+
+    /// The speech frames: the index in the signal (10 ms frames) of each frame of the
+    /// speech-frame sequence the windows are placed on.
+    pub fn speech(&self) -> &[usize] {
+        &self.speech
+    }
+
+    /// The windows `(first, len)` over the speech-frame sequence, one per embedding.
+    pub fn spans(&self) -> &[(usize, usize)] {
+        &self.windows
     }
 
     /// The mean-centred window embeddings (what the clustering sees).
@@ -771,14 +804,28 @@ impl Ge2eDiarizer {
             k = cents.len();
         }
 
+        // Speaker change points, and the switch cost they give each frame.
+        let changes = match &o.change {
+            Some(c) => change::change_points(windows, emb, c),
+            None => Vec::new(),
+        };
+        let costs = match &o.change {
+            Some(c) => reseg::switch_costs(sn, &changes, c.switch_cost, o.switch_cost, c.tolerance),
+            None => Vec::new(),
+        };
         // Resegmentation rounds.
         let mut frame_labels = vec![0usize; sn];
         let mut scores = Vec::new();
         for _ in 0..o.rounds.max(1) {
             let sims: Vec<Vec<f32>> =
                 emb.iter().map(|e| cents.iter().map(|c| embed::cosine(e, c)).collect()).collect();
-            scores = reseg::frame_scores(windows, &sims, sn, k);
-            frame_labels = reseg::viterbi(&scores, o.switch_cost);
+            let cross = o.change.map_or(1.0, |c| c.cross_weight);
+            scores = reseg::frame_scores_within(windows, &sims, sn, k, &changes, cross);
+            if let Some(c) = &o.change {
+                reseg::pull_to_segments(&mut scores, &changes, c.segment_weight);
+            }
+            frame_labels =
+                reseg::viterbi_with(&scores, |t| costs.get(t).copied().unwrap_or(o.switch_cost));
             // Re-estimate centroids from the windows whose centre frame carries each label.
             let wl: Vec<usize> =
                 windows.iter().map(|&(f, l)| frame_labels[(f + l / 2).min(sn - 1)]).collect();

@@ -14,6 +14,8 @@
 //! frames    A A A A A A A|B B B B B B B      (Viterbi, switch cost paid once)
 //! ```
 
+use super::change;
+
 /// Per-frame scores: `scores[f][k]`.
 pub type Scores = Vec<Vec<f32>>;
 
@@ -28,9 +30,102 @@ pub fn frame_scores(
     frames: usize,
     k: usize,
 ) -> Scores {
+    let (mut acc, wsum) = accumulate(windows, sims, frames, k, |_| true);
+    normalise(&mut acc, &wsum);
+    acc
+}
+
+/// [`frame_scores`] that respects speaker change points (`changes`, sorted frame positions,
+/// from [`change::change_points`]): where a window that crosses
+/// no change point covers a frame, the windows that cross one count only `cross_weight` times
+/// their usual weight there (0: they are ignored). A frame that no such window covers (its
+/// segment is shorter than a window) takes all its covering windows, as [`frame_scores`]
+/// does.
+///
+/// ```text
+/// change                    |
+/// windows   [--A--]  [--A--]|[--B--]
+///                [--A/B (crosses: ignored where a pure window covers the frame)--]
+/// frames    A A A A A A A A |B B B B B              (cross_weight 0)
+/// ```
+pub fn frame_scores_within(
+    windows: &[(usize, usize)],
+    sims: &[Vec<f32>],
+    frames: usize,
+    k: usize,
+    changes: &[usize],
+    cross_weight: f32,
+) -> Scores {
+    if changes.is_empty() {
+        return frame_scores(windows, sims, frames, k);
+    }
+    let pure = |w: usize| windows.get(w).is_some_and(|&(f, l)| !change::crosses(changes, f, l));
+    let (mut acc, mut sum) = accumulate(windows, sims, frames, k, pure);
+    let (cross, cross_sum) = accumulate(windows, sims, frames, k, |w| !pure(w));
+    let cw = cross_weight.clamp(0.0, 1.0);
+    for ((a, s), (b, bs)) in acc.iter_mut().zip(sum.iter_mut()).zip(cross.iter().zip(&cross_sum)) {
+        if *s <= 0.0 {
+            a.clone_from(b);
+            *s = *bs;
+        } else if cw > 0.0 {
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += cw * y);
+            *s += cw * bs;
+        }
+    }
+    normalise(&mut acc, &sum);
+    acc
+}
+
+/// Pulls each frame's scores towards the mean scores of its segment (the frames between two
+/// change points): `(1 − weight) × own + weight × segment mean`. With weight 1 every frame of
+/// a segment has the same scores, so the Viterbi can change speakers only at change points
+/// (or not at all inside a segment).
+///
+/// ```text
+/// change           |
+/// own     .9 .8 .4 | .2 .1 .3       (one speaker's score)
+/// mean    .7 .7 .7 | .2 .2 .2
+/// w = .5  .8 .75 .55| .2 .15 .25
+/// ```
+pub fn pull_to_segments(scores: &mut Scores, changes: &[usize], weight: f32) {
+    if weight <= 0.0 {
+        return;
+    }
+    let n = scores.len();
+    let mut bounds: Vec<usize> = std::iter::once(0)
+        .chain(changes.iter().copied().filter(|&c| c > 0 && c < n))
+        .chain(std::iter::once(n))
+        .collect();
+    bounds.dedup();
+    for b in bounds.windows(2) {
+        let (a, e) = (b[0], b[1]);
+        let Some(k) = scores.get(a).map(|s| s.len()) else { continue };
+        let mut mean = vec![0.0f32; k];
+        for s in &scores[a..e] {
+            mean.iter_mut().zip(s).for_each(|(m, x)| *m += x);
+        }
+        mean.iter_mut().for_each(|m| *m /= (e - a) as f32);
+        for s in &mut scores[a..e] {
+            s.iter_mut().zip(&mean).for_each(|(x, m)| *x = (1.0 - weight) * *x + weight * m);
+        }
+    }
+}
+
+/// Weighted sums of the similarities of the windows `w` with `take(w)`, per frame, and the
+/// sums of their weights.
+fn accumulate(
+    windows: &[(usize, usize)],
+    sims: &[Vec<f32>],
+    frames: usize,
+    k: usize,
+    take: impl Fn(usize) -> bool,
+) -> (Scores, Vec<f32>) {
     let mut acc = vec![vec![0.0f32; k]; frames];
     let mut wsum = vec![0.0f32; frames];
-    for (&(first, len), s) in windows.iter().zip(sims) {
+    for (wi, (&(first, len), s)) in windows.iter().zip(sims).enumerate() {
+        if !take(wi) {
+            continue;
+        }
         let half = len as f32 / 2.0;
         for (i, (a, ws)) in acc.iter_mut().zip(wsum.iter_mut()).enumerate().skip(first).take(len) {
             // Triangular weight: 1 at the window centre, small at its edges.
@@ -40,8 +135,13 @@ pub fn frame_scores(
             a.iter_mut().zip(s).for_each(|(x, y)| *x += w * y);
         }
     }
+    (acc, wsum)
+}
+
+/// Divides the sums by their weights; frames without weight take the previous frame's scores.
+fn normalise(acc: &mut Scores, wsum: &[f32]) {
     let mut last: Option<Vec<f32>> = None;
-    for (a, ws) in acc.iter_mut().zip(&wsum) {
+    for (a, ws) in acc.iter_mut().zip(wsum) {
         if *ws > 0.0 {
             a.iter_mut().for_each(|x| *x /= ws);
             last = Some(a.clone());
@@ -49,12 +149,43 @@ pub fn frame_scores(
             a.clone_from(l);
         }
     }
-    acc
 }
 
 /// The best label sequence: maximises Σ score − `switch` × (number of changes). Ties go to the
 /// lowest label, so the result is deterministic.
 pub fn viterbi(scores: &Scores, switch: f32) -> Vec<usize> {
+    viterbi_with(scores, |_| switch)
+}
+
+/// The switch cost of each frame for [`viterbi_with`]: `near` within `tolerance` frames of a
+/// change point (sorted), `far` elsewhere. The cost of frame `t` is that of a change between
+/// frames `t − 1` and `t`.
+///
+/// ```text
+/// change             |            (tolerance 2)
+/// frame   0 1 2 3 4 5 6 7 8 9
+/// cost    F F F n n n n n F F     F = far, n = near; a change at 5 sits between frames 4 and 5
+/// ```
+pub fn switch_costs(
+    frames: usize,
+    changes: &[usize],
+    near: f32,
+    far: f32,
+    tolerance: usize,
+) -> Vec<f32> {
+    let mut c = vec![far; frames];
+    for &p in changes {
+        let (a, b) = (p.saturating_sub(tolerance), (p + tolerance).min(frames.saturating_sub(1)));
+        for x in c.iter_mut().take(b + 1).skip(a) {
+            *x = x.min(near);
+        }
+    }
+    c
+}
+
+/// [`viterbi`] with a switch cost per frame: `switch(t)` is the cost of a change between
+/// frames `t − 1` and `t` (a change-aware HMM: cheap at detected speaker changes).
+pub fn viterbi_with(scores: &Scores, switch: impl Fn(usize) -> f32) -> Vec<usize> {
     let n = scores.len();
     let Some(k) = scores.first().map(|s| s.len()) else { return Vec::new() };
     if k == 0 {
@@ -63,6 +194,7 @@ pub fn viterbi(scores: &Scores, switch: f32) -> Vec<usize> {
     let mut back = vec![0u16; n * k];
     let mut cur: Vec<f32> = scores[0].clone();
     for t in 1..n {
+        let switch = switch(t);
         let (bi, bv) = argmax(&cur);
         let mut next = vec![0.0f32; k];
         for j in 0..k {
@@ -183,6 +315,81 @@ mod tests {
         vad[14] = 0.2;
         assert!(second_speaker(&s, &labels, &vad, 0.1).iter().all(|x| x.is_none()));
         assert!(second_speaker(&s, &labels, &[0.9; 30], 0.01).iter().all(|x| x.is_none()));
+    }
+
+    /// A frame 12 frames long with a change at 6, windows of 4 every 2: the window [4, 8)
+    /// crosses it and is ignored wherever a window on one side covers the frame.
+    ///
+    /// ```text
+    /// frame    0 1 2 3 4 5|6 7 8 9 10 11
+    /// [0,4)    A A A A
+    /// [2,6)        A A A A
+    /// [4,8)            x x x x            (crosses 6)
+    /// [6,10)               B B B B
+    /// [8,12)                   B B B  B
+    /// ```
+    #[test]
+    fn scores_within_segments_ignore_crossing_windows() {
+        let windows = [(0, 4), (2, 4), (4, 4), (6, 4), (8, 4)];
+        let (a, b, x) = (vec![1.0, 0.0], vec![0.0, 1.0], vec![0.5, 0.5]);
+        let sims = [a.clone(), a.clone(), x.clone(), b.clone(), b.clone()];
+        let s = frame_scores_within(&windows, &sims, 12, 2, &[6], 0.0);
+        for (f, x) in s.iter().enumerate() {
+            assert_eq!(*x, if f < 6 { a.clone() } else { b.clone() }, "frame {f}");
+        }
+        // Without the change the crossing window pulls frames 4–7 towards the middle.
+        let plain = frame_scores(&windows, &sims, 12, 2);
+        assert!(plain[5][1] > 0.0 && plain[6][0] > 0.0);
+        assert_eq!(frame_scores_within(&windows, &sims, 12, 2, &[], 0.0), plain);
+        // A segment no pure window covers (change points 5 and 7) keeps all its windows.
+        let short = frame_scores_within(&windows, &sims, 12, 2, &[5, 7], 0.0);
+        assert_eq!(short[5], plain[5]);
+        assert_eq!(short[6], plain[6]);
+        // At half weight, frame 5 has [2,6) (pure, triangular weight 0.25) and [4,8) (crossing,
+        // 0.75 × 0.5): A = (0.25 + 0.375 × 0.5) / 0.625 = 0.7, B = 0.3.
+        let half = frame_scores_within(&windows, &sims, 12, 2, &[6], 0.5);
+        assert!(
+            (half[5][0] - 0.7).abs() < 1e-6 && (half[5][1] - 0.3).abs() < 1e-6,
+            "{:?}",
+            half[5]
+        );
+    }
+
+    #[test]
+    fn segments_pull_their_frames_together() {
+        let mut s: Scores = [0.9, 0.8, 0.4, 0.2, 0.1, 0.3].iter().map(|&x| vec![x, 0.0]).collect();
+        let orig = s.clone();
+        pull_to_segments(&mut s, &[3], 0.0);
+        assert_eq!(s, orig);
+        pull_to_segments(&mut s, &[3], 1.0);
+        let got: Vec<f32> = s.iter().map(|x| x[0]).collect();
+        let m1 = (0.9f32 + 0.8 + 0.4) / 3.0;
+        let m2 = (0.2f32 + 0.1 + 0.3) / 3.0;
+        assert_eq!(got, vec![m1, m1, m1, m2, m2, m2]);
+        // Half way; no change point: one segment.
+        let mut s = orig.clone();
+        pull_to_segments(&mut s, &[], 0.5);
+        let m = (0.9f32 + 0.8 + 0.4 + 0.2 + 0.1 + 0.3) / 6.0;
+        assert_eq!(s[0][0], 0.5 * 0.9 + 0.5 * m);
+        assert_eq!(s[5][1], 0.0);
+    }
+
+    #[test]
+    fn switch_costs_are_low_near_changes() {
+        assert_eq!(
+            switch_costs(10, &[5], 0.5, 4.0, 2),
+            vec![4.0, 4.0, 4.0, 0.5, 0.5, 0.5, 0.5, 0.5, 4.0, 4.0]
+        );
+        assert_eq!(switch_costs(4, &[0, 3], 1.0, 4.0, 1), vec![1.0, 1.0, 1.0, 1.0]);
+        assert_eq!(switch_costs(3, &[], 1.0, 4.0, 1), vec![4.0; 3]);
+        // A dip of 3 frames is no change at the usual cost, but is one at a detected change.
+        let mut s: Scores = vec![vec![1.0, 0.0]; 10];
+        for x in s.iter_mut().take(8).skip(5) {
+            *x = vec![0.0, 1.0];
+        }
+        assert_eq!(viterbi(&s, 2.0), vec![0; 10]);
+        let c = switch_costs(10, &[5, 8], 0.5, 2.0, 0);
+        assert_eq!(viterbi_with(&s, |t| c[t]), vec![0, 0, 0, 0, 0, 1, 1, 1, 0, 0]);
     }
 
     #[test]
