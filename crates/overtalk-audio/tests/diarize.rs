@@ -266,6 +266,9 @@ fn change_points_put_turn_changes_on_the_exact_frame() {
     assert_eq!(found, vec![800, 1400]);
     let with = run(Some(c));
     assert_eq!(run(Some(c)), with);
+    // `assign` with other options gives their result and names them (not the diarizer's own).
+    let o = DiarizeOptions { change: Some(c), ..DiarizeOptions::default() };
+    assert_eq!(d.assign(&p, &o), with);
     assert_eq!(with.speakers, 3);
     let want = vec![
         ("SPK00".to_string(), 0, 800),

@@ -291,7 +291,7 @@ fn a_speaker_model_on_the_command_line_diarizes_with_the_options_given() {
     let v: serde_json::Value = serde_json::from_str(&json.ok()).unwrap();
     let method = v["detection"]["method"].as_str().unwrap();
     assert!(method.starts_with("ge2e (model "), "{method}");
-    assert!(method.contains("speakers 1..3; overlap margin 0.05)"), "{method}");
+    assert!(method.contains("speakers 1..3; overlap margin 0.05;"), "{method}");
     for (flags, message) in [
         (
             &["--overlap-margin", "1.5"][..],

@@ -5,6 +5,8 @@
 //!            ─► speech frames ─► 1.6 s windows over speech only (step 0.2 s)
 //!            ─► embeddings (WindowEmbedder, all cores) ─► centre ─► AHC (threshold or
 //!               --speakers) ─► drop speakers under 4 s or 10 % of windows ─► centroids
+//!            ─► [optional speaker change points (DiarizeOptions::change): windows that
+//!               cross one weigh less, switching is cheap near one]
 //!            ─► per-frame scores ─► Viterbi with switch cost ─► re-estimate centroids (×2)
 //!            ─► [optional second speaker per frame]
 //!            ─► [with a second VAD (DiarizeOptions::vad_fuse): output speech where the mean of
@@ -618,22 +620,41 @@ fn place_windows(n: usize, window: usize, step: usize) -> Vec<(usize, usize)> {
 
 impl Diarizer for Ge2eDiarizer {
     fn describe(&self) -> String {
+        self.describe_with(&self.options)
+    }
+
+    fn stream(&self) -> FeatureStream {
         let o = &self.options;
+        FeatureStream::with_vads(Some(self.embedder.front_end()), o.vad, o.vad_fuse)
+    }
+
+    fn finish(&self, features: Features) -> Result<Diarization> {
+        let prepared = self.prepare_features(features)?;
+        Ok(self.assign(&prepared, &self.options))
+    }
+}
+
+impl Ge2eDiarizer {
+    /// The method and parameters of [`assign`](Ge2eDiarizer::assign) with options `o`: the
+    /// voice activity and windows are those [`prepare`](Ge2eDiarizer::prepare) used
+    /// (`self.options`), the rest is `o`.
+    fn describe_with(&self, o: &DiarizeOptions) -> String {
+        let p = &self.options;
         format!(
             "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {}; change points {})",
             self.embedder.name(),
             match o.vad_fuse {
                 Some(k) => format!(
                     "{}, output speech where the mean of {} and {} ≥ {}",
-                    o.vad.name(),
-                    o.vad.name(),
+                    p.vad.name(),
+                    p.vad.name(),
                     k.name(),
                     o.fuse_binarize.onset
                 ),
-                None => o.vad.name().to_owned(),
+                None => p.vad.name().to_owned(),
             },
-            o.window * 10,
-            o.step * 10,
+            p.window * 10,
+            p.step * 10,
             o.threshold,
             o.min_speaker_speech,
             o.min_cluster_fraction * 100.0,
@@ -659,16 +680,6 @@ impl Diarizer for Ge2eDiarizer {
                 None => "off".to_owned(),
             }
         )
-    }
-
-    fn stream(&self) -> FeatureStream {
-        let o = &self.options;
-        FeatureStream::with_vads(Some(self.embedder.front_end()), o.vad, o.vad_fuse)
-    }
-
-    fn finish(&self, features: Features) -> Result<Diarization> {
-        let prepared = self.prepare_features(features)?;
-        Ok(self.assign(&prepared, &self.options))
     }
 }
 
@@ -771,7 +782,7 @@ impl Ge2eDiarizer {
     /// Clustering and resegmentation of prepared embeddings under options `o` (its VAD and
     /// window settings are ignored: they were used by [`prepare`](Ge2eDiarizer::prepare)).
     pub fn assign(&self, p: &Prepared, o: &DiarizeOptions) -> Diarization {
-        let method = self.describe();
+        let method = self.describe_with(o);
         let (emb, windows, speech) = (&p.emb, &p.windows, &p.speech);
         if speech.is_empty() || emb.len() != windows.len() || emb.is_empty() {
             return Diarization { annotation: Annotation::default(), speakers: 0, method };
