@@ -370,6 +370,9 @@ pub(crate) fn read_and_analyze(
             for w in &analysis.diagnostics.warnings {
                 eprintln!("overtalk: warning: {label}: {w}");
             }
+            if let Some(hint) = overlap_hint(detection.as_deref(), &analysis.diagnostics.warnings) {
+                eprintln!("overtalk: note: {label}: {hint}");
+            }
         }
         results.push(Analyzed { label, transcript, analysis, detection });
     }
@@ -876,6 +879,19 @@ fn render_totals(t: &CorpusTotals, md: bool, out: &mut dyn std::io::Write) -> Re
     table(&header, &[row], md, out)
 }
 
+/// A hint for a diarized recording in which no overlap was found: the diarizer gives one
+/// speaker per frame unless asked for a second, so zero overlap there says more about the
+/// method than about the conversation.
+fn overlap_hint(method: Option<&str>, warnings: &[String]) -> Option<&'static str> {
+    let one_per_frame =
+        method.is_some_and(|m| m.starts_with("ge2e (") && m.contains("; overlap off"));
+    let none_found = warnings.iter().any(|w| w.starts_with("no overlapping speech"));
+    (one_per_frame && none_found).then_some(
+        "the diarizer gave one speaker per frame (overlap off); `--overlap-margin 0.05` adds a \
+         second speaker where two are nearly as likely (docs/diarization.md)",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -891,6 +907,19 @@ mod tests {
         let mut argv = vec!["analyze", "x.rttm"];
         argv.extend_from_slice(extra);
         T::try_parse_from(argv).unwrap().a
+    }
+
+    #[test]
+    fn zero_overlap_from_one_speaker_per_frame_gets_a_hint() {
+        let none = vec!["no overlapping speech in 8.0 min of multi-speaker speech: …".to_owned()];
+        let off = "ge2e (model m; vad earshot; …; overlap off; change points off)";
+        let on = "ge2e (model m; vad earshot; …; overlap margin 0.05; change points off)";
+        assert!(overlap_hint(Some(off), &none).is_some_and(|h| h.contains("--overlap-margin")));
+        assert_eq!(overlap_hint(Some(on), &none), None);
+        assert_eq!(overlap_hint(Some(off), &[]), None);
+        assert_eq!(overlap_hint(None, &none), None, "a transcript");
+        let tracks = "2 tracks, one per speaker; vad earshot";
+        assert_eq!(overlap_hint(Some(tracks), &none), None);
     }
 
     #[test]
