@@ -7,7 +7,11 @@
 #     scored against the BUT references, the gecko call).
 # Needs sox, /usr/bin/time, a release build of overtalk and a converted model
 # (`overtalk models install`, or OVERTALK_MODEL_DIR pointing at one).
-# Usage: bash bench/diar_bench.sh [hour|real|all]   (default all). Output in bench/out/diar/.
+#   - the synthetic suite (`synth`: the eight 4-minute mixes of bench/make_synth.sh, 32 min,
+#     2-4 voices with noise; `synth-heldout`: the held-out eight), each detected and scored
+#     against its own reference, pooled by `overtalk score`.
+# Usage: bash bench/diar_bench.sh [hour|real|synth|synth-heldout|all]   (default all).
+# Output in bench/out/diar/.
 # VAD=earshot|silero|energy passes --vad (default: none given, so the diarizer picks: the
 # earshot + Silero profile in a build with the `onnx` feature and Silero installed, else earshot).
 set -euo pipefail
@@ -63,5 +67,27 @@ if [ "$what" = real ] || [ "$what" = all ]; then
     echo "collar $c"
     "$OT" score -r "$OUT"/ref/{ES2004a,tst00,tst01,dev00,trn08,gecko}.rttm \
       -s "$OUT"/hyp/{ES2004a,tst00,tst01,dev00,trn08,gecko}.rttm --collar $c
+  done
+fi
+
+if [ "$what" = synth ] || [ "$what" = synth-heldout ] || [ "$what" = all ]; then
+  sets=()
+  if [ "$what" != synth-heldout ]; then sets+=(suite); fi
+  if [ "$what" != synth ]; then sets+=(heldout); fi
+  for set in "${sets[@]}"; do
+    bash bench/make_synth.sh "$set" >/dev/null
+    if [ "$set" = suite ]; then S=bench/out/synth; else S=bench/out/synth_heldout; fi
+    refs=() hyps=()
+    for f in $(ls $S/*.mix.wav | sort); do
+      id=$(basename "${f%.mix.wav}")
+      "$OT" detect "$f" --diarize "${vad[@]}" --recording-id "$id" -o "$OUT/hyp/$id.rttm"
+      refs+=("${f%.mix.wav}.rttm") hyps+=("$OUT/hyp/$id.rttm")
+      # Speakers found against speakers in the reference.
+      echo "$id: $(awk '{print $8}' "$OUT/hyp/$id.rttm" | sort -u | wc -l) found, $(awk '{print $8}' "${f%.mix.wav}.rttm" | sort -u | wc -l) in the reference"
+    done
+    for c in 0.25 0; do
+      echo "$set, collar $c"
+      "$OT" score -r "${refs[@]}" -s "${hyps[@]}" --collar $c | sed -n '1,/^MACRO/p'
+    done
   done
 fi
