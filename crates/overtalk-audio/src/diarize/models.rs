@@ -666,11 +666,11 @@ pub fn read_safetensors(bytes: &[u8]) -> Result<Vec<Tensor>> {
                 (Some(a), Some(b)) if a <= b => (a as usize, b as usize),
                 _ => return Err(bad("bad offsets")),
             };
-        let count = shape
+        let bytes_needed = shape
             .iter()
-            .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+            .try_fold(4usize, |acc, &d| acc.checked_mul(d))
             .ok_or_else(|| bad("bad shape"))?;
-        if b - a != 4 * count {
+        if b - a != bytes_needed {
             return Err(bad(&format!("{name}: offsets do not match the shape")));
         }
         let raw = data.get(a..b).ok_or_else(|| bad("truncated data"))?;
@@ -690,6 +690,19 @@ pub fn read_safetensors_file(path: &Path) -> Result<Vec<Tensor>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A shape whose byte size overflows is refused, not wrapped around to match the offsets.
+    #[test]
+    fn safetensors_shape_overflow_is_an_error() {
+        let h = format!(
+            r#"{{"a":{{"dtype":"F32","shape":[{}],"data_offsets":[0,0]}}}}"#,
+            1usize << (usize::BITS - 2)
+        );
+        let mut bytes = (h.len() as u64).to_le_bytes().to_vec();
+        bytes.extend_from_slice(h.as_bytes());
+        let e = read_safetensors(&bytes).unwrap_err().to_string();
+        assert!(e.contains("bad shape"), "{e}");
+    }
 
     #[test]
     fn safetensors_round_trip() {
