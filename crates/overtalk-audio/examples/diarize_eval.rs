@@ -270,6 +270,10 @@ fn main() {
         vad_diag(&cases);
         return;
     }
+    if std::env::var_os("OT_CHANGEDIAG").is_some() {
+        change_diag(&auto, &cases);
+        return;
+    }
     if std::env::var_os("OT_DIAG").is_some() {
         diag(&auto, &cases);
         return;
@@ -967,6 +971,114 @@ fn overlap_cue(cases: &[Case]) {
                 mean(&by[2]),
                 by[2].len() / 100,
                 100.0 * above
+            ));
+        }
+        println!("{line}");
+    }
+}
+
+/// Speaker change detection against the reference (`OT_CHANGEDIAG=1`): precision and recall
+/// (a hit within 0.3 s, peaks at least 1 s apart) of two evidence curves over the speech-frame
+/// sequence, at thresholds set to quantiles of each curve: the cosine distance between
+/// adjacent GE2E windows ([`change::curve`], smoothed), and ΔBIC between two 1 s diagonal
+/// Gaussians of log-mel frames and one over both (Chen & Gopalakrishnan), every 0.1 s.
+/// Reference changes: where the reference speaker set of consecutive speech frames differs
+/// (frames with no reference speaker carry the previous set).
+fn change_diag(d: &Ge2eDiarizer, cases: &[Case]) {
+    use overtalk_audio::diarize::change;
+    let quantiles = [0.5f32, 0.7, 0.8, 0.9, 0.95];
+    // (detector, quantile) -> (hits on detected, detected, found refs, refs)
+    let mut tot = vec![[0usize; 4]; 2 * quantiles.len()];
+    for c in cases {
+        let p = d.prepare(&c.samples).unwrap();
+        let mut stream = d.stream();
+        stream.push(&c.samples);
+        let f = stream.finish();
+        let speech = p.speech();
+        let dim = f.dim;
+        let mel = &f.data;
+        // Reference changes on the speech-frame sequence.
+        let mut refs = Vec::new();
+        let mut last: Vec<&str> = Vec::new();
+        for (q, &fr) in speech.iter().enumerate() {
+            let t = (fr as f64 + 0.5) / 100.0;
+            let mut set: Vec<&str> =
+                c.reference.iter().filter(|r| r.1 <= t && t < r.2).map(|r| r.0.as_str()).collect();
+            set.sort_unstable();
+            set.dedup();
+            if set.is_empty() {
+                continue;
+            }
+            if !last.is_empty() && set != last {
+                refs.push(q);
+            }
+            last = set;
+        }
+        // GE2E window distance.
+        let ge2e = change::smooth(&change::curve(p.spans(), p.centred()));
+        // ΔBIC on log-mel, diagonal covariances, 1 s each side, every 10 frames.
+        let x: Vec<f64> = speech
+            .iter()
+            .flat_map(|&fr| {
+                (0..dim).map(move |j| mel.get(fr * dim + j).map_or(0.0, |&v| f64::from(v)))
+            })
+            .map(|v| (v + 1e-10).ln())
+            .collect();
+        let n = speech.len();
+        let (mut s1, mut s2) = (vec![0.0f64; (n + 1) * dim], vec![0.0f64; (n + 1) * dim]);
+        for q in 0..n {
+            for j in 0..dim {
+                let v = x[q * dim + j];
+                s1[(q + 1) * dim + j] = s1[q * dim + j] + v;
+                s2[(q + 1) * dim + j] = s2[q * dim + j] + v * v;
+            }
+        }
+        let logdet = |a: usize, b: usize| -> f64 {
+            let m = (b - a) as f64;
+            (0..dim)
+                .map(|j| {
+                    let mu = (s1[b * dim + j] - s1[a * dim + j]) / m;
+                    let var = (s2[b * dim + j] - s2[a * dim + j]) / m - mu * mu;
+                    var.max(1e-6).ln()
+                })
+                .sum()
+        };
+        let w = 100;
+        let bic: Vec<(usize, f32)> = (w..n.saturating_sub(w))
+            .step_by(10)
+            .map(|q| {
+                let d = 0.5
+                    * (2.0 * w as f64 * logdet(q - w, q + w)
+                        - w as f64 * logdet(q - w, q)
+                        - w as f64 * logdet(q, q + w));
+                (q, d as f32)
+            })
+            .collect();
+        for (di, curve) in [ge2e, bic].iter().enumerate() {
+            let mut v: Vec<f32> = curve.iter().map(|x| x.1).collect();
+            v.sort_by(f32::total_cmp);
+            for (qi, &qu) in quantiles.iter().enumerate() {
+                let th = v.get((qu * v.len() as f32) as usize).copied().unwrap_or(f32::INFINITY);
+                let found = change::peaks(curve, th, 100);
+                let near = |a: usize, b: usize| a.abs_diff(b) <= 30;
+                let t = &mut tot[di * quantiles.len() + qi];
+                t[0] += found.iter().filter(|&&p| refs.iter().any(|&r| near(p, r))).count();
+                t[1] += found.len();
+                t[2] += refs.iter().filter(|&&r| found.iter().any(|&p| near(p, r))).count();
+                t[3] += refs.len();
+            }
+        }
+    }
+    for (di, name) in ["ge2e", "bic"].iter().enumerate() {
+        let mut line = format!("{name:5}");
+        for (qi, qu) in quantiles.iter().enumerate() {
+            let t = tot[di * quantiles.len() + qi];
+            line.push_str(&format!(
+                " | q{qu:.2}: P {:.2} R {:.2} ({} found, {} ref)",
+                t[0] as f64 / t[1].max(1) as f64,
+                t[2] as f64 / t[3].max(1) as f64,
+                t[1],
+                t[3]
             ));
         }
         println!("{line}");
