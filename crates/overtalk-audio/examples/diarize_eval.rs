@@ -201,6 +201,7 @@ fn options_from_env() -> DiarizeOptions {
         "OT_CHANGE_GAP",
         "OT_CHANGE_TOL",
         "OT_CHANGE_SEG",
+        "OT_CHANGE_CROSS",
     ];
     if change_knobs.iter().any(|k| std::env::var_os(k).is_some()) {
         let mut c = opts.change.unwrap_or_default();
@@ -989,6 +990,9 @@ fn change_diag(d: &Ge2eDiarizer, cases: &[Case]) {
     let quantiles = [0.5f32, 0.7, 0.8, 0.9, 0.95];
     // (detector, quantile) -> (hits on detected, detected, found refs, refs)
     let mut tot = vec![[0usize; 4]; 2 * quantiles.len()];
+    // GE2E at the detector's own default threshold and spacing.
+    let mut dflt = [0usize; 4];
+    let defaults = change::ChangeOptions::default();
     for c in cases {
         let p = d.prepare(&c.samples).unwrap();
         let mut stream = d.stream();
@@ -1054,21 +1058,32 @@ fn change_diag(d: &Ge2eDiarizer, cases: &[Case]) {
                 (q, d as f32)
             })
             .collect();
+        // Hits among the points found, points found, references hit, references.
+        let count = |t: &mut [usize; 4], found: &[usize]| {
+            let near = |a: usize, b: usize| a.abs_diff(b) <= 30;
+            t[0] += found.iter().filter(|&&p| refs.iter().any(|&r| near(p, r))).count();
+            t[1] += found.len();
+            t[2] += refs.iter().filter(|&&r| found.iter().any(|&p| near(p, r))).count();
+            t[3] += refs.len();
+        };
+        count(&mut dflt, &change::peaks(&ge2e, defaults.threshold, defaults.min_spacing));
         for (di, curve) in [ge2e, bic].iter().enumerate() {
             let mut v: Vec<f32> = curve.iter().map(|x| x.1).collect();
             v.sort_by(f32::total_cmp);
             for (qi, &qu) in quantiles.iter().enumerate() {
                 let th = v.get((qu * v.len() as f32) as usize).copied().unwrap_or(f32::INFINITY);
-                let found = change::peaks(curve, th, 100);
-                let near = |a: usize, b: usize| a.abs_diff(b) <= 30;
-                let t = &mut tot[di * quantiles.len() + qi];
-                t[0] += found.iter().filter(|&&p| refs.iter().any(|&r| near(p, r))).count();
-                t[1] += found.len();
-                t[2] += refs.iter().filter(|&&r| found.iter().any(|&p| near(p, r))).count();
-                t[3] += refs.len();
+                count(&mut tot[di * quantiles.len() + qi], &change::peaks(curve, th, 100));
             }
         }
     }
+    println!(
+        "ge2e at the option's default threshold {}: P {:.2} R {:.2} ({} found, {} ref)",
+        defaults.threshold,
+        dflt[0] as f64 / dflt[1].max(1) as f64,
+        dflt[2] as f64 / dflt[3].max(1) as f64,
+        dflt[1],
+        dflt[3]
+    );
     for (di, name) in ["ge2e", "bic"].iter().enumerate() {
         let mut line = format!("{name:5}");
         for (qi, qu) in quantiles.iter().enumerate() {

@@ -824,13 +824,13 @@ impl Ge2eDiarizer {
             Some(c) => reseg::switch_costs(sn, &changes, c.switch_cost, o.switch_cost, c.tolerance),
             None => Vec::new(),
         };
+        let cross = o.change.map_or(1.0, |c| c.cross_weight);
         // Resegmentation rounds.
         let mut frame_labels = vec![0usize; sn];
         let mut scores = Vec::new();
         for _ in 0..o.rounds.max(1) {
             let sims: Vec<Vec<f32>> =
                 emb.iter().map(|e| cents.iter().map(|c| embed::cosine(e, c)).collect()).collect();
-            let cross = o.change.map_or(1.0, |c| c.cross_weight);
             scores = reseg::frame_scores_within(windows, &sims, sn, k, &changes, cross);
             if let Some(c) = &o.change {
                 reseg::pull_to_segments(&mut scores, &changes, c.segment_weight);

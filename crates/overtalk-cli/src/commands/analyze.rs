@@ -912,8 +912,29 @@ mod tests {
     #[test]
     fn zero_overlap_from_one_speaker_per_frame_gets_a_hint() {
         let none = vec!["no overlapping speech in 8.0 min of multi-speaker speech: …".to_owned()];
-        let off = "ge2e (model m; vad earshot; …; overlap off; change points off)";
-        let on = "ge2e (model m; vad earshot; …; overlap margin 0.05; change points off)";
+        // The methods as the diarizer writes them.
+        struct Stub;
+        impl overtalk_audio::diarize::WindowEmbedder for Stub {
+            fn name(&self) -> String {
+                "stub".into()
+            }
+            fn front_end(&self) -> Box<dyn overtalk_audio::diarize::FrontEnd> {
+                Box::new(overtalk_audio::diarize::embed::MelStream::new())
+            }
+            fn window_frames(&self) -> usize {
+                160
+            }
+            fn embed(&self, w: &[&[f32]]) -> overtalk::Result<Vec<Vec<f32>>> {
+                Ok(vec![vec![1.0]; w.len()])
+            }
+        }
+        use overtalk_audio::diarize::{DiarizeOptions, Diarizer, Ge2eDiarizer};
+        let method = |overlap_margin| {
+            let o = DiarizeOptions { overlap_margin, ..DiarizeOptions::default() };
+            Ge2eDiarizer::with_embedder(Box::new(Stub), o).describe()
+        };
+        let (off, on) = (method(None), method(Some(0.05)));
+        let (off, on) = (off.as_str(), on.as_str());
         assert!(overlap_hint(Some(off), &none).is_some_and(|h| h.contains("--overlap-margin")));
         assert_eq!(overlap_hint(Some(on), &none), None);
         assert_eq!(overlap_hint(Some(off), &[]), None);
