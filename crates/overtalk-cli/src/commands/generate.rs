@@ -26,9 +26,15 @@ pub struct ManArgs {
 }
 
 /// Prints the completion script for `args.shell`.
+///
+/// The script is generated in memory and then written: `clap_complete` panics when its writer
+/// fails, so a closed pipe (`overtalk completions fish | head`) must reach our own write, whose
+/// error `main` turns into a quiet exit 0.
 pub fn completions(args: CompletionArgs, mut cmd: clap::Command) -> Result<Outcome> {
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut cmd, "overtalk", &mut script);
     let mut out = std::io::stdout().lock();
-    clap_complete::generate(args.shell, &mut cmd, "overtalk", &mut out);
+    out.write_all(&script)?;
     out.flush()?;
     Ok(Outcome::Ok)
 }
@@ -37,8 +43,10 @@ pub fn completions(args: CompletionArgs, mut cmd: clap::Command) -> Result<Outco
 pub fn man(args: ManArgs, cmd: clap::Command) -> Result<Outcome> {
     match args.output {
         None => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(cmd).render(&mut page)?;
             let mut out = std::io::stdout().lock();
-            clap_mangen::Man::new(cmd).render(&mut out)?;
+            out.write_all(&page)?;
             out.flush()?;
         }
         Some(dir) => {
