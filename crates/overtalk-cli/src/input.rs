@@ -1,11 +1,12 @@
 //! Finding and reading inputs: files, directories, globs and `-` (stdin).
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use overtalk::format::{self, Format, ReadOptions, ReadOutput};
+use overtalk::Corpus;
 
 /// Flags shared by every command that reads transcripts.
 #[derive(Debug, Clone, clap::Args)]
@@ -171,6 +172,17 @@ pub fn read(
     args: &ReadArgs,
     rename: &HashMap<String, String>,
 ) -> Result<ReadOutput> {
+    read_noting_speakers(source, args, rename, &mut BTreeSet::new())
+}
+
+/// [`read`], adding the speakers' names as the file gives them (before `--speakers` renames
+/// them) to `speakers`, for [`warn_if_no_name_matches`].
+pub fn read_noting_speakers(
+    source: &Source,
+    args: &ReadArgs,
+    rename: &HashMap<String, String>,
+    speakers: &mut BTreeSet<String>,
+) -> Result<ReadOutput> {
     let options = args.options();
     let mut out = match source {
         Source::Stdin => {
@@ -187,9 +199,61 @@ pub fn read(
         Source::File(p) => format::read_path(p, args.from, &options)?,
     };
     if !rename.is_empty() {
-        out.corpus = out.corpus.map(|_, t| t.rename(rename));
+        note_speakers(&out.corpus, speakers);
+        out.corpus = rename_corpus(out.corpus, rename);
     }
     Ok(out)
+}
+
+/// Applies a `--speakers` map to every recording of `corpus` (for speakers that were not read
+/// by [`read`], such as the speakers detected in a recording).
+pub fn rename_corpus(corpus: Corpus, rename: &HashMap<String, String>) -> Corpus {
+    if rename.is_empty() {
+        corpus
+    } else {
+        corpus.map(|_, t| t.rename(rename))
+    }
+}
+
+/// Adds the names of the speakers of `corpus` to `speakers`.
+pub fn note_speakers(corpus: &Corpus, speakers: &mut BTreeSet<String>) {
+    for (_, t) in corpus.iter() {
+        speakers.extend(t.annotation().speakers().iter().map(|(_, n)| n.to_owned()));
+    }
+}
+
+/// Warns on stderr when `--speakers` was given but renames none of `speakers` (the names the
+/// inputs gave): a names file written for other files, or with a typo, would otherwise be
+/// ignored without a word.
+pub fn warn_if_no_name_matches(
+    names_file: Option<&Path>,
+    rename: &HashMap<String, String>,
+    speakers: &BTreeSet<String>,
+    quiet: bool,
+) {
+    let Some(path) = names_file else { return };
+    if quiet || rename.keys().any(|k| speakers.contains(k)) {
+        return;
+    }
+    let list = |names: Vec<&String>| {
+        let shown: Vec<String> = names.iter().take(8).map(|n| format!("{n:?}")).collect();
+        let more = names.len().saturating_sub(8);
+        if more > 0 {
+            format!("{} and {more} more", shown.join(", "))
+        } else if shown.is_empty() {
+            "none".to_owned()
+        } else {
+            shown.join(", ")
+        }
+    };
+    let mut keys: Vec<&String> = rename.keys().collect();
+    keys.sort();
+    eprintln!(
+        "overtalk: warning: {}: renames no speaker of the inputs (it names {}; the inputs have {})",
+        path.display(),
+        list(keys),
+        list(speakers.iter().collect())
+    );
 }
 
 /// Prints a source's warnings on stderr, unless quiet.

@@ -49,3 +49,23 @@ fn jsonl_gives_one_line_per_conversation_and_csv_the_onsets() {
     assert_eq!(lines.next(), Some("recording,speaker,time,holder,class,outcome,ferguson,partner,dist_to_completion,holder_remaining"));
     assert_eq!(lines.next(), Some("red-carpet,Interviewer,0,,opening,floor_taken,,,,"));
 }
+
+#[test]
+fn a_speakers_file_that_renames_nobody_is_warned_about() {
+    let dir = Dir::new();
+    dir.create("a.rttm", "SPEAKER a 1 0.000 1.000 <NA> <NA> A <NA> <NA>\n");
+    dir.create("names.toml", "B = \"Bea\"\n");
+    let run = dir.run(&["analyze", "a.rttm", "--speakers", "names.toml"]);
+    assert_eq!(run.code(), 0);
+    assert!(
+        run.stderr().contains(
+            "warning: names.toml: renames no speaker of the inputs (it names \"B\"; the inputs have \"A\")"
+        ),
+        "{}",
+        run.stderr()
+    );
+    dir.create("names.toml", "A = \"Ann\"\nB = \"Bea\"\n");
+    let run = dir.run(&["analyze", "a.rttm", "--speakers", "names.toml"]);
+    assert!(!run.stderr().contains("renames no speaker"), "{}", run.stderr());
+    assert!(run.ok().contains("Ann"));
+}

@@ -449,3 +449,38 @@ fn the_command_line_keeps_the_library_defaults() {
     got.sort_by(|x, y| x.partial_cmp(y).unwrap());
     assert_eq!(got, expected, "{cli}");
 }
+
+/// `--speakers` renames the speakers detected in recordings in `detect`, `analyze` and
+/// `report`, as it renames the speakers of a transcript; a names file that renames nobody is
+/// said so.
+#[test]
+fn speakers_file_renames_detected_speakers() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    write_two_mics(&dir, &a, &b);
+    dir.create("names.toml", "Host = \"Alice\"\n");
+    let names = ["--speakers", "names.toml"];
+    let rttm = detect_two_mics(&dir, &names).ok();
+    let who: std::collections::BTreeSet<String> = turns(&rttm).into_iter().map(|t| t.0).collect();
+    assert_eq!(who.into_iter().collect::<Vec<_>>(), ["Alice", "Guest"], "{rttm}");
+    let run = dir.run(&[&["analyze", "--format", "json"][..], &TRACKS, &names].concat());
+    let json: serde_json::Value = serde_json::from_str(&run.ok()).unwrap();
+    let speakers: Vec<&str> =
+        json["speakers"].as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(speakers, ["Alice", "Guest"]);
+    assert_eq!(run.stderr(), "");
+    dir.run(&[&["report", "-o", "r.html"][..], &TRACKS, &names].concat()).ok();
+    let html = dir.read("r.html");
+    assert!(html.contains("Alice") && !html.contains("\"Host\""), "report keeps the old name");
+
+    dir.create("other.toml", "SPEAKER_07 = \"Bob\"\n");
+    let run = detect_two_mics(&dir, &["--speakers", "other.toml"]);
+    assert_eq!(run.code(), 0);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: warning: other.toml: renames no speaker of the inputs (it names \
+         \"SPEAKER_07\"; the inputs have \"Guest\", \"Host\")\n"
+    );
+    let run = dir.run(&[&["analyze"][..], &TRACKS, &["--speakers", "other.toml"]].concat());
+    assert!(run.stderr().contains("other.toml: renames no speaker"), "{}", run.stderr());
+}

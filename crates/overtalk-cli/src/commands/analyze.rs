@@ -330,9 +330,13 @@ pub(crate) fn read_and_analyze(
     let mut sources = Vec::new();
     // Recordings first: detection turns each into who-spoke-when.
     let recordings: Vec<&str> = recordings.iter().map(|r| r.as_str()).collect();
+    let rename = read_args.rename_map()?;
+    let mut speakers = std::collections::BTreeSet::new();
     for detected in audio.detect_recordings(&recordings, globals)? {
         let file = detected.sources.first().map(input::Source::display).unwrap_or_default();
-        for (id, t) in detected.corpus.into_recordings() {
+        input::note_speakers(&detected.corpus, &mut speakers);
+        let corpus = input::rename_corpus(detected.corpus, &rename);
+        for (id, t) in corpus.into_recordings() {
             read.push((id, file.clone(), t, Some(detected.method.clone())));
         }
         sources.extend(detected.sources);
@@ -340,9 +344,8 @@ pub(crate) fn read_and_analyze(
     let transcripts: Vec<String> = transcripts.into_iter().cloned().collect();
     let transcript_sources =
         if transcripts.is_empty() { Vec::new() } else { input::expand(&transcripts)? };
-    let rename = read_args.rename_map()?;
     for source in &transcript_sources {
-        let out = input::read(source, read_args, &rename)?;
+        let out = input::read_noting_speakers(source, read_args, &rename, &mut speakers)?;
         input::print_warnings(source, &out, globals.quiet);
         let file = match source {
             input::Source::Stdin => "stdin".to_owned(),
@@ -355,6 +358,12 @@ pub(crate) fn read_and_analyze(
         }
     }
     sources.extend(transcript_sources);
+    input::warn_if_no_name_matches(
+        read_args.speakers.as_deref(),
+        &rename,
+        &speakers,
+        globals.quiet,
+    );
     read.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (id, _, _, _) in &read {

@@ -41,6 +41,10 @@ pub struct Args {
     /// The recording id written in the output (default: the first file's name without extension).
     #[arg(long, value_name = "ID")]
     recording_id: Option<String>,
+    /// Rename the detected speakers: a TOML file of `"SPEAKER_00" = "Alice"` lines (the names
+    /// `detect` writes without it: the `--track` and `--channels` names, `SPEAKER_00`, …).
+    #[arg(long, value_name = "names.toml")]
+    speakers: Option<PathBuf>,
     #[command(flatten)]
     detection: AudioArgs,
 }
@@ -268,8 +272,23 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let named: Vec<Source> = specs.iter().map(|s| Source::File(s.path.clone())).collect();
     let target = Target::from_arg(Some(&args.output));
     target.check_not_input(&named)?;
-    let detected =
+    let rename = match &args.speakers {
+        Some(p) => crate::input::read_rename_map(p)?,
+        None => std::collections::HashMap::new(),
+    };
+    let mut detected =
         args.detection.detect(args.audio.as_deref(), args.recording_id.as_deref(), globals)?;
+    if args.speakers.is_some() {
+        let mut speakers = std::collections::BTreeSet::new();
+        crate::input::note_speakers(&detected.corpus, &mut speakers);
+        crate::input::warn_if_no_name_matches(
+            args.speakers.as_deref(),
+            &rename,
+            &speakers,
+            globals.quiet,
+        );
+        detected.corpus = crate::input::rename_corpus(detected.corpus, &rename);
+    }
     // An RTTM or TextGrid has no place for the method: it goes to a terminal's stderr.
     // (`analyze` and `report` put it in their output, `score` on stderr.)
     if !globals.quiet && std::io::stderr().is_terminal() {
