@@ -100,9 +100,31 @@ impl Source {
     }
 }
 
+/// File extensions read as recordings rather than transcripts.
+const AUDIO_EXTENSIONS: &[&str] =
+    &["wav", "flac", "mp3", "ogg", "oga", "m4a", "aac", "mp4", "mov", "mkv", "webm", "opus"];
+
+/// Whether a path names a recording (by its extension).
+pub(crate) fn is_audio(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| AUDIO_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+}
+
 /// Expands the command line's inputs: directories are walked (recursively, sorted) for files
-/// whose extension overtalk knows; glob patterns are expanded; `-` is stdin.
+/// whose extension overtalk knows; glob patterns are expanded; `-` is stdin. Recordings in a
+/// directory are left out (see [`expand_with_recordings`]).
 pub fn expand(inputs: &[String]) -> Result<Vec<Source>> {
+    expand_inner(inputs, false)
+}
+
+/// [`expand`] for the commands that also take recordings (`analyze`, `report`): the
+/// recordings in a directory are included, as are those a glob matches.
+pub fn expand_with_recordings(inputs: &[String]) -> Result<Vec<Source>> {
+    expand_inner(inputs, true)
+}
+
+fn expand_inner(inputs: &[String], recordings: bool) -> Result<Vec<Source>> {
     let mut out = Vec::new();
     for arg in inputs {
         if arg == "-" {
@@ -112,11 +134,13 @@ pub fn expand(inputs: &[String]) -> Result<Vec<Source>> {
         let path = PathBuf::from(arg);
         if path.is_dir() {
             let mut found = Vec::new();
-            walk(&path, &mut found).with_context(|| format!("listing {}", path.display()))?;
+            walk(&path, recordings, &mut found)
+                .with_context(|| format!("listing {}", path.display()))?;
             if found.is_empty() {
                 bail!(
-                    "{}: no transcript or diarization files found in this directory",
-                    path.display()
+                    "{}: no transcript or diarization files{} found in this directory",
+                    path.display(),
+                    if recordings { " or recordings" } else { "" }
                 );
             }
             found.sort();
@@ -147,17 +171,20 @@ pub fn expand(inputs: &[String]) -> Result<Vec<Source>> {
     Ok(out)
 }
 
-fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// Collects the files of `dir` and its subdirectories that overtalk reads: transcripts and
+/// diarizations by extension (not UEMs), and recordings when `recordings` is set.
+fn walk(dir: &Path, recordings: bool, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let p = entry.path();
         let ft = entry.file_type()?;
         if ft.is_dir() {
-            walk(&p, found)?;
+            walk(&p, recordings, found)?;
         } else if ft.is_file() {
             let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let known = format::detect_by_name(&name).is_some_and(|f| f != Format::Uem)
-                || name.to_ascii_lowercase().ends_with(".json");
+                || name.to_ascii_lowercase().ends_with(".json")
+                || (recordings && is_audio(&p));
             if known && !name.starts_with('.') {
                 found.push(p);
             }

@@ -484,3 +484,30 @@ fn speakers_file_renames_detected_speakers() {
     let run = dir.run(&[&["analyze"][..], &TRACKS, &["--speakers", "other.toml"]].concat());
     assert!(run.stderr().contains("other.toml: renames no speaker"), "{}", run.stderr());
 }
+
+/// A directory's recordings are analysed with its transcripts, and a quoted glob of recordings
+/// is expanded (not opened as a file named `*.wav`).
+#[test]
+fn analyze_takes_the_recordings_of_a_directory_and_of_a_glob() {
+    let dir = Dir::new();
+    dir.create("rec/notes.rttm", "SPEAKER notes 1 0.000 1.000 <NA> <NA> A <NA> <NA>\n");
+    wav(&dir, "rec/call.wav", 1, 16_000, &speech());
+    let run = dir.run(&["analyze", "rec", "--no-diarize", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&run.ok()).unwrap();
+    let ids: Vec<&str> = json["conversations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["recording"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["call", "notes"]);
+    assert!(json["conversations"][0]["detection"]["method"].is_string());
+
+    let run = dir.run(&["analyze", "rec/*.wav", "--no-diarize", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&run.ok()).unwrap();
+    assert_eq!(json["recording"], "call");
+
+    let run = dir.run(&["analyze", "rec/*.flac"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(run.stderr(), "overtalk: error: rec/*.flac: the pattern matches no files\n");
+}

@@ -324,12 +324,21 @@ pub(crate) fn read_and_analyze(
     globals: Globals,
 ) -> Result<(Vec<input::Source>, Vec<Analyzed>)> {
     let params = how.params()?;
-    let (recordings, transcripts): (Vec<&String>, Vec<&String>) =
-        inputs.iter().partition(|i| is_audio(std::path::Path::new(i.as_str())));
+    // Directories and globs are expanded first, so the recordings they hold are detected too.
+    let expanded =
+        if inputs.is_empty() { Vec::new() } else { input::expand_with_recordings(inputs)? };
+    let (recordings, transcript_sources): (Vec<input::Source>, Vec<input::Source>) =
+        expanded.into_iter().partition(|s| matches!(s, input::Source::File(p) if is_audio(p)));
+    let recordings: Vec<PathBuf> = recordings
+        .into_iter()
+        .filter_map(|s| match s {
+            input::Source::File(p) => Some(p),
+            input::Source::Stdin => None,
+        })
+        .collect();
     let mut read: Vec<(String, String, Transcript, Option<String>)> = Vec::new();
     let mut sources = Vec::new();
     // Recordings first: detection turns each into who-spoke-when.
-    let recordings: Vec<&str> = recordings.iter().map(|r| r.as_str()).collect();
     let rename = read_args.rename_map()?;
     let mut speakers = std::collections::BTreeSet::new();
     for detected in audio.detect_recordings(&recordings, globals)? {
@@ -341,9 +350,6 @@ pub(crate) fn read_and_analyze(
         }
         sources.extend(detected.sources);
     }
-    let transcripts: Vec<String> = transcripts.into_iter().cloned().collect();
-    let transcript_sources =
-        if transcripts.is_empty() { Vec::new() } else { input::expand(&transcripts)? };
     for source in &transcript_sources {
         let out = input::read_noting_speakers(source, read_args, &rename, &mut speakers)?;
         input::print_warnings(source, &out, globals.quiet);

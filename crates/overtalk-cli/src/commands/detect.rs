@@ -99,16 +99,8 @@ pub(crate) struct Detected {
     pub(crate) method: String,
 }
 
-/// File extensions read as recordings rather than transcripts.
-const AUDIO_EXTENSIONS: &[&str] =
-    &["wav", "flac", "mp3", "ogg", "oga", "m4a", "aac", "mp4", "mov", "mkv", "webm", "opus"];
-
-/// Whether a path names a recording (by its extension).
-pub(crate) fn is_audio(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| AUDIO_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
-}
+/// Whether a path names a recording (by its extension); defined with the other input rules.
+pub(crate) use crate::input::is_audio;
 
 impl AudioArgs {
     fn options(&self) -> Result<DetectOptions> {
@@ -146,7 +138,7 @@ impl AudioArgs {
     /// recording.
     pub(crate) fn detect_recordings(
         &self,
-        recordings: &[&str],
+        recordings: &[impl AsRef<Path>],
         globals: Globals,
     ) -> Result<Vec<Detected>> {
         if !self.channels.is_empty() && recordings.len() != 1 {
@@ -157,7 +149,7 @@ impl AudioArgs {
             detected.push(self.detect(None, None, globals)?);
         }
         for r in recordings {
-            detected.push(self.detect(Some(Path::new(r)), None, globals)?);
+            detected.push(self.detect(Some(r.as_ref()), None, globals)?);
         }
         Ok(detected)
     }
