@@ -949,3 +949,55 @@ pub fn decode_all(path: &Path, options: &DecodeOptions) -> Result<(AudioInfo, Ve
     }
     Ok((d.info().clone(), out))
 }
+
+/// The container a file's first bytes announce, when they are those of a recording (`"WAV"`,
+/// `"FLAC"`, `"MP3"`, …), else `None`. Twelve bytes are enough; fewer give `None`.
+///
+/// Used to tell a user who hands a recording to a transcript reader what they gave, instead
+/// of a text decoding error. It looks only at the signature, not at whether the file decodes.
+pub fn container_of(head: &[u8]) -> Option<&'static str> {
+    let at = |i: usize, sig: &[u8]| head.get(i..i + sig.len()) == Some(sig);
+    if at(0, b"RIFF") && at(8, b"WAVE") {
+        Some("WAV")
+    } else if (at(0, b"RF64") || at(0, b"BW64")) && at(8, b"WAVE") {
+        Some("RF64/BW64 WAV")
+    } else if at(0, b"fLaC") {
+        Some("FLAC")
+    } else if at(0, b"OggS") {
+        Some("Ogg")
+    } else if at(0, b"ID3") {
+        Some("MP3")
+    } else if at(4, b"ftyp") {
+        Some("MP4/M4A/MOV")
+    } else if at(0, &[0x1A, 0x45, 0xDF, 0xA3]) {
+        Some("Matroska/WebM")
+    } else if head.len() >= 12 && head[0] == 0xFF && head[1] & 0xE0 == 0xE0 && head[1] < 0xFE {
+        // An MPEG audio frame (MP3 without an ID3 tag) or ADTS AAC: 11 set sync bits, which
+        // no UTF-8 text starts with (`FF FE` is the UTF-16 and UTF-32 byte-order mark).
+        Some(if head[1] & 0x06 == 0 { "AAC (ADTS)" } else { "MP3" })
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod container_tests {
+    use super::container_of;
+
+    #[test]
+    fn recordings_are_told_from_text_by_their_first_bytes() {
+        assert_eq!(container_of(b"RIFF\x24\0\0\0WAVEfmt "), Some("WAV"));
+        assert_eq!(container_of(b"fLaC\0\0\0\x22\0\0\0\0"), Some("FLAC"));
+        assert_eq!(container_of(b"OggS\0\x02\0\0\0\0\0\0"), Some("Ogg"));
+        assert_eq!(container_of(b"ID3\x04\0\0\0\0\0\0\0\0"), Some("MP3"));
+        assert_eq!(container_of(b"\xFF\xFB\x90\x64\0\0\0\0\0\0\0\0"), Some("MP3"));
+        assert_eq!(container_of(b"\xFF\xF1\x50\x80\0\0\0\0\0\0\0\0"), Some("AAC (ADTS)"));
+        assert_eq!(container_of(b"\0\0\0\x20ftypM4A "), Some("MP4/M4A/MOV"));
+        assert_eq!(container_of(b"\x1A\x45\xDF\xA3\x01\0\0\0\0\0\0\0"), Some("Matroska/WebM"));
+        assert_eq!(container_of(b"RIFF"), None, "too short to say");
+        assert_eq!(container_of(b"SPEAKER a 1 0.0 1.0 <NA>"), None);
+        assert_eq!(container_of(b"\xFF\xFEW\0E\0B\0V\0T\0T\0"), None, "UTF-16 text with a BOM");
+        assert_eq!(container_of(b"\xEF\xBB\xBFWEBVTT\n\n00"), None, "UTF-8 text with a BOM");
+        assert_eq!(container_of(b""), None);
+    }
+}

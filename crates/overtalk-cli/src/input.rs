@@ -218,18 +218,69 @@ pub fn read_noting_speakers(
                 .take(options.limits.max_bytes as u64 + 1)
                 .read_to_end(&mut bytes)
                 .context("reading stdin")?;
+            refuse_recording_bytes("<stdin>", &bytes)?;
             let mut o = options.clone();
             o.recording_id = Some("stdin".to_owned());
             format::read_bytes(&bytes, None, args.from, &o)
                 .map_err(|e| anyhow::Error::new(e.with_path("<stdin>")))?
         }
-        Source::File(p) => format::read_path(p, args.from, &options)?,
+        Source::File(p) => {
+            refuse_recording(p)?;
+            format::read_path(p, args.from, &options)?
+        }
     };
     if !rename.is_empty() {
         note_speakers(&out.corpus, speakers);
         out.corpus = rename_corpus(out.corpus, rename);
     }
     Ok(out)
+}
+
+/// Fails with a message that says what it is and which commands take it when `path` is a
+/// recording (by its first bytes or its extension), for the commands that read only text.
+pub fn refuse_recording(path: &Path) -> Result<()> {
+    match recording_kind(path) {
+        Some(kind) => {
+            bail!("{}", recording_given(&path.display().to_string(), kind, is_audio(path)))
+        }
+        None => Ok(()),
+    }
+}
+
+/// [`refuse_recording`] for bytes already read (stdin), named `name` in the message.
+pub fn refuse_recording_bytes(name: &str, bytes: &[u8]) -> Result<()> {
+    match overtalk_audio::decode::container_of(bytes) {
+        Some(kind) => bail!(
+            "{}, from a file named by its extension (.wav, .flac, .mp3, …), not from stdin",
+            recording_given(name, kind, true)
+        ),
+        None => Ok(()),
+    }
+}
+
+/// The container of `path` when it is a recording: by its first bytes, else by its extension
+/// (`None` when it cannot be opened: the reader then says why).
+fn recording_kind(path: &Path) -> Option<&'static str> {
+    let mut head = Vec::with_capacity(12);
+    let file = std::fs::File::open(path).ok()?;
+    file.take(12).read_to_end(&mut head).ok()?;
+    overtalk_audio::decode::container_of(&head).or_else(|| is_audio(path).then_some("audio"))
+}
+
+/// The error for a recording given where a transcript or diarization is read: what it is and
+/// which commands take it, instead of a text decoding error.
+fn recording_given(name: &str, kind: &str, named_as_audio: bool) -> String {
+    let mut m = format!(
+        "{name}: this is a recording ({kind}), not a transcript or diarization; \
+         `overtalk analyze`, `report` and `detect` take recordings (and `score -s` as the hypothesis)"
+    );
+    if !named_as_audio {
+        m.push_str(
+            ", known by their extension: rename it to .wav, .flac, .mp3, .ogg, .m4a, .opus, .mp4, \
+             .mkv or .webm as it is",
+        );
+    }
+    m
 }
 
 /// Applies a `--speakers` map to every recording of `corpus` (for speakers that were not read

@@ -511,3 +511,47 @@ fn analyze_takes_the_recordings_of_a_directory_and_of_a_glob() {
     assert_eq!(run.code(), 2);
     assert_eq!(run.stderr(), "overtalk: error: rec/*.flac: the pattern matches no files\n");
 }
+
+/// A recording given to a command that reads only transcripts says what it is and which
+/// commands take it, whatever its name, instead of a text decoding error.
+#[test]
+fn a_recording_given_to_info_convert_or_validate_is_named_as_one() {
+    let dir = Dir::new();
+    wav(&dir, "a.wav", 1, 16_000, &[0; 160]);
+    wav(&dir, "a.dat", 1, 16_000, &[0; 160]);
+    let says = "a.wav: this is a recording (WAV), not a transcript or diarization; `overtalk \
+                analyze`, `report` and `detect` take recordings (and `score -s` as the hypothesis)";
+    for args in
+        [&["info", "a.wav"][..], &["convert", "a.wav", "-o", "a.rttm"], &["validate", "a.wav"]]
+    {
+        let run = dir.run(args);
+        assert_eq!(
+            (run.code(), run.stderr()),
+            (2, format!("overtalk: error: {says}\n")),
+            "{args:?}"
+        );
+    }
+    let run = dir.run(&["info", "a.dat"]);
+    assert!(run.stderr().contains("a.dat: this is a recording (WAV)"), "{}", run.stderr());
+    assert!(run.stderr().contains("rename it to .wav"), "{}", run.stderr());
+    let bytes = std::fs::read(dir.path().join("a.wav")).unwrap();
+    let run = dir.run_bytes(&["validate", "-"], &bytes);
+    assert!(run.stderr().contains("<stdin>: this is a recording (WAV)"), "{}", run.stderr());
+    assert!(!dir.path().join("a.rttm").exists());
+}
+
+/// Silence is said to be silence, not reported as a conversation of 0 speakers.
+#[test]
+fn a_silent_recording_says_no_speech_was_found() {
+    let dir = Dir::new();
+    wav(&dir, "quiet.wav", 1, 16_000, &vec![0; 32_000]);
+    let warning = "overtalk: warning: quiet.wav: no speech found in 2.00 s of audio: the \
+                   recording is silent or below the detector's threshold, so the result has no \
+                   speakers\n";
+    let run = dir.run(&["detect", "quiet.wav", "--no-diarize"]);
+    assert_eq!((run.code(), run.stdout(), run.stderr()), (0, String::new(), warning.to_owned()));
+    let run = dir.run(&["analyze", "quiet.wav", "--no-diarize"]);
+    assert!(run.stderr().contains(warning), "{}", run.stderr());
+    let first = run.stdout().lines().next().unwrap_or_default().to_owned();
+    assert!(first.starts_with("quiet: no speech found in the recording, 0 speakers"), "{first}");
+}

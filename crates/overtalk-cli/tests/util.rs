@@ -51,7 +51,16 @@ impl Dir {
         self.spawn(args, stdin, &[])
     }
 
+    /// `overtalk ARGS…` fed these bytes on stdin.
+    pub fn run_bytes(&self, args: &[&str], stdin: &[u8]) -> Run {
+        self.spawn_bytes(args, Some(stdin), &[])
+    }
+
     fn spawn(&self, args: &[&str], stdin: Option<&str>, env: &[(&str, &Path)]) -> Run {
+        self.spawn_bytes(args, stdin.map(str::as_bytes), env)
+    }
+
+    fn spawn_bytes(&self, args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &Path)]) -> Run {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_overtalk"));
         cmd.envs(env.iter().copied())
             .args(args)
@@ -61,7 +70,7 @@ impl Dir {
             .stderr(Stdio::piped());
         let mut child = cmd.spawn().expect("overtalk runs");
         if let Some(input) = stdin {
-            child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+            child.stdin.take().unwrap().write_all(input).unwrap();
         } else {
             drop(child.stdin.take());
         }

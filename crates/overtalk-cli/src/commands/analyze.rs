@@ -687,9 +687,13 @@ fn render(
     out: &mut dyn std::io::Write,
 ) -> Result<()> {
     let c = &r.conversation;
+    let speakers = match r.speakers.len() {
+        // A recording in which detection found nobody talking.
+        0 if detection.is_some() => "no speech found in the recording, 0 speakers".to_owned(),
+        n => format!("{n} speakers"),
+    };
     let heading = format!(
-        "{id}: {} speakers, span {} s, speech {} s, overlap {} s ({} of speech)",
-        r.speakers.len(),
+        "{id}: {speakers}, span {} s, speech {} s, overlap {} s ({} of speech)",
         secs(c.span),
         secs(c.speech),
         secs(c.overlap),

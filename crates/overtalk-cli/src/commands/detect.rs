@@ -183,7 +183,9 @@ impl AudioArgs {
                 vad_chosen,
                 globals,
             )?;
-            return Ok(Detected { sources, corpus, method });
+            let detected = Detected { sources, corpus, method };
+            warn_if_silent(&detected, globals);
+            return Ok(detected);
         }
         let bar = crate::progress::seconds_bar(globals);
         let detection = pipeline::detect(&specs, &options, &mut |p: Progress<'_>| {
@@ -227,7 +229,31 @@ impl AudioArgs {
         }
         builder.extent(Segment::new(Time(0), Time(detection.duration.0)));
         let method = describe(&options, specs.len());
-        Ok(Detected { sources, corpus: Corpus::single(id, builder.build()), method })
+        let detected = Detected { sources, corpus: Corpus::single(id, builder.build()), method };
+        warn_if_silent(&detected, globals);
+        Ok(detected)
+    }
+}
+
+/// Says so on stderr when no speech at all was found in a recording, so that an empty RTTM or
+/// a table of "0 speakers" is not mistaken for a result about people.
+fn warn_if_silent(detected: &Detected, globals: Globals) {
+    if globals.quiet {
+        return;
+    }
+    for (_, t) in detected.corpus.iter() {
+        if !t.annotation().is_empty() {
+            continue;
+        }
+        let names: Vec<String> = detected.sources.iter().map(Source::display).collect();
+        let length = t.declared_extent().map_or_else(String::new, |e| {
+            format!(" in {:.2} s of audio", e.duration().as_secs_f64())
+        });
+        eprintln!(
+            "overtalk: warning: {}: no speech found{length}: the recording is silent or below \
+             the detector's threshold, so the result has no speakers",
+            names.join(", ")
+        );
     }
 }
 

@@ -73,12 +73,14 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     for source in &sources {
         let text = match source {
             Source::Stdin => {
-                let mut s = String::new();
-                std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
                     .context("reading stdin")?;
-                s
+                input::refuse_recording_bytes("<stdin>", &bytes)?;
+                String::from_utf8(bytes).context("reading stdin")?
             }
             Source::File(p) => {
+                input::refuse_recording(p)?;
                 let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
                 format::decode(&bytes, "rttm", &format::Limits::default())
                     .map_err(|e| e.with_path(p))?
