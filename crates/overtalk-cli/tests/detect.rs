@@ -181,6 +181,7 @@ fn analyze_and_report_take_recordings_directly() {
     let one_step = dir.run(&[&["analyze"][..], &TRACKS, &["--format", "json"]].concat()).ok();
     let x: serde_json::Value = serde_json::from_str(&two_steps).unwrap();
     let y: serde_json::Value = serde_json::from_str(&one_step).unwrap();
+    let (x, y) = (&x["conversations"][0], &y["conversations"][0]);
     assert_eq!(x["speakers"], y["speakers"]);
     assert_eq!(x["conversation"]["counts"], y["conversation"]["counts"]);
     assert_eq!(y["recording"], "a");
@@ -219,7 +220,7 @@ fn one_recording_is_diarized_unless_asked_not_to() {
     assert_eq!(times(&auto), times(&plain), "the fallback finds the same speech");
     let json = dir.run_env(&["analyze", "clip.wav", "--no-diarize", "--format", "json"], &env).ok();
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let method = v["detection"]["method"].as_str().unwrap();
+    let method = v["conversations"][0]["detection"]["method"].as_str().unwrap();
     assert!(
         method.starts_with("one track, one speaker (voice activity only); vad earshot"),
         "{method}"
@@ -289,7 +290,7 @@ fn a_speaker_model_on_the_command_line_diarizes_with_the_options_given() {
     let json =
         dir.run(&[&["analyze", "clip.wav", "--format", "json"][..], &model, &flags].concat());
     let v: serde_json::Value = serde_json::from_str(&json.ok()).unwrap();
-    let method = v["detection"]["method"].as_str().unwrap();
+    let method = v["conversations"][0]["detection"]["method"].as_str().unwrap();
     assert!(method.starts_with("ge2e (model "), "{method}");
     assert!(method.contains("speakers 1..3; overlap margin 0.05;"), "{method}");
     for (flags, message) in [
@@ -465,8 +466,12 @@ fn speakers_file_renames_detected_speakers() {
     assert_eq!(who.into_iter().collect::<Vec<_>>(), ["Alice", "Guest"], "{rttm}");
     let run = dir.run(&[&["analyze", "--format", "json"][..], &TRACKS, &names].concat());
     let json: serde_json::Value = serde_json::from_str(&run.ok()).unwrap();
-    let speakers: Vec<&str> =
-        json["speakers"].as_object().unwrap().keys().map(String::as_str).collect();
+    let speakers: Vec<&str> = json["conversations"][0]["speakers"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     assert_eq!(speakers, ["Alice", "Guest"]);
     assert_eq!(run.stderr(), "");
     dir.run(&[&["report", "-o", "r.html"][..], &TRACKS, &names].concat()).ok();
@@ -505,7 +510,7 @@ fn analyze_takes_the_recordings_of_a_directory_and_of_a_glob() {
 
     let run = dir.run(&["analyze", "rec/*.wav", "--no-diarize", "--format", "json"]);
     let json: serde_json::Value = serde_json::from_str(&run.ok()).unwrap();
-    assert_eq!(json["recording"], "call");
+    assert_eq!(json["conversations"][0]["recording"], "call");
 
     let run = dir.run(&["analyze", "rec/*.flac"]);
     assert_eq!(run.code(), 2);

@@ -428,17 +428,13 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     target.write_with(|out| {
         match args.format {
             AnalyzeFormat::Json => {
-                if convs.len() == 1 {
-                    serde_json::to_writer_pretty(&mut *out, &convs[0])
-                        .map_err(std::io::Error::from)?;
-                } else {
-                    let many = Many {
-                        schema_version: analysis::SCHEMA_VERSION,
-                        conversations: convs,
-                        corpus: totals,
-                    };
-                    serde_json::to_writer_pretty(&mut *out, &many).map_err(std::io::Error::from)?;
-                }
+                // The same shape for one conversation as for many, so a script reads both alike.
+                let many = Many {
+                    schema_version: analysis::SCHEMA_VERSION,
+                    conversations: convs,
+                    corpus: totals,
+                };
+                serde_json::to_writer_pretty(&mut *out, &many).map_err(std::io::Error::from)?;
                 writeln!(out)?;
             }
             AnalyzeFormat::Jsonl => {
@@ -1007,14 +1003,22 @@ mod tests {
         let ex = example();
         let json: serde_json::Value =
             serde_json::from_str(&run_to_string(&["--format", "json"], &[&ex])).unwrap();
-        assert_eq!(json["recording"], "red-carpet");
-        assert_eq!(json["schema_version"], 1);
-        assert_eq!(json["turns"].as_array().unwrap().len(), 11);
-        assert_eq!(json["mode"]["Wife"], "timing");
+        // One conversation has the shape of many: a list of one, and the totals.
+        let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, ["conversations", "corpus", "schema_version"]);
+        assert_eq!(json["schema_version"], 2);
+        assert_eq!(json["corpus"]["recordings"], 1);
+        assert_eq!(json["conversations"].as_array().unwrap().len(), 1);
+        let one = &json["conversations"][0];
+        assert_eq!(one["recording"], "red-carpet");
+        assert_eq!(one["schema_version"], 2);
+        assert_eq!(one["turns"].as_array().unwrap().len(), 11);
+        assert_eq!(one["mode"]["Wife"], "timing");
         // The same file named twice is read once; jsonl gets one line per conversation.
         let once: serde_json::Value =
             serde_json::from_str(&run_to_string(&["--format", "json"], &[&ex, &ex])).unwrap();
-        assert_eq!(once["recording"], "red-carpet");
+        assert_eq!(once["conversations"][0]["recording"], "red-carpet");
+        assert_eq!(once["corpus"]["recordings"], 1);
         let dir = tempfile::tempdir().unwrap();
         let other = dir.path().join("other.rttm");
         let text = std::fs::read_to_string(&ex).unwrap().replace("red-carpet 1", "copy 1");
@@ -1053,7 +1057,8 @@ mod tests {
     fn timing_only_drops_the_words() {
         let vtt = example().replace(".rttm", ".vtt");
         let strip = |v: &str| {
-            let mut v: serde_json::Value = serde_json::from_str(v).unwrap();
+            let v: serde_json::Value = serde_json::from_str(v).unwrap();
+            let mut v = v["conversations"][0].clone();
             v["recording"] = serde_json::Value::Null;
             v
         };

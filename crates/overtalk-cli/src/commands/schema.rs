@@ -14,9 +14,10 @@ use crate::{Globals, Outcome};
 
 /// Print the JSON Schema (draft 2020-12) of `overtalk analyze --format json` output.
 ///
-/// One conversation is an object with `recording`, `schema_version` and the §5.7 fields;
-/// several are `{schema_version, conversations: [...], corpus: {...}}`; `--format jsonl` writes
-/// one conversation object per line.
+/// The output is `{schema_version, conversations: [...], corpus: {...}}`, for one conversation
+/// as for many (since schema version 2); each conversation is an object with `recording`,
+/// `schema_version` and the §5.7 fields. `--format jsonl` writes one conversation object per
+/// line (`#/$defs/conversation`).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  overtalk schema > analyze.schema.json")]
 pub struct Args {
@@ -358,19 +359,14 @@ pub fn schema() -> Value {
         "title": "overtalk analyze output",
         "description": "Conversation dynamics per conversation-metrics.md §5.7: times in integer milliseconds, shares as fractions, undefined values null.",
         "$defs": { "conversation": conversation(), "corpus": corpus() },
-        "oneOf": [
-            { "$ref": "#/$defs/conversation" },
-            {
-                "type": "object",
-                "properties": {
-                    "schema_version": { "const": SCHEMA_VERSION },
-                    "conversations": { "type": "array", "items": { "$ref": "#/$defs/conversation" } },
-                    "corpus": { "$ref": "#/$defs/corpus" }
-                },
-                "required": ["schema_version", "conversations", "corpus"],
-                "additionalProperties": false
-            }
-        ]
+        "type": "object",
+        "properties": {
+            "schema_version": { "const": SCHEMA_VERSION },
+            "conversations": { "type": "array", "items": { "$ref": "#/$defs/conversation" } },
+            "corpus": { "$ref": "#/$defs/corpus" }
+        },
+        "required": ["schema_version", "conversations", "corpus"],
+        "additionalProperties": false
     });
     if let Some(o) = root.as_object_mut() {
         o.insert("x-schema-version".into(), json!(SCHEMA_VERSION));
@@ -473,14 +469,17 @@ pub(crate) mod tests {
         let empty =
             overtalk::analysis::analyze(&overtalk::Transcript::default(), &Params::default())
                 .unwrap();
+        let conversation = &s["$defs"]["conversation"];
         let one = serde_json::to_value(Conversation {
             recording: "red-carpet",
             detection: None,
             analysis: &a,
         })
         .unwrap();
-        check(&one, &s, &s, "$").unwrap();
+        check(&one, conversation, &s, "$").unwrap();
         assert!(one.get("detection").is_none());
+        // A lone conversation is not the whole output (schema version 1 allowed it).
+        assert!(check(&one, &s, &s, "$").is_err());
         // A conversation detected from a recording says how.
         let detected = serde_json::to_value(Conversation {
             recording: "red-carpet",
@@ -488,7 +487,7 @@ pub(crate) mod tests {
             analysis: &a,
         })
         .unwrap();
-        check(&detected, &s, &s, "$").unwrap();
+        check(&detected, conversation, &s, "$").unwrap();
         assert_eq!(detected["detection"]["method"], "ge2e (…)");
         let results =
             vec![("red-carpet".to_owned(), a.clone()), ("empty".to_owned(), empty.clone())];

@@ -18,7 +18,11 @@ use super::params::Params;
 pub type Name = Arc<str>;
 
 /// Version of this JSON layout; bumped on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 1;
+///
+/// 2: `overtalk analyze --format json` writes `{schema_version, conversations, corpus}` for one
+/// conversation as for many (version 1 wrote a lone conversation as the top-level object).
+/// A conversation object and a `--format jsonl` line are unchanged.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// How completion points and backchannels were judged for a speaker (§5.1 Modes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
