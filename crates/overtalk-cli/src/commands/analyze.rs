@@ -33,7 +33,7 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = AnalyzeFormat::Table)]
     format: AnalyzeFormat,
-    /// Event list written by `--format csv|tsv`.
+    /// Event list (or, with `speakers`, the per-speaker table) written by `--format csv|tsv`.
     #[arg(long, value_enum, default_value_t = Events::Onsets)]
     events: Events,
     /// Write to this file instead of stdout.
@@ -175,6 +175,8 @@ enum Events {
     Intervals,
     Turns,
     Transfers,
+    /// The per-speaker table (one row per speaker; times in ms, shares as fractions).
+    Speakers,
 }
 
 /// One conversation's result with its recording id.
@@ -540,6 +542,26 @@ fn write_events(
             &["recording", "speaker", "start", "end", "claim", "n_talkspurts", "n_tokens"]
         }
         Events::Transfers => &["recording", "time", "from", "to", "fto"],
+        Events::Speakers => &[
+            "recording",
+            "speaker",
+            "mode",
+            "talk",
+            "talk_share",
+            "solo",
+            "floor",
+            "floor_share",
+            "turns",
+            "longest_turn",
+            "words",
+            "wpm",
+            "backchannels",
+            "interruptions_made",
+            "interruptions_made_successful",
+            "interruptions_received",
+            "interruptions_received_successful",
+            "median_fto_in",
+        ],
     };
     writeln!(out, "{}", header.join(&sep.to_string()))?;
     for (id, r) in results {
@@ -602,6 +624,32 @@ fn write_events(
                         t.from.to_string(),
                         t.to.to_string(),
                         opt(&t.fto),
+                    ]
+                })
+                .collect(),
+            Events::Speakers => r
+                .speakers
+                .iter()
+                .map(|(name, x)| {
+                    vec![
+                        id.clone(),
+                        name.clone(),
+                        r.mode.get(name).map(name_of).unwrap_or_default(),
+                        x.talk.to_string(),
+                        opt(&x.talk_share),
+                        x.solo.to_string(),
+                        x.floor.to_string(),
+                        opt(&x.floor_share),
+                        x.turns.to_string(),
+                        opt(&x.longest_turn),
+                        x.words.to_string(),
+                        opt(&x.wpm),
+                        x.backchannels.to_string(),
+                        x.interruptions_made.attempts.to_string(),
+                        x.interruptions_made.successful.to_string(),
+                        x.interruptions_received.attempts.to_string(),
+                        x.interruptions_received.successful.to_string(),
+                        opt(&x.median_fto_in),
                     ]
                 })
                 .collect(),
@@ -1041,6 +1089,11 @@ mod tests {
         assert_eq!(rows[0], "recording,time,from,to,fto");
         assert_eq!(rows[1], "red-carpet,3450,Interviewer,Husband,450");
         assert_eq!(rows.len(), 11);
+        let speakers = run_to_string(&["--format", "csv", "--events", "speakers"], &[&ex]);
+        let rows: Vec<&str> = speakers.lines().collect();
+        assert_eq!(rows[0], "recording,speaker,mode,talk,talk_share,solo,floor,floor_share,turns,longest_turn,words,wpm,backchannels,interruptions_made,interruptions_made_successful,interruptions_received,interruptions_received_successful,median_fto_in");
+        assert_eq!(rows.len(), 4, "a header and one row per speaker");
+        assert!(rows[1].starts_with("red-carpet,Husband,timing,9050,"), "{}", rows[1]);
         let tsv = run_to_string(&["--format", "tsv", "--events", "intervals"], &[&ex]);
         assert!(tsv
             .lines()
