@@ -9,10 +9,60 @@ fn info_json_counts_speech_and_overlap() {
     let r = &v["recordings"][0];
     assert_eq!(r["recording"], "clip");
     assert_eq!(r["speakers"], 2);
-    assert_eq!(r["turns"], 2);
+    assert_eq!(r["segments"], 2);
     assert_eq!(r["speech_s"], 4.5);
     assert_eq!(r["overlap_s"], 0.5);
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], 2);
+}
+
+/// The table says segments (what the file holds, not turns), keeps the decimals of short
+/// clips, and labels the UEM duration as such beside the file's own duration.
+#[test]
+fn info_table_has_segments_decimals_and_a_labelled_uem_duration() {
+    let dir = Dir::new();
+    dir.create(
+        "clip.rttm",
+        "SPEAKER clip 1 0.250 4.000 <NA> <NA> Wife <NA> <NA>
+SPEAKER clip 1 3.500 1.000 <NA> <NA> Husband <NA> <NA>
+",
+    );
+    dir.create("clip.uem", "clip 1 0.000 3.125\n");
+    let table = dir.run(&["info", "clip.rttm"]).ok();
+    assert_eq!(
+        table,
+        "recording  speakers  segments    duration      speech     overlap  overlap %\n\
+         clip              2         2  0:00:04.50  0:00:04.25  0:00:00.75       17.6\n"
+    );
+    let table = dir.run(&["info", "clip.rttm", "--uem", "clip.uem"]).ok();
+    assert_eq!(
+        table,
+        "recording  speakers  segments    duration  UEM duration      speech     overlap  overlap %\n\
+         clip              2         2  0:00:04.50    0:00:03.13  0:00:04.25  0:00:00.75       17.6\n"
+    );
+}
+
+/// Wide (CJK) names take two columns each: the columns after them still line up.
+#[test]
+fn tables_align_wide_characters() {
+    let dir = Dir::new();
+    dir.create(
+        "m.rttm",
+        "SPEAKER 会议 1 0.000 1.000 <NA> <NA> 王芳 <NA> <NA>\nSPEAKER 会议 1 0.500 1.000 <NA> <NA> B <NA> <NA>\nSPEAKER ab 1 0.000 1.000 <NA> <NA> B <NA> <NA>\n",
+    );
+    let info = dir.run(&["info", "m.rttm"]).ok();
+    let lines: Vec<&str> = info.lines().collect();
+    assert_eq!(
+        lines[1],
+        "ab                           1         1  0:00:01.00  0:00:01.00  0:00:00.00        0.0"
+    );
+    assert_eq!(
+        lines[2],
+        "会议                         2         2  0:00:01.50  0:00:01.50  0:00:00.50       33.3"
+    );
+    let table = dir.run(&["analyze", "m.rttm"]).ok();
+    let rows: Vec<&str> = table.lines().filter(|l| l.contains(" timing ")).collect();
+    assert!(rows.iter().any(|l| l.starts_with("B        timing    1.00")), "{table}");
+    assert!(rows.iter().any(|l| l.starts_with("王芳     timing    1.00")), "{table}");
 }
 
 /// The statistics table of the AMI README, split by split (only_words).
@@ -50,7 +100,7 @@ fn info_reproduces_the_ami_readme_table() {
             share,
             "{split}"
         );
-        assert_eq!(t["turns"], turns, "{split}");
+        assert_eq!(t["segments"], turns, "{split}");
         assert_eq!(t["speakers_per_recording_min"], lo, "{split}");
         assert_eq!(
             format!("{:.1}", t["speakers_per_recording_mean"].as_f64().unwrap()),
@@ -85,7 +135,7 @@ fn info_reproduces_the_voxconverse_readme_table() {
             share,
             "{split}"
         );
-        assert_eq!(t["turns"], turns, "{split}");
+        assert_eq!(t["segments"], turns, "{split}");
         assert_eq!(t["speakers_per_recording_min"], lo, "{split}");
         assert_eq!(
             format!("{:.1}", t["speakers_per_recording_mean"].as_f64().unwrap()),

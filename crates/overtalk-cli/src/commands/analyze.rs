@@ -691,8 +691,8 @@ fn table(
     let widths: Vec<usize> = (0..header.len())
         .map(|i| {
             rows.iter()
-                .map(|r| r[i].chars().count())
-                .chain([header[i].chars().count()])
+                .map(|r| crate::output::width(&r[i]))
+                .chain([crate::output::width(&header[i])])
                 .max()
                 .unwrap_or(0)
         })
@@ -703,9 +703,9 @@ fn table(
             .enumerate()
             .map(|(i, c)| {
                 if i == 0 {
-                    format!("{c:<w$}", w = widths[i])
+                    crate::output::pad_right(c, widths[i])
                 } else {
-                    format!("{c:>w$}", w = widths[i])
+                    crate::output::pad_left(c, widths[i])
                 }
             })
             .collect::<Vec<_>>()

@@ -14,8 +14,11 @@ use crate::{Globals, Outcome};
 
 /// Summarise transcripts: recordings, speakers, duration, speech, overlapped share, turns.
 ///
-/// "Turns" are the tracks as the file gives them (RTTM lines, cues, intervals). The overlapped
-/// share is the time with two or more speakers divided by the time with at least one.
+/// "Segments" are the tracks as the file gives them (RTTM lines, cues, intervals), not turns
+/// (`overtalk analyze` finds those). The duration runs from time 0 to the end of the last
+/// segment; with `--uem` the scored (UEM) duration has a column of its own. Times are
+/// h:mm:ss.ss. The overlapped share is the time with two or more speakers divided by the time
+/// with at least one.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  overtalk info interview.vtt\n  overtalk info ami/only_words/rttms/test --uem ami/uems/test\n  overtalk info corpus/ --format json"
@@ -51,7 +54,8 @@ struct Row {
     recording: String,
     source: String,
     speakers: usize,
-    turns: usize,
+    /// Segments as the file gives them (schema version 1 called them `turns`).
+    segments: usize,
     /// From time 0 to the end of the last turn (or the declared end of the recording, if later).
     duration_s: f64,
     uem_s: Option<f64>,
@@ -64,7 +68,7 @@ struct Row {
 #[derive(Debug, Serialize)]
 struct Totals {
     recordings: usize,
-    turns: usize,
+    segments: usize,
     duration_hours: f64,
     uem_hours: Option<f64>,
     speech_hours: f64,
@@ -119,7 +123,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                 recording: id.to_owned(),
                 source: source.display(),
                 speakers: a.speakers().len(),
-                turns: a.len(),
+                segments: a.len(),
                 duration_s: end.as_secs_f64(),
                 uem_s: u.map(|d| d.as_secs_f64()),
                 speech_s: sp.duration().as_secs_f64(),
@@ -132,7 +136,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let counts: Vec<usize> = rows.iter().map(|r| r.speakers).collect();
     let totals = Totals {
         recordings: rows.len(),
-        turns: rows.iter().map(|r| r.turns).sum(),
+        segments: rows.iter().map(|r| r.segments).sum(),
         duration_hours: duration.as_secs_f64() / 3600.0,
         uem_hours: (!uems.is_empty()).then(|| uem_total.as_secs_f64() / 3600.0),
         speech_hours: speech.as_secs_f64() / 3600.0,
@@ -146,7 +150,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         speakers_per_recording_max: counts.iter().copied().max().unwrap_or(0),
         distinct_speakers: names.len(),
     };
-    let info = Info { schema_version: 1, recordings: rows, totals };
+    // 2: `turns` became `segments` (they are the file's segments, not turns).
+    let info = Info { schema_version: 2, recordings: rows, totals };
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
     target.write_with(|out| {
@@ -172,32 +177,44 @@ fn share(part: Delta, whole: Delta) -> f64 {
     }
 }
 
+/// Seconds as `h:mm:ss.ss` (rounded to the centisecond), so short clips keep their decimals.
 fn hms(secs: f64) -> String {
-    let us = (secs * 1e6).round() as i64;
-    let total = us / 1_000_000;
-    format!("{}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60)
+    let cs = (secs * 100.0).round() as i64;
+    let total = cs / 100;
+    format!("{}:{:02}:{:02}.{:02}", total / 3600, total / 60 % 60, total % 60, cs % 100)
 }
 
 fn render_table(info: &Info, style: InfoFormat, out: &mut dyn std::io::Write) -> Result<()> {
-    let header = ["recording", "speakers", "turns", "duration", "speech", "overlap", "overlap %"];
+    let with_uem = info.totals.uem_hours.is_some();
+    let mut header = vec!["recording", "speakers", "segments", "duration"];
+    if with_uem {
+        header.push("UEM duration");
+    }
+    header.extend(["speech", "overlap", "overlap %"]);
     let mut rows: Vec<Vec<String>> = info
         .recordings
         .iter()
         .map(|r| {
-            vec![
+            let mut row = vec![
                 r.recording.clone(),
                 r.speakers.to_string(),
-                r.turns.to_string(),
-                hms(r.uem_s.unwrap_or(r.duration_s)),
+                r.segments.to_string(),
+                hms(r.duration_s),
+            ];
+            if with_uem {
+                row.push(r.uem_s.map_or_else(|| "-".to_owned(), hms));
+            }
+            row.extend([
                 hms(r.speech_s),
                 hms(r.overlap_s),
                 format!("{:.1}", r.overlap_share * 100.0),
-            ]
+            ]);
+            row
         })
         .collect();
     let t = &info.totals;
     if info.recordings.len() > 1 {
-        rows.push(vec![
+        let mut row = vec![
             format!("total ({} recordings)", t.recordings),
             format!(
                 "{}/{:.1}/{}",
@@ -205,12 +222,18 @@ fn render_table(info: &Info, style: InfoFormat, out: &mut dyn std::io::Write) ->
                 t.speakers_per_recording_mean,
                 t.speakers_per_recording_max
             ),
-            t.turns.to_string(),
-            format!("{:.2} h", t.uem_hours.unwrap_or(t.duration_hours)),
+            t.segments.to_string(),
+            format!("{:.2} h", t.duration_hours),
+        ];
+        if let Some(u) = t.uem_hours {
+            row.push(format!("{u:.2} h"));
+        }
+        row.extend([
             format!("{:.2} h", t.speech_hours),
             "".to_owned(),
             format!("{:.1}", t.overlap_share * 100.0),
         ]);
+        rows.push(row);
     }
     match style {
         InfoFormat::Tsv => {
@@ -230,8 +253,8 @@ fn render_table(info: &Info, style: InfoFormat, out: &mut dyn std::io::Write) ->
             let widths: Vec<usize> = (0..header.len())
                 .map(|i| {
                     rows.iter()
-                        .map(|r| r[i].chars().count())
-                        .chain([header[i].len()])
+                        .map(|r| crate::output::width(&r[i]))
+                        .chain([crate::output::width(header[i])])
                         .max()
                         .unwrap_or(0)
                 })
@@ -242,15 +265,16 @@ fn render_table(info: &Info, style: InfoFormat, out: &mut dyn std::io::Write) ->
                     .enumerate()
                     .map(|(i, c)| {
                         if i == 0 {
-                            format!("{c:<w$}", w = widths[i])
+                            crate::output::pad_right(c, widths[i])
                         } else {
-                            format!("{c:>w$}", w = widths[i])
+                            crate::output::pad_left(c, widths[i])
                         }
                     })
                     .collect::<Vec<_>>()
                     .join("  ")
             };
-            writeln!(out, "{}", line(&header.map(str::to_owned)))?;
+            let header: Vec<String> = header.iter().map(|h| (*h).to_owned()).collect();
+            writeln!(out, "{}", line(&header))?;
             for r in &rows {
                 writeln!(out, "{}", line(r))?;
             }

@@ -756,17 +756,17 @@ fn render_with(
             let cols = HEADER.len();
             let mut width = [0usize; 10];
             for (i, h) in HEADER.iter().enumerate() {
-                width[i] = h.chars().count();
+                width[i] = crate::output::width(h);
             }
             for r in &all {
                 for i in 0..cols {
-                    width[i] = width[i].max(r[i].chars().count());
+                    width[i] = width[i].max(crate::output::width(&r[i]));
                 }
             }
             let line = |cells: &[String]| -> String {
                 let mut s = String::new();
                 for (i, c) in cells.iter().enumerate() {
-                    let pad = width[i].saturating_sub(c.chars().count());
+                    let pad = width[i].saturating_sub(crate::output::width(c));
                     if (2..9).contains(&i) {
                         s.push_str(&" ".repeat(pad));
                         s.push_str(c);
