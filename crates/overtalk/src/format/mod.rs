@@ -575,6 +575,12 @@ pub fn sniff(text: &str) -> Option<Format> {
     if ["@UTF8", "@Begin", "@Font:", "@Window:"].iter().any(|h| trimmed.starts_with(h)) {
         return Some(Format::Chat);
     }
+    // `[00:01:02] Name: text` paragraphs start like a JSON array.
+    if trimmed.starts_with('[') {
+        if let Some(f) = paragraphs::sniff(trimmed) {
+            return Some(f);
+        }
+    }
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         // By the keys of the top-level object, in any order, looking past the 64 KiB head
         // (a long first value can hide the telling key; see `json::sniff`).

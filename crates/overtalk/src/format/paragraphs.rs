@@ -16,8 +16,8 @@
 //! 0:04                                 YouTube: the time alone on its line (text follows)
 //! ```
 //!
-//! - Times are `H:MM:SS` or `M:SS` (hours, minutes and seconds fields beyond the first have two
-//!   digits below 60), with an optional `.fff` or `,fff` fraction.
+//! - Times are `H:MM:SS` or `M:SS` (the fields after the first have two digits below 60), with
+//!   an optional `.fff` or `,fff` fraction.
 //! - A name may hold titles, initials and colons (`Senator Smith: Chair: (00:01:00)` is the
 //!   speaker `Senator Smith: Chair`): in the Rev shapes the time anchors the header, so
 //!   everything before it is the name. In the `[time] name: text` shape the name ends at the
@@ -119,7 +119,9 @@ fn clock(s: &str) -> Option<Time> {
     }
     let mut total: i64 = 0;
     for (k, p) in parts.iter().enumerate() {
-        let ok_len = if k == 0 { (1..=3).contains(&p.len()) } else { p.len() == 2 };
+        // Hours up to five digits (the model's range); minutes of `M:SS` up to three.
+        let first_max = if parts.len() == 3 { 5 } else { 3 };
+        let ok_len = if k == 0 { (1..=first_max).contains(&p.len()) } else { p.len() == 2 };
         if !ok_len || !p.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
