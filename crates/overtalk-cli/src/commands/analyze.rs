@@ -299,9 +299,17 @@ fn resolve_params(args: &AnalysisArgs) -> Result<Params> {
     Ok(p)
 }
 
-/// Removes text and words, for `--timing-only` (estimated ends and notes are kept).
+/// Removes text and words, for `--timing-only`.
 fn strip_text(t: &Transcript) -> Transcript {
-    analysis::rules::without_text(t)
+    let mut b = overtalk::TranscriptBuilder::new();
+    for (_, name) in t.annotation().speakers().iter() {
+        b.speaker(name);
+    }
+    for u in t.utterances() {
+        b.add(u.segment, u.speaker_name, None);
+    }
+    b.extent(t.declared_extent());
+    b.build()
 }
 
 /// Reads every input and analyses each recording in it. Each input file is its own set of
@@ -355,7 +363,10 @@ pub(crate) fn read_and_analyze(
     let mut results = Vec::with_capacity(read.len());
     for (id, file, t, detection) in read {
         let label = if seen[&id] > 1 { format!("{id} ({file})") } else { id };
-        let transcript = if how.timing_only { strip_text(&t) } else { t };
+        // A transcript with estimated ends is analysed by timing anyway; its text is kept for
+        // the punctuation rules of the rule-by-rule count.
+        let transcript =
+            if how.timing_only && t.estimated_ends() == 0 { strip_text(&t) } else { t };
         let analysis = analysis::analyze(&transcript, &params)
             .with_context(|| format!("analysing {label}"))?;
         if !globals.quiet {
