@@ -81,7 +81,7 @@ pub(crate) fn seek<T>(slice: &[T], pos: &mut usize, pred: impl Fn(&T) -> bool) -
 ///
 /// A transcript with estimated ends (start times only, [`crate::format::paragraphs`]) is
 /// analysed in timing-only mode, since its words have no times, and the result says what rests
-/// on the estimates ([`rules::annotate`]).
+/// on the estimates ([`rules::assess`]).
 pub fn analyze(transcript: &Transcript, params: &Params) -> Result<Analysis> {
     if transcript.estimated_ends() > 0 {
         let mut a = analyze_times(&rules::without_text(transcript), params)?;
