@@ -45,7 +45,7 @@ pub mod time;
 
 pub use error::{Error, ErrorKind, Result, Warning, WarningKind};
 pub use model::{
-    Annotation, AnnotationBuilder, Content, Corpus, CropMode, Region, Segment, SpeakerId,
-    SpeakerTable, Timeline, Track, Transcript, TranscriptBuilder, Utterance, Word,
+    Annotation, AnnotationBuilder, Content, Corpus, CropMode, Mark, MarkKind, Region, Segment,
+    SpeakerId, SpeakerTable, Timeline, Track, Transcript, TranscriptBuilder, Utterance, Word,
 };
 pub use time::{Delta, Time};

@@ -380,7 +380,10 @@ pub(crate) fn read_and_analyze(
     let mut results = Vec::with_capacity(read.len());
     for (id, file, t, detection) in read {
         let label = if seen[&id] > 1 { format!("{id} ({file})") } else { id };
-        let transcript = if how.timing_only { strip_text(&t) } else { t };
+        // A transcript with estimated ends is analysed by timing anyway; its text is kept for
+        // the punctuation rules of the rule-by-rule count.
+        let transcript =
+            if how.timing_only && t.estimated_ends() == 0 { strip_text(&t) } else { t };
         let analysis = analysis::analyze(&transcript, &params)
             .with_context(|| format!("analysing {label}"))?;
         if !globals.quiet {
@@ -736,12 +739,17 @@ fn render(
         0 if detection.is_some() => "no speech found in the recording, 0 speakers".to_owned(),
         n => format!("{n} speakers"),
     };
+    // Ends estimated: overlap, and the timing rule's interruptions, cannot be measured.
+    let unmeasured = r.estimated_times.is_some();
+    let overlap = if unmeasured {
+        "overlap not measurable (ends estimated)".to_owned()
+    } else {
+        format!("overlap {} s ({} of speech)", secs(c.overlap), pct(c.overlap_ratio))
+    };
     let heading = format!(
-        "{id}: {speakers}, span {} s, speech {} s, overlap {} s ({} of speech)",
+        "{id}: {speakers}, span {} s, speech {} s, {overlap}",
         secs(c.span),
         secs(c.speech),
-        secs(c.overlap),
-        pct(c.overlap_ratio)
     );
     if md {
         writeln!(out, "## {heading}\n")?;
@@ -783,16 +791,31 @@ fn render(
                 s.longest_turn.map_or_else(|| "-".to_owned(), secs),
                 s.wpm.map_or_else(|| "-".to_owned(), |w| format!("{w:.1}")),
                 s.backchannels.to_string(),
-                format!("{} ({})", s.interruptions_made.attempts, s.interruptions_made.successful),
-                format!(
-                    "{} ({})",
-                    s.interruptions_received.attempts, s.interruptions_received.successful
-                ),
+                if unmeasured {
+                    NOT_MEASURABLE.to_owned()
+                } else {
+                    format!(
+                        "{} ({})",
+                        s.interruptions_made.attempts, s.interruptions_made.successful
+                    )
+                },
+                if unmeasured {
+                    NOT_MEASURABLE.to_owned()
+                } else {
+                    format!(
+                        "{} ({})",
+                        s.interruptions_received.attempts, s.interruptions_received.successful
+                    )
+                },
                 s.median_fto_in.map_or_else(|| "-".to_owned(), |m| format!("{:.3}", m / 1000.0)),
             ]
         })
         .collect();
     table(&header, &rows, md, out)?;
+    let bullet = if md { "- " } else { "" };
+    if unmeasured {
+        return render_estimated_rest(r, preset, detection, md, out);
+    }
     // Who interrupts whom: rows interrupter, columns interruptee; "attempts/successful (talk-over)".
     writeln!(out)?;
     writeln!(out, "who interrupts whom (row interrupts column: attempts/successful, talk-over events in brackets; per min of the column's floor):")?;
@@ -831,7 +854,6 @@ fn render(
         })
         .collect();
     table(&header, &rows, md, out)?;
-    let bullet = if md { "- " } else { "" };
     let k = &c.counts;
     let he = |layer: Layer, kind: HeKind| {
         c.he_counts.get(&layer).and_then(|m| m.get(&kind)).copied().unwrap_or(0)
@@ -886,6 +908,19 @@ fn render(
             }
         )?;
     }
+    render_params(r, preset, detection, bullet, out)
+}
+
+/// What the table shows for a number that cannot be measured.
+const NOT_MEASURABLE: &str = "not measurable";
+
+fn render_params(
+    r: &Analysis,
+    preset: &str,
+    detection: Option<&str>,
+    bullet: &str,
+    out: &mut dyn std::io::Write,
+) -> Result<()> {
     let p = &r.params;
     writeln!(
         out,
@@ -898,6 +933,89 @@ fn render(
         writeln!(out, "{bullet}speech detected from the recording: {method}")?;
     }
     Ok(())
+}
+
+/// The rest of [`render`] for transcripts with estimated ends: the counts that rest on start
+/// times, what rests on the estimates, the marked overlaps, and the interruptions counted rule
+/// by rule (in place of the timing rule's who-interrupts-whom, which cannot be measured).
+fn render_estimated_rest(
+    r: &Analysis,
+    preset: &str,
+    detection: Option<&str>,
+    md: bool,
+    out: &mut dyn std::io::Write,
+) -> Result<()> {
+    let bullet = if md { "- " } else { "" };
+    let Some(e) = &r.estimated_times else { return Ok(()) };
+    let c = &r.conversation;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{bullet}headline: {} turns, {} floor transfers ({}/min); interruptions, talk-over events and overlaps by timing: {NOT_MEASURABLE} (ends estimated; see rule by rule below); {} backchannels",
+        c.counts.turns,
+        c.counts.transfers,
+        c.transfers_per_min.map_or_else(|| "-".to_owned(), |v| format!("{v:.2}")),
+        c.counts.backchannels,
+    )?;
+    writeln!(
+        out,
+        "{bullet}ends estimated: {} of {} tracks (start times only; each end is the next start, or sooner at {} words a second); timing-only mode; resting on estimated ends: {}; from start times alone: {}",
+        e.estimated_ends,
+        e.tracks,
+        e.words_per_second,
+        e.rest_on_estimated_ends.join("; "),
+        e.from_start_times.join("; ")
+    )?;
+    writeln!(
+        out,
+        "{bullet}overlap: {}; marked overlaps ([crosstalk] notes, the transcriber's judgement): {}",
+        e.overlap,
+        e.marked_overlaps.len()
+    )?;
+    for m in &e.marked_overlaps {
+        writeln!(
+            out,
+            "{bullet}  marked overlap at {} s ({}){}: [{}]",
+            secs(m.time),
+            m.time_from,
+            m.speaker.as_ref().map_or_else(String::new, |s| format!(" in {s}'s paragraph")),
+            m.text
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "interruptions rule by rule (why counts published for the same conversation differ):"
+    )?;
+    if md {
+        writeln!(out)?;
+    }
+    let header = strings(&["rule", "interruptions", "by speaker"]);
+    let rows: Vec<Vec<String>> = e
+        .rules
+        .iter()
+        .map(|r| {
+            vec![
+                r.rule.clone(),
+                r.count.map_or_else(|| NOT_MEASURABLE.to_owned(), |n| n.to_string()),
+                if r.by_speaker.is_empty() {
+                    "-".to_owned()
+                } else {
+                    r.by_speaker
+                        .iter()
+                        .map(|(s, n)| format!("{s} {n}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
+            ]
+        })
+        .collect();
+    table(&header, &rows, md, out)?;
+    writeln!(out)?;
+    for rule in &e.rules {
+        writeln!(out, "{bullet}{}: {} ({})", rule.rule, rule.description, rule.basis)?;
+    }
+    render_params(r, preset, detection, bullet, out)
 }
 
 /// One line per detected recording, `label: method`, for the report's record of its inputs.

@@ -503,6 +503,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
                 }
             })
             .collect(),
+        estimated_times: None,
     }
 }
 

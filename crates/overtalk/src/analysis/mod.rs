@@ -34,6 +34,7 @@ pub mod normalise;
 pub mod onsets;
 pub mod params;
 pub mod result;
+pub mod rules;
 pub mod talkspurt;
 pub mod turns;
 
@@ -77,7 +78,20 @@ pub(crate) fn seek<T>(slice: &[T], pos: &mut usize, pred: impl Fn(&T) -> bool) -
 }
 
 /// Runs every stage on one conversation.
+///
+/// A transcript with estimated ends (start times only, [`crate::format::paragraphs`]) is
+/// analysed in timing-only mode, since its words have no times, and the result says what rests
+/// on the estimates ([`rules::assess`]).
 pub fn analyze(transcript: &Transcript, params: &Params) -> Result<Analysis> {
+    if transcript.estimated_ends() > 0 {
+        let mut a = analyze_times(&rules::without_text(transcript), params)?;
+        rules::annotate(transcript, &mut a);
+        return Ok(a);
+    }
+    analyze_times(transcript, params)
+}
+
+fn analyze_times(transcript: &Transcript, params: &Params) -> Result<Analysis> {
     params.validate()?;
     // S1
     let norm = normalise::normalise(transcript, &params.ignore_labels, params.min_segment);

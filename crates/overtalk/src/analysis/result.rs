@@ -65,6 +65,10 @@ pub struct Analysis {
     pub conversation: ConversationOut,
     /// Extension: floor claims made in words ("let me finish").
     pub verbal_claims: Vec<VerbalClaimOut>,
+    /// Extension, present only when some ends were estimated (paragraph transcripts): what
+    /// rests on the estimates, marked overlaps and the rule-by-rule interruption counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_times: Option<super::rules::EstimatedTimes>,
 }
 
 /// Diagnostics.

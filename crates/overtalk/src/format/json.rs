@@ -67,7 +67,7 @@ use serde_json::{json, Value};
 
 use crate::error::{Error, Result, Warning, WarningKind};
 use crate::format::{Format, ReadContext};
-use crate::model::{Content, Corpus, Segment, TranscriptBuilder, Word};
+use crate::model::{Content, Corpus, Mark, MarkKind, Segment, TranscriptBuilder, Word};
 use crate::time::{Time, MAX_MICROS};
 
 /// The speaker label readers give to speech whose source names no speaker (an undiarized
@@ -481,6 +481,25 @@ struct RecordingJ {
     speakers: Vec<String>,
     #[serde(default)]
     tracks: Vec<TrackJ>,
+    #[serde(default)]
+    marks: Vec<MarkJ>,
+}
+
+#[derive(Deserialize)]
+struct MarkJ {
+    kind: MarkKind,
+    #[serde(default)]
+    text: String,
+    #[serde(default)]
+    speaker: Option<String>,
+    #[serde(default)]
+    at_us: Option<i64>,
+    #[serde(default)]
+    at: Option<f64>,
+    #[serde(default)]
+    paragraph_start_us: Option<i64>,
+    #[serde(default)]
+    paragraph_start: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -510,6 +529,8 @@ struct TrackJ {
     text: Option<String>,
     #[serde(default)]
     words: Option<Vec<WordJ>>,
+    #[serde(default)]
+    end_estimated: bool,
 }
 
 #[derive(Deserialize)]
@@ -684,11 +705,25 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             match ctx.segment(start, end, line, tpos.map(|p| p.1))? {
                 Some(seg) => {
                     b.add(seg, &track.speaker, content);
+                    if track.end_estimated {
+                        b.end_estimated();
+                    }
                 }
                 None => {
                     b.speaker(&track.speaker);
                 }
             }
+        }
+        for m in rec.marks {
+            let at = instant(ctx, m.at_us, m.at, "mark time", rpos)?;
+            let paragraph_start = instant(
+                ctx,
+                m.paragraph_start_us,
+                m.paragraph_start,
+                "mark paragraph start",
+                rpos,
+            )?;
+            b.mark(Mark { kind: m.kind, at, speaker: m.speaker, paragraph_start, text: m.text });
         }
         if corpus.get(&rec.id).is_some() {
             warn(
@@ -768,6 +803,9 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
                 names[u.speaker.index()]
             );
             write_span(&mut buf, Some(u.segment.start()), Some(u.segment.end()));
+            if t.end_estimated(k) {
+                buf.push_str(", \"end_estimated\": true");
+            }
             if let Some(c) = u.content {
                 if let Some(text) = &c.text {
                     let _ = write!(buf, ", \"text\": {}", quote(text));
@@ -804,7 +842,32 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
         if !a.is_empty() {
             buf.push_str("\n      ");
         }
-        buf.push_str("]\n    }");
+        buf.push(']');
+        if !t.marks().is_empty() {
+            buf.push_str(",\n      \"marks\": [");
+            for (j, m) in t.marks().iter().enumerate() {
+                let kind = serde_json::to_string(&m.kind).unwrap_or_else(|_| "\"other\"".into());
+                let _ = write!(
+                    buf,
+                    "{}\n        {{\"kind\": {kind}, \"text\": {}",
+                    if j > 0 { "," } else { "" },
+                    quote(&m.text)
+                );
+                if let Some(s) = &m.speaker {
+                    let _ = write!(buf, ", \"speaker\": {}", quote(s));
+                }
+                if let Some(at) = m.at {
+                    let _ = write!(buf, ", \"at_us\": {}, \"at\": {at}", at.0);
+                }
+                if let Some(p) = m.paragraph_start {
+                    let _ =
+                        write!(buf, ", \"paragraph_start_us\": {}, \"paragraph_start\": {p}", p.0);
+                }
+                buf.push('}');
+            }
+            buf.push_str("\n      ]");
+        }
+        buf.push_str("\n    }");
     }
     if !corpus.is_empty() {
         buf.push_str("\n  ");
@@ -832,6 +895,7 @@ pub fn schema() -> Value {
     track_props["speaker"] = json!({"type": "string"});
     track_props["text"] = json!({"type": "string"});
     track_props["words"] = json!({"type": "array", "items": {"$ref": "#/$defs/word"}});
+    track_props["end_estimated"] = json!({"const": true, "description": "The end was estimated, not read from the source (paragraph transcripts give only starts); absent when read."});
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://github.com/overtalk/overtalk/schema/overtalk-v1.json",
@@ -857,7 +921,8 @@ pub fn schema() -> Value {
                         "properties": span_props
                     },
                     "speakers": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
-                    "tracks": {"type": "array", "items": {"$ref": "#/$defs/track"}}
+                    "tracks": {"type": "array", "items": {"$ref": "#/$defs/track"}},
+                    "marks": {"type": "array", "items": {"$ref": "#/$defs/mark"}, "description": "The transcriber's bracketed notes ([crosstalk 00:13:22], [inaudible]), in file order."}
                 }
             },
             "track": {
@@ -870,6 +935,19 @@ pub fn schema() -> Value {
                 "type": "object",
                 "required": ["text"],
                 "properties": word_props
+            },
+            "mark": {
+                "type": "object",
+                "required": ["kind", "text"],
+                "properties": {
+                    "kind": {"enum": ["crosstalk", "inaudible", "laughter", "other"]},
+                    "text": {"type": "string", "description": "The note as written, without brackets."},
+                    "speaker": {"type": "string", "description": "Speaker of the paragraph holding the note."},
+                    "at_us": {"type": "integer", "description": "The time written in the note (microseconds)."},
+                    "at": {"type": "number", "description": "at_us in seconds."},
+                    "paragraph_start_us": {"type": "integer", "description": "Start of the paragraph holding the note (microseconds)."},
+                    "paragraph_start": {"type": "number", "description": "paragraph_start_us in seconds."}
+                }
             }
         }
     })
@@ -1306,5 +1384,40 @@ mod tests {
             assert!(track.get(key).is_some(), "{key}");
         }
         assert!(s["$defs"]["word"]["properties"].get("confidence").is_some());
+    }
+
+    #[test]
+    fn estimated_ends_and_marks_round_trip() {
+        let mut b = TranscriptBuilder::new();
+        b.add(Segment::from_micros(0, 2_000_000).unwrap(), "a", Some(Content::text("hi")));
+        b.end_estimated();
+        b.add(Segment::from_micros(2_000_000, 3_000_000).unwrap(), "b", Some(Content::text("yo")));
+        b.mark(Mark {
+            kind: MarkKind::Crosstalk,
+            at: Some(Time(2_500_000)),
+            speaker: Some("b".into()),
+            paragraph_start: Some(Time(2_000_000)),
+            text: "crosstalk 00:00:02".into(),
+        });
+        b.mark(Mark {
+            kind: MarkKind::Laughter,
+            at: None,
+            speaker: None,
+            paragraph_start: None,
+            text: "laughter".into(),
+        });
+        let corpus = Corpus::single("r", b.build());
+        let mut buf = Vec::new();
+        write(&corpus, &mut buf).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        assert!(text.contains("\"end_estimated\": true"), "{text}");
+        assert_eq!(text.matches("end_estimated").count(), 1);
+        assert!(text.contains("{\"kind\": \"crosstalk\", \"text\": \"crosstalk 00:00:02\", \"speaker\": \"b\", \"at_us\": 2500000, \"at\": 2.500, \"paragraph_start_us\": 2000000, \"paragraph_start\": 2.000}"), "{text}");
+        let back = ctx_read(&text).unwrap();
+        assert_eq!(back.corpus, corpus);
+        let t = back.corpus.get("r").unwrap();
+        assert!(t.end_estimated(0) && !t.end_estimated(1));
+        assert_eq!(t.marks().len(), 2);
+        conforms(&serde_json::from_str(&text).unwrap(), &schema(), &schema(), "$").unwrap();
     }
 }

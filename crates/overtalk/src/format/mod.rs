@@ -27,9 +27,11 @@ pub mod chat;
 pub mod csv;
 pub mod ctm;
 pub mod deepgram;
+pub mod docx;
 pub mod eaf;
 pub mod json;
 pub mod lab;
+pub mod paragraphs;
 pub mod rttm;
 pub mod srt;
 pub mod stm;
@@ -74,11 +76,17 @@ pub enum Format {
     Ctm,
     /// overtalk's own lossless JSON.
     Json,
+    /// Rev transcripts: `Name (01:09:00):` paragraphs, `[crosstalk 00:13:22]` notes.
+    Rev,
+    /// Otter.ai transcripts: `Speaker 1  0:04`, then the text.
+    Otter,
+    /// Other paragraph transcripts with start times only (Trint, Descript, Zoom, YouTube).
+    Paragraphs,
 }
 
 impl Format {
     /// Every format, in a stable order.
-    pub const ALL: [Format; 16] = [
+    pub const ALL: [Format; 19] = [
         Format::Rttm,
         Format::Uem,
         Format::Lab,
@@ -95,6 +103,9 @@ impl Format {
         Format::Stm,
         Format::Ctm,
         Format::Json,
+        Format::Rev,
+        Format::Otter,
+        Format::Paragraphs,
     ];
 
     /// The name used on the command line (`--from`, `--to`) and in messages.
@@ -116,6 +127,9 @@ impl Format {
             Format::Stm => "stm",
             Format::Ctm => "ctm",
             Format::Json => "json",
+            Format::Rev => "rev",
+            Format::Otter => "otter",
+            Format::Paragraphs => "paragraphs",
         }
     }
 
@@ -127,6 +141,7 @@ impl Format {
             Format::Chat => "cha",
             Format::WhisperX | Format::Deepgram | Format::AssemblyAi => "json",
             Format::Json => "overtalk.json",
+            Format::Rev | Format::Otter | Format::Paragraphs => "txt",
             other => other.name(),
         }
     }
@@ -134,6 +149,11 @@ impl Format {
     /// Whether overtalk can write this format.
     pub fn is_writable(self) -> bool {
         writer(self).is_some()
+    }
+
+    /// Whether this is a paragraph transcript with start times only ([`paragraphs`]).
+    pub fn is_paragraphs(self) -> bool {
+        matches!(self, Format::Rev | Format::Otter | Format::Paragraphs)
     }
 
     /// Whether one file of this format can hold several recordings.
@@ -170,6 +190,7 @@ impl FromStr for Format {
             "whisperx" | "whisper" => Format::WhisperX,
             "assembly" | "assemblyai" => Format::AssemblyAi,
             "audacity" | "htk" | "lab" => Format::Lab,
+            "trint" | "descript" | "zoom" | "youtube" | "temi" | "sonix" => Format::Paragraphs,
             other => Format::ALL.into_iter().find(|f| f.name() == other).ok_or_else(|| {
                 Error::unsupported(format!(
                     "unknown format {s:?}; known: {}",
@@ -421,6 +442,7 @@ fn reader(format: Format) -> Option<ReadFn> {
         Format::WhisperX => whisperx::read,
         Format::Deepgram => deepgram::read,
         Format::AssemblyAi => assemblyai::read,
+        Format::Rev | Format::Otter | Format::Paragraphs => paragraphs::read,
         _ => return None,
     })
 }
@@ -553,6 +575,12 @@ pub fn sniff(text: &str) -> Option<Format> {
     if ["@UTF8", "@Begin", "@Font:", "@Window:"].iter().any(|h| trimmed.starts_with(h)) {
         return Some(Format::Chat);
     }
+    // `[00:01:02] Name: text` paragraphs start like a JSON array.
+    if trimmed.starts_with('[') {
+        if let Some(f) = paragraphs::sniff(trimmed) {
+            return Some(f);
+        }
+    }
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         // By the keys of the top-level object, in any order, looking past the 64 KiB head
         // (a long first value can hide the telling key; see `json::sniff`).
@@ -597,6 +625,10 @@ pub fn sniff(text: &str) -> Option<Format> {
                 return Some(Format::Srt);
             }
         }
+    }
+    // Paragraph transcripts: headers with start times (before CSV: their text has commas).
+    if let Some(f) = paragraphs::sniff(trimmed) {
+        return Some(f);
     }
     if first.contains('\t') {
         return Some(Format::Tsv);
@@ -664,6 +696,27 @@ pub fn read_bytes(
     options: &ReadOptions,
 ) -> Result<ReadOutput> {
     let hint = explicit.or_else(|| name.and_then(detect_by_name));
+    let docx_name = name.is_some_and(|n| n.to_ascii_lowercase().ends_with(".docx"));
+    if docx_name || (docx::is_zip(bytes) && explicit.is_some_and(Format::is_paragraphs)) {
+        if bytes.len() > options.limits.max_bytes {
+            return Err(Error::limit(format!(
+                "input is {} bytes, more than the limit of {} bytes",
+                bytes.len(),
+                options.limits.max_bytes
+            )));
+        }
+        let text = docx::text(bytes, &options.limits)?;
+        let format = match explicit {
+            Some(f) if f.is_paragraphs() => f,
+            Some(f) => {
+                return Err(Error::unsupported(format!(
+                    "a .docx holds a paragraph transcript (rev, otter, paragraphs), not {f}"
+                )))
+            }
+            None => paragraphs::sniff(&text).unwrap_or(Format::Paragraphs),
+        };
+        return read_str(&text, format, options);
+    }
     let text = decode(bytes, hint.map_or("input", Format::name), &options.limits)?;
     let format = detect(name, &text, explicit)?;
     read_str(&text, format, options)

@@ -64,6 +64,38 @@ impl Content {
     }
 }
 
+/// What a bracketed note of a transcriber says happened (`[crosstalk 00:13:22]`, `[inaudible]`,
+/// `[laughter]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkKind {
+    /// People talked over each other: the transcriber's judgement of an overlap.
+    Crosstalk,
+    /// Speech the transcriber could not make out.
+    Inaudible,
+    /// Laughter.
+    Laughter,
+    /// Any other bracketed note (`[music]`, `[applause]`).
+    Other,
+}
+
+/// A transcriber's bracketed note, kept apart from the timed tracks because it is a judgement,
+/// not a measurement: `[crosstalk 00:13:22]` says people talked over each other around 13:22,
+/// not from when to when.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mark {
+    /// What kind of note.
+    pub kind: MarkKind,
+    /// The time written in the note, when it has one.
+    pub at: Option<Time>,
+    /// The speaker of the paragraph that holds the note.
+    pub speaker: Option<String>,
+    /// The start of the paragraph that holds the note (where a note without a time is placed).
+    pub paragraph_start: Option<Time>,
+    /// The note as written, without its brackets (`crosstalk 00:13:22`).
+    pub text: String,
+}
+
 /// Who spoke when, and what they said: an [`Annotation`] whose tracks may carry [`Content`].
 ///
 /// ```text
@@ -73,11 +105,19 @@ impl Content {
 ///
 /// `extent`, when known, is the declared span of the recording (a TextGrid's `xmin`/`xmax`, a
 /// media duration), which may be longer than the speech.
+///
+/// A track's end may be *estimated* rather than read: paragraph transcripts (Rev, Otter, YouTube)
+/// give only when each paragraph began, and their readers estimate ends
+/// ([`crate::format::paragraphs`]); [`end_estimated`](Transcript::end_estimated) says which.
+/// [`marks`](Transcript::marks) are the transcriber's bracketed notes, in file order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Transcript {
     annotation: Annotation,
     contents: Vec<Option<Content>>,
     extent: Option<Segment>,
+    /// Parallel to the tracks; empty when no end is estimated.
+    estimated: Vec<bool>,
+    marks: Vec<Mark>,
 }
 
 /// Collects tracks with optional content, then sorts them into a [`Transcript`].
@@ -86,6 +126,8 @@ pub struct TranscriptBuilder {
     annotation: AnnotationBuilder,
     contents: Vec<Option<Content>>,
     extent: Option<Segment>,
+    estimated: Vec<bool>,
+    marks: Vec<Mark>,
 }
 
 impl TranscriptBuilder {
@@ -131,6 +173,22 @@ impl TranscriptBuilder {
         self.push(segment, id, content)
     }
 
+    /// Marks the end of the track added last as estimated (not read from the source).
+    pub fn end_estimated(&mut self) -> &mut Self {
+        let n = self.annotation.len();
+        if n > 0 {
+            self.estimated.resize(n, false);
+            self.estimated[n - 1] = true;
+        }
+        self
+    }
+
+    /// Adds a transcriber's note.
+    pub fn mark(&mut self, mark: Mark) -> &mut Self {
+        self.marks.push(mark);
+        self
+    }
+
     /// Sets the declared span of the recording.
     pub fn extent(&mut self, extent: Option<Segment>) -> &mut Self {
         self.extent = extent;
@@ -149,18 +207,35 @@ impl TranscriptBuilder {
 
     /// Sorts and freezes.
     pub fn build(self) -> Transcript {
-        if self.contents.is_empty() {
+        if self.contents.is_empty() && self.estimated.is_empty() {
             // No track has content: nothing to carry through the sort.
             let annotation = self.annotation.build();
             let contents = std::iter::repeat_with(|| None).take(annotation.len()).collect();
-            return Transcript { annotation, contents, extent: self.extent };
+            return Transcript {
+                annotation,
+                contents,
+                extent: self.extent,
+                estimated: Vec::new(),
+                marks: self.marks,
+            };
         }
         let (annotation, order) = self.annotation.build_with_order();
         let mut contents: Vec<Option<Content>> = self.contents;
         // Tracks added after the last content have none.
         contents.resize_with(order.len(), || None);
         let sorted = order.iter().map(|&i| contents.get_mut(i).and_then(Option::take)).collect();
-        Transcript { annotation, contents: sorted, extent: self.extent }
+        let estimated = if self.estimated.is_empty() {
+            Vec::new()
+        } else {
+            order.iter().map(|&i| self.estimated.get(i).copied().unwrap_or(false)).collect()
+        };
+        Transcript {
+            annotation,
+            contents: sorted,
+            extent: self.extent,
+            estimated,
+            marks: self.marks,
+        }
     }
 }
 
@@ -181,7 +256,7 @@ impl Transcript {
     /// A transcript without any text.
     pub fn from_annotation(annotation: Annotation) -> Transcript {
         let contents = vec![None; annotation.len()];
-        Transcript { annotation, contents, extent: None }
+        Transcript { annotation, contents, extent: None, estimated: Vec::new(), marks: Vec::new() }
     }
 
     /// Who spoke when.
@@ -209,6 +284,21 @@ impl Transcript {
         })
     }
 
+    /// Whether the end of track `i` (in annotation order) was estimated rather than read.
+    pub fn end_estimated(&self, i: usize) -> bool {
+        self.estimated.get(i).copied().unwrap_or(false)
+    }
+
+    /// How many tracks have an estimated end.
+    pub fn estimated_ends(&self) -> usize {
+        self.estimated.iter().filter(|&&e| e).count()
+    }
+
+    /// The transcriber's bracketed notes, in the order of the source.
+    pub fn marks(&self) -> &[Mark] {
+        &self.marks
+    }
+
     /// Whether any track has text or words.
     pub fn has_text(&self) -> bool {
         self.contents.iter().flatten().any(|c| !c.is_empty())
@@ -220,9 +310,19 @@ impl Transcript {
         for (_, name) in self.annotation.speakers().iter() {
             b.speaker(map.get(name).map_or(name, String::as_str));
         }
-        for u in self.utterances() {
+        for (i, u) in self.utterances().enumerate() {
             let name = map.get(u.speaker_name).map_or(u.speaker_name, String::as_str);
             b.add(u.segment, name, u.content.cloned());
+            if self.end_estimated(i) {
+                b.end_estimated();
+            }
+        }
+        for m in &self.marks {
+            let mut m = m.clone();
+            if let Some(new) = m.speaker.as_ref().and_then(|s| map.get(s)) {
+                m.speaker = Some(new.clone());
+            }
+            b.mark(m);
         }
         b.extent(self.extent);
         b.build()

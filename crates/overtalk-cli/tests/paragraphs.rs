@@ -1,0 +1,135 @@
+//! Paragraph transcripts with start times only (Rev, Otter, YouTube …) through the binary:
+//! `analyze` in timing-only mode with the estimated-ends note, marked overlaps from
+//! `[crosstalk]` notes and the rule-by-rule interruption table; `convert` flags estimated ends.
+
+use crate::util::Dir;
+
+/// A Rev-shaped transcript (invented words): times after names, a dash, crosstalk notes.
+const DEBATE: &str = "Debate night, part one
+
+Moderator Ana Ruiz: (00:00)
+Good evening and welcome to the first debate. We begin now.
+
+Senator Bo Lind (00:12):
+Thank you, Ana. I want to say that the plan is—
+
+Governor Cy Marsh (00:15):
+That is not true. [crosstalk 00:00:16]
+
+Senator Bo Lind (00:18):
+Let me finish [crosstalk 00:00:19] please
+
+Moderator Ana Ruiz: (00:21)
+Thank you both. We move on [laughter].
+";
+
+/// The words of the first line starting with `rule` in `table`.
+fn row<'a>(table: &'a str, rule: &str) -> Vec<&'a str> {
+    let line = table
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(rule))
+        .unwrap_or_else(|| panic!("no row {rule} in\n{table}"));
+    line.split_whitespace().collect()
+}
+
+#[test]
+fn analyze_shows_timing_only_estimated_ends_marked_overlaps_and_rules() {
+    let dir = Dir::new();
+    let path = dir.create("debate.txt", DEBATE);
+    let path = path.to_str().unwrap();
+    let run = dir.run(&["analyze", path]);
+    let table = run.ok();
+    let stderr = run.stderr();
+    assert!(stderr.contains("5 of 5 ends are estimated"), "{stderr}");
+    assert!(stderr.contains("overlap is not measurable from these times"), "{stderr}");
+    assert!(table.starts_with("debate: 3 speakers, span 24.00 s, speech 15.50 s, overlap not measurable (ends estimated)\n"), "{table}");
+    for speaker in ["Governor Cy Marsh", "Moderator Ana Ruiz", "Senator Bo Lind"] {
+        let line = table.lines().find(|l| l.starts_with(speaker)).unwrap();
+        assert!(line.contains(" timing "), "{line}");
+        assert!(line.contains("not measurable    not measurable"), "{line}");
+    }
+    assert!(table.contains("ends estimated: 5 of 5 tracks"), "{table}");
+    assert!(
+        table.contains("marked overlaps ([crosstalk] notes, the transcriber's judgement): 2"),
+        "{table}"
+    );
+    assert!(table.contains("marked overlap at 16.00 s (note) in Governor Cy Marsh's paragraph: [crosstalk 00:00:16]"), "{table}");
+    assert!(
+        table.contains("marked overlap at 19.00 s (note) in Senator Bo Lind's paragraph"),
+        "{table}"
+    );
+    assert!(!table.contains("who interrupts whom"), "{table}");
+    assert_eq!(row(&table, "crosstalk"), ["crosstalk", "2", "-"]);
+    assert_eq!(row(&table, "cut_off"), ["cut_off", "1", "Governor", "Cy", "Marsh", "1"]);
+    assert_eq!(
+        row(&table, "no_sentence_end"),
+        ["no_sentence_end", "2", "Governor", "Cy", "Marsh", "1,", "Moderator", "Ana", "Ruiz", "1"]
+    );
+    assert_eq!(row(&table, "timing"), ["timing", "not", "measurable", "-"]);
+
+    let json = dir.run(&["analyze", path, "--format", "json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    for (_, mode) in v["mode"].as_object().unwrap() {
+        assert_eq!(mode, "timing");
+    }
+    let e = &v["estimated_times"];
+    assert_eq!((e["tracks"].as_u64(), e["estimated_ends"].as_u64()), (Some(5), Some(5)));
+    let counts: Vec<_> =
+        e["rules"].as_array().unwrap().iter().map(|r| r["count"].clone()).collect();
+    assert_eq!(
+        counts,
+        [serde_json::json!(2), serde_json::json!(1), serde_json::json!(2), serde_json::Value::Null]
+    );
+    let times: Vec<_> = e["marked_overlaps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["time"].as_i64().unwrap())
+        .collect();
+    assert_eq!(times, [16_000, 19_000]);
+    assert_eq!(v["conversation"]["overlap_ratio"], serde_json::Value::Null);
+    let notes = v["diagnostics"]["warnings"].as_array().unwrap();
+    assert!(
+        notes.iter().any(|w| w.as_str().unwrap().starts_with("5 of 5 ends are estimated")),
+        "{notes:?}"
+    );
+
+    let md = dir.run(&["analyze", path, "--format", "md"]).ok();
+    assert!(md.contains("| crosstalk | 2 | - |"), "{md}");
+    assert!(md.contains("| timing | not measurable | - |"), "{md}");
+
+    // --timing-only keeps the estimated ends and the notes.
+    let t = dir.run(&["analyze", path, "--timing-only", "--format", "json"]).ok();
+    let t: serde_json::Value = serde_json::from_str(&t).unwrap();
+    assert_eq!(t["estimated_times"], v["estimated_times"]);
+}
+
+#[test]
+fn convert_flags_estimated_ends_and_from_names_the_dialect() {
+    let dir = Dir::new();
+    let path = dir.create("debate.md", DEBATE);
+    let path = path.to_str().unwrap();
+    dir.run(&["convert", path, "-o", "debate.overtalk.json"]).ok();
+    let json = dir.read("debate.overtalk.json");
+    assert_eq!(json.matches("\"end_estimated\": true").count(), 5, "{json}");
+    assert_eq!(json.matches("\"kind\": \"crosstalk\"").count(), 2, "{json}");
+    let rttm = dir.run(&["convert", path, "--from", "rev", "--to", "rttm", "-o", "-"]).ok();
+    assert_eq!(rttm.lines().count(), 5, "{rttm}");
+    assert!(
+        rttm.starts_with("SPEAKER debate 1 0.000 5.500 <NA> <NA> Moderator_Ana_Ruiz"),
+        "{rttm}"
+    );
+    // The JSON keeps what the analysis needs: the same rule-by-rule counts.
+    let a = dir.run(&["analyze", "debate.overtalk.json", "--format", "json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(&a).unwrap();
+    assert_eq!(v["estimated_times"]["rules"][0]["count"], 2);
+    // A .docx that is not a zip archive: a clear error naming the file.
+    let fake = dir.create("fake.docx", DEBATE);
+    let run = dir.run(&["analyze", fake.to_str().unwrap()]);
+    assert_ne!(run.code(), 0);
+    assert!(
+        run.stderr().contains("fake.docx") && run.stderr().contains("not a .docx"),
+        "{}",
+        run.stderr()
+    );
+}

@@ -1,0 +1,266 @@
+//! Transcripts whose ends are estimated (paragraph transcripts with start times only, see
+//! [`crate::format::paragraphs`]): what rests on the estimates, the overlaps the transcriber
+//! marked, and interruptions counted rule by rule (conversation-metrics.md, "Transcripts with
+//! start times only").
+//!
+//! Newspapers that tallied interruptions in the same televised debate published very different
+//! numbers because they counted different things. Given only who spoke when each paragraph
+//! began, each published rule can still be applied, and they are reported side by side:
+//!
+//! ```text
+//! Bo (0:12)  Thank you, Ana. I want to say that the plan is—     ← ends with a dash
+//! Cy (0:15)  That is not true. [crosstalk 00:00:16]              ← a crosstalk note
+//! Bo (0:18)  Let me finish                                      ← no sentence end
+//! Ana (0:21) Thank you both.
+//!
+//! crosstalk          2   every [crosstalk] note (the transcriber's judgement)
+//! cut_off            1   a speaker change after a dash or an ellipsis (Bo → Cy)
+//! no_sentence_end    2   … or after no terminal punctuation at all (Bo → Cy, Bo → Ana)
+//! timing             —   the rule book's timing rule: not measurable, the ends are estimated
+//! ```
+//!
+//! A paragraph's end is judged after removing trailing bracketed notes and closing quotes:
+//! `That is not true. [crosstalk 00:00:16]` ends a sentence.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::result::Analysis;
+use crate::format::paragraphs::WORDS_PER_SECOND;
+use crate::model::{MarkKind, Transcript, TranscriptBuilder};
+
+/// What an analysis of a transcript with estimated ends can and cannot say (extension).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EstimatedTimes {
+    /// Tracks in the transcript.
+    pub tracks: usize,
+    /// Tracks whose end was estimated.
+    pub estimated_ends: usize,
+    /// The speaking rate that bounds an estimated end (words per second).
+    pub words_per_second: i64,
+    /// The numbers of the analysis that rest on estimated ends.
+    pub rest_on_estimated_ends: Vec<String>,
+    /// The numbers that rest on the start times alone.
+    pub from_start_times: Vec<String>,
+    /// Overlap from the times: always "not measurable" here.
+    pub overlap: String,
+    /// The transcriber's `[crosstalk]` notes, as marked overlaps.
+    pub marked_overlaps: Vec<MarkedOverlap>,
+    /// Interruptions counted by each rule.
+    pub rules: Vec<RuleCount>,
+}
+
+/// One `[crosstalk]` note: the transcriber judged that people talked over each other here.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MarkedOverlap {
+    /// When (ms): the time written in the note, else the start of its paragraph.
+    pub time: i64,
+    /// `note` when the note gives the time, `paragraph start` when it does not.
+    pub time_from: String,
+    /// The speaker of the paragraph holding the note.
+    pub speaker: Option<String>,
+    /// The note as written.
+    pub text: String,
+}
+
+/// How many interruptions one rule counts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleCount {
+    /// `crosstalk`, `cut_off`, `no_sentence_end` or `timing`.
+    pub rule: String,
+    /// What the rule counts.
+    pub description: String,
+    /// The count; `null` when the rule cannot be applied to these times.
+    pub count: Option<usize>,
+    /// Per interrupting speaker, when the rule says who interrupted.
+    pub by_speaker: BTreeMap<String, usize>,
+    /// Why the count is `null`, or what it rests on.
+    pub basis: String,
+}
+
+/// The transcript without text and words, keeping estimated ends and notes: analysis of
+/// paragraph transcripts runs in timing-only mode, since their words have no times.
+pub fn without_text(t: &Transcript) -> Transcript {
+    let mut b = TranscriptBuilder::new();
+    for (_, name) in t.annotation().speakers().iter() {
+        b.speaker(name);
+    }
+    for (i, u) in t.utterances().enumerate() {
+        b.add(u.segment, u.speaker_name, None);
+        if t.end_estimated(i) {
+            b.end_estimated();
+        }
+    }
+    for m in t.marks() {
+        b.mark(m.clone());
+    }
+    b.extent(t.declared_extent());
+    b.build()
+}
+
+/// A paragraph's text without trailing bracketed notes, closing quotes and spaces.
+fn sentence_tail(text: &str) -> &str {
+    let mut s = text.trim_end();
+    loop {
+        let before = s;
+        s = s.trim_end_matches(['"', '\'', '”', '’', ')', '*']).trim_end();
+        if s.ends_with(']') {
+            if let Some(open) = s.rfind('[') {
+                s = s[..open].trim_end();
+            }
+        }
+        if s == before {
+            return s;
+        }
+    }
+}
+
+/// Whether a text ends with a dash or an ellipsis (the transcriber's mark of a cut-off).
+fn cut_off(tail: &str) -> bool {
+    tail.ends_with(['-', '–', '—', '…']) || tail.ends_with("...")
+}
+
+/// Whether a text ends a sentence (`.`, `?`, `!`, not an ellipsis).
+fn sentence_end(tail: &str) -> bool {
+    tail.ends_with(['.', '?', '!']) && !tail.ends_with("...")
+}
+
+/// What an analysis of `t` rests on, and the rule-by-rule counts; `None` when no end of `t` is
+/// estimated.
+pub fn assess(t: &Transcript) -> Option<EstimatedTimes> {
+    let estimated = t.estimated_ends();
+    if estimated == 0 {
+        return None;
+    }
+    let tracks = t.annotation().len();
+    let ms = |us: i64| super::normalise::to_ms(us);
+    let mut marked = Vec::new();
+    for m in t.marks().iter().filter(|m| m.kind == MarkKind::Crosstalk) {
+        let (time, from) = match (m.at, m.paragraph_start) {
+            (Some(at), _) => (ms(at.0), "note"),
+            (None, Some(p)) => (ms(p.0), "paragraph start"),
+            (None, None) => continue,
+        };
+        marked.push(MarkedOverlap {
+            time,
+            time_from: from.to_owned(),
+            speaker: m.speaker.clone(),
+            text: m.text.clone(),
+        });
+    }
+    let crosstalk = t.marks().iter().filter(|m| m.kind == MarkKind::Crosstalk).count();
+    let (mut cut, mut open) = (BTreeMap::new(), BTreeMap::new());
+    let (mut n_cut, mut n_open) = (0usize, 0usize);
+    let utterances: Vec<_> = t.utterances().collect();
+    for pair in utterances.windows(2) {
+        let (holder, next) = (&pair[0], &pair[1]);
+        if holder.speaker == next.speaker {
+            continue;
+        }
+        let Some(text) = holder.content.map(|c| c.display_text()) else { continue };
+        let tail = sentence_tail(&text);
+        if tail.is_empty() {
+            continue;
+        }
+        let who = next.speaker_name.to_owned();
+        if cut_off(tail) {
+            n_cut += 1;
+            *cut.entry(who.clone()).or_insert(0) += 1;
+        }
+        if cut_off(tail) || !sentence_end(tail) {
+            n_open += 1;
+            *open.entry(who).or_insert(0) += 1;
+        }
+    }
+    let timing_basis = if estimated == tracks {
+        "not measurable: every end is estimated, so no start can be placed inside another speaker's talk".to_owned()
+    } else {
+        format!("not measurable: {estimated} of {tracks} ends are estimated")
+    };
+    let rules = vec![
+        RuleCount {
+            rule: "crosstalk".to_owned(),
+            description: "every [crosstalk] note".to_owned(),
+            count: Some(crosstalk),
+            by_speaker: BTreeMap::new(),
+            basis: "the transcriber's judgement; a note does not say who started talking over whom".to_owned(),
+        },
+        RuleCount {
+            rule: "cut_off".to_owned(),
+            description: "a speaker change after a paragraph ending with a dash or an ellipsis".to_owned(),
+            count: Some(n_cut),
+            by_speaker: cut,
+            basis: "the transcriber's punctuation; counted for the next speaker".to_owned(),
+        },
+        RuleCount {
+            rule: "no_sentence_end".to_owned(),
+            description: "a speaker change before the holder's sentence ended: no . ? ! at the paragraph's end (dashes and ellipses included)".to_owned(),
+            count: Some(n_open),
+            by_speaker: open,
+            basis: "the transcriber's punctuation; counted for the next speaker".to_owned(),
+        },
+        RuleCount {
+            rule: "timing".to_owned(),
+            description: "the rule book's timing rule (conversation-metrics.md, interruptions): a start inside the holder's talk, away from a completion point".to_owned(),
+            count: None,
+            by_speaker: BTreeMap::new(),
+            basis: timing_basis,
+        },
+    ];
+    Some(EstimatedTimes {
+        tracks,
+        estimated_ends: estimated,
+        words_per_second: WORDS_PER_SECOND,
+        rest_on_estimated_ends: [
+            "talk, solo and floor time and their shares",
+            "turn lengths (longest turn)",
+            "speech and silence totals, gaps and pauses (H&E intervals) and floor-transfer offsets",
+            "backchannels (judged by duration in timing-only mode)",
+        ]
+        .map(str::to_owned)
+        .to_vec(),
+        from_start_times: ["turn and floor-transfer counts", "the order of speakers"]
+            .map(str::to_owned)
+            .to_vec(),
+        overlap: "not measurable from the times: each paragraph ends no later than the next starts; the [crosstalk] notes are the only evidence of overlap".to_owned(),
+        marked_overlaps: marked,
+        rules,
+    })
+}
+
+/// Adds [`assess`]'s findings to an analysis: the block itself, and notes in the diagnostics.
+pub(crate) fn annotate(t: &Transcript, a: &mut Analysis) {
+    let Some(e) = assess(t) else { return };
+    a.diagnostics.warnings.push(format!(
+        "{} of {} ends are estimated (start times only; each end is the next start, or sooner at {} words a second): analysed in timing-only mode; {} rest on estimated ends",
+        e.estimated_ends,
+        e.tracks,
+        e.words_per_second,
+        e.rest_on_estimated_ends.join("; ")
+    ));
+    a.diagnostics.warnings.push(format!(
+        "overlap is not measurable from these times; {} [crosstalk] note(s) are reported as marked overlaps, the transcriber's judgement",
+        e.marked_overlaps.len()
+    ));
+    // Shares of an overlap that cannot be measured are not zero: they are unknown.
+    a.conversation.overlap_ratio = None;
+    a.conversation.overlap_between_share = None;
+    a.estimated_times = Some(e);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentence_ends_after_notes_and_quotes() {
+        assert_eq!(sentence_tail("That is not true. [crosstalk 00:00:16]"), "That is not true.");
+        assert_eq!(sentence_tail("He said \"no.\"  "), "He said \"no.");
+        assert!(cut_off(sentence_tail("the plan is—")));
+        assert!(cut_off(sentence_tail("and then...")));
+        assert!(!sentence_end("and then..."));
+        assert!(sentence_end("Really?"));
+        assert!(!sentence_end("Let me finish"));
+    }
+}

@@ -1,0 +1,523 @@
+//! Paragraph transcripts with start times only: the text exports of Rev, Otter.ai, Trint, Temi,
+//! Sonix, Descript, Zoom and YouTube's transcript panel (`--from rev|otter|paragraphs`).
+//!
+//! # What is read
+//!
+//! A *header* starts a paragraph: it gives when the paragraph began and usually who spoke. The
+//! header shapes recognised, on a line of their own or followed by the paragraph's first words:
+//!
+//! ```text
+//! Chris Wallace: (01:09:00)            Rev: name, colon, time in parentheses
+//! President Donald J. Trump (01:09:00): Rev: name, time in parentheses, colon
+//! Speaker 1  0:04                      Otter, Zoom: name, spaces, time (text on the next lines)
+//! [00:01:02] Ana Ruiz: text            Descript, Trint, Temi: time in brackets, name, colon
+//! [00:01:02] text                      the same without a name
+//! 00:01:02 Ana Ruiz: text              time first, then name and colon
+//! 0:04                                 YouTube: the time alone on its line (text follows)
+//! ```
+//!
+//! - Times are `H:MM:SS` or `M:SS` (the fields after the first have two digits below 60), with
+//!   an optional `.fff` or `,fff` fraction.
+//! - A name may hold titles, initials and colons (`Senator Smith: Chair: (00:01:00)` is the
+//!   speaker `Senator Smith: Chair`): in the Rev shapes the time anchors the header, so
+//!   everything before it is the name. In the `[time] name: text` shape the name ends at the
+//!   first colon. Markdown emphasis around a header (`**Speaker 1** (00:00):`, `## …`) is removed.
+//! - A header without a name continues with the speaker of the paragraph before (Descript and
+//!   YouTube repeat times, not names); before any name the speaker is `unknown`, with one
+//!   [`WarningKind::MissingSpeaker`] warning.
+//! - Lines that are not headers are the paragraph's text; a paragraph without a header after a
+//!   blank line (a continuation) is part of the paragraph before. Text before the first header
+//!   (a title, a date) is skipped with one [`WarningKind::Skipped`] warning.
+//! - Bracketed notes in the text are kept in the text as written and also as [`Mark`]s:
+//!   `[crosstalk 00:13:22]`, `[inaudible 00:01:02]`, `[laughter]`, … with the time they hold.
+//!
+//! # Ends are estimated
+//!
+//! The files give no end times, and overtalk does not invent them silently: a paragraph ends at
+//! the next paragraph's start, or earlier, at its start plus its words spoken at
+//! [`WORDS_PER_SECOND`] (at least one word's worth), whichever comes first; the last paragraph
+//! ends by its words alone. Every such end is marked estimated
+//! ([`Transcript::end_estimated`](crate::model::Transcript::end_estimated)), and the JSON writer
+//! keeps the flag.
+//!
+//! ```text
+//! file      A (0:00) 8 words      B (0:10) 30 words       A (0:20)
+//! by words  A [0 ─── 4)           B [10 ──────────── 25)
+//! next      A [0 ──────────── 10) B [10 ──────── 20)
+//! estimated A [0 ─── 4)           B [10 ──────── 20)      A [20 …
+//! ```
+//!
+//! The rate is slow on purpose (120 words a minute; conversation runs at 150 to 200), so that the
+//! estimate rarely cuts a paragraph short; a long pause or an untranscribed stretch before the
+//! next paragraph is not counted as speech. Overlap cannot be measured from such times: each
+//! paragraph ends no later than the next begins. Only the transcriber's `[crosstalk]` notes say
+//! people talked over each other (see `overtalk::analysis::rules`).
+//!
+//! # Times going backwards
+//!
+//! A paragraph that starts before the one above it (an edited file, pasted parts) is kept at its
+//! own time with a [`WarningKind::Unsorted`] warning; tracks are sorted by time as in every
+//! reader. The paragraph above it ends by its words alone, since the next start in the file
+//! is no bound on it.
+//!
+//! # Bounds
+//!
+//! One pass over the lines ([`ReadContext::lines`] caps their length), one paragraph in memory
+//! at a time besides the result; time and memory are linear in the input (a 100 MB file is read
+//! in a few seconds, tested with a generated file).
+
+use crate::error::{Result, Warning, WarningKind};
+use crate::format::webvtt::UNKNOWN_SPEAKER;
+use crate::format::{Format, ReadContext};
+use crate::model::{Content, Corpus, Mark, MarkKind, Segment, TranscriptBuilder};
+use crate::time::{Time, MICROS_PER_SECOND};
+
+/// The speaking rate that bounds an estimated end: 2 words a second (120 a minute).
+pub const WORDS_PER_SECOND: i64 = 2;
+
+/// Longest speaker name accepted in a header, in characters.
+const MAX_NAME_CHARS: usize = 80;
+/// Most words in a speaker name.
+const MAX_NAME_WORDS: usize = 10;
+/// Longest bracketed note read as a [`Mark`], in bytes.
+const MAX_MARK_BYTES: usize = 200;
+
+/// The shape of a header, which also names the dialect in detection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    /// `Name (01:09:00):` or `Name: (01:09:00)`.
+    Rev,
+    /// `Speaker 1  0:04`.
+    NameTime,
+    /// `[00:01:02] Name: text`.
+    Bracket,
+    /// `00:01:02 Name: text`.
+    TimeName,
+    /// `0:04` alone.
+    TimeOnly,
+}
+
+/// A header line, read.
+#[derive(Debug, PartialEq)]
+struct Header<'a> {
+    shape: Shape,
+    speaker: Option<&'a str>,
+    time: Time,
+    /// The paragraph's first words, when on the header line.
+    text: &'a str,
+}
+
+/// A clock time `H:MM:SS(.fff)` or `M:SS(.fff)`, strictly: other text is not a time.
+fn clock(s: &str) -> Option<Time> {
+    let (main, frac) = match s.find(['.', ',']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let parts: Vec<&str> = main.split(':').collect();
+    if !(2..=3).contains(&parts.len()) {
+        return None;
+    }
+    let mut total: i64 = 0;
+    for (k, p) in parts.iter().enumerate() {
+        // Hours up to five digits (the model's range); minutes of `M:SS` up to three.
+        let first_max = if parts.len() == 3 { 5 } else { 3 };
+        let ok_len = if k == 0 { (1..=first_max).contains(&p.len()) } else { p.len() == 2 };
+        if !ok_len || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let v: i64 = p.parse().ok()?;
+        if k > 0 && v >= 60 {
+            return None;
+        }
+        total = total * 60 + v;
+    }
+    let mut us = total * MICROS_PER_SECOND;
+    if let Some(f) = frac {
+        if f.is_empty() || f.len() > 6 || !f.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let v: i64 = f.parse().ok()?;
+        us += v * 10i64.pow(6 - f.len() as u32);
+    }
+    Some(Time(us))
+}
+
+/// Whether `s` can be a speaker name: a few words with a letter, no sentence punctuation at the
+/// end, no brackets or quotes.
+fn is_name(s: &str) -> bool {
+    let s = s.trim();
+    !s.is_empty()
+        && s.chars().count() <= MAX_NAME_CHARS
+        && s.split_whitespace().count() <= MAX_NAME_WORDS
+        && s.chars().any(char::is_alphabetic)
+        && !s.ends_with(['?', '!', ',', ';'])
+        && !s.contains(['[', ']', '"', '“', '”', '{', '}', '<', '>'])
+}
+
+/// Removes markdown heading marks and emphasis from a candidate header.
+fn unmark(line: &str) -> std::borrow::Cow<'_, str> {
+    let t = line.trim();
+    let t = t.trim_start_matches('#').trim_start();
+    if t.contains("**") || t.contains("__") {
+        std::borrow::Cow::Owned(t.replace("**", "").replace("__", "").trim().to_owned())
+    } else {
+        std::borrow::Cow::Borrowed(t)
+    }
+}
+
+/// `(name, text)` from `name: text` when the part before the first colon is a name.
+fn name_colon(rest: &str) -> Option<(&str, &str)> {
+    let i = rest.find(':')?;
+    let (name, text) = (rest[..i].trim(), rest[i + 1..].trim());
+    // `1:30` inside text is not a name and a colon.
+    if text.starts_with(|c: char| c.is_ascii_digit())
+        && name.ends_with(|c: char| c.is_ascii_digit())
+    {
+        return None;
+    }
+    is_name(name).then_some((name, text))
+}
+
+/// Reads a header line, or `None` for a line of text.
+fn header(line: &str) -> Option<Header<'_>> {
+    let l = line.trim();
+    if l.is_empty() {
+        return None;
+    }
+    // `[00:01:02] …`
+    if let Some(rest) = l.strip_prefix('[') {
+        let close = rest.find(']')?;
+        let time = clock(rest[..close].trim())?;
+        let rest = rest[close + 1..].trim().trim_start_matches(['-', '–', '—']).trim();
+        return Some(match name_colon(rest) {
+            Some((name, text)) => Header { shape: Shape::Bracket, speaker: Some(name), time, text },
+            None => Header { shape: Shape::Bracket, speaker: None, time, text: rest },
+        });
+    }
+    // `0:04` alone, or `00:01:02 Name: text`.
+    let first = l.split_whitespace().next().unwrap_or("");
+    if let Some(time) = clock(first) {
+        let rest = l[first.len()..].trim().trim_start_matches(['-', '–', '—', '|']).trim();
+        if rest.is_empty() {
+            return Some(Header { shape: Shape::TimeOnly, speaker: None, time, text: "" });
+        }
+        let (name, text) = name_colon(rest)?;
+        return Some(Header { shape: Shape::TimeName, speaker: Some(name), time, text });
+    }
+    // `Name (01:09:00):`, `Name: (01:09:00)`, with text after or not.
+    let mut from = 0;
+    while let Some(i) = l[from..].find('(').map(|i| i + from) {
+        from = i + 1;
+        let Some(close) = l[i..].find(')').map(|c| c + i) else { break };
+        let Some(time) = clock(l[i + 1..close].trim()) else { continue };
+        let before = l[..i].trim_end();
+        let after = l[close + 1..].trim_start();
+        let name_colon = before.ends_with(':');
+        let name = before.trim_end_matches(':').trim_end();
+        if !(name_colon || after.is_empty() || after.starts_with(':')) || !is_name(name) {
+            return None;
+        }
+        let text = after.strip_prefix(':').unwrap_or(after).trim();
+        return Some(Header { shape: Shape::Rev, speaker: Some(name), time, text });
+    }
+    // `Speaker 1  0:04`: a name, whitespace, a time, and nothing after.
+    let last = l.split_whitespace().next_back()?;
+    let time = clock(last)?;
+    let before = &l[..l.len() - last.len()];
+    let name = before.trim_end();
+    let wide = before.len() - name.len() >= 2 || before.ends_with('\t');
+    let name = name.trim_end_matches(['-', '–', '—', '|', '·']).trim_end();
+    if name.contains(',') || name.ends_with(['.', ':']) || !is_name(name) {
+        return None;
+    }
+    // One space before the time: only a name in capitals (`Ana Ruiz 00:01:02`), so that prose
+    // ending in a time (`we left at 10:30`) stays text.
+    let capitalised = || {
+        name.split_whitespace()
+            .all(|w| w.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit()))
+    };
+    if !wide && !capitalised() {
+        return None;
+    }
+    Some(Header { shape: Shape::NameTime, speaker: Some(name), time, text: "" })
+}
+
+/// Which paragraph dialect a text looks like, from its first 64 KiB: Rev when a header has the
+/// time in parentheses, Otter when a header is a name and a time, the generic dialect when the
+/// headers are bracketed or bare times. `None` unless headers start the paragraphs.
+pub(crate) fn sniff(head: &str) -> Option<Format> {
+    let (mut rev, mut name_time, mut bracket, mut time_only, mut text) = (0, 0, 0, 0, 0usize);
+    let mut first_header_at = None;
+    for (k, line) in head.lines().take(400).enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match header(&unmark(line)).map(|h| h.shape) {
+            Some(s) => {
+                first_header_at.get_or_insert(k);
+                match s {
+                    Shape::Rev => rev += 1,
+                    Shape::NameTime => name_time += 1,
+                    Shape::Bracket | Shape::TimeName => bracket += 1,
+                    Shape::TimeOnly => time_only += 1,
+                }
+            }
+            None => text += 1,
+        }
+    }
+    let headers = rev + name_time + bracket + time_only;
+    // Headers must start early and be a fair part of the lines (at least one in ten).
+    if first_header_at? > 30 || headers * 10 < text || headers == 0 {
+        return None;
+    }
+    if rev > 0 && rev >= name_time {
+        Some(Format::Rev)
+    } else if name_time > 0 {
+        Some(Format::Otter)
+    } else if bracket > 0 || time_only >= 2 {
+        Some(Format::Paragraphs)
+    } else {
+        None
+    }
+}
+
+/// The marks (bracketed notes) of a paragraph's text.
+fn marks_in(text: &str, speaker: &str, start: Time, out: &mut TranscriptBuilder) {
+    let mut rest = text;
+    while let Some(i) = rest.find('[') {
+        rest = &rest[i + 1..];
+        let window = &rest[..rest.len().min(MAX_MARK_BYTES)];
+        let Some(close) = window.find([']', '[']) else { continue };
+        if window.as_bytes()[close] == b'[' {
+            continue;
+        }
+        let inner = window[..close].trim();
+        rest = &rest[close + 1..];
+        if inner.is_empty() {
+            continue;
+        }
+        let word: String = inner
+            .split(|c: char| c.is_whitespace() || c.is_ascii_digit() || c == ':')
+            .next()
+            .unwrap_or("")
+            .to_lowercase();
+        let kind = match word.trim_end_matches(['-', ',']) {
+            "crosstalk" | "cross-talk" | "overlapping" | "overtalk" => MarkKind::Crosstalk,
+            "cross" if inner.to_lowercase().starts_with("cross talk") => MarkKind::Crosstalk,
+            "inaudible" | "unintelligible" | "indiscernible" => MarkKind::Inaudible,
+            "laughter" | "laughs" | "laughing" | "laugh" => MarkKind::Laughter,
+            _ => MarkKind::Other,
+        };
+        let at = inner.split_whitespace().rev().find_map(clock);
+        out.mark(Mark {
+            kind,
+            at,
+            speaker: Some(speaker.to_owned()),
+            paragraph_start: Some(start),
+            text: inner.to_owned(),
+        });
+    }
+}
+
+/// Words of a paragraph for the speaking-rate bound: tokens with a letter or digit, outside
+/// bracketed notes.
+fn word_count(text: &str) -> i64 {
+    let mut n = 0i64;
+    let mut depth = 0usize;
+    for token in text.split_whitespace() {
+        let opens = token.matches('[').count();
+        let closes = token.matches(']').count();
+        let inside = depth > 0 || opens > 0;
+        depth = (depth + opens).saturating_sub(closes);
+        if !inside && token.chars().any(char::is_alphanumeric) {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// One paragraph being read.
+struct Paragraph {
+    line: usize,
+    column: usize,
+    speaker: String,
+    start: Time,
+    text: String,
+}
+
+/// Reads a paragraph transcript (any dialect; see the module doc) as one recording.
+pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    let mut b = TranscriptBuilder::new();
+    let mut current: Option<Paragraph> = None;
+    let mut last_speaker: Option<String> = None;
+    let mut skipped: Option<(usize, usize)> = None;
+    let mut missing_warned = false;
+    let mut any_text = false;
+    for item in ctx.lines(text) {
+        let (n, raw) = item?;
+        let raw = if n == 1 { raw.trim_start_matches('\u{feff}') } else { raw };
+        if raw.trim().is_empty() {
+            continue;
+        }
+        any_text = true;
+        let candidate = unmark(raw);
+        let Some(h) = header(&candidate) else {
+            match current.as_mut() {
+                Some(p) => {
+                    if !p.text.is_empty() {
+                        p.text.push('\n');
+                    }
+                    p.text.push_str(raw.trim());
+                }
+                None => {
+                    let s = skipped.get_or_insert((n, 0));
+                    s.1 += 1;
+                }
+            }
+            continue;
+        };
+        let speaker = match h.speaker {
+            Some(s) => s.to_owned(),
+            None => match &last_speaker {
+                Some(s) => s.clone(),
+                None => {
+                    if !missing_warned {
+                        missing_warned = true;
+                        ctx.warn_at(
+                            WarningKind::MissingSpeaker,
+                            n,
+                            Some(1),
+                            format!("paragraph without a speaker name; it and the paragraphs after it until a name get the speaker {UNKNOWN_SPEAKER:?}"),
+                        )?;
+                    }
+                    UNKNOWN_SPEAKER.to_owned()
+                }
+            },
+        };
+        let column = raw.find(|c: char| !c.is_whitespace()).unwrap_or(0) + 1;
+        let next = Paragraph { line: n, column, speaker, start: h.time, text: h.text.to_owned() };
+        if let Some(p) = current.take() {
+            finish(p, Some((next.start, next.line)), &mut b, ctx)?;
+        }
+        last_speaker = Some(next.speaker.clone());
+        current = Some(next);
+    }
+    if let Some((line, count)) = skipped {
+        ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(1),
+            format!("{count} line(s) of text before the first timestamped paragraph skipped"),
+        )?;
+    }
+    match current {
+        Some(p) => finish(p, None, &mut b, ctx)?,
+        None if any_text => {
+            return Err(ctx.error(
+                skipped.map_or(1, |s| s.0),
+                1,
+                "no paragraph with a start time (expected a header such as `Name (00:01:02):`, `Name: (01:02)`, `Speaker 1  0:04`, `[00:01:02] Name: text` or a time on its own line)",
+            ))
+        }
+        None => ctx.warn(Warning::new(WarningKind::Note, "no paragraphs in the input"))?,
+    }
+    Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// Estimates the end of `p` (see the module doc), adds its track and marks.
+fn finish(
+    p: Paragraph,
+    next: Option<(Time, usize)>,
+    b: &mut TranscriptBuilder,
+    ctx: &mut ReadContext<'_>,
+) -> Result<()> {
+    let words = word_count(&p.text).max(1);
+    let by_words =
+        Time(p.start.0.saturating_add(words.saturating_mul(MICROS_PER_SECOND) / WORDS_PER_SECOND));
+    let end = match next {
+        Some((t, line)) if t < p.start => {
+            ctx.warn_at(
+                WarningKind::Unsorted,
+                line,
+                None,
+                format!("paragraph starts at {t}, before the paragraph above it ({}); kept at its own time, the one above ends by its words alone", p.start),
+            )?;
+            by_words
+        }
+        Some((t, _)) if t > p.start => by_words.min(t),
+        _ => by_words,
+    };
+    marks_in(&p.text, &p.speaker, p.start, b);
+    let content = (!p.text.is_empty()).then(|| Content::text(p.text));
+    // `end > start` by construction (at least one word's worth, or a later next start).
+    if let Some(seg) = Segment::new(p.start, end) {
+        b.add(seg, &p.speaker, content);
+        b.end_estimated();
+    } else {
+        ctx.warn_at(
+            WarningKind::ZeroDuration,
+            p.line,
+            Some(p.column),
+            format!("paragraph at {} has no duration; dropped", p.start),
+        )?;
+        b.speaker(&p.speaker);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_are_strict() {
+        assert_eq!(clock("0:04"), Some(Time(4_000_000)));
+        assert_eq!(clock("01:09:00"), Some(Time(4_140_000_000)));
+        assert_eq!(clock("1:02:03.5"), Some(Time(3_723_500_000)));
+        assert_eq!(clock("00:00:01,250"), Some(Time(1_250_000)));
+        for bad in ["4", "0:4", "0:60", "1:2:3", "a:00", "00:00:00:00", "0:04.", "1234:00", ""] {
+            assert_eq!(clock(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn header_shapes() {
+        let h = |l| header(l).map(|h| (h.shape, h.speaker, h.time.0 / MICROS_PER_SECOND, h.text));
+        assert_eq!(
+            h("President Donald J. Trump (01:09:00):"),
+            Some((Shape::Rev, Some("President Donald J. Trump"), 4140, ""))
+        );
+        assert_eq!(h("Chris Wallace: (01:20)"), Some((Shape::Rev, Some("Chris Wallace"), 80, "")));
+        assert_eq!(
+            h("Senator Smith: Chair: (00:01:00) Thank you."),
+            Some((Shape::Rev, Some("Senator Smith: Chair"), 60, "Thank you."))
+        );
+        assert_eq!(h("Ana (SL) (00:05): hola"), Some((Shape::Rev, Some("Ana (SL)"), 5, "hola")));
+        assert_eq!(h("Speaker 1  0:04"), Some((Shape::NameTime, Some("Speaker 1"), 4, "")));
+        assert_eq!(h("Ana Ruiz 00:01:02"), Some((Shape::NameTime, Some("Ana Ruiz"), 62, "")));
+        assert_eq!(h("dr. ana\t1:00"), Some((Shape::NameTime, Some("dr. ana"), 60, "")));
+        assert_eq!(
+            h("[00:01:02] Ana Ruiz: so then"),
+            Some((Shape::Bracket, Some("Ana Ruiz"), 62, "so then"))
+        );
+        assert_eq!(h("[00:01:02] so then"), Some((Shape::Bracket, None, 62, "so then")));
+        assert_eq!(h("0:04"), Some((Shape::TimeOnly, None, 4, "")));
+        assert_eq!(h("00:01:02 Bo: right"), Some((Shape::TimeName, Some("Bo"), 62, "right")));
+        for text in [
+            "we met (10:30) yesterday",
+            "[inaudible 00:01:02] and so",
+            "10:30 is when we meet",
+            "The meeting ended at 10:30",
+            "we left at 10:30",
+            "Well, we left at 9:15",
+        ] {
+            assert_eq!(header(text).map(|h| h.shape), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn word_counts_skip_notes() {
+        assert_eq!(word_count("I think [crosstalk 00:13:22] so -- yes."), 4);
+        assert_eq!(word_count("[laughter]"), 0);
+    }
+}
