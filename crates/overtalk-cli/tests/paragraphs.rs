@@ -68,7 +68,8 @@ fn analyze_shows_timing_only_estimated_ends_marked_overlaps_and_rules() {
     assert_eq!(row(&table, "timing"), ["timing", "not", "measurable", "-"]);
 
     let json = dir.run(&["analyze", path, "--format", "json"]).ok();
-    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let all: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let v = &all["conversations"][0];
     for (_, mode) in v["mode"].as_object().unwrap() {
         assert_eq!(mode, "timing");
     }
@@ -101,7 +102,7 @@ fn analyze_shows_timing_only_estimated_ends_marked_overlaps_and_rules() {
     // --timing-only keeps the estimated ends and the notes.
     let t = dir.run(&["analyze", path, "--timing-only", "--format", "json"]).ok();
     let t: serde_json::Value = serde_json::from_str(&t).unwrap();
-    assert_eq!(t["estimated_times"], v["estimated_times"]);
+    assert_eq!(t["conversations"][0]["estimated_times"], v["estimated_times"]);
 }
 
 #[test]
@@ -122,7 +123,7 @@ fn convert_flags_estimated_ends_and_from_names_the_dialect() {
     // The JSON keeps what the analysis needs: the same rule-by-rule counts.
     let a = dir.run(&["analyze", "debate.overtalk.json", "--format", "json"]).ok();
     let v: serde_json::Value = serde_json::from_str(&a).unwrap();
-    assert_eq!(v["estimated_times"]["rules"][0]["count"], 2);
+    assert_eq!(v["conversations"][0]["estimated_times"]["rules"][0]["count"], 2);
     // A .docx that is not a zip archive: a clear error naming the file.
     let fake = dir.create("fake.docx", DEBATE);
     let run = dir.run(&["analyze", fake.to_str().unwrap()]);
