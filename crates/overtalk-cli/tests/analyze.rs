@@ -69,3 +69,22 @@ fn a_speakers_file_that_renames_nobody_is_warned_about() {
     assert!(!run.stderr().contains("renames no speaker"), "{}", run.stderr());
     assert!(run.ok().contains("Ann"));
 }
+
+/// Warnings give times in seconds, as every other message does, not raw milliseconds.
+#[test]
+fn a_schism_warning_is_in_seconds() {
+    let dir = Dir::new();
+    dir.create(
+        "s.rttm",
+        "SPEAKER s 1 0.500 6.000 <NA> <NA> A <NA> <NA>\nSPEAKER s 1 1.000 6.000 <NA> <NA> B <NA> <NA>\nSPEAKER s 1 1.250 6.000 <NA> <NA> C <NA> <NA>\n",
+    );
+    let run = dir.run(&["analyze", "s.rttm"]);
+    assert_eq!(run.code(), 0);
+    assert!(
+        run.stderr().contains(
+            "warning: s: 3 speakers active for 5.25 s from 1.25 s: possible parallel conversation (schism)"
+        ),
+        "{}",
+        run.stderr()
+    );
+}
