@@ -88,3 +88,16 @@ fn a_schism_warning_is_in_seconds() {
         run.stderr()
     );
 }
+
+/// The report links the recording by a relative URL and shows people its file name, decoded.
+#[test]
+fn the_report_names_the_linked_recording_by_its_file_name() {
+    let dir = Dir::new();
+    dir.create("rec/café talk.mp3", "not decoded: only linked");
+    dir.create("out/.keep", "");
+    let rttm = example("red-carpet.rttm");
+    dir.run(&["report", &rttm, "--audio", "rec/café talk.mp3", "-o", "out/r.html"]).ok();
+    let page = dir.read("out/r.html");
+    assert!(page.contains("src=\"../rec/caf%C3%A9%20talk.mp3\""), "the link is a URL");
+    assert!(page.contains("Linked recording: café talk.mp3."), "the name is for people");
+}

@@ -495,10 +495,16 @@ impl Ge2eDiarizer {
         Ge2eDiarizer { embedder, options }
     }
 
-    /// Loads the converted encoder from a file.
+    /// Loads the converted encoder from a file. It is named by its file name in
+    /// [`Diarizer::describe`]: the description goes into reports and JSON that are shared, where
+    /// an absolute path would say where the model sits on one machine (a home directory) and
+    /// nothing about the model.
     pub fn from_file(path: &std::path::Path, options: DiarizeOptions) -> Result<Ge2eDiarizer> {
         let w = Ge2eWeights::load(path)?;
-        Ok(Ge2eDiarizer::new(w, path.display().to_string(), options))
+        let name = path
+            .file_name()
+            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        Ok(Ge2eDiarizer::new(w, name, options))
     }
 }
 
