@@ -101,3 +101,25 @@ fn the_report_names_the_linked_recording_by_its_file_name() {
     assert!(page.contains("src=\"../rec/caf%C3%A9%20talk.mp3\""), "the link is a URL");
     assert!(page.contains("Linked recording: café talk.mp3."), "the name is for people");
 }
+
+/// In the score page, the confusion colour (error lane and legend) is no speaker's colour.
+#[test]
+fn the_score_page_confusion_colour_is_no_speaker_colour() {
+    let dir = Dir::new();
+    let rttm = example("red-carpet.rttm");
+    dir.run(&["score", "-r", &rttm, "-s", &rttm, "--format", "html", "-o", "s.html"]).ok();
+    let page = dir.read("s.html");
+    let after = |key: &str| -> String {
+        let at = page.find(key).unwrap_or_else(|| panic!("{key} not in the page")) + key.len();
+        page[at..].chars().take_while(|c| *c != ';' && *c != '\n').collect()
+    };
+    let colours = |s: &str| -> Vec<String> {
+        s.split('#').skip(1).map(|c| c.chars().take(6).collect::<String>().to_uppercase()).collect()
+    };
+    let palette = colours(&after("var PALETTE = "));
+    assert_eq!(palette.len(), 8, "{palette:?}");
+    let confusion = colours(&after("confusion: "))[0].clone();
+    let legend = colours(&after(".k.conf { background: "))[0].clone();
+    assert_eq!(confusion, legend, "the legend shows the lane's colour");
+    assert!(!palette.contains(&confusion), "{confusion} is a speaker colour of {palette:?}");
+}
