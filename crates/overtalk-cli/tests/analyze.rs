@@ -10,7 +10,7 @@ fn example(name: &str) -> String {
         .into_owned()
 }
 
-/// The README's main command: both files of the example, each its own conversation, labelled by
+/// Both files of the example, each its own conversation, labelled by
 /// file because they share a recording id; text mode for the WebVTT, timing-only for the RTTM.
 #[test]
 fn the_bundled_example_directory_gives_one_result_per_file() {

@@ -85,3 +85,35 @@ fn completions_and_man_into_a_closed_pipe_exit_0() {
         assert_eq!(stderr.trim(), "exit 0", "overtalk {args}");
     }
 }
+
+/// The README's first commands: an install line for the `overtalk` command the page uses, then
+/// the main job on one bundled conversation (a single result, not a corpus) and the tests.
+#[test]
+fn the_readme_first_screen_installs_the_command_and_runs_one_conversation() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let block: Vec<&str> = readme
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .unwrap()
+        .lines()
+        .map(|l| l.split(" #").next().unwrap_or(l).trim())
+        .collect();
+    assert_eq!(block[0], "cargo install --path crates/overtalk-cli");
+    let manifest = std::fs::read_to_string(root.join("crates/overtalk-cli/Cargo.toml")).unwrap();
+    assert!(manifest.contains("[[bin]]\nname = \"overtalk\""), "the package installs `overtalk`");
+    assert_eq!(block[2], "cargo test --workspace");
+    let args: Vec<&str> = block[1].split_whitespace().collect();
+    assert_eq!(args[0], "overtalk");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_overtalk"))
+        .args(&args[1..])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("red-carpet: 3 speakers"), "{stdout}");
+    assert!(!stdout.contains("corpus:"), "one conversation, not a corpus: {stdout}");
+    assert!(stdout.contains("headline: 11 turns, 10 floor transfers"), "{stdout}");
+}
