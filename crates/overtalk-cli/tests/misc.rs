@@ -117,3 +117,18 @@ fn the_readme_first_screen_installs_the_command_and_runs_one_conversation() {
     assert!(!stdout.contains("corpus:"), "one conversation, not a corpus: {stdout}");
     assert!(stdout.contains("headline: 11 turns, 10 floor transfers"), "{stdout}");
 }
+
+/// docs/guide.md quotes the output of its command as the current binary writes it.
+#[test]
+fn the_guide_quotes_the_current_output() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let guide = std::fs::read_to_string(root.join("docs/guide.md")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_overtalk"))
+        .args(["analyze", "examples/red-carpet/red-carpet.vtt"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let quoted = format!("```text\n{}```", String::from_utf8_lossy(&out.stdout));
+    assert!(guide.contains(&quoted), "docs/guide.md does not quote the current output:\n{quoted}");
+}
