@@ -64,13 +64,15 @@ fn a_closed_pipe_is_not_an_error() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
-/// `overtalk completions SHELL | head` and `overtalk man | head`: the reader is gone before
+/// `overtalk completions SHELL | head`, `overtalk man | head` and `overtalk models list | head`: the reader is gone before
 /// anything is written (the pipe's other end has already exited), so every write fails with a
 /// broken pipe, which must end quietly with exit 0 for every shell.
 #[test]
 fn completions_and_man_into_a_closed_pipe_exit_0() {
     let bin = env!("CARGO_BIN_EXE_overtalk");
     for args in [
+        "models path",
+        "models list",
         "completions bash",
         "completions elvish",
         "completions fish",
@@ -80,7 +82,12 @@ fn completions_and_man_into_a_closed_pipe_exit_0() {
     ] {
         // `true` exits at once; the sleep makes sure it has before overtalk writes.
         let script = format!("{{ sleep 0.3; \"$0\" {args}; echo \"exit $?\" >&2; }} | true");
-        let out = std::process::Command::new("sh").args(["-c", &script, bin]).output().unwrap();
+        let dir = Dir::new();
+        let out = std::process::Command::new("sh")
+            .args(["-c", &script, bin])
+            .env("OVERTALK_MODEL_DIR", dir.path())
+            .output()
+            .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(stderr.trim(), "exit 0", "overtalk {args}");
     }
