@@ -207,10 +207,16 @@ pub fn diarize(
     };
     let mut stream = diarizer.stream();
     let samples = stream_16k(decoder, audio, &mut stream, globals)?;
-    let spinner = crate::progress::spinner(globals, "telling the speakers apart");
-    let d = diarizer.finish(stream.finish()).context("diarizing")?;
-    if let Some(spinner) = spinner {
-        spinner.finish_and_clear();
+    let bar = crate::progress::percent_bar(globals, "telling the speakers apart");
+    let d = diarizer
+        .finish_with_progress(stream.finish(), &|share| {
+            if let Some(bar) = &bar {
+                crate::progress::show_share(bar, share);
+            }
+        })
+        .context("diarizing")?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
     }
     let id = match recording_id {
         Some(id) => id.to_owned(),

@@ -54,3 +54,28 @@ pub(crate) fn spinner(globals: Globals, message: &str) -> Option<indicatif::Prog
     bar.enable_steady_tick(Duration::from_millis(120));
     Some(bar)
 }
+
+/// A spinner for a step whose progress is known as a share (telling speakers apart), that
+/// turns into a bar in percent, with the time left, at the first share reported by
+/// [`show_share`] (a step that reports none stays a spinner); `None` when progress is not shown.
+pub(crate) fn percent_bar(globals: Globals, message: &str) -> Option<indicatif::ProgressBar> {
+    let bar = spinner(globals, message)?;
+    bar.set_length(1000);
+    Some(bar)
+}
+
+/// Shows `share` (0 to 1) of the step done on a [`percent_bar`].
+pub(crate) fn show_share(bar: &indicatif::ProgressBar, share: f64) {
+    let permille = (share.clamp(0.0, 1.0) * 1000.0).round() as u64;
+    if bar.position() == 0 {
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{spinner} {msg} [{bar:30}] {percent:>3} % ({elapsed}, {eta} left)",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+    }
+    // Threads report out of order: the bar never goes back.
+    if permille > bar.position() {
+        bar.set_position(permille);
+    }
+}

@@ -10,7 +10,7 @@ fn example(name: &str) -> String {
         .into_owned()
 }
 
-/// The README's main command: both files of the example, each its own conversation, labelled by
+/// Both files of the example, each its own conversation, labelled by
 /// file because they share a recording id; text mode for the WebVTT, timing-only for the RTTM.
 #[test]
 fn the_bundled_example_directory_gives_one_result_per_file() {
@@ -68,4 +68,58 @@ fn a_speakers_file_that_renames_nobody_is_warned_about() {
     let run = dir.run(&["analyze", "a.rttm", "--speakers", "names.toml"]);
     assert!(!run.stderr().contains("renames no speaker"), "{}", run.stderr());
     assert!(run.ok().contains("Ann"));
+}
+
+/// Warnings give times in seconds, as every other message does, not raw milliseconds.
+#[test]
+fn a_schism_warning_is_in_seconds() {
+    let dir = Dir::new();
+    dir.create(
+        "s.rttm",
+        "SPEAKER s 1 0.500 6.000 <NA> <NA> A <NA> <NA>\nSPEAKER s 1 1.000 6.000 <NA> <NA> B <NA> <NA>\nSPEAKER s 1 1.250 6.000 <NA> <NA> C <NA> <NA>\n",
+    );
+    let run = dir.run(&["analyze", "s.rttm"]);
+    assert_eq!(run.code(), 0);
+    assert!(
+        run.stderr().contains(
+            "warning: s: 3 speakers active for 5.25 s from 1.25 s: possible parallel conversation (schism)"
+        ),
+        "{}",
+        run.stderr()
+    );
+}
+
+/// The report links the recording by a relative URL and shows people its file name, decoded.
+#[test]
+fn the_report_names_the_linked_recording_by_its_file_name() {
+    let dir = Dir::new();
+    dir.create("rec/café talk.mp3", "not decoded: only linked");
+    dir.create("out/.keep", "");
+    let rttm = example("red-carpet.rttm");
+    dir.run(&["report", &rttm, "--audio", "rec/café talk.mp3", "-o", "out/r.html"]).ok();
+    let page = dir.read("out/r.html");
+    assert!(page.contains("src=\"../rec/caf%C3%A9%20talk.mp3\""), "the link is a URL");
+    assert!(page.contains("Linked recording: café talk.mp3."), "the name is for people");
+}
+
+/// In the score page, the confusion colour (error lane and legend) is no speaker's colour.
+#[test]
+fn the_score_page_confusion_colour_is_no_speaker_colour() {
+    let dir = Dir::new();
+    let rttm = example("red-carpet.rttm");
+    dir.run(&["score", "-r", &rttm, "-s", &rttm, "--format", "html", "-o", "s.html"]).ok();
+    let page = dir.read("s.html");
+    let after = |key: &str| -> String {
+        let at = page.find(key).unwrap_or_else(|| panic!("{key} not in the page")) + key.len();
+        page[at..].chars().take_while(|c| *c != ';' && *c != '\n').collect()
+    };
+    let colours = |s: &str| -> Vec<String> {
+        s.split('#').skip(1).map(|c| c.chars().take(6).collect::<String>().to_uppercase()).collect()
+    };
+    let palette = colours(&after("var PALETTE = "));
+    assert_eq!(palette.len(), 8, "{palette:?}");
+    let confusion = colours(&after("confusion: "))[0].clone();
+    let legend = colours(&after(".k.conf { background: "))[0].clone();
+    assert_eq!(confusion, legend, "the legend shows the lane's colour");
+    assert!(!palette.contains(&confusion), "{confusion} is a speaker colour of {palette:?}");
 }

@@ -95,7 +95,8 @@ fn two_tracks_give_each_speaker_their_turns() {
     assert_eq!(run.code(), 0, "{}", run.stderr());
     assert_eq!(run.stderr(), "", "no progress bar or chatter when stderr is not a terminal");
     let out = dir.read("out.rttm");
-    assert!(out.lines().all(|l| l.starts_with("SPEAKER a 1 ")), "{out}");
+    // The recording is both tracks', not the first track's.
+    assert!(out.lines().all(|l| l.starts_with("SPEAKER a+b 1 ")), "{out}");
     let t = turns(&out);
     let host: Vec<_> = t.iter().filter(|x| x.0 == "Host").collect();
     let guest: Vec<_> = t.iter().filter(|x| x.0 == "Guest").collect();
@@ -184,7 +185,7 @@ fn analyze_and_report_take_recordings_directly() {
     let (x, y) = (&x["conversations"][0], &y["conversations"][0]);
     assert_eq!(x["speakers"], y["speakers"]);
     assert_eq!(x["conversation"]["counts"], y["conversation"]["counts"]);
-    assert_eq!(y["recording"], "a");
+    assert_eq!(y["recording"], "a+b");
     // A stereo call with one channel per speaker, straight into the HTML report.
     let both: Vec<i16> = a.iter().zip(&b).flat_map(|(x, y)| [*x, *y]).collect();
     wav(&dir, "call.wav", 2, 16_000, &both);
@@ -287,11 +288,14 @@ fn a_speaker_model_on_the_command_line_diarizes_with_the_options_given() {
     assert!(!turns(&a).is_empty(), "{a}");
     assert_eq!(a, detect("b.rttm", &["--overlap-margin", "0.05"]), "deterministic");
     let flags = ["--overlap-margin", "0.05", "--max-speakers", "3"];
+    // The model is named by its file name, not by where it sits on this machine.
+    let absolute = dir.path().join("ge2e.safetensors").display().to_string();
+    let model = ["--embedding-model", absolute.as_str()];
     let json =
         dir.run(&[&["analyze", "clip.wav", "--format", "json"][..], &model, &flags].concat());
     let v: serde_json::Value = serde_json::from_str(&json.ok()).unwrap();
     let method = v["conversations"][0]["detection"]["method"].as_str().unwrap();
-    assert!(method.starts_with("ge2e (model "), "{method}");
+    assert!(method.starts_with("ge2e (model ge2e.safetensors"), "{method}");
     assert!(method.contains("speakers 1..3; overlap margin 0.05;"), "{method}");
     for (flags, message) in [
         (
@@ -559,4 +563,24 @@ fn a_silent_recording_says_no_speech_was_found() {
     assert!(run.stderr().contains(warning), "{}", run.stderr());
     let first = run.stdout().lines().next().unwrap_or_default().to_owned();
     assert!(first.starts_with("quiet: no speech found in the recording, 0 speakers"), "{first}");
+}
+
+/// One file per speaker makes a recording named by what the file names share, so `score`
+/// finds it in a reference of many recordings.
+#[test]
+fn tracks_of_one_show_are_named_after_the_show() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    wav(&dir, "show-host.wav", 1, 16_000, &a);
+    wav(&dir, "show-guest.wav", 1, 16_000, &b);
+    let tracks = ["--track", "Host=show-host.wav", "--track", "Guest=show-guest.wav"];
+    let rttm = dir.run(&[&["detect"][..], &tracks].concat()).ok();
+    assert!(rttm.lines().all(|l| l.starts_with("SPEAKER show 1 ")), "{rttm}");
+    let other = "SPEAKER other 1 0.000 2.000 <NA> <NA> X <NA> <NA>\n";
+    dir.create("refs.rttm", &format!("{rttm}{other}"));
+    let run =
+        dir.run(&[&["score", "-r", "refs.rttm", "--format", "json", "-q"][..], &tracks].concat());
+    let json: serde_json::Value = serde_json::from_str(&run.stdout()).unwrap();
+    let show = json["files"].as_array().unwrap().iter().find(|f| f["recording"] == "show");
+    assert_eq!(show.map(|f| f["der"].clone()), Some(serde_json::json!(0.0)), "{json}");
 }

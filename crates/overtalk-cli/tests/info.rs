@@ -145,3 +145,31 @@ fn info_reproduces_the_voxconverse_readme_table() {
         assert_eq!(t["speakers_per_recording_max"], hi, "{split}");
     }
 }
+
+/// A file of many unsorted recordings gets one warning with the count, not one per recording.
+#[test]
+fn unsorted_recordings_are_warned_about_once_per_file() {
+    let dir = Dir::new();
+    dir.create(
+        "u.rttm",
+        "SPEAKER a 1 2.000 1.000 <NA> <NA> A <NA> <NA>\nSPEAKER a 1 0.000 1.000 <NA> <NA> B <NA> <NA>\n\
+         SPEAKER b 1 2.000 1.000 <NA> <NA> A <NA> <NA>\nSPEAKER b 1 0.000 1.000 <NA> <NA> B <NA> <NA>\n\
+         SPEAKER c 1 0.000 1.000 <NA> <NA> A <NA> <NA>\n",
+    );
+    let run = dir.run(&["info", "u.rttm"]);
+    assert_eq!(run.code(), 0);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: warning: u.rttm: line 2, column 13: lines are not sorted by onset in 2 of 3 \
+         recordings, the first here in a (sorted on reading) (unsorted)\n"
+    );
+    dir.create(
+        "one.rttm",
+        "SPEAKER a 1 2.000 1.000 <NA> <NA> A <NA> <NA>\nSPEAKER a 1 0.000 1.000 <NA> <NA> B <NA> <NA>\n",
+    );
+    let run = dir.run(&["info", "one.rttm"]);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: warning: one.rttm: line 2, column 13: a: lines are not sorted by onset (sorted on reading) (unsorted)\n"
+    );
+}

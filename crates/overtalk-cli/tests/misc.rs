@@ -64,13 +64,15 @@ fn a_closed_pipe_is_not_an_error() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
-/// `overtalk completions SHELL | head` and `overtalk man | head`: the reader is gone before
+/// `overtalk completions SHELL | head`, `overtalk man | head` and `overtalk models list | head`: the reader is gone before
 /// anything is written (the pipe's other end has already exited), so every write fails with a
 /// broken pipe, which must end quietly with exit 0 for every shell.
 #[test]
 fn completions_and_man_into_a_closed_pipe_exit_0() {
     let bin = env!("CARGO_BIN_EXE_overtalk");
     for args in [
+        "models path",
+        "models list",
         "completions bash",
         "completions elvish",
         "completions fish",
@@ -80,8 +82,60 @@ fn completions_and_man_into_a_closed_pipe_exit_0() {
     ] {
         // `true` exits at once; the sleep makes sure it has before overtalk writes.
         let script = format!("{{ sleep 0.3; \"$0\" {args}; echo \"exit $?\" >&2; }} | true");
-        let out = std::process::Command::new("sh").args(["-c", &script, bin]).output().unwrap();
+        let dir = Dir::new();
+        let out = std::process::Command::new("sh")
+            .args(["-c", &script, bin])
+            .env("OVERTALK_MODEL_DIR", dir.path())
+            .output()
+            .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(stderr.trim(), "exit 0", "overtalk {args}");
     }
+}
+
+/// The README's first commands: an install line for the `overtalk` command the page uses, then
+/// the main job on one bundled conversation (a single result, not a corpus) and the tests.
+#[test]
+fn the_readme_first_screen_installs_the_command_and_runs_one_conversation() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let block: Vec<&str> = readme
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .unwrap()
+        .lines()
+        .map(|l| l.split(" #").next().unwrap_or(l).trim())
+        .collect();
+    assert_eq!(block[0], "cargo install --path crates/overtalk-cli");
+    let manifest = std::fs::read_to_string(root.join("crates/overtalk-cli/Cargo.toml")).unwrap();
+    assert!(manifest.contains("[[bin]]\nname = \"overtalk\""), "the package installs `overtalk`");
+    assert_eq!(block[2], "cargo test --workspace");
+    let args: Vec<&str> = block[1].split_whitespace().collect();
+    assert_eq!(args[0], "overtalk");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_overtalk"))
+        .args(&args[1..])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("red-carpet: 3 speakers"), "{stdout}");
+    assert!(!stdout.contains("corpus:"), "one conversation, not a corpus: {stdout}");
+    assert!(stdout.contains("headline: 11 turns, 10 floor transfers"), "{stdout}");
+}
+
+/// docs/guide.md quotes the output of its command as the current binary writes it.
+#[test]
+fn the_guide_quotes_the_current_output() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let guide = std::fs::read_to_string(root.join("docs/guide.md")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_overtalk"))
+        .args(["analyze", "examples/red-carpet/red-carpet.vtt"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let quoted = format!("```text\n{}```", String::from_utf8_lossy(&out.stdout));
+    assert!(guide.contains(&quoted), "docs/guide.md does not quote the current output:\n{quoted}");
 }

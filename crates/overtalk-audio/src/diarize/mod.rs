@@ -91,6 +91,17 @@ pub trait Diarizer {
     fn stream(&self) -> FeatureStream;
     /// Diarizes the features of a whole recording.
     fn finish(&self, features: Features) -> Result<Diarization>;
+    /// [`finish`](Diarizer::finish), telling `progress` the share (0 to 1) of its costly part
+    /// done as it goes, so a long recording shows a percentage rather than a spinner alone.
+    /// Called from any thread. Without an override, `finish` with no progress.
+    fn finish_with_progress(
+        &self,
+        features: Features,
+        progress: &(dyn Fn(f64) + Sync),
+    ) -> Result<Diarization> {
+        let _ = progress;
+        self.finish(features)
+    }
     /// Diarizes a whole 16 kHz mono signal.
     fn diarize(&self, samples: &[f32]) -> Result<Diarization> {
         let mut s = self.stream();
@@ -495,10 +506,16 @@ impl Ge2eDiarizer {
         Ge2eDiarizer { embedder, options }
     }
 
-    /// Loads the converted encoder from a file.
+    /// Loads the converted encoder from a file. It is named by its file name in
+    /// [`Diarizer::describe`]: the description goes into reports and JSON that are shared, where
+    /// an absolute path would say where the model sits on one machine (a home directory) and
+    /// nothing about the model.
     pub fn from_file(path: &std::path::Path, options: DiarizeOptions) -> Result<Ge2eDiarizer> {
         let w = Ge2eWeights::load(path)?;
-        Ok(Ge2eDiarizer::new(w, path.display().to_string(), options))
+        let name = path
+            .file_name()
+            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        Ok(Ge2eDiarizer::new(w, name, options))
     }
 }
 
@@ -512,9 +529,10 @@ fn embed_windows(
     data: &[f32],
     dim: usize,
     windows: &[(usize, usize)],
+    progress: &(dyn Fn(f64) + Sync),
 ) -> Result<Vec<Vec<f32>>> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    embed_windows_on(embedder, data, dim, windows, threads)
+    embed_windows_on(embedder, data, dim, windows, threads, progress)
 }
 
 /// [`embed_windows`] on at most `threads` threads.
@@ -524,8 +542,12 @@ fn embed_windows_on(
     dim: usize,
     windows: &[(usize, usize)],
     threads: usize,
+    progress: &(dyn Fn(f64) + Sync),
 ) -> Result<Vec<Vec<f32>>> {
     let batches: Vec<&[(usize, usize)]> = windows.chunks(32).collect();
+    // Batches embedded so far, by every thread: the share done goes to `progress`.
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let total = batches.len().max(1) as f64;
     let embed_batch = |chunk: &[(usize, usize)]| -> Result<Vec<Vec<f32>>> {
         let mut lens: Vec<usize> = chunk.iter().map(|w| w.1).collect();
         lens.sort_unstable();
@@ -546,7 +568,15 @@ fn embed_windows_on(
     let threads = threads.clamp(1, 8).min(batches.len().max(1));
     let mut parts: Vec<Vec<(usize, Vec<Vec<f32>>)>> = Vec::with_capacity(threads);
     let run = |t: usize| -> Result<Vec<(usize, Vec<Vec<f32>>)>> {
-        (t..batches.len()).step_by(threads).map(|b| Ok((b, embed_batch(batches[b])?))).collect()
+        (t..batches.len())
+            .step_by(threads)
+            .map(|b| {
+                let e = embed_batch(batches[b])?;
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                progress(n as f64 / total);
+                Ok((b, e))
+            })
+            .collect()
     };
     std::thread::scope(|sc| -> Result<()> {
         let handles: Vec<_> = (1..threads).map(|t| sc.spawn(move || run(t))).collect();
@@ -629,7 +659,16 @@ impl Diarizer for Ge2eDiarizer {
     }
 
     fn finish(&self, features: Features) -> Result<Diarization> {
-        let prepared = self.prepare_features(features)?;
+        self.finish_with_progress(features, &|_| {})
+    }
+
+    /// Progress is that of embedding the windows, by far the longest step.
+    fn finish_with_progress(
+        &self,
+        features: Features,
+        progress: &(dyn Fn(f64) + Sync),
+    ) -> Result<Diarization> {
+        let prepared = self.prepare_features_with_progress(features, progress)?;
         Ok(self.assign(&prepared, &self.options))
     }
 }
@@ -750,7 +789,17 @@ impl Ge2eDiarizer {
 
     /// [`prepare`](Ge2eDiarizer::prepare) from streamed features. Only the speech frames'
     /// features are kept (compacted in place) while the windows are embedded.
-    pub fn prepare_features(&self, mut f: Features) -> Result<Prepared> {
+    pub fn prepare_features(&self, f: Features) -> Result<Prepared> {
+        self.prepare_features_with_progress(f, &|_| {})
+    }
+
+    /// [`prepare_features`](Ge2eDiarizer::prepare_features), telling `progress` the share of
+    /// the windows embedded (0 to 1) as it goes.
+    pub fn prepare_features_with_progress(
+        &self,
+        mut f: Features,
+        progress: &(dyn Fn(f64) + Sync),
+    ) -> Result<Prepared> {
         let o = &self.options;
         let (n, duration) = (f.frames(), f.duration());
         let mask = f.speech_mask(&o.binarize);
@@ -773,7 +822,7 @@ impl Ge2eDiarizer {
         f.data.truncate(speech.len() * d);
         let wmax = self.embedder.window_frames().max(10);
         let windows = place_windows(speech.len(), o.window.clamp(10, wmax), o.step);
-        let raw = embed_windows(&*self.embedder, &f.data, d, &windows)?;
+        let raw = embed_windows(&*self.embedder, &f.data, d, &windows, progress)?;
         let emb = cluster::centre(&raw);
         let fused = (std::mem::take(&mut f.fused), f.hop);
         Ok(Prepared { frames: n, duration, speech, vad, windows, emb, raw, fused })
@@ -1049,12 +1098,30 @@ mod tests {
         let data: Vec<f32> = (0..2000).map(|i| (i % 97) as f32).collect();
         let mut windows = place_windows(1000, 30, 7);
         windows.push((5, 12)); // a shorter window inside the last batch
-        let one = embed_windows_on(&Fake, &data, 2, &windows, 1).unwrap();
+        let one = embed_windows_on(&Fake, &data, 2, &windows, 1, &|_| {}).unwrap();
         assert_eq!(one.len(), windows.len());
         assert_eq!(one[1], vec![14.0, (14..74).map(|i| (i % 97) as f32).sum(), 60.0]);
         assert_eq!(one.last().unwrap()[2], 24.0);
         for t in [2, 3, 8] {
-            assert_eq!(embed_windows_on(&Fake, &data, 2, &windows, t).unwrap(), one, "{t} threads");
+            let e = embed_windows_on(&Fake, &data, 2, &windows, t, &|_| {}).unwrap();
+            assert_eq!(e, one, "{t} threads");
+        }
+    }
+
+    #[test]
+    fn embedding_reports_its_progress_up_to_the_whole() {
+        let data: Vec<f32> = (0..2000).map(|i| (i % 97) as f32).collect();
+        let windows = place_windows(1000, 30, 7);
+        let batches = windows.len().div_ceil(32);
+        for t in [1, 3] {
+            let seen = std::sync::Mutex::new(Vec::new());
+            embed_windows_on(&Fake, &data, 2, &windows, t, &|p| seen.lock().unwrap().push(p))
+                .unwrap();
+            let mut seen = seen.into_inner().unwrap();
+            seen.sort_by(f64::total_cmp);
+            assert_eq!(seen.len(), batches, "one report per batch of 32 windows");
+            assert_eq!(seen[0], 1.0 / batches as f64);
+            assert_eq!(seen.last().copied(), Some(1.0));
         }
     }
 

@@ -38,7 +38,9 @@ pub struct Args {
     /// Output format (default: from the output's extension; RTTM on stdout).
     #[arg(long, value_name = "FORMAT")]
     to: Option<Format>,
-    /// The recording id written in the output (default: the first file's name without extension).
+    /// The recording id written in the output (default: the recording's file name without its
+    /// extension; for one file per speaker, what their names have in common, else the names
+    /// joined with `+`).
     #[arg(long, value_name = "ID")]
     recording_id: Option<String>,
     /// Rename the detected speakers: a TOML file of `"SPEAKER_00" = "Alice"` lines (the names
@@ -155,8 +157,8 @@ impl AudioArgs {
     }
 
     /// Detects who spoke when in `audio` (one recording, split by `--channels` if given) or in
-    /// the `--track` files, as a corpus of one recording named `recording_id` (default: the
-    /// first file's name without extension).
+    /// the `--track` files, as a corpus of one recording named `recording_id` (default: from
+    /// the file names, see `tracks_id`).
     ///
     /// One mixed recording (no `--track`, no `--channels`) is diarized: its speakers are told
     /// apart unless `--no-diarize` is given.
@@ -217,7 +219,7 @@ impl AudioArgs {
         }
         let id = match recording_id {
             Some(id) => id.to_owned(),
-            None => format::recording_id_from_path(&specs[0].path),
+            None => tracks_id(&specs),
         };
         let mut builder = TranscriptBuilder::new();
         for t in &detection.tracks {
@@ -254,6 +256,37 @@ fn warn_if_silent(detected: &Detected, globals: Globals) {
              the detector's threshold, so the result has no speakers",
             names.join(", ")
         );
+    }
+}
+
+/// The recording id of the tracks of one recording, when no `--recording-id` is given: the
+/// file's name for one file (its channels included); for one file per speaker, what the
+/// file names have in common (`show-host.wav` and `show-guest.wav` make `show`, the id a
+/// reference of the show would use), else the names joined with `+` (`host+guest`). Never the
+/// first track's name alone, which would make the recording one speaker's.
+fn tracks_id(specs: &[TrackSpec]) -> String {
+    let stems: Vec<String> =
+        specs.iter().map(|s| format::recording_id_from_path(&s.path)).collect();
+    let Some(first) = stems.first() else { return "recording".to_owned() };
+    if specs.iter().all(|s| s.path == specs[0].path) {
+        return first.clone();
+    }
+    // The longest common prefix, in bytes at character boundaries.
+    let mut len = first.len();
+    for s in &stems[1..] {
+        let same = first
+            .char_indices()
+            .zip(s.chars())
+            .take_while(|((_, a), b)| a == b)
+            .last()
+            .map_or(0, |((i, a), _)| i + a.len_utf8());
+        len = len.min(same);
+    }
+    let common = first[..len].trim_end_matches(['-', '_', '.', ' ', '+']).to_owned();
+    if common.is_empty() {
+        stems.join("+")
+    } else {
+        common
     }
 }
 

@@ -155,11 +155,19 @@ enum Action {
     Path,
 }
 
+/// `println!` that returns a write error instead of panicking, so a closed pipe
+/// (`overtalk models list | head -1`) ends quietly with exit 0 like every other output.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        std::io::Write::write_fmt(&mut std::io::stdout(), format_args!("{}\n", format_args!($($arg)*)))?
+    };
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     match args.action {
         Action::Path => {
-            println!("{}", models::model_dir()?.display());
+            outln!("{}", models::model_dir()?.display());
             Ok(Outcome::Ok)
         }
         Action::List { dir } => {
@@ -171,7 +179,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             for m in Model::ALL {
                 let p = m.path(&dir);
                 if !p.exists() {
-                    println!(
+                    outln!(
                         "{}\tmissing\t{}\t(run `overtalk models install {}`)",
                         m.name(),
                         p.display(),
@@ -181,9 +189,9 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                     continue;
                 }
                 match m.check(&p)? {
-                    None => println!("{}\tok\t{}{}", m.name(), p.display(), usable_note(m)),
+                    None => outln!("{}\tok\t{}{}", m.name(), p.display(), usable_note(m)),
                     Some(e) => {
-                        println!(
+                        outln!(
                             "{}\tbroken\t{}\t({e}; run `overtalk models install {}` again)",
                             m.name(),
                             p.display(),
@@ -239,7 +247,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                 if !globals.quiet {
                     eprintln!("overtalk: installed {} ({})", out.display(), m.provenance());
                 }
-                println!("{}", out.display());
+                outln!("{}", out.display());
             }
             Ok(Outcome::Ok)
         }

@@ -417,8 +417,9 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     let flush = |st: Option<(i64, i64, usize)>, warnings: &mut Vec<String>| {
         if let Some((a, b, most)) = st.filter(|&(a, b, _)| b - a > 5000) {
             warnings.push(format!(
-                "{most} speakers active for {} ms from {a} ms: possible parallel conversation (schism)",
-                b - a
+                "{most} speakers active for {:.2} s from {:.2} s: possible parallel conversation (schism)",
+                (b - a) as f64 / 1000.0,
+                a as f64 / 1000.0
             ));
         }
     };

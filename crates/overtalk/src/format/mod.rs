@@ -282,6 +282,15 @@ impl<'a> ReadContext<'a> {
         Ok(())
     }
 
+    /// Replaces the message of the first kept warning of `kind`, for a reader that learns
+    /// more after warning (how many recordings of a file turned out unsorted, say); nothing
+    /// when no such warning was kept.
+    pub fn amend_first(&mut self, kind: WarningKind, message: impl Into<String>) {
+        if let Some(w) = self.warnings.iter_mut().find(|w| w.kind == kind) {
+            w.message = message.into();
+        }
+    }
+
     /// A warning at a line (and column).
     pub fn warn_at(
         &mut self,

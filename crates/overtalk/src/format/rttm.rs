@@ -179,6 +179,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // The recording of the previous line: files usually hold one recording, or runs of one.
     let mut last: Option<usize> = None;
     let mut extra_fields_warned = false;
+    // Unsorted recordings: the first is warned about where it is found, and its warning gets
+    // the count at the end, so a file of many recordings has one warning, not one per recording.
+    let mut unsorted: Option<&str> = None;
+    let mut unsorted_count = 0usize;
     for item in ctx.lines(text) {
         let (n, line) = item?;
         let trimmed = line.trim_start();
@@ -253,12 +257,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         let Some(rec) = recordings.get_mut(k) else { continue };
         if start < rec.latest && !rec.unsorted_warned {
             rec.unsorted_warned = true;
-            ctx.warn_at(
-                WarningKind::Unsorted,
-                n,
-                Some(column_of(line, tbeg)),
-                format!("{file}: lines are not sorted by onset (sorted on reading)"),
-            )?;
+            unsorted_count += 1;
+            if unsorted.is_none() {
+                unsorted = Some(file);
+                ctx.warn_at(
+                    WarningKind::Unsorted,
+                    n,
+                    Some(column_of(line, tbeg)),
+                    format!("{file}: lines are not sorted by onset (sorted on reading)"),
+                )?;
+            }
         }
         rec.latest = rec.latest.max(start);
         if is(name, "<NA>") {
@@ -278,6 +286,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         if let Some(seg) = segment {
             rec.builder.push(seg, id, None);
         }
+    }
+    if let (Some(file), true) = (unsorted, unsorted_count > 1) {
+        ctx.amend_first(
+            WarningKind::Unsorted,
+            format!(
+                "lines are not sorted by onset in {unsorted_count} of {} recordings, the first \
+                 here in {file} (sorted on reading)",
+                recordings.len()
+            ),
+        );
     }
     Ok(recordings.into_iter().map(|r| (r.id.to_owned(), r.builder.build())).collect())
 }

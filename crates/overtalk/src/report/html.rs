@@ -145,6 +145,33 @@ fn page(title: &str, csp_media: Option<&str>, body: &str, payload: &str) -> Stri
     )
 }
 
+/// The file name a linked recording's URL ends with, percent-decoded, for people to read
+/// (`../rec/caf%C3%A9%20talk.mp3` is shown as `café talk.mp3`).
+fn file_name_of_url(url: &str) -> String {
+    let last = url.rsplit('/').next().unwrap_or(url);
+    let bytes = last.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| char::from(b).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied().and_then(hex),
+            bytes.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 fn audio_html(audio: Option<&Audio>) -> (String, Option<&'static str>) {
     match audio {
         None => (String::new(), None),
@@ -152,7 +179,7 @@ fn audio_html(audio: Option<&Audio>) -> (String, Option<&'static str>) {
             format!(
                 "<p><audio id=\"overtalk-audio\" controls preload=\"metadata\" src=\"{}\"></audio><br><span class=\"note\">Linked recording: {}. Click an event, then its play button, to hear it with a little context.</span></p>",
                 escape(src),
-                escape(src)
+                escape(&file_name_of_url(src))
             ),
             Some("'self' file: blob:"),
         ),

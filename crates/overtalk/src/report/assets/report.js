@@ -4,7 +4,9 @@
 (function () {
   'use strict';
   var PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000'];
-  var ERR = { miss: '#D55E00', 'false-alarm': '#56B4E9', confusion: '#CC79A7', correct: '#BBBBBB' };
+  // Error colours: confusion is a colour of no speaker (the wine of Paul Tol's palette), so a
+  // confused stretch is never mistaken for a speaker's speech.
+  var ERR = { miss: '#D55E00', 'false-alarm': '#56B4E9', confusion: '#882255', correct: '#BBBBBB' };
   var LANE_H = 30, BAND_H = 12, AXIS_H = 22, LABEL_W = 150;
   var NS = 'http://www.w3.org/2000/svg';
   var dataNode = document.getElementById('overtalk-data');
