@@ -70,7 +70,7 @@ use crate::error::{Result, Warning, WarningKind};
 use crate::format::webvtt::UNKNOWN_SPEAKER;
 use crate::format::{Format, ReadContext};
 use crate::model::{Content, Corpus, Mark, MarkKind, Segment, TranscriptBuilder};
-use crate::time::{Time, MICROS_PER_SECOND};
+use crate::time::{Time, MAX_MICROS, MICROS_PER_SECOND};
 
 /// The speaking rate that bounds an estimated end: 2 words a second (120 a minute).
 pub const WORDS_PER_SECOND: i64 = 2;
@@ -79,6 +79,8 @@ pub const WORDS_PER_SECOND: i64 = 2;
 const MAX_NAME_CHARS: usize = 80;
 /// Most words in a speaker name.
 const MAX_NAME_WORDS: usize = 10;
+/// Longest `(time)` looked for in a header, in bytes.
+const PAREN_WINDOW: usize = 24;
 /// Longest bracketed note read as a [`Mark`], in bytes.
 const MAX_MARK_BYTES: usize = 200;
 
@@ -208,7 +210,9 @@ fn header(line: &str) -> Option<Header<'_>> {
     let mut from = 0;
     while let Some(i) = l[from..].find('(').map(|i| i + from) {
         from = i + 1;
-        let Some(close) = l[i..].find(')').map(|c| c + i) else { break };
+        // A time in parentheses is short: looking a little ahead keeps a line of `((((…` linear.
+        let window = &l.as_bytes()[i..l.len().min(i + PAREN_WINDOW)];
+        let Some(close) = window.iter().position(|&b| b == b')').map(|c| c + i) else { continue };
         let Some(time) = clock(l[i + 1..close].trim()) else { continue };
         let before = l[..i].trim_end();
         let after = l[close + 1..].trim_start();
@@ -433,7 +437,8 @@ fn finish(
 ) -> Result<()> {
     let words = word_count(&p.text).max(1);
     let by_words =
-        Time(p.start.0.saturating_add(words.saturating_mul(MICROS_PER_SECOND) / WORDS_PER_SECOND));
+        Time(p.start.0.saturating_add(words.saturating_mul(MICROS_PER_SECOND) / WORDS_PER_SECOND))
+            .min(Time(MAX_MICROS));
     let end = match next {
         Some((t, line)) if t < p.start => {
             ctx.warn_at(
@@ -513,6 +518,17 @@ mod tests {
         ] {
             assert_eq!(header(text).map(|h| h.shape), None, "{text}");
         }
+    }
+
+    #[test]
+    fn hostile_lines_stay_linear() {
+        let started = std::time::Instant::now();
+        let parens = "(".repeat(1 << 20) + "0:00)";
+        assert_eq!(header(&parens), None);
+        let brackets = "[".repeat(1 << 20);
+        let mut b = TranscriptBuilder::new();
+        marks_in(&brackets, "a", Time::ZERO, &mut b);
+        assert!(started.elapsed() < std::time::Duration::from_secs(10));
     }
 
     #[test]
