@@ -49,3 +49,57 @@ fn jsonl_gives_one_line_per_conversation_and_csv_the_onsets() {
     assert_eq!(lines.next(), Some("recording,speaker,time,holder,class,outcome,ferguson,partner,dist_to_completion,holder_remaining"));
     assert_eq!(lines.next(), Some("red-carpet,Interviewer,0,,opening,floor_taken,,,,"));
 }
+
+#[test]
+fn an_untimed_chat_file_is_refused_once_with_exit_1() {
+    let dir = Dir::new();
+    let path = dir.create(
+        "untimed.cha",
+        "@UTF8\n@Begin\n@Participants:\tA Adult, B Adult\n*A:\tso I [>] +/.\n*B:\tno [<] .\n@End\n",
+    );
+    let run = dir.run(&["analyze", path.to_str().unwrap()]);
+    assert_eq!(run.code(), 1, "{}", run.stderr());
+    let err = run.stderr();
+    assert_eq!(err.matches("untimed transcript").count(), 1, "{err}");
+    assert!(err.contains("`analyze` needs times"), "{err}");
+    // Reading it is fine: `info` and `--strict` accept a valid untimed file.
+    let info = dir.run(&["info", "--strict", path.to_str().unwrap()]);
+    assert_eq!(info.code(), 0, "{}", info.stderr());
+}
+
+#[test]
+fn strict_reads_valid_files_with_notes_and_encoding_names_the_text_encoding() {
+    let dir = Dir::new();
+    // Valid SRT without speaker prefixes: a note, not an error, under --strict.
+    let srt = dir.create("plain.srt", "1\n00:00:00,000 --> 00:00:01,000\nhello\n");
+    let run = dir.run(&["info", "--strict", srt.to_str().unwrap()]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    // A malformed time is rejected by --strict at its line and column.
+    let bad = dir.create("bad.srt", "1\n00:00.00 --> 00:00:01,000\nhello\n");
+    let run = dir.run(&["info", "--strict", bad.to_str().unwrap()]);
+    assert_eq!(run.code(), 2);
+    assert!(run.stderr().contains("bad.srt:2:1:"), "{}", run.stderr());
+    // --encoding names the encoding: no guess, no warning.
+    let bytes = b"1\n00:00:00,000 --> 00:00:01,000\n[Jos\xe9]: s\xed\n";
+    let latin = dir.path().join("latin.srt");
+    std::fs::write(&latin, bytes).unwrap();
+    let guessed = dir.run(&["info", latin.to_str().unwrap()]);
+    assert!(
+        guessed.stderr().contains("not UTF-8 (first at line 3, column 5); decoded as"),
+        "{}",
+        guessed.stderr()
+    );
+    let named = dir.run(&[
+        "convert",
+        "--encoding",
+        "latin1",
+        latin.to_str().unwrap(),
+        "--to",
+        "rttm",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(named.code(), 0, "{}", named.stderr());
+    assert!(!named.stderr().contains("warning"), "{}", named.stderr());
+    assert!(named.stdout().contains("José"), "{}", named.stdout());
+}

@@ -343,6 +343,7 @@ pub(crate) fn read_and_analyze(
     let rename = read_args.rename_map()?;
     for source in &transcript_sources {
         let out = input::read(source, read_args, &rename)?;
+        input::require_times(source, &out, "analyze")?;
         input::print_warnings(source, &out, globals.quiet);
         let file = match source {
             input::Source::Stdin => "stdin".to_owned(),

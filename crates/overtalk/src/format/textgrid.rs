@@ -103,6 +103,9 @@ struct Token<'t> {
 struct Lexer<'t> {
     text: &'t str,
     pos: usize,
+    /// Where text follows a closing quote with no space (`"ad"x`), since the last check: Praat
+    /// writes a space or a line break there, so the string is malformed.
+    glued: Option<usize>,
 }
 
 fn starts_number(word: &str) -> bool {
@@ -163,7 +166,7 @@ fn numeric_prefix(word: &str) -> &str {
 
 impl<'t> Lexer<'t> {
     fn new(text: &'t str) -> Lexer<'t> {
-        Lexer { text, pos: 0 }
+        Lexer { text, pos: 0, glued: None }
     }
 
     /// The next token, `None` at the end, or an error for an unterminated string or flag.
@@ -198,6 +201,9 @@ impl<'t> Lexer<'t> {
                         }
                     }
                     self.pos += i;
+                    if rest[i..].starts_with(|ch: char| !ch.is_whitespace() && ch != '!') {
+                        self.glued.get_or_insert(self.pos);
+                    }
                     return Ok(Some(Token { tok: Tok::Str(s), at }));
                 }
                 '<' => {
@@ -249,6 +255,15 @@ impl<'t> Parser<'t, '_, '_> {
         match self.lex.next_token() {
             Ok(Some(t)) => {
                 self.last = t.at;
+                if let Some(at) = self.lex.glued.take() {
+                    let (line, column) = self.pos(at);
+                    self.ctx.warn_at(
+                        WarningKind::Repaired,
+                        line,
+                        Some(column),
+                        "text right after a closing quote (a `\"` inside a string is written `\"\"`); the string ends at the quote and the text is ignored",
+                    )?;
+                }
                 Ok(t)
             }
             Ok(None) => {
@@ -609,6 +624,31 @@ mod tests {
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::TextGrid, &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn text_glued_to_a_closing_quote_is_a_repair() {
+        let grid = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n2\n<exists>\n1\n\"IntervalTier\"\n\"A\"\n0\n2\n1\n0\n2\n\"ad\"x\n";
+        let out = read_text(grid);
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w, vec![(WarningKind::Repaired, Some(14), Some(5))]);
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(t.contents()[0].as_ref().and_then(|c| c.text.as_deref()), Some("ad"));
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        let e = read_str(grid, Format::TextGrid, &strict).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(14), Some(5)));
+        // `""` inside a string is a quote, not glued text.
+        let fine = grid.replace("\"ad\"x", "\"a\"\"d\"");
+        assert!(read_str(&fine, Format::TextGrid, &strict).unwrap().warnings.is_empty());
+    }
+
+    #[test]
+    fn point_tiers_are_notes_that_strict_keeps() {
+        let grid = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n2\n<exists>\n1\n\"TextTier\"\n\"pitch\"\n0\n2\n1\n1.5\n\"H*\"\n";
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        let out = read_str(grid, Format::TextGrid, &strict).unwrap();
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(w, vec![(WarningKind::Note, Some(7))]);
     }
 
     /// Whether `e` is what hostile input may produce: a parse, limit or unsupported error.

@@ -73,11 +73,27 @@ impl Content {
 ///
 /// `extent`, when known, is the declared span of the recording (a TextGrid's `xmin`/`xmax`, a
 /// media duration), which may be longer than the speech.
+///
+/// A source may also hold utterances without times (a CHAT file without media bullets): they
+/// are kept in their order as [`Untimed`] utterances, beside the timed tracks, so their
+/// speakers, words and transcriber markers can be read even though no time-based measure can be.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Transcript {
     annotation: Annotation,
     contents: Vec<Option<Content>>,
     extent: Option<Segment>,
+    untimed: Vec<Untimed>,
+}
+
+/// An utterance the source gives no time for, in the source's order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Untimed {
+    /// Who said it.
+    pub speaker: SpeakerId,
+    /// What was said, markers included.
+    pub content: Content,
+    /// 1-based line of the source where it starts (0 when unknown).
+    pub line: usize,
 }
 
 /// Collects tracks with optional content, then sorts them into a [`Transcript`].
@@ -86,6 +102,8 @@ pub struct TranscriptBuilder {
     annotation: AnnotationBuilder,
     contents: Vec<Option<Content>>,
     extent: Option<Segment>,
+    /// Untimed utterances by speaker name: ids change when the annotation is built.
+    untimed: Vec<(String, Content, usize)>,
 }
 
 impl TranscriptBuilder {
@@ -131,6 +149,13 @@ impl TranscriptBuilder {
         self.push(segment, id, content)
     }
 
+    /// Adds an utterance without time, after the untimed ones added before.
+    pub fn push_untimed(&mut self, speaker: SpeakerId, content: Content, line: usize) -> &mut Self {
+        let name = self.annotation.speaker_name(speaker).to_owned();
+        self.untimed.push((name, content, line));
+        self
+    }
+
     /// Sets the declared span of the recording.
     pub fn extent(&mut self, extent: Option<Segment>) -> &mut Self {
         self.extent = extent;
@@ -149,18 +174,30 @@ impl TranscriptBuilder {
 
     /// Sorts and freezes.
     pub fn build(self) -> Transcript {
-        if self.contents.is_empty() {
+        let mut t = if self.contents.is_empty() {
             // No track has content: nothing to carry through the sort.
             let annotation = self.annotation.build();
             let contents = std::iter::repeat_with(|| None).take(annotation.len()).collect();
-            return Transcript { annotation, contents, extent: self.extent };
-        }
-        let (annotation, order) = self.annotation.build_with_order();
-        let mut contents: Vec<Option<Content>> = self.contents;
-        // Tracks added after the last content have none.
-        contents.resize_with(order.len(), || None);
-        let sorted = order.iter().map(|&i| contents.get_mut(i).and_then(Option::take)).collect();
-        Transcript { annotation, contents: sorted, extent: self.extent }
+            Transcript { annotation, contents, extent: self.extent, untimed: Vec::new() }
+        } else {
+            let (annotation, order) = self.annotation.build_with_order();
+            let mut contents: Vec<Option<Content>> = self.contents;
+            // Tracks added after the last content have none.
+            contents.resize_with(order.len(), || None);
+            let sorted =
+                order.iter().map(|&i| contents.get_mut(i).and_then(Option::take)).collect();
+            Transcript { annotation, contents: sorted, extent: self.extent, untimed: Vec::new() }
+        };
+        let speakers = t.annotation.speakers();
+        t.untimed = self
+            .untimed
+            .into_iter()
+            .filter_map(|(name, content, line)| {
+                // Every untimed speaker was declared in the builder, so it is in the table.
+                speakers.get(&name).map(|speaker| Untimed { speaker, content, line })
+            })
+            .collect();
+        t
     }
 }
 
@@ -181,7 +218,7 @@ impl Transcript {
     /// A transcript without any text.
     pub fn from_annotation(annotation: Annotation) -> Transcript {
         let contents = vec![None; annotation.len()];
-        Transcript { annotation, contents, extent: None }
+        Transcript { annotation, contents, extent: None, untimed: Vec::new() }
     }
 
     /// Who spoke when.
@@ -209,6 +246,16 @@ impl Transcript {
         })
     }
 
+    /// The utterances without time, in the source's order.
+    pub fn untimed(&self) -> &[Untimed] {
+        &self.untimed
+    }
+
+    /// Whether the transcript has utterances but no times at all (nothing to measure in time).
+    pub fn is_untimed(&self) -> bool {
+        self.annotation.is_empty() && !self.untimed.is_empty()
+    }
+
     /// Whether any track has text or words.
     pub fn has_text(&self) -> bool {
         self.contents.iter().flatten().any(|c| !c.is_empty())
@@ -223,6 +270,11 @@ impl Transcript {
         for u in self.utterances() {
             let name = map.get(u.speaker_name).map_or(u.speaker_name, String::as_str);
             b.add(u.segment, name, u.content.cloned());
+        }
+        for u in &self.untimed {
+            let name = self.annotation.speaker_name(u.speaker);
+            let id = b.speaker(map.get(name).map_or(name, String::as_str));
+            b.push_untimed(id, u.content.clone(), u.line);
         }
         b.extent(self.extent);
         b.build()
