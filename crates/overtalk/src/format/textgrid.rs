@@ -25,9 +25,9 @@
 //! gap so each tier covers the grid exactly, times printed exact to the microsecond (reading
 //! back gives the same microseconds). A track without text is labelled with its speaker's name,
 //! since an empty label would read back as silence. A speaker whose tracks overlap each other
-//! cannot be one tier (intervals of a tier are disjoint): such a speaker is split into tiers
-//! `Name`, `Name (2)`, … (each track in the first tier where it fits) with a warning; reading
-//! that file back gives one speaker per tier.
+//! cannot be one tier (intervals of a tier are disjoint): such a speaker is split into several
+//! tiers all named `Name` (each track in the first tier where it fits) with a warning; reading
+//! that file back merges them into the one speaker again, overlap included.
 
 use std::io::Write;
 
@@ -539,8 +539,6 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
 
     // Tiers: (name, track indices in time order).
     let mut tiers: Vec<(String, Vec<usize>)> = Vec::new();
-    let mut taken: std::collections::HashSet<String> =
-        a.speakers().iter().map(|(_, n)| n.to_owned()).collect();
     for (speaker, tracks) in tracks_by_speaker(t) {
         let name = a.speaker_name(speaker);
         let split = layers(tracks.iter().map(|&i| (a.tracks()[i].segment, i)));
@@ -548,17 +546,17 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
             warnings.push(Warning::new(
                 WarningKind::Repaired,
                 format!(
-                    "speaker {name:?} overlaps themselves; written as {} tiers ({name:?}, {:?}, …) because the intervals of one tier cannot overlap",
+                    "speaker {name:?} overlaps themselves; written as {} tiers all named {name:?} (the intervals of one tier cannot overlap; tiers of one name read back as one speaker)",
                     split.len(),
-                    format!("{name} (2)")
                 ),
             ));
         }
         if split.is_empty() {
             tiers.push((name.to_owned(), Vec::new()));
         }
-        let names = layer_names(name, split.len(), &mut taken);
-        tiers.extend(names.into_iter().zip(split));
+        // Every layer keeps the speaker's name: Praat allows tiers of the same name, and
+        // reading merges them into one speaker, so no second person is invented.
+        tiers.extend(split.into_iter().map(|layer| (name.to_owned(), layer)));
     }
 
     let mut s = String::new();
@@ -799,7 +797,7 @@ mod tests {
         assert_eq!(w.len(), 1);
         assert_eq!(w[0].kind, WarningKind::Repaired);
         let text = String::from_utf8(buf).unwrap();
-        assert!(text.contains("name = \"a (2)\""), "{text}");
+        assert_eq!(text.matches("name = \"a\"").count(), 2, "{text}");
         assert!(text.contains("text = \"one \"\"q\"\"\""), "{text}");
         assert!(text.contains("xmax = 4.000001 "), "{text}");
         let back = read_text(&text);
@@ -812,10 +810,14 @@ mod tests {
             got,
             vec![
                 (1_000_000, 3_000_000, "a".to_owned()),
-                (2_000_000, 4_000_001, "a (2)".to_owned()),
+                (2_000_000, 4_000_001, "a".to_owned()),
                 (5_000_000, 6_000_000, "a".to_owned())
             ]
         );
         assert_eq!(t.declared_extent(), Segment::from_micros(0, 10_000_000));
+        // One speaker, who overlaps themselves, as before writing: no second person.
+        assert_eq!(t.annotation().speakers().len(), 1);
+        let kinds: Vec<_> = back.warnings.iter().map(|w| w.kind).collect();
+        assert_eq!(kinds, [WarningKind::SelfOverlap]);
     }
 }
