@@ -21,6 +21,14 @@ pub struct ReadArgs {
     /// utf-16le, …). Default: UTF-8, else the most likely legacy encoding, with a warning.
     #[arg(long, value_name = "NAME")]
     pub encoding: Option<String>,
+    /// TextGrid/EAF: read only these tiers as speakers (names or glob patterns, comma
+    /// separated). Default: every tier but alignment (`phones`, `words`) and participant-less
+    /// marker tiers.
+    #[arg(long, value_name = "TIERS", value_delimiter = ',')]
+    pub tiers: Vec<String>,
+    /// TextGrid/EAF: never read these tiers as speakers (names or glob patterns, comma separated).
+    #[arg(long, value_name = "TIERS", value_delimiter = ',')]
+    pub ignore_tiers: Vec<String>,
     /// Rename speakers: a TOML file of `"SPEAKER_00" = "Alice"` lines.
     #[arg(long, value_name = "names.toml")]
     pub speakers: Option<PathBuf>,
@@ -48,6 +56,10 @@ impl ReadArgs {
             },
             recording_id: None,
             encoding: self.encoding.clone(),
+            tiers: format::tiers::TierSelection {
+                only: self.tiers.clone(),
+                ignore: self.ignore_tiers.clone(),
+            },
         }
     }
 

@@ -103,3 +103,27 @@ fn strict_reads_valid_files_with_notes_and_encoding_names_the_text_encoding() {
     assert!(!named.stderr().contains("warning"), "{}", named.stderr());
     assert!(named.stdout().contains("José"), "{}", named.stdout());
 }
+
+#[test]
+fn tiers_and_ignore_tiers_choose_the_speakers_of_a_textgrid() {
+    let dir = Dir::new();
+    let mut grid = String::from(
+        "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n1\n<exists>\n3\n",
+    );
+    for name in ["ann", "bob", "phones"] {
+        grid.push_str(&format!("\"IntervalTier\"\n\"{name}\"\n0\n1\n1\n0\n1\n\"x\"\n"));
+    }
+    let path = dir.create("g.TextGrid", &grid);
+    let p = path.to_str().unwrap();
+    let rttm = |extra: &[&str]| -> String {
+        let mut args = vec!["convert", p, "--to", "rttm", "-o", "-"];
+        args.extend_from_slice(extra);
+        dir.run(&args).ok()
+    };
+    let speakers = |out: String| -> Vec<String> {
+        out.lines().filter_map(|l| l.split_whitespace().nth(7).map(str::to_owned)).collect()
+    };
+    assert_eq!(speakers(rttm(&[])), ["ann", "bob"]);
+    assert_eq!(speakers(rttm(&["--ignore-tiers", "b*"])), ["ann"]);
+    assert_eq!(speakers(rttm(&["--tiers", "bob,phones"])), ["bob", "phones"]);
+}

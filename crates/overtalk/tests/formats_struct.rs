@@ -124,14 +124,32 @@ fn textgrid_elan_export_and_utf16() {
     assert_eq!(texts(t)[0].as_deref(), Some("\"\"\"BOBBY\"\"\"\nNoun"));
 
     let mary = read_fixture("textgrid", "praatio_mary_long_utf16.TextGrid");
-    assert_eq!(kinds(&mary), vec![(WarningKind::Note, Some(110), Some(17))]);
+    // The phone tier aligns the word tier's speaker: one speaker, not two who always overlap.
+    assert_eq!(
+        kinds(&mary),
+        vec![(WarningKind::Note, Some(110), Some(17)), (WarningKind::Note, Some(10), Some(17))]
+    );
     let (_, t) = only(&mary);
-    assert_eq!(speakers(t), ["phone", "word"]);
-    assert_eq!((count(t, "phone"), count(t, "word")), (14, 4));
+    assert_eq!(speakers(t), ["word"]);
+    assert_eq!(count(t, "word"), 4);
+    assert_eq!(tracks(t)[0], (315_420, 675_550, "word".to_owned()));
+    assert_eq!(t.declared_extent(), Segment::from_micros(0, 1_869_687));
+    // Asked for, the phone tier is read (its ə intact through UTF-16).
+    let phones = ReadOptions {
+        tiers: overtalk::format::tiers::TierSelection {
+            only: vec!["phone".into()],
+            ignore: vec![],
+        },
+        ..ReadOptions::default()
+    };
+    let out =
+        read_path(&fixture("textgrid", "praatio_mary_long_utf16.TextGrid"), None, &phones).unwrap();
+    let (_, t) = only(&out);
+    assert_eq!(speakers(t), ["phone"]);
+    assert_eq!(count(t, "phone"), 14);
     assert_eq!(tracks(t)[0], (315_420, 385_268, "phone".to_owned()));
     let schwa = t.utterances().find(|u| u.segment.start().0 == 385_268).unwrap();
     assert_eq!(schwa.content.and_then(|c| c.text.as_deref()), Some("ə"));
-    assert_eq!(t.declared_extent(), Segment::from_micros(0, 1_869_687));
 }
 
 #[test]
@@ -154,16 +172,32 @@ fn eaf_sample_counts_participants_once() {
     assert_eq!(
         kinds(&out),
         vec![
-            (WarningKind::Note, Some(109), Some(5)),
             (WarningKind::Note, Some(129), Some(5)),
             (WarningKind::Note, Some(204), Some(5)),
             (WarningKind::Note, Some(267), Some(5)),
+            (WarningKind::Note, Some(109), Some(5)),
         ]
     );
+    assert_eq!(
+        out.warnings[3].message,
+        "1 tier(s) left out as not speakers: \"marker\" (no PARTICIPANT and no dependent tiers, while other tiers name theirs); choose with --tiers or --ignore-tiers"
+    );
     let (_, t) = only(&out);
-    // The child tiers of P001 are not counted: 8 utterances, not 20.
-    assert_eq!(speakers(t), ["P001", "R004001", "marker"]);
-    assert_eq!((count(t, "P001"), count(t, "R004001"), count(t, "marker")), (8, 0, 3));
+    // The child tiers of P001 are not counted: 8 utterances, not 20; the marker tier is no one.
+    assert_eq!(speakers(t), ["P001", "R004001"]);
+    assert_eq!((count(t, "P001"), count(t, "R004001")), (8, 0));
+    // Asked for by name, the marker tier is read as a speaker again.
+    let marker = ReadOptions {
+        tiers: overtalk::format::tiers::TierSelection {
+            only: vec!["marker".into(), "*(Utterance)".into()],
+            ignore: vec![],
+        },
+        ..ReadOptions::default()
+    };
+    let again = read_path(&fixture("eaf", "speach_test2.eaf"), None, &marker).unwrap();
+    let (_, m) = only(&again);
+    assert_eq!(speakers(m), ["P001", "R004001", "marker"]);
+    assert_eq!(count(m, "marker"), 3);
     let p: Vec<_> = t.utterances().filter(|u| u.speaker_name == "P001").collect();
     assert_eq!(p[0].segment, Segment::from_millis(1040, 2330).unwrap());
     assert_eq!(p[1].content.and_then(|c| c.text.as_deref()), Some("このリンゴ、おいしいね！"));

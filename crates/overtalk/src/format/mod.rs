@@ -35,6 +35,7 @@ pub mod rttm;
 pub mod srt;
 pub mod stm;
 pub mod textgrid;
+pub mod tiers;
 pub mod uem;
 pub mod webvtt;
 pub mod whisperx;
@@ -226,6 +227,8 @@ pub struct ReadOptions {
     /// as `windows-1252` or `gbk`); `None` reads UTF-8 and guesses legacy encodings
     /// ([`decode_text`]).
     pub encoding: Option<String>,
+    /// Which tiers of TextGrid and EAF files are speakers (`--tiers`, `--ignore-tiers`).
+    pub tiers: tiers::TierSelection,
 }
 
 /// What a reader is given besides the text: options, and where warnings go.

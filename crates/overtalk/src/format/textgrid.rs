@@ -16,6 +16,9 @@
 //! ```
 //!
 //! - every IntervalTier is a speaker (its name); tiers with the same name are one speaker;
+//!   forced-alignment tiers (`phones`, `words`, MFA's `X - phones`/`X - words`) are left out by
+//!   the rules of [`crate::format::tiers`], as are tiers `--tiers`/`--ignore-tiers` exclude,
+//!   with one note naming them;
 //! - an interval whose text is empty or only whitespace is silence, any other is a track whose
 //!   content is the text exactly as written;
 //! - TextTiers (point tiers) hold no durations and are skipped with a note;
@@ -32,6 +35,7 @@
 use std::io::Write;
 
 use crate::error::{Error, Result, Warning, WarningKind};
+use crate::format::tiers::{alignment_level, left_out_note, word_tier_speaker, Level};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, SpeakerId, Transcript, TranscriptBuilder};
 use crate::time::{parse_seconds, Time};
@@ -393,8 +397,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             return Err(p.error_at(t.at, format!("expected `<exists>`, found {}", describe(&other))))
         }
     };
+    let mut read: Vec<IntervalTier> = Vec::new();
     for _ in 0..tiers {
-        read_tier(&mut p, &mut b)?;
+        if let Some(tier) = read_tier(&mut p)? {
+            read.push(tier);
+        }
     }
     if let Ok(Some(t)) = p.lex.next_token() {
         let (line, column) = p.pos(t.at);
@@ -405,10 +412,50 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             format!("{} after the last declared tier ignored", describe(&t.tok)),
         )?;
     }
+    // Which tiers are speakers (see `tiers`): phone- and syllable-level tiers never, word-level
+    // ones only when nothing else is there, and the reader's --tiers / --ignore-tiers.
+    let only_alignment = read.iter().all(|t| alignment_level(&t.name).is_some());
+    let mut left_out: Vec<(String, String)> = Vec::new();
+    let mut first_left_out = (0, 0);
+    for tier in read {
+        let default = match alignment_level(&tier.name) {
+            Some(Level::Phone) => Some("phone- or syllable-level alignment"),
+            Some(Level::Word) if !only_alignment => {
+                Some("word-level alignment of a speaker tier already read")
+            }
+            _ => None,
+        };
+        if let Some(why) = p.ctx.options().tiers.left_out(&tier.name, default) {
+            if left_out.is_empty() {
+                first_left_out = p.pos(tier.at);
+            }
+            left_out.push((tier.name, why));
+            continue;
+        }
+        let name = match alignment_level(&tier.name) {
+            Some(Level::Word) => word_tier_speaker(&tier.name),
+            _ => tier.name.as_str(),
+        };
+        let speaker = b.speaker(name);
+        for (seg, label) in tier.intervals {
+            b.push(seg, speaker, Some(Content::text(label)));
+        }
+    }
+    if let Some(note) = left_out_note(&left_out, first_left_out) {
+        p.ctx.warn(note)?;
+    }
     Ok(Corpus::single(id, b.build()))
 }
 
-fn read_tier(p: &mut Parser<'_, '_, '_>, b: &mut TranscriptBuilder) -> Result<()> {
+/// An interval tier as read: its name, where it starts, and its non-empty intervals.
+struct IntervalTier {
+    name: String,
+    at: usize,
+    intervals: Vec<(Segment, String)>,
+}
+
+/// Reads one tier: an interval tier, or `None` for a point tier (skipped with a note).
+fn read_tier(p: &mut Parser<'_, '_, '_>) -> Result<Option<IntervalTier>> {
     let (class, class_at) = p.string("the tier class (\"IntervalTier\" or \"TextTier\")")?;
     let (name, _) = p.string("the tier name")?;
     let _ = p.time("the tier's xmin")?;
@@ -416,7 +463,7 @@ fn read_tier(p: &mut Parser<'_, '_, '_>, b: &mut TranscriptBuilder) -> Result<()
     let (n, _) = p.count("the number of intervals or points")?;
     match class.as_str() {
         "IntervalTier" => {
-            let speaker = b.speaker(&name);
+            let mut intervals = Vec::new();
             for _ in 0..n {
                 let (start, _) = p.time("an interval's xmin")?;
                 let (end, end_at) = p.time("an interval's xmax")?;
@@ -426,9 +473,11 @@ fn read_tier(p: &mut Parser<'_, '_, '_>, b: &mut TranscriptBuilder) -> Result<()
                 }
                 let index = &p.index;
                 if let Some(seg) = segment_at(p.ctx, start, end, || index.position(end_at))? {
-                    b.push(seg, speaker, Some(Content::text(label)));
+                    intervals.push((seg, label));
                 }
             }
+            // Declared even without intervals (an empty tier is a silent speaker).
+            return Ok(Some(IntervalTier { name, at: class_at, intervals }));
         }
         "TextTier" | "PointTier" => {
             let (line, column) = p.pos(class_at);
@@ -450,7 +499,7 @@ fn read_tier(p: &mut Parser<'_, '_, '_>, b: &mut TranscriptBuilder) -> Result<()
             ))
         }
     }
-    Ok(())
+    Ok(None)
 }
 
 /// Splits tracks into layers whose tracks do not overlap: each track goes to the first layer
@@ -638,6 +687,52 @@ mod tests {
         // `""` inside a string is a quote, not glued text.
         let fine = grid.replace("\"ad\"x", "\"a\"\"d\"");
         assert!(read_str(&fine, Format::TextGrid, &strict).unwrap().warnings.is_empty());
+    }
+
+    /// A grid with one interval tier per name, each with one interval 0–1 s labelled `x`.
+    fn grid(names: &[&str]) -> String {
+        let mut g = format!(
+            "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n1\n<exists>\n{}\n",
+            names.len()
+        );
+        for n in names {
+            g.push_str(&format!("\"IntervalTier\"\n\"{n}\"\n0\n1\n1\n0\n1\n\"x\"\n"));
+        }
+        g
+    }
+
+    fn speakers_of(out: &crate::format::ReadOutput) -> Vec<String> {
+        let a = out.corpus.get("recording").unwrap().annotation();
+        a.speakers().iter().map(|(_, n)| n.to_owned()).collect()
+    }
+
+    #[test]
+    fn alignment_tiers_are_not_speakers() {
+        let out = read_text(&grid(&["bob", "words", "phones"]));
+        assert_eq!(speakers_of(&out), ["bob"]);
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w, vec![(WarningKind::Note, Some(15), Some(1))]);
+        assert_eq!(
+            out.warnings[0].message,
+            "2 tier(s) left out as not speakers: \"words\" (word-level alignment of a speaker tier already read), \"phones\" (phone- or syllable-level alignment); choose with --tiers or --ignore-tiers"
+        );
+        // Montreal Forced Aligner: `X - words` is the speaker X when only alignment is there.
+        let out = read_text(&grid(&["A - words", "A - phones", "B - words", "B - phones"]));
+        assert_eq!(speakers_of(&out), ["A", "B"]);
+        // --tiers and --ignore-tiers, by name or pattern, override the rules.
+        let only = ReadOptions {
+            tiers: crate::format::tiers::TierSelection { only: vec!["*s".into()], ignore: vec![] },
+            ..Default::default()
+        };
+        let out = read_str(&grid(&["bob", "words", "phones"]), Format::TextGrid, &only).unwrap();
+        assert_eq!(speakers_of(&out), ["phones", "words"]);
+        let ignore = ReadOptions {
+            tiers: crate::format::tiers::TierSelection { only: vec![], ignore: vec!["BOB".into()] },
+            ..Default::default()
+        };
+        let out = read_str(&grid(&["bob", "ann"]), Format::TextGrid, &ignore).unwrap();
+        assert_eq!(speakers_of(&out), ["ann"]);
+        assert!(out.warnings[0].message.contains("\"bob\" (matched by --ignore-tiers)"));
     }
 
     #[test]
