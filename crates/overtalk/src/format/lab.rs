@@ -72,22 +72,22 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         rows.push(Row { n, line, start: start.trim(), end: end.trim(), label: label.trim() });
     }
-    if skipped_first.is_some() || !rows.is_empty() {
-        if !rows.iter().any(|r| parse_seconds(r.start).is_ok()) {
-            let (n, line) = match (skipped_first, rows.first()) {
-                (Some(first), _) => first,
-                (None, Some(r)) => (r.n, r.line),
-                (None, None) => (1, ""),
-            };
-            return Err(ctx.error(
-                n,
-                1,
-                format!(
-                    "no line starts with a time (found {:?}): this looks like a text-only transcript, such as the `.lab` a Montreal Forced Aligner corpus holds for each recording; align it (`mfa align`) and read the TextGrid it writes, or give labels as `start end label`",
-                    shown(line.trim(), 40)
-                ),
-            ));
-        }
+    if (skipped_first.is_some() || !rows.is_empty())
+        && !rows.iter().any(|r| parse_seconds(r.start).is_ok())
+    {
+        let (n, line) = match (skipped_first, rows.first()) {
+            (Some(first), _) => first,
+            (None, Some(r)) => (r.n, r.line),
+            (None, None) => (1, ""),
+        };
+        return Err(ctx.error(
+            n,
+            1,
+            format!(
+                "no line starts with a time (found {:?}): this looks like a text-only transcript, such as the `.lab` a Montreal Forced Aligner corpus holds for each recording; align it (`mfa align`) and read the TextGrid it writes, or give labels as `start end label`",
+                shown(line.trim(), 40)
+            ),
+        ));
     }
     let integral = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     let htk = !rows.is_empty()
