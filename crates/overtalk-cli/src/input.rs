@@ -14,9 +14,22 @@ pub struct ReadArgs {
     /// Input format (default: from the extension, then the content).
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<Format>,
-    /// Treat every reader warning as an error.
+    /// Reject malformed input: a reader's repair (a bad time, a skipped line) is an error.
+    /// Notes about valid input (no speaker labels, unsorted lines) stay warnings.
     #[arg(long)]
     pub strict: bool,
+    /// Text encoding of inputs without a byte-order mark (windows-1252, latin1, gbk, shift_jis,
+    /// utf-16le, …). Default: UTF-8, else the most likely legacy encoding, with a warning.
+    #[arg(long, value_name = "NAME")]
+    pub encoding: Option<String>,
+    /// TextGrid/EAF: read only these tiers as speakers (names or glob patterns, comma
+    /// separated). Default: every tier but alignment (`phones`, `words`) and participant-less
+    /// marker tiers.
+    #[arg(long, value_name = "TIERS", value_delimiter = ',')]
+    pub tiers: Vec<String>,
+    /// TextGrid/EAF: never read these tiers as speakers (names or glob patterns, comma separated).
+    #[arg(long, value_name = "TIERS", value_delimiter = ',')]
+    pub ignore_tiers: Vec<String>,
     /// Rename speakers: a TOML file of `"SPEAKER_00" = "Alice"` lines.
     #[arg(long, value_name = "names.toml")]
     pub speakers: Option<PathBuf>,
@@ -43,6 +56,11 @@ impl ReadArgs {
                 ..format::Limits::default()
             },
             recording_id: None,
+            encoding: self.encoding.clone(),
+            tiers: format::tiers::TierSelection {
+                only: self.tiers.clone(),
+                ignore: self.ignore_tiers.clone(),
+            },
         }
     }
 
@@ -333,6 +351,33 @@ pub fn warn_if_no_name_matches(
         list(speakers.iter().collect())
     );
 }
+/// Refuses a source whose recordings have utterances but no times (a CHAT file without media
+/// bullets), for `command`, which measures time: one error saying so instead of zero turns.
+/// The error is [`NeedsTimes`], which exits with code 1 (the input is valid, the request cannot be
+/// met), not 2.
+pub fn require_times(source: &Source, out: &ReadOutput, command: &str) -> Result<()> {
+    if let Some((id, t)) = out.corpus.iter().find(|(_, t)| t.is_untimed()) {
+        return Err(NeedsTimes(format!(
+            "{}: recording {id:?} is an untimed transcript ({} utterances in order, no time bullets); `{command}` needs times: use a file with times (CHAT with media bullets, or aligned with a forced aligner)",
+            source.display(),
+            t.untimed().len()
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// A valid input without times given to a command that measures time ([`require_times`]).
+#[derive(Debug)]
+pub struct NeedsTimes(String);
+
+impl std::fmt::Display for NeedsTimes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NeedsTimes {}
 
 /// Prints a source's warnings on stderr, unless quiet.
 pub fn print_warnings(source: &Source, out: &ReadOutput, quiet: bool) {

@@ -123,3 +123,81 @@ fn the_score_page_confusion_colour_is_no_speaker_colour() {
     assert_eq!(confusion, legend, "the legend shows the lane's colour");
     assert!(!palette.contains(&confusion), "{confusion} is a speaker colour of {palette:?}");
 }
+
+#[test]
+fn an_untimed_chat_file_is_refused_once_with_exit_1() {
+    let dir = Dir::new();
+    let path = dir.create(
+        "untimed.cha",
+        "@UTF8\n@Begin\n@Participants:\tA Adult, B Adult\n*A:\tso I [>] +/.\n*B:\tno [<] .\n@End\n",
+    );
+    let run = dir.run(&["analyze", path.to_str().unwrap()]);
+    assert_eq!(run.code(), 1, "{}", run.stderr());
+    let err = run.stderr();
+    assert_eq!(err.matches("untimed transcript").count(), 1, "{err}");
+    assert!(err.contains("`analyze` needs times"), "{err}");
+    // Reading it is fine: `info` and `--strict` accept a valid untimed file.
+    let info = dir.run(&["info", "--strict", path.to_str().unwrap()]);
+    assert_eq!(info.code(), 0, "{}", info.stderr());
+}
+
+#[test]
+fn strict_reads_valid_files_with_notes_and_encoding_names_the_text_encoding() {
+    let dir = Dir::new();
+    // Valid SRT without speaker prefixes: a note, not an error, under --strict.
+    let srt = dir.create("plain.srt", "1\n00:00:00,000 --> 00:00:01,000\nhello\n");
+    let run = dir.run(&["info", "--strict", srt.to_str().unwrap()]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    // A malformed time is rejected by --strict at its line and column.
+    let bad = dir.create("bad.srt", "1\n00:00.00 --> 00:00:01,000\nhello\n");
+    let run = dir.run(&["info", "--strict", bad.to_str().unwrap()]);
+    assert_eq!(run.code(), 2);
+    assert!(run.stderr().contains("bad.srt:2:1:"), "{}", run.stderr());
+    // --encoding names the encoding: no guess, no warning.
+    let bytes = b"1\n00:00:00,000 --> 00:00:01,000\n[Jos\xe9]: s\xed\n";
+    let latin = dir.path().join("latin.srt");
+    std::fs::write(&latin, bytes).unwrap();
+    let guessed = dir.run(&["info", latin.to_str().unwrap()]);
+    assert!(
+        guessed.stderr().contains("not UTF-8 (first at line 3, column 5); decoded as"),
+        "{}",
+        guessed.stderr()
+    );
+    let named = dir.run(&[
+        "convert",
+        "--encoding",
+        "latin1",
+        latin.to_str().unwrap(),
+        "--to",
+        "rttm",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(named.code(), 0, "{}", named.stderr());
+    assert!(!named.stderr().contains("warning"), "{}", named.stderr());
+    assert!(named.stdout().contains("José"), "{}", named.stdout());
+}
+
+#[test]
+fn tiers_and_ignore_tiers_choose_the_speakers_of_a_textgrid() {
+    let dir = Dir::new();
+    let mut grid = String::from(
+        "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n1\n<exists>\n3\n",
+    );
+    for name in ["ann", "bob", "phones"] {
+        grid.push_str(&format!("\"IntervalTier\"\n\"{name}\"\n0\n1\n1\n0\n1\n\"x\"\n"));
+    }
+    let path = dir.create("g.TextGrid", &grid);
+    let p = path.to_str().unwrap();
+    let rttm = |extra: &[&str]| -> String {
+        let mut args = vec!["convert", p, "--to", "rttm", "-o", "-"];
+        args.extend_from_slice(extra);
+        dir.run(&args).ok()
+    };
+    let speakers = |out: String| -> Vec<String> {
+        out.lines().filter_map(|l| l.split_whitespace().nth(7).map(str::to_owned)).collect()
+    };
+    assert_eq!(speakers(rttm(&[])), ["ann", "bob"]);
+    assert_eq!(speakers(rttm(&["--ignore-tiers", "b*"])), ["ann"]);
+    assert_eq!(speakers(rttm(&["--tiers", "bob,phones"])), ["bob", "phones"]);
+}

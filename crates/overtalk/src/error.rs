@@ -2,8 +2,10 @@
 //!
 //! Errors say where: a parse error names the format, the line and the column (1-based), and the
 //! caller adds the path with [`Error::with_path`]. Warnings are values returned beside a result,
-//! never printed by the library; `--strict` turns the first one into an error
-//! ([`Warning::into_error`]).
+//! never printed by the library. Each kind has a [`Severity`]: a *note* informs about a well-formed
+//! input (no speaker labels, lines out of order, a tier left out) and stays a warning under
+//! `--strict`; a *repair* says the input was malformed and was changed or partly skipped, and
+//! `--strict` turns the first one into an error ([`Warning::into_error`]).
 
 use std::fmt;
 use std::io;
@@ -191,6 +193,20 @@ pub enum WarningKind {
     Repaired,
     /// Something the format allows but a consumer may treat differently.
     Note,
+    /// The text was not UTF-8 and was decoded from the legacy encoding named in the message.
+    Encoding,
+}
+
+/// What a warning says about the input, which decides what `--strict` does with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    /// Information about a well-formed input (speakers not labelled, lines out of order, a tier
+    /// that is not a speaker left out): `--strict` keeps it a warning.
+    Note,
+    /// The input breaks its format and was repaired, or part of it was skipped: `--strict`
+    /// rejects it.
+    Repair,
 }
 
 impl WarningKind {
@@ -206,6 +222,28 @@ impl WarningKind {
             WarningKind::Skipped => "skipped",
             WarningKind::Repaired => "repaired",
             WarningKind::Note => "note",
+            WarningKind::Encoding => "encoding",
+        }
+    }
+
+    /// Whether this kind informs about valid input or reports a repair of malformed input.
+    ///
+    /// Lines out of order, a speaker overlapping themselves, segments without speaker labels,
+    /// notes and a legacy encoding are all things a well-formed file of some format may have;
+    /// everything else (zero or negative durations, missing times, skipped or repaired lines)
+    /// means the file breaks its format.
+    pub fn severity(self) -> Severity {
+        match self {
+            WarningKind::Unsorted
+            | WarningKind::SelfOverlap
+            | WarningKind::MissingSpeaker
+            | WarningKind::Note
+            | WarningKind::Encoding => Severity::Note,
+            WarningKind::ZeroDuration
+            | WarningKind::NegativeDuration
+            | WarningKind::MissingTime
+            | WarningKind::Skipped
+            | WarningKind::Repaired => Severity::Repair,
         }
     }
 }
@@ -237,6 +275,11 @@ impl Warning {
         message: impl Into<String>,
     ) -> Warning {
         Warning { kind, line: Some(line), column, message: message.into() }
+    }
+
+    /// Whether the warning is a note or a repair ([`WarningKind::severity`]).
+    pub fn severity(&self) -> Severity {
+        self.kind.severity()
     }
 
     /// The error `--strict` reports for this warning.

@@ -43,7 +43,7 @@ pub mod report;
 pub mod score;
 pub mod time;
 
-pub use error::{Error, ErrorKind, Result, Warning, WarningKind};
+pub use error::{Error, ErrorKind, Result, Severity, Warning, WarningKind};
 pub use model::{
     Annotation, AnnotationBuilder, Content, Corpus, CropMode, Mark, MarkKind, Region, Segment,
     SpeakerId, SpeakerTable, Timeline, Track, Transcript, TranscriptBuilder, Utterance, Word,

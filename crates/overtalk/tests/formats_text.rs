@@ -32,7 +32,8 @@ const SAMPLES: &[Sample] = &[
     Sample {
         path: "webvtt/webvttpy_teams_timeframe.vtt",
         format: Format::WebVtt,
-        warnings: &[],
+        // Teams' unpadded `0:0:0.0` is read, with one warning that it is not WebVTT.
+        warnings: &[(WarningKind::Repaired, 3, 1)],
         recording: "webvttpy_teams_timeframe",
         tracks: 2,
         speakers: &["Adrian Petrescu", "Yuri Bakulin"],
@@ -432,9 +433,16 @@ proptest! {
 const MINE: [Format; 7] =
     [Format::WebVtt, Format::Srt, Format::Lab, Format::Csv, Format::Tsv, Format::Stm, Format::Ctm];
 
-/// `(line, column)` of a parse error, panicking on any other result.
+/// `(line, column)` of a parse error, panicking on any other result. Caption formats skip a cue
+/// whose time cannot be read (with a warning at the field), so they are read with `--strict`.
 fn position(text: &str, f: Format) -> (usize, usize) {
-    match read_str(text, f, &ReadOptions::default()) {
+    let strict = matches!(f, Format::WebVtt | Format::Srt);
+    if strict {
+        if let Ok(out) = read_str(text, f, &ReadOptions::default()) {
+            assert_eq!(out.warnings[0].kind, WarningKind::Skipped, "{f}: {text:?}");
+        }
+    }
+    match read_str(text, f, &ReadOptions { strict, ..ReadOptions::default() }) {
         Err(e) => match e.kind() {
             ErrorKind::Parse { line, column, .. } => (*line, *column),
             other => panic!("{f}: {text:?}: not a parse error: {other:?}"),
@@ -574,11 +582,49 @@ fn a_10_mb_line_is_a_limit_error_naming_the_line() {
 
 #[test]
 fn invalid_utf8_names_line_and_column() {
+    let utf8 = ReadOptions { encoding: Some("utf-8".into()), ..ReadOptions::default() };
     for f in MINE {
-        let e = read_bytes(b"ok line\nab\xffcd\n", Some("x.in"), Some(f), &ReadOptions::default())
-            .unwrap_err();
+        let bytes = b"ok line\nab\xffcd\n";
+        let e = read_bytes(bytes, Some("x.in"), Some(f), &utf8).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(2), Some(3)), "{f}: {e}");
+        // Without --encoding the text is decoded as the likeliest legacy encoding, and said so
+        // at the first byte that is not UTF-8 (the reader may still refuse what it says).
+        if let Ok(out) = read_bytes(bytes, Some("x.in"), Some(f), &ReadOptions::default()) {
+            let w = &out.warnings[0];
+            assert_eq!(
+                (w.kind, w.line, w.column),
+                (WarningKind::Encoding, Some(2), Some(3)),
+                "{f}"
+            );
+        }
     }
+}
+
+#[test]
+fn a_latin1_srt_reads_with_a_note_naming_the_encoding() {
+    let bytes = b"1\n00:00:00,000 --> 00:00:01,000\n[Jos\xe9]: \xa1Hola, se\xf1or!\n";
+    let out = read_bytes(bytes, Some("x.srt"), None, &ReadOptions::default()).unwrap();
+    let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+    assert_eq!(w, vec![(WarningKind::Encoding, Some(3), Some(5))]);
+    assert!(out.warnings[0].message.contains("windows-1252"), "{}", out.warnings[0]);
+    let t = out.corpus.get("recording").unwrap();
+    assert_eq!(t.annotation().speakers().iter().map(|(_, n)| n).collect::<Vec<_>>(), ["José"]);
+    assert_eq!(t.contents()[0].as_ref().unwrap().text.as_deref(), Some("¡Hola, señor!"));
+    // A legacy encoding is a note: strict reads the file too.
+    let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+    assert_eq!(read_bytes(bytes, Some("x.srt"), None, &strict).unwrap().warnings.len(), 1);
+}
+
+#[test]
+fn utf32_with_a_bom_is_not_an_empty_file() {
+    let text = "1\n00:00:00,000 --> 00:00:01,000\n[A]: hi\n";
+    let bytes: Vec<u8> = [0xFF, 0xFE, 0, 0]
+        .into_iter()
+        .chain(text.chars().flat_map(|c| (c as u32).to_le_bytes()))
+        .collect();
+    let out = read_bytes(&bytes, Some("x.srt"), None, &ReadOptions::default()).unwrap();
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    assert_eq!(out.corpus.get("recording").unwrap().annotation().len(), 1);
 }
 
 #[test]

@@ -354,6 +354,7 @@ pub(crate) fn read_and_analyze(
     }
     for source in &transcript_sources {
         let out = input::read_noting_speakers(source, read_args, &rename, &mut speakers)?;
+        input::require_times(source, &out, "analyze")?;
         input::print_warnings(source, &out, globals.quiet);
         let file = match source {
             input::Source::Stdin => "stdin".to_owned(),

@@ -167,6 +167,7 @@ fn read_sides(
     // Without hypothesis sources (a bad argument) only the reference files are in `jobs`.
     for ((source, side), out) in jobs.iter().zip(outputs) {
         let out = out?;
+        input::require_times(source, &out, "score")?;
         let target = &mut sides[usize::from(*side == Side::Hypothesis)];
         input::print_warnings(source, &out, globals.quiet);
         if let Source::File(p) = source {

@@ -275,7 +275,7 @@ mod tests {
         );
         assert_eq!(
             tracks(&out),
-            vec![(0, 900_500, "UNKNOWN".to_owned()), (2_000_000, 2_500_000, "UNKNOWN".to_owned())]
+            vec![(0, 900_500, "unknown".to_owned()), (2_000_000, 2_500_000, "unknown".to_owned())]
         );
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
         assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(2), Some(15))]);

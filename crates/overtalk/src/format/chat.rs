@@ -20,8 +20,11 @@
 //! - The **time** is the media bullet `U+0015 start_end U+0015` (milliseconds); with several
 //!   bullets on one tier the track runs from the first start to the last end. Older bullets
 //!   naming a sound file (`%snd:"file"_start_end`) are read by their last two numbers. A main
-//!   tier without a bullet has no time: it is skipped with a `missing-time` warning (a track
-//!   needs a time).
+//!   tier without a bullet has no time: it is kept as an [`crate::model::Untimed`] utterance
+//!   (in order, with its text and words) and left out of every time measure, with a
+//!   `missing-time` warning. A file with **no bullet at all** (most of CHILDES) is an untimed
+//!   transcript: one note counts its utterances and its overlap (`[>]`, `[<]`) and interruption
+//!   (`+/.`, `+//.`) markers ([`Markers`]), and commands that need times refuse it.
 //! - The **text** is the main tier without its bullets, trimmed, markers kept exactly as
 //!   written — overlap `[<]` `[>]`, linkers `+<` `+,`, terminators `+/.` `+//.` `+/?` — because
 //!   the conversation analysis reads them.
@@ -44,7 +47,7 @@ use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::ReadContext;
-use crate::model::{Content, Corpus, Transcript, TranscriptBuilder};
+use crate::model::{Content, Corpus, Transcript, TranscriptBuilder, Word};
 use crate::time::{round_div, Time, MAX_MICROS};
 
 /// The bullet delimiter, NAK.
@@ -99,6 +102,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         entries.push(Entry { text: trimmed.to_owned(), pieces: vec![(0, n, line, skipped)] });
     }
 
+    // A file without any bullet is an untimed transcript (most of CHILDES): its utterances are
+    // kept in order, without times, with one note instead of one warning per line.
+    let untimed_file = !entries.iter().any(|e| e.text.starts_with('*') && e.text.contains(NAK));
+    let mut untimed = Markers::default();
     let mut b = TranscriptBuilder::new();
     let mut declared: HashSet<String> = HashSet::new();
     let mut undeclared_noted: HashSet<String> = HashSet::new();
@@ -176,12 +183,17 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         let content_start = 1 + colon + 1;
         let (utterance, times) = split_bullets(&e.text, content_start, e, ctx)?;
         let Some((start, end, at)) = times else {
-            ctx.warn_at(
-                WarningKind::MissingTime,
-                n,
-                None,
-                format!("utterance of {code} has no time bullet; skipped"),
-            )?;
+            if !untimed_file {
+                ctx.warn_at(
+                    WarningKind::MissingTime,
+                    n,
+                    None,
+                    format!("utterance of {code} has no time bullet; kept without time, left out of every time measure"),
+                )?;
+            }
+            let utterance = utterance.trim();
+            untimed.add(utterance);
+            b.push_untimed(speaker, untimed_content(utterance), n);
             continue;
         };
         let (line, column) = e.position(at);
@@ -192,6 +204,21 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
     }
     let last = entries.last().map_or(1, Entry::line);
+    if untimed_file && untimed.utterances > 0 {
+        ctx.warn(Warning::new(
+            WarningKind::Note,
+            format!(
+                "no time bullets: read as an untimed transcript of {} utterance(s) in order, with {} overlap marker(s) ([>] {}, [<] {}) and {} interruption(s) (+/. {}, +//. {}); measures that need times cannot be made",
+                untimed.utterances,
+                untimed.overlap_follows + untimed.overlap_precedes,
+                untimed.overlap_follows,
+                untimed.overlap_precedes,
+                untimed.interrupted + untimed.self_interrupted,
+                untimed.interrupted,
+                untimed.self_interrupted,
+            ),
+        ))?;
+    }
     if !begun {
         ctx.warn_at(WarningKind::Note, 1, Some(1), "no @Begin header")?;
     }
@@ -199,6 +226,59 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         ctx.warn_at(WarningKind::Note, last, None, "no @End header (truncated file?)")?;
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// Counts of the transcriber's overlap and interruption markers in main tiers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Markers {
+    /// Main tiers counted.
+    pub utterances: usize,
+    /// `[>]`: this stretch is overlapped by what follows.
+    pub overlap_follows: usize,
+    /// `[<]`: this stretch overlaps what precedes.
+    pub overlap_precedes: usize,
+    /// `+/.`: interrupted by another speaker.
+    pub interrupted: usize,
+    /// `+//.`: the speaker breaks off.
+    pub self_interrupted: usize,
+}
+
+impl Markers {
+    /// Counts the markers of one main tier's text.
+    pub fn add(&mut self, text: &str) {
+        self.utterances += 1;
+        self.overlap_follows += text.matches("[>]").count();
+        self.overlap_precedes += text.matches("[<]").count();
+        for token in text.split_whitespace() {
+            match token {
+                "+/." | "+/?" => self.interrupted += 1,
+                "+//." | "+//?" => self.self_interrupted += 1,
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The content of an untimed main tier: its text as written, and its words (tokens without
+/// the `<`…`>` scope brackets, leaving out bracketed codes such as `[>]`, terminators and
+/// linkers such as `+/.` and `+<`, and punctuation).
+fn untimed_content(text: &str) -> Content {
+    let mut words = Vec::new();
+    let mut in_code = false;
+    for token in text.split_whitespace() {
+        if in_code || token.starts_with('[') {
+            in_code = !token.ends_with(']');
+            continue;
+        }
+        if token.starts_with('+') || matches!(token, "." | "?" | "!" | "," | "„" | "‡") {
+            continue;
+        }
+        let word = token.trim_start_matches('<').trim_end_matches('>');
+        if !word.is_empty() {
+            words.push(Word::untimed(word));
+        }
+    }
+    Content { text: (!text.is_empty()).then(|| text.to_owned()), words }
 }
 
 /// The time of a main tier: first start, last end, and the byte offset of the first bullet.
@@ -257,6 +337,33 @@ fn parse_bullet(inner: &str) -> Option<(Time, Time)> {
         (v <= MAX_MICROS / 1000).then(|| Time::from_millis(v))
     };
     Some((ms(start)?, ms(end)?))
+}
+
+/// CLAN's own control characters (U+0001, U+0002: underline and italic marks) are CHAT text and
+/// are written as they are.
+fn is_clan_control(c: char) -> bool {
+    matches!(c, '\u{1}' | '\u{2}')
+}
+
+/// A main tier's text on one line: line breaks and tabs become single spaces, bullet and other
+/// control characters are removed (without adding a space: a control character sits inside a
+/// word), CLAN's control characters are kept; `www .` for no text; ` .` added when there is no
+/// terminator. Also whether the text changed and whether a terminator was added.
+fn main_tier_text(raw: &str) -> (String, bool, bool) {
+    let kept: String = raw
+        .chars()
+        .filter(|&c| c != NAK && (!c.is_control() || c.is_whitespace() || is_clan_control(c)))
+        .collect();
+    let mut text = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    let cleaned = text != raw.trim();
+    let mut terminated = false;
+    if text.is_empty() {
+        text = "www .".to_owned();
+    } else if !text.ends_with(['.', '?', '!']) {
+        text.push_str(" .");
+        terminated = true;
+    }
+    (text, cleaned, terminated)
 }
 
 fn valid_code(s: &str) -> bool {
@@ -328,29 +435,35 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
             continue;
         }
         let raw = u.content.map(Content::display_text).unwrap_or_default();
-        let mut text: String = raw
-            .chars()
-            .filter(|&c| c != NAK)
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect::<String>()
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
-        if text != raw.trim() {
-            cleaned += 1;
-        }
-        if text.is_empty() {
-            text = "www .".to_owned();
-        } else if !text.ends_with(['.', '?', '!']) {
-            text.push_str(" .");
-            terminated += 1;
-        }
+        let (text, was_cleaned, was_terminated) = main_tier_text(&raw);
+        cleaned += usize::from(was_cleaned);
+        terminated += usize::from(was_terminated);
         let code = &codes[u.speaker.index()].0;
         let _ = writeln!(s, "*{code}:\t{text} {NAK}{m1}_{m2}{NAK}");
         if s.len() > 1 << 16 {
             out.write_all(s.as_bytes())?;
             s.clear();
         }
+    }
+    // Untimed utterances keep their order when nothing is timed; beside timed tracks they have
+    // no place in time order and are left out (with a warning).
+    let mut untimed_left_out = 0usize;
+    for u in t.untimed() {
+        if !a.is_empty() {
+            untimed_left_out += 1;
+            continue;
+        }
+        let (text, was_cleaned, was_terminated) = main_tier_text(&u.content.display_text());
+        cleaned += usize::from(was_cleaned);
+        terminated += usize::from(was_terminated);
+        let code = &codes[u.speaker.index()].0;
+        let _ = writeln!(s, "*{code}:\t{text}");
+    }
+    if untimed_left_out > 0 {
+        warnings.push(Warning::new(
+            WarningKind::MissingTime,
+            format!("{untimed_left_out} utterance(s) without time not written: they have no place among the timed ones"),
+        ));
     }
     s.push_str("@End\n");
     out.write_all(s.as_bytes())?;
@@ -410,6 +523,22 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn clan_control_characters_are_written_without_spaces() {
+        // CLAN marks underlining with U+0002 U+0001 … U+0002 U+0002, inside words.
+        let text = "@Begin\n*A:\tpre\u{2}\u{1}fix\u{2}\u{2}ed word . \u{15}0_1000\u{15}\n@End\n";
+        let out = read_text(text);
+        let mut buf = Vec::new();
+        assert!(write(&out.corpus, &mut buf).unwrap().is_empty());
+        let written = String::from_utf8(buf).unwrap();
+        assert!(
+            written.contains("*A:\tpre\u{2}\u{1}fix\u{2}\u{2}ed word . \u{15}0_1000\u{15}\n"),
+            "{written:?}"
+        );
+        // Other control characters are removed, not turned into spaces.
+        assert_eq!(main_tier_text("a\u{7}b c"), ("ab c .".to_owned(), true, true));
     }
 
     #[test]

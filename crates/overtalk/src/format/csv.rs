@@ -23,7 +23,9 @@
 //! own; without one the file is one recording. Without a speaker column, or with an empty speaker
 //! cell, the speaker is [`UNKNOWN_SPEAKER`] with one [`WarningKind::MissingSpeaker`] warning.
 //! A table whose first row already holds two times has no header: it is read as
-//! `start, end, speaker, text` with a [`WarningKind::Note`]. A row with an empty time is skipped
+//! `start, end, speaker, text` with a [`WarningKind::Note`]. A tab-separated table with exactly
+//! the header `start end text` and whole numbers for every time is what Whisper and WhisperX
+//! write (`--output_format tsv`): its times are milliseconds, read so with a note. A row with an empty time is skipped
 //! with a [`WarningKind::MissingTime`] warning; a time that cannot be read (`NaN`, `abc`, out of
 //! range) is an error naming line and column. Quoted fields may hold the delimiter, quotes and
 //! line breaks (RFC 4180).
@@ -158,6 +160,27 @@ fn cell_time(field: &str, ms: bool) -> std::result::Result<Time, TimeError> {
     parse_seconds(&format!("{f}e-3"))
 }
 
+/// Whether a tab-separated table is what Whisper and WhisperX write with `--output_format tsv`:
+/// exactly the header `start end text` and whole numbers in both time columns of every row
+/// (`round(1000 * seconds)`, milliseconds although the header has no unit).
+fn is_whisper_tsv(header: &csv::StringRecord, rows: &[&str]) -> bool {
+    let names: Vec<&str> = header.iter().map(|h| h.trim().trim_start_matches('\u{feff}')).collect();
+    if names != ["start", "end", "text"] {
+        return false;
+    }
+    let whole = |f: &str| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit());
+    let mut any = false;
+    for row in rows.iter().filter(|r| !r.trim().is_empty()) {
+        let mut fields = row.split('\t');
+        let (Some(a), Some(b)) = (fields.next(), fields.next()) else { return false };
+        if !whole(a.trim()) || !whole(b.trim()) {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
 struct Columns {
     start: usize,
     start_ms: bool,
@@ -248,6 +271,17 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
             }
         }
     };
+    let mut cols = cols;
+    if delim == b'\t' && is_whisper_tsv(&header, &lines[header_line.min(lines.len())..]) {
+        cols.start_ms = true;
+        cols.end = cols.end.map(|(k, _)| (k, true));
+        ctx.warn_at(
+            WarningKind::Note,
+            header_line,
+            Some(1),
+            "Whisper/WhisperX table (header `start end text`, whole-number times): times read as milliseconds, as Whisper writes them",
+        )?;
+    }
     if cols.end.is_none() && cols.duration.is_none() {
         return Err(ctx.error(
             header_line,
@@ -378,6 +412,34 @@ mod tests {
 
     fn read_text(text: &str, f: Format) -> crate::format::ReadOutput {
         read_str(text, f, &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn whisper_tsv_times_are_milliseconds() {
+        // What `whisperx --output_format tsv` writes: integer milliseconds under `start end`.
+        let out =
+            read_text("start\tend\ttext\n0\t4210\tSo the plan\n4210\t6250\tFriday\n", Format::Tsv);
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(w, vec![(WarningKind::Note, Some(1)), (WarningKind::MissingSpeaker, Some(1))]);
+        let a = out.corpus.get("recording").unwrap().annotation();
+        let segs: Vec<_> = a.tracks().iter().map(|t| t.segment).collect();
+        assert_eq!(
+            segs,
+            vec![
+                Segment::from_micros(0, 4_210_000).unwrap(),
+                Segment::from_micros(4_210_000, 6_250_000).unwrap()
+            ]
+        );
+        // Decimal times, another header, or CSV: seconds, as before.
+        for (text, f, end) in [
+            ("start\tend\ttext\n0\t4.5\tx\n", Format::Tsv, 4_500_000),
+            ("start\tend\tspeaker\n0\t4\tA\n", Format::Tsv, 4_000_000),
+            ("start,end,text\n0,4,x\n", Format::Csv, 4_000_000),
+        ] {
+            let out = read_text(text, f);
+            let a = out.corpus.get("recording").unwrap().annotation();
+            assert_eq!(a.tracks()[0].segment, Segment::from_micros(0, end).unwrap(), "{text:?}");
+        }
     }
 
     #[test]

@@ -13,7 +13,9 @@
 //! lines and lines starting with `;` or `#` are skipped; lines with fewer than five fields are
 //! skipped with a warning; lines out of order get one [`WarningKind::Unsorted`] warning; a time
 //! that cannot be read is an error naming line and column. Words of zero duration are dropped
-//! with the usual warning. A word `<NA>` means no text.
+//! with the usual warning. A word `<NA>` means no text. sclite alternations
+//! (`file A * * <ALT_BEGIN>`, words, `* * <ALT>`, words, `* * <ALT_END>`) are read as their
+//! first alternative, with one note.
 //!
 //! **Writing**: `file speaker begin duration word [confidence]`, sorted by file then time. A track
 //! whose words all carry times inside the track (and spell its text) gives one line per word, with
@@ -35,6 +37,9 @@ use crate::time::Time;
 /// Reads CTM text (see the module doc).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut per: BTreeMap<&str, (TranscriptBuilder, Time, bool)> = BTreeMap::new();
+    // sclite alternations: `* * <ALT_BEGIN>`, first alternative, `* * <ALT>`, … `* * <ALT_END>`.
+    let mut alternation: Option<(usize, bool)> = None; // (line of ALT_BEGIN, in a later alternative)
+    let mut alternations = 0usize;
     for item in ctx.lines(text) {
         let (n, line) = item?;
         let line = if n == 1 { line.trim_start_matches('\u{feff}') } else { line };
@@ -51,6 +56,44 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             )?;
             continue;
         };
+        let marker = match word {
+            "<ALT_BEGIN>" | "<ALT>" | "<ALT_END>" if begin == "*" && dur == "*" => Some(word),
+            _ => None,
+        };
+        match (marker, alternation) {
+            (Some("<ALT_BEGIN>"), None) => {
+                alternation = Some((n, false));
+                alternations += 1;
+                if alternations == 1 {
+                    ctx.warn_at(
+                        WarningKind::Note,
+                        n,
+                        Some(column_of(line, word)),
+                        "sclite alternations (`<ALT_BEGIN>` … `<ALT>` … `<ALT_END>`): the first alternative of each is read, the others are left out",
+                    )?;
+                }
+                continue;
+            }
+            (Some("<ALT>"), Some((at, _))) => {
+                alternation = Some((at, true));
+                continue;
+            }
+            (Some("<ALT_END>"), Some(_)) => {
+                alternation = None;
+                continue;
+            }
+            (Some(m), _) => {
+                ctx.warn_at(
+                    WarningKind::Skipped,
+                    n,
+                    Some(column_of(line, word)),
+                    format!("{m} out of place (alternations do not nest; `<ALT>` and `<ALT_END>` need an open `<ALT_BEGIN>`); line skipped"),
+                )?;
+                continue;
+            }
+            (None, Some((_, true))) => continue,
+            (None, _) => {}
+        }
         let start = ctx.seconds(begin, "begin", n, column_of(line, begin))?;
         let d = ctx.seconds(dur, "duration", n, column_of(line, dur))?;
         let end = Time(start.0.saturating_add(d.0));
@@ -92,6 +135,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
             }
         }
+    }
+    if let Some((at, _)) = alternation {
+        ctx.warn_at(
+            WarningKind::Repaired,
+            at,
+            None,
+            "`<ALT_BEGIN>` is never closed by `<ALT_END>`; its first alternative is read",
+        )?;
     }
     Ok(per.into_iter().map(|(k, (b, _, _))| (k.to_owned(), b.build())).collect())
 }
@@ -217,6 +268,27 @@ mod tests {
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::Ctm, &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn sclite_alternations_read_the_first_alternative() {
+        let text = "f A 0.0 0.5 so\nf A * * <ALT_BEGIN>\nf A 0.5 0.5 gonna\nf A * * <ALT>\nf A 0.5 0.25 going\nf A 0.75 0.25 to\nf A * * <ALT_END>\nf A 1.0 0.5 go\n";
+        let out = read_text(text);
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w, vec![(WarningKind::Note, Some(2), Some(9))]);
+        let t = out.corpus.get("f").unwrap();
+        let words: Vec<_> = t.utterances().map(|u| u.content.unwrap().display_text()).collect();
+        assert_eq!(words, ["so", "gonna", "go"]);
+        // Valid sclite input: strict reads it; a stray marker is a repair it rejects.
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        read_str(text, Format::Ctm, &strict).unwrap();
+        let stray = "f A 0.0 0.5 so\nf A * * <ALT_END>\n";
+        let out = read_text(stray);
+        assert_eq!(out.warnings[0].kind, WarningKind::Skipped);
+        assert!(read_str(stray, Format::Ctm, &strict).is_err());
+        let open = read_text("f A * * <ALT_BEGIN>\nf A 0.0 0.5 so\n");
+        let w: Vec<_> = open.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(w, vec![(WarningKind::Note, Some(1)), (WarningKind::Repaired, Some(1))]);
     }
 
     #[test]

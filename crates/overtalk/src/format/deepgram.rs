@@ -204,7 +204,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 if labels.multichannel {
                     "their channel"
                 } else {
-                    "the placeholder speaker UNKNOWN"
+                    "the placeholder speaker unknown"
                 }
             )
         };

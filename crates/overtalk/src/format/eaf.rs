@@ -22,8 +22,11 @@
 //!   chunks, `Symbolic_Association` translations or codes, deeper tiers) is skipped with a note.
 //! - **Reference annotations** (`REF_ANNOTATION`) have no time of their own (they inherit their
 //!   parent's); they only occur on child tiers, and a top-level one is skipped with a warning.
-//! - A top-level tier without `PARTICIPANT` in a file whose other speaker tiers have one (a
-//!   `marker` or `noise` tier) is still read as a speaker, with a note.
+//! - A top-level tier without `PARTICIPANT` and without dependent tiers, in a file whose other
+//!   speaker tiers name their participant (a `marker` or `noise` tier), is not a speaker: it is
+//!   left out (one with dependent tiers is read as a speaker, with a note), and so are tiers that
+//!   `--tiers`/`--ignore-tiers` exclude (by tier id; see [`crate::format::tiers`]), with one note
+//!   naming them all.
 //! - **Time slots** (`TIME_ORDER`) are integer milliseconds. A slot without `TIME_VALUE` is
 //!   unaligned: its time is interpolated linearly, by position in `TIME_ORDER`, between the
 //!   nearest aligned slots before and after it (rounded half away from zero to the millisecond),
@@ -49,6 +52,7 @@ use quick_xml::Reader;
 
 use crate::error::{Error, Result, Warning, WarningKind};
 use crate::format::textgrid::{layer_names, layers, segment_at, tracks_by_speaker, LineIndex};
+use crate::format::tiers::left_out_note;
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, Transcript, TranscriptBuilder, Word};
 use crate::time::{round_div, Time};
@@ -402,6 +406,8 @@ fn build(
 
     let mut b = TranscriptBuilder::new();
     let some_participant = tiers.iter().any(|t| t.parent.is_none() && t.participant.is_some());
+    let mut left_out: Vec<(String, String)> = Vec::new();
+    let mut first_left_out = (0, 0);
     for (k, tier) in tiers.iter().enumerate() {
         let (line, column) = if tier.parent.is_some() || tier.participant.is_none() {
             doc.pos(tier.at)
@@ -424,13 +430,24 @@ fn build(
             continue;
         }
         let speaker_name = tier.participant.clone().unwrap_or_else(|| tier.id.clone());
-        if tier.participant.is_none() && some_participant {
+        let unnamed = tier.participant.is_none() && some_participant;
+        let has_children = tiers.iter().any(|c| c.parent.as_deref() == Some(tier.id.as_str()));
+        let default = (unnamed && !has_children)
+            .then_some("no PARTICIPANT and no dependent tiers, while other tiers name theirs");
+        if let Some(why) = ctx.options().tiers.left_out(&tier.id, default) {
+            if left_out.is_empty() {
+                first_left_out = doc.pos(tier.at);
+            }
+            left_out.push((tier.id.clone(), why));
+            continue;
+        }
+        if unnamed {
             ctx.warn_at(
                 WarningKind::Note,
                 line,
                 Some(column),
                 format!(
-                    "tier {:?} has no PARTICIPANT; read as the speaker {speaker_name:?}",
+                    "tier {:?} has no PARTICIPANT but dependent tiers; read as the speaker {speaker_name:?}",
                     tier.id
                 ),
             )?;
@@ -496,6 +513,9 @@ fn build(
                 b.push(seg, speaker, content);
             }
         }
+    }
+    if let Some(note) = left_out_note(&left_out, first_left_out) {
+        ctx.warn(note)?;
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }

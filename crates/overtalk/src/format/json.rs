@@ -72,8 +72,9 @@ use crate::time::{Time, MAX_MICROS};
 
 /// The speaker label readers give to speech whose source names no speaker (an undiarized
 /// Deepgram response, a WhisperX segment outside every diarization turn). Each use is reported
-/// as a [`WarningKind::MissingSpeaker`] warning.
-pub const UNKNOWN_SPEAKER: &str = "UNKNOWN";
+/// as a [`WarningKind::MissingSpeaker`] warning. It is the same `"unknown"` the caption and
+/// table readers use, so one placeholder never counts as two speakers.
+pub use super::webvtt::UNKNOWN_SPEAKER;
 
 /// The `schema_version` this build writes and the only major version it reads.
 pub const SCHEMA_VERSION: u64 = 1;

@@ -14,8 +14,10 @@
 //! one [`WarningKind::MissingSpeaker`] warning; a line without two times is skipped with a
 //! warning. When every time in the file is an integer and the largest is at least 1 000 000 the
 //! file is read as **HTK 100-ns units** (1 000 000 units = 0.1 s; as seconds it would be 11 days),
-//! with a [`WarningKind::Note`]. Point labels (start = end) are dropped with the usual
-//! zero-duration warning.
+//! with a [`WarningKind::Note`]; on HTK lines the speaker is the name alone, and the fields after
+//! it (score, auxiliary labels, comment) are left out with one note. Point labels (start = end)
+//! are dropped with the usual zero-duration warning. A file in which no line starts with two
+//! times (the text-only `.lab` of a Montreal Forced Aligner corpus) is an error that says so.
 //!
 //! **Writing** gives Audacity's form: `start<TAB>end<TAB>label`, times in seconds exact to the
 //! microsecond, one line per track in time order. Text is not kept (the label is the speaker).
@@ -24,10 +26,10 @@
 use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
-use crate::format::webvtt::{column_of, UNKNOWN_SPEAKER};
+use crate::format::webvtt::{column_of, shown, UNKNOWN_SPEAKER};
 use crate::format::ReadContext;
 use crate::model::{Corpus, TranscriptBuilder};
-use crate::time::{Time, TimeError, MAX_MICROS};
+use crate::time::{parse_seconds, Time, TimeError, MAX_MICROS};
 
 struct Row<'t> {
     n: usize,
@@ -40,6 +42,7 @@ struct Row<'t> {
 /// Reads label text as one recording (see the module doc).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut rows: Vec<Row<'_>> = Vec::new();
+    let mut skipped_first: Option<(usize, &str)> = None;
     for item in ctx.lines(text) {
         let (n, line) = item?;
         let line = if n == 1 { line.trim_start_matches('\u{feff}') } else { line };
@@ -58,6 +61,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             (start, g.next().unwrap_or(""), g.next().unwrap_or(""))
         };
         if end.trim().is_empty() {
+            skipped_first.get_or_insert((n, line));
             ctx.warn_at(
                 WarningKind::Skipped,
                 n,
@@ -67,6 +71,23 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             continue;
         }
         rows.push(Row { n, line, start: start.trim(), end: end.trim(), label: label.trim() });
+    }
+    if (skipped_first.is_some() || !rows.is_empty())
+        && !rows.iter().any(|r| parse_seconds(r.start).is_ok())
+    {
+        let (n, line) = match (skipped_first, rows.first()) {
+            (Some(first), _) => first,
+            (None, Some(r)) => (r.n, r.line),
+            (None, None) => (1, ""),
+        };
+        return Err(ctx.error(
+            n,
+            1,
+            format!(
+                "no line starts with a time (found {:?}): this looks like a text-only transcript, such as the `.lab` a Montreal Forced Aligner corpus holds for each recording; align it (`mfa align`) and read the TextGrid it writes, or give labels as `start end label`",
+                shown(line.trim(), 40)
+            ),
+        ));
     }
     let integral = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     let htk = !rows.is_empty()
@@ -82,6 +103,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     }
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
+    let mut extras_warned = false;
     for r in &rows {
         let time = |field: &str, what: &str, ctx: &ReadContext<'_>| -> Result<Time> {
             let col = column_of(r.line, field);
@@ -100,7 +122,23 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         };
         let start = time(r.start, "start", ctx)?;
         let end = time(r.end, "end", ctx)?;
-        let label = if r.label.is_empty() {
+        // HTK: `start end name [score] {auxname [auxscore]} [comment]`: the name is the speaker.
+        let mut label = r.label;
+        if htk && !r.line.contains('\t') {
+            if let Some((name, extra)) = r.label.split_once(char::is_whitespace) {
+                label = name;
+                if !extras_warned {
+                    extras_warned = true;
+                    ctx.warn_at(
+                        WarningKind::Note,
+                        r.n,
+                        Some(column_of(r.line, extra.trim_start())),
+                        format!("HTK label fields after the name ({:?}: scores, auxiliary labels, comments) are not part of the speaker; left out here and on every later line", shown(extra.trim(), 30)),
+                    )?;
+                }
+            }
+        }
+        let label = if label.is_empty() {
             if !missing_warned {
                 missing_warned = true;
                 ctx.warn_at(
@@ -112,7 +150,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
             UNKNOWN_SPEAKER
         } else {
-            r.label
+            label
         };
         match ctx.segment(start, end, r.n, Some(column_of(r.line, r.end)))? {
             Some(seg) => {
@@ -177,6 +215,29 @@ mod tests {
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::Lab, &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn htk_scores_and_comments_are_not_the_speaker() {
+        let out = read_text("0 23000000 sil -512.3 ; silence\n23000000 46000000 ana -87.5\n");
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(
+            w,
+            vec![(WarningKind::Note, None, None), (WarningKind::Note, Some(1), Some(16))]
+        );
+        let a = out.corpus.get("recording").unwrap().annotation();
+        let names: Vec<&str> = a.speakers().iter().map(|(_, n)| n).collect();
+        assert_eq!(names, ["ana", "sil"]);
+        assert_eq!(a.tracks()[1].segment, Segment::from_micros(2_300_000, 4_600_000).unwrap());
+    }
+
+    #[test]
+    fn a_text_only_mfa_lab_is_an_error_that_says_so() {
+        for text in ["hello world how are you\n", "hello\n"] {
+            let e = read_str(text, Format::Lab, &ReadOptions::default()).unwrap_err();
+            assert_eq!((e.line(), e.column()), (Some(1), Some(1)), "{e}");
+            assert!(e.to_string().contains("Montreal Forced Aligner"), "{e}");
+        }
     }
 
     #[test]

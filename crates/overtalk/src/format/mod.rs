@@ -7,8 +7,9 @@
 //! - **decoding**: bytes to text once, honouring UTF-8 and UTF-16 byte-order marks; invalid text
 //!   is an error naming line and column;
 //! - **detection** ([`detect`]): the extension first, then content sniffing; `--from` overrides;
-//! - **leniency** ([`ReadContext::warn`]): readers report every repair as a [`Warning`]; with
-//!   `strict` the first warning becomes an error;
+//! - **leniency** ([`ReadContext::warn`]): readers report every repair and every note as a
+//!   [`Warning`]; with `strict` the first repair of malformed input becomes an error, while notes
+//!   about well-formed input stay warnings ([`crate::Severity`]);
 //! - **limits** ([`Limits`]): input size, line length and nesting depth, so hostile input fails
 //!   fast with a limit error instead of exhausting memory;
 //! - **checks every reader gets**: self-overlapping tracks are reported after reading.
@@ -18,7 +19,7 @@ use std::io::Write;
 use std::path::Path;
 use std::str::FromStr;
 
-use crate::error::{Error, Result, Warning, WarningKind};
+use crate::error::{Error, Result, Severity, Warning, WarningKind};
 use crate::model::{Corpus, Segment, Transcript};
 use crate::time::{parse_seconds, Time, TimeError};
 
@@ -36,6 +37,7 @@ pub mod rttm;
 pub mod srt;
 pub mod stm;
 pub mod textgrid;
+pub mod tiers;
 pub mod uem;
 pub mod webvtt;
 pub mod whisperx;
@@ -156,6 +158,11 @@ impl Format {
         matches!(self, Format::Rev | Format::Otter | Format::Paragraphs)
     }
 
+    /// Whether the format is JSON (always UTF-8, never a legacy encoding).
+    pub fn is_json(self) -> bool {
+        matches!(self, Format::Json | Format::WhisperX | Format::Deepgram | Format::AssemblyAi)
+    }
+
     /// Whether one file of this format can hold several recordings.
     pub fn holds_many_recordings(self) -> bool {
         matches!(
@@ -229,13 +236,20 @@ impl Default for Limits {
 /// How to read.
 #[derive(Clone, Debug, Default)]
 pub struct ReadOptions {
-    /// Turn the first warning into an error.
+    /// Turn the first repair of malformed input into an error (notes stay warnings; see
+    /// [`crate::Severity`]).
     pub strict: bool,
     /// Size, line and depth caps.
     pub limits: Limits,
     /// The recording id for formats that hold one recording and do not name it (usually the
     /// file name without its extension).
     pub recording_id: Option<String>,
+    /// The text encoding of inputs without a byte-order mark (`--encoding`, a WHATWG label such
+    /// as `windows-1252` or `gbk`); `None` reads UTF-8 and guesses legacy encodings
+    /// ([`decode_text`]).
+    pub encoding: Option<String>,
+    /// Which tiers of TextGrid and EAF files are speakers (`--tiers`, `--ignore-tiers`).
+    pub tiers: tiers::TierSelection,
 }
 
 /// What a reader is given besides the text: options, and where warnings go.
@@ -268,9 +282,10 @@ impl<'a> ReadContext<'a> {
         self.options.recording_id.clone().unwrap_or_else(|| "recording".to_owned())
     }
 
-    /// Records a warning; under `strict`, returns it as an error instead.
+    /// Records a warning; under `strict`, returns a repair of malformed input as an error instead
+    /// (notes are recorded either way).
     pub fn warn(&mut self, warning: Warning) -> Result<()> {
-        if self.options.strict {
+        if self.options.strict && warning.severity() == Severity::Repair {
             return Err(warning.into_error(self.format.name()));
         }
         let kept = self.warnings.iter().filter(|w| w.kind == warning.kind).count();
@@ -475,9 +490,76 @@ fn writer(format: Format) -> Option<WriteFn> {
     })
 }
 
-/// Decodes input bytes: UTF-8 (with or without BOM) or UTF-16 LE/BE with a BOM. Invalid UTF-8 is
-/// an error naming the line and column of the first bad byte.
+/// Decodes input bytes that must be Unicode: UTF-8 (with or without BOM), or UTF-16 or UTF-32
+/// with a byte-order mark. Invalid text is an error naming the line and column of the first bad
+/// byte. [`decode_text`] also reads legacy encodings.
 pub fn decode(bytes: &[u8], format_name: &'static str, limits: &Limits) -> Result<String> {
+    check_decodable(bytes, limits)?;
+    match unicode_by_bom(bytes, format_name)? {
+        Some(text) => Ok(text),
+        None => utf8(bytes, format_name),
+    }
+}
+
+/// Decodes input bytes to text, choosing the encoding in this order:
+///
+/// 1. a byte-order mark (UTF-8, UTF-16 LE/BE, UTF-32 LE/BE);
+/// 2. `options.encoding` (`--encoding`), a WHATWG label such as `windows-1252`, `latin1`,
+///    `gbk`, `shift_jis` or `utf-16le`;
+/// 3. UTF-8, when the bytes are valid UTF-8;
+/// 4. when `guess` is set, the legacy encoding `chardetng` finds most likely (Latin-1 and
+///    Windows-1252 TextGrids, GB2312 subtitles and sclite files), with a
+///    [`WarningKind::Encoding`] note that names it and the first byte that is not UTF-8.
+///
+/// Readers of formats that are UTF-8 by definition (JSON) pass `guess = false`; bytes with a NUL
+/// are binary, not legacy text, and are never guessed either: invalid UTF-8 is then an error
+/// naming line and column. A binary Praat file (`ooBinaryFile`) is an unsupported-input error that
+/// says so.
+pub fn decode_text(
+    bytes: &[u8],
+    format_name: &'static str,
+    options: &ReadOptions,
+    guess: bool,
+) -> Result<(String, Option<Warning>)> {
+    check_decodable(bytes, &options.limits)?;
+    if let Some(text) = unicode_by_bom(bytes, format_name)? {
+        return Ok((text, None));
+    }
+    if let Some(label) = &options.encoding {
+        let encoding = encoding_rs::Encoding::for_label(label.trim().as_bytes()).ok_or_else(|| {
+            Error::unsupported(format!(
+                "unknown encoding {label:?}; name one such as utf-8, windows-1252, latin1, gbk, shift_jis, utf-16le"
+            ))
+        })?;
+        return decode_as(encoding, bytes, format_name).map(|t| (t, None));
+    }
+    let bad = match std::str::from_utf8(bytes) {
+        Ok(s) => return Ok((s.to_owned(), None)),
+        Err(e) => e.valid_up_to(),
+    };
+    if !guess || memchr::memchr(0, bytes).is_some() {
+        return utf8(bytes, format_name).map(|t| (t, None));
+    }
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    detector.feed(bytes, true);
+    let encoding = detector.guess(None, chardetng::Utf8Detection::Deny);
+    let text = decode_as(encoding, bytes, format_name)?;
+    // `bytes[..bad]` is valid UTF-8 by construction.
+    let (line, column) = position_of(std::str::from_utf8(&bytes[..bad]).unwrap_or_default(), bad);
+    let note = Warning::at(
+        WarningKind::Encoding,
+        line,
+        Some(column),
+        format!(
+            "the text is not UTF-8 (first at line {line}, column {column}); decoded as {}, the most likely encoding; name another with --encoding",
+            encoding.name()
+        ),
+    );
+    Ok((text, Some(note)))
+}
+
+/// The size limit, and binary Praat files, which are not text in any encoding.
+fn check_decodable(bytes: &[u8], limits: &Limits) -> Result<()> {
     if bytes.len() > limits.max_bytes {
         return Err(Error::limit(format!(
             "input is {} bytes, more than the limit of {} bytes",
@@ -485,25 +567,86 @@ pub fn decode(bytes: &[u8], format_name: &'static str, limits: &Limits) -> Resul
             limits.max_bytes
         )));
     }
-    if let Some((encoding, bom)) = encoding_rs::Encoding::for_bom(bytes) {
-        if encoding != encoding_rs::UTF_8 {
-            let body = &bytes[bom..];
-            let (text, had_errors) = encoding.decode_without_bom_handling(body);
-            if had_errors {
-                // Find the first replacement character to point at it.
-                let (line, column) = position_of(&text, text.find('\u{FFFD}').unwrap_or(0));
+    if bytes.starts_with(b"ooBinaryFile") {
+        return Err(Error::unsupported(
+            "binary Praat file (ooBinaryFile); save it from Praat as a text file (Save as text file…)",
+        ));
+    }
+    Ok(())
+}
+
+/// Decodes `bytes` with a byte-order mark as its Unicode encoding; `None` without one.
+fn unicode_by_bom(bytes: &[u8], format_name: &'static str) -> Result<Option<String>> {
+    // UTF-32 first: its little-endian mark starts with UTF-16's.
+    if let Some(body) = bytes.strip_prefix(&[0xFF, 0xFE, 0, 0]) {
+        return utf32(body, false, format_name).map(Some);
+    }
+    if let Some(body) = bytes.strip_prefix(&[0, 0, 0xFE, 0xFF]) {
+        return utf32(body, true, format_name).map(Some);
+    }
+    match encoding_rs::Encoding::for_bom(bytes) {
+        Some((encoding, bom)) if encoding != encoding_rs::UTF_8 => {
+            decode_as(encoding, &bytes[bom..], format_name).map(Some)
+        }
+        Some((_, bom)) => utf8(&bytes[bom..], format_name).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Decodes `bytes` (without a byte-order mark) as `encoding`; a byte sequence the encoding does
+/// not define is an error at its position.
+fn decode_as(
+    encoding: &'static encoding_rs::Encoding,
+    bytes: &[u8],
+    format_name: &'static str,
+) -> Result<String> {
+    if encoding == encoding_rs::UTF_8 {
+        return utf8(bytes, format_name);
+    }
+    let (text, had_errors) = encoding.decode_without_bom_handling(bytes);
+    if had_errors {
+        // Point at the first replacement character.
+        let (line, column) = position_of(&text, text.find('\u{FFFD}').unwrap_or(0));
+        return Err(Error::parse(
+            format_name,
+            line,
+            column,
+            format!("invalid {} text", encoding.name()),
+        ));
+    }
+    Ok(text.into_owned())
+}
+
+/// Decodes UTF-32 code units (after the byte-order mark), which `encoding_rs` does not know.
+fn utf32(body: &[u8], big_endian: bool, format_name: &'static str) -> Result<String> {
+    let mut text = String::with_capacity(body.len() / 4);
+    let mut units = body.chunks_exact(4);
+    for unit in &mut units {
+        let b = [unit[0], unit[1], unit[2], unit[3]];
+        let v = if big_endian { u32::from_be_bytes(b) } else { u32::from_le_bytes(b) };
+        match char::from_u32(v) {
+            Some(c) => text.push(c),
+            None => {
+                let (line, column) = position_of(&text, text.len());
                 return Err(Error::parse(
                     format_name,
                     line,
                     column,
-                    format!("invalid {} text", encoding.name()),
+                    format!("invalid UTF-32 text (code unit {v:#x})"),
                 ));
             }
-            return Ok(text.into_owned());
         }
-        return utf8(&bytes[bom..], format_name);
     }
-    utf8(bytes, format_name)
+    if !units.remainder().is_empty() {
+        let (line, column) = position_of(&text, text.len());
+        return Err(Error::parse(
+            format_name,
+            line,
+            column,
+            "UTF-32 text ends in the middle of a character (truncated?)",
+        ));
+    }
+    Ok(text)
 }
 
 fn utf8(bytes: &[u8], format_name: &'static str) -> Result<String> {
@@ -518,7 +661,7 @@ fn utf8(bytes: &[u8], format_name: &'static str) -> Result<String> {
                 format_name,
                 line,
                 column,
-                "invalid UTF-8 (expected UTF-8, or UTF-16 with a byte-order mark)",
+                "invalid UTF-8 (expected UTF-8, or UTF-16 or UTF-32 with a byte-order mark)",
             ))
         }
     }
@@ -726,9 +869,18 @@ pub fn read_bytes(
         };
         return read_str(&text, format, options);
     }
-    let text = decode(bytes, hint.map_or("input", Format::name), &options.limits)?;
+    // JSON is UTF-8 by definition: its bytes are never guessed as a legacy encoding.
+    let json_like = match hint {
+        Some(f) => f.is_json(),
+        None => bytes.iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|b| b"{[".contains(b)),
+    };
+    let (text, note) = decode_text(bytes, hint.map_or("input", Format::name), options, !json_like)?;
     let format = detect(name, &text, explicit)?;
-    read_str(&text, format, options)
+    let mut out = read_str(&text, format, options)?;
+    if let Some(note) = note {
+        out.warnings.insert(0, note);
+    }
+    Ok(out)
 }
 
 /// Reads a file; the recording id of single-recording formats defaults to the file name without
@@ -833,6 +985,63 @@ mod tests {
     }
 
     #[test]
+    fn legacy_encodings_are_detected_and_named() {
+        let opts = ReadOptions::default();
+        // Latin-1 / Windows-1252: `é` is one byte 0xE9.
+        let (text, note) = decode_text(b"ok\nCaf\xe9 cr\xe8me\n", "srt", &opts, true).unwrap();
+        assert_eq!(text, "ok\nCafé crème\n");
+        let note = note.unwrap();
+        assert_eq!((note.kind, note.line, note.column), (WarningKind::Encoding, Some(2), Some(4)));
+        assert!(note.message.contains("windows-1252"), "{}", note.message);
+        // GB2312 (read as GBK, its superset): 你好 is C4 E3 BA C3.
+        let gb = b"1\n00:00:00,000 --> 00:00:01,000\n\xc4\xe3\xba\xc3\xa3\xac\xca\xc0\xbd\xe7\n";
+        let (text, note) = decode_text(gb, "srt", &opts, true).unwrap();
+        assert!(text.ends_with("你好，世界\n"), "{text:?}");
+        assert!(note.unwrap().message.contains("GBK"));
+        // Named explicitly: no guess and no note.
+        let named = ReadOptions { encoding: Some("latin1".into()), ..Default::default() };
+        assert_eq!(decode_text(b"\xe9", "srt", &named, true).unwrap(), ("é".to_owned(), None));
+        let unknown = ReadOptions { encoding: Some("klingon".into()), ..Default::default() };
+        assert!(decode_text(b"x", "srt", &unknown, true).is_err());
+        // JSON is never guessed; NUL bytes mean binary, not legacy text.
+        let e = decode_text(b"{\"a\":\n\"\xe9\"}", "json", &opts, false).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(2)));
+        let e = decode_text(b"a\0b\xff", "srt", &opts, true).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(1), Some(4)));
+    }
+
+    #[test]
+    fn utf32_with_a_byte_order_mark_reads() {
+        let le: Vec<u8> = [0xFF, 0xFE, 0, 0]
+            .into_iter()
+            .chain("hé\n".chars().flat_map(|c| (c as u32).to_le_bytes()))
+            .collect();
+        assert_eq!(decode(&le, "srt", &Limits::default()).unwrap(), "hé\n");
+        let be: Vec<u8> = [0, 0, 0xFE, 0xFF]
+            .into_iter()
+            .chain("hé\n".chars().flat_map(|c| (c as u32).to_be_bytes()))
+            .collect();
+        assert_eq!(decode(&be, "srt", &Limits::default()).unwrap(), "hé\n");
+        let e = decode(&le[..9], "srt", &Limits::default()).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(1), Some(2)));
+        let bad = [0xFF, 0xFE, 0, 0, 0, 0xD8, 0, 0];
+        assert!(decode(&bad, "srt", &Limits::default()).is_err());
+    }
+
+    #[test]
+    fn a_binary_praat_file_says_so() {
+        let e = read_bytes(
+            b"ooBinaryFile\x08TextGrid\x00\x00",
+            Some("x.TextGrid"),
+            None,
+            &ReadOptions::default(),
+        )
+        .unwrap_err();
+        assert!(matches!(e.kind(), crate::ErrorKind::Unsupported(_)), "{e}");
+        assert!(e.to_string().contains("binary Praat file"), "{e}");
+    }
+
+    #[test]
     fn lines_split_every_terminator_and_cap_length() {
         let opts = ReadOptions {
             limits: Limits { max_line_bytes: 5, ..Limits::default() },
@@ -849,8 +1058,33 @@ mod tests {
     fn strict_turns_warnings_into_errors() {
         let opts = ReadOptions { strict: true, ..Default::default() };
         let mut ctx = ReadContext::new(Format::Rttm, &opts);
-        let e = ctx.warn_at(WarningKind::Unsorted, 7, Some(3), "late line").unwrap_err();
+        let e = ctx.warn_at(WarningKind::Repaired, 7, Some(3), "bad field").unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(7), Some(3)));
+    }
+
+    #[test]
+    fn strict_keeps_notes_about_valid_input_as_warnings() {
+        let opts = ReadOptions { strict: true, ..Default::default() };
+        let mut ctx = ReadContext::new(Format::Rttm, &opts);
+        for kind in [
+            WarningKind::Unsorted,
+            WarningKind::SelfOverlap,
+            WarningKind::MissingSpeaker,
+            WarningKind::Note,
+            WarningKind::Encoding,
+        ] {
+            ctx.warn_at(kind, 2, None, "fine").unwrap();
+        }
+        for kind in [
+            WarningKind::ZeroDuration,
+            WarningKind::NegativeDuration,
+            WarningKind::MissingTime,
+            WarningKind::Skipped,
+            WarningKind::Repaired,
+        ] {
+            assert!(ctx.warn_at(kind, 3, None, "broken").is_err(), "{kind:?}");
+        }
+        assert_eq!(ctx.into_warnings().len(), 5);
     }
 
     #[test]

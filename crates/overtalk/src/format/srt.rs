@@ -14,8 +14,11 @@
 //! [`UNKNOWN_SPEAKER`] with one [`WarningKind::MissingSpeaker`] warning. A block with two speakers
 //! gives one track per speaker over the whole block. Formatting tags (`<i>`, `<b>`, `<u>`,
 //! `<font …>`) and ASS position codes (`{\an8}`) are removed from the text. A missing blank line
-//! before the next block is tolerated (a valid timing line starts a new block). A timing line that
-//! cannot be read is an error naming line and column.
+//! before the next block is tolerated (a valid timing line starts a new block). Times that read
+//! but are not `hh:mm:ss,mmm` (`00:00.00`, `00:00:01`, a `.` before the milliseconds) are kept
+//! with one [`WarningKind::Repaired`] warning; a block whose times cannot be read is skipped with
+//! a [`WarningKind::Skipped`] warning naming line and column, and the rest is kept. `--strict`
+//! rejects both.
 //!
 //! **Writing** uses the bracket convention, `[Name]: text`: it is what WhisperX writes (the most
 //! common source of diarized SRT), and unlike `Name: text` it cannot be confused with text that
@@ -30,7 +33,7 @@ use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::webvtt::{
-    caption_lines, choose_prefixes, group_by_prefix, join_lines, parse_timing, shown,
+    caption_lines, choose_prefixes, group_by_prefix, join_lines, shown, Clock, TimingReader,
     UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
@@ -96,6 +99,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         lines.push((n, if n == 1 { l.trim_start_matches('\u{feff}') } else { l }));
     }
     let mut blocks: Vec<Block> = Vec::new();
+    let mut timing = TimingReader::new(Clock::Srt);
     let mut i = 0;
     while i < lines.len() {
         let (n, line) = lines[i];
@@ -121,7 +125,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         };
         let (tn, tline) = lines[timing_at];
         i = timing_at + 1;
-        let Some((start, end, end_col)) = parse_timing(tline, tn, ctx)? else { continue };
+        let Some((start, end, end_col)) = timing.parse(tline, tn, ctx)? else {
+            // A block whose times cannot be read is skipped whole, text included.
+            while i < lines.len() && !lines[i].1.trim().is_empty() && !is_timing(lines[i].1) {
+                i += 1;
+            }
+            continue;
+        };
         let mut text: Vec<String> = Vec::new();
         while i < lines.len() && !lines[i].1.trim().is_empty() {
             if is_timing(lines[i].1) {
@@ -283,7 +293,9 @@ mod tests {
         let out = read_text(
             "1\r\n00:00:00,000 --> 00:00:04,210\r\n[SPEAKER_00]: So the <i>plan</i> {\\an8}is\r\n2\r\n00:00:03.950 --> 00:00:06.250 X1:10 X2:20\r\n[SPEAKER_01]: Friday\r\nwon't work.\r\n",
         );
-        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        // `.` before the milliseconds is read, once noted as not SRT.
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w, vec![(WarningKind::Repaired, Some(5), Some(1))]);
         let t = out.corpus.get("recording").unwrap();
         assert_eq!(
             texts(t),
@@ -323,10 +335,43 @@ mod tests {
     }
 
     #[test]
-    fn bad_times_name_line_and_column() {
-        let e = read_str("1\n00:00:01,000 --> NaN\nx\n", Format::Srt, &ReadOptions::default())
-            .unwrap_err();
+    fn a_bad_time_skips_its_block_and_keeps_the_rest() {
+        let text = "1\n00:00:01,000 --> NaN\nx\n\n2\n00:00:02,000 --> 00:00:03,000\ny\n";
+        let out = read_text(text);
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(
+            w,
+            vec![
+                (WarningKind::Skipped, Some(2), Some(18)),
+                (WarningKind::MissingSpeaker, Some(7), Some(1))
+            ]
+        );
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(texts(t), vec![("unknown".to_owned(), Some("y".to_owned()))]);
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        let e = read_str(text, Format::Srt, &strict).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(2), Some(18)));
+    }
+
+    #[test]
+    fn strict_rejects_malformed_times_that_lenient_reads() {
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        for (text, column, value) in [
+            ("1\n00:00.00 --> 00:00:01,000\nx\n", 1, 0),
+            ("1\n00:00:01 --> 00:00:02,000\nx\n", 1, 1_000_000),
+            ("1\n00:00:00,000 --> 00:00:02.5\nx\n", 18, 0),
+            ("1\n00:00:00,000 --> 00:61:00,000\nx\n", 18, 0),
+        ] {
+            let out = read_text(text);
+            let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+            assert_eq!(w[0], (WarningKind::Repaired, Some(2), Some(column)), "{text:?}");
+            let t = out.corpus.get("recording").unwrap();
+            assert_eq!(t.annotation().tracks()[0].segment.start().0, value, "{text:?}");
+            let e = read_str(text, Format::Srt, &strict).unwrap_err();
+            assert_eq!((e.line(), e.column()), (Some(2), Some(column)), "{text:?}");
+        }
+        let fine = "1\n00:00:00,000 --> 00:00:02,500\n[A]: x\n";
+        assert!(read_str(fine, Format::Srt, &strict).unwrap().warnings.is_empty());
     }
 
     #[test]

@@ -16,6 +16,9 @@
 //! ```
 //!
 //! - every IntervalTier is a speaker (its name); tiers with the same name are one speaker;
+//!   forced-alignment tiers (`phones`, `words`, MFA's `X - phones`/`X - words`) are left out by
+//!   the rules of [`crate::format::tiers`], as are tiers `--tiers`/`--ignore-tiers` exclude,
+//!   with one note naming them;
 //! - an interval whose text is empty or only whitespace is silence, any other is a track whose
 //!   content is the text exactly as written;
 //! - TextTiers (point tiers) hold no durations and are skipped with a note;
@@ -25,13 +28,14 @@
 //! gap so each tier covers the grid exactly, times printed exact to the microsecond (reading
 //! back gives the same microseconds). A track without text is labelled with its speaker's name,
 //! since an empty label would read back as silence. A speaker whose tracks overlap each other
-//! cannot be one tier (intervals of a tier are disjoint): such a speaker is split into tiers
-//! `Name`, `Name (2)`, … (each track in the first tier where it fits) with a warning; reading
-//! that file back gives one speaker per tier.
+//! cannot be one tier (intervals of a tier are disjoint): such a speaker is split into several
+//! tiers all named `Name` (each track in the first tier where it fits) with a warning; reading
+//! that file back merges them into the one speaker again, overlap included.
 
 use std::io::Write;
 
 use crate::error::{Error, Result, Warning, WarningKind};
+use crate::format::tiers::{alignment_level, left_out_note, word_tier_speaker, Level};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, SpeakerId, Transcript, TranscriptBuilder};
 use crate::time::{parse_seconds, Time};
@@ -103,6 +107,9 @@ struct Token<'t> {
 struct Lexer<'t> {
     text: &'t str,
     pos: usize,
+    /// Where text follows a closing quote with no space (`"ad"x`), since the last check: Praat
+    /// writes a space or a line break there, so the string is malformed.
+    glued: Option<usize>,
 }
 
 fn starts_number(word: &str) -> bool {
@@ -163,7 +170,7 @@ fn numeric_prefix(word: &str) -> &str {
 
 impl<'t> Lexer<'t> {
     fn new(text: &'t str) -> Lexer<'t> {
-        Lexer { text, pos: 0 }
+        Lexer { text, pos: 0, glued: None }
     }
 
     /// The next token, `None` at the end, or an error for an unterminated string or flag.
@@ -198,6 +205,9 @@ impl<'t> Lexer<'t> {
                         }
                     }
                     self.pos += i;
+                    if rest[i..].starts_with(|ch: char| !ch.is_whitespace() && ch != '!') {
+                        self.glued.get_or_insert(self.pos);
+                    }
                     return Ok(Some(Token { tok: Tok::Str(s), at }));
                 }
                 '<' => {
@@ -249,6 +259,15 @@ impl<'t> Parser<'t, '_, '_> {
         match self.lex.next_token() {
             Ok(Some(t)) => {
                 self.last = t.at;
+                if let Some(at) = self.lex.glued.take() {
+                    let (line, column) = self.pos(at);
+                    self.ctx.warn_at(
+                        WarningKind::Repaired,
+                        line,
+                        Some(column),
+                        "text right after a closing quote (a `\"` inside a string is written `\"\"`); the string ends at the quote and the text is ignored",
+                    )?;
+                }
                 Ok(t)
             }
             Ok(None) => {
@@ -378,8 +397,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             return Err(p.error_at(t.at, format!("expected `<exists>`, found {}", describe(&other))))
         }
     };
+    let mut read: Vec<IntervalTier> = Vec::new();
     for _ in 0..tiers {
-        read_tier(&mut p, &mut b)?;
+        if let Some(tier) = read_tier(&mut p)? {
+            read.push(tier);
+        }
     }
     if let Ok(Some(t)) = p.lex.next_token() {
         let (line, column) = p.pos(t.at);
@@ -390,10 +412,50 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             format!("{} after the last declared tier ignored", describe(&t.tok)),
         )?;
     }
+    // Which tiers are speakers (see `tiers`): phone- and syllable-level tiers never, word-level
+    // ones only when nothing else is there, and the reader's --tiers / --ignore-tiers.
+    let only_alignment = read.iter().all(|t| alignment_level(&t.name).is_some());
+    let mut left_out: Vec<(String, String)> = Vec::new();
+    let mut first_left_out = (0, 0);
+    for tier in read {
+        let default = match alignment_level(&tier.name) {
+            Some(Level::Phone) => Some("phone- or syllable-level alignment"),
+            Some(Level::Word) if !only_alignment => {
+                Some("word-level alignment of a speaker tier already read")
+            }
+            _ => None,
+        };
+        if let Some(why) = p.ctx.options().tiers.left_out(&tier.name, default) {
+            if left_out.is_empty() {
+                first_left_out = p.pos(tier.at);
+            }
+            left_out.push((tier.name, why));
+            continue;
+        }
+        let name = match alignment_level(&tier.name) {
+            Some(Level::Word) => word_tier_speaker(&tier.name),
+            _ => tier.name.as_str(),
+        };
+        let speaker = b.speaker(name);
+        for (seg, label) in tier.intervals {
+            b.push(seg, speaker, Some(Content::text(label)));
+        }
+    }
+    if let Some(note) = left_out_note(&left_out, first_left_out) {
+        p.ctx.warn(note)?;
+    }
     Ok(Corpus::single(id, b.build()))
 }
 
-fn read_tier(p: &mut Parser<'_, '_, '_>, b: &mut TranscriptBuilder) -> Result<()> {
+/// An interval tier as read: its name, where it starts, and its non-empty intervals.
+struct IntervalTier {
+    name: String,
+    at: usize,
+    intervals: Vec<(Segment, String)>,
+}
+
+/// Reads one tier: an interval tier, or `None` for a point tier (skipped with a note).
+fn read_tier(p: &mut Parser<'_, '_, '_>) -> Result<Option<IntervalTier>> {
     let (class, class_at) = p.string("the tier class (\"IntervalTier\" or \"TextTier\")")?;
     let (name, _) = p.string("the tier name")?;
     let _ = p.time("the tier's xmin")?;
@@ -401,7 +463,7 @@ fn read_tier(p: &mut Parser<'_, '_, '_>, b: &mut TranscriptBuilder) -> Result<()
     let (n, _) = p.count("the number of intervals or points")?;
     match class.as_str() {
         "IntervalTier" => {
-            let speaker = b.speaker(&name);
+            let mut intervals = Vec::new();
             for _ in 0..n {
                 let (start, _) = p.time("an interval's xmin")?;
                 let (end, end_at) = p.time("an interval's xmax")?;
@@ -411,9 +473,11 @@ fn read_tier(p: &mut Parser<'_, '_, '_>, b: &mut TranscriptBuilder) -> Result<()
                 }
                 let index = &p.index;
                 if let Some(seg) = segment_at(p.ctx, start, end, || index.position(end_at))? {
-                    b.push(seg, speaker, Some(Content::text(label)));
+                    intervals.push((seg, label));
                 }
             }
+            // Declared even without intervals (an empty tier is a silent speaker).
+            return Ok(Some(IntervalTier { name, at: class_at, intervals }));
         }
         "TextTier" | "PointTier" => {
             let (line, column) = p.pos(class_at);
@@ -435,7 +499,7 @@ fn read_tier(p: &mut Parser<'_, '_, '_>, b: &mut TranscriptBuilder) -> Result<()
             ))
         }
     }
-    Ok(())
+    Ok(None)
 }
 
 /// Splits tracks into layers whose tracks do not overlap: each track goes to the first layer
@@ -524,8 +588,6 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
 
     // Tiers: (name, track indices in time order).
     let mut tiers: Vec<(String, Vec<usize>)> = Vec::new();
-    let mut taken: std::collections::HashSet<String> =
-        a.speakers().iter().map(|(_, n)| n.to_owned()).collect();
     for (speaker, tracks) in tracks_by_speaker(t) {
         let name = a.speaker_name(speaker);
         let split = layers(tracks.iter().map(|&i| (a.tracks()[i].segment, i)));
@@ -533,17 +595,17 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
             warnings.push(Warning::new(
                 WarningKind::Repaired,
                 format!(
-                    "speaker {name:?} overlaps themselves; written as {} tiers ({name:?}, {:?}, …) because the intervals of one tier cannot overlap",
+                    "speaker {name:?} overlaps themselves; written as {} tiers all named {name:?} (the intervals of one tier cannot overlap; tiers of one name read back as one speaker)",
                     split.len(),
-                    format!("{name} (2)")
                 ),
             ));
         }
         if split.is_empty() {
             tiers.push((name.to_owned(), Vec::new()));
         }
-        let names = layer_names(name, split.len(), &mut taken);
-        tiers.extend(names.into_iter().zip(split));
+        // Every layer keeps the speaker's name: Praat allows tiers of the same name, and
+        // reading merges them into one speaker, so no second person is invented.
+        tiers.extend(split.into_iter().map(|layer| (name.to_owned(), layer)));
     }
 
     let mut s = String::new();
@@ -609,6 +671,77 @@ mod tests {
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::TextGrid, &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn text_glued_to_a_closing_quote_is_a_repair() {
+        let grid = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n2\n<exists>\n1\n\"IntervalTier\"\n\"A\"\n0\n2\n1\n0\n2\n\"ad\"x\n";
+        let out = read_text(grid);
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w, vec![(WarningKind::Repaired, Some(14), Some(5))]);
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(t.contents()[0].as_ref().and_then(|c| c.text.as_deref()), Some("ad"));
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        let e = read_str(grid, Format::TextGrid, &strict).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(14), Some(5)));
+        // `""` inside a string is a quote, not glued text.
+        let fine = grid.replace("\"ad\"x", "\"a\"\"d\"");
+        assert!(read_str(&fine, Format::TextGrid, &strict).unwrap().warnings.is_empty());
+    }
+
+    /// A grid with one interval tier per name, each with one interval 0–1 s labelled `x`.
+    fn grid(names: &[&str]) -> String {
+        let mut g = format!(
+            "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n1\n<exists>\n{}\n",
+            names.len()
+        );
+        for n in names {
+            g.push_str(&format!("\"IntervalTier\"\n\"{n}\"\n0\n1\n1\n0\n1\n\"x\"\n"));
+        }
+        g
+    }
+
+    fn speakers_of(out: &crate::format::ReadOutput) -> Vec<String> {
+        let a = out.corpus.get("recording").unwrap().annotation();
+        a.speakers().iter().map(|(_, n)| n.to_owned()).collect()
+    }
+
+    #[test]
+    fn alignment_tiers_are_not_speakers() {
+        let out = read_text(&grid(&["bob", "words", "phones"]));
+        assert_eq!(speakers_of(&out), ["bob"]);
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w, vec![(WarningKind::Note, Some(15), Some(1))]);
+        assert_eq!(
+            out.warnings[0].message,
+            "2 tier(s) left out as not speakers: \"words\" (word-level alignment of a speaker tier already read), \"phones\" (phone- or syllable-level alignment); choose with --tiers or --ignore-tiers"
+        );
+        // Montreal Forced Aligner: `X - words` is the speaker X when only alignment is there.
+        let out = read_text(&grid(&["A - words", "A - phones", "B - words", "B - phones"]));
+        assert_eq!(speakers_of(&out), ["A", "B"]);
+        // --tiers and --ignore-tiers, by name or pattern, override the rules.
+        let only = ReadOptions {
+            tiers: crate::format::tiers::TierSelection { only: vec!["*s".into()], ignore: vec![] },
+            ..Default::default()
+        };
+        let out = read_str(&grid(&["bob", "words", "phones"]), Format::TextGrid, &only).unwrap();
+        assert_eq!(speakers_of(&out), ["phones", "words"]);
+        let ignore = ReadOptions {
+            tiers: crate::format::tiers::TierSelection { only: vec![], ignore: vec!["BOB".into()] },
+            ..Default::default()
+        };
+        let out = read_str(&grid(&["bob", "ann"]), Format::TextGrid, &ignore).unwrap();
+        assert_eq!(speakers_of(&out), ["ann"]);
+        assert!(out.warnings[0].message.contains("\"bob\" (matched by --ignore-tiers)"));
+    }
+
+    #[test]
+    fn point_tiers_are_notes_that_strict_keeps() {
+        let grid = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n2\n<exists>\n1\n\"TextTier\"\n\"pitch\"\n0\n2\n1\n1.5\n\"H*\"\n";
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        let out = read_str(grid, Format::TextGrid, &strict).unwrap();
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(w, vec![(WarningKind::Note, Some(7))]);
     }
 
     /// Whether `e` is what hostile input may produce: a parse, limit or unsupported error.
@@ -759,7 +892,7 @@ mod tests {
         assert_eq!(w.len(), 1);
         assert_eq!(w[0].kind, WarningKind::Repaired);
         let text = String::from_utf8(buf).unwrap();
-        assert!(text.contains("name = \"a (2)\""), "{text}");
+        assert_eq!(text.matches("name = \"a\"").count(), 2, "{text}");
         assert!(text.contains("text = \"one \"\"q\"\"\""), "{text}");
         assert!(text.contains("xmax = 4.000001 "), "{text}");
         let back = read_text(&text);
@@ -772,10 +905,14 @@ mod tests {
             got,
             vec![
                 (1_000_000, 3_000_000, "a".to_owned()),
-                (2_000_000, 4_000_001, "a (2)".to_owned()),
+                (2_000_000, 4_000_001, "a".to_owned()),
                 (5_000_000, 6_000_000, "a".to_owned())
             ]
         );
         assert_eq!(t.declared_extent(), Segment::from_micros(0, 10_000_000));
+        // One speaker, who overlaps themselves, as before writing: no second person.
+        assert_eq!(t.annotation().speakers().len(), 1);
+        let kinds: Vec<_> = back.warnings.iter().map(|w| w.kind).collect();
+        assert_eq!(kinds, [WarningKind::SelfOverlap]);
     }
 }

@@ -12,7 +12,8 @@
 //!
 //! **Reading.** Each cue becomes one track per speaker found in it, spanning the whole cue:
 //!
-//! - `<v Name>` (also `<v.class Name>`, with or without `</v>`) names the speaker. A cue with
+//! - `<v Name>` (also `<v.class Name>`, with or without `</v>`) names the speaker; a voice with
+//!   classes only (`<v.speaker1>`) is named by its classes (`speaker1`). A cue with
 //!   several voices gives **one track per distinct voice**, each over the whole cue time and with
 //!   its own text: the cue says they all spoke in that interval, and choosing only the first would
 //!   hide an overlap. Text outside any voice span in such a cue goes to the voice before it (or
@@ -24,9 +25,11 @@
 //!   (Zoom names hold parentheses: `Ana (SL): hi`).
 //! - A cue with no speaker at all gets the speaker [`UNKNOWN_SPEAKER`] (`"unknown"`), with one
 //!   [`WarningKind::MissingSpeaker`] warning at the first such cue.
-//! - Timestamps are `[hh:]mm:ss.ttt`; Microsoft Teams' unpadded `0:0:0.0` and a `,` before the
-//!   milliseconds are accepted too. A timing line that cannot be read is an error naming line and
-//!   column.
+//! - Timestamps are `[hh:]mm:ss.ttt`. Malformed ones that still read — Microsoft Teams' unpadded
+//!   `0:0:0.0`, a `,` before the milliseconds, no milliseconds, minutes or seconds above 59 —
+//!   are kept with one [`WarningKind::Repaired`] warning; a time that cannot be read skips its
+//!   cue with a [`WarningKind::Skipped`] warning naming line and column, keeping the rest of the
+//!   file (as the WebVTT parsing rules and webvtt-py do). `--strict` rejects both.
 //! - Inline tags (`<c.class>`, `<i>`, `<b>`, `<u>`, `<ruby>`, `<lang>`) are removed from the text
 //!   and HTML character references (`&amp;`, `&lt;`, `&nbsp;`, `&#233;` …) decoded.
 //! - Inline timestamps (`<00:00:01.000>`, YouTube karaoke captions) become word timings: the word
@@ -230,25 +233,147 @@ pub(crate) fn join_lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option
     (!s.is_empty()).then_some(s)
 }
 
-/// Parses a caption timing line `start --> end [settings]`: the two times and the column of the
-/// end time; an error names the column of the field that failed.
-pub(crate) fn parse_timing(
-    line: &str,
-    n: usize,
-    ctx: &ReadContext<'_>,
-) -> Result<Option<(Time, Time, usize)>> {
-    let Some(arrow) = line.find("-->") else { return Ok(None) };
-    let start_field = line[..arrow].trim();
-    let after = &line[arrow + 3..];
-    let after_trimmed = after.trim_start();
-    let end_field = after_trimmed.split_ascii_whitespace().next().unwrap_or("");
-    let start = parse_clock(start_field).map_err(|e| {
-        ctx.time_error(e, start_field, "cue start", n, column_of(line, start_field))
-    })?;
-    let end_col = column_of(line, after_trimmed);
-    let end =
-        parse_clock(end_field).map_err(|e| ctx.time_error(e, end_field, "cue end", n, end_col))?;
-    Ok(Some((start, end, end_col)))
+/// The caption format whose timestamp syntax a timing line is checked against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Clock {
+    /// WebVTT: `[hh:]mm:ss.ttt`, hours of two or more digits.
+    WebVtt,
+    /// SubRip: `hh:mm:ss,mmm`.
+    Srt,
+}
+
+impl Clock {
+    fn name(self) -> &'static str {
+        match self {
+            Clock::WebVtt => "WebVTT",
+            Clock::Srt => "SRT",
+        }
+    }
+
+    fn syntax(self) -> &'static str {
+        match self {
+            Clock::WebVtt => "[hh:]mm:ss.ttt",
+            Clock::Srt => "hh:mm:ss,mmm",
+        }
+    }
+}
+
+/// What makes `field`, a time [`parse_clock`] reads, malformed in `clock`'s syntax (minutes and
+/// seconds of two digits from 00 to 59, exactly three digits of milliseconds after `.` in WebVTT
+/// or `,` in SRT, hours required in SRT and of two or more digits); `None` when it is well formed.
+pub(crate) fn clock_problem(field: &str, clock: Clock) -> Option<&'static str> {
+    let parts: Vec<&str> = field.split(':').collect();
+    let (hours, minutes, seconds) = match parts[..] {
+        [h, m, s] => (Some(h), m, s),
+        [m, s] => (None, m, s),
+        _ => return Some("not a clock time"),
+    };
+    let two_digits = |p: &str| p.len() == 2 && p.bytes().all(|b| b.is_ascii_digit());
+    let separator = if clock == Clock::Srt { ',' } else { '.' };
+    let Some((whole, millis)) = seconds.split_once(['.', ',']) else {
+        return Some("no milliseconds");
+    };
+    match hours {
+        None if clock == Clock::Srt => return Some("no hours"),
+        Some(h) if h.len() < 2 => return Some("hours need two digits"),
+        _ => {}
+    }
+    if !two_digits(minutes) {
+        return Some("minutes need two digits");
+    }
+    if minutes > "59" {
+        return Some("minutes above 59");
+    }
+    if !two_digits(whole) {
+        return Some("seconds need two digits");
+    }
+    if whole > "59" {
+        return Some("seconds above 59");
+    }
+    if millis.len() != 3 {
+        return Some("milliseconds need three digits");
+    }
+    if !seconds[whole.len()..].starts_with(separator) {
+        return Some(if clock == Clock::Srt {
+            "`.` before the milliseconds"
+        } else {
+            "`,` before the milliseconds"
+        });
+    }
+    None
+}
+
+/// Reads caption timing lines `start --> end [settings]` of one file, warning about times that
+/// read but break the format's syntax (once per file: exporters repeat their quirk on every cue).
+pub(crate) struct TimingReader {
+    clock: Clock,
+    malformed_warned: bool,
+}
+
+impl TimingReader {
+    /// A reader for timing lines of `clock`'s format.
+    pub(crate) fn new(clock: Clock) -> TimingReader {
+        TimingReader { clock, malformed_warned: false }
+    }
+
+    /// The two times of timing line `n` and the column of the end time. `None` when the line
+    /// has no `-->`, or when a time cannot be read at all: that cue is skipped with a
+    /// [`WarningKind::Skipped`] warning and the rest of the file is kept, as the WebVTT parsing
+    /// rules and webvtt-py do. A time that reads but is malformed (`00:00.000` in SRT,
+    /// `00:00:01` without milliseconds, minutes above 59) is kept with one
+    /// [`WarningKind::Repaired`] warning. Both are repairs, so `--strict` rejects them.
+    pub(crate) fn parse(
+        &mut self,
+        line: &str,
+        n: usize,
+        ctx: &mut ReadContext<'_>,
+    ) -> Result<Option<(Time, Time, usize)>> {
+        let Some(arrow) = line.find("-->") else { return Ok(None) };
+        let start_field = line[..arrow].trim();
+        let after = &line[arrow + 3..];
+        let after_trimmed = after.trim_start();
+        let end_field = after_trimmed.split_ascii_whitespace().next().unwrap_or("");
+        let start_col = column_of(line, start_field);
+        let end_col = column_of(line, after_trimmed);
+        let mut times = [Time::ZERO; 2];
+        for (k, (field, col, what)) in
+            [(start_field, start_col, "cue start"), (end_field, end_col, "cue end")]
+                .into_iter()
+                .enumerate()
+        {
+            match parse_clock(field) {
+                Ok(t) => times[k] = t,
+                Err(e) => {
+                    let shown = shown(field, 40);
+                    ctx.warn_at(
+                        WarningKind::Skipped,
+                        n,
+                        Some(col),
+                        format!("{what} {shown:?}: {e}; cue skipped"),
+                    )?;
+                    return Ok(None);
+                }
+            }
+            if let Some(problem) = clock_problem(field, self.clock) {
+                if !self.malformed_warned {
+                    self.malformed_warned = true;
+                    ctx.warn_at(
+                        WarningKind::Repaired,
+                        n,
+                        Some(col),
+                        format!(
+                            "{what} {:?} breaks the {} syntax {} ({problem}); read as {}, and every later one like it too",
+                            shown(field, 40),
+                            self.clock.name(),
+                            self.clock.syntax(),
+                            times[k]
+                        ),
+                    )?;
+                }
+            }
+        }
+        Ok(Some((times[0], times[1], end_col)))
+    }
 }
 
 /// Decodes one HTML character reference at the start of `s` (which starts with `&`): the text
@@ -327,6 +452,23 @@ fn is_block_keyword(line: &str, keyword: &str) -> bool {
     line.strip_prefix(keyword).is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t']))
 }
 
+/// The speaker of a voice span from what follows `<v`: its annotation (`<v.loud Ann>` → `Ann`),
+/// or, for a span with classes only (`<v.speaker1>`, as some exporters write), the classes, so
+/// that class-only voices stay apart instead of all becoming [`UNKNOWN_SPEAKER`].
+fn voice_name(after_v: &str) -> String {
+    let annotation = after_v
+        .trim_start_matches(|c: char| !c.is_whitespace())
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if !annotation.is_empty() {
+        return decode_entities(&annotation);
+    }
+    let classes = after_v.split_whitespace().next().unwrap_or("");
+    let classes: Vec<&str> = classes.split('.').filter(|c| !c.is_empty()).collect();
+    decode_entities(&classes.join("."))
+}
+
 /// Splits a cue payload into pieces at voice spans, dropping other tags, decoding entities and
 /// noting inline timestamps.
 fn tokenize(payload: &str) -> Vec<Piece> {
@@ -362,12 +504,7 @@ fn tokenize(payload: &str) -> Vec<Piece> {
             let tag_name_end = tag.find(['.', ' ', '\t', '\n']).unwrap_or(tag.len());
             let name = &tag[..tag_name_end];
             if name == "v" {
-                let annotation = tag[tag_name_end..]
-                    .trim_start_matches(|c: char| !c.is_whitespace())
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                let annotation = decode_entities(&annotation);
+                let annotation = voice_name(&tag[tag_name_end..]);
                 pieces.push(Piece {
                     voice: (!annotation.is_empty()).then_some(annotation),
                     ..Piece::default()
@@ -468,6 +605,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         )?;
     }
     let mut cues: Vec<RawCue<'_>> = Vec::new();
+    let mut timing = TimingReader::new(Clock::WebVtt);
     while i < lines.len() {
         let (n, line) = lines[i];
         if line.trim().is_empty() {
@@ -501,7 +639,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         };
         let (tn, tline) = lines[timing_at];
         i = timing_at + 1;
-        let Some((start, end, end_col)) = parse_timing(tline, tn, ctx)? else { continue };
+        let Some((start, end, end_col)) = timing.parse(tline, tn, ctx)? else {
+            // A cue whose times cannot be read is skipped whole, payload included.
+            while i < lines.len() && !lines[i].1.trim().is_empty() && !lines[i].1.contains("-->") {
+                i += 1;
+            }
+            continue;
+        };
         let mut payload = Vec::new();
         while i < lines.len() && !lines[i].1.trim().is_empty() && !lines[i].1.contains("-->") {
             payload.push(lines[i].1);
@@ -894,16 +1038,53 @@ mod tests {
     }
 
     #[test]
-    fn bad_times_name_line_and_column() {
-        let e = read_str(
-            "WEBVTT\n\n00:01.000 --> 00:0x.000\nhi\n",
-            Format::WebVtt,
-            &ReadOptions::default(),
-        )
-        .unwrap_err();
+    fn a_bad_time_skips_its_cue_and_keeps_the_rest() {
+        let text = "WEBVTT\n\n00:01.000 --> 00:0x.000\nhi\n\n00:02.000 --> 00:03.000\n<v A>yes\n";
+        let out = read_text(text);
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w, vec![(WarningKind::Skipped, Some(3), Some(15))]);
+        let t = out.corpus.get("recording").unwrap();
+        let a = t.annotation();
+        assert_eq!(a.len(), 1);
+        assert_eq!(a.tracks()[0].segment, Segment::from_micros(2_000_000, 3_000_000).unwrap());
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        let e = read_str(text, Format::WebVtt, &strict).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(3), Some(15)));
         let e = read_str("", Format::WebVtt, &ReadOptions::default()).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(1), Some(1)));
+    }
+
+    #[test]
+    fn malformed_times_are_read_with_one_warning_and_rejected_by_strict() {
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        // Minutes above 59, no milliseconds, unpadded (Teams), `,` before the milliseconds.
+        for (text, column, start) in [
+            ("WEBVTT\n\n75:00.000 --> 76:00.000\n<v A>x\n", 1, 4_500_000_000),
+            ("WEBVTT\n\n00:00:01 --> 00:00:02.000\n<v A>x\n", 1, 1_000_000),
+            ("WEBVTT\n\n0:0:0.0 --> 0:0:0.570\n<v A>x\n", 1, 0),
+            ("WEBVTT\n\n00:01.000 --> 00:02,000\n<v A>x\n", 15, 1_000_000),
+        ] {
+            let out = read_text(text);
+            let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+            assert_eq!(w, vec![(WarningKind::Repaired, Some(3), Some(column))], "{text:?}");
+            let a = out.corpus.get("recording").unwrap().annotation();
+            assert_eq!(a.tracks()[0].segment.start().0, start, "{text:?}");
+            let e = read_str(text, Format::WebVtt, &strict).unwrap_err();
+            assert_eq!((e.line(), e.column()), (Some(3), Some(column)), "{text:?}");
+        }
+        for fine in ["00:01.000 --> 01:02.000", "01:00:01.000 --> 100:00:02.000"] {
+            let text = format!("WEBVTT\n\n{fine}\n<v A>x\n");
+            assert!(read_str(&text, Format::WebVtt, &strict).unwrap().warnings.is_empty());
+        }
+    }
+
+    #[test]
+    fn class_only_voices_stay_apart() {
+        let out = read_text("WEBVTT\n\n00:01.000 --> 00:02.000\n<v.speaker1>hi\n\n00:02.000 --> 00:03.000\n<v.speaker2>ho\n\n00:03.000 --> 00:04.000\n<v.loud Ann>yes\n");
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let a = out.corpus.get("recording").unwrap().annotation();
+        let names: Vec<&str> = a.speakers().iter().map(|(_, n)| n).collect();
+        assert_eq!(names, ["Ann", "speaker1", "speaker2"]);
     }
 
     #[test]

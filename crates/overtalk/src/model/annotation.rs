@@ -49,6 +49,12 @@ impl AnnotationBuilder {
         self.speakers.intern(name)
     }
 
+    /// The label of an id returned by [`speaker`](AnnotationBuilder::speaker) (ids are
+    /// renumbered when the annotation is built; labels stay).
+    pub fn speaker_name(&self, id: SpeakerId) -> &str {
+        self.speakers.name(id)
+    }
+
     /// Adds a track for an id returned by [`speaker`](AnnotationBuilder::speaker).
     pub fn push(&mut self, segment: Segment, speaker: SpeakerId) -> &mut Self {
         self.tracks.push(Track { segment, speaker });

@@ -27,4 +27,6 @@ pub use region::Region;
 pub use segment::Segment;
 pub use speaker::{SpeakerId, SpeakerTable};
 pub use timeline::{CropMode, Timeline};
-pub use transcript::{Content, Mark, MarkKind, Transcript, TranscriptBuilder, Utterance, Word};
+pub use transcript::{
+    Content, Mark, MarkKind, Transcript, TranscriptBuilder, Untimed, Utterance, Word,
+};

@@ -110,6 +110,9 @@ pub struct Mark {
 /// give only when each paragraph began, and their readers estimate ends
 /// ([`crate::format::paragraphs`]); [`end_estimated`](Transcript::end_estimated) says which.
 /// [`marks`](Transcript::marks) are the transcriber's bracketed notes, in file order.
+/// A source may also hold utterances without times (a CHAT file without media bullets): they
+/// are kept in their order as [`Untimed`] utterances, beside the timed tracks, so their
+/// speakers, words and transcriber markers can be read even though no time-based measure can be.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Transcript {
     annotation: Annotation,
@@ -118,6 +121,18 @@ pub struct Transcript {
     /// Parallel to the tracks; empty when no end is estimated.
     estimated: Vec<bool>,
     marks: Vec<Mark>,
+    untimed: Vec<Untimed>,
+}
+
+/// An utterance the source gives no time for, in the source's order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Untimed {
+    /// Who said it.
+    pub speaker: SpeakerId,
+    /// What was said, markers included.
+    pub content: Content,
+    /// 1-based line of the source where it starts (0 when unknown).
+    pub line: usize,
 }
 
 /// Collects tracks with optional content, then sorts them into a [`Transcript`].
@@ -128,6 +143,8 @@ pub struct TranscriptBuilder {
     extent: Option<Segment>,
     estimated: Vec<bool>,
     marks: Vec<Mark>,
+    /// Untimed utterances by speaker name: ids change when the annotation is built.
+    untimed: Vec<(String, Content, usize)>,
 }
 
 impl TranscriptBuilder {
@@ -189,6 +206,13 @@ impl TranscriptBuilder {
         self
     }
 
+    /// Adds an utterance without time, after the untimed ones added before.
+    pub fn push_untimed(&mut self, speaker: SpeakerId, content: Content, line: usize) -> &mut Self {
+        let name = self.annotation.speaker_name(speaker).to_owned();
+        self.untimed.push((name, content, line));
+        self
+    }
+
     /// Sets the declared span of the recording.
     pub fn extent(&mut self, extent: Option<Segment>) -> &mut Self {
         self.extent = extent;
@@ -207,35 +231,49 @@ impl TranscriptBuilder {
 
     /// Sorts and freezes.
     pub fn build(self) -> Transcript {
-        if self.contents.is_empty() && self.estimated.is_empty() {
+        let mut t = if self.contents.is_empty() && self.estimated.is_empty() {
             // No track has content: nothing to carry through the sort.
             let annotation = self.annotation.build();
             let contents = std::iter::repeat_with(|| None).take(annotation.len()).collect();
-            return Transcript {
+            Transcript {
                 annotation,
                 contents,
                 extent: self.extent,
                 estimated: Vec::new(),
                 marks: self.marks,
-            };
-        }
-        let (annotation, order) = self.annotation.build_with_order();
-        let mut contents: Vec<Option<Content>> = self.contents;
-        // Tracks added after the last content have none.
-        contents.resize_with(order.len(), || None);
-        let sorted = order.iter().map(|&i| contents.get_mut(i).and_then(Option::take)).collect();
-        let estimated = if self.estimated.is_empty() {
-            Vec::new()
+                untimed: Vec::new(),
+            }
         } else {
-            order.iter().map(|&i| self.estimated.get(i).copied().unwrap_or(false)).collect()
+            let (annotation, order) = self.annotation.build_with_order();
+            let mut contents: Vec<Option<Content>> = self.contents;
+            // Tracks added after the last content have none.
+            contents.resize_with(order.len(), || None);
+            let sorted =
+                order.iter().map(|&i| contents.get_mut(i).and_then(Option::take)).collect();
+            let estimated = if self.estimated.is_empty() {
+                Vec::new()
+            } else {
+                order.iter().map(|&i| self.estimated.get(i).copied().unwrap_or(false)).collect()
+            };
+            Transcript {
+                annotation,
+                contents: sorted,
+                extent: self.extent,
+                estimated,
+                marks: self.marks,
+                untimed: Vec::new(),
+            }
         };
-        Transcript {
-            annotation,
-            contents: sorted,
-            extent: self.extent,
-            estimated,
-            marks: self.marks,
-        }
+        let speakers = t.annotation.speakers();
+        t.untimed = self
+            .untimed
+            .into_iter()
+            .filter_map(|(name, content, line)| {
+                // Every untimed speaker was declared in the builder, so it is in the table.
+                speakers.get(&name).map(|speaker| Untimed { speaker, content, line })
+            })
+            .collect();
+        t
     }
 }
 
@@ -256,7 +294,14 @@ impl Transcript {
     /// A transcript without any text.
     pub fn from_annotation(annotation: Annotation) -> Transcript {
         let contents = vec![None; annotation.len()];
-        Transcript { annotation, contents, extent: None, estimated: Vec::new(), marks: Vec::new() }
+        Transcript {
+            annotation,
+            contents,
+            extent: None,
+            estimated: Vec::new(),
+            marks: Vec::new(),
+            untimed: Vec::new(),
+        }
     }
 
     /// Who spoke when.
@@ -299,6 +344,16 @@ impl Transcript {
         &self.marks
     }
 
+    /// The utterances without time, in the source's order.
+    pub fn untimed(&self) -> &[Untimed] {
+        &self.untimed
+    }
+
+    /// Whether the transcript has utterances but no times at all (nothing to measure in time).
+    pub fn is_untimed(&self) -> bool {
+        self.annotation.is_empty() && !self.untimed.is_empty()
+    }
+
     /// Whether any track has text or words.
     pub fn has_text(&self) -> bool {
         self.contents.iter().flatten().any(|c| !c.is_empty())
@@ -323,6 +378,11 @@ impl Transcript {
                 m.speaker = Some(new.clone());
             }
             b.mark(m);
+        }
+        for u in &self.untimed {
+            let name = self.annotation.speaker_name(u.speaker);
+            let id = b.speaker(map.get(name).map_or(name, String::as_str));
+            b.push_untimed(id, u.content.clone(), u.line);
         }
         b.extent(self.extent);
         b.build()

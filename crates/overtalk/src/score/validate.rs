@@ -10,7 +10,8 @@
 //! | negative duration | rejects | rejects | ignores |
 //! | negative onset | fine | rejects | fine |
 //! | non-numeric or `<NA>` time | reads 0 | rejects | rejects |
-//! | blank or comment line | skips | rejects | misreads |
+//! | blank line | skips | rejects | skips |
+//! | comment line (`;;`, `#`) | skips | rejects | **rejects** (a word in the time columns, or more than 10 words); else adds an empty recording |
 //! | type other than SPEAKER / SPKR-INFO | uses the type | **reads as a turn** | skips |
 //! | speaker overlapping themselves | warns, counts once | merges | **counts twice** |
 //! | unsorted lines | sorts | sorts | sorts |
@@ -88,6 +89,41 @@ impl Validation {
     }
 }
 
+/// What `pyannote.database.util.load_rttm` does with a comment line (`;;` or `#`), given its
+/// whitespace-separated fields: it reads every line with pandas as ten columns named `type uri
+/// NA1 start duration NA2 NA3 speaker NA4 NA5`, `start` and `duration` as floats, and no comment
+/// character. So a comment of more than ten words, or whose fourth or fifth word is not a
+/// number, makes it raise; a shorter one adds an empty recording named by its second word. A
+/// blank line is skipped by pandas (`None`).
+fn pyannote_comment(fields: &[&str]) -> Option<(Effect, String)> {
+    if fields.is_empty() {
+        return None;
+    }
+    if fields.len() > 10 {
+        return Some((
+            Effect::Rejects,
+            format!("load_rttm raises: pandas expects 10 fields and finds {}", fields.len()),
+        ));
+    }
+    for (k, column) in [(3, "start"), (4, "duration")] {
+        if let Some(f) = fields.get(k) {
+            if f.parse::<f64>().is_err() {
+                return Some((
+                    Effect::Rejects,
+                    format!("load_rttm raises: its {column} column {f:?} is not a number"),
+                ));
+            }
+        }
+    }
+    match fields.get(1) {
+        Some(uri) => Some((
+            Effect::Changes,
+            format!("load_rttm reads it as a row: an empty recording {uri:?} appears"),
+        )),
+        None => Some((Effect::Note, "load_rttm reads it as a row and then drops it".to_owned())),
+    }
+}
+
 /// Checks RTTM text. `uem_ids` are the recording ids of the UEM that goes with it, if any.
 /// `side` tags the zero-length turns found.
 pub fn validate_rttm(text: &str, uem_ids: Option<&[String]>, side: Side) -> Validation {
@@ -113,13 +149,9 @@ pub fn validate_rttm(text: &str, uem_ids: Option<&[String]>, side: Side) -> Vali
                 Some(n),
                 format!("{what}: dscore parses every line as a turn (\"Number of fields < 9\")"),
             );
-            push(
-                &mut v,
-                Pyannote,
-                Changes,
-                Some(n),
-                format!("{what}: pandas reads it as a row unless blank"),
-            );
+            if let Some((effect, why)) = pyannote_comment(&fields) {
+                push(&mut v, Pyannote, effect, Some(n), format!("{what}: {why}"));
+            }
             continue;
         }
         let kind = fields[0];
@@ -356,6 +388,34 @@ mod tests {
         assert_eq!(at(Consumer::Dscore, 7), vec![Effect::Changes]);
         assert_eq!(at(Consumer::MdEval, 7), vec![]);
         assert_eq!(v.turns, 5);
+    }
+
+    #[test]
+    fn comment_lines_are_rejected_by_pyannote_load_rttm() {
+        let text = ";; this file was made by hand\n\
+                    ;; rec\n\
+                    \n\
+                    # 1 2 3.0 4.0\n\
+                    SPEAKER f 1 0.0 1.0 <NA> <NA> A <NA> <NA>\n";
+        let v = validate_rttm(text, None, Side::Reference);
+        let pyannote: Vec<(Option<usize>, Effect)> = v
+            .findings
+            .iter()
+            .filter(|f| f.consumer == Consumer::Pyannote)
+            .map(|f| (f.line, f.effect))
+            .collect();
+        assert_eq!(
+            pyannote,
+            vec![
+                (Some(1), Effect::Rejects),
+                (Some(2), Effect::Changes),
+                (Some(4), Effect::Changes)
+            ]
+        );
+        assert!(v.rejected_by(Consumer::Pyannote));
+        assert!(!v.rejected_by(Consumer::MdEval));
+        let clean = "SPEAKER f 1 0.0 1.0 <NA> <NA> A <NA> <NA>\n\n";
+        assert!(!validate_rttm(clean, None, Side::Reference).rejected_by(Consumer::Pyannote));
     }
 
     #[test]

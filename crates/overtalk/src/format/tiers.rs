@@ -1,0 +1,151 @@
+//! Which tiers of a multi-tier transcript (Praat TextGrid, ELAN EAF) are speakers.
+//!
+//! Tier-based formats hold more than one tier per speaker: forced aligners add `words` and
+//! `phones` tiers, ELAN users add `marker` or `noise` tiers with no participant. Read as
+//! speakers they would be people who overlap the real speaker 100 % of the time. So, by default:
+//!
+//! | tier | left out | why |
+//! |---|---|---|
+//! | TextGrid `phone(s)`, `phoneme(s)`, `segment(s)`, `syllable(s)`, `syl`, `mau` (also `X - phones`, as the Montreal Forced Aligner writes) | always | phone- or syllable-level alignment |
+//! | TextGrid `word(s)`, `wrd`, `ort`, `X - words` | when the file has a tier that is neither phone- nor word-level | word-level alignment of a speaker already there |
+//! | EAF top-level tier without `PARTICIPANT` | when another tier names its participant | a marker, noise or comment tier |
+//!
+//! When word tiers are kept (nothing else is there), an MFA tier `X - words` is the speaker `X`.
+//! Names are compared case-insensitively. `--tiers` (only these) and `--ignore-tiers` (not these)
+//! take names or glob patterns (`*`, `?`) and override the defaults: with `--tiers`, exactly the
+//! matching tiers are read. Readers report the tiers they left out in one
+//! [`WarningKind::Note`], with the reason for each.
+
+use crate::error::{Warning, WarningKind};
+
+/// The tiers to read, from `--tiers` and `--ignore-tiers`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TierSelection {
+    /// Read only the tiers matching one of these names or glob patterns (empty: the defaults).
+    pub only: Vec<String>,
+    /// Never read the tiers matching one of these names or glob patterns.
+    pub ignore: Vec<String>,
+}
+
+/// How fine a forced-alignment tier is, judged by its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// Phones, phonemes, segments, syllables.
+    Phone,
+    /// Words.
+    Word,
+}
+
+/// The alignment level a TextGrid tier's name says it has, if any (`phones`, `A - words`).
+pub fn alignment_level(name: &str) -> Option<Level> {
+    let lower = name.trim().to_lowercase();
+    // MFA writes `speaker - words` and `speaker - phones`.
+    let base = lower.rsplit_once(" - ").map_or(lower.as_str(), |(_, b)| b).trim();
+    match base {
+        "phone" | "phones" | "phoneme" | "phonemes" | "segment" | "segments" | "syllable"
+        | "syllables" | "syl" | "mau" => Some(Level::Phone),
+        "word" | "words" | "wrd" | "ort" => Some(Level::Word),
+        _ => None,
+    }
+}
+
+/// The speaker a kept word tier stands for: `X` for MFA's `X - words`, else the name itself.
+pub fn word_tier_speaker(name: &str) -> &str {
+    match name.rsplit_once(" - ") {
+        Some((speaker, level)) if level.trim().eq_ignore_ascii_case("words") => speaker.trim(),
+        _ => name,
+    }
+}
+
+/// Whether `name` matches the glob `pattern` (`*` any run, `?` one character), ignoring case.
+pub fn glob_matches(pattern: &str, name: &str) -> bool {
+    let p: Vec<char> = pattern.to_lowercase().chars().collect();
+    let n: Vec<char> = name.to_lowercase().chars().collect();
+    // Iterative matcher with one backtrack point: linear in practice, never exponential.
+    let (mut i, mut j) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while j < n.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == n[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some((i, j));
+            i += 1;
+        } else if let Some((si, sj)) = star {
+            i = si + 1;
+            j = sj + 1;
+            star = Some((si, sj + 1));
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|&c| c == '*')
+}
+
+impl TierSelection {
+    /// Why the tier `name` is left out, or `None` to read it. `default` is the reason the
+    /// documented rules give (see the module doc), which `--tiers` and `--ignore-tiers`
+    /// override.
+    pub fn left_out(&self, name: &str, default: Option<&str>) -> Option<String> {
+        if !self.only.is_empty() {
+            return (!self.only.iter().any(|p| glob_matches(p, name)))
+                .then(|| "not chosen by --tiers".to_owned());
+        }
+        if self.ignore.iter().any(|p| glob_matches(p, name)) {
+            return Some("matched by --ignore-tiers".to_owned());
+        }
+        default.map(str::to_owned)
+    }
+}
+
+/// The one note that lists the tiers left out, `(name, reason)`, at `line`:`column` of the first.
+pub fn left_out_note(left: &[(String, String)], at: (usize, usize)) -> Option<Warning> {
+    if left.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = left.iter().map(|(n, why)| format!("{n:?} ({why})")).collect();
+    let message = format!(
+        "{} tier(s) left out as not speakers: {}; choose with --tiers or --ignore-tiers",
+        left.len(),
+        list.join(", ")
+    );
+    Some(if at.0 > 0 {
+        Warning::at(WarningKind::Note, at.0, (at.1 > 0).then_some(at.1), message)
+    } else {
+        Warning::new(WarningKind::Note, message)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_names_ignoring_case() {
+        assert!(glob_matches("*phones", "Bob - phones"));
+        assert!(glob_matches("spk?", "SPK1"));
+        assert!(glob_matches("marker", "Marker"));
+        assert!(!glob_matches("spk?", "spk10"));
+        assert!(glob_matches("a*b*c", "axxbyyc"));
+        assert!(!glob_matches("a*b*c", "axxbyy"));
+        assert!(glob_matches("*", ""));
+        // A pathological pattern stays fast.
+        let long = "a".repeat(2000);
+        assert!(!glob_matches(&format!("{}b", "*a".repeat(50)), &long));
+    }
+
+    #[test]
+    fn levels_and_selection() {
+        assert_eq!(alignment_level("phones"), Some(Level::Phone));
+        assert_eq!(alignment_level("Ana - words"), Some(Level::Word));
+        assert_eq!(alignment_level("Ana"), None);
+        assert_eq!(word_tier_speaker("Ana - words"), "Ana");
+        assert_eq!(word_tier_speaker("words"), "words");
+        let only = TierSelection { only: vec!["a*".into()], ignore: vec![] };
+        assert_eq!(only.left_out("ann", Some("phone tier")), None);
+        assert!(only.left_out("bob", None).is_some());
+        let ignore = TierSelection { only: vec![], ignore: vec!["noise".into()] };
+        assert!(ignore.left_out("Noise", None).is_some());
+        assert_eq!(ignore.left_out("x", Some("why")), Some("why".to_owned()));
+    }
+}
