@@ -7,6 +7,8 @@
 //! - **decoding**: bytes to text once, honouring UTF-8 and UTF-16 byte-order marks; invalid text
 //!   is an error naming line and column;
 //! - **detection** ([`detect`]): the extension first, then content sniffing; `--from` overrides;
+//! - **containers**: a `.docx` (or a zip named by `--from rev|otter|paragraphs`) is unzipped to
+//!   its text first ([`docx`]), then read as a paragraph transcript ([`paragraphs`]);
 //! - **leniency** ([`ReadContext::warn`]): readers report every repair and every note as a
 //!   [`Warning`]; with `strict` the first repair of malformed input becomes an error, while notes
 //!   about well-formed input stay warnings ([`crate::Severity`]);

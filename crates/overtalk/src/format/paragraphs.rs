@@ -290,7 +290,11 @@ fn marks_in(text: &str, speaker: &str, start: Time, out: &mut TranscriptBuilder)
     let mut rest = text;
     while let Some(i) = rest.find('[') {
         rest = &rest[i + 1..];
-        let window = &rest[..rest.len().min(MAX_MARK_BYTES)];
+        let mut end = rest.len().min(MAX_MARK_BYTES);
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        let window = &rest[..end];
         let Some(close) = window.find([']', '[']) else { continue };
         if window.as_bytes()[close] == b'[' {
             continue;
@@ -528,6 +532,9 @@ mod tests {
         let brackets = "[".repeat(1 << 20);
         let mut b = TranscriptBuilder::new();
         marks_in(&brackets, "a", Time::ZERO, &mut b);
+        // A note window that would end inside a character (found by fuzzing).
+        marks_in(&format!("[{}]", "€".repeat(100)), "a", Time::ZERO, &mut b);
+        assert!(b.build().marks().is_empty());
         assert!(started.elapsed() < std::time::Duration::from_secs(10));
     }
 
