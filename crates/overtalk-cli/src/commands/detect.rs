@@ -43,6 +43,8 @@ pub struct Args {
     recording_id: Option<String>,
     #[command(flatten)]
     detection: AudioArgs,
+    #[command(flatten)]
+    words: crate::words::WordsArgs,
 }
 
 /// How recordings become who-spoke-when: the tracks, the channels and the detector settings.
@@ -268,8 +270,20 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let named: Vec<Source> = specs.iter().map(|s| Source::File(s.path.clone())).collect();
     let target = Target::from_arg(Some(&args.output));
     target.check_not_input(&named)?;
-    let detected =
+    let mut detected =
         args.detection.detect(args.audio.as_deref(), args.recording_id.as_deref(), globals)?;
+    // Detection gives one recording; `--words` lays the words of captions on its speakers.
+    let options = format::ReadOptions::default();
+    let laid = match detected.corpus.iter().next() {
+        Some((id, t)) => {
+            args.words.lay_on(t, id, &options, globals.quiet)?.map(|t| (id.to_owned(), t))
+        }
+        None => None,
+    };
+    if let Some((id, t)) = laid {
+        detected.corpus = Corpus::single(id, t);
+        detected.method.push_str(&args.words.method_note());
+    }
     // An RTTM or TextGrid has no place for the method: it goes to a terminal's stderr.
     // (`analyze` and `report` put it in their output, `score` on stderr.)
     if !globals.quiet && std::io::stderr().is_terminal() {
