@@ -67,6 +67,11 @@ impl WordsArgs {
                 _ => bail!("--words-max-gap {secs}: expected a non-negative number of seconds"),
             };
         }
+        if speakers.has_text() && !quiet {
+            eprintln!(
+                "overtalk: warning: {label} has words of its own; the words of {shown} replace them"
+            );
+        }
         let words = words_of(captions);
         let laid = lay(speakers, &words, &lay_options)
             .with_context(|| format!("--words {shown}: laying its words on {label}"))?;

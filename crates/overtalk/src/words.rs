@@ -131,21 +131,22 @@ pub struct Laid {
     pub stats: LayStats,
 }
 
-/// `R(i·len/n)`: `i·len/n` rounded half up, exact in `i128`.
-fn share(i: usize, len: i64, n: usize) -> i64 {
-    let (i, n, len) = (i as i128, n as i128, i128::from(len));
-    i64::try_from((2 * i * len + n) / (2 * n)).unwrap_or(0)
+/// `from + R(i·len/n)`: `i·len/n` rounded half up, exact in `i128` (`len ≥ 0`).
+fn at_share(from: Time, i: usize, len: i128, n: usize) -> Time {
+    let (i, n) = (i as i128, n as i128);
+    let t = i128::from(from.micros()) + (2 * i * len + n) / (2 * n);
+    Time(i64::try_from(t).unwrap_or(i64::MAX))
 }
 
 /// Spreads `texts` evenly over `[from, to)` (`to < from` is taken as `from`).
 fn spread_over(texts: &[(&str, Option<f64>)], from: Time, to: Time, out: &mut Vec<TimedWord>) {
-    let len = (to.micros() - from.micros()).max(0);
+    let len = (i128::from(to.micros()) - i128::from(from.micros())).max(0);
     let n = texts.len();
     for (i, (text, confidence)) in texts.iter().enumerate() {
         out.push(TimedWord {
             text: (*text).to_owned(),
-            start: Time(from.micros() + share(i, len, n)),
-            end: Time(from.micros() + share(i + 1, len, n)),
+            start: at_share(from, i, len, n),
+            end: at_share(from, i + 1, len, n),
             confidence: *confidence,
         });
     }
@@ -216,7 +217,7 @@ impl Speech {
     /// zero-length word: whether a segment contains `a`, as an overlap of 1 µs).
     fn overlap(&self, a: Time, b: Time) -> (i64, Option<Time>) {
         let k = self.merged.partition_point(|s| s.end() <= a);
-        let mut total = 0;
+        let mut total: i64 = 0;
         let mut first = None;
         for s in &self.merged[k..] {
             if a == b {
@@ -228,9 +229,9 @@ impl Speech {
             if s.start() >= b {
                 break;
             }
-            let o = s.end().min(b).micros() - s.start().max(a).micros();
+            let o = s.end().min(b).micros().saturating_sub(s.start().max(a).micros());
             if o > 0 {
-                total += o;
+                total = total.saturating_add(o);
                 first = first.or(Some(s.start()));
             }
         }
@@ -241,8 +242,13 @@ impl Speech {
     /// the word.
     fn nearest(&self, a: Time, b: Time) -> Option<(i64, bool)> {
         let k = self.merged.partition_point(|s| s.end() <= a);
-        let before = k.checked_sub(1).map(|i| (a.micros() - self.merged[i].end().micros(), true));
-        let after = self.merged.get(k).map(|s| ((s.start().micros() - b.micros()).max(0), false));
+        let before = k
+            .checked_sub(1)
+            .map(|i| (a.micros().saturating_sub(self.merged[i].end().micros()), true));
+        let after = self
+            .merged
+            .get(k)
+            .map(|s| (s.start().micros().saturating_sub(b.micros()).max(0), false));
         match (before, after) {
             (Some(x), Some(y)) => Some(if y.0 < x.0 { y } else { x }),
             (x, y) => x.or(y),
@@ -334,7 +340,9 @@ pub fn lay(speakers: &Transcript, words: &Words, options: &LayOptions) -> Result
         // those that all end before `a − max` are too far.
         let ks = &by_speaker[chosen];
         let tracks = ann.tracks();
-        let upto = ks.partition_point(|&k| tracks[k].segment.start().micros() <= b.micros() + max);
+        let upto = ks.partition_point(|&k| {
+            tracks[k].segment.start().micros() <= b.micros().saturating_add(max)
+        });
         let lo = a.micros().saturating_sub(max);
         let mut pick_track: Option<(usize, i64, i64)> = None; // (track, overlap, distance)
         for idx in (0..upto).rev() {
@@ -345,9 +353,14 @@ pub fn lay(speakers: &Transcript, words: &Words, options: &LayOptions) -> Result
             let o = if a == b {
                 i64::from(seg.contains(a))
             } else {
-                (seg.end().min(b).micros() - seg.start().max(a).micros()).max(0)
+                seg.end().min(b).micros().saturating_sub(seg.start().max(a).micros()).max(0)
             };
-            let d = (seg.start().micros() - b.micros()).max(a.micros() - seg.end().micros()).max(0);
+            let d = seg
+                .start()
+                .micros()
+                .saturating_sub(b.micros())
+                .max(a.micros().saturating_sub(seg.end().micros()))
+                .max(0);
             let better = pick_track.is_none_or(|(_, o0, d0)| (o, -d) >= (o0, -d0));
             if better {
                 pick_track = Some((ks[idx], o, d));
@@ -563,6 +576,37 @@ mod tests {
             ]
         );
         assert_eq!((w.spread, w.duplicates), (5, 1));
+    }
+
+    #[test]
+    fn extreme_times_do_not_overflow() {
+        let mut b = TranscriptBuilder::new();
+        b.add(Segment::from_micros(i64::MIN + 1, i64::MAX).unwrap(), "A", None);
+        b.add(ms(0, 1000), "B", None);
+        let speakers = b.build();
+        let edge = |text: &str, a, z| TimedWord {
+            text: text.to_owned(),
+            start: Time(a),
+            end: Time(z),
+            confidence: None,
+        };
+        let words = Words {
+            words: vec![edge("lo", i64::MIN, i64::MIN + 5), edge("all", i64::MIN, i64::MAX)],
+            spread: 0,
+            duplicates: 0,
+        };
+        let far = LayOptions { max_distance: Delta(i64::MAX) };
+        let laid = lay(&speakers, &words, &far).unwrap();
+        assert_eq!((laid.stats.by_overlap, laid.stats.clamped), (2, 2));
+        // Spreading over the widest span stays in range.
+        let mut c = TranscriptBuilder::new();
+        c.add(
+            Segment::from_micros(i64::MIN + 1, i64::MAX).unwrap(),
+            "x",
+            Some(Content::text("a b c")),
+        );
+        let w = words_of(&c.build());
+        assert_eq!(w.words[2].end, Time(i64::MAX));
     }
 
     #[test]
