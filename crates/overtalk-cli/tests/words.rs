@@ -275,3 +275,56 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
     assert_eq!(run.code(), 2);
     assert_eq!(run.stderr(), "overtalk: error: --words lays the words of one recording on its speakers; the inputs hold 2 recordings\n");
 }
+
+/// One mixed recording, diarized (a GE2E model with deterministic weights, so the path runs
+/// without the real model): the words of the captions land on its speakers and every speaker
+/// who got words is in text mode.
+#[test]
+fn captions_laid_on_a_diarized_mix() {
+    let dir = Dir::new();
+    write_tracks(&dir);
+    let v = voice();
+    // 8.9 s: the three turns and nothing after.
+    let mut mix = vec![0f32; 142_000];
+    for (at, gain) in [(8_000, 1.0), (48_000, 0.6), (91_200, 1.0)] {
+        for (i, &x) in v.iter().enumerate() {
+            mix[at + i] += x * gain;
+        }
+    }
+    wav(&dir, "mix.wav", &mix);
+    crate::detect::synthetic_ge2e(&dir, "ge2e.safetensors");
+    dir.create("whisper.json", &whisper());
+    let args = [
+        "analyze",
+        "mix.wav",
+        "--embedding-model",
+        "ge2e.safetensors",
+        "--words",
+        "whisper.json",
+        "--format",
+        "json",
+    ];
+    let run = dir.run(&args);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(
+        run.stderr()
+            .starts_with("overtalk: note: whisper.json: 25 words laid on the speakers of mix: "),
+        "{}",
+        run.stderr()
+    );
+    let v: serde_json::Value = serde_json::from_str(&run.stdout()).unwrap();
+    let method = v["detection"]["method"].as_str().unwrap();
+    assert!(method.starts_with("ge2e (model "), "{method}");
+    assert!(
+        method.ends_with("; words from whisper.json laid on the speakers (most overlap)"),
+        "{method}"
+    );
+    let words: usize = v["speakers"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|s| s["words"].as_u64().unwrap_or(0) as usize)
+        .sum();
+    assert_eq!(words, 25, "{}", v["speakers"]);
+    assert!(v["mode"].as_object().unwrap().values().any(|m| m == "text"), "{}", v["mode"]);
+}
