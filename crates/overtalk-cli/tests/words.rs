@@ -268,6 +268,11 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
     let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "bad.vtt"]].concat());
     assert_eq!(run.code(), 2);
     assert!(run.stderr().starts_with("overtalk: error: bad.vtt:3:15: "), "{}", run.stderr());
+    dir.create("a.rttm", "SPEAKER a 1 0.0 1.0 <NA> <NA> A <NA> <NA>\n");
+    // Words do not change a score: `score` says so instead of ignoring them.
+    let run = dir.run(&["score", "-r", "a.rttm", "-s", "a.rttm", "--words", "some.srt"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(run.stderr(), "overtalk: error: --words some.srt: score compares who spoke when, which words do not change (DER and JER stay the same); give --words to detect, analyze or report to see the words on the speakers\n");
     // One words file for one conversation.
     dir.create("a.rttm", "SPEAKER a 1 0.0 1.0 <NA> <NA> A <NA> <NA>\n");
     dir.create("b.rttm", "SPEAKER b 1 0.0 1.0 <NA> <NA> B <NA> <NA>\n");
