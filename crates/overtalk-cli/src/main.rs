@@ -9,6 +9,7 @@ mod diarize;
 mod input;
 mod output;
 mod progress;
+mod words;
 
 use std::io::ErrorKind as IoErrorKind;
 use std::process::ExitCode;

@@ -242,7 +242,7 @@ fn one_recording_is_diarized_unless_asked_not_to() {
 
 /// A GE2E model file with deterministic pseudo-random weights: the right tensors and shapes,
 /// so the whole diarization path runs without the real model.
-fn synthetic_ge2e(dir: &Dir, name: &str) {
+pub(crate) fn synthetic_ge2e(dir: &Dir, name: &str) {
     use overtalk_audio::diarize::models::{write_safetensors, Tensor};
     let mut state = 0x2545_f491_u32;
     let mut tensor = |name: String, shape: Vec<usize>| {

@@ -11,3 +11,4 @@ mod detect;
 mod info;
 mod misc;
 mod paragraphs;
+mod words;

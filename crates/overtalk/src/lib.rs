@@ -17,7 +17,8 @@
 //!
 //! ## Dependency direction
 //!
-//! `time` ← `model` ← {`format`, `analysis`, `score`} ← `report`. `analysis` and `score` do not
+//! `time` ← `model` ← {`format`, `analysis`, `score`, `words`} ← `report`. `words` lays the
+//! timed words of one transcript on the speakers of another (captions on a detection). `analysis` and `score` do not
 //! know each other or `format`; they take model values and return plain result values. Nothing
 //! in this crate prints or touches the terminal.
 //!
@@ -42,6 +43,7 @@ pub mod model;
 pub mod report;
 pub mod score;
 pub mod time;
+pub mod words;
 
 pub use error::{Error, ErrorKind, Result, Severity, Warning, WarningKind};
 pub use model::{

@@ -63,6 +63,8 @@ pub(crate) struct AnalysisArgs {
     timing_only: bool,
     #[command(flatten)]
     p: Box<ParamFlags>,
+    #[command(flatten)]
+    pub(crate) words: crate::words::WordsArgs,
 }
 
 /// One conversation read from the inputs, with its analysis.
@@ -374,6 +376,21 @@ pub(crate) fn read_and_analyze(
         globals.quiet,
     );
     read.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    if how.words.words.is_some() {
+        if read.len() != 1 {
+            bail!(
+                "--words lays the words of one recording on its speakers; the inputs hold {} recordings",
+                read.len()
+            );
+        }
+        let (id, _, t, detection) = &mut read[0];
+        if let Some(laid) = how.words.lay_on(t, id, &read_args.options(), globals.quiet)? {
+            *t = laid;
+            if let Some(method) = detection {
+                method.push_str(&how.words.method_note());
+            }
+        }
+    }
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (id, _, _, _) in &read {
         *seen.entry(id.clone()).or_default() += 1;

@@ -49,6 +49,8 @@ pub struct Args {
     speakers: Option<PathBuf>,
     #[command(flatten)]
     detection: AudioArgs,
+    #[command(flatten)]
+    words: crate::words::WordsArgs,
 }
 
 /// How recordings become who-spoke-when: the tracks, the channels and the detector settings.
@@ -339,6 +341,18 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             globals.quiet,
         );
         detected.corpus = crate::input::rename_corpus(detected.corpus, &rename);
+    }
+    // Detection gives one recording; `--words` lays the words of captions on its speakers.
+    let options = format::ReadOptions::default();
+    let laid = match detected.corpus.iter().next() {
+        Some((id, t)) => {
+            args.words.lay_on(t, id, &options, globals.quiet)?.map(|t| (id.to_owned(), t))
+        }
+        None => None,
+    };
+    if let Some((id, t)) = laid {
+        detected.corpus = Corpus::single(id, t);
+        detected.method.push_str(&args.words.method_note());
     }
     // An RTTM or TextGrid has no place for the method: it goes to a terminal's stderr.
     // (`analyze` and `report` put it in their output, `score` on stderr.)

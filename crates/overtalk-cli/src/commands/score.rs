@@ -93,6 +93,10 @@ pub struct Args {
     read: ReadArgs,
     #[command(flatten)]
     audio: AudioArgs,
+    /// Not taken: words do not change who spoke when, so no DER or JER (an error that says
+    /// so; see docs/diarization.md, "Words from captions").
+    #[arg(long, value_name = "FILE", hide = true)]
+    words: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
@@ -273,6 +277,12 @@ fn options(args: &Args) -> Result<ScoreOptions> {
 
 /// Runs `score`.
 pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
+    if let Some(words) = &args.words {
+        bail!(
+            "--words {}: score compares who spoke when, which words do not change (DER and JER stay the same); give --words to detect, analyze or report to see the words on the speakers",
+            words.display()
+        );
+    }
     let opts = options(&args)?;
     let mut sources = Vec::new();
     let (recordings, files): (Vec<String>, Vec<String>) =

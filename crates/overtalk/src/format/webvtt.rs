@@ -37,7 +37,10 @@
 //!   the next timed word starts (the last one with the cue); other words stay untimed.
 //! - YouTube's rolling captions (files whose header has a `Kind:` line) repeat the previous cue's
 //!   last line at the top of the next cue; those repeated lines are removed from the text (the
-//!   cue's time is kept, so the speech activity is unchanged).
+//!   cue's time is kept, so the speech activity is unchanged). So each word of an auto-caption
+//!   file is read once, with its time.
+//! - A cue ends at an empty line; a line of spaces only ends it when no cue text follows
+//!   (YouTube puts a line of one space above the timed text of each cue).
 //!
 //! **Writing** is canonical WebVTT: a `WEBVTT` line, then one cue per track in time order,
 //! `HH:MM:SS.mmm --> HH:MM:SS.mmm` (times rounded to the millisecond, half away from zero) and the
@@ -576,6 +579,32 @@ fn timed_words(
     words.into_iter().map(|(_, w)| w).collect()
 }
 
+/// Whether line `i` ends a cue's payload. An empty line or a timing line always does. A line of
+/// spaces only ends it when no cue text follows (the end of the input, another blank line, a
+/// timing line, or a cue id before one): YouTube's auto-captions put a line of one space above
+/// the text of each cue and below the text of each 10 ms rolling cue.
+///
+/// ```text
+/// 00:00:00.000 --> 00:00:02.310      timing
+/// ␠                                  spaces, text follows: part of the payload
+/// so<00:00:00.480><c> today</c>      payload
+/// ␠                                  spaces, then an empty line: the end of the cue
+/// ```
+fn ends_payload(lines: &[(usize, &str)], i: usize) -> bool {
+    let line = lines[i].1;
+    if line.is_empty() || line.contains("-->") {
+        return true;
+    }
+    if !line.trim().is_empty() {
+        return false;
+    }
+    lines.get(i + 1).is_none_or(|(_, next)| {
+        next.trim().is_empty()
+            || next.contains("-->")
+            || lines.get(i + 2).is_some_and(|(_, l)| l.contains("-->"))
+    })
+}
+
 /// Reads WebVTT text as one recording (see the module doc).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut lines: Vec<(usize, &str)> = Vec::new();
@@ -647,7 +676,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             continue;
         };
         let mut payload = Vec::new();
-        while i < lines.len() && !lines[i].1.trim().is_empty() && !lines[i].1.contains("-->") {
+        while i < lines.len() && !ends_payload(&lines, i) {
             payload.push(lines[i].1);
             i += 1;
         }
@@ -1035,6 +1064,58 @@ mod tests {
         let words = &out.corpus.get("recording").unwrap().contents()[0].as_ref().unwrap().words;
         let got: Vec<_> = words.iter().map(|w| (w.start, w.end)).collect();
         assert_eq!(got, vec![(ms(1000), ms(1500)), (ms(1500), ms(2000)), (ms(2000), ms(3000))]);
+    }
+
+    /// The shape of a YouTube auto-caption file (as `yt-dlp --write-auto-subs` saves it): a
+    /// line of one space above the timed line, each cue repeating the line before, and a 10 ms
+    /// cue in between that only repeats.
+    pub(crate) const YOUTUBE: &str = "WEBVTT\nKind: captions\nLanguage: en\n\n\
+        00:00:00.500 --> 00:00:02.000 align:start position:0%\n \n\
+        so<00:00:00.900><c> the</c><00:00:01.200><c> plan</c>\n\n\
+        00:00:02.000 --> 00:00:02.010 align:start position:0%\nso the plan\n \n\n\
+        00:00:02.010 --> 00:00:03.500 align:start position:0%\nso the plan\n\
+        is<00:00:02.400><c> friday</c>\n";
+
+    #[test]
+    fn youtube_auto_captions_give_each_word_once_with_its_time() {
+        let out = read_text(YOUTUBE);
+        let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(kinds, vec![(WarningKind::MissingSpeaker, Some(6))]);
+        let t = out.corpus.get("recording").unwrap();
+        let words: Vec<(String, Option<i64>, Option<i64>)> = t
+            .contents()
+            .iter()
+            .flatten()
+            .flat_map(|c| &c.words)
+            .map(|w| {
+                (
+                    w.text.clone(),
+                    w.start.map(|t| t.micros() / 1000),
+                    w.end.map(|t| t.micros() / 1000),
+                )
+            })
+            .collect();
+        let w = |s: &str, a, z| (s.to_owned(), Some(a), Some(z));
+        assert_eq!(
+            words,
+            vec![
+                w("so", 500, 900),
+                w("the", 900, 1200),
+                w("plan", 1200, 2000),
+                w("is", 2010, 2400),
+                w("friday", 2400, 3500),
+            ]
+        );
+        let text: Vec<_> = texts(t).into_iter().map(|x| x.1).collect();
+        assert_eq!(text, vec![Some("so the plan".to_owned()), None, Some("is friday".to_owned())]);
+        // A line of spaces before a cue id or a timing line still ends the cue.
+        let out = read_text(
+            "WEBVTT\n\n00:01.000 --> 00:02.000\nhi\n  \n2\n00:02.000 --> 00:03.000\nyo\n",
+        );
+        assert!(out.warnings.iter().all(|w| w.kind == WarningKind::MissingSpeaker));
+        let text: Vec<_> =
+            texts(out.corpus.get("recording").unwrap()).into_iter().map(|x| x.1).collect();
+        assert_eq!(text, vec![Some("hi".to_owned()), Some("yo".to_owned())]);
     }
 
     #[test]

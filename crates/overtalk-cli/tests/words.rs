@@ -1,0 +1,335 @@
+//! `--words FILE`: captions without speakers laid on the speakers of a recording.
+
+use std::path::Path;
+
+use crate::util::Dir;
+
+/// The voice of the audio crate's committed speech clip (16 kHz mono), without its leading
+/// and trailing digital silence (3.17 s).
+fn voice() -> Vec<f32> {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../overtalk-audio/tests/data/speech.wav");
+    let bytes = std::fs::read(path).expect("speech clip");
+    let at = bytes.windows(4).position(|w| w == b"data").expect("data chunk") + 8;
+    let s: Vec<i16> =
+        bytes[at..].chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+    let first = s.iter().position(|v| *v != 0).unwrap_or(0);
+    let last = s.iter().rposition(|v| *v != 0).map_or(0, |i| i + 1);
+    s[first..last].iter().map(|&v| f32::from(v)).collect()
+}
+
+/// A 16 kHz 16-bit mono WAV.
+fn wav(dir: &Dir, name: &str, samples: &[f32]) {
+    let data: Vec<u8> =
+        samples.iter().flat_map(|v| (v.clamp(-32768.0, 32767.0) as i16).to_le_bytes()).collect();
+    let mut out = Vec::with_capacity(44 + data.len());
+    out.extend_from_slice(b"RIFF");
+    out.extend_from_slice(&(36 + data.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"WAVEfmt ");
+    for v in [16u32, 1 | (1 << 16), 16_000, 32_000, 2 | (16 << 16)] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(b"data");
+    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    out.extend_from_slice(&data);
+    std::fs::write(dir.path().join(name), out).expect("write wav");
+}
+
+/// Two mics, 10 s: Host talks from 0.5 s, Guest cuts in at 3.0 s, Host comes back at 5.7 s
+/// over Guest's last words; each mic hears the other 20 dB down.
+fn write_tracks(dir: &Dir) {
+    let v = voice();
+    let (mut host, mut guest) = (vec![0f32; 160_000], vec![0f32; 160_000]);
+    for (at, by_host) in [(8_000, true), (48_000, false), (91_200, true)] {
+        for (i, &x) in v.iter().enumerate() {
+            let (h, g) = if by_host { (x, x * 0.1) } else { (x * 0.1, x) };
+            host[at + i] += h;
+            guest[at + i] += g;
+        }
+    }
+    wav(dir, "host.wav", &host);
+    wav(dir, "guest.wav", &guest);
+}
+
+/// `(speaker, word, start ms, end ms)` of what was said, in time order.
+const SAID: &[(&str, &str, i64, i64)] = &[
+    ("Host", "so", 600, 900),
+    ("Host", "the", 900, 1100),
+    ("Host", "plan", 1100, 1500),
+    ("Host", "is", 1500, 1700),
+    ("Host", "that", 1700, 2000),
+    ("Host", "we", 2000, 2200),
+    ("Host", "leave", 2200, 2600),
+    ("Host", "early", 2600, 3200),
+    ("Host", "and", 3200, 3600),
+    ("Guest", "no", 3800, 4100),
+    ("Guest", "wait", 4100, 4400),
+    ("Guest", "we", 4400, 4600),
+    ("Guest", "should", 4600, 4900),
+    ("Guest", "go", 4900, 5100),
+    ("Guest", "on", 5100, 5300),
+    ("Guest", "saturday", 5300, 6000),
+    ("Host", "when", 6300, 6600),
+    ("Host", "I'm", 6600, 6800),
+    ("Host", "talking", 6800, 7200),
+    ("Host", "you're", 7200, 7500),
+    ("Host", "not", 7500, 7700),
+    ("Host", "talking.", 7700, 8100),
+    ("Host", "let", 8100, 8300),
+    ("Host", "me", 8300, 8400),
+    ("Host", "finish.", 8400, 8800),
+];
+
+fn clock(t: i64) -> String {
+    format!("00:00:{:02}.{:03}", t / 1000, t % 1000)
+}
+
+/// The words as YouTube auto-captions: four words a line, rolling cues, no speakers.
+fn youtube() -> String {
+    let lines: Vec<&[(&str, &str, i64, i64)]> = SAID.chunks(4).collect();
+    let plain = |l: &[(&str, &str, i64, i64)]| l.iter().map(|w| w.1).collect::<Vec<_>>().join(" ");
+    let mut out = String::from("WEBVTT\nKind: captions\nLanguage: en\n");
+    for (k, line) in lines.iter().enumerate() {
+        let end = lines.get(k + 1).map_or(line[line.len() - 1].3, |n| n[0].2 - 10);
+        let mut timed = line[0].1.to_owned();
+        for w in &line[1..] {
+            timed.push_str(&format!("<{}><c> {}</c>", clock(w.2), w.1));
+        }
+        let above = if k == 0 { " ".to_owned() } else { plain(lines[k - 1]) };
+        out.push_str(&format!("\n{} --> {}\n{above}\n{timed}\n", clock(line[0].2), clock(end)));
+        if k + 1 < lines.len() {
+            out.push_str(&format!(
+                "\n{} --> {}\n{}\n \n",
+                clock(end),
+                clock(end + 10),
+                plain(line)
+            ));
+        }
+    }
+    out
+}
+
+/// The words as Whisper JSON: segments of words with times, no speakers.
+fn whisper() -> String {
+    let words: Vec<serde_json::Value> = SAID
+        .iter()
+        .map(|w| serde_json::json!({"word": format!(" {}", w.1), "start": w.2 as f64 / 1000.0, "end": w.3 as f64 / 1000.0, "probability": 0.9}))
+        .collect();
+    serde_json::json!({"text": "", "language": "en", "segments": [
+        {"id": 0, "start": 0.6, "end": 6.0, "text": "", "words": words[..16]},
+        {"id": 1, "start": 6.3, "end": 8.8, "text": "", "words": words[16..]},
+    ]})
+    .to_string()
+}
+
+/// The transcript of the same words with its speakers: one voice cue per turn, inline times.
+fn transcript() -> String {
+    let mut out = String::from("WEBVTT\n");
+    for (who, a, z) in [("Host", 500, 3670), ("Guest", 3000, 6170), ("Host", 5700, 8800)] {
+        let ws: Vec<_> = SAID.iter().filter(|w| w.0 == who && w.2 >= a && w.3 <= z).collect();
+        let body: Vec<String> = ws.iter().map(|w| format!("<{}>{}", clock(w.2), w.1)).collect();
+        out.push_str(&format!(
+            "\n{} --> {}\n<v {who}>{}</v>\n",
+            clock(a),
+            clock(z),
+            body.join(" ")
+        ));
+    }
+    out
+}
+
+/// `(speaker, phrase, start, end, answers speaker, answers class)` of each verbal claim, and
+/// the time of the onset answered.
+fn claims(json: &str) -> Vec<(String, i64)> {
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    v["verbal_claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let key = format!(
+                "{} {} {}-{} answers {} {}",
+                c["speaker"],
+                c["phrase"],
+                c["start"],
+                c["end"],
+                c["answers_speaker"],
+                c["answers_class"]
+            );
+            (key, c["answers_time"].as_i64().unwrap_or(-1))
+        })
+        .collect()
+}
+
+#[test]
+fn captions_laid_on_two_tracks_find_the_claims_of_the_transcript() {
+    let dir = Dir::new();
+    write_tracks(&dir);
+    dir.create("auto.en.vtt", &youtube());
+    dir.create("whisper.json", &whisper());
+    dir.create("truth.vtt", &transcript());
+    let truth = dir.run(&["analyze", "truth.vtt", "--format", "json"]).ok();
+    let expected = claims(&truth);
+    let claim = |p: &str, a, z| {
+        (format!("\"Host\" \"{p}\" {a}-{z} answers \"Guest\" \"interruption\""), 3000)
+    };
+    assert_eq!(
+        expected,
+        vec![
+            claim("when i'm talking", 6300, 7200),
+            claim("you're not talking", 7200, 8100),
+            claim("let me finish", 8100, 8800),
+        ]
+    );
+    let tracks = ["--track", "Host=host.wav", "--track", "Guest=guest.wav"];
+    let timing = dir.run(&[&["analyze"][..], &tracks, &["--format", "json"]].concat()).ok();
+    assert_eq!(claims(&timing), vec![]);
+    // The last caption line is one word without an inline time: timed by its cue. Whisper's
+    // "and" lies in the overlap of Host and Guest: a tie, kept with the previous word's Host
+    // (the caption's "and" lasts until Guest's "no": more of Guest than of Host).
+    let notes = [
+        ("auto.en.vtt", 0, "; 1 without times of their own spread evenly"),
+        ("whisper.json", 1, ""),
+    ];
+    for (words, ties, spread) in notes {
+        let run =
+            dir.run(&[&["analyze"][..], &tracks, &["--words", words, "--format", "json"]].concat());
+        assert_eq!(run.code(), 0, "{}", run.stderr());
+        assert_eq!(
+            run.stderr(),
+            format!("overtalk: note: {words}: 25 words laid on the speakers of host: 25 by overlap ({ties} of them by the tie rule), 0 on the nearest speech within 0.5 s{spread}\n")
+        );
+        let out = run.stdout();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["mode"], serde_json::json!({"Guest": "text", "Host": "text"}), "{words}");
+        let method = v["detection"]["method"].as_str().unwrap();
+        assert!(
+            method.ends_with(&format!("; words from {words} laid on the speakers (most overlap)")),
+            "{method}"
+        );
+        let got = claims(&out);
+        assert_eq!(got.len(), expected.len(), "{words}: {got:?}");
+        for (g, e) in got.iter().zip(&expected) {
+            assert_eq!(g.0, e.0, "{words}");
+            assert!((g.1 - e.1).abs() <= 50, "{words}: the interruption detected at {} ms", g.1);
+        }
+    }
+    // `detect` writes the words on their speakers; `report` shows them.
+    let run = dir.run(
+        &[&["detect"][..], &tracks, &["--words", "whisper.json", "-o", "laid.vtt", "-q"]].concat(),
+    );
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let vtt = dir.read("laid.vtt");
+    assert!(
+        vtt.contains("<v Guest><00:00:03.800>no <00:00:04.100>wait <00:00:04.400>we "),
+        "{vtt}"
+    );
+    assert!(vtt.contains("<v Host><00:00:06.300>when <00:00:06.600>I'm"), "{vtt}");
+    dir.run(
+        &[&["report"][..], &tracks, &["--words", "auto.en.vtt", "-o", "r.html", "-q"]].concat(),
+    )
+    .ok();
+    assert!(dir.read("r.html").contains("saturday"));
+}
+
+#[test]
+fn words_that_are_not_of_the_recording_are_clear_errors() {
+    let dir = Dir::new();
+    write_tracks(&dir);
+    let tracks = ["--track", "Host=host.wav", "--track", "Guest=guest.wav"];
+    // Words far from any speech: an error, not an empty result.
+    dir.create("late.srt", "1\n00:01:00,000 --> 00:01:02,000\nhello there\n");
+    let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "late.srt"]].concat());
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: --words late.srt: laying its words on host: none of the 2 words lies in or within 0.5 s of the speakers' speech (are they the words of this recording?)\n"
+    );
+    // Some words in no speech: dropped with a warning that counts them; an error with --strict.
+    dir.create(
+        "some.srt",
+        "1\n00:00:01,000 --> 00:00:02,000\nhello there\n\n2\n00:00:12,000 --> 00:00:13,000\ngone\n",
+    );
+    let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "some.srt"]].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(run.stderr().contains(
+        "overtalk: warning: some.srt: 1 of 3 words lie in no speech of host and farther than 0.5 s from any: dropped\n"
+    ), "{}", run.stderr());
+    assert!(
+        run.stderr().contains("3 without times of their own spread evenly"),
+        "{}",
+        run.stderr()
+    );
+    let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "some.srt", "--strict"]].concat());
+    assert_eq!(run.code(), 2);
+    assert!(run.stderr().ends_with("dropped (--strict)\n"), "{}", run.stderr());
+    // A bad caption file names its line and column.
+    dir.create("bad.vtt", "WEBVTT\n\n00:01.000 --> 00:0x.000\nhi\n");
+    let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "bad.vtt"]].concat());
+    assert_eq!(run.code(), 2);
+    assert!(run.stderr().starts_with("overtalk: error: bad.vtt:3:15: "), "{}", run.stderr());
+    dir.create("a.rttm", "SPEAKER a 1 0.0 1.0 <NA> <NA> A <NA> <NA>\n");
+    // Words do not change a score: `score` says so instead of ignoring them.
+    let run = dir.run(&["score", "-r", "a.rttm", "-s", "a.rttm", "--words", "some.srt"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(run.stderr(), "overtalk: error: --words some.srt: score compares who spoke when, which words do not change (DER and JER stay the same); give --words to detect, analyze or report to see the words on the speakers\n");
+    // One words file for one conversation.
+    dir.create("a.rttm", "SPEAKER a 1 0.0 1.0 <NA> <NA> A <NA> <NA>\n");
+    dir.create("b.rttm", "SPEAKER b 1 0.0 1.0 <NA> <NA> B <NA> <NA>\n");
+    let run = dir.run(&["analyze", "a.rttm", "b.rttm", "--words", "some.srt"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(run.stderr(), "overtalk: error: --words lays the words of one recording on its speakers; the inputs hold 2 recordings\n");
+}
+
+/// One mixed recording, diarized (a GE2E model with deterministic weights, so the path runs
+/// without the real model): the words of the captions land on its speakers and every speaker
+/// who got words is in text mode.
+#[test]
+fn captions_laid_on_a_diarized_mix() {
+    let dir = Dir::new();
+    write_tracks(&dir);
+    let v = voice();
+    // 8.9 s: the three turns and nothing after.
+    let mut mix = vec![0f32; 142_000];
+    for (at, gain) in [(8_000, 1.0), (48_000, 0.6), (91_200, 1.0)] {
+        for (i, &x) in v.iter().enumerate() {
+            mix[at + i] += x * gain;
+        }
+    }
+    wav(&dir, "mix.wav", &mix);
+    crate::detect::synthetic_ge2e(&dir, "ge2e.safetensors");
+    dir.create("whisper.json", &whisper());
+    let args = [
+        "analyze",
+        "mix.wav",
+        "--embedding-model",
+        "ge2e.safetensors",
+        "--words",
+        "whisper.json",
+        "--format",
+        "json",
+    ];
+    let run = dir.run(&args);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(
+        run.stderr()
+            .starts_with("overtalk: note: whisper.json: 25 words laid on the speakers of mix: "),
+        "{}",
+        run.stderr()
+    );
+    let v: serde_json::Value = serde_json::from_str(&run.stdout()).unwrap();
+    let method = v["detection"]["method"].as_str().unwrap();
+    assert!(method.starts_with("ge2e (model "), "{method}");
+    assert!(
+        method.ends_with("; words from whisper.json laid on the speakers (most overlap)"),
+        "{method}"
+    );
+    let words: usize = v["speakers"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|s| s["words"].as_u64().unwrap_or(0) as usize)
+        .sum();
+    assert_eq!(words, 25, "{}", v["speakers"]);
+    assert!(v["mode"].as_object().unwrap().values().any(|m| m == "text"), "{}", v["mode"]);
+}

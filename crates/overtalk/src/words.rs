@@ -1,0 +1,626 @@
+//! Words laid on speakers: the words of a transcript with times but no (or unreliable)
+//! speakers — YouTube auto-captions, Whisper or WhisperX JSON, SRT or WebVTT without voices —
+//! given to the speakers of a detection or a diarization, so that the words-based half of the
+//! analysis (completion points, lexical backchannels, floor claims such as "when I'm talking")
+//! runs on a recording.
+//!
+//! **The words.** [`words_of`] takes every word of every track of the transcript, whoever its
+//! speaker: a word with a start and an end keeps them. Words without times are spread evenly:
+//! a run of words after a timed start (WebVTT's inline timestamps time some words only) shares
+//! the time from that start to the next word's start, a segment with text but no words is split
+//! at white space and its words share the segment (word `i` of `n` over `[s, e)` gets
+//! `[s + R(i·L/n), s + R((i+1)·L/n))`, `L = e − s`, `R` rounding half up to the microsecond, the
+//! rule of the analysis for untimed text). A word repeated with the same text and times (a
+//! caption file whose cues repeat each other) is read once.
+//!
+//! **The rule.** [`lay`] gives each word to the speaker whose speech overlaps the word most
+//! (speech counted once where a speaker's own segments overlap), in that speaker's segment that
+//! overlaps it most; the word's times are then cut to that segment, so the detected timing —
+//! who spoke when — is never changed by the words:
+//!
+//! ```text
+//! A       [0─────────2000)                [5000──────────7000)
+//! B                [1500──────3000)
+//! so      [100─400)                                        → A   only A overlaps it
+//! well              [1600─1900)                            → A   A 300, B 300: a tie, the
+//!                                                                 previous word's speaker
+//! no                       [2200─2600)                     → B   only B
+//! hm                                [3200─3400)            → B   no speech: the nearest
+//!                                                                 speech, 200 ms ≤ 500 ms
+//! uh                                     [4000─4200)       ✗     nearest speech 800 ms away:
+//!                                                                 dropped (counted)
+//! ```
+//!
+//! - **Ties** (the same overlap with several speakers, as in overlapped speech that covers the
+//!   word): the speaker of the previous laid word when it is one of them, else the one whose
+//!   speech started first (the one holding the floor), else the first in the speakers' order.
+//! - **A word in no speech** (a caption's time a little off the voice activity): the speaker of
+//!   the nearest speech when it is at most [`LayOptions::max_distance`] away (default 0.5 s;
+//!   ties as above, then the speech before the word), its times cut to that segment's edge.
+//!   Further away, the word is **dropped** and counted in [`LayStats::dropped`].
+//! - A zero-length word is laid by the speech that contains its instant.
+//!
+//! The speakers' tracks keep their times and speakers; each gets the words laid on it (in time
+//! order) as its content, and a track that gets none has no content: any text the speakers had
+//! is replaced.
+//!
+//! ```
+//! use overtalk::words::{lay, words_of, LayOptions};
+//! use overtalk::{Content, Segment, TranscriptBuilder};
+//!
+//! let ms = |a, z| Segment::from_millis(a, z).unwrap();
+//! let mut detected = TranscriptBuilder::new();
+//! detected.add(ms(0, 2000), "A", None).add(ms(2500, 4000), "B", None);
+//! let mut captions = TranscriptBuilder::new();
+//! captions.add(ms(0, 4000), "unknown", Some(Content::text("one two three four")));
+//! let words = words_of(&captions.build());
+//! let laid = lay(&detected.build(), &words, &LayOptions::default()).unwrap();
+//! let said: Vec<String> = laid.transcript.utterances()
+//!     .map(|u| format!("{}: {}", u.speaker_name, u.content.unwrap().display_text()))
+//!     .collect();
+//! assert_eq!(said, ["A: one two", "B: three four"]);
+//! assert_eq!(laid.stats.spread, 4);
+//! ```
+
+use crate::error::{Error, Result};
+use crate::model::{Content, Segment, Transcript, TranscriptBuilder, Word};
+use crate::time::{Delta, Time};
+
+/// One word with its times (`start ≤ end`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimedWord {
+    /// The word as written.
+    pub text: String,
+    /// Start.
+    pub start: Time,
+    /// End.
+    pub end: Time,
+    /// The recogniser's confidence, when given.
+    pub confidence: Option<f64>,
+}
+
+/// The words of a transcript, in time order, with how they were timed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Words {
+    /// The words, sorted by `(start, end)` (input order among equals).
+    pub words: Vec<TimedWord>,
+    /// Words without a start of their own, spread evenly (see the module doc).
+    pub spread: usize,
+    /// Words read twice (same text, start and end) and kept once.
+    pub duplicates: usize,
+}
+
+/// How words are laid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayOptions {
+    /// Farthest a word in no speech may be from the speech it is laid on.
+    pub max_distance: Delta,
+}
+
+impl Default for LayOptions {
+    fn default() -> LayOptions {
+        LayOptions { max_distance: Delta::from_millis(500) }
+    }
+}
+
+/// What happened to the words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LayStats {
+    /// Words given to [`lay`].
+    pub words: usize,
+    /// Of those, spread evenly for want of their own times (from [`Words::spread`]).
+    pub spread: usize,
+    /// Laid on the speaker who overlaps them most.
+    pub by_overlap: usize,
+    /// Of `by_overlap`, laid by the tie rule (several speakers overlap them equally).
+    pub tied: usize,
+    /// In no speech, laid on the nearest speech within [`LayOptions::max_distance`].
+    pub nearest: usize,
+    /// In no speech and farther than [`LayOptions::max_distance`] from any: dropped.
+    pub dropped: usize,
+    /// Laid words whose times were cut to their segment.
+    pub clamped: usize,
+}
+
+/// The speakers' transcript with the words laid on it.
+#[derive(Clone, Debug)]
+pub struct Laid {
+    /// The speakers' tracks, each with the words laid on it.
+    pub transcript: Transcript,
+    /// What happened to the words.
+    pub stats: LayStats,
+}
+
+/// `from + R(i·len/n)`: `i·len/n` rounded half up, exact in `i128` (`len ≥ 0`).
+fn at_share(from: Time, i: usize, len: i128, n: usize) -> Time {
+    let (i, n) = (i as i128, n as i128);
+    let t = i128::from(from.micros()) + (2 * i * len + n) / (2 * n);
+    Time(i64::try_from(t).unwrap_or(i64::MAX))
+}
+
+/// Spreads `texts` evenly over `[from, to)` (`to < from` is taken as `from`).
+fn spread_over(texts: &[(&str, Option<f64>)], from: Time, to: Time, out: &mut Vec<TimedWord>) {
+    let len = (i128::from(to.micros()) - i128::from(from.micros())).max(0);
+    let n = texts.len();
+    for (i, (text, confidence)) in texts.iter().enumerate() {
+        out.push(TimedWord {
+            text: (*text).to_owned(),
+            start: at_share(from, i, len, n),
+            end: at_share(from, i + 1, len, n),
+            confidence: *confidence,
+        });
+    }
+}
+
+/// Times the words of one track (see the module doc); returns how many were spread.
+fn track_words(seg: Segment, content: &Content, out: &mut Vec<TimedWord>) -> usize {
+    let words: Vec<&Word> = content.words.iter().filter(|w| !w.text.trim().is_empty()).collect();
+    if words.is_empty() {
+        let texts: Vec<(&str, Option<f64>)> =
+            content.text.as_deref().unwrap_or("").split_whitespace().map(|t| (t, None)).collect();
+        spread_over(&texts, seg.start(), seg.end(), out);
+        return texts.len();
+    }
+    let mut spread = 0;
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        if let (Some(s), Some(e)) = (w.start, w.end) {
+            out.push(TimedWord {
+                text: w.text.trim().to_owned(),
+                start: s.min(e),
+                end: e.max(s),
+                confidence: w.confidence,
+            });
+            i += 1;
+            continue;
+        }
+        // A run: this word, then every following word without a start.
+        let mut j = i + 1;
+        while j < words.len() && words[j].start.is_none() {
+            j += 1;
+        }
+        let from = w.start.unwrap_or_else(|| out.last().map_or(seg.start(), |p| p.end));
+        let to = words.get(j).and_then(|n| n.start).unwrap_or(seg.end());
+        let texts: Vec<(&str, Option<f64>)> =
+            words[i..j].iter().map(|w| (w.text.trim(), w.confidence)).collect();
+        spread += words[i..j].iter().filter(|w| w.start.is_none()).count();
+        spread_over(&texts, from, to.max(from), out);
+        i = j;
+    }
+    spread
+}
+
+/// Every word of `transcript`, whoever its speaker, timed (see the module doc).
+pub fn words_of(transcript: &Transcript) -> Words {
+    let mut words = Vec::new();
+    let mut spread = 0;
+    for u in transcript.utterances() {
+        if let Some(c) = u.content {
+            spread += track_words(u.segment, c, &mut words);
+        }
+    }
+    // Stable: input order among equal times.
+    words.sort_by_key(|w| (w.start, w.end));
+    let before = words.len();
+    words.dedup_by(|b, a| a.start == b.start && a.end == b.end && a.text == b.text);
+    Words { duplicates: before - words.len(), words, spread }
+}
+
+/// One speaker's speech: merged segments, sorted.
+struct Speech {
+    merged: Vec<Segment>,
+}
+
+impl Speech {
+    /// Overlap with `[a, b)` and the start of the first merged segment that overlaps it (for a
+    /// zero-length word: whether a segment contains `a`, as an overlap of 1 µs).
+    fn overlap(&self, a: Time, b: Time) -> (i64, Option<Time>) {
+        let k = self.merged.partition_point(|s| s.end() <= a);
+        let mut total: i64 = 0;
+        let mut first = None;
+        for s in &self.merged[k..] {
+            if a == b {
+                if s.contains(a) {
+                    return (1, Some(s.start()));
+                }
+                break;
+            }
+            if s.start() >= b {
+                break;
+            }
+            let o = s.end().min(b).micros().saturating_sub(s.start().max(a).micros());
+            if o > 0 {
+                total = total.saturating_add(o);
+                first = first.or(Some(s.start()));
+            }
+        }
+        (total, first)
+    }
+
+    /// Distance from `[a, b)` to the nearest merged segment, and whether that one lies before
+    /// the word.
+    fn nearest(&self, a: Time, b: Time) -> Option<(i64, bool)> {
+        let k = self.merged.partition_point(|s| s.end() <= a);
+        let before = k
+            .checked_sub(1)
+            .map(|i| (a.micros().saturating_sub(self.merged[i].end().micros()), true));
+        let after = self
+            .merged
+            .get(k)
+            .map(|s| (s.start().micros().saturating_sub(b.micros()).max(0), false));
+        match (before, after) {
+            (Some(x), Some(y)) => Some(if y.0 < x.0 { y } else { x }),
+            (x, y) => x.or(y),
+        }
+    }
+}
+
+/// Lays `words` on the speakers of `speakers` (see the module doc). An error when there are no
+/// words, or when none of them lies in or near the speakers' speech (the words are then not
+/// the words of this recording, or its speech was not detected).
+pub fn lay(speakers: &Transcript, words: &Words, options: &LayOptions) -> Result<Laid> {
+    let ann = speakers.annotation();
+    if words.words.is_empty() {
+        return Err(Error::invalid("the transcript has no words to lay on the speakers"));
+    }
+    let n_speakers = ann.speakers().len();
+    let speech: Vec<Speech> = ann
+        .speaker_regions()
+        .into_iter()
+        .map(|r| Speech { merged: r.segments().to_vec() })
+        .collect();
+    // Tracks of each speaker, sorted by start, with the running maximum of their ends.
+    let mut by_speaker: Vec<Vec<usize>> = vec![Vec::new(); n_speakers];
+    for (k, t) in ann.tracks().iter().enumerate() {
+        by_speaker[t.speaker.index()].push(k);
+    }
+    let reach: Vec<Vec<Time>> = by_speaker
+        .iter()
+        .map(|ks| {
+            let mut m = Time(i64::MIN);
+            ks.iter()
+                .map(|&k| {
+                    m = m.max(ann.tracks()[k].segment.end());
+                    m
+                })
+                .collect()
+        })
+        .collect();
+    let max = options.max_distance.micros().max(0);
+    let mut stats =
+        LayStats { words: words.words.len(), spread: words.spread, ..LayStats::default() };
+    let mut laid: Vec<Vec<Word>> = vec![Vec::new(); ann.len()];
+    let mut previous: Option<usize> = None;
+    for w in &words.words {
+        let (a, b) = (w.start, w.end);
+        // The speakers who overlap the word most.
+        let mut best: Vec<(usize, i64)> = Vec::new();
+        let mut most = 0;
+        for (sp, s) in speech.iter().enumerate() {
+            let (o, first) = s.overlap(a, b);
+            if o > most {
+                most = o;
+                best.clear();
+            }
+            if o > 0 && o == most {
+                best.push((sp, first.map_or(i64::MAX, |t| t.micros())));
+            }
+        }
+        let chosen = if !best.is_empty() {
+            stats.by_overlap += 1;
+            if best.len() > 1 {
+                stats.tied += 1;
+            }
+            pick(&best, previous)
+        } else {
+            let mut near: Vec<(usize, i64, bool)> = Vec::new();
+            for (sp, s) in speech.iter().enumerate() {
+                if let Some((d, before)) = s.nearest(a, b).filter(|x| x.0 <= max) {
+                    match near.first() {
+                        Some(x) if d > x.1 => continue,
+                        Some(x) if d < x.1 => near.clear(),
+                        _ => {}
+                    }
+                    near.push((sp, d, before));
+                }
+            }
+            if near.is_empty() {
+                stats.dropped += 1;
+                continue;
+            }
+            stats.nearest += 1;
+            // Ties: the previous word's speaker, then speech before the word, then order.
+            let before: Vec<(usize, i64)> = near.iter().map(|x| (x.0, i64::from(!x.2))).collect();
+            pick(&before, previous)
+        };
+        previous = Some(chosen);
+        // The chosen speaker's track that overlaps the word most, else the nearest one, else
+        // the earlier one. Tracks come sorted by start: those starting after `b + max` and
+        // those that all end before `a − max` are too far.
+        let ks = &by_speaker[chosen];
+        let tracks = ann.tracks();
+        let upto = ks.partition_point(|&k| {
+            tracks[k].segment.start().micros() <= b.micros().saturating_add(max)
+        });
+        let lo = a.micros().saturating_sub(max);
+        let mut pick_track: Option<(usize, i64, i64)> = None; // (track, overlap, distance)
+        for idx in (0..upto).rev() {
+            if reach[chosen][idx].micros() < lo {
+                break;
+            }
+            let seg = tracks[ks[idx]].segment;
+            let o = if a == b {
+                i64::from(seg.contains(a))
+            } else {
+                seg.end().min(b).micros().saturating_sub(seg.start().max(a).micros()).max(0)
+            };
+            let d = seg
+                .start()
+                .micros()
+                .saturating_sub(b.micros())
+                .max(a.micros().saturating_sub(seg.end().micros()))
+                .max(0);
+            let better = pick_track.is_none_or(|(_, o0, d0)| (o, -d) >= (o0, -d0));
+            if better {
+                pick_track = Some((ks[idx], o, d));
+            }
+        }
+        let Some((track, _, _)) = pick_track else {
+            stats.dropped += 1;
+            continue;
+        };
+        let seg = ann.tracks()[track].segment;
+        let s = a.max(seg.start()).min(seg.end());
+        let e = b.max(s).min(seg.end());
+        if (s, e) != (a, b) {
+            stats.clamped += 1;
+        }
+        laid[track].push(Word {
+            text: w.text.clone(),
+            start: Some(s),
+            end: Some(e),
+            confidence: w.confidence,
+        });
+    }
+    if stats.dropped == stats.words {
+        return Err(Error::invalid(format!(
+            "none of the {} words lies in or within {} s of the speakers' speech (are they the words of this recording?)",
+            stats.words,
+            Delta(max).as_secs_f64()
+        )));
+    }
+    let mut b = TranscriptBuilder::new();
+    for (_, name) in ann.speakers().iter() {
+        b.speaker(name);
+    }
+    for (t, words) in ann.tracks().iter().zip(laid) {
+        let content = (!words.is_empty()).then_some(Content { text: None, words });
+        b.push(t.segment, t.speaker, content);
+    }
+    b.extent(speakers.declared_extent());
+    Ok(Laid { transcript: b.build(), stats })
+}
+
+/// The tie rule over `(speaker, key)` candidates: the previous word's speaker when it is one,
+/// else the smallest key, else the first speaker.
+fn pick(cands: &[(usize, i64)], previous: Option<usize>) -> usize {
+    if let Some(p) = previous.filter(|p| cands.iter().any(|c| c.0 == *p)) {
+        return p;
+    }
+    cands.iter().min_by_key(|c| (c.1, c.0)).map_or(0, |c| c.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(a: i64, z: i64) -> Segment {
+        Segment::from_millis(a, z).unwrap()
+    }
+
+    fn word(text: &str, a: i64, z: i64) -> TimedWord {
+        TimedWord {
+            text: text.to_owned(),
+            start: Time::from_millis(a),
+            end: Time::from_millis(z),
+            confidence: None,
+        }
+    }
+
+    /// A track's speaker and its words with their times in ms.
+    type TrackWords = (String, Vec<(String, i64, i64)>);
+
+    /// Speaker and words of each track that got words.
+    fn laid_words(t: &Transcript) -> Vec<TrackWords> {
+        t.utterances()
+            .filter_map(|u| {
+                let c = u.content?;
+                let w = c
+                    .words
+                    .iter()
+                    .map(|w| {
+                        let ms = |t: Option<Time>| t.map_or(-1, |t| t.micros() / 1000);
+                        (w.text.clone(), ms(w.start), ms(w.end))
+                    })
+                    .collect();
+                Some((u.speaker_name.to_owned(), w))
+            })
+            .collect()
+    }
+
+    /// The timeline of the module doc, word by word.
+    #[test]
+    fn the_documented_rule() {
+        let mut b = TranscriptBuilder::new();
+        b.add(ms(0, 2000), "A", None).add(ms(5000, 7000), "A", None).add(ms(1500, 3000), "B", None);
+        let speakers = b.build();
+        let words = Words {
+            words: vec![
+                word("so", 100, 400),
+                word("well", 1600, 1900),
+                word("no", 2200, 2600),
+                word("hm", 3200, 3400),
+                word("uh", 4000, 4200),
+            ],
+            spread: 0,
+            duplicates: 0,
+        };
+        let laid = lay(&speakers, &words, &LayOptions::default()).unwrap();
+        let s = |x: &str| x.to_owned();
+        assert_eq!(
+            laid_words(&laid.transcript),
+            vec![
+                (s("A"), vec![(s("so"), 100, 400), (s("well"), 1600, 1900)]),
+                (s("B"), vec![(s("no"), 2200, 2600), (s("hm"), 3000, 3000)]),
+            ]
+        );
+        assert_eq!(
+            laid.stats,
+            LayStats {
+                words: 5,
+                spread: 0,
+                by_overlap: 3,
+                tied: 1,
+                nearest: 1,
+                dropped: 1,
+                clamped: 1
+            }
+        );
+        // The detected timing is unchanged.
+        assert_eq!(laid.transcript.annotation(), speakers.annotation());
+        // A wider bound takes "uh" too: 1000 ms after B, 800 ms before A's second segment,
+        // so A's (the previous word, "hm", was B's: nearness comes first).
+        let wide = LayOptions { max_distance: Delta::from_millis(1000) };
+        let laid = lay(&speakers, &words, &wide).unwrap();
+        assert_eq!(laid.stats.dropped, 0);
+        assert_eq!(laid_words(&laid.transcript)[2], (s("A"), vec![(s("uh"), 5000, 5000)]));
+        // Equally near both: the previous word's speaker.
+        let words = Words {
+            words: vec![word("no", 2200, 2600), word("er", 3900, 4100)],
+            spread: 0,
+            duplicates: 0,
+        };
+        let laid = lay(&speakers, &words, &wide).unwrap();
+        assert_eq!(
+            laid_words(&laid.transcript)[0],
+            (s("B"), vec![(s("no"), 2200, 2600), (s("er"), 3000, 3000)])
+        );
+    }
+
+    #[test]
+    fn ties_go_to_the_earlier_speech_without_a_previous_word() {
+        let mut b = TranscriptBuilder::new();
+        b.add(ms(1000, 4000), "late", None).add(ms(0, 4000), "early", None);
+        let speakers = b.build();
+        let words = Words { words: vec![word("yes", 2000, 2500)], spread: 0, duplicates: 0 };
+        let laid = lay(&speakers, &words, &LayOptions::default()).unwrap();
+        assert_eq!(laid_words(&laid.transcript)[0].0, "early");
+        // Zero-length words are laid by the speech containing their instant.
+        let words = Words { words: vec![word("x", 500, 500)], spread: 0, duplicates: 0 };
+        let laid = lay(&speakers, &words, &LayOptions::default()).unwrap();
+        assert_eq!(
+            laid_words(&laid.transcript),
+            vec![("early".to_owned(), vec![("x".to_owned(), 500, 500)])]
+        );
+        assert_eq!((laid.stats.by_overlap, laid.stats.tied), (1, 0));
+    }
+
+    #[test]
+    fn untimed_words_are_spread_and_repeats_read_once() {
+        let mut b = TranscriptBuilder::new();
+        // WebVTT inline times: "a" timed from the cue, "b c" after a mark at 1600.
+        let content = Content {
+            text: None,
+            words: vec![
+                Word { start: Some(Time::from_millis(1000)), ..Word::untimed("a") },
+                Word::untimed("x"),
+                Word { start: Some(Time::from_millis(1600)), ..Word::untimed("b") },
+                Word::untimed("c"),
+            ],
+        };
+        b.add(ms(1000, 2000), "unknown", Some(content));
+        // Text without words shares its segment: 1000 ms over 3 words.
+        b.add(ms(3000, 4000), "unknown", Some(Content::text("one two three")));
+        // The same word twice (two cues repeating each other).
+        b.add(
+            ms(5000, 5500),
+            "S",
+            Some(Content {
+                text: None,
+                words: vec![Word::timed("hi", Time::from_millis(5000), Time::from_millis(5400))],
+            }),
+        );
+        b.add(
+            ms(5000, 5600),
+            "T",
+            Some(Content {
+                text: None,
+                words: vec![Word::timed("hi", Time::from_millis(5000), Time::from_millis(5400))],
+            }),
+        );
+        let w = words_of(&b.build());
+        let got: Vec<(&str, i64, i64)> =
+            w.words.iter().map(|w| (w.text.as_str(), w.start.micros(), w.end.micros())).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("a", 1_000_000, 1_300_000),
+                ("x", 1_300_000, 1_600_000),
+                ("b", 1_600_000, 1_800_000),
+                ("c", 1_800_000, 2_000_000),
+                ("one", 3_000_000, 3_333_333),
+                ("two", 3_333_333, 3_666_667),
+                ("three", 3_666_667, 4_000_000),
+                ("hi", 5_000_000, 5_400_000),
+            ]
+        );
+        assert_eq!((w.spread, w.duplicates), (5, 1));
+    }
+
+    #[test]
+    fn extreme_times_do_not_overflow() {
+        let mut b = TranscriptBuilder::new();
+        b.add(Segment::from_micros(i64::MIN + 1, i64::MAX).unwrap(), "A", None);
+        b.add(ms(0, 1000), "B", None);
+        let speakers = b.build();
+        let edge = |text: &str, a, z| TimedWord {
+            text: text.to_owned(),
+            start: Time(a),
+            end: Time(z),
+            confidence: None,
+        };
+        let words = Words {
+            words: vec![edge("lo", i64::MIN, i64::MIN + 5), edge("all", i64::MIN, i64::MAX)],
+            spread: 0,
+            duplicates: 0,
+        };
+        let far = LayOptions { max_distance: Delta(i64::MAX) };
+        let laid = lay(&speakers, &words, &far).unwrap();
+        assert_eq!((laid.stats.by_overlap, laid.stats.clamped), (2, 2));
+        // Spreading over the widest span stays in range.
+        let mut c = TranscriptBuilder::new();
+        c.add(
+            Segment::from_micros(i64::MIN + 1, i64::MAX).unwrap(),
+            "x",
+            Some(Content::text("a b c")),
+        );
+        let w = words_of(&c.build());
+        assert_eq!(w.words[2].end, Time(i64::MAX));
+    }
+
+    #[test]
+    fn no_words_or_no_word_near_speech_is_an_error() {
+        let mut b = TranscriptBuilder::new();
+        b.add(ms(0, 1000), "A", None);
+        let speakers = b.build();
+        let e = lay(&speakers, &Words::default(), &LayOptions::default()).unwrap_err();
+        assert_eq!(e.to_string(), "the transcript has no words to lay on the speakers");
+        let far = Words { words: vec![word("a", 5000, 5100)], spread: 0, duplicates: 0 };
+        let e = lay(&speakers, &far, &LayOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "none of the 1 words lies in or within 0.5 s of the speakers' speech (are they the words of this recording?)"
+        );
+    }
+}
