@@ -494,17 +494,17 @@ fn build(
                 )?;
                 continue;
             };
+            let start = Time(t1.saturating_mul(1000));
+            let end = Time(t2.saturating_mul(1000));
             if known[i1].is_none() || known[i2].is_none() {
                 let (line, column) = position();
                 ctx.warn_at(
                     WarningKind::MissingTime,
                     line,
                     Some(column),
-                    format!("time slot without TIME_VALUE; interpolated as {}–{} ms", t1, t2),
+                    format!("time slot without TIME_VALUE; interpolated as {start}–{end} s"),
                 )?;
             }
-            let start = Time(t1.saturating_mul(1000));
-            let end = Time(t2.saturating_mul(1000));
             if let Some(seg) = segment_at(ctx, start, end, position)? {
                 let words = words.remove(a.id.as_str()).unwrap_or_default();
                 let text = (!a.value.is_empty()).then(|| a.value.clone());
@@ -813,6 +813,11 @@ mod tests {
         assert_eq!(
             kinds,
             vec![(WarningKind::MissingTime, Some(11)), (WarningKind::MissingTime, Some(15))]
+        );
+        // In seconds, as every message gives times.
+        assert_eq!(
+            out.warnings[0].message,
+            "time slot without TIME_VALUE; interpolated as 0.000–2.083 s"
         );
     }
 
