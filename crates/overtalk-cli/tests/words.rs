@@ -141,8 +141,8 @@ fn transcript() -> String {
 /// `(speaker, phrase, start, end, answers speaker, answers class)` of each verbal claim, and
 /// the time of the onset answered.
 fn claims(json: &str) -> Vec<(String, i64)> {
-    let v: serde_json::Value = serde_json::from_str(json).unwrap();
-    v["verbal_claims"]
+    let all: serde_json::Value = serde_json::from_str(json).unwrap();
+    all["conversations"][0]["verbal_claims"]
         .as_array()
         .unwrap()
         .iter()
@@ -197,10 +197,11 @@ fn captions_laid_on_two_tracks_find_the_claims_of_the_transcript() {
         assert_eq!(run.code(), 0, "{}", run.stderr());
         assert_eq!(
             run.stderr(),
-            format!("overtalk: note: {words}: 25 words laid on the speakers of host: 25 by overlap ({ties} of them by the tie rule), 0 on the nearest speech within 0.5 s{spread}\n")
+            format!("overtalk: note: {words}: 25 words laid on the speakers of host+guest: 25 by overlap ({ties} of them by the tie rule), 0 on the nearest speech within 0.5 s{spread}\n")
         );
         let out = run.stdout();
-        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let all: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let v = &all["conversations"][0];
         assert_eq!(v["mode"], serde_json::json!({"Guest": "text", "Host": "text"}), "{words}");
         let method = v["detection"]["method"].as_str().unwrap();
         assert!(
@@ -243,7 +244,7 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
     assert_eq!(run.code(), 2);
     assert_eq!(
         run.stderr(),
-        "overtalk: error: --words late.srt: laying its words on host: none of the 2 words lies in or within 0.5 s of the speakers' speech (are they the words of this recording?)\n"
+        "overtalk: error: --words late.srt: laying its words on host+guest: none of the 2 words lies in or within 0.5 s of the speakers' speech (are they the words of this recording?)\n"
     );
     // Some words in no speech: dropped with a warning that counts them; an error with --strict.
     dir.create(
@@ -253,7 +254,7 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
     let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "some.srt"]].concat());
     assert_eq!(run.code(), 0, "{}", run.stderr());
     assert!(run.stderr().contains(
-        "overtalk: warning: some.srt: 1 of 3 words lie in no speech of host and farther than 0.5 s from any: dropped\n"
+        "overtalk: warning: some.srt: 1 of 3 words lie in no speech of host+guest and farther than 0.5 s from any: dropped\n"
     ), "{}", run.stderr());
     assert!(
         run.stderr().contains("3 without times of their own spread evenly"),
@@ -263,11 +264,24 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
     let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "some.srt", "--strict"]].concat());
     assert_eq!(run.code(), 2);
     assert!(run.stderr().ends_with("dropped (--strict)\n"), "{}", run.stderr());
-    // A bad caption file names its line and column.
+    // A bad cue is skipped with a warning naming its line and column (its file then has no
+    // words: an error); with --strict the bad cue itself is the error.
     dir.create("bad.vtt", "WEBVTT\n\n00:01.000 --> 00:0x.000\nhi\n");
     let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "bad.vtt"]].concat());
     assert_eq!(run.code(), 2);
-    assert!(run.stderr().starts_with("overtalk: error: bad.vtt:3:15: "), "{}", run.stderr());
+    assert!(
+        run.stderr().starts_with("overtalk: warning: bad.vtt: line 3, column 15: "),
+        "{}",
+        run.stderr()
+    );
+    assert!(run.stderr().contains("the transcript has no words"), "{}", run.stderr());
+    let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "bad.vtt", "--strict"]].concat());
+    assert_eq!(run.code(), 2);
+    assert!(
+        run.stderr().starts_with("overtalk: error: bad.vtt: line 3, column 15: cue end"),
+        "{}",
+        run.stderr()
+    );
     dir.create("a.rttm", "SPEAKER a 1 0.0 1.0 <NA> <NA> A <NA> <NA>\n");
     // Words do not change a score: `score` says so instead of ignoring them.
     let run = dir.run(&["score", "-r", "a.rttm", "-s", "a.rttm", "--words", "some.srt"]);
@@ -317,7 +331,8 @@ fn captions_laid_on_a_diarized_mix() {
         "{}",
         run.stderr()
     );
-    let v: serde_json::Value = serde_json::from_str(&run.stdout()).unwrap();
+    let all: serde_json::Value = serde_json::from_str(&run.stdout()).unwrap();
+    let v = &all["conversations"][0];
     let method = v["detection"]["method"].as_str().unwrap();
     assert!(method.starts_with("ge2e (model "), "{method}");
     assert!(
