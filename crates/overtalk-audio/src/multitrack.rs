@@ -114,7 +114,7 @@
 use overtalk::{Annotation, AnnotationBuilder, Delta, Error, Region, Result};
 
 use crate::features::{BandReader, TrackFeatures, BAND_BASE_DB};
-use crate::frames::{runs_to_region, smooth_runs, BANDS, HOP_DELTA};
+use crate::frames::{runs_to_region, smooth_runs, BANDS, HOP_DELTA, SILENCE_DB};
 
 /// Thresholds of the multitrack rule (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -176,6 +176,11 @@ pub struct MultitrackOptions {
     /// Quantile of a mic's band counts over frames where another mic dominates (mostly bleed
     /// alone); a speaker needs one band more than it (and at least `band_on`).
     pub band_bleed_quantile: f32,
+    /// A frame where another mic dominates counts as bleed alone on mic `i`, for
+    /// `band_bleed_quantile`, only when mic `i`'s power is at most this far (dB) above the bleed
+    /// predicted from the others plus its noise floor: the listener's own speech in an overlap
+    /// says nothing about how reliable the residual of the bleed is.
+    pub bleed_alone_db: f32,
     /// Band couplings are estimated from bands at least this far above the dominant mic's band
     /// noise (dB).
     pub band_coupling_min_db: f32,
@@ -213,6 +218,7 @@ impl Default for MultitrackOptions {
             band_off: 0.06,
             band_coupling_min_db: 15.0,
             band_bleed_quantile: 0.9,
+            bleed_alone_db: 10.0,
             min_speech: Delta(100_000),
             min_silence: Delta(400_000),
         }
@@ -407,8 +413,16 @@ pub fn detect_regions(
             if t % block == 0 {
                 // The band noise follows the mic's floor within the block (a gain change).
                 for (i, ns) in noise_scale.iter_mut().enumerate() {
+                    // Digital silence says nothing about the noise (as for the floor); a
+                    // block of nothing else keeps the whole recording's noise.
                     block_energy.clear();
-                    block_energy.extend((t..(t + block).min(n)).map(|u| db(i, u)));
+                    block_energy.extend(
+                        (t..(t + block).min(n)).map(|u| db(i, u)).filter(|&e| e > SILENCE_DB),
+                    );
+                    if block_energy.is_empty() {
+                        *ns = 1.0;
+                        continue;
+                    }
                     let q = ((block_energy.len() as f32 * options.floor_percentile / 100.0)
                         as usize)
                         .min(block_energy.len() - 1);
@@ -461,6 +475,20 @@ pub fn detect_regions(
         }
     }
 
+    // Whether mic `i` holds, broadband, no more than the bleed the couplings predict from the
+    // others plus its own noise (within `bleed_alone_db`): a frame of bleed alone, not one where
+    // the listener talks over the dominant speaker. On clean tracks (no bleed, digital silence
+    // between turns) the frames where another mic dominates are either exact silence on mic
+    // `i` or its own speech in an overlap; counted all together, the overlaps (often more than
+    // a tenth of them) set the quantile below at all the bands, a need no frame can meet, and
+    // the speaker vanished.
+    let explained = 10f32.powf(options.bleed_alone_db / 10.0);
+    let floor_power: Vec<f32> = floors.iter().map(|f| 10f32.powf(f / 10.0)).collect();
+    let bleed_alone = |i: usize, t: usize, c: &[Vec<f32>]| -> bool {
+        let bleed: f32 =
+            (0..k).filter(|&j| j != i).map(|j| c[i][j] * 10f32.powf(db(j, t) / 10.0)).sum();
+        10f32.powf(db(i, t) / 10.0) <= explained * (bleed + floor_power[i])
+    };
     if bands.is_some() {
         // How many bands a speaker needs: at least `band_on` of them, and more on a mic whose
         // residual is unreliable (reverberant or time-varying bleed): one more than the
@@ -469,7 +497,9 @@ pub fn detect_regions(
         for i in 0..k {
             let mut hist = [0u64; BANDS + 2];
             for t in 0..n {
-                if dominant(t).is_some_and(|(j, _)| j != i) {
+                if dominant(t).is_some_and(|(j, _)| j != i)
+                    && bleed_alone(i, t, &block_coupling[t / block])
+                {
                     hist[usize::from(counts[i][t]).min(BANDS + 1)] += 1;
                 }
             }
@@ -483,6 +513,9 @@ pub fn detect_regions(
                 for (c, &h) in hist.iter().enumerate() {
                     acc += h;
                     if acc >= target {
+                        // Never more than all the bands: a need no frame can meet silences
+                        // the speaker whatever they say.
+                        let c = c.min(BANDS - 1);
                         extra = (c + 1).saturating_sub(need);
                         need = need.max(c + 1);
                         break;
@@ -574,7 +607,10 @@ fn coupling_min_count(frames: u64, options: &MultitrackOptions) -> u64 {
 fn band_power_table() -> [f32; 256] {
     let mut t = [0.0f32; 256];
     for (q, p) in t.iter_mut().enumerate() {
-        *p = if q == 0 { 0.0 } else { 10f32.powf((BAND_BASE_DB + q as f32 / 2.0) / 10.0) };
+        // A band at or below SILENCE_DB is empty: no power, rather than the 1e-12 of a floor
+        // value that would stand above a quiet mic's band noise.
+        let db = BAND_BASE_DB + q as f32 / 2.0;
+        *p = if db <= SILENCE_DB { 0.0 } else { 10f32.powf(db / 10.0) };
     }
     t
 }
@@ -638,7 +674,8 @@ impl BandModel {
         let mut count = vec![0u64; k];
         for t in 0..n {
             for (i, r) in readers.iter_mut().enumerate() {
-                if tracks[i].energy_db(t) <= floors[i] + 3.0 {
+                let e = tracks[i].energy_db(t);
+                if e > SILENCE_DB && e <= floors[i] + 3.0 {
                     count[i] += 1;
                     r.load(t)?;
                     for (s, &q) in sum[i].iter_mut().zip(r.frame(t)) {
@@ -844,14 +881,23 @@ impl Hist {
     }
 }
 
-/// The `p`-th percentile of energies stored in 0.01 dB.
+/// The `p`-th percentile of energies stored in 0.01 dB, over the frames that are not digital
+/// silence ([`SILENCE_DB`]); [`SILENCE_DB`] when every frame is.
+///
+/// Digital silence is not a noise floor: a track with exact zeros between turns (a gated
+/// export, a per-participant call recording, synthetic speech) and dither or room noise
+/// elsewhere had its floor at the zeros, 20–30 dB under its real noise, so that noise passed
+/// for speech in every band and the thresholds built on the floor meant nothing.
 fn percentile_cdb(values: &[i16], p: f32) -> f32 {
     let mut h = Hist::new();
     for &v in values {
-        h.add(f32::from(v) / 100.0);
+        let e = f32::from(v) / 100.0;
+        if e > SILENCE_DB {
+            h.add(e);
+        }
     }
     if h.count == 0 {
-        return -120.0;
+        return SILENCE_DB;
     }
     h.quantile(p / 100.0)
 }
