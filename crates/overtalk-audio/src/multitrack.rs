@@ -237,6 +237,10 @@ pub struct MultitrackReport {
     /// the whole recording's broadband coupling stands in for a band with too few frames to
     /// estimate (0 on the diagonal; empty when the band rule did not run).
     pub band_coupling_db: Vec<Vec<Vec<f32>>>,
+    /// Tracks whose speech (as the voice activity detector hears it) was mostly rejected, one
+    /// sentence each saying which track and why; shown to the user so a speaker is never lost
+    /// without a word.
+    pub warnings: Vec<String>,
 }
 
 /// Speech per track, in track order, plus what was estimated.
@@ -562,6 +566,7 @@ pub fn detect_regions(
         }
         regions.push(runs_to_region(&runs, HOP_DELTA));
     }
+    let warnings = lost_speech(tracks, n, &floors, &regions, &coupling_db, options, &dominant);
     let band_coupling_db = bands.as_ref().map_or_else(Vec::new, |m| {
         m.coupling
             .iter()
@@ -574,7 +579,93 @@ pub fn detect_regions(
             })
             .collect()
     });
-    Ok((regions, MultitrackReport { floors_db: floors, coupling_db, band_coupling_db }))
+    Ok((regions, MultitrackReport { floors_db: floors, coupling_db, band_coupling_db, warnings }))
+}
+
+/// Seconds of 10 ms frames.
+fn frame_secs(frames: usize) -> f64 {
+    frames as f64 * HOP_DELTA.0 as f64 / 1e6
+}
+
+/// A warning for each track whose speech the voice activity detector is confident of but the
+/// rule mostly rejected, saying why: a speaker is never dropped in silence.
+///
+/// Confident speech: frames at [`vad_peak`](MultitrackOptions::vad_peak) or more and at least
+/// `above_floor_on_db` above the track's floor. A track warns when it has 1 s or more of them
+/// and fewer than a quarter lie in its detected speech. The reason is the most common among
+/// the rejected frames: another mic was louder (its bleed, as the couplings predict it, covers
+/// the track), or the track was not louder than that.
+fn lost_speech(
+    tracks: &[TrackFeatures],
+    n: usize,
+    floors: &[f32],
+    regions: &[Region],
+    coupling_db: &[Vec<Option<f32>>],
+    options: &MultitrackOptions,
+    dominant: &dyn Fn(usize) -> Option<(usize, f32)>,
+) -> Vec<String> {
+    let k = tracks.len();
+    let mut out = Vec::new();
+    for (i, tr) in tracks.iter().enumerate() {
+        if tr.vad.is_empty() || !options.use_vad {
+            continue;
+        }
+        let mut confident = 0usize;
+        let mut kept = 0usize;
+        let mut louder = vec![0usize; k];
+        let mut quiet = 0usize;
+        let region = &regions[i];
+        let mut segs = region.iter().peekable();
+        for t in 0..n {
+            if tr.vad_at(t) < options.vad_peak
+                || tr.energy_db(t) < floors[i] + options.above_floor_on_db
+            {
+                continue;
+            }
+            confident += 1;
+            let mid = overtalk::Time(t as i64 * HOP_DELTA.0 + HOP_DELTA.0 / 2);
+            while segs.peek().is_some_and(|s| s.end() <= mid) {
+                segs.next();
+            }
+            if segs.peek().is_some_and(|s| s.start() <= mid) {
+                kept += 1;
+            } else {
+                match dominant(t) {
+                    Some((j, _)) if j != i => louder[j] += 1,
+                    _ => quiet += 1,
+                }
+            }
+        }
+        if confident < 100 || kept * 4 >= confident {
+            continue;
+        }
+        let (j, by_j) =
+            louder.iter().copied().enumerate().max_by_key(|&(_, c)| c).unwrap_or((0, 0));
+        let why = if by_j >= quiet {
+            let c =
+                coupling_db[i][j].map_or_else(|| "unknown".to_owned(), |c| format!("{c:.0} dB"));
+            format!(
+                "most of the rest ({:.1} s) comes while {} is louder and is taken for {}'s bleed                  into this track (coupling {c}); if both tracks really carry this speech, they                  may share one microphone or be copies of one recording",
+                frame_secs(by_j),
+                tracks[j].name,
+                tracks[j].name
+            )
+        } else {
+            format!(
+                "most of the rest ({:.1} s) does not stand out from the track's own noise and                  the bleed predicted in it (floor {:.0} dBFS)",
+                frame_secs(quiet),
+                floors[i]
+            )
+        };
+        out.push(format!(
+            "track {}: the voice detector hears {:.1} s of speech on it but only {:.1} s of it              was kept as {}'s speech: {why}",
+            tr.name,
+            frame_secs(confident),
+            frame_secs(kept),
+            tr.name
+        ));
+    }
+    out
 }
 
 /// `block[i][j] / whole[i][j]`: how much a block's broadband coupling differs from the whole

@@ -599,3 +599,40 @@ fn clean_tracks_on_digital_silence_give_both_speakers_and_their_overlap() {
         assert!(s.der() < 0.02, "{noise_dbfs:?}: DER {}", s.der());
     }
 }
+
+#[test]
+fn a_shorter_track_is_silent_after_its_end_and_the_others_are_not_cut() {
+    // Host's track stops at 10.5 s (accepted with a tolerance of 4 s), 0.5 s before Guest's
+    // last words end (11.04 s): Guest's speech is analysed to the end of the longest track.
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = clean_tracks(None);
+    c.mics[0].truncate(RATE * 21 / 2);
+    let options = DetectOptions { max_length_diff: Delta(4_000_000), ..DetectOptions::default() };
+    let found = run_with(&c, dir.path(), &options);
+    assert_eq!(found.duration, Delta(14_000_000));
+    let ann = &found.annotation;
+    let guest = ann.speaker_region(ann.speakers().get("Guest").unwrap());
+    let want = c.reference.speaker_region(c.reference.speakers().get("Guest").unwrap());
+    assert!(guest.duration() >= want.duration(), "{} of {}", guest.duration(), want.duration());
+    assert!(guest.iter().last().unwrap().end() >= want.iter().last().unwrap().end());
+    assert!(found.multitrack.unwrap().warnings.is_empty());
+}
+
+#[test]
+fn a_track_whose_speech_is_rejected_says_which_and_why() {
+    // The same recording given twice: each track's speech is the other's bleed at 0 dB, so the
+    // rule cannot give it to both; whichever track loses it says so.
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = clean_tracks(Some(-70.0));
+    c.mics[1] = c.mics[0].clone();
+    let found = run(&c, dir.path());
+    let ann = &found.annotation;
+    let report = found.multitrack.unwrap();
+    for name in ["Host", "Guest"] {
+        let speech = ann.speaker_region(ann.speakers().get(name).unwrap()).duration();
+        let warned = report.warnings.iter().any(|w| w.starts_with(&format!("track {name}:")));
+        assert_eq!(speech < Delta(1_500_000), warned, "{name}: {speech}; {:?}", report.warnings);
+    }
+    assert!(!report.warnings.is_empty(), "{:?}", ann.tracks());
+    assert!(report.warnings.iter().all(|w| w.contains("bleed")), "{:?}", report.warnings);
+}

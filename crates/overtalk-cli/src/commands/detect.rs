@@ -200,6 +200,9 @@ impl AudioArgs {
         }
         let detection = detection.context("detecting speech")?;
         if !globals.quiet {
+            for w in detection.multitrack.iter().flat_map(|m| &m.warnings) {
+                eprintln!("overtalk: warning: {w}");
+            }
             for t in &detection.tracks {
                 if t.stats.non_finite > 0 {
                     eprintln!(
