@@ -645,20 +645,24 @@ fn lost_speech(
             let c =
                 coupling_db[i][j].map_or_else(|| "unknown".to_owned(), |c| format!("{c:.0} dB"));
             format!(
-                "most of the rest ({:.1} s) comes while {} is louder and is taken for {}'s bleed                  into this track (coupling {c}); if both tracks really carry this speech, they                  may share one microphone or be copies of one recording",
+                "most of the rest ({:.1} s) comes while {} is louder and is taken for {}'s bleed \
+                 into this track (coupling {c}); if both tracks really carry this speech, they \
+                 may share one microphone or be copies of one recording",
                 frame_secs(by_j),
                 tracks[j].name,
                 tracks[j].name
             )
         } else {
             format!(
-                "most of the rest ({:.1} s) does not stand out from the track's own noise and                  the bleed predicted in it (floor {:.0} dBFS)",
+                "most of the rest ({:.1} s) does not stand out from the track's own noise and \
+                 the bleed predicted in it (floor {:.0} dBFS)",
                 frame_secs(quiet),
                 floors[i]
             )
         };
         out.push(format!(
-            "track {}: the voice detector hears {:.1} s of speech on it but only {:.1} s of it              was kept as {}'s speech: {why}",
+            "track {}: the voice detector hears {:.1} s of speech on it but only {:.1} s of it \
+             was kept as {}'s speech: {why}",
             tr.name,
             frame_secs(confident),
             frame_secs(kept),
