@@ -590,8 +590,9 @@ fn frame_secs(frames: usize) -> f64 {
 /// A warning for each track whose speech the voice activity detector is confident of but the
 /// rule mostly rejected, saying why: a speaker is never dropped in silence.
 ///
-/// Confident speech: frames at [`vad_peak`](MultitrackOptions::vad_peak) or more and at least
-/// `above_floor_on_db` above the track's floor. A track warns when it has 1 s or more of them
+/// Confident speech: frames at [`vad_peak`](MultitrackOptions::vad_peak) or more, at least
+/// `above_floor_on_db` above the track's floor, and within 3 dB of the loudest track (the
+/// detector also hears the others' bleed, which is not this track's speech to lose). A track warns when it has 1 s or more of them
 /// and fewer than a quarter lie in its detected speech. The reason is the most common among
 /// the rejected frames: another mic was louder (its bleed, as the couplings predict it, covers
 /// the track), or the track was not louder than that.
@@ -617,8 +618,11 @@ fn lost_speech(
         let region = &regions[i];
         let mut segs = region.iter().peekable();
         for t in 0..n {
+            let e = tr.energy_db(t);
+            let loudest = (0..k).map(|j| tracks[j].energy_db(t)).fold(f32::MIN, f32::max);
             if tr.vad_at(t) < options.vad_peak
-                || tr.energy_db(t) < floors[i] + options.above_floor_on_db
+                || e < floors[i] + options.above_floor_on_db
+                || e < loudest - 3.0
             {
                 continue;
             }
