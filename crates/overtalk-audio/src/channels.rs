@@ -114,7 +114,8 @@ mod tests {
         let call = compare(&[a.clone(), b.clone()]);
         assert_eq!(call.channels, 2);
         assert!(call.differ(), "{call:?}");
-        assert!(call.differ_share > 0.9, "{call:?}");
+        // 8 of every 10 frames: the 25 ms windows that straddle a change hold both voices.
+        assert!((call.differ_share - 0.8).abs() < 0.01, "{call:?}");
         let mix: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
         let panned: Vec<f32> = mix.iter().map(|x| x * 0.7).collect();
         let stereo = compare(&[mix, panned]);
