@@ -219,6 +219,36 @@ impl TrackFeatures {
         f32::from(self.vad[k]) / 255.0
     }
 
+    /// Extends the track with digital silence to `frames` 10 ms frames (nothing when it is
+    /// already that long): a track that ends early is silent after its end, so tracks of
+    /// unequal length are analysed over the longest rather than cut to the shortest (which
+    /// dropped the other speakers' speech after it).
+    pub fn pad_to(&mut self, frames: usize) -> Result<()> {
+        let old = self.frames();
+        if frames <= old {
+            return Ok(());
+        }
+        let has_bands = self.has_bands();
+        for _ in old..frames {
+            self.energy_cdb.push(to_cdb(crate::frames::SILENCE_DB));
+            if has_bands {
+                self.bands.push(std::iter::repeat(0));
+            }
+        }
+        if has_bands {
+            self.bands.spill(self.bands.is_spilled())?;
+        }
+        if !self.vad.is_empty() && self.vad_hop.0 > 0 {
+            let end = frames as i64 * HOP_DELTA.0;
+            let want = ((end + self.vad_hop.0 - 1) / self.vad_hop.0) as usize;
+            if want > self.vad.len() {
+                self.vad.resize(want, 0);
+            }
+        }
+        self.samples = self.samples.max(frames as u64 * crate::frames::HOP as u64);
+        Ok(())
+    }
+
     /// The duration covered.
     pub fn duration(&self) -> Delta {
         crate::decode::frames_to_delta(self.samples, crate::resample::ANALYSIS_RATE)

@@ -12,6 +12,7 @@
 //!
 //! | module | job |
 //! | --- | --- |
+//! | [`channels`] | whether a multichannel recording's channels differ (a call: suggest `--channels`) |
 //! | [`decode`] | every common container and codec, streamed in blocks, priming delay removed |
 //! | [`resample`] | streaming resampling to 16 kHz, time-aligned |
 //! | [`frames`] | the 10 ms grid, frame energy, binarization with hysteresis and minimum durations |
@@ -38,6 +39,7 @@
 
 #![deny(missing_docs)]
 
+pub mod channels;
 pub mod decode;
 pub mod diarize;
 pub mod features;

@@ -114,7 +114,7 @@
 use overtalk::{Annotation, AnnotationBuilder, Delta, Error, Region, Result};
 
 use crate::features::{BandReader, TrackFeatures, BAND_BASE_DB};
-use crate::frames::{runs_to_region, smooth_runs, BANDS, HOP_DELTA};
+use crate::frames::{runs_to_region, smooth_runs, BANDS, HOP_DELTA, SILENCE_DB};
 
 /// Thresholds of the multitrack rule (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -176,6 +176,11 @@ pub struct MultitrackOptions {
     /// Quantile of a mic's band counts over frames where another mic dominates (mostly bleed
     /// alone); a speaker needs one band more than it (and at least `band_on`).
     pub band_bleed_quantile: f32,
+    /// A frame where another mic dominates counts as bleed alone on mic `i`, for
+    /// `band_bleed_quantile`, only when mic `i`'s power is at most this far (dB) above the bleed
+    /// predicted from the others plus its noise floor: the listener's own speech in an overlap
+    /// says nothing about how reliable the residual of the bleed is.
+    pub bleed_alone_db: f32,
     /// Band couplings are estimated from bands at least this far above the dominant mic's band
     /// noise (dB).
     pub band_coupling_min_db: f32,
@@ -213,6 +218,7 @@ impl Default for MultitrackOptions {
             band_off: 0.06,
             band_coupling_min_db: 15.0,
             band_bleed_quantile: 0.9,
+            bleed_alone_db: 10.0,
             min_speech: Delta(100_000),
             min_silence: Delta(400_000),
         }
@@ -231,6 +237,10 @@ pub struct MultitrackReport {
     /// the whole recording's broadband coupling stands in for a band with too few frames to
     /// estimate (0 on the diagonal; empty when the band rule did not run).
     pub band_coupling_db: Vec<Vec<Vec<f32>>>,
+    /// Tracks whose speech (as the voice activity detector hears it) was mostly rejected, one
+    /// sentence each saying which track and why; shown to the user so a speaker is never lost
+    /// without a word.
+    pub warnings: Vec<String>,
 }
 
 /// Speech per track, in track order, plus what was estimated.
@@ -407,8 +417,16 @@ pub fn detect_regions(
             if t % block == 0 {
                 // The band noise follows the mic's floor within the block (a gain change).
                 for (i, ns) in noise_scale.iter_mut().enumerate() {
+                    // Digital silence says nothing about the noise (as for the floor); a
+                    // block of nothing else keeps the whole recording's noise.
                     block_energy.clear();
-                    block_energy.extend((t..(t + block).min(n)).map(|u| db(i, u)));
+                    block_energy.extend(
+                        (t..(t + block).min(n)).map(|u| db(i, u)).filter(|&e| e > SILENCE_DB),
+                    );
+                    if block_energy.is_empty() {
+                        *ns = 1.0;
+                        continue;
+                    }
                     let q = ((block_energy.len() as f32 * options.floor_percentile / 100.0)
                         as usize)
                         .min(block_energy.len() - 1);
@@ -461,6 +479,20 @@ pub fn detect_regions(
         }
     }
 
+    // Whether mic `i` holds, broadband, no more than the bleed the couplings predict from the
+    // others plus its own noise (within `bleed_alone_db`): a frame of bleed alone, not one where
+    // the listener talks over the dominant speaker. On clean tracks (no bleed, digital silence
+    // between turns) the frames where another mic dominates are either exact silence on mic
+    // `i` or its own speech in an overlap; counted all together, the overlaps (often more than
+    // a tenth of them) set the quantile below at all the bands, a need no frame can meet, and
+    // the speaker vanished.
+    let explained = 10f32.powf(options.bleed_alone_db / 10.0);
+    let floor_power: Vec<f32> = floors.iter().map(|f| 10f32.powf(f / 10.0)).collect();
+    let bleed_alone = |i: usize, t: usize, c: &[Vec<f32>]| -> bool {
+        let bleed: f32 =
+            (0..k).filter(|&j| j != i).map(|j| c[i][j] * 10f32.powf(db(j, t) / 10.0)).sum();
+        10f32.powf(db(i, t) / 10.0) <= explained * (bleed + floor_power[i])
+    };
     if bands.is_some() {
         // How many bands a speaker needs: at least `band_on` of them, and more on a mic whose
         // residual is unreliable (reverberant or time-varying bleed): one more than the
@@ -469,7 +501,9 @@ pub fn detect_regions(
         for i in 0..k {
             let mut hist = [0u64; BANDS + 2];
             for t in 0..n {
-                if dominant(t).is_some_and(|(j, _)| j != i) {
+                if dominant(t).is_some_and(|(j, _)| j != i)
+                    && bleed_alone(i, t, &block_coupling[t / block])
+                {
                     hist[usize::from(counts[i][t]).min(BANDS + 1)] += 1;
                 }
             }
@@ -483,6 +517,9 @@ pub fn detect_regions(
                 for (c, &h) in hist.iter().enumerate() {
                     acc += h;
                     if acc >= target {
+                        // Never more than all the bands: a need no frame can meet silences
+                        // the speaker whatever they say.
+                        let c = c.min(BANDS - 1);
                         extra = (c + 1).saturating_sub(need);
                         need = need.max(c + 1);
                         break;
@@ -529,6 +566,7 @@ pub fn detect_regions(
         }
         regions.push(runs_to_region(&runs, HOP_DELTA));
     }
+    let warnings = lost_speech(tracks, n, &floors, &regions, &coupling_db, options, &dominant);
     let band_coupling_db = bands.as_ref().map_or_else(Vec::new, |m| {
         m.coupling
             .iter()
@@ -541,7 +579,101 @@ pub fn detect_regions(
             })
             .collect()
     });
-    Ok((regions, MultitrackReport { floors_db: floors, coupling_db, band_coupling_db }))
+    Ok((regions, MultitrackReport { floors_db: floors, coupling_db, band_coupling_db, warnings }))
+}
+
+/// Seconds of 10 ms frames.
+fn frame_secs(frames: usize) -> f64 {
+    frames as f64 * HOP_DELTA.0 as f64 / 1e6
+}
+
+/// A warning for each track whose speech the voice activity detector is confident of but the
+/// rule mostly rejected, saying why: a speaker is never dropped in silence.
+///
+/// Confident speech: frames at [`vad_peak`](MultitrackOptions::vad_peak) or more, at least
+/// `above_floor_on_db` above the track's floor, and within 3 dB of the loudest track (the
+/// detector also hears the others' bleed, which is not this track's speech to lose). A track warns when it has 1 s or more of them
+/// and fewer than a quarter lie in its detected speech. The reason is the most common among
+/// the rejected frames: another mic was louder (its bleed, as the couplings predict it, covers
+/// the track), or the track was not louder than that.
+fn lost_speech(
+    tracks: &[TrackFeatures],
+    n: usize,
+    floors: &[f32],
+    regions: &[Region],
+    coupling_db: &[Vec<Option<f32>>],
+    options: &MultitrackOptions,
+    dominant: &dyn Fn(usize) -> Option<(usize, f32)>,
+) -> Vec<String> {
+    let k = tracks.len();
+    let mut out = Vec::new();
+    for (i, tr) in tracks.iter().enumerate() {
+        if tr.vad.is_empty() || !options.use_vad {
+            continue;
+        }
+        let mut confident = 0usize;
+        let mut kept = 0usize;
+        let mut louder = vec![0usize; k];
+        let mut quiet = 0usize;
+        let region = &regions[i];
+        let mut segs = region.iter().peekable();
+        for t in 0..n {
+            let e = tr.energy_db(t);
+            let loudest = (0..k).map(|j| tracks[j].energy_db(t)).fold(f32::MIN, f32::max);
+            if tr.vad_at(t) < options.vad_peak
+                || e < floors[i] + options.above_floor_on_db
+                || e < loudest - 3.0
+            {
+                continue;
+            }
+            confident += 1;
+            let mid = overtalk::Time(t as i64 * HOP_DELTA.0 + HOP_DELTA.0 / 2);
+            while segs.peek().is_some_and(|s| s.end() <= mid) {
+                segs.next();
+            }
+            if segs.peek().is_some_and(|s| s.start() <= mid) {
+                kept += 1;
+            } else {
+                match dominant(t) {
+                    Some((j, _)) if j != i => louder[j] += 1,
+                    _ => quiet += 1,
+                }
+            }
+        }
+        if confident < 100 || kept * 4 >= confident {
+            continue;
+        }
+        let (j, by_j) =
+            louder.iter().copied().enumerate().max_by_key(|&(_, c)| c).unwrap_or((0, 0));
+        let why = if by_j >= quiet {
+            let c =
+                coupling_db[i][j].map_or_else(|| "unknown".to_owned(), |c| format!("{c:.0} dB"));
+            format!(
+                "most of the rest ({:.1} s) comes while {} is louder and is taken for {}'s bleed \
+                 into this track (coupling {c}); if both tracks really carry this speech, they \
+                 may share one microphone or be copies of one recording",
+                frame_secs(by_j),
+                tracks[j].name,
+                tracks[j].name
+            )
+        } else {
+            format!(
+                "most of the rest ({:.1} s) does not stand out from the track's own noise and \
+                 the bleed predicted in it (floor {:.0} dBFS)",
+                frame_secs(quiet),
+                floors[i]
+            )
+        };
+        out.push(format!(
+            "track {}: the voice detector hears {:.1} s of speech on it but only {:.1} s of it \
+             was kept as {}'s speech: {why}",
+            tr.name,
+            frame_secs(confident),
+            frame_secs(kept),
+            tr.name
+        ));
+    }
+    out
 }
 
 /// `block[i][j] / whole[i][j]`: how much a block's broadband coupling differs from the whole
@@ -574,7 +706,10 @@ fn coupling_min_count(frames: u64, options: &MultitrackOptions) -> u64 {
 fn band_power_table() -> [f32; 256] {
     let mut t = [0.0f32; 256];
     for (q, p) in t.iter_mut().enumerate() {
-        *p = if q == 0 { 0.0 } else { 10f32.powf((BAND_BASE_DB + q as f32 / 2.0) / 10.0) };
+        // A band at or below SILENCE_DB is empty: no power, rather than the 1e-12 of a floor
+        // value that would stand above a quiet mic's band noise.
+        let db = BAND_BASE_DB + q as f32 / 2.0;
+        *p = if db <= SILENCE_DB { 0.0 } else { 10f32.powf(db / 10.0) };
     }
     t
 }
@@ -638,7 +773,8 @@ impl BandModel {
         let mut count = vec![0u64; k];
         for t in 0..n {
             for (i, r) in readers.iter_mut().enumerate() {
-                if tracks[i].energy_db(t) <= floors[i] + 3.0 {
+                let e = tracks[i].energy_db(t);
+                if e > SILENCE_DB && e <= floors[i] + 3.0 {
                     count[i] += 1;
                     r.load(t)?;
                     for (s, &q) in sum[i].iter_mut().zip(r.frame(t)) {
@@ -844,14 +980,23 @@ impl Hist {
     }
 }
 
-/// The `p`-th percentile of energies stored in 0.01 dB.
+/// The `p`-th percentile of energies stored in 0.01 dB, over the frames that are not digital
+/// silence ([`SILENCE_DB`]); [`SILENCE_DB`] when every frame is.
+///
+/// Digital silence is not a noise floor: a track with exact zeros between turns (a gated
+/// export, a per-participant call recording, synthetic speech) and dither or room noise
+/// elsewhere had its floor at the zeros, 20–30 dB under its real noise, so that noise passed
+/// for speech in every band and the thresholds built on the floor meant nothing.
 fn percentile_cdb(values: &[i16], p: f32) -> f32 {
     let mut h = Hist::new();
     for &v in values {
-        h.add(f32::from(v) / 100.0);
+        let e = f32::from(v) / 100.0;
+        if e > SILENCE_DB {
+            h.add(e);
+        }
     }
     if h.count == 0 {
-        return -120.0;
+        return SILENCE_DB;
     }
     h.quantile(p / 100.0)
 }

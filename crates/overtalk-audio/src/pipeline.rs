@@ -92,7 +92,7 @@ pub struct Detection {
     pub tracks: Vec<TrackReport>,
     /// What the multitrack rule estimated (absent for a single track).
     pub multitrack: Option<MultitrackReport>,
-    /// The analysed duration (the shortest track).
+    /// The analysed duration (the longest track: shorter ones are silent after their end).
     pub duration: Delta,
 }
 
@@ -194,9 +194,15 @@ pub fn analyze(
             done[i] = true;
         }
     }
-    let features: Vec<TrackFeatures> = features.into_iter().flatten().collect();
+    let mut features: Vec<TrackFeatures> = features.into_iter().flatten().collect();
     let reports: Vec<TrackReport> = reports.into_iter().flatten().collect();
     check_consistent(&reports, options)?;
+    // Tracks of unequal length (within the tolerance) are analysed over the longest, the
+    // shorter ones silent after their end.
+    let longest = features.iter().map(TrackFeatures::frames).max().unwrap_or(0);
+    for f in &mut features {
+        f.pad_to(longest)?;
+    }
     Ok((features, reports))
 }
 

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use common::score::score;
 use overtalk::format::{read_path, ReadOptions};
-use overtalk::{Annotation, Delta, Segment};
+use overtalk::{Annotation, AnnotationBuilder, Delta, Segment};
 use overtalk_audio::decode::{decode_all, DecodeOptions};
 use overtalk_audio::pipeline::{detect, DetectOptions, TrackSpec};
 
@@ -536,4 +536,107 @@ fn a_recording_repeated_gives_the_same_estimates_and_detection_in_every_copy() {
     let (regions_many, report_many) = multitrack::detect_regions(&many, &options).unwrap();
     assert_eq!(report_many, report_one);
     same_in_every_copy(&regions_one, &regions_many);
+}
+
+/// Two clean one-mic-per-speaker tracks, no bleed: each voice placed on exact digital silence
+/// (or on noise at `noise_dbfs`), with 2.35 s of overlap in all (the reproducer, with the
+/// test clip instead of espeak-ng). The reference is each clip's extent.
+fn clean_tracks(noise_dbfs: Option<f32>) -> Conversation {
+    let a = voice();
+    let b = varispeed(&a, 1.25);
+    let n = 14 * RATE;
+    let mut b_ = AnnotationBuilder::new();
+    let mut mics = Vec::new();
+    for (k, (name, clip, starts)) in
+        [("Host", &a, [0.5, 7.0]), ("Guest", &b, [3.0, 8.5])].into_iter().enumerate()
+    {
+        let mut m = match noise_dbfs {
+            Some(d) => noise(n, db(d), 11 + k as u64),
+            None => vec![0.0; n],
+        };
+        let id = b_.speaker(name);
+        for s in starts {
+            let at = (s * RATE as f64) as usize;
+            for (o, v) in m[at..].iter_mut().zip(clip.iter()) {
+                *o += v;
+            }
+            let seg = Segment::from_micros(
+                (at * 1_000_000 / RATE) as i64,
+                ((at + clip.len()) * 1_000_000 / RATE) as i64,
+            )
+            .unwrap();
+            b_.push(seg, id);
+        }
+        mics.push(m);
+    }
+    Conversation { mics, reference: b_.build(), names: vec!["Host", "Guest"] }
+}
+
+#[test]
+fn clean_tracks_on_digital_silence_give_both_speakers_and_their_overlap() {
+    // Before the floor skipped digital silence and the bleed-alone quantile skipped the
+    // listener's own speech, this gave no speaker at all (digital zero) or lost one (−90 dBFS).
+    for noise_dbfs in [None, Some(-70.0)] {
+        let dir = tempfile::tempdir().unwrap();
+        let c = clean_tracks(noise_dbfs);
+        let found = run(&c, dir.path());
+        let ann = &found.annotation;
+        for name in ["Host", "Guest"] {
+            let id = ann.speakers().get(name).unwrap();
+            let got = ann.speaker_region(id).duration();
+            let want = c.reference.speaker_region(c.reference.speakers().get(name).unwrap());
+            assert!(
+                (got.0 - want.duration().0).abs() < 250_000,
+                "{noise_dbfs:?} {name}: {got} of {}",
+                want.duration()
+            );
+        }
+        let truth = c.reference.overlap().duration();
+        assert!(truth > Delta(2_000_000), "{truth}");
+        let overlap = ann.overlap().duration();
+        assert!((overlap.0 - truth.0).abs() < 100_000, "{noise_dbfs:?}: overlap {overlap}");
+        let s = score(&c.reference, ann, found.duration, Delta::ZERO);
+        assert!(s.der() < 0.02, "{noise_dbfs:?}: DER {}", s.der());
+    }
+}
+
+#[test]
+fn a_shorter_track_is_silent_after_its_end_and_the_others_are_not_cut() {
+    // Host's track stops at 10.5 s (accepted with a tolerance of 4 s), 0.5 s before Guest's
+    // last words end (11.04 s): Guest's speech is analysed to the end of the longest track.
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = clean_tracks(None);
+    c.mics[0].truncate(RATE * 21 / 2);
+    let options = DetectOptions { max_length_diff: Delta(4_000_000), ..DetectOptions::default() };
+    let found = run_with(&c, dir.path(), &options);
+    assert_eq!(found.duration, Delta(14_000_000));
+    let ann = &found.annotation;
+    let guest = ann.speaker_region(ann.speakers().get("Guest").unwrap());
+    let want = c.reference.speaker_region(c.reference.speakers().get("Guest").unwrap());
+    assert!(guest.duration() >= want.duration(), "{} of {}", guest.duration(), want.duration());
+    assert!(guest.iter().last().unwrap().end() >= want.iter().last().unwrap().end());
+    assert!(found.multitrack.unwrap().warnings.is_empty());
+}
+
+#[test]
+fn a_track_whose_speech_is_rejected_says_which_and_why() {
+    // The same recording given twice: each track's speech is the other's bleed at 0 dB, so the
+    // rule cannot give it to both; whichever track loses it says so.
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = clean_tracks(Some(-70.0));
+    c.mics[1] = c.mics[0].clone();
+    let found = run(&c, dir.path());
+    let ann = &found.annotation;
+    let report = found.multitrack.unwrap();
+    for name in ["Host", "Guest"] {
+        let speech = ann.speaker_region(ann.speakers().get(name).unwrap()).duration();
+        let warned = report.warnings.iter().any(|w| w.starts_with(&format!("track {name}:")));
+        assert_eq!(speech < Delta(1_500_000), warned, "{name}: {speech}; {:?}", report.warnings);
+    }
+    assert!(!report.warnings.is_empty(), "{:?}", ann.tracks());
+    assert!(
+        report.warnings.iter().all(|w| w.contains("bleed") && !w.contains("  ")),
+        "{:?}",
+        report.warnings
+    );
 }

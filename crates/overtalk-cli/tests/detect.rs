@@ -584,3 +584,62 @@ fn tracks_of_one_show_are_named_after_the_show() {
     let show = json["files"].as_array().unwrap().iter().find(|f| f["recording"] == "show");
     assert_eq!(show.map(|f| f["der"].clone()), Some(serde_json::json!(0.0)), "{json}");
 }
+
+/// A 40 s mixed clip diarized one speaker per frame: overlap is not measurable, and the table,
+/// the JSON diagnostics and the HTML report say so (the library's own note waits for 5 minutes
+/// of speech); the HTML report also carries the accuracy note of machine-detected speakers.
+#[test]
+fn a_short_mixed_clip_says_overlap_was_not_measurable_everywhere() {
+    let dir = Dir::new();
+    let v = voice();
+    let gap = vec![0i16; 4_800];
+    let quieter: Vec<i16> = v.iter().map(|x| x / 2).collect();
+    let mut clip = Vec::new();
+    while clip.len() < 40 * 16_000 {
+        clip.extend_from_slice(&v);
+        clip.extend_from_slice(&gap);
+        clip.extend_from_slice(&quieter);
+        clip.extend_from_slice(&gap);
+    }
+    clip.truncate(40 * 16_000);
+    wav(&dir, "clip.wav", 1, 16_000, &clip);
+    synthetic_ge2e(&dir, "ge2e.safetensors");
+    let model = ["--embedding-model", "ge2e.safetensors", "--num-speakers", "2"];
+    let note = "overlap not measurable: the speakers were detected by diarizing one mixed track";
+    let table = dir.run(&[&["analyze", "clip.wav"][..], &model].concat()).ok();
+    assert!(table.contains(note), "{table}");
+    let json = dir.run(&[&["analyze", "clip.wav", "--format", "json"][..], &model].concat()).ok();
+    let all: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let first = all["conversations"][0]["diagnostics"]["warnings"][0].as_str().unwrap_or_default();
+    assert!(first.starts_with(note), "{json}");
+    dir.run(&[&["report", "clip.wav", "-o", "r.html"][..], &model].concat()).ok();
+    let html = dir.read("r.html");
+    assert!(html.contains(note), "no overlap note in the report");
+    assert!(html.contains("accuracy: these speakers were detected by machine"), "no accuracy note");
+    // Two tracks, one per speaker, measure overlap: no such note.
+    wav(&dir, "a.wav", 1, 16_000, &clip);
+    wav(&dir, "b.wav", 1, 16_000, &vec![0i16; clip.len()]);
+    let tracks = dir.run(&["analyze", "--track", "A=a.wav", "--track", "B=b.wav"]).ok();
+    assert!(!tracks.contains("overlap not measurable"), "{tracks}");
+}
+
+/// A two-channel call given without `--channels` gets a note suggesting it; the same speech on
+/// both channels (a plain stereo mix) does not.
+#[test]
+fn a_call_on_two_channels_without_channels_gets_a_note() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    let call: Vec<i16> = a.iter().zip(&b).flat_map(|(x, y)| [*x, *y]).collect();
+    wav(&dir, "call.wav", 2, 16_000, &call);
+    let run = dir.run(&["detect", "call.wav", "--no-diarize"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(run.stderr().contains("call.wav: its 2 channels differ"), "{}", run.stderr());
+    assert!(run.stderr().contains("`--channels NAME,NAME`"), "{}", run.stderr());
+    let mix: Vec<i16> =
+        a.iter().zip(&b).flat_map(|(x, y)| [x / 2 + y / 2, x / 2 + y / 2]).collect();
+    wav(&dir, "mix.wav", 2, 16_000, &mix);
+    let run = dir.run(&["detect", "mix.wav", "--no-diarize"]);
+    assert!(!run.stderr().contains("channels differ"), "{}", run.stderr());
+    let run = dir.run(&["detect", "call.wav", "--channels", "Host,Guest"]);
+    assert!(!run.stderr().contains("channels differ"), "{}", run.stderr());
+}

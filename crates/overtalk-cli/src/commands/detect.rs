@@ -177,6 +177,9 @@ impl AudioArgs {
         if self.diarize.wanted() && !mixed {
             bail!("--diarize and --num-speakers apply to one mixed recording, not to --track or --channels");
         }
+        if let (Some(audio), true, false) = (audio, mixed, globals.quiet) {
+            channels_note(audio, &options);
+        }
         if let (Some(audio), true, false) = (audio, mixed, self.diarize.no_diarize) {
             let vad_chosen = self.vad.is_some() || self.vad_model.is_some();
             let (corpus, method) = crate::diarize::diarize(
@@ -202,6 +205,9 @@ impl AudioArgs {
         }
         let detection = detection.context("detecting speech")?;
         if !globals.quiet {
+            for w in detection.multitrack.iter().flat_map(|m| &m.warnings) {
+                eprintln!("overtalk: warning: {w}");
+            }
             for t in &detection.tracks {
                 if t.stats.non_finite > 0 {
                     eprintln!(
@@ -289,6 +295,28 @@ fn tracks_id(specs: &[TrackSpec]) -> String {
         stems.join("+")
     } else {
         common
+    }
+}
+
+/// A note on stderr when a multichannel recording given without `--channels` has channels
+/// that differ (a call with one party per channel): mixing them down loses who spoke.
+fn channels_note(audio: &Path, options: &DetectOptions) {
+    let Ok(Some(c)) = overtalk_audio::channels::compare_channels(audio, &options.decode) else {
+        return;
+    };
+    if c.differ() {
+        eprintln!(
+            "overtalk: note: {}: its {} channels differ (one is {} dB or more louder than the \
+             other{} in {:.0} % of its sound), as when each speaker has a channel; \
+             `--channels NAME,NAME{}` gives each channel its own speaker and measures overlap, \
+             where mixing them down to one track cannot",
+            audio.display(),
+            c.channels,
+            overtalk_audio::channels::DIFFER_DB,
+            if c.channels > 2 { "s" } else { "" },
+            c.differ_share * 100.0,
+            if c.channels > 2 { ",…" } else { "" }
+        );
     }
 }
 
