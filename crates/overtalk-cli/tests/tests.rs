@@ -10,3 +10,4 @@ mod convert;
 mod detect;
 mod info;
 mod misc;
+mod pyannote;
