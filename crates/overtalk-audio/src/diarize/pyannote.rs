@@ -545,7 +545,7 @@ pub fn safetensors_bytes(
         );
     }
     let mut h = serde_json::Value::Object(header).to_string().into_bytes();
-    while h.len() % 8 != 0 {
+    while !h.len().is_multiple_of(8) {
         h.push(b' ');
     }
     let mut out = (h.len() as u64).to_le_bytes().to_vec();
@@ -560,7 +560,7 @@ pub fn npy_bytes(shape: &[usize], values: &[f64]) -> Vec<u8> {
     let shape =
         if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
     let mut header = format!("{{'descr': '<f8', 'fortran_order': False, 'shape': {shape}, }}");
-    while (10 + header.len() + 1) % 64 != 0 {
+    while !(10 + header.len() + 1).is_multiple_of(64) {
         header.push(' ');
     }
     header.push('\n');
