@@ -24,7 +24,7 @@ fi
 sox bench/out/diar/hour.wav "$OUT/in.wav" trim 0 "$secs"
 fi
 rm -rf "$OUT/files" "$OUT/models"
-cargo run -q --release -p overtalk-audio --example pyannote_test_model -- "$OUT/files"
+cargo run -q -p overtalk-audio --example pyannote_test_model -- "$OUT/files"
 OVERTALK_MODEL_DIR="$OUT/models" "$OT" models install pyannote --from "$OUT/files" >/dev/null
 echo "input: $(soxi -D "$OUT/in.wav") s"
 OVERTALK_MODEL_DIR="$OUT/models" /usr/bin/time -v "$OT" detect "$OUT/in.wav" --diarizer pyannote \

@@ -1,5 +1,5 @@
 //! pyannote `community-1`-style diarization through the `speakrs` crate: the model files it
-//! needs, their installation and checks (every build), and the [`PyannoteDiarizer`] itself
+//! needs, their installation and checks (every build), and the `PyannoteDiarizer` itself
 //! (builds with the `pyannote` feature).
 //!
 //! speakrs 0.7 runs, on its native CPU backend (pure Rust, no ONNX Runtime, no system
