@@ -28,8 +28,14 @@ pub struct DiarizeArgs {
     pub diarize: bool,
     /// Keep a single mixed recording's speech under one label (voice activity only) instead of
     /// telling its speakers apart.
-    #[arg(long, conflicts_with_all = ["diarize", "num_speakers", "min_speakers", "max_speakers", "embedding_model", "overlap_margin"])]
+    #[arg(long, conflicts_with_all = ["diarize", "diarizer", "num_speakers", "min_speakers", "max_speakers", "embedding_model", "overlap_margin"])]
     pub no_diarize: bool,
+    /// Which diarizer tells the speakers apart (implies --diarize). Default: `pyannote` when
+    /// this build has the `pyannote` feature and `overtalk models install pyannote` was run
+    /// and no GE2E-only flag (--vad, --num/min/max-speakers, --embedding-model,
+    /// --overlap-margin) is given, else `ge2e`.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub diarizer: Option<DiarizerChoice>,
     /// Exactly this many speakers (implies --diarize). (`--speakers` renames speakers.)
     #[arg(long, value_name = "N", conflicts_with_all = ["min_speakers", "max_speakers"])]
     pub num_speakers: Option<usize>,
@@ -52,10 +58,23 @@ pub struct DiarizeArgs {
     pub overlap_margin: Option<f32>,
 }
 
+/// The diarizers `--diarizer` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiarizerChoice {
+    /// pyannote community-1 style, through speakrs (segmentation-3.0, WeSpeaker ResNet34,
+    /// PLDA + VBx; overlap modelled). Needs the `pyannote` feature and `overtalk models install
+    /// pyannote`.
+    Pyannote,
+    /// GE2E embeddings, clustering and resegmentation (`overtalk models install ge2e`); works
+    /// offline from a PyPI wheel.
+    Ge2e,
+}
+
 impl DiarizeArgs {
     /// Whether any flag asks for diarization explicitly.
     pub fn wanted(&self) -> bool {
         self.diarize
+            || self.diarizer.is_some()
             || self.num_speakers.is_some()
             || self.min_speakers.is_some()
             || self.max_speakers.is_some()
@@ -147,6 +166,60 @@ fn onnx_diarizer(path: &Path, _options: DiarizeOptions) -> Result<Box<dyn Diariz
     )
 }
 
+/// The GE2E pipeline (`--embedding-model`, else the installed encoder), or voice activity
+/// only, with a warning, when no encoder is installed.
+fn ge2e_diarizer(
+    args: &DiarizeArgs,
+    o: DiarizeOptions,
+    globals: Globals,
+) -> Result<Box<dyn Diarizer>> {
+    Ok(match &args.embedding_model {
+        Some(p) => {
+            if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("onnx")) {
+                onnx_diarizer(p, o)?
+            } else {
+                Box::new(Ge2eDiarizer::from_file(p, o)?)
+            }
+        }
+        None => {
+            let p = ge2e_path(&model_dir()?);
+            if p.exists() {
+                Box::new(Ge2eDiarizer::from_file(&p, o).with_context(|| {
+                    "the installed speaker model does not load; run `overtalk models install` again"
+                })?)
+            } else {
+                if !globals.quiet {
+                    eprintln!(
+                        "overtalk: warning: no speaker model at {} (run `overtalk models install`); \
+                         falling back to voice activity only: all speech is one speaker",
+                        p.display()
+                    );
+                }
+                Box::new(VadOnlyDiarizer { vad: o.vad, binarize: o.binarize })
+            }
+        }
+    })
+}
+
+/// The speakrs pipeline from the installation in `dir` (`<model dir>/pyannote`).
+#[cfg(feature = "pyannote")]
+fn pyannote_diarizer(dir: &Path) -> Result<Box<dyn Diarizer>> {
+    let d = overtalk_audio::diarize::pyannote::PyannoteDiarizer::load(dir)
+        .context("loading the pyannote diarizer")?;
+    Ok(Box::new(d))
+}
+
+/// Without the `pyannote` feature `--diarizer pyannote` is refused with how to get a build
+/// that has it.
+#[cfg(not(feature = "pyannote"))]
+fn pyannote_diarizer(_dir: &Path) -> Result<Box<dyn Diarizer>> {
+    bail!(
+        "--diarizer pyannote needs a build with the `pyannote` feature \
+         (cargo install --path crates/overtalk-cli --features pyannote); \
+         or use --diarizer ge2e"
+    )
+}
+
 /// Diarizes `audio`: who spoke when, as a corpus of one recording (`recording_id`, default the
 /// file name without its extension), and the method and parameters that produced it.
 ///
@@ -179,31 +252,35 @@ pub fn diarize(
     };
     o.count = args.count()?;
     o.overlap_margin = args.overlap_margin()?;
-    let diarizer: Box<dyn Diarizer> = match &args.embedding_model {
-        Some(p) => {
-            if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("onnx")) {
-                onnx_diarizer(p, o)?
-            } else {
-                Box::new(Ge2eDiarizer::from_file(p, o)?)
+    let ge2e_only = vad_chosen
+        || args.num_speakers.is_some()
+        || args.min_speakers.is_some()
+        || args.max_speakers.is_some()
+        || args.embedding_model.is_some()
+        || args.overlap_margin.is_some();
+    let use_pyannote = match args.diarizer {
+        Some(DiarizerChoice::Pyannote) => {
+            if ge2e_only {
+                bail!(
+                    "--diarizer pyannote takes none of --vad, --vad-model, --num-speakers, \
+                     --min-speakers, --max-speakers, --embedding-model, --overlap-margin \
+                     (speakrs finds speech, overlap and the number of speakers itself); \
+                     they apply to --diarizer ge2e"
+                );
             }
+            true
         }
+        Some(DiarizerChoice::Ge2e) => false,
         None => {
-            let p = ge2e_path(&model_dir()?);
-            if p.exists() {
-                Box::new(Ge2eDiarizer::from_file(&p, o).with_context(|| {
-                    "the installed speaker model does not load; run `overtalk models install` again"
-                })?)
-            } else {
-                if !globals.quiet {
-                    eprintln!(
-                        "overtalk: warning: no speaker model at {} (run `overtalk models install`); \
-                         falling back to voice activity only: all speech is one speaker",
-                        p.display()
-                    );
-                }
-                Box::new(VadOnlyDiarizer { vad: o.vad, binarize: o.binarize })
-            }
+            cfg!(feature = "pyannote")
+                && !ge2e_only
+                && overtalk_audio::diarize::pyannote::is_installed(&model_dir()?)
         }
+    };
+    let diarizer: Box<dyn Diarizer> = if use_pyannote {
+        pyannote_diarizer(&overtalk_audio::diarize::pyannote::installed_dir(&model_dir()?))?
+    } else {
+        ge2e_diarizer(args, o, globals)?
     };
     let mut stream = diarizer.stream();
     let samples = stream_16k(decoder, audio, &mut stream, globals)?;

@@ -11,4 +11,5 @@ mod detect;
 mod info;
 mod misc;
 mod paragraphs;
+mod pyannote;
 mod words;

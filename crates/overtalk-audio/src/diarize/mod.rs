@@ -31,6 +31,7 @@ pub mod embed;
 pub mod models;
 #[cfg(feature = "onnx")]
 pub mod onnx_embed;
+pub mod pyannote;
 pub mod reseg;
 
 use std::collections::BTreeSet;

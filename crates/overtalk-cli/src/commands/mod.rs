@@ -6,6 +6,7 @@ pub mod detect;
 pub mod generate;
 pub mod info;
 pub mod models;
+pub mod models_pyannote;
 pub mod report;
 pub mod schema;
 pub mod score;

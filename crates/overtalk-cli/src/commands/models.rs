@@ -11,6 +11,7 @@ use overtalk_audio::diarize::models::{
     PRETRAINED_SHA256, RESEMBLYZER_PACKAGE, RESEMBLYZER_VERSION, RESEMBLYZER_WHEEL_SHA256,
     SILERO_ONNX_SHA256, SILERO_PACKAGE, SILERO_VERSION, SILERO_WHEEL_SHA256,
 };
+use overtalk_audio::diarize::pyannote::{self, PYANNOTE_REPOSITORY, PYANNOTE_REVISION};
 
 use crate::{Globals, Outcome};
 
@@ -23,12 +24,16 @@ use crate::{Globals, Outcome};
 /// `silero_vad_16k_sequence.onnx` from the silero-vad 6.2.3 wheel on PyPI (MIT), stored as
 /// shipped; running it needs overtalk built with the `onnx` feature. Each wheel is fetched with
 /// `pip download --no-deps` (or taken from `--wheel`), and the wheel and the model file are
-/// checked against pinned SHA-256 hashes. Models are stored in the model directory:
+/// checked against pinned SHA-256 hashes. `pyannote` is the nine files the speakrs pipeline
+/// loads (segmentation-3.0, WeSpeaker ResNet34, PLDA; from avencera/speakrs-models on Hugging
+/// Face at a pinned revision), downloaded with curl or taken from `--from DIR`, checked and
+/// stored in `pyannote/`; it is installed only when named, and running it needs overtalk built
+/// with the `pyannote` feature. Models are stored in the model directory:
 /// `$OVERTALK_MODEL_DIR`, else the user data directory (`~/.local/share/overtalk/models` on
 /// Linux).
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  overtalk models install\n  overtalk models install silero\n  overtalk models install --wheel Resemblyzer-0.1.4-py3-none-any.whl\n  overtalk models install silero --wheel silero_vad-6.2.3-py3-none-any.whl\n  overtalk models list"
+    after_help = "Examples:\n  overtalk models install\n  overtalk models install silero\n  overtalk models install pyannote\n  overtalk models install pyannote --from DIR\n  overtalk models install --wheel Resemblyzer-0.1.4-py3-none-any.whl\n  overtalk models install silero --wheel silero_vad-6.2.3-py3-none-any.whl\n  overtalk models list"
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -42,15 +47,22 @@ enum Model {
     Ge2e,
     /// The Silero VAD v6 sequence model (silero-vad 6.2.3), for `--vad silero`.
     Silero,
+    /// The files of the speakrs pyannote pipeline (avencera/speakrs-models), for
+    /// `--diarizer pyannote`.
+    Pyannote,
 }
 
 impl Model {
+    /// What `install` without a name installs.
     const ALL: [Model; 2] = [Model::Ge2e, Model::Silero];
+    /// What `list` shows.
+    const LISTED: [Model; 3] = [Model::Ge2e, Model::Silero, Model::Pyannote];
 
     fn name(self) -> &'static str {
         match self {
             Model::Ge2e => "ge2e",
             Model::Silero => "silero",
+            Model::Pyannote => "pyannote",
         }
     }
 
@@ -59,6 +71,7 @@ impl Model {
         match self {
             Model::Ge2e => format!("{RESEMBLYZER_PACKAGE}=={RESEMBLYZER_VERSION}"),
             Model::Silero => format!("{SILERO_PACKAGE}=={SILERO_VERSION}"),
+            Model::Pyannote => format!("{PYANNOTE_REPOSITORY}@{PYANNOTE_REVISION}"),
         }
     }
 
@@ -66,6 +79,7 @@ impl Model {
         match self {
             Model::Ge2e => RESEMBLYZER_WHEEL_SHA256,
             Model::Silero => SILERO_WHEEL_SHA256,
+            Model::Pyannote => "",
         }
     }
 
@@ -73,6 +87,7 @@ impl Model {
         match self {
             Model::Ge2e => ge2e_path(dir),
             Model::Silero => silero_path(dir),
+            Model::Pyannote => pyannote::installed_dir(dir).join(pyannote::MANIFEST_FILE),
         }
     }
 
@@ -80,6 +95,9 @@ impl Model {
         Ok(match self {
             Model::Ge2e => install_ge2e_from_wheel(wheel, dir)?,
             Model::Silero => install_silero_from_wheel(wheel, dir)?,
+            Model::Pyannote => bail!(
+                "pyannote is not shipped as a wheel; use `overtalk models install pyannote` or `--from DIR`"
+            ),
         })
     }
 
@@ -92,6 +110,11 @@ impl Model {
             Model::Silero => {
                 format!("from {SILERO_PACKAGE} {SILERO_VERSION}, SHA-256 {SILERO_ONNX_SHA256}")
             }
+            Model::Pyannote => format!(
+                "{} files of {PYANNOTE_REPOSITORY} at {PYANNOTE_REVISION}, SHA-256 in {}",
+                pyannote::PYANNOTE_FILES.len(),
+                pyannote::MANIFEST_FILE
+            ),
         }
     }
 
@@ -112,6 +135,10 @@ impl Model {
         match self {
             Model::Ge2e => Ok(Ge2eWeights::load(path).err().map(|e| e.to_string())),
             Model::Silero => check_silero(path),
+            Model::Pyannote => Ok(path
+                .parent()
+                .and_then(|d| pyannote::verify_installed(d).err())
+                .map(|e| e.to_string())),
         }
     }
 }
@@ -144,6 +171,10 @@ enum Action {
         /// Store the models here instead of the model directory.
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
+        /// pyannote only: take the files from this directory (fetched by hand) instead of
+        /// downloading them.
+        #[arg(long, value_name = "DIR", conflicts_with = "wheel")]
+        from: Option<PathBuf>,
     },
     /// Show which models are installed and whether they load.
     List {
@@ -176,7 +207,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                 None => models::model_dir()?,
             };
             let mut all_ok = true;
-            for m in Model::ALL {
+            for m in Model::LISTED {
                 let p = m.path(&dir);
                 if !p.exists() {
                     outln!(
@@ -203,11 +234,14 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             }
             Ok(if all_ok { Outcome::Ok } else { Outcome::Partial })
         }
-        Action::Install { models: mut wanted, wheel, dir } => {
+        Action::Install { models: mut wanted, wheel, dir, from } => {
             let dir = match dir {
                 Some(d) => d,
                 None => models::model_dir()?,
             };
+            if from.is_some() && wanted != [Model::Pyannote] {
+                bail!("--from installs the pyannote files: `overtalk models install pyannote --from DIR`");
+            }
             if let Some(w) = &wheel {
                 let model = match (wanted.as_slice(), Model::of_wheel(w)) {
                     ([m], _) => *m,
@@ -230,6 +264,9 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             }
             for m in once {
                 let out = match &wheel {
+                    _ if m == Model::Pyannote => {
+                        super::models_pyannote::install(from.as_deref(), &dir, globals)?
+                    }
                     Some(w) => m.install_from_wheel(w, &dir)?,
                     None => {
                         let tmp = std::env::temp_dir().join(format!(
@@ -258,6 +295,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
 fn usable_note(m: Model) -> &'static str {
     if m == Model::Silero && cfg!(not(feature = "onnx")) {
         "\t(file verified; running it needs a build with the `onnx` feature)"
+    } else if m == Model::Pyannote && cfg!(not(feature = "pyannote")) {
+        "\t(files verified; running them needs a build with the `pyannote` feature)"
     } else {
         ""
     }
