@@ -15,7 +15,7 @@ fn example(name: &str) -> String {
 #[test]
 fn the_bundled_example_directory_gives_one_result_per_file() {
     let dir = Dir::new();
-    let out = dir.run(&["analyze", &example(""), "--format", "json"]).ok();
+    let out = dir.run(&["analyze", &example(""), "--format", "json", "--classifier", "rules"]).ok();
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let convs = v["conversations"].as_array().unwrap();
     let labels: Vec<&str> = convs.iter().map(|c| c["recording"].as_str().unwrap()).collect();
@@ -25,12 +25,13 @@ fn the_bundled_example_directory_gives_one_result_per_file() {
     let rttm = &convs[0]["conversation"]["counts"];
     assert_eq!((rttm["interruptions"].as_u64(), rttm["backchannels"].as_u64()), (Some(3), Some(2)));
     assert_eq!(v["corpus"]["recordings"], 2);
-    let table = dir.run(&["analyze", &example("")]).ok();
+    let table = dir.run(&["analyze", &example(""), "--classifier", "rules"]).ok();
     assert!(
         table.contains("Husband      timing") && table.contains("Husband      text"),
         "{table}"
     );
     assert!(table.contains("parameters (preset default)"), "{table}");
+    assert!(table.contains("decided by: rules (the structural definitions"), "{table}");
 }
 
 #[test]
