@@ -283,8 +283,8 @@ impl Calibrated {
         let mut probs = Vec::with_capacity(spurts.len());
         let mut tags = Vec::with_capacity(spurts.len());
         let mut x = Vec::new();
-        for i in 0..spurts.len() {
-            let words = spurts[i].has_tokens;
+        for (i, s) in spurts.iter().enumerate() {
+            let words = s.has_tokens;
             let Some(m) = self.bc[usize::from(words)] else {
                 probs.push(0.0);
                 tags.push(false);
