@@ -50,3 +50,34 @@ fn jsonl_gives_one_line_per_conversation_and_csv_the_onsets() {
     assert_eq!(lines.next(), Some("recording,speaker,time,holder,class,outcome,ferguson,partner,dist_to_completion,holder_remaining"));
     assert_eq!(lines.next(), Some("red-carpet,Interviewer,0,,opening,floor_taken,,,,"));
 }
+
+/// The calibrated classifier (the default) changes the counts of the example and says so; the
+/// rules carry no probabilities.
+#[test]
+fn calibrated_classifier_is_the_default_and_names_itself() {
+    let dir = Dir::new();
+    let counts = |args: &[&str]| {
+        let out = dir.run(args).ok();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let c = &v["conversation"]["counts"];
+        (c["interruptions"].as_u64(), c["successful"].as_u64(), c["backchannels"].as_u64(), v)
+    };
+    let rttm = example("red-carpet.rttm");
+    let (i, s, b, v) = counts(&["analyze", &rttm, "--format", "json"]);
+    assert_eq!((i, s, b), (Some(6), Some(5), Some(1)));
+    assert_eq!(v["params"]["classifier"], "calibrated");
+    assert!(v["talkspurts"][0]["p_backchannel"].is_f64());
+    let (i, s, b, v) = counts(&["analyze", &rttm, "--format", "json", "--classifier", "rules"]);
+    assert_eq!((i, s, b), (Some(3), Some(3), Some(2)));
+    assert!(v["talkspurts"][0]["p_backchannel"].is_null());
+    let table = dir.run(&["analyze", &rttm, "--decision-horizon", "500"]).ok();
+    assert!(
+        table.contains(
+            "decided by: calibrated (fitted on human labels, §5.8; decision horizon 500 ms)"
+        ),
+        "{table}"
+    );
+    let bad = dir.run(&["analyze", &rttm, "--decision-horizon", "750"]);
+    assert_ne!(bad.code(), 0);
+    assert!(bad.stderr().contains("decision_horizon = 750 ms"), "{}", bad.stderr());
+}
