@@ -15,7 +15,7 @@ fn example(name: &str) -> String {
 #[test]
 fn the_bundled_example_directory_gives_one_result_per_file() {
     let dir = Dir::new();
-    let out = dir.run(&["analyze", &example(""), "--format", "json"]).ok();
+    let out = dir.run(&["analyze", &example(""), "--format", "json", "--classifier", "rules"]).ok();
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let convs = v["conversations"].as_array().unwrap();
     let labels: Vec<&str> = convs.iter().map(|c| c["recording"].as_str().unwrap()).collect();
@@ -25,12 +25,13 @@ fn the_bundled_example_directory_gives_one_result_per_file() {
     let rttm = &convs[0]["conversation"]["counts"];
     assert_eq!((rttm["interruptions"].as_u64(), rttm["backchannels"].as_u64()), (Some(3), Some(2)));
     assert_eq!(v["corpus"]["recordings"], 2);
-    let table = dir.run(&["analyze", &example("")]).ok();
+    let table = dir.run(&["analyze", &example(""), "--classifier", "rules"]).ok();
     assert!(
         table.contains("Husband      timing") && table.contains("Husband      text"),
         "{table}"
     );
     assert!(table.contains("parameters (preset default)"), "{table}");
+    assert!(table.contains("decided by: rules (the structural definitions"), "{table}");
 }
 
 #[test]
@@ -200,4 +201,36 @@ fn tiers_and_ignore_tiers_choose_the_speakers_of_a_textgrid() {
     assert_eq!(speakers(rttm(&[])), ["ann", "bob"]);
     assert_eq!(speakers(rttm(&["--ignore-tiers", "b*"])), ["ann"]);
     assert_eq!(speakers(rttm(&["--tiers", "bob,phones"])), ["bob", "phones"]);
+}
+
+/// The calibrated classifier (the default) changes the counts of the example and says so; the
+/// rules carry no probabilities.
+#[test]
+fn calibrated_classifier_is_the_default_and_names_itself() {
+    let dir = Dir::new();
+    let counts = |args: &[&str]| {
+        let out = dir.run(args).ok();
+        let all: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let v = all["conversations"][0].clone();
+        let c = &v["conversation"]["counts"];
+        (c["interruptions"].as_u64(), c["successful"].as_u64(), c["backchannels"].as_u64(), v)
+    };
+    let rttm = example("red-carpet.rttm");
+    let (i, s, b, v) = counts(&["analyze", &rttm, "--format", "json"]);
+    assert_eq!((i, s, b), (Some(6), Some(5), Some(1)));
+    assert_eq!(v["params"]["classifier"], "calibrated");
+    assert!(v["talkspurts"][0]["p_backchannel"].is_f64());
+    let (i, s, b, v) = counts(&["analyze", &rttm, "--format", "json", "--classifier", "rules"]);
+    assert_eq!((i, s, b), (Some(3), Some(3), Some(2)));
+    assert!(v["talkspurts"][0]["p_backchannel"].is_null());
+    let table = dir.run(&["analyze", &rttm, "--decision-horizon", "500"]).ok();
+    assert!(
+        table.contains(
+            "decided by: calibrated (fitted on human labels, §5.8; decision horizon 500 ms)"
+        ),
+        "{table}"
+    );
+    let bad = dir.run(&["analyze", &rttm, "--decision-horizon", "750"]);
+    assert_ne!(bad.code(), 0);
+    assert!(bad.stderr().contains("decision_horizon = 750 ms"), "{}", bad.stderr());
 }

@@ -5,6 +5,7 @@
 
 mod util;
 
+mod agreement;
 mod analyze;
 mod convert;
 mod detect;

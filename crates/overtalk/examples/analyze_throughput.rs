@@ -2,7 +2,7 @@
 //! a number of times on one thread and prints throughput as JSON: recordings, segments,
 //! seconds, segments/s; the best pass is reported.
 //!
-//! `cargo run --release --example analyze_throughput -- [--repeat N] [--preset NAME] FILE…`
+//! `cargo run --release --example analyze_throughput -- [--repeat N] [--preset NAME] [--classifier rules|calibrated] FILE…`
 //!
 //! The files are loaded into memory first, so the figure is parsing, model building and the
 //! whole analysis (S1–S9 with default parameters, or the named preset), not disk speed.
@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use overtalk::analysis::{analyze, Params, Preset};
+use overtalk::analysis::{analyze, Classifier, Params, Preset};
 use overtalk::format::{read_bytes, ReadOptions};
 
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -31,6 +31,14 @@ pub fn main() -> Result<(), Box<dyn std::error::Error>> {
             "pure-jf" => Preset::PureJf,
             other => return Err(format!("unknown preset {other}").into()),
         });
+        args.drain(i..i + 2);
+    }
+    if let Some(i) = args.iter().position(|a| a == "--classifier") {
+        params.classifier = match args.get(i + 1).map(String::as_str) {
+            Some("rules") => Classifier::Rules,
+            Some("calibrated") => Classifier::Calibrated,
+            _ => return Err("--classifier rules|calibrated".into()),
+        };
         args.drain(i..i + 2);
     }
     let files: Vec<(String, Vec<u8>)> = args

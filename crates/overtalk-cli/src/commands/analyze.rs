@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use overtalk::analysis::intervals::{HeKind, Layer};
 use overtalk::analysis::result::Mode;
-use overtalk::analysis::{self, Analysis, Params, Preset};
+use overtalk::analysis::{self, Analysis, Classifier, Params, Preset};
 use overtalk::Transcript;
 use serde::Serialize;
 
@@ -61,6 +61,15 @@ pub(crate) struct AnalysisArgs {
     /// Ignore words and text: judge completion and backchannels by timing only.
     #[arg(long)]
     timing_only: bool,
+    /// What decides backchannels and interruptions: `rules` (the rule book's structural
+    /// definitions, §5.4) or `calibrated` (the classifier fitted on human labels, §5.8, with a
+    /// probability per event). Default: calibrated.
+    #[arg(long, value_name = "CLASSIFIER", value_parser = ["rules", "calibrated"])]
+    classifier: Option<String>,
+    /// With `--classifier calibrated`: decide each event from evidence up to this long after
+    /// its onset (250, 500 or 1000 ms; default: unbounded).
+    #[arg(long, value_name = "MS")]
+    decision_horizon: Option<i64>,
     #[command(flatten)]
     p: Box<ParamFlags>,
     #[command(flatten)]
@@ -236,6 +245,11 @@ impl AnalysisArgs {
     }
 }
 
+/// The classifier when neither `--classifier` nor the config names one: calibrated, which
+/// agrees with people better on the MRDA val split in text and timing-only mode
+/// (docs/agreement.md).
+const DEFAULT_CLASSIFIER: Classifier = Classifier::Calibrated;
+
 fn resolve_params(args: &AnalysisArgs) -> Result<Params> {
     let mut preset = Preset::parse(&args.preset).context("unknown preset")?;
     let mut table = toml::Table::new();
@@ -250,10 +264,13 @@ fn resolve_params(args: &AnalysisArgs) -> Result<Params> {
                 .with_context(|| format!("{}: unknown preset {name:?}", path.display()))?;
         }
     }
-    let base = toml::Table::try_from(Params::preset(preset)).context("encoding the preset")?;
+    let mut base_params = Params::preset(preset);
+    base_params.classifier = DEFAULT_CLASSIFIER;
+    let base = toml::Table::try_from(base_params).context("encoding the preset")?;
     let mut merged = base;
     for (k, v) in table {
-        if !merged.contains_key(&k) {
+        // `decision_horizon` is unset (unbounded) in the base, so absent from its table.
+        if !merged.contains_key(&k) && k != "decision_horizon" {
             bail!(
                 "{}: unknown parameter {k:?}",
                 args.config.as_deref().map(|p| p.display().to_string()).unwrap_or_default()
@@ -298,6 +315,17 @@ fn resolve_params(args: &AnalysisArgs) -> Result<Params> {
     );
     if !f.ignore_label.is_empty() {
         p.ignore_labels = f.ignore_label.clone();
+    }
+    match args.classifier.as_deref() {
+        Some("rules") => p.classifier = Classifier::Rules,
+        Some("calibrated") => p.classifier = Classifier::Calibrated,
+        _ => {}
+    }
+    if args.decision_horizon.is_some() {
+        p.decision_horizon = args.decision_horizon;
+    }
+    if p.decision_horizon.is_some() && p.classifier != Classifier::Calibrated {
+        bail!("--decision-horizon applies to --classifier calibrated only");
     }
     p.validate()?;
     Ok(p)
@@ -956,6 +984,7 @@ fn render_params(
         p.bc_pre_silence, p.bc_post_silence, p.bc_context, p.bc_resume_window, p.min_floor_solo, p.terminal_window,
         p.simul_start_tol, p.silent_int_max_gap, p.long_silence, p.bc_counts_as_talk, p.laughter_is_floor, p.bc_lexicon.len()
     )?;
+    writeln!(out, "{bullet}backchannels and interruptions decided by: {}", classifier_note(p))?;
     if let Some(method) = detection {
         writeln!(out, "{bullet}speech detected from the recording: {method}")?;
     }
@@ -1043,6 +1072,19 @@ fn render_estimated_rest(
         writeln!(out, "{bullet}{}: {} ({})", rule.rule, rule.description, rule.basis)?;
     }
     render_params(r, preset, detection, bullet, out)
+}
+
+/// Which classifier produced the backchannel and interruption counts, in words.
+pub(crate) fn classifier_note(p: &Params) -> String {
+    match p.classifier {
+        Classifier::Rules => {
+            "rules (the structural definitions, conversation-metrics.md §5.4)".to_owned()
+        }
+        Classifier::Calibrated => format!(
+            "calibrated (fitted on human labels, §5.8; decision horizon {})",
+            p.decision_horizon.map_or("unbounded".to_owned(), |h| format!("{h} ms"))
+        ),
+    }
 }
 
 /// One line per detected recording, `label: method`, for the report's record of its inputs.

@@ -181,6 +181,8 @@ fn ratio(a: i64, b: i64) -> Option<f64> {
 
 /// Everything the stages produced, borrowed for assembly.
 pub struct Stages<'a> {
+    /// The calibrated classifier's probabilities (`None` under the rules).
+    pub calibrated: Option<&'a super::calibrated::Decisions>,
     /// Parameters.
     pub params: &'a Params,
     /// Speaker names.
@@ -448,12 +450,12 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             clamped_words: st.clamped_words,
             warnings,
         },
-        talkspurts: out_spurts(st.spurts, &shared),
+        talkspurts: out_spurts(st.spurts, &shared, st.calibrated),
         joint,
         he: out_he(st.he, &shared),
         transfers: out_transfers(st.transfers, &shared),
         turns: out_turns(st.turns, &shared),
-        onsets: out_onsets(st.onsets, &shared),
+        onsets: out_onsets(st.onsets, &shared, st.calibrated),
         speakers,
         pairs,
         conversation: ConversationOut {
@@ -643,15 +645,21 @@ fn he_stats(st_he: &[HeInterval], p: &Params) -> ((usize, usize, usize), usize, 
 }
 
 /// The talkspurts of the result.
-fn out_spurts(spurts: &[Talkspurt], shared: &[Name]) -> Vec<TalkspurtOut> {
+fn out_spurts(
+    spurts: &[Talkspurt],
+    shared: &[Name],
+    calibrated: Option<&super::calibrated::Decisions>,
+) -> Vec<TalkspurtOut> {
     spurts
         .iter()
-        .map(|s| TalkspurtOut {
+        .enumerate()
+        .map(|(i, s)| TalkspurtOut {
             speaker: shared[s.speaker].clone(),
             start: s.start,
             end: s.end,
             n_tokens: s.n_words(),
             is_backchannel: s.backchannel,
+            p_backchannel: calibrated.and_then(|c| c.p_backchannel.get(i).copied()),
         })
         .collect()
 }
@@ -696,11 +704,19 @@ fn out_turns(turns: &[TurnRec], shared: &[Name]) -> Vec<TurnOut> {
 }
 
 /// The onsets of the result.
-fn out_onsets(onsets: &[OnsetRec], shared: &[Name]) -> Vec<OnsetOut> {
+fn out_onsets(
+    onsets: &[OnsetRec],
+    shared: &[Name],
+    calibrated: Option<&super::calibrated::Decisions>,
+) -> Vec<OnsetOut> {
     let name = |i: usize| shared[i].clone();
+    let p = |k: usize, j: usize| {
+        calibrated.and_then(|c| c.p_onset.get(k).copied().flatten()).map(|p| p[j])
+    };
     onsets
         .iter()
-        .map(|o| OnsetOut {
+        .enumerate()
+        .map(|(k, o)| OnsetOut {
             speaker: name(o.speaker),
             time: o.time,
             holder: o.holder.map(name),
@@ -710,6 +726,8 @@ fn out_onsets(onsets: &[OnsetRec], shared: &[Name]) -> Vec<OnsetOut> {
             partner: o.partner.map(name),
             dist_to_completion: o.dist_to_completion,
             holder_remaining: o.holder_remaining,
+            p_interruption: p(k, 0),
+            p_failed_attempt: p(k, 1),
         })
         .collect()
 }

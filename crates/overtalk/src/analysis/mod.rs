@@ -24,6 +24,7 @@
 //! ```
 
 pub mod backchannel;
+pub mod calibrated;
 pub mod claims;
 pub mod dyad;
 pub mod floor;
@@ -38,7 +39,7 @@ pub mod rules;
 pub mod talkspurt;
 pub mod turns;
 
-pub use params::{Params, Preset};
+pub use params::{Classifier, Params, Preset};
 pub use result::{Analysis, SCHEMA_VERSION};
 
 use crate::error::Result;
@@ -109,8 +110,16 @@ fn analyze_times(transcript: &Transcript, params: &Params) -> Result<Analysis> {
         params.latch_tolerance,
         &mut he,
     );
-    // S5
-    backchannel::tag(&mut sp.spurts, n, params);
+    // S5 (rules) or S5′ (calibrated, §5.8)
+    let calibrated = match params.classifier {
+        Classifier::Rules => None,
+        Classifier::Calibrated => Some(calibrated::Calibrated::load(params.decision_horizon)?),
+    };
+    let mut decisions = calibrated::Decisions::default();
+    match &calibrated {
+        Some(c) => decisions.p_backchannel = c.tag_backchannels(&mut sp.spurts, n, params),
+        None => backchannel::tag(&mut sp.spurts, n, params),
+    }
     let spurts = &sp.spurts;
     // S4' (floor layer)
     let floor_joint = joint::joint_timeline(spurts, |s| s.floor);
@@ -131,7 +140,11 @@ fn analyze_times(transcript: &Transcript, params: &Params) -> Result<Analysis> {
     let span_end = spurts.iter().map(|s| s.end).max().unwrap_or(0);
     let (turns, transfers) = turns::turns(spurts, &floor_by, &claims, span_end);
     // S8
-    let onsets = onsets::classify(spurts, &floor_by, &floor_order, &claims, params);
+    let mut onsets = onsets::classify(spurts, &floor_by, &floor_order, &claims, params);
+    // S8′ (calibrated, §5.8)
+    if let Some(c) = &calibrated {
+        decisions.p_onset = c.relabel_onsets(spurts, n, params, &mut onsets);
+    }
     let verbal =
         claims::find(spurts, &onsets, &params.verbal_claim_phrases, params.verbal_claim_window);
     // S9
@@ -149,5 +162,58 @@ fn analyze_times(transcript: &Transcript, params: &Params) -> Result<Analysis> {
         same_speaker_overlaps: sp.same_speaker_overlaps,
         clamped_words: norm.clamped_words,
         talk_unbridged: &sp.talk_unbridged,
+        calibrated: calibrated.is_some().then_some(&decisions),
     }))
+}
+
+/// Feature rows for fitting the calibrated classifier (`scripts/calibrate/train.py`): the
+/// talkspurts and onsets as [`analyze`] makes them under `params` (a backchannel model already
+/// in the model file is applied when `params.classifier` is calibrated; onsets keep the rule
+/// classes), each with its feature vector at `params.decision_horizon`. Not a stable API.
+#[doc(hidden)]
+pub fn calibration_rows(transcript: &Transcript, params: &Params) -> Result<CalibrationRows> {
+    params.validate()?;
+    let norm = normalise::normalise(transcript, &params.ignore_labels, params.min_segment);
+    let n = norm.speakers.len();
+    let mut sp = talkspurt::talkspurts(&norm.segments, n, params.bridge_pause);
+    let c = calibrated::Calibrated::load_partial(params.decision_horizon)?;
+    if params.classifier == Classifier::Calibrated && c.has_backchannel_model() {
+        c.tag_backchannels(&mut sp.spurts, n, params);
+    } else {
+        backchannel::tag(&mut sp.spurts, n, params);
+    }
+    let spurts = &sp.spurts;
+    let floor_order: Vec<usize> = (0..spurts.len()).filter(|&i| spurts[i].floor).collect();
+    let floor_by = backchannel::by_speaker(spurts, n, true);
+    let claims = floor::claims(
+        floor_order.iter().map(|&i| (i, spurts[i].speaker, spurts[i].start, spurts[i].end)),
+        params.min_floor_solo,
+    )?;
+    let onsets = onsets::classify(spurts, &floor_by, &floor_order, &claims, params);
+    let (spurt_x, onset_x) = calibrated::training_rows(spurts, n, params, &onsets);
+    Ok(CalibrationRows {
+        speakers: norm.speakers,
+        spurts: spurts
+            .iter()
+            .zip(spurt_x)
+            .map(|(s, x)| (s.speaker, s.start, s.end, s.backchannel, s.has_tokens, x))
+            .collect(),
+        onsets: onsets
+            .into_iter()
+            .zip(onset_x)
+            .map(|(o, x)| (o.speaker, o.time, o.class, o.outcome, spurts[o.spurt].has_tokens, x))
+            .collect(),
+    })
+}
+
+/// What [`calibration_rows`] returns.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct CalibrationRows {
+    /// Speaker names (indices below).
+    pub speakers: Vec<String>,
+    /// Per talkspurt: speaker, start, end, tagged backchannel, has words, features.
+    pub spurts: Vec<(usize, i64, i64, bool, bool, Vec<f64>)>,
+    /// Per onset: speaker, time, class, outcome, has words, features (empty for an opening).
+    pub onsets: Vec<(usize, i64, onsets::OnsetClass, onsets::Outcome, bool, Vec<f64>)>,
 }

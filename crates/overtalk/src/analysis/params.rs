@@ -88,6 +88,30 @@ impl Preset {
     }
 }
 
+/// Which definition decides backchannels and interruption classes (§5.8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Classifier {
+    /// The structural rules of §5.4 (S5 conditions 1–5, S8 rules 1–3): the published
+    /// definitions, exact on the worked examples W1–W6.
+    #[default]
+    Rules,
+    /// The classifier calibrated on human labels (ICSI MRDA, [`super::calibrated`]): decides
+    /// which talkspurts are backchannels and which onsets are interruptions, with a
+    /// probability per event. The rules still build the floor, the turns and the onsets.
+    Calibrated,
+}
+
+impl Classifier {
+    /// The CLI and JSON name (`rules`, `calibrated`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Classifier::Rules => "rules",
+            Classifier::Calibrated => "calibrated",
+        }
+    }
+}
+
 /// All analysis parameters (§5.2); durations in milliseconds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -147,6 +171,12 @@ pub struct Params {
     /// A verbal floor claim answers an onset by someone else whose talkspurt ended at most this
     /// long before the phrase (or is still running) (overtalk extension).
     pub verbal_claim_window: i64,
+    /// Which definition decides backchannels and interruptions (overtalk extension, §5.8).
+    pub classifier: Classifier,
+    /// The calibrated classifier decides each event from evidence up to this long after its
+    /// onset (`null`: the whole conversation). One of the fitted horizons: 250, 500, 1000 ms
+    /// (overtalk extension, §5.8).
+    pub decision_horizon: Option<i64>,
 }
 
 impl Default for Params {
@@ -180,6 +210,8 @@ impl Default for Params {
             ignore_labels: vec![String::new()],
             verbal_claim_phrases: strings(VERBAL_CLAIM_PHRASES),
             verbal_claim_window: 2000,
+            classifier: Classifier::Rules,
+            decision_horizon: None,
         }
     }
 }
@@ -238,6 +270,13 @@ impl Params {
         ] {
             if !(0.0..=1.0).contains(&v) {
                 return Err(Error::invalid(format!("parameter {name} must be in [0, 1], got {v}")));
+            }
+        }
+        if let Some(h) = self.decision_horizon {
+            if !super::calibrated::HORIZONS.contains(&Some(h)) {
+                return Err(Error::invalid(format!(
+                    "parameter decision_horizon = {h} ms has no fitted classifier: use 250, 500 or 1000 ms, or leave it unbounded"
+                )));
             }
         }
         Ok(())

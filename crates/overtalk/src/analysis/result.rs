@@ -87,7 +87,7 @@ pub struct Diagnostics {
 }
 
 /// One talkspurt.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TalkspurtOut {
     /// Speaker.
     pub speaker: Name,
@@ -99,6 +99,9 @@ pub struct TalkspurtOut {
     pub n_tokens: usize,
     /// Tagged as a backchannel.
     pub is_backchannel: bool,
+    /// Extension: the calibrated classifier's probability that this is a backchannel
+    /// (`null` under the rules, §5.8).
+    pub p_backchannel: Option<f64>,
 }
 
 /// One joint-timeline piece.
@@ -160,7 +163,7 @@ pub struct TurnOut {
 }
 
 /// One onset event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OnsetOut {
     /// Onset speaker.
     pub speaker: Name,
@@ -180,6 +183,12 @@ pub struct OnsetOut {
     pub dist_to_completion: Option<i64>,
     /// Holder's talkspurt end minus onset (rule 2).
     pub holder_remaining: Option<i64>,
+    /// Extension: the calibrated classifier's probability that the onset stops the holder
+    /// (`null` under the rules or for an opening, §5.8).
+    pub p_interruption: Option<f64>,
+    /// Extension: the calibrated classifier's probability that the onset is a failed attempt
+    /// (`null` under the rules or for an opening, §5.8).
+    pub p_failed_attempt: Option<f64>,
 }
 
 /// Interruption counts.

@@ -459,8 +459,12 @@ fn conversation_section(
     // Parameters and mode.
     let _ = write!(
         b,
-        "<h3>Parameters</h3><p class=\"note\">Preset: {}. Mode per speaker: {}.</p><dl class=\"params\">",
+        "<h3>Parameters</h3><p class=\"note\">Preset: {}. Backchannels and interruptions decided by: {}. Mode per speaker: {}.</p><dl class=\"params\">",
         escape(opts.preset.as_deref().unwrap_or("default")),
+        match r.params.classifier {
+            crate::analysis::Classifier::Rules => "the structural rules (§5.4)",
+            crate::analysis::Classifier::Calibrated => "the calibrated classifier (§5.8)",
+        },
         escape(
             &r.mode
                 .iter()

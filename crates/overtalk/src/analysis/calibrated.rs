@@ -1,0 +1,698 @@
+//! S5′ and S8′ — the classifier calibrated on human labels (§5.8, extension).
+//!
+//! The structural rules (S5 conditions 1–5, S8 rules 1–3) are the published definitions; people
+//! labelling real meetings disagree with them (docs/agreement.md). With
+//! [`Classifier::Calibrated`](super::params::Classifier) two logistic regressions, fitted on the
+//! ICSI MRDA train split by `scripts/calibrate/train.py`, replace two decisions:
+//!
+//! ```text
+//! S5′  every talkspurt      → p(backchannel)             ≥ threshold ⇒ backchannel (non-floor)
+//! S6–S8 the rules build the floor, the turns and the onsets from the floor talkspurts
+//! S8′  every onset (holder) → p(interruption), p(failed attempt), p(other)
+//!        interruption: `interruption` (holder talking) or `silent_interruption` (in silence)
+//!        failed attempt: `interruption` with outcome `floor_kept`
+//!        other: the rules' class, an `interruption` becoming `terminal_overlap` and a
+//!        `silent_interruption` becoming `smooth_switch`
+//! ```
+//!
+//! Features come from timing alone (durations, gaps, what the reference speaker — the floor
+//! holder for onsets — does after the onset, the last minute of talk) and, for talkspurts with
+//! words, from the words (count, cue share, first word, the holder's completion points). A
+//! trailing dash or em dash is never a feature (it encodes the human cut-off label). Every
+//! feature sees only evidence up to `decision_horizon` after the event's onset, so a live
+//! monitor can decide that long after an onset; one model is fitted per horizon in
+//! [`HORIZONS`]. Inference is a dot product and a softmax: deterministic, no allocation per
+//! event beyond the feature vector.
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use super::backchannel::by_speaker;
+use super::onsets::{OnsetClass, OnsetRec, Outcome};
+use super::params::Params;
+use super::talkspurt::Talkspurt;
+use crate::error::{Error, Result};
+
+/// The decision horizons with a fitted model (ms after the onset; `None`: unbounded).
+pub const HORIZONS: [Option<i64>; 4] = [Some(250), Some(500), Some(1000), None];
+
+/// The fitted parameters (written by `scripts/calibrate/train.py`).
+const MODEL_JSON: &str = include_str!("calibrated_model.json");
+
+/// Features available from timing alone, in vector order.
+pub const TIMING_FEATURES: &[&str] = &[
+    "dur",
+    "ended",
+    "pre_gap",
+    "post_gap",
+    "prev_own_dur",
+    "ref_talking",
+    "ref_elapsed",
+    "ref_gap",
+    "ref_remaining",
+    "ref_stops",
+    "ref_stops_early",
+    "ref_resumes",
+    "ref_overlap_share",
+    "others_talking",
+    "own_recent_count",
+    "own_recent_share",
+    "ref_recent_share",
+];
+
+/// Word features, appended to the timing features for talkspurts with words.
+pub const WORD_FEATURES: &[&str] = &[
+    "n_words",
+    "cue_share",
+    "first_cue",
+    "first_forbidden",
+    "all_cues",
+    "ref_terminal_before",
+    "ref_terminal_after",
+    "w_yeah",
+    "w_uh_huh",
+    "w_right",
+    "w_okay",
+    "w_oh",
+    "w_so",
+    "w_and",
+    "w_but",
+    "w_well",
+    "w_i",
+    "w_no",
+    "w_um_uh",
+    "w_what",
+];
+
+/// First words with their own feature (after `w_`), each a list of normalised spellings.
+const FIRST_WORDS: &[&[&str]] = &[
+    &["yeah", "yep", "yes", "yup"],
+    &["uh-huh", "mm-hmm", "mm-hm", "mhm", "mhmm", "mmhmm", "uhhuh", "hmm", "mm"],
+    &["right"],
+    &["okay", "ok"],
+    &["oh"],
+    &["so"],
+    &["and"],
+    &["but"],
+    &["well"],
+    &["i", "i'm"],
+    &["no"],
+    &["um", "uh"],
+    &["what"],
+];
+
+/// Look-back of the floor history features (ms).
+const RECENT: i64 = 60_000;
+/// Cap on every duration feature (ms): longer is "long".
+const CAP: i64 = 30_000;
+/// Tokens searched either side of the onset for the holder's completion points.
+const TOKEN_REACH: usize = 64;
+
+/// One fitted model: standardisation, then a softmax over `classes`.
+#[derive(Debug, Deserialize)]
+struct Fitted {
+    task: String,
+    mode: String,
+    horizon_ms: Option<i64>,
+    features: Vec<String>,
+    mean: Vec<f64>,
+    scale: Vec<f64>,
+    classes: Vec<String>,
+    coef: Vec<Vec<f64>>,
+    intercept: Vec<f64>,
+    /// Per class after the first: the probability at or above which the class is chosen.
+    thresholds: Vec<f64>,
+}
+
+/// The model file.
+#[derive(Debug, Deserialize)]
+struct ModelFile {
+    models: Vec<Fitted>,
+}
+
+impl Fitted {
+    /// Checks the shapes against the features this build computes.
+    fn check(&self) -> Result<()> {
+        let want = feature_names(self.task == "onset", self.mode == "text");
+        let k = self.classes.len();
+        let ok = self.features.iter().map(String::as_str).eq(want.iter().copied())
+            && self.mean.len() == want.len()
+            && self.scale.len() == want.len()
+            && self.scale.iter().all(|s| s.is_finite() && *s > 0.0)
+            && self.coef.len() == k
+            && self.coef.iter().all(|r| r.len() == want.len())
+            && self.intercept.len() == k
+            && self.thresholds.len() + 1 == k;
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::invalid(format!(
+                "calibrated model {}/{} (horizon {:?}) does not match this build's features",
+                self.task, self.mode, self.horizon_ms
+            )))
+        }
+    }
+
+    /// Class probabilities of one feature vector.
+    fn probabilities(&self, x: &[f64]) -> Vec<f64> {
+        let logits: Vec<f64> = self
+            .coef
+            .iter()
+            .zip(&self.intercept)
+            .map(|(w, b)| {
+                b + w
+                    .iter()
+                    .zip(x.iter().zip(self.mean.iter().zip(&self.scale)))
+                    .map(|(w, (x, (m, s)))| w * (x - m) / s)
+                    .sum::<f64>()
+            })
+            .collect();
+        let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let e: Vec<f64> = logits.iter().map(|l| (l - top).exp()).collect();
+        let z: f64 = e.iter().sum();
+        e.into_iter().map(|v| v / z).collect()
+    }
+
+    /// The chosen class index: the most probable class after the first whose probability
+    /// reaches its threshold, else 0.
+    fn decide(&self, p: &[f64]) -> usize {
+        let mut best = 0;
+        for (c, thr) in self.thresholds.iter().enumerate() {
+            let c = c + 1;
+            if p[c] >= *thr && (best == 0 || p[c] > p[best]) {
+                best = c;
+            }
+        }
+        best
+    }
+}
+
+/// The feature names of a model: timing, then words (text mode), for talkspurts or onsets.
+pub fn feature_names(onset: bool, words: bool) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = TIMING_FEATURES.to_vec();
+    if words {
+        v.extend_from_slice(WORD_FEATURES);
+    }
+    if onset {
+        v.extend_from_slice(&["simultaneous", "opening_like"]);
+    }
+    v
+}
+
+fn models() -> Result<&'static [Fitted]> {
+    static MODELS: OnceLock<std::result::Result<ModelFile, String>> = OnceLock::new();
+    let file = MODELS.get_or_init(|| {
+        let f: ModelFile =
+            serde_json::from_str(MODEL_JSON).map_err(|e| format!("calibrated model file: {e}"))?;
+        for m in &f.models {
+            m.check().map_err(|e| e.to_string())?;
+        }
+        Ok(f)
+    });
+    match file {
+        Ok(f) => Ok(&f.models),
+        Err(e) => Err(Error::invalid(e.clone())),
+    }
+}
+
+/// The four models of one horizon (backchannel and onset, timing and text).
+#[derive(Clone, Copy, Debug)]
+pub struct Calibrated {
+    horizon: Option<i64>,
+    bc: [Option<&'static Fitted>; 2],
+    onset: [Option<&'static Fitted>; 2],
+}
+
+/// The calibrated decisions, for the result (`p_backchannel`, `p_interruption`,
+/// `p_failed_attempt`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Decisions {
+    /// Per talkspurt: the probability that it is a backchannel.
+    pub p_backchannel: Vec<f64>,
+    /// Per onset: the probabilities of an interruption and of a failed attempt.
+    pub p_onset: Vec<Option<[f64; 2]>>,
+}
+
+impl Calibrated {
+    /// The models fitted for `horizon`; an error when the model file lacks any of them.
+    pub fn load(horizon: Option<i64>) -> Result<Calibrated> {
+        let c = Calibrated::load_partial(horizon)?;
+        if c.bc.iter().chain(&c.onset).any(Option::is_none) {
+            return Err(Error::invalid(format!(
+                "no calibrated classifier fitted for decision horizon {}",
+                horizon.map_or("unbounded".to_owned(), |h| format!("{h} ms"))
+            )));
+        }
+        Ok(c)
+    }
+
+    /// Whatever the model file has for `horizon` (training extracts features before the onset
+    /// models exist).
+    pub fn load_partial(horizon: Option<i64>) -> Result<Calibrated> {
+        let all = models()?;
+        let find = |task: &str, mode: &str| {
+            all.iter().find(|m| m.task == task && m.mode == mode && m.horizon_ms == horizon)
+        };
+        Ok(Calibrated {
+            horizon,
+            bc: [find("backchannel", "timing"), find("backchannel", "text")],
+            onset: [find("onset", "timing"), find("onset", "text")],
+        })
+    }
+
+    /// Whether a backchannel model is present (else S5 keeps the rules).
+    pub fn has_backchannel_model(&self) -> bool {
+        self.bc.iter().all(Option::is_some)
+    }
+
+    /// Whether an onset model is present (else S8 keeps the rules).
+    pub fn has_onset_model(&self) -> bool {
+        self.onset.iter().all(Option::is_some)
+    }
+
+    /// S5′: sets `backchannel` and `floor` on every talkspurt from the backchannel model;
+    /// returns the probabilities.
+    pub fn tag_backchannels(
+        &self,
+        spurts: &mut [Talkspurt],
+        n_speakers: usize,
+        p: &Params,
+    ) -> Vec<f64> {
+        let ctx = Context::new(spurts, n_speakers, p, self.horizon);
+        let mut probs = Vec::with_capacity(spurts.len());
+        let mut tags = Vec::with_capacity(spurts.len());
+        let mut x = Vec::new();
+        for (i, s) in spurts.iter().enumerate() {
+            let words = s.has_tokens;
+            let Some(m) = self.bc[usize::from(words)] else {
+                probs.push(0.0);
+                tags.push(false);
+                continue;
+            };
+            ctx.features(i, None, words, false, &mut x);
+            let pr = m.probabilities(&x);
+            tags.push(m.decide(&pr) == 1);
+            probs.push(pr[1]);
+        }
+        for (s, bc) in spurts.iter_mut().zip(tags) {
+            s.backchannel = bc;
+            s.floor = !(bc || (s.laughter && !p.laughter_is_floor));
+        }
+        probs
+    }
+
+    /// S8′: relabels the onsets from the onset model; returns per onset the probabilities of
+    /// an interruption and of a failed attempt.
+    pub fn relabel_onsets(
+        &self,
+        spurts: &[Talkspurt],
+        n_speakers: usize,
+        p: &Params,
+        onsets: &mut [OnsetRec],
+    ) -> Vec<Option<[f64; 2]>> {
+        let ctx = Context::new(spurts, n_speakers, p, self.horizon);
+        let mut x = Vec::new();
+        let mut out = Vec::with_capacity(onsets.len());
+        for o in onsets.iter_mut() {
+            let words = spurts[o.spurt].has_tokens;
+            let (Some(m), Some(_)) = (self.onset[usize::from(words)], o.holder) else {
+                out.push(None);
+                continue;
+            };
+            ctx.onset_features(o, words, &mut x);
+            let pr = m.probabilities(&x);
+            out.push(Some([pr[1], pr[2]]));
+            let holder_talking = x[5] > 0.5;
+            match m.decide(&pr) {
+                1 => {
+                    o.class = if holder_talking {
+                        OnsetClass::Interruption
+                    } else {
+                        OnsetClass::SilentInterruption
+                    };
+                }
+                2 => {
+                    o.class = OnsetClass::Interruption;
+                    o.outcome = Outcome::FloorKept;
+                }
+                _ => {
+                    o.class = match o.class {
+                        OnsetClass::Interruption => OnsetClass::TerminalOverlap,
+                        OnsetClass::SilentInterruption => OnsetClass::SmoothSwitch,
+                        c => c,
+                    };
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Feature vectors of one conversation for training (`scripts/calibrate/train.py`): per
+/// talkspurt and per onset, with the onset's rule class. Not part of the stable API.
+#[doc(hidden)]
+pub fn training_rows(
+    spurts: &[Talkspurt],
+    n_speakers: usize,
+    p: &Params,
+    onsets: &[OnsetRec],
+) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
+    let ctx = Context::new(spurts, n_speakers, p, p.decision_horizon);
+    let mut spurt_rows = Vec::with_capacity(spurts.len());
+    for (i, s) in spurts.iter().enumerate() {
+        let mut x = Vec::new();
+        ctx.features(i, None, s.has_tokens, false, &mut x);
+        spurt_rows.push(x);
+    }
+    let mut onset_rows = Vec::with_capacity(onsets.len());
+    for o in onsets {
+        let mut x = Vec::new();
+        if o.holder.is_some() {
+            ctx.onset_features(o, spurts[o.spurt].has_tokens, &mut x);
+        }
+        onset_rows.push(x);
+    }
+    (spurt_rows, onset_rows)
+}
+
+/// What the features need: the talkspurts per speaker and prefix sums of their durations.
+struct Context<'a> {
+    spurts: &'a [Talkspurt],
+    by: Vec<Vec<usize>>,
+    /// Per speaker: prefix sums of the durations of its talkspurts (in `by` order).
+    own_sum: Vec<Vec<i64>>,
+    /// Prefix sums of all durations, in list (start) order.
+    all_sum: Vec<i64>,
+    /// Position of each talkspurt in its speaker's list.
+    pos: Vec<usize>,
+    lexicon: &'a [String],
+    forbidden: &'a [String],
+    horizon: Option<i64>,
+}
+
+/// `ln(1 + ms / 1000)` of a duration capped at [`CAP`].
+fn secs(ms: i64) -> f64 {
+    (ms.clamp(0, CAP) as f64 / 1000.0).ln_1p()
+}
+
+fn flag(b: bool) -> f64 {
+    if b {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+impl<'a> Context<'a> {
+    fn new(
+        spurts: &'a [Talkspurt],
+        n_speakers: usize,
+        p: &'a Params,
+        horizon: Option<i64>,
+    ) -> Context<'a> {
+        let by = by_speaker(spurts, n_speakers, false);
+        let mut pos = vec![0; spurts.len()];
+        let own_sum = by
+            .iter()
+            .map(|own| {
+                let mut acc = vec![0i64; own.len() + 1];
+                for (k, &i) in own.iter().enumerate() {
+                    pos[i] = k;
+                    acc[k + 1] = acc[k].saturating_add(spurts[i].dur());
+                }
+                acc
+            })
+            .collect();
+        let mut all_sum = vec![0i64; spurts.len() + 1];
+        for (k, s) in spurts.iter().enumerate() {
+            all_sum[k + 1] = all_sum[k].saturating_add(s.dur());
+        }
+        Context {
+            spurts,
+            by,
+            own_sum,
+            all_sum,
+            pos,
+            lexicon: &p.bc_lexicon,
+            forbidden: &p.bc_forbidden_first,
+            horizon,
+        }
+    }
+
+    /// The latest talkspurt of speaker `y` starting at or before `t` (index into `by[y]`).
+    fn latest(&self, y: usize, t: i64) -> Option<usize> {
+        self.by[y].partition_point(|&j| self.spurts[j].start <= t).checked_sub(1)
+    }
+
+    /// The reference speaker of talkspurt `i` without a floor holder: the other speaker talking
+    /// at its onset for the longest, else the one who stopped last before it.
+    fn reference(&self, i: usize) -> Option<usize> {
+        let s = &self.spurts[i];
+        let mut talking: Option<(i64, usize)> = None;
+        let mut ended: Option<(i64, usize)> = None;
+        for y in 0..self.by.len() {
+            if y == s.speaker {
+                continue;
+            }
+            let Some(k) = self.latest(y, s.start) else { continue };
+            let r = &self.spurts[self.by[y][k]];
+            if r.end > s.start {
+                if talking.is_none_or(|(st, _)| r.start < st) {
+                    talking = Some((r.start, y));
+                }
+            } else if ended.is_none_or(|(e, _)| r.end > e) {
+                ended = Some((r.end, y));
+            }
+        }
+        talking.or(ended).map(|(_, y)| y)
+    }
+
+    /// Talk of the talkspurts of speaker `y` (or everyone's) starting in `[t − RECENT, t)`.
+    fn recent_talk(&self, y: Option<usize>, t: i64) -> i64 {
+        match y {
+            Some(y) => {
+                let own = &self.by[y];
+                let lo = own.partition_point(|&j| self.spurts[j].start < t - RECENT);
+                let hi = own.partition_point(|&j| self.spurts[j].start < t);
+                self.own_sum[y][hi] - self.own_sum[y][lo.min(hi)]
+            }
+            None => {
+                let lo = self.spurts.partition_point(|s| s.start < t - RECENT);
+                let hi = self.spurts.partition_point(|s| s.start < t);
+                self.all_sum[hi] - self.all_sum[lo.min(hi)]
+            }
+        }
+    }
+
+    /// The feature vector of talkspurt `i` against reference speaker `r` (`None`: found by
+    /// timing), into `x`.
+    fn features(&self, i: usize, r: Option<usize>, words: bool, onset: bool, x: &mut Vec<f64>) {
+        x.clear();
+        let s = &self.spurts[i];
+        let (me, t0) = (s.speaker, s.start);
+        let lim = self.horizon.map_or(i64::MAX, |h| t0.saturating_add(h));
+        let vis_end = s.end.min(lim);
+        let ended = s.end <= lim;
+        let own = &self.by[me];
+        let k = self.pos[i];
+        let prev = k.checked_sub(1).map(|j| &self.spurts[own[j]]);
+        let next = own.get(k + 1).map(|&j| &self.spurts[j]);
+        x.push(secs(vis_end - t0));
+        x.push(flag(ended));
+        x.push(secs(prev.map_or(CAP, |p| t0 - p.end)));
+        x.push(if ended {
+            secs(next.map_or(CAP, |n| n.start - s.end).min(lim.saturating_sub(s.end)))
+        } else {
+            0.0
+        });
+        x.push(prev.map_or(0.0, |p| secs(p.dur())));
+        // The reference speaker.
+        let r = r.or_else(|| self.reference(i));
+        let rk = r.and_then(|y| self.latest(y, t0).map(|k| (y, k)));
+        let rs = rk.map(|(y, k)| &self.spurts[self.by[y][k]]);
+        let talking = rs.is_some_and(|q| q.end > t0);
+        x.push(flag(talking));
+        x.push(if talking { secs(t0 - rs.map_or(t0, |q| q.start)) } else { 0.0 });
+        x.push(if talking { 0.0 } else { secs(rs.map_or(CAP, |q| t0 - q.end)) });
+        let r_end = rs.map_or(t0, |q| q.end);
+        x.push(if talking { secs(r_end.min(lim) - t0) } else { 0.0 });
+        x.push(flag(talking && r_end <= lim));
+        x.push(flag(talking && r_end <= lim && r_end - t0 <= 1000));
+        // Does the reference speaker start again during the talkspurt or within 1 s after it,
+        // as far as the horizon shows?
+        let resume_by = s.end.saturating_add(1000).min(lim);
+        let (resumes, overlap) = match rk {
+            Some((y, k)) => {
+                let theirs = &self.by[y];
+                let mut overlap = 0i64;
+                let mut resumes = false;
+                for &j in theirs[k..].iter().take(TOKEN_REACH) {
+                    let q = &self.spurts[j];
+                    if q.start >= resume_by.max(vis_end) {
+                        break;
+                    }
+                    if q.start > t0 && q.start < resume_by {
+                        resumes = true;
+                    }
+                    overlap += (q.end.min(vis_end) - q.start.max(t0)).max(0);
+                }
+                (resumes, overlap)
+            }
+            None => (false, 0),
+        };
+        x.push(flag(resumes));
+        x.push(overlap as f64 / (vis_end - t0).max(1) as f64);
+        let others = (0..self.by.len())
+            .filter(|&y| y != me)
+            .filter(|&y| self.latest(y, t0).is_some_and(|k| self.spurts[self.by[y][k]].end > t0))
+            .count();
+        x.push(others.min(3) as f64);
+        let lo = own.partition_point(|&j| self.spurts[j].start < t0 - RECENT);
+        x.push(((k - lo.min(k)) as f64).ln_1p());
+        let all = self.recent_talk(None, t0).max(1) as f64;
+        x.push(self.recent_talk(Some(me), t0) as f64 / all);
+        x.push(r.map_or(0.0, |y| self.recent_talk(Some(y), t0) as f64 / all));
+        if words {
+            self.word_features(s, lim, rs, talking, x);
+        }
+        if onset {
+            x.push(0.0);
+            x.push(0.0);
+        }
+    }
+
+    /// Word features of `s` (its words starting before `lim`) and of the reference speaker's
+    /// completion points near the onset.
+    fn word_features(
+        &self,
+        s: &Talkspurt,
+        lim: i64,
+        rs: Option<&Talkspurt>,
+        talking: bool,
+        x: &mut Vec<f64>,
+    ) {
+        let visible: Vec<&str> = s
+            .tokens
+            .iter()
+            .take_while(|t| t.start < lim)
+            .filter(|t| t.is_word())
+            .map(|t| t.norm.as_str())
+            .collect();
+        let n = visible.len();
+        let cues = visible.iter().filter(|w| self.lexicon.iter().any(|c| c == *w)).count();
+        let first = visible.first().copied();
+        x.push((n as f64).ln_1p());
+        x.push(if n == 0 { 0.0 } else { cues as f64 / n as f64 });
+        x.push(flag(first.is_some_and(|f| self.lexicon.iter().any(|c| c == f))));
+        x.push(flag(first.is_some_and(|f| self.forbidden.iter().any(|c| c == f))));
+        x.push(flag(n > 0 && cues == n));
+        // The reference speaker's completion points: the last before the onset, the first
+        // after it that the horizon shows.
+        let t0 = s.start;
+        let (mut before, mut after) = (CAP, CAP);
+        if let Some(q) = rs.filter(|q| q.has_tokens) {
+            let at = q.tokens.partition_point(|t| t.end <= t0);
+            if let Some(t) =
+                q.tokens[..at].iter().rev().take(TOKEN_REACH).find(|t| t.terminal && t.end <= t0)
+            {
+                before = t0 - t.end;
+            }
+            if talking {
+                if let Some(t) = q.tokens[at..]
+                    .iter()
+                    .take(TOKEN_REACH)
+                    .take_while(|t| t.end <= lim)
+                    .find(|t| t.terminal)
+                {
+                    after = t.end - t0;
+                }
+            }
+        }
+        x.push(secs(before));
+        x.push(secs(after));
+        for spellings in FIRST_WORDS {
+            x.push(flag(first.is_some_and(|f| spellings.contains(&f))));
+        }
+    }
+
+    /// The feature vector of an onset: its talkspurt against the floor holder, plus the rule
+    /// facts known at the onset (a simultaneous start is decided within `simul_start_tol`).
+    fn onset_features(&self, o: &OnsetRec, words: bool, x: &mut Vec<f64>) {
+        self.features(o.spurt, o.holder, words, true, x);
+        let n = x.len();
+        x[n - 2] = flag(o.class == OnsetClass::SimultaneousStart);
+        x[n - 1] = flag(o.class == OnsetClass::Opening);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_fitted_model_matches_the_features_of_this_build() {
+        let all = models().unwrap();
+        for h in HORIZONS {
+            for (task, mode) in [
+                ("backchannel", "timing"),
+                ("backchannel", "text"),
+                ("onset", "timing"),
+                ("onset", "text"),
+            ] {
+                assert!(
+                    all.iter().any(|m| m.task == task && m.mode == mode && m.horizon_ms == h),
+                    "{task}/{mode} at {h:?}"
+                );
+            }
+        }
+        assert!(Calibrated::load(None).is_ok());
+        assert!(Calibrated::load(Some(750)).is_err());
+    }
+
+    #[test]
+    fn softmax_and_thresholds() {
+        let m = Fitted {
+            task: "backchannel".into(),
+            mode: "timing".into(),
+            horizon_ms: None,
+            features: vec![],
+            mean: vec![1.0],
+            scale: vec![2.0],
+            classes: vec!["other".into(), "backchannel".into()],
+            coef: vec![vec![0.0], vec![2.0]],
+            intercept: vec![0.0, -1.0],
+            thresholds: vec![0.5],
+        };
+        // z = (3 - 1) / 2 = 1; logits 0 and 2·1 − 1 = 1: p = e / (1 + e).
+        let p = m.probabilities(&[3.0]);
+        let want = 1f64.exp() / (1.0 + 1f64.exp());
+        assert!((p[1] - want).abs() < 1e-12 && (p[0] + p[1] - 1.0).abs() < 1e-12);
+        assert_eq!(m.decide(&p), 1);
+        assert_eq!(m.decide(&[0.6, 0.4]), 0);
+    }
+
+    #[test]
+    fn features_see_nothing_beyond_the_horizon() {
+        // B starts at 2000 over A; A stops at 2600 (600 ms after the onset).
+        let spurts = vec![
+            Talkspurt::timed(0, 0, 2600),
+            Talkspurt::timed(1, 2000, 5000),
+            Talkspurt::timed(0, 7000, 9000),
+        ];
+        let p = Params::default();
+        let near = Context::new(&spurts, 2, &p, Some(500));
+        let far = Context::new(&spurts, 2, &p, Some(1000));
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        near.features(1, None, false, false, &mut a);
+        far.features(1, None, false, false, &mut b);
+        let at = |name: &str| TIMING_FEATURES.iter().position(|f| *f == name).unwrap();
+        // Within 500 ms A is still talking; within 1000 ms A has stopped.
+        assert_eq!((a[at("ref_stops")], b[at("ref_stops")]), (0.0, 1.0));
+        assert_eq!(a[at("dur")], secs(500));
+        assert_eq!(b[at("dur")], secs(1000));
+        assert_eq!(a[at("ref_talking")], 1.0);
+        assert_eq!(a[at("ref_elapsed")], secs(2000));
+        assert_eq!(b[at("ref_remaining")], secs(600));
+    }
+}
