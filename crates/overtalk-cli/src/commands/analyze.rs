@@ -1219,7 +1219,7 @@ mod tests {
     #[test]
     fn parameters_layer_preset_then_config_then_flags() {
         let p = parse(&[]).analysis.params().unwrap();
-        assert_eq!(p, Params::default());
+        assert_eq!(p, Params { classifier: DEFAULT_CLASSIFIER, ..Params::default() });
         let p =
             parse(&["--preset", "he2010", "--min-floor-solo", "250"]).analysis.params().unwrap();
         assert_eq!((p.bridge_pause, p.min_floor_solo), (20, 250));
@@ -1325,11 +1325,13 @@ mod tests {
             v["recording"] = serde_json::Value::Null;
             v
         };
-        let text = strip(&run_to_string(&["--format", "json"], &[&vtt]));
+        // The structural rules, whose counts the rule book's worked example gives.
+        let rules = ["--format", "json", "--classifier", "rules"];
+        let text = strip(&run_to_string(&rules, &[&vtt]));
         assert_eq!(text["mode"]["Husband"], "text");
         assert_eq!(text["conversation"]["counts"]["interruptions"], 4);
-        let timing = strip(&run_to_string(&["--format", "json", "--timing-only"], &[&vtt]));
-        let rttm = strip(&run_to_string(&["--format", "json"], &[&example()]));
+        let timing = strip(&run_to_string(&[&rules[..], &["--timing-only"]].concat(), &[&vtt]));
+        let rttm = strip(&run_to_string(&rules, &[&example()]));
         assert_eq!(timing, rttm);
         assert_eq!(timing["conversation"]["counts"]["interruptions"], 3);
     }

@@ -107,6 +107,8 @@ fn params() -> Value {
                 Value::Number(n) if n.is_i64() || n.is_u64() => t("integer"),
                 Value::Number(_) => t("number"),
                 Value::Array(_) => arr(t("string")),
+                // `decision_horizon`: ms, or null for unbounded.
+                Value::Null => nullable("integer"),
                 _ => t("string"),
             };
             props.push((k.as_str(), ty));
@@ -153,6 +155,7 @@ fn conversation() -> Value {
                 ("end", ms()),
                 ("n_tokens", t("integer")),
                 ("is_backchannel", t("boolean")),
+                ("p_backchannel", nullable("number")),
             ])),
         ),
         ("joint", arr(obj(vec![("start", ms()), ("end", ms()), ("active", arr(t("string")))]))),
@@ -199,6 +202,8 @@ fn conversation() -> Value {
                 ("partner", nullable("string")),
                 ("dist_to_completion", nullable("integer")),
                 ("holder_remaining", nullable("integer")),
+                ("p_interruption", nullable("number")),
+                ("p_failed_attempt", nullable("number")),
             ])),
         ),
         (
