@@ -333,7 +333,7 @@ fn read_big(bytes: usize, bound: Duration) {
     assert!(!out.warnings.iter().any(|w| w.kind != WarningKind::Note), "{:?}", out.warnings);
 }
 
-/// A `.docx` (zip, stored member) whose paragraphs are `lines`.
+/// A `.docx` (zip archive, stored member, written by the `zip` crate) whose paragraphs are `lines`.
 fn docx_of(lines: &[&str]) -> Vec<u8> {
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"><w:body>");
     for l in lines {
@@ -341,36 +341,11 @@ fn docx_of(lines: &[&str]) -> Vec<u8> {
         xml.push_str(&format!("<w:p><w:r><w:t xml:space=\"preserve\">{escaped}</w:t></w:r></w:p>"));
     }
     xml.push_str("</w:body></w:document>");
-    let name = "word/document.xml";
-    let data = xml.as_bytes();
-    let mut out = Vec::new();
-    out.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
-    out.extend_from_slice(&[20, 0, 0, 0, 0, 0]);
-    out.extend_from_slice(&[0; 8]);
-    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
-    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
-    out.extend_from_slice(&(name.len() as u16).to_le_bytes());
-    out.extend_from_slice(&0u16.to_le_bytes());
-    out.extend_from_slice(name.as_bytes());
-    out.extend_from_slice(data);
-    let cd = out.len() as u32;
-    let mut central = Vec::new();
-    central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
-    central.extend_from_slice(&[20, 0, 20, 0, 0, 0, 0, 0]);
-    central.extend_from_slice(&[0; 8]);
-    central.extend_from_slice(&(data.len() as u32).to_le_bytes());
-    central.extend_from_slice(&(data.len() as u32).to_le_bytes());
-    central.extend_from_slice(&(name.len() as u16).to_le_bytes());
-    central.extend_from_slice(&[0; 12]);
-    central.extend_from_slice(&0u32.to_le_bytes());
-    central.extend_from_slice(name.as_bytes());
-    out.extend_from_slice(&central);
-    out.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
-    out.extend_from_slice(&[0; 4]);
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&(central.len() as u32).to_le_bytes());
-    out.extend_from_slice(&cd.to_le_bytes());
-    out.extend_from_slice(&0u16.to_le_bytes());
-    out
+    use std::io::Write;
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    w.start_file("word/document.xml", options).unwrap();
+    w.write_all(xml.as_bytes()).unwrap();
+    w.finish().unwrap().into_inner()
 }

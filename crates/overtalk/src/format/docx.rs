@@ -14,6 +14,8 @@
 //! with a cap ([`Limits::max_bytes`]), so a zip bomb is a limit error; XML nesting is capped at
 //! [`Limits::max_depth`].
 
+use std::io::Read;
+
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
@@ -27,83 +29,46 @@ fn parse_error(message: impl Into<String>) -> Error {
     Error::parse("docx", 1, 1, message)
 }
 
-fn u16_at(b: &[u8], at: usize) -> Result<u16> {
-    b.get(at..at.saturating_add(2))
-        .map(|s| u16::from_le_bytes([s[0], s[1]]))
-        .ok_or_else(|| parse_error("truncated zip archive"))
-}
-
-fn u32_at(b: &[u8], at: usize) -> Result<u32> {
-    b.get(at..at.saturating_add(4))
-        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-        .ok_or_else(|| parse_error("truncated zip archive"))
-}
-
 /// Whether `bytes` start like a zip archive.
 pub fn is_zip(bytes: &[u8]) -> bool {
     bytes.starts_with(b"PK\x03\x04")
 }
 
-/// The uncompressed bytes of member `name` (stored or deflated), at most `max` bytes.
-fn member(zip: &[u8], name: &str, max: usize) -> Result<Vec<u8>> {
-    if !is_zip(zip) {
+/// The uncompressed bytes of member `name`, at most `max` bytes (the archive is read by the
+/// `zip` crate; whatever compression it reads, a member larger than `max` is a limit error before
+/// and while it is inflated, so a zip bomb stops at the cap).
+fn member(bytes: &[u8], name: &str, max: usize) -> Result<Vec<u8>> {
+    if !is_zip(bytes) {
         return Err(parse_error(
             "not a .docx: a .docx file is a zip archive, and this file does not start with the zip signature \"PK\\x03\\x04\" (a .doc, .rtf or text file renamed? save it as .docx or .txt)",
         ));
     }
-    // End of central directory: signature 0x06054b50 within the last 64 KiB + 22 bytes.
-    let lo = zip.len().saturating_sub(65_557);
-    let eocd = (lo..zip.len().saturating_sub(21))
-        .rev()
-        .find(|&i| zip[i..i + 4] == [0x50, 0x4b, 0x05, 0x06])
-        .ok_or_else(|| {
-            parse_error("corrupt .docx: no zip end of central directory (truncated?)")
-        })?;
-    let entries = u16_at(zip, eocd + 10)? as usize;
-    let mut at = u32_at(zip, eocd + 16)? as usize;
-    for _ in 0..entries {
-        if u32_at(zip, at)? != 0x0201_4b50 {
-            return Err(parse_error("corrupt .docx: bad zip central directory"));
+    let too_big = |size: u64| {
+        Error::limit(format!(
+            "docx: {name} is {size} bytes uncompressed or more, more than the limit of {max} bytes"
+        ))
+    };
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .map_err(|e| parse_error(format!("corrupt .docx (truncated?): {e}")))?;
+    let mut file = match archive.by_name(name) {
+        Ok(file) => file,
+        Err(zip::result::ZipError::FileNotFound) => {
+            return Err(parse_error(format!("not a Word document: the zip archive has no {name}")))
         }
-        let method = u16_at(zip, at + 10)?;
-        let csize = u32_at(zip, at + 20)? as usize;
-        let size = u32_at(zip, at + 24)? as usize;
-        let nlen = u16_at(zip, at + 28)? as usize;
-        let elen = u16_at(zip, at + 30)? as usize;
-        let clen = u16_at(zip, at + 32)? as usize;
-        let local = u32_at(zip, at + 42)? as usize;
-        let ename = zip
-            .get(at + 46..at + 46 + nlen)
-            .ok_or_else(|| parse_error("corrupt .docx: truncated zip central directory"))?;
-        if ename == name.as_bytes() {
-            if u32_at(zip, local)? != 0x0403_4b50 {
-                return Err(parse_error("corrupt .docx: bad zip local header"));
-            }
-            let start = local
-                .saturating_add(30)
-                .saturating_add(u16_at(zip, local + 26)? as usize)
-                .saturating_add(u16_at(zip, local + 28)? as usize);
-            let data = zip
-                .get(start..start.saturating_add(csize))
-                .ok_or_else(|| parse_error(format!("corrupt .docx: {name} is truncated")))?;
-            if size > max {
-                return Err(Error::limit(format!(
-                    "docx: {name} is {size} bytes uncompressed, more than the limit of {max} bytes"
-                )));
-            }
-            return match method {
-                0 => Ok(data.to_vec()),
-                8 => miniz_oxide::inflate::decompress_to_vec_with_limit(data, max).map_err(|e| {
-                    parse_error(format!("corrupt .docx: bad compressed data in {name}: {e:?}"))
-                }),
-                m => Err(Error::unsupported(format!(
-                    "docx: {name} uses zip compression method {m}; only stored and deflated are read"
-                ))),
-            };
-        }
-        at = at.saturating_add(46 + nlen + elen + clen);
+        Err(e) => return Err(parse_error(format!("corrupt .docx: {name}: {e}"))),
+    };
+    if file.size() > max as u64 {
+        return Err(too_big(file.size()));
     }
-    Err(parse_error(format!("not a Word document: the zip archive has no {name}")))
+    let mut out = Vec::new();
+    (&mut file)
+        .take(max as u64 + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| parse_error(format!("corrupt .docx: bad compressed data in {name}: {e}")))?;
+    if out.len() > max {
+        return Err(too_big(out.len() as u64));
+    }
+    Ok(out)
 }
 
 /// The text of a `.docx`: one line per paragraph (see the module doc).
@@ -160,51 +125,22 @@ pub fn text(bytes: &[u8], limits: &Limits) -> Result<String> {
 pub(crate) mod tests {
     use super::*;
 
-    /// A stored (uncompressed) zip with the given members, as Word would write it (deflated
-    /// members are tested through [`deflated_docx`]).
+    /// A zip archive with the given members, each stored or deflated, as Word would write it.
     pub(crate) fn zip(members: &[(&str, &[u8], bool)]) -> Vec<u8> {
-        let mut out = Vec::new();
-        let mut central = Vec::new();
+        use std::io::Write;
+        use zip::write::SimpleFileOptions;
+        let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
         for (name, data, deflate) in members {
-            let body = if *deflate {
-                miniz_oxide::deflate::compress_to_vec(data, 6)
+            let method = if *deflate {
+                zip::CompressionMethod::Deflated
             } else {
-                data.to_vec()
+                zip::CompressionMethod::Stored
             };
-            let offset = out.len() as u32;
-            let method: u16 = if *deflate { 8 } else { 0 };
-            out.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
-            out.extend_from_slice(&[20, 0, 0, 0]);
-            out.extend_from_slice(&method.to_le_bytes());
-            out.extend_from_slice(&[0; 8]); // time, date, crc
-            out.extend_from_slice(&(body.len() as u32).to_le_bytes());
-            out.extend_from_slice(&(data.len() as u32).to_le_bytes());
-            out.extend_from_slice(&(name.len() as u16).to_le_bytes());
-            out.extend_from_slice(&0u16.to_le_bytes());
-            out.extend_from_slice(name.as_bytes());
-            out.extend_from_slice(&body);
-            central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
-            central.extend_from_slice(&[20, 0, 20, 0, 0, 0]);
-            central.extend_from_slice(&method.to_le_bytes());
-            central.extend_from_slice(&[0; 8]);
-            central.extend_from_slice(&(body.len() as u32).to_le_bytes());
-            central.extend_from_slice(&(data.len() as u32).to_le_bytes());
-            central.extend_from_slice(&(name.len() as u16).to_le_bytes());
-            central.extend_from_slice(&[0; 12]); // extra, comment, disk, attributes
-            central.extend_from_slice(&offset.to_le_bytes());
-            central.extend_from_slice(name.as_bytes());
+            w.start_file(*name, SimpleFileOptions::default().compression_method(method))
+                .expect("a member starts");
+            w.write_all(data).expect("a member is written");
         }
-        let cd_offset = out.len() as u32;
-        out.extend_from_slice(&central);
-        out.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
-        out.extend_from_slice(&[0; 4]);
-        let n = members.len() as u16;
-        out.extend_from_slice(&n.to_le_bytes());
-        out.extend_from_slice(&n.to_le_bytes());
-        out.extend_from_slice(&(central.len() as u32).to_le_bytes());
-        out.extend_from_slice(&cd_offset.to_le_bytes());
-        out.extend_from_slice(&0u16.to_le_bytes());
-        out
+        w.finish().expect("the archive is finished").into_inner()
     }
 
     /// A `.docx` whose paragraphs are `lines` (each a `<w:p>` of one run), deflated.
@@ -233,7 +169,7 @@ pub(crate) mod tests {
         assert!(e.to_string().contains("not a .docx"), "{e}");
         assert_eq!((e.line(), e.column()), (Some(1), Some(1)));
         let e = text(b"PK\x03\x04garbage", &Limits::default()).unwrap_err();
-        assert!(e.to_string().contains("end of central directory"), "{e}");
+        assert!(e.to_string().contains("corrupt .docx"), "{e}");
         let no_body = zip(&[("word/other.xml", b"<x/>", false)]);
         let e = text(&no_body, &Limits::default()).unwrap_err();
         assert!(e.to_string().contains("no word/document.xml"), "{e}");
