@@ -149,8 +149,8 @@ fn detect_and_analyze_with_pyannote() {
     assert_eq!(run.code(), 0, "{}", run.stderr());
     assert_eq!(dir.read("b.rttm"), rttm);
     let json = dir.run_env(&["analyze", "clip.wav", "--format", "json"], &env).ok();
-    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let method = v["detection"]["method"].as_str().unwrap();
+    let all: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let method = all["conversations"][0]["detection"]["method"].as_str().unwrap();
     assert_eq!(
         method,
         "pyannote (speakrs 0.7.0, native CPU: segmentation-3.0 powerset on 10 s windows every 1 s, \
