@@ -539,7 +539,7 @@ fn a_recording_repeated_gives_the_same_estimates_and_detection_in_every_copy() {
 }
 
 /// Two clean one-mic-per-speaker tracks, no bleed: each voice placed on exact digital silence
-/// (or on noise at `noise_dbfs`), with 2.35 s of overlap in all (the reproducer, with the
+/// (or on noise at `noise_dbfs`), with 2.35 s of overlap in all (the espeak-ng reproducer of silent tracks, with the
 /// test clip instead of espeak-ng). The reference is each clip's extent.
 fn clean_tracks(noise_dbfs: Option<f32>) -> Conversation {
     let a = voice();
