@@ -613,6 +613,12 @@
         if (o.class === 'interruption' || o.class === 'terminal_overlap') rule += ' (terminal_window = ' + p.terminal_window + ' ms; d = ' + (o.dist_to_completion === null ? 'none' : o.dist_to_completion + ' ms') + ')';
         if (o.class === 'simultaneous_start') rule += ' (simul_start_tol = ' + p.simul_start_tol + ' ms)';
         if (o.class === 'silent_interruption') rule += ' (silent_int_max_gap = ' + p.silent_int_max_gap + ' ms)';
+        if (p.classifier === 'calibrated' && o.p_interruption !== null && o.p_interruption !== undefined) {
+          // The class came from the classifier, not from the structural rule's distance test.
+          rule = 'Decided by the calibrated classifier (conversation-metrics.md \u00a75.8, fitted on human labels): p(interruption) = ' +
+            o.p_interruption.toFixed(2) + ', p(failed attempt) = ' + (o.p_failed_attempt === null ? '-' : o.p_failed_attempt.toFixed(2)) +
+            '. --classifier rules applies the structural rules instead.';
+        }
         lines.push(['rule', rule]);
         if (o.holder_remaining !== null && o.holder_remaining > 0) b = o.time + o.holder_remaining;
       } else if (e.type === 'claim') {
