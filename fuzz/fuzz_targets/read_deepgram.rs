@@ -2,12 +2,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use overtalk::format::{read_bytes, Format, Limits, ReadOptions};
+use overtalk::format::{read_bytes, Format};
 
 fuzz_target!(|data: &[u8]| {
-    let options = ReadOptions {
-        limits: Limits { max_bytes: 1 << 20, max_line_bytes: 1 << 16, max_depth: 64, ..Limits::default() },
-        ..ReadOptions::default()
-    };
+    let options = overtalk_fuzz::read_options();
     let _ = read_bytes(data, None, Some(Format::Deepgram), &options);
 });

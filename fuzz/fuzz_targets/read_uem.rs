@@ -2,8 +2,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use overtalk::format::{uem, ReadOptions};
+use overtalk::format::uem;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = uem::read_bytes(data, &ReadOptions::default());
+    let _ = uem::read_bytes(data, &overtalk_fuzz::read_options());
 });
