@@ -4,6 +4,7 @@
 //! domain logic. Exit codes: 0 ok; 1 finished but a requested check failed or some inputs were
 //! skipped; 2 usage or fatal error; a closed pipe on stdout exits 0.
 
+mod chat_markers;
 mod commands;
 mod diarize;
 mod input;

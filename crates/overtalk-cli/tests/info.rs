@@ -146,9 +146,10 @@ fn info_reproduces_the_voxconverse_readme_table() {
     }
 }
 
-/// A file of many unsorted recordings gets one warning with the count, not one per recording.
+/// Lines out of time order get one warning per file with their count and the first line, not
+/// one per recording (RTTM) or per line: RTTM, STM and CTM alike.
 #[test]
-fn unsorted_recordings_are_warned_about_once_per_file() {
+fn unsorted_lines_are_warned_about_once_per_file_with_a_count() {
     let dir = Dir::new();
     dir.create(
         "u.rttm",
@@ -160,8 +161,8 @@ fn unsorted_recordings_are_warned_about_once_per_file() {
     assert_eq!(run.code(), 0);
     assert_eq!(
         run.stderr(),
-        "overtalk: warning: u.rttm: line 2, column 13: lines are not sorted by onset in 2 of 3 \
-         recordings, the first here in a (sorted on reading) (unsorted)\n"
+        "overtalk: warning: u.rttm: line 2, column 13: 2 lines out of time order (first at line 2), \
+         in 2 of 3 recordings (a, b); sorted on reading (unsorted)\n"
     );
     dir.create(
         "one.rttm",
@@ -170,6 +171,23 @@ fn unsorted_recordings_are_warned_about_once_per_file() {
     let run = dir.run(&["info", "one.rttm"]);
     assert_eq!(
         run.stderr(),
-        "overtalk: warning: one.rttm: line 2, column 13: a: lines are not sorted by onset (sorted on reading) (unsorted)\n"
+        "overtalk: warning: one.rttm: line 2, column 13: 1 line out of time order (line 2); sorted on reading (unsorted)\n"
+    );
+    // One recording, three lines out of order: one warning, not three.
+    dir.create(
+        "u.stm",
+        "r 1 A 5.0 6.0 e\nr 1 B 1.0 2.0 a\nr 1 A 2.0 3.0 b\nr 1 B 6.0 7.0 f\nr 1 A 3.0 4.0 c\n",
+    );
+    let run = dir.run(&["info", "u.stm"]);
+    assert_eq!(run.code(), 0);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: warning: u.stm: line 2, column 7: 3 lines out of time order (first at line 2); sorted on reading (unsorted)\n"
+    );
+    dir.create("u.ctm", "r A 5.0 1.0 e\nr A 1.0 1.0 a\nr B 2.0 1.0 b\nr A 6.0 1.0 f\n");
+    let run = dir.run(&["info", "u.ctm"]);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: warning: u.ctm: line 2, column 5: 2 lines out of time order (first at line 2); sorted on reading (unsorted)\n"
     );
 }

@@ -7,6 +7,7 @@ mod util;
 
 mod agreement;
 mod analyze;
+mod chat_markers;
 mod convert;
 mod detect;
 mod info;

@@ -205,6 +205,19 @@ fn times_going_backwards_are_kept_with_a_warning() {
     let out = read(text);
     let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
     assert_eq!(w, vec![(WarningKind::Unsorted, Some(2))], "{:?}", out.warnings);
+    assert_eq!(
+        out.warnings[0].message,
+        "1 paragraph out of time order (line 2); each kept at its own time, the paragraph above it ends by its words alone"
+    );
+    // Several: one warning for the file, with the count and the first.
+    let many = read("[00:00:10] A: one\n[00:00:05] B: two\n[00:00:06] A: three\n[00:00:02] B: four\n[00:00:01] A: five\n");
+    let w: Vec<_> = many.warnings.iter().map(|w| (w.kind, w.line)).collect();
+    assert_eq!(w, vec![(WarningKind::Unsorted, Some(2))], "{:?}", many.warnings);
+    assert!(
+        many.warnings[0].message.starts_with("3 paragraphs out of time order (first at line 2); "),
+        "{}",
+        many.warnings[0]
+    );
     // A's first paragraph ends by its words alone (1 s); B's by the next start (6 s).
     assert_eq!(
         tracks(one(&out.corpus)),

@@ -230,6 +230,33 @@ fn chat_sample_with_bullets() {
     assert_eq!(v[11], (15_799_000, 17_618_000, "FAT".to_owned()));
 }
 
+/// The real sample's markers against its bullets (the figures docs/guide.md quotes): the
+/// overlap the transcriber heard (`[>]`/`[<]`) is not in the bullets, which touch at 13.198 s;
+/// the `+/.` coincides with the next speaker starting at the holder's end, as do 7 unmarked
+/// changes of speaker where the bullets touch.
+#[test]
+fn chat_sample_markers_against_its_bullets() {
+    use overtalk::analysis::markers::{compare, Agreement};
+    let out = read_fixture("chat", "eng_multi_speaker.cha");
+    let m = compare(only(&out).1).unwrap();
+    assert_eq!((m.utterances, m.untimed), (12, 0));
+    let forms: Vec<(&str, usize)> = m.markers.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    assert_eq!(forms, [("+/.", 1), ("[<]", 1), ("[>]", 1)]);
+    let a = |both, marker_only, timing_only, neither, agreement| Agreement {
+        both,
+        marker_only,
+        timing_only,
+        neither,
+        agreement: Some(agreement),
+    };
+    assert_eq!(m.overlap, a(0, 2, 0, 10, 0.0));
+    assert_eq!(m.interruption, a(1, 0, 7, 4, 0.125));
+    assert_eq!(m.interruption_before_end, a(0, 1, 0, 11, 0.0));
+    // Without bullets there is nothing to compare.
+    let untimed = read_fixture("chat", "eng_overlap_ca.cha");
+    assert_eq!(compare(only(&untimed).1), None);
+}
+
 #[test]
 fn chat_sample_without_bullets_is_an_untimed_transcript() {
     let out = read_fixture("chat", "eng_overlap_ca.cha");

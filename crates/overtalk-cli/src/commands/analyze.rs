@@ -382,6 +382,8 @@ pub(crate) fn read_and_analyze(
         }
         sources.extend(detected.sources);
     }
+    // CHAT with bullets: the transcriber's markers against the timing, by (recording, file).
+    let mut chat_markers = std::collections::HashMap::new();
     for source in &transcript_sources {
         let out = input::read_noting_speakers(source, read_args, &rename, &mut speakers)?;
         input::require_times(source, &out, "analyze")?;
@@ -392,6 +394,13 @@ pub(crate) fn read_and_analyze(
                 p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
             }
         };
+        if out.format == Some(overtalk::format::Format::Chat) {
+            for (id, t) in out.corpus.iter() {
+                if let Some(m) = analysis::markers::compare(t) {
+                    chat_markers.insert((id.to_owned(), file.clone()), m);
+                }
+            }
+        }
         for (id, t) in out.corpus.into_recordings() {
             read.push((id, file.clone(), t, None));
         }
@@ -425,6 +434,7 @@ pub(crate) fn read_and_analyze(
     }
     let mut results = Vec::with_capacity(read.len());
     for (id, file, t, detection) in read {
+        let markers = chat_markers.remove(&(id.clone(), file.clone()));
         let label = if seen[&id] > 1 { format!("{id} ({file})") } else { id };
         // A transcript with estimated ends is analysed by timing anyway; its text is kept for
         // the punctuation rules of the rule-by-rule count.
@@ -432,6 +442,7 @@ pub(crate) fn read_and_analyze(
             if how.timing_only && t.estimated_ends() == 0 { strip_text(&t) } else { t };
         let mut analysis = analysis::analyze(&transcript, &params)
             .with_context(|| format!("analysing {label}"))?;
+        analysis.chat_markers_vs_timing = markers;
         if one_speaker_per_frame(detection.as_deref()) && analysis.speakers.len() >= 2 {
             // Whatever the length: the 5-minute rule of the library's own warning is for
             // transcripts, where zero overlap may be true.
@@ -962,6 +973,11 @@ fn render(
                 _ => String::new(),
             }
         )?;
+    }
+    if let Some(m) = &r.chat_markers_vs_timing {
+        writeln!(out)?;
+        crate::chat_markers::render(m, None, md, out)?;
+        writeln!(out)?;
     }
     render_params(r, preset, detection, bullet, out)
 }

@@ -4,7 +4,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use overtalk::format::uem;
+use overtalk::analysis::markers::{self, MarkersVsTiming};
+use overtalk::format::{uem, Format};
 use overtalk::{Delta, Region};
 use serde::Serialize;
 
@@ -18,7 +19,9 @@ use crate::{Globals, Outcome};
 /// (`overtalk analyze` finds those). The duration runs from time 0 to the end of the last
 /// segment; with `--uem` the scored (UEM) duration has a column of its own. Times are
 /// h:mm:ss.ss. The overlapped share is the time with two or more speakers divided by the time
-/// with at least one.
+/// with at least one. A CHAT file with time bullets also gets a table of its transcriber's
+/// overlap and interruption markers against the timing (not in `--format tsv`, which is one
+/// table).
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  overtalk info interview.vtt\n  overtalk info ami/only_words/rttms/test --uem ami/uems/test\n  overtalk info corpus/ --format json"
@@ -63,6 +66,10 @@ struct Row {
     overlap_s: f64,
     overlap_share: f64,
     has_text: bool,
+    /// CHAT with time bullets only: the transcriber's overlap and interruption markers against
+    /// the timing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chat_markers_vs_timing: Option<MarkersVsTiming>,
 }
 
 #[derive(Debug, Serialize)]
@@ -108,6 +115,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     for source in &sources {
         let out = input::read(source, &args.read, &rename)?;
         input::print_warnings(source, &out, globals.quiet);
+        let chat = out.format == Some(Format::Chat);
         for (id, t) in out.corpus.iter() {
             let a = t.annotation();
             let sp = a.speech();
@@ -130,6 +138,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                 overlap_s: ov.duration().as_secs_f64(),
                 overlap_share: share(ov.duration(), sp.duration()),
                 has_text: t.has_text(),
+                chat_markers_vs_timing: if chat { markers::compare(t) } else { None },
             });
         }
     }
@@ -161,7 +170,16 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                 writeln!(out)?;
             }
             InfoFormat::Table | InfoFormat::Md | InfoFormat::Tsv => {
-                render_table(&info, args.format, out)?
+                render_table(&info, args.format, out)?;
+                if args.format != InfoFormat::Tsv {
+                    for r in &info.recordings {
+                        if let Some(m) = &r.chat_markers_vs_timing {
+                            writeln!(out)?;
+                            let md = args.format == InfoFormat::Md;
+                            crate::chat_markers::render(m, Some(&r.recording), md, out)?;
+                        }
+                    }
+                }
             }
         }
         Ok(())

@@ -328,6 +328,25 @@ fn conversation() -> Value {
     ]);
     if let Some(props) = v.get_mut("properties").and_then(Value::as_object_mut) {
         props.insert("detection".to_owned(), obj(vec![("method", t("string"))]));
+        // CHAT with time bullets only: the transcriber's markers against the timing.
+        let agreement = obj(vec![
+            ("both", t("integer")),
+            ("marker_only", t("integer")),
+            ("timing_only", t("integer")),
+            ("neither", t("integer")),
+            ("agreement", nullable("number")),
+        ]);
+        props.insert(
+            "chat_markers_vs_timing".to_owned(),
+            obj(vec![
+                ("utterances", t("integer")),
+                ("untimed", t("integer")),
+                ("markers", map_of(t("integer"))),
+                ("overlap", agreement.clone()),
+                ("interruption", agreement.clone()),
+                ("interruption_before_end", agreement),
+            ]),
+        );
     }
     v
 }
@@ -494,6 +513,17 @@ pub(crate) mod tests {
         .unwrap();
         check(&detected, conversation, &s, "$").unwrap();
         assert_eq!(detected["detection"]["method"], "ge2e (…)");
+        // A CHAT conversation with bullets carries its markers against the timing.
+        let mut chat = a.clone();
+        chat.chat_markers_vs_timing = overtalk::analysis::markers::compare(&t);
+        let chat = serde_json::to_value(Conversation {
+            recording: "red-carpet",
+            detection: None,
+            analysis: &chat,
+        })
+        .unwrap();
+        check(&chat, conversation, &s, "$").unwrap();
+        assert_eq!(chat["chat_markers_vs_timing"]["utterances"], 18);
         let results =
             vec![("red-carpet".to_owned(), a.clone()), ("empty".to_owned(), empty.clone())];
         let many = Many {

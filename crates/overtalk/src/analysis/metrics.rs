@@ -507,6 +507,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             })
             .collect(),
         estimated_times: None,
+        chat_markers_vs_timing: None,
     }
 }
 

@@ -30,6 +30,7 @@ pub mod dyad;
 pub mod floor;
 pub mod intervals;
 pub mod joint;
+pub mod markers;
 pub mod metrics;
 pub mod normalise;
 pub mod onsets;

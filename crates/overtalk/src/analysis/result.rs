@@ -69,6 +69,11 @@ pub struct Analysis {
     /// rests on the estimates, marked overlaps and the rule-by-rule interruption counts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimated_times: Option<super::rules::EstimatedTimes>,
+    /// Extension, present only for CHAT files with time bullets (set by the caller that knows
+    /// the format, from the transcript as read): the transcriber's overlap and interruption
+    /// markers against the timing ([`super::markers::compare`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chat_markers_vs_timing: Option<super::markers::MarkersVsTiming>,
 }
 
 /// Diagnostics.

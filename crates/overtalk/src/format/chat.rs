@@ -24,7 +24,8 @@
 //!   (in order, with its text and words) and left out of every time measure, with a
 //!   `missing-time` warning. A file with **no bullet at all** (most of CHILDES) is an untimed
 //!   transcript: one note counts its utterances and its overlap (`[>]`, `[<]`) and interruption
-//!   (`+/.`, `+//.`) markers ([`Markers`]), and commands that need times refuse it.
+//!   (`+/.`, `+//.`) markers ([`Markers`]), and commands that need times refuse it. Where
+//!   bullets exist, [`crate::analysis::markers`] compares the markers with the timing.
 //! - The **text** is the main tier without its bullets, trimmed, markers kept exactly as
 //!   written — overlap `[<]` `[>]`, linkers `+<` `+,`, terminators `+/.` `+//.` `+/?` — because
 //!   the conversation analysis reads them.
@@ -233,29 +234,26 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 pub struct Markers {
     /// Main tiers counted.
     pub utterances: usize,
-    /// `[>]`: this stretch is overlapped by what follows.
+    /// `[>]` (and `[>N]`, CA `⌈`): this stretch is overlapped by what follows.
     pub overlap_follows: usize,
-    /// `[<]`: this stretch overlaps what precedes.
+    /// `[<]` (and `[<N]`, CA `⌊`): this stretch overlaps what precedes.
     pub overlap_precedes: usize,
-    /// `+/.`: interrupted by another speaker.
+    /// `+/.` (and `+/?`): interrupted by another speaker.
     pub interrupted: usize,
-    /// `+//.`: the speaker breaks off.
+    /// `+//.` (and `+//?`): the speaker breaks off.
     pub self_interrupted: usize,
 }
 
 impl Markers {
-    /// Counts the markers of one main tier's text.
+    /// Counts the markers of one main tier's text (read as
+    /// [`crate::analysis::markers::Marked::scan`] reads them).
     pub fn add(&mut self, text: &str) {
+        let m = crate::analysis::markers::Marked::scan(text);
         self.utterances += 1;
-        self.overlap_follows += text.matches("[>]").count();
-        self.overlap_precedes += text.matches("[<]").count();
-        for token in text.split_whitespace() {
-            match token {
-                "+/." | "+/?" => self.interrupted += 1,
-                "+//." | "+//?" => self.self_interrupted += 1,
-                _ => {}
-            }
-        }
+        self.overlap_follows += m.overlap_follows;
+        self.overlap_precedes += m.overlap_precedes;
+        self.interrupted += m.interrupted;
+        self.self_interrupted += m.self_interrupted;
     }
 }
 

@@ -11,7 +11,7 @@
 //! per channel, so the label is the channel as written (`"A"`, `"1"`). Each word line is one track
 //! with the word as its text and as one timed [`Word`] (with the confidence when given). Blank
 //! lines and lines starting with `;` or `#` are skipped; lines with fewer than five fields are
-//! skipped with a warning; lines out of order get one [`WarningKind::Unsorted`] warning; a time
+//! skipped with a warning; lines out of order are sorted, with one [`WarningKind::Unsorted`] warning per file that counts them; a time
 //! that cannot be read is an error naming line and column. Words of zero duration are dropped
 //! with the usual warning. A word `<NA>` means no text. sclite alternations
 //! (`file A * * <ALT_BEGIN>`, words, `* * <ALT>`, words, `* * <ALT_END>`) are read as their
@@ -28,6 +28,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
+use crate::format::order::OutOfOrder;
 use crate::format::stm::fields;
 use crate::format::webvtt::column_of;
 use crate::format::{no_spaces, ReadContext};
@@ -36,7 +37,8 @@ use crate::time::Time;
 
 /// Reads CTM text (see the module doc).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    let mut per: BTreeMap<&str, (TranscriptBuilder, Time, bool)> = BTreeMap::new();
+    let mut per: BTreeMap<&str, (TranscriptBuilder, Time)> = BTreeMap::new();
+    let mut unsorted = OutOfOrder::lines();
     // sclite alternations: `* * <ALT_BEGIN>`, first alternative, `* * <ALT>`, … `* * <ALT_END>`.
     let mut alternation: Option<(usize, bool)> = None; // (line of ALT_BEGIN, in a later alternative)
     let mut alternations = 0usize;
@@ -102,18 +104,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             .next()
             .and_then(|c| c.parse::<f64>().ok())
             .filter(|c| c.is_finite());
-        let entry =
-            per.entry(file).or_insert_with(|| (TranscriptBuilder::new(), Time(i64::MIN), false));
-        if start < entry.1 && !entry.2 {
-            entry.2 = true;
-            ctx.warn_at(
-                WarningKind::Unsorted,
-                n,
-                Some(column_of(line, begin)),
-                format!("{file}: lines are not sorted by begin time (sorted on reading)"),
-            )?;
-        }
-        entry.1 = entry.1.max(start);
+        let entry = per.entry(file).or_insert_with(|| (TranscriptBuilder::new(), Time(i64::MIN)));
+        unsorted.check(ctx, file, &mut entry.1, start, n, Some(column_of(line, begin)))?;
         let content = (word != "<NA>").then(|| Content {
             text: Some(word.to_owned()),
             words: vec![Word {
@@ -144,7 +136,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             "`<ALT_BEGIN>` is never closed by `<ALT_END>`; its first alternative is read",
         )?;
     }
-    Ok(per.into_iter().map(|(k, (b, _, _))| (k.to_owned(), b.build())).collect())
+    unsorted.finish(ctx, per.len());
+    Ok(per.into_iter().map(|(k, (b, _))| (k.to_owned(), b.build())).collect())
 }
 
 /// The words of a track with their times, when every word has a start and an end inside the

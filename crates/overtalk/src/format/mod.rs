@@ -34,6 +34,7 @@ pub mod docx;
 pub mod eaf;
 pub mod json;
 pub mod lab;
+pub(crate) mod order;
 pub mod paragraphs;
 pub mod rttm;
 pub mod srt;

@@ -56,7 +56,7 @@
 //! # Times going backwards
 //!
 //! A paragraph that starts before the one above it (an edited file, pasted parts) is kept at its
-//! own time with a [`WarningKind::Unsorted`] warning; tracks are sorted by time as in every
+//! own time; one [`WarningKind::Unsorted`] warning per file counts such paragraphs; tracks are sorted by time as in every
 //! reader. The paragraph above it ends by its words alone, since the next start in the file
 //! is no bound on it.
 //!
@@ -67,6 +67,7 @@
 //! in a few seconds, tested with a generated file).
 
 use crate::error::{Result, Warning, WarningKind};
+use crate::format::order::OutOfOrder;
 use crate::format::webvtt::UNKNOWN_SPEAKER;
 use crate::format::{Format, ReadContext};
 use crate::model::{Content, Corpus, Mark, MarkKind, Segment, TranscriptBuilder};
@@ -357,6 +358,10 @@ struct Paragraph {
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut b = TranscriptBuilder::new();
     let mut current: Option<Paragraph> = None;
+    let mut unsorted = OutOfOrder::new(
+        "paragraph",
+        "each kept at its own time, the paragraph above it ends by its words alone",
+    );
     let mut last_speaker: Option<String> = None;
     let mut skipped: Option<(usize, usize)> = None;
     let mut missing_warned = false;
@@ -405,7 +410,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         let column = raw.find(|c: char| !c.is_whitespace()).unwrap_or(0) + 1;
         let next = Paragraph { line: n, column, speaker, start: h.time, text: h.text.to_owned() };
         if let Some(p) = current.take() {
-            finish(p, Some((next.start, next.line)), &mut b, ctx)?;
+            finish(p, Some((next.start, next.line)), &mut b, &mut unsorted, ctx)?;
         }
         last_speaker = Some(next.speaker.clone());
         current = Some(next);
@@ -419,7 +424,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         )?;
     }
     match current {
-        Some(p) => finish(p, None, &mut b, ctx)?,
+        Some(p) => finish(p, None, &mut b, &mut unsorted, ctx)?,
         None if any_text => {
             return Err(ctx.error(
                 skipped.map_or(1, |s| s.0),
@@ -429,6 +434,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         None => ctx.warn(Warning::new(WarningKind::Note, "no paragraphs in the input"))?,
     }
+    unsorted.finish(ctx, 1);
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
@@ -437,6 +443,7 @@ fn finish(
     p: Paragraph,
     next: Option<(Time, usize)>,
     b: &mut TranscriptBuilder,
+    unsorted: &mut OutOfOrder<'_>,
     ctx: &mut ReadContext<'_>,
 ) -> Result<()> {
     let words = word_count(&p.text).max(1);
@@ -445,12 +452,7 @@ fn finish(
             .min(Time(MAX_MICROS));
     let end = match next {
         Some((t, line)) if t < p.start => {
-            ctx.warn_at(
-                WarningKind::Unsorted,
-                line,
-                None,
-                format!("paragraph starts at {t}, before the paragraph above it ({}); kept at its own time, the one above ends by its words alone", p.start),
-            )?;
+            unsorted.found(ctx, "", line, None)?;
             by_words
         }
         Some((t, _)) if t > p.start => by_words.min(t),

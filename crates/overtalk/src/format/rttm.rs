@@ -14,6 +14,7 @@ use rustc_hash::FxHashMap;
 use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
+use crate::format::order::OutOfOrder;
 use crate::format::{no_spaces, ReadContext};
 use crate::model::{Corpus, Segment, SpeakerId, TranscriptBuilder};
 use crate::time::{parse_seconds, Time};
@@ -41,14 +42,12 @@ fn column_of(line: &str, field: &str) -> usize {
     line[..offset].chars().count() + 1
 }
 
-/// One recording being read: its id, builder, latest onset, whether "unsorted" was warned, and
-/// the ids of the speaker labels met so far (a few per recording, searched linearly before the
+/// One recording being read: its id, builder, latest onset, and the ids of the speaker labels met so far (a few per recording, searched linearly before the
 /// builder's table is asked).
 struct Recording<'t> {
     id: &'t str,
     builder: TranscriptBuilder,
     latest: Time,
-    unsorted_warned: bool,
     speakers: Vec<(&'t str, SpeakerId)>,
 }
 
@@ -179,10 +178,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // The recording of the previous line: files usually hold one recording, or runs of one.
     let mut last: Option<usize> = None;
     let mut extra_fields_warned = false;
-    // Unsorted recordings: the first is warned about where it is found, and its warning gets
-    // the count at the end, so a file of many recordings has one warning, not one per recording.
-    let mut unsorted: Option<&str> = None;
-    let mut unsorted_count = 0usize;
+    // Lines out of order: one warning per file, with the count.
+    let mut unsorted = OutOfOrder::lines();
     for item in ctx.lines(text) {
         let (n, line) = item?;
         let trimmed = line.trim_start();
@@ -247,7 +244,6 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     id: file,
                     builder,
                     latest: Time(i64::MIN),
-                    unsorted_warned: false,
                     speakers: Vec::new(),
                 });
                 recordings.len() - 1
@@ -255,20 +251,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         };
         last = Some(k);
         let Some(rec) = recordings.get_mut(k) else { continue };
-        if start < rec.latest && !rec.unsorted_warned {
-            rec.unsorted_warned = true;
-            unsorted_count += 1;
-            if unsorted.is_none() {
-                unsorted = Some(file);
-                ctx.warn_at(
-                    WarningKind::Unsorted,
-                    n,
-                    Some(column_of(line, tbeg)),
-                    format!("{file}: lines are not sorted by onset (sorted on reading)"),
-                )?;
-            }
-        }
-        rec.latest = rec.latest.max(start);
+        unsorted.check(ctx, file, &mut rec.latest, start, n, Some(column_of(line, tbeg)))?;
         if is(name, "<NA>") {
             ctx.warn_at(
                 WarningKind::MissingSpeaker,
@@ -287,16 +270,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             rec.builder.push(seg, id, None);
         }
     }
-    if let (Some(file), true) = (unsorted, unsorted_count > 1) {
-        ctx.amend_first(
-            WarningKind::Unsorted,
-            format!(
-                "lines are not sorted by onset in {unsorted_count} of {} recordings, the first \
-                 here in {file} (sorted on reading)",
-                recordings.len()
-            ),
-        );
-    }
+    unsorted.finish(ctx, recordings.len());
     Ok(recordings.into_iter().map(|r| (r.id.to_owned(), r.builder.build())).collect())
 }
 
@@ -436,6 +410,30 @@ mod tests {
             out.warnings.iter().map(|w| w.kind).collect::<Vec<_>>(),
             [WarningKind::Unsorted]
         );
+    }
+
+    #[test]
+    fn unsorted_lines_get_one_warning_per_file_with_a_count() {
+        // Three lines out of order in one recording, one in another, among other warnings.
+        let text = "SPEAKER f 1 5.0 1.0 <NA> <NA> a <NA> <NA>\nSPEAKER f 1 1.0 1.0 <NA> <NA> b <NA> <NA>\n\
+            SPEAKER f 1 2.0 0.0 <NA> <NA> b <NA> <NA>\nSPEAKER f 1 3.0 1.0 <NA> <NA> a <NA> <NA>\n\
+            SPEAKER g 1 4.0 1.0 <NA> <NA> a <NA> <NA>\nSPEAKER g 1 0.5 1.0 <NA> <NA> a <NA> <NA>\n";
+        let out = read_text(text);
+        let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (WarningKind::Unsorted, Some(2), Some(13)),
+                (WarningKind::ZeroDuration, Some(3), Some(17))
+            ]
+        );
+        assert_eq!(
+            out.warnings[0].message,
+            "4 lines out of time order (first at line 2), in 2 of 2 recordings (f, g); sorted on reading"
+        );
+        let f = out.corpus.get("f").unwrap();
+        let starts: Vec<i64> = f.utterances().map(|u| u.segment.start().0).collect();
+        assert_eq!(starts, [1_000_000, 3_000_000, 5_000_000]);
     }
 
     #[test]

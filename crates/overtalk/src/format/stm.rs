@@ -11,8 +11,8 @@
 //! after the times is dropped; the rest of the line is the text. Every line is a track of its file
 //! (several recordings per file are kept apart); the channel is not kept. Lines whose text is
 //! `IGNORE_TIME_SEGMENT_IN_SCORING` mark regions excluded from scoring, not speech: they are
-//! skipped with a [`WarningKind::Skipped`] warning. Lines out of time order within a file get one
-//! [`WarningKind::Unsorted`] warning (they are sorted). Lines with fewer than five fields are
+//! skipped with a [`WarningKind::Skipped`] warning. Lines out of time order are sorted, with one
+//! [`WarningKind::Unsorted`] warning per file that counts them. Lines with fewer than five fields are
 //! skipped with a warning; a time that cannot be read is an error naming line and column.
 //!
 //! **Writing**: `file 1 speaker begin end text`, one line per track, sorted by file then time,
@@ -24,6 +24,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
+use crate::format::order::OutOfOrder;
 use crate::format::webvtt::column_of;
 use crate::format::{no_spaces, ReadContext};
 use crate::model::{Content, Corpus, TranscriptBuilder};
@@ -47,7 +48,8 @@ pub(crate) fn fields<const K: usize>(line: &str) -> Option<([&str; K], &str)> {
 
 /// Reads STM text (see the module doc).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    let mut per: BTreeMap<&str, (TranscriptBuilder, Time, bool)> = BTreeMap::new();
+    let mut per: BTreeMap<&str, (TranscriptBuilder, Time)> = BTreeMap::new();
+    let mut unsorted = OutOfOrder::lines();
     for item in ctx.lines(text) {
         let (n, line) = item?;
         let line = if n == 1 { line.trim_start_matches('\u{feff}') } else { line };
@@ -82,18 +84,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         let start = ctx.seconds(begin, "begin", n, column_of(line, begin))?;
         let stop = ctx.seconds(end, "end", n, column_of(line, end))?;
-        let entry =
-            per.entry(file).or_insert_with(|| (TranscriptBuilder::new(), Time(i64::MIN), false));
-        if start < entry.1 && !entry.2 {
-            entry.2 = true;
-            ctx.warn_at(
-                WarningKind::Unsorted,
-                n,
-                Some(column_of(line, begin)),
-                format!("{file}: lines are not sorted by begin time (sorted on reading)"),
-            )?;
-        }
-        entry.1 = entry.1.max(start);
+        let entry = per.entry(file).or_insert_with(|| (TranscriptBuilder::new(), Time(i64::MIN)));
+        unsorted.check(ctx, file, &mut entry.1, start, n, Some(column_of(line, begin)))?;
         let content = (!transcript.is_empty()).then(|| Content::text(transcript));
         match ctx.segment(start, stop, n, Some(column_of(line, end)))? {
             Some(seg) => {
@@ -108,7 +100,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
         }
     }
-    Ok(per.into_iter().map(|(k, (b, _, _))| (k.to_owned(), b.build())).collect())
+    unsorted.finish(ctx, per.len());
+    Ok(per.into_iter().map(|(k, (b, _))| (k.to_owned(), b.build())).collect())
 }
 
 /// Writes STM lines (see the module doc).
