@@ -38,6 +38,7 @@ pub mod onnx_embed;
 pub mod options;
 pub mod pyannote;
 pub mod reseg;
+pub mod tensors;
 pub mod windows;
 
 use overtalk::{Annotation, Delta, Result};
