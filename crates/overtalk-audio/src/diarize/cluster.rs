@@ -41,7 +41,7 @@ pub fn centre(vectors: &[Vec<f32>]) -> Vec<Vec<f32>> {
 ///
 /// Merges the closest pair until the closest distance exceeds `threshold`, then keeps merging
 /// (or stops early) so that the number of clusters falls inside `count`. Returns one label per
-/// vector, numbered by first appearance. Ties are broken by the lowest indices, so the result
+/// vector, numbered by first appearance. The merge sequence is [`dendrogram`]'s, so the result
 /// is deterministic. O(n²) memory: callers subsample long inputs.
 pub fn ahc(vectors: &[Vec<f32>], threshold: f32, count: SpeakerCount) -> Vec<usize> {
     let n = vectors.len();
@@ -68,85 +68,45 @@ pub fn ahc(vectors: &[Vec<f32>], threshold: f32, count: SpeakerCount) -> Vec<usi
 
 /// The labels after applying the first merges of a [`dendrogram`] to `n` singletons.
 pub fn cut(n: usize, merges: &[(usize, usize, f32)]) -> Vec<usize> {
-    let mut owner: Vec<usize> = (0..n).collect();
-    for &(a, b, _) in merges {
-        owner.iter_mut().for_each(|o| {
-            if *o == b {
-                *o = a;
+    // Merge i forms cluster n + i; each cluster points at the one it was merged into.
+    let mut into: Vec<usize> = (0..n + merges.len()).collect();
+    for (i, &(a, b, _)) in merges.iter().enumerate() {
+        for c in [a, b] {
+            if let Some(slot) = into.get_mut(c) {
+                *slot = n + i;
             }
-        });
+        }
     }
-    relabel(&owner)
+    let root = |mut c: usize| {
+        while into[c] != c {
+            c = into[c];
+        }
+        c
+    };
+    relabel(&(0..n).map(root).collect::<Vec<_>>())
 }
 
-/// The full average-linkage merge sequence: `(a, b, distance)` with `b` merged into `a`,
-/// closest first (n − 1 merges). Ties go to the lowest indices.
+/// The full average-linkage merge sequence, closest first (n − 1 merges): `(a, b, distance)`,
+/// clusters numbered as in SciPy (the vectors are 0 … n − 1, merge i forms cluster n + i).
 ///
-/// Each cluster keeps its nearest neighbour; after a merge only the rows that pointed at the
-/// merged pair are rescanned, so the usual cost is far below the naive O(n³).
+/// Computed by `kodama`'s generic algorithm (Müllner), which merges the closest pair at every
+/// step as the textbook loop does, so the distances are the same floating-point values. A
+/// distance that is not a number (a vector with infinite or NaN values) counts as 2, the
+/// largest cosine distance.
 pub fn dendrogram(vectors: &[Vec<f32>]) -> Vec<(usize, usize, f32)> {
     let n = vectors.len();
-    let mut d = vec![0.0f32; n * n];
+    let mut d = Vec::with_capacity(n * n.saturating_sub(1) / 2);
     for i in 0..n {
         for j in i + 1..n {
             let x = 1.0 - cosine(&vectors[i], &vectors[j]);
-            d[i * n + j] = x;
-            d[j * n + i] = x;
+            d.push(if x.is_finite() { x } else { 2.0 });
         }
     }
-    let mut size = vec![1usize; n];
-    let mut alive = vec![true; n];
-    // nn[i]: the nearest alive j > i (by distance, then index) and its distance.
-    let scan = |d: &[f32], alive: &[bool], i: usize| -> (usize, f32) {
-        let mut best = (usize::MAX, f32::INFINITY);
-        for j in i + 1..n {
-            if alive[j] && d[i * n + j] < best.1 {
-                best = (j, d[i * n + j]);
-            }
-        }
-        best
-    };
-    let mut nn: Vec<(usize, f32)> = (0..n).map(|i| scan(&d, &alive, i)).collect();
-    let mut merges = Vec::with_capacity(n.saturating_sub(1));
-    for _ in 1..n {
-        let mut best = (f32::INFINITY, usize::MAX, usize::MAX);
-        for i in 0..n {
-            if alive[i] && nn[i].0 != usize::MAX && nn[i].1 < best.0 {
-                best = (nn[i].1, i, nn[i].0);
-            }
-        }
-        let (dist, a, b) = best;
-        if a == usize::MAX {
-            break;
-        }
-        for k in 0..n {
-            if alive[k] && k != a && k != b {
-                let x = (d[a * n + k] * size[a] as f32 + d[b * n + k] * size[b] as f32)
-                    / (size[a] + size[b]) as f32;
-                d[a * n + k] = x;
-                d[k * n + a] = x;
-            }
-        }
-        size[a] += size[b];
-        alive[b] = false;
-        merges.push((a, b, dist));
-        // Rows whose nearest neighbour was a or b, and row a itself, are rescanned; a row
-        // i < a may also find the updated a closer than its current neighbour.
-        for i in 0..n {
-            if !alive[i] {
-                continue;
-            }
-            if i == a || nn[i].0 == a || nn[i].0 == b {
-                nn[i] = scan(&d, &alive, i);
-            } else if i < a {
-                let x = d[i * n + a];
-                if x < nn[i].1 || (x == nn[i].1 && a < nn[i].0) {
-                    nn[i] = (a, x);
-                }
-            }
-        }
-    }
-    merges
+    kodama::generic(&mut d, n, kodama::Method::Average)
+        .steps()
+        .iter()
+        .map(|s| (s.cluster1, s.cluster2, s.dissimilarity))
+        .collect()
 }
 
 /// Renumbers labels by first appearance (0, 1, 2, …).
@@ -306,7 +266,168 @@ mod tests {
             if n > 4 {
                 v[4] = v[1].clone();
             }
-            assert_eq!(dendrogram(&v), naive_dendrogram(&v), "n = {n}");
+            assert_eq!(previous::dendrogram(&v), naive_dendrogram(&v), "n = {n}");
+        }
+    }
+
+    /// The previous hand-written implementation (nearest-neighbour rows, merged cluster kept
+    /// at the lower index, ties to the lowest indices), as the reference for the `kodama` one.
+    mod previous {
+        use super::super::{cosine, relabel, SpeakerCount};
+
+        /// The labels after applying the first merges of a [`dendrogram`] to `n` singletons.
+        pub fn cut(n: usize, merges: &[(usize, usize, f32)]) -> Vec<usize> {
+            let mut owner: Vec<usize> = (0..n).collect();
+            for &(a, b, _) in merges {
+                owner.iter_mut().for_each(|o| {
+                    if *o == b {
+                        *o = a;
+                    }
+                });
+            }
+            relabel(&owner)
+        }
+
+        /// The full average-linkage merge sequence: `(a, b, distance)` with `b` merged into `a`,
+        /// closest first (n − 1 merges). Ties go to the lowest indices.
+        ///
+        /// Each cluster keeps its nearest neighbour; after a merge only the rows that pointed at the
+        /// merged pair are rescanned, so the usual cost is far below the naive O(n³).
+        pub fn dendrogram(vectors: &[Vec<f32>]) -> Vec<(usize, usize, f32)> {
+            let n = vectors.len();
+            let mut d = vec![0.0f32; n * n];
+            for i in 0..n {
+                for j in i + 1..n {
+                    let x = 1.0 - cosine(&vectors[i], &vectors[j]);
+                    d[i * n + j] = x;
+                    d[j * n + i] = x;
+                }
+            }
+            let mut size = vec![1usize; n];
+            let mut alive = vec![true; n];
+            // nn[i]: the nearest alive j > i (by distance, then index) and its distance.
+            let scan = |d: &[f32], alive: &[bool], i: usize| -> (usize, f32) {
+                let mut best = (usize::MAX, f32::INFINITY);
+                for j in i + 1..n {
+                    if alive[j] && d[i * n + j] < best.1 {
+                        best = (j, d[i * n + j]);
+                    }
+                }
+                best
+            };
+            let mut nn: Vec<(usize, f32)> = (0..n).map(|i| scan(&d, &alive, i)).collect();
+            let mut merges = Vec::with_capacity(n.saturating_sub(1));
+            for _ in 1..n {
+                let mut best = (f32::INFINITY, usize::MAX, usize::MAX);
+                for i in 0..n {
+                    if alive[i] && nn[i].0 != usize::MAX && nn[i].1 < best.0 {
+                        best = (nn[i].1, i, nn[i].0);
+                    }
+                }
+                let (dist, a, b) = best;
+                if a == usize::MAX {
+                    break;
+                }
+                for k in 0..n {
+                    if alive[k] && k != a && k != b {
+                        let x = (d[a * n + k] * size[a] as f32 + d[b * n + k] * size[b] as f32)
+                            / (size[a] + size[b]) as f32;
+                        d[a * n + k] = x;
+                        d[k * n + a] = x;
+                    }
+                }
+                size[a] += size[b];
+                alive[b] = false;
+                merges.push((a, b, dist));
+                // Rows whose nearest neighbour was a or b, and row a itself, are rescanned; a row
+                // i < a may also find the updated a closer than its current neighbour.
+                for i in 0..n {
+                    if !alive[i] {
+                        continue;
+                    }
+                    if i == a || nn[i].0 == a || nn[i].0 == b {
+                        nn[i] = scan(&d, &alive, i);
+                    } else if i < a {
+                        let x = d[i * n + a];
+                        if x < nn[i].1 || (x == nn[i].1 && a < nn[i].0) {
+                            nn[i] = (a, x);
+                        }
+                    }
+                }
+            }
+            merges
+        }
+
+        pub fn ahc(vectors: &[Vec<f32>], threshold: f32, count: SpeakerCount) -> Vec<usize> {
+            let n = vectors.len();
+            if n == 0 {
+                return Vec::new();
+            }
+            let (lo, hi) = match count.exact {
+                Some(k) => (k.max(1), k.max(1)),
+                None => (count.min.max(1), count.max.max(count.min.max(1))),
+            };
+            let merges = dendrogram(vectors);
+            let mut m = 0;
+            while m < merges.len() {
+                let clusters = n - m;
+                if clusters <= lo || (clusters <= hi && merges[m].2 > threshold) {
+                    break;
+                }
+                m += 1;
+            }
+            cut(n, &merges[..m])
+        }
+    }
+
+    /// The `kodama` clustering gives the clusters of the previous implementation: on random
+    /// embeddings (loose groups, some exact duplicates for ties at distance 0), for every
+    /// threshold and speaker-count constraint the pipeline uses, and the same merge distances.
+    #[test]
+    fn kodama_gives_the_clusters_of_the_previous_implementation() {
+        let mut seed = 987_654_321u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 33) as f32 / (1u64 << 31) as f32) - 0.5
+        };
+        let counts = [
+            SpeakerCount::default(),
+            SpeakerCount { exact: Some(2), ..SpeakerCount::default() },
+            SpeakerCount { exact: Some(5), ..SpeakerCount::default() },
+            SpeakerCount { exact: None, min: 3, max: 4 },
+        ];
+        for trial in 0..200 {
+            let n = 1 + trial % 97;
+            let groups = 1 + trial % 6;
+            let spread = 0.2 + 0.8 * (trial % 5) as f32;
+            let mut v: Vec<Vec<f32>> = (0..n)
+                .map(|i| {
+                    (0..16)
+                        .map(|d| if d == i % groups { 1.0 } else { 0.0 } + spread * next())
+                        .collect()
+                })
+                .collect();
+            if trial % 3 == 0 && n > 6 {
+                v[5] = v[2].clone();
+                v[n - 1] = v[0].clone();
+            }
+            let v = centre(&v);
+            let new = dendrogram(&v);
+            let old = previous::dendrogram(&v);
+            let dist = |m: &[(usize, usize, f32)]| m.iter().map(|x| x.2).collect::<Vec<_>>();
+            assert_eq!(dist(&new), dist(&old), "trial {trial}: merge distances");
+            for m in (0..new.len()).step_by(1 + n / 16) {
+                assert_eq!(cut(n, &new[..m]), previous::cut(n, &old[..m]), "trial {trial}, {m}");
+            }
+            for threshold in [0.3, 0.6, 0.9, 1.2] {
+                for c in counts {
+                    assert_eq!(
+                        ahc(&v, threshold, c),
+                        previous::ahc(&v, threshold, c),
+                        "trial {trial}, threshold {threshold}, {c:?}"
+                    );
+                }
+            }
         }
     }
 

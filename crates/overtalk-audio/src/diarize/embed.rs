@@ -16,7 +16,7 @@ use ndarray::{linalg::general_mat_mul, Array2, ArrayView2, Axis, Slice};
 use overtalk::{Error, Result};
 use rustfft::{num_complex::Complex, FftPlanner};
 
-use super::models::Tensor;
+use super::tensors::{read_safetensors_file, Tensor};
 
 /// Samples per STFT window (25 ms at 16 kHz).
 pub const N_FFT: usize = 400;
@@ -326,7 +326,7 @@ impl Ge2eWeights {
 
     /// Loads a converted model file (safetensors).
     pub fn load(path: &std::path::Path) -> Result<Ge2eWeights> {
-        let t = super::models::read_safetensors_file(path)?;
+        let t = read_safetensors_file(path)?;
         Ge2eWeights::from_tensors(&t).map_err(|e| e.with_path(path))
     }
 

@@ -23,6 +23,10 @@ use std::path::{Path, PathBuf};
 use overtalk::{Error, Result};
 use sha2::{Digest, Sha256};
 
+use super::embed::Ge2eWeights;
+use super::tensors::{read_bounded, MAX_FILE_BYTES};
+pub use super::tensors::{read_safetensors, read_safetensors_file, write_safetensors, Tensor};
+
 /// The PyPI package that ships the speaker encoder.
 pub const RESEMBLYZER_PACKAGE: &str = "resemblyzer";
 /// The pinned version of [`RESEMBLYZER_PACKAGE`].
@@ -54,9 +58,6 @@ pub const SILERO_ONNX_SHA256: &str =
 /// File name of the Silero model in the model directory.
 pub const SILERO_FILE: &str = "silero_vad_16k_sequence.onnx";
 
-/// Largest wheel or model file read (bytes).
-const MAX_FILE_BYTES: u64 = 256 << 20;
-
 /// The model directory: `$OVERTALK_MODEL_DIR` if set, else `<user data dir>/overtalk/models`
 /// (e.g. `~/.local/share/overtalk/models` on Linux).
 pub fn model_dir() -> Result<PathBuf> {
@@ -84,16 +85,6 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn read_bounded(path: &Path) -> Result<Vec<u8>> {
-    let meta = std::fs::metadata(path).map_err(|e| Error::from(e).with_path(path))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(
-            Error::limit(format!("file larger than {MAX_FILE_BYTES} bytes")).with_path(path)
-        );
-    }
-    std::fs::read(path).map_err(|e| Error::from(e).with_path(path))
-}
-
 /// Extracts the GE2E encoder from a Resemblyzer wheel, verifies it, converts it and writes
 /// [`GE2E_FILE`] into `dir` (created if needed; written atomically). Returns the path written.
 pub fn install_ge2e_from_wheel(wheel: &Path, dir: &Path) -> Result<PathBuf> {
@@ -113,7 +104,7 @@ pub fn install_ge2e_from_wheel(wheel: &Path, dir: &Path) -> Result<PathBuf> {
         .filter(|t| t.name.starts_with("lstm.") || t.name.starts_with("linear."))
         .collect();
     // Validates names and shapes before anything is written.
-    crate::diarize::embed::Ge2eWeights::from_tensors(&keep)?;
+    Ge2eWeights::from_tensors(&keep)?;
     std::fs::create_dir_all(dir).map_err(|e| Error::from(e).with_path(dir))?;
     let out = ge2e_path(dir);
     let tmp = dir.join(format!("{GE2E_FILE}.partial"));
@@ -182,79 +173,40 @@ pub fn silero_file_is_pinned(path: &Path) -> Result<bool> {
     Ok(sha256_hex(&read_bounded(path)?) == SILERO_ONNX_SHA256)
 }
 
-/// A named float tensor, row-major.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Tensor {
-    /// The tensor's name (`lstm.weight_ih_l0`, …).
-    pub name: String,
-    /// Dimensions, outermost first.
-    pub shape: Vec<usize>,
-    /// Row-major values.
-    pub data: Vec<f32>,
-}
-
 // ---------------------------------------------------------------------------------------------
 // zip
 
-fn u16_at(b: &[u8], at: usize) -> Result<u16> {
-    b.get(at..at + 2)
-        .map(|s| u16::from_le_bytes([s[0], s[1]]))
-        .ok_or_else(|| Error::invalid("truncated zip archive"))
-}
-
-fn u32_at(b: &[u8], at: usize) -> Result<u32> {
-    b.get(at..at + 4)
-        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-        .ok_or_else(|| Error::invalid("truncated zip archive"))
-}
-
-/// The uncompressed bytes of member `name` of a zip archive (stored or deflated).
+/// The uncompressed bytes of member `name` of a zip archive (the `zip` crate reads the archive
+/// and checks each member's CRC; a member larger than the file limit is a limit error before
+/// and while it is inflated, so a zip bomb stops at the cap).
 pub fn zip_member(zip: &[u8], name: &str) -> Result<Vec<u8>> {
-    // End of central directory: signature 0x06054b50 within the last 64 KiB + 22 bytes.
-    let lo = zip.len().saturating_sub(65_557);
-    let eocd = (lo..zip.len().saturating_sub(21))
-        .rev()
-        .find(|&i| zip[i..i + 4] == [0x50, 0x4b, 0x05, 0x06])
-        .ok_or_else(|| Error::invalid("not a zip archive (wheel): no end of central directory"))?;
-    let entries = u16_at(zip, eocd + 10)? as usize;
-    let mut at = u32_at(zip, eocd + 16)? as usize;
-    for _ in 0..entries {
-        if u32_at(zip, at)? != 0x0201_4b50 {
-            return Err(Error::invalid("corrupt zip central directory"));
+    use std::io::Read;
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip))
+        .map_err(|e| Error::invalid(format!("not a zip archive (wheel): {e}")))?;
+    let mut file = match archive.by_name(name) {
+        Ok(file) => file,
+        Err(zip::result::ZipError::FileNotFound) => {
+            return Err(Error::invalid(format!(
+                "{name} is not in the archive (is this the {RESEMBLYZER_PACKAGE} wheel?)"
+            )))
         }
-        let method = u16_at(zip, at + 10)?;
-        let csize = u32_at(zip, at + 20)? as usize;
-        let usize_ = u32_at(zip, at + 24)? as usize;
-        let nlen = u16_at(zip, at + 28)? as usize;
-        let elen = u16_at(zip, at + 30)? as usize;
-        let clen = u16_at(zip, at + 32)? as usize;
-        let local = u32_at(zip, at + 42)? as usize;
-        let ename =
-            zip.get(at + 46..at + 46 + nlen).ok_or_else(|| Error::invalid("truncated zip"))?;
-        if ename == name.as_bytes() {
-            if u32_at(zip, local)? != 0x0403_4b50 {
-                return Err(Error::invalid("corrupt zip local header"));
-            }
-            let start =
-                local + 30 + u16_at(zip, local + 26)? as usize + u16_at(zip, local + 28)? as usize;
-            let data = zip
-                .get(start..start.saturating_add(csize))
-                .ok_or_else(|| Error::invalid("truncated zip member"))?;
-            if usize_ as u64 > MAX_FILE_BYTES {
-                return Err(Error::limit("zip member too large"));
-            }
-            return match method {
-                0 => Ok(data.to_vec()),
-                8 => miniz_oxide::inflate::decompress_to_vec_with_limit(data, usize_)
-                    .map_err(|e| Error::invalid(format!("corrupt deflate data in {name}: {e:?}"))),
-                m => Err(Error::unsupported(format!("zip compression method {m}"))),
-            };
+        Err(zip::result::ZipError::UnsupportedArchive(m)) => {
+            return Err(Error::unsupported(format!("zip archive: {m}")))
         }
-        at += 46 + nlen + elen + clen;
+        Err(e) => return Err(Error::invalid(format!("corrupt zip archive: {name}: {e}"))),
+    };
+    if file.size() > MAX_FILE_BYTES {
+        return Err(Error::limit("zip member too large"));
     }
-    Err(Error::invalid(format!(
-        "{name} is not in the archive (is this the {RESEMBLYZER_PACKAGE} wheel?)"
-    )))
+    let mut out = Vec::new();
+    (&mut file)
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| Error::invalid(format!("corrupt deflate data in {name}: {e}")))?;
+    if out.len() as u64 > MAX_FILE_BYTES {
+        return Err(Error::limit("zip member too large"));
+    }
+    Ok(out)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -597,124 +549,9 @@ pub fn read_legacy_torch(bytes: &[u8]) -> Result<Vec<Tensor>> {
     Ok(out)
 }
 
-// ---------------------------------------------------------------------------------------------
-// safetensors
-
-/// Serializes float tensors in the safetensors format (8-byte header length, JSON header,
-/// little-endian data), with string metadata.
-pub fn write_safetensors(tensors: &[Tensor], metadata: &[(&str, String)]) -> Result<Vec<u8>> {
-    let mut header = serde_json::Map::new();
-    let meta: serde_json::Map<String, serde_json::Value> =
-        metadata.iter().map(|(k, v)| (k.to_string(), serde_json::Value::from(v.clone()))).collect();
-    header.insert("__metadata__".into(), serde_json::Value::Object(meta));
-    let mut offset = 0usize;
-    for t in tensors {
-        let end = offset + 4 * t.data.len();
-        header.insert(
-            t.name.clone(),
-            serde_json::json!({"dtype": "F32", "shape": t.shape, "data_offsets": [offset, end]}),
-        );
-        offset = end;
-    }
-    let mut h = serde_json::to_vec(&serde_json::Value::Object(header))
-        .map_err(|e| Error::invalid(e.to_string()))?;
-    while h.len() % 8 != 0 {
-        h.push(b' ');
-    }
-    let mut out = Vec::with_capacity(8 + h.len() + offset);
-    out.extend_from_slice(&(h.len() as u64).to_le_bytes());
-    out.extend_from_slice(&h);
-    for t in tensors {
-        for v in &t.data {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-    }
-    Ok(out)
-}
-
-/// Reads the F32 tensors of a safetensors file (other dtypes are an error).
-pub fn read_safetensors(bytes: &[u8]) -> Result<Vec<Tensor>> {
-    let bad = |m: &str| Error::invalid(format!("not a readable safetensors file: {m}"));
-    let n = bytes.get(..8).ok_or_else(|| bad("shorter than 8 bytes"))?;
-    let n = u64::from_le_bytes([n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]]);
-    let n = usize::try_from(n).map_err(|_| bad("header too large"))?;
-    let head = bytes.get(8..8usize.saturating_add(n)).ok_or_else(|| bad("truncated header"))?;
-    let data = &bytes[8 + n..];
-    let v: serde_json::Value = serde_json::from_slice(head).map_err(|e| bad(&e.to_string()))?;
-    let obj = v.as_object().ok_or_else(|| bad("header is not an object"))?;
-    let mut out = Vec::new();
-    for (name, t) in obj {
-        if name == "__metadata__" {
-            continue;
-        }
-        if t.get("dtype").and_then(|d| d.as_str()) != Some("F32") {
-            return Err(bad(&format!("{name}: only F32 tensors are supported")));
-        }
-        let shape: Vec<usize> = t
-            .get("shape")
-            .and_then(|s| s.as_array())
-            .ok_or_else(|| bad("missing shape"))?
-            .iter()
-            .map(|x| x.as_u64().map(|x| x as usize).ok_or_else(|| bad("bad shape")))
-            .collect::<Result<_>>()?;
-        let off = t
-            .get("data_offsets")
-            .and_then(|s| s.as_array())
-            .ok_or_else(|| bad("missing offsets"))?;
-        let (a, b) =
-            match (off.first().and_then(|x| x.as_u64()), off.get(1).and_then(|x| x.as_u64())) {
-                (Some(a), Some(b)) if a <= b => (a as usize, b as usize),
-                _ => return Err(bad("bad offsets")),
-            };
-        let bytes_needed = shape
-            .iter()
-            .try_fold(4usize, |acc, &d| acc.checked_mul(d))
-            .ok_or_else(|| bad("bad shape"))?;
-        if b - a != bytes_needed {
-            return Err(bad(&format!("{name}: offsets do not match the shape")));
-        }
-        let raw = data.get(a..b).ok_or_else(|| bad("truncated data"))?;
-        let data =
-            raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-        out.push(Tensor { name: name.clone(), shape, data });
-    }
-    out.sort_by(|x, y| x.name.cmp(&y.name));
-    Ok(out)
-}
-
-/// Reads a safetensors file from disk (bounded size).
-pub fn read_safetensors_file(path: &Path) -> Result<Vec<Tensor>> {
-    read_safetensors(&read_bounded(path)?).map_err(|e| e.with_path(path))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A shape whose byte size overflows is refused, not wrapped around to match the offsets.
-    #[test]
-    fn safetensors_shape_overflow_is_an_error() {
-        let h = format!(
-            r#"{{"a":{{"dtype":"F32","shape":[{}],"data_offsets":[0,0]}}}}"#,
-            1usize << (usize::BITS - 2)
-        );
-        let mut bytes = (h.len() as u64).to_le_bytes().to_vec();
-        bytes.extend_from_slice(h.as_bytes());
-        let e = read_safetensors(&bytes).unwrap_err().to_string();
-        assert!(e.contains("bad shape"), "{e}");
-    }
-
-    #[test]
-    fn safetensors_round_trip() {
-        let t = vec![
-            Tensor { name: "a".into(), shape: vec![2, 2], data: vec![1.0, -2.0, 3.5, 0.0] },
-            Tensor { name: "b".into(), shape: vec![1], data: vec![7.0] },
-        ];
-        let bytes = write_safetensors(&t, &[("k", "v".into())]).unwrap();
-        assert_eq!(read_safetensors(&bytes).unwrap(), t);
-        assert!(read_safetensors(&bytes[..bytes.len() - 1]).is_err());
-        assert!(read_safetensors(b"\xff\xff\xff\xff\xff\xff\xff\x7f").is_err());
-    }
 
     #[test]
     fn zip_errors_are_clean() {

@@ -356,7 +356,7 @@ pub struct SampleFrames {
     samples: u64,
 }
 
-impl super::FrontEnd for SampleFrames {
+impl super::features::FrontEnd for SampleFrames {
     fn dim(&self) -> usize {
         FBANK_HOP
     }
@@ -380,7 +380,7 @@ impl super::FrontEnd for SampleFrames {
     }
 }
 
-impl super::WindowEmbedder for OnnxEmbedder {
+impl super::windows::WindowEmbedder for OnnxEmbedder {
     fn name(&self) -> String {
         let kind = match self.input {
             EmbeddingInput::Waveform => "waveform",
@@ -388,7 +388,7 @@ impl super::WindowEmbedder for OnnxEmbedder {
         };
         format!("ONNX {kind} model {} ({}-dimensional)", self.source.display(), self.dim)
     }
-    fn front_end(&self) -> Box<dyn super::FrontEnd> {
+    fn front_end(&self) -> Box<dyn super::features::FrontEnd> {
         Box::new(SampleFrames::default())
     }
     fn window_frames(&self) -> usize {

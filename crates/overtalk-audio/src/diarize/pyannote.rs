@@ -672,7 +672,8 @@ mod backend {
     use overtalk::{AnnotationBuilder, Error, Result, Segment, Time};
     use speakrs::{ExecutionMode, OwnedDiarizationPipeline};
 
-    use super::super::{Diarization, Diarizer, FeatureStream, Features, FrontEnd};
+    use super::super::diarization::{Diarization, Diarizer};
+    use super::super::features::{FeatureStream, Features, FrontEnd};
     use super::{verify_installed, PYANNOTE_REPOSITORY, PYANNOTE_REVISION, SPEAKRS_VERSION};
     use crate::vad::VadKind;
 

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::{Annotation, Region};
 use crate::time::Delta;
 
-use super::jer::FrameSets;
+use super::frames::FrameSets;
 
 /// A sparse contingency table of frame counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

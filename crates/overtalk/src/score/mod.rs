@@ -29,6 +29,7 @@ pub mod cluster;
 pub mod der;
 pub mod detection;
 pub mod errors;
+pub mod frames;
 pub mod jer;
 pub mod mapping;
 pub mod options;
@@ -301,7 +302,7 @@ fn score_recording(
     let der = der::components_of(&turns, &p.scored, &mapping, count_each);
     drop(turns);
     let frames_needed = metrics.clustering || (metrics.jer && opts.jer == JerDefinition::Frames);
-    let frames = frames_needed.then(|| jer::frame_sets(&p, opts.frame_step.micros()));
+    let frames = frames_needed.then(|| frames::frame_sets(&p, opts.frame_step.micros()));
     let contingency = match &frames {
         Some(f) if metrics.clustering => Some(cluster::Contingency::of_frames(f)),
         _ => None,

@@ -1,0 +1,113 @@
+//! The options of the embedding pipeline ([`DiarizeOptions`]) and its profiles.
+
+use super::change::ChangeOptions;
+use super::cluster::SpeakerCount;
+use super::embed::WINDOW_FRAMES;
+use crate::frames::Binarize;
+use crate::vad::VadKind;
+
+/// Options of [`Ge2eDiarizer`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DiarizeOptions {
+    /// The voice activity detector.
+    pub vad: VadKind,
+    /// A second detector. When set, the windows are still placed over the first detector's
+    /// speech (with `binarize`), but the speech that is labelled in the output is where the
+    /// mean of the two detectors' probabilities passes `fuse_binarize`; each such frame takes
+    /// the speaker of the nearest clustered speech frame. `None`: the first detector alone.
+    pub vad_fuse: Option<VadKind>,
+    /// The binarization of the two detectors' mean (used only with `vad_fuse`).
+    pub fuse_binarize: Binarize,
+    /// Its binarization.
+    pub binarize: Binarize,
+    /// Window step over speech frames (10 ms frames).
+    pub step: usize,
+    /// Window length (10 ms frames, ≤ 160).
+    pub window: usize,
+    /// AHC stopping distance (1 − cosine on centred embeddings).
+    pub threshold: f32,
+    /// Speaker-count constraints.
+    pub count: SpeakerCount,
+    /// Viterbi switch cost (in units of per-frame cosine score).
+    pub switch_cost: f32,
+    /// Clusters holding less than this fraction of windows are merged into their nearest
+    /// neighbour (automatic count only).
+    pub min_cluster_fraction: f32,
+    /// Clusters whose windows cover less than this much distinct speech (seconds: windows ×
+    /// step) are merged likewise (automatic count only). It matters on short recordings, where
+    /// the fraction above is only a few seconds.
+    pub min_speaker_speech: f32,
+    /// Resegmentation rounds (centroids re-estimated from the frame labels).
+    pub rounds: usize,
+    /// At most this many windows enter the O(n²) clustering; the rest are assigned to the
+    /// nearest centroid.
+    pub max_cluster_windows: usize,
+    /// Overlap: a frame also gets its second-best speaker when that speaker's score is within
+    /// this margin of the best one (and the frame is confidently speech). `None`: one speaker
+    /// per frame.
+    pub overlap_margin: Option<f32>,
+    /// Speaker change points ([`change`](super::change)): found on the window embeddings, they make the
+    /// resegmentation change-aware — where a window that crosses no change point covers a
+    /// frame, the windows that cross one count [`ChangeOptions::cross_weight`] of their weight
+    /// in its score, and the Viterbi switch cost is [`ChangeOptions::switch_cost`] near a
+    /// change point instead of `switch_cost`. `None` (the default): no change points; measured,
+    /// they do not lower DER on every tuning set (docs/diarization.md).
+    pub change: Option<ChangeOptions>,
+}
+
+impl Default for DiarizeOptions {
+    fn default() -> DiarizeOptions {
+        DiarizeOptions {
+            vad: VadKind::Earshot,
+            vad_fuse: None,
+            fuse_binarize: Binarize::default(),
+            binarize: Binarize::default(),
+            step: 20,
+            window: WINDOW_FRAMES,
+            threshold: 0.9,
+            count: SpeakerCount::default(),
+            switch_cost: 4.0,
+            min_cluster_fraction: 0.1,
+            min_speaker_speech: 4.0,
+            rounds: 2,
+            max_cluster_windows: 2000,
+            overlap_margin: None,
+            change: None,
+        }
+    }
+}
+
+impl DiarizeOptions {
+    /// The options of the earshot + Silero profile: the windows and the clustering are those
+    /// of the defaults (earshot at onset 0.5), and the speech labelled in the output is where
+    /// the mean of earshot's and Silero's probabilities passes onset 0.3 / offset 0.21
+    /// ([`DiarizeOptions::vad_fuse`]). Silero rejects loud non-speech that earshot takes for
+    /// speech; earshot keeps far-field speech that Silero misses. Keeping the clustering on
+    /// earshot's speech keeps the speaker count as tuned (measured in docs/diarization.md).
+    ///
+    /// ```text
+    /// earshot ≥ 0.5   ──► windows, embeddings, clustering, frame labels
+    /// (earshot + Silero) / 2 ≥ 0.3 ──► which frames are speech in the output;
+    ///                                  each takes the label of the nearest labelled frame
+    /// ```
+    #[cfg(feature = "onnx")]
+    pub fn earshot_silero() -> DiarizeOptions {
+        DiarizeOptions {
+            vad_fuse: Some(VadKind::Silero),
+            fuse_binarize: Binarize { onset: 0.3, offset: 0.21, ..Binarize::default() },
+            ..DiarizeOptions::default()
+        }
+    }
+
+    /// The best options this build and installation offer: `DiarizeOptions::earshot_silero()`
+    /// when the build has the `onnx` feature and the Silero model loads (installed by
+    /// `overtalk models install silero`, or chosen with `vad::silero::use_model`), else the
+    /// defaults (earshot alone). The choice shows in [`Diarizer::describe`].
+    pub fn preferred() -> DiarizeOptions {
+        #[cfg(feature = "onnx")]
+        if crate::vad::silero::shared_model().is_ok() {
+            return DiarizeOptions::earshot_silero();
+        }
+        DiarizeOptions::default()
+    }
+}
