@@ -6,7 +6,7 @@
 #   bench/decode_memory.sh                          # 1 and 10 minutes, debug build
 #   SHORT=10 LONG=600 PROFILE=release bench/decode_memory.sh   # 10 min and 10 h
 #
-# Needs: cargo, libopus-dev (the `opus` feature), ffmpeg (to encode the Opus files), python3.
+# Needs: cargo, ffmpeg (to encode the Opus files), python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SHORT="${SHORT:-1}"
@@ -15,9 +15,9 @@ PROFILE="${PROFILE:-debug}"
 OUT=bench/out/decode_memory
 mkdir -p "$OUT"
 if [ "$PROFILE" = release ]; then
-  cargo build --release -q -p overtalk-cli --features opus
+  cargo build --release -q -p overtalk-cli
 else
-  cargo build -q -p overtalk-cli --features opus
+  cargo build -q -p overtalk-cli
 fi
 BIN="target/$PROFILE/overtalk"
 

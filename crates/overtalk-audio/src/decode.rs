@@ -17,12 +17,12 @@
 //! | MP3 | MP3 | — | LAME/Xing header: trimmed by symphonia |
 //! | Vorbis | Ogg, MKV/WebM | — | granule positions: trimmed by symphonia |
 //! | AAC-LC | M4A/MP4/MOV, MKV, ADTS | — | the container's delay, else 1024 frames: dropped here |
-//! | Opus (mono, stereo) | Ogg, MKV/WebM | `opus` (libopus) | `OpusHead` pre-skip: dropped here |
+//! | Opus (mono, stereo) | Ogg, MKV/WebM | — | `OpusHead` pre-skip: dropped here |
 //!
-//! Opus needs the `opus` cargo feature, which links the system libopus (Debian: `libopus-dev`);
-//! without it an Opus file is an `Unsupported` error that says so. Opus always decodes at
-//! 48 kHz, whatever input rate the header records. Multichannel Opus (mapping family 1, more
-//! than two channels) is refused with a clear error.
+//! Opus is decoded in pure Rust by the `opus` submodule (no system library), always at
+//! 48 kHz, whatever input rate the header records; it agrees with libopus within one 16-bit
+//! step on speech. Multistream Opus (5.1 and other layouts of more than one stream) is refused
+//! with a clear error.
 //!
 //! **Times line up with transcripts.** Encoders prepend "priming" samples that are not part of
 //! the recording. MP3 (LAME/Xing header) and Vorbis carry the amount and symphonia trims it; AAC
@@ -69,6 +69,7 @@ use symphonia::core::formats::{FormatOptions, FormatReader, TrackType};
 use symphonia::core::io::{MediaSource, MediaSourceStream};
 use symphonia::core::meta::MetadataOptions;
 
+mod opus;
 mod rf64;
 
 /// Caps on what a decoder accepts (hostile or mistaken input fails early with a limit error).
@@ -294,7 +295,7 @@ impl Input {
 
 /// The demuxer and codec behind a [`Decoder`].
 enum Stream {
-    /// Everything symphonia reads (and Opus through libopus with the `opus` feature).
+    /// Everything symphonia reads, and Opus through the [`opus`] module.
     Codec { format: Box<dyn FormatReader>, decoder: Box<dyn AudioDecoder>, track_id: u32 },
     /// Integer or float PCM WAV that symphonia refuses (more than 18 channels), read by hound.
     Wav {
@@ -346,22 +347,15 @@ impl std::fmt::Debug for Decoder {
     }
 }
 
-/// The codec registry: symphonia's codecs, plus libopus with the `opus` feature.
+/// The codec registry: symphonia's codecs, plus Opus from the [`opus`] module (pure Rust).
 fn codecs() -> &'static CodecRegistry {
-    #[cfg(feature = "opus")]
-    {
-        static REGISTRY: std::sync::LazyLock<CodecRegistry> = std::sync::LazyLock::new(|| {
-            let mut registry = CodecRegistry::new();
-            symphonia::default::register_enabled_codecs(&mut registry);
-            registry.register_audio_decoder::<symphonia_adapter_libopus::OpusDecoder>();
-            registry
-        });
-        &REGISTRY
-    }
-    #[cfg(not(feature = "opus"))]
-    {
-        symphonia::default::get_codecs()
-    }
+    static REGISTRY: std::sync::LazyLock<CodecRegistry> = std::sync::LazyLock::new(|| {
+        let mut registry = CodecRegistry::new();
+        symphonia::default::register_enabled_codecs(&mut registry);
+        registry.register_audio_decoder::<opus::OpusDecoder>();
+        registry
+    });
+    &REGISTRY
 }
 
 /// The pre-skip of an Ogg/Matroska Opus stream, read from its `OpusHead` (RFC 7845 §5.1), and
@@ -543,16 +537,9 @@ impl Decoder {
         let decoder = registry
             .make_audio_decoder(&params, &AudioDecoderOptions::default())
             .map_err(|e| match e {
-                SymError::Unsupported(_) if is_opus && !cfg!(feature = "opus") => {
-                    Error::unsupported(
-                        "the audio codec (opus) is not supported by this build; build overtalk \
-                         with `--features opus` (needs libopus), or convert the file to WAV or FLAC",
-                    )
+                SymError::Unsupported(m) if is_opus => {
+                    Error::unsupported(format!("Opus with {channels} channels: {m}"))
                 }
-                SymError::Unsupported(_) if is_opus => Error::unsupported(format!(
-                    "Opus with {channels} channels (multistream) is not supported; only mono and \
-                     stereo Opus are"
-                )),
                 SymError::Unsupported(_) => Error::unsupported(format!(
                     "the audio codec ({codec}) is not supported; convert the file to WAV or FLAC"
                 )),

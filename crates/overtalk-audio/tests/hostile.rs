@@ -310,7 +310,6 @@ fn truncated_coded_files_give_exact_errors() {
     check_cuts(CUT_CLIPS);
 }
 
-#[cfg(feature = "opus")]
 #[test]
 fn truncated_opus_files_give_exact_errors() {
     check_cuts(&[

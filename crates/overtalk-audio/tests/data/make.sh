@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the small coded clips used by tests/decode.rs (needs ffmpeg from Debian).
+# Regenerates the small coded clips used by tests/decode.rs (needs ffmpeg, espeak-ng, sox,
+# opus-tools and mkvtoolnix from Debian).
 # The signal is made here, so the clips carry no third-party content:
 #   44.1 kHz stereo, 1.0 s; left: a 1 kHz tone burst 0.300–0.600 s; right: a 500 Hz burst
 #   0.500–0.800 s; silence elsewhere. The decoder tests check both onsets in every format.
@@ -19,7 +20,7 @@ ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v mpeg4 -c:a aac -b:a 48k -shortest 
 ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v mpeg4 -c:a aac -b:a 48k -shortest burst.mkv
 ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v libvpx -c:a libvorbis -q:a 0 -shortest burst.webm
 ff -f lavfi -i "$SIG" -c:a libopus -b:a 32k burst.opus
-# Opus (decoded with the `opus` feature): 2.5 ms packets, and Opus in Matroska and WebM.
+# Opus: 2.5 ms packets, and Opus in Matroska and WebM.
 ff -f lavfi -i "$SIG" -c:a libopus -b:a 64k -frame_duration 2.5 burst.2p5ms.opus
 ff -f lavfi -i "$SIG" -c:a libopus -b:a 32k burst.opus.mkv
 ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v libvpx -c:a libopus -b:a 32k -shortest burst.opus.webm
@@ -33,3 +34,11 @@ ls -l burst.* tone.*
 espeak-ng -v en-us -s 170 -w /tmp/overtalk-speech-raw.wav "The new microphones pick up much less noise from the hallway."
 sox -D /tmp/overtalk-speech-raw.wav -r 16000 -b 16 -c 1 speech.wav silence 1 0.01 0.1% reverse silence 1 0.01 0.1% reverse pad 1 1 norm -3
 rm -f /tmp/overtalk-speech-raw.wav
+
+# speech.opus*: speech.wav through libopus (opusenc, SILK at 24 kbit/s), the same packets in
+# WebM, and libopus's decoding of them: the reference the pure-Rust Opus decoder must match.
+opusenc --quiet --bitrate 24 speech.wav speech.opus
+mkvmerge -q --webm -o speech.opus.webm speech.opus
+opusdec --quiet --no-dither --rate 48000 speech.opus /tmp/overtalk-speech-libopus.wav
+sox /tmp/overtalk-speech-libopus.wav speech.opus.libopus.flac
+rm -f /tmp/overtalk-speech-libopus.wav
