@@ -14,4 +14,5 @@ mod info;
 mod misc;
 mod paragraphs;
 mod pyannote;
+mod strict;
 mod words;
