@@ -37,6 +37,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod cut;
 pub mod error;
 pub mod format;
 pub mod model;

@@ -402,7 +402,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     Ok(Outcome::Ok)
 }
 
-fn track_specs(
+/// The tracks to decode: one per `--track NAME=FILE`, or the channels of one recording.
+pub(crate) fn track_specs(
     audio: Option<&Path>,
     tracks: &[String],
     channels: &[String],

@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod convert;
+pub mod cut;
 pub mod detect;
 pub mod generate;
 pub mod info;
