@@ -102,6 +102,8 @@ const FIRST_WORDS: &[&[&str]] = &[
     &["what"],
 ];
 
+/// The most classes a fitted model may have.
+const MAX_CLASSES: usize = 3;
 /// Look-back of the floor history features (ms).
 const RECENT: i64 = 60_000;
 /// Cap on every duration feature (ms): longer is "long".
@@ -123,6 +125,10 @@ struct Fitted {
     intercept: Vec<f64>,
     /// Per class after the first: the probability at or above which the class is chosen.
     thresholds: Vec<f64>,
+    /// Per class: whether any weight is non-zero (the first class of a binary model has none;
+    /// its logit is the intercept, skipped work that would add only zeros).
+    #[serde(skip)]
+    weighted: Vec<bool>,
 }
 
 /// The model file.
@@ -143,6 +149,7 @@ impl Fitted {
             && self.coef.len() == k
             && self.coef.iter().all(|r| r.len() == want.len())
             && self.intercept.len() == k
+            && (2..=MAX_CLASSES).contains(&k)
             && self.thresholds.len() + 1 == k;
         if ok {
             Ok(())
@@ -154,24 +161,32 @@ impl Fitted {
         }
     }
 
-    /// Class probabilities of one feature vector.
-    fn probabilities(&self, x: &[f64]) -> Vec<f64> {
-        let logits: Vec<f64> = self
-            .coef
-            .iter()
-            .zip(&self.intercept)
-            .map(|(w, b)| {
-                b + w
-                    .iter()
-                    .zip(x.iter().zip(self.mean.iter().zip(&self.scale)))
-                    .map(|(w, (x, (m, s)))| w * (x - m) / s)
-                    .sum::<f64>()
-            })
-            .collect();
-        let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let e: Vec<f64> = logits.iter().map(|l| (l - top).exp()).collect();
-        let z: f64 = e.iter().sum();
-        e.into_iter().map(|v| v / z).collect()
+    /// Class probabilities of one feature vector (the first `classes.len()` entries; the
+    /// model file is checked to have at most [`MAX_CLASSES`]), without allocating.
+    fn probabilities(&self, x: &[f64]) -> [f64; MAX_CLASSES] {
+        let mut p = [0.0; MAX_CLASSES];
+        let rows = self.coef.iter().zip(&self.intercept).zip(&self.weighted);
+        for (l, ((w, b), weighted)) in p.iter_mut().zip(rows) {
+            if !weighted {
+                *l = *b;
+                continue;
+            }
+            *l = b + w
+                .iter()
+                .zip(x.iter().zip(self.mean.iter().zip(&self.scale)))
+                .map(|(w, (x, (m, s)))| w * (x - m) / s)
+                .sum::<f64>();
+        }
+        let k = self.coef.len();
+        let top = p[..k].iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        for l in &mut p[..k] {
+            *l = (*l - top).exp();
+        }
+        let z: f64 = p[..k].iter().sum();
+        for v in &mut p[..k] {
+            *v /= z;
+        }
+        p
     }
 
     /// The chosen class index: the most probable class after the first whose probability
@@ -203,10 +218,11 @@ pub fn feature_names(onset: bool, words: bool) -> Vec<&'static str> {
 fn models() -> Result<&'static [Fitted]> {
     static MODELS: OnceLock<std::result::Result<ModelFile, String>> = OnceLock::new();
     let file = MODELS.get_or_init(|| {
-        let f: ModelFile =
+        let mut f: ModelFile =
             serde_json::from_str(MODEL_JSON).map_err(|e| format!("calibrated model file: {e}"))?;
-        for m in &f.models {
+        for m in &mut f.models {
             m.check().map_err(|e| e.to_string())?;
+            m.weighted = m.coef.iter().map(|w| w.iter().any(|v| *v != 0.0)).collect();
         }
         Ok(f)
     });
@@ -273,17 +289,23 @@ impl Calibrated {
 
     /// S5′: sets `backchannel` and `floor` on every talkspurt from the backchannel model;
     /// returns the probabilities.
+    ///
+    /// The feature rows are kept in `ix` for S8′, which reuses a row when the onset's floor
+    /// holder is the reference speaker found by timing (the same vector, computed once).
     pub fn tag_backchannels(
         &self,
+        ix: &mut Index,
         spurts: &mut [Talkspurt],
-        n_speakers: usize,
         p: &Params,
     ) -> Vec<f64> {
-        let ctx = Context::new(spurts, n_speakers, p, self.horizon);
+        let ctx = Context::new(spurts, ix, p, self.horizon);
         let mut probs = Vec::with_capacity(spurts.len());
         let mut tags = Vec::with_capacity(spurts.len());
+        let mut rows = Vec::new();
+        let mut row_at = Vec::with_capacity(spurts.len() + 1);
         let mut x = Vec::new();
         for (i, s) in spurts.iter().enumerate() {
+            row_at.push(rows.len());
             let words = s.has_tokens;
             let Some(m) = self.bc[usize::from(words)] else {
                 probs.push(0.0);
@@ -291,10 +313,14 @@ impl Calibrated {
                 continue;
             };
             ctx.features(i, None, words, false, &mut x);
+            rows.extend_from_slice(&x);
             let pr = m.probabilities(&x);
             tags.push(m.decide(&pr) == 1);
             probs.push(pr[1]);
         }
+        row_at.push(rows.len());
+        ix.rows = rows;
+        ix.row_at = row_at;
         for (s, bc) in spurts.iter_mut().zip(tags) {
             s.backchannel = bc;
             s.floor = !(bc || (s.laughter && !p.laughter_is_floor));
@@ -306,12 +332,12 @@ impl Calibrated {
     /// an interruption and of a failed attempt.
     pub fn relabel_onsets(
         &self,
+        ix: &Index,
         spurts: &[Talkspurt],
-        n_speakers: usize,
         p: &Params,
         onsets: &mut [OnsetRec],
     ) -> Vec<Option<[f64; 2]>> {
-        let ctx = Context::new(spurts, n_speakers, p, self.horizon);
+        let ctx = Context::new(spurts, ix, p, self.horizon);
         let mut x = Vec::new();
         let mut out = Vec::with_capacity(onsets.len());
         for o in onsets.iter_mut() {
@@ -353,12 +379,12 @@ impl Calibrated {
 /// talkspurt and per onset, with the onset's rule class. Not part of the stable API.
 #[doc(hidden)]
 pub fn training_rows(
+    ix: &Index,
     spurts: &[Talkspurt],
-    n_speakers: usize,
     p: &Params,
     onsets: &[OnsetRec],
 ) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
-    let ctx = Context::new(spurts, n_speakers, p, p.decision_horizon);
+    let ctx = Context::new(spurts, ix, p, p.decision_horizon);
     let mut spurt_rows = Vec::with_capacity(spurts.len());
     for (i, s) in spurts.iter().enumerate() {
         let mut x = Vec::new();
@@ -376,44 +402,51 @@ pub fn training_rows(
     (spurt_rows, onset_rows)
 }
 
-/// What the features need: the talkspurts per speaker and prefix sums of their durations.
-struct Context<'a> {
-    spurts: &'a [Talkspurt],
+/// The timing index the features need, built once per conversation and shared by S5′ and S8′:
+/// the talkspurts per speaker, prefix sums of their durations, and per talkspurt the facts of
+/// its onset that do not depend on a chosen reference speaker. It reads the talkspurts' times
+/// only (not the backchannel tags S5′ sets), so S8′ reuses it.
+#[derive(Debug)]
+pub struct Index {
     by: Vec<Vec<usize>>,
     /// Per speaker: prefix sums of the durations of its talkspurts (in `by` order).
     own_sum: Vec<Vec<i64>>,
-    /// Prefix sums of all durations, in list (start) order.
-    all_sum: Vec<i64>,
     /// Position of each talkspurt in its speaker's list.
     pos: Vec<usize>,
-    lexicon: &'a [String],
-    forbidden: &'a [String],
-    horizon: Option<i64>,
+    /// Per talkspurt: what the other speakers are doing at its onset.
+    at: Vec<Onset>,
+    /// The feature rows of S5′ (no holder given), one after the other; talkspurt `i`'s is
+    /// `rows[row_at[i]..row_at[i + 1]]` (empty before S5′ has run).
+    rows: Vec<f64>,
+    row_at: Vec<usize>,
 }
 
-/// `ln(1 + ms / 1000)` of a duration capped at [`CAP`].
-fn secs(ms: i64) -> f64 {
-    (ms.clamp(0, CAP) as f64 / 1000.0).ln_1p()
+/// The onset facts of one talkspurt, found in one sweep over the talkspurts.
+#[derive(Clone, Copy, Debug, Default)]
+struct Onset {
+    /// The reference speaker found by timing ([`Index::new`]) and its latest talkspurt starting
+    /// at or before the onset (index into `by`).
+    reference: Option<(usize, Option<usize>)>,
+    /// Other speakers talking at the onset.
+    others: usize,
+    /// The speaker's own talkspurts starting before the onset minus [`RECENT`].
+    own_old: usize,
+    /// Talk in `[onset − RECENT, onset)`: the speaker's own, everyone's, the reference's.
+    own_recent: i64,
+    all_recent: i64,
+    ref_recent: i64,
 }
 
-fn flag(b: bool) -> f64 {
-    if b {
-        1.0
-    } else {
-        0.0
-    }
-}
-
-impl<'a> Context<'a> {
-    fn new(
-        spurts: &'a [Talkspurt],
-        n_speakers: usize,
-        p: &'a Params,
-        horizon: Option<i64>,
-    ) -> Context<'a> {
+impl Index {
+    /// The index of `spurts` (sorted by start) spoken by `n_speakers` speakers: one sweep in
+    /// time order with per-speaker cursors, O(n · speakers).
+    ///
+    /// The reference speaker of a talkspurt (used when no floor holder is given) is the other
+    /// speaker talking at its onset for the longest, else the one who stopped last before it.
+    pub fn new(spurts: &[Talkspurt], n_speakers: usize) -> Index {
         let by = by_speaker(spurts, n_speakers, false);
         let mut pos = vec![0; spurts.len()];
-        let own_sum = by
+        let own_sum: Vec<Vec<i64>> = by
             .iter()
             .map(|own| {
                 let mut acc = vec![0i64; own.len() + 1];
@@ -428,76 +461,135 @@ impl<'a> Context<'a> {
         for (k, s) in spurts.iter().enumerate() {
             all_sum[k + 1] = all_sum[k].saturating_add(s.dur());
         }
-        Context {
-            spurts,
-            by,
-            own_sum,
-            all_sum,
-            pos,
-            lexicon: &p.bc_lexicon,
-            forbidden: &p.bc_forbidden_first,
-            horizon,
+        // latest[y]: speaker y's latest talkspurt starting at or before t (index into `by`),
+        // kept by walking the talkspurts in start order; before[y] and old[y]: y's talkspurts
+        // starting before t and before t − RECENT, moved forward only when y is asked about
+        // (t never decreases, so every cursor moves at most n places in all).
+        let mut latest: Vec<Option<usize>> = vec![None; n_speakers];
+        let (mut before, mut old) = (vec![0; n_speakers], vec![0; n_speakers]);
+        let (mut walked, mut all_before, mut all_old) = (0, 0, 0);
+        let mut at = Vec::with_capacity(spurts.len());
+        for s in spurts {
+            let t = s.start;
+            while let Some(q) = spurts.get(walked).filter(|q| q.start <= t) {
+                latest[q.speaker] = Some(pos[walked]);
+                walked += 1;
+            }
+            while spurts.get(all_before).is_some_and(|q| q.start < t) {
+                all_before += 1;
+            }
+            while spurts.get(all_old).is_some_and(|q| q.start < t - RECENT) {
+                all_old += 1;
+            }
+            let mut talking: Option<(i64, usize)> = None;
+            let mut ended: Option<(i64, usize)> = None;
+            let mut others = 0;
+            for (y, k) in latest.iter().enumerate() {
+                let Some(k) = *k else { continue };
+                if y == s.speaker {
+                    continue;
+                }
+                let r = &spurts[by[y][k]];
+                if r.end > t {
+                    others += 1;
+                    if talking.is_none_or(|(st, _)| r.start < st) {
+                        talking = Some((r.start, y));
+                    }
+                } else if ended.is_none_or(|(e, _)| r.end > e) {
+                    ended = Some((r.end, y));
+                }
+            }
+            let mut recent = |y: usize| {
+                let own = &by[y];
+                let start = |k: usize| own.get(k).map(|&j| spurts[j].start);
+                while start(before[y]).is_some_and(|a| a < t) {
+                    before[y] += 1;
+                }
+                while start(old[y]).is_some_and(|a| a < t - RECENT) {
+                    old[y] += 1;
+                }
+                (own_sum[y][before[y]] - own_sum[y][old[y].min(before[y])], old[y])
+            };
+            let reference = talking.or(ended).map(|(_, y)| y);
+            let me = s.speaker;
+            let (own_recent, own_old) = recent(me);
+            at.push(Onset {
+                reference: reference.map(|y| (y, latest[y])),
+                others,
+                own_old,
+                own_recent,
+                all_recent: all_sum[all_before] - all_sum[all_old.min(all_before)],
+                ref_recent: reference.map_or(0, |y| recent(y).0),
+            });
         }
+        Index { by, own_sum, pos, at, rows: Vec::new(), row_at: Vec::new() }
     }
 
     /// The latest talkspurt of speaker `y` starting at or before `t` (index into `by[y]`).
-    fn latest(&self, y: usize, t: i64) -> Option<usize> {
-        self.by[y].partition_point(|&j| self.spurts[j].start <= t).checked_sub(1)
+    fn latest(&self, spurts: &[Talkspurt], y: usize, t: i64) -> Option<usize> {
+        self.by[y].partition_point(|&j| spurts[j].start <= t).checked_sub(1)
     }
 
-    /// The reference speaker of talkspurt `i` without a floor holder: the other speaker talking
-    /// at its onset for the longest, else the one who stopped last before it.
-    fn reference(&self, i: usize) -> Option<usize> {
-        let s = &self.spurts[i];
-        let mut talking: Option<(i64, usize)> = None;
-        let mut ended: Option<(i64, usize)> = None;
-        for y in 0..self.by.len() {
-            if y == s.speaker {
-                continue;
-            }
-            let Some(k) = self.latest(y, s.start) else { continue };
-            let r = &self.spurts[self.by[y][k]];
-            if r.end > s.start {
-                if talking.is_none_or(|(st, _)| r.start < st) {
-                    talking = Some((r.start, y));
-                }
-            } else if ended.is_none_or(|(e, _)| r.end > e) {
-                ended = Some((r.end, y));
-            }
-        }
-        talking.or(ended).map(|(_, y)| y)
+    /// Talk of the talkspurts of speaker `y` starting in `[t − RECENT, t)`.
+    fn recent_talk(&self, spurts: &[Talkspurt], y: usize, t: i64) -> i64 {
+        let own = &self.by[y];
+        let lo = own.partition_point(|&j| spurts[j].start < t - RECENT);
+        let hi = own.partition_point(|&j| spurts[j].start < t);
+        self.own_sum[y][hi] - self.own_sum[y][lo.min(hi)]
     }
+}
 
-    /// Talk of the talkspurts of speaker `y` (or everyone's) starting in `[t − RECENT, t)`.
-    fn recent_talk(&self, y: Option<usize>, t: i64) -> i64 {
-        match y {
-            Some(y) => {
-                let own = &self.by[y];
-                let lo = own.partition_point(|&j| self.spurts[j].start < t - RECENT);
-                let hi = own.partition_point(|&j| self.spurts[j].start < t);
-                self.own_sum[y][hi] - self.own_sum[y][lo.min(hi)]
-            }
-            None => {
-                let lo = self.spurts.partition_point(|s| s.start < t - RECENT);
-                let hi = self.spurts.partition_point(|s| s.start < t);
-                self.all_sum[hi] - self.all_sum[lo.min(hi)]
-            }
-        }
+/// What the features of one stage read: the shared [`Index`] and the talkspurts.
+struct Context<'a> {
+    spurts: &'a [Talkspurt],
+    ix: &'a Index,
+    lexicon: &'a [String],
+    forbidden: &'a [String],
+    horizon: Option<i64>,
+}
+
+/// `ln(1 + ms / 1000)` of a duration capped at [`CAP`], from a table of every whole
+/// millisecond (the features take it about ten times per event; the table holds the very
+/// values `ln_1p` gives).
+fn secs(ms: i64) -> f64 {
+    static TABLE: OnceLock<Vec<f64>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| (0..=CAP).map(|ms| (ms as f64 / 1000.0).ln_1p()).collect());
+    table[ms.clamp(0, CAP) as usize]
+}
+
+fn flag(b: bool) -> f64 {
+    if b {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+impl<'a> Context<'a> {
+    fn new(
+        spurts: &'a [Talkspurt],
+        ix: &'a Index,
+        p: &'a Params,
+        horizon: Option<i64>,
+    ) -> Context<'a> {
+        Context { spurts, ix, lexicon: &p.bc_lexicon, forbidden: &p.bc_forbidden_first, horizon }
     }
 
     /// The feature vector of talkspurt `i` against reference speaker `r` (`None`: found by
     /// timing), into `x`.
     fn features(&self, i: usize, r: Option<usize>, words: bool, onset: bool, x: &mut Vec<f64>) {
         x.clear();
-        let s = &self.spurts[i];
+        let spurts = self.spurts;
+        let ix = self.ix;
+        let s = &spurts[i];
         let (me, t0) = (s.speaker, s.start);
         let lim = self.horizon.map_or(i64::MAX, |h| t0.saturating_add(h));
         let vis_end = s.end.min(lim);
         let ended = s.end <= lim;
-        let own = &self.by[me];
-        let k = self.pos[i];
-        let prev = k.checked_sub(1).map(|j| &self.spurts[own[j]]);
-        let next = own.get(k + 1).map(|&j| &self.spurts[j]);
+        let own = &ix.by[me];
+        let k = ix.pos[i];
+        let prev = k.checked_sub(1).map(|j| &spurts[own[j]]);
+        let next = own.get(k + 1).map(|&j| &spurts[j]);
         x.push(secs(vis_end - t0));
         x.push(flag(ended));
         x.push(secs(prev.map_or(CAP, |p| t0 - p.end)));
@@ -507,10 +599,16 @@ impl<'a> Context<'a> {
             0.0
         });
         x.push(prev.map_or(0.0, |p| secs(p.dur())));
-        // The reference speaker.
-        let r = r.or_else(|| self.reference(i));
-        let rk = r.and_then(|y| self.latest(y, t0).map(|k| (y, k)));
-        let rs = rk.map(|(y, k)| &self.spurts[self.by[y][k]]);
+        // The reference speaker: the one given, else the one found by timing.
+        let at = ix.at[i];
+        let (r, latest, ref_recent) = match (r, at.reference) {
+            (Some(y), Some((found, k))) if y == found => (Some(y), k, at.ref_recent),
+            (Some(y), _) => (Some(y), ix.latest(spurts, y, t0), ix.recent_talk(spurts, y, t0)),
+            (None, Some((y, k))) => (Some(y), k, at.ref_recent),
+            (None, None) => (None, None, 0),
+        };
+        let rk = r.and_then(|y| latest.map(|k| (y, k)));
+        let rs = rk.map(|(y, k)| &spurts[ix.by[y][k]]);
         let talking = rs.is_some_and(|q| q.end > t0);
         x.push(flag(talking));
         x.push(if talking { secs(t0 - rs.map_or(t0, |q| q.start)) } else { 0.0 });
@@ -524,11 +622,11 @@ impl<'a> Context<'a> {
         let resume_by = s.end.saturating_add(1000).min(lim);
         let (resumes, overlap) = match rk {
             Some((y, k)) => {
-                let theirs = &self.by[y];
+                let theirs = &ix.by[y];
                 let mut overlap = 0i64;
                 let mut resumes = false;
                 for &j in theirs[k..].iter().take(TOKEN_REACH) {
-                    let q = &self.spurts[j];
+                    let q = &spurts[j];
                     if q.start >= resume_by.max(vis_end) {
                         break;
                     }
@@ -543,16 +641,11 @@ impl<'a> Context<'a> {
         };
         x.push(flag(resumes));
         x.push(overlap as f64 / (vis_end - t0).max(1) as f64);
-        let others = (0..self.by.len())
-            .filter(|&y| y != me)
-            .filter(|&y| self.latest(y, t0).is_some_and(|k| self.spurts[self.by[y][k]].end > t0))
-            .count();
-        x.push(others.min(3) as f64);
-        let lo = own.partition_point(|&j| self.spurts[j].start < t0 - RECENT);
-        x.push(((k - lo.min(k)) as f64).ln_1p());
-        let all = self.recent_talk(None, t0).max(1) as f64;
-        x.push(self.recent_talk(Some(me), t0) as f64 / all);
-        x.push(r.map_or(0.0, |y| self.recent_talk(Some(y), t0) as f64 / all));
+        x.push(at.others.min(3) as f64);
+        x.push(((k - at.own_old.min(k)) as f64).ln_1p());
+        let all = at.all_recent.max(1) as f64;
+        x.push(at.own_recent as f64 / all);
+        x.push(r.map_or(0.0, |_| ref_recent as f64 / all));
         if words {
             self.word_features(s, lim, rs, talking, x);
         }
@@ -619,7 +712,18 @@ impl<'a> Context<'a> {
     /// The feature vector of an onset: its talkspurt against the floor holder, plus the rule
     /// facts known at the onset (a simultaneous start is decided within `simul_start_tol`).
     fn onset_features(&self, o: &OnsetRec, words: bool, x: &mut Vec<f64>) {
-        self.features(o.spurt, o.holder, words, true, x);
+        let ix = self.ix;
+        let found = ix.at[o.spurt].reference.map(|(y, _)| y);
+        let row = ix.row_at.get(o.spurt).zip(ix.row_at.get(o.spurt + 1));
+        match row {
+            Some((&a, &z)) if o.holder.is_some() && o.holder == found && a < z => {
+                // S5′ computed this vector against the same reference speaker.
+                x.clear();
+                x.extend_from_slice(&ix.rows[a..z]);
+                x.extend_from_slice(&[0.0, 0.0]);
+            }
+            _ => self.features(o.spurt, o.holder, words, true, x),
+        }
         let n = x.len();
         x[n - 2] = flag(o.class == OnsetClass::SimultaneousStart);
         x[n - 1] = flag(o.class == OnsetClass::Opening);
@@ -663,6 +767,7 @@ mod tests {
             coef: vec![vec![0.0], vec![2.0]],
             intercept: vec![0.0, -1.0],
             thresholds: vec![0.5],
+            weighted: vec![false, true],
         };
         // z = (3 - 1) / 2 = 1; logits 0 and 2·1 − 1 = 1: p = e / (1 + e).
         let p = m.probabilities(&[3.0]);
@@ -681,8 +786,9 @@ mod tests {
             Talkspurt::timed(0, 7000, 9000),
         ];
         let p = Params::default();
-        let near = Context::new(&spurts, 2, &p, Some(500));
-        let far = Context::new(&spurts, 2, &p, Some(1000));
+        let ix = Index::new(&spurts, 2);
+        let near = Context::new(&spurts, &ix, &p, Some(500));
+        let far = Context::new(&spurts, &ix, &p, Some(1000));
         let (mut a, mut b) = (Vec::new(), Vec::new());
         near.features(1, None, false, false, &mut a);
         far.features(1, None, false, false, &mut b);

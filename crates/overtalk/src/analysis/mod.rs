@@ -117,9 +117,13 @@ fn analyze_times(transcript: &Transcript, params: &Params) -> Result<Analysis> {
         Classifier::Calibrated => Some(calibrated::Calibrated::load(params.decision_horizon)?),
     };
     let mut decisions = calibrated::Decisions::default();
-    match &calibrated {
-        Some(c) => decisions.p_backchannel = c.tag_backchannels(&mut sp.spurts, n, params),
-        None => backchannel::tag(&mut sp.spurts, n, params),
+    // One timing index for S5′ and S8′ (it depends on the talkspurts' times, which S5′ keeps).
+    let mut index = calibrated.map(|_| calibrated::Index::new(&sp.spurts, n));
+    match (&calibrated, &mut index) {
+        (Some(c), Some(ix)) => {
+            decisions.p_backchannel = c.tag_backchannels(ix, &mut sp.spurts, params)
+        }
+        _ => backchannel::tag(&mut sp.spurts, n, params),
     }
     let spurts = &sp.spurts;
     // S4' (floor layer)
@@ -143,8 +147,8 @@ fn analyze_times(transcript: &Transcript, params: &Params) -> Result<Analysis> {
     // S8
     let mut onsets = onsets::classify(spurts, &floor_by, &floor_order, &claims, params);
     // S8′ (calibrated, §5.8)
-    if let Some(c) = &calibrated {
-        decisions.p_onset = c.relabel_onsets(spurts, n, params, &mut onsets);
+    if let (Some(c), Some(ix)) = (&calibrated, &index) {
+        decisions.p_onset = c.relabel_onsets(ix, spurts, params, &mut onsets);
     }
     let verbal =
         claims::find(spurts, &onsets, &params.verbal_claim_phrases, params.verbal_claim_window);
@@ -178,8 +182,9 @@ pub fn calibration_rows(transcript: &Transcript, params: &Params) -> Result<Cali
     let n = norm.speakers.len();
     let mut sp = talkspurt::talkspurts(&norm.segments, n, params.bridge_pause);
     let c = calibrated::Calibrated::load_partial(params.decision_horizon)?;
+    let mut index = calibrated::Index::new(&sp.spurts, n);
     if params.classifier == Classifier::Calibrated && c.has_backchannel_model() {
-        c.tag_backchannels(&mut sp.spurts, n, params);
+        c.tag_backchannels(&mut index, &mut sp.spurts, params);
     } else {
         backchannel::tag(&mut sp.spurts, n, params);
     }
@@ -191,7 +196,7 @@ pub fn calibration_rows(transcript: &Transcript, params: &Params) -> Result<Cali
         params.min_floor_solo,
     )?;
     let onsets = onsets::classify(spurts, &floor_by, &floor_order, &claims, params);
-    let (spurt_x, onset_x) = calibrated::training_rows(spurts, n, params, &onsets);
+    let (spurt_x, onset_x) = calibrated::training_rows(&index, spurts, params, &onsets);
     Ok(CalibrationRows {
         speakers: norm.speakers,
         spurts: spurts
