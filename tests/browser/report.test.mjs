@@ -358,6 +358,29 @@ try {
     check(ll2.errors.filter((e) => !/play\(\)|autoplay/i.test(e)).length === 0, `no console errors (${ll2.errors.join(' | ') || 'none'})`);
     noNetwork(ll2, [pathToFileURL(wav).href]);
     await lp2.close();
+    // Separate tracks: one player drives the others, which follow its play, seek and pause.
+    const tracks = join(out, 'tst00-tracks.html');
+    overtalk(['report', '--track', `A=${wav}`, '--track', `B=${wav}`, '-o', tracks]);
+    const { page: tp, log: tl } = await open(tracks);
+    await clickEvent(tp, '#conv-0 svg g.ev');
+    await tp.waitForTimeout(800);
+    const sync = await tp.evaluate(() => {
+      const lead = document.getElementById('overtalk-audio');
+      const f = document.querySelector('audio.overtalk-follower');
+      return { n: document.querySelectorAll('audio').length, lead: lead.currentTime, f: f.currentTime, playing: !lead.paused && !f.paused };
+    });
+    check(sync.n === 2 && sync.playing && Math.abs(sync.lead - sync.f) < 0.1, `two tracks play together (leader ${sync.lead.toFixed(2)} s, follower ${sync.f.toFixed(2)} s)`);
+    await tp.click('input.overtalk-mute[data-index="1"]');
+    await tp.evaluate(() => document.getElementById('overtalk-audio').pause());
+    await tp.waitForTimeout(300);
+    const after = await tp.evaluate(() => {
+      const f = document.querySelector('audio.overtalk-follower');
+      return { muted: f.muted, paused: f.paused };
+    });
+    check(after.muted && after.paused, `unticking a track mutes it (${after.muted}); pausing the leader pauses it (${after.paused})`);
+    check(tl.errors.filter((e) => !/play\(\)|autoplay/i.test(e)).length === 0, `no console errors (${tl.errors.join(' | ') || 'none'})`);
+    noNetwork(tl, [pathToFileURL(wav).href]);
+    await tp.close();
   }
 
   // 5. Score report.

@@ -330,6 +330,46 @@ fn a_report_from_a_recording_links_it() {
     assert!(dir.read("e.html").contains("data:audio/wav;base64,"));
 }
 
+/// A report made from separate tracks plays them together: the longest track's player drives
+/// the others (linked beside the report, or all embedded), each with a mute box.
+#[test]
+fn a_report_from_tracks_plays_them_together() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    // The guest's track is 1 s longer, so it is the transport.
+    let mut b = b;
+    b.extend(std::iter::repeat_n(0i16, 16_000));
+    write_two_mics(&dir, &a, &b);
+    dir.create("out/.keep", "");
+    dir.run(&[&["report", "-o", "out/r.html"][..], &TRACKS].concat()).ok();
+    let html = dir.read("out/r.html");
+    let players: Vec<&str> = html.match_indices("<audio ").map(|(i, _)| &html[i..]).collect();
+    assert_eq!(players.len(), 2, "{html}");
+    assert!(
+        players[0].starts_with(
+            "<audio id=\"overtalk-audio\" controls preload=\"auto\" data-track=\"Guest\" src=\"../b.wav\">"
+        ),
+        "{}",
+        &players[0][..120]
+    );
+    assert!(players[1].starts_with(
+        "<audio class=\"overtalk-follower\" preload=\"auto\" data-track=\"Host\" src=\"../a.wav\">"
+    ));
+    assert!(html.contains("2 tracks played together (Guest, Host)"));
+    assert_eq!(html.matches("class=\"overtalk-mute\"").count(), 2);
+    assert!(html.contains("; media-src &#39;self&#39; file: blob:\""));
+
+    dir.run(&[&["report", "--embed-audio", "-o", "e.html"][..], &TRACKS].concat()).ok();
+    let html = dir.read("e.html");
+    assert_eq!(html.matches("src=\"data:audio/wav;base64,").count(), 2);
+    assert!(html.contains("; media-src data:\""));
+    // An explicit --audio still names one recording.
+    dir.run(&[&["report", "--audio", "a.wav", "-o", "one.html"][..], &TRACKS].concat()).ok();
+    let html = dir.read("one.html");
+    assert_eq!(html.matches("<audio ").count(), 1);
+    assert!(!html.contains("class=\"overtalk-follower\""));
+}
+
 /// An ONNX speaker model in a build without the `onnx` feature: a clear error saying how to
 /// get a build that reads it, before any decoding.
 #[cfg(not(feature = "onnx"))]

@@ -9,6 +9,7 @@ use overtalk::analysis::{analyze, Analysis, Params};
 use overtalk::format::{read_path, read_str, Format, ReadOptions};
 use overtalk::report::{
     conversation_report, csp_hash, score_report, Audio, ConversationView, ReportOptions, ScoreView,
+    TrackAudio,
 };
 use overtalk::score::{score, RecordingInput, ScoreOptions};
 use overtalk::{Annotation, Content, Segment, Transcript, TranscriptBuilder};
@@ -298,6 +299,40 @@ fn embedded_and_linked_audio() {
     assert_eq!(attr(tags(&html, "audio")[0], "src"), Some("clip &quot;1&quot;.mp3"));
     assert!(html.contains("; media-src &#39;self&#39; file: blob:\""));
     assert_eq!(Audio::mime_for("x.OGG"), Some("audio/ogg"));
+    // Tracks play together: one transport, followers, a mute box each; names are escaped.
+    let opts = ReportOptions {
+        audio: Some(Audio::Tracks(vec![
+            TrackAudio { name: "A<b>".into(), audio: Audio::Linked("a.wav".into()) },
+            TrackAudio {
+                name: "B".into(),
+                audio: Audio::Embedded { mime: "audio/wav".into(), bytes: vec![1, 2, 3] },
+            },
+        ])),
+        ..ReportOptions::default()
+    };
+    let html = conversation_report(&view, &opts).unwrap();
+    let players = tags(&html, "audio");
+    assert_eq!(players.len(), 2);
+    assert_eq!(attr(players[0], "id"), Some("overtalk-audio"));
+    assert_eq!(attr(players[0], "src"), Some("a.wav"));
+    assert_eq!(attr(players[0], "data-track"), Some("A&lt;b&gt;"));
+    assert_eq!(attr(players[1], "class"), Some("overtalk-follower"));
+    assert_eq!(attr(players[1], "src"), Some("data:audio/wav;base64,AQID"));
+    assert!(html.contains("2 tracks played together (A&lt;b&gt;, B)"));
+    assert!(html.contains("data-index=\"1\" checked> B</label>"));
+    assert!(html.contains("; media-src &#39;self&#39; file: blob: data:\""));
+    // A set nested in a set, or an empty set, is an error, not a silent empty player.
+    for (bad, want) in [
+        (Audio::Tracks(vec![]), "a track set needs at least one track"),
+        (
+            Audio::Tracks(vec![TrackAudio { name: "A".into(), audio: Audio::Tracks(vec![]) }]),
+            "a track of a track set cannot be a track set",
+        ),
+    ] {
+        let opts = ReportOptions { audio: Some(bad), ..ReportOptions::default() };
+        let e = conversation_report(&view, &opts).unwrap_err().to_string();
+        assert_eq!(e, want);
+    }
     assert_eq!(Audio::mime_for("x.txt"), None);
 }
 

@@ -4,7 +4,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use overtalk::report::{self, Audio, ConversationView, ReportOptions};
+use overtalk::report::{self, Audio, ConversationView, ReportOptions, TrackAudio};
 
 use crate::commands::analyze::{read_and_analyze, AnalysisArgs, Analyzed};
 use crate::commands::detect::{is_audio, AudioArgs};
@@ -40,7 +40,8 @@ pub struct Args {
     #[arg(long, value_name = "TEXT")]
     title: Option<String>,
     /// The recording: linked from the report (path made relative to the output file). Default:
-    /// the recording the report is made from, when there is exactly one.
+    /// the recording the report is made from, when there is exactly one; with `--track`, every
+    /// track, played together in sync (one player drives them; each can be muted).
     #[arg(long, value_name = "FILE")]
     audio: Option<PathBuf>,
     /// Embed the recording in the report (its bytes as they are, base64) instead of linking it.
@@ -91,47 +92,88 @@ fn relative_url(path: &Path, base: &Path) -> String {
     out
 }
 
-fn audio(args: &Args) -> Result<Option<Audio>> {
-    // `--audio`, or else the recording the report was made from, when there is exactly one.
-    let recordings: Vec<&String> =
-        args.inputs.iter().filter(|i| is_audio(Path::new(i.as_str()))).collect();
-    let implied = match (recordings.as_slice(), args.detection.tracks.is_empty()) {
-        ([one], true) => Some(PathBuf::from(one.as_str())),
-        _ => None,
-    };
-    let Some(path) = args.audio.clone().or(implied) else {
-        if args.embed_audio {
-            bail!("--embed-audio needs the recording: name it with --audio");
+/// The directory a linked recording's URL is made relative to: the output file's.
+fn output_dir(args: &Args) -> Result<PathBuf> {
+    match &args.output {
+        Some(o) if o.as_os_str() != "-" => {
+            let dir = match o.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            std::fs::canonicalize(&dir).with_context(|| format!("reading {}", dir.display()))
         }
-        return Ok(None);
-    };
-    let path = &path;
+        _ => std::env::current_dir().context("finding the current directory"),
+    }
+}
+
+/// One recording, embedded (its bytes, up to `budget` of them) or linked from `out_dir`.
+fn one_audio(path: &Path, embed: bool, budget: u64, out_dir: &Path) -> Result<Audio> {
     let name = path.to_string_lossy();
-    if args.embed_audio {
+    if embed {
         let mime = Audio::mime_for(&name).with_context(|| {
             format!(
                 "{name}: unknown audio type (use .mp3, .wav, .ogg, .opus, .m4a, .flac or .webm)"
             )
         })?;
         let len = std::fs::metadata(path).with_context(|| format!("reading {name}"))?.len();
-        if len > MAX_EMBED_BYTES {
-            bail!("{name}: {len} bytes is above the embedding limit of {MAX_EMBED_BYTES} bytes; link it without --embed-audio");
+        if len > budget {
+            bail!("{name}: {len} bytes is above the embedding limit of {MAX_EMBED_BYTES} bytes (all recordings together); link it without --embed-audio");
         }
         let bytes = std::fs::read(path).with_context(|| format!("reading {name}"))?;
-        return Ok(Some(Audio::Embedded { mime: mime.to_owned(), bytes }));
+        return Ok(Audio::Embedded { mime: mime.to_owned(), bytes });
     }
-    let audio_abs = std::fs::canonicalize(path).with_context(|| format!("reading {name}"))?;
-    let out_dir = match &args.output {
-        Some(o) if o.as_os_str() != "-" => {
-            let dir = match o.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-                _ => PathBuf::from("."),
-            };
-            std::fs::canonicalize(&dir).with_context(|| format!("reading {}", dir.display()))?
-        }
-        _ => std::env::current_dir().context("finding the current directory")?,
+    let abs = std::fs::canonicalize(path).with_context(|| format!("reading {name}"))?;
+    Ok(Audio::Linked(relative_url(&abs, out_dir)))
+}
+
+/// The `--track NAME=FILE` recordings, longest first (the first drives playback, which ends
+/// with it); tracks whose length the header does not declare keep their order after them.
+fn tracks_longest_first(tracks: &[String]) -> Result<Vec<(String, PathBuf)>> {
+    let mut named: Vec<(String, PathBuf, i64)> = Vec::with_capacity(tracks.len());
+    for t in tracks {
+        let Some((name, file)) = t.split_once('=') else {
+            bail!("--track {t:?}: expected NAME=FILE");
+        };
+        let path = PathBuf::from(file);
+        let length = overtalk_audio::decode::Decoder::open(&path, &Default::default())
+            .ok()
+            .and_then(|d| d.info().declared_duration())
+            .map_or(-1, |d| d.0);
+        named.push((name.to_owned(), path, length));
+    }
+    named.sort_by_key(|t| std::cmp::Reverse(t.2));
+    Ok(named.into_iter().map(|(n, p, _)| (n, p)).collect())
+}
+
+fn audio(args: &Args) -> Result<Option<Audio>> {
+    // `--audio`, or else the recording the report was made from, when there is exactly one, or
+    // else the `--track` recordings together.
+    let recordings: Vec<&String> =
+        args.inputs.iter().filter(|i| is_audio(Path::new(i.as_str()))).collect();
+    let implied = match (recordings.as_slice(), args.detection.tracks.is_empty()) {
+        ([one], true) => Some(PathBuf::from(one.as_str())),
+        _ => None,
     };
-    Ok(Some(Audio::Linked(relative_url(&audio_abs, &out_dir))))
+    if let Some(path) = args.audio.clone().or(implied) {
+        return one_audio(&path, args.embed_audio, MAX_EMBED_BYTES, &output_dir(args)?).map(Some);
+    }
+    if args.detection.tracks.is_empty() {
+        if args.embed_audio {
+            bail!("--embed-audio needs the recording: name it with --audio");
+        }
+        return Ok(None);
+    }
+    let out_dir = output_dir(args)?;
+    let mut budget = MAX_EMBED_BYTES;
+    let mut tracks = Vec::with_capacity(args.detection.tracks.len());
+    for (name, path) in tracks_longest_first(&args.detection.tracks)? {
+        let audio = one_audio(&path, args.embed_audio, budget, &out_dir)?;
+        if let Audio::Embedded { bytes, .. } = &audio {
+            budget = budget.saturating_sub(bytes.len() as u64);
+        }
+        tracks.push(TrackAudio { name, audio });
+    }
+    Ok(Some(Audio::Tracks(tracks)))
 }
 
 /// Runs `report`.

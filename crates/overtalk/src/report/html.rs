@@ -32,6 +32,21 @@ pub enum Audio {
         /// The encoded audio.
         bytes: Vec<u8>,
     },
+    /// One track per speaker, played together in sync: the first track's player is the
+    /// transport (play, pause, seek, speed) and the others follow it, re-aligned whenever one
+    /// drifts more than 50 ms, so the listener hears the conversation, not one microphone.
+    /// Each track can be muted. Every track is `Linked` or `Embedded`; the first should be the
+    /// longest, since playback ends with it.
+    Tracks(Vec<TrackAudio>),
+}
+
+/// One speaker's track of an [`Audio::Tracks`] set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrackAudio {
+    /// The track's name (the speaker, as given to `--track NAME=FILE`).
+    pub name: String,
+    /// Where its audio comes from: `Linked` or `Embedded`.
+    pub audio: Audio,
 }
 
 impl Audio {
@@ -172,8 +187,20 @@ fn file_name_of_url(url: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn audio_html(audio: Option<&Audio>) -> (String, Option<&'static str>) {
+/// The `src` of one `Linked` or `Embedded` recording, and whether it is embedded.
+fn audio_src(audio: &Audio) -> Result<(String, bool)> {
     match audio {
+        Audio::Linked(src) => Ok((src.clone(), false)),
+        Audio::Embedded { mime, bytes } => {
+            Ok((format!("data:{mime};base64,{}", base64(bytes)), true))
+        }
+        Audio::Tracks(_) => Err(Error::invalid("a track of a track set cannot be a track set")),
+    }
+}
+
+/// The player(s) of the report and the CSP `media-src` they need.
+fn audio_html(audio: Option<&Audio>) -> Result<(String, Option<&'static str>)> {
+    Ok(match audio {
         None => (String::new(), None),
         Some(Audio::Linked(src)) => (
             format!(
@@ -192,7 +219,53 @@ fn audio_html(audio: Option<&Audio>) -> (String, Option<&'static str>) {
             ),
             Some("data:"),
         ),
-    }
+        Some(Audio::Tracks(tracks)) => {
+            if tracks.is_empty() {
+                return Err(Error::invalid("a track set needs at least one track"));
+            }
+            let (mut linked, mut embedded) = (false, false);
+            let mut players = String::new();
+            let mut mutes = String::new();
+            let mut names = Vec::with_capacity(tracks.len());
+            for (i, t) in tracks.iter().enumerate() {
+                let (src, is_embedded) = audio_src(&t.audio)?;
+                embedded |= is_embedded;
+                linked |= !is_embedded;
+                let name = escape(&t.name);
+                if i == 0 {
+                    let _ = write!(
+                        players,
+                        "<audio id=\"overtalk-audio\" controls preload=\"auto\" data-track=\"{name}\" src=\"{}\"></audio>",
+                        escape(&src)
+                    );
+                } else {
+                    let _ = write!(
+                        players,
+                        "<audio class=\"overtalk-follower\" preload=\"auto\" data-track=\"{name}\" src=\"{}\"></audio>",
+                        escape(&src)
+                    );
+                }
+                let _ = write!(
+                    mutes,
+                    " <label><input type=\"checkbox\" class=\"overtalk-mute\" data-index=\"{i}\" checked> {name}</label>"
+                );
+                names.push(name);
+            }
+            let media = match (linked, embedded) {
+                (true, true) => "'self' file: blob: data:",
+                (false, true) => "data:",
+                _ => "'self' file: blob:",
+            };
+            (
+                format!(
+                    "<p class=\"mix\">{players}<br><span class=\"note\">{} tracks played together ({}): this player drives them all, and a track that drifts more than 50 ms from it is re-aligned. Click an event to hear it with a little context; untick a track to mute it.</span><span class=\"mutes\">{mutes}</span></p>",
+                    tracks.len(),
+                    names.join(", ")
+                ),
+                Some(media),
+            )
+        }
+    })
 }
 
 /// The self-contained HTML report of analysed conversations.
@@ -217,7 +290,7 @@ pub fn conversation_report(convs: &[ConversationView<'_>], opts: &ReportOptions)
     }
     let payload = json!({"kind": "conversation", "schema_version": 1, "conversations": items});
     let payload = script_json(&payload.to_string());
-    let (audio, media) = audio_html(opts.audio.as_ref());
+    let (audio, media) = audio_html(opts.audio.as_ref())?;
     let title = opts.title.clone().unwrap_or_else(|| {
         let ids: Vec<&str> = convs.iter().map(|c| c.recording).take(3).collect();
         let more = if convs.len() > 3 { " …" } else { "" };

@@ -22,4 +22,5 @@ pub mod html;
 pub use encode::{base64, csp_hash, escape, script_json, sha256};
 pub use html::{
     conversation_report, score_report, Audio, ConversationView, ReportOptions, ScoreView,
+    TrackAudio,
 };

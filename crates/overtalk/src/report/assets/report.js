@@ -18,6 +18,41 @@
       if (stopAt !== null && audio.currentTime >= stopAt) { audio.pause(); stopAt = null; }
     });
   }
+  // Separate tracks (one per speaker) play together: the first track's player is the
+  // transport and every other track follows its play, pause, seek and speed; a follower that
+  // drifts more than 50 ms is put back in step.
+  var followers = Array.prototype.slice.call(document.querySelectorAll('audio.overtalk-follower'));
+  function follow(force) {
+    followers.forEach(function (f) {
+      var t = audio.currentTime;
+      var inside = !isFinite(f.duration) || t < f.duration;
+      try {
+        if (force || Math.abs(f.currentTime - t) > 0.05) f.currentTime = inside ? t : f.duration;
+      } catch (e) { /* not seekable yet */ }
+      if (!audio.paused && f.paused && inside) {
+        var p = f.play();
+        if (p && p.catch) p.catch(function () {});
+      } else if (audio.paused && !f.paused) {
+        f.pause();
+      }
+    });
+  }
+  if (audio && followers.length) {
+    audio.addEventListener('play', function () { follow(true); });
+    audio.addEventListener('pause', function () { follow(true); });
+    audio.addEventListener('seeked', function () { follow(true); });
+    audio.addEventListener('timeupdate', function () { follow(false); });
+    audio.addEventListener('ratechange', function () {
+      followers.forEach(function (f) { f.playbackRate = audio.playbackRate; });
+    });
+    Array.prototype.forEach.call(document.querySelectorAll('input.overtalk-mute'), function (box) {
+      box.addEventListener('change', function () {
+        var i = Number(box.getAttribute('data-index'));
+        var a = i === 0 ? audio : followers[i - 1];
+        if (a) a.muted = !box.checked;
+      });
+    });
+  }
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
