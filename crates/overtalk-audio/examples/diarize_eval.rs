@@ -5,29 +5,18 @@
 //! ```text
 //! cargo run --release -p overtalk-audio --example diarize_eval -- MODEL.safetensors ../shared/data/real-audio [--hyp DIR]
 //! ```
-//! Sets (`OT_SET`, comma-separated; default `long,ami30`): `long` (ES2004a mixture, gecko call),
-//! `ami30` (four 30 s AMI clips, BUT references), `es30` (ES2004a's two 30 s halves), `synth`
-//! and `synth30` (the mixes in `OT_SYNTH=DIR` from `bench/make_synth.sh`, whole or as 30 s cuts
-//! at 0, 60, 120, 180 s).
-//!
-//! Options (environment): `OT_THRESHOLD`, `OT_SWITCH`, `OT_STEP`, `OT_WINDOW`, `OT_FRAC`,
-//! `OT_MINSPEECH`, `OT_OVERLAP` (margin), `OT_VAD` (`earshot`, `energy`, `silero` with the
-//! `onnx` feature, or `A+B`: the mean of two; `auto`: [`DiarizeOptions::preferred`], the
-//! profile the command line uses; default: [`DiarizeOptions::default`]), `OT_ONSET` (VAD onset;
-//! offset = 0.7 × onset unless `OT_OFFSET`), `OT_MINSIL` (VAD minimum silence, s),
-//! `OT_FUSE_ONSET` (onset of the two detectors' mean with `A+B`; offset = 0.7 × onset),
-//! `OT_CHANGE=1` (speaker change points; `OT_CHANGE=0` off; knobs `OT_CHANGE_TH` distance
-//! threshold, `OT_CHANGE_SW` switch cost near a change, `OT_CHANGE_GAP` minimum spacing and
-//! `OT_CHANGE_TOL` tolerance in 10 ms frames, `OT_CHANGE_SEG` segment weight, `OT_CHANGE_CROSS` crossing windows' weight; any knob turns
-//! them on),
-//! `OT_ONLY` (id substring), `OT_NO_BASELINE`, `OT_AUTO_ONLY`. Modes: `OT_SWEEP=1` (grid over
-//! `OT_GRID_TH`, `OT_GRID_MINS`, `OT_GRID_SW`, `OT_GRID_FRAC`, `OT_GRID_OV`, `OT_GRID_FON` (fusion onset),
-//! `OT_GRID_CH` (`off` or change threshold[/segment weight[/crossing windows' weight]]);
-//! pooled per set;
-//! `OT_DETAIL=1` per file), `OT_DIAG=1` (dendrogram heights, raw-centroid cosines),
-//! `OT_VADDIAG=1` (VAD miss / false alarm per onset), `OT_ORACLE=1` (DER with the reference's
-//! speech, overlap and turn changes: the encoder and clustering alone; see [`oracle`]),
-//! `OT_ORACLE=pipeline` (the pipeline with perfect overlap detection and/or voice activity; see
+//! Every knob is a flag (`diarize_eval --help`); the options start from
+//! [`DiarizeOptions::default`] (or [`DiarizeOptions::preferred`] with `--vad auto`, the profile
+//! the command line uses) and each flag given replaces one field. Sets (`--set`,
+//! comma-separated; default `long,ami30`): `long` (ES2004a mixture, gecko call), `ami30` (four
+//! 30 s AMI clips, BUT references), `es30` (ES2004a's two 30 s halves), `synth` and `synth30`
+//! (the mixes in `--synth DIR` from `bench/make_synth.sh`, whole or as 30 s cuts at 0, 60, 120,
+//! 180 s). Modes other than the per-file table: `--sweep` (a grid over the `--grid-*` lists,
+//! pooled per set; `--detail` per file), `--diag` (dendrogram heights, raw-centroid cosines),
+//! `--vad-diag` (VAD miss / false alarm per onset; `--vad-diag fuse` and `--vad-diag overlap`
+//! with the `onnx` feature), `--change-diag`, `--oracle` (DER with the reference's speech,
+//! overlap and turn changes: the encoder and clustering alone; see [`oracle`]) and
+//! `--oracle pipeline` (the pipeline with perfect overlap detection and/or voice activity; see
 //! [`oracle_pipeline`]).
 
 // A measurement tool: a panic here is a failed run, with its message.
@@ -55,8 +44,138 @@ fn load_16k(path: &Path) -> Vec<f32> {
     resample_to_16k(&mono, info.sample_rate).unwrap()
 }
 
-fn env<T: std::str::FromStr>(k: &str, d: T) -> T {
-    std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d)
+/// Diarization research harness: frame DER and speaker counts of the GE2E pipeline (automatic
+/// and oracle count, from the same embeddings) and of the naive baseline, on recordings with a
+/// reference, with every option of the diarizer as a flag.
+#[derive(clap::Parser, Debug)]
+#[command(name = "diarize_eval")]
+struct Args {
+    /// The converted GE2E encoder (`ge2e.safetensors` from `overtalk models install`).
+    model: PathBuf,
+    /// The real recordings (`../shared/data/real-audio`).
+    data: PathBuf,
+    /// Writes each hypothesis as `DIR/<id>.rttm` (the naive baseline's in `DIR/naive/`).
+    #[arg(long, value_name = "DIR")]
+    hyp: Option<PathBuf>,
+    /// Evaluation sets, comma-separated: long, ami30, es30, synth, synth30.
+    #[arg(long, default_value = "long,ami30")]
+    set: String,
+    /// The synthetic mixes (`bench/out/synth` or `bench/out/synth_heldout`) for the synth sets.
+    #[arg(long, value_name = "DIR")]
+    synth: Option<PathBuf>,
+    /// Only the recordings whose id contains this.
+    #[arg(long, default_value = "")]
+    only: String,
+    /// Voice activity: earshot, energy, silero (`onnx` feature), A+B (windows on A, output
+    /// speech where the mean of A and B passes --fuse-onset) or auto (the command line's profile).
+    #[arg(long)]
+    vad: Option<String>,
+    /// VAD onset (offset 0.7 × onset unless --offset).
+    #[arg(long)]
+    onset: Option<f32>,
+    /// VAD offset.
+    #[arg(long)]
+    offset: Option<f32>,
+    /// VAD minimum silence (seconds).
+    #[arg(long, value_name = "SECONDS")]
+    min_silence: Option<f64>,
+    /// Onset of the two detectors' mean with --vad A+B (offset 0.7 × onset).
+    #[arg(long)]
+    fuse_onset: Option<f32>,
+    /// AHC stopping distance.
+    #[arg(long)]
+    threshold: Option<f32>,
+    /// Viterbi switch cost.
+    #[arg(long)]
+    switch: Option<f32>,
+    /// Window step (10 ms frames).
+    #[arg(long)]
+    step: Option<usize>,
+    /// Window length (10 ms frames).
+    #[arg(long)]
+    window: Option<usize>,
+    /// Minimum share of windows of a speaker.
+    #[arg(long)]
+    frac: Option<f32>,
+    /// Minimum speech of a speaker (seconds).
+    #[arg(long, value_name = "SECONDS")]
+    min_speech: Option<f32>,
+    /// Overlap: second speaker within this score margin.
+    #[arg(long)]
+    overlap: Option<f32>,
+    /// Speaker change points on (any --change-* knob turns them on too).
+    #[arg(long)]
+    change: bool,
+    /// Change points: distance threshold.
+    #[arg(long)]
+    change_threshold: Option<f32>,
+    /// Change points: switch cost near a change.
+    #[arg(long)]
+    change_switch: Option<f32>,
+    /// Change points: minimum spacing (10 ms frames).
+    #[arg(long)]
+    change_gap: Option<usize>,
+    /// Change points: tolerance (10 ms frames).
+    #[arg(long)]
+    change_tol: Option<usize>,
+    /// Change points: segment weight.
+    #[arg(long)]
+    change_segment: Option<f32>,
+    /// Change points: crossing windows' weight.
+    #[arg(long)]
+    change_cross: Option<f32>,
+    /// Without the naive baseline.
+    #[arg(long)]
+    no_baseline: bool,
+    /// The automatic count only (no oracle count, no baseline).
+    #[arg(long)]
+    auto_only: bool,
+    /// Sweep the --grid-* lists (each defaults to the current option), pooled per set.
+    #[arg(long)]
+    sweep: bool,
+    /// With --sweep: DER and count per file too.
+    #[arg(long)]
+    detail: bool,
+    /// Sweep: AHC thresholds, comma-separated.
+    #[arg(long, value_name = "LIST")]
+    grid_threshold: Option<String>,
+    /// Sweep: minimum speaker speech values.
+    #[arg(long, value_name = "LIST")]
+    grid_min_speech: Option<String>,
+    /// Sweep: switch costs.
+    #[arg(long, value_name = "LIST")]
+    grid_switch: Option<String>,
+    /// Sweep: minimum cluster fractions.
+    #[arg(long, value_name = "LIST")]
+    grid_frac: Option<String>,
+    /// Sweep: overlap margins (`off` for none).
+    #[arg(long, value_name = "LIST")]
+    grid_overlap: Option<String>,
+    /// Sweep: fusion onsets (--vad A+B).
+    #[arg(long, value_name = "LIST")]
+    grid_fuse_onset: Option<String>,
+    /// Sweep: change points, `off` or threshold[/segment weight[/crossing windows' weight]].
+    #[arg(long, value_name = "LIST")]
+    grid_change: Option<String>,
+    /// Clustering diagnostics: dendrogram heights, raw-centroid cosines.
+    #[arg(long)]
+    diag: bool,
+    /// VAD miss / false alarm per onset; `fuse` (fusion rules) and `overlap` (overlap cue)
+    /// need the `onnx` feature.
+    #[arg(long, value_name = "KIND", num_args = 0..=1, default_missing_value = "onsets")]
+    vad_diag: Option<String>,
+    /// Speaker change detection against the reference.
+    #[arg(long)]
+    change_diag: bool,
+    /// Bounds from the reference: `segments` (the encoder and clustering alone) or `pipeline`.
+    #[arg(long, value_name = "KIND", num_args = 0..=1, default_missing_value = "segments")]
+    oracle: Option<String>,
+}
+
+/// The parsed command line.
+fn args() -> &'static Args {
+    static ARGS: std::sync::OnceLock<Args> = std::sync::OnceLock::new();
+    ARGS.get_or_init(<Args as clap::Parser>::parse)
 }
 
 fn write_rttm(dir: &Path, id: &str, t: &Turns) {
@@ -96,12 +215,12 @@ fn crop(samples: &[f32], reference: &Turns, off: f64, len: f64) -> (Vec<f32>, Tu
     (samples[a..b].to_vec(), t)
 }
 
-/// The evaluation sets named in `OT_SET` (comma-separated): `long` (ES2004a 60 s and the gecko
-/// call), `ami30` (the four 30 s AMI clips), `synth` (the synthetic mixes in `OT_SYNTH`),
+/// The evaluation sets named in `--set` (comma-separated): `long` (ES2004a 60 s and the gecko
+/// call), `ami30` (the four 30 s AMI clips), `synth` (the synthetic mixes in `--synth`),
 /// `synth30` (30 s cuts of them at 0, 60, 120 and 180 s), `es30` (ES2004a's two halves).
 /// Default: `long,ami30`.
 fn load_cases(data: &Path, only: &str) -> Vec<Case> {
-    let set = std::env::var("OT_SET").unwrap_or_else(|_| "long,ami30".into());
+    let set = &args().set;
     let rd = |wav: &Path, rttm: &Path| {
         (load_16k(wav), read_rttm(&std::fs::read_to_string(rttm).unwrap()))
     };
@@ -146,7 +265,7 @@ fn load_cases(data: &Path, only: &str) -> Vec<Case> {
                 }
             }
             "synth" | "synth30" => {
-                let dir = PathBuf::from(std::env::var("OT_SYNTH").expect("OT_SYNTH=DIR"));
+                let dir = args().synth.clone().expect("--synth DIR");
                 let mut names: Vec<String> = std::fs::read_dir(&dir)
                     .unwrap()
                     .filter_map(|e| {
@@ -180,110 +299,98 @@ fn load_cases(data: &Path, only: &str) -> Vec<Case> {
     out
 }
 
-fn options_from_env() -> DiarizeOptions {
-    let vad = std::env::var("OT_VAD").unwrap_or_default();
+fn options_from_args() -> DiarizeOptions {
+    let a = args();
+    let vad = a.vad.clone().unwrap_or_default();
     let mut opts =
         if vad == "auto" { DiarizeOptions::preferred() } else { DiarizeOptions::default() };
-    opts.threshold = env("OT_THRESHOLD", opts.threshold);
-    opts.switch_cost = env("OT_SWITCH", opts.switch_cost);
-    opts.step = env("OT_STEP", opts.step);
-    opts.window = env("OT_WINDOW", opts.window);
-    opts.min_cluster_fraction = env("OT_FRAC", opts.min_cluster_fraction);
-    opts.min_speaker_speech = env("OT_MINSPEECH", opts.min_speaker_speech);
-    if let Ok(m) = std::env::var("OT_OVERLAP") {
-        opts.overlap_margin = m.parse().ok();
+    opts.threshold = a.threshold.unwrap_or(opts.threshold);
+    opts.switch_cost = a.switch.unwrap_or(opts.switch_cost);
+    opts.step = a.step.unwrap_or(opts.step);
+    opts.window = a.window.unwrap_or(opts.window);
+    opts.min_cluster_fraction = a.frac.unwrap_or(opts.min_cluster_fraction);
+    opts.min_speaker_speech = a.min_speech.unwrap_or(opts.min_speaker_speech);
+    if a.overlap.is_some() {
+        opts.overlap_margin = a.overlap;
     }
-    // Speaker change points: `OT_CHANGE=1` (or any of the knobs) turns them on.
-    let change_knobs = [
-        "OT_CHANGE",
-        "OT_CHANGE_TH",
-        "OT_CHANGE_SW",
-        "OT_CHANGE_GAP",
-        "OT_CHANGE_TOL",
-        "OT_CHANGE_SEG",
-        "OT_CHANGE_CROSS",
-    ];
-    if change_knobs.iter().any(|k| std::env::var_os(k).is_some()) {
+    // Speaker change points: `--change` (or any of the knobs) turns them on.
+    let knobs = [a.change_threshold, a.change_switch, a.change_segment, a.change_cross];
+    if a.change || knobs.iter().any(Option::is_some) || a.change_gap.or(a.change_tol).is_some() {
         let mut c = opts.change.unwrap_or_default();
-        c.threshold = env("OT_CHANGE_TH", c.threshold);
-        c.switch_cost = env("OT_CHANGE_SW", c.switch_cost);
-        c.min_spacing = env("OT_CHANGE_GAP", c.min_spacing);
-        c.tolerance = env("OT_CHANGE_TOL", c.tolerance);
-        c.segment_weight = env("OT_CHANGE_SEG", c.segment_weight);
-        c.cross_weight = env("OT_CHANGE_CROSS", c.cross_weight);
-        opts.change = (std::env::var("OT_CHANGE").as_deref() != Ok("0")).then_some(c);
+        c.threshold = a.change_threshold.unwrap_or(c.threshold);
+        c.switch_cost = a.change_switch.unwrap_or(c.switch_cost);
+        c.min_spacing = a.change_gap.unwrap_or(c.min_spacing);
+        c.tolerance = a.change_tol.unwrap_or(c.tolerance);
+        c.segment_weight = a.change_segment.unwrap_or(c.segment_weight);
+        c.cross_weight = a.change_cross.unwrap_or(c.cross_weight);
+        opts.change = Some(c);
     }
     if !vad.is_empty() && vad != "auto" {
         let mut it = vad.split('+');
         opts.vad = it.next().unwrap().parse().unwrap();
         opts.vad_fuse = it.next().map(|k| k.parse().unwrap());
     }
-    if let Ok(on) = std::env::var("OT_ONSET") {
-        let on: f32 = on.parse().unwrap();
+    if let Some(on) = a.onset {
         opts.binarize.onset = on;
         opts.binarize.offset = 0.7 * on;
     }
-    if let Ok(on) = std::env::var("OT_FUSE_ONSET") {
-        let on: f32 = on.parse().unwrap();
+    if let Some(on) = a.fuse_onset {
         opts.fuse_binarize.onset = on;
         opts.fuse_binarize.offset = 0.7 * on;
     }
-    if let Ok(off) = std::env::var("OT_OFFSET") {
-        opts.binarize.offset = off.parse().unwrap();
+    if let Some(off) = a.offset {
+        opts.binarize.offset = off;
     }
-    if let Ok(s) = std::env::var("OT_MINSIL") {
-        let s: f64 = s.parse().unwrap();
+    if let Some(s) = a.min_silence {
         opts.binarize.min_silence = overtalk::Delta((s * 1e6).round() as i64);
     }
     opts
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let model = PathBuf::from(&args[1]);
-    let data = PathBuf::from(&args[2]);
-    let hyp_dir = args.iter().position(|a| a == "--hyp").map(|i| PathBuf::from(&args[i + 1]));
-    let opts = options_from_env();
-    let only: String = env("OT_ONLY", String::new());
-    let baseline = std::env::var_os("OT_NO_BASELINE").is_none();
-    let weights = || Ge2eWeights::load(&model).unwrap();
+    let a = args();
+    let (model, data, hyp_dir) = (&a.model, &a.data, &a.hyp);
+    let opts = options_from_args();
+    let only = &a.only;
+    let baseline = !a.no_baseline;
+    let weights = || Ge2eWeights::load(model).unwrap();
     let auto = Ge2eDiarizer::new(weights(), "ge2e", opts);
     println!("{}", auto.describe());
     if let Err(e) = opts.vad.try_build() {
         panic!("VAD {}: {e}", opts.vad.name());
     }
-    let cases = load_cases(&data, &only);
-    if std::env::var_os("OT_SWEEP").is_some() {
+    let cases = load_cases(data, only);
+    if a.sweep {
         sweep(&auto, &cases);
         return;
     }
     #[cfg(feature = "onnx")]
-    if std::env::var("OT_VADDIAG").is_ok_and(|v| v == "overlap") {
+    if a.vad_diag.as_deref() == Some("overlap") {
         overlap_cue(&cases);
         return;
     }
     #[cfg(feature = "onnx")]
-    if std::env::var("OT_VADDIAG").is_ok_and(|v| v == "fuse") {
+    if a.vad_diag.as_deref() == Some("fuse") {
         vad_fuse_diag(&cases);
         return;
     }
-    if std::env::var_os("OT_VADDIAG").is_some() {
+    if a.vad_diag.is_some() {
         vad_diag(&cases);
         return;
     }
-    if std::env::var_os("OT_CHANGEDIAG").is_some() {
+    if a.change_diag {
         change_diag(&auto, &cases);
         return;
     }
-    if std::env::var_os("OT_DIAG").is_some() {
+    if a.diag {
         diag(&auto, &cases);
         return;
     }
-    if std::env::var("OT_ORACLE").is_ok_and(|v| v == "pipeline") {
+    if a.oracle.as_deref() == Some("pipeline") {
         oracle_pipeline(&auto, &cases);
         return;
     }
-    if std::env::var_os("OT_ORACLE").is_some() {
+    if a.oracle.is_some() {
         oracle(&auto, weights(), &cases);
         return;
     }
@@ -305,7 +412,7 @@ fn main() {
         if let Some(dir) = &hyp_dir {
             write_rttm(dir, id, &h);
         }
-        if std::env::var_os("OT_AUTO_ONLY").is_some() {
+        if a.auto_only {
             row.extend([Der::default(); 2]);
         } else {
             let mut o = opts;
@@ -315,7 +422,7 @@ fn main() {
             row.push(der(reference, &ho, dur, 0.0));
         }
         let mut naive_k = 0;
-        if baseline && std::env::var_os("OT_AUTO_ONLY").is_none() {
+        if baseline && !a.auto_only {
             let mut nd = NaiveDiarizer::new(weights(), k);
             nd.vad = opts.vad;
             let naive = nd.diarize(&c.samples).unwrap();
@@ -372,17 +479,14 @@ fn main() {
     );
 }
 
-fn grid<T: std::str::FromStr>(k: &str, d: &str) -> Vec<T> {
-    std::env::var(k)
-        .unwrap_or_else(|_| d.into())
-        .split(',')
-        .filter_map(|x| x.parse().ok())
-        .collect()
+fn grid<T: std::str::FromStr>(list: &Option<String>, d: &str) -> Vec<T> {
+    list.as_deref().unwrap_or(d).split(',').filter_map(|x| x.parse().ok()).collect()
 }
 
 /// Prepares every case once, then prints, per set, pooled DER (collar 0.25 and 0) and count
-/// accuracy for a grid of options (`OT_GRID_TH`, `OT_GRID_MINS`, `OT_GRID_OV` with `off`,
-/// `OT_GRID_SW`, `OT_GRID_FRAC`: comma-separated values).
+/// accuracy for a grid of options (`--grid-threshold`, `--grid-min-speech`, `--grid-overlap`
+/// with `off`, `--grid-switch`, `--grid-frac`, `--grid-fuse-onset`, `--grid-change`:
+/// comma-separated values).
 fn sweep(d: &Ge2eDiarizer, cases: &[Case]) {
     let mut prepared = Vec::new();
     for c in cases {
@@ -392,14 +496,16 @@ fn sweep(d: &Ge2eDiarizer, cases: &[Case]) {
     }
     let mut groups: Vec<&str> = cases.iter().map(|c| c.group).collect();
     groups.dedup();
-    let ths: Vec<f32> = grid("OT_GRID_TH", &d.options.threshold.to_string());
-    let mins: Vec<f32> = grid("OT_GRID_MINS", &d.options.min_speaker_speech.to_string());
-    let sws: Vec<f32> = grid("OT_GRID_SW", &d.options.switch_cost.to_string());
-    let fracs: Vec<f32> = grid("OT_GRID_FRAC", &d.options.min_cluster_fraction.to_string());
-    let ovs: Vec<String> = grid("OT_GRID_OV", "off");
-    let fons: Vec<f32> = grid("OT_GRID_FON", &d.options.fuse_binarize.onset.to_string());
-    let chs: Vec<String> =
-        grid("OT_GRID_CH", &d.options.change.map_or("off".into(), |c| c.threshold.to_string()));
+    let ths: Vec<f32> = grid(&args().grid_threshold, &d.options.threshold.to_string());
+    let mins: Vec<f32> = grid(&args().grid_min_speech, &d.options.min_speaker_speech.to_string());
+    let sws: Vec<f32> = grid(&args().grid_switch, &d.options.switch_cost.to_string());
+    let fracs: Vec<f32> = grid(&args().grid_frac, &d.options.min_cluster_fraction.to_string());
+    let ovs: Vec<String> = grid(&args().grid_overlap, "off");
+    let fons: Vec<f32> = grid(&args().grid_fuse_onset, &d.options.fuse_binarize.onset.to_string());
+    let chs: Vec<String> = grid(
+        &args().grid_change,
+        &d.options.change.map_or("off".into(), |c| c.threshold.to_string()),
+    );
     for (fon, ch) in fons.iter().flat_map(|&f| chs.iter().map(move |c| (f, c))) {
         for &th in &ths {
             for &mn in &mins {
@@ -442,7 +548,7 @@ fn sweep(d: &Ge2eDiarizer, cases: &[Case]) {
                                     t0.add(&der(&c.reference, &h, c.dur(), 0.0));
                                     right += usize::from(r.speakers == speaker_count(&c.reference));
                                     n += 1;
-                                    if std::env::var_os("OT_DETAIL").is_some() {
+                                    if args().detail {
                                         detail.push_str(&format!(
                                             " {}={:.1}%/{}",
                                             c.id,
@@ -577,7 +683,7 @@ fn miss_and_false_alarm(reference: &[bool], hypothesis: &[bool]) -> (u64, u64) {
     (miss, fa)
 }
 
-/// Fusion of two detectors' probabilities on the 10 ms grid (`OT_VADDIAG=fuse`, needs the
+/// Fusion of two detectors' probabilities on the 10 ms grid (`--vad-diag fuse`, needs the
 /// `onnx` feature): miss / false alarm per set for several combination rules and onsets.
 #[cfg(feature = "onnx")]
 fn vad_fuse_diag(cases: &[Case]) {
@@ -649,11 +755,11 @@ fn vad_fuse_diag(cases: &[Case]) {
     }
 }
 
-/// Bounds from the reference (`OT_ORACLE=1`): what the encoder and the clustering reach when
+/// Bounds from the reference (`--oracle`): what the encoder and the clustering reach when
 /// speech, overlap and every turn change are known.
 ///
 /// Runs of 10 ms frames where exactly one reference speaker talks are embedded with windows
-/// (`OT_WINDOW`, step `OT_STEP`) that never leave the run; runs shorter than 0.5 s are not
+/// (`--window`, step `--step`) that never leave the run; runs shorter than 0.5 s are not
 /// embedded. The windows are clustered (AHC on centred embeddings) with the true count and with
 /// the automatic threshold. The hypothesis then labels
 ///
@@ -817,7 +923,7 @@ fn oracle(d: &Ge2eDiarizer, weights: Ge2eWeights, cases: &[Case]) {
     }
 }
 
-/// The pipeline with parts replaced by the reference (`OT_ORACLE=pipeline`), four columns:
+/// The pipeline with parts replaced by the reference (`--oracle pipeline`), four columns:
 /// the pipeline; the pipeline plus a perfect overlap detector; the pipeline on perfect voice
 /// activity (the VAD probabilities replaced by the reference's speech, 1 or 0); and both.
 fn oracle_pipeline(d: &Ge2eDiarizer, cases: &[Case]) {
@@ -933,7 +1039,7 @@ fn percents(d: &[Der]) -> String {
     d.chunks(2).map(pair).collect::<Vec<_>>().join(" | ")
 }
 
-/// Whether the detectors' probabilities tell overlap from one voice (`OT_VADDIAG=overlap`,
+/// Whether the detectors' probabilities tell overlap from one voice (`--vad-diag overlap`,
 /// needs the `onnx` feature): per set, the mean earshot and Silero probability on 10 ms frames
 /// with no, one, and two or more reference speakers, and the share of overlap frames above the
 /// 90th percentile of one-voice frames (10 % if the probability carries no overlap signal).
@@ -978,7 +1084,7 @@ fn overlap_cue(cases: &[Case]) {
     }
 }
 
-/// Speaker change detection against the reference (`OT_CHANGEDIAG=1`): precision and recall
+/// Speaker change detection against the reference (`--change-diag`): precision and recall
 /// (a hit within 0.3 s, peaks at least 1 s apart) of two evidence curves over the speech-frame
 /// sequence, at thresholds set to quantiles of each curve: the cosine distance between
 /// adjacent GE2E windows ([`change::curve`], smoothed), and ΔBIC between two 1 s diagonal
