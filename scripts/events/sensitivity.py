@@ -60,7 +60,7 @@ def main():
     ap.add_argument("--shared", default=os.environ.get("OVERTALK_SHARED_DATA", os.path.join(ROOT, "../shared/data")))
     a = ap.parse_args()
     ref = os.path.join(a.shared, "corpora/ami/only_words/rttms/test")
-    grid = [("jitter", v) for v in (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)]
+    grid = [("jitter", v) for v in (0.0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5)]
     grid += [("drop", v) for v in (0.02, 0.05, 0.1, 0.2)]
     grid += [("false-alarm", v) for v in (0.02, 0.05, 0.1, 0.2)]
     grid += [("swap", v) for v in (0.02, 0.05, 0.1, 0.2)]
@@ -69,9 +69,11 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for kind, v in grid:
             out = os.path.join(tmp, "%s-%s" % (kind, v)) + "/"
+            amounts = {"jitter": 0.0, "swap": 0.0, "drop": 0.0, "false-alarm": 0.0, kind: v}
+            args = [x for k, a in amounts.items() for x in ("--" + k, str(a))]
             subprocess.run(
-                [sys.executable, os.path.join(ROOT, "scripts/perturb.py"), ref, "-o", out,
-                 "--%s" % kind, str(v), "--rename", "--seed", "1"],
+                [sys.executable, os.path.join(ROOT, "scripts/perturb.py"), ref, "-o", out]
+                + args + ["--rename", "--seed", "1"],
                 check=True, capture_output=True,
             )
             print(row("%s %g" % (kind, v), score(a.bin, ref, out)), flush=True)
