@@ -17,7 +17,8 @@
 //!
 //! ## Dependency direction
 //!
-//! `time` ← `model` ← {`format`, `analysis`, `score`, `words`} ← `report`. `words` lays the
+//! `time` ← `model` ← {`format`, `analysis`, `score`, `words`} ← {`events`, `report`};
+//! `events` scores the dynamics of a hypothesis against a reference with both. `words` lays the
 //! timed words of one transcript on the speakers of another (captions on a detection). `analysis` and `score` do not
 //! know each other or `format`; they take model values and return plain result values. Nothing
 //! in this crate prints or touches the terminal.
@@ -39,6 +40,7 @@
 pub mod analysis;
 pub mod cut;
 pub mod error;
+pub mod events;
 pub mod format;
 pub mod model;
 pub mod report;

@@ -86,6 +86,14 @@ pub struct Args {
     /// print as null (JSON) or n/a.
     #[arg(long)]
     der_only: bool,
+    /// Score the dynamics instead: analyse both sides with the default analysis parameters,
+    /// map speakers with the DER mapping and match onsets, interruptions, backchannels,
+    /// floor transfers, turns and monologues one to one (docs/events.md).
+    #[arg(long)]
+    events: bool,
+    /// With --events: onset tolerance in seconds (sed_eval's t_collar).
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.2, requires = "events")]
+    tolerance: f64,
     /// Exit with status 1 when the total DER (in percent) is above this value.
     #[arg(long, value_name = "PERCENT")]
     max_der: Option<f64>,
@@ -350,6 +358,9 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let uem_arg: Option<&BTreeMap<String, Region>> =
         if args.uem.is_empty() { None } else { Some(&uems) };
     let format = args.format;
+    if args.events {
+        return run_events(&args, &inputs, uem_arg, &opts, &target);
+    }
     let report = score::score_with(&inputs, uem_arg, &opts, metrics(&args))?;
     let timelines = if args.errors {
         if format != ScoreFormat::Json {
@@ -413,6 +424,41 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         }
     }
     Ok(outcome)
+}
+
+/// `score --events`: the event report in the chosen format.
+fn run_events(
+    args: &Args,
+    inputs: &[RecordingInput],
+    uem: Option<&BTreeMap<String, Region>>,
+    opts: &ScoreOptions,
+    target: &Target,
+) -> Result<Outcome> {
+    use overtalk::events::{self, render};
+    if !(args.tolerance.is_finite() && args.tolerance >= 0.0) {
+        bail!("--tolerance must be a non-negative number of seconds, got {}", args.tolerance);
+    }
+    let ev = events::EventOptions {
+        tolerance: (args.tolerance * 1000.0).round() as i64,
+        ..events::EventOptions::default()
+    };
+    let params = overtalk::analysis::Params::default();
+    let report = events::score_events(inputs, uem, opts, &params, &ev)?;
+    let text = match args.format {
+        ScoreFormat::Table => render::to_table(&report),
+        ScoreFormat::Json => serde_json::to_string_pretty(&report)? + "\n",
+        ScoreFormat::Csv => render::to_delimited(&report, ','),
+        ScoreFormat::Tsv => render::to_delimited(&report, '\t'),
+        ScoreFormat::Md => render::to_markdown(&report),
+        ScoreFormat::Html => bail!(
+            "--events has no HTML output yet; use --format json (the unmatched events with their causes) or md"
+        ),
+    };
+    target.write_with(|out| {
+        out.write_all(text.as_bytes())?;
+        Ok(())
+    })?;
+    Ok(Outcome::Ok)
 }
 
 /// What the output shows: JSON and HTML show every metric, the tables the DER and the JER
