@@ -120,9 +120,9 @@ for d in $fix/edge-cases/*/; do
 done
 run score html score --format html -r $fix/dscore-tests/ref.rttm -s $fix/dscore-tests/sys.rttm
 run validate fixtures validate $fix/dscore-tests/ref.rttm $fix/spyder-tests/hyp.rttm $fix/pyannote-tests/bug16_reference.rttm
-run validate fixtures-uem validate -u $fix/dscore-tests/test_load.uem $fix/dscore-tests/ref.rttm
+run validate fixtures-uem validate --uem $fix/dscore-tests/test_load.uem $fix/dscore-tests/ref.rttm
 run info fixtures info $fix/dscore-tests/ref.rttm $fix/pyannote-tests/reference.rttm
-run info fixtures-uem info --format json -u $fix/spyder-tests/ref.uem $fix/spyder-tests/ref.rttm
+run info fixtures-uem info --format json --uem $fix/spyder-tests/ref.uem $fix/spyder-tests/ref.rttm
 
 # VBx on AMI against the references, per split and beamforming.
 for kind in AMI_Mix-Headset AMI_beamformed; do
