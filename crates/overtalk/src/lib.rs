@@ -17,7 +17,9 @@
 //!
 //! ## Dependency direction
 //!
-//! `time` ← `model` ← {`format`, `analysis`, `score`, `words`} ← `report`. `words` lays the
+//! `time` ← `model` ← {`format`, `analysis`, `score`, `words`} ← {`output`, `report`}.
+//! `output` writes analyses and scores (JSON and its schema, JSONL, CSV/TSV, Markdown, terminal
+//! tables) behind one exporter trait. `words` lays the
 //! timed words of one transcript on the speakers of another (captions on a detection). `analysis` and `score` do not
 //! know each other or `format`; they take model values and return plain result values. Nothing
 //! in this crate prints or touches the terminal.
@@ -40,6 +42,7 @@ pub mod analysis;
 pub mod error;
 pub mod format;
 pub mod model;
+pub mod output;
 pub mod report;
 pub mod score;
 pub mod time;

@@ -8,9 +8,9 @@ use overtalk::format::uem;
 use overtalk::{Delta, Region};
 use serde::Serialize;
 
+use crate::app::{Globals, Outcome};
 use crate::input::{self, ReadArgs};
 use crate::output::Target;
-use crate::{Globals, Outcome};
 
 /// Summarise transcripts: recordings, speakers, duration, speech, overlapped share, turns.
 ///
