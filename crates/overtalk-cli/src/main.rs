@@ -4,18 +4,18 @@
 //! domain logic. Exit codes: 0 ok; 1 finished but a requested check failed or some inputs were
 //! skipped; 2 usage or fatal error; a closed pipe on stdout exits 0.
 
-mod chat_markers;
+mod app;
 mod commands;
-mod diarize;
 mod input;
 mod output;
 mod progress;
-mod words;
 
 use std::io::ErrorKind as IoErrorKind;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
+
+use app::{Globals, Outcome};
 
 /// mimalloc instead of the system allocator: the analysis of a corpus allocates and frees many
 /// small lists per conversation (see BENCHMARKS.md, Analysis).
@@ -54,22 +54,6 @@ enum Command {
     Models(commands::models::Args),
     Completions(commands::generate::CompletionArgs),
     Man(commands::generate::ManArgs),
-}
-
-/// What a command reports back to `main`: success, or finished with a failed check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// Everything requested was done and every check passed.
-    Ok,
-    /// Finished, but a check failed or inputs were skipped (exit code 1).
-    Partial,
-}
-
-/// Settings every command receives.
-#[derive(Debug, Clone, Copy)]
-pub struct Globals {
-    /// Suppress warnings and progress.
-    pub quiet: bool,
 }
 
 fn main() -> ExitCode {

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use overtalk::Delta;
 
-use crate::Globals;
+use crate::app::Globals;
 
 /// A bar counting seconds of audio, or `None` when progress is not shown.
 pub(crate) fn seconds_bar(globals: Globals) -> Option<indicatif::ProgressBar> {

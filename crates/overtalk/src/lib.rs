@@ -17,8 +17,10 @@
 //!
 //! ## Dependency direction
 //!
-//! `time` ← `model` ← {`format`, `analysis`, `score`, `words`} ← {`events`, `report`};
-//! `events` scores the dynamics of a hypothesis against a reference with both. `words` lays the
+//! `time` ← `model` ← {`format`, `analysis`, `score`, `words`} ← {`events`, `output`, `report`}.
+//! `events` scores the dynamics of a hypothesis against a reference with both. `output` writes
+//! analyses and scores (JSON and its schema, JSONL, CSV/TSV, Markdown, terminal tables) behind
+//! one exporter trait. `words` lays the
 //! timed words of one transcript on the speakers of another (captions on a detection). `analysis` and `score` do not
 //! know each other or `format`; they take model values and return plain result values. Nothing
 //! in this crate prints or touches the terminal.
@@ -43,6 +45,7 @@ pub mod error;
 pub mod events;
 pub mod format;
 pub mod model;
+pub mod output;
 pub mod report;
 pub mod score;
 pub mod time;

@@ -6,9 +6,9 @@ use anyhow::{bail, Context, Result};
 use overtalk::format::{self, Format};
 use overtalk::Corpus;
 
+use crate::app::{Globals, Outcome};
 use crate::input::{self, ReadArgs};
 use crate::output::Target;
-use crate::{Globals, Outcome};
 
 /// Convert transcripts and diarizations between formats.
 ///

@@ -9,11 +9,12 @@ use overtalk::{Annotation, Corpus, Delta, Region, Transcript};
 use overtalk_audio::decode::{decode_all, DecodeOptions};
 use overtalk_audio::render::{self, RenderOptions};
 
-use crate::commands::analyze::{read_and_analyze, AnalysisArgs};
-use crate::commands::detect::{track_specs, AudioArgs};
+use crate::app::{Globals, Outcome};
+use crate::input::conversations::read_and_analyze;
+use crate::input::params::AnalysisArgs;
+use crate::input::recordings::{track_specs, AudioArgs};
 use crate::input::{ReadArgs, Source};
 use crate::output::{format_for_path, Target};
-use crate::{Globals, Outcome};
 
 /// Cut by speaker or by event: remove a speaker, keep only one, mute one, pull every
 /// interruption of one speaker with context, or follow the floor holder.

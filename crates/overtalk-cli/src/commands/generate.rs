@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap_complete::Shell;
 
-use crate::Outcome;
+use crate::app::Outcome;
 
 /// Print a shell completion script.
 #[derive(Debug, clap::Args)]

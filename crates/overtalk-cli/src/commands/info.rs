@@ -9,9 +9,9 @@ use overtalk::format::{uem, Format};
 use overtalk::{Delta, Region};
 use serde::Serialize;
 
+use crate::app::{Globals, Outcome};
 use crate::input::{self, ReadArgs};
 use crate::output::Target;
-use crate::{Globals, Outcome};
 
 /// Summarise transcripts: recordings, speakers, duration, speech, overlapped share, turns.
 ///
@@ -176,7 +176,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                         if let Some(m) = &r.chat_markers_vs_timing {
                             writeln!(out)?;
                             let md = args.format == InfoFormat::Md;
-                            crate::chat_markers::render(m, Some(&r.recording), md, out)?;
+                            overtalk::output::chat_markers::write(m, Some(&r.recording), md, out)?;
                         }
                     }
                 }

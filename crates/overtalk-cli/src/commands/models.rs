@@ -13,7 +13,7 @@ use overtalk_audio::diarize::models::{
 };
 use overtalk_audio::diarize::pyannote::{self, PYANNOTE_REPOSITORY, PYANNOTE_REVISION};
 
-use crate::{Globals, Outcome};
+use crate::app::{Globals, Outcome};
 
 /// Install, list and locate the models: the speaker encoder that tells voices apart, and the
 /// Silero voice activity detector (`--vad silero`).

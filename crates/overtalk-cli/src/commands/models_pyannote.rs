@@ -12,7 +12,7 @@ use overtalk_audio::diarize::pyannote::{
     PYANNOTE_REPOSITORY, PYANNOTE_REVISION,
 };
 
-use crate::Globals;
+use crate::app::Globals;
 
 /// Installs the pyannote model files into `<model_dir>/pyannote`; returns that directory.
 pub fn install(from: Option<&Path>, model_dir: &Path, globals: Globals) -> Result<PathBuf> {

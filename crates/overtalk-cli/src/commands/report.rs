@@ -4,13 +4,14 @@
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use overtalk::report::{self, Audio, ConversationView, ReportOptions, TrackAudio};
+use overtalk::report::{Audio, ReportOptions, TrackAudio};
 
-use crate::commands::analyze::{read_and_analyze, AnalysisArgs, Analyzed};
-use crate::commands::detect::{is_audio, AudioArgs};
-use crate::input::{ReadArgs, Source};
+use crate::app::{Globals, Outcome};
+use crate::input::conversations::{self, read_and_analyze};
+use crate::input::params::AnalysisArgs;
+use crate::input::recordings::AudioArgs;
+use crate::input::{is_audio, ReadArgs, Source};
 use crate::output::Target;
-use crate::{Globals, Outcome};
 
 /// Largest recording `--embed-audio` accepts.
 const MAX_EMBED_BYTES: u64 = 512 << 20;
@@ -53,19 +54,6 @@ pub struct Args {
     detection: AudioArgs,
     #[command(flatten)]
     read: ReadArgs,
-}
-
-/// The HTML page of analysed conversations.
-pub(crate) fn render(analyzed: &[Analyzed], options: &ReportOptions) -> Result<String> {
-    let views: Vec<ConversationView<'_>> = analyzed
-        .iter()
-        .map(|a| ConversationView {
-            recording: &a.label,
-            analysis: &a.analysis,
-            transcript: Some(&a.transcript),
-        })
-        .collect();
-    Ok(report::conversation_report(&views, options)?)
 }
 
 /// `path` relative to the directory `base`, as a URL path (percent-encoded).
@@ -187,9 +175,9 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         audio: audio(&args)?,
         preset: Some(args.analysis.preset.clone()),
         sources: sources.iter().map(Source::display).collect(),
-        detection: crate::commands::analyze::detections(&analyzed),
+        detection: conversations::detections(&analyzed),
     };
-    let html = render(&analyzed, &options)?;
+    let html = conversations::html(&analyzed, &options)?;
     target.write_with(|out| {
         out.write_all(html.as_bytes())?;
         Ok(())

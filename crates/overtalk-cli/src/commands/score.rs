@@ -1,24 +1,21 @@
 //! `overtalk score -r REF -s HYP`: diarization error rate and Jaccard error rate.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use overtalk::format::uem;
-use overtalk::score::validate::validate_rttm;
+use overtalk::output::score::{self as score_out, Scored};
+use overtalk::output::Exporter;
 use overtalk::score::{
     self, DefaultRegion, ErrorSegment, FileStatus, JerDefinition, MappingMethod, Preset,
-    RecordingInput, ScoreOptions, ScoreReport, Side, ZeroLengthTurn,
+    RecordingInput, ScoreOptions, ScoreReport,
 };
-use overtalk::{Annotation, Delta, Region};
-use rayon::prelude::*;
-use serde_json::json;
+use overtalk::{Delta, Region};
 
-use crate::commands::detect::{is_audio, AudioArgs, Detected};
-use crate::input::{self, ReadArgs, Source};
+use crate::app::{Globals, Outcome};
+use crate::input::recordings::AudioArgs;
+use crate::input::{is_audio, sides, ReadArgs, Source};
 use crate::output::Target;
-use crate::{Globals, Outcome};
 
 /// Score a diarization against a reference: DER (with its components) and JER.
 ///
@@ -145,107 +142,6 @@ enum ScoreFormat {
     Html,
 }
 
-struct Side_ {
-    recordings: BTreeMap<String, Annotation>,
-    zero: Vec<(String, ZeroLengthTurn)>,
-}
-
-/// Reads both sides. Files are read in parallel and then taken in command-line order, so
-/// warnings, errors and results are the same as reading them one after the other.
-fn read_sides(
-    reference: &[String],
-    hypothesis: &[String],
-    read: &ReadArgs,
-    globals: Globals,
-    all_sources: &mut Vec<Source>,
-) -> Result<(Side_, Side_)> {
-    let ref_sources = input::expand(reference)?;
-    let rename = read.rename_map()?;
-    // A bad hypothesis argument is reported after the reference files' errors, as when the
-    // sides are read one after the other.
-    let hyp_expanded = input::expand(hypothesis);
-    let hyp_sources = hyp_expanded.as_ref().map(Vec::clone).unwrap_or_default();
-    let jobs: Vec<(&Source, Side)> = ref_sources
-        .iter()
-        .map(|s| (s, Side::Reference))
-        .chain(hyp_sources.iter().map(|s| (s, Side::Hypothesis)))
-        .collect();
-    let outputs: Vec<Result<overtalk::format::ReadOutput>> =
-        jobs.par_iter().map(|(source, _)| input::read(source, read, &rename)).collect();
-    let mut sides = [
-        Side_ { recordings: BTreeMap::new(), zero: Vec::new() },
-        Side_ { recordings: BTreeMap::new(), zero: Vec::new() },
-    ];
-    // Without hypothesis sources (a bad argument) only the reference files are in `jobs`.
-    for ((source, side), out) in jobs.iter().zip(outputs) {
-        let out = out?;
-        input::require_times(source, &out, "score")?;
-        let target = &mut sides[usize::from(*side == Side::Hypothesis)];
-        input::print_warnings(source, &out, globals.quiet);
-        if let Source::File(p) = source {
-            // The reader drops zero-length turns (with a warning); some presets need them back
-            // (dscore refuses the file, spyder keeps the speaker on), so re-read the lines then.
-            let is_rttm = out.format == Some(overtalk::format::Format::Rttm);
-            let has_zero =
-                out.warnings.iter().any(|w| w.kind == overtalk::WarningKind::ZeroDuration);
-            if is_rttm && has_zero {
-                let text = std::fs::read_to_string(p)
-                    .with_context(|| format!("reading {}", p.display()))?;
-                target.zero.extend(validate_rttm(&text, None, *side).zero_length);
-            }
-        }
-        for (id, t) in out.corpus.into_recordings() {
-            if target.recordings.contains_key(&id) {
-                bail!("{}: recording {id:?} appears in more than one input", source.display());
-            }
-            target.recordings.insert(id, t.annotation().clone());
-        }
-    }
-    let hyp_sources = hyp_expanded?;
-    all_sources.extend(ref_sources);
-    all_sources.extend(hyp_sources);
-    let [r, h] = sides;
-    Ok((r, h))
-}
-
-/// Detects who spoke when in the hypothesis recordings (`-s AUDIO`, `--track`, `--channels`)
-/// and adds them to the hypothesis side. A detected recording takes `--recording-id`, else the
-/// reference's id when the reference holds exactly one recording and one recording is
-/// detected, else its file name. Returns `id: method` for each detected recording (also
-/// written to standard error unless `--quiet`: a score is only as good as what made the
-/// hypothesis).
-fn detect_hypothesis(
-    args: &Args,
-    recordings: &[String],
-    reference: &Side_,
-    hypothesis: &mut Side_,
-    sources: &mut Vec<Source>,
-    globals: Globals,
-) -> Result<Vec<String>> {
-    let recordings: Vec<&str> = recordings.iter().map(String::as_str).collect();
-    let detected = args.audio.detect_recordings(&recordings, globals)?;
-    let single_reference = match (reference.recordings.len(), detected.len()) {
-        (1, 1) => reference.recordings.keys().next().cloned(),
-        _ => None,
-    };
-    let mut methods = Vec::new();
-    for Detected { sources: srcs, corpus, method } in detected {
-        for (id, t) in corpus.into_recordings() {
-            let id = args.recording_id.clone().or_else(|| single_reference.clone()).unwrap_or(id);
-            if hypothesis.recordings.contains_key(&id) {
-                bail!("recording {id:?} appears in more than one hypothesis input");
-            }
-            if !globals.quiet {
-                eprintln!("overtalk: hypothesis {id:?} detected from the recording: {method}");
-            }
-            methods.push(format!("{id}: {method}"));
-            hypothesis.recordings.insert(id, t.annotation().clone());
-        }
-        sources.extend(srcs);
-    }
-    Ok(methods)
-}
-
 fn options(args: &Args) -> Result<ScoreOptions> {
     let preset = match args.preset {
         PresetArg::Overtalk => Preset::Overtalk,
@@ -295,56 +191,21 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let mut sources = Vec::new();
     let (recordings, files): (Vec<String>, Vec<String>) =
         args.sys.iter().cloned().partition(|h| is_audio(std::path::Path::new(h)));
-    let (mut reference, mut hypothesis) =
-        read_sides(&args.reference, &files, &args.read, globals, &mut sources)?;
-    let detection =
-        detect_hypothesis(&args, &recordings, &reference, &mut hypothesis, &mut sources, globals)?;
+    let (reference, mut hypothesis) =
+        sides::read_sides(&args.reference, &files, &args.read, globals, &mut sources)?;
+    let detection = sides::detect_hypothesis(
+        &args.audio,
+        args.recording_id.as_deref(),
+        &recordings,
+        &reference,
+        &mut hypothesis,
+        &mut sources,
+        globals,
+    )?;
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
-    let mut uems = uem::Uem::new();
-    for s in input::expand_uem(&args.uem)? {
-        let bytes = std::fs::read(&s).with_context(|| format!("reading {}", s.display()))?;
-        let (u, w) = uem::read_bytes(&bytes, &args.read.options()).map_err(|e| e.with_path(&s))?;
-        if !globals.quiet {
-            for w in w {
-                eprintln!("overtalk: warning: {}: {w}", s.display());
-            }
-        }
-        for (k, r) in u {
-            let merged = match uems.get(&k) {
-                Some(prev) => prev.union(&r),
-                None => r,
-            };
-            uems.insert(k, merged);
-        }
-    }
-    let mut ids: Vec<String> =
-        reference.recordings.keys().chain(hypothesis.recordings.keys()).cloned().collect();
-    ids.sort();
-    ids.dedup();
-    let inputs: Vec<RecordingInput> = ids
-        .into_iter()
-        .map(|id| {
-            let r = reference.recordings.remove(&id);
-            let h = hypothesis.recordings.remove(&id);
-            if (r.is_none() || h.is_none()) && !globals.quiet {
-                let what = if r.is_none() {
-                    "only in the hypothesis: all of its speech is false alarm (md-eval and dscore ignore it)"
-                } else {
-                    "only in the reference: all of its speech is missed"
-                };
-                eprintln!("overtalk: warning: recording {id:?} is {what}");
-            }
-            let zero = reference
-                .zero
-                .iter()
-                .chain(hypothesis.zero.iter())
-                .filter(|(k, _)| *k == id)
-                .map(|(_, z)| z.clone())
-                .collect();
-            RecordingInput { id, reference: r, hypothesis: h, zero_length: zero }
-        })
-        .collect();
+    let uems = sides::read_uems(&args.uem, &args.read, globals.quiet)?;
+    let inputs = sides::pair(reference, hypothesis, globals.quiet);
     if inputs.is_empty() {
         bail!("no recordings found in the inputs");
     }
@@ -385,7 +246,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             Ok(())
         })?;
     } else {
-        target.write_with(|out| render_with(&report, format, timelines.as_ref(), out))?;
+        let scored = Scored { report: &report, timelines: timelines.as_ref() };
+        target.write_with(|out| Ok(exporter(format).export(&scored, out)?))?;
     }
     // Recordings a preset leaves out (md-eval and dscore: hypothesis only; dscore: not in the
     // UEM) count as skipped inputs.
@@ -475,85 +337,6 @@ fn metrics(args: &Args) -> score::Metrics {
     }
 }
 
-fn secs(d: Delta) -> String {
-    format!("{:.3}", d.as_secs_f64())
-}
-
-fn pct(x: Option<f64>) -> String {
-    x.map_or_else(|| "n/a".to_owned(), |v| format!("{:.2}", v * 100.0))
-}
-
-fn status_name(s: FileStatus) -> &'static str {
-    match s {
-        FileStatus::Scored => "scored",
-        FileStatus::MissingHypothesis => "no hypothesis",
-        FileStatus::MissingReference => "no reference",
-        FileStatus::Skipped => "skipped",
-    }
-}
-
-const HEADER: [&str; 10] = [
-    "recording",
-    "status",
-    "scored_s",
-    "correct_s",
-    "miss_s",
-    "fa_s",
-    "confusion_s",
-    "der_pct",
-    "jer_pct",
-    "mapping",
-];
-
-fn rows(report: &ScoreReport) -> Vec<[String; 10]> {
-    let o = &report.options;
-    let mut rows: Vec<[String; 10]> = report
-        .files
-        .iter()
-        .map(|f| {
-            let d = &f.der;
-            [
-                f.id.clone(),
-                status_name(f.status).to_owned(),
-                secs(d.scored),
-                secs(d.correct),
-                secs(d.miss),
-                secs(d.false_alarm),
-                secs(d.confusion),
-                pct(f.der_value(o)),
-                pct(f.jer.as_ref().map(|j| j.value)),
-                f.mapping.iter().map(|(r, h)| format!("{r}={h}")).collect::<Vec<_>>().join(" "),
-            ]
-        })
-        .collect();
-    let t = &report.total;
-    rows.push([
-        "TOTAL".to_owned(),
-        format!("{} recordings", report.files.len()),
-        secs(t.scored),
-        secs(t.correct),
-        secs(t.miss),
-        secs(t.false_alarm),
-        secs(t.confusion),
-        pct(report.der()),
-        pct(report.jer),
-        String::new(),
-    ]);
-    rows.push([
-        "MACRO".to_owned(),
-        "mean of recordings".to_owned(),
-        String::new(),
-        String::new(),
-        String::new(),
-        String::new(),
-        String::new(),
-        pct(report.macro_der()),
-        String::new(),
-        String::new(),
-    ]);
-    rows
-}
-
 /// Each scored recording's error timeline, by id.
 fn error_timelines(
     inputs: &[RecordingInput],
@@ -574,291 +357,27 @@ fn error_timelines(
     Ok(out)
 }
 
-// The JSON report, serialised straight from these structs. Every object's keys are declared in
-// alphabetical order: the schema has always printed them sorted.
-
-#[derive(serde::Serialize)]
-struct JsonReport<'a> {
-    collar_per_side_s: f64,
-    collar_total_width_s: f64,
-    conventions: serde_json::Map<String, serde_json::Value>,
-    files: Vec<JsonFile<'a>>,
-    options: serde_json::Value,
-    schema_version: u32,
-    total: JsonTotal<'a>,
-}
-
-#[derive(serde::Serialize)]
-struct JsonFile<'a> {
-    clustering: Option<JsonCluster<'a>>,
-    confusion_s: f64,
-    correct_s: f64,
-    der: Option<f64>,
-    detection: Option<JsonDetection>,
-    errors: Option<Vec<JsonError<'a>>>,
-    evaluated_s: f64,
-    false_alarm_s: f64,
-    jer: Option<f64>,
-    jer_speakers: Option<Vec<JsonSpeakerJer<'a>>>,
-    mapping: &'a [(String, String)],
-    miss_s: f64,
-    recording: &'a str,
-    scored_s: f64,
-    status: FileStatus,
-}
-
-#[derive(serde::Serialize)]
-struct JsonDetection {
-    false_alarm: Delta,
-    miss: Delta,
-    total: Delta,
-}
-
-#[derive(serde::Serialize)]
-struct JsonSpeakerJer<'a> {
-    hypothesis: Option<&'a str>,
-    jer: f64,
-    reference: &'a str,
-}
-
-#[derive(serde::Serialize)]
-struct JsonError<'a> {
-    end: f64,
-    hypothesis: Option<&'a str>,
-    kind: score::ErrorType,
-    reference: Option<&'a str>,
-    start: f64,
-}
-
-struct JsonCluster<'a>(&'a score::cluster::ClusterMetrics);
-
-impl serde::Serialize for JsonCluster<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let m = self.0;
-        let mut st = s.serialize_struct("ClusterMetrics", 9)?;
-        st.serialize_field("bcubed_f1", &m.bcubed_f1)?;
-        st.serialize_field("bcubed_precision", &m.bcubed_precision)?;
-        st.serialize_field("bcubed_recall", &m.bcubed_recall)?;
-        st.serialize_field("h_ref_given_sys", &m.h_ref_given_sys)?;
-        st.serialize_field("h_sys_given_ref", &m.h_sys_given_ref)?;
-        st.serialize_field("mutual_information", &m.mutual_information)?;
-        st.serialize_field("normalized_mutual_information", &m.normalized_mutual_information)?;
-        st.serialize_field("tau_ref_sys", &m.tau_ref_sys)?;
-        st.serialize_field("tau_sys_ref", &m.tau_sys_ref)?;
-        st.end()
-    }
-}
-
-#[derive(serde::Serialize)]
-struct JsonTotal<'a> {
-    clustering: Option<JsonCluster<'a>>,
-    confusion_s: f64,
-    correct_s: f64,
-    coverage: Option<f64>,
-    der: Option<f64>,
-    detection_error_rate: Option<f64>,
-    false_alarm_s: f64,
-    jer: Option<f64>,
-    macro_der: Option<f64>,
-    miss_s: f64,
-    purity: Option<f64>,
-    scored_s: f64,
-}
-
-impl<'a> JsonReport<'a> {
-    fn new(
-        report: &'a ScoreReport,
-        conventions: &[(&str, String)],
-        timelines: Option<&'a BTreeMap<String, Vec<ErrorSegment>>>,
-    ) -> JsonReport<'a> {
-        let o = &report.options;
-        let files = report
-            .files
-            .iter()
-            .map(|f| JsonFile {
-                clustering: f.cluster.as_ref().map(JsonCluster),
-                confusion_s: f.der.confusion.as_secs_f64(),
-                correct_s: f.der.correct.as_secs_f64(),
-                der: f.der_value(o),
-                detection: report.computed.detection.then_some(JsonDetection {
-                    false_alarm: f.detection.false_alarm,
-                    miss: f.detection.miss,
-                    total: f.detection.total,
-                }),
-                errors: timelines.and_then(|t| t.get(&f.id)).map(|v| {
-                    v.iter()
-                        .map(|e| JsonError {
-                            end: e.segment.end().as_secs_f64(),
-                            hypothesis: e.hypothesis.as_deref(),
-                            kind: e.kind,
-                            reference: e.reference.as_deref(),
-                            start: e.segment.start().as_secs_f64(),
-                        })
-                        .collect()
-                }),
-                evaluated_s: f.evaluated.as_secs_f64(),
-                false_alarm_s: f.der.false_alarm.as_secs_f64(),
-                jer: f.jer.as_ref().map(|j| j.value),
-                jer_speakers: f.jer.as_ref().map(|j| {
-                    j.speakers
-                        .iter()
-                        .map(|s| JsonSpeakerJer {
-                            hypothesis: s.hypothesis.as_deref(),
-                            jer: s.jer,
-                            reference: &s.reference,
-                        })
-                        .collect()
-                }),
-                mapping: &f.mapping,
-                miss_s: f.der.miss.as_secs_f64(),
-                recording: &f.id,
-                scored_s: f.der.scored.as_secs_f64(),
-                status: f.status,
-            })
-            .collect();
-        let t = &report.total;
-        let clustering = report.computed.clustering;
-        JsonReport {
-            collar_per_side_s: o.collar.as_secs_f64(),
-            collar_total_width_s: o.collar_total_width().as_secs_f64(),
-            conventions: conventions.iter().map(|(k, v)| (k.to_string(), json!(v))).collect(),
-            files,
-            options: json!(o),
-            schema_version: 1,
-            total: JsonTotal {
-                clustering: report.cluster.as_ref().map(JsonCluster),
-                confusion_s: t.confusion.as_secs_f64(),
-                correct_s: t.correct.as_secs_f64(),
-                coverage: clustering.then_some(report.coverage),
-                der: report.der(),
-                detection_error_rate: report
-                    .detection
-                    .error_rate()
-                    .filter(|_| report.computed.detection),
-                false_alarm_s: t.false_alarm.as_secs_f64(),
-                jer: report.jer,
-                macro_der: report.macro_der(),
-                miss_s: t.miss.as_secs_f64(),
-                purity: clustering.then_some(report.purity),
-                scored_s: t.scored.as_secs_f64(),
-            },
-        }
+/// The exporter of `format` (HTML is written by the report module instead).
+fn exporter(format: ScoreFormat) -> Box<dyn for<'a> Exporter<Scored<'a>>> {
+    match format {
+        ScoreFormat::Json | ScoreFormat::Html => Box::new(score_out::json::Json),
+        ScoreFormat::Csv => Box::new(score_out::csv::Csv { separator: ',' }),
+        ScoreFormat::Tsv => Box::new(score_out::csv::Csv { separator: '\t' }),
+        ScoreFormat::Md => Box::new(score_out::markdown::Markdown),
+        ScoreFormat::Table => Box::new(score_out::table::Table),
     }
 }
 
 #[cfg(test)]
-fn render(report: &ScoreReport, format: ScoreFormat, out: &mut dyn Write) -> Result<()> {
-    render_with(report, format, None, out)
-}
-
-fn render_with(
-    report: &ScoreReport,
-    format: ScoreFormat,
-    timelines: Option<&BTreeMap<String, Vec<ErrorSegment>>>,
-    out: &mut dyn Write,
-) -> Result<()> {
-    let conventions = report.options.describe();
-    match format {
-        // Rendered by the report module before this is reached.
-        ScoreFormat::Html => {}
-        ScoreFormat::Json => {
-            let value = JsonReport::new(report, &conventions, timelines);
-            serde_json::to_writer_pretty(&mut *out, &value)?;
-            writeln!(out)?;
-        }
-        ScoreFormat::Csv | ScoreFormat::Tsv => {
-            let sep = if format == ScoreFormat::Csv { "," } else { "\t" };
-            let quote = |s: &str| {
-                if format == ScoreFormat::Csv && s.contains([',', '"', '\n']) {
-                    format!("\"{}\"", s.replace('"', "\"\""))
-                } else {
-                    s.replace(['\t', '\n'], " ")
-                }
-            };
-            let extra = ["preset", "collar_per_side_s", "collar_total_width_s", "regions"];
-            let o = &report.options;
-            let extra_values = [
-                o.preset.name().to_owned(),
-                format!("{:.3}", o.collar.as_secs_f64()),
-                format!("{:.3}", o.collar_total_width().as_secs_f64()),
-                conventions
-                    .iter()
-                    .find(|c| c.0 == "regions")
-                    .map(|c| c.1.clone())
-                    .unwrap_or_default(),
-            ];
-            let header: Vec<&str> = HEADER.iter().chain(extra.iter()).copied().collect();
-            writeln!(out, "{}", header.join(sep))?;
-            for row in rows(report) {
-                let cells: Vec<String> =
-                    row.iter().chain(extra_values.iter()).map(|c| quote(c)).collect();
-                writeln!(out, "{}", cells.join(sep))?;
-            }
-        }
-        ScoreFormat::Md => {
-            writeln!(out, "| {} |", HEADER.join(" | "))?;
-            writeln!(out, "|{}", " --- |".repeat(HEADER.len()))?;
-            for row in rows(report) {
-                let cells: Vec<String> = row.iter().map(|c| c.replace('|', "\\|")).collect();
-                writeln!(out, "| {} |", cells.join(" | "))?;
-            }
-            writeln!(out)?;
-            for (k, v) in &conventions {
-                writeln!(out, "- {k}: {v}")?;
-            }
-        }
-        ScoreFormat::Table => {
-            let all = rows(report);
-            let cols = HEADER.len();
-            let mut width = [0usize; 10];
-            for (i, h) in HEADER.iter().enumerate() {
-                width[i] = crate::output::width(h);
-            }
-            for r in &all {
-                for i in 0..cols {
-                    width[i] = width[i].max(crate::output::width(&r[i]));
-                }
-            }
-            let line = |cells: &[String]| -> String {
-                let mut s = String::new();
-                for (i, c) in cells.iter().enumerate() {
-                    let pad = width[i].saturating_sub(crate::output::width(c));
-                    if (2..9).contains(&i) {
-                        s.push_str(&" ".repeat(pad));
-                        s.push_str(c);
-                    } else {
-                        s.push_str(c);
-                        if i + 1 < cells.len() {
-                            s.push_str(&" ".repeat(pad));
-                        }
-                    }
-                    if i + 1 < cells.len() {
-                        s.push_str("  ");
-                    }
-                }
-                s.trim_end().to_owned()
-            };
-            let header: Vec<String> = HEADER.iter().map(|h| h.to_string()).collect();
-            writeln!(out, "{}", line(&header))?;
-            for r in &all {
-                writeln!(out, "{}", line(r))?;
-            }
-            writeln!(out)?;
-            writeln!(out, "conventions:")?;
-            for (k, v) in &conventions {
-                writeln!(out, "  {k}: {v}")?;
-            }
-        }
-    }
-    Ok(())
+fn render(report: &ScoreReport, format: ScoreFormat, out: &mut dyn std::io::Write) -> Result<()> {
+    Ok(exporter(format).export(&Scored { report, timelines: None }, out)?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::Parser;
-    use overtalk::Segment;
+    use overtalk::{Annotation, Segment};
 
     #[derive(Debug, Parser)]
     struct T {

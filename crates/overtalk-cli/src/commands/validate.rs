@@ -10,9 +10,9 @@ use overtalk::score::validate::{validate_rttm, Consumer, Effect, Validation};
 use overtalk::score::Side;
 use serde_json::json;
 
+use crate::app::{Globals, Outcome};
 use crate::input::{self, Source};
 use crate::output::Target;
-use crate::{Globals, Outcome};
 
 /// Check RTTM files the way each scoring tool would read them.
 ///

@@ -1,21 +1,19 @@
 //! The table of a CHAT transcriber's overlap and interruption markers against the timing of the
-//! bullets, shown by `info` and `analyze` ([`overtalk::analysis::markers`] does the counting).
+//! bullets, shown by `info` and `analyze` ([`crate::analysis::markers`] does the counting).
 
-use std::io::Write;
+use std::io::{self, Write};
 
-use anyhow::Result;
-use overtalk::analysis::markers::MarkersVsTiming;
-
-use crate::output::{pad_left, pad_right, width};
+use super::align::{pad_left, pad_right, width};
+use crate::analysis::markers::MarkersVsTiming;
 
 /// Writes the heading line (after `recording: `, when given) and the table, aligned for the
 /// terminal or as Markdown.
-pub fn render(
+pub fn write(
     m: &MarkersVsTiming,
     recording: Option<&str>,
     md: bool,
     out: &mut dyn Write,
-) -> Result<()> {
+) -> io::Result<()> {
     let forms: Vec<String> = m.markers.iter().map(|(k, n)| format!("{k} {n}")).collect();
     let untimed = if m.untimed > 0 {
         format!("; {} utterance(s) without a bullet left out", m.untimed)

@@ -16,7 +16,7 @@ use overtalk_audio::pipeline::DetectOptions;
 use overtalk_audio::resample::{Resampler16k, ANALYSIS_RATE};
 use overtalk_audio::vad::VadKind;
 
-use crate::Globals;
+use crate::app::Globals;
 
 /// Flags for telling speakers apart in a single mixed recording.
 #[derive(Debug, Clone, clap::Args)]

@@ -1,4 +1,25 @@
-//! Finding and reading inputs: files, directories, globs and `-` (stdin).
+//! Inputs in, conversations out: finding and reading inputs (files, directories, globs and `-`
+//! for stdin, here), recordings and their detection, `--words` captions, `--speakers` names,
+//! and the conversations or score inputs the commands work on.
+//!
+//! ```text
+//! mod.rs            files, directories, globs, stdin; reading, renaming, reader warnings
+//! recordings.rs     --track / --channels / one mixed recording → who spoke when
+//! diarize.rs        the speakers of one mixed recording told apart
+//! words.rs          --words: the words of captions laid on detected speakers
+//! params.rs         --preset, --config and the parameter flags → analysis parameters
+//! conversations.rs  everything above → analysed conversations (analyze, report)
+//! sides.rs          reference, hypothesis and UEM inputs → recordings to score (score)
+//! ```
+//!
+//! Each file uses the ones above it, never the reverse.
+
+pub mod conversations;
+pub mod diarize;
+pub mod params;
+pub mod recordings;
+pub mod sides;
+pub mod words;
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::Read;

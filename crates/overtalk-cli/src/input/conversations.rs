@@ -1,0 +1,256 @@
+//! Inputs in, conversations out: the transcripts, diarizations and recordings named on the
+//! command line (files, directories, globs, `-`), speech detected in the recordings, `--words`
+//! captions laid on their speakers, `--speakers` names, each conversation analysed. `analyze`
+//! and `report` start here.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use overtalk::analysis::{self, Analysis};
+use overtalk::output::{Conversation, OVERLAP_NOT_MEASURABLE};
+use overtalk::report::{self, ConversationView, ReportOptions};
+use overtalk::Transcript;
+
+use crate::app::Globals;
+use crate::input::params::AnalysisArgs;
+use crate::input::recordings::AudioArgs;
+use crate::input::{self, is_audio, ReadArgs};
+
+/// One conversation read from the inputs, with its analysis.
+pub(crate) struct Analyzed {
+    /// The recording id, with the file name added when the id repeats across inputs.
+    pub(crate) label: String,
+    /// What was analysed (without words under `--timing-only`).
+    pub(crate) transcript: Transcript,
+    /// The result.
+    pub(crate) analysis: Analysis,
+    /// For a recording: how speech was detected (method and parameters).
+    pub(crate) detection: Option<String>,
+}
+
+impl Analyzed {
+    /// The conversation as the outputs show it.
+    pub(crate) fn conversation(&self) -> Conversation<'_> {
+        Conversation::new(&self.label, self.detection.as_deref(), &self.analysis)
+    }
+}
+
+/// Removes text and words, for `--timing-only`.
+fn strip_text(t: &Transcript) -> Transcript {
+    let mut b = overtalk::TranscriptBuilder::new();
+    for (_, name) in t.annotation().speakers().iter() {
+        b.speaker(name);
+    }
+    for u in t.utterances() {
+        b.add(u.segment, u.speaker_name, None);
+    }
+    b.extent(t.declared_extent());
+    b.build()
+}
+
+/// Reads every input and analyses each recording in it. Each input file is its own set of
+/// conversations; a recording id met in several files (the same conversation as WebVTT and as
+/// RTTM, say) is analysed once per file and labelled `id (file name)`. Results come in
+/// recording-id order, whatever the order of the inputs.
+pub(crate) fn read_and_analyze(
+    inputs: &[String],
+    read_args: &ReadArgs,
+    how: &AnalysisArgs,
+    audio: &AudioArgs,
+    globals: Globals,
+) -> Result<(Vec<input::Source>, Vec<Analyzed>)> {
+    let params = how.params()?;
+    // Directories and globs are expanded first, so the recordings they hold are detected too.
+    let expanded =
+        if inputs.is_empty() { Vec::new() } else { input::expand_with_recordings(inputs)? };
+    let (recordings, transcript_sources): (Vec<input::Source>, Vec<input::Source>) =
+        expanded.into_iter().partition(|s| matches!(s, input::Source::File(p) if is_audio(p)));
+    let recordings: Vec<PathBuf> = recordings
+        .into_iter()
+        .filter_map(|s| match s {
+            input::Source::File(p) => Some(p),
+            input::Source::Stdin => None,
+        })
+        .collect();
+    let mut read: Vec<(String, String, Transcript, Option<String>)> = Vec::new();
+    let mut sources = Vec::new();
+    // Recordings first: detection turns each into who-spoke-when.
+    let rename = read_args.rename_map()?;
+    let mut speakers = std::collections::BTreeSet::new();
+    for detected in audio.detect_recordings(&recordings, globals)? {
+        let file = detected.sources.first().map(input::Source::display).unwrap_or_default();
+        input::note_speakers(&detected.corpus, &mut speakers);
+        let corpus = input::rename_corpus(detected.corpus, &rename);
+        for (id, t) in corpus.into_recordings() {
+            read.push((id, file.clone(), t, Some(detected.method.clone())));
+        }
+        sources.extend(detected.sources);
+    }
+    // CHAT with bullets: the transcriber's markers against the timing, by (recording, file).
+    let mut chat_markers = std::collections::HashMap::new();
+    for source in &transcript_sources {
+        let out = input::read_noting_speakers(source, read_args, &rename, &mut speakers)?;
+        input::require_times(source, &out, "analyze")?;
+        input::print_warnings(source, &out, globals.quiet);
+        let file = match source {
+            input::Source::Stdin => "stdin".to_owned(),
+            input::Source::File(p) => {
+                p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+            }
+        };
+        if out.format == Some(overtalk::format::Format::Chat) {
+            for (id, t) in out.corpus.iter() {
+                if let Some(m) = analysis::markers::compare(t) {
+                    chat_markers.insert((id.to_owned(), file.clone()), m);
+                }
+            }
+        }
+        for (id, t) in out.corpus.into_recordings() {
+            read.push((id, file.clone(), t, None));
+        }
+    }
+    sources.extend(transcript_sources);
+    input::warn_if_no_name_matches(
+        read_args.speakers.as_deref(),
+        &rename,
+        &speakers,
+        globals.quiet,
+    );
+    read.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    if how.words.words.is_some() {
+        if read.len() != 1 {
+            bail!(
+                "--words lays the words of one recording on its speakers; the inputs hold {} recordings",
+                read.len()
+            );
+        }
+        let (id, _, t, detection) = &mut read[0];
+        if let Some(laid) = how.words.lay_on(t, id, &read_args.options(), globals.quiet)? {
+            *t = laid;
+            if let Some(method) = detection {
+                method.push_str(&how.words.method_note());
+            }
+        }
+    }
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (id, _, _, _) in &read {
+        *seen.entry(id.clone()).or_default() += 1;
+    }
+    let mut results = Vec::with_capacity(read.len());
+    for (id, file, t, detection) in read {
+        let markers = chat_markers.remove(&(id.clone(), file.clone()));
+        let label = if seen[&id] > 1 { format!("{id} ({file})") } else { id };
+        // A transcript with estimated ends is analysed by timing anyway; its text is kept for
+        // the punctuation rules of the rule-by-rule count.
+        let transcript =
+            if how.timing_only && t.estimated_ends() == 0 { strip_text(&t) } else { t };
+        let mut analysis = analysis::analyze(&transcript, &params)
+            .with_context(|| format!("analysing {label}"))?;
+        analysis.chat_markers_vs_timing = markers;
+        if one_speaker_per_frame(detection.as_deref()) && analysis.speakers.len() >= 2 {
+            // Whatever the length: the 5-minute rule of the library's own warning is for
+            // transcripts, where zero overlap may be true.
+            analysis.diagnostics.warnings.insert(0, OVERLAP_NOT_MEASURABLE.to_owned());
+        }
+        if !globals.quiet {
+            for w in &analysis.diagnostics.warnings {
+                eprintln!("overtalk: warning: {label}: {w}");
+            }
+            if let Some(hint) = overlap_hint(detection.as_deref(), &analysis.diagnostics.warnings) {
+                eprintln!("overtalk: note: {label}: {hint}");
+            }
+        }
+        results.push(Analyzed { label, transcript, analysis, detection });
+    }
+    Ok((sources, results))
+}
+
+/// The HTML page of analysed conversations.
+pub(crate) fn html(analyzed: &[Analyzed], options: &ReportOptions) -> Result<String> {
+    let views: Vec<ConversationView<'_>> = analyzed
+        .iter()
+        .map(|a| ConversationView {
+            recording: &a.label,
+            analysis: &a.analysis,
+            transcript: Some(&a.transcript),
+        })
+        .collect();
+    Ok(report::conversation_report(&views, options)?)
+}
+
+/// One line per detected recording, `label: method`, for the report's record of its inputs.
+pub(crate) fn detections(analyzed: &[Analyzed]) -> Vec<String> {
+    let mut lines: Vec<String> = analyzed
+        .iter()
+        .filter_map(|a| a.detection.as_ref().map(|m| format!("{}: {m}", a.label)))
+        .collect();
+    if analyzed.iter().any(|a| a.detection.as_deref().is_some_and(|m| m.starts_with("ge2e ("))) {
+        lines.push(DIARIZED_ACCURACY.to_owned());
+    }
+    lines
+}
+
+/// The accuracy note of a report whose speakers a diarizer detected in a mixed track: the
+/// method, and the DER range measured on the real recordings of docs/diarization.md.
+pub(crate) const DIARIZED_ACCURACY: &str = "accuracy: these speakers were detected by machine \
+     (GE2E diarization of one mixed track, method above); on the real recordings of \
+     docs/diarization.md its DER is 12–138 % per file at a collar of 0.25 s (17–19 % pooled; \
+     `bash bench/diar_bench.sh real`), so who spoke when is an \
+     estimate";
+
+/// Whether `method` (a detection method as recorded) gives one speaker per frame: the
+/// diarizer of a mixed track with its second-speaker overlap switched off.
+pub(crate) fn one_speaker_per_frame(method: Option<&str>) -> bool {
+    method.is_some_and(|m| m.starts_with("ge2e (") && m.contains("; overlap off"))
+}
+
+/// A hint for a diarized recording in which no overlap was found: the diarizer gives one
+/// speaker per frame unless asked for a second, so zero overlap there says more about the
+/// method than about the conversation.
+fn overlap_hint(method: Option<&str>, warnings: &[String]) -> Option<&'static str> {
+    let one_per_frame = one_speaker_per_frame(method);
+    let none_found = warnings.iter().any(|w| w.starts_with("no overlapping speech"));
+    (one_per_frame && none_found).then_some(
+        "the diarizer gave one speaker per frame (overlap off); `--overlap-margin 0.05` adds a \
+         second speaker where two are nearly as likely (docs/diarization.md)",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_overlap_from_one_speaker_per_frame_gets_a_hint() {
+        let none = vec!["no overlapping speech in 8.0 min of multi-speaker speech: …".to_owned()];
+        // The methods as the diarizer writes them.
+        struct Stub;
+        impl overtalk_audio::diarize::WindowEmbedder for Stub {
+            fn name(&self) -> String {
+                "stub".into()
+            }
+            fn front_end(&self) -> Box<dyn overtalk_audio::diarize::FrontEnd> {
+                Box::new(overtalk_audio::diarize::embed::MelStream::new())
+            }
+            fn window_frames(&self) -> usize {
+                160
+            }
+            fn embed(&self, w: &[&[f32]]) -> overtalk::Result<Vec<Vec<f32>>> {
+                Ok(vec![vec![1.0]; w.len()])
+            }
+        }
+        use overtalk_audio::diarize::{DiarizeOptions, Diarizer, Ge2eDiarizer};
+        let method = |overlap_margin| {
+            let o = DiarizeOptions { overlap_margin, ..DiarizeOptions::default() };
+            Ge2eDiarizer::with_embedder(Box::new(Stub), o).describe()
+        };
+        let (off, on) = (method(None), method(Some(0.05)));
+        let (off, on) = (off.as_str(), on.as_str());
+        assert!(overlap_hint(Some(off), &none).is_some_and(|h| h.contains("--overlap-margin")));
+        assert_eq!(overlap_hint(Some(on), &none), None);
+        assert_eq!(overlap_hint(Some(off), &[]), None);
+        assert_eq!(overlap_hint(None, &none), None, "a transcript");
+        let tracks = "2 tracks, one per speaker; vad earshot";
+        assert_eq!(overlap_hint(Some(tracks), &none), None);
+    }
+}

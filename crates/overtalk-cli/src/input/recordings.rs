@@ -1,0 +1,378 @@
+//! Recordings in, who spoke when out: the tracks (`--track NAME=FILE`), the channels
+//! (`--channels`) and the detector settings, shared by `detect`, `analyze`, `report` and
+//! `score`, so any of them takes recordings directly.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use overtalk::format;
+use overtalk::{Corpus, Delta, Segment, Time, TranscriptBuilder};
+use overtalk_audio::pipeline::{self, DetectOptions, Progress, TrackSpec};
+use overtalk_audio::vad::VadKind;
+
+use crate::app::Globals;
+use crate::input::Source;
+
+/// How recordings become who-spoke-when: the tracks, the channels and the detector settings.
+/// Shared by `detect`, `analyze` and `report`, so any of them takes recordings directly.
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Recordings")]
+pub(crate) struct AudioArgs {
+    /// A speaker's own track, `NAME=FILE` (repeat for each speaker).
+    #[arg(long = "track", value_name = "NAME=FILE")]
+    pub(crate) tracks: Vec<String>,
+    /// Names of the recording's channels, in order (`_` skips a channel).
+    #[arg(long, value_name = "NAME,NAME,…", value_delimiter = ',')]
+    pub(crate) channels: Vec<String>,
+    /// Voice activity detector: earshot (default), energy, silero (a build with the `onnx`
+    /// feature and `overtalk models install silero`), or none (energy rules only).
+    #[arg(long, value_name = "NAME")]
+    vad: Option<String>,
+    /// A voice activity model with the Silero sequence interface (see docs/models.md) instead
+    /// of the installed Silero model; implies `--vad silero`. Needs the `onnx` feature.
+    #[arg(long, value_name = "FILE.onnx")]
+    vad_model: Option<PathBuf>,
+    /// Speech runs shorter than this are dropped (seconds; default 0.1).
+    #[arg(long, value_name = "SECS")]
+    min_speech: Option<f64>,
+    /// Pauses shorter than this within one speaker's speech are closed (seconds; default 0.4
+    /// with one track per speaker, 0.25 for one recording).
+    #[arg(long, value_name = "SECS")]
+    min_silence: Option<f64>,
+    /// Largest accepted difference between track durations (seconds).
+    #[arg(long, value_name = "SECS", default_value = "1")]
+    max_length_diff: f64,
+    /// Accept tracks with different sample rates.
+    #[arg(long)]
+    allow_rate_mismatch: bool,
+    /// Longest recording accepted (seconds).
+    #[arg(long, value_name = "SECS", default_value = "86400")]
+    max_duration: f64,
+    #[command(flatten)]
+    pub(crate) diarize: crate::input::diarize::DiarizeArgs,
+}
+
+/// What detection made of a recording: who spoke when, the files it read, and how.
+pub(crate) struct Detected {
+    /// The files read.
+    pub(crate) sources: Vec<Source>,
+    /// Who spoke when, as a corpus of one recording.
+    pub(crate) corpus: Corpus,
+    /// The method and the parameters that produced `corpus`, shown beside every result
+    /// derived from it.
+    pub(crate) method: String,
+}
+
+impl AudioArgs {
+    fn options(&self) -> Result<DetectOptions> {
+        let vad = match (self.vad.as_deref(), &self.vad_model) {
+            (Some(v), Some(_)) if !v.eq_ignore_ascii_case("silero") => {
+                bail!("--vad-model gives the model of --vad silero; it does not go with --vad {v}")
+            }
+            (_, Some(path)) => Some(use_vad_model(path)?),
+            (None, None) => Some(VadKind::Earshot),
+            (Some("none"), None) => None,
+            (Some(name), None) => Some(name.parse::<VadKind>().map_err(anyhow::Error::msg)?),
+        };
+        // A detector that needs a model file is checked before any decoding.
+        if let Some(kind) = vad {
+            kind.try_build().with_context(|| format!("--vad {}", kind.name()))?;
+        }
+        let mut options = DetectOptions { vad, ..DetectOptions::default() };
+        // Unset, each stage keeps its own default (the multitrack rule closes longer pauses).
+        if let Some(v) = self.min_speech {
+            options.multitrack.min_speech = seconds(v, "--min-speech")?;
+            options.binarize.min_speech = options.multitrack.min_speech;
+        }
+        if let Some(v) = self.min_silence {
+            options.multitrack.min_silence = seconds(v, "--min-silence")?;
+            options.binarize.min_silence = options.multitrack.min_silence;
+        }
+        options.max_length_diff = seconds(self.max_length_diff, "--max-length-diff")?;
+        options.allow_rate_mismatch = self.allow_rate_mismatch;
+        options.decode.max_duration = seconds(self.max_duration, "--max-duration")?;
+        Ok(options)
+    }
+
+    /// Detects who spoke when in the `--track` files (if any) and in each of `recordings`, one
+    /// corpus per detection, with the files it came from. `--channels` needs exactly one
+    /// recording.
+    pub(crate) fn detect_recordings(
+        &self,
+        recordings: &[impl AsRef<Path>],
+        globals: Globals,
+    ) -> Result<Vec<Detected>> {
+        if !self.channels.is_empty() && recordings.len() != 1 {
+            bail!("--channels names the channels of one recording; give exactly one");
+        }
+        let mut detected = Vec::new();
+        if !self.tracks.is_empty() {
+            detected.push(self.detect(None, None, globals)?);
+        }
+        for r in recordings {
+            detected.push(self.detect(Some(r.as_ref()), None, globals)?);
+        }
+        Ok(detected)
+    }
+
+    /// Detects who spoke when in `audio` (one recording, split by `--channels` if given) or in
+    /// the `--track` files, as a corpus of one recording named `recording_id` (default: from
+    /// the file names, see `tracks_id`).
+    ///
+    /// One mixed recording (no `--track`, no `--channels`) is diarized: its speakers are told
+    /// apart unless `--no-diarize` is given.
+    pub(crate) fn detect(
+        &self,
+        audio: Option<&Path>,
+        recording_id: Option<&str>,
+        globals: Globals,
+    ) -> Result<Detected> {
+        let specs = track_specs(audio, &self.tracks, &self.channels)?;
+        let options = self.options()?;
+        let sources: Vec<Source> = specs.iter().map(|s| Source::File(s.path.clone())).collect();
+        let mixed = self.tracks.is_empty() && self.channels.is_empty();
+        if self.diarize.wanted() && !mixed {
+            bail!("--diarize and --num-speakers apply to one mixed recording, not to --track or --channels");
+        }
+        if let (Some(audio), true, false) = (audio, mixed, globals.quiet) {
+            channels_note(audio, &options);
+        }
+        if let (Some(audio), true, false) = (audio, mixed, self.diarize.no_diarize) {
+            let vad_chosen = self.vad.is_some() || self.vad_model.is_some();
+            let (corpus, method) = crate::input::diarize::diarize(
+                &self.diarize,
+                audio,
+                recording_id,
+                &options,
+                vad_chosen,
+                globals,
+            )?;
+            let detected = Detected { sources, corpus, method };
+            warn_if_silent(&detected, globals);
+            return Ok(detected);
+        }
+        let bar = crate::progress::seconds_bar(globals);
+        let detection = pipeline::detect(&specs, &options, &mut |p: Progress<'_>| {
+            if let Some(bar) = &bar {
+                crate::progress::show_seconds(bar, p.path, p.done, p.total);
+            }
+        });
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
+        }
+        let detection = detection.context("detecting speech")?;
+        if !globals.quiet {
+            for w in detection.multitrack.iter().flat_map(|m| &m.warnings) {
+                eprintln!("overtalk: warning: {w}");
+            }
+            for t in &detection.tracks {
+                if t.stats.non_finite > 0 {
+                    eprintln!(
+                        "overtalk: warning: {}: {} non-finite samples (NaN or infinity) were replaced by silence",
+                        t.path.display(),
+                        t.stats.non_finite
+                    );
+                }
+                if t.stats.bad_packets > 0 {
+                    eprintln!(
+                        "overtalk: warning: {}: {} corrupt packets were replaced by silence",
+                        t.path.display(),
+                        t.stats.bad_packets
+                    );
+                }
+            }
+        }
+        let id = match recording_id {
+            Some(id) => id.to_owned(),
+            None => tracks_id(&specs),
+        };
+        let mut builder = TranscriptBuilder::new();
+        for t in &detection.tracks {
+            builder.speaker(&t.name);
+        }
+        let ann = &detection.annotation;
+        for track in ann.tracks() {
+            builder.add(track.segment, ann.speaker_name(track.speaker), None);
+        }
+        builder.extent(Segment::new(Time(0), Time(detection.duration.0)));
+        let method = describe(&options, specs.len());
+        let detected = Detected { sources, corpus: Corpus::single(id, builder.build()), method };
+        warn_if_silent(&detected, globals);
+        Ok(detected)
+    }
+}
+
+/// Says so on stderr when no speech at all was found in a recording, so that an empty RTTM or
+/// a table of "0 speakers" is not mistaken for a result about people.
+fn warn_if_silent(detected: &Detected, globals: Globals) {
+    if globals.quiet {
+        return;
+    }
+    for (_, t) in detected.corpus.iter() {
+        if !t.annotation().is_empty() {
+            continue;
+        }
+        let names: Vec<String> = detected.sources.iter().map(Source::display).collect();
+        let length = t.declared_extent().map_or_else(String::new, |e| {
+            format!(" in {:.2} s of audio", e.duration().as_secs_f64())
+        });
+        eprintln!(
+            "overtalk: warning: {}: no speech found{length}: the recording is silent or below \
+             the detector's threshold, so the result has no speakers",
+            names.join(", ")
+        );
+    }
+}
+
+/// The recording id of the tracks of one recording, when no `--recording-id` is given: the
+/// file's name for one file (its channels included); for one file per speaker, what the
+/// file names have in common (`show-host.wav` and `show-guest.wav` make `show`, the id a
+/// reference of the show would use), else the names joined with `+` (`host+guest`). Never the
+/// first track's name alone, which would make the recording one speaker's.
+fn tracks_id(specs: &[TrackSpec]) -> String {
+    let stems: Vec<String> =
+        specs.iter().map(|s| format::recording_id_from_path(&s.path)).collect();
+    let Some(first) = stems.first() else { return "recording".to_owned() };
+    if specs.iter().all(|s| s.path == specs[0].path) {
+        return first.clone();
+    }
+    // The longest common prefix, in bytes at character boundaries.
+    let mut len = first.len();
+    for s in &stems[1..] {
+        let same = first
+            .char_indices()
+            .zip(s.chars())
+            .take_while(|((_, a), b)| a == b)
+            .last()
+            .map_or(0, |((i, a), _)| i + a.len_utf8());
+        len = len.min(same);
+    }
+    let common = first[..len].trim_end_matches(['-', '_', '.', ' ', '+']).to_owned();
+    if common.is_empty() {
+        stems.join("+")
+    } else {
+        common
+    }
+}
+
+/// A note on stderr when a multichannel recording given without `--channels` has channels
+/// that differ (a call with one party per channel): mixing them down loses who spoke.
+fn channels_note(audio: &Path, options: &DetectOptions) {
+    let Ok(Some(c)) = overtalk_audio::channels::compare_channels(audio, &options.decode) else {
+        return;
+    };
+    if c.differ() {
+        eprintln!(
+            "overtalk: note: {}: its {} channels differ (one is {} dB or more louder than the \
+             other{} in {:.0} % of its sound), as when each speaker has a channel; \
+             `--channels NAME,NAME{}` gives each channel its own speaker and measures overlap, \
+             where mixing them down to one track cannot",
+            audio.display(),
+            c.channels,
+            overtalk_audio::channels::DIFFER_DB,
+            if c.channels > 2 { "s" } else { "" },
+            c.differ_share * 100.0,
+            if c.channels > 2 { ",…" } else { "" }
+        );
+    }
+}
+
+/// The method and parameters of voice activity detection over `tracks` tracks, for the record.
+fn describe(options: &DetectOptions, tracks: usize) -> String {
+    let vad = options.vad.map_or("none (energy only)", |v| v.name());
+    if tracks == 1 {
+        let b = &options.binarize;
+        format!(
+            "one track, one speaker (voice activity only); vad {vad}, onset {}, offset {}; \
+             min speech {} s, min silence {} s",
+            b.onset, b.offset, b.min_speech, b.min_silence
+        )
+    } else {
+        let m = &options.multitrack;
+        format!(
+            "{tracks} tracks, one per speaker, bleed rejected per band; vad {vad}; \
+             min speech {} s, min silence {} s",
+            m.min_speech, m.min_silence
+        )
+    }
+}
+
+/// The tracks to decode: one per `--track`, one per named channel of `audio`, or `audio`
+/// itself as one track.
+pub(crate) fn track_specs(
+    audio: Option<&Path>,
+    tracks: &[String],
+    channels: &[String],
+) -> Result<Vec<TrackSpec>> {
+    if !tracks.is_empty() {
+        if audio.is_some() {
+            bail!("give either a recording (with --channels) or --track NAME=FILE, not both");
+        }
+        if !channels.is_empty() {
+            bail!("--channels names the channels of one recording; it does not go with --track");
+        }
+        let mut specs = Vec::new();
+        for t in tracks {
+            let Some((name, file)) = t.split_once('=') else {
+                bail!("--track {t:?}: expected NAME=FILE");
+            };
+            if name.trim().is_empty() || file.is_empty() {
+                bail!("--track {t:?}: expected NAME=FILE with a non-empty name and file");
+            }
+            specs.push(TrackSpec {
+                name: name.to_owned(),
+                path: PathBuf::from(file),
+                channel: None,
+            });
+        }
+        return Ok(specs);
+    }
+    let Some(audio) = audio else {
+        if !channels.is_empty() {
+            bail!("--channels needs the recording whose channels it names");
+        }
+        bail!("give a recording (AUDIO) or one --track NAME=FILE per speaker");
+    };
+    if channels.is_empty() {
+        let name = format::recording_id_from_path(audio);
+        return Ok(vec![TrackSpec { name, path: audio.to_path_buf(), channel: None }]);
+    }
+    let specs: Vec<TrackSpec> = channels
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.as_str() != "_")
+        .map(|(c, n)| TrackSpec {
+            name: n.trim().to_owned(),
+            path: audio.to_path_buf(),
+            channel: Some(c),
+        })
+        .collect();
+    if specs.is_empty() {
+        bail!("--channels names no speaker (every channel is `_`)");
+    }
+    if specs.iter().any(|s| s.name.is_empty()) {
+        bail!("--channels: a channel name is empty (use `_` to skip a channel)");
+    }
+    Ok(specs)
+}
+
+/// Loads `--vad-model FILE.onnx` (checked against the Silero sequence interface) as the model
+/// of `--vad silero`.
+#[cfg(feature = "onnx")]
+fn use_vad_model(path: &Path) -> Result<VadKind> {
+    let model = overtalk_audio::vad::silero::SileroModel::load(path).context("--vad-model")?;
+    overtalk_audio::vad::silero::use_model(model);
+    Ok(VadKind::Silero)
+}
+
+#[cfg(not(feature = "onnx"))]
+fn use_vad_model(path: &Path) -> Result<VadKind> {
+    bail!("--vad-model {}: {}", path.display(), overtalk_audio::vad::ONNX_FEATURE_HINT)
+}
+
+fn seconds(value: f64, flag: &str) -> Result<Delta> {
+    match Delta::from_secs_f64(value) {
+        Some(d) if d.0 >= 0 => Ok(d),
+        _ => bail!("{flag} {value}: expected a non-negative number of seconds"),
+    }
+}

@@ -1,0 +1,177 @@
+//! Inputs in, recordings to score out: the reference and hypothesis files (read in parallel,
+//! taken in command-line order), hypotheses detected from recordings, the UEM files merged, and
+//! the two sides paired by recording id. `score` starts here.
+
+use std::collections::BTreeMap;
+
+use anyhow::{bail, Context, Result};
+use overtalk::format::uem;
+use overtalk::score::validate::validate_rttm;
+use overtalk::score::{RecordingInput, Side as Which, ZeroLengthTurn};
+use overtalk::Annotation;
+use rayon::prelude::*;
+
+use crate::app::Globals;
+use crate::input::recordings::{AudioArgs, Detected};
+use crate::input::{self, ReadArgs, Source};
+
+/// One side of a comparison: its recordings, and the zero-length turns the reader dropped.
+pub(crate) struct Side {
+    /// Who spoke when, by recording id.
+    pub(crate) recordings: BTreeMap<String, Annotation>,
+    /// Zero-length turns by recording id (some presets need them; the reader drops them).
+    pub(crate) zero: Vec<(String, ZeroLengthTurn)>,
+}
+
+/// Reads both sides. Files are read in parallel and then taken in command-line order, so
+/// warnings, errors and results are the same as reading them one after the other.
+pub(crate) fn read_sides(
+    reference: &[String],
+    hypothesis: &[String],
+    read: &ReadArgs,
+    globals: Globals,
+    all_sources: &mut Vec<Source>,
+) -> Result<(Side, Side)> {
+    let ref_sources = input::expand(reference)?;
+    let rename = read.rename_map()?;
+    // A bad hypothesis argument is reported after the reference files' errors, as when the
+    // sides are read one after the other.
+    let hyp_expanded = input::expand(hypothesis);
+    let hyp_sources = hyp_expanded.as_ref().map(Vec::clone).unwrap_or_default();
+    let jobs: Vec<(&Source, Which)> = ref_sources
+        .iter()
+        .map(|s| (s, Which::Reference))
+        .chain(hyp_sources.iter().map(|s| (s, Which::Hypothesis)))
+        .collect();
+    let outputs: Vec<Result<overtalk::format::ReadOutput>> =
+        jobs.par_iter().map(|(source, _)| input::read(source, read, &rename)).collect();
+    let mut sides = [
+        Side { recordings: BTreeMap::new(), zero: Vec::new() },
+        Side { recordings: BTreeMap::new(), zero: Vec::new() },
+    ];
+    // Without hypothesis sources (a bad argument) only the reference files are in `jobs`.
+    for ((source, side), out) in jobs.iter().zip(outputs) {
+        let out = out?;
+        input::require_times(source, &out, "score")?;
+        let target = &mut sides[usize::from(*side == Which::Hypothesis)];
+        input::print_warnings(source, &out, globals.quiet);
+        if let Source::File(p) = source {
+            // The reader drops zero-length turns (with a warning); some presets need them back
+            // (dscore refuses the file, spyder keeps the speaker on), so re-read the lines then.
+            let is_rttm = out.format == Some(overtalk::format::Format::Rttm);
+            let has_zero =
+                out.warnings.iter().any(|w| w.kind == overtalk::WarningKind::ZeroDuration);
+            if is_rttm && has_zero {
+                let text = std::fs::read_to_string(p)
+                    .with_context(|| format!("reading {}", p.display()))?;
+                target.zero.extend(validate_rttm(&text, None, *side).zero_length);
+            }
+        }
+        for (id, t) in out.corpus.into_recordings() {
+            if target.recordings.contains_key(&id) {
+                bail!("{}: recording {id:?} appears in more than one input", source.display());
+            }
+            target.recordings.insert(id, t.annotation().clone());
+        }
+    }
+    let hyp_sources = hyp_expanded?;
+    all_sources.extend(ref_sources);
+    all_sources.extend(hyp_sources);
+    let [r, h] = sides;
+    Ok((r, h))
+}
+
+/// Detects who spoke when in the hypothesis recordings (`-s AUDIO`, `--track`, `--channels`)
+/// and adds them to the hypothesis side. A detected recording takes `--recording-id`, else the
+/// reference's id when the reference holds exactly one recording and one recording is
+/// detected, else its file name. Returns `id: method` for each detected recording (also
+/// written to standard error unless `--quiet`: a score is only as good as what made the
+/// hypothesis).
+pub(crate) fn detect_hypothesis(
+    audio: &AudioArgs,
+    recording_id: Option<&str>,
+    recordings: &[String],
+    reference: &Side,
+    hypothesis: &mut Side,
+    sources: &mut Vec<Source>,
+    globals: Globals,
+) -> Result<Vec<String>> {
+    let recordings: Vec<&str> = recordings.iter().map(String::as_str).collect();
+    let detected = audio.detect_recordings(&recordings, globals)?;
+    let single_reference = match (reference.recordings.len(), detected.len()) {
+        (1, 1) => reference.recordings.keys().next().cloned(),
+        _ => None,
+    };
+    let mut methods = Vec::new();
+    for Detected { sources: srcs, corpus, method } in detected {
+        for (id, t) in corpus.into_recordings() {
+            let id =
+                recording_id.map(str::to_owned).or_else(|| single_reference.clone()).unwrap_or(id);
+            if hypothesis.recordings.contains_key(&id) {
+                bail!("recording {id:?} appears in more than one hypothesis input");
+            }
+            if !globals.quiet {
+                eprintln!("overtalk: hypothesis {id:?} detected from the recording: {method}");
+            }
+            methods.push(format!("{id}: {method}"));
+            hypothesis.recordings.insert(id, t.annotation().clone());
+        }
+        sources.extend(srcs);
+    }
+    Ok(methods)
+}
+
+/// Reads the UEM files and directories of `args` and merges them: the regions of a recording
+/// named in several files are united. Reader warnings go to stderr unless `quiet`.
+pub(crate) fn read_uems(args: &[String], read: &ReadArgs, quiet: bool) -> Result<uem::Uem> {
+    let mut uems = uem::Uem::new();
+    for s in input::expand_uem(args)? {
+        let bytes = std::fs::read(&s).with_context(|| format!("reading {}", s.display()))?;
+        let (u, w) = uem::read_bytes(&bytes, &read.options()).map_err(|e| e.with_path(&s))?;
+        if !quiet {
+            for w in w {
+                eprintln!("overtalk: warning: {}: {w}", s.display());
+            }
+        }
+        for (k, r) in u {
+            let merged = match uems.get(&k) {
+                Some(prev) => prev.union(&r),
+                None => r,
+            };
+            uems.insert(k, merged);
+        }
+    }
+    Ok(uems)
+}
+
+/// The recordings of both sides paired by id, in id order, each with its zero-length turns. A
+/// recording on one side only is kept (all miss or all false alarm), with a warning unless
+/// `quiet`.
+pub(crate) fn pair(mut reference: Side, mut hypothesis: Side, quiet: bool) -> Vec<RecordingInput> {
+    let mut ids: Vec<String> =
+        reference.recordings.keys().chain(hypothesis.recordings.keys()).cloned().collect();
+    ids.sort();
+    ids.dedup();
+    ids.into_iter()
+        .map(|id| {
+            let r = reference.recordings.remove(&id);
+            let h = hypothesis.recordings.remove(&id);
+            if (r.is_none() || h.is_none()) && !quiet {
+                let what = if r.is_none() {
+                    "only in the hypothesis: all of its speech is false alarm (md-eval and dscore ignore it)"
+                } else {
+                    "only in the reference: all of its speech is missed"
+                };
+                eprintln!("overtalk: warning: recording {id:?} is {what}");
+            }
+            let zero = reference
+                .zero
+                .iter()
+                .chain(hypothesis.zero.iter())
+                .filter(|(k, _)| *k == id)
+                .map(|(_, z)| z.clone())
+                .collect();
+            RecordingInput { id, reference: r, hypothesis: h, zero_length: zero }
+        })
+        .collect()
+}

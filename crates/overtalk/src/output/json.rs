@@ -1,0 +1,43 @@
+//! The JSON output: `{schema_version, conversations: [...], corpus: {...}}`, the same shape for
+//! one conversation as for many, so a script reads both alike (`output::schema` describes it).
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::totals::CorpusTotals;
+use super::{Conversation, Exporter};
+use crate::analysis::SCHEMA_VERSION;
+
+/// The JSON document: every conversation and the corpus totals.
+#[derive(Debug, Serialize)]
+pub struct Envelope<'a> {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// The conversations, in the order given.
+    pub conversations: &'a [Conversation<'a>],
+    /// Totals over `conversations`.
+    pub corpus: CorpusTotals,
+}
+
+impl<'a> Envelope<'a> {
+    /// The envelope of `conversations`, with their totals.
+    pub fn new(conversations: &'a [Conversation<'a>]) -> Self {
+        Envelope {
+            schema_version: SCHEMA_VERSION,
+            conversations,
+            corpus: CorpusTotals::of(conversations),
+        }
+    }
+}
+
+/// Pretty-printed JSON ([`Envelope`]) followed by a newline.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Json;
+
+impl<'a> Exporter<[Conversation<'a>]> for Json {
+    fn export(&self, conversations: &[Conversation<'a>], out: &mut dyn Write) -> io::Result<()> {
+        serde_json::to_writer_pretty(&mut *out, &Envelope::new(conversations))?;
+        writeln!(out)
+    }
+}

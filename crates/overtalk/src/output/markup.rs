@@ -1,0 +1,395 @@
+//! What the terminal table and Markdown share: the layout of a conversation (heading,
+//! per-speaker table, who interrupts whom, headline counts, parameters) and of the corpus
+//! totals. Each format gives the few pieces that differ through [`Markup`]; the blanket
+//! implementation makes every [`Markup`] an [`Exporter`].
+
+use std::io::{self, Write};
+
+use super::number::{fixed, hours, pct, secs};
+use super::totals::CorpusTotals;
+use super::{Conversation, Exporter, NOT_MEASURABLE, OVERLAP_NOT_MEASURABLE};
+use crate::analysis::intervals::{HeKind, Layer};
+use crate::analysis::result::Mode;
+use crate::analysis::{Analysis, Classifier, Params};
+
+/// The pieces in which the human formats differ.
+pub trait Markup {
+    /// The preset name shown in the parameters line.
+    fn preset(&self) -> &str;
+    /// A conversation's heading, followed by a blank line.
+    fn heading(&self, text: &str, out: &mut dyn Write) -> io::Result<()>;
+    /// The corpus heading, above its table.
+    fn corpus_heading(&self, text: &str, out: &mut dyn Write) -> io::Result<()>;
+    /// What starts a list item.
+    fn bullet(&self) -> &'static str;
+    /// What starts a note set apart from the text.
+    fn note(&self) -> &'static str;
+    /// What goes between a table's caption line and the table.
+    fn after_caption(&self, out: &mut dyn Write) -> io::Result<()>;
+    /// A table: a header row and rows of as many cells; the first column is a label, the
+    /// others numbers.
+    fn table(&self, header: &[String], rows: &[Vec<String>], out: &mut dyn Write)
+        -> io::Result<()>;
+    /// Whether tables are written as Markdown pipe tables (rather than aligned columns).
+    fn is_markdown(&self) -> bool {
+        false
+    }
+}
+
+impl<'a, T: Markup> Exporter<[Conversation<'a>]> for T {
+    fn export(&self, conversations: &[Conversation<'a>], out: &mut dyn Write) -> io::Result<()> {
+        for (k, c) in conversations.iter().enumerate() {
+            if k > 0 {
+                writeln!(out)?;
+            }
+            conversation(self, c.recording, c.analysis, c.method(), out)?;
+        }
+        if conversations.len() > 1 {
+            writeln!(out)?;
+            corpus(self, &CorpusTotals::of(conversations), out)?;
+        }
+        if conversations.is_empty() {
+            writeln!(out, "no recordings")?;
+        }
+        Ok(())
+    }
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| (*s).to_owned()).collect()
+}
+
+/// One conversation: the heading, the per-speaker table, who interrupts whom, the headline
+/// counts and the parameters.
+fn conversation<M: Markup + ?Sized>(
+    m: &M,
+    id: &str,
+    r: &Analysis,
+    detection: Option<&str>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let c = &r.conversation;
+    let speakers = match r.speakers.len() {
+        // A recording in which detection found nobody talking.
+        0 if detection.is_some() => "no speech found in the recording, 0 speakers".to_owned(),
+        n => format!("{n} speakers"),
+    };
+    // Ends estimated: overlap, and the timing rule's interruptions, cannot be measured.
+    let unmeasured = r.estimated_times.is_some();
+    let overlap = if unmeasured {
+        "overlap not measurable (ends estimated)".to_owned()
+    } else {
+        format!("overlap {} s ({} of speech)", secs(c.overlap), pct(c.overlap_ratio))
+    };
+    let heading = format!(
+        "{id}: {speakers}, span {} s, speech {} s, {overlap}",
+        secs(c.span),
+        secs(c.speech),
+    );
+    m.heading(&heading, out)?;
+    if r.diagnostics.warnings.iter().any(|w| w == OVERLAP_NOT_MEASURABLE) {
+        writeln!(out, "{}{OVERLAP_NOT_MEASURABLE}\n", m.note())?;
+    }
+    let header = strings(&[
+        "speaker",
+        "mode",
+        "talk s",
+        "talk %",
+        "solo s",
+        "floor s",
+        "floor %",
+        "turns",
+        "longest s",
+        "wpm",
+        "BCs",
+        "int. made (succ.)",
+        "received (succ.)",
+        "median FTO in s",
+    ]);
+    let rows: Vec<Vec<String>> = r
+        .speakers
+        .iter()
+        .map(|(name, s)| {
+            vec![
+                name.clone(),
+                match r.mode.get(name) {
+                    Some(Mode::Text) => "text".to_owned(),
+                    _ => "timing".to_owned(),
+                },
+                secs(s.talk),
+                pct(s.talk_share),
+                secs(s.solo),
+                secs(s.floor),
+                pct(s.floor_share),
+                s.turns.to_string(),
+                s.longest_turn.map_or_else(|| "-".to_owned(), secs),
+                fixed(s.wpm, 1),
+                s.backchannels.to_string(),
+                if unmeasured {
+                    NOT_MEASURABLE.to_owned()
+                } else {
+                    format!(
+                        "{} ({})",
+                        s.interruptions_made.attempts, s.interruptions_made.successful
+                    )
+                },
+                if unmeasured {
+                    NOT_MEASURABLE.to_owned()
+                } else {
+                    format!(
+                        "{} ({})",
+                        s.interruptions_received.attempts, s.interruptions_received.successful
+                    )
+                },
+                fixed(s.median_fto_in.map(|m| m / 1000.0), 3),
+            ]
+        })
+        .collect();
+    m.table(&header, &rows, out)?;
+    let bullet = m.bullet();
+    if unmeasured {
+        return estimated_rest(m, r, detection, out);
+    }
+    // Who interrupts whom: rows interrupter, columns interruptee; "attempts/successful (talk-over)".
+    writeln!(out)?;
+    writeln!(out, "who interrupts whom (row interrupts column: attempts/successful, talk-over events in brackets; per min of the column's floor):")?;
+    m.after_caption(out)?;
+    let names: Vec<&String> = r.speakers.keys().collect();
+    let mut header = vec!["interrupter \\ holder".to_owned()];
+    header.extend(names.iter().map(|n| (*n).clone()));
+    let rows: Vec<Vec<String>> = names
+        .iter()
+        .map(|x| {
+            let mut row = vec![(*x).clone()];
+            for f in &names {
+                let cell =
+                    if x == f {
+                        "-".to_owned()
+                    } else {
+                        match r.pairs.iter().find(|p| {
+                            &*p.interrupter == x.as_str() && &*p.interruptee == f.as_str()
+                        }) {
+                            Some(p) => format!(
+                                "{}/{} ({}) {}",
+                                p.attempts,
+                                p.successful,
+                                p.talk_over_events,
+                                p.rate_per_min_of_interruptee_floor
+                                    .map_or_else(|| "-".to_owned(), |v| format!("{v:.2}/min"))
+                            ),
+                            None => "0/0 (0)".to_owned(),
+                        }
+                    };
+                row.push(cell);
+            }
+            row
+        })
+        .collect();
+    m.table(&header, &rows, out)?;
+    let k = &c.counts;
+    let he = |layer: Layer, kind: HeKind| {
+        c.he_counts.get(&layer).and_then(|m| m.get(&kind)).copied().unwrap_or(0)
+    };
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{bullet}headline: {} turns, {} floor transfers ({}/min); {} interruptions ({} successful, {} unsuccessful); {} talk-over events ({} terminal overlaps); {} simultaneous starts; {} backchannels; {} verbal floor claims",
+        k.turns,
+        k.transfers,
+        fixed(c.transfers_per_min, 2),
+        k.interruptions,
+        k.successful,
+        k.unsuccessful,
+        k.talk_over_events,
+        k.terminal_overlaps,
+        k.simultaneous_starts,
+        k.backchannels,
+        k.verbal_claims
+    )?;
+    for layer in [Layer::Acoustic, Layer::Floor] {
+        writeln!(
+            out,
+            "{bullet}{} H&E: {} gaps, {} pauses, {} overlaps between, {} overlaps within, {} NGNO{}",
+            if layer == Layer::Acoustic { "acoustic" } else { "floor (BC-filtered)" },
+            he(layer, HeKind::Gap),
+            he(layer, HeKind::Pause),
+            he(layer, HeKind::OverlapBetween),
+            he(layer, HeKind::OverlapWithin),
+            he(layer, HeKind::Ngno),
+            if layer == Layer::Acoustic {
+                format!(
+                    "; {} long silences; overlaps are {} of between-speaker intervals",
+                    c.long_silences,
+                    pct(c.overlap_between_share)
+                )
+            } else {
+                String::new()
+            }
+        )?;
+    }
+    for v in &r.verbal_claims {
+        writeln!(
+            out,
+            "{bullet}verbal floor claim: {} \"{}\" at {} s{}",
+            v.speaker,
+            v.phrase,
+            secs(v.start),
+            match (&v.answers_speaker, v.answers_time) {
+                (Some(s), Some(t)) => format!(" (answers {s} at {} s)", secs(t)),
+                _ => String::new(),
+            }
+        )?;
+    }
+    if let Some(markers) = &r.chat_markers_vs_timing {
+        writeln!(out)?;
+        super::chat_markers::write(markers, None, m.is_markdown(), out)?;
+        writeln!(out)?;
+    }
+    params(r, m.preset(), detection, bullet, out)
+}
+
+/// The parameters line, the classifier and the detection method.
+fn params(
+    r: &Analysis,
+    preset: &str,
+    detection: Option<&str>,
+    bullet: &str,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let p = &r.params;
+    writeln!(
+        out,
+        "{bullet}parameters (preset {preset}): latch_tolerance {} ms, min_segment {} ms, bridge_pause {} ms, bc_max_duration {} ms, bc_max_words {}, bc_min_cue_share {}, bc_pre/post_silence {}/{} ms, bc_context {} ms, bc_resume_window {} ms, min_floor_solo {} ms, terminal_window {} ms, simul_start_tol {} ms, silent_int_max_gap {} ms, long_silence {} ms, bc_counts_as_talk {}, laughter_is_floor {}, bc_lexicon {} words",
+        p.latch_tolerance, p.min_segment, p.bridge_pause, p.bc_max_duration, p.bc_max_words, p.bc_min_cue_share,
+        p.bc_pre_silence, p.bc_post_silence, p.bc_context, p.bc_resume_window, p.min_floor_solo, p.terminal_window,
+        p.simul_start_tol, p.silent_int_max_gap, p.long_silence, p.bc_counts_as_talk, p.laughter_is_floor, p.bc_lexicon.len()
+    )?;
+    writeln!(out, "{bullet}backchannels and interruptions decided by: {}", classifier_note(p))?;
+    if let Some(method) = detection {
+        writeln!(out, "{bullet}speech detected from the recording: {method}")?;
+    }
+    Ok(())
+}
+
+/// The rest of [`conversation`] for transcripts with estimated ends: the counts that rest on
+/// start times, what rests on the estimates, the marked overlaps, and the interruptions counted
+/// rule by rule (in place of the timing rule's who-interrupts-whom, which cannot be measured).
+fn estimated_rest<M: Markup + ?Sized>(
+    m: &M,
+    r: &Analysis,
+    detection: Option<&str>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let bullet = m.bullet();
+    let Some(e) = &r.estimated_times else { return Ok(()) };
+    let c = &r.conversation;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{bullet}headline: {} turns, {} floor transfers ({}/min); interruptions, talk-over events and overlaps by timing: {NOT_MEASURABLE} (ends estimated; see rule by rule below); {} backchannels",
+        c.counts.turns,
+        c.counts.transfers,
+        fixed(c.transfers_per_min, 2),
+        c.counts.backchannels,
+    )?;
+    writeln!(
+        out,
+        "{bullet}ends estimated: {} of {} tracks (start times only; each end is the next start, or sooner at {} words a second); timing-only mode; resting on estimated ends: {}; from start times alone: {}",
+        e.estimated_ends,
+        e.tracks,
+        e.words_per_second,
+        e.rest_on_estimated_ends.join("; "),
+        e.from_start_times.join("; ")
+    )?;
+    writeln!(
+        out,
+        "{bullet}overlap: {}; marked overlaps ([crosstalk] notes, the transcriber's judgement): {}",
+        e.overlap,
+        e.marked_overlaps.len()
+    )?;
+    for m in &e.marked_overlaps {
+        writeln!(
+            out,
+            "{bullet}  marked overlap at {} s ({}){}: [{}]",
+            secs(m.time),
+            m.time_from,
+            m.speaker.as_ref().map_or_else(String::new, |s| format!(" in {s}'s paragraph")),
+            m.text
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "interruptions rule by rule (why counts published for the same conversation differ):"
+    )?;
+    m.after_caption(out)?;
+    let header = strings(&["rule", "interruptions", "by speaker"]);
+    let rows: Vec<Vec<String>> = e
+        .rules
+        .iter()
+        .map(|r| {
+            vec![
+                r.rule.clone(),
+                r.count.map_or_else(|| NOT_MEASURABLE.to_owned(), |n| n.to_string()),
+                if r.by_speaker.is_empty() {
+                    "-".to_owned()
+                } else {
+                    r.by_speaker
+                        .iter()
+                        .map(|(s, n)| format!("{s} {n}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
+            ]
+        })
+        .collect();
+    m.table(&header, &rows, out)?;
+    writeln!(out)?;
+    for rule in &e.rules {
+        writeln!(out, "{bullet}{}: {} ({})", rule.rule, rule.description, rule.basis)?;
+    }
+    params(r, m.preset(), detection, bullet, out)
+}
+
+/// Which classifier produced the backchannel and interruption counts, in words.
+fn classifier_note(p: &Params) -> String {
+    match p.classifier {
+        Classifier::Rules => {
+            "rules (the structural definitions, conversation-metrics.md §5.4)".to_owned()
+        }
+        Classifier::Calibrated => format!(
+            "calibrated (fitted on human labels, §5.8; decision horizon {})",
+            p.decision_horizon.map_or("unbounded".to_owned(), |h| format!("{h} ms"))
+        ),
+    }
+}
+
+/// The totals of a corpus of more than one conversation.
+fn corpus<M: Markup + ?Sized>(m: &M, t: &CorpusTotals, out: &mut dyn Write) -> io::Result<()> {
+    m.corpus_heading(&format!("corpus: {} recordings", t.recordings), out)?;
+    let header = strings(&[
+        "speech h",
+        "overlap %",
+        "turns",
+        "transfers",
+        "interruptions",
+        "successful",
+        "talk-over",
+        "terminal",
+        "simultaneous",
+        "BCs",
+    ]);
+    let row = vec![
+        hours(t.speech),
+        pct(t.overlap_ratio),
+        t.turns.to_string(),
+        t.transfers.to_string(),
+        t.interruptions.to_string(),
+        t.successful.to_string(),
+        t.talk_over_events.to_string(),
+        t.terminal_overlaps.to_string(),
+        t.simultaneous_starts.to_string(),
+        t.backchannels.to_string(),
+    ];
+    m.table(&header, &[row], out)
+}

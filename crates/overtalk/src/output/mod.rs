@@ -1,0 +1,86 @@
+//! Every output of an analysis, machine and human, behind one [`Exporter`] trait: one file per
+//! format, as hyperfine's `export/` does.
+//!
+//! ```text
+//! json.rs      the JSON envelope {schema_version, conversations, corpus}
+//! jsonl.rs     one conversation object per line
+//! csv.rs       CSV and TSV: event lists and the per-speaker table
+//! markdown.rs  Markdown tables and bullets
+//! table.rs     the terminal table (aligned by display columns)
+//! markup.rs    what Markdown and the terminal table share: the layout of a conversation
+//! totals.rs    totals over a corpus of conversations
+//! number.rs    how numbers are written in human outputs
+//! schema.rs    the JSON Schema of the JSON envelope
+//! score/       the outputs of a diarization score: JSON, CSV/TSV, Markdown, table
+//! ```
+//!
+//! Front ends (the command line, bindings) choose an exporter and a writer; the bytes written
+//! are the same whoever asks, so the outputs of every front end agree.
+
+pub mod align;
+pub mod chat_markers;
+pub mod csv;
+pub mod json;
+pub mod jsonl;
+pub mod markdown;
+pub mod markup;
+pub mod number;
+pub mod schema;
+pub mod score;
+pub mod table;
+pub mod totals;
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::analysis::Analysis;
+
+/// One analysed conversation as the outputs show it: its name, how its speech was found, and
+/// its result.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Conversation<'a> {
+    /// The recording id (with the file name added by the front end when ids repeat).
+    pub recording: &'a str,
+    /// For a recording: how its speech was detected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detection: Option<Detection<'a>>,
+    /// The result, its fields written beside `recording`.
+    #[serde(flatten)]
+    pub analysis: &'a Analysis,
+}
+
+/// How the speech of a recording was detected, for the record.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Detection<'a> {
+    /// The method and its parameters.
+    pub method: &'a str,
+}
+
+impl<'a> Conversation<'a> {
+    /// A conversation named `recording`, detected by `method` when it came from a recording.
+    pub fn new(recording: &'a str, method: Option<&'a str>, analysis: &'a Analysis) -> Self {
+        Conversation { recording, detection: method.map(|method| Detection { method }), analysis }
+    }
+
+    /// The detection method, if the conversation came from a recording.
+    pub fn method(&self) -> Option<&'a str> {
+        self.detection.map(|d| d.method)
+    }
+}
+
+/// A way of writing results: one implementation per output format. `Data` is what is written:
+/// `[Conversation]` for an analysis, [`score::Scored`] for a diarization score.
+pub trait Exporter<Data: ?Sized> {
+    /// Writes `data` to `out`.
+    fn export(&self, data: &Data, out: &mut dyn Write) -> io::Result<()>;
+}
+
+/// What the human outputs show for a number that cannot be measured.
+pub const NOT_MEASURABLE: &str = "not measurable";
+
+/// The note, in the diagnostics and beside every table, for speakers detected one per frame.
+pub const OVERLAP_NOT_MEASURABLE: &str = "overlap not measurable: the speakers were \
+     detected by diarizing one mixed track with one speaker per frame, which cannot hear two \
+     people at once; the overlap, interruption and talk-over counts here are zero by \
+     construction, not measured (separate tracks per speaker measure them)";

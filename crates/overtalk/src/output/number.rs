@@ -1,0 +1,62 @@
+//! How numbers are written in the human outputs (terminal table, Markdown): one function per
+//! kind of number, so every table writes the same quantity the same way.
+
+/// Milliseconds as seconds with two decimals, rounded half away from zero (`9050` → `9.05`).
+pub fn secs(ms: i64) -> String {
+    let cs = crate::time::round_div(ms, 10);
+    let sign = if cs < 0 { "-" } else { "" };
+    let a = cs.unsigned_abs();
+    format!("{sign}{}.{:02}", a / 100, a % 100)
+}
+
+/// A share as a percentage with one decimal and a `%` sign (`0.125` → `12.5%`); `-` when
+/// undefined.
+pub fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_owned(), |v| format!("{:.1}%", v * 100.0))
+}
+
+/// A number with `decimals` decimals; `-` when undefined.
+pub fn fixed(x: Option<f64>, decimals: usize) -> String {
+    x.map_or_else(|| "-".to_owned(), |v| format!("{v:.decimals$}"))
+}
+
+/// Milliseconds as hours with two decimals (`5_400_000` → `1.50`).
+pub fn hours(ms: i64) -> String {
+    format!("{:.2}", ms as f64 / 3_600_000.0)
+}
+
+/// A duration in seconds with three decimals, as the score tables write times (`1.500`).
+pub fn secs3(d: crate::Delta) -> String {
+    format!("{:.3}", d.as_secs_f64())
+}
+
+/// A rate as a percentage with two decimals and no sign, as the score tables write error
+/// rates (`0.2639` → `26.39`); `n/a` when undefined.
+pub fn pct2(x: Option<f64>) -> String {
+    x.map_or_else(|| "n/a".to_owned(), |v| format!("{:.2}", v * 100.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_are_rounded_to_centiseconds() {
+        assert_eq!(secs(9050), "9.05");
+        assert_eq!(secs(-150), "-0.15");
+        assert_eq!(secs(4999), "5.00");
+        assert_eq!(secs(0), "0.00");
+    }
+
+    #[test]
+    fn undefined_numbers_are_a_dash() {
+        assert_eq!(pct(None), "-");
+        assert_eq!(pct(Some(0.125)), "12.5%");
+        assert_eq!(fixed(Some(1.0 / 3.0), 2), "0.33");
+        assert_eq!(fixed(None, 2), "-");
+        assert_eq!(hours(5_400_000), "1.50");
+        assert_eq!(secs3(crate::Delta::from_millis(1500)), "1.500");
+        assert_eq!(pct2(Some(0.2639)), "26.39");
+        assert_eq!(pct2(None), "n/a");
+    }
+}

@@ -1,0 +1,83 @@
+//! Totals over a corpus of conversations: the `corpus` object of the JSON envelope and the
+//! last table of the human outputs.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::Conversation;
+use crate::analysis::intervals::{HeKind, Layer};
+
+/// Sums over every conversation (times in milliseconds).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct CorpusTotals {
+    /// Conversations.
+    pub recordings: usize,
+    /// Speakers, counted once per conversation.
+    pub speakers: usize,
+    /// Summed spans.
+    pub span: i64,
+    /// Summed speech.
+    pub speech: i64,
+    /// Summed silence.
+    pub silence: i64,
+    /// Summed overlap.
+    pub overlap: i64,
+    /// `overlap / speech`; `None` without speech.
+    pub overlap_ratio: Option<f64>,
+    /// Turns.
+    pub turns: usize,
+    /// Floor transfers.
+    pub transfers: usize,
+    /// Interruption attempts.
+    pub interruptions: usize,
+    /// Successful interruptions.
+    pub successful: usize,
+    /// Unsuccessful interruptions.
+    pub unsuccessful: usize,
+    /// Talk-over events.
+    pub talk_over_events: usize,
+    /// Terminal overlaps.
+    pub terminal_overlaps: usize,
+    /// Simultaneous starts.
+    pub simultaneous_starts: usize,
+    /// Backchannels.
+    pub backchannels: usize,
+    /// Floor claims made in words.
+    pub verbal_claims: usize,
+    /// Heldner & Edlund interval counts per layer and kind.
+    pub he_counts: BTreeMap<Layer, BTreeMap<HeKind, usize>>,
+}
+
+impl CorpusTotals {
+    /// The totals of `conversations`.
+    pub fn of(conversations: &[Conversation<'_>]) -> CorpusTotals {
+        let mut t = CorpusTotals { recordings: conversations.len(), ..CorpusTotals::default() };
+        for r in conversations.iter().map(|c| c.analysis) {
+            let c = &r.conversation;
+            t.speakers += r.speakers.len();
+            t.span += c.span;
+            t.speech += c.speech;
+            t.silence += c.silence;
+            t.overlap += c.overlap;
+            t.turns += c.counts.turns;
+            t.transfers += c.counts.transfers;
+            t.interruptions += c.counts.interruptions;
+            t.successful += c.counts.successful;
+            t.unsuccessful += c.counts.unsuccessful;
+            t.talk_over_events += c.counts.talk_over_events;
+            t.terminal_overlaps += c.counts.terminal_overlaps;
+            t.simultaneous_starts += c.counts.simultaneous_starts;
+            t.backchannels += c.counts.backchannels;
+            t.verbal_claims += c.counts.verbal_claims;
+            for (layer, kinds) in &c.he_counts {
+                let e = t.he_counts.entry(*layer).or_default();
+                for (k, n) in kinds {
+                    *e.entry(*k).or_default() += n;
+                }
+            }
+        }
+        t.overlap_ratio = (t.speech > 0).then(|| t.overlap as f64 / t.speech as f64);
+        t
+    }
+}
