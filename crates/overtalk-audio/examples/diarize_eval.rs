@@ -123,6 +123,23 @@ fn load_cases(data: &Path, only: &str) -> Vec<Case> {
                     }
                 }
             }
+            "gecko6" => {
+                // Six copies of the gecko call end to end (57 min), the reference shifted by
+                // the exact length of each copy: the count must not depend on the duration.
+                let (x, r) = rd(
+                    &data.join("gecko-demo-call/demo.mp3"),
+                    &data.join("gecko-demo-call/demo.rttm"),
+                );
+                let len = x.len() as f64 / 16_000.0;
+                let samples: Vec<f32> = (0..6).flat_map(|_| x.iter().copied()).collect();
+                let reference = (0..6)
+                    .flat_map(|c| {
+                        let off = c as f64 * len;
+                        r.iter().map(move |(n, a, b)| (n.clone(), a + off, b + off))
+                    })
+                    .collect();
+                out.push(Case { id: "gecko6".into(), group: "gecko6", samples, reference });
+            }
             "ami30" => {
                 for id in ["tst00", "tst01", "dev00", "trn08"] {
                     if id.contains(only) {
@@ -253,6 +270,11 @@ fn main() {
         panic!("VAD {}: {e}", opts.vad.name());
     }
     let cases = load_cases(&data, &only);
+    if std::env::var_os("OT_TURNS").is_some() {
+        let w: &dyn Fn() -> Ge2eWeights = &weights;
+        turns_mode(&auto, &cases, baseline.then_some(w), hyp_dir.as_deref());
+        return;
+    }
     if std::env::var_os("OT_SWEEP").is_some() {
         sweep(&auto, &cases);
         return;
@@ -370,6 +392,96 @@ fn main() {
         100.0 * tot[4].rate(),
         100.0 * tot[5].rate()
     );
+}
+
+/// `OT_TURNS=1`: per file and pooled per set, DER (collar 0.25 / 0) and the turn-level
+/// measures of [`turn_metrics`] (boundary error at true changes, fragments under 100 ms, median
+/// FTO against the reference's, recall of 0.3–0.7 s turns, speaker count) for the naive
+/// baseline (true count; skipped with `OT_NO_BASELINE`), the pipeline without boundary
+/// refinement ("before") and with it ("after"), from the same embeddings. With `--hyp DIR`
+/// the three hypotheses go to `DIR/{naive,before,after}/<id>.rttm`.
+fn turns_mode(
+    d: &Ge2eDiarizer,
+    cases: &[Case],
+    naive: Option<&dyn Fn() -> Ge2eWeights>,
+    hyp: Option<&Path>,
+) {
+    use overtalk_audio::diarize::turn_metrics::{median, turn_metrics, TurnMetrics};
+    let mut before = d.options;
+    before.refine = None;
+    let after = DiarizeOptions { refine: Some(d.options.refine.unwrap_or_default()), ..d.options };
+    let names = ["naive", "before", "after"];
+    let mut groups: Vec<&str> = cases.iter().map(|c| c.group).collect();
+    groups.dedup();
+    let mut pooled: Vec<(&str, [Der; 6], [TurnMetrics; 3])> = Vec::new();
+    let ms = |x: Option<f64>| x.map_or("-".to_owned(), |v| format!("{:.0}", v * 1000.0));
+    for c in cases {
+        let dur = c.dur();
+        let t0 = Instant::now();
+        let p = d.prepare(&c.samples).unwrap();
+        eprintln!("{}: prepared in {:.1} s", c.id, t0.elapsed().as_secs_f64());
+        let mut hyps: Vec<Option<Turns>> = vec![None; 3];
+        if let Some(w) = &naive {
+            let mut nd = NaiveDiarizer::new(w(), speaker_count(&c.reference));
+            nd.vad = d.options.vad;
+            hyps[0] = Some(turns_of(&nd.diarize(&c.samples).unwrap().annotation));
+        }
+        hyps[1] = Some(turns_of(&d.assign(&p, &before).annotation));
+        hyps[2] = Some(turns_of(&d.assign(&p, &after).annotation));
+        if !pooled.iter().any(|g| g.0 == c.group) {
+            pooled.push((c.group, [Der::default(); 6], Default::default()));
+        }
+        let g = pooled.iter_mut().find(|g| g.0 == c.group).unwrap();
+        for (i, h) in hyps.iter().enumerate() {
+            let Some(h) = h else { continue };
+            if let Some(dir) = hyp {
+                write_rttm(&dir.join(names[i]), &c.id, h);
+            }
+            let (d25, d0) = (der(&c.reference, h, dur, 0.25), der(&c.reference, h, dur, 0.0));
+            g.1[2 * i].add(&d25);
+            g.1[2 * i + 1].add(&d0);
+            let m = turn_metrics(&c.reference, h);
+            println!(
+                "{:24} {:6} DER {:5.1} / {:5.1} %  {}",
+                c.id,
+                names[i],
+                100.0 * d25.rate(),
+                100.0 * d0.rate(),
+                m.summary()
+            );
+            g.2[i].add(&m);
+        }
+    }
+    println!("pooled per set (speaker counts summed over files):");
+    for (group, ders, ms3) in &pooled {
+        for i in 0..3 {
+            if naive.is_none() && i == 0 {
+                continue;
+            }
+            let m = &ms3[i];
+            println!(
+                "{:8} {:6} DER {:5.1} / {:5.1} %  |err| {} ms (signed {}), matched {}/{}; <100 ms {} ({} not in ref); FTO ref {} hyp {} ms; short-turn recall {}/{} = {:.2}, floor-taking {}/{} = {:.2}",
+                group,
+                names[i],
+                100.0 * ders[2 * i].rate(),
+                100.0 * ders[2 * i + 1].rate(),
+                ms(m.boundary_median()),
+                ms(m.boundary_signed_median()),
+                m.matched,
+                m.changes,
+                m.short_segments,
+                m.short_not_in_reference(),
+                ms(median(&m.fto_reference)),
+                ms(median(&m.fto_hypothesis)),
+                m.short_turns_found,
+                m.short_turns,
+                m.short_turn_recall(),
+                m.short_floor_found,
+                m.short_floor_turns,
+                m.short_floor_recall()
+            );
+        }
+    }
 }
 
 fn grid<T: std::str::FromStr>(k: &str, d: &str) -> Vec<T> {

@@ -32,7 +32,9 @@ pub mod models;
 #[cfg(feature = "onnx")]
 pub mod onnx_embed;
 pub mod pyannote;
+pub mod refine;
 pub mod reseg;
+pub mod turn_metrics;
 
 use std::collections::BTreeSet;
 
@@ -417,6 +419,11 @@ pub struct DiarizeOptions {
     /// change point instead of `switch_cost`. `None` (the default): no change points; measured,
     /// they do not lower DER on every tuning set (docs/diarization.md).
     pub change: Option<ChangeOptions>,
+    /// Boundary refinement at 10 ms after the resegmentation ([`refine`]): changes move onto
+    /// the pause between turns (kept as silence) or the crossing of the two speakers' scores,
+    /// and no segment is shorter than [`refine::RefineOptions::min_segment`]. `None`: the
+    /// Viterbi labels as they are.
+    pub refine: Option<refine::RefineOptions>,
 }
 
 impl Default for DiarizeOptions {
@@ -437,6 +444,7 @@ impl Default for DiarizeOptions {
             max_cluster_windows: 2000,
             overlap_margin: None,
             change: None,
+            refine: Some(refine::RefineOptions::default()),
         }
     }
 }
@@ -681,7 +689,7 @@ impl Ge2eDiarizer {
     fn describe_with(&self, o: &DiarizeOptions) -> String {
         let p = &self.options;
         format!(
-            "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {}; change points {})",
+            "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {}; change points {}; boundaries {})",
             self.embedder.name(),
             match o.vad_fuse {
                 Some(k) => format!(
@@ -718,6 +726,16 @@ impl Ge2eDiarizer {
                     c.cross_weight
                 ),
                 None => "off".to_owned(),
+            },
+            match o.refine {
+                Some(r) => format!(
+                    "refined on pauses (probability < {} for ≥ {} ms, ±{} ms) or score crossings, segments ≥ {} ms",
+                    r.valley,
+                    r.min_pause * 10,
+                    r.window * 10,
+                    r.min_segment * 10
+                ),
+                None => "as resegmented".to_owned(),
             }
         )
     }
@@ -901,11 +919,15 @@ impl Ge2eDiarizer {
             Some(m) if k > 1 => reseg::second_speaker(&scores, &frame_labels, &p.vad, m),
             _ => Vec::new(),
         };
+        let refined: Vec<Option<usize>> = match &o.refine {
+            Some(r) => refine::refine(speech, &p.vad, &frame_labels, &scores, r),
+            None => frame_labels.iter().copied().map(Some).collect(),
+        };
         let mut labels: Vec<Option<usize>> = vec![None; n];
         let mut labels2: Vec<Option<usize>> = vec![None; if second.is_empty() { 0 } else { n }];
         for (q, &f) in speech.iter().enumerate() {
-            labels[f] = Some(frame_labels[q]);
-            if let Some(s) = second.get(q) {
+            labels[f] = refined.get(q).copied().flatten();
+            if let Some(s) = second.get(q).filter(|_| labels[f].is_some()) {
                 labels2[f] = *s;
             }
         }
@@ -913,6 +935,12 @@ impl Ge2eDiarizer {
             let (probs, hop) = &p.fused;
             let out = region_mask(&o.fuse_binarize.apply(probs.iter().copied(), *hop), n);
             labels = relabel_to(&labels, &out);
+            // Pauses the refinement made silent stay silent.
+            for (q, &f) in speech.iter().enumerate() {
+                if refined.get(q).is_some_and(|l| l.is_none()) {
+                    labels[f] = None;
+                }
+            }
             for (l, &keep) in labels2.iter_mut().zip(&out) {
                 if !keep {
                     *l = None;
