@@ -409,7 +409,12 @@ fn turns_mode(
     use overtalk_audio::diarize::turn_metrics::{median, turn_metrics, TurnMetrics};
     let mut before = d.options;
     before.refine = None;
-    let after = DiarizeOptions { refine: Some(d.options.refine.unwrap_or_default()), ..d.options };
+    before.merge_ratio = None;
+    let after = DiarizeOptions {
+        refine: Some(d.options.refine.unwrap_or_default()),
+        merge_ratio: d.options.merge_ratio.or(Some(env("OT_MERGE", 1.0f32))),
+        ..d.options
+    };
     let names = ["naive", "before", "after"];
     let mut groups: Vec<&str> = cases.iter().map(|c| c.group).collect();
     groups.dedup();
@@ -428,6 +433,17 @@ fn turns_mode(
         }
         hyps[1] = Some(turns_of(&d.assign(&p, &before).annotation));
         hyps[2] = Some(turns_of(&d.assign(&p, &after).annotation));
+        let ratios: Vec<f32> = grid("OT_GRID_MERGE", "0.6,0.8,1.0,1.2,1.5");
+        let counts: Vec<String> = ratios
+            .iter()
+            .map(|&r| {
+                let h = d.assign(&p, &DiarizeOptions { merge_ratio: Some(r), ..after });
+                let t = turns_of(&h.annotation);
+                let dd = der(&c.reference, &t, dur, 0.25);
+                format!("{r}: {} spk {:.1} %", h.speakers, 100.0 * dd.rate())
+            })
+            .collect();
+        println!("{:24} merge ratio → speakers, DER c=0.25: {}", c.id, counts.join("; "));
         if !pooled.iter().any(|g| g.0 == c.group) {
             pooled.push((c.group, [Der::default(); 6], Default::default()));
         }

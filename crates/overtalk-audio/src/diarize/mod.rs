@@ -33,6 +33,7 @@ pub mod models;
 pub mod onnx_embed;
 pub mod pyannote;
 pub mod refine;
+pub mod remerge;
 pub mod reseg;
 pub mod turn_metrics;
 
@@ -424,6 +425,10 @@ pub struct DiarizeOptions {
     /// and no segment is shorter than [`refine::RefineOptions::min_segment`]. `None`: the
     /// Viterbi labels as they are.
     pub refine: Option<refine::RefineOptions>,
+    /// After the small clusters are dropped, two speakers whose centroids are closer than
+    /// this ratio times their mean spread are merged ([`remerge`]; automatic count only).
+    /// `None`: no such merge.
+    pub merge_ratio: Option<f32>,
 }
 
 impl Default for DiarizeOptions {
@@ -445,6 +450,7 @@ impl Default for DiarizeOptions {
             overlap_margin: None,
             change: None,
             refine: Some(refine::RefineOptions::default()),
+            merge_ratio: None,
         }
     }
 }
@@ -689,7 +695,7 @@ impl Ge2eDiarizer {
     fn describe_with(&self, o: &DiarizeOptions) -> String {
         let p = &self.options;
         format!(
-            "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {}; change points {}; boundaries {})",
+            "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {}; change points {}; boundaries {}; merge {})",
             self.embedder.name(),
             match o.vad_fuse {
                 Some(k) => format!(
@@ -736,6 +742,10 @@ impl Ge2eDiarizer {
                     r.min_segment * 10
                 ),
                 None => "as resegmented".to_owned(),
+            },
+            match o.merge_ratio {
+                Some(r) => format!("centroids closer than {r} × spread"),
+                None => "off".to_owned(),
             }
         )
     }
@@ -880,6 +890,10 @@ impl Ge2eDiarizer {
                 keep.sort_unstable();
             }
             cents = keep.iter().map(|&c| cents[c].clone()).collect();
+            k = cents.len();
+        }
+        if let (Some(r), None) = (o.merge_ratio, o.count.exact) {
+            cents = remerge::merge_close(&sample, cents, r, o.count.min.max(1));
             k = cents.len();
         }
 
