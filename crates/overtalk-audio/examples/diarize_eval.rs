@@ -28,7 +28,10 @@
 //! `OT_VADDIAG=1` (VAD miss / false alarm per onset), `OT_ORACLE=1` (DER with the reference's
 //! speech, overlap and turn changes: the encoder and clustering alone; see [`oracle`]),
 //! `OT_ORACLE=pipeline` (the pipeline with perfect overlap detection and/or voice activity; see
-//! [`oracle_pipeline`]).
+//! [`oracle_pipeline`]), `OT_TURNS=1` (DER and the turn-level measures — boundary error at true
+//! changes, fragments, FTO, short-turn recall, count — for the naive baseline, the pipeline
+//! before and after boundary refinement; see [`turns_mode`]). The set `gecko6` is six copies
+//! of the gecko call end to end (57 min).
 
 // A measurement tool: a panic here is a failed run, with its message.
 #![allow(clippy::unwrap_used)]
