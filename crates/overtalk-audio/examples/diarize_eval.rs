@@ -17,7 +17,10 @@
 //! with the `onnx` feature), `--change-diag`, `--oracle` (DER with the reference's speech,
 //! overlap and turn changes: the encoder and clustering alone; see [`oracle`]) and
 //! `--oracle pipeline` (the pipeline with perfect overlap detection and/or voice activity; see
-//! [`oracle_pipeline`]).
+//! [`oracle_pipeline`]), and `--turns` (DER and the turn-level
+//! measures — boundary error at true changes, fragments, FTO, short-turn recall, count — for
+//! the naive baseline, the pipeline before and after boundary refinement; see [`turns_mode`]).
+//! The set `gecko6` is six copies of the gecko call end to end (57 min).
 
 // A measurement tool: a panic here is a failed run, with its message.
 #![allow(clippy::unwrap_used)]
@@ -57,7 +60,7 @@ struct Args {
     /// Writes each hypothesis as `DIR/<id>.rttm` (the naive baseline's in `DIR/naive/`).
     #[arg(long, value_name = "DIR")]
     hyp: Option<PathBuf>,
-    /// Evaluation sets, comma-separated: long, ami30, es30, synth, synth30.
+    /// Evaluation sets, comma-separated: long, ami30, es30, synth, synth30, gecko6.
     #[arg(long, default_value = "long,ami30")]
     set: String,
     /// The synthetic mixes (`bench/out/synth` or `bench/out/synth_heldout`) for the synth sets.
@@ -133,6 +136,16 @@ struct Args {
     /// Sweep the --grid-* lists (each defaults to the current option), pooled per set.
     #[arg(long)]
     sweep: bool,
+    /// Turn-level measures (boundary error, fragments, FTO, short-turn recall, count) for the
+    /// naive baseline and the pipeline before and after boundary refinement.
+    #[arg(long)]
+    turns: bool,
+    /// --turns: the centroid merge ratio of the "after" row when the options set none.
+    #[arg(long, value_name = "RATIO", default_value_t = 1.0)]
+    turns_merge: f32,
+    /// --turns: merge ratios whose speaker counts and DER are printed per file.
+    #[arg(long, value_name = "LIST")]
+    grid_merge: Option<String>,
     /// With --sweep: DER and count per file too.
     #[arg(long)]
     detail: bool,
@@ -241,6 +254,23 @@ fn load_cases(data: &Path, only: &str) -> Vec<Case> {
                         out.push(Case { id: id.into(), group: "long", samples, reference });
                     }
                 }
+            }
+            "gecko6" => {
+                // Six copies of the gecko call end to end (57 min), the reference shifted by
+                // the exact length of each copy: the count must not depend on the duration.
+                let (x, r) = rd(
+                    &data.join("gecko-demo-call/demo.mp3"),
+                    &data.join("gecko-demo-call/demo.rttm"),
+                );
+                let len = x.len() as f64 / 16_000.0;
+                let samples: Vec<f32> = (0..6).flat_map(|_| x.iter().copied()).collect();
+                let reference = (0..6)
+                    .flat_map(|c| {
+                        let off = c as f64 * len;
+                        r.iter().map(move |(n, a, b)| (n.clone(), a + off, b + off))
+                    })
+                    .collect();
+                out.push(Case { id: "gecko6".into(), group: "gecko6", samples, reference });
             }
             "ami30" => {
                 for id in ["tst00", "tst01", "dev00", "trn08"] {
@@ -360,6 +390,11 @@ fn main() {
         panic!("VAD {}: {e}", opts.vad.name());
     }
     let cases = load_cases(data, only);
+    if a.turns {
+        let w: &dyn Fn() -> Ge2eWeights = &weights;
+        turns_mode(&auto, &cases, baseline.then_some(w), hyp_dir.as_deref());
+        return;
+    }
     if a.sweep {
         sweep(&auto, &cases);
         return;
@@ -477,6 +512,112 @@ fn main() {
         100.0 * tot[4].rate(),
         100.0 * tot[5].rate()
     );
+}
+
+/// `--turns`: per file and pooled per set, DER (collar 0.25 / 0) and the turn-level
+/// measures of [`turn_metrics`] (boundary error at true changes, fragments under 100 ms, median
+/// FTO against the reference's, recall of 0.3–0.7 s turns, speaker count) for the naive
+/// baseline (true count; skipped with `--no-baseline`), the pipeline without boundary
+/// refinement ("before") and with it ("after"), from the same embeddings. With `--hyp DIR`
+/// the three hypotheses go to `DIR/{naive,before,after}/<id>.rttm`.
+fn turns_mode(
+    d: &Ge2eDiarizer,
+    cases: &[Case],
+    naive: Option<&dyn Fn() -> Ge2eWeights>,
+    hyp: Option<&Path>,
+) {
+    use overtalk_audio::diarize::turn_metrics::{median, turn_metrics, TurnMetrics};
+    let mut before = d.options;
+    before.refine = None;
+    before.merge_ratio = None;
+    let after = DiarizeOptions {
+        refine: Some(d.options.refine.unwrap_or_default()),
+        merge_ratio: d.options.merge_ratio.or(Some(args().turns_merge)),
+        ..d.options
+    };
+    let names = ["naive", "before", "after"];
+    let mut groups: Vec<&str> = cases.iter().map(|c| c.group).collect();
+    groups.dedup();
+    let mut pooled: Vec<(&str, [Der; 6], [TurnMetrics; 3])> = Vec::new();
+    let ms = |x: Option<f64>| x.map_or("-".to_owned(), |v| format!("{:.0}", v * 1000.0));
+    for c in cases {
+        let dur = c.dur();
+        let t0 = Instant::now();
+        let p = d.prepare(&c.samples).unwrap();
+        eprintln!("{}: prepared in {:.1} s", c.id, t0.elapsed().as_secs_f64());
+        let mut hyps: Vec<Option<Turns>> = vec![None; 3];
+        if let Some(w) = &naive {
+            let mut nd = NaiveDiarizer::new(w(), speaker_count(&c.reference));
+            nd.vad = d.options.vad;
+            hyps[0] = Some(turns_of(&nd.diarize(&c.samples).unwrap().annotation));
+        }
+        hyps[1] = Some(turns_of(&d.assign(&p, &before).annotation));
+        hyps[2] = Some(turns_of(&d.assign(&p, &after).annotation));
+        let ratios: Vec<f32> = grid(&args().grid_merge, "0.6,0.8,1.0,1.2,1.5");
+        let counts: Vec<String> = ratios
+            .iter()
+            .map(|&r| {
+                let h = d.assign(&p, &DiarizeOptions { merge_ratio: Some(r), ..after });
+                let t = turns_of(&h.annotation);
+                let dd = der(&c.reference, &t, dur, 0.25);
+                format!("{r}: {} spk {:.1} %", h.speakers, 100.0 * dd.rate())
+            })
+            .collect();
+        println!("{:24} merge ratio → speakers, DER c=0.25: {}", c.id, counts.join("; "));
+        if !pooled.iter().any(|g| g.0 == c.group) {
+            pooled.push((c.group, [Der::default(); 6], Default::default()));
+        }
+        let g = pooled.iter_mut().find(|g| g.0 == c.group).unwrap();
+        for (i, h) in hyps.iter().enumerate() {
+            let Some(h) = h else { continue };
+            if let Some(dir) = hyp {
+                write_rttm(&dir.join(names[i]), &c.id, h);
+            }
+            let (d25, d0) = (der(&c.reference, h, dur, 0.25), der(&c.reference, h, dur, 0.0));
+            g.1[2 * i].add(&d25);
+            g.1[2 * i + 1].add(&d0);
+            let m = turn_metrics(&c.reference, h);
+            println!(
+                "{:24} {:6} DER {:5.1} / {:5.1} %  {}",
+                c.id,
+                names[i],
+                100.0 * d25.rate(),
+                100.0 * d0.rate(),
+                m.summary()
+            );
+            g.2[i].add(&m);
+        }
+    }
+    println!("pooled per set (speaker counts summed over files):");
+    for (group, ders, ms3) in &pooled {
+        for i in 0..3 {
+            if naive.is_none() && i == 0 {
+                continue;
+            }
+            let m = &ms3[i];
+            println!(
+                "{:8} {:6} DER {:5.1} / {:5.1} %  |err| {} ms (signed {}), matched {}/{}; <100 ms {} ({} not in ref); FTO ref {} hyp {} ms; short-turn recall {}/{} = {:.2}, floor-taking {}/{} = {:.2}",
+                group,
+                names[i],
+                100.0 * ders[2 * i].rate(),
+                100.0 * ders[2 * i + 1].rate(),
+                ms(m.boundary_median()),
+                ms(m.boundary_signed_median()),
+                m.matched,
+                m.changes,
+                m.short_segments,
+                m.short_not_in_reference(),
+                ms(median(&m.fto_reference)),
+                ms(median(&m.fto_hypothesis)),
+                m.short_turns_found,
+                m.short_turns,
+                m.short_turn_recall(),
+                m.short_floor_found,
+                m.short_floor_turns,
+                m.short_floor_recall()
+            );
+        }
+    }
 }
 
 fn grid<T: std::str::FromStr>(list: &Option<String>, d: &str) -> Vec<T> {

@@ -37,8 +37,11 @@ pub mod models;
 pub mod onnx_embed;
 pub mod options;
 pub mod pyannote;
+pub mod refine;
+pub mod remerge;
 pub mod reseg;
 pub mod tensors;
+pub mod turn_metrics;
 pub mod windows;
 
 use overtalk::{Annotation, Delta, Result};
@@ -128,7 +131,7 @@ impl Ge2eDiarizer {
     fn describe_with(&self, o: &DiarizeOptions) -> String {
         let p = &self.options;
         format!(
-            "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {}; change points {})",
+            "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {}; change points {}; boundaries {}; merge {})",
             self.embedder.name(),
             match o.vad_fuse {
                 Some(k) => format!(
@@ -164,6 +167,20 @@ impl Ge2eDiarizer {
                     c.segment_weight,
                     c.cross_weight
                 ),
+                None => "off".to_owned(),
+            },
+            match o.refine {
+                Some(r) => format!(
+                    "refined on pauses (probability < {} for ≥ {} ms, ±{} ms) or score crossings, segments ≥ {} ms",
+                    r.valley,
+                    r.min_pause * 10,
+                    r.window * 10,
+                    r.min_segment * 10
+                ),
+                None => "as resegmented".to_owned(),
+            },
+            match o.merge_ratio {
+                Some(r) => format!("centroids closer than {r} × spread"),
                 None => "off".to_owned(),
             }
         )
@@ -311,6 +328,10 @@ impl Ge2eDiarizer {
             cents = keep.iter().map(|&c| cents[c].clone()).collect();
             k = cents.len();
         }
+        if let (Some(r), None) = (o.merge_ratio, o.count.exact) {
+            cents = remerge::merge_close(&sample, cents, r, o.count.min.max(1));
+            k = cents.len();
+        }
 
         // Speaker change points, and the switch cost they give each frame.
         let changes = match &o.change {
@@ -348,11 +369,15 @@ impl Ge2eDiarizer {
             Some(m) if k > 1 => reseg::second_speaker(&scores, &frame_labels, &p.vad, m),
             _ => Vec::new(),
         };
+        let refined: Vec<Option<usize>> = match &o.refine {
+            Some(r) => refine::refine(speech, &p.vad, &frame_labels, &scores, r),
+            None => frame_labels.iter().copied().map(Some).collect(),
+        };
         let mut labels: Vec<Option<usize>> = vec![None; n];
         let mut labels2: Vec<Option<usize>> = vec![None; if second.is_empty() { 0 } else { n }];
         for (q, &f) in speech.iter().enumerate() {
-            labels[f] = Some(frame_labels[q]);
-            if let Some(s) = second.get(q) {
+            labels[f] = refined.get(q).copied().flatten();
+            if let Some(s) = second.get(q).filter(|_| labels[f].is_some()) {
                 labels2[f] = *s;
             }
         }
@@ -360,6 +385,12 @@ impl Ge2eDiarizer {
             let (probs, hop) = &p.fused;
             let out = region_mask(&o.fuse_binarize.apply(probs.iter().copied(), *hop), n);
             labels = relabel_to(&labels, &out);
+            // Pauses the refinement made silent stay silent.
+            for (q, &f) in speech.iter().enumerate() {
+                if refined.get(q).is_some_and(|l| l.is_none()) {
+                    labels[f] = None;
+                }
+            }
             for (l, &keep) in labels2.iter_mut().zip(&out) {
                 if !keep {
                     *l = None;

@@ -53,6 +53,16 @@ pub struct DiarizeOptions {
     /// change point instead of `switch_cost`. `None` (the default): no change points; measured,
     /// they do not lower DER on every tuning set (docs/diarization.md).
     pub change: Option<ChangeOptions>,
+    /// Boundary refinement at 10 ms after the resegmentation ([`refine`](super::refine)):
+    /// changes move onto the pause between turns (kept as silence) or the crossing of the two
+    /// speakers' scores, and no segment is shorter than
+    /// [`RefineOptions::min_segment`](super::refine::RefineOptions::min_segment). `None`: the
+    /// Viterbi labels as they are.
+    pub refine: Option<super::refine::RefineOptions>,
+    /// After the small clusters are dropped, two speakers whose centroids are closer than
+    /// this ratio times their mean spread are merged ([`remerge`](super::remerge); automatic
+    /// count only). `None`: no such merge.
+    pub merge_ratio: Option<f32>,
 }
 
 impl Default for DiarizeOptions {
@@ -73,6 +83,8 @@ impl Default for DiarizeOptions {
             max_cluster_windows: 2000,
             overlap_margin: None,
             change: None,
+            refine: Some(super::refine::RefineOptions::default()),
+            merge_ratio: None,
         }
     }
 }
