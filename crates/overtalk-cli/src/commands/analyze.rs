@@ -97,8 +97,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         AnalyzeFormat::Table => Box::new(Table { preset }),
         AnalyzeFormat::Json => Box::new(Json),
         AnalyzeFormat::Jsonl => Box::new(Jsonl),
-        AnalyzeFormat::Csv => Box::new(Csv::csv(args.events.into())),
-        AnalyzeFormat::Tsv => Box::new(Csv::tsv(args.events.into())),
+        AnalyzeFormat::Csv => Box::new(Csv::comma(args.events.into())),
+        AnalyzeFormat::Tsv => Box::new(Csv::tab(args.events.into())),
         AnalyzeFormat::Md => Box::new(Markdown { preset }),
         AnalyzeFormat::Html => {
             let html = html.unwrap_or_default();

@@ -35,12 +35,12 @@ pub struct Csv {
 
 impl Csv {
     /// Comma-separated rows of `events`.
-    pub fn csv(events: Events) -> Csv {
+    pub fn comma(events: Events) -> Csv {
         Csv { separator: ',', events }
     }
 
     /// Tab-separated rows of `events`.
-    pub fn tsv(events: Events) -> Csv {
+    pub fn tab(events: Events) -> Csv {
         Csv { separator: '\t', events }
     }
 }
