@@ -273,7 +273,8 @@ mod tests {
     /// The previous hand-written implementation (nearest-neighbour rows, merged cluster kept
     /// at the lower index, ties to the lowest indices), as the reference for the `kodama` one.
     mod previous {
-        use super::super::{cosine, relabel, SpeakerCount};
+        use crate::diarize::cluster::{relabel, SpeakerCount};
+        use crate::diarize::embed::cosine;
 
         /// The labels after applying the first merges of a [`dendrogram`] to `n` singletons.
         pub fn cut(n: usize, merges: &[(usize, usize, f32)]) -> Vec<usize> {

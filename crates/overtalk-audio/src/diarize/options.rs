@@ -6,7 +6,7 @@ use super::embed::WINDOW_FRAMES;
 use crate::frames::Binarize;
 use crate::vad::VadKind;
 
-/// Options of [`Ge2eDiarizer`].
+/// Options of [`Ge2eDiarizer`](super::Ge2eDiarizer).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DiarizeOptions {
     /// The voice activity detector.
@@ -114,7 +114,8 @@ impl DiarizeOptions {
     /// The best options this build and installation offer: `DiarizeOptions::earshot_silero()`
     /// when the build has the `onnx` feature and the Silero model loads (installed by
     /// `overtalk models install silero`, or chosen with `vad::silero::use_model`), else the
-    /// defaults (earshot alone). The choice shows in [`Diarizer::describe`].
+    /// defaults (earshot alone). The choice shows in
+    /// [`Diarizer::describe`](super::Diarizer::describe).
     pub fn preferred() -> DiarizeOptions {
         #[cfg(feature = "onnx")]
         if crate::vad::silero::shared_model().is_ok() {

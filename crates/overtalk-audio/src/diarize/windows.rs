@@ -10,7 +10,7 @@ use super::features::FrontEnd;
 /// A speaker encoder: its front end, and embeddings of windows of front-end frames. The
 /// pipeline sees only this trait, so another encoder can be plugged in beside GE2E.
 pub trait WindowEmbedder: Send + Sync {
-    /// A short name for [`Diarizer::describe`].
+    /// A short name for [`Diarizer::describe`](super::Diarizer::describe).
     fn name(&self) -> String;
     /// A new front end (one per recording).
     fn front_end(&self) -> Box<dyn FrontEnd>;
