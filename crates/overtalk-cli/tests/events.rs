@@ -2,6 +2,7 @@
 //! TP/FP/FN of every class on the fixtures of crates/overtalk/tests/data/events. Runs when a
 //! venv with sed_eval is available (`$OVERTALK_SED_EVAL_VENV`, else `target/sed-eval-venv`,
 //! which `scripts/events/check.sh` makes); skips with the reason otherwise.
+#![allow(clippy::unwrap_used)] // Test helpers fail loudly.
 
 use std::path::PathBuf;
 use std::process::Command;
