@@ -9,6 +9,7 @@ mod agreement;
 mod analyze;
 mod convert;
 mod detect;
+mod events;
 mod info;
 mod misc;
 mod paragraphs;
