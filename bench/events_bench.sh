@@ -13,7 +13,8 @@ data="${OVERTALK_SHARED_DATA:-$root/../shared/data}"
 out="$here/out"
 repeat="${REPEAT:-11}"
 mkdir -p "$out"
-(cd "$root" && cargo build -q --release -p overtalk-cli)
+# OVERTALK=path/to/overtalk times that binary instead of building the release one.
+[ -n "${OVERTALK:-}" ] || (cd "$root" && cargo build -q --release -p overtalk-cli)
 ot="${OVERTALK:-$root/target/release/overtalk}"
 ref="$data/corpora/ami/only_words/rttms/test"
 python3 "$root/scripts/perturb.py" "$ref" -o "$out/ami_events_sys.rttm" \

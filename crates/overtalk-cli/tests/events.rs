@@ -34,3 +34,35 @@ fn matching_counts_are_sed_eval_s() {
     assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(text.matches("sed_eval 0.2.1: identical").count(), 3, "{text}");
 }
+
+#[test]
+fn every_format_prints_the_event_report() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let data = root.join("crates/overtalk/tests/data/events");
+    let run = |format: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_overtalk"))
+            .args(["score", "--events", "--format", format, "-r"])
+            .arg(data.join("blame.ref.rttm"))
+            .arg("-s")
+            .arg(data.join("blame.hyp.rttm"))
+            .output()
+            .unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let (ok, table) = run("table");
+    assert!(ok);
+    let all = "ALL                           19   14   7   7  12   50.0   36.8   42.4  100.0     -5    -26.3";
+    assert!(table.contains(all), "{table}");
+    let (ok, json) = run("json");
+    assert!(ok);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["total"]["tp"], 7);
+    assert_eq!(v["recordings"][0]["unmatched"].as_array().unwrap().len(), 19);
+    let (ok, csv) = run("csv");
+    assert!(ok);
+    assert!(csv.contains("\nblame,backchannel,1,1,0,1,1,0,0,0,2,0,0,,1,1,0,0,0\n"), "{csv}");
+    let (ok, md) = run("md");
+    assert!(ok && md.contains("| ALL | 19 | 14 | 7 | 7 | 12 |"), "{md}");
+    let (ok, _) = run("html");
+    assert!(!ok, "no HTML for --events yet: an error, not an empty page");
+}

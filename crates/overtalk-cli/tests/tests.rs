@@ -10,6 +10,7 @@ mod analyze;
 mod chat_markers;
 mod convert;
 mod detect;
+mod events;
 mod info;
 mod misc;
 mod paragraphs;

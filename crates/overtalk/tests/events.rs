@@ -1,5 +1,6 @@
 //! Event-level scoring (`overtalk::events`): identity, relabelling and blame on the fixtures
 //! of `tests/data/events` (README there).
+#![allow(clippy::unwrap_used)] // Test helpers fail loudly.
 
 mod common;
 
@@ -120,7 +121,8 @@ fn every_mismatch_in_the_blame_fixture_is_attributed() {
     use Side::*;
     let report = run(&inputs("blame.ref.rttm", "blame.hyp.rttm"));
     let rec = &report.recordings[0];
-    let got: Vec<(Side, &str, i64, &str, Option<&str>, Cause)> = rec
+    type Row<'a> = (Side, &'a str, i64, &'a str, Option<&'a str>, Cause);
+    let got: Vec<Row<'_>> = rec
         .unmatched
         .iter()
         .map(|u| {

@@ -111,40 +111,32 @@ pub fn to_table(r: &EventReport) -> String {
         " (no interval: fewer than 2 recordings)".to_owned()
     };
     let _ = writeln!(s, "\nDistortion of the aggregates{ci}");
+    let mut lines: Vec<(String, String)> = Vec::new();
     for (class, a) in &d.relative_count_error {
-        if matches!(
+        let interruption = matches!(
             class,
             super::EventClass::Interruption(_)
                 | super::EventClass::Onset(super::OnsetClassKey::Interruption)
-        ) {
-            let _ = writeln!(s, "  count error {:<28} {} %", class.name(), interval(a, signed_pct));
+        );
+        if interruption {
+            lines.push((format!("count error {} (%)", class.name()), interval(a, signed_pct)));
         }
     }
-    let _ = writeln!(
-        s,
-        "  count error, all interruption attempts  {} %",
-        interval(&d.interruption_count_error, signed_pct)
-    );
-    let _ = writeln!(
-        s,
-        "  who-interrupts-whom L1 / attempts    {} %",
-        interval(&d.interruption_matrix_relative, pct)
-    );
-    let _ = writeln!(
-        s,
-        "  talk-share error (max, pp)           {}",
-        interval(&d.talk_share_pp, |x| num(x, 2))
-    );
-    let _ = writeln!(
-        s,
-        "  floor-share error (max, pp)          {}",
-        interval(&d.floor_share_pp, |x| num(x, 2))
-    );
-    let _ = writeln!(
-        s,
-        "  FTO Wasserstein-1 (ms)               {}",
-        interval(&d.fto_w1_ms, |x| num(x, 1))
-    );
+    lines.push((
+        "count error, all interruption attempts (%)".into(),
+        interval(&d.interruption_count_error, signed_pct),
+    ));
+    lines.push((
+        "who-interrupts-whom L1 / attempts (%)".into(),
+        interval(&d.interruption_matrix_relative, pct),
+    ));
+    lines.push(("talk-share error, max (pp)".into(), interval(&d.talk_share_pp, |x| num(x, 2))));
+    lines.push(("floor-share error, max (pp)".into(), interval(&d.floor_share_pp, |x| num(x, 2))));
+    lines.push(("FTO Wasserstein-1 (ms)".into(), interval(&d.fto_w1_ms, |x| num(x, 1))));
+    let width = lines.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
+    for (label, value) in lines {
+        let _ = writeln!(s, "  {label:<width$}  {value}");
+    }
     let blame = blame_rows(&r.classes);
     if !blame.is_empty() {
         s.push_str("\nUnmatched events by cause (reference and hypothesis side together)\n");
