@@ -9,7 +9,7 @@
 # --track …` and scored with `overtalk score --collar 0` (overlap scored); a table of DER per
 # cell goes to bench/out/clean_matrix/table.md.
 # Needs espeak-ng, sox and numpy (bench/.venv, as bench/make_synth.sh) and a release build.
-# Usage: bash bench/clean_matrix.sh
+# Usage: bash bench/clean_matrix.sh            (CELLS="37 38" runs only those cells; OT=… another binary)
 set -euo pipefail
 cd "$(dirname "$0")"
 [ -x .venv/bin/python ] || python3 -m venv .venv
@@ -28,6 +28,7 @@ for noise in none -90 -70 -55 -40; do
       extra=none
       case $((cell % 4)) in 0) extra=silent ;; 1) extra=short ;; esac
       name=c$(printf %02d $cell)
+      if [ -n "${CELLS:-}" ] && ! [[ " $CELLS " == *" $cell "* ]]; then cell=$((cell + 1)); continue; fi
       nd=$noise; [ "$noise" = none ] && nd=-200
       bd=$bleed; [ "$bleed" = none ] && bd=-200
       if [ ! -f "$OUT/$name.rttm" ]; then

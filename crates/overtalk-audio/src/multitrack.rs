@@ -6,7 +6,9 @@
 //! Every 10 ms frame `t`, with `E_i` the energy of mic `i` in dB and `P_i` its power:
 //!
 //! ```text
-//! floor_i      = 2nd percentile of E_i over the recording          (the mic's own noise)
+//! floor_i      = 2nd percentile of E_i over the recording's frames  (the mic's own noise;
+//!                that hold noise: not digital silence, nor within  see `noise_frame`)
+//!                30 ms of it
 //! c_ij         = median of P_i / P_j over frames where mic j is     (how much of speaker j
 //!                the loudest and 20 dB above its floor                leaks into mic i)
 //! S            = the source powers solving P = C·S, S ≥ 0          (C: 1 on the diagonal,
@@ -114,7 +116,7 @@
 use overtalk::{Annotation, AnnotationBuilder, Delta, Error, Region, Result};
 
 use crate::features::{BandReader, TrackFeatures, BAND_BASE_DB};
-use crate::frames::{runs_to_region, smooth_runs, BANDS, HOP_DELTA, SILENCE_DB};
+use crate::frames::{runs_to_region, smooth_runs, BANDS, HOP, HOP_DELTA, SILENCE_DB, WINDOW};
 
 /// Thresholds of the multitrack rule (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -420,8 +422,11 @@ pub fn detect_regions(
                     // Digital silence says nothing about the noise (as for the floor); a
                     // block of nothing else keeps the whole recording's noise.
                     block_energy.clear();
+                    let energy = &tracks[i].energy_cdb[..n];
                     block_energy.extend(
-                        (t..(t + block).min(n)).map(|u| db(i, u)).filter(|&e| e > SILENCE_DB),
+                        (t..(t + block).min(n))
+                            .filter(|&u| noise_frame(energy, u))
+                            .map(|u| db(i, u)),
                     );
                     if block_energy.is_empty() {
                         *ns = 1.0;
@@ -774,7 +779,7 @@ impl BandModel {
         for t in 0..n {
             for (i, r) in readers.iter_mut().enumerate() {
                 let e = tracks[i].energy_db(t);
-                if e > SILENCE_DB && e <= floors[i] + 3.0 {
+                if e <= floors[i] + 3.0 && noise_frame(&tracks[i].energy_cdb[..n], t) {
                     count[i] += 1;
                     r.load(t)?;
                     for (s, &q) in sum[i].iter_mut().zip(r.frame(t)) {
@@ -980,19 +985,46 @@ impl Hist {
     }
 }
 
-/// The `p`-th percentile of energies stored in 0.01 dB, over the frames that are not digital
-/// silence ([`SILENCE_DB`]); [`SILENCE_DB`] when every frame is.
+/// Frames on either side of a digital-silence frame whose energy windows may hold some of
+/// its zeros: a 25 ms window moved by 10 ms reaches 3 frames past the last all-zero one.
+const SILENCE_REACH: usize = WINDOW.div_ceil(HOP);
+
+/// Whether frame `t` of a track (energies in 0.01 dB) can say what the track's noise is: it is
+/// not digital silence and no digital-silence frame lies within [`SILENCE_REACH`] of it.
 ///
 /// Digital silence is not a noise floor: a track with exact zeros between turns (a gated
 /// export, a per-participant call recording, synthetic speech) and dither or room noise
-/// elsewhere had its floor at the zeros, 20–30 dB under its real noise, so that noise passed
-/// for speech in every band and the thresholds built on the floor meant nothing.
+/// elsewhere had its floor at the zeros, 20–30 dB under its real noise. Nor is the edge of
+/// such a stretch: a frame whose window is partly zeros measures the noise diluted by them, up
+/// to 10 dB under it. A noise gate makes every opening such an edge, so the 2nd percentile
+/// landed on them: on the clean-track matrix's cell c37 (−40 dBFS noise, −12 dB bleed, gate
+/// on) the floors came out at −45 to −47 dBFS and the band noise 5–15 dB under the real noise,
+/// the noise that the gate let through with the bleed counted as the listener's speech in most
+/// bands, and each track got ~8 s of false alarm (57.5 % DER).
+fn noise_frame(energy_cdb: &[i16], t: usize) -> bool {
+    let silent = |u: usize| f32::from(energy_cdb[u]) / 100.0 <= SILENCE_DB;
+    let lo = t.saturating_sub(SILENCE_REACH);
+    let hi = (t + SILENCE_REACH + 1).min(energy_cdb.len());
+    t < energy_cdb.len() && !(lo..hi).any(silent)
+}
+
+/// The `p`-th percentile of the energies (0.01 dB) of the frames that can say what the noise
+/// is ([`noise_frame`]); of all the frames that are not digital silence when there are none
+/// such (speech in bursts shorter than the silence's reach); [`SILENCE_DB`] when every frame
+/// is digital silence.
 fn percentile_cdb(values: &[i16], p: f32) -> f32 {
     let mut h = Hist::new();
-    for &v in values {
-        let e = f32::from(v) / 100.0;
-        if e > SILENCE_DB {
-            h.add(e);
+    for (t, &v) in values.iter().enumerate() {
+        if noise_frame(values, t) {
+            h.add(f32::from(v) / 100.0);
+        }
+    }
+    if h.count == 0 {
+        for &v in values {
+            let e = f32::from(v) / 100.0;
+            if e > SILENCE_DB {
+                h.add(e);
+            }
         }
     }
     if h.count == 0 {
@@ -1015,6 +1047,27 @@ mod tests {
             vad_hop: Delta::ZERO,
             samples: energy_db.len() as u64 * 160,
         }
+    }
+
+    #[test]
+    fn the_floor_of_a_gated_track_skips_the_gate_edges() {
+        // A gate that opens on −40 dB noise ten times: each opening has three frames whose
+        // windows are partly zeros (−52, −46, −42 dB) at both ends. The floor is the noise,
+        // not the diluted edges; a track of zeros only has no floor.
+        let mut cdb: Vec<i16> = Vec::new();
+        for _ in 0..10 {
+            cdb.extend([-12_000i16; 20]);
+            cdb.extend([-5_200i16, -4_600, -4_200]);
+            cdb.extend([-4_000i16; 30]);
+            cdb.extend([-4_200i16, -4_600, -5_200]);
+        }
+        cdb.extend([-12_000i16; 20]);
+        assert_eq!(percentile_cdb(&cdb, 2.0), -40.0);
+        assert!(!noise_frame(&cdb, 19) && !noise_frame(&cdb, 22) && noise_frame(&cdb, 23));
+        // Bursts shorter than the silence's reach: every non-silent frame counts.
+        let bursts = [-12_000i16, -5_000, -12_000, -4_000, -12_000];
+        assert_eq!(percentile_cdb(&bursts, 2.0), -50.0);
+        assert_eq!(percentile_cdb(&[-12_000i16; 8], 2.0), SILENCE_DB);
     }
 
     #[test]
