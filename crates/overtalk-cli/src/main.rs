@@ -42,7 +42,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Analyze(commands::analyze::Args),
-    Cut(commands::cut::Args),
+    Cut(Box<commands::cut::Args>),
     Score(commands::score::Args),
     Convert(commands::convert::Args),
     Detect(commands::detect::Args),
@@ -88,7 +88,7 @@ fn main() -> ExitCode {
         Command::Score(a) => commands::score::run(a, globals),
         Command::Validate(a) => commands::validate::run(a, globals),
         Command::Analyze(a) => commands::analyze::run(a, globals),
-        Command::Cut(a) => commands::cut::run(a, globals),
+        Command::Cut(a) => commands::cut::run(*a, globals),
         Command::Schema(a) => commands::schema::run(a, globals),
         Command::Report(a) => commands::report::run(a, globals),
         Command::Models(a) => commands::models::run(a, globals),
