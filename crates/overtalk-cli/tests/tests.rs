@@ -8,6 +8,7 @@ mod util;
 mod agreement;
 mod analyze;
 mod convert;
+mod cut;
 mod detect;
 mod info;
 mod misc;
