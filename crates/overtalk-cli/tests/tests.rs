@@ -9,6 +9,7 @@ mod agreement;
 mod analyze;
 mod chat_markers;
 mod convert;
+mod cut;
 mod detect;
 mod events;
 mod info;

@@ -7,6 +7,8 @@
 //! printed reason without it, and a failure under `OVERTALK_REQUIRE_SHARED_DATA` (CI makes the
 //! venv first).
 
+#![allow(clippy::unwrap_used)]
+
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;

@@ -180,7 +180,7 @@ fn decode_mono(path: &Path) -> Result<(u32, Vec<f32>, u32)> {
     Ok((info.sample_rate, mono, n as u32))
 }
 
-fn decode(args: &Args) -> Result<Option<Decoded>> {
+fn decode(args: &Args, tracks_arg: &[String]) -> Result<Option<Decoded>> {
     if let Some(path) = &args.audio {
         let (info, chans) = decode_all(path, &DecodeOptions::default())
             .with_context(|| format!("decoding {}", path.display()))?;
@@ -189,12 +189,12 @@ fn decode(args: &Args) -> Result<Option<Decoded>> {
             tracks: chans.into_iter().map(|c| (None, c)).collect(),
         }));
     }
-    if args.recordings.tracks.is_empty() {
+    if tracks_arg.is_empty() {
         return Ok(None);
     }
     let mut rate = None;
     let mut tracks = Vec::new();
-    for spec in track_specs(None, &args.recordings.tracks, &[])? {
+    for spec in track_specs(None, tracks_arg, &[])? {
         let (r, mono, _) = decode_mono(&spec.path)?;
         if rate.is_some_and(|x| x != r) {
             bail!("the --track recordings have different sample rates; resample them first");
@@ -301,7 +301,14 @@ fn sibling(out: &Path, name: &str) -> PathBuf {
 }
 
 /// Runs `cut`.
-pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
+pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
+    // With a transcript or diarization as INPUT, the `--track` recordings are what is cut, not
+    // what is detected: who spoke when comes from the INPUT.
+    let tracks = if args.inputs.is_empty() {
+        args.recordings.tracks.clone()
+    } else {
+        std::mem::take(&mut args.recordings.tracks)
+    };
     let format = match args.format {
         Some(f) => f,
         None => CutFormat::from_path(&args.output)?,
@@ -335,9 +342,12 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     if let Some(a) = &args.audio {
         sources.push(Source::File(a.clone()));
     }
+    for spec in track_specs(None, &tracks, &[]).unwrap_or_default() {
+        sources.push(Source::File(spec.path));
+    }
     let target = Target::from_arg(Some(&args.output));
     target.check_not_input(&sources)?;
-    let decoded = decode(&args)?;
+    let decoded = decode(&args, &tracks)?;
     if format == CutFormat::Wav && decoded.is_none() {
         bail!(
             "-o {}: rendering needs the recording: give --audio FILE or --track NAME=FILE",
@@ -364,9 +374,9 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         media.push(Media::from_path(m));
     } else if let Some(a) = &args.audio {
         media.push(Media::from_path(&a.to_string_lossy()));
-    } else if !args.recordings.tracks.is_empty() {
+    } else if !tracks.is_empty() {
         let drop = dropped(&selection, annotation);
-        for spec in track_specs(None, &args.recordings.tracks, &[])? {
+        for spec in track_specs(None, &tracks, &[])? {
             if !drop.contains(&spec.name) {
                 media.push(Media::from_path(&spec.path.to_string_lossy()));
             }

@@ -10,7 +10,8 @@
 //! </mlt>
 //! ```
 //!
-//! `in` and `out` are frame numbers and **inclusive** in MLT (`out = source_out − 1`); blanks
+//! The producer declares its `length` in frames (without it melt plays one frame of each
+//! entry). `in` and `out` are frame numbers and **inclusive** in MLT (`out = source_out − 1`); blanks
 //! stand for the gaps of an in-place cut. The profile's frame rate is the edit's, so MLT's
 //! frames are the cut list's frames.
 
@@ -34,8 +35,9 @@ pub fn write(edit: &Edit<'_>) -> String {
     ));
     for (m, media) in edit.media.iter().enumerate() {
         s.push_str(&format!(
-            "  <producer id=\"producer{m}\" in=\"0\" out=\"{}\">\n    <property name=\"resource\">{}</property>\n    <property name=\"mlt_service\">avformat-novalidate</property>\n    <property name=\"overtalk:name\">{}</property>\n  </producer>\n",
+            "  <producer id=\"producer{m}\" in=\"0\" out=\"{}\">\n    <property name=\"length\">{}</property>\n    <property name=\"resource\">{}</property>\n    <property name=\"mlt_service\">avformat-novalidate</property>\n    <property name=\"overtalk:name\">{}</property>\n  </producer>\n",
             (edit.cut.media_frames - 1).max(0),
+            edit.cut.media_frames,
             escape(media.path.as_str()),
             escape(media.name.as_str())
         ));
