@@ -152,9 +152,12 @@ fn audio(args: &Args) -> Result<Option<Audio>> {
         return Ok(None);
     }
     let out_dir = output_dir(args)?;
+    // A track is labelled with its speaker as the report names them (`--speakers` renames).
+    let rename = args.read.rename_map()?;
     let mut budget = MAX_EMBED_BYTES;
     let mut tracks = Vec::with_capacity(args.detection.tracks.len());
     for (name, path) in tracks_longest_first(&args.detection.tracks)? {
+        let name = rename.get(&name).cloned().unwrap_or(name);
         let audio = one_audio(&path, args.embed_audio, budget, &out_dir)?;
         if let Audio::Embedded { bytes, .. } = &audio {
             budget = budget.saturating_sub(bytes.len() as u64);

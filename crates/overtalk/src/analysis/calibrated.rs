@@ -34,8 +34,7 @@ use super::params::Params;
 use super::talkspurt::Talkspurt;
 use crate::error::{Error, Result};
 
-/// The decision horizons with a fitted model (ms after the onset; `None`: unbounded).
-pub const HORIZONS: [Option<i64>; 4] = [Some(250), Some(500), Some(1000), None];
+pub use super::params::HORIZONS;
 
 /// The fitted parameters (written by `scripts/calibrate/train.py`).
 const MODEL_JSON: &str = include_str!("calibrated_model.json");

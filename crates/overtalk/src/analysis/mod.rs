@@ -87,7 +87,7 @@ pub(crate) fn seek<T>(slice: &[T], pos: &mut usize, pred: impl Fn(&T) -> bool) -
 pub fn analyze(transcript: &Transcript, params: &Params) -> Result<Analysis> {
     if transcript.estimated_ends() > 0 {
         let mut a = analyze_times(&rules::without_text(transcript), params)?;
-        rules::annotate(transcript, &mut a);
+        annotate_estimated_times(transcript, &mut a);
         return Ok(a);
     }
     analyze_times(transcript, params)
@@ -222,4 +222,24 @@ pub struct CalibrationRows {
     pub spurts: Vec<(usize, i64, i64, bool, bool, Vec<f64>)>,
     /// Per onset: speaker, time, class, outcome, has words, features (empty for an opening).
     pub onsets: Vec<(usize, i64, onsets::OnsetClass, onsets::Outcome, bool, Vec<f64>)>,
+}
+
+/// Adds [`rules::assess`]'s findings to an analysis: the block itself, and notes in the diagnostics.
+fn annotate_estimated_times(t: &Transcript, a: &mut Analysis) {
+    let Some(e) = rules::assess(t) else { return };
+    a.diagnostics.warnings.push(format!(
+        "{} of {} ends are estimated (start times only; each end is the next start, or sooner at {} words a second): analysed in timing-only mode; {} rest on estimated ends",
+        e.estimated_ends,
+        e.tracks,
+        e.words_per_second,
+        e.rest_on_estimated_ends.join("; ")
+    ));
+    a.diagnostics.warnings.push(format!(
+        "overlap is not measurable from these times; {} [crosstalk] note(s) are reported as marked overlaps, the transcriber's judgement",
+        e.marked_overlaps.len()
+    ));
+    // Shares of an overlap that cannot be measured are not zero: they are unknown.
+    a.conversation.overlap_ratio = None;
+    a.conversation.overlap_between_share = None;
+    a.estimated_times = Some(e);
 }

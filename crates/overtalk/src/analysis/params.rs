@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
+/// The decision horizons with a fitted model (ms after the onset; `None`: unbounded).
+pub const HORIZONS: [Option<i64>; 4] = [Some(250), Some(500), Some(1000), None];
+
 /// The 30 single-word cues of the CANDOR/NaturalTurn backchannel list plus spelling variants
 /// (§5.2 `bc_lexicon`, (R13)).
 pub const BC_LEXICON: &[&str] = &[
@@ -273,7 +276,7 @@ impl Params {
             }
         }
         if let Some(h) = self.decision_horizon {
-            if !super::calibrated::HORIZONS.contains(&Some(h)) {
+            if !HORIZONS.contains(&Some(h)) {
                 return Err(Error::invalid(format!(
                     "parameter decision_horizon = {h} ms has no fitted classifier: use 250, 500 or 1000 ms, or leave it unbounded"
                 )));

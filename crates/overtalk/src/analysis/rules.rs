@@ -26,7 +26,6 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::result::Analysis;
 use crate::format::paragraphs::WORDS_PER_SECOND;
 use crate::model::{MarkKind, Transcript, TranscriptBuilder};
 
@@ -227,26 +226,6 @@ pub fn assess(t: &Transcript) -> Option<EstimatedTimes> {
         marked_overlaps: marked,
         rules,
     })
-}
-
-/// Adds [`assess`]'s findings to an analysis: the block itself, and notes in the diagnostics.
-pub(crate) fn annotate(t: &Transcript, a: &mut Analysis) {
-    let Some(e) = assess(t) else { return };
-    a.diagnostics.warnings.push(format!(
-        "{} of {} ends are estimated (start times only; each end is the next start, or sooner at {} words a second): analysed in timing-only mode; {} rest on estimated ends",
-        e.estimated_ends,
-        e.tracks,
-        e.words_per_second,
-        e.rest_on_estimated_ends.join("; ")
-    ));
-    a.diagnostics.warnings.push(format!(
-        "overlap is not measurable from these times; {} [crosstalk] note(s) are reported as marked overlaps, the transcriber's judgement",
-        e.marked_overlaps.len()
-    ));
-    // Shares of an overlap that cannot be measured are not zero: they are unknown.
-    a.conversation.overlap_ratio = None;
-    a.conversation.overlap_between_share = None;
-    a.estimated_times = Some(e);
 }
 
 #[cfg(test)]
