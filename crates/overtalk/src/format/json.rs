@@ -484,6 +484,20 @@ struct RecordingJ {
     tracks: Vec<TrackJ>,
     #[serde(default)]
     marks: Vec<MarkJ>,
+    #[serde(default)]
+    untimed: Vec<UntimedJ>,
+}
+
+/// An utterance without time (CHAT without bullets), in source order.
+#[derive(Deserialize)]
+struct UntimedJ {
+    speaker: String,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    words: Vec<String>,
+    #[serde(default)]
+    line: usize,
 }
 
 #[derive(Deserialize)]
@@ -726,6 +740,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             )?;
             b.mark(Mark { kind: m.kind, at, speaker: m.speaker, paragraph_start, text: m.text });
         }
+        for u in rec.untimed {
+            let speaker = b.speaker(&u.speaker);
+            let words = u.words.into_iter().map(Word::untimed).collect();
+            b.push_untimed(speaker, Content { text: u.text, words }, u.line);
+        }
         if corpus.get(&rec.id).is_some() {
             warn(
                 ctx,
@@ -868,6 +887,23 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
             }
             buf.push_str("\n      ]");
         }
+        if !t.untimed().is_empty() {
+            buf.push_str(",\n      \"untimed\": [");
+            for (j, u) in t.untimed().iter().enumerate() {
+                let _ = write!(
+                    buf,
+                    "{}\n        {{\"speaker\": {}",
+                    if j > 0 { "," } else { "" },
+                    names[u.speaker.index()]
+                );
+                if let Some(text) = &u.content.text {
+                    let _ = write!(buf, ", \"text\": {}", quote(text));
+                }
+                let words: Vec<String> = u.content.words.iter().map(|w| quote(&w.text)).collect();
+                let _ = write!(buf, ", \"words\": [{}], \"line\": {}}}", words.join(", "), u.line);
+            }
+            buf.push_str("\n      ]");
+        }
         buf.push_str("\n    }");
     }
     if !corpus.is_empty() {
@@ -923,7 +959,17 @@ pub fn schema() -> Value {
                     },
                     "speakers": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
                     "tracks": {"type": "array", "items": {"$ref": "#/$defs/track"}},
-                    "marks": {"type": "array", "items": {"$ref": "#/$defs/mark"}, "description": "The transcriber's bracketed notes ([crosstalk 00:13:22], [inaudible]), in file order."}
+                    "marks": {"type": "array", "items": {"$ref": "#/$defs/mark"}, "description": "The transcriber's bracketed notes ([crosstalk 00:13:22], [inaudible]), in file order."},
+                    "untimed": {"type": "array", "description": "Utterances without time (CHAT without bullets), in source order.", "items": {
+                        "type": "object",
+                        "required": ["speaker", "words", "line"],
+                        "properties": {
+                            "speaker": {"type": "string"},
+                            "text": {"type": "string", "description": "What was said, markers included."},
+                            "words": {"type": "array", "items": {"type": "string"}},
+                            "line": {"type": "integer", "minimum": 0, "description": "1-based line of the source where it starts (0 when unknown)."}
+                        }
+                    }}
                 }
             },
             "track": {
@@ -1385,6 +1431,21 @@ mod tests {
             assert!(track.get(key).is_some(), "{key}");
         }
         assert!(s["$defs"]["word"]["properties"].get("confidence").is_some());
+    }
+
+    #[test]
+    fn untimed_utterances_round_trip() {
+        // Found by fuzzing the round trip: CHAT without bullets lost its utterances in JSON.
+        let chat = "@UTF8\n@Begin\n@Participants:\tPAR Participant, INV Investigator\n*PAR:\tso I was telling [>] him .\n*INV:\t+< yeah [<] .\n@End\n";
+        let first = crate::format::read_str(chat, Format::Chat, &Default::default()).unwrap();
+        let t = first.corpus.iter().next().unwrap().1;
+        assert_eq!(t.untimed().len(), 2);
+        let mut json = Vec::new();
+        write(&first.corpus, &mut json).unwrap();
+        let text = String::from_utf8(json).unwrap();
+        assert!(text.contains("\"untimed\": ["), "{text}");
+        let again = crate::format::read_str(&text, Format::Json, &Default::default()).unwrap();
+        assert_eq!(again.corpus, first.corpus);
     }
 
     #[test]
