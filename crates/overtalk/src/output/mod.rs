@@ -4,6 +4,7 @@
 //! ```text
 //! json.rs      the JSON envelope {schema_version, conversations, corpus}
 //! jsonl.rs     one conversation object per line
+//! live.rs      the wire type of a live floor session: one event per JSON line
 //! csv.rs       CSV and TSV: event lists and the per-speaker table
 //! markdown.rs  Markdown tables and bullets
 //! table.rs     the terminal table (aligned by display columns)
@@ -22,6 +23,7 @@ pub mod chat_markers;
 pub mod csv;
 pub mod json;
 pub mod jsonl;
+pub mod live;
 pub mod markdown;
 pub mod markup;
 pub mod number;
