@@ -104,6 +104,17 @@ impl FloorTracker {
         self.holder
     }
 
+    /// The earliest time a claim not yet returned can have: every claim before it has been
+    /// returned. A later claim starts either an undecided solo piece or the running one.
+    ///
+    /// ```text
+    /// claims out   A@0 ........ B@5000
+    /// pending                         [6500 undecided)   → decided before 6500
+    /// ```
+    pub fn decided_until(&self) -> i64 {
+        self.pending.front().map_or(self.piece_start, |p| p.start)
+    }
+
     /// A floor-relevant talkspurt `id` of `speaker` starts at `t`.
     pub fn start(&mut self, id: usize, speaker: usize, t: i64) -> Result<Vec<Claim>> {
         self.at(t)?;

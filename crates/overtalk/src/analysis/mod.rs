@@ -37,6 +37,7 @@ pub mod onsets;
 pub mod params;
 pub mod result;
 pub mod rules;
+pub mod stream;
 pub mod talkspurt;
 pub mod turns;
 

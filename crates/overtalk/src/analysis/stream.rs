@@ -1,0 +1,918 @@
+//! The analysis as events in time order: speech edges go in as they happen, talkspurts, joint
+//! pieces, backchannel tags, floor claims and classified onsets come out as soon as the rule
+//! book's evidence for them is in, each stamped with the time it was decided.
+//!
+//! ```text
+//! edges in   A start 0 ─────────── A end 5000          A start 6500 ── A end 9000
+//!                     B start 4000 ──────── B end 6000
+//! out        A spurt start @0                 (provisional: its end is not known)
+//!            onset B @4000 (provisional)      decided 4000
+//!            claim A@0                        decided 1     (no holder yet)
+//!            spurt A [0,5000)                 decided 5200  (bridge_pause of silence)
+//!            claim B@5000                     decided 5500  (B alone min_floor_solo)
+//!            onset B @4000 interruption,
+//!                  floor_taken                decided once B's talkspurt and every
+//!                                             talkspurt it could meet are closed
+//! ```
+//!
+//! Every committed event equals what [`super::analyze`] reports for the whole recording
+//! (timing-only input: no words): the talkspurts with their backchannel tags, the acoustic joint
+//! timeline (overlaps are its pieces with two or more speakers), the floor claims, and the
+//! onsets with class and outcome. A property test checks this on random conversations.
+//!
+//! When a decision can be taken, for each stage:
+//!
+//! - a talkspurt *starts* at its first segment start, and *ends* once `bridge_pause` of silence
+//!   has followed its last segment (S2: a shorter silence would have been bridged);
+//! - a joint piece is final once every talkspurt touching it is;
+//! - a talkspurt is *floor-relevant* (not a backchannel, S5) as soon as it has lasted beyond
+//!   `bc_max_duration`, or started without the silence or the context a backchannel needs; it
+//!   is a backchannel only once `max(bc_post_silence, bc_resume_window)` has passed after its
+//!   end;
+//! - claims come from the incremental [`FloorTracker`], fed with the floor-relevant
+//!   talkspurts in time order up to the first one whose status is open;
+//! - an onset is classified once its talkspurt and every floor-relevant talkspurt starting
+//!   before its end are closed, the talkspurts within `simul_start_tol` of it are known, and
+//!   the tracker has decided every claim up to the latest of their ends.
+//!
+//! Times are analysis milliseconds; speakers are the caller's indices.
+
+use std::collections::BTreeSet;
+
+use super::floor::{Claim, FloorTracker};
+use super::joint::joint_timeline;
+use super::onsets::{classify, OnsetRec};
+use super::params::Params;
+use super::talkspurt::Talkspurt;
+use crate::error::{Error, Result};
+
+/// What a [`StreamEvent`] reports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StreamEventKind {
+    /// A talkspurt began (its end is not known yet). `time` is its start.
+    TalkspurtStart {
+        /// The stream's id of the talkspurt (in order of creation).
+        spurt: usize,
+        /// Its speaker.
+        speaker: usize,
+    },
+    /// A talkspurt is final: `[start, end)`, with its backchannel tag still to come
+    /// ([`StreamEventKind::Floor`]). `time` is its end.
+    TalkspurtEnd {
+        /// The talkspurt.
+        spurt: usize,
+        /// Its speaker.
+        speaker: usize,
+        /// Its start.
+        start: i64,
+    },
+    /// S5 decided whether a talkspurt is floor-relevant or a backchannel. `time` is its start.
+    Floor {
+        /// The talkspurt.
+        spurt: usize,
+        /// Its speaker.
+        speaker: usize,
+        /// Tagged as a backchannel.
+        backchannel: bool,
+    },
+    /// A piece of the acoustic joint timeline, final. `time` is its start.
+    Piece {
+        /// Its end.
+        end: i64,
+        /// The speakers talking in it, ascending (two or more: an overlap).
+        active: Vec<usize>,
+    },
+    /// A talkspurt began while someone else held the floor as far as known (or before anyone
+    /// did): an onset to be classified. Provisional: it is later followed by
+    /// [`StreamEventKind::Onset`], or by [`StreamEventKind::NotAnOnset`]. `time` is its start.
+    ProvisionalOnset {
+        /// The talkspurt.
+        spurt: usize,
+        /// Its speaker.
+        speaker: usize,
+        /// The holder as far as decided when it started.
+        holder: Option<usize>,
+    },
+    /// A floor claim, final (S6). `time` is the claim time.
+    Claim {
+        /// The claiming talkspurt.
+        spurt: usize,
+        /// The new holder.
+        speaker: usize,
+    },
+    /// An onset, classified (S8), final. `time` is the onset; `rec.spurt` is the stream's id.
+    Onset(OnsetRec),
+    /// A talkspurt reported as a provisional onset is none: its speaker held the floor, or it
+    /// is not floor-relevant. `time` is its start.
+    NotAnOnset {
+        /// The talkspurt.
+        spurt: usize,
+    },
+}
+
+/// One event of the stream.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamEvent {
+    /// The time the event is about (ms).
+    pub time: i64,
+    /// The stream time at which it was decided (ms); never before `time`'s evidence.
+    pub decided: i64,
+    /// What it reports.
+    pub kind: StreamEventKind,
+}
+
+impl StreamEvent {
+    /// Whether the event is final (everything but the start of a talkspurt and a provisional
+    /// onset).
+    pub fn is_committed(&self) -> bool {
+        !matches!(
+            self.kind,
+            StreamEventKind::TalkspurtStart { .. } | StreamEventKind::ProvisionalOnset { .. }
+        )
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Spurt {
+    speaker: usize,
+    start: i64,
+    /// End of its last segment (while `speaking`, the talkspurt reaches at least `now`).
+    end: i64,
+    speaking: bool,
+    closed: bool,
+    /// `Some(true)`: floor-relevant; `Some(false)`: backchannel.
+    floor: Option<bool>,
+    provisional_onset: bool,
+    onset_done: bool,
+}
+
+/// The streaming analysis of one conversation (timing only: speech edges, no words).
+///
+/// Feed edges with [`AnalysisStream::speech_start`] and [`AnalysisStream::speech_end`] in time
+/// order, move the clock with [`AnalysisStream::advance`] (which returns the events decided by
+/// then), and end with [`AnalysisStream::finish`].
+#[derive(Clone, Debug)]
+pub struct AnalysisStream {
+    params: Params,
+    now: i64,
+    spurts: Vec<Spurt>,
+    /// Per speaker: its talkspurts in time order.
+    by_speaker: Vec<Vec<usize>>,
+    /// Talkspurts whose floor status is open, in start order.
+    undecided: BTreeSet<(i64, usize)>,
+    /// Talkspurts that are not closed.
+    open: Vec<usize>,
+    /// Talkspurts that may still reach past `joint_done`.
+    joint_live: Vec<usize>,
+    joint_done: Option<i64>,
+    /// Tracker events ready to feed: (time, 0 = end / 1 = start, spurt).
+    ready: BTreeSet<(i64, u8, usize)>,
+    tracker: FloorTracker,
+    tracker_clock: i64,
+    claims: Vec<Claim>,
+    /// Floor-relevant talkspurts given to the tracker whose onset is not decided.
+    onset_queue: Vec<usize>,
+    /// Floor-relevant talkspurts given to the tracker, in start order.
+    floor_spurts: Vec<usize>,
+    out: Vec<StreamEvent>,
+    finished: bool,
+}
+
+impl AnalysisStream {
+    /// A stream for `n_speakers` speakers (indices `0..n_speakers`) under `params`.
+    pub fn new(n_speakers: usize, params: &Params) -> Result<AnalysisStream> {
+        params.validate()?;
+        Ok(AnalysisStream {
+            params: params.clone(),
+            now: i64::MIN,
+            spurts: Vec::new(),
+            by_speaker: vec![Vec::new(); n_speakers],
+            undecided: BTreeSet::new(),
+            open: Vec::new(),
+            joint_live: Vec::new(),
+            joint_done: None,
+            ready: BTreeSet::new(),
+            tracker: FloorTracker::new(params.min_floor_solo),
+            tracker_clock: i64::MIN,
+            claims: Vec::new(),
+            onset_queue: Vec::new(),
+            floor_spurts: Vec::new(),
+            out: Vec::new(),
+            finished: false,
+        })
+    }
+
+    /// The stream clock: every edge before it has been given.
+    pub fn now(&self) -> i64 {
+        self.now
+    }
+
+    /// The floor holder as far as decided.
+    pub fn holder(&self) -> Option<usize> {
+        self.tracker.holder()
+    }
+
+    fn check_edge(&self, speaker: usize, t: i64) -> Result<()> {
+        if self.finished {
+            return Err(Error::invalid("analysis stream: edge after finish"));
+        }
+        if speaker >= self.by_speaker.len() {
+            return Err(Error::invalid(format!("analysis stream: no speaker {speaker}")));
+        }
+        if t < self.now {
+            return Err(Error::invalid(format!(
+                "analysis stream: edge at {t} ms after the clock reached {} ms",
+                self.now
+            )));
+        }
+        Ok(())
+    }
+
+    /// `speaker` starts talking at `t` (not before the clock).
+    pub fn speech_start(&mut self, speaker: usize, t: i64) -> Result<()> {
+        self.check_edge(speaker, t)?;
+        let last = self.by_speaker[speaker].last().copied();
+        if let Some(i) = last {
+            let s = &mut self.spurts[i];
+            if s.speaking {
+                return Err(Error::invalid(format!(
+                    "analysis stream: speaker {speaker} starts at {t} ms while talking"
+                )));
+            }
+            // S2: a silence shorter than bridge_pause is bridged.
+            if !s.closed && (t <= s.end || t - s.end < self.params.bridge_pause) {
+                s.speaking = true;
+                return Ok(());
+            }
+        }
+        let id = self.spurts.len();
+        self.spurts.push(Spurt {
+            speaker,
+            start: t,
+            end: t,
+            speaking: true,
+            closed: false,
+            floor: None,
+            provisional_onset: false,
+            onset_done: false,
+        });
+        self.by_speaker[speaker].push(id);
+        self.undecided.insert((t, id));
+        self.open.push(id);
+        self.joint_live.push(id);
+        self.out.push(StreamEvent {
+            time: t,
+            decided: t,
+            kind: StreamEventKind::TalkspurtStart { spurt: id, speaker },
+        });
+        let holder = self.tracker.holder();
+        if holder != Some(speaker) {
+            self.spurts[id].provisional_onset = true;
+            self.out.push(StreamEvent {
+                time: t,
+                decided: t,
+                kind: StreamEventKind::ProvisionalOnset { spurt: id, speaker, holder },
+            });
+        }
+        Ok(())
+    }
+
+    /// `speaker` stops talking at `t`.
+    pub fn speech_end(&mut self, speaker: usize, t: i64) -> Result<()> {
+        self.check_edge(speaker, t)?;
+        let Some(&i) = self.by_speaker[speaker].last() else {
+            return Err(Error::invalid(format!(
+                "analysis stream: speaker {speaker} stops at {t} ms without having started"
+            )));
+        };
+        let s = &mut self.spurts[i];
+        if !s.speaking {
+            return Err(Error::invalid(format!(
+                "analysis stream: speaker {speaker} stops at {t} ms while silent"
+            )));
+        }
+        if t <= s.start {
+            // An empty talkspurt is no talkspurt (a segment [t, t) is dropped by S1).
+            if s.end == s.start {
+                self.discard(i);
+                return Ok(());
+            }
+        }
+        s.speaking = false;
+        s.end = s.end.max(t);
+        Ok(())
+    }
+
+    /// Removes a talkspurt that turned out empty (started and stopped at one instant).
+    fn discard(&mut self, i: usize) {
+        let s = &mut self.spurts[i];
+        s.speaking = false;
+        s.closed = true;
+        s.floor = Some(false);
+        s.onset_done = true;
+        let (start, speaker) = (s.start, s.speaker);
+        self.undecided.remove(&(start, i));
+        self.open.retain(|&j| j != i);
+        self.joint_live.retain(|&j| j != i);
+        self.by_speaker[speaker].pop();
+        if self.spurts[i].provisional_onset {
+            self.out.push(StreamEvent {
+                time: start,
+                decided: self.now.max(start),
+                kind: StreamEventKind::NotAnOnset { spurt: i },
+            });
+        }
+    }
+
+    /// The clock reached `now`: every edge before it has been given (edges at `now` may still
+    /// come). Returns the events decided since the last call.
+    pub fn advance(&mut self, now: i64) -> Result<Vec<StreamEvent>> {
+        if self.finished {
+            return Err(Error::invalid("analysis stream: advance after finish"));
+        }
+        if now < self.now {
+            return Err(Error::invalid(format!(
+                "analysis stream: clock at {now} ms after {} ms",
+                self.now
+            )));
+        }
+        self.now = now;
+        self.step(now, now)?;
+        Ok(std::mem::take(&mut self.out))
+    }
+
+    /// Ends the stream at `end` (speakers still talking stop there) and returns every event
+    /// still undecided, decided at `end`.
+    pub fn finish(&mut self, end: i64) -> Result<Vec<StreamEvent>> {
+        if self.finished {
+            return Ok(Vec::new());
+        }
+        let end = end.max(self.now);
+        self.now = end;
+        for i in self.open.clone() {
+            if self.spurts[i].speaking {
+                let speaker = self.spurts[i].speaker;
+                self.speech_end(speaker, end)?;
+            }
+        }
+        // Nothing can come after the end: decide as if an unbounded silence followed.
+        self.step(i64::MAX / 4, end)?;
+        let last = std::mem::take(&mut self.ready);
+        for (t, kind, id) in last {
+            self.feed_tracker(t, kind, id, end)?;
+        }
+        let rest = self.tracker.finish();
+        self.take_claims(rest, end);
+        self.decide_onsets(i64::MAX / 4, end)?;
+        self.finished = true;
+        Ok(std::mem::take(&mut self.out))
+    }
+
+    /// One round of decisions with the logical clock `now`, stamping them `stamp`.
+    fn step(&mut self, now: i64, stamp: i64) -> Result<()> {
+        self.close_spurts(now, stamp);
+        self.decide_floor(now, stamp);
+        self.emit_pieces(now, stamp);
+        self.run_tracker(now, stamp)?;
+        self.decide_onsets(now, stamp)
+    }
+
+    /// The current end of talkspurt `i` under the clock `now` (it reaches `now` while speaking).
+    fn current_end(&self, i: usize, now: i64) -> i64 {
+        let s = &self.spurts[i];
+        if s.speaking {
+            s.end.max(now)
+        } else {
+            s.end
+        }
+    }
+
+    fn close_spurts(&mut self, now: i64, stamp: i64) {
+        let bridge = self.params.bridge_pause;
+        let mut k = 0;
+        while k < self.open.len() {
+            let i = self.open[k];
+            let s = &mut self.spurts[i];
+            if !s.speaking && now >= s.end.saturating_add(bridge) {
+                s.closed = true;
+                self.open.swap_remove(k);
+                let (speaker, start, end) = (s.speaker, s.start, s.end);
+                self.out.push(StreamEvent {
+                    time: end,
+                    decided: stamp,
+                    kind: StreamEventKind::TalkspurtEnd { spurt: i, speaker, start },
+                });
+                if s.floor == Some(true) {
+                    self.ready.insert((end, 0, i));
+                }
+            } else {
+                k += 1;
+            }
+        }
+    }
+
+    /// S5 for the talkspurts whose status is open (§5.4 S5 (R19), timing-only: the lexical
+    /// test passes and nothing is laughter).
+    fn decide_floor(&mut self, now: i64, stamp: i64) {
+        let p = &self.params;
+        let mut decided = Vec::new();
+        for &(_, i) in &self.undecided {
+            let s = &self.spurts[i];
+            let x = s.speaker;
+            let end_now = self.current_end(i, now);
+            // The verdict is "floor-relevant".
+            let verdict = if end_now - s.start > p.bc_max_duration {
+                Some(true)
+            } else if now <= s.start {
+                // Other talkspurts may still start at the same instant.
+                None
+            } else {
+                let own = &self.by_speaker[x];
+                let k = own.partition_point(|&j| j != i);
+                let pre_ok = k == 0 || s.start - self.spurts[own[k - 1]].end >= p.bc_pre_silence;
+                // 4 for each other speaker: the latest talkspurt starting by s.start ends
+                // after s.start − bc_context.
+                let cond4 = |y: usize| -> Option<usize> {
+                    let theirs = &self.by_speaker[y];
+                    let n = theirs.partition_point(|&j| self.spurts[j].start <= s.start);
+                    let last = n.checked_sub(1).map(|k| theirs[k])?;
+                    (self.current_end(last, now) > s.start - p.bc_context).then_some(n)
+                };
+                let context4: Vec<(usize, usize)> = (0..self.by_speaker.len())
+                    .filter(|&y| y != x)
+                    .filter_map(|y| cond4(y).map(|n| (y, n)))
+                    .collect();
+                if !pre_ok || context4.is_empty() {
+                    Some(true)
+                } else if s.closed
+                    && now >= s.end.saturating_add(p.bc_post_silence.max(p.bc_resume_window))
+                {
+                    let post_ok = own
+                        .get(k + 1)
+                        .is_none_or(|&j| self.spurts[j].start - s.end >= p.bc_post_silence);
+                    let context = post_ok
+                        && context4.iter().any(|&(y, n_before)| {
+                            let theirs = &self.by_speaker[y];
+                            // 5: the first of Y's talkspurts ending after s.start starts
+                            // before s.end + bc_resume_window.
+                            let first_after = match n_before.checked_sub(1) {
+                                Some(k) if self.current_end(theirs[k], now) > s.start => k,
+                                _ => n_before,
+                            };
+                            theirs
+                                .get(first_after)
+                                .is_some_and(|&j| self.spurts[j].start < s.end + p.bc_resume_window)
+                        });
+                    Some(!context)
+                } else {
+                    None
+                }
+            };
+            if let Some(floor) = verdict {
+                decided.push((i, floor));
+            }
+        }
+        for (i, floor) in decided {
+            let s = &mut self.spurts[i];
+            s.floor = Some(floor);
+            self.undecided.remove(&(s.start, i));
+            let (speaker, start, end, closed) = (s.speaker, s.start, s.end, s.closed);
+            self.out.push(StreamEvent {
+                time: start,
+                decided: stamp,
+                kind: StreamEventKind::Floor { spurt: i, speaker, backchannel: !floor },
+            });
+            if floor {
+                let at =
+                    self.floor_spurts.partition_point(|&j| (self.spurts[j].start, j) < (start, i));
+                self.floor_spurts.insert(at, i);
+                self.onset_queue.push(i);
+                self.ready.insert((start, 1, i));
+                if closed {
+                    self.ready.insert((end, 0, i));
+                }
+            } else {
+                s.onset_done = true;
+                if s.provisional_onset {
+                    self.out.push(StreamEvent {
+                        time: start,
+                        decided: stamp,
+                        kind: StreamEventKind::NotAnOnset { spurt: i },
+                    });
+                }
+            }
+        }
+    }
+
+    /// S3 for the pieces that can no longer change.
+    ///
+    /// ```text
+    /// spurts   A [────────)        B [──── (open)
+    /// final    ├─ {A} ─┤ ∅ ┤ ← pieces ending before the first open end (or the clock)
+    /// ```
+    fn emit_pieces(&mut self, now: i64, stamp: i64) {
+        let mut frontier = now;
+        for &i in &self.open {
+            frontier = frontier.min(self.current_end(i, now));
+        }
+        let from = self.joint_done;
+        let clipped: Vec<Talkspurt> = self
+            .joint_live
+            .iter()
+            .filter_map(|&i| {
+                let s = &self.spurts[i];
+                let start = from.map_or(s.start, |d| s.start.max(d));
+                let end = self.current_end(i, now);
+                (start < end).then(|| Talkspurt::timed(s.speaker, start, end))
+            })
+            .collect();
+        let mut clipped = clipped;
+        clipped.sort_by_key(|s| (s.start, s.end, s.speaker));
+        let pieces = joint_timeline(&clipped, |_| true);
+        let mut done = from;
+        if let (Some(d), Some(first)) = (from, pieces.first()) {
+            if first.start > d && first.start < frontier {
+                self.out.push(StreamEvent {
+                    time: d,
+                    decided: stamp,
+                    kind: StreamEventKind::Piece { end: first.start, active: Vec::new() },
+                });
+                done = Some(first.start);
+            }
+        }
+        for piece in pieces.iter().take_while(|p| p.end < frontier) {
+            self.out.push(StreamEvent {
+                time: piece.start,
+                decided: stamp,
+                kind: StreamEventKind::Piece { end: piece.end, active: piece.active.to_vec() },
+            });
+            done = Some(piece.end);
+        }
+        if let Some(d) = done {
+            self.joint_done = Some(d);
+            let spurts = &self.spurts;
+            let open_or_later = |i: &usize| !spurts[*i].closed || spurts[*i].end > d;
+            self.joint_live.retain(open_or_later);
+        }
+    }
+
+    fn take_claims(&mut self, claims: Vec<Claim>, stamp: i64) {
+        for c in claims {
+            self.out.push(StreamEvent {
+                time: c.time,
+                decided: stamp,
+                kind: StreamEventKind::Claim { spurt: c.spurt, speaker: c.speaker },
+            });
+            self.claims.push(c);
+        }
+    }
+
+    fn feed_tracker(&mut self, t: i64, kind: u8, id: usize, stamp: i64) -> Result<()> {
+        let claims = if kind == 1 {
+            self.tracker.start(id, self.spurts[id].speaker, t)?
+        } else {
+            self.tracker.end(id, t)?
+        };
+        self.tracker_clock = self.tracker_clock.max(t);
+        self.take_claims(claims, stamp);
+        Ok(())
+    }
+
+    /// S6: feeds the tracker every floor-relevant edge before the first instant still open
+    /// (a talkspurt whose status is open, or the running end of an open floor talkspurt).
+    fn run_tracker(&mut self, now: i64, stamp: i64) -> Result<()> {
+        let mut horizon = now;
+        if let Some(&(t, _)) = self.undecided.first() {
+            horizon = horizon.min(t);
+        }
+        for &i in &self.open {
+            if self.spurts[i].floor == Some(true) {
+                horizon = horizon.min(self.current_end(i, now));
+            }
+        }
+        while let Some(&(t, kind, id)) = self.ready.first() {
+            if t >= horizon {
+                break;
+            }
+            self.ready.pop_first();
+            self.feed_tracker(t, kind, id, stamp)?;
+        }
+        if horizon > self.tracker_clock {
+            self.tracker_clock = horizon;
+            let claims = self.tracker.tick(horizon)?;
+            self.take_claims(claims, stamp);
+        }
+        Ok(())
+    }
+
+    /// S8 for the onsets whose evidence is in.
+    fn decide_onsets(&mut self, now: i64, stamp: i64) -> Result<()> {
+        let tol = self.params.simul_start_tol;
+        let known_until = self.undecided.first().map_or(now, |&(t, _)| t.min(now));
+        let decided_until = self.tracker.decided_until();
+        let queue = std::mem::take(&mut self.onset_queue);
+        let mut keep = Vec::with_capacity(queue.len());
+        for i in queue {
+            let s = &self.spurts[i];
+            let (x, t0) = (s.speaker, s.start);
+            if decided_until < t0 {
+                keep.push(i);
+                continue;
+            }
+            let first = self.claims.partition_point(|c| c.time < t0);
+            let holder = first.checked_sub(1).map(|k| self.claims[k].speaker);
+            if holder == Some(x) {
+                self.spurts[i].onset_done = true;
+                if self.spurts[i].provisional_onset {
+                    self.out.push(StreamEvent {
+                        time: t0,
+                        decided: stamp,
+                        kind: StreamEventKind::NotAnOnset { spurt: i },
+                    });
+                }
+                continue;
+            }
+            if !s.closed || known_until <= t0.saturating_add(tol) || known_until < s.end {
+                keep.push(i);
+                continue;
+            }
+            // Every floor talkspurt starting before s.end closed, and its end decided.
+            let before_end = self.floor_spurts.partition_point(|&j| self.spurts[j].start < s.end);
+            let mut reach = s.end;
+            let mut all_closed = true;
+            for &j in &self.floor_spurts[..before_end] {
+                let o = &self.spurts[j];
+                if o.end > t0 - tol || !o.closed {
+                    all_closed &= o.closed;
+                    reach = reach.max(o.end);
+                }
+            }
+            if !all_closed || decided_until < reach {
+                keep.push(i);
+                continue;
+            }
+            match self.classify_one(i) {
+                Some(rec) => {
+                    self.spurts[i].onset_done = true;
+                    self.out.push(StreamEvent {
+                        time: t0,
+                        decided: stamp,
+                        kind: StreamEventKind::Onset(rec),
+                    });
+                }
+                None => {
+                    return Err(Error::invalid(format!("analysis stream: onset at {t0} ms lost")))
+                }
+            }
+        }
+        keep.append(&mut self.onset_queue);
+        self.onset_queue = keep;
+        Ok(())
+    }
+
+    /// Runs S8 on the floor talkspurts around talkspurt `i` and the claims that can matter.
+    fn classify_one(&self, i: usize) -> Option<OnsetRec> {
+        let s = &self.spurts[i];
+        let t0 = s.start;
+        let tol = self.params.simul_start_tol;
+        // Everything S8 looks at for this onset reaches past t0 − tol: the talkspurts covering
+        // t0 (the holder's), the simultaneous starts and the thirds covering them, and the
+        // claiming talkspurts of claims from t0 on.
+        let mut local: Vec<usize> = self
+            .floor_spurts
+            .iter()
+            .copied()
+            .filter(|&j| self.spurts[j].end > t0 - tol - 1)
+            .collect();
+        local.sort_by_key(|&j| (self.spurts[j].start, self.spurts[j].end, self.spurts[j].speaker));
+        let spurts: Vec<Talkspurt> = local
+            .iter()
+            .map(|&j| {
+                Talkspurt::timed(self.spurts[j].speaker, self.spurts[j].start, self.spurts[j].end)
+            })
+            .collect();
+        let index_of = |j: usize| local.iter().position(|&l| l == j);
+        let me = index_of(i)?;
+        let first = self.claims.partition_point(|c| c.time < t0);
+        let mut claims = Vec::new();
+        if let Some(prev) = first.checked_sub(1).map(|k| self.claims[k]) {
+            claims.push(Claim { spurt: index_of(prev.spurt).unwrap_or(0), ..prev });
+        }
+        for c in &self.claims[first..] {
+            claims.push(Claim { spurt: index_of(c.spurt)?, ..*c });
+        }
+        let mut floor_by = vec![Vec::new(); self.by_speaker.len()];
+        for (k, sp) in spurts.iter().enumerate() {
+            floor_by[sp.speaker].push(k);
+        }
+        let order: Vec<usize> = (0..spurts.len()).collect();
+        let mut rec = classify(&spurts, &floor_by, &order, &claims, &self.params)
+            .into_iter()
+            .find(|r| r.spurt == me)?;
+        rec.spurt = i;
+        Some(rec)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::analyze;
+    use crate::{Segment, TranscriptBuilder};
+    use proptest::prelude::*;
+
+    const NAMES: [&str; 4] = ["A", "B", "C", "D"];
+
+    /// Edges `(time, is_start, speaker)` of disjoint segments per speaker.
+    fn edges(segments: &[(usize, i64, i64)]) -> Vec<(i64, bool, usize)> {
+        let mut e = Vec::new();
+        for &(sp, a, b) in segments {
+            e.push((a, true, sp));
+            e.push((b, false, sp));
+        }
+        e
+    }
+
+    /// Runs the stream over the edges, advancing at every distinct instant (and at `ticks`),
+    /// applying the edges of one instant in the given order.
+    fn run(segments: &[(usize, i64, i64)], ticks: &[i64], p: &Params) -> Vec<StreamEvent> {
+        let mut e = edges(segments);
+        e.sort_by_key(|&(t, _, _)| t);
+        let mut ticks = ticks.to_vec();
+        ticks.sort_unstable();
+        let mut s = AnalysisStream::new(4, p).unwrap();
+        let mut out = Vec::new();
+        let mut k = 0;
+        for (t, start, sp) in e {
+            while k < ticks.len() && ticks[k] < t {
+                out.extend(s.advance(ticks[k].max(s.now())).unwrap());
+                k += 1;
+            }
+            out.extend(s.advance(t).unwrap());
+            if start {
+                s.speech_start(sp, t).unwrap();
+            } else {
+                s.speech_end(sp, t).unwrap();
+            }
+        }
+        let end = segments.iter().map(|x| x.2).max().unwrap_or(0);
+        out.extend(s.advance(end).unwrap());
+        out.extend(s.finish(end).unwrap());
+        out
+    }
+
+    fn transcript(segments: &[(usize, i64, i64)]) -> crate::Transcript {
+        let mut b = TranscriptBuilder::new();
+        for &(sp, a, z) in segments {
+            b.add(Segment::from_millis(a, z).unwrap(), NAMES[sp], None);
+        }
+        b.build()
+    }
+
+    type Onset = (i64, String, Option<String>, String, String, Option<String>, Option<i64>);
+
+    /// The committed events, in the batch analysis's vocabulary.
+    fn folded(
+        events: &[StreamEvent],
+    ) -> (Vec<(String, i64, i64, bool)>, Vec<(i64, i64, Vec<String>)>, Vec<(i64, String)>, Vec<Onset>)
+    {
+        let name = |i: usize| NAMES[i].to_owned();
+        let mut ends = std::collections::HashMap::new();
+        let mut bc = std::collections::HashMap::new();
+        let (mut pieces, mut claims, mut onsets) = (Vec::new(), Vec::new(), Vec::new());
+        for e in events {
+            match &e.kind {
+                StreamEventKind::TalkspurtEnd { spurt, speaker, start } => {
+                    ends.insert(*spurt, (name(*speaker), *start, e.time));
+                }
+                StreamEventKind::Floor { spurt, backchannel, .. } => {
+                    bc.insert(*spurt, *backchannel);
+                }
+                StreamEventKind::Piece { end, active } => {
+                    pieces.push((e.time, *end, active.iter().map(|&i| name(i)).collect()));
+                }
+                StreamEventKind::Claim { speaker, .. } => claims.push((e.time, name(*speaker))),
+                StreamEventKind::Onset(r) => onsets.push((
+                    r.time,
+                    name(r.speaker),
+                    r.holder.map(name),
+                    format!("{:?}", r.class),
+                    format!("{:?}/{:?}", r.outcome, r.ferguson),
+                    r.partner.map(name),
+                    r.dist_to_completion,
+                )),
+                _ => {}
+            }
+        }
+        let mut spurts: Vec<_> =
+            ends.iter().map(|(id, (n, a, z))| (n.clone(), *a, *z, bc[id])).collect();
+        spurts.sort_by_key(|s| (s.1, s.2, s.0.clone()));
+        onsets.sort();
+        (spurts, pieces, claims, onsets)
+    }
+
+    fn batch(
+        segments: &[(usize, i64, i64)],
+        p: &Params,
+    ) -> (Vec<(String, i64, i64, bool)>, Vec<(i64, i64, Vec<String>)>, Vec<(i64, String)>, Vec<Onset>)
+    {
+        let a = analyze(&transcript(segments), p).unwrap();
+        let spurts = a
+            .talkspurts
+            .iter()
+            .map(|t| (t.speaker.to_string(), t.start, t.end, t.is_backchannel))
+            .collect();
+        let pieces = a
+            .joint
+            .iter()
+            .map(|j| (j.start, j.end, j.active.iter().map(|n| n.to_string()).collect()))
+            .collect();
+        let claims = a.turns.iter().map(|t| (t.claim, t.speaker.to_string())).collect();
+        let mut onsets: Vec<Onset> = a
+            .onsets
+            .iter()
+            .map(|o| {
+                (
+                    o.time,
+                    o.speaker.to_string(),
+                    o.holder.as_ref().map(|h| h.to_string()),
+                    format!("{:?}", o.class),
+                    format!("{:?}/{:?}", o.outcome, o.ferguson),
+                    o.partner.as_ref().map(|h| h.to_string()),
+                    o.dist_to_completion,
+                )
+            })
+            .collect();
+        onsets.sort();
+        (spurts, pieces, claims, onsets)
+    }
+
+    #[test]
+    fn w1_interruption_is_committed_after_the_evidence() {
+        let segs = [(0, 0, 5000), (1, 4000, 6000), (0, 6500, 9000)];
+        let p = Params::default();
+        let events = run(&segs, &[], &p);
+        assert_eq!(folded(&events), batch(&segs, &p));
+        let onset = events
+            .iter()
+            .find_map(|e| match &e.kind {
+                StreamEventKind::Onset(r) if r.speaker == 1 => Some((r.class, e.decided)),
+                _ => None,
+            })
+            .unwrap();
+        // B's talkspurt [4000, 6000) closes at 6200; the claims up to then are decided.
+        assert_eq!(onset, (crate::analysis::onsets::OnsetClass::Interruption, 6500));
+        for e in &events {
+            assert!(e.decided >= e.time, "{e:?}");
+        }
+    }
+
+    fn segments_strategy() -> impl Strategy<Value = Vec<(usize, i64, i64)>> {
+        prop::collection::vec((0usize..3, 0i64..30_000, 1i64..4000, 1i64..1500), 0..40).prop_map(
+            |raw| {
+                let mut by: Vec<Vec<(i64, i64)>> = vec![Vec::new(); 3];
+                for (sp, a, d, _) in raw {
+                    by[sp].push((a, a + d));
+                }
+                let mut out = Vec::new();
+                for (sp, mut v) in by.into_iter().enumerate() {
+                    v.sort_unstable();
+                    let mut last_end = i64::MIN;
+                    for (a, b) in v {
+                        if a > last_end {
+                            out.push((sp, a, b));
+                            last_end = b;
+                        }
+                    }
+                }
+                out
+            },
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn committed_events_equal_the_batch_analysis(
+            segs in segments_strategy(),
+            ticks in prop::collection::vec(0i64..35_000, 0..30),
+            preset in 0usize..3,
+        ) {
+            let p = match preset {
+                0 => Params::default(),
+                1 => Params::preset(crate::analysis::Preset::PureJf),
+                _ => Params { bridge_pause: 20, bc_max_duration: 1500, ..Params::default() },
+            };
+            let events = run(&segs, &ticks, &p);
+            prop_assert_eq!(folded(&events), batch(&segs, &p));
+            for e in &events {
+                let evidence = match &e.kind {
+                    StreamEventKind::Onset(r) => r.time,
+                    StreamEventKind::Piece { end, .. } => *end,
+                    _ => e.time,
+                };
+                prop_assert!(e.decided >= evidence, "{:?}", e);
+            }
+        }
+    }
+}
