@@ -249,6 +249,52 @@ impl TrackFeatures {
         Ok(())
     }
 
+    /// A copy of frames `[from, to)` as features of their own (frame 0 is `from`), for
+    /// deciding over a window of a growing recording. `from` must lie on a voice-activity frame
+    /// boundary ([`TrackFeatures::window_step`]).
+    pub fn window(&self, from: usize, to: usize) -> Result<TrackFeatures> {
+        let to = to.min(self.frames());
+        let from = from.min(to);
+        let mut bands = BandStore::new(usize::MAX);
+        if self.has_bands() {
+            let mut reader = self.bands.reader();
+            for t in from..to {
+                reader.load(t)?;
+                bands.push(reader.frame(t).iter().copied());
+            }
+        }
+        let vad = if self.vad.is_empty() || self.vad_hop.0 <= 0 {
+            Vec::new()
+        } else {
+            let hop = self.vad_hop.0;
+            let a = (from as i64 * HOP_DELTA.0 / hop) as usize;
+            let z = ((to as i64 * HOP_DELTA.0 + hop - 1) / hop) as usize;
+            self.vad.get(a.min(self.vad.len())..z.min(self.vad.len())).unwrap_or_default().to_vec()
+        };
+        Ok(TrackFeatures {
+            name: self.name.clone(),
+            energy_cdb: self.energy_cdb[from..to].to_vec(),
+            bands,
+            vad,
+            vad_hop: self.vad_hop,
+            samples: ((to - from) * crate::frames::HOP) as u64,
+        })
+    }
+
+    /// The 10 ms frames between window starts that keep the voice-activity frames aligned
+    /// (the least common multiple of the two hops, in frames).
+    pub fn window_step(&self) -> usize {
+        let hop = self.vad_hop.0;
+        if self.vad.is_empty() || hop <= 0 {
+            return 1;
+        }
+        let (mut a, mut b) = (HOP_DELTA.0, hop);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        ((HOP_DELTA.0 / a) * hop / HOP_DELTA.0).max(1) as usize
+    }
+
     /// The duration covered.
     pub fn duration(&self) -> Delta {
         crate::decode::frames_to_delta(self.samples, crate::resample::ANALYSIS_RATE)
@@ -293,6 +339,12 @@ impl TrackAnalyzer {
     /// (default [`BAND_SPILL_BYTES`]; 0 spills from the first chunk).
     pub fn set_band_spill(&mut self, bytes: usize) {
         self.features.bands.limit = bytes;
+    }
+
+    /// The features computed so far (they grow with every [`TrackAnalyzer::push`]; the
+    /// resampler and the voice activity detector hold back up to a few frames).
+    pub fn features(&self) -> &TrackFeatures {
+        &self.features
     }
 
     /// Feeds samples at the track's rate.

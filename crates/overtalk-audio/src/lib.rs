@@ -45,6 +45,7 @@ pub mod diarize;
 pub mod features;
 pub mod frames;
 pub mod multitrack;
+pub mod online;
 pub mod pipeline;
 pub mod render;
 pub mod resample;

@@ -1,0 +1,367 @@
+//! The multitrack rule online: blocks of samples per channel in, speech starts and ends per
+//! speaker out, each with the audio time it happened and the audio time it was decided.
+//!
+//! The offline rule ([`crate::multitrack`]) estimates noise floors, crosstalk couplings and
+//! band thresholds from the whole recording, then decides every frame, closes short gaps and
+//! drops short runs. Online, it runs on a trailing window of the recording so far (`window`,
+//! 30 s by default), again every `redecide` (100 ms), and a frame is *committed* once it lies
+//! `lookahead` (600 ms, more than the gap closing's 400 ms and the voice-activity dilation's
+//! 100 ms together) behind the newest frame; newer frames are decided *provisionally*:
+//!
+//! ```text
+//! audio so far      ├──────────────── window ────────────────┤ now
+//! decided by a run                                ├ lookahead ┤
+//! frames            committed ..................│ provisional │
+//! A                 ████████████▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████
+//! edges out         A end @t (committed, decided at t + lookahead + ≤ redecide)
+//!                   A start @u (provisional, decided at u + ≤ redecide)
+//! ```
+//!
+//! The committed frames, put together, are the online detection; with a window as long as the
+//! recording and the lookahead to its end it is the offline one.
+
+use overtalk::{Delta, Error, Region, Result, Time};
+
+use crate::features::{TrackAnalyzer, TrackFeatures};
+use crate::frames::{runs_to_region, HOP_DELTA};
+use crate::multitrack::{detect_regions, MultitrackOptions};
+use crate::vad::VadKind;
+
+/// How the online detector decides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OnlineOptions {
+    /// The thresholds of the multitrack rule.
+    pub multitrack: MultitrackOptions,
+    /// The voice activity detector run on each channel (none: energy and couplings only).
+    pub vad: Option<VadKind>,
+    /// How much of the past each decision sees.
+    pub window: Delta,
+    /// How far behind the newest frame a frame is committed.
+    pub lookahead: Delta,
+    /// How often the window is decided again.
+    pub redecide: Delta,
+}
+
+impl Default for OnlineOptions {
+    fn default() -> OnlineOptions {
+        OnlineOptions {
+            multitrack: MultitrackOptions::default(),
+            vad: Some(VadKind::default()),
+            window: Delta(30_000_000),
+            lookahead: Delta(600_000),
+            redecide: Delta(100_000),
+        }
+    }
+}
+
+/// Whether an edge is final.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeState {
+    /// From frames newer than the lookahead: a later decision may reverse it.
+    Provisional,
+    /// From committed frames: final.
+    Committed,
+}
+
+/// A speaker started or stopped talking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpeechEdge {
+    /// The channel (speaker) index.
+    pub track: usize,
+    /// Started (true) or stopped talking.
+    pub speaking: bool,
+    /// When, in audio time from the first sample.
+    pub time: Time,
+    /// The audio clock (samples pushed) when it was decided.
+    pub decided: Time,
+    /// Final or not.
+    pub state: EdgeState,
+}
+
+/// The online multitrack detector. `Send`, so a capture callback may own it.
+#[derive(Debug)]
+pub struct OnlineMultitrack {
+    options: OnlineOptions,
+    rate: u32,
+    analyzers: Vec<TrackAnalyzer>,
+    /// Samples pushed per channel.
+    samples: u64,
+    /// Frames committed (all channels).
+    committed: usize,
+    /// Per channel: committed runs `(start, end)` in frames, the open run's start.
+    runs: Vec<Vec<(usize, usize)>>,
+    open: Vec<Option<usize>>,
+    /// Per channel: the state last reported (committed or provisional).
+    reported: Vec<bool>,
+    /// Frames available at the last decision.
+    decided_at: usize,
+    out: Vec<SpeechEdge>,
+}
+
+impl OnlineMultitrack {
+    /// A detector for `names.len()` channels (two or more) at `rate` Hz.
+    pub fn new(names: &[String], rate: u32, options: &OnlineOptions) -> Result<OnlineMultitrack> {
+        if names.len() < 2 {
+            return Err(Error::invalid(
+                "the online multitrack rule needs two or more channels (one per speaker)",
+            ));
+        }
+        if options.window <= options.lookahead || options.redecide <= Delta::ZERO {
+            return Err(Error::invalid(
+                "online detection: the window must be longer than the lookahead, and redecide positive",
+            ));
+        }
+        let analyzers = names
+            .iter()
+            .map(|n| TrackAnalyzer::new(n, rate, options.vad.map(VadKind::build)))
+            .collect::<Result<Vec<_>>>()?;
+        let k = names.len();
+        Ok(OnlineMultitrack {
+            options: options.clone(),
+            rate,
+            analyzers,
+            samples: 0,
+            committed: 0,
+            runs: vec![Vec::new(); k],
+            open: vec![None; k],
+            reported: vec![false; k],
+            decided_at: 0,
+            out: Vec::new(),
+        })
+    }
+
+    /// The number of channels.
+    pub fn channels(&self) -> usize {
+        self.analyzers.len()
+    }
+
+    /// The audio clock: the duration of the samples pushed per channel.
+    pub fn clock(&self) -> Time {
+        Time(crate::decode::frames_to_delta(self.samples, self.rate).0)
+    }
+
+    /// Feeds one block: the same number of samples for every channel, at the detector's rate.
+    /// Returns the edges decided.
+    pub fn push(&mut self, block: &[&[f32]]) -> Result<Vec<SpeechEdge>> {
+        if block.len() != self.analyzers.len() {
+            return Err(Error::invalid(format!(
+                "online detection: a block of {} channels for {} speakers",
+                block.len(),
+                self.analyzers.len()
+            )));
+        }
+        let n = block.first().map_or(0, |c| c.len());
+        if block.iter().any(|c| c.len() != n) {
+            return Err(Error::invalid("online detection: channels of unequal length in a block"));
+        }
+        for (a, c) in self.analyzers.iter_mut().zip(block) {
+            a.push(c.iter().copied())?;
+        }
+        self.samples += n as u64;
+        let frames = self.frames();
+        let every = frames_of(self.options.redecide).max(1);
+        if frames >= self.decided_at + every {
+            self.decide(frames, frames_of(self.options.lookahead))?;
+        }
+        Ok(std::mem::take(&mut self.out))
+    }
+
+    /// Frames available on every channel.
+    fn frames(&self) -> usize {
+        self.analyzers.iter().map(|a| a.features().frames()).min().unwrap_or(0)
+    }
+
+    /// Ends the input: decides and commits everything, and returns the last edges and the
+    /// speech found per channel.
+    pub fn finish(mut self) -> Result<(Vec<SpeechEdge>, Vec<Region>)> {
+        let analyzers = std::mem::take(&mut self.analyzers);
+        let mut features =
+            analyzers.into_iter().map(TrackAnalyzer::finish).collect::<Result<Vec<_>>>()?;
+        let longest = features.iter().map(TrackFeatures::frames).max().unwrap_or(0);
+        for f in &mut features {
+            f.pad_to(longest)?;
+        }
+        self.decide_on(&features, longest, 0)?;
+        let end = self.committed;
+        let mut regions = Vec::with_capacity(self.runs.len());
+        for (runs, open) in self.runs.iter_mut().zip(&mut self.open) {
+            if let Some(s) = open.take() {
+                runs.push((s, end));
+            }
+            regions.push(runs_to_region(runs, HOP_DELTA));
+        }
+        Ok((std::mem::take(&mut self.out), regions))
+    }
+
+    fn decide(&mut self, frames: usize, lookahead: usize) -> Result<()> {
+        let features: Vec<&TrackFeatures> = self.analyzers.iter().map(|a| a.features()).collect();
+        let (from, window) = window_of(&features, frames, self.options.window)?;
+        self.apply(&window, from, frames, lookahead)
+    }
+
+    fn decide_on(
+        &mut self,
+        features: &[TrackFeatures],
+        frames: usize,
+        lookahead: usize,
+    ) -> Result<()> {
+        let features: Vec<&TrackFeatures> = features.iter().collect();
+        let (from, window) = window_of(&features, frames, self.options.window)?;
+        self.apply(&window, from, frames, lookahead)
+    }
+
+    /// Runs the rule on the window `[from, frames)` and commits the frames `lookahead` behind.
+    fn apply(
+        &mut self,
+        window: &[TrackFeatures],
+        from: usize,
+        frames: usize,
+        lookahead: usize,
+    ) -> Result<()> {
+        self.decided_at = frames;
+        let decided = self.clock();
+        let (regions, _) = detect_regions(window, &self.options.multitrack)?;
+        let commit_to = frames.saturating_sub(lookahead).max(self.committed);
+        let at = |f: usize| Time(f as i64 * HOP_DELTA.0);
+        for (track, region) in regions.iter().enumerate() {
+            let active = frame_flags(region, frames - from);
+            let flag = |f: usize| f >= from && active.get(f - from).copied().unwrap_or(false);
+            // Committed frames.
+            for f in self.committed..commit_to {
+                let on = flag(f);
+                match (self.open[track], on) {
+                    (None, true) => {
+                        self.open[track] = Some(f);
+                        self.edge(track, true, at(f), decided, EdgeState::Committed);
+                    }
+                    (Some(s), false) => {
+                        self.runs[track].push((s, f));
+                        self.open[track] = None;
+                        self.edge(track, false, at(f), decided, EdgeState::Committed);
+                    }
+                    _ => {}
+                }
+            }
+            // The newest frames, provisionally: the state at the last frame, dated from the
+            // start of its run.
+            if commit_to < frames {
+                let last = flag(frames - 1);
+                if last != self.reported[track] {
+                    let mut f = frames - 1;
+                    while f > commit_to && flag(f - 1) == last {
+                        f -= 1;
+                    }
+                    self.edge(track, last, at(f), decided, EdgeState::Provisional);
+                }
+            }
+        }
+        self.committed = commit_to;
+        Ok(())
+    }
+
+    fn edge(&mut self, track: usize, speaking: bool, time: Time, decided: Time, state: EdgeState) {
+        self.reported[track] = speaking;
+        self.out.push(SpeechEdge { track, speaking, time, decided, state });
+    }
+}
+
+/// The trailing window of `window` before frame `frames`, starting on a frame where every
+/// track's voice-activity frames line up; returns its first frame and its features.
+fn window_of(
+    features: &[&TrackFeatures],
+    frames: usize,
+    window: Delta,
+) -> Result<(usize, Vec<TrackFeatures>)> {
+    let step = features.iter().map(|f| f.window_step()).max().unwrap_or(1);
+    let from = frames.saturating_sub(frames_of(window)) / step * step;
+    let copies = features.iter().map(|f| f.window(from, frames)).collect::<Result<Vec<_>>>()?;
+    Ok((from, copies))
+}
+
+/// The number of whole 10 ms frames in `d`.
+fn frames_of(d: Delta) -> usize {
+    (d.0.max(0) / HOP_DELTA.0) as usize
+}
+
+/// Per frame of `[0, frames)`: whether `region` covers it (regions of the rule lie on frame
+/// boundaries).
+fn frame_flags(region: &Region, frames: usize) -> Vec<bool> {
+    let mut out = vec![false; frames];
+    for s in region.iter() {
+        let a = (s.start().0 / HOP_DELTA.0).max(0) as usize;
+        let z = ((s.end().0 + HOP_DELTA.0 - 1) / HOP_DELTA.0).max(0) as usize;
+        for f in out.iter_mut().take(z.min(frames)).skip(a.min(frames)) {
+            *f = true;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send<T: Send>() {}
+
+    #[test]
+    fn the_detector_is_send() {
+        assert_send::<OnlineMultitrack>();
+    }
+
+    #[test]
+    fn one_channel_and_bad_windows_are_errors() {
+        let names = ["A".to_owned()];
+        assert!(OnlineMultitrack::new(&names, 16_000, &OnlineOptions::default()).is_err());
+        let names = ["A".to_owned(), "B".to_owned()];
+        let o = OnlineOptions { window: Delta(100_000), ..OnlineOptions::default() };
+        assert!(OnlineMultitrack::new(&names, 16_000, &o).is_err());
+    }
+
+    #[test]
+    fn alternating_tones_give_committed_edges_in_order() {
+        // A 150 Hz–3 kHz buzz on one channel at a time, the other at −20 dB (bleed), noise.
+        let rate = 16_000;
+        let names = ["A".to_owned(), "B".to_owned()];
+        let o = OnlineOptions { vad: None, ..OnlineOptions::default() };
+        let mut d = OnlineMultitrack::new(&names, rate, &o).unwrap();
+        let mut seed = 1u32;
+        let mut noise = move || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+        };
+        let mut edges = Vec::new();
+        let secs = 12;
+        let block = 480;
+        let mut t = 0usize;
+        while t < rate as usize * secs {
+            let mut a = vec![0.0f32; block];
+            let mut b = vec![0.0f32; block];
+            for i in 0..block {
+                let s = (t + i) as f32 / rate as f32;
+                let who = (s as usize / 2) % 2; // A 0–2 s, B 2–4 s, …
+                let v = 0.3
+                    * (2.0 * std::f32::consts::PI * 220.0 * s).sin().signum()
+                    * (1.0 + 0.5 * (2.0 * std::f32::consts::PI * 3.0 * s).sin());
+                let (own, other) = if who == 0 { (&mut a, &mut b) } else { (&mut b, &mut a) };
+                own[i] = v + 0.001 * noise();
+                other[i] = 0.1 * v + 0.001 * noise();
+            }
+            edges.extend(d.push(&[&a, &b]).unwrap());
+            t += block;
+        }
+        let (last, regions) = d.finish().unwrap();
+        edges.extend(last);
+        let committed: Vec<_> = edges.iter().filter(|e| e.state == EdgeState::Committed).collect();
+        assert!(!committed.is_empty());
+        for e in &committed {
+            assert!(e.decided >= e.time, "{e:?}");
+        }
+        for w in committed.windows(2) {
+            assert!(w[0].decided <= w[1].decided);
+        }
+        // Each speaker talks in 3 stretches of 2 s.
+        for r in &regions {
+            assert_eq!(r.len(), 3, "{r:?}");
+        }
+    }
+}
