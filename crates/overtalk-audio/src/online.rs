@@ -140,6 +140,12 @@ impl OnlineMultitrack {
         Time(crate::decode::frames_to_delta(self.samples, self.rate).0)
     }
 
+    /// The audio time up to which frames are committed: every committed edge before it has
+    /// been returned.
+    pub fn committed(&self) -> Time {
+        Time(self.committed as i64 * HOP_DELTA.0)
+    }
+
     /// Feeds one block: the same number of samples for every channel, at the detector's rate.
     /// Returns the edges decided.
     pub fn push(&mut self, block: &[&[f32]]) -> Result<Vec<SpeechEdge>> {

@@ -7,5 +7,21 @@
 //!
 //! The heavy dependencies (tokio, axum, cpal, rosc) live here so the core library and the
 //! offline command line build without them.
+//!
+//! | module | what it holds |
+//! | --- | --- |
+//! | [`source`] | the source trait: fixed-size blocks to a sink |
+//! | [`replay`] | recordings replayed through that path, paced by the audio clock |
+//! | `device` | capture through cpal (feature `device`) |
+//! | [`session`] | source → detector → analysis stream → events, broadcast and recorded |
+//! | [`record`] | the RTTM, analysis JSON and HTML report at the end, atomically |
 
 #![deny(missing_docs)]
+
+#[cfg(feature = "device")]
+pub mod device;
+pub mod record;
+pub mod replay;
+pub mod session;
+pub mod source;
+mod wire;

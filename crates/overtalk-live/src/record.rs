@@ -1,0 +1,95 @@
+//! `--record DIR`: at the end of a session (the source ended or vanished, or Ctrl-C), the
+//! committed detection as RTTM, its analysis as JSON — what `overtalk analyze --format json`
+//! gives on that RTTM — and the HTML report, each written to a temporary file in `DIR` and
+//! renamed into place, so a reader never sees half a file.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use overtalk::analysis::{analyze, Analysis, Params};
+use overtalk::format::{self, Format, ReadOptions};
+use overtalk::output::json::Json;
+use overtalk::output::{Conversation, Exporter};
+use overtalk::report::html::{conversation_report, ConversationView, ReportOptions};
+use overtalk::{Annotation, Corpus, Transcript};
+
+/// The files a record wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    /// `DIR/RECORDING.rttm`.
+    pub rttm: PathBuf,
+    /// `DIR/RECORDING.analysis.json`.
+    pub analysis: PathBuf,
+    /// `DIR/RECORDING.html`.
+    pub report: PathBuf,
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// The RTTM text of a detection, and the analysis `overtalk analyze` makes of that text.
+pub fn rttm_and_analysis(
+    recording: &str,
+    annotation: Annotation,
+    params: &Params,
+) -> Result<(String, Transcript, Analysis)> {
+    let corpus = Corpus::single(recording, Transcript::from(annotation));
+    let mut rttm = Vec::new();
+    format::write(&corpus, Format::Rttm, &mut rttm)?;
+    let rttm = String::from_utf8(rttm)?;
+    // Read back as `analyze` reads the file, so the analysis is the file's.
+    let options =
+        ReadOptions { recording_id: Some(recording.to_owned()), ..ReadOptions::default() };
+    let read = format::read_str(&rttm, Format::Rttm, &options)?;
+    let transcript = read
+        .corpus
+        .get(recording)
+        .cloned()
+        .unwrap_or_else(|| Transcript::from(Annotation::default()));
+    let analysis = analyze(&transcript, params)?;
+    Ok((rttm, transcript, analysis))
+}
+
+/// Writes the three files into `dir` (created if missing).
+pub fn write(
+    dir: &Path,
+    recording: &str,
+    annotation: Annotation,
+    params: &Params,
+    preset: &str,
+) -> Result<Recorded> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let (rttm, transcript, analysis) = rttm_and_analysis(recording, annotation, params)?;
+    let files = Recorded {
+        rttm: dir.join(format!("{recording}.rttm")),
+        analysis: dir.join(format!("{recording}.analysis.json")),
+        report: dir.join(format!("{recording}.html")),
+    };
+    write_atomic(&files.rttm, rttm.as_bytes())?;
+    let conv = [Conversation::new(recording, None, &analysis)];
+    let mut json = Vec::new();
+    Json.export(&conv[..], &mut json)?;
+    write_atomic(&files.analysis, &json)?;
+    let view = ConversationView { recording, analysis: &analysis, transcript: Some(&transcript) };
+    let options = ReportOptions {
+        title: None,
+        audio: None,
+        preset: Some(preset.to_owned()),
+        sources: vec![files.rttm.display().to_string()],
+        detection: vec![format!("{recording}: live multitrack detection")],
+    };
+    let html = conversation_report(&[view], &options)?;
+    write_atomic(&files.report, html.as_bytes())?;
+    Ok(files)
+}

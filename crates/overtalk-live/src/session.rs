@@ -1,0 +1,351 @@
+//! A live session: source → online detector → streaming analysis → [`LiveEvent`]s, published
+//! on a bounded broadcast channel, written as JSON lines, and recorded at the end.
+//!
+//! ```text
+//! Source ─blocks─► OnlineMultitrack ─edges─► AnalysisStream ─events─► Wire ─► broadcast
+//!  (device or        (committed behind        (claims, onsets,                 (subscribe)
+//!   replay thread)    a lookahead)             backchannels, overlaps)      ─► --events
+//!                                                                          at the end ─► --record
+//! ```
+//!
+//! Everything after the source runs on one thread of the session; subscribers that fall
+//! behind lose the oldest events (tokio's `broadcast` reports how many: `Lagged(n)`), never
+//! grow memory.
+//!
+//! ```no_run
+//! # fn main() -> anyhow::Result<()> {
+//! use overtalk_live::replay::{Pacing, Replay};
+//! use overtalk_live::session::{Session, SessionConfig};
+//!
+//! let tracks = [("A".to_owned(), "a.wav".into()), ("B".to_owned(), "b.wav".into())];
+//! let source = Replay::open(&tracks, 480, Pacing::Speed(1.0))?;
+//! let session = Session::start(Box::new(source), SessionConfig::default())?;
+//! let mut events = session.subscribe();
+//! let stop = session.stop_handle(); // stop.stop() ends it early, record written
+//! # drop(stop);
+//! let summary = session.wait()?;
+//! # let _ = (events.try_recv(), summary);
+//! # Ok(()) }
+//! ```
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, Result};
+use overtalk::analysis::stream::{AnalysisStream, StreamEvent};
+use overtalk::analysis::Params;
+use overtalk::output::live::LiveEvent;
+use overtalk::Time;
+use overtalk_audio::multitrack::annotation_from_regions;
+use overtalk_audio::online::{OnlineMultitrack, OnlineOptions, SpeechEdge};
+use tokio::sync::broadcast;
+
+use crate::record::{self, Recorded};
+use crate::source::{BlockSink, Source, SourceEnd, SourceMessage};
+use crate::wire::Wire;
+
+/// How a session runs.
+pub struct SessionConfig {
+    /// The analysis parameters (the rule book's defaults unless a preset or config says).
+    pub params: Params,
+    /// The preset name, for the record.
+    pub preset: String,
+    /// How the online detector decides.
+    pub online: OnlineOptions,
+    /// Events a subscriber may fall behind before it loses the oldest.
+    pub capacity: usize,
+    /// Blocks the source may queue ahead of the detector (a device drops beyond it).
+    pub queue_blocks: usize,
+    /// Where to write one JSON line per event (`--events`), flushed per line.
+    pub events_out: Option<Box<dyn Write + Send>>,
+    /// Where to write the record at the end (`--record`).
+    pub record: Option<PathBuf>,
+    /// The recording id of the record.
+    pub recording: String,
+}
+
+impl std::fmt::Debug for SessionConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionConfig")
+            .field("preset", &self.preset)
+            .field("online", &self.online)
+            .field("capacity", &self.capacity)
+            .field("events_out", &self.events_out.is_some())
+            .field("record", &self.record)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for SessionConfig {
+    fn default() -> SessionConfig {
+        SessionConfig {
+            params: Params::default(),
+            preset: "default".to_owned(),
+            online: OnlineOptions::default(),
+            capacity: 4096,
+            queue_blocks: 256,
+            events_out: None,
+            record: None,
+            recording: "live".to_owned(),
+        }
+    }
+}
+
+/// Stops a session from anywhere (Ctrl-C, a web request); cloneable.
+#[derive(Clone, Debug)]
+pub struct StopHandle(Arc<AtomicBool>);
+
+impl StopHandle {
+    /// Asks the source to stop; the session then finishes and writes its record.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was asked.
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// What a finished session did.
+#[derive(Debug)]
+pub struct SessionSummary {
+    /// Why the source ended.
+    pub end: SourceEnd,
+    /// Audio processed, in seconds of the audio clock.
+    pub audio_s: f64,
+    /// Wall-clock seconds the session ran.
+    pub wall_s: f64,
+    /// Blocks the source dropped because the session fell behind (a device only).
+    pub dropped_blocks: u64,
+    /// Every event published, in order.
+    pub events: Vec<LiveEvent>,
+    /// The committed analysis-stream events (analysis milliseconds, stream speaker indices in
+    /// name order), for checks against the offline analysis.
+    pub stream_events: Vec<StreamEvent>,
+    /// Per event id: the wall-clock seconds since the start at which it was published.
+    pub wall_at: Vec<f64>,
+    /// The speech found per speaker (committed), as an annotation.
+    pub annotation: overtalk::Annotation,
+    /// The record's files, when `--record` was given.
+    pub recorded: Option<Recorded>,
+}
+
+/// A running session.
+#[derive(Debug)]
+pub struct Session {
+    names: Vec<String>,
+    events: broadcast::Sender<LiveEvent>,
+    stop: StopHandle,
+    thread: JoinHandle<Result<SessionSummary>>,
+}
+
+impl Session {
+    /// Starts the source and the session's thread.
+    pub fn start(source: Box<dyn Source>, config: SessionConfig) -> Result<Session> {
+        let names = source.names().to_vec();
+        let detector = OnlineMultitrack::new(&names, source.rate(), &config.online)?;
+        let stop = StopHandle(Arc::new(AtomicBool::new(false)));
+        let (sink, rx, dropped) =
+            BlockSink::new(config.queue_blocks, source.lossless(), stop.0.clone());
+        let (events, _) = broadcast::channel(config.capacity.max(1));
+        let running = source.start(sink)?;
+        let tx = events.clone();
+        let stop_flag = stop.0.clone();
+        let thread_names = names.clone();
+        let thread =
+            std::thread::Builder::new().name("overtalk-session".into()).spawn(move || {
+                let mut running = running;
+                let out = run(thread_names, detector, rx, config, tx, stop_flag, dropped);
+                running.stop();
+                out
+            })?;
+        Ok(Session { names, events, stop, thread })
+    }
+
+    /// The speaker names, one per channel.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// A receiver of every event published from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<LiveEvent> {
+        self.events.subscribe()
+    }
+
+    /// A handle that stops the session.
+    pub fn stop_handle(&self) -> StopHandle {
+        self.stop.clone()
+    }
+
+    /// Whether the session's thread has ended.
+    pub fn is_finished(&self) -> bool {
+        self.thread.is_finished()
+    }
+
+    /// Waits for the end (the source ended or vanished, or a stop) and returns the summary.
+    /// Blocking: from async code, call it in `tokio::task::spawn_blocking`.
+    pub fn wait(self) -> Result<SessionSummary> {
+        self.thread.join().map_err(|_| anyhow!("the live session's thread panicked"))?
+    }
+}
+
+/// Speaker indices of the analysis in name order (as the offline analysis numbers them).
+fn name_order(names: &[String]) -> (Vec<usize>, Vec<usize>) {
+    let mut by_name: Vec<usize> = (0..names.len()).collect();
+    by_name.sort_by(|&a, &b| names[a].as_bytes().cmp(names[b].as_bytes()));
+    let mut stream_of = vec![0; names.len()];
+    for (s, &c) in by_name.iter().enumerate() {
+        stream_of[c] = s;
+    }
+    (stream_of, by_name)
+}
+
+struct Publisher {
+    tx: broadcast::Sender<LiveEvent>,
+    out: Option<Box<dyn Write + Send>>,
+    start: Instant,
+    events: Vec<LiveEvent>,
+    wall_at: Vec<f64>,
+    write_error: Option<std::io::Error>,
+}
+
+impl Publisher {
+    fn publish(&mut self, batch: &mut Vec<LiveEvent>) {
+        let wall = self.start.elapsed().as_secs_f64();
+        for e in batch.drain(..) {
+            if let Some(out) = self.out.as_mut() {
+                if let Err(err) = e.write_line(out.as_mut()).and_then(|()| out.flush()) {
+                    // A closed pipe or a full disk stops the event file, not the session.
+                    self.write_error.get_or_insert(err);
+                    self.out = None;
+                }
+            }
+            // No subscriber is not an error.
+            let _ = self.tx.send(e.clone());
+            self.wall_at.push(wall);
+            self.events.push(e);
+        }
+    }
+}
+
+fn run(
+    names: Vec<String>,
+    mut detector: OnlineMultitrack,
+    rx: Receiver<SourceMessage>,
+    mut config: SessionConfig,
+    tx: broadcast::Sender<LiveEvent>,
+    stop: Arc<AtomicBool>,
+    dropped: Arc<AtomicU64>,
+) -> Result<SessionSummary> {
+    let (stream_of, by_name) = name_order(&names);
+    let mut stream = AnalysisStream::new(names.len(), &config.params)?;
+    let mut wire = Wire::new(names.clone(), by_name);
+    let mut publisher = Publisher {
+        tx,
+        out: config.events_out.take(),
+        start: Instant::now(),
+        events: Vec::new(),
+        wall_at: Vec::new(),
+        write_error: None,
+    };
+    let mut stream_events = Vec::new();
+    let mut batch = Vec::new();
+    let mut feed = |edges: Vec<SpeechEdge>,
+                    committed: Option<Time>,
+                    clock: Time,
+                    stream: &mut AnalysisStream,
+                    batch: &mut Vec<LiveEvent>,
+                    stream_events: &mut Vec<StreamEvent>|
+     -> Result<()> {
+        let decided_s = clock.0 as f64 / 1e6;
+        let mut committed_edges: Vec<&SpeechEdge> = edges
+            .iter()
+            .filter(|e| e.state == overtalk_audio::online::EdgeState::Committed)
+            .collect();
+        committed_edges.sort_by_key(|e| (e.time, e.speaking));
+        for e in &edges {
+            wire.edge(e, batch);
+        }
+        for e in committed_edges {
+            let ms = e.time.0 / 1000;
+            let s = stream_of[e.track];
+            if e.speaking {
+                stream.speech_start(s, ms)?;
+            } else {
+                stream.speech_end(s, ms)?;
+            }
+        }
+        let decided = match committed {
+            Some(t) => stream.advance(t.0 / 1000)?,
+            None => stream.finish(clock.0 / 1000)?,
+        };
+        for d in &decided {
+            wire.stream(d, decided_s, batch);
+        }
+        stream_events.extend(decided.into_iter().filter(StreamEvent::is_committed));
+        Ok(())
+    };
+    let end = loop {
+        match rx.recv_timeout(Duration::from_millis(200)) {
+            Ok(SourceMessage::Block(b)) => {
+                let slices: Vec<&[f32]> = b.channels.iter().map(Vec::as_slice).collect();
+                let edges = detector.push(&slices)?;
+                let committed = detector.committed();
+                feed(
+                    edges,
+                    Some(committed),
+                    detector.clock(),
+                    &mut stream,
+                    &mut batch,
+                    &mut stream_events,
+                )?;
+                publisher.publish(&mut batch);
+            }
+            Ok(SourceMessage::End(why)) => break why,
+            Err(RecvTimeoutError::Timeout) => {
+                if stop.load(Ordering::Relaxed) {
+                    // The source did not confirm in time; end without it.
+                    break SourceEnd::Stopped;
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                break SourceEnd::Vanished("the source stopped without a word".to_owned())
+            }
+        }
+    };
+    let clock = detector.clock();
+    let (edges, regions) = detector.finish()?;
+    feed(edges, None, clock, &mut stream, &mut batch, &mut stream_events)?;
+    publisher.publish(&mut batch);
+    let annotation = annotation_from_regions(names.iter().map(String::as_str).zip(regions));
+    let recorded = match &config.record {
+        Some(dir) => Some(record::write(
+            dir,
+            &config.recording,
+            annotation.clone(),
+            &config.params,
+            &config.preset,
+        )?),
+        None => None,
+    };
+    if let Some(e) = publisher.write_error {
+        eprintln!("overtalk live: the event output failed and was closed: {e}");
+    }
+    Ok(SessionSummary {
+        end,
+        audio_s: clock.0 as f64 / 1e6,
+        wall_s: publisher.start.elapsed().as_secs_f64(),
+        dropped_blocks: dropped.load(Ordering::Relaxed),
+        events: publisher.events,
+        stream_events,
+        wall_at: publisher.wall_at,
+        annotation,
+        recorded,
+    })
+}

@@ -1,0 +1,195 @@
+//! A scripted two-speaker conversation, rendered to two close-talk tracks with bleed, replayed
+//! unpaced through the live session: the committed analysis equals the offline analysis of
+//! the recorded RTTM, and every event keeps its two clocks in order.
+
+use std::path::{Path, PathBuf};
+
+use overtalk::analysis::stream::StreamEventKind;
+use overtalk::analysis::Params;
+use overtalk::output::live::{EventState, LiveEventKind};
+use overtalk_live::record::rttm_and_analysis;
+use overtalk_live::replay::{Pacing, Replay};
+use overtalk_live::session::{Session, SessionConfig};
+use overtalk_live::source::SourceEnd;
+
+const RATE: u32 = 16_000;
+
+/// (speaker, start s, end s): A holds, B backchannels, B interrupts, A answers.
+const SCRIPT: [(usize, f64, f64); 6] =
+    [(0, 1.0, 6.0), (1, 3.0, 3.4), (1, 5.0, 8.5), (0, 9.5, 13.0), (1, 12.0, 12.3), (1, 14.5, 17.0)];
+
+fn voiced(t: f64, f0: f64) -> f32 {
+    // A buzz with a slow syllable envelope: energy in many bands, like a voice.
+    let env = 0.6 + 0.4 * (2.0 * std::f64::consts::PI * 4.0 * t).sin();
+    let mut v = 0.0;
+    for h in 1..12 {
+        v += (2.0 * std::f64::consts::PI * f0 * h as f64 * t).sin() / h as f64;
+    }
+    (0.15 * env * v) as f32
+}
+
+/// The script twice: the second time, the online statistics have a conversation behind them.
+const REPEAT: f64 = 19.0;
+const COPIES: f64 = 1.0;
+
+fn render(dir: &Path) -> Vec<(String, PathBuf)> {
+    let secs = COPIES * REPEAT;
+    let n = (secs * f64::from(RATE)) as usize;
+    let mut tracks = vec![vec![0.0f32; n]; 2];
+    let mut seed = 7u32;
+    let (first, second) = tracks.split_at_mut(1);
+    for (i, (a, b)) in first[0].iter_mut().zip(second[0].iter_mut()).enumerate() {
+        let t = i as f64 / f64::from(RATE);
+        let mut own = [0.0f32; 2];
+        let local = t % REPEAT;
+        for &(sp, s, e) in &SCRIPT {
+            if local >= s && local < e {
+                own[sp] += voiced(t, if sp == 0 { 120.0 } else { 210.0 });
+            }
+        }
+        let mut noise = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            ((seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5) * 0.002
+        };
+        *a = own[0] + 0.1 * own[1] + noise();
+        *b = own[1] + 0.1 * own[0] + noise();
+    }
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: RATE,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    ["A", "B"]
+        .iter()
+        .zip(&tracks)
+        .map(|(name, samples)| {
+            let path = dir.join(format!("{name}.wav"));
+            let mut w = hound::WavWriter::create(&path, spec).unwrap();
+            for &s in samples {
+                w.write_sample((s.clamp(-1.0, 1.0) * 32767.0) as i16).unwrap();
+            }
+            w.finalize().unwrap();
+            ((*name).to_owned(), path)
+        })
+        .collect()
+}
+
+#[test]
+fn a_replayed_session_commits_what_the_offline_analysis_finds() {
+    let dir = tempfile::tempdir().unwrap();
+    let tracks = render(dir.path());
+    let source = Replay::open(&tracks, 480, Pacing::Unpaced).unwrap();
+    let events_path = dir.path().join("events.jsonl");
+    let online = overtalk_audio::online::OnlineOptions {
+        redecide: overtalk::Delta(500_000),
+        ..Default::default()
+    };
+    let config = SessionConfig {
+        online,
+        events_out: Some(Box::new(std::fs::File::create(&events_path).unwrap())),
+        record: Some(dir.path().join("record")),
+        ..SessionConfig::default()
+    };
+    let session = Session::start(Box::new(source), config).unwrap();
+    let mut rx = session.subscribe();
+    let summary = session.wait().unwrap();
+    assert_eq!(summary.end, SourceEnd::Finished);
+    assert_eq!(summary.dropped_blocks, 0);
+
+    // The speech found: each speaker's stretches of the script, one segment each.
+    // The speech found online is the offline `detect` of the same tracks.
+    let specs: Vec<overtalk_audio::TrackSpec> = tracks
+        .iter()
+        .map(|(name, path)| overtalk_audio::TrackSpec {
+            name: name.clone(),
+            path: path.clone(),
+            channel: None,
+        })
+        .collect();
+    let offline_detect =
+        overtalk_audio::detect(&specs, &overtalk_audio::DetectOptions::default(), &mut |_| {})
+            .unwrap();
+    // The online detection decides the first seconds of a session on little evidence (no
+    // couplings yet), so overlaps there come out shorter than offline; the rest agrees.
+    let regions = summary.annotation.speaker_regions();
+    let offline_regions = offline_detect.annotation.speaker_regions();
+    let (mut differ, mut union) = (0i64, 0i64);
+    for (a, b) in regions.iter().zip(&offline_regions) {
+        let both = a.intersection(b).duration().0;
+        let either = a.union(b).duration().0;
+        differ += either - both;
+        union += either;
+    }
+    let agreement = 1.0 - differ as f64 / union as f64;
+    assert!(
+        agreement >= 0.85,
+        "online vs offline speech agreement {agreement:.3}: {regions:?} {offline_regions:?}"
+    );
+    let segments: usize = regions.iter().map(|r| r.len()).sum();
+
+    // The committed onsets of the stream are the offline analysis of the recorded RTTM.
+    let recorded = summary.recorded.as_ref().unwrap();
+    let rttm = std::fs::read_to_string(&recorded.rttm).unwrap();
+    let (_, _, offline) =
+        rttm_and_analysis("live", summary.annotation.clone(), &Params::default()).unwrap();
+    let names = ["A", "B"];
+    let mut live: Vec<(i64, String, String, String)> = summary
+        .stream_events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            StreamEventKind::Onset(r) => Some((
+                r.time,
+                names[r.speaker].to_owned(),
+                format!("{:?}", r.class),
+                format!("{:?}", r.outcome),
+            )),
+            _ => None,
+        })
+        .collect();
+    live.sort();
+    let mut batch: Vec<(i64, String, String, String)> = offline
+        .onsets
+        .iter()
+        .map(|o| {
+            (o.time, o.speaker.to_string(), format!("{:?}", o.class), format!("{:?}", o.outcome))
+        })
+        .collect();
+    batch.sort();
+    assert_eq!(live, batch);
+    assert_eq!(batch.len(), 4, "{batch:?}\n{rttm}");
+    let json = std::fs::read_to_string(&recorded.analysis).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["conversations"][0]["recording"], "live");
+    assert_eq!(v["conversations"][0]["onsets"].as_array().unwrap().len(), offline.onsets.len());
+    assert!(std::fs::read_to_string(&recorded.report).unwrap().starts_with("<!DOCTYPE html>"));
+
+    // The wire: ids in order, refers_to earlier, decisions after what they are about, one
+    // JSON line per event, the same events on the broadcast.
+    let lines = std::fs::read_to_string(&events_path).unwrap();
+    assert_eq!(lines.lines().count(), summary.events.len());
+    for (i, e) in summary.events.iter().enumerate() {
+        assert_eq!(e.id, i as u64);
+        if let Some(r) = e.refers_to {
+            assert!(r < e.id);
+        }
+        if e.state == EventState::Committed {
+            assert!(e.decided_s + 1e-9 >= e.t_s, "{e:?}");
+        }
+    }
+    let kinds = |k: LiveEventKind| {
+        summary.events.iter().filter(|e| e.kind == k && e.state == EventState::Committed).count()
+    };
+    assert_eq!(kinds(LiveEventKind::SpeechStart), segments);
+    assert_eq!(kinds(LiveEventKind::SpeechEnd), segments);
+    assert_eq!(
+        kinds(LiveEventKind::Backchannel),
+        offline.talkspurts.iter().filter(|t| t.is_backchannel).count()
+    );
+    assert_eq!(kinds(LiveEventKind::FloorChange), offline.turns.len());
+    let mut received = 0;
+    while rx.try_recv().is_ok() {
+        received += 1;
+    }
+    assert_eq!(received, summary.events.len());
+}
