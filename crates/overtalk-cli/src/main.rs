@@ -51,6 +51,10 @@ enum Command {
     Validate(commands::validate::Args),
     Schema(commands::schema::Args),
     Report(commands::report::Args),
+    #[cfg(feature = "live")]
+    Live(commands::live::Args),
+    #[cfg(not(feature = "live"))]
+    Live(commands::live_missing::Args),
     Models(commands::models::Args),
     Completions(commands::generate::CompletionArgs),
     Man(commands::generate::ManArgs),
@@ -76,6 +80,10 @@ fn main() -> ExitCode {
         Command::Cut(a) => commands::cut::run(*a, globals),
         Command::Schema(a) => commands::schema::run(a, globals),
         Command::Report(a) => commands::report::run(a, globals),
+        #[cfg(feature = "live")]
+        Command::Live(a) => commands::live::run(a, globals),
+        #[cfg(not(feature = "live"))]
+        Command::Live(a) => commands::live_missing::run(a, globals),
         Command::Models(a) => commands::models::run(a, globals),
         Command::Completions(a) => commands::generate::completions(a, Cli::command()),
         Command::Man(a) => commands::generate::man(a, Cli::command()),

@@ -13,6 +13,7 @@ mod cut;
 mod detect;
 mod events;
 mod info;
+mod live;
 mod misc;
 mod paragraphs;
 mod pyannote;

@@ -349,3 +349,19 @@ fn run(
         recorded,
     })
 }
+
+/// Stops the session on Ctrl-C (SIGINT): a thread of its own waits for the signal, so the
+/// record is written on the way out. Returns at once.
+pub fn stop_on_ctrl_c(stop: &StopHandle) -> Result<()> {
+    let stop = stop.clone();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    std::thread::Builder::new().name("overtalk-ctrl-c".into()).spawn(move || {
+        runtime.block_on(async {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!("overtalk live: stopping (the record is written before exit)");
+                stop.stop();
+            }
+        });
+    })?;
+    Ok(())
+}

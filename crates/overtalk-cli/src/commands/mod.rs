@@ -6,6 +6,10 @@ pub mod cut;
 pub mod detect;
 pub mod generate;
 pub mod info;
+#[cfg(feature = "live")]
+pub mod live;
+#[cfg(not(feature = "live"))]
+pub mod live_missing;
 pub mod models;
 pub mod models_pyannote;
 pub mod report;

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The live monitor measured: replays of the synthetic suite (exact truth) and of the AMI
+# ES2004a headsets through `overtalk live`'s session — speech start/stop latency after the
+# true edge (audio clock; wall clock at real-time speed), commit latency of interruptions and
+# backchannels, agreement of the committed labels with the offline analysis, live vs offline
+# DER (`overtalk score`), and the CPU of 32 channels at 48 kHz.
+# Needs the synthetic suite (bench/make_synth.sh: espeak-ng, sox) and ../shared/data.
+#   bench/live_bench.sh [SPEED]     SPEED: replay speed of the latency runs (default 1 = real time)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SPEED="${1:-1}"
+OUT=bench/out/live
+DATA="${OVERTALK_SHARED_DATA:-../shared/data}"
+AMI="$DATA/real-audio/ami-es2004a-multitrack"
+cargo build --release -q -p overtalk-cli --features live
+cargo build --release -q -p overtalk-live --example live_eval
+BIN=target/release/overtalk
+EVAL=target/release/examples/live_eval
+bench/make_synth.sh >/dev/null
+mkdir -p "$OUT"
+
+for set in synth ami; do
+  case $set in
+    synth) dir=bench/out/synth; ref=$OUT/synth.ref.rttm; cat "$dir"/*.rttm > "$ref" ;;
+    ami) dir=$AMI; ref=$AMI/mixture.ref.rttm ;;
+  esac
+  echo "## $set, replayed at speed $SPEED: $EVAL $set $dir $OUT/$set --speed $SPEED"
+  "$EVAL" "$set" "$dir" "$OUT/$set" --speed "$SPEED"
+  cat "$OUT/$set"/live/*.rttm > "$OUT/$set.live.rttm"
+  cat "$OUT/$set"/offline/*.rttm > "$OUT/$set.offline.rttm"
+  for h in offline live; do
+    printf '%s DER %-8s ' "$set" "$h"
+    "$BIN" score "$ref" "$OUT/$set.$h.rttm" -q | grep -iE '^(total|DER)|TOTAL' | head -1
+  done
+done
+
+echo
+echo "## CPU: 32 channels at 48 kHz (the AMI headsets upsampled, 8 copies), replayed unpaced"
+mkdir -p "$OUT/ch32"
+args=()
+for copy in 0 1 2 3 4 5 6 7; do
+  for i in 0 1 2 3; do
+    f="$OUT/ch32/s${copy}_$i.wav"
+    [ -f "$f" ] || sox -D "$AMI/source$i.wav" -r 48000 "$f"
+    args+=(--track "S${copy}_$i=$f")
+  done
+done
+for redecide in 0.1 1; do
+  /usr/bin/time -f "--redecide $redecide: %e s wall, %U s user, %S s sys for 60 s of audio, peak RSS %M KB" \
+    "$BIN" live -q --unpaced --redecide "$redecide" "${args[@]}" --record "$OUT/ch32/rec"
+done

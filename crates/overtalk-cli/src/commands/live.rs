@@ -1,0 +1,191 @@
+//! `overtalk live`: the live floor monitor — speech, overlaps, floor changes and classified
+//! onsets as they happen, from recordings replayed in real time or (feature `device`) from an
+//! audio input.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use overtalk::analysis::{Params, Preset};
+use overtalk::Delta;
+use overtalk_audio::online::OnlineOptions;
+use overtalk_audio::vad::VadKind;
+use overtalk_live::replay::{Pacing, Replay};
+use overtalk_live::session::{stop_on_ctrl_c, Session, SessionConfig};
+use overtalk_live::source::Source;
+
+use crate::app::{Globals, Outcome};
+
+/// Monitor the floor live: who talks, overlaps, floor changes and interruptions as they
+/// happen, as JSON lines; at the end (also on Ctrl-C) the RTTM, its analysis and the report.
+///
+/// Onsets are classified by the rule book (`--classifier rules` of `analyze`): the record's
+/// analysis is what `overtalk analyze --classifier rules --preset P --format json` gives on
+/// the recorded RTTM.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  overtalk live --track Host=host.wav --track Guest=guest.wav --events -\n  overtalk live --track A=a.wav --track B=b.wav --speed 4 --record out/\n  overtalk live --device 'USB Audio' --channels Host,Guest --events events.jsonl --record out/"
+)]
+pub struct Args {
+    /// A speaker's own recording, `NAME=FILE`, replayed (repeat for each speaker).
+    #[arg(long = "track", value_name = "NAME=FILE")]
+    tracks: Vec<String>,
+    /// Replay the `--track` recordings (implied by `--track`).
+    #[arg(long)]
+    replay: bool,
+    /// Replay speed: seconds of audio per second (1 = real time).
+    #[arg(long, value_name = "K", default_value = "1")]
+    speed: f64,
+    /// Replay as fast as the detector goes (for measurements).
+    #[arg(long, conflicts_with = "speed")]
+    unpaced: bool,
+    /// Capture from this input device (a build with the `device` feature).
+    #[arg(long, value_name = "NAME", conflicts_with = "tracks")]
+    device: Option<String>,
+    /// The speakers on the device's input channels, in order.
+    #[arg(long, value_name = "NAME,NAME,…", value_delimiter = ',')]
+    channels: Vec<String>,
+    /// Samples per device buffer requested (the one obtained is logged).
+    #[arg(long, value_name = "FRAMES", default_value = "256")]
+    buffer: u32,
+    /// Samples per channel in each block given to the detector (default: 10 ms).
+    #[arg(long, value_name = "FRAMES")]
+    block: Option<usize>,
+    /// Write one JSON line per event to FILE (`-`: stdout).
+    #[arg(long, value_name = "FILE|-")]
+    events: Option<String>,
+    /// At the end, write RECORDING.rttm, RECORDING.analysis.json and RECORDING.html here.
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
+    /// The recording id of the record.
+    #[arg(long, value_name = "ID", default_value = "live")]
+    recording: String,
+    /// Parameter preset of the analysis (default, he2010, pure-jf, …).
+    #[arg(long, default_value = "default")]
+    preset: String,
+    /// Voice activity detector: earshot (default), energy or none.
+    #[arg(long, value_name = "NAME")]
+    vad: Option<String>,
+    /// How much of the past each detection decision sees (seconds).
+    #[arg(long, value_name = "SECS", default_value = "30")]
+    window: f64,
+    /// How far behind the newest audio a detection is final (seconds).
+    #[arg(long, value_name = "SECS", default_value = "0.6")]
+    lookahead: f64,
+    /// How often the detection is decided again (seconds).
+    #[arg(long, value_name = "SECS", default_value = "0.1")]
+    redecide: f64,
+}
+
+fn secs(s: f64, flag: &str) -> Result<Delta> {
+    if !(s.is_finite() && s > 0.0) {
+        bail!("{flag} must be a positive number of seconds, not {s}");
+    }
+    Delta::from_secs_f64(s).with_context(|| format!("{flag} {s} is out of range"))
+}
+
+/// Runs `live`.
+pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
+    let preset = Preset::parse(&args.preset).context("unknown preset")?;
+    let params = Params::preset(preset);
+    let vad = match args.vad.as_deref() {
+        None => Some(VadKind::default()),
+        Some("none") => None,
+        Some(name) => Some(name.parse::<VadKind>().map_err(anyhow::Error::msg)?),
+    };
+    let online = OnlineOptions {
+        vad,
+        window: secs(args.window, "--window")?,
+        lookahead: secs(args.lookahead, "--lookahead")?,
+        redecide: secs(args.redecide, "--redecide")?,
+        ..OnlineOptions::default()
+    };
+    let source = source(&args)?;
+    let events_out: Option<Box<dyn Write + Send>> = match args.events.as_deref() {
+        None => None,
+        Some("-") => Some(Box::new(std::io::stdout())),
+        Some(path) => {
+            let path = PathBuf::from(path);
+            if args
+                .tracks
+                .iter()
+                .any(|t| t.split_once('=').is_some_and(|(_, f)| PathBuf::from(f) == path))
+            {
+                bail!("--events {} would overwrite an input", path.display());
+            }
+            Some(Box::new(std::io::BufWriter::new(
+                std::fs::File::create(&path)
+                    .with_context(|| format!("creating {}", path.display()))?,
+            )))
+        }
+    };
+    let config = SessionConfig {
+        params,
+        preset: args.preset.clone(),
+        online,
+        events_out,
+        record: args.record.clone(),
+        recording: args.recording.clone(),
+        ..SessionConfig::default()
+    };
+    let session = Session::start(source, config)?;
+    stop_on_ctrl_c(&session.stop_handle())?;
+    let summary = session.wait()?;
+    if !globals.quiet {
+        eprintln!(
+            "overtalk live: {:.1} s of audio in {:.1} s, {} events, ended: {:?}{}",
+            summary.audio_s,
+            summary.wall_s,
+            summary.events.len(),
+            summary.end,
+            if summary.dropped_blocks > 0 {
+                format!(", {} blocks dropped (the detector fell behind)", summary.dropped_blocks)
+            } else {
+                String::new()
+            }
+        );
+        if let Some(r) = &summary.recorded {
+            eprintln!(
+                "overtalk live: recorded {}, {}, {}",
+                r.rttm.display(),
+                r.analysis.display(),
+                r.report.display()
+            );
+        }
+    }
+    Ok(Outcome::Ok)
+}
+
+/// The replay of `--track`, or the device.
+fn source(args: &Args) -> Result<Box<dyn Source>> {
+    if let Some(device) = &args.device {
+        return device_source(device, args);
+    }
+    if args.tracks.is_empty() {
+        bail!("give the speakers' recordings (--track NAME=FILE …) or an input device (--device NAME --channels A,B,…)");
+    }
+    let mut tracks = Vec::with_capacity(args.tracks.len());
+    for t in &args.tracks {
+        let Some((name, file)) = t.split_once('=') else {
+            bail!("--track {t:?}: expected NAME=FILE");
+        };
+        tracks.push((name.to_owned(), PathBuf::from(file)));
+    }
+    let pacing = if args.unpaced { Pacing::Unpaced } else { Pacing::Speed(args.speed) };
+    // The block size needs the rate: open once to read it, then with the block.
+    let probe = Replay::open(&tracks, 1, pacing)?;
+    let block = args.block.unwrap_or((probe.rate() / 100).max(1) as usize);
+    Ok(Box::new(Replay::open(&tracks, block, pacing)?))
+}
+
+#[cfg(feature = "device")]
+fn device_source(device: &str, args: &Args) -> Result<Box<dyn Source>> {
+    let block = args.block.unwrap_or(480);
+    let name = (device != "default").then_some(device);
+    Ok(Box::new(overtalk_live::device::Device::open(name, &args.channels, block, args.buffer)?))
+}
+
+#[cfg(not(feature = "device"))]
+fn device_source(_device: &str, _args: &Args) -> Result<Box<dyn Source>> {
+    bail!("this build cannot capture from a device: build overtalk with `--features device`")
+}

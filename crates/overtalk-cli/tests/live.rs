@@ -1,0 +1,55 @@
+//! `overtalk live`: without the feature it says how to get it; with it, a replay of the AMI
+//! ES2004a headsets records an RTTM whose `analyze --classifier rules` is the recorded
+//! analysis, byte for byte, and the events are JSON lines.
+
+use crate::util::Dir;
+
+#[cfg(not(feature = "live"))]
+#[test]
+fn live_without_the_feature_says_how_to_build_it() {
+    let r = Dir::new().run(&["live", "--track", "A=a.wav"]);
+    assert_eq!(r.code(), 2);
+    assert!(r.stderr().contains("--features live"), "{}", r.stderr());
+}
+
+#[cfg(feature = "live")]
+#[test]
+fn live_replay_of_ami_headsets_records_what_analyze_gives() {
+    let Some(data) =
+        crate::util::shared_data("live_replay_of_ami_headsets_records_what_analyze_gives")
+    else {
+        return;
+    };
+    let ami = data.join("real-audio/ami-es2004a-multitrack");
+    let dir = Dir::new();
+    let record = dir.path().join("rec");
+    let tracks: Vec<String> = (0..4)
+        .map(|i| format!("--track=S{i}={}", ami.join(format!("source{i}.wav")).display()))
+        .collect();
+    let mut args: Vec<&str> =
+        vec!["live", "--unpaced", "--redecide", "1", "--events", "-", "--record"];
+    let record_s = record.display().to_string();
+    args.push(&record_s);
+    args.extend(tracks.iter().map(String::as_str));
+    let out = dir.run(&args).ok();
+    let lines: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(lines.iter().any(|e| e["type"] == "floor_change" && e["state"] == "committed"));
+    for (i, e) in lines.iter().enumerate() {
+        assert_eq!(e["id"], i as u64);
+    }
+    let rttm = record.join("live.rttm").display().to_string();
+    let analyzed = dir.run(&["analyze", "--classifier", "rules", "--format", "json", &rttm]).ok();
+    assert_eq!(analyzed, std::fs::read_to_string(record.join("live.analysis.json")).unwrap());
+    assert!(record.join("live.html").exists());
+    // Committed onsets on the wire are the analysis's onsets.
+    let json: serde_json::Value = serde_json::from_str(&analyzed).unwrap();
+    let offline = json["conversations"][0]["onsets"].as_array().unwrap().len();
+    let live = lines
+        .iter()
+        .filter(|e| {
+            e["state"] == "committed" && (e["type"] == "onset" || e["type"] == "interruption")
+        })
+        .count();
+    assert_eq!(live, offline);
+}

@@ -1,0 +1,285 @@
+//! Replays recordings with exact references through the live session and measures it:
+//! speech start/stop latency after the true edge (audio clock and wall clock), the commit
+//! latency of interruptions and backchannels after the onset, agreement of the committed
+//! labels with the offline analysis, and the session's CPU time. Writes the live and the
+//! offline (`detect`) RTTMs for `overtalk score`.
+//!
+//! ```text
+//! live_eval synth bench/out/synth OUT [--speed K]    # NAME.mic{i}_{SPK}.wav + NAME.rttm
+//! live_eval ami ../shared/data/real-audio/ami-es2004a-multitrack OUT [--speed K]
+//! ```
+//! `bench/live_bench.sh` runs it and scores the RTTMs.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use overtalk::analysis::stream::StreamEventKind;
+use overtalk::analysis::Params;
+use overtalk::output::live::{EventState, LiveEvent, LiveEventKind};
+use overtalk::{Annotation, Region};
+use overtalk_audio::{detect, DetectOptions, TrackSpec};
+use overtalk_live::record::rttm_and_analysis;
+use overtalk_live::replay::{Pacing, Replay};
+use overtalk_live::session::{Session, SessionConfig};
+
+struct Recording {
+    id: String,
+    tracks: Vec<(String, PathBuf)>,
+    reference: Annotation,
+}
+
+fn read_rttm(path: &Path, id: &str) -> Result<Annotation> {
+    let text = std::fs::read_to_string(path)?;
+    let out =
+        overtalk::format::read_str(&text, overtalk::format::Format::Rttm, &Default::default())?;
+    let t = out.corpus.get(id).with_context(|| format!("{id} not in {}", path.display()))?;
+    Ok(t.annotation().clone())
+}
+
+fn recordings(kind: &str, dir: &Path) -> Result<Vec<Recording>> {
+    let mut out = Vec::new();
+    match kind {
+        "synth" => {
+            let mut names: Vec<String> = std::fs::read_dir(dir)?
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter_map(|n| n.strip_suffix(".rttm").map(str::to_owned))
+                .collect();
+            names.sort();
+            for id in names {
+                let mut tracks: Vec<(String, PathBuf)> = std::fs::read_dir(dir)?
+                    .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                    .filter(|n| n.starts_with(&format!("{id}.mic")) && n.ends_with(".wav"))
+                    .map(|n| {
+                        let spk = n.trim_end_matches(".wav").rsplit('_').next().unwrap().to_owned();
+                        (spk, dir.join(&n))
+                    })
+                    .collect();
+                tracks.sort();
+                let reference = read_rttm(&dir.join(format!("{id}.rttm")), &id)?;
+                out.push(Recording { id, tracks, reference });
+            }
+        }
+        "ami" => {
+            let names = ["MEO015", "FEE013", "MEE014", "FEE016"];
+            let tracks = names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| ((*n).to_owned(), dir.join(format!("source{i}.wav"))))
+                .collect();
+            let reference = read_rttm(&dir.join("mixture.ref.rttm"), "mixture")?;
+            out.push(Recording { id: "mixture".into(), tracks, reference });
+        }
+        _ => bail!("unknown set {kind}"),
+    }
+    Ok(out)
+}
+
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let rest = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // Fields 14 and 15 of the file (utime, stime) are 12 and 13 after the command name.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+fn pct(v: &mut [f64], q: f64) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    let i = ((v.len() as f64 * q).ceil() as usize).clamp(1, v.len()) - 1;
+    v[i]
+}
+
+#[derive(Default)]
+struct Lat {
+    first_audio: Vec<f64>,
+    first_wall: Vec<f64>,
+    committed_audio: Vec<f64>,
+    missed: usize,
+}
+
+/// For each true edge of each speaker: the first event of that kind for that speaker within
+/// 250 ms of it (its report), and the first committed one.
+fn edge_latency(
+    reference: &Region,
+    speaker: &str,
+    events: &[LiveEvent],
+    wall_at: &[f64],
+    speed: Option<f64>,
+    start: bool,
+    lat: &mut Lat,
+) {
+    let kind = if start { LiveEventKind::SpeechStart } else { LiveEventKind::SpeechEnd };
+    for seg in reference.iter() {
+        let edge = if start { seg.start() } else { seg.end() }.0 as f64 / 1e6;
+        let near = |e: &&LiveEvent| {
+            e.kind == kind && e.speaker.as_deref() == Some(speaker) && (e.t_s - edge).abs() <= 0.25
+        };
+        let first =
+            events.iter().enumerate().find(|(_, e)| near(e) && e.state != EventState::Retracted);
+        match first {
+            Some((i, e)) => {
+                lat.first_audio.push(e.decided_s - edge);
+                if let Some(k) = speed {
+                    lat.first_wall.push(wall_at[i] - edge / k);
+                }
+            }
+            None => lat.missed += 1,
+        }
+        if let Some(e) = events.iter().find(|e| near(e) && e.state == EventState::Committed) {
+            lat.committed_audio.push(e.decided_s - edge);
+        }
+    }
+}
+
+type Label = (i64, String, String, String);
+
+fn labels_of(a: &overtalk::analysis::Analysis) -> Vec<Label> {
+    let mut v: Vec<Label> = a
+        .onsets
+        .iter()
+        .map(|o| {
+            (o.time, o.speaker.to_string(), format!("{:?}", o.class), format!("{:?}", o.outcome))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 4 {
+        bail!("usage: live_eval synth|ami DIR OUT [--speed K]");
+    }
+    let (kind, dir, out) = (&args[1], PathBuf::from(&args[2]), PathBuf::from(&args[3]));
+    let speed = match args.iter().position(|a| a == "--speed") {
+        Some(i) => Some(args[i + 1].parse::<f64>()?),
+        None => None,
+    };
+    std::fs::create_dir_all(out.join("live"))?;
+    std::fs::create_dir_all(out.join("offline"))?;
+    let params = Params::default();
+    let (mut starts, mut ends) = (Lat::default(), Lat::default());
+    let (mut commit_int, mut commit_bc) = (Vec::new(), Vec::new());
+    let (mut same_record, mut total_record, mut same_offline, mut total_offline) =
+        (0usize, 0usize, 0usize, 0usize);
+    let (mut cpu, mut audio) = (0.0, 0.0);
+    for rec in recordings(kind, &dir)? {
+        let pacing = speed.map_or(Pacing::Unpaced, Pacing::Speed);
+        let rate = overtalk_live::source::Source::rate(&Replay::open(&rec.tracks, 1, pacing)?);
+        let source = Replay::open(&rec.tracks, (rate / 100) as usize, pacing)?;
+        let config = SessionConfig {
+            record: Some(out.join("live")),
+            recording: rec.id.clone(),
+            ..SessionConfig::default()
+        };
+        let before = cpu_seconds();
+        let session = Session::start(Box::new(source), config)?;
+        let s = session.wait()?;
+        cpu += cpu_seconds() - before;
+        audio += s.audio_s;
+        // Latency of speech edges against the exact reference.
+        let ref_regions = rec.reference.speaker_regions();
+        for ((_, name), region) in rec.reference.speakers().iter().zip(&ref_regions) {
+            let name = name.to_owned();
+            edge_latency(region, &name, &s.events, &s.wall_at, speed, true, &mut starts);
+            edge_latency(region, &name, &s.events, &s.wall_at, speed, false, &mut ends);
+        }
+        for e in s.events.iter().filter(|e| e.state == EventState::Committed) {
+            match e.kind {
+                LiveEventKind::Interruption => commit_int.push(e.decided_s - e.t_s),
+                LiveEventKind::Backchannel => commit_bc.push(e.decided_s - e.t_s),
+                _ => {}
+            }
+        }
+        // Committed labels against the offline analysis of the recorded RTTM, and of the
+        // offline detection.
+        let mut names: Vec<&str> = rec.tracks.iter().map(|(n, _)| n.as_str()).collect();
+        names.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+        let mut live: Vec<Label> = s
+            .stream_events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                StreamEventKind::Onset(r) => Some((
+                    r.time,
+                    names[r.speaker].to_owned(),
+                    format!("{:?}", r.class),
+                    format!("{:?}", r.outcome),
+                )),
+                _ => None,
+            })
+            .collect();
+        live.sort();
+        let (_, _, recorded) = rttm_and_analysis(&rec.id, s.annotation.clone(), &params)?;
+        let rec_labels = labels_of(&recorded);
+        same_record += live.iter().filter(|l| rec_labels.contains(l)).count();
+        total_record += live.len().max(rec_labels.len());
+        let specs: Vec<TrackSpec> = rec
+            .tracks
+            .iter()
+            .map(|(n, p)| TrackSpec { name: n.clone(), path: p.clone(), channel: None })
+            .collect();
+        let offline = detect(&specs, &DetectOptions::default(), &mut |_| {})?;
+        let (rttm, _, off_analysis) =
+            rttm_and_analysis(&rec.id, offline.annotation.clone(), &params)?;
+        std::fs::write(out.join("offline").join(format!("{}.rttm", rec.id)), rttm)?;
+        let off = labels_of(&off_analysis);
+        // An onset agrees when the offline one has its speaker and class within 100 ms.
+        same_offline += live
+            .iter()
+            .filter(|l| {
+                off.iter()
+                    .any(|o| o.1 == l.1 && o.2 == l.2 && o.3 == l.3 && (o.0 - l.0).abs() <= 100)
+            })
+            .count();
+        total_offline += live.len().max(off.len());
+        println!(
+            "{:<18} audio {:6.1} s  events {:5}  onsets live {:3} record {:3} offline {:3}",
+            rec.id,
+            s.audio_s,
+            s.events.len(),
+            live.len(),
+            rec_labels.len(),
+            off.len()
+        );
+    }
+    let show = |name: &str, l: &mut Lat| {
+        println!(
+            "{name}: first report p50 {:.0} ms p95 {:.0} ms (audio clock){}; committed p50 {:.0} ms p95 {:.0} ms; {} edges, {} not reported within 250 ms",
+            1e3 * pct(&mut l.first_audio, 0.5),
+            1e3 * pct(&mut l.first_audio, 0.95),
+            if l.first_wall.is_empty() {
+                String::new()
+            } else {
+                format!(", p50 {:.0} ms p95 {:.0} ms (wall clock)", 1e3 * pct(&mut l.first_wall, 0.5), 1e3 * pct(&mut l.first_wall, 0.95))
+            },
+            1e3 * pct(&mut l.committed_audio, 0.5),
+            1e3 * pct(&mut l.committed_audio, 0.95),
+            l.first_audio.len() + l.missed,
+            l.missed
+        );
+    };
+    show("speech start", &mut starts);
+    show("speech end", &mut ends);
+    println!(
+        "commit after the onset: interruption p50 {:.0} ms ({}), backchannel p50 {:.0} ms ({})",
+        1e3 * pct(&mut commit_int, 0.5),
+        commit_int.len(),
+        1e3 * pct(&mut commit_bc, 0.5),
+        commit_bc.len()
+    );
+    println!(
+        "committed onset labels = analyze of the recorded RTTM: {same_record}/{total_record} ({:.2} %); = analyze of offline detect (±100 ms): {same_offline}/{total_offline} ({:.2} %)",
+        100.0 * same_record as f64 / total_record.max(1) as f64,
+        100.0 * same_offline as f64 / total_offline.max(1) as f64
+    );
+    println!(
+        "session CPU {cpu:.2} s for {audio:.1} s of audio: {:.2} % of one core",
+        100.0 * cpu / audio.max(1e-9)
+    );
+    Ok(())
+}
