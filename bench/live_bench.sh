@@ -30,7 +30,7 @@ for set in synth ami; do
   cat "$OUT/$set"/offline/*.rttm > "$OUT/$set.offline.rttm"
   for h in offline live; do
     printf '%s DER %-8s ' "$set" "$h"
-    "$BIN" score "$ref" "$OUT/$set.$h.rttm" -q | grep -iE '^(total|DER)|TOTAL' | head -1
+    "$BIN" score -r "$ref" -s "$OUT/$set.$h.rttm" | grep '^TOTAL'
   done
 done
 

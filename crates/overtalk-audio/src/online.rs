@@ -226,12 +226,32 @@ impl OnlineMultitrack {
     ) -> Result<()> {
         self.decided_at = frames;
         let decided = self.clock();
-        let (regions, _) = detect_regions(window, &self.options.multitrack)?;
+        // The rule without its run filters, which need the end of a run: its runs (gaps
+        // already closed) show the newest frames at once; filtered as the rule filters them
+        // (too short, or no confident voice-activity frame), they are the committed speech.
+        let o = self.options.multitrack;
+        let relaxed = MultitrackOptions { min_speech: Delta::ZERO, vad_peak_frames: 0, ..o };
+        let (regions, _) = detect_regions(window, &relaxed)?;
+        let keep = ((o.min_speech.0.max(0) + HOP_DELTA.0 - 1) / HOP_DELTA.0) as usize;
         let commit_to = frames.saturating_sub(lookahead).max(self.committed);
         let at = |f: usize| Time(f as i64 * HOP_DELTA.0);
         for (track, region) in regions.iter().enumerate() {
-            let active = frame_flags(region, frames - from);
+            let n = frames - from;
+            let runs = frame_runs(region, n);
+            let tr = &window[track];
+            let peaks = o.use_vad && !tr.vad.is_empty() && o.vad_peak_frames > 0;
+            let mut active = vec![false; n];
+            let mut raw = vec![false; n];
+            for &(s, e) in &runs {
+                raw[s..e].iter_mut().for_each(|f| *f = true);
+                let confident = !peaks
+                    || (s..e).filter(|&t| tr.vad_at(t) >= o.vad_peak).count() >= o.vad_peak_frames;
+                if e - s >= keep && confident {
+                    active[s..e].iter_mut().for_each(|f| *f = true);
+                }
+            }
             let flag = |f: usize| f >= from && active.get(f - from).copied().unwrap_or(false);
+            let newest = |f: usize| f >= from && raw.get(f - from).copied().unwrap_or(false);
             // Committed frames.
             for f in self.committed..commit_to {
                 let on = flag(f);
@@ -251,10 +271,10 @@ impl OnlineMultitrack {
             // The newest frames, provisionally: the state at the last frame, dated from the
             // start of its run.
             if commit_to < frames {
-                let last = flag(frames - 1);
+                let last = newest(frames - 1);
                 if last != self.reported[track] {
                     let mut f = frames - 1;
-                    while f > commit_to && flag(f - 1) == last {
+                    while f > commit_to && newest(f - 1) == last {
                         f -= 1;
                     }
                     self.edge(track, last, at(f), decided, EdgeState::Provisional);
@@ -289,18 +309,18 @@ fn frames_of(d: Delta) -> usize {
     (d.0.max(0) / HOP_DELTA.0) as usize
 }
 
-/// Per frame of `[0, frames)`: whether `region` covers it (regions of the rule lie on frame
-/// boundaries).
-fn frame_flags(region: &Region, frames: usize) -> Vec<bool> {
-    let mut out = vec![false; frames];
-    for s in region.iter() {
-        let a = (s.start().0 / HOP_DELTA.0).max(0) as usize;
-        let z = ((s.end().0 + HOP_DELTA.0 - 1) / HOP_DELTA.0).max(0) as usize;
-        for f in out.iter_mut().take(z.min(frames)).skip(a.min(frames)) {
-            *f = true;
-        }
-    }
-    out
+/// The frame runs `[start, end)` of `region` within `[0, frames)` (regions of the rule lie on
+/// frame boundaries).
+fn frame_runs(region: &Region, frames: usize) -> Vec<(usize, usize)> {
+    region
+        .iter()
+        .map(|s| {
+            let a = (s.start().0 / HOP_DELTA.0).max(0) as usize;
+            let z = ((s.end().0 + HOP_DELTA.0 - 1) / HOP_DELTA.0).max(0) as usize;
+            (a.min(frames), z.min(frames))
+        })
+        .filter(|(a, z)| a < z)
+        .collect()
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ fn live_replay_of_ami_headsets_records_what_analyze_gives() {
         .map(|i| format!("--track=S{i}={}", ami.join(format!("source{i}.wav")).display()))
         .collect();
     let mut args: Vec<&str> =
-        vec!["live", "--unpaced", "--redecide", "1", "--events", "-", "--record"];
+        vec!["live", "--unpaced", "--redecide", "3", "--events", "-", "--record"];
     let record_s = record.display().to_string();
     args.push(&record_s);
     args.extend(tracks.iter().map(String::as_str));
