@@ -2,6 +2,9 @@
 //! unpaced through the live session: the committed analysis equals the offline analysis of
 //! the recorded RTTM, and every event keeps its two clocks in order.
 
+// A failed unwrap in a test is a failed test with its location.
+#![allow(clippy::unwrap_used)]
+
 use std::path::{Path, PathBuf};
 
 use overtalk::analysis::stream::StreamEventKind;

@@ -101,24 +101,23 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         ..OnlineOptions::default()
     };
     let source = source(&args)?;
-    let events_out: Option<Box<dyn Write + Send>> = match args.events.as_deref() {
-        None => None,
-        Some("-") => Some(Box::new(std::io::stdout())),
-        Some(path) => {
-            let path = PathBuf::from(path);
-            if args
-                .tracks
-                .iter()
-                .any(|t| t.split_once('=').is_some_and(|(_, f)| PathBuf::from(f) == path))
-            {
-                bail!("--events {} would overwrite an input", path.display());
+    let events_out: Option<Box<dyn Write + Send>> =
+        match args.events.as_deref() {
+            None => None,
+            Some("-") => Some(Box::new(std::io::stdout())),
+            Some(path) => {
+                let path = PathBuf::from(path);
+                if args.tracks.iter().any(|t| {
+                    t.split_once('=').is_some_and(|(_, f)| std::path::Path::new(f) == path)
+                }) {
+                    bail!("--events {} would overwrite an input", path.display());
+                }
+                Some(Box::new(std::io::BufWriter::new(
+                    std::fs::File::create(&path)
+                        .with_context(|| format!("creating {}", path.display()))?,
+                )))
             }
-            Some(Box::new(std::io::BufWriter::new(
-                std::fs::File::create(&path)
-                    .with_context(|| format!("creating {}", path.display()))?,
-            )))
-        }
-    };
+        };
     let config = SessionConfig {
         params,
         preset: args.preset.clone(),

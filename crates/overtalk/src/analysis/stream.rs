@@ -770,12 +770,16 @@ mod tests {
     }
 
     type Onset = (i64, String, Option<String>, String, String, Option<String>, Option<i64>);
+    /// Talkspurts (with their tags), joint pieces, claims and onsets, by name.
+    type Folded = (
+        Vec<(String, i64, i64, bool)>,
+        Vec<(i64, i64, Vec<String>)>,
+        Vec<(i64, String)>,
+        Vec<Onset>,
+    );
 
     /// The committed events, in the batch analysis's vocabulary.
-    fn folded(
-        events: &[StreamEvent],
-    ) -> (Vec<(String, i64, i64, bool)>, Vec<(i64, i64, Vec<String>)>, Vec<(i64, String)>, Vec<Onset>)
-    {
+    fn folded(events: &[StreamEvent]) -> Folded {
         let name = |i: usize| NAMES[i].to_owned();
         let mut ends = std::collections::HashMap::new();
         let mut bc = std::collections::HashMap::new();
@@ -811,11 +815,7 @@ mod tests {
         (spurts, pieces, claims, onsets)
     }
 
-    fn batch(
-        segments: &[(usize, i64, i64)],
-        p: &Params,
-    ) -> (Vec<(String, i64, i64, bool)>, Vec<(i64, i64, Vec<String>)>, Vec<(i64, String)>, Vec<Onset>)
-    {
+    fn batch(segments: &[(usize, i64, i64)], p: &Params) -> Folded {
         let a = analyze(&transcript(segments), p).unwrap();
         let spurts = a
             .talkspurts
