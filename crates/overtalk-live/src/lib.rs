@@ -9,3 +9,7 @@
 //! offline command line build without them.
 
 #![deny(missing_docs)]
+
+pub mod rules;
+pub mod script;
+pub mod state;
