@@ -508,7 +508,7 @@ mod tests {
         assert_eq!(rule.on_clock(0.0, &state), vec![set("B", MUTED)]);
         assert_eq!(
             rule.on_clock(2.0, &state),
-            vec![set("A", MUTED), set("B", ChannelLevel::OPEN)]
+            vec![set("B", ChannelLevel::OPEN), set("A", MUTED)]
         );
         assert_eq!(
             rule.on_operator(Some("A".into()), &state),
