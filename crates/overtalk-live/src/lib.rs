@@ -10,6 +10,8 @@
 
 #![deny(missing_docs)]
 
+pub mod actuate;
+pub mod obs_mock;
 pub mod rules;
 pub mod script;
 pub mod state;

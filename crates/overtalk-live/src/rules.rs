@@ -204,8 +204,7 @@ impl FloorRule {
             }
             (LiveEventKind::Backchannel, _) => {
                 if let Some(name) = &speaker {
-                    if state.speaking_since(name).is_some_and(|t0| (t0 - event.t_s).abs() < 0.05)
-                    {
+                    if state.speaking_since(name).is_some_and(|t0| (t0 - event.t_s).abs() < 0.05) {
                         self.backchannel_since.insert(name.clone(), event.t_s);
                     }
                 }
@@ -333,9 +332,8 @@ impl FloorRule {
                 if current.muted {
                     return current;
                 }
-                let in_allowance = state
-                    .speaking_since(ch)
-                    .is_some_and(|t0| now - t0 < self.params.allowance_s);
+                let in_allowance =
+                    state.speaking_since(ch).is_some_and(|t0| now - t0 < self.params.allowance_s);
                 if in_allowance || !self.cooled(ch, now) {
                     ChannelLevel::OPEN
                 } else {
@@ -444,8 +442,11 @@ mod tests {
             .at(9.5, FloorChange, "A")
             .at(20.0, SpeechEnd, "A")
             .into_events();
-        let mut rule =
-            FloorRule::new(RuleKind::DebateMute, RuleParams::default(), vec!["A".into(), "B".into()]);
+        let mut rule = FloorRule::new(
+            RuleKind::DebateMute,
+            RuleParams::default(),
+            vec!["A".into(), "B".into()],
+        );
         let cmds = round(run(&mut rule, &events, 23.0));
         assert_eq!(
             cmds,
@@ -469,8 +470,11 @@ mod tests {
             .at(0.1, FloorChange, "A")
             .at(3.0, SpeechEnd, "B")
             .into_events();
-        let mut rule =
-            FloorRule::new(RuleKind::DebateMute, RuleParams::default(), vec!["A".into(), "B".into()]);
+        let mut rule = FloorRule::new(
+            RuleKind::DebateMute,
+            RuleParams::default(),
+            vec!["A".into(), "B".into()],
+        );
         let cmds = round(run(&mut rule, &events, 2.0));
         assert_eq!(cmds, vec![(1.0, set("B", MUTED))]);
     }
@@ -506,10 +510,7 @@ mod tests {
         let mut rule = FloorRule::new(RuleKind::Allocated, params, vec!["A".into(), "B".into()]);
         let state = FloorState::with_speakers(["A", "B"]);
         assert_eq!(rule.on_clock(0.0, &state), vec![set("B", MUTED)]);
-        assert_eq!(
-            rule.on_clock(2.0, &state),
-            vec![set("B", ChannelLevel::OPEN), set("A", MUTED)]
-        );
+        assert_eq!(rule.on_clock(2.0, &state), vec![set("B", ChannelLevel::OPEN), set("A", MUTED)]);
         assert_eq!(
             rule.on_operator(Some("A".into()), &state),
             vec![set("A", ChannelLevel::OPEN), set("B", MUTED)]

@@ -37,6 +37,5 @@ pub fn ami_events(data: &std::path::Path, split: &str, meeting: &str) -> Vec<Liv
     let path = data.join(format!("corpora/ami/only_words/rttms/{split}/{meeting}.rttm"));
     let read = format::read_path(&path, None, &ReadOptions::default()).expect("read the RTTM");
     let (_, transcript) = read.corpus.iter().next().expect("one recording");
-    events_from_transcript(transcript, &Params::default(), Latencies::default())
-        .expect("analysis")
+    events_from_transcript(transcript, &Params::default(), Latencies::default()).expect("analysis")
 }
