@@ -12,6 +12,9 @@
 
 pub mod actuate;
 pub mod obs_mock;
+pub mod outputs;
 pub mod rules;
 pub mod script;
+pub mod serve;
 pub mod state;
+pub use outputs::{run_outputs, OutputArgs, OutputsConfig, OutputsHandle};

@@ -32,8 +32,8 @@ use crate::state::ChannelLevel;
 /// The levels a rule wants, by channel.
 pub type Levels = BTreeMap<String, ChannelLevel>;
 
-/// Where action reports go.
-pub type Reporter = Arc<dyn Fn(LiveAction) + Send + Sync>;
+/// Where action reports go, with the channel they are about (none for a cue about nobody).
+pub type Reporter = Arc<dyn Fn(LiveAction, Option<&str>) + Send + Sync>;
 
 /// A cue for the moderator: (speaker, text).
 pub type Cue = (Option<String>, String);
@@ -112,25 +112,25 @@ async fn attempt<F: Future<Output = Attempt>>(f: F) -> Attempt {
     }
 }
 
-fn report(reporter: &Reporter, name: &str, result: &Attempt) -> bool {
+fn report(reporter: &Reporter, name: &str, channel: Option<&str>, result: &Attempt) -> bool {
     match result {
         Ok(Some(target)) => {
-            reporter(LiveAction {
-                name: name.into(),
-                target: target.clone(),
-                ok: true,
-                error: None,
-            });
+            let action =
+                LiveAction { name: name.into(), target: target.clone(), ok: true, error: None };
+            reporter(action, channel);
             true
         }
         Ok(None) => true,
         Err((target, error)) => {
-            reporter(LiveAction {
-                name: name.into(),
-                target: target.clone(),
-                ok: false,
-                error: Some(error.clone()),
-            });
+            reporter(
+                LiveAction {
+                    name: name.into(),
+                    target: target.clone(),
+                    ok: false,
+                    error: Some(error.clone()),
+                },
+                channel,
+            );
             false
         }
     }
@@ -151,13 +151,16 @@ pub async fn run_actuator<A: Actuator>(
         // Bring the device to the newest wish.
         let target = wish.borrow_and_update().clone();
         let mut failed = false;
-        for (channel, &to) in &target {
+        // Openings first: a new holder is heard before anyone else is muted.
+        let mut order: Vec<(&String, &ChannelLevel)> = target.iter().collect();
+        order.sort_by_key(|(_, to)| !to.is_open());
+        for (channel, &to) in order {
             let from = held.applied.get(channel).copied().unwrap_or(ChannelLevel::OPEN);
             if from == to {
                 continue;
             }
             let result = attempt(held.actuator.set_level(channel, from, to)).await;
-            if report(&reporter, action_name(from, to), &result) {
+            if report(&reporter, action_name(from, to), Some(channel), &result) {
                 held.applied.insert(channel.clone(), to);
             } else {
                 failed = true;
@@ -180,7 +183,7 @@ pub async fn run_actuator<A: Actuator>(
             cue = cues.recv(), if cues_open => match cue {
                 Some((channel, text)) => {
                     let result = attempt(held.actuator.cue(channel.as_deref(), &text)).await;
-                    report(&reporter, "cue", &result);
+                    report(&reporter, "cue", channel.as_deref(), &result);
                 }
                 None => cues_open = false,
             },
@@ -220,7 +223,7 @@ async fn release<A: Actuator>(held: &mut Held<A>, reporter: &Reporter) {
                 Ok(r) => r,
                 Err(_) => Err((String::new(), "release timed out".into())),
             };
-            if report(reporter, action_name(from, ChannelLevel::OPEN), &result) {
+            if report(reporter, action_name(from, ChannelLevel::OPEN), Some(&channel), &result) {
                 held.applied.insert(channel, ChannelLevel::OPEN);
             }
         }
@@ -269,7 +272,8 @@ mod tests {
         let log = Arc::new(Mutex::new(Vec::new()));
         let reports = Arc::new(Mutex::new(Vec::new()));
         let r2 = reports.clone();
-        let reporter: Reporter = Arc::new(move |a: LiveAction| r2.lock().unwrap().push(a));
+        let reporter: Reporter =
+            Arc::new(move |a: LiveAction, _: Option<&str>| r2.lock().unwrap().push(a));
         let (tx, rx) = watch::channel(Levels::new());
         let (_cue_tx, cue_rx) = mpsc::channel(4);
         let flaky =
