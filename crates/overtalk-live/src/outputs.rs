@@ -313,9 +313,13 @@ impl OutputsHandle {
         self.stop.notify_one();
     }
 
-    /// Waits until the session's outputs are over and every mute released.
-    pub async fn finish(self) {
+    /// Waits until the session's outputs are over and every mute released; the final state.
+    pub async fn finish(self) -> crate::state::Snapshot {
         let _ = self.driver.await;
+        match self.state.lock() {
+            Ok(s) => s.snapshot(),
+            Err(poisoned) => poisoned.into_inner().snapshot(),
+        }
     }
 }
 
@@ -431,9 +435,13 @@ async fn drive(mut d: Driver) {
             refers_to: None,
             action: Some(action),
         };
-        lock(&state_ref).apply(&event);
-        if let Some(s) = server_ref {
-            s.publish(&event);
+        {
+            // Folded and published under one lock, so a snapshot never overlaps the stream.
+            let mut state = lock(&state_ref);
+            state.apply(&event);
+            if let Some(s) = server_ref {
+                s.publish(&event);
+            }
         }
         let _ = actions.send(event);
     };
@@ -475,15 +483,16 @@ async fn drive(mut d: Driver) {
             event = d.events.recv() => match event {
                 Ok(event) => {
                     last_event_wall = (event.decided_s, tokio::time::Instant::now());
-                    let cmds = {
+                    let (cmds, clock) = {
+                        // Folded and published under one lock (see `emit`).
                         let mut s = lock(&d.state);
                         s.apply(&event);
-                        if stalled { Vec::new() } else { rule.on_event(&event, &s) }
+                        if let Some(server) = &d.server {
+                            server.publish(&event);
+                        }
+                        let cmds = if stalled { Vec::new() } else { rule.on_event(&event, &s) };
+                        (cmds, s.clock_s())
                     };
-                    if let Some(server) = &d.server {
-                        server.publish(&event);
-                    }
-                    let clock = lock(&d.state).clock_s();
                     apply(cmds, &mut levels, clock);
                 }
                 Err(broadcast::error::RecvError::Lagged(n)) => {

@@ -5,7 +5,8 @@
 //! beyond loopback).
 //!
 //! Memory stays bounded whatever the clients do: events go out through one ring of
-//! [`EVENT_BUFFER`] lines shared by every client. A client that falls behind the ring is sent a
+//! [`EVENT_BUFFER`] lines shared by every client, and each connection's kernel send buffer is
+//! [`CLIENT_SEND_BUFFER`]. A client that falls behind the ring is sent a
 //! snapshot and continues from there (resync); a client that does not take a message within
 //! [`SEND_TIMEOUT`] (stalled, or vanished without closing) is dropped.
 //!
@@ -41,6 +42,10 @@ pub const SEND_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The page.
 pub const PAGE: &str = include_str!("live_page.html");
+
+/// The kernel send buffer of each client's connection: with the ring, what a stalled client
+/// can hold before it is dropped.
+pub const CLIENT_SEND_BUFFER: usize = 64 * 1024;
 
 /// Where and how the server listens.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,6 +88,7 @@ struct App {
     operator: mpsc::Sender<Option<String>>,
     token: Option<String>,
     stats: Arc<ServerStats>,
+    stopped: watch::Receiver<bool>,
 }
 
 /// A running server.
@@ -127,6 +133,7 @@ pub async fn start(
     let stats = Arc::new(ServerStats::default());
     let (stop, mut stopped) = watch::channel(false);
     let app = App {
+        stopped: stopped.clone(),
         lines: lines.clone(),
         state,
         operator,
@@ -143,6 +150,11 @@ pub async fn start(
         let shutdown = async move {
             let _ = stopped.wait_for(|s| *s).await;
         };
+        let listener =
+            axum::serve::ListenerExt::tap_io(listener, |tcp: &mut tokio::net::TcpStream| {
+                let _ = tcp.set_nodelay(true);
+                let _ = socket2::SockRef::from(&*tcp).set_send_buffer_size(CLIENT_SEND_BUFFER);
+            });
         let _ = axum::serve(listener, router).with_graceful_shutdown(shutdown).await;
     });
     Ok(Server { addr, stats, lines, stop, task })
@@ -171,23 +183,44 @@ async fn events(State(app): State<App>, upgrade: WebSocketUpgrade) -> Response {
     upgrade.on_upgrade(move |socket| client(socket, app))
 }
 
+/// A new receiver of the ring and the snapshot of the same instant: the driver folds and
+/// publishes under the state's lock, so every event is either in the snapshot or in the ring
+/// after it, never both, never neither.
+fn subscribe(app: &App) -> (broadcast::Receiver<Arc<str>>, String) {
+    let state = match app.state.lock() {
+        Ok(s) => s,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    let lines = app.lines.subscribe();
+    (lines, serde_json::to_string(&state.snapshot()).unwrap_or_default())
+}
+
 async fn client(socket: WebSocket, app: App) {
-    // Subscribe before the snapshot, so nothing falls between the two.
-    let mut lines = app.lines.subscribe();
     app.stats.connected.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut incoming) = socket.split();
-    let mut ok = send(&mut sink, snapshot_line(&app.state)).await;
+    let (mut lines, first) = subscribe(&app);
+    let mut stopped = app.stopped.clone();
+    let mut ok = send(&mut sink, first).await;
     while ok {
         tokio::select! {
+            // What is in the ring goes out before the close.
+            biased;
             line = lines.recv() => match line {
                 Ok(line) => ok = send(&mut sink, line.to_string()).await,
                 Err(broadcast::error::RecvError::Lagged(_)) => {
                     app.stats.resyncs.fetch_add(1, Ordering::Relaxed);
-                    lines = lines.resubscribe();
-                    ok = send(&mut sink, snapshot_line(&app.state)).await;
+                    let (fresh, snapshot) = subscribe(&app);
+                    lines = fresh;
+                    ok = send(&mut sink, snapshot).await;
                 }
                 Err(broadcast::error::RecvError::Closed) => break,
             },
+            // Only `true` is ever sent, and a dropped sender is the end too.
+            _ = stopped.changed() => {
+                // The session is over: say so and close.
+                let _ = tokio::time::timeout(SEND_TIMEOUT, sink.send(Message::Close(None))).await;
+                break;
+            }
             msg = incoming.next() => match msg {
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                 Some(Ok(_)) => {}
