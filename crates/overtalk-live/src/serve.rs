@@ -142,6 +142,7 @@ pub async fn start(
     };
     let router = Router::new()
         .route("/", get(page))
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/snapshot", get(snapshot))
         .route("/events", get(events))
         .route("/floor", post(floor))
