@@ -31,8 +31,11 @@ command -v npm >/dev/null || die "npm not found"
 echo "tests/browser: building overtalk"
 (cd "$repo" && cargo build -p overtalk-cli --locked --quiet) || die "cargo build failed"
 export OVERTALK_BIN="$repo/target/debug/overtalk"
+(cd "$repo" && cargo build -p overtalk-live --example live_demo --locked --quiet) || die "cargo build of the live demo failed"
+export OVERTALK_LIVE_DEMO="$repo/target/debug/examples/live_demo"
 [ -x "$OVERTALK_BIN" ] || die "no binary at $OVERTALK_BIN"
 
 cd "$here"
 npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
 node report.test.mjs
+node live.test.mjs

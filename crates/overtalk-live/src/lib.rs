@@ -18,10 +18,18 @@
 
 #![deny(missing_docs)]
 
+pub mod actuate;
 #[cfg(feature = "device")]
 pub mod device;
+pub mod obs_mock;
+pub mod outputs;
 pub mod record;
 pub mod replay;
+pub mod rules;
+pub mod script;
+pub mod serve;
 pub mod session;
 pub mod source;
+pub mod state;
 mod wire;
+pub use outputs::{run_outputs, OutputArgs, OutputsConfig, OutputsHandle};
