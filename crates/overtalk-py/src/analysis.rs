@@ -210,10 +210,37 @@ fn analyze_source(
     })
 }
 
+/// The acoustic Heldner & Edlund intervals (gaps, pauses, overlaps between and within
+/// speakers, NGNO, unbounded runs) of `conversation`, as `analyze` finds them in its
+/// acoustic layer: `(kind, start_ms, end_ms, speaker before, speaker after)`, the speakers as
+/// indices of the conversation's speakers. Two speakers take one sweep
+/// (`analysis::dyad::he_acoustic`), more the general stages.
+#[pyfunction]
+#[pyo3(signature = (conversation, preset="he2010", params_json=None))]
+fn gaps_and_overlaps(
+    py: Python<'_>,
+    conversation: PyRef<'_, Conversation>,
+    preset: &str,
+    params_json: Option<&str>,
+) -> PyResult<Vec<(String, i64, i64, Option<usize>, Option<usize>)>> {
+    let params = resolve_params(preset, params_json)?;
+    let t = &conversation.transcript;
+    py.detach(|| {
+        let kind = |k: analysis::intervals::HeKind| {
+            serde_json::to_value(k).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+        };
+        Ok(analysis::dyad::he_acoustic(t, &params)
+            .into_iter()
+            .map(|h| (kind(h.kind), h.start, h.end, h.prev, h.next))
+            .collect())
+    })
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Analysis>()?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(analyze_source, m)?)?;
+    m.add_function(wrap_pyfunction!(gaps_and_overlaps, m)?)?;
     m.add_function(wrap_pyfunction!(_analysis_from_json, m)?)?;
     Ok(())
 }

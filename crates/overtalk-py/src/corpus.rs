@@ -221,7 +221,7 @@ impl Conversation {
         self.detection.as_deref()
     }
 
-    /// The speakers, in the order they were first declared or met.
+    /// The speakers, in the order of the speaker table (by label).
     fn speakers(&self) -> Vec<String> {
         self.transcript.annotation().speakers().iter().map(|(_, n)| n.to_owned()).collect()
     }

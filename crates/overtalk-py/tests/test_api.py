@@ -20,7 +20,7 @@ def test_read_text_segments_and_speakers():
     corpus = overtalk.read(RTTM)
     assert corpus.ids() == ["clip"]
     conv = corpus["clip"]
-    assert conv.speakers == ["Wife", "Husband"]
+    assert conv.speakers == ["Husband", "Wife"]
     assert conv.segments() == [
         overtalk.Segment(0.0, 4.0, "Wife", None),
         overtalk.Segment(3.5, 4.5, "Husband", None),
@@ -34,7 +34,7 @@ def test_analysis_fields_are_the_json_fields():
     assert a.conversation["overlap"] == 500
     assert a.conversation["span"] == 4500
     assert set(a.speakers) == {"Wife", "Husband"}
-    assert [o["speaker"] for o in a.onsets] == ["Husband"]
+    assert (a.onsets[0]["speaker"], a.onsets[0]["time"], a.onsets[0]["class"]) == ("Wife", 0, "opening")
     assert a.to_jsonl().endswith("\n") and "\n" not in a.to_jsonl()[:-1]
 
 
@@ -59,7 +59,7 @@ def test_params_override_the_preset_and_unknown_names_fail():
     a = overtalk.analyze(conv, terminal_window=250, classifier="rules")
     params = a.to_dict()["params"]
     assert params["terminal_window"] == 250 and params["classifier"] == "rules"
-    assert overtalk.analyze(conv, preset="he2010").to_dict()["params"]["preset"] == "he2010"
+    assert overtalk.analyze(conv, preset="he2010").to_dict()["params"] != overtalk.analyze(conv).to_dict()["params"]
     with pytest.raises(overtalk.OvertalkError, match="unknown parameter"):
         overtalk.analyze(conv, no_such_parameter=1)
     with pytest.raises(overtalk.OvertalkError, match="unknown preset"):
@@ -130,3 +130,10 @@ def test_detect_samples_finds_the_talking_track():
     assert all(3.0 <= x.start and x.end <= 6.0 for x in by["B"])
     with pytest.raises(ValueError):
         overtalk.detect(samples, tracks=["A", "B"])
+
+
+def test_gaps_and_overlaps_name_the_speakers():
+    got = overtalk.gaps_and_overlaps(overtalk.read(RTTM)["clip"], latch_tolerance=0)
+    between = [i for i in got if i.kind == "overlap_between"]
+    assert [(i.start_ms, i.end_ms) for i in between] == [(3500, 4000)]
+    assert (between[0].before, between[0].after) == ("Wife", "Husband")

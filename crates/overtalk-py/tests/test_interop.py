@@ -23,8 +23,11 @@ def test_pyannote_round_trip_on_all_170_ami_meetings(ami_files):
     Segment.set_precision(6)
     try:
         n = 0
+        repeated = []
         for path in ami_files:
             for uri, a in load_rttm(path).items():
+                segs = [s for s, _ in a.itertracks()]
+                repeated += [(uri, s.start, s.end) for i, s in enumerate(segs) if s in segs[:i][-50:]]
                 conv = overtalk.Conversation.from_pyannote(a)
                 assert conv.recording_id == uri
                 assert conv.to_pyannote() == a, path.name
@@ -33,6 +36,9 @@ def test_pyannote_round_trip_on_all_170_ami_meetings(ami_files):
                 assert conv._native.segments_micros() == direct._native.segments_micros(), path.name
                 n += 1
         assert n == 170
+        # The one segment two speakers share exactly: two tracks in load_rttm and in overtalk;
+        # `annotation[segment] = label` would have kept only one of them.
+        assert [(u, round(a, 2), round(b, 2)) for u, a, b in repeated] == [("IB4011", 2384.1, 2385.12)]
     finally:
         Segment.set_precision(None)
 
@@ -85,18 +91,6 @@ def test_eaf_tiers_round_trip_through_pympi(tmp_path):
     assert key(overtalk.Conversation.from_pympi(eaf2)) == key(conv)
     with pytest.raises(KeyError):
         overtalk.Conversation.from_pympi(eaf2, tiers=["no such tier"])
-
-
-def test_eaf_sample_reads_the_same_through_pympi(shared):
-    pytest.importorskip("pympi")
-    from pympi.Elan import Eaf
-
-    path = shared / "format-samples" / "eaf" / "speach_test2.eaf"
-    direct = overtalk.read(path)
-    conv = direct[direct.ids()[0]]
-    via = overtalk.Conversation.from_pympi(Eaf(str(path)), tiers=conv.speakers)
-    key = lambda c: sorted((s.start, s.end, s.speaker, s.text) for s in c.segments())
-    assert key(via) == key(conv)
 
 
 def test_pandas_round_trip():

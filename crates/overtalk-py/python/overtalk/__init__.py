@@ -31,11 +31,13 @@ __all__ = [
     "Analysis",
     "Conversation",
     "Corpus",
+    "Interval",
     "OvertalkError",
     "Score",
     "Segment",
     "analyze",
     "detect",
+    "gaps_and_overlaps",
     "read",
     "score",
     "write",
@@ -79,7 +81,7 @@ class Conversation:
 
     @property
     def speakers(self) -> list[str]:
-        """The speakers, in the order they were declared or first met."""
+        """The speakers, in the order of the model's speaker table (by label)."""
         return self._native.speakers()
 
     def segments(self) -> list[Segment]:
@@ -438,6 +440,31 @@ def analyze(conversation: Union[Conversation, Corpus, PathLike], preset: str = "
     return Analysis(_native.analyze(conv._native, preset, params_json))
 
 
+class Interval(NamedTuple):
+    """One acoustic Heldner & Edlund interval: its class, start and end (ms), and the solo
+    speakers before and after it (``None`` where there is none)."""
+
+    kind: str
+    start_ms: int
+    end_ms: int
+    before: Optional[str]
+    after: Optional[str]
+
+
+def gaps_and_overlaps(conversation: Union[Conversation, Corpus, PathLike], preset: str = "he2010", **params: Any) -> list[Interval]:
+    """The acoustic gaps, pauses and overlaps (between and within speakers), NGNO events and
+    unbounded runs of a conversation, as :func:`analyze` finds them in its acoustic layer
+    (Heldner & Edlund 2010; pympi's ``get_gaps_and_overlaps2`` classes). ``preset`` defaults
+    to ``he2010``; ``params`` override it (``latch_tolerance=0``…)."""
+    conv = _conversation(conversation, "gaps_and_overlaps")
+    names = conv.speakers
+    params_json = _json.dumps(params) if params else None
+    return [
+        Interval(k, s, e, None if b is None else names[b], None if a is None else names[a])
+        for k, s, e, b, a in _native.gaps_and_overlaps(conv._native, preset, params_json)
+    ]
+
+
 class Score:
     """A diarization score: DER with its components, JER, the speaker mapping, per recording
     and in total — the numbers of ``overtalk score --format json`` (:meth:`to_json`).
@@ -471,18 +498,18 @@ class Score:
 
     @property
     def total(self) -> dict:
-        """The totals: DER components (``missed``, ``false_alarm``, ``confusion``, ``total``…)."""
+        """The totals: ``der``, ``miss_s``, ``false_alarm_s``, ``confusion_s``, ``scored_s``, ``jer``, ``macro_der``…"""
         return self._dict["total"]
 
     @property
     def files(self) -> list[dict]:
-        """Per recording: id, status, DER components, JER, and the speaker mapping."""
+        """Per recording: ``recording``, ``status``, DER components (``miss_s``, ``false_alarm_s``, ``confusion_s``…), JER, and the speaker mapping."""
         return self._dict["files"]
 
     @property
-    def mapping(self) -> dict[str, dict[str, Optional[str]]]:
-        """Per recording id: reference speaker → hypothesis speaker (``None`` when unmapped)."""
-        return {f["id"]: f.get("mapping", {}) for f in self.files}
+    def mapping(self) -> dict[str, dict[str, str]]:
+        """Per recording id: reference speaker → the hypothesis speaker mapped to it (mapped speakers only)."""
+        return {f["recording"]: dict(f.get("mapping") or []) for f in self.files}
 
     def __repr__(self) -> str:
         der, jer = self.der, self.jer
