@@ -210,6 +210,10 @@ fn analyze_source(
     })
 }
 
+/// One H&E interval as Python sees it: class, start and end (ms), the speakers' indices before
+/// and after.
+type PyInterval = (String, i64, i64, Option<usize>, Option<usize>);
+
 /// The acoustic Heldner & Edlund intervals (gaps, pauses, overlaps between and within
 /// speakers, NGNO, unbounded runs) of `conversation`, as `analyze` finds them in its
 /// acoustic layer: `(kind, start_ms, end_ms, speaker before, speaker after)`, the speakers as
@@ -222,12 +226,15 @@ fn gaps_and_overlaps(
     conversation: PyRef<'_, Conversation>,
     preset: &str,
     params_json: Option<&str>,
-) -> PyResult<Vec<(String, i64, i64, Option<usize>, Option<usize>)>> {
+) -> PyResult<Vec<PyInterval>> {
     let params = resolve_params(preset, params_json)?;
     let t = &conversation.transcript;
     py.detach(|| {
         let kind = |k: analysis::intervals::HeKind| {
-            serde_json::to_value(k).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+            serde_json::to_value(k)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default()
         };
         Ok(analysis::dyad::he_acoustic(t, &params)
             .into_iter()
