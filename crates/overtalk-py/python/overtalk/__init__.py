@@ -16,7 +16,6 @@ GIL, and every object pickles, so corpora run on Ray, Dask and Spark as they are
 
 from __future__ import annotations
 
-import json as _json
 import os as _os
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Optional, Union
 
@@ -356,6 +355,7 @@ class Analysis:
 
     def to_dict(self) -> dict:
         """The conversation object (``#/$defs/conversation`` of the schema) as a dict."""
+        import json as _json
         if self._dict is None:
             self._dict = _json.loads(self._native.to_jsonl())
         return self._dict
@@ -408,6 +408,7 @@ class Analysis:
         """An event list (``onsets``, ``turns``, ``transfers``, ``intervals``, ``talkspurts``) or
         ``speakers`` as a ``pyarrow.Table``, which pandas, polars and DuckDB take through the
         Arrow PyCapsule interface (``__arrow_c_stream__``)."""
+        import json as _json
         import pyarrow as pa
 
         if events == "speakers":
@@ -435,6 +436,7 @@ def analyze(conversation: Union[Conversation, Corpus, PathLike], preset: str = "
     ``ignore_labels=["Noise"]``), as a ``--config`` file does. A corpus of one recording, a
     path, or text are read first.
     """
+    import json as _json
     conv = _conversation(conversation, "analyze")
     params_json = _json.dumps(params) if params else None
     return Analysis(_native.analyze(conv._native, preset, params_json))
@@ -456,6 +458,7 @@ def gaps_and_overlaps(conversation: Union[Conversation, Corpus, PathLike], prese
     unbounded runs of a conversation, as :func:`analyze` finds them in its acoustic layer
     (Heldner & Edlund 2010; pympi's ``get_gaps_and_overlaps2`` classes). ``preset`` defaults
     to ``he2010``; ``params`` override it (``latch_tolerance=0``…)."""
+    import json as _json
     conv = _conversation(conversation, "gaps_and_overlaps")
     names = conv.speakers
     params_json = _json.dumps(params) if params else None
@@ -475,6 +478,7 @@ class Score:
     __slots__ = ("_json", "_dict")
 
     def __init__(self, json_text: str) -> None:
+        import json as _json
         self._json = json_text
         self._dict = _json.loads(json_text)
 
