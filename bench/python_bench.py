@@ -8,7 +8,7 @@
    `overtalk.gaps_and_overlaps` beside pympi-ling's `Eaf.get_gaps_and_overlaps2`, both on
    objects built before the clock starts from the same integer-ms turns (as
    bench/pympi_agreement.py --timing does for pympi);
-4. the corpus helper on 1 and 2 workers of Ray Data and of a Dask bag (processes) over the 170
+4. the same on 1 and 2 threads (the GIL released in the calls), and the corpus helper on 1 and 2 workers of Ray Data and of a Dask bag (processes) over the 170
    files, four times over (680 inputs): the speed-up.
 
 Usage: scripts/python/setup_venv.sh && scripts/python/.venv/bin/python bench/python_bench.py [--repeat N] [--no-engines]
@@ -63,6 +63,19 @@ def read_analyse(files, repeat):
     def read_only():
         return sum(len(overtalk.read(f)) for f in files)
 
+    def threads(workers):
+        from concurrent.futures import ThreadPoolExecutor
+
+        def one(f):
+            c = overtalk.read(f)
+            return [overtalk.analyze(c[r]) for r in c.ids()]
+
+        with ThreadPoolExecutor(workers) as pool:
+            return sum(len(x) for x in pool.map(one, files))
+
+    t1, _ = best(lambda: threads(1), repeat)
+    t2, _ = best(lambda: threads(2), repeat)
+    emit(what="read + analyse 170 AMI RTTMs on threads (GIL released)", one_thread=t1, two_threads=t2, speedup=t1 / t2)
     t_ours, n = best(ours, repeat)
     t_read, _ = best(read_only, repeat)
     from pyannote.database.util import load_rttm

@@ -66,9 +66,20 @@ def test_dask_bag_map(ami_files, expected):
 @pytest.mark.spark
 def test_spark_map_in_arrow(ami_files, expected):
     pyspark = pytest.importorskip("pyspark")
+    import os
+    import sys
+
     from pyspark.sql import SparkSession
 
-    spark = SparkSession.builder.master("local[2]").appName("overtalk-test").config("spark.ui.enabled", "false").getOrCreate()
+    # The workers run this interpreter (the one with overtalk installed), not `python3` on PATH.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .appName("overtalk-test")
+        .config("spark.ui.enabled", "false")
+        .config("spark.pyspark.python", sys.executable)
+        .getOrCreate()
+    )
     try:
         df = spark.createDataFrame([(str(p),) for p in ami_files], "path string").repartition(4)
         rows = [r.asDict() for r in df.mapInArrow(oc.analyze_arrow, oc.SPARK_SCHEMA).collect()]

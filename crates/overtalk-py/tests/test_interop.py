@@ -57,6 +57,19 @@ def test_pyannote_without_precision_differs_only_in_the_last_bits(ami_files):
         assert abs(s1.start - s2.start) < 1e-9 and abs(s1.end - s2.end) < 1e-9
 
 
+def test_a_conversation_from_pyannote_pickles_with_its_tracks():
+    pytest.importorskip("pyannote.core")
+    import pickle
+
+    from pyannote.core import Annotation, Segment
+
+    a = Annotation(uri="u")
+    a[Segment(0.0, 1.5), "x"] = "A"
+    a[Segment(1.0, 2.0), "y"] = "B"
+    conv = overtalk.Conversation.from_pyannote(a)
+    assert pickle.loads(pickle.dumps(conv)).to_pyannote() == a
+
+
 def test_pyannote_same_segment_two_speakers_stays_two_tracks():
     pytest.importorskip("pyannote.core")
     conv = overtalk.Conversation.from_segments([(1.0, 2.0, "A"), (1.0, 2.0, "B")], "x")
