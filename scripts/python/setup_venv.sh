@@ -29,6 +29,10 @@ done
   "ray[data]==2.60.0" \
   "dask[bag]==2026.8.0" \
   ${extra[@]+"${extra[@]}"}
-# The package itself, built by maturin from the clone (release profile, abi3 wheel).
+# The package itself, built by maturin from the clone: an abi3 wheel, release profile unless
+# OVERTALK_PY_PROFILE names another (CI takes `dev`, reusing what `cargo test --workspace` built).
+if [ -n "${OVERTALK_PY_PROFILE:-}" ]; then
+  export MATURIN_PEP517_ARGS="--profile $OVERTALK_PY_PROFILE"
+fi
 "${pip[@]}" --force-reinstall --no-deps "$repo/crates/overtalk-py"
 "$venv/bin/python" -c 'import overtalk; print("overtalk", overtalk.__version__, "from", overtalk.__file__)'

@@ -72,6 +72,8 @@ def test_errors_name_the_line():
         overtalk.read(bad, format="rttm", strict=True)
     with pytest.raises(overtalk.OvertalkError, match="no such file|No such file"):
         overtalk.read("/no/such/dir/file.rttm")
+    with pytest.raises(overtalk.OvertalkError, match="no such file"):
+        overtalk.read("missing.rttm")
 
 
 def test_every_public_object_pickles():

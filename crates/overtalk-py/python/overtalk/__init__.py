@@ -295,7 +295,7 @@ def read(
     if isinstance(source, (bytes, bytearray, memoryview)):
         return Corpus(_native.read_bytes(bytes(source), format, None, strict, recording_id))
     if isinstance(source, str) and not _looks_like_path(source):
-        if "\n" not in source and _os.sep in source:
+        if "\n" not in source and (_os.sep in source or _native.format_for_name(source.strip()) is not None):
             raise OvertalkError(f"{source}: no such file")
         return Corpus(_native.read_bytes(source.encode("utf-8"), format, None, strict, recording_id or "recording"))
     if isinstance(source, (str, _os.PathLike)):
