@@ -1,0 +1,640 @@
+"""overtalk: the floor of a conversation, measured.
+
+Who spoke when in, the dynamics of the conversation out (turns, gaps and overlaps, the floor,
+interruptions, backchannels), and diarization scoring (DER, JER) that agrees with md-eval,
+dscore and pyannote.metrics. The work is done in Rust; the calls that take time release the
+GIL, and every object pickles, so corpora run on Ray, Dask and Spark as they are
+(:mod:`overtalk.corpus`).
+
+>>> import overtalk
+>>> corpus = overtalk.read("SPEAKER clip 1 0.00 4.00 <NA> <NA> Wife <NA> <NA>\\n"
+...                        "SPEAKER clip 1 3.50 1.00 <NA> <NA> Husband <NA> <NA>\\n")
+>>> a = overtalk.analyze(corpus["clip"])
+>>> a.conversation["overlap"]
+500
+"""
+
+from __future__ import annotations
+
+import os as _os
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Optional, Union
+
+from . import _native
+from ._native import OvertalkError, __version__
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas
+    import pyarrow
+
+__all__ = [
+    "Analysis",
+    "Conversation",
+    "Corpus",
+    "Interval",
+    "OvertalkError",
+    "Score",
+    "Segment",
+    "analyze",
+    "detect",
+    "gaps_and_overlaps",
+    "read",
+    "score",
+    "write",
+    "__version__",
+]
+
+PathLike = Union[str, "_os.PathLike[str]"]
+
+
+class Segment(NamedTuple):
+    """One segment: start and end in seconds, the speaker, and the text when the format has it."""
+
+    start: float
+    end: float
+    speaker: str
+    text: Optional[str] = None
+
+
+class Conversation:
+    """One recording: its id, speakers and segments (and text), immutable.
+
+    Get one from a :class:`Corpus` (``corpus["EN2002a"]``), from :func:`detect`, or from other
+    tools' objects: :meth:`from_pyannote`, :meth:`from_pympi`, :meth:`from_pandas`,
+    :meth:`from_segments`.
+    """
+
+    __slots__ = ("_native",)
+
+    def __init__(self, native: _native.Conversation) -> None:
+        self._native = native
+
+    @property
+    def recording_id(self) -> str:
+        """The recording id."""
+        return self._native.recording_id
+
+    @property
+    def detection(self) -> Optional[str]:
+        """How speech was detected (method and parameters), for a conversation from :func:`detect`."""
+        return self._native.detection
+
+    @property
+    def speakers(self) -> list[str]:
+        """The speakers, in the order of the model's speaker table (by label)."""
+        return self._native.speakers()
+
+    def segments(self) -> list[Segment]:
+        """The segments in time order, times in seconds."""
+        return [Segment(*s) for s in self._native.segments()]
+
+    def write(self, path: Optional[PathLike] = None, format: Optional[str] = None) -> str:
+        """The conversation as ``format`` (``rttm``, ``json``, ``eaf``, ``textgrid``, ``webvtt``…).
+
+        With ``path``, also writes the file (atomically; the format defaults to the one its
+        extension names). Returns the text.
+        """
+        return _write(self._native, path, format)
+
+    @classmethod
+    def from_segments(
+        cls,
+        segments: Iterable[Any],
+        recording_id: str = "recording",
+        speakers: Optional[Iterable[str]] = None,
+    ) -> "Conversation":
+        """A conversation from ``(start_s, end_s, speaker[, text])`` items (or :class:`Segment`)."""
+        rows = [(float(s[0]), float(s[1]), str(s[2]), s[3] if len(s) > 3 else None) for s in segments]
+        spk = None if speakers is None else [str(s) for s in speakers]
+        return cls(_native.Conversation.from_segments(recording_id, rows, spk))
+
+    # Interop (overtalk.interop holds the code; the extras bring the packages).
+    @classmethod
+    def from_pyannote(cls, annotation: Any, recording_id: Optional[str] = None) -> "Conversation":
+        """From a ``pyannote.core.Annotation`` (its ``uri`` is the recording id)."""
+        from .interop import from_pyannote
+
+        return from_pyannote(annotation, recording_id)
+
+    def to_pyannote(self) -> Any:
+        """As a ``pyannote.core.Annotation`` (``uri`` the recording id; needs ``overtalk[pyannote]``)."""
+        from .interop import to_pyannote
+
+        return to_pyannote(self)
+
+    @classmethod
+    def from_pympi(
+        cls, eaf: Any, tiers: Optional[Iterable[str]] = None, recording_id: Optional[str] = None
+    ) -> "Conversation":
+        """From a ``pympi.Elan.Eaf``: each tier (or each of ``tiers``) is a speaker."""
+        from .interop import from_pympi
+
+        return from_pympi(eaf, tiers, recording_id)
+
+    def to_pympi(self) -> Any:
+        """As a ``pympi.Elan.Eaf``: one tier per speaker (needs ``overtalk[pympi]``)."""
+        from .interop import to_pympi
+
+        return to_pympi(self)
+
+    @classmethod
+    def from_pandas(
+        cls,
+        df: Any,
+        recording_id: Optional[str] = None,
+        start: str = "start",
+        end: str = "end",
+        speaker: str = "speaker",
+        text: Optional[str] = "text",
+    ) -> "Conversation":
+        """From a DataFrame with ``start``/``end`` (seconds), ``speaker`` and optional ``text`` columns."""
+        from .interop import from_pandas
+
+        return from_pandas(df, recording_id, start, end, speaker, text)
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """The segments as a DataFrame (``start``, ``end``, ``speaker``, ``text``)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.segments(), columns=list(Segment._fields))
+
+    def __len__(self) -> int:
+        return len(self._native)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Conversation):
+            return NotImplemented
+        return self.recording_id == other.recording_id and self.write(format="json") == other.write(format="json")
+
+    def __hash__(self) -> int:
+        return hash((self.recording_id, len(self)))
+
+    def __repr__(self) -> str:
+        return repr(self._native)
+
+    def __reduce__(self) -> tuple:
+        return (Conversation, (self._native,))
+
+
+class Corpus:
+    """Recordings by id, as read by :func:`read`. ``corpus[id]`` is a :class:`Conversation`."""
+
+    __slots__ = ("_native",)
+
+    def __init__(self, native: _native.Corpus) -> None:
+        self._native = native
+
+    @classmethod
+    def from_conversations(cls, conversations: Iterable[Conversation]) -> "Corpus":
+        """A corpus of these conversations (their recording ids must differ)."""
+        return cls(_native.Corpus.from_conversations([c._native for c in conversations]))
+
+    def ids(self) -> list[str]:
+        """The recording ids, sorted."""
+        return self._native.ids()
+
+    @property
+    def warnings(self) -> list[str]:
+        """What the readers repaired or questioned while reading (file, line, column, message)."""
+        return self._native.warnings
+
+    def items(self) -> Iterator[tuple[str, Conversation]]:
+        """``(recording id, conversation)`` pairs in id order."""
+        for i in self.ids():
+            yield i, self[i]
+
+    def values(self) -> Iterator[Conversation]:
+        """The conversations in id order."""
+        for i in self.ids():
+            yield self[i]
+
+    def write(self, path: Optional[PathLike] = None, format: Optional[str] = None) -> str:
+        """The corpus as ``format`` (``rttm`` and ``json`` hold many recordings); see :meth:`Conversation.write`."""
+        return _write(self._native, path, format)
+
+    def __getitem__(self, recording_id: str) -> Conversation:
+        return Conversation(self._native[recording_id])
+
+    def __contains__(self, recording_id: object) -> bool:
+        return isinstance(recording_id, str) and recording_id in self._native
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.ids())
+
+    def __len__(self) -> int:
+        return len(self._native)
+
+    def __repr__(self) -> str:
+        return repr(self._native)
+
+    def __reduce__(self) -> tuple:
+        return (Corpus, (self._native,))
+
+
+def _write(native: Any, path: Optional[PathLike], format: Optional[str]) -> str:
+    if format is None:
+        name = _native.format_for_name(_os.fspath(path)) if path is not None else None
+        format = name or "json"
+    text = native.write(format)
+    if path is not None:
+        _atomic_write(_os.fspath(path), text)
+    return text
+
+
+def _atomic_write(path: str, text: str) -> None:
+    """Writes ``text`` to ``path`` through a temporary file in the same directory."""
+    import tempfile
+
+    directory = _os.path.dirname(_os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".overtalk-", dir=directory)
+    try:
+        with _os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        _os.replace(tmp, path)
+    except BaseException:
+        if _os.path.exists(tmp):
+            _os.unlink(tmp)
+        raise
+
+
+def _walk(directory: str) -> list[str]:
+    """The transcript and diarization files under ``directory``, as ``overtalk`` lists them."""
+    found = []
+    for root, _dirs, files in _os.walk(directory):
+        for name in files:
+            if name.startswith("."):
+                continue
+            fmt = _native.format_for_name(name)
+            if (fmt is not None and fmt != "uem") or name.lower().endswith(".json"):
+                found.append(_os.path.join(root, name))
+    found.sort(key=lambda p: p.split(_os.sep))
+    if not found:
+        raise OvertalkError(f"{directory}: no transcript or diarization files found in this directory")
+    return found
+
+
+def _looks_like_path(s: str) -> bool:
+    return "\n" not in s and len(s) < 4096 and _os.path.exists(s)
+
+
+def read(
+    source: Union[PathLike, bytes, Iterable[PathLike]],
+    format: Optional[str] = None,
+    *,
+    strict: bool = False,
+    recording_id: Optional[str] = None,
+) -> Corpus:
+    """Reads transcripts or diarizations into a :class:`Corpus`.
+
+    ``source`` is a file, a directory (every transcript file under it), a list of files, or
+    the text (``str``) or bytes of a file. The format is detected from the content and the
+    extension unless ``format`` names it (``rttm``, ``webvtt``, ``eaf``, ``textgrid``, ``chat``,
+    ``whisperx``, ``json``…). ``strict`` turns the first repair into an error; the repairs of a
+    lenient read are in :attr:`Corpus.warnings`. ``recording_id`` names the recording of
+    formats that do not (default: the file name without its extension).
+    """
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return Corpus(_native.read_bytes(bytes(source), format, None, strict, recording_id))
+    if isinstance(source, str) and not _looks_like_path(source):
+        if "\n" not in source and (_os.sep in source or _native.format_for_name(source.strip()) is not None):
+            raise OvertalkError(f"{source}: no such file")
+        return Corpus(_native.read_bytes(source.encode("utf-8"), format, None, strict, recording_id or "recording"))
+    if isinstance(source, (str, _os.PathLike)):
+        path = _os.fspath(source)
+        paths = _walk(path) if _os.path.isdir(path) else [path]
+    else:
+        paths = []
+        for p in source:
+            p = _os.fspath(p)
+            paths.extend(_walk(p) if _os.path.isdir(p) else [p])
+    return Corpus(_native.read_paths(paths, format, strict, recording_id))
+
+
+def _conversation(x: Any, what: str) -> Conversation:
+    if isinstance(x, Conversation):
+        return x
+    if isinstance(x, Corpus):
+        corpus = x
+    elif isinstance(x, (str, bytes, _os.PathLike)):
+        corpus = read(x)
+    elif type(x).__name__ == "Annotation":
+        return Conversation.from_pyannote(x)
+    else:
+        raise TypeError(f"{what}: expected a Conversation, a Corpus, a path or text, got {type(x).__name__}")
+    if len(corpus) != 1:
+        raise OvertalkError(f"{what}: holds {len(corpus)} recordings; pick one with corpus[recording_id]")
+    return corpus[corpus.ids()[0]]
+
+
+class Analysis:
+    """The dynamics of one conversation: per speaker, events, conversation-level metrics.
+
+    :meth:`to_json` is the JSON of ``overtalk analyze --format json``, byte for byte; the
+    attributes are its fields as Python values; the event lists also come as Arrow tables and
+    DataFrames. The rule book (docs/conversation-metrics.md) defines every field; a metric the
+    input cannot give is ``None``, never zero.
+    """
+
+    __slots__ = ("_native", "_dict")
+
+    def __init__(self, native: _native.Analysis) -> None:
+        self._native = native
+        self._dict: Optional[dict] = None
+
+    @property
+    def recording_id(self) -> str:
+        """The recording id."""
+        return self._native.recording_id
+
+    def to_json(self) -> str:
+        """The JSON envelope of ``overtalk analyze --format json`` for this conversation."""
+        return self._native.to_json()
+
+    def to_jsonl(self) -> str:
+        """This conversation's line of ``overtalk analyze --format jsonl`` (with its newline)."""
+        return self._native.to_jsonl()
+
+    def to_dict(self) -> dict:
+        """The conversation object (``#/$defs/conversation`` of the schema) as a dict."""
+        import json as _json
+        if self._dict is None:
+            self._dict = _json.loads(self._native.to_jsonl())
+        return self._dict
+
+    @property
+    def speakers(self) -> dict:
+        """Per speaker: talk time, turns, floor, interruptions made and suffered… (times in ms)."""
+        return self.to_dict()["speakers"]
+
+    @property
+    def onsets(self) -> list[dict]:
+        """Every onset of talk with its class (interruption, backchannel, terminal overlap…)."""
+        return self.to_dict()["onsets"]
+
+    @property
+    def turns(self) -> list[dict]:
+        """The turns (speaker, start, end, claim, talkspurts, tokens; times in ms)."""
+        return self.to_dict()["turns"]
+
+    @property
+    def transfers(self) -> list[dict]:
+        """The floor transfers with their floor-transfer offsets (ms)."""
+        return self.to_dict()["transfers"]
+
+    @property
+    def intervals(self) -> list[dict]:
+        """Heldner & Edlund's gaps, pauses, overlaps and NGNO intervals (``he`` in the JSON)."""
+        return self.to_dict()["he"]
+
+    @property
+    def conversation(self) -> dict:
+        """The conversation-level metrics (span, speech, overlap, rates, balance…; ms)."""
+        return self.to_dict()["conversation"]
+
+    @property
+    def warnings(self) -> list[str]:
+        """What the analysis warns about (such as no overlap in a long stretch of speech)."""
+        return self.to_dict()["diagnostics"]["warnings"]
+
+    _EVENTS = {"onsets": "onsets", "turns": "turns", "transfers": "transfers", "intervals": "he", "talkspurts": "talkspurts"}
+
+    def _rows(self, events: str) -> list[dict]:
+        try:
+            key = self._EVENTS[events]
+        except KeyError:
+            raise ValueError(f"events must be one of {sorted(self._EVENTS)} or 'speakers', got {events!r}") from None
+        return self.to_dict()[key]
+
+    def to_arrow(self, events: str = "onsets") -> "pyarrow.Table":
+        """An event list (``onsets``, ``turns``, ``transfers``, ``intervals``, ``talkspurts``) or
+        ``speakers`` as a ``pyarrow.Table``, which pandas, polars and DuckDB take through the
+        Arrow PyCapsule interface (``__arrow_c_stream__``)."""
+        import json as _json
+        import pyarrow as pa
+
+        if events == "speakers":
+            rows = [dict(speaker=k, **{f: v for f, v in s.items() if not isinstance(v, (dict, list))}) for k, s in self.speakers.items()]
+        else:
+            rows = [{k: (_json.dumps(v) if isinstance(v, dict) else v) for k, v in r.items()} for r in self._rows(events)]
+        return pa.Table.from_pylist(rows)
+
+    def to_pandas(self, events: str = "onsets") -> "pandas.DataFrame":
+        """:meth:`to_arrow` as a ``pandas.DataFrame``."""
+        return self.to_arrow(events).to_pandas()
+
+    def __repr__(self) -> str:
+        return repr(self._native)
+
+    def __reduce__(self) -> tuple:
+        return (Analysis, (self._native,))
+
+
+def analyze(conversation: Union[Conversation, Corpus, PathLike], preset: str = "default", **params: Any) -> Analysis:
+    """Analyses one conversation, as ``overtalk analyze`` does.
+
+    ``preset`` is ``default``, ``he2010`` or ``pure-jf``; ``params`` override its parameters by
+    name (snake_case, durations in ms: ``terminal_window=250``, ``classifier="rules"``,
+    ``ignore_labels=["Noise"]``), as a ``--config`` file does. A corpus of one recording, a
+    path, or text are read first.
+    """
+    import json as _json
+    conv = _conversation(conversation, "analyze")
+    params_json = _json.dumps(params) if params else None
+    return Analysis(_native.analyze(conv._native, preset, params_json))
+
+
+class Interval(NamedTuple):
+    """One acoustic Heldner & Edlund interval: its class, start and end (ms), and the solo
+    speakers before and after it (``None`` where there is none)."""
+
+    kind: str
+    start_ms: int
+    end_ms: int
+    before: Optional[str]
+    after: Optional[str]
+
+
+def gaps_and_overlaps(conversation: Union[Conversation, Corpus, PathLike], preset: str = "he2010", **params: Any) -> list[Interval]:
+    """The acoustic gaps, pauses and overlaps (between and within speakers), NGNO events and
+    unbounded runs of a conversation, as :func:`analyze` finds them in its acoustic layer
+    (Heldner & Edlund 2010; pympi's ``get_gaps_and_overlaps2`` classes). ``preset`` defaults
+    to ``he2010``; ``params`` override it (``latch_tolerance=0``…)."""
+    import json as _json
+    conv = _conversation(conversation, "gaps_and_overlaps")
+    names = conv.speakers
+    params_json = _json.dumps(params) if params else None
+    return [
+        Interval(k, s, e, None if b is None else names[b], None if a is None else names[a])
+        for k, s, e, b, a in _native.gaps_and_overlaps(conv._native, preset, params_json)
+    ]
+
+
+class Score:
+    """A diarization score: DER with its components, JER, the speaker mapping, per recording
+    and in total — the numbers of ``overtalk score --format json`` (:meth:`to_json`).
+
+    Rates are fractions (0.1253 is 12.53 %); times are in seconds.
+    """
+
+    __slots__ = ("_json", "_dict")
+
+    def __init__(self, json_text: str) -> None:
+        import json as _json
+        self._json = json_text
+        self._dict = _json.loads(json_text)
+
+    def to_json(self) -> str:
+        """The JSON of ``overtalk score --format json``."""
+        return self._json
+
+    def to_dict(self) -> dict:
+        """The JSON as a dict."""
+        return self._dict
+
+    @property
+    def der(self) -> Optional[float]:
+        """The total DER (micro average over recordings), ``None`` without scored reference time."""
+        return self._dict["total"]["der"]
+
+    @property
+    def jer(self) -> Optional[float]:
+        """The total JER, ``None`` when it was not computed (``der_only``)."""
+        return self._dict["total"].get("jer")
+
+    @property
+    def total(self) -> dict:
+        """The totals: ``der``, ``miss_s``, ``false_alarm_s``, ``confusion_s``, ``scored_s``, ``jer``, ``macro_der``…"""
+        return self._dict["total"]
+
+    @property
+    def files(self) -> list[dict]:
+        """Per recording: ``recording``, ``status``, DER components (``miss_s``, ``false_alarm_s``, ``confusion_s``…), JER, and the speaker mapping."""
+        return self._dict["files"]
+
+    @property
+    def mapping(self) -> dict[str, dict[str, str]]:
+        """Per recording id: reference speaker → the hypothesis speaker mapped to it (mapped speakers only)."""
+        return {f["recording"]: dict(f.get("mapping") or []) for f in self.files}
+
+    def __repr__(self) -> str:
+        der, jer = self.der, self.jer
+        d = "n/a" if der is None else f"{der * 100:.2f} %"
+        j = "n/a" if jer is None else f"{jer * 100:.2f} %"
+        return f"<overtalk.Score DER {d}, JER {j}, {len(self.files)} recordings>"
+
+    def __reduce__(self) -> tuple:
+        return (Score, (self._json,))
+
+
+def _corpus(x: Any, what: str) -> Corpus:
+    if isinstance(x, Corpus):
+        return x
+    if isinstance(x, Conversation):
+        return Corpus.from_conversations([x])
+    if type(x).__name__ == "Annotation":
+        return Corpus.from_conversations([Conversation.from_pyannote(x)])
+    if isinstance(x, (list, tuple)) and x and all(isinstance(c, Conversation) for c in x):
+        return Corpus.from_conversations(x)
+    return read(x)
+
+
+def _uem_text(uem: Any) -> Optional[str]:
+    if uem is None:
+        return None
+    if isinstance(uem, dict):
+        lines = []
+        for rid, regions in uem.items():
+            if isinstance(regions[0], (int, float)):
+                regions = [regions]
+            for start, end in regions:
+                lines.append(f"{rid} 1 {float(start):.6f} {float(end):.6f}")
+        return "\n".join(lines) + "\n"
+    if isinstance(uem, bytes):
+        return uem.decode("utf-8")
+    s = _os.fspath(uem)
+    if _looks_like_path(s):
+        with open(s, encoding="utf-8") as f:
+            return f.read()
+    return s
+
+
+def score(
+    reference: Any,
+    hypothesis: Any,
+    collar: float = 0.0,
+    skip_overlap: bool = False,
+    preset: str = "overtalk",
+    uem: Any = None,
+    *,
+    mapping: Optional[str] = None,
+    region: Optional[str] = None,
+    jer: Optional[str] = None,
+    der_only: bool = False,
+) -> Score:
+    """Scores a diarization against a reference, as ``overtalk score`` does.
+
+    ``reference`` and ``hypothesis`` are corpora, conversations, pyannote annotations, paths
+    (files or directories) or text; recordings are paired by id. ``collar`` is in seconds on
+    EACH side of a reference boundary (md-eval's ``-c``; pyannote.metrics' ``collar`` is twice
+    this). ``preset`` is ``overtalk``, ``md-eval``, ``dscore``, ``pyannote`` or ``spyder``.
+    ``uem`` is a UEM file, its text, or ``{recording_id: [(start_s, end_s), …]}``.
+    """
+    r = _corpus(reference, "reference")
+    h = _corpus(hypothesis, "hypothesis")
+    text = _native.score_json(r._native, h._native, float(collar), bool(skip_overlap), preset, _uem_text(uem), mapping, region, jer, der_only)
+    return Score(text)
+
+
+def detect(
+    source: Any = None,
+    sample_rate: Optional[int] = None,
+    tracks: Any = None,
+    *,
+    recording_id: Optional[str] = None,
+    vad: str = "earshot",
+) -> Conversation:
+    """Who spoke when in recordings, as ``overtalk detect`` finds it.
+
+    - ``detect("call.wav")``: one track, one speaker (voice activity only);
+    - ``detect(tracks={"Host": "host.wav", "Guest": "guest.wav"})``: one file per speaker,
+      the multitrack rule rejects each microphone's bleed;
+    - ``detect(samples, sample_rate=16000, tracks=["Host", "Guest"])``: a NumPy array, one
+      column per speaker (or 1-D for one track).
+
+    ``vad`` is ``earshot`` (default), ``energy`` or ``none``. The result records its method in
+    :attr:`Conversation.detection`.
+    """
+    if source is None or isinstance(source, (str, _os.PathLike)):
+        if source is not None and tracks is not None:
+            raise ValueError("give a recording or tracks={speaker: file}, not both")
+        if source is not None:
+            path = _os.fspath(source)
+            stem = _os.path.splitext(_os.path.basename(path))[0]
+            specs = [(stem, path, None)]
+            rid = recording_id or stem
+        elif isinstance(tracks, dict):
+            specs = [(str(k), _os.fspath(v), None) for k, v in tracks.items()]
+            rid = recording_id or "+".join(k for k, _, _ in specs)
+        else:
+            raise ValueError("detect needs a recording, tracks={speaker: file}, or samples with sample_rate")
+        return Conversation(_native.detect_files(rid, specs, vad))
+    import numpy as np
+
+    if sample_rate is None:
+        raise ValueError("samples need their sample_rate")
+    a = np.asarray(source)
+    if a.ndim == 1:
+        a = a[:, None]
+    if a.ndim != 2:
+        raise ValueError(f"samples must be 1-D or 2-D (samples × tracks), got {a.ndim} dimensions")
+    if np.issubdtype(a.dtype, np.integer):
+        a = a.astype(np.float32) / float(np.iinfo(a.dtype).max)
+    names = list(tracks) if tracks is not None else [f"track{i + 1}" for i in range(a.shape[1])]
+    if len(names) != a.shape[1]:
+        raise ValueError(f"{len(names)} track names for {a.shape[1]} columns of samples")
+    cols = [(str(n), np.ascontiguousarray(a[:, i], dtype="<f4").tobytes()) for i, n in enumerate(names)]
+    return Conversation(_native.detect_samples(recording_id or "recording", cols, int(sample_rate), vad))
+
+
+def write(obj: Union[Corpus, Conversation], path: Optional[PathLike] = None, format: Optional[str] = None) -> str:
+    """Writes a corpus or conversation as ``format`` (default: the one ``path``'s extension names)."""
+    return obj.write(path, format)

@@ -1,0 +1,152 @@
+"""Corpus runs on Ray, Dask and Spark: one row per conversation, no user serialisation.
+
+Each input (a file path, or the bytes of a file with its name) is read and every recording in
+it analysed, with the GIL released; each row holds the input, the recording id, the
+conversation's line of ``overtalk analyze --format jsonl`` (``json``) and flat metric columns
+(:data:`COLUMNS`). The same function serves every engine:
+
+- Ray Data: ``ds.map_batches(overtalk.corpus.analyze_batch)`` on a dataset with a ``path``
+  column (or ``bytes`` with ``name``), any batch format;
+- Dask bag: ``bag.map(overtalk.corpus.analyze_item).flatten()`` over paths or ``(name, bytes)``;
+- Spark: ``df.mapInArrow(overtalk.corpus.analyze_arrow, overtalk.corpus.SPARK_SCHEMA)`` on a
+  DataFrame with a ``path`` column (or ``bytes`` and ``name``).
+
+Sorting the rows by ``recording`` and joining their ``json`` gives the bytes of
+``overtalk analyze --format jsonl`` on the same files.
+"""
+
+from __future__ import annotations
+
+import json as _json
+import os as _os
+from typing import Any, Iterable, Iterator, Optional
+
+from . import _native
+
+#: The flat columns of a row besides ``source``, ``recording`` and ``json``: (name, type,
+#: where in the conversation object). Times in ms; ``None`` where the metric is not measurable.
+COLUMNS: list[tuple[str, str, tuple[str, ...]]] = [
+    ("speakers", "int64", ("conversation", "counts", "speakers")),
+    ("span_ms", "int64", ("conversation", "span")),
+    ("speech_ms", "int64", ("conversation", "speech")),
+    ("silence_ms", "int64", ("conversation", "silence")),
+    ("overlap_ms", "int64", ("conversation", "overlap")),
+    ("overlap_ratio", "double", ("conversation", "overlap_ratio")),
+    ("transfers_per_min", "double", ("conversation", "transfers_per_min")),
+    ("turns", "int64", ("conversation", "counts", "turns")),
+    ("transfers", "int64", ("conversation", "counts", "transfers")),
+    ("interruptions", "int64", ("conversation", "counts", "interruptions")),
+    ("successful_interruptions", "int64", ("conversation", "counts", "successful")),
+    ("backchannels", "int64", ("conversation", "counts", "backchannels")),
+    ("terminal_overlaps", "int64", ("conversation", "counts", "terminal_overlaps")),
+    ("long_silences", "int64", ("conversation", "long_silences")),
+    ("turn_median_ms", "double", ("conversation", "turn_median")),
+    ("between_median_ms", "double", ("conversation", "between_median")),
+]
+
+#: All columns of a row, in order.
+FIELDS: list[str] = ["source", "recording", "json"] + [c[0] for c in COLUMNS]
+
+#: The schema of a row for Spark's ``mapInArrow`` (a DDL string).
+SPARK_SCHEMA: str = ", ".join(
+    ["source string", "recording string", "json string"]
+    + [f"{name} {'bigint' if t == 'int64' else 'double'}" for name, t, _ in COLUMNS]
+)
+
+
+def _get(d: Any, path: tuple[str, ...]) -> Any:
+    for k in path:
+        if d is None:
+            return None
+        d = d.get(k)
+    return d
+
+
+def _rows_for(source: Any, name: Optional[str], preset: str, params_json: Optional[str]) -> list[dict]:
+    label = name if name is not None else (_os.fspath(source) if not isinstance(source, bytes) else "<bytes>")
+    out = []
+    for recording, line in _native.analyze_source(source, name, None, preset, params_json):
+        d = _json.loads(line)
+        row = {"source": label, "recording": recording, "json": line.rstrip("\n")}
+        for col, _t, path in COLUMNS:
+            row[col] = _get(d, path)
+        out.append(row)
+    return out
+
+
+def _params(params: dict) -> Optional[str]:
+    return _json.dumps(params) if params else None
+
+
+def analyze_item(item: Any, preset: str = "default", **params: Any) -> list[dict]:
+    """The rows of one input: a path, bytes, ``(name, bytes)`` or a dict with ``path`` or
+    ``bytes`` (and ``name``). For a Dask bag: ``bag.map(analyze_item).flatten()``."""
+    pj = _params(params)
+    if isinstance(item, dict):
+        if item.get("path") is not None:
+            return _rows_for(_os.fspath(item["path"]), None, preset, pj)
+        return _rows_for(bytes(item["bytes"]), item.get("name"), preset, pj)
+    if isinstance(item, tuple) and len(item) == 2:
+        return _rows_for(bytes(item[1]), str(item[0]), preset, pj)
+    if isinstance(item, (bytes, bytearray, memoryview)):
+        return _rows_for(bytes(item), None, preset, pj)
+    return _rows_for(_os.fspath(item), None, preset, pj)
+
+
+def _inputs(batch: Any) -> list[Any]:
+    """The inputs of a batch: a list, a dict of columns (Ray ``numpy``/``default``), a
+    ``pandas.DataFrame`` or a ``pyarrow`` table or record batch."""
+    if isinstance(batch, (list, tuple)):
+        return list(batch)
+    if hasattr(batch, "to_pydict"):  # pyarrow.Table / RecordBatch
+        batch = batch.to_pydict()
+    elif hasattr(batch, "to_dict") and hasattr(batch, "columns"):  # pandas.DataFrame
+        batch = {c: batch[c].tolist() for c in batch.columns}
+    if isinstance(batch, dict):
+        cols = {k: list(v) for k, v in batch.items()}
+        if "path" in cols:
+            return [str(p) for p in cols["path"]]
+        if "bytes" in cols:
+            names = cols.get("name", [None] * len(cols["bytes"]))
+            return [{"bytes": b, "name": None if n is None else str(n)} for b, n in zip(cols["bytes"], names)]
+        raise KeyError(f"a batch needs a 'path' or a 'bytes' column; it has {sorted(cols)}")
+    raise TypeError(f"cannot take a batch of type {type(batch).__name__}")
+
+
+def analyze_batch(batch: Any, preset: str = "default", **params: Any) -> dict[str, list]:
+    """The rows of a batch of inputs, as columns (``{field: [values]}``). For Ray Data:
+    ``ds.map_batches(analyze_batch)``; any batch format is taken."""
+    cols: dict[str, list] = {f: [] for f in FIELDS}
+    for item in _inputs(batch):
+        for row in analyze_item(item, preset, **params):
+            for f in FIELDS:
+                cols[f].append(row[f])
+    return cols
+
+
+def arrow_schema() -> Any:
+    """The row schema as a ``pyarrow.Schema``."""
+    import pyarrow as pa
+
+    types = {"int64": pa.int64(), "double": pa.float64()}
+    return pa.schema(
+        [("source", pa.string()), ("recording", pa.string()), ("json", pa.string())]
+        + [(name, types[t]) for name, t, _ in COLUMNS]
+    )
+
+
+def analyze_arrow(batches: Iterable[Any], preset: str = "default", **params: Any) -> Iterator[Any]:
+    """Record batches in, record batches of rows out. For Spark:
+    ``df.mapInArrow(analyze_arrow, SPARK_SCHEMA)``."""
+    import pyarrow as pa
+
+    schema = arrow_schema()
+    for batch in batches:
+        cols = analyze_batch(batch, preset, **params)
+        yield pa.RecordBatch.from_pydict(cols, schema=schema)
+
+
+def to_jsonl(rows: Iterable[dict]) -> str:
+    """Rows (dicts with ``recording`` and ``json``) as the text of ``overtalk analyze --format
+    jsonl``: one line per conversation, in recording-id order."""
+    return "".join(r["json"] + "\n" for r in sorted(rows, key=lambda r: r["recording"]))

@@ -1,0 +1,330 @@
+//! Reading and writing: [`Corpus`] (recording id → conversation) and [`Conversation`] (one
+//! recording's who-spoke-when, with its text when the format has text), over
+//! `overtalk::format`.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use overtalk::format::{self, Format, ReadOptions};
+use overtalk::{Content, Segment, Time, Transcript, TranscriptBuilder};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::{other, to_py, OvertalkError};
+
+/// One segment as Python sees it: start and end in seconds, the speaker, the text (if any).
+pub(crate) type PySegment = (f64, f64, String, Option<String>);
+
+/// Recordings by id, as read from one or more inputs.
+#[pyclass(module = "overtalk._native", frozen)]
+pub(crate) struct Corpus {
+    pub(crate) inner: overtalk::Corpus,
+    /// What the readers repaired or questioned, as `source: line L, column C: message`.
+    warnings: Vec<String>,
+}
+
+/// One recording: its id, its speakers, its segments (and text), and how its speech was
+/// detected when it came from a recording.
+#[pyclass(module = "overtalk._native", frozen)]
+pub(crate) struct Conversation {
+    pub(crate) id: String,
+    pub(crate) transcript: Transcript,
+    pub(crate) detection: Option<String>,
+}
+
+fn parse_format(name: Option<&str>) -> PyResult<Option<Format>> {
+    name.map(|n| Format::from_str(n).map_err(|e| OvertalkError::new_err(e.to_string()))).transpose()
+}
+
+fn options(strict: bool, recording_id: Option<String>) -> ReadOptions {
+    ReadOptions { strict, recording_id, ..ReadOptions::default() }
+}
+
+fn warning_lines(source: &str, out: &format::ReadOutput) -> Vec<String> {
+    out.warnings.iter().map(|w| format!("{source}: {w}")).collect()
+}
+
+/// Reads the files at `paths` (in the order given) into one corpus; a recording id in two
+/// files is an error, as in `overtalk score`.
+#[pyfunction]
+#[pyo3(signature = (paths, format=None, strict=false, recording_id=None))]
+fn read_paths(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    format: Option<&str>,
+    strict: bool,
+    recording_id: Option<String>,
+) -> PyResult<Corpus> {
+    let explicit = parse_format(format)?;
+    py.detach(|| {
+        let mut corpus = overtalk::Corpus::new();
+        let mut warnings = Vec::new();
+        let opts = options(strict, recording_id);
+        for path in &paths {
+            let out = format::read_path(path, explicit, &opts).map_err(to_py)?;
+            let source = path.display().to_string();
+            warnings.extend(warning_lines(&source, &out));
+            let repeated = corpus.merge(out.corpus);
+            if let Some(id) = repeated.first() {
+                return Err(OvertalkError::new_err(format!(
+                    "{source}: recording {id:?} appears in more than one input"
+                )));
+            }
+        }
+        Ok(Corpus { inner: corpus, warnings })
+    })
+}
+
+/// Reads text or bytes held in memory; `name` (a file name) hints at the format.
+#[pyfunction]
+#[pyo3(signature = (data, format=None, name=None, strict=false, recording_id=None))]
+fn read_bytes(
+    py: Python<'_>,
+    data: Vec<u8>,
+    format: Option<&str>,
+    name: Option<String>,
+    strict: bool,
+    recording_id: Option<String>,
+) -> PyResult<Corpus> {
+    let explicit = parse_format(format)?;
+    py.detach(|| {
+        let id = recording_id
+            .or_else(|| name.as_deref().map(|n| format::recording_id_from_path(n.as_ref())));
+        let out = format::read_bytes(&data, name.as_deref(), explicit, &options(strict, id))
+            .map_err(to_py)?;
+        let source = name.unwrap_or_else(|| "<text>".to_owned());
+        let warnings = warning_lines(&source, &out);
+        Ok(Corpus { inner: out.corpus, warnings })
+    })
+}
+
+/// The format a file name implies by its extension (`None` when it implies none).
+#[pyfunction]
+fn format_for_name(name: &str) -> Option<&'static str> {
+    format::detect_by_name(name).map(Format::name)
+}
+
+/// The corpus written by the lossless JSON writer (for pickling).
+fn to_lossless_json(corpus: &overtalk::Corpus) -> PyResult<String> {
+    write_corpus(corpus, Format::Json)
+}
+
+fn write_corpus(corpus: &overtalk::Corpus, format: Format) -> PyResult<String> {
+    let mut out = Vec::new();
+    format::write(corpus, format, &mut out).map_err(to_py)?;
+    String::from_utf8(out).map_err(|e| other("writing", e))
+}
+
+fn from_lossless_json(json: &str) -> PyResult<overtalk::Corpus> {
+    Ok(format::read_str(json, Format::Json, &ReadOptions::default()).map_err(to_py)?.corpus)
+}
+
+/// Rebuilds a pickled corpus.
+#[pyfunction]
+fn _corpus_from_json(py: Python<'_>, json: &str) -> PyResult<Corpus> {
+    let inner = py.detach(|| from_lossless_json(json))?;
+    Ok(Corpus { inner, warnings: Vec::new() })
+}
+
+/// Rebuilds a pickled conversation.
+#[pyfunction]
+fn _conversation_from_json(
+    py: Python<'_>,
+    id: String,
+    json: &str,
+    detection: Option<String>,
+) -> PyResult<Conversation> {
+    let corpus = py.detach(|| from_lossless_json(json))?;
+    let transcript = corpus.get(&id).cloned().ok_or_else(|| {
+        OvertalkError::new_err(format!("the pickled corpus has no recording {id:?}"))
+    })?;
+    Ok(Conversation { id, transcript, detection })
+}
+
+fn reducer<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("overtalk._native")?.getattr(name)
+}
+
+#[pymethods]
+impl Corpus {
+    /// The recording ids, sorted.
+    fn ids(&self) -> Vec<String> {
+        self.inner.ids().map(str::to_owned).collect()
+    }
+
+    /// What the readers repaired or questioned while reading.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn __contains__(&self, id: &str) -> bool {
+        self.inner.get(id).is_some()
+    }
+
+    fn __getitem__(&self, id: &str) -> PyResult<Conversation> {
+        match self.inner.get(id) {
+            Some(t) => {
+                Ok(Conversation { id: id.to_owned(), transcript: t.clone(), detection: None })
+            }
+            None => Err(pyo3::exceptions::PyKeyError::new_err(id.to_owned())),
+        }
+    }
+
+    /// The corpus written as `format` (`rttm`, `json`, `eaf`, …).
+    fn write(&self, py: Python<'_>, format: &str) -> PyResult<String> {
+        let f = parse_format(Some(format))?.unwrap_or(Format::Json);
+        py.detach(|| write_corpus(&self.inner, f))
+    }
+
+    /// Corpora from conversations (ids must differ).
+    #[staticmethod]
+    fn from_conversations(conversations: Vec<PyRef<'_, Conversation>>) -> PyResult<Corpus> {
+        let mut inner = overtalk::Corpus::new();
+        for c in conversations {
+            if inner.get(&c.id).is_some() {
+                return Err(OvertalkError::new_err(format!("recording {:?} is given twice", c.id)));
+            }
+            inner.insert(c.id.clone(), c.transcript.clone());
+        }
+        Ok(Corpus { inner, warnings: Vec::new() })
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let json = py.detach(|| to_lossless_json(&self.inner))?;
+        Ok((reducer(py, "_corpus_from_json")?, PyTuple::new(py, [json])?))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<overtalk.Corpus of {} recordings>", self.inner.len())
+    }
+}
+
+#[pymethods]
+impl Conversation {
+    /// The recording id.
+    #[getter]
+    fn recording_id(&self) -> &str {
+        &self.id
+    }
+
+    /// How speech was detected, for a conversation detected in recordings.
+    #[getter]
+    fn detection(&self) -> Option<&str> {
+        self.detection.as_deref()
+    }
+
+    /// The speakers, in the order of the speaker table (by label).
+    fn speakers(&self) -> Vec<String> {
+        self.transcript.annotation().speakers().iter().map(|(_, n)| n.to_owned()).collect()
+    }
+
+    /// The segments in time order: `(start_s, end_s, speaker, text or None)`.
+    fn segments(&self) -> Vec<PySegment> {
+        self.transcript
+            .utterances()
+            .map(|u| {
+                (
+                    u.segment.start().as_secs_f64(),
+                    u.segment.end().as_secs_f64(),
+                    u.speaker_name.to_owned(),
+                    u.content.map(Content::display_text),
+                )
+            })
+            .collect()
+    }
+
+    /// The segments' times in microseconds: `(start_us, end_us, speaker)`, exactly as held.
+    fn segments_micros(&self) -> Vec<(i64, i64, String)> {
+        self.transcript
+            .utterances()
+            .map(|u| {
+                (u.segment.start().micros(), u.segment.end().micros(), u.speaker_name.to_owned())
+            })
+            .collect()
+    }
+
+    /// The conversation written as `format` (`rttm`, `json`, `eaf`, `textgrid`, …).
+    fn write(&self, py: Python<'_>, format: &str) -> PyResult<String> {
+        let f = parse_format(Some(format))?.unwrap_or(Format::Json);
+        py.detach(|| write_corpus(&overtalk::Corpus::single(&self.id, self.transcript.clone()), f))
+    }
+
+    /// A conversation from `(start_s, end_s, speaker[, text])` segments; `speakers` declares
+    /// speakers (and their order) even when they have no segment. Times are rounded to the
+    /// microsecond; an empty or reversed segment is an error naming it.
+    #[staticmethod]
+    #[pyo3(signature = (recording_id, segments, speakers=None, extent=None))]
+    fn from_segments(
+        recording_id: String,
+        segments: Vec<PySegment>,
+        speakers: Option<Vec<String>>,
+        extent: Option<(f64, f64)>,
+    ) -> PyResult<Conversation> {
+        let time = |s: f64, i: usize| {
+            Time::from_secs_f64(s).ok_or_else(|| {
+                OvertalkError::new_err(format!(
+                    "segment {i}: time {s} is not a finite number of seconds in range"
+                ))
+            })
+        };
+        let mut b = TranscriptBuilder::new();
+        for s in speakers.iter().flatten() {
+            b.speaker(s);
+        }
+        b.reserve(segments.len());
+        for (i, (start, end, speaker, text)) in segments.into_iter().enumerate() {
+            let seg = Segment::new(time(start, i)?, time(end, i)?).ok_or_else(|| {
+                OvertalkError::new_err(format!(
+                    "segment {i} ({speaker}, {start}–{end} s) is empty or reversed"
+                ))
+            })?;
+            b.add(seg, &speaker, text.map(Content::text));
+        }
+        if let Some((start, end)) = extent {
+            b.extent(Segment::new(time(start, 0)?, time(end, 0)?));
+        }
+        Ok(Conversation { id: recording_id, transcript: b.build(), detection: None })
+    }
+
+    fn __len__(&self) -> usize {
+        self.transcript.annotation().len()
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let single = overtalk::Corpus::single(&self.id, self.transcript.clone());
+        let json = py.detach(|| to_lossless_json(&single))?;
+        let args = (self.id.clone(), json, self.detection.clone()).into_pyobject(py)?;
+        Ok((reducer(py, "_conversation_from_json")?, args))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<overtalk.Conversation {:?}: {} speakers, {} segments>",
+            self.id,
+            self.transcript.annotation().speakers().len(),
+            self.transcript.annotation().len()
+        )
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Corpus>()?;
+    m.add_class::<Conversation>()?;
+    m.add_function(wrap_pyfunction!(read_paths, m)?)?;
+    m.add_function(wrap_pyfunction!(read_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(format_for_name, m)?)?;
+    m.add_function(wrap_pyfunction!(_corpus_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(_conversation_from_json, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,52 @@
+//! # overtalk-py
+//!
+//! The extension module `overtalk._native` under the Python package `overtalk`
+//! (`python/overtalk`). The Rust side holds the values (corpora, conversations, analyses) and
+//! calls the libraries; the Python side adds the interop with pyannote, pympi and pandas and
+//! the corpus helpers for Ray, Dask and Spark.
+//!
+//! ```text
+//! corpus.rs    read / write, Corpus and Conversation      overtalk::format
+//! analysis.rs  analyze, Analysis, the corpus row          overtalk::analysis, overtalk::output
+//! scoring.rs   score                                      overtalk::score, overtalk::output::score
+//! detect.rs    who spoke when in recordings or samples    overtalk_audio::pipeline
+//! ```
+//!
+//! Every value is immutable (`frozen`), pickles through its lossless JSON, and every call that
+//! reads, analyses, scores or decodes runs with the GIL released.
+
+use pyo3::prelude::*;
+
+mod analysis;
+mod corpus;
+mod detect;
+mod scoring;
+
+pyo3::create_exception!(
+    _native,
+    OvertalkError,
+    pyo3::exceptions::PyValueError,
+    "An input overtalk cannot read, or parameters it cannot use (the message names the file, line and column when there are any)."
+);
+
+/// A library error as the Python exception [`OvertalkError`], with its whole message.
+pub(crate) fn to_py(e: overtalk::Error) -> PyErr {
+    OvertalkError::new_err(e.to_string())
+}
+
+/// Any other error (JSON of our own values, I/O of an in-memory writer) as [`OvertalkError`].
+pub(crate) fn other(what: &str, e: impl std::fmt::Display) -> PyErr {
+    OvertalkError::new_err(format!("{what}: {e}"))
+}
+
+/// The module `overtalk._native`.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("OvertalkError", m.py().get_type::<OvertalkError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    corpus::register(m)?;
+    analysis::register(m)?;
+    scoring::register(m)?;
+    detect::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,128 @@
+//! Scoring one corpus against another: the options of `overtalk score` and its JSON output
+//! (`overtalk::output::score::json`), so the numbers are the command line's.
+//!
+//! The pairing of recordings by id (a recording on one side only is all miss or all false
+//! alarm) is the command line's `input::sides::pair`; it moves here until the library offers
+//! corpus-level scoring, and then this file calls that instead.
+
+use overtalk::format::{uem, ReadOptions};
+use overtalk::output::score::{json::Json, Scored};
+use overtalk::output::Exporter;
+use overtalk::score::{
+    self, DefaultRegion, JerDefinition, MappingMethod, Preset, RecordingInput, ScoreOptions,
+};
+use overtalk::Delta;
+use pyo3::prelude::*;
+
+use crate::corpus::Corpus;
+use crate::{other, to_py, OvertalkError};
+
+fn bad(message: String) -> PyErr {
+    OvertalkError::new_err(message)
+}
+
+/// The options of `overtalk score --preset P --collar C [--skip-overlap] …`.
+fn options(
+    preset: &str,
+    collar: f64,
+    skip_overlap: bool,
+    mapping: Option<&str>,
+    region: Option<&str>,
+    jer: Option<&str>,
+) -> PyResult<ScoreOptions> {
+    let preset = match preset {
+        "overtalk" => Preset::Overtalk,
+        "md-eval" | "md_eval" => Preset::MdEval,
+        "dscore" => Preset::Dscore,
+        "pyannote" => Preset::Pyannote,
+        "spyder" => Preset::Spyder,
+        p => {
+            return Err(bad(format!(
+                "unknown preset {p:?} (expected overtalk, md-eval, dscore, pyannote or spyder)"
+            )))
+        }
+    };
+    let mut o = ScoreOptions::preset(preset);
+    if !(collar.is_finite() && collar >= 0.0) {
+        return Err(bad(format!("collar must be a non-negative number of seconds, got {collar}")));
+    }
+    o.collar = Delta::from_secs_f64(collar).ok_or_else(|| bad("collar is out of range".into()))?;
+    o = o.with_skip_overlap(skip_overlap);
+    match mapping {
+        None => {}
+        Some("hungarian") => o.mapping = MappingMethod::Hungarian,
+        Some("greedy") => o.mapping = MappingMethod::Greedy,
+        Some(m) => return Err(bad(format!("unknown mapping {m:?} (hungarian or greedy)"))),
+    }
+    match region {
+        None => {}
+        Some("union") => o.default_region = DefaultRegion::Union,
+        Some("reference") => o.default_region = DefaultRegion::Reference,
+        Some(r) => return Err(bad(format!("unknown region {r:?} (union or reference)"))),
+    }
+    match jer {
+        None => {}
+        Some("frames") => o.jer = JerDefinition::Frames,
+        Some("continuous") => o.jer = JerDefinition::Continuous,
+        Some(j) => return Err(bad(format!("unknown JER definition {j:?} (frames or continuous)"))),
+    }
+    Ok(o)
+}
+
+/// The recordings of both sides paired by id, in id order.
+fn pair(reference: &overtalk::Corpus, hypothesis: &overtalk::Corpus) -> Vec<RecordingInput> {
+    let mut ids: Vec<&str> = reference.ids().chain(hypothesis.ids()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.into_iter()
+        .map(|id| {
+            let side = |c: &overtalk::Corpus| c.get(id).map(|t| t.annotation().clone());
+            RecordingInput::new(id, side(reference), side(hypothesis))
+        })
+        .collect()
+}
+
+/// Scores `hypothesis` against `reference`; returns the JSON of `overtalk score --format
+/// json` (every metric, or the DER alone with `der_only`). `uem` is the text of a UEM file.
+#[pyfunction]
+#[pyo3(signature = (reference, hypothesis, collar=0.0, skip_overlap=false, preset="overtalk", uem=None, mapping=None, region=None, jer=None, der_only=false))]
+#[allow(clippy::too_many_arguments)]
+fn score_json(
+    py: Python<'_>,
+    reference: PyRef<'_, Corpus>,
+    hypothesis: PyRef<'_, Corpus>,
+    collar: f64,
+    skip_overlap: bool,
+    preset: &str,
+    uem: Option<&str>,
+    mapping: Option<&str>,
+    region: Option<&str>,
+    jer: Option<&str>,
+    der_only: bool,
+) -> PyResult<String> {
+    let opts = options(preset, collar, skip_overlap, mapping, region, jer)?;
+    let (r, h) = (&reference.inner, &hypothesis.inner);
+    py.detach(|| {
+        let uems = match uem {
+            Some(text) => {
+                Some(uem::read_bytes(text.as_bytes(), &ReadOptions::default()).map_err(to_py)?.0)
+            }
+            None => None,
+        };
+        let inputs = pair(r, h);
+        if inputs.is_empty() {
+            return Err(bad("no recordings in the reference or the hypothesis".into()));
+        }
+        let metrics = if der_only { score::Metrics::DER_ONLY } else { score::Metrics::ALL };
+        let report = score::score_with(&inputs, uems.as_ref(), &opts, metrics).map_err(to_py)?;
+        let mut out = Vec::new();
+        Json.export(&Scored { report: &report, timelines: None }, &mut out)
+            .map_err(|e| other("rendering the score", e))?;
+        String::from_utf8(out).map_err(|e| other("rendering the score", e))
+    })
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(score_json, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,141 @@
+"""The Python API on inputs this repository holds: reading, writing, analysis, scoring,
+detection, pickling and errors."""
+
+import math
+import pickle
+
+import pytest
+
+import overtalk
+from conftest import EXAMPLES
+
+RTTM = (
+    "SPEAKER clip 1 0.00 4.00 <NA> <NA> Wife <NA> <NA>\n"
+    "SPEAKER clip 1 3.50 1.00 <NA> <NA> Husband <NA> <NA>\n"
+)
+RED_CARPET = EXAMPLES / "red-carpet" / "red-carpet.rttm"
+
+
+def test_read_text_segments_and_speakers():
+    corpus = overtalk.read(RTTM)
+    assert corpus.ids() == ["clip"]
+    conv = corpus["clip"]
+    assert conv.speakers == ["Husband", "Wife"]
+    assert conv.segments() == [
+        overtalk.Segment(0.0, 4.0, "Wife", None),
+        overtalk.Segment(3.5, 4.5, "Husband", None),
+    ]
+    with pytest.raises(KeyError):
+        corpus["nope"]
+
+
+def test_analysis_fields_are_the_json_fields():
+    a = overtalk.analyze(overtalk.read(RTTM)["clip"])
+    assert a.conversation["overlap"] == 500
+    assert a.conversation["span"] == 4500
+    assert set(a.speakers) == {"Wife", "Husband"}
+    assert (a.onsets[0]["speaker"], a.onsets[0]["time"], a.onsets[0]["class"]) == ("Wife", 0, "opening")
+    assert a.to_jsonl().endswith("\n") and "\n" not in a.to_jsonl()[:-1]
+
+
+def test_write_round_trip_every_writable_text_format(tmp_path):
+    corpus = overtalk.read(RED_CARPET)
+    conv = corpus[corpus.ids()[0]]
+    for fmt in ["rttm", "json", "eaf", "textgrid", "webvtt", "srt", "lab", "stm", "csv", "tsv"]:
+        text = conv.write(format=fmt)
+        back = overtalk.read(text.encode(), format=fmt, recording_id=conv.recording_id)
+        got = back[back.ids()[0]]
+        assert [(s.start, s.end, s.speaker) for s in got.segments()] == [
+            (s.start, s.end, s.speaker) for s in conv.segments()
+        ], fmt
+    out = tmp_path / "out.rttm"
+    overtalk.write(corpus, out)
+    assert out.read_text() == corpus.write(format="rttm")
+
+
+def test_params_override_the_preset_and_unknown_names_fail():
+    conv = overtalk.read(RED_CARPET)
+    conv = conv[conv.ids()[0]]
+    a = overtalk.analyze(conv, terminal_window=250, classifier="rules")
+    params = a.to_dict()["params"]
+    assert params["terminal_window"] == 250 and params["classifier"] == "rules"
+    assert overtalk.analyze(conv, preset="he2010").to_dict()["params"] != overtalk.analyze(conv).to_dict()["params"]
+    with pytest.raises(overtalk.OvertalkError, match="unknown parameter"):
+        overtalk.analyze(conv, no_such_parameter=1)
+    with pytest.raises(overtalk.OvertalkError, match="unknown preset"):
+        overtalk.analyze(conv, preset="nope")
+
+
+def test_errors_name_the_line():
+    bad = "SPEAKER clip 1 x 4.00 <NA> <NA> Wife <NA> <NA>\n"
+    with pytest.raises(overtalk.OvertalkError, match="line 1"):
+        overtalk.read(bad, format="rttm", strict=True)
+    with pytest.raises(overtalk.OvertalkError, match="no such file|No such file"):
+        overtalk.read("/no/such/dir/file.rttm")
+    with pytest.raises(overtalk.OvertalkError, match="no such file"):
+        overtalk.read("missing.rttm")
+
+
+def test_every_public_object_pickles():
+    corpus = overtalk.read(RED_CARPET)
+    conv = corpus[corpus.ids()[0]]
+    a = overtalk.analyze(conv)
+    s = overtalk.score(conv, conv)
+    for obj in [corpus, conv, a, s]:
+        back = pickle.loads(pickle.dumps(obj))
+        assert type(back) is type(obj)
+    assert pickle.loads(pickle.dumps(a)).to_json() == a.to_json()
+    assert pickle.loads(pickle.dumps(conv)) == conv
+    assert pickle.loads(pickle.dumps(corpus)).write(format="json") == corpus.write(format="json")
+    assert pickle.loads(pickle.dumps(s)).to_json() == s.to_json()
+
+
+def test_score_of_a_diarization_against_itself_is_zero_and_against_a_shift_is_exact():
+    ref = overtalk.read(RTTM)
+    s = overtalk.score(ref, ref)
+    assert s.der == 0.0
+    hyp = overtalk.read(RTTM.replace("0.00 4.00", "0.00 3.00"))
+    s = overtalk.score(ref, hyp)
+    # 1 s of Wife missed out of 5 s of reference speech.
+    assert math.isclose(s.der, 0.2, abs_tol=1e-12)
+    assert s.mapping["clip"]["Wife"] == "Wife"
+
+
+def test_arrow_and_pandas_tables_of_the_events():
+    pa = pytest.importorskip("pyarrow")
+    conv = overtalk.read(RED_CARPET)
+    a = overtalk.analyze(conv[conv.ids()[0]])
+    t = a.to_arrow("onsets")
+    assert isinstance(t, pa.Table) and t.num_rows == len(a.onsets)
+    assert hasattr(t, "__arrow_c_stream__")
+    assert a.to_pandas("turns")["speaker"].tolist() == [x["speaker"] for x in a.turns]
+    assert sorted(a.to_arrow("speakers").column("speaker").to_pylist()) == sorted(a.speakers)
+
+
+def test_detect_samples_finds_the_talking_track():
+    np = pytest.importorskip("numpy")
+    rate = 16000
+    t = np.arange(rate * 6) / rate
+    rng = np.random.default_rng(7)
+    # Speech-like bursts: noise modulated at 4 Hz, on track A from 1 to 3 s, on B from 3.5 to 5.5 s.
+    burst = rng.normal(0, 0.3, t.size) * (0.5 + 0.5 * np.sin(2 * np.pi * 4 * t))
+    a = np.where((t >= 1) & (t < 3), burst, 0.0)
+    b = np.where((t >= 3.5) & (t < 5.5), burst, 0.0)
+    floor = rng.normal(0, 1e-4, (t.size, 2))
+    samples = np.stack([a, b], axis=1) + floor
+    conv = overtalk.detect(samples.astype(np.float32), sample_rate=rate, tracks=["A", "B"], vad="energy")
+    assert conv.speakers == ["A", "B"]
+    assert "2 tracks" in conv.detection
+    by = {s: [x for x in conv.segments() if x.speaker == s] for s in "AB"}
+    assert by["A"] and by["B"]
+    assert all(0.5 <= x.start and x.end <= 3.5 for x in by["A"])
+    assert all(3.0 <= x.start and x.end <= 6.0 for x in by["B"])
+    with pytest.raises(ValueError):
+        overtalk.detect(samples, tracks=["A", "B"])
+
+
+def test_gaps_and_overlaps_name_the_speakers():
+    got = overtalk.gaps_and_overlaps(overtalk.read(RTTM)["clip"], latch_tolerance=0)
+    between = [i for i in got if i.kind == "overlap_between"]
+    assert [(i.start_ms, i.end_ms) for i in between] == [(3500, 4000)]
+    assert (between[0].before, between[0].after) == ("Wife", "Husband")

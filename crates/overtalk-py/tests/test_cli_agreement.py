@@ -1,0 +1,64 @@
+"""The Python outputs are the command line's: `analyze(...).to_json()` byte for byte on every
+AMI test meeting and the red-carpet example, and `score(...)` on the VBx outputs (the 12
+published DERs)."""
+
+import json
+
+import pytest
+
+import overtalk
+from conftest import EXAMPLES
+
+
+def test_analyze_json_is_the_cli_json_for_red_carpet(cli):
+    path = EXAMPLES / "red-carpet" / "red-carpet.rttm"
+    corpus = overtalk.read(path)
+    assert len(corpus) == 1
+    a = overtalk.analyze(corpus[corpus.ids()[0]])
+    assert a.to_json().encode() == cli("analyze", path, "--format", "json")
+
+
+def test_analyze_json_is_the_cli_json_for_every_ami_test_meeting(ami, cli):
+    files = sorted((ami / "test").glob("*.rttm"))
+    assert len(files) == 16
+    for path in files:
+        corpus = overtalk.read(path)
+        (rid,) = corpus.ids()
+        got = overtalk.analyze(corpus[rid]).to_json().encode()
+        assert got == cli("analyze", path, "--format", "json"), path.name
+
+
+def test_analyze_with_a_preset_and_parameters_is_the_cli_with_flags(ami, cli):
+    path = ami / "test" / "EN2002a.rttm"
+    corpus = overtalk.read(path)
+    a = overtalk.analyze(corpus["EN2002a"], preset="he2010", terminal_window=250, classifier="rules")
+    assert a.to_json().encode() == cli(
+        "analyze", path, "--format", "json", "--preset", "he2010", "--terminal-window", "250", "--classifier", "rules"
+    )
+
+
+# (setup, split, forgiving, fair, full) from the VBx README (shared/data/system-outputs/README.md).
+PUBLISHED = [
+    ("AMI_Mix-Headset", "dev", "1.56", "9.68", "16.33"),
+    ("AMI_Mix-Headset", "test", "2.10", "12.53", "18.99"),
+    ("AMI_beamformed", "dev", "2.80", "10.81", "17.66"),
+    ("AMI_beamformed", "test", "3.90", "14.23", "20.84"),
+]
+
+
+@pytest.mark.parametrize("setup,split,forgiving,fair,full", PUBLISHED)
+def test_score_is_the_cli_score_on_the_vbx_outputs(shared, ami, cli, setup, split, forgiving, fair, full):
+    ref = ami / split
+    sys = shared / "system-outputs" / "vbx-ami" / setup / split
+    reference, hypothesis = overtalk.read(ref), overtalk.read(sys)
+    for (collar, skip), published in [((0.25, True), forgiving), ((0.25, False), fair), ((0.0, False), full)]:
+        s = overtalk.score(reference, hypothesis, collar=collar, skip_overlap=skip, preset="dscore")
+        assert f"{s.der * 100:.2f}" == published, (setup, split, collar, skip)
+        args = ["score", "-r", ref, "-s", sys, "--preset", "dscore", "--collar", str(collar), "--format", "json"]
+        if skip:
+            args.append("--skip-overlap")
+        assert s.to_json().encode() == cli(*args)
+        # Every number the CLI gives, per recording and in total, and the mapping.
+        cli_json = json.loads(cli(*args))
+        assert s.total == cli_json["total"]
+        assert s.files == cli_json["files"]

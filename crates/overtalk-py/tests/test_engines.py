@@ -1,0 +1,89 @@
+"""Corpus runs through Ray Data, a Dask bag and Spark give the bytes of `overtalk analyze
+--format jsonl` on the 170 AMI meetings, with the library's own helpers and no user
+serialisation. Spark is behind the `spark` marker: `pytest -m spark` (needs a Java runtime)."""
+
+import pickle
+
+import pytest
+
+import overtalk
+import overtalk.corpus as oc
+
+
+@pytest.fixture(scope="module")
+def expected(ami, cli):
+    return cli("analyze", ami, "--format", "jsonl").decode()
+
+
+def test_rows_have_the_flat_columns_and_pickle(ami_files):
+    rows = oc.analyze_item(ami_files[0])
+    assert len(rows) == 1 and list(rows[0]) == oc.FIELDS
+    a = overtalk.analyze(overtalk.read(ami_files[0])[rows[0]["recording"]])
+    assert rows[0]["json"] + "\n" == a.to_jsonl()
+    assert rows[0]["overlap_ms"] == a.conversation["overlap"]
+    assert rows[0]["speakers"] == a.conversation["counts"]["speakers"]
+    # Bytes with a name give the same row as the path.
+    data = ami_files[0].read_bytes()
+    assert oc.analyze_item((ami_files[0].name, data))[0]["json"] == rows[0]["json"]
+    assert pickle.loads(pickle.dumps(oc.analyze_batch))  # the helpers travel to workers
+
+
+def test_batch_formats(ami_files):
+    pa = pytest.importorskip("pyarrow")
+    pd = pytest.importorskip("pandas")
+    paths = [str(p) for p in ami_files[:3]]
+    ref = oc.analyze_batch(paths)
+    assert oc.analyze_batch({"path": paths}) == ref
+    assert oc.analyze_batch(pd.DataFrame({"path": paths})) == ref
+    assert oc.analyze_batch(pa.table({"path": paths})) == ref
+    (batch,) = oc.analyze_arrow([pa.table({"path": paths}).to_batches()[0]])
+    assert batch.schema == oc.arrow_schema() and batch.to_pydict() == ref
+
+
+def test_ray_data_map_batches(ami_files, expected):
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    try:
+        ds = ray.data.from_items([{"path": str(p)} for p in ami_files], override_num_blocks=4)
+        rows = ds.map_batches(oc.analyze_batch, batch_size=16).take_all()
+    finally:
+        ray.shutdown()
+    assert len(rows) == 170
+    assert oc.to_jsonl(rows) == expected
+
+
+def test_dask_bag_map(ami_files, expected):
+    db = pytest.importorskip("dask.bag")
+    import dask
+
+    bag = db.from_sequence([str(p) for p in ami_files], npartitions=4)
+    with dask.config.set(scheduler="processes", num_workers=2):
+        rows = bag.map(oc.analyze_item).flatten().compute()
+    assert len(rows) == 170
+    assert oc.to_jsonl(rows) == expected
+
+
+@pytest.mark.spark
+def test_spark_map_in_arrow(ami_files, expected):
+    pyspark = pytest.importorskip("pyspark")
+    import os
+    import sys
+
+    from pyspark.sql import SparkSession
+
+    # The workers run this interpreter (the one with overtalk installed), not `python3` on PATH.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .appName("overtalk-test")
+        .config("spark.ui.enabled", "false")
+        .config("spark.pyspark.python", sys.executable)
+        .getOrCreate()
+    )
+    try:
+        df = spark.createDataFrame([(str(p),) for p in ami_files], "path string").repartition(4)
+        rows = [r.asDict() for r in df.mapInArrow(oc.analyze_arrow, oc.SPARK_SCHEMA).collect()]
+    finally:
+        spark.stop()
+    assert len(rows) == 170
+    assert oc.to_jsonl(rows) == expected
