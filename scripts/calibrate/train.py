@@ -33,7 +33,7 @@ from sklearn.linear_model import LogisticRegression
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MODEL = os.path.join(ROOT, "crates/overtalk/src/analysis/calibrated_model.json")
-EXAMPLE = os.path.join(ROOT, "target/release/examples/calibration_rows")
+EXAMPLE = os.environ.get("CALIBRATION_ROWS", os.path.join(ROOT, "target/release/examples/calibration_rows"))
 SHARED = os.environ.get("OVERTALK_SHARED_DATA", os.path.join(ROOT, "..", "shared", "data"))
 DATA = os.path.join(SHARED, "human-labels", "mrda")
 TOOLS = os.path.join(os.path.dirname(SHARED.rstrip("/")), "tools")
