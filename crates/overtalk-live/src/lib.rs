@@ -7,6 +7,12 @@
 //!
 //! The heavy dependencies (tokio, axum, cpal, rosc) live here so the core library and the
 //! offline command line build without them.
+//!
+//! The outputs of a session ([`run_outputs`], flags in [`OutputArgs`]) take the engine's event
+//! broadcast and audio clock: [`state`] folds the events, [`rules`] decides what to mute,
+//! [`actuate`] reaches OSC mixers, OBS and a hook, [`serve`] is the live page; [`script`] makes
+//! event streams for tests without audio, [`obs_mock`] stands in for OBS. docs/live.md states
+//! the policies.
 
 #![deny(missing_docs)]
 
