@@ -15,6 +15,12 @@
 //! | `device` | capture through cpal (feature `device`) |
 //! | [`session`] | source → detector → analysis stream → events, broadcast and recorded |
 //! | [`record`] | the RTTM, analysis JSON and HTML report at the end, atomically |
+//!
+//! The outputs of a session ([`run_outputs`], flags in [`OutputArgs`]) take the engine's event
+//! broadcast and audio clock: [`state`] folds the events, [`rules`] decides what to mute,
+//! [`actuate`] reaches OSC mixers, OBS and a hook, [`serve`] is the live page; [`script`] makes
+//! event streams for tests without audio, [`obs_mock`] stands in for OBS. docs/live.md states
+//! the policies.
 
 #![deny(missing_docs)]
 

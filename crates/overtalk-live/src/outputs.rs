@@ -575,3 +575,69 @@ async fn drive(mut d: Driver) {
         server.stop().await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        outputs: OutputArgs,
+    }
+
+    async fn config(args: &[&str]) -> anyhow::Result<OutputsConfig> {
+        let cli = Cli::try_parse_from(std::iter::once("live").chain(args.iter().copied()))?;
+        cli.outputs.to_config(&["A".into(), "B".into()]).await
+    }
+
+    #[tokio::test]
+    async fn the_flags_make_the_config_and_bad_ones_are_named() {
+        let c = config(&[
+            "--rule",
+            "debate-mute",
+            "--osc",
+            "127.0.0.1:10023",
+            "--osc-profile",
+            "x32",
+            "--osc-map",
+            "A=1,B=2",
+            "--serve",
+            "--hold-ms",
+            "2000",
+        ])
+        .await
+        .unwrap();
+        assert_eq!(c.rule, RuleKind::DebateMute);
+        assert_eq!(c.params.hold_s, 2.0);
+        let osc = c.osc.unwrap();
+        assert_eq!(osc.target, "127.0.0.1:10023".parse().unwrap());
+        assert_eq!(osc.map, BTreeMap::from([("A".into(), 1), ("B".into(), 2)]));
+        assert_eq!(c.serve.unwrap().addr, DEFAULT_SERVE.parse().unwrap());
+        assert_eq!(config(&[]).await.unwrap().rule, RuleKind::Alert);
+        let err = |args: &'static [&'static str]| async move {
+            config(args).await.unwrap_err().to_string()
+        };
+        assert_eq!(
+            err(&["--osc", "127.0.0.1:10023", "--osc-profile", "x32"]).await,
+            "--osc-profile x32 needs --osc-map NAME=CHANNEL,…"
+        );
+        assert_eq!(
+            err(&["--rule", "allocated"]).await,
+            "--rule allocated needs --slots or --serve (for POST /floor)"
+        );
+        assert_eq!(
+            err(&["--rule", "allocated", "--slots", "A=0"]).await,
+            "--slots: `0` for A is not a positive number of seconds"
+        );
+        assert_eq!(
+            err(&["--serve", "0.0.0.0:8765"]).await,
+            "--serve 0.0.0.0:8765: listening beyond loopback needs --token (state changes are \
+             token-checked)"
+        );
+        assert_eq!(err(&["--obs", "http://x"]).await, "--obs http://x: expected ws://HOST:PORT");
+        let c = config(&["--rule", "allocated", "--slots", "A=60,B=30"]).await.unwrap();
+        assert_eq!(c.params.slots, vec![("A".to_string(), 60.0), ("B".to_string(), 30.0)]);
+    }
+}

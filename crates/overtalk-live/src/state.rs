@@ -245,17 +245,11 @@ impl FloorState {
                     s.recent.push_back((t0, t1));
                 }
             }
-            LiveEventKind::FloorChange => {
-                if !retracted {
-                    self.holder = speaker.map(str::to_owned);
-                    self.floor_changes += 1;
-                }
+            LiveEventKind::FloorChange if !retracted => {
+                self.holder = speaker.map(str::to_owned);
+                self.floor_changes += 1;
             }
-            LiveEventKind::OverlapStart => {
-                if !retracted {
-                    self.overlaps += 1;
-                }
-            }
+            LiveEventKind::OverlapStart if !retracted => self.overlaps += 1,
             LiveEventKind::Interruption if committed => {
                 self.interruptions += 1;
                 if let Some(s) = speaker.and_then(|n| self.speakers.get_mut(n)) {

@@ -2,6 +2,8 @@
 //! never muted, and a channel is muted (or ducked) at most once per 10 s, backchannel-rich
 //! stretches included.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use overtalk::output::live::{LiveEvent, LiveEventKind};
