@@ -34,6 +34,7 @@ use std::time::Instant;
 use overtalk_audio::decode::{decode_all, DecodeOptions};
 use overtalk_audio::diarize::change::ChangeOptions;
 use overtalk_audio::diarize::cluster::SpeakerCount;
+use overtalk_audio::diarize::edges::EdgeOptions;
 use overtalk_audio::diarize::embed::Ge2eWeights;
 use overtalk_audio::diarize::{DiarizeOptions, Diarizer, Ge2eDiarizer, NaiveDiarizer};
 use overtalk_audio::resample::resample_to_16k;
@@ -146,6 +147,15 @@ struct Args {
     /// --turns: merge ratios whose speaker counts and DER are printed per file.
     #[arg(long, value_name = "LIST")]
     grid_merge: Option<String>,
+    /// --turns: extra rows, "after" with the speech edges on the energy, comma-separated
+    /// `reach/level/contrast/outward` (10 ms frames, 0–1, dB, 10 ms frames; missing parts take
+    /// the defaults, outward the reach) or `off`.
+    #[arg(long, value_name = "LIST")]
+    grid_edges: Option<String>,
+    /// Speech edges on the energy (`reach/level/contrast/outward`, or `off`; default: the
+    /// options').
+    #[arg(long, value_name = "SPEC")]
+    edges: Option<String>,
     /// With --sweep: DER and count per file too.
     #[arg(long)]
     detail: bool,
@@ -374,6 +384,19 @@ fn options_from_args() -> DiarizeOptions {
     if let Some(s) = a.min_silence {
         opts.binarize.min_silence = overtalk::Delta((s * 1e6).round() as i64);
     }
+    match a.edges.as_deref() {
+        None => {}
+        Some("off") => opts.edges = None,
+        Some(x) => {
+            let v: Vec<&str> = x.split('/').collect();
+            let mut e = opts.edges.unwrap_or_default();
+            e.reach = v.first().and_then(|s| s.parse().ok()).unwrap_or(e.reach);
+            e.level = v.get(1).and_then(|s| s.parse().ok()).unwrap_or(e.level);
+            e.min_contrast = v.get(2).and_then(|s| s.parse().ok()).unwrap_or(e.min_contrast);
+            e.outward = v.get(3).and_then(|s| s.parse().ok()).unwrap_or(e.reach);
+            opts.edges = Some(e);
+        }
+    }
     opts
 }
 
@@ -530,22 +553,45 @@ fn turns_mode(
     let mut before = d.options;
     before.refine = None;
     before.merge_ratio = None;
+    before.edges = None;
     let after = DiarizeOptions {
         refine: Some(d.options.refine.unwrap_or_default()),
         merge_ratio: d.options.merge_ratio.or(Some(args().turns_merge)),
         ..d.options
     };
-    let names = ["naive", "before", "after"];
+    // Extra rows: "after" with the speech edges on the energy (`--grid-edges`).
+    let edge_rows: Vec<(String, DiarizeOptions)> = args()
+        .grid_edges
+        .as_deref()
+        .unwrap_or("")
+        .split(',')
+        .filter(|x| !x.is_empty())
+        .map(|x| {
+            if x == "off" {
+                return ("edges-off".to_owned(), DiarizeOptions { edges: None, ..after });
+            }
+            let v: Vec<&str> = x.split('/').collect();
+            let mut e = EdgeOptions::default();
+            e.reach = v.first().and_then(|s| s.parse().ok()).unwrap_or(e.reach);
+            e.level = v.get(1).and_then(|s| s.parse().ok()).unwrap_or(e.level);
+            e.min_contrast = v.get(2).and_then(|s| s.parse().ok()).unwrap_or(e.min_contrast);
+            e.outward = v.get(3).and_then(|s| s.parse().ok()).unwrap_or(e.reach);
+            (format!("e{x}"), DiarizeOptions { edges: Some(e), ..after })
+        })
+        .collect();
+    let mut names: Vec<String> = ["naive", "before", "after"].map(String::from).to_vec();
+    names.extend(edge_rows.iter().map(|r| r.0.clone()));
+    let rows = names.len();
     let mut groups: Vec<&str> = cases.iter().map(|c| c.group).collect();
     groups.dedup();
-    let mut pooled: Vec<(&str, [Der; 6], [TurnMetrics; 3])> = Vec::new();
+    let mut pooled: Vec<(&str, Vec<Der>, Vec<TurnMetrics>)> = Vec::new();
     let ms = |x: Option<f64>| x.map_or("-".to_owned(), |v| format!("{:.0}", v * 1000.0));
     for c in cases {
         let dur = c.dur();
         let t0 = Instant::now();
         let p = d.prepare(&c.samples).unwrap();
         eprintln!("{}: prepared in {:.1} s", c.id, t0.elapsed().as_secs_f64());
-        let mut hyps: Vec<Option<Turns>> = vec![None; 3];
+        let mut hyps: Vec<Option<Turns>> = vec![None; rows];
         if let Some(w) = &naive {
             let mut nd = NaiveDiarizer::new(w(), speaker_count(&c.reference));
             nd.vad = d.options.vad;
@@ -553,6 +599,9 @@ fn turns_mode(
         }
         hyps[1] = Some(turns_of(&d.assign(&p, &before).annotation));
         hyps[2] = Some(turns_of(&d.assign(&p, &after).annotation));
+        for (i, (_, o)) in edge_rows.iter().enumerate() {
+            hyps[3 + i] = Some(turns_of(&d.assign(&p, o).annotation));
+        }
         let ratios: Vec<f32> = grid(&args().grid_merge, "0.6,0.8,1.0,1.2,1.5");
         let counts: Vec<String> = ratios
             .iter()
@@ -565,13 +614,17 @@ fn turns_mode(
             .collect();
         println!("{:24} merge ratio → speakers, DER c=0.25: {}", c.id, counts.join("; "));
         if !pooled.iter().any(|g| g.0 == c.group) {
-            pooled.push((c.group, [Der::default(); 6], Default::default()));
+            pooled.push((
+                c.group,
+                vec![Der::default(); 2 * rows],
+                vec![TurnMetrics::default(); rows],
+            ));
         }
         let g = pooled.iter_mut().find(|g| g.0 == c.group).unwrap();
         for (i, h) in hyps.iter().enumerate() {
             let Some(h) = h else { continue };
             if let Some(dir) = hyp {
-                write_rttm(&dir.join(names[i]), &c.id, h);
+                write_rttm(&dir.join(&names[i]), &c.id, h);
             }
             let (d25, d0) = (der(&c.reference, h, dur, 0.25), der(&c.reference, h, dur, 0.0));
             g.1[2 * i].add(&d25);
@@ -590,7 +643,7 @@ fn turns_mode(
     }
     println!("pooled per set (speaker counts summed over files):");
     for (group, ders, ms3) in &pooled {
-        for i in 0..3 {
+        for i in 0..rows {
             if naive.is_none() && i == 0 {
                 continue;
             }

@@ -242,6 +242,7 @@ fn change_points_put_turn_changes_on_the_exact_frame() {
         probs: vec![1.0; 2000],
         fused: Vec::new(),
         hop: overtalk::Delta(10_000),
+        energy: Vec::new(),
         samples: 2000 * 160,
     };
     let run = |change: Option<ChangeOptions>| {

@@ -6,7 +6,7 @@ use overtalk::Delta;
 
 use super::embed::{MelStream, N_MELS};
 use super::labels::region_mask;
-use crate::frames::Binarize;
+use crate::frames::{Binarize, EnergyFramer, SILENCE_DB};
 use crate::vad::{VadKind, VadRunner};
 
 /// Per-frame features computed as the signal streams in (the plug point for a speaker
@@ -46,6 +46,10 @@ pub struct Features {
     pub fused: Vec<f32>,
     /// The VAD frame hop.
     pub hop: Delta,
+    /// Energy in dB of a 25 ms window centred on each 10 ms frame ([`EnergyFramer`]), one per
+    /// frame of [`Features::frames`]: where speech edges lie in the signal itself (the VAD's
+    /// edges trail it; see [`edges`](super::edges)). Empty: not measured.
+    pub energy: Vec<f32>,
     /// Samples seen (16 kHz).
     pub samples: u64,
 }
@@ -74,6 +78,7 @@ pub struct FeatureStream {
     /// A second detector and its probabilities; their mean with the first's becomes
     /// [`Features::fused`] at the end.
     second: Option<(VadRunner, Vec<f32>)>,
+    energy: EnergyFramer,
     features: Features,
 }
 
@@ -110,7 +115,7 @@ impl FeatureStream {
             ..Features::default()
         };
         let second = second.map(|k| (VadRunner::new(k.build()), Vec::new()));
-        FeatureStream { front, vad, second, features }
+        FeatureStream { front, vad, second, energy: EnergyFramer::new(), features }
     }
 
     /// Feeds 16 kHz mono samples (any block size).
@@ -123,6 +128,7 @@ impl FeatureStream {
         if let Some((v, probs)) = &mut self.second {
             v.push(samples, &mut |p| probs.push(p));
         }
+        self.energy.push(samples, &mut |e| f.energy.push(e));
         f.samples += samples.len() as u64;
     }
 
@@ -147,6 +153,9 @@ impl FeatureStream {
                 })
                 .collect();
         }
+        self.energy.finish(&mut |e| f.energy.push(e));
+        f.energy.resize(f.frames(), SILENCE_DB);
+        f.energy.shrink_to_fit();
         let n = f.frames() * f.dim;
         f.data.resize(n, 0.0);
         f.data.shrink_to_fit();
@@ -182,5 +191,28 @@ mod tests {
         let mut s = FeatureStream::new(None, VadKind::Earshot);
         s.push(&x);
         assert!(s.finish().fused.is_empty());
+    }
+
+    #[test]
+    fn the_energy_is_that_of_the_frames_on_the_label_grid() {
+        // 0.5 s of digital silence, then a tone: 1 + 16 000 / 160 = 101 frames, the block size
+        // does not matter, and the last frame (no samples of its own) is digital silence.
+        let x: Vec<f32> = (0..16_000)
+            .map(|i| if i < 8_000 { 0.0 } else { 0.3 * ((i as f32) * 0.3).sin() })
+            .collect();
+        let mut s = FeatureStream::new(None, VadKind::Energy);
+        for c in x.chunks(333) {
+            s.push(c);
+        }
+        let f = s.finish();
+        let whole = crate::frames::frame_energies(&x);
+        assert_eq!(whole.len(), 100);
+        assert_eq!(f.energy.len(), f.frames());
+        assert_eq!(f.energy.len(), 101);
+        assert_eq!(f.energy[..100], whole[..]);
+        assert_eq!(f.energy[100], SILENCE_DB);
+        // Frame 48's window (centred on 485 ms, ±12.5 ms) holds no sample of the tone.
+        assert_eq!(f.energy[48], SILENCE_DB);
+        assert!(f.energy[52] > -15.0, "{}", f.energy[52]);
     }
 }

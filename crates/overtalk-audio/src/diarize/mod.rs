@@ -11,6 +11,7 @@
 //!            ─► [optional second speaker per frame]
 //!            ─► [with a second VAD (DiarizeOptions::vad_fuse): output speech where the mean of
 //!               both passes its onset, each frame labelled as the nearest clustered frame]
+//!            ─► [speech edges onto the signal's energy (DiarizeOptions::edges)]
 //!            ─► Annotation (SPK00, SPK01, …)
 //! ```
 //!
@@ -29,6 +30,7 @@ pub mod baseline;
 pub mod change;
 pub mod cluster;
 pub mod diarization;
+pub mod edges;
 pub mod embed;
 pub mod features;
 pub mod labels;
@@ -131,7 +133,7 @@ impl Ge2eDiarizer {
     fn describe_with(&self, o: &DiarizeOptions) -> String {
         let p = &self.options;
         format!(
-            "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {}; change points {}; boundaries {}; merge {})",
+            "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {}; change points {}; boundaries {}; merge {}; speech edges {})",
             self.embedder.name(),
             match o.vad_fuse {
                 Some(k) => format!(
@@ -182,6 +184,15 @@ impl Ge2eDiarizer {
             match o.merge_ratio {
                 Some(r) => format!("centroids closer than {r} × spread"),
                 None => "off".to_owned(),
+            },
+            match o.edges {
+                Some(e) => format!(
+                    "on the energy (±{} ms, level {} of floor to peak, contrast ≥ {} dB)",
+                    e.reach * 10,
+                    e.level,
+                    e.min_contrast
+                ),
+                None => "as detected".to_owned(),
             }
         )
     }
@@ -208,6 +219,8 @@ pub struct Prepared {
     /// With a second detector: the two detectors' mean probability (see [`Features::fused`])
     /// and its frame hop.
     fused: (Vec<f32>, Delta),
+    /// Energy (dB) of every 10 ms frame of the signal ([`Features::energy`]).
+    energy: Vec<f32>,
 }
 
 impl Prepared {
@@ -290,7 +303,8 @@ impl Ge2eDiarizer {
         let raw = embed_windows(&*self.embedder, &f.data, d, &windows, progress)?;
         let emb = cluster::centre(&raw);
         let fused = (std::mem::take(&mut f.fused), f.hop);
-        Ok(Prepared { frames: n, duration, speech, vad, windows, emb, raw, fused })
+        let energy = std::mem::take(&mut f.energy);
+        Ok(Prepared { frames: n, duration, speech, vad, windows, emb, raw, fused, energy })
     }
 
     /// Clustering and resegmentation of prepared embeddings under options `o` (its VAD and
@@ -397,6 +411,14 @@ impl Ge2eDiarizer {
                 }
             }
         }
+        if let Some(e) = &o.edges {
+            edges::snap_edges(&mut labels, &p.energy, e);
+            for (l2, l) in labels2.iter_mut().zip(&labels) {
+                if l.is_none() {
+                    *l2 = None;
+                }
+            }
+        }
         let (annotation, _) = annotation_from_layers(&labels, &labels2);
         Diarization::within(annotation, p.duration, method)
     }
@@ -451,6 +473,7 @@ mod tests {
             probs: vec![1.0; 2000],
             fused: Vec::new(),
             hop: Delta(10_000),
+            energy: Vec::new(),
             samples: 2000 * 160,
         };
         let count = |min_speaker_speech: f32, exact: Option<usize>| {

@@ -63,6 +63,11 @@ pub struct DiarizeOptions {
     /// this ratio times their mean spread are merged ([`remerge`](super::remerge); automatic
     /// count only). `None`: no such merge.
     pub merge_ratio: Option<f32>,
+    /// Speech edges that border silence move onto the crossing of the signal's frame energy
+    /// ([`edges`](super::edges)), which does not trail the voice as the detector's
+    /// probabilities do; on by default (measured in docs/diarization.md). `None`: the
+    /// detector's edges.
+    pub edges: Option<super::edges::EdgeOptions>,
 }
 
 impl Default for DiarizeOptions {
@@ -85,6 +90,7 @@ impl Default for DiarizeOptions {
             change: None,
             refine: Some(super::refine::RefineOptions::default()),
             merge_ratio: None,
+            edges: Some(super::edges::EdgeOptions::default()),
         }
     }
 }
