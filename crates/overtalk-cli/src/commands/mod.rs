@@ -9,6 +9,7 @@ pub mod info;
 pub mod models;
 pub mod models_pyannote;
 pub mod report;
+pub mod report_image;
 pub mod schema;
 pub mod score;
 pub mod validate;
