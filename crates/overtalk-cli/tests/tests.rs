@@ -16,5 +16,6 @@ mod info;
 mod misc;
 mod paragraphs;
 mod pyannote;
+mod report_image;
 mod strict;
 mod words;

@@ -32,7 +32,7 @@ const MAX_EMBED_BYTES: u64 = 512 << 20;
 /// `overtalk score -r REF -s HYP --format html -o score.html`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  overtalk report interview.vtt -o interview.html\n  overtalk report interview.vtt --layout card -o card.png\n  overtalk report meeting.rttm --from 10:00 --to 12:00 --theme dark -o clip.svg\n  overtalk report meeting.rttm --audio meeting.mp3 --embed-audio -o meeting.html\n  overtalk score -r ref.rttm -s sys.rttm --format html -o score.html"
+    after_help = "Examples:\n  overtalk report interview.vtt -o interview.html\n  overtalk report interview.vtt --layout card -o card.png\n  overtalk report meeting.rttm --start 10:00 --end 12:00 --theme dark -o clip.svg\n  overtalk report meeting.rttm --audio meeting.mp3 --embed-audio -o meeting.html\n  overtalk score -r ref.rttm -s sys.rttm --format html -o score.html"
 )]
 pub struct Args {
     /// Transcripts or diarizations (files, directories, globs; `-` reads stdin), or recordings

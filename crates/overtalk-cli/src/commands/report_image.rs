@@ -56,12 +56,13 @@ pub enum ThemeArg {
 /// The flags of `report --format svg|png`.
 #[derive(Debug, clap::Args)]
 pub struct ImageArgs {
-    /// Picture: start of the window shown (seconds, or m:ss / h:mm:ss).
+    /// Picture: start of the window shown (seconds, or m:ss / h:mm:ss). (`--from` names the
+    /// input format, as in every subcommand.)
     #[arg(long, value_name = "TIME", value_parser = parse_clock)]
-    from: Option<i64>,
+    start: Option<i64>,
     /// Picture: end of the window shown (seconds, or m:ss / h:mm:ss).
     #[arg(long, value_name = "TIME", value_parser = parse_clock)]
-    to: Option<i64>,
+    end: Option<i64>,
     /// Picture: width in pixels.
     #[arg(long, value_name = "PX", default_value_t = 1200)]
     width: u32,
@@ -118,8 +119,8 @@ pub fn render(
     let options = ImageOptions {
         title: title.map(str::to_owned),
         subtitle: args.subtitle.clone(),
-        from: args.from,
-        to: args.to,
+        from: args.start,
+        to: args.end,
         width: args.width,
         theme: match args.theme {
             ThemeArg::Light => Theme::Light,

@@ -453,16 +453,15 @@ pub fn conversation_svg(recording: &str, a: &Analysis, opts: &ImageOptions) -> R
     axis(&mut body, &scale, axis_y, ink);
     let mut height = axis_y + 22.0 + margin;
     if opts.layout == Layout::Card {
+        // Sized for posts: 16:9 unless the text needs more; the credit line at the foot.
+        height = (height + 6.0).max((width * 9.0 / 16.0).round());
         let _ = write!(
             body,
             "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"end\" fill=\"{}\">overtalk · every number above is a number of its JSON output</text>",
             width - margin,
-            height - 6.0,
+            height - margin + 6.0,
             ink.muted
         );
-        height += 6.0;
-        // Sized for posts: 16:9 unless the text needs more.
-        height = height.max((width * 9.0 / 16.0).round());
     }
     let height = height.ceil();
     let mut svg = String::with_capacity(body.len() + 512);
@@ -507,7 +506,7 @@ fn legend(b: &mut String, left: f64, y: f64, ink: &Ink) {
     for (swatch, label) in items {
         b.push_str(&swatch.replace("{x10}", &format!("{:.1}", x + 10.0)).replace("{x}", &format!("{x:.1}")));
         let _ = write!(b, "<text x=\"{:.1}\" y=\"{:.1}\">{label}</text>", x + 28.0, y + 4.0);
-        x += 28.0 + label.chars().count() as f64 * 7.2 + 16.0;
+        x += 28.0 + label.chars().count() as f64 * 6.8 + 18.0;
     }
     b.push_str("</g>");
 }
