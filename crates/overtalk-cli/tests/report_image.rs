@@ -48,13 +48,19 @@ fn a_picture_is_of_one_conversation_and_a_bad_window_is_an_error() {
     let d = Dir::new();
     let (vtt, rttm) = (example("red-carpet.vtt"), example("red-carpet.rttm"));
     let r = d.run(&["report", &vtt, &rttm, "-o", "two.png"]);
-    assert_eq!(r.code(), 1, "{}", r.stderr());
-    assert!(r.stderr().contains("a picture shows one conversation; the inputs hold 2"), "{}", r.stderr());
+    assert_eq!(r.code(), 2, "an error: {}", r.stderr());
+    assert!(
+        r.stderr().contains("a picture shows one conversation; the inputs hold 2"),
+        "{}",
+        r.stderr()
+    );
     let r = d.run(&["report", &vtt, "--start", "20", "--end", "10", "-o", "w.svg"]);
+    assert_eq!(r.code(), 2);
     assert!(r.stderr().contains("the window ends"), "{}", r.stderr());
     assert!(!d.path().join("w.svg").exists(), "no output on error");
     let r = d.run(&["report", &vtt, "--start", "1:x", "-o", "w.svg"]);
     assert_eq!(r.code(), 2, "a usage error: {}", r.stderr());
+    assert!(r.stderr().contains("give seconds, m:ss or h:mm:ss"), "{}", r.stderr());
 }
 
 #[test]
@@ -65,7 +71,10 @@ fn analyze_writes_the_summary_in_every_human_format_and_json() {
         serde_json::from_str(&d.run(&["analyze", &rttm, "--format", "json"]).ok()).unwrap();
     let one = &json["conversations"][0];
     let floor = &one["summary"][2];
-    assert_eq!(floor["text"], "Wife held the floor 67 % of the time; Husband 19 % and Interviewer 14 %.");
+    assert_eq!(
+        floor["text"],
+        "Wife held the floor 67 % of the time; Husband 19 % and Interviewer 14 %."
+    );
     assert_eq!(floor["numbers"][0]["path"], "/speakers/Wife/floor_share");
     assert_eq!(one.pointer("/speakers/Wife/floor_share").unwrap(), &floor["numbers"][0]["value"]);
     let line: serde_json::Value = serde_json::from_str(
@@ -89,8 +98,8 @@ fn the_readme_card_is_the_current_picture() {
     args.extend_from_slice(&["-o", "card.png"]);
     d.run(&args).ok();
     let now = std::fs::read(d.path().join("card.png")).unwrap();
-    let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../docs/img/red-carpet-card.png");
+    let committed =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/img/red-carpet-card.png");
     let committed = std::fs::read(committed).unwrap();
     assert!(
         now == committed,

@@ -26,9 +26,8 @@ fn numbers_in(text: &str) -> Vec<String> {
     let mut cur = String::new();
     let chars: Vec<char> = text.chars().collect();
     for (i, &c) in chars.iter().enumerate() {
-        let decimal_point = c == '.'
-            && !cur.is_empty()
-            && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        let decimal_point =
+            c == '.' && !cur.is_empty() && chars.get(i + 1).is_some_and(char::is_ascii_digit);
         if c.is_ascii_digit() || decimal_point {
             cur.push(c);
         } else if !cur.is_empty() {
@@ -74,7 +73,8 @@ fn check(v: &Value, label: &str) -> usize {
         let mut shown_numbers = Vec::new();
         for c in cited {
             let path = c["path"].as_str().unwrap();
-            let at = v.pointer(path).unwrap_or_else(|| panic!("{label}: {path} is not in the JSON"));
+            let at =
+                v.pointer(path).unwrap_or_else(|| panic!("{label}: {path} is not in the JSON"));
             assert_eq!(at, &c["value"], "{label}: {path} in {text:?}");
             let shown = c["shown"].as_str().unwrap();
             assert_eq!(shown, expected_shown(at, c["unit"].as_str().unwrap()), "{label}: {path}");
@@ -190,7 +190,10 @@ fn empty_conversation_says_so() {
     let a = analyze(&Transcript::default(), &Params::default()).unwrap();
     let v = conversation_json("empty", &a);
     check(&v, "empty");
-    assert_eq!(texts(&v), ["0 speakers were found in this recording, so there is nothing to summarise."]);
+    assert_eq!(
+        texts(&v),
+        ["0 speakers were found in this recording, so there is nothing to summarise."]
+    );
 }
 
 #[test]
@@ -213,11 +216,17 @@ fn ami_test_meetings() {
     assert!(numbers > 16 * 10, "{numbers}");
 }
 
-const WORDS: &[&str] = &["yeah", "mm-hmm", "right.", "so", "I", "think", "wait—", "no", "let me finish"];
+const WORDS: &[&str] =
+    &["yeah", "mm-hmm", "right.", "so", "I", "think", "wait—", "no", "let me finish"];
 
 fn conversation() -> impl Strategy<Value = (bool, Vec<(usize, i64, i64, Vec<usize>)>)> {
     (2usize..=5, any::<bool>(), any::<bool>()).prop_flat_map(|(n, text, one_track)| {
-        let seg = (0..n, 0i64..30_000, 1i64..4000, prop::collection::vec(0..WORDS.len(), if text { 0..5 } else { 0..1 }));
+        let seg = (
+            0..n,
+            0i64..30_000,
+            1i64..4000,
+            prop::collection::vec(0..WORDS.len(), if text { 0..5 } else { 0..1 }),
+        );
         (Just(one_track), prop::collection::vec(seg, 0..40))
     })
 }

@@ -26,9 +26,8 @@ impl ReportFormat {
         if let Some(f) = flag {
             return f;
         }
-        let ext = output
-            .and_then(Path::extension)
-            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let ext =
+            output.and_then(Path::extension).map(|e| e.to_string_lossy().to_ascii_lowercase());
         match ext.as_deref() {
             Some("svg") => ReportFormat::Svg,
             Some("png") => ReportFormat::Png,

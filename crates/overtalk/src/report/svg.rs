@@ -218,10 +218,7 @@ pub fn conversation_svg(recording: &str, a: &Analysis, opts: &ImageOptions) -> R
         Theme::Dark => &DARK,
     };
     if !(320..=10_000).contains(&opts.width) {
-        return Err(Error::invalid(format!(
-            "image width {} px: give 320 to 10000",
-            opts.width
-        )));
+        return Err(Error::invalid(format!("image width {} px: give 320 to 10000", opts.width)));
     }
     let start = a.conversation.start.unwrap_or(0);
     let end = start + a.conversation.span;
@@ -504,7 +501,11 @@ fn legend(b: &mut String, left: f64, y: f64, ink: &Ink) {
     ];
     let mut x = left;
     for (swatch, label) in items {
-        b.push_str(&swatch.replace("{x10}", &format!("{:.1}", x + 10.0)).replace("{x}", &format!("{x:.1}")));
+        b.push_str(
+            &swatch
+                .replace("{x10}", &format!("{:.1}", x + 10.0))
+                .replace("{x}", &format!("{x:.1}")),
+        );
         let _ = write!(b, "<text x=\"{:.1}\" y=\"{:.1}\">{label}</text>", x + 28.0, y + 4.0);
         x += 28.0 + label.chars().count() as f64 * 6.8 + 18.0;
     }
@@ -513,8 +514,8 @@ fn legend(b: &mut String, left: f64, y: f64, ink: &Ink) {
 
 fn axis(b: &mut String, s: &Scale, y: f64, ink: &Ink) {
     const STEPS: [i64; 18] = [
-        100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000,
-        600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000,
+        100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000,
+        900_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000,
     ];
     let span = s.to - s.from;
     let most = (s.width / 90.0).max(2.0) as i64;

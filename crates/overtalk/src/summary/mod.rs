@@ -142,13 +142,8 @@ const REQUIRED: &[&str] = &[
     "not_measurable_words",
 ];
 
-const REQUIRED_WORDS: &[&str] = &[
-    "mode_text",
-    "mode_timing",
-    "mode_mixed",
-    "classifier_rules",
-    "classifier_calibrated",
-];
+const REQUIRED_WORDS: &[&str] =
+    &["mode_text", "mode_timing", "mode_mixed", "classifier_rules", "classifier_calibrated"];
 
 impl Templates {
     /// The English templates (`en.toml`).
@@ -160,8 +155,8 @@ impl Templates {
     /// Templates from the text of a template file (the layout of `en.toml`); an error names
     /// what is missing or malformed.
     pub fn from_toml(text: &str) -> Result<Templates> {
-        let t: Templates = toml::from_str(text)
-            .map_err(|e| Error::invalid(format!("summary templates: {e}")))?;
+        let t: Templates =
+            toml::from_str(text).map_err(|e| Error::invalid(format!("summary templates: {e}")))?;
         for key in REQUIRED {
             if !t.sentences.contains_key(*key) {
                 return Err(Error::invalid(format!("summary templates: no [sentences.{key}]")));
@@ -174,7 +169,9 @@ impl Templates {
         }
         let floor = &t.sentences["floor"];
         if floor.alone.is_none() || floor.item.is_none() {
-            return Err(Error::invalid("summary templates: [sentences.floor] needs alone and item"));
+            return Err(Error::invalid(
+                "summary templates: [sentences.floor] needs alone and item",
+            ));
         }
         Ok(t)
     }
@@ -404,7 +401,8 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
             ("share", w.share(&["speakers", top, "floor_share"], *share)),
             ("items", Fill::Words(templates.list(&items))),
         ];
-        let template = if others.is_empty() { forms.alone.clone() } else { Some(forms.other.clone()) };
+        let template =
+            if others.is_empty() { forms.alone.clone() } else { Some(forms.other.clone()) };
         let (text, mut numbers) = fill(&template.unwrap_or_default(), f);
         numbers.extend(cited);
         w.sentences.push(Sentence { key: "floor".to_owned(), text, numbers });
@@ -425,7 +423,10 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
             w.sentence("overlap", f);
         }
         let f = vec![
-            ("interruptions", w.count(&["conversation", "counts", "interruptions"], n.interruptions)),
+            (
+                "interruptions",
+                w.count(&["conversation", "counts", "interruptions"], n.interruptions),
+            ),
             ("successful", w.count(&["conversation", "counts", "successful"], n.successful)),
         ];
         w.sentence("interruptions", f);
@@ -458,7 +459,10 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
     )];
     w.sentence("backchannels", f);
     if texts > 0 {
-        let f = vec![("claims", w.count(&["conversation", "counts", "verbal_claims"], n.verbal_claims))];
+        let f = vec![(
+            "claims",
+            w.count(&["conversation", "counts", "verbal_claims"], n.verbal_claims),
+        )];
         w.sentence("verbal_claims", f);
     }
     w.sentences

@@ -22,8 +22,10 @@ fn placeholders_plurals_and_pointers() {
     assert_eq!(pointer(&["speakers", "a/b~c", "floor"]), "/speakers/a~1b~0c/floor");
     assert_eq!(en.list(&["a".into(), "b".into(), "c".into()]), "a, b and c");
     let w = Writer { templates: &en, sentences: Vec::new() };
-    let (text, cited) =
-        fill("{x} of {y} {unknown}", vec![("x", w.count(&["n"], 2)), ("y", w.duration(&["d"], 754_321))]);
+    let (text, cited) = fill(
+        "{x} of {y} {unknown}",
+        vec![("x", w.count(&["n"], 2)), ("y", w.duration(&["d"], 754_321))],
+    );
     assert_eq!(text, "2 of 12.6 min {unknown}");
     assert_eq!(cited.iter().map(|c| c.path.as_str()).collect::<Vec<_>>(), ["/n", "/d"]);
     assert_eq!(en.show(&Value::from(0.6749), Unit::SharePercent), "67 %");
