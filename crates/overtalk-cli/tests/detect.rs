@@ -658,7 +658,12 @@ fn a_short_mixed_clip_says_overlap_was_not_measurable_everywhere() {
         summary.as_array().unwrap().iter().filter_map(|s| s["key"].as_str()).collect();
     assert!(keys.contains(&"not_measurable_one_track"), "{summary}");
     assert!(!keys.iter().any(|k| ["overlap", "interruptions", "pair"].contains(k)), "{summary}");
-    assert!(table.contains("Overlap could not be measured: the speakers were found by diarizing one mixed track"), "{table}");
+    assert!(
+        table.contains(
+            "Overlap could not be measured: the speakers were found by diarizing one mixed track"
+        ),
+        "{table}"
+    );
     dir.run(&[&["report", "clip.wav", "-o", "r.html"][..], &model].concat()).ok();
     let html = dir.read("r.html");
     assert!(html.contains(note), "no overlap note in the report");

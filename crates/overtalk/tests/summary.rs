@@ -219,7 +219,10 @@ fn ami_test_meetings() {
 const WORDS: &[&str] =
     &["yeah", "mm-hmm", "right.", "so", "I", "think", "wait—", "no", "let me finish"];
 
-fn conversation() -> impl Strategy<Value = (bool, Vec<(usize, i64, i64, Vec<usize>)>)> {
+/// One random segment: speaker, start (ms), duration (ms), words.
+type Seg = (usize, i64, i64, Vec<usize>);
+
+fn conversation() -> impl Strategy<Value = (bool, Vec<Seg>)> {
     (2usize..=5, any::<bool>(), any::<bool>()).prop_flat_map(|(n, text, one_track)| {
         let seg = (
             0..n,
@@ -231,7 +234,7 @@ fn conversation() -> impl Strategy<Value = (bool, Vec<(usize, i64, i64, Vec<usiz
     })
 }
 
-fn build(segs: &[(usize, i64, i64, Vec<usize>)]) -> Transcript {
+fn build(segs: &[Seg]) -> Transcript {
     let mut b = TranscriptBuilder::new();
     for (speaker, start, dur, words) in segs {
         let content = (!words.is_empty())
