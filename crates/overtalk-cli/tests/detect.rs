@@ -652,6 +652,18 @@ fn a_short_mixed_clip_says_overlap_was_not_measurable_everywhere() {
     let all: serde_json::Value = serde_json::from_str(&json).unwrap();
     let first = all["conversations"][0]["diagnostics"]["warnings"][0].as_str().unwrap_or_default();
     assert!(first.starts_with(note), "{json}");
+    // The summary says so too, and states no overlap or interruption count.
+    let summary = &all["conversations"][0]["summary"];
+    let keys: Vec<&str> =
+        summary.as_array().unwrap().iter().filter_map(|s| s["key"].as_str()).collect();
+    assert!(keys.contains(&"not_measurable_one_track"), "{summary}");
+    assert!(!keys.iter().any(|k| ["overlap", "interruptions", "pair"].contains(k)), "{summary}");
+    assert!(
+        table.contains(
+            "Overlap could not be measured: the speakers were found by diarizing one mixed track"
+        ),
+        "{table}"
+    );
     dir.run(&[&["report", "clip.wav", "-o", "r.html"][..], &model].concat()).ok();
     let html = dir.read("r.html");
     assert!(html.contains(note), "no overlap note in the report");

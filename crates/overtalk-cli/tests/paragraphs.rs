@@ -44,11 +44,25 @@ fn analyze_shows_timing_only_estimated_ends_marked_overlaps_and_rules() {
     assert!(stderr.contains("overlap is not measurable from these times"), "{stderr}");
     assert!(table.starts_with("debate: 3 speakers, span 24.00 s, speech 15.50 s, overlap not measurable (ends estimated)\n"), "{table}");
     for speaker in ["Governor Cy Marsh", "Moderator Ana Ruiz", "Senator Bo Lind"] {
-        let line = table.lines().find(|l| l.starts_with(speaker)).unwrap();
+        // The table row (the summary above the table has sentences starting with names too).
+        let line = table
+            .lines()
+            .find(|l| {
+                l.strip_prefix(speaker).is_some_and(|r| r.trim_start().starts_with("timing "))
+            })
+            .unwrap();
         assert!(line.contains(" timing "), "{line}");
         assert!(line.contains("not measurable    not measurable"), "{line}");
     }
     assert!(table.contains("ends estimated: 5 of 5 tracks"), "{table}");
+    // The summary says what the estimated ends cannot give, and gives no overlap or count.
+    assert!(
+        table.contains(
+            "Overlap and interruptions could not be measured: the ends of the turns are estimated"
+        ),
+        "{table}"
+    );
+    assert!(!table.contains("interruption attempts;"), "{table}");
     assert!(
         table.contains("marked overlaps ([crosstalk] notes, the transcriber's judgement): 2"),
         "{table}"

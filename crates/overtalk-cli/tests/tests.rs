@@ -17,5 +17,6 @@ mod live;
 mod misc;
 mod paragraphs;
 mod pyannote;
+mod report_image;
 mod strict;
 mod words;

@@ -48,6 +48,7 @@ pub mod model;
 pub mod output;
 pub mod report;
 pub mod score;
+pub mod summary;
 pub mod time;
 pub mod words;
 

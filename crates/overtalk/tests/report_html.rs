@@ -150,10 +150,11 @@ fn no_external_urls() {
 #[test]
 fn numbers_equal_the_serialised_result() {
     let (a, html) = report_of("red-carpet", &red_carpet());
-    // The embedded result is the analysis as serialised, plus its recording id.
+    // The embedded result is the conversation object of the JSON output: the analysis as
+    // serialised, its recording id and its summary.
     let data = payload(&html);
-    let mut want = serde_json::to_value(&a).unwrap();
-    want["recording"] = Value::from("red-carpet");
+    let conversation = overtalk::output::Conversation::new("red-carpet", None, &a);
+    let want = serde_json::to_value(overtalk::summary::Summarised::new(&conversation)).unwrap();
     assert_eq!(data["conversations"][0]["result"], want);
     assert_eq!(data["conversations"].as_array().unwrap().len(), 1);
     // Matrix cells carry the pair values exactly.
@@ -415,8 +416,8 @@ fn ami_meeting_report_matches_its_analysis() {
     let read = read_path(&path, None, &ReadOptions::default()).unwrap();
     let t = read.corpus.get("ES2004a").unwrap();
     let (a, html) = report_of("ES2004a", t);
-    let mut want = serde_json::to_value(&a).unwrap();
-    want["recording"] = Value::from("ES2004a");
+    let conversation = overtalk::output::Conversation::new("ES2004a", None, &a);
+    let want = serde_json::to_value(overtalk::summary::Summarised::new(&conversation)).unwrap();
     assert_eq!(payload(&html)["conversations"][0]["result"], want);
     assert_eq!(a.speakers.len(), 4);
     let cells: Vec<&str> =

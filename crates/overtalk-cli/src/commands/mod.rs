@@ -13,6 +13,7 @@ pub mod live_missing;
 pub mod models;
 pub mod models_pyannote;
 pub mod report;
+pub mod report_image;
 pub mod schema;
 pub mod score;
 pub mod validate;

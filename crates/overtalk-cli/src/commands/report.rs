@@ -7,6 +7,7 @@ use anyhow::{bail, Context, Result};
 use overtalk::report::{Audio, ReportOptions, TrackAudio};
 
 use crate::app::{Globals, Outcome};
+use crate::commands::report_image::{self, ImageArgs, ReportFormat};
 use crate::input::conversations::{self, read_and_analyze};
 use crate::input::params::AnalysisArgs;
 use crate::input::recordings::AudioArgs;
@@ -21,13 +22,17 @@ const MAX_EMBED_BYTES: u64 = 512 << 20;
 /// who-interrupts-whom matrix, the floor-transfer offsets, the longest turns and the transcript,
 /// with the recording playable at every event when `--audio` names it.
 ///
+/// With `-o clip.svg` or `-o clip.png` (or `--format svg|png`) it draws the conversation as a
+/// picture instead: the lanes, overlaps, backchannels, interruption arrows and the floor, with
+/// a title, legend and time axis; `--layout card` adds the summary sentences, sized for posts.
+///
 /// The file needs no network: its script, style and data are inline, and its
 /// Content-Security-Policy forbids any request. Every number in it is a number of the JSON
 /// output of `analyze` for the same inputs and parameters. For a diarization score, use
 /// `overtalk score -r REF -s HYP --format html -o score.html`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  overtalk report interview.vtt -o interview.html\n  overtalk report meeting.rttm --audio meeting.mp3 --embed-audio -o meeting.html\n  overtalk score -r ref.rttm -s sys.rttm --format html -o score.html"
+    after_help = "Examples:\n  overtalk report interview.vtt -o interview.html\n  overtalk report interview.vtt --layout card -o card.png\n  overtalk report meeting.rttm --start 10:00 --end 12:00 --theme dark -o clip.svg\n  overtalk report meeting.rttm --audio meeting.mp3 --embed-audio -o meeting.html\n  overtalk score -r ref.rttm -s sys.rttm --format html -o score.html"
 )]
 pub struct Args {
     /// Transcripts or diarizations (files, directories, globs; `-` reads stdin), or recordings
@@ -48,6 +53,12 @@ pub struct Args {
     /// Embed the recording in the report (its bytes as they are, base64) instead of linking it.
     #[arg(long)]
     embed_audio: bool,
+    /// What to write: the HTML report, or the conversation as a picture (default: from the
+    /// output file's extension, `.svg` or `.png`; else HTML).
+    #[arg(long, value_enum)]
+    format: Option<ReportFormat>,
+    #[command(flatten)]
+    image: ImageArgs,
     #[command(flatten)]
     analysis: AnalysisArgs,
     #[command(flatten)]
@@ -173,6 +184,12 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         read_and_analyze(&args.inputs, &args.read, &args.analysis, &args.detection, globals)?;
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
+    let format = ReportFormat::choose(args.format, args.output.as_deref());
+    if format != ReportFormat::Html {
+        let bytes = report_image::render(&analyzed, &args.image, args.title.as_deref(), format)?;
+        target.write_with(|out| Ok(out.write_all(&bytes)?))?;
+        return Ok(Outcome::Ok);
+    }
     let options = ReportOptions {
         title: args.title.clone(),
         audio: audio(&args)?,

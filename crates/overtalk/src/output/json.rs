@@ -14,7 +14,8 @@ use crate::analysis::SCHEMA_VERSION;
 pub struct Envelope<'a> {
     /// [`SCHEMA_VERSION`].
     pub schema_version: u32,
-    /// The conversations, in the order given.
+    /// The conversations, in the order given, each with its plain-language summary.
+    #[serde(serialize_with = "crate::summary::serialize_summarised")]
     pub conversations: &'a [Conversation<'a>],
     /// Totals over `conversations`.
     pub corpus: CorpusTotals,

@@ -1,5 +1,5 @@
 //! JSON Lines: one conversation object per line (`#/$defs/conversation` of the schema), for
-//! streaming a corpus without holding the envelope.
+//! streaming a corpus without holding the envelope; each with its summary.
 
 use std::io::{self, Write};
 
@@ -12,7 +12,7 @@ pub struct Jsonl;
 impl<'a> Exporter<[Conversation<'a>]> for Jsonl {
     fn export(&self, conversations: &[Conversation<'a>], out: &mut dyn Write) -> io::Result<()> {
         for c in conversations {
-            serde_json::to_writer(&mut *out, c)?;
+            serde_json::to_writer(&mut *out, &crate::summary::Summarised::new(c))?;
             writeln!(out)?;
         }
         Ok(())

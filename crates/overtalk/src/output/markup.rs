@@ -90,6 +90,11 @@ fn conversation<M: Markup + ?Sized>(
     if r.diagnostics.warnings.iter().any(|w| w == OVERLAP_NOT_MEASURABLE) {
         writeln!(out, "{}{OVERLAP_NOT_MEASURABLE}\n", m.note())?;
     }
+    // The plain-language summary, one sentence a line (one paragraph in Markdown).
+    for sentence in crate::summary::summarise(r) {
+        writeln!(out, "{}", sentence.text)?;
+    }
+    writeln!(out)?;
     let header = strings(&[
         "speaker",
         "mode",

@@ -302,6 +302,23 @@ fn conversation() -> Value {
     ]);
     if let Some(props) = v.get_mut("properties").and_then(Value::as_object_mut) {
         props.insert("detection".to_owned(), obj(vec![("method", t("string"))]));
+        // The plain-language summary (`overtalk::summary`): each sentence with the JSON
+        // Pointers, into this conversation object, of the numbers it states.
+        let cited = obj(vec![
+            ("path", t("string")),
+            ("value", t("number")),
+            ("unit", en(&["count", "share_percent", "ms_seconds", "ms_minutes"])),
+            ("shown", t("string")),
+        ]);
+        props.insert(
+            "summary".to_owned(),
+            arr(obj(vec![("key", t("string")), ("text", t("string")), ("numbers", arr(cited))])),
+        );
+    }
+    if let Some(required) = v.get_mut("required").and_then(Value::as_array_mut) {
+        required.push(json!("summary"));
+    }
+    if let Some(props) = v.get_mut("properties").and_then(Value::as_object_mut) {
         // CHAT with time bullets only: the transcriber's markers against the timing.
         let agreement = obj(vec![
             ("both", t("integer")),
@@ -468,20 +485,25 @@ mod tests {
         let empty =
             crate::analysis::analyze(&crate::Transcript::default(), &Params::default()).unwrap();
         let conversation = &s["$defs"]["conversation"];
-        let one = serde_json::to_value(Conversation::new("red-carpet", None, &a)).unwrap();
+        let with_summary = |c: Conversation<'_>| {
+            serde_json::to_value(crate::summary::Summarised::new(&c)).unwrap()
+        };
+        let one = with_summary(Conversation::new("red-carpet", None, &a));
         check(&one, conversation, &s, "$").unwrap();
         assert!(one.get("detection").is_none());
+        // Without its summary a conversation object is incomplete.
+        let bare = serde_json::to_value(Conversation::new("red-carpet", None, &a)).unwrap();
+        assert!(check(&bare, conversation, &s, "$").is_err());
         // A lone conversation is not the whole output (schema version 1 allowed it).
         assert!(check(&one, &s, &s, "$").is_err());
         // A conversation detected from a recording says how.
-        let detected =
-            serde_json::to_value(Conversation::new("red-carpet", Some("ge2e (…)"), &a)).unwrap();
+        let detected = with_summary(Conversation::new("red-carpet", Some("ge2e (…)"), &a));
         check(&detected, conversation, &s, "$").unwrap();
         assert_eq!(detected["detection"]["method"], "ge2e (…)");
         // A CHAT conversation with bullets carries its markers against the timing.
         let mut chat = a.clone();
         chat.chat_markers_vs_timing = crate::analysis::markers::compare(&t);
-        let chat = serde_json::to_value(Conversation::new("red-carpet", None, &chat)).unwrap();
+        let chat = with_summary(Conversation::new("red-carpet", None, &chat));
         check(&chat, conversation, &s, "$").unwrap();
         assert_eq!(chat["chat_markers_vs_timing"]["utterances"], 18);
         let both =

@@ -281,6 +281,7 @@ pub fn conversation_report(convs: &[ConversationView<'_>], opts: &ReportOptions)
             _ => return Err(Error::invalid("the analysis did not serialise to an object")),
         };
         result.insert("recording".to_owned(), Value::String(c.recording.to_owned()));
+        result.insert("summary".to_owned(), ser(&crate::summary::summarise(c.analysis))?);
         let mut item = Map::new();
         item.insert("result".to_owned(), Value::Object(result));
         if let Some(t) = c.transcript.filter(|t| t.has_text()) {
@@ -393,6 +394,19 @@ fn conversation_section(
         escape(c.recording),
         escape(c.recording)
     );
+    // The plain-language summary first: each sentence with the JSON paths of its numbers.
+    b.push_str("<div class=\"summary\">");
+    for sentence in crate::summary::summarise(r) {
+        let paths: Vec<&str> = sentence.numbers.iter().map(|n| n.path.as_str()).collect();
+        let _ = write!(
+            b,
+            "<p data-key=\"{}\" data-paths=\"{}\">{}</p>",
+            escape(&sentence.key),
+            escape(&paths.join(" ")),
+            escape(&sentence.text)
+        );
+    }
+    b.push_str("</div>");
     let n = &cv.counts;
     let _ = write!(
         b,

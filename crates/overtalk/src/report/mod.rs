@@ -1,4 +1,5 @@
-//! Reports: one self-contained HTML file per analysis or scoring run.
+//! Reports: one self-contained HTML file per analysis or scoring run, and the conversation
+//! as a picture (`svg`, rasterised to PNG by `png`).
 //!
 //! The report computes nothing of its own. It embeds the serialised result — the very value
 //! `overtalk analyze --format json` (or the score report) writes — once, as JSON, and renders
@@ -18,6 +19,8 @@
 
 mod encode;
 pub mod html;
+pub mod png;
+pub mod svg;
 
 pub use encode::{base64, csp_hash, escape, script_json, sha256};
 pub use html::{

@@ -1,0 +1,158 @@
+//! `overtalk report … -o clip.svg|clip.png` (or `--format svg|png`): the conversation as a
+//! picture, for articles and posts. The flags of the picture, and the writing of it; the
+//! drawing is `overtalk::report::svg`, the rasterising `overtalk::report::png`.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use overtalk::report::svg::{conversation_svg, ImageOptions, Layout, Theme};
+
+use crate::input::conversations::Analyzed;
+
+/// What `report` writes.
+#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// The self-contained HTML report.
+    Html,
+    /// The conversation as an SVG picture.
+    Svg,
+    /// The conversation as a PNG picture (rendered with a bundled font).
+    Png,
+}
+
+impl ReportFormat {
+    /// The format named by `--format`, else by the output file's extension, else HTML.
+    pub fn choose(flag: Option<ReportFormat>, output: Option<&Path>) -> ReportFormat {
+        if let Some(f) = flag {
+            return f;
+        }
+        let ext =
+            output.and_then(Path::extension).map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match ext.as_deref() {
+            Some("svg") => ReportFormat::Svg,
+            Some("png") => ReportFormat::Png,
+            _ => ReportFormat::Html,
+        }
+    }
+}
+
+/// Layouts of the picture.
+#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+pub enum LayoutArg {
+    /// Title, legend and timeline.
+    Timeline,
+    /// The summary sentences above the timeline, sized for social posts (1200 × 675 px).
+    Card,
+}
+
+/// Colour themes of the picture.
+#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+pub enum ThemeArg {
+    Light,
+    Dark,
+}
+
+/// The flags of `report --format svg|png`.
+#[derive(Debug, clap::Args)]
+pub struct ImageArgs {
+    /// Picture: start of the window shown (seconds, or m:ss / h:mm:ss). (`--from` names the
+    /// input format, as in every subcommand.)
+    #[arg(long, value_name = "TIME", value_parser = parse_clock)]
+    start: Option<i64>,
+    /// Picture: end of the window shown (seconds, or m:ss / h:mm:ss).
+    #[arg(long, value_name = "TIME", value_parser = parse_clock)]
+    end: Option<i64>,
+    /// Picture: width in pixels.
+    #[arg(long, value_name = "PX", default_value_t = 1200)]
+    width: u32,
+    /// Picture: colour theme.
+    #[arg(long, value_enum, default_value_t = ThemeArg::Light)]
+    theme: ThemeArg,
+    /// Picture: the timeline alone, or the card (summary sentences and timeline).
+    #[arg(long, value_enum, default_value_t = LayoutArg::Timeline)]
+    layout: LayoutArg,
+    /// Picture: a line under the title (where the data come from, say).
+    #[arg(long, value_name = "TEXT")]
+    subtitle: Option<String>,
+    /// PNG: device pixels per picture pixel (2 for high-density screens).
+    #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
+    scale: f32,
+}
+
+/// `1:23.5`, `1:02:03` or `83.5` (seconds) as milliseconds.
+fn parse_clock(s: &str) -> std::result::Result<i64, String> {
+    let mut total = 0.0f64;
+    let parts: Vec<&str> = s.trim().split(':').collect();
+    if parts.len() > 3 {
+        return Err(format!("{s:?}: give seconds, m:ss or h:mm:ss"));
+    }
+    for p in &parts {
+        let v: f64 = p.parse().map_err(|_| format!("{s:?}: give seconds, m:ss or h:mm:ss"))?;
+        if !v.is_finite() || v < 0.0 {
+            return Err(format!("{s:?}: a time is a non-negative number"));
+        }
+        total = total * 60.0 + v;
+    }
+    if total > 1e9 {
+        return Err(format!("{s:?}: too large"));
+    }
+    Ok((total * 1000.0).round() as i64)
+}
+
+/// The picture of the one conversation in `analyzed`, as SVG text or PNG bytes.
+pub fn render(
+    analyzed: &[Analyzed],
+    args: &ImageArgs,
+    title: Option<&str>,
+    format: ReportFormat,
+) -> Result<Vec<u8>> {
+    let one = match analyzed {
+        [one] => one,
+        [] => bail!("a picture shows one conversation; the inputs hold none"),
+        many => bail!(
+            "a picture shows one conversation; the inputs hold {} ({}): name one file",
+            many.len(),
+            many.iter().map(|a| a.label.as_str()).take(4).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    let options = ImageOptions {
+        title: title.map(str::to_owned),
+        subtitle: args.subtitle.clone(),
+        from: args.start,
+        to: args.end,
+        width: args.width,
+        theme: match args.theme {
+            ThemeArg::Light => Theme::Light,
+            ThemeArg::Dark => Theme::Dark,
+        },
+        layout: match args.layout {
+            LayoutArg::Timeline => Layout::Timeline,
+            LayoutArg::Card => Layout::Card,
+        },
+    };
+    let svg = conversation_svg(&one.label, &one.analysis, &options)
+        .with_context(|| format!("drawing {}", one.label))?;
+    Ok(match format {
+        ReportFormat::Png => overtalk::report::png::svg_to_png(&svg, args.scale)?,
+        _ => svg.into_bytes(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_times_and_formats_from_names() {
+        assert_eq!(parse_clock("83.5"), Ok(83_500));
+        assert_eq!(parse_clock("1:23.5"), Ok(83_500));
+        assert_eq!(parse_clock("1:00:00"), Ok(3_600_000));
+        assert!(parse_clock("-1").is_err());
+        assert!(parse_clock("a:b").is_err());
+        assert_eq!(ReportFormat::choose(None, Some(Path::new("x.PNG"))), ReportFormat::Png);
+        assert_eq!(ReportFormat::choose(None, Some(Path::new("x.svg"))), ReportFormat::Svg);
+        assert_eq!(ReportFormat::choose(None, None), ReportFormat::Html);
+        let svg = Some(ReportFormat::Svg);
+        assert_eq!(ReportFormat::choose(svg, Some(Path::new("x.png"))), ReportFormat::Svg);
+    }
+}

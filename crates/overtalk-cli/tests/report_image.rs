@@ -1,0 +1,111 @@
+//! `overtalk report -o clip.svg|clip.png`: the conversation as a picture, and the summary in
+//! the analyze outputs.
+
+use crate::util::Dir;
+
+fn example(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/red-carpet")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// The README's card, as the README's command makes it.
+pub const CARD_ARGS: &[&str] = &[
+    "--layout",
+    "card",
+    "--title",
+    "Red carpet, March 2025: who held the floor",
+    "--subtitle",
+    "Illustrative re-enactment: the quotes as printed in press reports, every timing invented (examples/red-carpet). Not a measurement of the real clip.",
+];
+
+#[test]
+fn report_draws_svg_and_png_by_extension_or_format() {
+    let d = Dir::new();
+    let vtt = example("red-carpet.vtt");
+    d.run(&["report", &vtt, "-o", "clip.svg"]).ok();
+    let svg = d.read("clip.svg");
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{}", &svg[..80]);
+    assert_eq!(svg.matches("class=\"lane\"").count(), 3);
+    assert_eq!(svg.matches("class=\"arrow successful\"").count(), 3);
+    d.run(&["report", &vtt, "--format", "png", "-o", "clip.out", "--theme", "dark"]).ok();
+    let png = std::fs::read(d.path().join("clip.out")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    d.run(&["report", &vtt, "--start", "0:04", "--end", "12", "-o", "w.svg"]).ok();
+    assert!(d.read("w.svg").contains("0:04 – 0:12 (window)"));
+    // The HTML report is still the default, and carries the summary at the top.
+    d.run(&["report", &vtt, "-o", "r.html"]).ok();
+    let html = d.read("r.html");
+    let summary = html.find("<div class=\"summary\">").unwrap();
+    assert!(summary < html.find("class=\"headline\"").unwrap());
+    assert!(html.contains("data-paths=\"/speakers/Wife/floor_share /speakers/Husband/floor_share /speakers/Interviewer/floor_share\""));
+}
+
+#[test]
+fn a_picture_is_of_one_conversation_and_a_bad_window_is_an_error() {
+    let d = Dir::new();
+    let (vtt, rttm) = (example("red-carpet.vtt"), example("red-carpet.rttm"));
+    let r = d.run(&["report", &vtt, &rttm, "-o", "two.png"]);
+    assert_eq!(r.code(), 2, "an error: {}", r.stderr());
+    assert!(
+        r.stderr().contains("a picture shows one conversation; the inputs hold 2"),
+        "{}",
+        r.stderr()
+    );
+    let r = d.run(&["report", &vtt, "--start", "20", "--end", "10", "-o", "w.svg"]);
+    assert_eq!(r.code(), 2);
+    assert!(r.stderr().contains("the window ends"), "{}", r.stderr());
+    assert!(!d.path().join("w.svg").exists(), "no output on error");
+    let r = d.run(&["report", &vtt, "--start", "1:x", "-o", "w.svg"]);
+    assert_eq!(r.code(), 2, "a usage error: {}", r.stderr());
+    assert!(r.stderr().contains("give seconds, m:ss or h:mm:ss"), "{}", r.stderr());
+}
+
+#[test]
+fn analyze_writes_the_summary_in_every_human_format_and_json() {
+    let d = Dir::new();
+    let rttm = example("red-carpet.rttm");
+    let json: serde_json::Value =
+        serde_json::from_str(&d.run(&["analyze", &rttm, "--format", "json"]).ok()).unwrap();
+    let one = &json["conversations"][0];
+    let floor = &one["summary"][2];
+    assert_eq!(
+        floor["text"],
+        "Wife held the floor 67 % of the time; Husband 19 % and Interviewer 14 %."
+    );
+    assert_eq!(floor["numbers"][0]["path"], "/speakers/Wife/floor_share");
+    assert_eq!(one.pointer("/speakers/Wife/floor_share").unwrap(), &floor["numbers"][0]["value"]);
+    let line: serde_json::Value = serde_json::from_str(
+        d.run(&["analyze", &rttm, "--format", "jsonl"]).ok().lines().next().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(line["summary"], one["summary"]);
+    let sentence = "The floor changed hands 10 times, in 11 turns.";
+    assert!(d.run(&["analyze", &rttm]).ok().contains(sentence));
+    assert!(d.run(&["analyze", &rttm, "--format", "md"]).ok().contains(sentence));
+}
+
+/// The card the README shows is what the current binary draws, byte for byte.
+#[test]
+fn the_readme_card_is_the_current_picture() {
+    let d = Dir::new();
+    let mut args = vec!["report", "-q"];
+    let vtt = example("red-carpet.vtt");
+    args.push(&vtt);
+    args.extend_from_slice(CARD_ARGS);
+    args.extend_from_slice(&["-o", "card.png"]);
+    d.run(&args).ok();
+    let now = std::fs::read(d.path().join("card.png")).unwrap();
+    let committed =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/img/red-carpet-card.png");
+    let committed = std::fs::read(committed).unwrap();
+    assert!(
+        now == committed,
+        "docs/img/red-carpet-card.png is not the current picture: remake it with the README's command"
+    );
+    // And again: the same bytes on every run.
+    d.run(&args).ok();
+    assert_eq!(std::fs::read(d.path().join("card.png")).unwrap(), now);
+}

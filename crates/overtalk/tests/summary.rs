@@ -1,0 +1,257 @@
+//! The plain-language summary against the JSON it cites: every number a sentence shows is the
+//! value at the JSON path it names, written by the unit it names, and no sentence states what
+//! the mode cannot measure. Over the red-carpet example, every AMI test meeting and random
+//! conversations.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use overtalk::analysis::{analyze, Analysis, Classifier, Params};
+use overtalk::format::{read_path, ReadOptions};
+use overtalk::output::{Conversation, OVERLAP_NOT_MEASURABLE};
+use overtalk::summary::Summarised;
+use overtalk::{Content, Segment, Transcript, TranscriptBuilder};
+use proptest::prelude::*;
+use serde_json::Value;
+
+/// The conversation object of `analyze --format json`, summary included.
+fn conversation_json(id: &str, a: &Analysis) -> Value {
+    serde_json::to_value(Summarised::new(&Conversation::new(id, None, a))).unwrap()
+}
+
+/// The numbers written in `text` (runs of digits with an optional decimal part).
+fn numbers_in(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let decimal_point =
+            c == '.' && !cur.is_empty() && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        if c.is_ascii_digit() || decimal_point {
+            cur.push(c);
+        } else if !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// How a cited value must be written, computed here from the JSON value alone.
+fn expected_shown(value: &Value, unit: &str) -> String {
+    let x = value.as_f64().unwrap();
+    match unit {
+        "count" => format!("{}", value.as_u64().unwrap()),
+        "share_percent" => format!("{} %", (x * 100.0).round() as i64),
+        "ms_seconds" => format!("{:.1} s", x / 1000.0),
+        "ms_minutes" => format!("{:.1} min", x / 60000.0),
+        other => panic!("unknown unit {other}"),
+    }
+}
+
+/// Checks every sentence of the conversation object `v` against `v` itself; returns the
+/// number of numbers checked.
+fn check(v: &Value, label: &str) -> usize {
+    let speakers: Vec<String> = v["speakers"].as_object().unwrap().keys().cloned().collect();
+    let modes: Vec<&str> =
+        v["mode"].as_object().unwrap().values().map(|m| m.as_str().unwrap()).collect();
+    let timing_only = modes.iter().all(|m| *m == "timing");
+    let warnings = v["diagnostics"]["warnings"].as_array().unwrap();
+    let one_track = warnings.iter().any(|w| w == OVERLAP_NOT_MEASURABLE);
+    let estimated = v.get("estimated_times").is_some();
+    let summary = v["summary"].as_array().unwrap();
+    assert!(!summary.is_empty(), "{label}: an empty summary");
+    let mut checked = 0;
+    for s in summary {
+        let text = s["text"].as_str().unwrap();
+        let key = s["key"].as_str().unwrap();
+        assert!(!text.contains('{'), "{label}: unfilled placeholder in {text:?}");
+        let cited = s["numbers"].as_array().unwrap();
+        let mut shown_numbers = Vec::new();
+        for c in cited {
+            let path = c["path"].as_str().unwrap();
+            let at =
+                v.pointer(path).unwrap_or_else(|| panic!("{label}: {path} is not in the JSON"));
+            assert_eq!(at, &c["value"], "{label}: {path} in {text:?}");
+            let shown = c["shown"].as_str().unwrap();
+            assert_eq!(shown, expected_shown(at, c["unit"].as_str().unwrap()), "{label}: {path}");
+            assert!(text.contains(shown), "{label}: {shown:?} not in {text:?}");
+            shown_numbers.extend(numbers_in(shown));
+            // What the mode cannot measure is never cited.
+            if timing_only {
+                for word in ["verbal_claims", "wpm", "words"] {
+                    assert!(!path.contains(word), "{label}: timing mode cites {path}");
+                }
+            }
+            if one_track || estimated {
+                for word in ["overlap", "interruptions", "successful", "pairs", "talk_over"] {
+                    assert!(!path.contains(word), "{label}: not measurable but cites {path}");
+                }
+            }
+            checked += 1;
+        }
+        // The digits of the sentence are exactly those of its cited numbers, in order (speaker
+        // names may hold digits of their own).
+        let mut bare = text.to_owned();
+        let mut names = speakers.clone();
+        names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+        for n in &names {
+            bare = bare.replace(n.as_str(), " ");
+        }
+        assert_eq!(numbers_in(&bare), shown_numbers, "{label}: numbers of {text:?}");
+        if timing_only {
+            assert_ne!(key, "verbal_claims", "{label}");
+        }
+        if one_track || estimated {
+            assert!(!["overlap", "interruptions", "pair"].contains(&key), "{label}: {text}");
+        }
+    }
+    let keys: Vec<&str> = summary.iter().map(|s| s["key"].as_str().unwrap()).collect();
+    if !speakers.is_empty() {
+        assert_eq!(keys[0], "basis", "{label}: the summary starts with how it was measured");
+        let basis = summary[0]["text"].as_str().unwrap();
+        let mode = match (timing_only, modes.iter().all(|m| *m == "text")) {
+            (true, _) => "from timing alone",
+            (_, true) => "from the words and their timing",
+            _ => "from the words where there are words",
+        };
+        assert!(basis.contains(mode), "{label}: {basis}");
+        let classifier = match v["params"]["classifier"].as_str().unwrap() {
+            "rules" => "the structural rules",
+            _ => "the calibrated classifier",
+        };
+        assert!(basis.contains(classifier), "{label}: {basis}");
+    }
+    assert_eq!(keys.contains(&"not_measurable_one_track"), one_track && !speakers.is_empty());
+    assert_eq!(keys.contains(&"not_measurable_words"), timing_only && !speakers.is_empty());
+    checked
+}
+
+fn example(ext: &str) -> Transcript {
+    let path = format!("{}/../../examples/red-carpet/red-carpet.{ext}", env!("CARGO_MANIFEST_DIR"));
+    let read = read_path(std::path::Path::new(&path), None, &ReadOptions::default()).unwrap();
+    read.corpus.get("red-carpet").unwrap().clone()
+}
+
+fn texts(v: &Value) -> Vec<&str> {
+    v["summary"].as_array().unwrap().iter().map(|s| s["text"].as_str().unwrap()).collect()
+}
+
+#[test]
+fn red_carpet_summary_in_timing_mode() {
+    let a = analyze(&example("rttm"), &Params::default()).unwrap();
+    let v = conversation_json("red-carpet", &a);
+    assert_eq!(check(&v, "red-carpet.rttm"), 16);
+    assert_eq!(
+        texts(&v),
+        [
+            "3 speakers over 42.3 s, analysed from timing alone (who spoke when, no words); interruptions and backchannels were classified by the structural rules of the rule book.",
+            "Floor claims in words and speaking rates could not be measured: there are no words, only timing.",
+            "Wife held the floor 67 % of the time; Husband 19 % and Interviewer 14 %.",
+            "The floor changed hands 10 times, in 11 turns.",
+            "Two or more people talked at once for 2.6 s (7 % of the speech).",
+            "There were 3 interruption attempts; 3 of them took the floor.",
+            "Wife interrupted Husband 2 times (2 successful).",
+            "Husband interrupted Wife 1 time (1 successful).",
+            "There were 2 backchannels (brief responses such as “mm-hm” that do not take the floor).",
+        ]
+    );
+}
+
+#[test]
+fn red_carpet_summary_in_text_mode_with_both_classifiers() {
+    for classifier in [Classifier::Rules, Classifier::Calibrated] {
+        let params = Params { classifier, ..Params::default() };
+        let a = analyze(&example("vtt"), &params).unwrap();
+        let v = conversation_json("red-carpet", &a);
+        check(&v, "red-carpet.vtt");
+        let all = texts(&v).join(" ");
+        assert!(all.contains("from the words and their timing"), "{all}");
+        assert!(all.contains("floor claims in words") || all.contains("floor claim in words"));
+    }
+}
+
+#[test]
+fn one_mixed_track_says_overlap_is_not_measurable() {
+    let mut a = analyze(&example("rttm"), &Params::default()).unwrap();
+    a.diagnostics.warnings.insert(0, OVERLAP_NOT_MEASURABLE.to_owned());
+    let v = conversation_json("red-carpet", &a);
+    check(&v, "one track");
+    let all = texts(&v).join(" ");
+    assert!(all.contains("Overlap could not be measured"), "{all}");
+    assert!(!all.contains("interrupted"), "{all}");
+}
+
+#[test]
+fn empty_conversation_says_so() {
+    let a = analyze(&Transcript::default(), &Params::default()).unwrap();
+    let v = conversation_json("empty", &a);
+    check(&v, "empty");
+    assert_eq!(
+        texts(&v),
+        ["0 speakers were found in this recording, so there is nothing to summarise."]
+    );
+}
+
+#[test]
+fn ami_test_meetings() {
+    let Some(data) = common::shared_data("summary ami_test_meetings") else { return };
+    let dir = data.join("corpora/ami/only_words/rttms/test");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let mut meetings = 0;
+    let mut numbers = 0;
+    for f in files.iter().filter(|p| p.extension().is_some_and(|e| e == "rttm")) {
+        let read = read_path(f, None, &ReadOptions::default()).unwrap();
+        for (id, t) in read.corpus.iter() {
+            let a = analyze(t, &Params::default()).unwrap();
+            numbers += check(&conversation_json(id, &a), id);
+            meetings += 1;
+        }
+    }
+    assert_eq!(meetings, 16, "the AMI test split");
+    assert!(numbers > 16 * 10, "{numbers}");
+}
+
+const WORDS: &[&str] =
+    &["yeah", "mm-hmm", "right.", "so", "I", "think", "wait—", "no", "let me finish"];
+
+/// One random segment: speaker, start (ms), duration (ms), words.
+type Seg = (usize, i64, i64, Vec<usize>);
+
+fn conversation() -> impl Strategy<Value = (bool, Vec<Seg>)> {
+    (2usize..=5, any::<bool>(), any::<bool>()).prop_flat_map(|(n, text, one_track)| {
+        let seg = (
+            0..n,
+            0i64..30_000,
+            1i64..4000,
+            prop::collection::vec(0..WORDS.len(), if text { 0..5 } else { 0..1 }),
+        );
+        (Just(one_track), prop::collection::vec(seg, 0..40))
+    })
+}
+
+fn build(segs: &[Seg]) -> Transcript {
+    let mut b = TranscriptBuilder::new();
+    for (speaker, start, dur, words) in segs {
+        let content = (!words.is_empty())
+            .then(|| Content::text(words.iter().map(|&w| WORDS[w]).collect::<Vec<_>>().join(" ")));
+        b.add(Segment::from_millis(*start, start + dur).unwrap(), &format!("S{speaker}"), content);
+    }
+    b.build()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+    #[test]
+    fn every_number_is_the_json_value_it_cites((one_track, segs) in conversation()) {
+        let mut a = analyze(&build(&segs), &Params::default()).unwrap();
+        if one_track && a.speakers.len() >= 2 {
+            a.diagnostics.warnings.insert(0, OVERLAP_NOT_MEASURABLE.to_owned());
+        }
+        check(&conversation_json("random", &a), "random");
+    }
+}
