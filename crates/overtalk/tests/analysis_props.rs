@@ -284,7 +284,7 @@ proptest! {
         let q = Params { bc_max_duration: p.bc_max_duration + extra, ..Params::default() };
         let a = analyze(&t, &p).unwrap();
         let b = analyze(&t, &q).unwrap();
-        prop_assert!(a.conversation.counts.backchannels <= b.conversation.counts.backchannels);
+        prop_assert!(a.conversation.counts.events.backchannels <= b.conversation.counts.events.backchannels);
         let r = Params { bridge_pause: p.bridge_pause + extra, ..Params::default() };
         prop_assert!(analyze(&t, &r).unwrap().talkspurts.len() <= a.talkspurts.len());
     }

@@ -424,7 +424,7 @@ fn ami_meeting_report_matches_its_analysis() {
     assert_eq!(cells.len(), 12);
     let attempts: usize =
         cells.iter().map(|t| attr(t, "data-attempts").unwrap().parse::<usize>().unwrap()).sum();
-    assert_eq!(attempts, a.conversation.counts.interruptions);
+    assert_eq!(attempts, a.conversation.counts.events.interruptions);
     // No words in an RTTM: no transcript section.
     assert!(!html.contains("<h3>Transcript</h3>"));
 }

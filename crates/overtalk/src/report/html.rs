@@ -393,7 +393,7 @@ fn conversation_section(
         escape(c.recording),
         escape(c.recording)
     );
-    let n = &cv.counts;
+    let n = &cv.counts.events;
     let _ = write!(
         b,
         "<p class=\"headline\">{} speakers · span {} s · speech {} s · overlap {} s ({} of speech) · {} turns · {} floor transfers · <span data-field=\"interruptions\" data-v=\"{}\">{}</span> interruptions (<span data-field=\"successful\" data-v=\"{}\">{}</span> successful) · {} terminal overlaps · {} backchannels · {} floor claims in words</p>",
