@@ -46,6 +46,7 @@ pub mod features;
 pub mod frames;
 pub mod multitrack;
 pub mod pipeline;
+pub mod provenance;
 pub mod render;
 pub mod resample;
 pub mod vad;
