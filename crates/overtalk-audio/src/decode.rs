@@ -905,13 +905,16 @@ fn check_channels(channels: usize, options: &DecodeOptions) -> Result<()> {
 fn map_error(e: SymError, doing: &str) -> Error {
     match e {
         SymError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
-            Error::invalid(format!("the file is truncated ({doing})"))
+            Error::invalid(format!("the file is truncated ({doing})")).with_source(io)
         }
         SymError::IoError(io) => Error::from(io),
         SymError::DecodeError(m) => Error::invalid(format!("malformed audio ({doing}): {m}")),
         SymError::Unsupported(m) => Error::unsupported(format!("{m} ({doing})")),
         SymError::LimitError(m) => Error::limit(format!("{m} ({doing})")),
-        other => Error::invalid(format!("{other} ({doing})")),
+        other => {
+            let message = format!("{other} ({doing})");
+            Error::invalid(message).with_source(other)
+        }
     }
 }
 

@@ -47,6 +47,7 @@ pub mod frames;
 pub mod multitrack;
 pub mod online;
 pub mod pipeline;
+pub mod provenance;
 pub mod render;
 pub mod resample;
 pub mod vad;

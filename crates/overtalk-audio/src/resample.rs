@@ -126,19 +126,26 @@ impl Resampler16k {
         let Some(inner) = self.inner.as_mut() else { return Ok(()) };
         let max_out = inner.output_frames_max();
         self.out_buf.resize(max_out, 0.0);
-        let input = InterleavedSlice::new(&self.queue[..], 1, CHUNK)
-            .map_err(|e| Error::invalid(format!("resampler input: {e}")))?;
-        let mut output = InterleavedSlice::new_mut(&mut self.out_buf[..], 1, max_out)
-            .map_err(|e| Error::invalid(format!("resampler output: {e}")))?;
+        let input = InterleavedSlice::new(&self.queue[..], 1, CHUNK).map_err(|e| {
+            let message = format!("resampler input: {e}");
+            Error::invalid(message).with_source(e)
+        })?;
+        let mut output =
+            InterleavedSlice::new_mut(&mut self.out_buf[..], 1, max_out).map_err(|e| {
+                let message = format!("resampler output: {e}");
+                Error::invalid(message).with_source(e)
+            })?;
         let indexing = Indexing {
             input_offset: 0,
             output_offset: 0,
             partial_len: if valid < CHUNK { Some(valid) } else { None },
             active_channels_mask: None,
         };
-        let (_, produced) = inner
-            .process_into_buffer(&input, &mut output, Some(&indexing))
-            .map_err(|e| Error::invalid(format!("resampling: {e}")))?;
+        let (_, produced) =
+            inner.process_into_buffer(&input, &mut output, Some(&indexing)).map_err(|e| {
+                let message = format!("resampling: {e}");
+                Error::invalid(message).with_source(e)
+            })?;
         let mut out = &self.out_buf[..produced];
         if self.delay_left > 0 {
             let d = self.delay_left.min(out.len());

@@ -125,7 +125,3 @@ pub fn format_for_path(path: &Path) -> Result<overtalk::format::Format> {
         format!("{}: cannot tell the output format from the extension; use --to", path.display())
     })
 }
-
-/// Display-width padding for the tables still rendered here (`info`); the rule lives with the
-/// library's terminal table.
-pub use overtalk::output::align::{pad_left, pad_right, width};

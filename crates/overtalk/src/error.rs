@@ -13,11 +13,24 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-/// A library error: what went wrong ([`ErrorKind`]) and, when known, in which file.
+/// A library error: what went wrong ([`ErrorKind`]), when known in which file, and the error
+/// it came from ([`std::error::Error::source`]), so a front end can show the chain or map the
+/// cause (a Python exception, a live session's retry).
 #[derive(Debug)]
 pub struct Error {
     kind: ErrorKind,
     path: Option<PathBuf>,
+    cause: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
+}
+
+/// What a caller can do after an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Recovery {
+    /// The error is about one input (malformed, refused, over a limit): skip it and go on
+    /// with the others; a live session drops the block and keeps listening.
+    SkipInput,
+    /// Reading or writing failed: the caller cannot go on with this source or sink.
+    Fatal,
 }
 
 /// What went wrong.
@@ -51,7 +64,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 impl Error {
     /// A new error of the given kind, without a path.
     pub fn new(kind: ErrorKind) -> Error {
-        Error { kind, path: None }
+        Error { kind, path: None, cause: None }
     }
 
     /// A parse error at `line`:`column` (1-based) of a `format` input.
@@ -77,6 +90,28 @@ impl Error {
     /// An unsupported-input error.
     pub fn unsupported(message: impl Into<String>) -> Error {
         Error::new(ErrorKind::Unsupported(message.into()))
+    }
+
+    /// Keeps `cause` as this error's [`source`](std::error::Error::source). The message is
+    /// unchanged: it already says what the cause said, in words about the input.
+    pub fn with_source(
+        mut self,
+        cause: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    ) -> Error {
+        self.cause = Some(cause.into());
+        self
+    }
+
+    /// Whether the caller may skip the input and go on ([`Recovery::SkipInput`]) or must stop
+    /// ([`Recovery::Fatal`]: reading or writing failed).
+    pub fn recovery(&self) -> Recovery {
+        match self.kind {
+            ErrorKind::Io(_) => Recovery::Fatal,
+            ErrorKind::Parse { .. }
+            | ErrorKind::Invalid(_)
+            | ErrorKind::Limit(_)
+            | ErrorKind::Unsupported(_) => Recovery::SkipInput,
+        }
     }
 
     /// Attaches the path of the file the error is about (kept if one is already set).
@@ -159,7 +194,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match &self.kind {
             ErrorKind::Io(e) => Some(e),
-            _ => None,
+            _ => self.cause.as_deref().map(|c| c as &(dyn std::error::Error + 'static)),
         }
     }
 }
@@ -298,5 +333,24 @@ impl fmt::Display for Warning {
             write!(f, ": ")?;
         }
         write!(f, "{} ({})", self.message, self.kind.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    #[test]
+    fn causes_are_kept_and_recovery_follows_the_kind() {
+        let cause = io::Error::new(io::ErrorKind::UnexpectedEof, "early end");
+        let e = Error::invalid("the file is truncated").with_source(cause).with_path("a.wav");
+        assert_eq!(e.to_string(), "a.wav: the file is truncated");
+        assert_eq!(e.source().map(|c| c.to_string()).as_deref(), Some("early end"));
+        assert_eq!(e.recovery(), Recovery::SkipInput);
+        let io = Error::from(io::Error::new(io::ErrorKind::PermissionDenied, "denied"));
+        assert_eq!(io.recovery(), Recovery::Fatal);
+        assert_eq!(io.source().map(|c| c.to_string()).as_deref(), Some("denied"));
+        assert!(Error::parse("rttm", 3, 1, "bad").source().is_none());
     }
 }

@@ -52,7 +52,7 @@ pub mod summary;
 pub mod time;
 pub mod words;
 
-pub use error::{Error, ErrorKind, Result, Severity, Warning, WarningKind};
+pub use error::{Error, ErrorKind, Recovery, Result, Severity, Warning, WarningKind};
 pub use model::{
     Annotation, AnnotationBuilder, Content, Corpus, CropMode, Mark, MarkKind, Region, Segment,
     SpeakerId, SpeakerTable, Timeline, Track, Transcript, TranscriptBuilder, Utterance, Word,

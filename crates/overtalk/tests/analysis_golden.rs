@@ -141,7 +141,7 @@ fn check_w2a(r: &Analysis) {
     assert_eq!(turns(r), vec![(s("A"), 0, 6000)]);
     assert!(r.transfers.is_empty());
     assert_eq!(onsets(r), vec![(0, s("A"), Opening, FloorTaken, None, None)]);
-    assert_eq!(r.conversation.counts.interruptions, 0);
+    assert_eq!(r.conversation.counts.events.interruptions, 0);
     assert_eq!((r.speakers["A"].talk, r.speakers["B"].talk), (6000, 400));
     assert_eq!(r4(r.speakers["A"].talk_share), 0.9375);
     assert_eq!(r4(r.speakers["B"].talk_share), 0.0625);
@@ -241,7 +241,7 @@ fn w3_three_speakers_simultaneous_start() {
     assert_eq!((&*o[2].speaker, o[2].class, o[2].outcome), ("C", SimultaneousStart, FloorTaken));
     assert_eq!(o[2].partner.as_deref(), Some("B"));
     assert_eq!(o[1].ferguson, None);
-    assert_eq!(r.conversation.counts.interruptions, 0);
+    assert_eq!(r.conversation.counts.events.interruptions, 0);
     assert_eq!(talk(&r, "A").0, 3500);
     assert_eq!(talk(&r, "B").0, 400);
     assert_eq!(talk(&r, "C").0, 4050);
@@ -332,7 +332,10 @@ fn w5_completion_from_text_vs_timing() {
         (4800, s("B"), TerminalOverlap, FloorTaken, Some(Ferguson::Overlap), Some(200))
     );
     assert_eq!(
-        (text.conversation.counts.interruptions, timing.conversation.counts.interruptions),
+        (
+            text.conversation.counts.events.interruptions,
+            timing.conversation.counts.events.interruptions
+        ),
         (1, 0)
     );
 }

@@ -134,10 +134,10 @@ fn check_invariants(r: &Analysis) {
         }
     }
     // Counts equal the lengths of their event lists.
-    let k = &c.counts;
+    let k = &c.counts.events;
     assert_eq!(k.turns, r.turns.len());
     assert_eq!(k.transfers, r.transfers.len());
-    assert_eq!(k.talkspurts, r.talkspurts.len());
+    assert_eq!(c.counts.talkspurts, r.talkspurts.len());
     assert_eq!(k.backchannels, r.talkspurts.iter().filter(|t| t.is_backchannel).count());
     let attempts = r
         .onsets
@@ -284,7 +284,7 @@ proptest! {
         let q = Params { bc_max_duration: p.bc_max_duration + extra, ..Params::default() };
         let a = analyze(&t, &p).unwrap();
         let b = analyze(&t, &q).unwrap();
-        prop_assert!(a.conversation.counts.backchannels <= b.conversation.counts.backchannels);
+        prop_assert!(a.conversation.counts.events.backchannels <= b.conversation.counts.events.backchannels);
         let r = Params { bridge_pause: p.bridge_pause + extra, ..Params::default() };
         prop_assert!(analyze(&t, &r).unwrap().talkspurts.len() <= a.talkspurts.len());
     }
@@ -341,7 +341,7 @@ fn sixty_speakers_in_a_round() {
     // interruptions, 600 ms before the holder's end); in the final crowd the holder P59 keeps the
     // floor and the 59 others each make an unsuccessful attempt.
     assert_eq!(r.turns.len(), 60);
-    let k = &r.conversation.counts;
+    let k = &r.conversation.counts.events;
     assert_eq!((k.interruptions, k.successful, k.unsuccessful), (118, 59, 59));
     assert_eq!(r.speakers["P59"].interruptions_received.attempts, 59);
     assert!(r.diagnostics.warnings.iter().any(|w| w.contains("schism")));

@@ -73,10 +73,10 @@ fn check_invariants(r: &Analysis, label: &str) {
         );
         assert_ne!(o.holder.as_deref(), Some(&*o.speaker), "{label}");
     }
-    let k = &c.counts;
+    let k = &c.counts.events;
     assert_eq!(k.turns, r.turns.len(), "{label}");
     assert_eq!(k.transfers, r.transfers.len(), "{label}");
-    assert_eq!(k.talkspurts, r.talkspurts.len(), "{label}");
+    assert_eq!(c.counts.talkspurts, r.talkspurts.len(), "{label}");
     assert_eq!(k.backchannels, r.talkspurts.iter().filter(|t| t.is_backchannel).count());
     let attempts = r
         .onsets

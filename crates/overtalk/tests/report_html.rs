@@ -11,7 +11,7 @@ use overtalk::report::{
     conversation_report, csp_hash, score_report, Audio, ConversationView, ReportOptions, ScoreView,
     TrackAudio,
 };
-use overtalk::score::{score, RecordingInput, ScoreOptions};
+use overtalk::score::{score_corpus, Metrics, RecordingInput, ScoreOptions};
 use overtalk::{Annotation, Content, Segment, Transcript, TranscriptBuilder};
 use serde_json::Value;
 
@@ -206,7 +206,7 @@ fn numbers_equal_the_serialised_result() {
     );
     assert!(html.contains(&needle));
     // Headline counts.
-    let c = &a.conversation.counts;
+    let c = &a.conversation.counts.events;
     assert_eq!((c.interruptions, c.successful), (4, 3));
     assert!(html.contains("data-field=\"interruptions\" data-v=\"4\""));
     // The FTO histogram holds every transfer with an offset.
@@ -377,9 +377,10 @@ fn score_report_tables_equal_the_score() {
     );
     let inputs = [RecordingInput::new("f", Some(reference), Some(hypothesis))];
     let opts = ScoreOptions::default();
-    let report = score(&inputs, None, &opts).unwrap();
+    let scored = score_corpus(&inputs, None, &opts, Metrics::ALL, true).unwrap();
+    let report = scored.report.clone();
     let html = score_report(
-        &ScoreView { report: &report, inputs: &inputs, uem: None },
+        &ScoreView { report: &report, mapped: &scored.mapped },
         &ReportOptions::default(),
     )
     .unwrap();
@@ -425,7 +426,7 @@ fn ami_meeting_report_matches_its_analysis() {
     assert_eq!(cells.len(), 12);
     let attempts: usize =
         cells.iter().map(|t| attr(t, "data-attempts").unwrap().parse::<usize>().unwrap()).sum();
-    assert_eq!(attempts, a.conversation.counts.interruptions);
+    assert_eq!(attempts, a.conversation.counts.events.interruptions);
     // No words in an RTTM: no transcript section.
     assert!(!html.contains("<h3>Transcript</h3>"));
 }

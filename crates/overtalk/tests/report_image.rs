@@ -101,16 +101,16 @@ fn check_events(a: &Analysis, svg: &str, label: &str) {
     let c = classes(svg);
     let n = &a.conversation.counts;
     assert_eq!(count(&c, "lane"), a.speakers.len(), "{label}: lanes");
-    assert_eq!(count(&c, "arrow successful"), n.successful, "{label}: solid arrows");
+    assert_eq!(count(&c, "arrow successful"), n.events.successful, "{label}: solid arrows");
     assert_eq!(
         count(&c, "arrow successful") + count(&c, "arrow unsuccessful"),
-        n.interruptions,
+        n.events.interruptions,
         "{label}: arrows"
     );
     let (solid, dashed) = html_arrows(a);
     assert_eq!((count(&c, "arrow successful"), count(&c, "arrow unsuccessful")), (solid, dashed));
-    assert_eq!(count(&c, "bc"), n.backchannels, "{label}: backchannels");
-    assert_eq!(count(&c, "claim"), n.verbal_claims, "{label}: floor claims");
+    assert_eq!(count(&c, "bc"), n.events.backchannels, "{label}: backchannels");
+    assert_eq!(count(&c, "claim"), n.events.verbal_claims, "{label}: floor claims");
     let holders = a.turns.len();
     assert!(count(&c, "holder") <= holders && (holders == 0 || count(&c, "holder") > 0));
 }
@@ -142,8 +142,8 @@ fn red_carpet_svg_shows_the_events_of_the_json() {
         }
     }
     let a = analyze(&example("vtt"), &Params::default()).unwrap();
-    assert!(a.conversation.counts.verbal_claims > 0, "the example has a claim to draw");
-    assert!(a.conversation.counts.interruptions > 0);
+    assert!(a.conversation.counts.events.verbal_claims > 0, "the example has a claim to draw");
+    assert!(a.conversation.counts.events.interruptions > 0);
 }
 
 #[test]
@@ -165,7 +165,7 @@ fn a_window_shows_the_events_inside_it() {
             ) && (from..=to).contains(&o.time)
         })
         .count();
-    assert!(inside > 0 && inside < a.conversation.counts.interruptions + 1);
+    assert!(inside > 0 && inside < a.conversation.counts.events.interruptions + 1);
     assert_eq!(count(&c, "arrow successful") + count(&c, "arrow unsuccessful"), inside);
     assert!(svg.contains("0:04 – 0:12 (window)"));
     // A window that ends before it starts, and widths out of range, are errors.

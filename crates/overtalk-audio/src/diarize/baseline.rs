@@ -4,7 +4,7 @@
 use overtalk::{Annotation, AnnotationBuilder, Result};
 
 use super::cluster;
-use super::diarization::{Diarization, Diarizer};
+use super::diarization::{Diarization, Diarizer, DiarizerKind};
 use super::embed::{Ge2eWeights, MelStream, N_MELS, WINDOW_FRAMES};
 use super::features::{FeatureStream, Features};
 use super::labels::annotation_from_labels;
@@ -56,7 +56,12 @@ impl Diarizer for NaiveDiarizer {
             .collect();
         let method = self.describe();
         if used.is_empty() {
-            return Ok(Diarization { annotation: Annotation::default(), speakers: 0, method });
+            return Ok(Diarization {
+                annotation: Annotation::default(),
+                speakers: 0,
+                method,
+                kind: DiarizerKind::Naive,
+            });
         }
         let mut emb = Vec::new();
         for chunk in used.chunks(32) {
@@ -80,7 +85,7 @@ impl Diarizer for NaiveDiarizer {
             *l = Some(wl[w]);
         }
         let (annotation, _) = annotation_from_labels(&labels);
-        Ok(Diarization::within(annotation, f.duration(), method))
+        Ok(Diarization::within(annotation, f.duration(), method, DiarizerKind::Naive))
     }
 }
 
@@ -108,7 +113,7 @@ impl Diarizer for VadOnlyDiarizer {
         for s in region.iter() {
             b.add(*s, "SPK00");
         }
-        Ok(Diarization::within(b.build(), f.duration(), self.describe()))
+        Ok(Diarization::within(b.build(), f.duration(), self.describe(), DiarizerKind::VadOnly))
     }
 }
 

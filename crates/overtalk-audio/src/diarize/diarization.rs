@@ -6,6 +6,8 @@ use std::collections::BTreeSet;
 use overtalk::{Annotation, CropMode, Delta, Region, Result, Segment, Time};
 
 use super::features::{FeatureStream, Features};
+pub use crate::provenance::DiarizerKind;
+use crate::provenance::{Method, Provenance};
 
 /// A diarization of one recording.
 #[derive(Clone, Debug, PartialEq)]
@@ -16,9 +18,16 @@ pub struct Diarization {
     pub speakers: usize,
     /// What produced it (diarizer and parameters), for provenance in reports.
     pub method: String,
+    /// Which diarizer produced it, for what the outputs can and cannot measure.
+    pub kind: DiarizerKind,
 }
 
 impl Diarization {
+    /// How the speakers were found: the diarizer's kind and its description.
+    pub fn provenance(&self) -> Provenance {
+        Provenance::new(Method::Diarized(self.kind), self.method.clone())
+    }
+
     /// A diarization of a signal lasting `duration`, cut back to it: the diarizers work in
     /// whole 10 ms frames (VAD frames can be longer), and the last one can reach past the end.
     ///
@@ -29,14 +38,19 @@ impl Diarization {
     /// ```
     ///
     /// `speakers` counts the speakers left with speech.
-    pub(super) fn within(annotation: Annotation, duration: Delta, method: String) -> Diarization {
+    pub(super) fn within(
+        annotation: Annotation,
+        duration: Delta,
+        method: String,
+        kind: DiarizerKind,
+    ) -> Diarization {
         let signal = Segment::new(Time(0), Time(duration.0)).map(Region::from_segment);
         let annotation = match signal {
             Some(r) => annotation.crop(&r, CropMode::Intersection),
             None => Annotation::default(),
         };
         let speakers = annotation.tracks().iter().map(|t| t.speaker).collect::<BTreeSet<_>>().len();
-        Diarization { annotation, speakers, method }
+        Diarization { annotation, speakers, method, kind }
     }
 }
 

@@ -49,7 +49,7 @@ pub mod windows;
 use overtalk::{Annotation, Delta, Result};
 
 pub use baseline::{NaiveDiarizer, VadOnlyDiarizer};
-pub use diarization::{signal_duration, Diarization, Diarizer};
+pub use diarization::{signal_duration, Diarization, Diarizer, DiarizerKind};
 use embed::Ge2eWeights;
 pub use features::{FeatureStream, Features, FrontEnd};
 use labels::{annotation_from_layers, region_mask, relabel_to, FRAME_US};
@@ -311,9 +311,10 @@ impl Ge2eDiarizer {
     /// window settings are ignored: they were used by [`prepare`](Ge2eDiarizer::prepare)).
     pub fn assign(&self, p: &Prepared, o: &DiarizeOptions) -> Diarization {
         let method = self.describe_with(o);
+        let kind = DiarizerKind::Ge2e { overlap: o.overlap_margin.is_some() };
         let (emb, windows, speech) = (&p.emb, &p.windows, &p.speech);
         if speech.is_empty() || emb.len() != windows.len() || emb.is_empty() {
-            return Diarization { annotation: Annotation::default(), speakers: 0, method };
+            return Diarization { annotation: Annotation::default(), speakers: 0, method, kind };
         }
         let n = p.frames;
         let sn = speech.len();
@@ -420,7 +421,7 @@ impl Ge2eDiarizer {
             }
         }
         let (annotation, _) = annotation_from_layers(&labels, &labels2);
-        Diarization::within(annotation, p.duration, method)
+        Diarization::within(annotation, p.duration, method, kind)
     }
 }
 

@@ -672,7 +672,7 @@ mod backend {
     use overtalk::{AnnotationBuilder, Error, Result, Segment, Time};
     use speakrs::{ExecutionMode, OwnedDiarizationPipeline};
 
-    use super::super::diarization::{Diarization, Diarizer};
+    use super::super::diarization::{Diarization, Diarizer, DiarizerKind};
     use super::super::features::{FeatureStream, Features, FrontEnd};
     use super::{verify_installed, PYANNOTE_REPOSITORY, PYANNOTE_REVISION, SPEAKRS_VERSION};
     use crate::vad::VadKind;
@@ -745,7 +745,12 @@ mod backend {
             let duration = features.duration();
             let method = self.describe();
             if samples.is_empty() {
-                return Ok(Diarization::within(Default::default(), duration, method));
+                return Ok(Diarization::within(
+                    Default::default(),
+                    duration,
+                    method,
+                    DiarizerKind::Pyannote,
+                ));
             }
             let mut pipeline = self
                 .pipeline
@@ -773,7 +778,7 @@ mod backend {
                     b.add(seg, &format!("SPK{pos:02}"));
                 }
             }
-            Ok(Diarization::within(b.build(), duration, method))
+            Ok(Diarization::within(b.build(), duration, method, DiarizerKind::Pyannote))
         }
     }
 }

@@ -92,14 +92,14 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     };
     if let Some((id, t)) = laid {
         detected.corpus = Corpus::single(id, t);
-        detected.method.push_str(&args.words.method_note());
+        detected.provenance.description.push_str(&args.words.method_note());
     }
     // An RTTM or TextGrid has no place for the method: it goes to a terminal's stderr.
     // (`analyze` and `report` put it in their output, `score` on stderr.)
     if !globals.quiet && std::io::stderr().is_terminal() {
         for (id, t) in detected.corpus.iter() {
             let n = t.annotation().speakers().len();
-            eprintln!("overtalk: {id}: {n} speakers; {}", detected.method);
+            eprintln!("overtalk: {id}: {n} speakers; {}", detected.provenance);
         }
     }
     target.write_with(|out| {

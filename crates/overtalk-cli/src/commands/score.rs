@@ -7,8 +7,8 @@ use anyhow::{bail, Context, Result};
 use overtalk::output::score::{self as score_out, Scored};
 use overtalk::output::Exporter;
 use overtalk::score::{
-    self, DefaultRegion, ErrorSegment, FileStatus, JerDefinition, MappingMethod, Preset,
-    RecordingInput, ScoreOptions, ScoreReport,
+    self, DefaultRegion, FileStatus, JerDefinition, MappingMethod, Preset, RecordingInput,
+    ScoreOptions,
 };
 use overtalk::{Delta, Region};
 
@@ -222,17 +222,15 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     if args.events {
         return run_events(&args, &inputs, uem_arg, &opts, &target);
     }
-    let report = score::score_with(&inputs, uem_arg, &opts, metrics(&args))?;
-    let timelines = if args.errors {
-        if format != ScoreFormat::Json {
-            bail!("--errors needs --format json");
-        }
-        Some(error_timelines(&inputs, uem_arg, &report)?)
-    } else {
-        None
-    };
+    let keep = args.errors || format == ScoreFormat::Html;
+    let scored = score::score_corpus(&inputs, uem_arg, &opts, metrics(&args), keep)?;
+    if args.errors && format != ScoreFormat::Json {
+        bail!("--errors needs --format json");
+    }
+    let timelines = args.errors.then(|| scored.error_timelines());
+    let report = &scored.report;
     if format == ScoreFormat::Html {
-        let view = overtalk::report::ScoreView { report: &report, inputs: &inputs, uem: uem_arg };
+        let view = overtalk::report::ScoreView { report, mapped: &scored.mapped };
         let options = overtalk::report::ReportOptions {
             title: None,
             audio: None,
@@ -246,7 +244,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             Ok(())
         })?;
     } else {
-        let scored = Scored { report: &report, timelines: timelines.as_ref() };
+        let scored = Scored { report, timelines: timelines.as_ref() };
         target.write_with(|out| Ok(exporter(format).export(&scored, out)?))?;
     }
     // Recordings a preset leaves out (md-eval and dscore: hypothesis only; dscore: not in the
@@ -337,26 +335,6 @@ fn metrics(args: &Args) -> score::Metrics {
     }
 }
 
-/// Each scored recording's error timeline, by id.
-fn error_timelines(
-    inputs: &[RecordingInput],
-    uem: Option<&BTreeMap<String, Region>>,
-    report: &ScoreReport,
-) -> Result<BTreeMap<String, Vec<ErrorSegment>>> {
-    let opts = &report.options;
-    let uem = uem.map(|u| score::prepare::normalise_uem(u, opts.uem_ids));
-    let count_each = opts.self_overlap == score::SelfOverlap::CountEach;
-    let mut out = BTreeMap::new();
-    for f in report.files.iter().filter(|f| f.status != FileStatus::Skipped) {
-        let Some(input) = inputs.iter().find(|i| i.id == f.id) else { continue };
-        let entry = uem.as_ref().and_then(|u| u.get(&f.id));
-        if let Some((p, mapping)) = score::prepare_and_map(input, entry, uem.is_some(), opts)? {
-            out.insert(f.id.clone(), score::error_timeline(&p, &mapping, count_each));
-        }
-    }
-    Ok(out)
-}
-
 /// The exporter of `format` (HTML is written by the report module instead).
 fn exporter(format: ScoreFormat) -> Box<dyn for<'a> Exporter<Scored<'a>>> {
     match format {
@@ -369,7 +347,11 @@ fn exporter(format: ScoreFormat) -> Box<dyn for<'a> Exporter<Scored<'a>>> {
 }
 
 #[cfg(test)]
-fn render(report: &ScoreReport, format: ScoreFormat, out: &mut dyn std::io::Write) -> Result<()> {
+fn render(
+    report: &score::ScoreReport,
+    format: ScoreFormat,
+    out: &mut dyn std::io::Write,
+) -> Result<()> {
     Ok(exporter(format).export(&Scored { report, timelines: None }, out)?)
 }
 
@@ -377,6 +359,7 @@ fn render(report: &ScoreReport, format: ScoreFormat, out: &mut dyn std::io::Writ
 mod tests {
     use super::*;
     use clap::Parser;
+    use overtalk::score::ScoreReport;
     use overtalk::{Annotation, Segment};
 
     #[derive(Debug, Parser)]

@@ -1,14 +1,13 @@
 //! `overtalk validate FILE…`: what md-eval, dscore and pyannote.metrics would each reject or
 //! silently change in an RTTM file.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use overtalk::format::{self, uem, Format};
-use overtalk::score::validate::{validate_rttm, Consumer, Effect, Validation};
+use overtalk::output::validate::{self as validate_out, Validated};
+use overtalk::score::validate::validate_rttm;
 use overtalk::score::Side;
-use serde_json::json;
 
 use crate::app::{Globals, Outcome};
 use crate::input::{self, Source};
@@ -45,17 +44,6 @@ enum ValidateFormat {
     Json,
 }
 
-const CONSUMERS: [Consumer; 3] = [Consumer::MdEval, Consumer::Dscore, Consumer::Pyannote];
-
-fn verdict(v: &Validation, c: Consumer) -> &'static str {
-    let worst = v.findings.iter().filter(|f| f.consumer == c).map(|f| f.effect).max();
-    match worst {
-        Some(Effect::Rejects) => "rejects",
-        Some(Effect::Changes) => "accepts with changes",
-        Some(Effect::Note) | None => "accepts",
-    }
-}
-
 /// Runs `validate`.
 pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let sources = input::expand(&args.inputs)?;
@@ -69,7 +57,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
     let uem = if args.uem.is_empty() { None } else { Some(uem_ids.as_slice()) };
-    let mut results: Vec<(String, Option<Validation>)> = Vec::new();
+    let mut results: Vec<Validated> = Vec::new();
     for source in &sources {
         let text = match source {
             Source::Stdin => {
@@ -94,67 +82,20 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             Source::Stdin => true,
         };
         let v = is_rttm.then(|| validate_rttm(&text, uem, Side::Reference));
-        results.push((source.display(), v));
+        results.push(Validated { name: source.display(), validation: v });
     }
-    let rejected = results
-        .iter()
-        .any(|(_, v)| v.as_ref().is_some_and(|v| CONSUMERS.iter().any(|&c| v.rejected_by(c))));
-    let format = args.format;
-    target.write_with(|out| render(&results, format, out))?;
+    let rejected = validate_out::any_rejected(&results);
+    target.write_with(|out| {
+        match args.format {
+            ValidateFormat::Json => validate_out::write_json(&results, out)?,
+            ValidateFormat::Text => validate_out::write_text(&results, out)?,
+        }
+        Ok(())
+    })?;
     if rejected && !globals.quiet {
         eprintln!("overtalk: at least one consumer would reject an input");
     }
     Ok(if rejected { Outcome::Partial } else { Outcome::Ok })
-}
-
-fn render(
-    results: &[(String, Option<Validation>)],
-    format: ValidateFormat,
-    out: &mut dyn Write,
-) -> Result<()> {
-    match format {
-        ValidateFormat::Json => {
-            let files: Vec<serde_json::Value> = results
-                .iter()
-                .map(|(name, v)| match v {
-                    None => json!({"file": name, "rttm": false}),
-                    Some(v) => json!({
-                        "file": name,
-                        "rttm": true,
-                        "turns": v.turns,
-                        "verdicts": CONSUMERS.iter().map(|&c| (c.name().to_owned(), json!(verdict(v, c)))).collect::<serde_json::Map<_, _>>(),
-                        "findings": v.findings,
-                    }),
-                })
-                .collect();
-            serde_json::to_writer_pretty(&mut *out, &json!({"schema_version": 1, "files": files}))?;
-            writeln!(out)?;
-        }
-        ValidateFormat::Text => {
-            for (name, v) in results {
-                let Some(v) = v else {
-                    writeln!(out, "{name}: not RTTM; nothing to check")?;
-                    continue;
-                };
-                writeln!(out, "{name}: {} turns", v.turns)?;
-                for c in CONSUMERS {
-                    writeln!(out, "  {}: {}", c.name(), verdict(v, c))?;
-                    for f in v.findings.iter().filter(|f| f.consumer == c) {
-                        let effect = match f.effect {
-                            Effect::Rejects => "rejects",
-                            Effect::Changes => "changes",
-                            Effect::Note => "note",
-                        };
-                        match f.line {
-                            Some(l) => writeln!(out, "    line {l}: {effect}: {}", f.message)?,
-                            None => writeln!(out, "    {effect}: {}", f.message)?,
-                        }
-                    }
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! captions laid on their speakers, `--speakers` names, each conversation analysed. `analyze`
 //! and `report` start here.
 
+use overtalk_audio::provenance::Provenance;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
@@ -25,13 +26,17 @@ pub(crate) struct Analyzed {
     /// The result.
     pub(crate) analysis: Analysis,
     /// For a recording: how speech was detected (method and parameters).
-    pub(crate) detection: Option<String>,
+    pub(crate) detection: Option<Provenance>,
 }
 
 impl Analyzed {
     /// The conversation as the outputs show it.
     pub(crate) fn conversation(&self) -> Conversation<'_> {
-        Conversation::new(&self.label, self.detection.as_deref(), &self.analysis)
+        Conversation::new(
+            &self.label,
+            self.detection.as_ref().map(|p| p.description.as_str()),
+            &self.analysis,
+        )
     }
 }
 
@@ -72,7 +77,7 @@ pub(crate) fn read_and_analyze(
             input::Source::Stdin => None,
         })
         .collect();
-    let mut read: Vec<(String, String, Transcript, Option<String>)> = Vec::new();
+    let mut read: Vec<(String, String, Transcript, Option<Provenance>)> = Vec::new();
     let mut sources = Vec::new();
     // Recordings first: detection turns each into who-spoke-when.
     let rename = read_args.rename_map()?;
@@ -82,7 +87,7 @@ pub(crate) fn read_and_analyze(
         input::note_speakers(&detected.corpus, &mut speakers);
         let corpus = input::rename_corpus(detected.corpus, &rename);
         for (id, t) in corpus.into_recordings() {
-            read.push((id, file.clone(), t, Some(detected.method.clone())));
+            read.push((id, file.clone(), t, Some(detected.provenance.clone())));
         }
         sources.extend(detected.sources);
     }
@@ -127,8 +132,8 @@ pub(crate) fn read_and_analyze(
         let (id, _, t, detection) = &mut read[0];
         if let Some(laid) = how.words.lay_on(t, id, &read_args.options(), globals.quiet)? {
             *t = laid;
-            if let Some(method) = detection {
-                method.push_str(&how.words.method_note());
+            if let Some(provenance) = detection {
+                provenance.description.push_str(&how.words.method_note());
             }
         }
     }
@@ -147,7 +152,9 @@ pub(crate) fn read_and_analyze(
         let mut analysis = analysis::analyze(&transcript, &params)
             .with_context(|| format!("analysing {label}"))?;
         analysis.chat_markers_vs_timing = markers;
-        if one_speaker_per_frame(detection.as_deref()) && analysis.speakers.len() >= 2 {
+        if detection.as_ref().is_some_and(Provenance::one_speaker_per_frame)
+            && analysis.speakers.len() >= 2
+        {
             // Whatever the length: the 5-minute rule of the library's own warning is for
             // transcripts, where zero overlap may be true.
             analysis.diagnostics.warnings.insert(0, OVERLAP_NOT_MEASURABLE.to_owned());
@@ -156,7 +163,7 @@ pub(crate) fn read_and_analyze(
             for w in &analysis.diagnostics.warnings {
                 eprintln!("overtalk: warning: {label}: {w}");
             }
-            if let Some(hint) = overlap_hint(detection.as_deref(), &analysis.diagnostics.warnings) {
+            if let Some(hint) = overlap_hint(detection.as_ref(), &analysis.diagnostics.warnings) {
                 eprintln!("overtalk: note: {label}: {hint}");
             }
         }
@@ -184,7 +191,7 @@ pub(crate) fn detections(analyzed: &[Analyzed]) -> Vec<String> {
         .iter()
         .filter_map(|a| a.detection.as_ref().map(|m| format!("{}: {m}", a.label)))
         .collect();
-    if analyzed.iter().any(|a| a.detection.as_deref().is_some_and(|m| m.starts_with("ge2e ("))) {
+    if analyzed.iter().any(|a| a.detection.as_ref().is_some_and(Provenance::is_ge2e)) {
         lines.push(DIARIZED_ACCURACY.to_owned());
     }
     lines
@@ -198,17 +205,11 @@ pub(crate) const DIARIZED_ACCURACY: &str = "accuracy: these speakers were detect
      `bash bench/diar_bench.sh real`), so who spoke when is an \
      estimate";
 
-/// Whether `method` (a detection method as recorded) gives one speaker per frame: the
-/// diarizer of a mixed track with its second-speaker overlap switched off.
-pub(crate) fn one_speaker_per_frame(method: Option<&str>) -> bool {
-    method.is_some_and(|m| m.starts_with("ge2e (") && m.contains("; overlap off"))
-}
-
 /// A hint for a diarized recording in which no overlap was found: the diarizer gives one
 /// speaker per frame unless asked for a second, so zero overlap there says more about the
 /// method than about the conversation.
-fn overlap_hint(method: Option<&str>, warnings: &[String]) -> Option<&'static str> {
-    let one_per_frame = one_speaker_per_frame(method);
+fn overlap_hint(method: Option<&Provenance>, warnings: &[String]) -> Option<&'static str> {
+    let one_per_frame = method.is_some_and(Provenance::one_speaker_per_frame);
     let none_found = warnings.iter().any(|w| w.starts_with("no overlapping speech"));
     (one_per_frame && none_found).then_some(
         "the diarizer gave one speaker per frame (overlap off); `--overlap-margin 0.05` adds a \
@@ -240,17 +241,24 @@ mod tests {
             }
         }
         use overtalk_audio::diarize::{DiarizeOptions, Diarizer, Ge2eDiarizer};
+        // The provenance as the diarizer records it (a silent second: no speech, same kind).
         let method = |overlap_margin| {
             let o = DiarizeOptions { overlap_margin, ..DiarizeOptions::default() };
-            Ge2eDiarizer::with_embedder(Box::new(Stub), o).describe()
+            Ge2eDiarizer::with_embedder(Box::new(Stub), o)
+                .diarize(&[0.0; 16_000])
+                .unwrap()
+                .provenance()
         };
         let (off, on) = (method(None), method(Some(0.05)));
-        let (off, on) = (off.as_str(), on.as_str());
-        assert!(overlap_hint(Some(off), &none).is_some_and(|h| h.contains("--overlap-margin")));
-        assert_eq!(overlap_hint(Some(on), &none), None);
-        assert_eq!(overlap_hint(Some(off), &[]), None);
+        assert!(off.description.contains("; overlap off"), "{off}");
+        assert!(overlap_hint(Some(&off), &none).is_some_and(|h| h.contains("--overlap-margin")));
+        assert_eq!(overlap_hint(Some(&on), &none), None);
+        assert_eq!(overlap_hint(Some(&off), &[]), None);
         assert_eq!(overlap_hint(None, &none), None, "a transcript");
-        let tracks = "2 tracks, one per speaker; vad earshot";
-        assert_eq!(overlap_hint(Some(tracks), &none), None);
+        let tracks = Provenance::new(
+            overtalk_audio::provenance::Method::Tracks { count: 2 },
+            "2 tracks, one per speaker; vad earshot",
+        );
+        assert_eq!(overlap_hint(Some(&tracks), &none), None);
     }
 }

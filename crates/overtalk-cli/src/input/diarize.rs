@@ -234,7 +234,7 @@ pub fn diarize(
     options: &DetectOptions,
     vad_chosen: bool,
     globals: Globals,
-) -> Result<(Corpus, String)> {
+) -> Result<(Corpus, overtalk_audio::provenance::Provenance)> {
     // A file that is not a recording is refused before any model is looked for.
     let decoder = Decoder::open(audio, &options.decode).context("detecting speech")?;
     let mut o = if vad_chosen {
@@ -306,5 +306,5 @@ pub fn diarize(
         builder.add(track.segment, ann.speaker_name(track.speaker), None);
     }
     builder.extent(Segment::new(Time(0), Time(duration.0)));
-    Ok((Corpus::single(id, builder.build()), d.method))
+    Ok((Corpus::single(id, builder.build()), d.provenance()))
 }

@@ -2,6 +2,7 @@
 //! (`--channels`) and the detector settings, shared by `detect`, `analyze`, `report` and
 //! `score`, so any of them takes recordings directly.
 
+use overtalk_audio::provenance::{Method, Provenance};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -60,7 +61,7 @@ pub(crate) struct Detected {
     pub(crate) corpus: Corpus,
     /// The method and the parameters that produced `corpus`, shown beside every result
     /// derived from it.
-    pub(crate) method: String,
+    pub(crate) provenance: Provenance,
 }
 
 impl AudioArgs {
@@ -139,7 +140,7 @@ impl AudioArgs {
         }
         if let (Some(audio), true, false) = (audio, mixed, self.diarize.no_diarize) {
             let vad_chosen = self.vad.is_some() || self.vad_model.is_some();
-            let (corpus, method) = crate::input::diarize::diarize(
+            let (corpus, provenance) = crate::input::diarize::diarize(
                 &self.diarize,
                 audio,
                 recording_id,
@@ -147,7 +148,7 @@ impl AudioArgs {
                 vad_chosen,
                 globals,
             )?;
-            let detected = Detected { sources, corpus, method };
+            let detected = Detected { sources, corpus, provenance };
             warn_if_silent(&detected, globals);
             return Ok(detected);
         }
@@ -195,8 +196,10 @@ impl AudioArgs {
             builder.add(track.segment, ann.speaker_name(track.speaker), None);
         }
         builder.extent(Segment::new(Time(0), Time(detection.duration.0)));
-        let method = describe(&options, specs.len());
-        let detected = Detected { sources, corpus: Corpus::single(id, builder.build()), method };
+        let provenance =
+            Provenance::new(Method::Tracks { count: specs.len() }, describe(&options, specs.len()));
+        let corpus = Corpus::single(id, builder.build());
+        let detected = Detected { sources, corpus, provenance };
         warn_if_silent(&detected, globals);
         Ok(detected)
     }

@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 
 use anyhow::{bail, Context, Result};
 use overtalk::format::uem;
-use overtalk::score::validate::validate_rttm;
 use overtalk::score::{RecordingInput, Side as Which, ZeroLengthTurn};
 use overtalk::Annotation;
 use rayon::prelude::*;
@@ -55,18 +54,14 @@ pub(crate) fn read_sides(
         input::require_times(source, &out, "score")?;
         let target = &mut sides[usize::from(*side == Which::Hypothesis)];
         input::print_warnings(source, &out, globals.quiet);
-        if let Source::File(p) = source {
-            // The reader drops zero-length turns (with a warning); some presets need them back
-            // (dscore refuses the file, spyder keeps the speaker on), so re-read the lines then.
-            let is_rttm = out.format == Some(overtalk::format::Format::Rttm);
-            let has_zero =
-                out.warnings.iter().any(|w| w.kind == overtalk::WarningKind::ZeroDuration);
-            if is_rttm && has_zero {
-                let text = std::fs::read_to_string(p)
-                    .with_context(|| format!("reading {}", p.display()))?;
-                target.zero.extend(validate_rttm(&text, None, *side).zero_length);
-            }
-        }
+        // The reader drops zero-length turns (with a warning) and carries them beside the
+        // corpus; some presets need them (dscore refuses the file, spyder keeps the speaker on).
+        target.zero.extend(out.zero_length.iter().map(|z| {
+            (
+                z.recording.clone(),
+                ZeroLengthTurn { side: *side, speaker: z.speaker.clone(), at: z.at },
+            )
+        }));
         for (id, t) in out.corpus.into_recordings() {
             if target.recordings.contains_key(&id) {
                 bail!("{}: recording {id:?} appears in more than one input", source.display());
@@ -103,7 +98,7 @@ pub(crate) fn detect_hypothesis(
         _ => None,
     };
     let mut methods = Vec::new();
-    for Detected { sources: srcs, corpus, method } in detected {
+    for Detected { sources: srcs, corpus, provenance: method } in detected {
         for (id, t) in corpus.into_recordings() {
             let id =
                 recording_id.map(str::to_owned).or_else(|| single_reference.clone()).unwrap_or(id);

@@ -277,22 +277,22 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     let mut counts = HeadlineCounts::default();
     for o in st.onsets {
         match o.class {
-            OnsetClass::TerminalOverlap => counts.terminal_overlaps += 1,
-            OnsetClass::SimultaneousStart => counts.simultaneous_starts += 1,
+            OnsetClass::TerminalOverlap => counts.events.terminal_overlaps += 1,
+            OnsetClass::SimultaneousStart => counts.events.simultaneous_starts += 1,
             _ => {}
         }
         let Some(f) = o.holder else { continue };
         if o.is_attempt() {
             made[o.speaker].attempts += 1;
             received[f].attempts += 1;
-            counts.interruptions += 1;
+            counts.events.interruptions += 1;
         }
         if o.is_successful() {
             made[o.speaker].successful += 1;
             received[f].successful += 1;
-            counts.successful += 1;
+            counts.events.successful += 1;
         }
-        counts.talk_over_events += usize::from(o.is_talk_over());
+        counts.events.talk_over_events += usize::from(o.is_talk_over());
         if o.is_attempt() || o.is_talk_over() {
             let e = pairs.entry((o.speaker, f)).or_default();
             e.0 += usize::from(o.is_attempt());
@@ -300,7 +300,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             e.2 += usize::from(o.is_talk_over());
         }
     }
-    counts.unsuccessful = counts.interruptions - counts.successful;
+    counts.events.unsuccessful = counts.events.interruptions - counts.events.successful;
     let mut fto_in: Vec<Vec<i64>> = vec![Vec::new(); n];
     for t in st.transfers {
         if let Some(f) = t.fto {
@@ -372,10 +372,10 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     let (between, long_silences, (he_counts, he_durations)) = he_stats(st.he, p);
     counts.speakers = n;
     counts.talkspurts = st.spurts.len();
-    counts.turns = st.turns.len();
-    counts.transfers = st.transfers.len();
-    counts.backchannels = bcs.iter().sum();
-    counts.verbal_claims = st.verbal.len();
+    counts.events.turns = st.turns.len();
+    counts.events.transfers = st.transfers.len();
+    counts.events.backchannels = bcs.iter().sum();
+    counts.events.verbal_claims = st.verbal.len();
     let shares: Vec<f64> = talk.iter().filter_map(|&t| ratio(t, total_talk)).collect();
     let dyad_primary = (n == 2).then(|| if talk[1] > talk[0] { 1 } else { 0 });
     let window_labels = dyad_primary.map(|pr| windows(st.spurts, pr, p)).unwrap_or_default();

@@ -336,6 +336,15 @@ pub struct HeadlineCounts {
     pub speakers: usize,
     /// Talkspurts.
     pub talkspurts: usize,
+    /// The counted events, written beside `speakers` and `talkspurts`.
+    #[serde(flatten)]
+    pub events: EventCounts,
+}
+
+/// The events of a conversation counted: turns, transfers, interruptions, overlaps,
+/// backchannels and claims. Counts over many conversations add ([`EventCounts::add`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventCounts {
     /// Turns.
     pub turns: usize,
     /// Floor transfers.
@@ -356,6 +365,22 @@ pub struct HeadlineCounts {
     pub backchannels: usize,
     /// Verbal floor claims.
     pub verbal_claims: usize,
+}
+
+impl EventCounts {
+    /// Adds `other`'s counts to these, field by field.
+    pub fn add(&mut self, other: &EventCounts) {
+        self.turns += other.turns;
+        self.transfers += other.transfers;
+        self.interruptions += other.interruptions;
+        self.successful += other.successful;
+        self.unsuccessful += other.unsuccessful;
+        self.talk_over_events += other.talk_over_events;
+        self.terminal_overlaps += other.terminal_overlaps;
+        self.simultaneous_starts += other.simultaneous_starts;
+        self.backchannels += other.backchannels;
+        self.verbal_claims += other.verbal_claims;
+    }
 }
 
 /// Talk balance (extension, §5.5.3).

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Aggregate, Cause, ClassScore, EventReport};
+use super::{Aggregate, Cause, ClassScore, EventReport, TotalDistortion};
 
 fn pct(x: Option<f64>) -> String {
     x.map_or_else(|| "n/a".to_owned(), |v| format!("{:.1}", v * 100.0))
@@ -84,6 +84,49 @@ fn blame_rows(classes: &[ClassScore]) -> Vec<Vec<String>> {
 const BLAME_HEAD: [&str; 6] =
     ["class", "missed speech", "false alarm", "confusion", "boundary shift", "rule"];
 
+/// Which rendering the rows are for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rows {
+    /// The terminal lists the count error of the interruption classes only, with short labels.
+    Terminal,
+    /// Markdown lists every class, with the labels in full.
+    Markdown,
+}
+
+/// The distortion of the aggregates as `(label, value [interval])` rows.
+fn distortion_rows(d: &TotalDistortion, rows: Rows) -> Vec<(String, String)> {
+    let mut lines: Vec<(String, String)> = Vec::new();
+    for (class, a) in &d.relative_count_error {
+        let interruption = matches!(
+            class,
+            super::EventClass::Interruption(_)
+                | super::EventClass::Onset(super::OnsetClassKey::Interruption)
+        );
+        if interruption || rows == Rows::Markdown {
+            lines.push((format!("count error {} (%)", class.name()), interval(a, signed_pct)));
+        }
+    }
+    let over = if rows == Rows::Markdown { " over speakers" } else { "" };
+    lines.push((
+        "count error, all interruption attempts (%)".into(),
+        interval(&d.interruption_count_error, signed_pct),
+    ));
+    lines.push((
+        "who-interrupts-whom L1 / attempts (%)".into(),
+        interval(&d.interruption_matrix_relative, pct),
+    ));
+    lines.push((
+        format!("talk-share error, max{over} (pp)"),
+        interval(&d.talk_share_pp, |x| num(x, 2)),
+    ));
+    lines.push((
+        format!("floor-share error, max{over} (pp)"),
+        interval(&d.floor_share_pp, |x| num(x, 2)),
+    ));
+    lines.push(("FTO Wasserstein-1 (ms)".into(), interval(&d.fto_w1_ms, |x| num(x, 1))));
+    lines
+}
+
 /// The terminal table.
 pub fn to_table(r: &EventReport) -> String {
     let mut s = String::new();
@@ -111,28 +154,7 @@ pub fn to_table(r: &EventReport) -> String {
         " (no interval: fewer than 2 recordings)".to_owned()
     };
     let _ = writeln!(s, "\nDistortion of the aggregates{ci}");
-    let mut lines: Vec<(String, String)> = Vec::new();
-    for (class, a) in &d.relative_count_error {
-        let interruption = matches!(
-            class,
-            super::EventClass::Interruption(_)
-                | super::EventClass::Onset(super::OnsetClassKey::Interruption)
-        );
-        if interruption {
-            lines.push((format!("count error {} (%)", class.name()), interval(a, signed_pct)));
-        }
-    }
-    lines.push((
-        "count error, all interruption attempts (%)".into(),
-        interval(&d.interruption_count_error, signed_pct),
-    ));
-    lines.push((
-        "who-interrupts-whom L1 / attempts (%)".into(),
-        interval(&d.interruption_matrix_relative, pct),
-    ));
-    lines.push(("talk-share error, max (pp)".into(), interval(&d.talk_share_pp, |x| num(x, 2))));
-    lines.push(("floor-share error, max (pp)".into(), interval(&d.floor_share_pp, |x| num(x, 2))));
-    lines.push(("FTO Wasserstein-1 (ms)".into(), interval(&d.fto_w1_ms, |x| num(x, 1))));
+    let lines = distortion_rows(d, Rows::Terminal);
     let width = lines.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
     for (label, value) in lines {
         let _ = writeln!(s, "  {label:<width$}  {value}");
@@ -277,27 +299,8 @@ pub fn to_markdown(r: &EventReport) -> String {
     md(&mut s, &CLASS_HEAD, &rows);
     let d = &r.distortion;
     s.push_str("## Distortion of the aggregates\n\n");
-    let mut rows = Vec::new();
-    for (class, a) in &d.relative_count_error {
-        rows.push(vec![format!("count error {} (%)", class.name()), interval(a, signed_pct)]);
-    }
-    rows.push(vec![
-        "count error, all interruption attempts (%)".into(),
-        interval(&d.interruption_count_error, signed_pct),
-    ]);
-    rows.push(vec![
-        "who-interrupts-whom L1 / attempts (%)".into(),
-        interval(&d.interruption_matrix_relative, pct),
-    ]);
-    rows.push(vec![
-        "talk-share error, max over speakers (pp)".into(),
-        interval(&d.talk_share_pp, |x| num(x, 2)),
-    ]);
-    rows.push(vec![
-        "floor-share error, max over speakers (pp)".into(),
-        interval(&d.floor_share_pp, |x| num(x, 2)),
-    ]);
-    rows.push(vec!["FTO Wasserstein-1 (ms)".into(), interval(&d.fto_w1_ms, |x| num(x, 1))]);
+    let rows: Vec<Vec<String>> =
+        distortion_rows(d, Rows::Markdown).into_iter().map(|(l, v)| vec![l, v]).collect();
     md(&mut s, &["figure", "value [interval]"], &rows);
     let blame = blame_rows(&r.classes);
     if !blame.is_empty() {

@@ -262,12 +262,19 @@ pub struct ReadContext<'a> {
     options: &'a ReadOptions,
     warnings: Vec<Warning>,
     dropped: std::collections::BTreeMap<WarningKind, usize>,
+    zero_length: Vec<ZeroLengthSegment>,
 }
 
 impl<'a> ReadContext<'a> {
     /// A context for reading `format` with `options`.
     pub fn new(format: Format, options: &'a ReadOptions) -> ReadContext<'a> {
-        ReadContext { format, options, warnings: Vec::new(), dropped: Default::default() }
+        ReadContext {
+            format,
+            options,
+            warnings: Vec::new(),
+            dropped: Default::default(),
+            zero_length: Vec::new(),
+        }
     }
 
     /// The options.
@@ -323,6 +330,12 @@ impl<'a> ReadContext<'a> {
     /// A parse error of this format at `line`:`column`.
     pub fn error(&self, line: usize, column: usize, message: impl Into<String>) -> Error {
         Error::parse(self.format.name(), line, column, message)
+    }
+
+    /// Records a segment of zero duration, which the model cannot hold but some scoring tools
+    /// react to (see [`ReadOutput::zero_length`]); the reader still warns and drops it.
+    pub fn zero_length(&mut self, segment: ZeroLengthSegment) {
+        self.zero_length.push(segment);
     }
 
     /// The warnings so far, with one summary per kind whose excess was dropped.
@@ -447,6 +460,23 @@ pub struct ReadOutput {
     pub corpus: Corpus,
     /// Everything repaired or questionable, in the order found.
     pub warnings: Vec<Warning>,
+    /// Segments of zero duration, in the order found: dropped from the corpus (with a
+    /// warning), carried here for the scoring presets that react to them (dscore refuses the
+    /// file, spyder keeps the speaker on). RTTM records them.
+    pub zero_length: Vec<ZeroLengthSegment>,
+}
+
+/// A segment of zero duration as the file gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ZeroLengthSegment {
+    /// The recording it belongs to.
+    pub recording: String,
+    /// The speaker label, as written.
+    pub speaker: String,
+    /// Its onset, as written (before any clipping of a negative onset).
+    pub at: Time,
+    /// 1-based line.
+    pub line: usize,
 }
 
 type ReadFn = fn(&str, &mut ReadContext<'_>) -> Result<Corpus>;
@@ -822,7 +852,8 @@ pub fn read_str(text: &str, format: Format, options: &ReadOptions) -> Result<Rea
     for (id, t) in corpus.iter() {
         report_self_overlap(id, t, &mut ctx)?;
     }
-    Ok(ReadOutput { format: Some(format), corpus, warnings: ctx.into_warnings() })
+    let zero_length = std::mem::take(&mut ctx.zero_length);
+    Ok(ReadOutput { format: Some(format), corpus, warnings: ctx.into_warnings(), zero_length })
 }
 
 fn report_self_overlap(id: &str, t: &Transcript, ctx: &mut ReadContext<'_>) -> Result<()> {

@@ -15,7 +15,7 @@ use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::order::OutOfOrder;
-use crate::format::{no_spaces, ReadContext};
+use crate::format::{no_spaces, ReadContext, ZeroLengthSegment};
 use crate::model::{Corpus, Segment, SpeakerId, TranscriptBuilder};
 use crate::time::{parse_seconds, Time};
 
@@ -232,6 +232,19 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
         };
         let end = Time(start.0.saturating_add(duration.0));
+        // A written duration of zero (not `<NA>`, not starred), as dscore and spyder see it.
+        if duration == Time::ZERO
+            && !is(tdur, "<NA>")
+            && strip_stars(tdur) == tdur
+            && strip_stars(tbeg) == tbeg
+        {
+            ctx.zero_length(ZeroLengthSegment {
+                recording: file.to_owned(),
+                speaker: name.to_owned(),
+                at: start,
+                line: n,
+            });
+        }
         let k = match last {
             Some(k) if recordings.get(k).is_some_and(|r| r.id == file) => k,
             _ => *index.entry(file).or_insert_with(|| {
@@ -368,6 +381,24 @@ mod tests {
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::Rttm, &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn zero_length_turns_are_carried_beside_the_corpus() {
+        let out = read_text(
+            "SPEAKER f 1 1.00 2.00 <NA> <NA> A <NA> <NA>\n\
+             SPEAKER f 1 5.00 0.00 <NA> <NA> B <NA> <NA>\n\
+             SPEAKER f 1 6.00 <NA> <NA> <NA> C <NA> <NA>\n\
+             SPEAKER g 1 -1.00 0 <NA> <NA> D <NA> <NA>\n",
+        );
+        let zero: Vec<(&str, &str, i64, usize)> = out
+            .zero_length
+            .iter()
+            .map(|z| (z.recording.as_str(), z.speaker.as_str(), z.at.0, z.line))
+            .collect();
+        // `<NA>` is no written duration; a negative onset is kept as written.
+        assert_eq!(zero, [("f", "B", 5_000_000, 2), ("g", "D", -1_000_000, 4)]);
+        assert_eq!(out.corpus.get("f").unwrap().annotation().len(), 1);
     }
 
     #[test]

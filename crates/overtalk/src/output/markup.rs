@@ -1,10 +1,11 @@
 //! What the terminal table and Markdown share: the layout of a conversation (heading,
 //! per-speaker table, who interrupts whom, headline counts, parameters) and of the corpus
-//! totals. Each format gives the few pieces that differ through [`Markup`]; the blanket
+//! totals. The few pieces in which the formats differ are a [`Style`]; the blanket
 //! implementation makes every [`Markup`] an [`Exporter`].
 
 use std::io::{self, Write};
 
+use super::align::{pad_left, pad_right, width};
 use super::number::{fixed, hours, pct, secs};
 use super::totals::CorpusTotals;
 use super::{Conversation, Exporter, NOT_MEASURABLE, OVERLAP_NOT_MEASURABLE};
@@ -12,28 +13,112 @@ use crate::analysis::intervals::{HeKind, Layer};
 use crate::analysis::result::Mode;
 use crate::analysis::{Analysis, Classifier, Params};
 
-/// The pieces in which the human formats differ.
+/// What makes a human format: its preset line and its [`Style`].
 pub trait Markup {
     /// The preset name shown in the parameters line.
     fn preset(&self) -> &str;
+    /// How headings, lists, notes and tables are written.
+    fn style(&self) -> Style;
+}
+
+/// The two human styles, which differ only in these few pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// Aligned plain text for the terminal.
+    Terminal,
+    /// Markdown: `##` headings, pipe tables, bullet lists and quoted notes.
+    Markdown,
+}
+
+impl Style {
     /// A conversation's heading, followed by a blank line.
-    fn heading(&self, text: &str, out: &mut dyn Write) -> io::Result<()>;
-    /// The corpus heading, above its table.
-    fn corpus_heading(&self, text: &str, out: &mut dyn Write) -> io::Result<()>;
-    /// What starts a list item.
-    fn bullet(&self) -> &'static str;
-    /// What starts a note set apart from the text.
-    fn note(&self) -> &'static str;
-    /// What goes between a table's caption line and the table.
-    fn after_caption(&self, out: &mut dyn Write) -> io::Result<()>;
-    /// A table: a header row and rows of as many cells; the first column is a label, the
-    /// others numbers.
-    fn table(&self, header: &[String], rows: &[Vec<String>], out: &mut dyn Write)
-        -> io::Result<()>;
-    /// Whether tables are written as Markdown pipe tables (rather than aligned columns).
-    fn is_markdown(&self) -> bool {
-        false
+    pub fn heading(self, text: &str, out: &mut dyn Write) -> io::Result<()> {
+        match self {
+            Style::Terminal => writeln!(out, "{text}\n"),
+            Style::Markdown => writeln!(out, "## {text}\n"),
+        }
     }
+
+    /// The corpus heading, above its table.
+    pub fn corpus_heading(self, text: &str, out: &mut dyn Write) -> io::Result<()> {
+        match self {
+            Style::Terminal => writeln!(out, "{text}"),
+            Style::Markdown => writeln!(out, "## {text}\n"),
+        }
+    }
+
+    /// What starts a list item.
+    pub fn bullet(self) -> &'static str {
+        match self {
+            Style::Terminal => "",
+            Style::Markdown => "- ",
+        }
+    }
+
+    /// What starts a note set apart from the text.
+    pub fn note(self) -> &'static str {
+        match self {
+            Style::Terminal => "",
+            Style::Markdown => "> ",
+        }
+    }
+
+    /// What goes between a table's caption line and the table.
+    pub fn after_caption(self, out: &mut dyn Write) -> io::Result<()> {
+        match self {
+            Style::Terminal => Ok(()),
+            Style::Markdown => writeln!(out),
+        }
+    }
+
+    /// A table: a header row and rows of as many cells; the first column is a label
+    /// (left-aligned on the terminal), the others numbers (right-aligned).
+    pub fn table(
+        self,
+        header: &[String],
+        rows: &[Vec<String>],
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        match self {
+            Style::Terminal => aligned_table(header, rows, out),
+            Style::Markdown => pipe_table(header, rows, out),
+        }
+    }
+
+    /// Whether tables are written as Markdown pipe tables (rather than aligned columns).
+    pub fn is_markdown(self) -> bool {
+        self == Style::Markdown
+    }
+}
+
+/// A Markdown pipe table.
+fn pipe_table(header: &[String], rows: &[Vec<String>], out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "| {} |", header.join(" | "))?;
+    writeln!(out, "|{}", header.iter().map(|_| " --- |").collect::<String>())?;
+    for r in rows {
+        writeln!(out, "| {} |", r.join(" | "))?;
+    }
+    Ok(())
+}
+
+/// Columns aligned by display width, two spaces apart, trailing spaces trimmed.
+fn aligned_table(header: &[String], rows: &[Vec<String>], out: &mut dyn Write) -> io::Result<()> {
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| rows.iter().map(|r| width(&r[i])).chain([width(&header[i])]).max().unwrap_or(0))
+        .collect();
+    let line = |cells: &[String]| -> String {
+        cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| if i == 0 { pad_right(c, widths[i]) } else { pad_left(c, widths[i]) })
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    writeln!(out, "{}", line(header).trim_end())?;
+    for r in rows {
+        writeln!(out, "{}", line(r).trim_end())?;
+    }
+    Ok(())
 }
 
 impl<'a, T: Markup> Exporter<[Conversation<'a>]> for T {
@@ -86,9 +171,9 @@ fn conversation<M: Markup + ?Sized>(
         secs(c.span),
         secs(c.speech),
     );
-    m.heading(&heading, out)?;
+    m.style().heading(&heading, out)?;
     if r.diagnostics.warnings.iter().any(|w| w == OVERLAP_NOT_MEASURABLE) {
-        writeln!(out, "{}{OVERLAP_NOT_MEASURABLE}\n", m.note())?;
+        writeln!(out, "{}{OVERLAP_NOT_MEASURABLE}\n", m.style().note())?;
     }
     // The plain-language summary, one sentence a line (one paragraph in Markdown).
     for sentence in crate::summary::summarise(r) {
@@ -150,15 +235,15 @@ fn conversation<M: Markup + ?Sized>(
             ]
         })
         .collect();
-    m.table(&header, &rows, out)?;
-    let bullet = m.bullet();
+    m.style().table(&header, &rows, out)?;
+    let bullet = m.style().bullet();
     if unmeasured {
         return estimated_rest(m, r, detection, out);
     }
     // Who interrupts whom: rows interrupter, columns interruptee; "attempts/successful (talk-over)".
     writeln!(out)?;
     writeln!(out, "who interrupts whom (row interrupts column: attempts/successful, talk-over events in brackets; per min of the column's floor):")?;
-    m.after_caption(out)?;
+    m.style().after_caption(out)?;
     let names: Vec<&String> = r.speakers.keys().collect();
     let mut header = vec!["interrupter \\ holder".to_owned()];
     header.extend(names.iter().map(|n| (*n).clone()));
@@ -190,8 +275,8 @@ fn conversation<M: Markup + ?Sized>(
             row
         })
         .collect();
-    m.table(&header, &rows, out)?;
-    let k = &c.counts;
+    m.style().table(&header, &rows, out)?;
+    let k = &c.counts.events;
     let he = |layer: Layer, kind: HeKind| {
         c.he_counts.get(&layer).and_then(|m| m.get(&kind)).copied().unwrap_or(0)
     };
@@ -247,7 +332,7 @@ fn conversation<M: Markup + ?Sized>(
     }
     if let Some(markers) = &r.chat_markers_vs_timing {
         writeln!(out)?;
-        super::chat_markers::write(markers, None, m.is_markdown(), out)?;
+        super::chat_markers::write(markers, None, m.style().is_markdown(), out)?;
         writeln!(out)?;
     }
     params(r, m.preset(), detection, bullet, out)
@@ -285,17 +370,17 @@ fn estimated_rest<M: Markup + ?Sized>(
     detection: Option<&str>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let bullet = m.bullet();
+    let bullet = m.style().bullet();
     let Some(e) = &r.estimated_times else { return Ok(()) };
     let c = &r.conversation;
     writeln!(out)?;
     writeln!(
         out,
         "{bullet}headline: {} turns, {} floor transfers ({}/min); interruptions, talk-over events and overlaps by timing: {NOT_MEASURABLE} (ends estimated; see rule by rule below); {} backchannels",
-        c.counts.turns,
-        c.counts.transfers,
+        c.counts.events.turns,
+        c.counts.events.transfers,
         fixed(c.transfers_per_min, 2),
-        c.counts.backchannels,
+        c.counts.events.backchannels,
     )?;
     writeln!(
         out,
@@ -327,7 +412,7 @@ fn estimated_rest<M: Markup + ?Sized>(
         out,
         "interruptions rule by rule (why counts published for the same conversation differ):"
     )?;
-    m.after_caption(out)?;
+    m.style().after_caption(out)?;
     let header = strings(&["rule", "interruptions", "by speaker"]);
     let rows: Vec<Vec<String>> = e
         .rules
@@ -348,7 +433,7 @@ fn estimated_rest<M: Markup + ?Sized>(
             ]
         })
         .collect();
-    m.table(&header, &rows, out)?;
+    m.style().table(&header, &rows, out)?;
     writeln!(out)?;
     for rule in &e.rules {
         writeln!(out, "{bullet}{}: {} ({})", rule.rule, rule.description, rule.basis)?;
@@ -371,7 +456,7 @@ fn classifier_note(p: &Params) -> String {
 
 /// The totals of a corpus of more than one conversation.
 fn corpus<M: Markup + ?Sized>(m: &M, t: &CorpusTotals, out: &mut dyn Write) -> io::Result<()> {
-    m.corpus_heading(&format!("corpus: {} recordings", t.recordings), out)?;
+    m.style().corpus_heading(&format!("corpus: {} recordings", t.recordings), out)?;
     let header = strings(&[
         "speech h",
         "overlap %",
@@ -387,14 +472,14 @@ fn corpus<M: Markup + ?Sized>(m: &M, t: &CorpusTotals, out: &mut dyn Write) -> i
     let row = vec![
         hours(t.speech),
         pct(t.overlap_ratio),
-        t.turns.to_string(),
-        t.transfers.to_string(),
-        t.interruptions.to_string(),
-        t.successful.to_string(),
-        t.talk_over_events.to_string(),
-        t.terminal_overlaps.to_string(),
-        t.simultaneous_starts.to_string(),
-        t.backchannels.to_string(),
+        t.counts.turns.to_string(),
+        t.counts.transfers.to_string(),
+        t.counts.interruptions.to_string(),
+        t.counts.successful.to_string(),
+        t.counts.talk_over_events.to_string(),
+        t.counts.terminal_overlaps.to_string(),
+        t.counts.simultaneous_starts.to_string(),
+        t.counts.backchannels.to_string(),
     ];
-    m.table(&header, &[row], out)
+    m.style().table(&header, &[row], out)
 }

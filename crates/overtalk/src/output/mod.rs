@@ -6,12 +6,14 @@
 //! jsonl.rs     one conversation object per line
 //! live.rs      the wire type of a live floor session: one event per JSON line
 //! csv.rs       CSV and TSV: event lists and the per-speaker table
+//! info.rs      the first glance of `info`: recordings, speakers, speech; JSON and tables
 //! markdown.rs  Markdown tables and bullets
 //! table.rs     the terminal table (aligned by display columns)
 //! markup.rs    what Markdown and the terminal table share: the layout of a conversation
 //! totals.rs    totals over a corpus of conversations
 //! number.rs    how numbers are written in human outputs
 //! schema.rs    the JSON Schema of the JSON envelope
+//! validate.rs  what each scoring tool would do with an RTTM file: text and JSON
 //! score/       the outputs of a diarization score: JSON, CSV/TSV, Markdown, table
 //! ```
 //!
@@ -21,6 +23,7 @@
 pub mod align;
 pub mod chat_markers;
 pub mod csv;
+pub mod info;
 pub mod json;
 pub mod jsonl;
 pub mod live;
@@ -31,6 +34,7 @@ pub mod schema;
 pub mod score;
 pub mod table;
 pub mod totals;
+pub mod validate;
 
 use std::io::{self, Write};
 

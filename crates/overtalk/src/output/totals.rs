@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::Conversation;
 use crate::analysis::intervals::{HeKind, Layer};
+use crate::analysis::result::EventCounts;
 
 /// Sums over every conversation (times in milliseconds).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -25,26 +26,9 @@ pub struct CorpusTotals {
     pub overlap: i64,
     /// `overlap / speech`; `None` without speech.
     pub overlap_ratio: Option<f64>,
-    /// Turns.
-    pub turns: usize,
-    /// Floor transfers.
-    pub transfers: usize,
-    /// Interruption attempts.
-    pub interruptions: usize,
-    /// Successful interruptions.
-    pub successful: usize,
-    /// Unsuccessful interruptions.
-    pub unsuccessful: usize,
-    /// Talk-over events.
-    pub talk_over_events: usize,
-    /// Terminal overlaps.
-    pub terminal_overlaps: usize,
-    /// Simultaneous starts.
-    pub simultaneous_starts: usize,
-    /// Backchannels.
-    pub backchannels: usize,
-    /// Floor claims made in words.
-    pub verbal_claims: usize,
+    /// The counted events, summed.
+    #[serde(flatten)]
+    pub counts: EventCounts,
     /// Heldner & Edlund interval counts per layer and kind.
     pub he_counts: BTreeMap<Layer, BTreeMap<HeKind, usize>>,
 }
@@ -60,16 +44,7 @@ impl CorpusTotals {
             t.speech += c.speech;
             t.silence += c.silence;
             t.overlap += c.overlap;
-            t.turns += c.counts.turns;
-            t.transfers += c.counts.transfers;
-            t.interruptions += c.counts.interruptions;
-            t.successful += c.counts.successful;
-            t.unsuccessful += c.counts.unsuccessful;
-            t.talk_over_events += c.counts.talk_over_events;
-            t.terminal_overlaps += c.counts.terminal_overlaps;
-            t.simultaneous_starts += c.counts.simultaneous_starts;
-            t.backchannels += c.counts.backchannels;
-            t.verbal_claims += c.counts.verbal_claims;
+            t.counts.add(&c.counts.events);
             for (layer, kinds) in &c.he_counts {
                 let e = t.he_counts.entry(*layer).or_default();
                 for (k, n) in kinds {

@@ -11,11 +11,8 @@ use crate::analysis::onsets::{OnsetClass, Outcome};
 use crate::analysis::result::Mode;
 use crate::analysis::Analysis;
 use crate::error::{Error, Result};
-use crate::model::{Region, Transcript};
-use crate::score::{
-    error_timeline, prepare::normalise_uem, prepare_and_map, FileStatus, RecordingInput,
-    ScoreReport, SelfOverlap,
-};
+use crate::model::Transcript;
+use crate::score::{FileStatus, MappedRecording, ScoreReport};
 
 const SCRIPT: &str = include_str!("assets/report.js");
 const STYLE: &str = include_str!("assets/report.css");
@@ -97,10 +94,9 @@ pub struct ConversationView<'a> {
 pub struct ScoreView<'a> {
     /// The score.
     pub report: &'a ScoreReport,
-    /// The recordings scored.
-    pub inputs: &'a [RecordingInput],
-    /// The UEM, when one was given.
-    pub uem: Option<&'a BTreeMap<String, Region>>,
+    /// The recordings as scored: prepared, with their speaker mapping, by id
+    /// ([`crate::score::score_corpus`] with `keep`).
+    pub mapped: &'a BTreeMap<String, MappedRecording>,
 }
 
 fn ser<T: serde::Serialize>(v: &T) -> Result<Value> {
@@ -407,7 +403,7 @@ fn conversation_section(
         );
     }
     b.push_str("</div>");
-    let n = &cv.counts;
+    let n = &cv.counts.events;
     let _ = write!(
         b,
         "<p class=\"headline\">{} speakers · span {} s · speech {} s · overlap {} s ({} of speech) · {} turns · {} floor transfers · <span data-field=\"interruptions\" data-v=\"{}\">{}</span> interruptions (<span data-field=\"successful\" data-v=\"{}\">{}</span> successful) · {} terminal overlaps · {} backchannels · {} floor claims in words</p>",
@@ -764,16 +760,9 @@ fn transcript_html(
 pub fn score_report(view: &ScoreView<'_>, opts: &ReportOptions) -> Result<String> {
     let report = view.report;
     let o = &report.options;
-    let count_each = o.self_overlap == SelfOverlap::CountEach;
-    let uem_norm = view.uem.map(|u| normalise_uem(u, o.uem_ids));
-    let mut inputs: Vec<&RecordingInput> = view.inputs.iter().collect();
-    inputs.sort_by(|a, b| a.id.cmp(&b.id));
     let mut files = Vec::new();
-    for input in inputs {
-        let entry = uem_norm.as_ref().and_then(|u| u.get(&input.id));
-        let Some((p, mapping)) = prepare_and_map(input, entry, view.uem.is_some(), o)? else {
-            continue;
-        };
+    for (id, m) in view.mapped {
+        let (p, mapping) = (&m.prepared, &m.mapping);
         let lanes = |tokens: &[(crate::model::Segment, u32)], names: &[String]| {
             let mut per: Vec<Vec<Value>> = vec![Vec::new(); names.len()];
             for (seg, k) in tokens {
@@ -799,7 +788,8 @@ pub fn score_report(view: &ScoreView<'_>, opts: &ReportOptions) -> Result<String
                 json!({"speaker": p.hypothesis_names.get(h), "mapped": mapped, "segments": segs})
             })
             .collect();
-        let errors: Vec<Value> = error_timeline(&p, &mapping, count_each)
+        let errors: Vec<Value> = m
+            .error_timeline(o)
             .into_iter()
             .map(|e| {
                 json!({
@@ -812,8 +802,8 @@ pub fn score_report(view: &ScoreView<'_>, opts: &ReportOptions) -> Result<String
             })
             .collect();
         files.push((
-            input.id.clone(),
-            json!({"recording": input.id, "reference": reference, "hypothesis": hypothesis, "errors": errors}),
+            id.clone(),
+            json!({"recording": id, "reference": reference, "hypothesis": hypothesis, "errors": errors}),
         ));
     }
     let payload = json!({

@@ -25,6 +25,7 @@
 //! assert_eq!(report.der(), Some(0.1));
 //! ```
 
+pub mod accumulator;
 pub mod cluster;
 pub mod der;
 pub mod detection;
@@ -45,6 +46,7 @@ use crate::error::{Error, Result};
 use crate::model::{Annotation, Region};
 use crate::time::{Delta, Time};
 
+pub use accumulator::{CorpusScore, MappedRecording, ScoreAccumulator};
 pub use der::{macro_average, DerComponents};
 pub use detection::DetectionComponents;
 pub use errors::{error_timeline, to_annotation, ErrorSegment, ErrorType};
@@ -272,7 +274,8 @@ fn score_recording(
     uem_given: bool,
     opts: &ScoreOptions,
     metrics: Metrics,
-) -> Result<(FileScore, Option<cluster::Contingency>)> {
+    keep: bool,
+) -> Result<accumulator::RecordingScore> {
     let count_each = opts.self_overlap == SelfOverlap::CountEach;
     let has_ref = input.reference.as_ref().is_some_and(|a| !a.is_empty());
     let has_hyp = input.hypothesis.as_ref().is_some_and(|a| !a.is_empty());
@@ -294,10 +297,26 @@ fn score_recording(
         coverage: (Delta::ZERO, Delta::ZERO),
     };
     if status == FileStatus::MissingReference && opts.hypothesis_only == HypothesisOnly::Ignore {
-        return Ok((skipped(FileStatus::Skipped), None));
+        // Not scored; the mapped recording is still kept when asked (the HTML report shows its
+        // lanes).
+        let mapped = if keep {
+            prepare_and_map(input, entry, uem_given, opts)?
+                .map(|(prepared, mapping)| accumulator::MappedRecording { prepared, mapping })
+        } else {
+            None
+        };
+        return Ok(accumulator::RecordingScore {
+            file: skipped(FileStatus::Skipped),
+            table: None,
+            mapped,
+        });
     }
     let Some((p, mapping, turns)) = prepare_map_events(input, entry, uem_given, opts)? else {
-        return Ok((skipped(FileStatus::Skipped), None));
+        return Ok(accumulator::RecordingScore {
+            file: skipped(FileStatus::Skipped),
+            table: None,
+            mapped: None,
+        });
     };
     let der = der::components_of(&turns, &p.scored, &mapping, count_each);
     drop(turns);
@@ -346,7 +365,8 @@ fn score_recording(
         purity,
         coverage,
     };
-    Ok((file, contingency))
+    let mapped = keep.then_some(accumulator::MappedRecording { prepared: p, mapping });
+    Ok(accumulator::RecordingScore { file, table: contingency, mapped })
 }
 
 /// Scores recordings. `uem` maps recording ids (as written in the UEM file) to scoring regions.
@@ -370,7 +390,12 @@ pub fn score_with(
     opts: &ScoreOptions,
     metrics: Metrics,
 ) -> Result<ScoreReport> {
-    let uem_norm = uem.map(|u| prepare::normalise_uem(u, opts.uem_ids));
+    Ok(score_corpus(inputs, uem, opts, metrics, false)?.report)
+}
+
+/// Under a preset that refuses zero-length turns (dscore), the error for the first recording
+/// that has one, in input order.
+fn reject_zero_length(inputs: &[RecordingInput], opts: &ScoreOptions) -> Result<()> {
     if opts.zero_length == ZeroLength::Reject {
         if let Some((input, z)) = inputs.iter().find_map(|i| i.zero_length.first().map(|z| (i, z)))
         {
@@ -380,57 +405,37 @@ pub fn score_with(
             )));
         }
     }
+    Ok(())
+}
+
+/// [`score_with`], keeping each recording's prepared form and speaker mapping when `keep` is
+/// set: the error timelines ([`CorpusScore::error_timelines`]) and the HTML report are drawn
+/// from them, so the mapping is computed once.
+pub fn score_corpus(
+    inputs: &[RecordingInput],
+    uem: Option<&BTreeMap<String, Region>>,
+    opts: &ScoreOptions,
+    metrics: Metrics,
+    keep: bool,
+) -> Result<CorpusScore> {
+    reject_zero_length(inputs, opts)?;
+    let uem_norm = uem.map(|u| prepare::normalise_uem(u, opts.uem_ids));
     let mut sorted: Vec<&RecordingInput> = inputs.iter().collect();
     sorted.sort_by(|a, b| a.id.cmp(&b.id));
     // Recordings are independent: they are scored in parallel and collected in id order, so
     // every number (and the first error, if any) is the same whatever the number of threads.
-    let scored: Vec<Result<(FileScore, Option<cluster::Contingency>)>> = sorted
+    let scored: Vec<Result<accumulator::RecordingScore>> = sorted
         .par_iter()
         .map(|input| {
             let entry = uem_norm.as_ref().and_then(|u| u.get(&input.id));
-            score_recording(input, entry, uem.is_some(), opts, metrics)
+            score_recording(input, entry, uem.is_some(), opts, metrics, keep)
         })
         .collect();
-    let mut files = Vec::with_capacity(scored.len());
-    let mut tables = Vec::with_capacity(scored.len());
+    let mut acc = ScoreAccumulator::new(opts.clone(), metrics);
     for r in scored {
-        let (file, table) = r?;
-        files.push(file);
-        tables.extend(table);
+        acc.push(r?);
     }
-    let counted = || files.iter().filter(|f| f.status != FileStatus::Skipped);
-    let total: DerComponents = counted().map(|f| f.der).sum();
-    let mut detection = DetectionComponents::default();
-    for f in counted() {
-        detection += f.detection;
-    }
-    let jers: Vec<FileJer> = counted().filter_map(|f| f.jer.clone()).collect();
-    let jer = if jers.is_empty() {
-        None
-    } else {
-        Some(jer::corpus_jer(&jers, opts.jer == JerDefinition::Frames))
-    };
-    let cluster = if metrics.clustering {
-        cluster::Contingency::block_diagonal(&tables).metrics()
-    } else {
-        None
-    };
-    let add = |f: fn(&FileScore) -> (Delta, Delta)| {
-        counted().map(f).fold((Delta::ZERO, Delta::ZERO), |a, b| (a.0 + b.0, a.1 + b.1))
-    };
-    let purity = cluster::ratio(add(|f| f.purity));
-    let coverage = cluster::ratio(add(|f| f.coverage));
-    Ok(ScoreReport {
-        options: opts.clone(),
-        files,
-        total,
-        detection,
-        jer,
-        cluster,
-        purity,
-        coverage,
-        computed: metrics,
-    })
+    Ok(acc.finish())
 }
 
 #[cfg(test)]

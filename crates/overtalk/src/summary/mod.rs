@@ -409,8 +409,8 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
     }
 
     let f = vec![
-        ("transfers", w.count(&["conversation", "counts", "transfers"], n.transfers)),
-        ("turns", w.count(&["conversation", "counts", "turns"], n.turns)),
+        ("transfers", w.count(&["conversation", "counts", "transfers"], n.events.transfers)),
+        ("turns", w.count(&["conversation", "counts", "turns"], n.events.turns)),
     ];
     w.sentence("turns", f);
 
@@ -425,9 +425,9 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
         let f = vec![
             (
                 "interruptions",
-                w.count(&["conversation", "counts", "interruptions"], n.interruptions),
+                w.count(&["conversation", "counts", "interruptions"], n.events.interruptions),
             ),
-            ("successful", w.count(&["conversation", "counts", "successful"], n.successful)),
+            ("successful", w.count(&["conversation", "counts", "successful"], n.events.successful)),
         ];
         w.sentence("interruptions", f);
         let mut pairs: Vec<(usize, &crate::analysis::result::PairOut)> =
@@ -455,13 +455,13 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
 
     let f = vec![(
         "backchannels",
-        w.count(&["conversation", "counts", "backchannels"], n.backchannels),
+        w.count(&["conversation", "counts", "backchannels"], n.events.backchannels),
     )];
     w.sentence("backchannels", f);
     if texts > 0 {
         let f = vec![(
             "claims",
-            w.count(&["conversation", "counts", "verbal_claims"], n.verbal_claims),
+            w.count(&["conversation", "counts", "verbal_claims"], n.events.verbal_claims),
         )];
         w.sentence("verbal_claims", f);
     }

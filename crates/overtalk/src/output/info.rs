@@ -1,0 +1,345 @@
+//! The outputs of `info`: a first glance at recordings, speakers and speech — the JSON object
+//! `{schema_version, recordings, totals}` and the table in terminal, Markdown and TSV form.
+//!
+//! "Segments" are the tracks as the file gives them (RTTM lines, cues, intervals), not turns.
+//! The duration runs from time 0 to the end of the last segment; the overlapped share is the
+//! time with two or more speakers divided by the time with at least one.
+
+use std::collections::BTreeSet;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::align::{pad_left, pad_right, width};
+use crate::analysis::markers::{self, MarkersVsTiming};
+use crate::model::{Region, Transcript};
+use crate::time::{Delta, Time};
+
+/// The version of the `info` JSON object (2: `turns` became `segments`, the file's segments).
+pub const INFO_SCHEMA_VERSION: u32 = 2;
+
+/// One recording's line.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InfoRow {
+    /// Recording id.
+    pub recording: String,
+    /// The input it came from, as the front end names it.
+    pub source: String,
+    /// Speakers.
+    pub speakers: usize,
+    /// Segments as the file gives them (schema version 1 called them `turns`).
+    pub segments: usize,
+    /// From time 0 to the end of the last turn (or the declared end of the recording, if later).
+    pub duration_s: f64,
+    /// The UEM duration, when a UEM was given and names the recording.
+    pub uem_s: Option<f64>,
+    /// Time with at least one speaker.
+    pub speech_s: f64,
+    /// Time with two or more speakers.
+    pub overlap_s: f64,
+    /// `overlap_s / speech_s` (0 without speech).
+    pub overlap_share: f64,
+    /// Whether the transcript has words.
+    pub has_text: bool,
+    /// CHAT with time bullets only: the transcriber's overlap and interruption markers against
+    /// the timing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chat_markers_vs_timing: Option<MarkersVsTiming>,
+    /// Exact sums for the totals (not written).
+    #[serde(skip)]
+    sums: Sums,
+}
+
+/// The exact durations behind a row, summed for the totals.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Sums {
+    duration: Delta,
+    uem: Delta,
+    speech: Delta,
+    overlap: Delta,
+    names: Vec<String>,
+}
+
+/// Sums over every recording.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InfoTotals {
+    /// Recordings.
+    pub recordings: usize,
+    /// Segments.
+    pub segments: usize,
+    /// Summed durations, in hours.
+    pub duration_hours: f64,
+    /// Summed UEM durations, in hours (when a UEM was given).
+    pub uem_hours: Option<f64>,
+    /// Summed speech, in hours.
+    pub speech_hours: f64,
+    /// Summed overlap over summed speech.
+    pub overlap_share: f64,
+    /// Fewest speakers of a recording.
+    pub speakers_per_recording_min: usize,
+    /// Mean speakers per recording.
+    pub speakers_per_recording_mean: f64,
+    /// Most speakers of a recording.
+    pub speakers_per_recording_max: usize,
+    /// Speaker names over all recordings, counted once.
+    pub distinct_speakers: usize,
+}
+
+/// The whole `info` output.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Info {
+    /// [`INFO_SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// One row per recording, in input order.
+    pub recordings: Vec<InfoRow>,
+    /// Sums over the rows.
+    pub totals: InfoTotals,
+}
+
+/// How `info` is written besides JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InfoStyle {
+    /// Aligned for the terminal, with the CHAT marker tables.
+    Table,
+    /// Markdown, with the CHAT marker tables.
+    Markdown,
+    /// One tab-separated table.
+    Tsv,
+}
+
+impl InfoRow {
+    /// The row of recording `id` read from `source`. `uem` is the recording's UEM region when
+    /// one names it; `chat` says the input was CHAT (whose markers are compared to the timing).
+    pub fn of(id: &str, source: &str, t: &Transcript, uem: Option<&Region>, chat: bool) -> InfoRow {
+        let a = t.annotation();
+        let sp = a.speech().duration();
+        let ov = a.overlap().duration();
+        let u = uem.map(Region::duration);
+        let end = t.span().map_or(Time::ZERO, |s| s.end());
+        InfoRow {
+            recording: id.to_owned(),
+            source: source.to_owned(),
+            speakers: a.speakers().len(),
+            segments: a.len(),
+            duration_s: end.as_secs_f64(),
+            uem_s: u.map(|d| d.as_secs_f64()),
+            speech_s: sp.as_secs_f64(),
+            overlap_s: ov.as_secs_f64(),
+            overlap_share: share(ov, sp),
+            has_text: t.has_text(),
+            chat_markers_vs_timing: if chat { markers::compare(t) } else { None },
+            sums: Sums {
+                duration: end - Time::ZERO,
+                uem: u.unwrap_or_default(),
+                speech: sp,
+                overlap: ov,
+                names: a.speakers().iter().map(|(_, n)| n.to_owned()).collect(),
+            },
+        }
+    }
+}
+
+impl Info {
+    /// The output of `rows`; `with_uem` adds the UEM column and total (a UEM was read).
+    pub fn new(rows: Vec<InfoRow>, with_uem: bool) -> Info {
+        let (mut speech, mut overlap, mut uem_total) = (Delta::ZERO, Delta::ZERO, Delta::ZERO);
+        let mut duration = Delta::ZERO;
+        let mut names = BTreeSet::new();
+        for r in &rows {
+            duration += r.sums.duration;
+            speech += r.sums.speech;
+            overlap += r.sums.overlap;
+            uem_total += r.sums.uem;
+            names.extend(r.sums.names.iter().cloned());
+        }
+        let counts: Vec<usize> = rows.iter().map(|r| r.speakers).collect();
+        let totals = InfoTotals {
+            recordings: rows.len(),
+            segments: rows.iter().map(|r| r.segments).sum(),
+            duration_hours: duration.as_secs_f64() / 3600.0,
+            uem_hours: with_uem.then(|| uem_total.as_secs_f64() / 3600.0),
+            speech_hours: speech.as_secs_f64() / 3600.0,
+            overlap_share: share(overlap, speech),
+            speakers_per_recording_min: counts.iter().copied().min().unwrap_or(0),
+            speakers_per_recording_mean: if counts.is_empty() {
+                0.0
+            } else {
+                counts.iter().sum::<usize>() as f64 / counts.len() as f64
+            },
+            speakers_per_recording_max: counts.iter().copied().max().unwrap_or(0),
+            distinct_speakers: names.len(),
+        };
+        Info { schema_version: INFO_SCHEMA_VERSION, recordings: rows, totals }
+    }
+
+    /// Writes the pretty-printed JSON object and a newline.
+    pub fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
+        serde_json::to_writer_pretty(&mut *out, self)?;
+        writeln!(out)
+    }
+
+    /// Writes the table in `style`; the terminal and Markdown styles add each CHAT recording's
+    /// markers-vs-timing table after it.
+    pub fn write_table(&self, style: InfoStyle, out: &mut dyn Write) -> io::Result<()> {
+        render_table(self, style, out)?;
+        if style != InfoStyle::Tsv {
+            for r in &self.recordings {
+                if let Some(m) = &r.chat_markers_vs_timing {
+                    writeln!(out)?;
+                    let md = style == InfoStyle::Markdown;
+                    super::chat_markers::write(m, Some(&r.recording), md, out)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn share(part: Delta, whole: Delta) -> f64 {
+    if whole.micros() == 0 {
+        0.0
+    } else {
+        part.micros() as f64 / whole.micros() as f64
+    }
+}
+
+/// Seconds as `h:mm:ss.ss` (rounded to the centisecond), so short clips keep their decimals.
+fn hms(secs: f64) -> String {
+    let cs = (secs * 100.0).round() as i64;
+    let total = cs / 100;
+    format!("{}:{:02}:{:02}.{:02}", total / 3600, total / 60 % 60, total % 60, cs % 100)
+}
+
+fn render_table(info: &Info, style: InfoStyle, out: &mut dyn Write) -> io::Result<()> {
+    let with_uem = info.totals.uem_hours.is_some();
+    let mut header = vec!["recording", "speakers", "segments", "duration"];
+    if with_uem {
+        header.push("UEM duration");
+    }
+    header.extend(["speech", "overlap", "overlap %"]);
+    let mut rows: Vec<Vec<String>> = info
+        .recordings
+        .iter()
+        .map(|r| {
+            let mut row = vec![
+                r.recording.clone(),
+                r.speakers.to_string(),
+                r.segments.to_string(),
+                hms(r.duration_s),
+            ];
+            if with_uem {
+                row.push(r.uem_s.map_or_else(|| "-".to_owned(), hms));
+            }
+            row.extend([
+                hms(r.speech_s),
+                hms(r.overlap_s),
+                format!("{:.1}", r.overlap_share * 100.0),
+            ]);
+            row
+        })
+        .collect();
+    let t = &info.totals;
+    if info.recordings.len() > 1 {
+        let mut row = vec![
+            format!("total ({} recordings)", t.recordings),
+            format!(
+                "{}/{:.1}/{}",
+                t.speakers_per_recording_min,
+                t.speakers_per_recording_mean,
+                t.speakers_per_recording_max
+            ),
+            t.segments.to_string(),
+            format!("{:.2} h", t.duration_hours),
+        ];
+        if let Some(u) = t.uem_hours {
+            row.push(format!("{u:.2} h"));
+        }
+        row.extend([
+            format!("{:.2} h", t.speech_hours),
+            "".to_owned(),
+            format!("{:.1}", t.overlap_share * 100.0),
+        ]);
+        rows.push(row);
+    }
+    match style {
+        InfoStyle::Tsv => {
+            writeln!(out, "{}", header.join("\t"))?;
+            for r in &rows {
+                writeln!(out, "{}", r.join("\t"))?;
+            }
+        }
+        InfoStyle::Markdown => {
+            writeln!(out, "| {} |", header.join(" | "))?;
+            writeln!(out, "|{}", header.iter().map(|_| " --- |").collect::<String>())?;
+            for r in &rows {
+                writeln!(out, "| {} |", r.join(" | "))?;
+            }
+        }
+        InfoStyle::Table => {
+            let widths: Vec<usize> = (0..header.len())
+                .map(|i| {
+                    rows.iter().map(|r| width(&r[i])).chain([width(header[i])]).max().unwrap_or(0)
+                })
+                .collect();
+            let line = |cells: &[String]| -> String {
+                cells
+                    .iter()
+                    .enumerate()
+                    .map(
+                        |(i, c)| {
+                            if i == 0 {
+                                pad_right(c, widths[i])
+                            } else {
+                                pad_left(c, widths[i])
+                            }
+                        },
+                    )
+                    .collect::<Vec<_>>()
+                    .join("  ")
+            };
+            let header: Vec<String> = header.iter().map(|h| (*h).to_owned()).collect();
+            writeln!(out, "{}", line(&header))?;
+            for r in &rows {
+                writeln!(out, "{}", line(r))?;
+            }
+            if info.recordings.len() > 1 {
+                writeln!(out, "distinct speakers: {}", t.distinct_speakers)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Annotation, Segment};
+
+    #[test]
+    fn rows_and_totals_of_two_recordings() {
+        let s = |a, b| Segment::from_millis(a, b).unwrap();
+        let one = Transcript::from_annotation(Annotation::from_labelled([
+            (s(0, 4_000), "A"),
+            (s(3_000, 5_000), "B"),
+        ]));
+        let two = Transcript::from_annotation(Annotation::from_labelled([(s(1_000, 2_000), "A")]));
+        let rows = vec![
+            InfoRow::of("one", "a.rttm", &one, None, false),
+            InfoRow::of("two", "a.rttm", &two, None, false),
+        ];
+        let info = Info::new(rows, false);
+        assert_eq!(info.recordings[0].overlap_share, 0.2);
+        assert_eq!(info.totals.segments, 3);
+        assert_eq!(info.totals.distinct_speakers, 2);
+        assert_eq!(info.totals.speakers_per_recording_mean, 1.5);
+        let mut out = Vec::new();
+        info.write_table(InfoStyle::Tsv, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "recording\tspeakers\tsegments\tduration\tspeech\toverlap\toverlap %\n\
+             one\t2\t2\t0:00:05.00\t0:00:05.00\t0:00:01.00\t20.0\n\
+             two\t1\t1\t0:00:02.00\t0:00:01.00\t0:00:00.00\t0.0\n\
+             total (2 recordings)\t1/1.5/2\t3\t0.00 h\t0.00 h\t\t16.7\n"
+        );
+    }
+}

@@ -1,0 +1,110 @@
+//! The outputs of `validate`: per RTTM file, what md-eval-22, dscore and pyannote.metrics would
+//! each do with it ([`crate::score::validate`] finds it), as text or as the JSON object
+//! `{schema_version, files}`.
+
+use std::io::{self, Write};
+
+use serde_json::json;
+
+use crate::score::validate::{Consumer, Effect, Validation};
+
+/// The consumers every output speaks of, in their order.
+pub const CONSUMERS: [Consumer; 3] = [Consumer::MdEval, Consumer::Dscore, Consumer::Pyannote];
+
+/// One checked input: its name as the front end shows it, and its validation (`None` when
+/// the input is not RTTM, which has nothing to check).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Validated {
+    /// The input's name.
+    pub name: String,
+    /// The findings, for an RTTM input.
+    pub validation: Option<Validation>,
+}
+
+/// What `c` does with the file, by its worst finding.
+pub fn verdict(v: &Validation, c: Consumer) -> &'static str {
+    let worst = v.findings.iter().filter(|f| f.consumer == c).map(|f| f.effect).max();
+    match worst {
+        Some(Effect::Rejects) => "rejects",
+        Some(Effect::Changes) => "accepts with changes",
+        Some(Effect::Note) | None => "accepts",
+    }
+}
+
+/// Whether any consumer rejects any of `results`.
+pub fn any_rejected(results: &[Validated]) -> bool {
+    results
+        .iter()
+        .any(|r| r.validation.as_ref().is_some_and(|v| CONSUMERS.iter().any(|&c| v.rejected_by(c))))
+}
+
+/// Writes the pretty-printed JSON object and a newline.
+pub fn write_json(results: &[Validated], out: &mut dyn Write) -> io::Result<()> {
+    let files: Vec<serde_json::Value> = results
+        .iter()
+        .map(|Validated { name, validation }| match validation {
+            None => json!({"file": name, "rttm": false}),
+            Some(v) => json!({
+                "file": name,
+                "rttm": true,
+                "turns": v.turns,
+                "verdicts": CONSUMERS
+                    .iter()
+                    .map(|&c| (c.name().to_owned(), json!(verdict(v, c))))
+                    .collect::<serde_json::Map<_, _>>(),
+                "findings": v.findings,
+            }),
+        })
+        .collect();
+    serde_json::to_writer_pretty(&mut *out, &json!({"schema_version": 1, "files": files}))?;
+    writeln!(out)
+}
+
+/// Writes the text report: per file, each consumer's verdict and findings.
+pub fn write_text(results: &[Validated], out: &mut dyn Write) -> io::Result<()> {
+    for Validated { name, validation } in results {
+        let Some(v) = validation else {
+            writeln!(out, "{name}: not RTTM; nothing to check")?;
+            continue;
+        };
+        writeln!(out, "{name}: {} turns", v.turns)?;
+        for c in CONSUMERS {
+            writeln!(out, "  {}: {}", c.name(), verdict(v, c))?;
+            for f in v.findings.iter().filter(|f| f.consumer == c) {
+                let effect = match f.effect {
+                    Effect::Rejects => "rejects",
+                    Effect::Changes => "changes",
+                    Effect::Note => "note",
+                };
+                match f.line {
+                    Some(l) => writeln!(out, "    line {l}: {effect}: {}", f.message)?,
+                    None => writeln!(out, "    {effect}: {}", f.message)?,
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::validate::validate_rttm;
+    use crate::score::Side;
+
+    #[test]
+    fn a_zero_length_turn_is_rejected_by_dscore_only() {
+        let text = "SPEAKER f 1 0.00 1.00 <NA> <NA> A <NA> <NA>\n\
+                    SPEAKER f 1 2.00 0.00 <NA> <NA> B <NA> <NA>\n";
+        let v = validate_rttm(text, None, Side::Reference);
+        assert_eq!(verdict(&v, Consumer::Dscore), "rejects");
+        assert_eq!(verdict(&v, Consumer::MdEval), "accepts with changes");
+        let results = [Validated { name: "f.rttm".into(), validation: Some(v) }];
+        assert!(any_rejected(&results));
+        let mut out = Vec::new();
+        write_text(&results, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("f.rttm: 2 turns\n  md-eval: accepts with changes\n"), "{text}");
+        assert!(text.contains("  dscore: rejects\n    line 2: rejects: "), "{text}");
+    }
+}
