@@ -11,7 +11,7 @@
 // A measurement tool: a panic here is a failed run, with its message.
 #![allow(clippy::unwrap_used)]
 
-#[path = "../tests/common/score.rs"]
+#[path = "../tests/integration/frame_score.rs"]
 mod score;
 
 use std::path::{Path, PathBuf};

@@ -25,7 +25,7 @@
 // A measurement tool: a panic here is a failed run, with its message.
 #![allow(clippy::unwrap_used)]
 
-#[path = "../tests/diarize_common/mod.rs"]
+#[path = "../tests/integration/frame_der.rs"]
 mod score;
 
 use std::path::{Path, PathBuf};

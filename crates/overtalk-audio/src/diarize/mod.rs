@@ -190,7 +190,7 @@ impl Ge2eDiarizer {
 /// The expensive, option-independent half of [`Ge2eDiarizer`]: speech frames and window
 /// embeddings. [`Ge2eDiarizer::assign`] turns it into a diarization for any clustering options.
 #[derive(Clone, Debug)]
-pub struct Prepared {
+pub struct PreparedSignal {
     /// Frames (10 ms) in the signal.
     frames: usize,
     /// Duration of the signal.
@@ -210,7 +210,7 @@ pub struct Prepared {
     fused: (Vec<f32>, Delta),
 }
 
-impl Prepared {
+impl PreparedSignal {
     /// Number of embedding windows.
     pub fn windows(&self) -> usize {
         self.windows.len()
@@ -246,7 +246,7 @@ impl Prepared {
 impl Ge2eDiarizer {
     /// VAD, features and window embeddings of a whole signal (the costly part), with
     /// `self.options`' VAD and window settings.
-    pub fn prepare(&self, samples: &[f32]) -> Result<Prepared> {
+    pub fn prepare(&self, samples: &[f32]) -> Result<PreparedSignal> {
         let mut s = self.stream();
         s.push(samples);
         self.prepare_features(s.finish())
@@ -254,7 +254,7 @@ impl Ge2eDiarizer {
 
     /// [`prepare`](Ge2eDiarizer::prepare) from streamed features. Only the speech frames'
     /// features are kept (compacted in place) while the windows are embedded.
-    pub fn prepare_features(&self, f: Features) -> Result<Prepared> {
+    pub fn prepare_features(&self, f: Features) -> Result<PreparedSignal> {
         self.prepare_features_with_progress(f, &|_| {})
     }
 
@@ -264,7 +264,7 @@ impl Ge2eDiarizer {
         &self,
         mut f: Features,
         progress: &(dyn Fn(f64) + Sync),
-    ) -> Result<Prepared> {
+    ) -> Result<PreparedSignal> {
         let o = &self.options;
         let (n, duration) = (f.frames(), f.duration());
         let mask = f.speech_mask(&o.binarize);
@@ -290,12 +290,12 @@ impl Ge2eDiarizer {
         let raw = embed_windows(&*self.embedder, &f.data, d, &windows, progress)?;
         let emb = cluster::centre(&raw);
         let fused = (std::mem::take(&mut f.fused), f.hop);
-        Ok(Prepared { frames: n, duration, speech, vad, windows, emb, raw, fused })
+        Ok(PreparedSignal { frames: n, duration, speech, vad, windows, emb, raw, fused })
     }
 
     /// Clustering and resegmentation of prepared embeddings under options `o` (its VAD and
     /// window settings are ignored: they were used by [`prepare`](Ge2eDiarizer::prepare)).
-    pub fn assign(&self, p: &Prepared, o: &DiarizeOptions) -> Diarization {
+    pub fn assign(&self, p: &PreparedSignal, o: &DiarizeOptions) -> Diarization {
         let method = self.describe_with(o);
         let (emb, windows, speech) = (&p.emb, &p.windows, &p.speech);
         if speech.is_empty() || emb.len() != windows.len() || emb.is_empty() {

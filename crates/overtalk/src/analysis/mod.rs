@@ -40,7 +40,7 @@ pub mod rules;
 pub mod talkspurt;
 pub mod turns;
 
-pub use params::{Classifier, Params, Preset};
+pub use params::{AnalysisPreset, Classifier, Params};
 pub use result::{Analysis, SCHEMA_VERSION};
 
 use crate::error::Result;

@@ -35,7 +35,12 @@ pub enum Consumer {
     Pyannote,
 }
 
+crate::named::named_enum!(Consumer, "RTTM consumer");
+
 impl Consumer {
+    /// Every consumer, in the order `overtalk validate` reports them.
+    pub const ALL: [Consumer; 3] = [Consumer::MdEval, Consumer::Dscore, Consumer::Pyannote];
+
     /// Display name.
     pub fn name(self) -> &'static str {
         match self {

@@ -5,11 +5,9 @@
 // Helpers outside `#[test]` functions unwrap too: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::score::score;
+use crate::frame_score::score;
 use overtalk::format::{read_path, ReadOptions};
 use overtalk::{Annotation, AnnotationBuilder, Delta, Segment};
 use overtalk_audio::decode::{decode_all, DecodeOptions};
@@ -300,7 +298,9 @@ fn one_multichannel_file_gives_the_same_result_as_separate_files() {
 
 #[test]
 fn ami_es2004a_headsets_against_the_word_reference() {
-    let Some(data) = common::shared_data("ami_es2004a_headsets_against_the_word_reference") else {
+    let Some(data) =
+        overtalk_testkit::shared_data("ami_es2004a_headsets_against_the_word_reference")
+    else {
         return;
     };
     let dir = data.join("real-audio/ami-es2004a-multitrack");

@@ -3,9 +3,8 @@
 // Helpers outside `#[test]` functions unwrap too: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
 
-mod common;
 #[cfg(feature = "onnx")]
-mod onnx_writer;
+use crate::onnx_writer;
 
 use std::path::PathBuf;
 

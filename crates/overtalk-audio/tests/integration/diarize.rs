@@ -4,12 +4,9 @@
 //! ES2004a mixture. Run that part with `--release`: the network is slow unoptimised.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-mod diarize_common;
-
 use std::path::PathBuf;
 
-use diarize_common::{best_assignment, der, read_rttm, speaker_count, turns_of};
+use crate::frame_der::{best_assignment, der, read_rttm, speaker_count, turns_of};
 use overtalk_audio::decode::{decode_all, DecodeOptions};
 use overtalk_audio::diarize::embed::Ge2eWeights;
 use overtalk_audio::diarize::{Diarizer, Ge2eDiarizer, NaiveDiarizer, VadOnlyDiarizer};
@@ -70,7 +67,8 @@ fn pipeline_on_ami_es2004a_beats_the_baseline() {
         eprintln!("skipping pipeline_on_ami_es2004a_beats_the_baseline: OVERTALK_DIARIZE_MODEL is not set");
         return;
     };
-    let Some(data) = common::shared_data("pipeline_on_ami_es2004a_beats_the_baseline") else {
+    let Some(data) = overtalk_testkit::shared_data("pipeline_on_ami_es2004a_beats_the_baseline")
+    else {
         return;
     };
     let dir = data.join("real-audio/ami-es2004a-multitrack");
@@ -104,7 +102,7 @@ fn short_two_party_clip_gets_two_speakers() {
         );
         return;
     };
-    let Some(data) = common::shared_data("short_two_party_clip_gets_two_speakers") else {
+    let Some(data) = overtalk_testkit::shared_data("short_two_party_clip_gets_two_speakers") else {
         return;
     };
     // AMI ES2003a, first 30 s (dev00): two speakers. Without the 4 s minimum per speaker the
@@ -162,7 +160,7 @@ fn silero_removes_the_false_alarm_of_tst01() {
         eprintln!("skipping {test}: OVERTALK_DIARIZE_MODEL is not set");
         return;
     };
-    let Some(data) = common::shared_data(test) else {
+    let Some(data) = overtalk_testkit::shared_data(test) else {
         return;
     };
     if !silero_ready(test) {

@@ -3,8 +3,6 @@
 // Helpers here are test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::Path;
 
 use overtalk::format::{self, read_bytes, read_path, read_str, write, Format, Limits, ReadOptions};
@@ -106,7 +104,7 @@ const SAMPLES: &[Sample] = &[
 ];
 
 fn fixture(rel: &str) -> std::path::PathBuf {
-    common::fixtures().join(rel)
+    overtalk_testkit::fixtures().join(rel)
 }
 
 fn kinds(w: &[overtalk::Warning]) -> Vec<WarningKind> {
@@ -257,7 +255,8 @@ fn sample_texts_and_word_timings() {
 
 #[test]
 fn fixture_copies_match_the_shared_samples() {
-    let Some(shared) = common::shared_data("fixture_copies_match_the_shared_samples") else {
+    let Some(shared) = overtalk_testkit::shared_data("fixture_copies_match_the_shared_samples")
+    else {
         return;
     };
     // Every sample of these formats is covered.

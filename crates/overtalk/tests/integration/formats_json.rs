@@ -3,8 +3,6 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers fail loudly.
 
-mod common;
-
 use std::path::PathBuf;
 
 use overtalk::format::{
@@ -16,7 +14,7 @@ use overtalk::{Content, Corpus, ErrorKind, Segment, Time, TranscriptBuilder, War
 use proptest::prelude::*;
 
 fn fixture(sub: &str, name: &str) -> PathBuf {
-    common::fixtures().join(sub).join(name)
+    overtalk_testkit::fixtures().join(sub).join(name)
 }
 
 fn read_fixture(sub: &str, name: &str) -> ReadOutput {
@@ -120,7 +118,8 @@ fn deepgram_sample_converts_to_rttm_and_back() {
 
 #[test]
 fn deepgram_fixture_matches_the_shared_sample() {
-    let Some(shared) = common::shared_data("deepgram_fixture_matches_the_shared_sample") else {
+    let Some(shared) = overtalk_testkit::shared_data("deepgram_fixture_matches_the_shared_sample")
+    else {
         return;
     };
     let original =

@@ -1,0 +1,20 @@
+//! Integration tests of the library, one module per area (analysis, formats, scoring, events, reports, cuts): one test binary, linked once.
+
+// A failed unwrap in a test is a failed test with its location, which is what we want.
+#![allow(clippy::unwrap_used)]
+
+mod analysis_dyad;
+mod analysis_golden;
+mod analysis_props;
+mod analysis_realdata;
+mod cut_otio;
+mod events;
+mod formats_json;
+mod formats_paragraphs;
+mod formats_struct;
+mod formats_text;
+mod hostile;
+mod report_html;
+mod score_conformance;
+mod score_props;
+mod words_laid;
