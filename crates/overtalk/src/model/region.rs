@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::model::Segment;
 use crate::time::{Delta, Time};
 
@@ -17,10 +18,45 @@ use crate::time::{Delta, Time};
 /// ```
 ///
 /// Touching segments are merged: `[0, 5) ∪ [5, 9)` is `[0, 9)`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+///
+/// Serialized as the list of its segments; deserializing checks that they are sorted, disjoint
+/// and not touching (a list that is not a region is an error, never silently merged).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(try_from = "Vec<Segment>")]
 pub struct Region {
     segments: Vec<Segment>,
+}
+
+impl TryFrom<Vec<Segment>> for Region {
+    type Error = Error;
+
+    /// The region of these segments if they already are one: sorted, disjoint, not touching.
+    ///
+    /// ```text
+    /// [██)  [███)      ok
+    /// [██)[███)        touching: error (the region is [█████))
+    /// [████)           overlapping or out of order: error
+    ///    [███)
+    /// ```
+    fn try_from(segments: Vec<Segment>) -> Result<Region, Error> {
+        if let Some(i) = segments.windows(2).position(|w| w[0].end() >= w[1].start()) {
+            return Err(Error::invalid(format!(
+                "region segments {} and {} ({} then {}) are not sorted, disjoint and apart",
+                i,
+                i + 1,
+                segments[i],
+                segments[i + 1]
+            )));
+        }
+        Ok(Region { segments })
+    }
+}
+
+impl Serialize for Region {
+    /// The list of its segments.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.segments.serialize(serializer)
+    }
 }
 
 impl Region {
@@ -244,6 +280,23 @@ mod tests {
 
     fn r(v: &[(i64, i64)]) -> Region {
         Region::from_segments(v.iter().map(|&(a, b)| s(a, b)))
+    }
+
+    #[test]
+    fn deserializing_accepts_regions_only() {
+        let text = r#"[{"start":0,"end":2},{"start":3,"end":5}]"#;
+        let ok: Region = serde_json::from_str(text).unwrap();
+        assert_eq!(ok, r(&[(0, 2), (3, 5)]));
+        assert_eq!(serde_json::to_string(&ok).unwrap(), text);
+        assert_eq!(serde_json::from_str::<Region>("[]").unwrap(), Region::new());
+        for (bad, why) in [
+            (r#"[{"start":0,"end":3},{"start":3,"end":5}]"#, "touching"),
+            (r#"[{"start":0,"end":4},{"start":3,"end":5}]"#, "overlapping"),
+            (r#"[{"start":3,"end":5},{"start":0,"end":2}]"#, "unsorted"),
+            (r#"[{"start":3,"end":3}]"#, "empty segment"),
+        ] {
+            assert!(serde_json::from_str::<Region>(bad).is_err(), "{why}");
+        }
     }
 
     /// Membership of every integer instant in [0, 60), the naive model of a region.

@@ -4,6 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::time::{Delta, Time};
 
 /// A half-open interval `[start, end)` of a recording, never empty.
@@ -16,10 +17,35 @@ use crate::time::{Delta, Time};
 ///
 /// Two segments that touch (`a.end == b.start`) neither overlap nor leave a gap. Ordering is by
 /// `(start, end)`.
+///
+/// Deserializing checks the invariant: `{"start": 5, "end": 5}` is an error, not an empty
+/// segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "SegmentFields")]
 pub struct Segment {
     start: Time,
     end: Time,
+}
+
+/// A segment as serialized, before its invariant is checked.
+#[derive(Deserialize)]
+struct SegmentFields {
+    start: Time,
+    end: Time,
+}
+
+impl TryFrom<SegmentFields> for Segment {
+    type Error = Error;
+
+    fn try_from(fields: SegmentFields) -> Result<Segment, Error> {
+        Segment::new(fields.start, fields.end).ok_or_else(|| {
+            Error::invalid(format!(
+                "segment start {} µs is not before its end {} µs",
+                fields.start.micros(),
+                fields.end.micros()
+            ))
+        })
+    }
 }
 
 impl Segment {
@@ -145,6 +171,17 @@ mod tests {
         assert!(Segment::from_micros(5, 5).is_none());
         assert!(Segment::from_micros(6, 5).is_none());
         assert_eq!(s(1, 2).duration(), Delta(1));
+    }
+
+    #[test]
+    fn deserializing_checks_the_invariant() {
+        let ok: Segment = serde_json::from_str(r#"{"start": 1, "end": 2}"#).unwrap();
+        assert_eq!(ok, s(1, 2));
+        assert_eq!(serde_json::to_string(&ok).unwrap(), r#"{"start":1,"end":2}"#);
+        for empty in [r#"{"start": 5, "end": 5}"#, r#"{"start": 6, "end": 5}"#] {
+            let err = serde_json::from_str::<Segment>(empty).unwrap_err().to_string();
+            assert!(err.contains("is not before its end"), "{err}");
+        }
     }
 
     #[test]

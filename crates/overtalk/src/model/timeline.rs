@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::model::{Region, Segment};
 use crate::time::{Delta, Time};
 
@@ -27,10 +28,38 @@ pub enum CropMode {
 ///
 /// One speaker's turns, or every turn of a conversation without labels, are timelines; their
 /// [`support`](Timeline::support) is a [`Region`].
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+///
+/// Serialized as the list of its segments; deserializing checks that they are in `(start, end)`
+/// order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(try_from = "Vec<Segment>")]
 pub struct Timeline {
     segments: Vec<Segment>,
+}
+
+impl TryFrom<Vec<Segment>> for Timeline {
+    type Error = Error;
+
+    /// The timeline of these segments if they are in `(start, end)` order (overlaps allowed).
+    fn try_from(segments: Vec<Segment>) -> Result<Timeline, Error> {
+        if let Some(i) = segments.windows(2).position(|w| w[0] > w[1]) {
+            return Err(Error::invalid(format!(
+                "timeline segments {} and {} ({} then {}) are out of order",
+                i,
+                i + 1,
+                segments[i],
+                segments[i + 1]
+            )));
+        }
+        Ok(Timeline { segments })
+    }
+}
+
+impl Serialize for Timeline {
+    /// The list of its segments.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.segments.serialize(serializer)
+    }
 }
 
 impl Timeline {
@@ -66,8 +95,16 @@ impl Timeline {
         self.segments.is_empty()
     }
 
-    /// Sum of the segment durations (overlapping time counted once per segment).
-    pub fn duration(&self) -> Delta {
+    /// Sum of the segment durations: overlapping time counted once per segment that covers it.
+    ///
+    /// ```text
+    /// timeline  [████)            4
+    ///              [██████)       6
+    /// sum       10                (the support is 7: `support().duration()`)
+    /// ```
+    ///
+    /// Not named `duration`: pyannote's `Timeline.duration()` is the duration of the support.
+    pub fn sum_of_durations(&self) -> Delta {
         self.segments.iter().map(Segment::duration).sum()
     }
 
@@ -265,6 +302,19 @@ mod tests {
         Segment::from_micros(a, b).unwrap()
     }
 
+    #[test]
+    fn deserializing_accepts_sorted_timelines_only() {
+        let text = r#"[{"start":0,"end":4},{"start":0,"end":5},{"start":3,"end":5}]"#;
+        let ok: Timeline = serde_json::from_str(text).unwrap();
+        assert_eq!(ok, Timeline::from_segments([s(3, 5), s(0, 5), s(0, 4)]));
+        assert_eq!(serde_json::to_string(&ok).unwrap(), text);
+        let err = serde_json::from_str::<Timeline>(r#"[{"start":3,"end":5},{"start":0,"end":2}]"#)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("timeline segments 0 and 1"), "{err}");
+        assert!(serde_json::from_str::<Timeline>(r#"[{"start":2,"end":1}]"#).is_err());
+    }
+
     fn arb_timeline() -> impl Strategy<Value = Timeline> {
         prop::collection::vec((0i64..55, 1i64..12), 0..10).prop_map(|v| {
             Timeline::from_segments(v.into_iter().map(|(a, d)| s(a, (a + d).min(60))))
@@ -305,7 +355,7 @@ mod tests {
         fn support_is_idempotent_and_bounded(t in arb_timeline()) {
             let sup = t.support();
             prop_assert_eq!(Timeline::from_segments(sup.iter().copied()).support(), sup.clone());
-            prop_assert!(sup.duration() <= t.duration());
+            prop_assert!(sup.duration() <= t.sum_of_durations());
             for x in 0..60 {
                 prop_assert_eq!(sup.contains(Time(x)), count_at(&t, x) > 0);
                 prop_assert_eq!(t.overlap().contains(Time(x)), count_at(&t, x) > 1);
@@ -317,7 +367,7 @@ mod tests {
             let focus = Region::from_segment(s(a, a + d));
             let kept = t.crop(&focus, CropMode::Intersection);
             let rest = t.extrude(&focus, CropMode::Intersection);
-            prop_assert_eq!(kept.duration() + rest.duration(), t.duration());
+            prop_assert_eq!(kept.sum_of_durations() + rest.sum_of_durations(), t.sum_of_durations());
         }
 
         #[test]
