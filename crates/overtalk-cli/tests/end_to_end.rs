@@ -262,10 +262,9 @@ fn violation(schema: &Value, node: &Value, value: &Value, at: &str) -> Option<St
         _ => vec![],
     };
     let actual = type_of(value);
-    if !allowed.is_empty()
-        && !allowed.contains(&actual)
-        && !(actual == "integer" && allowed.contains(&"number"))
-    {
+    let integer_as_number = actual == "integer" && allowed.contains(&"number");
+    let type_ok = allowed.is_empty() || allowed.contains(&actual) || integer_as_number;
+    if !type_ok {
         return Some(format!("{at}: {actual} where the schema says {allowed:?}"));
     }
     if let Some(options) = node["enum"].as_array() {
