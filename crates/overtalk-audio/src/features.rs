@@ -211,11 +211,11 @@ impl TrackFeatures {
     /// The speech probability of the VAD frame covering the middle of 10 ms frame `t` (1.0 when
     /// no VAD ran).
     pub fn vad_at(&self, t: usize) -> f32 {
-        if self.vad.is_empty() || self.vad_hop.0 <= 0 {
+        if self.vad.is_empty() || self.vad_hop.micros() <= 0 {
             return 1.0;
         }
-        let mid = t as i64 * HOP_DELTA.0 + HOP_DELTA.0 / 2;
-        let k = ((mid / self.vad_hop.0) as usize).min(self.vad.len() - 1);
+        let mid = t as i64 * HOP_DELTA.micros() + HOP_DELTA.micros() / 2;
+        let k = ((mid / self.vad_hop.micros()) as usize).min(self.vad.len() - 1);
         f32::from(self.vad[k]) / 255.0
     }
 
@@ -238,9 +238,9 @@ impl TrackFeatures {
         if has_bands {
             self.bands.spill(self.bands.is_spilled())?;
         }
-        if !self.vad.is_empty() && self.vad_hop.0 > 0 {
-            let end = frames as i64 * HOP_DELTA.0;
-            let want = ((end + self.vad_hop.0 - 1) / self.vad_hop.0) as usize;
+        if !self.vad.is_empty() && self.vad_hop.micros() > 0 {
+            let end = frames as i64 * HOP_DELTA.micros();
+            let want = ((end + self.vad_hop.micros() - 1) / self.vad_hop.micros()) as usize;
             if want > self.vad.len() {
                 self.vad.resize(want, 0);
             }

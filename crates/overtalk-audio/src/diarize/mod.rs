@@ -269,7 +269,7 @@ impl Ge2eDiarizer {
         let (n, duration) = (f.frames(), f.duration());
         let mask = f.speech_mask(&o.binarize);
         let speech: Vec<usize> = (0..n).filter(|&i| mask[i]).collect();
-        let hop = f.hop.0.max(1);
+        let hop = f.hop.micros().max(1);
         let vad: Vec<f32> = speech
             .iter()
             .map(|&i| {
@@ -450,7 +450,7 @@ mod tests {
             data: ids,
             probs: vec![1.0; 2000],
             fused: Vec::new(),
-            hop: Delta(10_000),
+            hop: Delta::from_micros(10_000),
             samples: 2000 * 160,
         };
         let count = |min_speaker_speech: f32, exact: Option<usize>| {

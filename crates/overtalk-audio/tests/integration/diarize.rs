@@ -52,12 +52,12 @@ fn speech_ends_with_the_signal() {
     let whole = VadOnlyDiarizer::default().diarize(&x).unwrap();
     let first = whole.annotation.tracks()[0].segment;
     // 37 samples past a frame boundary, inside the first stretch of speech.
-    let mid = (first.start().0 + first.end().0) / 2;
+    let mid = (first.start().micros() + first.end().micros()) / 2;
     let cut = (mid / 10_000 * 160 + 37) as usize;
     let d = VadOnlyDiarizer::default().diarize(&x[..cut]).unwrap();
     let end = d.annotation.tracks().iter().map(|t| t.segment.end()).max().unwrap();
     let signal = overtalk_audio::decode::frames_to_delta(cut as u64, 16_000);
-    assert_eq!(end.0, signal.0, "{:?}", d.annotation);
+    assert_eq!(end.micros(), signal.micros(), "{:?}", d.annotation);
     assert_eq!(d.speakers, 1);
 }
 
@@ -239,7 +239,7 @@ fn change_points_put_turn_changes_on_the_exact_frame() {
         data: ids,
         probs: vec![1.0; 2000],
         fused: Vec::new(),
-        hop: overtalk::Delta(10_000),
+        hop: overtalk::Delta::from_micros(10_000),
         samples: 2000 * 160,
     };
     let run = |change: Option<ChangeOptions>| {
@@ -252,7 +252,7 @@ fn change_points_put_turn_changes_on_the_exact_frame() {
             .iter()
             .map(|t| {
                 let name = d.annotation.speaker_name(t.speaker).to_string();
-                (name, t.segment.start().0 / 10_000, t.segment.end().0 / 10_000)
+                (name, t.segment.start().micros() / 10_000, t.segment.end().micros() / 10_000)
             })
             .collect()
     };

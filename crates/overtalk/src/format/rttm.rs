@@ -231,7 +231,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
             }
         };
-        let end = Time(start.0.saturating_add(duration.0));
+        let end = Time::from_micros(start.micros().saturating_add(duration.micros()));
         let k = match last {
             Some(k) if recordings.get(k).is_some_and(|r| r.id == file) => k,
             _ => *index.entry(file).or_insert_with(|| {
@@ -243,7 +243,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 recordings.push(Recording {
                     id: file,
                     builder,
-                    latest: Time(i64::MIN),
+                    latest: Time::from_micros(i64::MIN),
                     speakers: Vec::new(),
                 });
                 recordings.len() - 1
@@ -261,7 +261,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             )?;
         }
         let segment = match Segment::new(start, end) {
-            Some(s) if start.0 >= 0 => Some(s),
+            Some(s) if start.micros() >= 0 => Some(s),
             _ => ctx.segment(start, end, n, Some(column_of(line, tdur)))?,
         };
         // Keep the speaker known even when every turn is dropped.
@@ -432,7 +432,7 @@ mod tests {
             "4 lines out of time order (first at line 2), in 2 of 2 recordings (f, g); sorted on reading"
         );
         let f = out.corpus.get("f").unwrap();
-        let starts: Vec<i64> = f.utterances().map(|u| u.segment.start().0).collect();
+        let starts: Vec<i64> = f.utterances().map(|u| u.segment.start().micros()).collect();
         assert_eq!(starts, [1_000_000, 3_000_000, 5_000_000]);
     }
 

@@ -301,7 +301,7 @@ mod tests {
 
     /// Membership of every integer instant in [0, 60), the naive model of a region.
     fn bits(region: &Region) -> Vec<bool> {
-        (0..60).map(|t| region.contains(Time(t))).collect()
+        (0..60).map(|t| region.contains(Time::from_micros(t))).collect()
     }
 
     fn arb_region() -> impl Strategy<Value = Region> {
@@ -313,16 +313,19 @@ mod tests {
     fn normalises() {
         assert_eq!(r(&[(5, 9), (0, 5)]).segments(), &[s(0, 9)]);
         assert_eq!(r(&[(0, 3), (1, 2), (4, 6)]).segments(), &[s(0, 3), s(4, 6)]);
-        assert_eq!(r(&[(0, 3), (5, 6)]).fill_gaps(Delta(2)).segments(), &[s(0, 3), s(5, 6)]);
-        assert_eq!(r(&[(0, 3), (5, 6)]).fill_gaps(Delta(3)).segments(), &[s(0, 6)]);
+        assert_eq!(
+            r(&[(0, 3), (5, 6)]).fill_gaps(Delta::from_micros(2)).segments(),
+            &[s(0, 3), s(5, 6)]
+        );
+        assert_eq!(r(&[(0, 3), (5, 6)]).fill_gaps(Delta::from_micros(3)).segments(), &[s(0, 6)]);
         assert_eq!(
             r(&[(2, 3), (5, 6)]).complement(s(0, 10)).segments(),
             &[s(0, 2), s(3, 5), s(6, 10)]
         );
         assert_eq!(r(&[(2, 3), (5, 6)]).gaps().segments(), &[s(3, 5)]);
-        assert_eq!(r(&[(2, 3), (5, 6)]).widen(Delta(1)).segments(), &[s(1, 7)]);
-        assert!(r(&[(2, 4), (6, 7)]).widen(Delta(-1)).is_empty());
-        assert_eq!(r(&[(2, 5), (6, 7)]).widen(Delta(-1)).segments(), &[s(3, 4)]);
+        assert_eq!(r(&[(2, 3), (5, 6)]).widen(Delta::from_micros(1)).segments(), &[s(1, 7)]);
+        assert!(r(&[(2, 4), (6, 7)]).widen(Delta::from_micros(-1)).is_empty());
+        assert_eq!(r(&[(2, 5), (6, 7)]).widen(Delta::from_micros(-1)).segments(), &[s(3, 4)]);
     }
 
     proptest! {
@@ -344,7 +347,7 @@ mod tests {
                     prop_assert!(w[0].end() < w[1].start(), "normalised: {:?}", reg);
                 }
             }
-            prop_assert_eq!(a.duration().0, x.iter().filter(|&&v| v).count() as i64);
+            prop_assert_eq!(a.duration().micros(), x.iter().filter(|&&v| v).count() as i64);
         }
     }
 }

@@ -56,7 +56,7 @@ impl Segment {
 
     /// `[start_us, end_us)` in microseconds, or `None` when empty.
     pub fn from_micros(start_us: i64, end_us: i64) -> Option<Segment> {
-        Segment::new(Time(start_us), Time(end_us))
+        Segment::new(Time::from_micros(start_us), Time::from_micros(end_us))
     }
 
     /// `[start_ms, end_ms)` in milliseconds, or `None` when empty.
@@ -147,7 +147,7 @@ impl Segment {
 
     /// The middle instant (rounded down).
     pub fn middle(&self) -> Time {
-        Time(self.start.0 + (self.end.0 - self.start.0) / 2)
+        Time::from_micros(self.start.micros() + (self.end.micros() - self.start.micros()) / 2)
     }
 }
 
@@ -170,7 +170,7 @@ mod tests {
     fn construction_rejects_empty() {
         assert!(Segment::from_micros(5, 5).is_none());
         assert!(Segment::from_micros(6, 5).is_none());
-        assert_eq!(s(1, 2).duration(), Delta(1));
+        assert_eq!(s(1, 2).duration(), Delta::from_micros(1));
     }
 
     #[test]
@@ -192,9 +192,9 @@ mod tests {
         assert_eq!(s(0, 5).gap(&s(7, 9)), Some(s(5, 7)));
         assert_eq!(s(7, 9).gap(&s(0, 5)), Some(s(5, 7)));
         assert_eq!(s(0, 6).intersection(&s(5, 9)), Some(s(5, 6)));
-        assert!(s(0, 6).contains(Time(0)) && !s(0, 6).contains(Time(6)));
-        assert_eq!(s(3, 4).widen(Delta(2)), Some(s(1, 6)));
-        assert_eq!(s(3, 4).widen(Delta(-1)), None);
+        assert!(s(0, 6).contains(Time::from_micros(0)) && !s(0, 6).contains(Time::from_micros(6)));
+        assert_eq!(s(3, 4).widen(Delta::from_micros(2)), Some(s(1, 6)));
+        assert_eq!(s(3, 4).widen(Delta::from_micros(-1)), None);
         assert_eq!(s(0, 1).hull(&s(5, 9)), s(0, 9));
     }
 }

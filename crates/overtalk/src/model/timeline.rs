@@ -230,7 +230,7 @@ impl Timeline {
     /// ```
     pub fn overlap(&self) -> Region {
         let mut out = Vec::new();
-        let mut reach = Time(i64::MIN);
+        let mut reach = Time::from_micros(i64::MIN);
         for s in &self.segments {
             if s.start() < reach {
                 if let Some(x) = Segment::new(s.start(), s.end().min(reach)) {
@@ -255,7 +255,7 @@ impl Timeline {
         // long as its end is beyond that `a`'s start, so keep a window of candidates.
         let mut first = 0;
         let mut max_end_prefix: Vec<Time> = Vec::with_capacity(other.len());
-        let mut m = Time(i64::MIN);
+        let mut m = Time::from_micros(i64::MIN);
         for b in &other.segments {
             m = m.max(b.end());
             max_end_prefix.push(m);
@@ -322,7 +322,7 @@ mod tests {
     }
 
     fn count_at(t: &Timeline, x: i64) -> usize {
-        t.iter().filter(|s| s.contains(Time(x))).count()
+        t.iter().filter(|s| s.contains(Time::from_micros(x))).count()
     }
 
     #[test]
@@ -330,8 +330,8 @@ mod tests {
         let t = Timeline::from_segments([s(0, 5), s(3, 10), s(12, 14)]);
         assert_eq!(t.extent(), Some(s(0, 14)));
         assert_eq!(t.support().segments(), &[s(0, 10), s(12, 14)]);
-        assert_eq!(t.support_with_collar(Delta(3)).segments(), &[s(0, 14)]);
-        assert_eq!(t.support_with_collar(Delta(2)).segments(), &[s(0, 10), s(12, 14)]);
+        assert_eq!(t.support_with_collar(Delta::from_micros(3)).segments(), &[s(0, 14)]);
+        assert_eq!(t.support_with_collar(Delta::from_micros(2)).segments(), &[s(0, 10), s(12, 14)]);
         assert_eq!(t.gaps(None).segments(), &[s(10, 12)]);
         assert_eq!(t.overlap().segments(), &[s(3, 5)]);
         assert_eq!(t.segmentation(), vec![s(0, 3), s(3, 5), s(5, 10), s(12, 14)]);
@@ -357,8 +357,8 @@ mod tests {
             prop_assert_eq!(Timeline::from_segments(sup.iter().copied()).support(), sup.clone());
             prop_assert!(sup.duration() <= t.sum_of_durations());
             for x in 0..60 {
-                prop_assert_eq!(sup.contains(Time(x)), count_at(&t, x) > 0);
-                prop_assert_eq!(t.overlap().contains(Time(x)), count_at(&t, x) > 1);
+                prop_assert_eq!(sup.contains(Time::from_micros(x)), count_at(&t, x) > 0);
+                prop_assert_eq!(t.overlap().contains(Time::from_micros(x)), count_at(&t, x) > 1);
             }
         }
 
@@ -388,8 +388,8 @@ mod tests {
             let pieces = t.segmentation();
             prop_assert_eq!(Region::from_segments(pieces.iter().copied()), t.support());
             for p in &pieces {
-                let n = count_at(&t, p.start().0);
-                for x in p.start().0..p.end().0 {
+                let n = count_at(&t, p.start().micros());
+                for x in p.start().micros()..p.end().micros() {
                     prop_assert_eq!(count_at(&t, x), n);
                 }
             }

@@ -360,11 +360,11 @@ pub fn components_of(
         let nref: i64 = p.reference.iter().map(|&(_, n)| i64::from(n)).sum();
         let nsys: i64 = p.hypothesis.iter().map(|&(_, n)| i64::from(n)).sum();
         let nmap = i64::from(matched(&p, mapping));
-        c.scored += Delta(d * nref);
-        c.miss += Delta(d * (nref - nsys).max(0));
-        c.false_alarm += Delta(d * (nsys - nref).max(0));
-        c.confusion += Delta(d * (nref.min(nsys) - nmap));
-        c.correct += Delta(d * nmap);
+        c.scored += Delta::from_micros(d * nref);
+        c.miss += Delta::from_micros(d * (nref - nsys).max(0));
+        c.false_alarm += Delta::from_micros(d * (nsys - nref).max(0));
+        c.confusion += Delta::from_micros(d * (nref.min(nsys) - nmap));
+        c.correct += Delta::from_micros(d * nmap);
     });
     c
 }

@@ -314,7 +314,7 @@ impl ScoreOptions {
 
     /// The collar as pyannote.metrics counts it: the total width, twice the per-side collar.
     pub fn collar_total_width(&self) -> Delta {
-        Delta(self.collar.0.saturating_mul(2))
+        Delta::from_micros(self.collar.micros().saturating_mul(2))
     }
 
     /// One line per convention, for printing beside every result.

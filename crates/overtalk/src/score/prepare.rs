@@ -102,7 +102,7 @@ fn tokens_of(a: Option<&Annotation>) -> (Vec<String>, Vec<ScoredTurn>) {
         None => (Vec::new(), Vec::new()),
         Some(a) => (
             a.speakers().iter().map(|(_, n)| n.to_owned()).collect(),
-            a.tracks().iter().map(|t| (t.segment, t.speaker.0)).collect(),
+            a.tracks().iter().map(|t| (t.segment, t.speaker.get())).collect(),
         ),
     }
 }
@@ -113,7 +113,8 @@ fn round_millis(tokens: Vec<ScoredTurn>) -> Vec<ScoredTurn> {
         .filter_map(|(s, k)| {
             let start = round_div(s.start().micros(), 1000) * 1000;
             let dur = round_div(s.duration().micros(), 1000) * 1000;
-            Segment::new(Time(start), Time(start.saturating_add(dur))).map(|s| (s, k))
+            Segment::new(Time::from_micros(start), Time::from_micros(start.saturating_add(dur)))
+                .map(|s| (s, k))
         })
         .collect()
 }

@@ -281,7 +281,13 @@ pub fn validate_rttm(text: &str, uem_ids: Option<&[String]>, side: Side) -> Vali
                 format!("negative duration {duration} s: dropped as an empty segment"),
             );
         } else {
-            turns.push((id.clone(), speaker, onset, Time(onset.0.saturating_add(duration.0)), n));
+            turns.push((
+                id.clone(),
+                speaker,
+                onset,
+                Time::from_micros(onset.micros().saturating_add(duration.micros())),
+                n,
+            ));
         }
         let prev = last_onset.entry(id.clone()).or_insert(onset);
         if onset < *prev && !unsorted_seen {

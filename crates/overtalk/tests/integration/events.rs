@@ -95,7 +95,7 @@ fn relabelling_the_hypothesis_speakers_changes_nothing() {
                 let tracks: Vec<(overtalk::Segment, String)> = h
                     .tracks()
                     .iter()
-                    .map(|t| (t.segment, format!("zz-{}", 1000 - t.speaker.0)))
+                    .map(|t| (t.segment, format!("zz-{}", 1000 - t.speaker.get())))
                     .collect();
                 let h2 = Annotation::from_labelled(tracks.iter().map(|(s, n)| (*s, n.as_str())));
                 RecordingInput::new(i.id.clone(), i.reference.clone(), Some(h2))

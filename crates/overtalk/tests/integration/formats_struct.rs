@@ -33,7 +33,7 @@ fn kinds(out: &ReadOutput) -> Vec<(WarningKind, Option<usize>, Option<usize>)> {
 /// `(start µs, end µs, speaker)` of every track, in annotation order.
 fn tracks(t: &Transcript) -> Vec<(i64, i64, String)> {
     t.utterances()
-        .map(|u| (u.segment.start().0, u.segment.end().0, u.speaker_name.to_owned()))
+        .map(|u| (u.segment.start().micros(), u.segment.end().micros(), u.speaker_name.to_owned()))
         .collect()
 }
 
@@ -146,7 +146,7 @@ fn textgrid_elan_export_and_utf16() {
     assert_eq!(speakers(t), ["phone"]);
     assert_eq!(count(t, "phone"), 14);
     assert_eq!(tracks(t)[0], (315_420, 385_268, "phone".to_owned()));
-    let schwa = t.utterances().find(|u| u.segment.start().0 == 385_268).unwrap();
+    let schwa = t.utterances().find(|u| u.segment.start().micros() == 385_268).unwrap();
     assert_eq!(schwa.content.and_then(|c| c.text.as_deref()), Some("ə"));
 }
 
