@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(found) = detect_bytes(data.to_vec(), &options) {
         // Whatever is found lies within the decoded duration.
         for t in found.annotation.tracks() {
-            assert!(t.segment.end().micros() <= found.duration.0 + 20_000);
+            assert!(t.segment.end().micros() <= found.duration.micros() + 20_000);
         }
     }
 });
