@@ -10,13 +10,13 @@ use overtalk_audio::pipeline::{detect_bytes, DetectOptions};
 
 fuzz_target!(|data: &[u8]| {
     let options = DetectOptions {
-        decode: DecodeOptions { max_duration: Delta(60_000_000), max_bytes: 1 << 20, max_channels: 8 },
+        decode: DecodeOptions { max_duration: Delta::from_micros(60_000_000), max_bytes: 1 << 20, max_channels: 8 },
         ..DetectOptions::default()
     };
     if let Ok(found) = detect_bytes(data.to_vec(), &options) {
         // Whatever is found lies within the decoded duration.
         for t in found.annotation.tracks() {
-            assert!(t.segment.end().0 <= found.duration.0 + 20_000);
+            assert!(t.segment.end().micros() <= found.duration.micros() + 20_000);
         }
     }
 });

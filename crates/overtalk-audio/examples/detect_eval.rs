@@ -11,7 +11,7 @@
 // A measurement tool: a panic here is a failed run, with its message.
 #![allow(clippy::unwrap_used)]
 
-#[path = "../tests/common/score.rs"]
+#[path = "../tests/integration/frame_score.rs"]
 mod score;
 
 use std::path::{Path, PathBuf};
@@ -105,9 +105,9 @@ fn main() {
                     "bleed_on" => m.above_bleed_on_db = v,
                     "bleed_off" => m.above_bleed_off_db = v,
                     "vad_threshold" => m.vad_threshold = v,
-                    "vad_dilate" => m.vad_dilate = Delta((v * 1e6) as i64),
-                    "min_speech" => m.min_speech = Delta((v * 1e6) as i64),
-                    "min_silence" => m.min_silence = Delta((v * 1e6) as i64),
+                    "vad_dilate" => m.vad_dilate = Delta::from_micros((v * 1e6) as i64),
+                    "min_speech" => m.min_speech = Delta::from_micros((v * 1e6) as i64),
+                    "min_silence" => m.min_silence = Delta::from_micros((v * 1e6) as i64),
                     "coupling_min" => m.coupling_min_db = v,
                     "coupling_share" => m.coupling_min_share = v,
                     "vad_run_mean" => m.vad_run_mean = v,
@@ -138,9 +138,9 @@ fn main() {
     for (name, specs, rttm) in cases(kind, &dir) {
         let reference = reference(&rttm);
         let found = detect(&specs, &options, &mut |_| {}).expect("detection");
-        audio = Delta(audio.0 + found.duration.0 * specs.len() as i64);
+        audio = Delta::from_micros(audio.micros() + found.duration.micros() * specs.len() as i64);
         let s0 = score(&reference, &found.annotation, found.duration, Delta::ZERO);
-        let s25 = score(&reference, &found.annotation, found.duration, Delta(250_000));
+        let s25 = score(&reference, &found.annotation, found.duration, Delta::from_micros(250_000));
         println!(
             "{name:<18} DER c0 {:6.2} % (miss {:5.2} fa {:5.2} conf {:5.2})  c0.25 {:6.2} %  ovl R {:.3} P {:.3}",
             100.0 * s0.der(),

@@ -25,7 +25,7 @@
 // A measurement tool: a panic here is a failed run, with its message.
 #![allow(clippy::unwrap_used)]
 
-#[path = "../tests/diarize_common/mod.rs"]
+#[path = "../tests/integration/frame_der.rs"]
 mod score;
 
 use std::path::{Path, PathBuf};
@@ -382,7 +382,7 @@ fn options_from_args() -> DiarizeOptions {
         opts.binarize.offset = off;
     }
     if let Some(s) = a.min_silence {
-        opts.binarize.min_silence = overtalk::Delta((s * 1e6).round() as i64);
+        opts.binarize.min_silence = overtalk::Delta::from_micros((s * 1e6).round() as i64);
     }
     match a.edges.as_deref() {
         None => {}
@@ -861,8 +861,8 @@ fn vad_diag(cases: &[Case]) {
 fn frame_mask(region: &overtalk::Region, n: usize) -> Vec<bool> {
     let mut h = vec![false; n];
     for seg in region.iter() {
-        let a = ((seg.start().0 + 5000) / 10_000) as usize;
-        let e = (((seg.end().0 + 5000) / 10_000) as usize).min(n);
+        let a = ((seg.start().micros() + 5000) / 10_000) as usize;
+        let e = (((seg.end().micros() + 5000) / 10_000) as usize).min(n);
         h[a.min(e)..e].iter_mut().for_each(|x| *x = true);
     }
     h
@@ -907,7 +907,7 @@ fn vad_fuse_diag(cases: &[Case]) {
         }
         let grid = |k: VadKind| -> Vec<f32> {
             let p = probabilities(k.build(), &c.samples);
-            let hop = k.build().hop().0 as usize;
+            let hop = k.build().hop().micros() as usize;
             (0..n).map(|f| p.get((f * 10_000 + 5_000) / hop).copied().unwrap_or(0.0)).collect()
         };
         let (ea, si) = (grid(VadKind::Earshot), grid(VadKind::Silero));
@@ -916,7 +916,7 @@ fn vad_fuse_diag(cases: &[Case]) {
             let p: Vec<f32> = ea.iter().zip(&si).map(|(&e, &s)| f(e, s)).collect();
             for &on in &onsets {
                 let b = Binarize { onset: on, offset: 0.7 * on, ..Binarize::default() };
-                let region = b.apply(p.iter().copied(), overtalk::Delta(10_000));
+                let region = b.apply(p.iter().copied(), overtalk::Delta::from_micros(10_000));
                 let (miss, fa) = miss_and_false_alarm(&r, &frame_mask(&region, n));
                 let t = tot.entry((c.group, ri, (on * 10.0) as u32)).or_insert((0u64, 0u64, 0u64));
                 t.0 += miss;
@@ -1133,7 +1133,7 @@ fn oracle_pipeline(d: &Ge2eDiarizer, cases: &[Case]) {
         let mut stream = d.stream();
         stream.push(&c.samples);
         let mut f = stream.finish();
-        let hop = f.hop.0.max(1) as f64 / 1e6;
+        let hop = f.hop.micros().max(1) as f64 / 1e6;
         for (i, p) in f.probs.iter_mut().enumerate() {
             let t = (i as f64 + 0.5) * hop;
             *p = if c.reference.iter().any(|r| r.1 <= t && t < r.2) { 1.0 } else { 0.0 };
@@ -1248,7 +1248,7 @@ fn overlap_cue(cases: &[Case]) {
             let mut by: [Vec<f32>; 3] = Default::default();
             for c in cases.iter().filter(|c| c.group == *g) {
                 let p = probabilities(kind.build(), &c.samples);
-                let hop = kind.build().hop().0 as usize;
+                let hop = kind.build().hop().micros() as usize;
                 let n = c.samples.len() / 160;
                 for f in 0..n {
                     let t = (f as f64 + 0.5) / 100.0;

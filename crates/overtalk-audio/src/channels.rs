@@ -24,7 +24,7 @@ use crate::decode::{DecodeOptions, Decoder};
 use crate::frames::frame_energies;
 
 /// How much of the recording is scanned (the start is enough to tell a call from a mix).
-pub const CHANNEL_SCAN: Delta = Delta(120_000_000);
+pub const CHANNEL_SCAN: Delta = Delta::from_micros(120_000_000);
 /// A frame takes part when its loudest channel is above this (dBFS).
 pub const ACTIVE_DB: f32 = -50.0;
 /// Channels this far apart in a frame differ there (dB).
@@ -59,7 +59,7 @@ pub fn compare_channels(path: &Path, options: &DecodeOptions) -> Result<Option<C
     if info.channels < 2 {
         return Ok(None);
     }
-    let limit = (CHANNEL_SCAN.0 as u128 * u128::from(info.sample_rate) / 1_000_000) as usize;
+    let limit = (CHANNEL_SCAN.micros() as u128 * u128::from(info.sample_rate) / 1_000_000) as usize;
     let mut samples: Vec<Vec<f32>> = vec![Vec::new(); info.channels];
     let mut seen = 0usize;
     while seen < limit {

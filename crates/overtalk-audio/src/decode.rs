@@ -86,7 +86,7 @@ pub struct DecodeOptions {
 impl Default for DecodeOptions {
     fn default() -> DecodeOptions {
         DecodeOptions {
-            max_duration: Delta(24 * 3600 * 1_000_000),
+            max_duration: Delta::from_micros(24 * 3600 * 1_000_000),
             max_bytes: 16 << 30,
             max_channels: 64,
         }
@@ -615,7 +615,8 @@ impl Decoder {
     }
 
     fn new(stream: Stream, info: AudioInfo, options: &DecodeOptions) -> Result<Decoder> {
-        let max_frames = (options.max_duration.0.max(0) as u128 * u128::from(info.sample_rate)
+        let max_frames = (options.max_duration.micros().max(0) as u128
+            * u128::from(info.sample_rate)
             / 1_000_000)
             .min(u128::from(u64::MAX)) as u64;
         if let Some(n) = info.declared_frames {
@@ -921,7 +922,7 @@ fn map_error(e: SymError, doing: &str) -> Error {
 /// The duration of `frames` samples at `rate` Hz, rounded to the microsecond.
 pub fn frames_to_delta(frames: u64, rate: u32) -> Delta {
     let us = (u128::from(frames) * 1_000_000 + u128::from(rate) / 2) / u128::from(rate.max(1));
-    Delta(us.min(i64::MAX as u128) as i64)
+    Delta::from_micros(us.min(i64::MAX as u128) as i64)
 }
 
 /// Decodes a whole recording into memory, one `Vec` per channel. Meant for tests and short

@@ -211,11 +211,11 @@ impl TrackFeatures {
     /// The speech probability of the VAD frame covering the middle of 10 ms frame `t` (1.0 when
     /// no VAD ran).
     pub fn vad_at(&self, t: usize) -> f32 {
-        if self.vad.is_empty() || self.vad_hop.0 <= 0 {
+        if self.vad.is_empty() || self.vad_hop.micros() <= 0 {
             return 1.0;
         }
-        let mid = t as i64 * HOP_DELTA.0 + HOP_DELTA.0 / 2;
-        let k = ((mid / self.vad_hop.0) as usize).min(self.vad.len() - 1);
+        let mid = t as i64 * HOP_DELTA.micros() + HOP_DELTA.micros() / 2;
+        let k = ((mid / self.vad_hop.micros()) as usize).min(self.vad.len() - 1);
         f32::from(self.vad[k]) / 255.0
     }
 
@@ -238,9 +238,9 @@ impl TrackFeatures {
         if has_bands {
             self.bands.spill(self.bands.is_spilled())?;
         }
-        if !self.vad.is_empty() && self.vad_hop.0 > 0 {
-            let end = frames as i64 * HOP_DELTA.0;
-            let want = ((end + self.vad_hop.0 - 1) / self.vad_hop.0) as usize;
+        if !self.vad.is_empty() && self.vad_hop.micros() > 0 {
+            let end = frames as i64 * HOP_DELTA.micros();
+            let want = ((end + self.vad_hop.micros() - 1) / self.vad_hop.micros()) as usize;
             if want > self.vad.len() {
                 self.vad.resize(want, 0);
             }
@@ -263,12 +263,12 @@ impl TrackFeatures {
                 bands.push(reader.frame(t).iter().copied());
             }
         }
-        let vad = if self.vad.is_empty() || self.vad_hop.0 <= 0 {
+        let vad = if self.vad.is_empty() || self.vad_hop.micros() <= 0 {
             Vec::new()
         } else {
-            let hop = self.vad_hop.0;
-            let a = (from as i64 * HOP_DELTA.0 / hop) as usize;
-            let z = ((to as i64 * HOP_DELTA.0 + hop - 1) / hop) as usize;
+            let hop = self.vad_hop.micros();
+            let a = (from as i64 * HOP_DELTA.micros() / hop) as usize;
+            let z = ((to as i64 * HOP_DELTA.micros() + hop - 1) / hop) as usize;
             self.vad.get(a.min(self.vad.len())..z.min(self.vad.len())).unwrap_or_default().to_vec()
         };
         Ok(TrackFeatures {
@@ -284,15 +284,15 @@ impl TrackFeatures {
     /// The 10 ms frames between window starts that keep the voice-activity frames aligned
     /// (the least common multiple of the two hops, in frames).
     pub fn window_step(&self) -> usize {
-        let hop = self.vad_hop.0;
+        let hop = self.vad_hop.micros();
         if self.vad.is_empty() || hop <= 0 {
             return 1;
         }
-        let (mut a, mut b) = (HOP_DELTA.0, hop);
+        let (mut a, mut b) = (HOP_DELTA.micros(), hop);
         while b != 0 {
             (a, b) = (b, a % b);
         }
-        ((HOP_DELTA.0 / a) * hop / HOP_DELTA.0).max(1) as usize
+        ((HOP_DELTA.micros() / a) * hop / HOP_DELTA.micros()).max(1) as usize
     }
 
     /// The duration covered.

@@ -37,7 +37,7 @@ pub const HOP: usize = 160;
 /// Energy window, in samples at 16 kHz (25 ms).
 pub const WINDOW: usize = 400;
 /// Frame hop as a duration.
-pub const HOP_DELTA: Delta = Delta(10_000);
+pub const HOP_DELTA: Delta = Delta::from_micros(10_000);
 /// Cut-off of the high-pass filter applied before measuring energy, in Hz.
 pub const HIGH_PASS_HZ: f32 = 150.0;
 /// The energy of digital silence, in dB (full scale sine ≈ −3 dB).
@@ -346,8 +346,8 @@ impl Default for Binarize {
         Binarize {
             onset: 0.5,
             offset: 0.35,
-            min_speech: Delta(100_000),
-            min_silence: Delta(250_000),
+            min_speech: Delta::from_micros(100_000),
+            min_silence: Delta::from_micros(250_000),
         }
     }
 }
@@ -387,9 +387,9 @@ pub fn smooth_runs(
     min_speech: Delta,
     min_silence: Delta,
 ) -> Vec<(usize, usize)> {
-    let hop_us = hop.0.max(1);
-    let fill = (min_silence.0.max(0) + hop_us - 1) / hop_us; // gaps of < fill frames close
-    let keep = (min_speech.0.max(0) + hop_us - 1) / hop_us; // runs of < keep frames drop
+    let hop_us = hop.micros().max(1);
+    let fill = (min_silence.micros().max(0) + hop_us - 1) / hop_us; // gaps of < fill frames close
+    let keep = (min_speech.micros().max(0) + hop_us - 1) / hop_us; // runs of < keep frames drop
     let mut runs: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
     while i < active.len() {
@@ -412,9 +412,9 @@ pub fn smooth_runs(
 
 /// Frame runs → a region, frame `i` covering `[i·hop, (i+1)·hop)`.
 pub fn runs_to_region(runs: &[(usize, usize)], hop: Delta) -> Region {
-    Region::from_segments(
-        runs.iter().filter_map(|&(s, e)| Segment::from_micros(s as i64 * hop.0, e as i64 * hop.0)),
-    )
+    Region::from_segments(runs.iter().filter_map(|&(s, e)| {
+        Segment::from_micros(s as i64 * hop.micros(), e as i64 * hop.micros())
+    }))
 }
 
 #[cfg(test)]
@@ -482,10 +482,11 @@ mod tests {
     #[test]
     fn gaps_close_before_short_runs_drop() {
         let a: Vec<bool> = "██░██████░░░░░░██░░░░█".chars().map(|c| c == '█').collect();
-        let runs = smooth_runs(&a, Delta(10), Delta(20), Delta(30));
+        let runs =
+            smooth_runs(&a, Delta::from_micros(10), Delta::from_micros(20), Delta::from_micros(30));
         assert_eq!(runs, [(0, 9), (15, 17)]);
-        let region = runs_to_region(&runs, Delta(10));
-        assert_eq!(region.duration(), Delta(110));
+        let region = runs_to_region(&runs, Delta::from_micros(10));
+        assert_eq!(region.duration(), Delta::from_micros(110));
     }
 
     #[test]
@@ -493,12 +494,12 @@ mod tests {
         let b = Binarize {
             onset: 0.5,
             offset: 0.5,
-            min_speech: Delta(30_000),
-            min_silence: Delta(20_000),
+            min_speech: Delta::from_micros(30_000),
+            min_silence: Delta::from_micros(20_000),
         };
         let scores = [0.0, 0.9, 0.9, 0.0, 0.9, 0.0, 0.0, 0.9, 0.0];
         let r = b.apply(scores, HOP_DELTA);
-        let segs: Vec<_> = r.iter().map(|s| (s.start().0, s.end().0)).collect();
+        let segs: Vec<_> = r.iter().map(|s| (s.start().micros(), s.end().micros())).collect();
         assert_eq!(segs, [(10_000, 50_000)]);
     }
 }

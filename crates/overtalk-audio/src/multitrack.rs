@@ -206,7 +206,7 @@ impl Default for MultitrackOptions {
             coupling_min_share: 0.01,
             use_vad: true,
             vad_threshold: 0.5,
-            vad_dilate: Delta(100_000),
+            vad_dilate: Delta::from_micros(100_000),
             vad_run_mean: 0.0,
             unmix: true,
             coupling_block: 1000,
@@ -221,8 +221,8 @@ impl Default for MultitrackOptions {
             band_coupling_min_db: 15.0,
             band_bleed_quantile: 0.9,
             bleed_alone_db: 10.0,
-            min_speech: Delta(100_000),
-            min_silence: Delta(400_000),
+            min_speech: Delta::from_micros(100_000),
+            min_silence: Delta::from_micros(400_000),
         }
     }
 }
@@ -368,7 +368,7 @@ pub fn detect_regions(
     // How fast the bleed a mic hears may die away (reverberation), per 10 ms frame.
     let tail = 10f32.powf(-options.bleed_decay_db / 10.0);
 
-    let dilate = (options.vad_dilate.0.max(0) / HOP_DELTA.0) as usize;
+    let dilate = (options.vad_dilate.micros().max(0) / HOP_DELTA.micros()) as usize;
     // Voice activity near each frame (dilated), per track.
     let mut vad_ok = vec![vec![true; n]; k];
     let mut has_vad = vec![false; k];
@@ -589,7 +589,7 @@ pub fn detect_regions(
 
 /// Seconds of 10 ms frames.
 fn frame_secs(frames: usize) -> f64 {
-    frames as f64 * HOP_DELTA.0 as f64 / 1e6
+    frames as f64 * HOP_DELTA.micros() as f64 / 1e6
 }
 
 /// A warning for each track whose speech the voice activity detector is confident of but the
@@ -632,7 +632,8 @@ fn lost_speech(
                 continue;
             }
             confident += 1;
-            let mid = overtalk::Time(t as i64 * HOP_DELTA.0 + HOP_DELTA.0 / 2);
+            let mid =
+                overtalk::Time::from_micros(t as i64 * HOP_DELTA.micros() + HOP_DELTA.micros() / 2);
             while segs.peek().is_some_and(|s| s.end() <= mid) {
                 segs.next();
             }
@@ -1102,9 +1103,11 @@ mod tests {
         let got: Vec<_> = ann
             .tracks()
             .iter()
-            .map(|t| (ann.speaker_name(t.speaker), t.segment.start().0, t.segment.end().0))
+            .map(|t| {
+                (ann.speaker_name(t.speaker), t.segment.start().micros(), t.segment.end().micros())
+            })
             .collect();
         assert_eq!(got, [("A", 500_000, 1_500_000), ("B", 1_000_000, 2_500_000)]);
-        assert_eq!(ann.overlap().duration(), Delta(500_000));
+        assert_eq!(ann.overlap().duration(), Delta::from_micros(500_000));
     }
 }

@@ -47,9 +47,9 @@ impl Default for OnlineOptions {
         OnlineOptions {
             multitrack: MultitrackOptions::default(),
             vad: Some(VadKind::default()),
-            window: Delta(30_000_000),
-            lookahead: Delta(600_000),
-            redecide: Delta(100_000),
+            window: Delta::from_micros(30_000_000),
+            lookahead: Delta::from_micros(600_000),
+            redecide: Delta::from_micros(100_000),
         }
     }
 }
@@ -137,13 +137,13 @@ impl OnlineMultitrack {
 
     /// The audio clock: the duration of the samples pushed per channel.
     pub fn clock(&self) -> Time {
-        Time(crate::decode::frames_to_delta(self.samples, self.rate).0)
+        Time::from_micros(crate::decode::frames_to_delta(self.samples, self.rate).micros())
     }
 
     /// The audio time up to which frames are committed: every committed edge before it has
     /// been returned.
     pub fn committed(&self) -> Time {
-        Time(self.committed as i64 * HOP_DELTA.0)
+        Time::from_micros(self.committed as i64 * HOP_DELTA.micros())
     }
 
     /// Feeds one block: the same number of samples for every channel, at the detector's rate.
@@ -232,9 +232,10 @@ impl OnlineMultitrack {
         let o = self.options.multitrack;
         let relaxed = MultitrackOptions { min_speech: Delta::ZERO, vad_peak_frames: 0, ..o };
         let (regions, _) = detect_regions(window, &relaxed)?;
-        let keep = ((o.min_speech.0.max(0) + HOP_DELTA.0 - 1) / HOP_DELTA.0) as usize;
+        let keep =
+            ((o.min_speech.micros().max(0) + HOP_DELTA.micros() - 1) / HOP_DELTA.micros()) as usize;
         let commit_to = frames.saturating_sub(lookahead).max(self.committed);
-        let at = |f: usize| Time(f as i64 * HOP_DELTA.0);
+        let at = |f: usize| Time::from_micros(f as i64 * HOP_DELTA.micros());
         for (track, region) in regions.iter().enumerate() {
             let n = frames - from;
             let runs = frame_runs(region, n);
@@ -306,7 +307,7 @@ fn window_of(
 
 /// The number of whole 10 ms frames in `d`.
 fn frames_of(d: Delta) -> usize {
-    (d.0.max(0) / HOP_DELTA.0) as usize
+    (d.micros().max(0) / HOP_DELTA.micros()) as usize
 }
 
 /// The frame runs `[start, end)` of `region` within `[0, frames)` (regions of the rule lie on
@@ -315,8 +316,9 @@ fn frame_runs(region: &Region, frames: usize) -> Vec<(usize, usize)> {
     region
         .iter()
         .map(|s| {
-            let a = (s.start().0 / HOP_DELTA.0).max(0) as usize;
-            let z = ((s.end().0 + HOP_DELTA.0 - 1) / HOP_DELTA.0).max(0) as usize;
+            let a = (s.start().micros() / HOP_DELTA.micros()).max(0) as usize;
+            let z =
+                ((s.end().micros() + HOP_DELTA.micros() - 1) / HOP_DELTA.micros()).max(0) as usize;
             (a.min(frames), z.min(frames))
         })
         .filter(|(a, z)| a < z)
@@ -339,7 +341,7 @@ mod tests {
         let names = ["A".to_owned()];
         assert!(OnlineMultitrack::new(&names, 16_000, &OnlineOptions::default()).is_err());
         let names = ["A".to_owned(), "B".to_owned()];
-        let o = OnlineOptions { window: Delta(100_000), ..OnlineOptions::default() };
+        let o = OnlineOptions { window: Delta::from_micros(100_000), ..OnlineOptions::default() };
         assert!(OnlineMultitrack::new(&names, 16_000, &o).is_err());
     }
 

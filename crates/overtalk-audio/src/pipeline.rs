@@ -58,7 +58,7 @@ impl Default for DetectOptions {
             vad: Some(VadKind::Earshot),
             multitrack: MultitrackOptions::default(),
             binarize: Binarize::default(),
-            max_length_diff: Delta(1_000_000),
+            max_length_diff: Delta::from_micros(1_000_000),
             allow_rate_mismatch: false,
         }
     }
@@ -222,7 +222,7 @@ fn check_consistent(reports: &[TrackReport], options: &DetectOptions) -> Result<
                 r.sample_rate
             )));
         }
-        let diff = Delta((r.duration.0 - first.duration.0).abs());
+        let diff = Delta::from_micros((r.duration.micros() - first.duration.micros()).abs());
         if diff > options.max_length_diff {
             return Err(Error::invalid(format!(
                 "tracks have different lengths: {} ({}) lasts {} s, {} ({}) lasts {} s; \
@@ -268,8 +268,8 @@ pub fn detect_features(
         } else {
             options.binarize.apply(f.vad.iter().map(|&p| f32::from(p) / 255.0), f.vad_hop)
         };
-        let end = overtalk::Time(duration.0);
-        let region = match overtalk::Segment::new(overtalk::Time(0), end) {
+        let end = overtalk::Time::from_micros(duration.micros());
+        let region = match overtalk::Segment::new(overtalk::Time::from_micros(0), end) {
             Some(all) => region.crop_segment(all),
             None => overtalk::Region::new(),
         };

@@ -35,9 +35,9 @@ pub(crate) fn show_seconds(
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     bar.set_message(name);
     if let Some(total) = total {
-        bar.set_length(total.0.max(0) as u64 / 1_000_000);
+        bar.set_length(total.micros().max(0) as u64 / 1_000_000);
     }
-    bar.set_position(done.0.max(0) as u64 / 1_000_000);
+    bar.set_position(done.micros().max(0) as u64 / 1_000_000);
 }
 
 /// A spinner with elapsed time for a step whose length is not known in advance, or `None`

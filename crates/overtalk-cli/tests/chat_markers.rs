@@ -90,7 +90,7 @@ fn analyze_prints_the_agreement_in_every_format() {
 /// copy of `../shared/data/format-samples/chat/eng_multi_speaker.cha`).
 #[test]
 fn the_guide_quotes_the_current_chat_table() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = crate::util::repo_root();
     let guide = std::fs::read_to_string(root.join("docs/guide.md")).unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_overtalk"))
         .args(["info", "crates/overtalk/tests/data/chat/eng_multi_speaker.cha"])

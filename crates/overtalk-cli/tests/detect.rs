@@ -1,13 +1,10 @@
 //! `overtalk detect`: recordings in, who spoke when out.
 
-use std::path::Path;
-
 use crate::util::{Dir, Run};
 
 /// The 16-bit samples of the audio crate's committed speech clip (16 kHz mono).
 fn speech() -> Vec<i16> {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../overtalk-audio/tests/data/speech.wav");
+    let path = crate::util::audio_fixture("speech.wav");
     let bytes = std::fs::read(path).expect("speech clip");
     let at = bytes.windows(4).position(|w| w == b"data").expect("data chunk") + 8;
     bytes[at..].chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect()

@@ -8,7 +8,7 @@ use std::process::Command;
 
 #[test]
 fn matching_counts_are_sed_eval_s() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = crate::util::repo_root();
     let venv = std::env::var_os("OVERTALK_SED_EVAL_VENV")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target/sed-eval-venv"));
@@ -37,7 +37,7 @@ fn matching_counts_are_sed_eval_s() {
 
 #[test]
 fn every_format_prints_the_event_report() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = crate::util::repo_root();
     let data = root.join("crates/overtalk/tests/data/events");
     let run = |format: &str| {
         let out = Command::new(env!("CARGO_BIN_EXE_overtalk"))

@@ -97,7 +97,7 @@ fn completions_and_man_into_a_closed_pipe_exit_0() {
 /// the main job on one bundled conversation (a single result, not a corpus) and the tests.
 #[test]
 fn the_readme_first_screen_installs_the_command_and_runs_one_conversation() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = crate::util::repo_root();
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let block: Vec<&str> = readme
         .split("```sh\n")
@@ -128,7 +128,7 @@ fn the_readme_first_screen_installs_the_command_and_runs_one_conversation() {
 /// docs/guide.md quotes the output of its command as the current binary writes it.
 #[test]
 fn the_guide_quotes_the_current_output() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = crate::util::repo_root();
     let guide = std::fs::read_to_string(root.join("docs/guide.md")).unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_overtalk"))
         .args(["analyze", "examples/red-carpet/red-carpet.vtt"])

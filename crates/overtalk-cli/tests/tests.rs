@@ -11,6 +11,7 @@ mod chat_markers;
 mod convert;
 mod cut;
 mod detect;
+mod end_to_end;
 mod events;
 mod info;
 mod live;

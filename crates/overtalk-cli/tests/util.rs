@@ -104,24 +104,4 @@ impl Run {
     }
 }
 
-/// The shared data folder, or `None` with a printed reason (a failure when
-/// `OVERTALK_REQUIRE_SHARED_DATA` is set).
-pub fn shared_data(test: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("OVERTALK_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
-    if path.is_dir() {
-        return Some(path);
-    }
-    if std::env::var_os("OVERTALK_REQUIRE_SHARED_DATA").is_some() {
-        panic!(
-            "{test}: shared data not found at {} and OVERTALK_REQUIRE_SHARED_DATA is set",
-            path.display()
-        );
-    }
-    eprintln!(
-        "skipping {test}: shared data not found at {} (set OVERTALK_SHARED_DATA)",
-        path.display()
-    );
-    None
-}
+pub use overtalk_testkit::{audio_fixture, repo_root, shared_data};

@@ -1,14 +1,11 @@
 //! `--words FILE`: captions without speakers laid on the speakers of a recording.
 
-use std::path::Path;
-
 use crate::util::Dir;
 
 /// The voice of the audio crate's committed speech clip (16 kHz mono), without its leading
 /// and trailing digital silence (3.17 s).
 fn voice() -> Vec<f32> {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../overtalk-audio/tests/data/speech.wav");
+    let path = crate::util::audio_fixture("speech.wav");
     let bytes = std::fs::read(path).expect("speech clip");
     let at = bytes.windows(4).position(|w| w == b"data").expect("data chunk") + 8;
     let s: Vec<i16> =

@@ -115,7 +115,7 @@ fn edge_latency(
 ) {
     let kind = if start { LiveEventKind::SpeechStart } else { LiveEventKind::SpeechEnd };
     for seg in reference.iter() {
-        let edge = if start { seg.start() } else { seg.end() }.0 as f64 / 1e6;
+        let edge = if start { seg.start() } else { seg.end() }.micros() as f64 / 1e6;
         let near = |e: &&LiveEvent| {
             e.kind == kind && e.speaker.as_deref() == Some(speaker) && (e.t_s - edge).abs() <= 0.25
         };

@@ -263,7 +263,7 @@ fn run(
                     batch: &mut Vec<LiveEvent>,
                     stream_events: &mut Vec<StreamEvent>|
      -> Result<()> {
-        let decided_s = clock.0 as f64 / 1e6;
+        let decided_s = clock.micros() as f64 / 1e6;
         let mut committed_edges: Vec<&SpeechEdge> = edges
             .iter()
             .filter(|e| e.state == overtalk_audio::online::EdgeState::Committed)
@@ -273,7 +273,7 @@ fn run(
             wire.edge(e, batch);
         }
         for e in committed_edges {
-            let ms = e.time.0 / 1000;
+            let ms = e.time.micros() / 1000;
             let s = stream_of[e.track];
             if e.speaking {
                 stream.speech_start(s, ms)?;
@@ -282,8 +282,8 @@ fn run(
             }
         }
         let decided = match committed {
-            Some(t) => stream.advance(t.0 / 1000)?,
-            None => stream.finish(clock.0 / 1000)?,
+            Some(t) => stream.advance(t.micros() / 1000)?,
+            None => stream.finish(clock.micros() / 1000)?,
         };
         for d in &decided {
             wire.stream(d, decided_s, batch);
@@ -339,7 +339,7 @@ fn run(
     }
     Ok(SessionSummary {
         end,
-        audio_s: clock.0 as f64 / 1e6,
+        audio_s: clock.micros() as f64 / 1e6,
         wall_s: publisher.start.elapsed().as_secs_f64(),
         dropped_blocks: dropped.load(Ordering::Relaxed),
         events: publisher.events,

@@ -105,7 +105,7 @@ impl Wire {
     /// The wire events of one detector edge.
     pub(crate) fn edge(&mut self, e: &SpeechEdge, out: &mut Vec<LiveEvent>) {
         let c = e.track;
-        let (t_s, decided_s) = (secs(e.time.0), secs(e.decided.0));
+        let (t_s, decided_s) = (secs(e.time.micros()), secs(e.decided.micros()));
         let speaker = self.names.get(c).cloned();
         let before = self.provisional_speaking.iter().filter(|&&s| s).count();
         match (e.state, e.speaking) {

@@ -85,7 +85,7 @@ fn a_replayed_session_commits_what_the_offline_analysis_finds() {
     let source = Replay::open(&tracks, 480, Pacing::Unpaced).unwrap();
     let events_path = dir.path().join("events.jsonl");
     let online = overtalk_audio::online::OnlineOptions {
-        redecide: overtalk::Delta(500_000),
+        redecide: overtalk::Delta::from_micros(500_000),
         ..Default::default()
     };
     let config = SessionConfig {
@@ -119,8 +119,8 @@ fn a_replayed_session_commits_what_the_offline_analysis_finds() {
     let offline_regions = offline_detect.annotation.speaker_regions();
     let (mut differ, mut union) = (0i64, 0i64);
     for (a, b) in regions.iter().zip(&offline_regions) {
-        let both = a.intersection(b).duration().0;
-        let either = a.union(b).duration().0;
+        let both = a.intersection(b).duration().micros();
+        let either = a.union(b).duration().micros();
         differ += either - both;
         union += either;
     }

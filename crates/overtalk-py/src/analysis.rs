@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use overtalk::analysis::{self, Classifier, Params, Preset};
+use overtalk::analysis::{self, AnalysisPreset, Classifier, Params};
 use overtalk::format::{self, ReadOptions};
 use overtalk::output::json::Json;
 use overtalk::output::jsonl::Jsonl;
@@ -24,7 +24,7 @@ const DEFAULT_CLASSIFIER: Classifier = Classifier::Calibrated;
 /// names in snake_case, durations in ms), as `overtalk analyze --preset P --config F` resolves
 /// them. An unknown name or a bad value is an error naming it.
 pub(crate) fn resolve_params(preset: &str, params_json: Option<&str>) -> PyResult<Params> {
-    let preset = Preset::parse(preset).ok_or_else(|| {
+    let preset = AnalysisPreset::parse(preset).ok_or_else(|| {
         OvertalkError::new_err(format!(
             "unknown preset {preset:?} (expected default, he2010 or pure-jf)"
         ))

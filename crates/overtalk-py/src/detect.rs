@@ -59,7 +59,7 @@ fn conversation(id: String, found: &Detection, method: String) -> Conversation {
     for track in ann.tracks() {
         b.add(track.segment, ann.speaker_name(track.speaker), None);
     }
-    b.extent(Segment::new(Time(0), Time(found.duration.0)));
+    b.extent(Segment::new(Time::from_micros(0), Time::from_micros(found.duration.micros())));
     Conversation { id, transcript: b.build(), detection: Some(method) }
 }
 
@@ -120,7 +120,7 @@ fn detect_samples(
                 path: PathBuf::new(),
                 channel: None,
                 sample_rate,
-                duration: overtalk::Delta(n * 1_000_000 / i64::from(sample_rate)),
+                duration: overtalk::Delta::from_micros(n * 1_000_000 / i64::from(sample_rate)),
                 speech: overtalk::Delta::ZERO,
                 stats: DecodeStats::default(),
             });

@@ -9,7 +9,7 @@ use overtalk::format::{uem, ReadOptions};
 use overtalk::output::score::{json::Json, Scored};
 use overtalk::output::Exporter;
 use overtalk::score::{
-    self, DefaultRegion, JerDefinition, MappingMethod, Preset, RecordingInput, ScoreOptions,
+    self, DefaultRegion, JerDefinition, MappingMethod, RecordingInput, ScoreOptions, ScoringPreset,
 };
 use overtalk::Delta;
 use pyo3::prelude::*;
@@ -31,11 +31,11 @@ fn options(
     jer: Option<&str>,
 ) -> PyResult<ScoreOptions> {
     let preset = match preset {
-        "overtalk" => Preset::Overtalk,
-        "md-eval" | "md_eval" => Preset::MdEval,
-        "dscore" => Preset::Dscore,
-        "pyannote" => Preset::Pyannote,
-        "spyder" => Preset::Spyder,
+        "overtalk" => ScoringPreset::Overtalk,
+        "md-eval" | "md_eval" => ScoringPreset::MdEval,
+        "dscore" => ScoringPreset::Dscore,
+        "pyannote" => ScoringPreset::Pyannote,
+        "spyder" => ScoringPreset::Spyder,
         p => {
             return Err(bad(format!(
                 "unknown preset {p:?} (expected overtalk, md-eval, dscore, pyannote or spyder)"

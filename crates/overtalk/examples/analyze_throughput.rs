@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use overtalk::analysis::{analyze, Classifier, Params, Preset};
+use overtalk::analysis::{analyze, AnalysisPreset, Classifier, Params};
 use overtalk::format::{read_bytes, ReadOptions};
 
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -26,9 +26,9 @@ pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(i) = args.iter().position(|a| a == "--preset") {
         preset = args.get(i + 1).ok_or("--preset needs a value")?.clone();
         params = Params::preset(match preset.as_str() {
-            "default" => Preset::Default,
-            "he2010" => Preset::He2010,
-            "pure-jf" => Preset::PureJf,
+            "default" => AnalysisPreset::Default,
+            "he2010" => AnalysisPreset::He2010,
+            "pure-jf" => AnalysisPreset::PureJf,
             other => return Err(format!("unknown preset {other}").into()),
         });
         args.drain(i..i + 2);

@@ -45,6 +45,7 @@ pub mod error;
 pub mod events;
 pub mod format;
 pub mod model;
+pub mod named;
 pub mod output;
 pub mod report;
 pub mod score;

@@ -27,20 +27,23 @@ pub const MAX_MICROS: i64 = 100_000 * 3600 * MICROS_PER_SECOND;
 /// An instant, in microseconds from the start of the recording.
 ///
 /// May be negative only transiently (for example after subtracting a collar); readers reject
-/// negative times in files.
+/// negative times in files. The microseconds are private: a time is made by a constructor
+/// ([`Time::from_micros`], [`Time::from_millis`], [`Time::from_secs_f64`]) and read by
+/// [`Time::micros`], so a change of representation or a check is made in one place.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
 #[serde(transparent)]
-pub struct Time(pub i64);
+pub struct Time(i64);
 
 /// A signed difference between two instants, in microseconds. Durations are non-negative deltas;
-/// a floor-transfer offset is negative for an overlap and positive for a gap.
+/// a floor-transfer offset is negative for an overlap and positive for a gap. Made by
+/// [`Delta::from_micros`] and its siblings, read by [`Delta::micros`].
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
 #[serde(transparent)]
-pub struct Delta(pub i64);
+pub struct Delta(i64);
 
 impl Time {
     /// The start of the recording.

@@ -135,7 +135,7 @@ pub struct Laid {
 fn at_share(from: Time, i: usize, len: i128, n: usize) -> Time {
     let (i, n) = (i as i128, n as i128);
     let t = i128::from(from.micros()) + (2 * i * len + n) / (2 * n);
-    Time(i64::try_from(t).unwrap_or(i64::MAX))
+    Time::from_micros(i64::try_from(t).unwrap_or(i64::MAX))
 }
 
 /// Spreads `texts` evenly over `[from, to)` (`to < from` is taken as `from`).
@@ -278,7 +278,7 @@ pub fn lay(speakers: &Transcript, words: &Words, options: &LayOptions) -> Result
     let reach: Vec<Vec<Time>> = by_speaker
         .iter()
         .map(|ks| {
-            let mut m = Time(i64::MIN);
+            let mut m = Time::from_micros(i64::MIN);
             ks.iter()
                 .map(|&k| {
                     m = m.max(ann.tracks()[k].segment.end());
@@ -387,7 +387,7 @@ pub fn lay(speakers: &Transcript, words: &Words, options: &LayOptions) -> Result
         return Err(Error::invalid(format!(
             "none of the {} words lies in or within {} s of the speakers' speech (are they the words of this recording?)",
             stats.words,
-            Delta(max).as_secs_f64()
+            Delta::from_micros(max).as_secs_f64()
         )));
     }
     let mut b = TranscriptBuilder::new();
@@ -586,8 +586,8 @@ mod tests {
         let speakers = b.build();
         let edge = |text: &str, a, z| TimedWord {
             text: text.to_owned(),
-            start: Time(a),
-            end: Time(z),
+            start: Time::from_micros(a),
+            end: Time::from_micros(z),
             confidence: None,
         };
         let words = Words {
@@ -595,7 +595,7 @@ mod tests {
             spread: 0,
             duplicates: 0,
         };
-        let far = LayOptions { max_distance: Delta(i64::MAX) };
+        let far = LayOptions { max_distance: Delta::from_micros(i64::MAX) };
         let laid = lay(&speakers, &words, &far).unwrap();
         assert_eq!((laid.stats.by_overlap, laid.stats.clamped), (2, 2));
         // Spreading over the widest span stays in range.
@@ -606,7 +606,7 @@ mod tests {
             Some(Content::text("a b c")),
         );
         let w = words_of(&c.build());
-        assert_eq!(w.words[2].end, Time(i64::MAX));
+        assert_eq!(w.words[2].end, Time::from_micros(i64::MAX));
     }
 
     #[test]

@@ -44,7 +44,8 @@ impl Diarization {
         method: String,
         kind: DiarizerKind,
     ) -> Diarization {
-        let signal = Segment::new(Time(0), Time(duration.0)).map(Region::from_segment);
+        let signal = Segment::new(Time::from_micros(0), Time::from_micros(duration.micros()))
+            .map(Region::from_segment);
         let annotation = match signal {
             Some(r) => annotation.crop(&r, CropMode::Intersection),
             None => Annotation::default(),

@@ -141,7 +141,7 @@ impl FeatureStream {
         self.vad.finish(&mut |p| f.probs.push(p));
         if let Some((mut v, mut probs)) = self.second.take() {
             v.finish(&mut |p| probs.push(p));
-            let (h1, h2) = (f.hop.0.max(1), v.hop().0.max(1));
+            let (h1, h2) = (f.hop.micros().max(1), v.hop().micros().max(1));
             f.fused = f
                 .probs
                 .iter()
@@ -180,7 +180,7 @@ mod tests {
         let ea = crate::vad::probabilities(VadKind::Earshot.build(), &x);
         let en = crate::vad::probabilities(VadKind::Energy.build(), &x);
         assert_eq!(f.probs, ea);
-        assert_eq!(f.hop, Delta(16_000));
+        assert_eq!(f.hop, Delta::from_micros(16_000));
         assert_eq!(f.fused.len(), ea.len());
         for (i, p) in f.fused.iter().enumerate() {
             // Earshot frame i (16 ms) has its centre in energy frame (16 i + 8) / 10.

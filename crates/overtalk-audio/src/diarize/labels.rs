@@ -9,8 +9,8 @@ pub(super) const FRAME_US: i64 = 10_000;
 pub(super) fn region_mask(region: &Region, frames: usize) -> Vec<bool> {
     let mut m = vec![false; frames];
     for s in region.iter() {
-        let a = ((s.start().0 + FRAME_US / 2) / FRAME_US).max(0) as usize;
-        let b = (((s.end().0 + FRAME_US / 2) / FRAME_US).max(0) as usize).min(frames);
+        let a = ((s.start().micros() + FRAME_US / 2) / FRAME_US).max(0) as usize;
+        let b = (((s.end().micros() + FRAME_US / 2) / FRAME_US).max(0) as usize).min(frames);
         for x in m.iter_mut().take(b).skip(a.min(b)) {
             *x = true;
         }
@@ -63,7 +63,10 @@ pub(super) fn annotation_from_layers(
             while j < act.len() && act[j] {
                 j += 1;
             }
-            if let Some(seg) = Segment::new(Time(i as i64 * FRAME_US), Time(j as i64 * FRAME_US)) {
+            if let Some(seg) = Segment::new(
+                Time::from_micros(i as i64 * FRAME_US),
+                Time::from_micros(j as i64 * FRAME_US),
+            ) {
                 b.add(seg, &name);
             }
             i = j;
@@ -121,7 +124,9 @@ mod tests {
         let got: Vec<(i64, i64, &str)> = a
             .tracks()
             .iter()
-            .map(|t| (t.segment.start().0, t.segment.end().0, a.speaker_name(t.speaker)))
+            .map(|t| {
+                (t.segment.start().micros(), t.segment.end().micros(), a.speaker_name(t.speaker))
+            })
             .collect();
         assert_eq!(
             got,
@@ -140,8 +145,8 @@ mod tests {
             .iter()
             .map(|t| {
                 (
-                    t.segment.start().0 / FRAME_US,
-                    t.segment.end().0 / FRAME_US,
+                    t.segment.start().micros() / FRAME_US,
+                    t.segment.end().micros() / FRAME_US,
                     a.speaker_name(t.speaker),
                 )
             })

@@ -201,7 +201,7 @@ impl Ge2eDiarizer {
 /// The expensive, option-independent half of [`Ge2eDiarizer`]: speech frames and window
 /// embeddings. [`Ge2eDiarizer::assign`] turns it into a diarization for any clustering options.
 #[derive(Clone, Debug)]
-pub struct Prepared {
+pub struct PreparedSignal {
     /// Frames (10 ms) in the signal.
     frames: usize,
     /// Duration of the signal.
@@ -223,7 +223,7 @@ pub struct Prepared {
     energy: Vec<f32>,
 }
 
-impl Prepared {
+impl PreparedSignal {
     /// Number of embedding windows.
     pub fn windows(&self) -> usize {
         self.windows.len()
@@ -259,7 +259,7 @@ impl Prepared {
 impl Ge2eDiarizer {
     /// VAD, features and window embeddings of a whole signal (the costly part), with
     /// `self.options`' VAD and window settings.
-    pub fn prepare(&self, samples: &[f32]) -> Result<Prepared> {
+    pub fn prepare(&self, samples: &[f32]) -> Result<PreparedSignal> {
         let mut s = self.stream();
         s.push(samples);
         self.prepare_features(s.finish())
@@ -267,7 +267,7 @@ impl Ge2eDiarizer {
 
     /// [`prepare`](Ge2eDiarizer::prepare) from streamed features. Only the speech frames'
     /// features are kept (compacted in place) while the windows are embedded.
-    pub fn prepare_features(&self, f: Features) -> Result<Prepared> {
+    pub fn prepare_features(&self, f: Features) -> Result<PreparedSignal> {
         self.prepare_features_with_progress(f, &|_| {})
     }
 
@@ -277,12 +277,12 @@ impl Ge2eDiarizer {
         &self,
         mut f: Features,
         progress: &(dyn Fn(f64) + Sync),
-    ) -> Result<Prepared> {
+    ) -> Result<PreparedSignal> {
         let o = &self.options;
         let (n, duration) = (f.frames(), f.duration());
         let mask = f.speech_mask(&o.binarize);
         let speech: Vec<usize> = (0..n).filter(|&i| mask[i]).collect();
-        let hop = f.hop.0.max(1);
+        let hop = f.hop.micros().max(1);
         let vad: Vec<f32> = speech
             .iter()
             .map(|&i| {
@@ -304,12 +304,12 @@ impl Ge2eDiarizer {
         let emb = cluster::centre(&raw);
         let fused = (std::mem::take(&mut f.fused), f.hop);
         let energy = std::mem::take(&mut f.energy);
-        Ok(Prepared { frames: n, duration, speech, vad, windows, emb, raw, fused, energy })
+        Ok(PreparedSignal { frames: n, duration, speech, vad, windows, emb, raw, fused, energy })
     }
 
     /// Clustering and resegmentation of prepared embeddings under options `o` (its VAD and
     /// window settings are ignored: they were used by [`prepare`](Ge2eDiarizer::prepare)).
-    pub fn assign(&self, p: &Prepared, o: &DiarizeOptions) -> Diarization {
+    pub fn assign(&self, p: &PreparedSignal, o: &DiarizeOptions) -> Diarization {
         let method = self.describe_with(o);
         let kind = DiarizerKind::Ge2e { overlap: o.overlap_margin.is_some() };
         let (emb, windows, speech) = (&p.emb, &p.windows, &p.speech);
@@ -473,7 +473,7 @@ mod tests {
             data: ids,
             probs: vec![1.0; 2000],
             fused: Vec::new(),
-            hop: Delta(10_000),
+            hop: Delta::from_micros(10_000),
             energy: Vec::new(),
             samples: 2000 * 160,
         };

@@ -773,7 +773,7 @@ mod backend {
                     names.push(s.speaker.clone());
                     names.len() - 1
                 });
-                let us = |t: f64| Time((t * 1e6).round() as i64);
+                let us = |t: f64| Time::from_micros((t * 1e6).round() as i64);
                 if let Some(seg) = Segment::new(us(s.start), us(s.end)) {
                     b.add(seg, &format!("SPK{pos:02}"));
                 }

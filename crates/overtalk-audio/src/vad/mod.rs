@@ -57,7 +57,9 @@ pub trait Vad: Send {
     }
     /// The frame hop as a duration.
     fn hop(&self) -> Delta {
-        Delta(self.frame_samples() as i64 * 1_000_000 / crate::resample::ANALYSIS_RATE as i64)
+        Delta::from_micros(
+            self.frame_samples() as i64 * 1_000_000 / crate::resample::ANALYSIS_RATE as i64,
+        )
     }
 }
 

@@ -156,7 +156,7 @@ fn duration(s: &str, flag: &str) -> Result<Delta> {
     if secs.micros() < 0 {
         bail!("{flag} {s:?}: cannot be negative");
     }
-    Ok(Delta(secs.micros() / scale))
+    Ok(Delta::from_micros(secs.micros() / scale))
 }
 
 /// One decoded recording: its rate and channels (or one mono track per speaker).

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use overtalk::analysis::{Params, Preset};
+use overtalk::analysis::{AnalysisPreset, Params};
 use overtalk::Delta;
 use overtalk_audio::online::OnlineOptions;
 use overtalk_audio::vad::VadKind;
@@ -86,7 +86,7 @@ fn secs(s: f64, flag: &str) -> Result<Delta> {
 
 /// Runs `live`.
 pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
-    let preset = Preset::parse(&args.preset).context("unknown preset")?;
+    let preset = AnalysisPreset::parse(&args.preset).context("unknown preset")?;
     let params = Params::preset(preset);
     let vad = match args.vad.as_deref() {
         None => Some(VadKind::default()),

@@ -137,7 +137,7 @@ fn tracks_longest_first(tracks: &[String]) -> Result<Vec<(String, PathBuf)>> {
         let length = overtalk_audio::decode::Decoder::open(&path, &Default::default())
             .ok()
             .and_then(|d| d.info().declared_duration())
-            .map_or(-1, |d| d.0);
+            .map_or(-1, |d| d.micros());
         named.push((name.to_owned(), path, length));
     }
     named.sort_by_key(|t| std::cmp::Reverse(t.2));

@@ -7,8 +7,8 @@ use anyhow::{bail, Context, Result};
 use overtalk::output::score::{self as score_out, Scored};
 use overtalk::output::Exporter;
 use overtalk::score::{
-    self, DefaultRegion, FileStatus, JerDefinition, MappingMethod, Preset, RecordingInput,
-    ScoreOptions,
+    self, DefaultRegion, FileStatus, JerDefinition, MappingMethod, RecordingInput, ScoreOptions,
+    ScoringPreset,
 };
 use overtalk::{Delta, Region};
 
@@ -144,11 +144,11 @@ enum ScoreFormat {
 
 fn options(args: &Args) -> Result<ScoreOptions> {
     let preset = match args.preset {
-        PresetArg::Overtalk => Preset::Overtalk,
-        PresetArg::MdEval => Preset::MdEval,
-        PresetArg::Dscore => Preset::Dscore,
-        PresetArg::Pyannote => Preset::Pyannote,
-        PresetArg::Spyder => Preset::Spyder,
+        PresetArg::Overtalk => ScoringPreset::Overtalk,
+        PresetArg::MdEval => ScoringPreset::MdEval,
+        PresetArg::Dscore => ScoringPreset::Dscore,
+        PresetArg::Pyannote => ScoringPreset::Pyannote,
+        PresetArg::Spyder => ScoringPreset::Spyder,
     };
     let mut o = ScoreOptions::preset(preset);
     if let Some(c) = args.collar {
@@ -385,7 +385,7 @@ mod tests {
     fn flags_become_options() {
         let o = options(&parse(&["--collar", "0.25", "--ignore-overlaps", "--preset", "pyannote"]))
             .unwrap();
-        assert_eq!(o.preset, Preset::Pyannote);
+        assert_eq!(o.preset, ScoringPreset::Pyannote);
         assert_eq!(o.collar, Delta::from_millis(250));
         assert_eq!(o.regions, overtalk::score::ScoredRegions::NonOverlap);
         let o = options(&parse(&[

@@ -133,8 +133,8 @@ fn stream_16k(
         r.push(block.mono(), &mut emit)?;
         if let Some(bar) = &bar {
             let done = overtalk_audio::decode::frames_to_delta(decoded, rate);
-            if done.0 / 1_000_000 != shown {
-                shown = done.0 / 1_000_000;
+            if done.micros() / 1_000_000 != shown {
+                shown = done.micros() / 1_000_000;
                 crate::progress::show_seconds(bar, path, done, total);
             }
         }
@@ -305,6 +305,6 @@ pub fn diarize(
     for track in ann.tracks() {
         builder.add(track.segment, ann.speaker_name(track.speaker), None);
     }
-    builder.extent(Segment::new(Time(0), Time(duration.0)));
+    builder.extent(Segment::new(Time::from_micros(0), Time::from_micros(duration.micros())));
     Ok((Corpus::single(id, builder.build()), d.provenance()))
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use overtalk::analysis::{Classifier, Params, Preset};
+use overtalk::analysis::{AnalysisPreset, Classifier, Params};
 
 /// How to analyse: the preset, a config file, timing-only, and one flag per parameter. Shared by
 /// `analyze` and `report`.
@@ -126,7 +126,7 @@ impl AnalysisArgs {
 const DEFAULT_CLASSIFIER: Classifier = Classifier::Calibrated;
 
 fn resolve_params(args: &AnalysisArgs) -> Result<Params> {
-    let mut preset = Preset::parse(&args.preset).context("unknown preset")?;
+    let mut preset = AnalysisPreset::parse(&args.preset).context("unknown preset")?;
     let mut table = toml::Table::new();
     if let Some(path) = &args.config {
         let text =
@@ -135,7 +135,7 @@ fn resolve_params(args: &AnalysisArgs) -> Result<Params> {
             text.parse::<toml::Table>().with_context(|| format!("parsing {}", path.display()))?;
         if let Some(v) = table.remove("preset") {
             let name = v.as_str().context("`preset` in the config must be a string")?;
-            preset = Preset::parse(name)
+            preset = AnalysisPreset::parse(name)
                 .with_context(|| format!("{}: unknown preset {name:?}", path.display()))?;
         }
     }

@@ -195,7 +195,10 @@ impl AudioArgs {
         for track in ann.tracks() {
             builder.add(track.segment, ann.speaker_name(track.speaker), None);
         }
-        builder.extent(Segment::new(Time(0), Time(detection.duration.0)));
+        builder.extent(Segment::new(
+            Time::from_micros(0),
+            Time::from_micros(detection.duration.micros()),
+        ));
         let provenance =
             Provenance::new(Method::Tracks { count: specs.len() }, describe(&options, specs.len()));
         let corpus = Corpus::single(id, builder.build());
@@ -375,7 +378,7 @@ fn use_vad_model(path: &Path) -> Result<VadKind> {
 
 fn seconds(value: f64, flag: &str) -> Result<Delta> {
     match Delta::from_secs_f64(value) {
-        Some(d) if d.0 >= 0 => Ok(d),
+        Some(d) if d.micros() >= 0 => Ok(d),
         _ => bail!("{flag} {value}: expected a non-negative number of seconds"),
     }
 }

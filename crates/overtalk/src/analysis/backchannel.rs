@@ -113,12 +113,12 @@ pub fn tag(spurts: &mut [Talkspurt], n_speakers: usize, p: &Params) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::normalise::Token;
+    use crate::analysis::normalise::WordToken;
 
     fn spurt(speaker: usize, start: i64, end: i64, words: &[&str]) -> Talkspurt {
         let tokens = words
             .iter()
-            .map(|w| Token {
+            .map(|w| WordToken {
                 raw: (*w).to_owned(),
                 norm: crate::analysis::normalise::normalise_token(w),
                 start,

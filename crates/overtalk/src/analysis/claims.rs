@@ -16,7 +16,7 @@
 //!
 //! [`VERBAL_CLAIM_PHRASES`]: super::params::VERBAL_CLAIM_PHRASES
 
-use super::normalise::{normalise_token, Token};
+use super::normalise::{normalise_token, WordToken};
 use super::onsets::{OnsetClass, OnsetRec};
 use super::talkspurt::Talkspurt;
 
@@ -64,7 +64,7 @@ pub fn find(
     // Talkspurt indices per speaker, built on the first phrase found.
     let mut by: Option<Vec<Vec<usize>>> = None;
     // One buffer for the words of every talkspurt.
-    let mut words: Vec<&Token> = Vec::new();
+    let mut words: Vec<&WordToken> = Vec::new();
     for s in spurts {
         words.clear();
         words.extend(s.tokens.iter().filter(|t| t.is_word()));

@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::joint::Piece;
+use super::joint::JointPiece;
 
 /// Which timeline an interval was computed on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -45,6 +45,8 @@ pub enum HeKind {
     /// Overlap without a solo piece on one side.
     UnboundedOverlap,
 }
+
+crate::named::named_enum!(HeKind, "interval kind");
 
 impl HeKind {
     /// All kinds, in report order.
@@ -112,7 +114,7 @@ impl HeInterval {
 }
 
 /// S4 on a joint timeline.
-pub fn he_intervals(pieces: &[Piece], layer: Layer, latch_tolerance: i64) -> Vec<HeInterval> {
+pub fn he_intervals(pieces: &[JointPiece], layer: Layer, latch_tolerance: i64) -> Vec<HeInterval> {
     let mut out = Vec::with_capacity(pieces.len() / 2 + 1);
     he_intervals_into(pieces, layer, latch_tolerance, &mut out);
     out
@@ -120,7 +122,7 @@ pub fn he_intervals(pieces: &[Piece], layer: Layer, latch_tolerance: i64) -> Vec
 
 /// [`he_intervals`] appended to `out` (its earlier contents are left as they are).
 pub fn he_intervals_into(
-    pieces: &[Piece],
+    pieces: &[JointPiece],
     layer: Layer,
     latch_tolerance: i64,
     out: &mut Vec<HeInterval>,

@@ -80,7 +80,7 @@ impl Serialize for Active {
 
 /// One piece of the joint timeline.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Piece {
+pub struct JointPiece {
     /// Start (ms).
     pub start: i64,
     /// End (ms).
@@ -89,7 +89,7 @@ pub struct Piece {
     pub active: Active,
 }
 
-impl Piece {
+impl JointPiece {
     /// The single active speaker of a solo piece.
     pub fn solo(&self) -> Option<usize> {
         match *self.active {
@@ -111,7 +111,7 @@ impl Piece {
 /// One sweep: the next instant is the earlier of the next start and the earliest end among the
 /// active speakers (at most one talkspurt each), so the ends never need sorting. At one instant
 /// the ends apply before the starts, and within one kind the order does not change the set.
-pub fn joint_timeline(spurts: &[Talkspurt], keep: impl Fn(&Talkspurt) -> bool) -> Vec<Piece> {
+pub fn joint_timeline(spurts: &[Talkspurt], keep: impl Fn(&Talkspurt) -> bool) -> Vec<JointPiece> {
     let kept = spurts.iter().filter(|s| keep(s)).map(|s| (s.start, s.speaker, s.end));
     if spurts.is_sorted_by_key(|s| s.start) {
         sweep(kept, spurts.len())
@@ -124,9 +124,9 @@ pub fn joint_timeline(spurts: &[Talkspurt], keep: impl Fn(&Talkspurt) -> bool) -
 }
 
 /// The sweep of [`joint_timeline`] over `(start, speaker, end)` in start order.
-fn sweep(spurts: impl Iterator<Item = (i64, usize, i64)>, hint: usize) -> Vec<Piece> {
+fn sweep(spurts: impl Iterator<Item = (i64, usize, i64)>, hint: usize) -> Vec<JointPiece> {
     let mut spurts = spurts.peekable();
-    let mut pieces: Vec<Piece> = Vec::with_capacity(2 * hint);
+    let mut pieces: Vec<JointPiece> = Vec::with_capacity(2 * hint);
     // Active speakers, ascending, each with the end of its talkspurt. The list is short, so it
     // is kept in order by hand (no `memmove` calls for a few elements).
     let mut active: Vec<(usize, i64)> = Vec::new();
@@ -160,7 +160,7 @@ fn sweep(spurts: impl Iterator<Item = (i64, usize, i64)>, hint: usize) -> Vec<Pi
             |a: &Active| a.len() == active.len() && a.iter().zip(&active).all(|(x, y)| *x == y.0);
         match pieces.last_mut() {
             Some(last) if last.end == t && same(&last.active) => last.end = next,
-            _ => pieces.push(Piece {
+            _ => pieces.push(JointPiece {
                 start: t,
                 end: next,
                 active: Active::from_ids(active.iter().map(|a| a.0)),

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::claims::VerbalClaim;
 use super::intervals::{HeInterval, HeKind, Layer};
-use super::joint::Piece;
+use super::joint::JointPiece;
 use super::onsets::{OnsetClass, OnsetRec};
 use super::params::Params;
 use super::result::*;
@@ -71,7 +71,7 @@ fn iqr_sorted(v: &[i64]) -> Option<f64> {
 ///
 /// Tenures follow each other in claim order, so one cursor walks the joint timeline for all
 /// turns: a turn's first piece is the first one ending after its claim.
-fn longest_unbroken(joint: &[Piece], turns: &[TurnRec], n: usize) -> Vec<Option<i64>> {
+fn longest_unbroken(joint: &[JointPiece], turns: &[TurnRec], n: usize) -> Vec<Option<i64>> {
     let mut best: Vec<Option<i64>> = vec![None; n];
     let (mut first, mut last_claim) = (0, i64::MIN);
     for t in turns {
@@ -190,7 +190,7 @@ pub struct Stages<'a> {
     /// Talkspurts.
     pub spurts: &'a [Talkspurt],
     /// Acoustic joint timeline.
-    pub joint: &'a [Piece],
+    pub joint: &'a [JointPiece],
     /// Acoustic then floor intervals.
     pub he: &'a [HeInterval],
     /// Turns.
@@ -512,7 +512,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
 }
 
 /// The joint timeline of the result, each piece naming its active speakers.
-fn out_joint(st_joint: &[Piece], shared: &[Name]) -> Vec<JointOut> {
+fn out_joint(st_joint: &[JointPiece], shared: &[Name]) -> Vec<JointOut> {
     // Each distinct active set of the joint timeline is one shared list: silence, one per solo
     // speaker, and the overlap sets met (few, however long the conversation).
     let silent: Arc<[Name]> = Arc::from(Vec::new());

@@ -41,7 +41,7 @@ pub mod stream;
 pub mod talkspurt;
 pub mod turns;
 
-pub use params::{Classifier, Params, Preset};
+pub use params::{AnalysisPreset, Classifier, Params};
 pub use result::{Analysis, SCHEMA_VERSION};
 
 use crate::error::Result;

@@ -28,7 +28,7 @@ pub fn to_ms(us: i64) -> i64 {
 
 /// One token with its time span (ms) and its precomputed lexical properties.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Token {
+pub struct WordToken {
     /// As written.
     pub raw: String,
     /// Normalised (§5.1): lowercase, letters/digits/apostrophes/hyphens, edges stripped.
@@ -43,7 +43,7 @@ pub struct Token {
     pub laughter: bool,
 }
 
-impl Token {
+impl WordToken {
     /// Whether the token counts as a word: not punctuation-only (Q5), not laughter (Q4).
     pub fn is_word(&self) -> bool {
         !self.norm.is_empty() && !self.laughter
@@ -60,7 +60,7 @@ pub struct NormSegment {
     /// End (ms), `> start`.
     pub end: i64,
     /// Tokens in time order.
-    pub tokens: Vec<Token>,
+    pub tokens: Vec<WordToken>,
     /// The whole segment is laughter (`^\[?laugh`, case-insensitive).
     pub laughter: bool,
     /// Position in input order (tie-break for word order).
@@ -141,11 +141,16 @@ pub fn is_laughter(text: &str) -> bool {
 /// "It's gonna be great." over [7900, 9900): L = 2000, n = 4
 ///  It's [7900,8400)  gonna [8400,8900)  be [8900,9400)  great. [9400,9900)
 /// ```
-fn tokens_of(content: Option<&Content>, start: i64, end: i64, clamped: &mut usize) -> Vec<Token> {
+fn tokens_of(
+    content: Option<&Content>,
+    start: i64,
+    end: i64,
+    clamped: &mut usize,
+) -> Vec<WordToken> {
     let Some(c) = content else { return Vec::new() };
     let laughter = c.text.as_deref().is_some_and(is_laughter)
         || (c.text.is_none() && !c.words.is_empty() && is_laughter(&c.display_text()));
-    let make = |raw: &str, s: i64, e: i64| Token {
+    let make = |raw: &str, s: i64, e: i64| WordToken {
         raw: raw.to_owned(),
         norm: normalise_token(raw),
         start: s,

@@ -60,7 +60,7 @@ pub const VERBAL_CLAIM_PHRASES: &[&str] = &[
 /// The named parameter sets of §5.2 (the CLI spells them `default`, `he2010`, `pure-jf`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Preset {
+pub enum AnalysisPreset {
     /// The §5.2 table.
     Default,
     /// Heldner & Edlund 2010 / CANDOR-style intervals: `bridge_pause` 20 ms, `min_segment` 0.
@@ -70,22 +70,28 @@ pub enum Preset {
     PureJf,
 }
 
-impl Preset {
+crate::named::named_enum!(AnalysisPreset, "analysis preset");
+
+impl AnalysisPreset {
+    /// Every preset.
+    pub const ALL: [AnalysisPreset; 3] =
+        [AnalysisPreset::Default, AnalysisPreset::He2010, AnalysisPreset::PureJf];
+
     /// The preset's CLI name.
     pub fn name(self) -> &'static str {
         match self {
-            Preset::Default => "default",
-            Preset::He2010 => "he2010",
-            Preset::PureJf => "pure-jf",
+            AnalysisPreset::Default => "default",
+            AnalysisPreset::He2010 => "he2010",
+            AnalysisPreset::PureJf => "pure-jf",
         }
     }
 
     /// Parses `default`, `he2010`, `pure-jf` (also `pure_jf`).
-    pub fn parse(name: &str) -> Option<Preset> {
+    pub fn parse(name: &str) -> Option<AnalysisPreset> {
         match name {
-            "default" => Some(Preset::Default),
-            "he2010" => Some(Preset::He2010),
-            "pure-jf" | "pure_jf" => Some(Preset::PureJf),
+            "default" => Some(AnalysisPreset::Default),
+            "he2010" => Some(AnalysisPreset::He2010),
+            "pure-jf" | "pure_jf" => Some(AnalysisPreset::PureJf),
             _ => None,
         }
     }
@@ -105,7 +111,12 @@ pub enum Classifier {
     Calibrated,
 }
 
+crate::named::named_enum!(Classifier, "classifier");
+
 impl Classifier {
+    /// Every classifier.
+    pub const ALL: [Classifier; 2] = [Classifier::Rules, Classifier::Calibrated];
+
     /// The CLI and JSON name (`rules`, `calibrated`).
     pub fn name(self) -> &'static str {
         match self {
@@ -221,15 +232,15 @@ impl Default for Params {
 
 impl Params {
     /// The parameters of a preset.
-    pub fn preset(preset: Preset) -> Params {
+    pub fn preset(preset: AnalysisPreset) -> Params {
         let mut p = Params::default();
         match preset {
-            Preset::Default => {}
-            Preset::He2010 => {
+            AnalysisPreset::Default => {}
+            AnalysisPreset::He2010 => {
                 p.bridge_pause = 20;
                 p.min_segment = 0;
             }
-            Preset::PureJf => p.min_floor_solo = 0,
+            AnalysisPreset::PureJf => p.min_floor_solo = 0,
         }
         p
     }
@@ -302,12 +313,12 @@ mod tests {
 
     #[test]
     fn presets_change_only_their_fields() {
-        let he = Params::preset(Preset::He2010);
+        let he = Params::preset(AnalysisPreset::He2010);
         assert_eq!((he.bridge_pause, he.min_segment, he.min_floor_solo), (20, 0, 500));
-        let jf = Params::preset(Preset::PureJf);
+        let jf = Params::preset(AnalysisPreset::PureJf);
         assert_eq!((jf.bridge_pause, jf.min_floor_solo), (200, 0));
-        assert_eq!(Preset::parse("pure_jf"), Some(Preset::PureJf));
-        assert_eq!(Preset::parse("x"), None);
+        assert_eq!(AnalysisPreset::parse("pure_jf"), Some(AnalysisPreset::PureJf));
+        assert_eq!(AnalysisPreset::parse("x"), None);
     }
 
     #[test]

@@ -137,8 +137,8 @@ pub fn assess(t: &Transcript) -> Option<EstimatedTimes> {
     let mut marked = Vec::new();
     for m in t.marks().iter().filter(|m| m.kind == MarkKind::Crosstalk) {
         let (time, from) = match (m.at, m.paragraph_start) {
-            (Some(at), _) => (ms(at.0), "note"),
-            (None, Some(p)) => (ms(p.0), "paragraph start"),
+            (Some(at), _) => (ms(at.micros()), "note"),
+            (None, Some(p)) => (ms(p.micros()), "paragraph start"),
             (None, None) => continue,
         };
         marked.push(MarkedOverlap {

@@ -900,7 +900,7 @@ mod tests {
         ) {
             let p = match preset {
                 0 => Params::default(),
-                1 => Params::preset(crate::analysis::Preset::PureJf),
+                1 => Params::preset(crate::analysis::AnalysisPreset::PureJf),
                 _ => Params { bridge_pause: 20, bc_max_duration: 1500, ..Params::default() },
             };
             let events = run(&segs, &ticks, &p);

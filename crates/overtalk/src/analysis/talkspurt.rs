@@ -8,7 +8,7 @@
 //! A spurts [0──────────────4000)      [4500──6000)
 //! ```
 
-use super::normalise::{NormSegment, Token};
+use super::normalise::{NormSegment, WordToken};
 
 /// A maximal stretch of one speaker's speech.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,7 +20,7 @@ pub struct Talkspurt {
     /// End (ms).
     pub end: i64,
     /// Tokens of the merged segments, ordered by `(start, end, input order)`.
-    pub tokens: Vec<Token>,
+    pub tokens: Vec<WordToken>,
     /// At least one merged segment had a token (§5.1 Modes (R9)).
     pub has_tokens: bool,
     /// Every merged segment is laughter-only (Q4).
@@ -89,15 +89,16 @@ pub fn talkspurts(segments: &[NormSegment], n_speakers: usize, bridge_pause: i64
     let mut cur: Option<Talkspurt> = None;
     // Tokens of the current talkspurt with their segment's input order: one buffer for all
     // talkspurts, emptied into each as it is finished.
-    let mut words: Vec<(Token, usize)> = Vec::new();
+    let mut words: Vec<(WordToken, usize)> = Vec::new();
     let mut union_end: Option<(usize, i64)> = None;
-    let finish = |mut s: Talkspurt, words: &mut Vec<(Token, usize)>, out: &mut Vec<Talkspurt>| {
-        if !words.is_empty() {
-            words.sort_by_key(|t| (t.0.start, t.0.end, t.1));
-            s.tokens = words.drain(..).map(|(t, _)| t).collect();
-        }
-        out.push(s);
-    };
+    let finish =
+        |mut s: Talkspurt, words: &mut Vec<(WordToken, usize)>, out: &mut Vec<Talkspurt>| {
+            if !words.is_empty() {
+                words.sort_by_key(|t| (t.0.start, t.0.end, t.1));
+                s.tokens = words.drain(..).map(|(t, _)| t).collect();
+            }
+            out.push(s);
+        };
     for seg in segments {
         // Unbridged talk: union of raw segments.
         let from = match union_end {

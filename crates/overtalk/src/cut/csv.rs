@@ -25,7 +25,7 @@ pub fn write(edit: &Edit<'_>) -> String {
         "source_end_s",
     ]);
     for (i, c) in edit.cut.clips.iter().enumerate() {
-        let secs = |f: i64| crate::time::Time(r.micros_of(f)).to_string();
+        let secs = |f: i64| crate::time::Time::from_micros(r.micros_of(f)).to_string();
         let _ = w.write_record([
             (i + 1).to_string(),
             c.speaker.clone().unwrap_or_default(),

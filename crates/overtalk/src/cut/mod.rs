@@ -218,10 +218,12 @@ impl CutList {
         }
         let r = self.rate;
         for clip in &self.clips {
-            let (s0, s1) =
-                (Time(r.micros_of(clip.source_in)), Time(r.micros_of(clip.source_out())));
+            let (s0, s1) = (
+                Time::from_micros(r.micros_of(clip.source_in)),
+                Time::from_micros(r.micros_of(clip.source_out())),
+            );
             let Some(window) = Segment::new(s0, s1) else { continue };
-            let shift = Delta(r.micros_of(clip.record_in) - s0.micros());
+            let shift = Delta::from_micros(r.micros_of(clip.record_in) - s0.micros());
             for t in annotation.tracks() {
                 if let Some(piece) = t.segment.intersection(&window) {
                     if let Some(moved) = Segment::new(piece.start() + shift, piece.end() + shift) {
@@ -257,7 +259,7 @@ fn speech_of(annotation: &Annotation, names: &[String]) -> Result<Region> {
 
 /// Micro­seconds from the analysis's milliseconds.
 fn ms(v: i64) -> Time {
-    Time(v.saturating_mul(1000))
+    Time::from_micros(v.saturating_mul(1000))
 }
 
 /// The event pieces of an evidence reel, each with its context.

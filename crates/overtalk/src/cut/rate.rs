@@ -223,14 +223,14 @@ mod tests {
     fn frames_round_half_up_and_back() {
         let ntsc = r("29.97");
         // One frame is 33 366.666… µs.
-        assert_eq!(ntsc.frame_at(Time(16_683)), 0);
-        assert_eq!(ntsc.frame_at(Time(16_684)), 1);
+        assert_eq!(ntsc.frame_at(Time::from_micros(16_683)), 0);
+        assert_eq!(ntsc.frame_at(Time::from_micros(16_684)), 1);
         assert_eq!(ntsc.micros_of(1), 33_367);
         assert_eq!(ntsc.micros_of(3), 100_100);
         assert_eq!(ntsc.sample_of(1, 48_000), 1602);
         for (_, rate) in Rate::ALL {
             for f in (0..200_000).step_by(7) {
-                assert_eq!(rate.frame_at(Time(rate.micros_of(f))), f, "{rate} {f}");
+                assert_eq!(rate.frame_at(Time::from_micros(rate.micros_of(f))), f, "{rate} {f}");
             }
         }
     }

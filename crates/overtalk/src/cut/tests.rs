@@ -70,7 +70,7 @@ fn unknown_speaker_and_empty_selection_are_errors() {
     assert_eq!(e.to_string(), "no speaker \"Nobody\" (speakers: Husband, Wife)");
     let o = CutOptions { min_clip: Delta::from_secs(100), ..opts("25") };
     assert!(plan(&ann(), None, &Selection::Only(vec!["Wife".into()]), &o).is_err());
-    let o = CutOptions { pad: Delta(-1), ..opts("25") };
+    let o = CutOptions { pad: Delta::from_micros(-1), ..opts("25") };
     assert!(plan(&ann(), None, &Selection::Only(vec!["Wife".into()]), &o).is_err());
 }
 

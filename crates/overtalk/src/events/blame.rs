@@ -28,7 +28,7 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::score::{error_timeline, ErrorType, Prepared};
+use crate::score::{error_timeline, ErrorType, PreparedRecording};
 
 use super::{Event, EventOptions};
 
@@ -47,6 +47,8 @@ pub enum Cause {
     /// Both sides agree on who talks around the event; the rule decides differently.
     Rule,
 }
+
+crate::named::named_enum!(Cause, "cause");
 
 impl Cause {
     /// Every cause, in report order.
@@ -162,7 +164,7 @@ impl Piece {
 
 /// The error timeline of a recording, indexed for window queries.
 #[derive(Debug)]
-pub struct Timeline {
+pub struct ErrorIndex {
     /// Error pieces (not correct), sorted by start.
     errors: Vec<Piece>,
     /// Prefix maximum of `errors[..=i].end` (monotone, for the first piece that can reach a
@@ -172,15 +174,15 @@ pub struct Timeline {
     correct_ends: HashSet<(i64, String)>,
 }
 
-impl Timeline {
+impl ErrorIndex {
     /// The error timeline of `p` under `mapping` on the whole evaluation region, hypothesis
     /// speakers named by `hyp_name`.
     pub fn new(
-        p: &Prepared,
+        p: &PreparedRecording,
         mapping: &[Option<usize>],
         count_each: bool,
         hyp_name: &[String],
-    ) -> Timeline {
+    ) -> ErrorIndex {
         let mut whole = p.clone();
         whole.scored = p.evaluation.clone();
         let index: std::collections::HashMap<&str, usize> =
@@ -213,7 +215,7 @@ impl Timeline {
             m = m.max(e.end);
             reach.push(m);
         }
-        Timeline { errors, reach, correct_ends }
+        ErrorIndex { errors, reach, correct_ends }
     }
 
     /// The cause of an unmatched event with no unmatched twin (rules 1b–3 of the module docs).

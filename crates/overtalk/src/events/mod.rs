@@ -147,6 +147,8 @@ impl From<Outcome> for OutcomeKey {
     }
 }
 
+crate::named::named_enum!(EventClass, "event class");
+
 impl EventClass {
     /// Every class, in report order.
     pub const ALL: [EventClass; 14] = [
@@ -421,7 +423,10 @@ pub struct EventReport {
 pub const EVENTS_SCHEMA_VERSION: u32 = 1;
 
 /// The annotation of one side of a prepared recording, speakers renamed by `name`.
-fn transcript_of(tokens: &[score::prepare::Token], name: impl Fn(u32) -> String) -> Transcript {
+fn transcript_of(
+    tokens: &[score::prepare::ScoredTurn],
+    name: impl Fn(u32) -> String,
+) -> Transcript {
     let mut b = AnnotationBuilder::new();
     for &(seg, k) in tokens {
         b.add(seg, &name(k));
@@ -515,7 +520,7 @@ pub fn score_recording(
         }
     }
     // Blame.
-    let timeline = blame::Timeline::new(&p, &mapping, count_each, &hyp_name);
+    let timeline = blame::ErrorIndex::new(&p, &mapping, count_each, &hyp_name);
     let mut unmatched = Vec::new();
     for (side, events, matched, others, other_groups, other_matched) in [
         (Side::Reference, &re, &r_matched, &he, &hg, &h_matched),

@@ -241,7 +241,9 @@ mod tests {
     fn tracks(out: &crate::format::ReadOutput) -> Vec<(i64, i64, String)> {
         let t = out.corpus.get("recording").unwrap();
         t.utterances()
-            .map(|u| (u.segment.start().0, u.segment.end().0, u.speaker_name.to_owned()))
+            .map(|u| {
+                (u.segment.start().micros(), u.segment.end().micros(), u.speaker_name.to_owned())
+            })
             .collect()
     }
 
@@ -261,7 +263,7 @@ mod tests {
         let w = &t.contents()[0].as_ref().unwrap().words[0];
         assert_eq!(
             (w.start, w.end, w.confidence),
-            (Some(Time(0)), Some(Time(180_000)), Some(0.99))
+            (Some(Time::from_micros(0)), Some(Time::from_micros(180_000)), Some(0.99))
         );
     }
 

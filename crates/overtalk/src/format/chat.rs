@@ -423,8 +423,12 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
     for u in t.utterances() {
         let seg = u.segment;
         // Whole ms, never negative (EAF and CHAT have no negative times).
-        let (m1, m2) = (round_div(seg.start().0, 1000).max(0), round_div(seg.end().0, 1000).max(0));
-        if m1.checked_mul(1000) != Some(seg.start().0) || m2.checked_mul(1000) != Some(seg.end().0)
+        let (m1, m2) = (
+            round_div(seg.start().micros(), 1000).max(0),
+            round_div(seg.end().micros(), 1000).max(0),
+        );
+        if m1.checked_mul(1000) != Some(seg.start().micros())
+            || m2.checked_mul(1000) != Some(seg.end().micros())
         {
             moved += 1;
         }

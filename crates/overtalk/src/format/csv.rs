@@ -155,7 +155,7 @@ fn cell_time(field: &str, ms: bool) -> std::result::Result<Time, TimeError> {
     }
     if f.contains(['e', 'E']) {
         let t = parse_seconds(f)?;
-        return Ok(Time(round_div(t.0, 1000)));
+        return Ok(Time::from_micros(round_div(t.micros(), 1000)));
     }
     parse_seconds(&format!("{f}e-3"))
 }
@@ -332,9 +332,11 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
         let Some(start) = time(cols.start, cols.start_ms, "start", ctx)? else { continue };
         let (end, end_col) = match (cols.end, cols.duration) {
             (Some((k, ms)), _) => (time(k, ms, "end", ctx)?, k),
-            (None, Some((k, ms))) => {
-                (time(k, ms, "duration", ctx)?.map(|d| Time(start.0.saturating_add(d.0))), k)
-            }
+            (None, Some((k, ms))) => (
+                time(k, ms, "duration", ctx)?
+                    .map(|d| Time::from_micros(start.micros().saturating_add(d.micros()))),
+                k,
+            ),
             (None, None) => (None, 0),
         };
         let Some(end) = end else { continue };

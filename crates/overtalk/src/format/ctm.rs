@@ -98,13 +98,15 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         let start = ctx.seconds(begin, "begin", n, column_of(line, begin))?;
         let d = ctx.seconds(dur, "duration", n, column_of(line, dur))?;
-        let end = Time(start.0.saturating_add(d.0));
+        let end = Time::from_micros(start.micros().saturating_add(d.micros()));
         let confidence = rest
             .split_whitespace()
             .next()
             .and_then(|c| c.parse::<f64>().ok())
             .filter(|c| c.is_finite());
-        let entry = per.entry(file).or_insert_with(|| (TranscriptBuilder::new(), Time(i64::MIN)));
+        let entry = per
+            .entry(file)
+            .or_insert_with(|| (TranscriptBuilder::new(), Time::from_micros(i64::MIN)));
         unsorted.check(ctx, file, &mut entry.1, start, n, Some(column_of(line, begin)))?;
         let content = (word != "<NA>").then(|| Content {
             text: Some(word.to_owned()),

@@ -337,7 +337,9 @@ mod tests {
     fn tracks(out: &crate::format::ReadOutput) -> Vec<(i64, i64, String)> {
         let t = out.corpus.get("recording").unwrap();
         t.utterances()
-            .map(|u| (u.segment.start().0, u.segment.end().0, u.speaker_name.to_owned()))
+            .map(|u| {
+                (u.segment.start().micros(), u.segment.end().micros(), u.speaker_name.to_owned())
+            })
             .collect()
     }
 

@@ -344,7 +344,7 @@ fn parse_ms(v: &str) -> std::result::Result<i64, String> {
     }
     // `v` ms = `v`e-3 s, read exactly to the microsecond, then rounded to the millisecond.
     let t = crate::time::parse_seconds(&format!("{v}e-3")).map_err(|e| e.to_string())?;
-    Ok(round_div(t.0, 1000))
+    Ok(round_div(t.micros(), 1000))
 }
 
 fn build(
@@ -494,8 +494,8 @@ fn build(
                 )?;
                 continue;
             };
-            let start = Time(t1.saturating_mul(1000));
-            let end = Time(t2.saturating_mul(1000));
+            let start = Time::from_micros(t1.saturating_mul(1000));
+            let end = Time::from_micros(t2.saturating_mul(1000));
             if known[i1].is_none() || known[i2].is_none() {
                 let (line, column) = position();
                 ctx.warn_at(
@@ -562,8 +562,8 @@ fn words_of<'a>(
                 let word = match (known[i1], known[i2]) {
                     (Some(a), Some(b)) if a < b => Word::timed(
                         w.value.clone(),
-                        Time(a.saturating_mul(1000)),
-                        Time(b.saturating_mul(1000)),
+                        Time::from_micros(a.saturating_mul(1000)),
+                        Time::from_micros(b.saturating_mul(1000)),
                     ),
                     _ => Word::untimed(w.value.clone()),
                 };
@@ -618,8 +618,12 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
         .map(|track| {
             let s = track.segment;
             // Whole ms, never negative (EAF and CHAT have no negative times).
-            let (m1, m2) = (round_div(s.start().0, 1000).max(0), round_div(s.end().0, 1000).max(0));
-            if m1.checked_mul(1000) != Some(s.start().0) || m2.checked_mul(1000) != Some(s.end().0)
+            let (m1, m2) = (
+                round_div(s.start().micros(), 1000).max(0),
+                round_div(s.end().micros(), 1000).max(0),
+            );
+            if m1.checked_mul(1000) != Some(s.start().micros())
+                || m2.checked_mul(1000) != Some(s.end().micros())
             {
                 moved += 1;
             }
@@ -878,7 +882,7 @@ mod tests {
         assert_eq!(ann2.content.unwrap().text, None);
         assert_eq!(
             ann2.content.unwrap().words,
-            vec![Word::timed("mm", Time(2_000_000), Time(3_000_000))]
+            vec![Word::timed("mm", Time::from_micros(2_000_000), Time::from_micros(3_000_000))]
         );
         let b = u.iter().find(|x| x.speaker_name == "B").unwrap();
         assert_eq!(b.content.unwrap().text.as_deref(), Some("yes"));

@@ -444,7 +444,8 @@ pub(crate) fn word_runs(words: Vec<LabelledWord>) -> Vec<(String, Time, Time, Ve
     for w in words {
         match runs.last_mut() {
             Some(run)
-                if run.0 == w.speaker && w.start.0.saturating_sub(run.2 .0) <= MAX_WORD_GAP.0 =>
+                if run.0 == w.speaker
+                    && w.start.micros().saturating_sub(run.2.micros()) <= MAX_WORD_GAP.micros() =>
             {
                 run.2 = run.2.max(w.end);
                 run.3.push(w.word);
@@ -596,7 +597,7 @@ fn instant(
             if us.unsigned_abs() > MAX_MICROS as u64 {
                 return Err(error_at(ctx, pos, format!("{what}_us {us} is out of range")));
             }
-            if let Some(s) = from_secs.filter(|s| s.0 != us) {
+            if let Some(s) = from_secs.filter(|s| s.micros() != us) {
                 warn(
                     ctx,
                     WarningKind::Note,
@@ -604,7 +605,7 @@ fn instant(
                     format!("{what} {s} disagrees with {what}_us {us}; the microseconds are used"),
                 )?;
             }
-            Ok(Some(Time(us)))
+            Ok(Some(Time::from_micros(us)))
         }
         None => Ok(from_secs),
     }
@@ -761,10 +762,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 /// Appends `"start_us": …, "end_us": …, "start": …, "end": …` for the instants that are known.
 fn write_span(buf: &mut String, start: Option<Time>, end: Option<Time>) {
     if let Some(s) = start {
-        let _ = write!(buf, ", \"start_us\": {}", s.0);
+        let _ = write!(buf, ", \"start_us\": {}", s.micros());
     }
     if let Some(e) = end {
-        let _ = write!(buf, ", \"end_us\": {}", e.0);
+        let _ = write!(buf, ", \"end_us\": {}", e.micros());
     }
     if let Some(s) = start {
         let _ = write!(buf, ", \"start\": {s}");
@@ -877,11 +878,14 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
                     let _ = write!(buf, ", \"speaker\": {}", quote(s));
                 }
                 if let Some(at) = m.at {
-                    let _ = write!(buf, ", \"at_us\": {}, \"at\": {at}", at.0);
+                    let _ = write!(buf, ", \"at_us\": {}, \"at\": {at}", at.micros());
                 }
                 if let Some(p) = m.paragraph_start {
-                    let _ =
-                        write!(buf, ", \"paragraph_start_us\": {}, \"paragraph_start\": {p}", p.0);
+                    let _ = write!(
+                        buf,
+                        ", \"paragraph_start_us\": {}, \"paragraph_start\": {p}",
+                        p.micros()
+                    );
                 }
                 buf.push('}');
             }
@@ -1268,8 +1272,8 @@ mod tests {
                 text: Some("hi \"you\"".into()),
                 words: vec![Word {
                     text: "hi".into(),
-                    start: Some(Time(0)),
-                    end: Some(Time(500_001)),
+                    start: Some(Time::from_micros(0)),
+                    end: Some(Time::from_micros(500_001)),
                     confidence: Some(0.5),
                 }],
             }),
@@ -1399,8 +1403,11 @@ mod tests {
             Some(Content {
                 text: Some("hi you".into()),
                 words: vec![
-                    Word { confidence: Some(0.25), ..Word::timed("hi", Time(0), Time(400_000)) },
-                    Word { start: Some(Time(500_000)), ..Word::untimed("you") },
+                    Word {
+                        confidence: Some(0.25),
+                        ..Word::timed("hi", Time::from_micros(0), Time::from_micros(400_000))
+                    },
+                    Word { start: Some(Time::from_micros(500_000)), ..Word::untimed("you") },
                 ],
             }),
         );
@@ -1456,9 +1463,9 @@ mod tests {
         b.add(Segment::from_micros(2_000_000, 3_000_000).unwrap(), "b", Some(Content::text("yo")));
         b.mark(Mark {
             kind: MarkKind::Crosstalk,
-            at: Some(Time(2_500_000)),
+            at: Some(Time::from_micros(2_500_000)),
             speaker: Some("b".into()),
-            paragraph_start: Some(Time(2_000_000)),
+            paragraph_start: Some(Time::from_micros(2_000_000)),
             text: "crosstalk 00:00:02".into(),
         });
         b.mark(Mark {

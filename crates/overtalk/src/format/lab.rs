@@ -115,7 +115,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 if us > MAX_MICROS as u64 {
                     return Err(ctx.time_error(TimeError::OutOfRange, field, what, r.n, col));
                 }
-                Ok(Time(us as i64))
+                Ok(Time::from_micros(us as i64))
             } else {
                 ctx.seconds(field, what, r.n, col)
             }

@@ -380,7 +380,7 @@ impl<'a> ReadContext<'a> {
         line: usize,
         column: Option<usize>,
     ) -> Result<Option<Segment>> {
-        if start.0 < 0 {
+        if start.micros() < 0 {
             self.warn_at(
                 WarningKind::Repaired,
                 line,

@@ -122,11 +122,11 @@ mod tests {
         let options = ReadOptions::default();
         let mut ctx = ReadContext::new(Format::Rttm, &options);
         let mut o = OutOfOrder::lines();
-        let (mut a, mut b) = (Time(i64::MIN), Time(i64::MIN));
+        let (mut a, mut b) = (Time::from_micros(i64::MIN), Time::from_micros(i64::MIN));
         let lines = [("a", 5, 1), ("b", 9, 2), ("a", 6, 3), ("b", 2, 4), ("b", 3, 5), ("b", 10, 6)];
         for (rec, start, line) in lines {
             let latest = if rec == "a" { &mut a } else { &mut b };
-            o.check(&mut ctx, rec, latest, Time(start), line, Some(13)).unwrap();
+            o.check(&mut ctx, rec, latest, Time::from_micros(start), line, Some(13)).unwrap();
         }
         o.finish(&mut ctx, 2);
         let w = ctx.into_warnings();

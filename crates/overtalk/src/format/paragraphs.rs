@@ -142,7 +142,7 @@ fn clock(s: &str) -> Option<Time> {
         let v: i64 = f.parse().ok()?;
         us += v * 10i64.pow(6 - f.len() as u32);
     }
-    Some(Time(us))
+    Some(Time::from_micros(us))
 }
 
 /// Whether `s` can be a speaker name: a few words with a letter, no sentence punctuation at the
@@ -447,9 +447,10 @@ fn finish(
     ctx: &mut ReadContext<'_>,
 ) -> Result<()> {
     let words = word_count(&p.text).max(1);
-    let by_words =
-        Time(p.start.0.saturating_add(words.saturating_mul(MICROS_PER_SECOND) / WORDS_PER_SECOND))
-            .min(Time(MAX_MICROS));
+    let by_words = Time::from_micros(
+        p.start.micros().saturating_add(words.saturating_mul(MICROS_PER_SECOND) / WORDS_PER_SECOND),
+    )
+    .min(Time::from_micros(MAX_MICROS));
     let end = match next {
         Some((t, line)) if t < p.start => {
             unsorted.found(ctx, "", line, None)?;
@@ -482,10 +483,10 @@ mod tests {
 
     #[test]
     fn clocks_are_strict() {
-        assert_eq!(clock("0:04"), Some(Time(4_000_000)));
-        assert_eq!(clock("01:09:00"), Some(Time(4_140_000_000)));
-        assert_eq!(clock("1:02:03.5"), Some(Time(3_723_500_000)));
-        assert_eq!(clock("00:00:01,250"), Some(Time(1_250_000)));
+        assert_eq!(clock("0:04"), Some(Time::from_micros(4_000_000)));
+        assert_eq!(clock("01:09:00"), Some(Time::from_micros(4_140_000_000)));
+        assert_eq!(clock("1:02:03.5"), Some(Time::from_micros(3_723_500_000)));
+        assert_eq!(clock("00:00:01,250"), Some(Time::from_micros(1_250_000)));
         for bad in ["4", "0:4", "0:60", "1:2:3", "a:00", "00:00:00:00", "0:04.", "1234:00", ""] {
             assert_eq!(clock(bad), None, "{bad}");
         }
@@ -493,7 +494,9 @@ mod tests {
 
     #[test]
     fn header_shapes() {
-        let h = |l| header(l).map(|h| (h.shape, h.speaker, h.time.0 / MICROS_PER_SECOND, h.text));
+        let h = |l| {
+            header(l).map(|h| (h.shape, h.speaker, h.time.micros() / MICROS_PER_SECOND, h.text))
+        };
         assert_eq!(
             h("President Donald J. Trump (01:09:00):"),
             Some((Shape::Rev, Some("President Donald J. Trump"), 4140, ""))

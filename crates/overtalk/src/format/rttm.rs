@@ -231,7 +231,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
             }
         };
-        let end = Time(start.0.saturating_add(duration.0));
+        let end = Time::from_micros(start.micros().saturating_add(duration.micros()));
         // A written duration of zero (not `<NA>`, not starred), as dscore and spyder see it.
         if duration == Time::ZERO
             && !is(tdur, "<NA>")
@@ -256,7 +256,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 recordings.push(Recording {
                     id: file,
                     builder,
-                    latest: Time(i64::MIN),
+                    latest: Time::from_micros(i64::MIN),
                     speakers: Vec::new(),
                 });
                 recordings.len() - 1
@@ -274,7 +274,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             )?;
         }
         let segment = match Segment::new(start, end) {
-            Some(s) if start.0 >= 0 => Some(s),
+            Some(s) if start.micros() >= 0 => Some(s),
             _ => ctx.segment(start, end, n, Some(column_of(line, tdur)))?,
         };
         // Keep the speaker known even when every turn is dropped.
@@ -394,7 +394,7 @@ mod tests {
         let zero: Vec<(&str, &str, i64, usize)> = out
             .zero_length
             .iter()
-            .map(|z| (z.recording.as_str(), z.speaker.as_str(), z.at.0, z.line))
+            .map(|z| (z.recording.as_str(), z.speaker.as_str(), z.at.micros(), z.line))
             .collect();
         // `<NA>` is no written duration; a negative onset is kept as written.
         assert_eq!(zero, [("f", "B", 5_000_000, 2), ("g", "D", -1_000_000, 4)]);
@@ -463,7 +463,7 @@ mod tests {
             "4 lines out of time order (first at line 2), in 2 of 2 recordings (f, g); sorted on reading"
         );
         let f = out.corpus.get("f").unwrap();
-        let starts: Vec<i64> = f.utterances().map(|u| u.segment.start().0).collect();
+        let starts: Vec<i64> = f.utterances().map(|u| u.segment.start().micros()).collect();
         assert_eq!(starts, [1_000_000, 3_000_000, 5_000_000]);
     }
 

@@ -366,7 +366,7 @@ mod tests {
             let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
             assert_eq!(w[0], (WarningKind::Repaired, Some(2), Some(column)), "{text:?}");
             let t = out.corpus.get("recording").unwrap();
-            assert_eq!(t.annotation().tracks()[0].segment.start().0, value, "{text:?}");
+            assert_eq!(t.annotation().tracks()[0].segment.start().micros(), value, "{text:?}");
             let e = read_str(text, Format::Srt, &strict).unwrap_err();
             assert_eq!((e.line(), e.column()), (Some(2), Some(column)), "{text:?}");
         }

@@ -84,7 +84,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         let start = ctx.seconds(begin, "begin", n, column_of(line, begin))?;
         let stop = ctx.seconds(end, "end", n, column_of(line, end))?;
-        let entry = per.entry(file).or_insert_with(|| (TranscriptBuilder::new(), Time(i64::MIN)));
+        let entry = per
+            .entry(file)
+            .or_insert_with(|| (TranscriptBuilder::new(), Time::from_micros(i64::MIN)));
         unsorted.check(ctx, file, &mut entry.1, start, n, Some(column_of(line, begin)))?;
         let content = (!transcript.is_empty()).then(|| Content::text(transcript));
         match ctx.segment(start, stop, n, Some(column_of(line, end)))? {

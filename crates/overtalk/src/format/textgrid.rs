@@ -77,7 +77,7 @@ pub(crate) fn segment_at(
     end: Time,
     position: impl FnOnce() -> (usize, usize),
 ) -> Result<Option<Segment>> {
-    if start.0 >= 0 {
+    if start.micros() >= 0 {
         if let Some(seg) = Segment::new(start, end) {
             return Ok(Some(seg));
         }
@@ -365,7 +365,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let (xmin, _) = p.time("the grid's xmin")?;
     let (xmax, xmax_at) = p.time("the grid's xmax")?;
     let mut b = TranscriptBuilder::new();
-    if xmin.0 < 0 || xmax < xmin {
+    if xmin.micros() < 0 || xmax < xmin {
         let (line, column) = p.pos(xmax_at);
         p.ctx.warn_at(
             WarningKind::Repaired,
@@ -899,7 +899,9 @@ mod tests {
         let t = back.corpus.get("recording").unwrap();
         let got: Vec<_> = t
             .utterances()
-            .map(|u| (u.segment.start().0, u.segment.end().0, u.speaker_name.to_owned()))
+            .map(|u| {
+                (u.segment.start().micros(), u.segment.end().micros(), u.speaker_name.to_owned())
+            })
             .collect();
         assert_eq!(
             got,

@@ -1149,7 +1149,7 @@ mod tests {
             let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
             assert_eq!(w, vec![(WarningKind::Repaired, Some(3), Some(column))], "{text:?}");
             let a = out.corpus.get("recording").unwrap().annotation();
-            assert_eq!(a.tracks()[0].segment.start().0, start, "{text:?}");
+            assert_eq!(a.tracks()[0].segment.start().micros(), start, "{text:?}");
             let e = read_str(text, Format::WebVtt, &strict).unwrap_err();
             assert_eq!((e.line(), e.column()), (Some(3), Some(column)), "{text:?}");
         }

@@ -373,8 +373,9 @@ fn read_flat_words(
             }
             Some(r)
                 if r.speaker == w.speaker
-                    && r.span
-                        .is_some_and(|(_, e)| start.0.saturating_sub(e.0) <= MAX_WORD_GAP.0) =>
+                    && r.span.is_some_and(|(_, e)| {
+                        start.micros().saturating_sub(e.micros()) <= MAX_WORD_GAP.micros()
+                    }) =>
             {
                 r.push(w)
             }
@@ -509,7 +510,9 @@ mod tests {
     fn tracks(out: &crate::format::ReadOutput) -> Vec<(i64, i64, String)> {
         let t = out.corpus.get("recording").unwrap();
         t.utterances()
-            .map(|u| (u.segment.start().0, u.segment.end().0, u.speaker_name.to_owned()))
+            .map(|u| {
+                (u.segment.start().micros(), u.segment.end().micros(), u.speaker_name.to_owned())
+            })
             .collect()
     }
 
@@ -653,7 +656,10 @@ mod tests {
             Some(Content {
                 text: Some(" Hi there".into()),
                 words: vec![
-                    Word { confidence: Some(0.5), ..Word::timed("Hi", Time(0), Time(400_000)) },
+                    Word {
+                        confidence: Some(0.5),
+                        ..Word::timed("Hi", Time::from_micros(0), Time::from_micros(400_000))
+                    },
                     Word::untimed("there"),
                 ],
             }),

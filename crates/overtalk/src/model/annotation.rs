@@ -241,7 +241,11 @@ impl Annotation {
             }
             active.clear();
             active.extend(
-                counts.iter().enumerate().filter(|(_, &c)| c > 0).map(|(k, _)| SpeakerId(k as u32)),
+                counts
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &c)| c > 0)
+                    .map(|(k, _)| SpeakerId::new(k as u32)),
             );
             if let Some(&(next, _, _)) = events.get(i) {
                 if !active.is_empty() {
@@ -296,7 +300,7 @@ impl Annotation {
                 }
             }
             for s in merged {
-                b.push(s, SpeakerId(k as u32));
+                b.push(s, SpeakerId::new(k as u32));
             }
         }
         b.build()
@@ -391,8 +395,12 @@ mod tests {
     }
 
     fn active_at(a: &Annotation, x: i64) -> Vec<SpeakerId> {
-        let mut v: Vec<SpeakerId> =
-            a.tracks().iter().filter(|t| t.segment.contains(Time(x))).map(|t| t.speaker).collect();
+        let mut v: Vec<SpeakerId> = a
+            .tracks()
+            .iter()
+            .filter(|t| t.segment.contains(Time::from_micros(x)))
+            .map(|t| t.speaker)
+            .collect();
         v.sort();
         v.dedup();
         v
@@ -403,8 +411,8 @@ mod tests {
         let mut b = AnnotationBuilder::new();
         b.add(s(5, 9), "Zoe").add(s(0, 4), "Adam").add(s(0, 4), "Ann");
         let (a, order) = b.build_with_order();
-        assert_eq!(a.speaker_name(SpeakerId(0)), "Adam");
-        assert_eq!(a.speaker_name(SpeakerId(2)), "Zoe");
+        assert_eq!(a.speaker_name(SpeakerId::new(0)), "Adam");
+        assert_eq!(a.speaker_name(SpeakerId::new(2)), "Zoe");
         assert_eq!(order, vec![1, 2, 0]);
         assert_eq!(a.tracks()[2].segment, s(5, 9));
     }
@@ -415,7 +423,7 @@ mod tests {
         assert_eq!(a.overlap().segments(), &[s(5, 10)]);
         assert_eq!(a.self_overlaps().len(), 1);
         assert_eq!(a.merge_self_overlap().len(), 2);
-        assert_eq!(a.speaker_durations(), vec![Delta(10), Delta(10)]);
+        assert_eq!(a.speaker_durations(), vec![Delta::from_micros(10), Delta::from_micros(10)]);
         let renamed = a.rename(&HashMap::from([("B".to_owned(), "A".to_owned())]));
         assert_eq!(renamed.speakers().len(), 1);
         assert!(renamed.overlap().is_empty());
@@ -426,14 +434,14 @@ mod tests {
         fn segmentation_lists_who_is_active(a in arb_annotation()) {
             let pieces = a.segmentation();
             for (seg, who) in &pieces {
-                for x in seg.start().0..seg.end().0 {
+                for x in seg.start().micros()..seg.end().micros() {
                     prop_assert_eq!(&active_at(&a, x), who);
                 }
             }
             let covered: Region = pieces.iter().map(|p| p.0).collect();
             prop_assert_eq!(covered, a.speech());
             for x in 0..60 {
-                prop_assert_eq!(a.overlap().contains(Time(x)), active_at(&a, x).len() > 1);
+                prop_assert_eq!(a.overlap().contains(Time::from_micros(x)), active_at(&a, x).len() > 1);
             }
         }
 

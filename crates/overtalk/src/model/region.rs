@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::model::Segment;
 use crate::time::{Delta, Time};
 
@@ -17,10 +18,45 @@ use crate::time::{Delta, Time};
 /// ```
 ///
 /// Touching segments are merged: `[0, 5) ∪ [5, 9)` is `[0, 9)`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+///
+/// Serialized as the list of its segments; deserializing checks that they are sorted, disjoint
+/// and not touching (a list that is not a region is an error, never silently merged).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(try_from = "Vec<Segment>")]
 pub struct Region {
     segments: Vec<Segment>,
+}
+
+impl TryFrom<Vec<Segment>> for Region {
+    type Error = Error;
+
+    /// The region of these segments if they already are one: sorted, disjoint, not touching.
+    ///
+    /// ```text
+    /// [██)  [███)      ok
+    /// [██)[███)        touching: error (the region is [█████))
+    /// [████)           overlapping or out of order: error
+    ///    [███)
+    /// ```
+    fn try_from(segments: Vec<Segment>) -> Result<Region, Error> {
+        if let Some(i) = segments.windows(2).position(|w| w[0].end() >= w[1].start()) {
+            return Err(Error::invalid(format!(
+                "region segments {} and {} ({} then {}) are not sorted, disjoint and apart",
+                i,
+                i + 1,
+                segments[i],
+                segments[i + 1]
+            )));
+        }
+        Ok(Region { segments })
+    }
+}
+
+impl Serialize for Region {
+    /// The list of its segments.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.segments.serialize(serializer)
+    }
 }
 
 impl Region {
@@ -246,9 +282,26 @@ mod tests {
         Region::from_segments(v.iter().map(|&(a, b)| s(a, b)))
     }
 
+    #[test]
+    fn deserializing_accepts_regions_only() {
+        let text = r#"[{"start":0,"end":2},{"start":3,"end":5}]"#;
+        let ok: Region = serde_json::from_str(text).unwrap();
+        assert_eq!(ok, r(&[(0, 2), (3, 5)]));
+        assert_eq!(serde_json::to_string(&ok).unwrap(), text);
+        assert_eq!(serde_json::from_str::<Region>("[]").unwrap(), Region::new());
+        for (bad, why) in [
+            (r#"[{"start":0,"end":3},{"start":3,"end":5}]"#, "touching"),
+            (r#"[{"start":0,"end":4},{"start":3,"end":5}]"#, "overlapping"),
+            (r#"[{"start":3,"end":5},{"start":0,"end":2}]"#, "unsorted"),
+            (r#"[{"start":3,"end":3}]"#, "empty segment"),
+        ] {
+            assert!(serde_json::from_str::<Region>(bad).is_err(), "{why}");
+        }
+    }
+
     /// Membership of every integer instant in [0, 60), the naive model of a region.
     fn bits(region: &Region) -> Vec<bool> {
-        (0..60).map(|t| region.contains(Time(t))).collect()
+        (0..60).map(|t| region.contains(Time::from_micros(t))).collect()
     }
 
     fn arb_region() -> impl Strategy<Value = Region> {
@@ -260,16 +313,19 @@ mod tests {
     fn normalises() {
         assert_eq!(r(&[(5, 9), (0, 5)]).segments(), &[s(0, 9)]);
         assert_eq!(r(&[(0, 3), (1, 2), (4, 6)]).segments(), &[s(0, 3), s(4, 6)]);
-        assert_eq!(r(&[(0, 3), (5, 6)]).fill_gaps(Delta(2)).segments(), &[s(0, 3), s(5, 6)]);
-        assert_eq!(r(&[(0, 3), (5, 6)]).fill_gaps(Delta(3)).segments(), &[s(0, 6)]);
+        assert_eq!(
+            r(&[(0, 3), (5, 6)]).fill_gaps(Delta::from_micros(2)).segments(),
+            &[s(0, 3), s(5, 6)]
+        );
+        assert_eq!(r(&[(0, 3), (5, 6)]).fill_gaps(Delta::from_micros(3)).segments(), &[s(0, 6)]);
         assert_eq!(
             r(&[(2, 3), (5, 6)]).complement(s(0, 10)).segments(),
             &[s(0, 2), s(3, 5), s(6, 10)]
         );
         assert_eq!(r(&[(2, 3), (5, 6)]).gaps().segments(), &[s(3, 5)]);
-        assert_eq!(r(&[(2, 3), (5, 6)]).widen(Delta(1)).segments(), &[s(1, 7)]);
-        assert!(r(&[(2, 4), (6, 7)]).widen(Delta(-1)).is_empty());
-        assert_eq!(r(&[(2, 5), (6, 7)]).widen(Delta(-1)).segments(), &[s(3, 4)]);
+        assert_eq!(r(&[(2, 3), (5, 6)]).widen(Delta::from_micros(1)).segments(), &[s(1, 7)]);
+        assert!(r(&[(2, 4), (6, 7)]).widen(Delta::from_micros(-1)).is_empty());
+        assert_eq!(r(&[(2, 5), (6, 7)]).widen(Delta::from_micros(-1)).segments(), &[s(3, 4)]);
     }
 
     proptest! {
@@ -291,7 +347,7 @@ mod tests {
                     prop_assert!(w[0].end() < w[1].start(), "normalised: {:?}", reg);
                 }
             }
-            prop_assert_eq!(a.duration().0, x.iter().filter(|&&v| v).count() as i64);
+            prop_assert_eq!(a.duration().micros(), x.iter().filter(|&&v| v).count() as i64);
         }
     }
 }

@@ -4,6 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::time::{Delta, Time};
 
 /// A half-open interval `[start, end)` of a recording, never empty.
@@ -16,10 +17,35 @@ use crate::time::{Delta, Time};
 ///
 /// Two segments that touch (`a.end == b.start`) neither overlap nor leave a gap. Ordering is by
 /// `(start, end)`.
+///
+/// Deserializing checks the invariant: `{"start": 5, "end": 5}` is an error, not an empty
+/// segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "SegmentFields")]
 pub struct Segment {
     start: Time,
     end: Time,
+}
+
+/// A segment as serialized, before its invariant is checked.
+#[derive(Deserialize)]
+struct SegmentFields {
+    start: Time,
+    end: Time,
+}
+
+impl TryFrom<SegmentFields> for Segment {
+    type Error = Error;
+
+    fn try_from(fields: SegmentFields) -> Result<Segment, Error> {
+        Segment::new(fields.start, fields.end).ok_or_else(|| {
+            Error::invalid(format!(
+                "segment start {} µs is not before its end {} µs",
+                fields.start.micros(),
+                fields.end.micros()
+            ))
+        })
+    }
 }
 
 impl Segment {
@@ -30,7 +56,7 @@ impl Segment {
 
     /// `[start_us, end_us)` in microseconds, or `None` when empty.
     pub fn from_micros(start_us: i64, end_us: i64) -> Option<Segment> {
-        Segment::new(Time(start_us), Time(end_us))
+        Segment::new(Time::from_micros(start_us), Time::from_micros(end_us))
     }
 
     /// `[start_ms, end_ms)` in milliseconds, or `None` when empty.
@@ -121,7 +147,7 @@ impl Segment {
 
     /// The middle instant (rounded down).
     pub fn middle(&self) -> Time {
-        Time(self.start.0 + (self.end.0 - self.start.0) / 2)
+        Time::from_micros(self.start.micros() + (self.end.micros() - self.start.micros()) / 2)
     }
 }
 
@@ -144,7 +170,18 @@ mod tests {
     fn construction_rejects_empty() {
         assert!(Segment::from_micros(5, 5).is_none());
         assert!(Segment::from_micros(6, 5).is_none());
-        assert_eq!(s(1, 2).duration(), Delta(1));
+        assert_eq!(s(1, 2).duration(), Delta::from_micros(1));
+    }
+
+    #[test]
+    fn deserializing_checks_the_invariant() {
+        let ok: Segment = serde_json::from_str(r#"{"start": 1, "end": 2}"#).unwrap();
+        assert_eq!(ok, s(1, 2));
+        assert_eq!(serde_json::to_string(&ok).unwrap(), r#"{"start":1,"end":2}"#);
+        for empty in [r#"{"start": 5, "end": 5}"#, r#"{"start": 6, "end": 5}"#] {
+            let err = serde_json::from_str::<Segment>(empty).unwrap_err().to_string();
+            assert!(err.contains("is not before its end"), "{err}");
+        }
     }
 
     #[test]
@@ -155,9 +192,9 @@ mod tests {
         assert_eq!(s(0, 5).gap(&s(7, 9)), Some(s(5, 7)));
         assert_eq!(s(7, 9).gap(&s(0, 5)), Some(s(5, 7)));
         assert_eq!(s(0, 6).intersection(&s(5, 9)), Some(s(5, 6)));
-        assert!(s(0, 6).contains(Time(0)) && !s(0, 6).contains(Time(6)));
-        assert_eq!(s(3, 4).widen(Delta(2)), Some(s(1, 6)));
-        assert_eq!(s(3, 4).widen(Delta(-1)), None);
+        assert!(s(0, 6).contains(Time::from_micros(0)) && !s(0, 6).contains(Time::from_micros(6)));
+        assert_eq!(s(3, 4).widen(Delta::from_micros(2)), Some(s(1, 6)));
+        assert_eq!(s(3, 4).widen(Delta::from_micros(-1)), None);
         assert_eq!(s(0, 1).hull(&s(5, 9)), s(0, 9));
     }
 }

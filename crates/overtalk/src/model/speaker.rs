@@ -11,9 +11,20 @@ use serde::{Deserialize, Serialize};
 /// deterministic and alphabetical.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct SpeakerId(pub u32);
+pub struct SpeakerId(u32);
 
 impl SpeakerId {
+    /// The id numbered `id` (ids are handed out by a [`SpeakerTable`]; this is for tables and
+    /// tests that number speakers themselves).
+    pub const fn new(id: u32) -> SpeakerId {
+        SpeakerId(id)
+    }
+
+    /// The number of the id.
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+
     /// The id as an index into per-speaker vectors.
     pub fn index(self) -> usize {
         self.0 as usize

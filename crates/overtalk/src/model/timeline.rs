@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::model::{Region, Segment};
 use crate::time::{Delta, Time};
 
@@ -27,10 +28,38 @@ pub enum CropMode {
 ///
 /// One speaker's turns, or every turn of a conversation without labels, are timelines; their
 /// [`support`](Timeline::support) is a [`Region`].
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+///
+/// Serialized as the list of its segments; deserializing checks that they are in `(start, end)`
+/// order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(try_from = "Vec<Segment>")]
 pub struct Timeline {
     segments: Vec<Segment>,
+}
+
+impl TryFrom<Vec<Segment>> for Timeline {
+    type Error = Error;
+
+    /// The timeline of these segments if they are in `(start, end)` order (overlaps allowed).
+    fn try_from(segments: Vec<Segment>) -> Result<Timeline, Error> {
+        if let Some(i) = segments.windows(2).position(|w| w[0] > w[1]) {
+            return Err(Error::invalid(format!(
+                "timeline segments {} and {} ({} then {}) are out of order",
+                i,
+                i + 1,
+                segments[i],
+                segments[i + 1]
+            )));
+        }
+        Ok(Timeline { segments })
+    }
+}
+
+impl Serialize for Timeline {
+    /// The list of its segments.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.segments.serialize(serializer)
+    }
 }
 
 impl Timeline {
@@ -66,8 +95,16 @@ impl Timeline {
         self.segments.is_empty()
     }
 
-    /// Sum of the segment durations (overlapping time counted once per segment).
-    pub fn duration(&self) -> Delta {
+    /// Sum of the segment durations: overlapping time counted once per segment that covers it.
+    ///
+    /// ```text
+    /// timeline  [████)            4
+    ///              [██████)       6
+    /// sum       10                (the support is 7: `support().duration()`)
+    /// ```
+    ///
+    /// Not named `duration`: pyannote's `Timeline.duration()` is the duration of the support.
+    pub fn sum_of_durations(&self) -> Delta {
         self.segments.iter().map(Segment::duration).sum()
     }
 
@@ -193,7 +230,7 @@ impl Timeline {
     /// ```
     pub fn overlap(&self) -> Region {
         let mut out = Vec::new();
-        let mut reach = Time(i64::MIN);
+        let mut reach = Time::from_micros(i64::MIN);
         for s in &self.segments {
             if s.start() < reach {
                 if let Some(x) = Segment::new(s.start(), s.end().min(reach)) {
@@ -218,7 +255,7 @@ impl Timeline {
         // long as its end is beyond that `a`'s start, so keep a window of candidates.
         let mut first = 0;
         let mut max_end_prefix: Vec<Time> = Vec::with_capacity(other.len());
-        let mut m = Time(i64::MIN);
+        let mut m = Time::from_micros(i64::MIN);
         for b in &other.segments {
             m = m.max(b.end());
             max_end_prefix.push(m);
@@ -265,6 +302,19 @@ mod tests {
         Segment::from_micros(a, b).unwrap()
     }
 
+    #[test]
+    fn deserializing_accepts_sorted_timelines_only() {
+        let text = r#"[{"start":0,"end":4},{"start":0,"end":5},{"start":3,"end":5}]"#;
+        let ok: Timeline = serde_json::from_str(text).unwrap();
+        assert_eq!(ok, Timeline::from_segments([s(3, 5), s(0, 5), s(0, 4)]));
+        assert_eq!(serde_json::to_string(&ok).unwrap(), text);
+        let err = serde_json::from_str::<Timeline>(r#"[{"start":3,"end":5},{"start":0,"end":2}]"#)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("timeline segments 0 and 1"), "{err}");
+        assert!(serde_json::from_str::<Timeline>(r#"[{"start":2,"end":1}]"#).is_err());
+    }
+
     fn arb_timeline() -> impl Strategy<Value = Timeline> {
         prop::collection::vec((0i64..55, 1i64..12), 0..10).prop_map(|v| {
             Timeline::from_segments(v.into_iter().map(|(a, d)| s(a, (a + d).min(60))))
@@ -272,7 +322,7 @@ mod tests {
     }
 
     fn count_at(t: &Timeline, x: i64) -> usize {
-        t.iter().filter(|s| s.contains(Time(x))).count()
+        t.iter().filter(|s| s.contains(Time::from_micros(x))).count()
     }
 
     #[test]
@@ -280,8 +330,8 @@ mod tests {
         let t = Timeline::from_segments([s(0, 5), s(3, 10), s(12, 14)]);
         assert_eq!(t.extent(), Some(s(0, 14)));
         assert_eq!(t.support().segments(), &[s(0, 10), s(12, 14)]);
-        assert_eq!(t.support_with_collar(Delta(3)).segments(), &[s(0, 14)]);
-        assert_eq!(t.support_with_collar(Delta(2)).segments(), &[s(0, 10), s(12, 14)]);
+        assert_eq!(t.support_with_collar(Delta::from_micros(3)).segments(), &[s(0, 14)]);
+        assert_eq!(t.support_with_collar(Delta::from_micros(2)).segments(), &[s(0, 10), s(12, 14)]);
         assert_eq!(t.gaps(None).segments(), &[s(10, 12)]);
         assert_eq!(t.overlap().segments(), &[s(3, 5)]);
         assert_eq!(t.segmentation(), vec![s(0, 3), s(3, 5), s(5, 10), s(12, 14)]);
@@ -305,10 +355,10 @@ mod tests {
         fn support_is_idempotent_and_bounded(t in arb_timeline()) {
             let sup = t.support();
             prop_assert_eq!(Timeline::from_segments(sup.iter().copied()).support(), sup.clone());
-            prop_assert!(sup.duration() <= t.duration());
+            prop_assert!(sup.duration() <= t.sum_of_durations());
             for x in 0..60 {
-                prop_assert_eq!(sup.contains(Time(x)), count_at(&t, x) > 0);
-                prop_assert_eq!(t.overlap().contains(Time(x)), count_at(&t, x) > 1);
+                prop_assert_eq!(sup.contains(Time::from_micros(x)), count_at(&t, x) > 0);
+                prop_assert_eq!(t.overlap().contains(Time::from_micros(x)), count_at(&t, x) > 1);
             }
         }
 
@@ -317,7 +367,7 @@ mod tests {
             let focus = Region::from_segment(s(a, a + d));
             let kept = t.crop(&focus, CropMode::Intersection);
             let rest = t.extrude(&focus, CropMode::Intersection);
-            prop_assert_eq!(kept.duration() + rest.duration(), t.duration());
+            prop_assert_eq!(kept.sum_of_durations() + rest.sum_of_durations(), t.sum_of_durations());
         }
 
         #[test]
@@ -338,8 +388,8 @@ mod tests {
             let pieces = t.segmentation();
             prop_assert_eq!(Region::from_segments(pieces.iter().copied()), t.support());
             for p in &pieces {
-                let n = count_at(&t, p.start().0);
-                for x in p.start().0..p.end().0 {
+                let n = count_at(&t, p.start().micros());
+                for x in p.start().micros()..p.end().micros() {
                     prop_assert_eq!(count_at(&t, x), n);
                 }
             }

@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 
 use super::{
     cluster, error_timeline, jer, score_recording, DerComponents, DetectionComponents,
-    ErrorSegment, FileJer, FileScore, FileStatus, JerDefinition, Metrics, Prepared, RecordingInput,
-    ScoreOptions, ScoreReport, SelfOverlap,
+    ErrorSegment, FileJer, FileScore, FileStatus, JerDefinition, Metrics, PreparedRecording,
+    RecordingInput, ScoreOptions, ScoreReport, SelfOverlap,
 };
 use crate::error::{Error, Result};
 use crate::model::Region;
@@ -26,7 +26,7 @@ use crate::time::Delta;
 #[derive(Clone, Debug)]
 pub struct MappedRecording {
     /// The recording prepared (scoring region, collars, speaker tokens).
-    pub prepared: Prepared,
+    pub prepared: PreparedRecording,
     /// Reference speaker index → hypothesis speaker index.
     pub mapping: Vec<Option<usize>>,
 }
@@ -202,7 +202,7 @@ fn report_of(
 mod tests {
     use super::*;
     use crate::model::{Annotation, Segment};
-    use crate::score::{score, score_corpus, Preset};
+    use crate::score::{score, score_corpus, ScoringPreset};
 
     fn inputs() -> Vec<RecordingInput> {
         let s = |a, b| Segment::from_millis(a, b).unwrap();
@@ -217,7 +217,7 @@ mod tests {
 
     #[test]
     fn adding_one_by_one_gives_the_batch_report() {
-        for preset in Preset::ALL {
+        for preset in ScoringPreset::ALL {
             let opts = ScoreOptions::preset(preset).with_collar(Delta::from_millis(250));
             let batch = score(&inputs(), None, &opts).unwrap();
             let mut acc = ScoreAccumulator::new(opts.clone(), Metrics::ALL);
@@ -232,7 +232,7 @@ mod tests {
 
     #[test]
     fn kept_mappings_give_the_error_timelines_of_scored_recordings() {
-        let opts = ScoreOptions::preset(Preset::MdEval);
+        let opts = ScoreOptions::preset(ScoringPreset::MdEval);
         let kept = score_corpus(&inputs(), None, &opts, Metrics::ALL, true).unwrap();
         let plain = score_corpus(&inputs(), None, &opts, Metrics::ALL, false).unwrap();
         assert_eq!(kept.report, plain.report);

@@ -25,7 +25,7 @@ use crate::model::{Region, Segment};
 use crate::time::{Delta, Time};
 
 use super::options::ZeroScored;
-use super::prepare::Token;
+use super::prepare::ScoredTurn;
 
 /// The additive parts of a DER, in exact microseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -106,7 +106,7 @@ pub fn macro_average<'a>(per_file: impl IntoIterator<Item = &'a DerComponents>) 
 }
 
 /// One elementary piece: its segment and the active speakers with their turn counts.
-pub struct Piece<'a> {
+pub struct ElementaryPiece<'a> {
     /// The piece.
     pub segment: Segment,
     /// Active reference speakers as `(speaker, count)`.
@@ -151,11 +151,11 @@ impl Side {
 ///           A   A,x  x
 /// ```
 pub fn sweep(
-    reference: &[Token],
-    hypothesis: &[Token],
+    reference: &[ScoredTurn],
+    hypothesis: &[ScoredTurn],
     within: &Region,
     count_each: bool,
-    f: impl FnMut(Piece<'_>),
+    f: impl FnMut(ElementaryPiece<'_>),
 ) {
     sweep_events(&TurnEvents::new(reference, hypothesis), within, count_each, f);
 }
@@ -172,9 +172,9 @@ pub struct TurnEvents {
 
 impl TurnEvents {
     /// The boundaries of `reference` and `hypothesis` turns, sorted by time.
-    pub fn new(reference: &[Token], hypothesis: &[Token]) -> TurnEvents {
+    pub fn new(reference: &[ScoredTurn], hypothesis: &[ScoredTurn]) -> TurnEvents {
         let n = 2 * (reference.len() + hypothesis.len());
-        let sorted = |t: &[Token]| t.is_sorted_by_key(|x| x.0.start());
+        let sorted = |t: &[ScoredTurn]| t.is_sorted_by_key(|x| x.0.start());
         let events = if sorted(reference) && sorted(hypothesis) {
             // Turns come sorted by onset (as `prepare` leaves them): only the ends are sorted,
             // then the three runs are merged.
@@ -183,7 +183,7 @@ impl TurnEvents {
                 ends.extend(tokens.iter().map(|&(s, k)| (s.end(), side, k, -1)));
             }
             ends.sort_unstable_by_key(|e| e.0);
-            let starts = |side: u8, t: &'_ [Token]| {
+            let starts = |side: u8, t: &'_ [ScoredTurn]| {
                 t.iter().map(move |&(s, k)| (s.start(), side, k, 1)).collect::<Vec<_>>()
             };
             let merged = merge_by_time(&starts(0, reference), &starts(1, hypothesis));
@@ -234,7 +234,7 @@ pub fn sweep_events(
     turns: &TurnEvents,
     within: &Region,
     count_each: bool,
-    mut f: impl FnMut(Piece<'_>),
+    mut f: impl FnMut(ElementaryPiece<'_>),
 ) {
     let events = &turns.events;
     let region = within.segments();
@@ -281,14 +281,14 @@ pub fn sweep_events(
         hv.extend(h.active.iter().map(clamp));
         rv.sort_unstable();
         hv.sort_unstable();
-        f(Piece { segment, reference: &rv, hypothesis: &hv });
+        f(ElementaryPiece { segment, reference: &rv, hypothesis: &hv });
     }
 }
 
 /// Co-occurrence of every (reference, hypothesis) pair over `within`, in microseconds.
 pub fn cooccurrence(
-    reference: &[Token],
-    hypothesis: &[Token],
+    reference: &[ScoredTurn],
+    hypothesis: &[ScoredTurn],
     nref: usize,
     nhyp: usize,
     within: &Region,
@@ -321,7 +321,7 @@ pub fn cooccurrence_of(
 }
 
 /// Number of reference turns answered by their mapped hypothesis speaker in a piece.
-pub fn matched(piece: &Piece<'_>, mapping: &[Option<usize>]) -> u32 {
+pub fn matched(piece: &ElementaryPiece<'_>, mapping: &[Option<usize>]) -> u32 {
     piece
         .reference
         .iter()
@@ -338,8 +338,8 @@ pub fn matched(piece: &Piece<'_>, mapping: &[Option<usize>]) -> u32 {
 
 /// DER components over `within` given a mapping (reference index → hypothesis index).
 pub fn components(
-    reference: &[Token],
-    hypothesis: &[Token],
+    reference: &[ScoredTurn],
+    hypothesis: &[ScoredTurn],
     within: &Region,
     mapping: &[Option<usize>],
     count_each: bool,
@@ -360,11 +360,11 @@ pub fn components_of(
         let nref: i64 = p.reference.iter().map(|&(_, n)| i64::from(n)).sum();
         let nsys: i64 = p.hypothesis.iter().map(|&(_, n)| i64::from(n)).sum();
         let nmap = i64::from(matched(&p, mapping));
-        c.scored += Delta(d * nref);
-        c.miss += Delta(d * (nref - nsys).max(0));
-        c.false_alarm += Delta(d * (nsys - nref).max(0));
-        c.confusion += Delta(d * (nref.min(nsys) - nmap));
-        c.correct += Delta(d * nmap);
+        c.scored += Delta::from_micros(d * nref);
+        c.miss += Delta::from_micros(d * (nref - nsys).max(0));
+        c.false_alarm += Delta::from_micros(d * (nsys - nref).max(0));
+        c.confusion += Delta::from_micros(d * (nref.min(nsys) - nmap));
+        c.correct += Delta::from_micros(d * nmap);
     });
     c
 }

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::Region;
 use crate::time::Delta;
 
-use super::prepare::Token;
+use super::prepare::ScoredTurn;
 
 /// The additive parts of a detection error rate.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -59,11 +59,12 @@ impl AddAssign for DetectionComponents {
 
 /// Detection components of `hypothesis` against `reference` within `scored`.
 pub fn detection(
-    reference: &[Token],
-    hypothesis: &[Token],
+    reference: &[ScoredTurn],
+    hypothesis: &[ScoredTurn],
     scored: &Region,
 ) -> DetectionComponents {
-    let speech = |t: &[Token]| Region::from_segments(t.iter().map(|x| x.0)).intersection(scored);
+    let speech =
+        |t: &[ScoredTurn]| Region::from_segments(t.iter().map(|x| x.0)).intersection(scored);
     let r = speech(reference);
     let h = speech(hypothesis);
     DetectionComponents {

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::{Annotation, AnnotationBuilder, Segment};
 
 use super::der::sweep;
-use super::prepare::Prepared;
+use super::prepare::PreparedRecording;
 
 /// What happened in a piece of the scored region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -49,7 +49,7 @@ pub struct ErrorSegment {
 /// The error timeline of a prepared recording under a mapping, sorted by time. Adjacent pieces
 /// with the same label and speakers are joined.
 pub fn error_timeline(
-    p: &Prepared,
+    p: &PreparedRecording,
     mapping: &[Option<usize>],
     count_each: bool,
 ) -> Vec<ErrorSegment> {

@@ -5,7 +5,7 @@
 use crate::model::{Region, Segment};
 use crate::time::Time;
 
-use super::prepare::{Prepared, Token};
+use super::prepare::{PreparedRecording, ScoredTurn};
 
 /// `searchsorted(times, x, side="left")` for `times[k] = step·k`, `k < n`: the number of frames
 /// strictly before `x`.
@@ -40,9 +40,9 @@ pub struct FrameSets {
 /// Puts a prepared recording on dscore's frame grid (`step_micros`, 10 ms by default), turn
 /// times held as dscore holds them: the onset, and onset + duration in floating point, clipped
 /// to the UEM segment holding the turn.
-pub fn frame_sets(p: &Prepared, step_micros: i64) -> FrameSets {
+pub fn frame_sets(p: &PreparedRecording, step_micros: i64) -> FrameSets {
     let step = step_micros as f64 / 1e6;
-    let float_turns = |tokens: &[Token]| -> Vec<(f64, f64, u32)> {
+    let float_turns = |tokens: &[ScoredTurn]| -> Vec<(f64, f64, u32)> {
         tokens
             .iter()
             .map(|&(s, k)| {

@@ -28,7 +28,7 @@ use crate::model::{Region, Segment};
 use super::cluster::overlap_duration;
 use super::frames::{frame_sets, FrameSets};
 use super::mapping::min_cost_assignment;
-use super::prepare::{crop_pieces, Prepared, Token};
+use super::prepare::{crop_pieces, PreparedRecording, ScoredTurn};
 
 /// The JER of one reference speaker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -67,12 +67,12 @@ pub fn corpus_jer(files: &[FileJer], frames: bool) -> f64 {
 }
 
 /// dscore's frame-based JER for one recording.
-pub fn frames_jer(p: &Prepared, step_micros: i64) -> FileJer {
+pub fn frames_jer(p: &PreparedRecording, step_micros: i64) -> FileJer {
     frames_jer_of(p, frame_sets(p, step_micros))
 }
 
 /// dscore's frame-based JER from the recording's frames.
-pub fn frames_jer_of(p: &Prepared, fs: FrameSets) -> FileJer {
+pub fn frames_jer_of(p: &PreparedRecording, fs: FrameSets) -> FileJer {
     let (rp, rf): (Vec<bool>, Vec<Region>) = fs.reference.into_iter().unzip();
     let (hp, hf): (Vec<bool>, Vec<Region>) = fs.hypothesis.into_iter().unzip();
     let refs: Vec<usize> = (0..rp.len()).filter(|&i| rp[i]).collect();
@@ -130,12 +130,12 @@ pub fn frames_jer_of(p: &Prepared, fs: FrameSets) -> FileJer {
 /// pyannote's continuous JER for one recording, with the DER `mapping` (reference index →
 /// hypothesis index), on the scored region.
 pub fn continuous_jer(
-    p: &Prepared,
-    reference: &[Token],
-    hypothesis: &[Token],
+    p: &PreparedRecording,
+    reference: &[ScoredTurn],
+    hypothesis: &[ScoredTurn],
     mapping: &[Option<usize>],
 ) -> FileJer {
-    let per = |tokens: &[Token], count: usize| -> Vec<Region> {
+    let per = |tokens: &[ScoredTurn], count: usize| -> Vec<Region> {
         let mut segs: Vec<Vec<Segment>> = vec![Vec::new(); count];
         for &(s, k) in tokens {
             if let Some(v) = segs.get_mut(k as usize) {

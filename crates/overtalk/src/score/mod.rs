@@ -1,5 +1,5 @@
 //! Diarization scoring: DER and JER that agree with md-eval-22, dscore, pyannote.metrics and
-//! spyder — each tool's conventions are a [`Preset`], every convention an option.
+//! spyder — each tool's conventions are a [`ScoringPreset`], every convention an option.
 //!
 //! ```text
 //! RecordingInput ─► prepare (region, collars, overlap, self-overlap) ─► mapping (Hungarian)
@@ -53,10 +53,10 @@ pub use errors::{error_timeline, to_annotation, ErrorSegment, ErrorType};
 pub use jer::{FileJer, SpeakerJer};
 pub use mapping::map_speakers;
 pub use options::{
-    DefaultRegion, HypothesisOnly, JerDefinition, MapStage, MappingMethod, Preset, ScoreOptions,
-    ScoredRegions, SelfOverlap, UemIds, ZeroLength, ZeroScored,
+    DefaultRegion, HypothesisOnly, JerDefinition, MapStage, MappingMethod, ScoreOptions,
+    ScoredRegions, ScoringPreset, SelfOverlap, UemIds, ZeroLength, ZeroScored,
 };
-pub use prepare::{prepare, uem_key, Prepared};
+pub use prepare::{prepare, uem_key, PreparedRecording};
 
 /// Which side of the comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -223,12 +223,12 @@ pub fn prepare_and_map(
     uem: Option<&Region>,
     uem_given: bool,
     opts: &ScoreOptions,
-) -> Result<Option<(Prepared, Vec<Option<usize>>)>> {
+) -> Result<Option<(PreparedRecording, Vec<Option<usize>>)>> {
     Ok(prepare_map_events(input, uem, uem_given, opts)?.map(|(p, m, _)| (p, m)))
 }
 
 /// A prepared recording, its mapping and its sorted turn boundaries.
-type Mapped = (Prepared, Vec<Option<usize>>, der::TurnEvents);
+type Mapped = (PreparedRecording, Vec<Option<usize>>, der::TurnEvents);
 
 /// [`prepare_and_map`], also returning the sorted turn boundaries for the DER sweep.
 fn prepare_map_events(
@@ -460,7 +460,7 @@ mod tests {
             RecordingInput::new("r1", Some(reference.clone()), Some(hypothesis.clone())),
             RecordingInput::new("r2", Some(hypothesis), Some(reference)),
         ];
-        for preset in Preset::ALL {
+        for preset in ScoringPreset::ALL {
             let opts = ScoreOptions::preset(preset).with_collar(Delta::from_millis(250));
             let all = score(&inputs, None, &opts).unwrap();
             assert_eq!(all.computed, Metrics::ALL);

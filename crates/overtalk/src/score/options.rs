@@ -1,7 +1,7 @@
 //! [`ScoreOptions`]: every convention that changes a diarization score, by name.
 //!
 //! Four tools compute "the" DER and disagree on inputs that are common in practice (see the
-//! scoring notes, §6). Each disagreement is one field here, and each tool is one [`Preset`] that
+//! scoring notes, §6). Each disagreement is one field here, and each tool is one [`ScoringPreset`] that
 //! sets the fields the way that tool behaves, quirks included where they change numbers.
 //!
 //! | field | md-eval-22 | dscore | pyannote.metrics | spyder | overtalk |
@@ -27,7 +27,7 @@ use crate::time::Delta;
 /// A named set of conventions reproducing one tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Preset {
+pub enum ScoringPreset {
     /// md-eval arithmetic, union default region, self-overlap merged, exact ids (the default).
     Overtalk,
     /// NIST `md-eval-22.pl` run directly.
@@ -40,25 +40,32 @@ pub enum Preset {
     Spyder,
 }
 
-impl Preset {
+crate::named::named_enum!(ScoringPreset, "scoring preset");
+
+impl ScoringPreset {
     /// Every preset, in display order.
-    pub const ALL: [Preset; 5] =
-        [Preset::Overtalk, Preset::MdEval, Preset::Dscore, Preset::Pyannote, Preset::Spyder];
+    pub const ALL: [ScoringPreset; 5] = [
+        ScoringPreset::Overtalk,
+        ScoringPreset::MdEval,
+        ScoringPreset::Dscore,
+        ScoringPreset::Pyannote,
+        ScoringPreset::Spyder,
+    ];
 
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
-            Preset::Overtalk => "overtalk",
-            Preset::MdEval => "md-eval",
-            Preset::Dscore => "dscore",
-            Preset::Pyannote => "pyannote",
-            Preset::Spyder => "spyder",
+            ScoringPreset::Overtalk => "overtalk",
+            ScoringPreset::MdEval => "md-eval",
+            ScoringPreset::Dscore => "dscore",
+            ScoringPreset::Pyannote => "pyannote",
+            ScoringPreset::Spyder => "spyder",
         }
     }
 
     /// The preset with this name.
-    pub fn from_name(name: &str) -> Option<Preset> {
-        Preset::ALL.into_iter().find(|p| p.name() == name)
+    pub fn from_name(name: &str) -> Option<ScoringPreset> {
+        ScoringPreset::ALL.into_iter().find(|p| p.name() == name)
     }
 }
 
@@ -192,7 +199,7 @@ pub enum JerDefinition {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoreOptions {
     /// The preset these options started from (for reports).
-    pub preset: Preset,
+    pub preset: ScoringPreset,
     /// No-score zone on **each side** of every reference turn boundary.
     pub collar: Delta,
     /// Which part of the region is scored.
@@ -232,13 +239,13 @@ pub struct ScoreOptions {
 
 impl Default for ScoreOptions {
     fn default() -> ScoreOptions {
-        ScoreOptions::preset(Preset::Overtalk)
+        ScoreOptions::preset(ScoringPreset::Overtalk)
     }
 }
 
 impl ScoreOptions {
     /// The conventions of one tool, with collar 0 and overlap scored.
-    pub fn preset(preset: Preset) -> ScoreOptions {
+    pub fn preset(preset: ScoringPreset) -> ScoreOptions {
         let base = ScoreOptions {
             preset,
             collar: Delta::ZERO,
@@ -259,15 +266,15 @@ impl ScoreOptions {
             frame_step: Delta::from_millis(10),
         };
         match preset {
-            Preset::Overtalk => base,
-            Preset::MdEval => ScoreOptions {
+            ScoringPreset::Overtalk => base,
+            ScoringPreset::MdEval => ScoreOptions {
                 default_region: DefaultRegion::Reference,
                 self_overlap: SelfOverlap::Union,
                 uem_ids: UemIds::MdEval,
                 hypothesis_only: HypothesisOnly::Ignore,
                 ..base
             },
-            Preset::Dscore => ScoreOptions {
+            ScoringPreset::Dscore => ScoreOptions {
                 uem_ids: UemIds::Dscore,
                 drop_outside_uem: true,
                 trim_before_collar: true,
@@ -277,14 +284,14 @@ impl ScoreOptions {
                 hypothesis_only: HypothesisOnly::Ignore,
                 ..base
             },
-            Preset::Pyannote => ScoreOptions {
+            ScoringPreset::Pyannote => ScoreOptions {
                 self_overlap: SelfOverlap::CountEach,
                 map_stage: MapStage::AfterCollar,
                 zero_scored: ZeroScored::ZeroOrFull,
                 jer: JerDefinition::Continuous,
                 ..base
             },
-            Preset::Spyder => ScoreOptions {
+            ScoringPreset::Spyder => ScoreOptions {
                 self_overlap: SelfOverlap::MergeTouching,
                 zero_length: ZeroLength::ExtendToEnd,
                 hypothesis_only: HypothesisOnly::Ignore,
@@ -307,7 +314,7 @@ impl ScoreOptions {
 
     /// The collar as pyannote.metrics counts it: the total width, twice the per-side collar.
     pub fn collar_total_width(&self) -> Delta {
-        Delta(self.collar.0.saturating_mul(2))
+        Delta::from_micros(self.collar.micros().saturating_mul(2))
     }
 
     /// One line per convention, for printing beside every result.
@@ -365,11 +372,11 @@ mod tests {
 
     #[test]
     fn preset_names_round_trip() {
-        for p in Preset::ALL {
-            assert_eq!(Preset::from_name(p.name()), Some(p));
+        for p in ScoringPreset::ALL {
+            assert_eq!(ScoringPreset::from_name(p.name()), Some(p));
             assert_eq!(ScoreOptions::preset(p).preset, p);
         }
-        assert_eq!(Preset::from_name("nist"), None);
+        assert_eq!(ScoringPreset::from_name("nist"), None);
     }
 
     #[test]
@@ -384,15 +391,15 @@ mod tests {
 
     #[test]
     fn presets_differ_where_the_tools_do() {
-        let md = ScoreOptions::preset(Preset::MdEval);
+        let md = ScoreOptions::preset(ScoringPreset::MdEval);
         assert_eq!(md.default_region, DefaultRegion::Reference);
         assert_eq!(md.uem_ids, UemIds::MdEval);
-        let py = ScoreOptions::preset(Preset::Pyannote);
+        let py = ScoreOptions::preset(ScoringPreset::Pyannote);
         assert_eq!(py.map_stage, MapStage::AfterCollar);
         assert_eq!(py.self_overlap, SelfOverlap::CountEach);
-        let sp = ScoreOptions::preset(Preset::Spyder);
+        let sp = ScoreOptions::preset(ScoringPreset::Spyder);
         assert_eq!(sp.self_overlap, SelfOverlap::MergeTouching);
-        let ds = ScoreOptions::preset(Preset::Dscore);
+        let ds = ScoreOptions::preset(ScoringPreset::Dscore);
         assert!(ds.trim_before_collar && ds.round_to_millis && ds.drop_outside_uem);
     }
 }

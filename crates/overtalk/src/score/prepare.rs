@@ -25,11 +25,11 @@ use super::options::{DefaultRegion, ScoreOptions, ScoredRegions, SelfOverlap, Ue
 use super::{RecordingInput, Side};
 
 /// A turn as the scorer sees it: a segment and a speaker index into a name table.
-pub type Token = (Segment, u32);
+pub type ScoredTurn = (Segment, u32);
 
 /// One recording ready to be scored.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Prepared {
+pub struct PreparedRecording {
     /// Recording id.
     pub id: String,
     /// Reference speaker labels (index = speaker number in the tokens).
@@ -37,13 +37,13 @@ pub struct Prepared {
     /// Hypothesis speaker labels.
     pub hypothesis_names: Vec<String>,
     /// Reference turns after rounding, zero-length handling, self-overlap policy and trimming.
-    pub reference: Vec<Token>,
+    pub reference: Vec<ScoredTurn>,
     /// Hypothesis turns, likewise.
-    pub hypothesis: Vec<Token>,
+    pub hypothesis: Vec<ScoredTurn>,
     /// Reference turns before any self-overlap merge (what frame-based JER sees).
-    pub reference_raw: Vec<Token>,
+    pub reference_raw: Vec<ScoredTurn>,
     /// Hypothesis turns before any self-overlap merge.
-    pub hypothesis_raw: Vec<Token>,
+    pub hypothesis_raw: Vec<ScoredTurn>,
     /// The evaluation region: UEM entry, else the default region.
     pub evaluation: Region,
     /// Whether `evaluation` came from a UEM (as opposed to the default region).
@@ -97,23 +97,24 @@ pub fn normalise_uem(uem: &BTreeMap<String, Region>, rule: UemIds) -> BTreeMap<S
     out
 }
 
-fn tokens_of(a: Option<&Annotation>) -> (Vec<String>, Vec<Token>) {
+fn tokens_of(a: Option<&Annotation>) -> (Vec<String>, Vec<ScoredTurn>) {
     match a {
         None => (Vec::new(), Vec::new()),
         Some(a) => (
             a.speakers().iter().map(|(_, n)| n.to_owned()).collect(),
-            a.tracks().iter().map(|t| (t.segment, t.speaker.0)).collect(),
+            a.tracks().iter().map(|t| (t.segment, t.speaker.get())).collect(),
         ),
     }
 }
 
-fn round_millis(tokens: Vec<Token>) -> Vec<Token> {
+fn round_millis(tokens: Vec<ScoredTurn>) -> Vec<ScoredTurn> {
     tokens
         .into_iter()
         .filter_map(|(s, k)| {
             let start = round_div(s.start().micros(), 1000) * 1000;
             let dur = round_div(s.duration().micros(), 1000) * 1000;
-            Segment::new(Time(start), Time(start.saturating_add(dur))).map(|s| (s, k))
+            Segment::new(Time::from_micros(start), Time::from_micros(start.saturating_add(dur)))
+                .map(|s| (s, k))
         })
         .collect()
 }
@@ -142,10 +143,10 @@ fn float_end(s: &Segment) -> f64 {
 /// A     [████)      →
 /// A          [██)         A  [██████████)   (only with MergeRule::Touching)
 /// ```
-pub fn merge_per_speaker(tokens: &[Token], rule: MergeRule) -> Vec<Token> {
+pub fn merge_per_speaker(tokens: &[ScoredTurn], rule: MergeRule) -> Vec<ScoredTurn> {
     let sorted = by_speaker(tokens);
     // The merged turn's float end travels with it (dscore keeps the larger float offset).
-    let mut out: Vec<(Token, f64)> = Vec::with_capacity(sorted.len());
+    let mut out: Vec<(ScoredTurn, f64)> = Vec::with_capacity(sorted.len());
     for (s, k) in sorted {
         let fe = float_end(&s);
         match out.last_mut() {
@@ -165,7 +166,7 @@ pub fn merge_per_speaker(tokens: &[Token], rule: MergeRule) -> Vec<Token> {
             _ => out.push(((s, k), fe)),
         }
     }
-    let mut out: Vec<Token> = out.into_iter().map(|(t, _)| t).collect();
+    let mut out: Vec<ScoredTurn> = out.into_iter().map(|(t, _)| t).collect();
     out.sort_unstable_by_key(|(s, k)| (*s, *k));
     out
 }
@@ -173,7 +174,7 @@ pub fn merge_per_speaker(tokens: &[Token], rule: MergeRule) -> Vec<Token> {
 /// The tokens ordered by (speaker, segment). From tokens already ordered by (segment,
 /// speaker), as `prepare` holds them, a counting pass per speaker keeps each speaker's turns
 /// in order without sorting.
-fn by_speaker(tokens: &[Token]) -> Vec<Token> {
+fn by_speaker(tokens: &[ScoredTurn]) -> Vec<ScoredTurn> {
     let speakers = tokens.iter().map(|t| t.1 as usize + 1).max().unwrap_or(0);
     if !tokens.is_sorted() || speakers > tokens.len() {
         let mut sorted = tokens.to_vec();
@@ -197,7 +198,7 @@ fn by_speaker(tokens: &[Token]) -> Vec<Token> {
     out
 }
 
-fn extent(tokens: &[Token]) -> Option<Segment> {
+fn extent(tokens: &[ScoredTurn]) -> Option<Segment> {
     let start = tokens.iter().map(|(s, _)| s.start()).min()?;
     let end = tokens.iter().map(|(s, _)| s.end()).max()?;
     Segment::new(start, end)
@@ -211,7 +212,7 @@ fn extent(tokens: &[Token]) -> Option<Segment> {
 /// single   [██)    [██)
 /// multi        [██)
 /// ```
-pub fn count_regions(tokens: &[Token]) -> (Region, Region) {
+pub fn count_regions(tokens: &[ScoredTurn]) -> (Region, Region) {
     let mut events: Vec<(Time, i32)> = Vec::with_capacity(tokens.len() * 2);
     for (s, _) in tokens {
         events.push((s.start(), 1));
@@ -258,7 +259,7 @@ pub fn crop_pieces(region: &Region, segment: Segment) -> impl Iterator<Item = Se
         .filter_map(move |r| r.intersection(&segment))
 }
 
-fn trim(tokens: &[Token], region: &Region) -> Vec<Token> {
+fn trim(tokens: &[ScoredTurn], region: &Region) -> Vec<ScoredTurn> {
     let mut out = Vec::with_capacity(tokens.len());
     for &(s, k) in tokens {
         out.extend(crop_pieces(region, s).map(|p| (p, k)));
@@ -274,7 +275,7 @@ pub fn prepare(
     uem: Option<&Region>,
     uem_given: bool,
     opts: &ScoreOptions,
-) -> Result<Option<Prepared>> {
+) -> Result<Option<PreparedRecording>> {
     if opts.zero_length == ZeroLength::Reject {
         if let Some(z) = input.zero_length.first() {
             return Err(Error::invalid(format!(
@@ -362,7 +363,7 @@ pub fn prepare(
             ScoredRegions::Overlap => scored.intersection(&multi),
         };
     }
-    Ok(Some(Prepared {
+    Ok(Some(PreparedRecording {
         id: input.id.clone(),
         reference_names,
         hypothesis_names,
@@ -384,7 +385,7 @@ pub fn prepare(
 /// c = ·      ·
 /// collars   [·)      [·) [·) [·)
 /// ```
-pub fn collar_zone(reference: &[Token], extra: &[Time], per_side: Delta) -> Region {
+pub fn collar_zone(reference: &[ScoredTurn], extra: &[Time], per_side: Delta) -> Region {
     if per_side <= Delta::ZERO {
         return Region::new();
     }

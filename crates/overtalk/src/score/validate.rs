@@ -35,7 +35,12 @@ pub enum Consumer {
     Pyannote,
 }
 
+crate::named::named_enum!(Consumer, "RTTM consumer");
+
 impl Consumer {
+    /// Every consumer, in the order `overtalk validate` reports them.
+    pub const ALL: [Consumer; 3] = [Consumer::MdEval, Consumer::Dscore, Consumer::Pyannote];
+
     /// Display name.
     pub fn name(self) -> &'static str {
         match self {
@@ -276,7 +281,13 @@ pub fn validate_rttm(text: &str, uem_ids: Option<&[String]>, side: Side) -> Vali
                 format!("negative duration {duration} s: dropped as an empty segment"),
             );
         } else {
-            turns.push((id.clone(), speaker, onset, Time(onset.0.saturating_add(duration.0)), n));
+            turns.push((
+                id.clone(),
+                speaker,
+                onset,
+                Time::from_micros(onset.micros().saturating_add(duration.micros())),
+                n,
+            ));
         }
         let prev = last_onset.entry(id.clone()).or_insert(onset);
         if onset < *prev && !unsorted_seen {

@@ -10,14 +10,12 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::Path;
 
 use overtalk::analysis::floor::{holder_at, Claim};
 use overtalk::analysis::intervals::{HeKind, Layer};
 use overtalk::analysis::onsets::OnsetClass;
-use overtalk::analysis::{analyze, Analysis, Params, Preset};
+use overtalk::analysis::{analyze, Analysis, AnalysisPreset, Params};
 use overtalk::format::{read_path, ReadOptions};
 
 /// The invariants of §8 that hold on any input (talk = solo + overlap pieces, floor tenures
@@ -183,7 +181,7 @@ fn run(dir: &Path, params: &Params) -> Figures {
 /// Runs both presets on `dir`, checks the README figures and prints the H&E sanity figures.
 fn corpus(name: &str, dir: &Path, readme: Readme) {
     for (preset, params) in
-        [("default", Params::default()), ("he2010", Params::preset(Preset::He2010))]
+        [("default", Params::default()), ("he2010", Params::preset(AnalysisPreset::He2010))]
     {
         let f = run(dir, &params);
         let share = f.overlap as f64 / f.speech as f64 * 100.0;
@@ -235,7 +233,7 @@ struct Readme {
 
 #[test]
 fn voxconverse_dev() {
-    let Some(data) = common::shared_data("voxconverse_dev") else { return };
+    let Some(data) = overtalk_testkit::shared_data("voxconverse_dev") else { return };
     let readme = Readme {
         files: 216,
         turns: 8268,
@@ -248,7 +246,7 @@ fn voxconverse_dev() {
 
 #[test]
 fn voxconverse_test() {
-    let Some(data) = common::shared_data("voxconverse_test") else { return };
+    let Some(data) = overtalk_testkit::shared_data("voxconverse_test") else { return };
     let readme = Readme {
         files: 232,
         turns: 19_479,
@@ -261,7 +259,7 @@ fn voxconverse_test() {
 
 #[test]
 fn ami_test() {
-    let Some(data) = common::shared_data("ami_test") else { return };
+    let Some(data) = overtalk_testkit::shared_data("ami_test") else { return };
     let dir = data.join("corpora/ami/only_words/rttms/test");
     let readme = Readme {
         files: 16,

@@ -5,8 +5,6 @@
 // Helpers outside `#[test]` functions unwrap too: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::PathBuf;
 
 use overtalk_audio::decode::{decode_all, DecodeOptions, Decoder};

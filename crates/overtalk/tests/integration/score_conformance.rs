@@ -4,20 +4,19 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use overtalk::format::{self, Format, ReadOptions};
 use overtalk::score::{
-    score, Preset, RecordingInput, ScoreOptions, ScoreReport, ScoredRegions, Side, ZeroLengthTurn,
+    score, RecordingInput, ScoreOptions, ScoreReport, ScoredRegions, ScoringPreset, Side,
+    ZeroLengthTurn,
 };
 use overtalk::time::parse_seconds;
 use overtalk::{Annotation, Delta, Region};
 
 fn fixtures() -> PathBuf {
-    common::fixtures().join("scoring-fixtures")
+    overtalk_testkit::fixtures().join("scoring-fixtures")
 }
 
 fn read_rttm(path: &Path) -> (BTreeMap<String, Annotation>, Vec<(String, ZeroLengthTurn)>) {
@@ -160,21 +159,21 @@ fn run(
     score(&inputs(reference, hypothesis), uem.as_ref(), opts)
 }
 
-fn preset_of(tool: &str) -> Preset {
+fn preset_of(tool: &str) -> ScoringPreset {
     if tool.starts_with("md-eval") {
-        Preset::MdEval
+        ScoringPreset::MdEval
     } else if tool.starts_with("dscore") {
-        Preset::Dscore
+        ScoringPreset::Dscore
     } else if tool.starts_with("pyannote") {
-        Preset::Pyannote
+        ScoringPreset::Pyannote
     } else if tool.starts_with("spyder") {
-        Preset::Spyder
+        ScoringPreset::Spyder
     } else {
         panic!("unknown tool {tool:?}")
     }
 }
 
-fn options_of(preset: Preset, protocol: &str) -> ScoreOptions {
+fn options_of(preset: ScoringPreset, protocol: &str) -> ScoreOptions {
     let o = ScoreOptions::preset(preset);
     match protocol {
         "collar0" => o,
@@ -277,7 +276,7 @@ fn published_dscore_test_values() {
     let f = fixtures().join("dscore-tests");
     let ins = inputs(&f.join("ref.rttm"), &f.join("sys.rttm"));
     let uem = uem_of("FILE1", 0, 43_000);
-    let r = score(&ins, Some(&uem), &ScoreOptions::preset(Preset::Dscore)).unwrap();
+    let r = score(&ins, Some(&uem), &ScoreOptions::preset(ScoringPreset::Dscore)).unwrap();
     close(pct(r.der()), 26.39309, 5e-6);
     close(pct(r.jer), 33.24631, 5e-6);
     // Clustering metrics (dscore tests compare at 3 decimals; 5 here).
@@ -297,7 +296,7 @@ fn published_dscore_test_values() {
     }
     // der() without a UEM: 26.3931; the CLI then prints JER 33.23 and B3 0.71/0.72/0.71
     // (its automatic UEM ends at 41.046 s).
-    let r = score(&ins, None, &ScoreOptions::preset(Preset::Dscore)).unwrap();
+    let r = score(&ins, None, &ScoreOptions::preset(ScoringPreset::Dscore)).unwrap();
     close(pct(r.der()), 26.3931, 5e-5);
     assert_eq!(format!("{:.2}", pct(r.jer)), "33.23");
     let c = r.cluster.unwrap();
@@ -317,7 +316,7 @@ fn published_spyder_test_values() {
     // desh2608/spyder test/test_der.py (relative tolerance 1e-2 there; 5e-5 here).
     let f = fixtures().join("spyder-tests");
     let ins = inputs(&f.join("ref.rttm"), &f.join("hyp.rttm"));
-    let sp = ScoreOptions::preset(Preset::Spyder);
+    let sp = ScoreOptions::preset(ScoringPreset::Spyder);
     let with = |regions, collar_ms| ScoreOptions {
         regions,
         collar: Delta::from_millis(collar_ms),
@@ -343,7 +342,7 @@ fn published_vbx_example_values() {
     // VBx README: dscore --collar 0.25 --ignore_overlaps → DER 7.06, JER 29.99.
     let f = fixtures().join("vbx-example");
     let ins = inputs(&f.join("ES2005a.ref.rttm"), &f.join("ES2005a.sys.rttm"));
-    let o = ScoreOptions::preset(Preset::Dscore)
+    let o = ScoreOptions::preset(ScoringPreset::Dscore)
         .with_collar(Delta::from_millis(250))
         .with_skip_overlap(true);
     let r = score(&ins, None, &o).unwrap();
@@ -370,7 +369,7 @@ fn published_vbx_example_values() {
 #[test]
 fn published_pyannote_test_values() {
     let f = fixtures().join("pyannote-tests");
-    let py = ScoreOptions::preset(Preset::Pyannote);
+    let py = ScoreOptions::preset(ScoringPreset::Pyannote);
     let ins = inputs(&f.join("reference.rttm"), &f.join("hypothesis.rttm"));
     let r = score(&ins, None, &py).unwrap();
     assert_eq!(r.der(), Some(0.5161290322580645));
@@ -414,7 +413,7 @@ fn spyder_line(r: &ScoreReport) -> (String, String) {
 #[test]
 fn published_spyder_readme_values() {
     let f = fixtures().join("spyder-readme");
-    let sp = ScoreOptions::preset(Preset::Spyder);
+    let sp = ScoreOptions::preset(ScoringPreset::Spyder);
     let uttr0 = inputs(&f.join("uttr0_ref.rttm"), &f.join("uttr0_hyp.rttm"));
     let r = score(&uttr0, None, &sp).unwrap();
     assert_eq!(spyder_line(&r), ("5.10".into(), "9.80/21.57/25.49/56.86".into()));
@@ -447,7 +446,7 @@ fn published_meeteval_values() {
     let f = fixtures().join("meeteval-doctests");
     let s1 = inputs(&f.join("S1_ref.rttm"), &f.join("S1_hyp.rttm"));
     let uem = read_uem(&f.join("S1.uem"));
-    for p in [Preset::Overtalk, Preset::Dscore, Preset::MdEval] {
+    for p in [ScoringPreset::Overtalk, ScoringPreset::Dscore, ScoringPreset::MdEval] {
         close(
             score(&s1, Some(&uem), &ScoreOptions::preset(p)).unwrap().der().unwrap(),
             1.0 / 3.0,
@@ -456,16 +455,16 @@ fn published_meeteval_values() {
     }
     let rec = inputs(&f.join("rec_ref.rttm"), &f.join("rec_hyp.rttm"));
     let der = |p| score(&rec, None, &ScoreOptions::preset(p)).unwrap().der().unwrap();
-    close(der(Preset::Dscore), 1.0 / 3.0, 1e-12);
-    close(der(Preset::Overtalk), 1.0 / 3.0, 1e-12);
-    assert_eq!(der(Preset::MdEval), 0.0);
+    close(der(ScoringPreset::Dscore), 1.0 / 3.0, 1e-12);
+    close(der(ScoringPreset::Overtalk), 1.0 / 3.0, 1e-12);
+    assert_eq!(der(ScoringPreset::MdEval), 0.0);
     // rec.a with its UEM: 0.50 when the dotted id is honoured; md-eval drops the UEM line.
     let reca = inputs(&f.join("rec.a_ref.rttm"), &f.join("rec.a_hyp.rttm"));
     let uem = read_uem(&f.join("rec.a.uem"));
     let der = |p| score(&reca, Some(&uem), &ScoreOptions::preset(p)).unwrap().der();
-    assert_eq!(der(Preset::Overtalk), Some(0.5));
-    assert_eq!(der(Preset::MdEval), Some(0.0));
-    assert_eq!(der(Preset::Dscore), None);
+    assert_eq!(der(ScoringPreset::Overtalk), Some(0.5));
+    assert_eq!(der(ScoringPreset::MdEval), Some(0.0));
+    assert_eq!(der(ScoringPreset::Dscore), None);
 }
 
 fn read_dir_rttm(dir: &Path) -> BTreeMap<String, Annotation> {
@@ -484,7 +483,7 @@ fn read_dir_rttm(dir: &Path) -> BTreeMap<String, Annotation> {
 
 #[test]
 fn vbx_ami_published_scores() {
-    let Some(shared) = common::shared_data("vbx_ami_published_scores") else { return };
+    let Some(shared) = overtalk_testkit::shared_data("vbx_ami_published_scores") else { return };
     let refs = shared.join("corpora/ami/only_words/rttms");
     let sys = shared.join("system-outputs/vbx-ami");
     // (setup, split, forgiving, fair, full, JER) from the VBx README and the system-outputs README.
@@ -503,7 +502,12 @@ fn vbx_ami_published_scores() {
             .map(|id| RecordingInput::new(id.clone(), r.get(id).cloned(), h.get(id).cloned()))
             .collect();
         let c = Delta::from_millis(250);
-        for preset in [Preset::Dscore, Preset::Overtalk, Preset::MdEval, Preset::Spyder] {
+        for preset in [
+            ScoringPreset::Dscore,
+            ScoringPreset::Overtalk,
+            ScoringPreset::MdEval,
+            ScoringPreset::Spyder,
+        ] {
             let base = ScoreOptions::preset(preset);
             for (opts, expected) in [
                 (base.clone().with_collar(c).with_skip_overlap(true), forgiving),
@@ -518,14 +522,14 @@ fn vbx_ami_published_scores() {
                     opts.collar,
                     opts.regions
                 );
-                if preset == Preset::Dscore {
+                if preset == ScoringPreset::Dscore {
                     assert_eq!(format!("{:.2}", pct(report.jer)), jer, "{setup} {split} JER");
                 }
             }
         }
         // JER to four decimals where the scoring notes record them (dscore frames; pyannote
         // continuous, collar 0).
-        let four = |p: Preset| {
+        let four = |p: ScoringPreset| {
             let report = score(&ins, None, &ScoreOptions::preset(p)).unwrap();
             format!("{:.4}", pct(report.jer))
         };
@@ -535,10 +539,10 @@ fn vbx_ami_published_scores() {
             ("AMI_beamformed", "dev") => "22.2568",
             _ => "26.9117",
         };
-        assert_eq!(four(Preset::Pyannote), pyannote, "{setup} {split} pyannote JER");
+        assert_eq!(four(ScoringPreset::Pyannote), pyannote, "{setup} {split} pyannote JER");
         match (setup, split) {
-            ("AMI_Mix-Headset", "test") => assert_eq!(four(Preset::Dscore), "24.5738"),
-            ("AMI_beamformed", "test") => assert_eq!(four(Preset::Dscore), "26.9157"),
+            ("AMI_Mix-Headset", "test") => assert_eq!(four(ScoringPreset::Dscore), "24.5738"),
+            ("AMI_beamformed", "test") => assert_eq!(four(ScoringPreset::Dscore), "26.9157"),
             _ => {}
         }
     }
@@ -571,7 +575,9 @@ fn perturbed(shared: &Path, input: &Path, name: &str) -> Option<PathBuf> {
 
 #[test]
 fn agreement_table_on_perturbed_corpora() {
-    let Some(shared) = common::shared_data("agreement_table_on_perturbed_corpora") else { return };
+    let Some(shared) = overtalk_testkit::shared_data("agreement_table_on_perturbed_corpora") else {
+        return;
+    };
     let corpora = shared.join("corpora");
     // (case, reference dir, UEM dir) and per protocol (full, fair, forgiving) the DER of
     // md-eval-22 without -u, dscore, pyannote.metrics and spyder (scoring notes §9).
@@ -635,7 +641,12 @@ fn agreement_table_on_perturbed_corpora() {
             .iter()
             .map(|id| RecordingInput::new(id.as_str(), r.get(*id).cloned(), h.get(*id).cloned()))
             .collect();
-        let presets = [Preset::MdEval, Preset::Dscore, Preset::Pyannote, Preset::Spyder];
+        let presets = [
+            ScoringPreset::MdEval,
+            ScoringPreset::Dscore,
+            ScoringPreset::Pyannote,
+            ScoringPreset::Spyder,
+        ];
         let c = Delta::from_millis(250);
         for (k, row) in expected.iter().enumerate() {
             for (preset, want) in presets.iter().zip(row) {

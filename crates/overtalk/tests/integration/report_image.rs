@@ -3,10 +3,6 @@
 //! floor changed hands, as many as the HTML report's timeline draws); the PNG is the same on
 //! every run.
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
 use std::collections::BTreeMap;
 
 use overtalk::analysis::{analyze, Analysis, Params};
@@ -209,7 +205,9 @@ fn png_is_the_same_on_every_run() {
 
 #[test]
 fn ami_test_meetings_draw_the_events_of_the_json() {
-    let Some(data) = common::shared_data("report_image ami_test_meetings") else { return };
+    let Some(data) = overtalk_testkit::shared_data("report_image ami_test_meetings") else {
+        return;
+    };
     let dir = data.join("corpora/ami/only_words/rttms/test");
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();

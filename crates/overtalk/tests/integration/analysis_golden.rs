@@ -5,7 +5,7 @@
 
 use overtalk::analysis::intervals::{HeKind, Layer};
 use overtalk::analysis::onsets::{Ferguson, OnsetClass, Outcome};
-use overtalk::analysis::{analyze, Analysis, Params, Preset};
+use overtalk::analysis::{analyze, Analysis, AnalysisPreset, Params};
 use overtalk::{Content, Segment, Transcript, TranscriptBuilder};
 
 use HeKind::*;
@@ -638,7 +638,7 @@ fn red_carpet_variant_b() {
 
 #[test]
 fn red_carpet_pure_jf() {
-    let r = analyze(&transcript(RED_CARPET), &Params::preset(Preset::PureJf)).unwrap();
+    let r = analyze(&transcript(RED_CARPET), &Params::preset(AnalysisPreset::PureJf)).unwrap();
     assert_eq!((r.transfers.len(), r.turns.len()), (12, 13));
     let o = r.onsets.iter().find(|o| o.time == 12_750).unwrap();
     assert_eq!((o.class, o.outcome), (TerminalOverlap, FloorTaken));

@@ -207,8 +207,8 @@ mod diarize {
         assert_eq!(out.annotation.speaker_name(tracks[0].speaker), "SPK00");
         // From the centre of the first segmentation frame (half its 991-sample receptive
         // field: 30.969 ms) to the end of the signal.
-        assert_eq!(tracks[0].segment.start().0, 30_969, "{tracks:?}");
-        assert_eq!(tracks[0].segment.end().0, 11_500_000, "{tracks:?}");
+        assert_eq!(tracks[0].segment.start().micros(), 30_969, "{tracks:?}");
+        assert_eq!(tracks[0].segment.end().micros(), 11_500_000, "{tracks:?}");
         // Deterministic, and the same fed block by block.
         let mut s = d.stream();
         for block in x.chunks(4_001) {
@@ -227,7 +227,7 @@ mod diarize {
         // Empty and very short input are not errors.
         assert_eq!(d.diarize(&[]).unwrap().speakers, 0);
         let short = d.diarize(&signal(0.05)).unwrap();
-        assert!(short.annotation.tracks().iter().all(|t| t.segment.end().0 <= 50_000));
+        assert!(short.annotation.tracks().iter().all(|t| t.segment.end().micros() <= 50_000));
     }
 
     #[test]

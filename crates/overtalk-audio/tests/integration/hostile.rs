@@ -4,8 +4,6 @@
 // Helpers outside `#[test]` functions unwrap too: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use overtalk::{Delta, ErrorKind};
@@ -101,7 +99,7 @@ fn one_sample_file_decodes_and_detects_nothing() {
     let spec = TrackSpec { name: "A".into(), path: p, channel: None };
     let found = detect(&[spec], &DetectOptions::default(), &mut |_| {}).unwrap();
     assert!(found.annotation.is_empty());
-    assert_eq!(found.duration, Delta(63)); // 1 / 16000 s, rounded to the microsecond
+    assert_eq!(found.duration, Delta::from_micros(63)); // 1 / 16000 s, rounded to the microsecond
 }
 
 #[test]
@@ -412,7 +410,7 @@ fn ten_hours_stream_in_fixed_blocks_with_exact_times() {
     std::fs::write(&p, &bytes).unwrap();
     std::fs::OpenOptions::new().write(true).open(&p).unwrap().set_len(header + frames * 2).unwrap();
     let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
-    assert_eq!(d.info().declared_duration(), Some(Delta(36_000_000_000)));
+    assert_eq!(d.info().declared_duration(), Some(Delta::from_micros(36_000_000_000)));
     let (mut blocks, mut next, mut size, mut last) = (0u64, 0u64, 0usize, 0usize);
     while let Some(b) = d.next_block().unwrap() {
         assert_eq!(b.first_frame, next);
@@ -428,9 +426,12 @@ fn ten_hours_stream_in_fixed_blocks_with_exact_times() {
     }
     assert_eq!(next, frames);
     assert_eq!(blocks, frames.div_ceil(size as u64));
-    assert_eq!(frames_to_delta(next, 100), Delta(36_000_000_000));
+    assert_eq!(frames_to_delta(next, 100), Delta::from_micros(36_000_000_000));
     // Under a one-hour cap, the declared length is refused before decoding.
-    let hour = DecodeOptions { max_duration: Delta(3_600_000_000), ..DecodeOptions::default() };
+    let hour = DecodeOptions {
+        max_duration: Delta::from_micros(3_600_000_000),
+        ..DecodeOptions::default()
+    };
     let e = Decoder::open(&p, &hour).unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -613,7 +614,8 @@ fn duration_and_size_caps_are_limit_errors() {
     let t = Tmp::new();
     let p = t.path("long.wav");
     write_wav(&p, 16_000, 1, &tone(16_000, 3.0), false);
-    let short = DecodeOptions { max_duration: Delta(1_000_000), ..DecodeOptions::default() };
+    let short =
+        DecodeOptions { max_duration: Delta::from_micros(1_000_000), ..DecodeOptions::default() };
     let e = decode_all(&p, &short).unwrap_err();
     assert_eq!(kind_of(&e), "limit");
     assert_eq!(
@@ -648,7 +650,10 @@ fn a_ten_hour_header_is_refused_before_decoding_under_a_one_hour_cap() {
     let riff_len = data_len + (at as u32 + 4 - 8);
     bytes[4..8].copy_from_slice(&riff_len.to_le_bytes());
     std::fs::write(&p, &bytes).unwrap();
-    let hour = DecodeOptions { max_duration: Delta(3_600_000_000), ..DecodeOptions::default() };
+    let hour = DecodeOptions {
+        max_duration: Delta::from_micros(3_600_000_000),
+        ..DecodeOptions::default()
+    };
     let e = Decoder::open(&p, &hour).unwrap_err();
     assert_eq!(kind_of(&e), "limit", "{e}");
     assert_eq!(
@@ -684,7 +689,7 @@ fn mismatched_lengths_and_rates_are_clear_errors() {
     assert!(e.to_string().starts_with("tracks have different sample rates: A ("), "{e}");
     let ok = DetectOptions { allow_rate_mismatch: true, ..DetectOptions::default() };
     let found = detect(&[spec("A", &a), spec("C", &c)], &ok, &mut |_| {}).unwrap();
-    assert_eq!(found.duration, Delta(3_000_000));
+    assert_eq!(found.duration, Delta::from_micros(3_000_000));
 }
 
 #[test]
@@ -787,11 +792,14 @@ fn a_ten_hour_eight_channel_rf64_is_read_past_four_gigabytes() {
     rf64(&p, 16_000, 8, 1, 16, &first, frames * 16);
     let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
     assert_eq!(d.info().declared_frames, Some(frames));
-    assert_eq!(d.info().declared_duration(), Some(Delta(36_000_000_000)));
+    assert_eq!(d.info().declared_duration(), Some(Delta::from_micros(36_000_000_000)));
     let b = d.next_block().unwrap().unwrap();
     assert_eq!((b.first_frame, b.frames()), (0, 8192));
     assert!(b.channel(3).take(1000).all(|v| v == 3000.0 / 32768.0));
-    let hour = DecodeOptions { max_duration: Delta(3_600_000_000), ..DecodeOptions::default() };
+    let hour = DecodeOptions {
+        max_duration: Delta::from_micros(3_600_000_000),
+        ..DecodeOptions::default()
+    };
     let e = Decoder::open(&p, &hour).unwrap_err();
     assert_eq!(
         e.to_string(),

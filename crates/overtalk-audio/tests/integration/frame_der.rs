@@ -134,8 +134,8 @@ pub fn turns_of(a: &overtalk::Annotation) -> Turns {
         .map(|t| {
             (
                 a.speaker_name(t.speaker).to_string(),
-                t.segment.start().0 as f64 / 1e6,
-                t.segment.end().0 as f64 / 1e6,
+                t.segment.start().micros() as f64 / 1e6,
+                t.segment.end().micros() as f64 / 1e6,
             )
         })
         .collect()

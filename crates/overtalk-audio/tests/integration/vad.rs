@@ -3,9 +3,8 @@
 // Helpers outside `#[test]` functions unwrap too: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
 
-mod common;
 #[cfg(feature = "onnx")]
-mod onnx_writer;
+use crate::onnx_writer;
 
 use std::path::PathBuf;
 
@@ -83,7 +82,7 @@ macro_rules! vad_suite {
                 let x = noise(80_000, 0.01, 1);
                 let r = speech_region(kind().build(), &x, &Binarize::default());
                 // At most a tenth of five seconds.
-                assert!(r.duration() < Delta(500_000), "{:?}", r.duration());
+                assert!(r.duration() < Delta::from_micros(500_000), "{:?}", r.duration());
             }
 
             #[test]
@@ -94,12 +93,15 @@ macro_rules! vad_suite {
                 let (x, truth) = speech();
                 let r = speech_region(kind().build(), &x, &Binarize::default());
                 let inside = r.crop_segment(truth).duration();
-                let outside = Delta(r.duration().0 - inside.0);
-                assert!(inside.0 * 10 >= truth.duration().0 * 8, "found {inside:?} of {truth:?}");
-                assert!(outside < Delta(400_000), "{outside:?} outside the speech");
+                let outside = Delta::from_micros(r.duration().micros() - inside.micros());
+                assert!(
+                    inside.micros() * 10 >= truth.duration().micros() * 8,
+                    "found {inside:?} of {truth:?}"
+                );
+                assert!(outside < Delta::from_micros(400_000), "{outside:?} outside the speech");
                 let first = r.iter().next().unwrap().start();
                 assert!(
-                    (first.0 - truth.start().0).abs() <= 200_000,
+                    (first.micros() - truth.start().micros()).abs() <= 200_000,
                     "onset {first:?} vs {truth:?}"
                 );
             }
@@ -117,8 +119,14 @@ macro_rules! vad_suite {
                 }
                 let r = speech_region(kind().build(), &x, &Binarize::default());
                 let inside = r.crop_segment(truth).duration();
-                assert!(inside.0 * 10 >= truth.duration().0 * 7, "found {inside:?} of {truth:?}");
-                assert!(Delta(r.duration().0 - inside.0) < Delta(600_000));
+                assert!(
+                    inside.micros() * 10 >= truth.duration().micros() * 7,
+                    "found {inside:?} of {truth:?}"
+                );
+                assert!(
+                    Delta::from_micros(r.duration().micros() - inside.micros())
+                        < Delta::from_micros(600_000)
+                );
             }
 
             #[test]

@@ -3,8 +3,6 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers fail loudly.
 
-mod common;
-
 use std::path::PathBuf;
 
 use overtalk::format::{
@@ -16,7 +14,7 @@ use overtalk::{Content, Corpus, ErrorKind, Segment, Time, TranscriptBuilder, War
 use proptest::prelude::*;
 
 fn fixture(sub: &str, name: &str) -> PathBuf {
-    common::fixtures().join(sub).join(name)
+    overtalk_testkit::fixtures().join(sub).join(name)
 }
 
 fn read_fixture(sub: &str, name: &str) -> ReadOutput {
@@ -27,7 +25,7 @@ fn read_fixture(sub: &str, name: &str) -> ReadOutput {
 fn tracks(out: &ReadOutput, id: &str) -> Vec<(i64, i64, String)> {
     let t = out.corpus.get(id).unwrap();
     t.utterances()
-        .map(|u| (u.segment.start().0, u.segment.end().0, u.speaker_name.to_owned()))
+        .map(|u| (u.segment.start().micros(), u.segment.end().micros(), u.speaker_name.to_owned()))
         .collect()
 }
 
@@ -95,8 +93,8 @@ fn deepgram_sample_reads_with_exact_tracks_and_warnings() {
         second.words[1],
         Word {
             text: "said".into(),
-            start: Some(Time(7_255_000)),
-            end: Some(Time(7_415_000)),
+            start: Some(Time::from_micros(7_255_000)),
+            end: Some(Time::from_micros(7_415_000)),
             confidence: Some(0.99609375)
         }
     );
@@ -120,7 +118,8 @@ fn deepgram_sample_converts_to_rttm_and_back() {
 
 #[test]
 fn deepgram_fixture_matches_the_shared_sample() {
-    let Some(shared) = common::shared_data("deepgram_fixture_matches_the_shared_sample") else {
+    let Some(shared) = overtalk_testkit::shared_data("deepgram_fixture_matches_the_shared_sample")
+    else {
         return;
     };
     let original =
@@ -208,7 +207,10 @@ fn whisperx_meeting_reads_every_quirk() {
     assert!(out.warnings[0].message.starts_with("3 bare NaN"), "{}", out.warnings[0]);
     let t = out.corpus.get("meeting").unwrap();
     let okay = &t.contents()[2].as_ref().unwrap().words[0];
-    assert_eq!(okay, &Word::timed("Okay.", Time(6_500_000), Time(6_900_000)));
+    assert_eq!(
+        okay,
+        &Word::timed("Okay.", Time::from_micros(6_500_000), Time::from_micros(6_900_000))
+    );
     assert_eq!(t.contents()[1].as_ref().unwrap().words[7], Word::untimed("5pm"));
 }
 
@@ -269,8 +271,8 @@ fn assemblyai_diarized_reads_utterances() {
         w,
         &Word {
             text: "Okay,".into(),
-            start: Some(Time(6_500_000)),
-            end: Some(Time(6_900_000)),
+            start: Some(Time::from_micros(6_500_000)),
+            end: Some(Time::from_micros(6_900_000)),
             confidence: Some(0.72)
         }
     );
@@ -332,8 +334,8 @@ fn word_strategy() -> impl Strategy<Value = Word> {
     )
         .prop_map(|(text, s, e, confidence)| Word {
             text,
-            start: s.map(Time),
-            end: e.map(Time),
+            start: s.map(Time::from_micros),
+            end: e.map(Time::from_micros),
             confidence,
         })
 }

@@ -3,8 +3,6 @@
 // Helpers here are test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::Path;
 
 use overtalk::format::{self, read_bytes, read_path, read_str, write, Format, Limits, ReadOptions};
@@ -106,7 +104,7 @@ const SAMPLES: &[Sample] = &[
 ];
 
 fn fixture(rel: &str) -> std::path::PathBuf {
-    common::fixtures().join(rel)
+    overtalk_testkit::fixtures().join(rel)
 }
 
 fn kinds(w: &[overtalk::Warning]) -> Vec<WarningKind> {
@@ -257,7 +255,8 @@ fn sample_texts_and_word_timings() {
 
 #[test]
 fn fixture_copies_match_the_shared_samples() {
-    let Some(shared) = common::shared_data("fixture_copies_match_the_shared_samples") else {
+    let Some(shared) = overtalk_testkit::shared_data("fixture_copies_match_the_shared_samples")
+    else {
         return;
     };
     // Every sample of these formats is covered.
@@ -738,7 +737,10 @@ fn pathological_lines_stay_fast() {
         let started = std::time::Instant::now();
         let out = read_str(&text, f, &ReadOptions::default()).unwrap();
         let took = started.elapsed();
-        assert!(took < std::time::Duration::from_secs(10), "{name}: {took:?}");
+        // A guard against quadratic readers, not a speed measurement: linear reading takes
+        // about 2 s here in a debug build, a quadratic one hours; the bound leaves room for a
+        // loaded machine. Reading speed is measured in the benchmarks.
+        assert!(took < std::time::Duration::from_secs(120), "{name}: {took:?}");
         assert_eq!(out.corpus.get("recording").unwrap().annotation().len(), tracks, "{name}");
     }
 }

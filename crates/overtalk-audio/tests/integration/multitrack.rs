@@ -5,11 +5,9 @@
 // Helpers outside `#[test]` functions unwrap too: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::score::score;
+use crate::frame_score::score;
 use overtalk::format::{read_path, ReadOptions};
 use overtalk::{Annotation, AnnotationBuilder, Delta, Segment};
 use overtalk_audio::decode::{decode_all, DecodeOptions};
@@ -225,7 +223,7 @@ fn three_speakers_with_strong_bleed_and_unequal_levels() {
     let c = conversation(-10.0, &[0.0, -6.0, -12.0], false, false);
     let found = run(&c, dir.path());
     let s = score(&c.reference, &found.annotation, found.duration, Delta::ZERO);
-    let s25 = score(&c.reference, &found.annotation, found.duration, Delta(250_000));
+    let s25 = score(&c.reference, &found.annotation, found.duration, Delta::from_micros(250_000));
     println!(
         "DER {:.4} (c0.25 {:.4}) overlap R {:.3} P {:.3}",
         s.der(),
@@ -257,7 +255,11 @@ fn a_silent_track_stays_silent_and_a_cough_is_not_speech() {
     let ann = &found.annotation;
     let c_id = ann.speakers().get("C").unwrap();
     // Bleed-only: a few word onsets of the loudest speaker may slip through, nothing more.
-    assert!(ann.speaker_region(c_id).duration() < Delta(500_000), "{:?}", ann.speaker_region(c_id));
+    assert!(
+        ann.speaker_region(c_id).duration() < Delta::from_micros(500_000),
+        "{:?}",
+        ann.speaker_region(c_id)
+    );
     let b_id = ann.speakers().get("B").unwrap();
     let cough = Segment::from_micros(17_900_000, 18_300_000).unwrap();
     assert_eq!(ann.speaker_region(b_id).crop_segment(cough).duration(), Delta::ZERO);
@@ -300,7 +302,9 @@ fn one_multichannel_file_gives_the_same_result_as_separate_files() {
 
 #[test]
 fn ami_es2004a_headsets_against_the_word_reference() {
-    let Some(data) = common::shared_data("ami_es2004a_headsets_against_the_word_reference") else {
+    let Some(data) =
+        overtalk_testkit::shared_data("ami_es2004a_headsets_against_the_word_reference")
+    else {
         return;
     };
     let dir = data.join("real-audio/ami-es2004a-multitrack");
@@ -317,9 +321,9 @@ fn ami_es2004a_headsets_against_the_word_reference() {
     let found = detect(&specs, &DetectOptions::default(), &mut |_| {}).unwrap();
     let read = read_path(&dir.join("mixture.ref.rttm"), None, &ReadOptions::default()).unwrap();
     let reference = read.corpus.get("mixture").unwrap().annotation().clone();
-    assert_eq!(found.duration, Delta(60_000_000));
+    assert_eq!(found.duration, Delta::from_micros(60_000_000));
     let s0 = score(&reference, &found.annotation, found.duration, Delta::ZERO);
-    let s25 = score(&reference, &found.annotation, found.duration, Delta(250_000));
+    let s25 = score(&reference, &found.annotation, found.duration, Delta::from_micros(250_000));
     println!("AMI ES2004a 750-810 s: DER collar 0 {:.4}, collar 0.25 {:.4}", s0.der(), s25.der());
     assert!(s0.der() < 0.19 && s25.der() < 0.13, "{}", s25.der());
 }
@@ -406,7 +410,7 @@ fn band_energies_moved_to_a_temporary_file_give_the_same_detection() {
     let (got, _) = multitrack::detect(&on_disk, &options).unwrap();
     assert_eq!(got, want);
     let a = want.speakers().get("A").unwrap();
-    assert!(want.speaker_region(a).duration() > Delta(10_000_000));
+    assert!(want.speaker_region(a).duration() > Delta::from_micros(10_000_000));
 }
 
 /// Sum of equal tones at `hz` (phases from a fixed seed), `rms` overall, under a raised-cosine
@@ -501,14 +505,15 @@ fn a_recording_repeated_gives_the_same_estimates_and_detection_in_every_copy() {
     let same_in_every_copy = |one: &[overtalk::Region], many: &[overtalk::Region]| {
         let copy = 20_000_000i64;
         for (i, (a, b)) in one.iter().zip(many).enumerate() {
-            let want: Vec<(i64, i64)> = a.iter().map(|s| (s.start().0, s.end().0)).collect();
+            let want: Vec<(i64, i64)> =
+                a.iter().map(|s| (s.start().micros(), s.end().micros())).collect();
             assert!(!want.is_empty());
             for c in 0..copies as i64 {
                 let part = Segment::from_micros(copy * c, copy * (c + 1)).unwrap();
                 let got: Vec<(i64, i64)> = b
                     .crop_segment(part)
                     .iter()
-                    .map(|s| (s.start().0 - copy * c, s.end().0 - copy * c))
+                    .map(|s| (s.start().micros() - copy * c, s.end().micros() - copy * c))
                     .collect();
                 assert_eq!(got, want, "track {i}, copy {c}");
             }
@@ -520,7 +525,10 @@ fn a_recording_repeated_gives_the_same_estimates_and_detection_in_every_copy() {
     same_in_every_copy(&regions_one, &regions_many);
     // B speaks 11.5 s; A's hiss is 0.06 s.
     let b_speech = regions_one[1].duration();
-    assert!(b_speech > Delta(11_000_000) && b_speech < Delta(12_000_000), "{b_speech:?}");
+    assert!(
+        b_speech > Delta::from_micros(11_000_000) && b_speech < Delta::from_micros(12_000_000),
+        "{b_speech:?}"
+    );
     // B's bleed on A in the hiss bands: the broadband coupling, with one copy and with four.
     let broadband = report_one.coupling_db[0][1].unwrap();
     assert_eq!(broadband, -6.0);
@@ -586,15 +594,18 @@ fn clean_tracks_on_digital_silence_give_both_speakers_and_their_overlap() {
             let got = ann.speaker_region(id).duration();
             let want = c.reference.speaker_region(c.reference.speakers().get(name).unwrap());
             assert!(
-                (got.0 - want.duration().0).abs() < 250_000,
+                (got.micros() - want.duration().micros()).abs() < 250_000,
                 "{noise_dbfs:?} {name}: {got} of {}",
                 want.duration()
             );
         }
         let truth = c.reference.overlap().duration();
-        assert!(truth > Delta(2_000_000), "{truth}");
+        assert!(truth > Delta::from_micros(2_000_000), "{truth}");
         let overlap = ann.overlap().duration();
-        assert!((overlap.0 - truth.0).abs() < 100_000, "{noise_dbfs:?}: overlap {overlap}");
+        assert!(
+            (overlap.micros() - truth.micros()).abs() < 100_000,
+            "{noise_dbfs:?}: overlap {overlap}"
+        );
         let s = score(&c.reference, ann, found.duration, Delta::ZERO);
         assert!(s.der() < 0.02, "{noise_dbfs:?}: DER {}", s.der());
     }
@@ -607,9 +618,12 @@ fn a_shorter_track_is_silent_after_its_end_and_the_others_are_not_cut() {
     let dir = tempfile::tempdir().unwrap();
     let mut c = clean_tracks(None);
     c.mics[0].truncate(RATE * 21 / 2);
-    let options = DetectOptions { max_length_diff: Delta(4_000_000), ..DetectOptions::default() };
+    let options = DetectOptions {
+        max_length_diff: Delta::from_micros(4_000_000),
+        ..DetectOptions::default()
+    };
     let found = run_with(&c, dir.path(), &options);
-    assert_eq!(found.duration, Delta(14_000_000));
+    assert_eq!(found.duration, Delta::from_micros(14_000_000));
     let ann = &found.annotation;
     let guest = ann.speaker_region(ann.speakers().get("Guest").unwrap());
     let want = c.reference.speaker_region(c.reference.speakers().get("Guest").unwrap());
@@ -631,7 +645,12 @@ fn a_track_whose_speech_is_rejected_says_which_and_why() {
     for name in ["Host", "Guest"] {
         let speech = ann.speaker_region(ann.speakers().get(name).unwrap()).duration();
         let warned = report.warnings.iter().any(|w| w.starts_with(&format!("track {name}:")));
-        assert_eq!(speech < Delta(1_500_000), warned, "{name}: {speech}; {:?}", report.warnings);
+        assert_eq!(
+            speech < Delta::from_micros(1_500_000),
+            warned,
+            "{name}: {speech}; {:?}",
+            report.warnings
+        );
     }
     assert!(!report.warnings.is_empty(), "{:?}", ann.tracks());
     assert!(

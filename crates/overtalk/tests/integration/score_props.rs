@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use overtalk::format::{self, Format, ReadOptions};
 use overtalk::score::{
-    error_timeline, prepare_and_map, score, ErrorType, JerDefinition, MappingMethod, Preset,
-    RecordingInput, ScoreOptions,
+    error_timeline, prepare_and_map, score, ErrorType, JerDefinition, MappingMethod,
+    RecordingInput, ScoreOptions, ScoringPreset,
 };
 use overtalk::{Annotation, Delta, Region, Segment};
 use proptest::prelude::*;
@@ -17,17 +17,11 @@ const HYP_LABELS: [&str; 4] = ["w", "x", "y", "z"];
 
 /// Up to 12 turns of up to 4 speakers in 0–20 s, on a 100 µs grid.
 fn arb_annotation(labels: &'static [&'static str; 4]) -> impl Strategy<Value = Annotation> {
-    proptest::collection::vec((0i64..200_000, 1i64..60_000, 0usize..4), 0..12).prop_map(
-        move |turns| {
-            Annotation::from_labelled(turns.into_iter().map(|(start, dur, k)| {
-                (Segment::from_micros(start * 100, start * 100 + dur * 100).unwrap(), labels[k])
-            }))
-        },
-    )
+    overtalk_testkit::strategies::annotation(labels, 12)
 }
 
-fn arb_preset() -> impl Strategy<Value = Preset> {
-    prop::sample::select(Preset::ALL.to_vec())
+fn arb_preset() -> impl Strategy<Value = ScoringPreset> {
+    prop::sample::select(ScoringPreset::ALL.to_vec())
 }
 
 fn one(reference: Annotation, hypothesis: Annotation) -> Vec<RecordingInput> {
@@ -245,10 +239,10 @@ fn empty_reference_has_undefined_der() {
     assert_eq!(rep.total.false_alarm, Delta::from_secs(5));
     assert_eq!(rep.macro_der(), None);
     // pyannote's rule: 100 % when there is error and nothing to score.
-    let rep = score(&inputs, None, &ScoreOptions::preset(Preset::Pyannote)).unwrap();
+    let rep = score(&inputs, None, &ScoreOptions::preset(ScoringPreset::Pyannote)).unwrap();
     assert_eq!(rep.der(), Some(1.0));
     // md-eval ignores recordings without reference turns.
-    let rep = score(&inputs, None, &ScoreOptions::preset(Preset::MdEval)).unwrap();
+    let rep = score(&inputs, None, &ScoreOptions::preset(ScoringPreset::MdEval)).unwrap();
     assert_eq!(rep.total, Default::default());
     assert_eq!(rep.der(), None);
 }
@@ -293,7 +287,7 @@ fn uem_covering_nothing() {
     let rep = score(
         &[RecordingInput::new("f", Some(r), Some(h))],
         Some(&other),
-        &ScoreOptions::preset(Preset::Dscore),
+        &ScoreOptions::preset(ScoringPreset::Dscore),
     )
     .unwrap();
     assert_eq!(rep.der(), None, "dscore drops recordings missing from the UEM");
@@ -328,7 +322,7 @@ fn ids_with_dots_and_spaces() {
     assert_eq!(exact.der(), Some(1.0));
     assert_eq!(exact.files[0].mapping, vec![("spk 1".to_owned(), "sys 1".to_owned())]);
     // md-eval cuts the UEM id at the dot and falls back to the reference extent.
-    let md = score(&inputs, Some(&uem), &ScoreOptions::preset(Preset::MdEval)).unwrap();
+    let md = score(&inputs, Some(&uem), &ScoreOptions::preset(ScoringPreset::MdEval)).unwrap();
     assert_eq!(md.der(), Some(0.0));
 }
 
@@ -341,11 +335,12 @@ fn dscore_rejects_zero_length_turns() {
         speaker: "C".into(),
         at: overtalk::Time::from_millis(5_000),
     });
-    let err = score(std::slice::from_ref(&input), None, &ScoreOptions::preset(Preset::Dscore))
-        .unwrap_err();
+    let err =
+        score(std::slice::from_ref(&input), None, &ScoreOptions::preset(ScoringPreset::Dscore))
+            .unwrap_err();
     assert!(err.to_string().contains("zero-length"), "{err}");
     // spyder keeps C on to the end of the region: nothing to end at here, so no change.
-    let rep = score(&[input], None, &ScoreOptions::preset(Preset::Spyder)).unwrap();
+    let rep = score(&[input], None, &ScoreOptions::preset(ScoringPreset::Spyder)).unwrap();
     assert_eq!(rep.der(), Some(0.0));
 }
 

@@ -2,8 +2,6 @@
 //! of `tests/data/events` (README there).
 #![allow(clippy::unwrap_used)] // Test helpers fail loudly.
 
-mod common;
-
 use overtalk::analysis::Params;
 use overtalk::events::{score_events, Cause, EventClass, EventOptions, EventReport};
 use overtalk::format::{read_str, Format, ReadOptions};
@@ -12,7 +10,7 @@ use overtalk::score::{RecordingInput, ScoreOptions};
 use overtalk::Annotation;
 
 fn rttm(name: &str) -> Vec<(String, Annotation)> {
-    let path = common::fixtures().join("events").join(name);
+    let path = overtalk_testkit::fixtures().join("events").join(name);
     let text = std::fs::read_to_string(&path).unwrap();
     let read = read_str(&text, Format::Rttm, &ReadOptions::default()).unwrap();
     read.corpus.into_recordings().into_iter().map(|(id, t)| (id, t.annotation().clone())).collect()
@@ -97,7 +95,7 @@ fn relabelling_the_hypothesis_speakers_changes_nothing() {
                 let tracks: Vec<(overtalk::Segment, String)> = h
                     .tracks()
                     .iter()
-                    .map(|t| (t.segment, format!("zz-{}", 1000 - t.speaker.0)))
+                    .map(|t| (t.segment, format!("zz-{}", 1000 - t.speaker.get())))
                     .collect();
                 let h2 = Annotation::from_labelled(tracks.iter().map(|(s, n)| (*s, n.as_str())));
                 RecordingInput::new(i.id.clone(), i.reference.clone(), Some(h2))

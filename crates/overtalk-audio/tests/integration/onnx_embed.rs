@@ -4,7 +4,7 @@
 #![cfg(feature = "onnx")]
 #![allow(clippy::unwrap_used)]
 
-mod onnx_writer;
+use crate::onnx_writer;
 
 use std::path::PathBuf;
 

@@ -3,10 +3,6 @@
 //! the mode cannot measure. Over the red-carpet example, every AMI test meeting and random
 //! conversations.
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
 use overtalk::analysis::{analyze, Analysis, Classifier, Params};
 use overtalk::format::{read_path, ReadOptions};
 use overtalk::output::{Conversation, OVERLAP_NOT_MEASURABLE};
@@ -198,7 +194,7 @@ fn empty_conversation_says_so() {
 
 #[test]
 fn ami_test_meetings() {
-    let Some(data) = common::shared_data("summary ami_test_meetings") else { return };
+    let Some(data) = overtalk_testkit::shared_data("summary ami_test_meetings") else { return };
     let dir = data.join("corpora/ami/only_words/rttms/test");
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();

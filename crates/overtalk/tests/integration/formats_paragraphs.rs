@@ -24,8 +24,8 @@ fn tracks(t: &Transcript) -> Vec<(String, i64, i64, bool, String)> {
         .map(|(i, u)| {
             (
                 u.speaker_name.to_owned(),
-                u.segment.start().0,
-                u.segment.end().0,
+                u.segment.start().micros(),
+                u.segment.end().micros(),
                 t.end_estimated(i),
                 u.content.and_then(|c| c.text.clone()).unwrap_or_default(),
             )
@@ -91,7 +91,7 @@ fn rev_names_before_and_after_times_with_crosstalk() {
     let marks: Vec<_> = t
         .marks()
         .iter()
-        .map(|m| (m.kind, m.at.map(|x| x.0), m.speaker.clone().unwrap(), m.text.as_str()))
+        .map(|m| (m.kind, m.at.map(|x| x.micros()), m.speaker.clone().unwrap(), m.text.as_str()))
         .collect();
     assert_eq!(
         marks,
@@ -132,7 +132,7 @@ fn names_with_titles_and_colons_and_inline_text() {
         ]
     );
     assert_eq!(t.marks()[0].kind, MarkKind::Inaudible);
-    assert_eq!(t.marks()[0].at, Some(Time(64 * S)));
+    assert_eq!(t.marks()[0].at, Some(Time::from_micros(64 * S)));
 }
 
 #[test]
@@ -342,7 +342,7 @@ fn read_big(bytes: usize, bound: Duration) {
     assert_eq!(t.estimated_ends(), n);
     // 40 words at 2 a second: 20 s, cut at the next start (10 s later).
     let first = t.annotation().tracks()[0].segment;
-    assert_eq!((first.start().0, first.end().0), (0, 10 * S));
+    assert_eq!((first.start().micros(), first.end().micros()), (0, 10 * S));
     assert!(!out.warnings.iter().any(|w| w.kind != WarningKind::Note), "{:?}", out.warnings);
 }
 

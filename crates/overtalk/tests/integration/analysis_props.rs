@@ -196,7 +196,7 @@ proptest! {
     fn invariants_hold((_, segs) in conversation()) {
         let r = analyze(&build(&segs, default_name, 0), &Params::default()).unwrap();
         check_invariants(&r);
-        let jf = analyze(&build(&segs, default_name, 0), &Params::preset(overtalk::analysis::Preset::PureJf)).unwrap();
+        let jf = analyze(&build(&segs, default_name, 0), &Params::preset(overtalk::analysis::AnalysisPreset::PureJf)).unwrap();
         check_invariants(&jf);
     }
 
@@ -410,13 +410,11 @@ fn twenty_four_hour_recording() {
 
 // ── Real data ───────────────────────────────────────────────────────────────────────────────
 
-mod common;
-
 /// All 16 AMI test meetings (only_words RTTMs): defined results, every invariant, and the
 /// overlapped share of speech of the corpus README (14.6 %).
 #[test]
 fn ami_test_split() {
-    let Some(data) = common::shared_data("ami_test_split") else { return };
+    let Some(data) = overtalk_testkit::shared_data("ami_test_split") else { return };
     let dir = data.join("corpora/ami/only_words/rttms/test");
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
@@ -432,7 +430,8 @@ fn ami_test_split() {
             overlap += r.conversation.overlap;
             raw_speech += t.annotation().speech().duration().micros();
             raw_overlap += t.annotation().overlap().duration().micros();
-            let he = analyze(t, &Params::preset(overtalk::analysis::Preset::He2010)).unwrap();
+            let he =
+                analyze(t, &Params::preset(overtalk::analysis::AnalysisPreset::He2010)).unwrap();
             check_invariants(&he);
         }
     }
@@ -451,14 +450,14 @@ fn ami_test_split() {
 #[test]
 fn pympi_agreement_on_ami_pairs() {
     use overtalk::analysis::intervals::Layer;
-    let Some(data) = common::shared_data("pympi_agreement_on_ami_pairs") else { return };
+    let Some(data) = overtalk_testkit::shared_data("pympi_agreement_on_ami_pairs") else { return };
     let tsv = std::fs::read_to_string(data.join("peer-results/pympi-ami-test.tsv")).unwrap();
     let mut lines = tsv.lines();
     let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
     const CLASSES: [&str; 8] = ["P1", "P2", "G12", "G21", "O12", "O21", "W12", "W21"];
     let params =
-        Params { latch_tolerance: 0, ..Params::preset(overtalk::analysis::Preset::He2010) };
+        Params { latch_tolerance: 0, ..Params::preset(overtalk::analysis::AnalysisPreset::He2010) };
     let dir = data.join("corpora/ami/only_words/rttms/test");
     let (mut pairs, mut clean_pairs, mut agree) = (0, 0, 0);
     for row in lines {

@@ -3,8 +3,6 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers fail loudly.
 
-mod common;
-
 use overtalk::analysis::{analyze, Analysis, Params};
 use overtalk::format::{read_path, read_str, Format, ReadOptions};
 use overtalk::report::{
@@ -410,7 +408,8 @@ fn score_report_tables_equal_the_score() {
 
 #[test]
 fn ami_meeting_report_matches_its_analysis() {
-    let Some(shared) = common::shared_data("ami_meeting_report_matches_its_analysis") else {
+    let Some(shared) = overtalk_testkit::shared_data("ami_meeting_report_matches_its_analysis")
+    else {
         return;
     };
     let path = shared.join("corpora/ami/only_words/rttms/test/ES2004a.rttm");

@@ -61,8 +61,8 @@ fn frames(ann: &Annotation, names: &[String], n: usize) -> Vec<Vec<bool>> {
     for t in ann.tracks() {
         let name = ann.speaker_name(t.speaker);
         let Some(k) = names.iter().position(|x| x == name) else { continue };
-        let s = ((t.segment.start().0 + HOP / 2) / HOP).max(0) as usize;
-        let e = (((t.segment.end().0 + HOP / 2) / HOP).max(0) as usize).min(n);
+        let s = ((t.segment.start().micros() + HOP / 2) / HOP).max(0) as usize;
+        let e = (((t.segment.end().micros() + HOP / 2) / HOP).max(0) as usize).min(n);
         for f in out[k].iter_mut().take(e).skip(s) {
             *f = true;
         }
@@ -77,7 +77,7 @@ pub fn score(
     duration: Delta,
     collar: Delta,
 ) -> FrameScore {
-    let n = (duration.0 / HOP).max(0) as usize;
+    let n = (duration.micros() / HOP).max(0) as usize;
     let mut names: Vec<String> = reference.speakers().iter().map(|(_, s)| s.to_owned()).collect();
     for (_, s) in hyp.speakers().iter() {
         if !names.iter().any(|x| x == s) {
@@ -87,10 +87,10 @@ pub fn score(
     let r = frames(reference, &names, n);
     let h = frames(hyp, &names, n);
     let mut scored = vec![true; n];
-    let c = collar.0 / HOP;
+    let c = collar.micros() / HOP;
     if c > 0 {
         for t in reference.tracks() {
-            for b in [t.segment.start().0, t.segment.end().0] {
+            for b in [t.segment.start().micros(), t.segment.end().micros()] {
                 let f = (b + HOP / 2) / HOP;
                 for x in (f - c).max(0)..(f + c).min(n as i64) {
                     scored[x as usize] = false;

@@ -3,8 +3,6 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -15,7 +13,7 @@ use overtalk::{Content, Corpus, ErrorKind, Segment, Transcript, TranscriptBuilde
 use proptest::prelude::*;
 
 fn fixture(sub: &str, name: &str) -> PathBuf {
-    common::fixtures().join(sub).join(name)
+    overtalk_testkit::fixtures().join(sub).join(name)
 }
 
 fn read_fixture(sub: &str, name: &str) -> ReadOutput {
@@ -35,7 +33,7 @@ fn kinds(out: &ReadOutput) -> Vec<(WarningKind, Option<usize>, Option<usize>)> {
 /// `(start µs, end µs, speaker)` of every track, in annotation order.
 fn tracks(t: &Transcript) -> Vec<(i64, i64, String)> {
     t.utterances()
-        .map(|u| (u.segment.start().0, u.segment.end().0, u.speaker_name.to_owned()))
+        .map(|u| (u.segment.start().micros(), u.segment.end().micros(), u.speaker_name.to_owned()))
         .collect()
 }
 
@@ -148,7 +146,7 @@ fn textgrid_elan_export_and_utf16() {
     assert_eq!(speakers(t), ["phone"]);
     assert_eq!(count(t, "phone"), 14);
     assert_eq!(tracks(t)[0], (315_420, 385_268, "phone".to_owned()));
-    let schwa = t.utterances().find(|u| u.segment.start().0 == 385_268).unwrap();
+    let schwa = t.utterances().find(|u| u.segment.start().micros() == 385_268).unwrap();
     assert_eq!(schwa.content.and_then(|c| c.text.as_deref()), Some("ə"));
 }
 
@@ -313,7 +311,9 @@ fn chat_samples_round_trip() {
 /// no error and the copies above are identical to them.
 #[test]
 fn shared_samples_match_the_fixtures() {
-    let Some(root) = common::shared_data("shared_samples_match_the_fixtures") else { return };
+    let Some(root) = overtalk_testkit::shared_data("shared_samples_match_the_fixtures") else {
+        return;
+    };
     for sub in ["textgrid", "eaf", "chat"] {
         let dir = root.join("format-samples").join(sub);
         let mut n = 0;
@@ -337,7 +337,9 @@ fn shared_samples_match_the_fixtures() {
 /// unpadded WebVTT times) is rejected where it breaks the syntax.
 #[test]
 fn strict_accepts_every_well_formed_shared_sample() {
-    let Some(root) = common::shared_data("strict_accepts_every_well_formed_shared_sample") else {
+    let Some(root) =
+        overtalk_testkit::shared_data("strict_accepts_every_well_formed_shared_sample")
+    else {
         return;
     };
     // (file, line, column) of each malformed sample.

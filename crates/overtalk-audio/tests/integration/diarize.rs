@@ -4,12 +4,9 @@
 //! ES2004a mixture. Run that part with `--release`: the network is slow unoptimised.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-mod diarize_common;
-
 use std::path::PathBuf;
 
-use diarize_common::{best_assignment, der, read_rttm, speaker_count, turns_of};
+use crate::frame_der::{best_assignment, der, read_rttm, speaker_count, turns_of};
 use overtalk_audio::decode::{decode_all, DecodeOptions};
 use overtalk_audio::diarize::embed::Ge2eWeights;
 use overtalk_audio::diarize::{Diarizer, Ge2eDiarizer, NaiveDiarizer, VadOnlyDiarizer};
@@ -55,12 +52,12 @@ fn speech_ends_with_the_signal() {
     let whole = VadOnlyDiarizer::default().diarize(&x).unwrap();
     let first = whole.annotation.tracks()[0].segment;
     // 37 samples past a frame boundary, inside the first stretch of speech.
-    let mid = (first.start().0 + first.end().0) / 2;
+    let mid = (first.start().micros() + first.end().micros()) / 2;
     let cut = (mid / 10_000 * 160 + 37) as usize;
     let d = VadOnlyDiarizer::default().diarize(&x[..cut]).unwrap();
     let end = d.annotation.tracks().iter().map(|t| t.segment.end()).max().unwrap();
     let signal = overtalk_audio::decode::frames_to_delta(cut as u64, 16_000);
-    assert_eq!(end.0, signal.0, "{:?}", d.annotation);
+    assert_eq!(end.micros(), signal.micros(), "{:?}", d.annotation);
     assert_eq!(d.speakers, 1);
 }
 
@@ -70,7 +67,8 @@ fn pipeline_on_ami_es2004a_beats_the_baseline() {
         eprintln!("skipping pipeline_on_ami_es2004a_beats_the_baseline: OVERTALK_DIARIZE_MODEL is not set");
         return;
     };
-    let Some(data) = common::shared_data("pipeline_on_ami_es2004a_beats_the_baseline") else {
+    let Some(data) = overtalk_testkit::shared_data("pipeline_on_ami_es2004a_beats_the_baseline")
+    else {
         return;
     };
     let dir = data.join("real-audio/ami-es2004a-multitrack");
@@ -104,7 +102,7 @@ fn short_two_party_clip_gets_two_speakers() {
         );
         return;
     };
-    let Some(data) = common::shared_data("short_two_party_clip_gets_two_speakers") else {
+    let Some(data) = overtalk_testkit::shared_data("short_two_party_clip_gets_two_speakers") else {
         return;
     };
     // AMI ES2003a, first 30 s (dev00): two speakers. Without the 4 s minimum per speaker the
@@ -162,7 +160,7 @@ fn silero_removes_the_false_alarm_of_tst01() {
         eprintln!("skipping {test}: OVERTALK_DIARIZE_MODEL is not set");
         return;
     };
-    let Some(data) = common::shared_data(test) else {
+    let Some(data) = overtalk_testkit::shared_data(test) else {
         return;
     };
     if !silero_ready(test) {
@@ -241,7 +239,7 @@ fn change_points_put_turn_changes_on_the_exact_frame() {
         data: ids,
         probs: vec![1.0; 2000],
         fused: Vec::new(),
-        hop: overtalk::Delta(10_000),
+        hop: overtalk::Delta::from_micros(10_000),
         energy: Vec::new(),
         samples: 2000 * 160,
     };
@@ -255,7 +253,7 @@ fn change_points_put_turn_changes_on_the_exact_frame() {
             .iter()
             .map(|t| {
                 let name = d.annotation.speaker_name(t.speaker).to_string();
-                (name, t.segment.start().0 / 10_000, t.segment.end().0 / 10_000)
+                (name, t.segment.start().micros() / 10_000, t.segment.end().micros() / 10_000)
             })
             .collect()
     };

@@ -1,0 +1,337 @@
+//! `score`, `validate`, `report` and `schema` driven end to end: text inputs written to a
+//! scratch folder, the binary run on them, exact values read back from what it prints.
+//!
+//! The conversation of every test here (seconds):
+//!
+//! ```text
+//!            0         5         10        15
+//! ref  A     [==========)                      0–10
+//!      B             [======)                  8–14
+//! hyp  x     [=========)                       0–9
+//!      y              [=====)                  9–14
+//! UEM        [============)                    0–12
+//! ```
+//!
+//! Mapping A=x, B=y. Without a UEM the reference has 16 s of speech; 8–9 misses B and 9–10
+//! misses A (y is B's), so miss = 2 s and DER = 2 / 16 = 12.50 %. Within the UEM the reference
+//! has 14 s and the same 2 s are missed: 14.29 %. JER: A↔x 1/10, B↔y 1/6, mean 13.33 %.
+
+use serde_json::Value;
+
+use crate::util::Dir;
+
+const REFERENCE: &str = "SPEAKER rec 1 0.00 10.00 <NA> <NA> A <NA> <NA>\n\
+                         SPEAKER rec 1 8.00 6.00 <NA> <NA> B <NA> <NA>\n";
+const HYPOTHESIS: &str = "SPEAKER rec 1 0.00 9.00 <NA> <NA> x <NA> <NA>\n\
+                          SPEAKER rec 1 9.00 5.00 <NA> <NA> y <NA> <NA>\n";
+/// The hypothesis with x overlapping itself over 1–3 s and a recording the reference lacks.
+const HYPOTHESIS_EXTRA: &str = "SPEAKER rec 1 0.00 9.00 <NA> <NA> x <NA> <NA>\n\
+                                SPEAKER rec 1 9.00 5.00 <NA> <NA> y <NA> <NA>\n\
+                                SPEAKER rec 1 1.00 2.00 <NA> <NA> x <NA> <NA>\n\
+                                SPEAKER ghost 1 0.00 2.00 <NA> <NA> x <NA> <NA>\n";
+const UEM: &str = "rec 1 0.00 12.00\n";
+
+fn inputs() -> Dir {
+    let dir = Dir::new();
+    dir.create("ref.rttm", REFERENCE);
+    dir.create("hyp.rttm", HYPOTHESIS);
+    dir.create("extra.rttm", HYPOTHESIS_EXTRA);
+    dir.create("rec.uem", UEM);
+    dir
+}
+
+/// The rows of a CSV output, first column → the columns named `wanted`.
+fn csv_rows(text: &str, wanted: &[&str]) -> Vec<(String, Vec<String>)> {
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at: Vec<usize> =
+        wanted.iter().map(|w| header.iter().position(|h| h == w).unwrap()).collect();
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[0].to_string(), at.iter().map(|&i| f[i].to_string()).collect())
+        })
+        .collect()
+}
+
+#[test]
+fn score_table_gives_der_jer_and_mapping() {
+    let dir = inputs();
+    let out = dir.run(&["score", "-r", "ref.rttm", "-s", "hyp.rttm"]).ok();
+    let rows: Vec<&str> = out.lines().take(4).collect();
+    assert_eq!(
+        rows,
+        [
+            "recording  status              scored_s  correct_s  miss_s   fa_s  confusion_s  der_pct  jer_pct  mapping",
+            "rec        scored                16.000     14.000   2.000  0.000        0.000    12.50    13.33  A=x B=y",
+            "TOTAL      1 recordings          16.000     14.000   2.000  0.000        0.000    12.50    13.33",
+            "MACRO      mean of recordings                                                     12.50",
+        ]
+    );
+    assert!(out.contains("  preset: overtalk\n"), "{out}");
+}
+
+#[test]
+fn score_with_a_uem_scores_inside_it_only() {
+    let dir = inputs();
+    let out = dir
+        .run(&["score", "-r", "ref.rttm", "-s", "hyp.rttm", "-u", "rec.uem", "--format", "json"]);
+    let json: Value = serde_json::from_str(&out.ok()).unwrap();
+    let total = &json["total"];
+    assert_eq!(total["scored_s"], 14.0);
+    assert_eq!(total["miss_s"], 2.0);
+    assert_eq!(total["false_alarm_s"], 0.0);
+    assert_eq!(total["confusion_s"], 0.0);
+    assert_eq!(total["der"], 2.0 / 14.0);
+    // Inside the UEM: A↔x 1 s of 10 s, B↔y (8–12 against 9–12) 1 s of 4 s.
+    assert_eq!(total["jer"], (0.1 + 0.25) / 2.0);
+    let file = &json["files"][0];
+    assert_eq!(file["recording"], "rec");
+    assert_eq!(file["mapping"], serde_json::json!([["A", "x"], ["B", "y"]]));
+    assert_eq!(json["options"]["preset"], "overtalk");
+}
+
+#[test]
+fn score_collar_and_skip_overlap_remove_every_error() {
+    let dir = inputs();
+    let out = dir
+        .run(&[
+            "score",
+            "-r",
+            "ref.rttm",
+            "-s",
+            "hyp.rttm",
+            "--collar",
+            "0.5",
+            "--skip-overlap",
+            "--format",
+            "csv",
+        ])
+        .ok();
+    // The overlap 8–10 is not scored; collars of 0.5 s around 0, 8, 10 and 14 leave A 0.5–7.5
+    // and B 10.5–13.5: 10 s, all correct.
+    let rows =
+        csv_rows(&out, &["scored_s", "miss_s", "der_pct", "collar_total_width_s", "regions"]);
+    assert_eq!(
+        rows[0],
+        (
+            "rec".into(),
+            vec![
+                "10.000".into(),
+                "0.000".into(),
+                "0.00".into(),
+                "1.000".into(),
+                "non-overlap".into()
+            ]
+        )
+    );
+}
+
+/// The presets differ on a speaker overlapping itself and on a recording only the hypothesis
+/// has: overtalk and pyannote count the ghost recording's 2 s as false alarm, md-eval, dscore
+/// and spyder skip it; pyannote alone counts x's doubled 1–3 s twice (2 s more false alarm).
+#[test]
+fn score_presets_disagree_where_their_tools_do() {
+    let dir = inputs();
+    let total = |preset: &str| {
+        let args = ["score", "-r", "ref.rttm", "-s", "extra.rttm", "--preset", preset];
+        let run = dir.run(&[&args[..], &["--format", "csv"]].concat());
+        let out = run.stdout();
+        let rows = csv_rows(&out, &["status", "fa_s", "der_pct", "preset"]);
+        let ghost = rows.iter().find(|r| r.0 == "ghost").unwrap().1[0].clone();
+        let total = rows.iter().find(|r| r.0 == "TOTAL").unwrap().1.clone();
+        assert_eq!(total[3], preset);
+        // A recording left unscored makes the result partial: exit status 1.
+        assert_eq!(run.code(), i32::from(ghost == "skipped"), "{}", run.stderr());
+        (ghost, total[1].clone(), total[2].clone())
+    };
+    assert_eq!(total("overtalk"), ("no reference".into(), "2.000".into(), "25.00".into()));
+    assert_eq!(total("pyannote"), ("no reference".into(), "4.000".into(), "37.50".into()));
+    for preset in ["md-eval", "dscore", "spyder"] {
+        assert_eq!(total(preset), ("skipped".into(), "0.000".into(), "12.50".into()), "{preset}");
+    }
+}
+
+#[test]
+fn score_max_der_fails_above_the_threshold_only() {
+    let dir = inputs();
+    let above = dir.run(&["score", "-r", "ref.rttm", "-s", "hyp.rttm", "--max-der", "10"]);
+    assert_eq!(above.code(), 1);
+    assert!(above.stderr().contains("DER 12.50 % is above --max-der 10 %"), "{}", above.stderr());
+    // The table is still printed: the threshold is a verdict, not a different output.
+    assert!(above.stdout().contains("TOTAL      1 recordings          16.000"));
+    let below = dir.run(&["score", "-r", "ref.rttm", "-s", "hyp.rttm", "--max-der", "12.6"]);
+    assert_eq!(below.code(), 0, "{}", below.stderr());
+}
+
+#[test]
+fn score_max_der_fails_when_der_is_undefined() {
+    let dir = inputs();
+    dir.create("empty-ref.rttm", "SPEAKER rec 1 0.00 1.00 <NA> <NA> A <NA> <NA>\n");
+    // Inside a UEM that holds no reference speech nothing is scored.
+    dir.create("late.uem", "rec 1 5.00 6.00\n");
+    let run = dir.run(&[
+        "score",
+        "-r",
+        "empty-ref.rttm",
+        "-s",
+        "hyp.rttm",
+        "-u",
+        "late.uem",
+        "--max-der",
+        "50",
+    ]);
+    assert_eq!(run.code(), 1, "{}", run.stdout());
+    assert!(run.stderr().contains("DER is undefined"), "{}", run.stderr());
+}
+
+#[test]
+fn validate_gives_each_consumers_verdict() {
+    let dir = inputs();
+    let out = dir.run(&["validate", "ref.rttm", "extra.rttm"]).ok();
+    assert!(out.starts_with("ref.rttm: 2 turns\n  md-eval: accepts\n  dscore: accepts\n  pyannote.metrics: accepts\nextra.rttm: 4 turns\n"), "{out}");
+    assert!(out.contains("  pyannote.metrics: accepts with changes\n"), "{out}");
+    assert!(
+        out.contains(
+            "speaker \"x\" overlaps themselves (lines 1 and 3): the overlapped time counts twice"
+        ),
+        "{out}"
+    );
+
+    dir.create("bad.rttm", "SPEAKER rec 1 0.00 abc <NA> <NA> A <NA> <NA>\n");
+    let bad = dir.run(&["validate", "--format", "json", "bad.rttm"]);
+    assert_eq!(bad.code(), 1);
+    let json: Value = serde_json::from_str(&bad.stdout()).unwrap();
+    let verdicts = &json["files"][0]["verdicts"];
+    assert_eq!(verdicts["md-eval"], "accepts with changes");
+    assert_eq!(verdicts["dscore"], "rejects");
+    assert_eq!(verdicts["pyannote.metrics"], "rejects");
+    assert!(
+        bad.stderr().contains("at least one consumer would reject an input"),
+        "{}",
+        bad.stderr()
+    );
+}
+
+#[test]
+fn report_embeds_the_analysis_and_never_overwrites_its_input() {
+    let dir = inputs();
+    dir.run(&["report", "ref.rttm", "-o", "report.html"]).ok();
+    let html = dir.read("report.html");
+    assert!(html.contains("<title>overtalk report: rec"), "title");
+    let start = html.find(r#"<script type="application/json" id="overtalk-data">"#).unwrap();
+    let body = &html[start..];
+    let body = &body[body.find('>').unwrap() + 1..body.find("</script>").unwrap()];
+    let data: Value = serde_json::from_str(body).unwrap();
+    let conversation = &data["conversations"][0]["result"]["conversation"];
+    assert_eq!(conversation["counts"]["talkspurts"], 2);
+    assert_eq!(conversation["counts"]["interruptions"], 1);
+    assert_eq!(conversation["he_durations"]["acoustic"]["overlap_between"]["total"], 2000);
+    assert_eq!(conversation["balance"]["max_share"], 0.625);
+
+    let refused = dir.run(&["report", "ref.rttm", "-o", "ref.rttm"]);
+    assert_eq!(refused.code(), 2);
+    assert!(
+        refused.stderr().contains("refusing to overwrite an input file"),
+        "{}",
+        refused.stderr()
+    );
+    assert_eq!(dir.read("ref.rttm"), REFERENCE);
+}
+
+/// Checks `value` against the subset of JSON Schema that `overtalk schema` uses (`$ref`, `type`,
+/// `properties`, `required`, `additionalProperties: false`, `items`, `enum`, `const`), returning
+/// the first violation as a JSON pointer and a reason.
+fn violation(schema: &Value, node: &Value, value: &Value, at: &str) -> Option<String> {
+    if let Some(reference) = node["$ref"].as_str() {
+        let name = reference.strip_prefix("#/$defs/").unwrap();
+        return violation(schema, &schema["$defs"][name], value, at);
+    }
+    let type_of = |v: &Value| match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    let allowed: Vec<&str> = match &node["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => vec![],
+    };
+    let actual = type_of(value);
+    let integer_as_number = actual == "integer" && allowed.contains(&"number");
+    let type_ok = allowed.is_empty() || allowed.contains(&actual) || integer_as_number;
+    if !type_ok {
+        return Some(format!("{at}: {actual} where the schema says {allowed:?}"));
+    }
+    if let Some(options) = node["enum"].as_array() {
+        if !options.contains(value) {
+            return Some(format!("{at}: {value} not in {options:?}"));
+        }
+    }
+    if !node["const"].is_null() && node["const"] != *value {
+        return Some(format!("{at}: {value} is not {}", node["const"]));
+    }
+    if let Value::Object(fields) = value {
+        for required in node["required"].as_array().into_iter().flatten() {
+            if !fields.contains_key(required.as_str().unwrap()) {
+                return Some(format!("{at}: missing {required}"));
+            }
+        }
+        for (key, field) in fields {
+            match node["properties"].get(key) {
+                Some(sub) => {
+                    if let Some(v) = violation(schema, sub, field, &format!("{at}/{key}")) {
+                        return Some(v);
+                    }
+                }
+                None if node["additionalProperties"] == false => {
+                    return Some(format!("{at}/{key}: not in the schema"));
+                }
+                None => {}
+            }
+        }
+    }
+    if let (Value::Array(items), Some(item)) = (value, node.get("items")) {
+        for (i, v) in items.iter().enumerate() {
+            if let Some(v) = violation(schema, item, v, &format!("{at}/{i}")) {
+                return Some(v);
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn schema_describes_what_analyze_writes() {
+    let dir = inputs();
+    let schema: Value = serde_json::from_str(&dir.run(&["schema"]).ok()).unwrap();
+    assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    assert_eq!(schema["title"], "overtalk analyze output");
+    dir.create(
+        "talk.vtt",
+        "WEBVTT\n\n00:00.000 --> 00:04.000\n<v Ann>So I think the plan works.\n\n\
+         00:03.500 --> 00:06.000\n<v Ben>No wait, it doesn't.\n\n\
+         00:06.500 --> 00:07.000\n<v Ann>Yeah.\n",
+    );
+    for input in ["ref.rttm", "talk.vtt"] {
+        let output: Value =
+            serde_json::from_str(&dir.run(&["analyze", "--format", "json", input]).ok()).unwrap();
+        assert_eq!(violation(&schema, &schema, &output, ""), None, "{input}");
+        assert_eq!(output["schema_version"], schema["x-schema-version"]);
+    }
+    // The checker itself rejects what the schema forbids.
+    let mut output: Value =
+        serde_json::from_str(&dir.run(&["analyze", "--format", "json", "ref.rttm"]).ok()).unwrap();
+    output["conversations"][0]["not_a_field"] = Value::Bool(true);
+    assert_eq!(
+        violation(&schema, &schema, &output, ""),
+        Some("/conversations/0/not_a_field: not in the schema".into())
+    );
+    // `-o` writes the same bytes.
+    dir.run(&["schema", "-o", "schema.json"]).ok();
+    assert_eq!(serde_json::from_str::<Value>(&dir.read("schema.json")).unwrap(), schema);
+}

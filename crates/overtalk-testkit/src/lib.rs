@@ -1,0 +1,97 @@
+//! Test helpers shared by the overtalk crates (a dev-dependency only, never published):
+//!
+//! - [`shared_data`]: the corpora of real data beside the repository, or a printed skip;
+//! - [`fixtures`], [`audio_fixture`], [`repo_root`]: the repository's own small test files;
+//! - [`Scratch`]: a temporary directory with helpers to write and read its files;
+//! - [`strategies`]: proptest strategies for model values.
+
+use std::path::{Path, PathBuf};
+
+pub mod strategies;
+
+/// The repository's root folder.
+pub fn repo_root() -> PathBuf {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    crate_dir.ancestors().nth(2).unwrap_or(crate_dir).to_path_buf()
+}
+
+/// The shared data folder (`$OVERTALK_SHARED_DATA`, else `../shared/data` beside the
+/// repository), or `None` with a printed reason naming `test`. When
+/// `OVERTALK_REQUIRE_SHARED_DATA` is set (CI sets it), absence is a test failure instead of a
+/// skip.
+pub fn shared_data(test: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("OVERTALK_SHARED_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("../shared/data"));
+    if path.is_dir() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var_os("OVERTALK_REQUIRE_SHARED_DATA").is_none(),
+        "{test}: shared data not found at {} and OVERTALK_REQUIRE_SHARED_DATA is set",
+        path.display()
+    );
+    eprintln!(
+        "skipping {test}: shared data not found at {} (set OVERTALK_SHARED_DATA)",
+        path.display()
+    );
+    None
+}
+
+/// The library's small fixtures (`crates/overtalk/tests/data`), each with its provenance in
+/// its folder's README.
+pub fn fixtures() -> PathBuf {
+    repo_root().join("crates/overtalk/tests/data")
+}
+
+/// One file of the audio crate's fixtures (`crates/overtalk-audio/tests/data/NAME`).
+pub fn audio_fixture(name: &str) -> PathBuf {
+    repo_root().join("crates/overtalk-audio/tests/data").join(name)
+}
+
+/// A scratch directory, removed when dropped.
+pub struct Scratch {
+    dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    /// A new empty directory.
+    ///
+    /// # Panics
+    /// When no temporary directory can be made (a broken test machine).
+    pub fn new() -> Scratch {
+        Scratch { dir: tempfile::tempdir().expect("temporary directory") }
+    }
+
+    /// The directory's path.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes a file (creating its parents) and returns its path.
+    ///
+    /// # Panics
+    /// When the file cannot be written.
+    pub fn create(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.dir.path().join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("scratch folder");
+        }
+        std::fs::write(&path, contents).expect("scratch file written");
+        path
+    }
+
+    /// Reads a file of the directory as text.
+    ///
+    /// # Panics
+    /// When the file is missing or not UTF-8.
+    pub fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.path().join(name)).expect("scratch file read")
+    }
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch::new()
+    }
+}

@@ -1,0 +1,76 @@
+//! The one rule for enums whose values have names (CLI values, JSON strings, table columns):
+//! an inherent `ALL` (every value, in documentation order) and `name(self) -> &'static str`,
+//! from which [`Display`](std::fmt::Display) writes the name and
+//! [`FromStr`](std::str::FromStr) reads it back, failing with an [`UnknownName`] that lists
+//! the names it knows.
+//!
+//! ```
+//! use overtalk::score::ScoringPreset;
+//!
+//! let preset: ScoringPreset = "dscore".parse().unwrap();
+//! assert_eq!(preset.to_string(), "dscore");
+//! assert!(ScoringPreset::ALL.iter().all(|p| p.name().parse::<ScoringPreset>() == Ok(*p)));
+//! let err = "nist".parse::<ScoringPreset>().unwrap_err();
+//! assert_eq!(err.to_string(), "unknown scoring preset \"nist\" (known: overtalk, md-eval, dscore, pyannote, spyder)");
+//! ```
+
+use std::fmt;
+
+/// A name that no value of an enum has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownName {
+    kind: &'static str,
+    given: String,
+    known: Vec<&'static str>,
+}
+
+impl UnknownName {
+    /// `given` is not one of `known`, the names of a `kind` ("scoring preset").
+    pub fn new(
+        kind: &'static str,
+        given: &str,
+        known: impl IntoIterator<Item = &'static str>,
+    ) -> UnknownName {
+        UnknownName { kind, given: given.to_string(), known: known.into_iter().collect() }
+    }
+
+    /// The names that would have been accepted.
+    pub fn known(&self) -> &[&'static str] {
+        &self.known
+    }
+}
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown {} \"{}\" (known: {})", self.kind, self.given, self.known.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownName {}
+
+/// `named_enum!(Type, "what it names")`: `Display` and `FromStr` from the type's inherent
+/// `ALL` and `name`.
+macro_rules! named_enum {
+    ($ty:ty, $kind:literal) => {
+        impl ::std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl ::std::str::FromStr for $ty {
+            type Err = $crate::named::UnknownName;
+
+            fn from_str(name: &str) -> ::std::result::Result<$ty, Self::Err> {
+                <$ty>::ALL.iter().copied().find(|v| v.name() == name).ok_or_else(|| {
+                    $crate::named::UnknownName::new(
+                        $kind,
+                        name,
+                        <$ty>::ALL.iter().map(|v| v.name()),
+                    )
+                })
+            }
+        }
+    };
+}
+pub(crate) use named_enum;
