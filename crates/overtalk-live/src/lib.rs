@@ -27,6 +27,7 @@
 pub mod actuate;
 #[cfg(feature = "device")]
 pub mod device;
+pub mod monitor;
 pub mod obs_mock;
 pub mod outputs;
 pub mod record;
@@ -38,4 +39,5 @@ pub mod session;
 pub mod source;
 pub mod state;
 mod wire;
+pub use monitor::run_monitor;
 pub use outputs::{run_outputs, OutputArgs, OutputsConfig, OutputsHandle};

@@ -148,12 +148,21 @@ pub struct Session {
 impl Session {
     /// Starts the source and the session's thread.
     pub fn start(source: Box<dyn Source>, config: SessionConfig) -> Result<Session> {
+        Session::start_subscribed(source, config).map(|(session, _)| session)
+    }
+
+    /// [`Session::start`], with a receiver subscribed before the first block is read, so it
+    /// misses no event (a later [`Session::subscribe`] sees only what follows it).
+    pub fn start_subscribed(
+        source: Box<dyn Source>,
+        config: SessionConfig,
+    ) -> Result<(Session, broadcast::Receiver<LiveEvent>)> {
         let names = source.names().to_vec();
         let detector = OnlineMultitrack::new(&names, source.rate(), &config.online)?;
         let stop = StopHandle(Arc::new(AtomicBool::new(false)));
         let (sink, rx, dropped) =
             BlockSink::new(config.queue_blocks, source.lossless(), stop.0.clone());
-        let (events, _) = broadcast::channel(config.capacity.max(1));
+        let (events, first) = broadcast::channel(config.capacity.max(1));
         let running = source.start(sink)?;
         let tx = events.clone();
         let stop_flag = stop.0.clone();
@@ -165,7 +174,7 @@ impl Session {
                 running.stop();
                 out
             })?;
-        Ok(Session { names, events, stop, thread })
+        Ok((Session { names, events, stop, thread }, first))
     }
 
     /// The speaker names, one per channel.

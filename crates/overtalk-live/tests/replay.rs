@@ -196,3 +196,72 @@ fn a_replayed_session_commits_what_the_offline_analysis_finds() {
     }
     assert_eq!(received, summary.events.len());
 }
+
+/// The whole monitor on the same replay: the session's events drive `debate-mute` on an X32
+/// over OSC (a UDP receiver on loopback); the holder is never muted, every mute is released by
+/// the end, and the final floor state counts the session's events and actions.
+#[test]
+fn the_monitor_mutes_the_non_holder_and_releases_every_mute_at_the_end() {
+    use clap::Parser;
+    use overtalk_live::{run_monitor, OutputArgs};
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        outputs: OutputArgs,
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let tracks = render(dir.path());
+    let receiver = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    receiver.set_read_timeout(Some(std::time::Duration::from_millis(300))).unwrap();
+    let osc = receiver.local_addr().unwrap().to_string();
+    let cli = Cli::try_parse_from([
+        "live",
+        "--rule",
+        "debate-mute",
+        "--osc",
+        &osc,
+        "--osc-profile",
+        "x32",
+        "--osc-map",
+        "A=1,B=2",
+    ])
+    .unwrap();
+    let source = Replay::open(&tracks, 480, Pacing::Unpaced).unwrap();
+    let online = overtalk_audio::online::OnlineOptions {
+        redecide: overtalk::Delta::from_micros(500_000),
+        ..Default::default()
+    };
+    let config = SessionConfig { online, ..SessionConfig::default() };
+    let (summary, floor) = run_monitor(Box::new(source), config, &cli.outputs).unwrap();
+    assert_eq!(summary.end, SourceEnd::Finished);
+
+    let mut messages = Vec::new();
+    let mut buf = [0u8; 1024];
+    while let Ok(n) = receiver.recv(&mut buf) {
+        match rosc::decoder::decode_udp(&buf[..n]).unwrap().1 {
+            rosc::OscPacket::Message(m) => messages.push((m.addr, m.args)),
+            rosc::OscPacket::Bundle(_) => panic!("the X32 profile sends single messages"),
+        }
+    }
+    assert!(!messages.is_empty(), "debate-mute acted on the replay");
+    // Per channel: mutes and unmutes alternate, starting with a mute and ending unmuted.
+    for channel in ["/ch/01/mix/on", "/ch/02/mix/on"] {
+        let states: Vec<i32> = messages
+            .iter()
+            .filter(|(addr, _)| addr == channel)
+            .map(|(_, args)| match args.as_slice() {
+                [rosc::OscType::Int(v)] => *v,
+                other => panic!("{channel}: {other:?}"),
+            })
+            .collect();
+        for (k, v) in states.iter().enumerate() {
+            assert_eq!(*v, if k % 2 == 0 { 0 } else { 1 }, "{channel}: {states:?}");
+        }
+        assert!(states.len() % 2 == 0, "{channel} left muted: {states:?}");
+    }
+    // The floor state folded the session's events and its own actions, one per datagram.
+    assert_eq!(floor.actions, messages.len() as u64);
+    assert_eq!(floor.actions_failed, 0);
+    assert_eq!(floor.events, summary.events.len() as u64 + floor.actions);
+}

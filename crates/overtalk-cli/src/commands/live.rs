@@ -11,8 +11,9 @@ use overtalk::Delta;
 use overtalk_audio::online::OnlineOptions;
 use overtalk_audio::vad::VadKind;
 use overtalk_live::replay::{Pacing, Replay};
-use overtalk_live::session::{stop_on_ctrl_c, Session, SessionConfig};
+use overtalk_live::session::SessionConfig;
 use overtalk_live::source::Source;
+use overtalk_live::{run_monitor, OutputArgs};
 
 use crate::app::{Globals, Outcome};
 
@@ -75,6 +76,9 @@ pub struct Args {
     /// How often the detection is decided again (seconds).
     #[arg(long, value_name = "SECS", default_value = "0.1")]
     redecide: f64,
+    /// The floor rule, its actuators and the live page.
+    #[command(flatten)]
+    outputs: OutputArgs,
 }
 
 fn secs(s: f64, flag: &str) -> Result<Delta> {
@@ -127,9 +131,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         recording: args.recording.clone(),
         ..SessionConfig::default()
     };
-    let session = Session::start(source, config)?;
-    stop_on_ctrl_c(&session.stop_handle())?;
-    let summary = session.wait()?;
+    let (summary, _floor) = run_monitor(source, config, &args.outputs)?;
     if !globals.quiet {
         eprintln!(
             "overtalk live: {:.1} s of audio in {:.1} s, {} events, ended: {:?}{}",
