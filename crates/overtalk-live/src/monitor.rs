@@ -9,9 +9,14 @@
 //!
 //! When the session ends (the source ran out, the device vanished, Ctrl-C), its event sender
 //! is dropped; the outputs see the end and release every mute they set before
-//! [`run_monitor`] returns.
+//! [`run_monitor`] returns. The actuators' `action` events join the session's in `--events`,
+//! whole lines from either side, never one inside the other.
+
+use std::io::{self, Write};
+use std::sync::{Arc, Mutex};
 
 use anyhow::{anyhow, Result};
+use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::outputs::{run_outputs, OutputArgs};
 use crate::session::{stop_on_ctrl_c, Session, SessionConfig, SessionSummary};
@@ -22,7 +27,7 @@ use crate::state::Snapshot;
 /// Ctrl-C; returns the session's summary and the outputs' final floor state.
 pub fn run_monitor(
     source: Box<dyn Source>,
-    config: SessionConfig,
+    mut config: SessionConfig,
     outputs: &OutputArgs,
 ) -> Result<(SessionSummary, Snapshot)> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -34,20 +39,105 @@ pub fn run_monitor(
     // The outputs are configured (and their server bound, their actuators reached) before
     // the first block is read, so a failure to bind stops the session before it starts.
     let outputs_config = runtime.block_on(outputs.to_config(&names))?;
-    let (session, events) = Session::start_subscribed(source, config)?;
-    stop_on_ctrl_c(&session.stop_handle())?;
-    let handle = match runtime.block_on(run_outputs(events, None, outputs_config)) {
-        Ok(handle) => handle,
+    // One events file for the session and the actuators: each writes whole lines under a lock.
+    let shared = config.events_out.take().map(|out| Arc::new(Mutex::new(out)));
+    if let Some(shared) = &shared {
+        config.events_out = Some(Box::new(LineWriter::new(shared.clone())));
+    }
+    // The outputs start first, on a relay of the session's events, so their action events are
+    // subscribed to before the first event can cause one.
+    let (relay, relayed) = broadcast::channel(config.capacity.max(1));
+    let handle = runtime.block_on(run_outputs(relayed, None, outputs_config))?;
+    let forward = shared.map(|shared| {
+        let mut actions = handle.actions();
+        runtime.spawn(async move {
+            let mut out = LineWriter::new(shared);
+            loop {
+                match actions.recv().await {
+                    Ok(action) => {
+                        if action.write_line(&mut out).is_err() {
+                            break;
+                        }
+                    }
+                    Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => break,
+                }
+            }
+            let _ = out.flush();
+        })
+    });
+    let (session, mut events) = match Session::start_subscribed(source, config) {
+        Ok(started) => started,
         Err(e) => {
-            session.stop_handle().stop();
-            let _ = session.wait();
+            drop(relay);
+            runtime.block_on(handle.finish());
             return Err(e);
         }
     };
+    stop_on_ctrl_c(&session.stop_handle())?;
+    let relay_task = runtime.spawn(async move {
+        loop {
+            match events.recv().await {
+                Ok(event) => {
+                    let _ = relay.send(event);
+                }
+                Err(RecvError::Lagged(_)) => continue,
+                // The session is over: dropping the relay ends the outputs.
+                Err(RecvError::Closed) => break,
+            }
+        }
+    });
     let summary = runtime
         .block_on(runtime.spawn_blocking(move || session.wait()))
         .map_err(|e| anyhow!("the live session's thread failed: {e}"))?;
     // The session is over and its sender dropped: the outputs release every mute and end.
+    let _ = runtime.block_on(relay_task);
     let snapshot = runtime.block_on(handle.finish());
+    if let Some(forward) = forward {
+        // The actions' sender is gone with the outputs: the forwarder writes what is left.
+        let _ = runtime.block_on(forward);
+    }
     Ok((summary?, snapshot))
+}
+
+/// A writer that hands a shared writer whole lines only: bytes wait here until their newline,
+/// then the line is written under the lock.
+struct LineWriter {
+    shared: Arc<Mutex<Box<dyn Write + Send>>>,
+    pending: Vec<u8>,
+}
+
+impl LineWriter {
+    fn new(shared: Arc<Mutex<Box<dyn Write + Send>>>) -> LineWriter {
+        LineWriter { shared, pending: Vec::new() }
+    }
+
+    fn lock(&self) -> io::Result<std::sync::MutexGuard<'_, Box<dyn Write + Send>>> {
+        self.shared.lock().map_err(|_| io::Error::other("the events writer was poisoned"))
+    }
+}
+
+impl Write for LineWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        if let Some(last) = self.pending.iter().rposition(|&b| b == b'\n') {
+            let lines: Vec<u8> = self.pending.drain(..=last).collect();
+            self.lock()?.write_all(&lines)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.pending.is_empty() {
+            let rest = std::mem::take(&mut self.pending);
+            self.lock()?.write_all(&rest)?;
+        }
+        self.lock()?.flush()
+    }
+}
+
+impl Drop for LineWriter {
+    fn drop(&mut self) {
+        let _ = self.flush();
+    }
 }

@@ -232,7 +232,12 @@ fn the_monitor_mutes_the_non_holder_and_releases_every_mute_at_the_end() {
         redecide: overtalk::Delta::from_micros(500_000),
         ..Default::default()
     };
-    let config = SessionConfig { online, ..SessionConfig::default() };
+    let events_path = dir.path().join("events.jsonl");
+    let config = SessionConfig {
+        online,
+        events_out: Some(Box::new(std::fs::File::create(&events_path).unwrap())),
+        ..SessionConfig::default()
+    };
     let (summary, floor) = run_monitor(Box::new(source), config, &cli.outputs).unwrap();
     assert_eq!(summary.end, SourceEnd::Finished);
 
@@ -264,4 +269,13 @@ fn the_monitor_mutes_the_non_holder_and_releases_every_mute_at_the_end() {
     assert_eq!(floor.actions, messages.len() as u64);
     assert_eq!(floor.actions_failed, 0);
     assert_eq!(floor.events, summary.events.len() as u64 + floor.actions);
+    // --events holds the session's events and the actions, each a whole JSON line.
+    let lines: Vec<overtalk::output::live::LiveEvent> = std::fs::read_to_string(&events_path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let actions = lines.iter().filter(|e| e.kind == LiveEventKind::Action).count();
+    assert_eq!(actions as u64, floor.actions);
+    assert_eq!(lines.len(), summary.events.len() + actions);
 }
