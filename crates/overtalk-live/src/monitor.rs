@@ -47,7 +47,11 @@ pub fn run_monitor(
     // The outputs start first, on a relay of the session's events, so their action events are
     // subscribed to before the first event can cause one.
     let (relay, relayed) = broadcast::channel(config.capacity.max(1));
-    let handle = runtime.block_on(run_outputs(relayed, None, outputs_config))?;
+    // The audio clock, published by the session after every block: the outputs' watchdog
+    // releases every mute when it stops advancing (a stalled device, a hung detector).
+    let (clock, clock_rx) = tokio::sync::watch::channel(0.0);
+    config.clock = Some(clock);
+    let handle = runtime.block_on(run_outputs(relayed, Some(clock_rx), outputs_config))?;
     let forward = shared.map(|shared| {
         let mut actions = handle.actions();
         runtime.spawn(async move {

@@ -67,6 +67,9 @@ pub struct SessionConfig {
     pub record: Option<PathBuf>,
     /// The recording id of the record.
     pub recording: String,
+    /// Where to publish the audio clock (seconds of audio processed) after every block, for
+    /// the outputs' watchdog: a clock that stops advancing releases every mute.
+    pub clock: Option<tokio::sync::watch::Sender<f64>>,
 }
 
 impl std::fmt::Debug for SessionConfig {
@@ -92,6 +95,7 @@ impl Default for SessionConfig {
             events_out: None,
             record: None,
             recording: "live".to_owned(),
+            clock: None,
         }
     }
 }
@@ -306,6 +310,9 @@ fn run(
                 let slices: Vec<&[f32]> = b.channels.iter().map(Vec::as_slice).collect();
                 let edges = detector.push(&slices)?;
                 let committed = detector.committed();
+                if let Some(clock) = &config.clock {
+                    clock.send_replace(detector.clock().micros() as f64 / 1e6);
+                }
                 feed(
                     edges,
                     Some(committed),
