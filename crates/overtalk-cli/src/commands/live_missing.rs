@@ -6,6 +6,9 @@ use crate::app::{Globals, Outcome};
 
 /// The live floor monitor (not in this build: it needs the `live` feature).
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples (a build with the live feature):\n  cargo install --path crates/overtalk-cli --features live\n  overtalk live --track Host=host.wav --track Guest=guest.wav --events - --record out/"
+)]
 pub struct Args {
     /// Whatever was given.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
