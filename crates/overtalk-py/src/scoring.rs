@@ -6,7 +6,7 @@
 //! corpus-level scoring, and then this file calls that instead.
 
 use overtalk::format::{uem, ReadOptions};
-use overtalk::output::score::{json::Json, Scored};
+use overtalk::output::score::{json::ScoreJson, Scored};
 use overtalk::output::Exporter;
 use overtalk::score::{
     self, DefaultRegion, JerDefinition, MappingMethod, RecordingInput, ScoreOptions, ScoringPreset,
@@ -116,7 +116,8 @@ fn score_json(
         let metrics = if der_only { score::Metrics::DER_ONLY } else { score::Metrics::ALL };
         let report = score::score_with(&inputs, uems.as_ref(), &opts, metrics).map_err(to_py)?;
         let mut out = Vec::new();
-        Json.export(&Scored { report: &report, timelines: None }, &mut out)
+        ScoreJson
+            .export(&Scored { report: &report, timelines: None }, &mut out)
             .map_err(|e| other("rendering the score", e))?;
         String::from_utf8(out).map_err(|e| other("rendering the score", e))
     })

@@ -338,11 +338,11 @@ fn metrics(args: &Args) -> score::Metrics {
 /// The exporter of `format` (HTML is written by the report module instead).
 fn exporter(format: ScoreFormat) -> Box<dyn for<'a> Exporter<Scored<'a>>> {
     match format {
-        ScoreFormat::Json | ScoreFormat::Html => Box::new(score_out::json::Json),
-        ScoreFormat::Csv => Box::new(score_out::csv::Csv { separator: ',' }),
-        ScoreFormat::Tsv => Box::new(score_out::csv::Csv { separator: '\t' }),
-        ScoreFormat::Md => Box::new(score_out::markdown::Markdown),
-        ScoreFormat::Table => Box::new(score_out::table::Table),
+        ScoreFormat::Json | ScoreFormat::Html => Box::new(score_out::json::ScoreJson),
+        ScoreFormat::Csv => Box::new(score_out::csv::ScoreCsv { separator: ',' }),
+        ScoreFormat::Tsv => Box::new(score_out::csv::ScoreCsv { separator: '\t' }),
+        ScoreFormat::Md => Box::new(score_out::markdown::ScoreMarkdown),
+        ScoreFormat::Table => Box::new(score_out::table::ScoreTable),
     }
 }
 

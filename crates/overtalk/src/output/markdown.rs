@@ -1,7 +1,7 @@
 //! Markdown: a `##` heading per conversation, pipe tables and bullet lists, for pasting into
 //! notes and issues.
 
-use super::markup::{Markup, Style};
+use super::markup::{Markup, MarkupStyle};
 
 /// The analysis as Markdown (an [`super::Exporter`] through [`Markup`]).
 #[derive(Debug, Clone, Default)]
@@ -15,7 +15,7 @@ impl Markup for Markdown {
         &self.preset
     }
 
-    fn style(&self) -> Style {
-        Style::Markdown
+    fn style(&self) -> MarkupStyle {
+        MarkupStyle::Markdown
     }
 }

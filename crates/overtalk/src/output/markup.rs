@@ -1,6 +1,6 @@
 //! What the terminal table and Markdown share: the layout of a conversation (heading,
 //! per-speaker table, who interrupts whom, headline counts, parameters) and of the corpus
-//! totals. The few pieces in which the formats differ are a [`Style`]; the blanket
+//! totals. The few pieces in which the formats differ are a [`MarkupStyle`]; the blanket
 //! implementation makes every [`Markup`] an [`Exporter`].
 
 use std::io::{self, Write};
@@ -13,61 +13,61 @@ use crate::analysis::intervals::{HeKind, Layer};
 use crate::analysis::result::Mode;
 use crate::analysis::{Analysis, Classifier, Params};
 
-/// What makes a human format: its preset line and its [`Style`].
+/// What makes a human format: its preset line and its [`MarkupStyle`].
 pub trait Markup {
     /// The preset name shown in the parameters line.
     fn preset(&self) -> &str;
     /// How headings, lists, notes and tables are written.
-    fn style(&self) -> Style;
+    fn style(&self) -> MarkupStyle;
 }
 
 /// The two human styles, which differ only in these few pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Style {
+pub enum MarkupStyle {
     /// Aligned plain text for the terminal.
     Terminal,
     /// Markdown: `##` headings, pipe tables, bullet lists and quoted notes.
     Markdown,
 }
 
-impl Style {
+impl MarkupStyle {
     /// A conversation's heading, followed by a blank line.
     pub fn heading(self, text: &str, out: &mut dyn Write) -> io::Result<()> {
         match self {
-            Style::Terminal => writeln!(out, "{text}\n"),
-            Style::Markdown => writeln!(out, "## {text}\n"),
+            MarkupStyle::Terminal => writeln!(out, "{text}\n"),
+            MarkupStyle::Markdown => writeln!(out, "## {text}\n"),
         }
     }
 
     /// The corpus heading, above its table.
     pub fn corpus_heading(self, text: &str, out: &mut dyn Write) -> io::Result<()> {
         match self {
-            Style::Terminal => writeln!(out, "{text}"),
-            Style::Markdown => writeln!(out, "## {text}\n"),
+            MarkupStyle::Terminal => writeln!(out, "{text}"),
+            MarkupStyle::Markdown => writeln!(out, "## {text}\n"),
         }
     }
 
     /// What starts a list item.
     pub fn bullet(self) -> &'static str {
         match self {
-            Style::Terminal => "",
-            Style::Markdown => "- ",
+            MarkupStyle::Terminal => "",
+            MarkupStyle::Markdown => "- ",
         }
     }
 
     /// What starts a note set apart from the text.
     pub fn note(self) -> &'static str {
         match self {
-            Style::Terminal => "",
-            Style::Markdown => "> ",
+            MarkupStyle::Terminal => "",
+            MarkupStyle::Markdown => "> ",
         }
     }
 
     /// What goes between a table's caption line and the table.
     pub fn after_caption(self, out: &mut dyn Write) -> io::Result<()> {
         match self {
-            Style::Terminal => Ok(()),
-            Style::Markdown => writeln!(out),
+            MarkupStyle::Terminal => Ok(()),
+            MarkupStyle::Markdown => writeln!(out),
         }
     }
 
@@ -80,14 +80,14 @@ impl Style {
         out: &mut dyn Write,
     ) -> io::Result<()> {
         match self {
-            Style::Terminal => aligned_table(header, rows, out),
-            Style::Markdown => pipe_table(header, rows, out),
+            MarkupStyle::Terminal => aligned_table(header, rows, out),
+            MarkupStyle::Markdown => pipe_table(header, rows, out),
         }
     }
 
     /// Whether tables are written as Markdown pipe tables (rather than aligned columns).
     pub fn is_markdown(self) -> bool {
-        self == Style::Markdown
+        self == MarkupStyle::Markdown
     }
 }
 

@@ -50,7 +50,7 @@ pub struct Conversation<'a> {
     pub recording: &'a str,
     /// For a recording: how its speech was detected.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub detection: Option<Detection<'a>>,
+    pub detection: Option<DetectionMethod<'a>>,
     /// The result, its fields written beside `recording`.
     #[serde(flatten)]
     pub analysis: &'a Analysis,
@@ -58,7 +58,7 @@ pub struct Conversation<'a> {
 
 /// How the speech of a recording was detected, for the record.
 #[derive(Debug, Clone, Copy, Serialize)]
-pub struct Detection<'a> {
+pub struct DetectionMethod<'a> {
     /// The method and its parameters.
     pub method: &'a str,
 }
@@ -66,7 +66,11 @@ pub struct Detection<'a> {
 impl<'a> Conversation<'a> {
     /// A conversation named `recording`, detected by `method` when it came from a recording.
     pub fn new(recording: &'a str, method: Option<&'a str>, analysis: &'a Analysis) -> Self {
-        Conversation { recording, detection: method.map(|method| Detection { method }), analysis }
+        Conversation {
+            recording,
+            detection: method.map(|method| DetectionMethod { method }),
+            analysis,
+        }
     }
 
     /// The detection method, if the conversation came from a recording.

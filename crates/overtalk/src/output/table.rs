@@ -1,7 +1,7 @@
 //! The terminal table: columns aligned by display width (wide characters take two columns,
 //! combining marks none), labels left-aligned and numbers right-aligned.
 
-use super::markup::{Markup, Style};
+use super::markup::{Markup, MarkupStyle};
 
 /// The analysis as aligned plain-text tables (an [`super::Exporter`] through [`Markup`]).
 #[derive(Debug, Clone, Default)]
@@ -15,7 +15,7 @@ impl Markup for Table {
         &self.preset
     }
 
-    fn style(&self) -> Style {
-        Style::Terminal
+    fn style(&self) -> MarkupStyle {
+        MarkupStyle::Terminal
     }
 }

@@ -8,13 +8,13 @@ use crate::output::Exporter;
 
 /// Delimiter-separated rows of a score.
 #[derive(Debug, Clone, Copy)]
-pub struct Csv {
+pub struct ScoreCsv {
     /// `,` for CSV (cells quoted as RFC 4180), `\t` for TSV (tabs and line breaks in cells
     /// become spaces).
     pub separator: char,
 }
 
-impl<'a> Exporter<Scored<'a>> for Csv {
+impl<'a> Exporter<Scored<'a>> for ScoreCsv {
     fn export(&self, scored: &Scored<'a>, out: &mut dyn Write) -> io::Result<()> {
         let report = scored.report;
         let conventions = report.options.describe();

@@ -13,9 +13,9 @@ use crate::Delta;
 
 /// Pretty-printed JSON followed by a newline.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Json;
+pub struct ScoreJson;
 
-impl<'a> Exporter<Scored<'a>> for Json {
+impl<'a> Exporter<Scored<'a>> for ScoreJson {
     fn export(&self, scored: &Scored<'a>, out: &mut dyn Write) -> io::Result<()> {
         let conventions = scored.report.options.describe();
         let value = JsonReport::new(scored.report, &conventions, scored.timelines);

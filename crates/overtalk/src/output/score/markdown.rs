@@ -1,4 +1,4 @@
-//! A score as Markdown: the table's rows (pipes in cells escaped) and the conventions as a
+//! A score as ScoreMarkdown: the table's rows (pipes in cells escaped) and the conventions as a
 //! list.
 
 use std::io::{self, Write};
@@ -6,11 +6,11 @@ use std::io::{self, Write};
 use super::{rows, Scored, HEADER};
 use crate::output::Exporter;
 
-/// A score as a Markdown table.
+/// A score as a ScoreMarkdown table.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Markdown;
+pub struct ScoreMarkdown;
 
-impl<'a> Exporter<Scored<'a>> for Markdown {
+impl<'a> Exporter<Scored<'a>> for ScoreMarkdown {
     fn export(&self, scored: &Scored<'a>, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "| {} |", HEADER.join(" | "))?;
         writeln!(out, "|{}", " --- |".repeat(HEADER.len()))?;

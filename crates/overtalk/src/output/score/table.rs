@@ -9,9 +9,9 @@ use crate::output::Exporter;
 
 /// A score as an aligned plain-text table.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Table;
+pub struct ScoreTable;
 
-impl<'a> Exporter<Scored<'a>> for Table {
+impl<'a> Exporter<Scored<'a>> for ScoreTable {
     fn export(&self, scored: &Scored<'a>, out: &mut dyn Write) -> io::Result<()> {
         let all = rows(scored.report);
         let cols = HEADER.len();
