@@ -9,6 +9,8 @@
 //!               cross one weigh less, switching is cheap near one]
 //!            ─► per-frame scores ─► Viterbi with switch cost ─► re-estimate centroids (×2)
 //!            ─► [optional second speaker per frame]
+//!            ─► [optional: direct speaker changes located on the log-mel frames
+//!               (DiarizeOptions::handover)]
 //!            ─► [with a second VAD (DiarizeOptions::vad_fuse): output speech where the mean of
 //!               both passes its onset, each frame labelled as the nearest clustered frame]
 //!            ─► [speech edges onto the signal's energy (DiarizeOptions::edges)]
