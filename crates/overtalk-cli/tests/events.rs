@@ -63,6 +63,23 @@ fn every_format_prints_the_event_report() {
     assert!(csv.contains("\nblame,backchannel,1,1,0,1,1,0,0,0,2,0,0,,1,1,0,0,0\n"), "{csv}");
     let (ok, md) = run("md");
     assert!(ok && md.contains("| ALL | 19 | 14 | 7 | 7 | 12 |"), "{md}");
-    let (ok, _) = run("html");
-    assert!(!ok, "no HTML for --events yet: an error, not an empty page");
+    let (ok, html) = run("html");
+    assert!(ok && html.starts_with("<!DOCTYPE html>"));
+    assert_eq!(html.matches("<line class=\"ev m\"").count(), 14);
+    assert_eq!(html.matches("<line class=\"ev u ").count(), 19);
+    // Written atomically to -o: the page, and no temporary file left beside it.
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("events.html");
+    let status = Command::new(env!("CARGO_BIN_EXE_overtalk"))
+        .args(["--quiet", "score", "--events", "--format", "html", "-r"])
+        .arg(data.join("blame.ref.rttm"))
+        .arg("-s")
+        .arg(data.join("blame.hyp.rttm"))
+        .arg("-o")
+        .arg(&page)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), html);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }

@@ -220,7 +220,11 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         if args.uem.is_empty() { None } else { Some(&uems) };
     let format = args.format;
     if args.events {
-        return run_events(&args, &inputs, uem_arg, &opts, &target);
+        let shown = EventShown {
+            sources: sources.iter().map(Source::display).collect(),
+            detection,
+        };
+        return run_events(&args, &inputs, uem_arg, &opts, &target, shown);
     }
     let keep = args.errors || format == ScoreFormat::Html;
     let scored = score::score_corpus(&inputs, uem_arg, &opts, metrics(&args), keep)?;
@@ -286,6 +290,12 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     Ok(outcome)
 }
 
+/// What the HTML page of `score --events` says about its inputs.
+struct EventShown {
+    sources: Vec<String>,
+    detection: Vec<String>,
+}
+
 /// `score --events`: the event report in the chosen format.
 fn run_events(
     args: &Args,
@@ -293,6 +303,7 @@ fn run_events(
     uem: Option<&BTreeMap<String, Region>>,
     opts: &ScoreOptions,
     target: &Target,
+    shown: EventShown,
 ) -> Result<Outcome> {
     use overtalk::events::{self, render};
     if !(args.tolerance.is_finite() && args.tolerance >= 0.0) {
@@ -310,9 +321,14 @@ fn run_events(
         ScoreFormat::Csv => render::to_delimited(&report, ','),
         ScoreFormat::Tsv => render::to_delimited(&report, '\t'),
         ScoreFormat::Md => render::to_markdown(&report),
-        ScoreFormat::Html => bail!(
-            "--events has no HTML output yet; use --format json (the unmatched events with their causes) or md"
-        ),
+        ScoreFormat::Html => {
+            let options = overtalk::report::ReportOptions {
+                sources: shown.sources,
+                detection: shown.detection,
+                ..overtalk::report::ReportOptions::default()
+            };
+            overtalk::report::event_score_report(&report, &options)?
+        }
     };
     target.write_with(|out| {
         out.write_all(text.as_bytes())?;
