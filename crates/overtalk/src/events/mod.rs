@@ -457,6 +457,9 @@ pub struct EventReport {
     pub schema_version: u32,
     /// Event options.
     pub options: EventOptions,
+    /// The analysis parameters both sides were analysed with (as `overtalk analyze` writes
+    /// them under `params`).
+    pub params: Params,
     /// Collar of the DER and its mapping (s, per side).
     pub collar: f64,
     /// The corpus DER under the scoring options.
@@ -664,13 +667,14 @@ pub fn score_events(
         recordings.extend(r?);
     }
     let der = score::score_with(inputs, uem, opts, score::Metrics::DER_ONLY)?.der();
-    Ok(assemble(recordings, ev, opts.collar.micros() as f64 / 1e6, der))
+    Ok(assemble(recordings, ev, params, opts.collar.micros() as f64 / 1e6, der))
 }
 
 /// The corpus totals of per-recording event scores.
 pub fn assemble(
     recordings: Vec<RecordingEvents>,
     ev: &EventOptions,
+    params: &Params,
     collar: f64,
     der: Option<f64>,
 ) -> EventReport {
@@ -689,6 +693,7 @@ pub fn assemble(
     EventReport {
         schema_version: EVENTS_SCHEMA_VERSION,
         options: ev.clone(),
+        params: params.clone(),
         collar,
         der,
         recordings,

@@ -32,8 +32,7 @@ use super::encode::escape;
 use super::html::{page_with, ReportOptions};
 use crate::error::Result;
 use crate::events::{
-    Aggregate, Cause, ClassScore, EventClass, EventReport, Lane, RecordingEvents,
-    TotalDistortion,
+    Aggregate, Cause, ClassScore, EventClass, EventReport, Lane, RecordingEvents, TotalDistortion,
 };
 use crate::score::{ErrorType, Side};
 
@@ -260,13 +259,7 @@ fn distortion_table(b: &mut String, d: &TotalDistortion, r: &EventReport) {
         &d.floor_share_pp,
         &|x| num(x, 2),
     );
-    distortion_row(
-        b,
-        "fto_w1_ms",
-        "FTO Wasserstein-1 (ms)",
-        &d.fto_w1_ms,
-        &|x| num(x, 1),
-    );
+    distortion_row(b, "fto_w1_ms", "FTO Wasserstein-1 (ms)", &d.fto_w1_ms, &|x| num(x, 1));
     b.push_str("</tbody></table>");
 }
 
@@ -417,7 +410,10 @@ fn drawing(b: &mut String, k: usize, r: &RecordingEvents) {
     }
     // Errors.
     let ey = lanes.len() * LANE_H;
-    let _ = write!(b, "<rect class=\"lane err\" x=\"0\" y=\"{ey}\" width=\"100%\" height=\"{ERR_H}\"/>");
+    let _ = write!(
+        b,
+        "<rect class=\"lane err\" x=\"0\" y=\"{ey}\" width=\"100%\" height=\"{ERR_H}\"/>"
+    );
     for &(a, z, kind) in &r.lanes.errors {
         let (cls, words) = match kind {
             ErrorType::Miss => ("miss", "miss"),
@@ -439,8 +435,8 @@ fn drawing(b: &mut String, k: usize, r: &RecordingEvents) {
     // Axis: a tick step giving about ten ticks; the minor ticks show when zoomed in.
     let ay = ey + ERR_H;
     let steps = [
-        1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000,
-        900_000, 1_800_000, 3_600_000,
+        1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000,
+        1_800_000, 3_600_000,
     ];
     let step = steps.iter().copied().find(|&s| axis.span / s <= 10).unwrap_or(3_600_000);
     let minor = steps.iter().rev().copied().find(|&s| s * 5 <= step).unwrap_or(step);
@@ -541,7 +537,9 @@ fn drawing(b: &mut String, k: usize, r: &RecordingEvents) {
             "<p class=\"note warn\">{unplaced} event(s) have a speaker with no lane and are not drawn.</p>"
         );
     }
-    b.push_str("<ul class=\"legend\" aria-label=\"Legend\"><li><span class=\"k ev-m\"></span>matched</li>");
+    b.push_str(
+        "<ul class=\"legend\" aria-label=\"Legend\"><li><span class=\"k ev-m\"></span>matched</li>",
+    );
     for c in Cause::ALL {
         let _ = write!(
             b,
@@ -574,8 +572,9 @@ pub fn event_score_report(report: &EventReport, opts: &ReportOptions) -> Result<
     }
     let _ = write!(
         b,
-        "<p>Computed by <code>overtalk score --events</code> (docs/events.md): both sides analysed with the same parameters{}, hypothesis speakers mapped with the DER mapping, events matched one to one per class and speakers with an onset tolerance of {} ms. DER collar {} s per side; {} recording(s); DER {} %.</p>",
-        opts.preset.as_deref().map(|p| format!(" (preset {})", escape(p))).unwrap_or_default(),
+        "<p>Computed by <code>overtalk score --events</code> (docs/events.md): both sides analysed with the same parameters ({}classifier {}; the JSON output holds every parameter under <code>params</code>), hypothesis speakers mapped with the DER mapping, events matched one to one per class and speakers with an onset tolerance of {} ms. DER collar {} s per side; {} recording(s); DER {} %.</p>",
+        opts.preset.as_deref().map(|p| format!("preset {}, ", escape(p))).unwrap_or_default(),
+        report.params.classifier.name(),
         report.options.tolerance,
         report.collar,
         report.recordings.len(),

@@ -246,7 +246,13 @@ mod html {
         assert!(html.contains("<tr class=\"total\" data-class=\"ALL\"><th scope=\"row\">ALL</th><td data-field=\"reference\" data-v=\"19\">19</td><td data-field=\"hypothesis\" data-v=\"14\">14</td><td data-field=\"tp\" data-v=\"7\">7</td><td data-field=\"fp\" data-v=\"7\">7</td><td data-field=\"fn\" data-v=\"12\">12</td>"), "{html}");
         assert_eq!(count(&html, "<tr data-class=\""), 14 + 2 * 7);
         // One recording: every interval is not measurable, never zero.
-        assert_eq!(count(&html, "<td class=\"ci\" data-low=\"null\" data-high=\"null\">not measurable</td>"), 19);
+        assert_eq!(
+            count(
+                &html,
+                "<td class=\"ci\" data-low=\"null\" data-high=\"null\">not measurable</td>"
+            ),
+            19
+        );
         // Self-contained: nothing from the network, the inline style and script by hash.
         assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("src="));
         let csp = html.split("content=\"").nth(1).unwrap().split('"').next().unwrap();
@@ -306,7 +312,11 @@ mod html {
         let id = "rec\"><b>bold</b>";
         let report = run(&[RecordingInput::new(id, Some(r), Some(h))]);
         let html = event_score_report(&report, &ReportOptions::default()).unwrap();
-        assert!(!html.contains("<img") && !html.contains("<b>bold") && !html.contains("</svg><script>x"));
+        assert!(
+            !html.contains("<img")
+                && !html.contains("<b>bold")
+                && !html.contains("</svg><script>x")
+        );
         assert!(html.contains("ref &lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;"));
         assert!(html.contains("rec&quot;&gt;&lt;b&gt;bold&lt;/b&gt;"));
         assert_eq!(count(&html, "<script>"), 1);
