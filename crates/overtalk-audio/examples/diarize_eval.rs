@@ -36,6 +36,7 @@ use overtalk_audio::diarize::change::ChangeOptions;
 use overtalk_audio::diarize::cluster::SpeakerCount;
 use overtalk_audio::diarize::edges::EdgeOptions;
 use overtalk_audio::diarize::embed::Ge2eWeights;
+use overtalk_audio::diarize::handover::HandoverOptions;
 use overtalk_audio::diarize::{DiarizeOptions, Diarizer, Ge2eDiarizer, NaiveDiarizer};
 use overtalk_audio::resample::resample_to_16k;
 use score::{der, read_rttm, speaker_count, turns_of, Der, Turns};
@@ -152,6 +153,11 @@ struct Args {
     /// the defaults, outward the reach) or `off`.
     #[arg(long, value_name = "LIST")]
     grid_edges: Option<String>,
+    /// --turns: extra rows, "after" with the speaker changes located on the log-mel frames,
+    /// comma-separated `reach/model frames/min pause` (10 ms frames; 0 model frames: the
+    /// whole-recording speaker models; 0 min pause: no pause searched).
+    #[arg(long, value_name = "LIST")]
+    grid_handover: Option<String>,
     /// Speech edges on the energy (`reach/level/contrast/outward`, or `off`; default: the
     /// options').
     #[arg(long, value_name = "SPEC")]
@@ -579,6 +585,19 @@ fn turns_mode(
             (format!("e{x}"), DiarizeOptions { edges: Some(e), ..after })
         })
         .collect();
+    let mut edge_rows = edge_rows;
+    edge_rows.extend(
+        args().grid_handover.as_deref().unwrap_or("").split(',').filter(|x| !x.is_empty()).map(
+            |x| {
+                let v: Vec<&str> = x.split('/').collect();
+                let mut h = HandoverOptions::default();
+                h.reach = v.first().and_then(|s| s.parse().ok()).unwrap_or(h.reach);
+                h.model_frames = v.get(1).and_then(|s| s.parse().ok()).unwrap_or(h.model_frames);
+                h.min_pause = v.get(2).and_then(|s| s.parse().ok()).unwrap_or(h.min_pause);
+                (format!("h{x}"), DiarizeOptions { handover: Some(h), ..after })
+            },
+        ),
+    );
     let mut names: Vec<String> = ["naive", "before", "after"].map(String::from).to_vec();
     names.extend(edge_rows.iter().map(|r| r.0.clone()));
     let rows = names.len();

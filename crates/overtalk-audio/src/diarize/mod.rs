@@ -9,6 +9,8 @@
 //!               cross one weigh less, switching is cheap near one]
 //!            ─► per-frame scores ─► Viterbi with switch cost ─► re-estimate centroids (×2)
 //!            ─► [optional second speaker per frame]
+//!            ─► [optional: direct speaker changes located on the log-mel frames
+//!               (DiarizeOptions::handover)]
 //!            ─► [with a second VAD (DiarizeOptions::vad_fuse): output speech where the mean of
 //!               both passes its onset, each frame labelled as the nearest clustered frame]
 //!            ─► [speech edges onto the signal's energy (DiarizeOptions::edges)]
@@ -33,6 +35,7 @@ pub mod diarization;
 pub mod edges;
 pub mod embed;
 pub mod features;
+pub mod handover;
 pub mod labels;
 pub mod models;
 #[cfg(feature = "onnx")]
@@ -132,8 +135,8 @@ impl Ge2eDiarizer {
     /// (`self.options`), the rest is `o`.
     fn describe_with(&self, o: &DiarizeOptions) -> String {
         let p = &self.options;
-        format!(
-            "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {}; change points {}; boundaries {}; merge {}; speech edges {})",
+        let mut s = format!(
+            "ge2e ({}; vad {}; window {} ms, step {} ms; ahc threshold {}; speaker ≥ {} s and ≥ {} % of windows; switch cost {}; speakers {}; overlap {}; change points {}; boundaries {}; merge {}; speech edges {}",
             self.embedder.name(),
             match o.vad_fuse {
                 Some(k) => format!(
@@ -194,7 +197,17 @@ impl Ge2eDiarizer {
                 ),
                 None => "as detected".to_owned(),
             }
-        )
+        );
+        if let Some(h) = &o.handover {
+            s.push_str(&format!(
+                "; speaker changes on the log-mel frames (±{} ms, local models ≤ {} ms, pauses ≥ {} ms)",
+                h.reach * 10,
+                h.model_frames * 10,
+                h.min_pause * 10
+            ));
+        }
+        s.push(')');
+        s
     }
 }
 
@@ -221,6 +234,13 @@ pub struct PreparedSignal {
     fused: (Vec<f32>, Delta),
     /// Energy (dB) of every 10 ms frame of the signal ([`Features::energy`]).
     energy: Vec<f32>,
+    /// The front-end frames of the speech frames, log-mel ([`handover::log_mel`]), `dim`
+    /// values each: what [`handover`] locates speaker changes on.
+    feats: Vec<f32>,
+    /// Values per front-end frame.
+    dim: usize,
+    /// The front-end frames the detector called silence, as one diagonal Gaussian (log-mel).
+    noise: Option<handover::Gaussian>,
 }
 
 impl PreparedSignal {
@@ -290,8 +310,13 @@ impl Ge2eDiarizer {
                 f.probs.get(v.min(f.probs.len().saturating_sub(1))).copied().unwrap_or(0.0)
             })
             .collect();
-        // Features of speech frames only, so windows never contain silence.
         let d = f.dim;
+        let noise = handover::Gaussian::fit_mapped(
+            d,
+            (0..n).filter(|&i| !mask[i]).filter_map(|i| f.data.get(i * d..(i + 1) * d)),
+            handover::log_mel,
+        );
+        // Features of speech frames only, so windows never contain silence.
         for (k, &i) in speech.iter().enumerate() {
             if k != i && (i + 1) * d <= f.data.len() {
                 f.data.copy_within(i * d..(i + 1) * d, k * d);
@@ -304,7 +329,22 @@ impl Ge2eDiarizer {
         let emb = cluster::centre(&raw);
         let fused = (std::mem::take(&mut f.fused), f.hop);
         let energy = std::mem::take(&mut f.energy);
-        Ok(PreparedSignal { frames: n, duration, speech, vad, windows, emb, raw, fused, energy })
+        let mut feats = f.data;
+        feats.iter_mut().for_each(|v| *v = handover::log_mel(*v));
+        Ok(PreparedSignal {
+            frames: n,
+            duration,
+            speech,
+            vad,
+            windows,
+            emb,
+            raw,
+            fused,
+            energy,
+            feats,
+            dim: d,
+            noise,
+        })
     }
 
     /// Clustering and resegmentation of prepared embeddings under options `o` (its VAD and
@@ -384,10 +424,13 @@ impl Ge2eDiarizer {
             Some(m) if k > 1 => reseg::second_speaker(&scores, &frame_labels, &p.vad, m),
             _ => Vec::new(),
         };
-        let refined: Vec<Option<usize>> = match &o.refine {
+        let mut refined: Vec<Option<usize>> = match &o.refine {
             Some(r) => refine::refine(speech, &p.vad, &frame_labels, &scores, r),
             None => frame_labels.iter().copied().map(Some).collect(),
         };
+        if let Some(h) = &o.handover {
+            handover::relocate(speech, &p.feats, p.dim, &mut refined, p.noise.as_ref(), h);
+        }
         let mut labels: Vec<Option<usize>> = vec![None; n];
         let mut labels2: Vec<Option<usize>> = vec![None; if second.is_empty() { 0 } else { n }];
         for (q, &f) in speech.iter().enumerate() {

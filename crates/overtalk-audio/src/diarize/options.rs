@@ -68,6 +68,11 @@ pub struct DiarizeOptions {
     /// probabilities do; on by default (measured in docs/diarization.md). `None`: the
     /// detector's edges.
     pub edges: Option<super::edges::EdgeOptions>,
+    /// Direct speaker changes (no silence between the turns) move onto the front-end frames
+    /// by a two-segment likelihood search, and a pause found there becomes silence
+    /// ([`handover`](super::handover)); runs after the refinement. `None`: they stay where
+    /// the refinement put them.
+    pub handover: Option<super::handover::HandoverOptions>,
 }
 
 impl Default for DiarizeOptions {
@@ -91,6 +96,7 @@ impl Default for DiarizeOptions {
             refine: Some(super::refine::RefineOptions::default()),
             merge_ratio: None,
             edges: Some(super::edges::EdgeOptions::default()),
+            handover: None,
         }
     }
 }

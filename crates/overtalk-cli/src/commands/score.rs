@@ -13,6 +13,7 @@ use overtalk::score::{
 use overtalk::{Delta, Region};
 
 use crate::app::{Globals, Outcome};
+use crate::input::params::AnalysisArgs;
 use crate::input::recordings::AudioArgs;
 use crate::input::{is_audio, sides, ReadArgs, Source};
 use crate::output::Target;
@@ -27,6 +28,15 @@ use crate::output::Target;
 /// prints both.
 #[derive(Debug, clap::Args)]
 #[command(
+    mut_arg("analysis_preset", |a| a.long("analysis-preset").requires("events").help("With --events: the analysis parameter preset (`overtalk analyze --preset`)")),
+    mut_group("ParamFlags", |g| g.requires("events")),
+    mut_arg("config", |a| a.requires("events")),
+    mut_arg("timing_only", |a| a.requires("events")),
+    mut_arg("decision_horizon", |a| a.requires("events")),
+    mut_arg("classifier", |a| a.requires("events").help("With --events: what decides backchannels and interruptions on both sides: `rules` (the rule book's structural definitions, §5.4; the default here, the definitions the matching is checked against) or `calibrated` (§5.8, the default of `overtalk analyze`)")),
+    mut_arg("words", |a| a.hide(true)),
+    mut_arg("words_from", |a| a.hide(true)),
+    mut_arg("words_max_gap", |a| a.hide(true)),
     after_help = "Examples:\n  overtalk score -r ref.rttm -s sys.rttm\n  overtalk score -r ami/only_words/rttms/test -s vbx/test --collar 0.25 --skip-overlap\n  overtalk score -r ref/ -s sys/ --uem all.uem --preset dscore --format json\n  overtalk score -r ref.rttm -s sys.rttm --max-der 20\n  overtalk score -r ref.rttm --track Host=host.wav --track Guest=guest.wav --collar 0.25"
 )]
 pub struct Args {
@@ -98,10 +108,12 @@ pub struct Args {
     read: ReadArgs,
     #[command(flatten)]
     audio: AudioArgs,
-    /// Not taken: words do not change who spoke when, so no DER or JER (an error that says
-    /// so; see docs/diarization.md, "Words from captions").
-    #[arg(long, value_name = "FILE", hide = true)]
-    words: Option<PathBuf>,
+    /// With --events: how both sides are analysed, the options of `overtalk analyze` (its
+    /// `--preset` is `--analysis-preset` here). Its `--words` is not taken: words do not
+    /// change who spoke when, so no DER or JER (an error that says so; see
+    /// docs/diarization.md, "Words from captions").
+    #[command(flatten, next_help_heading = "Analysis with --events")]
+    analysis: AnalysisArgs,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
@@ -181,7 +193,7 @@ fn options(args: &Args) -> Result<ScoreOptions> {
 
 /// Runs `score`.
 pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
-    if let Some(words) = &args.words {
+    if let Some(words) = &args.analysis.words.words {
         bail!(
             "--words {}: score compares who spoke when, which words do not change (DER and JER stay the same); give --words to detect, analyze or report to see the words on the speakers",
             words.display()
@@ -220,7 +232,9 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         if args.uem.is_empty() { None } else { Some(&uems) };
     let format = args.format;
     if args.events {
-        return run_events(&args, &inputs, uem_arg, &opts, &target);
+        let shown =
+            EventShown { sources: sources.iter().map(Source::display).collect(), detection };
+        return run_events(&args, &inputs, uem_arg, &opts, &target, shown);
     }
     let keep = args.errors || format == ScoreFormat::Html;
     let scored = score::score_corpus(&inputs, uem_arg, &opts, metrics(&args), keep)?;
@@ -286,6 +300,12 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     Ok(outcome)
 }
 
+/// What the HTML page of `score --events` says about its inputs.
+struct EventShown {
+    sources: Vec<String>,
+    detection: Vec<String>,
+}
+
 /// `score --events`: the event report in the chosen format.
 fn run_events(
     args: &Args,
@@ -293,6 +313,7 @@ fn run_events(
     uem: Option<&BTreeMap<String, Region>>,
     opts: &ScoreOptions,
     target: &Target,
+    shown: EventShown,
 ) -> Result<Outcome> {
     use overtalk::events::{self, render};
     if !(args.tolerance.is_finite() && args.tolerance >= 0.0) {
@@ -302,7 +323,7 @@ fn run_events(
         tolerance: (args.tolerance * 1000.0).round() as i64,
         ..events::EventOptions::default()
     };
-    let params = overtalk::analysis::Params::default();
+    let params = args.analysis.params_with_classifier(overtalk::analysis::Classifier::Rules)?;
     let report = events::score_events(inputs, uem, opts, &params, &ev)?;
     let text = match args.format {
         ScoreFormat::Table => render::to_table(&report),
@@ -310,9 +331,15 @@ fn run_events(
         ScoreFormat::Csv => render::to_delimited(&report, ','),
         ScoreFormat::Tsv => render::to_delimited(&report, '\t'),
         ScoreFormat::Md => render::to_markdown(&report),
-        ScoreFormat::Html => bail!(
-            "--events has no HTML output yet; use --format json (the unmatched events with their causes) or md"
-        ),
+        ScoreFormat::Html => {
+            let options = overtalk::report::ReportOptions {
+                sources: shown.sources,
+                detection: shown.detection,
+                preset: Some(args.analysis.preset.clone()),
+                ..overtalk::report::ReportOptions::default()
+            };
+            overtalk::report::event_score_report(&report, &options)?
+        }
     };
     target.write_with(|out| {
         out.write_all(text.as_bytes())?;

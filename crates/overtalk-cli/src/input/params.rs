@@ -10,8 +10,9 @@ use overtalk::analysis::{AnalysisPreset, Classifier, Params};
 /// `analyze` and `report`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct AnalysisArgs {
-    /// Parameter preset.
-    #[arg(long, value_name = "PRESET", default_value = "default", value_parser = ["default", "he2010", "pure-jf"])]
+    /// Parameter preset. (`score --events` names it `--analysis-preset`, beside its scoring
+    /// `--preset`; the id says which.)
+    #[arg(id = "analysis_preset", long = "preset", value_name = "PRESET", default_value = "default", value_parser = ["default", "he2010", "pure-jf"])]
     pub(crate) preset: String,
     /// TOML file of parameters (any subset of the names below, in snake_case; `preset = "…"`
     /// is also accepted).
@@ -116,7 +117,13 @@ struct ParamFlags {
 impl AnalysisArgs {
     /// Resolves the parameters: preset, then the config file, then the flags.
     pub(crate) fn params(&self) -> Result<Params> {
-        resolve_params(self)
+        resolve_params(self, DEFAULT_CLASSIFIER)
+    }
+
+    /// [`AnalysisArgs::params`] with another classifier when neither `--classifier` nor the
+    /// config names one (`score --events` scores the rule book's definitions by default).
+    pub(crate) fn params_with_classifier(&self, default: Classifier) -> Result<Params> {
+        resolve_params(self, default)
     }
 }
 
@@ -125,7 +132,7 @@ impl AnalysisArgs {
 /// (docs/agreement.md).
 const DEFAULT_CLASSIFIER: Classifier = Classifier::Calibrated;
 
-fn resolve_params(args: &AnalysisArgs) -> Result<Params> {
+fn resolve_params(args: &AnalysisArgs, default_classifier: Classifier) -> Result<Params> {
     let mut preset = AnalysisPreset::parse(&args.preset).context("unknown preset")?;
     let mut table = toml::Table::new();
     if let Some(path) = &args.config {
@@ -140,7 +147,7 @@ fn resolve_params(args: &AnalysisArgs) -> Result<Params> {
         }
     }
     let mut base_params = Params::preset(preset);
-    base_params.classifier = DEFAULT_CLASSIFIER;
+    base_params.classifier = default_classifier;
     let base = toml::Table::try_from(base_params).context("encoding the preset")?;
     let mut merged = base;
     for (k, v) in table {

@@ -218,6 +218,13 @@ impl ErrorIndex {
         ErrorIndex { errors, reach, correct_ends }
     }
 
+    /// The error pieces, `[start, end)` in ms (rounded as the analysis rounds) and kind, in
+    /// time order: what the drawing of the HTML report shows.
+    pub fn spans(&self) -> Vec<(i64, i64, ErrorType)> {
+        use crate::analysis::normalise::to_ms;
+        self.errors.iter().map(|p| (to_ms(p.start), to_ms(p.end), p.kind)).collect()
+    }
+
     /// The cause of an unmatched event with no unmatched twin (rules 1b–3 of the module docs).
     pub fn cause(&self, e: &Event, ev: &EventOptions) -> Cause {
         let speakers: Vec<&str> =

@@ -395,6 +395,59 @@ pub struct RecordingEvents {
     pub matched: Vec<Matched>,
     /// Every unmatched event, in time order.
     pub unmatched: Vec<Unmatched>,
+    /// The speech both sides were analysed from and the error timeline, for drawings (not in
+    /// the JSON: the inputs hold it).
+    #[serde(skip)]
+    pub lanes: Lanes,
+}
+
+/// The speech of both sides of a recording as the analysis saw it (prepared and mapped), and
+/// the error timeline the blame reads: what [`crate::report::event_score_report`] draws.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Lanes {
+    /// One lane per reference speaker, in the order of the prepared recording.
+    pub reference: Vec<Lane>,
+    /// One lane per hypothesis speaker with any speech, in the order of the prepared
+    /// recording.
+    pub hypothesis: Vec<Lane>,
+    /// The error pieces (not correct) of the whole evaluation region: `[start, end)` ms and
+    /// kind.
+    pub errors: Vec<(i64, i64, score::ErrorType)>,
+}
+
+/// The speech of one speaker of one side.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Lane {
+    /// The speaker as the events name it (a reference speaker, or `unmapped-k`).
+    pub speaker: String,
+    /// The speaker's label in the input.
+    pub label: String,
+    /// `[start, end)` ms, in time order.
+    pub segments: Vec<(i64, i64)>,
+}
+
+/// The lanes of one side: segments of `tokens` per speaker, named by `name` (events) and
+/// `labels` (input).
+fn lanes_of(
+    tokens: &[score::prepare::ScoredTurn],
+    labels: &[String],
+    name: impl Fn(usize) -> String,
+) -> Vec<Lane> {
+    use crate::analysis::normalise::to_ms;
+    let mut per: Vec<Vec<(i64, i64)>> = vec![Vec::new(); labels.len()];
+    for &(seg, k) in tokens {
+        if let Some(v) = per.get_mut(k as usize) {
+            v.push((to_ms(seg.start().micros()), to_ms(seg.end().micros())));
+        }
+    }
+    per.into_iter()
+        .enumerate()
+        .filter(|(_, segs)| !segs.is_empty())
+        .map(|(k, mut segments)| {
+            segments.sort_unstable();
+            Lane { speaker: name(k), label: labels[k].clone(), segments }
+        })
+        .collect()
 }
 
 /// The event score of a corpus.
@@ -404,6 +457,9 @@ pub struct EventReport {
     pub schema_version: u32,
     /// Event options.
     pub options: EventOptions,
+    /// The analysis parameters both sides were analysed with (as `overtalk analyze` writes
+    /// them under `params`).
+    pub params: Params,
     /// Collar of the DER and its mapping (s, per side).
     pub collar: f64,
     /// The corpus DER under the scoring options.
@@ -567,6 +623,11 @@ pub fn score_recording(
         (a.class, a.reference, a.hypothesis).cmp(&(b.class, b.reference, b.hypothesis))
     });
     let distortion = distortion::of_recording(&ra, &ha);
+    let lanes = Lanes {
+        reference: lanes_of(&p.reference, &p.reference_names, |k| p.reference_names[k].clone()),
+        hypothesis: lanes_of(&p.hypothesis, &p.hypothesis_names, |k| hyp_name[k].clone()),
+        errors: timeline.spans(),
+    };
     Ok(Some(RecordingEvents {
         id: p.id.clone(),
         der,
@@ -576,6 +637,7 @@ pub fn score_recording(
         distortion,
         matched,
         unmatched,
+        lanes,
     }))
 }
 
@@ -605,13 +667,14 @@ pub fn score_events(
         recordings.extend(r?);
     }
     let der = score::score_with(inputs, uem, opts, score::Metrics::DER_ONLY)?.der();
-    Ok(assemble(recordings, ev, opts.collar.micros() as f64 / 1e6, der))
+    Ok(assemble(recordings, ev, params, opts.collar.micros() as f64 / 1e6, der))
 }
 
 /// The corpus totals of per-recording event scores.
 pub fn assemble(
     recordings: Vec<RecordingEvents>,
     ev: &EventOptions,
+    params: &Params,
     collar: f64,
     der: Option<f64>,
 ) -> EventReport {
@@ -630,6 +693,7 @@ pub fn assemble(
     EventReport {
         schema_version: EVENTS_SCHEMA_VERSION,
         options: ev.clone(),
+        params: params.clone(),
         collar,
         der,
         recordings,

@@ -133,23 +133,41 @@ fn pct(x: Option<f64>) -> String {
 }
 
 fn page(title: &str, csp_media: Option<&str>, body: &str, payload: &str) -> String {
+    page_with(title, csp_media, body, Some(payload), &[STYLE], SCRIPT)
+}
+
+/// The page around `body`: `styles` and `script` inline, each admitted by its CSP hash, and
+/// `payload` (JSON made safe by [`script_json`]) in `<script id="overtalk-data">` when given.
+/// The event-score page uses it with the report's style and a script of its own.
+pub(super) fn page_with(
+    title: &str,
+    csp_media: Option<&str>,
+    body: &str,
+    payload: Option<&str>,
+    styles: &[&str],
+    script: &str,
+) -> String {
+    let style_hashes: Vec<String> = styles.iter().map(|s| csp_hash(s)).collect();
     let mut csp = format!(
         "default-src 'none'; script-src {}; style-src {}; img-src data:; base-uri 'none'; form-action 'none'; require-trusted-types-for 'script'; trusted-types 'none'",
-        csp_hash(SCRIPT),
-        csp_hash(STYLE)
+        csp_hash(script),
+        style_hashes.join(" ")
     );
     if let Some(m) = csp_media {
         csp.push_str("; media-src ");
         csp.push_str(m);
     }
+    let style: String = styles.iter().map(|s| format!("<style>{s}</style>")).collect();
+    let payload = payload.map_or_else(String::new, |p| {
+        format!("<script type=\"application/json\" id=\"overtalk-data\">{p}</script>\n")
+    });
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
 <meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\">\n\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
 <meta name=\"referrer\" content=\"no-referrer\">\n<meta name=\"generator\" content=\"overtalk {version}\">\n\
-<title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to the report</a>\n\
-{body}\n<script type=\"application/json\" id=\"overtalk-data\">{payload}</script>\n\
-<script>{SCRIPT}</script>\n</body>\n</html>\n",
+<title>{title}</title>\n{style}\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to the report</a>\n\
+{body}\n{payload}<script>{script}</script>\n</body>\n</html>\n",
         csp = escape(&csp),
         version = env!("CARGO_PKG_VERSION"),
         title = escape(title),

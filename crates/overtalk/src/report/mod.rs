@@ -18,11 +18,13 @@
 //! inline script and style (by SHA-256 hash) and nothing from the network.
 
 mod encode;
+pub mod event_score;
 pub mod html;
 pub mod png;
 pub mod svg;
 
 pub use encode::{base64, csp_hash, escape, script_json, sha256};
+pub use event_score::event_score_report;
 pub use html::{
     conversation_report, score_report, Audio, ConversationView, ReportOptions, ScoreView,
     TrackAudio,

@@ -188,3 +188,141 @@ fn every_mismatch_in_the_blame_fixture_is_attributed() {
         }
     }
 }
+
+/// The HTML page of `score --events`: exact counts of what it draws, the numbers of the JSON,
+/// escaping, no network, one recording and a corpus.
+mod html {
+    use super::*;
+    use overtalk::report::{csp_hash, event_score_report, ReportOptions};
+
+    fn count(html: &str, needle: &str) -> usize {
+        html.matches(needle).count()
+    }
+
+    /// The text of the `k`-th recording's section.
+    fn section(html: &str, k: usize) -> &str {
+        let open = format!("<section class=\"file ev-rec\" id=\"rec-{k}\"");
+        let a = html.find(&open).unwrap();
+        let b = a + html[a..].find("</section>").unwrap();
+        &html[a..b]
+    }
+
+    #[test]
+    fn one_recording_draws_every_event_with_its_cause() {
+        let report = run(&inputs("blame.ref.rttm", "blame.hyp.rttm"));
+        let html = event_score_report(&report, &ReportOptions::default()).unwrap();
+        // 7 matched pairs: 14 marks; 19 unmatched, by the causes of the blame test.
+        assert_eq!(count(&html, "<line class=\"ev m\""), 14);
+        assert_eq!(count(&html, "<line class=\"ev u "), 19);
+        for (cause, n) in [
+            ("missed_speech", 1),
+            ("false_alarm", 1),
+            ("speaker_confusion", 6),
+            ("boundary_shift", 8),
+            ("rule", 3),
+        ] {
+            assert_eq!(count(&html, &format!("<line class=\"ev u {cause}\"")), n, "{cause}");
+            assert_eq!(count(&html, &format!("data-cause=\"{cause}\"")), n, "{cause}");
+        }
+        assert_eq!(count(&html, "data-side=\"reference\""), 7 + 12);
+        assert_eq!(count(&html, "data-side=\"hypothesis\""), 7 + 7);
+        // Matched marks come in pairs with one pair id.
+        for i in 0..7 {
+            assert_eq!(count(&html, &format!("data-pair=\"p{i}\"")), 2);
+        }
+        // Lanes: ref A, hyp x → A, ref B, hyp y → B, errors.
+        for label in ["ref A", "hyp x → A", "ref B", "hyp y → B"] {
+            assert_eq!(count(&html, &format!("title=\"{label}\">{label}</div>")), 1, "{label}");
+        }
+        assert_eq!(count(&html, "<div class=\"tl-label ev-lane "), 5);
+        // Speech bars: the prepared turns of both sides.
+        let rec = &report.recordings[0];
+        let bars: usize =
+            rec.lanes.reference.iter().chain(&rec.lanes.hypothesis).map(|l| l.segments.len()).sum();
+        assert_eq!(count(&html, "<rect class=\"sp "), bars);
+        assert_eq!(bars, 7 + 7);
+        assert_eq!(count(&html, "<rect class=\"er "), rec.lanes.errors.len());
+        // Tables: the JSON's numbers.
+        assert!(html.contains("<tr class=\"total\" data-class=\"ALL\"><th scope=\"row\">ALL</th><td data-field=\"reference\" data-v=\"19\">19</td><td data-field=\"hypothesis\" data-v=\"14\">14</td><td data-field=\"tp\" data-v=\"7\">7</td><td data-field=\"fp\" data-v=\"7\">7</td><td data-field=\"fn\" data-v=\"12\">12</td>"), "{html}");
+        assert_eq!(count(&html, "<tr data-class=\""), 14 + 2 * 7);
+        // One recording: every interval is not measurable, never zero.
+        assert_eq!(
+            count(
+                &html,
+                "<td class=\"ci\" data-low=\"null\" data-high=\"null\">not measurable</td>"
+            ),
+            19
+        );
+        // Self-contained: nothing from the network, the inline style and script by hash.
+        assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("src="));
+        let csp = html.split("content=\"").nth(1).unwrap().split('"').next().unwrap();
+        let style = include_str!("../../src/report/assets/events.css");
+        let script = include_str!("../../src/report/assets/events.js");
+        assert!(csp.contains(&csp_hash(style).replace('\'', "&#39;")), "{csp}");
+        assert!(csp.contains(&csp_hash(script).replace('\'', "&#39;")), "{csp}");
+        assert!(html.contains(&format!("<style>{style}</style>")));
+        assert!(html.contains(&format!("<script>{script}</script>")));
+    }
+
+    #[test]
+    fn a_corpus_has_a_section_per_recording_and_interval_figures() {
+        let mut all = inputs("blame.ref.rttm", "blame.hyp.rttm");
+        all.extend(inputs("is1009a.ref.rttm", "is1009a.hyp.rttm"));
+        all.extend(inputs("monologue.ref.rttm", "monologue.hyp.rttm"));
+        let report = run(&all);
+        assert_eq!(report.recordings.len(), 3);
+        let html = event_score_report(&report, &ReportOptions::default()).unwrap();
+        assert_eq!(count(&html, "<section class=\"file ev-rec\""), 3);
+        assert_eq!(count(&html, "<div class=\"ev-draw\""), 3);
+        for (k, rec) in report.recordings.iter().enumerate() {
+            let s = section(&html, k);
+            assert!(s.contains(&format!("data-recording=\"{}\"", rec.id)));
+            assert_eq!(count(s, "<line class=\"ev m\""), 2 * rec.matched.len(), "{}", rec.id);
+            assert_eq!(count(s, "<line class=\"ev u "), rec.unmatched.len(), "{}", rec.id);
+            for c in Cause::ALL {
+                let n = rec.unmatched.iter().filter(|u| u.cause == c).count();
+                assert_eq!(count(s, &format!("data-cause=\"{}\"", c.name())), n);
+            }
+            assert!(html.contains(&format!("<li><a href=\"#rec-{k}\">{}</a></li>", rec.id)));
+        }
+        // Three recordings: the corpus figures have bootstrap intervals.
+        let d = &report.distortion.interruption_count_error;
+        let ci = |x: f64| serde_json::to_string(&x).unwrap();
+        assert!(html.contains(&format!(
+            "data-low=\"{}\" data-high=\"{}\"",
+            ci(d.low.unwrap()),
+            ci(d.high.unwrap())
+        )));
+        assert!(html.contains("95 % percentile bootstrap interval over the 3 recordings"));
+    }
+
+    #[test]
+    fn names_from_the_input_are_escaped() {
+        let s = |a, b| overtalk::Segment::from_millis(a, b).unwrap();
+        let evil = "<img src=x onerror=alert(1)>\"'&";
+        let r = Annotation::from_labelled([
+            (s(0, 5_000), evil),
+            (s(4_000, 9_000), "B"),
+            (s(9_500, 12_000), evil),
+        ]);
+        let h = Annotation::from_labelled([
+            (s(0, 5_300), "</svg><script>x</script>"),
+            (s(4_200, 9_000), "y"),
+        ]);
+        let id = "rec\"><b>bold</b>";
+        let report = run(&[RecordingInput::new(id, Some(r), Some(h))]);
+        let html = event_score_report(&report, &ReportOptions::default()).unwrap();
+        assert!(
+            !html.contains("<img")
+                && !html.contains("<b>bold")
+                && !html.contains("</svg><script>x")
+        );
+        assert!(html.contains("ref &lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;"));
+        assert!(html.contains("rec&quot;&gt;&lt;b&gt;bold&lt;/b&gt;"));
+        assert_eq!(count(&html, "<script>"), 1);
+        let marks = count(&html, "<line class=\"ev ");
+        let rec = &report.recordings[0];
+        assert_eq!(marks, 2 * rec.matched.len() + rec.unmatched.len());
+        assert!(marks > 0);
+    }
+}
