@@ -22,7 +22,7 @@ use overtalk::{Annotation, Region};
 use overtalk_audio::{detect, DetectOptions, TrackSpec};
 use overtalk_live::record::rttm_and_analysis;
 use overtalk_live::replay::{Pacing, Replay};
-use overtalk_live::session::{Session, SessionConfig};
+use overtalk_live::session::{DetectorKind, Session, SessionConfig};
 
 struct Recording {
     id: String,
@@ -153,12 +153,16 @@ fn labels_of(a: &overtalk::analysis::Analysis) -> Vec<Label> {
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 4 {
-        bail!("usage: live_eval synth|ami DIR OUT [--speed K]");
+        bail!("usage: live_eval synth|ami DIR OUT [--speed K] [--detector causal|windowed]");
     }
     let (kind, dir, out) = (&args[1], PathBuf::from(&args[2]), PathBuf::from(&args[3]));
     let speed = match args.iter().position(|a| a == "--speed") {
         Some(i) => Some(args[i + 1].parse::<f64>()?),
         None => None,
+    };
+    let detector = match args.iter().position(|a| a == "--detector") {
+        Some(i) => args[i + 1].parse::<DetectorKind>().map_err(anyhow::Error::msg)?,
+        None => DetectorKind::default(),
     };
     std::fs::create_dir_all(out.join("live"))?;
     std::fs::create_dir_all(out.join("offline"))?;
@@ -175,6 +179,7 @@ fn main() -> Result<()> {
         let config = SessionConfig {
             record: Some(out.join("live")),
             recording: rec.id.clone(),
+            detector,
             ..SessionConfig::default()
         };
         let before = cpu_seconds();
