@@ -169,6 +169,8 @@ fn main() -> Result<()> {
     let params = Params::default();
     let (mut starts, mut ends) = (Lat::default(), Lat::default());
     let (mut commit_int, mut commit_bc) = (Vec::new(), Vec::new());
+    let (mut announce_int, mut unannounced) = (Vec::new(), 0usize);
+    let (mut candidates, mut cand_int, mut cand_other, mut cand_retracted) = (0, 0, 0, 0);
     let (mut same_record, mut total_record, mut same_offline, mut total_offline) =
         (0usize, 0usize, 0usize, 0usize);
     let (mut cpu, mut audio) = (0.0, 0.0);
@@ -194,7 +196,33 @@ fn main() -> Result<()> {
             edge_latency(region, &name, &s.events, &s.wall_at, speed, true, &mut starts);
             edge_latency(region, &name, &s.events, &s.wall_at, speed, false, &mut ends);
         }
+        let by_id: std::collections::HashMap<u64, &LiveEvent> =
+            s.events.iter().map(|e| (e.id, e)).collect();
+        let is_candidate = |e: &LiveEvent| {
+            e.kind == LiveEventKind::Onset
+                && e.state == EventState::Provisional
+                && e.class.as_deref() == Some("interruption")
+        };
+        candidates += s.events.iter().filter(|e| is_candidate(e)).count();
+        for e in &s.events {
+            let Some(r) = e.refers_to.and_then(|r| by_id.get(&r)) else { continue };
+            if !is_candidate(r) {
+                continue;
+            }
+            match (e.state, e.kind) {
+                (EventState::Retracted, _) => cand_retracted += 1,
+                (EventState::Committed, LiveEventKind::Interruption) => cand_int += 1,
+                (EventState::Committed, _) => cand_other += 1,
+                _ => {}
+            }
+        }
         for e in s.events.iter().filter(|e| e.state == EventState::Committed) {
+            if e.kind == LiveEventKind::Interruption {
+                match e.refers_to.and_then(|r| by_id.get(&r)).filter(|r| is_candidate(r)) {
+                    Some(r) => announce_int.push(r.decided_s - e.t_s),
+                    None => unannounced += 1,
+                }
+            }
             match e.kind {
                 LiveEventKind::Interruption => commit_int.push(e.decided_s - e.t_s),
                 LiveEventKind::Backchannel => commit_bc.push(e.decided_s - e.t_s),
@@ -271,11 +299,23 @@ fn main() -> Result<()> {
     show("speech start", &mut starts);
     show("speech end", &mut ends);
     println!(
-        "commit after the onset: interruption p50 {:.0} ms ({}), backchannel p50 {:.0} ms ({})",
+        "commit after the onset: interruption p50 {:.0} ms p95 {:.0} ms ({}), backchannel p50 {:.0} ms ({})",
         1e3 * pct(&mut commit_int, 0.5),
+        1e3 * pct(&mut commit_int, 0.95),
         commit_int.len(),
         1e3 * pct(&mut commit_bc, 0.5),
         commit_bc.len()
+    );
+    println!(
+        "interruptions announced (provisional, class interruption) after the onset: p50 {:.0} ms p95 {:.0} ms ({} announced, {} not); candidates {}: committed interruption {}, other class {}, retracted {}",
+        1e3 * pct(&mut announce_int.clone(), 0.5),
+        1e3 * pct(&mut announce_int, 0.95),
+        commit_int.len() - unannounced,
+        unannounced,
+        candidates,
+        cand_int,
+        cand_other,
+        cand_retracted
     );
     println!(
         "committed onset labels = analyze of the recorded RTTM: {same_record}/{total_record} ({:.2} %); = analyze of offline detect (±100 ms): {same_offline}/{total_offline} ({:.2} %)",
