@@ -7,6 +7,8 @@
 //! ```text
 //! live_eval synth bench/out/synth OUT [--speed K]    # NAME.mic{i}_{SPK}.wav + NAME.rttm
 //! live_eval ami ../shared/data/real-audio/ami-es2004a-multitrack OUT [--speed K]
+//! live_eval ch32 DIR OUT --no-offline                # DIR/s{0..7}_{0..3}.wav: CPU only
+//! (any: --detector causal|windowed|hybrid, --no-offline skips offline detect)
 //! ```
 //! `bench/live_bench.sh` runs it and scores the RTTMs.
 
@@ -70,6 +72,16 @@ fn recordings(kind: &str, dir: &Path) -> Result<Vec<Recording>> {
                 .collect();
             let reference = read_rttm(&dir.join("mixture.ref.rttm"), "mixture")?;
             out.push(Recording { id: "mixture".into(), tracks, reference });
+        }
+        "ch32" => {
+            // 32 channels: eight copies of the four AMI headsets, upsampled to 48 kHz
+            // (bench/live_bench.sh makes them); no reference, for the CPU alone.
+            let tracks = (0..8)
+                .flat_map(|copy| (0..4).map(move |i| (copy, i)))
+                .map(|(copy, i)| (format!("S{copy}_{i}"), dir.join(format!("s{copy}_{i}.wav"))))
+                .collect();
+            let reference = overtalk::AnnotationBuilder::new().build();
+            out.push(Recording { id: "ch32".into(), tracks, reference });
         }
         _ => bail!("unknown set {kind}"),
     }
@@ -153,7 +165,7 @@ fn labels_of(a: &overtalk::analysis::Analysis) -> Vec<Label> {
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 4 {
-        bail!("usage: live_eval synth|ami DIR OUT [--speed K] [--detector causal|windowed]");
+        bail!("usage: live_eval synth|ami DIR OUT [--speed K] [--detector causal|windowed|hybrid] [--no-offline]");
     }
     let (kind, dir, out) = (&args[1], PathBuf::from(&args[2]), PathBuf::from(&args[3]));
     let speed = match args.iter().position(|a| a == "--speed") {
@@ -164,6 +176,7 @@ fn main() -> Result<()> {
         Some(i) => args[i + 1].parse::<DetectorKind>().map_err(anyhow::Error::msg)?,
         None => DetectorKind::default(),
     };
+    let no_offline = args.iter().any(|a| a == "--no-offline");
     std::fs::create_dir_all(out.join("live"))?;
     std::fs::create_dir_all(out.join("offline"))?;
     let params = Params::default();
@@ -251,6 +264,9 @@ fn main() -> Result<()> {
         let rec_labels = labels_of(&recorded);
         same_record += live.iter().filter(|l| rec_labels.contains(l)).count();
         total_record += live.len().max(rec_labels.len());
+        if no_offline {
+            continue;
+        }
         let specs: Vec<TrackSpec> = rec
             .tracks
             .iter()
