@@ -221,6 +221,7 @@ pub struct CausalMultitrack {
     channels: Vec<Channel>,
     /// Couplings `c_ij` in dB (row: listener), observations of each.
     coupling_db: Vec<f32>,
+    coupling_gain: Vec<f64>,
     coupling_n: Vec<u32>,
     /// High-pass coefficient; the voicing band's high- and low-pass coefficients, its
     /// decimation, its window and pitch lags (in its samples).
@@ -270,6 +271,7 @@ impl CausalMultitrack {
             rate,
             channels: vec![Channel::new(); k],
             coupling_db: vec![options.coupling_initial_db; k * k],
+            coupling_gain: vec![db_to_gain(options.coupling_initial_db); k * k],
             coupling_n: vec![0; k * k],
             alpha,
             voicing_hp: pole(200.0),
@@ -411,13 +413,14 @@ impl CausalMultitrack {
                 } else {
                     *c += COUPLING_STEP_DB * (obs - *c).signum();
                 }
+                self.coupling_gain[i * k + j] = db_to_gain(*c);
             }
         }
         // One step of unmixing: each mic's own power, without the others' bleed.
         for j in 0..k {
             let bleed: f64 = (0..k)
                 .filter(|&m| m != j)
-                .map(|m| db_to_gain(self.coupling_db[j * k + m]) * self.power[m])
+                .map(|m| self.coupling_gain[j * k + m] * self.power[m])
                 .sum();
             self.own[j] = (self.power[j] - bleed).max(0.1 * self.power[j]);
         }
@@ -426,7 +429,7 @@ impl CausalMultitrack {
         for i in 0..k {
             let bleed: f64 = (0..k)
                 .filter(|&j| j != i)
-                .map(|j| db_to_gain(self.coupling_db[i * k + j]) * self.own[j])
+                .map(|j| self.coupling_gain[i * k + j] * self.own[j])
                 .sum();
             let ch = &mut self.channels[i];
             let bleed_db = if bleed > 0.0 { (10.0 * bleed.log10()) as f32 } else { MIN_DB };
