@@ -476,12 +476,11 @@ impl CausalMultitrack {
                     self.emit(i, true, s, decided, EdgeState::Provisional);
                 }
             }
-            Some(_) => {
-                if !run.end_reported {
-                    run_now.end_reported = true;
-                    self.emit(i, false, run.last_on, decided, EdgeState::Provisional);
-                }
+            Some(_) if !run.end_reported => {
+                run_now.end_reported = true;
+                self.emit(i, false, run.last_on, decided, EdgeState::Provisional);
             }
+            Some(_) => {}
         }
         if let Some(s) = run_now.start {
             if !run_now.start_committed

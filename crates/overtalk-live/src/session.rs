@@ -160,7 +160,7 @@ impl std::str::FromStr for DetectorKind {
 enum Detector {
     Causal(CausalMultitrack),
     Windowed(OnlineMultitrack),
-    Hybrid(CausalMultitrack, OnlineMultitrack),
+    Hybrid(Box<(CausalMultitrack, OnlineMultitrack)>),
 }
 
 impl Detector {
@@ -172,10 +172,10 @@ impl Detector {
             DetectorKind::Windowed => {
                 Detector::Windowed(OnlineMultitrack::new(names, rate, &config.online)?)
             }
-            DetectorKind::Hybrid => Detector::Hybrid(
+            DetectorKind::Hybrid => Detector::Hybrid(Box::new((
                 CausalMultitrack::new(names, rate, &config.causal)?,
                 OnlineMultitrack::new(names, rate, &config.online)?,
-            ),
+            ))),
         })
     }
 
@@ -183,21 +183,23 @@ impl Detector {
         Ok(match self {
             Detector::Causal(d) => d.push(block)?,
             Detector::Windowed(d) => d.push(block)?,
-            Detector::Hybrid(c, w) => hybrid(c.push(block)?, w.push(block)?),
+            Detector::Hybrid(both) => hybrid(both.0.push(block)?, both.1.push(block)?),
         })
     }
 
     fn clock(&self) -> Time {
         match self {
             Detector::Causal(d) => d.clock(),
-            Detector::Windowed(d) | Detector::Hybrid(_, d) => d.clock(),
+            Detector::Windowed(d) => d.clock(),
+            Detector::Hybrid(both) => both.1.clock(),
         }
     }
 
     fn committed(&self) -> Time {
         match self {
             Detector::Causal(d) => d.committed(),
-            Detector::Windowed(d) | Detector::Hybrid(_, d) => d.committed(),
+            Detector::Windowed(d) => d.committed(),
+            Detector::Hybrid(both) => both.1.committed(),
         }
     }
 
@@ -205,7 +207,8 @@ impl Detector {
         Ok(match self {
             Detector::Causal(d) => d.finish()?,
             Detector::Windowed(d) => d.finish()?,
-            Detector::Hybrid(c, w) => {
+            Detector::Hybrid(both) => {
+                let (c, w) = *both;
                 let (edges, regions) = w.finish()?;
                 (hybrid(c.finish()?.0, edges), regions)
             }
