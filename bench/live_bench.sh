@@ -5,10 +5,13 @@
 # backchannels, agreement of the committed labels with the offline analysis, live vs offline
 # DER (`overtalk score`), and the CPU of 32 channels at 48 kHz.
 # Needs the synthetic suite (bench/make_synth.sh: espeak-ng, sox) and ../shared/data.
-#   bench/live_bench.sh [SPEED]     SPEED: replay speed of the latency runs (default 1 = real time)
+#   bench/live_bench.sh [SPEED] [DETECTORS]
+#     SPEED: replay speed of the latency runs (default 1 = real time)
+#     DETECTORS: which of causal, windowed, hybrid (default "causal windowed")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SPEED="${1:-1}"
+DETECTORS="${2:-causal windowed}"
 OUT=bench/out/live
 DATA="${OVERTALK_SHARED_DATA:-../shared/data}"
 AMI="$DATA/real-audio/ami-es2004a-multitrack"
@@ -19,19 +22,22 @@ EVAL=target/release/examples/live_eval
 bench/make_synth.sh >/dev/null
 mkdir -p "$OUT"
 
+for det in $DETECTORS; do
 for set in synth ami; do
   case $set in
     synth) dir=bench/out/synth; ref=$OUT/synth.ref.rttm; cat "$dir"/*.rttm > "$ref" ;;
     ami) dir=$AMI; ref=$AMI/mixture.ref.rttm ;;
   esac
-  echo "## $set, replayed at speed $SPEED: $EVAL $set $dir $OUT/$set --speed $SPEED"
-  "$EVAL" "$set" "$dir" "$OUT/$set" --speed "$SPEED"
-  cat "$OUT/$set"/live/*.rttm > "$OUT/$set.live.rttm"
-  cat "$OUT/$set"/offline/*.rttm > "$OUT/$set.offline.rttm"
+  res=$OUT/$det/$set
+  echo "## $set, --detector $det, replayed at speed $SPEED: $EVAL $set $dir $res --speed $SPEED --detector $det"
+  "$EVAL" "$set" "$dir" "$res" --speed "$SPEED" --detector "$det"
+  cat "$res"/live/*.rttm > "$res.live.rttm"
+  cat "$res"/offline/*.rttm > "$res.offline.rttm"
   for h in offline live; do
     printf '%s DER %-8s ' "$set" "$h"
-    "$BIN" score -r "$ref" -s "$OUT/$set.$h.rttm" | grep '^TOTAL'
+    "$BIN" score -r "$ref" -s "$res.$h.rttm" | grep '^TOTAL'
   done
+done
 done
 
 echo
@@ -45,7 +51,7 @@ for copy in 0 1 2 3 4 5 6 7; do
     args+=(--track "S${copy}_$i=$f")
   done
 done
-for redecide in 0.1 1; do
-  /usr/bin/time -f "--redecide $redecide: %e s wall, %U s user, %S s sys for 60 s of audio, peak RSS %M KB" \
-    "$BIN" live -q --unpaced --redecide "$redecide" "${args[@]}" --record "$OUT/ch32/rec"
+for det in $DETECTORS; do
+  echo "--detector $det: $EVAL ch32 $OUT/ch32 $OUT/ch32/$det --no-offline --detector $det"
+  "$EVAL" ch32 "$OUT/ch32" "$OUT/ch32/$det" --no-offline --detector "$det" | grep 'session CPU'
 done

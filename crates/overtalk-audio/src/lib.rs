@@ -39,6 +39,7 @@
 
 #![deny(missing_docs)]
 
+pub mod causal;
 pub mod channels;
 pub mod decode;
 pub mod diarize;

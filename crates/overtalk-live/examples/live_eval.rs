@@ -7,6 +7,8 @@
 //! ```text
 //! live_eval synth bench/out/synth OUT [--speed K]    # NAME.mic{i}_{SPK}.wav + NAME.rttm
 //! live_eval ami ../shared/data/real-audio/ami-es2004a-multitrack OUT [--speed K]
+//! live_eval ch32 DIR OUT --no-offline                # DIR/s{0..7}_{0..3}.wav: CPU only
+//! (any: --detector causal|windowed|hybrid, --no-offline skips offline detect)
 //! ```
 //! `bench/live_bench.sh` runs it and scores the RTTMs.
 
@@ -22,7 +24,7 @@ use overtalk::{Annotation, Region};
 use overtalk_audio::{detect, DetectOptions, TrackSpec};
 use overtalk_live::record::rttm_and_analysis;
 use overtalk_live::replay::{Pacing, Replay};
-use overtalk_live::session::{Session, SessionConfig};
+use overtalk_live::session::{DetectorKind, Session, SessionConfig};
 
 struct Recording {
     id: String,
@@ -70,6 +72,16 @@ fn recordings(kind: &str, dir: &Path) -> Result<Vec<Recording>> {
                 .collect();
             let reference = read_rttm(&dir.join("mixture.ref.rttm"), "mixture")?;
             out.push(Recording { id: "mixture".into(), tracks, reference });
+        }
+        "ch32" => {
+            // 32 channels: eight copies of the four AMI headsets, upsampled to 48 kHz
+            // (bench/live_bench.sh makes them); no reference, for the CPU alone.
+            let tracks = (0..8)
+                .flat_map(|copy| (0..4).map(move |i| (copy, i)))
+                .map(|(copy, i)| (format!("S{copy}_{i}"), dir.join(format!("s{copy}_{i}.wav"))))
+                .collect();
+            let reference = overtalk::AnnotationBuilder::new().build();
+            out.push(Recording { id: "ch32".into(), tracks, reference });
         }
         _ => bail!("unknown set {kind}"),
     }
@@ -153,18 +165,25 @@ fn labels_of(a: &overtalk::analysis::Analysis) -> Vec<Label> {
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 4 {
-        bail!("usage: live_eval synth|ami DIR OUT [--speed K]");
+        bail!("usage: live_eval synth|ami DIR OUT [--speed K] [--detector causal|windowed|hybrid] [--no-offline]");
     }
     let (kind, dir, out) = (&args[1], PathBuf::from(&args[2]), PathBuf::from(&args[3]));
     let speed = match args.iter().position(|a| a == "--speed") {
         Some(i) => Some(args[i + 1].parse::<f64>()?),
         None => None,
     };
+    let detector = match args.iter().position(|a| a == "--detector") {
+        Some(i) => args[i + 1].parse::<DetectorKind>().map_err(anyhow::Error::msg)?,
+        None => DetectorKind::default(),
+    };
+    let no_offline = args.iter().any(|a| a == "--no-offline");
     std::fs::create_dir_all(out.join("live"))?;
     std::fs::create_dir_all(out.join("offline"))?;
     let params = Params::default();
     let (mut starts, mut ends) = (Lat::default(), Lat::default());
     let (mut commit_int, mut commit_bc) = (Vec::new(), Vec::new());
+    let (mut announce_int, mut unannounced) = (Vec::new(), 0usize);
+    let (mut candidates, mut cand_int, mut cand_other, mut cand_retracted) = (0, 0, 0, 0);
     let (mut same_record, mut total_record, mut same_offline, mut total_offline) =
         (0usize, 0usize, 0usize, 0usize);
     let (mut cpu, mut audio) = (0.0, 0.0);
@@ -175,6 +194,7 @@ fn main() -> Result<()> {
         let config = SessionConfig {
             record: Some(out.join("live")),
             recording: rec.id.clone(),
+            detector,
             ..SessionConfig::default()
         };
         let before = cpu_seconds();
@@ -189,7 +209,33 @@ fn main() -> Result<()> {
             edge_latency(region, &name, &s.events, &s.wall_at, speed, true, &mut starts);
             edge_latency(region, &name, &s.events, &s.wall_at, speed, false, &mut ends);
         }
+        let by_id: std::collections::HashMap<u64, &LiveEvent> =
+            s.events.iter().map(|e| (e.id, e)).collect();
+        let is_candidate = |e: &LiveEvent| {
+            e.kind == LiveEventKind::Onset
+                && e.state == EventState::Provisional
+                && e.class.as_deref() == Some("interruption")
+        };
+        candidates += s.events.iter().filter(|e| is_candidate(e)).count();
+        for e in &s.events {
+            let Some(r) = e.refers_to.and_then(|r| by_id.get(&r)) else { continue };
+            if !is_candidate(r) {
+                continue;
+            }
+            match (e.state, e.kind) {
+                (EventState::Retracted, _) => cand_retracted += 1,
+                (EventState::Committed, LiveEventKind::Interruption) => cand_int += 1,
+                (EventState::Committed, _) => cand_other += 1,
+                _ => {}
+            }
+        }
         for e in s.events.iter().filter(|e| e.state == EventState::Committed) {
+            if e.kind == LiveEventKind::Interruption {
+                match e.refers_to.and_then(|r| by_id.get(&r)).filter(|r| is_candidate(r)) {
+                    Some(r) => announce_int.push(r.decided_s - e.t_s),
+                    None => unannounced += 1,
+                }
+            }
             match e.kind {
                 LiveEventKind::Interruption => commit_int.push(e.decided_s - e.t_s),
                 LiveEventKind::Backchannel => commit_bc.push(e.decided_s - e.t_s),
@@ -218,6 +264,9 @@ fn main() -> Result<()> {
         let rec_labels = labels_of(&recorded);
         same_record += live.iter().filter(|l| rec_labels.contains(l)).count();
         total_record += live.len().max(rec_labels.len());
+        if no_offline {
+            continue;
+        }
         let specs: Vec<TrackSpec> = rec
             .tracks
             .iter()
@@ -266,11 +315,23 @@ fn main() -> Result<()> {
     show("speech start", &mut starts);
     show("speech end", &mut ends);
     println!(
-        "commit after the onset: interruption p50 {:.0} ms ({}), backchannel p50 {:.0} ms ({})",
+        "commit after the onset: interruption p50 {:.0} ms p95 {:.0} ms ({}), backchannel p50 {:.0} ms ({})",
         1e3 * pct(&mut commit_int, 0.5),
+        1e3 * pct(&mut commit_int, 0.95),
         commit_int.len(),
         1e3 * pct(&mut commit_bc, 0.5),
         commit_bc.len()
+    );
+    println!(
+        "interruptions announced (provisional, class interruption) after the onset: p50 {:.0} ms p95 {:.0} ms ({} announced, {} not); candidates {}: committed interruption {}, other class {}, retracted {}",
+        1e3 * pct(&mut announce_int.clone(), 0.5),
+        1e3 * pct(&mut announce_int, 0.95),
+        commit_int.len() - unannounced,
+        unannounced,
+        candidates,
+        cand_int,
+        cand_other,
+        cand_retracted
     );
     println!(
         "committed onset labels = analyze of the recorded RTTM: {same_record}/{total_record} ({:.2} %); = analyze of offline detect (±100 ms): {same_offline}/{total_offline} ({:.2} %)",

@@ -14,7 +14,7 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context, Result};
 use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
 
-use crate::source::{BlockSink, JoinOnStop, Running, Source, SourceEnd};
+use crate::source::{BlockCutter, BlockSink, JoinOnStop, Running, Source, SourceEnd};
 
 /// An input device, opened for the named channels.
 #[derive(Debug)]
@@ -122,7 +122,7 @@ impl Source for Device {
                 };
                 let requested = config_frames(&config);
                 let data_sink = sink.clone();
-                let mut pending: Vec<Vec<f32>> = vec![Vec::with_capacity(2 * n); k];
+                let mut cutter = BlockCutter::new(k, n);
                 let mut logged = false;
                 let (gone_tx, gone_rx) = channel::<String>();
                 let stream = d.build_input_stream(
@@ -136,14 +136,11 @@ impl Source for Device {
                             );
                         }
                         for frame in data.chunks_exact(stride) {
-                            for (c, p) in pending.iter_mut().enumerate() {
-                                p.push(frame[c]);
+                            for (c, &v) in frame.iter().take(k).enumerate() {
+                                cutter.channel(c).push(v);
                             }
                         }
-                        while pending[0].len() >= n {
-                            let block: Vec<Vec<f32>> =
-                                pending.iter_mut().map(|p| p.drain(..n).collect()).collect();
-                            let slices: Vec<&[f32]> = block.iter().map(Vec::as_slice).collect();
+                        while let Some(slices) = cutter.next_block(false) {
                             data_sink.push(&slices);
                         }
                     },

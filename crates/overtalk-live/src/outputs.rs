@@ -532,8 +532,13 @@ async fn drive(mut d: Driver) {
                     stalled = true;
                     let cmds = rule.release_all();
                     let clock = lock(&d.state).clock_s();
-                    emit(LiveAction { name: "watchdog".into(), target: "audio clock".into(), ok: false,
-                        error: Some(format!("the audio clock stopped at {clock:.3} s: every mute released")) }, None, clock);
+                    // Reported only when it undoes something: a mute or a duck some actuator
+                    // set (no actuator, or nothing closed, is no action).
+                    let muted = levels.values().any(|l| !l.is_open());
+                    if muted && !tasks.is_empty() {
+                        emit(LiveAction { name: "watchdog".into(), target: "audio clock".into(), ok: false,
+                            error: Some(format!("the audio clock stopped at {clock:.3} s: every mute released")) }, None, clock);
+                    }
                     apply(cmds, &mut levels, clock);
                 } else if !frozen {
                     stalled = false;

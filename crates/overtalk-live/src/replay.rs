@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use overtalk_audio::decode::{DecodeOptions, Decoder};
 
-use crate::source::{BlockSink, JoinOnStop, Running, Source, SourceEnd};
+use crate::source::{BlockCutter, BlockSink, JoinOnStop, Running, Source, SourceEnd};
 
 /// How fast a replay runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -114,29 +114,22 @@ impl Source for Replay {
 fn replay(decoders: &mut [Decoder], r: &Replay, sink: &BlockSink) -> SourceEnd {
     let k = decoders.len();
     let n = r.block_frames;
-    let mut pending: Vec<Vec<f32>> = vec![Vec::new(); k];
+    let mut cutter = BlockCutter::new(k, n);
     let mut ended = vec![false; k];
     let start = Instant::now();
     let mut delivered = 0u64;
     loop {
         for (i, d) in decoders.iter_mut().enumerate() {
-            while !ended[i] && pending[i].len() < n {
+            while !ended[i] && !cutter.has_block(i) {
                 match d.next_block() {
-                    Ok(Some(b)) => pending[i].extend(b.mono()),
+                    Ok(Some(b)) => cutter.channel(i).extend(b.mono()),
                     Ok(None) => ended[i] = true,
                     Err(e) => return SourceEnd::Vanished(format!("{}: {e}", r.paths[i].display())),
                 }
             }
         }
-        if ended.iter().all(|&e| e) && pending.iter().all(Vec::is_empty) {
+        if ended.iter().all(|&e| e) && cutter.is_empty() {
             return SourceEnd::Finished;
-        }
-        let mut block: Vec<Vec<f32>> = Vec::with_capacity(k);
-        for p in &mut pending {
-            let take = p.len().min(n);
-            let mut b: Vec<f32> = p.drain(..take).collect();
-            b.resize(n, 0.0);
-            block.push(b);
         }
         if let Pacing::Speed(speed) = r.pacing {
             let due = delivered as f64 * n as f64 / f64::from(r.rate) / speed;
@@ -145,7 +138,8 @@ fn replay(decoders: &mut [Decoder], r: &Replay, sink: &BlockSink) -> SourceEnd {
                 std::thread::sleep(Duration::from_secs_f64(due - now));
             }
         }
-        let slices: Vec<&[f32]> = block.iter().map(Vec::as_slice).collect();
+        // Every channel holds a block or has ended (tracks that end early are padded).
+        let Some(slices) = cutter.next_block(true) else { return SourceEnd::Finished };
         if !sink.push(&slices) {
             return SourceEnd::Stopped;
         }

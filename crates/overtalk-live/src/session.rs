@@ -41,6 +41,7 @@ use overtalk::analysis::stream::{AnalysisStream, StreamEvent};
 use overtalk::analysis::Params;
 use overtalk::output::live::LiveEvent;
 use overtalk::Time;
+use overtalk_audio::causal::{CausalMultitrack, CausalOptions};
 use overtalk_audio::multitrack::annotation_from_regions;
 use overtalk_audio::online::{OnlineMultitrack, OnlineOptions, SpeechEdge};
 use tokio::sync::broadcast;
@@ -55,8 +56,12 @@ pub struct SessionConfig {
     pub params: Params,
     /// The preset name, for the record.
     pub preset: String,
-    /// How the online detector decides.
+    /// Which speech detector runs.
+    pub detector: DetectorKind,
+    /// How the windowed detector decides.
     pub online: OnlineOptions,
+    /// How the causal detector decides.
+    pub causal: CausalOptions,
     /// Events a subscriber may fall behind before it loses the oldest.
     pub capacity: usize,
     /// Blocks the source may queue ahead of the detector (a device drops beyond it).
@@ -76,7 +81,9 @@ impl std::fmt::Debug for SessionConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SessionConfig")
             .field("preset", &self.preset)
+            .field("detector", &self.detector)
             .field("online", &self.online)
+            .field("causal", &self.causal)
             .field("capacity", &self.capacity)
             .field("events_out", &self.events_out.is_some())
             .field("record", &self.record)
@@ -89,7 +96,9 @@ impl Default for SessionConfig {
         SessionConfig {
             params: Params::default(),
             preset: "default".to_owned(),
+            detector: DetectorKind::default(),
             online: OnlineOptions::default(),
+            causal: CausalOptions::default(),
             capacity: 4096,
             queue_blocks: 256,
             events_out: None,
@@ -98,6 +107,123 @@ impl Default for SessionConfig {
             clock: None,
         }
     }
+}
+
+/// Which speech detector a session runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DetectorKind {
+    /// [`CausalMultitrack`]: every 10 ms frame decided from the past alone; provisional
+    /// starts one hop after the sound, commits after `min_speech` / `min_silence`.
+    #[default]
+    Causal,
+    /// [`OnlineMultitrack`]: the offline rule re-decided on a trailing window, committed
+    /// behind a lookahead.
+    Windowed,
+    /// Both: the causal detector's provisional edges (one hop after the sound) and the
+    /// windowed detector's committed ones (its accuracy), at the CPU of both.
+    Hybrid,
+}
+
+impl DetectorKind {
+    /// Every kind, in order.
+    pub const ALL: [DetectorKind; 3] =
+        [DetectorKind::Causal, DetectorKind::Windowed, DetectorKind::Hybrid];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            DetectorKind::Causal => "causal",
+            DetectorKind::Windowed => "windowed",
+            DetectorKind::Hybrid => "hybrid",
+        }
+    }
+}
+
+impl std::fmt::Display for DetectorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for DetectorKind {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<DetectorKind, String> {
+        DetectorKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| format!("unknown detector {s:?} (causal, windowed or hybrid)"))
+    }
+}
+
+/// The detector of a running session.
+#[derive(Debug)]
+enum Detector {
+    Causal(CausalMultitrack),
+    Windowed(OnlineMultitrack),
+    Hybrid(Box<(CausalMultitrack, OnlineMultitrack)>),
+}
+
+impl Detector {
+    fn new(names: &[String], rate: u32, config: &SessionConfig) -> Result<Detector> {
+        Ok(match config.detector {
+            DetectorKind::Causal => {
+                Detector::Causal(CausalMultitrack::new(names, rate, &config.causal)?)
+            }
+            DetectorKind::Windowed => {
+                Detector::Windowed(OnlineMultitrack::new(names, rate, &config.online)?)
+            }
+            DetectorKind::Hybrid => Detector::Hybrid(Box::new((
+                CausalMultitrack::new(names, rate, &config.causal)?,
+                OnlineMultitrack::new(names, rate, &config.online)?,
+            ))),
+        })
+    }
+
+    fn push(&mut self, block: &[&[f32]]) -> Result<Vec<SpeechEdge>> {
+        Ok(match self {
+            Detector::Causal(d) => d.push(block)?,
+            Detector::Windowed(d) => d.push(block)?,
+            Detector::Hybrid(both) => hybrid(both.0.push(block)?, both.1.push(block)?),
+        })
+    }
+
+    fn clock(&self) -> Time {
+        match self {
+            Detector::Causal(d) => d.clock(),
+            Detector::Windowed(d) => d.clock(),
+            Detector::Hybrid(both) => both.1.clock(),
+        }
+    }
+
+    fn committed(&self) -> Time {
+        match self {
+            Detector::Causal(d) => d.committed(),
+            Detector::Windowed(d) => d.committed(),
+            Detector::Hybrid(both) => both.1.committed(),
+        }
+    }
+
+    fn finish(self) -> Result<(Vec<SpeechEdge>, Vec<overtalk::Region>)> {
+        Ok(match self {
+            Detector::Causal(d) => d.finish()?,
+            Detector::Windowed(d) => d.finish()?,
+            Detector::Hybrid(both) => {
+                let (c, w) = *both;
+                let (edges, regions) = w.finish()?;
+                (hybrid(c.finish()?.0, edges), regions)
+            }
+        })
+    }
+}
+
+/// The hybrid detector's edges: the causal one's provisional, the windowed one's committed.
+fn hybrid(causal: Vec<SpeechEdge>, windowed: Vec<SpeechEdge>) -> Vec<SpeechEdge> {
+    let provisional = overtalk_audio::online::EdgeState::Provisional;
+    causal
+        .into_iter()
+        .filter(|e| e.state == provisional)
+        .chain(windowed.into_iter().filter(|e| e.state != provisional))
+        .collect()
 }
 
 /// Stops a session from anywhere (Ctrl-C, a web request); cloneable.
@@ -162,7 +288,7 @@ impl Session {
         config: SessionConfig,
     ) -> Result<(Session, broadcast::Receiver<LiveEvent>)> {
         let names = source.names().to_vec();
-        let detector = OnlineMultitrack::new(&names, source.rate(), &config.online)?;
+        let detector = Detector::new(&names, source.rate(), &config)?;
         let stop = StopHandle(Arc::new(AtomicBool::new(false)));
         let (sink, rx, dropped) =
             BlockSink::new(config.queue_blocks, source.lossless(), stop.0.clone());
@@ -249,7 +375,7 @@ impl Publisher {
 
 fn run(
     names: Vec<String>,
-    mut detector: OnlineMultitrack,
+    mut detector: Detector,
     rx: Receiver<SourceMessage>,
     mut config: SessionConfig,
     tx: broadcast::Sender<LiveEvent>,

@@ -94,6 +94,64 @@ impl BlockSink {
     }
 }
 
+/// Cuts the samples of every channel, as they come, into blocks of one size, for the device's
+/// callback and the replay thread alike; the block's buffers are reused.
+///
+/// ```text
+/// channel 0  ▒▒▒▒▒▒▒▒▒▒▒▒▒▒  +▒▒▒▒  ─► [n][n][n]  rest kept for the next call
+/// channel 1  ▒▒▒▒▒▒▒▒▒▒      +▒▒▒▒  ─► [n][n][n·0] padded with silence when asked
+/// ```
+#[derive(Debug)]
+pub(crate) struct BlockCutter {
+    n: usize,
+    pending: Vec<Vec<f32>>,
+    block: Vec<Vec<f32>>,
+}
+
+impl BlockCutter {
+    /// A cutter of `channels` channels into blocks of `n` samples.
+    pub(crate) fn new(channels: usize, n: usize) -> BlockCutter {
+        let n = n.max(1);
+        BlockCutter {
+            n,
+            pending: vec![Vec::with_capacity(2 * n); channels],
+            block: vec![Vec::with_capacity(n); channels],
+        }
+    }
+
+    /// Channel `c`'s samples not yet in a block (to extend).
+    pub(crate) fn channel(&mut self, c: usize) -> &mut Vec<f32> {
+        &mut self.pending[c]
+    }
+
+    /// Whether channel `c` holds a whole block.
+    pub(crate) fn has_block(&self, c: usize) -> bool {
+        self.pending[c].len() >= self.n
+    }
+
+    /// Whether no sample is waiting.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.pending.iter().all(Vec::is_empty)
+    }
+
+    /// The next block, when every channel holds one; with `pad`, as soon as any channel holds
+    /// a sample, the shorter channels padded with silence.
+    pub(crate) fn next_block(&mut self, pad: bool) -> Option<Vec<&[f32]>> {
+        let ready =
+            if pad { !self.is_empty() } else { (0..self.pending.len()).all(|c| self.has_block(c)) };
+        if !ready || self.pending.is_empty() {
+            return None;
+        }
+        for (p, b) in self.pending.iter_mut().zip(&mut self.block) {
+            b.clear();
+            let take = p.len().min(self.n);
+            b.extend(p.drain(..take));
+            b.resize(self.n, 0.0);
+        }
+        Some(self.block.iter().map(Vec::as_slice).collect())
+    }
+}
+
 /// A running source; dropping or stopping it ends delivery.
 pub trait Running: Send {
     /// Stops delivering and waits for the source's thread.
@@ -129,5 +187,24 @@ impl Running for JoinOnStop {
 impl Drop for JoinOnStop {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_are_cut_whole_and_padded_only_when_asked() {
+        let mut cut = BlockCutter::new(2, 3);
+        cut.channel(0).extend([1.0, 2.0, 3.0, 4.0]);
+        cut.channel(1).extend([5.0, 6.0]);
+        assert_eq!(cut.next_block(false), None);
+        cut.channel(1).extend([7.0, 8.0]);
+        assert_eq!(cut.next_block(false), Some(vec![&[1.0, 2.0, 3.0][..], &[5.0, 6.0, 7.0][..]]));
+        assert_eq!(cut.next_block(false), None);
+        assert_eq!(cut.next_block(true), Some(vec![&[4.0, 0.0, 0.0][..], &[8.0, 0.0, 0.0][..]]));
+        assert!(cut.is_empty());
+        assert_eq!(cut.next_block(true), None);
     }
 }

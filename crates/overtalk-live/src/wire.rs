@@ -7,6 +7,19 @@
 //! stream     onset B (prov) ........ onset B interruption (committed)
 //! wire       onset {id 5, provisional}          interruption {id 12, committed, refers_to 5}
 //! ```
+//!
+//! An interruption is announced before the analysis can classify it: a provisional speech
+//! start of a speaker other than the holder, while the holder talks, is at once a provisional
+//! `onset` with class `interruption` and the prior [`INTERRUPTION_PRIOR`]. The analysis's own
+//! provisional onset of that talkspurt, when it comes, is the same event; its committed class
+//! (`interruption`, `onset` or `backchannel`) refers to it, or `NotAnOnset` retracts it:
+//!
+//! ```text
+//! detector   B start (prov, t+20 ms)
+//! wire       onset {id 9, provisional, class interruption, probability 0.64}
+//! stream     onset B (prov, t+100..600 ms) → no new event, is id 9
+//!            onset B interruption (committed, after B's talkspurt closes) → refers_to 9
+//! ```
 
 use std::collections::HashMap;
 
@@ -31,7 +44,18 @@ pub(crate) struct Wire {
     in_overlap: bool,
     prov_onsets: HashMap<usize, u64>,
     holder: Option<usize>,
+    /// Per channel: the interruption candidate announced from the detector (id, onset time).
+    candidates: Vec<Option<(u64, f64)>>,
 }
+
+/// The probability announced with an interruption candidate: the share of interruptions
+/// among the floor-relevant onsets made while the holder talks (interruptions and terminal
+/// overlaps) in the AMI only_words training meetings, by `overtalk analyze --events onsets`
+/// (12 180 of 18 976).
+pub(crate) const INTERRUPTION_PRIOR: f64 = 0.64;
+
+/// How close the analysis's provisional onset must be to a candidate to be the same.
+const CANDIDATE_MATCH_S: f64 = 0.5;
 
 fn secs(us: i64) -> f64 {
     us as f64 / 1e6
@@ -61,6 +85,7 @@ impl Wire {
             in_overlap: false,
             prov_onsets: HashMap::new(),
             holder: None,
+            candidates: vec![None; k],
         }
     }
 
@@ -122,11 +147,17 @@ impl Wire {
                     ev.speaker = speaker;
                     self.prov_start[c] = Some(ev.id);
                     out.push(ev);
+                    self.candidate(c, t_s, decided_s, out);
                 }
             }
             (EdgeState::Provisional, false) => {
                 if let Some(r) = self.prov_start[c].take() {
                     out.push(self.retract(r, t_s, decided_s, LiveEventKind::SpeechStart));
+                    if let Some((id, _)) = self.candidates[c].take() {
+                        if !self.prov_onsets.values().any(|&v| v == id) {
+                            out.push(self.retract(id, t_s, decided_s, LiveEventKind::Onset));
+                        }
+                    }
                 } else if self.committed_speaking[c] {
                     let mut ev = self.event(
                         LiveEventKind::SpeechEnd,
@@ -173,6 +204,23 @@ impl Wire {
         }
     }
 
+    /// Announces an interruption candidate when channel `c` starts while the holder talks.
+    fn candidate(&mut self, c: usize, t_s: f64, decided_s: f64, out: &mut Vec<LiveEvent>) {
+        let Some(h) = self.holder.and_then(|h| self.channel_of.get(h).copied()) else {
+            return;
+        };
+        if h == c || !self.provisional_speaking.get(h).copied().unwrap_or(false) {
+            return;
+        }
+        let mut ev = self.event(LiveEventKind::Onset, EventState::Provisional, t_s, decided_s);
+        ev.speaker = self.names.get(c).cloned();
+        ev.holder = self.names.get(h).cloned();
+        ev.class = Some("interruption".to_owned());
+        ev.probability = Some(INTERRUPTION_PRIOR);
+        self.candidates[c] = Some((ev.id, t_s));
+        out.push(ev);
+    }
+
     /// The wire events of one analysis-stream event, emitted at audio time `decided_s`.
     pub(crate) fn stream(&mut self, e: &StreamEvent, decided_s: f64, out: &mut Vec<LiveEvent>) {
         let t_s = ms_secs(e.time);
@@ -212,6 +260,15 @@ impl Wire {
                 out.push(ev);
             }
             StreamEventKind::ProvisionalOnset { spurt, speaker, holder } => {
+                let channel = self.channel_of.get(*speaker).copied();
+                if let Some((id, at)) = channel.and_then(|c| self.candidates[c].take()) {
+                    if (at - t_s).abs() <= CANDIDATE_MATCH_S {
+                        // Announced already: the candidate is this onset.
+                        self.prov_onsets.insert(*spurt, id);
+                        return;
+                    }
+                    out.push(self.retract(id, t_s, decided_s, LiveEventKind::Onset));
+                }
                 let mut ev =
                     self.event(LiveEventKind::Onset, EventState::Provisional, t_s, decided_s);
                 ev.speaker = self.name_of_stream(*speaker);
@@ -250,5 +307,117 @@ impl Wire {
             | StreamEventKind::TalkspurtEnd { .. }
             | StreamEventKind::Floor { backchannel: false, .. } => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use overtalk::analysis::onsets::{OnsetRec, Outcome};
+    use overtalk::Time;
+
+    fn edge(track: usize, speaking: bool, ms: i64, decided: i64, state: EdgeState) -> SpeechEdge {
+        SpeechEdge {
+            track,
+            speaking,
+            time: Time::from_micros(ms * 1000),
+            decided: Time::from_micros(decided * 1000),
+            state,
+        }
+    }
+
+    fn claim(speaker: usize, ms: i64) -> StreamEvent {
+        StreamEvent { time: ms, decided: ms, kind: StreamEventKind::Claim { spurt: 0, speaker } }
+    }
+
+    fn names() -> Wire {
+        Wire::new(vec!["A".to_owned(), "B".to_owned()], vec![0, 1])
+    }
+
+    fn brief(out: &[LiveEvent]) -> Vec<(u64, LiveEventKind, EventState, Option<u64>, f64)> {
+        out.iter().map(|e| (e.id, e.kind, e.state, e.refers_to, e.decided_s)).collect()
+    }
+
+    #[test]
+    fn a_start_in_the_holders_speech_is_announced_at_once_and_committed_later() {
+        let mut w = names();
+        let mut out = Vec::new();
+        w.edge(&edge(0, true, 0, 20, EdgeState::Provisional), &mut out);
+        w.stream(&claim(0, 0), 0.5, &mut out);
+        out.clear();
+        // B starts at 2.00 s while A, the holder, talks: the candidate comes with the start.
+        w.edge(&edge(1, true, 2000, 2020, EdgeState::Provisional), &mut out);
+        assert_eq!(
+            brief(&out),
+            vec![
+                (2, LiveEventKind::SpeechStart, EventState::Provisional, None, 2.02),
+                (3, LiveEventKind::Onset, EventState::Provisional, None, 2.02),
+                (4, LiveEventKind::OverlapStart, EventState::Provisional, None, 2.02),
+            ]
+        );
+        assert_eq!(out[1].class.as_deref(), Some("interruption"));
+        assert_eq!(out[1].probability, Some(INTERRUPTION_PRIOR));
+        assert_eq!((out[1].speaker.as_deref(), out[1].holder.as_deref()), (Some("B"), Some("A")));
+        out.clear();
+        // The analysis's provisional onset of B's talkspurt is the candidate: no new event.
+        let prov = StreamEvent {
+            time: 2000,
+            decided: 2400,
+            kind: StreamEventKind::ProvisionalOnset { spurt: 1, speaker: 1, holder: Some(0) },
+        };
+        w.stream(&prov, 2.4, &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        // Classified: the committed interruption refers to the candidate.
+        let rec = OnsetRec {
+            speaker: 1,
+            time: 2000,
+            spurt: 1,
+            holder: Some(0),
+            class: OnsetClass::Interruption,
+            outcome: Outcome::FloorTaken,
+            ferguson: None,
+            partner: None,
+            dist_to_completion: None,
+            holder_remaining: None,
+        };
+        let onset = StreamEvent { time: 2000, decided: 5000, kind: StreamEventKind::Onset(rec) };
+        w.stream(&onset, 5.0, &mut out);
+        assert_eq!(
+            brief(&out),
+            vec![(5, LiveEventKind::Interruption, EventState::Committed, Some(3), 5.0)]
+        );
+    }
+
+    #[test]
+    fn a_candidate_whose_start_is_withdrawn_is_retracted() {
+        let mut w = names();
+        let mut out = Vec::new();
+        w.edge(&edge(0, true, 0, 20, EdgeState::Provisional), &mut out);
+        w.stream(&claim(0, 0), 0.5, &mut out);
+        w.edge(&edge(1, true, 2000, 2020, EdgeState::Provisional), &mut out);
+        out.clear();
+        // Too short: the detector withdraws the start, and the candidate goes with it.
+        w.edge(&edge(1, false, 2000, 2450, EdgeState::Provisional), &mut out);
+        let kinds: Vec<_> = out.iter().map(|e| (e.kind, e.state, e.refers_to)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (LiveEventKind::SpeechStart, EventState::Retracted, Some(2)),
+                (LiveEventKind::Onset, EventState::Retracted, Some(3)),
+                (LiveEventKind::OverlapEnd, EventState::Provisional, Some(4)),
+            ]
+        );
+    }
+
+    #[test]
+    fn no_candidate_without_a_holder_talking() {
+        let mut w = names();
+        let mut out = Vec::new();
+        w.edge(&edge(0, true, 0, 20, EdgeState::Provisional), &mut out);
+        w.stream(&claim(0, 0), 0.5, &mut out);
+        w.edge(&edge(0, false, 1000, 1020, EdgeState::Provisional), &mut out);
+        out.clear();
+        w.edge(&edge(1, true, 2000, 2020, EdgeState::Provisional), &mut out);
+        assert!(out.iter().all(|e| e.kind != LiveEventKind::Onset), "{out:?}");
     }
 }

@@ -11,7 +11,7 @@ use overtalk::Delta;
 use overtalk_audio::online::OnlineOptions;
 use overtalk_audio::vad::VadKind;
 use overtalk_live::replay::{Pacing, Replay};
-use overtalk_live::session::SessionConfig;
+use overtalk_live::session::{DetectorKind, SessionConfig};
 use overtalk_live::source::Source;
 use overtalk_live::{run_monitor, OutputArgs};
 
@@ -67,13 +67,17 @@ pub struct Args {
     /// Voice activity detector: earshot (default), energy or none.
     #[arg(long, value_name = "NAME")]
     vad: Option<String>,
-    /// How much of the past each detection decision sees (seconds).
+    /// Speech detector: causal (each 10 ms frame decided from the past alone) or windowed
+    /// (the offline rule re-decided on a trailing window, final behind `--lookahead`).
+    #[arg(long, value_name = "causal|windowed", default_value = "causal")]
+    detector: DetectorKind,
+    /// Windowed detector: how much of the past each detection decision sees (seconds).
     #[arg(long, value_name = "SECS", default_value = "30")]
     window: f64,
-    /// How far behind the newest audio a detection is final (seconds).
+    /// Windowed detector: how far behind the newest audio a detection is final (seconds).
     #[arg(long, value_name = "SECS", default_value = "0.6")]
     lookahead: f64,
-    /// How often the detection is decided again (seconds).
+    /// Windowed detector: how often the detection is decided again (seconds).
     #[arg(long, value_name = "SECS", default_value = "0.1")]
     redecide: f64,
     /// The floor rule, its actuators and the live page.
@@ -125,6 +129,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let config = SessionConfig {
         params,
         preset: args.preset.clone(),
+        detector: args.detector,
         online,
         events_out,
         record: args.record.clone(),

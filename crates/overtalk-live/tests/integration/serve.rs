@@ -2,8 +2,6 @@
 //! (memory bounded, the stalled one dropped, every other one's view equal to the server's),
 //! and the operator's `POST /floor` with and without a token.
 
-#![allow(clippy::unwrap_used)]
-
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 

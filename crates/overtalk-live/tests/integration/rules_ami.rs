@@ -2,9 +2,7 @@
 //! never muted, and a channel is muted (or ducked) at most once per 10 s, backchannel-rich
 //! stretches included.
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
+use super::common;
 
 use overtalk::output::live::{LiveEvent, LiveEventKind};
 use overtalk_live::rules::{Command, FloorRule, RuleKind, RuleParams};

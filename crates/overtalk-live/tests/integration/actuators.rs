@@ -3,8 +3,6 @@
 //! server with authentication, unreachable actuators reported without blocking the events, and
 //! the fail-safe releases (end of the session, audio clock stopped) within a second.
 
-#![allow(clippy::unwrap_used)]
-
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 

@@ -3,7 +3,6 @@
 //! the recorded RTTM, and every event keeps its two clocks in order.
 
 // A failed unwrap in a test is a failed test with its location.
-#![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
 
