@@ -11,14 +11,17 @@ usage: otio_check.py DIR          DIR holds cases written by crates/overtalk/tes
                                   29.97df), one label and a newline per frame
 
 Every clip's source range (start frame, duration) and record position must be equal, as whole
-frames at the case's rate, to the expected ones; prints one line per file and exits 1 on any
-difference.
+frames at the case's rate, to the expected ones; a case whose expected.json lists "media" (a
+multicam cut) also needs each clip's source media to be that file (the media reference's URL,
+or the clip name where an EDL gives only `* FROM CLIP NAME:`); prints one line per file and
+exits 1 on any difference.
 """
 import hashlib
 import json
 from fractions import Fraction
 import pathlib
 import sys
+import urllib.parse
 
 import opentimelineio as otio
 
@@ -43,6 +46,21 @@ def timelines(obj):
     elif isinstance(obj, otio.schema.SerializableCollection):
         for c in obj:
             yield from timelines(c)
+
+
+def source_names(timeline):
+    """The file name of every clip's source on the first track."""
+    tracks = [t for t in timeline.tracks if isinstance(t, otio.schema.Track)]
+    out = []
+    for child in tracks[0] if tracks else []:
+        if not isinstance(child, otio.schema.Clip):
+            continue
+        url = getattr(child.media_reference, "target_url", None)
+        if url:
+            out.append(urllib.parse.unquote(url.rsplit("/", 1)[-1]))
+        else:
+            out.append(child.name)
+    return out
 
 
 def clips_of(timeline, rate):
@@ -142,9 +160,13 @@ def check_dir(d):
                                 min(len(first), len(want)))
                     raise ValueError(f"clip {diff}: got {first[diff:diff + 1]} want {want[diff:diff + 1]} "
                                      f"({len(first)} vs {len(want)} clips)")
-                for t, cs in per_track.items():
-                    if cs != first and exp.get("tracks", 1) > 1 and ext != ".edl":
-                        pass
+                if "media" in exp:
+                    names = source_names(tl[0])
+                    if names != exp["media"]:
+                        diff = next((i for i, (a, b) in enumerate(zip(names, exp["media"])) if a != b),
+                                    min(len(names), len(exp["media"])))
+                        raise ValueError(f"clip {diff}: source {names[diff:diff + 1]} want "
+                                         f"{exp['media'][diff:diff + 1]}")
                 print(f"ok   {p.name}: {len(want)} clips")
             except Exception as e:  # noqa: BLE001 - every failure is reported per file
                 bad += 1

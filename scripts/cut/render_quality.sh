@@ -6,10 +6,15 @@
 #              their own microphone there (dB; target <= -30)
 #   kept       --mute: share of the other speakers' speech frames whose output energy is at
 #              least half (-3 dB) that of the other microphones' sum (target >= 99 %)
-#   step       --without: the largest sample-to-sample step within each crossfade beyond the
-#              largest step of the 10 ms of output on either side, over all joins (dBFS;
-#              target <= -40; "none" when no join steps beyond its surroundings)
-# Also prints the render speed (audio seconds per wall second, both renders, whole command).
+#   added      --without and --mute: the discontinuity the joins add, worst edge of the
+#              conversation (scripts/cut/join_quality.py: the part of the render's
+#              sample-to-sample step that neither joined source's own step explains; dBFS;
+#              target <= -40); "hard" is the same for a 1-sample crossfade (a plain cut), to
+#              show what the measure sees when a join does click
+#   artefact   the render against the ideal raised-cosine blend of the same source stretches
+#              (rebuilt in Python from the documented rule), worst sample at any edge (dBFS)
+# Also prints the speed of the whole command (audio seconds per wall second, both renders);
+# scripts/cut/render_bench.sh measures the render stage alone.
 # usage: scripts/cut/render_quality.sh [OVERTALK]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,7 +26,7 @@ T="$(mktemp -d)"
 trap 'rm -rf "$T"' EXIT
 total_audio=0
 total_wall=0
-printf '%-16s %-4s %10s %8s %10s %6s\n' conversation cut residual kept step joins
+printf '%-16s %-4s %10s %8s %9s %9s %9s %9s %6s\n' conversation cut residual kept added-wo added-mu hard artefact edges
 for rttm in "$SYN"/*.rttm; do
   name=$(basename "$rttm" .rttm)
   mics=("$SYN/$name".mic*.wav)
@@ -36,6 +41,12 @@ for rttm in "$SYN"/*.rttm; do
   "$BIN" -q cut "$rttm" "${tracks[@]}" --without "$last" -o "$T/$name.without.wav"
   end=$(date +%s.%N)
   "$BIN" -q cut "$rttm" "${tracks[@]}" --without "$last" --media x.wav -o "$T/$name.without.csv"
+  "$BIN" -q cut "$rttm" "${tracks[@]}" --mute "$last" --media x.wav -o "$T/$name.mute.csv"
+  "$BIN" -q cut "$rttm" "${tracks[@]}" --without "$last" --crossfade 0 -o "$T/$name.hard.wav"
+  jq() { "$PY" scripts/cut/join_quality.py "$rttm" "$last" "$T/$name.$1.csv" "$T/$name.$2.wav" "$3" 25 "${mics[@]}"; }
+  jq without without 10 >"$T/$name.j.without.json"
+  jq mute mute 10 >"$T/$name.j.mute.json"
+  jq without hard 0 >"$T/$name.j.hard.json"
   dur=$(soxi -D "${mics[0]}")
   total_audio=$(python3 -c "print($total_audio + 2 * $dur)")
   total_wall=$(python3 -c "print($total_wall + $end - $start)")
@@ -87,21 +98,13 @@ e_out = frames(mute)
 res = 10 * np.log10(e_out[solo].sum() / frames(sig[last])[solo].sum())
 ref = frames(sum(sig[s] for s in others))
 kept = (e_out[other_act] >= 0.5 * ref[other_act]).mean()
-_, wo = read(base + ".without.wav")
-import csv
-rows = list(csv.DictReader(open(base + ".without.csv")))
-frame_rate = 25
-cf = rate // 100  # the 10 ms crossfade
-worst = 0.0
-for r in rows[1:]:
-    p = int(r["record_in_frame"]) * rate // frame_rate
-    w = wo[max(p - cf, 1) - 1: p + cf]
-    around = np.concatenate([wo[max(p - cf - hop, 1) - 1: max(p - cf, 1)], wo[p + cf: p + cf + hop]])
-    step = np.abs(np.diff(w)).max() if len(w) > 1 else 0
-    base_step = np.abs(np.diff(around)).max() if len(around) > 1 else 0
-    worst = max(worst, step - base_step)
-step_db = f"{20 * np.log10(worst):.1f}" if worst > 0 else "none"
-print(f"{name:<16} -{last:<3} {res:8.1f} dB {100 * kept:6.2f} % {step_db:>10} {len(rows) - 1:6d}")
+import json
+j = {k: json.load(open(f"{base}.j.{k}.json")) for k in ("without", "mute", "hard")}
+fmt = lambda v: "-inf" if v is None else f"{v:.1f}"
+art = max((j[k]["artefact_dbfs"] for k in ("without", "mute") if j[k]["artefact_dbfs"] is not None), default=None)
+edges = j["without"]["edges"] + j["mute"]["edges"]
+print(f"{name:<16} -{last:<3} {res:8.1f} dB {100 * kept:6.2f} % {fmt(j['without']['added_step_dbfs']):>9} "
+      f"{fmt(j['mute']['added_step_dbfs']):>9} {fmt(j['hard']['added_step_dbfs']):>9} {fmt(art):>9} {edges:6d}")
 PY
 done
 python3 -c "print(f'speed: {$total_audio:.0f} s of audio rendered in {$total_wall:.2f} s wall: {$total_audio / $total_wall:.0f}x real time (whole command: read, analyse, decode, render, write)')"

@@ -27,7 +27,7 @@ use crate::output::{format_for_path, Target};
 /// imports what.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  overtalk cut show.rttm --without Host --audio show.wav -o show-no-host.edl --fps 29.97df\n  overtalk cut show.rttm --only Guest --audio show.wav -o guest.wav\n  overtalk cut debate.vtt --events interruptions --by Alice --context 2s --audio debate.mp4 -o reel.otio\n  overtalk cut --track Host=host.wav --track Guest=guest.wav --without Host -o guest-only.wav"
+    after_help = "Examples:\n  overtalk cut show.rttm --without Host --audio show.wav -o show-no-host.edl --fps 29.97df\n  overtalk cut show.rttm --only Guest --audio show.wav -o guest.wav\n  overtalk cut debate.vtt --events interruptions --by Alice --context 2s --audio debate.mp4 -o reel.otio\n  overtalk cut --track Host=host.wav --track Guest=guest.wav --without Host -o guest-only.wav\n  overtalk cut show.rttm --follow-speaker --camera Host=host.mp4 --camera Guest=guest.mp4 -o multicam.fcpxml"
 )]
 #[command(group(clap::ArgGroup::new("selection").required(true).args(["without", "only", "mute", "events", "follow_speaker"])))]
 pub struct Args {
@@ -62,6 +62,11 @@ pub struct Args {
     /// The whole recording, in place, one clip per floor holder's turn.
     #[arg(long)]
     follow_speaker: bool,
+    /// With `--follow-speaker`: a multicam cut whose clips switch to this speaker's camera (or
+    /// other source) while they hold the floor (repeatable, one per speaker; default: the
+    /// `--track` recordings, each speaker's own).
+    #[arg(long, value_name = "NAME=FILE", requires = "follow_speaker")]
+    camera: Vec<String>,
     /// Frame rate of the edit: 23.976, 24, 25, 29.97, 29.97df, 30, 50, 59.94, 59.94df, 60.
     #[arg(long, value_name = "RATE", default_value = "25")]
     fps: Rate,
@@ -289,6 +294,24 @@ fn render_wav(
     Ok(bytes.into_inner())
 }
 
+/// `--camera NAME=FILE` values as `(speaker, file)`, each speaker once.
+fn camera_specs(values: &[String]) -> Result<Vec<(String, String)>> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for v in values {
+        let Some((name, file)) = v.split_once('=') else {
+            bail!("--camera {v:?}: expected NAME=FILE");
+        };
+        if name.trim().is_empty() || file.is_empty() {
+            bail!("--camera {v:?}: expected NAME=FILE with a non-empty name and file");
+        }
+        if out.iter().any(|(n, _)| n == name) {
+            bail!("--camera {v:?}: {name} already has a camera");
+        }
+        out.push((name.to_owned(), file.to_owned()));
+    }
+    Ok(out)
+}
+
 /// `OUT` with `.NAME` before its extension (`show.edl` → `show.Guest.edl`).
 fn sibling(out: &Path, name: &str) -> PathBuf {
     let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
@@ -382,19 +405,51 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
             }
         }
     }
+    // A multicam cut: the cameras (or each speaker's own track) are the media, one per
+    // speaker, and each clip plays its floor holder's.
+    let cameras = if !args.camera.is_empty() {
+        camera_specs(&args.camera)?
+    } else if args.follow_speaker && args.media.is_none() && args.audio.is_none() {
+        track_specs(None, &tracks, &[])?
+            .into_iter()
+            .map(|t| (t.name, t.path.to_string_lossy().into_owned()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let angles = if cameras.is_empty() {
+        None
+    } else {
+        if format == CutFormat::Wav {
+            bail!("--camera makes a cut list; a rendered --follow-speaker keeps every track");
+        }
+        for (n, _) in &cameras {
+            if annotation.speakers().get(n).is_none() {
+                let known: Vec<&str> = annotation.speakers().iter().map(|(_, n)| n).collect();
+                bail!("--camera {n}=…: no speaker {n:?} (speakers: {})", known.join(", "));
+            }
+        }
+        media = cameras.iter().map(|(_, f)| Media::from_path(f)).collect();
+        let by_speaker: Vec<(String, usize)> =
+            cameras.iter().enumerate().map(|(i, (n, _))| (n.clone(), i)).collect();
+        Some(
+            cut::angles_by_speaker(&cut, &by_speaker)
+                .with_context(|| format!("cutting {}", one.label))?,
+        )
+    };
     if media.is_empty() && format != CutFormat::Csv {
         bail!("a cut list names the media it plays: give --audio FILE, --media PATH or --track NAME=FILE");
     }
     if let Some(d) = &decoded {
         for m in &mut media {
             m.sample_rate = d.rate;
-            if d.tracks.iter().all(|(s, _)| s.is_none()) {
+            if d.tracks.iter().all(|(s, _)| s.is_none()) && angles.is_none() {
                 m.channels = d.tracks.len() as u32;
             }
         }
     }
     let name = format!("{} ({})", one.label, describe(&selection));
-    let edit = Edit { name: &name, cut: &cut, media: &media };
+    let edit = Edit { name: &name, cut: &cut, media: &media, angles: angles.as_deref() };
     match format {
         CutFormat::Wav => {
             let Some(d) = &decoded else { bail!("rendering needs the recording") };

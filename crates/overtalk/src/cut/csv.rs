@@ -2,7 +2,8 @@
 //!
 //! Columns: `clip, speaker, note, source_in, source_out, record_in, record_out` (timecode at
 //! the edit's rate), `source_in_frame, duration_frames, record_in_frame`, and
-//! `source_start_s, source_end_s` (seconds, exact to the microsecond, from the frames).
+//! `source_start_s, source_end_s` (seconds, exact to the microsecond, from the frames), and
+//! `media`: the file the clip plays (its angle's in a multicam cut, else the first track's).
 
 use super::Edit;
 
@@ -23,6 +24,7 @@ pub fn write(edit: &Edit<'_>) -> String {
         "record_in_frame",
         "source_start_s",
         "source_end_s",
+        "media",
     ]);
     for (i, c) in edit.cut.clips.iter().enumerate() {
         let secs = |f: i64| crate::time::Time::from_micros(r.micros_of(f)).to_string();
@@ -39,6 +41,7 @@ pub fn write(edit: &Edit<'_>) -> String {
             c.record_in.to_string(),
             secs(c.source_in),
             secs(c.source_out()),
+            edit.media.get(edit.media_of(0, i)).map(|m| m.name.clone()).unwrap_or_default(),
         ]);
     }
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()

@@ -20,6 +20,11 @@
 //! | `premiere` | `AX` | `* FROM CLIP NAME:` the file name | Premiere relinks `AX` events by clip name; other `FROM` comments make it name clips UNKNOWN |
 //! | `resolve` | file stem, ≤ 32 characters | `* FROM CLIP NAME:`, `* SOURCE FILE:` | Resolve conforms by source file name or reel |
 //! | `avid` | file stem, 8 characters `A–Z 0–9` | `* FROM CLIP NAME:`, `* FROM CLIP:` path | Media Composer's 8-character reels (the CMX limit) |
+//!
+//! A multicam cut ([`Edit::angles`]) is one EDL whose events switch reel: each event names its
+//! angle's reel and file, so a conform relinks every speaker's camera. Reels of different
+//! media that would read alike (two stems with the same first 8 characters) end in the
+//! media's number instead (`INTERVI2`); Premiere's `AX` events are told apart by clip name.
 
 use super::{Edit, Media};
 
@@ -93,23 +98,44 @@ fn one_line(s: &str) -> String {
     s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
 }
 
-/// The EDL of track `track` (the media at that index).
+/// The reel of every media of the edit, made distinct where two would read alike
+/// (Premiere's `AX` excepted: it relinks by clip name).
+pub fn reels(edit: &Edit<'_>, style: Style) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(edit.media.len());
+    let limit: usize = if style == Style::Avid { 8 } else { 32 };
+    for (m, media) in edit.media.iter().enumerate() {
+        let mut r = reel(media, style);
+        let stem = r.clone();
+        let mut n = m + 1;
+        while style != Style::Premiere && out.contains(&r) {
+            let tail = n.to_string();
+            let keep = stem.chars().count().min(limit.saturating_sub(tail.len()));
+            r = stem.chars().take(keep).collect::<String>() + &tail;
+            n += edit.media.len();
+        }
+        out.push(r);
+    }
+    out
+}
+
+/// The EDL of track `track` (the media at that index; the one track of a multicam cut).
 pub fn write(edit: &Edit<'_>, track: usize, style: Style) -> String {
     let r = edit.cut.rate;
-    let media = &edit.media[track.min(edit.media.len().saturating_sub(1))];
+    let track = track.min(edit.media.len().saturating_sub(1));
     let mut s = String::new();
     let title: String = one_line(edit.name).chars().take(70).collect();
     s.push_str(&format!("TITLE: {title}\n"));
     s.push_str(if r.drop_frame { "FCM: DROP FRAME\n" } else { "FCM: NON-DROP FRAME\n" });
-    let reel = reel(media, style);
-    let chan = channels(media);
+    let reels = reels(edit, style);
     for (i, c) in edit.cut.clips.iter().enumerate() {
+        let m = edit.media_of(track, i);
+        let media = &edit.media[m];
         s.push('\n');
         s.push_str(&format!(
             "{:03}  {:<8} {:<5} C        {} {} {} {}\n",
             i + 1,
-            reel,
-            chan,
+            reels[m],
+            channels(media),
             r.timecode(c.source_in),
             r.timecode(c.source_out()),
             r.timecode(c.record_in),
@@ -128,7 +154,7 @@ pub fn write(edit: &Edit<'_>, track: usize, style: Style) -> String {
     s
 }
 
-/// One EDL per media: `(media index, text)`.
+/// One EDL per track: `(media index, text)` (one EDL for a multicam cut).
 pub fn write_all(edit: &Edit<'_>, style: Style) -> Vec<(usize, String)> {
-    (0..edit.media.len()).map(|m| (m, write(edit, m, style))).collect()
+    (0..edit.track_count()).map(|m| (m, write(edit, m, style))).collect()
 }

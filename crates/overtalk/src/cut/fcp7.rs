@@ -10,7 +10,8 @@
 //! `<ntsc>TRUE</ntsc>` marking the 1000/1001 rates, as FCP7 defines them; the sequence
 //! timecode's `displayformat` is `DF` or `NDF`. The first use of a file carries its
 //! description, later ones refer to its id, as importers expect. Gaps are simply the frames
-//! between clipitems.
+//! between clipitems. A multicam cut ([`super::Edit::angles`]) is one video track (when the
+//! angles have pictures) and one audio track whose clipitems each name their angle's file.
 
 use quick_xml::escape::escape;
 
@@ -49,17 +50,29 @@ pub fn write(edit: &Edit<'_>) -> String {
         timecode_xml(edit, 0)
     ));
     let mut item = 0;
+    let mut described = vec![false; edit.media.len()];
     for kind in ["video", "audio"] {
-        let tracks: Vec<usize> =
-            (0..edit.media.len()).filter(|&m| kind == "audio" || edit.media[m].video).collect();
+        let tracks: Vec<usize> = (0..edit.track_count())
+            .filter(|&t| {
+                kind == "audio"
+                    || match edit.angles {
+                        Some(_) => edit.media.iter().any(|m| m.video),
+                        None => edit.media[t].video,
+                    }
+            })
+            .collect();
         if tracks.is_empty() {
             continue;
         }
         s.push_str(&format!("      <{kind}>\n"));
-        for m in tracks {
-            let media = &edit.media[m];
+        for t in tracks {
             s.push_str("        <track>\n");
             for (k, c) in cut.clips.iter().enumerate() {
+                let m = edit.media_of(t, k);
+                let media = &edit.media[m];
+                if kind == "video" && !media.video {
+                    continue;
+                }
                 item += 1;
                 let name = if c.note.is_empty() { media.name.as_str() } else { c.note.as_str() };
                 s.push_str(&format!(
@@ -72,7 +85,8 @@ pub fn write(edit: &Edit<'_>) -> String {
                     c.source_out()
                 ));
                 let id = format!("file-{}", m + 1);
-                if k == 0 && (kind == "video" || !media.video) {
+                if !described[m] {
+                    described[m] = true;
                     s.push_str(&format!(
                         "            <file id=\"{id}\">\n              <name>{}</name>\n              <pathurl>{}</pathurl>\n              {rate}\n              <duration>{}</duration>\n              {}\n              <media>\n{}                <audio>\n                  <samplecharacteristics><depth>16</depth><samplerate>{}</samplerate></samplecharacteristics>\n                  <channelcount>{}</channelcount>\n                </audio>\n              </media>\n            </file>\n",
                         escape(media.name.as_str()),

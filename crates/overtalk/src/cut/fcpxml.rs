@@ -9,7 +9,8 @@
 //! Times are rational seconds, exact: frame `f` at 29.97 is `f×1001/30000s` (reduced), so
 //! every value is a whole number of frames of the sequence's `frameDuration`. Version 1.8
 //! keeps the media path on the asset's `src` attribute, which Final Cut Pro 10.4 and later
-//! import and which OpenTimelineIO's FCPX adapter reads.
+//! import and which OpenTimelineIO's FCPX adapter reads. A multicam cut
+//! ([`super::Edit::angles`]) is a spine whose asset-clips each refer to their angle's asset.
 
 use quick_xml::escape::escape;
 
@@ -69,7 +70,7 @@ pub fn write(edit: &Edit<'_>) -> String {
         if r.drop_frame { "DF" } else { "NDF" }
     ));
     let mut at = 0;
-    for c in &cut.clips {
+    for (k, c) in cut.clips.iter().enumerate() {
         if c.record_in > at {
             s.push_str(&format!(
                 "            <gap name=\"Gap\" offset=\"{}\" start=\"0s\" duration=\"{}\"/>\n",
@@ -77,6 +78,7 @@ pub fn write(edit: &Edit<'_>) -> String {
                 t(c.record_in - at)
             ));
         }
+        let first = edit.media_of(0, k);
         let name = |m: usize| {
             if c.note.is_empty() {
                 escape(edit.media[m].name.as_str()).into_owned()
@@ -85,14 +87,14 @@ pub fn write(edit: &Edit<'_>) -> String {
             }
         };
         s.push_str(&format!(
-            "            <asset-clip ref=\"a0\" name=\"{}\" offset=\"{}\" start=\"{}\" duration=\"{}\" format=\"r0\" tcFormat=\"{}\"",
-            name(0),
+            "            <asset-clip ref=\"a{first}\" name=\"{}\" offset=\"{}\" start=\"{}\" duration=\"{}\" format=\"r0\" tcFormat=\"{}\"",
+            name(first),
             t(c.record_in),
             t(c.source_in),
             t(c.duration),
             if r.drop_frame { "DF" } else { "NDF" }
         ));
-        if edit.media.len() > 1 {
+        if edit.track_count() > 1 {
             s.push_str(">\n");
             for m in 1..edit.media.len() {
                 s.push_str(&format!(

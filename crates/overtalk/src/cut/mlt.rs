@@ -13,7 +13,8 @@
 //! The producer declares its `length` in frames (without it melt plays one frame of each
 //! entry). `in` and `out` are frame numbers and **inclusive** in MLT (`out = source_out − 1`); blanks
 //! stand for the gaps of an in-place cut. The profile's frame rate is the edit's, so MLT's
-//! frames are the cut list's frames.
+//! frames are the cut list's frames. A multicam cut ([`super::Edit::angles`]) is one playlist
+//! whose entries name their angle's producer (every angle declared once).
 
 use quick_xml::escape::escape;
 
@@ -42,15 +43,17 @@ pub fn write(edit: &Edit<'_>) -> String {
             escape(media.name.as_str())
         ));
     }
-    for m in 0..edit.media.len() {
+    let tracks = edit.track_count();
+    for m in 0..tracks {
         s.push_str(&format!("  <playlist id=\"playlist{m}\">\n"));
         let mut at = 0;
-        for c in &edit.cut.clips {
+        for (k, c) in edit.cut.clips.iter().enumerate() {
             if c.record_in > at {
                 s.push_str(&format!("    <blank length=\"{}\"/>\n", c.record_in - at));
             }
             s.push_str(&format!(
-                "    <entry producer=\"producer{m}\" in=\"{}\" out=\"{}\">",
+                "    <entry producer=\"producer{}\" in=\"{}\" out=\"{}\">",
+                edit.media_of(m, k),
                 c.source_in,
                 c.source_out() - 1
             ));
@@ -66,12 +69,12 @@ pub fn write(edit: &Edit<'_>) -> String {
         s.push_str("  </playlist>\n");
     }
     s.push_str("  <tractor id=\"tractor0\">\n    <multitrack>\n");
-    for m in 0..edit.media.len() {
+    for m in 0..tracks {
         s.push_str(&format!("      <track producer=\"playlist{m}\"/>\n"));
     }
     s.push_str("    </multitrack>\n");
     // Tracks after the first are mixed into it (MLT plays only the top track's sound otherwise).
-    for m in 1..edit.media.len() {
+    for m in 1..tracks {
         s.push_str(&format!(
             "    <transition id=\"mix{m}\">\n      <property name=\"a_track\">0</property>\n      <property name=\"b_track\">{m}</property>\n      <property name=\"mlt_service\">mix</property>\n      <property name=\"always_active\">1</property>\n      <property name=\"sum\">1</property>\n    </transition>\n"
         ));

@@ -531,8 +531,58 @@ pub struct Edit<'a> {
     /// The clips.
     pub cut: &'a CutList,
     /// One track per media, each playing the same clips (one media per speaker's track, or
-    /// the one recording).
+    /// the one recording); with `angles`, the sources the one track switches between.
     pub media: &'a [Media],
+    /// A multicam (angle) cut: clip `k` plays `media[angles[k]]`, all on one track, so the
+    /// picture (or microphone) follows the floor holder. `None`: every media on its own
+    /// track, each playing every clip.
+    ///
+    /// ```text
+    /// clips        [ Wife ][ Husband  ][ Wife ][ Husband ]
+    /// angles         0       1           0       1
+    /// one track    [wife.mp4][husband.mp4][wife.mp4][husband.mp4]
+    /// ```
+    pub angles: Option<&'a [usize]>,
+}
+
+impl Edit<'_> {
+    /// The media clip `k` plays on track `track`: its angle in a multicam cut, else the
+    /// track's own media.
+    pub fn media_of(&self, track: usize, k: usize) -> usize {
+        match self.angles {
+            Some(a) => a.get(k).copied().unwrap_or(0).min(self.media.len().saturating_sub(1)),
+            None => track,
+        }
+    }
+
+    /// The number of tracks: one in a multicam cut, else one per media.
+    pub fn track_count(&self) -> usize {
+        if self.angles.is_some() {
+            self.media.len().min(1)
+        } else {
+            self.media.len()
+        }
+    }
+}
+
+/// The angle of each clip of `cut` for a multicam cut: the index in `cameras` of the camera of
+/// the clip's speaker (`cameras` = `(speaker, media index)`). Errors name a clip whose speaker
+/// has no camera, with the cameras there are.
+pub fn angles_by_speaker(cut: &CutList, cameras: &[(String, usize)]) -> Result<Vec<usize>> {
+    cut.clips
+        .iter()
+        .map(|c| {
+            let who = c.speaker.as_deref().unwrap_or("");
+            cameras.iter().find(|(s, _)| s == who).map(|&(_, m)| m).ok_or_else(|| {
+                let known: Vec<&str> = cameras.iter().map(|(s, _)| s.as_str()).collect();
+                Error::invalid(format!(
+                    "no camera for {who:?}, who holds the floor at frame {} (cameras: {})",
+                    c.record_in,
+                    known.join(", ")
+                ))
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -6,6 +6,9 @@
 //!                   └─ Track …                 one per media, the same cuts
 //! ```
 //!
+//! A multicam cut ([`Edit::angles`]) is one track whose clips each reference their angle's
+//! media (a `Video` track when any angle has pictures).
+//!
 //! Every time is a `RationalTime` whose `value` is a whole frame count and whose `rate` is the
 //! rate as a float (`30000/1001` as OpenTimelineIO writes it); record positions are implied by
 //! the order of clips and gaps, as in OpenTimelineIO itself. Clip metadata carries the speaker
@@ -52,28 +55,29 @@ fn clip(edit: &Edit<'_>, m: usize, c: &Clip, rate: f64) -> Value {
 /// The edit as OpenTimelineIO JSON.
 pub fn write(edit: &Edit<'_>) -> String {
     let rate = edit.cut.rate.as_f64();
-    let tracks: Vec<Value> = edit
-        .media
-        .iter()
-        .enumerate()
-        .map(|(m, media)| {
+    let tracks: Vec<Value> = (0..edit.track_count())
+        .map(|track| {
             let mut children = Vec::new();
             let mut at = 0;
-            for c in &edit.cut.clips {
+            for (k, c) in edit.cut.clips.iter().enumerate() {
                 if c.record_in > at {
                     children.push(gap(c.record_in - at, rate));
                 }
-                children.push(clip(edit, m, c, rate));
+                children.push(clip(edit, edit.media_of(track, k), c, rate));
                 at = c.record_out();
             }
             if edit.cut.in_place && edit.cut.media_frames > at {
                 children.push(gap(edit.cut.media_frames - at, rate));
             }
+            let (name, video) = match edit.angles {
+                Some(_) => ("angles".to_owned(), edit.media.iter().any(|m| m.video)),
+                None => (edit.media[track].name.clone(), edit.media[track].video),
+            };
             json!({
-                "OTIO_SCHEMA": "Track.1", "metadata": {}, "name": media.name,
+                "OTIO_SCHEMA": "Track.1", "metadata": {}, "name": name,
                 "source_range": null, "effects": [], "markers": [], "enabled": true,
                 "children": children,
-                "kind": if media.video { "Video" } else { "Audio" }
+                "kind": if video { "Video" } else { "Audio" }
             })
         })
         .collect();

@@ -54,7 +54,7 @@ fn frames_round_to_the_nearest_boundary_at_ntsc() {
     // 4 s at 29.97 is 119.88 frames: 120. 7 s is 209.79: 210. 9 s is 269.73: 270.
     let c = plan(&ann(), None, &Selection::Only(vec!["Wife".into()]), &opts("29.97df")).unwrap();
     assert_eq!(spans(&c), vec![(0, 120, 0), (210, 60, 120)]);
-    let e = Edit { name: "t", cut: &c, media: &[Media::from_path("/m/a b.wav")] };
+    let e = Edit { name: "t", cut: &c, media: &[Media::from_path("/m/a b.wav")], angles: None };
     let edl = edl::write(&e, 0, edl::Style::Premiere);
     assert_eq!(
         edl,
@@ -125,4 +125,82 @@ fn evidence_reel_and_follow_speaker_from_the_analysis() {
         assert_ne!(w[0].speaker, w[1].speaker);
     }
     assert_eq!(f.clips.last().unwrap().source_out(), f.media_frames);
+}
+
+/// A hand-made follow-speaker cut at 25 fps: Wife 0–100, Husband 100–150, Wife 150–250.
+fn switching() -> CutList {
+    let clip = |a: i64, d: i64, who: &str| Clip {
+        source_in: a,
+        duration: d,
+        record_in: a,
+        speaker: Some(who.to_owned()),
+        note: format!("{who} holds the floor"),
+    };
+    CutList {
+        rate: "25".parse().unwrap(),
+        in_place: true,
+        media_frames: 250,
+        clips: vec![clip(0, 100, "Wife"), clip(100, 50, "Husband"), clip(150, 100, "Wife")],
+    }
+}
+
+#[test]
+fn multicam_clips_take_their_floor_holders_camera() {
+    let c = switching();
+    let cams = [("Husband".to_owned(), 1), ("Wife".to_owned(), 0)];
+    let angles = angles_by_speaker(&c, &cams).unwrap();
+    assert_eq!(angles, vec![0, 1, 0]);
+    let e = angles_by_speaker(&c, &cams[..1]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "no camera for \"Wife\", who holds the floor at frame 0 (cameras: Husband)"
+    );
+    // Two stems alike in their first 8 characters: the Avid reels stay distinct.
+    let media =
+        [Media::from_path("/c/interview_wife.mp4"), Media::from_path("/c/interview_husband.mp4")];
+    let edit = Edit { name: "mc", cut: &c, media: &media, angles: Some(&angles) };
+    assert_eq!(edit.track_count(), 1);
+    assert_eq!(edl::reels(&edit, edl::Style::Avid), vec!["INTERVIE", "INTERVI2"]);
+    assert_eq!(edl::reels(&edit, edl::Style::Premiere), vec!["AX", "AX"]);
+    let all = edl::write_all(&edit, edl::Style::Avid);
+    assert_eq!(all.len(), 1);
+    let events: Vec<&str> = all[0].1.lines().filter(|l| l.starts_with("00")).collect();
+    assert_eq!(
+        events,
+        vec![
+            "001  INTERVIE AA/V  C        00:00:00:00 00:00:04:00 00:00:00:00 00:00:04:00",
+            "002  INTERVI2 AA/V  C        00:00:04:00 00:00:06:00 00:00:04:00 00:00:06:00",
+            "003  INTERVIE AA/V  C        00:00:06:00 00:00:10:00 00:00:06:00 00:00:10:00",
+        ]
+    );
+    let mlt = mlt::write(&edit);
+    let entries: Vec<&str> =
+        mlt.lines().filter(|l| l.contains("<entry")).map(|l| l.trim()).collect();
+    assert_eq!(entries.len(), 3);
+    assert!(entries[0].starts_with("<entry producer=\"producer0\" in=\"0\" out=\"99\">"));
+    assert!(entries[1].starts_with("<entry producer=\"producer1\" in=\"100\" out=\"149\">"));
+    assert!(entries[2].starts_with("<entry producer=\"producer0\" in=\"150\" out=\"249\">"));
+    assert_eq!(mlt.matches("<producer id=").count(), 2);
+    assert_eq!(mlt.matches("<playlist id=").count(), 1);
+    let fx = fcpxml::write(&edit);
+    let refs: Vec<&str> = fx.lines().filter(|l| l.contains("<asset-clip")).collect();
+    assert_eq!(refs.len(), 3);
+    assert!(refs[1].contains(
+        "ref=\"a1\" name=\"Husband holds the floor\" offset=\"4s\" start=\"4s\" duration=\"2s\""
+    ));
+    assert!(refs[2].contains("ref=\"a0\""));
+    let x7 = fcp7::write(&edit);
+    // One video and one audio track; each file described once, referred to after.
+    assert_eq!(x7.matches("<track>").count(), 2);
+    assert_eq!(x7.matches("<pathurl>").count(), 2);
+    assert_eq!(x7.matches("<file id=\"file-2\"/>").count(), 1);
+    let o = otio::write(&edit);
+    assert_eq!(o.matches("\"OTIO_SCHEMA\": \"Track.1\"").count(), 1);
+    assert_eq!(o.matches("interview_husband.mp4\"").count(), 2, "name and URL of clip 2");
+    let rows = csv::write(&edit);
+    let last: Vec<&str> = rows.lines().map(|l| l.rsplit(',').next().unwrap()).collect();
+    assert_eq!(
+        last,
+        vec!["media", "interview_wife.mp4", "interview_husband.mp4", "interview_wife.mp4"]
+    );
 }

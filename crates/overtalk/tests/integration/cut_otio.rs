@@ -1,7 +1,9 @@
 //! Cut lists read back by OpenTimelineIO and its editor adapters (cmx_3600, fcp_xml,
 //! fcpx_xml): random cut lists at every rate, each clip's source range and record position
 //! frame-exact; and overtalk's timecode equal to OpenTimelineIO's for every frame of 24 hours
-//! at the drop-frame rates (every 101st frame at the others).
+//! at the drop-frame rates (every 101st frame at the others); multicam (`--follow-speaker`
+//! with one camera per speaker) cut lists with every clip's source media, source range and
+//! record position exact.
 //!
 //! Needs the venv of `scripts/cut/setup_venv.sh` (or `OVERTALK_OTIO_PYTHON`); skipped with a
 //! printed reason without it, and a failure under `OVERTALK_REQUIRE_SHARED_DATA` (CI makes the
@@ -13,8 +15,9 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
 
+use overtalk::analysis::{analyze, Params};
 use overtalk::cut::{self, edl, CutOptions, Edit, Media, Rate, Selection};
-use overtalk::{Annotation, Delta, Segment};
+use overtalk::{Annotation, Delta, Segment, Transcript};
 use sha2::{Digest, Sha256};
 
 fn python(test: &str) -> Option<PathBuf> {
@@ -104,7 +107,7 @@ fn random_cut_lists_round_trip_through_opentimelineio() {
             };
             let Ok(c) = cut::plan(&ann, None, &selection, &options) else { continue };
             let media = [Media::from_path(&format!("/media/case {fps} {k}.wav"))];
-            let edit = Edit { name: "case", cut: &c, media: &media };
+            let edit = Edit { name: "case", cut: &c, media: &media, angles: None };
             let name = format!("r{}_{k}", fps.replace('.', "_"));
             let style = [edl::Style::Premiere, edl::Style::Resolve, edl::Style::Avid][k % 3];
             let w = |ext: &str, text: String| {
@@ -125,6 +128,66 @@ fn random_cut_lists_round_trip_through_opentimelineio() {
         }
     }
     assert!(cases >= 30, "{cases}");
+    let out = Command::new(&py).arg(script()).arg(&dir).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    eprintln!("{text}{}", String::from_utf8_lossy(&out.stderr));
+    let summary = text.lines().find(|l| l.ends_with(" failed")).unwrap_or_default().to_owned();
+    assert!(out.status.success(), "{summary}");
+    assert_eq!(summary, format!("{} files checked, 0 failed", cases * 4));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn multicam_cut_lists_round_trip_through_opentimelineio() {
+    let Some(py) = python("cut_otio multicam") else { return };
+    let dir = std::env::temp_dir().join(format!("overtalk-cut-multicam-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Rng(0xA11E_CA4E);
+    let mut cases = 0;
+    for (fps, rate) in Rate::ALL {
+        for k in 0..2 {
+            let ann = random_annotation(&mut rng);
+            let analysis = analyze(&Transcript::from_annotation(ann.clone()), &Params::default());
+            let options = CutOptions { rate, ..CutOptions::default() };
+            let c = cut::plan(&ann, Some(&analysis.unwrap()), &Selection::FollowSpeaker, &options)
+                .unwrap();
+            // One camera per speaker, named with a space (URLs percent-encode it).
+            let speakers: Vec<String> = ann.speakers().iter().map(|(_, n)| n.to_owned()).collect();
+            let media: Vec<Media> = speakers
+                .iter()
+                .map(|s| Media::from_path(&format!("/media/cam {s} {fps}.mp4")))
+                .collect();
+            let cameras: Vec<(String, usize)> =
+                speakers.iter().cloned().enumerate().map(|(i, s)| (s, i)).collect();
+            let angles = cut::angles_by_speaker(&c, &cameras).unwrap();
+            assert!(angles.iter().any(|&a| a != angles[0]), "the cut switches camera");
+            let edit = Edit { name: "multicam", cut: &c, media: &media, angles: Some(&angles) };
+            let name = format!("m{}_{k}", fps.replace('.', "_"));
+            let style = [edl::Style::Premiere, edl::Style::Resolve, edl::Style::Avid][k % 3];
+            let w = |ext: &str, text: String| {
+                std::fs::write(dir.join(format!("{name}.{ext}")), text).unwrap()
+            };
+            w("otio", cut::otio::write(&edit));
+            assert_eq!(edl::write_all(&edit, style).len(), 1, "one EDL switching reels");
+            w("edl", edl::write(&edit, 0, style));
+            w("xml", cut::fcp7::write(&edit));
+            w("fcpxml", cut::fcpxml::write(&edit));
+            let mut exp = format!("{{\"fps\": \"{fps}\", \"clips\": [");
+            for (i, cl) in c.clips.iter().enumerate() {
+                let sep = if i > 0 { ", " } else { "" };
+                write!(exp, "{sep}[{}, {}, {}]", cl.source_in, cl.duration, cl.record_in).unwrap();
+            }
+            exp.push_str("], \"media\": [");
+            for (i, &a) in angles.iter().enumerate() {
+                let sep = if i > 0 { ", " } else { "" };
+                write!(exp, "{sep}\"{}\"", media[a].name).unwrap();
+            }
+            exp.push_str("]}\n");
+            w("expected.json", exp);
+            cases += 1;
+        }
+    }
+    assert_eq!(cases, 20);
     let out = Command::new(&py).arg(script()).arg(&dir).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     eprintln!("{text}{}", String::from_utf8_lossy(&out.stderr));
