@@ -6,11 +6,11 @@
 use std::path::PathBuf;
 
 use overtalk::analysis::{self, AnalysisPreset, Classifier, Params};
-use overtalk::format::{self, ReadOptions};
+use overtalk::format::{self, Format, ReadOptions};
 use overtalk::output::json::Json;
 use overtalk::output::jsonl::Jsonl;
-use overtalk::output::{Conversation as OutConversation, Exporter};
-use overtalk::Transcript;
+use overtalk::output::{Conversation as OutConversation, Exporter, OVERLAP_NOT_MEASURABLE};
+use overtalk::{Transcript, TranscriptBuilder};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
@@ -53,11 +53,42 @@ pub(crate) fn resolve_params(preset: &str, params_json: Option<&str>) -> PyResul
         .map_err(|e| other("bad parameter value", e))
 }
 
-/// Analyses one transcript labelled `label`, as `overtalk analyze` does.
+/// How to analyse besides the parameters: what `overtalk analyze` takes from the input and
+/// from `--timing-only`.
+#[derive(Clone, Copy, Default)]
+struct How {
+    /// `--timing-only`: words and text ignored, completion and backchannels judged by timing.
+    timing_only: bool,
+    /// The format the transcript was read from (CHAT: its markers are compared with the
+    /// timing).
+    format: Option<Format>,
+    /// Detected with one speaker per frame: overlap is not measurable.
+    overlap_not_measurable: bool,
+}
+
+/// The transcript without text and words, as `overtalk analyze --timing-only` analyses it:
+/// the speakers (all of them, in order), the segments and the declared extent.
+fn without_text(t: &Transcript) -> Transcript {
+    let mut b = TranscriptBuilder::new();
+    for (_, name) in t.annotation().speakers().iter() {
+        b.speaker(name);
+    }
+    for u in t.utterances() {
+        b.add(u.segment, u.speaker_name, None);
+    }
+    b.extent(t.declared_extent());
+    b.build()
+}
+
+/// Analyses one transcript labelled `label`, as `overtalk analyze` does: under
+/// `--timing-only` without its text (unless some ends are estimated: those transcripts are
+/// analysed by timing anyway and keep their text for the punctuation rules), and for CHAT
+/// with the transcriber's markers against the timing (`chat_markers_vs_timing`).
 fn analyze_transcript(
     label: &str,
     t: &Transcript,
     params: &Params,
+    how: How,
 ) -> PyResult<analysis::Analysis> {
     if t.is_untimed() {
         return Err(OvertalkError::new_err(format!(
@@ -65,8 +96,17 @@ fn analyze_transcript(
             t.untimed().len()
         )));
     }
-    analysis::analyze(t, params)
-        .map_err(|e| OvertalkError::new_err(format!("analysing {label}: {e}")))
+    let stripped = (how.timing_only && t.estimated_ends() == 0).then(|| without_text(t));
+    let mut a = analysis::analyze(stripped.as_ref().unwrap_or(t), params)
+        .map_err(|e| OvertalkError::new_err(format!("analysing {label}: {e}")))?;
+    if how.format == Some(Format::Chat) {
+        a.chat_markers_vs_timing = analysis::markers::compare(t);
+    }
+    if how.overlap_not_measurable && a.speakers.len() >= 2 {
+        // Whatever the length, as `overtalk analyze` says it for such a detection.
+        a.diagnostics.warnings.insert(0, OVERLAP_NOT_MEASURABLE.to_owned());
+    }
+    Ok(a)
 }
 
 /// One analysed conversation: its name, how its speech was found, and the result.
@@ -139,20 +179,27 @@ fn _analysis_from_json(
     Ok(Analysis { label, detection, inner })
 }
 
-/// Analyses `conversation` with the parameters of `preset` and the overrides of `params_json`.
+/// Analyses `conversation` with the parameters of `preset` and the overrides of
+/// `params_json`; `timing_only` as `overtalk analyze --timing-only`.
 #[pyfunction]
-#[pyo3(signature = (conversation, preset="default", params_json=None))]
+#[pyo3(signature = (conversation, preset="default", params_json=None, timing_only=false))]
 fn analyze(
     py: Python<'_>,
     conversation: PyRef<'_, Conversation>,
     preset: &str,
     params_json: Option<&str>,
+    timing_only: bool,
 ) -> PyResult<Analysis> {
     let params = resolve_params(preset, params_json)?;
     let (id, t, detection) =
         (conversation.id.clone(), &conversation.transcript, conversation.detection.clone());
+    let how = How {
+        timing_only,
+        format: conversation.format,
+        overlap_not_measurable: conversation.overlap_not_measurable,
+    };
     py.detach(|| {
-        let inner = analyze_transcript(&id, t, &params)?;
+        let inner = analyze_transcript(&id, t, &params, how)?;
         Ok(Analysis { label: id, detection, inner })
     })
 }
@@ -169,7 +216,7 @@ enum Source {
 /// conversation, in recording-id order — the lines `overtalk analyze --format jsonl` writes
 /// for that input.
 #[pyfunction]
-#[pyo3(signature = (source, name=None, format=None, preset="default", params_json=None))]
+#[pyo3(signature = (source, name=None, format=None, preset="default", params_json=None, timing_only=false))]
 fn analyze_source(
     py: Python<'_>,
     source: Source,
@@ -177,6 +224,7 @@ fn analyze_source(
     format: Option<&str>,
     preset: &str,
     params_json: Option<&str>,
+    timing_only: bool,
 ) -> PyResult<Vec<(String, String)>> {
     let params = resolve_params(preset, params_json)?;
     let explicit = format
@@ -197,12 +245,13 @@ fn analyze_source(
             }
         }
         .map_err(to_py)?;
+        let how = How { timing_only, format: out.format, overlap_not_measurable: false };
         let mut rows = Vec::with_capacity(out.corpus.len());
         for (id, t) in out.corpus.iter() {
             let a = Analysis {
                 label: id.to_owned(),
                 detection: None,
-                inner: analyze_transcript(id, t, &params)?,
+                inner: analyze_transcript(id, t, &params, how)?,
             };
             rows.push((a.label.clone(), a.render(&Jsonl)?));
         }

@@ -62,10 +62,10 @@ def _get(d: Any, path: tuple[str, ...]) -> Any:
     return d
 
 
-def _rows_for(source: Any, name: Optional[str], preset: str, params_json: Optional[str]) -> list[dict]:
+def _rows_for(source: Any, name: Optional[str], preset: str, params_json: Optional[str], timing_only: bool = False) -> list[dict]:
     label = name if name is not None else (_os.fspath(source) if not isinstance(source, bytes) else "<bytes>")
     out = []
-    for recording, line in _native.analyze_source(source, name, None, preset, params_json):
+    for recording, line in _native.analyze_source(source, name, None, preset, params_json, timing_only):
         d = _json.loads(line)
         row = {"source": label, "recording": recording, "json": line.rstrip("\n")}
         for col, _t, path in COLUMNS:
@@ -78,19 +78,21 @@ def _params(params: dict) -> Optional[str]:
     return _json.dumps(params) if params else None
 
 
-def analyze_item(item: Any, preset: str = "default", **params: Any) -> list[dict]:
+def analyze_item(item: Any, preset: str = "default", *, timing_only: bool = False, **params: Any) -> list[dict]:
     """The rows of one input: a path, bytes, ``(name, bytes)`` or a dict with ``path`` or
-    ``bytes`` (and ``name``). For a Dask bag: ``bag.map(analyze_item).flatten()``."""
+    ``bytes`` (and ``name``). For a Dask bag: ``bag.map(analyze_item).flatten()``.
+    ``timing_only`` and ``params`` as in :func:`overtalk.analyze`."""
     pj = _params(params)
+    t = bool(timing_only)
     if isinstance(item, dict):
         if item.get("path") is not None:
-            return _rows_for(_os.fspath(item["path"]), None, preset, pj)
-        return _rows_for(bytes(item["bytes"]), item.get("name"), preset, pj)
+            return _rows_for(_os.fspath(item["path"]), None, preset, pj, t)
+        return _rows_for(bytes(item["bytes"]), item.get("name"), preset, pj, t)
     if isinstance(item, tuple) and len(item) == 2:
-        return _rows_for(bytes(item[1]), str(item[0]), preset, pj)
+        return _rows_for(bytes(item[1]), str(item[0]), preset, pj, t)
     if isinstance(item, (bytes, bytearray, memoryview)):
-        return _rows_for(bytes(item), None, preset, pj)
-    return _rows_for(_os.fspath(item), None, preset, pj)
+        return _rows_for(bytes(item), None, preset, pj, t)
+    return _rows_for(_os.fspath(item), None, preset, pj, t)
 
 
 def _inputs(batch: Any) -> list[Any]:
