@@ -12,7 +12,10 @@ use overtalk::output::jsonl::Jsonl;
 use overtalk::output::{Conversation as OutConversation, Exporter, OVERLAP_NOT_MEASURABLE};
 use overtalk::{Transcript, TranscriptBuilder};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyBytes, PyTuple};
+use serde::Serialize;
+
+use crate::columns::{self, Column, Nested};
 
 use crate::corpus::Conversation;
 use crate::{other, to_py, OvertalkError};
@@ -148,6 +151,22 @@ impl Analysis {
         py.detach(|| self.render(&Jsonl))
     }
 
+    /// The columns of an event list (`onsets`, `turns`, `transfers`, `intervals`,
+    /// `talkspurts`) or of `speakers` (one row per speaker, its scalar fields), as Arrow
+    /// buffers: `(name, type, length, null count, validity or None, [buffers])` per column.
+    fn _columns<'py>(&self, py: Python<'py>, events: &str) -> PyResult<Vec<PyColumn<'py>>> {
+        let cols = py.detach(|| self.columns(events))?;
+        let bytes = |b: &[u8]| PyBytes::new(py, b);
+        Ok(cols
+            .into_iter()
+            .map(|c| {
+                let validity = c.validity.as_deref().map(bytes);
+                let buffers = c.buffers.iter().map(|b| bytes(b)).collect();
+                (c.name, c.kind, c.len, c.nulls, validity, buffers)
+            })
+            .collect())
+    }
+
     fn __reduce__<'py>(
         &self,
         py: Python<'py>,
@@ -165,6 +184,54 @@ impl Analysis {
             self.inner.turns.len(),
             self.inner.onsets.len()
         )
+    }
+}
+
+/// One column for pyarrow: name, type, length, null count, validity bitmap, buffers.
+type PyColumn<'py> =
+    (String, &'static str, usize, usize, Option<Bound<'py, PyBytes>>, Vec<Bound<'py, PyBytes>>);
+
+/// The values of `rows` and their fields' order.
+fn rows_of<T: Serialize>(rows: &[T]) -> PyResult<(Vec<serde_json::Value>, Vec<String>)> {
+    let order = rows.first().map(columns::key_order).unwrap_or_default();
+    let values = rows
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<_, _>>()
+        .map_err(|e| other("columns", e))?;
+    Ok((values, order))
+}
+
+impl Analysis {
+    /// The columns of `events` (see `_columns`).
+    fn columns(&self, events: &str) -> PyResult<Vec<Column>> {
+        let a = &self.inner;
+        let (rows, order, nested) = match events {
+            "onsets" => rows_of(&a.onsets).map(|(r, o)| (r, o, Nested::Json))?,
+            "turns" => rows_of(&a.turns).map(|(r, o)| (r, o, Nested::Json))?,
+            "transfers" => rows_of(&a.transfers).map(|(r, o)| (r, o, Nested::Json))?,
+            "intervals" => rows_of(&a.he).map(|(r, o)| (r, o, Nested::Json))?,
+            "talkspurts" => rows_of(&a.talkspurts).map(|(r, o)| (r, o, Nested::Json))?,
+            "speakers" => {
+                let mut order = vec!["speaker".to_owned()];
+                order.extend(a.speakers.values().next().map(columns::key_order).unwrap_or_default());
+                let mut rows = Vec::with_capacity(a.speakers.len());
+                for (name, s) in &a.speakers {
+                    let mut v = serde_json::to_value(s).map_err(|e| other("columns", e))?;
+                    if let serde_json::Value::Object(m) = &mut v {
+                        m.insert("speaker".to_owned(), name.as_str().into());
+                    }
+                    rows.push(v);
+                }
+                (rows, order, Nested::Drop)
+            }
+            e => {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "events must be one of intervals, onsets, speakers, talkspurts, transfers or turns, got {e:?}"
+                )))
+            }
+        };
+        Ok(columns::columns(&rows, &order, nested))
     }
 }
 
@@ -212,11 +279,56 @@ enum Source {
     Path(PathBuf),
 }
 
-/// Reads one input and analyses each recording in it: `(recording id, JSON line)` per
+/// A value of the conversation-level metrics as Python takes it (a number, a string, a bool or
+/// `None`; anything nested as its JSON text).
+enum Scalar {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Text(String),
+}
+
+impl<'py> IntoPyObject<'py> for Scalar {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = std::convert::Infallible;
+
+    fn into_pyobject(self, py: Python<'py>) -> Result<Self::Output, Self::Error> {
+        Ok(match self {
+            Scalar::Null => py.None().into_bound(py),
+            Scalar::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+            Scalar::Int(i) => i.into_pyobject(py)?.into_any(),
+            Scalar::Float(f) => f.into_pyobject(py)?.into_any(),
+            Scalar::Text(s) => s.into_pyobject(py)?.into_any(),
+        })
+    }
+}
+
+/// The value at `path` (object keys) in `v`; `Null` where the path leads nowhere.
+fn scalar_at(v: &serde_json::Value, path: &[String]) -> Scalar {
+    use serde_json::Value;
+    match path.iter().try_fold(v, |v, k| v.get(k)) {
+        None | Some(Value::Null) => Scalar::Null,
+        Some(Value::Bool(b)) => Scalar::Bool(*b),
+        Some(Value::Number(n)) => {
+            n.as_i64().map_or_else(|| Scalar::Float(n.as_f64().unwrap_or(f64::NAN)), Scalar::Int)
+        }
+        Some(Value::String(s)) => Scalar::Text(s.clone()),
+        Some(nested) => Scalar::Text(nested.to_string()),
+    }
+}
+
+/// One row of a corpus run: recording id, JSON line, the values at the requested paths.
+type SourceRow = (String, String, Vec<Scalar>);
+
+/// Reads one input and analyses each recording in it: `(recording id, JSON line, values)` per
 /// conversation, in recording-id order — the lines `overtalk analyze --format jsonl` writes
-/// for that input.
+/// for that input, and the values at `paths` (key paths into the line's object, such as
+/// `["conversation", "counts", "turns"]`), taken from the analysis without parsing the line.
 #[pyfunction]
-#[pyo3(signature = (source, name=None, format=None, preset="default", params_json=None, timing_only=false))]
+#[pyo3(signature = (source, name=None, format=None, preset="default", params_json=None, timing_only=false, paths=Vec::new()))]
+#[allow(clippy::too_many_arguments)]
 fn analyze_source(
     py: Python<'_>,
     source: Source,
@@ -225,7 +337,8 @@ fn analyze_source(
     preset: &str,
     params_json: Option<&str>,
     timing_only: bool,
-) -> PyResult<Vec<(String, String)>> {
+    paths: Vec<Vec<String>>,
+) -> PyResult<Vec<SourceRow>> {
     let params = resolve_params(preset, params_json)?;
     let explicit = format
         .map(|f| f.parse::<format::Format>().map_err(|e| OvertalkError::new_err(e.to_string())))
@@ -253,7 +366,19 @@ fn analyze_source(
                 detection: None,
                 inner: analyze_transcript(id, t, &params, how)?,
             };
-            rows.push((a.label.clone(), a.render(&Jsonl)?));
+            let line = a.render(&Jsonl)?;
+            let values = if paths.is_empty() {
+                Vec::new()
+            } else if paths.iter().all(|p| p.first().is_some_and(|k| k == "conversation")) {
+                // The metrics object alone, not the whole conversation.
+                let v = serde_json::to_value(&a.inner.conversation).map_err(|e| other("row", e))?;
+                paths.iter().map(|p| scalar_at(&v, &p[1..])).collect()
+            } else {
+                let v: serde_json::Value =
+                    serde_json::from_str(&line).map_err(|e| other("row", e))?;
+                paths.iter().map(|p| scalar_at(&v, p)).collect()
+            };
+            rows.push((a.label.clone(), line, values));
         }
         Ok(rows)
     })

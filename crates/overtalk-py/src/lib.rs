@@ -8,6 +8,7 @@
 //! ```text
 //! corpus.rs    read / write, Corpus and Conversation      overtalk::format
 //! analysis.rs  analyze, Analysis, the corpus row          overtalk::analysis, overtalk::output
+//! columns.rs   event lists as Arrow buffers               (pyarrow wraps them)
 //! scoring.rs   score                                      overtalk::score, overtalk::output::score
 //! detect.rs    who spoke when in recordings or samples    overtalk_audio::pipeline
 //! diarize.rs   the speakers of one mixed recording        overtalk_audio::diarize
@@ -19,6 +20,7 @@
 use pyo3::prelude::*;
 
 mod analysis;
+mod columns;
 mod corpus;
 mod detect;
 mod diarize;

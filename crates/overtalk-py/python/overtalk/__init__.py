@@ -414,25 +414,30 @@ class Analysis:
 
     _EVENTS = {"onsets": "onsets", "turns": "turns", "transfers": "transfers", "intervals": "he", "talkspurts": "talkspurts"}
 
-    def _rows(self, events: str) -> list[dict]:
-        try:
-            key = self._EVENTS[events]
-        except KeyError:
-            raise ValueError(f"events must be one of {sorted(self._EVENTS)} or 'speakers', got {events!r}") from None
-        return self.to_dict()[key]
-
     def to_arrow(self, events: str = "onsets") -> "pyarrow.Table":
         """An event list (``onsets``, ``turns``, ``transfers``, ``intervals``, ``talkspurts``) or
-        ``speakers`` as a ``pyarrow.Table``, which pandas, polars and DuckDB take through the
-        Arrow PyCapsule interface (``__arrow_c_stream__``)."""
-        import json as _json
+        ``speakers`` (their scalar fields) as a ``pyarrow.Table``, which pandas, polars and
+        DuckDB take through the Arrow PyCapsule interface (``__arrow_c_stream__``).
+
+        The columns are built as Arrow buffers from the analysis itself (no JSON, no Python
+        object per value) and wrapped by pyarrow without a copy: int64, float64, bool and
+        string columns with their nulls; nested values (in events) as their JSON text."""
         import pyarrow as pa
 
-        if events == "speakers":
-            rows = [dict(speaker=k, **{f: v for f, v in s.items() if not isinstance(v, (dict, list))}) for k, s in self.speakers.items()]
-        else:
-            rows = [{k: (_json.dumps(v) if isinstance(v, dict) else v) for k, v in r.items()} for r in self._rows(events)]
-        return pa.Table.from_pylist(rows)
+        if events != "speakers" and events not in self._EVENTS:
+            raise ValueError(f"events must be one of {sorted(self._EVENTS)} or 'speakers', got {events!r}")
+        arrays, names = [], []
+        for name, kind, length, nulls, validity, buffers in self._native._columns(events):
+            typ = {"int64": pa.int64, "double": pa.float64, "bool": pa.bool_, "string": pa.string,
+                   "large_string": pa.large_string, "null": pa.null}[kind]()
+            if kind == "null":
+                arr = pa.nulls(length)
+            else:
+                bufs = [None if validity is None else pa.py_buffer(validity)] + [pa.py_buffer(b) for b in buffers]
+                arr = pa.Array.from_buffers(typ, length, bufs, null_count=nulls)
+            arrays.append(arr)
+            names.append(name)
+        return pa.Table.from_arrays(arrays, names=names)
 
     def to_pandas(self, events: str = "onsets") -> "pandas.DataFrame":
         """:meth:`to_arrow` as a ``pandas.DataFrame``."""

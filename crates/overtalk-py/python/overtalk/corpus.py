@@ -44,6 +44,9 @@ COLUMNS: list[tuple[str, str, tuple[str, ...]]] = [
     ("between_median_ms", "double", ("conversation", "between_median")),
 ]
 
+_NAMES = [c[0] for c in COLUMNS]
+_PATHS = [list(c[2]) for c in COLUMNS]
+
 #: All columns of a row, in order.
 FIELDS: list[str] = ["source", "recording", "json"] + [c[0] for c in COLUMNS]
 
@@ -54,22 +57,12 @@ SPARK_SCHEMA: str = ", ".join(
 )
 
 
-def _get(d: Any, path: tuple[str, ...]) -> Any:
-    for k in path:
-        if d is None:
-            return None
-        d = d.get(k)
-    return d
-
-
 def _rows_for(source: Any, name: Optional[str], preset: str, params_json: Optional[str], timing_only: bool = False) -> list[dict]:
     label = name if name is not None else (_os.fspath(source) if not isinstance(source, bytes) else "<bytes>")
     out = []
-    for recording, line in _native.analyze_source(source, name, None, preset, params_json, timing_only):
-        d = _json.loads(line)
+    for recording, line, values in _native.analyze_source(source, name, None, preset, params_json, timing_only, _PATHS):
         row = {"source": label, "recording": recording, "json": line.rstrip("\n")}
-        for col, _t, path in COLUMNS:
-            row[col] = _get(d, path)
+        row.update(zip(_NAMES, values))
         out.append(row)
     return out
 
