@@ -108,7 +108,8 @@ def test_event_scores_are_the_cli_ones(shared, ami, cli):
     d = json.loads(expected)
     assert s.total == d["total"] and s.der == d["der"]
     assert [r["id"] for r in s.recordings] == ["EN2002a"]
-    assert s.classes["interruption"]["tp"] == next(c for c in d["classes"] if c["class"] == "interruption")["tp"]
+    assert list(s.classes) == [c["class"] for c in d["classes"]] and len(s.classes) > 0
+    assert all(s.classes[c["class"]] == c for c in d["classes"])
     # A tolerance of its own, and score_events spelled out.
     t = overtalk.score_events(ref, sys, collar=0.25, tolerance=0.5)
     assert t.to_json().encode() == cli(
@@ -143,7 +144,7 @@ def test_one_mixed_recording_is_diarized_as_the_cli_does(no_models, cli):
     assert conv.write(format="rttm").encode() == cli("detect", SPEECH_WAV)
     a = overtalk.analyze(conv)
     assert a.to_json().encode() == cli("analyze", SPEECH_WAV, "--format", "json")
-    assert conv.detection == a.to_dict()["detection"]
+    assert conv.detection == a.to_dict()["detection"]["method"] == "vad-only fallback (earshot; one speaker; no speaker model)"
     # The sentence between the two seconds of silence, as one speaker.
     segs = conv.segments()
     assert len({s.speaker for s in segs}) == 1
