@@ -6,13 +6,16 @@
 use std::path::PathBuf;
 
 use overtalk::analysis::{self, AnalysisPreset, Classifier, Params};
-use overtalk::format::{self, ReadOptions};
+use overtalk::format::{self, Format, ReadOptions};
 use overtalk::output::json::Json;
 use overtalk::output::jsonl::Jsonl;
-use overtalk::output::{Conversation as OutConversation, Exporter};
-use overtalk::Transcript;
+use overtalk::output::{Conversation as OutConversation, Exporter, OVERLAP_NOT_MEASURABLE};
+use overtalk::{Transcript, TranscriptBuilder};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyBytes, PyTuple};
+use serde::Serialize;
+
+use crate::columns::{self, Column, Nested};
 
 use crate::corpus::Conversation;
 use crate::{other, to_py, OvertalkError};
@@ -53,11 +56,42 @@ pub(crate) fn resolve_params(preset: &str, params_json: Option<&str>) -> PyResul
         .map_err(|e| other("bad parameter value", e))
 }
 
-/// Analyses one transcript labelled `label`, as `overtalk analyze` does.
+/// How to analyse besides the parameters: what `overtalk analyze` takes from the input and
+/// from `--timing-only`.
+#[derive(Clone, Copy, Default)]
+struct How {
+    /// `--timing-only`: words and text ignored, completion and backchannels judged by timing.
+    timing_only: bool,
+    /// The format the transcript was read from (CHAT: its markers are compared with the
+    /// timing).
+    format: Option<Format>,
+    /// Detected with one speaker per frame: overlap is not measurable.
+    overlap_not_measurable: bool,
+}
+
+/// The transcript without text and words, as `overtalk analyze --timing-only` analyses it:
+/// the speakers (all of them, in order), the segments and the declared extent.
+fn without_text(t: &Transcript) -> Transcript {
+    let mut b = TranscriptBuilder::new();
+    for (_, name) in t.annotation().speakers().iter() {
+        b.speaker(name);
+    }
+    for u in t.utterances() {
+        b.add(u.segment, u.speaker_name, None);
+    }
+    b.extent(t.declared_extent());
+    b.build()
+}
+
+/// Analyses one transcript labelled `label`, as `overtalk analyze` does: under
+/// `--timing-only` without its text (unless some ends are estimated: those transcripts are
+/// analysed by timing anyway and keep their text for the punctuation rules), and for CHAT
+/// with the transcriber's markers against the timing (`chat_markers_vs_timing`).
 fn analyze_transcript(
     label: &str,
     t: &Transcript,
     params: &Params,
+    how: How,
 ) -> PyResult<analysis::Analysis> {
     if t.is_untimed() {
         return Err(OvertalkError::new_err(format!(
@@ -65,8 +99,17 @@ fn analyze_transcript(
             t.untimed().len()
         )));
     }
-    analysis::analyze(t, params)
-        .map_err(|e| OvertalkError::new_err(format!("analysing {label}: {e}")))
+    let stripped = (how.timing_only && t.estimated_ends() == 0).then(|| without_text(t));
+    let mut a = analysis::analyze(stripped.as_ref().unwrap_or(t), params)
+        .map_err(|e| OvertalkError::new_err(format!("analysing {label}: {e}")))?;
+    if how.format == Some(Format::Chat) {
+        a.chat_markers_vs_timing = analysis::markers::compare(t);
+    }
+    if how.overlap_not_measurable && a.speakers.len() >= 2 {
+        // Whatever the length, as `overtalk analyze` says it for such a detection.
+        a.diagnostics.warnings.insert(0, OVERLAP_NOT_MEASURABLE.to_owned());
+    }
+    Ok(a)
 }
 
 /// One analysed conversation: its name, how its speech was found, and the result.
@@ -108,6 +151,22 @@ impl Analysis {
         py.detach(|| self.render(&Jsonl))
     }
 
+    /// The columns of an event list (`onsets`, `turns`, `transfers`, `intervals`,
+    /// `talkspurts`) or of `speakers` (one row per speaker, its scalar fields), as Arrow
+    /// buffers: `(name, type, length, null count, validity or None, [buffers])` per column.
+    fn _columns<'py>(&self, py: Python<'py>, events: &str) -> PyResult<Vec<PyColumn<'py>>> {
+        let cols = py.detach(|| self.columns(events))?;
+        let bytes = |b: &[u8]| PyBytes::new(py, b);
+        Ok(cols
+            .into_iter()
+            .map(|c| {
+                let validity = c.validity.as_deref().map(bytes);
+                let buffers = c.buffers.iter().map(|b| bytes(b)).collect();
+                (c.name, c.kind, c.len, c.nulls, validity, buffers)
+            })
+            .collect())
+    }
+
     fn __reduce__<'py>(
         &self,
         py: Python<'py>,
@@ -128,6 +187,54 @@ impl Analysis {
     }
 }
 
+/// One column for pyarrow: name, type, length, null count, validity bitmap, buffers.
+type PyColumn<'py> =
+    (String, &'static str, usize, usize, Option<Bound<'py, PyBytes>>, Vec<Bound<'py, PyBytes>>);
+
+/// The values of `rows` and their fields' order.
+fn rows_of<T: Serialize>(rows: &[T]) -> PyResult<(Vec<serde_json::Value>, Vec<String>)> {
+    let order = rows.first().map(columns::key_order).unwrap_or_default();
+    let values = rows
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<_, _>>()
+        .map_err(|e| other("columns", e))?;
+    Ok((values, order))
+}
+
+impl Analysis {
+    /// The columns of `events` (see `_columns`).
+    fn columns(&self, events: &str) -> PyResult<Vec<Column>> {
+        let a = &self.inner;
+        let (rows, order, nested) = match events {
+            "onsets" => rows_of(&a.onsets).map(|(r, o)| (r, o, Nested::Json))?,
+            "turns" => rows_of(&a.turns).map(|(r, o)| (r, o, Nested::Json))?,
+            "transfers" => rows_of(&a.transfers).map(|(r, o)| (r, o, Nested::Json))?,
+            "intervals" => rows_of(&a.he).map(|(r, o)| (r, o, Nested::Json))?,
+            "talkspurts" => rows_of(&a.talkspurts).map(|(r, o)| (r, o, Nested::Json))?,
+            "speakers" => {
+                let mut order = vec!["speaker".to_owned()];
+                order.extend(a.speakers.values().next().map(columns::key_order).unwrap_or_default());
+                let mut rows = Vec::with_capacity(a.speakers.len());
+                for (name, s) in &a.speakers {
+                    let mut v = serde_json::to_value(s).map_err(|e| other("columns", e))?;
+                    if let serde_json::Value::Object(m) = &mut v {
+                        m.insert("speaker".to_owned(), name.as_str().into());
+                    }
+                    rows.push(v);
+                }
+                (rows, order, Nested::Drop)
+            }
+            e => {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "events must be one of intervals, onsets, speakers, talkspurts, transfers or turns, got {e:?}"
+                )))
+            }
+        };
+        Ok(columns::columns(&rows, &order, nested))
+    }
+}
+
 /// Rebuilds a pickled analysis.
 #[pyfunction]
 fn _analysis_from_json(
@@ -139,20 +246,27 @@ fn _analysis_from_json(
     Ok(Analysis { label, detection, inner })
 }
 
-/// Analyses `conversation` with the parameters of `preset` and the overrides of `params_json`.
+/// Analyses `conversation` with the parameters of `preset` and the overrides of
+/// `params_json`; `timing_only` as `overtalk analyze --timing-only`.
 #[pyfunction]
-#[pyo3(signature = (conversation, preset="default", params_json=None))]
+#[pyo3(signature = (conversation, preset="default", params_json=None, timing_only=false))]
 fn analyze(
     py: Python<'_>,
     conversation: PyRef<'_, Conversation>,
     preset: &str,
     params_json: Option<&str>,
+    timing_only: bool,
 ) -> PyResult<Analysis> {
     let params = resolve_params(preset, params_json)?;
     let (id, t, detection) =
         (conversation.id.clone(), &conversation.transcript, conversation.detection.clone());
+    let how = How {
+        timing_only,
+        format: conversation.format,
+        overlap_not_measurable: conversation.overlap_not_measurable,
+    };
     py.detach(|| {
-        let inner = analyze_transcript(&id, t, &params)?;
+        let inner = analyze_transcript(&id, t, &params, how)?;
         Ok(Analysis { label: id, detection, inner })
     })
 }
@@ -165,11 +279,56 @@ enum Source {
     Path(PathBuf),
 }
 
-/// Reads one input and analyses each recording in it: `(recording id, JSON line)` per
+/// A value of the conversation-level metrics as Python takes it (a number, a string, a bool or
+/// `None`; anything nested as its JSON text).
+enum Scalar {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Text(String),
+}
+
+impl<'py> IntoPyObject<'py> for Scalar {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = std::convert::Infallible;
+
+    fn into_pyobject(self, py: Python<'py>) -> Result<Self::Output, Self::Error> {
+        Ok(match self {
+            Scalar::Null => py.None().into_bound(py),
+            Scalar::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+            Scalar::Int(i) => i.into_pyobject(py)?.into_any(),
+            Scalar::Float(f) => f.into_pyobject(py)?.into_any(),
+            Scalar::Text(s) => s.into_pyobject(py)?.into_any(),
+        })
+    }
+}
+
+/// The value at `path` (object keys) in `v`; `Null` where the path leads nowhere.
+fn scalar_at(v: &serde_json::Value, path: &[String]) -> Scalar {
+    use serde_json::Value;
+    match path.iter().try_fold(v, |v, k| v.get(k)) {
+        None | Some(Value::Null) => Scalar::Null,
+        Some(Value::Bool(b)) => Scalar::Bool(*b),
+        Some(Value::Number(n)) => {
+            n.as_i64().map_or_else(|| Scalar::Float(n.as_f64().unwrap_or(f64::NAN)), Scalar::Int)
+        }
+        Some(Value::String(s)) => Scalar::Text(s.clone()),
+        Some(nested) => Scalar::Text(nested.to_string()),
+    }
+}
+
+/// One row of a corpus run: recording id, JSON line, the values at the requested paths.
+type SourceRow = (String, String, Vec<Scalar>);
+
+/// Reads one input and analyses each recording in it: `(recording id, JSON line, values)` per
 /// conversation, in recording-id order — the lines `overtalk analyze --format jsonl` writes
-/// for that input.
+/// for that input, and the values at `paths` (key paths into the line's object, such as
+/// `["conversation", "counts", "turns"]`), taken from the analysis without parsing the line.
 #[pyfunction]
-#[pyo3(signature = (source, name=None, format=None, preset="default", params_json=None))]
+#[pyo3(signature = (source, name=None, format=None, preset="default", params_json=None, timing_only=false, paths=Vec::new()))]
+#[allow(clippy::too_many_arguments)]
 fn analyze_source(
     py: Python<'_>,
     source: Source,
@@ -177,7 +336,9 @@ fn analyze_source(
     format: Option<&str>,
     preset: &str,
     params_json: Option<&str>,
-) -> PyResult<Vec<(String, String)>> {
+    timing_only: bool,
+    paths: Vec<Vec<String>>,
+) -> PyResult<Vec<SourceRow>> {
     let params = resolve_params(preset, params_json)?;
     let explicit = format
         .map(|f| f.parse::<format::Format>().map_err(|e| OvertalkError::new_err(e.to_string())))
@@ -197,14 +358,27 @@ fn analyze_source(
             }
         }
         .map_err(to_py)?;
+        let how = How { timing_only, format: out.format, overlap_not_measurable: false };
         let mut rows = Vec::with_capacity(out.corpus.len());
         for (id, t) in out.corpus.iter() {
             let a = Analysis {
                 label: id.to_owned(),
                 detection: None,
-                inner: analyze_transcript(id, t, &params)?,
+                inner: analyze_transcript(id, t, &params, how)?,
             };
-            rows.push((a.label.clone(), a.render(&Jsonl)?));
+            let line = a.render(&Jsonl)?;
+            let values = if paths.is_empty() {
+                Vec::new()
+            } else if paths.iter().all(|p| p.first().is_some_and(|k| k == "conversation")) {
+                // The metrics object alone, not the whole conversation.
+                let v = serde_json::to_value(&a.inner.conversation).map_err(|e| other("row", e))?;
+                paths.iter().map(|p| scalar_at(&v, &p[1..])).collect()
+            } else {
+                let v: serde_json::Value =
+                    serde_json::from_str(&line).map_err(|e| other("row", e))?;
+                paths.iter().map(|p| scalar_at(&v, p)).collect()
+            };
+            rows.push((a.label.clone(), line, values));
         }
         Ok(rows)
     })

@@ -2,6 +2,7 @@
 //! recording's who-spoke-when, with its text when the format has text), over
 //! `overtalk::format`.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::str::FromStr;
 
@@ -21,6 +22,8 @@ pub(crate) struct Corpus {
     pub(crate) inner: overtalk::Corpus,
     /// What the readers repaired or questioned, as `source: line L, column C: message`.
     warnings: Vec<String>,
+    /// The format each recording was read from (absent for recordings built in memory).
+    formats: BTreeMap<String, Format>,
 }
 
 /// One recording: its id, its speakers, its segments (and text), and how its speech was
@@ -30,6 +33,26 @@ pub(crate) struct Conversation {
     pub(crate) id: String,
     pub(crate) transcript: Transcript,
     pub(crate) detection: Option<String>,
+    /// The format it was read from: a CHAT transcript's markers are compared with its timing
+    /// by `analyze`, as on the command line.
+    pub(crate) format: Option<Format>,
+    /// Detected with at most one speaker per frame (GE2E diarization of a mixed track without
+    /// its second speaker): `analyze` warns that overlap is not measurable, as the command
+    /// line does.
+    pub(crate) overlap_not_measurable: bool,
+}
+
+impl Conversation {
+    /// A conversation built in memory or detected in recordings (read from no format).
+    pub(crate) fn new(id: String, transcript: Transcript, detection: Option<String>) -> Self {
+        Conversation { id, transcript, detection, format: None, overlap_not_measurable: false }
+    }
+}
+
+/// The format each recording of `out` was read in, keyed by recording id.
+fn formats_of(out: &format::ReadOutput) -> BTreeMap<String, Format> {
+    out.format
+        .map_or_else(BTreeMap::new, |f| out.corpus.ids().map(|id| (id.to_owned(), f)).collect())
 }
 
 fn parse_format(name: Option<&str>) -> PyResult<Option<Format>> {
@@ -59,11 +82,13 @@ fn read_paths(
     py.detach(|| {
         let mut corpus = overtalk::Corpus::new();
         let mut warnings = Vec::new();
+        let mut formats = BTreeMap::new();
         let opts = options(strict, recording_id);
         for path in &paths {
             let out = format::read_path(path, explicit, &opts).map_err(to_py)?;
             let source = path.display().to_string();
             warnings.extend(warning_lines(&source, &out));
+            formats.extend(formats_of(&out));
             let repeated = corpus.merge(out.corpus);
             if let Some(id) = repeated.first() {
                 return Err(OvertalkError::new_err(format!(
@@ -71,7 +96,7 @@ fn read_paths(
                 )));
             }
         }
-        Ok(Corpus { inner: corpus, warnings })
+        Ok(Corpus { inner: corpus, warnings, formats })
     })
 }
 
@@ -94,7 +119,8 @@ fn read_bytes(
             .map_err(to_py)?;
         let source = name.unwrap_or_else(|| "<text>".to_owned());
         let warnings = warning_lines(&source, &out);
-        Ok(Corpus { inner: out.corpus, warnings })
+        let formats = formats_of(&out);
+        Ok(Corpus { inner: out.corpus, warnings, formats })
     })
 }
 
@@ -119,26 +145,44 @@ fn from_lossless_json(json: &str) -> PyResult<overtalk::Corpus> {
     Ok(format::read_str(json, Format::Json, &ReadOptions::default()).map_err(to_py)?.corpus)
 }
 
-/// Rebuilds a pickled corpus.
+/// Rebuilds a pickled corpus: its lossless JSON and the format of each recording read from one.
 #[pyfunction]
-fn _corpus_from_json(py: Python<'_>, json: &str) -> PyResult<Corpus> {
+#[pyo3(signature = (json, formats=Vec::new()))]
+fn _corpus_from_json(
+    py: Python<'_>,
+    json: &str,
+    formats: Vec<(String, String)>,
+) -> PyResult<Corpus> {
     let inner = py.detach(|| from_lossless_json(json))?;
-    Ok(Corpus { inner, warnings: Vec::new() })
+    let formats = formats
+        .into_iter()
+        .map(|(id, f)| Ok((id, parse_format(Some(&f))?.unwrap_or(Format::Json))))
+        .collect::<PyResult<_>>()?;
+    Ok(Corpus { inner, warnings: Vec::new(), formats })
 }
 
 /// Rebuilds a pickled conversation.
 #[pyfunction]
+#[pyo3(signature = (id, json, detection, format=None, overlap_not_measurable=false))]
 fn _conversation_from_json(
     py: Python<'_>,
     id: String,
     json: &str,
     detection: Option<String>,
+    format: Option<&str>,
+    overlap_not_measurable: bool,
 ) -> PyResult<Conversation> {
     let corpus = py.detach(|| from_lossless_json(json))?;
     let transcript = corpus.get(&id).cloned().ok_or_else(|| {
         OvertalkError::new_err(format!("the pickled corpus has no recording {id:?}"))
     })?;
-    Ok(Conversation { id, transcript, detection })
+    Ok(Conversation {
+        id,
+        transcript,
+        detection,
+        format: parse_format(format)?,
+        overlap_not_measurable,
+    })
 }
 
 fn reducer<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
@@ -168,9 +212,13 @@ impl Corpus {
 
     fn __getitem__(&self, id: &str) -> PyResult<Conversation> {
         match self.inner.get(id) {
-            Some(t) => {
-                Ok(Conversation { id: id.to_owned(), transcript: t.clone(), detection: None })
-            }
+            Some(t) => Ok(Conversation {
+                id: id.to_owned(),
+                transcript: t.clone(),
+                detection: None,
+                format: self.formats.get(id).copied(),
+                overlap_not_measurable: false,
+            }),
             None => Err(pyo3::exceptions::PyKeyError::new_err(id.to_owned())),
         }
     }
@@ -185,13 +233,17 @@ impl Corpus {
     #[staticmethod]
     fn from_conversations(conversations: Vec<PyRef<'_, Conversation>>) -> PyResult<Corpus> {
         let mut inner = overtalk::Corpus::new();
+        let mut formats = BTreeMap::new();
         for c in conversations {
             if inner.get(&c.id).is_some() {
                 return Err(OvertalkError::new_err(format!("recording {:?} is given twice", c.id)));
             }
             inner.insert(c.id.clone(), c.transcript.clone());
+            if let Some(f) = c.format {
+                formats.insert(c.id.clone(), f);
+            }
         }
-        Ok(Corpus { inner, warnings: Vec::new() })
+        Ok(Corpus { inner, warnings: Vec::new(), formats })
     }
 
     fn __reduce__<'py>(
@@ -199,7 +251,9 @@ impl Corpus {
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let json = py.detach(|| to_lossless_json(&self.inner))?;
-        Ok((reducer(py, "_corpus_from_json")?, PyTuple::new(py, [json])?))
+        let formats: Vec<(String, &str)> =
+            self.formats.iter().map(|(id, f)| (id.clone(), f.name())).collect();
+        Ok((reducer(py, "_corpus_from_json")?, (json, formats).into_pyobject(py)?))
     }
 
     fn __repr__(&self) -> String {
@@ -219,6 +273,12 @@ impl Conversation {
     #[getter]
     fn detection(&self) -> Option<&str> {
         self.detection.as_deref()
+    }
+
+    /// The format the conversation was read from (`None` when built in memory or detected).
+    #[getter]
+    fn format(&self) -> Option<&'static str> {
+        self.format.map(Format::name)
     }
 
     /// The speakers, in the order of the speaker table (by label).
@@ -291,7 +351,7 @@ impl Conversation {
         if let Some((start, end)) = extent {
             b.extent(Segment::new(time(start, 0)?, time(end, 0)?));
         }
-        Ok(Conversation { id: recording_id, transcript: b.build(), detection: None })
+        Ok(Conversation::new(recording_id, b.build(), None))
     }
 
     fn __len__(&self) -> usize {
@@ -304,7 +364,14 @@ impl Conversation {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let single = overtalk::Corpus::single(&self.id, self.transcript.clone());
         let json = py.detach(|| to_lossless_json(&single))?;
-        let args = (self.id.clone(), json, self.detection.clone()).into_pyobject(py)?;
+        let args = (
+            self.id.clone(),
+            json,
+            self.detection.clone(),
+            self.format.map(Format::name),
+            self.overlap_not_measurable,
+        )
+            .into_pyobject(py)?;
         Ok((reducer(py, "_conversation_from_json")?, args))
     }
 

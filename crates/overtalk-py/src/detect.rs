@@ -60,7 +60,7 @@ fn conversation(id: String, found: &Detection, method: String) -> Conversation {
         b.add(track.segment, ann.speaker_name(track.speaker), None);
     }
     b.extent(Segment::new(Time::from_micros(0), Time::from_micros(found.duration.micros())));
-    Conversation { id, transcript: b.build(), detection: Some(method) }
+    Conversation::new(id, b.build(), Some(method))
 }
 
 /// Detects speech in files: `tracks` holds `(speaker, path, channel or None)`.

@@ -8,8 +8,10 @@
 //! ```text
 //! corpus.rs    read / write, Corpus and Conversation      overtalk::format
 //! analysis.rs  analyze, Analysis, the corpus row          overtalk::analysis, overtalk::output
+//! columns.rs   event lists as Arrow buffers               (pyarrow wraps them)
 //! scoring.rs   score                                      overtalk::score, overtalk::output::score
 //! detect.rs    who spoke when in recordings or samples    overtalk_audio::pipeline
+//! diarize.rs   the speakers of one mixed recording        overtalk_audio::diarize
 //! ```
 //!
 //! Every value is immutable (`frozen`), pickles through its lossless JSON, and every call that
@@ -18,8 +20,10 @@
 use pyo3::prelude::*;
 
 mod analysis;
+mod columns;
 mod corpus;
 mod detect;
+mod diarize;
 mod scoring;
 
 pyo3::create_exception!(
@@ -48,5 +52,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     analysis::register(m)?;
     scoring::register(m)?;
     detect::register(m)?;
+    diarize::register(m)?;
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! Scoring one corpus against another: the options of `overtalk score` and its JSON output
-//! (`overtalk::output::score::json`), so the numbers are the command line's.
+//! (`overtalk::output::score::json`), and the event scoring of `overtalk score --events`
+//! (`overtalk::events`), so the numbers are the command line's.
 //!
 //! The pairing of recordings by id (a recording on one side only is all miss or all false
 //! alarm) is the command line's `input::sides::pair`; it moves here until the library offers
@@ -82,6 +83,12 @@ fn pair(reference: &overtalk::Corpus, hypothesis: &overtalk::Corpus) -> Vec<Reco
         .collect()
 }
 
+/// The UEM regions of the text of a UEM file.
+fn read_uem(text: Option<&str>) -> PyResult<Option<uem::Uem>> {
+    text.map(|t| Ok(uem::read_bytes(t.as_bytes(), &ReadOptions::default()).map_err(to_py)?.0))
+        .transpose()
+}
+
 /// Scores `hypothesis` against `reference`; returns the JSON of `overtalk score --format
 /// json` (every metric, or the DER alone with `der_only`). `uem` is the text of a UEM file.
 #[pyfunction]
@@ -103,12 +110,7 @@ fn score_json(
     let opts = options(preset, collar, skip_overlap, mapping, region, jer)?;
     let (r, h) = (&reference.inner, &hypothesis.inner);
     py.detach(|| {
-        let uems = match uem {
-            Some(text) => {
-                Some(uem::read_bytes(text.as_bytes(), &ReadOptions::default()).map_err(to_py)?.0)
-            }
-            None => None,
-        };
+        let uems = read_uem(uem)?;
         let inputs = pair(r, h);
         if inputs.is_empty() {
             return Err(bad("no recordings in the reference or the hypothesis".into()));
@@ -123,7 +125,55 @@ fn score_json(
     })
 }
 
+/// Scores the dynamics of `hypothesis` against `reference`, as `overtalk score --events`:
+/// both sides analysed with the default analysis parameters, speakers mapped by the DER
+/// mapping (under the scoring options), onsets, interruptions, backchannels, floor transfers,
+/// turns and monologues matched one to one within `tolerance` seconds. Returns the JSON of
+/// `overtalk score --events --format json`.
+#[pyfunction]
+#[pyo3(signature = (reference, hypothesis, collar=0.0, skip_overlap=false, preset="overtalk", uem=None, mapping=None, region=None, jer=None, tolerance=0.2))]
+#[allow(clippy::too_many_arguments)]
+fn score_events_json(
+    py: Python<'_>,
+    reference: PyRef<'_, Corpus>,
+    hypothesis: PyRef<'_, Corpus>,
+    collar: f64,
+    skip_overlap: bool,
+    preset: &str,
+    uem: Option<&str>,
+    mapping: Option<&str>,
+    region: Option<&str>,
+    jer: Option<&str>,
+    tolerance: f64,
+) -> PyResult<String> {
+    use overtalk::events::{self, EventOptions};
+    let opts = options(preset, collar, skip_overlap, mapping, region, jer)?;
+    if !(tolerance.is_finite() && tolerance >= 0.0) {
+        return Err(bad(format!(
+            "tolerance must be a non-negative number of seconds, got {tolerance}"
+        )));
+    }
+    // The command line's rounding of `--tolerance` to whole milliseconds.
+    let ev =
+        EventOptions { tolerance: (tolerance * 1000.0).round() as i64, ..EventOptions::default() };
+    let (r, h) = (&reference.inner, &hypothesis.inner);
+    py.detach(|| {
+        let uems = read_uem(uem)?;
+        let inputs = pair(r, h);
+        if inputs.is_empty() {
+            return Err(bad("no recordings in the reference or the hypothesis".into()));
+        }
+        let params = overtalk::analysis::Params::default();
+        let report =
+            events::score_events(&inputs, uems.as_ref(), &opts, &params, &ev).map_err(to_py)?;
+        let json = serde_json::to_string_pretty(&report)
+            .map_err(|e| other("rendering the event score", e))?;
+        Ok(json + "\n")
+    })
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score_json, m)?)?;
+    m.add_function(wrap_pyfunction!(score_events_json, m)?)?;
     Ok(())
 }

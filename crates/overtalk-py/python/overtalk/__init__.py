@@ -30,6 +30,7 @@ __all__ = [
     "Analysis",
     "Conversation",
     "Corpus",
+    "EventScore",
     "Interval",
     "OvertalkError",
     "Score",
@@ -39,6 +40,7 @@ __all__ = [
     "gaps_and_overlaps",
     "read",
     "score",
+    "score_events",
     "write",
     "__version__",
 ]
@@ -77,6 +79,13 @@ class Conversation:
     def detection(self) -> Optional[str]:
         """How speech was detected (method and parameters), for a conversation from :func:`detect`."""
         return self._native.detection
+
+    @property
+    def format(self) -> Optional[str]:
+        """The format the conversation was read from (``rttm``, ``chat``…); ``None`` when it was
+        built in memory or detected in recordings. For ``chat``, :func:`analyze` compares the
+        transcriber's markers with the timing (:attr:`Analysis.chat_markers`)."""
+        return self._native.format
 
     @property
     def speakers(self) -> list[str]:
@@ -395,27 +404,40 @@ class Analysis:
         """What the analysis warns about (such as no overlap in a long stretch of speech)."""
         return self.to_dict()["diagnostics"]["warnings"]
 
-    _EVENTS = {"onsets": "onsets", "turns": "turns", "transfers": "transfers", "intervals": "he", "talkspurts": "talkspurts"}
+    @property
+    def chat_markers(self) -> Optional[dict]:
+        """For a CHAT transcript with time bullets: the transcriber's overlap and interruption
+        markers against the timing (``chat_markers_vs_timing`` in the JSON: counts of ``both``,
+        ``marker_only``, ``timing_only``, ``neither`` and the agreement per comparison, the
+        markers found). ``None`` for other formats."""
+        return self.to_dict().get("chat_markers_vs_timing")
 
-    def _rows(self, events: str) -> list[dict]:
-        try:
-            key = self._EVENTS[events]
-        except KeyError:
-            raise ValueError(f"events must be one of {sorted(self._EVENTS)} or 'speakers', got {events!r}") from None
-        return self.to_dict()[key]
+    _EVENTS = {"onsets": "onsets", "turns": "turns", "transfers": "transfers", "intervals": "he", "talkspurts": "talkspurts"}
 
     def to_arrow(self, events: str = "onsets") -> "pyarrow.Table":
         """An event list (``onsets``, ``turns``, ``transfers``, ``intervals``, ``talkspurts``) or
-        ``speakers`` as a ``pyarrow.Table``, which pandas, polars and DuckDB take through the
-        Arrow PyCapsule interface (``__arrow_c_stream__``)."""
-        import json as _json
+        ``speakers`` (their scalar fields) as a ``pyarrow.Table``, which pandas, polars and
+        DuckDB take through the Arrow PyCapsule interface (``__arrow_c_stream__``).
+
+        The columns are built as Arrow buffers from the analysis itself (no JSON, no Python
+        object per value) and wrapped by pyarrow without a copy: int64, float64, bool and
+        string columns with their nulls; nested values (in events) as their JSON text."""
         import pyarrow as pa
 
-        if events == "speakers":
-            rows = [dict(speaker=k, **{f: v for f, v in s.items() if not isinstance(v, (dict, list))}) for k, s in self.speakers.items()]
-        else:
-            rows = [{k: (_json.dumps(v) if isinstance(v, dict) else v) for k, v in r.items()} for r in self._rows(events)]
-        return pa.Table.from_pylist(rows)
+        if events != "speakers" and events not in self._EVENTS:
+            raise ValueError(f"events must be one of {sorted(self._EVENTS)} or 'speakers', got {events!r}")
+        arrays, names = [], []
+        for name, kind, length, nulls, validity, buffers in self._native._columns(events):
+            typ = {"int64": pa.int64, "double": pa.float64, "bool": pa.bool_, "string": pa.string,
+                   "large_string": pa.large_string, "null": pa.null}[kind]()
+            if kind == "null":
+                arr = pa.nulls(length)
+            else:
+                bufs = [None if validity is None else pa.py_buffer(validity)] + [pa.py_buffer(b) for b in buffers]
+                arr = pa.Array.from_buffers(typ, length, bufs, null_count=nulls)
+            arrays.append(arr)
+            names.append(name)
+        return pa.Table.from_arrays(arrays, names=names)
 
     def to_pandas(self, events: str = "onsets") -> "pandas.DataFrame":
         """:meth:`to_arrow` as a ``pandas.DataFrame``."""
@@ -428,18 +450,26 @@ class Analysis:
         return (Analysis, (self._native,))
 
 
-def analyze(conversation: Union[Conversation, Corpus, PathLike], preset: str = "default", **params: Any) -> Analysis:
+def analyze(
+    conversation: Union[Conversation, Corpus, PathLike],
+    preset: str = "default",
+    *,
+    timing_only: bool = False,
+    **params: Any,
+) -> Analysis:
     """Analyses one conversation, as ``overtalk analyze`` does.
 
     ``preset`` is ``default``, ``he2010`` or ``pure-jf``; ``params`` override its parameters by
     name (snake_case, durations in ms: ``terminal_window=250``, ``classifier="rules"``,
-    ``ignore_labels=["Noise"]``), as a ``--config`` file does. A corpus of one recording, a
-    path, or text are read first.
+    ``ignore_labels=["Noise"]``), as a ``--config`` file does. ``timing_only`` ignores words and
+    text, judging completion and backchannels by timing only (``--timing-only``). A corpus of
+    one recording, a path, or text are read first. A CHAT transcript read from its format
+    also gets its markers compared with the timing (:attr:`Analysis.chat_markers`).
     """
     import json as _json
     conv = _conversation(conversation, "analyze")
     params_json = _json.dumps(params) if params else None
-    return Analysis(_native.analyze(conv._native, preset, params_json))
+    return Analysis(_native.analyze(conv._native, preset, params_json, bool(timing_only)))
 
 
 class Interval(NamedTuple):
@@ -525,6 +555,64 @@ class Score:
         return (Score, (self._json,))
 
 
+class EventScore:
+    """The dynamics of a diarization scored against a reference, as ``overtalk score --events``
+    finds them (docs/events.md): onsets, interruptions, backchannels, floor transfers, turns and
+    monologues matched one to one after the DER speaker mapping; precision, recall, F1, error
+    rate and count error per class, per recording and in total; the causes of the unmatched
+    events; the distortion of the metrics with bootstrap intervals. :meth:`to_json` is the JSON
+    of ``overtalk score --events --format json``.
+    """
+
+    __slots__ = ("_json", "_dict")
+
+    def __init__(self, json_text: str) -> None:
+        import json as _json
+        self._json = json_text
+        self._dict = _json.loads(json_text)
+
+    def to_json(self) -> str:
+        """The JSON of ``overtalk score --events --format json``."""
+        return self._json
+
+    def to_dict(self) -> dict:
+        """The JSON as a dict."""
+        return self._dict
+
+    @property
+    def der(self) -> Optional[float]:
+        """The corpus DER under the scoring options (whose mapping pairs the speakers)."""
+        return self._dict["der"]
+
+    @property
+    def total(self) -> dict:
+        """All classes together: ``reference``, ``hypothesis``, ``tp``, ``fp``, ``fn``, ``precision``, ``recall``, ``f1``…"""
+        return self._dict["total"]
+
+    @property
+    def classes(self) -> dict[str, dict]:
+        """Per event class (``interruption``, ``backchannel``, ``transfer``…): its counts and rates over all recordings."""
+        return {c["class"]: c for c in self._dict["classes"]}
+
+    @property
+    def recordings(self) -> list[dict]:
+        """Per recording: ``id``, ``der``, the speaker ``mapping``, its classes, distortion, matched and unmatched events."""
+        return self._dict["recordings"]
+
+    @property
+    def distortion(self) -> dict:
+        """How far the metrics computed on the hypothesis are from the reference's, over the corpus, with bootstrap intervals."""
+        return self._dict["distortion"]
+
+    def __repr__(self) -> str:
+        f1 = self.total.get("f1")
+        f = "n/a" if f1 is None else f"{f1 * 100:.1f} %"
+        return f"<overtalk.EventScore F1 {f}, {len(self.recordings)} recordings>"
+
+    def __reduce__(self) -> tuple:
+        return (EventScore, (self._json,))
+
+
 def _corpus(x: Any, what: str) -> Corpus:
     if isinstance(x, Corpus):
         return x
@@ -569,7 +657,9 @@ def score(
     region: Optional[str] = None,
     jer: Optional[str] = None,
     der_only: bool = False,
-) -> Score:
+    events: bool = False,
+    tolerance: Optional[float] = None,
+) -> Union[Score, EventScore]:
     """Scores a diarization against a reference, as ``overtalk score`` does.
 
     ``reference`` and ``hypothesis`` are corpora, conversations, pyannote annotations, paths
@@ -577,11 +667,47 @@ def score(
     EACH side of a reference boundary (md-eval's ``-c``; pyannote.metrics' ``collar`` is twice
     this). ``preset`` is ``overtalk``, ``md-eval``, ``dscore``, ``pyannote`` or ``spyder``.
     ``uem`` is a UEM file, its text, or ``{recording_id: [(start_s, end_s), …]}``.
+
+    With ``events=True`` the dynamics are scored instead (``overtalk score --events``; see
+    :func:`score_events`, whose ``tolerance`` it takes) and an :class:`EventScore` returned.
     """
+    if events:
+        if der_only:
+            raise ValueError("der_only applies to the DER score, not to events=True")
+        return score_events(reference, hypothesis, collar, skip_overlap, preset, uem, mapping=mapping,
+                            region=region, jer=jer, tolerance=0.2 if tolerance is None else tolerance)
+    if tolerance is not None:
+        raise ValueError("tolerance applies to events=True")
     r = _corpus(reference, "reference")
     h = _corpus(hypothesis, "hypothesis")
     text = _native.score_json(r._native, h._native, float(collar), bool(skip_overlap), preset, _uem_text(uem), mapping, region, jer, der_only)
     return Score(text)
+
+
+def score_events(
+    reference: Any,
+    hypothesis: Any,
+    collar: float = 0.0,
+    skip_overlap: bool = False,
+    preset: str = "overtalk",
+    uem: Any = None,
+    *,
+    mapping: Optional[str] = None,
+    region: Optional[str] = None,
+    jer: Optional[str] = None,
+    tolerance: float = 0.2,
+) -> EventScore:
+    """Scores the dynamics of a diarization against a reference, as ``overtalk score --events``:
+    both sides analysed with the default parameters, speakers mapped with the DER mapping
+    (``collar``, ``skip_overlap``, ``preset``, ``uem``… as in :func:`score`), and onsets,
+    interruptions, backchannels, floor transfers, turns and monologues matched one to one when
+    their onsets differ by at most ``tolerance`` seconds (sed_eval's ``t_collar``; rounded to
+    the millisecond, as ``--tolerance``)."""
+    r = _corpus(reference, "reference")
+    h = _corpus(hypothesis, "hypothesis")
+    text = _native.score_events_json(r._native, h._native, float(collar), bool(skip_overlap), preset, _uem_text(uem),
+                                     mapping, region, jer, float(tolerance))
+    return EventScore(text)
 
 
 def detect(
@@ -590,33 +716,57 @@ def detect(
     tracks: Any = None,
     *,
     recording_id: Optional[str] = None,
-    vad: str = "earshot",
+    vad: Optional[str] = None,
+    diarize: Optional[bool] = None,
+    diarizer: Optional[str] = None,
+    num_speakers: Optional[int] = None,
+    min_speakers: Optional[int] = None,
+    max_speakers: Optional[int] = None,
+    embedding_model: Optional[PathLike] = None,
+    overlap_margin: Optional[float] = None,
 ) -> Conversation:
     """Who spoke when in recordings, as ``overtalk detect`` finds it.
 
-    - ``detect("call.wav")``: one track, one speaker (voice activity only);
+    - ``detect("call.wav")``: one mixed recording, its speakers told apart by the diarizer
+      (``overtalk detect call.wav``); ``diarize=False`` keeps all its speech under one label,
+      voice activity only (``--no-diarize``);
     - ``detect(tracks={"Host": "host.wav", "Guest": "guest.wav"})``: one file per speaker,
       the multitrack rule rejects each microphone's bleed;
     - ``detect(samples, sample_rate=16000, tracks=["Host", "Guest"])``: a NumPy array, one
-      column per speaker (or 1-D for one track).
+      column per speaker; a 1-D array (or one column without ``tracks``) is one mixed
+      recording, diarized like a file.
 
-    ``vad`` is ``earshot`` (default), ``energy`` or ``none``. The result records its method in
-    :attr:`Conversation.detection`.
+    ``vad`` is the voice activity detector: ``earshot`` (the default), ``energy`` or ``none``
+    (energy rules only); unset, the diarizer takes the best this build offers. The diarizer
+    (``diarizer="ge2e"``, the default here; ``pyannote`` needs a build of the command line with
+    that feature) takes ``num_speakers`` or ``min_speakers``/``max_speakers``, an
+    ``embedding_model`` (a GE2E safetensors file) and ``overlap_margin`` (a second speaker per
+    frame when within this cosine margin; off by default). Without an installed speaker model
+    (``overtalk models install``) all speech is one speaker, with a warning. The result records
+    its method in :attr:`Conversation.detection`.
     """
+    diarizer_settings = dict(diarizer=diarizer, num_speakers=num_speakers, min_speakers=min_speakers,
+                             max_speakers=max_speakers, embedding_model=embedding_model, overlap_margin=overlap_margin)
+    asked = [k for k, v in diarizer_settings.items() if v is not None]
+    if diarize is False and asked:
+        raise ValueError(f"diarize=False goes with none of {', '.join(asked)}")
     if source is None or isinstance(source, (str, _os.PathLike)):
         if source is not None and tracks is not None:
             raise ValueError("give a recording or tracks={speaker: file}, not both")
         if source is not None:
             path = _os.fspath(source)
             stem = _os.path.splitext(_os.path.basename(path))[0]
-            specs = [(stem, path, None)]
             rid = recording_id or stem
-        elif isinstance(tracks, dict):
+            if diarize is not False:
+                return _diarize(rid, vad, diarizer_settings, path=path)
+            return Conversation(_native.detect_files(rid, [(stem, path, None)], vad or "earshot"))
+        if isinstance(tracks, dict):
+            if diarize or asked:
+                raise ValueError("the diarizer applies to one mixed recording, not to tracks={speaker: file}")
             specs = [(str(k), _os.fspath(v), None) for k, v in tracks.items()]
             rid = recording_id or "+".join(k for k, _, _ in specs)
-        else:
-            raise ValueError("detect needs a recording, tracks={speaker: file}, or samples with sample_rate")
-        return Conversation(_native.detect_files(rid, specs, vad))
+            return Conversation(_native.detect_files(rid, specs, vad or "earshot"))
+        raise ValueError("detect needs a recording, tracks={speaker: file}, or samples with sample_rate")
     import numpy as np
 
     if sample_rate is None:
@@ -628,11 +778,38 @@ def detect(
         raise ValueError(f"samples must be 1-D or 2-D (samples × tracks), got {a.ndim} dimensions")
     if np.issubdtype(a.dtype, np.integer):
         a = a.astype(np.float32) / float(np.iinfo(a.dtype).max)
+    mixed = a.shape[1] == 1 and tracks is None
+    if mixed and diarize is not False:
+        mono = np.ascontiguousarray(a[:, 0], dtype="<f4").tobytes()
+        return _diarize(recording_id or "recording", vad, diarizer_settings, samples=mono, sample_rate=int(sample_rate))
+    if diarize or asked:
+        raise ValueError("the diarizer applies to one mixed recording, not to samples of several tracks")
     names = list(tracks) if tracks is not None else [f"track{i + 1}" for i in range(a.shape[1])]
     if len(names) != a.shape[1]:
         raise ValueError(f"{len(names)} track names for {a.shape[1]} columns of samples")
     cols = [(str(n), np.ascontiguousarray(a[:, i], dtype="<f4").tobytes()) for i, n in enumerate(names)]
-    return Conversation(_native.detect_samples(recording_id or "recording", cols, int(sample_rate), vad))
+    return Conversation(_native.detect_samples(recording_id or "recording", cols, int(sample_rate), vad or "earshot"))
+
+
+def _diarize(recording_id: str, vad: Optional[str], settings: dict, **source: Any) -> Conversation:
+    """One mixed recording through the diarizer; the fallback's warning as a Python warning."""
+    model = settings["embedding_model"]
+    native, warning = _native.diarize(
+        recording_id,
+        vad=vad,
+        diarizer=settings["diarizer"],
+        num_speakers=settings["num_speakers"],
+        min_speakers=settings["min_speakers"],
+        max_speakers=settings["max_speakers"],
+        embedding_model=None if model is None else _os.fspath(model),
+        overlap_margin=settings["overlap_margin"],
+        **source,
+    )
+    if warning is not None:
+        import warnings
+
+        warnings.warn(warning, stacklevel=3)
+    return Conversation(native)
 
 
 def write(obj: Union[Corpus, Conversation], path: Optional[PathLike] = None, format: Optional[str] = None) -> str:

@@ -44,6 +44,9 @@ COLUMNS: list[tuple[str, str, tuple[str, ...]]] = [
     ("between_median_ms", "double", ("conversation", "between_median")),
 ]
 
+_NAMES = [c[0] for c in COLUMNS]
+_PATHS = [list(c[2]) for c in COLUMNS]
+
 #: All columns of a row, in order.
 FIELDS: list[str] = ["source", "recording", "json"] + [c[0] for c in COLUMNS]
 
@@ -54,22 +57,12 @@ SPARK_SCHEMA: str = ", ".join(
 )
 
 
-def _get(d: Any, path: tuple[str, ...]) -> Any:
-    for k in path:
-        if d is None:
-            return None
-        d = d.get(k)
-    return d
-
-
-def _rows_for(source: Any, name: Optional[str], preset: str, params_json: Optional[str]) -> list[dict]:
+def _rows_for(source: Any, name: Optional[str], preset: str, params_json: Optional[str], timing_only: bool = False) -> list[dict]:
     label = name if name is not None else (_os.fspath(source) if not isinstance(source, bytes) else "<bytes>")
     out = []
-    for recording, line in _native.analyze_source(source, name, None, preset, params_json):
-        d = _json.loads(line)
+    for recording, line, values in _native.analyze_source(source, name, None, preset, params_json, timing_only, _PATHS):
         row = {"source": label, "recording": recording, "json": line.rstrip("\n")}
-        for col, _t, path in COLUMNS:
-            row[col] = _get(d, path)
+        row.update(zip(_NAMES, values))
         out.append(row)
     return out
 
@@ -78,19 +71,21 @@ def _params(params: dict) -> Optional[str]:
     return _json.dumps(params) if params else None
 
 
-def analyze_item(item: Any, preset: str = "default", **params: Any) -> list[dict]:
+def analyze_item(item: Any, preset: str = "default", *, timing_only: bool = False, **params: Any) -> list[dict]:
     """The rows of one input: a path, bytes, ``(name, bytes)`` or a dict with ``path`` or
-    ``bytes`` (and ``name``). For a Dask bag: ``bag.map(analyze_item).flatten()``."""
+    ``bytes`` (and ``name``). For a Dask bag: ``bag.map(analyze_item).flatten()``.
+    ``timing_only`` and ``params`` as in :func:`overtalk.analyze`."""
     pj = _params(params)
+    t = bool(timing_only)
     if isinstance(item, dict):
         if item.get("path") is not None:
-            return _rows_for(_os.fspath(item["path"]), None, preset, pj)
-        return _rows_for(bytes(item["bytes"]), item.get("name"), preset, pj)
+            return _rows_for(_os.fspath(item["path"]), None, preset, pj, t)
+        return _rows_for(bytes(item["bytes"]), item.get("name"), preset, pj, t)
     if isinstance(item, tuple) and len(item) == 2:
-        return _rows_for(bytes(item[1]), str(item[0]), preset, pj)
+        return _rows_for(bytes(item[1]), str(item[0]), preset, pj, t)
     if isinstance(item, (bytes, bytearray, memoryview)):
-        return _rows_for(bytes(item), None, preset, pj)
-    return _rows_for(_os.fspath(item), None, preset, pj)
+        return _rows_for(bytes(item), None, preset, pj, t)
+    return _rows_for(_os.fspath(item), None, preset, pj, t)
 
 
 def _inputs(batch: Any) -> list[Any]:

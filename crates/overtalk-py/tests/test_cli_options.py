@@ -1,0 +1,196 @@
+"""The command line's options from Python, each against the command line's output on the same
+input: the CHAT markers table (`analyze` of a CHAT file), `--timing-only`, `score --events`,
+and the detector choice of `detect` for one mixed recording (`--no-diarize`, the diarizer's
+settings)."""
+
+import json
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+
+import overtalk
+from conftest import EXAMPLES, REPO
+
+# Five timed utterances and one without a bullet: overlap 3 both, 1 timing only; interruption
+# 2 both, 2 timing only; interruption before the end 2 both (crates/overtalk-cli/tests/chat_markers.rs
+# works the counts out).
+SMALL_CHAT = (
+    "@Begin\n@Participants:\tA Adult, B Adult, C Adult\n"
+    "*A:\tso <the plan> [>] +/. \x150_4000\x15\n"
+    "*B:\t<no> [<] wait . \x153500_6000\x15\n"
+    "*A:\tfine . \x156000_8000\x15\n"
+    "*B:\tI mean +//. \x158000_9000\x15\n"
+    "*C:\t<yes> [<] . \x158500_9500\x15\n"
+    "*A:\tok .\n@End\n"
+)
+
+SPEECH_WAV = REPO / "crates" / "overtalk-audio" / "tests" / "data" / "speech.wav"
+
+
+@pytest.fixture
+def small_chat(tmp_path):
+    path = tmp_path / "small.cha"
+    path.write_text(SMALL_CHAT, encoding="utf-8")
+    return path
+
+
+def test_chat_markers_table_is_the_cli_one(small_chat, cli):
+    corpus = overtalk.read(small_chat)
+    conv = corpus["small"]
+    assert conv.format == "chat"
+    a = overtalk.analyze(conv)
+    assert a.to_json().encode() == cli("analyze", small_chat, "--format", "json")
+    m = a.chat_markers
+    assert m["utterances"] == 5 and m["untimed"] == 1
+    assert m["overlap"] == {"both": 3, "marker_only": 0, "timing_only": 1, "neither": 1, "agreement": 0.75}
+    assert m["interruption"]["both"] == 2 and m["interruption"]["timing_only"] == 2
+    assert m["interruption"]["agreement"] == 0.5
+    assert m["markers"] == {"+/.": 1, "+//.": 1, "[<]": 2, "[>]": 1}
+
+
+def test_chat_markers_survive_pickling_and_text_input(small_chat):
+    conv = overtalk.read(small_chat)["small"]
+    again = pickle.loads(pickle.dumps(conv))
+    assert again.format == "chat"
+    assert overtalk.analyze(again).chat_markers == overtalk.analyze(conv).chat_markers
+    corpus = pickle.loads(pickle.dumps(overtalk.read(small_chat)))
+    assert overtalk.analyze(corpus["small"]).chat_markers["markers"] == {"+/.": 1, "+//.": 1, "[<]": 2, "[>]": 1}
+    # Read from its text, the format is detected all the same.
+    from_text = overtalk.read(SMALL_CHAT, recording_id="small")["small"]
+    assert from_text.format == "chat"
+    assert overtalk.analyze(from_text).chat_markers == overtalk.analyze(conv).chat_markers
+
+
+def test_other_formats_have_no_markers_table():
+    conv = overtalk.read(EXAMPLES / "red-carpet" / "red-carpet.rttm")["red-carpet"]
+    assert conv.format == "rttm"
+    a = overtalk.analyze(conv)
+    assert a.chat_markers is None
+    assert "chat_markers_vs_timing" not in a.to_dict()
+    built = overtalk.Conversation.from_segments([(0.0, 1.0, "A"), (0.5, 2.0, "B")])
+    assert built.format is None
+
+
+def test_corpus_rows_of_a_chat_file_are_the_cli_jsonl(small_chat, cli):
+    import overtalk.corpus as oc
+
+    rows = oc.analyze_item(str(small_chat))
+    assert oc.to_jsonl(rows).encode() == cli("analyze", small_chat, "--format", "jsonl")
+    assert json.loads(rows[0]["json"])["chat_markers_vs_timing"]["utterances"] == 5
+
+
+def test_timing_only_is_the_cli_flag(cli):
+    path = EXAMPLES / "red-carpet" / "red-carpet.vtt"
+    conv = overtalk.read(path)["red-carpet"]
+    words = overtalk.analyze(conv, classifier="rules")
+    timing = overtalk.analyze(conv, timing_only=True, classifier="rules")
+    assert timing.to_json().encode() == cli("analyze", path, "--format", "json", "--timing-only", "--classifier", "rules")
+    assert words.to_json().encode() == cli("analyze", path, "--format", "json", "--classifier", "rules")
+    # Without the words, the turns carry no tokens.
+    assert all(t["n_tokens"] == 0 for t in timing.turns), timing.turns
+    assert sum(t["n_tokens"] for t in words.turns) > 0
+    # The corpus helper takes it too.
+    import overtalk.corpus as oc
+
+    rows = oc.analyze_item(str(path), timing_only=True)
+    assert oc.to_jsonl(rows).encode() == cli("analyze", path, "--format", "jsonl", "--timing-only")
+
+
+def test_event_scores_are_the_cli_ones(shared, ami, cli):
+    ref = ami / "test" / "EN2002a.rttm"
+    sys = shared / "system-outputs" / "vbx-ami" / "AMI_Mix-Headset" / "test" / "EN2002a.rttm"
+    s = overtalk.score(ref, sys, collar=0.25, events=True)
+    assert isinstance(s, overtalk.EventScore)
+    expected = cli("score", "-r", ref, "-s", sys, "--events", "--collar", "0.25", "--format", "json")
+    assert s.to_json().encode() == expected
+    d = json.loads(expected)
+    assert s.total == d["total"] and s.der == d["der"]
+    assert [r["id"] for r in s.recordings] == ["EN2002a"]
+    assert list(s.classes) == [c["class"] for c in d["classes"]] and len(s.classes) > 0
+    assert all(s.classes[c["class"]] == c for c in d["classes"])
+    # A tolerance of its own, and score_events spelled out.
+    t = overtalk.score_events(ref, sys, collar=0.25, tolerance=0.5)
+    assert t.to_json().encode() == cli(
+        "score", "-r", ref, "-s", sys, "--events", "--collar", "0.25", "--tolerance", "0.5", "--format", "json"
+    )
+    assert t.to_dict()["options"]["tolerance"] == 500 and s.to_dict()["options"]["tolerance"] == 200
+    assert pickle.loads(pickle.dumps(t)).to_json() == t.to_json()
+
+
+def test_event_scoring_options_are_checked(shared, ami):
+    ref = ami / "test" / "EN2002a.rttm"
+    with pytest.raises(overtalk.OvertalkError, match="tolerance"):
+        overtalk.score_events(ref, ref, tolerance=-1)
+    with pytest.raises(ValueError, match="der_only"):
+        overtalk.score(ref, ref, events=True, der_only=True)
+    with pytest.raises(ValueError, match="tolerance"):
+        overtalk.score(ref, ref, tolerance=0.5)
+
+
+@pytest.fixture
+def no_models(tmp_path, monkeypatch):
+    """No speaker model installed: the diarizer falls back to voice activity only."""
+    d = tmp_path / "models"
+    d.mkdir()
+    monkeypatch.setenv("OVERTALK_MODEL_DIR", str(d))
+    return d
+
+
+def test_one_mixed_recording_is_diarized_as_the_cli_does(no_models, cli):
+    with pytest.warns(UserWarning, match="no speaker model"):
+        conv = overtalk.detect(SPEECH_WAV)
+    assert conv.write(format="rttm").encode() == cli("detect", SPEECH_WAV)
+    a = overtalk.analyze(conv)
+    assert a.to_json().encode() == cli("analyze", SPEECH_WAV, "--format", "json")
+    assert conv.detection == a.to_dict()["detection"]["method"] == "vad-only fallback (earshot; one speaker; no speaker model)"
+    # The sentence between the two seconds of silence, as one speaker.
+    segs = conv.segments()
+    assert len({s.speaker for s in segs}) == 1
+    assert 0.8 <= segs[0].start <= 1.3, segs
+
+
+def test_no_diarize_and_the_detector_are_the_cli_flags(no_models, cli):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plain = overtalk.detect(SPEECH_WAV, diarize=False)
+    assert plain.write(format="rttm").encode() == cli("detect", SPEECH_WAV, "--no-diarize")
+    energy = overtalk.detect(SPEECH_WAV, diarize=False, vad="energy")
+    assert energy.write(format="rttm").encode() == cli("detect", SPEECH_WAV, "--no-diarize", "--vad", "energy")
+    with pytest.warns(UserWarning):
+        chosen = overtalk.detect(SPEECH_WAV, vad="energy", num_speakers=1)
+    assert chosen.write(format="rttm").encode() == cli("detect", SPEECH_WAV, "--vad", "energy", "--num-speakers", "1")
+
+
+def test_samples_of_one_mixed_recording_are_diarized_like_the_file(no_models):
+    import wave
+
+    with wave.open(str(SPEECH_WAV)) as w:
+        rate = w.getframerate()
+        pcm = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2")
+    with pytest.warns(UserWarning):
+        from_file = overtalk.detect(SPEECH_WAV, recording_id="speech")
+    with pytest.warns(UserWarning):
+        from_samples = overtalk.detect(pcm.astype(np.float32) / 32768.0, sample_rate=rate, recording_id="speech")
+    assert from_samples.segments() == from_file.segments()
+    assert from_samples.detection == from_file.detection
+
+
+def test_diarizer_settings_are_checked(no_models):
+    with pytest.raises(overtalk.OvertalkError, match="`pyannote` feature"):
+        overtalk.detect(SPEECH_WAV, diarizer="pyannote")
+    with pytest.raises(overtalk.OvertalkError, match="takes none of"):
+        overtalk.detect(SPEECH_WAV, diarizer="pyannote", num_speakers=2)
+    with pytest.raises(overtalk.OvertalkError, match="unknown diarizer"):
+        overtalk.detect(SPEECH_WAV, diarizer="vbx")
+    with pytest.raises(overtalk.OvertalkError, match="larger than max_speakers"):
+        overtalk.detect(SPEECH_WAV, min_speakers=3, max_speakers=2)
+    with pytest.raises(overtalk.OvertalkError, match="at least 1"):
+        overtalk.detect(SPEECH_WAV, num_speakers=0)
+    with pytest.raises(overtalk.OvertalkError, match="overlap_margin"):
+        overtalk.detect(SPEECH_WAV, overlap_margin=1.5)
+    with pytest.raises(ValueError, match="diarize=False"):
+        overtalk.detect(SPEECH_WAV, diarize=False, num_speakers=2)
+    with pytest.raises(ValueError, match="one mixed recording"):
+        overtalk.detect(tracks={"A": SPEECH_WAV, "B": SPEECH_WAV}, num_speakers=2)
