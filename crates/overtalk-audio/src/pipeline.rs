@@ -15,12 +15,15 @@
 
 use std::path::{Path, PathBuf};
 
-use overtalk::{Annotation, Delta, Error, Result};
+use overtalk::{Annotation, Delta, Error, Result, Segment, Time, Transcript, TranscriptBuilder};
 
 use crate::decode::{frames_to_delta, DecodeOptions, DecodeStats, Decoder};
+use crate::diarize::{DiarizeOptions, Diarizer};
 use crate::features::{TrackAnalyzer, TrackFeatures};
 use crate::frames::Binarize;
 use crate::multitrack::{self, annotation_from_regions, MultitrackOptions, MultitrackReport};
+use crate::provenance::{Method, Provenance};
+use crate::resample::{Resampler16k, ANALYSIS_RATE};
 use crate::vad::VadKind;
 
 /// One speaker's track: a file, optionally one channel of it.
@@ -324,4 +327,271 @@ pub fn detect_bytes(bytes: Vec<u8>, options: &DetectOptions) -> Result<Detection
         })
         .collect();
     detect_features(&features, &mut reports, options)
+}
+
+/// Who spoke when in one recording, as every front end takes it (the CLI's `detect`,
+/// `analyze`, `report`, `score` and `cut`, the Python `detect_files`): the transcript, its
+/// recording id, how it was found, and what the user should be told about the input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DetectedRecording {
+    /// The recording id (given, or derived from the file names: [`tracks_recording_id`]).
+    pub recording_id: String,
+    /// Who spoke when; its declared extent is the recording, `[0, duration)`.
+    pub transcript: Transcript,
+    /// The method and parameters that produced `transcript`.
+    pub provenance: Provenance,
+    /// Warnings about the input (a track lost to the bleed rule, replaced samples or packets),
+    /// one sentence each, in the order they arose. Never printed by the library.
+    pub warnings: Vec<String>,
+}
+
+impl Detection {
+    /// The detected speech as a transcript: every track a speaker in the order given (a silent
+    /// one too, so a speaker without speech is still listed), the extent the analysed duration.
+    ///
+    /// ```text
+    /// tracks     Host, Guest, Silent
+    /// speech     Host  [==)   [====)
+    ///            Guest    [=====)
+    /// extent     [0 ─────────────────── duration)
+    /// speakers   Host, Guest, Silent
+    /// ```
+    pub fn transcript(&self) -> Transcript {
+        let mut builder = TranscriptBuilder::new();
+        for t in &self.tracks {
+            builder.speaker(&t.name);
+        }
+        let ann = &self.annotation;
+        for track in ann.tracks() {
+            builder.add(track.segment, ann.speaker_name(track.speaker), None);
+        }
+        builder
+            .extent(Segment::new(Time::from_micros(0), Time::from_micros(self.duration.micros())));
+        builder.build()
+    }
+
+    /// What the user should be told about the input, one sentence each: the multitrack rule's
+    /// warnings, then per track the non-finite samples and corrupt packets that were replaced
+    /// by silence.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out: Vec<String> =
+            self.multitrack.iter().flat_map(|m| m.warnings.iter().cloned()).collect();
+        for t in &self.tracks {
+            if t.stats.non_finite > 0 {
+                out.push(format!(
+                    "{}: {} non-finite samples (NaN or infinity) were replaced by silence",
+                    t.path.display(),
+                    t.stats.non_finite
+                ));
+            }
+            if t.stats.bad_packets > 0 {
+                out.push(format!(
+                    "{}: {} corrupt packets were replaced by silence",
+                    t.path.display(),
+                    t.stats.bad_packets
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// How speech was found in `tracks` tracks with `options`: [`Method::Tracks`] and the
+/// description every output records beside its results (the detector, its thresholds and
+/// minimum durations).
+pub fn tracks_provenance(options: &DetectOptions, tracks: usize) -> Provenance {
+    let vad = options.vad.map_or("none (energy only)", |v| v.name());
+    let description = if tracks == 1 {
+        let b = &options.binarize;
+        format!(
+            "one track, one speaker (voice activity only); vad {vad}, onset {}, offset {}; \
+             min speech {} s, min silence {} s",
+            b.onset, b.offset, b.min_speech, b.min_silence
+        )
+    } else {
+        let m = &options.multitrack;
+        format!(
+            "{tracks} tracks, one per speaker, bleed rejected per band; vad {vad}; \
+             min speech {} s, min silence {} s",
+            m.min_speech, m.min_silence
+        )
+    };
+    Provenance::new(Method::Tracks { count: tracks }, description)
+}
+
+/// The recording id of the tracks of one recording, when none is given: the file's name for
+/// one file (its channels included); for one file per speaker, what the file names have in
+/// common (`show-host.wav` and `show-guest.wav` make `show`, the id a reference of the show
+/// would use), else the names joined with `+` (`host+guest`). Never the first track's name
+/// alone, which would make the recording one speaker's.
+pub fn tracks_recording_id(specs: &[TrackSpec]) -> String {
+    let stems: Vec<String> =
+        specs.iter().map(|s| overtalk::format::recording_id_from_path(&s.path)).collect();
+    let Some(first) = stems.first() else { return "recording".to_owned() };
+    if specs.iter().all(|s| s.path == specs[0].path) {
+        return first.clone();
+    }
+    // The longest common prefix, in bytes at character boundaries.
+    let mut len = first.len();
+    for s in &stems[1..] {
+        let same = first
+            .char_indices()
+            .zip(s.chars())
+            .take_while(|((_, a), b)| a == b)
+            .last()
+            .map_or(0, |((i, a), _)| i + a.len_utf8());
+        len = len.min(same);
+    }
+    let common = first[..len].trim_end_matches(['-', '_', '.', ' ', '+']).to_owned();
+    if common.is_empty() {
+        stems.join("+")
+    } else {
+        common
+    }
+}
+
+/// Who spoke when in the given tracks, as one recording: [`detect`], then the transcript, the
+/// recording id (`recording_id`, else [`tracks_recording_id`]), the provenance
+/// ([`tracks_provenance`]) and the warnings.
+pub fn detect_recording(
+    specs: &[TrackSpec],
+    options: &DetectOptions,
+    recording_id: Option<&str>,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<DetectedRecording> {
+    let detection = detect(specs, options, progress)?;
+    Ok(DetectedRecording {
+        recording_id: recording_id.map_or_else(|| tracks_recording_id(specs), str::to_owned),
+        transcript: detection.transcript(),
+        provenance: tracks_provenance(options, specs.len()),
+        warnings: detection.warnings(),
+    })
+}
+
+/// Who spoke when in samples held in memory: one `(speaker, samples)` per track, all at
+/// `sample_rate` Hz and starting together (a NumPy array, one column per speaker). Non-finite
+/// samples are taken as silence and counted in each track's [`DecodeStats::non_finite`].
+pub fn detect_samples(
+    tracks: &[(String, Vec<f32>)],
+    sample_rate: u32,
+    options: &DetectOptions,
+) -> Result<Detection> {
+    if tracks.is_empty() {
+        return Err(Error::invalid("no tracks given"));
+    }
+    if sample_rate == 0 {
+        return Err(Error::invalid("the sample rate must be positive"));
+    }
+    let mut features = Vec::with_capacity(tracks.len());
+    let mut reports = Vec::with_capacity(tracks.len());
+    for (name, samples) in tracks {
+        let mut analyzer = TrackAnalyzer::new(name, sample_rate, options.vad.map(VadKind::build))?;
+        let non_finite = samples.iter().filter(|s| !s.is_finite()).count() as u64;
+        analyzer.push(samples.iter().map(|&s| if s.is_finite() { s } else { 0.0 }))?;
+        features.push(analyzer.finish()?);
+        let frames = samples.len() as u64;
+        reports.push(TrackReport {
+            name: name.clone(),
+            path: PathBuf::new(),
+            channel: None,
+            sample_rate,
+            duration: frames_to_delta(frames, sample_rate),
+            speech: Delta::ZERO,
+            stats: DecodeStats { frames, non_finite, ..DecodeStats::default() },
+        });
+    }
+    detect_features(&features, &mut reports, options)
+}
+
+/// The diarization settings for one mixed recording given the detection settings:
+/// `vad_chosen` says whether the user picked the voice activity detector. If so, the
+/// diarizer uses it (energy rules when `None`) with the detection's binarization; if not, it
+/// takes the best detector this build and installation offer ([`DiarizeOptions::preferred`])
+/// with its own thresholds, keeping the detection's minimum speech and silence.
+pub fn diarize_options(options: &DetectOptions, vad_chosen: bool) -> DiarizeOptions {
+    if vad_chosen {
+        DiarizeOptions {
+            vad: options.vad.unwrap_or(VadKind::Energy),
+            binarize: options.binarize,
+            ..DiarizeOptions::default()
+        }
+    } else {
+        let mut o = DiarizeOptions::preferred();
+        o.binarize.min_speech = options.binarize.min_speech;
+        o.binarize.min_silence = options.binarize.min_silence;
+        o
+    }
+}
+
+/// Where [`diarize_recording`] failed: reading the recording, or telling its speakers apart.
+#[derive(Debug)]
+pub enum DiarizeFailure {
+    /// Decoding or resampling the recording failed.
+    Decoding(Error),
+    /// The diarizer failed on the recording's features.
+    Diarizing(Error),
+}
+
+impl DiarizeFailure {
+    /// The library error, whichever stage it came from.
+    pub fn into_error(self) -> Error {
+        match self {
+            DiarizeFailure::Decoding(e) | DiarizeFailure::Diarizing(e) => e,
+        }
+    }
+}
+
+/// Diarizes one mixed recording, already opened as `decoder` (so a file that is not a
+/// recording is refused before any model is loaded): decodes it block by block into
+/// `diarizer`'s feature stream as 16 kHz mono (the signal is never held whole, only the
+/// features), tells the speakers apart, and returns who spoke when over `[0, duration)` of the
+/// 16 kHz signal, under `recording_id` (default: the file name without its extension).
+///
+/// `progress` hears how far decoding is after every block; `diarizing` is called once, when
+/// decoding is done and the diarizer starts; `share` then hears the share (0 to 1) of the
+/// diarizer's costly part done, from any thread.
+pub fn diarize_recording(
+    mut decoder: Decoder,
+    path: &Path,
+    diarizer: &dyn Diarizer,
+    recording_id: Option<&str>,
+    progress: &mut dyn FnMut(Progress<'_>),
+    diarizing: &mut dyn FnMut(),
+    share: &(dyn Fn(f64) + Sync),
+) -> std::result::Result<DetectedRecording, DiarizeFailure> {
+    let mut stream = diarizer.stream();
+    let total = decoder.info().declared_duration();
+    let rate = decoder.info().sample_rate;
+    let mut resampler = Resampler16k::new(rate).map_err(DiarizeFailure::Decoding)?;
+    let mut samples = 0u64;
+    let mut emit = |x: &[f32]| {
+        samples += x.len() as u64;
+        stream.push(x);
+    };
+    let mut decoded = 0u64;
+    while let Some(block) =
+        decoder.next_block().map_err(|e| DiarizeFailure::Decoding(e.with_path(path)))?
+    {
+        decoded += block.frames() as u64;
+        resampler.push(block.mono(), &mut emit).map_err(DiarizeFailure::Decoding)?;
+        progress(Progress { path, done: frames_to_delta(decoded, rate), total });
+    }
+    resampler.finish(&mut emit).map_err(DiarizeFailure::Decoding)?;
+    diarizing();
+    let d =
+        diarizer.finish_with_progress(stream.finish(), share).map_err(DiarizeFailure::Diarizing)?;
+    let mut builder = TranscriptBuilder::new();
+    let ann = &d.annotation;
+    let duration = frames_to_delta(samples, ANALYSIS_RATE);
+    for track in ann.tracks() {
+        builder.add(track.segment, ann.speaker_name(track.speaker), None);
+    }
+    builder.extent(Segment::new(Time::from_micros(0), Time::from_micros(duration.micros())));
+    Ok(DetectedRecording {
+        recording_id: recording_id
+            .map_or_else(|| overtalk::format::recording_id_from_path(path), str::to_owned),
+        transcript: builder.build(),
+        provenance: d.provenance(),
+        warnings: Vec::new(),
+    })
 }

@@ -24,6 +24,9 @@
 use overtalk::cut::CutList;
 use overtalk::{Region, Time};
 
+mod recording;
+pub use recording::{render_wav, CutRecording, CutRenderOptions};
+
 /// How to render.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RenderOptions {

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use overtalk::analysis::{self, AnalysisPreset, Classifier, Params};
+use overtalk::corpus_analysis::{self, CorpusEntry, CorpusOptions};
 use overtalk::format::{self, Format, ReadOptions};
 use overtalk::output::json::Json;
 use overtalk::output::jsonl::Jsonl;
@@ -56,6 +57,14 @@ pub(crate) fn resolve_params(preset: &str, params_json: Option<&str>) -> PyResul
         .map_err(|e| other("bad parameter value", e))
 }
 
+/// The error for an untimed transcript, which analysis cannot use.
+fn untimed(label: &str, t: &Transcript) -> PyErr {
+    OvertalkError::new_err(format!(
+        "recording {label:?} is an untimed transcript ({} utterances in order, no time bullets); analyze needs times",
+        t.untimed().len()
+    ))
+}
+
 /// How to analyse besides the parameters: what `overtalk analyze` takes from the input and
 /// from `--timing-only`.
 #[derive(Clone, Copy, Default)]
@@ -94,10 +103,7 @@ fn analyze_transcript(
     how: How,
 ) -> PyResult<analysis::Analysis> {
     if t.is_untimed() {
-        return Err(OvertalkError::new_err(format!(
-            "recording {label:?} is an untimed transcript ({} utterances in order, no time bullets); analyze needs times",
-            t.untimed().len()
-        )));
+        return Err(untimed(label, t));
     }
     let stripped = (how.timing_only && t.estimated_ends() == 0).then(|| without_text(t));
     let mut a = analysis::analyze(stripped.as_ref().unwrap_or(t), params)
@@ -358,14 +364,28 @@ fn analyze_source(
             }
         }
         .map_err(to_py)?;
-        let how = How { timing_only, format: out.format, overlap_not_measurable: false };
-        let mut rows = Vec::with_capacity(out.corpus.len());
-        for (id, t) in out.corpus.iter() {
-            let a = Analysis {
-                label: id.to_owned(),
-                detection: None,
-                inner: analyze_transcript(id, t, &params, how)?,
-            };
+        let chat = out.format == Some(format::Format::Chat);
+        let mut entries = Vec::with_capacity(out.corpus.len());
+        for (id, t) in out.corpus.into_recordings() {
+            if t.is_untimed() {
+                return Err(untimed(&id, &t));
+            }
+            let chat_markers = if chat { analysis::markers::compare(&t) } else { None };
+            entries.push(CorpusEntry {
+                recording_id: id,
+                file: String::new(),
+                transcript: t,
+                chat_markers,
+                one_speaker_per_frame: false,
+                extra: (),
+            });
+        }
+        let options = CorpusOptions { params: &params, timing_only };
+        let analyzed = corpus_analysis::analyze_entries(entries, &options, &mut |_| {})
+            .map_err(|f| OvertalkError::new_err(format!("analysing {}: {}", f.label, f.error)))?;
+        let mut rows = Vec::with_capacity(analyzed.len());
+        for a in analyzed {
+            let a = Analysis { label: a.label, detection: None, inner: a.analysis };
             let line = a.render(&Jsonl)?;
             let values = if paths.is_empty() {
                 Vec::new()

@@ -4,10 +4,7 @@
 
 use std::path::PathBuf;
 
-use overtalk::{Segment, Time, TranscriptBuilder};
-use overtalk_audio::decode::DecodeStats;
-use overtalk_audio::features::{TrackAnalyzer, TrackFeatures};
-use overtalk_audio::pipeline::{self, DetectOptions, Detection, TrackReport, TrackSpec};
+use overtalk_audio::pipeline::{self, DetectOptions, Detection, TrackSpec};
 use overtalk_audio::vad::VadKind;
 use pyo3::prelude::*;
 
@@ -28,39 +25,10 @@ fn detect_options(vad: &str) -> PyResult<DetectOptions> {
     Ok(DetectOptions { vad, ..DetectOptions::default() })
 }
 
-/// The method and parameters of the detection, in the words `overtalk detect` records.
-fn describe(options: &DetectOptions, tracks: usize) -> String {
-    let vad = options.vad.map_or("none (energy only)", |v| v.name());
-    if tracks == 1 {
-        let b = &options.binarize;
-        format!(
-            "one track, one speaker (voice activity only); vad {vad}, onset {}, offset {}; \
-             min speech {} s, min silence {} s",
-            b.onset, b.offset, b.min_speech, b.min_silence
-        )
-    } else {
-        let m = &options.multitrack;
-        format!(
-            "{tracks} tracks, one per speaker, bleed rejected per band; vad {vad}; \
-             min speech {} s, min silence {} s",
-            m.min_speech, m.min_silence
-        )
-    }
-}
-
-/// The detected speech as a conversation: every track a speaker (even a silent one), the
-/// extent the recording's length.
-fn conversation(id: String, found: &Detection, method: String) -> Conversation {
-    let mut b = TranscriptBuilder::new();
-    for t in &found.tracks {
-        b.speaker(&t.name);
-    }
-    let ann = &found.annotation;
-    for track in ann.tracks() {
-        b.add(track.segment, ann.speaker_name(track.speaker), None);
-    }
-    b.extent(Segment::new(Time::from_micros(0), Time::from_micros(found.duration.micros())));
-    Conversation::new(id, b.build(), Some(method))
+/// The detected speech as a conversation, with the description `overtalk detect` records.
+fn conversation(id: String, found: &Detection, options: &DetectOptions) -> Conversation {
+    let provenance = pipeline::tracks_provenance(options, found.tracks.len());
+    Conversation::new(id, found.transcript(), Some(provenance.description))
 }
 
 /// Detects speech in files: `tracks` holds `(speaker, path, channel or None)`.
@@ -79,8 +47,13 @@ fn detect_files(
     let specs: Vec<TrackSpec> =
         tracks.into_iter().map(|(name, path, channel)| TrackSpec { name, path, channel }).collect();
     py.detach(|| {
-        let found = pipeline::detect(&specs, &options, &mut |_| {}).map_err(to_py)?;
-        Ok(conversation(recording_id, &found, describe(&options, specs.len())))
+        let found = pipeline::detect_recording(&specs, &options, Some(&recording_id), &mut |_| {})
+            .map_err(to_py)?;
+        Ok(Conversation {
+            id: found.recording_id,
+            transcript: found.transcript,
+            detection: Some(found.provenance.description),
+        })
     })
 }
 
@@ -103,31 +76,18 @@ fn detect_samples(
         return Err(OvertalkError::new_err("sample_rate must be positive"));
     }
     py.detach(|| {
-        let mut features: Vec<TrackFeatures> = Vec::with_capacity(tracks.len());
-        let mut reports = Vec::with_capacity(tracks.len());
-        for (name, bytes) in &tracks {
-            let mut a = TrackAnalyzer::new(name, sample_rate, options.vad.map(VadKind::build))
-                .map_err(to_py)?;
-            let samples = bytes
-                .chunks_exact(4)
-                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .map(|s| if s.is_finite() { s } else { 0.0 });
-            a.push(samples).map_err(to_py)?;
-            let f = a.finish().map_err(to_py)?;
-            let n = (bytes.len() / 4) as i64;
-            reports.push(TrackReport {
-                name: name.clone(),
-                path: PathBuf::new(),
-                channel: None,
-                sample_rate,
-                duration: overtalk::Delta::from_micros(n * 1_000_000 / i64::from(sample_rate)),
-                speech: overtalk::Delta::ZERO,
-                stats: DecodeStats::default(),
-            });
-            features.push(f);
-        }
-        let found = pipeline::detect_features(&features, &mut reports, &options).map_err(to_py)?;
-        Ok(conversation(recording_id, &found, describe(&options, tracks.len())))
+        let tracks: Vec<(String, Vec<f32>)> = tracks
+            .into_iter()
+            .map(|(name, bytes)| {
+                let samples = bytes
+                    .chunks_exact(4)
+                    .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect();
+                (name, samples)
+            })
+            .collect();
+        let found = pipeline::detect_samples(&tracks, sample_rate, &options).map_err(to_py)?;
+        Ok(conversation(recording_id, &found, &options))
     })
 }
 

@@ -10,7 +10,8 @@ use overtalk::format::{uem, ReadOptions};
 use overtalk::output::score::{json::ScoreJson, Scored};
 use overtalk::output::Exporter;
 use overtalk::score::{
-    self, DefaultRegion, JerDefinition, MappingMethod, RecordingInput, ScoreOptions, ScoringPreset,
+    self, pairing, pairing::SideRecordings, DefaultRegion, JerDefinition, MappingMethod,
+    RecordingInput, ScoreOptions, ScoringPreset,
 };
 use overtalk::Delta;
 use pyo3::prelude::*;
@@ -70,17 +71,13 @@ fn options(
     Ok(o)
 }
 
-/// The recordings of both sides paired by id, in id order.
+/// The recordings of both sides paired by id, in id order, as `overtalk score` pairs them.
 fn pair(reference: &overtalk::Corpus, hypothesis: &overtalk::Corpus) -> Vec<RecordingInput> {
-    let mut ids: Vec<&str> = reference.ids().chain(hypothesis.ids()).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    ids.into_iter()
-        .map(|id| {
-            let side = |c: &overtalk::Corpus| c.get(id).map(|t| t.annotation().clone());
-            RecordingInput::new(id, side(reference), side(hypothesis))
-        })
-        .collect()
+    let side = |c: &overtalk::Corpus| SideRecordings {
+        recordings: c.iter().map(|(id, t)| (id.to_owned(), t.annotation().clone())).collect(),
+        zero: Vec::new(),
+    };
+    pairing::pair_sides(side(reference), side(hypothesis)).0
 }
 
 /// The UEM regions of the text of a UEM file.

@@ -40,6 +40,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod corpus_analysis;
 pub mod cut;
 pub mod error;
 pub mod events;

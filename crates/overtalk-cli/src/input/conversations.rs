@@ -6,9 +6,10 @@
 use overtalk_audio::provenance::Provenance;
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use overtalk::analysis::{self, Analysis};
-use overtalk::output::{Conversation, OVERLAP_NOT_MEASURABLE};
+use overtalk::corpus_analysis::{self, CorpusEntry, CorpusOptions};
+use overtalk::output::Conversation;
 use overtalk::report::{self, ConversationView, ReportOptions};
 use overtalk::Transcript;
 
@@ -40,19 +41,6 @@ impl Analyzed {
     }
 }
 
-/// Removes text and words, for `--timing-only`.
-fn strip_text(t: &Transcript) -> Transcript {
-    let mut b = overtalk::TranscriptBuilder::new();
-    for (_, name) in t.annotation().speakers().iter() {
-        b.speaker(name);
-    }
-    for u in t.utterances() {
-        b.add(u.segment, u.speaker_name, None);
-    }
-    b.extent(t.declared_extent());
-    b.build()
-}
-
 /// Reads every input and analyses each recording in it. Each input file is its own set of
 /// conversations; a recording id met in several files (the same conversation as WebVTT and as
 /// RTTM, say) is analysed once per file and labelled `id (file name)`. Results come in
@@ -77,7 +65,7 @@ pub(crate) fn read_and_analyze(
             input::Source::Stdin => None,
         })
         .collect();
-    let mut read: Vec<(String, String, Transcript, Option<Provenance>)> = Vec::new();
+    let mut read: Vec<CorpusEntry<Option<Provenance>>> = Vec::new();
     let mut sources = Vec::new();
     // Recordings first: detection turns each into who-spoke-when.
     let rename = read_args.rename_map()?;
@@ -87,12 +75,17 @@ pub(crate) fn read_and_analyze(
         input::note_speakers(&detected.corpus, &mut speakers);
         let corpus = input::rename_corpus(detected.corpus, &rename);
         for (id, t) in corpus.into_recordings() {
-            read.push((id, file.clone(), t, Some(detected.provenance.clone())));
+            read.push(CorpusEntry {
+                recording_id: id,
+                file: file.clone(),
+                transcript: t,
+                chat_markers: None,
+                one_speaker_per_frame: detected.provenance.one_speaker_per_frame(),
+                extra: Some(detected.provenance.clone()),
+            });
         }
         sources.extend(detected.sources);
     }
-    // CHAT with bullets: the transcriber's markers against the timing, by (recording, file).
-    let mut chat_markers = std::collections::HashMap::new();
     for source in &transcript_sources {
         let out = input::read_noting_speakers(source, read_args, &rename, &mut speakers)?;
         input::require_times(source, &out, "analyze")?;
@@ -103,15 +96,18 @@ pub(crate) fn read_and_analyze(
                 p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
             }
         };
-        if out.format == Some(overtalk::format::Format::Chat) {
-            for (id, t) in out.corpus.iter() {
-                if let Some(m) = analysis::markers::compare(t) {
-                    chat_markers.insert((id.to_owned(), file.clone()), m);
-                }
-            }
-        }
+        // CHAT with bullets: the transcriber's markers against the timing, as read.
+        let chat = out.format == Some(overtalk::format::Format::Chat);
         for (id, t) in out.corpus.into_recordings() {
-            read.push((id, file.clone(), t, None));
+            let chat_markers = if chat { analysis::markers::compare(&t) } else { None };
+            read.push(CorpusEntry {
+                recording_id: id,
+                file: file.clone(),
+                transcript: t,
+                chat_markers,
+                one_speaker_per_frame: false,
+                extra: None,
+            });
         }
     }
     sources.extend(transcript_sources);
@@ -121,7 +117,6 @@ pub(crate) fn read_and_analyze(
         &speakers,
         globals.quiet,
     );
-    read.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
     if how.words.words.is_some() {
         if read.len() != 1 {
             bail!(
@@ -129,46 +124,34 @@ pub(crate) fn read_and_analyze(
                 read.len()
             );
         }
-        let (id, _, t, detection) = &mut read[0];
+        let entry = &mut read[0];
+        let (id, t) = (&entry.recording_id, &entry.transcript);
         if let Some(laid) = how.words.lay_on(t, id, &read_args.options(), globals.quiet)? {
-            *t = laid;
-            if let Some(provenance) = detection {
+            entry.transcript = laid;
+            if let Some(provenance) = &mut entry.extra {
                 provenance.description.push_str(&how.words.method_note());
             }
         }
     }
-    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for (id, _, _, _) in &read {
-        *seen.entry(id.clone()).or_default() += 1;
-    }
-    let mut results = Vec::with_capacity(read.len());
-    for (id, file, t, detection) in read {
-        let markers = chat_markers.remove(&(id.clone(), file.clone()));
-        let label = if seen[&id] > 1 { format!("{id} ({file})") } else { id };
-        // A transcript with estimated ends is analysed by timing anyway; its text is kept for
-        // the punctuation rules of the rule-by-rule count.
-        let transcript =
-            if how.timing_only && t.estimated_ends() == 0 { strip_text(&t) } else { t };
-        let mut analysis = analysis::analyze(&transcript, &params)
-            .with_context(|| format!("analysing {label}"))?;
-        analysis.chat_markers_vs_timing = markers;
-        if detection.as_ref().is_some_and(Provenance::one_speaker_per_frame)
-            && analysis.speakers.len() >= 2
-        {
-            // Whatever the length: the 5-minute rule of the library's own warning is for
-            // transcripts, where zero overlap may be true.
-            analysis.diagnostics.warnings.insert(0, OVERLAP_NOT_MEASURABLE.to_owned());
-        }
+    let options = CorpusOptions { params: &params, timing_only: how.timing_only };
+    let results = corpus_analysis::analyze_entries(read, &options, &mut |a| {
         if !globals.quiet {
-            for w in &analysis.diagnostics.warnings {
-                eprintln!("overtalk: warning: {label}: {w}");
+            for w in &a.analysis.diagnostics.warnings {
+                eprintln!("overtalk: warning: {}: {w}", a.label);
             }
-            if let Some(hint) = overlap_hint(detection.as_ref(), &analysis.diagnostics.warnings) {
-                eprintln!("overtalk: note: {label}: {hint}");
+            if let Some(hint) = overlap_hint(a.extra.as_ref(), &a.analysis.diagnostics.warnings) {
+                eprintln!("overtalk: note: {}: {hint}", a.label);
             }
         }
-        results.push(Analyzed { label, transcript, analysis, detection });
-    }
+    })?
+    .into_iter()
+    .map(|a| Analyzed {
+        label: a.label,
+        transcript: a.transcript,
+        analysis: a.analysis,
+        detection: a.extra,
+    })
+    .collect();
     Ok((sources, results))
 }
 

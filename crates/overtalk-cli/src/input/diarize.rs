@@ -4,17 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use overtalk::format;
-use overtalk::{Corpus, Segment, Time, TranscriptBuilder};
+use overtalk::Corpus;
 use overtalk_audio::decode::Decoder;
 use overtalk_audio::diarize::cluster::SpeakerCount;
 use overtalk_audio::diarize::models::{ge2e_path, model_dir};
-use overtalk_audio::diarize::{
-    DiarizeOptions, Diarizer, FeatureStream, Ge2eDiarizer, VadOnlyDiarizer,
-};
-use overtalk_audio::pipeline::DetectOptions;
-use overtalk_audio::resample::{Resampler16k, ANALYSIS_RATE};
-use overtalk_audio::vad::VadKind;
+use overtalk_audio::diarize::{DiarizeOptions, Diarizer, Ge2eDiarizer, VadOnlyDiarizer};
+use overtalk_audio::pipeline::{self, DetectOptions};
 
 use crate::app::Globals;
 
@@ -108,44 +103,6 @@ impl DiarizeArgs {
     }
 }
 
-/// Decodes `path` block by block into `stream` as 16 kHz mono: the signal is never held whole,
-/// only the diarizer's features. Returns the number of 16 kHz samples.
-fn stream_16k(
-    mut d: Decoder,
-    path: &Path,
-    stream: &mut FeatureStream,
-    globals: Globals,
-) -> Result<u64> {
-    let total = d.info().declared_duration();
-    let rate = d.info().sample_rate;
-    let mut r = Resampler16k::new(rate)?;
-    let bar = crate::progress::seconds_bar(globals);
-    let mut n = 0u64;
-    let mut emit = |x: &[f32]| {
-        n += x.len() as u64;
-        stream.push(x);
-    };
-    let (mut decoded, mut shown) = (0u64, 0i64);
-    while let Some(block) =
-        d.next_block().map_err(|e| e.with_path(path)).with_context(|| "decoding")?
-    {
-        decoded += block.frames() as u64;
-        r.push(block.mono(), &mut emit)?;
-        if let Some(bar) = &bar {
-            let done = overtalk_audio::decode::frames_to_delta(decoded, rate);
-            if done.micros() / 1_000_000 != shown {
-                shown = done.micros() / 1_000_000;
-                crate::progress::show_seconds(bar, path, done, total);
-            }
-        }
-    }
-    r.finish(&mut emit)?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    Ok(n)
-}
-
 /// The pipeline with a user-supplied ONNX speaker-embedding model (docs/models.md has the
 /// interface).
 #[cfg(feature = "onnx")]
@@ -237,19 +194,7 @@ pub fn diarize(
 ) -> Result<(Corpus, overtalk_audio::provenance::Provenance)> {
     // A file that is not a recording is refused before any model is looked for.
     let decoder = Decoder::open(audio, &options.decode).context("detecting speech")?;
-    let mut o = if vad_chosen {
-        DiarizeOptions {
-            vad: options.vad.unwrap_or(VadKind::Energy),
-            binarize: options.binarize,
-            ..DiarizeOptions::default()
-        }
-    } else {
-        let mut o = DiarizeOptions::preferred();
-        // --min-speech / --min-silence still apply; the thresholds are the profile's.
-        o.binarize.min_speech = options.binarize.min_speech;
-        o.binarize.min_silence = options.binarize.min_silence;
-        o
-    };
+    let mut o = pipeline::diarize_options(options, vad_chosen);
     o.count = args.count()?;
     o.overlap_margin = args.overlap_margin()?;
     let ge2e_only = vad_chosen
@@ -282,29 +227,41 @@ pub fn diarize(
     } else {
         ge2e_diarizer(args, o, globals)?
     };
-    let mut stream = diarizer.stream();
-    let samples = stream_16k(decoder, audio, &mut stream, globals)?;
-    let bar = crate::progress::percent_bar(globals, "telling the speakers apart");
-    let d = diarizer
-        .finish_with_progress(stream.finish(), &|share| {
-            if let Some(bar) = &bar {
+    let decode_bar = crate::progress::seconds_bar(globals);
+    let mut shown = 0i64;
+    let share_bar = std::sync::OnceLock::new();
+    let found = pipeline::diarize_recording(
+        decoder,
+        audio,
+        diarizer.as_ref(),
+        recording_id,
+        &mut |p| {
+            if let Some(bar) = &decode_bar {
+                if p.done.micros() / 1_000_000 != shown {
+                    shown = p.done.micros() / 1_000_000;
+                    crate::progress::show_seconds(bar, p.path, p.done, p.total);
+                }
+            }
+        },
+        &mut || {
+            if let Some(bar) = &decode_bar {
+                bar.finish_and_clear();
+            }
+            let _ =
+                share_bar.set(crate::progress::percent_bar(globals, "telling the speakers apart"));
+        },
+        &|share| {
+            if let Some(Some(bar)) = share_bar.get() {
                 crate::progress::show_share(bar, share);
             }
-        })
-        .context("diarizing")?;
-    if let Some(bar) = bar {
+        },
+    );
+    if let Some(Some(bar)) = share_bar.get() {
         bar.finish_and_clear();
     }
-    let id = match recording_id {
-        Some(id) => id.to_owned(),
-        None => format::recording_id_from_path(audio),
-    };
-    let mut builder = TranscriptBuilder::new();
-    let ann = &d.annotation;
-    let duration = overtalk_audio::decode::frames_to_delta(samples, ANALYSIS_RATE);
-    for track in ann.tracks() {
-        builder.add(track.segment, ann.speaker_name(track.speaker), None);
-    }
-    builder.extent(Segment::new(Time::from_micros(0), Time::from_micros(duration.micros())));
-    Ok((Corpus::single(id, builder.build()), d.provenance()))
+    let found = found.map_err(|failure| match failure {
+        pipeline::DiarizeFailure::Decoding(e) => anyhow::Error::new(e).context("decoding"),
+        pipeline::DiarizeFailure::Diarizing(e) => anyhow::Error::new(e).context("diarizing"),
+    })?;
+    Ok((Corpus::single(found.recording_id, found.transcript), found.provenance))
 }

@@ -2,13 +2,13 @@
 //! (`--channels`) and the detector settings, shared by `detect`, `analyze`, `report` and
 //! `score`, so any of them takes recordings directly.
 
-use overtalk_audio::provenance::{Method, Provenance};
+use overtalk_audio::provenance::Provenance;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use overtalk::format;
-use overtalk::{Corpus, Delta, Segment, Time, TranscriptBuilder};
-use overtalk_audio::pipeline::{self, DetectOptions, Progress, TrackSpec};
+use overtalk::{Corpus, Delta};
+use overtalk_audio::pipeline::{self, DetectOptions, TrackSpec};
 use overtalk_audio::vad::VadKind;
 
 use crate::app::Globals;
@@ -118,7 +118,7 @@ impl AudioArgs {
 
     /// Detects who spoke when in `audio` (one recording, split by `--channels` if given) or in
     /// the `--track` files, as a corpus of one recording named `recording_id` (default: from
-    /// the file names, see `tracks_id`).
+    /// the file names, see `pipeline::tracks_recording_id`).
     ///
     /// One mixed recording (no `--track`, no `--channels`) is diarized: its speakers are told
     /// apart unless `--no-diarize` is given.
@@ -153,7 +153,7 @@ impl AudioArgs {
             return Ok(detected);
         }
         let bar = crate::progress::seconds_bar(globals);
-        let detection = pipeline::detect(&specs, &options, &mut |p: Progress<'_>| {
+        let found = pipeline::detect_recording(&specs, &options, recording_id, &mut |p| {
             if let Some(bar) = &bar {
                 crate::progress::show_seconds(bar, p.path, p.done, p.total);
             }
@@ -161,47 +161,14 @@ impl AudioArgs {
         if let Some(bar) = &bar {
             bar.finish_and_clear();
         }
-        let detection = detection.context("detecting speech")?;
+        let found = found.context("detecting speech")?;
         if !globals.quiet {
-            for w in detection.multitrack.iter().flat_map(|m| &m.warnings) {
+            for w in &found.warnings {
                 eprintln!("overtalk: warning: {w}");
             }
-            for t in &detection.tracks {
-                if t.stats.non_finite > 0 {
-                    eprintln!(
-                        "overtalk: warning: {}: {} non-finite samples (NaN or infinity) were replaced by silence",
-                        t.path.display(),
-                        t.stats.non_finite
-                    );
-                }
-                if t.stats.bad_packets > 0 {
-                    eprintln!(
-                        "overtalk: warning: {}: {} corrupt packets were replaced by silence",
-                        t.path.display(),
-                        t.stats.bad_packets
-                    );
-                }
-            }
         }
-        let id = match recording_id {
-            Some(id) => id.to_owned(),
-            None => tracks_id(&specs),
-        };
-        let mut builder = TranscriptBuilder::new();
-        for t in &detection.tracks {
-            builder.speaker(&t.name);
-        }
-        let ann = &detection.annotation;
-        for track in ann.tracks() {
-            builder.add(track.segment, ann.speaker_name(track.speaker), None);
-        }
-        builder.extent(Segment::new(
-            Time::from_micros(0),
-            Time::from_micros(detection.duration.micros()),
-        ));
-        let provenance =
-            Provenance::new(Method::Tracks { count: specs.len() }, describe(&options, specs.len()));
-        let corpus = Corpus::single(id, builder.build());
+        let provenance = found.provenance;
+        let corpus = Corpus::single(found.recording_id, found.transcript);
         let detected = Detected { sources, corpus, provenance };
         warn_if_silent(&detected, globals);
         Ok(detected)
@@ -230,37 +197,6 @@ fn warn_if_silent(detected: &Detected, globals: Globals) {
     }
 }
 
-/// The recording id of the tracks of one recording, when no `--recording-id` is given: the
-/// file's name for one file (its channels included); for one file per speaker, what the
-/// file names have in common (`show-host.wav` and `show-guest.wav` make `show`, the id a
-/// reference of the show would use), else the names joined with `+` (`host+guest`). Never the
-/// first track's name alone, which would make the recording one speaker's.
-fn tracks_id(specs: &[TrackSpec]) -> String {
-    let stems: Vec<String> =
-        specs.iter().map(|s| format::recording_id_from_path(&s.path)).collect();
-    let Some(first) = stems.first() else { return "recording".to_owned() };
-    if specs.iter().all(|s| s.path == specs[0].path) {
-        return first.clone();
-    }
-    // The longest common prefix, in bytes at character boundaries.
-    let mut len = first.len();
-    for s in &stems[1..] {
-        let same = first
-            .char_indices()
-            .zip(s.chars())
-            .take_while(|((_, a), b)| a == b)
-            .last()
-            .map_or(0, |((i, a), _)| i + a.len_utf8());
-        len = len.min(same);
-    }
-    let common = first[..len].trim_end_matches(['-', '_', '.', ' ', '+']).to_owned();
-    if common.is_empty() {
-        stems.join("+")
-    } else {
-        common
-    }
-}
-
 /// A note on stderr when a multichannel recording given without `--channels` has channels
 /// that differ (a call with one party per channel): mixing them down loses who spoke.
 fn channels_note(audio: &Path, options: &DetectOptions) {
@@ -280,26 +216,6 @@ fn channels_note(audio: &Path, options: &DetectOptions) {
             c.differ_share * 100.0,
             if c.channels > 2 { ",…" } else { "" }
         );
-    }
-}
-
-/// The method and parameters of voice activity detection over `tracks` tracks, for the record.
-fn describe(options: &DetectOptions, tracks: usize) -> String {
-    let vad = options.vad.map_or("none (energy only)", |v| v.name());
-    if tracks == 1 {
-        let b = &options.binarize;
-        format!(
-            "one track, one speaker (voice activity only); vad {vad}, onset {}, offset {}; \
-             min speech {} s, min silence {} s",
-            b.onset, b.offset, b.min_speech, b.min_silence
-        )
-    } else {
-        let m = &options.multitrack;
-        format!(
-            "{tracks} tracks, one per speaker, bleed rejected per band; vad {vad}; \
-             min speech {} s, min silence {} s",
-            m.min_speech, m.min_silence
-        )
     }
 }
 

@@ -2,25 +2,15 @@
 //! taken in command-line order), hypotheses detected from recordings, the UEM files merged, and
 //! the two sides paired by recording id. `score` starts here.
 
-use std::collections::BTreeMap;
-
 use anyhow::{bail, Context, Result};
 use overtalk::format::uem;
-use overtalk::score::{RecordingInput, Side as Which, ZeroLengthTurn};
-use overtalk::Annotation;
+pub(crate) use overtalk::score::pairing::SideRecordings as Side;
+use overtalk::score::{pairing, RecordingInput, Side as Which, ZeroLengthTurn};
 use rayon::prelude::*;
 
 use crate::app::Globals;
 use crate::input::recordings::{AudioArgs, Detected};
 use crate::input::{self, ReadArgs, Source};
-
-/// One side of a comparison: its recordings, and the zero-length turns the reader dropped.
-pub(crate) struct Side {
-    /// Who spoke when, by recording id.
-    pub(crate) recordings: BTreeMap<String, Annotation>,
-    /// Zero-length turns by recording id (some presets need them; the reader drops them).
-    pub(crate) zero: Vec<(String, ZeroLengthTurn)>,
-}
 
 /// Reads both sides. Files are read in parallel and then taken in command-line order, so
 /// warnings, errors and results are the same as reading them one after the other.
@@ -44,10 +34,7 @@ pub(crate) fn read_sides(
         .collect();
     let outputs: Vec<Result<overtalk::format::ReadOutput>> =
         jobs.par_iter().map(|(source, _)| input::read(source, read, &rename)).collect();
-    let mut sides = [
-        Side { recordings: BTreeMap::new(), zero: Vec::new() },
-        Side { recordings: BTreeMap::new(), zero: Vec::new() },
-    ];
+    let mut sides = [Side::default(), Side::default()];
     // Without hypothesis sources (a bad argument) only the reference files are in `jobs`.
     for ((source, side), out) in jobs.iter().zip(outputs) {
         let out = out?;
@@ -128,13 +115,7 @@ pub(crate) fn read_uems(args: &[String], read: &ReadArgs, quiet: bool) -> Result
                 eprintln!("overtalk: warning: {}: {w}", s.display());
             }
         }
-        for (k, r) in u {
-            let merged = match uems.get(&k) {
-                Some(prev) => prev.union(&r),
-                None => r,
-            };
-            uems.insert(k, merged);
-        }
+        overtalk::score::pairing::merge_uem(&mut uems, u);
     }
     Ok(uems)
 }
@@ -142,31 +123,12 @@ pub(crate) fn read_uems(args: &[String], read: &ReadArgs, quiet: bool) -> Result
 /// The recordings of both sides paired by id, in id order, each with its zero-length turns. A
 /// recording on one side only is kept (all miss or all false alarm), with a warning unless
 /// `quiet`.
-pub(crate) fn pair(mut reference: Side, mut hypothesis: Side, quiet: bool) -> Vec<RecordingInput> {
-    let mut ids: Vec<String> =
-        reference.recordings.keys().chain(hypothesis.recordings.keys()).cloned().collect();
-    ids.sort();
-    ids.dedup();
-    ids.into_iter()
-        .map(|id| {
-            let r = reference.recordings.remove(&id);
-            let h = hypothesis.recordings.remove(&id);
-            if (r.is_none() || h.is_none()) && !quiet {
-                let what = if r.is_none() {
-                    "only in the hypothesis: all of its speech is false alarm (md-eval and dscore ignore it)"
-                } else {
-                    "only in the reference: all of its speech is missed"
-                };
-                eprintln!("overtalk: warning: recording {id:?} is {what}");
-            }
-            let zero = reference
-                .zero
-                .iter()
-                .chain(hypothesis.zero.iter())
-                .filter(|(k, _)| *k == id)
-                .map(|(_, z)| z.clone())
-                .collect();
-            RecordingInput { id, reference: r, hypothesis: h, zero_length: zero }
-        })
-        .collect()
+pub(crate) fn pair(reference: Side, hypothesis: Side, quiet: bool) -> Vec<RecordingInput> {
+    let (pairs, one_sided) = pairing::pair_sides(reference, hypothesis);
+    if !quiet {
+        for o in one_sided {
+            eprintln!("overtalk: warning: {o}");
+        }
+    }
+    pairs
 }

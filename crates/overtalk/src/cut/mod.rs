@@ -52,6 +52,7 @@ pub mod fcpxml;
 pub mod mlt;
 pub mod otio;
 pub mod rate;
+pub mod request;
 
 use crate::analysis::onsets::OnsetClass;
 use crate::analysis::Analysis;

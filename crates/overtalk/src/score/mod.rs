@@ -34,6 +34,7 @@ pub mod frames;
 pub mod jer;
 pub mod mapping;
 pub mod options;
+pub mod pairing;
 pub mod prepare;
 pub mod validate;
 

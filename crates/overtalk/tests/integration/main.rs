@@ -14,6 +14,7 @@ mod formats_paragraphs;
 mod formats_struct;
 mod formats_text;
 mod hostile;
+mod orchestration;
 mod report_html;
 mod report_image;
 mod score_conformance;

@@ -1,0 +1,155 @@
+//! The recording a cut plays, decoded, and the cut rendered from it to WAV bytes: the
+//! channels of one mixed recording cut alike, or one mono track per speaker with the dropped
+//! speakers' tracks left out and their bleed in the others ducked.
+//!
+//! ```text
+//! one recording     ch 1 ──► render ──┐
+//!                   ch 2 ──► render ──┴──► WAV, the recording's channels
+//! one per speaker   Host  ─╳ (dropped)
+//!                   Guest ──► × duck gain ──► mix ──► render ──► WAV, mono
+//! ```
+
+use std::path::Path;
+
+use overtalk::cut::request::{dropped_speakers, solo_speech};
+use overtalk::cut::{CutList, Selection};
+use overtalk::{Annotation, Delta, Error, Result};
+
+use super::{duck_gain, mix_tracks, render, RenderOptions};
+use crate::decode::{decode_all, frames_to_delta, DecodeOptions};
+use crate::pipeline::TrackSpec;
+
+/// A decoded recording for a cut: its sample rate and its tracks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CutRecording {
+    /// The sample rate of every track.
+    pub rate: u32,
+    /// `(speaker, samples)`: the speaker is `None` for the channels of one mixed recording,
+    /// `Some` for a speaker's own track (mixed down to mono).
+    pub tracks: Vec<(Option<String>, Vec<f32>)>,
+}
+
+/// Decodes a whole file, naming it in the error.
+fn decode_file(path: &Path) -> Result<(u32, Vec<Vec<f32>>)> {
+    let (info, channels) = decode_all(path, &DecodeOptions::default())
+        .map_err(|e| Error::invalid(format!("decoding {}", path.display())).with_source(e))?;
+    Ok((info.sample_rate, channels))
+}
+
+impl CutRecording {
+    /// One mixed recording, every channel kept.
+    pub fn decode_mixed(path: &Path) -> Result<CutRecording> {
+        let (rate, channels) = decode_file(path)?;
+        Ok(CutRecording { rate, tracks: channels.into_iter().map(|c| (None, c)).collect() })
+    }
+
+    /// One track per speaker, each mixed down to mono; the tracks must share a sample rate.
+    /// `None` when there are no tracks.
+    pub fn decode_tracks(specs: &[TrackSpec]) -> Result<Option<CutRecording>> {
+        let mut rate = None;
+        let mut tracks = Vec::new();
+        for spec in specs {
+            let (r, channels) = decode_file(&spec.path)?;
+            let n = channels.len().max(1);
+            let len = channels.iter().map(Vec::len).max().unwrap_or(0);
+            let mut mono = vec![0.0f32; len];
+            for c in &channels {
+                for (m, v) in mono.iter_mut().zip(c) {
+                    *m += v / n as f32;
+                }
+            }
+            if rate.is_some_and(|x| x != r) {
+                return Err(Error::invalid(
+                    "the --track recordings have different sample rates; resample them first",
+                ));
+            }
+            rate = Some(r);
+            tracks.push((Some(spec.name.clone()), mono));
+        }
+        Ok(rate.map(|rate| CutRecording { rate, tracks }))
+    }
+
+    /// Whether the tracks are the speakers' own (not the channels of one recording).
+    pub fn is_per_speaker(&self) -> bool {
+        self.tracks.iter().any(|(s, _)| s.is_some())
+    }
+
+    /// The length of the longest track.
+    pub fn duration(&self) -> Delta {
+        let frames = self.tracks.iter().map(|(_, x)| x.len()).max().unwrap_or(0) as u64;
+        frames_to_delta(frames, self.rate)
+    }
+
+    /// The sample rate, and the channel count when this is one mixed recording: what the
+    /// edit's media records.
+    pub fn media_format(&self) -> (u32, Option<u32>) {
+        let channels = (!self.is_per_speaker()).then_some(self.tracks.len() as u32);
+        (self.rate, channels)
+    }
+}
+
+/// How a cut is rendered to WAV.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CutRenderOptions {
+    /// The crossfades and fades at cuts, in milliseconds.
+    pub crossfade_ms: u32,
+    /// From one track per speaker: the gain of the kept tracks during a removed speaker's solo
+    /// speech, in dB (ducks that speaker's bleed).
+    pub duck_db: f64,
+}
+
+/// Renders `cut` of `recording` to a 32-bit float WAV: the channels of one mixed recording,
+/// or the kept speakers' tracks (all but [`dropped_speakers`]) ducked during the dropped
+/// speakers' solo speech and mixed to mono.
+pub fn render_wav(
+    cut: &CutList,
+    recording: &CutRecording,
+    annotation: &Annotation,
+    selection: &Selection,
+    options: &CutRenderOptions,
+) -> Result<Vec<u8>> {
+    let rate = recording.rate;
+    let render_options = RenderOptions {
+        crossfade: (u64::from(rate) * u64::from(options.crossfade_ms) / 1000).max(1) as usize,
+    };
+    let channels: Vec<Vec<f32>> = if recording.is_per_speaker() {
+        let drop = dropped_speakers(selection, annotation);
+        let kept: Vec<&[f32]> = recording
+            .tracks
+            .iter()
+            .filter(|(s, _)| !s.as_ref().is_some_and(|s| drop.contains(s)))
+            .map(|(_, x)| x.as_slice())
+            .collect();
+        if kept.is_empty() {
+            return Err(Error::invalid(
+                "no --track is left once the removed speakers' tracks are dropped",
+            ));
+        }
+        let len = kept.iter().map(|x| x.len()).max().unwrap_or(0);
+        let duck = 10f64.powf(options.duck_db / 20.0) as f32;
+        let gain =
+            duck_gain(len, &solo_speech(annotation, &drop), rate, duck, render_options.crossfade);
+        vec![render(cut, &mix_tracks(&kept, Some(&gain)), rate, &render_options)]
+    } else {
+        recording.tracks.iter().map(|(_, x)| render(cut, x, rate, &render_options)).collect()
+    };
+    let spec = hound::WavSpec {
+        channels: channels.len().max(1) as u16,
+        sample_rate: rate,
+        bits_per_sample: 32,
+        sample_format: hound::SampleFormat::Float,
+    };
+    let wav_error = |e: hound::Error| Error::invalid("writing WAV").with_source(e);
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    {
+        let mut w = hound::WavWriter::new(&mut bytes, spec).map_err(wav_error)?;
+        let len = channels.first().map_or(0, Vec::len);
+        for i in 0..len {
+            for c in &channels {
+                w.write_sample(c.get(i).copied().unwrap_or(0.0)).map_err(wav_error)?;
+            }
+        }
+        w.finalize().map_err(wav_error)?;
+    }
+    Ok(bytes.into_inner())
+}
