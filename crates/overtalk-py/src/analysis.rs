@@ -10,7 +10,7 @@ use overtalk::corpus_analysis::{self, CorpusEntry, CorpusOptions};
 use overtalk::format::{self, Format, ReadOptions};
 use overtalk::output::json::Json;
 use overtalk::output::jsonl::Jsonl;
-use overtalk::output::{Conversation as OutConversation, Exporter, OVERLAP_NOT_MEASURABLE};
+use overtalk::output::{Conversation as OutConversation, Exporter};
 use overtalk::{Transcript, TranscriptBuilder};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
@@ -113,7 +113,7 @@ fn analyze_transcript(
     }
     if how.overlap_not_measurable && a.speakers.len() >= 2 {
         // Whatever the length, as `overtalk analyze` says it for such a detection.
-        a.diagnostics.warnings.insert(0, OVERLAP_NOT_MEASURABLE.to_owned());
+        a.diagnostics.warnings.insert(0, overtalk::analysis::AnalysisWarning::OverlapNotMeasurable);
     }
     Ok(a)
 }

@@ -17,7 +17,7 @@ use crate::analysis::markers::MarkersVsTiming;
 use crate::analysis::{analyze, Analysis, Params};
 use crate::error::Error;
 use crate::model::{Transcript, TranscriptBuilder};
-use crate::output::OVERLAP_NOT_MEASURABLE;
+use crate::analysis::AnalysisWarning;
 
 /// One conversation of a corpus run, as read, with whatever the front end carries beside it
 /// (`extra`: how its speech was detected, say).
@@ -107,7 +107,7 @@ pub fn sort_entries<T>(entries: &mut [CorpusEntry<T>]) {
 /// their file. Each result is handed to `each` as it is made (a front end prints its warnings
 /// there, before the next conversation is analysed) and then collected. A conversation whose
 /// speech was found one speaker per frame, with two speakers or more, gets
-/// [`OVERLAP_NOT_MEASURABLE`] as its first warning.
+/// [`AnalysisWarning::OverlapNotMeasurable`] as its first warning.
 pub fn analyze_entries<T>(
     mut entries: Vec<CorpusEntry<T>>,
     options: &CorpusOptions<'_>,
@@ -138,7 +138,7 @@ pub fn analyze_entries<T>(
         if e.one_speaker_per_frame && analysis.speakers.len() >= 2 {
             // Whatever the length: the 5-minute rule of the analysis's own warning is for
             // transcripts, where zero overlap may be true.
-            analysis.diagnostics.warnings.insert(0, OVERLAP_NOT_MEASURABLE.to_owned());
+            analysis.diagnostics.warnings.insert(0, AnalysisWarning::OverlapNotMeasurable);
         }
         let result = AnalyzedEntry { label, transcript, analysis, extra: e.extra };
         each(&result);

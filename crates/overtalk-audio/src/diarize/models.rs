@@ -182,7 +182,7 @@ pub fn silero_file_is_pinned(path: &Path) -> Result<bool> {
 pub fn zip_member(zip: &[u8], name: &str) -> Result<Vec<u8>> {
     use std::io::Read;
     let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip))
-        .map_err(|e| Error::invalid(format!("not a zip archive (wheel): {e}")))?;
+        .map_err(|e| Error::invalid(format!("not a zip archive (wheel): {e}")).with_source(e))?;
     let mut file = match archive.by_name(name) {
         Ok(file) => file,
         Err(zip::result::ZipError::FileNotFound) => {
@@ -193,16 +193,17 @@ pub fn zip_member(zip: &[u8], name: &str) -> Result<Vec<u8>> {
         Err(zip::result::ZipError::UnsupportedArchive(m)) => {
             return Err(Error::unsupported(format!("zip archive: {m}")))
         }
-        Err(e) => return Err(Error::invalid(format!("corrupt zip archive: {name}: {e}"))),
+        Err(e) => {
+            return Err(Error::invalid(format!("corrupt zip archive: {name}: {e}")).with_source(e))
+        }
     };
     if file.size() > MAX_FILE_BYTES {
         return Err(Error::limit("zip member too large"));
     }
     let mut out = Vec::new();
-    (&mut file)
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| Error::invalid(format!("corrupt deflate data in {name}: {e}")))?;
+    (&mut file).take(MAX_FILE_BYTES + 1).read_to_end(&mut out).map_err(|e| {
+        Error::invalid(format!("corrupt deflate data in {name}: {e}")).with_source(e)
+    })?;
     if out.len() as u64 > MAX_FILE_BYTES {
         return Err(Error::limit("zip member too large"));
     }

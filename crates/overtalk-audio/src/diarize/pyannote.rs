@@ -163,8 +163,9 @@ pub fn how_to_install(model_dir: &Path) -> String {
 /// The published SHA-256 and size of each LFS file in a repository listing (the JSON of
 /// [`tree_url`]: `[{"path": …, "size": …, "lfs": {"oid": …, "size": …}}, …]`).
 pub fn published_hashes(listing: &[u8]) -> Result<BTreeMap<String, (String, u64)>> {
-    let v: serde_json::Value = serde_json::from_slice(listing)
-        .map_err(|e| Error::invalid(format!("the repository listing is not JSON: {e}")))?;
+    let v: serde_json::Value = serde_json::from_slice(listing).map_err(|e| {
+        Error::invalid(format!("the repository listing is not JSON: {e}")).with_source(e)
+    })?;
     let items =
         v.as_array().ok_or_else(|| Error::invalid("the repository listing is not a JSON array"))?;
     let mut out = BTreeMap::new();
@@ -416,7 +417,8 @@ pub fn verify_installed_with(dir: &Path, files: &[ModelFile]) -> Result<()> {
         if !path.is_file() {
             return Err(fail(format!("the pyannote model file {} is missing", path.display())));
         }
-        let bytes = read_at_most(&path, f.max_bytes).map_err(|e| fail(e.to_string()))?;
+        let bytes =
+            read_at_most(&path, f.max_bytes).map_err(|e| fail(e.to_string()).with_source(e))?;
         let got = sha256_hex(&bytes);
         if !got.eq_ignore_ascii_case(want) {
             return Err(fail(format!(
@@ -704,6 +706,7 @@ mod backend {
                         dir.display(),
                         super::how_to_install(dir.parent().unwrap_or(dir))
                     ))
+                    .with_source(e)
                 })?;
             Ok(PyannoteDiarizer { pipeline: Mutex::new(pipeline), dir: dir.to_owned() })
         }
@@ -760,7 +763,7 @@ mod backend {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pipeline.run(samples)));
             let result = match run {
                 Ok(Ok(r)) => r,
-                Ok(Err(e)) => return Err(Error::invalid(format!("speakrs: {e}"))),
+                Ok(Err(e)) => return Err(Error::invalid(format!("speakrs: {e}")).with_source(e)),
                 Err(_) => return Err(Error::invalid("speakrs stopped with an internal error")),
             };
             // Speakers named by first appearance, as the other diarizers do.

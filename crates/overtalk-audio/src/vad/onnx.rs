@@ -79,13 +79,48 @@ pub(crate) fn read_model(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| Error::from(e).with_path(path))
 }
 
-/// Runs `f`, turning a tract error or a panic inside tract into a message.
-fn guarded<T>(f: impl FnOnce() -> TractResult<T>) -> std::result::Result<T, String> {
+/// Why tract failed: its error (kept as the cause of the error reported) or a panic inside it.
+#[derive(Debug)]
+enum TractFailure {
+    /// tract returned an error.
+    Error(TractError),
+    /// tract panicked (caught, so a bad model file cannot bring the program down).
+    Panic,
+}
+
+impl TractFailure {
+    /// The failure in one readable line, for the message of the error reported.
+    fn message(&self) -> String {
+        match self {
+            TractFailure::Error(e) => short(&format!("{e:#}")),
+            TractFailure::Panic => "the ONNX runtime failed on this model (internal panic)".into(),
+        }
+    }
+
+    /// `error` with tract's error as its [`source`](std::error::Error::source), when there is
+    /// one.
+    fn cause_of(self, error: Error) -> Error {
+        match self {
+            TractFailure::Error(e) => error.with_source(e),
+            TractFailure::Panic => error,
+        }
+    }
+}
+
+/// Runs `f`, catching a tract error or a panic inside tract.
+fn guarded<T>(f: impl FnOnce() -> TractResult<T>) -> std::result::Result<T, TractFailure> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(v)) => Ok(v),
-        Ok(Err(e)) => Err(short(&format!("{e:#}"))),
-        Err(_) => Err("the ONNX runtime failed on this model (internal panic)".into()),
+        Ok(Err(e)) => Err(TractFailure::Error(e)),
+        Err(_) => Err(TractFailure::Panic),
     }
+}
+
+/// An error saying `what` failed (`"not a readable ONNX model"`, …), with tract's message
+/// and, as its source, tract's error.
+fn failed(what: &str, failure: TractFailure) -> Error {
+    let message = format!("{what}: {}", failure.message());
+    failure.cause_of(Error::invalid(message))
 }
 
 /// `1 input`, `2 inputs`.
@@ -122,10 +157,12 @@ pub(crate) fn load(
     let bad = |m: String| {
         Error::invalid(format!("not a usable {what}: {m} (expected inputs {expected})"))
     };
+    // A tract error, its message in the text and the error itself kept as the cause.
+    let bad_tract = |e: TractError| bad(e.to_string()).with_source(e);
     let mut model = guarded(|| tract_onnx::onnx().model_for_read(&mut &bytes[..]))
-        .map_err(|e| Error::invalid(format!("not a readable ONNX model: {e}")))?;
-    let n_in = model.input_outlets().map_err(|e| bad(e.to_string()))?.len();
-    let n_out = model.output_outlets().map_err(|e| bad(e.to_string()))?.len();
+        .map_err(|f| failed("not a readable ONNX model", f))?;
+    let n_in = model.input_outlets().map_err(bad_tract)?.len();
+    let n_out = model.output_outlets().map_err(bad_tract)?.len();
     if n_in != inputs.len() {
         return Err(bad(format!(
             "it has {} where {} are expected",
@@ -137,7 +174,7 @@ pub(crate) fn load(
         return Err(bad(format!("it has {} where {outputs} are expected", count(n_out, "output"))));
     }
     for (i, spec) in inputs.iter().enumerate() {
-        let declared = model.input_fact(i).map_err(|e| bad(e.to_string()))?.clone();
+        let declared = model.input_fact(i).map_err(bad_tract)?.clone();
         check_declared(&declared, spec)
             .map_err(|m| bad(format!("input {i} ({}): {m}", spec.name)))?;
         let dims: Vec<TDim> = spec
@@ -149,9 +186,12 @@ pub(crate) fn load(
             })
             .collect();
         let fact: InferenceFact = f32::fact(dims).into();
-        model.set_input_fact(i, fact).map_err(|e| bad(e.to_string()))?;
+        model.set_input_fact(i, fact).map_err(bad_tract)?;
     }
-    let plan = guarded(|| model.into_optimized()?.into_runnable()).map_err(bad)?;
+    let plan = guarded(|| model.into_optimized()?.into_runnable()).map_err(|f| {
+        let message = f.message();
+        f.cause_of(bad(message))
+    })?;
     Ok(OnnxPlan { plan })
 }
 
@@ -218,7 +258,7 @@ impl OnnxPlan {
                 })
                 .collect::<TractResult<Vec<Output>>>()
         })
-        .map_err(|e| Error::invalid(format!("running the ONNX model failed: {e}")))?;
+        .map_err(|f| failed("running the ONNX model failed", f))?;
         Ok(outs)
     }
 }
@@ -227,10 +267,10 @@ impl OnnxPlan {
 /// a caller can tell which of its documented interfaces a file follows before loading it.
 pub(crate) fn first_input_shape(bytes: &[u8]) -> Result<(Option<usize>, Option<i64>)> {
     let model = guarded(|| tract_onnx::onnx().model_for_read(&mut &bytes[..]))
-        .map_err(|e| Error::invalid(format!("not a readable ONNX model: {e}")))?;
+        .map_err(|f| failed("not a readable ONNX model", f))?;
     let fact = match model.input_fact(0) {
         Ok(f) => f.clone(),
-        Err(_) => return Err(Error::invalid("not a usable model: it has no inputs")),
+        Err(e) => return Err(Error::invalid("not a usable model: it has no inputs").with_source(e)),
     };
     if fact.shape.is_open() {
         return Ok((None, None));

@@ -61,8 +61,10 @@ fn corrupt_and_wrong_files_give_clear_errors() {
     // Not a wheel.
     let junk = dir.path().join("junk.whl");
     std::fs::write(&junk, b"not a zip").unwrap();
-    let e = install_ge2e_from_wheel(&junk, dir.path()).unwrap_err().to_string();
-    assert!(e.contains("not a zip archive"), "{e}");
+    let e = install_ge2e_from_wheel(&junk, dir.path()).unwrap_err();
+    assert!(e.to_string().contains("not a zip archive"), "{e}");
+    // The zip reader's error is kept as the cause.
+    assert!(std::error::Error::source(&e).is_some(), "{e}");
     // A missing model file.
     let e = Ge2eWeights::load(&dir.path().join("ge2e.safetensors")).unwrap_err().to_string();
     assert!(e.contains("ge2e.safetensors"), "{e}");

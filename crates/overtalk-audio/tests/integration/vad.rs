@@ -274,6 +274,10 @@ mod onnx_models {
         // Not ONNX at all, and a truncated file.
         let e = err(b"this is not a model");
         assert!(e.contains("not a readable ONNX model"), "{e}");
+        // The runtime's error is kept as the cause (its message is already in the text).
+        let p = write(dir.path(), "bad.onnx", b"this is not a model");
+        let e = SileroModel::load(&p).unwrap_err();
+        assert!(std::error::Error::source(&e).is_some(), "{e}");
         let good = energy_model(576, &STATE, true, false);
         let e = err(&good[..good.len() / 2]);
         assert!(e.contains("not a readable ONNX model"), "{e}");

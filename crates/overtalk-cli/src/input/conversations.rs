@@ -7,7 +7,7 @@ use overtalk_audio::provenance::Provenance;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
-use overtalk::analysis::{self, Analysis};
+use overtalk::analysis::{self, Analysis, AnalysisWarning};
 use overtalk::corpus_analysis::{self, CorpusEntry, CorpusOptions};
 use overtalk::output::Conversation;
 use overtalk::report::{self, ConversationView, ReportOptions};
@@ -191,9 +191,9 @@ pub(crate) const DIARIZED_ACCURACY: &str = "accuracy: these speakers were detect
 /// A hint for a diarized recording in which no overlap was found: the diarizer gives one
 /// speaker per frame unless asked for a second, so zero overlap there says more about the
 /// method than about the conversation.
-fn overlap_hint(method: Option<&Provenance>, warnings: &[String]) -> Option<&'static str> {
+fn overlap_hint(method: Option<&Provenance>, warnings: &[AnalysisWarning]) -> Option<&'static str> {
     let one_per_frame = method.is_some_and(Provenance::one_speaker_per_frame);
-    let none_found = warnings.iter().any(|w| w.starts_with("no overlapping speech"));
+    let none_found = warnings.iter().any(|w| matches!(w, AnalysisWarning::NoOverlap { .. }));
     (one_per_frame && none_found).then_some(
         "the diarizer gave one speaker per frame (overlap off); `--overlap-margin 0.05` adds a \
          second speaker where two are nearly as likely (docs/diarization.md)",
@@ -206,7 +206,7 @@ mod tests {
 
     #[test]
     fn zero_overlap_from_one_speaker_per_frame_gets_a_hint() {
-        let none = vec!["no overlapping speech in 8.0 min of multi-speaker speech: …".to_owned()];
+        let none = vec![AnalysisWarning::NoOverlap { speech_ms: 480_000 }];
         // The methods as the diarizer writes them.
         struct Stub;
         impl overtalk_audio::diarize::WindowEmbedder for Stub {

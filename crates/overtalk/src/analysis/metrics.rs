@@ -11,6 +11,7 @@ use super::params::Params;
 use super::result::*;
 use super::talkspurt::Talkspurt;
 use super::turns::{TransferRec, TurnRec};
+use super::warning::AnalysisWarning;
 
 /// Median (mean of the two middle values for an even count); `None` when empty (§5.5.7).
 pub fn median(values: &[i64]) -> Option<f64> {
@@ -409,20 +410,13 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     };
     let mut warnings = Vec::new();
     if overlap == 0 && n >= 2 && speech > 300_000 {
-        warnings.push(format!(
-            "no overlapping speech in {:.1} min of multi-speaker speech: overlap-based metrics are structurally zero (single-channel diarization or forced alignment?)",
-            speech as f64 / 60_000.0
-        ));
+        warnings.push(AnalysisWarning::NoOverlap { speech_ms: speech });
     }
     // Schisms (Q10): one contiguous stretch of pieces with ≥ 3 active speakers, > 5 s.
     let mut stretch: Option<(i64, i64, usize)> = None;
-    let flush = |st: Option<(i64, i64, usize)>, warnings: &mut Vec<String>| {
+    let flush = |st: Option<(i64, i64, usize)>, warnings: &mut Vec<AnalysisWarning>| {
         if let Some((a, b, most)) = st.filter(|&(a, b, _)| b - a > 5000) {
-            warnings.push(format!(
-                "{most} speakers active for {:.2} s from {:.2} s: possible parallel conversation (schism)",
-                (b - a) as f64 / 1000.0,
-                a as f64 / 1000.0
-            ));
+            warnings.push(AnalysisWarning::Schism { speakers: most, start_ms: a, end_ms: b });
         }
     };
     for piece in st.joint {

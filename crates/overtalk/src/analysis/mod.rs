@@ -40,9 +40,11 @@ pub mod rules;
 pub mod stream;
 pub mod talkspurt;
 pub mod turns;
+pub mod warning;
 
 pub use params::{AnalysisPreset, Classifier, Params};
 pub use result::{Analysis, SCHEMA_VERSION};
+pub use warning::AnalysisWarning;
 
 use crate::error::Result;
 use crate::model::Transcript;
@@ -228,17 +230,15 @@ pub struct CalibrationRows {
 /// Adds [`rules::assess`]'s findings to an analysis: the block itself, and notes in the diagnostics.
 fn annotate_estimated_times(t: &Transcript, a: &mut Analysis) {
     let Some(e) = rules::assess(t) else { return };
-    a.diagnostics.warnings.push(format!(
-        "{} of {} ends are estimated (start times only; each end is the next start, or sooner at {} words a second): analysed in timing-only mode; {} rest on estimated ends",
-        e.estimated_ends,
-        e.tracks,
-        e.words_per_second,
-        e.rest_on_estimated_ends.join("; ")
-    ));
-    a.diagnostics.warnings.push(format!(
-        "overlap is not measurable from these times; {} [crosstalk] note(s) are reported as marked overlaps, the transcriber's judgement",
-        e.marked_overlaps.len()
-    ));
+    a.diagnostics.warnings.push(AnalysisWarning::EstimatedEnds {
+        estimated_ends: e.estimated_ends,
+        tracks: e.tracks,
+        words_per_second: e.words_per_second,
+        rest_on_estimated_ends: e.rest_on_estimated_ends.clone(),
+    });
+    a.diagnostics
+        .warnings
+        .push(AnalysisWarning::OverlapFromMarks { marked_overlaps: e.marked_overlaps.len() });
     // Shares of an overlap that cannot be measured are not zero: they are unknown.
     a.conversation.overlap_ratio = None;
     a.conversation.overlap_between_share = None;

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::intervals::{HeKind, Layer};
 use super::onsets::{Ferguson, OnsetClass, Outcome};
 use super::params::Params;
+use super::warning::AnalysisWarning;
 
 /// A speaker name in the result: made once per speaker and shared by every talkspurt, piece,
 /// interval, turn and onset that names the speaker (cloning bumps a reference count, it does
@@ -87,8 +88,9 @@ pub struct Diagnostics {
     pub talk_time_unbridged: BTreeMap<String, i64>,
     /// Extension: word timings clamped into their segment (Q6).
     pub clamped_words: usize,
-    /// Human-readable warnings (no overlap in long multi-speaker input, schisms).
-    pub warnings: Vec<String>,
+    /// Caveats about the numbers (no overlap in long multi-speaker input, schisms, estimated
+    /// ends): typed, written in JSON as their sentences.
+    pub warnings: Vec<AnalysisWarning>,
 }
 
 /// One talkspurt.

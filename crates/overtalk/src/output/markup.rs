@@ -11,7 +11,7 @@ use super::totals::CorpusTotals;
 use super::{Conversation, Exporter, NOT_MEASURABLE, OVERLAP_NOT_MEASURABLE};
 use crate::analysis::intervals::{HeKind, Layer};
 use crate::analysis::result::Mode;
-use crate::analysis::{Analysis, Classifier, Params};
+use crate::analysis::{Analysis, AnalysisWarning, Classifier, Params};
 
 /// What makes a human format: its preset line and its [`MarkupStyle`].
 pub trait Markup {
@@ -172,7 +172,7 @@ fn conversation<M: Markup + ?Sized>(
         secs(c.speech),
     );
     m.style().heading(&heading, out)?;
-    if r.diagnostics.warnings.iter().any(|w| w == OVERLAP_NOT_MEASURABLE) {
+    if r.diagnostics.warnings.iter().any(|w| matches!(w, AnalysisWarning::OverlapNotMeasurable)) {
         writeln!(out, "{}{OVERLAP_NOT_MEASURABLE}\n", m.style().note())?;
     }
     // The plain-language summary, one sentence a line (one paragraph in Markdown).

@@ -89,8 +89,4 @@ pub trait Exporter<Data: ?Sized> {
 /// What the human outputs show for a number that cannot be measured.
 pub const NOT_MEASURABLE: &str = "not measurable";
 
-/// The note, in the diagnostics and beside every table, for speakers detected one per frame.
-pub const OVERLAP_NOT_MEASURABLE: &str = "overlap not measurable: the speakers were \
-     detected by diarizing one mixed track with one speaker per frame, which cannot hear two \
-     people at once; the overlap, interruption and talk-over counts here are zero by \
-     construction, not measured (separate tracks per speaker measure them)";
+pub use crate::analysis::warning::OVERLAP_NOT_MEASURABLE;

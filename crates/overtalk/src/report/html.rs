@@ -595,7 +595,7 @@ fn conversation_section(
     if !r.diagnostics.warnings.is_empty() {
         b.push_str("<h3>Warnings</h3><ul>");
         for w in &r.diagnostics.warnings {
-            let _ = write!(b, "<li>{}</li>", escape(w));
+            let _ = write!(b, "<li>{}</li>", escape(&w.to_string()));
         }
         b.push_str("</ul>");
     }

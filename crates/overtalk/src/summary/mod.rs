@@ -22,9 +22,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::analysis::result::Mode;
+use crate::analysis::AnalysisWarning;
 use crate::analysis::{Analysis, Classifier};
 use crate::error::{Error, Result};
-use crate::output::{Conversation, OVERLAP_NOT_MEASURABLE};
+use crate::output::Conversation;
 
 /// The English templates.
 const ENGLISH: &str = include_str!("en.toml");
@@ -366,7 +367,8 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
     w.sentence("basis", f);
 
     // What cannot be measured, said before anything that could be read as measured.
-    let one_track = a.diagnostics.warnings.iter().any(|x| x == OVERLAP_NOT_MEASURABLE);
+    let one_track =
+        a.diagnostics.warnings.iter().any(|x| matches!(x, AnalysisWarning::OverlapNotMeasurable));
     let estimated = a.estimated_times.is_some();
     if one_track {
         w.sentence("not_measurable_one_track", Vec::new());

@@ -344,7 +344,11 @@ fn sixty_speakers_in_a_round() {
     let k = &r.conversation.counts.events;
     assert_eq!((k.interruptions, k.successful, k.unsuccessful), (118, 59, 59));
     assert_eq!(r.speakers["P59"].interruptions_received.attempts, 59);
-    assert!(r.diagnostics.warnings.iter().any(|w| w.contains("schism")));
+    assert!(r
+        .diagnostics
+        .warnings
+        .iter()
+        .any(|w| w.code() == "schism" && w.to_string().contains("(schism)")));
 }
 
 #[test]
