@@ -49,11 +49,11 @@ fn detect_files(
     py.detach(|| {
         let found = pipeline::detect_recording(&specs, &options, Some(&recording_id), &mut |_| {})
             .map_err(to_py)?;
-        Ok(Conversation {
-            id: found.recording_id,
-            transcript: found.transcript,
-            detection: Some(found.provenance.description),
-        })
+        Ok(Conversation::new(
+            found.recording_id,
+            found.transcript,
+            Some(found.provenance.description),
+        ))
     })
 }
 

@@ -14,10 +14,10 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::analysis::markers::MarkersVsTiming;
+use crate::analysis::AnalysisWarning;
 use crate::analysis::{analyze, Analysis, Params};
 use crate::error::Error;
 use crate::model::{Transcript, TranscriptBuilder};
-use crate::analysis::AnalysisWarning;
 
 /// One conversation of a corpus run, as read, with whatever the front end carries beside it
 /// (`extra`: how its speech was detected, say).

@@ -254,9 +254,8 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     let (media, angles) = if cameras.is_empty() {
         (request::edit_media(&source, &selection, annotation, format)?, None)
     } else {
-        let (media, angles) =
-            request::multicam(&cameras, annotation, &cut, source.decoded, format)
-                .with_context(|| format!("cutting {}", one.label))?;
+        let (media, angles) = request::multicam(&cameras, annotation, &cut, source.decoded, format)
+            .with_context(|| format!("cutting {}", one.label))?;
         (media, Some(angles))
     };
     let name = request::sequence_name(&one.label, &selection);

@@ -222,7 +222,7 @@ impl FromStr for AnalysisWarning {
     /// [`AnalysisWarning::Other`] when the sentence is not one this version writes.
     fn from_str(text: &str) -> Result<AnalysisWarning, Infallible> {
         Ok(recognise(text)
-            .filter(|w| w.to_string() == text)
+            .filter(|w| w == text)
             .unwrap_or_else(|| AnalysisWarning::Other(text.to_owned())))
     }
 }
@@ -233,7 +233,11 @@ impl PartialEq<str> for AnalysisWarning {
         match self {
             AnalysisWarning::OverlapNotMeasurable => text == OVERLAP_NOT_MEASURABLE,
             AnalysisWarning::Other(own) => own == text,
-            other => other.to_string() == text,
+            other => {
+                // The sentence itself: `other == text` would call this function again.
+                let sentence = other.to_string();
+                sentence == text
+            }
         }
     }
 }

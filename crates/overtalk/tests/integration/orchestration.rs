@@ -54,7 +54,14 @@ fn one_speaker_per_frame_makes_overlap_not_measurable() {
     let params = Params::default();
     let options = CorpusOptions { params: &params, timing_only: false };
     let out = analyze_entries(vec![entry("diarized", "d.wav")], &options, &mut |_| {}).unwrap();
-    assert_eq!(out[0].analysis.diagnostics.warnings[0], overtalk::output::OVERLAP_NOT_MEASURABLE);
+    assert_eq!(
+        out[0].analysis.diagnostics.warnings[0],
+        overtalk::analysis::AnalysisWarning::OverlapNotMeasurable
+    );
+    assert_eq!(
+        out[0].analysis.diagnostics.warnings[0].to_string(),
+        overtalk::output::OVERLAP_NOT_MEASURABLE
+    );
     let out = analyze_entries(vec![entry("tracks", "t.wav")], &options, &mut |_| {}).unwrap();
     assert!(!out[0]
         .analysis
