@@ -80,6 +80,21 @@ fn pair(reference: &overtalk::Corpus, hypothesis: &overtalk::Corpus) -> Vec<Reco
     pairing::pair_sides(side(reference), side(hypothesis)).0
 }
 
+/// What both scorers take: the recordings paired by id and the UEM regions; an error when
+/// no recording is on both sides.
+fn scored_inputs(
+    reference: &overtalk::Corpus,
+    hypothesis: &overtalk::Corpus,
+    uem: Option<&str>,
+) -> PyResult<(Vec<RecordingInput>, Option<uem::Uem>)> {
+    let uems = read_uem(uem)?;
+    let inputs = pair(reference, hypothesis);
+    if inputs.is_empty() {
+        return Err(bad("no recordings in the reference or the hypothesis".into()));
+    }
+    Ok((inputs, uems))
+}
+
 /// The UEM regions of the text of a UEM file.
 fn read_uem(text: Option<&str>) -> PyResult<Option<uem::Uem>> {
     text.map(|t| Ok(uem::read_bytes(t.as_bytes(), &ReadOptions::default()).map_err(to_py)?.0))
@@ -107,11 +122,7 @@ fn score_json(
     let opts = options(preset, collar, skip_overlap, mapping, region, jer)?;
     let (r, h) = (&reference.inner, &hypothesis.inner);
     py.detach(|| {
-        let uems = read_uem(uem)?;
-        let inputs = pair(r, h);
-        if inputs.is_empty() {
-            return Err(bad("no recordings in the reference or the hypothesis".into()));
-        }
+        let (inputs, uems) = scored_inputs(r, h, uem)?;
         let metrics = if der_only { score::Metrics::DER_ONLY } else { score::Metrics::ALL };
         let report = score::score_with(&inputs, uems.as_ref(), &opts, metrics).map_err(to_py)?;
         let mut out = Vec::new();
@@ -155,11 +166,7 @@ fn score_events_json(
         EventOptions { tolerance: (tolerance * 1000.0).round() as i64, ..EventOptions::default() };
     let (r, h) = (&reference.inner, &hypothesis.inner);
     py.detach(|| {
-        let uems = read_uem(uem)?;
-        let inputs = pair(r, h);
-        if inputs.is_empty() {
-            return Err(bad("no recordings in the reference or the hypothesis".into()));
-        }
+        let (inputs, uems) = scored_inputs(r, h, uem)?;
         let params = overtalk::analysis::Params::default();
         let report =
             events::score_events(&inputs, uems.as_ref(), &opts, &params, &ev).map_err(to_py)?;
