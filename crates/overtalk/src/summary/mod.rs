@@ -356,6 +356,7 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
     let classifier = match a.params.classifier {
         Classifier::Rules => "classifier_rules",
         Classifier::Calibrated => "classifier_calibrated",
+        Classifier::Joint => "classifier_joint",
     };
     let f = vec![
         ("speakers", w.count(&["conversation", "counts", "speakers"], n.speakers)),
