@@ -1,6 +1,5 @@
 //! Agreement with people: the MRDA val split re-scored through the shared `check_mrda.py`
-//! with `--classifier calibrated` and `--classifier joint`, in text (`.nomarks.vtt`) and
-//! timing-only (`.rttm`) mode.
+//! with `--classifier calibrated`, in text (`.nomarks.vtt`) and timing-only (`.rttm`) mode.
 //! The figures must not drop below those recorded with the fitted model
 //! (`check_mrda_f1` in crates/overtalk/src/analysis/calibrated_model.json, docs/agreement.md).
 //! Skips with a printed reason without the shared data or python3.
@@ -34,9 +33,8 @@ fn calibrated_classifier_keeps_its_val_agreement_through_check_mrda() {
     let tool: PathBuf = shared.join("../tools/check_mrda.py");
     let recorded: serde_json::Value = serde_json::from_str(MODEL).unwrap();
     let dir = Dir::new();
-    for (classifier, input) in
-        [("calibrated", "nomarks"), ("calibrated", "rttm"), ("joint", "nomarks"), ("joint", "rttm")]
-    {
+    // `joint` joins this list once its models and figures are in the model file.
+    for (classifier, input) in [("calibrated", "nomarks"), ("calibrated", "rttm")] {
         let out = dir.path().join(format!("{classifier}-{input}.json"));
         let run = Command::new("python3")
             .arg(&tool)

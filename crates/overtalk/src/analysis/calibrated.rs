@@ -795,11 +795,16 @@ impl<'a> Context<'a> {
 mod tests {
     use super::*;
 
+    /// The horizons the joint classifier is fitted for (`train.py --joint --horizons …`): none
+    /// yet, so `--classifier joint` is an error naming the horizon (docs/agreement.md).
+    const JOINT_HORIZONS: &[Option<i64>] = &[];
+
     #[test]
     fn every_fitted_model_matches_the_features_of_this_build() {
         let all = models().unwrap();
         for h in HORIZONS {
             for classifier in [Classifier::Calibrated, Classifier::Joint] {
+                let fitted = classifier == Classifier::Calibrated || JOINT_HORIZONS.contains(&h);
                 let (bc, onset) = tasks(classifier);
                 for (task, mode) in
                     [(bc, "timing"), (bc, "text"), (onset, "timing"), (onset, "text")]
@@ -808,9 +813,13 @@ mod tests {
                         all.iter().find(|m| m.task == task && m.mode == mode && m.horizon_ms == h);
                     let classes = m.map(|m| m.classes.len());
                     let want = if task == "backchannel" { 2 } else { 3 };
-                    assert_eq!(classes, Some(want), "{task}/{mode} at {h:?}");
+                    assert_eq!(classes, fitted.then_some(want), "{task}/{mode} at {h:?}");
                 }
-                assert!(Calibrated::load(classifier, h).is_ok());
+                assert_eq!(
+                    Calibrated::load(classifier, h).is_ok(),
+                    fitted,
+                    "{classifier} at {h:?}"
+                );
             }
         }
         assert!(Calibrated::load(Classifier::Calibrated, Some(750)).is_err());
