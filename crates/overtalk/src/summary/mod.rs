@@ -142,8 +142,14 @@ const REQUIRED: &[&str] = &[
     "not_measurable_words",
 ];
 
-const REQUIRED_WORDS: &[&str] =
-    &["mode_text", "mode_timing", "mode_mixed", "classifier_rules", "classifier_calibrated"];
+const REQUIRED_WORDS: &[&str] = &[
+    "mode_text",
+    "mode_timing",
+    "mode_mixed",
+    "classifier_rules",
+    "classifier_calibrated",
+    "classifier_joint",
+];
 
 impl Templates {
     /// The English templates (`en.toml`).
