@@ -33,7 +33,8 @@ fn calibrated_classifier_keeps_its_val_agreement_through_check_mrda() {
     let tool: PathBuf = shared.join("../tools/check_mrda.py");
     let recorded: serde_json::Value = serde_json::from_str(MODEL).unwrap();
     let dir = Dir::new();
-    // `joint` joins this list once its models and figures are in the model file.
+    // `joint` is fitted and its figures are recorded too, but it does not agree with people
+    // better than `calibrated` on val (docs/agreement.md), so only the default is guarded here.
     for (classifier, input) in [("calibrated", "nomarks"), ("calibrated", "rttm")] {
         let out = dir.path().join(format!("{classifier}-{input}.json"));
         let run = Command::new("python3")
