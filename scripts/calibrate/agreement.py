@@ -46,7 +46,7 @@ def main():
     ap.add_argument("example", help="target/release/examples/calibration_rows")
     ap.add_argument("--split", default="val")
     ap.add_argument("--input", choices=sorted(EXT), default="nomarks")
-    ap.add_argument("--classifier", choices=("rules", "calibrated"), default="calibrated")
+    ap.add_argument("--classifier", choices=("rules", "calibrated", "joint"), default="calibrated")
     ap.add_argument("--horizon", default="unbounded")
     ap.add_argument("--draws", type=int, default=2000)
     ap.add_argument("--tables", action="store_true", help="also print check_mrda.py's report")

@@ -11,7 +11,7 @@ and, for comparison, every input segment start (an utterance start, which the 20
 of S2 may merge into a longer talkspurt). Reads the rows of examples/calibration_rows (the same
 analysis as `overtalk analyze`); the train split by default (never the held-out test split).
 
-  python3 scripts/calibrate/ceiling.py [--split train] [--input nomarks|rttm] [--calibrated-bc]
+  python3 scripts/calibrate/ceiling.py [--split train] [--input nomarks|rttm] [--classifier rules|calibrated|joint]
 """
 import argparse
 import os
@@ -53,12 +53,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--split", default="train", choices=("train", "val"))
     ap.add_argument("--input", default="nomarks", choices=("nomarks", "rttm"))
-    ap.add_argument("--calibrated-bc", action="store_true",
-                    help="onsets as the calibrated backchannels leave them (else the rules')")
+    ap.add_argument("--classifier", default="rules", choices=("rules", "calibrated", "joint"),
+                    help="whose backchannel decisions leave the onsets (default: the rules')")
     a = ap.parse_args()
     mode = "text" if a.input == "nomarks" else "timing"
     meetings = train.split(a.split)
-    dump = train.rows(meetings, mode, None, a.calibrated_bc)
+    dump = train.rows(meetings, mode, None, a.classifier)
     tot = {}
     for m in meetings:
         events, ex = train.gold(m)

@@ -24,7 +24,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: E402
 def main():
     tr, va = T.split("train"), T.split("val")
     for mode in ("timing", "text"):
-        dtr, dva = T.rows(tr, mode, None, True), T.rows(va, mode, None, True)
+        dtr, dva = T.rows(tr, mode, None, "calibrated"), T.rows(va, mode, None, "calibrated")
         words = mode == "text"
         for task in ("backchannel", "onset"):
             if task == "backchannel":

@@ -10,13 +10,19 @@ never the `.vtt` whose trailing em dash encodes the cut-off gold) and per decisi
 Weights and decision thresholds are fitted on train; the regularisation strength is chosen on
 val (row-level F1). The test split is never read.
 
-Three steps, with a rebuild between them (the model file is compiled into overtalk):
+Three steps (the model file is compiled into overtalk; the example is handed the file just
+written with `--model`, so no rebuild is needed between the steps):
+  cargo build --release --example calibration_rows -p overtalk
   train.py bc       fit the backchannel models, write crates/overtalk/src/analysis/calibrated_model.json
-  cargo build --release --example calibration_rows -p overtalk
   train.py onset    fit the onset models on the onsets the calibrated backchannels leave
-  cargo build --release --example calibration_rows -p overtalk
-  train.py record   score train and val with check_mrda.py (both classifiers, both modes, every
+  train.py record   score train and val with check_mrda.py (every classifier, both modes, every
                     horizon) and record the figures in the model file
+
+With --joint the same steps fit the joint classifier (`--classifier joint`, §5.8): its
+talkspurt model has three classes, other (floor talk) / backchannel / attempt (the talkspurt
+starts a gold interruption or failed attempt), so a short attempt is not taken for a
+backchannel; its onset model is fitted on the onsets that model leaves. The two-way models in
+the file are kept. `record --classifiers joint` scores only the named classifiers.
 
 Run from the repository root with a Python that has scikit-learn (e.g. bench/.venv).
 """
@@ -60,10 +66,11 @@ def data_hash(meetings):
     return h.hexdigest()
 
 
-def rows(meetings, mode, horizon, calibrated_bc):
-    args = [EXAMPLE, "--horizon", "unbounded" if horizon is None else str(horizon)]
-    if calibrated_bc:
-        args.append("--calibrated-bc")
+def rows(meetings, mode, horizon, classifier):
+    """The example's rows; `classifier` (rules, calibrated, joint) decides the backchannels
+    with the talkspurt model already in the model file (onsets keep the rule classes)."""
+    args = [EXAMPLE, "--model", MODEL, "--horizon", "unbounded" if horizon is None else str(horizon),
+            "--classifier", classifier]
     args += [os.path.join(DATA, m + MODES[mode]) for m in meetings]
     out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
     return {os.path.basename(o["file"]).split(".")[0]: o for o in map(json.loads, out.splitlines())}
@@ -74,8 +81,10 @@ def gold(m):
     return events, check_mrda.Excluded(events)
 
 
-def labelled_spurts(meetings, dump, words):
-    """X, y for the backchannel task: y = 1 when the talkspurt is matched to a gold `b`."""
+def labelled_spurts(meetings, dump, words, attempts=False):
+    """X, y for the backchannel task: y = 1 when the talkspurt is matched to a gold `b`; with
+    `attempts` (the joint task) y = 2 when it is matched to a gold interruption or failed
+    attempt (the onset of a floor-taking attempt) and to no `b`."""
     X, y = [], []
     for m in meetings:
         events, ex = gold(m)
@@ -85,11 +94,16 @@ def labelled_spurts(meetings, dump, words):
         g = [{"speaker": e["speaker"], "t": e["start"]} for e in events if e["type"] == "backchannel"]
         pairs, _, _ = check_mrda.match_events(g, preds, TOL)
         pos = {j for _, j in pairs}
+        att = set()
+        if attempts:
+            ga = [{"speaker": e["speaker"], "t": e["time"]} for e in events
+                  if e["type"] in ("interruption", "failed_attempt")]
+            att = {j for _, j in check_mrda.match_events(ga, preds, TOL)[0]}
         for j, s in enumerate(d["spurts"]):
             if s[4] != words or ex.covers(spk[s[0]], s[1]):
                 continue
             X.append(s[5])
-            y.append(int(j in pos))
+            y.append(1 if j in pos else 2 if j in att else 0)
     return np.array(X, dtype=float), np.array(y)
 
 
@@ -210,26 +224,35 @@ def save_model(doc):
         f.write("\n")
 
 
-def step(task):
+def step(task, joint, horizons):
+    """Fits one task (bc or onset) of one classifier (calibrated, or joint with `joint`); the
+    other classifier's models stay, and fitting a talkspurt model drops its onset models (they
+    were fitted on the onsets the old one left)."""
     train, val = split("train"), split("val")
-    doc = load_model() if task == "onset" else {}
-    models = [m for m in doc.get("models", []) if m["task"] != task]
-    for horizon in HORIZONS:
+    doc = load_model() if os.path.exists(MODEL) else {}
+    prefix = "joint_" if joint else ""
+    name = prefix + ("backchannel" if task == "bc" else "onset")
+    drop = {name} | ({prefix + "onset"} if task == "bc" else set())
+    models = [m for m in doc.get("models", []) if m["task"] not in drop or m["horizon_ms"] not in horizons]
+    classifier = "rules" if task == "bc" else "joint" if joint else "calibrated"
+    for horizon in horizons:
         for mode in MODES:
             words = mode == "text"
-            dtr = rows(train, mode, horizon, task == "onset")
-            dva = rows(val, mode, horizon, task == "onset")
+            dtr = rows(train, mode, horizon, classifier)
+            dva = rows(val, mode, horizon, classifier)
             feature_names = next(iter(dtr.values()))["feature_names"]
             if task == "bc":
-                Xtr, ytr = labelled_spurts(train, dtr, words)
-                Xva, yva = labelled_spurts(val, dva, words)
-                models.append(train_task("backchannel", mode, horizon, feature_names["backchannel/" + mode],
-                                         Xtr, ytr, Xva, yva, ["other", "backchannel"]))
+                Xtr, ytr = labelled_spurts(train, dtr, words, joint)
+                Xva, yva = labelled_spurts(val, dva, words, joint)
+                classes = ["other", "backchannel"] + (["attempt"] if joint else [])
+                models.append(train_task(name, mode, horizon, feature_names["backchannel/" + mode],
+                                         Xtr, ytr, Xva, yva, classes))
             else:
                 Xtr, ytr = labelled_onsets(train, dtr, words)
                 Xva, yva = labelled_onsets(val, dva, words)
-                models.append(train_task("onset", mode, horizon, feature_names["onset/" + mode],
+                models.append(train_task(name, mode, horizon, feature_names["onset/" + mode],
                                          Xtr, ytr, Xva, yva, ["other", "interruption", "failed_attempt"]))
+    figures = doc.get("check_mrda_f1", {})
     doc = {
         "about": "overtalk calibrated classifier (conversation-metrics.md §5.8), fitted by "
                  "scripts/calibrate/train.py on the ICSI MRDA train split; C chosen on val",
@@ -238,13 +261,16 @@ def step(task):
                  "sha256_train_val": data_hash(train + val)},
         "models": sorted(models, key=lambda m: (m["task"], m["mode"], m["horizon_ms"] or 10**9)),
     }
+    # figures of a classifier whose models were refitted are stale until `record`
+    stale = "joint/" if joint else "calibrated/"
+    doc["check_mrda_f1"] = {k: v for k, v in figures.items() if not k.startswith(stale)}
     save_model(doc)
 
 
 def score(classifier, horizon, mode, sp, meetings):
     """check_mrda.py's figures for one classifier, horizon, mode and split (saved outputs)."""
     with tempfile.TemporaryDirectory() as d:
-        args = [EXAMPLE, "--analysis-out", d, "--classifier", classifier,
+        args = [EXAMPLE, "--model", MODEL, "--analysis-out", d, "--classifier", classifier,
                 "--horizon", "unbounded" if horizon is None else str(horizon)]
         subprocess.run(args + [os.path.join(DATA, m + MODES[mode]) for m in meetings], check=True)
         jout = os.path.join(d, "scores.json")
@@ -255,14 +281,15 @@ def score(classifier, horizon, mode, sp, meetings):
             return json.load(f)
 
 
-def record():
-    """Scores train and val through check_mrda.py (saved outputs) and records the figures."""
+def record(classifiers, horizons):
+    """Scores train and val through check_mrda.py (saved outputs) and records the figures of
+    `classifiers` (the others' recorded figures stay)."""
     doc = load_model()
-    figures = {}
+    figures = doc.get("check_mrda_f1", {})
     keep = os.path.join(ROOT, "bench", "out", "agreement")
     os.makedirs(keep, exist_ok=True)
-    for horizon in HORIZONS:
-        for classifier in ("rules", "calibrated"):
+    for horizon in horizons:
+        for classifier in classifiers:
             if classifier == "rules" and horizon is not None:
                 continue
             for mode, inp in (("text", "nomarks"), ("timing", "rttm")):
@@ -289,15 +316,22 @@ def record():
                     figures[key]["fg_turn_taking_recall"] = round(
                         sum(fg.get(c, 0) for c in turn_taking) / max(1, sum(fg.values())), 4)
                     print(key, figures[key], file=sys.stderr)
-    doc["check_mrda_f1"] = figures
+    doc["check_mrda_f1"] = dict(sorted(figures.items()))
     save_model(doc)
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("step", choices=("bc", "onset", "record"))
+    ap.add_argument("--joint", action="store_true",
+                    help="fit the joint classifier (three-way talkspurt model) instead of the two-way one")
+    ap.add_argument("--classifiers", default="rules,calibrated,joint",
+                    help="record: the classifiers to score (comma-separated)")
+    ap.add_argument("--horizons", default="250,500,1000,unbounded",
+                    help="the decision horizons to fit or score (ms, or unbounded)")
     a = ap.parse_args()
+    horizons = [None if h == "unbounded" else int(h) for h in a.horizons.split(",")]
     if a.step == "record":
-        record()
+        record(a.classifiers.split(","), horizons)
     else:
-        step(a.step)
+        step(a.step, a.joint, horizons)

@@ -33,26 +33,31 @@ fn calibrated_classifier_keeps_its_val_agreement_through_check_mrda() {
     let tool: PathBuf = shared.join("../tools/check_mrda.py");
     let recorded: serde_json::Value = serde_json::from_str(MODEL).unwrap();
     let dir = Dir::new();
-    for input in ["nomarks", "rttm"] {
-        let out = dir.path().join(format!("{input}.json"));
+    // `joint` is fitted and its figures are recorded too, but it does not agree with people
+    // better than `calibrated` on val (docs/agreement.md), so only the default is guarded here.
+    for (classifier, input) in [("calibrated", "nomarks"), ("calibrated", "rttm")] {
+        let out = dir.path().join(format!("{classifier}-{input}.json"));
         let run = Command::new("python3")
             .arg(&tool)
             .arg(env!("CARGO_BIN_EXE_overtalk"))
             .arg(&data)
             .args(["--meetings", "split:val", "--input", input])
-            .args(["--extra-args", "--classifier calibrated", "--json-out"])
+            .args(["--extra-args", &format!("--classifier {classifier}"), "--json-out"])
             .arg(&out)
             .output()
             .unwrap();
         assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stdout));
         let got: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-        let want = &recorded["check_mrda_f1"][format!("calibrated/{input}/unbounded/val")];
+        let want = &recorded["check_mrda_f1"][format!("{classifier}/{input}/unbounded/val")];
         for class in ["backchannel", "interruption", "failed_attempt"] {
             let (g, w) =
                 (got["scores"][class]["f1"].as_f64().unwrap(), want[class].as_f64().unwrap());
-            eprintln!("{input} {class}: F1 {g:.4} (recorded {w:.4})");
-            assert!(g >= w - 0.0005, "{input} {class}: F1 {g:.4} dropped below {w:.4}");
+            eprintln!("{classifier} {input} {class}: F1 {g:.4} (recorded {w:.4})");
+            assert!(
+                g >= w - 0.0005,
+                "{classifier} {input} {class}: F1 {g:.4} dropped below {w:.4}"
+            );
         }
     }
 }

@@ -2,7 +2,7 @@
 //! a number of times on one thread and prints throughput as JSON: recordings, segments,
 //! seconds, segments/s; the best pass is reported.
 //!
-//! `cargo run --release --example analyze_throughput -- [--repeat N] [--preset NAME] [--classifier rules|calibrated] FILE…`
+//! `cargo run --release --example analyze_throughput -- [--repeat N] [--preset NAME] [--classifier rules|calibrated|joint] FILE…`
 //!
 //! The files are loaded into memory first, so the figure is parsing, model building and the
 //! whole analysis (S1–S9 with default parameters, or the named preset), not disk speed.
@@ -37,7 +37,8 @@ pub fn main() -> Result<(), Box<dyn std::error::Error>> {
         params.classifier = match args.get(i + 1).map(String::as_str) {
             Some("rules") => Classifier::Rules,
             Some("calibrated") => Classifier::Calibrated,
-            _ => return Err("--classifier rules|calibrated".into()),
+            Some("joint") => Classifier::Joint,
+            _ => return Err("--classifier rules|calibrated|joint".into()),
         };
         args.drain(i..i + 2);
     }

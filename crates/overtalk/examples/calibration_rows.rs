@@ -1,12 +1,16 @@
 //! Writes the feature rows the calibrated classifier is fitted on (conversation-metrics.md
 //! §5.8), one JSON object per input file, for `scripts/calibrate/train.py`.
 //!
-//! `cargo run --release --example calibration_rows -- [--horizon MS|unbounded] [--calibrated-bc] FILE…`
+//! `cargo run --release --example calibration_rows -- [--horizon MS|unbounded] [--classifier rules|calibrated|joint] [--analysis-out DIR] [--model FILE] FILE…`
 //!
 //! Each object has `file`, `speakers`, `spurts` (`[speaker, start, end, rules_or_model_bc,
 //! has_words, features]`) and `onsets` (`[speaker, time, class, outcome, has_words,
-//! features]`). With `--calibrated-bc` the backchannel model already in the model file decides
-//! the backchannels (and so the floor and the onsets), as `--classifier calibrated` does.
+//! features]`). With `--classifier calibrated` (or its old spelling `--calibrated-bc`) or
+//! `joint`, that classifier's talkspurt model already in the model file decides the
+//! backchannels (and so the floor and the onsets); the onsets keep the rule classes. With
+//! `--analysis-out DIR` each file's analysis under `--classifier` is written to
+//! `DIR/<stem>.json` instead, for `check_mrda.py --from-json`. `--model FILE` uses that model
+//! file instead of the compiled-in one (fitting applies the model it has just written).
 
 use overtalk::analysis::calibrated::feature_names;
 use overtalk::analysis::{analyze, calibration_rows, Classifier, Params};
@@ -33,8 +37,14 @@ pub fn main() -> Result<(), Box<dyn std::error::Error>> {
         params.classifier = match args.get(i + 1).map(String::as_str) {
             Some("rules") => Classifier::Rules,
             Some("calibrated") => Classifier::Calibrated,
-            _ => return Err("--classifier rules|calibrated".into()),
+            Some("joint") => Classifier::Joint,
+            _ => return Err("--classifier rules|calibrated|joint".into()),
         };
+        args.drain(i..i + 2);
+    }
+    if let Some(i) = args.iter().position(|a| a == "--model") {
+        let path = args.get(i + 1).ok_or("--model needs a FILE")?;
+        overtalk::analysis::calibrated::use_model_file(&std::fs::read_to_string(path)?)?;
         args.drain(i..i + 2);
     }
     let options = ReadOptions::default();

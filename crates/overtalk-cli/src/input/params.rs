@@ -22,9 +22,10 @@ pub(crate) struct AnalysisArgs {
     #[arg(long)]
     pub(crate) timing_only: bool,
     /// What decides backchannels and interruptions: `rules` (the rule book's structural
-    /// definitions, §5.4) or `calibrated` (the classifier fitted on human labels, §5.8, with a
-    /// probability per event). Default: calibrated.
-    #[arg(long, value_name = "CLASSIFIER", value_parser = ["rules", "calibrated"])]
+    /// definitions, §5.4), `calibrated` (the classifier fitted on human labels, §5.8, with a
+    /// probability per event) or `joint` (calibrated, with the three-way talkspurt decision:
+    /// backchannel, floor-taking attempt or floor talk). Default: calibrated.
+    #[arg(long, value_name = "CLASSIFIER", value_parser = ["rules", "calibrated", "joint"])]
     classifier: Option<String>,
     /// With `--classifier calibrated`: decide each event from evidence up to this long after
     /// its onset (250, 500 or 1000 ms; default: unbounded).
@@ -201,13 +202,14 @@ fn resolve_params(args: &AnalysisArgs, default_classifier: Classifier) -> Result
     match args.classifier.as_deref() {
         Some("rules") => p.classifier = Classifier::Rules,
         Some("calibrated") => p.classifier = Classifier::Calibrated,
+        Some("joint") => p.classifier = Classifier::Joint,
         _ => {}
     }
     if args.decision_horizon.is_some() {
         p.decision_horizon = args.decision_horizon;
     }
-    if p.decision_horizon.is_some() && p.classifier != Classifier::Calibrated {
-        bail!("--decision-horizon applies to --classifier calibrated only");
+    if p.decision_horizon.is_some() && !p.classifier.is_calibrated() {
+        bail!("--decision-horizon applies to --classifier calibrated or joint only");
     }
     p.validate()?;
     Ok(p)

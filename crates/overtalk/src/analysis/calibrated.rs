@@ -15,6 +15,20 @@
 //!        `silent_interruption` becoming `smooth_switch`
 //! ```
 //!
+//! [`Classifier::Joint`](super::params::Classifier) makes S5′ a three-way decision, one model
+//! over the same talkspurts: floor talk, backchannel, or a floor-taking attempt (a talkspurt
+//! that starts an interruption or a failed attempt). Only a backchannel leaves the floor, so a
+//! short attempt becomes an onset, which that variant's S8′ model (fitted on the onsets this
+//! decision leaves) scores for its outcome:
+//!
+//! ```text
+//! B's talkspurt   A ████████████████████████    A talking
+//!                 B      ██                     400 ms, "but"
+//! two-way S5′     p(bc) 0.55 ≥ 0.30             backchannel: no onset, no attempt
+//! three-way S5′   p(bc) 0.40, p(attempt) 0.45   attempt beats backchannel: floor talkspurt,
+//!                                               S8 makes an onset, S8′ scores it
+//! ```
+//!
 //! Features come from timing alone (durations, gaps, what the reference speaker — the floor
 //! holder for onsets — does after the onset, the last minute of talk) and, for talkspurts with
 //! words, from the words (count, cue share, first word, the holder's completion points). A
@@ -30,7 +44,7 @@ use serde::Deserialize;
 
 use super::backchannel::by_speaker;
 use super::onsets::{OnsetClass, OnsetRec, Outcome};
-use super::params::Params;
+use super::params::{Classifier, Params};
 use super::talkspurt::Talkspurt;
 use crate::error::{Error, Result};
 
@@ -124,10 +138,13 @@ struct Fitted {
     intercept: Vec<f64>,
     /// Per class after the first: the probability at or above which the class is chosen.
     thresholds: Vec<f64>,
-    /// Per class: whether any weight is non-zero (the first class of a binary model has none;
-    /// its logit is the intercept, skipped work that would add only zeros).
+    /// The logits with the standardisation folded in and the first class's logit subtracted
+    /// (the softmax is the same): class `c ≥ 1` has logit `folded_intercept[c − 1] +
+    /// folded[c − 1] · x`, class 0 has logit 0. Set by [`Fitted::fold`].
     #[serde(skip)]
-    weighted: Vec<bool>,
+    folded: Vec<Vec<f64>>,
+    #[serde(skip)]
+    folded_intercept: Vec<f64>,
 }
 
 /// The model file.
@@ -139,7 +156,7 @@ struct ModelFile {
 impl Fitted {
     /// Checks the shapes against the features this build computes.
     fn check(&self) -> Result<()> {
-        let want = feature_names(self.task == "onset", self.mode == "text");
+        let want = feature_names(self.task.ends_with("onset"), self.mode == "text");
         let k = self.classes.len();
         let ok = self.features.iter().map(String::as_str).eq(want.iter().copied())
             && self.mean.len() == want.len()
@@ -160,26 +177,44 @@ impl Fitted {
         }
     }
 
+    /// Folds the standardisation into the weights and subtracts the first class's logit:
+    ///
+    /// ```text
+    /// z_c = b_c + Σ w_ci (x_i − m_i) / s_i
+    /// z_c − z_0 = (b_c − b_0 − Σ (w_ci − w_0i) m_i / s_i) + Σ ((w_ci − w_0i) / s_i) x_i
+    /// ```
+    ///
+    /// so a probability costs one multiply-add per feature and class after the first.
+    fn fold(&mut self) {
+        let k = self.coef.len();
+        let w0 = &self.coef[0];
+        self.folded = Vec::with_capacity(k - 1);
+        self.folded_intercept = Vec::with_capacity(k - 1);
+        for c in 1..k {
+            let w: Vec<f64> = self.coef[c]
+                .iter()
+                .zip(w0)
+                .zip(&self.scale)
+                .map(|((wc, w0), s)| (wc - w0) / s)
+                .collect();
+            let shift: f64 = w.iter().zip(&self.mean).map(|(w, m)| w * m).sum();
+            self.folded_intercept.push(self.intercept[c] - self.intercept[0] - shift);
+            self.folded.push(w);
+        }
+    }
+
     /// Class probabilities of one feature vector (the first `classes.len()` entries; the
     /// model file is checked to have at most [`MAX_CLASSES`]), without allocating.
     fn probabilities(&self, x: &[f64]) -> [f64; MAX_CLASSES] {
         let mut p = [0.0; MAX_CLASSES];
-        let rows = self.coef.iter().zip(&self.intercept).zip(&self.weighted);
-        for (l, ((w, b), weighted)) in p.iter_mut().zip(rows) {
-            if !weighted {
-                *l = *b;
-                continue;
-            }
-            *l = b + w
-                .iter()
-                .zip(x.iter().zip(self.mean.iter().zip(&self.scale)))
-                .map(|(w, (x, (m, s)))| w * (x - m) / s)
-                .sum::<f64>();
+        for (l, (w, b)) in p[1..].iter_mut().zip(self.folded.iter().zip(&self.folded_intercept)) {
+            *l = b + w.iter().zip(x).map(|(w, x)| w * x).sum::<f64>();
         }
         let k = self.coef.len();
         let top = p[..k].iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        // The class whose logit is the largest has `exp(0) = 1` exactly: one `exp` fewer.
         for l in &mut p[..k] {
-            *l = (*l - top).exp();
+            *l = if *l == top { 1.0 } else { (*l - top).exp() };
         }
         let z: f64 = p[..k].iter().sum();
         for v in &mut p[..k] {
@@ -214,24 +249,50 @@ pub fn feature_names(onset: bool, words: bool) -> Vec<&'static str> {
     v
 }
 
+/// The model file in use: the one compiled in, unless [`use_model_file`] was called first.
+static MODELS: OnceLock<std::result::Result<ModelFile, String>> = OnceLock::new();
+
+fn parse_models(json: &str) -> std::result::Result<ModelFile, String> {
+    let mut f: ModelFile =
+        serde_json::from_str(json).map_err(|e| format!("calibrated model file: {e}"))?;
+    for m in &mut f.models {
+        m.check().map_err(|e| e.to_string())?;
+        m.fold();
+    }
+    Ok(f)
+}
+
+/// Uses `json` instead of the compiled-in model file for the rest of the process, so that
+/// fitting (`scripts/calibrate/train.py`, through `examples/calibration_rows --model FILE`)
+/// can apply a model it has just written without rebuilding. An error when the file does not
+/// match this build's features or a model is already in use. Not part of the stable API.
+#[doc(hidden)]
+pub fn use_model_file(json: &str) -> Result<()> {
+    let parsed = parse_models(json).map_err(Error::invalid)?;
+    MODELS
+        .set(Ok(parsed))
+        .map_err(|_| Error::invalid("a calibrated model file is already in use".to_owned()))
+}
+
 fn models() -> Result<&'static [Fitted]> {
-    static MODELS: OnceLock<std::result::Result<ModelFile, String>> = OnceLock::new();
-    let file = MODELS.get_or_init(|| {
-        let mut f: ModelFile =
-            serde_json::from_str(MODEL_JSON).map_err(|e| format!("calibrated model file: {e}"))?;
-        for m in &mut f.models {
-            m.check().map_err(|e| e.to_string())?;
-            m.weighted = m.coef.iter().map(|w| w.iter().any(|v| *v != 0.0)).collect();
-        }
-        Ok(f)
-    });
+    let file = MODELS.get_or_init(|| parse_models(MODEL_JSON));
     match file {
         Ok(f) => Ok(&f.models),
         Err(e) => Err(Error::invalid(e.clone())),
     }
 }
 
-/// The four models of one horizon (backchannel and onset, timing and text).
+/// The model file's task names of a calibrated classifier: its talkspurt model and its onset
+/// model. The joint variant's talkspurt model has three classes (other, backchannel, attempt)
+/// and its onset model is fitted on the onsets that model leaves.
+fn tasks(classifier: Classifier) -> (&'static str, &'static str) {
+    match classifier {
+        Classifier::Joint => ("joint_backchannel", "joint_onset"),
+        _ => ("backchannel", "onset"),
+    }
+}
+
+/// The four models of one classifier and horizon (talkspurt and onset, timing and text).
 #[derive(Clone, Copy, Debug)]
 pub struct Calibrated {
     horizon: Option<i64>,
@@ -250,9 +311,10 @@ pub struct Decisions {
 }
 
 impl Calibrated {
-    /// The models fitted for `horizon`; an error when the model file lacks any of them.
-    pub fn load(horizon: Option<i64>) -> Result<Calibrated> {
-        let c = Calibrated::load_partial(horizon)?;
+    /// The models of `classifier` (calibrated or joint) fitted for `horizon`; an error when
+    /// the model file lacks any of them.
+    pub fn load(classifier: Classifier, horizon: Option<i64>) -> Result<Calibrated> {
+        let c = Calibrated::load_partial(classifier, horizon)?;
         if c.bc.iter().chain(&c.onset).any(Option::is_none) {
             return Err(Error::invalid(format!(
                 "no calibrated classifier fitted for decision horizon {}",
@@ -264,15 +326,16 @@ impl Calibrated {
 
     /// Whatever the model file has for `horizon` (training extracts features before the onset
     /// models exist).
-    pub fn load_partial(horizon: Option<i64>) -> Result<Calibrated> {
+    pub fn load_partial(classifier: Classifier, horizon: Option<i64>) -> Result<Calibrated> {
         let all = models()?;
         let find = |task: &str, mode: &str| {
             all.iter().find(|m| m.task == task && m.mode == mode && m.horizon_ms == horizon)
         };
+        let (bc, onset) = tasks(classifier);
         Ok(Calibrated {
             horizon,
-            bc: [find("backchannel", "timing"), find("backchannel", "text")],
-            onset: [find("onset", "timing"), find("onset", "text")],
+            bc: [find(bc, "timing"), find(bc, "text")],
+            onset: [find(onset, "timing"), find(onset, "text")],
         })
     }
 
@@ -556,6 +619,15 @@ fn secs(ms: i64) -> f64 {
     table[ms.clamp(0, CAP) as usize]
 }
 
+/// `ln(1 + n)` of a count, from a table of the counts a minute of talk usually holds (the
+/// very values `ln_1p` gives; larger counts are computed).
+fn ln_1p_count(n: usize) -> f64 {
+    const SMALL: usize = 256;
+    static TABLE: OnceLock<Vec<f64>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| (0..SMALL).map(|n| (n as f64).ln_1p()).collect());
+    table.get(n).copied().unwrap_or_else(|| (n as f64).ln_1p())
+}
+
 fn flag(b: bool) -> f64 {
     if b {
         1.0
@@ -641,7 +713,7 @@ impl<'a> Context<'a> {
         x.push(flag(resumes));
         x.push(overlap as f64 / (vis_end - t0).max(1) as f64);
         x.push(at.others.min(3) as f64);
-        x.push(((k - at.own_old.min(k)) as f64).ln_1p());
+        x.push(ln_1p_count(k - at.own_old.min(k)));
         let all = at.all_recent.max(1) as f64;
         x.push(at.own_recent as f64 / all);
         x.push(r.map_or(0.0, |_| ref_recent as f64 / all));
@@ -664,17 +736,15 @@ impl<'a> Context<'a> {
         talking: bool,
         x: &mut Vec<f64>,
     ) {
-        let visible: Vec<&str> = s
-            .tokens
-            .iter()
-            .take_while(|t| t.start < lim)
-            .filter(|t| t.is_word())
-            .map(|t| t.norm.as_str())
-            .collect();
-        let n = visible.len();
-        let cues = visible.iter().filter(|w| self.lexicon.iter().any(|c| c == *w)).count();
-        let first = visible.first().copied();
-        x.push((n as f64).ln_1p());
+        // One pass over the visible words, without collecting them.
+        let (mut n, mut cues, mut first) = (0usize, 0usize, None::<&str>);
+        for w in s.tokens.iter().take_while(|t| t.start < lim).filter(|t| t.is_word()) {
+            let w = w.norm.as_str();
+            n += 1;
+            cues += usize::from(self.lexicon.iter().any(|c| c == w));
+            first = first.or(Some(w));
+        }
+        x.push(ln_1p_count(n));
         x.push(if n == 0 { 0.0 } else { cues as f64 / n as f64 });
         x.push(flag(first.is_some_and(|f| self.lexicon.iter().any(|c| c == f))));
         x.push(flag(first.is_some_and(|f| self.forbidden.iter().any(|c| c == f))));
@@ -733,41 +803,94 @@ impl<'a> Context<'a> {
 mod tests {
     use super::*;
 
+    /// The horizons the joint classifier is fitted for (`train.py --joint --horizons
+    /// unbounded`): at any other, `--classifier joint` is an error naming the horizon
+    /// (docs/agreement.md).
+    const JOINT_HORIZONS: &[Option<i64>] = &[None];
+
     #[test]
     fn every_fitted_model_matches_the_features_of_this_build() {
         let all = models().unwrap();
         for h in HORIZONS {
-            for (task, mode) in [
-                ("backchannel", "timing"),
-                ("backchannel", "text"),
-                ("onset", "timing"),
-                ("onset", "text"),
-            ] {
-                assert!(
-                    all.iter().any(|m| m.task == task && m.mode == mode && m.horizon_ms == h),
-                    "{task}/{mode} at {h:?}"
+            for classifier in [Classifier::Calibrated, Classifier::Joint] {
+                let fitted = classifier == Classifier::Calibrated || JOINT_HORIZONS.contains(&h);
+                let (bc, onset) = tasks(classifier);
+                for (task, mode) in
+                    [(bc, "timing"), (bc, "text"), (onset, "timing"), (onset, "text")]
+                {
+                    let m =
+                        all.iter().find(|m| m.task == task && m.mode == mode && m.horizon_ms == h);
+                    let classes = m.map(|m| m.classes.len());
+                    let want = if task == "backchannel" { 2 } else { 3 };
+                    assert_eq!(classes, fitted.then_some(want), "{task}/{mode} at {h:?}");
+                }
+                assert_eq!(
+                    Calibrated::load(classifier, h).is_ok(),
+                    fitted,
+                    "{classifier} at {h:?}"
                 );
             }
         }
-        assert!(Calibrated::load(None).is_ok());
-        assert!(Calibrated::load(Some(750)).is_err());
+        assert!(Calibrated::load(Classifier::Calibrated, Some(750)).is_err());
+        assert!(Calibrated::load(Classifier::Joint, Some(750)).is_err());
     }
 
-    #[test]
-    fn softmax_and_thresholds() {
-        let m = Fitted {
-            task: "backchannel".into(),
+    fn model(classes: &[&str], coef: Vec<Vec<f64>>, intercept: Vec<f64>, thr: Vec<f64>) -> Fitted {
+        let mut m = Fitted {
+            task: "joint_backchannel".into(),
             mode: "timing".into(),
             horizon_ms: None,
             features: vec![],
             mean: vec![1.0],
             scale: vec![2.0],
-            classes: vec!["other".into(), "backchannel".into()],
-            coef: vec![vec![0.0], vec![2.0]],
-            intercept: vec![0.0, -1.0],
-            thresholds: vec![0.5],
-            weighted: vec![false, true],
+            classes: classes.iter().map(|c| c.to_string()).collect(),
+            coef,
+            intercept,
+            thresholds: thr,
+            folded: vec![],
+            folded_intercept: vec![],
         };
+        m.fold();
+        m
+    }
+
+    #[test]
+    fn three_way_decision_attempt_overrides_backchannel() {
+        // z = (x − 1) / 2; logits: other 0, backchannel 1 + z, attempt 3z − 1.
+        let m = model(
+            &["other", "backchannel", "attempt"],
+            vec![vec![0.0], vec![1.0], vec![3.0]],
+            vec![0.0, 1.0, -1.0],
+            vec![0.4, 0.3],
+        );
+        // x = 1: z = 0; logits 0, 1, −1.
+        let p = m.probabilities(&[1.0]);
+        let e = 1f64.exp();
+        let z = 1.0 + e + 1.0 / e;
+        assert!((p[0] - 1.0 / z).abs() < 1e-12);
+        assert!((p[1] - e / z).abs() < 1e-12);
+        assert!((p[2] - 1.0 / e / z).abs() < 1e-12);
+        // p = 0.245, 0.665, 0.090: a backchannel.
+        assert_eq!(m.decide(&p), 1);
+        // x = 5: z = 2; logits 0, 3, 5: the attempt is more probable and above its threshold,
+        // so the talkspurt stays on the floor.
+        let p = m.probabilities(&[5.0]);
+        assert!(p[2] > 0.3 && p[2] > p[1]);
+        assert_eq!(m.decide(&p), 2);
+        // An attempt below its threshold does not override a backchannel above its own.
+        assert_eq!(m.decide(&[0.1, 0.62, 0.28]), 1);
+        // Neither reaches its threshold: floor talk.
+        assert_eq!(m.decide(&[0.35, 0.38, 0.27]), 0);
+    }
+
+    #[test]
+    fn softmax_and_thresholds() {
+        let m = model(
+            &["other", "backchannel"],
+            vec![vec![0.0], vec![2.0]],
+            vec![0.0, -1.0],
+            vec![0.5],
+        );
         // z = (3 - 1) / 2 = 1; logits 0 and 2·1 − 1 = 1: p = e / (1 + e).
         let p = m.probabilities(&[3.0]);
         let want = 1f64.exp() / (1.0 + 1f64.exp());

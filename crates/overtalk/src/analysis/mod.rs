@@ -117,7 +117,7 @@ fn analyze_times(transcript: &Transcript, params: &Params) -> Result<Analysis> {
     // S5 (rules) or S5′ (calibrated, §5.8)
     let calibrated = match params.classifier {
         Classifier::Rules => None,
-        Classifier::Calibrated => Some(calibrated::Calibrated::load(params.decision_horizon)?),
+        c => Some(calibrated::Calibrated::load(c, params.decision_horizon)?),
     };
     let mut decisions = calibrated::Decisions::default();
     // One timing index for S5′ and S8′ (it depends on the talkspurts' times, which S5′ keeps).
@@ -184,9 +184,9 @@ pub fn calibration_rows(transcript: &Transcript, params: &Params) -> Result<Cali
     let norm = normalise::normalise(transcript, &params.ignore_labels, params.min_segment);
     let n = norm.speakers.len();
     let mut sp = talkspurt::talkspurts(&norm.segments, n, params.bridge_pause);
-    let c = calibrated::Calibrated::load_partial(params.decision_horizon)?;
+    let c = calibrated::Calibrated::load_partial(params.classifier, params.decision_horizon)?;
     let mut index = calibrated::Index::new(&sp.spurts, n);
-    if params.classifier == Classifier::Calibrated && c.has_backchannel_model() {
+    if params.classifier.is_calibrated() && c.has_backchannel_model() {
         c.tag_backchannels(&mut index, &mut sp.spurts, params);
     } else {
         backchannel::tag(&mut sp.spurts, n, params);

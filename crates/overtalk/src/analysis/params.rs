@@ -109,20 +109,31 @@ pub enum Classifier {
     /// which talkspurts are backchannels and which onsets are interruptions, with a
     /// probability per event. The rules still build the floor, the turns and the onsets.
     Calibrated,
+    /// The calibrated classifier with the three-way talkspurt decision of §5.8 (backchannel,
+    /// floor-taking attempt or floor talk, one model): a short talkspurt that the model takes
+    /// for an attempt stays on the floor, so it becomes an onset that the onset model (fitted
+    /// on the onsets this decision leaves) scores for its outcome.
+    Joint,
 }
 
 crate::named::named_enum!(Classifier, "classifier");
 
 impl Classifier {
     /// Every classifier.
-    pub const ALL: [Classifier; 2] = [Classifier::Rules, Classifier::Calibrated];
+    pub const ALL: [Classifier; 3] = [Classifier::Rules, Classifier::Calibrated, Classifier::Joint];
 
-    /// The CLI and JSON name (`rules`, `calibrated`).
+    /// The CLI and JSON name (`rules`, `calibrated`, `joint`).
     pub fn name(self) -> &'static str {
         match self {
             Classifier::Rules => "rules",
             Classifier::Calibrated => "calibrated",
+            Classifier::Joint => "joint",
         }
+    }
+
+    /// Whether the classifier is fitted on human labels (either calibrated variant).
+    pub fn is_calibrated(self) -> bool {
+        self != Classifier::Rules
     }
 }
 

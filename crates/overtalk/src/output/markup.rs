@@ -451,6 +451,10 @@ fn classifier_note(p: &Params) -> String {
             "calibrated (fitted on human labels, §5.8; decision horizon {})",
             p.decision_horizon.map_or("unbounded".to_owned(), |h| format!("{h} ms"))
         ),
+        Classifier::Joint => format!(
+            "joint (calibrated on human labels with the three-way talkspurt decision, §5.8; decision horizon {})",
+            p.decision_horizon.map_or("unbounded".to_owned(), |h| format!("{h} ms"))
+        ),
     }
 }
 

@@ -565,6 +565,9 @@ fn conversation_section(
         match r.params.classifier {
             crate::analysis::Classifier::Rules => "the structural rules (§5.4)",
             crate::analysis::Classifier::Calibrated => "the calibrated classifier (§5.8)",
+            crate::analysis::Classifier::Joint => {
+                "the calibrated classifier with the three-way talkspurt decision (§5.8)"
+            }
         },
         escape(
             &r.mode

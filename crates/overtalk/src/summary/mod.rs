@@ -143,8 +143,14 @@ const REQUIRED: &[&str] = &[
     "not_measurable_words",
 ];
 
-const REQUIRED_WORDS: &[&str] =
-    &["mode_text", "mode_timing", "mode_mixed", "classifier_rules", "classifier_calibrated"];
+const REQUIRED_WORDS: &[&str] = &[
+    "mode_text",
+    "mode_timing",
+    "mode_mixed",
+    "classifier_rules",
+    "classifier_calibrated",
+    "classifier_joint",
+];
 
 impl Templates {
     /// The English templates (`en.toml`).
@@ -357,6 +363,7 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
     let classifier = match a.params.classifier {
         Classifier::Rules => "classifier_rules",
         Classifier::Calibrated => "classifier_calibrated",
+        Classifier::Joint => "classifier_joint",
     };
     let f = vec![
         ("speakers", w.count(&["conversation", "counts", "speakers"], n.speakers)),
