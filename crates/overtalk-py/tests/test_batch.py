@@ -130,6 +130,9 @@ def test_resolved_parameters_are_reused_and_still_checked():
     for _ in range(2):
         with pytest.raises(overtalk.OvertalkError, match="unknown parameter"):
             overtalk.analyze(conv, no_such_parameter=1)
+    # Equal values of another type are resolved on their own: 250.0 is no number of ms.
+    with pytest.raises(overtalk.OvertalkError, match="bad parameter value"):
+        overtalk.analyze(conv, terminal_window=250.0)
     # Values that cannot be keys of the cache are resolved each time.
     assert overtalk.analyze(conv, ignore_labels=["Husband"]).to_json() == overtalk.analyze(conv, ignore_labels=["Husband"]).to_json()
 

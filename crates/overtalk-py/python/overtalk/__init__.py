@@ -391,7 +391,9 @@ _PARAMS_CACHE: dict = {}
 def _params(preset: str, params: dict) -> Any:
     """The native parameters of ``preset`` with ``params`` over it."""
     try:
-        key = (preset, tuple(sorted(params.items()))) if params else preset
+        # The type in the key: True == 1 and 250.0 == 250, but a parameter may take one and
+        # refuse the other.
+        key = (preset, tuple((k, type(v), v) for k, v in sorted(params.items()))) if params else preset
         hit = _PARAMS_CACHE.get(key)
     except TypeError:  # unhashable values
         key, hit = None, None
