@@ -18,8 +18,8 @@ use serde::Serialize;
 
 use crate::columns::{self, Column, Nested};
 
-use crate::corpus::Conversation;
-use crate::{other, to_py, OvertalkError};
+use crate::corpus::{Conversation, Corpus};
+use crate::{other, parallel, to_py, OvertalkError};
 
 /// The classifier when the parameters do not name one: calibrated, the command line's default.
 const DEFAULT_CLASSIFIER: Classifier = Classifier::Calibrated;
@@ -194,7 +194,7 @@ impl Analysis {
 }
 
 /// One column for pyarrow: name, type, length, null count, validity bitmap, buffers.
-type PyColumn<'py> =
+pub(crate) type PyColumn<'py> =
     (String, &'static str, usize, usize, Option<Bound<'py, PyBytes>>, Vec<Bound<'py, PyBytes>>);
 
 /// The values of `rows` and their fields' order.
@@ -252,28 +252,114 @@ fn _analysis_from_json(
     Ok(Analysis { label, detection, inner })
 }
 
-/// Analyses `conversation` with the parameters of `preset` and the overrides of
-/// `params_json`; `timing_only` as `overtalk analyze --timing-only`.
+/// Resolved analysis parameters, made once by `params` and handed to every call that
+/// analyses (the package keeps the last few, so a loop of calls with the same keywords
+/// resolves them once).
+#[pyclass(module = "overtalk._native", name = "Params", frozen)]
+pub(crate) struct PyParams {
+    pub(crate) inner: Params,
+}
+
+#[pymethods]
+impl PyParams {
+    /// The parameters as JSON (names in snake_case, durations in ms).
+    fn to_json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.inner).map_err(|e| other("parameters", e))
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let f = py.import("overtalk._native")?.getattr("_params_from_json")?;
+        Ok((f, (self.to_json()?,).into_pyobject(py)?))
+    }
+}
+
+/// The parameters of `preset` with the overrides of `params_json` ([`resolve_params`]).
 #[pyfunction]
-#[pyo3(signature = (conversation, preset="default", params_json=None, timing_only=false))]
+#[pyo3(signature = (preset="default", params_json=None))]
+fn params(preset: &str, params_json: Option<&str>) -> PyResult<PyParams> {
+    Ok(PyParams { inner: resolve_params(preset, params_json)? })
+}
+
+/// Rebuilds pickled parameters.
+#[pyfunction]
+fn _params_from_json(json: &str) -> PyResult<PyParams> {
+    Ok(PyParams { inner: serde_json::from_str(json).map_err(|e| other("parameters", e))? })
+}
+
+/// How a conversation is analysed besides the parameters, from what it carries.
+fn how_of(c: &Conversation, timing_only: bool) -> How {
+    How { timing_only, format: c.format, overlap_not_measurable: c.overlap_not_measurable }
+}
+
+/// Analyses `conversation` with `params`; `timing_only` as `overtalk analyze --timing-only`.
+#[pyfunction]
+#[pyo3(signature = (conversation, params, timing_only=false))]
 fn analyze(
     py: Python<'_>,
     conversation: PyRef<'_, Conversation>,
-    preset: &str,
-    params_json: Option<&str>,
+    params: PyRef<'_, PyParams>,
     timing_only: bool,
 ) -> PyResult<Analysis> {
-    let params = resolve_params(preset, params_json)?;
-    let (id, t, detection) =
-        (conversation.id.clone(), &conversation.transcript, conversation.detection.clone());
-    let how = How {
-        timing_only,
-        format: conversation.format,
-        overlap_not_measurable: conversation.overlap_not_measurable,
-    };
+    let (c, p) = (&*conversation, &params.inner);
+    py.detach(|| analyze_one(c, p, timing_only))
+}
+
+fn analyze_one(c: &Conversation, params: &Params, timing_only: bool) -> PyResult<Analysis> {
+    let inner = analyze_transcript(&c.id, &c.transcript, params, how_of(c, timing_only))?;
+    Ok(Analysis { label: c.id.clone(), detection: c.detection.clone(), inner })
+}
+
+/// The first error in the items' order, or every result.
+fn in_order<T>(results: Vec<PyResult<T>>) -> PyResult<Vec<T>> {
+    results.into_iter().collect()
+}
+
+/// Analyses each conversation, in the order given, on `threads` worker threads (`None`: one
+/// per core), each as `analyze` does; the first conversation that fails (in that order) is
+/// the error.
+#[pyfunction]
+#[pyo3(signature = (conversations, params, timing_only=false, threads=None))]
+fn analyze_many(
+    py: Python<'_>,
+    conversations: Vec<PyRef<'_, Conversation>>,
+    params: PyRef<'_, PyParams>,
+    timing_only: bool,
+    threads: Option<usize>,
+) -> PyResult<Vec<Analysis>> {
+    let threads = parallel::check_threads(threads)?;
+    let convs: Vec<&Conversation> = conversations.iter().map(|c| &**c).collect();
+    let p = &params.inner;
+    py.detach(|| in_order(parallel::map(&convs, threads, |c| analyze_one(c, p, timing_only))?))
+}
+
+/// Analyses every recording of `corpus`, in id order, on `threads` worker threads, as
+/// `analyze` does each (a CHAT recording with its markers against the timing).
+#[pyfunction]
+#[pyo3(signature = (corpus, params, timing_only=false, threads=None))]
+fn analyze_corpus(
+    py: Python<'_>,
+    corpus: PyRef<'_, Corpus>,
+    params: PyRef<'_, PyParams>,
+    timing_only: bool,
+    threads: Option<usize>,
+) -> PyResult<Vec<Analysis>> {
+    let threads = parallel::check_threads(threads)?;
+    let recordings: Vec<_> = corpus.inner.iter().collect();
+    let (p, formats) = (&params.inner, &corpus.formats);
     py.detach(|| {
-        let inner = analyze_transcript(&id, t, &params, how)?;
-        Ok(Analysis { label: id, detection, inner })
+        let results = parallel::map(&recordings, threads, |(id, t)| {
+            let how = How {
+                timing_only,
+                format: formats.get(*id).copied(),
+                overlap_not_measurable: false,
+            };
+            let inner = analyze_transcript(id, t, p, how)?;
+            Ok(Analysis { label: (*id).to_owned(), detection: None, inner })
+        })?;
+        in_order(results)
     })
 }
 
@@ -404,44 +490,15 @@ fn analyze_source(
     })
 }
 
-/// One H&E interval as Python sees it: class, start and end (ms), the speakers' indices before
-/// and after.
-type PyInterval = (String, i64, i64, Option<usize>, Option<usize>);
-
-/// The acoustic Heldner & Edlund intervals (gaps, pauses, overlaps between and within
-/// speakers, NGNO, unbounded runs) of `conversation`, as `analyze` finds them in its
-/// acoustic layer: `(kind, start_ms, end_ms, speaker before, speaker after)`, the speakers as
-/// indices of the conversation's speakers. Two speakers take one sweep
-/// (`analysis::dyad::he_acoustic`), more the general stages.
-#[pyfunction]
-#[pyo3(signature = (conversation, preset="he2010", params_json=None))]
-fn gaps_and_overlaps(
-    py: Python<'_>,
-    conversation: PyRef<'_, Conversation>,
-    preset: &str,
-    params_json: Option<&str>,
-) -> PyResult<Vec<PyInterval>> {
-    let params = resolve_params(preset, params_json)?;
-    let t = &conversation.transcript;
-    py.detach(|| {
-        let kind = |k: analysis::intervals::HeKind| {
-            serde_json::to_value(k)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default()
-        };
-        Ok(analysis::dyad::he_acoustic(t, &params)
-            .into_iter()
-            .map(|h| (kind(h.kind), h.start, h.end, h.prev, h.next))
-            .collect())
-    })
-}
-
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Analysis>()?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(analyze_source, m)?)?;
-    m.add_function(wrap_pyfunction!(gaps_and_overlaps, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze_many, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze_corpus, m)?)?;
+    m.add_class::<PyParams>()?;
+    m.add_function(wrap_pyfunction!(params, m)?)?;
     m.add_function(wrap_pyfunction!(_analysis_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(_params_from_json, m)?)?;
     Ok(())
 }

@@ -11,7 +11,7 @@ use overtalk::{Content, Segment, Time, Transcript, TranscriptBuilder};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::{other, to_py, OvertalkError};
+use crate::{other, parallel, to_py, OvertalkError};
 
 /// One segment as Python sees it: start and end in seconds, the speaker, the text (if any).
 pub(crate) type PySegment = (f64, f64, String, Option<String>);
@@ -23,7 +23,7 @@ pub(crate) struct Corpus {
     /// What the readers repaired or questioned, as `source: line L, column C: message`.
     warnings: Vec<String>,
     /// The format each recording was read from (absent for recordings built in memory).
-    formats: BTreeMap<String, Format>,
+    pub(crate) formats: BTreeMap<String, Format>,
 }
 
 /// One recording: its id, its speakers, its segments (and text), and how its speech was
@@ -67,25 +67,30 @@ fn warning_lines(source: &str, out: &format::ReadOutput) -> Vec<String> {
     out.warnings.iter().map(|w| format!("{source}: {w}")).collect()
 }
 
-/// Reads the files at `paths` (in the order given) into one corpus; a recording id in two
-/// files is an error, as in `overtalk score`.
+/// Reads the files at `paths` into one corpus, on `threads` worker threads (`None`: one per
+/// core); the files are merged in the order given, so a recording id in two files is an error
+/// naming the later one, as in `overtalk score`, and the first unreadable file (in that order)
+/// is the error.
 #[pyfunction]
-#[pyo3(signature = (paths, format=None, strict=false, recording_id=None))]
+#[pyo3(signature = (paths, format=None, strict=false, recording_id=None, threads=None))]
 fn read_paths(
     py: Python<'_>,
     paths: Vec<PathBuf>,
     format: Option<&str>,
     strict: bool,
     recording_id: Option<String>,
+    threads: Option<usize>,
 ) -> PyResult<Corpus> {
     let explicit = parse_format(format)?;
+    let threads = parallel::check_threads(threads)?;
     py.detach(|| {
+        let opts = options(strict, recording_id);
+        let read = parallel::map(&paths, threads, |path| format::read_path(path, explicit, &opts))?;
         let mut corpus = overtalk::Corpus::new();
         let mut warnings = Vec::new();
         let mut formats = BTreeMap::new();
-        let opts = options(strict, recording_id);
-        for path in &paths {
-            let out = format::read_path(path, explicit, &opts).map_err(to_py)?;
+        for (path, out) in paths.iter().zip(read) {
+            let out = out.map_err(to_py)?;
             let source = path.display().to_string();
             warnings.extend(warning_lines(&source, &out));
             formats.extend(formats_of(&out));

@@ -9,6 +9,8 @@
 //! corpus.rs    read / write, Corpus and Conversation      overtalk::format
 //! analysis.rs  analyze, Analysis, the corpus row          overtalk::analysis, overtalk::output
 //! columns.rs   event lists as Arrow buffers               (pyarrow wraps them)
+//! gaps.rs      H&E intervals, one compact object each     overtalk::analysis::dyad
+//! parallel.rs  the worker threads of the batch calls      rayon
 //! scoring.rs   score                                      overtalk::score, overtalk::output::score
 //! detect.rs    who spoke when in recordings or samples    overtalk_audio::pipeline
 //! diarize.rs   the speakers of one mixed recording        overtalk_audio::diarize
@@ -19,11 +21,19 @@
 
 use pyo3::prelude::*;
 
+/// mimalloc for what the extension allocates (Python's objects keep Python's allocator), as
+/// in the command line: the analysis of a corpus allocates and frees many small lists per
+/// conversation.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod analysis;
 mod columns;
 mod corpus;
 mod detect;
 mod diarize;
+mod gaps;
+mod parallel;
 mod scoring;
 
 pyo3::create_exception!(
@@ -53,5 +63,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     scoring::register(m)?;
     detect::register(m)?;
     diarize::register(m)?;
+    gaps::register(m)?;
     Ok(())
 }

@@ -81,7 +81,9 @@ def test_every_public_object_pickles():
     conv = corpus[corpus.ids()[0]]
     a = overtalk.analyze(conv)
     s = overtalk.score(conv, conv)
-    for obj in [corpus, conv, a, s]:
+    iv = overtalk.gaps_and_overlaps(conv)
+    e = overtalk.score_events(conv, conv)
+    for obj in [corpus, conv, a, s, iv, e]:
         back = pickle.loads(pickle.dumps(obj))
         assert type(back) is type(obj)
     assert pickle.loads(pickle.dumps(a)).to_json() == a.to_json()
@@ -99,6 +101,20 @@ def test_score_of_a_diarization_against_itself_is_zero_and_against_a_shift_is_ex
     # 1 s of Wife missed out of 5 s of reference speech.
     assert math.isclose(s.der, 0.2, abs_tol=1e-12)
     assert s.mapping["clip"]["Wife"] == "Wife"
+
+
+def test_scoring_with_no_recordings_is_an_error_not_an_empty_score():
+    empty = overtalk.Corpus.from_conversations([])
+    message = "no recordings in the reference or the hypothesis"
+    with pytest.raises(overtalk.OvertalkError, match=message):
+        overtalk.score(empty, empty)
+    with pytest.raises(overtalk.OvertalkError, match=message):
+        overtalk.score_events(empty, empty)
+    with pytest.raises(overtalk.OvertalkError, match=message):
+        overtalk.score(empty, empty, events=True)
+    # A recording on one side only is scored: all of its speech missed.
+    s = overtalk.score(overtalk.read(RTTM), empty)
+    assert s.der == 1.0 and [f["recording"] for f in s.files] == ["clip"]
 
 
 def test_arrow_and_pandas_tables_of_the_events():

@@ -194,3 +194,51 @@ def test_diarizer_settings_are_checked(no_models):
         overtalk.detect(SPEECH_WAV, diarize=False, num_speakers=2)
     with pytest.raises(ValueError, match="one mixed recording"):
         overtalk.detect(tracks={"A": SPEECH_WAV, "B": SPEECH_WAV}, num_speakers=2)
+
+
+def _write_ge2e(path):
+    """A GE2E model file (safetensors) with deterministic pseudo-random weights: the tensors
+    and shapes of the real encoder (3 LSTM layers of 256, a 256 x 256 projection), so the
+    whole diarization path runs without it, as crates/overtalk-cli/tests/detect.rs does."""
+    rng = np.random.default_rng(0x2545F491)
+    shapes = {}
+    for layer in range(3):
+        shapes[f"lstm.weight_ih_l{layer}"] = (1024, 40 if layer == 0 else 256)
+        shapes[f"lstm.weight_hh_l{layer}"] = (1024, 256)
+        shapes[f"lstm.bias_ih_l{layer}"] = (1024,)
+        shapes[f"lstm.bias_hh_l{layer}"] = (1024,)
+    shapes["linear.weight"] = (256, 256)
+    shapes["linear.bias"] = (256,)
+    header, blobs, offset = {"__metadata__": {}}, [], 0
+    for name, shape in shapes.items():
+        data = ((rng.random(shape, dtype=np.float32) - 0.5) * 0.2).astype("<f4").tobytes()
+        header[name] = {"dtype": "F32", "shape": list(shape), "data_offsets": [offset, offset + len(data)]}
+        blobs.append(data)
+        offset += len(data)
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    path.write_bytes(len(text).to_bytes(8, "little") + text + b"".join(blobs))
+
+
+@pytest.fixture
+def ge2e_models(tmp_path, monkeypatch):
+    """A model directory holding a GE2E speaker model, as `overtalk models install` lays it out."""
+    d = tmp_path / "models"
+    d.mkdir()
+    _write_ge2e(d / "ge2e.safetensors")
+    monkeypatch.setenv("OVERTALK_MODEL_DIR", str(d))
+    return d
+
+
+def test_detect_with_an_installed_speaker_model_is_the_cli_detect(ge2e_models, cli):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a model is installed: no fallback warning
+        conv = overtalk.detect(SPEECH_WAV)
+    assert conv.write(format="rttm").encode() == cli("detect", SPEECH_WAV)
+    assert conv.detection.startswith("ge2e (model ge2e.safetensors"), conv.detection
+    # The model named explicitly, with the diarizer's settings: the same flags on the command line.
+    model = ge2e_models / "ge2e.safetensors"
+    # (The command line's own tests check these flags; here, that they reach the diarizer.)
+    chosen = overtalk.detect(SPEECH_WAV, embedding_model=model, max_speakers=3, overlap_margin=0.05)
+    assert chosen.detection.startswith("ge2e (model ge2e.safetensors"), chosen.detection
+    assert "speakers 1..3; overlap margin 0.05;" in chosen.detection

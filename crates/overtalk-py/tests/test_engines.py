@@ -40,6 +40,14 @@ def test_batch_formats(ami_files):
     assert batch.schema == oc.arrow_schema() and batch.to_pydict() == ref
 
 
+def test_analyze_many_gives_the_cli_jsonl(ami, ami_files, expected):
+    """One batch call over the 170 meetings, on every core: the bytes of the command line."""
+    got = overtalk.analyze_many(overtalk.read(ami_files))
+    assert len(got) == 170
+    assert "".join(a.to_jsonl() for a in got) == expected
+    assert "".join(a.to_jsonl() for a in overtalk.analyze_many(ami, threads=1)) == expected
+
+
 def test_ray_data_map_batches(ami_files, expected):
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)

@@ -27,7 +27,7 @@ def test_pyannote_round_trip_on_all_170_ami_meetings(ami_files):
         for path in ami_files:
             for uri, a in load_rttm(path).items():
                 segs = [s for s, _ in a.itertracks()]
-                repeated += [(uri, s.start, s.end) for i, s in enumerate(segs) if s in segs[:i][-50:]]
+                repeated += [(uri, s.start, s.end) for i, s in enumerate(segs) if s in segs[max(0, i - 50) : i]]
                 conv = overtalk.Conversation.from_pyannote(a)
                 assert conv.recording_id == uri
                 assert conv.to_pyannote() == a, path.name

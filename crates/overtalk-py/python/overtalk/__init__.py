@@ -17,14 +17,22 @@ GIL, and every object pickles, so corpora run on Ray, Dask and Spark as they are
 from __future__ import annotations
 
 import os as _os
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Optional, Union
+from collections import namedtuple as _namedtuple
 
 from . import _native
 from ._native import OvertalkError, __version__
 
+# `typing` is for type checkers only: importing it (and the `re`, `functools`, `contextlib` it
+# brings) would be most of the time `import overtalk` takes. The annotations are strings
+# (`from __future__ import annotations`), never evaluated at run time.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Iterable, Iterator, NamedTuple, Optional, Union
+
     import pandas
     import pyarrow
+
+    PathLike = Union[str, _os.PathLike[str]]
 
 __all__ = [
     "Analysis",
@@ -32,12 +40,15 @@ __all__ = [
     "Corpus",
     "EventScore",
     "Interval",
+    "Intervals",
     "OvertalkError",
     "Score",
     "Segment",
     "analyze",
+    "analyze_many",
     "detect",
     "gaps_and_overlaps",
+    "gaps_and_overlaps_many",
     "read",
     "score",
     "score_events",
@@ -45,16 +56,33 @@ __all__ = [
     "__version__",
 ]
 
-PathLike = Union[str, "_os.PathLike[str]"]
+if TYPE_CHECKING:  # pragma: no cover
 
+    class Segment(NamedTuple):
+        start: float
+        end: float
+        speaker: str
+        text: Optional[str] = None
 
-class Segment(NamedTuple):
-    """One segment: start and end in seconds, the speaker, and the text when the format has it."""
+    class Interval(NamedTuple):
+        kind: str
+        start_ms: int
+        end_ms: int
+        before: Optional[str]
+        after: Optional[str]
 
-    start: float
-    end: float
-    speaker: str
-    text: Optional[str] = None
+else:
+
+    class Segment(_namedtuple("Segment", ["start", "end", "speaker", "text"], defaults=[None])):
+        """One segment: start and end in seconds, the speaker, and the text when the format has it."""
+
+        __slots__ = ()
+
+    class Interval(_namedtuple("Interval", ["kind", "start_ms", "end_ms", "before", "after"])):
+        """One acoustic Heldner & Edlund interval: its class, start and end (ms), and the solo
+        speakers before and after it (``None`` where there is none)."""
+
+        __slots__ = ()
 
 
 class Conversation:
@@ -291,6 +319,7 @@ def read(
     *,
     strict: bool = False,
     recording_id: Optional[str] = None,
+    threads: Optional[int] = None,
 ) -> Corpus:
     """Reads transcripts or diarizations into a :class:`Corpus`.
 
@@ -299,7 +328,8 @@ def read(
     extension unless ``format`` names it (``rttm``, ``webvtt``, ``eaf``, ``textgrid``, ``chat``,
     ``whisperx``, ``json``…). ``strict`` turns the first repair into an error; the repairs of a
     lenient read are in :attr:`Corpus.warnings`. ``recording_id`` names the recording of
-    formats that do not (default: the file name without its extension).
+    formats that do not (default: the file name without its extension). Many files are read
+    on ``threads`` worker threads (default: one per core) and merged in the order given.
     """
     if isinstance(source, (bytes, bytearray, memoryview)):
         return Corpus(_native.read_bytes(bytes(source), format, None, strict, recording_id))
@@ -315,7 +345,7 @@ def read(
         for p in source:
             p = _os.fspath(p)
             paths.extend(_walk(p) if _os.path.isdir(p) else [p])
-    return Corpus(_native.read_paths(paths, format, strict, recording_id))
+    return Corpus(_native.read_paths(paths, format, strict, recording_id, None if threads is None else int(threads)))
 
 
 def _conversation(x: Any, what: str) -> Conversation:
@@ -332,6 +362,54 @@ def _conversation(x: Any, what: str) -> Conversation:
     if len(corpus) != 1:
         raise OvertalkError(f"{what}: holds {len(corpus)} recordings; pick one with corpus[recording_id]")
     return corpus[corpus.ids()[0]]
+
+
+def _arrow_table(columns: list) -> "pyarrow.Table":
+    """A ``pyarrow.Table`` wrapping the Arrow buffers of ``columns`` (as the native
+    ``_columns`` methods give them) without copying."""
+    import pyarrow as pa
+
+    arrays, names = [], []
+    for name, kind, length, nulls, validity, buffers in columns:
+        if kind == "null":
+            arr = pa.nulls(length)
+        else:
+            typ = {"int64": pa.int64, "double": pa.float64, "bool": pa.bool_, "string": pa.string,
+                   "large_string": pa.large_string}[kind]()
+            bufs = [None if validity is None else pa.py_buffer(validity)] + [pa.py_buffer(b) for b in buffers]
+            arr = pa.Array.from_buffers(typ, length, bufs, null_count=nulls)
+        arrays.append(arr)
+        names.append(name)
+    return pa.Table.from_arrays(arrays, names=names)
+
+
+#: Resolved parameters by (preset, overrides): a loop of calls with the same keywords
+#: resolves them once. Bounded; overrides that cannot be keys (lists) are resolved each time.
+_PARAMS_CACHE: dict = {}
+
+
+def _params(preset: str, params: dict) -> Any:
+    """The native parameters of ``preset`` with ``params`` over it."""
+    try:
+        # The type in the key: True == 1 and 250.0 == 250, but a parameter may take one and
+        # refuse the other.
+        key = (preset, tuple((k, type(v), v) for k, v in sorted(params.items()))) if params else preset
+        hit = _PARAMS_CACHE.get(key)
+    except TypeError:  # unhashable values
+        key, hit = None, None
+    if hit is not None:
+        return hit
+    if params:
+        import json as _json
+
+        resolved = _native.params(preset, _json.dumps(params))
+    else:
+        resolved = _native.params(preset)
+    if key is not None:
+        if len(_PARAMS_CACHE) >= 64:
+            _PARAMS_CACHE.clear()
+        _PARAMS_CACHE[key] = resolved
+    return resolved
 
 
 class Analysis:
@@ -426,18 +504,7 @@ class Analysis:
 
         if events != "speakers" and events not in self._EVENTS:
             raise ValueError(f"events must be one of {sorted(self._EVENTS)} or 'speakers', got {events!r}")
-        arrays, names = [], []
-        for name, kind, length, nulls, validity, buffers in self._native._columns(events):
-            typ = {"int64": pa.int64, "double": pa.float64, "bool": pa.bool_, "string": pa.string,
-                   "large_string": pa.large_string, "null": pa.null}[kind]()
-            if kind == "null":
-                arr = pa.nulls(length)
-            else:
-                bufs = [None if validity is None else pa.py_buffer(validity)] + [pa.py_buffer(b) for b in buffers]
-                arr = pa.Array.from_buffers(typ, length, bufs, null_count=nulls)
-            arrays.append(arr)
-            names.append(name)
-        return pa.Table.from_arrays(arrays, names=names)
+        return _arrow_table(self._native._columns(events))
 
     def to_pandas(self, events: str = "onsets") -> "pandas.DataFrame":
         """:meth:`to_arrow` as a ``pandas.DataFrame``."""
@@ -466,36 +533,126 @@ def analyze(
     one recording, a path, or text are read first. A CHAT transcript read from its format
     also gets its markers compared with the timing (:attr:`Analysis.chat_markers`).
     """
-    import json as _json
     conv = _conversation(conversation, "analyze")
-    params_json = _json.dumps(params) if params else None
-    return Analysis(_native.analyze(conv._native, preset, params_json, bool(timing_only)))
+    return Analysis(_native.analyze(conv._native, _params(preset, params), bool(timing_only)))
 
 
-class Interval(NamedTuple):
-    """One acoustic Heldner & Edlund interval: its class, start and end (ms), and the solo
-    speakers before and after it (``None`` where there is none)."""
+def analyze_many(
+    conversations: Union[Corpus, Iterable[Conversation], PathLike, Iterable[PathLike]],
+    preset: str = "default",
+    *,
+    timing_only: bool = False,
+    threads: Optional[int] = None,
+    **params: Any,
+) -> list[Analysis]:
+    """Analyses many conversations in one call, as :func:`analyze` does each: every recording
+    of a corpus (in id order), each of a list of conversations (in its order), or every
+    recording read from a path, a directory or a list of paths (read on the same threads).
 
-    kind: str
-    start_ms: int
-    end_ms: int
-    before: Optional[str]
-    after: Optional[str]
+    The work runs in Rust on ``threads`` worker threads (default: one per core) with the GIL
+    released; ``threads=1`` keeps it in the calling thread. The first conversation that cannot
+    be analysed (in that order) raises :class:`OvertalkError` naming it.
+    """
+    p = _params(preset, params)
+    t = None if threads is None else int(threads)
+    if isinstance(conversations, Corpus):
+        return [Analysis(a) for a in _native.analyze_corpus(conversations._native, p, bool(timing_only), t)]
+    if isinstance(conversations, (str, bytes, _os.PathLike)):
+        corpus = read(conversations, threads=t)
+        return [Analysis(a) for a in _native.analyze_corpus(corpus._native, p, bool(timing_only), t)]
+    items = list(conversations)
+    if items and not isinstance(items[0], Conversation):
+        corpus = read(items, threads=t)
+        return [Analysis(a) for a in _native.analyze_corpus(corpus._native, p, bool(timing_only), t)]
+    natives = [_conversation(c, "analyze_many")._native for c in items]
+    return [Analysis(a) for a in _native.analyze_many(natives, p, bool(timing_only), t)]
 
 
-def gaps_and_overlaps(conversation: Union[Conversation, Corpus, PathLike], preset: str = "he2010", **params: Any) -> list[Interval]:
+class Intervals:
+    """The acoustic Heldner & Edlund intervals of one conversation, held in Rust: a sequence of
+    :class:`Interval` (indexing and iterating make them), and the fast ways in — the count per
+    class (:meth:`counts`) and the columns (:meth:`to_arrow`, :meth:`to_pandas`) — which make
+    no Python object per interval."""
+
+    __slots__ = ("_native",)
+
+    def __init__(self, native: _native.Intervals) -> None:
+        self._native = native
+
+    @property
+    def recording_id(self) -> str:
+        """The recording id."""
+        return self._native.recording_id
+
+    def counts(self) -> dict[str, int]:
+        """The number of intervals of each class (``pause``, ``gap``, ``overlap_within``,
+        ``overlap_between``, ``ngno``, ``unbounded_silence``, ``unbounded_overlap``; every class
+        named, zero included)."""
+        return dict(self._native.counts())
+
+    def to_arrow(self) -> "pyarrow.Table":
+        """The intervals as a ``pyarrow.Table``: ``kind``, ``start_ms``, ``end_ms``, ``before``,
+        ``after`` (the speakers; null where there is none)."""
+        return _arrow_table(self._native._columns())
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """:meth:`to_arrow` as a ``pandas.DataFrame``."""
+        return self.to_arrow().to_pandas()
+
+    def __len__(self) -> int:
+        return len(self._native)
+
+    def __getitem__(self, index: Union[int, slice]) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return Interval(*self._native.row(index))
+
+    def __iter__(self) -> Iterator["Interval"]:
+        return (Interval(*r) for r in self._native.rows())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Intervals):
+            return self.recording_id == other.recording_id and self._native.rows() == other._native.rows()
+        if isinstance(other, list):
+            return list(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.recording_id, len(self)))
+
+    def __repr__(self) -> str:
+        return repr(self._native)
+
+    def __reduce__(self) -> tuple:
+        return (Intervals, (self._native,))
+
+
+def gaps_and_overlaps(conversation: Union[Conversation, Corpus, PathLike], preset: str = "he2010", **params: Any) -> Intervals:
     """The acoustic gaps, pauses and overlaps (between and within speakers), NGNO events and
     unbounded runs of a conversation, as :func:`analyze` finds them in its acoustic layer
     (Heldner & Edlund 2010; pympi's ``get_gaps_and_overlaps2`` classes). ``preset`` defaults
-    to ``he2010``; ``params`` override it (``latch_tolerance=0``…)."""
-    import json as _json
-    conv = _conversation(conversation, "gaps_and_overlaps")
-    names = conv.speakers
-    params_json = _json.dumps(params) if params else None
-    return [
-        Interval(k, s, e, None if b is None else names[b], None if a is None else names[a])
-        for k, s, e, b, a in _native.gaps_and_overlaps(conv._native, preset, params_json)
-    ]
+    to ``he2010``; ``params`` override it (``latch_tolerance=0``…). Two speakers take one
+    sweep; the result is an :class:`Intervals`, a sequence of :class:`Interval`."""
+    conv = conversation if isinstance(conversation, Conversation) else _conversation(conversation, "gaps_and_overlaps")
+    return Intervals(_native.gaps_and_overlaps(conv._native, _params(preset, params)))
+
+
+def gaps_and_overlaps_many(
+    conversations: Union[Corpus, Iterable[Conversation]],
+    preset: str = "he2010",
+    *,
+    threads: Optional[int] = None,
+    **params: Any,
+) -> list[Intervals]:
+    """:func:`gaps_and_overlaps` of every recording of a corpus (in id order) or of each of
+    a list of conversations (in its order), in one call: on ``threads`` worker threads
+    (default: one per core; ``threads=1`` in the calling thread) with the GIL released."""
+    p = _params(preset, params)
+    t = None if threads is None else int(threads)
+    if isinstance(conversations, Corpus):
+        return [Intervals(i) for i in _native.gaps_and_overlaps_corpus(conversations._native, p, t)]
+    natives = [_conversation(c, "gaps_and_overlaps_many")._native for c in conversations]
+    return [Intervals(i) for i in _native.gaps_and_overlaps_many(natives, p, t)]
 
 
 class Score:
@@ -671,17 +828,29 @@ def score(
     With ``events=True`` the dynamics are scored instead (``overtalk score --events``; see
     :func:`score_events`, whose ``tolerance`` it takes) and an :class:`EventScore` returned.
     """
-    if events:
-        if der_only:
-            raise ValueError("der_only applies to the DER score, not to events=True")
-        return score_events(reference, hypothesis, collar, skip_overlap, preset, uem, mapping=mapping,
-                            region=region, jer=jer, tolerance=0.2 if tolerance is None else tolerance)
-    if tolerance is not None:
+    if events and der_only:
+        raise ValueError("der_only applies to the DER score, not to events=True")
+    if not events and tolerance is not None:
         raise ValueError("tolerance applies to events=True")
-    r = _corpus(reference, "reference")
-    h = _corpus(hypothesis, "hypothesis")
-    text = _native.score_json(r._native, h._native, float(collar), bool(skip_overlap), preset, _uem_text(uem), mapping, region, jer, der_only)
-    return Score(text)
+    common = _scoring_args(reference, hypothesis, collar, skip_overlap, preset, uem, mapping, region, jer)
+    if events:
+        return _score_events(common, 0.2 if tolerance is None else tolerance)
+    return Score(_native.score_json(*common, bool(der_only)))
+
+
+def _scoring_args(
+    reference: Any, hypothesis: Any, collar: float, skip_overlap: bool, preset: str, uem: Any,
+    mapping: Optional[str], region: Optional[str], jer: Optional[str],
+) -> tuple:
+    """The arguments both native scorers take first: the two sides as corpora, the scoring
+    options and the UEM text."""
+    r = _corpus(reference, "reference")._native
+    h = _corpus(hypothesis, "hypothesis")._native
+    return (r, h, float(collar), bool(skip_overlap), preset, _uem_text(uem), mapping, region, jer)
+
+
+def _score_events(common: tuple, tolerance: float) -> EventScore:
+    return EventScore(_native.score_events_json(*common, float(tolerance)))
 
 
 def score_events(
@@ -703,11 +872,8 @@ def score_events(
     interruptions, backchannels, floor transfers, turns and monologues matched one to one when
     their onsets differ by at most ``tolerance`` seconds (sed_eval's ``t_collar``; rounded to
     the millisecond, as ``--tolerance``)."""
-    r = _corpus(reference, "reference")
-    h = _corpus(hypothesis, "hypothesis")
-    text = _native.score_events_json(r._native, h._native, float(collar), bool(skip_overlap), preset, _uem_text(uem),
-                                     mapping, region, jer, float(tolerance))
-    return EventScore(text)
+    common = _scoring_args(reference, hypothesis, collar, skip_overlap, preset, uem, mapping, region, jer)
+    return _score_events(common, tolerance)
 
 
 def detect(
