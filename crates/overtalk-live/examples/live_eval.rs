@@ -8,7 +8,9 @@
 //! live_eval synth bench/out/synth OUT [--speed K]    # NAME.mic{i}_{SPK}.wav + NAME.rttm
 //! live_eval ami ../shared/data/real-audio/ami-es2004a-multitrack OUT [--speed K]
 //! live_eval ch32 DIR OUT --no-offline                # DIR/s{0..7}_{0..3}.wav: CPU only
-//! (any: --detector causal|windowed|hybrid, --no-offline skips offline detect)
+//! (any: --detector causal|windowed|hybrid, --no-offline skips offline detect,
+//!  --classifier calibrated|rules and --decision-horizon MS (default calibrated at 250 ms),
+//!  --min-silence MS and --causal NAME=DB for the causal detector's rule)
 //! ```
 //! `bench/live_bench.sh` runs it and scores the RTTMs.
 
@@ -190,6 +192,19 @@ fn main() -> Result<()> {
     if let Some(i) = args.iter().position(|a| a == "--min-silence") {
         causal_options.min_silence =
             overtalk::Delta::from_micros(args[i + 1].parse::<i64>()? * 1000);
+    }
+    // --causal NAME=DB: a threshold of the causal detector (for the DER experiments).
+    for (i, _) in args.iter().enumerate().filter(|(_, a)| *a == "--causal") {
+        let (k, v) = args[i + 1].split_once('=').context("--causal NAME=DB")?;
+        let v: f32 = v.parse()?;
+        match k {
+            "above_floor_on_db" => causal_options.above_floor_on_db = v,
+            "above_floor_off_db" => causal_options.above_floor_off_db = v,
+            "above_bleed_on_db" => causal_options.above_bleed_on_db = v,
+            "above_bleed_off_db" => causal_options.above_bleed_off_db = v,
+            "voicing" => causal_options.voicing = v,
+            _ => bail!("unknown causal option {k}"),
+        }
     }
     let mut params = Params::default();
     params.classifier = match args.iter().position(|a| a == "--classifier") {
