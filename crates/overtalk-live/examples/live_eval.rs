@@ -206,11 +206,11 @@ fn main() -> Result<()> {
             _ => bail!("unknown causal option {k}"),
         }
     }
-    let mut params = Params::default();
-    params.classifier = match args.iter().position(|a| a == "--classifier") {
+    let classifier = match args.iter().position(|a| a == "--classifier") {
         Some(i) => args[i + 1].parse::<Classifier>().map_err(anyhow::Error::msg)?,
         None => Classifier::Calibrated,
     };
+    let mut params = Params { classifier, ..Params::default() };
     if params.classifier == Classifier::Calibrated {
         params.decision_horizon = Some(match args.iter().position(|a| a == "--decision-horizon") {
             Some(i) => args[i + 1].parse::<i64>()?,

@@ -46,8 +46,10 @@ pub(crate) struct Wire {
     next_id: u64,
     committed_speaking: Vec<bool>,
     provisional_speaking: Vec<bool>,
-    prov_start: Vec<Option<u64>>,
-    prov_end: Vec<Option<u64>>,
+    /// Per channel: the provisional speech start (end) not yet committed or retracted: its
+    /// id and time, so a retraction names what it retracts.
+    prov_start: Vec<Option<(u64, f64)>>,
+    prov_end: Vec<Option<(u64, f64)>>,
     prov_overlap: Option<u64>,
     in_overlap: bool,
     prov_onsets: HashMap<usize, u64>,
@@ -147,8 +149,10 @@ impl Wire {
         let before = self.provisional_speaking.iter().filter(|&&s| s).count();
         match (e.state, e.speaking) {
             (EdgeState::Provisional, true) => {
-                if let Some(r) = self.prov_end[c].take() {
-                    out.push(self.retract(r, t_s, decided_s, LiveEventKind::SpeechEnd));
+                if let Some((r, at)) = self.prov_end[c].take() {
+                    let mut ev = self.retract(r, at, decided_s, LiveEventKind::SpeechEnd);
+                    ev.speaker = speaker;
+                    out.push(ev);
                 } else if !self.committed_speaking[c] {
                     let mut ev = self.event(
                         LiveEventKind::SpeechStart,
@@ -157,17 +161,21 @@ impl Wire {
                         decided_s,
                     );
                     ev.speaker = speaker;
-                    self.prov_start[c] = Some(ev.id);
+                    self.prov_start[c] = Some((ev.id, t_s));
                     out.push(ev);
                     self.candidate(c, t_s, decided_s, out);
                 }
             }
             (EdgeState::Provisional, false) => {
-                if let Some(r) = self.prov_start[c].take() {
-                    out.push(self.retract(r, t_s, decided_s, LiveEventKind::SpeechStart));
-                    if let Some((id, _)) = self.candidates[c].take() {
+                if let Some((r, at)) = self.prov_start[c].take() {
+                    let mut ev = self.retract(r, at, decided_s, LiveEventKind::SpeechStart);
+                    ev.speaker = speaker.clone();
+                    out.push(ev);
+                    if let Some((id, at)) = self.candidates[c].take() {
                         if !self.prov_onsets.values().any(|&v| v == id) {
-                            out.push(self.retract(id, t_s, decided_s, LiveEventKind::Onset));
+                            let mut ev = self.retract(id, at, decided_s, LiveEventKind::Onset);
+                            ev.speaker = speaker.clone();
+                            out.push(ev);
                         }
                     }
                 } else if self.committed_speaking[c] {
@@ -178,7 +186,7 @@ impl Wire {
                         decided_s,
                     );
                     ev.speaker = speaker;
-                    self.prov_end[c] = Some(ev.id);
+                    self.prov_end[c] = Some((ev.id, t_s));
                     out.push(ev);
                 }
             }
@@ -187,6 +195,7 @@ impl Wire {
                     if speaking { LiveEventKind::SpeechStart } else { LiveEventKind::SpeechEnd };
                 let refers =
                     if speaking { self.prov_start[c].take() } else { self.prov_end[c].take() };
+                let refers = refers.map(|(id, _)| id);
                 let mut ev = self.event(kind, EventState::Committed, t_s, decided_s);
                 ev.speaker = speaker;
                 ev.refers_to = refers;
@@ -515,6 +524,22 @@ mod tests {
                 (LiveEventKind::OverlapEnd, EventState::Provisional, Some(4)),
             ]
         );
+        // Each retraction names the speaker and the time of what it retracts.
+        for e in &out[..2] {
+            assert_eq!((e.speaker.as_deref(), e.t_s, e.decided_s), (Some("B"), 2.0, 2.45));
+        }
+        // A start again within the gap retracts the provisional end, at the end's time.
+        out.clear();
+        w.edge(&edge(0, true, 0, 20, EdgeState::Committed), &mut out);
+        w.edge(&edge(0, false, 3000, 3010, EdgeState::Provisional), &mut out);
+        out.clear();
+        w.edge(&edge(0, true, 2600, 3200, EdgeState::Provisional), &mut out);
+        let retraction = &out[0];
+        assert_eq!(
+            (retraction.kind, retraction.state),
+            (LiveEventKind::SpeechEnd, EventState::Retracted)
+        );
+        assert_eq!((retraction.speaker.as_deref(), retraction.t_s), (Some("A"), 3.0));
     }
 
     #[test]
