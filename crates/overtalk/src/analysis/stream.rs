@@ -35,6 +35,15 @@
 //!   before its end are closed, the talkspurts within `simul_start_tol` of it are known, and
 //!   the tracker has decided every claim up to the latest of their ends.
 //!
+//! With the calibrated classifier (`params.classifier`, a bounded `decision_horizon` H), S5′
+//! replaces S5 and S8′ relabels S8, as [`super::analyze`] does: a talkspurt's backchannel tag
+//! and an onset's [`StreamEventKind::OnsetDecision`] are taken once the clock is past its
+//! start + H and no talkspurt that stopped by then can still be bridged (for an onset, also
+//! once the holder at its start and the simultaneous starts are decided). The classifier's
+//! floor-history features divide by the last minute's talk over whole talkspurts, including
+//! one still running at the horizon: the stream uses its length so far, so a decision near a
+//! threshold can differ from the batch analysis's.
+//!
 //! Times are analysis milliseconds; speakers are the caller's indices.
 
 use std::collections::BTreeSet;
