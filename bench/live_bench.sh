@@ -8,6 +8,10 @@
 #   bench/live_bench.sh [SPEED] [DETECTORS]
 #     SPEED: replay speed of the latency runs (default 1 = real time)
 #     DETECTORS: which of causal, windowed, hybrid (default "causal windowed")
+# The classes are committed by the calibrated classifier at a 250 ms decision horizon (the
+# default of `overtalk live`); `live_eval ... --decision-horizon 500|1000` or
+# `--classifier rules` for the others. The speed-1 run of the synthetic suite in BENCHMARKS.md
+# replays two conversations (s2_b20_eq, s3_b12_l6_12: 298 true edges) with --no-offline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SPEED="${1:-1}"

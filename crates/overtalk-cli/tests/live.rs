@@ -1,6 +1,7 @@
 //! `overtalk live`: without the feature it says how to get it; with it, a replay of the AMI
-//! ES2004a headsets records an RTTM whose `analyze --classifier rules` is the recorded
-//! analysis, byte for byte, and the events are JSON lines.
+//! ES2004a headsets records an RTTM whose `analyze --classifier calibrated
+//! --decision-horizon 250` (the live default) is the recorded analysis, byte for byte, and the
+//! events are JSON lines.
 
 use crate::util::Dir;
 
@@ -44,7 +45,18 @@ fn live_replay_of_ami_headsets_records_what_analyze_gives() {
     }
     assert_eq!(lines.iter().filter(|e| e["type"] == "action").count(), 0);
     let rttm = record.join("live.rttm").display().to_string();
-    let analyzed = dir.run(&["analyze", "--classifier", "rules", "--format", "json", &rttm]).ok();
+    let analyzed = dir
+        .run(&[
+            "analyze",
+            "--classifier",
+            "calibrated",
+            "--decision-horizon",
+            "250",
+            "--format",
+            "json",
+            &rttm,
+        ])
+        .ok();
     assert_eq!(analyzed, std::fs::read_to_string(record.join("live.analysis.json")).unwrap());
     assert!(record.join("live.html").exists());
     // Committed onsets on the wire are the analysis's onsets.
@@ -57,4 +69,16 @@ fn live_replay_of_ami_headsets_records_what_analyze_gives() {
         })
         .count();
     assert_eq!(live, offline);
+    // Each committed interruption and backchannel carries the classifier's probability.
+    let classified: Vec<_> = lines
+        .iter()
+        .filter(|e| {
+            e["state"] == "committed" && (e["type"] == "interruption" || e["type"] == "backchannel")
+        })
+        .collect();
+    assert!(!classified.is_empty());
+    for e in classified {
+        let p = e["probability"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&p), "{e}");
+    }
 }

@@ -8,7 +8,9 @@
 //! live_eval synth bench/out/synth OUT [--speed K]    # NAME.mic{i}_{SPK}.wav + NAME.rttm
 //! live_eval ami ../shared/data/real-audio/ami-es2004a-multitrack OUT [--speed K]
 //! live_eval ch32 DIR OUT --no-offline                # DIR/s{0..7}_{0..3}.wav: CPU only
-//! (any: --detector causal|windowed|hybrid, --no-offline skips offline detect)
+//! (any: --detector causal|windowed|hybrid, --no-offline skips offline detect,
+//!  --classifier calibrated|rules and --decision-horizon MS (default calibrated at 250 ms),
+//!  --min-silence MS and --causal NAME=DB for the causal detector's rule)
 //! ```
 //! `bench/live_bench.sh` runs it and scores the RTTMs.
 
@@ -18,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use overtalk::analysis::stream::StreamEventKind;
-use overtalk::analysis::Params;
+use overtalk::analysis::{Classifier, Params};
 use overtalk::output::live::{EventState, LiveEvent, LiveEventKind};
 use overtalk::{Annotation, Region};
 use overtalk_audio::{detect, DetectOptions, TrackSpec};
@@ -149,6 +151,15 @@ fn edge_latency(
 }
 
 type Label = (i64, String, String, String);
+/// A talkspurt's start, speaker and backchannel tag.
+type Tag = (i64, String, bool);
+
+fn tags_of(a: &overtalk::analysis::Analysis) -> Vec<Tag> {
+    let mut v: Vec<Tag> =
+        a.talkspurts.iter().map(|t| (t.start, t.speaker.to_string(), t.is_backchannel)).collect();
+    v.sort();
+    v
+}
 
 fn labels_of(a: &overtalk::analysis::Analysis) -> Vec<Label> {
     let mut v: Vec<Label> = a
@@ -177,14 +188,44 @@ fn main() -> Result<()> {
         None => DetectorKind::default(),
     };
     let no_offline = args.iter().any(|a| a == "--no-offline");
+    let mut causal_options = overtalk_audio::causal::CausalOptions::default();
+    if let Some(i) = args.iter().position(|a| a == "--min-silence") {
+        causal_options.min_silence =
+            overtalk::Delta::from_micros(args[i + 1].parse::<i64>()? * 1000);
+    }
+    // --causal NAME=DB: a threshold of the causal detector (for the DER experiments).
+    for (i, _) in args.iter().enumerate().filter(|(_, a)| *a == "--causal") {
+        let (k, v) = args[i + 1].split_once('=').context("--causal NAME=DB")?;
+        let v: f32 = v.parse()?;
+        match k {
+            "above_floor_on_db" => causal_options.above_floor_on_db = v,
+            "above_floor_off_db" => causal_options.above_floor_off_db = v,
+            "above_bleed_on_db" => causal_options.above_bleed_on_db = v,
+            "above_bleed_off_db" => causal_options.above_bleed_off_db = v,
+            "voicing" => causal_options.voicing = v,
+            _ => bail!("unknown causal option {k}"),
+        }
+    }
+    let classifier = match args.iter().position(|a| a == "--classifier") {
+        Some(i) => args[i + 1].parse::<Classifier>().map_err(anyhow::Error::msg)?,
+        None => Classifier::Calibrated,
+    };
+    let mut params = Params { classifier, ..Params::default() };
+    if params.classifier == Classifier::Calibrated {
+        params.decision_horizon = Some(match args.iter().position(|a| a == "--decision-horizon") {
+            Some(i) => args[i + 1].parse::<i64>()?,
+            None => 250,
+        });
+    }
     std::fs::create_dir_all(out.join("live"))?;
     std::fs::create_dir_all(out.join("offline"))?;
-    let params = Params::default();
     let (mut starts, mut ends) = (Lat::default(), Lat::default());
     let (mut commit_int, mut commit_bc) = (Vec::new(), Vec::new());
     let (mut announce_int, mut unannounced) = (Vec::new(), 0usize);
     let (mut candidates, mut cand_int, mut cand_other, mut cand_retracted) = (0, 0, 0, 0);
     let (mut same_record, mut total_record, mut same_offline, mut total_offline) =
+        (0usize, 0usize, 0usize, 0usize);
+    let (mut same_tag_record, mut total_tag_record, mut same_tag_offline, mut total_tag_offline) =
         (0usize, 0usize, 0usize, 0usize);
     let (mut cpu, mut audio) = (0.0, 0.0);
     for rec in recordings(kind, &dir)? {
@@ -195,6 +236,8 @@ fn main() -> Result<()> {
             record: Some(out.join("live")),
             recording: rec.id.clone(),
             detector,
+            params: params.clone(),
+            causal: causal_options,
             ..SessionConfig::default()
         };
         let before = cpu_seconds();
@@ -260,10 +303,24 @@ fn main() -> Result<()> {
             })
             .collect();
         live.sort();
+        let mut live_bc: Vec<Tag> = s
+            .stream_events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                StreamEventKind::Floor { speaker, backchannel, .. } => {
+                    Some((e.time, names[*speaker].to_owned(), *backchannel))
+                }
+                _ => None,
+            })
+            .collect();
+        live_bc.sort();
         let (_, _, recorded) = rttm_and_analysis(&rec.id, s.annotation.clone(), &params)?;
         let rec_labels = labels_of(&recorded);
         same_record += live.iter().filter(|l| rec_labels.contains(l)).count();
         total_record += live.len().max(rec_labels.len());
+        let rec_tags = tags_of(&recorded);
+        same_tag_record += live_bc.iter().filter(|l| rec_tags.contains(l)).count();
+        total_tag_record += live_bc.len().max(rec_tags.len());
         if no_offline {
             continue;
         }
@@ -286,6 +343,14 @@ fn main() -> Result<()> {
             })
             .count();
         total_offline += live.len().max(off.len());
+        let off_tags = tags_of(&off_analysis);
+        same_tag_offline += live_bc
+            .iter()
+            .filter(|l| {
+                off_tags.iter().any(|o| o.1 == l.1 && o.2 == l.2 && (o.0 - l.0).abs() <= 100)
+            })
+            .count();
+        total_tag_offline += live_bc.len().max(off_tags.len());
         println!(
             "{:<18} audio {:6.1} s  events {:5}  onsets live {:3} record {:3} offline {:3}",
             rec.id,
@@ -337,6 +402,11 @@ fn main() -> Result<()> {
         "committed onset labels = analyze of the recorded RTTM: {same_record}/{total_record} ({:.2} %); = analyze of offline detect (±100 ms): {same_offline}/{total_offline} ({:.2} %)",
         100.0 * same_record as f64 / total_record.max(1) as f64,
         100.0 * same_offline as f64 / total_offline.max(1) as f64
+    );
+    println!(
+        "committed backchannel tags = analyze of the recorded RTTM: {same_tag_record}/{total_tag_record} ({:.2} %); = analyze of offline detect (±100 ms): {same_tag_offline}/{total_tag_offline} ({:.2} %)",
+        100.0 * same_tag_record as f64 / total_tag_record.max(1) as f64,
+        100.0 * same_tag_offline as f64 / total_tag_offline.max(1) as f64
     );
     println!(
         "session CPU {cpu:.2} s for {audio:.1} s of audio: {:.2} % of one core",

@@ -21,6 +21,14 @@
 //!            onset B interruption (committed, after B's talkspurt closes) → refers_to 9
 //! ```
 
+//!
+//! With the calibrated classifier (`--classifier calibrated`, the command line's default) the
+//! stream decides each onset at `--decision-horizon` after it (`OnsetDecision`): the
+//! committed `interruption` (or `onset` with its class) goes out then, with p(attempt) as its
+//! `probability`, and the record that follows once the talkspurt ends adds no event. An onset
+//! in the holder's silence that the classifier does not call an attempt waits for the rules'
+//! class (smooth switch or pause competition needs the outcome).
+
 use std::collections::HashMap;
 
 use overtalk::analysis::onsets::OnsetClass;
@@ -38,14 +46,19 @@ pub(crate) struct Wire {
     next_id: u64,
     committed_speaking: Vec<bool>,
     provisional_speaking: Vec<bool>,
-    prov_start: Vec<Option<u64>>,
-    prov_end: Vec<Option<u64>>,
+    /// Per channel: the provisional speech start (end) not yet committed or retracted: its
+    /// id and time, so a retraction names what it retracts.
+    prov_start: Vec<Option<(u64, f64)>>,
+    prov_end: Vec<Option<(u64, f64)>>,
     prov_overlap: Option<u64>,
     in_overlap: bool,
     prov_onsets: HashMap<usize, u64>,
     holder: Option<usize>,
     /// Per channel: the interruption candidate announced from the detector (id, onset time).
     candidates: Vec<Option<(u64, f64)>>,
+    /// Onsets the calibrated classifier decided early, by talkspurt: whether that event was
+    /// committed then (its class named), and the probability for the final one otherwise.
+    early: HashMap<usize, (bool, Option<f64>)>,
 }
 
 /// The probability announced with an interruption candidate: the share of interruptions
@@ -86,6 +99,7 @@ impl Wire {
             prov_onsets: HashMap::new(),
             holder: None,
             candidates: vec![None; k],
+            early: HashMap::new(),
         }
     }
 
@@ -135,8 +149,10 @@ impl Wire {
         let before = self.provisional_speaking.iter().filter(|&&s| s).count();
         match (e.state, e.speaking) {
             (EdgeState::Provisional, true) => {
-                if let Some(r) = self.prov_end[c].take() {
-                    out.push(self.retract(r, t_s, decided_s, LiveEventKind::SpeechEnd));
+                if let Some((r, at)) = self.prov_end[c].take() {
+                    let mut ev = self.retract(r, at, decided_s, LiveEventKind::SpeechEnd);
+                    ev.speaker = speaker;
+                    out.push(ev);
                 } else if !self.committed_speaking[c] {
                     let mut ev = self.event(
                         LiveEventKind::SpeechStart,
@@ -145,17 +161,21 @@ impl Wire {
                         decided_s,
                     );
                     ev.speaker = speaker;
-                    self.prov_start[c] = Some(ev.id);
+                    self.prov_start[c] = Some((ev.id, t_s));
                     out.push(ev);
                     self.candidate(c, t_s, decided_s, out);
                 }
             }
             (EdgeState::Provisional, false) => {
-                if let Some(r) = self.prov_start[c].take() {
-                    out.push(self.retract(r, t_s, decided_s, LiveEventKind::SpeechStart));
-                    if let Some((id, _)) = self.candidates[c].take() {
+                if let Some((r, at)) = self.prov_start[c].take() {
+                    let mut ev = self.retract(r, at, decided_s, LiveEventKind::SpeechStart);
+                    ev.speaker = speaker.clone();
+                    out.push(ev);
+                    if let Some((id, at)) = self.candidates[c].take() {
                         if !self.prov_onsets.values().any(|&v| v == id) {
-                            out.push(self.retract(id, t_s, decided_s, LiveEventKind::Onset));
+                            let mut ev = self.retract(id, at, decided_s, LiveEventKind::Onset);
+                            ev.speaker = speaker.clone();
+                            out.push(ev);
                         }
                     }
                 } else if self.committed_speaking[c] {
@@ -166,7 +186,7 @@ impl Wire {
                         decided_s,
                     );
                     ev.speaker = speaker;
-                    self.prov_end[c] = Some(ev.id);
+                    self.prov_end[c] = Some((ev.id, t_s));
                     out.push(ev);
                 }
             }
@@ -175,6 +195,7 @@ impl Wire {
                     if speaking { LiveEventKind::SpeechStart } else { LiveEventKind::SpeechEnd };
                 let refers =
                     if speaking { self.prov_start[c].take() } else { self.prov_end[c].take() };
+                let refers = refers.map(|(id, _)| id);
                 let mut ev = self.event(kind, EventState::Committed, t_s, decided_s);
                 ev.speaker = speaker;
                 ev.refers_to = refers;
@@ -219,6 +240,31 @@ impl Wire {
         ev.probability = Some(INTERRUPTION_PRIOR);
         self.candidates[c] = Some((ev.id, t_s));
         out.push(ev);
+    }
+
+    /// The committed event of a classified onset: an `interruption` for an attempt (the
+    /// rule book's interruption or silent interruption), else an `onset`; it refers to the
+    /// provisional onset of the talkspurt.
+    fn onset(
+        &mut self,
+        spurt: usize,
+        speaker: usize,
+        holder: Option<usize>,
+        class: OnsetClass,
+        t_s: f64,
+        decided_s: f64,
+    ) -> LiveEvent {
+        let kind = if matches!(class, OnsetClass::Interruption | OnsetClass::SilentInterruption) {
+            LiveEventKind::Interruption
+        } else {
+            LiveEventKind::Onset
+        };
+        let mut ev = self.event(kind, EventState::Committed, t_s, decided_s);
+        ev.speaker = self.name_of_stream(speaker);
+        ev.holder = holder.and_then(|h| self.name_of_stream(h));
+        ev.class = Some(class_name(class));
+        ev.refers_to = self.prov_onsets.remove(&spurt);
+        ev
     }
 
     /// The wire events of one analysis-stream event, emitted at audio time `decided_s`.
@@ -277,24 +323,39 @@ impl Wire {
                 out.push(ev);
             }
             StreamEventKind::Onset(rec) => {
-                let kind = if rec.is_attempt() {
-                    LiveEventKind::Interruption
-                } else {
-                    LiveEventKind::Onset
+                let probability = match self.early.remove(&rec.spurt) {
+                    // Committed when the classifier decided it, with this very class.
+                    Some((true, _)) => return,
+                    Some((false, p)) => p,
+                    None => None,
                 };
-                let mut ev = self.event(kind, EventState::Committed, t_s, decided_s);
-                ev.speaker = self.name_of_stream(rec.speaker);
-                ev.holder = rec.holder.and_then(|h| self.name_of_stream(h));
-                ev.class = Some(class_name(rec.class));
-                ev.refers_to = self.prov_onsets.remove(&rec.spurt);
+                let mut ev =
+                    self.onset(rec.spurt, rec.speaker, rec.holder, rec.class, t_s, decided_s);
+                ev.probability = probability;
                 out.push(ev);
             }
-            StreamEventKind::Floor { spurt, speaker, backchannel: true } => {
+            StreamEventKind::OnsetDecision { spurt, speaker, holder, class, probabilities } => {
+                // p(attempt): an interruption, successful or not.
+                let attempt = probabilities.map(|p| p[0] + p[1]);
+                let Some(class) = *class else {
+                    self.early.insert(*spurt, (false, attempt.map(|p| 1.0 - p)));
+                    return;
+                };
+                self.early.insert(*spurt, (true, None));
+                let mut ev = self.onset(*spurt, *speaker, *holder, class, t_s, decided_s);
+                ev.probability = match ev.kind {
+                    LiveEventKind::Interruption => attempt,
+                    _ => attempt.map(|p| 1.0 - p),
+                };
+                out.push(ev);
+            }
+            StreamEventKind::Floor { spurt, speaker, backchannel: true, probability } => {
                 let mut ev =
                     self.event(LiveEventKind::Backchannel, EventState::Committed, t_s, decided_s);
                 ev.speaker = self.name_of_stream(*speaker);
                 ev.holder = self.holder_name();
                 ev.class = Some("backchannel".to_owned());
+                ev.probability = *probability;
                 ev.refers_to = self.prov_onsets.remove(spurt);
                 out.push(ev);
             }
@@ -389,6 +450,62 @@ mod tests {
     }
 
     #[test]
+    fn a_calibrated_decision_commits_the_interruption_once_at_the_horizon() {
+        let mut w = names();
+        let mut out = Vec::new();
+        w.edge(&edge(0, true, 0, 20, EdgeState::Provisional), &mut out);
+        w.stream(&claim(0, 0), 0.5, &mut out);
+        w.edge(&edge(1, true, 2000, 2020, EdgeState::Provisional), &mut out);
+        let prov = StreamEvent {
+            time: 2000,
+            decided: 2100,
+            kind: StreamEventKind::ProvisionalOnset { spurt: 1, speaker: 1, holder: Some(0) },
+        };
+        w.stream(&prov, 2.1, &mut out);
+        out.clear();
+        // The classifier decides at the horizon (250 ms): the interruption is committed then,
+        // referring to the candidate, with p(attempt).
+        let decision = StreamEvent {
+            time: 2000,
+            decided: 2260,
+            kind: StreamEventKind::OnsetDecision {
+                spurt: 1,
+                speaker: 1,
+                holder: Some(0),
+                class: Some(OnsetClass::Interruption),
+                probabilities: Some([0.25, 0.125]),
+            },
+        };
+        w.stream(&decision, 2.26, &mut out);
+        assert_eq!(
+            brief(&out),
+            vec![(5, LiveEventKind::Interruption, EventState::Committed, Some(3), 2.26)]
+        );
+        assert_eq!(out[0].probability, Some(0.375));
+        assert_eq!(out[0].class.as_deref(), Some("interruption"));
+        out.clear();
+        // The record that follows once the talkspurt has ended is the same: no second event.
+        let rec = OnsetRec {
+            speaker: 1,
+            time: 2000,
+            spurt: 1,
+            holder: Some(0),
+            class: OnsetClass::Interruption,
+            outcome: Outcome::FloorTaken,
+            ferguson: None,
+            partner: None,
+            dist_to_completion: None,
+            holder_remaining: None,
+        };
+        w.stream(
+            &StreamEvent { time: 2000, decided: 5000, kind: StreamEventKind::Onset(rec) },
+            5.0,
+            &mut out,
+        );
+        assert!(out.is_empty(), "{out:?}");
+    }
+
+    #[test]
     fn a_candidate_whose_start_is_withdrawn_is_retracted() {
         let mut w = names();
         let mut out = Vec::new();
@@ -407,6 +524,22 @@ mod tests {
                 (LiveEventKind::OverlapEnd, EventState::Provisional, Some(4)),
             ]
         );
+        // Each retraction names the speaker and the time of what it retracts.
+        for e in &out[..2] {
+            assert_eq!((e.speaker.as_deref(), e.t_s, e.decided_s), (Some("B"), 2.0, 2.45));
+        }
+        // A start again within the gap retracts the provisional end, at the end's time.
+        out.clear();
+        w.edge(&edge(0, true, 0, 20, EdgeState::Committed), &mut out);
+        w.edge(&edge(0, false, 3000, 3010, EdgeState::Provisional), &mut out);
+        out.clear();
+        w.edge(&edge(0, true, 2600, 3200, EdgeState::Provisional), &mut out);
+        let retraction = &out[0];
+        assert_eq!(
+            (retraction.kind, retraction.state),
+            (LiveEventKind::SpeechEnd, EventState::Retracted)
+        );
+        assert_eq!((retraction.speaker.as_deref(), retraction.t_s), (Some("A"), 3.0));
     }
 
     #[test]

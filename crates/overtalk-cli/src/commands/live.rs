@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use overtalk::analysis::{AnalysisPreset, Params};
+use overtalk::analysis::{AnalysisPreset, Classifier, Params};
 use overtalk::Delta;
 use overtalk_audio::online::OnlineOptions;
 use overtalk_audio::vad::VadKind;
@@ -20,9 +20,11 @@ use crate::app::{Globals, Outcome};
 /// Monitor the floor live: who talks, overlaps, floor changes and interruptions as they
 /// happen, as JSON lines; at the end (also on Ctrl-C) the RTTM, its analysis and the report.
 ///
-/// Onsets are classified by the rule book (`--classifier rules` of `analyze`): the record's
-/// analysis is what `overtalk analyze --classifier rules --preset P --format json` gives on
-/// the recorded RTTM.
+/// Backchannels and interruptions are decided by the calibrated classifier at
+/// `--decision-horizon` (250 ms) after each talkspurt's start, so an interruption is committed
+/// about a quarter of a second after it begins; `--classifier rules` waits for the rule book's
+/// evidence (the talkspurt's end). The record's analysis is what `overtalk analyze
+/// --classifier C --decision-horizon H --preset P --format json` gives on the recorded RTTM.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  overtalk live --track Host=host.wav --track Guest=guest.wav --events -\n  overtalk live --track A=a.wav --track B=b.wav --speed 4 --record out/\n  overtalk live --device 'USB Audio' --channels Host,Guest --events events.jsonl --record out/"
@@ -71,6 +73,15 @@ pub struct Args {
     /// (the offline rule re-decided on a trailing window, final behind `--lookahead`).
     #[arg(long, value_name = "causal|windowed", default_value = "causal")]
     detector: DetectorKind,
+    /// What decides backchannels and interruptions: `calibrated` (the classifier fitted on
+    /// human labels, deciding at `--decision-horizon`) or `rules` (the rule book, deciding
+    /// once each talkspurt has ended).
+    #[arg(long, value_name = "calibrated|rules", default_value = "calibrated")]
+    classifier: Classifier,
+    /// With `--classifier calibrated`: decide each talkspurt and onset from the evidence up
+    /// to this long after its start (250, 500 or 1000 ms).
+    #[arg(long, value_name = "MS", default_value = "250")]
+    decision_horizon: i64,
     /// Windowed detector: how much of the past each detection decision sees (seconds).
     #[arg(long, value_name = "SECS", default_value = "30")]
     window: f64,
@@ -95,7 +106,12 @@ fn secs(s: f64, flag: &str) -> Result<Delta> {
 /// Runs `live`.
 pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let preset = AnalysisPreset::parse(&args.preset).context("unknown preset")?;
-    let params = Params::preset(preset);
+    let mut params = Params::preset(preset);
+    params.classifier = args.classifier;
+    if args.classifier == Classifier::Calibrated {
+        params.decision_horizon = Some(args.decision_horizon);
+        params.validate().context("--decision-horizon")?;
+    }
     let vad = match args.vad.as_deref() {
         None => Some(VadKind::default()),
         Some("none") => None,

@@ -35,14 +35,24 @@
 //!   before its end are closed, the talkspurts within `simul_start_tol` of it are known, and
 //!   the tracker has decided every claim up to the latest of their ends.
 //!
+//! With the calibrated classifier (`params.classifier`, a bounded `decision_horizon` H), S5′
+//! replaces S5 and S8′ relabels S8, as [`super::analyze`] does: a talkspurt's backchannel tag
+//! and an onset's [`StreamEventKind::OnsetDecision`] are taken once the clock is past its
+//! start + H and no talkspurt that stopped by then can still be bridged (for an onset, also
+//! once the holder at its start and the simultaneous starts are decided). The classifier's
+//! floor-history features divide by the last minute's talk over whole talkspurts, including
+//! one still running at the horizon: the stream uses its length so far, so a decision near a
+//! threshold can differ from the batch analysis's.
+//!
 //! Times are analysis milliseconds; speakers are the caller's indices.
 
 use std::collections::BTreeSet;
 
+use super::calibrated::{Calibrated, Index};
 use super::floor::{Claim, FloorTracker};
 use super::joint::joint_timeline;
-use super::onsets::{classify, OnsetRec};
-use super::params::Params;
+use super::onsets::{classify, OnsetClass, OnsetRec, Outcome};
+use super::params::{Classifier, Params};
 use super::talkspurt::Talkspurt;
 use crate::error::{Error, Result};
 
@@ -74,6 +84,9 @@ pub enum StreamEventKind {
         speaker: usize,
         /// Tagged as a backchannel.
         backchannel: bool,
+        /// The calibrated classifier's probability that it is a backchannel (`None` under
+        /// the rules).
+        probability: Option<f64>,
     },
     /// A piece of the acoustic joint timeline, final. `time` is its start.
     Piece {
@@ -102,6 +115,24 @@ pub enum StreamEventKind {
     },
     /// An onset, classified (S8), final. `time` is the onset; `rec.spurt` is the stream's id.
     Onset(OnsetRec),
+    /// The calibrated classifier's decision on an onset (S8′), taken as soon as the evidence
+    /// up to `decision_horizon` after it is final, long before its talkspurt ends. The
+    /// [`StreamEventKind::Onset`] that follows has this class when one is named here; with
+    /// `class: None` the rules' class, which needs the outcome, is the one that follows.
+    /// `time` is the onset.
+    OnsetDecision {
+        /// The talkspurt.
+        spurt: usize,
+        /// Its speaker.
+        speaker: usize,
+        /// The holder at the onset (`None`: an opening).
+        holder: Option<usize>,
+        /// The class, when the decision names it.
+        class: Option<OnsetClass>,
+        /// The probabilities of an interruption and of a failed attempt (`None` for an
+        /// opening, which the classifier does not see).
+        probabilities: Option<[f64; 2]>,
+    },
     /// A talkspurt reported as a provisional onset is none: its speaker held the floor, or it
     /// is not floor-relevant. `time` is its start.
     NotAnOnset {
@@ -144,7 +175,46 @@ struct Spurt {
     floor: Option<bool>,
     provisional_onset: bool,
     onset_done: bool,
+    /// The calibrated classifier's p(backchannel).
+    p_backchannel: Option<f64>,
+    /// The calibrated onset decision: the class it names (if any), whether it is a failed
+    /// attempt, and the probabilities.
+    decision: Option<Decision>,
 }
+
+/// The calibrated classifier's decision on one onset (what S8′ does to the rules' record).
+#[derive(Clone, Copy, Debug)]
+struct Decision {
+    /// `Interruption` or `SilentInterruption` when the model calls it an attempt.
+    attempt: Option<OnsetClass>,
+    /// The attempt failed (the model's third class): the outcome is `floor_kept`.
+    failed: bool,
+    probabilities: Option<[f64; 2]>,
+}
+
+impl Decision {
+    /// What S8′ does to the rules' record of the onset.
+    fn relabel(&self, rec: &mut OnsetRec) {
+        match self.attempt {
+            Some(class) => {
+                rec.class = class;
+                if self.failed {
+                    rec.outcome = Outcome::FloorKept;
+                }
+            }
+            None => {
+                rec.class = match rec.class {
+                    OnsetClass::Interruption => OnsetClass::TerminalOverlap,
+                    OnsetClass::SilentInterruption => OnsetClass::SmoothSwitch,
+                    c => c,
+                }
+            }
+        }
+    }
+}
+
+/// How far back the calibrated features look (the floor history of the last minute).
+const CALIBRATED_LOOKBACK: i64 = 60_000;
 
 /// The streaming analysis of one conversation (timing only: speech edges, no words).
 ///
@@ -176,12 +246,27 @@ pub struct AnalysisStream {
     floor_spurts: Vec<usize>,
     out: Vec<StreamEvent>,
     finished: bool,
+    /// S5′/S8′ (calibrated classifier) and its horizon, instead of the rules' S5.
+    calibrated: Option<(Calibrated, i64)>,
 }
 
 impl AnalysisStream {
     /// A stream for `n_speakers` speakers (indices `0..n_speakers`) under `params`.
+    ///
+    /// With the calibrated classifier (`params.classifier`), each talkspurt's backchannel
+    /// decision and each onset's class are taken once the evidence up to
+    /// `params.decision_horizon` after its start is final; the horizon must be bounded.
     pub fn new(n_speakers: usize, params: &Params) -> Result<AnalysisStream> {
         params.validate()?;
+        let calibrated = match (params.classifier, params.decision_horizon) {
+            (Classifier::Rules, _) => None,
+            (Classifier::Calibrated, Some(h)) => Some((Calibrated::load(Some(h))?, h)),
+            (Classifier::Calibrated, None) => {
+                return Err(Error::invalid(
+                    "analysis stream: the calibrated classifier needs a bounded decision horizon (250, 500 or 1000 ms)",
+                ))
+            }
+        };
         Ok(AnalysisStream {
             params: params.clone(),
             now: i64::MIN,
@@ -199,6 +284,7 @@ impl AnalysisStream {
             floor_spurts: Vec::new(),
             out: Vec::new(),
             finished: false,
+            calibrated,
         })
     }
 
@@ -255,6 +341,8 @@ impl AnalysisStream {
             floor: None,
             provisional_onset: false,
             onset_done: false,
+            p_backchannel: None,
+            decision: None,
         });
         self.by_speaker[speaker].push(id);
         self.undecided.insert((t, id));
@@ -414,6 +502,15 @@ impl AnalysisStream {
     /// S5 for the talkspurts whose status is open (§5.4 S5 (R19), timing-only: the lexical
     /// test passes and nothing is laughter).
     fn decide_floor(&mut self, now: i64, stamp: i64) {
+        let decided = match self.calibrated {
+            Some((c, h)) => self.calibrated_floor(c, h, now),
+            None => self.rules_floor(now),
+        };
+        self.apply_floor(decided, stamp);
+    }
+
+    /// S5 by the rules: the talkspurts whose status the evidence up to `now` decides.
+    fn rules_floor(&self, now: i64) -> Vec<(usize, bool, Option<f64>)> {
         let p = &self.params;
         let mut decided = Vec::new();
         for &(_, i) in &self.undecided {
@@ -469,19 +566,87 @@ impl AnalysisStream {
                 }
             };
             if let Some(floor) = verdict {
-                decided.push((i, floor));
+                decided.push((i, floor, None));
             }
         }
-        for (i, floor) in decided {
+        decided
+    }
+
+    /// The instant up to which the talk is final: a talkspurt that stopped less than
+    /// `bridge_pause` ago may still be bridged (its end move past it).
+    fn settled(&self) -> i64 {
+        let open = self.open.iter().map(|&i| &self.spurts[i]);
+        open.filter(|s| !s.speaking).map(|s| s.end).min().unwrap_or(i64::MAX)
+    }
+
+    /// S5′: the talkspurts whose evidence up to `horizon` after their start is final, tagged
+    /// by the calibrated classifier.
+    ///
+    /// ```text
+    /// spurt        [──────────── (open)
+    /// horizon      ├─ h ─┤
+    /// decided            ▲ once the clock is past start + h and no talkspurt that stopped
+    ///                      by then can still be bridged
+    /// ```
+    fn calibrated_floor(&self, c: Calibrated, h: i64, now: i64) -> Vec<(usize, bool, Option<f64>)> {
+        let settled = self.settled();
+        let mut decided = Vec::new();
+        for &(start, i) in &self.undecided {
+            let lim = start.saturating_add(h);
+            if now <= lim || settled <= lim {
+                break;
+            }
+            let (mut local, ids) = self.window(start, now);
+            let Some(me) = ids.iter().position(|&j| j == i) else { continue };
+            let mut ix = Index::new(&local, self.by_speaker.len());
+            let p = c.tag_backchannels(&mut ix, &mut local, &self.params);
+            decided.push((i, !local[me].backchannel, Some(p[me])));
+        }
+        decided
+    }
+
+    /// The talkspurts the calibrated features of one starting at `t0` read, as the batch
+    /// analysis sees them: per speaker, those starting in the last minute before `t0` or
+    /// later, and the one before them (the previous talkspurt and the latest reference);
+    /// running ones reach the clock `now`. Sorted by start; with their stream ids.
+    fn window(&self, t0: i64, now: i64) -> (Vec<Talkspurt>, Vec<usize>) {
+        let cutoff = t0.saturating_sub(CALIBRATED_LOOKBACK);
+        let mut ids = Vec::new();
+        for own in &self.by_speaker {
+            let k = own.partition_point(|&j| self.spurts[j].start < cutoff);
+            ids.extend_from_slice(&own[k.saturating_sub(1)..]);
+        }
+        ids.sort_by_key(|&j| (self.spurts[j].start, self.spurts[j].speaker));
+        let local = ids
+            .iter()
+            .map(|&j| {
+                let s = &self.spurts[j];
+                Talkspurt::timed(s.speaker, s.start, self.current_end(j, now))
+            })
+            .collect();
+        (local, ids)
+    }
+
+    /// Records the floor statuses decided, and passes the floor-relevant talkspurts on to the
+    /// tracker and the onsets.
+    fn apply_floor(&mut self, decided: Vec<(usize, bool, Option<f64>)>, stamp: i64) {
+        for (i, floor, probability) in decided {
             let s = &mut self.spurts[i];
             s.floor = Some(floor);
+            s.p_backchannel = probability;
             self.undecided.remove(&(s.start, i));
             let (speaker, start, end, closed) = (s.speaker, s.start, s.end, s.closed);
             self.out.push(StreamEvent {
                 time: start,
                 decided: stamp,
-                kind: StreamEventKind::Floor { spurt: i, speaker, backchannel: !floor },
+                kind: StreamEventKind::Floor {
+                    spurt: i,
+                    speaker,
+                    backchannel: !floor,
+                    probability,
+                },
             });
+            let s = &mut self.spurts[i];
             if floor {
                 let at =
                     self.floor_spurts.partition_point(|&j| (self.spurts[j].start, j) < (start, i));
@@ -632,6 +797,25 @@ impl AnalysisStream {
                 }
                 continue;
             }
+            if let Some((c, h)) = self.calibrated {
+                if self.spurts[i].decision.is_none() {
+                    if let Some(d) = self.decide_early(c, h, i, holder, now, known_until) {
+                        self.spurts[i].decision = Some(d);
+                        self.out.push(StreamEvent {
+                            time: t0,
+                            decided: stamp,
+                            kind: StreamEventKind::OnsetDecision {
+                                spurt: i,
+                                speaker: x,
+                                holder,
+                                class: self.named_class(i, holder, d, now),
+                                probabilities: d.probabilities,
+                            },
+                        });
+                    }
+                }
+            }
+            let s = &self.spurts[i];
             if !s.closed || known_until <= t0.saturating_add(tol) || known_until < s.end {
                 keep.push(i);
                 continue;
@@ -652,7 +836,10 @@ impl AnalysisStream {
                 continue;
             }
             match self.classify_one(i) {
-                Some(rec) => {
+                Some(mut rec) => {
+                    if let Some(d) = self.spurts[i].decision.filter(|_| rec.holder.is_some()) {
+                        d.relabel(&mut rec);
+                    }
                     self.spurts[i].onset_done = true;
                     self.out.push(StreamEvent {
                         time: t0,
@@ -668,6 +855,106 @@ impl AnalysisStream {
         keep.append(&mut self.onset_queue);
         self.onset_queue = keep;
         Ok(())
+    }
+
+    /// S8′ for the onset of talkspurt `i` with `holder`, once the evidence up to the horizon
+    /// `h` after it (and the simultaneous starts within `simul_start_tol`) is final; `None`
+    /// while it is not.
+    fn decide_early(
+        &self,
+        c: Calibrated,
+        h: i64,
+        i: usize,
+        holder: Option<usize>,
+        now: i64,
+        known_until: i64,
+    ) -> Option<Decision> {
+        let s = &self.spurts[i];
+        let t0 = s.start;
+        let lim = t0.saturating_add(h.max(self.params.simul_start_tol));
+        let simultaneous_known = known_until > t0.saturating_add(self.params.simul_start_tol);
+        if now <= lim || self.settled() <= lim || !simultaneous_known {
+            return None;
+        }
+        let Some(f) = holder else {
+            return Some(Decision { attempt: None, failed: false, probabilities: None });
+        };
+        let (local, ids) = self.window(t0, now);
+        let me = ids.iter().position(|&j| j == i)?;
+        let ix = Index::new(&local, self.by_speaker.len());
+        // S8′ relabels the rules' record; a class the decision leaves alone marks "other".
+        let placeholder = if self.simultaneous(i, now) {
+            OnsetClass::SimultaneousStart
+        } else {
+            OnsetClass::PauseCompetition
+        };
+        let mut rec = OnsetRec {
+            speaker: s.speaker,
+            time: t0,
+            spurt: me,
+            holder: Some(f),
+            class: placeholder,
+            outcome: Outcome::FloorTaken,
+            ferguson: None,
+            partner: None,
+            dist_to_completion: None,
+            holder_remaining: None,
+        };
+        let p = c.relabel_onsets(&ix, &local, &self.params, std::slice::from_mut(&mut rec));
+        let attempt = rec.is_attempt().then_some(rec.class);
+        Some(Decision {
+            attempt,
+            failed: attempt.is_some() && rec.outcome == Outcome::FloorKept,
+            probabilities: p.first().copied().flatten(),
+        })
+    }
+
+    /// The class the decision on talkspurt `i`'s onset fixes before the outcome is known:
+    /// an attempt; else a simultaneous start; else, in the holder's speech, a terminal
+    /// overlap (the rules' interruption there is one for the classifier); in the holder's
+    /// silence the rules' class needs the outcome (`None`).
+    fn named_class(
+        &self,
+        i: usize,
+        holder: Option<usize>,
+        d: Decision,
+        now: i64,
+    ) -> Option<OnsetClass> {
+        let Some(f) = holder else { return Some(OnsetClass::Opening) };
+        if let Some(c) = d.attempt {
+            return Some(c);
+        }
+        if self.simultaneous(i, now) {
+            return Some(OnsetClass::SimultaneousStart);
+        }
+        let t0 = self.spurts[i].start;
+        let covered = self.floor_spurts.iter().any(|&j| {
+            let g = &self.spurts[j];
+            g.speaker == f && g.start <= t0 && t0 < self.current_end(j, now)
+        });
+        covered.then_some(OnsetClass::TerminalOverlap)
+    }
+
+    /// S8 rule 1 for talkspurt `i`: another floor talkspurt starts within `simul_start_tol`
+    /// and no third speaker's floor talkspurt covers the earlier start.
+    fn simultaneous(&self, i: usize, now: i64) -> bool {
+        let s = &self.spurts[i];
+        let (x, t0, tol) = (s.speaker, s.start, self.params.simul_start_tol);
+        let covers = |j: usize, t: i64| {
+            let g = &self.spurts[j];
+            g.start <= t && t < self.current_end(j, now)
+        };
+        self.floor_spurts.iter().any(|&j| {
+            let g = &self.spurts[j];
+            if j == i || g.speaker == x || (g.start - t0).abs() > tol {
+                return false;
+            }
+            let m = g.start.min(t0);
+            !self.floor_spurts.iter().any(|&k| {
+                let z = self.spurts[k].speaker;
+                z != x && z != g.speaker && covers(k, m)
+            })
+        })
     }
 
     /// Runs S8 on the floor talkspurts around talkspurt `i` and the claims that can matter.
@@ -865,6 +1152,57 @@ mod tests {
         for e in &events {
             assert!(e.decided >= e.time, "{e:?}");
         }
+    }
+
+    fn calibrated(h: i64) -> Params {
+        Params {
+            classifier: Classifier::Calibrated,
+            decision_horizon: Some(h),
+            ..Params::default()
+        }
+    }
+
+    #[test]
+    fn calibrated_decisions_come_at_the_horizon_and_equal_the_batch_analysis() {
+        // A holds the floor; B backchannels at 3000 (300 ms) and starts over A at 8000; A
+        // yields at 8400; B talks on alone; A comes back at 12000.
+        let segs = [
+            (0, 0, 8400),
+            (1, 3000, 3300),
+            (1, 8000, 11000),
+            (0, 12_000, 15_000),
+            (1, 13_000, 13_200),
+        ];
+        for h in [250, 500, 1000] {
+            let p = calibrated(h);
+            let events = run(&segs, &(0..150).map(|k| k * 100).collect::<Vec<_>>(), &p);
+            assert_eq!(folded(&events), batch(&segs, &p), "horizon {h}");
+            let mut decisions = 0;
+            for e in &events {
+                match &e.kind {
+                    // Every S5′ and S8′ decision is taken at the first tick past its horizon
+                    // (ticks every 100 ms) once the holder's talkspurt is settled.
+                    StreamEventKind::Floor { probability, .. } => {
+                        assert!(probability.is_some());
+                        assert!(e.decided > e.time + h && e.decided <= e.time + h + 300, "{e:?}");
+                        decisions += 1;
+                    }
+                    StreamEventKind::OnsetDecision { holder: Some(_), probabilities, .. } => {
+                        assert!(probabilities.is_some());
+                        assert!(e.decided > e.time + h && e.decided <= e.time + h + 300, "{e:?}");
+                    }
+                    _ => {}
+                }
+            }
+            assert_eq!(decisions, segs.len(), "horizon {h}");
+        }
+    }
+
+    #[test]
+    fn the_calibrated_stream_needs_a_bounded_horizon() {
+        let p = Params { classifier: Classifier::Calibrated, ..Params::default() };
+        assert!(AnalysisStream::new(2, &p).is_err());
+        assert!(AnalysisStream::new(2, &calibrated(500)).is_ok());
     }
 
     fn segments_strategy() -> impl Strategy<Value = Vec<(usize, i64, i64)>> {
