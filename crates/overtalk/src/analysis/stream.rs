@@ -260,7 +260,14 @@ impl AnalysisStream {
         params.validate()?;
         let calibrated = match (params.classifier, params.decision_horizon) {
             (Classifier::Rules, _) => None,
-            (Classifier::Calibrated, Some(h)) => Some((Calibrated::load(Some(h))?, h)),
+            (Classifier::Joint, _) => {
+                return Err(Error::invalid(
+                    "analysis stream: the joint classifier is fitted for the unbounded horizon only; use the calibrated classifier or the rules",
+                ))
+            }
+            (Classifier::Calibrated, Some(h)) => {
+                Some((Calibrated::load(Classifier::Calibrated, Some(h))?, h))
+            }
             (Classifier::Calibrated, None) => {
                 return Err(Error::invalid(
                     "analysis stream: the calibrated classifier needs a bounded decision horizon (250, 500 or 1000 ms)",
