@@ -119,6 +119,28 @@ pub enum FileStatus {
     Skipped,
 }
 
+impl FileStatus {
+    /// Every value, in documentation order.
+    pub const ALL: [FileStatus; 4] = [
+        FileStatus::Scored,
+        FileStatus::MissingHypothesis,
+        FileStatus::MissingReference,
+        FileStatus::Skipped,
+    ];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            FileStatus::Scored => "scored",
+            FileStatus::MissingHypothesis => "missing-hypothesis",
+            FileStatus::MissingReference => "missing-reference",
+            FileStatus::Skipped => "skipped",
+        }
+    }
+}
+
+crate::named::named_enum!(FileStatus, "file status");
+
 /// The score of one recording.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FileScore {
