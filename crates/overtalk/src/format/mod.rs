@@ -8,7 +8,7 @@
 //!   is an error naming line and column;
 //! - **detection** ([`detect`]): the extension first, then content sniffing; `--from` overrides;
 //! - **containers**: a `.docx` (or a zip named by `--from rev|otter|paragraphs`) is unzipped to
-//!   its text first ([`docx`]), then read as a paragraph transcript ([`paragraphs`]);
+//!   its text first (`docx`), then read as a paragraph transcript ([`paragraphs`]);
 //! - **leniency** ([`ReadContext::warn`]): readers report every repair and every note as a
 //!   [`Warning`]; with `strict` the first repair of malformed input becomes an error, while notes
 //!   about well-formed input stay warnings ([`crate::Severity`]);
@@ -30,7 +30,7 @@ pub mod chat;
 pub mod csv;
 pub mod ctm;
 pub mod deepgram;
-pub mod docx;
+pub(crate) mod docx;
 pub mod eaf;
 pub mod json;
 pub mod lab;

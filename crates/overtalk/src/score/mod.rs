@@ -25,17 +25,17 @@
 //! assert_eq!(report.der(), Some(0.1));
 //! ```
 
-pub mod accumulator;
+pub(crate) mod accumulator;
 pub mod cluster;
 pub mod der;
-pub mod detection;
+pub(crate) mod detection;
 pub mod errors;
-pub mod frames;
-pub mod jer;
+pub(crate) mod frames;
+pub(crate) mod jer;
 pub mod mapping;
 pub mod options;
 pub mod pairing;
-pub mod prepare;
+pub(crate) mod prepare;
 pub mod validate;
 
 use std::collections::BTreeMap;
