@@ -232,6 +232,24 @@ pub enum WarningKind {
     Encoding,
 }
 
+impl WarningKind {
+    /// Every value, in documentation order.
+    pub const ALL: [WarningKind; 10] = [
+        WarningKind::Unsorted,
+        WarningKind::ZeroDuration,
+        WarningKind::NegativeDuration,
+        WarningKind::SelfOverlap,
+        WarningKind::MissingSpeaker,
+        WarningKind::MissingTime,
+        WarningKind::Skipped,
+        WarningKind::Repaired,
+        WarningKind::Note,
+        WarningKind::Encoding,
+    ];
+}
+
+crate::named::named_enum!(WarningKind, "warning kind");
+
 /// What a warning says about the input, which decides what `--strict` does with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -243,6 +261,21 @@ pub enum Severity {
     /// rejects it.
     Repair,
 }
+
+impl Severity {
+    /// Every value, in documentation order.
+    pub const ALL: [Severity; 2] = [Severity::Note, Severity::Repair];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Note => "note",
+            Severity::Repair => "repair",
+        }
+    }
+}
+
+crate::named::named_enum!(Severity, "warning severity");
 
 impl WarningKind {
     /// A short stable name (`unsorted`, `zero-duration`, …) for reports and JSON.

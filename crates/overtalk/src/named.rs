@@ -74,3 +74,110 @@ macro_rules! named_enum {
     };
 }
 pub(crate) use named_enum;
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::intervals::{HeKind, Layer};
+    use crate::analysis::onsets::{Ferguson, OnsetClass, Outcome};
+    use crate::analysis::params::{AnalysisPreset, Classifier};
+    use crate::cut::request::CutFormat;
+    use crate::error::{Severity, WarningKind};
+    use crate::events::{blame::Cause, EventClass};
+    use crate::output::csv::Events;
+    use crate::output::live::{EventState, LiveEventKind};
+    use crate::report::svg::{Layout, Theme};
+    use crate::score::errors::ErrorType;
+    use crate::score::options::{
+        DefaultRegion, HypothesisOnly, JerDefinition, MapStage, MappingMethod, ScoredRegions,
+        ScoringPreset, SelfOverlap, UemIds, ZeroLength, ZeroScored,
+    };
+    use crate::score::validate::Consumer;
+    use crate::score::FileStatus;
+
+    /// Every value's name reads back to it, prints as itself, and is unique.
+    macro_rules! round_trips {
+        ($($ty:ty),* $(,)?) => {$(
+            let names: Vec<&str> = <$ty>::ALL.iter().map(|v| v.name()).collect();
+            for v in <$ty>::ALL {
+                assert_eq!(v.name().parse::<$ty>().ok(), Some(v));
+                assert_eq!(v.to_string(), v.name());
+                assert_eq!(names.iter().filter(|n| **n == v.name()).count(), 1, "{}", v.name());
+            }
+            assert!("no such name".parse::<$ty>().is_err());
+        )*};
+    }
+
+    /// The name is what serde writes in JSON.
+    macro_rules! serialize_as_named {
+        ($($ty:ty),* $(,)?) => {$(
+            for v in <$ty>::ALL {
+                assert_eq!(serde_json::to_value(v).unwrap(), serde_json::json!(v.name()));
+            }
+        )*};
+    }
+
+    #[test]
+    fn named_enums_round_trip() {
+        round_trips!(
+            HeKind,
+            Layer,
+            Ferguson,
+            OnsetClass,
+            Outcome,
+            AnalysisPreset,
+            Classifier,
+            CutFormat,
+            Severity,
+            WarningKind,
+            Cause,
+            EventClass,
+            Events,
+            EventState,
+            LiveEventKind,
+            Layout,
+            Theme,
+            ErrorType,
+            DefaultRegion,
+            HypothesisOnly,
+            JerDefinition,
+            MapStage,
+            MappingMethod,
+            ScoredRegions,
+            ScoringPreset,
+            SelfOverlap,
+            UemIds,
+            ZeroLength,
+            ZeroScored,
+            Consumer,
+            FileStatus,
+            crate::format::Format,
+            crate::cut::edl::Style,
+        );
+    }
+
+    #[test]
+    fn json_names_are_the_serde_names() {
+        serialize_as_named!(
+            Layer,
+            Ferguson,
+            OnsetClass,
+            Outcome,
+            Severity,
+            WarningKind,
+            EventState,
+            LiveEventKind,
+            ErrorType,
+            DefaultRegion,
+            HypothesisOnly,
+            JerDefinition,
+            MapStage,
+            MappingMethod,
+            ScoredRegions,
+            SelfOverlap,
+            UemIds,
+            ZeroLength,
+            ZeroScored,
+            FileStatus,
+        );
+    }
+}

@@ -124,6 +124,12 @@ pub const ONNX_FEATURE_HINT: &str = "this overtalk was built without the `onnx` 
      rebuild with `cargo install overtalk-cli --features onnx` \
      (or `cargo build --release --features onnx`)";
 
+impl std::fmt::Display for VadKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl std::str::FromStr for VadKind {
     type Err = String;
     fn from_str(s: &str) -> Result<VadKind, String> {

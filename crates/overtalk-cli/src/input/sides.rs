@@ -1,12 +1,11 @@
-//! Inputs in, recordings to score out: the reference and hypothesis files (read in parallel,
-//! taken in command-line order), hypotheses detected from recordings, the UEM files merged, and
+//! Inputs in, recordings to score out: the reference and hypothesis files (both sides read in
+//! parallel by `overtalk::score::pairing::read_sides`, taken in command-line order), hypotheses detected from recordings, the UEM files merged, and
 //! the two sides paired by recording id. `score` starts here.
 
 use anyhow::{bail, Context, Result};
 use overtalk::format::uem;
 pub(crate) use overtalk::score::pairing::SideRecordings as Side;
-use overtalk::score::{pairing, RecordingInput, Side as Which, ZeroLengthTurn};
-use rayon::prelude::*;
+use overtalk::score::{pairing, RecordingInput, Side as Which};
 
 use crate::app::Globals;
 use crate::input::recordings::{AudioArgs, Detected};
@@ -27,33 +26,23 @@ pub(crate) fn read_sides(
     // sides are read one after the other.
     let hyp_expanded = input::expand(hypothesis);
     let hyp_sources = hyp_expanded.as_ref().map(Vec::clone).unwrap_or_default();
-    let jobs: Vec<(&Source, Which)> = ref_sources
-        .iter()
-        .map(|s| (s, Which::Reference))
-        .chain(hyp_sources.iter().map(|s| (s, Which::Hypothesis)))
-        .collect();
-    let outputs: Vec<Result<overtalk::format::ReadOutput>> =
-        jobs.par_iter().map(|(source, _)| input::read(source, read, &rename)).collect();
+    let (ref_outputs, hyp_outputs) =
+        pairing::read_sides(&ref_sources, &hyp_sources, |s| input::read(s, read, &rename));
     let mut sides = [Side::default(), Side::default()];
-    // Without hypothesis sources (a bad argument) only the reference files are in `jobs`.
-    for ((source, side), out) in jobs.iter().zip(outputs) {
-        let out = out?;
-        input::require_times(source, &out, "score")?;
-        let target = &mut sides[usize::from(*side == Which::Hypothesis)];
-        input::print_warnings(source, &out, globals.quiet);
-        // The reader drops zero-length turns (with a warning) and carries them beside the
-        // corpus; some presets need them (dscore refuses the file, spyder keeps the speaker on).
-        target.zero.extend(out.zero_length.iter().map(|z| {
-            (
-                z.recording.clone(),
-                ZeroLengthTurn { side: *side, speaker: z.speaker.clone(), at: z.at },
-            )
-        }));
-        for (id, t) in out.corpus.into_recordings() {
-            if target.recordings.contains_key(&id) {
+    // Without hypothesis sources (a bad argument) only the reference files were read.
+    let jobs = [
+        (Which::Reference, &ref_sources, ref_outputs),
+        (Which::Hypothesis, &hyp_sources, hyp_outputs),
+    ];
+    for (side, sources, outputs) in jobs {
+        for (source, out) in sources.iter().zip(outputs) {
+            let out = out?;
+            input::require_times(source, &out, "score")?;
+            input::print_warnings(source, &out, globals.quiet);
+            let target = &mut sides[usize::from(side == Which::Hypothesis)];
+            if let Err(id) = target.add(side, out) {
                 bail!("{}: recording {id:?} appears in more than one input", source.display());
             }
-            target.recordings.insert(id, t.annotation().clone());
         }
     }
     let hyp_sources = hyp_expanded?;

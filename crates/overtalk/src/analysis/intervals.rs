@@ -26,6 +26,21 @@ pub enum Layer {
     Floor,
 }
 
+impl Layer {
+    /// Every value, in documentation order.
+    pub const ALL: [Layer; 2] = [Layer::Acoustic, Layer::Floor];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            Layer::Acoustic => "acoustic",
+            Layer::Floor => "floor",
+        }
+    }
+}
+
+crate::named::named_enum!(Layer, "interval layer");
+
 /// Heldner & Edlund classes (§5.4 S4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -23,9 +23,9 @@
 //! assert_eq!(r.speakers["B"].interruptions_made.successful, 1);
 //! ```
 
-pub mod backchannel;
+pub(crate) mod backchannel;
 pub mod calibrated;
-pub mod claims;
+pub(crate) mod claims;
 pub mod dyad;
 pub mod floor;
 pub mod intervals;
@@ -39,7 +39,7 @@ pub mod result;
 pub mod rules;
 pub mod stream;
 pub mod talkspurt;
-pub mod turns;
+pub(crate) mod turns;
 pub mod warning;
 
 pub use params::{AnalysisPreset, Classifier, Params};

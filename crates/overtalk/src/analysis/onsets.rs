@@ -38,6 +38,34 @@ pub enum OnsetClass {
     Interruption,
 }
 
+impl OnsetClass {
+    /// Every value, in documentation order.
+    pub const ALL: [OnsetClass; 7] = [
+        OnsetClass::Opening,
+        OnsetClass::SmoothSwitch,
+        OnsetClass::SilentInterruption,
+        OnsetClass::PauseCompetition,
+        OnsetClass::SimultaneousStart,
+        OnsetClass::TerminalOverlap,
+        OnsetClass::Interruption,
+    ];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            OnsetClass::Opening => "opening",
+            OnsetClass::SmoothSwitch => "smooth_switch",
+            OnsetClass::SilentInterruption => "silent_interruption",
+            OnsetClass::PauseCompetition => "pause_competition",
+            OnsetClass::SimultaneousStart => "simultaneous_start",
+            OnsetClass::TerminalOverlap => "terminal_overlap",
+            OnsetClass::Interruption => "interruption",
+        }
+    }
+}
+
+crate::named::named_enum!(OnsetClass, "onset class");
+
 /// Outcomes (§5.7 `outcome`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -49,6 +77,22 @@ pub enum Outcome {
     /// The floor stayed where it was.
     FloorKept,
 }
+
+impl Outcome {
+    /// Every value, in documentation order.
+    pub const ALL: [Outcome; 3] = [Outcome::FloorTaken, Outcome::FloorToThird, Outcome::FloorKept];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::FloorTaken => "floor_taken",
+            Outcome::FloorToThird => "floor_to_third",
+            Outcome::FloorKept => "floor_kept",
+        }
+    }
+}
+
+crate::named::named_enum!(Outcome, "onset outcome");
 
 /// Ferguson/Beattie labels (§5.7 `ferguson`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -65,6 +109,30 @@ pub enum Ferguson {
     /// Overlap, floor not taken.
     ButtingIn,
 }
+
+impl Ferguson {
+    /// Every value, in documentation order.
+    pub const ALL: [Ferguson; 5] = [
+        Ferguson::Smooth,
+        Ferguson::Silent,
+        Ferguson::Overlap,
+        Ferguson::Simple,
+        Ferguson::ButtingIn,
+    ];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            Ferguson::Smooth => "smooth",
+            Ferguson::Silent => "silent",
+            Ferguson::Overlap => "overlap",
+            Ferguson::Simple => "simple",
+            Ferguson::ButtingIn => "butting_in",
+        }
+    }
+}
+
+crate::named::named_enum!(Ferguson, "Ferguson class");
 
 /// One onset event (speakers as indices).
 #[derive(Clone, Debug, PartialEq, Eq)]

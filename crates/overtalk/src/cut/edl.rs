@@ -39,6 +39,27 @@ pub enum Style {
     Avid,
 }
 
+impl Style {
+    /// Every style, in documentation order.
+    pub const ALL: [Style; 3] = [Style::Premiere, Style::Resolve, Style::Avid];
+
+    /// The name on the command line (`--style`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Style::Premiere => "premiere",
+            Style::Resolve => "resolve",
+            Style::Avid => "avid",
+        }
+    }
+}
+
+impl std::fmt::Display for Style {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Reads a name of [`Style::ALL`], in any case, or an alias (`davinci`, `cmx`, `cmx3600`).
 impl std::str::FromStr for Style {
     type Err = String;
     fn from_str(s: &str) -> Result<Style, String> {

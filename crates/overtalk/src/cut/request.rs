@@ -34,6 +34,34 @@ pub enum CutFormat {
 }
 
 impl CutFormat {
+    /// Every value, in documentation order.
+    pub const ALL: [CutFormat; 7] = [
+        CutFormat::Otio,
+        CutFormat::Edl,
+        CutFormat::Fcp7,
+        CutFormat::Fcpxml,
+        CutFormat::Mlt,
+        CutFormat::Csv,
+        CutFormat::Wav,
+    ];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            CutFormat::Otio => "otio",
+            CutFormat::Edl => "edl",
+            CutFormat::Fcp7 => "fcp7",
+            CutFormat::Fcpxml => "fcpxml",
+            CutFormat::Mlt => "mlt",
+            CutFormat::Csv => "csv",
+            CutFormat::Wav => "wav",
+        }
+    }
+}
+
+crate::named::named_enum!(CutFormat, "cut format");
+
+impl CutFormat {
     /// The output kind an output path's extension names.
     pub fn from_path(path: &Path) -> Result<CutFormat> {
         let ext =

@@ -4,7 +4,7 @@
 //! [`Params`]), the hypothesis speakers are renamed to their reference speakers with the DER
 //! mapping ([`crate::score::prepare_and_map`], the very mapping `overtalk score` reports), and
 //! the events of the two analyses are matched class by class, one to one, with an onset
-//! tolerance ([`matching`]):
+//! tolerance (`matching`):
 //!
 //! ```text
 //! reference  A [██████████████)      A [██████)
@@ -26,7 +26,7 @@
 
 pub mod blame;
 pub mod distortion;
-pub mod matching;
+pub(crate) mod matching;
 pub mod render;
 
 use std::collections::BTreeMap;

@@ -33,6 +33,24 @@ use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, TranscriptBuilder, Word};
 use crate::time::Time;
 
+use crate::format::{Format, FormatSpec};
+
+/// What the format registry knows of this format (see [`FormatSpec`]); JSON content is told apart
+/// in [`crate::format::json`].
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::AssemblyAi,
+    name: "assemblyai",
+    aliases: &["assembly"],
+    extension: "json",
+    detected_by: &[],
+    read: Ok(read),
+    write: None,
+    json: true,
+    many_recordings: false,
+    paragraphs: false,
+    sniff: &[],
+};
+
 #[derive(Deserialize)]
 struct Doc {
     #[serde(default)]

@@ -51,6 +51,32 @@ use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Transcript, TranscriptBuilder, Word};
 use crate::time::{round_div, Time, MAX_MICROS};
 
+use crate::format::{Format, FormatSpec, Head, Sniff, Verdict};
+
+/// What the format registry knows of this format (see [`FormatSpec`]).
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::Chat,
+    name: "chat",
+    aliases: &["cha"],
+    extension: "cha",
+    detected_by: &["cha"],
+    read: Ok(read),
+    write: Some(write),
+    json: false,
+    many_recordings: false,
+    paragraphs: false,
+    sniff: &[Sniff::Start { rank: 40, test: sniff }],
+};
+
+/// `@UTF8` first; older CLAN files start with `@Font:` or `@Window:` headers.
+fn sniff(head: &Head<'_>) -> Verdict {
+    if ["@UTF8", "@Begin", "@Font:", "@Window:"].iter().any(|h| head.trimmed.starts_with(h)) {
+        Verdict::Is(Format::Chat)
+    } else {
+        Verdict::Pass
+    }
+}
+
 /// The bullet delimiter, NAK.
 const NAK: char = '\u{15}';
 

@@ -43,6 +43,48 @@ use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder};
 use crate::time::{parse_clock, parse_seconds, round_div, Time, TimeError};
 
+use crate::format::{FirstLine, Format, FormatSpec, Head, Sniff};
+
+/// What the format registry knows of CSV (see [`FormatSpec`]).
+pub(crate) const CSV_SPEC: FormatSpec = FormatSpec {
+    format: Format::Csv,
+    name: "csv",
+    aliases: &[],
+    extension: "csv",
+    detected_by: &["csv"],
+    read: Ok(read_csv),
+    write: Some(write_csv),
+    json: false,
+    many_recordings: true,
+    paragraphs: false,
+    sniff: &[Sniff::Line { rank: 90, test: sniff_csv }],
+};
+
+/// What the format registry knows of TSV (see [`FormatSpec`]).
+pub(crate) const TSV_SPEC: FormatSpec = FormatSpec {
+    format: Format::Tsv,
+    name: "tsv",
+    aliases: &[],
+    extension: "tsv",
+    detected_by: &["tsv"],
+    read: Ok(read_tsv),
+    write: Some(write_tsv),
+    json: false,
+    many_recordings: true,
+    paragraphs: false,
+    sniff: &[Sniff::Line { rank: 80, test: sniff_tsv }],
+};
+
+/// A first line with a tab (after every other line test).
+fn sniff_tsv(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
+    first.line.contains('\t').then_some(Format::Tsv)
+}
+
+/// A first line with a comma (the last line test).
+fn sniff_csv(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
+    first.line.contains(',').then_some(Format::Csv)
+}
+
 /// Reads comma-separated text (see the module doc).
 pub fn read_csv(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     read_delimited(text, b',', ctx)

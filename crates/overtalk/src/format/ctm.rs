@@ -35,6 +35,35 @@ use crate::format::{no_spaces, ReadContext};
 use crate::model::{Content, Corpus, Segment, TranscriptBuilder, Word};
 use crate::time::Time;
 
+use crate::format::{is_seconds, FirstLine, Format, FormatSpec, Head, Sniff};
+
+/// What the format registry knows of this format (see [`FormatSpec`]).
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::Ctm,
+    name: "ctm",
+    aliases: &[],
+    extension: "ctm",
+    detected_by: &["ctm"],
+    read: Ok(read),
+    write: Some(write),
+    json: false,
+    many_recordings: true,
+    paragraphs: false,
+    sniff: &[Sniff::Line { rank: 40, test: sniff }],
+};
+
+/// `file channel begin duration word …`, space separated (a tab means an Audacity label line).
+fn sniff(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
+    let f = &first.fields;
+    (f.len() >= 5
+        && f.len() <= 7
+        && !first.line.contains('\t')
+        && is_seconds(f[2])
+        && is_seconds(f[3])
+        && !is_seconds(f[4]))
+    .then_some(Format::Ctm)
+}
+
 /// Reads CTM text (see the module doc).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut per: BTreeMap<&str, (TranscriptBuilder, Time)> = BTreeMap::new();

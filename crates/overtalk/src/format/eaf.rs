@@ -57,6 +57,35 @@ use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, Transcript, TranscriptBuilder, Word};
 use crate::time::{round_div, Time};
 
+use crate::format::{Format, FormatSpec, Head, Sniff, Verdict};
+
+/// What the format registry knows of this format (see [`FormatSpec`]).
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::Eaf,
+    name: "eaf",
+    aliases: &["elan"],
+    extension: "eaf",
+    detected_by: &["eaf"],
+    read: Ok(read),
+    write: Some(write),
+    json: false,
+    many_recordings: false,
+    paragraphs: false,
+    sniff: &[Sniff::Start { rank: 30, test: sniff }],
+};
+
+/// An XML text is EAF when it has an `ANNOTATION_DOCUMENT`, and no known format otherwise.
+fn sniff(head: &Head<'_>) -> Verdict {
+    if !(head.trimmed.starts_with("<?xml") || head.trimmed.starts_with("<ANNOTATION_DOCUMENT")) {
+        return Verdict::Pass;
+    }
+    if head.head.contains("<ANNOTATION_DOCUMENT") {
+        Verdict::Is(Format::Eaf)
+    } else {
+        Verdict::Unknown
+    }
+}
+
 /// One `TIER` as read.
 #[derive(Debug, Default)]
 struct Tier {

@@ -76,6 +76,34 @@ use crate::time::{Time, MAX_MICROS};
 /// table readers use, so one placeholder never counts as two speakers.
 pub use super::webvtt::UNKNOWN_SPEAKER;
 
+use crate::format::{FormatSpec, Head, Sniff, Verdict};
+
+/// What the format registry knows of overtalk JSON (see [`FormatSpec`]); its content test
+/// ([`sniff`]) also tells WhisperX, Deepgram and AssemblyAI JSON apart.
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::Json,
+    name: "json",
+    aliases: &["overtalk", "overtalk-json"],
+    extension: "overtalk.json",
+    detected_by: &[],
+    read: Ok(read),
+    write: Some(write),
+    json: true,
+    many_recordings: true,
+    paragraphs: false,
+    sniff: &[Sniff::Start { rank: 60, test: sniff_start }],
+};
+
+/// A text that starts like JSON is one of the JSON formats ([`sniff`]) or no known format.
+fn sniff_start(head: &Head<'_>) -> Verdict {
+    if !(head.trimmed.starts_with('{') || head.trimmed.starts_with('[')) {
+        return Verdict::Pass;
+    }
+    // By the keys of the top-level object, in any order, looking past the 64 KiB head (a long
+    // first value can hide the telling key).
+    sniff(head.text).map_or(Verdict::Unknown, Verdict::Is)
+}
+
 /// The `schema_version` this build writes and the only major version it reads.
 pub const SCHEMA_VERSION: u64 = 1;
 

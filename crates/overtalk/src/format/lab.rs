@@ -31,6 +31,29 @@ use crate::format::ReadContext;
 use crate::model::{Corpus, TranscriptBuilder};
 use crate::time::{parse_seconds, Time, TimeError, MAX_MICROS};
 
+use crate::format::{is_seconds, FirstLine, Format, FormatSpec, Head, Sniff};
+
+/// What the format registry knows of this format (see [`FormatSpec`]).
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::Lab,
+    name: "lab",
+    aliases: &["audacity", "htk"],
+    extension: "lab",
+    detected_by: &["lab", "aud"],
+    read: Ok(read),
+    write: Some(write),
+    json: false,
+    many_recordings: false,
+    paragraphs: false,
+    sniff: &[Sniff::Line { rank: 50, test: sniff }],
+};
+
+/// A first line that starts with two times.
+fn sniff(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
+    let f = &first.fields;
+    (f.len() >= 2 && is_seconds(f[0]) && is_seconds(f[1])).then_some(Format::Lab)
+}
+
 struct Row<'t> {
     n: usize,
     line: &'t str,

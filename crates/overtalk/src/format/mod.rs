@@ -8,7 +8,7 @@
 //!   is an error naming line and column;
 //! - **detection** ([`detect`]): the extension first, then content sniffing; `--from` overrides;
 //! - **containers**: a `.docx` (or a zip named by `--from rev|otter|paragraphs`) is unzipped to
-//!   its text first ([`docx`]), then read as a paragraph transcript ([`paragraphs`]);
+//!   its text first (`docx`), then read as a paragraph transcript ([`paragraphs`]);
 //! - **leniency** ([`ReadContext::warn`]): readers report every repair and every note as a
 //!   [`Warning`]; with `strict` the first repair of malformed input becomes an error, while notes
 //!   about well-formed input stay warnings ([`crate::Severity`]);
@@ -30,7 +30,7 @@ pub mod chat;
 pub mod csv;
 pub mod ctm;
 pub mod deepgram;
-pub mod docx;
+pub(crate) mod docx;
 pub mod eaf;
 pub mod json;
 pub mod lab;
@@ -90,94 +90,50 @@ pub enum Format {
 }
 
 impl Format {
-    /// Every format, in a stable order.
-    pub const ALL: [Format; 19] = [
-        Format::Rttm,
-        Format::Uem,
-        Format::Lab,
-        Format::WebVtt,
-        Format::Srt,
-        Format::TextGrid,
-        Format::Eaf,
-        Format::Chat,
-        Format::WhisperX,
-        Format::Deepgram,
-        Format::AssemblyAi,
-        Format::Csv,
-        Format::Tsv,
-        Format::Stm,
-        Format::Ctm,
-        Format::Json,
-        Format::Rev,
-        Format::Otter,
-        Format::Paragraphs,
-    ];
+    /// Every format, in a stable order (the order of the format registry).
+    pub const ALL: [Format; SPECS.len()] = {
+        let mut all = [Format::Rttm; SPECS.len()];
+        let mut i = 0;
+        while i < SPECS.len() {
+            all[i] = SPECS[i].format;
+            i += 1;
+        }
+        all
+    };
+
+    /// What the format declares about itself.
+    fn spec(self) -> &'static FormatSpec {
+        SPECS[self as usize]
+    }
 
     /// The name used on the command line (`--from`, `--to`) and in messages.
     pub fn name(self) -> &'static str {
-        match self {
-            Format::Rttm => "rttm",
-            Format::Uem => "uem",
-            Format::Lab => "lab",
-            Format::WebVtt => "webvtt",
-            Format::Srt => "srt",
-            Format::TextGrid => "textgrid",
-            Format::Eaf => "eaf",
-            Format::Chat => "chat",
-            Format::WhisperX => "whisperx",
-            Format::Deepgram => "deepgram",
-            Format::AssemblyAi => "assemblyai",
-            Format::Csv => "csv",
-            Format::Tsv => "tsv",
-            Format::Stm => "stm",
-            Format::Ctm => "ctm",
-            Format::Json => "json",
-            Format::Rev => "rev",
-            Format::Otter => "otter",
-            Format::Paragraphs => "paragraphs",
-        }
+        self.spec().name
     }
 
     /// The usual file extension, without the dot.
     pub fn extension(self) -> &'static str {
-        match self {
-            Format::WebVtt => "vtt",
-            Format::TextGrid => "TextGrid",
-            Format::Chat => "cha",
-            Format::WhisperX | Format::Deepgram | Format::AssemblyAi => "json",
-            Format::Json => "overtalk.json",
-            Format::Rev | Format::Otter | Format::Paragraphs => "txt",
-            other => other.name(),
-        }
+        self.spec().extension
     }
 
     /// Whether overtalk can write this format.
     pub fn is_writable(self) -> bool {
-        writer(self).is_some()
+        self.spec().write.is_some()
     }
 
     /// Whether this is a paragraph transcript with start times only ([`paragraphs`]).
     pub fn is_paragraphs(self) -> bool {
-        matches!(self, Format::Rev | Format::Otter | Format::Paragraphs)
+        self.spec().paragraphs
     }
 
     /// Whether the format is JSON (always UTF-8, never a legacy encoding).
     pub fn is_json(self) -> bool {
-        matches!(self, Format::Json | Format::WhisperX | Format::Deepgram | Format::AssemblyAi)
+        self.spec().json
     }
 
     /// Whether one file of this format can hold several recordings.
     pub fn holds_many_recordings(self) -> bool {
-        matches!(
-            self,
-            Format::Rttm
-                | Format::Uem
-                | Format::Stm
-                | Format::Ctm
-                | Format::Json
-                | Format::Csv
-                | Format::Tsv
-        )
+        self.spec().many_recordings
     }
 }
 
@@ -191,25 +147,134 @@ impl FromStr for Format {
     type Err = Error;
     fn from_str(s: &str) -> Result<Format> {
         let lower = s.to_ascii_lowercase();
-        let f = match lower.as_str() {
-            "vtt" | "webvtt" => Format::WebVtt,
-            "tg" | "textgrid" | "praat" => Format::TextGrid,
-            "cha" | "chat" => Format::Chat,
-            "elan" | "eaf" => Format::Eaf,
-            "overtalk" | "overtalk-json" | "json" => Format::Json,
-            "whisperx" | "whisper" => Format::WhisperX,
-            "assembly" | "assemblyai" => Format::AssemblyAi,
-            "audacity" | "htk" | "lab" => Format::Lab,
-            "trint" | "descript" | "zoom" | "youtube" | "temi" | "sonix" => Format::Paragraphs,
-            other => Format::ALL.into_iter().find(|f| f.name() == other).ok_or_else(|| {
+        SPECS
+            .iter()
+            .find(|spec| spec.name == lower || spec.aliases.contains(&lower.as_str()))
+            .map(|spec| spec.format)
+            .ok_or_else(|| {
                 Error::unsupported(format!(
                     "unknown format {s:?}; known: {}",
                     Format::ALL.map(Format::name).join(", ")
                 ))
-            })?,
-        };
-        Ok(f)
+            })
     }
+}
+
+/// The registry: every format's [`FormatSpec`], in the order of the [`Format`] variants (checked
+/// when compiling). Adding a format is one module that declares its `SPEC`, one `Format`
+/// variant and one entry here.
+const SPECS: [&FormatSpec; 19] = [
+    &rttm::SPEC,
+    &uem::SPEC,
+    &lab::SPEC,
+    &webvtt::SPEC,
+    &srt::SPEC,
+    &textgrid::SPEC,
+    &eaf::SPEC,
+    &chat::SPEC,
+    &whisperx::SPEC,
+    &deepgram::SPEC,
+    &assemblyai::SPEC,
+    &csv::CSV_SPEC,
+    &csv::TSV_SPEC,
+    &stm::SPEC,
+    &ctm::SPEC,
+    &json::SPEC,
+    &paragraphs::REV_SPEC,
+    &paragraphs::OTTER_SPEC,
+    &paragraphs::PARAGRAPHS_SPEC,
+];
+
+// Each entry sits at its variant's index, so `Format::spec` is an index.
+const _: () = {
+    let mut i = 0;
+    while i < SPECS.len() {
+        assert!(SPECS[i].format as usize == i, "SPECS is not in the order of Format");
+        i += 1;
+    }
+};
+
+/// Everything one format declares about itself, as a `SPEC` constant beside its reader; the
+/// registry ([`SPECS`]) lists them, and every per-format fact (`--from` names, extensions,
+/// reader, writer, content sniffing) is read from here.
+pub(crate) struct FormatSpec {
+    /// The handle.
+    pub(crate) format: Format,
+    /// The name used on the command line and in messages.
+    pub(crate) name: &'static str,
+    /// Other names `--from`/`--to` accept (lowercase).
+    pub(crate) aliases: &'static [&'static str],
+    /// The usual file extension, without the dot.
+    pub(crate) extension: &'static str,
+    /// The file extensions that name this format on their own (lowercase, without the dot);
+    /// none for `.json` and `.txt`, where the content decides.
+    pub(crate) detected_by: &'static [&'static str],
+    /// The reader, or why the format is not read as a transcript.
+    pub(crate) read: std::result::Result<ReadFn, &'static str>,
+    /// The writer, for formats that can hold what the model holds.
+    pub(crate) write: Option<WriteFn>,
+    /// JSON: always UTF-8, never a legacy encoding.
+    pub(crate) json: bool,
+    /// One file can hold several recordings.
+    pub(crate) many_recordings: bool,
+    /// A paragraph transcript with start times only ([`paragraphs`]).
+    pub(crate) paragraphs: bool,
+    /// How the format is recognised by its content ([`sniff`]).
+    pub(crate) sniff: &'static [Sniff],
+}
+
+/// One content test of [`sniff`]. Every test of one kind runs in the order of its rank (lower
+/// first) across all formats, the start tests before the line tests; the first that decides
+/// wins:
+///
+/// ```text
+///  text ──► Start tests (rank order) ──► first line ──► Line tests (rank order) ──► None
+///           WEBVTT, ooTextFile, <?xml,    past blanks    SPEAKER…, 4 fields, STM,
+///           @UTF8, [00:01] , { or [       and ;/# lines  CTM, label, -->, headers, tab, comma
+/// ```
+#[derive(Clone, Copy)]
+pub(crate) enum Sniff {
+    /// A test on how the text starts ([`Head`]); it may pass, name a format, or end the search.
+    Start { rank: u8, test: fn(&Head<'_>) -> Verdict },
+    /// A test on the first line that is not blank or a `;`/`#` comment, with the rest of the
+    /// text at hand; it names a format or passes.
+    Line { rank: u8, test: fn(&Head<'_>, &FirstLine<'_>) -> Option<Format> },
+}
+
+/// What a start test of [`sniff`] concludes.
+pub(crate) enum Verdict {
+    /// Not this format; the next test decides.
+    Pass,
+    /// This format.
+    Is(Format),
+    /// No format can be told from this text (an XML file that is not EAF, a JSON text of no
+    /// known shape); the search ends.
+    Unknown,
+}
+
+/// The text as the sniffing tests see it.
+pub(crate) struct Head<'t> {
+    /// The whole text, past a byte-order mark and leading blank space (for JSON, whose telling
+    /// key can lie past the first 64 KiB).
+    pub(crate) text: &'t str,
+    /// The first 64 KiB.
+    pub(crate) head: &'t str,
+    /// The first 64 KiB, past a byte-order mark and leading blank space.
+    pub(crate) trimmed: &'t str,
+}
+
+/// The first line of a text that is not blank or a `;`/`#` comment, and its whitespace-separated
+/// fields.
+pub(crate) struct FirstLine<'t> {
+    /// The line.
+    pub(crate) line: &'t str,
+    /// Its fields.
+    pub(crate) fields: Vec<&'t str>,
+}
+
+/// Whether a field reads as decimal seconds (for the line tests of [`sniff`]).
+pub(crate) fn is_seconds(field: &str) -> bool {
+    parse_seconds(field).is_ok()
 }
 
 /// Caps that keep hostile input from exhausting memory or time.
@@ -479,49 +544,8 @@ pub struct ZeroLengthSegment {
     pub line: usize,
 }
 
-type ReadFn = fn(&str, &mut ReadContext<'_>) -> Result<Corpus>;
-type WriteFn = fn(&Corpus, &mut dyn Write) -> Result<Vec<Warning>>;
-
-fn reader(format: Format) -> Option<ReadFn> {
-    Some(match format {
-        Format::Rttm => rttm::read,
-        Format::WebVtt => webvtt::read,
-        Format::Srt => srt::read,
-        Format::Lab => lab::read,
-        Format::Csv => csv::read_csv,
-        Format::Tsv => csv::read_tsv,
-        Format::Stm => stm::read,
-        Format::Ctm => ctm::read,
-        Format::TextGrid => textgrid::read,
-        Format::Eaf => eaf::read,
-        Format::Chat => chat::read,
-        Format::Json => json::read,
-        Format::WhisperX => whisperx::read,
-        Format::Deepgram => deepgram::read,
-        Format::AssemblyAi => assemblyai::read,
-        Format::Rev | Format::Otter | Format::Paragraphs => paragraphs::read,
-        _ => return None,
-    })
-}
-
-fn writer(format: Format) -> Option<WriteFn> {
-    Some(match format {
-        Format::Rttm => rttm::write,
-        Format::WebVtt => webvtt::write,
-        Format::Srt => srt::write,
-        Format::Lab => lab::write,
-        Format::Csv => csv::write_csv,
-        Format::Tsv => csv::write_tsv,
-        Format::Stm => stm::write,
-        Format::Ctm => ctm::write,
-        Format::TextGrid => textgrid::write,
-        Format::Eaf => eaf::write,
-        Format::Chat => chat::write,
-        Format::Json => json::write,
-        Format::WhisperX => whisperx::write,
-        _ => return None,
-    })
-}
+pub(crate) type ReadFn = fn(&str, &mut ReadContext<'_>) -> Result<Corpus>;
+pub(crate) type WriteFn = fn(&Corpus, &mut dyn Write) -> Result<Vec<Warning>>;
 
 /// Decodes input bytes that must be Unicode: UTF-8 (with or without BOM), or UTF-16 or UTF-32
 /// with a byte-order mark. Invalid text is an error naming the line and column of the first bad
@@ -713,21 +737,7 @@ pub fn position_of(text: &str, at: usize) -> (usize, usize) {
 pub fn detect_by_name(name: &str) -> Option<Format> {
     let lower = name.to_ascii_lowercase();
     let ext = lower.rsplit_once('.').map(|(_, e)| e)?;
-    Some(match ext {
-        "rttm" => Format::Rttm,
-        "uem" => Format::Uem,
-        "lab" | "aud" => Format::Lab,
-        "vtt" => Format::WebVtt,
-        "srt" => Format::Srt,
-        "textgrid" => Format::TextGrid,
-        "eaf" => Format::Eaf,
-        "cha" => Format::Chat,
-        "csv" => Format::Csv,
-        "tsv" => Format::Tsv,
-        "stm" => Format::Stm,
-        "ctm" => Format::Ctm,
-        _ => return None,
-    })
+    SPECS.iter().find(|spec| spec.detected_by.contains(&ext)).map(|spec| spec.format)
 }
 
 /// Guesses the format from the text itself.
@@ -739,89 +749,40 @@ pub fn sniff(text: &str) -> Option<Format> {
         }
         &text[..end]
     };
-    let trimmed = head.trim_start_matches('\u{feff}').trim_start();
-    if trimmed.starts_with("WEBVTT") {
-        return Some(Format::WebVtt);
-    }
-    // Praat accepts any spacing around `=`, and the older short-form header.
-    let first_line = trimmed.lines().next().unwrap_or("");
-    if first_line.starts_with("File type") && first_line.contains("\"ooTextFile")
-        || first_line.starts_with("\"ooTextFile")
-    {
-        return Some(Format::TextGrid);
-    }
-    if trimmed.starts_with("<?xml") || trimmed.starts_with("<ANNOTATION_DOCUMENT") {
-        if head.contains("<ANNOTATION_DOCUMENT") {
-            return Some(Format::Eaf);
-        }
-        return None;
-    }
-    // CHAT: `@UTF8` first; older CLAN files start with `@Font:` or `@Window:` headers.
-    if ["@UTF8", "@Begin", "@Font:", "@Window:"].iter().any(|h| trimmed.starts_with(h)) {
-        return Some(Format::Chat);
-    }
-    // `[00:01:02] Name: text` paragraphs start like a JSON array.
-    if trimmed.starts_with('[') {
-        if let Some(f) = paragraphs::sniff(trimmed) {
-            return Some(f);
-        }
-    }
-    if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        // By the keys of the top-level object, in any order, looking past the 64 KiB head
-        // (a long first value can hide the telling key; see `json::sniff`).
-        return json::sniff(text.trim_start_matches('\u{feff}').trim_start());
-    }
-    let first = trimmed
-        .lines()
-        .find(|l| !l.trim().is_empty() && !l.starts_with(';') && !l.starts_with('#'))?;
-    let fields: Vec<&str> = first.split_whitespace().collect();
-    let upper = fields.first().map(|f| f.to_ascii_uppercase());
-    if matches!(
-        upper.as_deref(),
-        Some("SPEAKER" | "SPKR-INFO" | "LEXEME" | "NON-SPEECH" | "NON-LEX" | "SEGMENT")
-    ) && fields.len() >= 9
-    {
-        return Some(Format::Rttm);
-    }
-    let is_num = |s: &str| parse_seconds(s).is_ok();
-    if fields.len() == 4 && is_num(fields[2]) && is_num(fields[3]) && !is_num(fields[0]) {
-        return Some(Format::Uem);
-    }
-    // STM: `file channel speaker begin end …`; CTM: `file channel begin duration word …`
-    // (space separated; a tab means an Audacity label line).
-    if fields.len() >= 5 && !first.contains('\t') {
-        let (n2, n3, n4) = (is_num(fields[2]), is_num(fields[3]), is_num(fields[4]));
-        if n3 && n4 && !n2 {
-            return Some(Format::Stm);
-        }
-        if n2 && n3 && !n4 && fields.len() <= 7 {
-            return Some(Format::Ctm);
-        }
-    }
-    if fields.len() >= 2 && is_num(fields[0]) && is_num(fields[1]) {
-        return Some(Format::Lab);
-    }
-    if first.contains(" --> ") {
-        return Some(Format::Srt);
-    }
-    if fields.first().is_some_and(|f| f.chars().all(|c| c.is_ascii_digit())) {
-        if let Some(second) = trimmed.lines().nth(1) {
-            if second.contains("-->") {
-                return Some(Format::Srt);
+    let head = Head {
+        text: text.trim_start_matches('\u{feff}').trim_start(),
+        head,
+        trimmed: head.trim_start_matches('\u{feff}').trim_start(),
+    };
+    let ranked = |line: bool| {
+        let mut tests: Vec<Sniff> = SPECS
+            .iter()
+            .flat_map(|spec| spec.sniff.iter().copied())
+            .filter(|t| matches!(t, Sniff::Line { .. }) == line)
+            .collect();
+        tests.sort_by_key(|t| match t {
+            Sniff::Start { rank, .. } | Sniff::Line { rank, .. } => *rank,
+        });
+        tests
+    };
+    for t in ranked(false) {
+        if let Sniff::Start { test, .. } = t {
+            match test(&head) {
+                Verdict::Pass => {}
+                Verdict::Is(f) => return Some(f),
+                Verdict::Unknown => return None,
             }
         }
     }
-    // Paragraph transcripts: headers with start times (before CSV: their text has commas).
-    if let Some(f) = paragraphs::sniff(trimmed) {
-        return Some(f);
-    }
-    if first.contains('\t') {
-        return Some(Format::Tsv);
-    }
-    if first.contains(',') {
-        return Some(Format::Csv);
-    }
-    None
+    let line = head
+        .trimmed
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.starts_with(';') && !l.starts_with('#'))?;
+    let first = FirstLine { line, fields: line.split_whitespace().collect() };
+    ranked(true).into_iter().find_map(|t| match t {
+        Sniff::Line { test, .. } => test(&head, &first),
+        Sniff::Start { .. } => None,
+    })
 }
 
 /// Picks the format: `explicit` if given, else the file name, else the content.
@@ -841,12 +802,7 @@ pub fn detect(name: Option<&str>, text: &str, explicit: Option<Format>) -> Resul
 
 /// Reads `text` as `format`, then runs the checks every reader gets (self-overlap).
 pub fn read_str(text: &str, format: Format, options: &ReadOptions) -> Result<ReadOutput> {
-    let read = reader(format).ok_or_else(|| match format {
-        Format::Uem => {
-            Error::unsupported("a UEM file holds scoring regions, not speech; pass it with --uem")
-        }
-        other => Error::unsupported(format!("reading {other} is not supported")),
-    })?;
+    let read = format.spec().read.map_err(Error::unsupported)?;
     let mut ctx = ReadContext::new(format, options);
     let corpus = read(text, &mut ctx)?;
     for (id, t) in corpus.iter() {
@@ -961,7 +917,9 @@ pub fn recording_id_from_path(path: &Path) -> String {
 /// Writes `corpus` as `format`. Writers are canonical and strict: what they cannot represent is
 /// an error, what they change (such as spaces in labels) is a warning.
 pub fn write(corpus: &Corpus, format: Format, out: &mut dyn Write) -> Result<Vec<Warning>> {
-    let w = writer(format)
+    let w = format
+        .spec()
+        .write
         .ok_or_else(|| Error::unsupported(format!("writing {format} is not supported")))?;
     if !format.holds_many_recordings() && corpus.len() > 1 {
         return Err(Error::unsupported(format!(

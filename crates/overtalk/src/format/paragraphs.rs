@@ -73,6 +73,76 @@ use crate::format::{Format, ReadContext};
 use crate::model::{Content, Corpus, Mark, MarkKind, Segment, TranscriptBuilder};
 use crate::time::{Time, MAX_MICROS, MICROS_PER_SECOND};
 
+use crate::format::{FirstLine, FormatSpec, Head, Sniff, Verdict};
+
+/// What the format registry knows of Rev transcripts (see [`FormatSpec`]); [`PARAGRAPHS_SPEC`]
+/// tells the dialects apart.
+pub(crate) const REV_SPEC: FormatSpec = FormatSpec {
+    format: Format::Rev,
+    name: "rev",
+    aliases: &[],
+    extension: "txt",
+    detected_by: &[],
+    read: Ok(read),
+    write: None,
+    json: false,
+    many_recordings: false,
+    paragraphs: true,
+    sniff: &[],
+};
+
+/// What the format registry knows of Otter.ai transcripts (see [`FormatSpec`]); [`PARAGRAPHS_SPEC`]
+/// tells the dialects apart.
+pub(crate) const OTTER_SPEC: FormatSpec = FormatSpec {
+    format: Format::Otter,
+    name: "otter",
+    aliases: &[],
+    extension: "txt",
+    detected_by: &[],
+    read: Ok(read),
+    write: None,
+    json: false,
+    many_recordings: false,
+    paragraphs: true,
+    sniff: &[],
+};
+
+/// What the format registry knows of the other paragraph transcripts (see [`FormatSpec`]); its
+/// content tests name any of the three dialects ([`sniff`]).
+pub(crate) const PARAGRAPHS_SPEC: FormatSpec = FormatSpec {
+    format: Format::Paragraphs,
+    name: "paragraphs",
+    aliases: &["trint", "descript", "zoom", "youtube", "temi", "sonix"],
+    extension: "txt",
+    detected_by: &[],
+    read: Ok(read),
+    write: None,
+    json: false,
+    many_recordings: false,
+    paragraphs: true,
+    sniff: &[
+        // `[00:01:02] Name: text` paragraphs start like a JSON array: before JSON.
+        Sniff::Start { rank: 50, test: sniff_bracketed },
+        // Before CSV: their text has commas.
+        Sniff::Line { rank: 70, test: sniff_line },
+    ],
+};
+
+/// Bracketed headers (`[00:01:02] Name: text`), which start like a JSON array.
+fn sniff_bracketed(head: &Head<'_>) -> Verdict {
+    if head.trimmed.starts_with('[') {
+        if let Some(f) = sniff(head.trimmed) {
+            return Verdict::Is(f);
+        }
+    }
+    Verdict::Pass
+}
+
+/// Headers with start times.
+fn sniff_line(head: &Head<'_>, _: &FirstLine<'_>) -> Option<Format> {
+    sniff(head.trimmed)
+}
+
 /// The speaking rate that bounds an estimated end: 2 words a second (120 a minute).
 pub const WORDS_PER_SECOND: i64 = 2;
 

@@ -19,6 +19,33 @@ use crate::format::{no_spaces, ReadContext, ZeroLengthSegment};
 use crate::model::{Corpus, Segment, SpeakerId, TranscriptBuilder};
 use crate::time::{parse_seconds, Time};
 
+use crate::format::{FirstLine, Format, FormatSpec, Head, Sniff};
+
+/// What the format registry knows of this format (see [`FormatSpec`]).
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::Rttm,
+    name: "rttm",
+    aliases: &[],
+    extension: "rttm",
+    detected_by: &["rttm"],
+    read: Ok(read),
+    write: Some(write),
+    json: false,
+    many_recordings: true,
+    paragraphs: false,
+    sniff: &[Sniff::Line { rank: 10, test: sniff }],
+};
+
+/// A first line of at least nine fields that starts with an RTTM type.
+fn sniff(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
+    let upper = first.fields.first().map(|f| f.to_ascii_uppercase());
+    (matches!(
+        upper.as_deref(),
+        Some("SPEAKER" | "SPKR-INFO" | "LEXEME" | "NON-SPEECH" | "NON-LEX" | "SEGMENT")
+    ) && first.fields.len() >= 9)
+        .then_some(Format::Rttm)
+}
+
 /// Types md-eval accepts; lines of other types are skipped with a warning.
 const KNOWN_TYPES: &[&str] = &[
     "SEGMENT",

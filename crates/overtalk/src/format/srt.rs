@@ -40,6 +40,38 @@ use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder};
 use crate::time::{format_clock, parse_clock, Time};
 
+use crate::format::{FirstLine, Format, FormatSpec, Head, Sniff};
+
+/// What the format registry knows of this format (see [`FormatSpec`]).
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::Srt,
+    name: "srt",
+    aliases: &[],
+    extension: "srt",
+    detected_by: &["srt"],
+    read: Ok(read),
+    write: Some(write),
+    json: false,
+    many_recordings: false,
+    paragraphs: false,
+    sniff: &[Sniff::Line { rank: 60, test: sniff }],
+};
+
+/// A first line with ` --> `, or a cue number followed by a line with `-->`.
+fn sniff(head: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
+    if first.line.contains(" --> ") {
+        return Some(Format::Srt);
+    }
+    if first.fields.first().is_some_and(|f| f.chars().all(|c| c.is_ascii_digit())) {
+        if let Some(second) = head.trimmed.lines().nth(1) {
+            if second.contains("-->") {
+                return Some(Format::Srt);
+            }
+        }
+    }
+    None
+}
+
 /// Whether `line` is a timing line whose times read.
 fn is_timing(line: &str) -> bool {
     let Some(arrow) = line.find("-->") else { return false };

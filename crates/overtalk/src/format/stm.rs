@@ -30,6 +30,34 @@ use crate::format::{no_spaces, ReadContext};
 use crate::model::{Content, Corpus, TranscriptBuilder};
 use crate::time::Time;
 
+use crate::format::{is_seconds, FirstLine, Format, FormatSpec, Head, Sniff};
+
+/// What the format registry knows of this format (see [`FormatSpec`]).
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::Stm,
+    name: "stm",
+    aliases: &[],
+    extension: "stm",
+    detected_by: &["stm"],
+    read: Ok(read),
+    write: Some(write),
+    json: false,
+    many_recordings: true,
+    paragraphs: false,
+    sniff: &[Sniff::Line { rank: 30, test: sniff }],
+};
+
+/// `file channel speaker begin end …`, space separated (a tab means an Audacity label line).
+fn sniff(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
+    let f = &first.fields;
+    (f.len() >= 5
+        && !first.line.contains('\t')
+        && is_seconds(f[3])
+        && is_seconds(f[4])
+        && !is_seconds(f[2]))
+    .then_some(Format::Stm)
+}
+
 /// Splits off the first `k` whitespace-separated fields of `line`; `None` when there are fewer.
 pub(crate) fn fields<const K: usize>(line: &str) -> Option<([&str; K], &str)> {
     let mut out = [""; K];

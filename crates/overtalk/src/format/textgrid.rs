@@ -40,6 +40,35 @@ use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, SpeakerId, Transcript, TranscriptBuilder};
 use crate::time::{parse_seconds, Time};
 
+use crate::format::{Format, FormatSpec, Head, Sniff, Verdict};
+
+/// What the format registry knows of this format (see [`FormatSpec`]).
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::TextGrid,
+    name: "textgrid",
+    aliases: &["tg", "praat"],
+    extension: "TextGrid",
+    detected_by: &["textgrid"],
+    read: Ok(read),
+    write: Some(write),
+    json: false,
+    many_recordings: false,
+    paragraphs: false,
+    sniff: &[Sniff::Start { rank: 20, test: sniff }],
+};
+
+/// The `ooTextFile` header; Praat accepts any spacing around `=`, and the older short-form header.
+fn sniff(head: &Head<'_>) -> Verdict {
+    let first_line = head.trimmed.lines().next().unwrap_or("");
+    if first_line.starts_with("File type") && first_line.contains("\"ooTextFile")
+        || first_line.starts_with("\"ooTextFile")
+    {
+        Verdict::Is(Format::TextGrid)
+    } else {
+        Verdict::Pass
+    }
+}
+
 /// Line starts of a text, so that a byte offset becomes a line and column in `O(log n)` plus
 /// the length of its line (computing it from the start of the text each time would make reading
 /// quadratic).

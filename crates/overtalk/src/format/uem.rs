@@ -12,6 +12,30 @@ use crate::error::{Result, WarningKind};
 use crate::format::{no_spaces, Format, ReadContext, ReadOptions};
 use crate::model::{Region, Segment};
 
+use crate::format::{is_seconds, FirstLine, FormatSpec, Head, Sniff};
+
+/// What the format registry knows of this format (see [`FormatSpec`]).
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::Uem,
+    name: "uem",
+    aliases: &[],
+    extension: "uem",
+    detected_by: &["uem"],
+    read: Err("a UEM file holds scoring regions, not speech; pass it with --uem"),
+    write: None,
+    json: false,
+    many_recordings: true,
+    paragraphs: false,
+    sniff: &[Sniff::Line { rank: 20, test: sniff }],
+};
+
+/// `file channel onset offset`: four fields, the last two times, the first not.
+fn sniff(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
+    let f = &first.fields;
+    (f.len() == 4 && is_seconds(f[2]) && is_seconds(f[3]) && !is_seconds(f[0]))
+        .then_some(Format::Uem)
+}
+
 /// Scoring regions by recording id.
 pub type Uem = BTreeMap<String, Region>;
 

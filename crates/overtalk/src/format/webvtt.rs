@@ -56,6 +56,32 @@ use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Transcript, TranscriptBuilder, Word};
 use crate::time::{format_clock, parse_clock, Time};
 
+use crate::format::{Format, FormatSpec, Head, Sniff, Verdict};
+
+/// What the format registry knows of this format (see [`FormatSpec`]).
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::WebVtt,
+    name: "webvtt",
+    aliases: &["vtt"],
+    extension: "vtt",
+    detected_by: &["vtt"],
+    read: Ok(read),
+    write: Some(write),
+    json: false,
+    many_recordings: false,
+    paragraphs: false,
+    sniff: &[Sniff::Start { rank: 10, test: sniff }],
+};
+
+/// The `WEBVTT` signature.
+fn sniff(head: &Head<'_>) -> Verdict {
+    if head.trimmed.starts_with("WEBVTT") {
+        Verdict::Is(Format::WebVtt)
+    } else {
+        Verdict::Pass
+    }
+}
+
 /// Most lines a rolling caption repeats from the cue before (YouTube repeats one).
 const ROLLING_LINES: usize = 3;
 

@@ -67,6 +67,24 @@ use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder, Word};
 use crate::time::Time;
 
+use crate::format::{Format, FormatSpec};
+
+/// What the format registry knows of this format (see [`FormatSpec`]); JSON content is told apart
+/// in [`crate::format::json`].
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::WhisperX,
+    name: "whisperx",
+    aliases: &["whisper"],
+    extension: "json",
+    detected_by: &[],
+    read: Ok(read),
+    write: Some(write),
+    json: true,
+    many_recordings: false,
+    paragraphs: false,
+    sniff: &[],
+};
+
 #[derive(Deserialize)]
 struct Doc {
     #[serde(default)]

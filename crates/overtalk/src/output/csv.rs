@@ -24,6 +24,25 @@ pub enum Events {
     Speakers,
 }
 
+impl Events {
+    /// Every value, in documentation order.
+    pub const ALL: [Events; 5] =
+        [Events::Onsets, Events::Intervals, Events::Turns, Events::Transfers, Events::Speakers];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Events::Onsets => "onsets",
+            Events::Intervals => "intervals",
+            Events::Turns => "turns",
+            Events::Transfers => "transfers",
+            Events::Speakers => "speakers",
+        }
+    }
+}
+
+crate::named::named_enum!(Events, "event list");
+
 /// Delimiter-separated rows of one [`Events`] list.
 #[derive(Debug, Clone, Copy)]
 pub struct Csv {

@@ -48,6 +48,26 @@ pub enum LiveEventKind {
 }
 
 impl LiveEventKind {
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            LiveEventKind::SpeechStart => "speech_start",
+            LiveEventKind::SpeechEnd => "speech_end",
+            LiveEventKind::OverlapStart => "overlap_start",
+            LiveEventKind::OverlapEnd => "overlap_end",
+            LiveEventKind::FloorChange => "floor_change",
+            LiveEventKind::Onset => "onset",
+            LiveEventKind::Interruption => "interruption",
+            LiveEventKind::Backchannel => "backchannel",
+            LiveEventKind::Claim => "claim",
+            LiveEventKind::Action => "action",
+        }
+    }
+}
+
+crate::named::named_enum!(LiveEventKind, "live event kind");
+
+impl LiveEventKind {
     /// Every kind, in the order of the wire documentation.
     pub const ALL: [LiveEventKind; 10] = [
         LiveEventKind::SpeechStart,
@@ -74,6 +94,23 @@ pub enum EventState {
     /// An earlier provisional event (`refers_to`) did not happen after all.
     Retracted,
 }
+
+impl EventState {
+    /// Every value, in documentation order.
+    pub const ALL: [EventState; 3] =
+        [EventState::Provisional, EventState::Committed, EventState::Retracted];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            EventState::Provisional => "provisional",
+            EventState::Committed => "committed",
+            EventState::Retracted => "retracted",
+        }
+    }
+}
+
+crate::named::named_enum!(EventState, "event state");
 
 /// What an actuator did, for `type = action`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

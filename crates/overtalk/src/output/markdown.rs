@@ -3,7 +3,7 @@
 
 use super::markup::{Markup, MarkupStyle};
 
-/// The analysis as Markdown (an [`super::Exporter`] through [`Markup`]).
+/// The analysis as Markdown (an [`super::Exporter`] through `Markup`).
 #[derive(Debug, Clone, Default)]
 pub struct Markdown {
     /// The preset name shown in the parameters line.

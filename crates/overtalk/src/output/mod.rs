@@ -20,20 +20,20 @@
 //! Front ends (the command line, bindings) choose an exporter and a writer; the bytes written
 //! are the same whoever asks, so the outputs of every front end agree.
 
-pub mod align;
-pub mod chat_markers;
+pub(crate) mod align;
+pub(crate) mod chat_markers;
 pub mod csv;
 pub mod info;
 pub mod json;
 pub mod jsonl;
 pub mod live;
 pub mod markdown;
-pub mod markup;
-pub mod number;
+pub(crate) mod markup;
+pub(crate) mod number;
 pub mod schema;
 pub mod score;
 pub mod table;
-pub mod totals;
+pub(crate) mod totals;
 pub mod validate;
 
 use std::io::{self, Write};

@@ -3,7 +3,7 @@
 
 use super::markup::{Markup, MarkupStyle};
 
-/// The analysis as aligned plain-text tables (an [`super::Exporter`] through [`Markup`]).
+/// The analysis as aligned plain-text tables (an [`super::Exporter`] through `Markup`).
 #[derive(Debug, Clone, Default)]
 pub struct Table {
     /// The preset name shown in the parameters line.

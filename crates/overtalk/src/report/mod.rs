@@ -18,7 +18,7 @@
 //! inline script and style (by SHA-256 hash) and nothing from the network.
 
 mod encode;
-pub mod event_score;
+pub(crate) mod event_score;
 pub mod html;
 pub mod png;
 pub mod svg;

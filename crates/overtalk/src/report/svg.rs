@@ -46,6 +46,21 @@ pub enum Theme {
     Dark,
 }
 
+impl Theme {
+    /// Every value, in documentation order.
+    pub const ALL: [Theme; 2] = [Theme::Light, Theme::Dark];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+}
+
+crate::named::named_enum!(Theme, "theme");
+
 /// What the picture holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Layout {
@@ -55,6 +70,21 @@ pub enum Layout {
     /// Title, the summary sentences and the timeline, for social posts.
     Card,
 }
+
+impl Layout {
+    /// Every value, in documentation order.
+    pub const ALL: [Layout; 2] = [Layout::Timeline, Layout::Card];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Timeline => "timeline",
+            Layout::Card => "card",
+        }
+    }
+}
+
+crate::named::named_enum!(Layout, "layout");
 
 /// Settings of a picture.
 #[derive(Clone, Debug)]

@@ -33,6 +33,24 @@ pub enum ErrorType {
     FalseAlarm,
 }
 
+impl ErrorType {
+    /// Every value, in documentation order.
+    pub const ALL: [ErrorType; 4] =
+        [ErrorType::Correct, ErrorType::Confusion, ErrorType::Miss, ErrorType::FalseAlarm];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorType::Correct => "correct",
+            ErrorType::Confusion => "confusion",
+            ErrorType::Miss => "miss",
+            ErrorType::FalseAlarm => "false-alarm",
+        }
+    }
+}
+
+crate::named::named_enum!(ErrorType, "error type");
+
 /// One labelled piece of the error timeline.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorSegment {

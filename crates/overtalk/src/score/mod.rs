@@ -25,17 +25,17 @@
 //! assert_eq!(report.der(), Some(0.1));
 //! ```
 
-pub mod accumulator;
+pub(crate) mod accumulator;
 pub mod cluster;
 pub mod der;
-pub mod detection;
+pub(crate) mod detection;
 pub mod errors;
-pub mod frames;
-pub mod jer;
+pub(crate) mod frames;
+pub(crate) mod jer;
 pub mod mapping;
 pub mod options;
 pub mod pairing;
-pub mod prepare;
+pub(crate) mod prepare;
 pub mod validate;
 
 use std::collections::BTreeMap;
@@ -118,6 +118,28 @@ pub enum FileStatus {
     /// under a preset that drops such recordings.
     Skipped,
 }
+
+impl FileStatus {
+    /// Every value, in documentation order.
+    pub const ALL: [FileStatus; 4] = [
+        FileStatus::Scored,
+        FileStatus::MissingHypothesis,
+        FileStatus::MissingReference,
+        FileStatus::Skipped,
+    ];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            FileStatus::Scored => "scored",
+            FileStatus::MissingHypothesis => "missing-hypothesis",
+            FileStatus::MissingReference => "missing-reference",
+            FileStatus::Skipped => "skipped",
+        }
+    }
+}
+
+crate::named::named_enum!(FileStatus, "file status");
 
 /// The score of one recording.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

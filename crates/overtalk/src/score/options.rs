@@ -86,6 +86,21 @@ pub enum DefaultRegion {
     Reference,
 }
 
+impl DefaultRegion {
+    /// Every value, in documentation order.
+    pub const ALL: [DefaultRegion; 2] = [DefaultRegion::Union, DefaultRegion::Reference];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            DefaultRegion::Union => "union",
+            DefaultRegion::Reference => "reference",
+        }
+    }
+}
+
+crate::named::named_enum!(DefaultRegion, "default region");
+
 /// What a speaker overlapping themselves (two turns of one label at once) counts as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -103,6 +118,28 @@ pub enum SelfOverlap {
     CountEach,
 }
 
+impl SelfOverlap {
+    /// Every value, in documentation order.
+    pub const ALL: [SelfOverlap; 4] = [
+        SelfOverlap::Union,
+        SelfOverlap::Merge,
+        SelfOverlap::MergeTouching,
+        SelfOverlap::CountEach,
+    ];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            SelfOverlap::Union => "union",
+            SelfOverlap::Merge => "merge",
+            SelfOverlap::MergeTouching => "merge-touching",
+            SelfOverlap::CountEach => "count-each",
+        }
+    }
+}
+
+crate::named::named_enum!(SelfOverlap, "self-overlap rule");
+
 /// When the speaker mapping is computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -113,6 +150,21 @@ pub enum MapStage {
     AfterCollar,
 }
 
+impl MapStage {
+    /// Every value, in documentation order.
+    pub const ALL: [MapStage; 2] = [MapStage::BeforeCollar, MapStage::AfterCollar];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            MapStage::BeforeCollar => "before-collar",
+            MapStage::AfterCollar => "after-collar",
+        }
+    }
+}
+
+crate::named::named_enum!(MapStage, "mapping stage");
+
 /// How reference and hypothesis speakers are paired.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -122,6 +174,21 @@ pub enum MappingMethod {
     /// Pairs taken in decreasing co-occurrence while both are free.
     Greedy,
 }
+
+impl MappingMethod {
+    /// Every value, in documentation order.
+    pub const ALL: [MappingMethod; 2] = [MappingMethod::Hungarian, MappingMethod::Greedy];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            MappingMethod::Hungarian => "hungarian",
+            MappingMethod::Greedy => "greedy",
+        }
+    }
+}
+
+crate::named::named_enum!(MappingMethod, "mapping method");
 
 /// Which part of the region is scored, by the number of reference speakers present.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -138,6 +205,28 @@ pub enum ScoredRegions {
     Overlap,
 }
 
+impl ScoredRegions {
+    /// Every value, in documentation order.
+    pub const ALL: [ScoredRegions; 4] = [
+        ScoredRegions::All,
+        ScoredRegions::NonOverlap,
+        ScoredRegions::Single,
+        ScoredRegions::Overlap,
+    ];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            ScoredRegions::All => "all",
+            ScoredRegions::NonOverlap => "non-overlap",
+            ScoredRegions::Single => "single",
+            ScoredRegions::Overlap => "overlap",
+        }
+    }
+}
+
+crate::named::named_enum!(ScoredRegions, "scored-region rule");
+
 /// How UEM recording ids are matched against RTTM recording ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -150,6 +239,22 @@ pub enum UemIds {
     /// dscore: the last extension is removed (`os.path.splitext`).
     Dscore,
 }
+
+impl UemIds {
+    /// Every value, in documentation order.
+    pub const ALL: [UemIds; 3] = [UemIds::Exact, UemIds::MdEval, UemIds::Dscore];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            UemIds::Exact => "exact",
+            UemIds::MdEval => "md-eval",
+            UemIds::Dscore => "dscore",
+        }
+    }
+}
+
+crate::named::named_enum!(UemIds, "UEM id rule");
 
 /// What zero-length turns do (the model drops them on reading; they are passed separately).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -164,6 +269,23 @@ pub enum ZeroLength {
     ExtendToEnd,
 }
 
+impl ZeroLength {
+    /// Every value, in documentation order.
+    pub const ALL: [ZeroLength; 3] =
+        [ZeroLength::Ignore, ZeroLength::Reject, ZeroLength::ExtendToEnd];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            ZeroLength::Ignore => "ignore",
+            ZeroLength::Reject => "reject",
+            ZeroLength::ExtendToEnd => "extend-to-end",
+        }
+    }
+}
+
+crate::named::named_enum!(ZeroLength, "zero-length rule");
+
 /// What a recording with hypothesis turns but no reference file contributes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -173,6 +295,21 @@ pub enum HypothesisOnly {
     /// All of its speech is false alarm.
     FalseAlarm,
 }
+
+impl HypothesisOnly {
+    /// Every value, in documentation order.
+    pub const ALL: [HypothesisOnly; 2] = [HypothesisOnly::Ignore, HypothesisOnly::FalseAlarm];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            HypothesisOnly::Ignore => "ignore",
+            HypothesisOnly::FalseAlarm => "false-alarm",
+        }
+    }
+}
+
+crate::named::named_enum!(HypothesisOnly, "hypothesis-only rule");
 
 /// The DER of something with no scored reference time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -184,6 +321,21 @@ pub enum ZeroScored {
     ZeroOrFull,
 }
 
+impl ZeroScored {
+    /// Every value, in documentation order.
+    pub const ALL: [ZeroScored; 2] = [ZeroScored::Undefined, ZeroScored::ZeroOrFull];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            ZeroScored::Undefined => "undefined",
+            ZeroScored::ZeroOrFull => "zero-or-full",
+        }
+    }
+}
+
+crate::named::named_enum!(ZeroScored, "zero-scored rule");
+
 /// Which Jaccard error rate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -194,6 +346,21 @@ pub enum JerDefinition {
     /// pyannote: continuous time, collars and overlap exclusion honoured, the DER mapping.
     Continuous,
 }
+
+impl JerDefinition {
+    /// Every value, in documentation order.
+    pub const ALL: [JerDefinition; 2] = [JerDefinition::Frames, JerDefinition::Continuous];
+
+    /// The name in JSON (as serialized).
+    pub fn name(self) -> &'static str {
+        match self {
+            JerDefinition::Frames => "frames",
+            JerDefinition::Continuous => "continuous",
+        }
+    }
+}
+
+crate::named::named_enum!(JerDefinition, "JER definition");
 
 /// Every convention of a diarization score.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

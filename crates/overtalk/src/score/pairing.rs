@@ -11,7 +11,10 @@
 
 use std::collections::BTreeMap;
 
-use super::{RecordingInput, ZeroLengthTurn};
+use rayon::prelude::*;
+
+use super::{RecordingInput, Side, ZeroLengthTurn};
+use crate::format::ReadOutput;
 use crate::model::{Annotation, Region};
 
 /// One side of a comparison: who spoke when by recording id, and the zero-length turns the
@@ -22,6 +25,47 @@ pub struct SideRecordings {
     pub recordings: BTreeMap<String, Annotation>,
     /// Zero-length turns, by recording id.
     pub zero: Vec<(String, ZeroLengthTurn)>,
+}
+
+impl SideRecordings {
+    /// Adds what was read from one input of `side`: its recordings and its zero-length turns.
+    /// A recording id this side already holds is refused (`Err` with the id), before anything
+    /// of that recording is added.
+    pub fn add(&mut self, side: Side, out: ReadOutput) -> Result<(), String> {
+        // The reader drops zero-length turns (with a warning) and carries them beside the
+        // corpus; some presets need them (dscore refuses the file, spyder keeps the speaker on).
+        self.zero.extend(out.zero_length.iter().map(|z| {
+            (z.recording.clone(), ZeroLengthTurn { side, speaker: z.speaker.clone(), at: z.at })
+        }));
+        for (id, t) in out.corpus.into_recordings() {
+            if self.recordings.contains_key(&id) {
+                return Err(id);
+            }
+            self.recordings.insert(id, t.annotation().clone());
+        }
+        Ok(())
+    }
+}
+
+/// Reads the inputs of both sides at once: the reference and the hypothesis side in parallel
+/// (`rayon::join`), and the files of each side in parallel too. Each side's results come back
+/// in the order of its inputs, so taking them in that order gives the warnings, errors and
+/// recordings of reading the files one after the other.
+///
+/// ```text
+/// reference   r1 r2 r3  ─┐ join ┌─ [out r1, out r2, out r3]
+/// hypothesis  h1 h2     ─┘      └─ [out h1, out h2]
+/// ```
+pub fn read_sides<S, T, F>(reference: &[S], hypothesis: &[S], read: F) -> (Vec<T>, Vec<T>)
+where
+    S: Sync,
+    T: Send,
+    F: Fn(&S) -> T + Sync,
+{
+    rayon::join(
+        || reference.par_iter().map(&read).collect(),
+        || hypothesis.par_iter().map(&read).collect(),
+    )
 }
 
 /// A recording present on one side only, when pairing: it is scored all the same (all of its
@@ -94,5 +138,33 @@ pub fn merge_uem(into: &mut BTreeMap<String, Region>, more: BTreeMap<String, Reg
             None => r,
         };
         into.insert(k, merged);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{read_str, Format, ReadOptions};
+
+    #[test]
+    fn both_sides_come_back_in_input_order() {
+        let reference: Vec<u32> = (0..50).collect();
+        let hypothesis: Vec<u32> = (100..120).collect();
+        let (r, h) = read_sides(&reference, &hypothesis, |x| x * 2);
+        assert_eq!(r, reference.iter().map(|x| x * 2).collect::<Vec<_>>());
+        assert_eq!(h, hypothesis.iter().map(|x| x * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_side_refuses_a_recording_id_it_holds() {
+        let text = "SPEAKER a 1 0.0 1.0 <NA> <NA> A <NA> <NA>\nSPEAKER a 1 2.0 0.0 <NA> <NA> B <NA> <NA>\n";
+        let read = || read_str(text, Format::Rttm, &ReadOptions::default()).unwrap();
+        let mut side = SideRecordings::default();
+        side.add(Side::Hypothesis, read()).unwrap();
+        assert_eq!(side.recordings.len(), 1);
+        assert_eq!(side.zero.len(), 1);
+        assert_eq!(side.zero[0].0, "a");
+        assert_eq!(side.zero[0].1.side, Side::Hypothesis);
+        assert_eq!(side.add(Side::Hypothesis, read()), Err("a".to_owned()));
     }
 }
