@@ -143,8 +143,34 @@ def he_pairs(repeat):
             f"{t_peer / t_calls:.1f}x", t_peer / t_calls >= 50)
 
 
+def _burn(n):
+    s = 0
+    for i in range(n):
+        s += i * i
+    return s
+
+
+def machine_ceiling(repeat):
+    """The speed-up this machine gives any CPU-bound work on 2 processes against 1: the same
+    pure-Python loop, 8 equal tasks, on a warm spawn pool of 1 and of 2 processes. No engine can
+    beat it; on a virtual machine whose cores are shared it is below 2."""
+    import multiprocessing
+
+    spawn = multiprocessing.get_context("spawn")
+    times = {}
+    for workers in (1, 2):
+        with spawn.Pool(workers) as pool:
+            pool.map(_burn, [1000] * 4)
+            times[workers], _ = best(lambda: pool.map(_burn, [3_000_000] * 8), repeat)
+    emit(what="machine ceiling: pure-Python loop on 2 processes vs 1", one_worker=times[1],
+         two_workers=times[2], speedup=times[1] / times[2])
+    return times[1] / times[2]
+
+
 def engines(files, copies, repeat):
     import overtalk.corpus as oc
+
+    ceiling = machine_ceiling(repeat)
 
     inputs = [str(f) for f in files] * copies
     # Dask: 16 partitions of ~85 inputs (8 tasks per worker). Ray Data: 24 blocks of ~57
@@ -194,7 +220,8 @@ def engines(files, copies, repeat):
         t2, n2 = run(2)
         assert n1 == n2 == len(inputs), (n1, n2, len(inputs))
         emit(what=f"{name}, corpus helper over {len(inputs)} inputs", one_worker=t1, two_workers=t2, speedup=t1 / t2)
-        verdict(f"2-worker speed-up of the corpus helper under {name} >= 1.8x", f"{t1 / t2:.2f}x", t1 / t2 >= 1.8)
+        verdict(f"2-worker speed-up of the corpus helper under {name} >= 1.8x",
+                f"{t1 / t2:.2f}x (this machine's ceiling {ceiling:.2f}x)", t1 / t2 >= 1.8)
 
 
 def main():
