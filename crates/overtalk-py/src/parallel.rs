@@ -1,6 +1,7 @@
 //! The worker threads of the batch calls (`read` of many files, `analyze_many`,
-//! `gaps_and_overlaps_many`): one rayon pool per process, sized to the machine, or a pool of
-//! the size the caller asks for.
+//! `gaps_and_overlaps_many`) and of the library's own parallel steps (scoring's recordings and
+//! its two sides): one rayon pool per process, sized to the machine, or a pool of the size the
+//! caller asks for.
 //!
 //! The pool is the module's own, not rayon's global one, and it remembers the process that
 //! made it: a child forked from a process whose pool had started (Python's `multiprocessing`
@@ -62,6 +63,14 @@ pub(crate) fn check_threads(threads: Option<usize>) -> PyResult<Option<usize>> {
         Some(0) => Err(OvertalkError::new_err("threads must be at least 1")),
         t => Ok(t),
     }
+}
+
+/// `f` run inside the process's pool, so that the library's own parallel steps (the
+/// recordings of a score, its two sides) run on these fork-safe threads rather than on
+/// rayon's global pool, whose threads a forked child does not have. Call it with the GIL
+/// released.
+pub(crate) fn install<R: Send>(f: impl FnOnce() -> R + Send) -> PyResult<R> {
+    Ok(shared_pool()?.install(f))
 }
 
 /// `f` applied to every item, in order, on `threads` worker threads (`None`: one per core;

@@ -17,7 +17,7 @@ use overtalk::Delta;
 use pyo3::prelude::*;
 
 use crate::corpus::Corpus;
-use crate::{other, to_py, OvertalkError};
+use crate::{other, parallel, to_py, OvertalkError};
 
 fn bad(message: String) -> PyErr {
     OvertalkError::new_err(message)
@@ -121,16 +121,25 @@ fn score_json(
 ) -> PyResult<String> {
     let opts = options(preset, collar, skip_overlap, mapping, region, jer)?;
     let (r, h) = (&reference.inner, &hypothesis.inner);
-    py.detach(|| {
-        let (inputs, uems) = scored_inputs(r, h, uem)?;
-        let metrics = if der_only { score::Metrics::DER_ONLY } else { score::Metrics::ALL };
-        let report = score::score_with(&inputs, uems.as_ref(), &opts, metrics).map_err(to_py)?;
-        let mut out = Vec::new();
-        ScoreJson
-            .export(&Scored { report: &report, timelines: None }, &mut out)
-            .map_err(|e| other("rendering the score", e))?;
-        String::from_utf8(out).map_err(|e| other("rendering the score", e))
-    })
+    py.detach(|| parallel::install(|| render_score(r, h, uem, &opts, der_only))?)
+}
+
+/// The score of `r` against `h` as the command line's JSON.
+fn render_score(
+    r: &overtalk::Corpus,
+    h: &overtalk::Corpus,
+    uem: Option<&str>,
+    opts: &ScoreOptions,
+    der_only: bool,
+) -> PyResult<String> {
+    let (inputs, uems) = scored_inputs(r, h, uem)?;
+    let metrics = if der_only { score::Metrics::DER_ONLY } else { score::Metrics::ALL };
+    let report = score::score_with(&inputs, uems.as_ref(), opts, metrics).map_err(to_py)?;
+    let mut out = Vec::new();
+    ScoreJson
+        .export(&Scored { report: &report, timelines: None }, &mut out)
+        .map_err(|e| other("rendering the score", e))?;
+    String::from_utf8(out).map_err(|e| other("rendering the score", e))
 }
 
 /// Scores the dynamics of `hypothesis` against `reference`, as `overtalk score --events`:
@@ -166,13 +175,15 @@ fn score_events_json(
         EventOptions { tolerance: (tolerance * 1000.0).round() as i64, ..EventOptions::default() };
     let (r, h) = (&reference.inner, &hypothesis.inner);
     py.detach(|| {
-        let (inputs, uems) = scored_inputs(r, h, uem)?;
-        let params = overtalk::analysis::Params::default();
-        let report =
-            events::score_events(&inputs, uems.as_ref(), &opts, &params, &ev).map_err(to_py)?;
-        let json = serde_json::to_string_pretty(&report)
-            .map_err(|e| other("rendering the event score", e))?;
-        Ok(json + "\n")
+        parallel::install(|| {
+            let (inputs, uems) = scored_inputs(r, h, uem)?;
+            let params = overtalk::analysis::Params::default();
+            let report =
+                events::score_events(&inputs, uems.as_ref(), &opts, &params, &ev).map_err(to_py)?;
+            let json = serde_json::to_string_pretty(&report)
+                .map_err(|e| other("rendering the event score", e))?;
+            Ok(json + "\n")
+        })?
     })
 }
 

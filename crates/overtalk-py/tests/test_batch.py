@@ -160,3 +160,36 @@ def test_a_forked_child_makes_its_own_worker_threads():
             child.kill()
     assert got == expected
     assert child.exitcode == 0
+
+
+def _two_recordings():
+    red = overtalk.read(RED_CARPET)
+    text = RED_CARPET.read_text() + RTTM
+    assert len(red) == 1
+    both = overtalk.read(text, format="rttm")
+    assert len(both) == 2
+    return both
+
+
+def _score_in_child(queue):
+    ref = _two_recordings()
+    queue.put(overtalk.score(ref, ref).to_json())
+
+
+def test_a_forked_child_scores_on_its_own_worker_threads():
+    """Scoring runs its recordings and its two sides in parallel; after the parent scored, a
+    forked child scores too instead of waiting for ever on threads that only the parent has."""
+    ref = _two_recordings()
+    expected = overtalk.score(ref, ref).to_json()
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_score_in_child, args=(queue,))
+    child.start()
+    try:
+        got = queue.get(timeout=60)
+    finally:
+        child.join(10)
+        if child.is_alive():
+            child.kill()
+    assert got == expected
+    assert child.exitcode == 0
