@@ -78,11 +78,6 @@ fn ms_secs(ms: i64) -> f64 {
     ms as f64 / 1e3
 }
 
-/// The rule book's name of an onset class (as the analysis JSON writes it).
-pub(crate) fn class_name(c: OnsetClass) -> String {
-    serde_json::to_value(c).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
-}
-
 impl Wire {
     pub(crate) fn new(names: Vec<String>, channel_of: Vec<usize>) -> Wire {
         let k = names.len();
@@ -262,7 +257,7 @@ impl Wire {
         let mut ev = self.event(kind, EventState::Committed, t_s, decided_s);
         ev.speaker = self.name_of_stream(speaker);
         ev.holder = holder.and_then(|h| self.name_of_stream(h));
-        ev.class = Some(class_name(class));
+        ev.class = Some(class.name().to_owned());
         ev.refers_to = self.prov_onsets.remove(&spurt);
         ev
     }
@@ -391,6 +386,22 @@ mod tests {
         StreamEvent { time: ms, decided: ms, kind: StreamEventKind::Claim { spurt: 0, speaker } }
     }
 
+    /// The record of speaker 1's interruption of speaker 0 at 2 s, which took the floor.
+    fn interruption_of_1_over_0_at_2s() -> OnsetRec {
+        OnsetRec {
+            speaker: 1,
+            time: 2000,
+            spurt: 1,
+            holder: Some(0),
+            class: OnsetClass::Interruption,
+            outcome: Outcome::FloorTaken,
+            ferguson: None,
+            partner: None,
+            dist_to_completion: None,
+            holder_remaining: None,
+        }
+    }
+
     fn names() -> Wire {
         Wire::new(vec!["A".to_owned(), "B".to_owned()], vec![0, 1])
     }
@@ -429,18 +440,7 @@ mod tests {
         w.stream(&prov, 2.4, &mut out);
         assert!(out.is_empty(), "{out:?}");
         // Classified: the committed interruption refers to the candidate.
-        let rec = OnsetRec {
-            speaker: 1,
-            time: 2000,
-            spurt: 1,
-            holder: Some(0),
-            class: OnsetClass::Interruption,
-            outcome: Outcome::FloorTaken,
-            ferguson: None,
-            partner: None,
-            dist_to_completion: None,
-            holder_remaining: None,
-        };
+        let rec = interruption_of_1_over_0_at_2s();
         let onset = StreamEvent { time: 2000, decided: 5000, kind: StreamEventKind::Onset(rec) };
         w.stream(&onset, 5.0, &mut out);
         assert_eq!(
@@ -485,18 +485,7 @@ mod tests {
         assert_eq!(out[0].class.as_deref(), Some("interruption"));
         out.clear();
         // The record that follows once the talkspurt has ended is the same: no second event.
-        let rec = OnsetRec {
-            speaker: 1,
-            time: 2000,
-            spurt: 1,
-            holder: Some(0),
-            class: OnsetClass::Interruption,
-            outcome: Outcome::FloorTaken,
-            ferguson: None,
-            partner: None,
-            dist_to_completion: None,
-            holder_remaining: None,
-        };
+        let rec = interruption_of_1_over_0_at_2s();
         w.stream(
             &StreamEvent { time: 2000, decided: 5000, kind: StreamEventKind::Onset(rec) },
             5.0,

@@ -137,6 +137,23 @@ def test_resolved_parameters_are_reused_and_still_checked():
     assert overtalk.analyze(conv, ignore_labels=["Husband"]).to_json() == overtalk.analyze(conv, ignore_labels=["Husband"]).to_json()
 
 
+def _in_forked_child(target):
+    """What `target(queue)` puts on the queue in a child forked from this process; fails
+    when the child does not answer within 60 s (a hang) or exits with an error."""
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=target, args=(queue,))
+    child.start()
+    try:
+        got = queue.get(timeout=60)
+    finally:
+        child.join(10)
+        if child.is_alive():
+            child.kill()
+    assert child.exitcode == 0
+    return got
+
+
 def _analyse_in_child(queue):
     convs = _conversations()
     queue.put([a.to_json() for a in overtalk.analyze_many(convs, threads=None)])
@@ -148,18 +165,7 @@ def test_a_forked_child_makes_its_own_worker_threads():
     its own instead of waiting for ever."""
     convs = _conversations()
     expected = [a.to_json() for a in overtalk.analyze_many(convs, threads=None)]
-    ctx = multiprocessing.get_context("fork")
-    queue = ctx.Queue()
-    child = ctx.Process(target=_analyse_in_child, args=(queue,))
-    child.start()
-    try:
-        got = queue.get(timeout=60)
-    finally:
-        child.join(10)
-        if child.is_alive():
-            child.kill()
-    assert got == expected
-    assert child.exitcode == 0
+    assert _in_forked_child(_analyse_in_child) == expected
 
 
 def _two_recordings():
@@ -181,15 +187,4 @@ def test_a_forked_child_scores_on_its_own_worker_threads():
     forked child scores too instead of waiting for ever on threads that only the parent has."""
     ref = _two_recordings()
     expected = overtalk.score(ref, ref).to_json()
-    ctx = multiprocessing.get_context("fork")
-    queue = ctx.Queue()
-    child = ctx.Process(target=_score_in_child, args=(queue,))
-    child.start()
-    try:
-        got = queue.get(timeout=60)
-    finally:
-        child.join(10)
-        if child.is_alive():
-            child.kill()
-    assert got == expected
-    assert child.exitcode == 0
+    assert _in_forked_child(_score_in_child) == expected

@@ -380,18 +380,6 @@ fn utterances_json(t: &Transcript) -> Value {
     Value::Array(us)
 }
 
-fn class_name(c: OnsetClass) -> &'static str {
-    match c {
-        OnsetClass::Opening => "opening",
-        OnsetClass::SmoothSwitch => "smooth_switch",
-        OnsetClass::SilentInterruption => "silent_interruption",
-        OnsetClass::PauseCompetition => "pause_competition",
-        OnsetClass::SimultaneousStart => "simultaneous_start",
-        OnsetClass::TerminalOverlap => "terminal_overlap",
-        OnsetClass::Interruption => "interruption",
-    }
-}
-
 fn conversation_section(
     b: &mut String,
     k: usize,
@@ -730,7 +718,7 @@ fn transcript_html(
                 matches!(o.class, OnsetClass::Interruption | OnsetClass::SilentInterruption);
             let label = format!(
                 "{}{}",
-                class_name(o.class).replace('_', " "),
+                o.class.name().replace('_', " "),
                 if attempt {
                     if o.outcome == Outcome::FloorTaken {
                         " (successful)"
@@ -741,7 +729,7 @@ fn transcript_html(
                     ""
                 }
             );
-            inline[u].push((format!("o{i}"), class_name(o.class), label));
+            inline[u].push((format!("o{i}"), o.class.name(), label));
         }
     }
     for (i, v) in r.verbal_claims.iter().enumerate() {
