@@ -13,8 +13,14 @@
 //! [`DetectOptions::allow_rate_mismatch`] is set (different rates usually mean different devices
 //! whose clocks drift apart).
 
+mod diarizer;
+
 use std::path::{Path, PathBuf};
 
+pub use diarizer::{
+    build_diarizer, ChosenDiarizer, DiarizerChoice, DiarizerRefusal, DiarizerRequest,
+    DiarizerWarning,
+};
 use overtalk::{Annotation, Delta, Error, Result, Segment, Time, Transcript, TranscriptBuilder};
 
 use crate::decode::{frames_to_delta, DecodeOptions, DecodeStats, Decoder};

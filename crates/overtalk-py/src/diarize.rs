@@ -17,12 +17,10 @@ use std::path::{Path, PathBuf};
 
 use overtalk::{Segment, Time, TranscriptBuilder};
 use overtalk_audio::decode::Decoder;
-use overtalk_audio::diarize::cluster::SpeakerCount;
-use overtalk_audio::diarize::models::{ge2e_path, model_dir};
-use overtalk_audio::diarize::{
-    DiarizeOptions, Diarizer, FeatureStream, Ge2eDiarizer, VadOnlyDiarizer,
+use overtalk_audio::diarize::{Diarizer, FeatureStream};
+use overtalk_audio::pipeline::{
+    self, ChosenDiarizer, DetectOptions, DiarizerChoice, DiarizerRefusal, DiarizerRequest,
 };
-use overtalk_audio::pipeline::DetectOptions;
 use overtalk_audio::resample::{Resampler16k, ANALYSIS_RATE};
 use overtalk_audio::vad::VadKind;
 use pyo3::prelude::*;
@@ -49,121 +47,78 @@ struct Settings {
 }
 
 impl Settings {
-    /// Whether a GE2E-only setting is given (pyannote takes none of them).
-    fn ge2e_only(&self) -> bool {
-        self.vad.is_some()
-            || self.num_speakers.is_some()
-            || self.min_speakers.is_some()
-            || self.max_speakers.is_some()
-            || self.embedding_model.is_some()
-            || self.overlap_margin.is_some()
+    /// The detection settings the diarizer starts from: the chosen detector (`none` is the
+    /// energy rules, as on the command line), checked to be usable.
+    fn detect_options(&self) -> PyResult<DetectOptions> {
+        let mut detect = DetectOptions::default();
+        if let Some(v) = self.vad.as_deref() {
+            let vad = match v {
+                "none" => VadKind::Energy,
+                name => name.parse::<VadKind>().map_err(bad)?,
+            };
+            vad.try_build().map_err(to_py)?;
+            detect.vad = Some(vad);
+        }
+        Ok(detect)
     }
 
-    fn count(&self) -> PyResult<SpeakerCount> {
-        let d = SpeakerCount::default();
-        if self.num_speakers.is_some()
-            && (self.min_speakers.is_some() || self.max_speakers.is_some())
-        {
-            return Err(bad("num_speakers goes with neither min_speakers nor max_speakers"));
-        }
-        let c = SpeakerCount {
-            exact: self.num_speakers,
-            min: self.min_speakers.unwrap_or(d.min),
-            max: self.max_speakers.unwrap_or(d.max),
+    /// The diarizer, and the warnings about it (no encoder installed: all speech is one
+    /// speaker), chosen by the library as on the command line.
+    fn diarizer(&self) -> PyResult<ChosenDiarizer> {
+        let choice = match self.diarizer.as_deref() {
+            None => None,
+            Some(name) => Some(name.parse::<DiarizerChoice>().map_err(|e| bad(e.to_string()))?),
         };
-        if c.exact == Some(0) || c.min == 0 {
-            return Err(bad("num_speakers/min_speakers: expected at least 1"));
-        }
-        if c.min > c.max {
-            return Err(bad(format!(
-                "min_speakers {} is larger than max_speakers {}",
-                c.min, c.max
-            )));
-        }
-        Ok(c)
+        let request = DiarizerRequest {
+            choice,
+            vad_chosen: self.vad.is_some(),
+            num_speakers: self.num_speakers,
+            min_speakers: self.min_speakers,
+            max_speakers: self.max_speakers,
+            embedding_model: self.embedding_model.clone(),
+            overlap_margin: self.overlap_margin,
+            model_dir: None,
+        };
+        pipeline::build_diarizer(&request, &self.detect_options()?).map_err(refusal)
     }
+}
 
-    /// The diarizer options: the chosen detector with the defaults' thresholds, else the
-    /// build's preferred profile; then the speaker count and the overlap margin.
-    fn options(&self) -> PyResult<DiarizeOptions> {
-        let detect = DetectOptions::default();
-        let mut o = match self.vad.as_deref() {
-            None => {
-                // The profile's thresholds with the detection's shortest speech and silence.
-                let mut o = DiarizeOptions::preferred();
-                o.binarize.min_speech = detect.binarize.min_speech;
-                o.binarize.min_silence = detect.binarize.min_silence;
-                o
-            }
-            Some(v) => {
-                let vad = match v {
-                    // As on the command line, `none` is the energy rules.
-                    "none" => VadKind::Energy,
-                    name => name.parse::<VadKind>().map_err(bad)?,
-                };
-                vad.try_build().map_err(to_py)?;
-                DiarizeOptions { vad, binarize: detect.binarize, ..DiarizeOptions::default() }
-            }
-        };
-        o.count = self.count()?;
-        o.overlap_margin = match self.overlap_margin {
-            Some(m) if !(0.0..=1.0).contains(&m) => {
-                return Err(bad(format!(
-                    "overlap_margin {m}: expected a cosine margin from 0 to 1"
-                )))
-            }
-            m => m,
-        };
-        Ok(o)
-    }
-
-    /// The diarizer, and a warning when there is no encoder and all speech is one speaker.
-    fn diarizer(&self) -> PyResult<(Box<dyn Diarizer>, Option<String>)> {
-        match self.diarizer.as_deref() {
-            None | Some("ge2e") => {}
-            Some("pyannote") => {
-                if self.ge2e_only() {
-                    return Err(bad(
-                        "diarizer=\"pyannote\" takes none of vad, num_speakers, min_speakers, \
-                         max_speakers, embedding_model, overlap_margin; they apply to ge2e",
-                    ));
-                }
-                return Err(bad(
-                    "diarizer=\"pyannote\" needs a build with the `pyannote` feature, which this \
-                     package does not have; use the command line built with it \
-                     (cargo install --path crates/overtalk-cli --features pyannote), or \
-                     diarizer=\"ge2e\"",
-                ));
-            }
-            Some(d) => return Err(bad(format!("unknown diarizer {d:?} (ge2e or pyannote)"))),
+/// A refusal in this package's words: the keyword arguments' names, and what the wheel's
+/// build lacks.
+fn refusal(r: DiarizerRefusal) -> PyErr {
+    bad(match r {
+        DiarizerRefusal::CountConflict => {
+            "num_speakers goes with neither min_speakers nor max_speakers".to_owned()
         }
-        let o = self.options()?;
-        if let Some(p) = &self.embedding_model {
-            if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("onnx")) {
-                return Err(bad(format!(
-                    "{}: ONNX speaker models need a build with the `onnx` feature; give a GE2E \
-                     safetensors file (`overtalk models install` writes one)",
-                    p.display()
-                )));
-            }
-            return Ok((Box::new(Ge2eDiarizer::from_file(p, o).map_err(to_py)?), None));
+        DiarizerRefusal::NoSpeakers => "num_speakers/min_speakers: expected at least 1".to_owned(),
+        DiarizerRefusal::MinAboveMax { min, max } => {
+            format!("min_speakers {min} is larger than max_speakers {max}")
         }
-        let p = ge2e_path(&model_dir().map_err(to_py)?);
-        if p.exists() {
-            let d = Ge2eDiarizer::from_file(&p, o).map_err(|e| {
-                bad(format!(
-                    "the installed speaker model does not load ({e}); run `overtalk models install` again"
-                ))
-            })?;
-            return Ok((Box::new(d), None));
+        DiarizerRefusal::OverlapMargin(m) => {
+            format!("overlap_margin {m}: expected a cosine margin from 0 to 1")
         }
-        let warning = format!(
-            "no speaker model at {} (run `overtalk models install`); falling back to voice \
-             activity only: all speech is one speaker",
-            p.display()
-        );
-        Ok((Box::new(VadOnlyDiarizer { vad: o.vad, binarize: o.binarize }), Some(warning)))
-    }
+        DiarizerRefusal::PyannoteTuned => "diarizer=\"pyannote\" takes none of vad, num_speakers, \
+             min_speakers, max_speakers, embedding_model, overlap_margin; they apply to ge2e"
+            .to_owned(),
+        DiarizerRefusal::PyannoteNotBuilt => "diarizer=\"pyannote\" needs a build with the \
+             `pyannote` feature, which this package does not have; use the command line built \
+             with it (cargo install --path crates/overtalk-cli --features pyannote), or \
+             diarizer=\"ge2e\""
+            .to_owned(),
+        DiarizerRefusal::OnnxNotBuilt { path } => format!(
+            "{}: ONNX speaker models need a build with the `onnx` feature; give a GE2E \
+             safetensors file (`overtalk models install` writes one)",
+            path.display()
+        ),
+        DiarizerRefusal::InstalledModel(e) => format!(
+            "the installed speaker model does not load ({e}); run `overtalk models install` again"
+        ),
+        DiarizerRefusal::Load(e) => e.to_string(),
+        other => match other.error() {
+            Some(e) => format!("{other}: {e}"),
+            None => other.to_string(),
+        },
+    })
 }
 
 /// Blocks of any rate resampled to 16 kHz mono into a diarizer's feature stream.
@@ -268,7 +223,9 @@ fn diarize(
         overlap_margin,
     };
     py.detach(|| {
-        let (diarizer, warning) = settings.diarizer()?;
+        let chosen = settings.diarizer()?;
+        let warning = chosen.warnings.first().map(ToString::to_string);
+        let diarizer = chosen.diarizer;
         let c = match (path, samples) {
             (Some(p), None) => diarize_path(recording_id, &p, diarizer.as_ref())?,
             (None, Some(bytes)) => {
