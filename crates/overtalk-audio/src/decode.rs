@@ -59,6 +59,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use overtalk::error::RecordingProblem;
 use overtalk::{Delta, Error, Result};
 use symphonia::core::codecs::audio::well_known::{CODEC_ID_AAC, CODEC_ID_OPUS};
 use symphonia::core::codecs::audio::{AudioDecoder, AudioDecoderOptions};
@@ -386,7 +387,8 @@ impl Decoder {
             .with_path(path));
         }
         if len == 0 {
-            return Err(Error::invalid("the file is empty (0 bytes)").with_path(path));
+            return Err(Error::recording(RecordingProblem::Empty, "the file is empty (0 bytes)")
+                .with_path(path));
         }
         drop(file);
         let ext = path.extension().and_then(|e| e.to_str());
@@ -408,7 +410,7 @@ impl Decoder {
             )));
         }
         if bytes.is_empty() {
-            return Err(Error::invalid("the input is empty (0 bytes)"));
+            return Err(Error::recording(RecordingProblem::Empty, "the input is empty (0 bytes)"));
         }
         Decoder::from_input(Input::Bytes(SharedBytes(Arc::new(bytes))), ext, options)
     }
@@ -433,7 +435,10 @@ impl Decoder {
             Err(e) => e,
         };
         if matches!(&first, SymError::Unsupported(m) if m.contains("no suitable format reader")) {
-            return Err(Error::unsupported("not a recognised audio or video container"));
+            return Err(Error::recording(
+                RecordingProblem::Container,
+                "not a recognised audio or video container",
+            ));
         }
         if matches!(first, SymError::Unsupported(_) | SymError::DecodeError(_))
             && input.is_riff_wave()
@@ -467,15 +472,20 @@ impl Decoder {
             }
         }
         Err(match first {
-            SymError::Unsupported(m) if m.contains("missing moov atom") => Error::invalid(
+            SymError::Unsupported(m) if m.contains("missing moov atom") => Error::recording(
+                RecordingProblem::Truncated,
                 "the MP4/MOV file has no index (moov box): it is truncated or was never \
                  finalised (an interrupted recording)",
             ),
-            SymError::Unsupported(m) => Error::unsupported(format!(
-                "the container holds audio this decoder cannot read ({m})"
-            )),
+            SymError::Unsupported(m) => Error::recording(
+                RecordingProblem::Codec,
+                format!("the container holds audio this decoder cannot read ({m})"),
+            ),
             SymError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
-                Error::invalid("the file is truncated: it ends before any complete block of audio")
+                Error::recording(
+                    RecordingProblem::Truncated,
+                    "the file is truncated: it ends before any complete block of audio",
+                )
             }
             other => map_error(other, "reading the container header"),
         })
@@ -501,15 +511,17 @@ impl Decoder {
             "mp1" | "mp2" | "mp3" => input.has_mpeg_length_header(),
             _ => false,
         };
-        let track = format
-            .default_track(TrackType::Audio)
-            .ok_or_else(|| Error::unsupported("the file has no audio track"))?;
+        let track = format.default_track(TrackType::Audio).ok_or_else(|| {
+            Error::recording(RecordingProblem::Container, "the file has no audio track")
+        })?;
         let track_id = track.id;
         let mut params = track
             .codec_params
             .as_ref()
             .and_then(|p| p.audio())
-            .ok_or_else(|| Error::unsupported("the audio track has no codec parameters"))?
+            .ok_or_else(|| {
+                Error::recording(RecordingProblem::Codec, "the audio track has no codec parameters")
+            })?
             .clone();
         let is_opus = params.codec == CODEC_ID_OPUS;
         let priming = if params.codec == CODEC_ID_AAC {
@@ -521,10 +533,9 @@ impl Decoder {
         } else {
             0
         };
-        let sample_rate = params
-            .sample_rate
-            .filter(|&r| r > 0)
-            .ok_or_else(|| Error::invalid("the audio track declares no sample rate"))?;
+        let sample_rate = params.sample_rate.filter(|&r| r > 0).ok_or_else(|| {
+            Error::recording(RecordingProblem::Corrupt, "the audio track declares no sample rate")
+        })?;
         let channels = params.channels.as_ref().map(|c| c.count()).unwrap_or(0);
         check_channels(channels, options)?;
         let declared_frames = track.num_frames;
@@ -537,12 +548,17 @@ impl Decoder {
         let decoder = registry
             .make_audio_decoder(&params, &AudioDecoderOptions::default())
             .map_err(|e| match e {
-                SymError::Unsupported(m) if is_opus => {
-                    Error::unsupported(format!("Opus with {channels} channels: {m}"))
-                }
-                SymError::Unsupported(_) => Error::unsupported(format!(
-                    "the audio codec ({codec}) is not supported; convert the file to WAV or FLAC"
-                )),
+                SymError::Unsupported(m) if is_opus => Error::recording(
+                    RecordingProblem::Codec,
+                    format!("Opus with {channels} channels: {m}"),
+                ),
+                SymError::Unsupported(_) => Error::recording(
+                    RecordingProblem::Codec,
+                    format!(
+                        "the audio codec ({codec}) is not supported; convert the file to WAV or \
+                         FLAC"
+                    ),
+                ),
                 other => map_error(other, "setting up the audio decoder"),
             })?;
         let info = AudioInfo { sample_rate, channels, codec, declared_frames, priming };
@@ -567,7 +583,10 @@ impl Decoder {
         };
         let spec = reader.spec();
         if spec.sample_rate == 0 {
-            return Err(Error::invalid("the audio track declares no sample rate"));
+            return Err(Error::recording(
+                RecordingProblem::Corrupt,
+                "the audio track declares no sample rate",
+            ));
         }
         check_channels(usize::from(spec.channels), options)?;
         let float = spec.sample_format == hound::SampleFormat::Float;
@@ -669,7 +688,10 @@ impl Decoder {
                 Ok(Fill::End) => {
                     self.done = true;
                     if self.stats.frames == 0 {
-                        return Err(Error::invalid("the recording contains no audio samples"));
+                        return Err(Error::recording(
+                            RecordingProblem::Empty,
+                            "the recording contains no audio samples",
+                        ));
                     }
                     if let Some(declared) =
                         self.info.declared_duration().filter(|_| self.declared_exact)
@@ -683,12 +705,15 @@ impl Decoder {
                             .unwrap_or(0)
                             .saturating_sub(self.info.priming);
                         if self.stats.frames + declared_frames / 200 + 2048 < declared_frames {
-                            return Err(Error::invalid(format!(
-                                "the file is truncated: the audio stops at {} s, before the {} \
-                                 s its header declares",
-                                frames_to_delta(self.stats.frames, self.info.sample_rate),
-                                declared
-                            )));
+                            return Err(Error::recording(
+                                RecordingProblem::Truncated,
+                                format!(
+                                    "the file is truncated: the audio stops at {} s, before the \
+                                     {} s its header declares",
+                                    frames_to_delta(self.stats.frames, self.info.sample_rate),
+                                    declared
+                                ),
+                            ));
                         }
                     }
                     return Ok(None);
@@ -739,12 +764,18 @@ impl Decoder {
     /// The error for a stream that ends before its container said it would.
     fn truncated(&self) -> Error {
         if self.stats.frames == 0 && self.skip == self.info.priming {
-            Error::invalid("the file is truncated: it ends before any audio")
+            Error::recording(
+                RecordingProblem::Truncated,
+                "the file is truncated: it ends before any audio",
+            )
         } else {
-            Error::invalid(format!(
-                "the file is truncated: the audio stops at {} s",
-                frames_to_delta(self.stats.frames, self.info.sample_rate)
-            ))
+            Error::recording(
+                RecordingProblem::Truncated,
+                format!(
+                    "the file is truncated: the audio stops at {} s",
+                    frames_to_delta(self.stats.frames, self.info.sample_rate)
+                ),
+            )
         }
     }
 
@@ -760,7 +791,10 @@ impl Decoder {
                 return Err(self.truncated());
             }
             Err(SymError::ResetRequired) => {
-                return Err(Error::unsupported("the audio track changes its format mid-stream"));
+                return Err(Error::recording(
+                    RecordingProblem::Codec,
+                    "the audio track changes its format mid-stream",
+                ));
             }
             Err(e) => return Err(self.positioned(e)),
         };
@@ -772,16 +806,22 @@ impl Decoder {
             Ok(decoded) => {
                 let channels = decoded.spec().channels().count();
                 if channels == 0 || channels > u16::MAX as usize {
-                    return Err(Error::invalid("the audio has no channels"));
+                    return Err(Error::recording(
+                        RecordingProblem::Corrupt,
+                        "the audio has no channels",
+                    ));
                 }
                 if self.info.channels == 0 {
                     self.info.channels = channels;
                 }
                 if channels != self.info.channels {
-                    return Err(Error::unsupported(format!(
-                        "the channel count changes mid-stream ({} → {channels})",
-                        self.info.channels
-                    )));
+                    return Err(Error::recording(
+                        RecordingProblem::Codec,
+                        format!(
+                            "the channel count changes mid-stream ({} → {channels})",
+                            self.info.channels
+                        ),
+                    ));
                 }
                 decoded.copy_to_vec_interleaved::<f32>(&mut self.buf);
             }
@@ -845,10 +885,13 @@ impl Decoder {
                 Ok(Fill::Data)
             }
             Some(hound::Error::IoError(e)) => Err(Error::from(e)),
-            Some(e) => Err(Error::invalid(format!(
-                "malformed WAV data at {} s: {e}",
-                frames_to_delta(self.stats.frames, self.info.sample_rate)
-            ))),
+            Some(e) => Err(Error::recording(
+                RecordingProblem::Corrupt,
+                format!(
+                    "malformed WAV data at {} s: {e}",
+                    frames_to_delta(self.stats.frames, self.info.sample_rate)
+                ),
+            )),
         }
     }
 
@@ -906,15 +949,23 @@ fn check_channels(channels: usize, options: &DecodeOptions) -> Result<()> {
 fn map_error(e: SymError, doing: &str) -> Error {
     match e {
         SymError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
-            Error::invalid(format!("the file is truncated ({doing})")).with_source(io)
+            Error::recording(
+                RecordingProblem::Truncated,
+                format!("the file is truncated ({doing})"),
+            )
+            .with_source(io)
         }
         SymError::IoError(io) => Error::from(io),
-        SymError::DecodeError(m) => Error::invalid(format!("malformed audio ({doing}): {m}")),
-        SymError::Unsupported(m) => Error::unsupported(format!("{m} ({doing})")),
+        SymError::DecodeError(m) => {
+            Error::recording(RecordingProblem::Corrupt, format!("malformed audio ({doing}): {m}"))
+        }
+        SymError::Unsupported(m) => {
+            Error::recording(RecordingProblem::Codec, format!("{m} ({doing})"))
+        }
         SymError::LimitError(m) => Error::limit(format!("{m} ({doing})")),
         other => {
             let message = format!("{other} ({doing})");
-            Error::invalid(message).with_source(other)
+            Error::recording(RecordingProblem::Corrupt, message).with_source(other)
         }
     }
 }

@@ -10,6 +10,7 @@
 //! [`Resampler16k::finish`], so an input of `n` frames at rate `r` gives exactly
 //! `round(n · 16000 / r)` frames. Input already at 16 kHz passes through untouched.
 
+use overtalk::error::ResamplingProblem;
 use overtalk::{Error, Result};
 use rubato::audioadapter_buffers::direct::InterleavedSlice;
 use rubato::{Fft, FixedSync, Indexing, Resampler};
@@ -40,7 +41,7 @@ impl Resampler16k {
     /// A resampler from `rate` Hz.
     pub fn new(rate: u32) -> Result<Resampler16k> {
         if rate == 0 {
-            return Err(Error::invalid("a sample rate of 0 Hz"));
+            return Err(Error::resampling(ResamplingProblem::Rate, "a sample rate of 0 Hz"));
         }
         let inner = if rate == ANALYSIS_RATE {
             None
@@ -128,12 +129,12 @@ impl Resampler16k {
         self.out_buf.resize(max_out, 0.0);
         let input = InterleavedSlice::new(&self.queue[..], 1, CHUNK).map_err(|e| {
             let message = format!("resampler input: {e}");
-            Error::invalid(message).with_source(e)
+            Error::resampling(ResamplingProblem::Failed, message).with_source(e)
         })?;
         let mut output =
             InterleavedSlice::new_mut(&mut self.out_buf[..], 1, max_out).map_err(|e| {
                 let message = format!("resampler output: {e}");
-                Error::invalid(message).with_source(e)
+                Error::resampling(ResamplingProblem::Failed, message).with_source(e)
             })?;
         let indexing = Indexing {
             input_offset: 0,
@@ -144,7 +145,7 @@ impl Resampler16k {
         let (_, produced) =
             inner.process_into_buffer(&input, &mut output, Some(&indexing)).map_err(|e| {
                 let message = format!("resampling: {e}");
-                Error::invalid(message).with_source(e)
+                Error::resampling(ResamplingProblem::Failed, message).with_source(e)
             })?;
         let mut out = &self.out_buf[..produced];
         if self.delay_left > 0 {

@@ -29,7 +29,9 @@ pub enum Recovery {
     /// The error is about one input (malformed, refused, over a limit): skip it and go on
     /// with the others; a live session drops the block and keeps listening.
     SkipInput,
-    /// Reading or writing failed: the caller cannot go on with this source or sink.
+    /// Reading or writing failed, or a model the work needs is unusable: the caller cannot go
+    /// on with this source or sink (nor, for a model, with any input until it is installed
+    /// again).
     Fatal,
 }
 
@@ -56,6 +58,72 @@ pub enum ErrorKind {
     Limit(String),
     /// The input or request is of a kind overtalk does not handle.
     Unsupported(String),
+    /// A recording cannot be decoded: its container or codec is not one overtalk reads, or
+    /// its data is cut short or corrupt.
+    Recording {
+        /// What is wrong with the recording.
+        problem: RecordingProblem,
+        /// What was found, in words about the input.
+        message: String,
+    },
+    /// A model file cannot be used: it is missing, fails its hash, is cut short, holds a
+    /// tensor of the wrong shape or is not a model at all. The message says what to download
+    /// and where.
+    Model {
+        /// What is wrong with the model.
+        problem: ModelProblem,
+        /// What was found and what to do about it.
+        message: String,
+    },
+    /// A recording cannot be resampled to the analysis rate.
+    Resampling {
+        /// Whether the rate was refused or the resampler failed.
+        problem: ResamplingProblem,
+        /// What failed.
+        message: String,
+    },
+}
+
+/// What is wrong with a recording that cannot be decoded ([`ErrorKind::Recording`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RecordingProblem {
+    /// The file is not in a container overtalk reads, or has no audio track in one.
+    Container,
+    /// The audio track's codec (or a feature of it) is not one overtalk decodes.
+    Codec,
+    /// The file ends early: cut short, or never finalised (an interrupted recording).
+    Truncated,
+    /// The file or its audio is empty.
+    Empty,
+    /// The data is malformed: a header, a packet or a declared value makes no sense.
+    Corrupt,
+}
+
+/// What is wrong with a model file ([`ErrorKind::Model`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ModelProblem {
+    /// The model, one of its files or one of its tensors is not there.
+    Missing,
+    /// A file's SHA-256 is not the published or installed one.
+    Hash,
+    /// A file ends early.
+    Truncated,
+    /// A tensor, input or output has the wrong shape.
+    Shape,
+    /// The file is not a readable model of the kind expected (or gives unusable values).
+    Malformed,
+}
+
+/// Why a recording cannot be resampled ([`ErrorKind::Resampling`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ResamplingProblem {
+    /// The sample rate is not one a resampler can start from (0 Hz).
+    Rate,
+    /// The resampler failed on the recording's samples.
+    Failed,
 }
 
 /// `Result` with the library's [`Error`].
@@ -92,6 +160,21 @@ impl Error {
         Error::new(ErrorKind::Unsupported(message.into()))
     }
 
+    /// A recording that cannot be decoded.
+    pub fn recording(problem: RecordingProblem, message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Recording { problem, message: message.into() })
+    }
+
+    /// A model file that cannot be used.
+    pub fn model(problem: ModelProblem, message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Model { problem, message: message.into() })
+    }
+
+    /// A recording that cannot be resampled.
+    pub fn resampling(problem: ResamplingProblem, message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Resampling { problem, message: message.into() })
+    }
+
     /// Keeps `cause` as this error's [`source`](std::error::Error::source). The message is
     /// unchanged: it already says what the cause said, in words about the input.
     pub fn with_source(
@@ -102,15 +185,19 @@ impl Error {
         self
     }
 
-    /// Whether the caller may skip the input and go on ([`Recovery::SkipInput`]) or must stop
-    /// ([`Recovery::Fatal`]: reading or writing failed).
+    /// Whether the caller may skip the input and go on ([`Recovery::SkipInput`]: this input
+    /// is malformed, refused, over a limit, cannot be decoded or resampled) or must stop
+    /// ([`Recovery::Fatal`]: reading or writing failed, or a model is unusable, which every
+    /// other input would meet too).
     pub fn recovery(&self) -> Recovery {
         match self.kind {
-            ErrorKind::Io(_) => Recovery::Fatal,
+            ErrorKind::Io(_) | ErrorKind::Model { .. } => Recovery::Fatal,
             ErrorKind::Parse { .. }
             | ErrorKind::Invalid(_)
             | ErrorKind::Limit(_)
-            | ErrorKind::Unsupported(_) => Recovery::SkipInput,
+            | ErrorKind::Unsupported(_)
+            | ErrorKind::Recording { .. }
+            | ErrorKind::Resampling { .. } => Recovery::SkipInput,
         }
     }
 
@@ -183,6 +270,15 @@ impl fmt::Display for Error {
                     ErrorKind::Invalid(m) => write!(f, "{m}"),
                     ErrorKind::Limit(m) => write!(f, "limit exceeded: {m}"),
                     ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}"),
+                    // A container or codec overtalk does not read is said as unsupported
+                    // input is; the other problems are said as they are.
+                    ErrorKind::Recording {
+                        problem: RecordingProblem::Container | RecordingProblem::Codec,
+                        message,
+                    } => write!(f, "unsupported: {message}"),
+                    ErrorKind::Recording { message, .. }
+                    | ErrorKind::Model { message, .. }
+                    | ErrorKind::Resampling { message, .. } => write!(f, "{message}"),
                     ErrorKind::Parse { .. } => Ok(()),
                 }
             }

@@ -10,6 +10,7 @@
 
 use std::io::{BufReader, Read};
 
+use overtalk::error::RecordingProblem;
 use overtalk::{Error, Result};
 
 /// How one sample is stored.
@@ -83,7 +84,10 @@ const WAVE_FORMAT_EXTENSIBLE: u16 = 0xFFFE;
 
 fn eof_is_truncation(e: std::io::Error) -> Error {
     if e.kind() == std::io::ErrorKind::UnexpectedEof {
-        Error::invalid("the file is truncated: it ends before any complete block of audio")
+        Error::recording(
+            RecordingProblem::Truncated,
+            "the file is truncated: it ends before any complete block of audio",
+        )
     } else {
         Error::from(e)
     }
@@ -116,16 +120,22 @@ pub(super) fn read_header<R: Read>(r: &mut BufReader<R>) -> Result<Header> {
         match &id {
             b"ds64" | b"fmt " => {
                 if !(16..=4096).contains(&len) {
-                    return Err(Error::invalid(format!(
-                        "malformed RF64 header: a {} chunk of {len} bytes",
-                        String::from_utf8_lossy(&id)
-                    )));
+                    return Err(Error::recording(
+                        RecordingProblem::Corrupt,
+                        format!(
+                            "malformed RF64 header: a {} chunk of {len} bytes",
+                            String::from_utf8_lossy(&id)
+                        ),
+                    ));
                 }
                 let mut body = vec![0u8; len as usize + (len as usize & 1)];
                 r.read_exact(&mut body).map_err(eof_is_truncation)?;
                 if &id == b"ds64" {
                     if len < 24 {
-                        return Err(Error::invalid("malformed RF64 header: ds64 is too short"));
+                        return Err(Error::recording(
+                            RecordingProblem::Corrupt,
+                            "malformed RF64 header: ds64 is too short",
+                        ));
                     }
                     ds64_data_len = Some(u64_at(&body, 8));
                 } else {
@@ -134,12 +144,16 @@ pub(super) fn read_header<R: Read>(r: &mut BufReader<R>) -> Result<Header> {
             }
             b"data" => {
                 let fmt = fmt.ok_or_else(|| {
-                    Error::invalid("malformed RF64 header: no fmt chunk before data")
+                    Error::recording(
+                        RecordingProblem::Corrupt,
+                        "malformed RF64 header: no fmt chunk before data",
+                    )
                 })?;
                 let data_len = match (len, ds64_data_len) {
                     (0xFFFF_FFFF, Some(n)) => n,
                     (0xFFFF_FFFF, None) => {
-                        return Err(Error::invalid(
+                        return Err(Error::recording(
+                            RecordingProblem::Corrupt,
                             "malformed RF64 header: the data length is in a ds64 chunk, which is \
                              missing",
                         ));
@@ -153,7 +167,8 @@ pub(super) fn read_header<R: Read>(r: &mut BufReader<R>) -> Result<Header> {
                 let skip = u64::from(len) + u64::from(len & 1);
                 let skipped = std::io::copy(&mut r.by_ref().take(skip), &mut std::io::sink())?;
                 if skipped < skip {
-                    return Err(Error::invalid(
+                    return Err(Error::recording(
+                        RecordingProblem::Truncated,
                         "the file is truncated: it ends before any complete block of audio",
                     ));
                 }
@@ -169,7 +184,10 @@ fn parse_fmt(fmt: &[u8], data_len: u64) -> Result<Header> {
     let bits = u16_at(fmt, 14);
     if tag == WAVE_FORMAT_EXTENSIBLE {
         if fmt.len() < 40 {
-            return Err(Error::invalid("malformed RF64 header: a short extensible fmt chunk"));
+            return Err(Error::recording(
+                RecordingProblem::Corrupt,
+                "malformed RF64 header: a short extensible fmt chunk",
+            ));
         }
         // The sub-format GUID starts with the format tag.
         tag = u16_at(fmt, 24);
@@ -182,17 +200,26 @@ fn parse_fmt(fmt: &[u8], data_len: u64) -> Result<Header> {
         (WAVE_FORMAT_IEEE_FLOAT, 32) => Sample::F32,
         (WAVE_FORMAT_IEEE_FLOAT, 64) => Sample::F64,
         _ => {
-            return Err(Error::unsupported(format!(
+            return Err(Error::recording(
+                RecordingProblem::Codec,
+                format!(
                 "RF64 with format tag {tag:#06x} and {bits}-bit samples is not supported; only \
                  integer and float PCM are"
-            )));
+                ),
+            ));
         }
     };
     if channels == 0 {
-        return Err(Error::invalid("malformed RF64 header: zero channels"));
+        return Err(Error::recording(
+            RecordingProblem::Corrupt,
+            "malformed RF64 header: zero channels",
+        ));
     }
     if sample_rate == 0 {
-        return Err(Error::invalid("the audio track declares no sample rate"));
+        return Err(Error::recording(
+            RecordingProblem::Corrupt,
+            "the audio track declares no sample rate",
+        ));
     }
     Ok(Header { sample_rate, channels, sample, data_len })
 }

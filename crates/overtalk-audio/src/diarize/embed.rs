@@ -13,6 +13,7 @@
 //! all frames of the batch, and each time step is one `[batch × 256] · [256 × 1024]` product.
 
 use ndarray::{linalg::general_mat_mul, Array2, ArrayView2, Axis, Slice};
+use overtalk::error::ModelProblem;
 use overtalk::{Error, Result};
 use rustfft::{num_complex::Complex, FftPlanner};
 
@@ -280,18 +281,20 @@ impl std::fmt::Debug for Ge2eWeights {
 }
 
 fn find<'a>(t: &'a [Tensor], name: &str, shape: &[usize]) -> Result<&'a Tensor> {
-    let x = t
-        .iter()
-        .find(|x| x.name == name)
-        .ok_or_else(|| Error::invalid(format!("GE2E model: tensor {name} is missing")))?;
+    let x = t.iter().find(|x| x.name == name).ok_or_else(|| {
+        Error::model(ModelProblem::Missing, format!("GE2E model: tensor {name} is missing"))
+    })?;
     if x.shape != shape || x.data.len() != shape.iter().product::<usize>() {
-        return Err(Error::invalid(format!(
-            "GE2E model: tensor {name} has shape {:?}, expected {shape:?}",
-            x.shape
-        )));
+        return Err(Error::model(
+            ModelProblem::Shape,
+            format!("GE2E model: tensor {name} has shape {:?}, expected {shape:?}", x.shape),
+        ));
     }
     if x.data.iter().any(|v| !v.is_finite()) {
-        return Err(Error::invalid(format!("GE2E model: tensor {name} holds non-finite values")));
+        return Err(Error::model(
+            ModelProblem::Malformed,
+            format!("GE2E model: tensor {name} holds non-finite values"),
+        ));
     }
     Ok(x)
 }

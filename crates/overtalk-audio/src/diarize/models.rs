@@ -20,6 +20,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use overtalk::error::ModelProblem;
 use overtalk::{Error, Result};
 use sha2::{Digest, Sha256};
 
@@ -92,10 +93,13 @@ pub fn install_ge2e_from_wheel(wheel: &Path, dir: &Path) -> Result<PathBuf> {
     let pt = zip_member(&bytes, PRETRAINED_MEMBER).map_err(|e| e.with_path(wheel))?;
     let got = sha256_hex(&pt);
     if got != PRETRAINED_SHA256 {
-        return Err(Error::invalid(format!(
-            "{PRETRAINED_MEMBER} has SHA-256 {got}, expected {PRETRAINED_SHA256} \
+        return Err(Error::model(
+            ModelProblem::Hash,
+            format!(
+                "{PRETRAINED_MEMBER} has SHA-256 {got}, expected {PRETRAINED_SHA256} \
              (only {RESEMBLYZER_PACKAGE} {RESEMBLYZER_VERSION} is supported)"
-        ))
+            ),
+        )
         .with_path(wheel));
     }
     let tensors = read_legacy_torch(&pt).map_err(|e| e.with_path(wheel))?;
@@ -133,9 +137,10 @@ pub fn install_silero_from_wheel(wheel: &Path, dir: &Path) -> Result<PathBuf> {
     match zip_member(&bytes, "silero_vad/__init__.py") {
         Ok(_) => {}
         Err(e) if e.to_string().contains("is not in the archive") => {
-            return Err(Error::invalid(format!(
-                "not the {SILERO_PACKAGE} wheel (it has no silero_vad package)"
-            ))
+            return Err(Error::model(
+                ModelProblem::Malformed,
+                format!("not the {SILERO_PACKAGE} wheel (it has no silero_vad package)"),
+            )
             .with_path(wheel));
         }
         Err(e) => return Err(e.with_path(wheel)),
@@ -143,10 +148,13 @@ pub fn install_silero_from_wheel(wheel: &Path, dir: &Path) -> Result<PathBuf> {
     let onnx = zip_member(&bytes, SILERO_MEMBER).map_err(|e| e.with_path(wheel))?;
     let got = sha256_hex(&onnx);
     if got != SILERO_ONNX_SHA256 {
-        return Err(Error::invalid(format!(
-            "{SILERO_MEMBER} has SHA-256 {got}, expected {SILERO_ONNX_SHA256} \
+        return Err(Error::model(
+            ModelProblem::Hash,
+            format!(
+                "{SILERO_MEMBER} has SHA-256 {got}, expected {SILERO_ONNX_SHA256} \
              (only {SILERO_PACKAGE} {SILERO_VERSION} is supported)"
-        ))
+            ),
+        )
         .with_path(wheel));
     }
     std::fs::create_dir_all(dir).map_err(|e| Error::from(e).with_path(dir))?;
@@ -181,20 +189,27 @@ pub fn silero_file_is_pinned(path: &Path) -> Result<bool> {
 /// and while it is inflated, so a zip bomb stops at the cap).
 pub fn zip_member(zip: &[u8], name: &str) -> Result<Vec<u8>> {
     use std::io::Read;
-    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip))
-        .map_err(|e| Error::invalid(format!("not a zip archive (wheel): {e}")).with_source(e))?;
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip)).map_err(|e| {
+        Error::model(ModelProblem::Malformed, format!("not a zip archive (wheel): {e}"))
+            .with_source(e)
+    })?;
     let mut file = match archive.by_name(name) {
         Ok(file) => file,
         Err(zip::result::ZipError::FileNotFound) => {
-            return Err(Error::invalid(format!(
-                "{name} is not in the archive (is this the {RESEMBLYZER_PACKAGE} wheel?)"
-            )))
+            return Err(Error::model(
+                ModelProblem::Missing,
+                format!("{name} is not in the archive (is this the {RESEMBLYZER_PACKAGE} wheel?)"),
+            ))
         }
         Err(zip::result::ZipError::UnsupportedArchive(m)) => {
             return Err(Error::unsupported(format!("zip archive: {m}")))
         }
         Err(e) => {
-            return Err(Error::invalid(format!("corrupt zip archive: {name}: {e}")).with_source(e))
+            return Err(Error::model(
+                ModelProblem::Malformed,
+                format!("corrupt zip archive: {name}: {e}"),
+            )
+            .with_source(e))
         }
     };
     if file.size() > MAX_FILE_BYTES {
@@ -202,7 +217,8 @@ pub fn zip_member(zip: &[u8], name: &str) -> Result<Vec<u8>> {
     }
     let mut out = Vec::new();
     (&mut file).take(MAX_FILE_BYTES + 1).read_to_end(&mut out).map_err(|e| {
-        Error::invalid(format!("corrupt deflate data in {name}: {e}")).with_source(e)
+        Error::model(ModelProblem::Malformed, format!("corrupt deflate data in {name}: {e}"))
+            .with_source(e)
     })?;
     if out.len() as u64 > MAX_FILE_BYTES {
         return Err(Error::limit("zip member too large"));
@@ -416,7 +432,7 @@ fn weight(v: &V) -> usize {
 }
 
 fn bad(m: &str) -> Error {
-    Error::invalid(format!("not a readable legacy torch file: {m}"))
+    Error::model(ModelProblem::Malformed, format!("not a readable legacy torch file: {m}"))
 }
 
 fn top(stack: &[V]) -> Result<&V> {

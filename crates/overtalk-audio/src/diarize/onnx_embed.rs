@@ -27,6 +27,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use overtalk::error::ModelProblem;
 use overtalk::{Error, Result};
 use rustfft::{num_complex::Complex, Fft, FftPlanner};
 
@@ -103,10 +104,13 @@ impl OnnxEmbedder {
                     (Some(r), Some(l)) => format!("rank {r} (last dimension {l})"),
                     (Some(r), None) => format!("rank {r}"),
                 };
-                return Err(Error::invalid(format!(
-                    "not a usable {WHAT}: input 0 has {shown}; expected waveform [B, S] or \
+                return Err(Error::model(
+                    ModelProblem::Shape,
+                    format!(
+                        "not a usable {WHAT}: input 0 has {shown}; expected waveform [B, S] or \
                      fbank [B, T, 80]"
-                )));
+                    ),
+                ));
             }
         };
         let plan = onnx::load(bytes, &[spec], 1, WHAT)?;
@@ -120,12 +124,16 @@ impl OnnxEmbedder {
         let out = m.run(&[&a, &b])?;
         let dim = out.first().map_or(0, Vec::len);
         if dim == 0 {
-            return Err(Error::invalid(format!("not a usable {WHAT}: empty embeddings")));
+            return Err(Error::model(
+                ModelProblem::Malformed,
+                format!("not a usable {WHAT}: empty embeddings"),
+            ));
         }
         if out.iter().flatten().any(|v| !v.is_finite()) {
-            return Err(Error::invalid(format!(
-                "not a usable {WHAT}: non-finite embedding values on a trial run"
-            )));
+            return Err(Error::model(
+                ModelProblem::Malformed,
+                format!("not a usable {WHAT}: non-finite embedding values on a trial run"),
+            ));
         }
         m.dim = dim;
         Ok(m)
@@ -164,11 +172,10 @@ impl OnnxEmbedder {
         }
         if self.dim > 0 {
             if let Some(e) = out.iter().find(|e| e.len() != self.dim) {
-                return Err(Error::invalid(format!(
-                    "the embedding model returned {} values, not {}",
-                    e.len(),
-                    self.dim
-                )));
+                return Err(Error::model(
+                    ModelProblem::Shape,
+                    format!("the embedding model returned {} values, not {}", e.len(), self.dim),
+                ));
             }
         }
         Ok(out)
@@ -208,14 +215,18 @@ impl OnnxEmbedder {
             }
         };
         let outs = self.plan.run(&[(&shape[..], &data[..])])?;
-        let o =
-            outs.first().ok_or_else(|| Error::invalid("the embedding model returned nothing"))?;
+        let o = outs.first().ok_or_else(|| {
+            Error::model(ModelProblem::Malformed, "the embedding model returned nothing")
+        })?;
         if o.shape.len() != 2 || o.shape[0] != b {
-            return Err(Error::invalid(format!(
+            return Err(Error::model(
+                ModelProblem::Shape,
+                format!(
                 "not a usable speaker-embedding model: output 0 has shape {:?} for {b} windows, \
                  expected [{b}, D]",
                 o.shape
-            )));
+            ),
+            ));
         }
         Ok(o.data.chunks(o.shape[1].max(1)).map(<[f32]>::to_vec).collect())
     }

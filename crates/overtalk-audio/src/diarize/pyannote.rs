@@ -32,6 +32,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use overtalk::error::ModelProblem;
 use overtalk::{Error, Result};
 
 use super::models::sha256_hex;
@@ -201,11 +202,14 @@ pub fn check_file(file: &ModelFile, bytes: &[u8], published: Option<&str>) -> Re
     {
         if let Some(expected) = expected {
             if !got.eq_ignore_ascii_case(expected) {
-                return Err(Error::invalid(format!(
-                    "{} has SHA-256 {got}, expected {expected} ({whose}: {PYANNOTE_REPOSITORY} \
-                     at {PYANNOTE_REVISION}); download it again",
-                    file.name
-                )));
+                return Err(Error::model(
+                    ModelProblem::Hash,
+                    format!(
+                        "{} has SHA-256 {got}, expected {expected} ({whose}: \
+                         {PYANNOTE_REPOSITORY} at {PYANNOTE_REVISION}); download it again",
+                        file.name
+                    ),
+                ));
             }
         }
     }
@@ -215,7 +219,10 @@ pub fn check_file(file: &ModelFile, bytes: &[u8], published: Option<&str>) -> Re
         FileKind::Count => check_count(bytes),
     };
     structure.map_err(|why| {
-        Error::invalid(format!("{} is not usable ({why}); download it again", file.name))
+        Error::model(
+            ModelProblem::Malformed,
+            format!("{} is not usable ({why}); download it again", file.name),
+        )
     })?;
     Ok(got)
 }
@@ -332,15 +339,18 @@ pub fn install_from_dir(
             .iter()
             .map(|f| format!("  {} (from {})", f.name, file_url(DEFAULT_HOST, f.name)))
             .collect();
-        return Err(Error::invalid(format!(
-            "{} of the {} pyannote model files missing in {}:\n{}\ndownload them into that \
+        return Err(Error::model(
+            ModelProblem::Missing,
+            format!(
+                "{} of the {} pyannote model files missing in {}:\n{}\ndownload them into that \
              directory and run `overtalk models install pyannote --from {}` again",
-            missing.len(),
-            files.len(),
-            src.display(),
-            list.join("\n"),
-            src.display()
-        )));
+                missing.len(),
+                files.len(),
+                src.display(),
+                list.join("\n"),
+                src.display()
+            ),
+        ));
     }
     let mut checked = Vec::with_capacity(files.len());
     for f in files {
@@ -389,11 +399,14 @@ pub fn verify_installed_with(dir: &Path, files: &[ModelFile]) -> Result<()> {
     let text = match std::fs::read_to_string(&manifest) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(Error::invalid(format!(
-                "the pyannote model is not installed (no {}); {}",
-                manifest.display(),
-                how_to_install(model_dir)
-            )));
+            return Err(Error::model(
+                ModelProblem::Missing,
+                format!(
+                    "the pyannote model is not installed (no {}); {}",
+                    manifest.display(),
+                    how_to_install(model_dir)
+                ),
+            ));
         }
         Err(e) => return Err(Error::from(e).with_path(&manifest)),
     };
@@ -403,35 +416,47 @@ pub fn verify_installed_with(dir: &Path, files: &[ModelFile]) -> Result<()> {
         .collect();
     for f in files {
         let path = dir.join(f.name);
-        let fail = |why: String| {
-            Error::invalid(format!(
-                "{why}; download {} into {} again (or {})",
-                file_url(DEFAULT_HOST, f.name),
-                dir.display(),
-                how_to_install(model_dir)
-            ))
+        let fail = |problem: ModelProblem, why: String| {
+            Error::model(
+                problem,
+                format!(
+                    "{why}; download {} into {} again (or {})",
+                    file_url(DEFAULT_HOST, f.name),
+                    dir.display(),
+                    how_to_install(model_dir)
+                ),
+            )
         };
         let Some(want) = recorded.get(f.name) else {
-            return Err(fail(format!("{} does not list {}", manifest.display(), f.name)));
+            return Err(fail(
+                ModelProblem::Malformed,
+                format!("{} does not list {}", manifest.display(), f.name),
+            ));
         };
         if !path.is_file() {
-            return Err(fail(format!("the pyannote model file {} is missing", path.display())));
+            return Err(fail(
+                ModelProblem::Missing,
+                format!("the pyannote model file {} is missing", path.display()),
+            ));
         }
-        let bytes =
-            read_at_most(&path, f.max_bytes).map_err(|e| fail(e.to_string()).with_source(e))?;
+        let bytes = read_at_most(&path, f.max_bytes)
+            .map_err(|e| fail(ModelProblem::Missing, e.to_string()).with_source(e))?;
         let got = sha256_hex(&bytes);
         if !got.eq_ignore_ascii_case(want) {
-            return Err(fail(format!(
-                "{} has SHA-256 {got}, but {want} was installed (changed or truncated since)",
-                path.display()
-            )));
+            return Err(fail(
+                ModelProblem::Hash,
+                format!(
+                    "{} has SHA-256 {got}, but {want} was installed (changed or truncated since)",
+                    path.display()
+                ),
+            ));
         }
         if let Some(pin) = f.sha256 {
             if !got.eq_ignore_ascii_case(pin) {
-                return Err(fail(format!(
-                    "{} has SHA-256 {got}, expected the pinned {pin}",
-                    path.display()
-                )));
+                return Err(fail(
+                    ModelProblem::Hash,
+                    format!("{} has SHA-256 {got}, expected the pinned {pin}", path.display()),
+                ));
             }
         }
     }
@@ -671,6 +696,7 @@ mod backend {
     use std::path::{Path, PathBuf};
     use std::sync::Mutex;
 
+    use overtalk::error::ModelProblem;
     use overtalk::{AnnotationBuilder, Error, Result, Segment, Time};
     use speakrs::{ExecutionMode, OwnedDiarizationPipeline};
 
@@ -701,11 +727,14 @@ mod backend {
             verify_installed(dir)?;
             let pipeline =
                 OwnedDiarizationPipeline::from_dir(dir, ExecutionMode::Cpu).map_err(|e| {
-                    Error::invalid(format!(
-                        "speakrs could not load the pyannote model in {}: {e}; {}",
-                        dir.display(),
-                        super::how_to_install(dir.parent().unwrap_or(dir))
-                    ))
+                    Error::model(
+                        ModelProblem::Malformed,
+                        format!(
+                            "speakrs could not load the pyannote model in {}: {e}; {}",
+                            dir.display(),
+                            super::how_to_install(dir.parent().unwrap_or(dir))
+                        ),
+                    )
                     .with_source(e)
                 })?;
             Ok(PyannoteDiarizer { pipeline: Mutex::new(pipeline), dir: dir.to_owned() })

@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use overtalk::error::ModelProblem;
 use overtalk::{Error, Result};
 
 /// Largest wheel or model file read (bytes).
@@ -72,12 +73,16 @@ pub fn write_safetensors(tensors: &[Tensor], metadata: &[(&str, String)]) -> Res
 /// Reads the F32 tensors of a safetensors file (other dtypes are an error), sorted by name.
 pub fn read_safetensors(bytes: &[u8]) -> Result<Vec<Tensor>> {
     use safetensors::{Dtype, SafeTensorError, SafeTensors};
-    let bad = |m: &str| Error::invalid(format!("not a readable safetensors file: {m}"));
+    let fail =
+        |problem, m: &str| Error::model(problem, format!("not a readable safetensors file: {m}"));
+    let bad = |m: &str| fail(ModelProblem::Malformed, m);
     let file = SafeTensors::deserialize(bytes).map_err(|e| match e {
         SafeTensorError::HeaderTooSmall => bad("shorter than 8 bytes"),
-        SafeTensorError::InvalidHeaderLength => bad("truncated header"),
+        SafeTensorError::InvalidHeaderLength => fail(ModelProblem::Truncated, "truncated header"),
         SafeTensorError::HeaderTooLarge => bad("header too large"),
-        SafeTensorError::MetadataIncompleteBuffer => bad("truncated data"),
+        SafeTensorError::MetadataIncompleteBuffer => {
+            fail(ModelProblem::Truncated, "truncated data")
+        }
         e => bad(&e.to_string()),
     })?;
     let mut out = Vec::new();

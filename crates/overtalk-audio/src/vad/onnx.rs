@@ -7,6 +7,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Arc;
 
+use overtalk::error::ModelProblem;
 use overtalk::{Error, Result};
 use tract_onnx::prelude::*;
 use tract_onnx::tract_hir::infer::{GenericFactoid, InferenceFact};
@@ -69,7 +70,7 @@ pub(crate) struct Output {
 pub(crate) fn read_model(path: &Path) -> Result<Vec<u8>> {
     let meta = std::fs::metadata(path).map_err(|e| Error::from(e).with_path(path))?;
     if !meta.is_file() {
-        return Err(Error::invalid("not a file").with_path(path));
+        return Err(Error::model(ModelProblem::Missing, "not a file").with_path(path));
     }
     if meta.len() > MAX_MODEL_BYTES {
         return Err(
@@ -120,7 +121,7 @@ fn guarded<T>(f: impl FnOnce() -> TractResult<T>) -> std::result::Result<T, Trac
 /// and, as its source, tract's error.
 fn failed(what: &str, failure: TractFailure) -> Error {
     let message = format!("{what}: {}", failure.message());
-    failure.cause_of(Error::invalid(message))
+    failure.cause_of(Error::model(ModelProblem::Malformed, message))
 }
 
 /// `1 input`, `2 inputs`.
@@ -154,29 +155,31 @@ pub(crate) fn load(
 ) -> Result<OnnxPlan> {
     let expected: Vec<String> = inputs.iter().map(InputSpec::shape_text).collect();
     let expected = expected.join(", ");
-    let bad = |m: String| {
-        Error::invalid(format!("not a usable {what}: {m} (expected inputs {expected})"))
+    let bad = |problem: ModelProblem, m: String| {
+        Error::model(problem, format!("not a usable {what}: {m} (expected inputs {expected})"))
     };
     // A tract error, its message in the text and the error itself kept as the cause.
-    let bad_tract = |e: TractError| bad(e.to_string()).with_source(e);
+    let bad_tract = |e: TractError| bad(ModelProblem::Malformed, e.to_string()).with_source(e);
     let mut model = guarded(|| tract_onnx::onnx().model_for_read(&mut &bytes[..]))
         .map_err(|f| failed("not a readable ONNX model", f))?;
     let n_in = model.input_outlets().map_err(bad_tract)?.len();
     let n_out = model.output_outlets().map_err(bad_tract)?.len();
     if n_in != inputs.len() {
-        return Err(bad(format!(
-            "it has {} where {} are expected",
-            count(n_in, "input"),
-            inputs.len()
-        )));
+        return Err(bad(
+            ModelProblem::Shape,
+            format!("it has {} where {} are expected", count(n_in, "input"), inputs.len()),
+        ));
     }
     if n_out != outputs {
-        return Err(bad(format!("it has {} where {outputs} are expected", count(n_out, "output"))));
+        return Err(bad(
+            ModelProblem::Shape,
+            format!("it has {} where {outputs} are expected", count(n_out, "output")),
+        ));
     }
     for (i, spec) in inputs.iter().enumerate() {
         let declared = model.input_fact(i).map_err(bad_tract)?.clone();
         check_declared(&declared, spec)
-            .map_err(|m| bad(format!("input {i} ({}): {m}", spec.name)))?;
+            .map_err(|m| bad(ModelProblem::Shape, format!("input {i} ({}): {m}", spec.name)))?;
         let dims: Vec<TDim> = spec
             .dims
             .iter()
@@ -190,7 +193,7 @@ pub(crate) fn load(
     }
     let plan = guarded(|| model.into_optimized()?.into_runnable()).map_err(|f| {
         let message = f.message();
-        f.cause_of(bad(message))
+        f.cause_of(bad(ModelProblem::Malformed, message))
     })?;
     Ok(OnnxPlan { plan })
 }
@@ -270,7 +273,13 @@ pub(crate) fn first_input_shape(bytes: &[u8]) -> Result<(Option<usize>, Option<i
         .map_err(|f| failed("not a readable ONNX model", f))?;
     let fact = match model.input_fact(0) {
         Ok(f) => f.clone(),
-        Err(e) => return Err(Error::invalid("not a usable model: it has no inputs").with_source(e)),
+        Err(e) => {
+            return Err(Error::model(
+                ModelProblem::Malformed,
+                "not a usable model: it has no inputs",
+            )
+            .with_source(e))
+        }
     };
     if fact.shape.is_open() {
         return Ok((None, None));

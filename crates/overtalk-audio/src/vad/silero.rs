@@ -34,6 +34,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use overtalk::error::ModelProblem;
 use overtalk::{Error, Result};
 
 use super::onnx::{self, Dim, InputSpec, OnnxPlan};
@@ -94,11 +95,14 @@ impl SileroModel {
     pub fn installed() -> Result<SileroModel> {
         let path = crate::diarize::models::silero_path(&crate::diarize::models::model_dir()?);
         if !path.exists() {
-            return Err(Error::invalid(format!(
-                "the Silero voice activity model is not installed (looked for {}); run \
+            return Err(Error::model(
+                ModelProblem::Missing,
+                format!(
+                    "the Silero voice activity model is not installed (looked for {}); run \
                  `overtalk models install silero`, or give a model file with --vad-model FILE.onnx",
-                path.display()
-            )));
+                    path.display()
+                ),
+            ));
         }
         SileroModel::load(&path)
     }
@@ -119,10 +123,13 @@ impl SileroModel {
         let mut c = vec![0.0; STATE];
         let p = self.run(&rows, 3, &mut h, &mut c)?;
         if let Some(bad) = p.iter().find(|v| !(0.0..=1.0).contains(*v)) {
-            return Err(Error::invalid(format!(
-                "not a usable voice activity model: output 0 gave {bad}, not a probability in \
+            return Err(Error::model(
+                ModelProblem::Malformed,
+                format!(
+                    "not a usable voice activity model: output 0 gave {bad}, not a probability in \
                  [0, 1] (a model that returns logits needs a Sigmoid at the end)"
-            )));
+                ),
+            ));
         }
         Ok(())
     }
@@ -131,7 +138,9 @@ impl SileroModel {
     fn run(&self, rows: &[f32], n: usize, h: &mut [f32], c: &mut [f32]) -> Result<Vec<f32>> {
         let state = [1, 1, STATE];
         let outs = self.plan.run(&[(&[n, ROW][..], rows), (&state[..], &*h), (&state[..], &*c)])?;
-        let bad = |m: String| Error::invalid(format!("not a usable voice activity model: {m}"));
+        let bad = |m: String| {
+            Error::model(ModelProblem::Shape, format!("not a usable voice activity model: {m}"))
+        };
         let [p, hn, cn] = outs.as_slice() else {
             return Err(bad(format!("it returned {} outputs, not 3", outs.len())));
         };

@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use overtalk::error::RecordingProblem;
 use overtalk::{Delta, ErrorKind};
 use overtalk_audio::decode::{decode_all, frames_to_delta, DecodeOptions, Decoder};
 use overtalk_audio::pipeline::{detect, detect_bytes, DetectOptions, TrackSpec};
@@ -53,6 +54,11 @@ fn kind_of(e: &overtalk::Error) -> &'static str {
         ErrorKind::Limit(_) => "limit",
         ErrorKind::Unsupported(_) => "unsupported",
         ErrorKind::Parse { .. } => "parse",
+        ErrorKind::Recording { problem: RecordingProblem::Container, .. } => "container",
+        ErrorKind::Recording { problem: RecordingProblem::Codec, .. } => "codec",
+        ErrorKind::Recording { problem: RecordingProblem::Truncated, .. } => "truncated",
+        ErrorKind::Recording { problem: RecordingProblem::Empty, .. } => "empty",
+        ErrorKind::Recording { problem: RecordingProblem::Corrupt, .. } => "corrupt",
         _ => "other",
     }
 }
@@ -63,7 +69,7 @@ fn empty_file_is_invalid() {
     let p = t.path("empty.wav");
     std::fs::write(&p, b"").unwrap();
     let e = Decoder::open(&p, &DecodeOptions::default()).unwrap_err();
-    assert_eq!(kind_of(&e), "invalid");
+    assert_eq!(kind_of(&e), "empty");
     assert_eq!(e.to_string(), format!("{}: the file is empty (0 bytes)", p.display()));
 }
 
@@ -81,7 +87,7 @@ fn zero_length_wav_is_invalid() {
         let p = t.path(name);
         write_wav(&p, 16_000, channels, &[], false);
         let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
-        assert_eq!(kind_of(&e), "invalid", "{e}");
+        assert_eq!(kind_of(&e), "empty", "{e}");
         assert_eq!(
             e.to_string(),
             format!("{}: the recording contains no audio samples", p.display())
@@ -124,7 +130,7 @@ fn garbage_is_unsupported() {
     let p = t.path("noise.wav");
     std::fs::write(&p, (0..5000u32).map(|i| (i * 7919 % 251) as u8).collect::<Vec<_>>()).unwrap();
     let e = Decoder::open(&p, &DecodeOptions::default()).unwrap_err();
-    assert_eq!(kind_of(&e), "unsupported", "{e}");
+    assert_eq!(kind_of(&e), "container", "{e}");
     assert_eq!(
         e.to_string(),
         format!("{}: unsupported: not a recognised audio or video container", p.display())
@@ -173,7 +179,7 @@ fn truncated_wav_is_reported_with_the_time() {
     let bytes = std::fs::read(&p).unwrap();
     std::fs::write(&p, &bytes[..bytes.len() / 2]).unwrap();
     let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
-    assert_eq!(kind_of(&e), "invalid", "{e}");
+    assert_eq!(kind_of(&e), "truncated", "{e}");
     assert_eq!(
         e.to_string(),
         format!("{}: the file is truncated: the audio stops at 0.999313 s", p.display())
@@ -342,7 +348,7 @@ fn a_real_length_mp4_cut_reports_the_missing_index() {
         let p = t.path(name);
         std::fs::write(&p, &bytes[..bytes.len() / 2]).unwrap();
         let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
-        assert_eq!(kind_of(&e), "invalid");
+        assert_eq!(kind_of(&e), "truncated");
         assert!(e.to_string().ends_with("has no index (moov box): it is truncated or was never finalised (an interrupted recording)"), "{e}");
     }
 }

@@ -7,6 +7,7 @@ mod decode;
 mod diarize;
 mod diarize_models;
 mod diarizer_choice;
+mod error_kinds;
 mod frame_der;
 mod frame_score;
 mod hostile;

@@ -1,0 +1,211 @@
+//! The kinds of the audio paths' errors, each on a real failing input made here: a recording
+//! that cannot be decoded (container, codec, truncated, empty, corrupt), a model file that
+//! cannot be used (missing tensor, wrong hash, truncated, wrong shape, not a model) and a rate
+//! that cannot be resampled, with what a front end can do about each ([`Recovery`]) and the
+//! message, which the kind does not change.
+
+use std::io::Write;
+use std::path::Path;
+
+use overtalk::error::{ModelProblem, RecordingProblem, ResamplingProblem};
+use overtalk::{Error, ErrorKind, Recovery};
+use overtalk_audio::decode::{decode_all, DecodeOptions, Decoder};
+use overtalk_audio::diarize::embed::Ge2eWeights;
+use overtalk_audio::diarize::models::{
+    install_ge2e_from_wheel, write_safetensors, Tensor, PRETRAINED_MEMBER, PRETRAINED_SHA256,
+};
+use overtalk_audio::resample::Resampler16k;
+
+/// The problem of a recording error (panics on another kind).
+fn recording_problem(e: &Error) -> RecordingProblem {
+    match e.kind() {
+        ErrorKind::Recording { problem, .. } => *problem,
+        other => panic!("not a recording error: {other:?}"),
+    }
+}
+
+/// The problem of a model error (panics on another kind).
+fn model_problem(e: &Error) -> ModelProblem {
+    match e.kind() {
+        ErrorKind::Model { problem, .. } => *problem,
+        other => panic!("not a model error: {other:?}"),
+    }
+}
+
+/// An RF64 file: `fmt` chunk with `tag`, `channels`, 16 kHz, `bits`, then `data` bytes.
+fn rf64(path: &Path, tag: u16, channels: u16, bits: u16, data: &[u8]) {
+    let mut b = Vec::new();
+    b.extend_from_slice(b"RF64");
+    b.extend_from_slice(&u32::MAX.to_le_bytes());
+    b.extend_from_slice(b"WAVE");
+    b.extend_from_slice(b"ds64");
+    b.extend_from_slice(&28u32.to_le_bytes());
+    b.extend_from_slice(&0u64.to_le_bytes()); // RIFF size
+    b.extend_from_slice(&(data.len() as u64).to_le_bytes()); // data size
+    b.extend_from_slice(&0u64.to_le_bytes()); // sample count
+    b.extend_from_slice(&0u32.to_le_bytes()); // table length
+    b.extend_from_slice(b"fmt ");
+    b.extend_from_slice(&16u32.to_le_bytes());
+    let block = channels * bits / 8;
+    b.extend_from_slice(&tag.to_le_bytes());
+    b.extend_from_slice(&channels.to_le_bytes());
+    b.extend_from_slice(&16_000u32.to_le_bytes());
+    b.extend_from_slice(&(16_000 * u32::from(block)).to_le_bytes());
+    b.extend_from_slice(&block.to_le_bytes());
+    b.extend_from_slice(&bits.to_le_bytes());
+    b.extend_from_slice(b"data");
+    b.extend_from_slice(&u32::MAX.to_le_bytes());
+    b.extend_from_slice(data);
+    std::fs::write(path, b).unwrap();
+}
+
+#[test]
+fn a_recording_that_cannot_be_decoded_says_why_and_may_be_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name);
+    let open = |path: &Path| decode_all(path, &DecodeOptions::default()).unwrap_err();
+
+    // Not a container: bytes that no reader recognises.
+    std::fs::write(
+        p("noise.wav"),
+        (0..5000u32).map(|i| (i * 7919 % 251) as u8).collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let e = open(&p("noise.wav"));
+    assert_eq!(recording_problem(&e), RecordingProblem::Container);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: unsupported: not a recognised audio or video container",
+            p("noise.wav").display()
+        )
+    );
+
+    // A codec overtalk does not decode: RF64 holding A-law (format tag 6).
+    rf64(&p("alaw.wav"), 6, 1, 8, &[0u8; 1600]);
+    let e = open(&p("alaw.wav"));
+    assert_eq!(recording_problem(&e), RecordingProblem::Codec);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: unsupported: RF64 with format tag 0x0006 and 8-bit samples is not supported; \
+             only integer and float PCM are",
+            p("alaw.wav").display()
+        )
+    );
+
+    // Corrupt: an RF64 header declaring no channels.
+    rf64(&p("nochannels.wav"), 1, 0, 16, &[0u8; 1600]);
+    let e = open(&p("nochannels.wav"));
+    assert_eq!(recording_problem(&e), RecordingProblem::Corrupt);
+    assert_eq!(
+        e.to_string(),
+        format!("{}: malformed RF64 header: zero channels", p("nochannels.wav").display())
+    );
+
+    // Truncated: an RF64 file cut inside its header.
+    rf64(&p("cut.wav"), 1, 1, 16, &[]);
+    let bytes = std::fs::read(p("cut.wav")).unwrap();
+    std::fs::write(p("cut.wav"), &bytes[..30]).unwrap();
+    let e = open(&p("cut.wav"));
+    assert_eq!(recording_problem(&e), RecordingProblem::Truncated);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: the file is truncated: it ends before any complete block of audio",
+            p("cut.wav").display()
+        )
+    );
+
+    // Empty: a file of 0 bytes.
+    std::fs::write(p("empty.wav"), b"").unwrap();
+    let e = Decoder::open(&p("empty.wav"), &DecodeOptions::default()).unwrap_err();
+    assert_eq!(recording_problem(&e), RecordingProblem::Empty);
+    assert_eq!(e.to_string(), format!("{}: the file is empty (0 bytes)", p("empty.wav").display()));
+
+    // Every one of them is about this recording: the others can still be read.
+    for name in ["noise.wav", "alaw.wav", "nochannels.wav", "cut.wav"] {
+        assert_eq!(open(&p(name)).recovery(), Recovery::SkipInput, "{name}");
+    }
+    assert_eq!(e.recovery(), Recovery::SkipInput);
+}
+
+/// A GE2E model file holding `tensors`, and the error loading it gives.
+fn load_ge2e(dir: &Path, name: &str, bytes: &[u8]) -> Error {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    Ge2eWeights::load(&path).unwrap_err()
+}
+
+#[test]
+fn a_model_that_cannot_be_used_says_why_and_stops_the_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = |name: &str, shape: Vec<usize>| {
+        let n = shape.iter().product();
+        write_safetensors(&[Tensor { name: name.into(), shape, data: vec![0.5; n] }], &[]).unwrap()
+    };
+
+    // Missing: a safetensors file without the encoder's tensors.
+    let e = load_ge2e(dir.path(), "other.safetensors", &one("x", vec![2]));
+    assert_eq!(model_problem(&e), ModelProblem::Missing);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: GE2E model: tensor lstm.weight_ih_l0 is missing",
+            dir.path().join("other.safetensors").display()
+        )
+    );
+
+    // Shape: the first tensor has the wrong shape.
+    let e = load_ge2e(dir.path(), "shape.safetensors", &one("lstm.weight_ih_l0", vec![2]));
+    assert_eq!(model_problem(&e), ModelProblem::Shape);
+    assert!(e.to_string().ends_with("has shape [2], expected [1024, 40]"), "{e}");
+
+    // Truncated: the header is cut short.
+    let e = load_ge2e(dir.path(), "cut.safetensors", &[8, 0, 0, 0, 0, 0, 0, 0, b'{', b'}']);
+    assert_eq!(model_problem(&e), ModelProblem::Truncated);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: not a readable safetensors file: truncated header",
+            dir.path().join("cut.safetensors").display()
+        )
+    );
+
+    // Malformed: a "wheel" that is not a zip archive.
+    let junk = dir.path().join("junk.whl");
+    std::fs::write(&junk, b"not a zip").unwrap();
+    let malformed = install_ge2e_from_wheel(&junk, dir.path()).unwrap_err();
+    assert_eq!(model_problem(&malformed), ModelProblem::Malformed);
+    assert!(std::error::Error::source(&malformed).is_some(), "the zip error is kept");
+
+    // Hash: a wheel whose encoder is not the pinned one.
+    let wheel = dir.path().join("fake.whl");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&wheel).unwrap());
+    zip.start_file(PRETRAINED_MEMBER, zip::write::SimpleFileOptions::default()).unwrap();
+    zip.write_all(b"not the pinned encoder").unwrap();
+    zip.finish().unwrap();
+    let e = install_ge2e_from_wheel(&wheel, dir.path()).unwrap_err();
+    assert_eq!(model_problem(&e), ModelProblem::Hash);
+    assert!(
+        e.to_string().contains(&format!("has SHA-256 {}, expected {PRETRAINED_SHA256}", {
+            overtalk_audio::diarize::models::sha256_hex(b"not the pinned encoder")
+        })),
+        "{e}"
+    );
+
+    // A model problem meets every input alike: the work stops until it is installed again.
+    assert_eq!(e.recovery(), Recovery::Fatal);
+    assert_eq!(malformed.recovery(), Recovery::Fatal);
+}
+
+#[test]
+fn a_rate_that_cannot_be_resampled_is_a_resampling_error_about_the_input() {
+    let e = Resampler16k::new(0).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::Resampling { problem: ResamplingProblem::Rate, .. }),
+        "{e:?}"
+    );
+    assert_eq!(e.to_string(), "a sample rate of 0 Hz");
+    assert_eq!(e.recovery(), Recovery::SkipInput);
+}
