@@ -113,6 +113,9 @@
 //! histogram or is computed over one 10 s block; what else grows with the duration is one
 //! `k × k` coupling matrix per 10 s block (a few kB per track-hour).
 
+use std::fmt;
+use std::path::PathBuf;
+
 use overtalk::{Annotation, AnnotationBuilder, Delta, Error, Region, Result};
 
 use crate::features::{BandReader, TrackFeatures, BAND_BASE_DB};
@@ -239,10 +242,105 @@ pub struct MultitrackReport {
     /// the whole recording's broadband coupling stands in for a band with too few frames to
     /// estimate (0 on the diagonal; empty when the band rule did not run).
     pub band_coupling_db: Vec<Vec<Vec<f32>>>,
-    /// Tracks whose speech (as the voice activity detector hears it) was mostly rejected, one
-    /// sentence each saying which track and why; shown to the user so a speaker is never lost
-    /// without a word.
-    pub warnings: Vec<String>,
+    /// Tracks whose speech (as the voice activity detector hears it) was mostly rejected,
+    /// saying which track and why ([`TrackWarning::SpeechMostlyRejected`]); shown to the user
+    /// so a speaker is never lost without a word.
+    pub warnings: Vec<TrackWarning>,
+}
+
+/// What the user should be told about a track, one sentence each ([`Display`](fmt::Display)).
+/// Never printed by the library.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum TrackWarning {
+    /// The voice activity detector is confident of `heard` seconds of speech on the track, but
+    /// the multitrack rule kept only `kept` of them as its speaker's (less than a quarter).
+    SpeechMostlyRejected {
+        /// The track's speaker label.
+        track: String,
+        /// Seconds of confident speech on the track.
+        heard: f64,
+        /// Seconds of them kept as the track's speech.
+        kept: f64,
+        /// Why most of the rest was rejected.
+        why: LostBecause,
+    },
+    /// Samples that were NaN or infinite were replaced by silence.
+    NonFinite {
+        /// The recording.
+        path: PathBuf,
+        /// How many samples.
+        samples: u64,
+    },
+    /// Packets the decoder could not decode were replaced by silence.
+    CorruptPackets {
+        /// The recording.
+        path: PathBuf,
+        /// How many packets.
+        packets: u64,
+    },
+}
+
+/// Why most of a track's rejected speech was rejected: the most common reason among its
+/// rejected frames.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LostBecause {
+    /// Another mic was louder, and its bleed (as the couplings predict it) covers the track.
+    Bleed {
+        /// Seconds rejected for this reason.
+        seconds: f64,
+        /// The louder track's speaker label.
+        louder: String,
+        /// The coupling of the louder speaker into this track, dB (`None`: not estimated).
+        coupling_db: Option<f32>,
+    },
+    /// The track did not stand out from its own noise and the bleed predicted in it.
+    Noise {
+        /// Seconds rejected for this reason.
+        seconds: f64,
+        /// The track's noise floor, dBFS.
+        floor_db: f32,
+    },
+}
+
+impl fmt::Display for TrackWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrackWarning::SpeechMostlyRejected { track, heard, kept, why } => {
+                write!(
+                    f,
+                    "track {track}: the voice detector hears {heard:.1} s of speech on it but \
+                     only {kept:.1} s of it was kept as {track}'s speech: "
+                )?;
+                match why {
+                    LostBecause::Bleed { seconds, louder, coupling_db } => {
+                        let c = coupling_db
+                            .map_or_else(|| "unknown".to_owned(), |c| format!("{c:.0} dB"));
+                        write!(
+                            f,
+                            "most of the rest ({seconds:.1} s) comes while {louder} is louder \
+                             and is taken for {louder}'s bleed into this track (coupling {c}); \
+                             if both tracks really carry this speech, they may share one \
+                             microphone or be copies of one recording"
+                        )
+                    }
+                    LostBecause::Noise { seconds, floor_db } => write!(
+                        f,
+                        "most of the rest ({seconds:.1} s) does not stand out from the track's \
+                         own noise and the bleed predicted in it (floor {floor_db:.0} dBFS)"
+                    ),
+                }
+            }
+            TrackWarning::NonFinite { path, samples } => write!(
+                f,
+                "{}: {samples} non-finite samples (NaN or infinity) were replaced by silence",
+                path.display()
+            ),
+            TrackWarning::CorruptPackets { path, packets } => {
+                write!(f, "{}: {packets} corrupt packets were replaced by silence", path.display())
+            }
+        }
+    }
 }
 
 /// Speech per track, in track order, plus what was estimated.
@@ -609,7 +707,7 @@ fn lost_speech(
     coupling_db: &[Vec<Option<f32>>],
     options: &MultitrackOptions,
     dominant: &dyn Fn(usize) -> Option<(usize, f32)>,
-) -> Vec<String> {
+) -> Vec<TrackWarning> {
     let k = tracks.len();
     let mut out = Vec::new();
     for (i, tr) in tracks.iter().enumerate() {
@@ -652,32 +750,20 @@ fn lost_speech(
         let (j, by_j) =
             louder.iter().copied().enumerate().max_by_key(|&(_, c)| c).unwrap_or((0, 0));
         let why = if by_j >= quiet {
-            let c =
-                coupling_db[i][j].map_or_else(|| "unknown".to_owned(), |c| format!("{c:.0} dB"));
-            format!(
-                "most of the rest ({:.1} s) comes while {} is louder and is taken for {}'s bleed \
-                 into this track (coupling {c}); if both tracks really carry this speech, they \
-                 may share one microphone or be copies of one recording",
-                frame_secs(by_j),
-                tracks[j].name,
-                tracks[j].name
-            )
+            LostBecause::Bleed {
+                seconds: frame_secs(by_j),
+                louder: tracks[j].name.clone(),
+                coupling_db: coupling_db[i][j],
+            }
         } else {
-            format!(
-                "most of the rest ({:.1} s) does not stand out from the track's own noise and \
-                 the bleed predicted in it (floor {:.0} dBFS)",
-                frame_secs(quiet),
-                floors[i]
-            )
+            LostBecause::Noise { seconds: frame_secs(quiet), floor_db: floors[i] }
         };
-        out.push(format!(
-            "track {}: the voice detector hears {:.1} s of speech on it but only {:.1} s of it \
-             was kept as {}'s speech: {why}",
-            tr.name,
-            frame_secs(confident),
-            frame_secs(kept),
-            tr.name
-        ));
+        out.push(TrackWarning::SpeechMostlyRejected {
+            track: tr.name.clone(),
+            heard: frame_secs(confident),
+            kept: frame_secs(kept),
+            why,
+        });
     }
     out
 }

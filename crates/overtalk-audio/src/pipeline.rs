@@ -27,7 +27,9 @@ use crate::decode::{frames_to_delta, DecodeOptions, DecodeStats, Decoder};
 use crate::diarize::{DiarizeOptions, Diarizer};
 use crate::features::{TrackAnalyzer, TrackFeatures};
 use crate::frames::Binarize;
-use crate::multitrack::{self, annotation_from_regions, MultitrackOptions, MultitrackReport};
+use crate::multitrack::{
+    self, annotation_from_regions, MultitrackOptions, MultitrackReport, TrackWarning,
+};
 use crate::provenance::{Method, Provenance};
 use crate::resample::{Resampler16k, ANALYSIS_RATE};
 use crate::vad::VadKind;
@@ -347,8 +349,8 @@ pub struct DetectedRecording {
     /// The method and parameters that produced `transcript`.
     pub provenance: Provenance,
     /// Warnings about the input (a track lost to the bleed rule, replaced samples or packets),
-    /// one sentence each, in the order they arose. Never printed by the library.
-    pub warnings: Vec<String>,
+    /// in the order they arose; each prints as one sentence. Never printed by the library.
+    pub warnings: Vec<TrackWarning>,
 }
 
 impl Detection {
@@ -376,26 +378,23 @@ impl Detection {
         builder.build()
     }
 
-    /// What the user should be told about the input, one sentence each: the multitrack rule's
-    /// warnings, then per track the non-finite samples and corrupt packets that were replaced
-    /// by silence.
-    pub fn warnings(&self) -> Vec<String> {
-        let mut out: Vec<String> =
+    /// What the user should be told about the input: the multitrack rule's warnings, then per
+    /// track the non-finite samples and corrupt packets that were replaced by silence.
+    pub fn warnings(&self) -> Vec<TrackWarning> {
+        let mut out: Vec<TrackWarning> =
             self.multitrack.iter().flat_map(|m| m.warnings.iter().cloned()).collect();
         for t in &self.tracks {
             if t.stats.non_finite > 0 {
-                out.push(format!(
-                    "{}: {} non-finite samples (NaN or infinity) were replaced by silence",
-                    t.path.display(),
-                    t.stats.non_finite
-                ));
+                out.push(TrackWarning::NonFinite {
+                    path: t.path.clone(),
+                    samples: t.stats.non_finite,
+                });
             }
             if t.stats.bad_packets > 0 {
-                out.push(format!(
-                    "{}: {} corrupt packets were replaced by silence",
-                    t.path.display(),
-                    t.stats.bad_packets
-                ));
+                out.push(TrackWarning::CorruptPackets {
+                    path: t.path.clone(),
+                    packets: t.stats.bad_packets,
+                });
             }
         }
         out

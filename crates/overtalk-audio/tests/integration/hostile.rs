@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use overtalk::error::RecordingProblem;
 use overtalk::{Delta, ErrorKind};
 use overtalk_audio::decode::{decode_all, frames_to_delta, DecodeOptions, Decoder};
-use overtalk_audio::pipeline::{detect, detect_bytes, DetectOptions, TrackSpec};
+use overtalk_audio::multitrack::TrackWarning;
+use overtalk_audio::pipeline::{detect, detect_bytes, detect_recording, DetectOptions, TrackSpec};
 
 struct Tmp(tempfile::TempDir);
 
@@ -378,6 +379,31 @@ fn nan_samples_in_float_wav_become_silence_and_are_counted() {
     assert!(all.iter().all(|v| v.is_finite()));
     assert_eq!(all[100], 0.0);
     assert_eq!(all[5], 0.0);
+}
+
+#[test]
+fn replaced_samples_are_a_typed_warning_of_the_detected_recording() {
+    // Detection says what was replaced, as a value naming the file and the count, printed as
+    // the sentence the command line shows.
+    let t = Tmp::new();
+    let p = t.path("nan.wav");
+    let mut frames = tone(16_000, 0.5);
+    for f in frames.iter_mut().skip(100).step_by(1000) {
+        f[0] = f32::NAN;
+    }
+    write_wav(&p, 16_000, 1, &frames, true);
+    let spec = TrackSpec { name: "A".into(), path: p.clone(), channel: None };
+    let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
+    assert_eq!(found.warnings, [TrackWarning::NonFinite { path: p.clone(), samples: 8 }]);
+    assert_eq!(
+        found.warnings[0].to_string(),
+        format!("{}: 8 non-finite samples (NaN or infinity) were replaced by silence", p.display())
+    );
+    let packets = TrackWarning::CorruptPackets { path: p.clone(), packets: 2 };
+    assert_eq!(
+        packets.to_string(),
+        format!("{}: 2 corrupt packets were replaced by silence", p.display())
+    );
 }
 
 #[test]

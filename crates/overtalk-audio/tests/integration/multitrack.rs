@@ -11,6 +11,7 @@ use crate::frame_score::score;
 use overtalk::format::{read_path, ReadOptions};
 use overtalk::{Annotation, AnnotationBuilder, Delta, Segment};
 use overtalk_audio::decode::{decode_all, DecodeOptions};
+use overtalk_audio::multitrack::{LostBecause, TrackWarning};
 use overtalk_audio::pipeline::{detect, DetectOptions, TrackSpec};
 
 const RATE: usize = 16_000;
@@ -644,7 +645,8 @@ fn a_track_whose_speech_is_rejected_says_which_and_why() {
     let report = found.multitrack.unwrap();
     for name in ["Host", "Guest"] {
         let speech = ann.speaker_region(ann.speakers().get(name).unwrap()).duration();
-        let warned = report.warnings.iter().any(|w| w.starts_with(&format!("track {name}:")));
+        let warned =
+            report.warnings.iter().any(|w| w.to_string().starts_with(&format!("track {name}:")));
         assert_eq!(
             speech < Delta::from_micros(1_500_000),
             warned,
@@ -653,9 +655,27 @@ fn a_track_whose_speech_is_rejected_says_which_and_why() {
         );
     }
     assert!(!report.warnings.is_empty(), "{:?}", ann.tracks());
-    assert!(
-        report.warnings.iter().all(|w| w.contains("bleed") && !w.contains("  ")),
-        "{:?}",
-        report.warnings
-    );
+    for w in &report.warnings {
+        // The typed value says which track lost its speech to which one's bleed; the sentence
+        // is made of the same figures.
+        let TrackWarning::SpeechMostlyRejected { track, heard, kept, why } = w else {
+            panic!("{w:?}")
+        };
+        let LostBecause::Bleed { seconds, louder, coupling_db } = why else { panic!("{w:?}") };
+        let other = if track == "Host" { "Guest" } else { "Host" };
+        assert_eq!(louder, other);
+        assert!(kept * 4.0 < *heard && *seconds <= heard - kept, "{w:?}");
+        let coupling = coupling_db.map_or_else(|| "unknown".to_owned(), |c| format!("{c:.0} dB"));
+        assert_eq!(
+            w.to_string(),
+            format!(
+                "track {track}: the voice detector hears {heard:.1} s of speech on it but only \
+                 {kept:.1} s of it was kept as {track}'s speech: most of the rest ({seconds:.1} \
+                 s) comes while {other} is louder and is taken for {other}'s bleed into this \
+                 track (coupling {coupling}); if both tracks really carry this speech, they may \
+                 share one microphone or be copies of one recording"
+            )
+        );
+    }
+    assert!(report.warnings.iter().all(|w| !w.to_string().contains("  ")), "{:?}", report.warnings);
 }
