@@ -395,6 +395,7 @@ def _params(preset: str, params: dict) -> Any:
         # The types in the key: True == 1 and 250.0 == 250, but a parameter may take one and
         # refuse the other. The keywords in the order given (the same keywords in another
         # order are another key, resolved to the same parameters): no sorting per call.
+        # (gaps_and_overlaps and gaps_and_overlaps_counts look the same key up inline.)
         key = (preset, *params.items(), *map(type, params.values())) if params else preset
         hit = _PARAMS_CACHE.get(key)
     except TypeError:  # unhashable values
@@ -585,7 +586,12 @@ def gaps_and_overlaps(conversation: Union[Conversation, Corpus, PathLike], prese
     to ``he2010``; ``params`` override it (``latch_tolerance=0``…). Two speakers take one
     sweep; the result is an :class:`Intervals`, a sequence of :class:`Interval`."""
     conv = conversation if type(conversation) is Conversation else _conversation(conversation, "gaps_and_overlaps")
-    return _native.gaps_and_overlaps(conv._native, _params(preset, params))
+    # The cache hit of `_params` inline: a call per conversation in a loop is the use.
+    try:
+        p = _PARAMS_CACHE[(preset, *params.items(), *map(type, params.values())) if params else preset]
+    except (KeyError, TypeError):
+        p = _params(preset, params)
+    return _native.gaps_and_overlaps(conv._native, p)
 
 
 def gaps_and_overlaps_counts(
@@ -596,7 +602,11 @@ def gaps_and_overlaps_counts(
     ``overlap_between``, ``ngno``, ``unbounded_silence``, ``unbounded_overlap``), every class
     named, zero included, in that order."""
     conv = conversation if type(conversation) is Conversation else _conversation(conversation, "gaps_and_overlaps_counts")
-    return _native.gaps_and_overlaps_counts(conv._native, _params(preset, params))
+    try:
+        p = _PARAMS_CACHE[(preset, *params.items(), *map(type, params.values())) if params else preset]
+    except (KeyError, TypeError):
+        p = _params(preset, params)
+    return _native.gaps_and_overlaps_counts(conv._native, p)
 
 
 def gaps_and_overlaps_many(
