@@ -13,19 +13,22 @@
    class: one `overtalk.gaps_and_overlaps(pair)` call per pair + `Intervals.counts()` beside
    pympi-ling's `Eaf.get_gaps_and_overlaps2` per pair, both on objects built before the clock
    from the same integer-ms turns (as bench/pympi_agreement.py --timing): target >= 50x;
-   beside it the batch `gaps_and_overlaps_many(pairs)` on one thread per core and on one
-   thread (it keeps every pair's result alive at once, so on work this small it is not the
-   faster);
-4. the corpus helper (`overtalk.corpus`) under Ray Data (`map_batches`) and a Dask bag
-   (`map`), each on 1 and then 2 worker processes, over the 170 files repeated
-   (`--engine-copies`, default 8: 1 360 inputs, ~3 s of work on one core; Dask 16
-   partitions, Ray 24 blocks): the rows are made and kept in the workers
+   beside it `gaps_and_overlaps_counts(pair)` per pair (the counts alone, no intervals kept)
+   and the batch `gaps_and_overlaps_many(pairs)` on one thread per core and on one thread
+   (it keeps every pair's result alive at once, so on work this small it is not the faster);
+4. the corpus helper (`overtalk.corpus`) under Ray Data (`map_batches`, the recipe of
+   docs/python.md: `analyze_batch_arrow`, per-operator reservation off; `--ray-default` adds
+   `analyze_batch` with Ray's defaults) and a Dask bag (`map`), each on 1 and then 2 worker
+   processes, over the 170 files repeated (`--engine-copies`, default 8: 1 360 inputs, ~3 s
+   of work on one core; Dask 16 partitions, Ray 24 blocks, `--dask-partitions`,
+   `--ray-blocks`): the rows are made and kept in the workers
    (Ray: `materialize()` into the object store; Dask: reduced to a count per partition), as
    a corpus run that writes its rows from the workers does, so the driver's own work is not
    what is timed; worker pools started and warmed before the clock: target >= 1.8x.
 
 Usage: scripts/python/setup_venv.sh && scripts/python/.venv/bin/python bench/python_bench.py
-         [--repeat N] [--no-engines] [--engine-copies K]
+         [--repeat N] [--no-engines] [--engine-copies K] [--ray-default]
+         [--ray-blocks B] [--dask-partitions P]
 Reads ../shared/data (or OVERTALK_SHARED_DATA). Prints one JSON line per figure, then one
 verdict line per target. The targets assume an otherwise idle machine with at least 2 cores.
 """
@@ -174,10 +177,9 @@ def engines(files, copies, repeat):
 
     inputs = [str(f) for f in files] * copies
     # Dask: 16 partitions of ~85 inputs (8 tasks per worker). Ray Data: 24 blocks of ~57
-    # inputs: it runs an operator's first task alone (it learns the size of a task's output
-    # before running more at once), which with 16 blocks would cap the speed-up at
-    # 16 / 8.5 = 1.88x, and it spends some ms of its driver per task, which smaller blocks
-    # would multiply.
+    # inputs: with its defaults it runs an operator's first tasks alone (see ray_run), which
+    # with 16 blocks would cap the speed-up lower, and it spends some ms of its driver per
+    # task, which smaller blocks would multiply.
     blocks = int(_option("--dask-partitions", 16))
     ray_blocks = int(_option("--ray-blocks", 24))
 
