@@ -13,19 +13,22 @@
    class: one `overtalk.gaps_and_overlaps(pair)` call per pair + `Intervals.counts()` beside
    pympi-ling's `Eaf.get_gaps_and_overlaps2` per pair, both on objects built before the clock
    from the same integer-ms turns (as bench/pympi_agreement.py --timing): target >= 50x;
-   beside it the batch `gaps_and_overlaps_many(pairs)` on one thread per core and on one
-   thread (it keeps every pair's result alive at once, so on work this small it is not the
-   faster);
-4. the corpus helper (`overtalk.corpus`) under Ray Data (`map_batches`) and a Dask bag
-   (`map`), each on 1 and then 2 worker processes, over the 170 files repeated
-   (`--engine-copies`, default 8: 1 360 inputs, ~3 s of work on one core; Dask 16
-   partitions, Ray 24 blocks): the rows are made and kept in the workers
+   beside it `gaps_and_overlaps_counts(pair)` per pair (the counts alone, no intervals kept)
+   and the batch `gaps_and_overlaps_many(pairs)` on one thread per core and on one thread
+   (it keeps every pair's result alive at once, so on work this small it is not the faster);
+4. the corpus helper (`overtalk.corpus`) under Ray Data (`map_batches`, the recipe of
+   docs/python.md: `analyze_batch_arrow`, per-operator reservation off; `--ray-default` adds
+   `analyze_batch` with Ray's defaults) and a Dask bag (`map`), each on 1 and then 2 worker
+   processes, over the 170 files repeated (`--engine-copies`, default 8: 1 360 inputs, ~3 s
+   of work on one core; Dask 16 partitions, Ray 24 blocks, `--dask-partitions`,
+   `--ray-blocks`): the rows are made and kept in the workers
    (Ray: `materialize()` into the object store; Dask: reduced to a count per partition), as
    a corpus run that writes its rows from the workers does, so the driver's own work is not
    what is timed; worker pools started and warmed before the clock: target >= 1.8x.
 
 Usage: scripts/python/setup_venv.sh && scripts/python/.venv/bin/python bench/python_bench.py
-         [--repeat N] [--no-engines] [--engine-copies K]
+         [--repeat N] [--no-engines] [--engine-copies K] [--ray-default]
+         [--ray-blocks B] [--dask-partitions P]
 Reads ../shared/data (or OVERTALK_SHARED_DATA). Prints one JSON line per figure, then one
 verdict line per target. The targets assume an otherwise idle machine with at least 2 cores.
 """
@@ -122,23 +125,23 @@ def he_pairs(repeat):
         convs.append(overtalk.Conversation.from_segments(rows, "pair", speakers=["t1", "t2"]))
     t_peer, n_peer = best(lambda: sum(len(list(e.get_gaps_and_overlaps2("t1", "t2"))) for e in eafs), repeat)
     # pympi's eight classes: P1 P2, G12 G21, O12 O21, W12 W21.
-    classes = ("pause", "gap", "overlap_between", "overlap_within")
 
     def counted(results):
         total = 0
-        for r in results:
-            c = r.counts()
-            total += sum(c[k] for k in classes)
+        for c in results:
+            total += c["pause"] + c["gap"] + c["overlap_between"] + c["overlap_within"]
         return total
 
-    t_batch, n_batch = best(lambda: counted(overtalk.gaps_and_overlaps_many(convs, latch_tolerance=0)), repeat * 10)
-    t_one, n_one = best(lambda: counted(overtalk.gaps_and_overlaps_many(convs, threads=1, latch_tolerance=0)), repeat * 10)
-    t_calls, n_calls = best(lambda: counted(overtalk.gaps_and_overlaps(c, latch_tolerance=0) for c in convs), repeat * 10)
-    assert n_peer == n_batch == n_one == n_calls, (n_peer, n_batch, n_one, n_calls)
+    go, goc, gom = overtalk.gaps_and_overlaps, overtalk.gaps_and_overlaps_counts, overtalk.gaps_and_overlaps_many
+    t_batch, n_batch = best(lambda: counted(r.counts() for r in gom(convs, latch_tolerance=0)), repeat * 10)
+    t_one, n_one = best(lambda: counted(r.counts() for r in gom(convs, threads=1, latch_tolerance=0)), repeat * 10)
+    t_calls, n_calls = best(lambda: counted(go(c, latch_tolerance=0).counts() for c in convs), repeat * 10)
+    t_counts, n_counts = best(lambda: counted(goc(c, latch_tolerance=0) for c in convs), repeat * 10)
+    assert n_peer == n_batch == n_one == n_calls == n_counts, (n_peer, n_batch, n_one, n_calls, n_counts)
     emit(what="H&E intervals of 93 AMI test pairs, counted per class", pairs=len(eafs), intervals=n_peer,
-         pympi=t_peer, gaps_and_overlaps_per_pair=t_calls, gaps_and_overlaps_many=t_batch,
-         gaps_and_overlaps_many_one_thread=t_one, ratio_per_pair=t_peer / t_calls,
-         ratio_many=t_peer / t_batch, ratio_many_one_thread=t_peer / t_one)
+         pympi=t_peer, gaps_and_overlaps_per_pair=t_calls, gaps_and_overlaps_counts_per_pair=t_counts,
+         gaps_and_overlaps_many=t_batch, gaps_and_overlaps_many_one_thread=t_one, ratio_per_pair=t_peer / t_calls,
+         ratio_counts_per_pair=t_peer / t_counts, ratio_many=t_peer / t_batch, ratio_many_one_thread=t_peer / t_one)
     verdict("H&E gaps/overlaps via Python >= 50x pympi (gaps_and_overlaps per pair + counts)",
             f"{t_peer / t_calls:.1f}x", t_peer / t_calls >= 50)
 
@@ -174,12 +177,11 @@ def engines(files, copies, repeat):
 
     inputs = [str(f) for f in files] * copies
     # Dask: 16 partitions of ~85 inputs (8 tasks per worker). Ray Data: 24 blocks of ~57
-    # inputs: it runs an operator's first task alone (it learns the size of a task's output
-    # before running more at once), which with 16 blocks would cap the speed-up at
-    # 16 / 8.5 = 1.88x, and it spends some ms of its driver per task, which smaller blocks
-    # would multiply.
-    blocks = 16
-    ray_blocks = 24
+    # inputs: with its defaults it runs an operator's first tasks alone (see ray_run), which
+    # with 16 blocks would cap the speed-up lower, and it spends some ms of its driver per
+    # task, which smaller blocks would multiply.
+    blocks = int(_option("--dask-partitions", 16))
+    ray_blocks = int(_option("--ray-blocks", 24))
 
     def dask_run(workers):
         import multiprocessing
@@ -197,31 +199,51 @@ def engines(files, copies, repeat):
             t, n = best(job.compute, repeat)
         return t, n
 
-    def ray_run(workers):
+    def ray_run(workers, reservation=False):
         import ray
 
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        ray.data.DataContext.get_current().enable_progress_bars = False
+        ctx = ray.data.DataContext.get_current()
+        ctx.enable_progress_bars = False
+        # The recipe of docs/python.md: no per-operator reservation. With it, Ray Data sizes
+        # its budgets from resources that its autoscaling coordinator reports asynchronously
+        # and that the executor re-reads once a second: every execution starts with a budget
+        # of no CPU, runs one task alone (the liveness rule) until the first re-read, and then
+        # admits a task only when one ends, so a worker waits between tasks.
+        before = ctx.op_resource_reservation_enabled
+        ctx.op_resource_reservation_enabled = reservation
         try:
             ds = ray.data.from_items([{"path": p} for p in inputs], override_num_blocks=ray_blocks)
             size = -(-len(inputs) // ray_blocks)
 
             def run():
-                return ds.map_batches(oc.analyze_batch, batch_size=size).materialize().count()
+                if reservation:  # Ray Data's defaults, the rows as lists
+                    return ds.map_batches(oc.analyze_batch, batch_size=size).materialize().count()
+                # The recipe: the rows as an Arrow table, which Ray keeps as its block.
+                job = ds.map_batches(oc.analyze_batch_arrow, batch_size=size, batch_format="pyarrow")
+                return job.materialize().count()
 
             run()  # start and warm the workers
             t, n = best(run, repeat)
         finally:
+            ctx.op_resource_reservation_enabled = before
             ray.shutdown()
         return t, n
 
-    for name, run in [("dask bag (processes)", dask_run), ("ray data", ray_run)]:
+    runs = [("dask bag (processes)", dask_run), ("ray data", ray_run)]
+    if "--ray-default" in sys.argv:
+        runs.append(("ray data, default resource reservation", lambda w: ray_run(w, reservation=True)))
+    for name, run in runs:
         t1, n1 = run(1)
         t2, n2 = run(2)
         assert n1 == n2 == len(inputs), (n1, n2, len(inputs))
         emit(what=f"{name}, corpus helper over {len(inputs)} inputs", one_worker=t1, two_workers=t2, speedup=t1 / t2)
         verdict(f"2-worker speed-up of the corpus helper under {name} >= 1.8x",
                 f"{t1 / t2:.2f}x (this machine's ceiling {ceiling:.2f}x)", t1 / t2 >= 1.8)
+
+
+def _option(name, default):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
 
 
 def main():

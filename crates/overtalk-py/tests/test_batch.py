@@ -108,6 +108,86 @@ def test_intervals_are_a_sequence_with_counts_columns_and_pickle():
     assert [tuple(r.values()) for r in table.to_pylist()] == [tuple(r) for r in rows]
 
 
+# Two speakers, every boundary apart (no class hangs on a tie), times in seconds: A pauses
+# (2.0-2.5 s), B overlaps A's end (3.5-4.0 s, between), a gap B -> A (6.0-6.4 s), B inside A's
+# talk (7.0-7.5 s, within A), A pauses (8.0-8.3 s), a gap A -> B (9.0-9.5 s).
+DYAD = [(0.0, 2.0, "A"), (2.5, 4.0, "A"), (3.5, 6.0, "B"), (6.4, 8.0, "A"), (7.0, 7.5, "B"),
+        (8.3, 9.0, "A"), (9.5, 10.0, "B")]
+DYAD_COUNTS = {"pause": 2, "gap": 2, "overlap_within": 1, "overlap_between": 1, "ngno": 0,
+               "unbounded_silence": 0, "unbounded_overlap": 0}
+
+
+def test_counts_in_one_call_are_the_intervals_counts_and_pympis():
+    conv = overtalk.Conversation.from_segments(DYAD, "dyad")
+    iv = overtalk.gaps_and_overlaps(conv, latch_tolerance=0)
+    counts = overtalk.gaps_and_overlaps_counts(conv, latch_tolerance=0)
+    assert counts == iv.counts() == DYAD_COUNTS
+    assert list(counts) == list(DYAD_COUNTS)  # every class, in report order
+    assert [i.kind for i in iv] == ["pause", "overlap_between", "gap", "overlap_within", "pause", "gap"]
+    # Each call makes its own dict: changing one changes no later result.
+    changed = overtalk.gaps_and_overlaps_counts(conv, latch_tolerance=0)
+    changed["gap"] = 99
+    assert overtalk.gaps_and_overlaps_counts(conv, latch_tolerance=0)["gap"] == 2 == iv.counts()["gap"]
+    # The preset and keywords as in gaps_and_overlaps: bridging the 0.3 s pause removes it.
+    assert overtalk.gaps_and_overlaps_counts(conv, bridge_pause=400)["pause"] == 1
+    assert overtalk.gaps_and_overlaps_counts(conv, "default") == overtalk.gaps_and_overlaps(conv, "default").counts()
+    # pympi-ling's classes on the same turns (ms): P pauses, G gaps, O between, W within.
+    pympi = pytest.importorskip("pympi")
+    eaf = pympi.Elan.Eaf()
+    for tier in ("A", "B"):
+        eaf.add_tier(tier)
+    for start, end, who in DYAD:
+        eaf.add_annotation(who, round(start * 1000), round(end * 1000))
+    peer = {"pause": 0, "gap": 0, "overlap_between": 0, "overlap_within": 0}
+    kind = {"P": "pause", "G": "gap", "O": "overlap_between", "W": "overlap_within"}
+    for _, _, cls in eaf.get_gaps_and_overlaps2("A", "B"):
+        peer[kind[cls[0]]] += 1
+    assert peer == {k: counts[k] for k in peer} == {k: DYAD_COUNTS[k] for k in peer}
+
+
+def test_counts_in_one_call_take_what_gaps_and_overlaps_takes_and_refuse_the_rest():
+    clip = overtalk.read(RTTM)
+    assert overtalk.gaps_and_overlaps_counts(clip) == overtalk.gaps_and_overlaps(clip["clip"]).counts()
+    assert overtalk.gaps_and_overlaps_counts(RTTM) == overtalk.gaps_and_overlaps(RTTM).counts()
+    with pytest.raises(overtalk.OvertalkError, match="unknown parameter"):
+        overtalk.gaps_and_overlaps_counts(clip, no_such_parameter=1)
+    with pytest.raises(overtalk.OvertalkError, match="bad parameter value"):
+        overtalk.gaps_and_overlaps_counts(clip, latch_tolerance=0.0)
+    with pytest.raises(overtalk.OvertalkError, match="holds 2 recordings"):
+        overtalk.gaps_and_overlaps_counts(overtalk.Corpus.from_conversations(_conversations()))
+    with pytest.raises(TypeError, match="gaps_and_overlaps_counts: expected a Conversation"):
+        overtalk.gaps_and_overlaps_counts(42)
+
+
+def test_counts_in_one_call_on_every_ami_meeting(ami_files):
+    for conv in overtalk.read(ami_files).values():
+        iv = overtalk.gaps_and_overlaps(conv, latch_tolerance=0)
+        counts = overtalk.gaps_and_overlaps_counts(conv, latch_tolerance=0)
+        assert counts == iv.counts(), conv.recording_id
+        assert sum(counts.values()) == len(iv) > 0
+
+
+def test_intervals_index_compare_and_hash_as_a_sequence():
+    conv = overtalk.Conversation.from_segments(DYAD, "dyad")
+    iv = overtalk.gaps_and_overlaps(conv, latch_tolerance=0)
+    rows = list(iv)
+    assert isinstance(iv, overtalk.Intervals) and iv.speakers == ["A", "B"]
+    assert iv[::-1] == rows[::-1] and iv[1:5:2] == rows[1:5:2] and iv[10:] == []
+    assert iv[-len(rows)] == rows[0] == overtalk.Interval("pause", 2000, 2500, "A", "A")
+    with pytest.raises(IndexError):
+        iv[-len(rows) - 1]
+    with pytest.raises(TypeError, match="interval indices must be integers or slices, not str"):
+        iv["gap"]
+    same = overtalk.gaps_and_overlaps(overtalk.Conversation.from_segments(DYAD, "dyad"), latch_tolerance=0)
+    assert iv == same and not (iv != same) and hash(iv) == hash(same) and len({iv, same}) == 1
+    assert iv != overtalk.gaps_and_overlaps(overtalk.Conversation.from_segments(DYAD, "other"), latch_tolerance=0)
+    assert iv != overtalk.gaps_and_overlaps(conv, bridge_pause=400)
+    assert iv == rows and iv != rows[:-1] and iv != tuple(rows) and iv != 42
+    back = pickle.loads(pickle.dumps(iv))
+    assert type(back) is overtalk.Intervals and back == iv and back.counts() == iv.counts()
+    assert repr(iv) == '<overtalk.Intervals "dyad": 6 intervals>'
+
+
 def test_gaps_and_overlaps_many_is_gaps_and_overlaps_of_each():
     convs = _conversations()
     one_by_one = [list(overtalk.gaps_and_overlaps(c, latch_tolerance=0)) for c in convs]
@@ -127,6 +207,9 @@ def test_resolved_parameters_are_reused_and_still_checked():
     b = overtalk.analyze(conv, terminal_window=250)
     assert a.to_json() == b.to_json()
     assert a.to_json() != overtalk.analyze(conv, terminal_window=3000).to_json()
+    # The same keywords in another order are the same parameters.
+    ab = overtalk.analyze(conv, terminal_window=250, bc_max_duration=400).to_json()
+    assert overtalk.analyze(conv, bc_max_duration=400, terminal_window=250).to_json() == ab != a.to_json()
     for _ in range(2):
         with pytest.raises(overtalk.OvertalkError, match="unknown parameter"):
             overtalk.analyze(conv, no_such_parameter=1)

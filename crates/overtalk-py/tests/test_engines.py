@@ -38,6 +38,11 @@ def test_batch_formats(ami_files):
     assert oc.analyze_batch(pa.table({"path": paths})) == ref
     (batch,) = oc.analyze_arrow([pa.table({"path": paths}).to_batches()[0]])
     assert batch.schema == oc.arrow_schema() and batch.to_pydict() == ref
+    table = oc.analyze_batch_arrow(pa.table({"path": paths}))
+    assert table.schema == oc.arrow_schema() and table.to_pydict() == ref
+    assert oc.analyze_batch_arrow(paths, "he2010").to_pydict() == oc.analyze_batch(paths, "he2010")
+    with pytest.raises(KeyError, match="a batch needs a 'path' or a 'bytes' column"):
+        oc.analyze_batch_arrow({"file": paths})
 
 
 def test_analyze_many_gives_the_cli_jsonl(ami, ami_files, expected):
@@ -48,13 +53,24 @@ def test_analyze_many_gives_the_cli_jsonl(ami, ami_files, expected):
     assert "".join(a.to_jsonl() for a in overtalk.analyze_many(ami, threads=1)) == expected
 
 
-def test_ray_data_map_batches(ami_files, expected):
+@pytest.mark.parametrize("reservation", [True, False], ids=["default", "recipe"])
+def test_ray_data_map_batches(ami_files, expected, reservation):
+    """Ray Data's defaults with `analyze_batch`, and the recipe of docs/python.md (no
+    per-operator reservation, so that every worker runs from the start, and the rows as Arrow
+    tables): the same rows either way."""
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    ctx = ray.data.DataContext.get_current()
+    before = ctx.op_resource_reservation_enabled
+    ctx.op_resource_reservation_enabled = reservation
     try:
         ds = ray.data.from_items([{"path": str(p)} for p in ami_files], override_num_blocks=4)
-        rows = ds.map_batches(oc.analyze_batch, batch_size=16).take_all()
+        if reservation:
+            rows = ds.map_batches(oc.analyze_batch, batch_size=16).take_all()
+        else:
+            rows = ds.map_batches(oc.analyze_batch_arrow, batch_size=16, batch_format="pyarrow").take_all()
     finally:
+        ctx.op_resource_reservation_enabled = before
         ray.shutdown()
     assert len(rows) == 170
     assert oc.to_jsonl(rows) == expected

@@ -48,6 +48,7 @@ __all__ = [
     "analyze_many",
     "detect",
     "gaps_and_overlaps",
+    "gaps_and_overlaps_counts",
     "gaps_and_overlaps_many",
     "read",
     "score",
@@ -391,9 +392,11 @@ _PARAMS_CACHE: dict = {}
 def _params(preset: str, params: dict) -> Any:
     """The native parameters of ``preset`` with ``params`` over it."""
     try:
-        # The type in the key: True == 1 and 250.0 == 250, but a parameter may take one and
-        # refuse the other.
-        key = (preset, tuple((k, type(v), v) for k, v in sorted(params.items()))) if params else preset
+        # The types in the key: True == 1 and 250.0 == 250, but a parameter may take one and
+        # refuse the other. The keywords in the order given (the same keywords in another
+        # order are another key, resolved to the same parameters): no sorting per call.
+        # (gaps_and_overlaps and gaps_and_overlaps_counts look the same key up inline.)
+        key = (preset, *params.items(), *map(type, params.values())) if params else preset
         hit = _PARAMS_CACHE.get(key)
     except TypeError:  # unhashable values
         key, hit = None, None
@@ -568,63 +571,12 @@ def analyze_many(
     return [Analysis(a) for a in _native.analyze_many(natives, p, bool(timing_only), t)]
 
 
-class Intervals:
-    """The acoustic Heldner & Edlund intervals of one conversation, held in Rust: a sequence of
-    :class:`Interval` (indexing and iterating make them), and the fast ways in — the count per
-    class (:meth:`counts`) and the columns (:meth:`to_arrow`, :meth:`to_pandas`) — which make
-    no Python object per interval."""
-
-    __slots__ = ("_native",)
-
-    def __init__(self, native: _native.Intervals) -> None:
-        self._native = native
-
-    @property
-    def recording_id(self) -> str:
-        """The recording id."""
-        return self._native.recording_id
-
-    def counts(self) -> dict[str, int]:
-        """The number of intervals of each class (``pause``, ``gap``, ``overlap_within``,
-        ``overlap_between``, ``ngno``, ``unbounded_silence``, ``unbounded_overlap``; every class
-        named, zero included)."""
-        return dict(self._native.counts())
-
-    def to_arrow(self) -> "pyarrow.Table":
-        """The intervals as a ``pyarrow.Table``: ``kind``, ``start_ms``, ``end_ms``, ``before``,
-        ``after`` (the speakers; null where there is none)."""
-        return _arrow_table(self._native._columns())
-
-    def to_pandas(self) -> "pandas.DataFrame":
-        """:meth:`to_arrow` as a ``pandas.DataFrame``."""
-        return self.to_arrow().to_pandas()
-
-    def __len__(self) -> int:
-        return len(self._native)
-
-    def __getitem__(self, index: Union[int, slice]) -> Any:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        return Interval(*self._native.row(index))
-
-    def __iter__(self) -> Iterator["Interval"]:
-        return (Interval(*r) for r in self._native.rows())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Intervals):
-            return self.recording_id == other.recording_id and self._native.rows() == other._native.rows()
-        if isinstance(other, list):
-            return list(self) == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self.recording_id, len(self)))
-
-    def __repr__(self) -> str:
-        return repr(self._native)
-
-    def __reduce__(self) -> tuple:
-        return (Intervals, (self._native,))
+#: The acoustic Heldner & Edlund intervals of one conversation, held in Rust: a sequence of
+#: :class:`Interval` (indexing and iterating make them), and the fast ways in, which make no
+#: Python object per interval: ``counts()`` (a dict, every class named), ``to_arrow()`` and
+#: ``to_pandas()`` (``kind``, ``start_ms``, ``end_ms``, ``before``, ``after``). Defined in the
+#: extension, with no Python wrapper, so that a call per conversation costs one object.
+Intervals = _native.Intervals
 
 
 def gaps_and_overlaps(conversation: Union[Conversation, Corpus, PathLike], preset: str = "he2010", **params: Any) -> Intervals:
@@ -633,8 +585,28 @@ def gaps_and_overlaps(conversation: Union[Conversation, Corpus, PathLike], prese
     (Heldner & Edlund 2010; pympi's ``get_gaps_and_overlaps2`` classes). ``preset`` defaults
     to ``he2010``; ``params`` override it (``latch_tolerance=0``…). Two speakers take one
     sweep; the result is an :class:`Intervals`, a sequence of :class:`Interval`."""
-    conv = conversation if isinstance(conversation, Conversation) else _conversation(conversation, "gaps_and_overlaps")
-    return Intervals(_native.gaps_and_overlaps(conv._native, _params(preset, params)))
+    conv = conversation if type(conversation) is Conversation else _conversation(conversation, "gaps_and_overlaps")
+    # The cache hit of `_params` inline: a call per conversation in a loop is the use.
+    try:
+        p = _PARAMS_CACHE[(preset, *params.items(), *map(type, params.values())) if params else preset]
+    except (KeyError, TypeError):
+        p = _params(preset, params)
+    return _native.gaps_and_overlaps(conv._native, p)
+
+
+def gaps_and_overlaps_counts(
+    conversation: Union[Conversation, Corpus, PathLike], preset: str = "he2010", **params: Any
+) -> dict[str, int]:
+    """``gaps_and_overlaps(conversation, preset, **params).counts()`` in one call that keeps no
+    intervals: the number of each class (``pause``, ``gap``, ``overlap_within``,
+    ``overlap_between``, ``ngno``, ``unbounded_silence``, ``unbounded_overlap``), every class
+    named, zero included, in that order."""
+    conv = conversation if type(conversation) is Conversation else _conversation(conversation, "gaps_and_overlaps_counts")
+    try:
+        p = _PARAMS_CACHE[(preset, *params.items(), *map(type, params.values())) if params else preset]
+    except (KeyError, TypeError):
+        p = _params(preset, params)
+    return _native.gaps_and_overlaps_counts(conv._native, p)
 
 
 def gaps_and_overlaps_many(
@@ -650,9 +622,9 @@ def gaps_and_overlaps_many(
     p = _params(preset, params)
     t = None if threads is None else int(threads)
     if isinstance(conversations, Corpus):
-        return [Intervals(i) for i in _native.gaps_and_overlaps_corpus(conversations._native, p, t)]
+        return _native.gaps_and_overlaps_corpus(conversations._native, p, t)
     natives = [_conversation(c, "gaps_and_overlaps_many")._native for c in conversations]
-    return [Intervals(i) for i in _native.gaps_and_overlaps_many(natives, p, t)]
+    return _native.gaps_and_overlaps_many(natives, p, t)
 
 
 class Score:

@@ -5,7 +5,8 @@ it analysed, with the GIL released; each row holds the input, the recording id, 
 conversation's line of ``overtalk analyze --format jsonl`` (``json``) and flat metric columns
 (:data:`COLUMNS`). The same function serves every engine:
 
-- Ray Data: ``ds.map_batches(overtalk.corpus.analyze_batch)`` on a dataset with a ``path``
+- Ray Data: ``ds.map_batches(overtalk.corpus.analyze_batch_arrow, batch_format="pyarrow")``
+  (or ``analyze_batch``, which gives the columns as lists) on a dataset with a ``path``
   column (or ``bytes`` with ``name``), any batch format;
 - Dask bag: ``bag.map(overtalk.corpus.analyze_item).flatten()`` over paths or ``(name, bytes)``;
 - Spark: ``df.mapInArrow(overtalk.corpus.analyze_arrow, overtalk.corpus.SPARK_SCHEMA)`` on a
@@ -117,6 +118,16 @@ def analyze_batch(batch: Any, preset: str = "default", **params: Any) -> dict[st
             for f in FIELDS:
                 cols[f].append(row[f])
     return cols
+
+
+def analyze_batch_arrow(batch: Any, preset: str = "default", **params: Any) -> Any:
+    """:func:`analyze_batch` as a ``pyarrow.Table`` of :func:`arrow_schema`. For Ray Data:
+    ``ds.map_batches(analyze_batch_arrow, batch_format="pyarrow")``; Ray takes the table as its
+    block as it is, where it would convert the columns of :func:`analyze_batch` itself (about
+    four times slower than pyarrow, a quarter of the time of the analysis on AMI)."""
+    import pyarrow as pa
+
+    return pa.Table.from_pydict(analyze_batch(batch, preset, **params), schema=arrow_schema())
 
 
 def arrow_schema() -> Any:
