@@ -35,7 +35,12 @@ const REPEAT: f64 = 19.0;
 const COPIES: f64 = 1.0;
 
 fn render(dir: &Path) -> Vec<(String, PathBuf)> {
-    let secs = COPIES * REPEAT;
+    render_copies(dir, COPIES)
+}
+
+/// The script `copies` times in a row.
+fn render_copies(dir: &Path, copies: f64) -> Vec<(String, PathBuf)> {
+    let secs = copies * REPEAT;
     let n = (secs * f64::from(RATE)) as usize;
     let mut tracks = vec![vec![0.0f32; n]; 2];
     let mut seed = 7u32;
@@ -277,4 +282,102 @@ fn the_monitor_mutes_the_non_holder_and_releases_every_mute_at_the_end() {
     let actions = lines.iter().filter(|e| e.kind == LiveEventKind::Action).count();
     assert_eq!(actions as u64, floor.actions);
     assert_eq!(lines.len(), summary.events.len() + actions);
+}
+
+/// `--detector lookahead` on the script played twice: from the second time on, with a
+/// conversation of statistics behind it, the committed speech is offline `detect` of the
+/// tracks segment for segment and the committed classes are the offline analysis of it; the
+/// provisional starts still come from the causal rule, within 100 ms of the sound.
+#[test]
+fn the_lookahead_detector_commits_offline_detect() {
+    use overtalk::{Segment, Time};
+    use overtalk_live::session::DetectorKind;
+    let dir = tempfile::tempdir().unwrap();
+    let tracks = render_copies(dir.path(), 2.0);
+    let source = Replay::open(&tracks, 480, Pacing::Unpaced).unwrap();
+    let config = SessionConfig {
+        detector: DetectorKind::Lookahead,
+        record: Some(dir.path().join("record")),
+        ..SessionConfig::default()
+    };
+    let summary = Session::start(Box::new(source), config).unwrap().wait().unwrap();
+    let specs: Vec<overtalk_audio::TrackSpec> = tracks
+        .iter()
+        .map(|(name, path)| overtalk_audio::TrackSpec {
+            name: name.clone(),
+            path: path.clone(),
+            channel: None,
+        })
+        .collect();
+    let offline_detect =
+        overtalk_audio::detect(&specs, &overtalk_audio::DetectOptions::default(), &mut |_| {})
+            .unwrap();
+    let ms = |r: &overtalk::Region, from: i64, to: i64| -> Vec<(i64, i64)> {
+        let window = Segment::new(Time::from_millis(from), Time::from_millis(to)).unwrap();
+        r.crop_segment(window)
+            .iter()
+            .map(|s| (s.start().micros() / 1000, s.end().micros() / 1000))
+            .collect()
+    };
+    let live = summary.annotation.speaker_regions();
+    let offline_regions = offline_detect.annotation.speaker_regions();
+    // The second time: the same segments.
+    for (l, o) in live.iter().zip(&offline_regions) {
+        assert_eq!(ms(l, 19_000, 38_000), ms(o, 19_000, 38_000));
+    }
+    assert_eq!(ms(&offline_regions[0], 19_000, 38_000), [(19_990, 25_010), (28_490, 32_280)]);
+    // The first time, B has not yet dominated a frame when A's speech around B's
+    // backchannel and interruption is decided (no coupling of B's voice into A's mic):
+    // A's turn is cut where B talks, and A's second turn ends 0.27 s early.
+    assert_eq!(ms(&live[0], 0, 19_000), [(990, 3000), (3460, 5000), (5130, 6010), (9490, 13_010)]);
+    assert_eq!(ms(&offline_regions[0], 0, 19_000), [(990, 6010), (9490, 13_280)]);
+    assert_eq!(ms(&live[1], 0, 38_000), ms(&offline_regions[1], 0, 38_000));
+    // The classes committed during the session, the second time, are the analysis of offline
+    // `detect`.
+    let (_, _, offline) =
+        rttm_and_analysis("live", offline_detect.annotation.clone(), &Params::default()).unwrap();
+    let names = ["A", "B"];
+    let mut live_onsets: Vec<(i64, String, String)> = summary
+        .stream_events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            StreamEventKind::Onset(r) if r.time >= 19_000 => {
+                Some((r.time, names[r.speaker].to_owned(), format!("{:?}", r.class)))
+            }
+            _ => None,
+        })
+        .collect();
+    live_onsets.sort();
+    let mut batch: Vec<(i64, String, String)> = offline
+        .onsets
+        .iter()
+        .filter(|o| o.time >= 19_000)
+        .map(|o| (o.time, o.speaker.to_string(), format!("{:?}", o.class)))
+        .collect();
+    batch.sort();
+    assert_eq!(live_onsets, batch);
+    assert_eq!(batch.len(), 4, "{batch:?}");
+    // The first report of each start is the causal rule's provisional one, which stays
+    // (committed later, not retracted).
+    let script_starts = [1.0, 3.0, 5.0, 9.5, 12.0, 14.5];
+    let first: Vec<f64> = script_starts
+        .iter()
+        .flat_map(|&s| [s, s + REPEAT])
+        .map(|s| {
+            let retracted: Vec<u64> = summary
+                .events
+                .iter()
+                .filter(|e| e.state == EventState::Retracted)
+                .filter_map(|e| e.refers_to)
+                .collect();
+            summary
+                .events
+                .iter()
+                .filter(|e| e.kind == LiveEventKind::SpeechStart && (e.t_s - s).abs() < 0.25)
+                .filter(|e| !retracted.contains(&e.id))
+                .map(|e| e.decided_s - s)
+                .fold(f64::INFINITY, f64::min)
+        })
+        .collect();
+    assert!(first.iter().all(|&d| d <= 0.1), "{first:?}");
 }
