@@ -162,10 +162,9 @@ impl std::fmt::Display for DetectorKind {
 impl std::str::FromStr for DetectorKind {
     type Err = String;
     fn from_str(s: &str) -> std::result::Result<DetectorKind, String> {
-        DetectorKind::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| format!("unknown detector {s:?} (causal, windowed, hybrid or lookahead)"))
+        DetectorKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
+            format!("unknown detector {s:?} (causal, windowed, hybrid or lookahead)")
+        })
     }
 }
 

@@ -255,7 +255,14 @@ impl Wire {
     }
 
     /// Retracts channel `c`'s provisional starts (or ends) dated before `before`.
-    fn expire(&mut self, c: usize, starts: bool, before: f64, decided_s: f64, out: &mut Vec<LiveEvent>) {
+    fn expire(
+        &mut self,
+        c: usize,
+        starts: bool,
+        before: f64,
+        decided_s: f64,
+        out: &mut Vec<LiveEvent>,
+    ) {
         loop {
             let pending =
                 if starts { &mut self.pending_starts[c] } else { &mut self.pending_ends[c] };
@@ -283,7 +290,12 @@ impl Wire {
     /// The committed speech is final up to `committed_s` (lagging mode only): every
     /// provisional edge more than [`EDGE_MATCH_S`] before it that no committed edge confirmed
     /// is retracted.
-    pub(crate) fn commit_clock(&mut self, committed_s: f64, decided_s: f64, out: &mut Vec<LiveEvent>) {
+    pub(crate) fn commit_clock(
+        &mut self,
+        committed_s: f64,
+        decided_s: f64,
+        out: &mut Vec<LiveEvent>,
+    ) {
         if self.reopen_s.is_none() {
             return;
         }

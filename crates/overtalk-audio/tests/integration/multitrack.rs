@@ -62,7 +62,12 @@ pub(crate) struct Conversation {
 
 /// Speakers take turns with overlaps; each mic hears its speaker at `levels_db` and every other
 /// speaker `bleed_db` lower, 3 ms later, plus noise at −55 dBFS.
-pub(crate) fn conversation(bleed_db: f32, levels_db: &[f32], silent_track: bool, cough: bool) -> Conversation {
+pub(crate) fn conversation(
+    bleed_db: f32,
+    levels_db: &[f32],
+    silent_track: bool,
+    cough: bool,
+) -> Conversation {
     conversation_in_room(bleed_db, levels_db, silent_track, cough, false)
 }
 

@@ -73,8 +73,7 @@ fn the_lookahead_detector_commits_the_offline_speech() {
     let c = conversation(-20.0, &[0.0, -3.0], false, false);
     let (tracks, offline) = offline(&c, dir.path());
     let names: Vec<String> = c.names.iter().map(|n| (*n).to_owned()).collect();
-    let (streamed, committed, _, finished) =
-        stream(&tracks, &names, &OnlineOptions::lookahead());
+    let (streamed, committed, _, finished) = stream(&tracks, &names, &OnlineOptions::lookahead());
     // Committed while streaming: everything but the last look-ahead (2 s) and one decision
     // period (0.5 s) of the 20 s.
     assert_eq!(committed, Time::from_micros(17_500_000));
@@ -103,7 +102,8 @@ fn the_history_kept_is_the_window() {
     let c = conversation(-20.0, &[0.0, -3.0], false, false);
     let (tracks, _) = offline(&c, dir.path());
     let names: Vec<String> = c.names.iter().map(|n| (*n).to_owned()).collect();
-    let options = OnlineOptions { window: Delta::from_micros(5_000_000), ..OnlineOptions::lookahead() };
+    let options =
+        OnlineOptions { window: Delta::from_micros(5_000_000), ..OnlineOptions::lookahead() };
     let (short, committed, held, _) = stream(&tracks, &names, &options);
     assert!(held <= 500 + FORGET_FRAMES + 3, "{held}");
     assert!(held >= 500 + FORGET_FRAMES - 50, "{held}");
