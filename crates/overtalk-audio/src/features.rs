@@ -301,7 +301,7 @@ impl TrackFeatures {
     /// energies must still be in RAM ([`TrackAnalyzer::set_band_spill`]).
     pub fn drop_front(&mut self, frames: usize) -> Result<()> {
         let frames = frames.min(self.frames());
-        if frames % self.window_step() != 0 {
+        if !frames.is_multiple_of(self.window_step()) {
             return Err(Error::invalid(format!(
                 "features: {frames} frames dropped, not a multiple of the voice-activity step {}",
                 self.window_step()
