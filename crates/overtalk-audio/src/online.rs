@@ -19,6 +19,12 @@
 //!
 //! The committed frames, put together, are the online detection; with a window as long as the
 //! recording and the lookahead to its end it is the offline one.
+//!
+//! Only the window is kept: features older than it are dropped [`FORGET_FRAMES`] at a time,
+//! so a channel holds at most the window plus 10 s of 10 ms frames (about 27 bytes each:
+//! energy, band energies in RAM, voice activity) however long the session
+//! ([`OnlineMultitrack::held_frames`]). [`OnlineOptions::lookahead`] is the rule on the last
+//! 10 minutes, committed 2 s behind.
 
 use overtalk::{Delta, Error, Region, Result, Time};
 
