@@ -7,7 +7,7 @@
 # Needs the synthetic suite (bench/make_synth.sh: espeak-ng, sox) and ../shared/data.
 #   bench/live_bench.sh [SPEED] [DETECTORS]
 #     SPEED: replay speed of the latency runs (default 1 = real time)
-#     DETECTORS: which of causal, windowed, hybrid (default "causal windowed")
+#     DETECTORS: which of causal, windowed, hybrid, lookahead (default "causal windowed")
 # The classes are committed by the calibrated classifier at a 250 ms decision horizon (the
 # default of `overtalk live`); `live_eval ... --decision-horizon 500|1000` or
 # `--classifier rules` for the others. The speed-1 run of the synthetic suite in BENCHMARKS.md

@@ -118,6 +118,20 @@ impl BandStore {
         Ok(())
     }
 
+    /// Forgets the first `frames` frames, which must all still be in RAM (a store that has
+    /// spilled to its temporary file keeps everything: an error).
+    fn drop_front(&mut self, frames: usize) -> Result<()> {
+        if self.file.is_some() {
+            return Err(Error::invalid(
+                "band energies moved to a temporary file cannot be dropped from the front",
+            ));
+        }
+        let frames = frames.min(self.frames);
+        self.tail.drain(..frames * BANDS);
+        self.frames -= frames;
+        Ok(())
+    }
+
     /// A reader that returns the frames in order, one block in RAM at a time.
     pub fn reader(&self) -> BandReader<'_> {
         BandReader { store: self, buf: Vec::new(), start: 0, len: 0 }
@@ -281,6 +295,30 @@ impl TrackFeatures {
         })
     }
 
+    /// Forgets the first `frames` 10 ms frames (frame `frames` becomes frame 0), so a growing
+    /// recording can keep a bounded history. `frames` must be a multiple of
+    /// [`TrackFeatures::window_step`], so the voice-activity frames stay aligned, and the band
+    /// energies must still be in RAM ([`TrackAnalyzer::set_band_spill`]).
+    pub fn drop_front(&mut self, frames: usize) -> Result<()> {
+        let frames = frames.min(self.frames());
+        if !frames.is_multiple_of(self.window_step()) {
+            return Err(Error::invalid(format!(
+                "features: {frames} frames dropped, not a multiple of the voice-activity step {}",
+                self.window_step()
+            )));
+        }
+        if self.bands.frames() > 0 {
+            self.bands.drop_front(frames)?;
+        }
+        self.energy_cdb.drain(..frames);
+        if !self.vad.is_empty() && self.vad_hop.micros() > 0 {
+            let n = (frames as i64 * HOP_DELTA.micros() / self.vad_hop.micros()) as usize;
+            self.vad.drain(..n.min(self.vad.len()));
+        }
+        self.samples = self.samples.saturating_sub((frames * crate::frames::HOP) as u64);
+        Ok(())
+    }
+
     /// The 10 ms frames between window starts that keep the voice-activity frames aligned
     /// (the least common multiple of the two hops, in frames).
     pub fn window_step(&self) -> usize {
@@ -345,6 +383,12 @@ impl TrackAnalyzer {
     /// resampler and the voice activity detector hold back up to a few frames).
     pub fn features(&self) -> &TrackFeatures {
         &self.features
+    }
+
+    /// Forgets the first `frames` frames of the features computed so far (see
+    /// [`TrackFeatures::drop_front`]); the analysis goes on from where it was.
+    pub fn drop_front(&mut self, frames: usize) -> Result<()> {
+        self.features.drop_front(frames)
     }
 
     /// Feeds samples at the track's rate.

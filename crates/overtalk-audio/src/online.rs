@@ -19,6 +19,12 @@
 //!
 //! The committed frames, put together, are the online detection; with a window as long as the
 //! recording and the lookahead to its end it is the offline one.
+//!
+//! Only the window is kept: features older than it are dropped [`FORGET_FRAMES`] at a time,
+//! so a channel holds at most the window plus 10 s of 10 ms frames (about 27 bytes each:
+//! energy, band energies in RAM, voice activity) however long the session
+//! ([`OnlineMultitrack::held_frames`]). [`OnlineOptions::lookahead`] is the rule on the last
+//! 10 minutes, committed 2 s behind.
 
 use overtalk::{Delta, Error, Region, Result, Time};
 
@@ -50,6 +56,24 @@ impl Default for OnlineOptions {
             window: Delta::from_micros(30_000_000),
             lookahead: Delta::from_micros(600_000),
             redecide: Delta::from_micros(100_000),
+        }
+    }
+}
+
+impl OnlineOptions {
+    /// The options of the look-ahead detector (`overtalk live --detector lookahead`): the
+    /// offline rule re-decided every 500 ms on everything heard so far, up to the last 10
+    /// minutes (the history it keeps), a frame committed 2 s behind the newest one. The
+    /// statistics (floors, couplings, band noise, the band rule's need) are those of the
+    /// whole session so far, as the offline rule takes them from the whole recording, and 2 s
+    /// of look-ahead are more than the gap closing, the dilation and the run tests need, so
+    /// the committed speech converges on the offline detection.
+    pub fn lookahead() -> OnlineOptions {
+        OnlineOptions {
+            window: Delta::from_micros(600_000_000),
+            lookahead: Delta::from_micros(2_000_000),
+            redecide: Delta::from_micros(500_000),
+            ..OnlineOptions::default()
         }
     }
 }
@@ -86,6 +110,9 @@ pub struct OnlineMultitrack {
     analyzers: Vec<TrackAnalyzer>,
     /// Samples pushed per channel.
     samples: u64,
+    /// The frame the analyzers' features start at: the frames before it (older than the
+    /// window) have been forgotten.
+    offset: usize,
     /// Frames committed (all channels).
     committed: usize,
     /// Per channel: committed runs `(start, end)` in frames, the open run's start.
@@ -113,7 +140,13 @@ impl OnlineMultitrack {
         }
         let analyzers = names
             .iter()
-            .map(|n| TrackAnalyzer::new(n, rate, options.vad.map(VadKind::build)))
+            .map(|n| {
+                let mut a = TrackAnalyzer::new(n, rate, options.vad.map(VadKind::build))?;
+                // The history is bounded by the window (frames older than it are dropped),
+                // so the band energies stay in RAM, where they can be dropped.
+                a.set_band_spill(usize::MAX);
+                Ok(a)
+            })
             .collect::<Result<Vec<_>>>()?;
         let k = names.len();
         Ok(OnlineMultitrack {
@@ -121,6 +154,7 @@ impl OnlineMultitrack {
             rate,
             analyzers,
             samples: 0,
+            offset: 0,
             committed: 0,
             runs: vec![Vec::new(); k],
             open: vec![None; k],
@@ -168,13 +202,37 @@ impl OnlineMultitrack {
         let every = frames_of(self.options.redecide).max(1);
         if frames >= self.decided_at + every {
             self.decide(frames, frames_of(self.options.lookahead))?;
+            self.forget(frames)?;
         }
         Ok(std::mem::take(&mut self.out))
     }
 
-    /// Frames available on every channel.
+    /// Frames available on every channel (from the first sample).
     fn frames(&self) -> usize {
-        self.analyzers.iter().map(|a| a.features().frames()).min().unwrap_or(0)
+        self.offset + self.analyzers.iter().map(|a| a.features().frames()).min().unwrap_or(0)
+    }
+
+    /// The 10 ms frames of features held per channel: at most the window plus
+    /// [`FORGET_FRAMES`] and the voice-activity step, however long the session.
+    pub fn held_frames(&self) -> usize {
+        self.analyzers.iter().map(|a| a.features().frames()).max().unwrap_or(0)
+    }
+
+    /// Drops the frames no later decision can see (those before the window of the newest
+    /// frame), [`FORGET_FRAMES`] or more at a time.
+    fn forget(&mut self, frames: usize) -> Result<()> {
+        let features: Vec<&TrackFeatures> = self.analyzers.iter().map(|a| a.features()).collect();
+        let step = features.iter().map(|f| f.window_step()).max().unwrap_or(1);
+        let from = (frames - self.offset).saturating_sub(frames_of(self.options.window));
+        let drop = from / step * step;
+        if drop < FORGET_FRAMES {
+            return Ok(());
+        }
+        for a in &mut self.analyzers {
+            a.drop_front(drop)?;
+        }
+        self.offset += drop;
+        Ok(())
     }
 
     /// Ends the input: decides and commits everything, and returns the last edges and the
@@ -187,7 +245,7 @@ impl OnlineMultitrack {
         for f in &mut features {
             f.pad_to(longest)?;
         }
-        self.decide_on(&features, longest, 0)?;
+        self.decide_on(&features, self.offset + longest, 0)?;
         let end = self.committed;
         let mut regions = Vec::with_capacity(self.runs.len());
         for (runs, open) in self.runs.iter_mut().zip(&mut self.open) {
@@ -201,8 +259,8 @@ impl OnlineMultitrack {
 
     fn decide(&mut self, frames: usize, lookahead: usize) -> Result<()> {
         let features: Vec<&TrackFeatures> = self.analyzers.iter().map(|a| a.features()).collect();
-        let (from, window) = window_of(&features, frames, self.options.window)?;
-        self.apply(&window, from, frames, lookahead)
+        let (from, window) = window_of(&features, frames - self.offset, self.options.window)?;
+        self.apply(&window, self.offset + from, frames, lookahead)
     }
 
     fn decide_on(
@@ -212,8 +270,8 @@ impl OnlineMultitrack {
         lookahead: usize,
     ) -> Result<()> {
         let features: Vec<&TrackFeatures> = features.iter().collect();
-        let (from, window) = window_of(&features, frames, self.options.window)?;
-        self.apply(&window, from, frames, lookahead)
+        let (from, window) = window_of(&features, frames - self.offset, self.options.window)?;
+        self.apply(&window, self.offset + from, frames, lookahead)
     }
 
     /// Runs the rule on the window `[from, frames)` and commits the frames `lookahead` behind.
@@ -291,6 +349,10 @@ impl OnlineMultitrack {
         self.out.push(SpeechEdge { track, speaking, time, decided, state });
     }
 }
+
+/// The frames forgotten at a time once they are older than the window (10 s): fewer, larger
+/// moves of the history.
+pub const FORGET_FRAMES: usize = 1000;
 
 /// The trailing window of `window` before frame `frames`, starting on a frame where every
 /// track's voice-activity frames line up; returns its first frame and its features.

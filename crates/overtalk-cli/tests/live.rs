@@ -82,3 +82,23 @@ fn live_replay_of_ami_headsets_records_what_analyze_gives() {
         assert!((0.0..=1.0).contains(&p), "{e}");
     }
 }
+
+/// `--window`, `--lookahead` and `--redecide` reach the detector chosen: a look-ahead
+/// detector whose window is not longer than its look-ahead is refused before any audio.
+#[cfg(feature = "live")]
+#[test]
+fn live_lookahead_options_reach_the_detector() {
+    let Some(data) = crate::util::shared_data("live_lookahead_options_reach_the_detector") else {
+        return;
+    };
+    let ami = data.join("real-audio/ami-es2004a-multitrack");
+    let dir = Dir::new();
+    let tracks: Vec<String> = (0..2)
+        .map(|i| format!("--track=S{i}={}", ami.join(format!("source{i}.wav")).display()))
+        .collect();
+    let mut args = vec!["live", "--unpaced", "--detector", "lookahead", "--window", "2"];
+    args.extend(tracks.iter().map(String::as_str));
+    let r = dir.run(&args);
+    assert_eq!(r.code(), 2, "{}", r.stderr());
+    assert!(r.stderr().contains("the window must be longer than the lookahead"), "{}", r.stderr());
+}

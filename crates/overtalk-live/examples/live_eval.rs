@@ -8,7 +8,8 @@
 //! live_eval synth bench/out/synth OUT [--speed K]    # NAME.mic{i}_{SPK}.wav + NAME.rttm
 //! live_eval ami ../shared/data/real-audio/ami-es2004a-multitrack OUT [--speed K]
 //! live_eval ch32 DIR OUT --no-offline                # DIR/s{0..7}_{0..3}.wav: CPU only
-//! (any: --detector causal|windowed|hybrid, --no-offline skips offline detect,
+//! (any: --detector causal|windowed|hybrid|lookahead, --no-offline skips offline detect,
+//!  --window S, --lookahead S and --redecide S for the windowed rule of the detector,
 //!  --classifier calibrated|rules and --decision-horizon MS (default calibrated at 250 ms),
 //!  --min-silence MS and --causal NAME=DB for the causal detector's rule)
 //! ```
@@ -176,7 +177,7 @@ fn labels_of(a: &overtalk::analysis::Analysis) -> Vec<Label> {
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 4 {
-        bail!("usage: live_eval synth|ami DIR OUT [--speed K] [--detector causal|windowed|hybrid] [--no-offline]");
+        bail!("usage: live_eval synth|ami DIR OUT [--speed K] [--detector causal|windowed|hybrid|lookahead] [--no-offline]");
     }
     let (kind, dir, out) = (&args[1], PathBuf::from(&args[2]), PathBuf::from(&args[3]));
     let speed = match args.iter().position(|a| a == "--speed") {
@@ -204,6 +205,22 @@ fn main() -> Result<()> {
             "above_bleed_off_db" => causal_options.above_bleed_off_db = v,
             "voicing" => causal_options.voicing = v,
             _ => bail!("unknown causal option {k}"),
+        }
+    }
+    // --window S, --lookahead S, --redecide S: the windowed rule's timing (of the detector
+    // chosen: `windowed`/`hybrid` or `lookahead`).
+    let mut online = match detector {
+        DetectorKind::Lookahead => overtalk_audio::online::OnlineOptions::lookahead(),
+        _ => overtalk_audio::online::OnlineOptions::default(),
+    };
+    for (flag, field) in [
+        ("--window", &mut online.window),
+        ("--lookahead", &mut online.lookahead),
+        ("--redecide", &mut online.redecide),
+    ] {
+        if let Some(i) = args.iter().position(|a| a == flag) {
+            *field = overtalk::Delta::from_secs_f64(args[i + 1].parse::<f64>()?)
+                .with_context(|| format!("{flag} out of range"))?;
         }
     }
     let classifier = match args.iter().position(|a| a == "--classifier") {
@@ -238,6 +255,8 @@ fn main() -> Result<()> {
             detector,
             params: params.clone(),
             causal: causal_options,
+            online: online.clone(),
+            lookahead: online.clone(),
             ..SessionConfig::default()
         };
         let before = cpu_seconds();

@@ -58,8 +58,10 @@ pub struct SessionConfig {
     pub preset: String,
     /// Which speech detector runs.
     pub detector: DetectorKind,
-    /// How the windowed detector decides.
+    /// How the windowed detector decides (`windowed`, `hybrid`).
     pub online: OnlineOptions,
+    /// How the look-ahead detector's committed speech is decided (`lookahead`).
+    pub lookahead: OnlineOptions,
     /// How the causal detector decides.
     pub causal: CausalOptions,
     /// Events a subscriber may fall behind before it loses the oldest.
@@ -83,6 +85,7 @@ impl std::fmt::Debug for SessionConfig {
             .field("preset", &self.preset)
             .field("detector", &self.detector)
             .field("online", &self.online)
+            .field("lookahead", &self.lookahead)
             .field("causal", &self.causal)
             .field("capacity", &self.capacity)
             .field("events_out", &self.events_out.is_some())
@@ -98,6 +101,7 @@ impl Default for SessionConfig {
             preset: "default".to_owned(),
             detector: DetectorKind::default(),
             online: OnlineOptions::default(),
+            lookahead: OnlineOptions::lookahead(),
             causal: CausalOptions::default(),
             capacity: 4096,
             queue_blocks: 256,
@@ -122,12 +126,21 @@ pub enum DetectorKind {
     /// Both: the causal detector's provisional edges (one hop after the sound) and the
     /// windowed detector's committed ones (its accuracy), at the CPU of both.
     Hybrid,
+    /// The causal detector's provisional edges, and committed speech from the offline rule
+    /// re-decided on everything heard so far (up to [`SessionConfig::lookahead`]'s window)
+    /// once a bounded look-ahead has passed ([`OnlineOptions::lookahead`]: 2 s), so the
+    /// committed speech converges on offline `detect`.
+    Lookahead,
 }
 
 impl DetectorKind {
     /// Every kind, in order.
-    pub const ALL: [DetectorKind; 3] =
-        [DetectorKind::Causal, DetectorKind::Windowed, DetectorKind::Hybrid];
+    pub const ALL: [DetectorKind; 4] = [
+        DetectorKind::Causal,
+        DetectorKind::Windowed,
+        DetectorKind::Hybrid,
+        DetectorKind::Lookahead,
+    ];
 
     /// The name on the command line.
     pub fn name(self) -> &'static str {
@@ -135,6 +148,7 @@ impl DetectorKind {
             DetectorKind::Causal => "causal",
             DetectorKind::Windowed => "windowed",
             DetectorKind::Hybrid => "hybrid",
+            DetectorKind::Lookahead => "lookahead",
         }
     }
 }
@@ -148,10 +162,9 @@ impl std::fmt::Display for DetectorKind {
 impl std::str::FromStr for DetectorKind {
     type Err = String;
     fn from_str(s: &str) -> std::result::Result<DetectorKind, String> {
-        DetectorKind::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| format!("unknown detector {s:?} (causal, windowed or hybrid)"))
+        DetectorKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
+            format!("unknown detector {s:?} (causal, windowed, hybrid or lookahead)")
+        })
     }
 }
 
@@ -175,6 +188,10 @@ impl Detector {
             DetectorKind::Hybrid => Detector::Hybrid(Box::new((
                 CausalMultitrack::new(names, rate, &config.causal)?,
                 OnlineMultitrack::new(names, rate, &config.online)?,
+            ))),
+            DetectorKind::Lookahead => Detector::Hybrid(Box::new((
+                CausalMultitrack::new(names, rate, &config.causal)?,
+                OnlineMultitrack::new(names, rate, &config.lookahead)?,
             ))),
         })
     }
@@ -385,6 +402,10 @@ fn run(
     let (stream_of, by_name) = name_order(&names);
     let mut stream = AnalysisStream::new(names.len(), &config.params)?;
     let mut wire = Wire::new(names.clone(), by_name);
+    if matches!(config.detector, DetectorKind::Hybrid | DetectorKind::Lookahead) {
+        // The committed edges lag the causal provisional ones by the windowed look-ahead.
+        wire.lagging(config.causal.min_silence.micros() as f64 / 1e6);
+    }
     let mut publisher = Publisher {
         tx,
         out: config.events_out.take(),
@@ -411,6 +432,9 @@ fn run(
         for e in &edges {
             wire.edge(e, batch);
         }
+        // At the end everything is committed: what no committed edge confirmed is retracted.
+        let final_s = committed.map_or(f64::INFINITY, |t| t.micros() as f64 / 1e6);
+        wire.commit_clock(final_s, decided_s, batch);
         for e in committed_edges {
             let ms = e.time.micros() / 1000;
             let s = stream_of[e.track];

@@ -29,7 +29,7 @@
 //! in the holder's silence that the classifier does not call an attempt waits for the rules'
 //! class (smooth switch or pause competition needs the outcome).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use overtalk::analysis::onsets::OnsetClass;
 use overtalk::analysis::stream::{StreamEvent, StreamEventKind};
@@ -59,7 +59,18 @@ pub(crate) struct Wire {
     /// Onsets the calibrated classifier decided early, by talkspurt: whether that event was
     /// committed then (its class named), and the probability for the final one otherwise.
     early: HashMap<usize, (bool, Option<f64>)>,
+    /// When the committed edges come from a detector that lags the provisional ones by more
+    /// than a talkspurt (`hybrid`, `lookahead`): the causal rule's `min_silence` in seconds
+    /// (see [`Wire::lagging`]).
+    reopen_s: Option<f64>,
+    /// In that mode, per channel: the provisional starts and ends not yet committed or
+    /// retracted, oldest first (id, time).
+    pending_starts: Vec<VecDeque<(u64, f64)>>,
+    pending_ends: Vec<VecDeque<(u64, f64)>>,
 }
+
+/// How far a committed edge may lie from the provisional one it confirms (seconds).
+const EDGE_MATCH_S: f64 = 0.5;
 
 /// The probability announced with an interruption candidate: the share of interruptions
 /// among the floor-relevant onsets made while the holder talks (interruptions and terminal
@@ -95,7 +106,29 @@ impl Wire {
             holder: None,
             candidates: vec![None; k],
             early: HashMap::new(),
+            reopen_s: None,
+            pending_starts: vec![VecDeque::new(); k],
+            pending_ends: vec![VecDeque::new(); k],
         }
+    }
+
+    /// The committed edges lag the provisional ones by seconds (a look-ahead detector behind
+    /// the causal rule's provisional edges), so several provisional talkspurts may wait for
+    /// their commit at once. Then a provisional end is an end, not the retraction of its
+    /// start; a provisional start within `reopen_s` (the causal rule's `min_silence`) of the
+    /// provisional end before it retracts that end (the causal rule reopened its run); a
+    /// committed edge refers to the provisional edge of its kind within [`EDGE_MATCH_S`]; and
+    /// once the commit clock is [`EDGE_MATCH_S`] past a provisional edge that no committed
+    /// edge confirmed, it is retracted ([`Wire::commit_clock`]):
+    ///
+    /// ```text
+    /// causal      start 1.00 ... end 1.30    start 2.00 . end 2.20
+    /// wire        prov start #0, prov end #1  prov start #2, prov end #3
+    /// look-ahead  committed start 0.98 → #0, end 1.32 → #1   (at 3.5 s)
+    /// clock 3.5   #2 and #3 retracted: the committed speech has no run there
+    /// ```
+    pub(crate) fn lagging(&mut self, reopen_s: f64) {
+        self.reopen_s = Some(reopen_s);
     }
 
     fn name_of_stream(&self, speaker: usize) -> Option<String> {
@@ -140,8 +173,142 @@ impl Wire {
     pub(crate) fn edge(&mut self, e: &SpeechEdge, out: &mut Vec<LiveEvent>) {
         let c = e.track;
         let (t_s, decided_s) = (secs(e.time.micros()), secs(e.decided.micros()));
-        let speaker = self.names.get(c).cloned();
         let before = self.provisional_speaking.iter().filter(|&&s| s).count();
+        if let Some(reopen) = self.reopen_s {
+            if !self.lagging_edge(e, reopen, t_s, decided_s, out) {
+                return;
+            }
+        } else {
+            self.leading_edge(e, t_s, decided_s, out);
+        }
+        // The provisional view of who talks: the committed state, or the newer report.
+        self.provisional_speaking[c] = e.speaking;
+        self.provisional_overlap(before, c, t_s, decided_s, out);
+    }
+
+    /// One edge when the committed edges lag (see [`Wire::lagging`]); false for a committed
+    /// edge, which says nothing about the provisional view.
+    fn lagging_edge(
+        &mut self,
+        e: &SpeechEdge,
+        reopen: f64,
+        t_s: f64,
+        decided_s: f64,
+        out: &mut Vec<LiveEvent>,
+    ) -> bool {
+        let c = e.track;
+        let speaker = self.names.get(c).cloned();
+        match (e.state, e.speaking) {
+            (EdgeState::Provisional, true) => {
+                match self.pending_ends[c].back().copied() {
+                    Some((r, at)) if t_s - at < reopen => {
+                        self.pending_ends[c].pop_back();
+                        let mut ev = self.retract(r, at, decided_s, LiveEventKind::SpeechEnd);
+                        ev.speaker = speaker;
+                        out.push(ev);
+                    }
+                    _ => {
+                        let mut ev = self.event(
+                            LiveEventKind::SpeechStart,
+                            EventState::Provisional,
+                            t_s,
+                            decided_s,
+                        );
+                        ev.speaker = speaker;
+                        self.pending_starts[c].push_back((ev.id, t_s));
+                        out.push(ev);
+                        self.candidate(c, t_s, decided_s, out);
+                    }
+                }
+                true
+            }
+            (EdgeState::Provisional, false) => {
+                let mut ev =
+                    self.event(LiveEventKind::SpeechEnd, EventState::Provisional, t_s, decided_s);
+                ev.speaker = speaker;
+                self.pending_ends[c].push_back((ev.id, t_s));
+                out.push(ev);
+                true
+            }
+            (EdgeState::Committed, speaking) => {
+                // Older provisional edges of the kind that this one does not confirm go first.
+                self.expire(c, speaking, t_s - EDGE_MATCH_S, decided_s, out);
+                let pending =
+                    if speaking { &mut self.pending_starts[c] } else { &mut self.pending_ends[c] };
+                let refers = match pending.front() {
+                    Some(&(id, at)) if (at - t_s).abs() <= EDGE_MATCH_S => {
+                        pending.pop_front();
+                        Some(id)
+                    }
+                    _ => None,
+                };
+                let kind =
+                    if speaking { LiveEventKind::SpeechStart } else { LiveEventKind::SpeechEnd };
+                let mut ev = self.event(kind, EventState::Committed, t_s, decided_s);
+                ev.speaker = speaker;
+                ev.refers_to = refers;
+                out.push(ev);
+                self.committed_speaking[c] = speaking;
+                false
+            }
+        }
+    }
+
+    /// Retracts channel `c`'s provisional starts (or ends) dated before `before`.
+    fn expire(
+        &mut self,
+        c: usize,
+        starts: bool,
+        before: f64,
+        decided_s: f64,
+        out: &mut Vec<LiveEvent>,
+    ) {
+        loop {
+            let pending =
+                if starts { &mut self.pending_starts[c] } else { &mut self.pending_ends[c] };
+            let Some(&(r, at)) = pending.front().filter(|&&(_, at)| at < before) else {
+                return;
+            };
+            pending.pop_front();
+            let kind = if starts { LiveEventKind::SpeechStart } else { LiveEventKind::SpeechEnd };
+            let mut ev = self.retract(r, at, decided_s, kind);
+            ev.speaker = self.names.get(c).cloned();
+            out.push(ev);
+            if starts {
+                if let Some((id, cat)) = self.candidates[c] {
+                    if cat == at && !self.prov_onsets.values().any(|&v| v == id) {
+                        self.candidates[c] = None;
+                        let mut ev = self.retract(id, at, decided_s, LiveEventKind::Onset);
+                        ev.speaker = self.names.get(c).cloned();
+                        out.push(ev);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The committed speech is final up to `committed_s` (lagging mode only): every
+    /// provisional edge more than [`EDGE_MATCH_S`] before it that no committed edge confirmed
+    /// is retracted.
+    pub(crate) fn commit_clock(
+        &mut self,
+        committed_s: f64,
+        decided_s: f64,
+        out: &mut Vec<LiveEvent>,
+    ) {
+        if self.reopen_s.is_none() {
+            return;
+        }
+        for c in 0..self.names.len() {
+            self.expire(c, true, committed_s - EDGE_MATCH_S, decided_s, out);
+            self.expire(c, false, committed_s - EDGE_MATCH_S, decided_s, out);
+        }
+    }
+
+    /// One edge when the committed edges follow the provisional ones within a talkspurt.
+    fn leading_edge(&mut self, e: &SpeechEdge, t_s: f64, decided_s: f64, out: &mut Vec<LiveEvent>) {
+        let c = e.track;
+        let speaker = self.names.get(c).cloned();
         match (e.state, e.speaking) {
             (EdgeState::Provisional, true) => {
                 if let Some((r, at)) = self.prov_end[c].take() {
@@ -198,8 +365,18 @@ impl Wire {
                 self.committed_speaking[c] = speaking;
             }
         }
-        // The provisional view of who talks: the committed state, or the newer report.
-        self.provisional_speaking[c] = e.speaking;
+    }
+
+    /// A provisional overlap starts or ends with channel `c`'s newest report (`before`
+    /// channels talked before it).
+    fn provisional_overlap(
+        &mut self,
+        before: usize,
+        c: usize,
+        t_s: f64,
+        decided_s: f64,
+        out: &mut Vec<LiveEvent>,
+    ) {
         let after = self.provisional_speaking.iter().filter(|&&s| s).count();
         if before < 2 && after >= 2 && self.prov_overlap.is_none() {
             let mut ev =
@@ -408,6 +585,45 @@ mod tests {
 
     fn brief(out: &[LiveEvent]) -> Vec<(u64, LiveEventKind, EventState, Option<u64>, f64)> {
         out.iter().map(|e| (e.id, e.kind, e.state, e.refers_to, e.decided_s)).collect()
+    }
+
+    #[test]
+    fn lagging_commits_confirm_or_retract_each_provisional_talkspurt() {
+        use EdgeState::{Committed, Provisional};
+        let mut w = names();
+        w.lagging(0.4);
+        let mut out = Vec::new();
+        // The causal rule: A talks 1.00–1.30 s, then 2.00–2.20 s; a pause of 0.1 s at 2.10 s
+        // that it bridges (a start within 0.4 s of its end retracts that end).
+        for (speaking, ms) in [(true, 1000), (false, 1300), (true, 2000), (false, 2100)] {
+            w.edge(&edge(0, speaking, ms, ms + 10, Provisional), &mut out);
+        }
+        w.edge(&edge(0, true, 2150, 2160, Provisional), &mut out);
+        w.edge(&edge(0, false, 2200, 2210, Provisional), &mut out);
+        // The look-ahead detector commits 0.98–1.32 s only, at 3.5 s; its clock then is 3.0 s.
+        w.edge(&edge(0, true, 980, 3500, Committed), &mut out);
+        w.edge(&edge(0, false, 1320, 3500, Committed), &mut out);
+        w.commit_clock(3.0, 3.5, &mut out);
+        use EventState::{Committed as C, Provisional as P, Retracted as R};
+        use LiveEventKind::{SpeechEnd as End, SpeechStart as Start};
+        assert_eq!(
+            brief(&out),
+            [
+                (0, Start, P, None, 1.01),
+                (1, End, P, None, 1.31),
+                (2, Start, P, None, 2.01),
+                (3, End, P, None, 2.11),
+                (4, End, R, Some(3), 2.16),
+                (5, End, P, None, 2.21),
+                (6, Start, C, Some(0), 3.5),
+                (7, End, C, Some(1), 3.5),
+                (8, Start, R, Some(2), 3.5),
+                (9, End, R, Some(5), 3.5),
+            ]
+        );
+        // Each retraction names the time of what it retracts.
+        assert_eq!(out[8].t_s, 2.0);
+        assert_eq!(out[9].t_s, 2.2);
     }
 
     #[test]

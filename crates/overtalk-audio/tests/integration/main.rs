@@ -12,6 +12,7 @@ mod frame_der;
 mod frame_score;
 mod hostile;
 mod multitrack;
+mod online;
 mod onnx_embed;
 #[cfg(feature = "onnx")]
 mod onnx_writer;

@@ -55,15 +55,20 @@ fn db(x: f32) -> f32 {
     10f32.powf(x / 20.0)
 }
 
-struct Conversation {
-    mics: Vec<Vec<f32>>,
-    reference: Annotation,
-    names: Vec<&'static str>,
+pub(crate) struct Conversation {
+    pub(crate) mics: Vec<Vec<f32>>,
+    pub(crate) reference: Annotation,
+    pub(crate) names: Vec<&'static str>,
 }
 
 /// Speakers take turns with overlaps; each mic hears its speaker at `levels_db` and every other
 /// speaker `bleed_db` lower, 3 ms later, plus noise at −55 dBFS.
-fn conversation(bleed_db: f32, levels_db: &[f32], silent_track: bool, cough: bool) -> Conversation {
+pub(crate) fn conversation(
+    bleed_db: f32,
+    levels_db: &[f32],
+    silent_track: bool,
+    cough: bool,
+) -> Conversation {
     conversation_in_room(bleed_db, levels_db, silent_track, cough, false)
 }
 
@@ -174,7 +179,7 @@ fn write_mono(path: &Path, x: &[f32]) {
     w.finalize().unwrap();
 }
 
-fn run(c: &Conversation, dir: &Path) -> overtalk_audio::Detection {
+pub(crate) fn run(c: &Conversation, dir: &Path) -> overtalk_audio::Detection {
     run_with(c, dir, &DetectOptions::default())
 }
 

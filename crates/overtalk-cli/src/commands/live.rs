@@ -69,9 +69,11 @@ pub struct Args {
     /// Voice activity detector: earshot (default), energy or none.
     #[arg(long, value_name = "NAME")]
     vad: Option<String>,
-    /// Speech detector: causal (each 10 ms frame decided from the past alone) or windowed
-    /// (the offline rule re-decided on a trailing window, final behind `--lookahead`).
-    #[arg(long, value_name = "causal|windowed", default_value = "causal")]
+    /// Speech detector: causal (each 10 ms frame decided from the past alone), windowed
+    /// (the offline rule re-decided on a trailing window, final behind `--lookahead`), hybrid
+    /// (causal provisional edges, windowed commits) or lookahead (causal provisional edges,
+    /// commits from the offline rule on the last 10 minutes, 2 s behind).
+    #[arg(long, value_name = "causal|windowed|hybrid|lookahead", default_value = "causal")]
     detector: DetectorKind,
     /// What decides backchannels and interruptions: `calibrated` (the classifier fitted on
     /// human labels, deciding at `--decision-horizon`) or `rules` (the rule book, deciding
@@ -82,15 +84,18 @@ pub struct Args {
     /// to this long after its start (250, 500 or 1000 ms).
     #[arg(long, value_name = "MS", default_value = "250")]
     decision_horizon: i64,
-    /// Windowed detector: how much of the past each detection decision sees (seconds).
-    #[arg(long, value_name = "SECS", default_value = "30")]
-    window: f64,
-    /// Windowed detector: how far behind the newest audio a detection is final (seconds).
-    #[arg(long, value_name = "SECS", default_value = "0.6")]
-    lookahead: f64,
-    /// Windowed detector: how often the detection is decided again (seconds).
-    #[arg(long, value_name = "SECS", default_value = "0.1")]
-    redecide: f64,
+    /// Windowed, hybrid and lookahead detectors: how much of the past each detection
+    /// decision sees, and the history kept (seconds; 30, or 600 for lookahead).
+    #[arg(long, value_name = "SECS")]
+    window: Option<f64>,
+    /// Windowed, hybrid and lookahead detectors: how far behind the newest audio a
+    /// detection is final (seconds; 0.6, or 2 for lookahead).
+    #[arg(long, value_name = "SECS")]
+    lookahead: Option<f64>,
+    /// Windowed, hybrid and lookahead detectors: how often the detection is decided again
+    /// (seconds; 0.1, or 0.5 for lookahead).
+    #[arg(long, value_name = "SECS")]
+    redecide: Option<f64>,
     /// The floor rule, its actuators and the live page.
     #[command(flatten)]
     outputs: OutputArgs,
@@ -117,13 +122,20 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         Some("none") => None,
         Some(name) => Some(name.parse::<VadKind>().map_err(anyhow::Error::msg)?),
     };
-    let online = OnlineOptions {
-        vad,
-        window: secs(args.window, "--window")?,
-        lookahead: secs(args.lookahead, "--lookahead")?,
-        redecide: secs(args.redecide, "--redecide")?,
-        ..OnlineOptions::default()
+    let mut online = match args.detector {
+        DetectorKind::Lookahead => OnlineOptions::lookahead(),
+        _ => OnlineOptions::default(),
     };
+    online.vad = vad;
+    for (value, flag, field) in [
+        (args.window, "--window", &mut online.window),
+        (args.lookahead, "--lookahead", &mut online.lookahead),
+        (args.redecide, "--redecide", &mut online.redecide),
+    ] {
+        if let Some(v) = value {
+            *field = secs(v, flag)?;
+        }
+    }
     let source = source(&args)?;
     let events_out: Option<Box<dyn Write + Send>> =
         match args.events.as_deref() {
@@ -146,7 +158,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         params,
         preset: args.preset.clone(),
         detector: args.detector,
-        online,
+        online: online.clone(),
+        lookahead: online,
         events_out,
         record: args.record.clone(),
         recording: args.recording.clone(),

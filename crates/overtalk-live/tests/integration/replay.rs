@@ -35,7 +35,12 @@ const REPEAT: f64 = 19.0;
 const COPIES: f64 = 1.0;
 
 fn render(dir: &Path) -> Vec<(String, PathBuf)> {
-    let secs = COPIES * REPEAT;
+    render_copies(dir, COPIES)
+}
+
+/// The script `copies` times in a row.
+fn render_copies(dir: &Path, copies: f64) -> Vec<(String, PathBuf)> {
+    let secs = copies * REPEAT;
     let n = (secs * f64::from(RATE)) as usize;
     let mut tracks = vec![vec![0.0f32; n]; 2];
     let mut seed = 7u32;
@@ -277,4 +282,114 @@ fn the_monitor_mutes_the_non_holder_and_releases_every_mute_at_the_end() {
     let actions = lines.iter().filter(|e| e.kind == LiveEventKind::Action).count();
     assert_eq!(actions as u64, floor.actions);
     assert_eq!(lines.len(), summary.events.len() + actions);
+}
+
+/// `--detector lookahead` on the script played twice: B's speech is offline `detect` of the
+/// tracks segment for segment, A's differs where A was decided before B had dominated a frame
+/// and by 90 ms at one start; the committed classes are the offline analysis's, each onset
+/// within 100 ms; the provisional starts still come from the causal rule, within 100 ms of
+/// the sound.
+#[test]
+fn the_lookahead_detector_commits_offline_detect() {
+    use overtalk::{Segment, Time};
+    use overtalk_live::session::DetectorKind;
+    let dir = tempfile::tempdir().unwrap();
+    let tracks = render_copies(dir.path(), 2.0);
+    let source = Replay::open(&tracks, 480, Pacing::Unpaced).unwrap();
+    let config = SessionConfig {
+        detector: DetectorKind::Lookahead,
+        record: Some(dir.path().join("record")),
+        ..SessionConfig::default()
+    };
+    let summary = Session::start(Box::new(source), config).unwrap().wait().unwrap();
+    let specs: Vec<overtalk_audio::TrackSpec> = tracks
+        .iter()
+        .map(|(name, path)| overtalk_audio::TrackSpec {
+            name: name.clone(),
+            path: path.clone(),
+            channel: None,
+        })
+        .collect();
+    let offline_detect =
+        overtalk_audio::detect(&specs, &overtalk_audio::DetectOptions::default(), &mut |_| {})
+            .unwrap();
+    let ms = |r: &overtalk::Region| -> Vec<(i64, i64)> {
+        let all = Segment::new(Time::ZERO, Time::from_millis(38_000)).unwrap();
+        r.crop_segment(all)
+            .iter()
+            .map(|s| (s.start().micros() / 1000, s.end().micros() / 1000))
+            .collect()
+    };
+    let live = summary.annotation.speaker_regions();
+    let offline_regions = offline_detect.annotation.speaker_regions();
+    assert_eq!(
+        ms(&offline_regions[0]),
+        [(990, 6010), (9490, 13_010), (19_990, 25_010), (28_490, 32_010)]
+    );
+    // A's first turn was decided before B had dominated a frame (no coupling of B's voice
+    // into A's mic yet): it is cut where B talks (B's backchannel at 3 s, B's interruption at
+    // 5 s). The second time, one start lands 90 ms early and its end 10 ms late.
+    assert_eq!(
+        ms(&live[0]),
+        [
+            (990, 3000),
+            (3460, 5000),
+            (5130, 6010),
+            (9490, 13_010),
+            (19_990, 25_010),
+            (28_400, 32_020)
+        ]
+    );
+    assert_eq!(ms(&live[1]), ms(&offline_regions[1]));
+    assert_eq!(live[1].len(), 8);
+    // The classes committed during the session are the offline analysis's: the same speaker
+    // and class, the onset within 100 ms (exact but for that start).
+    let (_, _, offline) =
+        rttm_and_analysis("live", offline_detect.annotation.clone(), &Params::default()).unwrap();
+    let names = ["A", "B"];
+    let live_onsets: Vec<(i64, String, String)> = summary
+        .stream_events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            StreamEventKind::Onset(r) => {
+                Some((r.time, names[r.speaker].to_owned(), format!("{:?}", r.class)))
+            }
+            _ => None,
+        })
+        .collect();
+    let batch: Vec<(i64, String, String)> = offline
+        .onsets
+        .iter()
+        .map(|o| (o.time, o.speaker.to_string(), format!("{:?}", o.class)))
+        .collect();
+    assert_eq!(batch.len(), 8, "{batch:?}");
+    assert_eq!(live_onsets.len(), batch.len());
+    let apart: Vec<i64> = live_onsets.iter().zip(&batch).map(|(l, o)| (l.0 - o.0).abs()).collect();
+    assert_eq!(apart, [0, 0, 0, 0, 0, 0, 90, 0]);
+    for (l, o) in live_onsets.iter().zip(&batch) {
+        assert_eq!((&l.1, &l.2), (&o.1, &o.2));
+    }
+    // The first report of each start is the causal rule's provisional one, which stays
+    // (committed later, not retracted).
+    let script_starts = [1.0, 3.0, 5.0, 9.5, 12.0, 14.5];
+    let first: Vec<f64> = script_starts
+        .iter()
+        .flat_map(|&s| [s, s + REPEAT])
+        .map(|s| {
+            let retracted: Vec<u64> = summary
+                .events
+                .iter()
+                .filter(|e| e.state == EventState::Retracted)
+                .filter_map(|e| e.refers_to)
+                .collect();
+            summary
+                .events
+                .iter()
+                .filter(|e| e.kind == LiveEventKind::SpeechStart && (e.t_s - s).abs() < 0.25)
+                .filter(|e| !retracted.contains(&e.id))
+                .map(|e| e.decided_s - s)
+                .fold(f64::INFINITY, f64::min)
+        })
+        .collect();
+    assert!(first.iter().all(|&d| d <= 0.1), "{first:?}");
 }
