@@ -234,6 +234,17 @@ impl ScoreReport {
     pub fn macro_der(&self) -> Option<f64> {
         macro_average(self.files.iter().filter(|f| f.status != FileStatus::Skipped).map(|f| &f.der))
     }
+
+    /// The ids of the recordings the preset left out ([`FileStatus::Skipped`]: md-eval, dscore
+    /// and spyder leave out recordings only in the hypothesis, dscore those not in the UEM),
+    /// in id order. A front end counts them as skipped inputs.
+    pub fn skipped(&self) -> Vec<&str> {
+        self.files
+            .iter()
+            .filter(|f| f.status == FileStatus::Skipped)
+            .map(|f| f.id.as_str())
+            .collect()
+    }
 }
 
 /// Largest reference × hypothesis speaker count of one recording (the mapping is cubic in it;
