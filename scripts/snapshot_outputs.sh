@@ -7,9 +7,9 @@
 #
 # Each run writes OUT_DIR/<group>/<name>.out (stdout), .err (stderr) and .rc (exit status).
 # Inputs: the AMI reference RTTMs (one run per file and one corpus run per split), VoxConverse
-# dev/test, the red-carpet example, the scoring fixtures and the VBx outputs on AMI
-# ($OVERTALK_SHARED_DATA, default /work/shared/data). Paths are passed as they are, so compare
-# snapshots taken from the same checkout with the same data directory.
+# dev/test, the red-carpet example, the scoring fixtures, the VBx outputs on AMI and the real
+# recordings ($OVERTALK_SHARED_DATA, default /work/shared/data). Paths are passed as they are,
+# so compare snapshots taken from the same checkout with the same data directory.
 set -euo pipefail
 
 out=${1:?usage: snapshot_outputs.sh OUT_DIR [BINARY]}
@@ -133,5 +133,18 @@ for kind in AMI_Mix-Headset AMI_beamformed; do
         run score "$n.csv.0" score --format csv -r "$ami/$split" -s "$vbx/$kind/$split"
         run score "$n.md.dscore" score --format md --preset dscore -r "$ami/$split" -s "$vbx/$kind/$split"
     done
+done
+# Detection from the real recordings (the 10 ms audio grid): the AMI ES2004a close-talk tracks
+# by the multitrack rule, the mixed 30 s excerpts diarized (with whatever speaker model is
+# installed; without one, voice activity alone), and a score of tracks against the reference.
+audio=$data/real-audio
+mt=$audio/ami-es2004a-multitrack
+tracks=(--track A="$mt/source0.wav" --track B="$mt/source1.wav" --track C="$mt/source2.wav" --track D="$mt/source3.wav")
+run detect es2004a.tracks.rttm detect "${tracks[@]}"
+run detect es2004a.mixture.rttm detect "$mt/mixture.wav"
+run detect es2004a.mixture.no-diarize.rttm detect --no-diarize "$mt/mixture.wav"
+run detect es2004a.tracks.score score -r "$mt/mixture.ref.rttm" "${tracks[@]}" --recording-id mixture
+for wav in "$audio"/ami-30s-excerpts/*.wav; do
+    run detect "$(basename "$wav" .wav).rttm" detect "$wav"
 done
 echo "snapshot in $out: $(find "$out" -name '*.out' | wc -l) runs"

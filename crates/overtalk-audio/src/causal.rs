@@ -38,9 +38,9 @@
 //! Committed edges come out in time order across channels, once no channel can still commit an
 //! earlier one ([`CausalMultitrack::committed`]), as the streaming analysis needs.
 
-use overtalk::{Delta, Error, Region, Result, Time};
+use overtalk::{Delta, Error, Region, Result, Rounding, Time};
 
-use crate::frames::{runs_to_region, HOP_DELTA};
+use crate::frames::{runs_to_region, GRID};
 use crate::online::{EdgeState, SpeechEdge};
 
 /// How the causal detector decides (see the module documentation).
@@ -307,7 +307,7 @@ impl CausalMultitrack {
     /// the gap an open run is in).
     pub fn committed(&self) -> Time {
         let horizon = self.horizon();
-        Time::from_micros(horizon as i64 * HOP_DELTA.micros())
+        GRID.start_of(horizon)
     }
 
     fn horizon(&self) -> usize {
@@ -552,13 +552,13 @@ impl CausalMultitrack {
         self.pending.sort_by_key(|e| (e.time, e.speaking, e.track));
         let pending = std::mem::take(&mut self.pending);
         self.out.extend(pending.into_iter().map(|e| SpeechEdge { decided, ..e }));
-        let regions = self.runs.iter().map(|r| runs_to_region(r, HOP_DELTA)).collect();
+        let regions = self.runs.iter().map(|r| runs_to_region(r, GRID)).collect();
         Ok((std::mem::take(&mut self.out), regions))
     }
 }
 
 fn edge(track: usize, speaking: bool, f: usize, decided: Time, state: EdgeState) -> SpeechEdge {
-    let time = Time::from_micros(f as i64 * HOP_DELTA.micros());
+    let time = GRID.start_of(f);
     SpeechEdge { track, speaking, time, decided, state }
 }
 
@@ -591,7 +591,7 @@ fn db_to_gain(db: f32) -> f64 {
 
 /// The number of whole 10 ms frames in `d`.
 fn frames_of(d: Delta) -> usize {
-    (d.micros().max(0) / HOP_DELTA.micros()) as usize
+    GRID.frames_in(d, Rounding::Floor)
 }
 
 #[cfg(test)]

@@ -22,9 +22,9 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::sync::{Arc, Mutex};
 
-use overtalk::{Delta, Error, Result};
+use overtalk::{Delta, Error, FrameGrid, Result, Rounding};
 
-use crate::frames::{EnergyFramer, BANDS, HOP_DELTA};
+use crate::frames::{EnergyFramer, BANDS, GRID};
 use crate::resample::Resampler16k;
 use crate::vad::{Vad, VadRunner};
 
@@ -228,8 +228,8 @@ impl TrackFeatures {
         if self.vad.is_empty() || self.vad_hop.micros() <= 0 {
             return 1.0;
         }
-        let mid = t as i64 * HOP_DELTA.micros() + HOP_DELTA.micros() / 2;
-        let k = ((mid / self.vad_hop.micros()) as usize).min(self.vad.len() - 1);
+        let k = FrameGrid::new(self.vad_hop).index_of(GRID.centre_of(t), Rounding::Floor);
+        let k = k.min(self.vad.len() - 1);
         f32::from(self.vad[k]) / 255.0
     }
 
@@ -253,8 +253,7 @@ impl TrackFeatures {
             self.bands.spill(self.bands.is_spilled())?;
         }
         if !self.vad.is_empty() && self.vad_hop.micros() > 0 {
-            let end = frames as i64 * HOP_DELTA.micros();
-            let want = ((end + self.vad_hop.micros() - 1) / self.vad_hop.micros()) as usize;
+            let want = FrameGrid::new(self.vad_hop).index_of(GRID.start_of(frames), Rounding::Ceil);
             if want > self.vad.len() {
                 self.vad.resize(want, 0);
             }
@@ -280,9 +279,9 @@ impl TrackFeatures {
         let vad = if self.vad.is_empty() || self.vad_hop.micros() <= 0 {
             Vec::new()
         } else {
-            let hop = self.vad_hop.micros();
-            let a = (from as i64 * HOP_DELTA.micros() / hop) as usize;
-            let z = ((to as i64 * HOP_DELTA.micros() + hop - 1) / hop) as usize;
+            let vad = FrameGrid::new(self.vad_hop);
+            let a = vad.index_of(GRID.start_of(from), Rounding::Floor);
+            let z = vad.index_of(GRID.start_of(to), Rounding::Ceil);
             self.vad.get(a.min(self.vad.len())..z.min(self.vad.len())).unwrap_or_default().to_vec()
         };
         Ok(TrackFeatures {
@@ -312,7 +311,7 @@ impl TrackFeatures {
         }
         self.energy_cdb.drain(..frames);
         if !self.vad.is_empty() && self.vad_hop.micros() > 0 {
-            let n = (frames as i64 * HOP_DELTA.micros() / self.vad_hop.micros()) as usize;
+            let n = (frames as i64 * GRID.step().micros() / self.vad_hop.micros()) as usize;
             self.vad.drain(..n.min(self.vad.len()));
         }
         self.samples = self.samples.saturating_sub((frames * crate::frames::HOP) as u64);
@@ -326,11 +325,12 @@ impl TrackFeatures {
         if self.vad.is_empty() || hop <= 0 {
             return 1;
         }
-        let (mut a, mut b) = (HOP_DELTA.micros(), hop);
+        let step = GRID.step().micros();
+        let (mut a, mut b) = (step, hop);
         while b != 0 {
             (a, b) = (b, a % b);
         }
-        ((HOP_DELTA.micros() / a) * hop / HOP_DELTA.micros()).max(1) as usize
+        ((step / a) * hop / step).max(1) as usize
     }
 
     /// The duration covered.

@@ -29,15 +29,20 @@
 
 use std::sync::Arc;
 
-use overtalk::{Delta, Region, Segment};
+use overtalk::{Delta, FrameGrid, Region, Rounding, Segment};
 use rustfft::{num_complex::Complex, Fft, FftPlanner};
 
-/// Frame hop on the analysis grid, in samples at 16 kHz (10 ms).
-pub const HOP: usize = 160;
+use crate::resample::ANALYSIS_RATE;
+
+/// The analysis grid: frame `t` is `[t · 10 ms, (t + 1) · 10 ms)`.
+pub const GRID: FrameGrid = FrameGrid::TEN_MS;
+/// Frame hop on the analysis grid, in samples at 16 kHz (160: 10 ms).
+pub const HOP: usize = match GRID.samples_per_frame(ANALYSIS_RATE) {
+    Some(n) => n,
+    None => panic!("the analysis grid holds whole samples"),
+};
 /// Energy window, in samples at 16 kHz (25 ms).
 pub const WINDOW: usize = 400;
-/// Frame hop as a duration.
-pub const HOP_DELTA: Delta = Delta::from_micros(10_000);
 /// Cut-off of the high-pass filter applied before measuring energy, in Hz.
 pub const HIGH_PASS_HZ: f32 = 150.0;
 /// The energy of digital silence, in dB (full scale sine ≈ −3 dB).
@@ -365,10 +370,12 @@ impl Binarize {
             .collect()
     }
 
-    /// Frame scores at a fixed `hop` → speech region (frame `i` covers `[i·hop, (i+1)·hop)`).
+    /// Frame scores at a fixed `hop` → speech region (frame `i` covers `[i·hop, (i+1)·hop)`,
+    /// on [`FrameGrid::new(hop)`](FrameGrid::new)).
     pub fn apply(&self, scores: impl IntoIterator<Item = f32>, hop: Delta) -> Region {
+        let grid = FrameGrid::new(hop);
         let active = self.hysteresis(scores);
-        runs_to_region(&smooth_runs(&active, hop, self.min_speech, self.min_silence), hop)
+        runs_to_region(&smooth_runs(&active, grid, self.min_speech, self.min_silence), grid)
     }
 }
 
@@ -383,13 +390,13 @@ impl Binarize {
 /// ```
 pub fn smooth_runs(
     active: &[bool],
-    hop: Delta,
+    grid: FrameGrid,
     min_speech: Delta,
     min_silence: Delta,
 ) -> Vec<(usize, usize)> {
-    let hop_us = hop.micros().max(1);
-    let fill = (min_silence.micros().max(0) + hop_us - 1) / hop_us; // gaps of < fill frames close
-    let keep = (min_speech.micros().max(0) + hop_us - 1) / hop_us; // runs of < keep frames drop
+    // Gaps of fewer than `fill` frames close; runs of fewer than `keep` frames drop.
+    let fill = grid.frames_in(min_silence, Rounding::Ceil);
+    let keep = grid.frames_in(min_speech, Rounding::Ceil);
     let mut runs: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
     while i < active.len() {
@@ -399,22 +406,22 @@ pub fn smooth_runs(
                 i += 1;
             }
             match runs.last_mut() {
-                Some(last) if ((s - last.1) as i64) < fill => last.1 = i,
+                Some(last) if s - last.1 < fill => last.1 = i,
                 _ => runs.push((s, i)),
             }
         } else {
             i += 1;
         }
     }
-    runs.retain(|&(s, e)| ((e - s) as i64) >= keep);
+    runs.retain(|&(s, e)| e - s >= keep);
     runs
 }
 
-/// Frame runs → a region, frame `i` covering `[i·hop, (i+1)·hop)`.
-pub fn runs_to_region(runs: &[(usize, usize)], hop: Delta) -> Region {
-    Region::from_segments(runs.iter().filter_map(|&(s, e)| {
-        Segment::from_micros(s as i64 * hop.micros(), e as i64 * hop.micros())
-    }))
+/// Frame runs → a region, frame `i` covering `[i·step, (i+1)·step)` of `grid`.
+pub fn runs_to_region(runs: &[(usize, usize)], grid: FrameGrid) -> Region {
+    Region::from_segments(
+        runs.iter().filter_map(|&(s, e)| Segment::new(grid.start_of(s), grid.start_of(e))),
+    )
 }
 
 #[cfg(test)]
@@ -482,10 +489,10 @@ mod tests {
     #[test]
     fn gaps_close_before_short_runs_drop() {
         let a: Vec<bool> = "██░██████░░░░░░██░░░░█".chars().map(|c| c == '█').collect();
-        let runs =
-            smooth_runs(&a, Delta::from_micros(10), Delta::from_micros(20), Delta::from_micros(30));
+        let grid = FrameGrid::new(Delta::from_micros(10));
+        let runs = smooth_runs(&a, grid, Delta::from_micros(20), Delta::from_micros(30));
         assert_eq!(runs, [(0, 9), (15, 17)]);
-        let region = runs_to_region(&runs, Delta::from_micros(10));
+        let region = runs_to_region(&runs, grid);
         assert_eq!(region.duration(), Delta::from_micros(110));
     }
 
@@ -498,7 +505,7 @@ mod tests {
             min_silence: Delta::from_micros(20_000),
         };
         let scores = [0.0, 0.9, 0.9, 0.0, 0.9, 0.0, 0.0, 0.9, 0.0];
-        let r = b.apply(scores, HOP_DELTA);
+        let r = b.apply(scores, GRID.step());
         let segs: Vec<_> = r.iter().map(|s| (s.start().micros(), s.end().micros())).collect();
         assert_eq!(segs, [(10_000, 50_000)]);
     }

@@ -116,10 +116,10 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use overtalk::{Annotation, AnnotationBuilder, Delta, Error, Region, Result};
+use overtalk::{Annotation, AnnotationBuilder, Delta, Error, Region, Result, Rounding};
 
 use crate::features::{BandReader, TrackFeatures, BAND_BASE_DB};
-use crate::frames::{runs_to_region, smooth_runs, BANDS, HOP, HOP_DELTA, SILENCE_DB, WINDOW};
+use crate::frames::{runs_to_region, smooth_runs, BANDS, GRID, HOP, SILENCE_DB, WINDOW};
 
 /// Thresholds of the multitrack rule (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -466,7 +466,7 @@ pub fn detect_regions(
     // How fast the bleed a mic hears may die away (reverberation), per 10 ms frame.
     let tail = 10f32.powf(-options.bleed_decay_db / 10.0);
 
-    let dilate = (options.vad_dilate.micros().max(0) / HOP_DELTA.micros()) as usize;
+    let dilate = GRID.frames_in(options.vad_dilate, Rounding::Floor);
     // Voice activity near each frame (dilated), per track.
     let mut vad_ok = vec![vec![true; n]; k];
     let mut has_vad = vec![false; k];
@@ -659,7 +659,7 @@ pub fn detect_regions(
                 }
             }
         }
-        let mut runs = smooth_runs(active, HOP_DELTA, options.min_speech, options.min_silence);
+        let mut runs = smooth_runs(active, GRID, options.min_speech, options.min_silence);
         if has_vad[i] && options.vad_peak_frames > 0 {
             // Keep a run only if the detector is confident somewhere inside it.
             runs.retain(|&(s, e)| {
@@ -667,7 +667,7 @@ pub fn detect_regions(
                     >= options.vad_peak_frames
             });
         }
-        regions.push(runs_to_region(&runs, HOP_DELTA));
+        regions.push(runs_to_region(&runs, GRID));
     }
     let warnings = lost_speech(tracks, n, &floors, &regions, &coupling_db, options, &dominant);
     let band_coupling_db = bands.as_ref().map_or_else(Vec::new, |m| {
@@ -687,7 +687,7 @@ pub fn detect_regions(
 
 /// Seconds of 10 ms frames.
 fn frame_secs(frames: usize) -> f64 {
-    frames as f64 * HOP_DELTA.micros() as f64 / 1e6
+    GRID.start_of(frames).as_secs_f64()
 }
 
 /// A warning for each track whose speech the voice activity detector is confident of but the
@@ -730,8 +730,7 @@ fn lost_speech(
                 continue;
             }
             confident += 1;
-            let mid =
-                overtalk::Time::from_micros(t as i64 * HOP_DELTA.micros() + HOP_DELTA.micros() / 2);
+            let mid = GRID.centre_of(t);
             while segs.peek().is_some_and(|s| s.end() <= mid) {
                 segs.next();
             }
@@ -1132,7 +1131,7 @@ mod tests {
             bands: BandStore::default(),
             vad: Vec::new(),
             vad_hop: Delta::ZERO,
-            samples: energy_db.len() as u64 * 160,
+            samples: (energy_db.len() * HOP) as u64,
         }
     }
 

@@ -26,10 +26,10 @@
 //! ([`OnlineMultitrack::held_frames`]). [`OnlineOptions::lookahead`] is the rule on the last
 //! 10 minutes, committed 2 s behind.
 
-use overtalk::{Delta, Error, Region, Result, Time};
+use overtalk::{Delta, Error, Region, Result, Rounding, Time};
 
 use crate::features::{TrackAnalyzer, TrackFeatures};
-use crate::frames::{runs_to_region, HOP_DELTA};
+use crate::frames::{runs_to_region, GRID};
 use crate::multitrack::{detect_regions, MultitrackOptions};
 use crate::vad::VadKind;
 
@@ -177,7 +177,7 @@ impl OnlineMultitrack {
     /// The audio time up to which frames are committed: every committed edge before it has
     /// been returned.
     pub fn committed(&self) -> Time {
-        Time::from_micros(self.committed as i64 * HOP_DELTA.micros())
+        GRID.start_of(self.committed)
     }
 
     /// Feeds one block: the same number of samples for every channel, at the detector's rate.
@@ -252,7 +252,7 @@ impl OnlineMultitrack {
             if let Some(s) = open.take() {
                 runs.push((s, end));
             }
-            regions.push(runs_to_region(runs, HOP_DELTA));
+            regions.push(runs_to_region(runs, GRID));
         }
         Ok((std::mem::take(&mut self.out), regions))
     }
@@ -290,10 +290,9 @@ impl OnlineMultitrack {
         let o = self.options.multitrack;
         let relaxed = MultitrackOptions { min_speech: Delta::ZERO, vad_peak_frames: 0, ..o };
         let (regions, _) = detect_regions(window, &relaxed)?;
-        let keep =
-            ((o.min_speech.micros().max(0) + HOP_DELTA.micros() - 1) / HOP_DELTA.micros()) as usize;
+        let keep = GRID.frames_in(o.min_speech, Rounding::Ceil);
         let commit_to = frames.saturating_sub(lookahead).max(self.committed);
-        let at = |f: usize| Time::from_micros(f as i64 * HOP_DELTA.micros());
+        let at = |f: usize| GRID.start_of(f);
         for (track, region) in regions.iter().enumerate() {
             let n = frames - from;
             let runs = frame_runs(region, n);
@@ -369,7 +368,7 @@ fn window_of(
 
 /// The number of whole 10 ms frames in `d`.
 fn frames_of(d: Delta) -> usize {
-    (d.micros().max(0) / HOP_DELTA.micros()) as usize
+    GRID.frames_in(d, Rounding::Floor)
 }
 
 /// The frame runs `[start, end)` of `region` within `[0, frames)` (regions of the rule lie on
@@ -378,9 +377,8 @@ fn frame_runs(region: &Region, frames: usize) -> Vec<(usize, usize)> {
     region
         .iter()
         .map(|s| {
-            let a = (s.start().micros() / HOP_DELTA.micros()).max(0) as usize;
-            let z =
-                ((s.end().micros() + HOP_DELTA.micros() - 1) / HOP_DELTA.micros()).max(0) as usize;
+            let a = GRID.index_of(s.start(), Rounding::Floor);
+            let z = GRID.index_of(s.end(), Rounding::Ceil);
             (a.min(frames), z.min(frames))
         })
         .filter(|(a, z)| a < z)

@@ -7,6 +7,7 @@
 mod app;
 mod commands;
 mod input;
+mod named_arg;
 mod output;
 mod progress;
 

@@ -1,6 +1,6 @@
 //! proptest strategies for model values, shared by the property tests of every crate.
 
-use overtalk::{Annotation, Region, Segment};
+use overtalk::{Annotation, Delta, FrameGrid, Region, Segment, Time};
 use proptest::prelude::*;
 
 /// Up to `max_turns` turns of the speakers `labels` in 0–20 s, on a 100 µs grid, each
@@ -25,4 +25,18 @@ pub fn region(max_segments: usize) -> impl Strategy<Value = Region> {
             draws.into_iter().filter_map(|(start, dur)| Segment::from_millis(start, start + dur)),
         )
     })
+}
+
+/// A frame grid: the 10 ms grid, or a step of 1 µs to 100 ms (odd steps too, so that both
+/// kinds of half are drawn).
+pub fn frame_grid() -> impl Strategy<Value = FrameGrid> {
+    prop_oneof![
+        Just(FrameGrid::TEN_MS),
+        (1i64..=100_000).prop_map(|us| FrameGrid::new(Delta::from_micros(us))),
+    ]
+}
+
+/// A time within ±10⁶ s, negative ones included (a time moved by a collar may be).
+pub fn time() -> impl Strategy<Value = Time> {
+    (-1_000_000_000_000i64..=1_000_000_000_000).prop_map(Time::from_micros)
 }

@@ -59,4 +59,4 @@ pub use model::{
     Annotation, AnnotationBuilder, Content, Corpus, CropMode, Mark, MarkKind, Region, Segment,
     SpeakerId, SpeakerTable, Timeline, Track, Transcript, TranscriptBuilder, Utterance, Word,
 };
-pub use time::{Delta, Time};
+pub use time::{Delta, FrameGrid, Rounding, Time};

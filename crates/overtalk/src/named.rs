@@ -48,10 +48,29 @@ impl fmt::Display for UnknownName {
 
 impl std::error::Error for UnknownName {}
 
-/// `named_enum!(Type, "what it names")`: `Display` and `FromStr` from the type's inherent
-/// `ALL` and `name`.
+/// An enum whose values have names, seen through one trait: its `ALL` and `name`, for code
+/// that works on any of them (the command line builds its value parsers on it, so `--help`
+/// lists the names and a wrong one is refused with the list). `named_enum!` implements it.
+pub trait Named: Copy + Send + Sync + 'static {
+    /// Every value, in documentation order (the type's `ALL`).
+    fn all() -> &'static [Self];
+    /// The value's name (the type's `name`).
+    fn name(self) -> &'static str;
+}
+
+/// `named_enum!(Type, "what it names")`: `Display`, `FromStr` and [`Named`] from the type's
+/// inherent `ALL` and `name`.
 macro_rules! named_enum {
     ($ty:ty, $kind:literal) => {
+        impl $crate::named::Named for $ty {
+            fn all() -> &'static [$ty] {
+                &<$ty>::ALL
+            }
+            fn name(self) -> &'static str {
+                <$ty>::name(self)
+            }
+        }
+
         impl ::std::fmt::Display for $ty {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str(self.name())
@@ -98,7 +117,9 @@ mod tests {
     macro_rules! round_trips {
         ($($ty:ty),* $(,)?) => {$(
             let names: Vec<&str> = <$ty>::ALL.iter().map(|v| v.name()).collect();
+            assert_eq!(<$ty as super::Named>::all(), &<$ty>::ALL[..]);
             for v in <$ty>::ALL {
+                assert_eq!(<$ty as super::Named>::name(v), v.name());
                 assert_eq!(v.name().parse::<$ty>().ok(), Some(v));
                 assert_eq!(v.to_string(), v.name());
                 assert_eq!(names.iter().filter(|n| **n == v.name()).count(), 1, "{}", v.name());

@@ -11,6 +11,13 @@
 //!
 //! Times are printed as seconds with at least three decimals and as many more as needed to be
 //! exact (`1.500`, `1.000001`), so writing and reading back never moves a boundary.
+//!
+//! Frames (the 10 ms audio grid, a detector's grid, dscore's scoring grid) are a
+//! [`FrameGrid`]: frame indices to times and back under a named [`Rounding`] rule.
+
+mod grid;
+
+pub use grid::{FrameGrid, Rounding};
 
 use std::fmt;
 use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};

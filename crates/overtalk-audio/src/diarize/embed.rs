@@ -21,8 +21,8 @@ use super::tensors::{read_safetensors_file, Tensor};
 
 /// Samples per STFT window (25 ms at 16 kHz).
 pub const N_FFT: usize = 400;
-/// Samples per frame hop (10 ms).
-pub const HOP: usize = 160;
+/// Samples per frame hop: the analysis grid's 10 ms ([`crate::frames::HOP`]).
+pub const HOP: usize = crate::frames::HOP;
 /// Mel bands.
 pub const N_MELS: usize = 40;
 /// Frames per embedding window (1.6 s).

@@ -6,7 +6,7 @@ use overtalk::Delta;
 
 use super::embed::{MelStream, N_MELS};
 use super::labels::region_mask;
-use crate::frames::{Binarize, EnergyFramer, SILENCE_DB};
+use crate::frames::{Binarize, EnergyFramer, HOP, SILENCE_DB};
 use crate::vad::{VadKind, VadRunner};
 
 /// Per-frame features computed as the signal streams in (the plug point for a speaker
@@ -55,9 +55,10 @@ pub struct Features {
 }
 
 impl Features {
-    /// Number of 10 ms analysis frames (`1 + samples / 160`).
+    /// Number of 10 ms analysis frames: one per frame start in `[0, samples]`, so
+    /// `1 + samples / 160` (the front ends' centred frames).
     pub fn frames(&self) -> usize {
-        1 + (self.samples / 160) as usize
+        1 + (self.samples / HOP as u64) as usize
     }
 
     /// Duration of the signal.

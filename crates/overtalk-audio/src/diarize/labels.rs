@@ -1,16 +1,18 @@
 //! From 10 ms frame labels to an annotation and back: speech masks of regions, speakers named
 //! by first appearance, and labels moved onto another speech mask.
 
-use overtalk::{Annotation, AnnotationBuilder, Region, Segment, Time};
+use overtalk::{Annotation, AnnotationBuilder, Region, Rounding, Segment};
 
-/// The analysis frame hop (10 ms) in microseconds.
-pub(super) const FRAME_US: i64 = 10_000;
+use crate::frames::GRID;
 
+/// The 10 ms frames of `region` among the first `frames`: each edge snapped to the nearest
+/// frame boundary ([`Rounding::HalfUp`]), so a region of another grid lands on the frames it
+/// covers most of.
 pub(super) fn region_mask(region: &Region, frames: usize) -> Vec<bool> {
     let mut m = vec![false; frames];
     for s in region.iter() {
-        let a = ((s.start().micros() + FRAME_US / 2) / FRAME_US).max(0) as usize;
-        let b = (((s.end().micros() + FRAME_US / 2) / FRAME_US).max(0) as usize).min(frames);
+        let a = GRID.index_of(s.start(), Rounding::HalfUp);
+        let b = GRID.index_of(s.end(), Rounding::HalfUp).min(frames);
         for x in m.iter_mut().take(b).skip(a.min(b)) {
             *x = true;
         }
@@ -63,10 +65,7 @@ pub(super) fn annotation_from_layers(
             while j < act.len() && act[j] {
                 j += 1;
             }
-            if let Some(seg) = Segment::new(
-                Time::from_micros(i as i64 * FRAME_US),
-                Time::from_micros(j as i64 * FRAME_US),
-            ) {
+            if let Some(seg) = Segment::new(GRID.start_of(i), GRID.start_of(j)) {
                 b.add(seg, &name);
             }
             i = j;
@@ -145,8 +144,8 @@ mod tests {
             .iter()
             .map(|t| {
                 (
-                    t.segment.start().micros() / FRAME_US,
-                    t.segment.end().micros() / FRAME_US,
+                    GRID.frame_of(t.segment.start(), Rounding::Floor),
+                    GRID.frame_of(t.segment.end(), Rounding::Floor),
                     a.speaker_name(t.speaker),
                 )
             })

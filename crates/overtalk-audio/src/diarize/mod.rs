@@ -49,13 +49,15 @@ pub mod tensors;
 pub mod turn_metrics;
 pub mod windows;
 
-use overtalk::{Annotation, Delta, Result};
+use overtalk::{Annotation, Delta, FrameGrid, Result, Rounding};
+
+use crate::frames::GRID;
 
 pub use baseline::{NaiveDiarizer, VadOnlyDiarizer};
 pub use diarization::{signal_duration, Diarization, Diarizer, DiarizerKind};
 use embed::Ge2eWeights;
 pub use features::{FeatureStream, Features, FrontEnd};
-use labels::{annotation_from_layers, region_mask, relabel_to, FRAME_US};
+use labels::{annotation_from_layers, region_mask, relabel_to};
 pub use options::DiarizeOptions;
 use windows::{embed_windows, place_windows};
 pub use windows::{Ge2eEmbedder, WindowEmbedder};
@@ -302,11 +304,11 @@ impl Ge2eDiarizer {
         let (n, duration) = (f.frames(), f.duration());
         let mask = f.speech_mask(&o.binarize);
         let speech: Vec<usize> = (0..n).filter(|&i| mask[i]).collect();
-        let hop = f.hop.micros().max(1);
+        let vad_grid = FrameGrid::new(f.hop);
         let vad: Vec<f32> = speech
             .iter()
             .map(|&i| {
-                let v = ((i as i64 * FRAME_US + FRAME_US / 2) / hop) as usize;
+                let v = vad_grid.index_of(GRID.centre_of(i), Rounding::Floor);
                 f.probs.get(v.min(f.probs.len().saturating_sub(1))).copied().unwrap_or(0.0)
             })
             .collect();
@@ -516,9 +518,9 @@ mod tests {
             data: ids,
             probs: vec![1.0; 2000],
             fused: Vec::new(),
-            hop: Delta::from_micros(10_000),
+            hop: GRID.step(),
             energy: Vec::new(),
-            samples: 2000 * 160,
+            samples: 2000 * crate::frames::HOP as u64,
         };
         let count = |min_speaker_speech: f32, exact: Option<usize>| {
             let o = DiarizeOptions {

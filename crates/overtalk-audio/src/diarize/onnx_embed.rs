@@ -37,8 +37,8 @@ use crate::vad::onnx::{self, Dim, InputSpec, OnnxPlan};
 const BATCH: usize = 32;
 /// Kaldi frame length (25 ms at 16 kHz).
 pub const FBANK_FRAME: usize = 400;
-/// Kaldi frame shift (10 ms at 16 kHz).
-pub const FBANK_HOP: usize = 160;
+/// Kaldi frame shift: the analysis grid's 10 ms at 16 kHz ([`crate::frames::HOP`]).
+pub const FBANK_HOP: usize = crate::frames::HOP;
 /// Mel bins of the fbank interface.
 pub const FBANK_BINS: usize = 80;
 const FBANK_FFT: usize = 512;

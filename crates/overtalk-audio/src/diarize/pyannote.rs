@@ -747,7 +747,7 @@ mod backend {
 
     impl FrontEnd for Samples {
         fn dim(&self) -> usize {
-            160
+            crate::frames::HOP
         }
         fn push(&mut self, samples: &[f32], out: &mut Vec<f32>) {
             out.extend(samples.iter().map(|x| if x.is_finite() { *x } else { 0.0 }));

@@ -39,7 +39,7 @@ impl Vad for EnergyVad {
     }
 
     fn frame_samples(&self) -> usize {
-        160
+        crate::frames::HOP
     }
 
     fn predict(&mut self, frame: &[f32]) -> f32 {

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use overtalk::output::csv::{Csv, Events as CsvEvents};
+use overtalk::output::csv::{Csv, Events};
 use overtalk::output::json::Json;
 use overtalk::output::jsonl::Jsonl;
 use overtalk::output::markdown::Markdown;
@@ -16,6 +16,7 @@ use crate::input::conversations::{self, read_and_analyze};
 use crate::input::params::AnalysisArgs;
 use crate::input::recordings::AudioArgs;
 use crate::input::{ReadArgs, Source};
+use crate::named_arg::named_with_help;
 use crate::output::Target;
 
 /// Analyse the dynamics of conversations: talk and floor time, turns, gaps and overlaps
@@ -37,7 +38,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = AnalyzeFormat::Table)]
     format: AnalyzeFormat,
     /// Event list (or, with `speakers`, the per-speaker table) written by `--format csv|tsv`.
-    #[arg(long, value_enum, default_value_t = Events::Onsets)]
+    #[arg(long, value_parser = named_with_help(events_help), default_value_t = Events::Onsets)]
     events: Events,
     /// Write to this file instead of stdout.
     #[arg(short, long, value_name = "FILE")]
@@ -63,15 +64,10 @@ enum AnalyzeFormat {
     Html,
 }
 
-/// Event lists for `--format csv|tsv`.
-#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
-enum Events {
-    Onsets,
-    Intervals,
-    Turns,
-    Transfers,
-    /// The per-speaker table (one row per speaker; times in ms, shares as fractions).
-    Speakers,
+/// The line of `--help` under each `--events` value.
+fn events_help(e: Events) -> Option<&'static str> {
+    (e == Events::Speakers)
+        .then_some("The per-speaker table (one row per speaker; times in ms, shares as fractions)")
 }
 
 /// Runs `analyze`.
@@ -97,8 +93,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         AnalyzeFormat::Table => Box::new(Table { preset }),
         AnalyzeFormat::Json => Box::new(Json),
         AnalyzeFormat::Jsonl => Box::new(Jsonl),
-        AnalyzeFormat::Csv => Box::new(Csv::comma(args.events.into())),
-        AnalyzeFormat::Tsv => Box::new(Csv::tab(args.events.into())),
+        AnalyzeFormat::Csv => Box::new(Csv::comma(args.events)),
+        AnalyzeFormat::Tsv => Box::new(Csv::tab(args.events)),
         AnalyzeFormat::Md => Box::new(Markdown { preset }),
         AnalyzeFormat::Html => {
             let html = html.unwrap_or_default();
@@ -109,18 +105,6 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let convs: Vec<Conversation<'_>> = analyzed.iter().map(|a| a.conversation()).collect();
     target.write_with(|out| Ok(exporter.export(&convs, out)?))?;
     Ok(Outcome::Ok)
-}
-
-impl From<Events> for CsvEvents {
-    fn from(e: Events) -> CsvEvents {
-        match e {
-            Events::Onsets => CsvEvents::Onsets,
-            Events::Intervals => CsvEvents::Intervals,
-            Events::Turns => CsvEvents::Turns,
-            Events::Transfers => CsvEvents::Transfers,
-            Events::Speakers => CsvEvents::Speakers,
-        }
-    }
 }
 
 #[cfg(test)]

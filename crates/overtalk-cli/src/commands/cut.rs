@@ -13,6 +13,7 @@ use crate::input::conversations::read_and_analyze;
 use crate::input::params::AnalysisArgs;
 use crate::input::recordings::{track_specs, AudioArgs};
 use crate::input::{ReadArgs, Source};
+use crate::named_arg::{named, named_with_help};
 use crate::output::{format_for_path, Target};
 
 /// Cut by speaker or by event: remove a speaker, keep only one, mute one, pull every
@@ -37,8 +38,8 @@ pub struct Args {
     #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
     /// Output format.
-    #[arg(long, value_enum)]
-    format: Option<CutFormat>,
+    #[arg(long, value_parser = named_with_help(cut_format_help))]
+    format: Option<request::CutFormat>,
     /// Remove this speaker's solo speech (repeatable); the rest closes up.
     #[arg(long, value_name = "NAME")]
     without: Vec<String>,
@@ -70,8 +71,8 @@ pub struct Args {
     #[arg(long, value_name = "RATE", default_value = "25")]
     fps: Rate,
     /// EDL dialect.
-    #[arg(long, value_name = "STYLE", default_value = "premiere", value_parser = ["premiere", "resolve", "avid"])]
-    edl_style: String,
+    #[arg(long, value_name = "STYLE", default_value_t = edl::Style::Premiere, value_parser = named::<edl::Style>())]
+    edl_style: edl::Style,
     /// Handles: widen each kept stretch by this on both sides (`0.2s`, `200ms`).
     #[arg(long, value_name = "TIME", default_value = "0")]
     pad: String,
@@ -106,37 +107,18 @@ pub struct Args {
     read: ReadArgs,
 }
 
-/// What `cut` writes.
-#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
-enum CutFormat {
-    /// OpenTimelineIO JSON.
-    Otio,
-    /// CMX3600 EDL.
-    Edl,
-    /// FCP7 XML (xmeml).
-    Fcp7,
-    /// FCPXML 1.8.
-    Fcpxml,
-    /// MLT XML.
-    Mlt,
-    /// CSV cut list.
-    Csv,
-    /// Rendered audio (32-bit float WAV).
-    Wav,
-}
-
-impl From<CutFormat> for request::CutFormat {
-    fn from(f: CutFormat) -> request::CutFormat {
-        match f {
-            CutFormat::Otio => request::CutFormat::Otio,
-            CutFormat::Edl => request::CutFormat::Edl,
-            CutFormat::Fcp7 => request::CutFormat::Fcp7,
-            CutFormat::Fcpxml => request::CutFormat::Fcpxml,
-            CutFormat::Mlt => request::CutFormat::Mlt,
-            CutFormat::Csv => request::CutFormat::Csv,
-            CutFormat::Wav => request::CutFormat::Wav,
-        }
-    }
+/// The line of `--help` under each `--format` value.
+fn cut_format_help(f: request::CutFormat) -> Option<&'static str> {
+    use request::CutFormat as F;
+    Some(match f {
+        F::Otio => "OpenTimelineIO JSON",
+        F::Edl => "CMX3600 EDL",
+        F::Fcp7 => "FCP7 XML (xmeml)",
+        F::Fcpxml => "FCPXML 1.8",
+        F::Mlt => "MLT XML",
+        F::Csv => "CSV cut list",
+        F::Wav => "Rendered audio (32-bit float WAV)",
+    })
 }
 
 /// A duration: `2s`, `500ms`, or plain seconds.
@@ -178,7 +160,7 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
         std::mem::take(&mut args.recordings.tracks)
     };
     let format = match args.format {
-        Some(f) => f.into(),
+        Some(f) => f,
         None => request::CutFormat::from_path(&args.output)?,
     };
     let selection = if !args.without.is_empty() {
@@ -266,8 +248,7 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
         let bytes = render_wav(&cut, d, annotation, &selection, &render)?;
         target.write_with(|out| Ok(out.write_all(&bytes)?))?;
     } else {
-        let style: edl::Style = args.edl_style.parse().map_err(anyhow::Error::msg)?;
-        for file in request::export(&edit, format, style) {
+        for file in request::export(&edit, format, args.edl_style) {
             let t = match &file.media_stem {
                 None => Target::from_arg(Some(&args.output)),
                 Some(stem) => {

@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use overtalk::report::svg::{conversation_svg, ImageOptions, Layout, Theme};
 
 use crate::input::conversations::Analyzed;
+use crate::named_arg::{named, named_with_help};
 
 /// What `report` writes.
 #[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
@@ -36,20 +37,14 @@ impl ReportFormat {
     }
 }
 
-/// Layouts of the picture.
-#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
-pub enum LayoutArg {
-    /// Title, legend and timeline.
-    Timeline,
-    /// The summary sentences above the timeline, sized for social posts (1200 × 675 px).
-    Card,
-}
-
-/// Colour themes of the picture.
-#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
-pub enum ThemeArg {
-    Light,
-    Dark,
+/// The line of `--help` under each `--layout` value.
+fn layout_help(layout: Layout) -> Option<&'static str> {
+    Some(match layout {
+        Layout::Timeline => "Title, legend and timeline",
+        Layout::Card => {
+            "The summary sentences above the timeline, sized for social posts (1200 × 675 px)"
+        }
+    })
 }
 
 /// The flags of `report --format svg|png`.
@@ -66,11 +61,11 @@ pub struct ImageArgs {
     #[arg(long, value_name = "PX", default_value_t = 1200)]
     width: u32,
     /// Picture: colour theme.
-    #[arg(long, value_enum, default_value_t = ThemeArg::Light)]
-    theme: ThemeArg,
+    #[arg(long, value_parser = named::<Theme>(), default_value_t = Theme::Light)]
+    theme: Theme,
     /// Picture: the timeline alone, or the card (summary sentences and timeline).
-    #[arg(long, value_enum, default_value_t = LayoutArg::Timeline)]
-    layout: LayoutArg,
+    #[arg(long, value_parser = named_with_help(layout_help), default_value_t = Layout::Timeline)]
+    layout: Layout,
     /// Picture: a line under the title (where the data come from, say).
     #[arg(long, value_name = "TEXT")]
     subtitle: Option<String>,
@@ -121,14 +116,8 @@ pub fn render(
         from: args.start,
         to: args.end,
         width: args.width,
-        theme: match args.theme {
-            ThemeArg::Light => Theme::Light,
-            ThemeArg::Dark => Theme::Dark,
-        },
-        layout: match args.layout {
-            LayoutArg::Timeline => Layout::Timeline,
-            LayoutArg::Card => Layout::Card,
-        },
+        theme: args.theme,
+        layout: args.layout,
     };
     let svg = conversation_svg(&one.label, &one.analysis, &options)
         .with_context(|| format!("drawing {}", one.label))?;

@@ -7,8 +7,7 @@ use anyhow::{bail, Context, Result};
 use overtalk::output::score::{self as score_out, Scored};
 use overtalk::output::Exporter;
 use overtalk::score::{
-    self, DefaultRegion, FileStatus, JerDefinition, MappingMethod, RecordingInput, ScoreOptions,
-    ScoringPreset,
+    self, DefaultRegion, JerDefinition, MappingMethod, RecordingInput, ScoreOptions, ScoringPreset,
 };
 use overtalk::{Delta, Region};
 
@@ -16,6 +15,7 @@ use crate::app::{Globals, Outcome};
 use crate::input::params::AnalysisArgs;
 use crate::input::recordings::AudioArgs;
 use crate::input::{is_audio, sides, ReadArgs, Source};
+use crate::named_arg::named;
 use crate::output::Target;
 
 /// Score a diarization against a reference: DER (with its components) and JER.
@@ -61,8 +61,8 @@ pub struct Args {
     #[arg(short, long, value_name = "UEM")]
     uem: Vec<String>,
     /// Conventions of one tool (default: overtalk's).
-    #[arg(long, value_enum, default_value_t = PresetArg::Overtalk)]
-    preset: PresetArg,
+    #[arg(long, value_parser = named::<ScoringPreset>(), default_value_t = ScoringPreset::Overtalk)]
+    preset: ScoringPreset,
     /// No-score collar in seconds on EACH side of every reference boundary (md-eval `-c`).
     #[arg(long, value_name = "SECONDS")]
     collar: Option<f64>,
@@ -70,14 +70,14 @@ pub struct Args {
     #[arg(long, alias = "ignore-overlaps", alias = "ignore_overlaps")]
     skip_overlap: bool,
     /// Speaker mapping method.
-    #[arg(long, value_enum)]
-    mapping: Option<MappingArg>,
+    #[arg(long, value_parser = named::<MappingMethod>())]
+    mapping: Option<MappingMethod>,
     /// Scoring region of recordings without a UEM: union of both extents, or the reference's.
-    #[arg(long, value_enum)]
-    region: Option<RegionArg>,
+    #[arg(long, value_parser = named::<DefaultRegion>())]
+    region: Option<DefaultRegion>,
     /// JER definition: dscore's 10 ms frames, or pyannote's continuous time.
-    #[arg(long, value_enum)]
-    jer: Option<JerArg>,
+    #[arg(long, value_parser = named::<JerDefinition>())]
+    jer: Option<JerDefinition>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ScoreFormat::Table)]
     format: ScoreFormat,
@@ -117,33 +117,6 @@ pub struct Args {
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
-enum PresetArg {
-    Overtalk,
-    MdEval,
-    Dscore,
-    Pyannote,
-    Spyder,
-}
-
-#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
-enum MappingArg {
-    Hungarian,
-    Greedy,
-}
-
-#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
-enum RegionArg {
-    Union,
-    Reference,
-}
-
-#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
-enum JerArg {
-    Frames,
-    Continuous,
-}
-
-#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
 enum ScoreFormat {
     Table,
     Json,
@@ -155,14 +128,7 @@ enum ScoreFormat {
 }
 
 fn options(args: &Args) -> Result<ScoreOptions> {
-    let preset = match args.preset {
-        PresetArg::Overtalk => ScoringPreset::Overtalk,
-        PresetArg::MdEval => ScoringPreset::MdEval,
-        PresetArg::Dscore => ScoringPreset::Dscore,
-        PresetArg::Pyannote => ScoringPreset::Pyannote,
-        PresetArg::Spyder => ScoringPreset::Spyder,
-    };
-    let mut o = ScoreOptions::preset(preset);
+    let mut o = ScoreOptions::preset(args.preset);
     if let Some(c) = args.collar {
         if !(c.is_finite() && c >= 0.0) {
             bail!("--collar must be a non-negative number of seconds, got {c}");
@@ -170,24 +136,9 @@ fn options(args: &Args) -> Result<ScoreOptions> {
         o.collar = Delta::from_secs_f64(c).context("--collar is out of range")?;
     }
     o = o.with_skip_overlap(args.skip_overlap);
-    if let Some(m) = args.mapping {
-        o.mapping = match m {
-            MappingArg::Hungarian => MappingMethod::Hungarian,
-            MappingArg::Greedy => MappingMethod::Greedy,
-        };
-    }
-    if let Some(r) = args.region {
-        o.default_region = match r {
-            RegionArg::Union => DefaultRegion::Union,
-            RegionArg::Reference => DefaultRegion::Reference,
-        };
-    }
-    if let Some(j) = args.jer {
-        o.jer = match j {
-            JerArg::Frames => JerDefinition::Frames,
-            JerArg::Continuous => JerDefinition::Continuous,
-        };
-    }
+    o.mapping = args.mapping.unwrap_or(o.mapping);
+    o.default_region = args.region.unwrap_or(o.default_region);
+    o.jer = args.jer.unwrap_or(o.jer);
     Ok(o)
 }
 
@@ -221,11 +172,9 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     if inputs.is_empty() {
         bail!("no recordings found in the inputs");
     }
-    if !uems.is_empty() && !globals.quiet {
-        for i in &inputs {
-            if !uems.contains_key(&i.id) {
-                eprintln!("overtalk: warning: recording {:?} is not in the UEM", i.id);
-            }
+    if !globals.quiet {
+        for id in score::pairing::not_in_uem(&inputs, &uems) {
+            eprintln!("overtalk: warning: recording {id:?} is not in the UEM");
         }
     }
     let uem_arg: Option<&BTreeMap<String, Region>> =
@@ -261,14 +210,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         let scored = Scored { report, timelines: timelines.as_ref() };
         target.write_with(|out| Ok(exporter(format).export(&scored, out)?))?;
     }
-    // Recordings a preset leaves out (md-eval and dscore: hypothesis only; dscore: not in the
-    // UEM) count as skipped inputs.
-    let skipped: Vec<&str> = report
-        .files
-        .iter()
-        .filter(|f| f.status == FileStatus::Skipped)
-        .map(|f| f.id.as_str())
-        .collect();
+    let skipped = report.skipped();
     if !skipped.is_empty() && !globals.quiet {
         eprintln!(
             "overtalk: warning: {} recording(s) not scored under preset {}: {}",

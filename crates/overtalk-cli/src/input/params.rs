@@ -4,7 +4,10 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
+use clap::builder::TypedValueParser;
 use overtalk::analysis::{AnalysisPreset, Classifier, Params};
+
+use crate::named_arg::named;
 
 /// How to analyse: the preset, a config file, timing-only, and one flag per parameter. Shared by
 /// `analyze` and `report`.
@@ -12,7 +15,7 @@ use overtalk::analysis::{AnalysisPreset, Classifier, Params};
 pub(crate) struct AnalysisArgs {
     /// Parameter preset. (`score --events` names it `--analysis-preset`, beside its scoring
     /// `--preset`; the id says which.)
-    #[arg(id = "analysis_preset", long = "preset", value_name = "PRESET", default_value = "default", value_parser = ["default", "he2010", "pure-jf"])]
+    #[arg(id = "analysis_preset", long = "preset", value_name = "PRESET", default_value = "default", value_parser = named::<AnalysisPreset>().map(|p| p.name().to_owned()))]
     pub(crate) preset: String,
     /// TOML file of parameters (any subset of the names below, in snake_case; `preset = "…"`
     /// is also accepted).
@@ -25,8 +28,8 @@ pub(crate) struct AnalysisArgs {
     /// definitions, §5.4), `calibrated` (the classifier fitted on human labels, §5.8, with a
     /// probability per event) or `joint` (calibrated, with the three-way talkspurt decision:
     /// backchannel, floor-taking attempt or floor talk). Default: calibrated.
-    #[arg(long, value_name = "CLASSIFIER", value_parser = ["rules", "calibrated", "joint"])]
-    classifier: Option<String>,
+    #[arg(long, value_name = "CLASSIFIER", value_parser = named::<Classifier>())]
+    classifier: Option<Classifier>,
     /// With `--classifier calibrated`: decide each event from evidence up to this long after
     /// its onset (250, 500 or 1000 ms; default: unbounded).
     #[arg(long, value_name = "MS")]
@@ -199,12 +202,7 @@ fn resolve_params(args: &AnalysisArgs, default_classifier: Classifier) -> Result
     if !f.ignore_label.is_empty() {
         p.ignore_labels = f.ignore_label.clone();
     }
-    match args.classifier.as_deref() {
-        Some("rules") => p.classifier = Classifier::Rules,
-        Some("calibrated") => p.classifier = Classifier::Calibrated,
-        Some("joint") => p.classifier = Classifier::Joint,
-        _ => {}
-    }
+    p.classifier = args.classifier.unwrap_or(p.classifier);
     if args.decision_horizon.is_some() {
         p.decision_horizon = args.decision_horizon;
     }

@@ -53,6 +53,15 @@ impl Style {
     }
 }
 
+impl crate::named::Named for Style {
+    fn all() -> &'static [Style] {
+        &Style::ALL
+    }
+    fn name(self) -> &'static str {
+        Style::name(self)
+    }
+}
+
 impl std::fmt::Display for Style {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

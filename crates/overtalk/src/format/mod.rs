@@ -137,6 +137,15 @@ impl Format {
     }
 }
 
+impl crate::named::Named for Format {
+    fn all() -> &'static [Format] {
+        &Format::ALL
+    }
+    fn name(self) -> &'static str {
+        Format::name(self)
+    }
+}
+
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

@@ -1,9 +1,23 @@
 //! A recording on dscore's frame grid (10 ms by default): which frames are scored and which
 //! frames each speaker is on, the input of dscore's frame-based JER ([`super::jer`]) and of the
 //! clustering metrics ([`super::cluster`]).
+//!
+//! The grid is a [`FrameGrid`], but its rounding is dscore's own and none of [`Rounding`]'s
+//! integer rules: dscore holds a turn's end as onset + duration in floating point and counts
+//! the float instants `step · k` strictly before it, so an end that the float sum moves by
+//! 10⁻¹⁶ s past a boundary takes one frame more than [`Rounding::Ceil`] of the exact time
+//! would:
+//!
+//! ```text
+//! float grid   0.00   0.01   …   0.57 (= 0.5700000000000001)
+//! onset 0.57           frames_before = 57: frame 57 is on, as dscore has it
+//! ```
+//!
+//! [`Rounding`]: crate::time::Rounding
+//! [`Rounding::Ceil`]: crate::time::Rounding::Ceil
 
 use crate::model::{Region, Segment};
-use crate::time::Time;
+use crate::time::{FrameGrid, Time};
 
 use super::prepare::{PreparedRecording, ScoredTurn};
 
@@ -37,11 +51,11 @@ pub struct FrameSets {
     pub hypothesis: Vec<(bool, Region)>,
 }
 
-/// Puts a prepared recording on dscore's frame grid (`step_micros`, 10 ms by default), turn
-/// times held as dscore holds them: the onset, and onset + duration in floating point, clipped
-/// to the UEM segment holding the turn.
-pub fn frame_sets(p: &PreparedRecording, step_micros: i64) -> FrameSets {
-    let step = step_micros as f64 / 1e6;
+/// Puts a prepared recording on dscore's frame grid (`grid`, 10 ms by default), turn times
+/// held as dscore holds them: the onset, and onset + duration in floating point, clipped to
+/// the UEM segment holding the turn.
+pub fn frame_sets(p: &PreparedRecording, grid: FrameGrid) -> FrameSets {
+    let step = grid.step().micros() as f64 / 1e6;
     let float_turns = |tokens: &[ScoredTurn]| -> Vec<(f64, f64, u32)> {
         tokens
             .iter()

@@ -24,6 +24,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::{Region, Segment};
+use crate::time::FrameGrid;
 
 use super::cluster::overlap_duration;
 use super::frames::{frame_sets, FrameSets};
@@ -67,8 +68,8 @@ pub fn corpus_jer(files: &[FileJer], frames: bool) -> f64 {
 }
 
 /// dscore's frame-based JER for one recording.
-pub fn frames_jer(p: &PreparedRecording, step_micros: i64) -> FileJer {
-    frames_jer_of(p, frame_sets(p, step_micros))
+pub fn frames_jer(p: &PreparedRecording, grid: FrameGrid) -> FileJer {
+    frames_jer_of(p, frame_sets(p, grid))
 }
 
 /// dscore's frame-based JER from the recording's frames.

@@ -234,6 +234,17 @@ impl ScoreReport {
     pub fn macro_der(&self) -> Option<f64> {
         macro_average(self.files.iter().filter(|f| f.status != FileStatus::Skipped).map(|f| &f.der))
     }
+
+    /// The ids of the recordings the preset left out ([`FileStatus::Skipped`]: md-eval, dscore
+    /// and spyder leave out recordings only in the hypothesis, dscore those not in the UEM),
+    /// in id order. A front end counts them as skipped inputs.
+    pub fn skipped(&self) -> Vec<&str> {
+        self.files
+            .iter()
+            .filter(|f| f.status == FileStatus::Skipped)
+            .map(|f| f.id.as_str())
+            .collect()
+    }
 }
 
 /// Largest reference × hypothesis speaker count of one recording (the mapping is cubic in it;
@@ -344,7 +355,7 @@ fn score_recording(
     let der = der::components_of(&turns, &p.scored, &mapping, count_each);
     drop(turns);
     let frames_needed = metrics.clustering || (metrics.jer && opts.jer == JerDefinition::Frames);
-    let frames = frames_needed.then(|| frames::frame_sets(&p, opts.frame_step.micros()));
+    let frames = frames_needed.then(|| frames::frame_sets(&p, opts.frame_grid));
     let contingency = match &frames {
         Some(f) if metrics.clustering => Some(cluster::Contingency::of_frames(f)),
         _ => None,
@@ -352,7 +363,7 @@ fn score_recording(
     let jer = match (metrics.jer, opts.jer, frames) {
         (false, ..) => None,
         (true, JerDefinition::Frames, Some(f)) => Some(jer::frames_jer_of(&p, f)),
-        (true, JerDefinition::Frames, None) => Some(jer::frames_jer(&p, opts.frame_step.micros())),
+        (true, JerDefinition::Frames, None) => Some(jer::frames_jer(&p, opts.frame_grid)),
         (true, JerDefinition::Continuous, _) => {
             Some(jer::continuous_jer(&p, &p.reference, &p.hypothesis, &mapping))
         }

@@ -22,7 +22,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::time::Delta;
+use crate::time::{Delta, FrameGrid};
 
 /// A named set of conventions reproducing one tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -400,8 +400,10 @@ pub struct ScoreOptions {
     pub zero_scored: ZeroScored,
     /// Which JER.
     pub jer: JerDefinition,
-    /// Frame step of the frame-based JER.
-    pub frame_step: Delta,
+    /// The frame grid of the frame-based JER and the clustering metrics (dscore's 10 ms),
+    /// serialised as `frame_step`, its step in microseconds.
+    #[serde(rename = "frame_step")]
+    pub frame_grid: FrameGrid,
 }
 
 impl Default for ScoreOptions {
@@ -430,7 +432,7 @@ impl ScoreOptions {
             hypothesis_only: HypothesisOnly::FalseAlarm,
             zero_scored: ZeroScored::Undefined,
             jer: JerDefinition::Frames,
-            frame_step: Delta::from_millis(10),
+            frame_grid: FrameGrid::TEN_MS,
         };
         match preset {
             ScoringPreset::Overtalk => base,
@@ -512,7 +514,7 @@ impl ScoreOptions {
             ("zero-length turns", name(&self.zero_length)),
             ("hypothesis-only recordings", name(&self.hypothesis_only)),
             ("no scored time", name(&self.zero_scored)),
-            ("JER", format!("{} (step {} s)", name(&self.jer), self.frame_step)),
+            ("JER", format!("{} (step {} s)", name(&self.jer), self.frame_grid.step())),
         ]
     }
 }

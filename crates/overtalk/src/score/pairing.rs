@@ -141,10 +141,33 @@ pub fn merge_uem(into: &mut BTreeMap<String, Region>, more: BTreeMap<String, Reg
     }
 }
 
+/// The ids of the paired recordings that `uem` has no regions for, in the pairs' order
+/// (none when `uem` is empty: no UEM was given). Such a recording is scored over its default
+/// region, which a front end warns about.
+pub fn not_in_uem<'a>(pairs: &'a [RecordingInput], uem: &BTreeMap<String, Region>) -> Vec<&'a str> {
+    if uem.is_empty() {
+        return Vec::new();
+    }
+    pairs.iter().map(|p| p.id.as_str()).filter(|id| !uem.contains_key(*id)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::format::{read_str, Format, ReadOptions};
+
+    #[test]
+    fn recordings_missing_from_a_given_uem() {
+        let pairs: Vec<RecordingInput> = ["a", "b", "c"]
+            .into_iter()
+            .map(|id| RecordingInput::new(id, Some(Annotation::default()), None))
+            .collect();
+        let mut uem = BTreeMap::new();
+        assert!(not_in_uem(&pairs, &uem).is_empty());
+        let region = Region::from_segments(crate::model::Segment::from_millis(0, 1000));
+        uem.insert("b".to_owned(), region);
+        assert_eq!(not_in_uem(&pairs, &uem), ["a", "c"]);
+    }
 
     #[test]
     fn both_sides_come_back_in_input_order() {

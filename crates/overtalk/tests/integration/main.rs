@@ -20,4 +20,5 @@ mod report_image;
 mod score_conformance;
 mod score_props;
 mod summary;
+mod time_grid;
 mod words_laid;
