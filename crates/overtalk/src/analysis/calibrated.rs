@@ -206,9 +206,20 @@ impl Fitted {
     /// Class probabilities of one feature vector (the first `classes.len()` entries; the
     /// model file is checked to have at most [`MAX_CLASSES`]), without allocating.
     fn probabilities(&self, x: &[f64]) -> [f64; MAX_CLASSES] {
+        self.probabilities_of(x, &[])
+    }
+
+    /// Class probabilities of the feature vector `head` followed by `tail`, so S8′ can score
+    /// the row S5′ computed followed by the onset's rule facts without copying the row.
+    fn probabilities_of(&self, head: &[f64], tail: &[f64]) -> [f64; MAX_CLASSES] {
         let mut p = [0.0; MAX_CLASSES];
         for (l, (w, b)) in p[1..].iter_mut().zip(self.folded.iter().zip(&self.folded_intercept)) {
-            *l = b + w.iter().zip(x).map(|(w, x)| w * x).sum::<f64>();
+            // One sum in feature order over the two parts: the additions `Sum` makes over one
+            // vector (from −0.0), in the same order, so the result is the same to the bit.
+            let n = head.len().min(w.len());
+            let sum = w[..n].iter().zip(head).map(|(w, x)| w * x).fold(-0.0, |a, t| a + t);
+            let sum = w[n..].iter().zip(tail).map(|(w, x)| w * x).fold(sum, |a, t| a + t);
+            *l = b + sum;
         }
         let k = self.coef.len();
         let top = p[..k].iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -370,7 +381,12 @@ impl Calibrated {
         let ctx = Context::new(spurts, ix, p);
         let mut probs = Vec::with_capacity(spurts.len());
         let mut tags = Vec::with_capacity(spurts.len());
-        let mut rows = Vec::new();
+        // The rows kept for S8′, allocated once at their final size.
+        let dim = |m: Option<&Fitted>| m.map_or(0, |m| m.features.len());
+        let (timing, text) = (dim(self.bc[0]), dim(self.bc[1]));
+        let mut rows = Vec::with_capacity(
+            spurts.iter().map(|s| if s.has_tokens { text } else { timing }).sum(),
+        );
         let mut row_at = Vec::with_capacity(spurts.len() + 1);
         let mut x = Vec::new();
         for (i, s) in spurts.iter().enumerate() {
@@ -381,7 +397,7 @@ impl Calibrated {
                 tags.push(false);
                 continue;
             };
-            ctx.features(i, None, words, false, &mut x);
+            ctx.features(i, None, words, &mut x);
             rows.extend_from_slice(&x);
             let pr = m.probabilities(&x);
             tags.push(m.decide(&pr) == 1);
@@ -415,10 +431,10 @@ impl Calibrated {
                 out.push(None);
                 continue;
             };
-            ctx.onset_features(o, words, &mut x);
-            let pr = m.probabilities(&x);
+            let (head, tail) = ctx.onset_features(o, words, &mut x);
+            let pr = m.probabilities_of(head, &tail);
             out.push(Some([pr[1], pr[2]]));
-            let holder_talking = x[5] > 0.5;
+            let holder_talking = head[5] > 0.5;
             match m.decide(&pr) {
                 1 => {
                     o.class = if holder_talking {
@@ -457,14 +473,17 @@ pub fn training_rows(
     let mut spurt_rows = Vec::with_capacity(spurts.len());
     for (i, s) in spurts.iter().enumerate() {
         let mut x = Vec::new();
-        ctx.features(i, None, s.has_tokens, false, &mut x);
+        ctx.features(i, None, s.has_tokens, &mut x);
         spurt_rows.push(x);
     }
     let mut onset_rows = Vec::with_capacity(onsets.len());
     for o in onsets {
         let mut x = Vec::new();
         if o.holder.is_some() {
-            ctx.onset_features(o, spurts[o.spurt].has_tokens, &mut x);
+            let mut row = Vec::new();
+            let (head, tail) = ctx.onset_features(o, spurts[o.spurt].has_tokens, &mut row);
+            x.extend_from_slice(head);
+            x.extend_from_slice(&tail);
         }
         onset_rows.push(x);
     }
@@ -704,7 +723,7 @@ impl<'a> Context<'a> {
 
     /// The feature vector of talkspurt `i` against reference speaker `r` (`None`: found by
     /// timing), into `x`.
-    fn features(&self, i: usize, r: Option<usize>, words: bool, onset: bool, x: &mut Vec<f64>) {
+    fn features(&self, i: usize, r: Option<usize>, words: bool, x: &mut Vec<f64>) {
         x.clear();
         let spurts = self.spurts;
         let ix = self.ix;
@@ -776,10 +795,6 @@ impl<'a> Context<'a> {
         if words {
             self.word_features(s, lim, rs, talking, x);
         }
-        if onset {
-            x.push(0.0);
-            x.push(0.0);
-        }
     }
 
     /// Word features of `s` (its words starting before `lim`) and of the reference speaker's
@@ -834,24 +849,31 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The feature vector of an onset: its talkspurt against the floor holder, plus the rule
-    /// facts known at the onset (a simultaneous start is decided within `simul_start_tol`).
-    fn onset_features(&self, o: &OnsetRec, words: bool, x: &mut Vec<f64>) {
+    /// The feature vector of an onset, in two parts: its talkspurt against the floor holder
+    /// (the row S5′ computed when the holder is the reference speaker it found, else computed
+    /// into `x`), then the rule facts known at the onset (a simultaneous start is decided
+    /// within `simul_start_tol`).
+    fn onset_features<'x>(
+        &'x self,
+        o: &OnsetRec,
+        words: bool,
+        x: &'x mut Vec<f64>,
+    ) -> (&'x [f64], [f64; 2]) {
         let ix = self.ix;
         let found = ix.at[o.spurt].reference.map(|(y, _)| y);
         let row = ix.row_at.get(o.spurt).zip(ix.row_at.get(o.spurt + 1));
+        let facts =
+            [flag(o.class == OnsetClass::SimultaneousStart), flag(o.class == OnsetClass::Opening)];
         match row {
+            // S5′ computed this vector against the same reference speaker.
             Some((&a, &z)) if o.holder.is_some() && o.holder == found && a < z => {
-                // S5′ computed this vector against the same reference speaker.
-                x.clear();
-                x.extend_from_slice(&ix.rows[a..z]);
-                x.extend_from_slice(&[0.0, 0.0]);
+                (&ix.rows[a..z], facts)
             }
-            _ => self.features(o.spurt, o.holder, words, true, x),
+            _ => {
+                self.features(o.spurt, o.holder, words, x);
+                (&x[..], facts)
+            }
         }
-        let n = x.len();
-        x[n - 2] = flag(o.class == OnsetClass::SimultaneousStart);
-        x[n - 1] = flag(o.class == OnsetClass::Opening);
     }
 }
 
@@ -969,8 +991,8 @@ mod tests {
         let near = Context::new(&spurts, &ix_near, &p);
         let far = Context::new(&spurts, &ix_far, &p);
         let (mut a, mut b) = (Vec::new(), Vec::new());
-        near.features(1, None, false, false, &mut a);
-        far.features(1, None, false, false, &mut b);
+        near.features(1, None, false, &mut a);
+        far.features(1, None, false, &mut b);
         let at = |name: &str| TIMING_FEATURES.iter().position(|f| *f == name).unwrap();
         // Within 500 ms A is still talking; within 1000 ms A has stopped.
         assert_eq!((a[at("ref_stops")], b[at("ref_stops")]), (0.0, 1.0));
@@ -992,7 +1014,7 @@ mod tests {
             ];
             let ix = Index::new(&spurts, 2, horizon);
             let (mut x, p) = (Vec::new(), Params::default());
-            Context::new(&spurts, &ix, &p).features(2, None, false, false, &mut x);
+            Context::new(&spurts, &ix, &p).features(2, None, false, &mut x);
             x
         };
         let at = |name: &str| TIMING_FEATURES.iter().position(|f| *f == name).unwrap();
@@ -1017,8 +1039,8 @@ mod tests {
         assert_eq!(ix.recent_talk(&spurts, 0, 2000, 2500), 2500);
         let (mut given, mut found) = (Vec::new(), Vec::new());
         let ctx = Context::new(&spurts, &ix, &p);
-        ctx.features(2, Some(0), false, false, &mut given);
-        ctx.features(2, None, false, false, &mut found);
+        ctx.features(2, Some(0), false, &mut given);
+        ctx.features(2, None, false, &mut found);
         assert_eq!(given, found);
     }
 }
