@@ -522,7 +522,7 @@ struct Onset {
     /// The speaker's own talkspurts starting before the onset minus [`RECENT`].
     own_old: usize,
     /// Talk of the talkspurts starting in `[onset − RECENT, onset)`, each counted up to the
-    /// decision time ([`talk_before`]): the speaker's own, everyone's, the reference's.
+    /// decision time ([`after_lim`]): the speaker's own, everyone's, the reference's.
     own_recent: i64,
     all_recent: i64,
     ref_recent: i64,
@@ -558,7 +558,7 @@ impl Index {
     /// The reference speaker of a talkspurt (used when no floor holder is given) is the other
     /// speaker talking at its onset for the longest, else the one who stopped last before it.
     /// The last minute's talk counts each talkspurt up to the decision time only, so a
-    /// decision reads nothing a live monitor cannot know at that time ([`after_lim`]).
+    /// decision reads nothing a live monitor cannot know at that time (`after_lim`).
     pub fn new(spurts: &[Talkspurt], n_speakers: usize, horizon: Option<i64>) -> Index {
         let by = by_speaker(spurts, n_speakers, false);
         let mut pos = vec![0; spurts.len()];
