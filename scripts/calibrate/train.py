@@ -261,9 +261,12 @@ def step(task, joint, horizons):
                  "sha256_train_val": data_hash(train + val)},
         "models": sorted(models, key=lambda m: (m["task"], m["mode"], m["horizon_ms"] or 10**9)),
     }
-    # figures of a classifier whose models were refitted are stale until `record`
+    # figures of a classifier whose models were refitted are stale until `record` (at the
+    # refitted horizons only: the other horizons' models are unchanged)
     stale = "joint/" if joint else "calibrated/"
-    doc["check_mrda_f1"] = {k: v for k, v in figures.items() if not k.startswith(stale)}
+    refitted = {"unbounded" if h is None else str(h) for h in horizons}
+    doc["check_mrda_f1"] = {k: v for k, v in figures.items()
+                            if not (k.startswith(stale) and k.split("/")[2] in refitted)}
     save_model(doc)
 
 

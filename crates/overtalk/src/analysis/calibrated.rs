@@ -206,9 +206,20 @@ impl Fitted {
     /// Class probabilities of one feature vector (the first `classes.len()` entries; the
     /// model file is checked to have at most [`MAX_CLASSES`]), without allocating.
     fn probabilities(&self, x: &[f64]) -> [f64; MAX_CLASSES] {
+        self.probabilities_of(x, &[])
+    }
+
+    /// Class probabilities of the feature vector `head` followed by `tail`, so S8′ can score
+    /// the row S5′ computed followed by the onset's rule facts without copying the row.
+    fn probabilities_of(&self, head: &[f64], tail: &[f64]) -> [f64; MAX_CLASSES] {
         let mut p = [0.0; MAX_CLASSES];
         for (l, (w, b)) in p[1..].iter_mut().zip(self.folded.iter().zip(&self.folded_intercept)) {
-            *l = b + w.iter().zip(x).map(|(w, x)| w * x).sum::<f64>();
+            // One sum in feature order over the two parts: the additions `Sum` makes over one
+            // vector (from −0.0), in the same order, so the result is the same to the bit.
+            let n = head.len().min(w.len());
+            let sum = w[..n].iter().zip(head).map(|(w, x)| w * x).fold(-0.0, |a, t| a + t);
+            let sum = w[n..].iter().zip(tail).map(|(w, x)| w * x).fold(sum, |a, t| a + t);
+            *l = b + sum;
         }
         let k = self.coef.len();
         let top = p[..k].iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -339,6 +350,13 @@ impl Calibrated {
         })
     }
 
+    /// The timing index of `spurts` (sorted by start, `n_speakers` speakers) for this
+    /// classifier's decision horizon, to hand to [`Calibrated::tag_backchannels`] and
+    /// [`Calibrated::relabel_onsets`].
+    pub fn index(&self, spurts: &[Talkspurt], n_speakers: usize) -> Index {
+        Index::new(spurts, n_speakers, self.horizon)
+    }
+
     /// Whether a backchannel model is present (else S5 keeps the rules).
     pub fn has_backchannel_model(&self) -> bool {
         self.bc.iter().all(Option::is_some)
@@ -360,10 +378,15 @@ impl Calibrated {
         spurts: &mut [Talkspurt],
         p: &Params,
     ) -> Vec<f64> {
-        let ctx = Context::new(spurts, ix, p, self.horizon);
+        let ctx = Context::new(spurts, ix, p);
         let mut probs = Vec::with_capacity(spurts.len());
         let mut tags = Vec::with_capacity(spurts.len());
-        let mut rows = Vec::new();
+        // The rows kept for S8′, allocated once at their final size.
+        let dim = |m: Option<&Fitted>| m.map_or(0, |m| m.features.len());
+        let (timing, text) = (dim(self.bc[0]), dim(self.bc[1]));
+        let mut rows = Vec::with_capacity(
+            spurts.iter().map(|s| if s.has_tokens { text } else { timing }).sum(),
+        );
         let mut row_at = Vec::with_capacity(spurts.len() + 1);
         let mut x = Vec::new();
         for (i, s) in spurts.iter().enumerate() {
@@ -374,7 +397,7 @@ impl Calibrated {
                 tags.push(false);
                 continue;
             };
-            ctx.features(i, None, words, false, &mut x);
+            ctx.features(i, None, words, &mut x);
             rows.extend_from_slice(&x);
             let pr = m.probabilities(&x);
             tags.push(m.decide(&pr) == 1);
@@ -399,7 +422,7 @@ impl Calibrated {
         p: &Params,
         onsets: &mut [OnsetRec],
     ) -> Vec<Option<[f64; 2]>> {
-        let ctx = Context::new(spurts, ix, p, self.horizon);
+        let ctx = Context::new(spurts, ix, p);
         let mut x = Vec::new();
         let mut out = Vec::with_capacity(onsets.len());
         for o in onsets.iter_mut() {
@@ -408,10 +431,10 @@ impl Calibrated {
                 out.push(None);
                 continue;
             };
-            ctx.onset_features(o, words, &mut x);
-            let pr = m.probabilities(&x);
+            let (head, tail) = ctx.onset_features(o, words, &mut x);
+            let pr = m.probabilities_of(head, &tail);
             out.push(Some([pr[1], pr[2]]));
-            let holder_talking = x[5] > 0.5;
+            let holder_talking = head[5] > 0.5;
             match m.decide(&pr) {
                 1 => {
                     o.class = if holder_talking {
@@ -446,30 +469,35 @@ pub fn training_rows(
     p: &Params,
     onsets: &[OnsetRec],
 ) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
-    let ctx = Context::new(spurts, ix, p, p.decision_horizon);
+    let ctx = Context::new(spurts, ix, p);
     let mut spurt_rows = Vec::with_capacity(spurts.len());
     for (i, s) in spurts.iter().enumerate() {
         let mut x = Vec::new();
-        ctx.features(i, None, s.has_tokens, false, &mut x);
+        ctx.features(i, None, s.has_tokens, &mut x);
         spurt_rows.push(x);
     }
     let mut onset_rows = Vec::with_capacity(onsets.len());
     for o in onsets {
         let mut x = Vec::new();
         if o.holder.is_some() {
-            ctx.onset_features(o, spurts[o.spurt].has_tokens, &mut x);
+            let mut row = Vec::new();
+            let (head, tail) = ctx.onset_features(o, spurts[o.spurt].has_tokens, &mut row);
+            x.extend_from_slice(head);
+            x.extend_from_slice(&tail);
         }
         onset_rows.push(x);
     }
     (spurt_rows, onset_rows)
 }
 
-/// The timing index the features need, built once per conversation and shared by S5′ and S8′:
-/// the talkspurts per speaker, prefix sums of their durations, and per talkspurt the facts of
-/// its onset that do not depend on a chosen reference speaker. It reads the talkspurts' times
-/// only (not the backchannel tags S5′ sets), so S8′ reuses it.
+/// The timing index the features need, built once per conversation and decision horizon and
+/// shared by S5′ and S8′: the talkspurts per speaker, prefix sums of their durations, and per
+/// talkspurt the facts of its onset that do not depend on a chosen reference speaker. It reads
+/// the talkspurts' times only (not the backchannel tags S5′ sets), so S8′ reuses it.
 #[derive(Debug)]
 pub struct Index {
+    /// The decision horizon the features are computed for (`None`: unbounded).
+    horizon: Option<i64>,
     by: Vec<Vec<usize>>,
     /// Per speaker: prefix sums of the durations of its talkspurts (in `by` order).
     own_sum: Vec<Vec<i64>>,
@@ -493,19 +521,45 @@ struct Onset {
     others: usize,
     /// The speaker's own talkspurts starting before the onset minus [`RECENT`].
     own_old: usize,
-    /// Talk in `[onset − RECENT, onset)`: the speaker's own, everyone's, the reference's.
+    /// Talk of the talkspurts starting in `[onset − RECENT, onset)`, each counted up to the
+    /// decision time ([`after_lim`]): the speaker's own, everyone's, the reference's.
     own_recent: i64,
     all_recent: i64,
     ref_recent: i64,
 }
 
+/// How much of a talkspurt's length the floor-history sums leave out for a decision at `lim`:
+/// the part after `lim` of a talkspurt that started in the look-back window but is still
+/// running then.
+///
+/// ```text
+/// onset t0, horizon h      t0 − RECENT        t0     lim = t0 + h
+/// holder A                      [─────────────┼────────┼───────)   counted: [start, lim)
+/// left out                                             ├───────┤   (A's end is not known live)
+/// ```
+///
+/// With the unbounded horizon `lim` is `i64::MAX` and nothing is left out: that decision is
+/// taken offline, where every other feature reads the whole conversation too (the holder's
+/// remaining talk, its stop, its resumption), so the whole talkspurts are the evidence.
+fn after_lim(s: &Talkspurt, lim: i64) -> i64 {
+    s.end.saturating_sub(lim).max(0)
+}
+
+/// The decision time of an event starting at `t0`: `t0` + horizon, or never (unbounded).
+fn decision_time(t0: i64, horizon: Option<i64>) -> i64 {
+    horizon.map_or(i64::MAX, |h| t0.saturating_add(h))
+}
+
 impl Index {
-    /// The index of `spurts` (sorted by start) spoken by `n_speakers` speakers: one sweep in
-    /// time order with per-speaker cursors, O(n · speakers).
+    /// The index of `spurts` (sorted by start) spoken by `n_speakers` speakers for decisions at
+    /// `horizon` after each onset: one sweep in time order with per-speaker cursors,
+    /// O(n · speakers).
     ///
     /// The reference speaker of a talkspurt (used when no floor holder is given) is the other
     /// speaker talking at its onset for the longest, else the one who stopped last before it.
-    pub fn new(spurts: &[Talkspurt], n_speakers: usize) -> Index {
+    /// The last minute's talk counts each talkspurt up to the decision time only, so a
+    /// decision reads nothing a live monitor cannot know at that time (`after_lim`).
+    pub fn new(spurts: &[Talkspurt], n_speakers: usize, horizon: Option<i64>) -> Index {
         let by = by_speaker(spurts, n_speakers, false);
         let mut pos = vec![0; spurts.len()];
         let own_sum: Vec<Vec<i64>> = by
@@ -531,8 +585,10 @@ impl Index {
         let (mut before, mut old) = (vec![0; n_speakers], vec![0; n_speakers]);
         let (mut walked, mut all_before, mut all_old) = (0, 0, 0);
         let mut at = Vec::with_capacity(spurts.len());
+        let bounded = horizon.is_some();
         for s in spurts {
             let t = s.start;
+            let lim = decision_time(t, horizon);
             while let Some(q) = spurts.get(walked).filter(|q| q.start <= t) {
                 latest[q.speaker] = Some(pos[walked]);
                 walked += 1;
@@ -546,8 +602,19 @@ impl Index {
             let mut talking: Option<(i64, usize)> = None;
             let mut ended: Option<(i64, usize)> = None;
             let mut others = 0;
+            // The talk after the decision time of speaker y's talkspurts in the window: only
+            // the latest one starting before t can still be running at t (a speaker's
+            // talkspurts do not overlap), so only that one can run past the decision time.
+            let late = |y: usize| {
+                let r = latest[y].map(|k| &spurts[by[y][k]]);
+                r.filter(|r| r.start < t && r.start >= t - RECENT).map_or(0, |r| after_lim(r, lim))
+            };
+            let mut all_late = 0;
             for (y, k) in latest.iter().enumerate() {
                 let Some(k) = *k else { continue };
+                if bounded {
+                    all_late += late(y);
+                }
                 if y == s.speaker {
                     continue;
                 }
@@ -574,17 +641,26 @@ impl Index {
             };
             let reference = talking.or(ended).map(|(_, y)| y);
             let me = s.speaker;
+            // The speaker's own talkspurts before t have ended by t: nothing of them is late.
             let (own_recent, own_old) = recent(me);
+            let ref_recent = reference.map_or(0, |y| {
+                let talk = recent(y).0;
+                if bounded {
+                    talk - late(y)
+                } else {
+                    talk
+                }
+            });
             at.push(Onset {
                 reference: reference.map(|y| (y, latest[y])),
                 others,
                 own_old,
                 own_recent,
-                all_recent: all_sum[all_before] - all_sum[all_old.min(all_before)],
-                ref_recent: reference.map_or(0, |y| recent(y).0),
+                all_recent: all_sum[all_before] - all_sum[all_old.min(all_before)] - all_late,
+                ref_recent,
             });
         }
-        Index { by, own_sum, pos, at, rows: Vec::new(), row_at: Vec::new() }
+        Index { horizon, by, own_sum, pos, at, rows: Vec::new(), row_at: Vec::new() }
     }
 
     /// The latest talkspurt of speaker `y` starting at or before `t` (index into `by[y]`).
@@ -592,12 +668,14 @@ impl Index {
         self.by[y].partition_point(|&j| spurts[j].start <= t).checked_sub(1)
     }
 
-    /// Talk of the talkspurts of speaker `y` starting in `[t − RECENT, t)`.
-    fn recent_talk(&self, spurts: &[Talkspurt], y: usize, t: i64) -> i64 {
+    /// Talk of the talkspurts of speaker `y` starting in `[t − RECENT, t)`, up to the
+    /// decision time `lim` (only the latest can run past it).
+    fn recent_talk(&self, spurts: &[Talkspurt], y: usize, t: i64, lim: i64) -> i64 {
         let own = &self.by[y];
         let lo = own.partition_point(|&j| spurts[j].start < t - RECENT);
         let hi = own.partition_point(|&j| spurts[j].start < t);
-        self.own_sum[y][hi] - self.own_sum[y][lo.min(hi)]
+        let late = if hi > lo { after_lim(&spurts[own[hi - 1]], lim) } else { 0 };
+        self.own_sum[y][hi] - self.own_sum[y][lo.min(hi)] - late
     }
 }
 
@@ -637,24 +715,21 @@ fn flag(b: bool) -> f64 {
 }
 
 impl<'a> Context<'a> {
-    fn new(
-        spurts: &'a [Talkspurt],
-        ix: &'a Index,
-        p: &'a Params,
-        horizon: Option<i64>,
-    ) -> Context<'a> {
-        Context { spurts, ix, lexicon: &p.bc_lexicon, forbidden: &p.bc_forbidden_first, horizon }
+    /// The context of `ix` (its talkspurts and decision horizon) under `p`'s word lists.
+    fn new(spurts: &'a [Talkspurt], ix: &'a Index, p: &'a Params) -> Context<'a> {
+        let (lexicon, forbidden) = (&p.bc_lexicon, &p.bc_forbidden_first);
+        Context { spurts, ix, lexicon, forbidden, horizon: ix.horizon }
     }
 
     /// The feature vector of talkspurt `i` against reference speaker `r` (`None`: found by
     /// timing), into `x`.
-    fn features(&self, i: usize, r: Option<usize>, words: bool, onset: bool, x: &mut Vec<f64>) {
+    fn features(&self, i: usize, r: Option<usize>, words: bool, x: &mut Vec<f64>) {
         x.clear();
         let spurts = self.spurts;
         let ix = self.ix;
         let s = &spurts[i];
         let (me, t0) = (s.speaker, s.start);
-        let lim = self.horizon.map_or(i64::MAX, |h| t0.saturating_add(h));
+        let lim = decision_time(t0, self.horizon);
         let vis_end = s.end.min(lim);
         let ended = s.end <= lim;
         let own = &ix.by[me];
@@ -674,7 +749,7 @@ impl<'a> Context<'a> {
         let at = ix.at[i];
         let (r, latest, ref_recent) = match (r, at.reference) {
             (Some(y), Some((found, k))) if y == found => (Some(y), k, at.ref_recent),
-            (Some(y), _) => (Some(y), ix.latest(spurts, y, t0), ix.recent_talk(spurts, y, t0)),
+            (Some(y), _) => (Some(y), ix.latest(spurts, y, t0), ix.recent_talk(spurts, y, t0, lim)),
             (None, Some((y, k))) => (Some(y), k, at.ref_recent),
             (None, None) => (None, None, 0),
         };
@@ -719,10 +794,6 @@ impl<'a> Context<'a> {
         x.push(r.map_or(0.0, |_| ref_recent as f64 / all));
         if words {
             self.word_features(s, lim, rs, talking, x);
-        }
-        if onset {
-            x.push(0.0);
-            x.push(0.0);
         }
     }
 
@@ -778,24 +849,31 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The feature vector of an onset: its talkspurt against the floor holder, plus the rule
-    /// facts known at the onset (a simultaneous start is decided within `simul_start_tol`).
-    fn onset_features(&self, o: &OnsetRec, words: bool, x: &mut Vec<f64>) {
+    /// The feature vector of an onset, in two parts: its talkspurt against the floor holder
+    /// (the row S5′ computed when the holder is the reference speaker it found, else computed
+    /// into `x`), then the rule facts known at the onset (a simultaneous start is decided
+    /// within `simul_start_tol`).
+    fn onset_features<'x>(
+        &'x self,
+        o: &OnsetRec,
+        words: bool,
+        x: &'x mut Vec<f64>,
+    ) -> (&'x [f64], [f64; 2]) {
         let ix = self.ix;
         let found = ix.at[o.spurt].reference.map(|(y, _)| y);
         let row = ix.row_at.get(o.spurt).zip(ix.row_at.get(o.spurt + 1));
+        let facts =
+            [flag(o.class == OnsetClass::SimultaneousStart), flag(o.class == OnsetClass::Opening)];
         match row {
+            // S5′ computed this vector against the same reference speaker.
             Some((&a, &z)) if o.holder.is_some() && o.holder == found && a < z => {
-                // S5′ computed this vector against the same reference speaker.
-                x.clear();
-                x.extend_from_slice(&ix.rows[a..z]);
-                x.extend_from_slice(&[0.0, 0.0]);
+                (&ix.rows[a..z], facts)
             }
-            _ => self.features(o.spurt, o.holder, words, true, x),
+            _ => {
+                self.features(o.spurt, o.holder, words, x);
+                (&x[..], facts)
+            }
         }
-        let n = x.len();
-        x[n - 2] = flag(o.class == OnsetClass::SimultaneousStart);
-        x[n - 1] = flag(o.class == OnsetClass::Opening);
     }
 }
 
@@ -908,12 +986,13 @@ mod tests {
             Talkspurt::timed(0, 7000, 9000),
         ];
         let p = Params::default();
-        let ix = Index::new(&spurts, 2);
-        let near = Context::new(&spurts, &ix, &p, Some(500));
-        let far = Context::new(&spurts, &ix, &p, Some(1000));
+        let (ix_near, ix_far) =
+            (Index::new(&spurts, 2, Some(500)), Index::new(&spurts, 2, Some(1000)));
+        let near = Context::new(&spurts, &ix_near, &p);
+        let far = Context::new(&spurts, &ix_far, &p);
         let (mut a, mut b) = (Vec::new(), Vec::new());
-        near.features(1, None, false, false, &mut a);
-        far.features(1, None, false, false, &mut b);
+        near.features(1, None, false, &mut a);
+        far.features(1, None, false, &mut b);
         let at = |name: &str| TIMING_FEATURES.iter().position(|f| *f == name).unwrap();
         // Within 500 ms A is still talking; within 1000 ms A has stopped.
         assert_eq!((a[at("ref_stops")], b[at("ref_stops")]), (0.0, 1.0));
@@ -922,5 +1001,46 @@ mod tests {
         assert_eq!(a[at("ref_talking")], 1.0);
         assert_eq!(a[at("ref_elapsed")], secs(2000));
         assert_eq!(b[at("ref_remaining")], secs(600));
+    }
+
+    #[test]
+    fn floor_history_counts_talk_up_to_the_decision_time() {
+        // B says 300 ms at 500 and starts again at 2000 over A, who talks from 0 to `a_end`.
+        let rows = |a_end: i64, horizon: Option<i64>| {
+            let spurts = vec![
+                Talkspurt::timed(0, 0, a_end),
+                Talkspurt::timed(1, 500, 800),
+                Talkspurt::timed(1, 2000, 2400),
+            ];
+            let ix = Index::new(&spurts, 2, horizon);
+            let (mut x, p) = (Vec::new(), Params::default());
+            Context::new(&spurts, &ix, &p).features(2, None, false, &mut x);
+            x
+        };
+        let at = |name: &str| TIMING_FEATURES.iter().position(|f| *f == name).unwrap();
+        let shares = |x: &[f64]| (x[at("own_recent_share")], x[at("ref_recent_share")]);
+        // At 500 ms A's talk counts up to 2500: 300 ms of B's and 2500 ms of A's.
+        let near = rows(10_000, Some(500));
+        assert_eq!(shares(&near), (300.0 / 2800.0, 2500.0 / 2800.0));
+        // How long A goes on after the decision time changes nothing.
+        assert_eq!(rows(2600, Some(500)), near);
+        // A stopping before it counts as it is: 2400 ms.
+        assert_eq!(shares(&rows(2400, Some(500))), (300.0 / 2700.0, 2400.0 / 2700.0));
+        // Unbounded, the whole talkspurt counts.
+        assert_eq!(shares(&rows(10_000, None)), (300.0 / 10_300.0, 10_000.0 / 10_300.0));
+        // The holder given (S8′) is counted the same way as the one found by timing.
+        let spurts = vec![
+            Talkspurt::timed(0, 0, 10_000),
+            Talkspurt::timed(1, 500, 800),
+            Talkspurt::timed(1, 2000, 2400),
+        ];
+        let ix = Index::new(&spurts, 2, Some(500));
+        let p = Params::default();
+        assert_eq!(ix.recent_talk(&spurts, 0, 2000, 2500), 2500);
+        let (mut given, mut found) = (Vec::new(), Vec::new());
+        let ctx = Context::new(&spurts, &ix, &p);
+        ctx.features(2, Some(0), false, &mut given);
+        ctx.features(2, None, false, &mut found);
+        assert_eq!(given, found);
     }
 }

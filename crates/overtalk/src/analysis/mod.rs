@@ -121,7 +121,7 @@ fn analyze_times(transcript: &Transcript, params: &Params) -> Result<Analysis> {
     };
     let mut decisions = calibrated::Decisions::default();
     // One timing index for S5′ and S8′ (it depends on the talkspurts' times, which S5′ keeps).
-    let mut index = calibrated.map(|_| calibrated::Index::new(&sp.spurts, n));
+    let mut index = calibrated.map(|c| c.index(&sp.spurts, n));
     match (&calibrated, &mut index) {
         (Some(c), Some(ix)) => {
             decisions.p_backchannel = c.tag_backchannels(ix, &mut sp.spurts, params)
@@ -185,7 +185,7 @@ pub fn calibration_rows(transcript: &Transcript, params: &Params) -> Result<Cali
     let n = norm.speakers.len();
     let mut sp = talkspurt::talkspurts(&norm.segments, n, params.bridge_pause);
     let c = calibrated::Calibrated::load_partial(params.classifier, params.decision_horizon)?;
-    let mut index = calibrated::Index::new(&sp.spurts, n);
+    let mut index = c.index(&sp.spurts, n);
     if params.classifier.is_calibrated() && c.has_backchannel_model() {
         c.tag_backchannels(&mut index, &mut sp.spurts, params);
     } else {

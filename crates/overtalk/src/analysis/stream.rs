@@ -39,16 +39,15 @@
 //! replaces S5 and S8′ relabels S8, as [`super::analyze`] does: a talkspurt's backchannel tag
 //! and an onset's [`StreamEventKind::OnsetDecision`] are taken once the clock is past its
 //! start + H and no talkspurt that stopped by then can still be bridged (for an onset, also
-//! once the holder at its start and the simultaneous starts are decided). The classifier's
-//! floor-history features divide by the last minute's talk over whole talkspurts, including
-//! one still running at the horizon: the stream uses its length so far, so a decision near a
-//! threshold can differ from the batch analysis's.
+//! once the holder at its start and the simultaneous starts are decided). Every feature reads
+//! the speech up to start + H only (the last minute's talk counts a talkspurt still running
+//! then up to there), so the stream's decisions are the batch analysis's at every horizon.
 //!
 //! Times are analysis milliseconds; speakers are the caller's indices.
 
 use std::collections::BTreeSet;
 
-use super::calibrated::{Calibrated, Index};
+use super::calibrated::Calibrated;
 use super::floor::{Claim, FloorTracker};
 use super::joint::joint_timeline;
 use super::onsets::{classify, OnsetClass, OnsetRec, Outcome};
@@ -605,7 +604,7 @@ impl AnalysisStream {
             }
             let (mut local, ids) = self.window(start, now);
             let Some(me) = ids.iter().position(|&j| j == i) else { continue };
-            let mut ix = Index::new(&local, self.by_speaker.len());
+            let mut ix = c.index(&local, self.by_speaker.len());
             let p = c.tag_backchannels(&mut ix, &mut local, &self.params);
             decided.push((i, !local[me].backchannel, Some(p[me])));
         }
@@ -888,7 +887,7 @@ impl AnalysisStream {
         };
         let (local, ids) = self.window(t0, now);
         let me = ids.iter().position(|&j| j == i)?;
-        let ix = Index::new(&local, self.by_speaker.len());
+        let ix = c.index(&local, self.by_speaker.len());
         // S8′ relabels the rules' record; a class the decision leaves alone marks "other".
         let placeholder = if self.simultaneous(i, now) {
             OnsetClass::SimultaneousStart
@@ -1241,12 +1240,17 @@ mod tests {
         fn committed_events_equal_the_batch_analysis(
             segs in segments_strategy(),
             ticks in prop::collection::vec(0i64..35_000, 0..30),
-            preset in 0usize..3,
+            preset in 0usize..6,
         ) {
+            // The rules under three parameter sets, and the calibrated classifier at each
+            // bounded horizon.
             let p = match preset {
                 0 => Params::default(),
                 1 => Params::preset(crate::analysis::AnalysisPreset::PureJf),
-                _ => Params { bridge_pause: 20, bc_max_duration: 1500, ..Params::default() },
+                2 => Params { bridge_pause: 20, bc_max_duration: 1500, ..Params::default() },
+                3 => calibrated(250),
+                4 => calibrated(500),
+                _ => calibrated(1000),
             };
             let events = run(&segs, &ticks, &p);
             prop_assert_eq!(folded(&events), batch(&segs, &p));
