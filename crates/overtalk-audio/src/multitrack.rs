@@ -119,7 +119,9 @@ use std::path::PathBuf;
 use overtalk::{Annotation, AnnotationBuilder, Delta, Error, Region, Result, Rounding};
 
 use crate::features::{BandReader, TrackFeatures, BAND_BASE_DB};
-use crate::frames::{runs_to_region, smooth_runs, BANDS, GRID, HOP, SILENCE_DB, WINDOW};
+use crate::frames::{
+    drop_dangling_runs, runs_to_region, smooth_runs, BANDS, GRID, HOP, SILENCE_DB, WINDOW,
+};
 
 /// Thresholds of the multitrack rule (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -189,6 +191,13 @@ pub struct MultitrackOptions {
     /// Band couplings are estimated from bands at least this far above the dominant mic's band
     /// noise (dB).
     pub band_coupling_min_db: f32,
+    /// Runs shorter than this (before gap closing) may only bridge a pause: one that the gap
+    /// closing would join to speech on one side only, or on neither, and that is not within
+    /// [`bridge_only_near`](MultitrackOptions::bridge_only_near) of speech, is dropped
+    /// ([`crate::frames::drop_dangling_runs`]). Zero switches this off.
+    pub bridge_only: Delta,
+    /// A short run this close to speech is the edge of that speech's word and stays.
+    pub bridge_only_near: Delta,
     /// Runs shorter than this are dropped.
     pub min_speech: Delta,
     /// Gaps shorter than this within a track are closed.
@@ -224,6 +233,8 @@ impl Default for MultitrackOptions {
             band_coupling_min_db: 15.0,
             band_bleed_quantile: 0.9,
             bleed_alone_db: 10.0,
+            bridge_only: Delta::from_micros(30_000),
+            bridge_only_near: Delta::from_micros(50_000),
             min_speech: Delta::from_micros(100_000),
             min_silence: Delta::from_micros(400_000),
         }
@@ -659,6 +670,13 @@ pub fn detect_regions(
                 }
             }
         }
+        drop_dangling_runs(
+            active,
+            GRID,
+            options.bridge_only,
+            options.bridge_only_near,
+            options.min_silence,
+        );
         let mut runs = smooth_runs(active, GRID, options.min_speech, options.min_silence);
         if has_vad[i] && options.vad_peak_frames > 0 {
             // Keep a run only if the detector is confident somewhere inside it.
