@@ -398,19 +398,10 @@ pub fn smooth_runs(
     let fill = grid.frames_in(min_silence, Rounding::Ceil);
     let keep = grid.frames_in(min_speech, Rounding::Ceil);
     let mut runs: Vec<(usize, usize)> = Vec::new();
-    let mut i = 0;
-    while i < active.len() {
-        if active[i] {
-            let s = i;
-            while i < active.len() && active[i] {
-                i += 1;
-            }
-            match runs.last_mut() {
-                Some(last) if s - last.1 < fill => last.1 = i,
-                _ => runs.push((s, i)),
-            }
-        } else {
-            i += 1;
+    for (s, e) in active_runs(active) {
+        match runs.last_mut() {
+            Some(last) if s - last.1 < fill => last.1 = e,
+            _ => runs.push((s, e)),
         }
     }
     runs.retain(|&(s, e)| e - s >= keep);
@@ -451,19 +442,7 @@ pub fn drop_dangling_runs(
     if short == 0 {
         return;
     }
-    let mut runs: Vec<(usize, usize)> = Vec::new();
-    let mut t = 0;
-    while t < active.len() {
-        if active[t] {
-            let s = t;
-            while t < active.len() && active[t] {
-                t += 1;
-            }
-            runs.push((s, t));
-        } else {
-            t += 1;
-        }
-    }
+    let runs: Vec<(usize, usize)> = active_runs(active).collect();
     // A doubly linked list over the runs still kept, and a work list of short runs to check:
     // dropping a run re-checks its short neighbours, so the whole pass is linear.
     let n = runs.len();
@@ -500,6 +479,21 @@ pub fn drop_dangling_runs(
             }
         }
     }
+}
+
+/// The maximal runs of `true` in `active`, as `[start, end)` frame indices in order.
+fn active_runs(active: &[bool]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut t = 0;
+    std::iter::from_fn(move || {
+        while t < active.len() && !active[t] {
+            t += 1;
+        }
+        let s = t;
+        while t < active.len() && active[t] {
+            t += 1;
+        }
+        (t > s).then_some((s, t))
+    })
 }
 
 /// Frame runs → a region, frame `i` covering `[i·step, (i+1)·step)` of `grid`.

@@ -59,7 +59,9 @@ pub trait Named: Copy + Send + Sync + 'static {
 }
 
 /// `named_enum!(Type, "what it names")`: `Display`, `FromStr` and [`Named`] from the type's
-/// inherent `ALL` and `name`.
+/// inherent `ALL` and `name`. Exported so that the other crates' named enums (the audio
+/// crate's `DiarizerChoice`) follow the same rule with the same code.
+#[macro_export]
 macro_rules! named_enum {
     ($ty:ty, $kind:literal) => {
         impl $crate::named::Named for $ty {
@@ -92,7 +94,7 @@ macro_rules! named_enum {
         }
     };
 }
-pub(crate) use named_enum;
+pub(crate) use crate::named_enum;
 
 #[cfg(test)]
 mod tests {

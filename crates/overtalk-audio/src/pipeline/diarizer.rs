@@ -21,7 +21,6 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use overtalk::named::UnknownName;
 use overtalk::Error;
 
 use super::{diarize_options, DetectOptions};
@@ -69,21 +68,7 @@ impl DiarizerChoice {
     }
 }
 
-impl fmt::Display for DiarizerChoice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for DiarizerChoice {
-    type Err = UnknownName;
-
-    fn from_str(name: &str) -> Result<DiarizerChoice, UnknownName> {
-        DiarizerChoice::ALL.into_iter().find(|c| c.name() == name).ok_or_else(|| {
-            UnknownName::new("diarizer", name, DiarizerChoice::ALL.map(DiarizerChoice::name))
-        })
-    }
-}
+overtalk::named_enum!(DiarizerChoice, "diarizer");
 
 /// What the user asked of the diarizer of one mixed recording. `None` is "not given": the
 /// GE2E-only settings decide the default diarizer by being given at all.

@@ -26,7 +26,7 @@ pub struct DiarizeArgs {
     /// this build has the `pyannote` feature and `overtalk models install pyannote` was run
     /// and no GE2E-only flag (--vad, --num/min/max-speakers, --embedding-model,
     /// --overlap-margin) is given, else `ge2e`.
-    #[arg(long, value_name = "NAME", value_parser = diarizer_choice())]
+    #[arg(long, value_name = "NAME", value_parser = crate::named_arg::named_with_help(|c: DiarizerChoice| Some(c.help())))]
     pub diarizer: Option<DiarizerChoice>,
     /// Exactly this many speakers (implies --diarize). (`--speakers` renames speakers.)
     #[arg(long, value_name = "N", conflicts_with_all = ["min_speakers", "max_speakers"])]
@@ -50,25 +50,10 @@ pub struct DiarizeArgs {
     pub overlap_margin: Option<f32>,
 }
 
-/// `--diarizer`'s values: the library's names, each with its help.
-fn diarizer_choice() -> impl clap::builder::TypedValueParser<Value = DiarizerChoice> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(
-        DiarizerChoice::ALL.map(|c| clap::builder::PossibleValue::new(c.name()).help(c.help())),
-    )
-    .try_map(|name| name.parse::<DiarizerChoice>())
-}
-
 impl DiarizeArgs {
     /// Whether any flag asks for diarization explicitly.
     pub fn wanted(&self) -> bool {
-        self.diarize
-            || self.diarizer.is_some()
-            || self.num_speakers.is_some()
-            || self.min_speakers.is_some()
-            || self.max_speakers.is_some()
-            || self.embedding_model.is_some()
-            || self.overlap_margin.is_some()
+        self.diarize || self.diarizer.is_some() || self.request(false).ge2e_only()
     }
 
     /// The flags as the library's request; `vad_chosen`: whether `--vad`/`--vad-model` was
