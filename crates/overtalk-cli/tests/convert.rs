@@ -70,6 +70,60 @@ fn writes_into_a_named_pipe_without_replacing_it() {
     );
 }
 
+/// A named pipe (`<(command)`, a FIFO) is read once: its format told by its content and every
+/// byte of it read, where opening it twice lost the first bytes to the recording check.
+#[cfg(unix)]
+#[test]
+fn reads_a_named_pipe_once() {
+    let dir = Dir::new();
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let writer = {
+        let fifo = fifo.clone();
+        let sorted = "SPEAKER clip 1 0.000 4.000 <NA> <NA> SPEAKER_00 <NA> <NA>\nSPEAKER clip 1 3.500 1.000 <NA> <NA> SPEAKER_01 <NA> <NA>\n";
+        std::thread::spawn(move || std::fs::write(fifo, sorted).unwrap())
+    };
+    let run = dir.run(&["convert", "pipe", "--to", "rttm", "-o", "-"]);
+    if !writer.is_finished() {
+        // Release the writer so a failure is reported instead of hanging.
+        drop(std::fs::File::open(&fifo));
+    }
+    writer.join().unwrap();
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(run.stderr(), "");
+    assert_eq!(
+        run.stdout(),
+        "SPEAKER clip 1 0.000 4.000 <NA> <NA> SPEAKER_00 <NA> <NA>\nSPEAKER clip 1 3.500 1.000 <NA> <NA> SPEAKER_01 <NA> <NA>\n"
+    );
+}
+
+/// A named pipe is read up to the size limit and no further: its size is not known up front.
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_over_the_size_limit_is_refused() {
+    let dir = Dir::new();
+    let fifo = dir.path().join("pipe.rttm");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let writer = {
+        let fifo = fifo.clone();
+        let line = "SPEAKER clip 1 0.000 4.000 <NA> <NA> A <NA> <NA>\n";
+        // 1.5 MiB; the write fails (broken pipe) once the reader stops.
+        std::thread::spawn(move || drop(std::fs::write(fifo, line.repeat(1_572_864 / line.len()))))
+    };
+    let run = dir.run(&["convert", "pipe.rttm", "--max-file-mib", "1", "-o", "-"]);
+    if !writer.is_finished() {
+        drop(std::fs::File::open(&fifo));
+    }
+    writer.join().unwrap();
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+    assert_eq!(
+        run.stderr().lines().next().unwrap_or(""),
+        "overtalk: error: pipe.rttm: limit exceeded: input is more than the limit of 1048576 bytes"
+    );
+}
+
 /// Writing through a symbolic link replaces the file it points to and keeps the link.
 #[cfg(unix)]
 #[test]

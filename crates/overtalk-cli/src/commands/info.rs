@@ -55,8 +55,9 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let rename = args.read.rename_map()?;
     let mut uems = uem::Uem::new();
     for s in input::expand_uem(&args.uem)? {
-        let bytes = std::fs::read(&s)?;
-        let (u, w) = uem::read_bytes(&bytes, &args.read.options()).map_err(|e| e.with_path(&s))?;
+        let options = args.read.options();
+        let bytes = overtalk::format::read_file(&s, &options.limits)?;
+        let (u, w) = uem::read_bytes(&bytes, &options).map_err(|e| e.with_path(&s))?;
         if !globals.quiet {
             for w in w {
                 eprintln!("overtalk: warning: {}: {w}", s.display());

@@ -49,9 +49,9 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let sources = input::expand(&args.inputs)?;
     let mut uem_ids: Vec<String> = Vec::new();
     for s in input::expand_uem(&args.uem)? {
-        let bytes = std::fs::read(&s).with_context(|| format!("reading {}", s.display()))?;
-        let (u, _) = uem::read_bytes(&bytes, &format::ReadOptions::default())
-            .map_err(|e| e.with_path(&s))?;
+        let options = format::ReadOptions::default();
+        let bytes = format::read_file(&s, &options.limits)?;
+        let (u, _) = uem::read_bytes(&bytes, &options).map_err(|e| e.with_path(&s))?;
         uem_ids.extend(u.into_keys());
     }
     let target = Target::from_arg(args.output.as_deref());
@@ -68,8 +68,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                 String::from_utf8(bytes).context("reading stdin")?
             }
             Source::File(p) => {
-                input::refuse_recording(p)?;
-                let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+                let bytes = format::read_file(p, &format::Limits::default())?;
+                input::refuse_recording(p, &bytes)?;
                 format::decode(&bytes, "rttm", &format::Limits::default())
                     .map_err(|e| e.with_path(p))?
             }

@@ -264,8 +264,9 @@ pub fn read_noting_speakers(
                 .map_err(|e| anyhow::Error::new(e.with_path("<stdin>")))?
         }
         Source::File(p) => {
-            refuse_recording(p)?;
-            format::read_path(p, args.from, &options)?
+            let bytes = format::read_file(p, &options.limits)?;
+            refuse_recording(p, &bytes)?;
+            format::read_path_bytes(p, &bytes, args.from, &options)?
         }
     };
     if !rename.is_empty() {
@@ -276,9 +277,12 @@ pub fn read_noting_speakers(
 }
 
 /// Fails with a message that says what it is and which commands take it when `path` is a
-/// recording (by its first bytes or its extension), for the commands that read only text.
-pub fn refuse_recording(path: &Path) -> Result<()> {
-    match recording_kind(path) {
+/// recording (by the first bytes of it, already read, or by its extension), for the commands
+/// that read only text.
+pub fn refuse_recording(path: &Path, bytes: &[u8]) -> Result<()> {
+    let kind = overtalk_audio::decode::container_of(&bytes[..bytes.len().min(12)])
+        .or_else(|| is_audio(path).then_some("audio"));
+    match kind {
         Some(kind) => {
             bail!("{}", recording_given(&path.display().to_string(), kind, is_audio(path)))
         }
@@ -286,7 +290,7 @@ pub fn refuse_recording(path: &Path) -> Result<()> {
     }
 }
 
-/// [`refuse_recording`] for bytes already read (stdin), named `name` in the message.
+/// [`refuse_recording`] for stdin, named `name` in the message.
 pub fn refuse_recording_bytes(name: &str, bytes: &[u8]) -> Result<()> {
     match overtalk_audio::decode::container_of(bytes) {
         Some(kind) => bail!(
@@ -295,15 +299,6 @@ pub fn refuse_recording_bytes(name: &str, bytes: &[u8]) -> Result<()> {
         ),
         None => Ok(()),
     }
-}
-
-/// The container of `path` when it is a recording: by its first bytes, else by its extension
-/// (`None` when it cannot be opened: the reader then says why).
-fn recording_kind(path: &Path) -> Option<&'static str> {
-    let mut head = Vec::with_capacity(12);
-    let file = std::fs::File::open(path).ok()?;
-    file.take(12).read_to_end(&mut head).ok()?;
-    overtalk_audio::decode::container_of(&head).or_else(|| is_audio(path).then_some("audio"))
 }
 
 /// The error for a recording given where a transcript or diarization is read: what it is and

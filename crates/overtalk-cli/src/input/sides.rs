@@ -2,7 +2,7 @@
 //! parallel by `overtalk::score::pairing::read_sides`, taken in command-line order), hypotheses detected from recordings, the UEM files merged, and
 //! the two sides paired by recording id. `score` starts here.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use overtalk::format::uem;
 pub(crate) use overtalk::score::pairing::SideRecordings as Side;
 use overtalk::score::{pairing, RecordingInput, Side as Which};
@@ -97,8 +97,9 @@ pub(crate) fn detect_hypothesis(
 pub(crate) fn read_uems(args: &[String], read: &ReadArgs, quiet: bool) -> Result<uem::Uem> {
     let mut uems = uem::Uem::new();
     for s in input::expand_uem(args)? {
-        let bytes = std::fs::read(&s).with_context(|| format!("reading {}", s.display()))?;
-        let (u, w) = uem::read_bytes(&bytes, &read.options()).map_err(|e| e.with_path(&s))?;
+        let options = read.options();
+        let bytes = overtalk::format::read_file(&s, &options.limits)?;
+        let (u, w) = uem::read_bytes(&bytes, &options).map_err(|e| e.with_path(&s))?;
         if !quiet {
             for w in w {
                 eprintln!("overtalk: warning: {}: {w}", s.display());

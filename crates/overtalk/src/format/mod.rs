@@ -17,7 +17,7 @@
 //! - **checks every reader gets**: self-overlapping tracks are reported after reading.
 
 use std::fmt;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::str::FromStr;
 
@@ -889,22 +889,52 @@ pub fn read_path(
     explicit: Option<Format>,
     options: &ReadOptions,
 ) -> Result<ReadOutput> {
-    let meta = std::fs::metadata(path).map_err(|e| Error::from(e).with_path(path))?;
-    if meta.len() > options.limits.max_bytes as u64 {
+    let bytes = read_file(path, &options.limits)?;
+    read_path_bytes(path, &bytes, explicit, options)
+}
+
+/// The bytes of the file at `path`, read once and never more than `limits.max_bytes` of them
+/// (an error beyond). Reading once is what makes a named pipe work (`<(command)`,
+/// `/dev/stdin`): a second open would miss what the first read took. Errors carry the path.
+pub fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
+    let file = std::fs::File::open(path).map_err(|e| Error::from(e).with_path(path))?;
+    // A regular file says its size up front; a pipe is read up to the limit.
+    let declared = file.metadata().map(|m| m.is_file().then_some(m.len())).ok().flatten();
+    if let Some(len) = declared.filter(|&len| len > limits.max_bytes as u64) {
         return Err(Error::limit(format!(
-            "file is {} bytes, more than the limit of {} bytes",
-            meta.len(),
-            options.limits.max_bytes
+            "file is {len} bytes, more than the limit of {} bytes",
+            limits.max_bytes
         ))
         .with_path(path));
     }
-    let bytes = std::fs::read(path).map_err(|e| Error::from(e).with_path(path))?;
+    let mut bytes = Vec::new();
+    file.take(limits.max_bytes as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::from(e).with_path(path))?;
+    if bytes.len() > limits.max_bytes {
+        return Err(Error::limit(format!(
+            "input is more than the limit of {} bytes",
+            limits.max_bytes
+        ))
+        .with_path(path));
+    }
+    Ok(bytes)
+}
+
+/// [`read_path`] of bytes already read from `path` ([`read_file`]): the file name names the
+/// format and, for single-recording formats, the recording id.
+pub fn read_path_bytes(
+    path: &Path,
+    bytes: &[u8],
+    explicit: Option<Format>,
+    options: &ReadOptions,
+) -> Result<ReadOutput> {
     let mut options = options.clone();
     if options.recording_id.is_none() {
         options.recording_id = Some(recording_id_from_path(path));
     }
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    read_bytes(&bytes, name.as_deref(), explicit, &options).map_err(|e| e.with_path(path))
+    read_bytes(bytes, name.as_deref(), explicit, &options).map_err(|e| e.with_path(path))
 }
 
 /// The recording id a file name implies: the name without its format extension
