@@ -17,7 +17,12 @@ pairs (best of N passes of `timeit`), in µs per pair.
 The Rust sweep alone (`analysis::dyad::he_acoustic`) is timed by
 `target/release/examples/he_pairs` (BENCHMARKS.md, "Heldner & Edlund intervals").
 
-Usage: python bench/python_he_split.py [--repeat N]
+`--piece NAME --times K` runs one piece (or `pympi`, pympi-ling's `get_gaps_and_overlaps2`
+per pair) K times after one warm-up pass and times nothing: the instructions of a piece per
+pair, independent of the machine's load, are those of K = 10 minus those of K = 0 under
+`valgrind --tool=callgrind` (with `PYTHONHASHSEED=0`), divided by 10 × 93.
+
+Usage: python bench/python_he_split.py [--repeat N] [--piece NAME --times K]
 """
 
 import json
@@ -49,7 +54,14 @@ def main():
     empty = overtalk.Conversation.from_segments([], "empty", speakers=["t1", "t2"])._native
     with_params = getattr(_native, "gaps_and_overlaps_with", None) or _native.gaps_and_overlaps
 
+    def counted(results):  # the benchmark's own sum, as bench/python_bench.py
+        total = 0
+        for c in results:
+            total += c["pause"] + c["gap"] + c["overlap_between"] + c["overlap_within"]
+        return total
+
     pieces = {
+        "bench": lambda: counted(go(c, latch_tolerance=0).counts() for c in convs),
         "whole": lambda: [go(c, latch_tolerance=0).counts() for c in convs],
         "call": lambda: [go(c, latch_tolerance=0) for c in convs],
         "call_no_keywords": lambda: [go(c, "he2010") for c in convs],
@@ -58,12 +70,39 @@ def main():
         "counts": lambda: [r.counts() for r in results],
         "sweep_many_one_thread": lambda: overtalk.gaps_and_overlaps_many(convs, threads=1, latch_tolerance=0),
     }
+    if "--piece" in sys.argv:
+        name = sys.argv[sys.argv.index("--piece") + 1]
+        times = int(sys.argv[sys.argv.index("--times") + 1])
+        if name == "pympi":
+            f = _pympi_pass()
+        else:
+            f = pieces[name]
+        for _ in range(times + 1):
+            f()
+        return
     out = {"pairs": n, "load_average": os.getloadavg()}
     for name, f in pieces.items():
         f()
         best = min(timeit.repeat(f, number=1, repeat=repeat))
         out[name + "_us_per_pair"] = round(best / n * 1e6, 3)
     print(json.dumps(out))
+
+
+def _pympi_pass():
+    """pympi-ling's `get_gaps_and_overlaps2` over the pairs, their `Eaf`s built first."""
+    import pympi
+
+    eafs = []
+    for _, _, _, a, b in pairs_of(os.path.join(AMI, "test")):
+        eaf = pympi.Elan.Eaf()
+        eaf.add_tier("t1")
+        eaf.add_tier("t2")
+        for s, e in a:
+            eaf.add_annotation("t1", s, e)
+        for s, e in b:
+            eaf.add_annotation("t2", s, e)
+        eafs.append(eaf)
+    return lambda: sum(len(list(e.get_gaps_and_overlaps2("t1", "t2"))) for e in eafs)
 
 
 if __name__ == "__main__":
