@@ -17,7 +17,8 @@
    and the batch `gaps_and_overlaps_many(pairs)` on one thread per core and on one thread
    (it keeps every pair's result alive at once, so on work this small it is not the faster);
 4. the corpus helper (`overtalk.corpus`) under Ray Data (`map_batches`, the recipe of
-   docs/python.md: `analyze_batch_arrow`, per-operator reservation off; `--ray-default` adds
+   docs/python.md: `analyze_batch_arrow` on whole blocks, one task each, per-operator
+   reservation off; `--ray-default` adds
    `analyze_batch` with Ray's defaults) and a Dask bag (`map`), each on 1 and then 2 worker
    processes, over the 170 files repeated (`--engine-copies`, default 8: 1 360 inputs, ~3 s
    of work on one core; Dask 16 partitions, Ray 24 blocks, `--dask-partitions`,
@@ -177,9 +178,9 @@ def engines(files, copies, repeat):
 
     inputs = [str(f) for f in files] * copies
     # Dask: 16 partitions of ~85 inputs (8 tasks per worker). Ray Data: 24 blocks of ~57
-    # inputs: with its defaults it runs an operator's first tasks alone (see ray_run), which
-    # with 16 blocks would cap the speed-up lower, and it spends some ms of its driver per
-    # task, which smaller blocks would multiply.
+    # inputs, one task each (12 per worker, ~0.1 s of work each on AMI): enough that the last
+    # task of one worker ends near the other's, few enough that Ray's few ms per task (its
+    # driver's bookkeeping, the block into the object store) stay small beside the work.
     blocks = int(_option("--dask-partitions", 16))
     ray_blocks = int(_option("--ray-blocks", 24))
 
@@ -217,10 +218,17 @@ def engines(files, copies, repeat):
             size = -(-len(inputs) // ray_blocks)
 
             def run():
-                if reservation:  # Ray Data's defaults, the rows as lists
+                if reservation:  # Ray Data's defaults, the rows as lists, batches of the block size
                     return ds.map_batches(oc.analyze_batch, batch_size=size).materialize().count()
-                # The recipe: the rows as an Arrow table, which Ray keeps as its block.
-                job = ds.map_batches(oc.analyze_batch_arrow, batch_size=size, batch_format="pyarrow")
+                # The recipe: one task per block, the whole block its batch (`batch_size=None`,
+                # Ray 2.60's default: with a batch size, a block one row short of it is bundled
+                # with the next into one task twice as long, 24 blocks made 20 uneven tasks), a
+                # function (Ray tasks, on the worker processes started before the clock; a
+                # callable class would run on an actor pool started by each execution), every
+                # task submitted at once (no `compute=TaskPoolStrategy(size=n)`, the successor of
+                # `concurrency=n`: capped at n, Ray Data submits the next task only when its
+                # loop sees one end), the rows as an Arrow table, which Ray keeps as its block.
+                job = ds.map_batches(oc.analyze_batch_arrow, batch_size=None, batch_format="pyarrow")
                 return job.materialize().count()
 
             run()  # start and warm the workers

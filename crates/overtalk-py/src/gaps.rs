@@ -10,13 +10,19 @@
 //!    0       800 1000    2000 2100      gap                  2000   2100 B      A
 //! ```
 
-use overtalk::analysis::dyad;
+use std::sync::{Mutex, MutexGuard};
+
 use overtalk::analysis::intervals::{HeInterval, HeKind, Layer};
+use overtalk::analysis::{dyad, Params};
+use overtalk::SpeakerId;
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PySlice, PyString, PyTuple, PyType};
+use pyo3::types::{
+    PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PySlice, PyString, PyTuple, PyType,
+};
+use pyo3::{intern, Borrowed};
 use serde_json::{json, Value};
 
 use crate::analysis::{PyColumn, PyParams};
@@ -29,9 +35,53 @@ use crate::{parallel, OvertalkError};
 /// costs one object, and `counts()` one dict.
 #[pyclass(module = "overtalk", frozen)]
 pub(crate) struct Intervals {
-    recording_id: String,
-    speakers: Vec<String>,
+    names: Names,
     items: Vec<HeInterval>,
+}
+
+/// Where the recording id and the speaker names of an [`Intervals`] come from: the conversation
+/// the intervals were found in, shared (a call costs one reference to it, not a copy of the id
+/// and of every name), or a copy of their own (a recording of a corpus, unpickled intervals).
+enum Names {
+    /// The conversation's own id and speaker table.
+    Shared(Py<Conversation>),
+    /// A copy.
+    Owned { recording_id: String, speakers: Vec<String> },
+}
+
+impl Names {
+    fn recording_id(&self) -> &str {
+        match self {
+            Names::Shared(c) => &c.get().id,
+            Names::Owned { recording_id, .. } => recording_id,
+        }
+    }
+
+    /// The name of speaker `i` (`None` past the last).
+    fn speaker(&self, i: usize) -> Option<&str> {
+        match self {
+            Names::Shared(c) => {
+                let table = c.get().transcript.annotation().speakers();
+                let id = u32::try_from(i).ok().filter(|_| i < table.len())?;
+                Some(table.name(SpeakerId::new(id)))
+            }
+            Names::Owned { speakers, .. } => speakers.get(i).map(String::as_str),
+        }
+    }
+
+    fn speakers(&self) -> Vec<String> {
+        match self {
+            Names::Shared(c) => c
+                .get()
+                .transcript
+                .annotation()
+                .speakers()
+                .iter()
+                .map(|(_, n)| n.to_owned())
+                .collect(),
+            Names::Owned { speakers, .. } => speakers.clone(),
+        }
+    }
 }
 
 /// One interval as a row: class, start and end (ms), the speakers before and after.
@@ -65,20 +115,38 @@ fn count(items: &[HeInterval]) -> [usize; HeKind::ALL.len()] {
     n
 }
 
-/// `counts` as a dict keyed by class name, every class present, in report order.
+/// Every class name with a count of zero, in report order: what a counts dict is copied from.
+static ZERO_COUNTS: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
+
+/// `counts` as a dict keyed by class name, every class present, in report order. The dict is a
+/// copy of [`ZERO_COUNTS`] (its table copied whole, keys and their hashes included) with the
+/// classes that occur set in place: no insertion grows it, where a new dict filled key by key
+/// is resized on its sixth key.
 fn counts_dict<'py>(py: Python<'py>, items: &[HeInterval]) -> PyResult<Bound<'py, PyDict>> {
     let names =
         KIND_NAMES.get_or_init(py, || HeKind::ALL.map(|k| PyString::intern(py, k.name()).unbind()));
-    let dict = PyDict::new(py);
+    let zero = match ZERO_COUNTS.get(py) {
+        Some(d) => d,
+        None => {
+            let d = PyDict::new(py);
+            for name in names {
+                d.set_item(name.bind(py), 0)?;
+            }
+            ZERO_COUNTS.get_or_init(py, || d.unbind())
+        }
+    };
+    let dict = zero.bind(py).copy()?;
     for (name, n) in names.iter().zip(count(items)) {
-        dict.set_item(name.bind(py), n)?;
+        if n != 0 {
+            dict.set_item(name.bind(py), n)?;
+        }
     }
     Ok(dict)
 }
 
 impl Intervals {
     fn name(&self, i: Option<usize>) -> Option<&str> {
-        i.and_then(|i| self.speakers.get(i)).map(String::as_str)
+        i.and_then(|i| self.names.speaker(i))
     }
 
     fn row_of(&self, h: &HeInterval) -> Row<'_> {
@@ -113,13 +181,13 @@ impl Intervals {
     /// The recording id.
     #[getter]
     fn recording_id(&self) -> &str {
-        &self.recording_id
+        self.names.recording_id()
     }
 
     /// The conversation's speakers (`before` and `after` name them).
     #[getter]
     fn speakers(&self) -> Vec<String> {
-        self.speakers.clone()
+        self.names.speakers()
     }
 
     fn __len__(&self) -> usize {
@@ -180,7 +248,7 @@ impl Intervals {
         let equal = match (op, other.cast::<Intervals>()) {
             (CompareOp::Eq | CompareOp::Ne, Ok(o)) => {
                 let o = o.get();
-                self.recording_id == o.recording_id
+                self.names.recording_id() == o.names.recording_id()
                     && self.items.len() == o.items.len()
                     && self.items.iter().zip(&o.items).all(|(a, b)| self.row_of(a) == o.row_of(b))
             }
@@ -195,7 +263,7 @@ impl Intervals {
     fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::hash::DefaultHasher::new();
-        (self.recording_id.as_str(), self.items.len()).hash(&mut h);
+        (self.names.recording_id(), self.items.len()).hash(&mut h);
         h.finish()
     }
 
@@ -246,11 +314,16 @@ impl Intervals {
         let rows: Vec<Pickled<&str>> =
             self.items.iter().map(|h| (h.kind.name(), h.start, h.end, h.prev, h.next)).collect();
         let f = py.import("overtalk._native")?.getattr("_intervals_from_rows")?;
-        Ok((f, (self.recording_id.clone(), self.speakers.clone(), rows).into_pyobject(py)?))
+        let args = (self.names.recording_id(), self.names.speakers(), rows);
+        Ok((f, args.into_pyobject(py)?))
     }
 
     fn __repr__(&self) -> String {
-        format!("<overtalk.Intervals {:?}: {} intervals>", self.recording_id, self.items.len())
+        format!(
+            "<overtalk.Intervals {:?}: {} intervals>",
+            self.names.recording_id(),
+            self.items.len()
+        )
     }
 }
 
@@ -268,42 +341,272 @@ fn _intervals_from_rows(
             Ok(HeInterval { layer: Layer::Acoustic, kind, start, end, prev, next })
         })
         .collect::<PyResult<_>>()?;
-    Ok(Intervals { recording_id, speakers, items })
+    Ok(Intervals { names: Names::Owned { recording_id, speakers }, items })
 }
 
-/// The intervals of one conversation (`dyad::he_acoustic`: one sweep for two speakers, the
-/// general stages for more).
-fn intervals_of(c: &Conversation, params: &overtalk::analysis::Params) -> Intervals {
-    Intervals {
-        recording_id: c.id.clone(),
-        speakers: c.transcript.annotation().speakers().iter().map(|(_, n)| n.to_owned()).collect(),
-        items: dyad::he_acoustic(&c.transcript, params),
+/// Below this many tracks a conversation's sweep runs with the GIL held: giving the GIL up and
+/// taking it back costs more than the sweep of a short conversation (two speakers: about 15 ns
+/// a track; the general stages for more, about ten times that, so at most a few hundred µs).
+const DETACH_TRACKS: usize = 2048;
+
+/// The acoustic H&E intervals of `c` (`dyad::he_acoustic`: one sweep for two speakers, the
+/// general stages for more), with the GIL given up for the long conversations only.
+fn sweep_of(py: Python<'_>, c: &Conversation, params: &Params) -> Vec<HeInterval> {
+    if c.transcript.annotation().len() < DETACH_TRACKS {
+        dyad::he_acoustic(&c.transcript, params)
+    } else {
+        py.detach(|| dyad::he_acoustic(&c.transcript, params))
     }
 }
 
-/// The acoustic H&E intervals of `conversation`, as `analyze` finds them in its acoustic
-/// layer.
-#[pyfunction]
-fn gaps_and_overlaps(
-    py: Python<'_>,
-    conversation: PyRef<'_, Conversation>,
-    params: PyRef<'_, PyParams>,
-) -> Intervals {
-    let (c, p) = (&*conversation, &params.inner);
-    py.detach(|| intervals_of(c, p))
+/// The intervals of one conversation, their names its own (a copy).
+fn owned_intervals_of(id: &str, t: &overtalk::Transcript, params: &Params) -> Intervals {
+    let speakers = t.annotation().speakers().iter().map(|(_, n)| n.to_owned()).collect();
+    Intervals {
+        names: Names::Owned { recording_id: id.to_owned(), speakers },
+        items: dyad::he_acoustic(t, params),
+    }
 }
 
-/// The number of acoustic H&E intervals of each class in `conversation` (as
-/// `Intervals.counts()` of `gaps_and_overlaps`), without keeping the intervals.
+/// `overtalk.Conversation`, the class the package's functions take.
+static CONVERSATION_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// `overtalk._conversation`: anything else a function takes (a corpus of one recording, a path,
+/// text, a pyannote annotation) as a `Conversation`, or the error naming the function.
+static CONVERSATION_OF: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// The native conversation of `x`, as the package's functions take it: an
+/// `overtalk.Conversation` directly (its `_native`), anything else through
+/// `overtalk._conversation` (`what` names the function in its errors).
+fn native_conversation<'py>(
+    x: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<Bound<'py, Conversation>> {
+    let py = x.py();
+    let native = intern!(py, "_native");
+    if x.get_type().is(CONVERSATION_TYPE.import(py, "overtalk", "Conversation")?) {
+        return Ok(x.getattr(native)?.cast_into::<Conversation>()?);
+    }
+    let conv = CONVERSATION_OF.import(py, "overtalk", "_conversation")?.call1((x, what))?;
+    Ok(conv.getattr(native)?.cast_into::<Conversation>()?)
+}
+
+/// The `preset` argument: the one given, or the default (`he2010`). Given as `None` it goes to
+/// the parameters' resolution as it is (which refuses it), as any other value does.
+enum Preset<'py> {
+    Default,
+    Given(Bound<'py, PyAny>),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Preset<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Preset::Given(obj.to_owned()))
+    }
+}
+
+/// A keyword's value as the resolved parameters are cached under it: only the exact built-in
+/// types whose values cannot change after the call (a list could be changed in place after
+/// being cached). The variant is the type, so `True`, `1` and `1.0` are three keys, as in the
+/// package's own cache (a parameter may take one and refuse another).
+#[derive(PartialEq)]
+enum KeyValue {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+}
+
+impl KeyValue {
+    /// `v` as a key, when it can be one.
+    fn of(v: &Bound<'_, PyAny>) -> Option<KeyValue> {
+        if v.is_none() {
+            Some(KeyValue::None)
+        } else if v.is_exact_instance_of::<PyBool>() {
+            Some(KeyValue::Bool(v.is_truthy().ok()?))
+        } else if v.is_exact_instance_of::<PyInt>() {
+            v.extract().ok().map(KeyValue::Int)
+        } else if v.is_exact_instance_of::<PyFloat>() {
+            v.extract().ok().map(KeyValue::Float)
+        } else if v.is_exact_instance_of::<PyString>() {
+            v.cast::<PyString>().ok()?.to_str().ok().map(|s| KeyValue::Str(s.to_owned()))
+        } else {
+            None
+        }
+    }
+
+    /// Whether `v` is this key (same type, equal value), without making one.
+    fn matches(&self, v: &Bound<'_, PyAny>) -> bool {
+        match self {
+            KeyValue::None => v.is_none(),
+            KeyValue::Bool(b) => {
+                v.is_exact_instance_of::<PyBool>() && v.is_truthy().ok() == Some(*b)
+            }
+            KeyValue::Int(i) => {
+                v.is_exact_instance_of::<PyInt>() && v.extract::<i64>().ok() == Some(*i)
+            }
+            KeyValue::Float(f) => {
+                v.is_exact_instance_of::<PyFloat>() && v.extract::<f64>().ok() == Some(*f)
+            }
+            KeyValue::Str(s) => {
+                v.is_exact_instance_of::<PyString>()
+                    && v.cast::<PyString>().is_ok_and(|p| p.to_str().is_ok_and(|p| p == s))
+            }
+        }
+    }
+}
+
+/// Resolved parameters, by preset and keywords (in the order given).
+struct CachedParams {
+    preset: String,
+    keywords: Vec<(String, KeyValue)>,
+    params: Py<PyParams>,
+}
+
+/// The parameters resolved by the native calls that take `preset` and `**params` themselves,
+/// in front of the package's `_params`: a loop of calls with the same keywords resolves them
+/// once and then finds them here without building a key. Small (a loop uses one or two
+/// entries), cleared when full. Only resolved parameters are kept, never a result.
+static PARAMS_CACHE: Mutex<Vec<CachedParams>> = Mutex::new(Vec::new());
+const PARAMS_CACHE_SIZE: usize = 16;
+
+/// `overtalk._params`, which resolves (and caches) the parameters of any preset and keywords.
+static RESOLVE_PARAMS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+fn params_cache() -> MutexGuard<'static, Vec<CachedParams>> {
+    // The lock is held only with the GIL and never across Python code, so no holder panics
+    // while holding it; were it poisoned, the entries themselves are still whole.
+    PARAMS_CACHE.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The cached parameters of `preset` with exactly `keywords` (names, types and values, in order).
+fn cached_params(
+    py: Python<'_>,
+    preset: &str,
+    keywords: Option<&Bound<'_, PyDict>>,
+) -> Option<Py<PyParams>> {
+    let n = keywords.map_or(0, |d| d.len());
+    let cache = params_cache();
+    'entries: for e in cache.iter() {
+        if e.keywords.len() != n || e.preset != preset {
+            continue;
+        }
+        if let Some(d) = keywords {
+            for ((name, value), (k, v)) in e.keywords.iter().zip(d.iter()) {
+                let same_name =
+                    k.cast::<PyString>().is_ok_and(|k| k.to_str().is_ok_and(|k| k == name));
+                if !(same_name && value.matches(&v)) {
+                    continue 'entries;
+                }
+            }
+        }
+        return Some(e.params.clone_ref(py));
+    }
+    None
+}
+
+/// The resolved parameters of `preset` with the overrides `keywords`, as the package's
+/// `_params(preset, keywords)` gives them (its errors included): from [`PARAMS_CACHE`] when
+/// there, else from `_params`, and kept when the preset and keywords can be a key.
+fn resolved_params<'py>(
+    py: Python<'py>,
+    preset: Preset<'py>,
+    keywords: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Py<PyParams>> {
+    let preset = match preset {
+        Preset::Default => intern!(py, "he2010").clone().into_any(),
+        Preset::Given(p) => p,
+    };
+    let name = preset
+        .is_exact_instance_of::<PyString>()
+        .then(|| preset.cast::<PyString>().ok()?.to_str().ok().map(str::to_owned))
+        .flatten();
+    if let Some(name) = &name {
+        if let Some(hit) = cached_params(py, name, keywords) {
+            return Ok(hit);
+        }
+    }
+    let given = match keywords {
+        Some(d) => d.clone(),
+        None => PyDict::new(py),
+    };
+    let resolve = RESOLVE_PARAMS.import(py, "overtalk", "_params")?;
+    let params = resolve.call1((&preset, &given))?.cast_into::<PyParams>()?.unbind();
+    let key = given
+        .iter()
+        .map(|(k, v)| {
+            let k = k.cast::<PyString>().ok()?.to_str().ok()?.to_owned();
+            Some((k, KeyValue::of(&v)?))
+        })
+        .collect::<Option<Vec<_>>>();
+    if let (Some(preset), Some(keywords)) = (name, key) {
+        let mut cache = params_cache();
+        if cache.len() >= PARAMS_CACHE_SIZE {
+            cache.clear();
+        }
+        cache.push(CachedParams { preset, keywords, params: params.clone_ref(py) });
+    }
+    Ok(params)
+}
+
+/// The acoustic gaps, pauses and overlaps (between and within speakers), NGNO events and
+/// unbounded runs of a conversation, as :func:`analyze` finds them in its acoustic layer
+/// (Heldner & Edlund 2010; pympi's ``get_gaps_and_overlaps2`` classes). ``preset`` defaults
+/// to ``he2010``; ``params`` override it (``latch_tolerance=0``…). Two speakers take one
+/// sweep; the result is an :class:`Intervals`, a sequence of :class:`Interval`.
+///
+/// A native function (no Python frame): it takes the ``Conversation`` itself and looks the
+/// resolved parameters up by preset and keywords; the result shares the conversation's id and
+/// speaker names.
 #[pyfunction]
+#[pyo3(
+    signature = (conversation, preset = Preset::Default, **params),
+    text_signature = "(conversation, preset='he2010', **params)"
+)]
+fn gaps_and_overlaps<'py>(
+    py: Python<'py>,
+    conversation: &Bound<'py, PyAny>,
+    preset: Preset<'py>,
+    params: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Intervals> {
+    let conv = native_conversation(conversation, "gaps_and_overlaps")?;
+    let p = resolved_params(py, preset, params)?;
+    let items = sweep_of(py, conv.get(), &p.get().inner);
+    Ok(Intervals { names: Names::Shared(conv.unbind()), items })
+}
+
+/// ``gaps_and_overlaps(conversation, preset, **params).counts()`` in one call that keeps no
+/// intervals: the number of each class (``pause``, ``gap``, ``overlap_within``,
+/// ``overlap_between``, ``ngno``, ``unbounded_silence``, ``unbounded_overlap``), every class
+/// named, zero included, in that order.
+#[pyfunction]
+#[pyo3(
+    signature = (conversation, preset = Preset::Default, **params),
+    text_signature = "(conversation, preset='he2010', **params)"
+)]
 fn gaps_and_overlaps_counts<'py>(
     py: Python<'py>,
-    conversation: PyRef<'py, Conversation>,
-    params: PyRef<'py, PyParams>,
+    conversation: &Bound<'py, PyAny>,
+    preset: Preset<'py>,
+    params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (c, p) = (&*conversation, &params.inner);
-    let items = py.detach(|| dyad::he_acoustic(&c.transcript, p));
-    counts_dict(py, &items)
+    let conv = native_conversation(conversation, "gaps_and_overlaps_counts")?;
+    let p = resolved_params(py, preset, params)?;
+    counts_dict(py, &sweep_of(py, conv.get(), &p.get().inner))
+}
+
+/// The acoustic H&E intervals of a native `conversation` under parameters resolved before
+/// (`_native.params`): `gaps_and_overlaps` without the lookups, for measuring them.
+#[pyfunction]
+fn gaps_and_overlaps_with(
+    py: Python<'_>,
+    conversation: Bound<'_, Conversation>,
+    params: PyRef<'_, PyParams>,
+) -> Intervals {
+    let items = sweep_of(py, conversation.get(), &params.inner);
+    Intervals { names: Names::Shared(conversation.unbind()), items }
 }
 
 /// The intervals of each conversation, in the order given, on `threads` worker threads.
@@ -311,14 +614,20 @@ fn gaps_and_overlaps_counts<'py>(
 #[pyo3(signature = (conversations, params, threads=None))]
 fn gaps_and_overlaps_many(
     py: Python<'_>,
-    conversations: Vec<PyRef<'_, Conversation>>,
+    conversations: Vec<Bound<'_, Conversation>>,
     params: PyRef<'_, PyParams>,
     threads: Option<usize>,
 ) -> PyResult<Vec<Intervals>> {
     let threads = parallel::check_threads(threads)?;
-    let convs: Vec<&Conversation> = conversations.iter().map(|c| &**c).collect();
+    let convs: Vec<&Conversation> = conversations.iter().map(Bound::get).collect();
     let p = &params.inner;
-    py.detach(|| parallel::map(&convs, threads, |c| intervals_of(c, p)))
+    let items =
+        py.detach(|| parallel::map(&convs, threads, |c| dyad::he_acoustic(&c.transcript, p)))?;
+    Ok(conversations
+        .into_iter()
+        .zip(items)
+        .map(|(c, items)| Intervals { names: Names::Shared(c.unbind()), items })
+        .collect())
 }
 
 /// The intervals of every recording of `corpus`, in id order, on `threads` worker threads.
@@ -333,18 +642,13 @@ fn gaps_and_overlaps_corpus(
     let threads = parallel::check_threads(threads)?;
     let recordings: Vec<_> = corpus.inner.iter().collect();
     let p = &params.inner;
-    py.detach(|| {
-        parallel::map(&recordings, threads, |(id, t)| Intervals {
-            recording_id: (*id).to_owned(),
-            speakers: t.annotation().speakers().iter().map(|(_, n)| n.to_owned()).collect(),
-            items: dyad::he_acoustic(t, p),
-        })
-    })
+    py.detach(|| parallel::map(&recordings, threads, |(id, t)| owned_intervals_of(id, t, p)))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Intervals>()?;
     m.add_function(wrap_pyfunction!(gaps_and_overlaps, m)?)?;
+    m.add_function(wrap_pyfunction!(gaps_and_overlaps_with, m)?)?;
     m.add_function(wrap_pyfunction!(gaps_and_overlaps_counts, m)?)?;
     m.add_function(wrap_pyfunction!(gaps_and_overlaps_many, m)?)?;
     m.add_function(wrap_pyfunction!(gaps_and_overlaps_corpus, m)?)?;

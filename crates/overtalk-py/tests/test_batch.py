@@ -159,6 +159,27 @@ def test_counts_in_one_call_take_what_gaps_and_overlaps_takes_and_refuse_the_res
         overtalk.gaps_and_overlaps_counts(42)
 
 
+def test_resolved_parameters_are_keyed_by_type_and_value_and_never_by_a_list_that_may_change():
+    conv = overtalk.Conversation.from_segments(DYAD, "dyad")
+    for call in (overtalk.gaps_and_overlaps, lambda *a, **k: overtalk.gaps_and_overlaps_counts(*a, **k)):
+        for _ in range(2):  # the second round finds the first round's parameters
+            assert call(conv, latch_tolerance=0) == call(conv, "he2010", latch_tolerance=0)
+            # False == 0 == 0.0 in Python, but the parameter takes an int only.
+            with pytest.raises(overtalk.OvertalkError, match="invalid type: boolean `false`, expected i64"):
+                call(conv, latch_tolerance=False)
+            with pytest.raises(overtalk.OvertalkError, match="invalid type: floating point `0.0`, expected i64"):
+                call(conv, latch_tolerance=0.0)
+            with pytest.raises(TypeError):
+                call(conv, None)  # an explicit None is not the default preset
+        # A list changed in place between two calls gives the parameters it holds now.
+        labels = ["A"]
+        assert [i.kind for i in overtalk.gaps_and_overlaps(conv, ignore_labels=labels)] == ["pause", "pause"]
+        labels[0] = "Nobody"
+        assert len(overtalk.gaps_and_overlaps(conv, ignore_labels=labels)) == sum(DYAD_COUNTS.values()) == 6
+    # The arguments by name, as a Python function takes them.
+    assert overtalk.gaps_and_overlaps(conversation=conv, preset="he2010", latch_tolerance=0).counts() == DYAD_COUNTS
+
+
 def test_counts_in_one_call_on_every_ami_meeting(ami_files):
     for conv in overtalk.read(ami_files).values():
         iv = overtalk.gaps_and_overlaps(conv, latch_tolerance=0)

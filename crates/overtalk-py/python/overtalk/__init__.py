@@ -395,7 +395,6 @@ def _params(preset: str, params: dict) -> Any:
         # The types in the key: True == 1 and 250.0 == 250, but a parameter may take one and
         # refuse the other. The keywords in the order given (the same keywords in another
         # order are another key, resolved to the same parameters): no sorting per call.
-        # (gaps_and_overlaps and gaps_and_overlaps_counts look the same key up inline.)
         key = (preset, *params.items(), *map(type, params.values())) if params else preset
         hit = _PARAMS_CACHE.get(key)
     except TypeError:  # unhashable values
@@ -579,34 +578,24 @@ def analyze_many(
 Intervals = _native.Intervals
 
 
-def gaps_and_overlaps(conversation: Union[Conversation, Corpus, PathLike], preset: str = "he2010", **params: Any) -> Intervals:
-    """The acoustic gaps, pauses and overlaps (between and within speakers), NGNO events and
-    unbounded runs of a conversation, as :func:`analyze` finds them in its acoustic layer
-    (Heldner & Edlund 2010; pympi's ``get_gaps_and_overlaps2`` classes). ``preset`` defaults
-    to ``he2010``; ``params`` override it (``latch_tolerance=0``…). Two speakers take one
-    sweep; the result is an :class:`Intervals`, a sequence of :class:`Interval`."""
-    conv = conversation if type(conversation) is Conversation else _conversation(conversation, "gaps_and_overlaps")
-    # The cache hit of `_params` inline: a call per conversation in a loop is the use.
-    try:
-        p = _PARAMS_CACHE[(preset, *params.items(), *map(type, params.values())) if params else preset]
-    except (KeyError, TypeError):
-        p = _params(preset, params)
-    return _native.gaps_and_overlaps(conv._native, p)
+if TYPE_CHECKING:  # pragma: no cover
 
+    def gaps_and_overlaps(
+        conversation: Union[Conversation, Corpus, PathLike], preset: str = "he2010", **params: Any
+    ) -> Intervals: ...
 
-def gaps_and_overlaps_counts(
-    conversation: Union[Conversation, Corpus, PathLike], preset: str = "he2010", **params: Any
-) -> dict[str, int]:
-    """``gaps_and_overlaps(conversation, preset, **params).counts()`` in one call that keeps no
-    intervals: the number of each class (``pause``, ``gap``, ``overlap_within``,
-    ``overlap_between``, ``ngno``, ``unbounded_silence``, ``unbounded_overlap``), every class
-    named, zero included, in that order."""
-    conv = conversation if type(conversation) is Conversation else _conversation(conversation, "gaps_and_overlaps_counts")
-    try:
-        p = _PARAMS_CACHE[(preset, *params.items(), *map(type, params.values())) if params else preset]
-    except (KeyError, TypeError):
-        p = _params(preset, params)
-    return _native.gaps_and_overlaps_counts(conv._native, p)
+    def gaps_and_overlaps_counts(
+        conversation: Union[Conversation, Corpus, PathLike], preset: str = "he2010", **params: Any
+    ) -> dict[str, int]: ...
+
+else:
+    # The extension's functions themselves, no Python frame around them: a call per
+    # conversation in a loop is the use. They take what the other functions take (a
+    # `Conversation` directly, anything else through `_conversation`) and resolve `preset` and
+    # `params` through `_params`, keeping the resolved parameters by preset and keywords (names,
+    # types and values) in a small cache of their own in front of it.
+    gaps_and_overlaps = _native.gaps_and_overlaps
+    gaps_and_overlaps_counts = _native.gaps_and_overlaps_counts
 
 
 def gaps_and_overlaps_many(
