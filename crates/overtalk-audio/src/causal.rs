@@ -21,6 +21,12 @@
 //! (on the AMI ES2004a headsets it took the false alarms from 58.7 s to 3.4 s of 60 s); a run
 //! is committed only once it holds `voiced_frames` voiced frames.
 //!
+//! A run that starts on a voiced frame is dated back over the loud frames just before it that
+//! were not voiced (an unvoiced consonant: the /f/ of "fine" is 70–80 ms of noise), when they
+//! are fewer than `lead_in` (150 ms); a longer unvoiced stretch is noise and dates nothing back.
+//! The start is still reported on the voiced frame, unless `start_voicing` or `unvoiced_start`
+//! report it from the stretch (options: they retract more starts).
+//!
 //! Frames that are on make runs; a gap shorter than `min_silence` (400 ms) is closed and a run
 //! shorter than `min_speech` (100 ms) dropped, as offline. The edges go out as the evidence
 //! comes in:
