@@ -23,7 +23,7 @@
 //!
 //! A run that starts on a voiced frame is dated back over the loud frames just before it that
 //! were not voiced (an unvoiced consonant: the /f/ of "fine" is 70–80 ms of noise), when they
-//! are fewer than `lead_in` (150 ms); a longer unvoiced stretch is noise and dates nothing back.
+//! last at most `lead_in` (150 ms); a longer unvoiced stretch is noise and dates nothing back.
 //! The start is still reported on the voiced frame, unless `start_voicing` or `unvoiced_start`
 //! report it from the stretch (options: they retract more starts).
 //!
@@ -83,7 +83,7 @@ pub struct CausalOptions {
     pub voiced_frames: usize,
     /// A run that starts on a voiced frame is dated back over the loud frames just before it
     /// (the on-thresholds of floor and bleed met, not voiced: the unvoiced consonant of
-    /// "fine", "so", "how"), when there are fewer than this many; a longer unvoiced stretch is
+    /// "fine", "so", "how"), when they last at most this long; a longer unvoiced stretch is
     /// noise (breath, handling) and dates nothing back. Zero turns it off.
     pub lead_in: Delta,
     /// With `Some(d)`, a provisional start is reported once such a loud unvoiced stretch has
