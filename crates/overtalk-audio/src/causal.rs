@@ -21,6 +21,12 @@
 //! (on the AMI ES2004a headsets it took the false alarms from 58.7 s to 3.4 s of 60 s); a run
 //! is committed only once it holds `voiced_frames` voiced frames.
 //!
+//! A run that starts on a voiced frame is dated back over the loud frames just before it that
+//! were not voiced (an unvoiced consonant: the /f/ of "fine" is 70–80 ms of noise), when they
+//! last at most `lead_in` (150 ms); a longer unvoiced stretch is noise and dates nothing back.
+//! The start is still reported on the voiced frame, unless `start_voicing` or `unvoiced_start`
+//! report it from the stretch (options: they retract more starts).
+//!
 //! Frames that are on make runs; a gap shorter than `min_silence` (400 ms) is closed and a run
 //! shorter than `min_speech` (100 ms) dropped, as offline. The edges go out as the evidence
 //! comes in:
@@ -75,6 +81,24 @@ pub struct CausalOptions {
     pub voicing_off: f32,
     /// A run is committed only once it holds this many voiced frames.
     pub voiced_frames: usize,
+    /// A run that starts on a voiced frame is dated back over the loud frames just before it
+    /// (the on-thresholds of floor and bleed met, not voiced: the unvoiced consonant of
+    /// "fine", "so", "how"), when they last at most this long; a longer unvoiced stretch is
+    /// noise (breath, handling) and dates nothing back. Zero turns it off.
+    pub lead_in: Delta,
+    /// With `Some(d)`, a provisional start is reported once such a loud unvoiced stretch has
+    /// lasted `d` (at the stretch's first frame), before any voiced frame: the start of a word
+    /// that opens on an unvoiced consonant is then reported within `d` + one hop instead of
+    /// after the consonant; the stretch is retracted (a provisional end at its start) when it
+    /// ends, or reaches `lead_in`, without a voiced frame. Breath noise is reported and
+    /// retracted too, so it is not the default (BENCHMARKS.md).
+    pub unvoiced_start: Option<Delta>,
+    /// A loud frame this periodic (below `voicing`) reports the provisional start of such a
+    /// stretch before a frame reaches `voicing`: the first 50–100 ms of a vowel after a
+    /// consonant are often periodic at 0.5–0.7 only. The run itself still starts on a frame
+    /// at `voicing` (dated back over the stretch), so the committed speech does not change;
+    /// a stretch without one is retracted as above. At `voicing` or above: off.
+    pub start_voicing: f32,
 }
 
 impl Default for CausalOptions {
@@ -95,6 +119,9 @@ impl Default for CausalOptions {
             voicing: 0.8,
             voicing_off: 0.0,
             voiced_frames: 5,
+            lead_in: Delta::from_micros(150_000),
+            unvoiced_start: None,
+            start_voicing: 0.8,
         }
     }
 }
@@ -148,6 +175,19 @@ struct Channel {
     /// Whether the last frame was on.
     on: bool,
     run: Run,
+    lead: Lead,
+}
+
+/// The loud unvoiced frames before a run (see [`CausalOptions::lead_in`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+enum Lead {
+    /// No loud frame since the last quiet one (or a run is open).
+    #[default]
+    None,
+    /// Loud unvoiced frames since this one; whether its provisional start was reported.
+    From(usize, bool),
+    /// Loud unvoiced frames for `lead_in` or longer: noise, until a quiet frame.
+    Noise,
 }
 
 /// One channel's run of speech, as far as decided.
@@ -189,6 +229,7 @@ impl Channel {
             bleed_db: MIN_DB,
             on: false,
             run: Run::default(),
+            lead: Lead::None,
         }
     }
 
@@ -313,9 +354,11 @@ impl CausalMultitrack {
     fn horizon(&self) -> usize {
         self.channels
             .iter()
-            .map(|c| match c.run.start {
-                Some(s) if !c.run.start_committed => s,
-                Some(_) if !c.on => c.run.last_on,
+            .map(|c| match (c.run.start, c.lead) {
+                (Some(s), _) if !c.run.start_committed => s,
+                (Some(_), _) if !c.on => c.run.last_on,
+                // A run may still start at the lead's first frame.
+                (None, Lead::From(l, _)) => l,
                 _ => self.frames,
             })
             .min()
@@ -449,22 +492,76 @@ impl CausalMultitrack {
             self.voiced[i] = voiced;
             let on = loud && periodic >= if ch.on { o.voicing_off } else { o.voicing };
             ch.on = on;
-            self.run_step(i, f, on, voiced);
+            let hint = loud && periodic >= o.start_voicing;
+            self.run_step(i, f, on, voiced, (loud, hint));
         }
         self.release();
     }
 
+    /// Follows channel `i`'s loud unvoiced frames before a run with frame `f` (`loud`: the
+    /// on-thresholds of floor and bleed met; `hint`: and at least `start_voicing` periodic;
+    /// `on`: and voiced). Returns the first frame of the lead when `f` starts a run on it, and
+    /// whether that start was reported already.
+    fn lead_step(
+        &mut self,
+        i: usize,
+        f: usize,
+        on: bool,
+        (loud, hint): (bool, bool),
+    ) -> Option<(usize, bool)> {
+        let lead_in = frames_of(self.options.lead_in);
+        let report = self.options.unvoiced_start.map(|d| frames_of(d).max(1));
+        let decided = self.clock();
+        let lead = self.channels[i].lead;
+        if self.channels[i].run.start.is_some() || lead_in == 0 {
+            self.channels[i].lead = Lead::None;
+            return None;
+        }
+        let (next, starts) = match lead {
+            Lead::From(l, reported) if on => (Lead::None, Some((l, reported))),
+            Lead::From(l, reported) if loud && f + 1 - l <= lead_in => {
+                let report_now = !reported && (hint || report.is_some_and(|r| f + 1 - l >= r));
+                if report_now {
+                    self.emit(i, true, l, decided, EdgeState::Provisional);
+                }
+                (Lead::From(l, reported || report_now), None)
+            }
+            Lead::From(l, reported) => {
+                if reported {
+                    // No voice came: the provisional start is withdrawn by an end at it.
+                    self.emit(i, false, l, decided, EdgeState::Provisional);
+                }
+                (if loud { Lead::Noise } else { Lead::None }, None)
+            }
+            Lead::None if loud && !on => {
+                let report_now = hint || report == Some(1);
+                if report_now {
+                    self.emit(i, true, f, decided, EdgeState::Provisional);
+                }
+                (Lead::From(f, report_now), None)
+            }
+            Lead::Noise if loud && !on => (Lead::Noise, None),
+            _ => (Lead::None, None),
+        };
+        self.channels[i].lead = next;
+        starts
+    }
+
     /// Advances channel `i`'s run with frame `f`.
-    fn run_step(&mut self, i: usize, f: usize, on: bool, voiced: bool) {
+    fn run_step(&mut self, i: usize, f: usize, on: bool, voiced: bool, loud: (bool, bool)) {
         let keep = frames_of(self.options.min_speech).max(1);
         let gap = frames_of(self.options.min_silence).max(1);
+        let lead = self.lead_step(i, f, on, loud);
         let decided = self.clock();
         let run = self.channels[i].run;
         let mut run_now = run;
         match run.start {
             None if on => {
-                run_now = Run { start: Some(f), last_on: f + 1, voiced: 1, ..Run::default() };
-                self.emit(i, true, f, decided, EdgeState::Provisional);
+                let (s, reported) = lead.unwrap_or((f, false));
+                run_now = Run { start: Some(s), last_on: f + 1, voiced: 1, ..Run::default() };
+                if !reported {
+                    self.emit(i, true, s, decided, EdgeState::Provisional);
+                }
             }
             None => {}
             Some(s) if on => {
@@ -533,6 +630,10 @@ impl CausalMultitrack {
         let decided = self.clock();
         let keep = frames_of(self.options.min_speech).max(1);
         for i in 0..self.channels.len() {
+            if let Lead::From(l, true) = self.channels[i].lead {
+                self.emit(i, false, l, decided, EdgeState::Provisional);
+            }
+            self.channels[i].lead = Lead::None;
             let run = self.channels[i].run;
             if let Some(s) = run.start {
                 if run.start_committed
@@ -620,10 +721,21 @@ mod tests {
     }
 
     /// Speaker A talks 1.00–2.00 s, B 3.00–3.50 s; each mic hears the other at −20 dB, and
-    /// noise at −70 dB; a breath-like burst of noise (not periodic) on A at 4.00–4.30 s.
+    /// noise at −70 dB; a breath-like burst of noise (not periodic) on A at 4.00–4.30 s; with
+    /// `fricative`, a burst of noise on A at 0.92–1.00 s, just before the voice (an unvoiced
+    /// consonant).
     fn edges_of(rate: u32, block: usize) -> (Vec<SpeechEdge>, Vec<Region>) {
+        edges_with(rate, block, &CausalOptions::default(), false)
+    }
+
+    fn edges_with(
+        rate: u32,
+        block: usize,
+        options: &CausalOptions,
+        fricative: bool,
+    ) -> (Vec<SpeechEdge>, Vec<Region>) {
         let names = ["A".to_owned(), "B".to_owned()];
-        let mut d = CausalMultitrack::new(&names, rate, &CausalOptions::default()).unwrap();
+        let mut d = CausalMultitrack::new(&names, rate, options).unwrap();
         let mut seed = 7u32;
         let mut noise = move || {
             seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
@@ -636,8 +748,10 @@ mod tests {
             let va = if (1.0..2.0).contains(&t) { voice(t) } else { 0.0 };
             let vb = if (3.0..3.5).contains(&t) { voice(t * 1.3) } else { 0.0 };
             let breath = if (4.0..4.3).contains(&t) { 0.2 * noise() } else { 0.0 };
-            a[i] = va + 0.1 * vb + breath + 0.0006 * noise();
-            b[i] = vb + 0.1 * va + 0.0006 * noise();
+            // The consonant is part of A's voice, so B's mic hears it as it hears the voice.
+            let fr = if fricative && (0.92..1.0).contains(&t) { 0.05 * noise() } else { 0.0 };
+            a[i] = va + fr + 0.1 * vb + breath + 0.0006 * noise();
+            b[i] = vb + 0.1 * (va + fr) + 0.0006 * noise();
         }
         let mut edges = Vec::new();
         for at in (0..n).step_by(block) {
@@ -653,38 +767,100 @@ mod tests {
         t.micros() / 1000
     }
 
+    fn spans(r: &Region) -> Vec<(i64, i64)> {
+        r.iter().map(|s| (ms(s.start()), ms(s.end()))).collect()
+    }
+
+    type Got = Vec<(usize, bool, i64, i64, EdgeState)>;
+
+    fn got(edges: &[SpeechEdge]) -> Got {
+        edges.iter().map(|e| (e.track, e.speaking, ms(e.time), ms(e.decided), e.state)).collect()
+    }
+
+    #[test]
+    fn an_unvoiced_onset_dates_the_start_back_and_may_report_it_early() {
+        use EdgeState::{Committed as C, Provisional as P};
+        let tail = [
+            (0, false, 2010, 2020, P),
+            (0, false, 2010, 2410, C),
+            (1, true, 3000, 3020, P),
+            (1, true, 3000, 3100, C),
+            (1, false, 3510, 3520, P),
+            (1, false, 3510, 3910, C),
+        ];
+        // By default the 80 ms of noise before the voice date the start back to 920 ms; it is
+        // reported once the voice is periodic, as without the noise, and committed once the run
+        // holds 5 voiced frames.
+        let (edges, regions) = edges_with(16_000, 160, &CausalOptions::default(), true);
+        let mut want = vec![(0, true, 920, 1020, P), (0, true, 920, 1060, C)];
+        want.extend(tail);
+        assert_eq!(got(&edges), want);
+        assert_eq!(spans(&regions[0]), vec![(920, 2010)]);
+        // Without `lead_in`, the start is the voice's first voiced frame.
+        let off = CausalOptions { lead_in: Delta::ZERO, ..CausalOptions::default() };
+        let (edges, regions) = edges_with(16_000, 160, &off, true);
+        let mut want = vec![(0, true, 1010, 1020, P), (0, true, 1010, 1110, C)];
+        want.extend(tail[..2].iter().copied());
+        want.extend([(1, true, 3010, 3020, P), (1, true, 3010, 3110, C)]);
+        want.extend(tail[4..].iter().copied());
+        assert_eq!(got(&edges), want);
+        assert_eq!(spans(&regions[0]), vec![(1010, 2010)]);
+        // `unvoiced_start` 20 ms: the noise's second frame reports the start (at 940 ms); the
+        // breath is reported too and retracted when it reaches `lead_in` (150 ms) unvoiced.
+        // The committed speech does not change.
+        let early = CausalOptions {
+            unvoiced_start: Some(Delta::from_micros(20_000)),
+            ..CausalOptions::default()
+        };
+        let (edges, regions) = edges_with(16_000, 160, &early, true);
+        let mut want = vec![(0, true, 920, 940, P), (0, true, 920, 1060, C)];
+        want.extend(tail);
+        want.extend([(0, true, 4000, 4020, P), (0, false, 4000, 4160, P)]);
+        assert_eq!(got(&edges), want);
+        assert_eq!(spans(&regions[0]), vec![(920, 2010)]);
+        // `start_voicing` 0: any loud frame is periodic enough to report the start, so the
+        // noise's first frame does, B's voice's first frame does too (one hop after the true
+        // edge), and the breath's is retracted as above.
+        let hint = CausalOptions { start_voicing: 0.0, ..CausalOptions::default() };
+        let (edges, regions) = edges_with(16_000, 160, &hint, true);
+        let mut want = vec![(0, true, 920, 930, P), (0, true, 920, 1060, C)];
+        want.extend(tail[..2].iter().copied());
+        want.push((1, true, 3000, 3010, P));
+        want.extend(tail[3..].iter().copied());
+        want.extend([(0, true, 4000, 4010, P), (0, false, 4000, 4160, P)]);
+        assert_eq!(got(&edges), want);
+        assert_eq!(spans(&regions[0]), vec![(920, 2010)]);
+    }
+
     #[test]
     fn starts_are_reported_one_hop_after_the_voice_and_committed_later() {
         for (rate, block) in [(16_000, 160), (48_000, 480), (48_000, 64), (44_100, 441)] {
             let (edges, regions) = edges_of(rate, block);
-            let got: Vec<(usize, bool, i64, i64, EdgeState)> = edges
-                .iter()
-                .map(|e| (e.track, e.speaking, ms(e.time), ms(e.decided), e.state))
-                .collect();
+            let got = got(&edges);
             use EdgeState::{Committed as C, Provisional as P};
-            // The voice's first frame is not yet periodic over the 30 ms the voicing test
-            // sees, so a start is found one frame late (reported 20 ms after the true edge);
-            // the high-pass's ringing holds an end one frame longer. A frame is decided at its
-            // last sample whatever the block size (64 samples do not divide a frame).
+            // The voice's first frame is loud but not yet periodic over the 30 ms the voicing
+            // test sees, so the start is found one frame late (reported 20 ms after the true
+            // edge) and dated back to the edge over that frame (`lead_in`); it is committed
+            // once the run is `min_speech` long. The high-pass's ringing holds an end one
+            // frame longer. A frame is decided at its last sample whatever the block size (64
+            // samples do not divide a frame). The 300 ms breath is longer than `lead_in`: no
+            // start.
             assert_eq!(
                 got,
                 vec![
-                    (0, true, 1010, 1020, P),
-                    (0, true, 1010, 1110, C),
+                    (0, true, 1000, 1020, P),
+                    (0, true, 1000, 1100, C),
                     (0, false, 2010, 2020, P),
                     (0, false, 2010, 2410, C),
-                    (1, true, 3010, 3020, P),
-                    (1, true, 3010, 3110, C),
+                    (1, true, 3000, 3020, P),
+                    (1, true, 3000, 3100, C),
                     (1, false, 3510, 3520, P),
                     (1, false, 3510, 3910, C),
                 ],
                 "rate {rate}, block {block}"
             );
-            let spans = |r: &Region| -> Vec<(i64, i64)> {
-                r.iter().map(|s| (ms(s.start()), ms(s.end()))).collect()
-            };
-            assert_eq!(spans(&regions[0]), vec![(1010, 2010)]);
-            assert_eq!(spans(&regions[1]), vec![(3010, 3510)]);
+            assert_eq!(spans(&regions[0]), vec![(1000, 2010)]);
+            assert_eq!(spans(&regions[1]), vec![(3000, 3510)]);
         }
     }
 }

@@ -11,8 +11,12 @@
 //! (any: --detector causal|windowed|hybrid|lookahead, --no-offline skips offline detect,
 //!  --window S, --lookahead S and --redecide S for the windowed rule of the detector,
 //!  --classifier calibrated|rules and --decision-horizon MS (default calibrated at 250 ms),
-//!  --min-silence MS and --causal NAME=DB for the causal detector's rule)
+//!  --min-silence MS, --lead-in MS, --unvoiced-start MS and --causal NAME=DB for the causal
+//!  detector's rule,
+//!  --dump FILE: one tab-separated line per true speech edge with its first report and commit)
 //! ```
+//! It prints the DER of the committed speech (and of offline `detect`) under `overtalk
+//! score`'s defaults, and how many provisional speech starts were retracted.
 //! `bench/live_bench.sh` runs it and scores the RTTMs.
 
 #![allow(clippy::unwrap_used)]
@@ -23,6 +27,7 @@ use anyhow::{bail, Context, Result};
 use overtalk::analysis::stream::StreamEventKind;
 use overtalk::analysis::{Classifier, Params};
 use overtalk::output::live::{EventState, LiveEvent, LiveEventKind};
+use overtalk::score::{score_with, Metrics, RecordingInput, ScoreOptions};
 use overtalk::{Annotation, Region};
 use overtalk_audio::{detect, DetectOptions, TrackSpec};
 use overtalk_live::record::rttm_and_analysis;
@@ -115,11 +120,16 @@ struct Lat {
     first_wall: Vec<f64>,
     committed_audio: Vec<f64>,
     missed: usize,
+    /// Per true edge (for `--dump`): recording, speaker, the edge (s), and of the first
+    /// report its `t_s`, `decided_s` and wall-clock latency, and the commit's `decided_s`.
+    rows: Vec<String>,
 }
 
 /// For each true edge of each speaker: the first event of that kind for that speaker within
 /// 250 ms of it (its report), and the first committed one.
+#[allow(clippy::too_many_arguments)]
 fn edge_latency(
+    id: &str,
     reference: &Region,
     speaker: &str,
     events: &[LiveEvent],
@@ -136,18 +146,29 @@ fn edge_latency(
         };
         let first =
             events.iter().enumerate().find(|(_, e)| near(e) && e.state != EventState::Retracted);
+        let mut row =
+            format!("{id}\t{speaker}\t{}\t{edge:.3}", if start { "start" } else { "end" });
+        let fmt = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.3}"));
         match first {
             Some((i, e)) => {
                 lat.first_audio.push(e.decided_s - edge);
-                if let Some(k) = speed {
-                    lat.first_wall.push(wall_at[i] - edge / k);
+                let wall = speed.map(|k| wall_at[i] - edge / k);
+                if let Some(w) = wall {
+                    lat.first_wall.push(w);
                 }
+                row += &format!("\t{:.3}\t{:.3}\t{}", e.t_s, e.decided_s, fmt(wall));
             }
-            None => lat.missed += 1,
+            None => {
+                lat.missed += 1;
+                row += "\t-\t-\t-";
+            }
         }
-        if let Some(e) = events.iter().find(|e| near(e) && e.state == EventState::Committed) {
+        let committed = events.iter().find(|e| near(e) && e.state == EventState::Committed);
+        if let Some(e) = committed {
             lat.committed_audio.push(e.decided_s - edge);
         }
+        row += &format!("\t{}", fmt(committed.map(|e| e.decided_s)));
+        lat.rows.push(row);
     }
 }
 
@@ -194,6 +215,14 @@ fn main() -> Result<()> {
         causal_options.min_silence =
             overtalk::Delta::from_micros(args[i + 1].parse::<i64>()? * 1000);
     }
+    // --lead-in MS, --unvoiced-start MS: the causal rule's dating back and early reports.
+    if let Some(i) = args.iter().position(|a| a == "--lead-in") {
+        causal_options.lead_in = overtalk::Delta::from_micros(args[i + 1].parse::<i64>()? * 1000);
+    }
+    if let Some(i) = args.iter().position(|a| a == "--unvoiced-start") {
+        causal_options.unvoiced_start =
+            Some(overtalk::Delta::from_micros(args[i + 1].parse::<i64>()? * 1000));
+    }
     // --causal NAME=DB: a threshold of the causal detector (for the DER experiments).
     for (i, _) in args.iter().enumerate().filter(|(_, a)| *a == "--causal") {
         let (k, v) = args[i + 1].split_once('=').context("--causal NAME=DB")?;
@@ -204,6 +233,7 @@ fn main() -> Result<()> {
             "above_bleed_on_db" => causal_options.above_bleed_on_db = v,
             "above_bleed_off_db" => causal_options.above_bleed_off_db = v,
             "voicing" => causal_options.voicing = v,
+            "start_voicing" => causal_options.start_voicing = v,
             _ => bail!("unknown causal option {k}"),
         }
     }
@@ -245,6 +275,9 @@ fn main() -> Result<()> {
     let (mut same_tag_record, mut total_tag_record, mut same_tag_offline, mut total_tag_offline) =
         (0usize, 0usize, 0usize, 0usize);
     let (mut cpu, mut audio) = (0.0, 0.0);
+    let (mut prov_starts, mut retracted_starts) = (0usize, 0usize);
+    let (mut live_scored, mut offline_scored) = (Vec::new(), Vec::new());
+    let dump = args.iter().position(|a| a == "--dump").map(|i| PathBuf::from(&args[i + 1]));
     for rec in recordings(kind, &dir)? {
         let pacing = speed.map_or(Pacing::Unpaced, Pacing::Speed);
         let rate = overtalk_live::source::Source::rate(&Replay::open(&rec.tracks, 1, pacing)?);
@@ -268,9 +301,19 @@ fn main() -> Result<()> {
         let ref_regions = rec.reference.speaker_regions();
         for ((_, name), region) in rec.reference.speakers().iter().zip(&ref_regions) {
             let name = name.to_owned();
-            edge_latency(region, &name, &s.events, &s.wall_at, speed, true, &mut starts);
-            edge_latency(region, &name, &s.events, &s.wall_at, speed, false, &mut ends);
+            edge_latency(&rec.id, region, &name, &s.events, &s.wall_at, speed, true, &mut starts);
+            edge_latency(&rec.id, region, &name, &s.events, &s.wall_at, speed, false, &mut ends);
         }
+        let is_start = |e: &LiveEvent| e.kind == LiveEventKind::SpeechStart;
+        prov_starts +=
+            s.events.iter().filter(|e| is_start(e) && e.state == EventState::Provisional).count();
+        retracted_starts +=
+            s.events.iter().filter(|e| is_start(e) && e.state == EventState::Retracted).count();
+        live_scored.push(RecordingInput::new(
+            rec.id.clone(),
+            Some(rec.reference.clone()),
+            Some(s.annotation.clone()),
+        ));
         let by_id: std::collections::HashMap<u64, &LiveEvent> =
             s.events.iter().map(|e| (e.id, e)).collect();
         let is_candidate = |e: &LiveEvent| {
@@ -349,6 +392,11 @@ fn main() -> Result<()> {
             .map(|(n, p)| TrackSpec { name: n.clone(), path: p.clone(), channel: None })
             .collect();
         let offline = detect(&specs, &DetectOptions::default(), &mut |_| {})?;
+        offline_scored.push(RecordingInput::new(
+            rec.id.clone(),
+            Some(rec.reference.clone()),
+            Some(offline.annotation.clone()),
+        ));
         let (rttm, _, off_analysis) =
             rttm_and_analysis(&rec.id, offline.annotation.clone(), &params)?;
         std::fs::write(out.join("offline").join(format!("{}.rttm", rec.id)), rttm)?;
@@ -398,6 +446,27 @@ fn main() -> Result<()> {
     };
     show("speech start", &mut starts);
     show("speech end", &mut ends);
+    println!("provisional speech starts {prov_starts}, retracted {retracted_starts}");
+    let der = |inputs: &[RecordingInput]| -> Result<f64> {
+        let report = score_with(inputs, None, &ScoreOptions::default(), Metrics::DER_ONLY)?;
+        Ok(100.0 * report.der().unwrap_or(f64::NAN))
+    };
+    if kind != "ch32" {
+        print!("DER of the committed speech {:.2} %", der(&live_scored)?);
+        if offline_scored.is_empty() {
+            println!();
+        } else {
+            println!(" (offline detect {:.2} %)", der(&offline_scored)?);
+        }
+    }
+    if let Some(path) = dump {
+        let mut text = String::from("recording\tspeaker\tedge\ttrue_s\tfirst_t_s\tfirst_decided_s\tfirst_wall_latency_s\tcommitted_decided_s\n");
+        for row in starts.rows.iter().chain(&ends.rows) {
+            text += row;
+            text.push('\n');
+        }
+        std::fs::write(&path, text).with_context(|| path.display().to_string())?;
+    }
     println!(
         "commit after the onset: interruption p50 {:.0} ms p95 {:.0} ms ({}), backchannel p50 {:.0} ms ({})",
         1e3 * pct(&mut commit_int, 0.5),

@@ -1,6 +1,7 @@
 //! Replay of recordings (`--track NAME=FILE`) through the source callback path, paced by the
-//! audio clock: block `n` is delivered when the wall clock reaches `n · block / speed` after
-//! the start, or at once when unpaced (tests, measurements).
+//! audio clock: block `n` (from 0) is delivered when the wall clock reaches
+//! `(n + 1) · block / speed` after the start, when its last sample would have been captured (as
+//! a capture device delivers it), or at once when unpaced (tests, measurements).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -132,7 +133,8 @@ fn replay(decoders: &mut [Decoder], r: &Replay, sink: &BlockSink) -> SourceEnd {
             return SourceEnd::Finished;
         }
         if let Pacing::Speed(speed) = r.pacing {
-            let due = delivered as f64 * n as f64 / f64::from(r.rate) / speed;
+            // A block is complete when its last sample has been played.
+            let due = (delivered + 1) as f64 * n as f64 / f64::from(r.rate) / speed;
             let now = start.elapsed().as_secs_f64();
             if due > now {
                 std::thread::sleep(Duration::from_secs_f64(due - now));

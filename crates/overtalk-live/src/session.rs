@@ -275,7 +275,9 @@ pub struct SessionSummary {
     /// The committed analysis-stream events (analysis milliseconds, stream speaker indices in
     /// name order), for checks against the offline analysis.
     pub stream_events: Vec<StreamEvent>,
-    /// Per event id: the wall-clock seconds since the start at which it was published.
+    /// Per event id: the wall-clock seconds at which it was published, since the session
+    /// started its source (the replay's clock starts after that, so a latency taken against
+    /// it is never too short).
     pub wall_at: Vec<f64>,
     /// The speech found per speaker (committed), as an annotation.
     pub annotation: overtalk::Annotation,
@@ -310,6 +312,8 @@ impl Session {
         let (sink, rx, dropped) =
             BlockSink::new(config.queue_blocks, source.lossless(), stop.0.clone());
         let (events, first) = broadcast::channel(config.capacity.max(1));
+        // The wall clock of the events starts with the source, not with the session's thread.
+        let started = Instant::now();
         let running = source.start(sink)?;
         let tx = events.clone();
         let stop_flag = stop.0.clone();
@@ -317,7 +321,7 @@ impl Session {
         let thread =
             std::thread::Builder::new().name("overtalk-session".into()).spawn(move || {
                 let mut running = running;
-                let out = run(thread_names, detector, rx, config, tx, stop_flag, dropped);
+                let out = run(thread_names, detector, rx, config, tx, stop_flag, dropped, started);
                 running.stop();
                 out
             })?;
@@ -390,6 +394,7 @@ impl Publisher {
     }
 }
 
+#[allow(clippy::too_many_arguments)] // the session thread's whole state, handed over once
 fn run(
     names: Vec<String>,
     mut detector: Detector,
@@ -398,6 +403,7 @@ fn run(
     tx: broadcast::Sender<LiveEvent>,
     stop: Arc<AtomicBool>,
     dropped: Arc<AtomicU64>,
+    started: Instant,
 ) -> Result<SessionSummary> {
     let (stream_of, by_name) = name_order(&names);
     let mut stream = AnalysisStream::new(names.len(), &config.params)?;
@@ -409,7 +415,7 @@ fn run(
     let mut publisher = Publisher {
         tx,
         out: config.events_out.take(),
-        start: Instant::now(),
+        start: started,
         events: Vec::new(),
         wall_at: Vec::new(),
         write_error: None,

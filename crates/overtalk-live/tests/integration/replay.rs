@@ -393,3 +393,28 @@ fn the_lookahead_detector_commits_offline_detect() {
         .collect();
     assert!(first.iter().all(|&d| d <= 0.1), "{first:?}");
 }
+
+/// A paced replay delivers each block once its last sample has played, as a capture device
+/// does: no event is published before the audio it was decided on has been heard (its
+/// `decided_s` over the speed, on the session's wall clock), so wall-clock latencies are
+/// never too short.
+#[test]
+fn a_paced_replay_publishes_no_event_before_its_audio_has_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let tracks = render(dir.path());
+    let speed = 19.0;
+    // 0.25 s blocks: 76 of them, the last played at 76 · 0.25 / 19 = 1 s.
+    let source = Replay::open(&tracks, 4000, Pacing::Speed(speed)).unwrap();
+    let s = Session::start(Box::new(source), SessionConfig::default()).unwrap().wait().unwrap();
+    assert_eq!(s.end, SourceEnd::Finished);
+    assert!(s.wall_s >= 1.0, "the session ended after {} s", s.wall_s);
+    assert!(!s.events.is_empty());
+    for (e, &wall) in s.events.iter().zip(&s.wall_at) {
+        assert!(
+            wall >= e.decided_s / speed,
+            "event {} decided at {} s of audio published at {wall} s",
+            e.id,
+            e.decided_s
+        );
+    }
+}
