@@ -40,10 +40,12 @@ pub mod rules;
 pub mod stream;
 pub mod talkspurt;
 pub(crate) mod turns;
+pub mod units;
 pub mod warning;
 
 pub use params::{AnalysisPreset, Classifier, Params};
 pub use result::{Analysis, SCHEMA_VERSION};
+pub use units::{Millis, SpeakerIndex};
 pub use warning::AnalysisWarning;
 
 use crate::error::Result;

@@ -16,14 +16,7 @@ use crate::model::{Content, Transcript};
 /// Converts microseconds to milliseconds, rounding half away from zero.
 #[inline]
 pub fn to_ms(us: i64) -> i64 {
-    // round_div(us, 1000) with the divisor known. Non-negative times (all but a few): add half
-    // and truncate. Otherwise truncate, then step away from zero when the remainder is at least
-    // half (the remainder has the sign of `us`).
-    if (0..=i64::MAX - 500).contains(&us) {
-        return (us + 500) / 1000;
-    }
-    let (q, r) = (us / 1000, us % 1000);
-    q + i64::from(r >= 500) - i64::from(r <= -500)
+    super::units::round_us_to_ms(us)
 }
 
 /// One token with its time span (ms) and its precomputed lexical properties.
