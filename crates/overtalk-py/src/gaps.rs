@@ -12,6 +12,7 @@
 
 use overtalk::analysis::dyad;
 use overtalk::analysis::intervals::{HeInterval, HeKind, Layer};
+use overtalk::analysis::{Millis, SpeakerIndex};
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
@@ -77,12 +78,12 @@ fn counts_dict<'py>(py: Python<'py>, items: &[HeInterval]) -> PyResult<Bound<'py
 }
 
 impl Intervals {
-    fn name(&self, i: Option<usize>) -> Option<&str> {
-        i.and_then(|i| self.speakers.get(i)).map(String::as_str)
+    fn name(&self, i: Option<SpeakerIndex>) -> Option<&str> {
+        i.and_then(|i| self.speakers.get(i.index())).map(String::as_str)
     }
 
     fn row_of(&self, h: &HeInterval) -> Row<'_> {
-        (h.kind.name(), h.start, h.end, self.name(h.prev), self.name(h.next))
+        (h.kind.name(), h.start.get(), h.end.get(), self.name(h.prev), self.name(h.next))
     }
 
     /// Interval `i` as an `overtalk.Interval`.
@@ -243,8 +244,7 @@ impl Intervals {
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let rows: Vec<Pickled<&str>> =
-            self.items.iter().map(|h| (h.kind.name(), h.start, h.end, h.prev, h.next)).collect();
+        let rows: Vec<Pickled<&str>> = self.items.iter().map(pickled_row).collect();
         let f = py.import("overtalk._native")?.getattr("_intervals_from_rows")?;
         Ok((f, (self.recording_id.clone(), self.speakers.clone(), rows).into_pyobject(py)?))
     }
@@ -252,6 +252,12 @@ impl Intervals {
     fn __repr__(&self) -> String {
         format!("<overtalk.Intervals {:?}: {} intervals>", self.recording_id, self.items.len())
     }
+}
+
+/// One interval as a pickled row (times in ms, speakers as indices into the speaker list).
+fn pickled_row(h: &HeInterval) -> Pickled<&'static str> {
+    let (prev, next) = (h.prev.map(SpeakerIndex::get), h.next.map(SpeakerIndex::get));
+    (h.kind.name(), h.start.get(), h.end.get(), prev, next)
 }
 
 /// Rebuilds pickled intervals.
@@ -265,6 +271,8 @@ fn _intervals_from_rows(
         .into_iter()
         .map(|(kind, start, end, prev, next)| {
             let kind = kind.parse::<HeKind>().map_err(|e| OvertalkError::new_err(e.to_string()))?;
+            let (start, end) = (Millis::new(start), Millis::new(end));
+            let (prev, next) = (prev.map(SpeakerIndex::new), next.map(SpeakerIndex::new));
             Ok(HeInterval { layer: Layer::Acoustic, kind, start, end, prev, next })
         })
         .collect::<PyResult<_>>()?;

@@ -22,6 +22,7 @@ use super::intervals::{Classifier, HeInterval, Layer};
 use super::normalise::to_ms;
 use super::params::Params;
 use super::talkspurt::Talkspurt;
+use super::units::{Millis, SpeakerIndex};
 use super::{intervals, joint, normalise, talkspurt};
 use crate::model::Transcript;
 
@@ -73,8 +74,9 @@ fn dyad_spurts(t: &Transcript, p: &Params, spurts: &mut [Vec<i64>; 2]) -> Option
         if *st == 1 {
             continue;
         }
-        let (s, e) = (to_ms(track.segment.start().micros()), to_ms(track.segment.end().micros()));
-        if e - s <= p.min_segment || e <= s {
+        let s = to_ms(track.segment.start().micros()).get();
+        let e = to_ms(track.segment.end().micros()).get();
+        if e - s <= p.min_segment.get() || e <= s {
             continue;
         }
         if *st == 3 {
@@ -90,7 +92,7 @@ fn dyad_spurts(t: &Transcript, p: &Params, spurts: &mut [Vec<i64>; 2]) -> Option
         // either extend the current talkspurt (overlap, touch, or a silence < bridge_pause) or
         // start the next one.
         match list.last_mut() {
-            Some(end) if s <= *end || s - *end < p.bridge_pause => *end = (*end).max(e),
+            Some(end) if s <= *end || s - *end < p.bridge_pause.get() => *end = (*end).max(e),
             _ => list.extend([s, e]),
         }
     }
@@ -103,15 +105,20 @@ fn dyad_spurts(t: &Transcript, p: &Params, spurts: &mut [Vec<i64>; 2]) -> Option
 /// S3 + S4 over two speakers' talkspurt lists (each sorted, disjoint and not touching, as S2
 /// leaves them; speaker 0 is `a` — or `b` when `a` is empty, as S1 numbers only the speakers that
 /// keep a segment). Appends the intervals in time order.
-pub fn sweep(a: &[(i64, i64)], b: &[(i64, i64)], latch_tolerance: i64, out: &mut Vec<HeInterval>) {
+pub fn sweep(
+    a: &[(Millis, Millis)],
+    b: &[(Millis, Millis)],
+    latch_tolerance: Millis,
+    out: &mut Vec<HeInterval>,
+) {
     // What S2 leaves: each list sorted, every talkspurt non-empty, consecutive ones apart (and
     // no time at the sentinel). Anything else goes through the general stages.
-    let valid = |l: &[(i64, i64)]| {
-        l.iter().all(|&(s, e)| s < e && e < i64::MAX) && l.windows(2).all(|w| w[0].1 < w[1].0)
+    let valid = |l: &[(Millis, Millis)]| {
+        l.iter().all(|&(s, e)| s < e && e < Millis::MAX) && l.windows(2).all(|w| w[0].1 < w[1].0)
     };
     if !(valid(a) && valid(b)) {
-        let ib = usize::from(!a.is_empty());
-        let mut spurts: Vec<Talkspurt> = [(0, a), (ib, b)]
+        let ib = SpeakerIndex::new(usize::from(!a.is_empty()));
+        let mut spurts: Vec<Talkspurt> = [(SpeakerIndex::new(0), a), (ib, b)]
             .into_iter()
             .flat_map(|(x, l)| l.iter().map(move |&(start, end)| Talkspurt::timed(x, start, end)))
             .collect();
@@ -120,8 +127,8 @@ pub fn sweep(a: &[(i64, i64)], b: &[(i64, i64)], latch_tolerance: i64, out: &mut
         intervals::he_intervals_into(&j, Layer::Acoustic, latch_tolerance, out);
         return;
     }
-    let flat = |l: &[(i64, i64)]| {
-        let mut v: Vec<i64> = l.iter().flat_map(|&(s, e)| [s, e]).collect();
+    let flat = |l: &[(Millis, Millis)]| {
+        let mut v: Vec<i64> = l.iter().flat_map(|&(s, e)| [s.get(), e.get()]).collect();
         v.push(i64::MAX);
         v
     };
@@ -137,8 +144,9 @@ pub fn sweep(a: &[(i64, i64)], b: &[(i64, i64)], latch_tolerance: i64, out: &mut
 /// touch), so each step of the sweep closes one piece of the joint timeline. Solo pieces label
 /// the silences and overlaps around them: the runs after the last solo piece are pushed with
 /// provisional kinds and settled when the next solo piece (or the end) is met.
-fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: i64, out: &mut Vec<HeInterval>) {
+fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: Millis, out: &mut Vec<HeInterval>) {
     let (ia, ib) = if a.len() <= 1 { (1, 0) } else { (0, 1) };
+    let (ia, ib) = (SpeakerIndex::new(ia), SpeakerIndex::new(ib));
     let mut c = Classifier::new(Layer::Acoustic, latch_tolerance, out.len());
     let at = |l: &[i64], k: usize| l.get(k).copied().unwrap_or(i64::MAX);
     let (mut na, mut nb) = (at(a, 0), at(b, 0));
@@ -152,9 +160,9 @@ fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: i64, out: &mut Vec<HeInte
             break;
         }
         match (ka & 1, kb & 1) {
-            (1, 0) => c.solo(ia, t, out),
-            (0, 1) => c.solo(ib, t, out),
-            (x, _) => c.run(x == 1, piece_start, t, out),
+            (1, 0) => c.solo(ia, Millis::new(t), out),
+            (0, 1) => c.solo(ib, Millis::new(t), out),
+            (x, _) => c.run(x == 1, Millis::new(piece_start), Millis::new(t), out),
         }
         ka += usize::from(na == t);
         kb += usize::from(nb == t);
@@ -180,13 +188,19 @@ mod tests {
     type Row = (HeKind, i64, i64, Option<usize>, Option<usize>);
 
     fn kinds(t: &Transcript, p: &Params) -> Vec<Row> {
-        he_acoustic(t, p).into_iter().map(|h| (h.kind, h.start, h.end, h.prev, h.next)).collect()
+        he_acoustic(t, p)
+            .into_iter()
+            .map(|h| {
+                let (prev, next) = (h.prev.map(SpeakerIndex::get), h.next.map(SpeakerIndex::get));
+                (h.kind, h.start.get(), h.end.get(), prev, next)
+            })
+            .collect()
     }
 
     #[test]
     fn w1_classes_in_one_sweep() {
         let t = conv(&[("A", 0, 5000), ("B", 4000, 6000), ("A", 6500, 9000)]);
-        let p = Params { latch_tolerance: 10, ..Params::default() };
+        let p = Params { latch_tolerance: Millis::new(10), ..Params::default() };
         assert_eq!(
             kinds(&t, &p),
             vec![
@@ -201,7 +215,11 @@ mod tests {
     fn touching_latched_unbounded_and_names_out_of_order() {
         // "B" is met first but sorts second.
         let t = conv(&[("B", 0, 100), ("A", 100, 200), ("B", 205, 300), ("A", 250, 260)]);
-        let p = Params { latch_tolerance: 10, bridge_pause: 0, ..Params::default() };
+        let p = Params {
+            latch_tolerance: Millis::new(10),
+            bridge_pause: Millis::ZERO,
+            ..Params::default()
+        };
         assert_eq!(
             kinds(&t, &p),
             vec![

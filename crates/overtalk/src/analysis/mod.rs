@@ -147,7 +147,7 @@ fn analyze_times(transcript: &Transcript, params: &Params) -> Result<Analysis> {
         params.min_floor_solo,
     )?;
     // S7
-    let span_end = spurts.iter().map(|s| s.end).max().unwrap_or(0);
+    let span_end = spurts.iter().map(|s| s.end).max().unwrap_or(Millis::ZERO);
     let (turns, transfers) = turns::turns(spurts, &floor_by, &claims, span_end);
     // S8
     let mut onsets = onsets::classify(spurts, &floor_by, &floor_order, &claims, params);
@@ -224,9 +224,9 @@ pub struct CalibrationRows {
     /// Speaker names (indices below).
     pub speakers: Vec<String>,
     /// Per talkspurt: speaker, start, end, tagged backchannel, has words, features.
-    pub spurts: Vec<(usize, i64, i64, bool, bool, Vec<f64>)>,
+    pub spurts: Vec<(SpeakerIndex, Millis, Millis, bool, bool, Vec<f64>)>,
     /// Per onset: speaker, time, class, outcome, has words, features (empty for an opening).
-    pub onsets: Vec<(usize, i64, onsets::OnsetClass, onsets::Outcome, bool, Vec<f64>)>,
+    pub onsets: Vec<(SpeakerIndex, Millis, onsets::OnsetClass, onsets::Outcome, bool, Vec<f64>)>,
 }
 
 /// Adds [`rules::assess`]'s findings to an analysis: the block itself, and notes in the diagnostics.
