@@ -412,17 +412,13 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     };
     let mut warnings = Vec::new();
     if overlap == Millis::ZERO && n >= 2 && speech > Millis::new(300_000) {
-        warnings.push(AnalysisWarning::NoOverlap { speech_ms: speech.get() });
+        warnings.push(AnalysisWarning::NoOverlap { speech_ms: speech });
     }
     // Schisms (Q10): one contiguous stretch of pieces with ≥ 3 active speakers, > 5 s.
     let mut stretch: Option<(Millis, Millis, usize)> = None;
     let flush = |st: Option<(Millis, Millis, usize)>, warnings: &mut Vec<AnalysisWarning>| {
         if let Some((a, b, most)) = st.filter(|&(a, b, _)| b - a > Millis::new(5000)) {
-            warnings.push(AnalysisWarning::Schism {
-                speakers: most,
-                start_ms: a.get(),
-                end_ms: b.get(),
-            });
+            warnings.push(AnalysisWarning::Schism { speakers: most, start_ms: a, end_ms: b });
         }
     };
     for piece in st.joint {

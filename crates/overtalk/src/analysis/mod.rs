@@ -8,8 +8,9 @@
 //!
 //! Two layers are always reported: *acoustic* (everything said) and *floor* (backchannels and
 //! non-floor laughter removed; used for turns and interruptions). All times inside the
-//! analysis are integer milliseconds, converted from the model's microseconds by rounding half
-//! away from zero ([`normalise::to_ms`]).
+//! analysis are integer milliseconds ([`Millis`]), converted from the model's microseconds by
+//! rounding half away from zero ([`Millis::from_time`], [`normalise::to_ms`]); speakers are
+//! positions in the analysis' own speaker list ([`SpeakerIndex`]).
 //!
 //! ```
 //! use overtalk::analysis::{analyze, Params};
