@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use overtalk::analysis::stream::StreamEventKind;
-use overtalk::analysis::{Classifier, Params};
+use overtalk::analysis::{Classifier, Millis, Params};
 use overtalk::output::live::{EventState, LiveEvent, LiveEventKind};
 use overtalk::score::{score_with, Metrics, RecordingInput, ScoreOptions};
 use overtalk::{Annotation, Region};
@@ -172,9 +172,9 @@ fn edge_latency(
     }
 }
 
-type Label = (i64, String, String, String);
+type Label = (Millis, String, String, String);
 /// A talkspurt's start, speaker and backchannel tag.
-type Tag = (i64, String, bool);
+type Tag = (Millis, String, bool);
 
 fn tags_of(a: &overtalk::analysis::Analysis) -> Vec<Tag> {
     let mut v: Vec<Tag> =
@@ -260,8 +260,8 @@ fn main() -> Result<()> {
     let mut params = Params { classifier, ..Params::default() };
     if params.classifier == Classifier::Calibrated {
         params.decision_horizon = Some(match args.iter().position(|a| a == "--decision-horizon") {
-            Some(i) => args[i + 1].parse::<i64>()?,
-            None => 250,
+            Some(i) => Millis::new(args[i + 1].parse::<i64>()?),
+            None => Millis::new(250),
         });
     }
     std::fs::create_dir_all(out.join("live"))?;
@@ -357,7 +357,7 @@ fn main() -> Result<()> {
             .filter_map(|e| match &e.kind {
                 StreamEventKind::Onset(r) => Some((
                     r.time,
-                    names[r.speaker].to_owned(),
+                    names[r.speaker.index()].to_owned(),
                     format!("{:?}", r.class),
                     format!("{:?}", r.outcome),
                 )),
@@ -370,7 +370,7 @@ fn main() -> Result<()> {
             .iter()
             .filter_map(|e| match &e.kind {
                 StreamEventKind::Floor { speaker, backchannel, .. } => {
-                    Some((e.time, names[*speaker].to_owned(), *backchannel))
+                    Some((e.time, names[speaker.index()].to_owned(), *backchannel))
                 }
                 _ => None,
             })
@@ -405,8 +405,9 @@ fn main() -> Result<()> {
         same_offline += live
             .iter()
             .filter(|l| {
-                off.iter()
-                    .any(|o| o.1 == l.1 && o.2 == l.2 && o.3 == l.3 && (o.0 - l.0).abs() <= 100)
+                off.iter().any(|o| {
+                    o.1 == l.1 && o.2 == l.2 && o.3 == l.3 && (o.0 - l.0).abs() <= Millis::new(100)
+                })
             })
             .count();
         total_offline += live.len().max(off.len());
@@ -414,7 +415,9 @@ fn main() -> Result<()> {
         same_tag_offline += live_bc
             .iter()
             .filter(|l| {
-                off_tags.iter().any(|o| o.1 == l.1 && o.2 == l.2 && (o.0 - l.0).abs() <= 100)
+                off_tags
+                    .iter()
+                    .any(|o| o.1 == l.1 && o.2 == l.2 && (o.0 - l.0).abs() <= Millis::new(100))
             })
             .count();
         total_tag_offline += live_bc.len().max(off_tags.len());

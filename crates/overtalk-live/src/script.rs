@@ -13,7 +13,7 @@
 
 use std::time::Duration;
 
-use overtalk::analysis::{self, onsets::OnsetClass, Params};
+use overtalk::analysis::{self, onsets::OnsetClass, Millis, Params};
 use overtalk::output::live::{EventState, LiveEvent, LiveEventKind};
 use overtalk::Transcript;
 use tokio::sync::{broadcast, watch};
@@ -175,7 +175,7 @@ pub fn events_from_transcript(
     latency: Latencies,
 ) -> overtalk::Result<Vec<LiveEvent>> {
     let a = analysis::analyze(transcript, params)?;
-    let s = |ms: i64| ms as f64 / 1000.0;
+    let s = |ms: Millis| ms.as_secs_f64();
     let mut out = Vec::new();
     for ts in &a.talkspurts {
         let mut start = event(

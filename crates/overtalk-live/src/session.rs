@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Result};
 use overtalk::analysis::stream::{AnalysisStream, StreamEvent};
-use overtalk::analysis::Params;
+use overtalk::analysis::{Millis, Params, SpeakerIndex};
 use overtalk::output::live::LiveEvent;
 use overtalk::Time;
 use overtalk_audio::causal::{CausalMultitrack, CausalOptions};
@@ -442,8 +442,8 @@ fn run(
         let final_s = committed.map_or(f64::INFINITY, |t| t.micros() as f64 / 1e6);
         wire.commit_clock(final_s, decided_s, batch);
         for e in committed_edges {
-            let ms = e.time.micros() / 1000;
-            let s = stream_of[e.track];
+            let ms = Millis::new(e.time.micros() / 1000);
+            let s = SpeakerIndex::new(stream_of[e.track]);
             if e.speaking {
                 stream.speech_start(s, ms)?;
             } else {
@@ -451,8 +451,8 @@ fn run(
             }
         }
         let decided = match committed {
-            Some(t) => stream.advance(t.micros() / 1000)?,
-            None => stream.finish(clock.micros() / 1000)?,
+            Some(t) => stream.advance(Millis::new(t.micros() / 1000))?,
+            None => stream.finish(Millis::new(clock.micros() / 1000))?,
         };
         for d in &decided {
             wire.stream(d, decided_s, batch);

@@ -33,6 +33,7 @@ use std::collections::{HashMap, VecDeque};
 
 use overtalk::analysis::onsets::OnsetClass;
 use overtalk::analysis::stream::{StreamEvent, StreamEventKind};
+use overtalk::analysis::SpeakerIndex;
 use overtalk::output::live::{EventState, LiveEvent, LiveEventKind};
 use overtalk_audio::online::{EdgeState, SpeechEdge};
 
@@ -53,7 +54,7 @@ pub(crate) struct Wire {
     prov_overlap: Option<u64>,
     in_overlap: bool,
     prov_onsets: HashMap<usize, u64>,
-    holder: Option<usize>,
+    holder: Option<SpeakerIndex>,
     /// Per channel: the interruption candidate announced from the detector (id, onset time).
     candidates: Vec<Option<(u64, f64)>>,
     /// Onsets the calibrated classifier decided early, by talkspurt: whether that event was
@@ -131,8 +132,8 @@ impl Wire {
         self.reopen_s = Some(reopen_s);
     }
 
-    fn name_of_stream(&self, speaker: usize) -> Option<String> {
-        self.channel_of.get(speaker).and_then(|&c| self.names.get(c)).cloned()
+    fn name_of_stream(&self, speaker: SpeakerIndex) -> Option<String> {
+        self.channel_of.get(speaker.index()).and_then(|&c| self.names.get(c)).cloned()
     }
 
     fn event(
@@ -399,7 +400,7 @@ impl Wire {
 
     /// Announces an interruption candidate when channel `c` starts while the holder talks.
     fn candidate(&mut self, c: usize, t_s: f64, decided_s: f64, out: &mut Vec<LiveEvent>) {
-        let Some(h) = self.holder.and_then(|h| self.channel_of.get(h).copied()) else {
+        let Some(h) = self.holder.and_then(|h| self.channel_of.get(h.index()).copied()) else {
             return;
         };
         if h == c || !self.provisional_speaking.get(h).copied().unwrap_or(false) {
@@ -420,8 +421,8 @@ impl Wire {
     fn onset(
         &mut self,
         spurt: usize,
-        speaker: usize,
-        holder: Option<usize>,
+        speaker: SpeakerIndex,
+        holder: Option<SpeakerIndex>,
         class: OnsetClass,
         t_s: f64,
         decided_s: f64,
@@ -441,7 +442,7 @@ impl Wire {
 
     /// The wire events of one analysis-stream event, emitted at audio time `decided_s`.
     pub(crate) fn stream(&mut self, e: &StreamEvent, decided_s: f64, out: &mut Vec<LiveEvent>) {
-        let t_s = ms_secs(e.time);
+        let t_s = ms_secs(e.time.get());
         match &e.kind {
             StreamEventKind::Piece { active, .. } => {
                 let overlap = active.len() >= 2;
@@ -478,7 +479,7 @@ impl Wire {
                 out.push(ev);
             }
             StreamEventKind::ProvisionalOnset { spurt, speaker, holder } => {
-                let channel = self.channel_of.get(*speaker).copied();
+                let channel = self.channel_of.get(speaker.index()).copied();
                 if let Some((id, at)) = channel.and_then(|c| self.candidates[c].take()) {
                     if (at - t_s).abs() <= CANDIDATE_MATCH_S {
                         // Announced already: the candidate is this onset.
@@ -547,6 +548,7 @@ impl Wire {
 mod tests {
     use super::*;
     use overtalk::analysis::onsets::{OnsetRec, Outcome};
+    use overtalk::analysis::Millis;
     use overtalk::Time;
 
     fn edge(track: usize, speaking: bool, ms: i64, decided: i64, state: EdgeState) -> SpeechEdge {
@@ -560,16 +562,17 @@ mod tests {
     }
 
     fn claim(speaker: usize, ms: i64) -> StreamEvent {
-        StreamEvent { time: ms, decided: ms, kind: StreamEventKind::Claim { spurt: 0, speaker } }
+        let (time, speaker) = (Millis::new(ms), SpeakerIndex::new(speaker));
+        StreamEvent { time, decided: time, kind: StreamEventKind::Claim { spurt: 0, speaker } }
     }
 
     /// The record of speaker 1's interruption of speaker 0 at 2 s, which took the floor.
     fn interruption_of_1_over_0_at_2s() -> OnsetRec {
         OnsetRec {
-            speaker: 1,
-            time: 2000,
+            speaker: SpeakerIndex::new(1),
+            time: Millis::new(2000),
             spurt: 1,
-            holder: Some(0),
+            holder: Some(SpeakerIndex::new(0)),
             class: OnsetClass::Interruption,
             outcome: Outcome::FloorTaken,
             ferguson: None,
@@ -649,15 +652,23 @@ mod tests {
         out.clear();
         // The analysis's provisional onset of B's talkspurt is the candidate: no new event.
         let prov = StreamEvent {
-            time: 2000,
-            decided: 2400,
-            kind: StreamEventKind::ProvisionalOnset { spurt: 1, speaker: 1, holder: Some(0) },
+            time: Millis::new(2000),
+            decided: Millis::new(2400),
+            kind: StreamEventKind::ProvisionalOnset {
+                spurt: 1,
+                speaker: SpeakerIndex::new(1),
+                holder: Some(SpeakerIndex::new(0)),
+            },
         };
         w.stream(&prov, 2.4, &mut out);
         assert!(out.is_empty(), "{out:?}");
         // Classified: the committed interruption refers to the candidate.
         let rec = interruption_of_1_over_0_at_2s();
-        let onset = StreamEvent { time: 2000, decided: 5000, kind: StreamEventKind::Onset(rec) };
+        let onset = StreamEvent {
+            time: Millis::new(2000),
+            decided: Millis::new(5000),
+            kind: StreamEventKind::Onset(rec),
+        };
         w.stream(&onset, 5.0, &mut out);
         assert_eq!(
             brief(&out),
@@ -673,21 +684,25 @@ mod tests {
         w.stream(&claim(0, 0), 0.5, &mut out);
         w.edge(&edge(1, true, 2000, 2020, EdgeState::Provisional), &mut out);
         let prov = StreamEvent {
-            time: 2000,
-            decided: 2100,
-            kind: StreamEventKind::ProvisionalOnset { spurt: 1, speaker: 1, holder: Some(0) },
+            time: Millis::new(2000),
+            decided: Millis::new(2100),
+            kind: StreamEventKind::ProvisionalOnset {
+                spurt: 1,
+                speaker: SpeakerIndex::new(1),
+                holder: Some(SpeakerIndex::new(0)),
+            },
         };
         w.stream(&prov, 2.1, &mut out);
         out.clear();
         // The classifier decides at the horizon (250 ms): the interruption is committed then,
         // referring to the candidate, with p(attempt).
         let decision = StreamEvent {
-            time: 2000,
-            decided: 2260,
+            time: Millis::new(2000),
+            decided: Millis::new(2260),
             kind: StreamEventKind::OnsetDecision {
                 spurt: 1,
-                speaker: 1,
-                holder: Some(0),
+                speaker: SpeakerIndex::new(1),
+                holder: Some(SpeakerIndex::new(0)),
                 class: Some(OnsetClass::Interruption),
                 probabilities: Some([0.25, 0.125]),
             },
@@ -703,7 +718,11 @@ mod tests {
         // The record that follows once the talkspurt has ended is the same: no second event.
         let rec = interruption_of_1_over_0_at_2s();
         w.stream(
-            &StreamEvent { time: 2000, decided: 5000, kind: StreamEventKind::Onset(rec) },
+            &StreamEvent {
+                time: Millis::new(2000),
+                decided: Millis::new(5000),
+                kind: StreamEventKind::Onset(rec),
+            },
             5.0,
             &mut out,
         );

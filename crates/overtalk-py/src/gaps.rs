@@ -13,7 +13,7 @@
 use std::sync::{Mutex, MutexGuard};
 
 use overtalk::analysis::intervals::{HeInterval, HeKind, Layer};
-use overtalk::analysis::{dyad, Params};
+use overtalk::analysis::{dyad, Millis, Params, SpeakerIndex};
 use overtalk::SpeakerId;
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::{PyIndexError, PyTypeError};
@@ -42,9 +42,12 @@ pub(crate) struct Intervals {
 /// Where the recording id and the speaker names of an [`Intervals`] come from: the conversation
 /// the intervals were found in, shared (a call costs one reference to it, not a copy of the id
 /// and of every name), or a copy of their own (a recording of a corpus, unpickled intervals).
+/// Either way the names are those of the speakers the analysis kept, which the intervals'
+/// `prev` and `next` index ([`dyad::he_acoustic_with_speakers`]) — not the conversation's
+/// speaker table, which may hold ignored, silent or merely declared speakers too.
 enum Names {
-    /// The conversation's own id and speaker table.
-    Shared(Py<Conversation>),
+    /// The conversation's own id, and the kept speakers' ids in its speaker table.
+    Shared(Py<Conversation>, Vec<SpeakerId>),
     /// A copy.
     Owned { recording_id: String, speakers: Vec<String> },
 }
@@ -52,33 +55,28 @@ enum Names {
 impl Names {
     fn recording_id(&self) -> &str {
         match self {
-            Names::Shared(c) => &c.get().id,
+            Names::Shared(c, _) => &c.get().id,
             Names::Owned { recording_id, .. } => recording_id,
         }
     }
 
     /// The name of speaker `i` (`None` past the last).
-    fn speaker(&self, i: usize) -> Option<&str> {
+    fn speaker(&self, i: SpeakerIndex) -> Option<&str> {
         match self {
-            Names::Shared(c) => {
-                let table = c.get().transcript.annotation().speakers();
-                let id = u32::try_from(i).ok().filter(|_| i < table.len())?;
-                Some(table.name(SpeakerId::new(id)))
+            Names::Shared(c, kept) => {
+                let id = *kept.get(i.index())?;
+                Some(c.get().transcript.annotation().speaker_name(id))
             }
-            Names::Owned { speakers, .. } => speakers.get(i).map(String::as_str),
+            Names::Owned { speakers, .. } => speakers.get(i.index()).map(String::as_str),
         }
     }
 
     fn speakers(&self) -> Vec<String> {
         match self {
-            Names::Shared(c) => c
-                .get()
-                .transcript
-                .annotation()
-                .speakers()
-                .iter()
-                .map(|(_, n)| n.to_owned())
-                .collect(),
+            Names::Shared(c, kept) => {
+                let ann = c.get().transcript.annotation();
+                kept.iter().map(|&id| ann.speaker_name(id).to_owned()).collect()
+            }
             Names::Owned { speakers, .. } => speakers.clone(),
         }
     }
@@ -145,12 +143,12 @@ fn counts_dict<'py>(py: Python<'py>, items: &[HeInterval]) -> PyResult<Bound<'py
 }
 
 impl Intervals {
-    fn name(&self, i: Option<usize>) -> Option<&str> {
+    fn name(&self, i: Option<SpeakerIndex>) -> Option<&str> {
         i.and_then(|i| self.names.speaker(i))
     }
 
     fn row_of(&self, h: &HeInterval) -> Row<'_> {
-        (h.kind.name(), h.start, h.end, self.name(h.prev), self.name(h.next))
+        (h.kind.name(), h.start.get(), h.end.get(), self.name(h.prev), self.name(h.next))
     }
 
     /// Interval `i` as an `overtalk.Interval`.
@@ -311,8 +309,7 @@ impl Intervals {
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let rows: Vec<Pickled<&str>> =
-            self.items.iter().map(|h| (h.kind.name(), h.start, h.end, h.prev, h.next)).collect();
+        let rows: Vec<Pickled<&str>> = self.items.iter().map(pickled_row).collect();
         let f = py.import("overtalk._native")?.getattr("_intervals_from_rows")?;
         let args = (self.names.recording_id(), self.names.speakers(), rows);
         Ok((f, args.into_pyobject(py)?))
@@ -327,6 +324,12 @@ impl Intervals {
     }
 }
 
+/// One interval as a pickled row (times in ms, speakers as indices into the speaker list).
+fn pickled_row(h: &HeInterval) -> Pickled<&'static str> {
+    let (prev, next) = (h.prev.map(SpeakerIndex::get), h.next.map(SpeakerIndex::get));
+    (h.kind.name(), h.start.get(), h.end.get(), prev, next)
+}
+
 /// Rebuilds pickled intervals.
 #[pyfunction]
 fn _intervals_from_rows(
@@ -338,6 +341,8 @@ fn _intervals_from_rows(
         .into_iter()
         .map(|(kind, start, end, prev, next)| {
             let kind = kind.parse::<HeKind>().map_err(|e| OvertalkError::new_err(e.to_string()))?;
+            let (start, end) = (Millis::new(start), Millis::new(end));
+            let (prev, next) = (prev.map(SpeakerIndex::new), next.map(SpeakerIndex::new));
             Ok(HeInterval { layer: Layer::Acoustic, kind, start, end, prev, next })
         })
         .collect::<PyResult<_>>()?;
@@ -351,21 +356,23 @@ const DETACH_TRACKS: usize = 2048;
 
 /// The acoustic H&E intervals of `c` (`dyad::he_acoustic`: one sweep for two speakers, the
 /// general stages for more), with the GIL given up for the long conversations only.
-fn sweep_of(py: Python<'_>, c: &Conversation, params: &Params) -> Vec<HeInterval> {
+fn sweep_of(
+    py: Python<'_>,
+    c: &Conversation,
+    params: &Params,
+) -> (Vec<HeInterval>, Vec<SpeakerId>) {
     if c.transcript.annotation().len() < DETACH_TRACKS {
-        dyad::he_acoustic(&c.transcript, params)
+        dyad::he_acoustic_with_speakers(&c.transcript, params)
     } else {
-        py.detach(|| dyad::he_acoustic(&c.transcript, params))
+        py.detach(|| dyad::he_acoustic_with_speakers(&c.transcript, params))
     }
 }
 
 /// The intervals of one conversation, their names its own (a copy).
 fn owned_intervals_of(id: &str, t: &overtalk::Transcript, params: &Params) -> Intervals {
-    let speakers = t.annotation().speakers().iter().map(|(_, n)| n.to_owned()).collect();
-    Intervals {
-        names: Names::Owned { recording_id: id.to_owned(), speakers },
-        items: dyad::he_acoustic(t, params),
-    }
+    let (items, kept) = dyad::he_acoustic_with_speakers(t, params);
+    let speakers = kept.iter().map(|&k| t.annotation().speaker_name(k).to_owned()).collect();
+    Intervals { names: Names::Owned { recording_id: id.to_owned(), speakers }, items }
 }
 
 /// `overtalk.Conversation`, the class the package's functions take.
@@ -573,8 +580,8 @@ fn gaps_and_overlaps<'py>(
 ) -> PyResult<Intervals> {
     let conv = native_conversation(conversation, "gaps_and_overlaps")?;
     let p = resolved_params(py, preset, params)?;
-    let items = sweep_of(py, conv.get(), &p.get().inner);
-    Ok(Intervals { names: Names::Shared(conv.unbind()), items })
+    let (items, kept) = sweep_of(py, conv.get(), &p.get().inner);
+    Ok(Intervals { names: Names::Shared(conv.unbind(), kept), items })
 }
 
 /// ``gaps_and_overlaps(conversation, preset, **params).counts()`` in one call that keeps no
@@ -594,7 +601,7 @@ fn gaps_and_overlaps_counts<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let conv = native_conversation(conversation, "gaps_and_overlaps_counts")?;
     let p = resolved_params(py, preset, params)?;
-    counts_dict(py, &sweep_of(py, conv.get(), &p.get().inner))
+    counts_dict(py, &sweep_of(py, conv.get(), &p.get().inner).0)
 }
 
 /// The acoustic H&E intervals of a native `conversation` under parameters resolved before
@@ -605,8 +612,8 @@ fn gaps_and_overlaps_with(
     conversation: Bound<'_, Conversation>,
     params: PyRef<'_, PyParams>,
 ) -> Intervals {
-    let items = sweep_of(py, conversation.get(), &params.inner);
-    Intervals { names: Names::Shared(conversation.unbind()), items }
+    let (items, kept) = sweep_of(py, conversation.get(), &params.inner);
+    Intervals { names: Names::Shared(conversation.unbind(), kept), items }
 }
 
 /// The intervals of each conversation, in the order given, on `threads` worker threads.
@@ -621,12 +628,13 @@ fn gaps_and_overlaps_many(
     let threads = parallel::check_threads(threads)?;
     let convs: Vec<&Conversation> = conversations.iter().map(Bound::get).collect();
     let p = &params.inner;
-    let items =
-        py.detach(|| parallel::map(&convs, threads, |c| dyad::he_acoustic(&c.transcript, p)))?;
+    let items = py.detach(|| {
+        parallel::map(&convs, threads, |c| dyad::he_acoustic_with_speakers(&c.transcript, p))
+    })?;
     Ok(conversations
         .into_iter()
         .zip(items)
-        .map(|(c, items)| Intervals { names: Names::Shared(c.unbind()), items })
+        .map(|(c, (items, kept))| Intervals { names: Names::Shared(c.unbind(), kept), items })
         .collect())
 }
 

@@ -13,7 +13,7 @@
 //! file instead of the compiled-in one (fitting applies the model it has just written).
 
 use overtalk::analysis::calibrated::feature_names;
-use overtalk::analysis::{analyze, calibration_rows, Classifier, Params};
+use overtalk::analysis::{analyze, calibration_rows, Classifier, Millis, Params};
 use overtalk::format::{read_bytes, ReadOptions};
 
 pub fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -21,7 +21,8 @@ pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut params = Params::default();
     if let Some(i) = args.iter().position(|a| a == "--horizon") {
         let v = args.get(i + 1).ok_or("--horizon needs a value")?;
-        params.decision_horizon = if v == "unbounded" { None } else { Some(v.parse()?) };
+        params.decision_horizon =
+            if v == "unbounded" { None } else { Some(Millis::new(v.parse()?)) };
         args.drain(i..i + 2);
     }
     if let Some(i) = args.iter().position(|a| a == "--calibrated-bc") {

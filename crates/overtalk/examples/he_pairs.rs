@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use overtalk::analysis::dyad::{he_acoustic, he_acoustic_general};
 use overtalk::analysis::intervals::{HeInterval, HeKind};
-use overtalk::analysis::{AnalysisPreset, Params};
+use overtalk::analysis::{AnalysisPreset, Millis, Params};
 use overtalk::format::{read_path, ReadOptions};
 use overtalk::{Transcript, TranscriptBuilder};
 
@@ -45,7 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         repeat = args.get(i + 1).ok_or("--repeat needs a value")?.parse()?;
         args.drain(i..i + 2);
     }
-    let params = Params { latch_tolerance: 0, ..Params::preset(AnalysisPreset::He2010) };
+    let params = Params { latch_tolerance: Millis::ZERO, ..Params::preset(AnalysisPreset::He2010) };
     let mut pairs: Vec<Transcript> = Vec::new();
     let mut segments = 0usize;
     for path in &args {

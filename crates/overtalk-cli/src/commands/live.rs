@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use overtalk::analysis::{AnalysisPreset, Classifier, Params};
+use overtalk::analysis::{AnalysisPreset, Classifier, Millis, Params};
 use overtalk::Delta;
 use overtalk_audio::online::OnlineOptions;
 use overtalk_audio::vad::VadKind;
@@ -114,7 +114,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let mut params = Params::preset(preset);
     params.classifier = args.classifier;
     if args.classifier == Classifier::Calibrated {
-        params.decision_horizon = Some(args.decision_horizon);
+        params.decision_horizon = Some(Millis::new(args.decision_horizon));
         params.validate().context("--decision-horizon")?;
     }
     let vad = match args.vad.as_deref() {

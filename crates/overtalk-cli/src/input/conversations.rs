@@ -206,7 +206,9 @@ mod tests {
 
     #[test]
     fn zero_overlap_from_one_speaker_per_frame_gets_a_hint() {
-        let none = vec![AnalysisWarning::NoOverlap { speech_ms: 480_000 }];
+        let none = vec![AnalysisWarning::NoOverlap {
+            speech_ms: overtalk::analysis::Millis::new(480_000),
+        }];
         // The methods as the diarizer writes them.
         struct Stub;
         impl overtalk_audio::diarize::WindowEmbedder for Stub {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::builder::TypedValueParser;
-use overtalk::analysis::{AnalysisPreset, Classifier, Params};
+use overtalk::analysis::{AnalysisPreset, Classifier, Millis, Params};
 
 use crate::named_arg::named;
 
@@ -171,17 +171,19 @@ fn resolve_params(args: &AnalysisArgs, default_classifier: Classifier) -> Result
         )
     })?;
     let f = &args.p;
+    // Durations are given in whole milliseconds on the command line.
+    macro_rules! set_ms {
+        ($($name:ident),*) => { $( if let Some(v) = f.$name { p.$name = Millis::new(v); } )* };
+    }
     macro_rules! set {
         ($($name:ident),*) => { $( if let Some(v) = f.$name { p.$name = v; } )* };
     }
-    set!(
+    set_ms!(
         latch_tolerance,
         min_segment,
         bridge_pause,
         pause_report_min,
         bc_max_duration,
-        bc_max_words,
-        bc_min_cue_share,
         bc_pre_silence,
         bc_post_silence,
         bc_context,
@@ -194,17 +196,15 @@ fn resolve_params(args: &AnalysisArgs, default_classifier: Classifier) -> Result
         monologue_min,
         balance_window,
         balance_step,
-        balance_dominance,
-        bc_counts_as_talk,
-        laughter_is_floor,
         verbal_claim_window
     );
+    set!(bc_max_words, bc_min_cue_share, balance_dominance, bc_counts_as_talk, laughter_is_floor);
     if !f.ignore_label.is_empty() {
         p.ignore_labels = f.ignore_label.clone();
     }
     p.classifier = args.classifier.unwrap_or(p.classifier);
     if args.decision_horizon.is_some() {
-        p.decision_horizon = args.decision_horizon;
+        p.decision_horizon = args.decision_horizon.map(Millis::new);
     }
     if p.decision_horizon.is_some() && !p.classifier.is_calibrated() {
         bail!("--decision-horizon applies to --classifier calibrated or joint only");
@@ -235,7 +235,7 @@ mod tests {
         let p = parse(&[]).params().unwrap();
         assert_eq!(p, Params { classifier: DEFAULT_CLASSIFIER, ..Params::default() });
         let p = parse(&["--preset", "he2010", "--min-floor-solo", "250"]).params().unwrap();
-        assert_eq!((p.bridge_pause, p.min_floor_solo), (20, 250));
+        assert_eq!((p.bridge_pause.get(), p.min_floor_solo.get()), (20, 250));
         let dir = tempfile::tempdir().unwrap();
         let cfg = dir.path().join("overtalk.toml");
         std::fs::write(
@@ -245,7 +245,10 @@ mod tests {
         .unwrap();
         let c = cfg.to_str().unwrap();
         let p = parse(&["--config", c, "--terminal-window", "280"]).params().unwrap();
-        assert_eq!((p.min_floor_solo, p.terminal_window, p.bc_lexicon.len()), (0, 280, 1));
+        assert_eq!(
+            (p.min_floor_solo.get(), p.terminal_window.get(), p.bc_lexicon.len()),
+            (0, 280, 1)
+        );
         std::fs::write(&cfg, "bridge_paus = 1\n").unwrap();
         assert!(parse(&["--config", c]).params().is_err());
         std::fs::write(&cfg, "bridge_pause = -1\n").unwrap();

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use overtalk::analysis::stream::StreamEventKind;
-use overtalk::analysis::Params;
+use overtalk::analysis::{Millis, Params};
 use overtalk::output::live::{EventState, LiveEventKind};
 use overtalk_live::record::rttm_and_analysis;
 use overtalk_live::replay::{Pacing, Replay};
@@ -141,13 +141,13 @@ fn a_replayed_session_commits_what_the_offline_analysis_finds() {
     let (_, _, offline) =
         rttm_and_analysis("live", summary.annotation.clone(), &Params::default()).unwrap();
     let names = ["A", "B"];
-    let mut live: Vec<(i64, String, String, String)> = summary
+    let mut live: Vec<(Millis, String, String, String)> = summary
         .stream_events
         .iter()
         .filter_map(|e| match &e.kind {
             StreamEventKind::Onset(r) => Some((
                 r.time,
-                names[r.speaker].to_owned(),
+                names[r.speaker.index()].to_owned(),
                 format!("{:?}", r.class),
                 format!("{:?}", r.outcome),
             )),
@@ -155,7 +155,7 @@ fn a_replayed_session_commits_what_the_offline_analysis_finds() {
         })
         .collect();
     live.sort();
-    let mut batch: Vec<(i64, String, String, String)> = offline
+    let mut batch: Vec<(Millis, String, String, String)> = offline
         .onsets
         .iter()
         .map(|o| {
@@ -347,24 +347,25 @@ fn the_lookahead_detector_commits_offline_detect() {
     let (_, _, offline) =
         rttm_and_analysis("live", offline_detect.annotation.clone(), &Params::default()).unwrap();
     let names = ["A", "B"];
-    let live_onsets: Vec<(i64, String, String)> = summary
+    let live_onsets: Vec<(Millis, String, String)> = summary
         .stream_events
         .iter()
         .filter_map(|e| match &e.kind {
             StreamEventKind::Onset(r) => {
-                Some((r.time, names[r.speaker].to_owned(), format!("{:?}", r.class)))
+                Some((r.time, names[r.speaker.index()].to_owned(), format!("{:?}", r.class)))
             }
             _ => None,
         })
         .collect();
-    let batch: Vec<(i64, String, String)> = offline
+    let batch: Vec<(Millis, String, String)> = offline
         .onsets
         .iter()
         .map(|o| (o.time, o.speaker.to_string(), format!("{:?}", o.class)))
         .collect();
     assert_eq!(batch.len(), 8, "{batch:?}");
     assert_eq!(live_onsets.len(), batch.len());
-    let apart: Vec<i64> = live_onsets.iter().zip(&batch).map(|(l, o)| (l.0 - o.0).abs()).collect();
+    let apart: Vec<i64> =
+        live_onsets.iter().zip(&batch).map(|(l, o)| (l.0 - o.0).abs().get()).collect();
     assert_eq!(apart, [0; 8]);
     for (l, o) in live_onsets.iter().zip(&batch) {
         assert_eq!((&l.1, &l.2), (&o.1, &o.2));

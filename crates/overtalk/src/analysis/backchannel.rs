@@ -15,14 +15,14 @@ pub fn by_speaker(spurts: &[Talkspurt], n_speakers: usize, floor_only: bool) -> 
     // Sized first, so that no list grows by copying.
     let mut sizes = vec![0usize; n_speakers];
     for s in spurts.iter().filter(|s| !floor_only || s.floor) {
-        if let Some(n) = sizes.get_mut(s.speaker) {
+        if let Some(n) = sizes.get_mut(s.speaker.index()) {
             *n += 1;
         }
     }
     let mut by: Vec<Vec<usize>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
     for (i, s) in spurts.iter().enumerate() {
         if !floor_only || s.floor {
-            by[s.speaker].push(i);
+            by[s.speaker.index()].push(i);
         }
     }
     by
@@ -68,7 +68,7 @@ pub fn tag(spurts: &mut [Talkspurt], n_speakers: usize, p: &Params) {
     let mut seen = vec![0usize; by.len()];
     for (i, s) in all.iter().enumerate() {
         let x = s.speaker;
-        let (Some(own), Some(k)) = (by.get(x), seen.get_mut(x)) else { continue };
+        let (Some(own), Some(k)) = (by.get(x.index()), seen.get_mut(x.index())) else { continue };
         // `own[k]` is `i`.
         let k = std::mem::replace(k, *k + 1);
         if s.dur() > p.bc_max_duration || !lexical_ok(s, p) {
@@ -80,7 +80,7 @@ pub fn tag(spurts: &mut [Talkspurt], n_speakers: usize, p: &Params) {
             continue;
         }
         let context = by.iter().zip(&seen).enumerate().any(|(y, (theirs, &met))| {
-            if y == x || theirs.is_empty() {
+            if y == x.index() || theirs.is_empty() {
                 return false;
             }
             // 4: a talkspurt with start ≤ s.start and end > s.start − bc_context; the latest
@@ -114,8 +114,11 @@ pub fn tag(spurts: &mut [Talkspurt], n_speakers: usize, p: &Params) {
 mod tests {
     use super::*;
     use crate::analysis::normalise::WordToken;
+    use crate::analysis::units::{Millis, SpeakerIndex};
 
     fn spurt(speaker: usize, start: i64, end: i64, words: &[&str]) -> Talkspurt {
+        let (speaker, start, end) =
+            (SpeakerIndex::new(speaker), Millis::new(start), Millis::new(end));
         let tokens = words
             .iter()
             .map(|w| WordToken {

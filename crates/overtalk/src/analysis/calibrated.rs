@@ -46,6 +46,7 @@ use super::backchannel::by_speaker;
 use super::onsets::{OnsetClass, OnsetRec, Outcome};
 use super::params::{Classifier, Params};
 use super::talkspurt::Talkspurt;
+use super::units::{Millis, SpeakerIndex};
 use crate::error::{Error, Result};
 
 pub use super::params::HORIZONS;
@@ -324,7 +325,7 @@ pub struct Decisions {
 impl Calibrated {
     /// The models of `classifier` (calibrated or joint) fitted for `horizon`; an error when
     /// the model file lacks any of them.
-    pub fn load(classifier: Classifier, horizon: Option<i64>) -> Result<Calibrated> {
+    pub fn load(classifier: Classifier, horizon: Option<Millis>) -> Result<Calibrated> {
         let c = Calibrated::load_partial(classifier, horizon)?;
         if c.bc.iter().chain(&c.onset).any(Option::is_none) {
             return Err(Error::invalid(format!(
@@ -337,7 +338,8 @@ impl Calibrated {
 
     /// Whatever the model file has for `horizon` (training extracts features before the onset
     /// models exist).
-    pub fn load_partial(classifier: Classifier, horizon: Option<i64>) -> Result<Calibrated> {
+    pub fn load_partial(classifier: Classifier, horizon: Option<Millis>) -> Result<Calibrated> {
+        let horizon = horizon.map(Millis::get);
         let all = models()?;
         let find = |task: &str, mode: &str| {
             all.iter().find(|m| m.task == task && m.mode == mode && m.horizon_ms == horizon)
@@ -354,7 +356,7 @@ impl Calibrated {
     /// classifier's decision horizon, to hand to [`Calibrated::tag_backchannels`] and
     /// [`Calibrated::relabel_onsets`].
     pub fn index(&self, spurts: &[Talkspurt], n_speakers: usize) -> Index {
-        Index::new(spurts, n_speakers, self.horizon)
+        Index::new(spurts, n_speakers, self.horizon.map(Millis::new))
     }
 
     /// Whether a backchannel model is present (else S5 keeps the rules).
@@ -542,7 +544,7 @@ struct Onset {
 /// taken offline, where every other feature reads the whole conversation too (the holder's
 /// remaining talk, its stop, its resumption), so the whole talkspurts are the evidence.
 fn after_lim(s: &Talkspurt, lim: i64) -> i64 {
-    s.end.saturating_sub(lim).max(0)
+    s.end.get().saturating_sub(lim).max(0)
 }
 
 /// The decision time of an event starting at `t0`: `t0` + horizon, or never (unbounded).
@@ -559,7 +561,8 @@ impl Index {
     /// speaker talking at its onset for the longest, else the one who stopped last before it.
     /// The last minute's talk counts each talkspurt up to the decision time only, so a
     /// decision reads nothing a live monitor cannot know at that time (`after_lim`).
-    pub fn new(spurts: &[Talkspurt], n_speakers: usize, horizon: Option<i64>) -> Index {
+    pub fn new(spurts: &[Talkspurt], n_speakers: usize, horizon: Option<Millis>) -> Index {
+        let horizon = horizon.map(Millis::get);
         let by = by_speaker(spurts, n_speakers, false);
         let mut pos = vec![0; spurts.len()];
         let own_sum: Vec<Vec<i64>> = by
@@ -568,14 +571,14 @@ impl Index {
                 let mut acc = vec![0i64; own.len() + 1];
                 for (k, &i) in own.iter().enumerate() {
                     pos[i] = k;
-                    acc[k + 1] = acc[k].saturating_add(spurts[i].dur());
+                    acc[k + 1] = acc[k].saturating_add(spurts[i].dur().get());
                 }
                 acc
             })
             .collect();
         let mut all_sum = vec![0i64; spurts.len() + 1];
         for (k, s) in spurts.iter().enumerate() {
-            all_sum[k + 1] = all_sum[k].saturating_add(s.dur());
+            all_sum[k + 1] = all_sum[k].saturating_add(s.dur().get());
         }
         // latest[y]: speaker y's latest talkspurt starting at or before t (index into `by`),
         // kept by walking the talkspurts in start order; before[y] and old[y]: y's talkspurts
@@ -587,16 +590,16 @@ impl Index {
         let mut at = Vec::with_capacity(spurts.len());
         let bounded = horizon.is_some();
         for s in spurts {
-            let t = s.start;
+            let t = s.start.get();
             let lim = decision_time(t, horizon);
-            while let Some(q) = spurts.get(walked).filter(|q| q.start <= t) {
-                latest[q.speaker] = Some(pos[walked]);
+            while let Some(q) = spurts.get(walked).filter(|q| q.start.get() <= t) {
+                latest[q.speaker.index()] = Some(pos[walked]);
                 walked += 1;
             }
-            while spurts.get(all_before).is_some_and(|q| q.start < t) {
+            while spurts.get(all_before).is_some_and(|q| q.start.get() < t) {
                 all_before += 1;
             }
-            while spurts.get(all_old).is_some_and(|q| q.start < t - RECENT) {
+            while spurts.get(all_old).is_some_and(|q| q.start.get() < t - RECENT) {
                 all_old += 1;
             }
             let mut talking: Option<(i64, usize)> = None;
@@ -607,7 +610,8 @@ impl Index {
             // talkspurts do not overlap), so only that one can run past the decision time.
             let late = |y: usize| {
                 let r = latest[y].map(|k| &spurts[by[y][k]]);
-                r.filter(|r| r.start < t && r.start >= t - RECENT).map_or(0, |r| after_lim(r, lim))
+                r.filter(|r| r.start.get() < t && r.start.get() >= t - RECENT)
+                    .map_or(0, |r| after_lim(r, lim))
             };
             let mut all_late = 0;
             for (y, k) in latest.iter().enumerate() {
@@ -615,22 +619,22 @@ impl Index {
                 if bounded {
                     all_late += late(y);
                 }
-                if y == s.speaker {
+                if y == s.speaker.index() {
                     continue;
                 }
                 let r = &spurts[by[y][k]];
-                if r.end > t {
+                if r.end.get() > t {
                     others += 1;
-                    if talking.is_none_or(|(st, _)| r.start < st) {
-                        talking = Some((r.start, y));
+                    if talking.is_none_or(|(st, _)| r.start.get() < st) {
+                        talking = Some((r.start.get(), y));
                     }
-                } else if ended.is_none_or(|(e, _)| r.end > e) {
-                    ended = Some((r.end, y));
+                } else if ended.is_none_or(|(e, _)| r.end.get() > e) {
+                    ended = Some((r.end.get(), y));
                 }
             }
             let mut recent = |y: usize| {
                 let own = &by[y];
-                let start = |k: usize| own.get(k).map(|&j| spurts[j].start);
+                let start = |k: usize| own.get(k).map(|&j| spurts[j].start.get());
                 while start(before[y]).is_some_and(|a| a < t) {
                     before[y] += 1;
                 }
@@ -640,7 +644,7 @@ impl Index {
                 (own_sum[y][before[y]] - own_sum[y][old[y].min(before[y])], old[y])
             };
             let reference = talking.or(ended).map(|(_, y)| y);
-            let me = s.speaker;
+            let me = s.speaker.index();
             // The speaker's own talkspurts before t have ended by t: nothing of them is late.
             let (own_recent, own_old) = recent(me);
             let ref_recent = reference.map_or(0, |y| {
@@ -665,15 +669,15 @@ impl Index {
 
     /// The latest talkspurt of speaker `y` starting at or before `t` (index into `by[y]`).
     fn latest(&self, spurts: &[Talkspurt], y: usize, t: i64) -> Option<usize> {
-        self.by[y].partition_point(|&j| spurts[j].start <= t).checked_sub(1)
+        self.by[y].partition_point(|&j| spurts[j].start.get() <= t).checked_sub(1)
     }
 
     /// Talk of the talkspurts of speaker `y` starting in `[t − RECENT, t)`, up to the
     /// decision time `lim` (only the latest can run past it).
     fn recent_talk(&self, spurts: &[Talkspurt], y: usize, t: i64, lim: i64) -> i64 {
         let own = &self.by[y];
-        let lo = own.partition_point(|&j| spurts[j].start < t - RECENT);
-        let hi = own.partition_point(|&j| spurts[j].start < t);
+        let lo = own.partition_point(|&j| spurts[j].start.get() < t - RECENT);
+        let hi = own.partition_point(|&j| spurts[j].start.get() < t);
         let late = if hi > lo { after_lim(&spurts[own[hi - 1]], lim) } else { 0 };
         self.own_sum[y][hi] - self.own_sum[y][lo.min(hi)] - late
     }
@@ -728,23 +732,26 @@ impl<'a> Context<'a> {
         let spurts = self.spurts;
         let ix = self.ix;
         let s = &spurts[i];
-        let (me, t0) = (s.speaker, s.start);
+        let (me, t0) = (s.speaker.index(), s.start.get());
         let lim = decision_time(t0, self.horizon);
-        let vis_end = s.end.min(lim);
-        let ended = s.end <= lim;
+        let vis_end = s.end.get().min(lim);
+        let ended = s.end.get() <= lim;
         let own = &ix.by[me];
         let k = ix.pos[i];
         let prev = k.checked_sub(1).map(|j| &spurts[own[j]]);
         let next = own.get(k + 1).map(|&j| &spurts[j]);
         x.push(secs(vis_end - t0));
         x.push(flag(ended));
-        x.push(secs(prev.map_or(CAP, |p| t0 - p.end)));
+        x.push(secs(prev.map_or(CAP, |p| t0 - p.end.get())));
         x.push(if ended {
-            secs(next.map_or(CAP, |n| n.start - s.end).min(lim.saturating_sub(s.end)))
+            secs(
+                next.map_or(CAP, |n| n.start.get() - s.end.get())
+                    .min(lim.saturating_sub(s.end.get())),
+            )
         } else {
             0.0
         });
-        x.push(prev.map_or(0.0, |p| secs(p.dur())));
+        x.push(prev.map_or(0.0, |p| secs(p.dur().get())));
         // The reference speaker: the one given, else the one found by timing.
         let at = ix.at[i];
         let (r, latest, ref_recent) = match (r, at.reference) {
@@ -755,17 +762,17 @@ impl<'a> Context<'a> {
         };
         let rk = r.and_then(|y| latest.map(|k| (y, k)));
         let rs = rk.map(|(y, k)| &spurts[ix.by[y][k]]);
-        let talking = rs.is_some_and(|q| q.end > t0);
+        let talking = rs.is_some_and(|q| q.end.get() > t0);
         x.push(flag(talking));
-        x.push(if talking { secs(t0 - rs.map_or(t0, |q| q.start)) } else { 0.0 });
-        x.push(if talking { 0.0 } else { secs(rs.map_or(CAP, |q| t0 - q.end)) });
-        let r_end = rs.map_or(t0, |q| q.end);
+        x.push(if talking { secs(t0 - rs.map_or(t0, |q| q.start.get())) } else { 0.0 });
+        x.push(if talking { 0.0 } else { secs(rs.map_or(CAP, |q| t0 - q.end.get())) });
+        let r_end = rs.map_or(t0, |q| q.end.get());
         x.push(if talking { secs(r_end.min(lim) - t0) } else { 0.0 });
         x.push(flag(talking && r_end <= lim));
         x.push(flag(talking && r_end <= lim && r_end - t0 <= 1000));
         // Does the reference speaker start again during the talkspurt or within 1 s after it,
         // as far as the horizon shows?
-        let resume_by = s.end.saturating_add(1000).min(lim);
+        let resume_by = s.end.get().saturating_add(1000).min(lim);
         let (resumes, overlap) = match rk {
             Some((y, k)) => {
                 let theirs = &ix.by[y];
@@ -773,13 +780,13 @@ impl<'a> Context<'a> {
                 let mut resumes = false;
                 for &j in theirs[k..].iter().take(TOKEN_REACH) {
                     let q = &spurts[j];
-                    if q.start >= resume_by.max(vis_end) {
+                    if q.start.get() >= resume_by.max(vis_end) {
                         break;
                     }
-                    if q.start > t0 && q.start < resume_by {
+                    if q.start.get() > t0 && q.start.get() < resume_by {
                         resumes = true;
                     }
-                    overlap += (q.end.min(vis_end) - q.start.max(t0)).max(0);
+                    overlap += (q.end.get().min(vis_end) - q.start.get().max(t0)).max(0);
                 }
                 (resumes, overlap)
             }
@@ -809,7 +816,7 @@ impl<'a> Context<'a> {
     ) {
         // One pass over the visible words, without collecting them.
         let (mut n, mut cues, mut first) = (0usize, 0usize, None::<&str>);
-        for w in s.tokens.iter().take_while(|t| t.start < lim).filter(|t| t.is_word()) {
+        for w in s.tokens.iter().take_while(|t| t.start.get() < lim).filter(|t| t.is_word()) {
             let w = w.norm.as_str();
             n += 1;
             cues += usize::from(self.lexicon.iter().any(|c| c == w));
@@ -822,23 +829,26 @@ impl<'a> Context<'a> {
         x.push(flag(n > 0 && cues == n));
         // The reference speaker's completion points: the last before the onset, the first
         // after it that the horizon shows.
-        let t0 = s.start;
+        let t0 = s.start.get();
         let (mut before, mut after) = (CAP, CAP);
         if let Some(q) = rs.filter(|q| q.has_tokens) {
-            let at = q.tokens.partition_point(|t| t.end <= t0);
-            if let Some(t) =
-                q.tokens[..at].iter().rev().take(TOKEN_REACH).find(|t| t.terminal && t.end <= t0)
+            let at = q.tokens.partition_point(|t| t.end.get() <= t0);
+            if let Some(t) = q.tokens[..at]
+                .iter()
+                .rev()
+                .take(TOKEN_REACH)
+                .find(|t| t.terminal && t.end.get() <= t0)
             {
-                before = t0 - t.end;
+                before = t0 - t.end.get();
             }
             if talking {
                 if let Some(t) = q.tokens[at..]
                     .iter()
                     .take(TOKEN_REACH)
-                    .take_while(|t| t.end <= lim)
+                    .take_while(|t| t.end.get() <= lim)
                     .find(|t| t.terminal)
                 {
-                    after = t.end - t0;
+                    after = t.end.get() - t0;
                 }
             }
         }
@@ -860,7 +870,7 @@ impl<'a> Context<'a> {
         x: &'x mut Vec<f64>,
     ) -> (&'x [f64], [f64; 2]) {
         let ix = self.ix;
-        let found = ix.at[o.spurt].reference.map(|(y, _)| y);
+        let found = ix.at[o.spurt].reference.map(|(y, _)| SpeakerIndex::new(y));
         let row = ix.row_at.get(o.spurt).zip(ix.row_at.get(o.spurt + 1));
         let facts =
             [flag(o.class == OnsetClass::SimultaneousStart), flag(o.class == OnsetClass::Opening)];
@@ -870,7 +880,7 @@ impl<'a> Context<'a> {
                 (&ix.rows[a..z], facts)
             }
             _ => {
-                self.features(o.spurt, o.holder, words, x);
+                self.features(o.spurt, o.holder.map(SpeakerIndex::index), words, x);
                 (&x[..], facts)
             }
         }
@@ -881,10 +891,14 @@ impl<'a> Context<'a> {
 mod tests {
     use super::*;
 
+    fn timed(speaker: usize, start: i64, end: i64) -> Talkspurt {
+        Talkspurt::timed(SpeakerIndex::new(speaker), Millis::new(start), Millis::new(end))
+    }
+
     /// The horizons the joint classifier is fitted for (`train.py --joint --horizons
     /// unbounded`): at any other, `--classifier joint` is an error naming the horizon
     /// (docs/agreement.md).
-    const JOINT_HORIZONS: &[Option<i64>] = &[None];
+    const JOINT_HORIZONS: &[Option<Millis>] = &[None];
 
     #[test]
     fn every_fitted_model_matches_the_features_of_this_build() {
@@ -896,8 +910,9 @@ mod tests {
                 for (task, mode) in
                     [(bc, "timing"), (bc, "text"), (onset, "timing"), (onset, "text")]
                 {
-                    let m =
-                        all.iter().find(|m| m.task == task && m.mode == mode && m.horizon_ms == h);
+                    let m = all.iter().find(|m| {
+                        m.task == task && m.mode == mode && m.horizon_ms == h.map(Millis::get)
+                    });
                     let classes = m.map(|m| m.classes.len());
                     let want = if task == "backchannel" { 2 } else { 3 };
                     assert_eq!(classes, fitted.then_some(want), "{task}/{mode} at {h:?}");
@@ -909,8 +924,8 @@ mod tests {
                 );
             }
         }
-        assert!(Calibrated::load(Classifier::Calibrated, Some(750)).is_err());
-        assert!(Calibrated::load(Classifier::Joint, Some(750)).is_err());
+        assert!(Calibrated::load(Classifier::Calibrated, Some(Millis::new(750))).is_err());
+        assert!(Calibrated::load(Classifier::Joint, Some(Millis::new(750))).is_err());
     }
 
     fn model(classes: &[&str], coef: Vec<Vec<f64>>, intercept: Vec<f64>, thr: Vec<f64>) -> Fitted {
@@ -980,14 +995,12 @@ mod tests {
     #[test]
     fn features_see_nothing_beyond_the_horizon() {
         // B starts at 2000 over A; A stops at 2600 (600 ms after the onset).
-        let spurts = vec![
-            Talkspurt::timed(0, 0, 2600),
-            Talkspurt::timed(1, 2000, 5000),
-            Talkspurt::timed(0, 7000, 9000),
-        ];
+        let spurts = vec![timed(0, 0, 2600), timed(1, 2000, 5000), timed(0, 7000, 9000)];
         let p = Params::default();
-        let (ix_near, ix_far) =
-            (Index::new(&spurts, 2, Some(500)), Index::new(&spurts, 2, Some(1000)));
+        let (ix_near, ix_far) = (
+            Index::new(&spurts, 2, Some(Millis::new(500))),
+            Index::new(&spurts, 2, Some(Millis::new(1000))),
+        );
         let near = Context::new(&spurts, &ix_near, &p);
         let far = Context::new(&spurts, &ix_far, &p);
         let (mut a, mut b) = (Vec::new(), Vec::new());
@@ -1007,12 +1020,8 @@ mod tests {
     fn floor_history_counts_talk_up_to_the_decision_time() {
         // B says 300 ms at 500 and starts again at 2000 over A, who talks from 0 to `a_end`.
         let rows = |a_end: i64, horizon: Option<i64>| {
-            let spurts = vec![
-                Talkspurt::timed(0, 0, a_end),
-                Talkspurt::timed(1, 500, 800),
-                Talkspurt::timed(1, 2000, 2400),
-            ];
-            let ix = Index::new(&spurts, 2, horizon);
+            let spurts = vec![timed(0, 0, a_end), timed(1, 500, 800), timed(1, 2000, 2400)];
+            let ix = Index::new(&spurts, 2, horizon.map(Millis::new));
             let (mut x, p) = (Vec::new(), Params::default());
             Context::new(&spurts, &ix, &p).features(2, None, false, &mut x);
             x
@@ -1029,12 +1038,8 @@ mod tests {
         // Unbounded, the whole talkspurt counts.
         assert_eq!(shares(&rows(10_000, None)), (300.0 / 10_300.0, 10_000.0 / 10_300.0));
         // The holder given (S8′) is counted the same way as the one found by timing.
-        let spurts = vec![
-            Talkspurt::timed(0, 0, 10_000),
-            Talkspurt::timed(1, 500, 800),
-            Talkspurt::timed(1, 2000, 2400),
-        ];
-        let ix = Index::new(&spurts, 2, Some(500));
+        let spurts = vec![timed(0, 0, 10_000), timed(1, 500, 800), timed(1, 2000, 2400)];
+        let ix = Index::new(&spurts, 2, Some(Millis::new(500)));
         let p = Params::default();
         assert_eq!(ix.recent_talk(&spurts, 0, 2000, 2500), 2500);
         let (mut given, mut found) = (Vec::new(), Vec::new());

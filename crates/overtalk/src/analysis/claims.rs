@@ -19,18 +19,19 @@
 use super::normalise::{normalise_token, WordToken};
 use super::onsets::{OnsetClass, OnsetRec};
 use super::talkspurt::Talkspurt;
+use super::units::{Millis, SpeakerIndex};
 
 /// One verbal claim (speakers as indices).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerbalClaim {
     /// Speaker.
-    pub speaker: usize,
+    pub speaker: SpeakerIndex,
     /// The phrase as given in the lexicon.
     pub phrase: String,
     /// Start (ms).
-    pub start: i64,
+    pub start: Millis,
     /// End (ms).
-    pub end: i64,
+    pub end: Millis,
     /// Index into the onset list.
     pub answers: Option<usize>,
 }
@@ -40,7 +41,7 @@ pub fn find(
     spurts: &[Talkspurt],
     onsets: &[OnsetRec],
     phrases: &[String],
-    window: i64,
+    window: Millis,
 ) -> Vec<VerbalClaim> {
     // Without any word there is nothing to match (and no lexicon to prepare).
     if !spurts.iter().any(|s| s.has_tokens) {
@@ -79,7 +80,8 @@ pub fn find(
             match hit {
                 Some((toks, phrase)) => {
                     let by = by.get_or_insert_with(|| {
-                        let n_speakers = spurts.iter().map(|s| s.speaker + 1).max().unwrap_or(0);
+                        let n_speakers =
+                            spurts.iter().map(|s| s.speaker.index() + 1).max().unwrap_or(0);
                         super::backchannel::by_speaker(spurts, n_speakers, false)
                     });
                     let (start, end) = (words[i].start, words[i + toks.len() - 1].end);
@@ -99,7 +101,7 @@ pub fn find(
                         })
                         .find(|(_, o)| {
                             // Y's last talkspurt starting by the phrase has the latest end.
-                            let own = &by[o.speaker];
+                            let own = &by[o.speaker.index()];
                             let n = own.partition_point(|&j| spurts[j].start <= start);
                             n.checked_sub(1)
                                 .map(|j| &spurts[own[j]])

@@ -22,17 +22,43 @@ use super::intervals::{Classifier, HeInterval, Layer};
 use super::normalise::to_ms;
 use super::params::Params;
 use super::talkspurt::Talkspurt;
+use super::units::{Millis, SpeakerIndex};
 use super::{intervals, joint, normalise, talkspurt};
-use crate::model::Transcript;
+use crate::model::{SpeakerId, Transcript};
 
 /// The acoustic H&E intervals of `t` under `p` (`ignore_labels`, `min_segment`, `bridge_pause`,
 /// `latch_tolerance`): one sweep for at most two speakers, the general stages otherwise. Equal to
-/// [`he_acoustic_general`] on every input.
+/// [`he_acoustic_general`] on every input. Their `prev` and `next` index the speakers S1 keeps
+/// ([`he_acoustic_with_speakers`] names them).
 pub fn he_acoustic(t: &Transcript, p: &Params) -> Vec<HeInterval> {
+    acoustic(t, p, None)
+}
+
+/// [`he_acoustic`] and the speakers its intervals' `prev` and `next` index: those that keep a
+/// segment after S1 (not an ignored label, a segment longer than `min_segment`), in code-point
+/// order of their names. This is not the transcript's speaker table whenever a speaker there is
+/// ignored, keeps no segment or was only declared:
+///
+/// ```text
+/// table    0 Amy   1 Bob (declared, no segment)   2 Zed
+/// kept     0 Amy   1 Zed                          prev/next = 1 means Zed, not Bob
+/// ```
+pub fn he_acoustic_with_speakers(t: &Transcript, p: &Params) -> (Vec<HeInterval>, Vec<SpeakerId>) {
+    let mut kept = Vec::new();
+    let out = acoustic(t, p, Some(&mut kept));
+    (out, kept)
+}
+
+/// [`he_acoustic`], filling `kept` (when given) with the speakers the intervals index.
+fn acoustic(t: &Transcript, p: &Params, kept: Option<&mut Vec<SpeakerId>>) -> Vec<HeInterval> {
     let n = 2 * t.annotation().len() + 1;
     let mut spurts = [Vec::with_capacity(n), Vec::with_capacity(n)];
     match dyad_spurts(t, p, &mut spurts) {
-        Some(order) => {
+        Some((order, ids)) => {
+            if let Some(kept) = kept {
+                let (x, y) = if order { (ids[0], ids[1]) } else { (ids[1], ids[0]) };
+                kept.extend(x.into_iter().chain(y));
+            }
             let [a, b] = &mut spurts;
             a.push(i64::MAX);
             b.push(i64::MAX);
@@ -41,23 +67,38 @@ pub fn he_acoustic(t: &Transcript, p: &Params) -> Vec<HeInterval> {
             sweep_bounds(first, second, p.latch_tolerance, &mut out);
             out
         }
-        None => he_acoustic_general(t, p),
+        None => {
+            let norm = normalise::normalise(t, &p.ignore_labels, p.min_segment);
+            if let Some(kept) = kept {
+                let table = t.annotation().speakers();
+                kept.extend(norm.speakers.iter().filter_map(|name| table.get(name)));
+            }
+            general(&norm, p)
+        }
     }
 }
 
 /// The acoustic H&E intervals of `t` through the general stages S1 → S2 → S3 → S4, as
 /// [`analyze`](super::analyze) computes them.
 pub fn he_acoustic_general(t: &Transcript, p: &Params) -> Vec<HeInterval> {
-    let norm = normalise::normalise(t, &p.ignore_labels, p.min_segment);
+    general(&normalise::normalise(t, &p.ignore_labels, p.min_segment), p)
+}
+
+/// S2 → S3 → S4 (acoustic) of a normalised transcript.
+fn general(norm: &normalise::Normalised, p: &Params) -> Vec<HeInterval> {
     let sp = talkspurt::talkspurts(&norm.segments, norm.speakers.len(), p.bridge_pause);
     let j = joint::joint_timeline(&sp.spurts, |_| true);
     intervals::he_intervals(&j, Layer::Acoustic, p.latch_tolerance)
 }
 
 /// S1 + S2 for at most two kept speakers: the boundaries of their talkspurts
-/// (`start₀, end₀, start₁, …`, ms) in `spurts`, in the order the speakers were met. Returns whether the first speaker met sorts first by name,
-/// or `None` when a third speaker keeps a segment.
-fn dyad_spurts(t: &Transcript, p: &Params, spurts: &mut [Vec<i64>; 2]) -> Option<bool> {
+/// (`start₀, end₀, start₁, …`, ms) in `spurts`, in the order the speakers were met. Returns whether the first speaker met sorts first by name
+/// and the kept speakers in the order met, or `None` when a third speaker keeps a segment.
+fn dyad_spurts(
+    t: &Transcript,
+    p: &Params,
+    spurts: &mut [Vec<i64>; 2],
+) -> Option<(bool, [Option<SpeakerId>; 2])> {
     let ann = t.annotation();
     // Per speaker id: 0 not seen yet, 1 ignored, 2 + slot when kept.
     let mut state = vec![0u8; ann.speakers().len()];
@@ -73,8 +114,9 @@ fn dyad_spurts(t: &Transcript, p: &Params, spurts: &mut [Vec<i64>; 2]) -> Option
         if *st == 1 {
             continue;
         }
-        let (s, e) = (to_ms(track.segment.start().micros()), to_ms(track.segment.end().micros()));
-        if e - s <= p.min_segment || e <= s {
+        let s = to_ms(track.segment.start().micros()).get();
+        let e = to_ms(track.segment.end().micros()).get();
+        if e - s <= p.min_segment.get() || e <= s {
             continue;
         }
         if *st == 3 {
@@ -90,28 +132,34 @@ fn dyad_spurts(t: &Transcript, p: &Params, spurts: &mut [Vec<i64>; 2]) -> Option
         // either extend the current talkspurt (overlap, touch, or a silence < bridge_pause) or
         // start the next one.
         match list.last_mut() {
-            Some(end) if s <= *end || s - *end < p.bridge_pause => *end = (*end).max(e),
+            Some(end) if s <= *end || s - *end < p.bridge_pause.get() => *end = (*end).max(e),
             _ => list.extend([s, e]),
         }
     }
-    Some(match ids {
+    let order = match ids {
         [Some(a), Some(b)] => ann.speaker_name(a).as_bytes() <= ann.speaker_name(b).as_bytes(),
         _ => true,
-    })
+    };
+    Some((order, ids))
 }
 
 /// S3 + S4 over two speakers' talkspurt lists (each sorted, disjoint and not touching, as S2
 /// leaves them; speaker 0 is `a` — or `b` when `a` is empty, as S1 numbers only the speakers that
 /// keep a segment). Appends the intervals in time order.
-pub fn sweep(a: &[(i64, i64)], b: &[(i64, i64)], latch_tolerance: i64, out: &mut Vec<HeInterval>) {
+pub fn sweep(
+    a: &[(Millis, Millis)],
+    b: &[(Millis, Millis)],
+    latch_tolerance: Millis,
+    out: &mut Vec<HeInterval>,
+) {
     // What S2 leaves: each list sorted, every talkspurt non-empty, consecutive ones apart (and
     // no time at the sentinel). Anything else goes through the general stages.
-    let valid = |l: &[(i64, i64)]| {
-        l.iter().all(|&(s, e)| s < e && e < i64::MAX) && l.windows(2).all(|w| w[0].1 < w[1].0)
+    let valid = |l: &[(Millis, Millis)]| {
+        l.iter().all(|&(s, e)| s < e && e < Millis::MAX) && l.windows(2).all(|w| w[0].1 < w[1].0)
     };
     if !(valid(a) && valid(b)) {
-        let ib = usize::from(!a.is_empty());
-        let mut spurts: Vec<Talkspurt> = [(0, a), (ib, b)]
+        let ib = SpeakerIndex::new(usize::from(!a.is_empty()));
+        let mut spurts: Vec<Talkspurt> = [(SpeakerIndex::new(0), a), (ib, b)]
             .into_iter()
             .flat_map(|(x, l)| l.iter().map(move |&(start, end)| Talkspurt::timed(x, start, end)))
             .collect();
@@ -120,8 +168,8 @@ pub fn sweep(a: &[(i64, i64)], b: &[(i64, i64)], latch_tolerance: i64, out: &mut
         intervals::he_intervals_into(&j, Layer::Acoustic, latch_tolerance, out);
         return;
     }
-    let flat = |l: &[(i64, i64)]| {
-        let mut v: Vec<i64> = l.iter().flat_map(|&(s, e)| [s, e]).collect();
+    let flat = |l: &[(Millis, Millis)]| {
+        let mut v: Vec<i64> = l.iter().flat_map(|&(s, e)| [s.get(), e.get()]).collect();
         v.push(i64::MAX);
         v
     };
@@ -137,8 +185,9 @@ pub fn sweep(a: &[(i64, i64)], b: &[(i64, i64)], latch_tolerance: i64, out: &mut
 /// touch), so each step of the sweep closes one piece of the joint timeline. Solo pieces label
 /// the silences and overlaps around them: the runs after the last solo piece are pushed with
 /// provisional kinds and settled when the next solo piece (or the end) is met.
-fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: i64, out: &mut Vec<HeInterval>) {
+fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: Millis, out: &mut Vec<HeInterval>) {
     let (ia, ib) = if a.len() <= 1 { (1, 0) } else { (0, 1) };
+    let (ia, ib) = (SpeakerIndex::new(ia), SpeakerIndex::new(ib));
     let mut c = Classifier::new(Layer::Acoustic, latch_tolerance, out.len());
     let at = |l: &[i64], k: usize| l.get(k).copied().unwrap_or(i64::MAX);
     let (mut na, mut nb) = (at(a, 0), at(b, 0));
@@ -152,9 +201,9 @@ fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: i64, out: &mut Vec<HeInte
             break;
         }
         match (ka & 1, kb & 1) {
-            (1, 0) => c.solo(ia, t, out),
-            (0, 1) => c.solo(ib, t, out),
-            (x, _) => c.run(x == 1, piece_start, t, out),
+            (1, 0) => c.solo(ia, Millis::new(t), out),
+            (0, 1) => c.solo(ib, Millis::new(t), out),
+            (x, _) => c.run(x == 1, Millis::new(piece_start), Millis::new(t), out),
         }
         ka += usize::from(na == t);
         kb += usize::from(nb == t);
@@ -180,13 +229,50 @@ mod tests {
     type Row = (HeKind, i64, i64, Option<usize>, Option<usize>);
 
     fn kinds(t: &Transcript, p: &Params) -> Vec<Row> {
-        he_acoustic(t, p).into_iter().map(|h| (h.kind, h.start, h.end, h.prev, h.next)).collect()
+        he_acoustic(t, p)
+            .into_iter()
+            .map(|h| {
+                let (prev, next) = (h.prev.map(SpeakerIndex::get), h.next.map(SpeakerIndex::get));
+                (h.kind, h.start.get(), h.end.get(), prev, next)
+            })
+            .collect()
+    }
+
+    /// The speakers S1 keeps, by name, as [`he_acoustic_with_speakers`] gives them.
+    fn kept_names(t: &Transcript, p: &Params) -> Vec<String> {
+        let (out, kept) = he_acoustic_with_speakers(t, p);
+        assert_eq!(out, he_acoustic(t, p));
+        kept.into_iter().map(|id| t.annotation().speaker_name(id).to_owned()).collect()
+    }
+
+    #[test]
+    fn the_intervals_index_the_speakers_s1_keeps() {
+        let t =
+            conv(&[("Aaron", 0, 200), ("Zed", 0, 1000), ("Amy", 1500, 2000), ("Zed", 2500, 3000)]);
+        let ignore = Params { ignore_labels: vec!["Aaron".into()], ..Params::default() };
+        // Two kept: the sweep; "Zed" is met first but is speaker 1.
+        assert_eq!(kept_names(&t, &ignore), ["Amy", "Zed"]);
+        assert_eq!(
+            kinds(&t, &ignore)[0],
+            (HeKind::Gap, 1000, 1500, Some(1), Some(0)),
+            "Zed (1) before, Amy (0) after"
+        );
+        // Three kept: the general stages, numbered as normalise numbers them.
+        let d = Params::default();
+        let norm = normalise::normalise(&t, &d.ignore_labels, d.min_segment);
+        assert_eq!(kept_names(&t, &d), norm.speakers);
+        assert_eq!(kept_names(&t, &d), ["Aaron", "Amy", "Zed"]);
+        // A speaker whose only segment is too short keeps nothing.
+        let short = Params { min_segment: Millis::new(250), ..Params::default() };
+        assert_eq!(kept_names(&t, &short), ["Amy", "Zed"]);
+        assert!(kept_names(&conv(&[]), &d).is_empty());
+        assert_eq!(kept_names(&conv(&[("B", 0, 10)]), &d), ["B"]);
     }
 
     #[test]
     fn w1_classes_in_one_sweep() {
         let t = conv(&[("A", 0, 5000), ("B", 4000, 6000), ("A", 6500, 9000)]);
-        let p = Params { latch_tolerance: 10, ..Params::default() };
+        let p = Params { latch_tolerance: Millis::new(10), ..Params::default() };
         assert_eq!(
             kinds(&t, &p),
             vec![
@@ -201,7 +287,11 @@ mod tests {
     fn touching_latched_unbounded_and_names_out_of_order() {
         // "B" is met first but sorts second.
         let t = conv(&[("B", 0, 100), ("A", 100, 200), ("B", 205, 300), ("A", 250, 260)]);
-        let p = Params { latch_tolerance: 10, bridge_pause: 0, ..Params::default() };
+        let p = Params {
+            latch_tolerance: Millis::new(10),
+            bridge_pause: Millis::ZERO,
+            ..Params::default()
+        };
         assert_eq!(
             kinds(&t, &p),
             vec![

@@ -29,31 +29,32 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
+use super::units::{Millis, SpeakerIndex};
 use crate::error::{Error, Result};
 
 /// A floor claim: `speaker` took the floor at `time` through talkspurt `spurt`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Claim {
     /// Claim time (ms): start of the qualifying solo piece.
-    pub time: i64,
+    pub time: Millis,
     /// Speaker index.
-    pub speaker: usize,
+    pub speaker: SpeakerIndex,
     /// Caller's id of the claiming talkspurt.
     pub spurt: usize,
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Active {
-    speaker: usize,
+    speaker: SpeakerIndex,
     id: usize,
     intersected: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Pending {
-    start: i64,
-    end: i64,
-    speaker: usize,
+    start: Millis,
+    end: Millis,
+    speaker: SpeakerIndex,
     id: usize,
     intersected: bool,
     ended: bool,
@@ -61,37 +62,37 @@ struct Pending {
 
 #[derive(Clone, Copy, Debug)]
 enum Event {
-    Start { id: usize, speaker: usize },
+    Start { id: usize, speaker: SpeakerIndex },
     End { id: usize },
 }
 
 /// The S6 state machine.
 #[derive(Clone, Debug)]
 pub struct FloorTracker {
-    min_floor_solo: i64,
-    holder: Option<usize>,
+    min_floor_solo: Millis,
+    holder: Option<SpeakerIndex>,
     /// Time of the buffered events.
-    time: i64,
+    time: Millis,
     /// Events at `time`, not yet applied.
     buffered: Vec<Event>,
     /// Start of the current piece of the joint timeline.
-    piece_start: i64,
+    piece_start: Millis,
     active: Vec<Active>,
     pending: VecDeque<Pending>,
     out: Vec<Claim>,
     /// Scheduled ends of talkspurts given to [`FloorTracker::push`].
-    ends: BinaryHeap<Reverse<(i64, usize)>>,
+    ends: BinaryHeap<Reverse<(Millis, usize)>>,
 }
 
 impl FloorTracker {
     /// A tracker with no holder.
-    pub fn new(min_floor_solo: i64) -> FloorTracker {
+    pub fn new(min_floor_solo: Millis) -> FloorTracker {
         FloorTracker {
             min_floor_solo,
             holder: None,
-            time: i64::MIN,
+            time: Millis::MIN,
             buffered: Vec::new(),
-            piece_start: i64::MIN,
+            piece_start: Millis::MIN,
             active: Vec::new(),
             pending: VecDeque::new(),
             out: Vec::new(),
@@ -100,7 +101,7 @@ impl FloorTracker {
     }
 
     /// The holder as far as decided.
-    pub fn holder(&self) -> Option<usize> {
+    pub fn holder(&self) -> Option<SpeakerIndex> {
         self.holder
     }
 
@@ -111,12 +112,12 @@ impl FloorTracker {
     /// claims out   A@0 ........ B@5000
     /// pending                         [6500 undecided)   → decided before 6500
     /// ```
-    pub fn decided_until(&self) -> i64 {
+    pub fn decided_until(&self) -> Millis {
         self.pending.front().map_or(self.piece_start, |p| p.start)
     }
 
     /// A floor-relevant talkspurt `id` of `speaker` starts at `t`.
-    pub fn start(&mut self, id: usize, speaker: usize, t: i64) -> Result<Vec<Claim>> {
+    pub fn start(&mut self, id: usize, speaker: SpeakerIndex, t: Millis) -> Result<Vec<Claim>> {
         self.at(t)?;
         self.buffered.push(Event::Start { id, speaker });
         self.decide_running(t);
@@ -124,7 +125,7 @@ impl FloorTracker {
     }
 
     /// Talkspurt `id` ends at `t`.
-    pub fn end(&mut self, id: usize, t: i64) -> Result<Vec<Claim>> {
+    pub fn end(&mut self, id: usize, t: Millis) -> Result<Vec<Claim>> {
         self.at(t)?;
         self.buffered.push(Event::End { id });
         self.decide_running(t);
@@ -132,20 +133,26 @@ impl FloorTracker {
     }
 
     /// The clock reached `t` without an event.
-    pub fn tick(&mut self, t: i64) -> Result<Vec<Claim>> {
+    pub fn tick(&mut self, t: Millis) -> Result<Vec<Claim>> {
         self.at(t)?;
         self.decide_running(t);
         Ok(std::mem::take(&mut self.out))
     }
 
     /// Feeds one whole talkspurt `[start, end)`; starts must not decrease (batch use).
-    pub fn push(&mut self, id: usize, speaker: usize, start: i64, end: i64) -> Result<Vec<Claim>> {
+    pub fn push(
+        &mut self,
+        id: usize,
+        speaker: SpeakerIndex,
+        start: Millis,
+        end: Millis,
+    ) -> Result<Vec<Claim>> {
         self.feed(id, speaker, start, end)?;
         Ok(std::mem::take(&mut self.out))
     }
 
     /// [`FloorTracker::push`] leaving the claims in `self.out` (no vector per talkspurt).
-    fn feed(&mut self, id: usize, speaker: usize, start: i64, end: i64) -> Result<()> {
+    fn feed(&mut self, id: usize, speaker: SpeakerIndex, start: Millis, end: Millis) -> Result<()> {
         if end <= start {
             return Err(Error::invalid(format!("floor tracker: empty talkspurt at {start} ms")));
         }
@@ -180,7 +187,7 @@ impl FloorTracker {
         // Talkspurts still open (events without an end) end now.
         let open: Vec<usize> = self.active.iter().map(|a| a.id).collect();
         if !open.is_empty() {
-            let t = self.time.saturating_add(1);
+            let t = Millis::new(self.time.get().saturating_add(1));
             for id in open {
                 if let Ok(c) = self.end(id, t) {
                     out.extend(c);
@@ -193,12 +200,12 @@ impl FloorTracker {
         out
     }
 
-    fn out_of_order(&self, t: i64) -> Error {
+    fn out_of_order(&self, t: Millis) -> Error {
         Error::invalid(format!("floor tracker: event at {t} ms after one at {} ms", self.time))
     }
 
     /// Moves the clock to `t`, applying the events buffered at the previous time.
-    fn at(&mut self, t: i64) -> Result<()> {
+    fn at(&mut self, t: Millis) -> Result<()> {
         if t < self.time {
             return Err(self.out_of_order(t));
         }
@@ -282,7 +289,7 @@ impl FloorTracker {
     }
 
     /// Decides the solo piece still running at `now`, when everything before it is decided.
-    fn decide_running(&mut self, now: i64) {
+    fn decide_running(&mut self, now: Millis) {
         if !self.pending.is_empty() || now <= self.piece_start {
             return;
         }
@@ -299,8 +306,8 @@ impl FloorTracker {
 
 /// Runs the tracker over talkspurts `(id, speaker, start, end)` sorted by start.
 pub fn claims(
-    spurts: impl IntoIterator<Item = (usize, usize, i64, i64)>,
-    min_floor_solo: i64,
+    spurts: impl IntoIterator<Item = (usize, SpeakerIndex, Millis, Millis)>,
+    min_floor_solo: Millis,
 ) -> Result<Vec<Claim>> {
     let mut t = FloorTracker::new(min_floor_solo);
     for (id, speaker, start, end) in spurts {
@@ -312,7 +319,7 @@ pub fn claims(
 }
 
 /// The holder at `t`: the speaker of the last claim strictly before `t`.
-pub fn holder_at(claims: &[Claim], t: i64) -> Option<usize> {
+pub fn holder_at(claims: &[Claim], t: Millis) -> Option<SpeakerIndex> {
     let n = claims.partition_point(|c| c.time < t);
     n.checked_sub(1).map(|i| claims[i].speaker)
 }
@@ -321,11 +328,27 @@ pub fn holder_at(claims: &[Claim], t: i64) -> Option<usize> {
 mod tests {
     use super::*;
 
+    fn ms(t: i64) -> Millis {
+        Millis::new(t)
+    }
+
+    fn who(x: usize) -> SpeakerIndex {
+        SpeakerIndex::new(x)
+    }
+
+    fn claim(time: i64, speaker: usize, spurt: usize) -> Claim {
+        Claim { time: ms(time), speaker: who(speaker), spurt }
+    }
+
+    fn pair(c: Claim) -> (i64, usize) {
+        (c.time.get(), c.speaker.get())
+    }
+
     fn run(s: &[(usize, i64, i64)], min: i64) -> Vec<(i64, usize)> {
-        claims(s.iter().enumerate().map(|(i, &(sp, a, b))| (i, sp, a, b)), min)
+        claims(s.iter().enumerate().map(|(i, &(x, a, b))| (i, who(x), ms(a), ms(b))), ms(min))
             .unwrap()
             .into_iter()
-            .map(|c| (c.time, c.speaker))
+            .map(pair)
             .collect()
     }
 
@@ -346,55 +369,49 @@ mod tests {
     #[test]
     fn clean_short_talkspurt_claims_only_when_it_ends_untouched() {
         let s = [(0, 0, 4000), (1, 4100, 4400), (0, 4600, 6000)];
-        let mut t = FloorTracker::new(500);
-        assert_eq!(t.push(0, 0, 0, 4000).unwrap(), vec![]);
+        let mut t = FloorTracker::new(ms(500));
+        assert_eq!(t.push(0, who(0), ms(0), ms(4000)).unwrap(), vec![]);
         // A's opening claim is decided once A's first solo piece is known.
-        assert_eq!(
-            t.push(1, 1, 4100, 4400).unwrap(),
-            vec![Claim { time: 0, speaker: 0, spurt: 0 }]
-        );
+        assert_eq!(t.push(1, who(1), ms(4100), ms(4400)).unwrap(), vec![claim(0, 0, 0)]);
         // B's 300 ms solo is undecided until B's talkspurt ends untouched.
-        assert_eq!(
-            t.push(2, 0, 4600, 6000).unwrap(),
-            vec![Claim { time: 4100, speaker: 1, spurt: 1 }]
-        );
-        assert_eq!(t.finish(), vec![Claim { time: 4600, speaker: 0, spurt: 2 }]);
+        assert_eq!(t.push(2, who(0), ms(4600), ms(6000)).unwrap(), vec![claim(4100, 1, 1)]);
+        assert_eq!(t.finish(), vec![claim(4600, 0, 2)]);
         assert_eq!(run(&s, 500).len(), 3);
     }
 
     #[test]
     fn live_events_claim_as_soon_as_certain() {
-        let mut t = FloorTracker::new(500);
-        assert_eq!(t.start(0, 0, 0).unwrap(), vec![]);
+        let mut t = FloorTracker::new(ms(500));
+        assert_eq!(t.start(0, who(0), ms(0)).unwrap(), vec![]);
         // No holder yet: the first solo piece claims as soon as it has begun.
-        assert_eq!(t.tick(1).unwrap(), vec![Claim { time: 0, speaker: 0, spurt: 0 }]);
-        assert_eq!(t.start(1, 1, 4000).unwrap(), vec![]);
-        assert_eq!(t.end(0, 5000).unwrap(), vec![]);
-        assert_eq!(t.tick(5499).unwrap(), vec![]);
+        assert_eq!(t.tick(ms(1)).unwrap(), vec![claim(0, 0, 0)]);
+        assert_eq!(t.start(1, who(1), ms(4000)).unwrap(), vec![]);
+        assert_eq!(t.end(0, ms(5000)).unwrap(), vec![]);
+        assert_eq!(t.tick(ms(5499)).unwrap(), vec![]);
         // B has been alone for 500 ms: the claim is certain before B stops talking.
-        assert_eq!(t.tick(5500).unwrap(), vec![Claim { time: 5000, speaker: 1, spurt: 1 }]);
-        assert_eq!(t.end(1, 6000).unwrap(), vec![]);
+        assert_eq!(t.tick(ms(5500)).unwrap(), vec![claim(5000, 1, 1)]);
+        assert_eq!(t.end(1, ms(6000)).unwrap(), vec![]);
         // A talks alone [6500, 6800) and B again from 6800, touching A's end. B's start
         // arrives before A's end: events at one instant are applied together, ends first, so
         // the two talkspurts do not intersect and A's short talkspurt is clean.
-        assert_eq!(t.start(2, 0, 6500).unwrap(), vec![]);
-        assert_eq!(t.start(3, 1, 6800).unwrap(), vec![]);
-        assert_eq!(t.end(2, 6800).unwrap(), vec![]);
-        assert_eq!(t.end(3, 7000).unwrap(), vec![Claim { time: 6500, speaker: 0, spurt: 2 }]);
-        assert_eq!(t.finish(), vec![Claim { time: 6800, speaker: 1, spurt: 3 }]);
-        assert!(t.tick(10).is_err());
+        assert_eq!(t.start(2, who(0), ms(6500)).unwrap(), vec![]);
+        assert_eq!(t.start(3, who(1), ms(6800)).unwrap(), vec![]);
+        assert_eq!(t.end(2, ms(6800)).unwrap(), vec![]);
+        assert_eq!(t.end(3, ms(7000)).unwrap(), vec![claim(6500, 0, 2)]);
+        assert_eq!(t.finish(), vec![claim(6800, 1, 3)]);
+        assert!(t.tick(ms(10)).is_err());
     }
 
     #[test]
     fn out_of_order_input_is_an_error_and_holder_at_is_strict() {
-        let mut t = FloorTracker::new(500);
-        t.push(0, 0, 100, 200).unwrap();
-        assert!(t.push(1, 1, 50, 300).is_err());
-        assert!(t.push(1, 1, 300, 300).is_err());
-        let c = [Claim { time: 0, speaker: 0, spurt: 0 }, Claim { time: 10, speaker: 1, spurt: 1 }];
+        let mut t = FloorTracker::new(ms(500));
+        t.push(0, who(0), ms(100), ms(200)).unwrap();
+        assert!(t.push(1, who(1), ms(50), ms(300)).is_err());
+        assert!(t.push(1, who(1), ms(300), ms(300)).is_err());
+        let c = [claim(0, 0, 0), claim(10, 1, 1)];
         assert_eq!(
-            (holder_at(&c, 0), holder_at(&c, 10), holder_at(&c, 11)),
-            (None, Some(0), Some(1))
+            (holder_at(&c, ms(0)), holder_at(&c, ms(10)), holder_at(&c, ms(11))),
+            (None, Some(who(0)), Some(who(1)))
         );
     }
 
@@ -416,9 +433,9 @@ mod tests {
                 .find(|s| s.speaker == x && s.start <= p.start && p.end <= s.end)
                 .unwrap();
             let clean = !spurts.iter().any(|y| y.speaker != x && y.intersects(sp));
-            if holder.is_none() || p.end - p.start >= min || clean {
+            if holder.is_none() || p.end - p.start >= ms(min) || clean {
                 holder = Some(x);
-                out.push((p.start, x));
+                out.push((p.start.get(), x.get()));
             }
         }
         out
@@ -438,9 +455,9 @@ mod tests {
                 for (a, b) in v {
                     if a > last_end {
                         out.push(Talkspurt {
-                            speaker: sp,
-                            start: a,
-                            end: b,
+                            speaker: who(sp),
+                            start: ms(a),
+                            end: ms(b),
                             tokens: Vec::new(),
                             has_tokens: false,
                             laughter: false,
@@ -461,11 +478,11 @@ mod tests {
         fn incremental_equals_batch(spurts in spurts_strategy(), min in prop_oneof![Just(0i64), Just(500i64), 1i64..2000]) {
             let inc: Vec<(i64, usize)> = claims(
                 spurts.iter().enumerate().map(|(i, s)| (i, s.speaker, s.start, s.end)),
-                min,
+                ms(min),
             )
             .unwrap()
             .into_iter()
-            .map(|c| (c.time, c.speaker))
+            .map(pair)
             .collect();
             prop_assert_eq!(inc, batch(&spurts, min));
         }
@@ -480,28 +497,28 @@ mod tests {
             let mut events: Vec<(i64, u8, usize, bool)> = Vec::new();
             for (i, s) in spurts.iter().enumerate() {
                 // Same-instant events arrive starts-first or ends-first.
-                events.push((s.start, u8::from(!flip), i, true));
-                events.push((s.end, u8::from(flip), i, false));
+                events.push((s.start.get(), u8::from(!flip), i, true));
+                events.push((s.end.get(), u8::from(flip), i, false));
             }
             events.extend(ticks.iter().map(|&t| (t, 2, usize::MAX, false)));
             events.sort_unstable();
-            let mut t = FloorTracker::new(500);
+            let mut t = FloorTracker::new(ms(500));
             let mut got = Vec::new();
             for (time, _, i, is_start) in events {
                 let c = if i == usize::MAX {
-                    t.tick(time).unwrap()
+                    t.tick(ms(time)).unwrap()
                 } else if is_start {
-                    t.start(i, spurts[i].speaker, time).unwrap()
+                    t.start(i, spurts[i].speaker, ms(time)).unwrap()
                 } else {
-                    t.end(i, time).unwrap()
+                    t.end(i, ms(time)).unwrap()
                 };
                 for c in c {
                     // Never announced before it could be known.
-                    prop_assert!(c.time <= time);
-                    got.push((c.time, c.speaker));
+                    prop_assert!(c.time <= ms(time));
+                    got.push(pair(c));
                 }
             }
-            got.extend(t.finish().into_iter().map(|c| (c.time, c.speaker)));
+            got.extend(t.finish().into_iter().map(pair));
             prop_assert_eq!(got, batch(&spurts, 500));
         }
 
@@ -509,15 +526,15 @@ mod tests {
         fn claims_are_emitted_once_certain(spurts in spurts_strategy()) {
             // A claim returned by `push` at input start `t` is never revised: it equals the batch
             // claim, and its solo piece ended by `t`.
-            let mut t = FloorTracker::new(500);
+            let mut t = FloorTracker::new(ms(500));
             let mut seen = Vec::new();
             for (i, s) in spurts.iter().enumerate() {
                 for c in t.push(i, s.speaker, s.start, s.end).unwrap() {
                     prop_assert!(c.time <= s.start);
-                    seen.push((c.time, c.speaker));
+                    seen.push(pair(c));
                 }
             }
-            seen.extend(t.finish().into_iter().map(|c| (c.time, c.speaker)));
+            seen.extend(t.finish().into_iter().map(pair));
             prop_assert_eq!(seen, batch(&spurts, 500));
         }
     }

@@ -15,6 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::joint::JointPiece;
+use super::units::{Millis, SpeakerIndex};
 
 /// Which timeline an interval was computed on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -102,34 +103,38 @@ pub struct HeInterval {
     /// Class.
     pub kind: HeKind,
     /// Start (ms).
-    pub start: i64,
+    pub start: Millis,
     /// End (ms); equals `start` for NGNO events from touching solo pieces.
-    pub end: i64,
+    pub end: Millis,
     /// Solo speaker before.
-    pub prev: Option<usize>,
+    pub prev: Option<SpeakerIndex>,
     /// Solo speaker after.
-    pub next: Option<usize>,
+    pub next: Option<SpeakerIndex>,
 }
 
 impl HeInterval {
     /// Duration (ms).
-    pub fn dur(&self) -> i64 {
+    pub fn dur(&self) -> Millis {
         self.end - self.start
     }
 
     /// Signed between-speaker interval: +gap, −overlap, 0 for NGNO; `None` otherwise.
-    pub fn signed(&self) -> Option<i64> {
+    pub fn signed(&self) -> Option<Millis> {
         match self.kind {
             HeKind::Gap => Some(self.dur()),
             HeKind::OverlapBetween => Some(-self.dur()),
-            HeKind::Ngno => Some(0),
+            HeKind::Ngno => Some(Millis::ZERO),
             _ => None,
         }
     }
 }
 
 /// S4 on a joint timeline.
-pub fn he_intervals(pieces: &[JointPiece], layer: Layer, latch_tolerance: i64) -> Vec<HeInterval> {
+pub fn he_intervals(
+    pieces: &[JointPiece],
+    layer: Layer,
+    latch_tolerance: Millis,
+) -> Vec<HeInterval> {
     let mut out = Vec::with_capacity(pieces.len() / 2 + 1);
     he_intervals_into(pieces, layer, latch_tolerance, &mut out);
     out
@@ -139,7 +144,7 @@ pub fn he_intervals(pieces: &[JointPiece], layer: Layer, latch_tolerance: i64) -
 pub fn he_intervals_into(
     pieces: &[JointPiece],
     layer: Layer,
-    latch_tolerance: i64,
+    latch_tolerance: Millis,
     out: &mut Vec<HeInterval>,
 ) {
     let mut c = Classifier::new(layer, latch_tolerance, out.len());
@@ -164,24 +169,24 @@ pub fn he_intervals_into(
 /// ```
 pub(crate) struct Classifier {
     layer: Layer,
-    latch_tolerance: i64,
+    latch_tolerance: Millis,
     /// Speaker of the latest solo piece.
-    last_solo: Option<usize>,
+    last_solo: Option<SpeakerIndex>,
     /// End of the latest piece when it was solo.
-    solo_end: Option<i64>,
+    solo_end: Option<Millis>,
     /// Index in the output of the first run after the latest solo piece.
     pending: usize,
 }
 
 impl Classifier {
     /// A classifier appending to an output that already holds `len` intervals.
-    pub(crate) fn new(layer: Layer, latch_tolerance: i64, len: usize) -> Classifier {
+    pub(crate) fn new(layer: Layer, latch_tolerance: Millis, len: usize) -> Classifier {
         Classifier { layer, latch_tolerance, last_solo: None, solo_end: None, pending: len }
     }
 
     /// A solo piece of `x` ending at `end`.
     #[inline]
-    pub(crate) fn solo(&mut self, x: usize, end: i64, out: &mut Vec<HeInterval>) {
+    pub(crate) fn solo(&mut self, x: SpeakerIndex, end: Millis, out: &mut Vec<HeInterval>) {
         match self.solo_end {
             // Two touching solo pieces of different speakers: a zero-length NGNO event.
             Some(at) => {
@@ -206,7 +211,13 @@ impl Classifier {
     /// A silence (`overlap` false) or overlap piece `[start, end)`: joins the run before it when
     /// that run is of the same kind and ends at `start`.
     #[inline]
-    pub(crate) fn run(&mut self, overlap: bool, start: i64, end: i64, out: &mut Vec<HeInterval>) {
+    pub(crate) fn run(
+        &mut self,
+        overlap: bool,
+        start: Millis,
+        end: Millis,
+        out: &mut Vec<HeInterval>,
+    ) {
         let kind = if overlap { HeKind::UnboundedOverlap } else { HeKind::UnboundedSilence };
         self.solo_end = None;
         if out.len() > self.pending {
@@ -227,7 +238,7 @@ impl Classifier {
 
     /// Gives the runs since the latest solo piece their kind, now that the solo speaker after
     /// them (`next`) is known.
-    pub(crate) fn settle(&mut self, next: Option<usize>, out: &mut [HeInterval]) {
+    pub(crate) fn settle(&mut self, next: Option<SpeakerIndex>, out: &mut [HeInterval]) {
         let from = self.pending.min(out.len());
         for h in &mut out[from..] {
             let overlap = h.kind == HeKind::UnboundedOverlap;
@@ -257,13 +268,13 @@ mod tests {
     use crate::analysis::talkspurt::Talkspurt;
 
     fn spurt(speaker: usize, start: i64, end: i64) -> Talkspurt {
-        Talkspurt::timed(speaker, start, end)
+        Talkspurt::timed(SpeakerIndex::new(speaker), Millis::new(start), Millis::new(end))
     }
 
     fn kinds(s: &[Talkspurt], latch: i64) -> Vec<(HeKind, i64, i64)> {
-        he_intervals(&joint_timeline(s, |_| true), Layer::Acoustic, latch)
+        he_intervals(&joint_timeline(s, |_| true), Layer::Acoustic, Millis::new(latch))
             .into_iter()
-            .map(|h| (h.kind, h.start, h.end))
+            .map(|h| (h.kind, h.start.get(), h.end.get()))
             .collect()
     }
 

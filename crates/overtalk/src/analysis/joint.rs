@@ -14,6 +14,7 @@ use std::ops::Deref;
 use serde::{Serialize, Serializer};
 
 use super::talkspurt::Talkspurt;
+use super::units::{Millis, SpeakerIndex};
 
 /// How many active speakers a piece holds without a heap allocation.
 const INLINE: usize = 3;
@@ -24,13 +25,13 @@ const INLINE: usize = 3;
 #[derive(Clone, Debug, Default)]
 pub struct Active {
     len: usize,
-    inline: [usize; INLINE],
-    heap: Vec<usize>,
+    inline: [SpeakerIndex; INLINE],
+    heap: Vec<SpeakerIndex>,
 }
 
 impl Active {
     /// The set holding exactly `ids` (ascending, as the caller keeps them).
-    pub fn from_slice(ids: &[usize]) -> Active {
+    pub fn from_slice(ids: &[SpeakerIndex]) -> Active {
         let mut a = Active { len: ids.len(), ..Active::default() };
         match a.inline.get_mut(..ids.len()) {
             Some(slot) => slot.copy_from_slice(ids),
@@ -42,7 +43,7 @@ impl Active {
 
 impl Active {
     /// The set holding the ids yielded by `ids` (ascending, as the caller keeps them).
-    pub fn from_ids(ids: impl ExactSizeIterator<Item = usize>) -> Active {
+    pub fn from_ids(ids: impl ExactSizeIterator<Item = SpeakerIndex>) -> Active {
         let len = ids.len();
         let mut a = Active { len, ..Active::default() };
         if len <= INLINE {
@@ -57,9 +58,9 @@ impl Active {
 }
 
 impl Deref for Active {
-    type Target = [usize];
+    type Target = [SpeakerIndex];
 
-    fn deref(&self) -> &[usize] {
+    fn deref(&self) -> &[SpeakerIndex] {
         self.inline.get(..self.len).unwrap_or(&self.heap)
     }
 }
@@ -82,16 +83,16 @@ impl Serialize for Active {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct JointPiece {
     /// Start (ms).
-    pub start: i64,
+    pub start: Millis,
     /// End (ms).
-    pub end: i64,
+    pub end: Millis,
     /// Active speaker indices, ascending (empty = silence).
     pub active: Active,
 }
 
 impl JointPiece {
     /// The single active speaker of a solo piece.
-    pub fn solo(&self) -> Option<usize> {
+    pub fn solo(&self) -> Option<SpeakerIndex> {
         match *self.active {
             [x] => Some(x),
             _ => None,
@@ -99,7 +100,7 @@ impl JointPiece {
     }
 
     /// Duration (ms).
-    pub fn dur(&self) -> i64 {
+    pub fn dur(&self) -> Millis {
         self.end - self.start
     }
 }
@@ -116,7 +117,7 @@ pub fn joint_timeline(spurts: &[Talkspurt], keep: impl Fn(&Talkspurt) -> bool) -
     if spurts.is_sorted_by_key(|s| s.start) {
         sweep(kept, spurts.len())
     } else {
-        let mut sorted: Vec<(i64, usize, i64)> = kept.collect();
+        let mut sorted: Vec<(Millis, SpeakerIndex, Millis)> = kept.collect();
         sorted.sort_unstable();
         let n = sorted.len();
         sweep(sorted.into_iter(), n)
@@ -124,13 +125,16 @@ pub fn joint_timeline(spurts: &[Talkspurt], keep: impl Fn(&Talkspurt) -> bool) -
 }
 
 /// The sweep of [`joint_timeline`] over `(start, speaker, end)` in start order.
-fn sweep(spurts: impl Iterator<Item = (i64, usize, i64)>, hint: usize) -> Vec<JointPiece> {
+fn sweep(
+    spurts: impl Iterator<Item = (Millis, SpeakerIndex, Millis)>,
+    hint: usize,
+) -> Vec<JointPiece> {
     let mut spurts = spurts.peekable();
     let mut pieces: Vec<JointPiece> = Vec::with_capacity(2 * hint);
     // Active speakers, ascending, each with the end of its talkspurt. The list is short, so it
     // is kept in order by hand (no `memmove` calls for a few elements).
-    let mut active: Vec<(usize, i64)> = Vec::new();
-    let next_time = |next_start: Option<i64>, active: &[(usize, i64)]| {
+    let mut active: Vec<(SpeakerIndex, Millis)> = Vec::new();
+    let next_time = |next_start: Option<Millis>, active: &[(SpeakerIndex, Millis)]| {
         let end = active.iter().map(|a| a.1).min();
         match (next_start, end) {
             (Some(a), Some(e)) => Some(a.min(e)),
@@ -176,14 +180,18 @@ mod tests {
     use super::*;
 
     pub(crate) fn spurt(speaker: usize, start: i64, end: i64) -> Talkspurt {
-        Talkspurt::timed(speaker, start, end)
+        Talkspurt::timed(SpeakerIndex::new(speaker), Millis::new(start), Millis::new(end))
+    }
+
+    fn ids(a: &Active) -> Vec<usize> {
+        a.iter().map(|x| x.get()).collect()
     }
 
     #[test]
     fn w1_joint_timeline() {
         let s = [spurt(0, 0, 5000), spurt(1, 4000, 6000), spurt(0, 6500, 9000)];
         let j = joint_timeline(&s, |_| true);
-        let got: Vec<_> = j.iter().map(|p| (p.start, p.end, p.active.to_vec())).collect();
+        let got: Vec<_> = j.iter().map(|p| (p.start.get(), p.end.get(), ids(&p.active))).collect();
         assert_eq!(
             got,
             vec![
@@ -201,18 +209,19 @@ mod tests {
         // Five speakers all overlapping: {0..4} is stored on the heap, the others inline.
         let s: Vec<_> = (0..5).map(|k| spurt(k, 10 * k as i64, 100)).collect();
         let j = joint_timeline(&s, |_| true);
-        let sets: Vec<Vec<usize>> = j.iter().map(|p| p.active.to_vec()).collect();
+        let sets: Vec<Vec<usize>> = j.iter().map(|p| ids(&p.active)).collect();
         assert_eq!(
             sets,
             vec![vec![0], vec![0, 1], vec![0, 1, 2], vec![0, 1, 2, 3], vec![0, 1, 2, 3, 4]]
         );
-        assert_eq!(j[4].active, Active::from_slice(&[0, 1, 2, 3, 4]));
+        let five: Vec<SpeakerIndex> = SpeakerIndex::all(5).collect();
+        assert_eq!(j[4].active, Active::from_slice(&five));
         assert_ne!(j[4].active, j[3].active);
         assert_eq!(
             serde_json::to_string(&j[4]).unwrap(),
             r#"{"start":40,"end":100,"active":[0,1,2,3,4]}"#
         );
-        assert_eq!(j[0].solo(), Some(0));
+        assert_eq!(j[0].solo(), Some(SpeakerIndex::new(0)));
         assert_eq!(j[4].solo(), None);
     }
 
@@ -220,7 +229,7 @@ mod tests {
     fn touching_speakers_give_adjacent_solo_pieces() {
         let j = joint_timeline(&[spurt(0, 0, 10), spurt(1, 10, 20)], |_| true);
         assert_eq!(j.len(), 2);
-        assert_eq!((j[0].end, j[1].start), (10, 10));
+        assert_eq!((j[0].end, j[1].start), (Millis::new(10), Millis::new(10)));
         assert!(joint_timeline(&[], |_| true).is_empty());
     }
 }

@@ -11,44 +11,45 @@ use super::params::Params;
 use super::result::*;
 use super::talkspurt::Talkspurt;
 use super::turns::{TransferRec, TurnRec};
+use super::units::{Millis, SpeakerIndex};
 use super::warning::AnalysisWarning;
 
 /// Median (mean of the two middle values for an even count); `None` when empty (§5.5.7).
-pub fn median(values: &[i64]) -> Option<f64> {
+pub fn median(values: &[Millis]) -> Option<f64> {
     median_in_place(&mut values.to_vec())
 }
 
 /// [`median`] of values that may be reordered (sorted in place, no copy).
-fn median_in_place(v: &mut [i64]) -> Option<f64> {
+fn median_in_place(v: &mut [Millis]) -> Option<f64> {
     v.sort_unstable();
     median_sorted(v)
 }
 
 /// [`median`] and [`iqr`] of values that may be reordered (sorted once, in place).
-fn median_iqr_in_place(v: &mut [i64]) -> (Option<f64>, Option<f64>) {
+fn median_iqr_in_place(v: &mut [Millis]) -> (Option<f64>, Option<f64>) {
     v.sort_unstable();
     (median_sorted(v), iqr_sorted(v))
 }
 
 /// [`median`] of values already sorted ascending (no copy, no sort).
-fn median_sorted(v: &[i64]) -> Option<f64> {
+fn median_sorted(v: &[Millis]) -> Option<f64> {
     let n = v.len();
     match n {
         0 => None,
-        _ if n % 2 == 1 => Some(v[n / 2] as f64),
-        _ => Some((v[n / 2 - 1] as f64 + v[n / 2] as f64) / 2.0),
+        _ if n % 2 == 1 => Some(v[n / 2].get() as f64),
+        _ => Some((v[n / 2 - 1].get() as f64 + v[n / 2].get() as f64) / 2.0),
     }
 }
 
 /// Inter-quartile range with linear interpolation between order statistics (numpy default).
-pub fn iqr(values: &[i64]) -> Option<f64> {
+pub fn iqr(values: &[Millis]) -> Option<f64> {
     let mut v = values.to_vec();
     v.sort_unstable();
     iqr_sorted(&v)
 }
 
 /// [`iqr`] of values already sorted ascending (no copy, no sort).
-fn iqr_sorted(v: &[i64]) -> Option<f64> {
+fn iqr_sorted(v: &[Millis]) -> Option<f64> {
     if v.is_empty() {
         return None;
     }
@@ -56,7 +57,8 @@ fn iqr_sorted(v: &[i64]) -> Option<f64> {
         let pos = p * (v.len() - 1) as f64;
         let lo = pos.floor() as usize;
         let hi = pos.ceil() as usize;
-        v[lo] as f64 + (v[hi] as f64 - v[lo] as f64) * (pos - lo as f64)
+        let (a, b) = (v[lo].get() as f64, v[hi].get() as f64);
+        a + (b - a) * (pos - lo as f64)
     };
     Some(q(0.75) - q(0.25))
 }
@@ -72,9 +74,9 @@ fn iqr_sorted(v: &[i64]) -> Option<f64> {
 ///
 /// Tenures follow each other in claim order, so one cursor walks the joint timeline for all
 /// turns: a turn's first piece is the first one ending after its claim.
-fn longest_unbroken(joint: &[JointPiece], turns: &[TurnRec], n: usize) -> Vec<Option<i64>> {
-    let mut best: Vec<Option<i64>> = vec![None; n];
-    let (mut first, mut last_claim) = (0, i64::MIN);
+fn longest_unbroken(joint: &[JointPiece], turns: &[TurnRec], n: usize) -> Vec<Option<Millis>> {
+    let mut best: Vec<Option<Millis>> = vec![None; n];
+    let (mut first, mut last_claim) = (0, Millis::MIN);
     for t in turns {
         let (x, lo, hi) = (t.speaker, t.claim, t.tenure_end);
         if lo < last_claim {
@@ -83,8 +85,8 @@ fn longest_unbroken(joint: &[JointPiece], turns: &[TurnRec], n: usize) -> Vec<Op
         }
         last_claim = lo;
         first += joint[first..].iter().take_while(|p| p.end <= lo).count();
-        let Some(slot) = best.get_mut(x) else { continue };
-        let mut run: Option<(i64, i64)> = None; // (first own start, last own end)
+        let Some(slot) = best.get_mut(x.index()) else { continue };
+        let mut run: Option<(Millis, Millis)> = None; // (first own start, last own end)
         for p in joint[first..].iter().take_while(|p| p.start < hi) {
             let (a, b) = (p.start.max(lo), p.end.min(hi));
             if p.active.iter().any(|&s| s != x) {
@@ -113,30 +115,30 @@ fn longest_unbroken(joint: &[JointPiece], turns: &[TurnRec], n: usize) -> Vec<Op
 ///                      [────── 0 ──────)          (each talkspurt clipped to the window)
 ///                            [───── −1 ──────)
 /// ```
-fn windows(spurts: &[Talkspurt], primary: usize, p: &Params) -> Vec<i8> {
+fn windows(spurts: &[Talkspurt], primary: SpeakerIndex, p: &Params) -> Vec<i8> {
     if spurts.len() < 3 {
         return Vec::new();
     }
     let kept = &spurts[1..spurts.len() - 1];
-    let start = kept.iter().map(|s| s.start).min().unwrap_or(0);
-    let end = kept.iter().map(|s| s.end).max().unwrap_or(0);
+    let start = kept.iter().map(|s| s.start).min().unwrap_or(Millis::ZERO);
+    let end = kept.iter().map(|s| s.end).max().unwrap_or(Millis::ZERO);
     let mut out = Vec::new();
     let mut w = start;
     while w + p.balance_window < end {
         let (lo, hi) = (w, w + p.balance_window);
-        let (mut ps, mut total) = (0i64, 0i64);
+        let (mut ps, mut total) = (Millis::ZERO, Millis::ZERO);
         let upto = kept.partition_point(|s| s.start < hi);
         for s in &kept[..upto] {
             let clip = s.end.min(hi) - s.start.max(lo);
-            if clip > 0 {
+            if clip > Millis::ZERO {
                 total += clip;
                 if s.speaker == primary {
                     ps += clip;
                 }
             }
         }
-        if total > 0 {
-            let share = ps as f64 / total as f64;
+        if total > Millis::ZERO {
+            let share = ps.get() as f64 / total.get() as f64;
             out.push(if share > p.balance_dominance {
                 1
             } else if 1.0 - share > p.balance_dominance {
@@ -171,7 +173,7 @@ fn pattern(w: &[i8]) -> Option<String> {
     )
 }
 
-fn share_of(values: &[i64], pred: impl Fn(i64) -> bool) -> Option<f64> {
+fn share_of(values: &[Millis], pred: impl Fn(Millis) -> bool) -> Option<f64> {
     (!values.is_empty())
         .then(|| values.iter().filter(|&&v| pred(v)).count() as f64 / values.len() as f64)
 }
@@ -209,7 +211,7 @@ pub struct Stages<'a> {
     /// Clamped words.
     pub clamped_words: usize,
     /// Unbridged talk per speaker.
-    pub talk_unbridged: &'a [i64],
+    pub talk_unbridged: &'a [Millis],
 }
 
 /// Builds the result.
@@ -217,28 +219,28 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     let p = st.params;
     // Each name is allocated once here; every result item shares it by reference count.
     let shared: Vec<Name> = st.names.iter().map(|s| Name::from(s.as_str())).collect();
-    let name = |i: usize| shared[i].clone();
+    let name = |i: SpeakerIndex| shared[i.index()].clone();
     let key = |i: usize| st.names[i].clone();
     let joint = out_joint(st.joint, &shared);
     let n = st.names.len();
-    let mut talk = vec![0i64; n];
+    let mut talk = vec![Millis::ZERO; n];
     let mut words = vec![0usize; n];
     let mut has_tokens = vec![false; n];
     let mut bcs = vec![0usize; n];
     for s in st.spurts {
         if p.bc_counts_as_talk || !s.backchannel {
-            talk[s.speaker] += s.dur();
+            talk[s.speaker.index()] += s.dur();
         }
-        words[s.speaker] += s.n_words();
-        has_tokens[s.speaker] |= s.has_tokens;
-        bcs[s.speaker] += usize::from(s.backchannel);
+        words[s.speaker.index()] += s.n_words();
+        has_tokens[s.speaker.index()] |= s.has_tokens;
+        bcs[s.speaker.index()] += usize::from(s.backchannel);
     }
-    let mut solo = vec![0i64; n];
-    let (mut silence, mut overlap) = (0i64, 0i64);
+    let mut solo = vec![Millis::ZERO; n];
+    let (mut silence, mut overlap) = (Millis::ZERO, Millis::ZERO);
     for piece in st.joint {
         match piece.active.len() {
             0 => silence += piece.dur(),
-            1 => solo[piece.active[0]] += piece.dur(),
+            1 => solo[piece.active[0].index()] += piece.dur(),
             _ => overlap += piece.dur(),
         }
     }
@@ -246,20 +248,20 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     let span_end = st.spurts.iter().map(|s| s.end).max();
     let span = match (span_start, span_end) {
         (Some(a), Some(b)) => b - a,
-        _ => 0,
+        _ => Millis::ZERO,
     };
     let speech = span - silence;
-    let mut floor = vec![0i64; n];
+    let mut floor = vec![Millis::ZERO; n];
     let mut n_turns = vec![0usize; n];
-    let mut longest: Vec<Option<i64>> = vec![None; n];
+    let mut longest: Vec<Option<Millis>> = vec![None; n];
     let mut monologues = vec![0usize; n];
     let mut in_turn = vec![false; st.spurts.len()];
     for t in st.turns {
-        floor[t.speaker] += t.tenure_end - t.claim;
-        n_turns[t.speaker] += 1;
+        floor[t.speaker.index()] += t.tenure_end - t.claim;
+        n_turns[t.speaker.index()] += 1;
         let ext = t.end - t.start;
-        longest[t.speaker] = Some(longest[t.speaker].map_or(ext, |l| l.max(ext)));
-        monologues[t.speaker] += usize::from(ext >= p.monologue_min);
+        longest[t.speaker.index()] = Some(longest[t.speaker.index()].map_or(ext, |l| l.max(ext)));
+        monologues[t.speaker.index()] += usize::from(ext >= p.monologue_min);
         for &i in &t.spurts {
             in_turn[i] = true;
         }
@@ -267,14 +269,14 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     let mut non_floor = vec![0usize; n];
     for (i, s) in st.spurts.iter().enumerate() {
         if s.floor && !in_turn[i] {
-            non_floor[s.speaker] += 1;
+            non_floor[s.speaker.index()] += 1;
         }
     }
-    let total_talk: i64 = talk.iter().sum();
-    let total_floor: i64 = floor.iter().sum();
+    let total_talk: Millis = talk.iter().sum();
+    let total_floor: Millis = floor.iter().sum();
     let mut made = vec![Counts::default(); n];
     let mut received = vec![Counts::default(); n];
-    let mut pairs: BTreeMap<(usize, usize), (usize, usize, usize)> = BTreeMap::new();
+    let mut pairs: BTreeMap<(SpeakerIndex, SpeakerIndex), (usize, usize, usize)> = BTreeMap::new();
     let mut counts = HeadlineCounts::default();
     for o in st.onsets {
         match o.class {
@@ -284,13 +286,13 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
         }
         let Some(f) = o.holder else { continue };
         if o.is_attempt() {
-            made[o.speaker].attempts += 1;
-            received[f].attempts += 1;
+            made[o.speaker.index()].attempts += 1;
+            received[f.index()].attempts += 1;
             counts.events.interruptions += 1;
         }
         if o.is_successful() {
-            made[o.speaker].successful += 1;
-            received[f].successful += 1;
+            made[o.speaker.index()].successful += 1;
+            received[f.index()].successful += 1;
             counts.events.successful += 1;
         }
         counts.events.talk_over_events += usize::from(o.is_talk_over());
@@ -302,16 +304,16 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
         }
     }
     counts.events.unsuccessful = counts.events.interruptions - counts.events.successful;
-    let mut fto_in: Vec<Vec<i64>> = vec![Vec::new(); n];
+    let mut fto_in: Vec<Vec<Millis>> = vec![Vec::new(); n];
     for t in st.transfers {
         if let Some(f) = t.fto {
-            fto_in[t.to].push(f);
+            fto_in[t.to.index()].push(f);
         }
     }
     // Median and IQR by selection (the shares below only count).
     let fto_stats: Vec<(Option<f64>, Option<f64>)> =
         fto_in.iter_mut().map(|v| median_iqr_in_place(v)).collect();
-    let mut question_fto: Vec<Vec<i64>> = vec![Vec::new(); n];
+    let mut question_fto: Vec<Vec<Millis>> = vec![Vec::new(); n];
     for t in st.transfers {
         let asks = t.prev_spurt.and_then(|i| st.spurts[i].tokens.last()).is_some_and(|tok| {
             tok.raw
@@ -319,7 +321,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
                 .ends_with('?')
         });
         if let (true, Some(f)) = (asks, t.fto) {
-            question_fto[t.to].push(f);
+            question_fto[t.to.index()].push(f);
         }
     }
     let bc_in_overlap = bc_overlap(st.spurts, n);
@@ -332,14 +334,14 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             key(x),
             SpeakerOut {
                 talk: talk[x],
-                talk_share: ratio(talk[x], total_talk),
+                talk_share: ratio(talk[x].get(), total_talk.get()),
                 solo: solo[x],
                 floor: floor[x],
-                floor_share: ratio(floor[x], total_floor),
+                floor_share: ratio(floor[x].get(), total_floor.get()),
                 turns: n_turns[x],
                 longest_turn: longest[x],
-                wpm: (has_tokens[x] && talk[x] > 0)
-                    .then(|| words[x] as f64 * 60_000.0 / talk[x] as f64),
+                wpm: (has_tokens[x] && talk[x] > Millis::ZERO)
+                    .then(|| words[x] as f64 * 60_000.0 / talk[x].get() as f64),
                 backchannels: bcs[x],
                 interruptions_made: made[x],
                 interruptions_received: received[x],
@@ -349,11 +351,11 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
                 non_floor_contributions: non_floor[x],
                 longest_unbroken: unbroken[x],
                 fto_in_iqr: fto_stats[x].1,
-                fto_in_negative_share: share_of(&fto_in[x], |v| v < 0),
+                fto_in_negative_share: share_of(&fto_in[x], |v| v < Millis::ZERO),
                 fto_in_long_share: share_of(&fto_in[x], |v| v >= p.long_silence),
                 question_fto_median: median_in_place(&mut question_fto[x]),
-                bc_rate_per_min_of_others_floor: (total_floor - floor[x] > 0)
-                    .then(|| bcs[x] as f64 * 60_000.0 / (total_floor - floor[x]) as f64),
+                bc_rate_per_min_of_others_floor: (total_floor - floor[x] > Millis::ZERO)
+                    .then(|| bcs[x] as f64 * 60_000.0 / (total_floor - floor[x]).get() as f64),
                 bc_in_overlap_share: (bcs[x] > 0).then(|| bc_in_overlap[x] as f64 / bcs[x] as f64),
             },
         );
@@ -366,8 +368,8 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             attempts,
             successful,
             talk_over_events: talk_over,
-            rate_per_min_of_interruptee_floor: (floor[f] > 0)
-                .then(|| attempts as f64 * 60_000.0 / floor[f] as f64),
+            rate_per_min_of_interruptee_floor: (floor[f.index()] > Millis::ZERO)
+                .then(|| attempts as f64 * 60_000.0 / floor[f.index()].get() as f64),
         })
         .collect();
     let (between, long_silences, (he_counts, he_durations)) = he_stats(st.he, p);
@@ -377,12 +379,12 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     counts.events.transfers = st.transfers.len();
     counts.events.backchannels = bcs.iter().sum();
     counts.events.verbal_claims = st.verbal.len();
-    let shares: Vec<f64> = talk.iter().filter_map(|&t| ratio(t, total_talk)).collect();
-    let dyad_primary = (n == 2).then(|| if talk[1] > talk[0] { 1 } else { 0 });
+    let shares: Vec<f64> = talk.iter().filter_map(|&t| ratio(t.get(), total_talk.get())).collect();
+    let dyad_primary = (n == 2).then(|| SpeakerIndex::new(if talk[1] > talk[0] { 1 } else { 0 }));
     let window_labels = dyad_primary.map(|pr| windows(st.spurts, pr, p)).unwrap_or_default();
     let max_share = shares.iter().copied().reduce(f64::max);
     let balance = Balance {
-        primary: dyad_primary.filter(|_| total_talk > 0).map(name),
+        primary: dyad_primary.filter(|_| total_talk > Millis::ZERO).map(name),
         balance_type: dyad_primary.and(max_share).map(|m| {
             if m >= 0.65 {
                 "low_balance"
@@ -409,13 +411,13 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
         }),
     };
     let mut warnings = Vec::new();
-    if overlap == 0 && n >= 2 && speech > 300_000 {
+    if overlap == Millis::ZERO && n >= 2 && speech > Millis::new(300_000) {
         warnings.push(AnalysisWarning::NoOverlap { speech_ms: speech });
     }
     // Schisms (Q10): one contiguous stretch of pieces with ≥ 3 active speakers, > 5 s.
-    let mut stretch: Option<(i64, i64, usize)> = None;
-    let flush = |st: Option<(i64, i64, usize)>, warnings: &mut Vec<AnalysisWarning>| {
-        if let Some((a, b, most)) = st.filter(|&(a, b, _)| b - a > 5000) {
+    let mut stretch: Option<(Millis, Millis, usize)> = None;
+    let flush = |st: Option<(Millis, Millis, usize)>, warnings: &mut Vec<AnalysisWarning>| {
+        if let Some((a, b, most)) = st.filter(|&(a, b, _)| b - a > Millis::new(5000)) {
             warnings.push(AnalysisWarning::Schism { speakers: most, start_ms: a, end_ms: b });
         }
     };
@@ -457,9 +459,9 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             speech,
             silence,
             overlap,
-            overlap_ratio: ratio(overlap, speech),
-            transfers_per_min: (span > 0)
-                .then(|| st.transfers.len() as f64 * 60_000.0 / span as f64),
+            overlap_ratio: ratio(overlap.get(), speech.get()),
+            transfers_per_min: (span > Millis::ZERO)
+                .then(|| st.transfers.len() as f64 * 60_000.0 / span.get() as f64),
             he_counts,
             long_silences,
             start: span_start,
@@ -512,13 +514,13 @@ fn out_joint(st_joint: &[JointPiece], shared: &[Name]) -> Vec<JointOut> {
     let silent: Arc<[Name]> = Arc::from(Vec::new());
     let solos: Vec<Arc<[Name]>> = shared.iter().map(|s| Arc::from(vec![s.clone()])).collect();
     // Overlap sets met so far (a handful), searched linearly.
-    let mut overlap_sets: Vec<(&[usize], Arc<[Name]>)> = Vec::new();
+    let mut overlap_sets: Vec<(&[SpeakerIndex], Arc<[Name]>)> = Vec::new();
     let mut joint = Vec::with_capacity(st_joint.len());
     for q in st_joint {
-        let ids: &[usize] = &q.active;
+        let ids: &[SpeakerIndex] = &q.active;
         let active = match ids {
             [] => silent.clone(),
-            [x] => solos[*x].clone(),
+            [x] => solos[x.index()].clone(),
             // Compared element by element: these sets are short, a `memcmp` call costs more.
             _ => match overlap_sets
                 .iter()
@@ -526,7 +528,8 @@ fn out_joint(st_joint: &[JointPiece], shared: &[Name]) -> Vec<JointOut> {
             {
                 Some((_, names)) => names.clone(),
                 None => {
-                    let names: Arc<[Name]> = ids.iter().map(|&a| shared[a].clone()).collect();
+                    let names: Arc<[Name]> =
+                        ids.iter().map(|&a| shared[a.index()].clone()).collect();
                     overlap_sets.push((ids, names.clone()));
                     names
                 }
@@ -555,19 +558,18 @@ fn bc_overlap(spurts: &[Talkspurt], n: usize) -> Vec<usize> {
     for s in spurts.iter().filter(|s| s.backchannel) {
         let covered = if sorted {
             while let Some(j) = spurts.get(next).filter(|j| j.start <= s.start) {
-                if let Some(l) = latest.get_mut(j.speaker) {
+                if let Some(l) = latest.get_mut(j.speaker.index()) {
                     *l = Some(next);
                 }
                 next += 1;
             }
-            latest
-                .iter()
-                .enumerate()
-                .any(|(y, l)| y != s.speaker && l.is_some_and(|k| spurts[k].covers(s.start)))
+            latest.iter().enumerate().any(|(y, l)| {
+                y != s.speaker.index() && l.is_some_and(|k| spurts[k].covers(s.start))
+            })
         } else {
             spurts.iter().any(|o| o.speaker != s.speaker && o.covers(s.start))
         };
-        bc_in_overlap[s.speaker] += usize::from(covered);
+        bc_in_overlap[s.speaker.index()] += usize::from(covered);
     }
     bc_in_overlap
 }
@@ -592,7 +594,7 @@ fn he_stats(st_he: &[HeInterval], p: &Params) -> ((usize, usize, usize), usize, 
             *n += 1;
         }
     }
-    let mut durations: Vec<Vec<i64>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
+    let mut durations: Vec<Vec<Millis>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
     for h in st_he {
         if let Some(d) = slot(h.layer, h.kind).and_then(|i| durations.get_mut(i)) {
             d.push(h.dur());
@@ -649,7 +651,7 @@ fn out_spurts(
         .iter()
         .enumerate()
         .map(|(i, s)| TalkspurtOut {
-            speaker: shared[s.speaker].clone(),
+            speaker: shared[s.speaker.index()].clone(),
             start: s.start,
             end: s.end,
             n_tokens: s.n_words(),
@@ -661,7 +663,7 @@ fn out_spurts(
 
 /// The H&E intervals of the result.
 fn out_he(he: &[HeInterval], shared: &[Name]) -> Vec<HeOut> {
-    let name = |i: usize| shared[i].clone();
+    let name = |i: SpeakerIndex| shared[i.index()].clone();
     he.iter()
         .map(|h| HeOut {
             layer: h.layer,
@@ -676,7 +678,7 @@ fn out_he(he: &[HeInterval], shared: &[Name]) -> Vec<HeOut> {
 
 /// The floor transfers of the result.
 fn out_transfers(transfers: &[TransferRec], shared: &[Name]) -> Vec<TransferOut> {
-    let name = |i: usize| shared[i].clone();
+    let name = |i: SpeakerIndex| shared[i.index()].clone();
     transfers
         .iter()
         .map(|t| TransferOut { time: t.time, from: name(t.from), to: name(t.to), fto: t.fto })
@@ -688,7 +690,7 @@ fn out_turns(turns: &[TurnRec], shared: &[Name]) -> Vec<TurnOut> {
     turns
         .iter()
         .map(|t| TurnOut {
-            speaker: shared[t.speaker].clone(),
+            speaker: shared[t.speaker.index()].clone(),
             start: t.start,
             end: t.end,
             claim: t.claim,
@@ -704,7 +706,7 @@ fn out_onsets(
     shared: &[Name],
     calibrated: Option<&super::calibrated::Decisions>,
 ) -> Vec<OnsetOut> {
-    let name = |i: usize| shared[i].clone();
+    let name = |i: SpeakerIndex| shared[i.index()].clone();
     let p = |k: usize, j: usize| {
         calibrated.and_then(|c| c.p_onset.get(k).copied().flatten()).map(|p| p[j])
     };
@@ -731,16 +733,23 @@ fn out_onsets(
 mod tests {
     use super::*;
 
+    fn ms(v: &[i64]) -> Vec<Millis> {
+        v.iter().copied().map(Millis::new).collect()
+    }
+
     #[test]
     fn windowed_balance_follows_convokit() {
         // A talks for 14 s of every 15 s during the first 300 s, then B for 300 s.
         let spurts: Vec<Talkspurt> = (0..40i64)
-            .map(|j| Talkspurt::timed(usize::from(j >= 20), 15_000 * j, 15_000 * j + 14_000))
+            .map(|j| {
+                let (a, b) = (Millis::new(15_000 * j), Millis::new(15_000 * j + 14_000));
+                Talkspurt::timed(SpeakerIndex::new(usize::from(j >= 20)), a, b)
+            })
             .collect();
         // Windows start at 15 s (the first talkspurt is left out) every 30 s while they end
         // before 584 s; window k covers periods 1+2k … 10+2k, so A's share is (19 − 2k)/10
         // clamped to [0, 1]: > 0.6 for k ≤ 6, 0.5 for k = 7, < 0.4 after.
-        let w = windows(&spurts, 0, &Params::default());
+        let w = windows(&spurts, SpeakerIndex::new(0), &Params::default());
         assert_eq!(w, vec![1, 1, 1, 1, 1, 1, 1, 0, -1, -1, -1, -1, -1, -1]);
         assert_eq!(pattern(&w).as_deref(), Some("alter_dominance"));
         assert_eq!(pattern(&[1, 1, 1, 0]).as_deref(), Some("dominating_throughout"));
@@ -751,11 +760,11 @@ mod tests {
     #[test]
     fn median_and_iqr_follow_numpy() {
         assert_eq!(median(&[]), None);
-        assert_eq!(median(&[3, 1, 2]), Some(2.0));
-        assert_eq!(median(&[-500, 500, 200, -200]), Some(0.0));
-        assert_eq!(median(&[1, 2]), Some(1.5));
+        assert_eq!(median(&ms(&[3, 1, 2])), Some(2.0));
+        assert_eq!(median(&ms(&[-500, 500, 200, -200])), Some(0.0));
+        assert_eq!(median(&ms(&[1, 2])), Some(1.5));
         // numpy.percentile([1,2,3,4], [25,75]) = 1.75, 3.25
-        assert_eq!(iqr(&[4, 1, 3, 2]), Some(1.5));
-        assert_eq!(iqr(&[7]), Some(0.0));
+        assert_eq!(iqr(&ms(&[4, 1, 3, 2])), Some(1.5));
+        assert_eq!(iqr(&ms(&[7])), Some(0.0));
     }
 }

@@ -8,8 +8,9 @@
 //!
 //! Two layers are always reported: *acoustic* (everything said) and *floor* (backchannels and
 //! non-floor laughter removed; used for turns and interruptions). All times inside the
-//! analysis are integer milliseconds, converted from the model's microseconds by rounding half
-//! away from zero ([`normalise::to_ms`]).
+//! analysis are integer milliseconds ([`Millis`]), converted from the model's microseconds by
+//! rounding half away from zero ([`Millis::from_time`], [`normalise::to_ms`]); speakers are
+//! positions in the analysis' own speaker list ([`SpeakerIndex`]).
 //!
 //! ```
 //! use overtalk::analysis::{analyze, Params};
@@ -40,10 +41,12 @@ pub mod rules;
 pub mod stream;
 pub mod talkspurt;
 pub(crate) mod turns;
+pub mod units;
 pub mod warning;
 
 pub use params::{AnalysisPreset, Classifier, Params};
 pub use result::{Analysis, SCHEMA_VERSION};
+pub use units::{Millis, SpeakerIndex};
 pub use warning::AnalysisWarning;
 
 use crate::error::Result;
@@ -145,7 +148,7 @@ fn analyze_times(transcript: &Transcript, params: &Params) -> Result<Analysis> {
         params.min_floor_solo,
     )?;
     // S7
-    let span_end = spurts.iter().map(|s| s.end).max().unwrap_or(0);
+    let span_end = spurts.iter().map(|s| s.end).max().unwrap_or(Millis::ZERO);
     let (turns, transfers) = turns::turns(spurts, &floor_by, &claims, span_end);
     // S8
     let mut onsets = onsets::classify(spurts, &floor_by, &floor_order, &claims, params);
@@ -222,9 +225,9 @@ pub struct CalibrationRows {
     /// Speaker names (indices below).
     pub speakers: Vec<String>,
     /// Per talkspurt: speaker, start, end, tagged backchannel, has words, features.
-    pub spurts: Vec<(usize, i64, i64, bool, bool, Vec<f64>)>,
+    pub spurts: Vec<(SpeakerIndex, Millis, Millis, bool, bool, Vec<f64>)>,
     /// Per onset: speaker, time, class, outcome, has words, features (empty for an opening).
-    pub onsets: Vec<(usize, i64, onsets::OnsetClass, onsets::Outcome, bool, Vec<f64>)>,
+    pub onsets: Vec<(SpeakerIndex, Millis, onsets::OnsetClass, onsets::Outcome, bool, Vec<f64>)>,
 }
 
 /// Adds [`rules::assess`]'s findings to an analysis: the block itself, and notes in the diagnostics.

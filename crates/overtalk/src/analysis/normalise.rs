@@ -11,19 +11,14 @@
 //! ms   0 ......... 1000      | 1001
 //! ```
 
+use super::units::{Millis, SpeakerIndex};
 use crate::model::{Content, Transcript};
 
-/// Converts microseconds to milliseconds, rounding half away from zero.
+/// Converts microseconds to milliseconds, rounding half away from zero (as
+/// [`Millis::from_time`]).
 #[inline]
-pub fn to_ms(us: i64) -> i64 {
-    // round_div(us, 1000) with the divisor known. Non-negative times (all but a few): add half
-    // and truncate. Otherwise truncate, then step away from zero when the remainder is at least
-    // half (the remainder has the sign of `us`).
-    if (0..=i64::MAX - 500).contains(&us) {
-        return (us + 500) / 1000;
-    }
-    let (q, r) = (us / 1000, us % 1000);
-    q + i64::from(r >= 500) - i64::from(r <= -500)
+pub fn to_ms(us: i64) -> Millis {
+    Millis::new(super::units::round_us_to_ms(us))
 }
 
 /// One token with its time span (ms) and its precomputed lexical properties.
@@ -34,9 +29,9 @@ pub struct WordToken {
     /// Normalised (§5.1): lowercase, letters/digits/apostrophes/hyphens, edges stripped.
     pub norm: String,
     /// Start (ms).
-    pub start: i64,
+    pub start: Millis,
     /// End (ms).
-    pub end: i64,
+    pub end: Millis,
     /// Ends a possible completion point (§5.1 "terminal token").
     pub terminal: bool,
     /// Comes from a laughter-only segment (excluded from word counts, Q4).
@@ -53,12 +48,12 @@ impl WordToken {
 /// One input segment after S1.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NormSegment {
-    /// Speaker index (into the name-sorted speaker list).
-    pub speaker: usize,
+    /// Speaker (into the name-sorted speaker list).
+    pub speaker: SpeakerIndex,
     /// Start (ms).
-    pub start: i64,
+    pub start: Millis,
     /// End (ms), `> start`.
-    pub end: i64,
+    pub end: Millis,
     /// Tokens in time order.
     pub tokens: Vec<WordToken>,
     /// The whole segment is laughter (`^\[?laugh`, case-insensitive).
@@ -70,7 +65,7 @@ pub struct NormSegment {
 /// The outcome of S1.
 #[derive(Clone, Debug, Default)]
 pub struct Normalised {
-    /// Speaker names in code-point order; indices are speaker ids of the analysis.
+    /// Speaker names in code-point order; the positions are the analysis' [`SpeakerIndex`]es.
     pub speakers: Vec<String>,
     /// Segments sorted by `(speaker, start, end, order)`.
     pub segments: Vec<NormSegment>,
@@ -143,14 +138,14 @@ pub fn is_laughter(text: &str) -> bool {
 /// ```
 fn tokens_of(
     content: Option<&Content>,
-    start: i64,
-    end: i64,
+    start: Millis,
+    end: Millis,
     clamped: &mut usize,
 ) -> Vec<WordToken> {
     let Some(c) = content else { return Vec::new() };
     let laughter = c.text.as_deref().is_some_and(is_laughter)
         || (c.text.is_none() && !c.words.is_empty() && is_laughter(&c.display_text()));
-    let make = |raw: &str, s: i64, e: i64| WordToken {
+    let make = |raw: &str, s: Millis, e: Millis| WordToken {
         raw: raw.to_owned(),
         norm: normalise_token(raw),
         start: s,
@@ -179,10 +174,10 @@ fn tokens_of(
         words.iter().flat_map(|w| w.split_whitespace()).collect()
     };
     let n = split.len() as i128;
-    let len = i128::from(end - start);
+    let len = i128::from((end - start).get());
     // R(i·L/n) = (2·i·L + n) div (2·n); L and n are positive, so this is exact (in i128, so
     // that no product can overflow). The result lies in [0, L], so it fits back into i64.
-    let r = |i: i128| i64::try_from((2 * i * len + n) / (2 * n)).unwrap_or(0);
+    let r = |i: i128| Millis::new(i64::try_from((2 * i * len + n) / (2 * n)).unwrap_or(0));
     split
         .iter()
         .enumerate()
@@ -194,14 +189,14 @@ fn tokens_of(
 }
 
 /// A kept segment in S1: speaker (id, then index), start, end (ms), content, input order.
-type Kept<'a> = (usize, i64, i64, Option<&'a Content>, usize);
+type Kept<'a> = (usize, Millis, Millis, Option<&'a Content>, usize);
 
 /// S1: converts to ms, drops ignored labels, too-short segments and exact duplicates, derives
 /// tokens, and sorts per speaker by `(start, end)`.
 pub fn normalise(
     transcript: &Transcript,
     ignore_labels: &[String],
-    min_segment: i64,
+    min_segment: Millis,
 ) -> Normalised {
     let mut out = Normalised::default();
     // Per speaker id of the transcript: its name once it keeps a segment, and whether its label
@@ -254,7 +249,14 @@ pub fn normalise(
     for (speaker, s, e, content, order) in buckets.into_iter().flatten() {
         let tokens = tokens_of(content, s, e, &mut out.clamped_words);
         let laughter = !tokens.is_empty() && tokens.iter().all(|t| t.laughter);
-        segments.push(NormSegment { speaker, start: s, end: e, tokens, laughter, order });
+        segments.push(NormSegment {
+            speaker: SpeakerIndex::new(speaker),
+            start: s,
+            end: e,
+            tokens,
+            laughter,
+            order,
+        });
     }
     // Keys are unique (`order` differs), so an unstable sort is exact. Tracks come sorted by
     // `(start, end)`, so each bucket is usually in order already and the check is all it costs.
@@ -284,15 +286,15 @@ mod tests {
 
     #[test]
     fn ms_rounding_is_half_away_from_zero() {
-        assert_eq!(to_ms(12_500), 13);
-        assert_eq!(to_ms(12_499), 12);
-        assert_eq!(to_ms(-12_500), -13);
-        assert_eq!(to_ms(1), 0);
+        assert_eq!(to_ms(12_500), Millis::new(13));
+        assert_eq!(to_ms(12_499).get(), 12);
+        assert_eq!(to_ms(-12_500).get(), -13);
+        assert_eq!(to_ms(1), Millis::ZERO);
         for us in [-1_000_500, -999_999, -500, -499, 0, 499, 500, 1_000_499, i64::MAX - 500]
             .into_iter()
             .chain([i64::MAX - 499, i64::MAX, i64::MIN, i64::MIN + 1])
         {
-            assert_eq!(to_ms(us), round_div(us, 1000), "{us}");
+            assert_eq!(to_ms(us).get(), round_div(us, 1000), "{us}");
         }
     }
 
@@ -300,12 +302,12 @@ mod tests {
     fn equal_split_is_exact() {
         let mut b = TranscriptBuilder::new();
         b.add(seg(7900, 9900), "A", Some(Content::text("It's gonna be great. You're a winner.")));
-        let n = normalise(&b.build(), &[String::new()], 0);
+        let n = normalise(&b.build(), &[String::new()], Millis::ZERO);
         let t = &n.segments[0].tokens;
         assert_eq!(t.len(), 7);
         // L = 2000, n = 7: ends at R(4·2000/7) = R(1142.857) = 1143 → 9043 ("great.").
-        assert_eq!((t[3].raw.as_str(), t[3].end, t[3].terminal), ("great.", 9043, true));
-        assert_eq!((t[6].end, t[6].terminal), (9900, true));
+        assert_eq!((t[3].raw.as_str(), t[3].end.get(), t[3].terminal), ("great.", 9043, true));
+        assert_eq!((t[6].end.get(), t[6].terminal), (9900, true));
         assert!(!t[0].terminal);
     }
 
@@ -317,7 +319,7 @@ mod tests {
         b.add(seg(0, 1000), "A", Some(Content::text("hi")));
         b.add(seg(0, 1000), "", None);
         b.add(seg(0, 1000), "B", Some(Content::text("[Laughter]")));
-        let n = normalise(&b.build(), &[String::new()], 0);
+        let n = normalise(&b.build(), &[String::new()], Millis::ZERO);
         assert_eq!(n.dropped_segments, 2);
         assert_eq!(n.speakers, vec!["A", "B"]);
         assert_eq!(n.segments.len(), 2);

@@ -17,6 +17,7 @@ use super::floor::Claim;
 use super::params::Params;
 use super::seek;
 use super::talkspurt::Talkspurt;
+use super::units::{Millis, SpeakerIndex};
 
 /// Onset classes (§5.7 `class`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -138,13 +139,13 @@ crate::named::named_enum!(Ferguson, "Ferguson class");
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OnsetRec {
     /// Onset speaker.
-    pub speaker: usize,
+    pub speaker: SpeakerIndex,
     /// Onset time (ms).
-    pub time: i64,
+    pub time: Millis,
     /// Index of the talkspurt.
     pub spurt: usize,
     /// Floor holder at the onset.
-    pub holder: Option<usize>,
+    pub holder: Option<SpeakerIndex>,
     /// Class.
     pub class: OnsetClass,
     /// Outcome.
@@ -152,11 +153,11 @@ pub struct OnsetRec {
     /// Ferguson/Beattie label.
     pub ferguson: Option<Ferguson>,
     /// Simultaneous-start partner.
-    pub partner: Option<usize>,
+    pub partner: Option<SpeakerIndex>,
     /// Distance to the nearest completion point of the holder's talkspurt (rule 2).
-    pub dist_to_completion: Option<i64>,
+    pub dist_to_completion: Option<Millis>,
     /// Holder's talkspurt end minus the onset (rule 2).
-    pub holder_remaining: Option<i64>,
+    pub holder_remaining: Option<Millis>,
 }
 
 impl OnsetRec {
@@ -178,7 +179,7 @@ impl OnsetRec {
 
 /// The floor-relevant talkspurt of speaker `x` covering `t`; `at` is the cursor into `own`
 /// (see [`seek`]).
-fn covering(spurts: &[Talkspurt], own: &[usize], at: &mut usize, t: i64) -> Option<usize> {
+fn covering(spurts: &[Talkspurt], own: &[usize], at: &mut usize, t: Millis) -> Option<usize> {
     let n = seek(own, at, |&i| spurts[i].start <= t);
     n.checked_sub(1).map(|j| own[j]).filter(|&i| spurts[i].covers(t))
 }
@@ -239,7 +240,7 @@ pub fn classify(
         };
         // Rule 1: simultaneous start. Candidates: floor talkspurts starting within the tolerance.
         let lo = seek(floor_order, &mut at_simul, |&j| spurts[j].start < t0 - p.simul_start_tol);
-        let mut partner: Option<(i64, i64, usize)> = None;
+        let mut partner: Option<(Millis, Millis, SpeakerIndex)> = None;
         for &j in
             floor_order[lo..].iter().take_while(|&&j| spurts[j].start <= t0 + p.simul_start_tol)
         {
@@ -250,7 +251,9 @@ pub fn classify(
             let m = g.start.min(t0);
             let third =
                 floor_by.iter().zip(at_third.iter_mut()).enumerate().any(|(z, (own, at))| {
-                    z != x && z != g.speaker && covering(spurts, own, at, m).is_some()
+                    z != x.index()
+                        && z != g.speaker.index()
+                        && covering(spurts, own, at, m).is_some()
                 });
             if third {
                 continue;
@@ -267,7 +270,7 @@ pub fn classify(
             continue;
         }
         // Rule 2: overlapped onset.
-        if let Some(fi) = covering(spurts, &floor_by[f], &mut at_own[f], t0) {
+        if let Some(fi) = covering(spurts, &floor_by[f.index()], &mut at_own[f.index()], t0) {
             let fs = &spurts[fi];
             let d = if fs.has_tokens {
                 fs.tokens.iter().filter(|t| t.terminal).map(|t| (t0 - t.end).abs()).min()
@@ -295,8 +298,8 @@ pub fn classify(
         }
         // Rule 3: onset in the holder's silence.
         if outcome == Outcome::FloorTaken {
-            let own = &floor_by[f];
-            let n = seek(own, &mut at_own[f], |&j| spurts[j].start < t0);
+            let own = &floor_by[f.index()];
+            let n = seek(own, &mut at_own[f.index()], |&j| spurts[j].start < t0);
             // Latest end ≤ t0 among F's talkspurts: none covers t0, so the last one started.
             let last = n.checked_sub(1).map(|j| &spurts[own[j]]).filter(|l| l.end <= t0);
             let silent = last.is_some_and(|l| {

@@ -12,10 +12,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::units::Millis;
 use crate::error::{Error, Result};
 
 /// The decision horizons with a fitted model (ms after the onset; `None`: unbounded).
-pub const HORIZONS: [Option<i64>; 4] = [Some(250), Some(500), Some(1000), None];
+pub const HORIZONS: [Option<Millis>; 4] =
+    [Some(Millis::new(250)), Some(Millis::new(500)), Some(Millis::new(1000)), None];
 
 /// The 30 single-word cues of the CANDOR/NaturalTurn backchannel list plus spelling variants
 /// (§5.2 `bc_lexicon`, (R13)).
@@ -142,15 +144,15 @@ impl Classifier {
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
     /// |between-speaker interval| ≤ this ⇒ no-gap-no-overlap (NGNO).
-    pub latch_tolerance: i64,
+    pub latch_tolerance: Millis,
     /// Segments with duration ≤ this are dropped (zero-length ones always are).
-    pub min_segment: i64,
+    pub min_segment: Millis,
     /// Same-speaker segments separated by a silence shorter than this merge into one talkspurt.
-    pub bridge_pause: i64,
+    pub bridge_pause: Millis,
     /// Pauses and gaps shorter than this go to a "micro" bin in histograms only.
-    pub pause_report_min: i64,
+    pub pause_report_min: Millis,
     /// A backchannel lasts at most this long.
-    pub bc_max_duration: i64,
+    pub bc_max_duration: Millis,
     /// A backchannel has at most this many tokens (text mode).
     pub bc_max_words: usize,
     /// The share of cue tokens in a backchannel must be strictly greater than this.
@@ -160,29 +162,29 @@ pub struct Params {
     /// A backchannel must not start with one of these (normalised).
     pub bc_forbidden_first: Vec<String>,
     /// The backchannel speaker was silent at least this long before.
-    pub bc_pre_silence: i64,
+    pub bc_pre_silence: Millis,
     /// The backchannel speaker stays silent at least this long after.
-    pub bc_post_silence: i64,
+    pub bc_post_silence: Millis,
     /// Another speaker was talking at the backchannel's onset or stopped less than this before.
-    pub bc_context: i64,
+    pub bc_context: Millis,
     /// That other speaker talks during the backchannel or resumes within this after it.
-    pub bc_resume_window: i64,
+    pub bc_resume_window: Millis,
     /// An overlapped talkspurt claims the floor only through a solo stretch at least this long.
-    pub min_floor_solo: i64,
+    pub min_floor_solo: Millis,
     /// An onset within this of a completion point of the holder is a terminal overlap.
-    pub terminal_window: i64,
+    pub terminal_window: Millis,
     /// Two onsets this close, with no third speaker talking, are a simultaneous start.
-    pub simul_start_tol: i64,
+    pub simul_start_tol: Millis,
     /// A silent interruption needs the gap after the incomplete utterance to be at most this.
-    pub silent_int_max_gap: i64,
+    pub silent_int_max_gap: Millis,
     /// Gaps and pauses at least this long are "long".
-    pub long_silence: i64,
+    pub long_silence: Millis,
     /// Turns at least this long are monologues.
-    pub monologue_min: i64,
+    pub monologue_min: Millis,
     /// Window of the windowed talk balance.
-    pub balance_window: i64,
+    pub balance_window: Millis,
     /// Step of the windowed talk balance.
-    pub balance_step: i64,
+    pub balance_step: Millis,
     /// A window is dominated by a speaker whose share is strictly greater than this.
     pub balance_dominance: f64,
     /// Backchannels count as talk time.
@@ -195,46 +197,46 @@ pub struct Params {
     pub verbal_claim_phrases: Vec<String>,
     /// A verbal floor claim answers an onset by someone else whose talkspurt ended at most this
     /// long before the phrase (or is still running) (overtalk extension).
-    pub verbal_claim_window: i64,
+    pub verbal_claim_window: Millis,
     /// Which definition decides backchannels and interruptions (overtalk extension, §5.8).
     pub classifier: Classifier,
     /// The calibrated classifier decides each event from evidence up to this long after its
     /// onset (`null`: the whole conversation). One of the fitted horizons: 250, 500, 1000 ms
     /// (overtalk extension, §5.8).
-    pub decision_horizon: Option<i64>,
+    pub decision_horizon: Option<Millis>,
 }
 
 impl Default for Params {
     fn default() -> Params {
         let strings = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect();
         Params {
-            latch_tolerance: 10,
-            min_segment: 0,
-            bridge_pause: 200,
-            pause_report_min: 0,
-            bc_max_duration: 1000,
+            latch_tolerance: Millis::new(10),
+            min_segment: Millis::new(0),
+            bridge_pause: Millis::new(200),
+            pause_report_min: Millis::new(0),
+            bc_max_duration: Millis::new(1000),
             bc_max_words: 3,
             bc_min_cue_share: 0.5,
             bc_lexicon: strings(BC_LEXICON),
             bc_forbidden_first: strings(BC_FORBIDDEN_FIRST),
-            bc_pre_silence: 1000,
-            bc_post_silence: 1000,
-            bc_context: 1000,
-            bc_resume_window: 1000,
-            min_floor_solo: 500,
-            terminal_window: 300,
-            simul_start_tol: 200,
-            silent_int_max_gap: 1000,
-            long_silence: 1000,
-            monologue_min: 60_000,
-            balance_window: 150_000,
-            balance_step: 30_000,
+            bc_pre_silence: Millis::new(1000),
+            bc_post_silence: Millis::new(1000),
+            bc_context: Millis::new(1000),
+            bc_resume_window: Millis::new(1000),
+            min_floor_solo: Millis::new(500),
+            terminal_window: Millis::new(300),
+            simul_start_tol: Millis::new(200),
+            silent_int_max_gap: Millis::new(1000),
+            long_silence: Millis::new(1000),
+            monologue_min: Millis::new(60_000),
+            balance_window: Millis::new(150_000),
+            balance_step: Millis::new(30_000),
             balance_dominance: 0.6,
             bc_counts_as_talk: true,
             laughter_is_floor: false,
             ignore_labels: vec![String::new()],
             verbal_claim_phrases: strings(VERBAL_CLAIM_PHRASES),
-            verbal_claim_window: 2000,
+            verbal_claim_window: Millis::new(2000),
             classifier: Classifier::Rules,
             decision_horizon: None,
         }
@@ -248,10 +250,10 @@ impl Params {
         match preset {
             AnalysisPreset::Default => {}
             AnalysisPreset::He2010 => {
-                p.bridge_pause = 20;
-                p.min_segment = 0;
+                p.bridge_pause = Millis::new(20);
+                p.min_segment = Millis::ZERO;
             }
-            AnalysisPreset::PureJf => p.min_floor_solo = 0,
+            AnalysisPreset::PureJf => p.min_floor_solo = Millis::ZERO,
         }
         p
     }
@@ -278,14 +280,14 @@ impl Params {
             ("verbal_claim_window", self.verbal_claim_window),
         ];
         for (name, v) in durations {
-            if !(0..=crate::time::MAX_MICROS / 1000).contains(&v) {
+            if !(0..=crate::time::MAX_MICROS / 1000).contains(&v.get()) {
                 return Err(Error::invalid(format!("parameter {name} = {v} ms is out of range")));
             }
         }
         for (name, v) in
             [("balance_window", self.balance_window), ("balance_step", self.balance_step)]
         {
-            if v <= 0 || v > crate::time::MAX_MICROS / 1000 {
+            if v.get() <= 0 || v.get() > crate::time::MAX_MICROS / 1000 {
                 return Err(Error::invalid(format!("parameter {name} = {v} ms is out of range")));
             }
         }
@@ -315,8 +317,8 @@ mod tests {
     #[test]
     fn defaults_follow_the_table() {
         let p = Params::default();
-        assert_eq!(p.bridge_pause, 200);
-        assert_eq!(p.min_floor_solo, 500);
+        assert_eq!(p.bridge_pause, Millis::new(200));
+        assert_eq!(p.min_floor_solo, Millis::new(500));
         assert_eq!(p.bc_lexicon.len(), 38);
         assert_eq!(p.bc_forbidden_first.len(), 15);
         assert!(p.validate().is_ok());
@@ -325,9 +327,12 @@ mod tests {
     #[test]
     fn presets_change_only_their_fields() {
         let he = Params::preset(AnalysisPreset::He2010);
-        assert_eq!((he.bridge_pause, he.min_segment, he.min_floor_solo), (20, 0, 500));
+        assert_eq!(
+            (he.bridge_pause.get(), he.min_segment.get(), he.min_floor_solo.get()),
+            (20, 0, 500)
+        );
         let jf = Params::preset(AnalysisPreset::PureJf);
-        assert_eq!((jf.bridge_pause, jf.min_floor_solo), (200, 0));
+        assert_eq!((jf.bridge_pause.get(), jf.min_floor_solo.get()), (200, 0));
         assert_eq!(AnalysisPreset::parse("pure_jf"), Some(AnalysisPreset::PureJf));
         assert_eq!(AnalysisPreset::parse("x"), None);
     }
@@ -335,7 +340,7 @@ mod tests {
     #[test]
     fn partial_config_keeps_defaults_and_rejects_unknown_fields() {
         let p: Params = serde_json::from_str(r#"{"bridge_pause": 150}"#).unwrap();
-        assert_eq!((p.bridge_pause, p.terminal_window), (150, 300));
+        assert_eq!((p.bridge_pause.get(), p.terminal_window.get()), (150, 300));
         assert!(serde_json::from_str::<Params>(r#"{"bridge_paus": 150}"#).is_err());
         let bad = Params { bc_min_cue_share: 1.5, ..Params::default() };
         assert!(bad.validate().is_err());

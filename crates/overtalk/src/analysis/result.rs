@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::intervals::{HeKind, Layer};
 use super::onsets::{Ferguson, OnsetClass, Outcome};
 use super::params::Params;
+use super::units::Millis;
 use super::warning::AnalysisWarning;
 
 /// A speaker name in the result: made once per speaker and shared by every talkspurt, piece,
@@ -85,7 +86,7 @@ pub struct Diagnostics {
     /// Same-speaker overlapping segments unioned in S2.
     pub same_speaker_overlaps: usize,
     /// Per speaker: union of the raw segments, without bridging (ms).
-    pub talk_time_unbridged: BTreeMap<String, i64>,
+    pub talk_time_unbridged: BTreeMap<String, Millis>,
     /// Extension: word timings clamped into their segment (Q6).
     pub clamped_words: usize,
     /// Caveats about the numbers (no overlap in long multi-speaker input, schisms, estimated
@@ -99,9 +100,9 @@ pub struct TalkspurtOut {
     /// Speaker.
     pub speaker: Name,
     /// Start (ms).
-    pub start: i64,
+    pub start: Millis,
     /// End (ms).
-    pub end: i64,
+    pub end: Millis,
     /// Words (punctuation-only and laughter tokens excluded).
     pub n_tokens: usize,
     /// Tagged as a backchannel.
@@ -115,9 +116,9 @@ pub struct TalkspurtOut {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JointOut {
     /// Start (ms).
-    pub start: i64,
+    pub start: Millis,
     /// End (ms).
-    pub end: i64,
+    pub end: Millis,
     /// Active speakers (empty = silence). Pieces with the same set share one list.
     pub active: Arc<[Name]>,
 }
@@ -130,9 +131,9 @@ pub struct HeOut {
     /// Class.
     pub kind: HeKind,
     /// Start (ms).
-    pub start: i64,
+    pub start: Millis,
     /// End (ms).
-    pub end: i64,
+    pub end: Millis,
     /// Solo speaker before.
     pub prev: Option<Name>,
     /// Solo speaker after.
@@ -143,13 +144,13 @@ pub struct HeOut {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TransferOut {
     /// Claim time (ms).
-    pub time: i64,
+    pub time: Millis,
     /// Previous holder.
     pub from: Name,
     /// New holder.
     pub to: Name,
     /// Floor-transfer offset (ms).
-    pub fto: Option<i64>,
+    pub fto: Option<Millis>,
 }
 
 /// One turn.
@@ -158,11 +159,11 @@ pub struct TurnOut {
     /// Holder.
     pub speaker: Name,
     /// Extent start (ms).
-    pub start: i64,
+    pub start: Millis,
     /// Extent end (ms).
-    pub end: i64,
+    pub end: Millis,
     /// Claim time (ms).
-    pub claim: i64,
+    pub claim: Millis,
     /// Talkspurts in the turn.
     pub n_talkspurts: usize,
     /// Words in the turn.
@@ -175,7 +176,7 @@ pub struct OnsetOut {
     /// Onset speaker.
     pub speaker: Name,
     /// Onset time (ms).
-    pub time: i64,
+    pub time: Millis,
     /// Floor holder (`null` for `opening`).
     pub holder: Option<Name>,
     /// Class.
@@ -187,9 +188,9 @@ pub struct OnsetOut {
     /// Simultaneous-start partner.
     pub partner: Option<Name>,
     /// Distance to the holder's nearest completion point (rule 2; `null` when none).
-    pub dist_to_completion: Option<i64>,
+    pub dist_to_completion: Option<Millis>,
     /// Holder's talkspurt end minus onset (rule 2).
-    pub holder_remaining: Option<i64>,
+    pub holder_remaining: Option<Millis>,
     /// Extension: the calibrated classifier's probability that the onset stops the holder
     /// (`null` under the rules or for an opening, §5.8).
     pub p_interruption: Option<f64>,
@@ -211,19 +212,19 @@ pub struct Counts {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SpeakerOut {
     /// Talk time (ms).
-    pub talk: i64,
+    pub talk: Millis,
     /// Share of all talk.
     pub talk_share: Option<f64>,
     /// Solo time (ms).
-    pub solo: i64,
+    pub solo: Millis,
     /// Floor time (ms).
-    pub floor: i64,
+    pub floor: Millis,
     /// Share of all floor time.
     pub floor_share: Option<f64>,
     /// Turns.
     pub turns: usize,
     /// Longest turn extent (ms).
-    pub longest_turn: Option<i64>,
+    pub longest_turn: Option<Millis>,
     /// Words per minute of talk time (`null` without tokens).
     pub wpm: Option<f64>,
     /// Backchannels produced.
@@ -242,7 +243,7 @@ pub struct SpeakerOut {
     pub non_floor_contributions: usize,
     /// Extension: longest stretch of the speaker's tenure with nobody else vocalising, from a
     /// start to an end of the speaker's own talk (§5.5.6, Q8; ms).
-    pub longest_unbroken: Option<i64>,
+    pub longest_unbroken: Option<Millis>,
     /// Extension: inter-quartile range of the FTOs into the speaker (ms, §5.5.7).
     pub fto_in_iqr: Option<f64>,
     /// Extension: share of the FTOs into the speaker that are negative (entered in overlap).
@@ -279,13 +280,13 @@ pub struct PairOut {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConversationOut {
     /// First talkspurt start to last end (ms).
-    pub span: i64,
+    pub span: Millis,
     /// Span minus silence (ms).
-    pub speech: i64,
+    pub speech: Millis,
     /// Silence inside the span (ms).
-    pub silence: i64,
+    pub silence: Millis,
     /// Time with ≥ 2 speakers (ms).
-    pub overlap: i64,
+    pub overlap: Millis,
     /// Overlap / speech.
     pub overlap_ratio: Option<f64>,
     /// Transfers per minute of span.
@@ -295,7 +296,7 @@ pub struct ConversationOut {
     /// Acoustic gaps and pauses ≥ `long_silence`.
     pub long_silences: usize,
     /// Extension: span start (ms; `null` when empty).
-    pub start: Option<i64>,
+    pub start: Option<Millis>,
     /// Extension: headline counts.
     pub counts: HeadlineCounts,
     /// Extension: share of overlaps among acoustic between-speaker intervals.
@@ -320,7 +321,7 @@ pub struct HeStats {
     /// Intervals.
     pub n: usize,
     /// Summed duration (ms).
-    pub total: i64,
+    pub total: Millis,
     /// Median duration (ms).
     pub median: Option<f64>,
     /// Inter-quartile range of the durations (ms).
@@ -415,15 +416,15 @@ pub struct VerbalClaimOut {
     /// The lexicon phrase matched.
     pub phrase: String,
     /// Start of its first token (ms).
-    pub start: i64,
+    pub start: Millis,
     /// End of its last token (ms).
-    pub end: i64,
+    pub end: Millis,
     /// Index into `onsets` of the onset it answers.
     pub answers: Option<usize>,
     /// Speaker of that onset.
     pub answers_speaker: Option<Name>,
     /// Time of that onset (ms).
-    pub answers_time: Option<i64>,
+    pub answers_time: Option<Millis>,
     /// Class of that onset.
     pub answers_class: Option<OnsetClass>,
 }

@@ -26,6 +26,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::units::Millis;
 use crate::format::paragraphs::WORDS_PER_SECOND;
 use crate::model::{MarkKind, Transcript, TranscriptBuilder};
 
@@ -54,7 +55,7 @@ pub struct EstimatedTimes {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MarkedOverlap {
     /// When (ms): the time written in the note, else the start of its paragraph.
-    pub time: i64,
+    pub time: Millis,
     /// `note` when the note gives the time, `paragraph start` when it does not.
     pub time_from: String,
     /// The speaker of the paragraph holding the note.

@@ -53,6 +53,7 @@ use super::joint::joint_timeline;
 use super::onsets::{classify, OnsetClass, OnsetRec, Outcome};
 use super::params::{Classifier, Params};
 use super::talkspurt::Talkspurt;
+use super::units::{Millis, SpeakerIndex};
 use crate::error::{Error, Result};
 
 /// What a [`StreamEvent`] reports.
@@ -63,7 +64,7 @@ pub enum StreamEventKind {
         /// The stream's id of the talkspurt (in order of creation).
         spurt: usize,
         /// Its speaker.
-        speaker: usize,
+        speaker: SpeakerIndex,
     },
     /// A talkspurt is final: `[start, end)`, with its backchannel tag still to come
     /// ([`StreamEventKind::Floor`]). `time` is its end.
@@ -71,16 +72,16 @@ pub enum StreamEventKind {
         /// The talkspurt.
         spurt: usize,
         /// Its speaker.
-        speaker: usize,
+        speaker: SpeakerIndex,
         /// Its start.
-        start: i64,
+        start: Millis,
     },
     /// S5 decided whether a talkspurt is floor-relevant or a backchannel. `time` is its start.
     Floor {
         /// The talkspurt.
         spurt: usize,
         /// Its speaker.
-        speaker: usize,
+        speaker: SpeakerIndex,
         /// Tagged as a backchannel.
         backchannel: bool,
         /// The calibrated classifier's probability that it is a backchannel (`None` under
@@ -90,9 +91,9 @@ pub enum StreamEventKind {
     /// A piece of the acoustic joint timeline, final. `time` is its start.
     Piece {
         /// Its end.
-        end: i64,
+        end: Millis,
         /// The speakers talking in it, ascending (two or more: an overlap).
-        active: Vec<usize>,
+        active: Vec<SpeakerIndex>,
     },
     /// A talkspurt began while someone else held the floor as far as known (or before anyone
     /// did): an onset to be classified. Provisional: it is later followed by
@@ -101,16 +102,16 @@ pub enum StreamEventKind {
         /// The talkspurt.
         spurt: usize,
         /// Its speaker.
-        speaker: usize,
+        speaker: SpeakerIndex,
         /// The holder as far as decided when it started.
-        holder: Option<usize>,
+        holder: Option<SpeakerIndex>,
     },
     /// A floor claim, final (S6). `time` is the claim time.
     Claim {
         /// The claiming talkspurt.
         spurt: usize,
         /// The new holder.
-        speaker: usize,
+        speaker: SpeakerIndex,
     },
     /// An onset, classified (S8), final. `time` is the onset; `rec.spurt` is the stream's id.
     Onset(OnsetRec),
@@ -123,9 +124,9 @@ pub enum StreamEventKind {
         /// The talkspurt.
         spurt: usize,
         /// Its speaker.
-        speaker: usize,
+        speaker: SpeakerIndex,
         /// The holder at the onset (`None`: an opening).
-        holder: Option<usize>,
+        holder: Option<SpeakerIndex>,
         /// The class, when the decision names it.
         class: Option<OnsetClass>,
         /// The probabilities of an interruption and of a failed attempt (`None` for an
@@ -144,9 +145,9 @@ pub enum StreamEventKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StreamEvent {
     /// The time the event is about (ms).
-    pub time: i64,
+    pub time: Millis,
     /// The stream time at which it was decided (ms); never before `time`'s evidence.
-    pub decided: i64,
+    pub decided: Millis,
     /// What it reports.
     pub kind: StreamEventKind,
 }
@@ -164,10 +165,10 @@ impl StreamEvent {
 
 #[derive(Clone, Debug)]
 struct Spurt {
-    speaker: usize,
-    start: i64,
+    speaker: SpeakerIndex,
+    start: Millis,
     /// End of its last segment (while `speaking`, the talkspurt reaches at least `now`).
-    end: i64,
+    end: Millis,
     speaking: bool,
     closed: bool,
     /// `Some(true)`: floor-relevant; `Some(false)`: backchannel.
@@ -213,7 +214,7 @@ impl Decision {
 }
 
 /// How far back the calibrated features look (the floor history of the last minute).
-const CALIBRATED_LOOKBACK: i64 = 60_000;
+const CALIBRATED_LOOKBACK: Millis = Millis::new(60_000);
 
 /// The streaming analysis of one conversation (timing only: speech edges, no words).
 ///
@@ -223,21 +224,21 @@ const CALIBRATED_LOOKBACK: i64 = 60_000;
 #[derive(Clone, Debug)]
 pub struct AnalysisStream {
     params: Params,
-    now: i64,
+    now: Millis,
     spurts: Vec<Spurt>,
     /// Per speaker: its talkspurts in time order.
     by_speaker: Vec<Vec<usize>>,
     /// Talkspurts whose floor status is open, in start order.
-    undecided: BTreeSet<(i64, usize)>,
+    undecided: BTreeSet<(Millis, usize)>,
     /// Talkspurts that are not closed.
     open: Vec<usize>,
     /// Talkspurts that may still reach past `joint_done`.
     joint_live: Vec<usize>,
-    joint_done: Option<i64>,
+    joint_done: Option<Millis>,
     /// Tracker events ready to feed: (time, 0 = end / 1 = start, spurt).
-    ready: BTreeSet<(i64, u8, usize)>,
+    ready: BTreeSet<(Millis, u8, usize)>,
     tracker: FloorTracker,
-    tracker_clock: i64,
+    tracker_clock: Millis,
     claims: Vec<Claim>,
     /// Floor-relevant talkspurts given to the tracker whose onset is not decided.
     onset_queue: Vec<usize>,
@@ -246,7 +247,7 @@ pub struct AnalysisStream {
     out: Vec<StreamEvent>,
     finished: bool,
     /// S5′/S8′ (calibrated classifier) and its horizon, instead of the rules' S5.
-    calibrated: Option<(Calibrated, i64)>,
+    calibrated: Option<(Calibrated, Millis)>,
 }
 
 impl AnalysisStream {
@@ -275,7 +276,7 @@ impl AnalysisStream {
         };
         Ok(AnalysisStream {
             params: params.clone(),
-            now: i64::MIN,
+            now: Millis::MIN,
             spurts: Vec::new(),
             by_speaker: vec![Vec::new(); n_speakers],
             undecided: BTreeSet::new(),
@@ -284,7 +285,7 @@ impl AnalysisStream {
             joint_done: None,
             ready: BTreeSet::new(),
             tracker: FloorTracker::new(params.min_floor_solo),
-            tracker_clock: i64::MIN,
+            tracker_clock: Millis::MIN,
             claims: Vec::new(),
             onset_queue: Vec::new(),
             floor_spurts: Vec::new(),
@@ -295,20 +296,20 @@ impl AnalysisStream {
     }
 
     /// The stream clock: every edge before it has been given.
-    pub fn now(&self) -> i64 {
+    pub fn now(&self) -> Millis {
         self.now
     }
 
     /// The floor holder as far as decided.
-    pub fn holder(&self) -> Option<usize> {
+    pub fn holder(&self) -> Option<SpeakerIndex> {
         self.tracker.holder()
     }
 
-    fn check_edge(&self, speaker: usize, t: i64) -> Result<()> {
+    fn check_edge(&self, speaker: SpeakerIndex, t: Millis) -> Result<()> {
         if self.finished {
             return Err(Error::invalid("analysis stream: edge after finish"));
         }
-        if speaker >= self.by_speaker.len() {
+        if speaker.index() >= self.by_speaker.len() {
             return Err(Error::invalid(format!("analysis stream: no speaker {speaker}")));
         }
         if t < self.now {
@@ -321,9 +322,9 @@ impl AnalysisStream {
     }
 
     /// `speaker` starts talking at `t` (not before the clock).
-    pub fn speech_start(&mut self, speaker: usize, t: i64) -> Result<()> {
+    pub fn speech_start(&mut self, speaker: SpeakerIndex, t: Millis) -> Result<()> {
         self.check_edge(speaker, t)?;
-        let last = self.by_speaker[speaker].last().copied();
+        let last = self.by_speaker[speaker.index()].last().copied();
         if let Some(i) = last {
             let s = &mut self.spurts[i];
             if s.speaking {
@@ -350,7 +351,7 @@ impl AnalysisStream {
             p_backchannel: None,
             decision: None,
         });
-        self.by_speaker[speaker].push(id);
+        self.by_speaker[speaker.index()].push(id);
         self.undecided.insert((t, id));
         self.open.push(id);
         self.joint_live.push(id);
@@ -372,9 +373,9 @@ impl AnalysisStream {
     }
 
     /// `speaker` stops talking at `t`.
-    pub fn speech_end(&mut self, speaker: usize, t: i64) -> Result<()> {
+    pub fn speech_end(&mut self, speaker: SpeakerIndex, t: Millis) -> Result<()> {
         self.check_edge(speaker, t)?;
-        let Some(&i) = self.by_speaker[speaker].last() else {
+        let Some(&i) = self.by_speaker[speaker.index()].last() else {
             return Err(Error::invalid(format!(
                 "analysis stream: speaker {speaker} stops at {t} ms without having started"
             )));
@@ -408,7 +409,7 @@ impl AnalysisStream {
         self.undecided.remove(&(start, i));
         self.open.retain(|&j| j != i);
         self.joint_live.retain(|&j| j != i);
-        self.by_speaker[speaker].pop();
+        self.by_speaker[speaker.index()].pop();
         if self.spurts[i].provisional_onset {
             self.out.push(StreamEvent {
                 time: start,
@@ -420,7 +421,7 @@ impl AnalysisStream {
 
     /// The clock reached `now`: every edge before it has been given (edges at `now` may still
     /// come). Returns the events decided since the last call.
-    pub fn advance(&mut self, now: i64) -> Result<Vec<StreamEvent>> {
+    pub fn advance(&mut self, now: Millis) -> Result<Vec<StreamEvent>> {
         if self.finished {
             return Err(Error::invalid("analysis stream: advance after finish"));
         }
@@ -437,7 +438,7 @@ impl AnalysisStream {
 
     /// Ends the stream at `end` (speakers still talking stop there) and returns every event
     /// still undecided, decided at `end`.
-    pub fn finish(&mut self, end: i64) -> Result<Vec<StreamEvent>> {
+    pub fn finish(&mut self, end: Millis) -> Result<Vec<StreamEvent>> {
         if self.finished {
             return Ok(Vec::new());
         }
@@ -450,20 +451,20 @@ impl AnalysisStream {
             }
         }
         // Nothing can come after the end: decide as if an unbounded silence followed.
-        self.step(i64::MAX / 4, end)?;
+        self.step(Millis::new(i64::MAX / 4), end)?;
         let last = std::mem::take(&mut self.ready);
         for (t, kind, id) in last {
             self.feed_tracker(t, kind, id, end)?;
         }
         let rest = self.tracker.finish();
         self.take_claims(rest, end);
-        self.decide_onsets(i64::MAX / 4, end)?;
+        self.decide_onsets(Millis::new(i64::MAX / 4), end)?;
         self.finished = true;
         Ok(std::mem::take(&mut self.out))
     }
 
     /// One round of decisions with the logical clock `now`, stamping them `stamp`.
-    fn step(&mut self, now: i64, stamp: i64) -> Result<()> {
+    fn step(&mut self, now: Millis, stamp: Millis) -> Result<()> {
         self.close_spurts(now, stamp);
         self.decide_floor(now, stamp);
         self.emit_pieces(now, stamp);
@@ -472,7 +473,7 @@ impl AnalysisStream {
     }
 
     /// The current end of talkspurt `i` under the clock `now` (it reaches `now` while speaking).
-    fn current_end(&self, i: usize, now: i64) -> i64 {
+    fn current_end(&self, i: usize, now: Millis) -> Millis {
         let s = &self.spurts[i];
         if s.speaking {
             s.end.max(now)
@@ -481,7 +482,7 @@ impl AnalysisStream {
         }
     }
 
-    fn close_spurts(&mut self, now: i64, stamp: i64) {
+    fn close_spurts(&mut self, now: Millis, stamp: Millis) {
         let bridge = self.params.bridge_pause;
         let mut k = 0;
         while k < self.open.len() {
@@ -507,7 +508,7 @@ impl AnalysisStream {
 
     /// S5 for the talkspurts whose status is open (§5.4 S5 (R19), timing-only: the lexical
     /// test passes and nothing is laughter).
-    fn decide_floor(&mut self, now: i64, stamp: i64) {
+    fn decide_floor(&mut self, now: Millis, stamp: Millis) {
         let decided = match self.calibrated {
             Some((c, h)) => self.calibrated_floor(c, h, now),
             None => self.rules_floor(now),
@@ -516,7 +517,7 @@ impl AnalysisStream {
     }
 
     /// S5 by the rules: the talkspurts whose status the evidence up to `now` decides.
-    fn rules_floor(&self, now: i64) -> Vec<(usize, bool, Option<f64>)> {
+    fn rules_floor(&self, now: Millis) -> Vec<(usize, bool, Option<f64>)> {
         let p = &self.params;
         let mut decided = Vec::new();
         for &(_, i) in &self.undecided {
@@ -530,7 +531,7 @@ impl AnalysisStream {
                 // Other talkspurts may still start at the same instant.
                 None
             } else {
-                let own = &self.by_speaker[x];
+                let own = &self.by_speaker[x.index()];
                 let k = own.partition_point(|&j| j != i);
                 let pre_ok = k == 0 || s.start - self.spurts[own[k - 1]].end >= p.bc_pre_silence;
                 // 4 for each other speaker: the latest talkspurt starting by s.start ends
@@ -542,7 +543,7 @@ impl AnalysisStream {
                     (self.current_end(last, now) > s.start - p.bc_context).then_some(n)
                 };
                 let context4: Vec<(usize, usize)> = (0..self.by_speaker.len())
-                    .filter(|&y| y != x)
+                    .filter(|&y| y != x.index())
                     .filter_map(|y| cond4(y).map(|n| (y, n)))
                     .collect();
                 if !pre_ok || context4.is_empty() {
@@ -580,9 +581,9 @@ impl AnalysisStream {
 
     /// The instant up to which the talk is final: a talkspurt that stopped less than
     /// `bridge_pause` ago may still be bridged (its end move past it).
-    fn settled(&self) -> i64 {
+    fn settled(&self) -> Millis {
         let open = self.open.iter().map(|&i| &self.spurts[i]);
-        open.filter(|s| !s.speaking).map(|s| s.end).min().unwrap_or(i64::MAX)
+        open.filter(|s| !s.speaking).map(|s| s.end).min().unwrap_or(Millis::MAX)
     }
 
     /// S5′: the talkspurts whose evidence up to `horizon` after their start is final, tagged
@@ -594,7 +595,12 @@ impl AnalysisStream {
     /// decided            ▲ once the clock is past start + h and no talkspurt that stopped
     ///                      by then can still be bridged
     /// ```
-    fn calibrated_floor(&self, c: Calibrated, h: i64, now: i64) -> Vec<(usize, bool, Option<f64>)> {
+    fn calibrated_floor(
+        &self,
+        c: Calibrated,
+        h: Millis,
+        now: Millis,
+    ) -> Vec<(usize, bool, Option<f64>)> {
         let settled = self.settled();
         let mut decided = Vec::new();
         for &(start, i) in &self.undecided {
@@ -615,7 +621,7 @@ impl AnalysisStream {
     /// analysis sees them: per speaker, those starting in the last minute before `t0` or
     /// later, and the one before them (the previous talkspurt and the latest reference);
     /// running ones reach the clock `now`. Sorted by start; with their stream ids.
-    fn window(&self, t0: i64, now: i64) -> (Vec<Talkspurt>, Vec<usize>) {
+    fn window(&self, t0: Millis, now: Millis) -> (Vec<Talkspurt>, Vec<usize>) {
         let cutoff = t0.saturating_sub(CALIBRATED_LOOKBACK);
         let mut ids = Vec::new();
         for own in &self.by_speaker {
@@ -635,7 +641,7 @@ impl AnalysisStream {
 
     /// Records the floor statuses decided, and passes the floor-relevant talkspurts on to the
     /// tracker and the onsets.
-    fn apply_floor(&mut self, decided: Vec<(usize, bool, Option<f64>)>, stamp: i64) {
+    fn apply_floor(&mut self, decided: Vec<(usize, bool, Option<f64>)>, stamp: Millis) {
         for (i, floor, probability) in decided {
             let s = &mut self.spurts[i];
             s.floor = Some(floor);
@@ -681,7 +687,7 @@ impl AnalysisStream {
     /// spurts   A [────────)        B [──── (open)
     /// final    ├─ {A} ─┤ ∅ ┤ ← pieces ending before the first open end (or the clock)
     /// ```
-    fn emit_pieces(&mut self, now: i64, stamp: i64) {
+    fn emit_pieces(&mut self, now: Millis, stamp: Millis) {
         let mut frontier = now;
         for &i in &self.open {
             frontier = frontier.min(self.current_end(i, now));
@@ -727,7 +733,7 @@ impl AnalysisStream {
         }
     }
 
-    fn take_claims(&mut self, claims: Vec<Claim>, stamp: i64) {
+    fn take_claims(&mut self, claims: Vec<Claim>, stamp: Millis) {
         for c in claims {
             self.out.push(StreamEvent {
                 time: c.time,
@@ -738,7 +744,7 @@ impl AnalysisStream {
         }
     }
 
-    fn feed_tracker(&mut self, t: i64, kind: u8, id: usize, stamp: i64) -> Result<()> {
+    fn feed_tracker(&mut self, t: Millis, kind: u8, id: usize, stamp: Millis) -> Result<()> {
         let claims = if kind == 1 {
             self.tracker.start(id, self.spurts[id].speaker, t)?
         } else {
@@ -751,7 +757,7 @@ impl AnalysisStream {
 
     /// S6: feeds the tracker every floor-relevant edge before the first instant still open
     /// (a talkspurt whose status is open, or the running end of an open floor talkspurt).
-    fn run_tracker(&mut self, now: i64, stamp: i64) -> Result<()> {
+    fn run_tracker(&mut self, now: Millis, stamp: Millis) -> Result<()> {
         let mut horizon = now;
         if let Some(&(t, _)) = self.undecided.first() {
             horizon = horizon.min(t);
@@ -777,7 +783,7 @@ impl AnalysisStream {
     }
 
     /// S8 for the onsets whose evidence is in.
-    fn decide_onsets(&mut self, now: i64, stamp: i64) -> Result<()> {
+    fn decide_onsets(&mut self, now: Millis, stamp: Millis) -> Result<()> {
         let tol = self.params.simul_start_tol;
         let known_until = self.undecided.first().map_or(now, |&(t, _)| t.min(now));
         let decided_until = self.tracker.decided_until();
@@ -869,11 +875,11 @@ impl AnalysisStream {
     fn decide_early(
         &self,
         c: Calibrated,
-        h: i64,
+        h: Millis,
         i: usize,
-        holder: Option<usize>,
-        now: i64,
-        known_until: i64,
+        holder: Option<SpeakerIndex>,
+        now: Millis,
+        known_until: Millis,
     ) -> Option<Decision> {
         let s = &self.spurts[i];
         let t0 = s.start;
@@ -922,9 +928,9 @@ impl AnalysisStream {
     fn named_class(
         &self,
         i: usize,
-        holder: Option<usize>,
+        holder: Option<SpeakerIndex>,
         d: Decision,
-        now: i64,
+        now: Millis,
     ) -> Option<OnsetClass> {
         let Some(f) = holder else { return Some(OnsetClass::Opening) };
         if let Some(c) = d.attempt {
@@ -943,10 +949,10 @@ impl AnalysisStream {
 
     /// S8 rule 1 for talkspurt `i`: another floor talkspurt starts within `simul_start_tol`
     /// and no third speaker's floor talkspurt covers the earlier start.
-    fn simultaneous(&self, i: usize, now: i64) -> bool {
+    fn simultaneous(&self, i: usize, now: Millis) -> bool {
         let s = &self.spurts[i];
         let (x, t0, tol) = (s.speaker, s.start, self.params.simul_start_tol);
-        let covers = |j: usize, t: i64| {
+        let covers = |j: usize, t: Millis| {
             let g = &self.spurts[j];
             g.start <= t && t < self.current_end(j, now)
         };
@@ -975,7 +981,7 @@ impl AnalysisStream {
             .floor_spurts
             .iter()
             .copied()
-            .filter(|&j| self.spurts[j].end > t0 - tol - 1)
+            .filter(|&j| self.spurts[j].end > t0 - tol - Millis::new(1))
             .collect();
         local.sort_by_key(|&j| (self.spurts[j].start, self.spurts[j].end, self.spurts[j].speaker));
         let spurts: Vec<Talkspurt> = local
@@ -996,7 +1002,7 @@ impl AnalysisStream {
         }
         let mut floor_by = vec![Vec::new(); self.by_speaker.len()];
         for (k, sp) in spurts.iter().enumerate() {
-            floor_by[sp.speaker].push(k);
+            floor_by[sp.speaker.index()].push(k);
         }
         let order: Vec<usize> = (0..spurts.len()).collect();
         let mut rec = classify(&spurts, &floor_by, &order, &claims, &self.params)
@@ -1037,8 +1043,9 @@ mod tests {
         let mut out = Vec::new();
         let mut k = 0;
         for (t, start, sp) in e {
-            while k < ticks.len() && ticks[k] < t {
-                out.extend(s.advance(ticks[k].max(s.now())).unwrap());
+            let (t, sp) = (Millis::new(t), SpeakerIndex::new(sp));
+            while k < ticks.len() && Millis::new(ticks[k]) < t {
+                out.extend(s.advance(Millis::new(ticks[k]).max(s.now())).unwrap());
                 k += 1;
             }
             out.extend(s.advance(t).unwrap());
@@ -1048,7 +1055,7 @@ mod tests {
                 s.speech_end(sp, t).unwrap();
             }
         }
-        let end = segments.iter().map(|x| x.2).max().unwrap_or(0);
+        let end = Millis::new(segments.iter().map(|x| x.2).max().unwrap_or(0));
         out.extend(s.advance(end).unwrap());
         out.extend(s.finish(end).unwrap());
         out
@@ -1062,18 +1069,18 @@ mod tests {
         b.build()
     }
 
-    type Onset = (i64, String, Option<String>, String, String, Option<String>, Option<i64>);
+    type Onset = (Millis, String, Option<String>, String, String, Option<String>, Option<Millis>);
     /// Talkspurts (with their tags), joint pieces, claims and onsets, by name.
     type Folded = (
-        Vec<(String, i64, i64, bool)>,
-        Vec<(i64, i64, Vec<String>)>,
-        Vec<(i64, String)>,
+        Vec<(String, Millis, Millis, bool)>,
+        Vec<(Millis, Millis, Vec<String>)>,
+        Vec<(Millis, String)>,
         Vec<Onset>,
     );
 
     /// The committed events, in the batch analysis's vocabulary.
     fn folded(events: &[StreamEvent]) -> Folded {
-        let name = |i: usize| NAMES[i].to_owned();
+        let name = |i: SpeakerIndex| NAMES[i.index()].to_owned();
         let mut ends = std::collections::HashMap::new();
         let mut bc = std::collections::HashMap::new();
         let (mut pieces, mut claims, mut onsets) = (Vec::new(), Vec::new(), Vec::new());
@@ -1149,7 +1156,9 @@ mod tests {
         let onset = events
             .iter()
             .find_map(|e| match &e.kind {
-                StreamEventKind::Onset(r) if r.speaker == 1 => Some((r.class, e.decided)),
+                StreamEventKind::Onset(r) if r.speaker.get() == 1 => {
+                    Some((r.class, e.decided.get()))
+                }
                 _ => None,
             })
             .unwrap();
@@ -1163,7 +1172,7 @@ mod tests {
     fn calibrated(h: i64) -> Params {
         Params {
             classifier: Classifier::Calibrated,
-            decision_horizon: Some(h),
+            decision_horizon: Some(Millis::new(h)),
             ..Params::default()
         }
     }
@@ -1190,12 +1199,14 @@ mod tests {
                     // (ticks every 100 ms) once the holder's talkspurt is settled.
                     StreamEventKind::Floor { probability, .. } => {
                         assert!(probability.is_some());
-                        assert!(e.decided > e.time + h && e.decided <= e.time + h + 300, "{e:?}");
+                        let (d, t) = (e.decided.get(), e.time.get());
+                        assert!(d > t + h && d <= t + h + 300, "{e:?}");
                         decisions += 1;
                     }
                     StreamEventKind::OnsetDecision { holder: Some(_), probabilities, .. } => {
                         assert!(probabilities.is_some());
-                        assert!(e.decided > e.time + h && e.decided <= e.time + h + 300, "{e:?}");
+                        let (d, t) = (e.decided.get(), e.time.get());
+                        assert!(d > t + h && d <= t + h + 300, "{e:?}");
                     }
                     _ => {}
                 }
@@ -1247,7 +1258,11 @@ mod tests {
             let p = match preset {
                 0 => Params::default(),
                 1 => Params::preset(crate::analysis::AnalysisPreset::PureJf),
-                2 => Params { bridge_pause: 20, bc_max_duration: 1500, ..Params::default() },
+                2 => Params {
+                    bridge_pause: Millis::new(20),
+                    bc_max_duration: Millis::new(1500),
+                    ..Params::default()
+                },
                 3 => calibrated(250),
                 4 => calibrated(500),
                 _ => calibrated(1000),

@@ -9,16 +9,17 @@
 //! ```
 
 use super::normalise::{NormSegment, WordToken};
+use super::units::{Millis, SpeakerIndex};
 
 /// A maximal stretch of one speaker's speech.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Talkspurt {
-    /// Speaker index.
-    pub speaker: usize,
+    /// Speaker.
+    pub speaker: SpeakerIndex,
     /// Start (ms).
-    pub start: i64,
+    pub start: Millis,
     /// End (ms).
-    pub end: i64,
+    pub end: Millis,
     /// Tokens of the merged segments, ordered by `(start, end, input order)`.
     pub tokens: Vec<WordToken>,
     /// At least one merged segment had a token (§5.1 Modes (R9)).
@@ -34,7 +35,7 @@ pub struct Talkspurt {
 impl Talkspurt {
     /// A talkspurt known by its times alone (no tokens): floor-relevant, neither laughter nor
     /// a backchannel, as S2 leaves a timing-only talkspurt before S5 looks at it.
-    pub fn timed(speaker: usize, start: i64, end: i64) -> Talkspurt {
+    pub fn timed(speaker: SpeakerIndex, start: Millis, end: Millis) -> Talkspurt {
         Talkspurt {
             speaker,
             start,
@@ -48,7 +49,7 @@ impl Talkspurt {
     }
 
     /// Duration (ms).
-    pub fn dur(&self) -> i64 {
+    pub fn dur(&self) -> Millis {
         self.end - self.start
     }
 
@@ -63,7 +64,7 @@ impl Talkspurt {
     }
 
     /// Whether `t` lies in `[start, end)`.
-    pub fn covers(&self, t: i64) -> bool {
+    pub fn covers(&self, t: Millis) -> bool {
         self.start <= t && t < self.end
     }
 }
@@ -76,21 +77,21 @@ pub struct Spurts {
     /// Same-speaker overlapping segments that were unioned.
     pub same_speaker_overlaps: usize,
     /// Per speaker: the duration of the union of the raw segments (no bridging).
-    pub talk_unbridged: Vec<i64>,
+    pub talk_unbridged: Vec<Millis>,
 }
 
 /// S2 over segments sorted by `(speaker, start, end)`.
-pub fn talkspurts(segments: &[NormSegment], n_speakers: usize, bridge_pause: i64) -> Spurts {
+pub fn talkspurts(segments: &[NormSegment], n_speakers: usize, bridge_pause: Millis) -> Spurts {
     let mut out = Spurts {
         spurts: Vec::with_capacity(segments.len()),
-        talk_unbridged: vec![0; n_speakers],
+        talk_unbridged: vec![Millis::ZERO; n_speakers],
         ..Spurts::default()
     };
     let mut cur: Option<Talkspurt> = None;
     // Tokens of the current talkspurt with their segment's input order: one buffer for all
     // talkspurts, emptied into each as it is finished.
     let mut words: Vec<(WordToken, usize)> = Vec::new();
-    let mut union_end: Option<(usize, i64)> = None;
+    let mut union_end: Option<(SpeakerIndex, Millis)> = None;
     let finish =
         |mut s: Talkspurt, words: &mut Vec<(WordToken, usize)>, out: &mut Vec<Talkspurt>| {
             if !words.is_empty() {
@@ -106,7 +107,7 @@ pub fn talkspurts(segments: &[NormSegment], n_speakers: usize, bridge_pause: i64
             _ => seg.start,
         };
         if seg.end > from {
-            out.talk_unbridged[seg.speaker] += seg.end - from;
+            out.talk_unbridged[seg.speaker.index()] += seg.end - from;
         }
         union_end = Some(match union_end {
             Some((sp, e)) if sp == seg.speaker => (sp, e.max(seg.end)),
@@ -158,24 +159,33 @@ mod tests {
     use super::*;
 
     fn seg(speaker: usize, start: i64, end: i64) -> NormSegment {
-        NormSegment { speaker, start, end, tokens: Vec::new(), laughter: false, order: 0 }
+        NormSegment {
+            speaker: SpeakerIndex::new(speaker),
+            start: Millis::new(start),
+            end: Millis::new(end),
+            tokens: Vec::new(),
+            laughter: false,
+            order: 0,
+        }
+    }
+
+    fn spans(s: &Spurts) -> Vec<(i64, i64)> {
+        s.spurts.iter().map(|t| (t.start.get(), t.end.get())).collect()
     }
 
     #[test]
     fn bridges_short_silences_and_unions_overlaps() {
         let segs = [seg(0, 0, 2000), seg(0, 2150, 4000), seg(0, 3000, 3500), seg(0, 4500, 6000)];
-        let s = talkspurts(&segs, 1, 200);
-        let spans: Vec<_> = s.spurts.iter().map(|t| (t.start, t.end)).collect();
-        assert_eq!(spans, vec![(0, 4000), (4500, 6000)]);
+        let s = talkspurts(&segs, 1, Millis::new(200));
+        assert_eq!(spans(&s), vec![(0, 4000), (4500, 6000)]);
         assert_eq!(s.same_speaker_overlaps, 1);
-        assert_eq!(s.talk_unbridged, vec![5350]);
+        assert_eq!(s.talk_unbridged, vec![Millis::new(5350)]);
     }
 
     #[test]
     fn touching_segments_merge_even_without_bridging() {
-        let s = talkspurts(&[seg(0, 0, 10), seg(0, 10, 20), seg(0, 21, 30)], 1, 0);
-        let spans: Vec<_> = s.spurts.iter().map(|t| (t.start, t.end)).collect();
-        assert_eq!(spans, vec![(0, 20), (21, 30)]);
+        let s = talkspurts(&[seg(0, 0, 10), seg(0, 10, 20), seg(0, 21, 30)], 1, Millis::ZERO);
+        assert_eq!(spans(&s), vec![(0, 20), (21, 30)]);
         assert_eq!(s.same_speaker_overlaps, 0);
     }
 }

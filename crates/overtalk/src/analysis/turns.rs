@@ -12,20 +12,21 @@
 use super::floor::Claim;
 use super::seek;
 use super::talkspurt::Talkspurt;
+use super::units::{Millis, SpeakerIndex};
 
 /// One turn (speakers as indices, talkspurts as indices into the sorted list).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TurnRec {
     /// Holder.
-    pub speaker: usize,
+    pub speaker: SpeakerIndex,
     /// Earliest start of its talkspurts (ms).
-    pub start: i64,
+    pub start: Millis,
     /// Latest end of its talkspurts (ms).
-    pub end: i64,
+    pub end: Millis,
     /// Claim time (ms).
-    pub claim: i64,
+    pub claim: Millis,
     /// Tenure end: the next claim, or the end of the acoustic span for the last turn.
-    pub tenure_end: i64,
+    pub tenure_end: Millis,
     /// Its talkspurts.
     pub spurts: Vec<usize>,
     /// Words in its talkspurts.
@@ -36,13 +37,13 @@ pub struct TurnRec {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TransferRec {
     /// Claim time (ms).
-    pub time: i64,
+    pub time: Millis,
     /// Previous holder.
-    pub from: usize,
+    pub from: SpeakerIndex,
     /// New holder.
-    pub to: usize,
+    pub to: SpeakerIndex,
     /// Floor-transfer offset (ms), negative when the new holder started in overlap.
-    pub fto: Option<i64>,
+    pub fto: Option<Millis>,
     /// The previous holder's talkspurt `p` of the FTO formula.
     pub prev_spurt: Option<usize>,
 }
@@ -52,7 +53,7 @@ pub fn turns(
     spurts: &[Talkspurt],
     floor_by: &[Vec<usize>],
     claims: &[Claim],
-    span_end: i64,
+    span_end: Millis,
 ) -> (Vec<TurnRec>, Vec<TransferRec>) {
     let mut turns = Vec::with_capacity(claims.len());
     let mut transfers = Vec::with_capacity(claims.len().saturating_sub(1));
@@ -62,10 +63,10 @@ pub fn turns(
     let mut at_prev = vec![0usize; floor_by.len()];
     for (k, c) in claims.iter().enumerate() {
         let next = claims.get(k + 1).map(|n| n.time);
-        let own = &floor_by[c.speaker];
-        let lo = seek(own, &mut at_lo[c.speaker], |&i| spurts[i].start < c.time);
+        let own = &floor_by[c.speaker.index()];
+        let lo = seek(own, &mut at_lo[c.speaker.index()], |&i| spurts[i].start < c.time);
         let hi = match next {
-            Some(t) => seek(own, &mut at_hi[c.speaker], |&i| spurts[i].start < t),
+            Some(t) => seek(own, &mut at_hi[c.speaker.index()], |&i| spurts[i].start < t),
             None => own.len(),
         };
         let run = own.get(lo..hi.max(lo)).unwrap_or_default();
@@ -90,8 +91,8 @@ pub fn turns(
         if k > 0 {
             let from = claims[k - 1].speaker;
             let sp_start = spurts[c.spurt].start;
-            let prev = &floor_by[from];
-            let n = seek(prev, &mut at_prev[from], |&i| spurts[i].start < sp_start);
+            let prev = &floor_by[from.index()];
+            let n = seek(prev, &mut at_prev[from.index()], |&i| spurts[i].start < sp_start);
             // The previous holder's spurts are disjoint, so the last one starting before has
             // the latest end.
             let prev_spurt = n.checked_sub(1).map(|j| prev[j]);

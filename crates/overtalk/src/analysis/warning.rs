@@ -30,6 +30,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::units::Millis;
 use crate::error::Severity;
 
 /// The note, in the diagnostics and beside every table, for speakers detected one per frame
@@ -48,7 +49,7 @@ pub enum AnalysisWarning {
     /// a forced alignment rather than from the conversation.
     NoOverlap {
         /// The speech in the recording (ms).
-        speech_ms: i64,
+        speech_ms: Millis,
     },
     /// `schism`: three or more speakers active together for more than five seconds, one
     /// contiguous stretch (conversation-metrics.md Q10): possibly two conversations at once.
@@ -56,9 +57,9 @@ pub enum AnalysisWarning {
         /// The most speakers active at once in the stretch.
         speakers: usize,
         /// Where the stretch starts (ms).
-        start_ms: i64,
+        start_ms: Millis,
         /// Where the stretch ends (ms).
-        end_ms: i64,
+        end_ms: Millis,
     },
     /// `estimated-ends`: the transcript gives start times only; each end was estimated, so the
     /// analysis ran in timing-only mode and the listed numbers rest on estimated ends.
@@ -118,7 +119,7 @@ impl AnalysisWarning {
 
     /// The stretch of the recording the warning is about, `(start, end)` in ms, when it is
     /// about one stretch (a schism); `None` when it is about the whole recording.
-    pub fn span_ms(&self) -> Option<(i64, i64)> {
+    pub fn span_ms(&self) -> Option<(Millis, Millis)> {
         match *self {
             AnalysisWarning::Schism { start_ms, end_ms, .. } => Some((start_ms, end_ms)),
             _ => None,
@@ -133,13 +134,13 @@ impl fmt::Display for AnalysisWarning {
             AnalysisWarning::NoOverlap { speech_ms } => write!(
                 f,
                 "no overlapping speech in {:.1} min of multi-speaker speech: overlap-based metrics are structurally zero (single-channel diarization or forced alignment?)",
-                *speech_ms as f64 / 60_000.0
+                speech_ms.get() as f64 / 60_000.0
             ),
             AnalysisWarning::Schism { speakers, start_ms, end_ms } => write!(
                 f,
                 "{speakers} speakers active for {:.2} s from {:.2} s: possible parallel conversation (schism)",
-                (end_ms - start_ms) as f64 / 1000.0,
-                *start_ms as f64 / 1000.0
+                (*end_ms - *start_ms).get() as f64 / 1000.0,
+                start_ms.get() as f64 / 1000.0
             ),
             AnalysisWarning::EstimatedEnds {
                 estimated_ends,
@@ -167,9 +168,9 @@ fn between<'a>(text: &'a str, prefix: &str, suffix: &str) -> Option<&'a str> {
 }
 
 /// Seconds (or minutes, with `unit` 60 000) written with decimals, as ms.
-fn to_ms(text: &str, unit: f64) -> Option<i64> {
+fn to_ms(text: &str, unit: f64) -> Option<Millis> {
     let v: f64 = text.parse().ok()?;
-    v.is_finite().then(|| (v * unit).round() as i64)
+    v.is_finite().then(|| Millis::new((v * unit).round() as i64))
 }
 
 /// The typed warning whose sentence is `text`, if `text` is one of the known sentences.
@@ -263,8 +264,12 @@ mod tests {
 
     fn every_kind() -> Vec<AnalysisWarning> {
         vec![
-            AnalysisWarning::NoOverlap { speech_ms: 330_000 },
-            AnalysisWarning::Schism { speakers: 3, start_ms: 1250, end_ms: 6500 },
+            AnalysisWarning::NoOverlap { speech_ms: Millis::new(330_000) },
+            AnalysisWarning::Schism {
+                speakers: 3,
+                start_ms: Millis::new(1250),
+                end_ms: Millis::new(6500),
+            },
             AnalysisWarning::EstimatedEnds {
                 estimated_ends: 12,
                 tracks: 14,
@@ -299,7 +304,7 @@ mod tests {
         assert_eq!(w[4].to_string(), OVERLAP_NOT_MEASURABLE);
         let codes: Vec<_> = w.iter().map(AnalysisWarning::code).collect();
         assert_eq!(codes, AnalysisWarning::CODES);
-        assert_eq!(w[1].span_ms(), Some((1250, 6500)));
+        assert_eq!(w[1].span_ms(), Some((Millis::new(1250), Millis::new(6500))));
         assert!(w.iter().all(|x| x.severity() == Severity::Note && *x == *x.to_string()));
         let json = serde_json::to_string(&w).unwrap();
         assert!(json.starts_with(r#"["no overlapping speech in 5.5 min"#), "{json}");

@@ -56,6 +56,7 @@ pub mod request;
 
 use crate::analysis::onsets::OnsetClass;
 use crate::analysis::Analysis;
+use crate::analysis::Millis;
 use crate::error::{Error, Result};
 use crate::model::{Annotation, AnnotationBuilder, Region, Segment};
 use crate::time::{Delta, Time};
@@ -259,8 +260,8 @@ fn speech_of(annotation: &Annotation, names: &[String]) -> Result<Region> {
 }
 
 /// Micro­seconds from the analysis's milliseconds.
-fn ms(v: i64) -> Time {
-    Time::from_micros(v.saturating_mul(1000))
+fn ms(v: Millis) -> Time {
+    Time::from_micros(v.get().saturating_mul(1000))
 }
 
 /// The event pieces of an evidence reel, each with its context.
@@ -281,14 +282,14 @@ fn events(
         }
     };
     // The end of `speaker`'s talkspurt running at `t` (the event's own speech).
-    let spurt_end = |speaker: &str, t: i64| {
+    let spurt_end = |speaker: &str, t: Millis| {
         analysis
             .talkspurts
             .iter()
             .filter(|s| &*s.speaker == speaker && s.start <= t && t < s.end)
             .map(|s| s.end)
             .max()
-            .unwrap_or(t + 1)
+            .unwrap_or(t + Millis::new(1))
     };
     for kind in kinds {
         match kind {

@@ -222,7 +222,7 @@ impl ErrorIndex {
     /// time order: what the drawing of the HTML report shows.
     pub fn spans(&self) -> Vec<(i64, i64, ErrorType)> {
         use crate::analysis::normalise::to_ms;
-        self.errors.iter().map(|p| (to_ms(p.start), to_ms(p.end), p.kind)).collect()
+        self.errors.iter().map(|p| (to_ms(p.start).get(), to_ms(p.end).get(), p.kind)).collect()
     }
 
     /// The cause of an unmatched event with no unmatched twin (rules 1b–3 of the module docs).

@@ -18,6 +18,7 @@
 //! percentile bootstrap interval over recordings: `bootstrap` resamples of the recordings with
 //! replacement, drawn by SplitMix64 from `seed`, so every run gives the same interval.
 
+use crate::analysis::Millis;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -154,7 +155,9 @@ pub fn of_recording(r: &Analysis, h: &Analysis) -> Distortion {
         .map(|c| rm.get(c).copied().unwrap_or(0).abs_diff(hm.get(c).copied().unwrap_or(0)))
         .sum();
     let reference_attempts: usize = rm.values().sum();
-    let ftos = |a: &Analysis| -> Vec<i64> { a.transfers.iter().filter_map(|t| t.fto).collect() };
+    let ftos = |a: &Analysis| -> Vec<i64> {
+        a.transfers.iter().filter_map(|t| t.fto.map(Millis::get)).collect()
+    };
     let (rf, hf) = (ftos(r), ftos(h));
     Distortion {
         reference_attempts,

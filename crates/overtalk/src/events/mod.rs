@@ -235,7 +235,7 @@ pub fn events_of(a: &Analysis) -> Vec<Event> {
         let other = o.holder.as_deref().map(str::to_owned);
         out.push(Event {
             class: EventClass::Onset(o.class.into()),
-            time: o.time,
+            time: o.time.get(),
             speaker: o.speaker.to_string(),
             other: other.clone(),
         });
@@ -243,7 +243,7 @@ pub fn events_of(a: &Analysis) -> Vec<Event> {
         if attempt && other.is_some() {
             out.push(Event {
                 class: EventClass::Interruption(o.outcome.into()),
-                time: o.time,
+                time: o.time.get(),
                 speaker: o.speaker.to_string(),
                 other,
             });
@@ -252,7 +252,7 @@ pub fn events_of(a: &Analysis) -> Vec<Event> {
     for t in a.talkspurts.iter().filter(|t| t.is_backchannel) {
         out.push(Event {
             class: EventClass::Backchannel,
-            time: t.start,
+            time: t.start.get(),
             speaker: t.speaker.to_string(),
             other: None,
         });
@@ -260,14 +260,18 @@ pub fn events_of(a: &Analysis) -> Vec<Event> {
     for t in &a.transfers {
         out.push(Event {
             class: EventClass::Transfer,
-            time: t.time,
+            time: t.time.get(),
             speaker: t.to.to_string(),
             other: Some(t.from.to_string()),
         });
     }
     for t in &a.turns {
-        let turn =
-            |class| Event { class, time: t.start, speaker: t.speaker.to_string(), other: None };
+        let turn = |class| Event {
+            class,
+            time: t.start.get(),
+            speaker: t.speaker.to_string(),
+            other: None,
+        };
         out.push(turn(EventClass::Turn));
         if t.end - t.start >= a.params.monologue_min {
             out.push(turn(EventClass::Monologue));
@@ -437,7 +441,7 @@ fn lanes_of(
     let mut per: Vec<Vec<(i64, i64)>> = vec![Vec::new(); labels.len()];
     for &(seg, k) in tokens {
         if let Some(v) = per.get_mut(k as usize) {
-            v.push((to_ms(seg.start().micros()), to_ms(seg.end().micros())));
+            v.push((to_ms(seg.start().micros()).get(), to_ms(seg.end().micros()).get()));
         }
     }
     per.into_iter()

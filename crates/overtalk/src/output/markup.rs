@@ -164,12 +164,12 @@ fn conversation<M: Markup + ?Sized>(
     let overlap = if unmeasured {
         "overlap not measurable (ends estimated)".to_owned()
     } else {
-        format!("overlap {} s ({} of speech)", secs(c.overlap), pct(c.overlap_ratio))
+        format!("overlap {} s ({} of speech)", secs(c.overlap.get()), pct(c.overlap_ratio))
     };
     let heading = format!(
         "{id}: {speakers}, span {} s, speech {} s, {overlap}",
-        secs(c.span),
-        secs(c.speech),
+        secs(c.span.get()),
+        secs(c.speech.get()),
     );
     m.style().heading(&heading, out)?;
     if r.diagnostics.warnings.iter().any(|w| matches!(w, AnalysisWarning::OverlapNotMeasurable)) {
@@ -206,13 +206,13 @@ fn conversation<M: Markup + ?Sized>(
                     Some(Mode::Text) => "text".to_owned(),
                     _ => "timing".to_owned(),
                 },
-                secs(s.talk),
+                secs(s.talk.get()),
                 pct(s.talk_share),
-                secs(s.solo),
-                secs(s.floor),
+                secs(s.solo.get()),
+                secs(s.floor.get()),
                 pct(s.floor_share),
                 s.turns.to_string(),
-                s.longest_turn.map_or_else(|| "-".to_owned(), secs),
+                s.longest_turn.map_or_else(|| "-".to_owned(), |t| secs(t.get())),
                 fixed(s.wpm, 1),
                 s.backchannels.to_string(),
                 if unmeasured {
@@ -323,9 +323,9 @@ fn conversation<M: Markup + ?Sized>(
             "{bullet}verbal floor claim: {} \"{}\" at {} s{}",
             v.speaker,
             v.phrase,
-            secs(v.start),
+            secs(v.start.get()),
             match (&v.answers_speaker, v.answers_time) {
-                (Some(s), Some(t)) => format!(" (answers {s} at {} s)", secs(t)),
+                (Some(s), Some(t)) => format!(" (answers {s} at {} s)", secs(t.get())),
                 _ => String::new(),
             }
         )?;
@@ -401,7 +401,7 @@ fn estimated_rest<M: Markup + ?Sized>(
         writeln!(
             out,
             "{bullet}  marked overlap at {} s ({}){}: [{}]",
-            secs(m.time),
+            secs(m.time.get()),
             m.time_from,
             m.speaker.as_ref().map_or_else(String::new, |s| format!(" in {s}'s paragraph")),
             m.text

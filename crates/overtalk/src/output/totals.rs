@@ -40,10 +40,10 @@ impl CorpusTotals {
         for r in conversations.iter().map(|c| c.analysis) {
             let c = &r.conversation;
             t.speakers += r.speakers.len();
-            t.span += c.span;
-            t.speech += c.speech;
-            t.silence += c.silence;
-            t.overlap += c.overlap;
+            t.span += c.span.get();
+            t.speech += c.speech.get();
+            t.silence += c.silence.get();
+            t.overlap += c.overlap.get();
             t.counts.add(&c.counts.events);
             for (layer, kinds) in &c.he_counts {
                 let e = t.he_counts.entry(*layer).or_default();

@@ -1,6 +1,7 @@
 //! The HTML renderer: static tables from the result values, the result embedded once as JSON,
 //! and the inline script and style of `assets/` admitted by their CSP hashes.
 
+use crate::analysis::Millis;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -414,9 +415,9 @@ fn conversation_section(
         b,
         "<p class=\"headline\">{} speakers · span {} s · speech {} s · overlap {} s ({} of speech) · {} turns · {} floor transfers · <span data-field=\"interruptions\" data-v=\"{}\">{}</span> interruptions (<span data-field=\"successful\" data-v=\"{}\">{}</span> successful) · {} terminal overlaps · {} backchannels · {} floor claims in words</p>",
         r.speakers.len(),
-        secs(cv.span),
-        secs(cv.speech),
-        secs(cv.overlap),
+        secs(cv.span.get()),
+        secs(cv.speech.get()),
+        secs(cv.overlap.get()),
         pct(cv.overlap_ratio),
         n.turns,
         n.transfers,
@@ -456,11 +457,11 @@ fn conversation_section(
 <td data-field=\"interruptions_received\" data-v=\"{}\" data-successful=\"{}\">{} ({})</td></tr>",
             colour(name),
             s.talk,
-            secs(s.talk),
+            secs(s.talk.get()),
             jv(&s.talk_share),
             pct(s.talk_share),
             s.floor,
-            secs(s.floor),
+            secs(s.floor.get()),
             jv(&s.floor_share),
             pct(s.floor_share),
             s.turns,
@@ -531,10 +532,10 @@ fn conversation_section(
             colour(&t.speaker),
             escape(&t.speaker),
             t.start,
-            clock(t.start),
-            clock(t.end),
+            clock(t.start.get()),
+            clock(t.end.get()),
             t.end - t.start,
-            secs(t.end - t.start),
+            secs((t.end - t.start).get()),
             t.n_tokens
         );
     }
@@ -603,7 +604,7 @@ fn fto_histogram(b: &mut String, r: &Analysis) {
     let mut bins = [0usize; N + 2];
     let mut total = 0usize;
     for t in &r.transfers {
-        let Some(f) = t.fto else { continue };
+        let Some(f) = t.fto.map(Millis::get) else { continue };
         total += 1;
         let i = if f < LO {
             0
@@ -683,8 +684,8 @@ fn transcript_html(
                 })
                 .unwrap_or_default();
             (
-                crate::analysis::normalise::to_ms(u.segment.start().micros()),
-                crate::analysis::normalise::to_ms(u.segment.end().micros()),
+                crate::analysis::normalise::to_ms(u.segment.start().micros()).get(),
+                crate::analysis::normalise::to_ms(u.segment.end().micros()).get(),
                 u.speaker_name,
                 text,
             )
@@ -713,7 +714,7 @@ fn transcript_html(
         if matches!(o.class, OnsetClass::Opening | OnsetClass::SmoothSwitch) {
             continue;
         }
-        if let Some(u) = place(&o.speaker, o.time) {
+        if let Some(u) = place(&o.speaker, o.time.get()) {
             let attempt =
                 matches!(o.class, OnsetClass::Interruption | OnsetClass::SilentInterruption);
             let label = format!(
@@ -733,7 +734,7 @@ fn transcript_html(
         }
     }
     for (i, v) in r.verbal_claims.iter().enumerate() {
-        if let Some(u) = place(&v.speaker, v.start) {
+        if let Some(u) = place(&v.speaker, v.start.get()) {
             inline[u].push((format!("v{i}"), "claim", format!("floor claim: “{}”", v.phrase)));
         }
     }

@@ -21,6 +21,7 @@
 //! Text is set in DejaVu Sans (bundled, see [`super::png`]); line breaks of the summary are
 //! computed from an average glyph width of that font, which errs on the wide side.
 
+use crate::analysis::Millis;
 use std::fmt::Write as _;
 
 use super::encode::escape;
@@ -250,8 +251,8 @@ pub fn conversation_svg(recording: &str, a: &Analysis, opts: &ImageOptions) -> R
     if !(320..=10_000).contains(&opts.width) {
         return Err(Error::invalid(format!("image width {} px: give 320 to 10000", opts.width)));
     }
-    let start = a.conversation.start.unwrap_or(0);
-    let end = start + a.conversation.span;
+    let start = a.conversation.start.map_or(0, Millis::get);
+    let end = start + a.conversation.span.get();
     let from = opts.from.unwrap_or(start);
     let to = opts.to.unwrap_or(end.max(from + 1000));
     if to <= from {
@@ -361,7 +362,7 @@ pub fn conversation_svg(recording: &str, a: &Analysis, opts: &ImageOptions) -> R
             .talkspurts
             .iter()
             .filter(|t| &*t.speaker == name.as_str() && !t.is_backchannel)
-            .map(|t| (t.start, t.end));
+            .map(|t| (t.start.get(), t.end.get()));
         for (x0, x1) in runs(spans, &scale) {
             rect(&mut body, "speech", x0, ly + 7.0, x1, lane_h - 14.0, colour(i));
         }
@@ -371,7 +372,7 @@ pub fn conversation_svg(recording: &str, a: &Analysis, opts: &ImageOptions) -> R
     let overlaps: Vec<&crate::analysis::result::JointOut> =
         a.joint.iter().filter(|j| j.active.len() >= 2).collect();
     body.push_str("<g class=\"overlaps\">");
-    for (x0, x1) in runs(overlaps.iter().map(|j| (j.start, j.end)), &scale) {
+    for (x0, x1) in runs(overlaps.iter().map(|j| (j.start.get(), j.end.get())), &scale) {
         rect(&mut body, "overlap", x0, lanes_top, x1, lanes_h, ink.shade);
     }
     for (i, name) in names.iter().enumerate() {
@@ -379,7 +380,7 @@ pub fn conversation_svg(recording: &str, a: &Analysis, opts: &ImageOptions) -> R
         let mine = overlaps
             .iter()
             .filter(|j| j.active.iter().any(|s| &**s == name.as_str()))
-            .map(|j| (j.start, j.end));
+            .map(|j| (j.start.get(), j.end.get()));
         for (x0, x1) in runs(mine, &scale) {
             rect(&mut body, "overlap-lane", x0, ly + 4.0, x1, lane_h - 8.0, ink.shade_lane);
         }
@@ -387,9 +388,9 @@ pub fn conversation_svg(recording: &str, a: &Analysis, opts: &ImageOptions) -> R
     body.push_str("</g>");
     // Backchannels: a tick in the speaker's colour with a cap.
     body.push_str("<g class=\"backchannels\">");
-    for t in a.talkspurts.iter().filter(|t| t.is_backchannel && scale.contains(t.start)) {
+    for t in a.talkspurts.iter().filter(|t| t.is_backchannel && scale.contains(t.start.get())) {
         let Some(i) = lane_of(&t.speaker) else { continue };
-        let x = scale.x(t.start);
+        let x = scale.x(t.start.get());
         let ly = lanes_top + lane_h * i as f64;
         let _ = write!(
             body,
@@ -416,14 +417,15 @@ pub fn conversation_svg(recording: &str, a: &Analysis, opts: &ImageOptions) -> R
     );
     let mut turns: Vec<&crate::analysis::result::TurnOut> = a.turns.iter().collect();
     turns.sort_by_key(|t| t.claim);
-    let span_end = a.talkspurts.iter().map(|t| t.end).max().unwrap_or(end);
+    let span_end = a.talkspurts.iter().map(|t| t.end.get()).max().unwrap_or(end);
     for (k, t) in turns.iter().enumerate() {
-        let next = turns.get(k + 1).map_or(span_end, |n| n.claim);
+        let next = turns.get(k + 1).map_or(span_end, |n| n.claim.get());
         let Some(lane) = lane_of(&t.speaker) else { continue };
-        if next <= scale.from || t.claim >= scale.to || next <= t.claim {
+        let claim = t.claim.get();
+        if next <= scale.from || claim >= scale.to || next <= claim {
             continue;
         }
-        rect(&mut body, "holder", scale.x(t.claim), band_y, scale.x(next), band_h, colour(lane));
+        rect(&mut body, "holder", scale.x(claim), band_y, scale.x(next), band_h, colour(lane));
     }
     body.push_str("</g>");
     // Interruption attempts: arrows from the interrupter's lane to the holder's.
@@ -434,7 +436,7 @@ pub fn conversation_svg(recording: &str, a: &Analysis, opts: &ImageOptions) -> R
     );
     for o in &a.onsets {
         if !matches!(o.class, OnsetClass::Interruption | OnsetClass::SilentInterruption)
-            || !scale.contains(o.time)
+            || !scale.contains(o.time.get())
         {
             continue;
         }
@@ -444,7 +446,7 @@ pub fn conversation_svg(recording: &str, a: &Analysis, opts: &ImageOptions) -> R
             continue;
         };
         let solid = o.outcome == Outcome::FloorTaken;
-        let x = scale.x(o.time);
+        let x = scale.x(o.time.get());
         let y1 = lanes_top + lane_h * (from_lane as f64 + 0.5);
         let mut y2 = lanes_top + lane_h * (to_lane as f64 + 0.5);
         y2 -= if y2 > y1 { 6.0 } else { -6.0 };
@@ -464,9 +466,9 @@ pub fn conversation_svg(recording: &str, a: &Analysis, opts: &ImageOptions) -> R
     body.push_str("</g>");
     // Floor claims in words: a yellow diamond on the claimant's lane.
     body.push_str("<g class=\"claims\">");
-    for v in a.verbal_claims.iter().filter(|v| scale.contains(v.start)) {
+    for v in a.verbal_claims.iter().filter(|v| scale.contains(v.start.get())) {
         let Some(i) = lane_of(&v.speaker) else { continue };
-        let x = scale.x(v.start);
+        let x = scale.x(v.start.get());
         let ly = lanes_top + lane_h * i as f64;
         let _ = write!(
             body,

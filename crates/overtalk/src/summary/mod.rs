@@ -367,7 +367,7 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
     };
     let f = vec![
         ("speakers", w.count(&["conversation", "counts", "speakers"], n.speakers)),
-        ("span", w.duration(&["conversation", "span"], c.span)),
+        ("span", w.duration(&["conversation", "span"], c.span.get())),
         ("mode", Fill::Words(templates.word(mode).to_owned())),
         ("classifier", Fill::Words(templates.word(classifier).to_owned())),
     ];
@@ -426,7 +426,7 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
     if !one_track && !estimated {
         if let Some(ratio) = c.overlap_ratio {
             let f = vec![
-                ("overlap", w.duration(&["conversation", "overlap"], c.overlap)),
+                ("overlap", w.duration(&["conversation", "overlap"], c.overlap.get())),
                 ("ratio", w.share(&["conversation", "overlap_ratio"], ratio)),
             ];
             w.sentence("overlap", f);

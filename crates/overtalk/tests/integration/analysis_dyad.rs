@@ -8,7 +8,7 @@ use overtalk::analysis::dyad::{he_acoustic, he_acoustic_general, sweep};
 use overtalk::analysis::intervals::{he_intervals, HeInterval, HeKind, Layer};
 use overtalk::analysis::joint::joint_timeline;
 use overtalk::analysis::talkspurt::Talkspurt;
-use overtalk::analysis::{analyze, Params};
+use overtalk::analysis::{analyze, Millis, Params, SpeakerIndex};
 use overtalk::{Segment, Transcript, TranscriptBuilder};
 use proptest::prelude::*;
 
@@ -34,12 +34,17 @@ fn params() -> impl Strategy<Value = Params> {
         any::<bool>(),
     )
         .prop_map(|(min_segment, bridge_pause, latch_tolerance, ignore)| Params {
-            min_segment,
-            bridge_pause,
-            latch_tolerance,
+            min_segment: Millis::new(min_segment),
+            bridge_pause: Millis::new(bridge_pause),
+            latch_tolerance: Millis::new(latch_tolerance),
             ignore_labels: if ignore { vec![String::new(), "b".into()] } else { vec![] },
             ..Params::default()
         })
+}
+
+/// Talkspurt bounds in milliseconds.
+fn ms(l: &[(i64, i64)]) -> Vec<(Millis, Millis)> {
+    l.iter().map(|&(s, e)| (Millis::new(s), Millis::new(e))).collect()
 }
 
 fn build(tracks: &[(usize, i64, i64)]) -> Transcript {
@@ -59,10 +64,12 @@ fn stages_s3_s4(a: &[(i64, i64)], b: &[(i64, i64)], latch: i64) -> Vec<HeInterva
         .iter()
         .map(|&x| (0, x))
         .chain(b.iter().map(|&x| (ib, x)))
-        .map(|(speaker, (start, end))| Talkspurt::timed(speaker, start, end))
+        .map(|(x, (start, end))| {
+            Talkspurt::timed(SpeakerIndex::new(x), Millis::new(start), Millis::new(end))
+        })
         .collect();
-    spurts.sort_by_key(|s| (s.start, s.end, s.speaker));
-    he_intervals(&joint_timeline(&spurts, |_| true), Layer::Acoustic, latch)
+    spurts.sort_by_key(|s| (s.start.get(), s.end.get(), s.speaker));
+    he_intervals(&joint_timeline(&spurts, |_| true), Layer::Acoustic, Millis::new(latch))
 }
 
 proptest! {
@@ -79,7 +86,10 @@ proptest! {
         names.sort_unstable();
         let got: Vec<_> = fast
             .iter()
-            .map(|h| (h.kind, h.start, h.end, h.prev.map(|i| names[i]), h.next.map(|i| names[i])))
+            .map(|h| {
+                let name = |i: SpeakerIndex| names[i.index()];
+                (h.kind, h.start, h.end, h.prev.map(name), h.next.map(name))
+            })
             .collect();
         let want: Vec<_> = full
             .he
@@ -111,13 +121,13 @@ proptest! {
         let first = HeInterval {
             layer: Layer::Floor,
             kind: HeKind::UnboundedSilence,
-            start: -5,
-            end: -1,
+            start: Millis::new(-5),
+            end: Millis::new(-1),
             prev: None,
             next: None,
         };
         let mut out = vec![first.clone()];
-        sweep(a, b, latch, &mut out);
+        sweep(&ms(a), &ms(b), Millis::new(latch), &mut out);
         prop_assert_eq!(&out[0], &first);
         prop_assert_eq!(&out[1..], &want[..]);
     }
@@ -133,7 +143,7 @@ proptest! {
         let a: Vec<(i64, i64)> = a.into_iter().map(|(s, d)| (s, s + d)).collect();
         let b: Vec<(i64, i64)> = b.into_iter().map(|(s, d)| (s, s + d)).collect();
         let mut out = Vec::new();
-        sweep(&a, &b, latch, &mut out);
+        sweep(&ms(&a), &ms(&b), Millis::new(latch), &mut out);
         prop_assert_eq!(out, stages_s3_s4(&a, &b, latch));
     }
 }

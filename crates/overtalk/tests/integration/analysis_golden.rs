@@ -5,7 +5,7 @@
 
 use overtalk::analysis::intervals::{HeKind, Layer};
 use overtalk::analysis::onsets::{Ferguson, OnsetClass, Outcome};
-use overtalk::analysis::{analyze, Analysis, AnalysisPreset, Params};
+use overtalk::analysis::{analyze, Analysis, AnalysisPreset, Millis, Params};
 use overtalk::{Content, Segment, Transcript, TranscriptBuilder};
 
 use HeKind::*;
@@ -32,8 +32,8 @@ fn he(r: &Analysis, layer: Layer) -> Vec<(HeKind, i64, i64, String, String)> {
         .map(|h| {
             (
                 h.kind,
-                h.start,
-                h.end,
+                h.start.get(),
+                h.end.get(),
                 h.prev.as_deref().unwrap_or_default().to_owned(),
                 h.next.as_deref().unwrap_or_default().to_owned(),
             )
@@ -43,24 +43,24 @@ fn he(r: &Analysis, layer: Layer) -> Vec<(HeKind, i64, i64, String, String)> {
 
 fn he_total(r: &Analysis, layer: Layer, kind: HeKind) -> (usize, i64) {
     let v: Vec<_> = r.he.iter().filter(|h| h.layer == layer && h.kind == kind).collect();
-    (v.len(), v.iter().map(|h| h.end - h.start).sum())
+    (v.len(), v.iter().map(|h| h.end.get() - h.start.get()).sum())
 }
 
 fn claims(r: &Analysis) -> Vec<(i64, String)> {
     let mut v = vec![];
     if let Some(t) = r.turns.first() {
-        v.push((t.claim, t.speaker.to_string()));
+        v.push((t.claim.get(), t.speaker.to_string()));
     }
-    v.extend(r.transfers.iter().map(|t| (t.time, t.to.to_string())));
+    v.extend(r.transfers.iter().map(|t| (t.time.get(), t.to.to_string())));
     v
 }
 
 fn turns(r: &Analysis) -> Vec<(String, i64, i64)> {
-    r.turns.iter().map(|t| (t.speaker.to_string(), t.start, t.end)).collect()
+    r.turns.iter().map(|t| (t.speaker.to_string(), t.start.get(), t.end.get())).collect()
 }
 
 fn ftos(r: &Analysis) -> Vec<i64> {
-    r.transfers.iter().map(|t| t.fto.unwrap()).collect()
+    r.transfers.iter().map(|t| t.fto.unwrap().get()).collect()
 }
 
 type OnsetRow = (i64, String, OnsetClass, Outcome, Option<Ferguson>, Option<i64>);
@@ -69,7 +69,8 @@ fn onsets(r: &Analysis) -> Vec<OnsetRow> {
     r.onsets
         .iter()
         .map(|o| {
-            (o.time, o.speaker.to_string(), o.class, o.outcome, o.ferguson, o.dist_to_completion)
+            let d = o.dist_to_completion.map(Millis::get);
+            (o.time.get(), o.speaker.to_string(), o.class, o.outcome, o.ferguson, d)
         })
         .collect()
 }
@@ -84,14 +85,15 @@ fn r4(x: Option<f64>) -> f64 {
 
 fn talk(r: &Analysis, who: &str) -> (i64, i64, i64) {
     let sp = &r.speakers[who];
-    (sp.talk, sp.solo, sp.floor)
+    (sp.talk.get(), sp.solo.get(), sp.floor.get())
 }
 
 #[test]
 fn w1_canonical_interruption() {
     let r = run(&[("A", 0, 5000, ""), ("B", 4000, 6000, ""), ("A", 6500, 9000, "")]);
     assert!(r.talkspurts.iter().all(|t| !t.is_backchannel));
-    let joint: Vec<_> = r.joint.iter().map(|j| (j.start, j.end, j.active.join(","))).collect();
+    let joint: Vec<_> =
+        r.joint.iter().map(|j| (j.start.get(), j.end.get(), j.active.join(","))).collect();
     assert_eq!(
         joint,
         vec![
@@ -123,7 +125,10 @@ fn w1_canonical_interruption() {
     assert_eq!(r4(r.speakers["A"].talk_share), 0.7895);
     assert_eq!(r4(r.speakers["B"].talk_share), 0.2105);
     let c = &r.conversation;
-    assert_eq!((c.span, c.silence, c.speech, c.overlap), (9000, 500, 8500, 1000));
+    assert_eq!(
+        (c.span.get(), c.silence.get(), c.speech.get(), c.overlap.get()),
+        (9000, 500, 8500, 1000)
+    );
     assert_eq!(r4(c.overlap_ratio), 0.1176);
     assert_eq!(r.pairs.len(), 1);
     assert_eq!((&*r.pairs[0].interrupter, &*r.pairs[0].interruptee), ("B", "A"));
@@ -142,7 +147,7 @@ fn check_w2a(r: &Analysis) {
     assert!(r.transfers.is_empty());
     assert_eq!(onsets(r), vec![(0, s("A"), Opening, FloorTaken, None, None)]);
     assert_eq!(r.conversation.counts.events.interruptions, 0);
-    assert_eq!((r.speakers["A"].talk, r.speakers["B"].talk), (6000, 400));
+    assert_eq!((r.speakers["A"].talk.get(), r.speakers["B"].talk.get()), (6000, 400));
     assert_eq!(r4(r.speakers["A"].talk_share), 0.9375);
     assert_eq!(r4(r.speakers["B"].talk_share), 0.0625);
     assert_eq!(r.speakers["B"].backchannels, 1);
@@ -200,7 +205,7 @@ fn w3_three_speakers_simultaneous_start() {
     let spurts: Vec<_> = r
         .talkspurts
         .iter()
-        .map(|t| (t.speaker.to_string(), t.start, t.end, t.is_backchannel))
+        .map(|t| (t.speaker.to_string(), t.start.get(), t.end.get(), t.is_backchannel))
         .collect();
     assert_eq!(
         spurts,
@@ -249,11 +254,11 @@ fn w3_three_speakers_simultaneous_start() {
     assert_eq!(r4(r.speakers["B"].talk_share), 0.0503);
     assert_eq!(r4(r.speakers["C"].talk_share), 0.5094);
     assert_eq!(
-        (r.speakers["A"].floor, r.speakers["C"].floor, r.speakers["B"].floor),
+        (r.speakers["A"].floor.get(), r.speakers["C"].floor.get(), r.speakers["B"].floor.get()),
         (4000, 4000, 0)
     );
     let c = &r.conversation;
-    assert_eq!((c.span, c.silence, c.overlap), (8000, 500, 450));
+    assert_eq!((c.span.get(), c.silence.get(), c.overlap.get()), (8000, 500, 450));
 }
 
 #[test]
@@ -264,7 +269,8 @@ fn w4a_bridging_pause_gap() {
         ("A", 4500, 6000, "to the coast."),
         ("B", 6300, 7000, "Right."),
     ]);
-    let spurts: Vec<_> = r.talkspurts.iter().map(|t| (t.start, t.end, t.is_backchannel)).collect();
+    let spurts: Vec<_> =
+        r.talkspurts.iter().map(|t| (t.start.get(), t.end.get(), t.is_backchannel)).collect();
     assert_eq!(spurts, vec![(0, 4000, false), (4500, 6000, false), (6300, 7000, false)]);
     assert_eq!(
         he(&r, Layer::Acoustic),
@@ -443,12 +449,15 @@ fn red_carpet_text_mode() {
     let gaps = &r.conversation.he_durations[&Layer::Acoustic][&Gap];
     // Gaps 200, 250, 300, 400, 450, 1600 ms: median 350, Q1 262.5, Q3 437.5; one ≥ 1 s.
     assert_eq!(
-        (gaps.n, gaps.total, gaps.median, gaps.iqr, gaps.long),
+        (gaps.n, gaps.total.get(), gaps.median, gaps.iqr, gaps.long),
         (6, 3200, Some(350.0), Some(175.0), 1)
     );
     let c = &r.conversation;
     assert_eq!(r4(c.overlap_between_share), 0.5);
-    assert_eq!((c.span, c.silence, c.speech, c.overlap), (42300, 4400, 37900, 2600));
+    assert_eq!(
+        (c.span.get(), c.silence.get(), c.speech.get(), c.overlap.get()),
+        (42300, 4400, 37900, 2600)
+    );
     assert_eq!(r4(c.overlap_ratio), 0.0686);
     assert_eq!(c.long_silences, 1);
     assert_eq!(
@@ -511,7 +520,8 @@ fn red_carpet_text_mode() {
     // Per speaker: talk, solo, floor; shares; turns; longest turn; words; wpm.
     let row = |who: &str| {
         let x = &r.speakers[who];
-        (x.talk, x.solo, x.floor, x.turns, x.longest_turn.unwrap(), x.words)
+        let longest = x.longest_turn.unwrap().get();
+        (x.talk.get(), x.solo.get(), x.floor.get(), x.turns, longest, x.words)
     };
     assert_eq!(row(I), (5000, 5000, 5850, 2, 3000, 14));
     assert_eq!(row(A), (9050, 6450, 8200, 4, 3200, 32));
@@ -537,7 +547,8 @@ fn red_carpet_text_mode() {
     // Extensions (§5.5.6, §5.5.7): longest unbroken stretch, FTO spread, question latency.
     let ext = |who: &str| {
         let x = &r.speakers[who];
-        (x.longest_unbroken, x.fto_in_iqr, x.fto_in_negative_share, x.question_fto_median)
+        let unbroken = x.longest_unbroken.map(Millis::get);
+        (unbroken, x.fto_in_iqr, x.fto_in_negative_share, x.question_fto_median)
     };
     // FTOs into the wife: −500, −500, −150, +300, +400 → Q1 −500, Q3 +300.
     assert_eq!(ext(H), (Some(5000), Some(800.0), Some(0.6), Some(350.0)));
@@ -560,15 +571,18 @@ fn red_carpet_text_mode() {
         .verbal_claims
         .iter()
         .filter(|c| c.phrase == "you're not talking")
-        .map(|c| (c.start, c.answers_time))
+        .map(|c| (c.start.get(), c.answers_time.map(Millis::get)))
         .collect();
     assert_eq!(not, vec![(10_750, Some(7900)), (12_325, Some(7900))]);
     let when: Vec<_> = r.verbal_claims.iter().filter(|c| c.phrase == "when i'm talking").collect();
     assert_eq!(when.len(), 2);
-    assert_eq!((&*when[0].speaker, when[0].start), (H, 10_075));
-    assert_eq!((when[0].answers_speaker.as_deref(), when[0].answers_time), (Some(A), Some(7900)));
+    assert_eq!((&*when[0].speaker, when[0].start.get()), (H, 10_075));
+    assert_eq!(
+        (when[0].answers_speaker.as_deref(), when[0].answers_time.map(Millis::get)),
+        (Some(A), Some(7900))
+    );
     let stops: Vec<_> =
-        r.verbal_claims.iter().filter(|c| c.phrase == "stop").map(|c| c.start).collect();
+        r.verbal_claims.iter().filter(|c| c.phrase == "stop").map(|c| c.start.get()).collect();
     // #16: 15 tokens over 5 s; "stop." is token 3 → 34500 + R(3·5000/15) = 35500, "Stop." is
     // token 7 → 34500 + R(2333.3) = 36833.
     assert_eq!(stops, vec![35_500, 36_833]);
@@ -582,13 +596,14 @@ fn red_carpet_text_mode() {
 #[test]
 fn red_carpet_timing_only() {
     let r = run(&timing_only(RED_CARPET));
-    let bcs: Vec<_> = r.talkspurts.iter().filter(|t| t.is_backchannel).map(|t| t.start).collect();
+    let bcs: Vec<_> =
+        r.talkspurts.iter().filter(|t| t.is_backchannel).map(|t| t.start.get()).collect();
     assert_eq!(bcs, vec![12750, 37600]);
     let ints: Vec<_> = r
         .onsets
         .iter()
         .filter(|o| o.class == Interruption)
-        .map(|o| (o.time, &*o.speaker, o.outcome, o.ferguson))
+        .map(|o| (o.time.get(), &*o.speaker, o.outcome, o.ferguson))
         .collect();
     assert_eq!(
         ints,
@@ -602,7 +617,7 @@ fn red_carpet_timing_only() {
         .onsets
         .iter()
         .filter(|o| o.class == TerminalOverlap)
-        .map(|o| (o.time, &*o.speaker))
+        .map(|o| (o.time.get(), &*o.speaker))
         .collect();
     assert_eq!(term, vec![(4300, H), (31800, A)]);
     let tov: Vec<_> = r.pairs.iter().map(|p| (&*p.interrupter, p.talk_over_events)).collect();
@@ -627,7 +642,7 @@ fn red_carpet_variant_b() {
         .map(|&(w, a, z, t)| if (w, a) == (H, 9400) { (w, 10_050, z, t) } else { (w, a, z, t) })
         .collect();
     let r = run(&rows);
-    let o = r.onsets.iter().find(|o| &*o.speaker == H && o.time == 10_050).unwrap();
+    let o = r.onsets.iter().find(|o| &*o.speaker == H && o.time.get() == 10_050).unwrap();
     assert_eq!((o.class, o.outcome), (SmoothSwitch, FloorTaken));
     assert_eq!(he(&r, Layer::Acoustic)[3], (Gap, 9900, 10_050, s(A), s(H)));
     let made = |who: &str| {
@@ -640,7 +655,7 @@ fn red_carpet_variant_b() {
 fn red_carpet_pure_jf() {
     let r = analyze(&transcript(RED_CARPET), &Params::preset(AnalysisPreset::PureJf)).unwrap();
     assert_eq!((r.transfers.len(), r.turns.len()), (12, 13));
-    let o = r.onsets.iter().find(|o| o.time == 12_750).unwrap();
+    let o = r.onsets.iter().find(|o| o.time.get() == 12_750).unwrap();
     assert_eq!((o.class, o.outcome), (TerminalOverlap, FloorTaken));
     assert!(claims(&r).contains(&(13_000, s(A))));
 }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use overtalk::analysis::floor::{holder_at, Claim};
 use overtalk::analysis::intervals::HeKind;
 use overtalk::analysis::onsets::OnsetClass;
-use overtalk::analysis::{analyze, Analysis, Params};
+use overtalk::analysis::{analyze, Analysis, Millis, Params, SpeakerIndex};
 use overtalk::{Content, Segment, Transcript, TranscriptBuilder};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -58,7 +58,7 @@ fn default_name(i: usize) -> String {
 }
 
 fn claims_of(r: &Analysis) -> Vec<(i64, String)> {
-    r.turns.iter().map(|t| (t.claim, t.speaker.to_string())).collect()
+    r.turns.iter().map(|t| (t.claim.get(), t.speaker.to_string())).collect()
 }
 
 /// Replaces every string (values and keys) found in `map`.
@@ -84,11 +84,11 @@ fn check_invariants(r: &Analysis) {
         assert_eq!(Some(first.start), c.start);
         assert_eq!(last.end, c.start.unwrap() + c.span);
         for w in r.joint.windows(2) {
-            assert_eq!(w[0].end, w[1].start);
+            assert_eq!(w[0].end.get(), w[1].start.get());
             assert_ne!(w[0].active, w[1].active);
         }
     } else {
-        assert_eq!(c.span, 0);
+        assert_eq!(c.span.get(), 0);
     }
     // talk = solo + overlap pieces containing the speaker (bc_counts_as_talk = true).
     for (name, s) in &r.speakers {
@@ -96,15 +96,15 @@ fn check_invariants(r: &Analysis) {
             .joint
             .iter()
             .filter(|p| p.active.len() >= 2 && p.active.iter().any(|a| **a == **name))
-            .map(|p| p.end - p.start)
+            .map(|p| p.end.get() - p.start.get())
             .sum();
-        assert_eq!(s.talk, s.solo + overlap, "talk of {name}");
+        assert_eq!(s.talk.get(), s.solo.get() + overlap, "talk of {name}");
     }
     // Floor tenures partition [opening claim, span end).
-    let floor: i64 = r.speakers.values().map(|s| s.floor).sum();
+    let floor: i64 = r.speakers.values().map(|s| s.floor.get()).sum();
     match r.turns.first() {
         Some(t0) => {
-            assert_eq!(floor, c.start.unwrap() + c.span - t0.claim);
+            assert_eq!(floor, (c.start.unwrap() + c.span - t0.claim).get());
             for w in r.turns.windows(2) {
                 assert!(w[0].claim < w[1].claim);
                 assert_ne!(w[0].speaker, w[1].speaker);
@@ -114,19 +114,19 @@ fn check_invariants(r: &Analysis) {
     }
     // Every turn's claim lies inside its extent; transfers = turns − 1.
     for t in &r.turns {
-        assert!(t.start <= t.claim && t.claim < t.end);
+        assert!(t.start.get() <= t.claim.get() && t.claim.get() < t.end.get());
     }
     assert_eq!(r.transfers.len(), r.turns.len().saturating_sub(1));
     // The interruptee of every onset held the floor at its onset, and is not the onset speaker.
     let names: Vec<&String> = r.speakers.keys().collect();
-    let idx = |n: &str| names.iter().position(|x| *x == n).unwrap();
+    let idx = |n: &str| SpeakerIndex::new(names.iter().position(|x| *x == n).unwrap());
     let claims: Vec<Claim> = r
         .turns
         .iter()
         .map(|t| Claim { time: t.claim, speaker: idx(&t.speaker), spurt: 0 })
         .collect();
     for o in &r.onsets {
-        let h = holder_at(&claims, o.time).map(|i| names[i].as_str());
+        let h = holder_at(&claims, o.time).map(|i| names[i.index()].as_str());
         assert_eq!(o.holder.as_deref(), h);
         assert_ne!(o.holder.as_deref(), Some(&*o.speaker));
         if o.class == OnsetClass::Opening {
@@ -182,7 +182,7 @@ fn check_invariants(r: &Analysis) {
             .count();
     assert_eq!(c.long_silences, long);
     // Shares sum to 1.
-    if r.speakers.values().any(|s| s.talk > 0) {
+    if r.speakers.values().any(|s| s.talk.get() > 0) {
         let sum: f64 = r.speakers.values().filter_map(|s| s.talk_share).sum();
         assert!((sum - 1.0).abs() < 1e-9);
     }
@@ -281,11 +281,11 @@ proptest! {
     fn backchannel_count_grows_with_bc_max_duration((_, segs) in conversation(), extra in 0i64..3000) {
         let t = build(&segs, default_name, 0);
         let p = Params::default();
-        let q = Params { bc_max_duration: p.bc_max_duration + extra, ..Params::default() };
+        let q = Params { bc_max_duration: p.bc_max_duration + Millis::new(extra), ..Params::default() };
         let a = analyze(&t, &p).unwrap();
         let b = analyze(&t, &q).unwrap();
         prop_assert!(a.conversation.counts.events.backchannels <= b.conversation.counts.events.backchannels);
-        let r = Params { bridge_pause: p.bridge_pause + extra, ..Params::default() };
+        let r = Params { bridge_pause: p.bridge_pause + Millis::new(extra), ..Params::default() };
         prop_assert!(analyze(&t, &r).unwrap().talkspurts.len() <= a.talkspurts.len());
     }
 }
@@ -301,7 +301,7 @@ fn empty_conversation() {
     let r = analyze(&Transcript::default(), &Params::default()).unwrap();
     check_invariants(&r);
     assert!(r.speakers.is_empty() && r.turns.is_empty() && r.joint.is_empty());
-    assert_eq!((r.conversation.span, r.conversation.start), (0, None));
+    assert_eq!((r.conversation.span.get(), r.conversation.start), (0, None));
     assert_eq!((r.conversation.overlap_ratio, r.conversation.transfers_per_min), (None, None));
     let json = serde_json::to_string(&r).unwrap();
     assert!(json.contains("\"overlap_ratio\":null"));
@@ -315,7 +315,7 @@ fn one_speaker() {
     check_invariants(&r);
     assert_eq!(r.talkspurts.len(), 2);
     assert_eq!(r.turns.len(), 1);
-    assert_eq!(r.speakers["A"].floor, 4000);
+    assert_eq!(r.speakers["A"].floor.get(), 4000);
     assert_eq!(r.speakers["A"].talk_share, Some(1.0));
     assert_eq!(
         r.conversation.he_counts[&overtalk::analysis::intervals::Layer::Acoustic][&HeKind::Pause],
@@ -387,7 +387,7 @@ fn segments_one_microsecond_apart() {
     let kinds: Vec<_> =
         r.he.iter()
             .filter(|h| h.layer == overtalk::analysis::intervals::Layer::Acoustic)
-            .map(|h| (h.kind, h.start, h.end))
+            .map(|h| (h.kind, h.start.get(), h.end.get()))
             .collect();
     assert_eq!(kinds, vec![(HeKind::Ngno, 1500, 1500), (HeKind::Ngno, 3000, 3000)]);
     assert_eq!(r.turns.len(), 3);
@@ -408,7 +408,7 @@ fn twenty_four_hour_recording() {
     b.add(ms(day - 1000, day), "A", None);
     let r = analyze(&b.build(), &Params::default()).unwrap();
     check_invariants(&r);
-    assert_eq!(r.conversation.start.unwrap() + r.conversation.span, day);
+    assert_eq!((r.conversation.start.unwrap() + r.conversation.span).get(), day);
     assert!(r.turns.len() > 10_000);
 }
 
@@ -430,8 +430,8 @@ fn ami_test_split() {
         for (_, t) in read.corpus.iter() {
             let r = analyze(t, &Params::default()).unwrap();
             check_invariants(&r);
-            speech += r.conversation.speech;
-            overlap += r.conversation.overlap;
+            speech += r.conversation.speech.get();
+            overlap += r.conversation.overlap.get();
             raw_speech += t.annotation().speech().duration().micros();
             raw_overlap += t.annotation().overlap().duration().micros();
             let he =
@@ -460,8 +460,10 @@ fn pympi_agreement_on_ami_pairs() {
     let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
     const CLASSES: [&str; 8] = ["P1", "P2", "G12", "G21", "O12", "O21", "W12", "W21"];
-    let params =
-        Params { latch_tolerance: 0, ..Params::preset(overtalk::analysis::AnalysisPreset::He2010) };
+    let params = Params {
+        latch_tolerance: Millis::ZERO,
+        ..Params::preset(overtalk::analysis::AnalysisPreset::He2010)
+    };
     let dir = data.join("corpora/ami/only_words/rttms/test");
     let (mut pairs, mut clean_pairs, mut agree) = (0, 0, 0);
     for row in lines {
@@ -509,7 +511,7 @@ fn pympi_agreement_on_ami_pairs() {
             };
             let e = ours.entry(class).or_default();
             e.0 += 1;
-            e.1 += h.end - h.start;
+            e.1 += h.end.get() - h.start.get();
         }
         let same = CLASSES.iter().all(|c| {
             let theirs: (i64, i64) =

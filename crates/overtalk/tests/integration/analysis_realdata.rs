@@ -15,7 +15,7 @@ use std::path::Path;
 use overtalk::analysis::floor::{holder_at, Claim};
 use overtalk::analysis::intervals::{HeKind, Layer};
 use overtalk::analysis::onsets::OnsetClass;
-use overtalk::analysis::{analyze, Analysis, AnalysisPreset, Params};
+use overtalk::analysis::{analyze, Analysis, AnalysisPreset, Millis, Params, SpeakerIndex};
 use overtalk::format::{read_path, ReadOptions};
 
 /// The invariants of §8 that hold on any input (talk = solo + overlap pieces, floor tenures
@@ -23,41 +23,46 @@ use overtalk::format::{read_path, ReadOptions};
 /// event lists).
 fn check_invariants(r: &Analysis, label: &str) {
     let c = &r.conversation;
-    assert_eq!(c.speech + c.silence, c.span, "{label}: speech + silence = span");
+    assert_eq!(c.speech.get() + c.silence.get(), c.span.get(), "{label}: speech + silence = span");
     match (r.joint.first(), r.joint.last()) {
         (Some(first), Some(last)) => {
             assert_eq!(Some(first.start), c.start, "{label}");
             assert_eq!(last.end, c.start.unwrap() + c.span, "{label}");
             for w in r.joint.windows(2) {
-                assert_eq!(w[0].end, w[1].start, "{label}: joint timeline has a hole");
+                assert_eq!(w[0].end.get(), w[1].start.get(), "{label}: joint timeline has a hole");
                 assert_ne!(w[0].active, w[1].active, "{label}: equal neighbouring pieces");
             }
         }
-        _ => assert_eq!(c.span, 0, "{label}"),
+        _ => assert_eq!(c.span.get(), 0, "{label}"),
     }
     let overlap: i64 =
-        r.joint.iter().filter(|p| p.active.len() >= 2).map(|p| p.end - p.start).sum();
-    assert_eq!(overlap, c.overlap, "{label}: overlap");
+        r.joint.iter().filter(|p| p.active.len() >= 2).map(|p| p.end.get() - p.start.get()).sum();
+    assert_eq!(overlap, c.overlap.get(), "{label}: overlap");
     for (name, s) in &r.speakers {
         let in_overlap: i64 = r
             .joint
             .iter()
             .filter(|p| p.active.len() >= 2 && p.active.iter().any(|a| **a == **name))
-            .map(|p| p.end - p.start)
+            .map(|p| p.end.get() - p.start.get())
             .sum();
-        assert_eq!(s.talk, s.solo + in_overlap, "{label}: talk of {name}");
+        assert_eq!(s.talk.get(), s.solo.get() + in_overlap, "{label}: talk of {name}");
     }
-    let floor: i64 = r.speakers.values().map(|s| s.floor).sum();
+    let floor: i64 = r.speakers.values().map(|s| s.floor.get()).sum();
     match r.turns.first() {
-        Some(t0) => assert_eq!(floor, c.start.unwrap() + c.span - t0.claim, "{label}: floor"),
+        Some(t0) => {
+            assert_eq!(floor, (c.start.unwrap() + c.span - t0.claim).get(), "{label}: floor")
+        }
         None => assert_eq!(floor, 0, "{label}: floor"),
     }
     for w in r.turns.windows(2) {
-        assert!(w[0].claim < w[1].claim && w[0].speaker != w[1].speaker, "{label}: turns");
+        assert!(
+            w[0].claim.get() < w[1].claim.get() && w[0].speaker != w[1].speaker,
+            "{label}: turns"
+        );
     }
     assert_eq!(r.transfers.len(), r.turns.len().saturating_sub(1), "{label}: transfers");
     let names: Vec<&String> = r.speakers.keys().collect();
-    let idx = |n: &str| names.iter().position(|x| *x == n).unwrap();
+    let idx = |n: &str| SpeakerIndex::new(names.iter().position(|x| *x == n).unwrap());
     let claims: Vec<Claim> = r
         .turns
         .iter()
@@ -66,7 +71,7 @@ fn check_invariants(r: &Analysis, label: &str) {
     for o in &r.onsets {
         assert_eq!(
             o.holder.as_deref(),
-            holder_at(&claims, o.time).map(|i| names[i].as_str()),
+            holder_at(&claims, o.time).map(|i| names[i.index()].as_str()),
             "{label}"
         );
         assert_ne!(o.holder.as_deref(), Some(&*o.speaker), "{label}");
@@ -152,10 +157,10 @@ fn run(dir: &Path, params: &Params) -> Figures {
             f.speakers.push(r.speakers.len());
             f.raw_speech_us += t.annotation().speech().duration().micros();
             f.raw_overlap_us += t.annotation().overlap().duration().micros();
-            f.speech += r.conversation.speech;
-            f.overlap += r.conversation.overlap;
+            f.speech += r.conversation.speech.get();
+            f.overlap += r.conversation.overlap.get();
             for h in r.he.iter().filter(|h| h.layer == Layer::Acoustic) {
-                let d = h.end - h.start;
+                let d = h.end.get() - h.start.get();
                 match h.kind {
                     HeKind::Gap => {
                         f.gaps += 1;
@@ -172,7 +177,7 @@ fn run(dir: &Path, params: &Params) -> Figures {
                     _ => {}
                 }
             }
-            f.ftos.extend(r.transfers.iter().filter_map(|t| t.fto));
+            f.ftos.extend(r.transfers.iter().filter_map(|t| t.fto.map(Millis::get)));
         }
     }
     f

@@ -119,7 +119,7 @@ fn structure_and_csp_hashes() {
     assert_eq!(inline, 13);
     // The first interruption (Husband at 7.9 s) sits in the line of the utterance it starts.
     let first = a.onsets.iter().position(|o| o.class == OnsetClass::Interruption).unwrap();
-    assert_eq!(a.onsets[first].time, 7900);
+    assert_eq!(a.onsets[first].time.get(), 7900);
     let line = between(&html, "data-t=\"7900\" aria-label", "</p>");
     assert!(line.contains(&format!("data-ev=\"o{first}\">interruption (successful)</button>")));
     assert!(line.contains("It&#39;s gonna be great. You&#39;re a winner."));

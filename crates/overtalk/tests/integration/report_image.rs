@@ -158,7 +158,7 @@ fn a_window_shows_the_events_inside_it() {
                 o.class,
                 overtalk::analysis::onsets::OnsetClass::Interruption
                     | overtalk::analysis::onsets::OnsetClass::SilentInterruption
-            ) && (from..=to).contains(&o.time)
+            ) && (from..=to).contains(&o.time.get())
         })
         .count();
     assert!(inside > 0 && inside < a.conversation.counts.events.interruptions + 1);

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use overtalk::analysis::result::Mode;
-use overtalk::analysis::{analyze, Analysis, Params};
+use overtalk::analysis::{analyze, Analysis, Millis, Params};
 use overtalk::format::{read_str, Format, ReadOptions};
 use overtalk::words::{lay, words_of, LayOptions};
 use overtalk::{Content, Segment, Time, Transcript, TranscriptBuilder, Word};
@@ -144,9 +144,9 @@ fn claims(a: &Analysis) -> Vec<(String, String, i64, i64, Option<String>)> {
         .map(|c| {
             let answered = c.answers.map(|_| {
                 let who = c.answers_speaker.as_deref().unwrap_or("");
-                format!("{who} {:?} {:?}", c.answers_time, c.answers_class)
+                format!("{who} {:?} {:?}", c.answers_time.map(Millis::get), c.answers_class)
             });
-            (c.speaker.to_string(), c.phrase.clone(), c.start, c.end, answered)
+            (c.speaker.to_string(), c.phrase.clone(), c.start.get(), c.end.get(), answered)
         })
         .collect()
 }
