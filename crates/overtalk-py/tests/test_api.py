@@ -155,3 +155,30 @@ def test_gaps_and_overlaps_name_the_speakers():
     between = [i for i in got if i.kind == "overlap_between"]
     assert [(i.start_ms, i.end_ms) for i in between] == [(3500, 4000)]
     assert (between[0].before, between[0].after) == ("Wife", "Husband")
+
+
+def test_gaps_and_overlaps_name_the_speakers_the_analysis_keeps():
+    # The intervals number the speakers that keep a segment (S1), in code-point order; a
+    # declared speaker with no segment or an ignored label must not shift the names.
+    rows = [(0, 1, "Zed"), (1.5, 2, "Amy"), (2.5, 3, "Zed")]
+    want = [("gap", 1000, 1500, "Zed", "Amy"), ("gap", 2000, 2500, "Amy", "Zed")]
+
+    def named(conv, **params):
+        return [(i.kind, i.start_ms, i.end_ms, i.before, i.after) for i in overtalk.gaps_and_overlaps(conv, latch_tolerance=0, **params)]
+
+    declared = overtalk.Conversation.from_segments(rows, "r", speakers=["Bob", "Zed", "Amy"])
+    assert named(declared) == want
+    assert overtalk.gaps_and_overlaps(declared).speakers == ["Amy", "Zed"]
+    noisy = overtalk.Conversation.from_segments([(0, 0.2, "Aaron")] + rows, "r")
+    assert named(noisy, ignore_labels=["Aaron"]) == want
+    # Three speakers left (the general stages): names follow the kept speakers too.
+    three = overtalk.Conversation.from_segments([(0, 1, "X"), (0, 1, "noise"), (1.5, 2, "Amy"), (2.5, 3, "Zed"), (3.5, 4, "Amy")], "r")
+    assert named(three, ignore_labels=["X"]) == [
+        ("gap", 1000, 1500, "noise", "Amy"),
+        ("gap", 2000, 2500, "Amy", "Zed"),
+        ("gap", 3000, 3500, "Zed", "Amy"),
+    ]
+    got = overtalk.gaps_and_overlaps(three, latch_tolerance=0, ignore_labels=["X"])
+    assert pickle.loads(pickle.dumps(got)) == got
+    assert [tuple(r) for r in got.to_pandas()[["before", "after"]].itertuples(index=False)] == [
+        ("noise", "Amy"), ("Amy", "Zed"), ("Zed", "Amy")]
