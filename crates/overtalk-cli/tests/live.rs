@@ -102,3 +102,46 @@ fn live_lookahead_options_reach_the_detector() {
     assert_eq!(r.code(), 2, "{}", r.stderr());
     assert!(r.stderr().contains("the window must be longer than the lookahead"), "{}", r.stderr());
 }
+
+/// `--early-start` reports provisional starts on half-periodic frames but commits the same
+/// speech: on the AMI headsets the record's RTTM is the default's byte for byte, while more
+/// provisional starts are reported, the first no later than the default's; the windowed
+/// detector, which has no causal provisional starts, refuses it.
+#[cfg(feature = "live")]
+#[test]
+fn live_early_start_commits_the_same_speech() {
+    let Some(data) = crate::util::shared_data("live_early_start_commits_the_same_speech") else {
+        return;
+    };
+    let ami = data.join("real-audio/ami-es2004a-multitrack");
+    let dir = Dir::new();
+    let tracks: Vec<String> = (0..4)
+        .map(|i| format!("--track=S{i}={}", ami.join(format!("source{i}.wav")).display()))
+        .collect();
+    let session = |name: &str, extra: &[&str]| {
+        let record = dir.path().join(name).display().to_string();
+        let mut args = vec!["live", "--unpaced", "--events", "-", "--record", &record];
+        args.extend(extra);
+        args.extend(tracks.iter().map(String::as_str));
+        let events = dir.run(&args).ok();
+        let starts: Vec<f64> = events
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|e| e["type"] == "speech_start" && e["state"] == "provisional")
+            .map(|e| e["decided_s"].as_f64().unwrap())
+            .collect();
+        (std::fs::read_to_string(dir.path().join(name).join("live.rttm")).unwrap(), starts)
+    };
+    let (rttm, starts) = session("default", &[]);
+    let (early_rttm, early_starts) = session("early", &["--early-start"]);
+    assert!(!rttm.is_empty());
+    assert_eq!(early_rttm, rttm);
+    // Breath noise on MEE014's headset is half periodic: reported early, then retracted.
+    assert!(early_starts.len() > starts.len(), "{} <= {}", early_starts.len(), starts.len());
+    assert!(early_starts[0] <= starts[0], "{} > {}", early_starts[0], starts[0]);
+    let mut args = vec!["live", "--unpaced", "--detector", "windowed", "--early-start"];
+    args.extend(tracks.iter().map(String::as_str));
+    let r = dir.run(&args);
+    assert_ne!(r.code(), 0);
+    assert!(r.stderr().contains("--early-start needs the causal rule"), "{}", r.stderr());
+}
