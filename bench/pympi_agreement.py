@@ -57,7 +57,8 @@ def read_rttm(path):
     return turns, lines
 
 
-def pympi_classes(a, b):
+def eaf_of(a, b):
+    """A pympi `Eaf` holding turns `a` on tier t1 and `b` on tier t2 (integer ms)."""
     eaf = pympi.Elan.Eaf()
     eaf.add_tier("t1")
     eaf.add_tier("t2")
@@ -65,6 +66,11 @@ def pympi_classes(a, b):
         eaf.add_annotation("t1", s, e)
     for s, e in b:
         eaf.add_annotation("t2", s, e)
+    return eaf
+
+
+def pympi_classes(a, b):
+    eaf = eaf_of(a, b)
     out = {c: [0, 0] for c in CLASSES}
     intervals = set()
     for s, e, ty in eaf.get_gaps_and_overlaps2("t1", "t2"):
@@ -129,14 +135,7 @@ def timing(argv):
     spans = []
     for _, _, _, a, b in pairs_of(rttm_dir):
         spans.append(max(a[-1][1], b[-1][1]) - min(a[0][0], b[0][0]))
-        eaf = pympi.Elan.Eaf()
-        eaf.add_tier("t1")
-        eaf.add_tier("t2")
-        for s, e in a:
-            eaf.add_annotation("t1", s, e)
-        for s, e in b:
-            eaf.add_annotation("t2", s, e)
-        eafs.append(eaf)
+        eafs.append(eaf_of(a, b))
     best = float("inf")
     intervals = 0
     for _ in range(max(repeat, 1)):

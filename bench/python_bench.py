@@ -107,22 +107,12 @@ def read_analyse(files, repeat):
 
 def he_pairs(repeat):
     import overtalk
-    import pympi
-    from pympi_agreement import pairs_of
+    from pympi_agreement import eaf_of, pairs_of
 
     eafs, convs = [], []
     for _, _, _, a, b in pairs_of(os.path.join(AMI, "test")):
-        eaf = pympi.Elan.Eaf()
-        eaf.add_tier("t1")
-        eaf.add_tier("t2")
-        rows = []
-        for s, e in a:
-            eaf.add_annotation("t1", s, e)
-            rows.append((s / 1000, e / 1000, "t1"))
-        for s, e in b:
-            eaf.add_annotation("t2", s, e)
-            rows.append((s / 1000, e / 1000, "t2"))
-        eafs.append(eaf)
+        eafs.append(eaf_of(a, b))
+        rows = [(s / 1000, e / 1000, "t1") for s, e in a] + [(s / 1000, e / 1000, "t2") for s, e in b]
         convs.append(overtalk.Conversation.from_segments(rows, "pair", speakers=["t1", "t2"]))
     t_peer, n_peer = best(lambda: sum(len(list(e.get_gaps_and_overlaps2("t1", "t2"))) for e in eafs), repeat)
     # pympi's eight classes: P1 P2, G12 G21, O12 O21, W12 W21.

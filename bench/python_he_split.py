@@ -34,7 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from python_bench import AMI  # noqa: E402
-from pympi_agreement import pairs_of  # noqa: E402
+from pympi_agreement import eaf_of, pairs_of  # noqa: E402
 
 
 def main():
@@ -90,18 +90,7 @@ def main():
 
 def _pympi_pass():
     """pympi-ling's `get_gaps_and_overlaps2` over the pairs, their `Eaf`s built first."""
-    import pympi
-
-    eafs = []
-    for _, _, _, a, b in pairs_of(os.path.join(AMI, "test")):
-        eaf = pympi.Elan.Eaf()
-        eaf.add_tier("t1")
-        eaf.add_tier("t2")
-        for s, e in a:
-            eaf.add_annotation("t1", s, e)
-        for s, e in b:
-            eaf.add_annotation("t2", s, e)
-        eafs.append(eaf)
+    eafs = [eaf_of(a, b) for _, _, _, a, b in pairs_of(os.path.join(AMI, "test"))]
     return lambda: sum(len(list(e.get_gaps_and_overlaps2("t1", "t2"))) for e in eafs)
 
 

@@ -354,17 +354,18 @@ fn _intervals_from_rows(
 /// a track; the general stages for more, about ten times that, so at most a few hundred µs).
 const DETACH_TRACKS: usize = 2048;
 
-/// The acoustic H&E intervals of `c` (`dyad::he_acoustic`: one sweep for two speakers, the
-/// general stages for more), with the GIL given up for the long conversations only.
-fn sweep_of(
+/// `sweep` (`dyad::he_acoustic` or `he_acoustic_with_speakers`: one sweep for two speakers, the
+/// general stages for more) of `c`'s transcript, with the GIL given up for the long
+/// conversations only.
+fn sweep_of<T: Send>(
     py: Python<'_>,
     c: &Conversation,
-    params: &Params,
-) -> (Vec<HeInterval>, Vec<SpeakerId>) {
+    sweep: impl FnOnce(&overtalk::Transcript) -> T + Send,
+) -> T {
     if c.transcript.annotation().len() < DETACH_TRACKS {
-        dyad::he_acoustic_with_speakers(&c.transcript, params)
+        sweep(&c.transcript)
     } else {
-        py.detach(|| dyad::he_acoustic_with_speakers(&c.transcript, params))
+        py.detach(|| sweep(&c.transcript))
     }
 }
 
@@ -580,7 +581,8 @@ fn gaps_and_overlaps<'py>(
 ) -> PyResult<Intervals> {
     let conv = native_conversation(conversation, "gaps_and_overlaps")?;
     let p = resolved_params(py, preset, params)?;
-    let (items, kept) = sweep_of(py, conv.get(), &p.get().inner);
+    let p = &p.get().inner;
+    let (items, kept) = sweep_of(py, conv.get(), |t| dyad::he_acoustic_with_speakers(t, p));
     Ok(Intervals { names: Names::Shared(conv.unbind(), kept), items })
 }
 
@@ -601,7 +603,9 @@ fn gaps_and_overlaps_counts<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let conv = native_conversation(conversation, "gaps_and_overlaps_counts")?;
     let p = resolved_params(py, preset, params)?;
-    counts_dict(py, &sweep_of(py, conv.get(), &p.get().inner).0)
+    let p = &p.get().inner;
+    // Only the counts: the sweep alone, without the speakers that would name the intervals.
+    counts_dict(py, &sweep_of(py, conv.get(), |t| dyad::he_acoustic(t, p)))
 }
 
 /// The acoustic H&E intervals of a native `conversation` under parameters resolved before
@@ -612,7 +616,8 @@ fn gaps_and_overlaps_with(
     conversation: Bound<'_, Conversation>,
     params: PyRef<'_, PyParams>,
 ) -> Intervals {
-    let (items, kept) = sweep_of(py, conversation.get(), &params.inner);
+    let p = &params.inner;
+    let (items, kept) = sweep_of(py, conversation.get(), |t| dyad::he_acoustic_with_speakers(t, p));
     Intervals { names: Names::Shared(conversation.unbind(), kept), items }
 }
 
