@@ -18,7 +18,7 @@
 //! speakers left after S1 it runs the general stages instead ([`he_acoustic_general`]), so the
 //! result is always the acoustic part of [`analyze`](super::analyze)'s `he`.
 
-use super::intervals::{Classifier, HeInterval, Layer};
+use super::intervals::{run_kind, Classifier, HeInterval, HeKind, Layer};
 use super::normalise::to_ms;
 use super::params::Params;
 use super::talkspurt::Talkspurt;
@@ -180,36 +180,89 @@ pub fn sweep(
 /// last entry is a sentinel, so a cursor never runs off its list). The lists must be what S2
 /// leaves (sorted, non-empty talkspurts that do not touch, times below the sentinel).
 ///
-/// A speaker is talking exactly when its cursor stands on an end (an odd index). Every instant
-/// where a boundary of `a` or `b` lies changes the active set (a speaker's own talkspurts never
-/// touch), so each step of the sweep closes one piece of the joint timeline. Solo pieces label
-/// the silences and overlaps around them: the runs after the last solo piece are pushed with
-/// provisional kinds and settled when the next solo piece (or the end) is met.
+/// A speaker is talking exactly when its cursor stands on an end (an odd index), so the active
+/// set is two bits: 0 silence, 1 `a` alone, 2 `b` alone, 3 both. Every boundary changes it (a
+/// speaker's own talkspurts never touch), so each step closes one piece of the joint timeline,
+/// and the set after the step is known in the same step. With two speakers a run of silence or
+/// overlap is almost always followed by a solo piece, so it is classified at once:
+///
+/// ```text
+/// set       1 (a)  | 0 |  2 (b) | 3 |  1 (a)
+/// step            ↑ a ends    ↑ a starts  ↑ b ends
+/// run             [ gap a→b ]    [overlap b→a]   (the set after each run names `next`)
+/// ```
+///
+/// Only when both speakers start or end at the same instant does a run follow a run
+/// (silence → both, both → silence); those runs wait with a provisional kind until the next solo
+/// piece, or stay unbounded at the end, as S4's classifier leaves them. The classes come from a
+/// table ([`run_kind`]), not from branches on the data.
 fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: Millis, out: &mut Vec<HeInterval>) {
     let (ia, ib) = if a.len() <= 1 { (1, 0) } else { (0, 1) };
-    let (ia, ib) = (SpeakerIndex::new(ia), SpeakerIndex::new(ib));
-    let mut c = Classifier::new(Layer::Acoustic, latch_tolerance, out.len());
+    // The solo speaker of each active set (none for silence and overlap).
+    let solo = [None, Some(SpeakerIndex::new(ia)), Some(SpeakerIndex::new(ib)), None];
     let at = |l: &[i64], k: usize| l.get(k).copied().unwrap_or(i64::MAX);
-    let (mut na, mut nb) = (at(a, 0), at(b, 0));
     // The first boundary opens the first piece.
-    let mut piece_start = na.min(nb);
-    let (mut ka, mut kb) = (usize::from(na == piece_start), usize::from(nb == piece_start));
+    let mut piece_start = at(a, 0).min(at(b, 0));
+    let mut ka = usize::from(at(a, 0) == piece_start);
+    let mut kb = usize::from(at(b, 0) == piece_start);
+    // Active set of the latest solo piece (0: none yet).
+    let first = ka | (kb << 1);
+    let mut last_solo = if first == 3 { 0 } else { first };
+    // Index in `out` of the first run still waiting for the solo piece after it.
+    let mut pending: Option<usize> = None;
     loop {
-        (na, nb) = (at(a, ka), at(b, kb));
+        let (na, nb) = (at(a, ka), at(b, kb));
         let t = na.min(nb);
         if t == i64::MAX {
             break;
         }
-        match (ka & 1, kb & 1) {
-            (1, 0) => c.solo(ia, Millis::new(t), out),
-            (0, 1) => c.solo(ib, Millis::new(t), out),
-            (x, _) => c.run(x == 1, Millis::new(piece_start), Millis::new(t), out),
-        }
+        let before = (ka & 1) | ((kb & 1) << 1);
         ka += usize::from(na == t);
         kb += usize::from(nb == t);
+        let after = (ka & 1) | ((kb & 1) << 1);
+        let after_solo = (after ^ (after >> 1)) & 1 == 1;
+        let (start, end) = (Millis::new(piece_start), Millis::new(t));
         piece_start = t;
+        if (before ^ (before >> 1)) & 1 == 0 {
+            // A run [start, t): silence (0) or overlap (3).
+            let overlap = before == 3;
+            let bounded = after_solo & (last_solo != 0);
+            let kind = run_kind(overlap, bounded, last_solo == after, end - start, latch_tolerance);
+            let next = solo[after];
+            if !after_solo && pending.is_none() {
+                pending = Some(out.len());
+            }
+            out.push(HeInterval {
+                layer: Layer::Acoustic,
+                kind,
+                start,
+                end,
+                prev: solo[last_solo],
+                next,
+            });
+        } else if after_solo {
+            // The end of one speaker's solo piece is the start of the other's: a zero-length
+            // NGNO event.
+            out.push(HeInterval {
+                layer: Layer::Acoustic,
+                kind: HeKind::Ngno,
+                start: end,
+                end,
+                prev: solo[before],
+                next: solo[after],
+            });
+        }
+        if after_solo {
+            if let Some(from) = pending.take() {
+                // The runs of a simultaneous start or end, now that the solo speaker after them is
+                // known (the last one pushed was classified with it already).
+                let n = out.len() - 1;
+                let mut c = Classifier::new(Layer::Acoustic, latch_tolerance, from);
+                c.settle(solo[after], &mut out[..n]);
+            }
+            last_solo = after;
+        }
     }
-    c.settle(None, out);
 }
 
 #[cfg(test)]

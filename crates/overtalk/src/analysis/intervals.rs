@@ -242,22 +242,45 @@ impl Classifier {
         let from = self.pending.min(out.len());
         for h in &mut out[from..] {
             let overlap = h.kind == HeKind::UnboundedOverlap;
-            let kind = match (h.prev, next, overlap) {
-                (Some(p), Some(n), false) if p == n => HeKind::Pause,
-                (Some(_), Some(_), false) => HeKind::Gap,
-                (Some(p), Some(n), true) if p == n => HeKind::OverlapWithin,
-                (Some(_), Some(_), true) => HeKind::OverlapBetween,
-                (_, _, false) => HeKind::UnboundedSilence,
-                (_, _, true) => HeKind::UnboundedOverlap,
-            };
-            h.kind = if kind.is_between() && h.end - h.start <= self.latch_tolerance {
-                HeKind::Ngno
-            } else {
-                kind
-            };
+            let bounded = h.prev.is_some() && next.is_some();
+            h.kind =
+                run_kind(overlap, bounded, h.prev == next, h.end - h.start, self.latch_tolerance);
             h.next = next;
         }
         self.pending = out.len();
+    }
+}
+
+/// The class of a silence (`overlap` false) or overlap run of duration `dur`: `bounded` when a
+/// solo piece lies on both sides, `same` when both are the same speaker's. A gap or a
+/// between-speaker overlap no longer than `latch_tolerance` is NGNO.
+///
+/// A table lookup and one comparison, without branches on the data: the sweeps call it once per
+/// run, and which class comes next in a conversation is not predictable.
+#[inline(always)]
+pub(crate) fn run_kind(
+    overlap: bool,
+    bounded: bool,
+    same: bool,
+    dur: Millis,
+    latch_tolerance: Millis,
+) -> HeKind {
+    const KINDS: [HeKind; 8] = [
+        HeKind::UnboundedSilence,
+        HeKind::UnboundedSilence,
+        HeKind::Gap,
+        HeKind::Pause,
+        HeKind::UnboundedOverlap,
+        HeKind::UnboundedOverlap,
+        HeKind::OverlapBetween,
+        HeKind::OverlapWithin,
+    ];
+    let between = bounded & !same;
+    let i = (usize::from(overlap) << 2) | (usize::from(bounded) << 1) | usize::from(same & bounded);
+    if between & (dur <= latch_tolerance) {
+        HeKind::Ngno
+    } else {
+        KINDS[i]
     }
 }
 
