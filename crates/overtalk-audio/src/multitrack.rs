@@ -253,6 +253,11 @@ pub struct MultitrackReport {
     /// the whole recording's broadband coupling stands in for a band with too few frames to
     /// estimate (0 on the diagonal; empty when the band rule did not run).
     pub band_coupling_db: Vec<Vec<Vec<f32>>>,
+    /// `band_need[i]`: how many of the [`crate::frames::BANDS`] bands must count for speaker
+    /// `i` to start a run (`band_on`, raised by the `band_bleed_quantile` of the counts where
+    /// another mic dominates; empty when the band rule did not run). A statistic of the whole
+    /// recording: on a prefix of it (what the look-ahead detector decides on) it may differ.
+    pub band_need: Vec<usize>,
     /// Tracks whose speech (as the voice activity detector hears it) was mostly rejected,
     /// saying which track and why ([`TrackWarning::SpeechMostlyRejected`]); shown to the user
     /// so a speaker is never lost without a word.
@@ -607,6 +612,7 @@ pub fn detect_regions(
             (0..k).filter(|&j| j != i).map(|j| c[i][j] * 10f32.powf(db(j, t) / 10.0)).sum();
         10f32.powf(db(i, t) / 10.0) <= explained * (bleed + floor_power[i])
     };
+    let mut band_need = Vec::new();
     if bands.is_some() {
         // How many bands a speaker needs: at least `band_on` of them, and more on a mic whose
         // residual is unreliable (reverberant or time-varying bleed): one more than the
@@ -641,6 +647,7 @@ pub fn detect_regions(
                 }
             }
             let keep = keep + extra;
+            band_need.push(need);
             let mut on = false;
             for t in 0..n {
                 let c = usize::from(counts[i][t]);
@@ -700,7 +707,10 @@ pub fn detect_regions(
             })
             .collect()
     });
-    Ok((regions, MultitrackReport { floors_db: floors, coupling_db, band_coupling_db, warnings }))
+    Ok((
+        regions,
+        MultitrackReport { floors_db: floors, coupling_db, band_coupling_db, band_need, warnings },
+    ))
 }
 
 /// Seconds of 10 ms frames.
@@ -1212,5 +1222,7 @@ mod tests {
             .collect();
         assert_eq!(got, [("A", 500_000, 1_500_000), ("B", 1_000_000, 2_500_000)]);
         assert_eq!(ann.overlap().duration(), Delta::from_micros(500_000));
+        // Energies alone: the band rule did not run, so there is no band need to report.
+        assert!(report.band_need.is_empty(), "{:?}", report.band_need);
     }
 }

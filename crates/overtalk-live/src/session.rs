@@ -412,6 +412,10 @@ fn run(
         // The committed edges lag the causal provisional ones by the windowed look-ahead.
         wire.lagging(config.causal.min_silence.micros() as f64 / 1e6);
     }
+    if matches!(config.detector, DetectorKind::Causal) {
+        // The causal rule withdraws a provisional start by an end at its time.
+        wire.withdrawals_at_start();
+    }
     let mut publisher = Publisher {
         tx,
         out: config.events_out.take(),

@@ -57,6 +57,11 @@ struct SpeakerState {
     backchannels: u64,
     level: ChannelLevel,
     recent: VecDeque<(f64, f64)>,
+    /// The event that opened the running (or last) talkspurt and the one that closed the
+    /// last: a later event referring to them confirms them, a retraction of the end reopens
+    /// the talkspurt.
+    start_id: Option<u64>,
+    end_id: Option<u64>,
 }
 
 /// The state folded from the events.
@@ -227,15 +232,35 @@ impl FloorState {
                 if retracted {
                     // The start did not happen: drop the running talkspurt without counting it.
                     s.speaking_since = None;
+                } else if event.refers_to.is_some() && event.refers_to == s.start_id {
+                    // The commit of the start that opened the talkspurt (which may have
+                    // ended since): nothing changes.
                 } else if s.speaking_since.is_none() {
                     s.speaking_since = Some(event.t_s);
+                    s.start_id = Some(event.id);
                 }
             }
             LiveEventKind::SpeechEnd => {
                 let Some(s) = speaker.and_then(|n| self.speakers.get_mut(n)) else { return };
                 if retracted {
+                    // The end did not happen: the talkspurt it closed runs on.
+                    if event.refers_to.is_some()
+                        && event.refers_to == s.end_id
+                        && s.speaking_since.is_none()
+                    {
+                        if let Some((t0, t1)) = s.recent.pop_back() {
+                            s.talk_closed_s -= t1 - t0;
+                            s.speaking_since = Some(t0);
+                        }
+                        s.end_id = None;
+                    }
                     return;
                 }
+                if event.refers_to.is_some() && event.refers_to == s.end_id {
+                    // The commit of the end already folded.
+                    return;
+                }
+                s.end_id = Some(event.id);
                 if let Some(t0) = s.speaking_since.take() {
                     let t1 = event.t_s.max(t0);
                     s.talk_closed_s += t1 - t0;
@@ -360,6 +385,55 @@ mod tests {
         assert_eq!(state.talk_s("A"), 0.0);
         assert!(!state.is_speaking("A"));
         assert_eq!(state.counts(), (0, 0));
+    }
+
+    fn speech(id: u64, start: bool, state: EventState, t_s: f64, refers: Option<u64>) -> LiveEvent {
+        let kind = if start { SpeechStart } else { SpeechEnd };
+        LiveEvent {
+            id,
+            kind,
+            state,
+            t_s,
+            decided_s: t_s,
+            speaker: Some("A".to_owned()),
+            holder: None,
+            class: None,
+            probability: None,
+            refers_to: refers,
+            action: None,
+        }
+    }
+
+    #[test]
+    fn commits_confirm_the_talkspurt_and_a_retracted_end_reopens_it() {
+        use EventState::{Committed as C, Provisional as P, Retracted as R};
+        let mut state = FloorState::new();
+        // A provisional talkspurt 1.0–1.6 s, then the commits of its start and end.
+        for e in [
+            speech(0, true, P, 1.0, None),
+            speech(1, false, P, 1.6, None),
+            speech(2, true, C, 1.0, Some(0)),
+            speech(3, false, C, 1.6, Some(1)),
+        ] {
+            state.apply(&e);
+        }
+        assert!(!state.is_speaking("A"));
+        assert!((state.talk_s("A") - 0.6).abs() < 1e-9, "{}", state.talk_s("A"));
+        assert_eq!(state.snapshot().speakers[0].recent, vec![[1.0, 1.6]]);
+        // 3.0–3.3 s, then the end is retracted: A talks on from 3.0 s.
+        for e in [speech(4, true, P, 3.0, None), speech(5, false, P, 3.3, None)] {
+            state.apply(&e);
+        }
+        state.apply(&speech(6, false, R, 3.3, Some(5)));
+        assert_eq!(state.speaking_since("A"), Some(3.0));
+        assert_eq!(state.snapshot().speakers[0].recent, vec![[1.0, 1.6]]);
+        state.apply(&speech(7, false, P, 4.0, None));
+        assert!((state.talk_s("A") - 1.6).abs() < 1e-9, "{}", state.talk_s("A"));
+        assert_eq!(state.snapshot().speakers[0].recent, vec![[1.0, 1.6], [3.0, 4.0]]);
+        // A retraction of an end that did not close the last talkspurt changes nothing.
+        state.apply(&speech(8, false, R, 1.6, Some(1)));
+        assert!(!state.is_speaking("A"));
+        assert!((state.talk_s("A") - 1.6).abs() < 1e-9, "{}", state.talk_s("A"));
     }
 
     #[test]

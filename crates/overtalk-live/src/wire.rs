@@ -68,6 +68,10 @@ pub(crate) struct Wire {
     /// retracted, oldest first (id, time).
     pending_starts: Vec<VecDeque<(u64, f64)>>,
     pending_ends: Vec<VecDeque<(u64, f64)>>,
+    /// The detector withdraws a provisional start by a provisional end at the start's own
+    /// time, and reports every other provisional end as an end (the causal rule; see
+    /// [`Wire::withdrawals_at_start`]).
+    withdraws_at_start: bool,
 }
 
 /// How far a committed edge may lie from the provisional one it confirms (seconds).
@@ -110,7 +114,26 @@ impl Wire {
             reopen_s: None,
             pending_starts: vec![VecDeque::new(); k],
             pending_ends: vec![VecDeque::new(); k],
+            withdraws_at_start: false,
         }
+    }
+
+    /// The detector (the causal rule) withdraws a provisional start only by a provisional end
+    /// at that start's time (a run too short, or a lead-in that reached no voice); any other
+    /// provisional end is where its speech stopped. Then a provisional end goes out as an end
+    /// even while the talkspurt's committed start is still held back (committed edges leave in
+    /// time order, and another channel's open run may hold them), instead of as the
+    /// retraction of the provisional start, so the end is reported one hop after the voice
+    /// stops rather than by its commit:
+    ///
+    /// ```text
+    /// causal   start 1.00 (prov)  end 1.60 (prov)  [held]  start 1.00, end 1.60 (committed)
+    /// wire     speech_start #0    speech_end #1            refers_to #0, refers_to #1
+    /// causal   start 3.00 (prov)  end 3.05 (prov)  end 3.00 (prov: too short)
+    /// wire     speech_start #4    speech_end #5    speech_end #5 and speech_start #4 retracted
+    /// ```
+    pub(crate) fn withdrawals_at_start(&mut self) {
+        self.withdraws_at_start = true;
     }
 
     /// The committed edges lag the provisional ones by seconds (a look-ahead detector behind
@@ -329,7 +352,33 @@ impl Wire {
                     self.candidate(c, t_s, decided_s, out);
                 }
             }
+            (EdgeState::Provisional, false)
+                if self.withdraws_at_start
+                    && self.prov_start[c].is_some_and(|(_, at)| at != t_s) =>
+            {
+                // The speech stopped before its start was committed: an end, which the
+                // committed end will confirm (or a withdrawal at the start retract).
+                if self.prov_end[c].is_none() {
+                    let mut ev = self.event(
+                        LiveEventKind::SpeechEnd,
+                        EventState::Provisional,
+                        t_s,
+                        decided_s,
+                    );
+                    ev.speaker = speaker;
+                    self.prov_end[c] = Some((ev.id, t_s));
+                    out.push(ev);
+                }
+            }
             (EdgeState::Provisional, false) => {
+                if self.withdraws_at_start {
+                    // A withdrawal: the provisional end reported before it goes too.
+                    if let Some((r, at)) = self.prov_end[c].take() {
+                        let mut ev = self.retract(r, at, decided_s, LiveEventKind::SpeechEnd);
+                        ev.speaker = speaker.clone();
+                        out.push(ev);
+                    }
+                }
                 if let Some((r, at)) = self.prov_start[c].take() {
                     let mut ev = self.retract(r, at, decided_s, LiveEventKind::SpeechStart);
                     ev.speaker = speaker.clone();
@@ -764,6 +813,72 @@ mod tests {
             (LiveEventKind::SpeechEnd, EventState::Retracted)
         );
         assert_eq!((retraction.speaker.as_deref(), retraction.t_s), (Some("A"), 3.0));
+    }
+
+    #[test]
+    fn with_withdrawals_at_start_an_end_before_the_commit_is_reported_as_an_end() {
+        use EdgeState::{Committed, Provisional};
+        use EventState::{Committed as C, Provisional as P, Retracted as R};
+        use LiveEventKind::{SpeechEnd as End, SpeechStart as Start};
+        let mut w = names();
+        w.withdrawals_at_start();
+        let mut out = Vec::new();
+        // A talks 1.00–1.60 s; its committed start is held back (B's open run) until 2.0 s.
+        w.edge(&edge(0, true, 1000, 1010, Provisional), &mut out);
+        w.edge(&edge(0, false, 1600, 1610, Provisional), &mut out);
+        w.edge(&edge(0, true, 1000, 2000, Committed), &mut out);
+        w.edge(&edge(0, false, 1600, 2000, Committed), &mut out);
+        // 3.00–3.05 s, too short: the end at 3.05 s is an end, then the withdrawal at the
+        // start's time (3.00 s) retracts the end and the start.
+        w.edge(&edge(0, true, 3000, 3010, Provisional), &mut out);
+        w.edge(&edge(0, false, 3050, 3060, Provisional), &mut out);
+        w.edge(&edge(0, false, 3000, 3450, Provisional), &mut out);
+        // 5.00–5.30 s, then speech again at 5.50 s: the gap closes (a start at the run's
+        // start), which retracts the end; the run is committed, ends at 6.00 s.
+        w.edge(&edge(0, true, 5000, 5010, Provisional), &mut out);
+        w.edge(&edge(0, false, 5300, 5310, Provisional), &mut out);
+        w.edge(&edge(0, true, 5000, 5510, Provisional), &mut out);
+        w.edge(&edge(0, false, 6000, 6010, Provisional), &mut out);
+        w.edge(&edge(0, true, 5000, 6100, Committed), &mut out);
+        w.edge(&edge(0, false, 6000, 6400, Committed), &mut out);
+        let got: Vec<_> = out.iter().map(|e| (e.id, e.kind, e.state, e.refers_to, e.t_s)).collect();
+        assert_eq!(
+            got,
+            [
+                (0, Start, P, None, 1.0),
+                (1, End, P, None, 1.6),
+                (2, Start, C, Some(0), 1.0),
+                (3, End, C, Some(1), 1.6),
+                (4, Start, P, None, 3.0),
+                (5, End, P, None, 3.05),
+                (6, End, R, Some(5), 3.05),
+                (7, Start, R, Some(4), 3.0),
+                (8, Start, P, None, 5.0),
+                (9, End, P, None, 5.3),
+                (10, End, R, Some(9), 5.3),
+                (11, End, P, None, 6.0),
+                (12, Start, C, Some(8), 5.0),
+                (13, End, C, Some(11), 6.0),
+            ]
+        );
+        // The same edges without the mode: the end before the commit retracts the start,
+        // and the end is first reported by its commit.
+        let mut w = names();
+        let mut out = Vec::new();
+        w.edge(&edge(0, true, 1000, 1010, Provisional), &mut out);
+        w.edge(&edge(0, false, 1600, 1610, Provisional), &mut out);
+        w.edge(&edge(0, true, 1000, 2000, Committed), &mut out);
+        w.edge(&edge(0, false, 1600, 2000, Committed), &mut out);
+        let got: Vec<_> = out.iter().map(|e| (e.id, e.kind, e.state, e.refers_to, e.t_s)).collect();
+        assert_eq!(
+            got,
+            [
+                (0, Start, P, None, 1.0),
+                (1, Start, R, Some(0), 1.0),
+                (2, Start, C, None, 1.0),
+                (3, End, C, None, 1.6),
+            ]
+        );
     }
 
     #[test]
