@@ -187,9 +187,10 @@ pub fn sweep(
 /// overlap is almost always followed by a solo piece, so it is classified at once:
 ///
 /// ```text
-/// set       1 (a)  | 0 |  2 (b) | 3 |  1 (a)
-/// step            ↑ a ends    ↑ a starts  ↑ b ends
-/// run             [ gap a→b ]    [overlap b→a]   (the set after each run names `next`)
+/// set      1 (a)   |    0    |  2 (b)  |    3    |  1 (a)
+/// step           a ends    b starts  a starts   b ends
+/// run                 gap a→b              overlap b→a
+///                 (set after: 2, next b)  (set after: 1, next a)
 /// ```
 ///
 /// Only when both speakers start or end at the same instant does a run follow a run
