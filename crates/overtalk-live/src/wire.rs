@@ -193,6 +193,56 @@ impl Wire {
         e
     }
 
+    /// Pushes a provisional speech edge (`kind`) of channel `c` at `t_s`; returns its id.
+    fn provisional_edge(
+        &mut self,
+        c: usize,
+        kind: LiveEventKind,
+        t_s: f64,
+        decided_s: f64,
+        out: &mut Vec<LiveEvent>,
+    ) -> u64 {
+        let mut ev = self.event(kind, EventState::Provisional, t_s, decided_s);
+        ev.speaker = self.names.get(c).cloned();
+        let id = ev.id;
+        out.push(ev);
+        id
+    }
+
+    /// Pushes the retraction of channel `c`'s event `refers` (a `kind` dated `at`).
+    fn retract_edge(
+        &mut self,
+        c: usize,
+        refers: u64,
+        at: f64,
+        decided_s: f64,
+        kind: LiveEventKind,
+        out: &mut Vec<LiveEvent>,
+    ) {
+        let mut ev = self.retract(refers, at, decided_s, kind);
+        ev.speaker = self.names.get(c).cloned();
+        out.push(ev);
+    }
+
+    /// Pushes channel `c`'s committed start (`speaking`) or end, confirming the provisional
+    /// event `refers` when there is one.
+    fn committed_edge(
+        &mut self,
+        c: usize,
+        speaking: bool,
+        refers: Option<u64>,
+        t_s: f64,
+        decided_s: f64,
+        out: &mut Vec<LiveEvent>,
+    ) {
+        let kind = if speaking { LiveEventKind::SpeechStart } else { LiveEventKind::SpeechEnd };
+        let mut ev = self.event(kind, EventState::Committed, t_s, decided_s);
+        ev.speaker = self.names.get(c).cloned();
+        ev.refers_to = refers;
+        out.push(ev);
+        self.committed_speaking[c] = speaking;
+    }
+
     /// The wire events of one detector edge.
     pub(crate) fn edge(&mut self, e: &SpeechEdge, out: &mut Vec<LiveEvent>) {
         let c = e.track;
@@ -221,37 +271,30 @@ impl Wire {
         out: &mut Vec<LiveEvent>,
     ) -> bool {
         let c = e.track;
-        let speaker = self.names.get(c).cloned();
         match (e.state, e.speaking) {
             (EdgeState::Provisional, true) => {
                 match self.pending_ends[c].back().copied() {
                     Some((r, at)) if t_s - at < reopen => {
                         self.pending_ends[c].pop_back();
-                        let mut ev = self.retract(r, at, decided_s, LiveEventKind::SpeechEnd);
-                        ev.speaker = speaker;
-                        out.push(ev);
+                        self.retract_edge(c, r, at, decided_s, LiveEventKind::SpeechEnd, out);
                     }
                     _ => {
-                        let mut ev = self.event(
+                        let id = self.provisional_edge(
+                            c,
                             LiveEventKind::SpeechStart,
-                            EventState::Provisional,
                             t_s,
                             decided_s,
+                            out,
                         );
-                        ev.speaker = speaker;
-                        self.pending_starts[c].push_back((ev.id, t_s));
-                        out.push(ev);
+                        self.pending_starts[c].push_back((id, t_s));
                         self.candidate(c, t_s, decided_s, out);
                     }
                 }
                 true
             }
             (EdgeState::Provisional, false) => {
-                let mut ev =
-                    self.event(LiveEventKind::SpeechEnd, EventState::Provisional, t_s, decided_s);
-                ev.speaker = speaker;
-                self.pending_ends[c].push_back((ev.id, t_s));
-                out.push(ev);
+                let id = self.provisional_edge(c, LiveEventKind::SpeechEnd, t_s, decided_s, out);
+                self.pending_ends[c].push_back((id, t_s));
                 true
             }
             (EdgeState::Committed, speaking) => {
@@ -266,13 +309,7 @@ impl Wire {
                     }
                     _ => None,
                 };
-                let kind =
-                    if speaking { LiveEventKind::SpeechStart } else { LiveEventKind::SpeechEnd };
-                let mut ev = self.event(kind, EventState::Committed, t_s, decided_s);
-                ev.speaker = speaker;
-                ev.refers_to = refers;
-                out.push(ev);
-                self.committed_speaking[c] = speaking;
+                self.committed_edge(c, speaking, refers, t_s, decided_s, out);
                 false
             }
         }
@@ -295,16 +332,12 @@ impl Wire {
             };
             pending.pop_front();
             let kind = if starts { LiveEventKind::SpeechStart } else { LiveEventKind::SpeechEnd };
-            let mut ev = self.retract(r, at, decided_s, kind);
-            ev.speaker = self.names.get(c).cloned();
-            out.push(ev);
+            self.retract_edge(c, r, at, decided_s, kind, out);
             if starts {
                 if let Some((id, cat)) = self.candidates[c] {
                     if cat == at && !self.prov_onsets.values().any(|&v| v == id) {
                         self.candidates[c] = None;
-                        let mut ev = self.retract(id, at, decided_s, LiveEventKind::Onset);
-                        ev.speaker = self.names.get(c).cloned();
-                        out.push(ev);
+                        self.retract_edge(c, id, at, decided_s, LiveEventKind::Onset, out);
                     }
                 }
             }
@@ -332,23 +365,14 @@ impl Wire {
     /// One edge when the committed edges follow the provisional ones within a talkspurt.
     fn leading_edge(&mut self, e: &SpeechEdge, t_s: f64, decided_s: f64, out: &mut Vec<LiveEvent>) {
         let c = e.track;
-        let speaker = self.names.get(c).cloned();
         match (e.state, e.speaking) {
             (EdgeState::Provisional, true) => {
                 if let Some((r, at)) = self.prov_end[c].take() {
-                    let mut ev = self.retract(r, at, decided_s, LiveEventKind::SpeechEnd);
-                    ev.speaker = speaker;
-                    out.push(ev);
+                    self.retract_edge(c, r, at, decided_s, LiveEventKind::SpeechEnd, out);
                 } else if !self.committed_speaking[c] {
-                    let mut ev = self.event(
-                        LiveEventKind::SpeechStart,
-                        EventState::Provisional,
-                        t_s,
-                        decided_s,
-                    );
-                    ev.speaker = speaker;
-                    self.prov_start[c] = Some((ev.id, t_s));
-                    out.push(ev);
+                    let id =
+                        self.provisional_edge(c, LiveEventKind::SpeechStart, t_s, decided_s, out);
+                    self.prov_start[c] = Some((id, t_s));
                     self.candidate(c, t_s, decided_s, out);
                 }
             }
@@ -359,60 +383,35 @@ impl Wire {
                 // The speech stopped before its start was committed: an end, which the
                 // committed end will confirm (or a withdrawal at the start retract).
                 if self.prov_end[c].is_none() {
-                    let mut ev = self.event(
-                        LiveEventKind::SpeechEnd,
-                        EventState::Provisional,
-                        t_s,
-                        decided_s,
-                    );
-                    ev.speaker = speaker;
-                    self.prov_end[c] = Some((ev.id, t_s));
-                    out.push(ev);
+                    let id =
+                        self.provisional_edge(c, LiveEventKind::SpeechEnd, t_s, decided_s, out);
+                    self.prov_end[c] = Some((id, t_s));
                 }
             }
             (EdgeState::Provisional, false) => {
                 if self.withdraws_at_start {
                     // A withdrawal: the provisional end reported before it goes too.
                     if let Some((r, at)) = self.prov_end[c].take() {
-                        let mut ev = self.retract(r, at, decided_s, LiveEventKind::SpeechEnd);
-                        ev.speaker = speaker.clone();
-                        out.push(ev);
+                        self.retract_edge(c, r, at, decided_s, LiveEventKind::SpeechEnd, out);
                     }
                 }
                 if let Some((r, at)) = self.prov_start[c].take() {
-                    let mut ev = self.retract(r, at, decided_s, LiveEventKind::SpeechStart);
-                    ev.speaker = speaker.clone();
-                    out.push(ev);
+                    self.retract_edge(c, r, at, decided_s, LiveEventKind::SpeechStart, out);
                     if let Some((id, at)) = self.candidates[c].take() {
                         if !self.prov_onsets.values().any(|&v| v == id) {
-                            let mut ev = self.retract(id, at, decided_s, LiveEventKind::Onset);
-                            ev.speaker = speaker.clone();
-                            out.push(ev);
+                            self.retract_edge(c, id, at, decided_s, LiveEventKind::Onset, out);
                         }
                     }
                 } else if self.committed_speaking[c] {
-                    let mut ev = self.event(
-                        LiveEventKind::SpeechEnd,
-                        EventState::Provisional,
-                        t_s,
-                        decided_s,
-                    );
-                    ev.speaker = speaker;
-                    self.prov_end[c] = Some((ev.id, t_s));
-                    out.push(ev);
+                    let id =
+                        self.provisional_edge(c, LiveEventKind::SpeechEnd, t_s, decided_s, out);
+                    self.prov_end[c] = Some((id, t_s));
                 }
             }
             (EdgeState::Committed, speaking) => {
-                let kind =
-                    if speaking { LiveEventKind::SpeechStart } else { LiveEventKind::SpeechEnd };
                 let refers =
                     if speaking { self.prov_start[c].take() } else { self.prov_end[c].take() };
-                let refers = refers.map(|(id, _)| id);
-                let mut ev = self.event(kind, EventState::Committed, t_s, decided_s);
-                ev.speaker = speaker;
-                ev.refers_to = refers;
-                out.push(ev);
-                self.committed_speaking[c] = speaking;
+                self.committed_edge(c, speaking, refers.map(|(id, _)| id), t_s, decided_s, out);
             }
         }
     }
