@@ -32,15 +32,9 @@ fn reference(path: &Path) -> Annotation {
 fn cases(kind: &str, dir: &Path) -> Vec<(String, Vec<TrackSpec>, PathBuf)> {
     let mut out = Vec::new();
     if kind == "ami" {
-        let names = ["MEO015", "FEE013", "MEE014", "FEE016"];
-        let specs = names
-            .iter()
-            .enumerate()
-            .map(|(i, n)| TrackSpec {
-                name: (*n).into(),
-                path: dir.join(format!("source{i}.wav")),
-                channel: None,
-            })
+        let specs = overtalk_testkit::ami_es2004a_headsets(dir)
+            .into_iter()
+            .map(|(name, path)| TrackSpec { name, path, channel: None })
             .collect();
         out.push(("ES2004a".into(), specs, dir.join("mixture.ref.rttm")));
         return out;

@@ -36,15 +36,9 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let dir = PathBuf::from(args.get(1).expect("a folder of source0.wav … source3.wav"));
     let look: usize = args.get(2).map_or(200, |s| s.parse().unwrap());
-    let names = ["MEO015", "FEE013", "MEE014", "FEE016"];
-    let specs: Vec<TrackSpec> = names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| TrackSpec {
-            name: (*n).into(),
-            path: dir.join(format!("source{i}.wav")),
-            channel: None,
-        })
+    let specs: Vec<TrackSpec> = overtalk_testkit::ami_es2004a_headsets(&dir)
+        .into_iter()
+        .map(|(name, path)| TrackSpec { name, path, channel: None })
         .collect();
     let (features, _) = analyze(&specs, &DetectOptions::default(), &mut |_| {}).unwrap();
     let o = MultitrackOptions::default();
@@ -88,7 +82,7 @@ fn main() {
             }
             let what =
                 if v { "committed, not in the whole's" } else { "in the whole's, not committed" };
-            println!("{} {:.2}–{:.2} s: {what}", names[i], s as f64 / 100.0, f as f64 / 100.0);
+            println!("{} {:.2}–{:.2} s: {what}", specs[i].name, s as f64 / 100.0, f as f64 / 100.0);
         }
     }
     println!(

@@ -72,12 +72,7 @@ fn recordings(kind: &str, dir: &Path) -> Result<Vec<Recording>> {
             }
         }
         "ami" => {
-            let names = ["MEO015", "FEE013", "MEE014", "FEE016"];
-            let tracks = names
-                .iter()
-                .enumerate()
-                .map(|(i, n)| ((*n).to_owned(), dir.join(format!("source{i}.wav"))))
-                .collect();
+            let tracks = overtalk_testkit::ami_es2004a_headsets(dir);
             let reference = read_rttm(&dir.join("mixture.ref.rttm"), "mixture")?;
             out.push(Recording { id: "mixture".into(), tracks, reference });
         }

@@ -2,6 +2,7 @@
 //!
 //! - [`shared_data`]: the corpora of real data beside the repository, or a printed skip;
 //! - [`fixtures`], [`audio_fixture`], [`repo_root`]: the repository's own small test files;
+//! - [`ami_es2004a_headsets`]: the four headset tracks of the shared AMI ES2004a excerpt;
 //! - [`Scratch`]: a temporary directory with helpers to write and read its files;
 //! - [`strategies`]: proptest strategies for model values.
 
@@ -42,6 +43,17 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
 /// its folder's README.
 pub fn fixtures() -> PathBuf {
     repo_root().join("crates/overtalk/tests/data")
+}
+
+/// The headset tracks of the AMI ES2004a excerpt in `dir` (the shared data's
+/// `real-audio/ami-es2004a-multitrack`): each speaker's name, as `mixture.ref.rttm` names it,
+/// and mic file (`source0.wav` … `source3.wav`).
+pub fn ami_es2004a_headsets(dir: &Path) -> Vec<(String, PathBuf)> {
+    ["MEO015", "FEE013", "MEE014", "FEE016"]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| ((*name).to_owned(), dir.join(format!("source{i}.wav"))))
+        .collect()
 }
 
 /// One file of the audio crate's fixtures (`crates/overtalk-audio/tests/data/NAME`).

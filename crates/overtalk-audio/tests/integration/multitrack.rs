@@ -314,15 +314,9 @@ fn ami_es2004a_headsets_against_the_word_reference() {
         return;
     };
     let dir = data.join("real-audio/ami-es2004a-multitrack");
-    let names = ["MEO015", "FEE013", "MEE014", "FEE016"];
-    let specs: Vec<TrackSpec> = names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| TrackSpec {
-            name: (*n).into(),
-            path: dir.join(format!("source{i}.wav")),
-            channel: None,
-        })
+    let specs: Vec<TrackSpec> = overtalk_testkit::ami_es2004a_headsets(&dir)
+        .into_iter()
+        .map(|(name, path)| TrackSpec { name, path, channel: None })
         .collect();
     let found = detect(&specs, &DetectOptions::default(), &mut |_| {}).unwrap();
     let read = read_path(&dir.join("mixture.ref.rttm"), None, &ReadOptions::default()).unwrap();
