@@ -106,11 +106,19 @@ const _: () = {
 
 /// The number of intervals of each class, indexed as `HeKind::ALL`.
 fn count(items: &[HeInterval]) -> [usize; HeKind::ALL.len()] {
-    let mut n = [0usize; HeKind::ALL.len()];
-    for h in items {
-        n[h.kind as usize] += 1;
+    // Four tallies, one per position mod 4: runs of the same class (pauses in a monologue) then
+    // add to four counters in turn instead of waiting on one counter's previous increment.
+    let mut lanes = [[0usize; HeKind::ALL.len()]; 4];
+    let mut quads = items.chunks_exact(4);
+    for q in &mut quads {
+        for (lane, h) in lanes.iter_mut().zip(q) {
+            lane[h.kind as usize] += 1;
+        }
     }
-    n
+    for h in quads.remainder() {
+        lanes[0][h.kind as usize] += 1;
+    }
+    std::array::from_fn(|k| lanes.iter().map(|lane| lane[k]).sum())
 }
 
 /// Every class name with a count of zero, in report order: what a counts dict is copied from.

@@ -201,9 +201,13 @@ fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: Millis, out: &mut Vec<HeI
     let (ia, ib) = if a.len() <= 1 { (1, 0) } else { (0, 1) };
     // The solo speaker of each active set (none for silence and overlap).
     let solo = [None, Some(SpeakerIndex::new(ia)), Some(SpeakerIndex::new(ib)), None];
-    let at = |l: &[i64], k: usize| l.get(k).copied().unwrap_or(i64::MAX);
+    let at = |l: &[i64], k: usize| l[k];
     // The first boundary opens the first piece.
     let mut piece_start = at(a, 0).min(at(b, 0));
+    if piece_start == i64::MAX {
+        // Neither speaker keeps a talkspurt: no piece at all.
+        return;
+    }
     let mut ka = usize::from(at(a, 0) == piece_start);
     let mut kb = usize::from(at(b, 0) == piece_start);
     // Active set of the latest solo piece (0: none yet).
@@ -218,8 +222,8 @@ fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: Millis, out: &mut Vec<HeI
             break;
         }
         let before = (ka & 1) | ((kb & 1) << 1);
-        ka += usize::from(na == t);
-        kb += usize::from(nb == t);
+        ka += usize::from(na <= nb);
+        kb += usize::from(nb <= na);
         let after = (ka & 1) | ((kb & 1) << 1);
         let after_solo = (after ^ (after >> 1)) & 1 == 1;
         let (start, end) = (Millis::new(piece_start), Millis::new(t));
