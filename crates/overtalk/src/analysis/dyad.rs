@@ -383,4 +383,17 @@ mod tests {
         assert_eq!(kinds(&three, &p), vec![(HeKind::Gap, 2000, 2500, Some(0), Some(1))]);
         assert!(he_acoustic(&conv(&[]), &p).is_empty());
     }
+
+    #[test]
+    fn no_talkspurt_left_gives_no_interval() {
+        // Both cursors start on their sentinels: nothing is read past them.
+        let mut out = Vec::new();
+        sweep(&[], &[], Millis::ZERO, &mut out);
+        assert!(out.is_empty());
+        // Every segment no longer than `min_segment`: S1 drops them all.
+        let t = conv(&[("A", 0, 100), ("B", 200, 250)]);
+        let p = Params { min_segment: Millis::new(100), ..Params::default() };
+        assert!(he_acoustic(&t, &p).is_empty());
+        assert_eq!(he_acoustic(&t, &p), he_acoustic_general(&t, &p));
+    }
 }
