@@ -201,22 +201,21 @@ fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: Millis, out: &mut Vec<HeI
     let (ia, ib) = if a.len() <= 1 { (1, 0) } else { (0, 1) };
     // The solo speaker of each active set (none for silence and overlap).
     let solo = [None, Some(SpeakerIndex::new(ia)), Some(SpeakerIndex::new(ib)), None];
-    let at = |l: &[i64], k: usize| l[k];
     // The first boundary opens the first piece.
-    let mut piece_start = at(a, 0).min(at(b, 0));
+    let mut piece_start = a[0].min(b[0]);
     if piece_start == i64::MAX {
         // Neither speaker keeps a talkspurt: no piece at all.
         return;
     }
-    let mut ka = usize::from(at(a, 0) == piece_start);
-    let mut kb = usize::from(at(b, 0) == piece_start);
+    let mut ka = usize::from(a[0] == piece_start);
+    let mut kb = usize::from(b[0] == piece_start);
     // Active set of the latest solo piece (0: none yet).
     let first = ka | (kb << 1);
     let mut last_solo = if first == 3 { 0 } else { first };
     // Index in `out` of the first run still waiting for the solo piece after it.
     let mut pending: Option<usize> = None;
     loop {
-        let (na, nb) = (at(a, ka), at(b, kb));
+        let (na, nb) = (a[ka], b[kb]);
         let t = na.min(nb);
         if t == i64::MAX {
             break;
