@@ -56,13 +56,9 @@ fn writes_into_a_named_pipe_without_replacing_it() {
         std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
     };
     let run = dir.run(&["convert", "clip.rttm", "-o", "pipe.rttm"]);
-    if run.code() != 0 {
-        // Release the reader so a failure is reported instead of hanging.
-        drop(std::fs::OpenOptions::new().write(true).open(&fifo));
-    }
     // Checked before joining: had the pipe been replaced, the reader would wait forever.
     assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
-    let received = reader.join().unwrap();
+    let received = crate::util::release_fifo(&fifo, reader, false);
     assert_eq!(run.code(), 0, "{}", run.stderr());
     assert_eq!(
         received,
@@ -85,11 +81,7 @@ fn reads_a_named_pipe_once() {
         std::thread::spawn(move || std::fs::write(fifo, sorted).unwrap())
     };
     let run = dir.run(&["convert", "pipe", "--to", "rttm", "-o", "-"]);
-    if !writer.is_finished() {
-        // Release the writer so a failure is reported instead of hanging.
-        drop(std::fs::File::open(&fifo));
-    }
-    writer.join().unwrap();
+    crate::util::release_fifo(&fifo, writer, true);
     assert_eq!(run.code(), 0, "{}", run.stderr());
     assert_eq!(run.stderr(), "");
     assert_eq!(
@@ -113,10 +105,7 @@ fn a_named_pipe_over_the_size_limit_is_refused() {
         std::thread::spawn(move || drop(std::fs::write(fifo, line.repeat(1_572_864 / line.len()))))
     };
     let run = dir.run(&["convert", "pipe.rttm", "--max-file-mib", "1", "-o", "-"]);
-    if !writer.is_finished() {
-        drop(std::fs::File::open(&fifo));
-    }
-    writer.join().unwrap();
+    crate::util::release_fifo(&fifo, writer, true);
     assert_eq!(run.code(), 2, "{}", run.stderr());
     assert_eq!(
         run.stderr().lines().next().unwrap_or(""),

@@ -105,3 +105,32 @@ impl Run {
 }
 
 pub use overtalk_testkit::{audio_fixture, repo_root, shared_data};
+
+/// Lets the thread at the other end of the named pipe `fifo` finish, whatever the run under test
+/// did with the pipe: opens the pipe's opposite end without blocking (`O_NONBLOCK`) and closes it,
+/// until the thread is done. A thread blocked in `open` is released by the partner; one blocked in
+/// a read or write sees end of file or a broken pipe. A plain blocking `open` could wait forever
+/// when the thread had finished between the check and the call. Panics after 30 s rather than
+/// hanging the test run.
+#[cfg(unix)]
+pub fn release_fifo<T>(fifo: &Path, thread: std::thread::JoinHandle<T>, thread_writes: bool) -> T {
+    use std::os::unix::fs::OpenOptionsExt;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !thread.is_finished() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the thread at {} never finished",
+            fifo.display()
+        );
+        // A write end opened without a reader fails with ENXIO: nothing to release then.
+        drop(
+            std::fs::OpenOptions::new()
+                .read(thread_writes)
+                .write(!thread_writes)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(fifo),
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    thread.join().expect("the pipe's thread")
+}
