@@ -1,7 +1,9 @@
 //! TalkBank CHAT (`.cha`, the CLAN format).
 //!
 //! A CHAT file is a sequence of tiers, one per line, a tab after the tier name; a line that
-//! starts with a tab continues the tier above it (joined with one space):
+//! starts with a tab continues the tier above it (joined with one space). A continuation
+//! indented with spaces instead (an editor replaced the tab) is read the same way, with one
+//! `repaired` warning per file that counts such lines:
 //!
 //! ```text
 //! @Participants:  FAT Father, CHI Target_Child      headers: @Participants declares the codes
@@ -21,8 +23,9 @@
 //!   bullets on one tier the track runs from the first start to the last end. Older bullets
 //!   naming a sound file (`%snd:"file"_start_end`) are read by their last two numbers. A main
 //!   tier without a bullet has no time: it is kept as an [`crate::model::Untimed`] utterance
-//!   (in order, with its text and words) and left out of every time measure, with a
-//!   `missing-time` warning. A file with **no bullet at all** (most of CHILDES) is an untimed
+//!   (in order, with its text and words) and left out of every time measure; CHAT allows a
+//!   partly aligned transcript, so one note per file counts these utterances. Bullets out of
+//!   time order are read in time order, with one `unsorted` note. A file with **no bullet at all** (most of CHILDES) is an untimed
 //!   transcript: one note counts its utterances and its overlap (`[>]`, `[<]`) and interruption
 //!   (`+/.`, `+//.`) markers ([`Markers`]), and commands that need times refuse it. Where
 //!   bullets exist, [`crate::analysis::markers`] compares the markers with the timing.
@@ -47,6 +50,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
+use crate::format::order::OutOfOrder;
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Transcript, TranscriptBuilder, Word};
 use crate::time::{round_div, Time, MAX_MICROS};
@@ -112,21 +116,42 @@ impl Entry<'_> {
 /// Reads a CHAT file: one recording, named by [`ReadContext::recording_id`].
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // Join continuation lines.
+    // A line indented with spaces instead of the tab is read as a continuation too (editors and
+    // converters replace tabs); the file breaks the format, so this is one repair per file.
     let mut entries: Vec<Entry<'_>> = Vec::new();
+    let mut space_indented: Option<(usize, usize)> = None;
     for item in ctx.lines(text) {
         let (n, line) = item?;
-        if let Some(rest) = line.strip_prefix('\t') {
-            if let Some(e) = entries.last_mut() {
-                e.text.push(' ');
-                let off = e.text.len();
-                e.text.push_str(rest);
-                e.pieces.push((off, n, line, 1));
-                continue;
+        let indent = if line.starts_with('\t') {
+            Some(1)
+        } else if line.starts_with(' ') && !line.trim().is_empty() {
+            Some(line.len() - line.trim_start_matches(' ').len())
+        } else {
+            None
+        };
+        if let (Some(width), Some(e)) = (indent, entries.last_mut()) {
+            if line.starts_with(' ') {
+                space_indented.get_or_insert((n, 0)).1 += 1;
             }
+            e.text.push(' ');
+            let off = e.text.len();
+            e.text.push_str(&line[width..]);
+            e.pieces.push((off, n, line, width));
+            continue;
         }
         let trimmed = line.trim_start_matches('\u{feff}');
         let skipped = line.len() - trimmed.len();
         entries.push(Entry { text: trimmed.to_owned(), pieces: vec![(0, n, line, skipped)] });
+    }
+
+    if let Some((first, count)) = space_indented {
+        let lines = if count == 1 { "1 line".to_owned() } else { format!("{count} lines") };
+        ctx.warn_at(
+            WarningKind::Repaired,
+            first,
+            Some(1),
+            format!("{lines} indented with spaces instead of a tab (first at line {first}) read as continuations of the tier above"),
+        )?;
     }
 
     // A file without any bullet is an untimed transcript (most of CHILDES): its utterances are
@@ -137,6 +162,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut declared: HashSet<String> = HashSet::new();
     let mut undeclared_noted: HashSet<String> = HashSet::new();
     let (mut begun, mut ended) = (false, false);
+    // Main tiers without a bullet in a file that has bullets: (first line, count).
+    let mut unbulleted: Option<(usize, usize)> = None;
+    let mut timed = 0usize;
+    let recording = ctx.recording_id();
+    let mut order = OutOfOrder::new("utterance", "read in time order");
+    let mut latest = Time::from_micros(i64::MIN);
     for e in &entries {
         let n = e.line();
         let body = e.text.as_str();
@@ -211,12 +242,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         let (utterance, times) = split_bullets(&e.text, content_start, e, ctx)?;
         let Some((start, end, at)) = times else {
             if !untimed_file {
-                ctx.warn_at(
-                    WarningKind::MissingTime,
-                    n,
-                    None,
-                    format!("utterance of {code} has no time bullet; kept without time, left out of every time measure"),
-                )?;
+                unbulleted.get_or_insert((n, 0)).1 += 1;
             }
             let utterance = utterance.trim();
             untimed.add(utterance);
@@ -224,12 +250,26 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             continue;
         };
         let (line, column) = e.position(at);
+        timed += 1;
+        order.check(ctx, &recording, &mut latest, start, line, Some(column))?;
         if let Some(seg) = ctx.segment(start, end, line, Some(column))? {
             let utterance = utterance.trim();
             let content = (!utterance.is_empty()).then(|| Content::text(utterance));
             b.push(seg, speaker, content);
         }
     }
+    if let Some((first, count)) = unbulleted {
+        // CHAT lets any utterance go without a bullet (partly aligned transcripts are common),
+        // so this is a note, not a repair.
+        let of = count + timed;
+        ctx.warn_at(
+            WarningKind::Note,
+            first,
+            None,
+            format!("{count} of {of} utterance(s) have no time bullet (first at line {first}); kept in order without time, left out of every time measure"),
+        )?;
+    }
+    order.finish(ctx, 1);
     let last = entries.last().map_or(1, Entry::line);
     if untimed_file && untimed.utterances > 0 {
         ctx.warn(Warning::new(
@@ -530,7 +570,11 @@ mod tests {
     fn reads_bullets_continuations_and_markers() {
         let out = read_text(EXAMPLE);
         let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
-        assert_eq!(kinds, vec![(WarningKind::MissingTime, Some(10))]);
+        assert_eq!(kinds, vec![(WarningKind::Note, Some(10))]);
+        assert_eq!(
+            out.warnings[0].message,
+            "1 of 3 utterance(s) have no time bullet (first at line 10); kept in order without time, left out of every time measure"
+        );
         let t = out.corpus.get("recording").unwrap();
         let u: Vec<_> = t
             .utterances()
@@ -551,6 +595,58 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    /// A continuation indented with spaces keeps the bullet it holds (one repair per file,
+    /// which `--strict` refuses); a tab-indented one needs no warning.
+    #[test]
+    fn space_indented_continuations_are_joined() {
+        let text = "@Begin\n@Participants:\tA Adult, B Adult\n*A:\tla gente <los trainees> [//]\n    the police trainees . \u{15}4293_7486\u{15}\n%mor:\tn|gente\n    n|trainee-PL .\n*B:\tyes\n  indeed . \u{15}7500_8000\u{15}\n@End\n";
+        let out = read_text(text);
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w, vec![(WarningKind::Repaired, Some(4), Some(1))]);
+        assert_eq!(
+            out.warnings[0].message,
+            "3 lines indented with spaces instead of a tab (first at line 4) read as continuations of the tier above"
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let u: Vec<_> =
+            t.utterances().map(|u| (u.segment, u.content.and_then(|c| c.text.clone()))).collect();
+        assert_eq!(
+            u,
+            vec![
+                (
+                    Segment::from_millis(4293, 7486).unwrap(),
+                    Some("la gente <los trainees> [//] the police trainees .".to_owned())
+                ),
+                (Segment::from_millis(7500, 8000).unwrap(), Some("yes indeed .".to_owned())),
+            ]
+        );
+        // A bad bullet on a space-indented line is placed on that line, past the spaces.
+        let e = read_str(
+            "*A:\thi\n    there . \u{15}12_x\u{15}\n",
+            Format::Chat,
+            &ReadOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(13)), "{e}");
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        assert!(read_str(text, Format::Chat, &strict).is_err());
+    }
+
+    #[test]
+    fn bullets_out_of_order_are_noted_once() {
+        let text = "@Begin\n@Participants:\tA Adult, B Adult\n*A:\ta . \u{15}5000_6000\u{15}\n*B:\tb . \u{15}1000_2000\u{15}\n*A:\tc . \u{15}500_700\u{15}\n@End\n";
+        let out = read_text(text);
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w, vec![(WarningKind::Unsorted, Some(4), Some(9))]);
+        assert_eq!(
+            out.warnings[0].message,
+            "2 utterances out of time order (first at line 4); read in time order"
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let starts: Vec<i64> = t.utterances().map(|u| u.segment.start().micros()).collect();
+        assert_eq!(starts, [500_000, 1_000_000, 5_000_000]);
     }
 
     #[test]

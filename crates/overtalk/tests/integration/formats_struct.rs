@@ -286,6 +286,27 @@ fn chat_sample_without_bullets_is_an_untimed_transcript() {
     assert_eq!(only(&back).1.untimed(), t.untimed());
 }
 
+/// A partly aligned transcript (2 of its 10 utterances carry a bullet) is valid CHAT: one note
+/// counts the utterances without time, and `--strict` reads it.
+#[test]
+fn chat_partly_aligned_transcript_is_valid() {
+    let out = read_fixture("chat", "yue_hku_timed.cha");
+    assert_eq!(kinds(&out), vec![(WarningKind::Note, Some(15), None)]);
+    assert_eq!(
+        out.warnings[0].message,
+        "8 of 10 utterance(s) have no time bullet (first at line 15); kept in order without time, left out of every time measure"
+    );
+    let (_, t) = only(&out);
+    assert_eq!(
+        tracks(t),
+        [(2_000_000, 18_623_000, "PAR".to_owned()), (23_079_000, 24_440_000, "PAR".to_owned())]
+    );
+    assert_eq!(t.untimed().len(), 8);
+    let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+    let again = read_path(&fixture("chat", "yue_hku_timed.cha"), None, &strict).unwrap();
+    assert_eq!(again.corpus, out.corpus);
+}
+
 #[test]
 fn chat_interruption_markers_are_counted() {
     let text = "@Begin\n@Participants:\tA Adult, B Adult\n*A:\tso I +/.\n*B:\tno wait +//.\n*A:\t+, anyway .\n@End\n";
@@ -659,7 +680,7 @@ fn hostile_chat() {
     let out = hostile(f, cut).unwrap();
     assert_eq!(
         kinds(&out),
-        vec![(WarningKind::MissingTime, Some(18), None), (WarningKind::Note, Some(18), None)]
+        vec![(WarningKind::Note, Some(18), None), (WarningKind::Note, Some(18), None)]
     );
     assert_eq!(only(&out).1.annotation().len(), 8);
     let garbage = hostile(f, "\u{0}\u{1}\u{15}garbage\n").unwrap();
