@@ -26,6 +26,7 @@ use crate::model::{Corpus, Segment, Transcript};
 use crate::time::{parse_seconds, Time, TimeError};
 
 pub mod assemblyai;
+pub(crate) mod channel;
 pub mod chat;
 pub mod csv;
 pub mod ctm;

@@ -4,7 +4,9 @@
 //! skipped, the type is case-insensitive, 9 or 10 fields are accepted and only `SPEAKER` lines
 //! make turns (`SPKR-INFO`, `LEXEME` and the other types are skipped). Repairs are warnings:
 //! unsorted lines (VoxConverse), zero or `<NA>` durations (dscore rejects them), negative
-//! durations, wrong field counts. Recording ids are kept whole (`EN2002a.Mix-Headset`).
+//! durations, wrong field counts. Recording ids are kept whole (`EN2002a.Mix-Headset`). The
+//! channel is not kept: a recording is read per file, as dscore and pyannote.metrics read it, with
+//! one note when a line is on another channel than 1 ([`crate::format::channel`]).
 //!
 //! Writing is canonical: 10 fields, `<NA>` where unknown, channel 1, times in seconds exact to
 //! the microsecond with at least three decimals, lines sorted by recording then time. Spaces in
@@ -14,6 +16,7 @@ use rustc_hash::FxHashMap;
 use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
+use crate::format::channel::Channels;
 use crate::format::order::OutOfOrder;
 use crate::format::{no_spaces, ReadContext, ZeroLengthSegment};
 use crate::model::{Corpus, Segment, SpeakerId, TranscriptBuilder};
@@ -207,6 +210,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut extra_fields_warned = false;
     // Lines out of order: one warning per file, with the count.
     let mut unsorted = OutOfOrder::lines();
+    let mut channels = Channels::default();
     for item in ctx.lines(text) {
         let (n, line) = item?;
         let trimmed = line.trim_start();
@@ -244,6 +248,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             ctx.warn_at(WarningKind::Note, n, None, format!("{count} fields, RTTM has 10; the extra fields are ignored (pyannote would misread this file)"))?;
         }
         let (file, tbeg, tdur, name) = (fields[1], fields[3], fields[4], fields[7]);
+        channels.see(file, fields[2], n, column_of(line, fields[2]));
         let start = match parse_seconds(strip_stars(tbeg)) {
             Ok(t) => t,
             Err(e) => return Err(ctx.time_error(e, tbeg, "onset", n, column_of(line, tbeg))),
@@ -311,6 +316,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
     }
     unsorted.finish(ctx, recordings.len());
+    channels.finish(ctx)?;
     Ok(recordings.into_iter().map(|r| (r.id.to_owned(), r.builder.build())).collect())
 }
 

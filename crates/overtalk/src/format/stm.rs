@@ -9,10 +9,13 @@
 //! **Reading** (SCTK's `infmts` rules, leniently): blank lines and lines starting with `;` or `#`
 //! are skipped; `begin` and `end` are seconds (an end, not a duration); the optional `<…>` label
 //! after the times is dropped; the rest of the line is the text. Every line is a track of its file
-//! (several recordings per file are kept apart); the channel is not kept. Lines whose text is
+//! (several recordings per file are kept apart); the channel is not kept, with one note when a
+//! line is on another channel than 1 ([`crate::format::channel`]). Lines whose text is
 //! `IGNORE_TIME_SEGMENT_IN_SCORING` mark regions excluded from scoring, not speech: they are
-//! skipped with a [`WarningKind::Skipped`] warning. Lines out of time order are sorted, with one
-//! [`WarningKind::Unsorted`] warning per file that counts them. Lines with fewer than five fields are
+//! not read as turns, with one note per file that counts them (the format defines them, so
+//! `--strict` reads them). Lines out of time order within their file and channel (SCTK sorts
+//! by file, channel, then time) are sorted, with one [`WarningKind::Unsorted`] warning per file
+//! that counts them. Lines with fewer than five fields are
 //! skipped with a warning; a time that cannot be read is an error naming line and column.
 //!
 //! **Writing**: `file 1 speaker begin end text`, one line per track, sorted by file then time,
@@ -23,7 +26,10 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
+use rustc_hash::FxHashMap;
+
 use crate::error::{Result, Warning, WarningKind};
+use crate::format::channel::Channels;
 use crate::format::order::OutOfOrder;
 use crate::format::webvtt::column_of;
 use crate::format::{no_spaces, ReadContext};
@@ -76,8 +82,13 @@ pub(crate) fn fields<const K: usize>(line: &str) -> Option<([&str; K], &str)> {
 
 /// Reads STM text (see the module doc).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    let mut per: BTreeMap<&str, (TranscriptBuilder, Time)> = BTreeMap::new();
+    let mut per: BTreeMap<&str, TranscriptBuilder> = BTreeMap::new();
+    // The latest start per (file, channel), and the IGNORE_TIME_SEGMENT_IN_SCORING lines
+    // (first line, its column, count).
+    let mut latest: FxHashMap<(&str, &str), Time> = FxHashMap::default();
+    let mut ignored: Option<(usize, usize, usize)> = None;
     let mut unsorted = OutOfOrder::lines();
+    let mut channels = Channels::default();
     for item in ctx.lines(text) {
         let (n, line) = item?;
         let line = if n == 1 { line.trim_start_matches('\u{feff}') } else { line };
@@ -85,7 +96,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         if t.is_empty() || t.starts_with(';') || t.starts_with('#') {
             continue;
         }
-        let Some(([file, _channel, speaker, begin, end], rest)) = fields::<5>(t) else {
+        let Some(([file, channel, speaker, begin, end], rest)) = fields::<5>(t) else {
             ctx.warn_at(
                 WarningKind::Skipped,
                 n,
@@ -94,6 +105,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             )?;
             continue;
         };
+        channels.see(file, channel, n, column_of(line, channel));
         let mut transcript = rest.trim_end();
         if transcript.starts_with('<') {
             let first = transcript.split(char::is_whitespace).next().unwrap_or("");
@@ -102,36 +114,42 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
         }
         if transcript.eq_ignore_ascii_case("IGNORE_TIME_SEGMENT_IN_SCORING") {
-            ctx.warn_at(
-                WarningKind::Skipped,
-                n,
-                Some(column_of(line, transcript)),
-                format!("{file}: IGNORE_TIME_SEGMENT_IN_SCORING marks a region excluded from scoring, not speech; line skipped"),
-            )?;
+            let (_, _, count) = ignored.get_or_insert((n, column_of(line, transcript), 0));
+            *count += 1;
             continue;
         }
         let start = ctx.seconds(begin, "begin", n, column_of(line, begin))?;
         let stop = ctx.seconds(end, "end", n, column_of(line, end))?;
-        let entry = per
-            .entry(file)
-            .or_insert_with(|| (TranscriptBuilder::new(), Time::from_micros(i64::MIN)));
-        unsorted.check(ctx, file, &mut entry.1, start, n, Some(column_of(line, begin)))?;
+        per.entry(file).or_insert_with(TranscriptBuilder::new);
+        // SCTK sorts by file, channel, then time: order is checked per channel.
+        let latest = latest.entry((file, channel)).or_insert(Time::from_micros(i64::MIN));
+        unsorted.check(ctx, file, latest, start, n, Some(column_of(line, begin)))?;
         let content = (!transcript.is_empty()).then(|| Content::text(transcript));
         match ctx.segment(start, stop, n, Some(column_of(line, end)))? {
             Some(seg) => {
-                if let Some(e) = per.get_mut(file) {
-                    e.0.add(seg, speaker, content);
+                if let Some(b) = per.get_mut(file) {
+                    b.add(seg, speaker, content);
                 }
             }
             None => {
-                if let Some(e) = per.get_mut(file) {
-                    e.0.speaker(speaker);
+                if let Some(b) = per.get_mut(file) {
+                    b.speaker(speaker);
                 }
             }
         }
     }
     unsorted.finish(ctx, per.len());
-    Ok(per.into_iter().map(|(k, (b, _))| (k.to_owned(), b.build())).collect())
+    channels.finish(ctx)?;
+    if let Some((line, column, count)) = ignored {
+        let lines = if count == 1 { "1 line".to_owned() } else { format!("{count} lines") };
+        ctx.warn_at(
+            WarningKind::Note,
+            line,
+            Some(column),
+            format!("{lines} marked IGNORE_TIME_SEGMENT_IN_SCORING (first at line {line}): regions excluded from scoring, not speech; not read as turns"),
+        )?;
+    }
+    Ok(per.into_iter().map(|(k, b)| (k.to_owned(), b.build())).collect())
 }
 
 /// Writes STM lines (see the module doc).
@@ -212,7 +230,18 @@ mod tests {
             ";; comment\nb 1 Ann 2.0 3.5 <o,f0,female> Hello  there\na A Bob 0 1\nb 1 excluded_region 4 5 ignore_time_segment_in_scoring\nb 1 Ann 1.0 1.5 <unk>\n",
         );
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
-        assert_eq!(w, vec![(WarningKind::Skipped, Some(4)), (WarningKind::Unsorted, Some(5))]);
+        assert_eq!(
+            w,
+            vec![
+                (WarningKind::Unsorted, Some(5)),
+                (WarningKind::Note, Some(3)),
+                (WarningKind::Note, Some(4))
+            ]
+        );
+        assert_eq!(
+            out.warnings[2].message,
+            "1 line marked IGNORE_TIME_SEGMENT_IN_SCORING (first at line 4): regions excluded from scoring, not speech; not read as turns"
+        );
         let b = out.corpus.get("b").unwrap();
         let got: Vec<_> = b
             .utterances()
@@ -226,6 +255,28 @@ mod tests {
             ]
         );
         assert_eq!(out.corpus.get("a").unwrap().annotation().len(), 1);
+    }
+
+    /// SCTK's order (file, channel, then time) is not out of order; the two channels of a file
+    /// are one conversation, noted once; excluded regions are valid STM, read under `--strict`.
+    #[test]
+    fn sctk_order_and_excluded_regions_are_valid() {
+        let text =
+            "f A x 5 6 hi\nf A x 7 8 IGNORE_TIME_SEGMENT_IN_SCORING\nf B y 1 2 yo\nf B y 3 4 ok\n";
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        let out = read_str(text, Format::Stm, &strict).unwrap();
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(
+            w,
+            vec![(WarningKind::Note, Some(1), Some(3)), (WarningKind::Note, Some(2), Some(11))]
+        );
+        assert!(out.warnings[0]
+            .message
+            .starts_with("1 recording(s) have lines on more than one channel (f: A, B)"));
+        assert_eq!(out.corpus.get("f").unwrap().annotation().len(), 3);
+        // Out of order within a channel is still found.
+        let out = read_text("f A x 5 6\nf A x 1 2\n");
+        assert_eq!(out.warnings[0].kind, WarningKind::Unsorted);
     }
 
     #[test]

@@ -904,3 +904,42 @@ proptest! {
         prop_assert_eq!(out.corpus, Corpus::single("rec", b.build()));
     }
 }
+
+/// Real NIST files that are valid but not the usual shape: SCTK's two-channel STM sorted by
+/// file, channel and time, SCTK's excluded region, and pyannote.database's multichannel RTTM.
+/// Each reads under `--strict`, with one note that says what is not kept.
+#[test]
+fn nist_channels_and_excluded_regions_are_read_with_notes() {
+    let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+    let notes = |rel: &str| {
+        let out = read_path(&fixture(rel), None, &strict).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let w: Vec<(WarningKind, Option<usize>, String)> =
+            out.warnings.iter().map(|w| (w.kind, w.line, w.message.clone())).collect();
+        (out.corpus, w)
+    };
+    let (corpus, w) = notes("stm/sctk_testmss.stm");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!((w[0].0, w[0].1), (WarningKind::Note, Some(3)));
+    assert!(w[0]
+        .2
+        .starts_with("1 recording(s) have lines on more than one channel (testmss: A, B)"));
+    let t = corpus.get("testmss").unwrap();
+    let starts: Vec<i64> = t.utterances().map(|u| u.segment.start().micros()).collect();
+    assert_eq!(starts, [4_282_622, 15_047_205, 75_772_244, 85_772_244]);
+
+    let (corpus, w) = notes("stm/sctk_isgbug.stm");
+    assert_eq!(
+        w,
+        [
+            (WarningKind::Note, Some(9), "lines are on channel 0 (not 1); the channel is not kept and is written as 1".to_owned()),
+            (WarningKind::Note, Some(9), "1 line marked IGNORE_TIME_SEGMENT_IN_SCORING (first at line 9): regions excluded from scoring, not speech; not read as turns".to_owned()),
+        ]
+    );
+    assert_eq!(corpus.get("Speech012").unwrap().annotation().len(), 10);
+
+    let (corpus, w) = notes("rttm/pyannote_database_multichannel.rttm");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!((w[0].0, w[0].1), (WarningKind::Note, Some(2)));
+    assert!(w[0].2.starts_with("1 recording(s) have lines on more than one channel (conv1: 1, 2)"));
+    assert_eq!(corpus.get("conv1").unwrap().annotation().len(), 3);
+}
