@@ -120,7 +120,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         let start = ctx.seconds(begin, "begin", n, column_of(line, begin))?;
         let stop = ctx.seconds(end, "end", n, column_of(line, end))?;
-        per.entry(file).or_insert_with(TranscriptBuilder::new);
+        per.entry(file).or_default();
         // SCTK sorts by file, channel, then time: order is checked per channel.
         let latest = latest.entry((file, channel)).or_insert(Time::from_micros(i64::MIN));
         unsorted.check(ctx, file, latest, start, n, Some(column_of(line, begin)))?;
