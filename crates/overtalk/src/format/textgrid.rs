@@ -5,6 +5,9 @@
 //! may span lines) and **flags** (`<exists>`); everything else — the `xmin =` and
 //! `item [1]:` labels, ELAN's `item[1]:` and `intervals [1]` variants — is skipped, and `!`
 //! starts a comment to the end of the line. So long, short and hand-edited files read alike.
+//! Numbers are read as Praat reads them: decimals exactly, and also fractions (`1/2`),
+//! percentages (`50%`) and hexadecimal floats (`0x1.8p+0`), up to the first character that is no
+//! part of the number.
 //! UTF-16 files are decoded before they reach this reader ([`crate::format::decode`]).
 //!
 //! The mapping to the model:
@@ -38,7 +41,7 @@ use crate::error::{Error, Result, Warning, WarningKind};
 use crate::format::tiers::{alignment_level, left_out_note, word_tier_speaker, Level};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, SpeakerId, Transcript, TranscriptBuilder};
-use crate::time::{parse_seconds, Time};
+use crate::time::{parse_seconds, Time, TimeError};
 
 use crate::format::{Format, FormatSpec, Head, Sniff, Verdict};
 
@@ -197,6 +200,98 @@ fn numeric_prefix(word: &str) -> &str {
     &word[..i]
 }
 
+/// Seconds as Praat reads a number from a text file: a decimal read exactly
+/// ([`parse_seconds`]), and what Praat also accepts — a fraction `a/b` (`1/2`, `-5/-2`), a
+/// percentage `50%`, a C99 hexadecimal float `0x1.8p+0` — each read as `strtod` reads it, up
+/// to the first character that is no part of the number (`2e1ignored` is 20). Fractions,
+/// percentages and hexadecimal floats go through a float rounded to the microsecond.
+fn praat_seconds(word: &str) -> std::result::Result<Time, TimeError> {
+    let plain = numeric_prefix(word);
+    let rest = &word[plain.len()..];
+    let hex = is_hex_float(word);
+    if !hex && !rest.starts_with(['/', '%']) {
+        return parse_seconds(plain);
+    }
+    let value = match word.split_once('/') {
+        Some((numerator, denominator)) => praat_term(numerator)? / praat_term(denominator)?,
+        None => praat_term(word)?,
+    };
+    if value.is_nan() {
+        return Err(TimeError::NotANumber);
+    }
+    Time::from_secs_f64(value).ok_or(TimeError::OutOfRange)
+}
+
+/// `0x…` or `[+-]0x…`.
+fn is_hex_float(word: &str) -> bool {
+    let w = word.trim_start_matches(['+', '-']);
+    w.len() > 2 && (w.starts_with("0x") || w.starts_with("0X"))
+}
+
+/// One side of a fraction: a decimal or hexadecimal number, divided by 100 when a `%` follows.
+fn praat_term(word: &str) -> std::result::Result<f64, TimeError> {
+    let (value, rest) = if is_hex_float(word) {
+        hex_float(word).ok_or(TimeError::Syntax)?
+    } else {
+        let n = numeric_prefix(word);
+        if n.is_empty() || n == "+" || n == "-" {
+            return Err(TimeError::Syntax);
+        }
+        let v: f64 = n.parse().map_err(|_| TimeError::Syntax)?;
+        (v, &word[n.len()..])
+    };
+    Ok(if rest.starts_with('%') { value / 100.0 } else { value })
+}
+
+/// A C99 hexadecimal float `[+-]0x h* [. h*] [p [+-] d+]` at the start of `word`, and the rest.
+fn hex_float(word: &str) -> Option<(f64, &str)> {
+    let (sign, w) = match word.as_bytes().first() {
+        Some(b'-') => (-1.0, &word[1..]),
+        Some(b'+') => (1.0, &word[1..]),
+        _ => (1.0, word),
+    };
+    let digits = w.get(2..)?;
+    let b = digits.as_bytes();
+    let (mut mantissa, mut exponent, mut i, mut any) = (0f64, 0i32, 0usize, false);
+    let mut fraction = false;
+    while i < b.len() {
+        match (b[i] as char).to_digit(16) {
+            Some(d) => {
+                mantissa = mantissa * 16.0 + f64::from(d);
+                any = true;
+                if fraction {
+                    exponent = exponent.saturating_sub(4);
+                }
+            }
+            None if b[i] == b'.' && !fraction => fraction = true,
+            None => break,
+        }
+        i += 1;
+    }
+    if !any {
+        return None;
+    }
+    if i < b.len() && (b[i] == b'p' || b[i] == b'P') {
+        let mut j = i + 1;
+        let negative = b.get(j) == Some(&b'-');
+        if matches!(b.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        let start = j;
+        let mut e = 0i32;
+        while j < b.len() && b[j].is_ascii_digit() {
+            e = e.saturating_mul(10).saturating_add(i32::from(b[j] - b'0'));
+            j += 1;
+        }
+        if j > start {
+            exponent = exponent.saturating_add(if negative { -e } else { e });
+            i = j;
+        }
+    }
+    let value = sign * mantissa * 2f64.powi(exponent.clamp(-2000, 2000));
+    Some((value, &digits[i..]))
+}
+
 impl<'t> Lexer<'t> {
     fn new(text: &'t str) -> Lexer<'t> {
         Lexer { text, pos: 0, glued: None }
@@ -256,7 +351,7 @@ impl<'t> Lexer<'t> {
                     let word = &rest[..len];
                     self.pos += len;
                     if starts_number(word) {
-                        return Ok(Some(Token { tok: Tok::Num(numeric_prefix(word)), at }));
+                        return Ok(Some(Token { tok: Tok::Num(word), at }));
                     }
                     // A label (`xmin`, `=`, `item`, `[1]:`, `tiers?`): skipped.
                 }
@@ -319,7 +414,7 @@ impl<'t> Parser<'t, '_, '_> {
 
     fn time(&mut self, what: &str) -> Result<(Time, usize)> {
         let (n, at) = self.number_token(what)?;
-        match parse_seconds(n) {
+        match praat_seconds(n) {
             Ok(t) => Ok((t, at)),
             Err(e) => {
                 let (line, column) = self.pos(at);
@@ -329,7 +424,8 @@ impl<'t> Parser<'t, '_, '_> {
     }
 
     fn count(&mut self, what: &str) -> Result<(u64, usize)> {
-        let (n, at) = self.number_token(what)?;
+        let (word, at) = self.number_token(what)?;
+        let n = numeric_prefix(word);
         match n.parse::<u64>() {
             Ok(v) => Ok((v, at)),
             Err(_) => {
@@ -797,6 +893,57 @@ mod tests {
     }
 
     const SHORT: &str = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\n0\n6.25\n<exists>\n2\n\"IntervalTier\"\n\"alice\"\n0\n6.25\n2\n0\n4.21\n\"So the plan is to ship on Friday\"\n4.21\n6.25\n\"\"\n\"IntervalTier\"\n\"bob\"\n0\n6.25\n2\n0\n3.95\n\"\"\n3.95\n6.25\n\"Friday won't work for us.\"\n";
+
+    /// The numbers of readtextgrid's `praat-test` grids, which Praat opens: fractions,
+    /// percentages, hexadecimal floats and trailing characters.
+    #[test]
+    fn numbers_are_read_as_praat_reads_them() {
+        let cases = [
+            ("0/1", 0),
+            ("1/2", 500_000),
+            ("6/4", 1_500_000),
+            ("+3/2", 1_500_000),
+            ("5.0/+2.0", 2_500_000),
+            ("-5/-2", 2_500_000),
+            ("-3e0/-1e0", 3_000_000),
+            ("1/3", 333_333),
+            ("2/200%", 1_000_000),
+            ("300%/2", 1_500_000),
+            ("400%/200%", 2_000_000),
+            ("50%", 500_000),
+            ("0x3", 3_000_000),
+            ("+0x3.", 3_000_000),
+            ("0x0.8", 500_000),
+            ("0x1P-1", 500_000),
+            ("0x1.8p+0", 1_500_000),
+            ("+0x1.8P0", 1_500_000),
+            ("0x1.4p+1", 2_500_000),
+            ("-0x1p1", -2_000_000),
+            ("2e1ignored", 20_000_000),
+            ("14eignored", 14_000_000),
+            ("0.1234565", 123_457),
+        ];
+        for (word, micros) in cases {
+            assert_eq!(praat_seconds(word), Ok(Time::from_micros(micros)), "{word}");
+        }
+        assert_eq!(praat_seconds("1/0"), Err(TimeError::OutOfRange));
+        assert_eq!(praat_seconds("0/0"), Err(TimeError::NotANumber));
+        assert_eq!(praat_seconds("1/x"), Err(TimeError::Syntax));
+        // `strtod` reads `0x` as `0` followed by a letter.
+        assert_eq!(praat_seconds("0x"), Ok(Time::ZERO));
+        let grid = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0 0x3 <exists> 1\n\"IntervalTier\" \"Mary\" 0 3 3\n0 1/2 \"a\"\n0x1P-1 6/4 \"\"\n1.5 0x3 \"b\"\n";
+        let out = read_text(grid);
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let t = out.corpus.get("recording").unwrap();
+        let segments: Vec<Segment> = t.utterances().map(|u| u.segment).collect();
+        assert_eq!(
+            segments,
+            [
+                Segment::from_micros(0, 500_000).unwrap(),
+                Segment::from_micros(1_500_000, 3_000_000).unwrap()
+            ]
+        );
+    }
 
     #[test]
     fn reads_the_short_form() {
