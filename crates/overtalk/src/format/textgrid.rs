@@ -539,13 +539,25 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     }
     // Which tiers are speakers (see `tiers`): phone- and syllable-level tiers never, word-level
     // ones only when nothing else is there, and the reader's --tiers / --ignore-tiers.
-    let only_alignment = read.iter().all(|t| alignment_level(&t.name).is_some());
+    for tier in &mut read {
+        if alignment_level(&tier.name).is_some() {
+            tier.intervals.retain(|(_, label)| !is_pause_label(label));
+        }
+    }
+    let speaker_tiers: Vec<&IntervalTier> =
+        read.iter().filter(|t| alignment_level(&t.name).is_none()).collect();
+    let aligned: Vec<bool> = read
+        .iter()
+        .map(|t| {
+            alignment_level(&t.name) == Some(Level::Word) && aligns_with_speakers(t, &speaker_tiers)
+        })
+        .collect();
     let mut left_out: Vec<(String, String)> = Vec::new();
     let mut first_left_out = (0, 0);
-    for tier in read {
+    for (tier, aligned) in read.into_iter().zip(aligned) {
         let default = match alignment_level(&tier.name) {
             Some(Level::Phone) => Some("phone- or syllable-level alignment"),
-            Some(Level::Word) if !only_alignment => {
+            Some(Level::Word) if aligned => {
                 Some("word-level alignment of a speaker tier already read")
             }
             _ => None,
@@ -577,6 +589,87 @@ struct IntervalTier {
     name: String,
     at: usize,
     intervals: Vec<(Segment, String)>,
+}
+
+/// Labels aligners write for a pause inside an alignment tier (HTK/MFA `sil`, `sp`; MAUS
+/// `<p:>`; CMU `SIL`, `<sil>`, `pau`): silence, not speech.
+fn is_pause_label(label: &str) -> bool {
+    let l = label.trim();
+    ["sil", "sp", "<sil>", "<p:>", "<p>", "pau", "{sl}", "#"]
+        .iter()
+        .any(|p| l.eq_ignore_ascii_case(p))
+}
+
+/// Whether the word tier `words` is the word-level alignment of speaker tiers already read:
+/// at least half of its words' time lies inside tiers that are themselves mostly words of it
+/// (at least half of their speech under its words). A tier of labels that spans the whole
+/// grid (a quality-control or `Errors` tier, `.` everywhere) covers the words but is mostly
+/// not under them, so it does not make the word tier redundant:
+///
+/// ```text
+/// words   |  right  |      | then |        |  i'll  |        words: 3 s of speech
+/// speaker |=== utterance ===|=== utterance ========|   mostly under words: aligned
+/// Errors  |..................loud silence...........|  mostly not: the words stay a speaker
+/// ```
+fn aligns_with_speakers(words: &IntervalTier, speakers: &[&IntervalTier]) -> bool {
+    let sorted = |t: &IntervalTier| {
+        let mut v: Vec<Segment> = t.intervals.iter().map(|(s, _)| *s).collect();
+        v.sort_unstable();
+        v
+    };
+    let spoken_words = sorted(words);
+    let spoken = total(&spoken_words);
+    if spoken == 0 {
+        return !speakers.is_empty();
+    }
+    let mut covering: Vec<Segment> = Vec::new();
+    for tier in speakers {
+        let speech = sorted(tier);
+        let own = total(&speech);
+        if own > 0 && 2 * overlap(&spoken_words, &speech) >= own {
+            covering.extend(speech);
+        }
+    }
+    covering.sort_unstable();
+    2 * overlap(&covering, &spoken_words) >= spoken
+}
+
+/// Microseconds covered by `segments` (sorted by start; counted once where they overlap).
+fn total(segments: &[Segment]) -> i64 {
+    let (mut sum, mut reach) = (0i64, i64::MIN);
+    for s in segments {
+        let (a, b) = (s.start().micros().max(reach), s.end().micros());
+        if b > a {
+            sum += b - a;
+            reach = b;
+        }
+    }
+    sum
+}
+
+/// Microseconds of `intervals` that lie inside `cover` (both sorted by start; `intervals`
+/// disjoint, as the intervals of one tier are).
+fn overlap(cover: &[Segment], intervals: &[Segment]) -> i64 {
+    let mut sum = 0i64;
+    let mut j = 0usize;
+    for s in intervals {
+        let (a, b) = (s.start().micros(), s.end().micros());
+        while j < cover.len() && cover[j].end().micros() <= a {
+            j += 1;
+        }
+        let mut reach = a;
+        for c in &cover[j..] {
+            if c.start().micros() >= b {
+                break;
+            }
+            let (from, to) = (c.start().micros().max(reach), c.end().micros().min(b));
+            if to > from {
+                sum += to - from;
+                reach = to;
+            }
+        }
+    }
+    sum
 }
 
 /// Reads one tier: an interval tier, or `None` for a point tier (skipped with a note).
@@ -858,6 +951,62 @@ mod tests {
         let out = read_str(&grid(&["bob", "ann"]), Format::TextGrid, &ignore).unwrap();
         assert_eq!(speakers_of(&out), ["ann"]);
         assert!(out.warnings[0].message.contains("\"bob\" (matched by --ignore-tiers)"));
+    }
+
+    /// Intervals of a test tier: `(start s, end s, label)`.
+    type Intervals<'a> = &'a [(u32, u32, &'a str)];
+
+    /// `(name, intervals)` tiers on a 0–10 s grid, in the short form.
+    fn grid_of(tiers: &[(&str, Intervals<'_>)]) -> String {
+        let mut g = format!(
+            "File type = \"ooTextFile short\"\n\"TextGrid\"\n0\n10\n<exists>\n{}\n",
+            tiers.len()
+        );
+        for (name, intervals) in tiers {
+            g.push_str(&format!("\"IntervalTier\"\n\"{name}\"\n0\n10\n{}\n", intervals.len()));
+            for (a, b, label) in *intervals {
+                g.push_str(&format!("{a}\n{b}\n\"{label}\"\n"));
+            }
+        }
+        g
+    }
+
+    /// A word tier is left out only when speaker tiers mostly under its words cover it: a tier
+    /// of labels over the whole grid (kylebgorman/textgrid's `Errors`) does not, and aligner
+    /// pauses (`sp`, `sil`) are silence.
+    #[test]
+    fn a_word_tier_stays_unless_speaker_tiers_cover_it() {
+        let words: Intervals<'_> =
+            &[(0, 1, "sil"), (1, 2, "right"), (2, 3, "sp"), (3, 4, "then"), (4, 10, "")];
+        let phones: Intervals<'_> = &[(1, 2, "R AY1 T"), (3, 4, "DH EH1 N")];
+        let errors: Intervals<'_> = &[(0, 3, "."), (3, 6, "loud silence"), (6, 10, ".")];
+        let out = read_text(&grid_of(&[
+            ("phone", phones),
+            ("word", words),
+            ("mute", &[]),
+            ("Errors", errors),
+        ]));
+        assert_eq!(speakers_of(&out), ["Errors", "mute", "word"]);
+        let t = out.corpus.get("recording").unwrap();
+        let spoken: Vec<(Segment, &str)> = t
+            .utterances()
+            .filter(|u| u.speaker_name == "word")
+            .map(|u| (u.segment, u.speaker_name))
+            .collect();
+        assert_eq!(
+            spoken,
+            [
+                (Segment::from_millis(1000, 2000).unwrap(), "word"),
+                (Segment::from_millis(3000, 4000).unwrap(), "word")
+            ]
+        );
+        // An utterance tier over the same words makes the word tier its alignment again.
+        let utterance: Intervals<'_> = &[(1, 4, "right then")];
+        let out = read_text(&grid_of(&[("word", words), ("Errors", errors), ("ann", utterance)]));
+        assert_eq!(speakers_of(&out), ["Errors", "ann"]);
+        assert!(out.warnings[0]
+            .message
+            .contains("\"word\" (word-level alignment of a speaker tier already read)"));
     }
 
     #[test]

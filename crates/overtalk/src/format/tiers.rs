@@ -7,10 +7,13 @@
 //! | tier | left out | why |
 //! |---|---|---|
 //! | TextGrid `phone(s)`, `phoneme(s)`, `segment(s)`, `syllable(s)`, `syl`, `mau` (also `X - phones`, as the Montreal Forced Aligner writes) | always | phone- or syllable-level alignment |
-//! | TextGrid `word(s)`, `wrd`, `ort`, `X - words` | when the file has a tier that is neither phone- nor word-level | word-level alignment of a speaker already there |
+//! | TextGrid `word(s)`, `wrd`, `ort`, `X - words` | when at least half of its words' time lies in tiers that are neither phone- nor word-level and are themselves at least half under its words | word-level alignment of a speaker already there |
 //! | EAF top-level tier without `PARTICIPANT` | when another tier names its participant | a marker, noise or comment tier |
 //!
-//! When word tiers are kept (nothing else is there), an MFA tier `X - words` is the speaker `X`.
+//! A tier of labels over the whole grid (a quality-control tier, `.` everywhere) covers the
+//! words but is mostly not under them, so the words stay a speaker. In phone- and word-level
+//! tiers the aligners' pause labels (`sil`, `sp`, `<p:>`, `pau`, …) are silence. When word tiers
+//! are kept, an MFA tier `X - words` is the speaker `X`.
 //! Names are compared case-insensitively. `--tiers` (only these) and `--ignore-tiers` (not these)
 //! take names or glob patterns (`*`, `?`) and override the defaults: with `--tiers`, exactly the
 //! matching tiers are read. Readers report the tiers they left out in one
