@@ -601,15 +601,16 @@ fn is_pause_label(label: &str) -> bool {
 }
 
 /// Whether the word tier `words` is the word-level alignment of speaker tiers already read:
-/// at least half of its words' time lies inside tiers that are themselves mostly words of it
-/// (at least half of their speech under its words). A tier of labels that spans the whole
-/// grid (a quality-control or `Errors` tier, `.` everywhere) covers the words but is mostly
-/// not under them, so it does not make the word tier redundant:
+/// at least half of its words' time lies inside tiers that are themselves largely words of it
+/// (at least a third of their speech under its words; an utterance interval includes its
+/// pauses, and is often padded with silence at both ends). A tier of labels that spans the
+/// whole grid (a quality-control or `Errors` tier, `.` everywhere) covers the words but is
+/// mostly not under them, so it does not make the word tier redundant:
 ///
 /// ```text
 /// words   |  right  |      | then |        |  i'll  |        words: 3 s of speech
 /// speaker |=== utterance ===|=== utterance ========|   mostly under words: aligned
-/// Errors  |..................loud silence...........|  mostly not: the words stay a speaker
+/// Errors  |..................loud silence...........|  not: the words stay a speaker
 /// ```
 fn aligns_with_speakers(words: &IntervalTier, speakers: &[&IntervalTier]) -> bool {
     let sorted = |t: &IntervalTier| {
@@ -626,7 +627,7 @@ fn aligns_with_speakers(words: &IntervalTier, speakers: &[&IntervalTier]) -> boo
     for tier in speakers {
         let speech = sorted(tier);
         let own = total(&speech);
-        if own > 0 && 2 * overlap(&spoken_words, &speech) >= own {
+        if own > 0 && 3 * overlap(&spoken_words, &speech) >= own {
             covering.extend(speech);
         }
     }
@@ -1000,8 +1001,9 @@ mod tests {
                 (Segment::from_millis(3000, 4000).unwrap(), "word")
             ]
         );
-        // An utterance tier over the same words makes the word tier its alignment again.
-        let utterance: Intervals<'_> = &[(1, 4, "right then")];
+        // An utterance tier over the same words, padded with silence (readtextgrid's
+        // `nested-intervals`), makes the word tier its alignment again.
+        let utterance: Intervals<'_> = &[(0, 5, "right then")];
         let out = read_text(&grid_of(&[("word", words), ("Errors", errors), ("ann", utterance)]));
         assert_eq!(speakers_of(&out), ["Errors", "ann"]);
         assert!(out.warnings[0]

@@ -7,7 +7,7 @@
 //! | tier | left out | why |
 //! |---|---|---|
 //! | TextGrid `phone(s)`, `phoneme(s)`, `segment(s)`, `syllable(s)`, `syl`, `mau` (also `X - phones`, as the Montreal Forced Aligner writes) | always | phone- or syllable-level alignment |
-//! | TextGrid `word(s)`, `wrd`, `ort`, `X - words` | when at least half of its words' time lies in tiers that are neither phone- nor word-level and are themselves at least half under its words | word-level alignment of a speaker already there |
+//! | TextGrid `word(s)`, `wrd`, `ort`, `X - words` | when at least half of its words' time lies in tiers that are neither phone- nor word-level and are themselves at least a third under its words | word-level alignment of a speaker already there |
 //! | EAF top-level tier without `PARTICIPANT` | when another tier names its participant | a marker, noise or comment tier |
 //!
 //! A tier of labels over the whole grid (a quality-control tier, `.` everywhere) covers the
