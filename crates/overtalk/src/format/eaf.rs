@@ -19,7 +19,8 @@
 //!   **words** of the parent's tracks, in document order — a time-aligned word belongs to the
 //!   parent annotation containing its middle, a reference word to the annotation it refers to;
 //!   a word is timed when both its slots are aligned. Every other child tier (`Included_In`
-//!   chunks, `Symbolic_Association` translations or codes, deeper tiers) is skipped with a note.
+//!   chunks, `Symbolic_Association` translations or codes, deeper tiers) is skipped, with one
+//!   note per file that names them.
 //! - **Reference annotations** (`REF_ANNOTATION`) have no time of their own (they inherit their
 //!   parent's); they only occur on child tiers, and a top-level one is skipped with a warning.
 //! - A top-level tier without `PARTICIPANT` and without dependent tiers, in a file whose other
@@ -437,6 +438,9 @@ fn build(
     let some_participant = tiers.iter().any(|t| t.parent.is_none() && t.participant.is_some());
     let mut left_out: Vec<(String, String)> = Vec::new();
     let mut first_left_out = (0, 0);
+    // Dependent tiers other than the word tiers, noted once: (tier (of parent)), first position.
+    let mut children: Vec<String> = Vec::new();
+    let mut first_child = (0, 0);
     for (k, tier) in tiers.iter().enumerate() {
         let (line, column) = if tier.parent.is_some() || tier.participant.is_none() {
             doc.pos(tier.at)
@@ -447,15 +451,10 @@ fn build(
             if word_tiers.contains(&k) {
                 continue;
             }
-            ctx.warn_at(
-                WarningKind::Note,
-                line,
-                Some(column),
-                format!(
-                    "child tier {:?} (of {parent:?}) skipped: it annotates its parent's time, which is counted once",
-                    tier.id
-                ),
-            )?;
+            if children.is_empty() {
+                first_child = (line, column);
+            }
+            children.push(format!("{:?} (of {parent:?})", tier.id));
             continue;
         }
         let speaker_name = tier.participant.clone().unwrap_or_else(|| tier.id.clone());
@@ -542,6 +541,20 @@ fn build(
                 b.push(seg, speaker, content);
             }
         }
+    }
+    if !children.is_empty() {
+        const LISTED: usize = 6;
+        let more = if children.len() > LISTED { ", …" } else { "" };
+        let shown = children.iter().take(LISTED).cloned().collect::<Vec<_>>().join(", ");
+        ctx.warn_at(
+            WarningKind::Note,
+            first_child.0,
+            Some(first_child.1),
+            format!(
+                "{} child tier(s) skipped: {shown}{more}; they annotate their parent's time, which is counted once",
+                children.len()
+            ),
+        )?;
     }
     if let Some(note) = left_out_note(&left_out, first_left_out) {
         ctx.warn(note)?;
@@ -891,7 +904,12 @@ mod tests {
         let out = read_text(text);
         // Only the association tier is skipped; B has no PARTICIPANT while A has one.
         let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
-        assert_eq!(kinds, vec![(WarningKind::Note, Some(18)), (WarningKind::Note, Some(21))]);
+        assert_eq!(kinds, vec![(WarningKind::Note, Some(21)), (WarningKind::Note, Some(18))]);
+        assert!(
+            out.warnings[1].message.starts_with("1 child tier(s) skipped: "),
+            "{}",
+            out.warnings[1]
+        );
         let t = out.corpus.get("recording").unwrap();
         let u: Vec<_> = t.utterances().collect();
         assert_eq!(u.len(), 3);
