@@ -514,7 +514,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 Some(column),
                 "no `<exists>` flag before the tier count; read as if present",
             )?;
-            n.parse::<u64>().map_err(|_| {
+            numeric_prefix(n).parse::<u64>().map_err(|_| {
                 p.error_at(t.at, format!("expected the number of tiers, found {n:?}"))
             })?
         }
