@@ -6,7 +6,7 @@
 //! unsorted lines (VoxConverse), zero or `<NA>` durations (dscore rejects them), negative
 //! durations, wrong field counts. Recording ids are kept whole (`EN2002a.Mix-Headset`). The
 //! channel is not kept: a recording is read per file, as dscore and pyannote.metrics read it, with
-//! one note when a line is on another channel than 1 ([`crate::format::channel`]).
+//! one note when a line is on another channel than 1 (see the `channel` module).
 //!
 //! Writing is canonical: 10 fields, `<NA>` where unknown, channel 1, times in seconds exact to
 //! the microsecond with at least three decimals, lines sorted by recording then time. Spaces in

@@ -10,7 +10,7 @@
 //! are skipped; `begin` and `end` are seconds (an end, not a duration); the optional `<…>` label
 //! after the times is dropped; the rest of the line is the text. Every line is a track of its file
 //! (several recordings per file are kept apart); the channel is not kept, with one note when a
-//! line is on another channel than 1 ([`crate::format::channel`]). Lines whose text is
+//! line is on another channel than 1 (see the `channel` module). Lines whose text is
 //! `IGNORE_TIME_SEGMENT_IN_SCORING` mark regions excluded from scoring, not speech: they are
 //! not read as turns, with one note per file that counts them (the format defines them, so
 //! `--strict` reads them). Lines out of time order within their file and channel (SCTK sorts
