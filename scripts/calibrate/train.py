@@ -10,9 +10,12 @@ never the `.vtt` whose trailing em dash encodes the cut-off gold) and per decisi
 Weights and decision thresholds are fitted on train; the regularisation strength is chosen on
 val (row-level F1). The test split is never read.
 
-Three steps (the model file is compiled into overtalk; the example is handed the file just
+Four steps (the model file is compiled into overtalk; the example is handed the file just
 written with `--model`, so no rebuild is needed between the steps):
   cargo build --release --example calibration_rows -p overtalk
+  train.py words    fit the cut-off lexicon the text features read (the smoothed log-odds that
+                    an utterance ending in a word is labelled cut off, `%-`, on train); drops
+                    the text-mode models, whose features it changes
   train.py bc       fit the backchannel models, write crates/overtalk/src/analysis/calibrated_model.json
   train.py onset    fit the onset models on the onsets the calibrated backchannels leave
   train.py record   score train and val with check_mrda.py (every classifier, both modes, every
@@ -60,7 +63,7 @@ def split(name):
 def data_hash(meetings):
     h = hashlib.sha256()
     for m in sorted(meetings):
-        for ext in (".gold.jsonl", ".rttm", ".nomarks.vtt"):
+        for ext in (".gold.jsonl", ".rttm", ".nomarks.vtt", ".utts.jsonl"):
             with open(os.path.join(DATA, m + ext), "rb") as f:
                 h.update(f.read())
     return h.hexdigest()
@@ -128,6 +131,66 @@ def labelled_onsets(meetings, dump, words):
             X.append(o[5])
             y.append(lab[k])
     return np.array(X, dtype=float), np.array(y)
+
+
+def normalise_token(raw):
+    """analysis/normalise.rs `normalise_token`: lower case, letters, digits, `'` and `-`, with
+    `'` and `-` trimmed at both ends."""
+    raw = raw.replace("\u2019", "'").replace("\u2018", "'").replace("\u02bc", "'")
+    kept = "".join(c.lower() for c in raw if c.isalnum() or c in "'-")
+    return kept.strip("'-")
+
+
+FRAGMENT = "-"  # calibrated.rs FRAGMENT: the lexicon key of a word broken off ("w-.")
+CUT_SMOOTHING = 20  # pseudo-utterances at the base rate added to every word
+CUT_MIN_COUNT = 20  # utterances a word must end to get its own entry
+
+
+def cut_lexicon(meetings):
+    """The cut-off lexicon: per last word of an utterance, the smoothed log-odds that the
+    utterance is labelled interrupted (`%-`; abandoned `%--` is not: nobody stopped it), over
+    the labelled utterances of `meetings` (unlabelled `z` talk left out). The cut-off mark
+    (em dash) is removed before the word is read."""
+    n, cut = {}, {}
+    for m in meetings:
+        with open(os.path.join(DATA, m + ".utts.jsonl")) as f:
+            for line in f:
+                u = json.loads(line)
+                if u["label"] == "z":
+                    continue
+                raw = u["text"].replace("\u2014", "").split()
+                if not raw:
+                    continue
+                # calibrated.rs `utterance_end`: a word broken off with a hyphen is FRAGMENT
+                bare = raw[-1].rstrip(".?!")
+                if bare.endswith("-") and len(bare) > 1 and bare[-2].isalnum():
+                    w = FRAGMENT
+                else:
+                    words = [w for w in map(normalise_token, raw) if w]
+                    if not words:
+                        continue
+                    w = words[-1]
+                n[w] = n.get(w, 0) + 1
+                cut[w] = cut.get(w, 0) + ("interrupted" in u["flags"])
+    total, total_cut = sum(n.values()), sum(cut.values())
+    p = total_cut / total
+    prior = float(np.log(p / (1 - p)))
+    a = CUT_SMOOTHING
+    table = {w: round(float(np.log((cut[w] + a * p) / (n[w] - cut[w] + a * (1 - p)))), 4)
+             for w in sorted(n) if n[w] >= CUT_MIN_COUNT}
+    print("cut lexicon: %d utterances, %.3f cut off, %d words" % (total, p, len(table)), file=sys.stderr)
+    return {"prior": round(prior, 4), "words": table,
+            "fitted": {"utterances": total, "cut_off": total_cut, "smoothing": a, "min_count": CUT_MIN_COUNT}}
+
+
+def words_step():
+    """Fits the cut-off lexicon on train and drops the text-mode models (their features read it)."""
+    doc = load_model()
+    doc["cut_words"] = cut_lexicon(split("train"))
+    doc["models"] = [m for m in doc.get("models", []) if m["mode"] != "text"]
+    doc["check_mrda_f1"] = {k: v for k, v in doc.get("check_mrda_f1", {}).items()
+                            if k.split("/")[1] != "nomarks" or k.startswith("rules/")}
+    save_model(doc)
 
 
 def f1(y, pred, cls):
@@ -253,6 +316,7 @@ def step(task, joint, horizons):
                 models.append(train_task(name, mode, horizon, feature_names["onset/" + mode],
                                          Xtr, ytr, Xva, yva, ["other", "interruption", "failed_attempt"]))
     figures = doc.get("check_mrda_f1", {})
+    old = doc
     doc = {
         "about": "overtalk calibrated classifier (conversation-metrics.md §5.8), fitted by "
                  "scripts/calibrate/train.py on the ICSI MRDA train split; C chosen on val",
@@ -261,6 +325,8 @@ def step(task, joint, horizons):
                  "sha256_train_val": data_hash(train + val)},
         "models": sorted(models, key=lambda m: (m["task"], m["mode"], m["horizon_ms"] or 10**9)),
     }
+    if "cut_words" in old:
+        doc["cut_words"] = old["cut_words"]
     # figures of a classifier whose models were refitted are stale until `record` (at the
     # refitted horizons only: the other horizons' models are unchanged)
     stale = "joint/" if joint else "calibrated/"
@@ -325,7 +391,7 @@ def record(classifiers, horizons):
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("step", choices=("bc", "onset", "record"))
+    ap.add_argument("step", choices=("words", "bc", "onset", "record"))
     ap.add_argument("--joint", action="store_true",
                     help="fit the joint classifier (three-way talkspurt model) instead of the two-way one")
     ap.add_argument("--classifiers", default="rules,calibrated,joint",
@@ -334,7 +400,9 @@ if __name__ == "__main__":
                     help="the decision horizons to fit or score (ms, or unbounded)")
     a = ap.parse_args()
     horizons = [None if h == "unbounded" else int(h) for h in a.horizons.split(",")]
-    if a.step == "record":
+    if a.step == "words":
+        words_step()
+    elif a.step == "record":
         record(a.classifiers.split(","), horizons)
     else:
         step(a.step, a.joint, horizons)

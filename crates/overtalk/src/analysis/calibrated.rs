@@ -31,8 +31,10 @@
 //!
 //! Features come from timing alone (durations, gaps, what the reference speaker — the floor
 //! holder for onsets — does after the onset, the last minute of talk) and, for talkspurts with
-//! words, from the words (count, cue share, first word, the holder's completion points). A
-//! trailing dash or em dash is never a feature (it encodes the human cut-off label). Every
+//! words, from the words (count, cue share, first word, the holder's completion points and how
+//! cut off the last word before each sounds, the talkspurt's own first completion point). A
+//! trailing dash or em dash is never a feature (it encodes the human cut-off label): the
+//! cut-off lexicon reads the last *word* of an utterance, fitted on train. Every
 //! feature sees only evidence up to `decision_horizon` after the event's onset, so a live
 //! monitor can decide that long after an onset; one model is fitted per horizon in
 //! [`HORIZONS`]. Inference is a dot product and a softmax: deterministic, no allocation per
@@ -40,9 +42,11 @@
 
 use std::sync::OnceLock;
 
+use rustc_hash::FxHashMap;
 use serde::Deserialize;
 
 use super::backchannel::by_speaker;
+use super::normalise::WordToken;
 use super::onsets::{OnsetClass, OnsetRec, Outcome};
 use super::params::{Classifier, Params};
 use super::talkspurt::Talkspurt;
@@ -84,6 +88,9 @@ pub const WORD_FEATURES: &[&str] = &[
     "all_cues",
     "ref_terminal_before",
     "ref_terminal_after",
+    "ref_cut_before",
+    "ref_cut_after",
+    "own_cut",
     "w_yeah",
     "w_uh_huh",
     "w_right",
@@ -148,10 +155,92 @@ struct Fitted {
     folded_intercept: Vec<f64>,
 }
 
+/// How strongly the last word of an utterance says it was cut off, fitted on the train split
+/// (`train.py words`): the smoothed log-odds that an utterance ending in that word carries the
+/// human cut-off label. "the", "it's", "or", "of" end cut-off utterances nine times in ten;
+/// "idea", "sure", "stuff" almost never. Only the words are read, never the mark itself.
+#[derive(Debug, Default, Deserialize)]
+struct CutWords {
+    /// The log-odds of a word not in the table (the train split's base rate).
+    prior: f64,
+    /// Normalised word (§5.1) → log-odds.
+    words: FxHashMap<String, f64>,
+}
+
+impl CutWords {
+    /// The log-odds of an utterance ending in `word`.
+    fn log_odds(&self, word: &str) -> f64 {
+        self.words.get(word).copied().unwrap_or(self.prior)
+    }
+}
+
+/// The cut-off lexicon's key of a word fragment ("w-", "the-"): never a normalised word,
+/// whose edges are stripped of hyphens.
+const FRAGMENT: &str = "-";
+
+/// The lexicon key of `t` when an utterance ends with it: its normalised word when it is a
+/// completion point (§5.1), [`FRAGMENT`] when a word broken off with a hyphen ends the
+/// sentence ("w-.", "the-?"); `None` inside an utterance (a repair such as "go- going" is
+/// not an end). Only a hyphen attached to a word is read: never a dash or em dash, the
+/// transcriber's own cut-off mark (which encodes the human label the model learns).
+fn utterance_end(t: &WordToken) -> Option<&str> {
+    if t.terminal {
+        return Some(t.norm.as_str());
+    }
+    let bare = t.raw.trim_end_matches(['.', '?', '!']);
+    let broken = bare.len() < t.raw.len()
+        && bare
+            .strip_suffix('-')
+            .and_then(|w| w.chars().next_back())
+            .is_some_and(char::is_alphanumeric);
+    broken.then_some(FRAGMENT)
+}
+
+/// The lexicon key of the first utterance end among `q`'s tokens from `from` that a decision
+/// at `lim` can see: a completion point or fragment ([`utterance_end`]), or the last word of
+/// the talkspurt once it has ended by `lim` (unpunctuated captions end an utterance only by
+/// stopping).
+///
+/// ```text
+/// q's tokens   so  the  plan  is  that  we  leave  early  and ]   talkspurt ends, no "."
+///                                            from ─┘           └─ end: "and" (cut-prone)
+/// ```
+fn first_end(q: &Talkspurt, from: usize, lim: i64) -> Option<&str> {
+    let last = q.tokens.len().checked_sub(1)?;
+    for (k, t) in q.tokens.iter().enumerate().skip(from).take(TOKEN_REACH) {
+        if t.end.get() > lim {
+            return None;
+        }
+        if let Some(key) = utterance_end(t) {
+            return Some(key);
+        }
+        if k == last && q.end.get() <= lim && t.is_word() {
+            return Some(t.norm.as_str());
+        }
+    }
+    None
+}
+
+/// The lexicon key of the last utterance end among `q`'s first `to` tokens (those ended by
+/// the onset): a completion point or fragment, or the talkspurt's last word when it had
+/// `stopped` by the onset.
+fn last_end(q: &Talkspurt, to: usize, stopped: bool) -> Option<&str> {
+    let seen = &q.tokens[..to.min(q.tokens.len())];
+    if stopped && seen.len() == q.tokens.len() {
+        if let Some(t) = seen.last() {
+            return utterance_end(t).or_else(|| t.is_word().then_some(t.norm.as_str()));
+        }
+    }
+    seen.iter().rev().take(TOKEN_REACH).find_map(utterance_end)
+}
+
 /// The model file.
 #[derive(Debug, Deserialize)]
 struct ModelFile {
     models: Vec<Fitted>,
+    /// The cut-off lexicon the text features read (absent: every word at log-odds 0).
+    #[serde(default)]
+    cut_words: CutWords,
 }
 
 impl Fitted {
@@ -286,12 +375,20 @@ pub fn use_model_file(json: &str) -> Result<()> {
         .map_err(|_| Error::invalid("a calibrated model file is already in use".to_owned()))
 }
 
-fn models() -> Result<&'static [Fitted]> {
+fn model_file() -> Result<&'static ModelFile> {
     let file = MODELS.get_or_init(|| parse_models(MODEL_JSON));
-    match file {
-        Ok(f) => Ok(&f.models),
-        Err(e) => Err(Error::invalid(e.clone())),
-    }
+    file.as_ref().map_err(|e| Error::invalid(e.clone()))
+}
+
+fn models() -> Result<&'static [Fitted]> {
+    model_file().map(|f| f.models.as_slice())
+}
+
+/// The cut-off lexicon of the model file in use (empty when the file cannot be read: the
+/// models, which fail then too, report why).
+fn cut_words() -> &'static CutWords {
+    static EMPTY: OnceLock<CutWords> = OnceLock::new();
+    model_file().map_or_else(|_| EMPTY.get_or_init(CutWords::default), |f| &f.cut_words)
 }
 
 /// The model file's task names of a calibrated classifier: its talkspurt model and its onset
@@ -689,6 +786,7 @@ struct Context<'a> {
     ix: &'a Index,
     lexicon: &'a [String],
     forbidden: &'a [String],
+    cut_words: &'a CutWords,
     horizon: Option<i64>,
 }
 
@@ -722,7 +820,7 @@ impl<'a> Context<'a> {
     /// The context of `ix` (its talkspurts and decision horizon) under `p`'s word lists.
     fn new(spurts: &'a [Talkspurt], ix: &'a Index, p: &'a Params) -> Context<'a> {
         let (lexicon, forbidden) = (&p.bc_lexicon, &p.bc_forbidden_first);
-        Context { spurts, ix, lexicon, forbidden, horizon: ix.horizon }
+        Context { spurts, ix, lexicon, forbidden, cut_words: cut_words(), horizon: ix.horizon }
     }
 
     /// The feature vector of talkspurt `i` against reference speaker `r` (`None`: found by
@@ -831,29 +929,41 @@ impl<'a> Context<'a> {
         // after it that the horizon shows.
         let t0 = s.start.get();
         let (mut before, mut after) = (CAP, CAP);
+        // And how cut off the reference speaker's utterance sounds where it ends (a
+        // completion point, a word fragment "w-.", or the last word before it stops talking),
+        // before and after the onset: an utterance ending in "the" was stopped, not finished.
+        let cut = self.cut_words;
+        let (mut cut_before, mut cut_after) = (cut.prior, cut.prior);
         if let Some(q) = rs.filter(|q| q.has_tokens) {
             let at = q.tokens.partition_point(|t| t.end.get() <= t0);
-            if let Some(t) = q.tokens[..at]
-                .iter()
-                .rev()
-                .take(TOKEN_REACH)
-                .find(|t| t.terminal && t.end.get() <= t0)
-            {
+            let earlier = || q.tokens[..at].iter().rev().take(TOKEN_REACH);
+            if let Some(t) = earlier().find(|t| t.terminal && t.end.get() <= t0) {
                 before = t0 - t.end.get();
             }
+            // The holder's talkspurt has visibly stopped at the onset when it ended by then.
+            let stopped = q.end.get() <= t0;
+            if let Some(key) = last_end(q, at, stopped) {
+                cut_before = cut.log_odds(key);
+            }
             if talking {
-                if let Some(t) = q.tokens[at..]
-                    .iter()
-                    .take(TOKEN_REACH)
-                    .take_while(|t| t.end.get() <= lim)
-                    .find(|t| t.terminal)
-                {
+                let later =
+                    || q.tokens[at..].iter().take(TOKEN_REACH).take_while(|t| t.end.get() <= lim);
+                if let Some(t) = later().find(|t| t.terminal) {
                     after = t.end.get() - t0;
+                }
+                if let Some(key) = first_end(q, at, lim) {
+                    cut_after = cut.log_odds(key);
                 }
             }
         }
+        // The talkspurt's own first utterance end the horizon shows: an attempt that is
+        // itself cut off has failed.
+        let own_cut = first_end(s, 0, lim).map_or(cut.prior, |key| cut.log_odds(key));
         x.push(secs(before));
         x.push(secs(after));
+        x.push(cut_before);
+        x.push(cut_after);
+        x.push(own_cut);
         for spellings in FIRST_WORDS {
             x.push(flag(first.is_some_and(|f| spellings.contains(&f))));
         }
@@ -1047,5 +1157,67 @@ mod tests {
         ctx.features(2, Some(0), false, &mut given);
         ctx.features(2, None, false, &mut found);
         assert_eq!(given, found);
+    }
+
+    /// A talkspurt of `words`, 300 ms each from `start`, ending with the last word (raw text,
+    /// normalised and marked terminal as S1 does).
+    fn spoken(start: i64, words: &[&str]) -> Talkspurt {
+        use crate::analysis::normalise::{is_terminal, normalise_token};
+        let mut s = timed(0, start, start + 300 * words.len() as i64);
+        s.tokens = words
+            .iter()
+            .enumerate()
+            .map(|(k, w)| WordToken {
+                raw: (*w).to_owned(),
+                norm: normalise_token(w),
+                start: Millis::new(start + 300 * k as i64),
+                end: Millis::new(start + 300 * (k as i64 + 1)),
+                terminal: is_terminal(w),
+                laughter: false,
+            })
+            .collect();
+        s.has_tokens = true;
+        s
+    }
+
+    #[test]
+    fn an_utterance_ends_at_a_completion_point_a_broken_word_or_the_last_word_spoken() {
+        // so we should go to the-.  |  right.  |  we leave early and ]
+        let broken = spoken(0, &["so", "we", "should", "go", "to", "the-."]);
+        assert_eq!(first_end(&broken, 0, i64::MAX), Some(FRAGMENT));
+        assert_eq!(first_end(&broken, 0, 1_500), None, "the fragment ends at 1.8 s");
+        // A repair inside the utterance is not its end.
+        let repair = spoken(0, &["i", "was", "go-", "going", "home."]);
+        assert_eq!(first_end(&repair, 0, i64::MAX), Some("home"));
+        // Unpunctuated captions: the last word before the talkspurt stops, once it has.
+        let open = spoken(0, &["we", "leave", "early", "and"]);
+        assert_eq!(first_end(&open, 0, i64::MAX), Some("and"));
+        assert_eq!(first_end(&open, 0, 1_199), None, "not yet known to have stopped");
+        assert_eq!(first_end(&open, 2, 1_200), Some("and"));
+        // Before the onset: the last end among the tokens heard by then.
+        let two = spoken(0, &["right.", "so", "the"]);
+        assert_eq!(last_end(&two, 3, true), Some("the"));
+        assert_eq!(last_end(&two, 3, false), Some("right"));
+        assert_eq!(last_end(&two, 1, false), Some("right"));
+        assert_eq!(last_end(&two, 0, false), None);
+        // A dash or em dash is the transcriber's cut-off mark, never read.
+        for marked in ["to\u{2014}", "to--", "to -"] {
+            let t = &spoken(0, &[marked]).tokens[0];
+            assert_eq!(utterance_end(t), None, "{marked}");
+        }
+    }
+
+    #[test]
+    fn the_cut_off_lexicon_reads_the_last_word_and_falls_back_to_the_base_rate() {
+        let words = [("the".to_owned(), -0.4), (FRAGMENT.to_owned(), 0.1)].into_iter().collect();
+        let cut = CutWords { prior: -2.85, words };
+        assert_eq!(cut.log_odds("the"), -0.4);
+        assert_eq!(cut.log_odds(FRAGMENT), 0.1);
+        assert_eq!(cut.log_odds("idea"), -2.85);
+        // The compiled-in file has a fitted lexicon: "the" ends cut-off utterances far more
+        // often than "yeah".
+        let fitted = cut_words();
+        assert!(fitted.log_odds("the") > fitted.prior + 1.0);
+        assert!(fitted.log_odds("yeah") < fitted.prior - 1.0);
     }
 }

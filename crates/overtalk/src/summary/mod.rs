@@ -439,6 +439,16 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
             ("successful", w.count(&["conversation", "counts", "successful"], n.events.successful)),
         ];
         w.sentence("interruptions", f);
+        // Talk-over is counted whatever the classifier decides: starting while the holder is
+        // still talking is a fact of the timing, an interruption a judgement about it. An
+        // optional sentence (a template file without it skips it).
+        if w.templates.sentences.contains_key("talk_over") {
+            let f = vec![(
+                "talk_over",
+                w.count(&["conversation", "counts", "talk_over_events"], n.events.talk_over_events),
+            )];
+            w.sentence("talk_over", f);
+        }
         let mut pairs: Vec<(usize, &crate::analysis::result::PairOut)> =
             a.pairs.iter().enumerate().filter(|(_, p)| p.attempts > 0).collect();
         pairs.sort_by(|x, y| {
