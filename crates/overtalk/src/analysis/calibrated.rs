@@ -91,6 +91,7 @@ pub const WORD_FEATURES: &[&str] = &[
     "ref_cut_before",
     "ref_cut_after",
     "own_cut",
+    "ref_cut_met",
     "w_yeah",
     "w_uh_huh",
     "w_right",
@@ -964,6 +965,9 @@ impl<'a> Context<'a> {
         x.push(cut_before);
         x.push(cut_after);
         x.push(own_cut);
+        // The holder's utterance the onset meets: the one it overlaps while the holder talks,
+        // else the one that has just ended (people label either as cut off by the onset).
+        x.push(if talking { cut_after } else { cut_before });
         for spellings in FIRST_WORDS {
             x.push(flag(first.is_some_and(|f| spellings.contains(&f))));
         }
