@@ -42,7 +42,7 @@
 
 use std::sync::OnceLock;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Deserialize;
 
 use super::backchannel::by_speaker;
@@ -785,8 +785,10 @@ impl Index {
 struct Context<'a> {
     spurts: &'a [Talkspurt],
     ix: &'a Index,
-    lexicon: &'a [String],
-    forbidden: &'a [String],
+    /// The backchannel cue words and the forbidden first words (`Params`), as sets: a word
+    /// feature looks every visible word up.
+    lexicon: FxHashSet<&'a str>,
+    forbidden: FxHashSet<&'a str>,
     cut_words: &'a CutWords,
     horizon: Option<i64>,
 }
@@ -820,7 +822,8 @@ fn flag(b: bool) -> f64 {
 impl<'a> Context<'a> {
     /// The context of `ix` (its talkspurts and decision horizon) under `p`'s word lists.
     fn new(spurts: &'a [Talkspurt], ix: &'a Index, p: &'a Params) -> Context<'a> {
-        let (lexicon, forbidden) = (&p.bc_lexicon, &p.bc_forbidden_first);
+        let set = |words: &'a [String]| words.iter().map(String::as_str).collect();
+        let (lexicon, forbidden) = (set(&p.bc_lexicon), set(&p.bc_forbidden_first));
         Context { spurts, ix, lexicon, forbidden, cut_words: cut_words(), horizon: ix.horizon }
     }
 
@@ -918,13 +921,13 @@ impl<'a> Context<'a> {
         for w in s.tokens.iter().take_while(|t| t.start.get() < lim).filter(|t| t.is_word()) {
             let w = w.norm.as_str();
             n += 1;
-            cues += usize::from(self.lexicon.iter().any(|c| c == w));
+            cues += usize::from(self.lexicon.contains(w));
             first = first.or(Some(w));
         }
         x.push(ln_1p_count(n));
         x.push(if n == 0 { 0.0 } else { cues as f64 / n as f64 });
-        x.push(flag(first.is_some_and(|f| self.lexicon.iter().any(|c| c == f))));
-        x.push(flag(first.is_some_and(|f| self.forbidden.iter().any(|c| c == f))));
+        x.push(flag(first.is_some_and(|f| self.lexicon.contains(f))));
+        x.push(flag(first.is_some_and(|f| self.forbidden.contains(f))));
         x.push(flag(n > 0 && cues == n));
         // The reference speaker's completion points: the last before the onset, the first
         // after it that the horizon shows.
