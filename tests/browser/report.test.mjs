@@ -250,8 +250,8 @@ function sortKeys(v) {
 }
 
 try {
-  // 1. Red carpet, with the rule book's classes: the calibrated default finds no interruption in
-  // this text (nobody is cut off), and the README's picture shows the arrows.
+  // 1. Red carpet, with the rule book's classes: the calibrated default keeps one interruption in
+  // this text (every overlapped line ends complete), and the README's picture shows the arrows.
   const rc = generate('red-carpet', [rcVtt], ['--classifier', 'rules']);
   const rcPage = await checkConversation('red-carpet', rc);
   const utts = await rcPage.page.$$eval('#conv-0 .transcript .utt', (e) => e.length);

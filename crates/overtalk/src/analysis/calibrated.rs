@@ -77,6 +77,8 @@ pub const TIMING_FEATURES: &[&str] = &[
     "own_recent_count",
     "own_recent_share",
     "ref_recent_share",
+    "dur_sq",
+    "ref_remaining_sq",
 ];
 
 /// Word features, appended to the timing features for talkspurts with words.
@@ -842,7 +844,8 @@ impl<'a> Context<'a> {
         let k = ix.pos[i];
         let prev = k.checked_sub(1).map(|j| &spurts[own[j]]);
         let next = own.get(k + 1).map(|&j| &spurts[j]);
-        x.push(secs(vis_end - t0));
+        let dur = secs(vis_end - t0);
+        x.push(dur);
         x.push(flag(ended));
         x.push(secs(prev.map_or(CAP, |p| t0 - p.end.get())));
         x.push(if ended {
@@ -869,7 +872,8 @@ impl<'a> Context<'a> {
         x.push(if talking { secs(t0 - rs.map_or(t0, |q| q.start.get())) } else { 0.0 });
         x.push(if talking { 0.0 } else { secs(rs.map_or(CAP, |q| t0 - q.end.get())) });
         let r_end = rs.map_or(t0, |q| q.end.get());
-        x.push(if talking { secs(r_end.min(lim) - t0) } else { 0.0 });
+        let remaining = if talking { secs(r_end.min(lim) - t0) } else { 0.0 };
+        x.push(remaining);
         x.push(flag(talking && r_end <= lim));
         x.push(flag(talking && r_end <= lim && r_end - t0 <= 1000));
         // Does the reference speaker start again during the talkspurt or within 1 s after it,
@@ -901,6 +905,12 @@ impl<'a> Context<'a> {
         let all = at.all_recent.max(1) as f64;
         x.push(at.own_recent as f64 / all);
         x.push(r.map_or(0.0, |_| ref_recent as f64 / all));
+        // The talkspurt's length and the holder's remaining talk act both ways, which a
+        // linear model sees only through their squares: a holder who stops at once was cut
+        // off, one who finishes shortly after is ending a turn, one who talks on has kept the
+        // floor (the attempt failed).
+        x.push(dur * dur);
+        x.push(remaining * remaining);
         if words {
             self.word_features(s, lim, rs, talking, x);
         }
