@@ -439,9 +439,10 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
             ("successful", w.count(&["conversation", "counts", "successful"], n.events.successful)),
         ];
         w.sentence("interruptions", f);
-        // Talk-over is counted whatever the classifier decides: starting while the holder is
-        // still talking is a fact of the timing, an interruption a judgement about it. An
-        // optional sentence (a template file without it skips it).
+        // Talk-over does not depend on which onsets are judged interruptions (only on which
+        // talkspurts are backchannels): starting while the holder is still talking is a fact
+        // of the timing, an interruption a judgement about it. An optional sentence (a
+        // template file without it skips it).
         if w.templates.sentences.contains_key("talk_over") {
             let f = vec![(
                 "talk_over",
