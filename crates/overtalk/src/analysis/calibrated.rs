@@ -204,13 +204,15 @@ fn broken_off(raw: &str) -> bool {
     raw.strip_suffix('-').and_then(|w| w.chars().next_back()).is_some_and(char::is_alphanumeric)
 }
 
-/// The lexicon key of the last token of a talkspurt that has stopped, read as the end of its
-/// utterance: an utterance end, else a word broken off ("w-" without punctuation is
-/// [`FRAGMENT`]), else the word itself; `None` for a token that is not a word (laughter).
+/// The lexicon key of the last token of a talkspurt that has stopped and is no
+/// [`utterance_end`]: a word broken off ("w-" without punctuation is [`FRAGMENT`]), else the
+/// word itself; `None` for a token that is not a word (laughter).
 fn stopped_at(t: &WordToken) -> Option<&str> {
-    utterance_end(t)
-        .or_else(|| broken_off(&t.raw).then_some(FRAGMENT))
-        .or_else(|| t.is_word().then_some(t.norm.as_str()))
+    if broken_off(&t.raw) {
+        Some(FRAGMENT)
+    } else {
+        t.is_word().then_some(t.norm.as_str())
+    }
 }
 
 /// The lexicon key of the first utterance end among `q`'s tokens from `from` that a decision
@@ -244,7 +246,7 @@ fn first_end(q: &Talkspurt, from: usize, lim: i64) -> Option<&str> {
 fn last_end(q: &Talkspurt, to: usize, stopped: bool) -> Option<&str> {
     let seen = &q.tokens[..to.min(q.tokens.len())];
     if stopped && seen.len() == q.tokens.len() {
-        if let Some(key) = seen.last().and_then(stopped_at) {
+        if let Some(key) = seen.last().and_then(|t| utterance_end(t).or_else(|| stopped_at(t))) {
             return Some(key);
         }
     }

@@ -6,7 +6,7 @@
 use overtalk::analysis::{analyze, Analysis, AnalysisWarning, Classifier, Params};
 use overtalk::format::{read_path, ReadOptions};
 use overtalk::output::{Conversation, OVERLAP_NOT_MEASURABLE};
-use overtalk::summary::Summarised;
+use overtalk::summary::{summarise_in, Summarised, Templates};
 use overtalk::{Content, Segment, Transcript, TranscriptBuilder};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -171,7 +171,44 @@ fn red_carpet_summary_in_text_mode_with_both_classifiers() {
         let all = texts(&v).join(" ");
         assert!(all.contains("from the words and their timing"), "{all}");
         assert!(all.contains("floor claims in words") || all.contains("floor claim in words"));
+        // Talk-over does not depend on which onsets are judged interruptions: 7 starts while
+        // the holder talks (§7.2), under both classifiers (neither tags a backchannel here).
+        assert!(
+            texts(&v).contains(
+                &"Someone started talking while the floor holder was still talking 7 times (talk-over)."
+            ),
+            "{all}"
+        );
     }
+}
+
+/// `[sentences.talk_over]` is optional: a template file written before it still works, and
+/// says nothing about talk-over; the zero form says nobody did.
+#[test]
+fn the_talk_over_sentence_is_optional_and_has_a_zero_form() {
+    let a = analyze(&example("vtt"), &Params::default()).unwrap();
+    let en = include_str!("../../src/summary/en.toml");
+    let start = en.find("[sentences.talk_over]").unwrap();
+    let end = start + en[start..].find("\n\n").unwrap();
+    let older = Templates::from_toml(&format!("{}{}", &en[..start], &en[end..])).unwrap();
+    let keys = |t: &Templates, a: &Analysis| -> Vec<String> {
+        summarise_in(a, t).iter().map(|s| s.key.clone()).collect()
+    };
+    assert!(keys(&Templates::english(), &a).contains(&"talk_over".to_owned()));
+    assert!(!keys(&older, &a).contains(&"talk_over".to_owned()));
+    // Two people taking turns without overlap.
+    let mut apart = TranscriptBuilder::new();
+    apart.add(Segment::from_millis(0, 2_000).unwrap(), "A", None);
+    apart.add(Segment::from_millis(3_000, 5_000).unwrap(), "B", None);
+    let quiet = analyze(&apart.build(), &Params::default()).unwrap();
+    let said: Vec<String> =
+        summarise_in(&quiet, &Templates::english()).into_iter().map(|s| s.text).collect();
+    assert!(
+        said.contains(
+            &"Nobody started talking while the floor holder was still talking.".to_owned()
+        ),
+        "{said:?}"
+    );
 }
 
 #[test]
