@@ -237,7 +237,26 @@ impl OnlineMultitrack {
 
     /// Ends the input: decides and commits everything, and returns the last edges and the
     /// speech found per channel.
-    pub fn finish(mut self) -> Result<(Vec<SpeechEdge>, Vec<Region>)> {
+    pub fn finish(self) -> Result<(Vec<SpeechEdge>, Vec<Region>)> {
+        let f = self.finish_revised()?;
+        Ok((f.edges, f.regions))
+    }
+
+    /// [`finish`](Self::finish), and the *revision*: the rule decided once more, now on every
+    /// frame held, the way offline `detect` decides them. A frame was committed on the
+    /// statistics of the audio up to its look-ahead (the noise floors, couplings and band
+    /// need of the first minute differ from the whole session's); the revision takes them
+    /// from everything held. When the whole session is held (it is shorter than the window)
+    /// the revision is offline `detect` of the same audio, frame for frame; frames forgotten
+    /// before the window keep their committed state:
+    ///
+    /// ```text
+    /// session      ├── forgotten ──┼──────────── held (window) ────────────┤ end
+    /// committed    ███▁▁▁▁██▁▁▁▁▁▁▁▁██▁▁▁▁▁▁▁▁▁▁████▁▁▁▁█▁▁██████▁▁▁▁▁▁▁▁▁
+    /// revised      ███▁▁▁▁██▁▁▁▁▁▁▁▁█████████▁▁▁████▁▁▁▁███████████▁▁▁▁▁▁▁▁
+    ///              committed runs   the rule on every held frame
+    /// ```
+    pub fn finish_revised(mut self) -> Result<Finished> {
         let analyzers = std::mem::take(&mut self.analyzers);
         let mut features =
             analyzers.into_iter().map(TrackAnalyzer::finish).collect::<Result<Vec<_>>>()?;
@@ -254,7 +273,42 @@ impl OnlineMultitrack {
             }
             regions.push(runs_to_region(runs, GRID));
         }
-        Ok((std::mem::take(&mut self.out), regions))
+        let revised = self.revise(&features, longest)?;
+        Ok(Finished {
+            edges: std::mem::take(&mut self.out),
+            regions,
+            revised,
+            revised_from: GRID.start_of(self.offset),
+        })
+    }
+
+    /// The revision of [`finish_revised`](Self::finish_revised): the committed runs before
+    /// the held frames, then the rule's kept runs on all `frames` held (from `self.offset`).
+    fn revise(&self, held: &[TrackFeatures], frames: usize) -> Result<Vec<Region>> {
+        // The rule as offline `detect` runs it, run filters included.
+        let rule = if frames == 0 {
+            vec![Region::default(); held.len()]
+        } else {
+            detect_regions(held, &self.options.multitrack)?.0
+        };
+        let cut = self.offset;
+        let mut revised = Vec::with_capacity(held.len());
+        for (region, committed) in rule.iter().zip(&self.runs) {
+            let mut runs: Vec<(usize, usize)> = committed
+                .iter()
+                .filter(|&&(s, _)| s < cut)
+                .map(|&(s, e)| (s, e.min(cut)))
+                .collect();
+            for (s, e) in frame_runs(region, frames) {
+                let (s, e) = (s + cut, e + cut);
+                match runs.last_mut() {
+                    Some(last) if last.1 >= s => last.1 = last.1.max(e),
+                    _ => runs.push((s, e)),
+                }
+            }
+            revised.push(runs_to_region(&runs, GRID));
+        }
+        Ok(revised)
     }
 
     fn decide(&mut self, frames: usize, lookahead: usize) -> Result<()> {
@@ -290,23 +344,18 @@ impl OnlineMultitrack {
         let o = self.options.multitrack;
         let relaxed = MultitrackOptions { min_speech: Delta::ZERO, vad_peak_frames: 0, ..o };
         let (regions, _) = detect_regions(window, &relaxed)?;
-        let keep = GRID.frames_in(o.min_speech, Rounding::Ceil);
         let commit_to = frames.saturating_sub(lookahead).max(self.committed);
         let at = |f: usize| GRID.start_of(f);
         for (track, region) in regions.iter().enumerate() {
             let n = frames - from;
             let runs = frame_runs(region, n);
-            let tr = &window[track];
-            let peaks = o.use_vad && !tr.vad.is_empty() && o.vad_peak_frames > 0;
             let mut active = vec![false; n];
             let mut raw = vec![false; n];
             for &(s, e) in &runs {
                 raw[s..e].iter_mut().for_each(|f| *f = true);
-                let confident = !peaks
-                    || (s..e).filter(|&t| tr.vad_at(t) >= o.vad_peak).count() >= o.vad_peak_frames;
-                if e - s >= keep && confident {
-                    active[s..e].iter_mut().for_each(|f| *f = true);
-                }
+            }
+            for (s, e) in kept_runs(&runs, &window[track], &o) {
+                active[s..e].iter_mut().for_each(|f| *f = true);
             }
             let flag = |f: usize| f >= from && active.get(f - from).copied().unwrap_or(false);
             let newest = |f: usize| f >= from && raw.get(f - from).copied().unwrap_or(false);
@@ -364,6 +413,41 @@ fn window_of(
     let from = frames.saturating_sub(frames_of(window)) / step * step;
     let copies = features.iter().map(|f| f.window(from, frames)).collect::<Result<Vec<_>>>()?;
     Ok((from, copies))
+}
+
+/// The runs of `runs` (frames of `track`'s features) that the rule keeps once each has
+/// ended: at least `min_speech` long and, with voice activity, holding `vad_peak_frames`
+/// confident frames. The rule without these filters, then these filters, is the rule.
+fn kept_runs(
+    runs: &[(usize, usize)],
+    track: &TrackFeatures,
+    o: &MultitrackOptions,
+) -> Vec<(usize, usize)> {
+    let keep = GRID.frames_in(o.min_speech, Rounding::Ceil);
+    let peaks = o.use_vad && !track.vad.is_empty() && o.vad_peak_frames > 0;
+    runs.iter()
+        .copied()
+        .filter(|&(s, e)| {
+            e - s >= keep
+                && (!peaks
+                    || (s..e).filter(|&t| track.vad_at(t) >= o.vad_peak).count()
+                        >= o.vad_peak_frames)
+        })
+        .collect()
+}
+
+/// What [`OnlineMultitrack::finish_revised`] returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finished {
+    /// The last edges decided.
+    pub edges: Vec<SpeechEdge>,
+    /// The committed speech per channel: what was decided behind the look-ahead.
+    pub regions: Vec<Region>,
+    /// The revised speech per channel: the rule on every frame held.
+    pub revised: Vec<Region>,
+    /// Where the revision starts: before it, frames older than the window keep their
+    /// committed state (zero when the whole session was held).
+    pub revised_from: Time,
 }
 
 /// The number of whole 10 ms frames in `d`.

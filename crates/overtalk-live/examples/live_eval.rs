@@ -15,8 +15,9 @@
 //!  detector's rule,
 //!  --dump FILE: one tab-separated line per true speech edge with its first report and commit)
 //! ```
-//! It prints the DER of the committed speech (and of offline `detect`) under `overtalk
-//! score`'s defaults, and how many provisional speech starts were retracted.
+//! It prints the DER of the speech as committed during the session and as the session left
+//! it (after the end-of-session revision of `--detector lookahead`), and of offline `detect`,
+//! under `overtalk score`'s defaults, and how many provisional speech starts were retracted.
 //! `bench/live_bench.sh` runs it and scores the RTTMs.
 
 #![allow(clippy::unwrap_used)]
@@ -158,7 +159,10 @@ fn edge_latency(
                 row += "\t-\t-\t-";
             }
         }
-        let committed = events.iter().find(|e| near(e) && e.state == EventState::Committed);
+        // The commit made during the session (the end-of-session revision's are counted
+        // apart).
+        let committed =
+            events.iter().find(|e| near(e) && e.state == EventState::Committed && !e.revised);
         if let Some(e) = committed {
             lat.committed_audio.push(e.decided_s - edge);
         }
@@ -272,6 +276,8 @@ fn main() -> Result<()> {
     let (mut cpu, mut audio) = (0.0, 0.0);
     let (mut prov_starts, mut retracted_starts) = (0usize, 0usize);
     let (mut live_scored, mut offline_scored) = (Vec::new(), Vec::new());
+    let mut committed_scored = Vec::new();
+    let (mut revised_retracted, mut revised_added) = (0, 0);
     let dump = args.iter().position(|a| a == "--dump").map(|i| PathBuf::from(&args[i + 1]));
     for rec in recordings(kind, &dir)? {
         let pacing = speed.map_or(Pacing::Unpaced, Pacing::Speed);
@@ -309,6 +315,15 @@ fn main() -> Result<()> {
             Some(rec.reference.clone()),
             Some(s.annotation.clone()),
         ));
+        committed_scored.push(RecordingInput::new(
+            rec.id.clone(),
+            Some(rec.reference.clone()),
+            Some(s.committed_annotation.clone()),
+        ));
+        if let Some(r) = s.revision {
+            revised_retracted += r.retracted;
+            revised_added += r.added;
+        }
         let by_id: std::collections::HashMap<u64, &LiveEvent> =
             s.events.iter().map(|e| (e.id, e)).collect();
         let is_candidate = |e: &LiveEvent| {
@@ -329,7 +344,7 @@ fn main() -> Result<()> {
                 _ => {}
             }
         }
-        for e in s.events.iter().filter(|e| e.state == EventState::Committed) {
+        for e in s.events.iter().filter(|e| e.state == EventState::Committed && !e.revised) {
             if e.kind == LiveEventKind::Interruption {
                 match e.refers_to.and_then(|r| by_id.get(&r)).filter(|r| is_candidate(r)) {
                     Some(r) => announce_int.push(r.decided_s - e.t_s),
@@ -450,7 +465,12 @@ fn main() -> Result<()> {
         Ok(100.0 * report.der().unwrap_or(f64::NAN))
     };
     if kind != "ch32" {
-        print!("DER of the committed speech {:.2} %", der(&live_scored)?);
+        print!(
+            "DER of the speech as committed live {:.2} %, as the session left it {:.2} % \
+             (revision: {revised_retracted} events retracted, {revised_added} added)",
+            der(&committed_scored)?,
+            der(&live_scored)?
+        );
         if offline_scored.is_empty() {
             println!();
         } else {

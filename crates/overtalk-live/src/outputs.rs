@@ -434,6 +434,7 @@ async fn drive(mut d: Driver) {
             probability: None,
             refers_to: None,
             action: Some(action),
+            revised: false,
         };
         {
             // Folded and published under one lock, so a snapshot never overlaps the stream.

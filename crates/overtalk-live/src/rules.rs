@@ -189,6 +189,10 @@ impl FloorRule {
 
     /// An event, already folded into `state`.
     pub fn on_event(&mut self, event: &LiveEvent, state: &FloorState) -> Vec<Command> {
+        if event.revised {
+            // The end-of-session revision comes after the audio: nothing to act on.
+            return Vec::new();
+        }
         let speaker = event.speaker.clone();
         match (event.kind, event.state) {
             (LiveEventKind::SpeechEnd, s) if s != EventState::Retracted => {
@@ -535,7 +539,7 @@ mod tests {
         let mut rule = FloorRule::new(RuleKind::Alert, RuleParams::default(), vec![]);
         assert_eq!(run(&mut rule, &events, 2.0), vec![]);
         let params = RuleParams { cue_interruptions: true, ..RuleParams::default() };
-        let mut rule = FloorRule::new(RuleKind::Alert, params, vec![]);
+        let mut rule = FloorRule::new(RuleKind::Alert, params.clone(), vec![]);
         assert_eq!(
             round(run(&mut rule, &events, 2.0)),
             vec![(
@@ -546,5 +550,13 @@ mod tests {
                 }
             )]
         );
+        // The same interruption added by the end-of-session revision is not cued: the audio
+        // is over.
+        let mut revised = events.clone();
+        for e in &mut revised {
+            e.revised = e.kind == Interruption;
+        }
+        let mut rule = FloorRule::new(RuleKind::Alert, params, vec![]);
+        assert_eq!(run(&mut rule, &revised, 2.0), vec![]);
     }
 }

@@ -220,18 +220,31 @@ impl Detector {
         }
     }
 
-    fn finish(self) -> Result<(Vec<SpeechEdge>, Vec<overtalk::Region>)> {
+    /// The last edges, the committed speech per channel and, with `revise`, the speech
+    /// decided once more on everything held (the look-ahead detector's revision).
+    fn finish(self, revise: bool) -> Result<Finish> {
         Ok(match self {
-            Detector::Causal(d) => d.finish()?,
-            Detector::Windowed(d) => d.finish()?,
+            Detector::Causal(d) => {
+                let (edges, regions) = d.finish()?;
+                (edges, regions, None)
+            }
+            Detector::Windowed(d) => {
+                let (edges, regions) = d.finish()?;
+                (edges, regions, None)
+            }
             Detector::Hybrid(both) => {
                 let (c, w) = *both;
-                let (edges, regions) = w.finish()?;
-                (hybrid(c.finish()?.0, edges), regions)
+                let f = w.finish_revised()?;
+                let revised = revise.then_some((f.revised, f.revised_from));
+                (hybrid(c.finish()?.0, f.edges), f.regions, revised)
             }
         })
     }
 }
+
+/// What [`Detector::finish`] gives: the last edges, the committed speech per channel, and the
+/// revised speech with the time it starts from.
+type Finish = (Vec<SpeechEdge>, Vec<overtalk::Region>, Option<(Vec<overtalk::Region>, Time)>);
 
 /// The hybrid detector's edges: the causal one's provisional, the windowed one's committed.
 fn hybrid(causal: Vec<SpeechEdge>, windowed: Vec<SpeechEdge>) -> Vec<SpeechEdge> {
@@ -279,10 +292,27 @@ pub struct SessionSummary {
     /// started its source (the replay's clock starts after that, so a latency taken against
     /// it is never too short).
     pub wall_at: Vec<f64>,
-    /// The speech found per speaker (committed), as an annotation.
+    /// The speech found per speaker, as an annotation: the revised speech when the session
+    /// revised it at the end (`revision`), else the committed speech.
     pub annotation: overtalk::Annotation,
+    /// The speech as committed during the session, before any revision.
+    pub committed_annotation: overtalk::Annotation,
+    /// What the end-of-session revision changed (`--detector lookahead`), when it ran.
+    pub revision: Option<RevisionSummary>,
     /// The record's files, when `--record` was given.
     pub recorded: Option<Recorded>,
+}
+
+/// What the end-of-session revision changed (see [`crate::revise`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RevisionSummary {
+    /// The audio time the revision starts at: earlier frames had left the detector's window
+    /// and kept their committed state (0 when the whole session was revised).
+    pub from_s: f64,
+    /// Committed events it retracted.
+    pub retracted: usize,
+    /// Committed events it added.
+    pub added: usize,
 }
 
 /// A running session.
@@ -407,7 +437,7 @@ fn run(
 ) -> Result<SessionSummary> {
     let (stream_of, by_name) = name_order(&names);
     let mut stream = AnalysisStream::new(names.len(), &config.params)?;
-    let mut wire = Wire::new(names.clone(), by_name);
+    let mut wire = Wire::new(names.clone(), by_name.clone());
     if matches!(config.detector, DetectorKind::Hybrid | DetectorKind::Lookahead) {
         // The committed edges lag the causal provisional ones by the windowed look-ahead.
         wire.lagging(config.causal.min_silence.micros() as f64 / 1e6);
@@ -496,10 +526,49 @@ fn run(
         }
     };
     let clock = detector.clock();
-    let (edges, regions) = detector.finish()?;
+    let (edges, regions, revised) = detector.finish(config.detector == DetectorKind::Lookahead)?;
     feed(edges, None, clock, &mut stream, &mut batch, &mut stream_events)?;
     publisher.publish(&mut batch);
-    let annotation = annotation_from_regions(names.iter().map(String::as_str).zip(regions));
+    let annotation_of = |regions: Vec<overtalk::Region>| {
+        annotation_from_regions(names.iter().map(String::as_str).zip(regions))
+    };
+    let mut revision = None;
+    let (committed_annotation, annotation) = match revised {
+        Some((revised, from)) if revised != regions => {
+            let r = crate::revise::revise(
+                &names,
+                &stream_of,
+                &by_name,
+                &config.params,
+                &revised,
+                clock,
+                &publisher.events,
+                &mut wire,
+            )?;
+            let mut events = r.events;
+            publisher.publish(&mut events);
+            stream_events = r.stream_events;
+            revision = Some(RevisionSummary {
+                from_s: from.micros() as f64 / 1e6,
+                retracted: r.retracted,
+                added: r.added,
+            });
+            (annotation_of(regions), annotation_of(revised))
+        }
+        Some((_, from)) => {
+            revision = Some(RevisionSummary {
+                from_s: from.micros() as f64 / 1e6,
+                retracted: 0,
+                added: 0,
+            });
+            let a = annotation_of(regions);
+            (a.clone(), a)
+        }
+        None => {
+            let a = annotation_of(regions);
+            (a.clone(), a)
+        }
+    };
     let recorded = match &config.record {
         Some(dir) => Some(record::write(
             dir,
@@ -522,6 +591,8 @@ fn run(
         stream_events,
         wall_at: publisher.wall_at,
         annotation,
+        committed_annotation,
+        revision,
         recorded,
     })
 }

@@ -135,18 +135,22 @@ impl BlockCutter {
     }
 
     /// The next block, when every channel holds one; with `pad`, as soon as any channel holds
-    /// a sample, the shorter channels padded with silence.
+    /// a sample, the shorter channels padded with silence (a last block shorter than `n` is
+    /// as long as the longest channel's rest, never padded beyond it).
     pub(crate) fn next_block(&mut self, pad: bool) -> Option<Vec<&[f32]>> {
         let ready =
             if pad { !self.is_empty() } else { (0..self.pending.len()).all(|c| self.has_block(c)) };
         if !ready || self.pending.is_empty() {
             return None;
         }
+        // A whole block; at the end, as long as the longest channel's rest, so the audio
+        // delivered is exactly the recording's length.
+        let len = self.pending.iter().map(Vec::len).max().unwrap_or(0).min(self.n);
         for (p, b) in self.pending.iter_mut().zip(&mut self.block) {
             b.clear();
-            let take = p.len().min(self.n);
+            let take = p.len().min(len);
             b.extend(p.drain(..take));
-            b.resize(self.n, 0.0);
+            b.resize(len, 0.0);
         }
         Some(self.block.iter().map(Vec::as_slice).collect())
     }
@@ -203,8 +207,15 @@ mod tests {
         cut.channel(1).extend([7.0, 8.0]);
         assert_eq!(cut.next_block(false), Some(vec![&[1.0, 2.0, 3.0][..], &[5.0, 6.0, 7.0][..]]));
         assert_eq!(cut.next_block(false), None);
-        assert_eq!(cut.next_block(true), Some(vec![&[4.0, 0.0, 0.0][..], &[8.0, 0.0, 0.0][..]]));
+        // The last block is as long as the longest rest: the audio keeps its length.
+        assert_eq!(cut.next_block(true), Some(vec![&[4.0][..], &[8.0][..]]));
         assert!(cut.is_empty());
+        assert_eq!(cut.next_block(true), None);
+        // A channel that ended early is padded with silence to the others' block.
+        cut.channel(0).extend([1.0, 2.0, 3.0, 4.0, 5.0]);
+        cut.channel(1).extend([6.0]);
+        assert_eq!(cut.next_block(true), Some(vec![&[1.0, 2.0, 3.0][..], &[6.0, 0.0, 0.0][..]]));
+        assert_eq!(cut.next_block(true), Some(vec![&[4.0, 5.0][..], &[0.0, 0.0][..]]));
         assert_eq!(cut.next_block(true), None);
     }
 }

@@ -212,6 +212,36 @@ impl FloorState {
         self.speakers.get_mut(name)
     }
 
+    /// Folds a revision event (`revised`): a committed interruption or backchannel it adds
+    /// counts, one it retracts is taken off the counts.
+    fn apply_revision(&mut self, event: &LiveEvent) {
+        let step = match event.state {
+            EventState::Committed => 1i64,
+            EventState::Retracted => -1,
+            EventState::Provisional => return,
+        };
+        let bump = |n: &mut u64| *n = n.saturating_add_signed(step);
+        let speaker = event.speaker.as_deref();
+        match event.kind {
+            LiveEventKind::Interruption => {
+                bump(&mut self.interruptions);
+                if let Some(s) = speaker.and_then(|n| self.speakers.get_mut(n)) {
+                    bump(&mut s.interruptions_made);
+                }
+                if let Some(h) = event.holder.as_deref().and_then(|n| self.speakers.get_mut(n)) {
+                    bump(&mut h.interrupted);
+                }
+            }
+            LiveEventKind::Backchannel => {
+                bump(&mut self.backchannels);
+                if let Some(s) = speaker.and_then(|n| self.speakers.get_mut(n)) {
+                    bump(&mut s.backchannels);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Folds one event into the state.
     pub fn apply(&mut self, event: &LiveEvent) {
         self.events += 1;
@@ -225,6 +255,12 @@ impl FloorState {
                 self.ignored_events += 1;
                 return;
             }
+        }
+        if event.revised {
+            // The end-of-session revision: the counts follow it; the talk clocks, the floor
+            // and the overlaps stay as they were lived.
+            self.apply_revision(event);
+            return;
         }
         match event.kind {
             LiveEventKind::SpeechStart => {
@@ -387,6 +423,61 @@ mod tests {
         assert_eq!(state.counts(), (0, 0));
     }
 
+    #[test]
+    fn the_revision_moves_the_counts_and_leaves_the_clocks_as_lived() {
+        let events = Scripted::new()
+            .at(0.0, SpeechStart, "A")
+            .at(0.3, FloorChange, "A")
+            .at(5.5, SpeechStart, "B")
+            .committed(5.5, Interruption, "B", "A", 5.8)
+            .at(6.0, SpeechEnd, "A")
+            .at(8.0, SpeechEnd, "B")
+            .into_events();
+        let mut state = FloorState::new();
+        for e in &events {
+            state.apply(e);
+        }
+        assert_eq!(state.counts(), (1, 0));
+        // The revision withdraws the interruption and A's end, and commits a backchannel and a
+        // later end.
+        let interruption = events.iter().find(|e| e.kind == Interruption).unwrap();
+        let end = events.iter().rfind(|e| e.kind == SpeechEnd && e.speaker.as_deref() == Some("A"));
+        let mut revision = Vec::new();
+        let mut next = events.len() as u64;
+        for (like, state) in [
+            (interruption.clone(), EventState::Retracted),
+            (end.unwrap().clone(), EventState::Retracted),
+        ] {
+            revision.push(LiveEvent {
+                id: next,
+                state,
+                refers_to: Some(like.id),
+                decided_s: 9.0,
+                revised: true,
+                ..like
+            });
+            next += 1;
+        }
+        let mut bc = interruption.clone();
+        (bc.id, bc.kind, bc.class, bc.decided_s, bc.revised) =
+            (next, Backchannel, Some("backchannel".into()), 9.0, true);
+        revision.push(bc);
+        let mut later = end.unwrap().clone();
+        (later.id, later.t_s, later.decided_s, later.revised) = (next + 1, 8.5, 9.0, true);
+        revision.push(later);
+        for e in &revision {
+            state.apply(e);
+        }
+        assert_eq!(state.counts(), (0, 1));
+        let snap = state.snapshot();
+        assert_eq!((snap.speakers[0].interrupted, snap.speakers[1].interruptions_made), (0, 0));
+        assert_eq!(snap.speakers[1].backchannels, 1);
+        // The clocks and the floor stay as they were lived.
+        assert_eq!(state.talk_s("A"), 6.0);
+        assert!(!state.is_speaking("A"));
+        assert_eq!(state.holder(), Some("A"));
+    }
+
     fn speech(id: u64, start: bool, state: EventState, t_s: f64, refers: Option<u64>) -> LiveEvent {
         let kind = if start { SpeechStart } else { SpeechEnd };
         LiveEvent {
@@ -401,6 +492,7 @@ mod tests {
             probability: None,
             refers_to: refers,
             action: None,
+            revised: false,
         }
     }
 

@@ -180,7 +180,27 @@ impl Wire {
             probability: None,
             refers_to: None,
             action: None,
+            revised: false,
         }
+    }
+
+    /// A revision event (see [`crate::revise`]): `like`'s kind, time, speaker, holder, class
+    /// and probability, in `state`, referring to `refers_to`, with the next id.
+    pub(crate) fn revision(
+        &mut self,
+        like: &LiveEvent,
+        state: EventState,
+        refers_to: Option<u64>,
+        decided_s: f64,
+    ) -> LiveEvent {
+        let mut ev = self.event(like.kind, state, like.t_s, decided_s);
+        ev.speaker.clone_from(&like.speaker);
+        ev.holder.clone_from(&like.holder);
+        ev.class.clone_from(&like.class);
+        ev.probability = like.probability;
+        ev.refers_to = refers_to;
+        ev.revised = true;
+        ev
     }
 
     fn holder_name(&self) -> Option<String> {

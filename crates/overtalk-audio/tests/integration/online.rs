@@ -27,7 +27,7 @@ fn stream(
     tracks: &[Vec<f32>],
     names: &[String],
     options: &OnlineOptions,
-) -> (Vec<Region>, Time, usize, Vec<Region>) {
+) -> (Vec<Region>, Time, usize, Vec<Region>, Vec<Region>) {
     let mut d = OnlineMultitrack::new(names, 16_000, options).unwrap();
     let mut open: Vec<Option<Time>> = vec![None; tracks.len()];
     let mut segs: Vec<Vec<Segment>> = vec![Vec::new(); tracks.len()];
@@ -58,8 +58,8 @@ fn stream(
             Region::from_segments(s)
         })
         .collect();
-    let (_, finished) = d.finish().unwrap();
-    (streamed, committed, held, finished)
+    let f = d.finish_revised().unwrap();
+    (streamed, committed, held, f.regions, f.revised)
 }
 
 fn crop(r: &Region, to: Time) -> Region {
@@ -73,7 +73,8 @@ fn the_lookahead_detector_commits_the_offline_speech() {
     let c = conversation(-20.0, &[0.0, -3.0], false, false);
     let (tracks, offline) = offline(&c, dir.path());
     let names: Vec<String> = c.names.iter().map(|n| (*n).to_owned()).collect();
-    let (streamed, committed, _, finished) = stream(&tracks, &names, &OnlineOptions::lookahead());
+    let (streamed, committed, _, finished, revised) =
+        stream(&tracks, &names, &OnlineOptions::lookahead());
     // Committed while streaming: everything but the last look-ahead (2 s) and one decision
     // period (0.5 s) of the 20 s.
     assert_eq!(committed, Time::from_micros(17_500_000));
@@ -92,6 +93,8 @@ fn the_lookahead_detector_commits_the_offline_speech() {
     // committed.
     assert_eq!(finished[0], offline[0]);
     assert_eq!(segments(&finished[1]), [(251, 504), (1299, 1555)]);
+    // The revision decides every frame once more on the whole session: offline `detect`.
+    assert_eq!(revised, offline);
 }
 
 #[test]
@@ -104,11 +107,12 @@ fn the_history_kept_is_the_window() {
     let names: Vec<String> = c.names.iter().map(|n| (*n).to_owned()).collect();
     let options =
         OnlineOptions { window: Delta::from_micros(5_000_000), ..OnlineOptions::lookahead() };
-    let (short, committed, held, _) = stream(&tracks, &names, &options);
+    let (short, committed, held, _, _) = stream(&tracks, &names, &options);
     assert!(held <= 500 + FORGET_FRAMES + 3, "{held}");
     assert!(held >= 500 + FORGET_FRAMES - 50, "{held}");
     // The whole 20 s as the window: the same speech where both windows hold it all.
-    let (whole, same_commit, whole_held, _) = stream(&tracks, &names, &OnlineOptions::lookahead());
+    let (whole, same_commit, whole_held, _, _) =
+        stream(&tracks, &names, &OnlineOptions::lookahead());
     assert_eq!(same_commit, committed);
     assert!(whole_held >= 2000 - 3, "{whole_held}");
     for (s, w) in short.iter().zip(&whole) {

@@ -199,6 +199,18 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                 String::new()
             }
         );
+        if let Some(r) = &summary.revision {
+            let from = if r.from_s > 0.0 {
+                format!(" from {:.1} s (earlier audio had left the window)", r.from_s)
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "overtalk live: the speech decided again on the whole session{from}: {} committed \
+                 events retracted, {} added (\"revised\": true); the record is the revised speech",
+                r.retracted, r.added
+            );
+        }
         if let Some(r) = &summary.recorded {
             eprintln!(
                 "overtalk live: recorded {}, {}, {}",

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use overtalk::analysis::stream::StreamEventKind;
 use overtalk::analysis::{Millis, Params};
-use overtalk::output::live::{EventState, LiveEventKind};
+use overtalk::output::live::{EventState, LiveEvent, LiveEventKind};
 use overtalk_live::record::rttm_and_analysis;
 use overtalk_live::replay::{Pacing, Replay};
 use overtalk_live::session::{Session, SessionConfig};
@@ -320,15 +320,16 @@ fn the_lookahead_detector_commits_offline_detect() {
             .map(|s| (s.start().micros() / 1000, s.end().micros() / 1000))
             .collect()
     };
-    let live = summary.annotation.speaker_regions();
+    let live = summary.committed_annotation.speaker_regions();
     let offline_regions = offline_detect.annotation.speaker_regions();
     assert_eq!(
         ms(&offline_regions[0]),
         [(990, 6010), (9490, 13_010), (19_990, 25_010), (28_490, 32_010)]
     );
-    // A's first turn was decided before B had dominated a frame (no coupling of B's voice
-    // into A's mic yet): it is cut where B talks (B's backchannel at 3 s, B's interruption at
-    // 5 s). The second time, one end lands 10 ms late.
+    // As committed during the session: A's first turn was decided before B had dominated a
+    // frame (no coupling of B's voice into A's mic yet), so it is cut where B talks (B's
+    // backchannel at 3 s, B's interruption at 5 s). The second time, one end lands 10 ms
+    // late.
     assert_eq!(
         ms(&live[0]),
         [
@@ -342,6 +343,30 @@ fn the_lookahead_detector_commits_offline_detect() {
     );
     assert_eq!(ms(&live[1]), ms(&offline_regions[1]));
     assert_eq!(live[1].len(), 8);
+    // The end-of-session revision decides every frame once more on the whole session: the
+    // speech the session leaves (its summary and its record) is offline `detect`, exactly.
+    assert_eq!(summary.annotation, offline_detect.annotation);
+    let recorded = std::fs::read_to_string(&summary.recorded.as_ref().unwrap().rttm).unwrap();
+    let (offline_rttm, _, _) =
+        rttm_and_analysis("live", offline_detect.annotation.clone(), &Params::default()).unwrap();
+    assert_eq!(recorded, offline_rttm);
+    // Its events withdraw A's two cuts, the late end and what followed from them, each
+    // naming a committed event published before, and commit what replaces them.
+    let revision = summary.revision.unwrap();
+    assert_eq!(revision.from_s, 0.0);
+    let revised: Vec<&LiveEvent> = summary.events.iter().filter(|e| e.revised).collect();
+    assert_eq!(revised.len(), revision.retracted + revision.added);
+    for e in revised.iter().filter(|e| e.state == EventState::Retracted) {
+        let was = summary.events.iter().find(|p| Some(p.id) == e.refers_to).unwrap();
+        assert_eq!((was.kind, was.state, was.t_s), (e.kind, EventState::Committed, e.t_s));
+        assert!(was.id < e.id);
+    }
+    let retracted_ends: Vec<(f64, Option<&str>)> = revised
+        .iter()
+        .filter(|e| e.state == EventState::Retracted && e.kind == LiveEventKind::SpeechEnd)
+        .map(|e| (e.t_s, e.speaker.as_deref()))
+        .collect();
+    assert_eq!(retracted_ends, [(3.0, Some("A")), (5.0, Some("A")), (32.02, Some("A"))]);
     // The classes committed during the session are the offline analysis's: the same speaker
     // and class, at the same time.
     let (_, _, offline) =

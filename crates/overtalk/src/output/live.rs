@@ -159,6 +159,11 @@ pub struct LiveEvent {
     /// For `type = action`: what was done.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<LiveAction>,
+    /// Emitted by the end-of-session revision (the speech decided once more on everything
+    /// heard): a committed event it withdraws (`retracted`, `refers_to` the event) or one it
+    /// adds (`committed`). Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub revised: bool,
 }
 
 impl LiveEvent {
@@ -187,6 +192,7 @@ mod tests {
             probability: Some(0.75),
             refers_to: Some(7),
             action: None,
+            revised: false,
         };
         let mut line = Vec::new();
         event.write_line(&mut line).unwrap();
