@@ -145,3 +145,38 @@ fn live_early_start_commits_the_same_speech() {
     assert_ne!(r.code(), 0);
     assert!(r.stderr().contains("--early-start needs the causal rule"), "{}", r.stderr());
 }
+
+/// `--revise`: the default (causal) session on the AMI headsets commits the causal rule's
+/// speech while it runs and leaves offline `overtalk detect`'s: the record's RTTM is
+/// `detect`'s byte for byte, the corrections are events marked `"revised": true`, and the
+/// run says what it revised.
+#[cfg(feature = "live")]
+#[test]
+fn live_revise_leaves_what_detect_finds() {
+    let Some(data) = crate::util::shared_data("live_revise_leaves_what_detect_finds") else {
+        return;
+    };
+    let ami = data.join("real-audio/ami-es2004a-multitrack");
+    let dir = Dir::new();
+    let tracks: Vec<String> = (0..4)
+        .map(|i| format!("--track=S{i}={}", ami.join(format!("source{i}.wav")).display()))
+        .collect();
+    let record = dir.path().join("rec").display().to_string();
+    let mut args = vec!["live", "--unpaced", "--revise", "--events", "-", "--record", &record];
+    args.extend(tracks.iter().map(String::as_str));
+    let r = dir.run(&args);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert!(r.stderr().contains("decided again on the whole session"), "{}", r.stderr());
+    let events: Vec<serde_json::Value> =
+        r.stdout().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let revised: Vec<&serde_json::Value> = events.iter().filter(|e| e["revised"] == true).collect();
+    assert!(revised.iter().any(|e| e["state"] == "retracted"));
+    assert!(revised.iter().any(|e| e["state"] == "committed"));
+    // Only revision events carry the field.
+    assert!(events.iter().all(|e| e.get("revised").is_none() || e["revised"] == true));
+    let mut args = vec!["detect", "--recording-id", "live", "--to", "rttm"];
+    args.extend(tracks.iter().map(String::as_str));
+    let detected = dir.run(&args).ok();
+    let recorded = std::fs::read_to_string(dir.path().join("rec").join("live.rttm")).unwrap();
+    assert_eq!(recorded, detected);
+}

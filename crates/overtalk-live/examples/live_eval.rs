@@ -9,6 +9,7 @@
 //! live_eval ami ../shared/data/real-audio/ami-es2004a-multitrack OUT [--speed K]
 //! live_eval ch32 DIR OUT --no-offline                # DIR/s{0..7}_{0..3}.wav: CPU only
 //! (any: --detector causal|windowed|hybrid|lookahead, --no-offline skips offline detect,
+//!  --revise revises at the end with any detector (lookahead always does),
 //!  --window S, --lookahead S and --redecide S for the windowed rule of the detector,
 //!  --classifier calibrated|rules and --decision-horizon MS (default calibrated at 250 ms),
 //!  --min-silence MS, --lead-in MS, --unvoiced-start MS and --causal NAME=DB for the causal
@@ -209,6 +210,7 @@ fn main() -> Result<()> {
         None => DetectorKind::default(),
     };
     let no_offline = args.iter().any(|a| a == "--no-offline");
+    let revise = args.iter().any(|a| a == "--revise");
     let mut causal_options = overtalk_audio::causal::CausalOptions::default();
     if let Some(i) = args.iter().position(|a| a == "--min-silence") {
         causal_options.min_silence =
@@ -290,7 +292,13 @@ fn main() -> Result<()> {
             params: params.clone(),
             causal: causal_options,
             online: online.clone(),
-            lookahead: online.clone(),
+            lookahead: if detector == DetectorKind::Lookahead {
+                online.clone()
+            } else {
+                use overtalk_audio::online::OnlineOptions;
+                OnlineOptions { vad: online.vad, ..OnlineOptions::lookahead() }
+            },
+            revise,
             ..SessionConfig::default()
         };
         let before = cpu_seconds();

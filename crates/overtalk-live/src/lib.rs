@@ -32,7 +32,7 @@ pub mod obs_mock;
 pub mod outputs;
 pub mod record;
 pub mod replay;
-mod revise;
+pub mod revise;
 pub mod rules;
 pub mod script;
 pub mod serve;

@@ -7,7 +7,7 @@
 //! differ from the whole session's (docs/live.md). When the session ends, the detector decides
 //! every frame it holds once more ([`OnlineMultitrack::finish_revised`]); for a session shorter
 //! than its window that is offline `detect`. The revised speech goes through a fresh analysis
-//! stream and a fresh [`Wire`], as the live speech went through the session's, and the two sets
+//! stream and a fresh event wire, as the live speech went through the session's, and the two sets
 //! of committed events are compared by what they say (type, speaker, time to the millisecond,
 //! class):
 //!

@@ -77,6 +77,12 @@ pub struct SessionConfig {
     /// Where to publish the audio clock (seconds of audio processed) after every block, for
     /// the outputs' watchdog: a clock that stops advancing releases every mute.
     pub clock: Option<tokio::sync::watch::Sender<f64>>,
+    /// Revise at the end (`--revise`): decide the speech once more on the whole session (up
+    /// to [`SessionConfig::lookahead`]'s window), as offline `detect` does, and correct the
+    /// committed events ([`crate::revise`]). Always on with `--detector lookahead`, which
+    /// holds that history anyway; the other detectors then also keep the features of the
+    /// window (their extraction costs CPU; the rule runs once per window and at the end).
+    pub revise: bool,
 }
 
 impl std::fmt::Debug for SessionConfig {
@@ -90,6 +96,7 @@ impl std::fmt::Debug for SessionConfig {
             .field("capacity", &self.capacity)
             .field("events_out", &self.events_out.is_some())
             .field("record", &self.record)
+            .field("revise", &self.revise)
             .finish_non_exhaustive()
     }
 }
@@ -109,6 +116,7 @@ impl Default for SessionConfig {
             record: None,
             recording: "live".to_owned(),
             clock: None,
+            revise: false,
         }
     }
 }
@@ -242,6 +250,50 @@ impl Detector {
     }
 }
 
+/// A session's detector and, when it revises at the end and keeps no history of its own, the
+/// history it revises from: the rule of [`SessionConfig::lookahead`] fed the same blocks,
+/// deciding only once per window (to bound what it holds) and at the end.
+struct Detecting {
+    detector: Detector,
+    history: Option<Box<OnlineMultitrack>>,
+    /// Whether the detector revises from its own history (`lookahead`).
+    own: bool,
+}
+
+impl Detecting {
+    fn new(names: &[String], rate: u32, config: &SessionConfig) -> Result<Detecting> {
+        let detector = Detector::new(names, rate, config)?;
+        let own = config.detector == DetectorKind::Lookahead;
+        let history = if config.revise && !own {
+            let o = OnlineOptions { redecide: config.lookahead.window, ..config.lookahead.clone() };
+            Some(Box::new(OnlineMultitrack::new(names, rate, &o)?))
+        } else {
+            None
+        };
+        Ok(Detecting { detector, history, own })
+    }
+
+    fn push(&mut self, block: &[&[f32]]) -> Result<Vec<SpeechEdge>> {
+        if let Some(h) = &mut self.history {
+            // Only its features and its revision at the end are used.
+            h.push(block)?;
+        }
+        self.detector.push(block)
+    }
+
+    fn finish(self) -> Result<Finish> {
+        let (edges, regions, own) = self.detector.finish(self.own)?;
+        let revised = match self.history {
+            Some(h) => {
+                let f = h.finish_revised()?;
+                Some((f.revised, f.revised_from))
+            }
+            None => own,
+        };
+        Ok((edges, regions, revised))
+    }
+}
+
 /// What [`Detector::finish`] gives: the last edges, the committed speech per channel, and the
 /// revised speech with the time it starts from.
 type Finish = (Vec<SpeechEdge>, Vec<overtalk::Region>, Option<(Vec<overtalk::Region>, Time)>);
@@ -297,7 +349,8 @@ pub struct SessionSummary {
     pub annotation: overtalk::Annotation,
     /// The speech as committed during the session, before any revision.
     pub committed_annotation: overtalk::Annotation,
-    /// What the end-of-session revision changed (`--detector lookahead`), when it ran.
+    /// What the end-of-session revision changed (`--revise`, `--detector lookahead`), when
+    /// it ran.
     pub revision: Option<RevisionSummary>,
     /// The record's files, when `--record` was given.
     pub recorded: Option<Recorded>,
@@ -337,7 +390,7 @@ impl Session {
         config: SessionConfig,
     ) -> Result<(Session, broadcast::Receiver<LiveEvent>)> {
         let names = source.names().to_vec();
-        let detector = Detector::new(&names, source.rate(), &config)?;
+        let detector = Detecting::new(&names, source.rate(), &config)?;
         let stop = StopHandle(Arc::new(AtomicBool::new(false)));
         let (sink, rx, dropped) =
             BlockSink::new(config.queue_blocks, source.lossless(), stop.0.clone());
@@ -427,7 +480,7 @@ impl Publisher {
 #[allow(clippy::too_many_arguments)] // the session thread's whole state, handed over once
 fn run(
     names: Vec<String>,
-    mut detector: Detector,
+    mut detector: Detecting,
     rx: Receiver<SourceMessage>,
     mut config: SessionConfig,
     tx: broadcast::Sender<LiveEvent>,
@@ -499,14 +552,14 @@ fn run(
             Ok(SourceMessage::Block(b)) => {
                 let slices: Vec<&[f32]> = b.channels.iter().map(Vec::as_slice).collect();
                 let edges = detector.push(&slices)?;
-                let committed = detector.committed();
+                let committed = detector.detector.committed();
                 if let Some(clock) = &config.clock {
-                    clock.send_replace(detector.clock().micros() as f64 / 1e6);
+                    clock.send_replace(detector.detector.clock().micros() as f64 / 1e6);
                 }
                 feed(
                     edges,
                     Some(committed),
-                    detector.clock(),
+                    detector.detector.clock(),
                     &mut stream,
                     &mut batch,
                     &mut stream_events,
@@ -525,8 +578,8 @@ fn run(
             }
         }
     };
-    let clock = detector.clock();
-    let (edges, regions, revised) = detector.finish(config.detector == DetectorKind::Lookahead)?;
+    let clock = detector.detector.clock();
+    let (edges, regions, revised) = detector.finish()?;
     feed(edges, None, clock, &mut stream, &mut batch, &mut stream_events)?;
     publisher.publish(&mut batch);
     let annotation_of = |regions: Vec<overtalk::Region>| {

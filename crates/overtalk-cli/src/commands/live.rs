@@ -104,6 +104,13 @@ pub struct Args {
     /// committed speech, and so the record, does not change.
     #[arg(long)]
     early_start: bool,
+    /// When the session ends, decide the speech once more on the whole session (up to the
+    /// last 10 minutes), as `overtalk detect` would, retract or add the committed events that
+    /// change (marked `"revised": true`), and write the record from it. Always on with
+    /// `--detector lookahead`; with the others it also keeps the features of the last 10
+    /// minutes while the session runs.
+    #[arg(long)]
+    revise: bool,
     /// The floor rule, its actuators and the live page.
     #[command(flatten)]
     outputs: OutputArgs,
@@ -177,11 +184,17 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         params,
         preset: args.preset.clone(),
         detector: args.detector,
-        online: online.clone(),
-        lookahead: online,
+        lookahead: if args.detector == DetectorKind::Lookahead {
+            online.clone()
+        } else {
+            // The history `--revise` keeps: the look-ahead detector's window.
+            OnlineOptions { vad, ..OnlineOptions::lookahead() }
+        },
+        online,
         causal,
         events_out,
         record: args.record.clone(),
+        revise: args.revise,
         recording: args.recording.clone(),
         ..SessionConfig::default()
     };

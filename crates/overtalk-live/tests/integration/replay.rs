@@ -420,6 +420,48 @@ fn the_lookahead_detector_commits_offline_detect() {
     assert!(first.iter().all(|&d| d <= 0.1), "{first:?}");
 }
 
+/// `--revise` with the default (causal) detector: the session commits the causal rule's
+/// speech as it goes, and leaves offline `detect`'s, its record byte for byte.
+#[test]
+fn a_causal_session_with_revise_leaves_offline_detect() {
+    let dir = tempfile::tempdir().unwrap();
+    let tracks = render_copies(dir.path(), 2.0);
+    let source = Replay::open(&tracks, 160, Pacing::Unpaced).unwrap();
+    let config = SessionConfig {
+        revise: true,
+        record: Some(dir.path().join("record")),
+        ..SessionConfig::default()
+    };
+    let summary = Session::start(Box::new(source), config).unwrap().wait().unwrap();
+    let specs: Vec<overtalk_audio::TrackSpec> = tracks
+        .iter()
+        .map(|(name, path)| overtalk_audio::TrackSpec {
+            name: name.clone(),
+            path: path.clone(),
+            channel: None,
+        })
+        .collect();
+    let offline =
+        overtalk_audio::detect(&specs, &overtalk_audio::DetectOptions::default(), &mut |_| {})
+            .unwrap();
+    assert_ne!(summary.committed_annotation, offline.annotation);
+    assert_eq!(summary.annotation, offline.annotation);
+    let recorded = std::fs::read_to_string(&summary.recorded.as_ref().unwrap().rttm).unwrap();
+    let (offline_rttm, _, _) =
+        rttm_and_analysis("live", offline.annotation.clone(), &Params::default()).unwrap();
+    assert_eq!(recorded, offline_rttm);
+    let revision = summary.revision.unwrap();
+    assert_eq!(revision.from_s, 0.0);
+    assert!(revision.retracted > 0 && revision.added > 0, "{revision:?}");
+    // Nothing the causal rule committed during the session came after the audio.
+    let live_commits = summary.events.iter().filter(|e| !e.revised);
+    assert!(live_commits.clone().all(|e| e.decided_s <= summary.audio_s + 1e-9));
+    assert_eq!(
+        summary.events.iter().filter(|e| e.revised).count(),
+        revision.retracted + revision.added
+    );
+}
+
 /// A paced replay delivers each block once its last sample has played, as a capture device
 /// does: no event is published before the audio it was decided on has been heard (its
 /// `decided_s` over the speed, on the session's wall clock), so wall-clock latencies are
