@@ -118,4 +118,16 @@ fn the_history_kept_is_the_window() {
     for (s, w) in short.iter().zip(&whole) {
         assert_eq!(crop(s, Time::from_micros(3_000_000)), crop(w, Time::from_micros(3_000_000)));
     }
+    // The revision covers what is held: before it, the committed speech stays as it was.
+    let mut d = OnlineMultitrack::new(&names, 16_000, &options).unwrap();
+    for at in (0..tracks[0].len()).step_by(160) {
+        let block: Vec<&[f32]> = tracks.iter().map(|t| &t[at..(at + 160).min(t.len())]).collect();
+        d.push(&block).unwrap();
+    }
+    let f = d.finish_revised().unwrap();
+    let from = f.revised_from;
+    assert!(from > Time::ZERO && from < Time::from_micros(20_000_000), "{from:?}");
+    for (c, r) in f.regions.iter().zip(&f.revised) {
+        assert_eq!(crop(c, from), crop(r, from));
+    }
 }
