@@ -74,9 +74,10 @@ try {
     events: +document.getElementById('events').textContent,
     rows: [...document.querySelectorAll('#speakers tr')].map((r) => [r.dataset.speaker, +r.querySelector('.made').textContent, +r.querySelector('.interrupted').textContent, +r.querySelector('.bc').textContent]),
   }));
-  check(shown.interruptions === 2 && shown.backchannels === 1 && shown.floor_changes === 3,
-    `counts equal the scripted events: ${shown.interruptions} interruptions, ${shown.backchannels} backchannels, ${shown.floor_changes} floor changes`);
-  check(JSON.stringify(shown.rows) === JSON.stringify([['Ann', 0, 2, 0], ['Bob', 1, 0, 1], ['Cy', 1, 0, 0]]), `per-speaker counts ${JSON.stringify(shown.rows)}`);
+  // The script's end-of-session revision turns Cy's interruption into a backchannel.
+  check(shown.interruptions === 1 && shown.backchannels === 2 && shown.floor_changes === 3,
+    `counts equal the scripted events after the revision: ${shown.interruptions} interruptions, ${shown.backchannels} backchannels, ${shown.floor_changes} floor changes`);
+  check(JSON.stringify(shown.rows) === JSON.stringify([['Ann', 0, 1, 0], ['Bob', 1, 0, 1], ['Cy', 0, 0, 1]]), `per-speaker counts ${JSON.stringify(shown.rows)}`);
   const snap = await (await fetch(url + 'snapshot')).json();
   check(snap.interruptions === shown.interruptions && snap.backchannels === shown.backchannels && snap.floor_changes === shown.floor_changes && snap.events === shown.events,
     `page equals the server's fold (${snap.events} events, ${snap.actions} actions; ${nEvents} replayed)`);

@@ -1,12 +1,13 @@
 //! The live page on a replayed event stream, without audio: `cargo run -p overtalk-live
 //! --example live_demo -- [ADDR] [SPEED] [RTTM]` serves `http://ADDR/` and replays, once a page is connected, either the
-//! events of an RTTM (through the analysis) or a built-in scripted debate, at SPEED times real
-//! time, under `debate-mute`; prints `listening http://ADDR/` once serving and `done N` with
+//! events of an RTTM (through the analysis) or a built-in scripted debate (ending with an
+//! end-of-session revision), at SPEED times real time, under `debate-mute`; prints `listening http://ADDR/` once serving and `done N` with
 //! the number of events when the replay is over, then keeps serving until killed.
 
 use overtalk::analysis::Params;
 use overtalk::format::{self, ReadOptions};
 use overtalk::output::live::LiveEventKind::*;
+use overtalk::output::live::{EventState, LiveEvent};
 use overtalk_live::rules::RuleKind;
 use overtalk_live::script::{events_from_transcript, replay, Latencies, Scripted};
 use overtalk_live::serve::ServeConfig;
@@ -42,6 +43,29 @@ fn main() -> anyhow::Result<()> {
             .at(9.5, SpeechEnd, "Ann")
             .into_events(),
     };
+    // The built-in debate ends with an end-of-session revision: Cy's interruption at 7.5 s was
+    // a backchannel after all (the page's counts follow it).
+    let mut events = events;
+    if let Some(cy) = events.iter().find(|e| e.kind == Interruption && e.t_s == 7.5).cloned() {
+        let next = events.len() as u64;
+        let withdrawn = LiveEvent {
+            id: next,
+            state: EventState::Retracted,
+            refers_to: Some(cy.id),
+            decided_s: 10.0,
+            revised: true,
+            ..cy.clone()
+        };
+        let added = LiveEvent {
+            id: next + 1,
+            kind: Backchannel,
+            class: Some("backchannel".into()),
+            decided_s: 10.0,
+            revised: true,
+            ..cy
+        };
+        events.extend([withdrawn, added]);
+    }
     let mut speakers: Vec<String> = events.iter().filter_map(|e| e.speaker.clone()).collect();
     speakers.sort();
     speakers.dedup();

@@ -228,7 +228,7 @@ impl FloorState {
                 if let Some(s) = speaker.and_then(|n| self.speakers.get_mut(n)) {
                     bump(&mut s.interruptions_made);
                 }
-                if let Some(h) = event.holder.as_deref().and_then(|n| self.speakers.get_mut(n)) {
+                if let Some(h) = event.holder.as_deref().and_then(|n| self.speaker_mut(n)) {
                     bump(&mut h.interrupted);
                 }
             }
