@@ -158,6 +158,10 @@ struct Args {
     /// whole-recording speaker models; 0 min pause: no pause searched).
     #[arg(long, value_name = "LIST")]
     grid_handover: Option<String>,
+    /// `--turns`: extra "after" rows with the boundary refinement's search span (frames on
+    /// each side of a change), comma-separated (e.g. 50,100,150).
+    #[arg(long)]
+    grid_refine: Option<String>,
     /// Speech edges on the energy (`reach/level/contrast/outward`, or `off`; default: the
     /// options').
     #[arg(long, value_name = "SPEC")]
@@ -597,6 +601,14 @@ fn turns_mode(
                 (format!("h{x}"), DiarizeOptions { handover: Some(h), ..after })
             },
         ),
+    );
+    // Extra rows: "after" with the refinement's search span (frames each side) changed.
+    edge_rows.extend(
+        args().grid_refine.as_deref().unwrap_or("").split(',').filter(|x| !x.is_empty()).map(|x| {
+            let mut r = after.refine.unwrap_or_default();
+            r.window = x.parse().unwrap();
+            (format!("r{x}"), DiarizeOptions { refine: Some(r), ..after })
+        }),
     );
     let mut names: Vec<String> = ["naive", "before", "after"].map(String::from).to_vec();
     names.extend(edge_rows.iter().map(|r| r.0.clone()));
