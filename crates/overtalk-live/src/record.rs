@@ -61,13 +61,15 @@ pub fn rttm_and_analysis(
     Ok((rttm, transcript, analysis))
 }
 
-/// Writes the three files into `dir` (created if missing).
+/// Writes the three files into `dir` (created if missing); `detection` says how the speech
+/// was found, for the report.
 pub fn write(
     dir: &Path,
     recording: &str,
     annotation: Annotation,
     params: &Params,
     preset: &str,
+    detection: &str,
 ) -> Result<Recorded> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let (rttm, transcript, analysis) = rttm_and_analysis(recording, annotation, params)?;
@@ -87,7 +89,7 @@ pub fn write(
         audio: None,
         preset: Some(preset.to_owned()),
         sources: vec![files.rttm.display().to_string()],
-        detection: vec![format!("{recording}: live multitrack detection")],
+        detection: vec![format!("{recording}: {detection}")],
     };
     let html = conversation_report(&[view], &options)?;
     write_atomic(&files.report, html.as_bytes())?;

@@ -622,6 +622,21 @@ fn run(
             (a.clone(), a)
         }
     };
+    // How the record's speakers were found, for its report.
+    let detection = match &revision {
+        Some(r) if r.from_s > 0.0 => format!(
+            "live multitrack detection ({} detector), decided again at the end on the last \
+             {:.0} s as offline overtalk detect decides it (earlier audio as committed live)",
+            config.detector.name(),
+            clock.micros() as f64 / 1e6 - r.from_s
+        ),
+        Some(_) => format!(
+            "live multitrack detection ({} detector), decided again at the end on the whole \
+             session as offline overtalk detect decides it",
+            config.detector.name()
+        ),
+        None => format!("live multitrack detection ({} detector)", config.detector.name()),
+    };
     let recorded = match &config.record {
         Some(dir) => Some(record::write(
             dir,
@@ -629,6 +644,7 @@ fn run(
             annotation.clone(),
             &config.params,
             &config.preset,
+            &detection,
         )?),
         None => None,
     };

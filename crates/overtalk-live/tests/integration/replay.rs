@@ -350,6 +350,12 @@ fn the_lookahead_detector_commits_offline_detect() {
     let (offline_rttm, _, _) =
         rttm_and_analysis("live", offline_detect.annotation.clone(), &Params::default()).unwrap();
     assert_eq!(recorded, offline_rttm);
+    // The record's report says how its speech was found.
+    let html = std::fs::read_to_string(&summary.recorded.as_ref().unwrap().report).unwrap();
+    assert!(
+        html.contains("live multitrack detection (lookahead detector), decided again at the end on the whole session"),
+        "the report names the revision"
+    );
     // Its events withdraw A's two cuts, the late end and what followed from them, each
     // naming a committed event published before, and commit what replaces them.
     let revision = summary.revision.unwrap();

@@ -74,7 +74,9 @@ def _params(params: dict) -> Optional[str]:
 
 def analyze_item(item: Any, preset: str = "default", *, timing_only: bool = False, **params: Any) -> list[dict]:
     """The rows of one input: a path, bytes, ``(name, bytes)`` or a dict with ``path`` or
-    ``bytes`` (and ``name``). For a Dask bag: ``bag.map(analyze_item).flatten()``.
+    ``bytes`` (and ``name``). For a Dask bag: ``bag.map(analyze_item).flatten()`` (on the
+    processes scheduler with ``chunksize=1``, so that no worker waits while another holds six
+    partitions: docs/python.md).
     ``timing_only`` and ``params`` as in :func:`overtalk.analyze`."""
     pj = _params(params)
     t = bool(timing_only)
