@@ -13,7 +13,7 @@ use overtalk::output::jsonl::Jsonl;
 use overtalk::output::{Conversation as OutConversation, Exporter};
 use overtalk::{Transcript, TranscriptBuilder};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::{PyBytes, PyString, PyTuple};
 use serde::Serialize;
 
 use crate::columns::{self, Column, Nested};
@@ -411,15 +411,39 @@ fn scalar_at(v: &serde_json::Value, path: &[String]) -> Scalar {
     }
 }
 
+/// A row's JSON line: text (with its newline, as `overtalk analyze --format jsonl` writes it),
+/// or, for Arrow columns, its UTF-8 bytes without the newline. A summary sentence's curly
+/// quotes make every line non-ASCII, which Python holds two bytes a character and Arrow
+/// must encode again; the bytes go into an Arrow string column as they are.
+enum Line {
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+impl<'py> IntoPyObject<'py> for Line {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = std::convert::Infallible;
+
+    fn into_pyobject(self, py: Python<'py>) -> Result<Self::Output, Self::Error> {
+        Ok(match self {
+            Line::Text(s) => PyString::new(py, &s).into_any(),
+            Line::Bytes(b) => PyBytes::new(py, &b).into_any(),
+        })
+    }
+}
+
 /// One row of a corpus run: recording id, JSON line, the values at the requested paths.
-type SourceRow = (String, String, Vec<Scalar>);
+type SourceRow = (String, Line, Vec<Scalar>);
 
 /// Reads one input and analyses each recording in it: `(recording id, JSON line, values)` per
 /// conversation, in recording-id order — the lines `overtalk analyze --format jsonl` writes
 /// for that input, and the values at `paths` (key paths into the line's object, such as
 /// `["conversation", "counts", "turns"]`), taken from the analysis without parsing the line.
+///
+/// With `json_bytes`, each line comes as UTF-8 `bytes` without its newline, for Arrow columns.
 #[pyfunction]
-#[pyo3(signature = (source, name=None, format=None, preset="default", params_json=None, timing_only=false, paths=Vec::new()))]
+#[pyo3(signature = (source, name=None, format=None, preset="default", params_json=None, timing_only=false, paths=Vec::new(), json_bytes=false))]
 #[allow(clippy::too_many_arguments)]
 fn analyze_source(
     py: Python<'_>,
@@ -430,6 +454,7 @@ fn analyze_source(
     params_json: Option<&str>,
     timing_only: bool,
     paths: Vec<Vec<String>>,
+    json_bytes: bool,
 ) -> PyResult<Vec<SourceRow>> {
     let params = resolve_params(preset, params_json)?;
     let explicit = format
@@ -483,6 +508,15 @@ fn analyze_source(
                 let v: serde_json::Value =
                     serde_json::from_str(&line).map_err(|e| other("row", e))?;
                 paths.iter().map(|p| scalar_at(&v, p)).collect()
+            };
+            let line = if json_bytes {
+                let mut b = line.into_bytes();
+                if b.last() == Some(&b'\n') {
+                    b.pop();
+                }
+                Line::Bytes(b)
+            } else {
+                Line::Text(line)
             };
             rows.push((a.label.clone(), line, values));
         }

@@ -126,7 +126,8 @@ def analyze_source(
     params_json: Optional[str] = None,
     timing_only: bool = False,
     paths: Sequence[Sequence[str]] = ...,
-) -> list[tuple[str, str, list[Union[None, bool, int, float, str]]]]: ...
+    json_bytes: bool = False,
+) -> list[tuple[str, Union[str, bytes], list[Union[None, bool, int, float, str]]]]: ...
 def score_json(
     reference: Corpus,
     hypothesis: Corpus,
