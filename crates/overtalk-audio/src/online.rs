@@ -238,7 +238,7 @@ impl OnlineMultitrack {
     /// Ends the input: decides and commits everything, and returns the last edges and the
     /// speech found per channel.
     pub fn finish(self) -> Result<(Vec<SpeechEdge>, Vec<Region>)> {
-        let f = self.finish_revised()?;
+        let f = self.end(false)?;
         Ok((f.edges, f.regions))
     }
 
@@ -256,7 +256,13 @@ impl OnlineMultitrack {
     /// revised      ███▁▁▁▁██▁▁▁▁▁▁▁▁█████████▁▁▁████▁▁▁▁███████████▁▁▁▁▁▁▁▁
     ///              committed runs   the rule on every held frame
     /// ```
-    pub fn finish_revised(mut self) -> Result<Finished> {
+    pub fn finish_revised(self) -> Result<Finished> {
+        self.end(true)
+    }
+
+    /// Decides and commits everything; the revision only with `revise` (else `revised` is
+    /// empty), so [`finish`](Self::finish) runs the rule no more than it needs.
+    fn end(mut self, revise: bool) -> Result<Finished> {
         let analyzers = std::mem::take(&mut self.analyzers);
         let mut features =
             analyzers.into_iter().map(TrackAnalyzer::finish).collect::<Result<Vec<_>>>()?;
@@ -273,7 +279,7 @@ impl OnlineMultitrack {
             }
             regions.push(runs_to_region(runs, GRID));
         }
-        let revised = self.revise(&features, longest)?;
+        let revised = if revise { self.revise(&features, longest)? } else { Vec::new() };
         Ok(Finished {
             edges: std::mem::take(&mut self.out),
             regions,

@@ -13,6 +13,14 @@ fn live_without_the_feature_says_how_to_build_it() {
     assert!(r.stderr().contains("--features live"), "{}", r.stderr());
 }
 
+/// `--track=S{i}=…/source{i}.wav` for the first `n` AMI ES2004a headsets in `ami`.
+#[cfg(feature = "live")]
+fn headsets(ami: &std::path::Path, n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| format!("--track=S{i}={}", ami.join(format!("source{i}.wav")).display()))
+        .collect()
+}
+
 #[cfg(feature = "live")]
 #[test]
 fn live_replay_of_ami_headsets_records_what_analyze_gives() {
@@ -24,9 +32,7 @@ fn live_replay_of_ami_headsets_records_what_analyze_gives() {
     let ami = data.join("real-audio/ami-es2004a-multitrack");
     let dir = Dir::new();
     let record = dir.path().join("rec");
-    let tracks: Vec<String> = (0..4)
-        .map(|i| format!("--track=S{i}={}", ami.join(format!("source{i}.wav")).display()))
-        .collect();
+    let tracks = headsets(&ami, 4);
     let mut args: Vec<&str> =
         vec!["live", "--unpaced", "--redecide", "3", "--events", "-", "--record"];
     let record_s = record.display().to_string();
@@ -93,9 +99,7 @@ fn live_lookahead_options_reach_the_detector() {
     };
     let ami = data.join("real-audio/ami-es2004a-multitrack");
     let dir = Dir::new();
-    let tracks: Vec<String> = (0..2)
-        .map(|i| format!("--track=S{i}={}", ami.join(format!("source{i}.wav")).display()))
-        .collect();
+    let tracks = headsets(&ami, 2);
     let mut args = vec!["live", "--unpaced", "--detector", "lookahead", "--window", "2"];
     args.extend(tracks.iter().map(String::as_str));
     let r = dir.run(&args);
@@ -115,9 +119,7 @@ fn live_early_start_commits_the_same_speech() {
     };
     let ami = data.join("real-audio/ami-es2004a-multitrack");
     let dir = Dir::new();
-    let tracks: Vec<String> = (0..4)
-        .map(|i| format!("--track=S{i}={}", ami.join(format!("source{i}.wav")).display()))
-        .collect();
+    let tracks = headsets(&ami, 4);
     let session = |name: &str, extra: &[&str]| {
         let record = dir.path().join(name).display().to_string();
         let mut args = vec!["live", "--unpaced", "--events", "-", "--record", &record];
@@ -158,9 +160,7 @@ fn live_revise_leaves_what_detect_finds() {
     };
     let ami = data.join("real-audio/ami-es2004a-multitrack");
     let dir = Dir::new();
-    let tracks: Vec<String> = (0..4)
-        .map(|i| format!("--track=S{i}={}", ami.join(format!("source{i}.wav")).display()))
-        .collect();
+    let tracks = headsets(&ami, 4);
     let record = dir.path().join("rec").display().to_string();
     let mut args = vec!["live", "--unpaced", "--revise", "--events", "-", "--record", &record];
     args.extend(tracks.iter().map(String::as_str));

@@ -39,7 +39,7 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, Result};
 use overtalk::analysis::stream::{AnalysisStream, StreamEvent};
 use overtalk::analysis::{Millis, Params, SpeakerIndex};
-use overtalk::output::live::LiveEvent;
+use overtalk::output::live::{EventState, LiveEvent};
 use overtalk::Time;
 use overtalk_audio::causal::{CausalMultitrack, CausalOptions};
 use overtalk_audio::multitrack::annotation_from_regions;
@@ -242,9 +242,14 @@ impl Detector {
             }
             Detector::Hybrid(both) => {
                 let (c, w) = *both;
-                let f = w.finish_revised()?;
-                let revised = revise.then_some((f.revised, f.revised_from));
-                (hybrid(c.finish()?.0, f.edges), f.regions, revised)
+                let causal = c.finish()?.0;
+                if revise {
+                    let f = w.finish_revised()?;
+                    (hybrid(causal, f.edges), f.regions, Some((f.revised, f.revised_from)))
+                } else {
+                    let (edges, regions) = w.finish()?;
+                    (hybrid(causal, edges), regions, None)
+                }
             }
         })
     }
@@ -585,41 +590,33 @@ fn run(
     let annotation_of = |regions: Vec<overtalk::Region>| {
         annotation_from_regions(names.iter().map(String::as_str).zip(regions))
     };
-    let mut revision = None;
-    let (committed_annotation, annotation) = match revised {
-        Some((revised, from)) if revised != regions => {
-            let r = crate::revise::revise(
-                &names,
-                &stream_of,
-                &by_name,
-                &config.params,
-                &revised,
-                clock,
-                &publisher.events,
-                &mut wire,
-            )?;
-            let mut events = r.events;
-            publisher.publish(&mut events);
-            stream_events = r.stream_events;
-            revision = Some(RevisionSummary {
-                from_s: from.micros() as f64 / 1e6,
-                retracted: r.retracted,
-                added: r.added,
-            });
-            (annotation_of(regions), annotation_of(revised))
-        }
-        Some((_, from)) => {
-            revision = Some(RevisionSummary {
-                from_s: from.micros() as f64 / 1e6,
-                retracted: 0,
-                added: 0,
-            });
-            let a = annotation_of(regions);
-            (a.clone(), a)
-        }
-        None => {
-            let a = annotation_of(regions);
-            (a.clone(), a)
+    let committed_annotation = annotation_of(regions.clone());
+    let (annotation, revision) = match revised {
+        None => (committed_annotation.clone(), None),
+        Some((revised, from)) => {
+            let mut summary =
+                RevisionSummary { from_s: from.micros() as f64 / 1e6, retracted: 0, added: 0 };
+            if revised == regions {
+                (committed_annotation.clone(), Some(summary))
+            } else {
+                let r = crate::revise::revise(
+                    &names,
+                    &stream_of,
+                    &by_name,
+                    &config.params,
+                    &revised,
+                    clock,
+                    &publisher.events,
+                    &mut wire,
+                )?;
+                let mut events = r.events;
+                summary.retracted =
+                    events.iter().filter(|e| e.state == EventState::Retracted).count();
+                summary.added = events.len() - summary.retracted;
+                publisher.publish(&mut events);
+                stream_events = r.stream_events;
+                (annotation_of(revised), Some(summary))
+            }
         }
     };
     // How the record's speakers were found, for its report.

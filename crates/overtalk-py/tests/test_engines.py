@@ -45,6 +45,26 @@ def test_batch_formats(ami_files):
         oc.analyze_batch_arrow({"file": paths})
 
 
+def test_arrow_batches_split_where_a_string_column_would_overflow(ami_files):
+    """The Arrow helpers keep each string column under its 32-bit offsets: with a small limit
+    the rows come in several batches, the same rows in the same order; a single conversation
+    over the limit is an error, not a truncated column."""
+    pa = pytest.importorskip("pyarrow")
+    paths = [str(p) for p in ami_files[:3]]
+    ref = oc.analyze_batch(paths)
+    cols = oc._batch_columns(paths, "default", {}, True)
+    sizes = [len(b) for b in cols["json"]]
+    batches = oc._arrow_batches(cols, limit=max(sizes) + 1)
+    assert [b.num_rows for b in batches] == [1, 1, 1]
+    assert pa.Table.from_batches(batches).to_pydict() == ref
+    (one,) = oc._arrow_batches(cols, limit=sum(sizes) + 1)
+    assert one.to_pydict() == ref
+    empty = oc._arrow_batches(oc._batch_columns([], "default", {}, True))
+    assert [b.num_rows for b in empty] == [0] and empty[0].schema == oc.arrow_schema()
+    with pytest.raises(ValueError, match="more than an Arrow string column takes"):
+        oc._arrow_batches(cols, limit=min(sizes))
+
+
 def test_analyze_many_gives_the_cli_jsonl(ami, ami_files, expected):
     """One batch call over the 170 meetings, on every core: the bytes of the command line."""
     got = overtalk.analyze_many(overtalk.read(ami_files))

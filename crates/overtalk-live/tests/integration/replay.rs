@@ -82,6 +82,19 @@ fn render_copies(dir: &Path, copies: f64) -> Vec<(String, PathBuf)> {
         .collect()
 }
 
+/// Offline `overtalk detect` of the rendered tracks, with its default options.
+fn offline_detect_of(tracks: &[(String, PathBuf)]) -> overtalk_audio::Detection {
+    let specs: Vec<overtalk_audio::TrackSpec> = tracks
+        .iter()
+        .map(|(name, path)| overtalk_audio::TrackSpec {
+            name: name.clone(),
+            path: path.clone(),
+            channel: None,
+        })
+        .collect();
+    overtalk_audio::detect(&specs, &overtalk_audio::DetectOptions::default(), &mut |_| {}).unwrap()
+}
+
 #[test]
 fn a_replayed_session_commits_what_the_offline_analysis_finds() {
     let dir = tempfile::tempdir().unwrap();
@@ -106,17 +119,7 @@ fn a_replayed_session_commits_what_the_offline_analysis_finds() {
 
     // The speech found: each speaker's stretches of the script, one segment each.
     // The speech found online is the offline `detect` of the same tracks.
-    let specs: Vec<overtalk_audio::TrackSpec> = tracks
-        .iter()
-        .map(|(name, path)| overtalk_audio::TrackSpec {
-            name: name.clone(),
-            path: path.clone(),
-            channel: None,
-        })
-        .collect();
-    let offline_detect =
-        overtalk_audio::detect(&specs, &overtalk_audio::DetectOptions::default(), &mut |_| {})
-            .unwrap();
+    let offline_detect = offline_detect_of(&tracks);
     // The online detection decides the first seconds of a session on little evidence (no
     // couplings yet), so overlaps there come out shorter than offline; the rest agrees.
     let regions = summary.annotation.speaker_regions();
@@ -302,17 +305,7 @@ fn the_lookahead_detector_commits_offline_detect() {
         ..SessionConfig::default()
     };
     let summary = Session::start(Box::new(source), config).unwrap().wait().unwrap();
-    let specs: Vec<overtalk_audio::TrackSpec> = tracks
-        .iter()
-        .map(|(name, path)| overtalk_audio::TrackSpec {
-            name: name.clone(),
-            path: path.clone(),
-            channel: None,
-        })
-        .collect();
-    let offline_detect =
-        overtalk_audio::detect(&specs, &overtalk_audio::DetectOptions::default(), &mut |_| {})
-            .unwrap();
+    let offline_detect = offline_detect_of(&tracks);
     let ms = |r: &overtalk::Region| -> Vec<(i64, i64)> {
         let all = Segment::new(Time::ZERO, Time::from_millis(38_000)).unwrap();
         r.crop_segment(all)
@@ -439,17 +432,7 @@ fn a_causal_session_with_revise_leaves_offline_detect() {
         ..SessionConfig::default()
     };
     let summary = Session::start(Box::new(source), config).unwrap().wait().unwrap();
-    let specs: Vec<overtalk_audio::TrackSpec> = tracks
-        .iter()
-        .map(|(name, path)| overtalk_audio::TrackSpec {
-            name: name.clone(),
-            path: path.clone(),
-            channel: None,
-        })
-        .collect();
-    let offline =
-        overtalk_audio::detect(&specs, &overtalk_audio::DetectOptions::default(), &mut |_| {})
-            .unwrap();
+    let offline = offline_detect_of(&tracks);
     assert_ne!(summary.committed_annotation, offline.annotation);
     assert_eq!(summary.annotation, offline.annotation);
     let recorded = std::fs::read_to_string(&summary.recorded.as_ref().unwrap().rttm).unwrap();
