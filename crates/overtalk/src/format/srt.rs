@@ -10,7 +10,8 @@
 //! SRT has no speaker field; speakers travel in the text. **Reading** follows the same rules as
 //! WebVTT cues without voice spans ([`super::webvtt`]): `[Name]: text` (WhisperX) is always a
 //! speaker, `Name: text` (Zoom, Otter, Descript) is one when at least half of the blocks start that
-//! way, a line of a block may switch speaker, and a block without speaker gets
+//! way, a line of a block may switch speaker (also after a dialogue dash, `- JOHN: Hi.`, as
+//! hard-of-hearing subtitles write two speakers in one block), and a block without speaker gets
 //! [`UNKNOWN_SPEAKER`] with one [`WarningKind::MissingSpeaker`] warning. A block with two speakers
 //! gives one track per speaker over the whole block. Formatting tags (`<i>`, `<b>`, `<u>`,
 //! `<font …>`) and ASS position codes (`{\an8}`) are removed from the text. A missing blank line
@@ -355,6 +356,29 @@ mod tests {
         );
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
         assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(11))]);
+    }
+
+    #[test]
+    fn hard_of_hearing_subtitles_name_speakers_after_the_dialogue_dash() {
+        // Two speakers in one block, each line opened by a dialogue dash; a dash line without
+        // a name continues the speaker before it; a double dash is text (so that block has no
+        // speaker).
+        let out = read_text(
+            "1\n00:00:01,000 --> 00:00:03,000\n- JOHN: Where were you?\n- MARY: Out.\n\n2\n00:00:03,000 --> 00:00:05,000\n\u{2013}John: Again?\n- Yes.\n\n3\n00:00:05,000 --> 00:00:06,000\n-- MARY: no\n",
+        );
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(13))]);
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            texts(t),
+            vec![
+                ("JOHN".to_owned(), Some("Where were you?".to_owned())),
+                ("MARY".to_owned(), Some("Out.".to_owned())),
+                ("John".to_owned(), Some("Again?\n- Yes.".to_owned())),
+                ("unknown".to_owned(), Some("-- MARY: no".to_owned())),
+            ]
+        );
+        assert_eq!(t.annotation().tracks()[1].segment, Segment::from_millis(1000, 3000).unwrap());
     }
 
     #[test]

@@ -21,8 +21,9 @@
 //! - Cues without `<v>` may carry a text prefix. `[SPEAKER_00]: text` (WhisperX) is always read as
 //!   a speaker. `Name: text` (Zoom, Otter) is read as a speaker only when at least half of the
 //!   cues with text start that way, so a caption such as `Note: bring snacks` in an ordinary file
-//!   stays text. Every line of a cue may switch speaker; a name is split at the first `": "` only
-//!   (Zoom names hold parentheses: `Ana (SL): hi`).
+//!   stays text. Every line of a cue may switch speaker, also after a dialogue dash (`- JOHN: Hi.`,
+//!   as hard-of-hearing captions write two speakers in one cue); a name is split at the first
+//!   `": "` only (Zoom names hold parentheses: `Ana (SL): hi`).
 //! - A cue with no speaker at all gets the speaker [`UNKNOWN_SPEAKER`] (`"unknown"`), with one
 //!   [`WarningKind::MissingSpeaker`] warning at the first such cue.
 //! - Timestamps are `[hh:]mm:ss.ttt`. Malformed ones that still read — Microsoft Teams' unpadded
@@ -125,9 +126,26 @@ pub(crate) enum Prefixes {
     Colon,
 }
 
-/// `[Name]: rest` → `(Name, rest)`.
-pub(crate) fn bracket_prefix(line: &str) -> Option<(&str, &str)> {
+/// A line without its dialogue dash: subtitles that hold two speakers in one block start
+/// each speaker's line with one (`- JOHN: Hi.` / `- MARY: Hello.`, as hard-of-hearing
+/// subtitles name them), so a name prefix may follow the dash.
+///
+/// ```text
+/// "- JOHN: Hi."   → "JOHN: Hi."
+/// "–Mary: Hello." → "Mary: Hello."     (`-`, `–` or `—`, spaces optional)
+/// "-- so"         → "-- so"            (only one dash is a dialogue dash)
+/// ```
+fn without_dialogue_dash(line: &str) -> &str {
     let t = line.trim_start();
+    match t.strip_prefix(['-', '\u{2013}', '\u{2014}']) {
+        Some(rest) if !rest.starts_with(['-', '\u{2013}', '\u{2014}']) => rest.trim_start(),
+        _ => t,
+    }
+}
+
+/// `[Name]: rest` → `(Name, rest)`, also after a dialogue dash (`- [Name]: rest`).
+pub(crate) fn bracket_prefix(line: &str) -> Option<(&str, &str)> {
+    let t = without_dialogue_dash(line);
     let inner = t.strip_prefix('[')?;
     let close = inner.find("]:")?;
     let name = inner[..close].trim();
@@ -138,9 +156,10 @@ pub(crate) fn bracket_prefix(line: &str) -> Option<(&str, &str)> {
 }
 
 /// `Name: rest` → `(Name, rest)`, for names that look like display names: 1 to 64 characters,
-/// at most six words, a letter, no sentence punctuation, not a dialogue dash.
+/// at most six words, a letter, no sentence punctuation; a dialogue dash before the name is
+/// not part of it (`- JOHN: Hi.` → `JOHN`).
 pub(crate) fn colon_prefix(line: &str) -> Option<(&str, &str)> {
-    let t = line.trim_start();
+    let t = without_dialogue_dash(line);
     let (name, rest) = match t.find(": ") {
         Some(i) => (&t[..i], &t[i + 2..]),
         None => (t.strip_suffix(':')?, ""),
