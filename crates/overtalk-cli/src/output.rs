@@ -113,15 +113,41 @@ fn write_in_place(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>)
     Ok(())
 }
 
-/// The format an output file's name asks for: its extension, and `.json` for overtalk's own
-/// JSON (the vendor JSON shapes are only read).
+/// The format an output file's name asks for: its extension, `.seglst.json` for SegLST, and
+/// any other `.json` for overtalk's own JSON (the vendor JSON shapes are only read).
 pub fn format_for_path(path: &Path) -> Result<overtalk::format::Format> {
     use anyhow::Context as _;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    if name.to_ascii_lowercase().ends_with(".json") {
+    let lower = name.to_ascii_lowercase();
+    if lower.ends_with(".seglst.json") {
+        return Ok(overtalk::format::Format::SegLst);
+    }
+    if lower.ends_with(".json") {
         return Ok(overtalk::format::Format::Json);
     }
     overtalk::format::detect_by_name(&name).with_context(|| {
         format!("{}: cannot tell the output format from the extension; use --to", path.display())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_for_path;
+    use overtalk::format::Format;
+    use std::path::Path;
+
+    #[test]
+    fn an_output_name_picks_its_format() {
+        for (name, want) in [
+            ("a.rttm", Format::Rttm),
+            ("a.TextGrid", Format::TextGrid),
+            ("a.json", Format::Json),
+            ("a.overtalk.json", Format::Json),
+            ("a.seglst.json", Format::SegLst),
+            ("a.SegLST.json", Format::SegLst),
+        ] {
+            assert_eq!(format_for_path(Path::new(name)).unwrap(), want, "{name}");
+        }
+        assert!(format_for_path(Path::new("a.unknown")).is_err());
+    }
 }

@@ -1060,6 +1060,14 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     {
         return Some(Format::Deepgram);
     }
+    // A list whose segments carry a `session_id`: SegLST (meeteval, CHiME). The keys of a
+    // top-level list's objects are its depth-two keys, under the root path.
+    if text.trim_start_matches('\u{feff}').trim_start().starts_with('[')
+        && has("session_id")
+        && (has("start_time") || has("words"))
+    {
+        return Some(Format::SegLst);
+    }
     if has("segments") || has("word_segments") {
         return Some(Format::WhisperX);
     }

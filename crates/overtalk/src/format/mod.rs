@@ -38,6 +38,7 @@ pub mod lab;
 pub(crate) mod order;
 pub mod paragraphs;
 pub mod rttm;
+pub mod seglst;
 pub mod srt;
 pub mod stm;
 pub mod textgrid;
@@ -88,6 +89,8 @@ pub enum Format {
     Otter,
     /// Other paragraph transcripts with start times only (Trint, Descript, Zoom, YouTube).
     Paragraphs,
+    /// SegLST: meeteval's and the CHiME-7/8 challenges' JSON list of segments.
+    SegLst,
 }
 
 impl Format {
@@ -173,7 +176,7 @@ impl FromStr for Format {
 /// The registry: every format's [`FormatSpec`], in the order of the [`Format`] variants (checked
 /// when compiling). Adding a format is one module that declares its `SPEC`, one `Format`
 /// variant and one entry here.
-const SPECS: [&FormatSpec; 19] = [
+const SPECS: [&FormatSpec; 20] = [
     &rttm::SPEC,
     &uem::SPEC,
     &lab::SPEC,
@@ -193,6 +196,7 @@ const SPECS: [&FormatSpec; 19] = [
     &paragraphs::REV_SPEC,
     &paragraphs::OTTER_SPEC,
     &paragraphs::PARAGRAPHS_SPEC,
+    &seglst::SPEC,
 ];
 
 // Each entry sits at its variant's index, so `Format::spec` is an index.
@@ -943,7 +947,7 @@ pub fn read_path_bytes(
 pub fn recording_id_from_path(path: &Path) -> String {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let lower = name.to_ascii_lowercase();
-    for suffix in [".overtalk.json", ".textgrid"] {
+    for suffix in [".overtalk.json", ".seglst.json", ".textgrid"] {
         if lower.ends_with(suffix) {
             return name[..name.len() - suffix.len()].to_owned();
         }

@@ -294,6 +294,44 @@ fn assemblyai_undiarized_falls_back_to_words() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// SegLST
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn seglst_written_by_meeteval_reads_as_the_rttm_it_came_from() {
+    let seglst = read_fixture("seglst", "ami_EN2002a_head.meeteval.seglst.json");
+    let rttm = read_fixture("seglst", "ami_EN2002a_head.rttm");
+    assert!(seglst.warnings.is_empty(), "{:?}", seglst.warnings);
+    assert_eq!(seglst.format, Some(Format::SegLst));
+    assert_eq!(tracks(&seglst, "EN2002a"), tracks(&rttm, "EN2002a"));
+    assert_eq!(tracks(&seglst, "EN2002a").len(), 40);
+    // And back: written as SegLST, read again, the same tracks.
+    let mut buf = Vec::new();
+    overtalk::format::write(&rttm.corpus, Format::SegLst, &mut buf).unwrap();
+    let again = read_bytes(&buf, Some("x.json"), None, &ReadOptions::default()).unwrap();
+    assert_eq!(again.format, Some(Format::SegLst));
+    assert_eq!(tracks(&again, "EN2002a"), tracks(&rttm, "EN2002a"));
+}
+
+#[test]
+fn seglst_in_the_chime_layout_reads_string_times_exactly() {
+    let out = read_fixture("seglst", "chime7_style.json");
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    assert_eq!(
+        tracks(&out, "S05"),
+        owned(&[
+            (11_000_000, 11_370_000, "P03"),
+            (11_210_000, 13_250_000, "P04"),
+            (13_400_000, 14_020_000, "P03")
+        ])
+    );
+    assert_eq!(
+        texts(&out, "S05"),
+        ["so ummm", "yeah I think we should start with the kitchen", "mm-hmm"]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
 // Sniffing
 // ---------------------------------------------------------------------------------------------
 
@@ -305,6 +343,8 @@ fn json_files_are_told_apart_by_content() {
         ("whisperx", "undiarized.json", Format::WhisperX),
         ("assemblyai", "diarized.json", Format::AssemblyAi),
         ("assemblyai", "undiarized.json", Format::AssemblyAi),
+        ("seglst", "chime7_style.json", Format::SegLst),
+        ("seglst", "ami_EN2002a_head.meeteval.seglst.json", Format::SegLst),
     ] {
         let text = std::fs::read_to_string(fixture(sub, name)).unwrap();
         assert_eq!(detect(Some(name), &text, None).unwrap(), want, "{name}");
@@ -418,7 +458,7 @@ proptest! {
     fn json_readers_never_panic_on_token_soup(
         text in "[\\[\\]{}\",:0-9a-zNIfinty.\\-eE \n\\\\]{0,300}"
     ) {
-        for f in [Format::Json, Format::WhisperX, Format::Deepgram, Format::AssemblyAi] {
+        for f in JSON_FORMATS {
             let _ = read_str(&text, f, &ReadOptions::default());
         }
     }
@@ -429,6 +469,8 @@ proptest! {
             ("deepgram-json", "deepgram_python_sdk_mock_response.json", Format::Deepgram),
             ("whisperx", "meeting.json", Format::WhisperX),
             ("assemblyai", "diarized.json", Format::AssemblyAi),
+            ("seglst", "chime7_style.json", Format::SegLst),
+            ("seglst", "ami_EN2002a_head.meeteval.seglst.json", Format::SegLst),
         ] {
             let mut bytes = std::fs::read(fixture(sub, name)).unwrap();
             let n = bytes.len();
@@ -449,8 +491,8 @@ proptest! {
 // Hostile input
 // ---------------------------------------------------------------------------------------------
 
-const JSON_FORMATS: [Format; 4] =
-    [Format::Json, Format::WhisperX, Format::Deepgram, Format::AssemblyAi];
+const JSON_FORMATS: [Format; 5] =
+    [Format::Json, Format::WhisperX, Format::Deepgram, Format::AssemblyAi, Format::SegLst];
 
 fn read_as(text: &str, f: Format) -> overtalk::Result<ReadOutput> {
     read_str(text, f, &ReadOptions::default())
