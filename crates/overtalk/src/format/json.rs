@@ -421,6 +421,23 @@ pub(crate) fn millis(ctx: &ReadContext<'_>, ms: f64, what: &str, pos: Option<Pos
         .ok_or_else(|| error_at(ctx, pos, format!("{what} {ms} ms is out of range")))
 }
 
+/// Seconds held in a JSON value as a [`Time`]: a number (its shortest decimal form, which is
+/// the number as written, read exactly; an exponent form goes through the float), or a string
+/// of decimal seconds (`"11.370"`, as CHiME and Amazon Transcribe write them) or a clock
+/// (`"0:00:40.60"`). `None` for anything else or out of range.
+pub(crate) fn seconds_value(v: &Value) -> Option<Time> {
+    match v {
+        Value::Number(n) => crate::time::parse_seconds(&n.to_string())
+            .ok()
+            .or_else(|| n.as_f64().and_then(Time::from_secs_f64)),
+        Value::String(s) => {
+            let s = s.trim();
+            crate::time::parse_seconds(s).ok().or_else(|| crate::time::parse_clock(s).ok())
+        }
+        _ => None,
+    }
+}
+
 /// Reports the bare `NaN`/`Infinity` tokens a scan replaced, once per input.
 pub(crate) fn report_nan(ctx: &mut ReadContext<'_>, scanned: &Scanned<'_>) -> Result<()> {
     if scanned.nan_count > 0 {
@@ -1067,6 +1084,17 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
         && (has("start_time") || has("words"))
     {
         return Some(Format::SegLst);
+    }
+    // Amazon Transcribe: `results` with its `items` or speaker/channel labels, and the job's
+    // `jobName`/`accountId` (or the `transcripts` list only Transcribe writes).
+    let results_has = |k: &str| keys.iter().any(|(p, key, _)| p == "results" && key == k);
+    if has("results")
+        && (has("jobName") || has("accountId") || results_has("transcripts"))
+        && ["items", "speaker_labels", "channel_labels", "transcripts"]
+            .iter()
+            .any(|k| results_has(k))
+    {
+        return Some(Format::AwsTranscribe);
     }
     if has("segments") || has("word_segments") {
         return Some(Format::WhisperX);

@@ -26,6 +26,7 @@ use crate::model::{Corpus, Segment, Transcript};
 use crate::time::{parse_seconds, Time, TimeError};
 
 pub mod assemblyai;
+pub mod aws;
 pub(crate) mod channel;
 pub mod chat;
 pub mod csv;
@@ -91,6 +92,8 @@ pub enum Format {
     Paragraphs,
     /// SegLST: meeteval's and the CHiME-7/8 challenges' JSON list of segments.
     SegLst,
+    /// Amazon Transcribe batch transcript JSON.
+    AwsTranscribe,
 }
 
 impl Format {
@@ -176,7 +179,7 @@ impl FromStr for Format {
 /// The registry: every format's [`FormatSpec`], in the order of the [`Format`] variants (checked
 /// when compiling). Adding a format is one module that declares its `SPEC`, one `Format`
 /// variant and one entry here.
-const SPECS: [&FormatSpec; 20] = [
+const SPECS: [&FormatSpec; 21] = [
     &rttm::SPEC,
     &uem::SPEC,
     &lab::SPEC,
@@ -197,6 +200,7 @@ const SPECS: [&FormatSpec; 20] = [
     &paragraphs::OTTER_SPEC,
     &paragraphs::PARAGRAPHS_SPEC,
     &seglst::SPEC,
+    &aws::SPEC,
 ];
 
 // Each entry sits at its variant's index, so `Format::spec` is an index.

@@ -36,10 +36,9 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{Error, Result, Warning, WarningKind};
-use crate::format::json::{label, quote, scan, warn, UNKNOWN_SPEAKER};
+use crate::format::json::{label, quote, scan, seconds_value, warn, UNKNOWN_SPEAKER};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder};
-use crate::time::{parse_clock, parse_seconds, Time};
 
 use crate::format::{Format, FormatSpec};
 
@@ -77,22 +76,6 @@ struct SegmentJ {
 /// The root list's elements.
 const TRACKED: [&str; 1] = [""];
 
-/// A time of a segment: a JSON number of seconds, or a string of decimal seconds or a clock.
-fn time_of(v: &Value) -> Option<Time> {
-    match v {
-        // A number's shortest decimal form is the number written in the file, read exactly;
-        // an exponent form (`1e-5`) goes through the float.
-        Value::Number(n) => {
-            parse_seconds(&n.to_string()).ok().or_else(|| n.as_f64().and_then(Time::from_secs_f64))
-        }
-        Value::String(s) => {
-            let s = s.trim();
-            parse_seconds(s).ok().or_else(|| parse_clock(s).ok())
-        }
-        _ => None,
-    }
-}
-
 /// Reads a SegLST list: one recording per `session_id`.
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let scanned = scan(text, &TRACKED, false, ctx)?;
@@ -125,8 +108,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
         };
         let b = per.entry(session).or_default();
-        let start = s.start_time.as_ref().and_then(time_of);
-        let end = s.end_time.as_ref().and_then(time_of);
+        let start = s.start_time.as_ref().and_then(seconds_value);
+        let end = s.end_time.as_ref().and_then(seconds_value);
         let (Some(start), Some(end)) = (start, end) else {
             warn(
                 ctx,

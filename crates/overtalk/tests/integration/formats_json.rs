@@ -331,6 +331,25 @@ fn seglst_in_the_chime_layout_reads_string_times_exactly() {
     );
 }
 
+#[test]
+fn aws_transcribe_speaker_segments_become_tracks_with_their_words() {
+    let out = read_fixture("aws-transcribe", "diarized.json");
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    assert_eq!(out.format, Some(Format::AwsTranscribe));
+    assert_eq!(
+        tracks(&out, "diarized"),
+        owned(&[
+            (520_000, 3_410_000, "spk_0"),
+            (3_020_000, 3_550_000, "spk_1"),
+            (3_900_000, 4_870_000, "spk_0")
+        ])
+    );
+    assert_eq!(
+        texts(&out, "diarized"),
+        ["So when I'm talking, you're not talking.", "Okay.", "Let me finish."]
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sniffing
 // ---------------------------------------------------------------------------------------------
@@ -345,6 +364,7 @@ fn json_files_are_told_apart_by_content() {
         ("assemblyai", "undiarized.json", Format::AssemblyAi),
         ("seglst", "chime7_style.json", Format::SegLst),
         ("seglst", "ami_EN2002a_head.meeteval.seglst.json", Format::SegLst),
+        ("aws-transcribe", "diarized.json", Format::AwsTranscribe),
     ] {
         let text = std::fs::read_to_string(fixture(sub, name)).unwrap();
         assert_eq!(detect(Some(name), &text, None).unwrap(), want, "{name}");
@@ -471,6 +491,7 @@ proptest! {
             ("assemblyai", "diarized.json", Format::AssemblyAi),
             ("seglst", "chime7_style.json", Format::SegLst),
             ("seglst", "ami_EN2002a_head.meeteval.seglst.json", Format::SegLst),
+            ("aws-transcribe", "diarized.json", Format::AwsTranscribe),
         ] {
             let mut bytes = std::fs::read(fixture(sub, name)).unwrap();
             let n = bytes.len();
@@ -491,8 +512,14 @@ proptest! {
 // Hostile input
 // ---------------------------------------------------------------------------------------------
 
-const JSON_FORMATS: [Format; 5] =
-    [Format::Json, Format::WhisperX, Format::Deepgram, Format::AssemblyAi, Format::SegLst];
+const JSON_FORMATS: [Format; 6] = [
+    Format::Json,
+    Format::WhisperX,
+    Format::Deepgram,
+    Format::AssemblyAi,
+    Format::SegLst,
+    Format::AwsTranscribe,
+];
 
 fn read_as(text: &str, f: Format) -> overtalk::Result<ReadOutput> {
     read_str(text, f, &ReadOptions::default())
