@@ -1053,8 +1053,9 @@ pub fn schema() -> Value {
 /// file can start with a transcript-long `"text"`).
 const SNIFF_BYTES: usize = 8 << 20;
 
-/// Whether a JSON text looks like overtalk JSON, WhisperX, Deepgram or AssemblyAI output, judged
-/// from the keys of the top-level object (and of `results` and `metadata` for Deepgram), in any
+/// Whether a JSON text looks like overtalk JSON, SegLST, Amazon Transcribe, pyannote, WhisperX,
+/// Deepgram or AssemblyAI output, judged from the keys of the top-level object (and of
+/// `results`, `metadata` and `output` below it; of the elements of a top-level list), in any
 /// order, within the first 8 MiB. The text may be cut anywhere.
 pub(crate) fn sniff(text: &str) -> Option<Format> {
     let mut end = text.len().min(SNIFF_BYTES);
@@ -1095,6 +1096,15 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
             .any(|k| results_has(k))
     {
         return Some(Format::AwsTranscribe);
+    }
+    // pyannote.audio's `serialize()` and pyannoteAI's job output.
+    let output_has = |k: &str| keys.iter().any(|(p, key, _)| p == "output" && key == k);
+    if has("diarization")
+        || has("exclusive_diarization")
+        || output_has("diarization")
+        || output_has("exclusiveDiarization")
+    {
+        return Some(Format::PyannoteJson);
     }
     if has("segments") || has("word_segments") {
         return Some(Format::WhisperX);

@@ -38,6 +38,7 @@ pub mod json;
 pub mod lab;
 pub(crate) mod order;
 pub mod paragraphs;
+pub mod pyannote;
 pub mod rttm;
 pub mod seglst;
 pub mod srt;
@@ -94,6 +95,8 @@ pub enum Format {
     SegLst,
     /// Amazon Transcribe batch transcript JSON.
     AwsTranscribe,
+    /// pyannote.audio's `serialize()` JSON and pyannoteAI's job output.
+    PyannoteJson,
 }
 
 impl Format {
@@ -179,7 +182,7 @@ impl FromStr for Format {
 /// The registry: every format's [`FormatSpec`], in the order of the [`Format`] variants (checked
 /// when compiling). Adding a format is one module that declares its `SPEC`, one `Format`
 /// variant and one entry here.
-const SPECS: [&FormatSpec; 21] = [
+const SPECS: [&FormatSpec; 22] = [
     &rttm::SPEC,
     &uem::SPEC,
     &lab::SPEC,
@@ -201,6 +204,7 @@ const SPECS: [&FormatSpec; 21] = [
     &paragraphs::PARAGRAPHS_SPEC,
     &seglst::SPEC,
     &aws::SPEC,
+    &pyannote::SPEC,
 ];
 
 // Each entry sits at its variant's index, so `Format::spec` is an index.

@@ -350,6 +350,15 @@ fn aws_transcribe_speaker_segments_become_tracks_with_their_words() {
     );
 }
 
+#[test]
+fn pyannote_serialized_output_reads_as_its_rttm() {
+    let json = read_fixture("pyannote-json", "EN2002a_head.json");
+    let rttm = read_fixture("seglst", "ami_EN2002a_head.rttm");
+    assert!(json.warnings.is_empty(), "{:?}", json.warnings);
+    assert_eq!(json.format, Some(Format::PyannoteJson));
+    assert_eq!(tracks(&json, "EN2002a_head"), tracks(&rttm, "EN2002a"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sniffing
 // ---------------------------------------------------------------------------------------------
@@ -365,6 +374,7 @@ fn json_files_are_told_apart_by_content() {
         ("seglst", "chime7_style.json", Format::SegLst),
         ("seglst", "ami_EN2002a_head.meeteval.seglst.json", Format::SegLst),
         ("aws-transcribe", "diarized.json", Format::AwsTranscribe),
+        ("pyannote-json", "EN2002a_head.json", Format::PyannoteJson),
     ] {
         let text = std::fs::read_to_string(fixture(sub, name)).unwrap();
         assert_eq!(detect(Some(name), &text, None).unwrap(), want, "{name}");
@@ -492,6 +502,7 @@ proptest! {
             ("seglst", "chime7_style.json", Format::SegLst),
             ("seglst", "ami_EN2002a_head.meeteval.seglst.json", Format::SegLst),
             ("aws-transcribe", "diarized.json", Format::AwsTranscribe),
+            ("pyannote-json", "EN2002a_head.json", Format::PyannoteJson),
         ] {
             let mut bytes = std::fs::read(fixture(sub, name)).unwrap();
             let n = bytes.len();
@@ -512,13 +523,14 @@ proptest! {
 // Hostile input
 // ---------------------------------------------------------------------------------------------
 
-const JSON_FORMATS: [Format; 6] = [
+const JSON_FORMATS: [Format; 7] = [
     Format::Json,
     Format::WhisperX,
     Format::Deepgram,
     Format::AssemblyAi,
     Format::SegLst,
     Format::AwsTranscribe,
+    Format::PyannoteJson,
 ];
 
 fn read_as(text: &str, f: Format) -> overtalk::Result<ReadOutput> {
