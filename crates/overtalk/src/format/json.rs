@@ -1072,6 +1072,17 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     {
         return Some(Format::Json);
     }
+    // Speechmatics json-v2: a `results` list beside the `job` and a version in `format`
+    // (checked before Deepgram, whose responses also have `results` and `metadata`).
+    if has("results")
+        && has("job")
+        && value_of("format").is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()))
+    {
+        return Some(Format::Speechmatics);
+    }
+    if has("monologues") {
+        return Some(Format::RevAi);
+    }
     let in_results = |k: &str| keys.iter().any(|(p, key, _)| p == "results" && key == k);
     if has("results") && (has("metadata") || in_results("channels") || in_results("utterances"))
         || has("metadata") && keys.iter().any(|(p, key, _)| p == "metadata" && key == "request_id")

@@ -39,8 +39,10 @@ pub mod lab;
 pub(crate) mod order;
 pub mod paragraphs;
 pub mod pyannote;
+pub mod revai;
 pub mod rttm;
 pub mod seglst;
+pub mod speechmatics;
 pub mod srt;
 pub mod stm;
 pub mod textgrid;
@@ -97,6 +99,10 @@ pub enum Format {
     AwsTranscribe,
     /// pyannote.audio's `serialize()` JSON and pyannoteAI's job output.
     PyannoteJson,
+    /// Rev.ai transcript JSON (`monologues`).
+    RevAi,
+    /// Speechmatics batch transcript JSON (`json-v2`).
+    Speechmatics,
 }
 
 impl Format {
@@ -182,7 +188,7 @@ impl FromStr for Format {
 /// The registry: every format's [`FormatSpec`], in the order of the [`Format`] variants (checked
 /// when compiling). Adding a format is one module that declares its `SPEC`, one `Format`
 /// variant and one entry here.
-const SPECS: [&FormatSpec; 22] = [
+const SPECS: [&FormatSpec; 24] = [
     &rttm::SPEC,
     &uem::SPEC,
     &lab::SPEC,
@@ -205,6 +211,8 @@ const SPECS: [&FormatSpec; 22] = [
     &seglst::SPEC,
     &aws::SPEC,
     &pyannote::SPEC,
+    &revai::SPEC,
+    &speechmatics::SPEC,
 ];
 
 // Each entry sits at its variant's index, so `Format::spec` is an index.

@@ -359,6 +359,34 @@ fn pyannote_serialized_output_reads_as_its_rttm() {
     assert_eq!(tracks(&json, "EN2002a_head"), tracks(&rttm, "EN2002a"));
 }
 
+#[test]
+fn revai_and_speechmatics_give_the_same_tracks_and_words() {
+    // The same invented exchange from both vendors: the same tracks, text and word times.
+    let rev = read_fixture("revai", "transcript.json");
+    let sm = read_fixture("speechmatics", "transcript.json");
+    assert!(rev.warnings.is_empty(), "{:?}", rev.warnings);
+    assert!(sm.warnings.is_empty(), "{:?}", sm.warnings);
+    assert_eq!(
+        tracks(&rev, "transcript"),
+        owned(&[(500_000, 1_500_000, "Host"), (1_380_000, 2_400_000, "speaker_2")])
+    );
+    assert_eq!(
+        tracks(&sm, "transcript"),
+        owned(&[(500_000, 1_500_000, "S1"), (1_380_000, 1_900_000, "S2")])
+    );
+    assert_eq!(texts(&rev, "transcript"), texts(&sm, "transcript"));
+    assert_eq!(texts(&sm, "transcript"), ["When I'm talking.", "Sorry."]);
+    let words = |out: &ReadOutput| -> Vec<(String, Option<Time>, Option<Time>)> {
+        let t = out.corpus.get("transcript").unwrap();
+        t.contents()
+            .iter()
+            .flatten()
+            .flat_map(|c| c.words.iter().map(|w| (w.text.clone(), w.start, w.end)))
+            .collect()
+    };
+    assert_eq!(words(&rev), words(&sm));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sniffing
 // ---------------------------------------------------------------------------------------------
@@ -375,6 +403,8 @@ fn json_files_are_told_apart_by_content() {
         ("seglst", "ami_EN2002a_head.meeteval.seglst.json", Format::SegLst),
         ("aws-transcribe", "diarized.json", Format::AwsTranscribe),
         ("pyannote-json", "EN2002a_head.json", Format::PyannoteJson),
+        ("revai", "transcript.json", Format::RevAi),
+        ("speechmatics", "transcript.json", Format::Speechmatics),
     ] {
         let text = std::fs::read_to_string(fixture(sub, name)).unwrap();
         assert_eq!(detect(Some(name), &text, None).unwrap(), want, "{name}");
@@ -503,6 +533,8 @@ proptest! {
             ("seglst", "ami_EN2002a_head.meeteval.seglst.json", Format::SegLst),
             ("aws-transcribe", "diarized.json", Format::AwsTranscribe),
             ("pyannote-json", "EN2002a_head.json", Format::PyannoteJson),
+            ("revai", "transcript.json", Format::RevAi),
+            ("speechmatics", "transcript.json", Format::Speechmatics),
         ] {
             let mut bytes = std::fs::read(fixture(sub, name)).unwrap();
             let n = bytes.len();
@@ -523,7 +555,7 @@ proptest! {
 // Hostile input
 // ---------------------------------------------------------------------------------------------
 
-const JSON_FORMATS: [Format; 7] = [
+const JSON_FORMATS: [Format; 9] = [
     Format::Json,
     Format::WhisperX,
     Format::Deepgram,
@@ -531,6 +563,8 @@ const JSON_FORMATS: [Format; 7] = [
     Format::SegLst,
     Format::AwsTranscribe,
     Format::PyannoteJson,
+    Format::RevAi,
+    Format::Speechmatics,
 ];
 
 fn read_as(text: &str, f: Format) -> overtalk::Result<ReadOutput> {

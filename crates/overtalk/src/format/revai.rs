@@ -1,0 +1,210 @@
+//! Rev.ai transcripts (`GET /speechtotext/v1/jobs/{id}/transcript` as JSON), read only.
+//!
+//! ```json
+//! {"monologues": [
+//!   {"speaker": 1, "speaker_name": "Jane", "elements": [
+//!     {"type": "text", "value": "Hello", "ts": 0.5, "end_ts": 1.5, "confidence": 1},
+//!     {"type": "punct", "value": " "},
+//!     {"type": "text", "value": "world", "ts": 1.75, "end_ts": 2.85, "confidence": 0.8},
+//!     {"type": "punct", "value": "."}]}]}
+//! ```
+//!
+//! - Each monologue is one track, from its first timed element's `ts` to its last one's
+//!   `end_ts` (seconds), with its words. Its speaker is `speaker_name` when given, else
+//!   `speaker_<n>` from the integer `speaker`; a monologue with neither goes to the placeholder
+//!   [`UNKNOWN_SPEAKER`], with one `missing-speaker` warning.
+//! - Words are the `text` elements with times; a `punct` element other than a space is appended
+//!   to the word before it. `unknown` elements (`<inaudible>`, `<laugh>`) extend the track's time
+//!   but give no word. A monologue without any timed element is dropped with a `missing-time`
+//!   warning naming its line and column.
+//!
+//! overtalk does not write Rev.ai transcripts: they are a vendor's output, not an exchange
+//! format. (Rev's text transcripts, `Name (00:00:03):` paragraphs, are the `rev` format.)
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::error::{Result, WarningKind};
+use crate::format::json::{label, scan, seconds_value, warn, UNKNOWN_SPEAKER};
+use crate::format::ReadContext;
+use crate::model::{Content, Corpus, TranscriptBuilder, Word};
+use crate::time::Time;
+
+use crate::format::{Format, FormatSpec};
+
+/// What the format registry knows of this format (see [`FormatSpec`]); JSON content is told apart
+/// in [`crate::format::json`].
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::RevAi,
+    name: "revai",
+    aliases: &["rev-ai", "rev.ai"],
+    extension: "json",
+    detected_by: &[],
+    read: Ok(read),
+    write: None,
+    json: true,
+    many_recordings: false,
+    paragraphs: false,
+    sniff: &[],
+};
+
+#[derive(Deserialize)]
+struct Doc {
+    #[serde(default)]
+    monologues: Vec<MonologueJ>,
+}
+
+#[derive(Deserialize)]
+struct MonologueJ {
+    #[serde(default)]
+    speaker: Option<Value>,
+    #[serde(default)]
+    speaker_name: Option<Value>,
+    #[serde(default)]
+    elements: Vec<ElementJ>,
+}
+
+#[derive(Deserialize)]
+struct ElementJ {
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
+    #[serde(default)]
+    value: Option<String>,
+    #[serde(default)]
+    ts: Option<Value>,
+    #[serde(default)]
+    end_ts: Option<Value>,
+    #[serde(default)]
+    confidence: Option<f64>,
+}
+
+const TRACKED: [&str; 1] = ["monologues"];
+
+/// Reads a Rev.ai transcript into one recording (named by the read options).
+pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    let scanned = scan(text, &TRACKED, false, ctx)?;
+    let doc: Doc = scanned.parse(ctx)?;
+    let mut b = TranscriptBuilder::new();
+    let mut missing_speaker = false;
+    for (k, m) in doc.monologues.into_iter().enumerate() {
+        let pos = scanned.pos(0, k);
+        let speaker = match (label(&m.speaker_name), label(&m.speaker)) {
+            (Some(name), _) if !name.trim().is_empty() => name,
+            (_, Some(n)) => format!("speaker_{n}"),
+            _ => {
+                if !missing_speaker {
+                    missing_speaker = true;
+                    warn(
+                        ctx,
+                        WarningKind::MissingSpeaker,
+                        pos,
+                        format!("monologue {k} has no speaker; it and every later one like it go to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
+                    )?;
+                }
+                UNKNOWN_SPEAKER.to_owned()
+            }
+        };
+        let mut words: Vec<Word> = Vec::new();
+        let mut span: Option<(Time, Time)> = None;
+        for e in m.elements {
+            let value = e.value.unwrap_or_default();
+            let start = e.ts.as_ref().and_then(seconds_value);
+            let end = e.end_ts.as_ref().and_then(seconds_value);
+            if let (Some(s), Some(t)) = (start, end) {
+                span = Some(span.map_or((s, t), |(a, z)| (a.min(s), z.max(t))));
+            }
+            match e.kind.as_deref() {
+                Some("text") => {
+                    if let (Some(s), Some(t)) = (start, end) {
+                        words.push(Word {
+                            text: value,
+                            start: Some(s),
+                            end: Some(t),
+                            confidence: e.confidence,
+                        });
+                    }
+                }
+                Some("punct") => {
+                    if let (Some(w), false) = (words.last_mut(), value.trim().is_empty()) {
+                        w.text.push_str(value.trim());
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some((start, end)) = span else {
+            warn(
+                ctx,
+                WarningKind::MissingTime,
+                pos,
+                format!("monologue {k} has no timed element; dropped"),
+            )?;
+            b.speaker(&speaker);
+            continue;
+        };
+        let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+        let content = Content { text: Some(text), words };
+        match ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
+            Some(seg) => {
+                b.add(seg, &speaker, Some(content));
+            }
+            None => {
+                b.speaker(&speaker);
+            }
+        }
+    }
+    Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{read_str, ReadOptions};
+
+    #[test]
+    fn monologues_become_tracks_with_their_words() {
+        let out = read_str(
+            r#"{"monologues": [
+  {"speaker": 1, "speaker_name": "Jane", "elements": [
+    {"type": "text", "value": "Hello", "ts": 0.5, "end_ts": 1.5, "confidence": 1},
+    {"type": "punct", "value": " "},
+    {"type": "text", "value": "world", "ts": 1.75, "end_ts": 2.85, "confidence": 0.8},
+    {"type": "punct", "value": "."}]},
+  {"speaker": 0, "elements": [
+    {"type": "unknown", "value": "<inaudible>", "ts": 2.5, "end_ts": 3.0},
+    {"type": "text", "value": "Hi", "ts": 3.0, "end_ts": 3.25}]},
+  {"elements": [{"type": "text", "value": "x"}]}]}"#,
+            Format::RevAi,
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(
+            w,
+            vec![
+                (WarningKind::MissingSpeaker, Some(10), Some(3)),
+                (WarningKind::MissingTime, Some(10), Some(3))
+            ]
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| {
+                (
+                    u.segment.start().micros(),
+                    u.segment.end().micros(),
+                    u.speaker_name.to_owned(),
+                    u.content.map(Content::display_text).unwrap_or_default(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (500_000, 2_850_000, "Jane".to_owned(), "Hello world.".to_owned()),
+                (2_500_000, 3_250_000, "speaker_0".to_owned(), "Hi".to_owned()),
+            ]
+        );
+        assert_eq!(crate::format::sniff(r#"{"monologues": []}"#), Some(Format::RevAi));
+    }
+}
