@@ -1120,6 +1120,19 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     if has("segments") || has("word_segments") {
         return Some(Format::WhisperX);
     }
+    if has("recognizedPhrases") || has("combinedRecognizedPhrases") {
+        return Some(Format::Azure);
+    }
+    // Google Speech-to-Text: a `results` list (its elements' keys lie below what is tracked
+    // here) whose alternatives carry protobuf durations.
+    if has("results")
+        && text[..end].contains("\"alternatives\"")
+        && ["\"resultEndTime\"", "\"resultEndOffset\"", "\"startTime\"", "\"startOffset\""]
+            .iter()
+            .any(|k| text[..end].contains(k))
+    {
+        return Some(Format::GoogleStt);
+    }
     let assembly_keys =
         ["audio_url", "speaker_labels", "audio_duration", "status", "acoustic_model"];
     if has("utterances") || (has("words") && assembly_keys.iter().any(|k| has(k))) {

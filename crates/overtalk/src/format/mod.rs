@@ -27,6 +27,7 @@ use crate::time::{parse_seconds, Time, TimeError};
 
 pub mod assemblyai;
 pub mod aws;
+pub mod azure;
 pub(crate) mod channel;
 pub mod chat;
 pub mod csv;
@@ -34,6 +35,7 @@ pub mod ctm;
 pub mod deepgram;
 pub(crate) mod docx;
 pub mod eaf;
+pub mod google;
 pub mod json;
 pub mod lab;
 pub(crate) mod order;
@@ -103,6 +105,10 @@ pub enum Format {
     RevAi,
     /// Speechmatics batch transcript JSON (`json-v2`).
     Speechmatics,
+    /// Google Cloud Speech-to-Text response JSON.
+    GoogleStt,
+    /// Azure AI Speech batch transcription result JSON.
+    Azure,
 }
 
 impl Format {
@@ -188,7 +194,7 @@ impl FromStr for Format {
 /// The registry: every format's [`FormatSpec`], in the order of the [`Format`] variants (checked
 /// when compiling). Adding a format is one module that declares its `SPEC`, one `Format`
 /// variant and one entry here.
-const SPECS: [&FormatSpec; 24] = [
+const SPECS: [&FormatSpec; 26] = [
     &rttm::SPEC,
     &uem::SPEC,
     &lab::SPEC,
@@ -213,6 +219,8 @@ const SPECS: [&FormatSpec; 24] = [
     &pyannote::SPEC,
     &revai::SPEC,
     &speechmatics::SPEC,
+    &google::SPEC,
+    &azure::SPEC,
 ];
 
 // Each entry sits at its variant's index, so `Format::spec` is an index.

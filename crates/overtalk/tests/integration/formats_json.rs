@@ -360,7 +360,7 @@ fn pyannote_serialized_output_reads_as_its_rttm() {
 }
 
 #[test]
-fn revai_and_speechmatics_give_the_same_tracks_and_words() {
+fn four_vendors_give_the_same_exchange_the_same_tracks_and_words() {
     // The same invented exchange from both vendors: the same tracks, text and word times.
     let rev = read_fixture("revai", "transcript.json");
     let sm = read_fixture("speechmatics", "transcript.json");
@@ -385,6 +385,26 @@ fn revai_and_speechmatics_give_the_same_tracks_and_words() {
             .collect()
     };
     assert_eq!(words(&rev), words(&sm));
+    // Google and Azure: the same times; Azure's text is its display form, Google's the words.
+    let google = read_fixture("google-stt", "diarized.json");
+    let azure = read_fixture("azure", "transcription.json");
+    assert!(google.warnings.is_empty(), "{:?}", google.warnings);
+    assert!(azure.warnings.is_empty(), "{:?}", azure.warnings);
+    let speakers = owned(&[(500_000, 1_500_000, "speaker_1"), (1_380_000, 1_900_000, "speaker_2")]);
+    assert_eq!(tracks(&google, "diarized"), speakers);
+    assert_eq!(tracks(&azure, "transcription"), speakers);
+    assert_eq!(texts(&azure, "transcription"), ["When I'm talking.", "Sorry."]);
+    assert_eq!(texts(&google, "diarized"), ["When I'm talking", "sorry"]);
+    let times = |out: &ReadOutput, id: &str| -> Vec<(Option<Time>, Option<Time>)> {
+        let t = out.corpus.get(id).unwrap();
+        t.contents()
+            .iter()
+            .flatten()
+            .flat_map(|c| c.words.iter().map(|w| (w.start, w.end)))
+            .collect()
+    };
+    assert_eq!(times(&google, "diarized"), times(&sm, "transcript"));
+    assert_eq!(times(&azure, "transcription"), times(&sm, "transcript"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -405,6 +425,8 @@ fn json_files_are_told_apart_by_content() {
         ("pyannote-json", "EN2002a_head.json", Format::PyannoteJson),
         ("revai", "transcript.json", Format::RevAi),
         ("speechmatics", "transcript.json", Format::Speechmatics),
+        ("google-stt", "diarized.json", Format::GoogleStt),
+        ("azure", "transcription.json", Format::Azure),
     ] {
         let text = std::fs::read_to_string(fixture(sub, name)).unwrap();
         assert_eq!(detect(Some(name), &text, None).unwrap(), want, "{name}");
@@ -535,6 +557,8 @@ proptest! {
             ("pyannote-json", "EN2002a_head.json", Format::PyannoteJson),
             ("revai", "transcript.json", Format::RevAi),
             ("speechmatics", "transcript.json", Format::Speechmatics),
+            ("google-stt", "diarized.json", Format::GoogleStt),
+            ("azure", "transcription.json", Format::Azure),
         ] {
             let mut bytes = std::fs::read(fixture(sub, name)).unwrap();
             let n = bytes.len();
@@ -555,7 +579,7 @@ proptest! {
 // Hostile input
 // ---------------------------------------------------------------------------------------------
 
-const JSON_FORMATS: [Format; 9] = [
+const JSON_FORMATS: [Format; 11] = [
     Format::Json,
     Format::WhisperX,
     Format::Deepgram,
@@ -565,6 +589,8 @@ const JSON_FORMATS: [Format; 9] = [
     Format::PyannoteJson,
     Format::RevAi,
     Format::Speechmatics,
+    Format::GoogleStt,
+    Format::Azure,
 ];
 
 fn read_as(text: &str, f: Format) -> overtalk::Result<ReadOutput> {
