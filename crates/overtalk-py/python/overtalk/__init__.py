@@ -327,7 +327,7 @@ def read(
     ``source`` is a file, a directory (every transcript file under it), a list of files, or
     the text (``str``) or bytes of a file. The format is detected from the content and the
     extension unless ``format`` names it (``rttm``, ``webvtt``, ``eaf``, ``textgrid``, ``chat``,
-    ``whisperx``, ``json``…). ``strict`` turns the first repair into an error; the repairs of a
+    ``whisperx``, ``seglst``, ``pyannote-json``, ``aws-transcribe``, ``json``…). ``strict`` turns the first repair into an error; the repairs of a
     lenient read are in :attr:`Corpus.warnings`. ``recording_id`` names the recording of
     formats that do not (default: the file name without its extension). Many files are read
     on ``threads`` worker threads (default: one per core) and merged in the order given.

@@ -1053,8 +1053,9 @@ pub fn schema() -> Value {
 /// file can start with a transcript-long `"text"`).
 const SNIFF_BYTES: usize = 8 << 20;
 
-/// Whether a JSON text looks like overtalk JSON, SegLST, Amazon Transcribe, pyannote, WhisperX,
-/// Deepgram or AssemblyAI output, judged from the keys of the top-level object (and of
+/// Whether a JSON text looks like overtalk JSON, SegLST, pyannote's JSON, WhisperX, or a
+/// speech-to-text vendor's output (Deepgram, AssemblyAI, Amazon Transcribe, Rev.ai,
+/// Speechmatics, Google, Azure), judged from the keys of the top-level object (and of
 /// `results`, `metadata` and `output` below it; of the elements of a top-level list), in any
 /// order, within the first 8 MiB. The text may be cut anywhere.
 pub(crate) fn sniff(text: &str) -> Option<Format> {
@@ -1099,12 +1100,11 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     }
     // Amazon Transcribe: `results` with its `items` or speaker/channel labels, and the job's
     // `jobName`/`accountId` (or the `transcripts` list only Transcribe writes).
-    let results_has = |k: &str| keys.iter().any(|(p, key, _)| p == "results" && key == k);
     if has("results")
-        && (has("jobName") || has("accountId") || results_has("transcripts"))
+        && (has("jobName") || has("accountId") || in_results("transcripts"))
         && ["items", "speaker_labels", "channel_labels", "transcripts"]
             .iter()
-            .any(|k| results_has(k))
+            .any(|k| in_results(k))
     {
         return Some(Format::AwsTranscribe);
     }
