@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes scripts/python/.venv: the `overtalk` package built from this clone by pip (maturin is
 # the PEP 517 backend of crates/overtalk-py), pytest, and the packages of the tests' extras
-# (pyannote, pympi, pandas, Arrow, Ray, Dask) at versions known to install here; the benchmark
+# (pyannote, pympi, pandas, Arrow, Ray, Dask, meeteval) at versions known to install here; the benchmark
 # (bench/python_bench.py) runs in the same venv.
 #   scripts/python/setup_venv.sh           the default test run (.ci/run)
 #   scripts/python/setup_venv.sh --spark   adds pyspark, for `pytest -m spark` (needs a JRE)
@@ -28,6 +28,8 @@ done
   "pympi-ling==1.71" \
   "ray[data]==2.60.0" \
   "dask[bag]==2026.8.0" \
+  "meeteval==0.4.3" \
+  "simplejson==4.3.0" \
   ${extra[@]+"${extra[@]}"}
 # The package itself, built by maturin from the clone: an abi3 wheel, release profile unless
 # OVERTALK_PY_PROFILE names another (CI takes `dev`, reusing what `cargo test --workspace` built).

@@ -1,4 +1,4 @@
-"""pyannote.core, pympi and pandas round trips."""
+"""pyannote.core, pympi, pandas and meeteval round trips."""
 
 import pytest
 
@@ -114,3 +114,31 @@ def test_pandas_round_trip():
     assert back.segments() == conv.segments()
     with pytest.raises(KeyError):
         overtalk.Conversation.from_pandas(df.drop(columns=["speaker"]))
+
+
+def test_seglst_agrees_with_meeteval_both_ways(ami, tmp_path):
+    """The 16 AMI test meetings: overtalk's SegLST loaded by meeteval gives meeteval's own
+    conversion of the RTTMs, and meeteval's SegLST read by overtalk gives the RTTMs."""
+    pytest.importorskip("meeteval")  # installed by scripts/python/setup_venv.sh
+    import decimal
+
+    from meeteval.io import RTTM, SegLST
+
+    files = sorted((ami / "test").glob("*.rttm"))
+    assert len(files) == 16
+    ours = overtalk.read([str(f) for f in files])
+    theirs = RTTM.load(files).to_seglst()
+
+    def key(s):
+        return (s["session_id"], str(s["speaker"]), decimal.Decimal(str(s["start_time"])), decimal.Decimal(str(s["end_time"])))
+
+    written = tmp_path / "ami.seglst.json"
+    overtalk.write(ours, written, format="seglst")
+    loaded = SegLST.load(written)
+    assert len(loaded) == len(theirs) == 7493
+    assert sorted(map(key, loaded)) == sorted(map(key, theirs))
+
+    dumped = tmp_path / "meeteval.json"
+    theirs.dump(dumped)
+    back = overtalk.read(str(dumped))
+    assert overtalk.write(back, format="rttm") == overtalk.write(ours, format="rttm")
