@@ -13,7 +13,9 @@
 //! way, a line of a block may switch speaker (also after a dialogue dash, `- JOHN: Hi.`, as
 //! hard-of-hearing subtitles write two speakers in one block), and a block without speaker gets
 //! [`UNKNOWN_SPEAKER`] with one [`WarningKind::MissingSpeaker`] warning. A block with two speakers
-//! gives one track per speaker over the whole block. Formatting tags (`<i>`, `<b>`, `<u>`,
+//! gives one track per speaker over the whole block. A line that opens with a WebVTT voice span
+//! (`<v Ann>Hello</v>`, left by converters of Teams captions) names its speaker as a bracket
+//! prefix does. Formatting tags (`<i>`, `<b>`, `<u>`,
 //! `<font …>`) and ASS position codes (`{\an8}`) are removed from the text. A missing blank line
 //! before the next block is tolerated (a valid timing line starts a new block). Times that read
 //! but are not `hh:mm:ss,mmm` (`00:00.00`, `00:00:01`, a `.` before the milliseconds) are kept
@@ -116,6 +118,36 @@ fn strip_tags(line: &str) -> String {
     out
 }
 
+/// A line that opens with a WebVTT voice span (`<v Ann>Hello</v>`, as captions converted from
+/// Teams' WebVTT keep it) as the bracket prefix that names its speaker (`[Ann]: Hello`); other
+/// lines unchanged but for a stray `</v>`.
+///
+/// ```text
+/// "<v Ann>Hello</v>"      → "[Ann]: Hello"
+/// "- <v.loud Bob>Hi"      → "[Bob]: Hi"
+/// "so <v Ann>mid-line"    → "so <v Ann>mid-line"   (not a speaker prefix: left as text)
+/// ```
+fn voice_as_prefix(line: &str) -> String {
+    let t = line.trim_start();
+    let t = t.strip_prefix(['-', '\u{2013}', '\u{2014}']).map_or(t, str::trim_start);
+    let opened = t
+        .strip_prefix("<v")
+        .filter(|r| r.starts_with([' ', '.']))
+        .and_then(|r| r.find('>').map(|e| (&r[..e], &r[e + 1..])));
+    match opened {
+        Some((inner, rest)) => {
+            let name = crate::format::webvtt::voice_name(inner);
+            let rest = rest.replace("</v>", "");
+            if name.is_empty() || name.contains(['[', ']']) {
+                rest.trim_start().to_owned()
+            } else {
+                format!("[{name}]: {}", rest.trim_start())
+            }
+        }
+        None => line.replace("</v>", ""),
+    }
+}
+
 struct Block {
     line: usize,
     end_col: usize,
@@ -174,7 +206,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
                 break;
             }
-            text.push(strip_tags(lines[i].1));
+            text.push(voice_as_prefix(&strip_tags(lines[i].1)));
             i += 1;
         }
         blocks.push(Block { line: tn, end_col, start, end, text });
@@ -379,6 +411,25 @@ mod tests {
             ]
         );
         assert_eq!(t.annotation().tracks()[1].segment, Segment::from_millis(1000, 3000).unwrap());
+    }
+
+    #[test]
+    fn webvtt_voice_spans_left_in_srt_name_the_speaker() {
+        let out = read_text(
+            "1\n00:00:01,000 --> 00:00:02,000\n<v Ann>Hello</v>\n\n2\n00:00:01,500 --> 00:00:03,000\n- <v.loud Bob>Hi <i>there</i>\n",
+        );
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            texts(t),
+            vec![
+                ("Ann".to_owned(), Some("Hello".to_owned())),
+                ("Bob".to_owned(), Some("Hi there".to_owned()))
+            ]
+        );
+        assert_eq!(voice_as_prefix("so <v Ann>mid</v>"), "so <v Ann>mid");
+        assert_eq!(voice_as_prefix("<v.speaker1>x"), "[speaker1]: x");
+        assert_eq!(voice_as_prefix("<vacation> x"), "<vacation> x");
     }
 
     #[test]

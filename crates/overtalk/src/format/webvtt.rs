@@ -503,7 +503,7 @@ fn is_block_keyword(line: &str, keyword: &str) -> bool {
 /// The speaker of a voice span from what follows `<v`: its annotation (`<v.loud Ann>` → `Ann`),
 /// or, for a span with classes only (`<v.speaker1>`, as some exporters write), the classes, so
 /// that class-only voices stay apart instead of all becoming [`UNKNOWN_SPEAKER`].
-fn voice_name(after_v: &str) -> String {
+pub(crate) fn voice_name(after_v: &str) -> String {
     let annotation = after_v
         .trim_start_matches(|c: char| !c.is_whitespace())
         .split_whitespace()
