@@ -27,7 +27,8 @@ use serde_json::Value;
 
 use crate::error::{Error, Result, WarningKind};
 use crate::format::json::{
-    label, millis, scan, seconds, warn, word_runs, LabelledWord, Pos, Scanned, UNKNOWN_SPEAKER,
+    add_word_runs, label, millis, scan, seconds, warn, LabelledWord, Pos, Scanned, Untimed,
+    UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, TranscriptBuilder, Word};
@@ -201,7 +202,7 @@ fn read_words(
 ) -> Result<()> {
     let mut labelled = Vec::new();
     let (mut missing, mut first_missing) = (0usize, None);
-    let (mut untimed, mut first_untimed) = (0usize, None);
+    let mut untimed = Untimed::default();
     let total = words.len();
     for (k, w) in words.into_iter().enumerate() {
         let pos = scanned.pos(P_WORD, k);
@@ -214,10 +215,7 @@ fn read_words(
         });
         match times {
             Some((start, end)) => labelled.push(LabelledWord { speaker, word, start, end }),
-            None => {
-                untimed += 1;
-                first_untimed = first_untimed.or(pos);
-            }
+            None => untimed.add(pos),
         }
     }
     if missing > 0 {
@@ -228,23 +226,8 @@ fn read_words(
         };
         warn(ctx, WarningKind::MissingSpeaker, first_missing, message)?;
     }
-    if untimed > 0 {
-        warn(
-            ctx,
-            WarningKind::MissingTime,
-            first_untimed,
-            format!("{untimed} word(s) without start or end dropped"),
-        )?;
-    }
-    for (speaker, start, end, words) in word_runs(labelled) {
-        let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
-        if let Some(s) = ctx.segment(start, end, 0, None)? {
-            b.add(s, &speaker, Some(Content { text: Some(text), words }));
-        } else {
-            b.speaker(&speaker);
-        }
-    }
-    Ok(())
+    untimed.warn(ctx, "")?;
+    add_word_runs(ctx, labelled, b)
 }
 
 #[cfg(test)]

@@ -41,7 +41,8 @@ use serde_json::Value;
 
 use crate::error::{Error, Result, WarningKind};
 use crate::format::json::{
-    label, scan, seconds_value, warn, word_runs, LabelledWord, Pos, Scanned, UNKNOWN_SPEAKER,
+    add_word_runs, label, scan, seconds_value, warn, LabelledWord, Pos, Scanned, Untimed,
+    UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder, Word};
@@ -75,7 +76,7 @@ struct Doc {
     results: Option<Results>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
 struct Results {
     #[serde(default)]
     items: Option<Vec<ItemJ>>,
@@ -166,11 +167,11 @@ fn confidence(v: &Option<Value>) -> Option<f64> {
 
 /// The words of a list of items: pronunciations with their times and the item's own speaker
 /// label, punctuation appended to the word before it. Items without times are counted in
-/// `untimed` (the first one's position in `first_untimed`).
+/// `untimed`.
 fn words_of(
     items: Vec<ItemJ>,
     positions: impl Fn(usize) -> Option<Pos>,
-    untimed: &mut (usize, Option<Pos>),
+    untimed: &mut Untimed,
 ) -> Vec<(Word, Time, Time, Option<String>)> {
     let mut out: Vec<(Word, Time, Time, Option<String>)> = Vec::new();
     let mut last_was_dropped = false;
@@ -186,8 +187,7 @@ fn words_of(
         let start = item.start_time.as_ref().and_then(seconds_value);
         let end = item.end_time.as_ref().and_then(seconds_value);
         let (Some(start), Some(end)) = (start, end) else {
-            untimed.0 += 1;
-            untimed.1 = untimed.1.or(positions(k));
+            untimed.add(positions(k));
             last_was_dropped = true;
             continue;
         };
@@ -222,7 +222,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let results =
         doc.results.unwrap_or(Results { items: None, speaker_labels: None, channel_labels: None });
     let mut b = TranscriptBuilder::new();
-    let mut untimed = (0usize, None);
+    let mut untimed = Untimed::default();
     let segments = results.speaker_labels.and_then(|s| s.segments).unwrap_or_default();
     let channels = results.channel_labels.and_then(|c| c.channels).unwrap_or_default();
     if !segments.is_empty() {
@@ -244,7 +244,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         // Channels are listed one after another; tracks are built per channel in time order.
         labelled.sort_by(|x, y| (&x.speaker, x.start).cmp(&(&y.speaker, y.start)));
-        add_runs(ctx, labelled, &mut b)?;
+        add_word_runs(ctx, labelled, &mut b)?;
     } else {
         let words =
             words_of(results.items.unwrap_or_default(), |k| scanned.pos(P_ITEM, k), &mut untimed);
@@ -268,16 +268,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             };
             warn(ctx, WarningKind::MissingSpeaker, scanned.pos(P_ITEM, 0), message)?;
         }
-        add_runs(ctx, labelled, &mut b)?;
+        add_word_runs(ctx, labelled, &mut b)?;
     }
-    if untimed.0 > 0 {
-        warn(
-            ctx,
-            WarningKind::MissingTime,
-            untimed.1,
-            format!("{} word(s) without start_time or end_time dropped", untimed.0),
-        )?;
-    }
+    untimed.warn(ctx, "")?;
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
@@ -355,26 +348,10 @@ fn read_speaker_segments(
     Ok(())
 }
 
-/// Tracks from words: a new track at each speaker change or pause over 0.8 s.
-fn add_runs(
-    ctx: &mut ReadContext<'_>,
-    labelled: Vec<LabelledWord>,
-    b: &mut TranscriptBuilder,
-) -> Result<()> {
-    for (speaker, start, end, words) in word_runs(labelled) {
-        let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
-        if let Some(s) = ctx.segment(start, end, 0, None)? {
-            b.add(s, &speaker, Some(Content { text: Some(text), words }));
-        } else {
-            b.speaker(&speaker);
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::test_support::tracks_with_text;
     use crate::format::{read_str, ReadOptions};
 
     fn read_ok(text: &str) -> crate::format::ReadOutput {
@@ -382,17 +359,7 @@ mod tests {
     }
 
     fn tracks(out: &crate::format::ReadOutput) -> Vec<(i64, i64, String, String)> {
-        let t = out.corpus.get("recording").unwrap();
-        t.utterances()
-            .map(|u| {
-                (
-                    u.segment.start().micros(),
-                    u.segment.end().micros(),
-                    u.speaker_name.to_owned(),
-                    u.content.map(Content::display_text).unwrap_or_default(),
-                )
-            })
-            .collect()
+        tracks_with_text(out, "recording")
     }
 
     #[test]

@@ -178,6 +178,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::test_support::tracks_with_text;
     use crate::format::{read_str, ReadOptions};
 
     #[test]
@@ -199,17 +200,7 @@ mod tests {
         .unwrap();
         assert!(out.warnings.is_empty(), "{:?}", out.warnings);
         let t = out.corpus.get("recording").unwrap();
-        let got: Vec<_> = t
-            .utterances()
-            .map(|u| {
-                (
-                    u.segment.start().micros(),
-                    u.segment.end().micros(),
-                    u.speaker_name.to_owned(),
-                    u.content.map(Content::display_text).unwrap_or_default(),
-                )
-            })
-            .collect();
+        let got = tracks_with_text(&out, "recording");
         assert_eq!(
             got,
             vec![
@@ -225,5 +216,26 @@ mod tests {
         );
         assert_eq!(t.declared_extent(), Segment::from_micros(0, 4_120_000));
         assert_eq!(crate::format::sniff(r#"{"recognizedPhrases": []}"#), Some(Format::Azure));
+    }
+
+    #[test]
+    fn phrases_without_times_or_speaker_are_named_and_strict_rejects_them() {
+        let text = "{\"recognizedPhrases\": [\n  {\"offsetInTicks\": 0, \"durationInTicks\": 10000000},\n  {\"speaker\": 1, \"offsetInTicks\": 20000000}\n]}";
+        let out = read_str(text, Format::Azure, &ReadOptions::default()).unwrap();
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(
+            w,
+            vec![
+                (WarningKind::MissingSpeaker, Some(2), Some(3)),
+                (WarningKind::MissingTime, Some(3), Some(3))
+            ]
+        );
+        assert_eq!(
+            tracks_with_text(&out, "recording"),
+            vec![(0, 1_000_000, "unknown".to_owned(), String::new())]
+        );
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        let e = read_str(text, Format::Azure, &strict).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(3), Some(3)), "{e}");
     }
 }

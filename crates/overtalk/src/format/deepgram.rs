@@ -45,7 +45,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Result, WarningKind};
 use crate::format::json::{
-    label, scan, seconds, warn, word_runs, LabelledWord, Pos, Scanned, UNKNOWN_SPEAKER,
+    add_word_runs, label, scan, seconds, warn, LabelledWord, Pos, Scanned, Untimed, UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, TranscriptBuilder, Word};
@@ -291,8 +291,7 @@ fn read_channel_words(
     let mut n_word = 0usize;
     for (c, channel) in channels.into_iter().enumerate() {
         let mut labelled = Vec::new();
-        let mut untimed = 0usize;
-        let mut first_untimed = None;
+        let mut untimed = Untimed::default();
         for (a, alt) in channel.alternatives.unwrap_or_default().into_iter().enumerate() {
             for w in alt.words.unwrap_or_default() {
                 let pos = scanned.pos(P_CHANNEL_WORD, n_word);
@@ -315,30 +314,12 @@ fn read_channel_words(
                         start,
                         end,
                     }),
-                    _ => {
-                        untimed += 1;
-                        first_untimed = first_untimed.or(pos);
-                    }
+                    _ => untimed.add(pos),
                 }
             }
         }
-        if untimed > 0 {
-            warn(
-                ctx,
-                WarningKind::MissingTime,
-                first_untimed,
-                format!("channel {c}: {untimed} word(s) without start or end dropped"),
-            )?;
-        }
-        for (speaker, start, end, words) in word_runs(labelled) {
-            let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
-            let content = Content { text: Some(text), words };
-            if let Some(s) = ctx.segment(start, end, 0, None)? {
-                b.add(s, &speaker, Some(content));
-            } else {
-                b.speaker(&speaker);
-            }
-        }
+        untimed.warn(ctx, &format!("channel {c}: "))?;
+        add_word_runs(ctx, labelled, b)?;
     }
     Ok(())
 }

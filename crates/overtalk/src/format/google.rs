@@ -29,10 +29,10 @@ use serde_json::Value;
 
 use crate::error::{Result, WarningKind};
 use crate::format::json::{
-    label, scan, seconds_value, warn, word_runs, LabelledWord, UNKNOWN_SPEAKER,
+    add_word_runs, label, scan, seconds_value, warn, LabelledWord, Untimed, UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
-use crate::model::{Content, Corpus, TranscriptBuilder, Word};
+use crate::model::{Corpus, TranscriptBuilder, Word};
 use crate::time::Time;
 
 use crate::format::{Format, FormatSpec};
@@ -117,7 +117,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     });
     let mut labelled = Vec::new();
     let (mut missing, mut first_missing) = (0usize, None);
-    let (mut untimed, mut first_untimed) = (0usize, None);
+    let mut untimed = Untimed::default();
     for (k, r) in doc.results.into_iter().enumerate() {
         if diarized.is_some_and(|d| d != k) {
             continue;
@@ -136,8 +136,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
             };
             let (Some(start), Some(end)) = (offset(&w.start_time), offset(&w.end_time)) else {
-                untimed += 1;
-                first_untimed = first_untimed.or(pos);
+                untimed.add(pos);
                 continue;
             };
             let word = Word {
@@ -157,14 +156,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         };
         warn(ctx, WarningKind::MissingSpeaker, first_missing, message)?;
     }
-    if untimed > 0 {
-        warn(
-            ctx,
-            WarningKind::MissingTime,
-            first_untimed,
-            format!("{untimed} word(s) without start or end time dropped"),
-        )?;
-    }
+    untimed.warn(ctx, "")?;
     // One diarized stream stays in time order (a speaker change ends a track); channels, which
     // overlap freely, are taken one at a time, each in time order.
     if diarized.is_some() {
@@ -173,34 +165,18 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         labelled.sort_by(|x, y| (&x.speaker, x.start).cmp(&(&y.speaker, y.start)));
     }
     let mut b = TranscriptBuilder::new();
-    for (speaker, start, end, words) in word_runs(labelled) {
-        let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
-        if let Some(s) = ctx.segment(start, end, 0, None)? {
-            b.add(s, &speaker, Some(Content { text: Some(text), words }));
-        } else {
-            b.speaker(&speaker);
-        }
-    }
+    add_word_runs(ctx, labelled, &mut b)?;
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::test_support::tracks_with_text;
     use crate::format::{read_str, ReadOptions};
 
     fn tracks(out: &crate::format::ReadOutput) -> Vec<(i64, i64, String, String)> {
-        let t = out.corpus.get("recording").unwrap();
-        t.utterances()
-            .map(|u| {
-                (
-                    u.segment.start().micros(),
-                    u.segment.end().micros(),
-                    u.speaker_name.to_owned(),
-                    u.content.map(Content::display_text).unwrap_or_default(),
-                )
-            })
-            .collect()
+        tracks_with_text(out, "recording")
     }
 
     #[test]

@@ -476,6 +476,56 @@ pub(crate) struct LabelledWord {
 /// a longer silence between two words of one speaker starts a new track.
 pub(crate) const MAX_WORD_GAP: Time = Time::from_micros(800_000);
 
+/// Words dropped for want of a start or an end: how many, and where the first one was.
+#[derive(Debug, Default)]
+pub(crate) struct Untimed {
+    count: usize,
+    first: Option<Pos>,
+}
+
+impl Untimed {
+    /// Counts one dropped word at `pos`.
+    pub(crate) fn add(&mut self, pos: Option<Pos>) {
+        self.count += 1;
+        self.first = self.first.or(pos);
+    }
+
+    /// One `missing-time` warning for them all, at the first; `prefix` goes before the count
+    /// (`"channel 0: "`).
+    pub(crate) fn warn(&self, ctx: &mut ReadContext<'_>, prefix: &str) -> Result<()> {
+        if self.count == 0 {
+            return Ok(());
+        }
+        warn(
+            ctx,
+            WarningKind::MissingTime,
+            self.first,
+            format!("{prefix}{} word(s) without start or end dropped", self.count),
+        )
+    }
+}
+
+/// Adds the tracks [`word_runs`] makes of `words` to `b`, each with its words and their text
+/// joined by spaces.
+pub(crate) fn add_word_runs(
+    ctx: &mut ReadContext<'_>,
+    words: Vec<LabelledWord>,
+    b: &mut TranscriptBuilder,
+) -> Result<()> {
+    for (speaker, start, end, words) in word_runs(words) {
+        let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+        match ctx.segment(start, end, 0, None)? {
+            Some(s) => {
+                b.add(s, &speaker, Some(Content { text: Some(text), words }));
+            }
+            None => {
+                b.speaker(&speaker);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Groups words in order into tracks: a new track starts when the speaker changes or when the
 /// pause since the previous word's end exceeds [`MAX_WORD_GAP`].
 ///

@@ -1156,3 +1156,25 @@ mod tests {
         assert!("docx".parse::<Format>().is_err());
     }
 }
+
+/// What the readers' unit tests compare.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::ReadOutput;
+    use crate::model::Content;
+
+    /// `(start µs, end µs, speaker, text)` of every track of recording `id`, in time order.
+    pub(crate) fn tracks_with_text(out: &ReadOutput, id: &str) -> Vec<(i64, i64, String, String)> {
+        let Some(t) = out.corpus.get(id) else { panic!("no recording {id:?}") };
+        t.utterances()
+            .map(|u| {
+                (
+                    u.segment.start().micros(),
+                    u.segment.end().micros(),
+                    u.speaker_name.to_owned(),
+                    u.content.map(Content::display_text).unwrap_or_default(),
+                )
+            })
+            .collect()
+    }
+}

@@ -159,6 +159,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::test_support::tracks_with_text;
     use crate::format::{read_str, ReadOptions};
 
     #[test]
@@ -186,18 +187,7 @@ mod tests {
                 (WarningKind::MissingTime, Some(10), Some(3))
             ]
         );
-        let t = out.corpus.get("recording").unwrap();
-        let got: Vec<_> = t
-            .utterances()
-            .map(|u| {
-                (
-                    u.segment.start().micros(),
-                    u.segment.end().micros(),
-                    u.speaker_name.to_owned(),
-                    u.content.map(Content::display_text).unwrap_or_default(),
-                )
-            })
-            .collect();
+        let got = tracks_with_text(&out, "recording");
         assert_eq!(
             got,
             vec![

@@ -29,10 +29,10 @@ use serde_json::Value;
 
 use crate::error::{Result, WarningKind};
 use crate::format::json::{
-    label, scan, seconds_value, warn, word_runs, LabelledWord, Pos, UNKNOWN_SPEAKER,
+    add_word_runs, label, scan, seconds_value, warn, LabelledWord, Pos, Untimed, UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
-use crate::model::{Content, Corpus, Segment, TranscriptBuilder, Word};
+use crate::model::{Corpus, Segment, TranscriptBuilder, Word};
 use crate::time::Time;
 
 use crate::format::{Format, FormatSpec};
@@ -105,7 +105,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     }
     let mut labelled: Vec<LabelledWord> = Vec::new();
     let (mut missing, mut first_missing): (usize, Option<Pos>) = (0, None);
-    let (mut untimed, mut first_untimed): (usize, Option<Pos>) = (0, None);
+    let mut untimed = Untimed::default();
     let mut pending_prefix = String::new();
     for (k, r) in doc.results.into_iter().enumerate() {
         let pos = scanned.pos(0, k);
@@ -126,8 +126,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         let start = r.start_time.as_ref().and_then(seconds_value);
         let end = r.end_time.as_ref().and_then(seconds_value);
         let (Some(start), Some(end)) = (start, end) else {
-            untimed += 1;
-            first_untimed = first_untimed.or(pos);
+            untimed.add(pos);
             continue;
         };
         let speaker = alt
@@ -158,28 +157,15 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         };
         warn(ctx, WarningKind::MissingSpeaker, first_missing, message)?;
     }
-    if untimed > 0 {
-        warn(
-            ctx,
-            WarningKind::MissingTime,
-            first_untimed,
-            format!("{untimed} word(s) without start_time or end_time dropped"),
-        )?;
-    }
-    for (speaker, start, end, words) in word_runs(labelled) {
-        let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
-        if let Some(s) = ctx.segment(start, end, 0, None)? {
-            b.add(s, &speaker, Some(Content { text: Some(text), words }));
-        } else {
-            b.speaker(&speaker);
-        }
-    }
+    untimed.warn(ctx, "")?;
+    add_word_runs(ctx, labelled, &mut b)?;
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::test_support::tracks_with_text;
     use crate::format::{read_str, ReadOptions};
 
     #[test]
@@ -208,17 +194,7 @@ mod tests {
             ]
         );
         let t = out.corpus.get("recording").unwrap();
-        let got: Vec<_> = t
-            .utterances()
-            .map(|u| {
-                (
-                    u.segment.start().micros(),
-                    u.segment.end().micros(),
-                    u.speaker_name.to_owned(),
-                    u.content.map(Content::display_text).unwrap_or_default(),
-                )
-            })
-            .collect();
+        let got = tracks_with_text(&out, "recording");
         assert_eq!(
             got,
             vec![
