@@ -59,9 +59,21 @@ impl Provenance {
     }
 
     /// Whether the method gives at most one speaker per frame, so overlap cannot be measured:
-    /// GE2E diarization of a mixed track with its second-speaker overlap off.
+    /// a mixed track diarized by GE2E with its second-speaker overlap off, by the naive
+    /// baseline's k-means windows, or found by voice activity alone (one label).
     pub fn one_speaker_per_frame(&self) -> bool {
-        self.method == Method::Diarized(DiarizerKind::Ge2e { overlap: false })
+        matches!(
+            self.method,
+            Method::Diarized(
+                DiarizerKind::Ge2e { overlap: false } | DiarizerKind::Naive | DiarizerKind::VadOnly
+            )
+        )
+    }
+
+    /// Whether a diarizer told the speakers of a mixed track apart (a speaker model, not one
+    /// track per speaker and not voice activity alone): the number it found is an estimate.
+    pub fn speakers_estimated(&self) -> bool {
+        matches!(self.method, Method::Diarized(kind) if kind != DiarizerKind::VadOnly)
     }
 
     /// Whether the speakers come from GE2E diarization of a mixed track (whose measured
@@ -82,12 +94,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_ge2e_without_overlap_is_one_speaker_per_frame() {
+    fn methods_without_a_second_speaker_per_frame_cannot_measure_overlap() {
         let p = |m| Provenance::new(m, "x");
         assert!(p(Method::Diarized(DiarizerKind::Ge2e { overlap: false })).one_speaker_per_frame());
+        assert!(p(Method::Diarized(DiarizerKind::Naive)).one_speaker_per_frame());
+        assert!(p(Method::Diarized(DiarizerKind::VadOnly)).one_speaker_per_frame());
         assert!(!p(Method::Diarized(DiarizerKind::Ge2e { overlap: true })).one_speaker_per_frame());
         assert!(!p(Method::Diarized(DiarizerKind::Pyannote)).one_speaker_per_frame());
         assert!(!p(Method::Tracks { count: 2 }).one_speaker_per_frame());
+        // The speaker count is estimated by a diarizer only.
+        assert!(p(Method::Diarized(DiarizerKind::Pyannote)).speakers_estimated());
+        assert!(p(Method::Diarized(DiarizerKind::Naive)).speakers_estimated());
+        assert!(!p(Method::Diarized(DiarizerKind::VadOnly)).speakers_estimated());
+        assert!(!p(Method::Tracks { count: 1 }).speakers_estimated());
         assert!(p(Method::Diarized(DiarizerKind::Ge2e { overlap: true })).is_ge2e());
         assert!(!p(Method::Diarized(DiarizerKind::Naive)).is_ge2e());
         assert_eq!(p(Method::Tracks { count: 2 }).to_string(), "x");

@@ -278,8 +278,20 @@ fn a_speaker_model_on_the_command_line_diarizes_with_the_options_given() {
     let detect = |out: &str, extra: &[&str]| {
         let args = [&["detect", "clip.wav", "-o", out][..], &model, extra].concat();
         let run = dir.run(&args);
-        assert_eq!((run.code(), run.stderr().as_str()), (0, ""), "{args:?}");
-        dir.read(out)
+        let rttm = dir.read(out);
+        // Nothing on stderr but the note that one speaker was found, when it was.
+        let one = turns(&rttm)
+            .iter()
+            .map(|t| t.0.clone())
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+            == 1;
+        let note = "overtalk: note: clip: the diarizer found one speaker; if more people speak, \
+                    `--num-speakers N` (or `--min-speakers 2`) makes it look for them \
+                    (docs/diarization.md)\n";
+        let want = if one && !args.contains(&"--num-speakers") { note } else { "" };
+        assert_eq!((run.code(), run.stderr().as_str()), (0, want), "{args:?}");
+        rttm
     };
     let a = detect("a.rttm", &["--overlap-margin", "0.05"]);
     assert!(!turns(&a).is_empty(), "{a}");
@@ -665,6 +677,20 @@ fn a_short_mixed_clip_says_overlap_was_not_measurable_everywhere() {
     let html = dir.read("r.html");
     assert!(html.contains(note), "no overlap note in the report");
     assert!(html.contains("accuracy: these speakers were detected by machine"), "no accuracy note");
+    // The headlines state no overlap figure.
+    let unmeasured = "overlap not measurable (one speaker per frame)";
+    assert!(table.starts_with("clip: 2 speakers, span 39.95 s, speech 39.68 s, "), "{table}");
+    assert!(table.lines().next().is_some_and(|l| l.ends_with(unmeasured)), "{table}");
+    assert!(html.contains(&format!(" · {unmeasured} · ")), "no headline note in the report");
+    // One speaker found (one voice, the loud part of the clip): the same notes, whatever the
+    // count, and a hint that the count is the diarizer's estimate.
+    wav(&dir, "solo.wav", 1, 16_000, &[&v[..], &gap, &v, &gap, &v].concat());
+    let one = dir.run(&["analyze", "solo.wav", "--embedding-model", "ge2e.safetensors"]);
+    assert_eq!(one.code(), 0, "{}", one.stderr());
+    let first = one.stdout().lines().next().unwrap_or_default().to_owned();
+    assert!(first.starts_with("solo: 1 speaker, ") && first.ends_with(unmeasured), "{first}");
+    assert!(one.stdout().contains(note), "{}", one.stdout());
+    assert!(one.stderr().contains("solo: the diarizer found one speaker"), "{}", one.stderr());
     // Two tracks, one per speaker, measure overlap: no such note.
     wav(&dir, "a.wav", 1, 16_000, &clip);
     wav(&dir, "b.wav", 1, 16_000, &vec![0i16; clip.len()]);

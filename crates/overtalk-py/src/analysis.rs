@@ -111,8 +111,9 @@ fn analyze_transcript(
     if how.format == Some(Format::Chat) {
         a.chat_markers_vs_timing = analysis::markers::compare(t);
     }
-    if how.overlap_not_measurable && a.speakers.len() >= 2 {
-        // Whatever the length, as `overtalk analyze` says it for such a detection.
+    if how.overlap_not_measurable {
+        // Whatever the length and the speaker count, as `overtalk analyze` says it for such a
+        // detection.
         a.diagnostics.warnings.insert(0, overtalk::analysis::AnalysisWarning::OverlapNotMeasurable);
     }
     Ok(a)

@@ -36,8 +36,8 @@ pub(crate) struct Conversation {
     /// The format it was read from: a CHAT transcript's markers are compared with its timing
     /// by `analyze`, as on the command line.
     pub(crate) format: Option<Format>,
-    /// Detected with at most one speaker per frame (GE2E diarization of a mixed track without
-    /// its second speaker): `analyze` warns that overlap is not measurable, as the command
+    /// Detected with at most one speaker per frame (a mixed track diarized by GE2E without its
+    /// second speaker, or by voice activity alone): `analyze` warns that overlap is not measurable, as the command
     /// line does.
     pub(crate) overlap_not_measurable: bool,
 }

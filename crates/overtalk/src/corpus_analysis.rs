@@ -106,8 +106,8 @@ pub fn sort_entries<T>(entries: &mut [CorpusEntry<T>]) {
 /// Analyses every entry, in recording-id order ([`sort_entries`]), labelling repeated ids with
 /// their file. Each result is handed to `each` as it is made (a front end prints its warnings
 /// there, before the next conversation is analysed) and then collected. A conversation whose
-/// speech was found one speaker per frame, with two speakers or more, gets
-/// [`AnalysisWarning::OverlapNotMeasurable`] as its first warning.
+/// speech was found one speaker per frame gets [`AnalysisWarning::OverlapNotMeasurable`] as
+/// its first warning, whatever its number of speakers (one found may be two merged).
 pub fn analyze_entries<T>(
     mut entries: Vec<CorpusEntry<T>>,
     options: &CorpusOptions<'_>,
@@ -135,9 +135,10 @@ pub fn analyze_entries<T>(
             Err(error) => return Err(CorpusAnalysisError { label, error }),
         };
         analysis.chat_markers_vs_timing = e.chat_markers;
-        if e.one_speaker_per_frame && analysis.speakers.len() >= 2 {
+        if e.one_speaker_per_frame {
             // Whatever the length: the 5-minute rule of the analysis's own warning is for
-            // transcripts, where zero overlap may be true.
+            // transcripts, where zero overlap may be true. Whatever the speaker count: a
+            // single speaker found in a mixed track may be two the diarizer merged.
             analysis.diagnostics.warnings.insert(0, AnalysisWarning::OverlapNotMeasurable);
         }
         let result = AnalyzedEntry { label, transcript, analysis, extra: e.extra };

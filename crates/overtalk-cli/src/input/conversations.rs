@@ -3,7 +3,7 @@
 //! captions laid on their speakers, `--speakers` names, each conversation analysed. `analyze`
 //! and `report` start here.
 
-use overtalk_audio::provenance::Provenance;
+use overtalk_audio::provenance::{DiarizerKind, Method, Provenance};
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
@@ -192,7 +192,8 @@ pub(crate) const DIARIZED_ACCURACY: &str = "accuracy: these speakers were detect
 /// speaker per frame unless asked for a second, so zero overlap there says more about the
 /// method than about the conversation.
 fn overlap_hint(method: Option<&Provenance>, warnings: &[AnalysisWarning]) -> Option<&'static str> {
-    let one_per_frame = method.is_some_and(Provenance::one_speaker_per_frame);
+    let one_per_frame =
+        method.is_some_and(|m| m.method == Method::Diarized(DiarizerKind::Ge2e { overlap: false }));
     let none_found = warnings.iter().any(|w| matches!(w, AnalysisWarning::NoOverlap { .. }));
     (one_per_frame && none_found).then_some(
         "the diarizer gave one speaker per frame (overlap off); `--overlap-margin 0.05` adds a \
@@ -245,5 +246,9 @@ mod tests {
             "2 tracks, one per speaker; vad earshot",
         );
         assert_eq!(overlap_hint(Some(&tracks), &none), None);
+        // The naive baseline and voice activity alone are one speaker per frame too, but no
+        // overlap margin applies to them.
+        let naive = Provenance::new(Method::Diarized(DiarizerKind::Naive), "naive");
+        assert_eq!(overlap_hint(Some(&naive), &none), None);
     }
 }

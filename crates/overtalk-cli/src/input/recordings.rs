@@ -150,6 +150,16 @@ impl AudioArgs {
             )?;
             let detected = Detected { sources, corpus, provenance };
             warn_if_silent(&detected, globals);
+            let count_given = self.diarize.num_speakers.is_some()
+                || self.diarize.max_speakers.is_some_and(|n| n <= 1);
+            if !globals.quiet && !count_given {
+                for (id, t) in detected.corpus.iter() {
+                    let speakers = t.annotation().speakers().len();
+                    if let Some(hint) = one_speaker_hint(&detected.provenance, speakers) {
+                        eprintln!("overtalk: note: {id}: {hint}");
+                    }
+                }
+            }
             return Ok(detected);
         }
         let bar = crate::progress::seconds_bar(globals);
@@ -173,6 +183,16 @@ impl AudioArgs {
         warn_if_silent(&detected, globals);
         Ok(detected)
     }
+}
+
+/// A hint for a mixed track in which the diarizer found one speaker: the count is its
+/// estimate (two similar voices, or a short clip, can fall into one cluster), and the analysis
+/// of one speaker has no floor transfers, interruptions or overlap to show.
+fn one_speaker_hint(method: &Provenance, speakers: usize) -> Option<&'static str> {
+    (speakers == 1 && method.speakers_estimated()).then_some(
+        "the diarizer found one speaker; if more people speak, `--num-speakers N` (or \
+         `--min-speakers 2`) makes it look for them (docs/diarization.md)",
+    )
 }
 
 /// Says so on stderr when no speech at all was found in a recording, so that an empty RTTM or
@@ -296,5 +316,24 @@ fn seconds(value: f64, flag: &str) -> Result<Delta> {
     match Delta::from_secs_f64(value) {
         Some(d) if d.micros() >= 0 => Ok(d),
         _ => bail!("{flag} {value}: expected a non-negative number of seconds"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use overtalk_audio::provenance::{DiarizerKind, Method};
+
+    #[test]
+    fn one_speaker_from_a_diarizer_gets_a_hint() {
+        let by = |method| Provenance::new(method, "x");
+        let ge2e = by(Method::Diarized(DiarizerKind::Ge2e { overlap: false }));
+        assert!(one_speaker_hint(&ge2e, 1).is_some_and(|h| h.contains("--num-speakers")));
+        assert!(one_speaker_hint(&by(Method::Diarized(DiarizerKind::Pyannote)), 1).is_some());
+        assert_eq!(one_speaker_hint(&ge2e, 2), None);
+        assert_eq!(one_speaker_hint(&ge2e, 0), None, "silence has its own warning");
+        // Not where one label is what was asked for (voice activity alone) or one track.
+        assert_eq!(one_speaker_hint(&by(Method::Diarized(DiarizerKind::VadOnly)), 1), None);
+        assert_eq!(one_speaker_hint(&by(Method::Tracks { count: 1 }), 1), None);
     }
 }

@@ -78,6 +78,28 @@ pub struct Analysis {
     pub chat_markers_vs_timing: Option<super::markers::MarkersVsTiming>,
 }
 
+impl Analysis {
+    /// Why the overlap between speakers cannot be measured from this input, if it cannot:
+    /// `"one speaker per frame"` when the speakers were diarized from one mixed track that way
+    /// ([`AnalysisWarning::OverlapNotMeasurable`](super::AnalysisWarning)), `"ends estimated"`
+    /// when some ends were estimated (paragraph transcripts). Every output that shows the
+    /// overlap shows this instead of a zero it did not measure.
+    pub fn overlap_unmeasurable(&self) -> Option<&'static str> {
+        let one_per_frame = self
+            .diagnostics
+            .warnings
+            .iter()
+            .any(|w| matches!(w, super::AnalysisWarning::OverlapNotMeasurable));
+        if one_per_frame {
+            Some("one speaker per frame")
+        } else if self.estimated_times.is_some() {
+            Some("ends estimated")
+        } else {
+            None
+        }
+    }
+}
+
 /// Diagnostics.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Diagnostics {

@@ -157,14 +157,14 @@ fn conversation<M: Markup + ?Sized>(
     let speakers = match r.speakers.len() {
         // A recording in which detection found nobody talking.
         0 if detection.is_some() => "no speech found in the recording, 0 speakers".to_owned(),
+        1 => "1 speaker".to_owned(),
         n => format!("{n} speakers"),
     };
-    // Ends estimated: overlap, and the timing rule's interruptions, cannot be measured.
+    // Ends estimated: the timing rule's interruptions cannot be measured either.
     let unmeasured = r.estimated_times.is_some();
-    let overlap = if unmeasured {
-        "overlap not measurable (ends estimated)".to_owned()
-    } else {
-        format!("overlap {} s ({} of speech)", secs(c.overlap.get()), pct(c.overlap_ratio))
+    let overlap = match r.overlap_unmeasurable() {
+        Some(why) => format!("overlap not measurable ({why})"),
+        None => format!("overlap {} s ({} of speech)", secs(c.overlap.get()), pct(c.overlap_ratio)),
     };
     let heading = format!(
         "{id}: {speakers}, span {} s, speech {} s, {overlap}",

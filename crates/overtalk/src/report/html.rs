@@ -413,12 +413,17 @@ fn conversation_section(
     let n = &cv.counts.events;
     let _ = write!(
         b,
-        "<p class=\"headline\">{} speakers · span {} s · speech {} s · overlap {} s ({} of speech) · {} turns · {} floor transfers · <span data-field=\"interruptions\" data-v=\"{}\">{}</span> interruptions (<span data-field=\"successful\" data-v=\"{}\">{}</span> successful) · {} terminal overlaps · {} backchannels · {} floor claims in words</p>",
-        r.speakers.len(),
+        "<p class=\"headline\">{} · span {} s · speech {} s · {} · {} turns · {} floor transfers · <span data-field=\"interruptions\" data-v=\"{}\">{}</span> interruptions (<span data-field=\"successful\" data-v=\"{}\">{}</span> successful) · {} terminal overlaps · {} backchannels · {} floor claims in words</p>",
+        match r.speakers.len() {
+            1 => "1 speaker".to_owned(),
+            n => format!("{n} speakers"),
+        },
         secs(cv.span.get()),
         secs(cv.speech.get()),
-        secs(cv.overlap.get()),
-        pct(cv.overlap_ratio),
+        match r.overlap_unmeasurable() {
+            Some(why) => format!("overlap not measurable ({why})"),
+            None => format!("overlap {} s ({} of speech)", secs(cv.overlap.get()), pct(cv.overlap_ratio)),
+        },
         n.turns,
         n.transfers,
         n.interruptions,

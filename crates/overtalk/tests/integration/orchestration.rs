@@ -62,7 +62,18 @@ fn one_speaker_per_frame_makes_overlap_not_measurable() {
         out[0].analysis.diagnostics.warnings[0].to_string(),
         overtalk::output::OVERLAP_NOT_MEASURABLE
     );
+    assert_eq!(out[0].analysis.overlap_unmeasurable(), Some("one speaker per frame"));
+    // One speaker found by such a method: the same (it may be two voices merged).
+    let mut solo = entry("diarized", "solo.wav");
+    solo.transcript = Transcript::from_annotation(ann(&[(0, 1000, "A"), (1500, 2000, "A")]));
+    let out = analyze_entries(vec![solo], &options, &mut |_| {}).unwrap();
+    assert_eq!(out[0].analysis.speakers.len(), 1);
+    assert_eq!(
+        out[0].analysis.diagnostics.warnings[0],
+        overtalk::analysis::AnalysisWarning::OverlapNotMeasurable
+    );
     let out = analyze_entries(vec![entry("tracks", "t.wav")], &options, &mut |_| {}).unwrap();
+    assert_eq!(out[0].analysis.overlap_unmeasurable(), None);
     assert!(!out[0]
         .analysis
         .diagnostics
