@@ -1,4 +1,5 @@
-//! Azure AI Speech batch transcription results (the `…_transcription.json` files), read only.
+//! Azure AI Speech results, read only: batch transcription (the `…_transcription.json`
+//! files) and fast transcription (the `transcriptions:transcribe` response).
 //!
 //! ```json
 //! {"source": "…", "durationInTicks": 41200000, "duration": "PT4.12S",
@@ -17,6 +18,16 @@
 //! - The speaker is `speaker_<n>` with diarization; without it, `channel_<n>` (one speaker per
 //!   channel of a stereo call, Azure's default for two-channel audio).
 //! - `durationInTicks` of the file becomes the declared extent.
+//! - Fast transcription writes `phrases` instead of `recognizedPhrases`, each with its `text`
+//!   and `words` (`text`, `offsetMilliseconds`, `durationMilliseconds`) and times in
+//!   milliseconds (`offsetMilliseconds`, `durationMilliseconds`); they are read the same way.
+//!
+//! ```json
+//! {"durationMilliseconds": 182439, "combinedPhrases": [{"channel": 0, "text": "…"}],
+//!  "phrases": [{"channel": 0, "speaker": 1, "offsetMilliseconds": 960,
+//!               "durationMilliseconds": 640, "text": "Good afternoon.", "confidence": 0.94,
+//!               "words": [{"text": "Good", "offsetMilliseconds": 960, "durationMilliseconds": 240}]}]}
+//! ```
 //!
 //! overtalk does not write Azure results: they are a vendor's output, not an exchange format.
 
@@ -50,10 +61,15 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Doc {
-    #[serde(default)]
+    #[serde(default, alias = "durationTicks")]
     duration_in_ticks: Option<f64>,
     #[serde(default)]
+    duration_milliseconds: Option<f64>,
+    #[serde(default)]
     recognized_phrases: Vec<PhraseJ>,
+    /// Fast transcription's phrases.
+    #[serde(default)]
+    phrases: Vec<PhraseJ>,
 }
 
 #[derive(Deserialize)]
@@ -70,7 +86,16 @@ struct PhraseJ {
     #[serde(default)]
     duration_in_ticks: Option<f64>,
     #[serde(default)]
+    offset_milliseconds: Option<f64>,
+    #[serde(default)]
+    duration_milliseconds: Option<f64>,
+    #[serde(default)]
     n_best: Vec<BestJ>,
+    /// Fast transcription: the phrase's text and words, without alternatives.
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    words: Vec<WordJ>,
 }
 
 #[derive(Deserialize)]
@@ -85,21 +110,30 @@ struct BestJ {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct WordJ {
-    #[serde(default)]
+    #[serde(default, alias = "text")]
     word: Option<String>,
     #[serde(default)]
     offset_in_ticks: Option<f64>,
     #[serde(default)]
     duration_in_ticks: Option<f64>,
     #[serde(default)]
+    offset_milliseconds: Option<f64>,
+    #[serde(default)]
+    duration_milliseconds: Option<f64>,
+    #[serde(default)]
     confidence: Option<f64>,
 }
 
-const TRACKED: [&str; 1] = ["recognizedPhrases"];
+const TRACKED: [&str; 2] = ["recognizedPhrases", "phrases"];
 
 /// Ticks (100 ns) as a time, rounded to the microsecond; `None` when not finite or out of range.
 fn ticks(t: f64) -> Option<Time> {
     Time::from_secs_f64(t / 1e7)
+}
+
+/// A time given in ticks, else in milliseconds (fast transcription).
+fn time(ticks_value: Option<f64>, ms: Option<f64>) -> Option<Time> {
+    ticks_value.and_then(ticks).or_else(|| ms.and_then(|ms| Time::from_secs_f64(ms / 1e3)))
 }
 
 /// Reads an Azure batch transcription result into one recording (named by the read options).
@@ -107,12 +141,18 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let scanned = scan(text, &TRACKED, false, ctx)?;
     let doc: Doc = scanned.parse(ctx)?;
     let mut b = TranscriptBuilder::new();
-    if let Some(d) = doc.duration_in_ticks.and_then(ticks) {
+    if let Some(d) = time(doc.duration_in_ticks, doc.duration_milliseconds) {
         b.extent(Segment::new(Time::ZERO, d));
     }
     let mut missing_speaker = false;
-    for (k, p) in doc.recognized_phrases.into_iter().enumerate() {
-        let pos = scanned.pos(0, k);
+    // Batch phrases, else fast transcription's.
+    let (phrases, path) = if doc.recognized_phrases.is_empty() && !doc.phrases.is_empty() {
+        (doc.phrases, 1)
+    } else {
+        (doc.recognized_phrases, 0)
+    };
+    for (k, p) in phrases.into_iter().enumerate() {
+        let pos = scanned.pos(path, k);
         if p.recognition_status.as_deref().is_some_and(|s| s != "Success") {
             continue;
         }
@@ -132,27 +172,20 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 UNKNOWN_SPEAKER.to_owned()
             }
         };
-        let start = p.offset_in_ticks.and_then(ticks);
-        let length = p.duration_in_ticks.and_then(ticks);
-        let (Some(start), Some(length)) = (start, length) else {
-            warn(
-                ctx,
-                WarningKind::MissingTime,
-                pos,
-                format!("phrase {k} has no offsetInTicks or durationInTicks; dropped"),
-            )?;
-            b.speaker(&speaker);
-            continue;
-        };
-        let end = Time::from_micros(start.micros().saturating_add(length.micros()));
-        let best = p.n_best.into_iter().next();
+        let start = time(p.offset_in_ticks, p.offset_milliseconds);
+        let length = time(p.duration_in_ticks, p.duration_milliseconds);
+        // The best alternative (batch), else the phrase's own text and words (fast).
+        let best = p.n_best.into_iter().next().or_else(|| {
+            (p.text.is_some() || !p.words.is_empty())
+                .then_some(BestJ { display: p.text, words: p.words })
+        });
         let content = best.map(|best| {
-            let words = best
+            let words: Vec<Word> = best
                 .words
                 .into_iter()
                 .filter_map(|w| {
-                    let s = w.offset_in_ticks.and_then(ticks)?;
-                    let d = w.duration_in_ticks.and_then(ticks)?;
+                    let s = time(w.offset_in_ticks, w.offset_milliseconds)?;
+                    let d = time(w.duration_in_ticks, w.duration_milliseconds)?;
                     Some(Word {
                         text: w.word.unwrap_or_default(),
                         start: Some(s),
@@ -163,6 +196,37 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 .collect();
             Content { text: best.display, words }
         });
+        let (start, end) = match (start, length) {
+            (Some(start), Some(length)) => {
+                (start, Time::from_micros(start.micros().saturating_add(length.micros())))
+            }
+            _ => {
+                // No times of its own: the span of its timed words, if it has any.
+                let words = content.as_ref().map_or(&[][..], |c| c.words.as_slice());
+                let span = words
+                    .iter()
+                    .filter_map(|w| w.start)
+                    .min()
+                    .zip(words.iter().filter_map(|w| w.end).max());
+                let Some((first, last)) = span else {
+                    warn(
+                        ctx,
+                        WarningKind::MissingTime,
+                        pos,
+                        format!("phrase {k} has no offset or duration (in ticks or milliseconds) and no timed word; dropped"),
+                    )?;
+                    b.speaker(&speaker);
+                    continue;
+                };
+                warn(
+                    ctx,
+                    WarningKind::MissingTime,
+                    pos,
+                    format!("phrase {k} has no offset or duration (in ticks or milliseconds); its span is taken from its timed words"),
+                )?;
+                (first, last)
+            }
+        };
         match ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
             Some(seg) => {
                 b.add(seg, &speaker, content);
@@ -237,5 +301,30 @@ mod tests {
         let strict = ReadOptions { strict: true, ..Default::default() };
         let e = read_str(text, Format::Azure, &strict).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(3), Some(3)), "{e}");
+    }
+
+    /// Fast transcription: `phrases` with their own text and words, in milliseconds; a phrase
+    /// without times of its own spans its timed words.
+    #[test]
+    fn fast_transcription_phrases_in_milliseconds() {
+        let text = r#"{"durationMilliseconds": 182439, "combinedPhrases": [{"channel": 0, "text": "Good afternoon. Hi."}],
+ "phrases": [
+  {"channel": 0, "speaker": 1, "offsetMilliseconds": 960, "durationMilliseconds": 640, "text": "Good afternoon.", "confidence": 0.94,
+   "words": [{"text": "Good", "offsetMilliseconds": 960, "durationMilliseconds": 240}, {"text": "afternoon.", "offsetMilliseconds": 1200, "durationMilliseconds": 400}]},
+  {"channel": 0, "speaker": 2, "text": "Hi.", "words": [{"text": "Hi.", "offsetMilliseconds": 1700, "durationMilliseconds": 300}]}]}"#;
+        assert_eq!(crate::format::sniff(text), Some(Format::Azure));
+        let out = read_str(text, Format::Azure, &ReadOptions::default()).unwrap();
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w, vec![(WarningKind::MissingTime, Some(5), Some(3))]);
+        assert_eq!(
+            tracks_with_text(&out, "recording"),
+            vec![
+                (960_000, 1_600_000, "speaker_1".to_owned(), "Good afternoon.".to_owned()),
+                (1_700_000, 2_000_000, "speaker_2".to_owned(), "Hi.".to_owned())
+            ]
+        );
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(t.declared_extent(), Segment::from_micros(0, 182_439_000));
+        assert_eq!(t.contents()[0].as_ref().unwrap().words.len(), 2);
     }
 }

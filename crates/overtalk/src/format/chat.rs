@@ -699,6 +699,8 @@ mod tests {
                 (WarningKind::Skipped, Some(2)),
                 (WarningKind::Skipped, Some(4)),
                 (WarningKind::Note, Some(1)),
+                // Nothing was left to read.
+                (WarningKind::Note, None),
             ]
         );
     }

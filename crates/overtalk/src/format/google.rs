@@ -10,8 +10,12 @@
 //!     {"startTime": "0.500s", "endTime": "0.900s", "word": "hello", "speakerTag": 1}, …]}]}]}
 //! ```
 //!
+//! - The response is read as the REST API writes it (`{"results": […]}`), as a bare list of
+//!   results (a client's `response.results` saved as it is), or as a list whose first element
+//!   is the response (Node's `const [response] = await client.recognize(…)` saved whole).
 //! - Times are durations as strings of seconds with an `s` (`"1.200s"`, v1 `startTime` /
-//!   `endTime`, v2 `startOffset` / `endOffset`), read exactly; numbers are accepted too.
+//!   `endTime`, v2 `startOffset` / `endOffset`), read exactly; numbers are accepted too, and
+//!   the `{"seconds": "9", "nanos": 30000000}` objects the client libraries write.
 //! - With speaker diarization Google repeats **every word of the audio, with its speaker**, in
 //!   the last result that has speakers (`speakerTag` in v1, `speakerLabel` in v2): those words
 //!   are read and the others, which repeat them without speakers, are not. The speaker is
@@ -71,6 +75,8 @@ struct ResultJ {
 #[derive(Deserialize)]
 struct AlternativeJ {
     #[serde(default)]
+    transcript: Option<String>,
+    #[serde(default)]
     words: Vec<WordJ>,
 }
 
@@ -89,17 +95,52 @@ struct WordJ {
     speaker_tag: Option<Value>,
 }
 
-const TRACKED: [&str; 1] = ["results"];
+/// The results of a response (`results` of the object, or of the list's first element) and
+/// of a bare list of results (the top-level list).
+const TRACKED: [&str; 2] = ["results", ""];
 
-/// A protobuf JSON duration: `"1.200s"`, or a number of seconds.
+/// A protobuf duration: `"1.200s"` (its JSON mapping), a number of seconds, or the object
+/// `{"seconds": "9", "nanos": 30000000}` of the client libraries (either part may be absent;
+/// seconds as a string or an integer), read exactly.
 fn offset(v: &Option<Value>) -> Option<Time> {
     match v {
         Some(Value::String(s)) => {
             seconds_value(&Value::String(s.trim().trim_end_matches('s').to_owned()))
         }
+        Some(Value::Object(o)) => {
+            let whole = |v: &Value| match v {
+                Value::String(s) => s.trim().parse::<i64>().ok(),
+                other => other.as_i64(),
+            };
+            let seconds = o.get("seconds").map_or(Some(0), whole)?;
+            let nanos = o.get("nanos").map_or(Some(0), whole)?;
+            if !(0..1_000_000_000).contains(&nanos) && !(-999_999_999..0).contains(&nanos) {
+                return None;
+            }
+            let micros = seconds.checked_mul(1_000_000)?.checked_add(nanos / 1_000)?;
+            (micros >= 0).then(|| Time::from_micros(micros))
+        }
         Some(other) => seconds_value(other),
         None => None,
     }
+}
+
+/// Whether result `d` repeats the words of all the others (v1 diarization): it has at least as
+/// many words as they have together, and its first word starts no later than theirs.
+fn repeats_the_others(results: &[ResultJ], d: usize) -> bool {
+    fn words(r: &ResultJ) -> &[WordJ] {
+        r.alternatives.first().map_or(&[][..], |a| a.words.as_slice())
+    }
+    let first_start = |ws: &[WordJ]| ws.iter().filter_map(|w| offset(&w.start_time)).min();
+    let mine = words(&results[d]);
+    let others: Vec<&WordJ> =
+        results.iter().enumerate().filter(|&(k, _)| k != d).flat_map(|(_, r)| words(r)).collect();
+    let their_start = others.iter().filter_map(|w| offset(&w.start_time)).min();
+    mine.len() >= others.len()
+        && match (first_start(mine), their_start) {
+            (Some(a), Some(b)) => a <= b,
+            _ => true,
+        }
 }
 
 /// A speaker tag, when it names a speaker (v1 uses 0 for "none").
@@ -110,25 +151,59 @@ fn speaker_tag(w: &WordJ) -> Option<String> {
 /// Reads a Speech-to-Text response into one recording (named by the read options).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let scanned = scan(text, &TRACKED, false, ctx)?;
-    let doc: Doc = scanned.parse(ctx)?;
-    // The last result whose words carry speakers holds every word of the audio.
-    let diarized = doc.results.iter().rposition(|r| {
+    // The three shapes of a saved response (module documentation), told apart by the first
+    // character and by whether a list's objects hold `results`; each parsed as its type, so
+    // that an error names its line and column.
+    let list = text.trim_start_matches('\u{feff}').trim_start().starts_with('[');
+    let (doc, path) = if !list {
+        (scanned.parse::<Doc>(ctx)?, 0)
+    } else if scanned.pos(0, 0).is_some() || text.contains("\"results\"") {
+        let wrapped: Vec<Option<Doc>> = scanned.parse(ctx)?;
+        (wrapped.into_iter().flatten().next().unwrap_or(Doc { results: Vec::new() }), 0)
+    } else {
+        (Doc { results: scanned.parse(ctx)? }, 1)
+    };
+    // v1 repeats every word of the audio, with its speaker, in the last result whose words
+    // carry speakers: only that one is read. Results that each carry their own words' speakers
+    // (no such repetition) are all read.
+    let last_diarized = doc.results.iter().rposition(|r| {
         r.alternatives.first().is_some_and(|a| a.words.iter().any(|w| speaker_tag(w).is_some()))
     });
+    let repeated = last_diarized.filter(|&d| repeats_the_others(&doc.results, d));
+    let diarized = last_diarized.is_some();
+    // Transcripts without word times (the request did not ask for them) cannot be placed;
+    // said of the results that are read.
+    let untimed_transcript = |r: &ResultJ| {
+        r.alternatives.first().is_some_and(|a| {
+            a.words.is_empty() && a.transcript.as_deref().is_some_and(|t| !t.trim().is_empty())
+        })
+    };
+    if repeated.is_none() {
+        let n = doc.results.iter().filter(|r| untimed_transcript(r)).count();
+        if n > 0 {
+            let first = doc.results.iter().position(untimed_transcript);
+            warn(
+                ctx,
+                WarningKind::MissingTime,
+                first.and_then(|k| scanned.pos(path, k)),
+                format!("{n} result(s) have a transcript but no word times (the request lacked enableWordTimeOffsets); their words cannot be placed and are left out"),
+            )?;
+        }
+    }
     let mut labelled = Vec::new();
     let (mut missing, mut first_missing) = (0usize, None);
     let mut untimed = Untimed::default();
     for (k, r) in doc.results.into_iter().enumerate() {
-        if diarized.is_some_and(|d| d != k) {
+        if repeated.is_some_and(|d| d != k) {
             continue;
         }
-        let pos = scanned.pos(0, k);
+        let pos = scanned.pos(path, k);
         let channel = label(&r.channel_tag).map(|c| format!("channel_{c}"));
         let Some(alt) = r.alternatives.into_iter().next() else { continue };
         for w in alt.words {
             let speaker = match (diarized, speaker_tag(&w), &channel) {
-                (Some(_), Some(tag), _) => format!("speaker_{tag}"),
-                (None, _, Some(c)) => c.clone(),
+                (true, Some(tag), _) => format!("speaker_{tag}"),
+                (false, _, Some(c)) => c.clone(),
                 _ => {
                     missing += 1;
                     first_missing = first_missing.or(pos);
@@ -149,7 +224,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
     }
     if missing > 0 {
-        let message = if diarized.is_some() {
+        let message = if diarized {
             format!("{missing} word(s) of the diarized result have no speaker; given to the placeholder speaker {UNKNOWN_SPEAKER:?}")
         } else {
             format!("no word has a speaker (diarization was off); all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}")
@@ -159,7 +234,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     untimed.warn(ctx, "")?;
     // One diarized stream stays in time order (a speaker change ends a track); channels, which
     // overlap freely, are taken one at a time, each in time order.
-    if diarized.is_some() {
+    if diarized {
         labelled.sort_by_key(|w| w.start);
     } else {
         labelled.sort_by(|x, y| (&x.speaker, x.start).cmp(&(&y.speaker, y.start)));
@@ -244,5 +319,49 @@ mod tests {
         );
         let head = r#"{"results": [{"alternatives": [{"transcript": "x", "words": [{"startTime": "0s"}]}], "resultEndTime": "1s"}]}"#;
         assert_eq!(crate::format::sniff(head), Some(Format::GoogleStt));
+    }
+
+    /// What the client libraries save: Node's `[response]` with `{seconds, nanos}` times, a bare
+    /// list of results, and results that each carry their own words' speakers (no last result
+    /// repeating them all), which are all read.
+    #[test]
+    fn client_library_shapes_and_per_result_speakers() {
+        let read = |text: &str| read_str(text, Format::GoogleStt, &ReadOptions::default()).unwrap();
+        let wrapped = r#"[{"results": [{"alternatives": [{"words": [
+    {"startTime": {"seconds": "1", "nanos": 500000000}, "endTime": {"seconds": 2}, "word": "hello", "speakerTag": 1},
+    {"startTime": {"nanos": 200000000}, "endTime": {"seconds": "1", "nanos": 100000000}, "word": "hi", "speakerTag": 2}]}]}]}, null, null]"#;
+        let out = read(wrapped);
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        assert_eq!(
+            tracks(&out),
+            vec![
+                (200_000, 1_100_000, "speaker_2".to_owned(), "hi".to_owned()),
+                (1_500_000, 2_000_000, "speaker_1".to_owned(), "hello".to_owned())
+            ]
+        );
+        assert_eq!(crate::format::sniff(wrapped), Some(Format::GoogleStt));
+        // A bare list of results; one without word times is said to be left out.
+        let bare = r#"[
+ {"alternatives": [{"transcript": "bonjour", "words": [{"startOffset": "0.5s", "endOffset": "0.9s", "word": "bonjour", "speakerLabel": "1"}]}], "languageCode": "fr-fr"},
+ {"alternatives": [{"transcript": "salut", "words": [{"startOffset": "1s", "endOffset": "1.5s", "word": "salut", "speakerLabel": "2"}]}], "languageCode": "fr-fr"},
+ {"alternatives": [{"transcript": "sans mots"}], "resultEndTime": {"seconds": "9", "nanos": 30000000}}]"#;
+        let out = read(bare);
+        assert_eq!(
+            tracks(&out),
+            vec![
+                (500_000, 900_000, "speaker_1".to_owned(), "bonjour".to_owned()),
+                (1_000_000, 1_500_000, "speaker_2".to_owned(), "salut".to_owned())
+            ]
+        );
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w, vec![(WarningKind::MissingTime, Some(4), Some(2))]);
+        assert!(out.warnings[0].message.contains("enableWordTimeOffsets"), "{:?}", out.warnings);
+        assert_eq!(crate::format::sniff(bare), Some(Format::GoogleStt));
+        // Nanoseconds out of range are no time.
+        assert_eq!(offset(&Some(serde_json::json!({"seconds": 1, "nanos": 1_000_000_000}))), None);
+        assert_eq!(
+            offset(&Some(serde_json::json!({"seconds": "2", "nanos": 1_000}))),
+            Some(Time::from_micros(2_000_001))
+        );
     }
 }

@@ -1131,6 +1131,14 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     {
         return Some(Format::Speechmatics);
     }
+    // Speechmatics real-time: one `AddTranscript` message, or a session saved as its messages
+    // (JSON lines), whose first (`RecognitionStarted`) names no transcript.
+    if has("message")
+        && text[..end].contains("\"AddTranscript\"")
+        && text[..end].contains("\"results\"")
+    {
+        return Some(Format::Speechmatics);
+    }
     if has("monologues") {
         return Some(Format::RevAi);
     }
@@ -1142,11 +1150,27 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     }
     // A list whose segments carry a `session_id`: SegLST (meeteval, CHiME). The keys of a
     // top-level list's objects are its depth-two keys, under the root path.
-    if text.trim_start_matches('\u{feff}').trim_start().starts_with('[')
-        && has("session_id")
-        && (has("start_time") || has("words"))
-    {
+    let list = text.trim_start_matches('\u{feff}').trim_start().starts_with('[');
+    if list && has("session_id") && (has("start_time") || has("words")) {
         return Some(Format::SegLst);
+    }
+    // A bare list of timed turns, as scripts dump a diarization or a transcript
+    // (`[{"start": 1.8, "end": 4.5, "speaker": "SPEAKER_00"}, …]`): with text, the segments
+    // of a Whisper-style transcript; without, the turns of a diarization.
+    if list && has("start") && (has("end") || has("stop")) {
+        if has("text") || has("words") {
+            return Some(Format::WhisperX);
+        }
+        if has("speaker") {
+            return Some(Format::PyannoteJson);
+        }
+    }
+    // Google Speech-to-Text results saved as a bare list (a client's `response.results`).
+    if list
+        && has("alternatives")
+        && ["resultEndTime", "resultEndOffset", "channelTag", "languageCode"].iter().any(|k| has(k))
+    {
+        return Some(Format::GoogleStt);
     }
     // Amazon Transcribe: `results` with its `items` or speaker/channel labels, and the job's
     // `jobName`/`accountId` (or the `transcripts` list only Transcribe writes).
@@ -1170,7 +1194,10 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     if has("segments") || has("word_segments") {
         return Some(Format::WhisperX);
     }
-    if has("recognizedPhrases") || has("combinedRecognizedPhrases") {
+    if has("recognizedPhrases")
+        || has("combinedRecognizedPhrases")
+        || has("phrases") && (has("combinedPhrases") || has("durationMilliseconds"))
+    {
         return Some(Format::Azure);
     }
     // Google Speech-to-Text: a `results` list (its elements' keys lie below what is tracked

@@ -846,9 +846,18 @@ pub fn read_str(text: &str, format: Format, options: &ReadOptions) -> Result<Rea
     for (id, t) in corpus.iter() {
         report_self_overlap(id, t, &mut ctx)?;
     }
+    // An input that holds nobody speaking reads as an empty result: say so, so that an empty
+    // RTTM or a table of "0 speakers" is not taken for a result about people.
+    if corpus.iter().all(|(_, t)| t.utterances().next().is_none() && t.untimed().is_empty()) {
+        ctx.warn(Warning::new(WarningKind::Note, EMPTY_INPUT))?;
+    }
     let zero_length = std::mem::take(&mut ctx.zero_length);
     Ok(ReadOutput { format: Some(format), corpus, warnings: ctx.into_warnings(), zero_length })
 }
+
+/// The note on an input in which nobody speaks ([`read_str`]).
+pub const EMPTY_INPUT: &str = "the input holds no speech (no segment, turn or word): an empty \
+     file or an empty result, so what is made from it has no speakers";
 
 fn report_self_overlap(id: &str, t: &Transcript, ctx: &mut ReadContext<'_>) -> Result<()> {
     let a = t.annotation();

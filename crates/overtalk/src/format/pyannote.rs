@@ -20,6 +20,9 @@
 //!   warning); one whose times are missing or unreadable is dropped with a `missing-time`
 //!   warning naming its line and column.
 //! - A pyannoteAI job whose `status` is not `succeeded` is an error saying what the status is.
+//! - A bare list of turns, as scripts dump a diarization (`json.dump([{"start": turn.start,
+//!   "end": turn.end, "speaker": speaker} …])`, WhisperX's diarization records with their
+//!   `label`), is read as `diarization`; `stop` is read where `end` is missing.
 //!
 //! overtalk does not write this JSON: RTTM is what pyannote reads back.
 
@@ -75,15 +78,27 @@ struct TurnJ {
     #[serde(default)]
     end: Option<Value>,
     #[serde(default)]
+    stop: Option<Value>,
+    #[serde(default)]
     speaker: Option<Value>,
 }
 
-const TRACKED: [&str; 4] =
-    ["diarization", "exclusive_diarization", "output/diarization", "output/exclusiveDiarization"];
+const TRACKED: [&str; 5] = [
+    "diarization",
+    "exclusive_diarization",
+    "output/diarization",
+    "output/exclusiveDiarization",
+    // a bare list of turns
+    "",
+];
 
 /// Reads pyannote JSON into one recording (named by the read options).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let scanned = scan(text, &TRACKED, false, ctx)?;
+    if text.trim_start_matches('\u{feff}').trim_start().starts_with('[') {
+        let turns: Vec<TurnJ> = scanned.parse(ctx)?;
+        return read_turns(turns, &scanned, TRACKED.len() - 1, ctx);
+    }
     let doc: Doc = scanned.parse(ctx)?;
     match doc.status.as_deref() {
         None | Some("succeeded") => {}
@@ -114,6 +129,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             "pyannote JSON needs a \"diarization\" (or \"exclusive_diarization\") list of turns",
         )),
     };
+    read_turns(turns, &scanned, path, ctx)
+}
+
+/// The turns of one list (tracked path number `path`, for positions) as one recording.
+fn read_turns(
+    turns: Vec<TurnJ>,
+    scanned: &crate::format::json::Scanned<'_>,
+    path: usize,
+    ctx: &mut ReadContext<'_>,
+) -> Result<Corpus> {
     let mut b = TranscriptBuilder::new();
     let mut missing_speaker = false;
     for (k, t) in turns.into_iter().enumerate() {
@@ -134,7 +159,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
         };
         let start = t.start.as_ref().and_then(seconds_value);
-        let end = t.end.as_ref().and_then(seconds_value);
+        let end = t.end.as_ref().or(t.stop.as_ref()).and_then(seconds_value);
         let (Some(start), Some(end)) = (start, end) else {
             warn(
                 ctx,
@@ -227,5 +252,22 @@ mod tests {
         assert!(e.to_string().contains("has not succeeded"), "{e}");
         let e = read_text(r#"{"speakers": []}"#).unwrap_err();
         assert!(e.to_string().contains("needs a \"diarization\""), "{e}");
+    }
+
+    /// A bare list of turns, as scripts dump a diarization (`stop` for `end` in some).
+    #[test]
+    fn a_bare_list_of_turns_is_a_diarization() {
+        let text = "[\n {\"start\": 1.8, \"stop\": 4.5, \"speaker\": \"SPEAKER_00\", \"id\": 0},\n {\"label\": \"0\", \"speaker\": \"SPEAKER_01\", \"start\": 5.5, \"end\": 7.5},\n {\"start\": 8, \"speaker\": \"SPEAKER_00\"}]";
+        assert_eq!(crate::format::sniff(text), Some(Format::PyannoteJson));
+        let out = read_text(text).unwrap();
+        assert_eq!(
+            tracks(&out),
+            vec![
+                (1_800_000, 4_500_000, "SPEAKER_00".to_owned()),
+                (5_500_000, 7_500_000, "SPEAKER_01".to_owned())
+            ]
+        );
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w, vec![(WarningKind::MissingTime, Some(4), Some(2))]);
     }
 }

@@ -1,4 +1,4 @@
-//! Speechmatics batch transcripts (`json-v2`), read only.
+//! Speechmatics transcripts: batch (`json-v2`) and real-time, read only.
 //!
 //! ```json
 //! {"format": "2.9", "job": {"id": "…", "duration": 8},
@@ -10,7 +10,8 @@
 //!     "alternatives": [{"content": ".", "confidence": 1, "speaker": "S1"}]}]}
 //! ```
 //!
-//! - Words are the `word` results with their first alternative's `content` and `confidence`,
+//! - Words are the `word` results (and `entity` results, written form, where their spoken words
+//!   are not given one by one) with their first alternative's `content` and `confidence`,
 //!   times in seconds; a `punctuation` result is appended to the word before it (or, with
 //!   `attaches_to: "next"`, put before the next word).
 //! - The speaker is the alternative's `speaker` (`S1`, `S2`, …; speaker diarization), else the
@@ -20,6 +21,11 @@
 //! - Tracks are built from the words as for Deepgram: a new track at each speaker change or pause
 //!   longer than 0.8 s.
 //! - `job.duration` (seconds) becomes the declared extent.
+//! - The real-time API's messages are read too: one `AddTranscript` message (`{"message":
+//!   "AddTranscript", "format": "2.7", "results": […]}`), or a session saved as its messages one
+//!   after another (JSON lines), whose `AddTranscript` results are read in order;
+//!   `AddPartialTranscript` messages (superseded by the final ones) and the others
+//!   (`RecognitionStarted`, `EndOfTranscript`, …) are passed over.
 //!
 //! overtalk does not write Speechmatics transcripts: they are a vendor's output, not an exchange
 //! format.
@@ -95,24 +101,95 @@ struct AlternativeJ {
 
 const TRACKED: [&str; 1] = ["results"];
 
+/// One message of a real-time session.
+#[derive(Deserialize)]
+struct MessageJ {
+    #[serde(default)]
+    message: Option<String>,
+    #[serde(default)]
+    results: Vec<ResultJ>,
+}
+
+/// The messages of a real-time session saved one after another (more than one JSON value),
+/// each with the line it starts on; `None` for a single document.
+fn message_stream(text: &str, ctx: &ReadContext<'_>) -> Result<Option<Vec<(MessageJ, usize)>>> {
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<MessageJ>();
+    let mut messages = Vec::new();
+    let mut at = 0;
+    while let Some(next) = stream.next() {
+        let start = at + text[at..].len() - text[at..].trim_start().len();
+        let line = 1 + text[..start].matches('\n').count();
+        match next {
+            Ok(m) => messages.push((m, line)),
+            // A single document (with trailing text, perhaps): the document reader reports
+            // its errors.
+            Err(_) if messages.len() < 2 => return Ok(None),
+            Err(e) => {
+                let message = e.to_string();
+                let message = message.rfind(" at line ").map_or(&message[..], |i| &message[..i]);
+                return Err(ctx.error(
+                    e.line().max(line),
+                    e.column().max(1),
+                    format!("message {}: {message}", messages.len() + 1),
+                ));
+            }
+        }
+        at = stream.byte_offset();
+    }
+    Ok((messages.len() > 1).then_some(messages))
+}
+
 /// Reads a Speechmatics transcript into one recording (named by the read options).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    let scanned = scan(text, &TRACKED, false, ctx)?;
-    let doc: Doc = scanned.parse(ctx)?;
     let mut b = TranscriptBuilder::new();
-    if let Some(d) = doc.job.and_then(|j| j.duration).as_ref().and_then(seconds_value) {
-        b.extent(Segment::new(Time::ZERO, d));
-    }
+    let results: Vec<(ResultJ, Option<Pos>)> = match message_stream(text, ctx)? {
+        Some(messages) => messages
+            .into_iter()
+            .filter(|(m, _)| m.message.as_deref().is_none_or(|m| m == "AddTranscript"))
+            .flat_map(|(m, line)| m.results.into_iter().map(move |r| (r, Some((line, 1)))))
+            .collect(),
+        None => {
+            let scanned = scan(text, &TRACKED, false, ctx)?;
+            let doc: Doc = scanned.parse(ctx)?;
+            if let Some(d) = doc.job.and_then(|j| j.duration).as_ref().and_then(seconds_value) {
+                b.extent(Segment::new(Time::ZERO, d));
+            }
+            let n = doc.results.len();
+            doc.results.into_iter().zip((0..n).map(|k| scanned.pos(0, k))).collect()
+        }
+    };
     let mut labelled: Vec<LabelledWord> = Vec::new();
     let (mut missing, mut first_missing): (usize, Option<Pos>) = (0, None);
     let mut untimed = Untimed::default();
     let mut pending_prefix = String::new();
-    for (k, r) in doc.results.into_iter().enumerate() {
-        let pos = scanned.pos(0, k);
+    // Where words were given one by one: an entity spanning them repeats them.
+    let mut word_starts: Vec<Time> = results
+        .iter()
+        .filter(|(r, _)| r.kind.as_deref() == Some("word"))
+        .filter_map(|(r, _)| r.start_time.as_ref().and_then(seconds_value))
+        .collect();
+    word_starts.sort_unstable();
+    for (r, pos) in results {
         let alt = r.alternatives.into_iter().next();
         let content = alt.as_ref().and_then(|a| a.content.clone()).unwrap_or_default();
         match r.kind.as_deref() {
             Some("word") => {}
+            // An entity (`enable_entities`: "$2.05" for "two dollars five cents") stands in for
+            // its spoken words as one word of its written form, unless those words are there.
+            Some("entity") => {
+                let span = r
+                    .start_time
+                    .as_ref()
+                    .and_then(seconds_value)
+                    .zip(r.end_time.as_ref().and_then(seconds_value));
+                let covered = span.is_some_and(|(s, e)| {
+                    let k = word_starts.partition_point(|&t| t < s);
+                    word_starts.get(k).is_some_and(|&t| t < e)
+                });
+                if covered {
+                    continue;
+                }
+            }
             Some("punctuation") => {
                 if r.attaches_to.as_deref() == Some("next") {
                     pending_prefix.push_str(content.trim());
@@ -207,5 +284,56 @@ mod tests {
         assert_eq!(t.declared_extent(), Segment::from_micros(0, 8_000_000));
         let head = r#"{"format": "2.9", "job": {"id": "x"}, "results": [{"type": "word"}]}"#;
         assert_eq!(crate::format::sniff(head), Some(Format::Speechmatics));
+    }
+
+    /// The real-time API's messages: one `AddTranscript`, or a session saved as JSON lines
+    /// (partials and the other messages passed over); an entity stands in for its words.
+    #[test]
+    fn real_time_messages_and_entities() {
+        let word = |t0: f64, t1: f64, w: &str, s: &str| {
+            format!(
+                r#"{{"type": "word", "start_time": {t0}, "end_time": {t1}, "alternatives": [{{"content": "{w}", "speaker": "{s}"}}]}}"#
+            )
+        };
+        let entity = r#"{"type": "entity", "entity_class": "money", "start_time": 2.0, "end_time": 3.0,
+  "alternatives": [{"content": "$2.05", "speaker": "S2"}],
+  "spoken_form": [{"type": "word", "start_time": 2.0, "end_time": 2.5, "alternatives": [{"content": "two"}]}]}"#;
+        let one = format!(
+            r#"{{"message": "AddTranscript", "format": "2.7", "results": [{}, {entity}], "metadata": {{}}}}"#,
+            word(0.5, 1.0, "hello", "S1")
+        );
+        assert_eq!(crate::format::sniff(&one), Some(Format::Speechmatics));
+        let read = |text: &str| read_str(text, Format::Speechmatics, &ReadOptions::default());
+        let out = read(&one).unwrap();
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let want = vec![
+            (500_000, 1_000_000, "S1".to_owned(), "hello".to_owned()),
+            (2_000_000, 3_000_000, "S2".to_owned(), "$2.05".to_owned()),
+        ];
+        assert_eq!(tracks_with_text(&out, "recording"), want);
+        let session = [
+            r#"{"message": "RecognitionStarted", "id": "x"}"#.to_owned(),
+            format!(
+                r#"{{"message": "AddPartialTranscript", "format": "2.7", "results": [{}]}}"#,
+                word(0.5, 0.9, "hel", "S1")
+            ),
+            one.clone(),
+            r#"{"message": "EndOfTranscript"}"#.to_owned(),
+        ]
+        .join("\n");
+        assert_eq!(crate::format::sniff(&session), Some(Format::Speechmatics));
+        assert_eq!(tracks_with_text(&read(&session).unwrap(), "recording"), want);
+        // A broken message past the first two is an error naming its line.
+        let broken = format!("{session}\n{{\"message\": ]");
+        let e = read(&broken).unwrap_err();
+        assert_eq!(e.line(), Some(session.lines().count() + 1), "{e}");
+        assert!(e.to_string().contains("message 5"), "{e}");
+        // Words given one by one are not repeated by their entity.
+        let both = format!(
+            r#"{{"format": "2.9", "job": {{}}, "results": [{}, {entity}]}}"#,
+            word(2.0, 2.5, "two", "S2")
+        );
+        let got = tracks_with_text(&read(&both).unwrap(), "recording");
+        assert_eq!(got, vec![(2_000_000, 2_500_000, "S2".to_owned(), "two".to_owned())]);
     }
 }

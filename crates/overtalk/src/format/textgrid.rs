@@ -1017,7 +1017,9 @@ mod tests {
         let strict = ReadOptions { strict: true, ..Default::default() };
         let out = read_str(grid, Format::TextGrid, &strict).unwrap();
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
-        assert_eq!(w, vec![(WarningKind::Note, Some(7))]);
+        // The point tier, and that no speech is left (both notes: strict keeps them).
+        assert_eq!(w, vec![(WarningKind::Note, Some(7)), (WarningKind::Note, None)]);
+        assert_eq!(out.warnings[1].message, crate::format::EMPTY_INPUT);
     }
 
     /// Whether `e` is what hostile input may produce: a parse, limit or unsupported error.

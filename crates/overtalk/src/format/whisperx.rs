@@ -43,6 +43,10 @@
 //! `word_segments` repeats the words; it is used only when `segments` is absent or empty, and
 //! its words are grouped into tracks by speaker changes and pauses longer than 0.8 s.
 //!
+//! A bare list of segments (`[{"start": 0.0, "end": 2.98, "text": "…", "speaker":
+//! "SPEAKER_1"}, …]`, as scripts save `result["segments"]` or a diarized transcript) is read as
+//! `segments`.
+//!
 //! # Writing
 //!
 //! One segment per track with `start`, `end` (exact decimal seconds), `text` (the track's text,
@@ -127,6 +131,8 @@ struct WordJ {
 }
 
 const TRACKED: [&str; 3] = ["segments", "segments/words", "word_segments"];
+/// The same paths in a bare list of segments.
+const TRACKED_LIST: [&str; 3] = ["", "words", "word_segments"];
 const P_SEGMENT: usize = 0;
 const P_WORD: usize = 1;
 const P_FLAT_WORD: usize = 2;
@@ -214,13 +220,15 @@ fn runs(words: Vec<ReadWord>) -> Vec<Run> {
 
 /// Reads WhisperX JSON into one recording (named by the read options).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    let scanned = scan(text, &TRACKED, true, ctx)?;
+    let list = text.trim_start_matches('\u{feff}').trim_start().starts_with('[');
+    let scanned = scan(text, if list { &TRACKED_LIST } else { &TRACKED }, true, ctx)?;
     report_nan(ctx, &scanned)?;
-    let doc: Doc = scanned.parse(ctx)?;
+    let doc: Doc =
+        if list { Doc { segments: Some(scanned.parse(ctx)?) } } else { scanned.parse(ctx)? };
     let mut b = TranscriptBuilder::new();
     let mut tally = Tally::default();
     let segments = doc.segments.unwrap_or_default();
-    if segments.is_empty() {
+    if segments.is_empty() && !list {
         let flat: FlatDoc = scanned.parse(ctx)?;
         if let Some(words) = flat.word_segments.filter(|w| !w.is_empty()) {
             read_flat_words(ctx, &scanned, words, &mut b, &mut tally)?;
@@ -713,5 +721,32 @@ mod tests {
             String::from_utf8(empty).unwrap(),
             "{\"segments\": [],\n\"word_segments\": []}\n"
         );
+    }
+
+    /// A bare list of segments (a script's `json.dump(result["segments"])`).
+    #[test]
+    fn a_bare_list_of_segments() {
+        let text = r#"[
+  {"start": 0.0, "end": 2.98, "text": "كنت مليونير", "speaker": "SPEAKER_1"},
+  {"start": 2.98, "end": 3.74, "text": "26 سنة", "speaker": "SPEAKER_0",
+   "words": [{"word": "26", "start": 2.98, "end": 3.2}, {"word": "سنة", "start": 3.3, "end": 3.74}]}]"#;
+        assert_eq!(crate::format::sniff(text), Some(Format::WhisperX));
+        let out = read_str(text, Format::WhisperX, &ReadOptions::default()).unwrap();
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| {
+                (u.segment.start().micros(), u.segment.end().micros(), u.speaker_name.to_owned())
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (0, 2_980_000, "SPEAKER_1".to_owned()),
+                (2_980_000, 3_740_000, "SPEAKER_0".to_owned())
+            ]
+        );
+        assert_eq!(t.contents()[1].as_ref().unwrap().words.len(), 2);
     }
 }

@@ -507,7 +507,10 @@ proptest! {
         prop_assert!(json::write(&corpus, &mut buf).unwrap().is_empty());
         let back = read_bytes(&buf, Some("x.json"), None, &ReadOptions::default()).unwrap();
         prop_assert_eq!(back.format, Some(Format::Json));
-        prop_assert!(back.warnings.iter().all(|w| w.kind == WarningKind::SelfOverlap), "{:?}", back.warnings);
+        // Self-overlaps are noted; so is a corpus in which nobody speaks.
+        let nobody = back.corpus.iter().all(|(_, t)| t.utterances().next().is_none());
+        prop_assert!(back.warnings.iter().all(|w| w.kind == WarningKind::SelfOverlap
+            || nobody && w.message == overtalk::format::EMPTY_INPUT), "{:?}", back.warnings);
         prop_assert_eq!(back.corpus, corpus);
     }
 
@@ -652,8 +655,9 @@ fn nan_is_repaired_in_whisperx_and_an_error_elsewhere() {
     assert!(out.corpus.get("recording").unwrap().annotation().is_empty());
     assert_eq!(
         out.warnings.iter().map(|w| w.kind).collect::<Vec<_>>(),
-        vec![WarningKind::Repaired, WarningKind::MissingTime]
+        vec![WarningKind::Repaired, WarningKind::MissingTime, WarningKind::Note]
     );
+    assert_eq!(out.warnings[2].message, overtalk::format::EMPTY_INPUT, "nothing timed is left");
     let e =
         read_as(r#"{"results": {"utterances": [{"start": NaN}]}}"#, Format::Deepgram).unwrap_err();
     assert_positioned(&e, 1, 39);

@@ -673,8 +673,13 @@ fn hostile_chat() {
     let empty = hostile(f, "").unwrap();
     assert_eq!(
         kinds(&empty),
-        vec![(WarningKind::Note, Some(1), Some(1)), (WarningKind::Note, Some(1), None)]
+        vec![
+            (WarningKind::Note, Some(1), Some(1)),
+            (WarningKind::Note, Some(1), None),
+            (WarningKind::Note, None, None)
+        ]
     );
+    assert_eq!(empty.warnings[2].message, overtalk::format::EMPTY_INPUT);
     let sample = std::fs::read_to_string(fixture("chat", "eng_multi_speaker.cha")).unwrap();
     let cut = &sample[..sample.find("*CHI:\t<what").unwrap() + 20];
     let out = hostile(f, cut).unwrap();
@@ -689,7 +694,8 @@ fn hostile_chat() {
         vec![
             (WarningKind::Skipped, Some(1), Some(1)),
             (WarningKind::Note, Some(1), Some(1)),
-            (WarningKind::Note, Some(1), None)
+            (WarningKind::Note, Some(1), None),
+            (WarningKind::Note, None, None)
         ]
     );
     assert_eq!(err_pos(f, "@Begin\n*A:\tx . \u{15}NaN_5\u{15}\n"), (Some(2), Some(9)));
@@ -751,11 +757,13 @@ fn writers_never_panic_on_extreme_or_empty_transcripts() {
         write(&extreme, f, &mut buf).unwrap_or_else(|e| panic!("{f}: {e}"));
         // Reading the result back is an error or a value, never a panic.
         assert_clean(&read_bytes(&buf, None, Some(f), &ReadOptions::default()), &format!("{f}"));
-        // An empty corpus writes a valid empty file that reads back empty.
+        // An empty corpus writes a valid empty file that reads back empty, with the note
+        // that nobody speaks in it.
         let mut buf = Vec::new();
         write(&Corpus::new(), f, &mut buf).unwrap();
         let back = read_bytes(&buf, None, Some(f), &ReadOptions::default()).unwrap();
-        assert!(back.warnings.is_empty(), "{f}: {:?}", back.warnings);
+        let notes: Vec<&str> = back.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(notes, [overtalk::format::EMPTY_INPUT], "{f}");
         assert!(only(&back).1.annotation().speakers().is_empty(), "{f}");
     }
     // Unaligned slots far apart: the interpolation is exact and cannot overflow.

@@ -500,9 +500,14 @@ fn negative_and_empty_segments_are_warnings() {
         (
             Format::WebVtt,
             "WEBVTT\n\n00:02.000 --> 00:01.000\n<v a>x\n",
-            &[WarningKind::NegativeDuration],
+            // Its one cue dropped, nobody speaks: noted.
+            &[WarningKind::NegativeDuration, WarningKind::Note],
         ),
-        (Format::Srt, "1\n00:00:02,000 --> 00:00:02,000\n[a]: x\n", &[WarningKind::ZeroDuration]),
+        (
+            Format::Srt,
+            "1\n00:00:02,000 --> 00:00:02,000\n[a]: x\n",
+            &[WarningKind::ZeroDuration, WarningKind::Note],
+        ),
     ];
     for &(f, text, expected) in cases {
         let out = read_str(text, f, &ReadOptions::default()).unwrap();
