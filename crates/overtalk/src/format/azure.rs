@@ -29,13 +29,19 @@
 //!               "words": [{"text": "Good", "offsetMilliseconds": 960, "durationMilliseconds": 240}]}]}
 //! ```
 //!
+//! - The Speech SDK's results (`result.json` of each recognized or transcribed phrase, in
+//!   PascalCase: `Offset` and `Duration` in ticks, `SpeakerId`, `NBest` with `Display` and
+//!   `Words`), saved as a list or one per line (JSON lines), are read as phrases too. A
+//!   `SpeakerId` that is a name (`Guest-1`) is the speaker's name; `Unknown` is the
+//!   placeholder [`UNKNOWN_SPEAKER`].
+//!
 //! overtalk does not write Azure results: they are a vendor's output, not an exchange format.
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{Result, WarningKind};
-use crate::format::json::{label, scan, warn, UNKNOWN_SPEAKER};
+use crate::format::json::{label, scan, warn, Pos, UNKNOWN_SPEAKER};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, TranscriptBuilder, Word};
 use crate::time::Time;
@@ -75,46 +81,59 @@ struct Doc {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct PhraseJ {
-    #[serde(default)]
+    #[serde(default, alias = "RecognitionStatus")]
     recognition_status: Option<String>,
-    #[serde(default)]
+    #[serde(default, alias = "Channel")]
     channel: Option<Value>,
     #[serde(default)]
     speaker: Option<Value>,
-    #[serde(default)]
+    /// The Speech SDK's speaker: a number or a name (`Guest-1`).
+    #[serde(default, rename = "SpeakerId")]
+    speaker_id: Option<Value>,
+    #[serde(default, alias = "Offset")]
     offset_in_ticks: Option<f64>,
-    #[serde(default)]
+    #[serde(default, alias = "Duration")]
     duration_in_ticks: Option<f64>,
     #[serde(default)]
     offset_milliseconds: Option<f64>,
     #[serde(default)]
     duration_milliseconds: Option<f64>,
-    #[serde(default)]
+    #[serde(default, alias = "NBest", deserialize_with = "list_or_null")]
     n_best: Vec<BestJ>,
-    /// Fast transcription: the phrase's text and words, without alternatives.
-    #[serde(default)]
+    /// Fast transcription: the phrase's text and words, without alternatives (the SDK's
+    /// simple results: `DisplayText`).
+    #[serde(default, alias = "DisplayText")]
     text: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "list_or_null")]
     words: Vec<WordJ>,
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct BestJ {
-    #[serde(default)]
+    #[serde(default, alias = "Display")]
     display: Option<String>,
-    #[serde(default)]
+    #[serde(default, alias = "Words", deserialize_with = "list_or_null")]
     words: Vec<WordJ>,
+}
+
+/// A list, where `null` (the Speech SDK writes `"Words": null`) is an empty one.
+fn list_or_null<'de, D, T>(d: D) -> std::result::Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct WordJ {
-    #[serde(default, alias = "text")]
+    #[serde(default, alias = "text", alias = "Word")]
     word: Option<String>,
-    #[serde(default)]
+    #[serde(default, alias = "Offset")]
     offset_in_ticks: Option<f64>,
-    #[serde(default)]
+    #[serde(default, alias = "Duration")]
     duration_in_ticks: Option<f64>,
     #[serde(default)]
     offset_milliseconds: Option<f64>,
@@ -124,7 +143,24 @@ struct WordJ {
     confidence: Option<f64>,
 }
 
-const TRACKED: [&str; 2] = ["recognizedPhrases", "phrases"];
+/// The phrases of a batch result, of fast transcription, and of a list of SDK results.
+const TRACKED: [&str; 3] = ["recognizedPhrases", "phrases", ""];
+
+/// The Speech SDK's results saved one per line (more than one JSON value), each at its line;
+/// `None` for a single document.
+fn sdk_lines(text: &str) -> Option<Vec<(PhraseJ, Option<Pos>)>> {
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<PhraseJ>();
+    let mut phrases = Vec::new();
+    let mut at = 0;
+    while let Some(next) = stream.next() {
+        let start = at + text[at..].len() - text[at..].trim_start().len();
+        // An error is the single document's reader's to report, with its position.
+        let phrase = next.ok()?;
+        phrases.push((phrase, Some((1 + text[..start].matches('\n').count(), 1))));
+        at = stream.byte_offset();
+    }
+    (phrases.len() > 1).then_some(phrases)
+}
 
 /// Ticks (100 ns) as a time, rounded to the microsecond; `None` when not finite or out of range.
 fn ticks(t: f64) -> Option<Time> {
@@ -138,28 +174,42 @@ fn time(ticks_value: Option<f64>, ms: Option<f64>) -> Option<Time> {
 
 /// Reads an Azure batch transcription result into one recording (named by the read options).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    let scanned = scan(text, &TRACKED, false, ctx)?;
-    let doc: Doc = scanned.parse(ctx)?;
     let mut b = TranscriptBuilder::new();
-    if let Some(d) = time(doc.duration_in_ticks, doc.duration_milliseconds) {
-        b.extent(Segment::new(Time::ZERO, d));
-    }
-    let mut missing_speaker = false;
-    // Batch phrases, else fast transcription's.
-    let (phrases, path) = if doc.recognized_phrases.is_empty() && !doc.phrases.is_empty() {
-        (doc.phrases, 1)
-    } else {
-        (doc.recognized_phrases, 0)
+    let phrases: Vec<(PhraseJ, Option<Pos>)> = match sdk_lines(text) {
+        Some(lines) => lines,
+        None => {
+            let scanned = scan(text, &TRACKED, false, ctx)?;
+            let list = text.trim_start_matches('\u{feff}').trim_start().starts_with('[');
+            let (phrases, path) = if list {
+                (scanned.parse::<Vec<PhraseJ>>(ctx)?, 2)
+            } else {
+                let doc: Doc = scanned.parse(ctx)?;
+                if let Some(d) = time(doc.duration_in_ticks, doc.duration_milliseconds) {
+                    b.extent(Segment::new(Time::ZERO, d));
+                }
+                // Batch phrases, else fast transcription's.
+                if doc.recognized_phrases.is_empty() && !doc.phrases.is_empty() {
+                    (doc.phrases, 1)
+                } else {
+                    (doc.recognized_phrases, 0)
+                }
+            };
+            let n = phrases.len();
+            phrases.into_iter().zip((0..n).map(|k| scanned.pos(path, k))).collect()
+        }
     };
-    for (k, p) in phrases.into_iter().enumerate() {
-        let pos = scanned.pos(path, k);
+    let mut missing_speaker = false;
+    for (k, (p, pos)) in phrases.into_iter().enumerate() {
         if p.recognition_status.as_deref().is_some_and(|s| s != "Success") {
             continue;
         }
-        let speaker = match (label(&p.speaker), label(&p.channel)) {
-            (Some(s), _) => format!("speaker_{s}"),
-            (None, Some(c)) => format!("channel_{c}"),
-            (None, None) => {
+        let sdk_speaker = label(&p.speaker_id).filter(|s| !s.is_empty() && s != "Unknown");
+        let speaker = match (label(&p.speaker), sdk_speaker, label(&p.channel)) {
+            (Some(s), _, _) => format!("speaker_{s}"),
+            (None, Some(s), _) if s.parse::<u64>().is_ok() => format!("speaker_{s}"),
+            (None, Some(s), _) => s,
+            (None, None, Some(c)) => format!("channel_{c}"),
+            (None, None, None) => {
                 if !missing_speaker {
                     missing_speaker = true;
                     warn(
@@ -326,5 +376,33 @@ mod tests {
         let t = out.corpus.get("recording").unwrap();
         assert_eq!(t.declared_extent(), Segment::from_micros(0, 182_439_000));
         assert_eq!(t.contents()[0].as_ref().unwrap().words.len(), 2);
+    }
+
+    /// The Speech SDK's results (PascalCase, `"Words": null`), as a list and as JSON lines;
+    /// a named speaker keeps its name, `Unknown` is the placeholder.
+    #[test]
+    fn speech_sdk_results_as_a_list_or_lines() {
+        let one = |offset: u64, speaker: &str, display: &str| {
+            format!(
+                r#"{{"RecognitionStatus": "Success", "Offset": {offset}, "Duration": 5600000, "SpeakerId": "{speaker}", "NBest": [{{"Confidence": 0.95, "Display": "{display}", "Words": null}}]}}"#
+            )
+        };
+        let rows = [
+            one(900_000, "0", "Hello."),
+            one(7_000_000, "Guest-2", "Hi."),
+            one(20_000_000, "Unknown", "Bye."),
+        ];
+        let want = vec![
+            (90_000, 650_000, "speaker_0".to_owned(), "Hello.".to_owned()),
+            (700_000, 1_260_000, "Guest-2".to_owned(), "Hi.".to_owned()),
+            (2_000_000, 2_560_000, "unknown".to_owned(), "Bye.".to_owned()),
+        ];
+        for text in [format!("[{}]", rows.join(",\n")), rows.join("\n")] {
+            assert_eq!(crate::format::sniff(&text), Some(Format::Azure), "{text}");
+            let out = read_str(&text, Format::Azure, &ReadOptions::default()).unwrap();
+            assert_eq!(tracks_with_text(&out, "recording"), want, "{text}");
+            let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+            assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(3), Some(1))], "{text}");
+        }
     }
 }

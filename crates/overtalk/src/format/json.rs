@@ -1196,6 +1196,7 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     }
     if has("recognizedPhrases")
         || has("combinedRecognizedPhrases")
+        || has("RecognitionStatus") && has("Offset")
         || has("phrases") && (has("combinedPhrases") || has("durationMilliseconds"))
     {
         return Some(Format::Azure);
