@@ -14,7 +14,8 @@
 //!   `speaker_<n>` from the integer `speaker`; a monologue with neither goes to the placeholder
 //!   [`UNKNOWN_SPEAKER`], with one `missing-speaker` warning.
 //! - Words are the `text` elements with times; a `punct` element other than a space is appended
-//!   to the word before it. `unknown` elements (`<inaudible>`, `<laugh>`) extend the track's time
+//!   to the word before it. The track's text is the `text` and `punct` values as written,
+//!   spaces included (`co`, `-`, `founder` reads "co-founder"). `unknown` elements (`<inaudible>`, `<laugh>`) extend the track's time
 //!   but give no word. A monologue without any timed element is dropped with a `missing-time`
 //!   warning naming its line and column.
 //!
@@ -106,8 +107,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         };
         let mut words: Vec<Word> = Vec::new();
         let mut span: Option<(Time, Time)> = None;
+        // The text is the elements' values as Rev.ai spells them, spaces included ("co", "-",
+        // "founder" is "co-founder"); the words are the timed `text` elements.
+        let mut text = String::new();
         for e in m.elements {
             let value = e.value.unwrap_or_default();
+            if matches!(e.kind.as_deref(), Some("text" | "punct")) {
+                text.push_str(&value);
+            }
             let start = e.ts.as_ref().and_then(seconds_value);
             let end = e.end_ts.as_ref().and_then(seconds_value);
             if let (Some(s), Some(t)) = (start, end) {
@@ -142,7 +149,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             b.speaker(&speaker);
             continue;
         };
-        let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         let content = Content { text: Some(text), words };
         match ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
             Some(seg) => {
@@ -196,5 +203,24 @@ mod tests {
             ]
         );
         assert_eq!(crate::format::sniff(r#"{"monologues": []}"#), Some(Format::RevAi));
+    }
+
+    /// A hyphen between two words without spaces joins them in the text, as Rev.ai spells it;
+    /// the words keep their own times.
+    #[test]
+    fn the_text_is_spelled_as_the_elements_are() {
+        let text = r#"{"monologues": [{"speaker": 0, "elements": [
+    {"type": "text", "value": "a", "ts": 3.76, "end_ts": 3.82},
+    {"type": "punct", "value": " "},
+    {"type": "text", "value": "co", "ts": 3.82, "end_ts": 3.99},
+    {"type": "punct", "value": "-"},
+    {"type": "text", "value": "founder", "ts": 3.99, "end_ts": 4.46},
+    {"type": "punct", "value": "."}]}]}"#;
+        let out = read_str(text, Format::RevAi, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let content = t.contents()[0].as_ref().unwrap();
+        assert_eq!(content.text.as_deref(), Some("a co-founder."));
+        let words: Vec<&str> = content.words.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(words, ["a", "co-", "founder."]);
     }
 }
