@@ -41,7 +41,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{Result, WarningKind};
-use crate::format::json::{label, scan, warn, Pos, UNKNOWN_SPEAKER};
+use crate::format::json::{is_list, label, scan, value_lines, warn, Pos, UNKNOWN_SPEAKER};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, TranscriptBuilder, Word};
 use crate::time::Time;
@@ -146,22 +146,6 @@ struct WordJ {
 /// The phrases of a batch result, of fast transcription, and of a list of SDK results.
 const TRACKED: [&str; 3] = ["recognizedPhrases", "phrases", ""];
 
-/// The Speech SDK's results saved one per line (more than one JSON value), each at its line;
-/// `None` for a single document.
-fn sdk_lines(text: &str) -> Option<Vec<(PhraseJ, Option<Pos>)>> {
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<PhraseJ>();
-    let mut phrases = Vec::new();
-    let mut at = 0;
-    while let Some(next) = stream.next() {
-        let start = at + text[at..].len() - text[at..].trim_start().len();
-        // An error is the single document's reader's to report, with its position.
-        let phrase = next.ok()?;
-        phrases.push((phrase, Some((1 + text[..start].matches('\n').count(), 1))));
-        at = stream.byte_offset();
-    }
-    (phrases.len() > 1).then_some(phrases)
-}
-
 /// Ticks (100 ns) as a time, rounded to the microsecond; `None` when not finite or out of range.
 fn ticks(t: f64) -> Option<Time> {
     Time::from_secs_f64(t / 1e7)
@@ -175,12 +159,11 @@ fn time(ticks_value: Option<f64>, ms: Option<f64>) -> Option<Time> {
 /// Reads an Azure batch transcription result into one recording (named by the read options).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut b = TranscriptBuilder::new();
-    let phrases: Vec<(PhraseJ, Option<Pos>)> = match sdk_lines(text) {
-        Some(lines) => lines,
+    let phrases: Vec<(PhraseJ, Option<Pos>)> = match value_lines::<PhraseJ>(text, "result", ctx)? {
+        Some(lines) => lines.into_iter().map(|(p, line)| (p, Some((line, 1)))).collect(),
         None => {
             let scanned = scan(text, &TRACKED, false, ctx)?;
-            let list = text.trim_start_matches('\u{feff}').trim_start().starts_with('[');
-            let (phrases, path) = if list {
+            let (phrases, path) = if is_list(text) {
                 (scanned.parse::<Vec<PhraseJ>>(ctx)?, 2)
             } else {
                 let doc: Doc = scanned.parse(ctx)?;
@@ -404,5 +387,10 @@ mod tests {
             let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
             assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(3), Some(1))], "{text}");
         }
+        // A broken line after two good ones is an error naming it.
+        let broken = format!("{}\n{}\n{{\"Offset\": ]", rows[0], rows[1]);
+        let e = read_str(&broken, Format::Azure, &ReadOptions::default()).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(3), Some(12)), "{e}");
+        assert!(e.to_string().contains("result 3: expected value"), "{e}");
     }
 }

@@ -33,7 +33,8 @@ use serde_json::Value;
 
 use crate::error::{Result, WarningKind};
 use crate::format::json::{
-    add_word_runs, label, scan, seconds_value, warn, LabelledWord, Untimed, UNKNOWN_SPEAKER,
+    add_word_runs, is_list, label, scan, seconds_value, warn, LabelledWord, Untimed,
+    UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
 use crate::model::{Corpus, TranscriptBuilder, Word};
@@ -154,7 +155,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // The three shapes of a saved response (module documentation), told apart by the first
     // character and by whether a list's objects hold `results`; each parsed as its type, so
     // that an error names its line and column.
-    let list = text.trim_start_matches('\u{feff}').trim_start().starts_with('[');
+    let list = is_list(text);
     let (doc, path) = if !list {
         (scanned.parse::<Doc>(ctx)?, 0)
     } else if scanned.pos(0, 0).is_some() || text.contains("\"results\"") {

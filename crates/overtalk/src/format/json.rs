@@ -438,6 +438,46 @@ pub(crate) fn seconds_value(v: &Value) -> Option<Time> {
     }
 }
 
+/// Whether the top-level value of a JSON text is a list (a byte-order mark and white space
+/// before it skipped).
+pub(crate) fn is_list(text: &str) -> bool {
+    text.trim_start_matches('\u{feff}').trim_start().starts_with('[')
+}
+
+/// The values of a text that holds several JSON values one after another (JSON lines: a
+/// real-time session saved message by message), each with the line it starts on. `None` when
+/// the text holds one value, or when its first or second does not parse (a single document,
+/// trailing text perhaps: its own reader reports the error); an error naming the line,
+/// column and number of a later value that does not parse.
+pub(crate) fn value_lines<T: DeserializeOwned>(
+    text: &str,
+    what: &str,
+    ctx: &ReadContext<'_>,
+) -> Result<Option<Vec<(T, usize)>>> {
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<T>();
+    let mut values = Vec::new();
+    let mut at = 0;
+    while let Some(next) = stream.next() {
+        let start = at + text[at..].len() - text[at..].trim_start().len();
+        let line = 1 + text[..start].matches('\n').count();
+        match next {
+            Ok(v) => values.push((v, line)),
+            Err(_) if values.len() < 2 => return Ok(None),
+            Err(e) => {
+                let message = e.to_string();
+                let message = message.rfind(" at line ").map_or(&message[..], |i| &message[..i]);
+                return Err(ctx.error(
+                    e.line().max(line),
+                    e.column().max(1),
+                    format!("{what} {}: {message}", values.len() + 1),
+                ));
+            }
+        }
+        at = stream.byte_offset();
+    }
+    Ok((values.len() > 1).then_some(values))
+}
+
 /// Reports the bare `NaN`/`Infinity` tokens a scan replaced, once per input.
 pub(crate) fn report_nan(ctx: &mut ReadContext<'_>, scanned: &Scanned<'_>) -> Result<()> {
     if scanned.nan_count > 0 {
@@ -1150,7 +1190,7 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     }
     // A list whose segments carry a `session_id`: SegLST (meeteval, CHiME). The keys of a
     // top-level list's objects are its depth-two keys, under the root path.
-    let list = text.trim_start_matches('\u{feff}').trim_start().starts_with('[');
+    let list = is_list(text);
     if list && has("session_id") && (has("start_time") || has("words")) {
         return Some(Format::SegLst);
     }

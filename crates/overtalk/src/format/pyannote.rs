@@ -30,7 +30,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{Error, Result, Warning, WarningKind};
-use crate::format::json::{label, scan, seconds_value, warn, UNKNOWN_SPEAKER};
+use crate::format::json::{is_list, label, scan, seconds_value, warn, UNKNOWN_SPEAKER};
 use crate::format::ReadContext;
 use crate::model::{Corpus, TranscriptBuilder};
 
@@ -95,7 +95,7 @@ const TRACKED: [&str; 5] = [
 /// Reads pyannote JSON into one recording (named by the read options).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let scanned = scan(text, &TRACKED, false, ctx)?;
-    if text.trim_start_matches('\u{feff}').trim_start().starts_with('[') {
+    if is_list(text) {
         let turns: Vec<TurnJ> = scanned.parse(ctx)?;
         return read_turns(turns, &scanned, TRACKED.len() - 1, ctx);
     }

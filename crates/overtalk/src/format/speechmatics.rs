@@ -35,7 +35,8 @@ use serde_json::Value;
 
 use crate::error::{Result, WarningKind};
 use crate::format::json::{
-    add_word_runs, label, scan, seconds_value, warn, LabelledWord, Pos, Untimed, UNKNOWN_SPEAKER,
+    add_word_runs, label, scan, seconds_value, value_lines, warn, LabelledWord, Pos, Untimed,
+    UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
 use crate::model::{Corpus, Segment, TranscriptBuilder, Word};
@@ -110,39 +111,11 @@ struct MessageJ {
     results: Vec<ResultJ>,
 }
 
-/// The messages of a real-time session saved one after another (more than one JSON value),
-/// each with the line it starts on; `None` for a single document.
-fn message_stream(text: &str, ctx: &ReadContext<'_>) -> Result<Option<Vec<(MessageJ, usize)>>> {
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<MessageJ>();
-    let mut messages = Vec::new();
-    let mut at = 0;
-    while let Some(next) = stream.next() {
-        let start = at + text[at..].len() - text[at..].trim_start().len();
-        let line = 1 + text[..start].matches('\n').count();
-        match next {
-            Ok(m) => messages.push((m, line)),
-            // A single document (with trailing text, perhaps): the document reader reports
-            // its errors.
-            Err(_) if messages.len() < 2 => return Ok(None),
-            Err(e) => {
-                let message = e.to_string();
-                let message = message.rfind(" at line ").map_or(&message[..], |i| &message[..i]);
-                return Err(ctx.error(
-                    e.line().max(line),
-                    e.column().max(1),
-                    format!("message {}: {message}", messages.len() + 1),
-                ));
-            }
-        }
-        at = stream.byte_offset();
-    }
-    Ok((messages.len() > 1).then_some(messages))
-}
-
 /// Reads a Speechmatics transcript into one recording (named by the read options).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut b = TranscriptBuilder::new();
-    let results: Vec<(ResultJ, Option<Pos>)> = match message_stream(text, ctx)? {
+    let results: Vec<(ResultJ, Option<Pos>)> = match value_lines::<MessageJ>(text, "message", ctx)?
+    {
         Some(messages) => messages
             .into_iter()
             .filter(|(m, _)| m.message.as_deref().is_none_or(|m| m == "AddTranscript"))

@@ -64,7 +64,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Result, Warning, WarningKind};
 use crate::format::json::{
-    confidence_json, label, quote, report_nan, scan, seconds, warn, Pos, MAX_WORD_GAP,
+    confidence_json, is_list, label, quote, report_nan, scan, seconds, warn, Pos, MAX_WORD_GAP,
     UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
@@ -220,7 +220,7 @@ fn runs(words: Vec<ReadWord>) -> Vec<Run> {
 
 /// Reads WhisperX JSON into one recording (named by the read options).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    let list = text.trim_start_matches('\u{feff}').trim_start().starts_with('[');
+    let list = is_list(text);
     let scanned = scan(text, if list { &TRACKED_LIST } else { &TRACKED }, true, ctx)?;
     report_nan(ctx, &scanned)?;
     let doc: Doc =
