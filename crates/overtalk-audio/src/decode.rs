@@ -12,12 +12,15 @@
 //! | PCM (8/16/24/32-bit integer, 32/64-bit float), A-law, µ-law | WAV | — | none |
 //! | PCM, any channel count (e.g. 48) | WAV | — | none (read by hound, see below) |
 //! | PCM (8/16/24/32-bit integer, 32/64-bit float), any channel count | RF64, BW64 | — | none |
+//! | PCM | AIFF, AIFF-C, CAF | — | none |
 //! | IMA/MS ADPCM | WAV | — | none |
 //! | FLAC | FLAC, Ogg, MKV | — | none |
 //! | MP3 | MP3 | — | LAME/Xing header: trimmed by symphonia |
+//! | MPEG-1/2 Layer I and II (broadcast MP2) | MP1, MP2 | — | not declared: times 481 frames (11 ms at 44.1 kHz) late |
 //! | Vorbis | Ogg, MKV/WebM | — | granule positions: trimmed by symphonia |
 //! | AAC-LC | M4A/MP4/MOV, MKV, ADTS | — | the container's delay, else 1024 frames: dropped here |
 //! | Opus (mono, stereo) | Ogg, MKV/WebM | — | `OpusHead` pre-skip: dropped here |
+//! | ALAC (Apple Lossless) | M4A/MP4, CAF | — | none |
 //!
 //! Opus is decoded in pure Rust by the `opus` submodule (no system library), always at
 //! 48 kHz, whatever input rate the header records; it agrees with libopus within one 16-bit

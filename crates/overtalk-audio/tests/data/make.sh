@@ -42,3 +42,5 @@ mkvmerge -q --webm -o speech.opus.webm speech.opus
 opusdec --quiet --no-dither --rate 48000 speech.opus /tmp/overtalk-speech-libopus.wav
 sox /tmp/overtalk-speech-libopus.wav speech.opus.libopus.flac
 rm -f /tmp/overtalk-speech-libopus.wav
+
+# AIFF, CAF, Apple Lossless and MPEG-1 Layer II: make_pyav.py (PyAV, which bundles FFmpeg).

@@ -17,7 +17,8 @@ use crate::output::Target;
 ///
 /// Give each speaker's track with `--track NAME=FILE`, or one multichannel recording with
 /// `--channels NAME,NAME,…` (one name per channel, `_` skips a channel). Each track is decoded
-/// (WAV, FLAC, MP3, Ogg Vorbis, AAC/M4A, the audio of MP4/MOV/MKV/WebM), resampled to 16 kHz and
+/// (WAV, AIFF, CAF, FLAC, MP3, MP2, Ogg Vorbis, Opus, AAC and ALAC in M4A, the audio of
+/// MP4/MOV/MKV/WebM), resampled to 16 kHz and
 /// checked for speech; the other speakers' bleed into each microphone is measured from the
 /// recording itself and rejected, so overlapping speech is kept. A single mixed recording (no
 /// `--track`, no `--channels`) is diarized: its speakers are told apart with the speaker model

@@ -140,8 +140,10 @@ impl Source {
 }
 
 /// File extensions read as recordings rather than transcripts.
-const AUDIO_EXTENSIONS: &[&str] =
-    &["wav", "flac", "mp3", "ogg", "oga", "m4a", "aac", "mp4", "mov", "mkv", "webm", "opus"];
+const AUDIO_EXTENSIONS: &[&str] = &[
+    "wav", "flac", "mp3", "mp2", "ogg", "oga", "m4a", "m4b", "aac", "mp4", "mov", "mkv", "mka",
+    "webm", "opus", "aif", "aiff", "aifc", "caf",
+];
 
 /// Whether a path names a recording (by its extension).
 pub(crate) fn is_audio(path: &Path) -> bool {
