@@ -238,7 +238,49 @@ fn unmark(line: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// `(name, text)` from `name: text` when the part before the first colon is a name.
+/// Words that may stay in lower case inside a name (`Ana de la Cruz`, `Ludwig van Beethoven`).
+const NAME_PARTICLES: &[&str] = &[
+    "al", "bin", "da", "das", "de", "del", "della", "der", "di", "do", "dos", "du", "el", "la",
+    "le", "of", "van", "von", "y", "zu",
+];
+
+/// Labels that start a line of text, not a speaker's turn (`[00:00:09] Note: …`).
+const NOT_SPEAKERS: &[&str] = &[
+    "note",
+    "notes",
+    "nb",
+    "n.b.",
+    "ps",
+    "p.s.",
+    "edit",
+    "update",
+    "disclaimer",
+    "warning",
+    "tip",
+    "example",
+    "source",
+    "sources",
+    "link",
+    "links",
+    "chapter",
+    "chapters",
+    "summary",
+    "transcript",
+    "agenda",
+];
+
+/// Whether every word of `name` starts with a capital or a digit (`Ana Ruiz`, `Speaker 1`),
+/// name particles aside.
+fn capitalised(name: &str) -> bool {
+    name.split_whitespace().all(|w| {
+        w.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+            || NAME_PARTICLES.contains(&w)
+    })
+}
+
+/// `(name, text)` from `name: text` when the part before the first colon is a name: not a
+/// label that opens a sentence (`Note:`), not a phrase of three words or more with words in
+/// lower case (`Here is the plan:`), not the scheme of a link (`see https://…`).
 fn name_colon(rest: &str) -> Option<(&str, &str)> {
     let i = rest.find(':')?;
     let (name, text) = (rest[..i].trim(), rest[i + 1..].trim());
@@ -248,7 +290,25 @@ fn name_colon(rest: &str) -> Option<(&str, &str)> {
     {
         return None;
     }
+    if text.starts_with("//") || NOT_SPEAKERS.contains(&name.to_lowercase().as_str()) {
+        return None;
+    }
+    if name.split_whitespace().count() >= 3 && !capitalised(name) {
+        return None;
+    }
     is_name(name).then_some((name, text))
+}
+
+/// A time in parentheses or brackets at the start of `s`: the time and the rest after it.
+fn enclosed_time(s: &str) -> Option<(Time, &str)> {
+    let close = match s.as_bytes().first()? {
+        b'(' => ')',
+        b'[' => ']',
+        _ => return None,
+    };
+    let window = &s[..s.len().min(PAREN_WINDOW)];
+    let end = window.find(close)?;
+    Some((clock(s[1..end].trim())?, &s[end + 1..]))
 }
 
 /// Reads a header line, or `None` for a line of text.
@@ -258,60 +318,88 @@ fn header(line: &str) -> Option<Header<'_>> {
         return None;
     }
     // `[00:01:02] …`
-    if let Some(rest) = l.strip_prefix('[') {
-        let close = rest.find(']')?;
-        let time = clock(rest[..close].trim())?;
-        let rest = rest[close + 1..].trim().trim_start_matches(['-', '–', '—']).trim();
+    if let Some((time, rest)) = enclosed_time(l).filter(|_| l.starts_with('[')) {
+        let rest = rest.trim().trim_start_matches(['-', '–', '—']).trim();
         return Some(match name_colon(rest) {
             Some((name, text)) => Header { shape: Shape::Bracket, speaker: Some(name), time, text },
             None => Header { shape: Shape::Bracket, speaker: None, time, text: rest },
         });
     }
-    // `0:04` alone, or `00:01:02 Name: text`.
+    // `[Speaker 1] [00:00] text`: a bracketed name, then the time.
+    if let Some(rest) = l.strip_prefix('[') {
+        let close = rest.find(']')?;
+        let name = rest[..close].trim();
+        let (time, text) = enclosed_time(rest[close + 1..].trim_start())?;
+        let text = text.trim_start();
+        let text = text.strip_prefix(':').unwrap_or(text).trim();
+        return is_name(name).then_some(Header {
+            shape: Shape::Bracket,
+            speaker: Some(name),
+            time,
+            text,
+        });
+    }
+    // `(01:10:19):` — Rev's header of a paragraph that continues the speaker above.
+    if let Some((time, rest)) = enclosed_time(l) {
+        let rest = rest.trim_start();
+        let text = rest.strip_prefix(':').unwrap_or(rest).trim();
+        return Some(Header { shape: Shape::Rev, speaker: None, time, text });
+    }
+    // `0:04` alone, `00:01:02 Name: text`, or `00:01:02 text` (a full `H:MM:SS` clock).
     let first = l.split_whitespace().next().unwrap_or("");
     if let Some(time) = clock(first) {
         let rest = l[first.len()..].trim().trim_start_matches(['-', '–', '—', '|']).trim();
         if rest.is_empty() {
             return Some(Header { shape: Shape::TimeOnly, speaker: None, time, text: "" });
         }
-        let (name, text) = name_colon(rest)?;
-        return Some(Header { shape: Shape::TimeName, speaker: Some(name), time, text });
+        return match name_colon(rest) {
+            Some((name, text)) => {
+                Some(Header { shape: Shape::TimeName, speaker: Some(name), time, text })
+            }
+            // `10:30 is when we meet` stays text: only an hours clock starts nameless text.
+            None if first.matches(':').count() == 2 => {
+                Some(Header { shape: Shape::TimeName, speaker: None, time, text: rest })
+            }
+            None => None,
+        };
     }
-    // `Name (01:09:00):`, `Name: (01:09:00)`, with text after or not.
+    // `Name (01:09:00):`, `Name: (01:09:00)`, `Name [01:02]: text`, `Name [0:00] text`.
     let mut from = 0;
-    while let Some(i) = l[from..].find('(').map(|i| i + from) {
+    while let Some(i) = l[from..].find(['(', '[']).map(|i| i + from) {
         from = i + 1;
         // A time in parentheses is short: looking a little ahead keeps a line of `((((…` linear.
-        let window = &l.as_bytes()[i..l.len().min(i + PAREN_WINDOW)];
-        let Some(close) = window.iter().position(|&b| b == b')').map(|c| c + i) else { continue };
-        let Some(time) = clock(l[i + 1..close].trim()) else { continue };
+        let Some((time, after)) = enclosed_time(&l[i..]) else { continue };
         let before = l[..i].trim_end();
-        let after = l[close + 1..].trim_start();
+        let after = after.trim_start();
         let name_colon = before.ends_with(':');
         let name = before.trim_end_matches(':').trim_end();
-        if !(name_colon || after.is_empty() || after.starts_with(':')) || !is_name(name) {
+        // Text right after the time, with no colon anywhere: only after a capitalised name
+        // (`Emma [0:00] Today we…`), so that prose with a time in it stays text.
+        let bare_text = !(name_colon || after.is_empty() || after.starts_with(':'));
+        if (bare_text && !capitalised(name)) || !is_name(name) {
             return None;
         }
         let text = after.strip_prefix(':').unwrap_or(after).trim();
         return Some(Header { shape: Shape::Rev, speaker: Some(name), time, text });
     }
-    // `Speaker 1  0:04`: a name, whitespace, a time, and nothing after.
+    // `Speaker 1  0:04`, `Jon Krohn: 00:02:51`: a name, whitespace, a time, and nothing after.
     let last = l.split_whitespace().next_back()?;
     let time = clock(last)?;
     let before = &l[..l.len() - last.len()];
     let name = before.trim_end();
     let wide = before.len() - name.len() >= 2 || before.ends_with('\t');
     let name = name.trim_end_matches(['-', '–', '—', '|', '·']).trim_end();
+    // `Name: 00:02:51`: a capitalised name and a colon.
+    let name = match name.strip_suffix(':') {
+        Some(n) if capitalised(n) => n.trim_end(),
+        _ => name,
+    };
     if name.contains(',') || name.ends_with(['.', ':']) || !is_name(name) {
         return None;
     }
     // One space before the time: only a name in capitals (`Ana Ruiz 00:01:02`), so that prose
     // ending in a time (`we left at 10:30`) stays text.
-    let capitalised = || {
-        name.split_whitespace()
-            .all(|w| w.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit()))
-    };
-    if !wide && !capitalised() {
+    if !wide && !capitalised(name) {
         return None;
     }
     Some(Header { shape: Shape::NameTime, speaker: Some(name), time, text: "" })
@@ -354,6 +442,22 @@ pub(crate) fn sniff(head: &str) -> Option<Format> {
     } else {
         None
     }
+}
+
+/// Whether a line that is no header is markup around the transcript, not speech: a Markdown
+/// heading (`## Part 2`), a rule (`---`, `***`), or a service's footer (`Transcribed by
+/// https://otter.ai`).
+fn is_markup(line: &str) -> bool {
+    let t = line.trim();
+    let heading = t.starts_with('#') && t.trim_start_matches('#').starts_with(' ');
+    let rule = |c: char| {
+        t.chars().filter(|&x| x == c).count() >= 3 && t.chars().all(|x| x == c || x == ' ')
+    };
+    let footer = t.len() < 80 && {
+        let l = t.to_lowercase();
+        l.starts_with("transcribed by") && l.contains("otter.ai")
+    };
+    heading || rule('-') || rule('*') || rule('_') || footer
 }
 
 /// The marks (bracketed notes) of a paragraph's text.
@@ -434,6 +538,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     );
     let mut last_speaker: Option<String> = None;
     let mut skipped: Option<(usize, usize)> = None;
+    let mut markup: Option<(usize, usize)> = None;
     let mut missing_warned = false;
     let mut any_text = false;
     for item in ctx.lines(text) {
@@ -445,6 +550,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         any_text = true;
         let candidate = unmark(raw);
         let Some(h) = header(&candidate) else {
+            if is_markup(raw) {
+                markup.get_or_insert((n, 0)).1 += 1;
+                continue;
+            }
             match current.as_mut() {
                 Some(p) => {
                     if !p.text.is_empty() {
@@ -491,6 +600,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             line,
             Some(1),
             format!("{count} line(s) of text before the first timestamped paragraph skipped"),
+        )?;
+    }
+    if let Some((line, count)) = markup {
+        ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(1),
+            format!("{count} line(s) of markup (headings, rules) or a transcription service's footer skipped: not speech"),
         )?;
     }
     match current {
@@ -587,6 +704,50 @@ mod tests {
         assert_eq!(h("[00:01:02] so then"), Some((Shape::Bracket, None, 62, "so then")));
         assert_eq!(h("0:04"), Some((Shape::TimeOnly, None, 4, "")));
         assert_eq!(h("00:01:02 Bo: right"), Some((Shape::TimeName, Some("Bo"), 62, "right")));
+        // Rev exports seen in public transcripts.
+        assert_eq!(h("Jon Krohn: 00:02:51"), Some((Shape::NameTime, Some("Jon Krohn"), 171, "")));
+        assert_eq!(
+            h("Michaela:: [00:00:00] Hello, and welcome"),
+            Some((Shape::Rev, Some("Michaela"), 0, "Hello, and welcome"))
+        );
+        assert_eq!(h("(01:10:19):"), Some((Shape::Rev, None, 4219, "")));
+        assert_eq!(
+            h("(00:00:25) Anyone you meet"),
+            Some((Shape::Rev, None, 25, "Anyone you meet"))
+        );
+        // Podcast sites: a name, then the time in brackets, with or without a colon.
+        assert_eq!(
+            h("Alessio [00:00:00]: Hey everyone"),
+            Some((Shape::Rev, Some("Alessio"), 0, "Hey everyone"))
+        );
+        assert_eq!(h("Emma [0:00] Today we"), Some((Shape::Rev, Some("Emma"), 0, "Today we")));
+        assert_eq!(h("Emma (0:00) Today we"), Some((Shape::Rev, Some("Emma"), 0, "Today we")));
+        assert_eq!(
+            h("[Speaker 1] [00:00] Yeah. I was"),
+            Some((Shape::Bracket, Some("Speaker 1"), 0, "Yeah. I was"))
+        );
+        // A full clock before text: a nameless paragraph (Talk Python).
+        assert_eq!(
+            h("00:00:05 is taking it to a whole new level"),
+            Some((Shape::TimeName, None, 5, "is taking it to a whole new level"))
+        );
+        // Labels and sentences before a colon are not speakers.
+        assert_eq!(
+            h("[00:00:09] Note: this was recorded remotely."),
+            Some((Shape::Bracket, None, 9, "Note: this was recorded remotely."))
+        );
+        assert_eq!(
+            h("[00:00:05] Here is the plan: we ship Friday."),
+            Some((Shape::Bracket, None, 5, "Here is the plan: we ship Friday."))
+        );
+        assert_eq!(
+            h("[00:00:05] see https://example.com"),
+            Some((Shape::Bracket, None, 5, "see https://example.com"))
+        );
+        assert_eq!(
+            h("[00:00:05] Ana de la Cruz: hola"),
+            Some((Shape::Bracket, Some("Ana de la Cruz"), 5, "hola"))
+        );
         for text in [
             "we met (10:30) yesterday",
             "[inaudible 00:01:02] and so",
@@ -594,6 +755,9 @@ mod tests {
             "The meeting ended at 10:30",
             "we left at 10:30",
             "Well, we left at 9:15",
+            "So as I said [00:10:02] we",
+            "we met [10:30] yesterday",
+            "The meeting starts: 10:30",
         ] {
             assert_eq!(header(text).map(|h| h.shape), None, "{text}");
         }
@@ -613,6 +777,16 @@ mod tests {
         // Not a speed measurement: a quadratic scan of these 2^20-character lines takes hours,
         // a linear one well under a second, so a generous guard separates them on any machine.
         assert!(started.elapsed() < std::time::Duration::from_secs(120));
+    }
+
+    #[test]
+    fn markup_is_not_speech() {
+        for line in ["## Contribution 2", "---", "* * *", "Transcribed by https://otter.ai"] {
+            assert!(is_markup(line), "{line}");
+        }
+        for line in ["#blessed", "-- so", "I said --- no", "Transcribed by hand"] {
+            assert!(!is_markup(line), "{line}");
+        }
     }
 
     #[test]

@@ -362,3 +362,49 @@ fn docx_of(lines: &[&str]) -> Vec<u8> {
     w.write_all(xml.as_bytes()).unwrap();
     w.finish().unwrap().into_inner()
 }
+
+/// Shapes met in public podcast and interview transcripts: Rev's nameless continuation header
+/// `(01:10:19):`, a bare time after `Name:`, a name and a bracketed time, Markdown headings and
+/// rules between paragraphs, and Otter's footer. None of them may end up inside the text.
+#[test]
+fn transcripts_as_published_keep_every_paragraph_apart() {
+    let rev = "Lenny Rachitsky (01:10:00):\nBefore we started recording, you told me.\n\n\
+               (01:10:19):\nOkay. Where can folks find you?\n\n\
+               Michael Truell (01:10:25):\nOn the site.\n";
+    let out = read(rev);
+    assert_eq!(out.format, Some(Format::Rev));
+    assert_eq!(
+        tracks(one(&out.corpus)),
+        vec![
+            tr(
+                "Lenny Rachitsky",
+                4200 * S,
+                4203 * S + S / 2,
+                "Before we started recording, you told me."
+            ),
+            tr("Lenny Rachitsky", 4219 * S, 4222 * S, "Okay. Where can folks find you?"),
+            tr("Michael Truell", 4225 * S, 4226 * S + S / 2, "On the site."),
+        ]
+    );
+    let bare =
+        "Jon Krohn: 00:02:51\n\nAmy, welcome to the show.\n\nAmy Brand: 00:02:59\n\nThanks.\n";
+    let got = tracks(one(&read(bare).corpus));
+    assert_eq!(
+        got.iter().map(|t| (t.0.as_str(), t.1 / S, t.4.as_str())).collect::<Vec<_>>(),
+        vec![("Jon Krohn", 171, "Amy, welcome to the show."), ("Amy Brand", 179, "Thanks.")]
+    );
+    let site = "# Episode 5\n\n**Emma** [0:00] Today we talk about bugs.\n\n## Part 2\n\n---\n\n\
+                **Ali** [0:09]: Sure thing.\n\nTranscribed by https://otter.ai\n";
+    let out = read(site);
+    assert_eq!(
+        tracks(one(&out.corpus))
+            .iter()
+            .map(|t| (t.0.as_str(), t.1 / S, t.4.as_str()))
+            .collect::<Vec<_>>(),
+        vec![("Emma", 0, "Today we talk about bugs."), ("Ali", 9, "Sure thing.")]
+    );
+    assert!(out
+        .warnings
+        .iter()
+        .any(|w| w.kind == WarningKind::Skipped && w.message.contains("4 line(s) of markup")));
+}
