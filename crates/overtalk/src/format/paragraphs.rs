@@ -68,7 +68,7 @@
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::order::OutOfOrder;
-use crate::format::webvtt::UNKNOWN_SPEAKER;
+use crate::format::webvtt::{NOT_SPEAKERS, UNKNOWN_SPEAKER};
 use crate::format::{Format, ReadContext};
 use crate::model::{Content, Corpus, Mark, MarkKind, Segment, TranscriptBuilder};
 use crate::time::{Time, MAX_MICROS, MICROS_PER_SECOND};
@@ -242,31 +242,6 @@ fn unmark(line: &str) -> std::borrow::Cow<'_, str> {
 const NAME_PARTICLES: &[&str] = &[
     "al", "bin", "da", "das", "de", "del", "della", "der", "di", "do", "dos", "du", "el", "la",
     "le", "of", "van", "von", "y", "zu",
-];
-
-/// Labels that start a line of text, not a speaker's turn (`[00:00:09] Note: …`).
-const NOT_SPEAKERS: &[&str] = &[
-    "note",
-    "notes",
-    "nb",
-    "n.b.",
-    "ps",
-    "p.s.",
-    "edit",
-    "update",
-    "disclaimer",
-    "warning",
-    "tip",
-    "example",
-    "source",
-    "sources",
-    "link",
-    "links",
-    "chapter",
-    "chapters",
-    "summary",
-    "transcript",
-    "agenda",
 ];
 
 /// Whether every word of `name` starts with a capital or a digit (`Ana Ruiz`, `Speaker 1`),

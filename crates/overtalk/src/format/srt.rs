@@ -10,7 +10,8 @@
 //! SRT has no speaker field; speakers travel in the text. **Reading** follows the same rules as
 //! WebVTT cues without voice spans ([`super::webvtt`]): `[Name]: text` (WhisperX) is always a
 //! speaker, `Name: text` (Zoom, Otter, Descript) is one when at least half of the blocks start that
-//! way, a line of a block may switch speaker (also after a dialogue dash, `- JOHN: Hi.`, as
+//! way or names recur at the starts of turns (then a block without a name continues the speaker
+//! named before it, with one note), a line of a block may switch speaker (also after a dialogue dash, `- JOHN: Hi.`, as
 //! hard-of-hearing subtitles write two speakers in one block), and a block without speaker gets
 //! [`UNKNOWN_SPEAKER`] with one [`WarningKind::MissingSpeaker`] warning. A block with two speakers
 //! gives one track per speaker over the whole block. A line that opens with a WebVTT voice span
@@ -36,8 +37,8 @@ use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::webvtt::{
-    caption_lines, choose_prefixes, group_by_prefix, join_lines, shown, Clock, TimingReader,
-    UNKNOWN_SPEAKER,
+    caption_lines, choose_prefixes, group_by_prefix, join_lines, shown, Carried, Clock,
+    TimingReader, UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder};
@@ -217,6 +218,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let prefixes = choose_prefixes(blocks.iter().map(|b| b.text.iter().map(String::as_str)));
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
+    let mut carried = Carried::default();
     for block in &blocks {
         let lines: Vec<&str> = block.text.iter().map(String::as_str).collect();
         let mut groups = group_by_prefix(&lines, prefixes);
@@ -224,6 +226,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             groups.push((None, String::new()));
         }
         for (who, text) in groups {
+            let who =
+                carried.speaker(who, prefixes, block.line + usize::from(!block.text.is_empty()));
             let speaker = match who {
                 Some(s) => s,
                 None => {
@@ -250,6 +254,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
         }
     }
+    carried.finish("block", ctx)?;
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
@@ -383,23 +388,23 @@ mod tests {
             vec![
                 ("Ana (SL)".to_owned(), Some("hi".to_owned())),
                 ("Bo".to_owned(), Some("a: b".to_owned())),
-                ("unknown".to_owned(), Some("plain".to_owned())),
+                ("Bo".to_owned(), Some("plain".to_owned())),
             ]
         );
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
-        assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(11))]);
+        assert_eq!(w, vec![(WarningKind::Note, Some(11))]);
     }
 
     #[test]
     fn hard_of_hearing_subtitles_name_speakers_after_the_dialogue_dash() {
         // Two speakers in one block, each line opened by a dialogue dash; a dash line without
         // a name continues the speaker before it; a double dash is text (so that block has no
-        // speaker).
+        // name, and continues the speaker named last).
         let out = read_text(
             "1\n00:00:01,000 --> 00:00:03,000\n- JOHN: Where were you?\n- MARY: Out.\n\n2\n00:00:03,000 --> 00:00:05,000\n\u{2013}John: Again?\n- Yes.\n\n3\n00:00:05,000 --> 00:00:06,000\n-- MARY: no\n",
         );
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
-        assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(13))]);
+        assert_eq!(w, vec![(WarningKind::Note, Some(13))]);
         let t = out.corpus.get("recording").unwrap();
         assert_eq!(
             texts(t),
@@ -407,7 +412,7 @@ mod tests {
                 ("JOHN".to_owned(), Some("Where were you?".to_owned())),
                 ("MARY".to_owned(), Some("Out.".to_owned())),
                 ("John".to_owned(), Some("Again?\n- Yes.".to_owned())),
-                ("unknown".to_owned(), Some("-- MARY: no".to_owned())),
+                ("John".to_owned(), Some("-- MARY: no".to_owned())),
             ]
         );
         assert_eq!(t.annotation().tracks()[1].segment, Segment::from_millis(1000, 3000).unwrap());

@@ -19,9 +19,12 @@
 //!   hide an overlap. Text outside any voice span in such a cue goes to the voice before it (or
 //!   the first voice when it comes before every voice).
 //! - Cues without `<v>` may carry a text prefix. `[SPEAKER_00]: text` (WhisperX) is always read as
-//!   a speaker. `Name: text` (Zoom, Otter) is read as a speaker only when at least half of the
-//!   cues with text start that way, so a caption such as `Note: bring snacks` in an ordinary file
-//!   stays text. Every line of a cue may switch speaker, also after a dialogue dash (`- JOHN: Hi.`,
+//!   a speaker. `Name: text` (Zoom, Otter) is read as a speaker when at least half of the
+//!   cues with text start that way, or when names recur at the starts of turns (three such cues
+//!   or more, two names or more, one of them twice: Descript and podcast captions name the
+//!   speaker on a turn's first cue only; a cue without a name then continues the speaker named
+//!   before it, with one note). So a caption such as `Note: bring snacks` in an ordinary file
+//!   stays text, and `Note:`, `Edit:`, `Source:` and the like are never names. Every line of a cue may switch speaker, also after a dialogue dash (`- JOHN: Hi.`,
 //!   as hard-of-hearing captions write two speakers in one cue); a name is split at the first
 //!   `": "` only (Zoom names hold parentheses: `Ana (SL): hi`).
 //! - A cue with no speaker at all gets the speaker [`UNKNOWN_SPEAKER`] (`"unknown"`), with one
@@ -172,28 +175,62 @@ pub(crate) fn colon_prefix(line: &str) -> Option<(&str, &str)> {
         || !name.chars().any(char::is_alphabetic)
         || name.starts_with('-')
         || name.contains(['?', '!', ';', '"', '<', '>', '[', ']', '{', '}', ':'])
+        || NOT_SPEAKERS.contains(&name.to_lowercase().as_str())
+        || rest.starts_with("//")
     {
         return None;
     }
     Some((name, rest.trim_start()))
 }
 
+/// Labels that open a line of text, not a speaker's turn (`Note: bring snacks`).
+pub(crate) const NOT_SPEAKERS: &[&str] = &[
+    "note",
+    "notes",
+    "nb",
+    "n.b.",
+    "ps",
+    "p.s.",
+    "edit",
+    "update",
+    "disclaimer",
+    "warning",
+    "tip",
+    "example",
+    "source",
+    "sources",
+    "link",
+    "links",
+    "chapter",
+    "chapters",
+    "summary",
+    "transcript",
+    "agenda",
+    "step",
+    "http",
+    "https",
+];
+
 /// Picks the prefix convention from the text lines of every caption: brackets when any line
-/// starts with one (so that a `[Name]:` line is never left inside a text), `Name:` when the first
-/// line of at least half of the captions does.
+/// starts with one (so that a `[Name]:` line is never left inside a text); `Name:` when the first
+/// line of at least half of the captions does (Zoom, Otter), or when names recur at the starts
+/// of turns only (Descript, Buzzsprout and podcast captions name a speaker on the first caption
+/// of each turn): at least three such captions, two names or more, one of them twice or more.
 pub(crate) fn choose_prefixes<'a, C, L>(captions: C) -> Prefixes
 where
     C: Iterator<Item = L>,
     L: Iterator<Item = &'a str>,
 {
     let (mut total, mut bracket, mut colon) = (0usize, 0usize, 0usize);
+    let mut names: HashMap<&str, usize> = HashMap::new();
     for lines in captions {
         let mut first = true;
         for line in lines.filter(|l| !l.trim().is_empty()) {
             if bracket_prefix(line).is_some() {
                 bracket += 1;
-            } else if first && colon_prefix(line).is_some() {
+            } else if let Some((name, _)) = colon_prefix(line).filter(|_| first) {
                 colon += 1;
+                *names.entry(name).or_default() += 1;
             }
             if first {
                 total += 1;
@@ -204,6 +241,8 @@ where
     if bracket > 0 {
         Prefixes::Bracket
     } else if colon > 0 && colon * 2 >= total {
+        Prefixes::Colon
+    } else if colon >= 3 && names.len() >= 2 && names.values().any(|&n| n >= 2) {
         Prefixes::Colon
     } else {
         Prefixes::None
@@ -730,6 +769,54 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     build(cues, youtube, ctx)
 }
 
+/// Captions named only at the start of each turn (`Name: text`, then captions without a name):
+/// those without a name continue the speaker named last; counted for one note.
+#[derive(Debug, Default)]
+pub(crate) struct Carried {
+    last: Option<String>,
+    /// Captions given to the speaker before them, and the line of the first.
+    count: usize,
+    first_line: usize,
+}
+
+impl Carried {
+    /// The speaker of a caption piece: its own name, else (`Name:` convention) the last name.
+    pub(crate) fn speaker(
+        &mut self,
+        who: Option<String>,
+        prefixes: Prefixes,
+        line: usize,
+    ) -> Option<String> {
+        match who {
+            Some(s) => {
+                self.last = Some(s.clone());
+                Some(s)
+            }
+            None if prefixes == Prefixes::Colon && self.last.is_some() => {
+                if self.count == 0 {
+                    self.first_line = line;
+                }
+                self.count += 1;
+                self.last.clone()
+            }
+            None => None,
+        }
+    }
+
+    /// The note saying how many captions continued the speaker before them.
+    pub(crate) fn finish(self, what: &str, ctx: &mut ReadContext<'_>) -> Result<()> {
+        if self.count > 0 {
+            ctx.warn_at(
+                WarningKind::Note,
+                self.first_line,
+                Some(1),
+                format!("{} {what}(s) without a `Name:` prefix continue the speaker named before them (the names mark the starts of turns)", self.count),
+            )?;
+        }
+        Ok(())
+    }
+}
+
 fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     if cues.is_empty() {
         ctx.warn(Warning::new(WarningKind::Note, "no cues in the input"))?;
@@ -745,6 +832,7 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
     );
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
+    let mut carried = Carried::default();
     let mut previous: Vec<(String, Vec<String>)> = Vec::new();
     for (cue, pieces) in cues.iter().zip(tokenized) {
         // (speaker, raw text, marks), one per distinct speaker of the cue.
@@ -807,6 +895,8 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
         }
         let mut this: Vec<(String, Vec<String>)> = Vec::new();
         for (who, raw, marks) in groups {
+            let who =
+                carried.speaker(who, prefixes, cue.line + usize::from(!cue.payload.is_empty()));
             let speaker = match who {
                 Some(s) => s,
                 None => {
@@ -868,6 +958,7 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
             previous = this;
         }
     }
+    carried.finish("cue", ctx)?;
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
@@ -1074,14 +1165,69 @@ mod tests {
         );
         let t = out.corpus.get("recording").unwrap();
         let names: Vec<_> = texts(t).into_iter().map(|x| x.0).collect();
-        assert_eq!(names, vec!["Ana (SL)", "Bo", "unknown", "unknown"]);
+        // Names mark the starts of turns: the cues after Bo's continue Bo, with one note.
+        assert_eq!(names, vec!["Ana (SL)", "Bo", "Bo", "Bo"]);
         assert_eq!(texts(t)[0].1.as_deref(), Some("hi: there"));
         let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
-        assert_eq!(kinds, vec![(WarningKind::MissingSpeaker, Some(13))]);
+        assert_eq!(kinds, vec![(WarningKind::Note, Some(13))]);
+        assert!(out.warnings[0].message.starts_with("2 cue(s) without a `Name:` prefix"));
+        // Before the first name there is nobody to continue.
+        let out = read_text("WEBVTT\n\n00:01.000 --> 00:02.000\nwelcome\n\n00:02.000 --> 00:03.000\nAna: hi\n\n00:03.000 --> 00:04.000\nBo: yes\n");
+        let names: Vec<_> =
+            texts(out.corpus.get("recording").unwrap()).into_iter().map(|x| x.0).collect();
+        assert_eq!(names, vec!["unknown", "Ana", "Bo"]);
         // One `Note:` line among ordinary captions is text, not a speaker.
         let out = read_text("WEBVTT\n\n00:01.000 --> 00:02.000\nNote: snacks\n\n00:02.000 --> 00:03.000\nok then\n\n00:03.000 --> 00:04.000\nbye\n");
         let t = out.corpus.get("recording").unwrap();
         assert_eq!(texts(t)[0], ("unknown".to_owned(), Some("Note: snacks".to_owned())));
+    }
+
+    /// Podcast captions name the speaker on the first caption of a turn only: fewer than half
+    /// of the cues carry a name, but the names recur.
+    #[test]
+    fn names_at_the_starts_of_turns_are_speakers() {
+        let cue = |k: usize, text: &str| {
+            format!(
+                "{:02}:{:02}.000 --> {:02}:{:02}.900\n{text}\n\n",
+                k / 60,
+                k % 60,
+                k / 60,
+                k % 60
+            )
+        };
+        let lines = [
+            "Sarah: Creating good audio",
+            "is key",
+            "to keeping",
+            "Travis: Now, when you",
+            "record",
+            "the room",
+            "matters",
+            "Sarah: Yes",
+            "and",
+            "Travis: Right",
+        ];
+        let text: String = std::iter::once("WEBVTT\n\n".to_owned())
+            .chain(lines.iter().enumerate().map(|(k, l)| cue(k, l)))
+            .collect();
+        let out = read_text(&text);
+        let names: Vec<_> =
+            texts(out.corpus.get("recording").unwrap()).into_iter().map(|x| x.0).collect();
+        assert_eq!(
+            names,
+            [
+                "Sarah", "Sarah", "Sarah", "Travis", "Travis", "Travis", "Travis", "Sarah",
+                "Sarah", "Travis"
+            ]
+        );
+        // Two names once each are no convention; labels are never names.
+        let out = read_text("WEBVTT\n\n00:01.000 --> 00:02.000\nSarah: hi\n\n00:02.000 --> 00:03.000\nso\n\n00:03.000 --> 00:04.000\nTravis: yes\n\n00:04.000 --> 00:05.000\nand\n\n00:05.000 --> 00:06.000\nmore\n");
+        let names: Vec<_> =
+            texts(out.corpus.get("recording").unwrap()).into_iter().map(|x| x.0).collect();
+        assert_eq!(names, ["unknown"; 5]);
+        assert_eq!(colon_prefix("Note: bring snacks"), None);
+        assert_eq!(colon_prefix("Source: https://example.com"), None);
+        assert_eq!(colon_prefix("Bekah: hi"), Some(("Bekah", "hi")));
     }
 
     #[test]
