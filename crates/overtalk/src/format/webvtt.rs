@@ -240,9 +240,9 @@ where
     }
     if bracket > 0 {
         Prefixes::Bracket
-    } else if colon > 0 && colon * 2 >= total {
-        Prefixes::Colon
-    } else if colon >= 3 && names.len() >= 2 && names.values().any(|&n| n >= 2) {
+    } else if (colon > 0 && colon * 2 >= total)
+        || (colon >= 3 && names.len() >= 2 && names.values().any(|&n| n >= 2))
+    {
         Prefixes::Colon
     } else {
         Prefixes::None
