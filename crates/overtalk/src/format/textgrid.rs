@@ -542,6 +542,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     for tier in &mut read {
         if alignment_level(&tier.name).is_some() {
             tier.intervals.retain(|(_, label)| !is_pause_label(label));
+        } else {
+            // SPPAS marks the silences of every tier, its IPU tier too, with `#`.
+            tier.intervals.retain(|(_, label)| label.trim() != "#");
         }
     }
     let speaker_tiers: Vec<&IntervalTier> =
@@ -557,6 +560,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     for (tier, aligned) in read.into_iter().zip(aligned) {
         let default = match alignment_level(&tier.name) {
             Some(Level::Phone) => Some("phone- or syllable-level alignment"),
+            Some(Level::Annotation) => Some("an aligner's annotation of the signal, not speech"),
             Some(Level::Word) if aligned => {
                 Some("word-level alignment of a speaker tier already read")
             }

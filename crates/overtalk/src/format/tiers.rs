@@ -6,14 +6,16 @@
 //!
 //! | tier | left out | why |
 //! |---|---|---|
-//! | TextGrid `phone(s)`, `phoneme(s)`, `segment(s)`, `syllable(s)`, `syl`, `mau` (also `X - phones`, as the Montreal Forced Aligner writes) | always | phone- or syllable-level alignment |
-//! | TextGrid `word(s)`, `wrd`, `ort`, `X - words` | when at least half of its words' time lies in tiers that are neither phone- nor word-level and are themselves at least a third under its words | word-level alignment of a speaker already there |
+//! | TextGrid `phone(s)`, `phoneme(s)`, `segment(s)`, `syllable(s)`, `syl`, `mau`, `kan` (WebMAUS), `phonalign`, `phonetization`, `syllalign` (SPPAS) (also `X - phones`, as the Montreal Forced Aligner writes, and `X - phone`, as FAVE does) | always | phone- or syllable-level alignment |
+//! | TextGrid `activity`, `activityduration`, `metainformation` (SPPAS) | always | an aligner's annotation of the signal, not speech |
+//! | TextGrid `word(s)`, `wrd`, `ort`, `tokensalign` (SPPAS), `X - words`, `X - word` | when at least half of its words' time lies in tiers that are neither phone- nor word-level and are themselves at least a third under its words | word-level alignment of a speaker already there |
 //! | EAF top-level tier without `PARTICIPANT` | when another tier names its participant | a marker, noise or comment tier |
 //!
 //! A tier of labels over the whole grid (a quality-control tier, `.` everywhere) covers the
 //! words but is mostly not under them, so the words stay a speaker. In phone- and word-level
-//! tiers the aligners' pause labels (`sil`, `sp`, `<p:>`, `pau`, …) are silence. When word tiers
-//! are kept, an MFA tier `X - words` is the speaker `X`.
+//! tiers the aligners' pause labels (`sil`, `sp`, `<p:>`, `pau`, …) are silence; SPPAS's `#`
+//! is silence in every tier. When word tiers are kept, an MFA tier `X - words` (FAVE: `X -
+//! word`) is the speaker `X`.
 //! Names are compared case-insensitively. `--tiers` (only these) and `--ignore-tiers` (not these)
 //! take names or glob patterns (`*`, `?`) and override the defaults: with `--tiers`, exactly the
 //! matching tiers are read. Readers report the tiers they left out in one
@@ -37,6 +39,8 @@ pub enum Level {
     Phone,
     /// Words.
     Word,
+    /// An aligner's annotation of the signal (SPPAS `Activity`, `MetaInformation`): not speech.
+    Annotation,
 }
 
 /// The alignment level a TextGrid tier's name says it has, if any (`phones`, `A - words`).
@@ -46,16 +50,25 @@ pub fn alignment_level(name: &str) -> Option<Level> {
     let base = lower.rsplit_once(" - ").map_or(lower.as_str(), |(_, b)| b).trim();
     match base {
         "phone" | "phones" | "phoneme" | "phonemes" | "segment" | "segments" | "syllable"
-        | "syllables" | "syl" | "mau" => Some(Level::Phone),
-        "word" | "words" | "wrd" | "ort" => Some(Level::Word),
+        | "syllables" | "syl" | "mau" | "kan" | "phonalign" | "phonetization" | "syllalign" => {
+            Some(Level::Phone)
+        }
+        "word" | "words" | "wrd" | "ort" | "tokensalign" => Some(Level::Word),
+        "activity" | "activityduration" | "metainformation" => Some(Level::Annotation),
         _ => None,
     }
 }
 
-/// The speaker a kept word tier stands for: `X` for MFA's `X - words`, else the name itself.
+/// The speaker a kept word tier stands for: `X` for MFA's `X - words` and FAVE's `X - word`,
+/// else the name itself.
 pub fn word_tier_speaker(name: &str) -> &str {
     match name.rsplit_once(" - ") {
-        Some((speaker, level)) if level.trim().eq_ignore_ascii_case("words") => speaker.trim(),
+        Some((speaker, level))
+            if level.trim().eq_ignore_ascii_case("words")
+                || level.trim().eq_ignore_ascii_case("word") =>
+        {
+            speaker.trim()
+        }
         _ => name,
     }
 }
@@ -143,6 +156,13 @@ mod tests {
         assert_eq!(alignment_level("Ana - words"), Some(Level::Word));
         assert_eq!(alignment_level("Ana"), None);
         assert_eq!(word_tier_speaker("Ana - words"), "Ana");
+        // FAVE, SPPAS and WebMAUS tiers.
+        assert_eq!(word_tier_speaker("Gary Salvi - word"), "Gary Salvi");
+        assert_eq!(alignment_level("Gary Salvi - phone"), Some(Level::Phone));
+        assert_eq!(alignment_level("KAN"), Some(Level::Phone));
+        assert_eq!(alignment_level("PhonAlign"), Some(Level::Phone));
+        assert_eq!(alignment_level("TokensAlign"), Some(Level::Word));
+        assert_eq!(alignment_level("MetaInformation"), Some(Level::Annotation));
         assert_eq!(word_tier_speaker("words"), "words");
         let only = TierSelection { only: vec!["a*".into()], ignore: vec![] };
         assert_eq!(only.left_out("ann", Some("phone tier")), None);
