@@ -18,9 +18,12 @@
 //!   linguistic type is a subdivision (`Time_Subdivision`, `Symbolic_Subdivision`) gives the
 //!   **words** of the parent's tracks, in document order — a time-aligned word belongs to the
 //!   parent annotation containing its middle, a reference word to the annotation it refers to;
-//!   a word is timed when both its slots are aligned. Every other child tier (`Included_In`
-//!   chunks, `Symbolic_Association` translations or codes, deeper tiers) is skipped, with one
-//!   note per file that names them.
+//!   a word is timed when both its slots are aligned. A speaker tier whose annotations are all
+//!   empty takes its text from its first one-to-one child tier (`Symbolic_Association`), as
+//!   interlinear templates keep it (FLEx and ELAN's `ref` → `tx`: pympi's
+//!   `get_ref_annotation_data_for_tier` and ELAN's transcript export read it the same way).
+//!   Every other child tier (`Included_In` chunks, `Symbolic_Association` translations or
+//!   codes, deeper tiers) is skipped, with one note per file that names them.
 //! - **Reference annotations** (`REF_ANNOTATION`) have no time of their own (they inherit their
 //!   parent's); they only occur on child tiers, and a top-level one is skipped with a warning.
 //! - A top-level tier without `PARTICIPANT` and without dependent tiers, in a file whose other
@@ -433,6 +436,25 @@ fn build(
         }
     }
     let word_tiers: HashSet<usize> = word_tier_of.values().copied().collect();
+    // The text tier of each speaker tier whose annotations are empty: its first one-to-one
+    // child (`Symbolic_Association`), as interlinear templates keep the text (FLEx `ref` → `tx`).
+    let mut text_tier_of: HashMap<&str, usize> = HashMap::new();
+    for (k, t) in tiers.iter().enumerate() {
+        let associates =
+            constraints.get(&t.linguistic_type).is_some_and(|c| c == "Symbolic_Association");
+        if let Some(parent) = t.parent.as_deref().filter(|_| associates) {
+            let empty_parent = tiers.iter().any(|p| {
+                p.id == parent
+                    && p.parent.is_none()
+                    && !p.annotations.is_empty()
+                    && p.annotations.iter().all(|a| a.value.trim().is_empty())
+            });
+            if empty_parent {
+                text_tier_of.entry(parent).or_insert(k);
+            }
+        }
+    }
+    let text_tiers: HashSet<usize> = text_tier_of.values().copied().collect();
 
     let mut b = TranscriptBuilder::new();
     let some_participant = tiers.iter().any(|t| t.parent.is_none() && t.participant.is_some());
@@ -448,7 +470,7 @@ fn build(
             (0, 0)
         };
         if let Some(parent) = &tier.parent {
-            if word_tiers.contains(&k) {
+            if word_tiers.contains(&k) || text_tiers.contains(&k) {
                 continue;
             }
             if children.is_empty() {
@@ -483,6 +505,14 @@ fn build(
         let speaker = b.speaker(&speaker_name);
         let mut words = match word_tier_of.get(tier.id.as_str()) {
             Some(&w) => words_of(tier, &tiers[w], &index, &known, &resolved),
+            None => HashMap::new(),
+        };
+        let associated: HashMap<&str, &str> = match text_tier_of.get(tier.id.as_str()) {
+            Some(&t) => tiers[t]
+                .annotations
+                .iter()
+                .filter_map(|a| Some((a.parent.as_deref()?, a.value.as_str())))
+                .collect(),
             None => HashMap::new(),
         };
         for a in &tier.annotations {
@@ -535,7 +565,11 @@ fn build(
             }
             if let Some(seg) = segment_at(ctx, start, end, position)? {
                 let words = words.remove(a.id.as_str()).unwrap_or_default();
-                let text = (!a.value.is_empty()).then(|| a.value.clone());
+                let value = match associated.get(a.id.as_str()) {
+                    Some(v) if a.value.trim().is_empty() => v,
+                    _ => a.value.as_str(),
+                };
+                let text = (!value.is_empty()).then(|| value.to_owned());
                 let content =
                     (text.is_some() || !words.is_empty()).then_some(Content { text, words });
                 b.push(seg, speaker, content);
@@ -865,6 +899,40 @@ mod tests {
             out.warnings[0].message,
             "time slot without TIME_VALUE; interpolated as 0.000–2.083 s"
         );
+    }
+
+    /// Interlinear templates (FLEx, ELAN's `ref` → `tx` → `ft`) leave the time-aligned tier
+    /// empty and keep the text on its first one-to-one child; the translation stays skipped.
+    #[test]
+    fn empty_speaker_tiers_take_the_text_of_their_first_association() {
+        let text = r#"<ANNOTATION_DOCUMENT>
+  <TIME_ORDER>
+    <TIME_SLOT TIME_SLOT_ID="t1" TIME_VALUE="1000"/>
+    <TIME_SLOT TIME_SLOT_ID="t2" TIME_VALUE="2000"/>
+    <TIME_SLOT TIME_SLOT_ID="t3" TIME_VALUE="3000"/>
+  </TIME_ORDER>
+  <TIER TIER_ID="ref@SP" PARTICIPANT="SP" LINGUISTIC_TYPE_REF="ref">
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a1" TIME_SLOT_REF1="t1" TIME_SLOT_REF2="t2"><ANNOTATION_VALUE></ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a2" TIME_SLOT_REF1="t2" TIME_SLOT_REF2="t3"><ANNOTATION_VALUE> </ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+  </TIER>
+  <TIER TIER_ID="tx@SP" PARTICIPANT="SP" PARENT_REF="ref@SP" LINGUISTIC_TYPE_REF="tx">
+    <ANNOTATION><REF_ANNOTATION ANNOTATION_ID="b1" ANNOTATION_REF="a1"><ANNOTATION_VALUE>борон заманда</ANNOTATION_VALUE></REF_ANNOTATION></ANNOTATION>
+    <ANNOTATION><REF_ANNOTATION ANNOTATION_ID="b2" ANNOTATION_REF="a2"><ANNOTATION_VALUE>ике ҡуяш</ANNOTATION_VALUE></REF_ANNOTATION></ANNOTATION>
+  </TIER>
+  <TIER TIER_ID="ft@SP" PARTICIPANT="SP" PARENT_REF="ref@SP" LINGUISTIC_TYPE_REF="ft">
+    <ANNOTATION><REF_ANNOTATION ANNOTATION_ID="c1" ANNOTATION_REF="a1"><ANNOTATION_VALUE>once upon a time</ANNOTATION_VALUE></REF_ANNOTATION></ANNOTATION>
+  </TIER>
+  <LINGUISTIC_TYPE LINGUISTIC_TYPE_ID="ref" TIME_ALIGNABLE="true"/>
+  <LINGUISTIC_TYPE LINGUISTIC_TYPE_ID="tx" CONSTRAINTS="Symbolic_Association" TIME_ALIGNABLE="false"/>
+  <LINGUISTIC_TYPE LINGUISTIC_TYPE_ID="ft" CONSTRAINTS="Symbolic_Association" TIME_ALIGNABLE="false"/>
+</ANNOTATION_DOCUMENT>"#;
+        let out = read_text(text);
+        let t = out.corpus.get("recording").unwrap();
+        let texts: Vec<_> =
+            t.contents().iter().map(|c| c.as_ref().and_then(|c| c.text.clone())).collect();
+        assert_eq!(texts, vec![Some("борон заманда".to_owned()), Some("ике ҡуяш".to_owned())]);
+        assert_eq!(out.warnings.len(), 1);
+        assert!(out.warnings[0].message.starts_with("1 child tier(s) skipped: \"ft@SP\""));
     }
 
     #[test]
