@@ -246,7 +246,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
             let utterance = utterance.trim();
             untimed.add(utterance);
-            b.push_untimed(speaker, untimed_content(utterance), n);
+            b.push_untimed(speaker, main_tier_content(utterance), n);
             continue;
         };
         let (line, column) = e.position(at);
@@ -254,7 +254,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         order.check(ctx, &recording, &mut latest, start, line, Some(column))?;
         if let Some(seg) = ctx.segment(start, end, line, Some(column))? {
             let utterance = utterance.trim();
-            let content = (!utterance.is_empty()).then(|| Content::text(utterance));
+            let content = (!utterance.is_empty()).then(|| main_tier_content(utterance));
             b.push(seg, speaker, content);
         }
     }
@@ -323,25 +323,62 @@ impl Markers {
     }
 }
 
-/// The content of an untimed main tier: its text as written, and its words (tokens without
-/// the `<`…`>` scope brackets, leaving out bracketed codes such as `[>]`, terminators and
-/// linkers such as `+/.` and `+<`, and punctuation).
-fn untimed_content(text: &str) -> Content {
-    let mut words = Vec::new();
+/// The content of a main tier: its text as written, and its spoken words as CLAN counts them
+/// (FREQ, MLU): tokens without the `<`…`>` scope brackets, a `@` form marker (`mama@f`) or the
+/// parentheses of an incomplete word (`(be)cause`), leaving out bracketed codes (`[>]`,
+/// `[+ id]`, `[=! whispers]`), linkers (`+<`), punctuation, events, fillers and fragments
+/// (`&=vocalizes`, `&-uh`, `&+fr`), untranscribed and unintelligible material (`xxx`, `yyy`,
+/// `www`) and omitted words (`0is`). The terminator stays on the last word, so that a
+/// completion point (`.`, `?`, `!`) is one and a trailing off (`+...`) or an interruption
+/// (`+/.`, `+//.`) is not; a tier of events only (`&=vocalizes .`) keeps its terminator alone,
+/// a token that is no word.
+fn main_tier_content(text: &str) -> Content {
+    let mut words: Vec<String> = Vec::new();
+    let mut terminator: Option<&str> = None;
     let mut in_code = false;
     for token in text.split_whitespace() {
         if in_code || token.starts_with('[') {
             in_code = !token.ends_with(']');
             continue;
         }
-        if token.starts_with('+') || matches!(token, "." | "?" | "!" | "," | "„" | "‡") {
-            continue;
+        match token {
+            "." | "?" | "!" => {
+                terminator = Some(token);
+                continue;
+            }
+            "+..." | "+..?" | "+.." => {
+                terminator = Some("...");
+                continue;
+            }
+            _ if token.starts_with('+') => {
+                // `+/.`, `+//.`, `+/?`, `+"/.`: interrupted or broken off; `+<`, `+,`: linkers.
+                if token.ends_with(['.', '?', '!']) {
+                    terminator = Some("\u{2014}");
+                }
+                continue;
+            }
+            _ => {}
         }
         let word = token.trim_start_matches('<').trim_end_matches('>');
-        if !word.is_empty() {
-            words.push(Word::untimed(word));
+        let word = word.split_once('@').map_or(word, |(w, _)| w);
+        let word: String = word.chars().filter(|&c| c != '(' && c != ')').collect();
+        let omitted = word.starts_with('0') && word[1..].starts_with(char::is_alphabetic);
+        if word.is_empty()
+            || word.starts_with('&')
+            || omitted
+            || matches!(word.as_str(), "," | "„" | "‡" | "xxx" | "yyy" | "www")
+            || !word.chars().any(char::is_alphanumeric)
+        {
+            continue;
         }
+        words.push(word);
     }
+    match (words.last_mut(), terminator) {
+        (Some(last), Some(t)) => last.push_str(t),
+        (None, Some(t)) => words.push(t.to_owned()),
+        _ => {}
+    }
+    let words = words.into_iter().map(Word::untimed).collect();
     Content { text: (!text.is_empty()).then(|| text.to_owned()), words }
 }
 
@@ -557,6 +594,29 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Spoken words as CLAN's FREQ and MLU count them (the HomeBank VanDam excerpt: the child
+    /// says 2 words, the mother 11, pylangacq's `words()` agrees).
+    #[test]
+    fn main_tier_words_leave_out_events_codes_and_unintelligible_material() {
+        let words = |text: &str| -> Vec<String> {
+            main_tier_content(text).words.into_iter().map(|w| w.text).collect()
+        };
+        assert_eq!(words("&=vocalizes . [+ nc]"), ["."]);
+        assert_eq!(words("yyy a mama [=! babbles] . [+ c]"), ["a", "mama."]);
+        assert_eq!(words("xxx girl [=! whispers] . [+ id]"), ["girl."]);
+        assert_eq!(
+            words("let's change your diaper . [+ id]"),
+            ["let's", "change", "your", "diaper."]
+        );
+        assert_eq!(
+            words("<I want> [/] I want &-uh (be)cause 0is mama@f ?"),
+            ["I", "want", "I", "want", "because", "mama?"]
+        );
+        // A trailing off and an interruption are no completion points.
+        assert_eq!(words("so then +..."), ["so", "then..."]);
+        assert_eq!(words("I was going +/."), ["I", "was", "going\u{2014}"]);
+    }
     use crate::format::{read_str, Format, ReadOptions};
     use crate::model::Segment;
 

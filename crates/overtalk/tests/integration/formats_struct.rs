@@ -275,10 +275,10 @@ fn chat_sample_without_bullets_is_an_untimed_transcript() {
     let first = &t.untimed()[0].content;
     assert_eq!(first.text.as_deref(), Some("so I was telling [>] him about it ."));
     let words: Vec<&str> = first.words.iter().map(|w| w.text.as_str()).collect();
-    assert_eq!(words, ["so", "I", "was", "telling", "him", "about", "it"]);
+    assert_eq!(words, ["so", "I", "was", "telling", "him", "about", "it."]);
     let words: Vec<&str> =
         t.untimed()[14 - 7].content.words.iter().map(|w| w.text.as_str()).collect();
-    assert_eq!(words, ["and", "then", "I", "told", "her"]);
+    assert_eq!(words, ["and", "then", "I", "told", "her."]);
     // Untimed transcripts are valid CHAT: strict reads them, and CHAT writes them back in order.
     let strict = ReadOptions { strict: true, ..ReadOptions::default() };
     read_path(&fixture("chat", "eng_overlap_ca.cha"), None, &strict).unwrap();
