@@ -11,7 +11,7 @@
 //! per channel, so the label is the channel as written (`"A"`, `"1"`). Each word line is one track
 //! with the word as its text and as one timed [`Word`] (with the confidence when given). Blank
 //! lines and lines starting with `;` or `#` are skipped; lines with fewer than five fields are
-//! skipped with a warning; lines out of order are sorted, with one [`WarningKind::Unsorted`] warning per file that counts them; a time
+//! skipped with a warning; lines out of time order within their file and channel (sclite sorts by file, channel, then time) are sorted, with one [`WarningKind::Unsorted`] warning per file that counts them; a time
 //! that cannot be read is an error naming line and column. Words of zero duration are dropped
 //! with the usual warning. A word `<NA>` means no text. sclite alternations
 //! (`file A * * <ALT_BEGIN>`, words, `* * <ALT>`, words, `* * <ALT_END>`) are read as their
@@ -66,7 +66,9 @@ fn sniff(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
 
 /// Reads CTM text (see the module doc).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    let mut per: BTreeMap<&str, (TranscriptBuilder, Time)> = BTreeMap::new();
+    let mut per: BTreeMap<&str, TranscriptBuilder> = BTreeMap::new();
+    // The latest start per (file, channel): sclite sorts by file, channel, then time.
+    let mut latest: BTreeMap<(&str, &str), Time> = BTreeMap::new();
     let mut unsorted = OutOfOrder::lines();
     // sclite alternations: `* * <ALT_BEGIN>`, first alternative, `* * <ALT>`, … `* * <ALT_END>`.
     let mut alternation: Option<(usize, bool)> = None; // (line of ALT_BEGIN, in a later alternative)
@@ -133,10 +135,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             .next()
             .and_then(|c| c.parse::<f64>().ok())
             .filter(|c| c.is_finite());
-        let entry = per
-            .entry(file)
-            .or_insert_with(|| (TranscriptBuilder::new(), Time::from_micros(i64::MIN)));
-        unsorted.check(ctx, file, &mut entry.1, start, n, Some(column_of(line, begin)))?;
+        per.entry(file).or_default();
+        let latest = latest.entry((file, channel)).or_insert(Time::from_micros(i64::MIN));
+        unsorted.check(ctx, file, latest, start, n, Some(column_of(line, begin)))?;
         let content = (word != "<NA>").then(|| Content {
             text: Some(word.to_owned()),
             words: vec![Word {
@@ -148,13 +149,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         });
         match ctx.segment(start, end, n, Some(column_of(line, dur)))? {
             Some(seg) => {
-                if let Some(e) = per.get_mut(file) {
-                    e.0.add(seg, channel, content);
+                if let Some(b) = per.get_mut(file) {
+                    b.add(seg, channel, content);
                 }
             }
             None => {
-                if let Some(e) = per.get_mut(file) {
-                    e.0.speaker(channel);
+                if let Some(b) = per.get_mut(file) {
+                    b.speaker(channel);
                 }
             }
         }
@@ -168,7 +169,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         )?;
     }
     unsorted.finish(ctx, per.len());
-    Ok(per.into_iter().map(|(k, (b, _))| (k.to_owned(), b.build())).collect())
+    Ok(per.into_iter().map(|(k, b)| (k.to_owned(), b.build())).collect())
 }
 
 /// The words of a track with their times, when every word has a start and an end inside the
@@ -292,6 +293,16 @@ mod tests {
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::Ctm, &ReadOptions::default()).unwrap()
+    }
+
+    /// sclite sorts a CTM by file, channel, then time: a later channel may start earlier.
+    #[test]
+    fn order_is_checked_within_each_channel() {
+        let read = |t: &str| read_str(t, Format::Ctm, &ReadOptions::default()).unwrap();
+        assert!(read("f A 5.0 1.0 x\nf A 6.0 1.0 y\nf B 1.0 1.0 z\n").warnings.is_empty());
+        let out = read("f A 5.0 1.0 x\nf A 1.0 1.0 y\n");
+        assert_eq!(out.warnings.len(), 1);
+        assert_eq!(out.warnings[0].kind, WarningKind::Unsorted);
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //! line is on another channel than 1 (see the `channel` module). Lines whose text is
 //! `IGNORE_TIME_SEGMENT_IN_SCORING` mark regions excluded from scoring, not speech: they are
 //! not read as turns, with one note per file that counts them (the format defines them, so
-//! `--strict` reads them). Lines out of time order within their file and channel (SCTK sorts
+//! `--strict` reads them). An sclite alternation in the text (`{ um / uh / @ }`) is read as its
+//! first alternative (`@` is no word), as in CTM, with one note. Lines out of time order within their file and channel (SCTK sorts
 //! by file, channel, then time) are sorted, with one [`WarningKind::Unsorted`] warning per file
 //! that counts them. Lines with fewer than five fields are
 //! skipped with a warning; a time that cannot be read is an error naming line and column.
@@ -80,6 +81,47 @@ pub(crate) fn fields<const K: usize>(line: &str) -> Option<([&str; K], &str)> {
     Some((out, rest.trim_start()))
 }
 
+/// The text with each sclite alternation `{ um / uh / @ }` replaced by its first alternative
+/// (`@` is no word), as the CTM reader does; `None` when there is none.
+///
+/// ```text
+/// { um / uh } hello there   →   um hello there
+/// {@/uh} yes                →   yes
+/// ```
+fn first_alternatives(text: &str) -> Option<String> {
+    if !text.contains('{') {
+        return None;
+    }
+    // Braces and slashes may touch their words (`{um/uh}`): spaced out first.
+    let spaced = text.replace('{', " { ").replace('}', " } ");
+    let mut out: Vec<&str> = Vec::new();
+    let mut depth = 0usize;
+    let mut first = true;
+    let mut found = false;
+    for token in spaced.split_whitespace() {
+        match token {
+            "{" => {
+                depth += 1;
+                first = true;
+                found = true;
+            }
+            "}" if depth > 0 => depth -= 1,
+            _ if depth > 0 => {
+                for (k, part) in token.split('/').enumerate() {
+                    if k > 0 {
+                        first = false;
+                    }
+                    if first && !part.is_empty() && part != "@" {
+                        out.push(part);
+                    }
+                }
+            }
+            _ => out.push(token),
+        }
+    }
+    found.then(|| out.join(" "))
+}
+
 /// Reads STM text (see the module doc).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut per: BTreeMap<&str, TranscriptBuilder> = BTreeMap::new();
@@ -87,6 +129,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // (first line, its column, count).
     let mut latest: FxHashMap<(&str, &str), Time> = FxHashMap::default();
     let mut ignored: Option<(usize, usize, usize)> = None;
+    // The first line (and column) with an sclite alternation `{ a / b }`.
+    let mut alternations: Option<(usize, usize)> = None;
     let mut unsorted = OutOfOrder::lines();
     let mut channels = Channels::default();
     for item in ctx.lines(text) {
@@ -124,7 +168,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         // SCTK sorts by file, channel, then time: order is checked per channel.
         let latest = latest.entry((file, channel)).or_insert(Time::from_micros(i64::MIN));
         unsorted.check(ctx, file, latest, start, n, Some(column_of(line, begin)))?;
-        let content = (!transcript.is_empty()).then(|| Content::text(transcript));
+        let transcript = match first_alternatives(transcript) {
+            Some(t) => {
+                alternations.get_or_insert((n, column_of(line, transcript)));
+                std::borrow::Cow::Owned(t)
+            }
+            None => std::borrow::Cow::Borrowed(transcript),
+        };
+        let content = (!transcript.is_empty()).then(|| Content::text(transcript.into_owned()));
         match ctx.segment(start, stop, n, Some(column_of(line, end)))? {
             Some(seg) => {
                 if let Some(b) = per.get_mut(file) {
@@ -147,6 +198,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             line,
             Some(column),
             format!("{lines} marked IGNORE_TIME_SEGMENT_IN_SCORING (first at line {line}): regions excluded from scoring, not speech; not read as turns"),
+        )?;
+    }
+    if let Some((line, column)) = alternations {
+        ctx.warn_at(
+            WarningKind::Note,
+            line,
+            Some(column),
+            "sclite alternations (`{ a / b }`): the first alternative of each is read, the others are left out",
         )?;
     }
     Ok(per.into_iter().map(|(k, b)| (k.to_owned(), b.build())).collect())
@@ -222,6 +281,22 @@ mod tests {
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::Stm, &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn alternations_read_their_first_alternative() {
+        assert_eq!(
+            first_alternatives("{ um / uh } hello there").as_deref(),
+            Some("um hello there")
+        );
+        assert_eq!(first_alternatives("{@/uh} yes").as_deref(), Some("yes"));
+        assert_eq!(first_alternatives("a { b c / d } e").as_deref(), Some("a b c e"));
+        assert_eq!(first_alternatives("plain text"), None);
+        let out = read_text("f 1 A 0.0 2.0 <O> { um / uh } hello there\n");
+        let t = out.corpus.get("f").unwrap();
+        assert_eq!(t.contents()[0].as_ref().unwrap().text.as_deref(), Some("um hello there"));
+        assert_eq!(out.warnings.len(), 1);
+        assert_eq!(out.warnings[0].line, Some(1));
     }
 
     #[test]
