@@ -281,7 +281,11 @@ fn enclosed_time(s: &str) -> Option<(Time, &str)> {
         b'[' => ']',
         _ => return None,
     };
-    let window = &s[..s.len().min(PAREN_WINDOW)];
+    let mut w = s.len().min(PAREN_WINDOW);
+    while !s.is_char_boundary(w) {
+        w -= 1;
+    }
+    let window = &s[..w];
     let end = window.find(close)?;
     Some((clock(s[1..end].trim())?, &s[end + 1..]))
 }
@@ -743,6 +747,8 @@ mod tests {
         let started = std::time::Instant::now();
         let parens = "(".repeat(1 << 20) + "0:00)";
         assert_eq!(header(&parens), None);
+        // A window that would end inside a character (found by the garbage test).
+        assert_eq!(header("[-Èôq†#§q·dÎP»…7"), None);
         let brackets = "[".repeat(1 << 20);
         let mut b = TranscriptBuilder::new();
         marks_in(&brackets, "a", Time::ZERO, &mut b);

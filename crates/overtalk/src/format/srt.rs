@@ -213,6 +213,21 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         blocks.push(Block { line: tn, end_col, start, end, text });
     }
     if blocks.is_empty() {
+        // Text without a single timing line is no SRT at all (a transcript saved as `.srt`).
+        if let Some((n, line)) = text.lines().enumerate().find(|(_, l)| !l.trim().is_empty()) {
+            let hint = match crate::format::paragraphs::sniff(text) {
+                Some(_) => "; it reads as a paragraph transcript with start times: read it with `--from paragraphs`",
+                None => "",
+            };
+            return Err(ctx.error(
+                n + 1,
+                1,
+                format!(
+                    "no subtitle block: no line is an SRT timing line such as `00:00:01,000 --> 00:00:04,000` (found `{}`){hint}",
+                    shown(line.trim(), 40)
+                ),
+            ));
+        }
         ctx.warn(Warning::new(WarningKind::Note, "no subtitle blocks in the input"))?;
     }
     let prefixes = choose_prefixes(blocks.iter().map(|b| b.text.iter().map(String::as_str)));
@@ -375,6 +390,24 @@ mod tests {
             ]
         );
         assert_eq!(t.annotation().tracks()[1].segment, Segment::from_millis(3950, 6250).unwrap());
+    }
+
+    /// A transcript saved as `.srt` (YouTube's "Show transcript" copied) is no SRT: an error
+    /// naming what was found and the reader that fits, never an empty result.
+    #[test]
+    fn text_without_timing_lines_is_an_error_that_names_the_right_reader() {
+        let e = read_str(
+            "\n00:02\nhello there\n00:05\nsure thing\n",
+            Format::Srt,
+            &ReadOptions::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("line 2, column 1: srt: no subtitle block"), "{e}");
+        assert!(e.contains("(found `00:02`)"), "{e}");
+        assert!(e.ends_with("read it with `--from paragraphs`"), "{e}");
+        // An empty file stays a note.
+        assert!(read_str("", Format::Srt, &ReadOptions::default()).is_ok());
     }
 
     #[test]

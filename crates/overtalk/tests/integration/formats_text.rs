@@ -938,6 +938,7 @@ fn nist_channels_and_excluded_regions_are_read_with_notes() {
         [
             (WarningKind::Note, Some(9), "lines are on channel 0 (not 1); the channel is not kept and is written as 1".to_owned()),
             (WarningKind::Note, Some(9), "1 line marked IGNORE_TIME_SEGMENT_IN_SCORING (first at line 9): regions excluded from scoring, not speech; not read as turns".to_owned()),
+            (WarningKind::Note, Some(12), "sclite alternations (`{ a / b }`): the first alternative of each is read, the others are left out".to_owned()),
         ]
     );
     assert_eq!(corpus.get("Speech012").unwrap().annotation().len(), 10);
