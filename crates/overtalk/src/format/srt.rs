@@ -13,7 +13,8 @@
 //! way or names recur at the starts of turns (then a block without a name continues the speaker
 //! named before it, with one note), a line of a block may switch speaker (also after a dialogue dash, `- JOHN: Hi.`, as
 //! hard-of-hearing subtitles write two speakers in one block), and a block without speaker gets
-//! [`UNKNOWN_SPEAKER`] with one [`WarningKind::MissingSpeaker`] warning. A block with two speakers
+//! [`UNKNOWN_SPEAKER`] with one [`WarningKind::MissingSpeaker`] warning; a block of sound
+//! descriptions only (`[Music]`, `♪`) is skipped as no one's speech, with one warning. A block with two speakers
 //! gives one track per speaker over the whole block. A line that opens with a WebVTT voice span
 //! (`<v Ann>Hello</v>`, left by converters of Teams captions) names its speaker as a bracket
 //! prefix does. Formatting tags (`<i>`, `<b>`, `<u>`,
@@ -37,8 +38,8 @@ use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::webvtt::{
-    caption_lines, choose_prefixes, group_by_prefix, join_lines, shown, Carried, Clock,
-    TimingReader, UNKNOWN_SPEAKER,
+    caption_lines, choose_prefixes, group_by_prefix, is_sound_only, join_lines, shown, sound_note,
+    Carried, Clock, TimingReader, UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder};
@@ -234,7 +235,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
     let mut carried = Carried::default();
+    let mut sounds: Option<(usize, usize)> = None;
     for block in &blocks {
+        if is_sound_only(&block.text.join(" ")) {
+            sounds.get_or_insert((block.line + 1, 0)).1 += 1;
+            continue;
+        }
         let lines: Vec<&str> = block.text.iter().map(String::as_str).collect();
         let mut groups = group_by_prefix(&lines, prefixes);
         if groups.is_empty() {
@@ -270,6 +276,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
     }
     carried.finish("block", ctx)?;
+    sound_note(sounds, "block", ctx)?;
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 

@@ -27,6 +27,9 @@
 //!   stays text, and `Note:`, `Edit:`, `Source:` and the like are never names. Every line of a cue may switch speaker, also after a dialogue dash (`- JOHN: Hi.`,
 //!   as hard-of-hearing captions write two speakers in one cue); a name is split at the first
 //!   `": "` only (Zoom names hold parentheses: `Ana (SL): hi`).
+//! - A cue without a voice that holds only sound descriptions and music notes (`[Music]`,
+//!   `[Applause] ♪`, `(music playing)`, as YouTube's and broadcast captions write them) is
+//!   skipped, with one warning that counts them: it is no one's speech. Laughter stays.
 //! - A cue with no speaker at all gets the speaker [`UNKNOWN_SPEAKER`] (`"unknown"`), with one
 //!   [`WarningKind::MissingSpeaker`] warning at the first such cue.
 //! - Timestamps are `[hh:]mm:ss.ttt`. Malformed ones that still read — Microsoft Teams' unpadded
@@ -181,6 +184,64 @@ pub(crate) fn colon_prefix(line: &str) -> Option<(&str, &str)> {
         return None;
     }
     Some((name, rest.trim_start()))
+}
+
+/// Words of a caption's sound description that is no speech (`[Music]`, `(applause)`).
+const SOUNDS: &[&str] = &[
+    "music",
+    "applause",
+    "cheering",
+    "cheers",
+    "clapping",
+    "instrumental",
+    "noise",
+    "background noise",
+    "silence",
+    "no audio",
+    "static",
+    "bell",
+    "beep",
+    "beeping",
+    "sound",
+    "sounds",
+    "music playing",
+    "upbeat music",
+    "soft music",
+    "dramatic music",
+    "intro music",
+    "outro music",
+    "theme music",
+    "gentle music",
+    "ambient music",
+    "singing",
+];
+
+/// Whether a caption's text is only sound descriptions and music notes (`[Music]`,
+/// `[Applause] ♪`, `(music playing)`): captions mark these sounds, which are no one's speech.
+/// Laughter is speech-like and stays (the analysis knows it, §5.1).
+pub(crate) fn is_sound_only(text: &str) -> bool {
+    let mut rest = text.trim();
+    let mut any = false;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix(['♪', '♫', '♬', '#']) {
+            rest = r.trim_start();
+            any = true;
+            continue;
+        }
+        let close = match rest.as_bytes()[0] {
+            b'[' => ']',
+            b'(' => ')',
+            _ => return false,
+        };
+        let Some(end) = rest.find(close) else { return false };
+        let inner = rest[1..end].trim().to_lowercase();
+        if !SOUNDS.contains(&inner.as_str()) {
+            return false;
+        }
+        any = true;
+        rest = rest[end + 1..].trim_start();
+    }
+    any
 }
 
 /// Labels that open a line of text, not a speaker's turn (`Note: bring snacks`).
@@ -769,6 +830,24 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     build(cues, youtube, ctx)
 }
 
+/// The one note that counts the captions skipped as sound descriptions, `(line of the first,
+/// count)`.
+pub(crate) fn sound_note(
+    sounds: Option<(usize, usize)>,
+    what: &str,
+    ctx: &mut ReadContext<'_>,
+) -> Result<()> {
+    if let Some((line, count)) = sounds {
+        ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(1),
+            format!("{count} {what}(s) holding only a sound description (`[Music]`, `[Applause]`, `♪`) skipped: no one's speech"),
+        )?;
+    }
+    Ok(())
+}
+
 /// Captions named only at the start of each turn (`Name: text`, then captions without a name):
 /// those without a name continue the speaker named last; counted for one note.
 #[derive(Debug, Default)]
@@ -834,7 +913,15 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
     let mut missing_warned = false;
     let mut carried = Carried::default();
     let mut previous: Vec<(String, Vec<String>)> = Vec::new();
+    let mut sounds: Option<(usize, usize)> = None;
     for (cue, pieces) in cues.iter().zip(tokenized) {
+        if !has_voice(&pieces) {
+            let plain: String = pieces.iter().map(|p| p.raw.as_str()).collect();
+            if is_sound_only(&plain) {
+                sounds.get_or_insert((cue.line + 1, 0)).1 += 1;
+                continue;
+            }
+        }
         // (speaker, raw text, marks), one per distinct speaker of the cue.
         let mut groups: Vec<Group> = Vec::new();
         if has_voice(&pieces) {
@@ -959,6 +1046,7 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
         }
     }
     carried.finish("cue", ctx)?;
+    sound_note(sounds, "cue", ctx)?;
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
@@ -1180,6 +1268,22 @@ mod tests {
         let out = read_text("WEBVTT\n\n00:01.000 --> 00:02.000\nNote: snacks\n\n00:02.000 --> 00:03.000\nok then\n\n00:03.000 --> 00:04.000\nbye\n");
         let t = out.corpus.get("recording").unwrap();
         assert_eq!(texts(t)[0], ("unknown".to_owned(), Some("Note: snacks".to_owned())));
+    }
+
+    #[test]
+    fn sound_descriptions_are_no_speech() {
+        for t in ["[Music]", "[Applause] ♪", "♪♪", "(music playing)", "[MUSIC] [Cheering]"] {
+            assert!(is_sound_only(t), "{t}");
+        }
+        for t in ["[Laughter]", "[Music] so we begin", "[inaudible]", "", "music"] {
+            assert!(!is_sound_only(t), "{t}");
+        }
+        let out = read_text("WEBVTT\n\n00:01.000 --> 00:05.000\n[Music]\n\n00:05.000 --> 00:06.000\nhello\n\n00:06.000 --> 00:09.000\n♪ [Applause]\n");
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(texts(t), vec![("unknown".to_owned(), Some("hello".to_owned()))]);
+        let skipped = out.warnings.iter().find(|w| w.kind == WarningKind::Skipped).unwrap();
+        assert_eq!(skipped.line, Some(4));
+        assert!(skipped.message.starts_with("2 cue(s) holding only a sound description"));
     }
 
     /// Podcast captions name the speaker on the first caption of a turn only: fewer than half
