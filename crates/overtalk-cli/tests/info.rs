@@ -184,7 +184,12 @@ fn unsorted_lines_are_warned_about_once_per_file_with_a_count() {
         run.stderr(),
         "overtalk: warning: u.stm: line 2, column 7: 3 lines out of time order (first at line 2); sorted on reading (unsorted)\n"
     );
-    dir.create("u.ctm", "r A 5.0 1.0 e\nr A 1.0 1.0 a\nr B 2.0 1.0 b\nr A 6.0 1.0 f\n");
+    // CTM order is checked within each channel, as sclite sorts (file, channel, time): channel
+    // B may start before A's last word.
+    dir.create(
+        "u.ctm",
+        "r A 5.0 1.0 e\nr A 1.0 1.0 a\nr B 2.0 1.0 b\nr A 6.0 1.0 f\nr A 4.0 1.0 g\n",
+    );
     let run = dir.run(&["info", "u.ctm"]);
     assert_eq!(
         run.stderr(),

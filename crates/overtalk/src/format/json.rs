@@ -1182,6 +1182,10 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     if has("monologues") {
         return Some(Format::RevAi);
     }
+    // whisper.cpp: a `transcription` list (beside its `result`, `params` and `model`).
+    if has("transcription") {
+        return Some(Format::WhisperCpp);
+    }
     let in_results = |k: &str| keys.iter().any(|(p, key, _)| p == "results" && key == k);
     if has("results") && (has("metadata") || in_results("channels") || in_results("utterances"))
         || has("metadata") && keys.iter().any(|(p, key, _)| p == "metadata" && key == "request_id")

@@ -51,6 +51,7 @@ pub mod textgrid;
 pub mod tiers;
 pub mod uem;
 pub mod webvtt;
+pub mod whispercpp;
 pub mod whisperx;
 
 /// Every format overtalk knows.
@@ -109,6 +110,8 @@ pub enum Format {
     GoogleStt,
     /// Azure AI Speech batch transcription result JSON.
     Azure,
+    /// whisper.cpp JSON output (`--output-json`).
+    WhisperCpp,
 }
 
 impl Format {
@@ -194,7 +197,7 @@ impl FromStr for Format {
 /// The registry: every format's [`FormatSpec`], in the order of the [`Format`] variants (checked
 /// when compiling). Adding a format is one module that declares its `SPEC`, one `Format`
 /// variant and one entry here.
-const SPECS: [&FormatSpec; 26] = [
+const SPECS: [&FormatSpec; 27] = [
     &rttm::SPEC,
     &uem::SPEC,
     &lab::SPEC,
@@ -221,6 +224,7 @@ const SPECS: [&FormatSpec; 26] = [
     &speechmatics::SPEC,
     &google::SPEC,
     &azure::SPEC,
+    &whispercpp::SPEC,
 ];
 
 // Each entry sits at its variant's index, so `Format::spec` is an index.
