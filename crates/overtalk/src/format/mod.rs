@@ -35,6 +35,7 @@ pub mod ctm;
 pub mod deepgram;
 pub(crate) mod docx;
 pub mod eaf;
+pub mod exmaralda;
 pub mod google;
 pub mod json;
 pub mod lab;
@@ -112,6 +113,8 @@ pub enum Format {
     Azure,
     /// whisper.cpp JSON output (`--output-json`).
     WhisperCpp,
+    /// EXMARaLDA basic transcriptions (`.exb`).
+    Exmaralda,
 }
 
 impl Format {
@@ -197,7 +200,7 @@ impl FromStr for Format {
 /// The registry: every format's [`FormatSpec`], in the order of the [`Format`] variants (checked
 /// when compiling). Adding a format is one module that declares its `SPEC`, one `Format`
 /// variant and one entry here.
-const SPECS: [&FormatSpec; 27] = [
+const SPECS: [&FormatSpec; 28] = [
     &rttm::SPEC,
     &uem::SPEC,
     &lab::SPEC,
@@ -225,6 +228,7 @@ const SPECS: [&FormatSpec; 27] = [
     &google::SPEC,
     &azure::SPEC,
     &whispercpp::SPEC,
+    &exmaralda::SPEC,
 ];
 
 // Each entry sits at its variant's index, so `Format::spec` is an index.

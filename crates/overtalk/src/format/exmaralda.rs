@@ -1,0 +1,559 @@
+//! EXMARaLDA basic transcriptions (`.exb`, the Partitur-Editor's XML; FOLKER and the
+//! converters from ELAN and CHAT write them too), read only.
+//!
+//! ```text
+//! <speakertable> <speaker id="SPK0"><abbreviation>MAX</abbreviation>…     speaker MAX
+//! <common-timeline> T0 0.0   T1 (no time)   T2 1.5   T3 2.4               the time axis
+//! <tier speaker="SPK0" type="t" category="v">  [T0 Hello ][T1 there.]       tracks of MAX
+//! <tier speaker="SPK1" type="t" category="v">             [T1 Hi!     ]   tracks of EVA
+//! <tier speaker="SPK0" type="a" category="en">  [T0 greeting          ]   annotation: left out
+//! ```
+//!
+//! - **A speaker** is an entry of the speaker table, named by its `abbreviation` (the label
+//!   the partitur shows), else by its `id`. Every declared speaker is a speaker, also one
+//!   without events.
+//! - **Speech** is the events of the transcription tiers (`type="t"`): one track per event,
+//!   over the times of its `start` and `end` timeline points, with the event's text exactly as
+//!   written (EXMARaLDA cuts an utterance into events wherever another speaker's event starts
+//!   or ends, so consecutive events of one speaker abut; the analysis joins them, §5.1). A
+//!   transcription tier without a speaker is read under its display name, with a note.
+//! - **Annotation** (`type="a"`) and **description** (`type="d"`) tiers are not speech (a
+//!   translation, a gloss, a comment on the situation): they are left out, with one note that
+//!   names them; `--tiers` and `--ignore-tiers` choose tiers by display name (else id).
+//! - **Times** are the `time` attributes of the timeline points (seconds). A point without a
+//!   time (EXMARaLDA's untimed points inside an utterance) takes one by linear interpolation,
+//!   by position in the timeline, between the nearest timed points before and after it (or the
+//!   only timed neighbour it has), and one `missing-time` warning per file counts the events
+//!   that use such a point. An event that names a point the timeline does not have is skipped
+//!   with a warning naming its line and column.
+//! - XML errors, nesting deeper than the limit, and a root other than `<basic-transcription>`
+//!   are errors naming line and column. Segmented transcriptions (`.exs`) are refused with a
+//!   message that says to export the basic transcription.
+//!
+//! overtalk does not write EXMARaLDA: ELAN EAF and TextGrid, which EXMARaLDA imports, are.
+
+use std::collections::HashMap;
+
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::Reader;
+
+use crate::error::{Error, Result, WarningKind};
+use crate::format::textgrid::{segment_at, LineIndex};
+use crate::format::tiers::left_out_note;
+use crate::format::ReadContext;
+use crate::model::{Content, Corpus, TranscriptBuilder};
+use crate::time::{parse_seconds, Time};
+
+use crate::format::{Format, FormatSpec, Head, Sniff, Verdict};
+
+/// What the format registry knows of this format (see [`FormatSpec`]).
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::Exmaralda,
+    name: "exmaralda",
+    aliases: &["exb"],
+    extension: "exb",
+    detected_by: &["exb"],
+    read: Ok(read),
+    write: None,
+    json: false,
+    many_recordings: false,
+    paragraphs: false,
+    // Before EAF, which calls any other XML unknown.
+    sniff: &[Sniff::Start { rank: 29, test: sniff }],
+};
+
+/// An XML text is EXMARaLDA when it has a `basic-transcription` element.
+fn sniff(head: &Head<'_>) -> Verdict {
+    if !head.trimmed.starts_with('<') {
+        return Verdict::Pass;
+    }
+    if head.head.contains("<basic-transcription") {
+        Verdict::Is(Format::Exmaralda)
+    } else {
+        Verdict::Pass
+    }
+}
+
+/// One `tier` as read.
+#[derive(Debug, Default)]
+struct Tier {
+    id: String,
+    speaker: Option<String>,
+    kind: String,
+    display: Option<String>,
+    at: usize,
+    events: Vec<Ev>,
+}
+
+/// One `event`: its timeline point ids and its text.
+#[derive(Debug, Default)]
+struct Ev {
+    start: String,
+    end: String,
+    text: String,
+    at: usize,
+}
+
+/// The element being read, for the few whose content matters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Elem {
+    Other,
+    Speaker,
+    Abbreviation,
+    Tier,
+    Event,
+}
+
+/// The attributes of an element as `(name, unescaped value)`, or an error at `at`.
+fn attributes(
+    e: &BytesStart<'_>,
+    index: &LineIndex<'_>,
+    ctx: &ReadContext<'_>,
+    at: usize,
+) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for a in e.attributes() {
+        let a = a.map_err(|err| {
+            let (l, c) = index.position(at);
+            ctx.error(l, c, format!("bad attribute: {err}"))
+        })?;
+        let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
+        let value = a.unescape_value().map_err(|err| {
+            let (l, c) = index.position(at);
+            ctx.error(l, c, format!("bad attribute {key}: {err}"))
+        })?;
+        out.push((key, value.into_owned()));
+    }
+    Ok(out)
+}
+
+fn attr(attrs: &[(String, String)], name: &str) -> Option<String> {
+    attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+}
+
+/// Reads an EXMARaLDA basic transcription: one recording, named by
+/// [`ReadContext::recording_id`].
+pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    let index = LineIndex::new(text);
+    let error = |ctx: &ReadContext<'_>, at: usize, m: String| {
+        let (l, c) = index.position(at);
+        ctx.error(l, c, m)
+    };
+    let max_depth = ctx.limits().max_depth;
+    let mut reader = Reader::from_str(text);
+    reader.config_mut().check_end_names = true;
+
+    let mut stack: Vec<Elem> = Vec::new();
+    let mut saw_root = false;
+    // Speakers: (id, abbreviation).
+    let mut speakers: Vec<(String, String)> = Vec::new();
+    // Timeline points: (id, time if given, offset).
+    let mut points: Vec<(String, Option<Time>, usize)> = Vec::new();
+    let mut tiers: Vec<Tier> = Vec::new();
+    let mut tier: Option<Tier> = None;
+    let mut event: Option<Ev> = None;
+
+    loop {
+        let at = reader.buffer_position() as usize;
+        let ev = match reader.read_event() {
+            Ok(e) => e,
+            Err(err) => {
+                let at = reader.error_position() as usize;
+                return Err(error(ctx, at, format!("malformed XML: {err}")));
+            }
+        };
+        let (start, empty) = match &ev {
+            Event::Start(e) => (Some(e), false),
+            Event::Empty(e) => (Some(e), true),
+            _ => (None, false),
+        };
+        if let Some(e) = start {
+            if !empty && stack.len() >= max_depth {
+                let (line, column) = index.position(at);
+                return Err(Error::limit(format!(
+                    "exmaralda: line {line}, column {column}: XML nested deeper than the limit of {max_depth} elements"
+                )));
+            }
+            let name = e.name();
+            let name = name.as_ref();
+            if stack.is_empty() {
+                if saw_root {
+                    return Err(error(ctx, at, "content after the root element".to_owned()));
+                }
+                saw_root = true;
+                if name == b"segmented-transcription" {
+                    return Err(Error::unsupported(
+                        "exmaralda: a segmented transcription (.exs); open it in the Partitur-Editor and save the basic transcription (.exb), which overtalk reads",
+                    ));
+                }
+                if name != b"basic-transcription" {
+                    return Err(error(
+                        ctx,
+                        at,
+                        format!(
+                            "root element <{}>; an EXMARaLDA basic transcription's root is <basic-transcription>",
+                            String::from_utf8_lossy(name)
+                        ),
+                    ));
+                }
+            }
+            let mut elem = Elem::Other;
+            match name {
+                b"speaker" if stack.last() != Some(&Elem::Tier) => {
+                    let attrs = attributes(e, &index, ctx, at)?;
+                    speakers.push((attr(&attrs, "id").unwrap_or_default(), String::new()));
+                    elem = Elem::Speaker;
+                }
+                b"abbreviation" if stack.last() == Some(&Elem::Speaker) => {
+                    elem = Elem::Abbreviation;
+                }
+                b"tli" => {
+                    let attrs = attributes(e, &index, ctx, at)?;
+                    let Some(id) = attr(&attrs, "id") else {
+                        return Err(error(ctx, at, "timeline point <tli> without id".to_owned()));
+                    };
+                    let time = match attr(&attrs, "time") {
+                        None => None,
+                        Some(v) => Some(parse_seconds(v.trim()).map_err(|m| {
+                            error(
+                                ctx,
+                                at,
+                                format!(
+                                    "tli time {:?}: {m}",
+                                    v.chars().take(40).collect::<String>()
+                                ),
+                            )
+                        })?),
+                    };
+                    points.push((id, time, at));
+                }
+                b"tier" => {
+                    let attrs = attributes(e, &index, ctx, at)?;
+                    let t = Tier {
+                        id: attr(&attrs, "id").unwrap_or_default(),
+                        speaker: attr(&attrs, "speaker").filter(|s| !s.trim().is_empty()),
+                        kind: attr(&attrs, "type").unwrap_or_default(),
+                        display: attr(&attrs, "display-name").filter(|s| !s.trim().is_empty()),
+                        at,
+                        events: Vec::new(),
+                    };
+                    if empty {
+                        tiers.push(t);
+                    } else {
+                        tier = Some(t);
+                        elem = Elem::Tier;
+                    }
+                }
+                b"event" if tier.is_some() => {
+                    let attrs = attributes(e, &index, ctx, at)?;
+                    let v = Ev {
+                        start: attr(&attrs, "start").unwrap_or_default(),
+                        end: attr(&attrs, "end").unwrap_or_default(),
+                        text: String::new(),
+                        at,
+                    };
+                    if empty {
+                        if let Some(t) = tier.as_mut() {
+                            t.events.push(v);
+                        }
+                    } else {
+                        event = Some(v);
+                        elem = Elem::Event;
+                    }
+                }
+                _ => {}
+            }
+            if !empty {
+                stack.push(elem);
+            }
+            continue;
+        }
+        match ev {
+            Event::End(_) => match stack.pop() {
+                Some(Elem::Tier) => {
+                    if let Some(t) = tier.take() {
+                        tiers.push(t);
+                    }
+                }
+                Some(Elem::Event) => {
+                    if let (Some(v), Some(t)) = (event.take(), tier.as_mut()) {
+                        t.events.push(v);
+                    }
+                }
+                _ => {}
+            },
+            Event::Text(t) if matches!(stack.last(), Some(Elem::Event | Elem::Abbreviation)) => {
+                let s = t.unescape().map_err(|err| error(ctx, at, format!("bad text: {err}")))?;
+                match stack.last() {
+                    Some(Elem::Event) => {
+                        if let Some(v) = event.as_mut() {
+                            v.text.push_str(&s);
+                        }
+                    }
+                    _ => {
+                        if let Some(sp) = speakers.last_mut() {
+                            sp.1.push_str(s.trim());
+                        }
+                    }
+                }
+            }
+            Event::CData(t) if stack.last() == Some(&Elem::Event) => {
+                if let Some(v) = event.as_mut() {
+                    v.text.push_str(&String::from_utf8_lossy(&t));
+                }
+            }
+            Event::Text(t) if stack.is_empty() && !t.iter().all(u8::is_ascii_whitespace) => {
+                return Err(error(ctx, at, "text outside the root element".to_owned()));
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    if !stack.is_empty() {
+        return Err(error(
+            ctx,
+            text.len(),
+            format!("the document ends with {} element(s) still open (truncated?)", stack.len()),
+        ));
+    }
+    if !saw_root {
+        return Err(error(
+            ctx,
+            text.len(),
+            "no <basic-transcription> element: not an EXMARaLDA file".to_owned(),
+        ));
+    }
+    build(&index, speakers, &points, tiers, ctx)
+}
+
+/// Times of the timeline points: their own, else interpolated by position between the timed
+/// neighbours (see the module doc); `None` when no point of the timeline is timed.
+fn resolve(points: &[(String, Option<Time>, usize)]) -> Vec<Option<Time>> {
+    let known: Vec<Option<i64>> = points.iter().map(|p| p.1.map(|t| t.micros())).collect();
+    let mut next: Vec<Option<(usize, i64)>> = vec![None; known.len()];
+    let mut following = None;
+    for i in (0..known.len()).rev() {
+        next[i] = following;
+        if let Some(v) = known[i] {
+            following = Some((i, v));
+        }
+    }
+    let mut prev: Option<(usize, i64)> = None;
+    let mut out = Vec::with_capacity(known.len());
+    for i in 0..known.len() {
+        out.push(match known[i] {
+            Some(v) => {
+                prev = Some((i, v));
+                Some(v)
+            }
+            None => match (prev, next[i]) {
+                (Some((p, vp)), Some((n, vn))) => {
+                    // vp + (vn − vp)·(i − p)/(n − p), exact in i128, half away from zero.
+                    let num = i128::from(vn - vp) * (i - p) as i128;
+                    let den = (n - p) as i128;
+                    let q = num / den;
+                    let q = if 2 * (num % den).abs() >= den { q + num.signum() } else { q };
+                    Some(vp + i64::try_from(q).unwrap_or(0))
+                }
+                (Some((_, v)), None) | (None, Some((_, v))) => Some(v),
+                (None, None) => None,
+            },
+        });
+    }
+    out.into_iter().map(|v| v.map(Time::from_micros)).collect()
+}
+
+fn build(
+    index: &LineIndex<'_>,
+    speakers: Vec<(String, String)>,
+    points: &[(String, Option<Time>, usize)],
+    tiers: Vec<Tier>,
+    ctx: &mut ReadContext<'_>,
+) -> Result<Corpus> {
+    let times = resolve(points);
+    let at: HashMap<&str, usize> =
+        points.iter().enumerate().map(|(i, p)| (p.0.as_str(), i)).collect();
+    let names: HashMap<&str, &str> = speakers
+        .iter()
+        .map(|(id, abbr)| (id.as_str(), if abbr.is_empty() { id.as_str() } else { abbr.as_str() }))
+        .collect();
+    let mut b = TranscriptBuilder::new();
+    for (id, abbr) in &speakers {
+        b.speaker(if abbr.is_empty() { id } else { abbr });
+    }
+    let mut left_out: Vec<(String, String)> = Vec::new();
+    let mut first_left_out = (0, 0);
+    let mut interpolated: Option<((usize, usize), usize)> = None;
+    for tier in tiers {
+        let label = tier.display.clone().unwrap_or_else(|| tier.id.clone());
+        let default = match tier.kind.as_str() {
+            "t" => None,
+            "a" => Some("an annotation tier (type a), not speech"),
+            "d" => Some("a description tier (type d), not speech"),
+            _ => Some("a tier of no known type, not speech"),
+        };
+        if let Some(why) = ctx.options().tiers.left_out(&label, default) {
+            if left_out.is_empty() {
+                first_left_out = index.position(tier.at);
+            }
+            left_out.push((label, why));
+            continue;
+        }
+        let speaker = match tier.speaker.as_deref() {
+            Some(s) => names.get(s).map_or_else(|| s.to_owned(), |n| (*n).to_owned()),
+            None => {
+                let (line, column) = index.position(tier.at);
+                ctx.warn_at(
+                    WarningKind::Note,
+                    line,
+                    Some(column),
+                    format!("tier {label:?} has no speaker; read as the speaker {label:?}"),
+                )?;
+                label.clone()
+            }
+        };
+        let speaker_id = b.speaker(&speaker);
+        for e in tier.events {
+            let position = || index.position(e.at);
+            let (Some(&i), Some(&j)) = (at.get(e.start.as_str()), at.get(e.end.as_str())) else {
+                let (line, column) = position();
+                ctx.warn_at(
+                    WarningKind::Skipped,
+                    line,
+                    Some(column),
+                    format!(
+                        "event refers to a timeline point the timeline does not have ({:?}, {:?}); skipped",
+                        e.start, e.end
+                    ),
+                )?;
+                continue;
+            };
+            let (Some(start), Some(end)) = (times[i], times[j]) else {
+                let (line, column) = position();
+                ctx.warn_at(
+                    WarningKind::MissingTime,
+                    line,
+                    Some(column),
+                    "event has no time (no point of the timeline has one); skipped",
+                )?;
+                continue;
+            };
+            if points[i].1.is_none() || points[j].1.is_none() {
+                interpolated.get_or_insert((position(), 0)).1 += 1;
+            }
+            if let Some(seg) = segment_at(ctx, start, end, position)? {
+                let text = e.text.trim();
+                let content = (!text.is_empty()).then(|| Content::text(text));
+                b.push(seg, speaker_id, content);
+            }
+        }
+    }
+    if let Some(((line, column), count)) = interpolated {
+        ctx.warn_at(
+            WarningKind::MissingTime,
+            line,
+            Some(column),
+            format!("{count} event(s) start or end at a timeline point without a time; interpolated between the timed points around it"),
+        )?;
+    }
+    if let Some(note) = left_out_note(&left_out, first_left_out) {
+        ctx.warn(note)?;
+    }
+    Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{read_str, sniff as sniff_text, ReadOptions};
+    use crate::model::Segment;
+
+    const SAMPLE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<basic-transcription>
+<head>
+<meta-information><project-name/><transcription-name>demo</transcription-name><referenced-file url="demo.wav"/><ud-meta-information/><comment/><transcription-convention/></meta-information>
+<speakertable>
+<speaker id="SPK0"><abbreviation>MAX</abbreviation><sex value="m"/><languages-used/><l1/><l2/><ud-speaker-information/><comment/></speaker>
+<speaker id="SPK1"><abbreviation>EVA</abbreviation><sex value="f"/><languages-used/><l1/><l2/><ud-speaker-information/><comment/></speaker>
+<speaker id="SPK2"><abbreviation></abbreviation><sex value="u"/><languages-used/><l1/><l2/><ud-speaker-information/><comment/></speaker>
+</speakertable>
+</head>
+<basic-body>
+<common-timeline>
+<tli id="T0" time="0.0"/>
+<tli id="T1"/>
+<tli id="T2" time="1.5"/>
+<tli id="T3" time="2.4"/>
+</common-timeline>
+<tier id="TIE0" speaker="SPK0" category="v" type="t" display-name="MAX [v]">
+<event start="T0" end="T1">Hello </event>
+<event start="T1" end="T2">there &amp; then. </event>
+</tier>
+<tier id="TIE1" speaker="SPK1" category="v" type="t" display-name="EVA [v]">
+<event start="T1" end="T3">Hi! </event>
+<event start="T3" end="T9">lost</event>
+</tier>
+<tier id="TIE2" speaker="SPK0" category="en" type="a" display-name="MAX [en]">
+<event start="T0" end="T2">greeting</event>
+</tier>
+</basic-body>
+</basic-transcription>"#;
+
+    #[test]
+    fn transcription_tiers_are_speech_and_untimed_points_are_interpolated() {
+        assert_eq!(sniff_text(SAMPLE), Some(Format::Exmaralda));
+        let out = read_str(SAMPLE, Format::Exmaralda, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| (u.speaker_name.to_owned(), u.segment, u.content.and_then(|c| c.text.clone())))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("MAX".to_owned(), Segment::from_millis(0, 750).unwrap(), Some("Hello".to_owned())),
+                (
+                    "MAX".to_owned(),
+                    Segment::from_millis(750, 1500).unwrap(),
+                    Some("there & then.".to_owned())
+                ),
+                (
+                    "EVA".to_owned(),
+                    Segment::from_millis(750, 2400).unwrap(),
+                    Some("Hi!".to_owned())
+                ),
+            ]
+        );
+        assert_eq!(t.annotation().speakers().len(), 3);
+        let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (WarningKind::Skipped, Some(24)),
+                (WarningKind::MissingTime, Some(19)),
+                (WarningKind::Note, Some(26)),
+            ]
+        );
+        assert!(out.warnings[2]
+            .message
+            .contains("\"MAX [en]\" (an annotation tier (type a), not speech)"));
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let e = read_str(
+            "<basic-transcription>\n<basic-body>\n</basic-transcription>",
+            Format::Exmaralda,
+            &ReadOptions::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("line 3, column 1"), "{e}");
+        let e = read_str("<segmented-transcription/>", Format::Exmaralda, &ReadOptions::default())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("(.exb)"), "{e}");
+        let deep = format!("<basic-transcription>{}", "<x>".repeat(10_000));
+        assert!(read_str(&deep, Format::Exmaralda, &ReadOptions::default()).is_err());
+    }
+}
