@@ -26,6 +26,13 @@
 //!   only timed neighbour it has), and one `missing-time` warning per file counts the events
 //!   that use such a point. An event that names a point the timeline does not have is skipped
 //!   with a warning naming its line and column.
+//! - A timeline with fewer than two distinct times (a transcript typed without media) is an
+//!   **untimed transcript**: its events are kept in timeline order, with their text and
+//!   speakers, and left out of every time measure (as a CHAT file without bullets), with one
+//!   note.
+//! - Corpus converters (Pepper, annatto) write token, part-of-speech and lemma layers as
+//!   transcription tiers without a speaker: the first such tier is read (under its display
+//!   name, with a note), the others are left out as annotation layers of it.
 //! - XML errors, nesting deeper than the limit, and a root other than `<basic-transcription>`
 //!   are errors naming line and column. Segmented transcriptions (`.exs`) are refused with a
 //!   message that says to export the basic transcription.
@@ -381,12 +388,26 @@ fn build(
     for (id, abbr) in &speakers {
         b.speaker(if abbr.is_empty() { id } else { abbr });
     }
+    // A timeline with fewer than two distinct times gives no durations: the transcript is
+    // untimed, read in timeline order.
+    let mut distinct: Vec<Time> = points.iter().filter_map(|p| p.1).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let untimed = distinct.len() < 2;
+    let mut in_order: Vec<(usize, usize, crate::model::SpeakerId, Content)> = Vec::new();
     let mut left_out: Vec<(String, String)> = Vec::new();
     let mut first_left_out = (0, 0);
     let mut interpolated: Option<((usize, usize), usize)> = None;
+    let mut speakerless_read = false;
     for tier in tiers {
         let label = tier.display.clone().unwrap_or_else(|| tier.id.clone());
         let default = match tier.kind.as_str() {
+            // Corpus converters (Pepper, annatto) write token, part-of-speech and lemma layers
+            // as transcription tiers without a speaker: the first is the text, the others
+            // annotate it.
+            "t" if tier.speaker.is_none() && speakerless_read => Some(
+                "a further transcription tier without a speaker (an annotation layer of the first)",
+            ),
             "t" => None,
             "a" => Some("an annotation tier (type a), not speech"),
             "d" => Some("a description tier (type d), not speech"),
@@ -402,6 +423,7 @@ fn build(
         let speaker = match tier.speaker.as_deref() {
             Some(s) => names.get(s).map_or_else(|| s.to_owned(), |n| (*n).to_owned()),
             None => {
+                speakerless_read = true;
                 let (line, column) = index.position(tier.at);
                 ctx.warn_at(
                     WarningKind::Note,
@@ -428,6 +450,13 @@ fn build(
                 )?;
                 continue;
             };
+            if untimed {
+                let text = e.text.trim();
+                if !text.is_empty() {
+                    in_order.push((i, index.position(e.at).0, speaker_id, Content::text(text)));
+                }
+                continue;
+            }
             let (Some(start), Some(end)) = (times[i], times[j]) else {
                 let (line, column) = position();
                 ctx.warn_at(
@@ -447,6 +476,20 @@ fn build(
                 b.push(seg, speaker_id, content);
             }
         }
+    }
+    if untimed && !in_order.is_empty() {
+        // Timeline order; within one point, the order of the file.
+        in_order.sort_by_key(|e| (e.0, e.1));
+        let count = in_order.len();
+        for (_, line, speaker, content) in in_order {
+            b.push_untimed(speaker, content, line);
+        }
+        ctx.warn_at(
+            WarningKind::Note,
+            1,
+            Some(1),
+            format!("the timeline has fewer than two distinct times: read as an untimed transcript of {count} event(s) in timeline order; measures that need times cannot be made"),
+        )?;
     }
     if let Some(((line, column), count)) = interpolated {
         ctx.warn_at(
@@ -537,6 +580,43 @@ mod tests {
         assert!(out.warnings[2]
             .message
             .contains("\"MAX [en]\" (an annotation tier (type a), not speech)"));
+    }
+
+    /// A transcript typed without media (every point at 0 or untimed) is untimed, in timeline
+    /// order; a converter's token, part-of-speech and lemma layers are one speaker's text.
+    #[test]
+    fn an_untimed_timeline_and_speakerless_layers() {
+        let text = r#"<basic-transcription><head><speakertable>
+<speaker id="SPK0"><abbreviation>A</abbreviation></speaker>
+<speaker id="SPK1"><abbreviation>B</abbreviation></speaker>
+</speakertable></head><basic-body><common-timeline>
+<tli id="T0" time="0.0"/><tli id="T2"/><tli id="T1"/><tli id="T3"/>
+</common-timeline>
+<tier id="TIE1" speaker="SPK1" category="v" type="t"><event start="T2" end="T3">yes</event></tier>
+<tier id="TIE0" speaker="SPK0" category="v" type="t"><event start="T0" end="T2">so then</event><event start="T1" end="T3"></event></tier>
+</basic-body></basic-transcription>"#;
+        let out = read_str(text, Format::Exmaralda, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        assert!(t.is_untimed());
+        let order: Vec<_> =
+            t.untimed().iter().map(|u| (u.content.text.clone().unwrap(), u.line)).collect();
+        assert_eq!(order, [("so then".to_owned(), 8), ("yes".to_owned(), 7)]);
+        assert!(out.warnings[0]
+            .message
+            .starts_with("the timeline has fewer than two distinct times"));
+
+        let layers = r#"<basic-transcription><basic-body><common-timeline>
+<tli id="T0" time="0.0"/><tli id="T1" time="1.0"/></common-timeline>
+<tier id="TIE0" category="tok" type="t" display-name="[tok]"><event start="T0" end="T1">Is</event></tier>
+<tier id="TIE1" category="POS" type="t" display-name="[POS]"><event start="T0" end="T1">VBZ</event></tier>
+</basic-body></basic-transcription>"#;
+        let out = read_str(layers, Format::Exmaralda, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let names: Vec<_> = t.utterances().map(|u| u.speaker_name.to_owned()).collect();
+        assert_eq!(names, ["[tok]"]);
+        assert!(out.warnings[1]
+            .message
+            .contains("\"[POS]\" (a further transcription tier without a speaker"));
     }
 
     #[test]
