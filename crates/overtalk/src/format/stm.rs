@@ -95,23 +95,28 @@ fn first_alternatives(text: &str) -> Option<String> {
     // Braces and slashes may touch their words (`{um/uh}`): spaced out first.
     let spaced = text.replace('{', " { ").replace('}', " } ");
     let mut out: Vec<&str> = Vec::new();
-    let mut depth = 0usize;
-    let mut first = true;
+    // Per open brace: whether its first alternative is being read. A word is kept when every
+    // enclosing alternation is in its first alternative.
+    let mut firsts: Vec<bool> = Vec::new();
     let mut found = false;
     for token in spaced.split_whitespace() {
         match token {
             "{" => {
-                depth += 1;
-                first = true;
+                firsts.push(true);
                 found = true;
             }
-            "}" if depth > 0 => depth -= 1,
-            _ if depth > 0 => {
+            "}" if !firsts.is_empty() => {
+                firsts.pop();
+            }
+            _ if !firsts.is_empty() => {
+                // `a/b` inside braces: each slash starts the next alternative.
                 for (k, part) in token.split('/').enumerate() {
                     if k > 0 {
-                        first = false;
+                        if let Some(f) = firsts.last_mut() {
+                            *f = false;
+                        }
                     }
-                    if first && !part.is_empty() && part != "@" {
+                    if !part.is_empty() && part != "@" && firsts.iter().all(|&f| f) {
                         out.push(part);
                     }
                 }
@@ -291,7 +296,14 @@ mod tests {
         );
         assert_eq!(first_alternatives("{@/uh} yes").as_deref(), Some("yes"));
         assert_eq!(first_alternatives("a { b c / d } e").as_deref(), Some("a b c e"));
+        // Nested: the inner alternation lies in the outer one's third alternative.
+        assert_eq!(
+            first_alternatives("OR NOT { je / e / { fr / sdg } }").as_deref(),
+            Some("OR NOT je")
+        );
+        assert_eq!(first_alternatives("{ { a / b } c / d }").as_deref(), Some("a c"));
         assert_eq!(first_alternatives("plain text"), None);
+        assert_eq!(first_alternatives("and/or { a / b }").as_deref(), Some("and/or a"));
         let out = read_text("f 1 A 0.0 2.0 <O> { um / uh } hello there\n");
         let t = out.corpus.get("f").unwrap();
         assert_eq!(t.contents()[0].as_ref().unwrap().text.as_deref(), Some("um hello there"));
