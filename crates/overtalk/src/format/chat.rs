@@ -361,7 +361,15 @@ fn main_tier_content(text: &str) -> Content {
         }
         let word = token.trim_start_matches('<').trim_end_matches('>');
         let word = word.split_once('@').map_or(word, |(w, _)| w);
-        let word: String = word.chars().filter(|&c| c != '(' && c != ')').collect();
+        // CA overlap brackets (`⌈2`, `b⌉`) mark where the overlap starts and ends, numbered.
+        const CA_OVERLAP: [char; 4] = ['⌈', '⌉', '⌊', '⌋'];
+        if word.starts_with(CA_OVERLAP)
+            && word.trim_matches(CA_OVERLAP).bytes().all(|b| b.is_ascii_digit())
+        {
+            continue;
+        }
+        let word: String =
+            word.chars().filter(|&c| c != '(' && c != ')' && !CA_OVERLAP.contains(&c)).collect();
         let omitted = word.starts_with('0') && word[1..].starts_with(char::is_alphabetic);
         if word.is_empty()
             || word.starts_with('&')
@@ -615,6 +623,7 @@ mod tests {
         );
         // A trailing off and an interruption are no completion points.
         assert_eq!(words("so then +..."), ["so", "then..."]);
+        assert_eq!(words("⌈ a b⌉ ⌈2 two ⌉2 ."), ["a", "b", "two."]);
         assert_eq!(words("I was going +/."), ["I", "was", "going\u{2014}"]);
     }
     use crate::format::{read_str, Format, ReadOptions};
