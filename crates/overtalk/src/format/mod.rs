@@ -50,6 +50,7 @@ pub mod srt;
 pub mod stm;
 pub mod textgrid;
 pub mod tiers;
+pub mod transcriber;
 pub mod uem;
 pub mod webvtt;
 pub mod whispercpp;
@@ -115,6 +116,8 @@ pub enum Format {
     WhisperCpp,
     /// EXMARaLDA basic transcriptions (`.exb`).
     Exmaralda,
+    /// Transcriber files (`.trs`).
+    Transcriber,
 }
 
 impl Format {
@@ -200,7 +203,7 @@ impl FromStr for Format {
 /// The registry: every format's [`FormatSpec`], in the order of the [`Format`] variants (checked
 /// when compiling). Adding a format is one module that declares its `SPEC`, one `Format`
 /// variant and one entry here.
-const SPECS: [&FormatSpec; 28] = [
+const SPECS: [&FormatSpec; 29] = [
     &rttm::SPEC,
     &uem::SPEC,
     &lab::SPEC,
@@ -229,6 +232,7 @@ const SPECS: [&FormatSpec; 28] = [
     &azure::SPEC,
     &whispercpp::SPEC,
     &exmaralda::SPEC,
+    &transcriber::SPEC,
 ];
 
 // Each entry sits at its variant's index, so `Format::spec` is an index.

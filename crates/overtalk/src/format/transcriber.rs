@@ -1,0 +1,444 @@
+//! Transcriber files (`.trs`, the XML of the Transcriber tool and of TranscriberAG; LDC and
+//! broadcast-news corpora ship them, ELAN and TEI-CORPO convert to them), read only.
+//!
+//! ```text
+//! <Speakers> <Speaker id="spk1" name="Ana"/> <Speaker id="spk2" name="Bo"/>
+//! <Turn speaker="spk1" startTime="0" endTime="5.2">
+//!   <Sync time="0"/> hello there <Sync time="2.1"/> and then          Ana [0, 2.1) [2.1, 5.2)
+//! <Turn speaker="spk1 spk2" startTime="5.2" endTime="6.0">
+//!   <Sync time="5.2"/> <Who nb="1"/> no <Who nb="2"/> yes             Ana and Bo [5.2, 6.0)
+//! ```
+//!
+//! - **A speaker** is a `Speaker` of the `Speakers` list, named by its `name` (by its `id` when
+//!   the name is empty, or shared with another speaker, then `name (id)`). Every declared
+//!   speaker is a speaker, also one who never speaks. A turn's `speaker` attribute lists ids
+//!   separated by spaces; an id the list does not declare is a speaker of that name.
+//! - **Times.** A turn runs from `startTime` to `endTime` (seconds); its `Sync` points cut it
+//!   into stretches, and each stretch where a speaker says something is one track of that
+//!   speaker, with the stretch's text. In an overlapping turn (two speaker ids), `Who nb="k"`
+//!   hands the text that follows to the `k`-th speaker of the turn: each speaker gets a track
+//!   over the whole stretch, as the file says both spoke in it.
+//! - **Not speech**: `Event` (noise, pronunciation and language notes), `Comment` and
+//!   `Background` elements give no text; a turn without a speaker and without text (music,
+//!   silence, non-transcribed sections) gives no track. A turn with text but no speaker goes to
+//!   the placeholder [`UNKNOWN_SPEAKER`], with one `missing-speaker` warning.
+//! - Text is kept as written (`{rire}`, `%e`), its lines and spaces joined into single spaces.
+//! - XML errors, nesting deeper than the limit, a root other than `<Trans>` and times that are
+//!   not numbers are errors naming line and column.
+//!
+//! overtalk does not write Transcriber files: ELAN EAF and TextGrid carry the same content.
+
+use std::collections::HashMap;
+
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::Reader;
+
+use crate::error::{Error, Result, WarningKind};
+use crate::format::textgrid::{segment_at, LineIndex};
+use crate::format::webvtt::UNKNOWN_SPEAKER;
+use crate::format::ReadContext;
+use crate::model::{Content, Corpus, TranscriptBuilder};
+use crate::time::{parse_seconds, Time};
+
+use crate::format::{Format, FormatSpec, Head, Sniff, Verdict};
+
+/// What the format registry knows of this format (see [`FormatSpec`]).
+pub(crate) const SPEC: FormatSpec = FormatSpec {
+    format: Format::Transcriber,
+    name: "transcriber",
+    aliases: &["trs"],
+    extension: "trs",
+    detected_by: &["trs"],
+    read: Ok(read),
+    write: None,
+    json: false,
+    many_recordings: false,
+    paragraphs: false,
+    // Before EAF, which calls any other XML unknown.
+    sniff: &[Sniff::Start { rank: 28, test: sniff }],
+};
+
+/// An XML text is a Transcriber file when it has a `<Trans` root (or its DOCTYPE).
+fn sniff(head: &Head<'_>) -> Verdict {
+    if !head.trimmed.starts_with('<') {
+        return Verdict::Pass;
+    }
+    if head.head.contains("<Trans ")
+        || head.head.contains("<Trans>")
+        || head.head.contains("DOCTYPE Trans")
+    {
+        Verdict::Is(Format::Transcriber)
+    } else {
+        Verdict::Pass
+    }
+}
+
+/// The element being read, for the few whose content matters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Elem {
+    Other,
+    Turn,
+}
+
+/// The attributes of an element as `(name, unescaped value)`, or an error at `at`.
+fn attributes(
+    e: &BytesStart<'_>,
+    index: &LineIndex<'_>,
+    ctx: &ReadContext<'_>,
+    at: usize,
+) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for a in e.attributes() {
+        let a = a.map_err(|err| {
+            let (l, c) = index.position(at);
+            ctx.error(l, c, format!("bad attribute: {err}"))
+        })?;
+        let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
+        let value = a.unescape_value().map_err(|err| {
+            let (l, c) = index.position(at);
+            ctx.error(l, c, format!("bad attribute {key}: {err}"))
+        })?;
+        out.push((key, value.into_owned()));
+    }
+    Ok(out)
+}
+
+fn attr(attrs: &[(String, String)], name: &str) -> Option<String> {
+    attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+}
+
+/// One turn being read: its speakers (ids), its stretches so far and the current one.
+struct Turn {
+    speakers: Vec<String>,
+    end: Time,
+    at: usize,
+    /// The current stretch: its start, and the text of each speaker of the turn (by index;
+    /// text before any `Who` goes to the turn's first speaker).
+    from: Time,
+    texts: Vec<String>,
+    current: usize,
+    /// Finished stretches: (start, end, speaker index, text).
+    done: Vec<(Time, Time, usize, String)>,
+}
+
+impl Turn {
+    /// Closes the current stretch at `to`.
+    fn close(&mut self, to: Time) {
+        for (k, text) in self.texts.iter_mut().enumerate() {
+            let t = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            if !t.is_empty() {
+                self.done.push((self.from, to, k, t));
+            }
+            text.clear();
+        }
+        self.from = to;
+    }
+}
+
+/// Reads a Transcriber file: one recording, named by [`ReadContext::recording_id`].
+pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    let index = LineIndex::new(text);
+    let error = |ctx: &ReadContext<'_>, at: usize, m: String| {
+        let (l, c) = index.position(at);
+        ctx.error(l, c, m)
+    };
+    let time = |ctx: &ReadContext<'_>, attrs: &[(String, String)], name: &str, at: usize| match attr(
+        attrs, name,
+    ) {
+        None => Ok(None),
+        Some(v) => parse_seconds(v.trim()).map(Some).map_err(|m| {
+            error(ctx, at, format!("{name} {:?}: {m}", v.chars().take(40).collect::<String>()))
+        }),
+    };
+    let max_depth = ctx.limits().max_depth;
+    let mut reader = Reader::from_str(text);
+    reader.config_mut().check_end_names = true;
+
+    let mut stack: Vec<Elem> = Vec::new();
+    let mut saw_root = false;
+    // Declared speakers: (id, name).
+    let mut declared: Vec<(String, String)> = Vec::new();
+    // Tracks: (start, end, speaker id or None, text, offset of the turn).
+    let mut tracks: Vec<(Time, Time, Option<String>, String, usize)> = Vec::new();
+    let mut turn: Option<Turn> = None;
+
+    loop {
+        let at = reader.buffer_position() as usize;
+        let ev = match reader.read_event() {
+            Ok(e) => e,
+            Err(err) => {
+                let at = reader.error_position() as usize;
+                return Err(error(ctx, at, format!("malformed XML: {err}")));
+            }
+        };
+        let (start, empty) = match &ev {
+            Event::Start(e) => (Some(e), false),
+            Event::Empty(e) => (Some(e), true),
+            _ => (None, false),
+        };
+        if let Some(e) = start {
+            if !empty && stack.len() >= max_depth {
+                let (line, column) = index.position(at);
+                return Err(Error::limit(format!(
+                    "transcriber: line {line}, column {column}: XML nested deeper than the limit of {max_depth} elements"
+                )));
+            }
+            let name = e.name();
+            let name = name.as_ref();
+            if stack.is_empty() {
+                if saw_root {
+                    return Err(error(ctx, at, "content after the root element".to_owned()));
+                }
+                saw_root = true;
+                if name != b"Trans" {
+                    return Err(error(
+                        ctx,
+                        at,
+                        format!(
+                            "root element <{}>; a Transcriber file's root is <Trans>",
+                            String::from_utf8_lossy(name)
+                        ),
+                    ));
+                }
+            }
+            let mut elem = Elem::Other;
+            match name {
+                b"Speaker" => {
+                    let attrs = attributes(e, &index, ctx, at)?;
+                    let id = attr(&attrs, "id").unwrap_or_default();
+                    let label =
+                        attr(&attrs, "name").map(|n| n.trim().to_owned()).unwrap_or_default();
+                    declared.push((id, label));
+                }
+                b"Turn" => {
+                    let attrs = attributes(e, &index, ctx, at)?;
+                    let start = time(ctx, &attrs, "startTime", at)?.unwrap_or(Time::ZERO);
+                    let end = time(ctx, &attrs, "endTime", at)?.unwrap_or(start);
+                    let speakers: Vec<String> = attr(&attrs, "speaker")
+                        .unwrap_or_default()
+                        .split_whitespace()
+                        .map(str::to_owned)
+                        .collect();
+                    let slots = speakers.len().max(1);
+                    let t = Turn {
+                        speakers,
+                        end,
+                        at,
+                        from: start,
+                        texts: vec![String::new(); slots],
+                        current: 0,
+                        done: Vec::new(),
+                    };
+                    if !empty {
+                        turn = Some(t);
+                        elem = Elem::Turn;
+                    }
+                }
+                b"Sync" => {
+                    if let Some(t) = turn.as_mut() {
+                        let attrs = attributes(e, &index, ctx, at)?;
+                        if let Some(s) = time(ctx, &attrs, "time", at)? {
+                            t.close(s);
+                        }
+                    }
+                }
+                b"Who" => {
+                    if let Some(t) = turn.as_mut() {
+                        let attrs = attributes(e, &index, ctx, at)?;
+                        let nb = attr(&attrs, "nb").and_then(|n| n.trim().parse::<usize>().ok());
+                        // `nb` counts the turn's speakers from 1; a number past them keeps the
+                        // text with the turn's last speaker.
+                        if let Some(k) = nb.filter(|&k| k >= 1) {
+                            t.current = (k - 1).min(t.speakers.len().saturating_sub(1));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            if !empty {
+                stack.push(elem);
+            }
+            continue;
+        }
+        match ev {
+            Event::End(_) => {
+                if stack.pop() == Some(Elem::Turn) {
+                    if let Some(mut t) = turn.take() {
+                        let end = t.end.max(t.from);
+                        t.close(end);
+                        for (s, e, k, text) in t.done {
+                            tracks.push((s, e, t.speakers.get(k).cloned(), text, t.at));
+                        }
+                    }
+                }
+            }
+            Event::Text(x) if stack.last() == Some(&Elem::Turn) => {
+                let s = x.unescape().map_err(|err| error(ctx, at, format!("bad text: {err}")))?;
+                if let Some(t) = turn.as_mut() {
+                    let k = t.current;
+                    t.texts[k].push(' ');
+                    t.texts[k].push_str(&s);
+                }
+            }
+            Event::CData(x) if stack.last() == Some(&Elem::Turn) => {
+                if let Some(t) = turn.as_mut() {
+                    let k = t.current;
+                    t.texts[k].push(' ');
+                    t.texts[k].push_str(&String::from_utf8_lossy(&x));
+                }
+            }
+            Event::Text(x) if stack.is_empty() && !x.iter().all(u8::is_ascii_whitespace) => {
+                return Err(error(ctx, at, "text outside the root element".to_owned()));
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    if !stack.is_empty() {
+        return Err(error(
+            ctx,
+            text.len(),
+            format!("the document ends with {} element(s) still open (truncated?)", stack.len()),
+        ));
+    }
+    if !saw_root {
+        return Err(error(
+            ctx,
+            text.len(),
+            "no <Trans> element: not a Transcriber file".to_owned(),
+        ));
+    }
+    // Speaker names: the name, else the id; a name two ids share gets its id.
+    let mut uses: HashMap<&str, usize> = HashMap::new();
+    for (_, n) in &declared {
+        *uses.entry(n.as_str()).or_default() += 1;
+    }
+    let names: HashMap<&str, String> = declared
+        .iter()
+        .map(|(id, n)| {
+            let shown = match uses.get(n.as_str()) {
+                _ if n.is_empty() => id.clone(),
+                Some(&u) if u > 1 => format!("{n} ({id})"),
+                _ => n.clone(),
+            };
+            (id.as_str(), shown)
+        })
+        .collect();
+    let mut b = TranscriptBuilder::new();
+    for (id, _) in &declared {
+        b.speaker(&names[id.as_str()]);
+    }
+    let mut missing_warned = false;
+    for (start, end, id, text, at) in tracks {
+        let speaker = match id {
+            Some(id) => names.get(id.as_str()).cloned().unwrap_or(id),
+            None => {
+                if !missing_warned {
+                    missing_warned = true;
+                    let (line, column) = index.position(at);
+                    ctx.warn_at(
+                        WarningKind::MissingSpeaker,
+                        line,
+                        Some(column),
+                        format!("turn with text but no speaker; it and every later one like it go to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
+                    )?;
+                }
+                UNKNOWN_SPEAKER.to_owned()
+            }
+        };
+        let speaker_id = b.speaker(&speaker);
+        if let Some(seg) = segment_at(ctx, start, end, || index.position(at))? {
+            b.push(seg, speaker_id, Some(Content::text(text)));
+        }
+    }
+    Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{read_str, sniff as sniff_text, ReadOptions};
+    use crate::model::Segment;
+
+    const SAMPLE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE Trans SYSTEM "trans-14.dtd">
+<Trans scribe="YM" audio_filename="demo" version="2" version_date="060717">
+<Topics><Topic id="to1" desc="news"/></Topics>
+<Speakers>
+<Speaker id="spk1" name="Ana" check="no" dialect="native" accent="" scope="local"/>
+<Speaker id="spk2" name="Bo" check="no" dialect="native" accent="" scope="local"/>
+<Speaker id="spk3" name="" check="no"/>
+</Speakers>
+<Episode>
+<Section type="nontrans" startTime="0" endTime="1.5">
+<Turn startTime="0" endTime="1.5">
+<Background time="0" type="music" level="high"/>
+</Turn>
+</Section>
+<Section type="report" topic="to1" startTime="1.5" endTime="8">
+<Turn speaker="spk1" startTime="1.5" endTime="5.2">
+<Sync time="1.5"/>
+hello <Event desc="rire" type="noise" extent="instantaneous"/> there
+<Sync time=" 3.25"/>
+and &lt;then&gt;
+</Turn>
+<Turn speaker="spk2 spk1" startTime="5.2" endTime="6">
+<Sync time="5.2"/>
+<Who nb="2"/>
+no
+<Who nb="1"/>
+yes
+</Turn>
+<Turn startTime="6" endTime="8">
+<Sync time="6"/>
+who said this
+</Turn>
+</Section>
+</Episode>
+</Trans>"#;
+
+    #[test]
+    fn turns_syncs_and_overlapping_speakers() {
+        assert_eq!(sniff_text(SAMPLE), Some(Format::Transcriber));
+        let out = read_str(SAMPLE, Format::Transcriber, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| (u.speaker_name.to_owned(), u.segment, u.content.and_then(|c| c.text.clone())))
+            .collect();
+        let seg = |a, b| Segment::from_millis(a, b).unwrap();
+        assert_eq!(
+            got,
+            vec![
+                ("Ana".to_owned(), seg(1500, 3250), Some("hello there".to_owned())),
+                ("Ana".to_owned(), seg(3250, 5200), Some("and <then>".to_owned())),
+                ("Ana".to_owned(), seg(5200, 6000), Some("no".to_owned())),
+                ("Bo".to_owned(), seg(5200, 6000), Some("yes".to_owned())),
+                ("unknown".to_owned(), seg(6000, 8000), Some("who said this".to_owned())),
+            ]
+        );
+        let names: Vec<_> = t.annotation().speakers().iter().map(|s| s.1.to_owned()).collect();
+        assert_eq!(names, ["Ana", "Bo", "spk3", "unknown"]);
+        let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(kinds, vec![(WarningKind::MissingSpeaker, Some(30))]);
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let e = read_str(
+            "<Trans>\n<Episode>\n<Turn startTime=\"x\"/>",
+            Format::Transcriber,
+            &ReadOptions::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("line 3, column 1"), "{e}");
+        let e =
+            read_str("<Trans>\n<Episode>\n</Trans>", Format::Transcriber, &ReadOptions::default())
+                .unwrap_err()
+                .to_string();
+        assert!(e.starts_with("line 3, column 1"), "{e}");
+        let deep = format!("<Trans>{}", "<x>".repeat(10_000));
+        assert!(read_str(&deep, Format::Transcriber, &ReadOptions::default()).is_err());
+    }
+}
