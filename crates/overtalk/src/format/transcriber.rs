@@ -262,13 +262,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         match ev {
             Event::End(_) => {
-                if stack.pop() == Some(Elem::Turn) {
-                    if let Some(mut t) = turn.take() {
-                        let end = t.end.max(t.from);
-                        t.close(end);
-                        for (s, e, k, text) in t.done {
-                            tracks.push((s, e, t.speakers.get(k).cloned(), text, t.at));
-                        }
+                let closes_turn = stack.pop() == Some(Elem::Turn);
+                if let Some(mut t) = turn.take_if(|_| closes_turn) {
+                    let end = t.end.max(t.from);
+                    t.close(end);
+                    for (s, e, k, text) in t.done {
+                        tracks.push((s, e, t.speakers.get(k).cloned(), text, t.at));
                     }
                 }
             }
