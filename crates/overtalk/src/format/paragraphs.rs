@@ -14,7 +14,19 @@
 //! [00:01:02] text                      the same without a name
 //! 00:01:02 Ana Ruiz: text              time first, then name and colon
 //! 0:04                                 YouTube: the time alone on its line (text follows)
+//! (01:10:19):                          Rev: a paragraph that continues the speaker above
+//! Jon Krohn: 00:02:51                  Rev: name, colon, a bare time (text on the next lines)
+//! **Ana:**: [00:00:00] text            Descript: name, colon, time in brackets
+//! **Emma** [0:00] text                 podcast sites: a capitalised name, the time, text
+//! [Speaker 1] [00:00] text             a bracketed name, then the time
+//! 00:00:05 text                        Talk Python: a full H:MM:SS clock, then text
 //! ```
+//!
+//! A name is a few words with a letter; before a colon it is no label that opens a sentence
+//! (`Note:`, `Source:`), no phrase of three words or more in lower case (`Here is the plan:`)
+//! and no link (`see https://…`). Lines that are markup around the transcript — Markdown
+//! headings and rules, Otter's `Transcribed by https://otter.ai` footer — are skipped with one
+//! [`WarningKind::Skipped`] warning.
 //!
 //! - Times are `H:MM:SS` or `M:SS` (the fields after the first have two digits below 60), with
 //!   an optional `.fff` or `,fff` fraction.
