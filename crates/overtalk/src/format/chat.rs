@@ -323,6 +323,9 @@ impl Markers {
     }
 }
 
+/// CA overlap brackets (`⌈2`, `b⌉`): where an overlap starts and ends, numbered; no words.
+const CA_OVERLAP: [char; 4] = ['⌈', '⌉', '⌊', '⌋'];
+
 /// The content of a main tier: its text as written, and its spoken words as CLAN counts them
 /// (FREQ, MLU): tokens without the `<`…`>` scope brackets, a `@` form marker (`mama@f`) or the
 /// parentheses of an incomplete word (`(be)cause`), leaving out bracketed codes (`[>]`,
@@ -361,8 +364,6 @@ fn main_tier_content(text: &str) -> Content {
         }
         let word = token.trim_start_matches('<').trim_end_matches('>');
         let word = word.split_once('@').map_or(word, |(w, _)| w);
-        // CA overlap brackets (`⌈2`, `b⌉`) mark where the overlap starts and ends, numbered.
-        const CA_OVERLAP: [char; 4] = ['⌈', '⌉', '⌊', '⌋'];
         if word.starts_with(CA_OVERLAP)
             && word.trim_matches(CA_OVERLAP).bytes().all(|b| b.is_ascii_digit())
         {

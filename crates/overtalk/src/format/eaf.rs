@@ -51,12 +51,13 @@
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 
-use quick_xml::events::{BytesStart, Event};
+use quick_xml::events::Event;
 use quick_xml::Reader;
 
 use crate::error::{Error, Result, Warning, WarningKind};
-use crate::format::textgrid::{layer_names, layers, segment_at, tracks_by_speaker, LineIndex};
+use crate::format::textgrid::{layer_names, layers, segment_at, tracks_by_speaker};
 use crate::format::tiers::left_out_note;
+use crate::format::xml::{attr, attributes, interpolate, XmlDoc};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, Transcript, TranscriptBuilder, Word};
 use crate::time::{round_div, Time};
@@ -121,52 +122,13 @@ enum Elem {
     Value,
 }
 
-struct Doc<'t> {
-    index: LineIndex<'t>,
-}
-
-impl Doc<'_> {
-    fn pos(&self, at: usize) -> (usize, usize) {
-        self.index.position(at)
-    }
-    fn error(&self, ctx: &ReadContext<'_>, at: usize, message: impl Into<String>) -> Error {
-        let (line, column) = self.pos(at);
-        ctx.error(line, column, message)
-    }
-}
-
-/// The attributes of an element as `(name, unescaped value)`, or an error at `at`.
-fn attributes(
-    e: &BytesStart<'_>,
-    doc: &Doc<'_>,
-    ctx: &ReadContext<'_>,
-    at: usize,
-) -> Result<Vec<(String, String)>> {
-    let mut out = Vec::new();
-    for a in e.attributes() {
-        let a = a.map_err(|err| doc.error(ctx, at, format!("bad attribute: {err}")))?;
-        let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
-        let value = a
-            .unescape_value()
-            .map_err(|err| doc.error(ctx, at, format!("bad attribute {key}: {err}")))?;
-        out.push((key, value.into_owned()));
-    }
-    Ok(out)
-}
-
-fn attr(attrs: &[(String, String)], name: &str) -> Option<String> {
-    attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
-}
-
 /// Reads an EAF document: one recording, named by [`ReadContext::recording_id`].
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    let doc = Doc { index: LineIndex::new(text) };
-    let max_depth = ctx.limits().max_depth;
+    let doc = XmlDoc::new(text, "eaf", ctx);
     let mut reader = Reader::from_str(text);
     reader.config_mut().check_end_names = true;
 
     let mut stack: Vec<Elem> = Vec::new();
-    let mut saw_root = false;
     // (id, value in ms, offset)
     let mut slots: Vec<(String, Option<i64>, usize)> = Vec::new();
     let mut tiers: Vec<Tier> = Vec::new();
@@ -175,44 +137,17 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut ann: Option<Ann> = None;
 
     loop {
-        let at = reader.buffer_position() as usize;
-        let event = match reader.read_event() {
-            Ok(e) => e,
-            Err(err) => {
-                let at = reader.error_position() as usize;
-                return Err(doc.error(ctx, at, format!("malformed XML: {err}")));
-            }
-        };
+        let (at, event) = doc.next(&mut reader, ctx)?;
         let (start, empty) = match &event {
             Event::Start(e) => (Some(e), false),
             Event::Empty(e) => (Some(e), true),
             _ => (None, false),
         };
         if let Some(e) = start {
-            if !empty && stack.len() >= max_depth {
-                let (line, column) = doc.pos(at);
-                return Err(Error::limit(format!(
-                    "eaf: line {line}, column {column}: XML nested deeper than the limit of {max_depth} elements"
-                )));
-            }
+            let root = ("ANNOTATION_DOCUMENT", "an EAF file");
+            doc.opening(ctx, e, empty, at, stack.len(), root)?;
             let name = e.name();
             let name = name.as_ref();
-            if stack.is_empty() {
-                if saw_root {
-                    return Err(doc.error(ctx, at, "content after the root element"));
-                }
-                saw_root = true;
-                if name != b"ANNOTATION_DOCUMENT" {
-                    return Err(doc.error(
-                        ctx,
-                        at,
-                        format!(
-                            "root element <{}>; an EAF file's root is <ANNOTATION_DOCUMENT>",
-                            String::from_utf8_lossy(name)
-                        ),
-                    ));
-                }
-            }
             let mut elem = Elem::Other;
             match name {
                 b"HEADER" => {
@@ -342,20 +277,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             _ => {}
         }
     }
-    if !stack.is_empty() {
-        return Err(doc.error(
-            ctx,
-            text.len(),
-            format!("the document ends with {} element(s) still open (truncated?)", stack.len()),
-        ));
-    }
-    if !saw_root {
-        return Err(doc.error(
-            ctx,
-            text.len(),
-            "no <ANNOTATION_DOCUMENT> element: not an EAF file",
-        ));
-    }
+    doc.finish(ctx, stack.len(), "no <ANNOTATION_DOCUMENT> element: not an EAF file")?;
     build(&doc, slots, tiers, &constraints, ctx)
 }
 
@@ -381,43 +303,15 @@ fn parse_ms(v: &str) -> std::result::Result<i64, String> {
 }
 
 fn build(
-    doc: &Doc<'_>,
+    doc: &XmlDoc<'_>,
     slots: Vec<(String, Option<i64>, usize)>,
     tiers: Vec<Tier>,
     constraints: &HashMap<String, String>,
     ctx: &mut ReadContext<'_>,
 ) -> Result<Corpus> {
-    // Resolve unaligned slots by linear interpolation between aligned neighbours.
+    // Unaligned slots are interpolated between the aligned ones.
     let known: Vec<Option<i64>> = slots.iter().map(|s| s.1).collect();
-    let mut resolved: Vec<Option<i64>> = known.clone();
-    let mut prev: Option<(usize, i64)> = None;
-    let mut next_aligned: Vec<Option<(usize, i64)>> = vec![None; known.len()];
-    let mut following: Option<(usize, i64)> = None;
-    for i in (0..known.len()).rev() {
-        next_aligned[i] = following;
-        if let Some(v) = known[i] {
-            following = Some((i, v));
-        }
-    }
-    for i in 0..known.len() {
-        match known[i] {
-            Some(v) => prev = Some((i, v)),
-            None => {
-                resolved[i] = match (prev, next_aligned[i]) {
-                    (Some((p, vp)), Some((n, vn))) => {
-                        // Exact in i128: vp + (vn − vp)·(i − p)/(n − p), half away from zero.
-                        let num = i128::from(vn - vp) * (i - p) as i128;
-                        let den = (n - p) as i128;
-                        let q = num / den;
-                        let q = if 2 * (num % den).abs() >= den { q + num.signum() } else { q };
-                        Some(vp + i64::try_from(q).unwrap_or(0))
-                    }
-                    (Some((_, v)), None) | (None, Some((_, v))) => Some(v),
-                    (None, None) => None,
-                }
-            }
-        }
-    }
+    let resolved = interpolate(&known);
     let index: HashMap<&str, usize> =
         slots.iter().enumerate().map(|(i, s)| (s.0.as_str(), i)).collect();
 

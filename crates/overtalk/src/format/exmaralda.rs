@@ -41,12 +41,13 @@
 
 use std::collections::HashMap;
 
-use quick_xml::events::{BytesStart, Event};
+use quick_xml::events::Event;
 use quick_xml::Reader;
 
 use crate::error::{Error, Result, WarningKind};
-use crate::format::textgrid::{segment_at, LineIndex};
+use crate::format::textgrid::segment_at;
 use crate::format::tiers::left_out_note;
+use crate::format::xml::{attr, attributes, interpolate, XmlDoc};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder};
 use crate::time::{parse_seconds, Time};
@@ -111,47 +112,14 @@ enum Elem {
     Event,
 }
 
-/// The attributes of an element as `(name, unescaped value)`, or an error at `at`.
-fn attributes(
-    e: &BytesStart<'_>,
-    index: &LineIndex<'_>,
-    ctx: &ReadContext<'_>,
-    at: usize,
-) -> Result<Vec<(String, String)>> {
-    let mut out = Vec::new();
-    for a in e.attributes() {
-        let a = a.map_err(|err| {
-            let (l, c) = index.position(at);
-            ctx.error(l, c, format!("bad attribute: {err}"))
-        })?;
-        let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
-        let value = a.unescape_value().map_err(|err| {
-            let (l, c) = index.position(at);
-            ctx.error(l, c, format!("bad attribute {key}: {err}"))
-        })?;
-        out.push((key, value.into_owned()));
-    }
-    Ok(out)
-}
-
-fn attr(attrs: &[(String, String)], name: &str) -> Option<String> {
-    attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
-}
-
 /// Reads an EXMARaLDA basic transcription: one recording, named by
 /// [`ReadContext::recording_id`].
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    let index = LineIndex::new(text);
-    let error = |ctx: &ReadContext<'_>, at: usize, m: String| {
-        let (l, c) = index.position(at);
-        ctx.error(l, c, m)
-    };
-    let max_depth = ctx.limits().max_depth;
+    let doc = XmlDoc::new(text, "exmaralda", ctx);
     let mut reader = Reader::from_str(text);
     reader.config_mut().check_end_names = true;
 
     let mut stack: Vec<Elem> = Vec::new();
-    let mut saw_root = false;
     // Speakers: (id, abbreviation).
     let mut speakers: Vec<(String, String)> = Vec::new();
     // Timeline points: (id, time if given, offset).
@@ -161,53 +129,26 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut event: Option<Ev> = None;
 
     loop {
-        let at = reader.buffer_position() as usize;
-        let ev = match reader.read_event() {
-            Ok(e) => e,
-            Err(err) => {
-                let at = reader.error_position() as usize;
-                return Err(error(ctx, at, format!("malformed XML: {err}")));
-            }
-        };
+        let (at, ev) = doc.next(&mut reader, ctx)?;
         let (start, empty) = match &ev {
             Event::Start(e) => (Some(e), false),
             Event::Empty(e) => (Some(e), true),
             _ => (None, false),
         };
         if let Some(e) = start {
-            if !empty && stack.len() >= max_depth {
-                let (line, column) = index.position(at);
-                return Err(Error::limit(format!(
-                    "exmaralda: line {line}, column {column}: XML nested deeper than the limit of {max_depth} elements"
-                )));
-            }
             let name = e.name();
             let name = name.as_ref();
-            if stack.is_empty() {
-                if saw_root {
-                    return Err(error(ctx, at, "content after the root element".to_owned()));
-                }
-                saw_root = true;
-                if name == b"segmented-transcription" {
-                    return Err(Error::unsupported(
-                        "exmaralda: a segmented transcription (.exs); open it in the Partitur-Editor and save the basic transcription (.exb), which overtalk reads",
-                    ));
-                }
-                if name != b"basic-transcription" {
-                    return Err(error(
-                        ctx,
-                        at,
-                        format!(
-                            "root element <{}>; an EXMARaLDA basic transcription's root is <basic-transcription>",
-                            String::from_utf8_lossy(name)
-                        ),
-                    ));
-                }
+            if stack.is_empty() && name == b"segmented-transcription" {
+                return Err(Error::unsupported(
+                    "exmaralda: a segmented transcription (.exs); open it in the Partitur-Editor and save the basic transcription (.exb), which overtalk reads",
+                ));
             }
+            let root = ("basic-transcription", "an EXMARaLDA basic transcription");
+            doc.opening(ctx, e, empty, at, stack.len(), root)?;
             let mut elem = Elem::Other;
             match name {
                 b"speaker" if stack.last() != Some(&Elem::Tier) => {
-                    let attrs = attributes(e, &index, ctx, at)?;
+                    let attrs = attributes(e, &doc, ctx, at)?;
                     speakers.push((attr(&attrs, "id").unwrap_or_default(), String::new()));
                     elem = Elem::Speaker;
                 }
@@ -215,14 +156,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     elem = Elem::Abbreviation;
                 }
                 b"tli" => {
-                    let attrs = attributes(e, &index, ctx, at)?;
+                    let attrs = attributes(e, &doc, ctx, at)?;
                     let Some(id) = attr(&attrs, "id") else {
-                        return Err(error(ctx, at, "timeline point <tli> without id".to_owned()));
+                        return Err(doc.error(ctx, at, "timeline point <tli> without id"));
                     };
                     let time = match attr(&attrs, "time") {
                         None => None,
                         Some(v) => Some(parse_seconds(v.trim()).map_err(|m| {
-                            error(
+                            doc.error(
                                 ctx,
                                 at,
                                 format!(
@@ -235,7 +176,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     points.push((id, time, at));
                 }
                 b"tier" => {
-                    let attrs = attributes(e, &index, ctx, at)?;
+                    let attrs = attributes(e, &doc, ctx, at)?;
                     let t = Tier {
                         id: attr(&attrs, "id").unwrap_or_default(),
                         speaker: attr(&attrs, "speaker").filter(|s| !s.trim().is_empty()),
@@ -252,7 +193,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     }
                 }
                 b"event" if tier.is_some() => {
-                    let attrs = attributes(e, &index, ctx, at)?;
+                    let attrs = attributes(e, &doc, ctx, at)?;
                     let v = Ev {
                         start: attr(&attrs, "start").unwrap_or_default(),
                         end: attr(&attrs, "end").unwrap_or_default(),
@@ -290,7 +231,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 _ => {}
             },
             Event::Text(t) if matches!(stack.last(), Some(Elem::Event | Elem::Abbreviation)) => {
-                let s = t.unescape().map_err(|err| error(ctx, at, format!("bad text: {err}")))?;
+                let s =
+                    t.unescape().map_err(|err| doc.error(ctx, at, format!("bad text: {err}")))?;
                 match stack.last() {
                     Some(Elem::Event) => {
                         if let Some(v) = event.as_mut() {
@@ -310,74 +252,26 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
             }
             Event::Text(t) if stack.is_empty() && !t.iter().all(u8::is_ascii_whitespace) => {
-                return Err(error(ctx, at, "text outside the root element".to_owned()));
+                return Err(doc.error(ctx, at, "text outside the root element"));
             }
             Event::Eof => break,
             _ => {}
         }
     }
-    if !stack.is_empty() {
-        return Err(error(
-            ctx,
-            text.len(),
-            format!("the document ends with {} element(s) still open (truncated?)", stack.len()),
-        ));
-    }
-    if !saw_root {
-        return Err(error(
-            ctx,
-            text.len(),
-            "no <basic-transcription> element: not an EXMARaLDA file".to_owned(),
-        ));
-    }
-    build(&index, speakers, &points, tiers, ctx)
-}
-
-/// Times of the timeline points: their own, else interpolated by position between the timed
-/// neighbours (see the module doc); `None` when no point of the timeline is timed.
-fn resolve(points: &[(String, Option<Time>, usize)]) -> Vec<Option<Time>> {
-    let known: Vec<Option<i64>> = points.iter().map(|p| p.1.map(|t| t.micros())).collect();
-    let mut next: Vec<Option<(usize, i64)>> = vec![None; known.len()];
-    let mut following = None;
-    for i in (0..known.len()).rev() {
-        next[i] = following;
-        if let Some(v) = known[i] {
-            following = Some((i, v));
-        }
-    }
-    let mut prev: Option<(usize, i64)> = None;
-    let mut out = Vec::with_capacity(known.len());
-    for i in 0..known.len() {
-        out.push(match known[i] {
-            Some(v) => {
-                prev = Some((i, v));
-                Some(v)
-            }
-            None => match (prev, next[i]) {
-                (Some((p, vp)), Some((n, vn))) => {
-                    // vp + (vn − vp)·(i − p)/(n − p), exact in i128, half away from zero.
-                    let num = i128::from(vn - vp) * (i - p) as i128;
-                    let den = (n - p) as i128;
-                    let q = num / den;
-                    let q = if 2 * (num % den).abs() >= den { q + num.signum() } else { q };
-                    Some(vp + i64::try_from(q).unwrap_or(0))
-                }
-                (Some((_, v)), None) | (None, Some((_, v))) => Some(v),
-                (None, None) => None,
-            },
-        });
-    }
-    out.into_iter().map(|v| v.map(Time::from_micros)).collect()
+    doc.finish(ctx, stack.len(), "no <basic-transcription> element: not an EXMARaLDA file")?;
+    build(&doc, speakers, &points, tiers, ctx)
 }
 
 fn build(
-    index: &LineIndex<'_>,
+    doc: &XmlDoc<'_>,
     speakers: Vec<(String, String)>,
     points: &[(String, Option<Time>, usize)],
     tiers: Vec<Tier>,
     ctx: &mut ReadContext<'_>,
 ) -> Result<Corpus> {
-    let times = resolve(points);
+    let known: Vec<Option<i64>> = points.iter().map(|p| p.1.map(|t| t.micros())).collect();
+    let times: Vec<Option<Time>> =
+        interpolate(&known).into_iter().map(|t| t.map(Time::from_micros)).collect();
     let at: HashMap<&str, usize> =
         points.iter().enumerate().map(|(i, p)| (p.0.as_str(), i)).collect();
     let names: HashMap<&str, &str> = speakers
@@ -415,7 +309,7 @@ fn build(
         };
         if let Some(why) = ctx.options().tiers.left_out(&label, default) {
             if left_out.is_empty() {
-                first_left_out = index.position(tier.at);
+                first_left_out = doc.pos(tier.at);
             }
             left_out.push((label, why));
             continue;
@@ -424,7 +318,7 @@ fn build(
             Some(s) => names.get(s).map_or_else(|| s.to_owned(), |n| (*n).to_owned()),
             None => {
                 speakerless_read = true;
-                let (line, column) = index.position(tier.at);
+                let (line, column) = doc.pos(tier.at);
                 ctx.warn_at(
                     WarningKind::Note,
                     line,
@@ -436,7 +330,7 @@ fn build(
         };
         let speaker_id = b.speaker(&speaker);
         for e in tier.events {
-            let position = || index.position(e.at);
+            let position = || doc.pos(e.at);
             let (Some(&i), Some(&j)) = (at.get(e.start.as_str()), at.get(e.end.as_str())) else {
                 let (line, column) = position();
                 ctx.warn_at(
@@ -453,7 +347,7 @@ fn build(
             if untimed {
                 let text = e.text.trim();
                 if !text.is_empty() {
-                    in_order.push((i, index.position(e.at).0, speaker_id, Content::text(text)));
+                    in_order.push((i, doc.pos(e.at).0, speaker_id, Content::text(text)));
                 }
                 continue;
             }
@@ -634,6 +528,24 @@ mod tests {
             .to_string();
         assert!(e.contains("(.exb)"), "{e}");
         let deep = format!("<basic-transcription>{}", "<x>".repeat(10_000));
-        assert!(read_str(&deep, Format::Exmaralda, &ReadOptions::default()).is_err());
+        let e =
+            read_str(&deep, Format::Exmaralda, &ReadOptions::default()).unwrap_err().to_string();
+        assert!(
+            e.contains("exmaralda: line 1, column ")
+                && e.contains("XML nested deeper than the limit"),
+            "{e}"
+        );
+        let e = read_str(
+            "<basic-transcription><basic-body><common-timeline>\n<tli id=\"T0\" time=\"asdads\"/>",
+            Format::Exmaralda,
+            &ReadOptions::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("line 2, column 1") && e.contains("tli time \"asdads\""), "{e}");
+        let e = read_str("<ANNOTATION_DOCUMENT/>", Format::Exmaralda, &ReadOptions::default())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("root element <ANNOTATION_DOCUMENT>; an EXMARaLDA basic transcription's root is <basic-transcription>"), "{e}");
     }
 }

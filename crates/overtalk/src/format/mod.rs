@@ -55,6 +55,7 @@ pub mod uem;
 pub mod webvtt;
 pub mod whispercpp;
 pub mod whisperx;
+pub(crate) mod xml;
 
 /// Every format overtalk knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

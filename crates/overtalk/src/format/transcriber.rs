@@ -30,12 +30,13 @@
 
 use std::collections::HashMap;
 
-use quick_xml::events::{BytesStart, Event};
+use quick_xml::events::Event;
 use quick_xml::Reader;
 
-use crate::error::{Error, Result, WarningKind};
-use crate::format::textgrid::{segment_at, LineIndex};
+use crate::error::{Result, WarningKind};
+use crate::format::textgrid::segment_at;
 use crate::format::webvtt::UNKNOWN_SPEAKER;
+use crate::format::xml::{attr, attributes, XmlDoc};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder};
 use crate::time::{parse_seconds, Time};
@@ -80,33 +81,6 @@ enum Elem {
     Turn,
 }
 
-/// The attributes of an element as `(name, unescaped value)`, or an error at `at`.
-fn attributes(
-    e: &BytesStart<'_>,
-    index: &LineIndex<'_>,
-    ctx: &ReadContext<'_>,
-    at: usize,
-) -> Result<Vec<(String, String)>> {
-    let mut out = Vec::new();
-    for a in e.attributes() {
-        let a = a.map_err(|err| {
-            let (l, c) = index.position(at);
-            ctx.error(l, c, format!("bad attribute: {err}"))
-        })?;
-        let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
-        let value = a.unescape_value().map_err(|err| {
-            let (l, c) = index.position(at);
-            ctx.error(l, c, format!("bad attribute {key}: {err}"))
-        })?;
-        out.push((key, value.into_owned()));
-    }
-    Ok(out)
-}
-
-fn attr(attrs: &[(String, String)], name: &str) -> Option<String> {
-    attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
-}
-
 /// One turn being read: its speakers (ids), its stretches so far and the current one.
 struct Turn {
     speakers: Vec<String>,
@@ -137,25 +111,19 @@ impl Turn {
 
 /// Reads a Transcriber file: one recording, named by [`ReadContext::recording_id`].
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    let index = LineIndex::new(text);
-    let error = |ctx: &ReadContext<'_>, at: usize, m: String| {
-        let (l, c) = index.position(at);
-        ctx.error(l, c, m)
-    };
+    let doc = XmlDoc::new(text, "transcriber", ctx);
     let time = |ctx: &ReadContext<'_>, attrs: &[(String, String)], name: &str, at: usize| match attr(
         attrs, name,
     ) {
         None => Ok(None),
         Some(v) => parse_seconds(v.trim()).map(Some).map_err(|m| {
-            error(ctx, at, format!("{name} {:?}: {m}", v.chars().take(40).collect::<String>()))
+            doc.error(ctx, at, format!("{name} {:?}: {m}", v.chars().take(40).collect::<String>()))
         }),
     };
-    let max_depth = ctx.limits().max_depth;
     let mut reader = Reader::from_str(text);
     reader.config_mut().check_end_names = true;
 
     let mut stack: Vec<Elem> = Vec::new();
-    let mut saw_root = false;
     // Declared speakers: (id, name).
     let mut declared: Vec<(String, String)> = Vec::new();
     // Tracks: (start, end, speaker id or None, text, offset of the turn).
@@ -163,55 +131,27 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut turn: Option<Turn> = None;
 
     loop {
-        let at = reader.buffer_position() as usize;
-        let ev = match reader.read_event() {
-            Ok(e) => e,
-            Err(err) => {
-                let at = reader.error_position() as usize;
-                return Err(error(ctx, at, format!("malformed XML: {err}")));
-            }
-        };
+        let (at, ev) = doc.next(&mut reader, ctx)?;
         let (start, empty) = match &ev {
             Event::Start(e) => (Some(e), false),
             Event::Empty(e) => (Some(e), true),
             _ => (None, false),
         };
         if let Some(e) = start {
-            if !empty && stack.len() >= max_depth {
-                let (line, column) = index.position(at);
-                return Err(Error::limit(format!(
-                    "transcriber: line {line}, column {column}: XML nested deeper than the limit of {max_depth} elements"
-                )));
-            }
+            doc.opening(ctx, e, empty, at, stack.len(), ("Trans", "a Transcriber file"))?;
             let name = e.name();
             let name = name.as_ref();
-            if stack.is_empty() {
-                if saw_root {
-                    return Err(error(ctx, at, "content after the root element".to_owned()));
-                }
-                saw_root = true;
-                if name != b"Trans" {
-                    return Err(error(
-                        ctx,
-                        at,
-                        format!(
-                            "root element <{}>; a Transcriber file's root is <Trans>",
-                            String::from_utf8_lossy(name)
-                        ),
-                    ));
-                }
-            }
             let mut elem = Elem::Other;
             match name {
                 b"Speaker" => {
-                    let attrs = attributes(e, &index, ctx, at)?;
+                    let attrs = attributes(e, &doc, ctx, at)?;
                     let id = attr(&attrs, "id").unwrap_or_default();
                     let label =
                         attr(&attrs, "name").map(|n| n.trim().to_owned()).unwrap_or_default();
                     declared.push((id, label));
                 }
                 b"Turn" => {
-                    let attrs = attributes(e, &index, ctx, at)?;
+                    let attrs = attributes(e, &doc, ctx, at)?;
                     let start = time(ctx, &attrs, "startTime", at)?.unwrap_or(Time::ZERO);
                     let end = time(ctx, &attrs, "endTime", at)?.unwrap_or(start);
                     let speakers: Vec<String> = attr(&attrs, "speaker")
@@ -236,7 +176,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
                 b"Sync" => {
                     if let Some(t) = turn.as_mut() {
-                        let attrs = attributes(e, &index, ctx, at)?;
+                        let attrs = attributes(e, &doc, ctx, at)?;
                         if let Some(s) = time(ctx, &attrs, "time", at)? {
                             t.close(s);
                         }
@@ -244,7 +184,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
                 b"Who" => {
                     if let Some(t) = turn.as_mut() {
-                        let attrs = attributes(e, &index, ctx, at)?;
+                        let attrs = attributes(e, &doc, ctx, at)?;
                         let nb = attr(&attrs, "nb").and_then(|n| n.trim().parse::<usize>().ok());
                         // `nb` counts the turn's speakers from 1; a number past them keeps the
                         // text with the turn's last speaker.
@@ -272,7 +212,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
             }
             Event::Text(x) if stack.last() == Some(&Elem::Turn) => {
-                let s = x.unescape().map_err(|err| error(ctx, at, format!("bad text: {err}")))?;
+                let s =
+                    x.unescape().map_err(|err| doc.error(ctx, at, format!("bad text: {err}")))?;
                 if let Some(t) = turn.as_mut() {
                     let k = t.current;
                     t.texts[k].push(' ');
@@ -287,26 +228,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
             }
             Event::Text(x) if stack.is_empty() && !x.iter().all(u8::is_ascii_whitespace) => {
-                return Err(error(ctx, at, "text outside the root element".to_owned()));
+                return Err(doc.error(ctx, at, "text outside the root element"));
             }
             Event::Eof => break,
             _ => {}
         }
     }
-    if !stack.is_empty() {
-        return Err(error(
-            ctx,
-            text.len(),
-            format!("the document ends with {} element(s) still open (truncated?)", stack.len()),
-        ));
-    }
-    if !saw_root {
-        return Err(error(
-            ctx,
-            text.len(),
-            "no <Trans> element: not a Transcriber file".to_owned(),
-        ));
-    }
+    doc.finish(ctx, stack.len(), "no <Trans> element: not a Transcriber file")?;
     // Speaker names: the name, else the id; a name two ids share gets its id.
     let mut uses: HashMap<&str, usize> = HashMap::new();
     for (_, n) in &declared {
@@ -334,7 +262,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             None => {
                 if !missing_warned {
                     missing_warned = true;
-                    let (line, column) = index.position(at);
+                    let (line, column) = doc.pos(at);
                     ctx.warn_at(
                         WarningKind::MissingSpeaker,
                         line,
@@ -346,7 +274,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
         };
         let speaker_id = b.speaker(&speaker);
-        if let Some(seg) = segment_at(ctx, start, end, || index.position(at))? {
+        if let Some(seg) = segment_at(ctx, start, end, || doc.pos(at))? {
             b.push(seg, speaker_id, Some(Content::text(text)));
         }
     }
@@ -438,6 +366,23 @@ who said this
                 .to_string();
         assert!(e.starts_with("line 3, column 1"), "{e}");
         let deep = format!("<Trans>{}", "<x>".repeat(10_000));
-        assert!(read_str(&deep, Format::Transcriber, &ReadOptions::default()).is_err());
+        let e =
+            read_str(&deep, Format::Transcriber, &ReadOptions::default()).unwrap_err().to_string();
+        assert!(
+            e.contains("transcriber: line 1, column ")
+                && e.contains("XML nested deeper than the limit"),
+            "{e}"
+        );
+        let e = read_str(
+            "<?xml version=\"1.0\"?>\n<basic-transcription/>",
+            Format::Transcriber,
+            &ReadOptions::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with("line 2, column 1") && e.contains("a Transcriber file's root is <Trans>"),
+            "{e}"
+        );
     }
 }

@@ -342,6 +342,18 @@ mod tests {
     }
 
     #[test]
+    fn malformed_json_is_an_error_at_its_line_and_column() {
+        let e = read_str(
+            "{\"transcription\": [\n  {\"offsets\": {\"from\": 0,, \"to\": 5}}]}",
+            Format::WhisperCpp,
+            &ReadOptions::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(e, "line 2, column 26: whispercpp: key must be a string");
+    }
+
+    #[test]
     fn without_diarization_all_speech_goes_to_the_placeholder() {
         let text = r#"{"transcription": [{"offsets": {"from": 0, "to": 1000}, "text": " hi"}]}"#;
         assert_eq!(sniff(text), Some(Format::WhisperCpp));
