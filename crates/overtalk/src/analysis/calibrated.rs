@@ -126,6 +126,36 @@ const FIRST_WORDS: &[&[&str]] = &[
     &["what"],
 ];
 
+/// The number of timing features and of word features.
+const N_TIMING: usize = TIMING_FEATURES.len();
+const N_WORDS: usize = WORD_FEATURES.len();
+
+/// A feature vector of `N` values being filled in order: a fixed array, so a feature costs a
+/// store (no capacity check per value, as a `Vec` push has).
+struct Row<const N: usize> {
+    values: [f64; N],
+    filled: usize,
+}
+
+impl<const N: usize> Row<N> {
+    fn new() -> Self {
+        Row { values: [0.0; N], filled: 0 }
+    }
+
+    /// Sets the next feature.
+    #[inline]
+    fn push(&mut self, v: f64) {
+        self.values[self.filled] = v;
+        self.filled += 1;
+    }
+
+    /// The whole vector; every feature must have been set.
+    fn full(&self) -> &[f64; N] {
+        debug_assert_eq!(self.filled, N, "feature vector incomplete");
+        &self.values
+    }
+}
+
 /// The most classes a fitted model may have.
 const MAX_CLASSES: usize = 3;
 /// Look-back of the floor history features (ms).
@@ -320,27 +350,32 @@ impl Fitted {
 
     /// Class probabilities of the feature vector `head` followed by `tail`, so S8′ can score
     /// the row S5′ computed followed by the onset's rule facts without copying the row.
+    #[inline]
     fn probabilities_of(&self, head: &[f64], tail: &[f64]) -> [f64; MAX_CLASSES] {
+        let k = self.folded.len() + 1;
         let mut p = [0.0; MAX_CLASSES];
-        for (l, (w, b)) in p[1..].iter_mut().zip(self.folded.iter().zip(&self.folded_intercept)) {
+        for (c, (w, b)) in self.folded.iter().zip(&self.folded_intercept).enumerate() {
             // One sum in feature order over the two parts: the additions `Sum` makes over one
             // vector (from −0.0), in the same order, so the result is the same to the bit.
-            let n = head.len().min(w.len());
-            let sum = w[..n].iter().zip(head).map(|(w, x)| w * x).fold(-0.0, |a, t| a + t);
-            let sum = w[n..].iter().zip(tail).map(|(w, x)| w * x).fold(sum, |a, t| a + t);
-            *l = b + sum;
+            let (w_head, w_tail) = w.split_at(head.len().min(w.len()));
+            p[c + 1] = b + dot(w_tail, tail, dot(w_head, head, -0.0));
         }
-        let k = self.coef.len();
-        let top = p[..k].iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let p = &mut p[..k.min(MAX_CLASSES)];
+        let mut top = f64::NEG_INFINITY;
+        for &l in p.iter() {
+            top = top.max(l);
+        }
         // The class whose logit is the largest has `exp(0) = 1` exactly: one `exp` fewer.
-        for l in &mut p[..k] {
+        let mut z = 0.0;
+        for l in p.iter_mut() {
             *l = if *l == top { 1.0 } else { (*l - top).exp() };
+            z += *l;
         }
-        let z: f64 = p[..k].iter().sum();
-        for v in &mut p[..k] {
-            *v /= z;
+        let mut out = [0.0; MAX_CLASSES];
+        for (o, v) in out.iter_mut().zip(p.iter()) {
+            *o = v / z;
         }
-        p
+        out
     }
 
     /// The chosen class index: the most probable class after the first whose probability
@@ -355,6 +390,18 @@ impl Fitted {
         }
         best
     }
+}
+
+/// `sum + Σ w_i x_i`, added one term at a time in index order (the order, and so the bits, of
+/// an iterator's sum).
+#[inline]
+fn dot(w: &[f64], x: &[f64], mut sum: f64) -> f64 {
+    let n = w.len().min(x.len());
+    let (w, x) = (&w[..n], &x[..n]);
+    for i in 0..n {
+        sum += w[i] * x[i];
+    }
+    sum
 }
 
 /// The feature names of a model: timing, then words (text mode), for talkspurts or onsets.
@@ -513,7 +560,6 @@ impl Calibrated {
             spurts.iter().map(|s| if s.has_tokens { text } else { timing }).sum(),
         );
         let mut row_at = Vec::with_capacity(spurts.len() + 1);
-        let mut x = Vec::new();
         for (i, s) in spurts.iter().enumerate() {
             row_at.push(rows.len());
             let words = s.has_tokens;
@@ -522,9 +568,9 @@ impl Calibrated {
                 tags.push(false);
                 continue;
             };
-            ctx.features(i, None, words, &mut x);
-            rows.extend_from_slice(&x);
-            let pr = m.probabilities(&x);
+            let at = rows.len();
+            ctx.features(i, None, words, &mut rows);
+            let pr = m.probabilities(&rows[at..]);
             tags.push(m.decide(&pr) == 1);
             probs.push(pr[1]);
         }
@@ -624,6 +670,9 @@ pub struct Index {
     /// The decision horizon the features are computed for (`None`: unbounded).
     horizon: Option<i64>,
     by: Vec<Vec<usize>>,
+    /// Per speaker: the starts and the ends of its talkspurts (in `by` order).
+    starts: Vec<Vec<i64>>,
+    ends: Vec<Vec<i64>>,
     /// Per speaker: prefix sums of the durations of its talkspurts (in `by` order).
     own_sum: Vec<Vec<i64>>,
     /// Position of each talkspurt in its speaker's list.
@@ -666,8 +715,8 @@ struct Onset {
 /// With the unbounded horizon `lim` is `i64::MAX` and nothing is left out: that decision is
 /// taken offline, where every other feature reads the whole conversation too (the holder's
 /// remaining talk, its stop, its resumption), so the whole talkspurts are the evidence.
-fn after_lim(s: &Talkspurt, lim: i64) -> i64 {
-    s.end.get().saturating_sub(lim).max(0)
+fn after_lim(end: i64, lim: i64) -> i64 {
+    end.saturating_sub(lim).max(0)
 }
 
 /// The decision time of an event starting at `t0`: `t0` + horizon, or never (unbounded).
@@ -688,20 +737,35 @@ impl Index {
         let horizon = horizon.map(Millis::get);
         let by = by_speaker(spurts, n_speakers, false);
         let mut pos = vec![0; spurts.len()];
-        let own_sum: Vec<Vec<i64>> = by
-            .iter()
-            .map(|own| {
-                let mut acc = vec![0i64; own.len() + 1];
-                for (k, &i) in own.iter().enumerate() {
-                    pos[i] = k;
-                    acc[k + 1] = acc[k].saturating_add(spurts[i].dur().get());
-                }
-                acc
-            })
-            .collect();
-        let mut all_sum = vec![0i64; spurts.len() + 1];
-        for (k, s) in spurts.iter().enumerate() {
-            all_sum[k + 1] = all_sum[k].saturating_add(s.dur().get());
+        // Per speaker, in `by` order: the starts and ends (compact, so the cursors below read
+        // two arrays instead of the talkspurts) and the prefix sums of the durations.
+        let mut starts = Vec::with_capacity(n_speakers);
+        let mut ends = Vec::with_capacity(n_speakers);
+        let mut own_sum = Vec::with_capacity(n_speakers);
+        for own in &by {
+            let (mut st, mut en) = (Vec::with_capacity(own.len()), Vec::with_capacity(own.len()));
+            let mut acc = Vec::with_capacity(own.len() + 1);
+            acc.push(0i64);
+            let mut total = 0i64;
+            for (k, &i) in own.iter().enumerate() {
+                pos[i] = k;
+                let q = &spurts[i];
+                st.push(q.start.get());
+                en.push(q.end.get());
+                total = total.saturating_add(q.dur().get());
+                acc.push(total);
+            }
+            starts.push(st);
+            ends.push(en);
+            own_sum.push(acc);
+        }
+        let all_starts: Vec<i64> = spurts.iter().map(|s| s.start.get()).collect();
+        let mut all_sum = Vec::with_capacity(spurts.len() + 1);
+        all_sum.push(0i64);
+        let mut total = 0i64;
+        for s in spurts {
+            total = total.saturating_add(s.dur().get());
+            all_sum.push(total);
         }
         // latest[y]: speaker y's latest talkspurt starting at or before t (index into `by`),
         // kept by walking the talkspurts in start order; before[y] and old[y]: y's talkspurts
@@ -713,69 +777,70 @@ impl Index {
         let mut at = Vec::with_capacity(spurts.len());
         let bounded = horizon.is_some();
         for s in spurts {
-            let t = s.start.get();
+            let (t, me) = (s.start.get(), s.speaker.index());
             let lim = decision_time(t, horizon);
-            while let Some(q) = spurts.get(walked).filter(|q| q.start.get() <= t) {
-                latest[q.speaker.index()] = Some(pos[walked]);
+            while walked < spurts.len() && all_starts[walked] <= t {
+                latest[spurts[walked].speaker.index()] = Some(pos[walked]);
                 walked += 1;
             }
-            while spurts.get(all_before).is_some_and(|q| q.start.get() < t) {
+            while all_before < spurts.len() && all_starts[all_before] < t {
                 all_before += 1;
             }
-            while spurts.get(all_old).is_some_and(|q| q.start.get() < t - RECENT) {
+            while all_old < spurts.len() && all_starts[all_old] < t - RECENT {
                 all_old += 1;
             }
-            let mut talking: Option<(i64, usize)> = None;
-            let mut ended: Option<(i64, usize)> = None;
-            let mut others = 0;
             // The talk after the decision time of speaker y's talkspurts in the window: only
             // the latest one starting before t can still be running at t (a speaker's
             // talkspurts do not overlap), so only that one can run past the decision time.
-            let late = |y: usize| {
-                let r = latest[y].map(|k| &spurts[by[y][k]]);
-                r.filter(|r| r.start.get() < t && r.start.get() >= t - RECENT)
-                    .map_or(0, |r| after_lim(r, lim))
+            let late = |y: usize, k: usize| {
+                let start = starts[y][k];
+                if start < t && start >= t - RECENT {
+                    after_lim(ends[y][k], lim)
+                } else {
+                    0
+                }
             };
-            let mut all_late = 0;
+            let mut talking: Option<(i64, usize)> = None;
+            let mut ended: Option<(i64, usize)> = None;
+            let (mut others, mut all_late) = (0, 0);
             for (y, k) in latest.iter().enumerate() {
                 let Some(k) = *k else { continue };
                 if bounded {
-                    all_late += late(y);
+                    all_late += late(y, k);
                 }
-                if y == s.speaker.index() {
+                if y == me {
                     continue;
                 }
-                let r = &spurts[by[y][k]];
-                if r.end.get() > t {
+                let (start, end) = (starts[y][k], ends[y][k]);
+                if end > t {
                     others += 1;
-                    if talking.is_none_or(|(st, _)| r.start.get() < st) {
-                        talking = Some((r.start.get(), y));
+                    if talking.is_none_or(|(st, _)| start < st) {
+                        talking = Some((start, y));
                     }
-                } else if ended.is_none_or(|(e, _)| r.end.get() > e) {
-                    ended = Some((r.end.get(), y));
+                } else if ended.is_none_or(|(e, _)| end > e) {
+                    ended = Some((end, y));
                 }
             }
+            // Talk of y's talkspurts starting in [t − RECENT, t), and how many start earlier.
             let mut recent = |y: usize| {
-                let own = &by[y];
-                let start = |k: usize| own.get(k).map(|&j| spurts[j].start.get());
-                while start(before[y]).is_some_and(|a| a < t) {
-                    before[y] += 1;
+                let st = &starts[y];
+                let (b, o) = (&mut before[y], &mut old[y]);
+                while *b < st.len() && st[*b] < t {
+                    *b += 1;
                 }
-                while start(old[y]).is_some_and(|a| a < t - RECENT) {
-                    old[y] += 1;
+                while *o < st.len() && st[*o] < t - RECENT {
+                    *o += 1;
                 }
-                (own_sum[y][before[y]] - own_sum[y][old[y].min(before[y])], old[y])
+                (own_sum[y][*b] - own_sum[y][(*o).min(*b)], *o)
             };
             let reference = talking.or(ended).map(|(_, y)| y);
-            let me = s.speaker.index();
             // The speaker's own talkspurts before t have ended by t: nothing of them is late.
             let (own_recent, own_old) = recent(me);
             let ref_recent = reference.map_or(0, |y| {
                 let talk = recent(y).0;
-                if bounded {
-                    talk - late(y)
-                } else {
-                    talk
+                match latest[y] {
+                    Some(k) if bounded => talk - late(y, k),
+                    _ => talk,
                 }
             });
             at.push(Onset {
@@ -787,21 +852,21 @@ impl Index {
                 ref_recent,
             });
         }
-        Index { horizon, by, own_sum, pos, at, rows: Vec::new(), row_at: Vec::new() }
+        Index { horizon, by, starts, ends, own_sum, pos, at, rows: Vec::new(), row_at: Vec::new() }
     }
 
     /// The latest talkspurt of speaker `y` starting at or before `t` (index into `by[y]`).
-    fn latest(&self, spurts: &[Talkspurt], y: usize, t: i64) -> Option<usize> {
-        self.by[y].partition_point(|&j| spurts[j].start.get() <= t).checked_sub(1)
+    fn latest(&self, y: usize, t: i64) -> Option<usize> {
+        self.starts[y].partition_point(|&start| start <= t).checked_sub(1)
     }
 
     /// Talk of the talkspurts of speaker `y` starting in `[t − RECENT, t)`, up to the
     /// decision time `lim` (only the latest can run past it).
-    fn recent_talk(&self, spurts: &[Talkspurt], y: usize, t: i64, lim: i64) -> i64 {
-        let own = &self.by[y];
-        let lo = own.partition_point(|&j| spurts[j].start.get() < t - RECENT);
-        let hi = own.partition_point(|&j| spurts[j].start.get() < t);
-        let late = if hi > lo { after_lim(&spurts[own[hi - 1]], lim) } else { 0 };
+    fn recent_talk(&self, y: usize, t: i64, lim: i64) -> i64 {
+        let starts = &self.starts[y];
+        let lo = starts.partition_point(|&start| start < t - RECENT);
+        let hi = starts.partition_point(|&start| start < t);
+        let late = if hi > lo { after_lim(self.ends[y][hi - 1], lim) } else { 0 };
         self.own_sum[y][hi] - self.own_sum[y][lo.min(hi)] - late
     }
 }
@@ -815,6 +880,8 @@ struct Context<'a> {
     lexicon: FxHashSet<&'a str>,
     forbidden: FxHashSet<&'a str>,
     cut_words: &'a CutWords,
+    /// The table [`secs`] reads, fetched once per stage.
+    secs: &'static [f64],
     horizon: Option<i64>,
 }
 
@@ -822,9 +889,13 @@ struct Context<'a> {
 /// millisecond (the features take it about ten times per event; the table holds the very
 /// values `ln_1p` gives).
 fn secs(ms: i64) -> f64 {
+    secs_table()[ms.clamp(0, CAP) as usize]
+}
+
+/// The table of [`secs`], indexed by whole milliseconds `0..=CAP`.
+fn secs_table() -> &'static [f64] {
     static TABLE: OnceLock<Vec<f64>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| (0..=CAP).map(|ms| (ms as f64 / 1000.0).ln_1p()).collect());
-    table[ms.clamp(0, CAP) as usize]
+    TABLE.get_or_init(|| (0..=CAP).map(|ms| (ms as f64 / 1000.0).ln_1p()).collect())
 }
 
 /// `ln(1 + n)` of a count, from a table of the counts a minute of talk usually holds (the
@@ -849,93 +920,106 @@ impl<'a> Context<'a> {
     fn new(spurts: &'a [Talkspurt], ix: &'a Index, p: &'a Params) -> Context<'a> {
         let set = |words: &'a [String]| words.iter().map(String::as_str).collect();
         let (lexicon, forbidden) = (set(&p.bc_lexicon), set(&p.bc_forbidden_first));
-        Context { spurts, ix, lexicon, forbidden, cut_words: cut_words(), horizon: ix.horizon }
+        let (cut_words, secs, horizon) = (cut_words(), secs_table(), ix.horizon);
+        Context { spurts, ix, lexicon, forbidden, cut_words, secs, horizon }
     }
 
     /// The feature vector of talkspurt `i` against reference speaker `r` (`None`: found by
-    /// timing), into `x`.
-    fn features(&self, i: usize, r: Option<usize>, words: bool, x: &mut Vec<f64>) {
-        x.clear();
+    /// timing), appended to `out`.
+    fn features(&self, i: usize, r: Option<usize>, words: bool, out: &mut Vec<f64>) {
+        let secs = |ms: i64| self.secs[ms.clamp(0, CAP) as usize];
         let spurts = self.spurts;
         let ix = self.ix;
         let s = &spurts[i];
-        let (me, t0) = (s.speaker.index(), s.start.get());
+        let (me, t0, end) = (s.speaker.index(), s.start.get(), s.end.get());
         let lim = decision_time(t0, self.horizon);
-        let vis_end = s.end.get().min(lim);
-        let ended = s.end.get() <= lim;
-        let own = &ix.by[me];
+        let vis_end = end.min(lim);
+        let ended = end <= lim;
+        // The speaker's own talkspurts before and after (times from the index's compact lists).
+        let (starts, ends) = (&ix.starts[me], &ix.ends[me]);
         let k = ix.pos[i];
-        let prev = k.checked_sub(1).map(|j| &spurts[own[j]]);
-        let next = own.get(k + 1).map(|&j| &spurts[j]);
+        let prev = k.checked_sub(1).map(|j| (starts[j], ends[j]));
+        let next_start = starts.get(k + 1).copied();
         let dur = secs(vis_end - t0);
-        x.push(dur);
-        x.push(flag(ended));
-        x.push(secs(prev.map_or(CAP, |p| t0 - p.end.get())));
-        x.push(if ended {
-            secs(
-                next.map_or(CAP, |n| n.start.get() - s.end.get())
-                    .min(lim.saturating_sub(s.end.get())),
-            )
+        let pre_gap = secs(prev.map_or(CAP, |(_, e)| t0 - e));
+        let post_gap = if ended {
+            secs(next_start.map_or(CAP, |n| n - end).min(lim.saturating_sub(end)))
         } else {
             0.0
-        });
-        x.push(prev.map_or(0.0, |p| secs(p.dur().get())));
+        };
+        let prev_own_dur = prev.map_or(0.0, |(a, e)| secs(e - a));
         // The reference speaker: the one given, else the one found by timing.
-        let at = ix.at[i];
+        let at = &ix.at[i];
         let (r, latest, ref_recent) = match (r, at.reference) {
             (Some(y), Some((found, k))) if y == found => (Some(y), k, at.ref_recent),
-            (Some(y), _) => (Some(y), ix.latest(spurts, y, t0), ix.recent_talk(spurts, y, t0, lim)),
+            (Some(y), _) => (Some(y), ix.latest(y, t0), ix.recent_talk(y, t0, lim)),
             (None, Some((y, k))) => (Some(y), k, at.ref_recent),
             (None, None) => (None, None, 0),
         };
         let rk = r.and_then(|y| latest.map(|k| (y, k)));
-        let rs = rk.map(|(y, k)| &spurts[ix.by[y][k]]);
-        let talking = rs.is_some_and(|q| q.end.get() > t0);
-        x.push(flag(talking));
-        x.push(if talking { secs(t0 - rs.map_or(t0, |q| q.start.get())) } else { 0.0 });
-        x.push(if talking { 0.0 } else { secs(rs.map_or(CAP, |q| t0 - q.end.get())) });
-        let r_end = rs.map_or(t0, |q| q.end.get());
-        let remaining = if talking { secs(r_end.min(lim) - t0) } else { 0.0 };
-        x.push(remaining);
-        x.push(flag(talking && r_end <= lim));
-        x.push(flag(talking && r_end <= lim && r_end - t0 <= 1000));
+        // The reference speaker's latest talkspurt starting by the onset: its start and end.
+        let rq = rk.map(|(y, k)| (ix.starts[y][k], ix.ends[y][k]));
+        let talking = rq.is_some_and(|(_, e)| e > t0);
+        let r_end = rq.map_or(t0, |(_, e)| e);
+        let (ref_elapsed, ref_gap, remaining) = match rq {
+            Some((a, _)) if talking => (secs(t0 - a), 0.0, secs(r_end.min(lim) - t0)),
+            _ => (0.0, secs(rq.map_or(CAP, |(_, e)| t0 - e)), 0.0),
+        };
+        let ref_stops = talking && r_end <= lim;
         // Does the reference speaker start again during the talkspurt or within 1 s after it,
         // as far as the horizon shows?
-        let resume_by = s.end.get().saturating_add(1000).min(lim);
+        let resume_by = end.saturating_add(1000).min(lim);
         let (resumes, overlap) = match rk {
             Some((y, k)) => {
-                let theirs = &ix.by[y];
                 let mut overlap = 0i64;
                 let mut resumes = false;
-                for &j in theirs[k..].iter().take(TOKEN_REACH) {
-                    let q = &spurts[j];
-                    if q.start.get() >= resume_by.max(vis_end) {
+                let theirs = ix.starts[y][k..].iter().zip(&ix.ends[y][k..]);
+                for (&start, &end) in theirs.take(TOKEN_REACH) {
+                    if start >= resume_by.max(vis_end) {
                         break;
                     }
-                    if q.start.get() > t0 && q.start.get() < resume_by {
+                    if start > t0 && start < resume_by {
                         resumes = true;
                     }
-                    overlap += (q.end.get().min(vis_end) - q.start.get().max(t0)).max(0);
+                    overlap += (end.min(vis_end) - start.max(t0)).max(0);
                 }
                 (resumes, overlap)
             }
             None => (false, 0),
         };
-        x.push(flag(resumes));
-        x.push(overlap as f64 / (vis_end - t0).max(1) as f64);
-        x.push(at.others.min(3) as f64);
-        x.push(ln_1p_count(k - at.own_old.min(k)));
         let all = at.all_recent.max(1) as f64;
-        x.push(at.own_recent as f64 / all);
-        x.push(r.map_or(0.0, |_| ref_recent as f64 / all));
-        // The talkspurt's length and the holder's remaining talk act both ways, which a
-        // linear model sees only through their squares: a holder who stops at once was cut
-        // off, one who finishes shortly after is ending a turn, one who talks on has kept the
-        // floor (the attempt failed).
-        x.push(dur * dur);
-        x.push(remaining * remaining);
+        // In the order of `TIMING_FEATURES`.
+        let x: [f64; N_TIMING] = [
+            dur,
+            flag(ended),
+            pre_gap,
+            post_gap,
+            prev_own_dur,
+            flag(talking),
+            ref_elapsed,
+            ref_gap,
+            remaining,
+            flag(ref_stops),
+            flag(ref_stops && r_end - t0 <= 1000),
+            flag(resumes),
+            overlap as f64 / (vis_end - t0).max(1) as f64,
+            at.others.min(3) as f64,
+            ln_1p_count(k - at.own_old.min(k)),
+            at.own_recent as f64 / all,
+            r.map_or(0.0, |_| ref_recent as f64 / all),
+            // The talkspurt's length and the holder's remaining talk act both ways, which a
+            // linear model sees only through their squares: a holder who stops at once was
+            // cut off, one who finishes shortly after is ending a turn, one who talks on has
+            // kept the floor (the attempt failed).
+            dur * dur,
+            remaining * remaining,
+        ];
+        out.extend_from_slice(&x);
         if words {
-            self.word_features(s, lim, rs, talking, x);
+            let rs = rk.map(|(y, k)| &spurts[ix.by[y][k]]);
+            let mut w = Row::<N_WORDS>::new();
+            self.word_features(s, lim, rs, talking, &mut w);
+            out.extend_from_slice(w.full());
         }
     }
 
@@ -948,7 +1032,7 @@ impl<'a> Context<'a> {
         lim: i64,
         rs: Option<&Talkspurt>,
         talking: bool,
-        x: &mut Vec<f64>,
+        x: &mut Row<N_WORDS>,
     ) {
         // One pass over the visible words, without collecting them.
         let (mut n, mut cues, mut first) = (0usize, 0usize, None::<&str>);
@@ -1031,6 +1115,7 @@ impl<'a> Context<'a> {
                 (&ix.rows[a..z], facts)
             }
             _ => {
+                x.clear();
                 self.features(o.spurt, o.holder.map(SpeakerIndex::index), words, x);
                 (&x[..], facts)
             }
@@ -1192,7 +1277,7 @@ mod tests {
         let spurts = vec![timed(0, 0, 10_000), timed(1, 500, 800), timed(1, 2000, 2400)];
         let ix = Index::new(&spurts, 2, Some(Millis::new(500)));
         let p = Params::default();
-        assert_eq!(ix.recent_talk(&spurts, 0, 2000, 2500), 2500);
+        assert_eq!(ix.recent_talk(0, 2000, 2500), 2500);
         let (mut given, mut found) = (Vec::new(), Vec::new());
         let ctx = Context::new(&spurts, &ix, &p);
         ctx.features(2, Some(0), false, &mut given);
