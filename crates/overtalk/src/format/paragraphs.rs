@@ -46,9 +46,11 @@
 //! # Ends are estimated
 //!
 //! The files give no end times, and overtalk does not invent them silently: a paragraph ends at
-//! the next paragraph's start, or earlier, at its start plus its words spoken at
+//! the next later start in time, or earlier, at its start plus its words spoken at
 //! [`WORDS_PER_SECOND`] (at least one word's worth), whichever comes first; the last paragraph
-//! ends by its words alone. Every such end is marked estimated
+//! ends by its words alone. Paragraphs that share a start time (clocks in whole seconds) follow
+//! each other in file order from that time, each by its words, squeezed in proportion when the
+//! next start leaves less room (one note counts them). Every such end is marked estimated
 //! ([`Transcript::end_estimated`](crate::model::Transcript::end_estimated)), and the JSON writer
 //! keeps the flag.
 //!
@@ -68,15 +70,15 @@
 //! # Times going backwards
 //!
 //! A paragraph that starts before the one above it (an edited file, pasted parts) is kept at its
-//! own time; one [`WarningKind::Unsorted`] warning per file counts such paragraphs; tracks are sorted by time as in every
-//! reader. The paragraph above it ends by its words alone, since the next start in the file
-//! is no bound on it.
+//! own time; one [`WarningKind::Unsorted`] warning per file counts such paragraphs; tracks are
+//! sorted by time as in every reader. Ends are bounded by the next start in time, not in the
+//! file, so such a file gets no overlap either.
 //!
 //! # Bounds
 //!
-//! One pass over the lines ([`ReadContext::lines`] caps their length), one paragraph in memory
-//! at a time besides the result; time and memory are linear in the input (a 100 MB file is read
-//! in a few seconds, tested with a generated file).
+//! One pass over the lines ([`ReadContext::lines`] caps their length), then one sort of the
+//! paragraphs by start to place them; time is O(n log n) and memory linear in the input (a
+//! 100 MB file is read in a few seconds, tested with a generated file).
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::order::OutOfOrder;
@@ -525,8 +527,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut current: Option<Paragraph> = None;
     let mut unsorted = OutOfOrder::new(
         "paragraph",
-        "each kept at its own time, the paragraph above it ends by its words alone",
+        "each kept at its own time; every paragraph ends by the next start in time",
     );
+    let mut done: Vec<Paragraph> = Vec::new();
     let mut last_speaker: Option<String> = None;
     let mut skipped: Option<(usize, usize)> = None;
     let mut markup: Option<(usize, usize)> = None;
@@ -580,7 +583,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         let column = raw.find(|c: char| !c.is_whitespace()).unwrap_or(0) + 1;
         let next = Paragraph { line: n, column, speaker, start: h.time, text: h.text.to_owned() };
         if let Some(p) = current.take() {
-            finish(p, Some((next.start, next.line)), &mut b, &mut unsorted, ctx)?;
+            if next.start < p.start {
+                unsorted.found(ctx, "", next.line, None)?;
+            }
+            done.push(p);
         }
         last_speaker = Some(next.speaker.clone());
         current = Some(next);
@@ -602,7 +608,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         )?;
     }
     match current {
-        Some(p) => finish(p, None, &mut b, &mut unsorted, ctx)?,
+        Some(p) => {
+            done.push(p);
+            place(done, &mut b, ctx)?;
+        }
         None if any_text => {
             return Err(ctx.error(
                 skipped.map_or(1, |s| s.0),
@@ -616,41 +625,97 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
-/// Estimates the end of `p` (see the module doc), adds its track and marks.
-fn finish(
-    p: Paragraph,
-    next: Option<(Time, usize)>,
+/// The time `words` words take at [`WORDS_PER_SECOND`] (at least one word's worth), in µs.
+fn words_time(words: i64) -> i64 {
+    words.max(1).saturating_mul(MICROS_PER_SECOND) / WORDS_PER_SECOND
+}
+
+/// Places every paragraph (see the module doc: ends are estimated), in time order, and adds
+/// its track and marks.
+///
+/// A paragraph ends by its words, and no later than the next *later* start in time (not the
+/// next paragraph in the file, which may start earlier in an edited file). Paragraphs that
+/// share a start time (a file whose clock counts whole seconds: `Henry (02:02)` then
+/// `Jory (02:02)`) are laid one after another in file order from that time, each by its
+/// words, and squeezed in proportion to them when they would run past the next later start:
+///
+/// ```text
+/// file       Henry (02:02) 2 words   Jory (02:02) 6 words   Ana (02:10)
+/// placed     Henry [122 ─ 123)       Jory [123 ─── 126)     Ana [130 …
+/// next 02:03 Henry [122 ┤122.25)     Jory [122.25 ─ 123)    Ana [123 …
+/// ```
+///
+/// so no two paragraphs overlap (nothing in such a file says they did). One
+/// [`WarningKind::Note`] counts the paragraphs moved after a shared start.
+fn place(
+    paragraphs: Vec<Paragraph>,
     b: &mut TranscriptBuilder,
-    unsorted: &mut OutOfOrder<'_>,
     ctx: &mut ReadContext<'_>,
 ) -> Result<()> {
-    let words = word_count(&p.text).max(1);
-    let by_words = Time::from_micros(
-        p.start.micros().saturating_add(words.saturating_mul(MICROS_PER_SECOND) / WORDS_PER_SECOND),
-    )
-    .min(Time::from_micros(MAX_MICROS));
-    let end = match next {
-        Some((t, line)) if t < p.start => {
-            unsorted.found(ctx, "", line, None)?;
-            by_words
+    // File order within each start time: a stable sort by start.
+    let mut order: Vec<usize> = (0..paragraphs.len()).collect();
+    order.sort_by_key(|&i| paragraphs[i].start);
+    let mut starts = vec![Time::ZERO; paragraphs.len()];
+    let mut ends = vec![Time::ZERO; paragraphs.len()];
+    let mut moved: Option<(usize, usize)> = None;
+    let mut g = 0;
+    while g < order.len() {
+        let t = paragraphs[order[g]].start;
+        let h = g + order[g..].iter().take_while(|&&i| paragraphs[i].start == t).count();
+        let group = &order[g..h];
+        let bound = order.get(h).map(|&i| paragraphs[i].start);
+        let needs: Vec<i64> =
+            group.iter().map(|&i| words_time(word_count(&paragraphs[i].text))).collect();
+        let total = needs.iter().fold(0i64, |a, &n| a.saturating_add(n));
+        let room = bound.map_or(total, |u| u.micros().saturating_sub(t.micros()).min(total));
+        // Offsets from t: the running sum of the needs, scaled to the room when it is short.
+        let mut before = 0i64;
+        for (&i, &need) in group.iter().zip(&needs) {
+            let offset = |sum: i64| -> i64 {
+                if room == total {
+                    sum
+                } else {
+                    (i128::from(sum) * i128::from(room) / i128::from(total.max(1))) as i64
+                }
+            };
+            let (from, to) = (offset(before), offset(before.saturating_add(need)));
+            before = before.saturating_add(need);
+            let cap = |us: i64| Time::from_micros(t.micros().saturating_add(us).min(MAX_MICROS));
+            starts[i] = cap(from);
+            ends[i] = cap(to);
         }
-        Some((t, _)) if t > p.start => by_words.min(t),
-        _ => by_words,
-    };
-    marks_in(&p.text, &p.speaker, p.start, b);
-    let content = (!p.text.is_empty()).then(|| Content::text(p.text));
-    // `end > start` by construction (at least one word's worth, or a later next start).
-    if let Some(seg) = Segment::new(p.start, end) {
-        b.add(seg, &p.speaker, content);
-        b.end_estimated();
-    } else {
+        if group.len() > 1 {
+            let first_moved = group[1..].iter().map(|&i| paragraphs[i].line).min().unwrap_or(0);
+            let m = moved.get_or_insert((first_moved, 0));
+            m.0 = m.0.min(first_moved);
+            m.1 += group.len() - 1;
+        }
+        g = h;
+    }
+    if let Some((line, count)) = moved {
         ctx.warn_at(
-            WarningKind::ZeroDuration,
-            p.line,
-            Some(p.column),
-            format!("paragraph at {} has no duration; dropped", p.start),
+            WarningKind::Note,
+            line,
+            Some(1),
+            format!("{count} paragraph(s) start at the same time as the one above them; each is placed after it, by its words (start and end estimated)"),
         )?;
-        b.speaker(&p.speaker);
+    }
+    for (i, p) in paragraphs.into_iter().enumerate() {
+        let (start, end) = (starts[i], ends[i]);
+        marks_in(&p.text, &p.speaker, start, b);
+        let content = (!p.text.is_empty()).then(|| Content::text(p.text));
+        if let Some(seg) = Segment::new(start, end) {
+            b.add(seg, &p.speaker, content);
+            b.end_estimated();
+        } else {
+            ctx.warn_at(
+                WarningKind::ZeroDuration,
+                p.line,
+                Some(p.column),
+                format!("paragraph at {} has no duration; dropped", p.start),
+            )?;
+            b.speaker(&p.speaker);
+        }
     }
     Ok(())
 }

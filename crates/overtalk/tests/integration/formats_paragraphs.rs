@@ -207,7 +207,7 @@ fn times_going_backwards_are_kept_with_a_warning() {
     assert_eq!(w, vec![(WarningKind::Unsorted, Some(2))], "{:?}", out.warnings);
     assert_eq!(
         out.warnings[0].message,
-        "1 paragraph out of time order (line 2); each kept at its own time, the paragraph above it ends by its words alone"
+        "1 paragraph out of time order (line 2); each kept at its own time; every paragraph ends by the next start in time"
     );
     // Several: one warning for the file, with the count and the first.
     let many = read("[00:00:10] A: one\n[00:00:05] B: two\n[00:00:06] A: three\n[00:00:02] B: four\n[00:00:01] A: five\n");
@@ -225,6 +225,55 @@ fn times_going_backwards_are_kept_with_a_warning() {
             tr("B", 5 * S, 6 * S, "three four five six"),
             tr("A", 6 * S, 6 * S + 500_000, "seven"),
             tr("A", 10 * S, 11 * S, "one two"),
+        ]
+    );
+}
+
+#[test]
+fn a_paragraph_ends_by_the_next_start_in_time_not_in_the_file() {
+    // B is followed in the file by C, which starts earlier: A must end at C's start (19 s),
+    // not at B's (20 s), or A and C would overlap although nothing says they did.
+    let out = read("[00:00:10] A: one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty\n[00:00:20] B: two words\n[00:00:19] C: one\n");
+    assert_eq!(
+        tracks(one(&out.corpus)),
+        vec![
+            tr("A", 10 * S, 19 * S, "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty"),
+            tr("C", 19 * S, 19 * S + 500_000, "one"),
+            tr("B", 20 * S, 21 * S, "two words"),
+        ]
+    );
+}
+
+#[test]
+fn paragraphs_sharing_a_start_follow_each_other_in_file_order() {
+    // Whole-second clocks: Henry and Jory both at 02:02 (a real podcast transcript). Jory
+    // comes after Henry's two words; nothing overlaps.
+    let text = "Henry: (02:02)\nA standard.\n\nJory: (02:02)\nYeah, a standard, what? That seems-\n\nAna: (02:10)\nRight.\n";
+    let out = read(text);
+    let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+    assert_eq!(w, vec![(WarningKind::Note, Some(4))], "{:?}", out.warnings);
+    assert_eq!(
+        out.warnings[0].message,
+        "1 paragraph(s) start at the same time as the one above them; each is placed after it, by its words (start and end estimated)"
+    );
+    let t = tracks(one(&out.corpus));
+    assert_eq!(
+        t,
+        vec![
+            tr("Henry", 122 * S, 123 * S, "A standard."),
+            tr("Jory", 123 * S, 126 * S, "Yeah, a standard, what? That seems-"),
+            tr("Ana", 130 * S, 130 * S + 500_000, "Right."),
+        ]
+    );
+    // When the next start leaves less room than their words need, they share it in proportion:
+    // 2 and 6 words in the second before 02:03.
+    let tight = read("Henry: (02:02)\nA standard.\n\nJory: (02:02)\nYeah, a standard, what? That seems-\n\nAna: (02:03)\nRight.\n");
+    assert_eq!(
+        tracks(one(&tight.corpus)),
+        vec![
+            tr("Henry", 122 * S, 122 * S + 250_000, "A standard."),
+            tr("Jory", 122 * S + 250_000, 123 * S, "Yeah, a standard, what? That seems-"),
+            tr("Ana", 123 * S, 123 * S + 500_000, "Right."),
         ]
     );
 }
