@@ -308,7 +308,9 @@ impl From<io::Error> for Error {
 pub enum WarningKind {
     /// Lines are not in time order (they are sorted on reading).
     Unsorted,
-    /// A segment has zero duration (it is dropped).
+    /// A segment has zero duration (it is dropped: it holds no talk). Well formed in every
+    /// format read (Audacity point labels, CTM tokens of duration 0, a caption cue of no
+    /// length), so a note; one warning per file counts them.
     ZeroDuration,
     /// A segment ends before it starts (it is dropped).
     NegativeDuration,
@@ -392,19 +394,19 @@ impl WarningKind {
 
     /// Whether this kind informs about valid input or reports a repair of malformed input.
     ///
-    /// Lines out of order, a speaker overlapping themselves, segments without speaker labels,
-    /// notes and a legacy encoding are all things a well-formed file of some format may have;
-    /// everything else (zero or negative durations, missing times, skipped or repaired lines)
-    /// means the file breaks its format.
+    /// Lines out of order, zero-length items, a speaker overlapping themselves, segments
+    /// without speaker labels, notes and a legacy encoding are all things a well-formed file
+    /// of some format may have; everything else (negative durations, missing times, skipped or
+    /// repaired lines) means the file breaks its format.
     pub fn severity(self) -> Severity {
         match self {
             WarningKind::Unsorted
+            | WarningKind::ZeroDuration
             | WarningKind::SelfOverlap
             | WarningKind::MissingSpeaker
             | WarningKind::Note
             | WarningKind::Encoding => Severity::Note,
-            WarningKind::ZeroDuration
-            | WarningKind::NegativeDuration
+            WarningKind::NegativeDuration
             | WarningKind::MissingTime
             | WarningKind::Skipped
             | WarningKind::Repaired => Severity::Repair,

@@ -378,6 +378,8 @@ pub struct ReadContext<'a> {
     options: &'a ReadOptions,
     warnings: Vec<Warning>,
     dropped: std::collections::BTreeMap<WarningKind, usize>,
+    /// Zero-length items after the first, counted in the first one's warning.
+    more_zero_length: usize,
     zero_length: Vec<ZeroLengthSegment>,
 }
 
@@ -389,6 +391,7 @@ impl<'a> ReadContext<'a> {
             options,
             warnings: Vec::new(),
             dropped: Default::default(),
+            more_zero_length: 0,
             zero_length: Vec::new(),
         }
     }
@@ -415,7 +418,11 @@ impl<'a> ReadContext<'a> {
             return Err(warning.into_error(self.format.name()));
         }
         let kept = self.warnings.iter().filter(|w| w.kind == warning.kind).count();
-        if kept < self.options.limits.max_warnings_per_kind {
+        if warning.kind == WarningKind::ZeroDuration && kept > 0 {
+            // Zero-length items come in bulk (point labels, CTM tokens of duration 0): the
+            // first is shown where it is, the rest are counted in its message.
+            self.more_zero_length += 1;
+        } else if kept < self.options.limits.max_warnings_per_kind {
             self.warnings.push(warning);
         } else {
             *self.dropped.entry(warning.kind).or_default() += 1;
@@ -457,6 +464,14 @@ impl<'a> ReadContext<'a> {
     /// The warnings so far, with one summary per kind whose excess was dropped.
     pub fn into_warnings(self) -> Vec<Warning> {
         let mut w = self.warnings;
+        if self.more_zero_length > 0 {
+            if let Some(first) = w.iter_mut().find(|w| w.kind == WarningKind::ZeroDuration) {
+                first.message = format!(
+                    "{}; and {} more zero-length item(s) after it, dropped",
+                    first.message, self.more_zero_length
+                );
+            }
+        }
         for (kind, n) in self.dropped {
             w.push(Warning::new(kind, format!("{n} more warnings of this kind not shown")));
         }
@@ -1150,6 +1165,7 @@ mod tests {
         let mut ctx = ReadContext::new(Format::Rttm, &opts);
         for kind in [
             WarningKind::Unsorted,
+            WarningKind::ZeroDuration,
             WarningKind::SelfOverlap,
             WarningKind::MissingSpeaker,
             WarningKind::Note,
@@ -1158,7 +1174,6 @@ mod tests {
             ctx.warn_at(kind, 2, None, "fine").unwrap();
         }
         for kind in [
-            WarningKind::ZeroDuration,
             WarningKind::NegativeDuration,
             WarningKind::MissingTime,
             WarningKind::Skipped,
@@ -1166,7 +1181,30 @@ mod tests {
         ] {
             assert!(ctx.warn_at(kind, 3, None, "broken").is_err(), "{kind:?}");
         }
-        assert_eq!(ctx.into_warnings().len(), 5);
+        assert_eq!(ctx.into_warnings().len(), 6);
+    }
+
+    #[test]
+    fn zero_length_items_are_counted_in_one_warning() {
+        let opts = ReadOptions::default();
+        let mut ctx = ReadContext::new(Format::Ctm, &opts);
+        for line in 3..66 {
+            ctx.warn_at(
+                WarningKind::ZeroDuration,
+                line,
+                Some(1),
+                "zero-length segment at 0.000 dropped",
+            )
+            .unwrap();
+        }
+        ctx.warn_at(WarningKind::Note, 70, None, "other").unwrap();
+        let w = ctx.into_warnings();
+        assert_eq!(w.len(), 2);
+        assert_eq!((w[0].kind, w[0].line), (WarningKind::ZeroDuration, Some(3)));
+        assert_eq!(
+            w[0].message,
+            "zero-length segment at 0.000 dropped; and 62 more zero-length item(s) after it, dropped"
+        );
     }
 
     #[test]

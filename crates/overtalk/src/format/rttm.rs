@@ -464,10 +464,11 @@ mod tests {
                 (WarningKind::Skipped, Some(3))
             ]
         );
-        // Unsorted lines are a note (valid RTTM); the zero duration is the first repair.
+        // Unsorted lines and a zero-length turn are notes (valid RTTM); the short line is the
+        // first repair.
         let strict = ReadOptions { strict: true, ..Default::default() };
         let e = read_str(text, Format::Rttm, &strict).unwrap_err();
-        assert_eq!((e.line(), e.column()), (Some(2), Some(17)));
+        assert_eq!((e.line(), e.column()), (Some(3), None));
         let unsorted = "SPEAKER f 1 5.0 1.0 <NA> <NA> a <NA> <NA>\nSPEAKER f 1 1.0 1.0 <NA> <NA> b <NA> <NA>\n";
         let out = read_str(unsorted, Format::Rttm, &strict).unwrap();
         assert_eq!(

@@ -505,8 +505,9 @@ fn negative_and_empty_segments_are_warnings() {
         ),
         (
             Format::Srt,
-            "1\n00:00:02,000 --> 00:00:02,000\n[a]: x\n",
-            &[WarningKind::ZeroDuration, WarningKind::Note],
+            "1\n00:00:02,000 --> 00:00:02,000\n[a]: x\n2\n00:00:03,000 --> 00:00:03,000\n[a]: y\n00:00:04,000 --> 00:00:03,000\n[a]: z\n",
+            // The two zero-length cues in one warning.
+            &[WarningKind::ZeroDuration, WarningKind::NegativeDuration, WarningKind::Note],
         ),
     ];
     for &(f, text, expected) in cases {
