@@ -350,8 +350,41 @@ impl Fitted {
 
     /// Class probabilities of the feature vector `head` followed by `tail`, so S8′ can score
     /// the row S5′ computed followed by the onset's rule facts without copying the row.
-    #[inline]
+    ///
+    /// The softmax of the logits `(0, z_1, …)`: each term `exp(z_c − max z)`, the largest one
+    /// exactly 1 (one `exp` fewer), over their sum. The two- and three-class models (all a
+    /// model file may hold) have it spelled out; every path does the same operations in the
+    /// same order, so the results are the same to the bit.
+    #[inline(always)]
     fn probabilities_of(&self, head: &[f64], tail: &[f64]) -> [f64; MAX_CLASSES] {
+        // One sum in feature order over the two parts: the additions `Sum` makes over one
+        // vector (from −0.0), in the same order.
+        let logit = |w: &[f64], b: f64| {
+            let (w_head, w_tail) = w.split_at(head.len().min(w.len()));
+            b + dot(w_tail, tail, dot(w_head, head, -0.0))
+        };
+        let term = |l: f64, top: f64| if l == top { 1.0 } else { (l - top).exp() };
+        match (self.folded.as_slice(), self.folded_intercept.as_slice()) {
+            ([w], [b]) => {
+                let z = logit(w, *b);
+                let top = f64::NEG_INFINITY.max(0.0).max(z);
+                let (p0, p1) = (term(0.0, top), term(z, top));
+                let sum = 0.0 + p0 + p1;
+                [p0 / sum, p1 / sum, 0.0]
+            }
+            ([w1, w2], [b1, b2]) => {
+                let (z1, z2) = (logit(w1, *b1), logit(w2, *b2));
+                let top = f64::NEG_INFINITY.max(0.0).max(z1).max(z2);
+                let (p0, p1, p2) = (term(0.0, top), term(z1, top), term(z2, top));
+                let sum = 0.0 + p0 + p1 + p2;
+                [p0 / sum, p1 / sum, p2 / sum]
+            }
+            _ => self.probabilities_general(head, tail),
+        }
+    }
+
+    /// [`Fitted::probabilities_of`] for any number of classes up to [`MAX_CLASSES`].
+    fn probabilities_general(&self, head: &[f64], tail: &[f64]) -> [f64; MAX_CLASSES] {
         let k = self.folded.len() + 1;
         let mut p = [0.0; MAX_CLASSES];
         for (c, (w, b)) in self.folded.iter().zip(&self.folded_intercept).enumerate() {
@@ -702,6 +735,35 @@ struct Onset {
     ref_recent: i64,
 }
 
+/// Per-speaker cursors over the talkspurt starts for the last minute's talk at a time that
+/// never decreases: `before[y]` and `old[y]` count speaker y's talkspurts starting before `t`
+/// and before `t − RECENT`, moved forward only when y is asked about (so each moves at most
+/// n places in all).
+struct Window<'s> {
+    starts: &'s [Vec<i64>],
+    own_sum: &'s [Vec<i64>],
+    before: Vec<usize>,
+    old: Vec<usize>,
+}
+
+impl Window<'_> {
+    /// Talk of y's talkspurts starting in `[t − RECENT, t)`, and how many start earlier.
+    #[inline]
+    fn talk(&mut self, y: usize, t: i64) -> (i64, usize) {
+        let st = &self.starts[y];
+        let (mut b, mut o) = (self.before[y], self.old[y]);
+        while b < st.len() && st[b] < t {
+            b += 1;
+        }
+        while o < st.len() && st[o] < t - RECENT {
+            o += 1;
+        }
+        (self.before[y], self.old[y]) = (b, o);
+        let sum = &self.own_sum[y];
+        (sum[b] - sum[o.min(b)], o)
+    }
+}
+
 /// How much of a talkspurt's length the floor-history sums leave out for a decision at `lim`:
 /// the part after `lim` of a talkspurt that started in the look-back window but is still
 /// running then.
@@ -768,11 +830,15 @@ impl Index {
             all_sum.push(total);
         }
         // latest[y]: speaker y's latest talkspurt starting at or before t (index into `by`),
-        // kept by walking the talkspurts in start order; before[y] and old[y]: y's talkspurts
-        // starting before t and before t − RECENT, moved forward only when y is asked about
-        // (t never decreases, so every cursor moves at most n places in all).
+        // kept by walking the talkspurts in start order; the window's cursors likewise (t
+        // never decreases, so every cursor moves at most n places in all).
         let mut latest: Vec<Option<usize>> = vec![None; n_speakers];
-        let (mut before, mut old) = (vec![0; n_speakers], vec![0; n_speakers]);
+        let mut window = Window {
+            starts: &starts,
+            own_sum: &own_sum,
+            before: vec![0; n_speakers],
+            old: vec![0; n_speakers],
+        };
         let (mut walked, mut all_before, mut all_old) = (0, 0, 0);
         let mut at = Vec::with_capacity(spurts.len());
         let bounded = horizon.is_some();
@@ -821,18 +887,7 @@ impl Index {
                     ended = Some((end, y));
                 }
             }
-            // Talk of y's talkspurts starting in [t − RECENT, t), and how many start earlier.
-            let mut recent = |y: usize| {
-                let st = &starts[y];
-                let (b, o) = (&mut before[y], &mut old[y]);
-                while *b < st.len() && st[*b] < t {
-                    *b += 1;
-                }
-                while *o < st.len() && st[*o] < t - RECENT {
-                    *o += 1;
-                }
-                (own_sum[y][*b] - own_sum[y][(*o).min(*b)], *o)
-            };
+            let mut recent = |y: usize| window.talk(y, t);
             let reference = talking.or(ended).map(|(_, y)| y);
             // The speaker's own talkspurts before t have ended by t: nothing of them is late.
             let (own_recent, own_old) = recent(me);
@@ -1210,6 +1265,38 @@ mod tests {
         assert_eq!(m.decide(&[0.1, 0.62, 0.28]), 1);
         // Neither reaches its threshold: floor talk.
         assert_eq!(m.decide(&[0.35, 0.38, 0.27]), 0);
+    }
+
+    #[test]
+    fn the_spelled_out_softmax_is_the_general_one_to_the_bit() {
+        // Logits of every sign, equal to each other, zero and large: the two- and three-class
+        // paths give exactly the general path's numbers.
+        let xs = [-40.0, -3.5, -1.0, -0.0, 0.0, 0.25, 1.0, 3.0, 7.5, 40.0];
+        for b in [-2.0, 0.0, 0.5] {
+            let two = model(&["a", "b"], vec![vec![0.0], vec![1.5]], vec![0.0, b], vec![0.5]);
+            let three = model(
+                &["a", "b", "c"],
+                vec![vec![0.0], vec![1.5], vec![-0.75]],
+                vec![0.0, b, 1.0],
+                vec![0.5, 0.5],
+            );
+            for x in xs {
+                for m in [&two, &three] {
+                    let bits = |p: [f64; MAX_CLASSES]| p.map(f64::to_bits);
+                    assert_eq!(
+                        bits(m.probabilities_of(&[x], &[])),
+                        bits(m.probabilities_general(&[x], &[])),
+                        "x = {x}, b = {b}, {} classes",
+                        m.classes.len()
+                    );
+                    // The tail is the same sum continued.
+                    assert_eq!(
+                        bits(m.probabilities_of(&[], &[x])),
+                        bits(m.probabilities_general(&[x], &[]))
+                    );
+                }
+            }
+        }
     }
 
     #[test]
