@@ -134,20 +134,23 @@ fn strict_turns_a_warning_into_an_error_with_its_position() {
     let dir = Dir::new();
     dir.create(
         "bad.rttm",
-        "SPEAKER r 1 2.0 1.0 <NA> <NA> a <NA> <NA>\nSPEAKER r 1 1.0 0 <NA> <NA> a <NA> <NA>\n",
+        "SPEAKER r 1 2.0 1.0 <NA> <NA> a <NA> <NA>\nSPEAKER r 1 3.0 0 <NA> <NA> a <NA> <NA>\nSPEAKER r 1 1.0 -0.5 <NA> <NA> a <NA> <NA>\n",
     );
     let lenient = dir.run(&["convert", "bad.rttm", "-o", "-", "--to", "rttm"]);
     assert_eq!(lenient.code(), 0);
     assert!(
-        lenient.stderr().contains("bad.rttm: line 2, column 13: 1 line out of time order (line 2)"),
+        lenient.stderr().contains("bad.rttm: line 3, column 13: 1 line out of time order (line 3)"),
         "{}",
         lenient.stderr()
     );
-    // Unsorted lines are valid RTTM (a note); the zero-length segment is the first repair.
+    // Unsorted lines and a zero-length turn are valid RTTM (notes); the negative duration is
+    // the first repair.
     let strict = dir.run(&["convert", "bad.rttm", "-o", "-", "--to", "rttm", "--strict"]);
     assert_eq!(strict.code(), 2);
     assert!(
-        strict.stderr().contains("bad.rttm:2:17: rttm: zero-length segment"),
+        strict
+            .stderr()
+            .contains("bad.rttm:3:17: rttm: segment ends (0.500) before it starts (1.000)"),
         "{}",
         strict.stderr()
     );
