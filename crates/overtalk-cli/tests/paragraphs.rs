@@ -63,6 +63,10 @@ fn analyze_shows_timing_only_estimated_ends_marked_overlaps_and_rules() {
         "{table}"
     );
     assert!(!table.contains("interruption attempts;"), "{table}");
+    // The words are there (the rule-by-rule counts read them); what is missing is their times.
+    assert!(table.contains("3 speakers over 24.0 s, analysed from start times alone (each turn's end is estimated; the words serve only the rule-by-rule interruption counts); backchannels were classified by"), "{table}");
+    assert!(table.contains("Floor claims in words and speaking rates could not be measured: the words have no times of their own, only each paragraph's start."), "{table}");
+    assert!(!table.contains("no words"), "{table}");
     assert!(
         table.contains("marked overlaps ([crosstalk] notes, the transcriber's judgement): 2"),
         "{table}"

@@ -1,5 +1,6 @@
 //! Paragraph transcripts with start times only: the text exports of Rev, Otter.ai, Trint, Temi,
-//! Sonix, Descript, Zoom and YouTube's transcript panel (`--from rev|otter|paragraphs`).
+//! Sonix, Descript, Zoom, Fathom, Happy Scribe, Google Meet and YouTube's transcript panel
+//! (`--from rev|otter|paragraphs`).
 //!
 //! # What is read
 //!
@@ -20,13 +21,24 @@
 //! **Emma** [0:00] text                 podcast sites: a capitalised name, the time, text
 //! [Speaker 1] [00:00] text             a bracketed name, then the time
 //! 00:00:05 text                        Talk Python: a full H:MM:SS clock, then text
+//! [Ana Ruiz] 19:09:47                  Zoom's saved captions: a bracketed name, a bare time
+//! 0:55 - Ana Ruiz (Company)            Fathom: time, dash, the name alone (text below)
+//! [00:01:02.02] - Speaker 1            Happy Scribe: time in brackets, dash, the name alone
+//! 00:05:00                             Google Meet: the time alone, then one `Name: text`
+//! Ana Ruiz: text                         line per turn (Gemini: `### 00:05:00 {#00:05:00}`,
+//! Bo Lind: text                          `**Ana Ruiz:** text`)
 //! ```
 //!
 //! A name is a few words with a letter; before a colon it is no label that opens a sentence
 //! (`Note:`, `Source:`), no phrase of three words or more in lower case (`Here is the plan:`)
-//! and no link (`see https://…`). Lines that are markup around the transcript — Markdown
-//! headings and rules, Otter's `Transcribed by https://otter.ai` footer — are skipped with one
-//! [`WarningKind::Skipped`] warning.
+//! and no link (`see https://…`). A name after a dash is a capitalised name and nothing else
+//! on the line (`1:30 - we left` stays text). When the first line under a time alone is
+//! `Name: text`, every such line of that block is a turn of its own from the block's time
+//! (laid out one after another by their words; see "Ends are estimated"); a block whose first
+//! line names nobody stays one paragraph (YouTube). Lines that are markup around the
+//! transcript — Markdown headings and rules, Otter's `Transcribed by https://otter.ai` footer,
+//! Google Meet's `Transcription ended after …` and its note that the transcript was computer
+//! generated — are skipped with one [`WarningKind::Skipped`] warning.
 //!
 //! - Times are `H:MM:SS` or `M:SS` (the fields after the first have two digits below 60), with
 //!   an optional `.fff` or `,fff` fraction.
@@ -245,6 +257,11 @@ fn is_name(s: &str) -> bool {
 fn unmark(line: &str) -> std::borrow::Cow<'_, str> {
     let t = line.trim();
     let t = t.trim_start_matches('#').trim_start();
+    // A Markdown heading anchor: `### 00:00:00 {#00:00:00}` (Gemini's notes).
+    let t = match t.rfind(" {#") {
+        Some(i) if t.ends_with('}') => t[..i].trim_end(),
+        _ => t,
+    };
     if t.contains("**") || t.contains("__") {
         std::borrow::Cow::Owned(t.replace("**", "").replace("__", "").trim().to_owned())
     } else {
@@ -288,6 +305,20 @@ fn name_colon(rest: &str) -> Option<(&str, &str)> {
     is_name(name).then_some((name, text))
 }
 
+/// The name in `- Name` or `- Name (Company)`, the whole rest of a header line after its time
+/// (Fathom `0:55 - Marcus Dallacqua (SuiteCentric)`, Happy Scribe `[00:01:02.02] - Speaker 1`):
+/// a dash, then a capitalised name and nothing else, so that `1:30 - we left` stays text.
+fn dash_name(rest: &str) -> Option<&str> {
+    let name = rest.trim().strip_prefix(['-', '–', '—'])?.trim();
+    // A company or role in parentheses after the name is part of the label.
+    let bare = match name.find(" (") {
+        Some(i) if name.ends_with(')') => name[..i].trim_end(),
+        _ => name,
+    };
+    let plain = !name.contains(':') && !bare.contains(['(', ')']) && !bare.ends_with('.');
+    (plain && is_name(bare) && capitalised(bare) && is_name(name)).then_some(name)
+}
+
 /// A time in parentheses or brackets at the start of `s`: the time and the rest after it.
 fn enclosed_time(s: &str) -> Option<(Time, &str)> {
     let close = match s.as_bytes().first()? {
@@ -312,17 +343,26 @@ fn header(line: &str) -> Option<Header<'_>> {
     }
     // `[00:01:02] …`
     if let Some((time, rest)) = enclosed_time(l).filter(|_| l.starts_with('[')) {
+        if let Some(name) = dash_name(rest) {
+            return Some(Header { shape: Shape::Bracket, speaker: Some(name), time, text: "" });
+        }
         let rest = rest.trim().trim_start_matches(['-', '–', '—']).trim();
         return Some(match name_colon(rest) {
             Some((name, text)) => Header { shape: Shape::Bracket, speaker: Some(name), time, text },
             None => Header { shape: Shape::Bracket, speaker: None, time, text: rest },
         });
     }
-    // `[Speaker 1] [00:00] text`: a bracketed name, then the time.
+    // `[Speaker 1] [00:00] text`: a bracketed name, then the time; Zoom's saved captions
+    // write the time bare (`[Ana Ruiz] 19:09:47`).
     if let Some(rest) = l.strip_prefix('[') {
         let close = rest.find(']')?;
         let name = rest[..close].trim();
-        let (time, text) = enclosed_time(rest[close + 1..].trim_start())?;
+        let after = rest[close + 1..].trim_start();
+        let bare = || {
+            let first = after.split_whitespace().next()?;
+            Some((clock(first)?, &after[first.len()..]))
+        };
+        let (time, text) = enclosed_time(after).or_else(bare)?;
         let text = text.trim_start();
         let text = text.strip_prefix(':').unwrap_or(text).trim();
         return is_name(name).then_some(Header {
@@ -341,6 +381,9 @@ fn header(line: &str) -> Option<Header<'_>> {
     // `0:04` alone, `00:01:02 Name: text`, or `00:01:02 text` (a full `H:MM:SS` clock).
     let first = l.split_whitespace().next().unwrap_or("");
     if let Some(time) = clock(first) {
+        if let Some(name) = dash_name(&l[first.len()..]) {
+            return Some(Header { shape: Shape::TimeName, speaker: Some(name), time, text: "" });
+        }
         let rest = l[first.len()..].trim().trim_start_matches(['-', '–', '—', '|']).trim();
         if rest.is_empty() {
             return Some(Header { shape: Shape::TimeOnly, speaker: None, time, text: "" });
@@ -404,13 +447,17 @@ fn header(line: &str) -> Option<Header<'_>> {
 pub(crate) fn sniff(head: &str) -> Option<Format> {
     let (mut rev, mut name_time, mut bracket, mut time_only, mut text) = (0, 0, 0, 0, 0usize);
     let mut first_header_at = None;
+    // Inside a block opened by a time alone: whether its lines are `Name: text` turns.
+    let mut block: Option<bool> = None;
     for (k, line) in head.lines().take(400).enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        match header(&unmark(line)).map(|h| h.shape) {
+        let candidate = unmark(line);
+        match header(&candidate).map(|h| h.shape) {
             Some(s) => {
                 first_header_at.get_or_insert(k);
+                block = (s == Shape::TimeOnly).then_some(true);
                 match s {
                     Shape::Rev => rev += 1,
                     Shape::NameTime => name_time += 1,
@@ -418,7 +465,17 @@ pub(crate) fn sniff(head: &str) -> Option<Format> {
                     Shape::TimeOnly => time_only += 1,
                 }
             }
-            None => text += 1,
+            None => {
+                // A turn of a block whose first line names its speaker counts as a header.
+                let turn = name_colon(&candidate).is_some_and(|(name, _)| capitalised(name));
+                match block {
+                    Some(true) if turn => bracket += 1,
+                    _ => {
+                        block = None;
+                        text += 1;
+                    }
+                }
+            }
         }
     }
     let headers = rev + name_time + bracket + time_only;
@@ -439,16 +496,19 @@ pub(crate) fn sniff(head: &str) -> Option<Format> {
 
 /// Whether a line that is no header is markup around the transcript, not speech: a Markdown
 /// heading (`## Part 2`), a rule (`---`, `***`), or a service's footer (`Transcribed by
-/// https://otter.ai`).
+/// https://otter.ai`; Google Meet's `Transcription ended after 00:30:30` and its note that the
+/// transcript was computer generated).
 fn is_markup(line: &str) -> bool {
     let t = line.trim();
     let heading = t.starts_with('#') && t.trim_start_matches('#').starts_with(' ');
     let rule = |c: char| {
         t.chars().filter(|&x| x == c).count() >= 3 && t.chars().all(|x| x == c || x == ' ')
     };
-    let footer = t.len() < 80 && {
+    let footer = t.len() < 300 && {
         let l = t.to_lowercase();
-        l.starts_with("transcribed by") && l.contains("otter.ai")
+        (l.starts_with("transcribed by") && l.contains("otter.ai") && t.len() < 80)
+            || (l.starts_with("transcription ended after ") && t.len() < 60)
+            || l.starts_with("this editable transcript was computer generated")
     };
     heading || rule('-') || rule('*') || rule('_') || footer
 }
@@ -519,6 +579,38 @@ struct Paragraph {
     speaker: String,
     start: Time,
     text: String,
+    /// No name on it or above it: the placeholder speaker.
+    defaulted: bool,
+}
+
+/// The block a time on its own line opens.
+struct Block {
+    time: Time,
+    /// Whether a line of the block has been read.
+    seen: bool,
+    /// Whether its first line was `Name: text`, so that every such line is a turn.
+    turns: bool,
+}
+
+/// Keeps a finished paragraph; the first one without a speaker is warned about (here, so that
+/// a time line whose block turns out to name every turn is not).
+fn keep(
+    p: Paragraph,
+    done: &mut Vec<Paragraph>,
+    missing_warned: &mut bool,
+    ctx: &mut ReadContext<'_>,
+) -> Result<()> {
+    if p.defaulted && !*missing_warned {
+        *missing_warned = true;
+        ctx.warn_at(
+            WarningKind::MissingSpeaker,
+            p.line,
+            Some(1),
+            format!("paragraph without a speaker name; it and the paragraphs after it until a name get the speaker {UNKNOWN_SPEAKER:?}"),
+        )?;
+    }
+    done.push(p);
+    Ok(())
 }
 
 /// Reads a paragraph transcript (any dialect; see the module doc) as one recording.
@@ -535,6 +627,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut markup: Option<(usize, usize)> = None;
     let mut missing_warned = false;
     let mut any_text = false;
+    // A time on its own line (Google Meet, YouTube): the block it opens, and whether its lines
+    // are `Name: text` turns (decided by its first line).
+    let mut block: Option<Block> = None;
     for item in ctx.lines(text) {
         let (n, raw) = item?;
         let raw = if n == 1 { raw.trim_start_matches('\u{feff}') } else { raw };
@@ -547,6 +642,32 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             if is_markup(raw) {
                 markup.get_or_insert((n, 0)).1 += 1;
                 continue;
+            }
+            // In a block whose first line is `Name: text`, every such line is a turn of its
+            // own from the block's time (they are laid out by their words when placed).
+            if let Some(bl) = block.as_mut() {
+                let turn = name_colon(&candidate).filter(|(name, _)| capitalised(name));
+                let first = !bl.seen;
+                bl.seen = true;
+                bl.turns |= first && turn.is_some();
+                if let (true, Some((name, said))) = (bl.turns, turn) {
+                    let column = raw.find(|c: char| !c.is_whitespace()).unwrap_or(0) + 1;
+                    let next = Paragraph {
+                        line: n,
+                        column,
+                        speaker: name.to_owned(),
+                        start: bl.time,
+                        text: said.to_owned(),
+                        defaulted: false,
+                    };
+                    // The time line's own paragraph, still empty, gives way to the turns.
+                    if let Some(p) = current.take().filter(|p| !(first && p.text.is_empty())) {
+                        keep(p, &mut done, &mut missing_warned, ctx)?;
+                    }
+                    last_speaker = Some(next.speaker.clone());
+                    current = Some(next);
+                    continue;
+                }
             }
             match current.as_mut() {
                 Some(p) => {
@@ -562,31 +683,30 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
             continue;
         };
-        let speaker = match h.speaker {
-            Some(s) => s.to_owned(),
-            None => match &last_speaker {
-                Some(s) => s.clone(),
-                None => {
-                    if !missing_warned {
-                        missing_warned = true;
-                        ctx.warn_at(
-                            WarningKind::MissingSpeaker,
-                            n,
-                            Some(1),
-                            format!("paragraph without a speaker name; it and the paragraphs after it until a name get the speaker {UNKNOWN_SPEAKER:?}"),
-                        )?;
-                    }
-                    UNKNOWN_SPEAKER.to_owned()
-                }
-            },
+        block = (h.speaker.is_none() && h.text.is_empty()).then_some(Block {
+            time: h.time,
+            seen: false,
+            turns: false,
+        });
+        let (speaker, defaulted) = match (h.speaker, &last_speaker) {
+            (Some(s), _) => (s.to_owned(), false),
+            (None, Some(s)) => (s.clone(), false),
+            (None, None) => (UNKNOWN_SPEAKER.to_owned(), true),
         };
         let column = raw.find(|c: char| !c.is_whitespace()).unwrap_or(0) + 1;
-        let next = Paragraph { line: n, column, speaker, start: h.time, text: h.text.to_owned() };
+        let next = Paragraph {
+            line: n,
+            column,
+            speaker,
+            start: h.time,
+            text: h.text.to_owned(),
+            defaulted,
+        };
         if let Some(p) = current.take() {
             if next.start < p.start {
                 unsorted.found(ctx, "", next.line, None)?;
             }
-            done.push(p);
+            keep(p, &mut done, &mut missing_warned, ctx)?;
         }
         last_speaker = Some(next.speaker.clone());
         current = Some(next);
@@ -609,7 +729,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     }
     match current {
         Some(p) => {
-            done.push(p);
+            keep(p, &mut done, &mut missing_warned, ctx)?;
             place(done, &mut b, ctx)?;
         }
         None if any_text => {

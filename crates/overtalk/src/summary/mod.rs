@@ -141,12 +141,15 @@ const REQUIRED: &[&str] = &[
     "not_measurable_one_track",
     "not_measurable_estimated",
     "not_measurable_words",
+    "basis_estimated",
+    "not_measurable_words_estimated",
 ];
 
 const REQUIRED_WORDS: &[&str] = &[
     "mode_text",
     "mode_timing",
     "mode_mixed",
+    "mode_estimated",
     "classifier_rules",
     "classifier_calibrated",
     "classifier_joint",
@@ -355,7 +358,9 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
     }
     // How the counts were made.
     let texts = a.mode.values().filter(|m| **m == Mode::Text).count();
+    let estimated = a.estimated_times.is_some();
     let mode = match texts {
+        _ if estimated => "mode_estimated",
         0 => "mode_timing",
         t if t == a.mode.len() => "mode_text",
         _ => "mode_mixed",
@@ -371,18 +376,19 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
         ("mode", Fill::Words(templates.word(mode).to_owned())),
         ("classifier", Fill::Words(templates.word(classifier).to_owned())),
     ];
-    w.sentence("basis", f);
+    w.sentence(if estimated { "basis_estimated" } else { "basis" }, f);
 
     // What cannot be measured, said before anything that could be read as measured.
     let one_track =
         a.diagnostics.warnings.iter().any(|x| matches!(x, AnalysisWarning::OverlapNotMeasurable));
-    let estimated = a.estimated_times.is_some();
     if one_track {
         w.sentence("not_measurable_one_track", Vec::new());
     } else if estimated {
         w.sentence("not_measurable_estimated", Vec::new());
     }
-    if texts == 0 {
+    if estimated {
+        w.sentence("not_measurable_words_estimated", Vec::new());
+    } else if texts == 0 {
         w.sentence("not_measurable_words", Vec::new());
     }
 

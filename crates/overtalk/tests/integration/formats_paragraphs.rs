@@ -279,6 +279,102 @@ fn paragraphs_sharing_a_start_follow_each_other_in_file_order() {
 }
 
 #[test]
+fn zoom_saved_captions_with_the_time_after_a_bracketed_name() {
+    // Zoom's "save captions" file: `[Name] HH:MM:SS` (a clock of day), then the text.
+    let text = "[Ana Ruiz] 19:09:47\nYes. Okay, perfect.\n\n[ATL - Bo] 19:09:50\nSo the plan is this one.\n";
+    assert_eq!(sniff(text), Some(Format::Paragraphs));
+    let out = read(text);
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let t0 = (19 * 3600 + 9 * 60 + 47) * S;
+    assert_eq!(
+        tracks(one(&out.corpus)),
+        vec![
+            tr("Ana Ruiz", t0, t0 + 1_500_000, "Yes. Okay, perfect."),
+            tr("ATL - Bo", t0 + 3 * S, t0 + 6 * S, "So the plan is this one."),
+        ]
+    );
+}
+
+#[test]
+fn a_name_after_a_dash_is_the_speaker() {
+    // Fathom (`M:SS - Name (Company)`, then indented text, before and after the first hour)
+    // and Happy Scribe (`[HH:MM:SS.ff] - Speaker 1`).
+    let fathom = "VIEW RECORDING - 31 mins: https://example.org/calls/1\n\n---\n\n0:55 - Mia Dallas (Suite)\n  Yeah, it's a big decision.\n\n1:00:27 - Cy Bowen\n  Right.\n";
+    assert_eq!(sniff(fathom), Some(Format::Paragraphs));
+    let out = read(fathom);
+    assert_eq!(
+        tracks(one(&out.corpus)),
+        vec![
+            tr("Mia Dallas (Suite)", 55 * S, 57_500_000, "Yeah, it's a big decision."),
+            tr("Cy Bowen", 3627 * S, 3627 * S + 500_000, "Right."),
+        ]
+    );
+    let happy = "[00:00:00.00] - Speaker 1\nAll right. So in order to start.\n\n[00:01:02.02] - Speaker 2\nSo I do not.\n";
+    let out = read(happy);
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    assert_eq!(
+        tracks(one(&out.corpus)),
+        vec![
+            tr("Speaker 1", 0, 3_500_000, "All right. So in order to start."),
+            tr("Speaker 2", 62_020_000, 64_020_000, "So I do not."),
+        ]
+    );
+    // Prose after a time and a dash stays text; so does a sentence.
+    for line in ["1:30 - we left early", "1:30 - The end.", "1:30 - Note: later"] {
+        let out = read(&format!("[00:00:01] Ana: hi\n{line}\n"));
+        assert_eq!(tracks(one(&out.corpus)).len(), 1, "{line}");
+    }
+}
+
+#[test]
+fn google_meet_blocks_of_named_turns() {
+    // A time on its own line, then one `Name: text` line per turn; the footer is no speech.
+    // The turns of a block follow each other from its time by their words.
+    let text = "Oct 2, 2025\nCall notes - Transcript\n00:00:00\n \nAna Ruiz: Okay so the goal is this.\nBo Lind: Hey,\nAna Ruiz: right.\n \n00:00:10\n \nBo Lind: Yes we could.\n \nTranscription ended after 00:00:30\n\nThis editable transcript was computer generated and might contain errors. People can also change the text after it was created.\n";
+    assert_eq!(sniff(text), Some(Format::Paragraphs));
+    let out = read(text);
+    let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+    assert_eq!(
+        w,
+        vec![
+            (WarningKind::Skipped, Some(1)),
+            (WarningKind::Skipped, Some(13)),
+            (WarningKind::Note, Some(6))
+        ],
+        "{:?}",
+        out.warnings
+    );
+    // 6 + 1 + 1 words in the 10 s before the next block: 3, 0.5 and 0.5 s.
+    assert_eq!(
+        tracks(one(&out.corpus)),
+        vec![
+            tr("Ana Ruiz", 0, 3 * S, "Okay so the goal is this."),
+            tr("Bo Lind", 3 * S, 3_500_000, "Hey,"),
+            tr("Ana Ruiz", 3_500_000, 4 * S, "right."),
+            tr("Bo Lind", 10 * S, 11_500_000, "Yes we could."),
+        ]
+    );
+    // Gemini's Markdown notes: a heading with an anchor, bold names.
+    let gemini = "# Transcript\n\nFeb 19, 2026\n\n### 00:00:00 {#00:00:00}\n\n**Ana Ruiz:** Um there is one thing.  \n**Bo Lind:** Yeah, but the number  \n**Ana Ruiz:** okay.  \n";
+    assert_eq!(sniff(gemini), Some(Format::Paragraphs));
+    let t = tracks(one(&read(gemini).corpus));
+    let who: Vec<_> = t.iter().map(|x| (x.0.as_str(), x.4.as_str())).collect();
+    assert_eq!(
+        who,
+        [
+            ("Ana Ruiz", "Um there is one thing."),
+            ("Bo Lind", "Yeah, but the number"),
+            ("Ana Ruiz", "okay.")
+        ]
+    );
+    // A block whose first line names nobody stays one paragraph (YouTube), colons and all.
+    let youtube = "0:04\nhello there\nSo: what now\n0:09\nbye\n";
+    let t = tracks(one(&read(youtube).corpus));
+    assert_eq!(t[0].4, "hello there\nSo: what now");
+    assert_eq!(t[0].0, "unknown");
+}
+
+#[test]
 fn text_without_any_timestamp_is_an_error_not_an_empty_result() {
     let e =
         read_str("just some prose\nwith no times\n", Format::Paragraphs, &ReadOptions::default())
