@@ -43,7 +43,7 @@ use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder};
 use crate::time::{parse_clock, parse_seconds, round_div, Time, TimeError};
 
-use crate::format::{FirstLine, Format, FormatSpec, Head, Sniff};
+use crate::format::{is_seconds, FirstLine, Format, FormatSpec, Head, Sniff};
 
 /// What the format registry knows of CSV (see [`FormatSpec`]).
 pub(crate) const CSV_SPEC: FormatSpec = FormatSpec {
@@ -80,9 +80,17 @@ fn sniff_tsv(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
     first.line.contains('\t').then_some(Format::Tsv)
 }
 
-/// A first line with a comma (the last line test).
+/// A first line that is a header row with a column this reader knows, or a row of data with
+/// two times (the last line test): a line of prose with a comma (`Feb 19, 2026`) is neither.
 fn sniff_csv(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
-    first.line.contains(',').then_some(Format::Csv)
+    let fields: Vec<&str> = first.line.split(',').map(|f| f.trim().trim_matches('"')).collect();
+    let time_like = |f: &str| {
+        is_seconds(f)
+            || (f.contains(':') && f.split(':').all(|p| !p.is_empty() && p.parse::<f64>().is_ok()))
+    };
+    let header = fields.iter().any(|f| role(f).is_some());
+    let data = fields.iter().filter(|f| time_like(f)).count() >= 2;
+    (fields.len() >= 2 && (header || data)).then_some(Format::Csv)
 }
 
 /// Reads comma-separated text (see the module doc).

@@ -387,6 +387,11 @@ fn text_without_any_timestamp_is_an_error_not_an_empty_result() {
 fn plain_prose_and_csv_are_not_taken_for_paragraphs() {
     assert_eq!(sniff("We left at 10:30 and came back.\nIt was late.\n"), None);
     assert_eq!(sniff("start,end,speaker\n0,1,a\n"), Some(Format::Csv));
+    assert_eq!(sniff("0.5,1.25,a,hello\n"), Some(Format::Csv));
+    assert_eq!(sniff("00:00:01.5,00:00:02,a\n"), Some(Format::Csv));
+    assert_eq!(sniff("Speaker,Start Time (s),End Time (s)\nA,1,2\n"), Some(Format::Csv));
+    // Prose with a comma is no table (Gemini's notes open with a date).
+    assert_eq!(sniff("# Notes\n\nFeb 19, 2026\n\nWe met, then left.\n"), None);
 }
 
 #[test]
