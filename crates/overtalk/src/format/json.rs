@@ -1145,7 +1145,7 @@ const SNIFF_BYTES: usize = 8 << 20;
 
 /// Whether a JSON text looks like overtalk JSON, SegLST, pyannote's JSON, WhisperX, or a
 /// speech-to-text vendor's output (Deepgram, AssemblyAI, Amazon Transcribe, Rev.ai,
-/// Speechmatics, Google, Azure), judged from the keys of the top-level object (and of
+/// Speechmatics, Google, Azure, ElevenLabs, Gladia), judged from the keys of the top-level object (and of
 /// `results`, `metadata` and `output` below it; of the elements of a top-level list), in any
 /// order, within the first 8 MiB. The text may be cut anywhere.
 pub(crate) fn sniff(text: &str) -> Option<Format> {
@@ -1181,6 +1181,30 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     }
     if has("monologues") {
         return Some(Format::RevAi);
+    }
+    // Gladia v2: a job with its `request_params` (or `kind`) beside the `result`, or the
+    // result saved alone: a `transcription` object beside `metadata` with Gladia's durations.
+    let in_metadata = |k: &str| keys.iter().any(|(p, key, _)| p == "metadata" && key == k);
+    if has("result")
+        && (has("request_params") || value_of("kind").as_deref() == Some("pre-recorded"))
+        || has("transcription")
+            && ["audio_duration", "number_of_distinct_channels", "billing_time"]
+                .iter()
+                .any(|k| in_metadata(k))
+    {
+        return Some(Format::Gladia);
+    }
+    // ElevenLabs Scribe: `words` tokens beside the language's probability or the id, or a
+    // multichannel response's `transcripts` with their `channel_index`.
+    let head = &text[..end];
+    let scribe_tokens = head.contains("\"speaker_id\"")
+        && ["\"spacing\"", "\"audio_event\"", "\"logprob\"", "\"characters\""]
+            .iter()
+            .any(|k| head.contains(k));
+    if has("words") && (has("language_probability") || has("transcription_id") || scribe_tokens)
+        || has("transcripts") && !has("results") && head.contains("\"channel_index\"")
+    {
+        return Some(Format::ElevenLabs);
     }
     // whisper.cpp: a `transcription` list (beside its `result`, `params` and `model`).
     if has("transcription") {

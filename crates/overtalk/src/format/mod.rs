@@ -35,7 +35,9 @@ pub mod ctm;
 pub mod deepgram;
 pub(crate) mod docx;
 pub mod eaf;
+pub mod elevenlabs;
 pub mod exmaralda;
+pub mod gladia;
 pub mod google;
 pub mod json;
 pub mod lab;
@@ -119,6 +121,10 @@ pub enum Format {
     Exmaralda,
     /// Transcriber files (`.trs`).
     Transcriber,
+    /// ElevenLabs Speech-to-Text (Scribe) JSON.
+    ElevenLabs,
+    /// Gladia pre-recorded transcription JSON (API v2).
+    Gladia,
 }
 
 impl Format {
@@ -204,7 +210,7 @@ impl FromStr for Format {
 /// The registry: every format's [`FormatSpec`], in the order of the [`Format`] variants (checked
 /// when compiling). Adding a format is one module that declares its `SPEC`, one `Format`
 /// variant and one entry here.
-const SPECS: [&FormatSpec; 29] = [
+const SPECS: [&FormatSpec; 31] = [
     &rttm::SPEC,
     &uem::SPEC,
     &lab::SPEC,
@@ -234,6 +240,8 @@ const SPECS: [&FormatSpec; 29] = [
     &whispercpp::SPEC,
     &exmaralda::SPEC,
     &transcriber::SPEC,
+    &elevenlabs::SPEC,
+    &gladia::SPEC,
 ];
 
 // Each entry sits at its variant's index, so `Format::spec` is an index.
