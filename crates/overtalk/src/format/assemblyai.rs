@@ -125,11 +125,22 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             let why = doc.error.map(|e| e.to_string()).unwrap_or_default();
             return Err(Error::invalid(format!("the AssemblyAI transcript failed: {why}")));
         }
-        Some(other) => {
+        Some(other @ ("queued" | "processing")) => {
             return Err(Error::invalid(format!(
                 "the AssemblyAI transcript is not complete (status {other:?}); fetch it again when it is \"completed\""
             )))
         }
+        Some(other) => {
+            return Err(Error::invalid(format!(
+                "status {other:?} is not one AssemblyAI gives (queued, processing, completed, error): this JSON is not an AssemblyAI transcript; name its format with --from, or leave --from out to detect it"
+            )))
+        }
+    }
+    if doc.utterances.is_none() && doc.words.is_none() {
+        // Another service's JSON, or a wrapper around one: not an empty transcript.
+        return Err(Error::invalid(
+            "no `utterances` or `words`: this JSON is not an AssemblyAI transcript; name its format with --from, or leave --from out to detect it",
+        ));
     }
     let mut b = TranscriptBuilder::new();
     if let Some(d) = doc.audio_duration {

@@ -33,7 +33,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::error::{Result, WarningKind};
+use crate::error::{Error, Result, WarningKind};
 use crate::format::json::{scan, warn, Pos, UNKNOWN_SPEAKER};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder, Word};
@@ -60,7 +60,7 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 #[derive(Deserialize)]
 struct Doc {
     #[serde(default)]
-    transcription: Vec<SegmentJ>,
+    transcription: Option<Vec<SegmentJ>>,
 }
 
 #[derive(Deserialize)]
@@ -164,8 +164,14 @@ fn words_of(tokens: &[TokenJ]) -> Vec<Word> {
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let scanned = scan(text, &TRACKED, false, ctx)?;
     let doc: Doc = scanned.parse(ctx)?;
-    let diarized = doc.transcription.iter().any(|s| s.speaker.is_some());
-    let turns = doc.transcription.iter().any(|s| s.speaker_turn_next.is_some());
+    let Some(transcription) = doc.transcription else {
+        // Another service's JSON, or a wrapper around one: not an empty transcript.
+        return Err(Error::invalid(
+            "no `transcription` list: this JSON is not whisper.cpp output; name its format with --from, or leave --from out to detect it",
+        ));
+    };
+    let diarized = transcription.iter().any(|s| s.speaker.is_some());
+    let turns = transcription.iter().any(|s| s.speaker_turn_next.is_some());
     let mut b = TranscriptBuilder::new();
     let mut warned_missing = false;
     let mut turn = 0usize;
@@ -177,7 +183,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             "tinydiarize marks where the speaker changes, not who speaks: the turns alternate between \"speaker A\" and \"speaker B\" (right for two people; rename them with --speakers)",
         )?;
     }
-    for (k, s) in doc.transcription.into_iter().enumerate() {
+    for (k, s) in transcription.into_iter().enumerate() {
         let pos: Option<Pos> = scanned.pos(0, k);
         let speaker = if diarized {
             match s.speaker.as_ref().map(|v| match v {

@@ -227,9 +227,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         if list { Doc { segments: Some(scanned.parse(ctx)?) } } else { scanned.parse(ctx)? };
     let mut b = TranscriptBuilder::new();
     let mut tally = Tally::default();
+    let had_segments = doc.segments.is_some();
     let segments = doc.segments.unwrap_or_default();
     if segments.is_empty() && !list {
         let flat: FlatDoc = scanned.parse(ctx)?;
+        if !had_segments && flat.word_segments.is_none() {
+            // Another service's JSON, or a wrapper around one: not an empty transcript.
+            return Err(Error::invalid(
+                "no `segments` or `word_segments` list: this JSON is not a WhisperX (or Whisper) transcript; name its format with --from, or leave --from out to detect it",
+            ));
+        }
         if let Some(words) = flat.word_segments.filter(|w| !w.is_empty()) {
             read_flat_words(ctx, &scanned, words, &mut b, &mut tally)?;
         }

@@ -771,3 +771,24 @@ fn ten_megabyte_strings() {
         assert_positioned(&e, 1, 26 + big.len());
     }
 }
+
+#[test]
+fn another_services_json_named_with_from_is_an_error_not_an_empty_transcript() {
+    // An ElevenLabs response and a Gladia job, read as the wrong vendor: the defining key is
+    // missing, so it is no empty transcript of that vendor.
+    let scribe = r#"{"language_code": "eng", "language_probability": 0.9, "text": "hi", "words": [{"text": "hi", "start": 0.1, "end": 0.4, "type": "word", "speaker_id": "speaker_0"}]}"#;
+    let gladia = r#"{"id": "x", "status": "done", "kind": "pre-recorded", "request_params": {}, "result": {"transcription": {"utterances": []}}}"#;
+    for (f, text, says) in [
+        (Format::WhisperX, scribe, "not a WhisperX (or Whisper) transcript"),
+        (Format::WhisperCpp, scribe, "not whisper.cpp output"),
+        (Format::WhisperX, gladia, "not a WhisperX (or Whisper) transcript"),
+        (Format::AssemblyAi, gladia, "status \"done\" is not one AssemblyAI gives"),
+    ] {
+        let e = read_as(text, f).unwrap_err();
+        assert!(e.to_string().contains(says), "{f}: {e}");
+    }
+    // An empty list of segments is an empty WhisperX transcript (with a note), no error.
+    assert!(read_as(r#"{"segments": []}"#, Format::WhisperX).is_ok());
+    assert_eq!(overtalk::format::sniff(scribe), Some(Format::ElevenLabs));
+    assert_eq!(overtalk::format::sniff(gladia), Some(Format::Gladia));
+}
