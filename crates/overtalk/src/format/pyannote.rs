@@ -102,9 +102,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let doc: Doc = scanned.parse(ctx)?;
     match doc.status.as_deref() {
         None | Some("succeeded") => {}
-        Some(other) => {
+        Some(other @ ("created" | "pending" | "running" | "failed" | "canceled")) => {
             return Err(Error::invalid(format!(
                 "the pyannoteAI job has not succeeded (status {other:?}); fetch its output again when it has"
+            )))
+        }
+        Some(other) => {
+            return Err(Error::invalid(format!(
+                "status {other:?} is not one pyannoteAI gives (created, pending, running, succeeded, failed, canceled): this JSON is not a pyannote diarization; name its format with --from, or leave --from out to detect it"
             )))
         }
     }
@@ -250,6 +255,9 @@ mod tests {
         );
         let e = read_text(r#"{"jobId": "x", "status": "running"}"#).unwrap_err();
         assert!(e.to_string().contains("has not succeeded"), "{e}");
+        // Another service's job (Gladia's `done`) is not an unfinished pyannoteAI job.
+        let e = read_text(r#"{"id": "x", "status": "done", "result": {}}"#).unwrap_err();
+        assert!(e.to_string().contains("status \"done\" is not one pyannoteAI gives"), "{e}");
         let e = read_text(r#"{"speakers": []}"#).unwrap_err();
         assert!(e.to_string().contains("needs a \"diarization\""), "{e}");
     }
