@@ -263,6 +263,23 @@ mod tests {
     }
 
     #[test]
+    fn broken_json_and_out_of_range_times() {
+        let e = read_str(
+            "{\"words\": [\n  {\"text\": \"a\", \"start\": }]}",
+            Format::ElevenLabs,
+            &ReadOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(26)), "{e}");
+        // A time beyond the model's range is no time: the word is dropped with a warning.
+        let out = read_ok(
+            r#"{"language_probability": 1, "words": [{"text": "a", "start": 1e300, "end": 1e301, "type": "word", "speaker_id": "s"}]}"#,
+        );
+        let w: Vec<_> = out.warnings.iter().map(|w| w.kind).collect();
+        assert!(w.contains(&WarningKind::MissingTime), "{:?}", out.warnings);
+    }
+
+    #[test]
     fn characters_of_unspaced_scripts_join_into_words_and_channels_name_speakers() {
         // Japanese: one token a character, no spacing; a pause of 0.5 s ends the word.
         let text = r#"{"transcripts": [

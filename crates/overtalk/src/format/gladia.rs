@@ -287,6 +287,17 @@ mod tests {
         let queued = r#"{"id": "x", "status": "queued", "kind": "pre-recorded", "request_params": {}, "result": null}"#;
         let e = read_str(queued, Format::Gladia, &ReadOptions::default()).unwrap_err();
         assert!(e.to_string().contains("not done (status \"queued\")"), "{e}");
+        let failed = r#"{"id": "x", "status": "error", "error_code": 500, "kind": "pre-recorded"}"#;
+        let e = read_str(failed, Format::Gladia, &ReadOptions::default()).unwrap_err();
+        assert_eq!(e.to_string(), "the Gladia transcription failed (error code 500)");
+        // Broken JSON is an error at its line and column.
+        let e = read_str(
+            "{\"transcription\": {\"utterances\": [\n  {\"start\": ]",
+            Format::Gladia,
+            &ReadOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(13)), "{e}");
         let e =
             read_str(r#"{"metadata": {}}"#, Format::Gladia, &ReadOptions::default()).unwrap_err();
         assert!(e.to_string().contains("there is no `transcription`"), "{e}");
