@@ -52,6 +52,9 @@
 //! - Lines that are not headers are the paragraph's text; a paragraph without a header after a
 //!   blank line (a continuation) is part of the paragraph before. Text before the first header
 //!   (a title, a date) is skipped with one [`WarningKind::Skipped`] warning.
+//! - A header with no text under it is no turn: nothing says who spoke then, or for how long.
+//!   Such headers (a video's chapter list `0:00 - Intro`, a turn whose words were removed) are
+//!   skipped with one [`WarningKind::Skipped`] warning; a file of nothing else is an error.
 //! - Bracketed notes in the text are kept in the text as written and also as [`Mark`]s:
 //!   `[crosstalk 00:13:22]`, `[inaudible 00:01:02]`, `[laughter]`, … with the time they hold.
 //!
@@ -592,40 +595,66 @@ struct Block {
     turns: bool,
 }
 
-/// Keeps a finished paragraph; the first one without a speaker is warned about (here, so that
-/// a time line whose block turns out to name every turn is not).
-fn keep(
-    p: Paragraph,
-    done: &mut Vec<Paragraph>,
-    missing_warned: &mut bool,
-    ctx: &mut ReadContext<'_>,
-) -> Result<()> {
-    if p.defaulted && !*missing_warned {
-        *missing_warned = true;
-        ctx.warn_at(
-            WarningKind::MissingSpeaker,
-            p.line,
-            Some(1),
-            format!("paragraph without a speaker name; it and the paragraphs after it until a name get the speaker {UNKNOWN_SPEAKER:?}"),
-        )?;
+/// The paragraphs read so far, and what was set aside on the way.
+struct Kept {
+    done: Vec<Paragraph>,
+    /// Kept paragraphs that start before the one kept above them.
+    unsorted: OutOfOrder<'static>,
+    /// Whether the first paragraph without a speaker has been warned about.
+    missing_warned: bool,
+    /// Headers with no text under them: the first one's line and how many.
+    empty: Option<(usize, usize)>,
+}
+
+impl Kept {
+    fn new() -> Kept {
+        Kept {
+            done: Vec::new(),
+            unsorted: OutOfOrder::new(
+                "paragraph",
+                "each kept at its own time; every paragraph ends by the next start in time",
+            ),
+            missing_warned: false,
+            empty: None,
+        }
     }
-    done.push(p);
-    Ok(())
+
+    /// Keeps a finished paragraph; the first one without a speaker is warned about (here, so
+    /// that a time line whose block turns out to name every turn is not).
+    ///
+    /// A header with no text under it is set aside: nothing says that anyone spoke then, or
+    /// for how long (a chapter list `0:00 - Intro`, `1:23 - The Weather` has the shape of
+    /// Fathom's headers, and a timestamp with its text removed has the shape of a turn).
+    fn keep(&mut self, p: Paragraph, ctx: &mut ReadContext<'_>) -> Result<()> {
+        if p.text.trim().is_empty() {
+            self.empty.get_or_insert((p.line, 0)).1 += 1;
+            return Ok(());
+        }
+        if p.defaulted && !self.missing_warned {
+            self.missing_warned = true;
+            ctx.warn_at(
+                WarningKind::MissingSpeaker,
+                p.line,
+                Some(1),
+                format!("paragraph without a speaker name; it and the paragraphs after it until a name get the speaker {UNKNOWN_SPEAKER:?}"),
+            )?;
+        }
+        if self.done.last().is_some_and(|last| p.start < last.start) {
+            self.unsorted.found(ctx, "", p.line, None)?;
+        }
+        self.done.push(p);
+        Ok(())
+    }
 }
 
 /// Reads a paragraph transcript (any dialect; see the module doc) as one recording.
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut b = TranscriptBuilder::new();
     let mut current: Option<Paragraph> = None;
-    let mut unsorted = OutOfOrder::new(
-        "paragraph",
-        "each kept at its own time; every paragraph ends by the next start in time",
-    );
-    let mut done: Vec<Paragraph> = Vec::new();
+    let mut kept = Kept::new();
     let mut last_speaker: Option<String> = None;
     let mut skipped: Option<(usize, usize)> = None;
     let mut markup: Option<(usize, usize)> = None;
-    let mut missing_warned = false;
     let mut any_text = false;
     // A time on its own line (Google Meet, YouTube): the block it opens, and whether its lines
     // are `Name: text` turns (decided by its first line).
@@ -662,7 +691,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     };
                     // The time line's own paragraph, still empty, gives way to the turns.
                     if let Some(p) = current.take().filter(|p| !(first && p.text.is_empty())) {
-                        keep(p, &mut done, &mut missing_warned, ctx)?;
+                        kept.keep(p, ctx)?;
                     }
                     last_speaker = Some(next.speaker.clone());
                     current = Some(next);
@@ -703,10 +732,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             defaulted,
         };
         if let Some(p) = current.take() {
-            if next.start < p.start {
-                unsorted.found(ctx, "", next.line, None)?;
-            }
-            keep(p, &mut done, &mut missing_warned, ctx)?;
+            kept.keep(p, ctx)?;
         }
         last_speaker = Some(next.speaker.clone());
         current = Some(next);
@@ -727,21 +753,35 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             format!("{count} line(s) of markup (headings, rules) or a transcription service's footer skipped: not speech"),
         )?;
     }
-    match current {
-        Some(p) => {
-            keep(p, &mut done, &mut missing_warned, ctx)?;
-            place(done, &mut b, ctx)?;
-        }
-        None if any_text => {
-            return Err(ctx.error(
-                skipped.map_or(1, |s| s.0),
-                1,
-                "no paragraph with a start time (expected a header such as `Name (00:01:02):`, `Name: (01:02)`, `Speaker 1  0:04`, `[00:01:02] Name: text` or a time on its own line)",
-            ))
-        }
-        None => ctx.warn(Warning::new(WarningKind::Note, "no paragraphs in the input"))?,
+    if let Some(p) = current {
+        kept.keep(p, ctx)?;
     }
-    unsorted.finish(ctx, 1);
+    kept.unsorted.finish(ctx, 1);
+    if let Some((line, count)) = kept.empty {
+        ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(1),
+            format!("{count} header(s) with no text under them skipped (a chapter list, or a turn whose words were removed): nothing says who spoke then, or for how long"),
+        )?;
+    }
+    if !kept.done.is_empty() {
+        place(kept.done, &mut b, ctx)?;
+    } else if let Some((line, _)) = kept.empty {
+        return Err(ctx.error(
+            line,
+            1,
+            "no paragraph has text under its header (a list of times and titles, such as a video's chapters, is no transcript)",
+        ));
+    } else if any_text {
+        return Err(ctx.error(
+            skipped.map_or(1, |s| s.0),
+            1,
+            "no paragraph with a start time (expected a header such as `Name (00:01:02):`, `Name: (01:02)`, `Speaker 1  0:04`, `[00:01:02] Name: text` or a time on its own line)",
+        ));
+    } else {
+        ctx.warn(Warning::new(WarningKind::Note, "no paragraphs in the input"))?;
+    }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 

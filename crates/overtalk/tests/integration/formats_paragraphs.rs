@@ -327,6 +327,35 @@ fn a_name_after_a_dash_is_the_speaker() {
 }
 
 #[test]
+fn headers_with_no_text_are_no_turns() {
+    // A video's chapter list has the shape of Fathom's headers: alone, it is no transcript.
+    let chapters = "0:00 - Intro\n1:23 - The Weather\n5:10 - Questions\n";
+    let e = read_str(chapters, Format::Paragraphs, &ReadOptions::default()).unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(1), Some(1)));
+    assert!(e.to_string().contains("no paragraph has text under its header"), "{e}");
+    // Above a transcript, it is skipped with one warning; so is a turn whose words were removed
+    // (before, each became half a second of speech by a speaker called "Intro" or "Ben Ode").
+    let text = "0:00 - Intro\n1:23 - The Weather\n\n0:00 - Ana Ruiz\nHello and welcome.\n\n0:05 - Ben Ode\n\n0:09 - Ana Ruiz\nSo.\n";
+    let out = read(text);
+    assert_eq!(
+        tracks(one(&out.corpus)),
+        vec![
+            tr("Ana Ruiz", 0, 1_500_000, "Hello and welcome."),
+            tr("Ana Ruiz", 9 * S, 9_500_000, "So.")
+        ]
+    );
+    let skipped: Vec<_> = out.warnings.iter().filter(|w| w.kind == WarningKind::Skipped).collect();
+    assert_eq!(skipped.len(), 1, "{:?}", out.warnings);
+    assert_eq!(skipped[0].line, Some(1));
+    assert!(skipped[0].message.starts_with("3 header(s) with no text"), "{}", skipped[0].message);
+    // Out of order against the paragraphs kept, not against a skipped chapter line.
+    assert!(out.warnings.iter().all(|w| w.kind != WarningKind::Unsorted), "{:?}", out.warnings);
+    // A Google Meet time line given way to its named turns is no empty header.
+    let meet = "00:00:00\nAna Ruiz: Hello.\nBo Lind: Hi.\n";
+    assert!(read(meet).warnings.iter().all(|w| w.kind != WarningKind::Skipped));
+}
+
+#[test]
 fn google_meet_blocks_of_named_turns() {
     // A time on its own line, then one `Name: text` line per turn; the footer is no speech.
     // The turns of a block follow each other from its time by their words.
