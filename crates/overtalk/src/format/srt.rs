@@ -17,7 +17,13 @@
 //! descriptions only (`[Music]`, `♪`) is skipped as no one's speech, with one warning. A block with two speakers
 //! gives one track per speaker over the whole block. A line that opens with a WebVTT voice span
 //! (`<v Ann>Hello</v>`, left by converters of Teams captions) names its speaker as a bracket
-//! prefix does. Formatting tags (`<i>`, `<b>`, `<u>`,
+//! prefix does. Microsoft Teams' Word transcript saved as text has SRT's shape without indexes
+//! or blank lines, with the speaker's name on its own line under the times (`0:0:4.560 -->
+//! 0:0:5.180`, `Ana Ruiz`, `So.`): when the first line of every block can be a name and those
+//! lines recur, each names its block's speaker. Teams writes no leading zeros, in the
+//! milliseconds either (`0:0:6.90` is 6.090 s); a file whose timing lines leave out the zeros
+//! of minutes or seconds reads a fraction of one or two digits as milliseconds, with one
+//! warning ([`super::webvtt`] does the same). Formatting tags (`<i>`, `<b>`, `<u>`,
 //! `<font …>`) and ASS position codes (`{\an8}`) are removed from the text. A missing blank line
 //! before the next block is tolerated (a valid timing line starts a new block). Times that read
 //! but are not `hh:mm:ss,mmm` (`00:00.00`, `00:00:01`, a `.` before the milliseconds) are kept
@@ -166,7 +172,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         lines.push((n, if n == 1 { l.trim_start_matches('\u{feff}') } else { l }));
     }
     let mut blocks: Vec<Block> = Vec::new();
-    let mut timing = TimingReader::new(Clock::Srt);
+    let mut timing = TimingReader::new(Clock::Srt, text);
     let mut i = 0;
     while i < lines.len() {
         let (n, line) = lines[i];

@@ -130,6 +130,28 @@ pub(crate) enum Prefixes {
     Bracket,
     /// `Name: text` (Zoom, Otter).
     Colon,
+    /// The caption's first line is the speaker's name alone, the text below it (Microsoft
+    /// Teams' Word transcript saved as text: `0:0:4.560 --> 0:0:5.180`, `Ana Ruiz`, `So.`).
+    NameLine,
+}
+
+/// Whether a caption's first line can be a speaker's name on its own: a display name of one
+/// to four words, each capitalised (or a name particle, or an e-mail address), with no
+/// sentence punctuation, and no name and colon either.
+fn name_line(line: &str) -> bool {
+    let t = line.trim();
+    let words: Vec<&str> = t.split_whitespace().collect();
+    !words.is_empty()
+        && words.len() <= 4
+        && t.chars().count() <= 64
+        && t.chars().any(char::is_alphabetic)
+        && !t.ends_with(['.', '?', '!', ',', ';', ':', '…'])
+        && !t.contains(['"', '<', '>', '[', ']', '{', '}', '(', ')', '♪'])
+        && words.iter().all(|w| {
+            w.starts_with(|c: char| c.is_uppercase())
+                || w.contains('@')
+                || ["de", "da", "van", "von", "der", "la", "le", "del", "di"].contains(w)
+        })
 }
 
 /// A line without its dialogue dash: subtitles that hold two speakers in one block start
@@ -277,6 +299,9 @@ pub(crate) const NOT_SPEAKERS: &[&str] = &[
 /// line of at least half of the captions does (Zoom, Otter), or when names recur at the starts
 /// of turns only (Descript, Buzzsprout and podcast captions name a speaker on the first caption
 /// of each turn): at least three such captions, two names or more, one of them twice or more.
+/// Otherwise a name on a line of its own when every caption has text below a first line that
+/// can be a name, and those first lines recur (at most half as many names as captions, at least
+/// two captions): subtitles, whose first lines are speech, almost never repeat like that.
 pub(crate) fn choose_prefixes<'a, C, L>(captions: C) -> Prefixes
 where
     C: Iterator<Item = L>,
@@ -284,8 +309,13 @@ where
 {
     let (mut total, mut bracket, mut colon) = (0usize, 0usize, 0usize);
     let mut names: HashMap<&str, usize> = HashMap::new();
+    // Captions whose first line can be a name with text below it, and those lines.
+    let mut name_lines = 0usize;
+    let mut first_lines: HashMap<&str, usize> = HashMap::new();
     for lines in captions {
         let mut first = true;
+        let mut count = 0usize;
+        let mut head = "";
         for line in lines.filter(|l| !l.trim().is_empty()) {
             if bracket_prefix(line).is_some() {
                 bracket += 1;
@@ -296,7 +326,13 @@ where
             if first {
                 total += 1;
                 first = false;
+                head = line.trim();
             }
+            count += 1;
+        }
+        if count >= 2 && name_line(head) {
+            name_lines += 1;
+            *first_lines.entry(head).or_default() += 1;
         }
     }
     if bracket > 0 {
@@ -305,6 +341,8 @@ where
         || (colon >= 3 && names.len() >= 2 && names.values().any(|&n| n >= 2))
     {
         Prefixes::Colon
+    } else if total >= 2 && name_lines == total && first_lines.len() * 2 <= total {
+        Prefixes::NameLine
     } else {
         Prefixes::None
     }
@@ -322,6 +360,9 @@ pub(crate) fn split_by_prefix<'a>(
             Prefixes::None => None,
             Prefixes::Bracket => bracket_prefix(line),
             Prefixes::Colon => colon_prefix(line),
+            Prefixes::NameLine => {
+                (out.is_empty() && !line.trim().is_empty()).then(|| (line.trim(), ""))
+            }
         };
         match (found, out.last_mut()) {
             (Some((name, rest)), _) => {
@@ -456,12 +497,54 @@ pub(crate) fn clock_problem(field: &str, clock: Clock) -> Option<&'static str> {
 pub(crate) struct TimingReader {
     clock: Clock,
     malformed_warned: bool,
+    /// The file writes its clock fields unpadded (see [`TimingReader::new`]): a fraction of
+    /// fewer than three digits counts milliseconds.
+    unpadded: bool,
+    unpadded_warned: bool,
+}
+
+/// Whether a timing field is an `h:m:s` clock whose minutes or seconds are written without
+/// their leading zero (`0:0:6.90`, `0:1:27.820`).
+fn unpadded_field(field: &str) -> bool {
+    let mut parts = field.split(':');
+    let (Some(_), Some(m), Some(s), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    let whole = s.split(['.', ',']).next().unwrap_or("");
+    let digit = |p: &str| p.len() == 1 && p.bytes().all(|b| b.is_ascii_digit());
+    digit(m) || digit(whole)
+}
+
+/// In an unpadded file, the time `field` means when its fraction has one or two digits: the
+/// fraction counts milliseconds (`6.90` is 6 s 90 ms); `None` for any other field.
+fn unpadded_millis(field: &str, read: Time) -> Option<Time> {
+    let (_, fraction) = field.rsplit_once(['.', ','])?;
+    if fraction.is_empty() || fraction.len() > 2 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let digits: i64 = fraction.parse().ok()?;
+    // Read as a decimal fraction, `.90` added 900 000 µs (away from zero); it means 90 000.
+    let decimal = digits * if fraction.len() == 1 { 100_000 } else { 10_000 };
+    let sign = if field.trim_start().starts_with('-') { -1 } else { 1 };
+    Some(Time::from_micros(read.micros() - sign * (decimal - digits * 1000)))
 }
 
 impl TimingReader {
-    /// A reader for timing lines of `clock`'s format.
-    pub(crate) fn new(clock: Clock) -> TimingReader {
-        TimingReader { clock, malformed_warned: false }
+    /// A reader for the timing lines of `text`, a file in `clock`'s format.
+    ///
+    /// Microsoft Teams (its `.vtt` from Microsoft Graph and its Word transcript) writes every
+    /// clock field without leading zeros, the milliseconds too: `0:0:6.90 --> 0:0:6.500` is
+    /// 6.090 to 6.500 s, not 6.9 to 6.5. A file whose timing lines write minutes or seconds
+    /// with one digit is read that way: there, a fraction of one or two digits counts
+    /// milliseconds (three digits read the same either way), with one warning.
+    pub(crate) fn new(clock: Clock, text: &str) -> TimingReader {
+        let unpadded = text.lines().filter_map(|l| l.split_once("-->")).any(|(a, b)| {
+            unpadded_field(a.trim())
+                || unpadded_field(b.split_ascii_whitespace().next().unwrap_or(""))
+        });
+        TimingReader { clock, malformed_warned: false, unpadded, unpadded_warned: false }
     }
 
     /// The two times of timing line `n` and the column of the end time. `None` when the line
@@ -490,7 +573,26 @@ impl TimingReader {
                 .enumerate()
         {
             match parse_clock(field) {
-                Ok(t) => times[k] = t,
+                Ok(t) => {
+                    times[k] = t;
+                    let millis = unpadded_millis(field, t).filter(|m| self.unpadded && *m != t);
+                    if let Some(millis) = millis {
+                        times[k] = millis;
+                        if !self.unpadded_warned {
+                            self.unpadded_warned = true;
+                            ctx.warn_at(
+                                WarningKind::Repaired,
+                                n,
+                                Some(col),
+                                format!(
+                                    "{what} {:?}: this file writes its times without leading zeros (as Microsoft Teams does), so a fraction of one or two digits counts milliseconds: read as {}, not {t}, and every later one like it too",
+                                    shown(field, 40),
+                                    times[k]
+                                ),
+                            )?;
+                        }
+                    }
+                }
                 Err(e) => {
                     let shown = shown(field, 40);
                     ctx.warn_at(
@@ -779,7 +881,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         )?;
     }
     let mut cues: Vec<RawCue<'_>> = Vec::new();
-    let mut timing = TimingReader::new(Clock::WebVtt);
+    let mut timing = TimingReader::new(Clock::WebVtt, text);
     while i < lines.len() {
         let (n, line) = lines[i];
         if line.trim().is_empty() {

@@ -950,3 +950,63 @@ fn nist_channels_and_excluded_regions_are_read_with_notes() {
     assert!(w[0].2.starts_with("1 recording(s) have lines on more than one channel (conv1: 1, 2)"));
     assert_eq!(corpus.get("conv1").unwrap().annotation().len(), 3);
 }
+
+/// `(speaker, start µs, end µs)` of every track.
+fn spans(t: &Transcript) -> Vec<(String, i64, i64)> {
+    t.utterances()
+        .map(|u| (u.speaker_name.to_owned(), u.segment.start().micros(), u.segment.end().micros()))
+        .collect()
+}
+
+#[test]
+fn teams_unpadded_milliseconds_and_name_lines() {
+    // Microsoft Teams writes no leading zeros, in the milliseconds too: `0:0:6.90 --> 0:0:6.500`
+    // is 6.090–6.500 s (read as a decimal, the cue would end before it starts and be lost).
+    // Its Word transcript saved as text puts the name on its own line under the times.
+    let word = "0:0:0.0 --> 0:0:0.870\nAna Ruiz\nYeah, hopefully.\n0:0:4.560 --> 0:0:5.180\nBo Lind\nSo.\n0:0:6.90 --> 0:0:6.500\nAna Ruiz\nHello.\n0:1:25.70 --> 0:1:27.40\nBo Lind\nHello.\n";
+    assert_eq!(format::sniff(word), Some(Format::Srt));
+    let out = read_str(word, Format::Srt, &ReadOptions::default()).unwrap();
+    let t = out.corpus.get("recording").unwrap();
+    let s = |n: &str, a: i64, b: i64| (n.to_owned(), a, b);
+    assert_eq!(
+        spans(t),
+        vec![
+            s("Ana Ruiz", 0, 870_000),
+            s("Bo Lind", 4_560_000, 5_180_000),
+            s("Ana Ruiz", 6_090_000, 6_500_000),
+            s("Bo Lind", 85_070_000, 87_040_000),
+        ]
+    );
+    assert_eq!(
+        t.utterances().nth(2).and_then(|u| u.content.and_then(|c| c.text.clone())),
+        Some("Hello.".into())
+    );
+    // One warning says how the fraction was read, at the first field it changed.
+    let w: Vec<_> = out.warnings.iter().filter(|w| w.message.contains("leading zeros")).collect();
+    assert_eq!(w.len(), 1, "{:?}", out.warnings);
+    assert_eq!((w[0].kind, w[0].line, w[0].column), (WarningKind::Repaired, Some(7), Some(1)));
+    assert!(w[0].message.contains("read as 6.090, not 6.900"), "{}", w[0].message);
+    assert!(
+        out.warnings.iter().all(|w| w.kind != WarningKind::MissingSpeaker),
+        "{:?}",
+        out.warnings
+    );
+    // The same times in Teams' WebVTT.
+    let vtt = "WEBVTT\n\n0:0:0.0 --> 0:0:0.870\n<v Ana Ruiz>Yeah.</v>\n\n0:0:6.90 --> 0:0:6.500\n<v Bo Lind>Hello.</v>\n";
+    let out = read_str(vtt, Format::WebVtt, &ReadOptions::default()).unwrap();
+    let t = out.corpus.get("recording").unwrap();
+    assert_eq!(spans(t), vec![s("Ana Ruiz", 0, 870_000), s("Bo Lind", 6_090_000, 6_500_000)]);
+    // Padded clocks keep their decimal fraction (`00:00:06.9` is 6.9 s), and so do the
+    // subtitles of a file that pads its minutes and seconds.
+    let srt = "1\n00:00:06,9 --> 00:00:07,5\nHello there.\n";
+    let out = read_str(srt, Format::Srt, &ReadOptions::default()).unwrap();
+    assert_eq!(
+        spans(out.corpus.get("recording").unwrap()),
+        vec![s("unknown", 6_900_000, 7_500_000)]
+    );
+    // Two-line subtitles are no name lines: their first lines do not recur.
+    let subs = "1\n00:00:01,000 --> 00:00:02,000\nGood Morning\nto you.\n\n2\n00:00:03,000 --> 00:00:04,000\nBig News\ntoday.\n";
+    let out = read_str(subs, Format::Srt, &ReadOptions::default()).unwrap();
+    let t = out.corpus.get("recording").unwrap();
+    assert!(t.utterances().all(|u| u.speaker_name == "unknown"));
+}
