@@ -536,13 +536,20 @@ impl TimingReader {
     ///
     /// Microsoft Teams (its `.vtt` from Microsoft Graph and its Word transcript) writes every
     /// clock field without leading zeros, the milliseconds too: `0:0:6.90 --> 0:0:6.500` is
-    /// 6.090 to 6.500 s, not 6.9 to 6.5. A file whose timing lines write minutes or seconds
-    /// with one digit is read that way: there, a fraction of one or two digits counts
-    /// milliseconds (three digits read the same either way), with one warning.
+    /// 6.090 to 6.500 s, not 6.9 to 6.5. A file is read that way when a time that writes its
+    /// minutes or seconds with one digit has three digits after the point (`0:0:0.870`): a
+    /// writer that pads the milliseconds to three digits would pad the seconds too. There a
+    /// fraction of one or two digits counts milliseconds (three digits read the same either
+    /// way), with one warning; `0:0:0.5 --> 0:0:2.0` alone keeps its decimal fractions.
     pub(crate) fn new(clock: Clock, text: &str) -> TimingReader {
+        let teams = |field: &str| {
+            unpadded_field(field)
+                && field
+                    .rsplit_once(['.', ','])
+                    .is_some_and(|(_, f)| f.len() == 3 && f.bytes().all(|b| b.is_ascii_digit()))
+        };
         let unpadded = text.lines().filter_map(|l| l.split_once("-->")).any(|(a, b)| {
-            unpadded_field(a.trim())
-                || unpadded_field(b.split_ascii_whitespace().next().unwrap_or(""))
+            teams(a.trim()) || teams(b.split_ascii_whitespace().next().unwrap_or(""))
         });
         TimingReader { clock, malformed_warned: false, unpadded, unpadded_warned: false }
     }
