@@ -610,6 +610,14 @@ impl Calibrated {
         row_at.push(rows.len());
         ix.rows = rows;
         ix.row_at = row_at;
+        // A backchannel answers someone: before anyone else has spoken there is nothing to
+        // answer (the opening words, a recording of one speaker), whatever the model says.
+        for ((tag, pr), answers) in tags.iter_mut().zip(&mut probs).zip(someone_spoke(spurts)) {
+            if !answers {
+                *tag = false;
+                *pr = 0.0;
+            }
+        }
         for (s, bc) in spurts.iter_mut().zip(tags) {
             s.backchannel = bc;
             s.floor = !(bc || (s.laughter && !p.laughter_is_floor));
@@ -1459,4 +1467,32 @@ mod tests {
         assert!(fitted.log_odds("the") > fitted.prior + 1.0);
         assert!(fitted.log_odds("yeah") < fitted.prior - 1.0);
     }
+}
+
+/// Per talkspurt: whether a talkspurt of another speaker starts no later than it does.
+///
+/// ```text
+/// A  [──────]         [─]          A's first talkspurt: no (nobody else yet)
+/// B          [─]   [──────]        B's: yes (A started before); A's second: yes
+/// ```
+fn someone_spoke(spurts: &[Talkspurt]) -> Vec<bool> {
+    // The earliest start of each speaker; a talkspurt answers someone when the earliest start
+    // of the speakers other than its own is not after it.
+    let n = spurts.iter().map(|s| s.speaker.index() + 1).max().unwrap_or(0);
+    let mut first = vec![Millis::MAX; n];
+    for s in spurts {
+        let f = &mut first[s.speaker.index()];
+        *f = (*f).min(s.start);
+    }
+    // The earliest and the second earliest speaker's first start.
+    let mut by_first: Vec<usize> = (0..n).filter(|&x| first[x] < Millis::MAX).collect();
+    by_first.sort_by_key(|&x| first[x]);
+    spurts
+        .iter()
+        .map(|s| {
+            let x = s.speaker.index();
+            let other = by_first.iter().find(|&&y| y != x);
+            other.is_some_and(|&y| first[y] <= s.start)
+        })
+        .collect()
 }

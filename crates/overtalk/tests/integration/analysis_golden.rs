@@ -5,7 +5,7 @@
 
 use overtalk::analysis::intervals::{HeKind, Layer};
 use overtalk::analysis::onsets::{Ferguson, OnsetClass, Outcome};
-use overtalk::analysis::{analyze, Analysis, AnalysisPreset, Millis, Params};
+use overtalk::analysis::{analyze, Analysis, AnalysisPreset, Classifier, Millis, Params};
 use overtalk::{Content, Segment, Transcript, TranscriptBuilder};
 
 use HeKind::*;
@@ -678,4 +678,32 @@ fn red_carpet_example_files_match_the_table() {
     };
     assert_eq!(read("red-carpet.vtt"), run(RED_CARPET));
     assert_eq!(read("red-carpet.rttm"), run(&timing_only(RED_CARPET)));
+}
+
+#[test]
+fn nothing_answers_no_one_under_the_calibrated_classifier() {
+    // The opening "Yeah" of a recording (short, then silence, then talk) has the timing and the
+    // word of a backchannel, and the model gives it a probability to match; but nobody has
+    // spoken yet, so there is nothing to answer. Alone, and before another speaker.
+    let one = [("A", 2040, 2310, "Yeah"), ("A", 3180, 9000, "so the plan for today is simple")];
+    let two = [
+        ("A", 2040, 2310, "Yeah"),
+        ("A", 3180, 9000, "so the plan for today is simple"),
+        ("B", 9400, 12000, "and what do we do first then"),
+        ("A", 10500, 10800, "yeah"),
+    ];
+    let calibrated = |rows: &[(&str, i64, i64, &str)]| {
+        let p = Params { classifier: Classifier::Calibrated, ..Params::default() };
+        analyze(&transcript(rows), &p).unwrap()
+    };
+    for rows in [&one[..], &two[..]] {
+        let r = calibrated(rows);
+        let first = &r.talkspurts[0];
+        assert!(!first.is_backchannel, "{rows:?}");
+        assert_eq!(first.p_backchannel, Some(0.0), "{rows:?}");
+    }
+    // A's "yeah" inside B's turn is still judged by the model (and is one).
+    let r = calibrated(&two);
+    let late = r.talkspurts.iter().find(|t| t.start == Millis::new(10500)).unwrap();
+    assert!(late.is_backchannel && late.p_backchannel.unwrap() > 0.5, "{late:?}");
 }
