@@ -43,6 +43,12 @@
 //! `word_segments` repeats the words; it is used only when `segments` is absent or empty, and
 //! its words are grouped into tracks by speaker changes and pauses longer than 0.8 s.
 //!
+//! Whisper's own JSON has the same `segments` (OpenAI's `verbose_json`, whisper.cpp's server,
+//! `openai-whisper --word_timestamps`): its `probability` is read as the score, its `duration`
+//! becomes the declared extent, and its words — Whisper's tokens, each beginning with a space,
+//! a piece without one continuing the word before (` that` `'s`) — are joined into words when
+//! most words of the file begin with a space. It holds no speakers.
+//!
 //! A bare list of segments (`[{"start": 0.0, "end": 2.98, "text": "…", "speaker":
 //! "SPEAKER_1"}, …]`, as scripts save `result["segments"]` or a diarized transcript) is read as
 //! `segments`.
@@ -68,7 +74,7 @@ use crate::format::json::{
     UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
-use crate::model::{Content, Corpus, TranscriptBuilder, Word};
+use crate::model::{Content, Corpus, Segment, TranscriptBuilder, Word};
 use crate::time::Time;
 
 use crate::format::{Format, FormatSpec};
@@ -93,6 +99,9 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 struct Doc {
     #[serde(default)]
     segments: Option<Vec<SegmentJ>>,
+    /// The audio's length in seconds (OpenAI's `verbose_json` and whisper.cpp's server write it).
+    #[serde(default)]
+    duration: Option<f64>,
 }
 
 /// `word_segments`, parsed only when `segments` is absent or empty (it repeats their words).
@@ -124,7 +133,8 @@ struct WordJ {
     start: Option<f64>,
     #[serde(default)]
     end: Option<f64>,
-    #[serde(default)]
+    /// WhisperX's alignment score; Whisper itself (and whisper.cpp) calls it `probability`.
+    #[serde(default, alias = "probability")]
     score: Option<f64>,
     #[serde(default)]
     speaker: Option<Value>,
@@ -197,6 +207,40 @@ fn read_word(
     })
 }
 
+/// Joins the pieces of Whisper's words. whisper.cpp and OpenAI's `verbose_json` give Whisper's
+/// tokens as words: a word begins with a space, and a piece without one continues the word
+/// before it (contractions and punctuation), so that counting pieces would count `that's` as
+/// two words:
+///
+/// ```text
+/// pieces  " that" "'s" " where" " we" " don" "'t" "."
+/// words   " that's"    " where" " we" " don't."
+/// ```
+///
+/// A joined word spans its pieces and keeps the lower confidence.
+fn join_pieces(words: Vec<ReadWord>) -> Vec<ReadWord> {
+    let mut out: Vec<ReadWord> = Vec::with_capacity(words.len());
+    for w in words {
+        let piece = !w.word.text.is_empty() && !w.word.text.starts_with(char::is_whitespace);
+        match out.last_mut() {
+            Some(prev) if piece => {
+                prev.word.text.push_str(&w.word.text);
+                prev.word.start = prev.word.start.or(w.word.start);
+                prev.word.end = w.word.end.or(prev.word.end);
+                prev.word.confidence = match (prev.word.confidence, w.word.confidence) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                if prev.speaker.is_none() {
+                    prev.speaker = w.speaker;
+                }
+            }
+            _ => out.push(w),
+        }
+    }
+    out
+}
+
 /// Cuts a segment's words into runs at each timed word whose speaker differs from the run in
 /// progress (see the module documentation).
 fn runs(words: Vec<ReadWord>) -> Vec<Run> {
@@ -223,9 +267,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let list = is_list(text);
     let scanned = scan(text, if list { &TRACKED_LIST } else { &TRACKED }, true, ctx)?;
     report_nan(ctx, &scanned)?;
-    let doc: Doc =
-        if list { Doc { segments: Some(scanned.parse(ctx)?) } } else { scanned.parse(ctx)? };
+    let doc: Doc = if list {
+        Doc { segments: Some(scanned.parse(ctx)?), duration: None }
+    } else {
+        scanned.parse(ctx)?
+    };
     let mut b = TranscriptBuilder::new();
+    if let Some(d) = doc.duration {
+        let end = seconds(ctx, d, "duration", None)?;
+        b.extent(Segment::new(Time::ZERO, end));
+    }
     let mut tally = Tally::default();
     let had_segments = doc.segments.is_some();
     let segments = doc.segments.unwrap_or_default();
@@ -251,9 +302,18 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             ctx,
             WarningKind::MissingSpeaker,
             scanned.pos(P_SEGMENT, 0),
-            format!("no segment or word has a speaker (WhisperX ran without --diarize?); all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
+            format!("no segment or word has a speaker (Whisper alone does not tell speakers apart; WhisperX does with --diarize); all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
         )?;
     }
+    // Whisper's own words are its tokens when most of them begin with a space.
+    let (spaced, all) = segments.iter().flat_map(|s| s.words.iter().flatten()).fold(
+        (0usize, 0usize),
+        |(spaced, all), w| {
+            let lead = w.word.as_deref().is_some_and(|t| t.starts_with(char::is_whitespace));
+            (spaced + usize::from(lead), all + 1)
+        },
+    );
+    let tokens = spaced * 2 > all;
     let mut n_word = 0usize;
     for (k, seg) in segments.into_iter().enumerate() {
         let pos = scanned.pos(P_SEGMENT, k);
@@ -262,6 +322,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             let wpos = scanned.pos(P_WORD, n_word);
             n_word += 1;
             words.push(read_word(ctx, w, wpos, &mut tally)?);
+        }
+        if tokens {
+            words = join_pieces(words);
         }
         let word_speakers: BTreeSet<String> =
             words.iter().filter_map(|w| w.speaker.clone()).collect();
@@ -638,6 +701,46 @@ mod tests {
             ]
         );
         assert!(out.warnings[0].message.starts_with("3 bare NaN"), "{}", out.warnings[0]);
+    }
+
+    #[test]
+    fn whisper_tokens_are_joined_into_words_and_the_duration_is_the_extent() {
+        // whisper.cpp's server in OpenAI's `verbose_json` shape: words are Whisper's tokens.
+        let text = r#"{"task":"transcribe","language":"en","duration":17.98,"text":" And that's it.",
+          "segments":[{"id":0,"start":0.0,"end":2.0,"text":" And that's it.","words":[
+            {"word":" And","start":0.0,"end":0.37,"probability":0.2},
+            {"word":" that","start":1.0,"end":1.1,"probability":0.9},
+            {"word":"'s","start":1.1,"end":1.32,"probability":0.8},
+            {"word":" it","start":1.36,"end":1.9,"probability":0.99},
+            {"word":".","start":1.9,"end":2.0,"probability":0.7}]}]}"#;
+        let out = read_ok(text);
+        let t = out.corpus.get("recording").unwrap();
+        let u = t.utterances().next().unwrap();
+        let words: Vec<_> = u
+            .content
+            .unwrap()
+            .words
+            .iter()
+            .map(|w| {
+                (w.text.as_str(), w.start.unwrap().micros(), w.end.unwrap().micros(), w.confidence)
+            })
+            .collect();
+        assert_eq!(
+            words,
+            vec![
+                (" And", 0, 370_000, Some(0.2)),
+                (" that's", 1_000_000, 1_320_000, Some(0.8)),
+                (" it.", 1_360_000, 2_000_000, Some(0.7)),
+            ]
+        );
+        assert_eq!(t.declared_extent().map(|e| e.end().micros()), Some(17_980_000));
+        let w = &out.warnings[0];
+        assert!(w.message.contains("Whisper alone does not tell speakers apart"), "{}", w.message);
+        // WhisperX's words carry no leading space: they are words already, never joined.
+        let x = r#"{"segments":[{"start":0,"end":1,"speaker":"A","words":[{"word":"that","start":0,"end":0.5},{"word":"'s","start":0.5,"end":1}]}]}"#;
+        let out = read_ok(x);
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(t.utterances().next().unwrap().content.unwrap().words.len(), 2);
     }
 
     #[test]
