@@ -1186,6 +1186,34 @@ impl<'a> Context<'a> {
     }
 }
 
+/// Per talkspurt: whether a talkspurt of another speaker starts no later than it does.
+///
+/// ```text
+/// A  [──────]         [─]          A's first talkspurt: no (nobody else yet)
+/// B          [─]   [──────]        B's: yes (A started before); A's second: yes
+/// ```
+fn someone_spoke(spurts: &[Talkspurt]) -> Vec<bool> {
+    // The earliest start of each speaker; a talkspurt answers someone when the earliest start
+    // of the speakers other than its own is not after it.
+    let n = spurts.iter().map(|s| s.speaker.index() + 1).max().unwrap_or(0);
+    let mut first = vec![Millis::MAX; n];
+    for s in spurts {
+        let f = &mut first[s.speaker.index()];
+        *f = (*f).min(s.start);
+    }
+    // The earliest and the second earliest speaker's first start.
+    let mut by_first: Vec<usize> = (0..n).filter(|&x| first[x] < Millis::MAX).collect();
+    by_first.sort_by_key(|&x| first[x]);
+    spurts
+        .iter()
+        .map(|s| {
+            let x = s.speaker.index();
+            let other = by_first.iter().find(|&&y| y != x);
+            other.is_some_and(|&y| first[y] <= s.start)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1467,32 +1495,4 @@ mod tests {
         assert!(fitted.log_odds("the") > fitted.prior + 1.0);
         assert!(fitted.log_odds("yeah") < fitted.prior - 1.0);
     }
-}
-
-/// Per talkspurt: whether a talkspurt of another speaker starts no later than it does.
-///
-/// ```text
-/// A  [──────]         [─]          A's first talkspurt: no (nobody else yet)
-/// B          [─]   [──────]        B's: yes (A started before); A's second: yes
-/// ```
-fn someone_spoke(spurts: &[Talkspurt]) -> Vec<bool> {
-    // The earliest start of each speaker; a talkspurt answers someone when the earliest start
-    // of the speakers other than its own is not after it.
-    let n = spurts.iter().map(|s| s.speaker.index() + 1).max().unwrap_or(0);
-    let mut first = vec![Millis::MAX; n];
-    for s in spurts {
-        let f = &mut first[s.speaker.index()];
-        *f = (*f).min(s.start);
-    }
-    // The earliest and the second earliest speaker's first start.
-    let mut by_first: Vec<usize> = (0..n).filter(|&x| first[x] < Millis::MAX).collect();
-    by_first.sort_by_key(|&x| first[x]);
-    spurts
-        .iter()
-        .map(|s| {
-            let x = s.speaker.index();
-            let other = by_first.iter().find(|&&y| y != x);
-            other.is_some_and(|&y| first[y] <= s.start)
-        })
-        .collect()
 }
