@@ -871,7 +871,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut i = 0;
     let mut youtube = false;
     let first = lines[0].1.trim_start_matches('\u{feff}');
-    if is_block_keyword(first, "WEBVTT") {
+    let header = is_block_keyword(first, "WEBVTT");
+    if header {
         i = 1;
         while i < lines.len() && !lines[i].1.trim().is_empty() && !lines[i].1.contains("-->") {
             if lines[i].1.starts_with("Kind:") {
@@ -935,6 +936,20 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             i += 1;
         }
         cues.push(RawCue { line: tn, end_col, start, end, payload });
+    }
+    if cues.is_empty() && !header && !lines.iter().any(|(_, l)| l.contains("-->")) {
+        // Text with neither the header nor a timing line is no WebVTT (a subtitle file of
+        // another kind named with --from webvtt): an error, as the SRT reader gives.
+        let (n, line) =
+            lines.iter().find(|(_, l)| !l.trim().is_empty()).copied().unwrap_or((1, ""));
+        return Err(ctx.error(
+            n,
+            1,
+            format!(
+                "no `WEBVTT` header and no cue timing line such as `00:00:01.000 --> 00:00:04.000` (found `{}`): this is not WebVTT",
+                shown(line.trim(), 40)
+            ),
+        ));
     }
     build(cues, youtube, ctx)
 }

@@ -46,8 +46,8 @@
 //! Whisper's own JSON has the same `segments` (OpenAI's `verbose_json`, whisper.cpp's server,
 //! `openai-whisper --word_timestamps`): its `probability` is read as the score, its `duration`
 //! becomes the declared extent, and its words — Whisper's tokens, each beginning with a space,
-//! a piece without one continuing the word before (` that` `'s`) — are joined into words when
-//! most words of the file begin with a space. It holds no speakers.
+//! a piece without one continuing the word before (` that` `'s`) — are joined into words in a
+//! segment whose text they spell out exactly. It holds no speakers.
 //!
 //! A bare list of segments (`[{"start": 0.0, "end": 2.98, "text": "…", "speaker":
 //! "SPEAKER_1"}, …]`, as scripts save `result["segments"]` or a diarized transcript) is read as
@@ -207,6 +207,15 @@ fn read_word(
     })
 }
 
+/// Whether a segment's words are Whisper's tokens: some begin with a space, and together,
+/// as written, they are the segment's text (WhisperX's words are words, without spaces).
+fn whisper_tokens(seg: &SegmentJ) -> bool {
+    let (Some(text), Some(words)) = (&seg.text, &seg.words) else { return false };
+    let texts = || words.iter().map(|w| w.word.as_deref().unwrap_or(""));
+    texts().any(|t| t.starts_with(char::is_whitespace))
+        && texts().collect::<String>() == *text
+}
+
 /// Joins the pieces of Whisper's words. whisper.cpp and OpenAI's `verbose_json` give Whisper's
 /// tokens as words: a word begins with a space, and a piece without one continues the word
 /// before it (contractions and punctuation), so that counting pieces would count `that's` as
@@ -305,18 +314,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             format!("no segment or word has a speaker (Whisper alone does not tell speakers apart; WhisperX does with --diarize); all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
         )?;
     }
-    // Whisper's own words are its tokens when most of them begin with a space.
-    let (spaced, all) = segments.iter().flat_map(|s| s.words.iter().flatten()).fold(
-        (0usize, 0usize),
-        |(spaced, all), w| {
-            let lead = w.word.as_deref().is_some_and(|t| t.starts_with(char::is_whitespace));
-            (spaced + usize::from(lead), all + 1)
-        },
-    );
-    let tokens = spaced * 2 > all;
     let mut n_word = 0usize;
     for (k, seg) in segments.into_iter().enumerate() {
         let pos = scanned.pos(P_SEGMENT, k);
+        let tokens = whisper_tokens(&seg);
         let mut words = Vec::new();
         for w in seg.words.unwrap_or_default() {
             let wpos = scanned.pos(P_WORD, n_word);
