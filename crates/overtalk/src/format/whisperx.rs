@@ -212,8 +212,7 @@ fn read_word(
 fn whisper_tokens(seg: &SegmentJ) -> bool {
     let (Some(text), Some(words)) = (&seg.text, &seg.words) else { return false };
     let texts = || words.iter().map(|w| w.word.as_deref().unwrap_or(""));
-    texts().any(|t| t.starts_with(char::is_whitespace))
-        && texts().collect::<String>() == *text
+    texts().any(|t| t.starts_with(char::is_whitespace)) && texts().collect::<String>() == *text
 }
 
 /// Joins the pieces of Whisper's words. whisper.cpp and OpenAI's `verbose_json` give Whisper's

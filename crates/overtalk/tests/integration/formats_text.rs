@@ -1010,3 +1010,16 @@ fn teams_unpadded_milliseconds_and_name_lines() {
     let t = out.corpus.get("recording").unwrap();
     assert!(t.utterances().all(|u| u.speaker_name == "unknown"));
 }
+
+#[test]
+fn webvtt_named_for_a_file_without_header_or_timing_line_is_an_error() {
+    // An ASS subtitle file named with `--from webvtt`: no silent empty result.
+    let ass = "[Script Info]\nTitle: x\n\n[Events]\nDialogue: 0,0:00:01.00,0:00:02.00,Default,Ana,0,0,0,,Hi\n";
+    let e = read_str(ass, Format::WebVtt, &ReadOptions::default()).unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(1), Some(1)));
+    assert!(e.to_string().contains("this is not WebVTT"), "{e}");
+    // A header with no cues is an empty WebVTT file: a note, not an error.
+    let out =
+        read_str("WEBVTT\n\nNOTE nothing yet\n", Format::WebVtt, &ReadOptions::default()).unwrap();
+    assert_eq!(kinds(&out.warnings), vec![WarningKind::Note]);
+}
