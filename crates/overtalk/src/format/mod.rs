@@ -671,6 +671,11 @@ pub fn decode_text(
     if !guess || memchr::memchr(0, bytes).is_some() {
         return utf8(bytes, format_name).map(|t| (t, None));
     }
+    // An XML file that declares its encoding (`<?xml version="1.0" encoding="ISO-8859-1"?>`,
+    // as Transcriber and ELAN files do) is read in it: no guess, nothing to warn about.
+    if let Some(encoding) = declared_xml_encoding(bytes).filter(|e| *e != encoding_rs::UTF_8) {
+        return decode_as(encoding, bytes, format_name).map(|t| (t, None));
+    }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     detector.feed(bytes, true);
     let encoding = detector.guess(None, chardetng::Utf8Detection::Deny);
@@ -687,6 +692,23 @@ pub fn decode_text(
         ),
     );
     Ok((text, Some(note)))
+}
+
+/// The encoding an XML declaration at the start of `bytes` names, when it is one
+/// `encoding_rs` knows (`ISO-8859-1` is read as its superset windows-1252, as browsers do).
+fn declared_xml_encoding(bytes: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    let head = &bytes[start..bytes.len().min(start + 300)];
+    if !head.starts_with(b"<?xml") {
+        return None;
+    }
+    let decl = &head[..memchr::memmem::find(head, b"?>")?];
+    let at = memchr::memmem::find(decl, b"encoding")? + b"encoding".len();
+    let rest = decl[at..].trim_ascii_start().strip_prefix(b"=")?.trim_ascii_start();
+    let quote = *rest.first().filter(|q| **q == b'"' || **q == b'\'')?;
+    let label = &rest[1..];
+    let label = &label[..memchr::memchr(quote, label)?];
+    encoding_rs::Encoding::for_label(label)
 }
 
 /// The size limit, and binary Praat files, which are not text in any encoding.

@@ -55,6 +55,7 @@
 //! - A header with no text under it is no turn: nothing says who spoke then, or for how long.
 //!   Such headers (a video's chapter list `0:00 - Intro`, a turn whose words were removed) are
 //!   skipped with one [`WarningKind::Skipped`] warning; a file of nothing else is an error.
+//! - HTML character references left by a web page (`we&#39;re`, `&amp;`) are decoded.
 //! - Bracketed notes in the text are kept in the text as written and also as [`Mark`]s:
 //!   `[crosstalk 00:13:22]`, `[inaudible 00:01:02]`, `[laughter]`, … with the time they hold.
 //!
@@ -97,7 +98,7 @@
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::order::OutOfOrder;
-use crate::format::webvtt::{NOT_SPEAKERS, UNKNOWN_SPEAKER};
+use crate::format::webvtt::{decode_entities, NOT_SPEAKERS, UNKNOWN_SPEAKER};
 use crate::format::{Format, ReadContext};
 use crate::model::{Content, Corpus, Mark, MarkKind, Segment, TranscriptBuilder};
 use crate::time::{Time, MAX_MICROS, MICROS_PER_SECOND};
@@ -662,6 +663,15 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     for item in ctx.lines(text) {
         let (n, raw) = item?;
         let raw = if n == 1 { raw.trim_start_matches('\u{feff}') } else { raw };
+        // Transcripts copied from web pages keep the page's character references
+        // (`we&#39;re`): they are the characters they stand for.
+        let decoded;
+        let raw = if raw.contains('&') {
+            decoded = decode_entities(raw);
+            decoded.as_str()
+        } else {
+            raw
+        };
         if raw.trim().is_empty() {
             continue;
         }

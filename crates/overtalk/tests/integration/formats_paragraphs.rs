@@ -356,6 +356,15 @@ fn headers_with_no_text_are_no_turns() {
 }
 
 #[test]
+fn character_references_of_a_web_page_are_decoded() {
+    let out =
+        read("**Emma** [0:00] Today we&#39;re here &amp; ready.\n\n**Zo&#235;** [0:05] Hi.\n");
+    let t = tracks(one(&out.corpus));
+    assert_eq!(t[0].4, "Today we're here & ready.");
+    assert_eq!(t[1].0, "Zoë");
+}
+
+#[test]
 fn google_meet_blocks_of_named_turns() {
     // A time on its own line, then one `Name: text` line per turn; the footer is no speech.
     // The turns of a block follow each other from its time by their words.

@@ -1023,3 +1023,21 @@ fn webvtt_named_for_a_file_without_header_or_timing_line_is_an_error() {
         read_str("WEBVTT\n\nNOTE nothing yet\n", Format::WebVtt, &ReadOptions::default()).unwrap();
     assert!(kinds(&out.warnings).iter().all(|k| *k == WarningKind::Note), "{:?}", out.warnings);
 }
+
+#[test]
+fn an_xml_file_is_read_in_the_encoding_it_declares() {
+    // Transcriber files are often Latin-1, and say so: no guess, no warning.
+    let bytes = b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<Trans><Speakers><Speaker id=\"spk1\" name=\"Rey Garc\xeda\"/></Speakers><Episode><Section type=\"report\" startTime=\"0\" endTime=\"2\"><Turn startTime=\"0\" endTime=\"2\" speaker=\"spk1\"><Sync time=\"0\"/>\xa1se\xf1or!</Turn></Section></Episode></Trans>\n";
+    let out = read_bytes(bytes, Some("x.trs"), None, &ReadOptions::default()).unwrap();
+    assert!(out.warnings.iter().all(|w| w.kind != WarningKind::Encoding), "{:?}", out.warnings);
+    let t = out.corpus.get("recording").unwrap();
+    assert_eq!(
+        t.annotation().speakers().iter().map(|(_, n)| n).collect::<Vec<_>>(),
+        ["Rey García"]
+    );
+    // ISO-8859-2 is not what a guess would find for these bytes; the declaration decides.
+    let bytes2 = b"<?xml version='1.0' encoding='ISO-8859-2'?>\n<Trans><Speakers><Speaker id=\"s\" name=\"\xa3ukasz\"/></Speakers><Episode><Section type=\"report\" startTime=\"0\" endTime=\"1\"><Turn startTime=\"0\" endTime=\"1\" speaker=\"s\"><Sync time=\"0\"/>tak</Turn></Section></Episode></Trans>\n";
+    let out = read_bytes(bytes2, Some("y.trs"), None, &ReadOptions::default()).unwrap();
+    let t = out.corpus.get("recording").unwrap();
+    assert_eq!(t.annotation().speakers().iter().map(|(_, n)| n).collect::<Vec<_>>(), ["Łukasz"]);
+}
