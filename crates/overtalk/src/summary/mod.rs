@@ -396,6 +396,7 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
     let mut floor: Vec<(&String, f64)> =
         a.speakers.iter().filter_map(|(name, s)| s.floor_share.map(|x| (name, x))).collect();
     floor.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(y.0)));
+    let more_speakers = floor.len() > MAX_FLOOR_SPEAKERS;
     floor.truncate(MAX_FLOOR_SPEAKERS);
     if let Some(((top, share), others)) = floor.split_first() {
         let forms = &templates.sentences["floor"];
@@ -421,6 +422,9 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
         let (text, mut numbers) = fill(&template.unwrap_or_default(), f);
         numbers.extend(cited);
         w.sentences.push(Sentence { key: "floor".to_owned(), text, numbers });
+        if more_speakers {
+            w.sentence("floor_rest", Vec::new());
+        }
     }
 
     let f = vec![

@@ -223,6 +223,28 @@ fn one_mixed_track_says_overlap_is_not_measurable() {
 }
 
 #[test]
+fn the_floor_sentence_says_when_it_leaves_speakers_out() {
+    // Eight speakers, one after another: the sentence names six and says there are others.
+    let build_n = |n: i64| {
+        let mut b = TranscriptBuilder::new();
+        for k in 0..n {
+            let seg = Segment::from_millis(k * 10_000, k * 10_000 + 9_000 - k * 500).unwrap();
+            b.add(seg, &format!("S{k}"), None);
+        }
+        b.build()
+    };
+    for (n, rest) in [(8, true), (6, false)] {
+        let a = analyze(&build_n(n), &Params::default()).unwrap();
+        let v = conversation_json("many", &a);
+        check(&v, "many");
+        let all = texts(&v).join(" ");
+        let floor = texts(&v).into_iter().find(|t| t.contains("held the floor")).unwrap();
+        assert_eq!(floor.matches('%').count(), 6, "{floor}");
+        assert_eq!(all.contains("The other speakers held it less"), rest, "{all}");
+    }
+}
+
+#[test]
 fn empty_conversation_says_so() {
     let a = analyze(&Transcript::default(), &Params::default()).unwrap();
     let v = conversation_json("empty", &a);
