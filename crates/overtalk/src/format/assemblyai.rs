@@ -26,6 +26,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{Error, Result, WarningKind};
+use crate::format::json::Unlabelled;
 use crate::format::json::{
     add_word_runs, label, millis, scan, seconds, warn, LabelledWord, Pos, Scanned, Untimed,
     UNKNOWN_SPEAKER,
@@ -212,7 +213,7 @@ fn read_words(
     b: &mut TranscriptBuilder,
 ) -> Result<()> {
     let mut labelled = Vec::new();
-    let (mut missing, mut first_missing) = (0usize, None);
+    let mut unlabelled = Unlabelled::default();
     let mut untimed = Untimed::default();
     let total = words.len();
     for (k, w) in words.into_iter().enumerate() {
@@ -220,8 +221,7 @@ fn read_words(
         let (word, speaker) = word(ctx, w, pos)?;
         let times = word.start.zip(word.end);
         let speaker = speaker.unwrap_or_else(|| {
-            missing += 1;
-            first_missing = first_missing.or(pos);
+            unlabelled.add(pos);
             UNKNOWN_SPEAKER.to_owned()
         });
         match times {
@@ -229,14 +229,7 @@ fn read_words(
             None => untimed.add(pos),
         }
     }
-    if missing > 0 {
-        let message = if missing == total {
-            format!("no word has a speaker (speaker_labels was off); all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}")
-        } else {
-            format!("{missing} of {total} words have no speaker; given to the placeholder speaker {UNKNOWN_SPEAKER:?}")
-        };
-        warn(ctx, WarningKind::MissingSpeaker, first_missing, message)?;
-    }
+    unlabelled.warn(ctx, unlabelled.missing == total, total, "speaker_labels")?;
     untimed.warn(ctx, "")?;
     add_word_runs(ctx, labelled, b)
 }

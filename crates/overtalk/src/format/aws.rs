@@ -40,6 +40,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{Error, Result, WarningKind};
+use crate::format::json::Unlabelled;
 use crate::format::json::{
     add_word_runs, label, scan, seconds_value, warn, LabelledWord, Pos, Scanned, Untimed,
     UNKNOWN_SPEAKER,
@@ -249,25 +250,18 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         let words =
             words_of(results.items.unwrap_or_default(), |k| scanned.pos(P_ITEM, k), &mut untimed);
         let total = words.len();
-        let mut missing = 0usize;
+        let mut unlabelled = Unlabelled { first: scanned.pos(P_ITEM, 0), ..Unlabelled::default() };
         let labelled: Vec<LabelledWord> = words
             .into_iter()
             .map(|(word, start, end, speaker)| {
                 let speaker = speaker.unwrap_or_else(|| {
-                    missing += 1;
+                    unlabelled.missing += 1;
                     UNKNOWN_SPEAKER.to_owned()
                 });
                 LabelledWord { speaker, word, start, end }
             })
             .collect();
-        if missing > 0 {
-            let message = if missing == total {
-                format!("no word has a speaker (speaker identification was off); all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}")
-            } else {
-                format!("{missing} of {total} words have no speaker; given to the placeholder speaker {UNKNOWN_SPEAKER:?}")
-            };
-            warn(ctx, WarningKind::MissingSpeaker, scanned.pos(P_ITEM, 0), message)?;
-        }
+        unlabelled.warn(ctx, unlabelled.missing == total, total, "speaker identification")?;
         add_word_runs(ctx, labelled, &mut b)?;
     }
     untimed.warn(ctx, "")?;

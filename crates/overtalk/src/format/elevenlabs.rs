@@ -33,6 +33,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{Result, WarningKind};
+use crate::format::json::Unlabelled;
 use crate::format::json::{
     add_word_runs, label, scan, seconds_value, warn, LabelledWord, Pos, Untimed, UNKNOWN_SPEAKER,
 };
@@ -121,7 +122,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         b.extent(Segment::new(Time::ZERO, d));
     }
     let mut labelled: Vec<LabelledWord> = Vec::new();
-    let (mut missing, mut first_missing): (usize, Option<Pos>) = (0, None);
+    let mut unlabelled = Unlabelled::default();
     let (mut events, mut first_event): (usize, Option<Pos>) = (0, None);
     let mut untimed = Untimed::default();
     let mut k = 0usize;
@@ -162,8 +163,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             };
             let speaker =
                 label(&t.speaker_id).or_else(|| channel_label.clone()).unwrap_or_else(|| {
-                    missing += 1;
-                    first_missing = first_missing.or(pos);
+                    unlabelled.add(pos);
                     UNKNOWN_SPEAKER.to_owned()
                 });
             let confidence = t.logprob.map(f64::exp);
@@ -197,15 +197,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             format!("{events} audio event(s) (laughter, applause, music, …) left out: not speech"),
         )?;
     }
-    if missing > 0 {
-        let total = labelled.len();
-        let message = if missing >= total {
-            format!("no word has a speaker (diarize was off); all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}")
-        } else {
-            format!("{missing} words have no speaker; given to the placeholder speaker {UNKNOWN_SPEAKER:?}")
-        };
-        warn(ctx, WarningKind::MissingSpeaker, first_missing, message)?;
-    }
+    let total = labelled.len();
+    unlabelled.warn(ctx, unlabelled.missing >= total, total, "diarize")?;
     untimed.warn(ctx, "")?;
     add_word_runs(ctx, labelled, &mut b)?;
     Ok(Corpus::single(ctx.recording_id(), b.build()))

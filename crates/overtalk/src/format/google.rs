@@ -32,6 +32,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{Result, WarningKind};
+use crate::format::json::Unlabelled;
 use crate::format::json::{
     add_word_runs, is_list, label, scan, seconds_value, warn, LabelledWord, Untimed,
     UNKNOWN_SPEAKER,
@@ -192,7 +193,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
     }
     let mut labelled = Vec::new();
-    let (mut missing, mut first_missing) = (0usize, None);
+    let mut unlabelled = Unlabelled::default();
     let mut untimed = Untimed::default();
     for (k, r) in doc.results.into_iter().enumerate() {
         if repeated.is_some_and(|d| d != k) {
@@ -206,8 +207,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 (true, Some(tag), _) => format!("speaker_{tag}"),
                 (false, _, Some(c)) => c.clone(),
                 _ => {
-                    missing += 1;
-                    first_missing = first_missing.or(pos);
+                    unlabelled.add(pos);
                     UNKNOWN_SPEAKER.to_owned()
                 }
             };
@@ -224,14 +224,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             labelled.push(LabelledWord { speaker, word, start, end });
         }
     }
-    if missing > 0 {
-        let message = if diarized {
-            format!("{missing} word(s) of the diarized result have no speaker; given to the placeholder speaker {UNKNOWN_SPEAKER:?}")
-        } else {
-            format!("no word has a speaker (diarization was off); all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}")
-        };
-        warn(ctx, WarningKind::MissingSpeaker, first_missing, message)?;
-    }
+    let total = labelled.len();
+    unlabelled.warn(ctx, !diarized, total, "diarization")?;
     untimed.warn(ctx, "")?;
     // One diarized stream stays in time order (a speaker change ends a track); channels, which
     // overlap freely, are taken one at a time, each in time order.

@@ -394,6 +394,44 @@ pub(crate) fn warn(
     }
 }
 
+/// Words without a speaker in a speech-to-text result, counted while reading, warned about
+/// once: either no word has one (the service's diarization `setting` was off, so all speech
+/// goes to the placeholder speaker) or only some lack one.
+#[derive(Default)]
+pub(crate) struct Unlabelled {
+    pub(crate) missing: usize,
+    pub(crate) first: Option<Pos>,
+}
+
+impl Unlabelled {
+    /// Counts a word at `pos` without a speaker.
+    pub(crate) fn add(&mut self, pos: Option<Pos>) {
+        self.missing += 1;
+        self.first = self.first.or(pos);
+    }
+
+    /// The one [`WarningKind::MissingSpeaker`] warning, when a word of the `total` had no
+    /// speaker; `all` says the result has no speakers at all (`missing == total` unless the
+    /// service marks diarization otherwise).
+    pub(crate) fn warn(
+        &self,
+        ctx: &mut ReadContext<'_>,
+        all: bool,
+        total: usize,
+        setting: &str,
+    ) -> Result<()> {
+        if self.missing == 0 {
+            return Ok(());
+        }
+        let message = if all {
+            format!("no word has a speaker ({setting} was off); all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}")
+        } else {
+            format!("{} of {total} words have no speaker; given to the placeholder speaker {UNKNOWN_SPEAKER:?}", self.missing)
+        };
+        warn(ctx, WarningKind::MissingSpeaker, self.first, message)
+    }
+}
+
 /// A parse error at `pos` (or without a position).
 pub(crate) fn error_at(
     ctx: &ReadContext<'_>,

@@ -33,9 +33,10 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::error::{Result, WarningKind};
+use crate::error::Result;
+use crate::format::json::Unlabelled;
 use crate::format::json::{
-    add_word_runs, label, scan, seconds_value, value_lines, warn, LabelledWord, Pos, Untimed,
+    add_word_runs, label, scan, seconds_value, value_lines, LabelledWord, Pos, Untimed,
     UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
@@ -132,7 +133,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
     };
     let mut labelled: Vec<LabelledWord> = Vec::new();
-    let (mut missing, mut first_missing): (usize, Option<Pos>) = (0, None);
+    let mut unlabelled = Unlabelled::default();
     let mut untimed = Untimed::default();
     let mut pending_prefix = String::new();
     // Where words were given one by one: an entity spanning them repeats them.
@@ -185,8 +186,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             .filter(|s| s != "UU")
             .or_else(|| label(&r.channel))
             .unwrap_or_else(|| {
-                missing += 1;
-                first_missing = first_missing.or(pos);
+                unlabelled.add(pos);
                 UNKNOWN_SPEAKER.to_owned()
             });
         let text = std::mem::take(&mut pending_prefix) + &content;
@@ -198,15 +198,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         };
         labelled.push(LabelledWord { speaker, word, start, end });
     }
-    if missing > 0 {
-        let total = labelled.len();
-        let message = if missing == total {
-            format!("no word has a speaker (diarization was off); all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}")
-        } else {
-            format!("{missing} of {total} words have no known speaker; given to the placeholder speaker {UNKNOWN_SPEAKER:?}")
-        };
-        warn(ctx, WarningKind::MissingSpeaker, first_missing, message)?;
-    }
+    let total = labelled.len();
+    unlabelled.warn(ctx, unlabelled.missing == total, total, "diarization")?;
     untimed.warn(ctx, "")?;
     add_word_runs(ctx, labelled, &mut b)?;
     Ok(Corpus::single(ctx.recording_id(), b.build()))
@@ -215,6 +208,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::WarningKind;
     use crate::format::test_support::tracks_with_text;
     use crate::format::{read_str, ReadOptions};
 
