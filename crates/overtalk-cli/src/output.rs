@@ -2,10 +2,57 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use anyhow::{bail, Context, Result};
 
 use crate::input::Source;
+
+/// The files the command line names (inputs given through options such as `--audio`,
+/// `--uem`, `--words`, `--config`, `--track NAME=FILE`), registered once the arguments are
+/// parsed, so that no output replaces one of them.
+static NAMED_FILES: OnceLock<Vec<PathBuf>> = OnceLock::new();
+
+/// The arguments that name what a command writes, not what it reads.
+const OUTPUT_ARGS: &[&str] = &["output", "transcript", "record", "dir", "events"];
+
+/// Registers every existing file that an argument of `matches` (and of its subcommands) names,
+/// outputs aside: a value `PATH`, or `NAME=PATH`. Called once, after parsing.
+pub fn register_named_files(matches: &clap::ArgMatches) {
+    let mut found = Vec::new();
+    collect_named_files(matches, &mut found);
+    let _ = NAMED_FILES.set(found);
+}
+
+fn collect_named_files(m: &clap::ArgMatches, found: &mut Vec<PathBuf>) {
+    for id in m.ids() {
+        if OUTPUT_ARGS.contains(&id.as_str()) {
+            continue;
+        }
+        let Ok(Some(values)) = m.try_get_raw(id.as_str()) else { continue };
+        for v in values {
+            let text = v.to_string_lossy();
+            let after_name = text.split_once('=').map(|(_, p)| p);
+            for candidate in [Some(text.as_ref()), after_name].into_iter().flatten() {
+                let path = Path::new(candidate);
+                if path.is_file() {
+                    if let Ok(c) = std::fs::canonicalize(path) {
+                        found.push(c);
+                    }
+                }
+            }
+        }
+    }
+    if let Some((_, sub)) = m.subcommand() {
+        collect_named_files(sub, found);
+    }
+}
+
+/// Whether `out` is a file the command line names as an input.
+fn is_named_input(out: &Path) -> bool {
+    let Ok(out) = std::fs::canonicalize(out) else { return false };
+    NAMED_FILES.get().is_some_and(|files| files.contains(&out))
+}
 
 /// Where output goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +76,9 @@ impl Target {
     /// Fails if this target is one of the inputs (overtalk never overwrites an input).
     pub fn check_not_input(&self, inputs: &[Source]) -> Result<()> {
         if let Target::File(out) = self {
+            if is_named_input(out) {
+                bail!("{}: refusing to overwrite an input file", out.display());
+            }
             let out_canon = std::fs::canonicalize(out).ok();
             for s in inputs {
                 if let Source::File(p) = s {
@@ -57,6 +107,9 @@ impl Target {
                 Ok(())
             }
             Target::File(path) => {
+                if is_named_input(path) {
+                    bail!("{}: refusing to overwrite an input file", path.display());
+                }
                 // Devices, FIFOs and sockets (`-o /dev/null`, `-o >(gzip)`) are written in place:
                 // renaming a file over them would replace the device instead of writing to it.
                 // A symbolic link is followed, so the file it points to is replaced, not the link.

@@ -239,6 +239,29 @@ fn report_embeds_the_analysis_and_never_overwrites_its_input() {
     assert_eq!(dir.read("ref.rttm"), REFERENCE);
 }
 
+#[test]
+fn no_output_replaces_a_file_an_option_names() {
+    // Inputs named through options are inputs too: `--uem`, `--config`, `--audio`, `--speakers`.
+    let dir = inputs();
+    dir.create("cfg.toml", "bridge_pause = 200\n");
+    dir.create("names.toml", "[speakers]\nx = \"Ana\"\n");
+    dir.create("a.mp3", "not really audio");
+    let runs: [&[&str]; 4] = [
+        &["score", "-r", "ref.rttm", "-s", "hyp.rttm", "--uem", "rec.uem", "-o", "rec.uem"],
+        &["analyze", "ref.rttm", "--config", "cfg.toml", "--format", "json", "-o", "cfg.toml"],
+        &["report", "ref.rttm", "--audio", "a.mp3", "-o", "a.mp3"],
+        &["convert", "ref.rttm", "--speakers", "names.toml", "--to", "rttm", "-o", "names.toml"],
+    ];
+    let before: Vec<String> =
+        ["rec.uem", "cfg.toml", "a.mp3", "names.toml"].iter().map(|f| dir.read(f)).collect();
+    for (args, kept) in runs.iter().zip(&before) {
+        let run = dir.run(args);
+        assert_eq!(run.code(), 2, "{args:?}: {}", run.stderr());
+        assert!(run.stderr().contains("refusing to overwrite an input file"), "{}", run.stderr());
+        assert_eq!(&dir.read(args[args.len() - 1]), kept, "{args:?}");
+    }
+}
+
 /// Checks `value` against the subset of JSON Schema that `overtalk schema` uses (`$ref`, `type`,
 /// `properties`, `required`, `additionalProperties: false`, `items`, `enum`, `const`), returning
 /// the first violation as a JSON pointer and a reason.

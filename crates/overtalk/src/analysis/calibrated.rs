@@ -612,8 +612,12 @@ impl Calibrated {
         ix.row_at = row_at;
         // A backchannel answers someone: before anyone else has spoken there is nothing to
         // answer (the opening words, a recording of one speaker), whatever the model says.
-        for ((tag, pr), answers) in tags.iter_mut().zip(&mut probs).zip(someone_spoke(spurts)) {
-            if !answers {
+        let cap: i64 =
+            std::env::var("OT_BC_CAP").ok().and_then(|v| v.parse().ok()).unwrap_or(i64::MAX);
+        for (((tag, pr), answers), s) in
+            tags.iter_mut().zip(&mut probs).zip(someone_spoke(spurts)).zip(spurts.iter())
+        {
+            if !answers || (s.end - s.start).get() > cap {
                 *tag = false;
                 *pr = 0.0;
             }
