@@ -340,11 +340,18 @@ fn schema_describes_what_analyze_writes() {
          00:03.500 --> 00:06.000\n<v Ben>No wait, it doesn't.\n\n\
          00:06.500 --> 00:07.000\n<v Ann>Yeah.\n",
     );
-    for input in ["ref.rttm", "talk.vtt"] {
+    // A paragraph transcript (ends estimated, a `[crosstalk]` note): `estimated_times`.
+    dir.create(
+        "talk.txt",
+        "Ann (00:00):\nSo I think the plan works [crosstalk 00:00:03].\n\nBen (00:04):\nNo wait, it doesn't.\n",
+    );
+    for input in ["ref.rttm", "talk.vtt", "talk.txt"] {
         let output: Value =
             serde_json::from_str(&dir.run(&["analyze", "--format", "json", input]).ok()).unwrap();
         assert_eq!(violation(&schema, &schema, &output, ""), None, "{input}");
         assert_eq!(output["schema_version"], schema["x-schema-version"]);
+        let estimated = output["conversations"][0].get("estimated_times").is_some();
+        assert_eq!(estimated, input == "talk.txt", "{input}");
     }
     // The checker itself rejects what the schema forbids.
     let mut output: Value =

@@ -338,6 +338,37 @@ fn conversation() -> Value {
                 ("interruption_before_end", agreement),
             ]),
         );
+        // Paragraph transcripts only (ends estimated): what rests on the estimates.
+        props.insert(
+            "estimated_times".to_owned(),
+            obj(vec![
+                ("tracks", t("integer")),
+                ("estimated_ends", t("integer")),
+                ("words_per_second", t("integer")),
+                ("rest_on_estimated_ends", arr(t("string"))),
+                ("from_start_times", arr(t("string"))),
+                ("overlap", t("string")),
+                (
+                    "marked_overlaps",
+                    arr(obj(vec![
+                        ("time", t("integer")),
+                        ("time_from", en(&["note", "paragraph start"])),
+                        ("speaker", nullable("string")),
+                        ("text", t("string")),
+                    ])),
+                ),
+                (
+                    "rules",
+                    arr(obj(vec![
+                        ("rule", en(&["crosstalk", "cut_off", "no_sentence_end", "timing"])),
+                        ("description", t("string")),
+                        ("count", nullable("integer")),
+                        ("by_speaker", map_of(t("integer"))),
+                        ("basis", t("string")),
+                    ])),
+                ),
+            ]),
+        );
     }
     v
 }
