@@ -411,28 +411,46 @@ fn conversation_section(
     }
     b.push_str("</div>");
     let n = &cv.counts.events;
+    // Ends estimated (paragraph transcripts): the times say nothing of who talked over whom,
+    // so the counts that rest on overlap are not measurable, not zero.
+    let unmeasured = r.estimated_times.is_some();
+    let onsets = if unmeasured {
+        "interruptions and terminal overlaps not measurable (ends estimated)".to_owned()
+    } else {
+        format!(
+            "<span data-field=\"interruptions\" data-v=\"{}\">{}</span> {} (<span data-field=\"successful\" data-v=\"{}\">{}</span> successful) · {}",
+            n.interruptions,
+            n.interruptions,
+            plural(n.interruptions, "interruption", "interruptions"),
+            n.successful,
+            n.successful,
+            counted(n.terminal_overlaps, "terminal overlap", "terminal overlaps"),
+        )
+    };
+    let claims = if unmeasured {
+        "floor claims in words not measurable (ends estimated)".to_owned()
+    } else {
+        counted(n.verbal_claims, "floor claim in words", "floor claims in words")
+    };
     let _ = write!(
         b,
-        "<p class=\"headline\">{} · span {} s · speech {} s · {} · {} turns · {} floor transfers · <span data-field=\"interruptions\" data-v=\"{}\">{}</span> interruptions (<span data-field=\"successful\" data-v=\"{}\">{}</span> successful) · {} terminal overlaps · {} backchannels · {} floor claims in words</p>",
-        match r.speakers.len() {
-            1 => "1 speaker".to_owned(),
-            n => format!("{n} speakers"),
-        },
+        "<p class=\"headline\">{} · span {} s · speech {} s · {} · {} · {} · {} · {} · {}</p>",
+        counted(r.speakers.len(), "speaker", "speakers"),
         secs(cv.span.get()),
         secs(cv.speech.get()),
         match r.overlap_unmeasurable() {
             Some(why) => format!("overlap not measurable ({why})"),
-            None => format!("overlap {} s ({} of speech)", secs(cv.overlap.get()), pct(cv.overlap_ratio)),
+            None => format!(
+                "overlap {} s ({} of speech)",
+                secs(cv.overlap.get()),
+                pct(cv.overlap_ratio)
+            ),
         },
-        n.turns,
-        n.transfers,
-        n.interruptions,
-        n.interruptions,
-        n.successful,
-        n.successful,
-        n.terminal_overlaps,
-        n.backchannels,
-        n.verbal_claims
+        counted(n.turns, "turn", "turns"),
+        counted(n.transfers, "floor transfer", "floor transfers"),
+        onsets,
+        counted(n.backchannels, "backchannel", "backchannels"),
+        claims,
     );
     // The timeline, filled in by the script.
     let _ = write!(
@@ -458,8 +476,7 @@ fn conversation_section(
 <td data-field=\"talk\" data-v=\"{}\">{}</td><td data-field=\"talk_share\" data-v=\"{}\">{}</td>\
 <td data-field=\"floor\" data-v=\"{}\">{}</td><td data-field=\"floor_share\" data-v=\"{}\">{}</td>\
 <td data-field=\"turns\" data-v=\"{}\">{}</td><td data-field=\"backchannels\" data-v=\"{}\">{}</td>\
-<td data-field=\"interruptions_made\" data-v=\"{}\" data-successful=\"{}\">{} ({})</td>\
-<td data-field=\"interruptions_received\" data-v=\"{}\" data-successful=\"{}\">{} ({})</td></tr>",
+{}</tr>",
             colour(name),
             s.talk,
             secs(s.talk.get()),
@@ -473,50 +490,58 @@ fn conversation_section(
             s.turns,
             s.backchannels,
             s.backchannels,
-            s.interruptions_made.attempts,
-            s.interruptions_made.successful,
-            s.interruptions_made.attempts,
-            s.interruptions_made.successful,
-            s.interruptions_received.attempts,
-            s.interruptions_received.successful,
-            s.interruptions_received.attempts,
-            s.interruptions_received.successful,
+            if unmeasured {
+                "<td class=\"l\">not measurable</td><td class=\"l\">not measurable</td>".to_owned()
+            } else {
+                format!(
+                    "<td data-field=\"interruptions_made\" data-v=\"{0}\" data-successful=\"{1}\">{0} ({1})</td>\
+<td data-field=\"interruptions_received\" data-v=\"{2}\" data-successful=\"{3}\">{2} ({3})</td>",
+                    s.interruptions_made.attempts,
+                    s.interruptions_made.successful,
+                    s.interruptions_received.attempts,
+                    s.interruptions_received.successful,
+                )
+            },
         );
     }
     b.push_str("</tbody></table>");
 
-    // Who interrupts whom.
-    b.push_str("<div class=\"grid2\"><div><h3>Who interrupts whom</h3><p class=\"note\">Row interrupts column (the floor holder): attempts, successful, and attempts per minute of the column's floor time.</p><table class=\"matrix\"><thead><tr><th scope=\"col\">interrupter \\ holder</th>");
-    for f in &names {
-        let _ = write!(b, "<th scope=\"col\" class=\"c{}\">{}</th>", colour(f), escape(f));
-    }
-    b.push_str("</tr></thead><tbody>");
-    for x in &names {
-        let _ = write!(b, "<tr><th scope=\"row\" class=\"c{}\">{}</th>", colour(x), escape(x));
+    // Who interrupts whom (not measurable when the ends were estimated).
+    if unmeasured {
+        b.push_str("<div class=\"grid2\"><div><h3>Who interrupts whom</h3><p class=\"note\">Not measurable: the transcript gives start times only and the ends were estimated, so nothing in it says who talked over whom.</p></div><div>");
+    } else {
+        b.push_str("<div class=\"grid2\"><div><h3>Who interrupts whom</h3><p class=\"note\">Row interrupts column (the floor holder): attempts, successful, and attempts per minute of the column's floor time.</p><table class=\"matrix\"><thead><tr><th scope=\"col\">interrupter \\ holder</th>");
         for f in &names {
-            if x == f {
-                b.push_str("<td class=\"self\">–</td>");
-                continue;
-            }
-            let p = r
-                .pairs
-                .iter()
-                .find(|p| &*p.interrupter == x.as_str() && &*p.interruptee == f.as_str());
-            let (att, suc, rate) = p.map_or((0, 0, None), |p| {
-                (p.attempts, p.successful, p.rate_per_min_of_interruptee_floor)
-            });
-            let _ = write!(
-                b,
-                "<td class=\"cell\" data-interrupter=\"{}\" data-interruptee=\"{}\" data-attempts=\"{att}\" data-successful=\"{suc}\" data-rate=\"{}\">{att} / {suc}<span class=\"sub\">{}</span></td>",
-                escape(x),
-                escape(f),
-                if p.is_some() { jv(&rate) } else { "0".to_owned() },
-                rate.map_or_else(|| "–".to_owned(), |v| format!("{v:.2}/min")),
-            );
+            let _ = write!(b, "<th scope=\"col\" class=\"c{}\">{}</th>", colour(f), escape(f));
         }
-        b.push_str("</tr>");
+        b.push_str("</tr></thead><tbody>");
+        for x in &names {
+            let _ = write!(b, "<tr><th scope=\"row\" class=\"c{}\">{}</th>", colour(x), escape(x));
+            for f in &names {
+                if x == f {
+                    b.push_str("<td class=\"self\">–</td>");
+                    continue;
+                }
+                let p = r
+                    .pairs
+                    .iter()
+                    .find(|p| &*p.interrupter == x.as_str() && &*p.interruptee == f.as_str());
+                let (att, suc, rate) = p.map_or((0, 0, None), |p| {
+                    (p.attempts, p.successful, p.rate_per_min_of_interruptee_floor)
+                });
+                let _ = write!(
+                    b,
+                    "<td class=\"cell\" data-interrupter=\"{}\" data-interruptee=\"{}\" data-attempts=\"{att}\" data-successful=\"{suc}\" data-rate=\"{}\">{att} / {suc}<span class=\"sub\">{}</span></td>",
+                    escape(x),
+                    escape(f),
+                    if p.is_some() { jv(&rate) } else { "0".to_owned() },
+                    rate.map_or_else(|| "–".to_owned(), |v| format!("{v:.2}/min")),
+                );
+            }
+            b.push_str("</tr>");
+        }
+        b.push_str("</tbody></table></div><div>");
     }
-    b.push_str("</tbody></table></div><div>");
 
     // FTO histogram.
     fto_histogram(b, r);
@@ -909,4 +934,18 @@ pub fn score_report(view: &ScoreView<'_>, opts: &ReportOptions) -> Result<String
     }
     b.push_str("</main>");
     Ok(page(&title, None, &b, &payload))
+}
+
+/// `one` or `many` by `n`.
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+/// `n` and its noun, singular for 1 (`1 turn`, `3 turns`).
+fn counted(n: usize, one: &'static str, many: &'static str) -> String {
+    format!("{n} {}", plural(n, one, many))
 }

@@ -429,3 +429,31 @@ fn ami_meeting_report_matches_its_analysis() {
     // No words in an RTTM: no transcript section.
     assert!(!html.contains("<h3>Transcript</h3>"));
 }
+
+#[test]
+fn start_times_only_show_not_measurable_never_zero() {
+    // A paragraph transcript: ends estimated, so nothing says who talked over whom.
+    let text = "Ann (00:00):\nSo I think the plan works.\n\nBen (00:04):\nNo wait, it doesn't.\n\nAnn (00:09):\nIt does.\n";
+    let read = read_str(text, Format::Rev, &ReadOptions::default()).unwrap();
+    let t = read.corpus.get("recording").unwrap().clone();
+    let (a, html) = report_of("debate", &t);
+    assert!(a.estimated_times.is_some());
+    let headline = between(&html, "<p class=\"headline\">", "</p>");
+    assert!(headline.contains("interruptions and terminal overlaps not measurable"), "{headline}");
+    assert!(headline.contains("floor claims in words not measurable"), "{headline}");
+    assert!(!headline.contains("0 interruptions"), "{headline}");
+    // Singular where the count is 1: two speakers, three turns, two transfers.
+    assert!(headline.starts_with("2 speakers"), "{headline}");
+    assert!(headline.contains("2 floor transfers"), "{headline}");
+    let table = between(&html, "<table class=\"speakers\">", "</table>");
+    assert!(!table.contains("data-field=\"interruptions_made\""), "{table}");
+    assert_eq!(table.matches("not measurable").count(), 4, "{table}");
+    assert!(!html.contains("<table class=\"matrix\">"));
+    // Measured times keep their counts, in the singular when there is one.
+    let (a, html) = report_of("red-carpet", &red_carpet());
+    let headline = between(&html, "<p class=\"headline\">", "</p>");
+    let n = a.conversation.counts.events.interruptions;
+    let word = if n == 1 { "interruption " } else { "interruptions " };
+    assert!(headline.contains(&format!("{n}</span> {word}")), "{headline}");
+    assert!(html.contains("<table class=\"matrix\">"));
+}
