@@ -1217,8 +1217,13 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     {
         return Some(Format::Speechmatics);
     }
+    // Gecko's monologues hold `terms` (and the file a `schemaVersion`); Rev.ai's `elements`.
     if has("monologues") {
-        return Some(Format::RevAi);
+        let head = &text[..end];
+        let terms = head.find("\"terms\"");
+        let elements = head.find("\"elements\"");
+        let gecko = has("schemaVersion") || terms.is_some_and(|t| elements.is_none_or(|e| t < e));
+        return Some(if gecko { Format::Gecko } else { Format::RevAi });
     }
     // Gladia v2: a job with its `request_params` (or `kind`) beside the `result`, or the
     // result saved alone: a `transcription` object beside `metadata` with Gladia's durations.

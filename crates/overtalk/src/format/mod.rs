@@ -37,6 +37,7 @@ pub(crate) mod docx;
 pub mod eaf;
 pub mod elevenlabs;
 pub mod exmaralda;
+pub mod gecko;
 pub mod gladia;
 pub mod google;
 pub mod json;
@@ -125,6 +126,8 @@ pub enum Format {
     ElevenLabs,
     /// Gladia pre-recorded transcription JSON (API v2).
     Gladia,
+    /// Gecko annotation JSON (`monologues` of `terms`).
+    Gecko,
 }
 
 impl Format {
@@ -210,7 +213,7 @@ impl FromStr for Format {
 /// The registry: every format's [`FormatSpec`], in the order of the [`Format`] variants (checked
 /// when compiling). Adding a format is one module that declares its `SPEC`, one `Format`
 /// variant and one entry here.
-const SPECS: [&FormatSpec; 31] = [
+const SPECS: [&FormatSpec; 32] = [
     &rttm::SPEC,
     &uem::SPEC,
     &lab::SPEC,
@@ -242,6 +245,7 @@ const SPECS: [&FormatSpec; 31] = [
     &transcriber::SPEC,
     &elevenlabs::SPEC,
     &gladia::SPEC,
+    &gecko::SPEC,
 ];
 
 // Each entry sits at its variant's index, so `Format::spec` is an index.

@@ -25,7 +25,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::error::{Result, WarningKind};
+use crate::error::{Error, Result, WarningKind};
 use crate::format::json::{label, scan, seconds_value, warn, UNKNOWN_SPEAKER};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder, Word};
@@ -87,6 +87,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let doc: Doc = scanned.parse(ctx)?;
     let mut b = TranscriptBuilder::new();
     let mut missing_speaker = false;
+    let (total, mut kept) = (doc.monologues.len(), 0usize);
     for (k, m) in doc.monologues.into_iter().enumerate() {
         let pos = scanned.pos(0, k);
         let speaker = match (label(&m.speaker_name), label(&m.speaker)) {
@@ -154,11 +155,19 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         match ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
             Some(seg) => {
                 b.add(seg, &speaker, Some(content));
+                kept += 1;
             }
             None => {
                 b.speaker(&speaker);
             }
         }
+    }
+    if kept == 0 && total > 0 {
+        // Every monologue dropped: another tool's monologues (Gecko's `terms`), not an empty
+        // transcript.
+        return Err(Error::invalid(format!(
+            "none of the {total} monologues has a timed `elements` entry: this is no Rev.ai transcript with times (Gecko's monologues hold `terms`: --from gecko)"
+        )));
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
