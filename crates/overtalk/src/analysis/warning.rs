@@ -37,8 +37,9 @@ use crate::error::Severity;
 /// ([`AnalysisWarning::OverlapNotMeasurable`]).
 pub const OVERLAP_NOT_MEASURABLE: &str = "overlap not measurable: the speakers were \
      detected by diarizing one mixed track with one speaker per frame, which cannot hear two \
-     people at once; the overlap, interruption and talk-over counts here are zero by \
-     construction, not measured (separate tracks per speaker measure them)";
+     people at once; overlap, talk-over and the interruptions made while the holder was still \
+     talking are zero here by construction, not measured (separate tracks per speaker measure \
+     them); interruptions made in the holder's pauses are counted";
 
 /// A caveat the analysis attaches to its result (see the [module](self) documentation).
 #[derive(Clone, Debug, PartialEq)]
