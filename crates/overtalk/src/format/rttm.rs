@@ -211,6 +211,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // Lines out of order: one warning per file, with the count.
     let mut unsorted = OutOfOrder::lines();
     let mut channels = Channels::default();
+    // Lines of no RTTM type: the first one, and whether any RTTM line was seen at all.
+    let mut first_unknown: Option<(usize, usize)> = None;
+    let mut any_rttm = false;
     for item in ctx.lines(text) {
         let (n, line) = item?;
         let trimmed = line.trim_start();
@@ -224,7 +227,24 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             if kind.eq_ignore_ascii_case("END") {
                 return Err(ctx.error(n, 1, "an `END` line: this is ESPnet's RTTM-like format (sample units), not NIST RTTM"));
             }
-            if !KNOWN_TYPES.iter().any(|t| t.eq_ignore_ascii_case(kind)) {
+            if KNOWN_TYPES.iter().any(|t| t.eq_ignore_ascii_case(kind)) {
+                any_rttm = true;
+            } else {
+                if !any_rttm && first_unknown.is_none() {
+                    // Text of another format named `.rttm` (or `--from rttm`): said at once.
+                    first_unknown = Some((n, column_of(line, kind)));
+                    if let Some(f) = crate::format::sniff(text).filter(|f| *f != Format::Rttm) {
+                        return Err(ctx.error(
+                            n,
+                            column_of(line, kind),
+                            format!(
+                                "not RTTM: no line has an RTTM type, and the text reads as {} (name it with --from {}, or give the file its extension)",
+                                f.name(),
+                                f.name()
+                            ),
+                        ));
+                    }
+                }
                 ctx.warn_at(
                     WarningKind::Skipped,
                     n,
@@ -234,6 +254,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
             continue;
         }
+        any_rttm = true;
         if count < 9 {
             ctx.warn_at(
                 WarningKind::Skipped,
@@ -314,6 +335,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         if let Some(seg) = segment {
             rec.builder.push(seg, id, None);
         }
+    }
+    if let (Some((n, column)), false) = (first_unknown, any_rttm) {
+        return Err(ctx.error(n, column, "not RTTM: no line has an RTTM type (`SPEAKER …`)"));
     }
     unsorted.finish(ctx, recordings.len());
     channels.finish(ctx)?;

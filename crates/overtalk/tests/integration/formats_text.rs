@@ -1041,3 +1041,20 @@ fn an_xml_file_is_read_in_the_encoding_it_declares() {
     let t = out.corpus.get("recording").unwrap();
     assert_eq!(t.annotation().speakers().iter().map(|(_, n)| n).collect::<Vec<_>>(), ["Łukasz"]);
 }
+
+#[test]
+fn text_of_another_format_named_rttm_is_an_error() {
+    // A WebVTT file named `.rttm`: said at its first line, with the format it reads as.
+    let vtt = "WEBVTT\n\n00:00.000 --> 00:01.000\n<v Ann>Hi.\n";
+    let e = read_str(vtt, Format::Rttm, &ReadOptions::default()).unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(1), Some(1)));
+    assert!(e.to_string().contains("reads as webvtt"), "{e}");
+    // Text of no known format: one error, not a warning per line and an empty result.
+    let e =
+        read_str("hello there\nhow are you\n", Format::Rttm, &ReadOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("no line has an RTTM type"), "{e}");
+    // An unknown type among RTTM lines stays a warning.
+    let mixed = "SPEAKER a 1 0 1 <NA> <NA> x <NA> <NA>\nFOO a 1 0 1\n";
+    let out = read_str(mixed, Format::Rttm, &ReadOptions::default()).unwrap();
+    assert_eq!(kinds(&out.warnings), vec![WarningKind::Skipped]);
+}
