@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use crate::error::{Result, WarningKind};
+use crate::error::{Result, Warning, WarningKind};
 use crate::format::{no_spaces, Format, ReadContext, ReadOptions};
 use crate::model::{Region, Segment};
 
@@ -22,7 +22,7 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     extension: "uem",
     detected_by: &["uem"],
     read: Err("a UEM file holds scoring regions, not speech; pass it with --uem"),
-    write: None,
+    write: Some(write_extents),
     json: false,
     many_recordings: true,
     paragraphs: false,
@@ -88,6 +88,27 @@ pub fn read_bytes(bytes: &[u8], options: &ReadOptions) -> Result<(Uem, Vec<crate
     Ok((uem, ctx.into_warnings()))
 }
 
+/// Writes the scoring region of each recording of `corpus`: its declared extent (a file's
+/// stated duration), else the span of its speech, one line each (`convert ref.rttm -o
+/// ref.uem` gives the UEM that scores every recording over its whole reference).
+pub fn write_extents(corpus: &crate::model::Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
+    let mut uem = Uem::new();
+    let mut warnings = Vec::new();
+    for (id, t) in corpus.iter() {
+        match t.declared_extent().or_else(|| t.annotation().extent()) {
+            Some(extent) => {
+                uem.insert(id.to_owned(), Region::from_segments([extent]));
+            }
+            None => warnings.push(Warning::new(
+                WarningKind::Skipped,
+                format!("recording {id:?} has no speech and no stated extent: no UEM line"),
+            )),
+        }
+    }
+    write(&uem, out)?;
+    Ok(warnings)
+}
+
 /// Writes one line per region segment, channel 1.
 pub fn write(uem: &Uem, out: &mut dyn Write) -> Result<()> {
     for (id, region) in uem {
@@ -102,6 +123,15 @@ pub fn write(uem: &Uem, out: &mut dyn Write) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_corpus_writes_the_extent_of_each_recording() {
+        let text = "SPEAKER a 1 0.5 2 <NA> <NA> x <NA> <NA>\nSPEAKER a 1 3 1.25 <NA> <NA> y <NA> <NA>\nSPEAKER b 1 1 1 <NA> <NA> x <NA> <NA>\n";
+        let read = crate::format::read_str(text, Format::Rttm, &ReadOptions::default()).unwrap();
+        let mut out = Vec::new();
+        assert!(write_extents(&read.corpus, &mut out).unwrap().is_empty());
+        assert_eq!(String::from_utf8(out).unwrap(), "a 1 0.500 4.250\nb 1 1.000 2.000\n");
+    }
 
     #[test]
     fn reads_merges_and_writes() {
