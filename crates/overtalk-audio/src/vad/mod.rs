@@ -121,7 +121,7 @@ impl VadKind {
 
 /// How to get the neural detector when this build lacks it.
 pub const ONNX_FEATURE_HINT: &str = "this overtalk was built without the `onnx` feature; \
-     rebuild with `cargo install overtalk-cli --features onnx` \
+     rebuild with `cargo install --path crates/overtalk-cli --features onnx` \
      (or `cargo build --release --features onnx`)";
 
 impl std::fmt::Display for VadKind {

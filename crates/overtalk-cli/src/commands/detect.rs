@@ -43,8 +43,8 @@ pub struct Args {
     /// joined with `+`).
     #[arg(long, value_name = "ID")]
     recording_id: Option<String>,
-    /// Rename the detected speakers: a TOML file of `"SPEAKER_00" = "Alice"` lines (the names
-    /// `detect` writes without it: the `--track` and `--channels` names, `SPEAKER_00`, …).
+    /// Rename the detected speakers: a TOML file of `"SPK00" = "Alice"` lines (the names
+    /// `detect` writes without it: the `--track` and `--channels` names, `SPK00`, `SPK01`, …).
     #[arg(long, value_name = "names.toml")]
     speakers: Option<PathBuf>,
     #[command(flatten)]

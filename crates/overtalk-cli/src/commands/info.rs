@@ -10,7 +10,7 @@ use crate::app::{Globals, Outcome};
 use crate::input::{self, ReadArgs};
 use crate::output::Target;
 
-/// Summarise transcripts: recordings, speakers, duration, speech, overlapped share, turns.
+/// Summarise transcripts: recordings, speakers, segments, duration, speech, overlapped share.
 ///
 /// "Segments" are the tracks as the file gives them (RTTM lines, cues, intervals), not turns
 /// (`overtalk analyze` finds those). The duration runs from time 0 to the end of the last

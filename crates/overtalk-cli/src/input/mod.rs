@@ -51,7 +51,8 @@ pub struct ReadArgs {
     /// TextGrid/EAF: never read these tiers as speakers (names or glob patterns, comma separated).
     #[arg(long, value_name = "TIERS", value_delimiter = ',')]
     pub ignore_tiers: Vec<String>,
-    /// Rename speakers: a TOML file of `"SPEAKER_00" = "Alice"` lines.
+    /// Rename speakers: a TOML file of `"SPEAKER_00" = "Alice"` lines (the labels as the input
+    /// names them).
     #[arg(long, value_name = "names.toml")]
     pub speakers: Option<PathBuf>,
     /// Largest input file accepted, in MiB.

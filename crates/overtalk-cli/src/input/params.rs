@@ -30,7 +30,7 @@ pub(crate) struct AnalysisArgs {
     /// backchannel, floor-taking attempt or floor talk). Default: calibrated.
     #[arg(long, value_name = "CLASSIFIER", value_parser = named::<Classifier>())]
     classifier: Option<Classifier>,
-    /// With `--classifier calibrated`: decide each event from evidence up to this long after
+    /// With `--classifier calibrated` or `joint`: decide each event from evidence up to this long after
     /// its onset (250, 500 or 1000 ms; default: unbounded).
     #[arg(long, value_name = "MS")]
     decision_horizon: Option<i64>,
