@@ -12,7 +12,7 @@ use super::result::*;
 use super::talkspurt::Talkspurt;
 use super::turns::{TransferRec, TurnRec};
 use super::units::{Millis, SpeakerIndex};
-use super::warning::AnalysisWarning;
+use super::warning::{AnalysisWarning, TOUCHING_TURNS_MIN};
 
 /// Median (mean of the two middle values for an even count); `None` when empty (§5.5.7).
 pub fn median(values: &[Millis]) -> Option<f64> {
@@ -413,6 +413,10 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     let mut warnings = Vec::new();
     if overlap == Millis::ZERO && n >= 2 && speech > Millis::new(300_000) {
         warnings.push(AnalysisWarning::NoOverlap { speech_ms: speech });
+    }
+    let offsets: Vec<Millis> = st.transfers.iter().filter_map(|t| t.fto).collect();
+    if offsets.len() >= TOUCHING_TURNS_MIN && offsets.iter().all(|&f| f == Millis::ZERO) {
+        warnings.push(AnalysisWarning::TouchingTurns { transfers: offsets.len() });
     }
     // Schisms (Q10): one contiguous stretch of pieces with ≥ 3 active speakers, > 5 s.
     let mut stretch: Option<(Millis, Millis, usize)> = None;

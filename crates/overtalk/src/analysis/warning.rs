@@ -84,18 +84,31 @@ pub enum AnalysisWarning {
     /// so overlap is zero by construction ([`OVERLAP_NOT_MEASURABLE`]). Added by the caller
     /// that knows how the speakers were found.
     OverlapNotMeasurable,
+    /// `touching-turns`: every floor transfer (at least [`TOUCHING_TURNS_MIN`]) has an offset
+    /// of exactly 0: the turns touch end to start, as files that tile the timeline with turns
+    /// write them (Transcriber, EXMARaLDA, some diarizers), so the gaps and overlaps between
+    /// speakers were not measured.
+    TouchingTurns {
+        /// The floor transfers, all with an offset of 0.
+        transfers: usize,
+    },
     /// `other`: a sentence this version does not know, read back from another version's JSON.
     Other(String),
 }
 
+/// The fewest floor transfers, all of offset 0, that [`AnalysisWarning::TouchingTurns`] takes
+/// for a sign of a timeline tiled with turns (a few exact zeros happen in timed speech).
+pub const TOUCHING_TURNS_MIN: usize = 5;
+
 impl AnalysisWarning {
     /// Every code, in the order of the variants.
-    pub const CODES: [&'static str; 6] = [
+    pub const CODES: [&'static str; 7] = [
         "no-overlap",
         "schism",
         "estimated-ends",
         "overlap-from-marks",
         "overlap-not-measurable",
+        "touching-turns",
         "other",
     ];
 
@@ -107,7 +120,8 @@ impl AnalysisWarning {
             AnalysisWarning::EstimatedEnds { .. } => 2,
             AnalysisWarning::OverlapFromMarks { .. } => 3,
             AnalysisWarning::OverlapNotMeasurable => 4,
-            AnalysisWarning::Other(_) => 5,
+            AnalysisWarning::TouchingTurns { .. } => 5,
+            AnalysisWarning::Other(_) => 6,
         };
         Self::CODES[i]
     }
@@ -158,6 +172,10 @@ impl fmt::Display for AnalysisWarning {
                 "overlap is not measurable from these times; {marked_overlaps} [crosstalk] note(s) are reported as marked overlaps, the transcriber's judgement"
             ),
             AnalysisWarning::OverlapNotMeasurable => f.write_str(OVERLAP_NOT_MEASURABLE),
+            AnalysisWarning::TouchingTurns { transfers } => write!(
+                f,
+                "all {transfers} floor transfers have an offset of exactly 0: the turns touch end to start, as files that tile the timeline with turns write them, so the gaps and overlaps between speakers were not measured"
+            ),
             AnalysisWarning::Other(text) => f.write_str(text),
         }
     }
@@ -195,6 +213,13 @@ fn recognise(text: &str) -> Option<AnalysisWarning> {
             start_ms,
             end_ms: start_ms + to_ms(length, 1000.0)?,
         });
+    }
+    if let Some(n) = between(
+        text,
+        "all ",
+        " floor transfers have an offset of exactly 0: the turns touch end to start, as files that tile the timeline with turns write them, so the gaps and overlaps between speakers were not measured",
+    ) {
+        return Some(AnalysisWarning::TouchingTurns { transfers: n.parse().ok()? });
     }
     if let Some(n) = between(
         text,
@@ -279,6 +304,7 @@ mod tests {
             },
             AnalysisWarning::OverlapFromMarks { marked_overlaps: 2 },
             AnalysisWarning::OverlapNotMeasurable,
+            AnalysisWarning::TouchingTurns { transfers: 7 },
             AnalysisWarning::Other("something new".to_owned()),
         ]
     }
@@ -303,6 +329,7 @@ mod tests {
             "overlap is not measurable from these times; 2 [crosstalk] note(s) are reported as marked overlaps, the transcriber's judgement"
         );
         assert_eq!(w[4].to_string(), OVERLAP_NOT_MEASURABLE);
+        assert!(w[5].to_string().starts_with("all 7 floor transfers have an offset of exactly 0"));
         let codes: Vec<_> = w.iter().map(AnalysisWarning::code).collect();
         assert_eq!(codes, AnalysisWarning::CODES);
         assert_eq!(w[1].span_ms(), Some((Millis::new(1250), Millis::new(6500))));

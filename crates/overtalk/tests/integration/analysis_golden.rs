@@ -5,7 +5,9 @@
 
 use overtalk::analysis::intervals::{HeKind, Layer};
 use overtalk::analysis::onsets::{Ferguson, OnsetClass, Outcome};
-use overtalk::analysis::{analyze, Analysis, AnalysisPreset, Classifier, Millis, Params};
+use overtalk::analysis::{
+    analyze, Analysis, AnalysisPreset, AnalysisWarning, Classifier, Millis, Params,
+};
 use overtalk::{Content, Segment, Transcript, TranscriptBuilder};
 
 use HeKind::*;
@@ -706,4 +708,22 @@ fn nothing_answers_no_one_under_the_calibrated_classifier() {
     let r = calibrated(&two);
     let late = r.talkspurts.iter().find(|t| t.start == Millis::new(10500)).unwrap();
     assert!(late.is_backchannel && late.p_backchannel.unwrap() > 0.5, "{late:?}");
+}
+
+#[test]
+fn turns_that_touch_say_the_gaps_were_not_measured() {
+    // A timeline tiled with turns (Transcriber, EXMARaLDA): every transfer at offset 0.
+    let tiled: Vec<(&str, i64, i64, &str)> = (0..6)
+        .map(|k| (if k % 2 == 0 { "A" } else { "B" }, k * 2000, (k + 1) * 2000, ""))
+        .collect();
+    let r = run(&tiled);
+    let touching = |r: &Analysis| {
+        r.diagnostics.warnings.iter().any(|w| matches!(w, AnalysisWarning::TouchingTurns { .. }))
+    };
+    assert!(touching(&r), "{:?}", r.diagnostics.warnings);
+    // One real gap among them, or too few transfers: no warning.
+    let mut gapped = tiled.clone();
+    gapped[3].1 += 150;
+    assert!(!touching(&run(&gapped)));
+    assert!(!touching(&run(&tiled[..4])));
 }
