@@ -119,11 +119,18 @@ pub fn is_terminal(raw: &str) -> bool {
     !body.ends_with(['-', '–', '—'])
 }
 
-/// Whether a segment text is laughter-only (`^\[?laugh`, case-insensitive, on trimmed text).
+/// Whether a segment text is laughter-only (case-insensitive, on trimmed text): `laugh…`, or
+/// a transcriber's note of it — `[laughter]`, `(laughs)`, `((laughing))` (GAT, HIAT), CHAT's
+/// `&=laughs`, and in brackets the German `((lacht))` of EXMARaLDA and FOLKER transcripts.
 pub fn is_laughter(text: &str) -> bool {
     let t = text.trim();
-    let t = t.strip_prefix('[').unwrap_or(t);
-    t.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("laugh"))
+    let starts =
+        |s: &str, word: &str| s.get(..word.len()).is_some_and(|p| p.eq_ignore_ascii_case(word));
+    let noted = ["((", "(", "[", "&="].iter().find_map(|open| t.strip_prefix(open));
+    match noted {
+        Some(inner) => starts(inner, "laugh") || starts(inner, "lach"),
+        None => starts(t, "laugh"),
+    }
 }
 
 /// Tokens of one segment `[start, end)` (ms) from its content (§5.1 "Words" (R6)).
@@ -277,6 +284,24 @@ pub fn normalise(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn laughter_and_the_transcribers_notes_of_it() {
+        for t in [
+            "laughs",
+            " [Laughter] ",
+            "(laughs)",
+            "((laughing))",
+            "&=laughs",
+            "((lacht in Intervallen,3s))",
+            "[lachen]",
+        ] {
+            assert!(is_laughter(t), "{t}");
+        }
+        for t in ["Lachs ist teuer", "he laughs", "(.) laugh", "((atmet ein))", "flaugh"] {
+            assert!(!is_laughter(t), "{t}");
+        }
+    }
     use crate::model::{Segment, TranscriptBuilder};
     use crate::time::round_div;
 

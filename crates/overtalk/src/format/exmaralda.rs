@@ -17,6 +17,10 @@
 //!   written (EXMARaLDA cuts an utterance into events wherever another speaker's event starts
 //!   or ends, so consecutive events of one speaker abut; the analysis joins them, §5.1). A
 //!   transcription tier without a speaker is read under its display name, with a note.
+//! - An event of **transcription notation alone** — HIAT's pause dots (`•`), GAT's pauses
+//!   (`(.)`, `(0.5)`), a pause or breathing described in double parentheses (`((1,2s))`,
+//!   `((atmet ein))`) — is no speech: left out, with one warning that counts them. Laughter
+//!   notes (`((lacht))`, `((laughing))`) stay: the analysis knows laughter (§5.1).
 //! - **Annotation** (`type="a"`) and **description** (`type="d"`) tiers are not speech (a
 //!   translation, a gloss, a comment on the situation): they are left out, with one note that
 //!   names them; `--tiers` and `--ignore-tiers` choose tiers by display name (else id).
@@ -292,6 +296,8 @@ fn build(
     let mut left_out: Vec<(String, String)> = Vec::new();
     let mut first_left_out = (0, 0);
     let mut interpolated: Option<((usize, usize), usize)> = None;
+    // Events of notation alone (pauses, breathing): the first one, and how many.
+    let mut notation: Option<((usize, usize), usize)> = None;
     let mut speakerless_read = false;
     for tier in tiers {
         let label = tier.display.clone().unwrap_or_else(|| tier.id.clone());
@@ -364,6 +370,10 @@ fn build(
             if points[i].1.is_none() || points[j].1.is_none() {
                 interpolated.get_or_insert((position(), 0)).1 += 1;
             }
+            if notation_only(&e.text) {
+                notation.get_or_insert((position(), 0)).1 += 1;
+                continue;
+            }
             if let Some(seg) = segment_at(ctx, start, end, position)? {
                 let text = e.text.trim();
                 let content = (!text.is_empty()).then(|| Content::text(text));
@@ -385,6 +395,14 @@ fn build(
             format!("the timeline has fewer than two distinct times: read as an untimed transcript of {count} event(s) in timeline order; measures that need times cannot be made"),
         )?;
     }
+    if let Some(((line, column), count)) = notation {
+        ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(column),
+            format!("{count} event(s) of transcription notation alone (pauses such as `•` or `((1,2s))`, breathing) left out: not speech"),
+        )?;
+    }
     if let Some(((line, column), count)) = interpolated {
         ctx.warn_at(
             WarningKind::MissingTime,
@@ -399,9 +417,66 @@ fn build(
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
+/// Whether an event's text is transcription notation alone, no speech: HIAT's pause dots
+/// (`•`, `• • •`), GAT's pauses (`(.)`, `(-)`, `(--)`, `(0.5)`), and pauses or breathing
+/// described in double parentheses (`((1,2s))`, `((0.4))`, `((atmet ein))`, `((breathes))`).
+/// Laughter (`((lacht))`) is not left out: the analysis knows it (§5.1).
+fn notation_only(text: &str) -> bool {
+    let mut rest = text.to_owned();
+    // `((…))` groups of a pause length or breathing.
+    while let Some(open) = rest.find("((") {
+        let Some(close) = rest[open..].find("))").map(|c| open + c) else { break };
+        let inner = rest[open + 2..close].trim().to_lowercase();
+        let pause = !inner.is_empty()
+            && inner.chars().all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | 's' | ' '));
+        let breath =
+            ["atm", "einatm", "ausatm", "breath", "inhal", "exhal", "räusper", "hustet", "cough"]
+                .iter()
+                .any(|w| inner.starts_with(w));
+        if !(pause || breath) {
+            return false;
+        }
+        rest.replace_range(open..close + 2, " ");
+    }
+    // `(…)` groups of a GAT pause.
+    while let Some(open) = rest.find('(') {
+        let Some(close) = rest[open..].find(')').map(|c| open + c) else { break };
+        let inner = rest[open + 1..close].trim();
+        let pause = !inner.is_empty()
+            && inner.chars().all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | '-' | '–'));
+        if !pause {
+            return false;
+        }
+        rest.replace_range(open..=close, " ");
+    }
+    let marked = text.contains('(') || rest.chars().any(|c| matches!(c, '•' | '·' | '…'));
+    marked && !rest.chars().any(char::is_alphanumeric)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn transcription_notation_alone_is_no_speech() {
+        for t in [
+            "•",
+            "• • •",
+            "((0,4s))",
+            "((1.7))",
+            "(.)",
+            "(--)",
+            "(0.5)",
+            "((atmet ein))",
+            " ((breathes)) • ",
+        ] {
+            assert!(notation_only(t), "{t}");
+        }
+        for t in ["((laughing))", "((lacht))", "ja.", "Du sitzt hier • locker", "(.) ja", "", "."]
+        {
+            assert!(!notation_only(t), "{t}");
+        }
+    }
     use crate::format::{read_str, sniff as sniff_text, ReadOptions};
     use crate::model::Segment;
 
