@@ -86,4 +86,25 @@ fn errors_are_clear_and_inputs_safe() {
         dir.run(&["cut", "clip.rttm", "--only", "Wife", "--format", "csv", "-o", "clip.rttm"]);
     assert_eq!(run.code(), 2);
     assert_eq!(dir.read("clip.rttm"), RTTM);
+    // A transcript output of no known format is refused before the edit is written.
+    let args = [
+        "cut",
+        "clip.rttm",
+        "--only",
+        "Wife",
+        "--media",
+        "m.wav",
+        "-o",
+        "e.edl",
+        "--transcript",
+        "e.xyz",
+    ];
+    let run = dir.run(&args);
+    assert_eq!(run.code(), 2);
+    assert!(
+        run.stderr().contains("--transcript e.xyz: cannot tell the format"),
+        "{}",
+        run.stderr()
+    );
+    assert!(!dir.path().join("e.edl").exists());
 }

@@ -197,6 +197,19 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     }
     let target = Target::from_arg(Some(&args.output));
     target.check_not_input(&sources)?;
+    // Every output is checked before any is written: no edit left behind a refused transcript.
+    let transcript_format = match &args.transcript {
+        Some(path) => {
+            Target::from_arg(Some(path)).check_not_input(&sources)?;
+            Some(format_for_path(path).map_err(|_| {
+                anyhow::anyhow!(
+                    "--transcript {}: cannot tell the format from the extension: name it .rttm, .vtt, .srt, .eaf, .json, …",
+                    path.display()
+                )
+            })?)
+        }
+        None => None,
+    };
     let decoded = decode(&args, &tracks)?;
     if format == request::CutFormat::Wav && decoded.is_none() {
         bail!(
@@ -260,8 +273,7 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
             t.write_with(|out| Ok(out.write_all(file.text.as_bytes())?))?;
         }
     }
-    if let Some(path) = &args.transcript {
-        let f = format_for_path(path)?;
+    if let (Some(path), Some(f)) = (&args.transcript, transcript_format) {
         let corpus = request::remapped_corpus(&one.label, &cut, annotation);
         let t = Target::from_arg(Some(path));
         t.check_not_input(&sources)?;
