@@ -19,13 +19,74 @@ use crate::error::{Error, Result};
 pub const HORIZONS: [Option<Millis>; 4] =
     [Some(Millis::new(250)), Some(Millis::new(500)), Some(Millis::new(1000)), None];
 
-/// The 30 single-word cues of the CANDOR/NaturalTurn backchannel list plus spelling variants
-/// (§5.2 `bc_lexicon`, (R13)).
+/// The 30 single-word cues of the CANDOR/NaturalTurn backchannel list plus spelling variants,
+/// and the commonest continuers of the other languages overtalk users transcribe (§5.2
+/// `bc_lexicon`, (R13)).
 pub const BC_LEXICON: &[&str] = &[
-    "a", "ah", "alright", "awesome", "cool", "dope", "e", "exactly", "god", "gotcha", "huh", "hmm",
-    "mhm", "mm", "mmm", "nice", "oh", "okay", "really", "right", "sick", "sucks", "sure", "uh",
-    "um", "wow", "yeah", "yep", "yes", "yup", // CANDOR cues
-    "mm-hmm", "mm-hm", "mmhmm", "mhmm", "uh-huh", "uhhuh", "uh-hum", "ok", // variants
+    "a",
+    "ah",
+    "alright",
+    "awesome",
+    "cool",
+    "dope",
+    "e",
+    "exactly",
+    "god",
+    "gotcha",
+    "huh",
+    "hmm",
+    "mhm",
+    "mm",
+    "mmm",
+    "nice",
+    "oh",
+    "okay",
+    "really",
+    "right",
+    "sick",
+    "sucks",
+    "sure",
+    "uh",
+    "um",
+    "wow",
+    "yeah",
+    "yep",
+    "yes",
+    "yup", // CANDOR cues
+    "mm-hmm",
+    "mm-hm",
+    "mmhmm",
+    "mhmm",
+    "uh-huh",
+    "uhhuh",
+    "uh-hum",
+    "ok", // variants
+    "hm",
+    "hum",
+    "mh",
+    "mhh", // hesitation spellings of other transcription conventions
+    "ouais",
+    "oui",
+    "d'accord",
+    "voilà",
+    "exactement", // French
+    "ja",
+    "jaja",
+    "genau",
+    "stimmt",
+    "achso",
+    "aha", // German
+    "sí",
+    "vale",
+    "claro",
+    "ajá",
+    "exacto", // Spanish
+    "certo",
+    "esatto",
+    "uhum",
+    "jawel",
+    "precies",
+    "inderdaad", // Italian, Portuguese, Dutch
 ];
 
 /// The 15 CANDOR "not-backchannel" first words (§5.2 `bc_forbidden_first`).
@@ -319,7 +380,7 @@ mod tests {
         let p = Params::default();
         assert_eq!(p.bridge_pause, Millis::new(200));
         assert_eq!(p.min_floor_solo, Millis::new(500));
-        assert_eq!(p.bc_lexicon.len(), 38);
+        assert_eq!(p.bc_lexicon.len(), 64);
         assert_eq!(p.bc_forbidden_first.len(), 15);
         assert!(p.validate().is_ok());
     }
