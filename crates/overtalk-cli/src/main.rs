@@ -102,11 +102,29 @@ fn main() -> ExitCode {
             if is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("overtalk: error: {e:#}");
+            eprintln!("overtalk: error: {}", message(&e));
             // An untimed transcript is valid input that a time measure cannot use.
             ExitCode::from(if e.is::<input::NeedsTimes>() { 1 } else { 2 })
         }
     }
+}
+
+/// The error and its causes, `: `-joined as anyhow's `{:#}` does, without a cause that the
+/// message before it already ends with (a library error that quotes its source: "x.wav: No
+/// such file or directory (os error 2)" is not followed by the same words again).
+fn message(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if text.is_empty() || out.ends_with(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -122,10 +122,16 @@ impl Target {
                     _ => path.clone(),
                 };
                 let path = &path;
+                if path.is_dir() {
+                    bail!("{}: is a directory; name the output file", path.display());
+                }
                 let dir = match path.parent() {
                     Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
                     _ => PathBuf::from("."),
                 };
+                if !dir.is_dir() {
+                    bail!("{}: the directory {} does not exist", path.display(), dir.display());
+                }
                 let name =
                     path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 let tmp = dir.join(format!(".{name}.overtalk-{}.tmp", std::process::id()));

@@ -262,6 +262,26 @@ fn no_output_replaces_a_file_an_option_names() {
     }
 }
 
+#[test]
+fn errors_name_the_target_not_a_temporary_file_and_say_it_once() {
+    let dir = inputs();
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    let run = dir.run(&["schema", "-o", "missing/s.json"]);
+    assert_eq!(run.code(), 2);
+    assert!(
+        run.stderr().contains("missing/s.json: the directory missing does not exist"),
+        "{}",
+        run.stderr()
+    );
+    let run = dir.run(&["schema", "-o", "out"]);
+    assert!(run.stderr().contains("out: is a directory"), "{}", run.stderr());
+    // A cause its context already quotes is not repeated.
+    let run = dir.run(&["detect", "missing.wav"]);
+    assert_eq!(run.code(), 2);
+    let err = run.stderr();
+    assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+}
+
 /// Checks `value` against the subset of JSON Schema that `overtalk schema` uses (`$ref`, `type`,
 /// `properties`, `required`, `additionalProperties: false`, `items`, `enum`, `const`), returning
 /// the first violation as a JSON pointer and a reason.
