@@ -285,9 +285,9 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     if !globals.quiet {
         let r = cut.rate;
         eprintln!(
-            "overtalk: cut {}: {} clips, {} of {} at {} fps",
+            "overtalk: cut {}: {}, {} of {} at {} fps",
             one.label,
-            cut.clips.len(),
+            overtalk::output::counted(cut.clips.len(), "clip", "clips"),
             r.timecode(cut.record_frames()),
             r.timecode(cut.media_frames),
             r.name()

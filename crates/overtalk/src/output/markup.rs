@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use super::align::{pad_left, pad_right, width};
 use super::number::{fixed, hours, pct, secs};
 use super::totals::CorpusTotals;
-use super::{Conversation, Exporter, NOT_MEASURABLE, OVERLAP_NOT_MEASURABLE};
+use super::{counted, Conversation, Exporter, NOT_MEASURABLE, OVERLAP_NOT_MEASURABLE};
 use crate::analysis::intervals::{HeKind, Layer};
 use crate::analysis::result::Mode;
 use crate::analysis::{Analysis, AnalysisWarning, Classifier, Params};
@@ -299,17 +299,17 @@ fn conversation<M: Markup + ?Sized>(
     for layer in [Layer::Acoustic, Layer::Floor] {
         writeln!(
             out,
-            "{bullet}{} H&E: {} gaps, {} pauses, {} overlaps between, {} overlaps within, {} NGNO{}",
+            "{bullet}{} H&E: {}, {}, {}, {}, {} NGNO{}",
             if layer == Layer::Acoustic { "acoustic" } else { "floor (BC-filtered)" },
-            he(layer, HeKind::Gap),
-            he(layer, HeKind::Pause),
-            he(layer, HeKind::OverlapBetween),
-            he(layer, HeKind::OverlapWithin),
+            counted(he(layer, HeKind::Gap), "gap", "gaps"),
+            counted(he(layer, HeKind::Pause), "pause", "pauses"),
+            counted(he(layer, HeKind::OverlapBetween), "overlap between", "overlaps between"),
+            counted(he(layer, HeKind::OverlapWithin), "overlap within", "overlaps within"),
             he(layer, HeKind::Ngno),
             if layer == Layer::Acoustic {
                 format!(
-                    "; {} long silences; overlaps are {} of between-speaker intervals",
-                    c.long_silences,
+                    "; {}; overlaps are {} of between-speaker intervals",
+                    counted(c.long_silences, "long silence", "long silences"),
                     pct(c.overlap_between_share)
                 )
             } else {
@@ -460,7 +460,10 @@ fn classifier_note(p: &Params) -> String {
 
 /// The totals of a corpus of more than one conversation.
 fn corpus<M: Markup + ?Sized>(m: &M, t: &CorpusTotals, out: &mut dyn Write) -> io::Result<()> {
-    m.style().corpus_heading(&format!("corpus: {} recordings", t.recordings), out)?;
+    m.style().corpus_heading(
+        &format!("corpus: {}", counted(t.recordings, "recording", "recordings")),
+        out,
+    )?;
     let header = strings(&[
         "speech h",
         "overlap %",

@@ -89,4 +89,9 @@ pub trait Exporter<Data: ?Sized> {
 /// What the human outputs show for a number that cannot be measured.
 pub const NOT_MEASURABLE: &str = "not measurable";
 
+/// `n` and its noun, singular for 1 (`1 turn`, `3 turns`).
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 pub use crate::analysis::warning::OVERLAP_NOT_MEASURABLE;

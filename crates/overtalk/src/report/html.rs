@@ -13,6 +13,7 @@ use crate::analysis::result::Mode;
 use crate::analysis::Analysis;
 use crate::error::{Error, Result};
 use crate::model::Transcript;
+use crate::output::counted;
 use crate::score::{FileStatus, MappedRecording, ScoreReport};
 
 const SCRIPT: &str = include_str!("assets/report.js");
@@ -421,7 +422,7 @@ fn conversation_section(
             "<span data-field=\"interruptions\" data-v=\"{}\">{}</span> {} (<span data-field=\"successful\" data-v=\"{}\">{}</span> successful) · {}",
             n.interruptions,
             n.interruptions,
-            plural(n.interruptions, "interruption", "interruptions"),
+            if n.interruptions == 1 { "interruption" } else { "interruptions" },
             n.successful,
             n.successful,
             counted(n.terminal_overlaps, "terminal overlap", "terminal overlaps"),
@@ -934,18 +935,4 @@ pub fn score_report(view: &ScoreView<'_>, opts: &ReportOptions) -> Result<String
     }
     b.push_str("</main>");
     Ok(page(&title, None, &b, &payload))
-}
-
-/// `one` or `many` by `n`.
-fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
-    if n == 1 {
-        one
-    } else {
-        many
-    }
-}
-
-/// `n` and its noun, singular for 1 (`1 turn`, `3 turns`).
-fn counted(n: usize, one: &'static str, many: &'static str) -> String {
-    format!("{n} {}", plural(n, one, many))
 }
