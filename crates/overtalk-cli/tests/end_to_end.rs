@@ -280,6 +280,13 @@ fn errors_name_the_target_not_a_temporary_file_and_say_it_once() {
     assert_eq!(run.code(), 2);
     let err = run.stderr();
     assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+    // A report's player needs a recording: an empty file or a directory is refused.
+    dir.create("empty.wav", "");
+    for (audio, says) in [("empty.wav", "an empty file"), ("out", "not a file")] {
+        let run = dir.run(&["report", "ref.rttm", "--audio", audio, "-o", "r.html"]);
+        assert_eq!(run.code(), 2, "{audio}");
+        assert!(run.stderr().contains(says), "{}", run.stderr());
+    }
 }
 
 /// Checks `value` against the subset of JSON Schema that `overtalk schema` uses (`$ref`, `type`,

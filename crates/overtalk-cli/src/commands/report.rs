@@ -108,6 +108,18 @@ fn output_dir(args: &Args) -> Result<PathBuf> {
 /// One recording, embedded (its bytes, up to `budget` of them) or linked from `out_dir`.
 fn one_audio(path: &Path, embed: bool, budget: u64, out_dir: &Path) -> Result<Audio> {
     let name = path.to_string_lossy();
+    // A player in the report needs a recording: not a directory, not an empty file; and one
+    // the decoder cannot open is said (the browser may still play a video it does not read).
+    let meta = std::fs::metadata(path).with_context(|| format!("reading {name}"))?;
+    if !meta.is_file() {
+        bail!("--audio {name}: not a file");
+    }
+    if meta.len() == 0 {
+        bail!("--audio {name}: an empty file, no recording");
+    }
+    if let Err(e) = overtalk_audio::decode::Decoder::open(path, &Default::default()) {
+        eprintln!("overtalk: warning: --audio {name}: not a recording overtalk can read ({e}); the report links it anyway, and its player may not play it");
+    }
     if embed {
         let mime = Audio::mime_for(&name).with_context(|| {
             format!(
