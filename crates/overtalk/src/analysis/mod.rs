@@ -233,6 +233,9 @@ pub struct CalibrationRows {
 /// Adds [`rules::assess`]'s findings to an analysis: the block itself, and notes in the diagnostics.
 fn annotate_estimated_times(t: &Transcript, a: &mut Analysis) {
     let Some(e) = rules::assess(t) else { return };
+    // Estimated ends meet the next start by construction: that is said once, as estimated
+    // ends, not again as turns that touch.
+    a.diagnostics.warnings.retain(|w| !matches!(w, AnalysisWarning::TouchingTurns { .. }));
     a.diagnostics.warnings.push(AnalysisWarning::EstimatedEnds {
         estimated_ends: e.estimated_ends,
         tracks: e.tracks,

@@ -128,7 +128,18 @@ pub fn is_laughter(text: &str) -> bool {
         |s: &str, word: &str| s.get(..word.len()).is_some_and(|p| p.eq_ignore_ascii_case(word));
     let noted = ["((", "(", "[", "&="].iter().find_map(|open| t.strip_prefix(open));
     match noted {
-        Some(inner) => starts(inner, "laugh") || starts(inner, "lach"),
+        // The note alone: nothing said after it (`&=laughs I want that` is speech).
+        Some(inner) if starts(inner, "laugh") || starts(inner, "lach") => {
+            let after = match inner.find([')', ']']) {
+                Some(close) => &inner[close..],
+                None if t.starts_with("&=") => {
+                    inner.find(char::is_whitespace).map_or("", |space| &inner[space..])
+                }
+                None => "",
+            };
+            !after.chars().any(char::is_alphanumeric)
+        }
+        Some(_) => false,
         None => starts(t, "laugh"),
     }
 }
@@ -298,7 +309,16 @@ mod tests {
         ] {
             assert!(is_laughter(t), "{t}");
         }
-        for t in ["Lachs ist teuer", "he laughs", "(.) laugh", "((atmet ein))", "flaugh"] {
+        for t in [
+            "Lachs ist teuer",
+            "he laughs",
+            "(.) laugh",
+            "((atmet ein))",
+            "flaugh",
+            "&=laughs I want that one",
+            "((lacht)) ja genau",
+            "[laughter] okay",
+        ] {
             assert!(!is_laughter(t), "{t}");
         }
     }

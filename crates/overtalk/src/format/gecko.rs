@@ -171,12 +171,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             b.speaker(&speaker);
         }
     }
+    if kept == 0 && total > 0 {
+        return Err(Error::invalid(format!(
+            "none of the {total} monologues gives a segment (no time or timed term, or only zero-length ones): nothing to read"
+        )));
+    }
     if let Some((pos, n)) = untimed {
-        if kept == 0 {
-            return Err(Error::invalid(format!(
-                "none of the {total} monologues has a time or a timed term: nothing to read"
-            )));
-        }
         warn(
             ctx,
             WarningKind::MissingTime,
@@ -226,6 +226,13 @@ mod tests {
             r#"{"schemaVersion": "2.0", "monologues": [{"speaker": {"id": "A"}, "terms": []}]}"#;
         let e = read_str(text, Format::Gecko, &ReadOptions::default()).unwrap_err();
         assert!(e.to_string().contains("nothing to read"), "{e}");
+        // Zero-length monologues only: nothing to read either.
+        let zero = r#"{"monologues": [{"speaker": {"id": "A"}, "start": 1, "end": 1, "terms": []}]}"#;
+        assert!(read_str(zero, Format::Gecko, &ReadOptions::default()).is_err());
+        // Told from Rev.ai by its terms, also without `schemaVersion`.
+        assert_eq!(crate::format::sniff(zero), Some(Format::Gecko));
+        let rev = r#"{"monologues": [{"speaker": 1, "elements": [{"type": "text", "value": "Hi", "ts": 0, "end_ts": 1}]}]}"#;
+        assert_eq!(crate::format::sniff(rev), Some(Format::RevAi));
         let e = read_str(r#"{"results": []}"#, Format::Gecko, &ReadOptions::default()).unwrap_err();
         assert!(e.to_string().contains("not a Gecko annotation"), "{e}");
     }

@@ -166,7 +166,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         // Every monologue dropped: another tool's monologues (Gecko's `terms`), not an empty
         // transcript.
         return Err(Error::invalid(format!(
-            "none of the {total} monologues has a timed `elements` entry: this is no Rev.ai transcript with times (Gecko's monologues hold `terms`: --from gecko)"
+            "none of the {total} monologues gives a segment (no timed `elements` entry, or only zero-length ones): nothing to read (Gecko's monologues hold `terms`: --from gecko)"
         )));
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))

@@ -422,7 +422,8 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
         let (text, mut numbers) = fill(&template.unwrap_or_default(), f);
         numbers.extend(cited);
         w.sentences.push(Sentence { key: "floor".to_owned(), text, numbers });
-        if more_speakers {
+        // Optional, as `talk_over`: a template file written before it still works.
+        if more_speakers && w.templates.sentences.contains_key("floor_rest") {
             w.sentence("floor_rest", Vec::new());
         }
     }
