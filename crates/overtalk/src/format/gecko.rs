@@ -227,7 +227,8 @@ mod tests {
         let e = read_str(text, Format::Gecko, &ReadOptions::default()).unwrap_err();
         assert!(e.to_string().contains("nothing to read"), "{e}");
         // Zero-length monologues only: nothing to read either.
-        let zero = r#"{"monologues": [{"speaker": {"id": "A"}, "start": 1, "end": 1, "terms": []}]}"#;
+        let zero =
+            r#"{"monologues": [{"speaker": {"id": "A"}, "start": 1, "end": 1, "terms": []}]}"#;
         assert!(read_str(zero, Format::Gecko, &ReadOptions::default()).is_err());
         // Told from Rev.ai by its terms, also without `schemaVersion`.
         assert_eq!(crate::format::sniff(zero), Some(Format::Gecko));

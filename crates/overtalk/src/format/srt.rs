@@ -21,9 +21,9 @@
 //! or blank lines, with the speaker's name on its own line under the times (`0:0:4.560 -->
 //! 0:0:5.180`, `Ana Ruiz`, `So.`): when the first line of every block can be a name and those
 //! lines recur, each names its block's speaker. Teams writes no leading zeros, in the
-//! milliseconds either (`0:0:6.90` is 6.090 s); a file whose unpadded times also write three
-//! digits after the point (`0:0:0.870`) reads a fraction of one or two digits as
-//! milliseconds, with one warning ([`super::webvtt`] does the same). Formatting tags (`<i>`, `<b>`, `<u>`,
+//! milliseconds either (`0:0:6.90` is 6.090 s); a file whose unpadded times show it (a
+//! two-digit fraction ending in 0, none starting with 0) reads a fraction of one or two digits
+//! as milliseconds, with one warning ([`super::webvtt`] does the same). Formatting tags (`<i>`, `<b>`, `<u>`,
 //! `<font …>`) and ASS position codes (`{\an8}`) are removed from the text. A missing blank line
 //! before the next block is tolerated (a valid timing line starts a new block). Times that read
 //! but are not `hh:mm:ss,mmm` (`00:00.00`, `00:00:01`, a `.` before the milliseconds) are kept

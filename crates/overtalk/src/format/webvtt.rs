@@ -136,23 +136,39 @@ pub(crate) enum Prefixes {
 }
 
 /// Whether a caption's first line can be a speaker's name on its own: a display name of one
-/// to four words, each capitalised (or a name particle, or an e-mail address), with no
-/// sentence punctuation, and no name and colon either.
+/// to four words, each capitalised, a number (`Speaker 1`), a name particle (`ter`, `van`), an
+/// e-mail address or in a script without capitals (`王伟`), maybe followed by a role in
+/// parentheses (`Bo Lind (Guest)`, as Teams adds), with no sentence punctuation.
 fn name_line(line: &str) -> bool {
     let t = line.trim();
-    let words: Vec<&str> = t.split_whitespace().collect();
+    // A role or organisation in parentheses at the end is part of the label.
+    let bare = match t.find(" (") {
+        Some(i) if t.ends_with(')') => t[..i].trim_end(),
+        _ => t,
+    };
+    let words: Vec<&str> = bare.split_whitespace().collect();
+    let name_word = |w: &&str| {
+        let first = w.chars().next().unwrap_or(' ');
+        first.is_uppercase()
+            || first.is_ascii_digit()
+            || (first.is_alphabetic() && !first.is_lowercase())
+            || w.contains('@')
+            || NAME_PARTICLES.contains(w)
+    };
     !words.is_empty()
         && words.len() <= 4
         && t.chars().count() <= 64
-        && t.chars().any(char::is_alphabetic)
-        && !t.ends_with(['.', '?', '!', ',', ';', ':', '…'])
-        && !t.contains(['"', '<', '>', '[', ']', '{', '}', '(', ')', '♪'])
-        && words.iter().all(|w| {
-            w.starts_with(|c: char| c.is_uppercase())
-                || w.contains('@')
-                || ["de", "da", "van", "von", "der", "la", "le", "del", "di"].contains(w)
-        })
+        && bare.chars().any(char::is_alphabetic)
+        && !bare.ends_with(['.', '?', '!', ',', ';', ':', '…'])
+        && !bare.contains(['"', '<', '>', '[', ']', '{', '}', '(', ')', '♪'])
+        && words.iter().all(name_word)
 }
+
+/// Words that may stay in lower case inside a name (`Ana de la Cruz`, `Jan ter Horst`).
+const NAME_PARTICLES: &[&str] = &[
+    "al", "bin", "da", "das", "de", "del", "della", "den", "der", "di", "do", "dos", "du", "el",
+    "ibn", "la", "le", "of", "op", "te", "ten", "ter", "van", "von", "y", "zu",
+];
 
 /// A line without its dialogue dash: subtitles that hold two speakers in one block start
 /// each speaker's line with one (`- JOHN: Hi.` / `- MARY: Hello.`, as hard-of-hearing
@@ -299,9 +315,10 @@ pub(crate) const NOT_SPEAKERS: &[&str] = &[
 /// line of at least half of the captions does (Zoom, Otter), or when names recur at the starts
 /// of turns only (Descript, Buzzsprout and podcast captions name a speaker on the first caption
 /// of each turn): at least three such captions, two names or more, one of them twice or more.
-/// Otherwise a name on a line of its own when every caption has text below a first line that
-/// can be a name, and those first lines recur (at most half as many names as captions, at least
-/// two captions): subtitles, whose first lines are speech, almost never repeat like that.
+/// Otherwise a name on a line of its own when nine captions in ten (sound descriptions aside)
+/// have text below a first line that can be a name, and those first lines recur (at most half
+/// as many names as such captions, at least two): subtitles, whose first lines are speech,
+/// almost never repeat like that. A caption whose first line is no name then has no speaker.
 pub(crate) fn choose_prefixes<'a, C, L>(captions: C) -> Prefixes
 where
     C: Iterator<Item = L>,
@@ -310,7 +327,7 @@ where
     let (mut total, mut bracket, mut colon) = (0usize, 0usize, 0usize);
     let mut names: HashMap<&str, usize> = HashMap::new();
     // Captions whose first line can be a name with text below it, and those lines.
-    let mut name_lines = 0usize;
+    let (mut name_lines, mut sounds) = (0usize, 0usize);
     let mut first_lines: HashMap<&str, usize> = HashMap::new();
     for lines in captions {
         let mut first = true;
@@ -333,6 +350,9 @@ where
         if count >= 2 && name_line(head) {
             name_lines += 1;
             *first_lines.entry(head).or_default() += 1;
+        } else if is_sound_only(head) {
+            // `[Music]` is no caption of anyone's: it counts for no convention.
+            sounds += 1;
         }
     }
     if bracket > 0 {
@@ -341,7 +361,10 @@ where
         || (colon >= 3 && names.len() >= 2 && names.values().any(|&n| n >= 2))
     {
         Prefixes::Colon
-    } else if total >= 2 && name_lines == total && first_lines.len() * 2 <= total {
+    } else if name_lines >= 2
+        && name_lines * 10 >= total.saturating_sub(sounds) * 9
+        && first_lines.len() * 2 <= name_lines
+    {
         Prefixes::NameLine
     } else {
         Prefixes::None
@@ -360,9 +383,7 @@ pub(crate) fn split_by_prefix<'a>(
             Prefixes::None => None,
             Prefixes::Bracket => bracket_prefix(line),
             Prefixes::Colon => colon_prefix(line),
-            Prefixes::NameLine => {
-                (out.is_empty() && !line.trim().is_empty()).then(|| (line.trim(), ""))
-            }
+            Prefixes::NameLine => (out.is_empty() && name_line(line)).then(|| (line.trim(), "")),
         };
         match (found, out.last_mut()) {
             (Some((name, rest)), _) => {
@@ -536,21 +557,27 @@ impl TimingReader {
     ///
     /// Microsoft Teams (its `.vtt` from Microsoft Graph and its Word transcript) writes every
     /// clock field without leading zeros, the milliseconds too: `0:0:6.90 --> 0:0:6.500` is
-    /// 6.090 to 6.500 s, not 6.9 to 6.5. A file is read that way when a time that writes its
-    /// minutes or seconds with one digit has three digits after the point (`0:0:0.870`): a
-    /// writer that pads the milliseconds to three digits would pad the seconds too. There a
-    /// fraction of one or two digits counts milliseconds (three digits read the same either
-    /// way), with one warning; `0:0:0.5 --> 0:0:2.0` alone keeps its decimal fractions.
+    /// 6.090 to 6.500 s, not 6.9 to 6.5. A file is read that way only on evidence that its
+    /// fractions count milliseconds: among its times that write minutes or seconds with one
+    /// digit, a two-digit fraction ending in 0 (`0:0:6.90`: a writer of decimal seconds would
+    /// write `6.9`), and no fraction of two or more digits starting with 0 (`1.05`: that is a
+    /// decimal). There a fraction of one or two digits counts milliseconds (three digits read
+    /// the same either way), with one warning; `0:0:1.5 --> 0:0:2.25` keeps its decimals.
     pub(crate) fn new(clock: Clock, text: &str) -> TimingReader {
-        let teams = |field: &str| {
-            unpadded_field(field)
-                && field
-                    .rsplit_once(['.', ','])
-                    .is_some_and(|(_, f)| f.len() == 3 && f.bytes().all(|b| b.is_ascii_digit()))
-        };
-        let unpadded = text.lines().filter_map(|l| l.split_once("-->")).any(|(a, b)| {
-            teams(a.trim()) || teams(b.split_ascii_whitespace().next().unwrap_or(""))
-        });
+        let (mut ms_evidence, mut decimal_evidence) = (false, false);
+        let fields = text
+            .lines()
+            .filter_map(|l| l.split_once("-->"))
+            .flat_map(|(a, b)| [a.trim(), b.split_ascii_whitespace().next().unwrap_or("")]);
+        for field in fields.filter(|f| unpadded_field(f)) {
+            let Some((_, f)) = field.rsplit_once(['.', ',']) else { continue };
+            if !f.bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            ms_evidence |= f.len() == 2 && f.ends_with('0');
+            decimal_evidence |= f.len() >= 2 && f.starts_with('0');
+        }
+        let unpadded = ms_evidence && !decimal_evidence;
         TimingReader { clock, malformed_warned: false, unpadded, unpadded_warned: false }
     }
 

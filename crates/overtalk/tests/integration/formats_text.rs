@@ -1004,6 +1004,30 @@ fn teams_unpadded_milliseconds_and_name_lines() {
         spans(out.corpus.get("recording").unwrap()),
         vec![s("unknown", 6_900_000, 7_500_000)]
     );
+    // Unpadded decimal seconds, as a float printer writes them, stay decimal: no two-digit
+    // fraction ends in 0 (`2.25`, `3.125`), or one starts with 0 (`1.05` beside `1.90`).
+    for (text, want) in [
+        (
+            "0:0:1.5 --> 0:0:2.25\nAna Ruiz\nHi.\n0:0:3.125 --> 0:0:4.5\nBo Lind\nYes.\n",
+            (1_500_000, 2_250_000),
+        ),
+        (
+            "0:0:1.05 --> 0:0:1.90\nAna Ruiz\nHi.\n0:0:3.125 --> 0:0:4.5\nBo Lind\nYes.\n",
+            (1_050_000, 1_900_000),
+        ),
+    ] {
+        let out = read_str(text, Format::Srt, &ReadOptions::default()).unwrap();
+        let first = spans(out.corpus.get("recording").unwrap())[0].clone();
+        assert_eq!((first.1, first.2), want, "{text}");
+    }
+    // Names as Teams writes them (a role in parentheses, particles, other scripts, numbers),
+    // and a sound caption among them: each names its block.
+    let teams = "0:0:1.0 --> 0:0:2.0\nBo Lind (Guest)\nHi.\n0:0:2.0 --> 0:0:3.0\nJan ter Horst\nYes.\n0:0:3.0 --> 0:0:4.0\n王伟\n好.\n0:0:4.0 --> 0:0:5.0\nSpeaker 1\nOk.\n0:0:5.0 --> 0:0:6.0\n[Music]\n0:0:6.0 --> 0:0:7.0\nBo Lind (Guest)\nSo.\n0:0:7.0 --> 0:0:8.0\nJan ter Horst\nRight.\n0:0:8.0 --> 0:0:9.0\n王伟\n对.\n0:0:9.0 --> 0:0:10.0\nSpeaker 1\nSure.\n";
+    let out = read_str(teams, Format::Srt, &ReadOptions::default()).unwrap();
+    let names: Vec<String> =
+        spans(out.corpus.get("recording").unwrap()).into_iter().map(|s| s.0).collect();
+    assert_eq!(names[..4], ["Bo Lind (Guest)", "Jan ter Horst", "王伟", "Speaker 1"], "{names:?}");
+    assert!(!names.iter().any(|n| n == "unknown"), "{names:?}");
     // Two-line subtitles are no name lines: their first lines do not recur.
     let subs = "1\n00:00:01,000 --> 00:00:02,000\nGood Morning\nto you.\n\n2\n00:00:03,000 --> 00:00:04,000\nBig News\ntoday.\n";
     let out = read_str(subs, Format::Srt, &ReadOptions::default()).unwrap();
