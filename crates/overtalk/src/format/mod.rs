@@ -676,9 +676,23 @@ pub fn decode_text(
         return utf8(bytes, format_name).map(|t| (t, None));
     }
     // An XML file that declares its encoding (`<?xml version="1.0" encoding="ISO-8859-1"?>`,
-    // as Transcriber and ELAN files do) is read in it: no guess, nothing to warn about.
-    if let Some(encoding) = declared_xml_encoding(bytes).filter(|e| *e != encoding_rs::UTF_8) {
-        return decode_as(encoding, bytes, format_name).map(|t| (t, None));
+    // as Transcriber and ELAN files do) is read in it, with a note that says so (a declaration
+    // can be wrong). UTF-16 without a byte order mark or NUL bytes is no UTF-16: guessed.
+    let declared = declared_xml_encoding(bytes)
+        .filter(|(_, e)| *e != encoding_rs::UTF_8 && e.is_ascii_compatible());
+    if let Some((label, encoding)) = declared {
+        let text = decode_as(encoding, bytes, format_name)?;
+        let (line, column) =
+            position_of(std::str::from_utf8(&bytes[..bad]).unwrap_or_default(), bad);
+        let note = Warning::at(
+            WarningKind::Encoding,
+            line,
+            Some(column),
+            format!(
+                "the text is not UTF-8 (first at line {line}, column {column}); decoded as {label}, as its XML declaration says; name another with --encoding"
+            ),
+        );
+        return Ok((text, Some(note)));
     }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     detector.feed(bytes, true);
@@ -698,9 +712,10 @@ pub fn decode_text(
     Ok((text, Some(note)))
 }
 
-/// The encoding an XML declaration at the start of `bytes` names, when it is one
-/// `encoding_rs` knows (`ISO-8859-1` is read as its superset windows-1252, as browsers do).
-fn declared_xml_encoding(bytes: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+/// The encoding an XML declaration at the start of `bytes` names, as written and as the
+/// encoding `encoding_rs` knows by it (`ISO-8859-1` is read as its superset windows-1252, as
+/// browsers do).
+fn declared_xml_encoding(bytes: &[u8]) -> Option<(String, &'static encoding_rs::Encoding)> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
     let head = &bytes[start..bytes.len().min(start + 300)];
     if !head.starts_with(b"<?xml") {
@@ -712,7 +727,8 @@ fn declared_xml_encoding(bytes: &[u8]) -> Option<&'static encoding_rs::Encoding>
     let quote = *rest.first().filter(|q| **q == b'"' || **q == b'\'')?;
     let label = &rest[1..];
     let label = &label[..memchr::memchr(quote, label)?];
-    encoding_rs::Encoding::for_label(label)
+    let encoding = encoding_rs::Encoding::for_label(label)?;
+    Some((String::from_utf8_lossy(label).into_owned(), encoding))
 }
 
 /// The size limit, and binary Praat files, which are not text in any encoding.

@@ -1050,10 +1050,16 @@ fn webvtt_named_for_a_file_without_header_or_timing_line_is_an_error() {
 
 #[test]
 fn an_xml_file_is_read_in_the_encoding_it_declares() {
-    // Transcriber files are often Latin-1, and say so: no guess, no warning.
+    // Transcriber files are often Latin-1, and say so: read so, with a note naming it.
     let bytes = b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<Trans><Speakers><Speaker id=\"spk1\" name=\"Rey Garc\xeda\"/></Speakers><Episode><Section type=\"report\" startTime=\"0\" endTime=\"2\"><Turn startTime=\"0\" endTime=\"2\" speaker=\"spk1\"><Sync time=\"0\"/>\xa1se\xf1or!</Turn></Section></Episode></Trans>\n";
     let out = read_bytes(bytes, Some("x.trs"), None, &ReadOptions::default()).unwrap();
-    assert!(out.warnings.iter().all(|w| w.kind != WarningKind::Encoding), "{:?}", out.warnings);
+    let notes: Vec<_> = out.warnings.iter().filter(|w| w.kind == WarningKind::Encoding).collect();
+    assert_eq!(notes.len(), 1, "{:?}", out.warnings);
+    assert!(
+        notes[0].message.contains("decoded as ISO-8859-1, as its XML declaration says"),
+        "{}",
+        notes[0].message
+    );
     let t = out.corpus.get("recording").unwrap();
     assert_eq!(
         t.annotation().speakers().iter().map(|(_, n)| n).collect::<Vec<_>>(),
