@@ -45,9 +45,12 @@
 //!
 //! Whisper's own JSON has the same `segments` (OpenAI's `verbose_json`, whisper.cpp's server,
 //! `openai-whisper --word_timestamps`): its `probability` is read as the score, its `duration`
-//! becomes the declared extent, and its words — Whisper's tokens, each beginning with a space,
-//! a piece without one continuing the word before (` that` `'s`) — are joined into words in a
-//! segment whose text they spell out exactly. It holds no speakers.
+//! becomes the declared extent, and the words of a segment — when they are Whisper's tokens,
+//! spelling out the segment's text exactly, each word beginning with a space — are joined: a
+//! piece that starts with punctuation, an apostrophe or a letter of a script written with
+//! spaces continues the word before (` that` `'s`); in Chinese, Japanese or Thai every token
+//! stays a word. (OpenAI's top-level `words` list is not read; the segments are.) It holds no
+//! speakers.
 //!
 //! A bare list of segments (`[{"start": 0.0, "end": 2.98, "text": "…", "speaker":
 //! "SPEAKER_1"}, …]`, as scripts save `result["segments"]` or a diarized transcript) is read as
@@ -99,9 +102,10 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 struct Doc {
     #[serde(default)]
     segments: Option<Vec<SegmentJ>>,
-    /// The audio's length in seconds (OpenAI's `verbose_json` and whisper.cpp's server write it).
+    /// The audio's length in seconds (OpenAI's `verbose_json` and whisper.cpp's server write it);
+    /// anything but a number is ignored.
     #[serde(default)]
-    duration: Option<f64>,
+    duration: Option<Value>,
 }
 
 /// `word_segments`, parsed only when `segments` is absent or empty (it repeats their words).
@@ -229,7 +233,15 @@ fn whisper_tokens(seg: &SegmentJ) -> bool {
 fn join_pieces(words: Vec<ReadWord>) -> Vec<ReadWord> {
     let mut out: Vec<ReadWord> = Vec::with_capacity(words.len());
     for w in words {
-        let piece = !w.word.text.is_empty() && !w.word.text.starts_with(char::is_whitespace);
+        // A piece continues the word before when it starts with punctuation or an apostrophe,
+        // or with a letter of a script written with spaces; in scripts without spaces
+        // (Chinese, Japanese, Thai) every token is a word of its own.
+        let piece = w
+            .word
+            .text
+            .chars()
+            .next()
+            .is_some_and(|c| !c.is_whitespace() && (!c.is_alphanumeric() || spaced_script(c)));
         match out.last_mut() {
             Some(prev) if piece => {
                 prev.word.text.push_str(&w.word.text);
@@ -247,6 +259,12 @@ fn join_pieces(words: Vec<ReadWord>) -> Vec<ReadWord> {
         }
     }
     out
+}
+
+/// Whether `c` belongs to a script written with spaces between words (Latin, Greek,
+/// Cyrillic, Armenian), where a token that starts with a letter continues a word.
+fn spaced_script(c: char) -> bool {
+    (c as u32) < 0x0590
 }
 
 /// Cuts a segment's words into runs at each timed word whose speaker differs from the run in
@@ -281,7 +299,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         scanned.parse(ctx)?
     };
     let mut b = TranscriptBuilder::new();
-    if let Some(d) = doc.duration {
+    if let Some(d) = doc.duration.as_ref().and_then(Value::as_f64).filter(|d| *d > 0.0) {
         let end = seconds(ctx, d, "duration", None)?;
         b.extent(Segment::new(Time::ZERO, end));
     }
@@ -736,6 +754,25 @@ mod tests {
         assert_eq!(t.declared_extent().map(|e| e.end().micros()), Some(17_980_000));
         let w = &out.warnings[0];
         assert!(w.message.contains("Whisper alone does not tell speakers apart"), "{}", w.message);
+        // In a script without spaces every token is a word; punctuation still joins. A
+        // `duration` that is no number is ignored.
+        let zh = r#"{"duration":"n/a","segments":[{"start":0,"end":2,"text":" 我们走吧。","words":[
+            {"word":" 我","start":0.0,"end":0.5},{"word":"们","start":0.5,"end":1.0},
+            {"word":"走","start":1.0,"end":1.5},{"word":"吧","start":1.5,"end":1.9},{"word":"。","start":1.9,"end":2.0}]}]}"#;
+        let out = read_ok(zh);
+        let t = out.corpus.get("recording").unwrap();
+        let words: Vec<String> = t
+            .utterances()
+            .next()
+            .unwrap()
+            .content
+            .unwrap()
+            .words
+            .iter()
+            .map(|w| w.text.clone())
+            .collect();
+        assert_eq!(words, [" 我", "们", "走", "吧。"]);
+        assert_eq!(t.declared_extent(), None);
         // WhisperX's words carry no leading space: they are words already, never joined.
         let x = r#"{"segments":[{"start":0,"end":1,"speaker":"A","words":[{"word":"that","start":0,"end":0.5},{"word":"'s","start":0.5,"end":1}]}]}"#;
         let out = read_ok(x);
