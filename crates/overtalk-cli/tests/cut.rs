@@ -107,4 +107,19 @@ fn errors_are_clear_and_inputs_safe() {
         run.stderr()
     );
     assert!(!dir.path().join("e.edl").exists());
+    let args = [
+        "cut",
+        "clip.rttm",
+        "--only",
+        "Wife",
+        "--media",
+        "m.wav",
+        "-o",
+        "e.edl",
+        "--transcript",
+        "e.edl",
+    ];
+    let run = dir.run(&args);
+    assert_eq!(run.code(), 2);
+    assert!(run.stderr().contains("the same file as -o"), "{}", run.stderr());
 }

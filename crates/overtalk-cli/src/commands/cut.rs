@@ -201,6 +201,13 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     let transcript_format = match &args.transcript {
         Some(path) => {
             Target::from_arg(Some(path)).check_not_input(&sources)?;
+            let same = match (std::fs::canonicalize(path), std::fs::canonicalize(&args.output)) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => path == &args.output,
+            };
+            if same {
+                bail!("--transcript {}: the same file as -o; name two files", path.display());
+            }
             Some(format_for_path(path).map_err(|_| {
                 anyhow::anyhow!(
                     "--transcript {}: cannot tell the format from the extension: name it .rttm, .vtt, .srt, .eaf, .json, …",
