@@ -86,40 +86,25 @@ fn errors_are_clear_and_inputs_safe() {
         dir.run(&["cut", "clip.rttm", "--only", "Wife", "--format", "csv", "-o", "clip.rttm"]);
     assert_eq!(run.code(), 2);
     assert_eq!(dir.read("clip.rttm"), RTTM);
-    // A transcript output of no known format is refused before the edit is written.
-    let args = [
-        "cut",
-        "clip.rttm",
-        "--only",
-        "Wife",
-        "--media",
-        "m.wav",
-        "-o",
-        "e.edl",
-        "--transcript",
-        "e.xyz",
-    ];
-    let run = dir.run(&args);
-    assert_eq!(run.code(), 2);
-    assert!(
-        run.stderr().contains("--transcript e.xyz: cannot tell the format"),
-        "{}",
-        run.stderr()
-    );
-    assert!(!dir.path().join("e.edl").exists());
-    let args = [
-        "cut",
-        "clip.rttm",
-        "--only",
-        "Wife",
-        "--media",
-        "m.wav",
-        "-o",
-        "e.edl",
-        "--transcript",
-        "e.edl",
-    ];
-    let run = dir.run(&args);
-    assert_eq!(run.code(), 2);
-    assert!(run.stderr().contains("the same file as -o"), "{}", run.stderr());
+    // A transcript output of no known format, or the edit's own file, is refused before the
+    // edit is written.
+    for (transcript, says) in
+        [("e.xyz", "--transcript e.xyz: cannot tell the format"), ("e.edl", "the same file as -o")]
+    {
+        let run = dir.run(&[
+            "cut",
+            "clip.rttm",
+            "--only",
+            "Wife",
+            "--media",
+            "m.wav",
+            "-o",
+            "e.edl",
+            "--transcript",
+            transcript,
+        ]);
+        assert_eq!(run.code(), 2, "{transcript}");
+        assert!(run.stderr().contains(says), "{}", run.stderr());
+        assert!(!dir.path().join("e.edl").exists());
+    }
 }

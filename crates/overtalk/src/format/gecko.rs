@@ -9,7 +9,7 @@
 //! ```
 //!
 //! - Each monologue is one track of its speaker: `speaker.id`, else `speaker.name`; a
-//!   monologue with neither goes to the placeholder [`UNKNOWN_SPEAKER`], with one
+//!   monologue with neither goes to the placeholder speaker `unknown`, with one
 //!   `missing-speaker` warning.
 //! - Its time is the monologue's own `start` and `end` when it has them (Gecko writes them once
 //!   a segment has been edited), else the span of its timed terms.
@@ -27,7 +27,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{Error, Result, WarningKind};
-use crate::format::json::{label, scan, seconds_value, warn, UNKNOWN_SPEAKER};
+use crate::format::json::{label, placeholder_for_monologue, scan, seconds_value, warn};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder, Word};
 use crate::time::Time;
@@ -112,18 +112,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         let pos = scanned.pos(0, k);
         let speaker = match speaker_of(&m.speaker) {
             Some(s) => s,
-            None => {
-                if !missing_speaker {
-                    missing_speaker = true;
-                    warn(
-                        ctx,
-                        WarningKind::MissingSpeaker,
-                        pos,
-                        format!("monologue {k} has no speaker id or name; it and every later one like it go to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
-                    )?;
-                }
-                UNKNOWN_SPEAKER.to_owned()
-            }
+            None => placeholder_for_monologue(ctx, &mut missing_speaker, pos, k)?,
         };
         let mut words: Vec<Word> = Vec::new();
         let mut span: Option<(Time, Time)> = None;

@@ -394,6 +394,25 @@ pub(crate) fn warn(
     }
 }
 
+/// The placeholder speaker for monologue `k`, which names none; the first such monologue of a
+/// file is warned about (`warned` remembers it), the later ones are not.
+pub(crate) fn placeholder_for_monologue(
+    ctx: &mut ReadContext<'_>,
+    warned: &mut bool,
+    pos: Option<Pos>,
+    k: usize,
+) -> Result<String> {
+    if !std::mem::replace(warned, true) {
+        warn(
+            ctx,
+            WarningKind::MissingSpeaker,
+            pos,
+            format!("monologue {k} has no speaker; it and every later one like it go to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
+        )?;
+    }
+    Ok(UNKNOWN_SPEAKER.to_owned())
+}
+
 /// Words without a speaker in a speech-to-text result, counted while reading, warned about
 /// once: either no word has one (the service's diarization `setting` was off, so all speech
 /// goes to the placeholder speaker) or only some lack one.

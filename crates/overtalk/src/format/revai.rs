@@ -12,7 +12,7 @@
 //! - Each monologue is one track, from its first timed element's `ts` to its last one's
 //!   `end_ts` (seconds), with its words. Its speaker is `speaker_name` when given, else
 //!   `speaker_<n>` from the integer `speaker`; a monologue with neither goes to the placeholder
-//!   [`UNKNOWN_SPEAKER`], with one `missing-speaker` warning.
+//!   `unknown`, with one `missing-speaker` warning.
 //! - Words are the `text` elements with times; a `punct` element other than a space is appended
 //!   to the word before it. The track's text is the `text` and `punct` values as written,
 //!   spaces included (`co`, `-`, `founder` reads "co-founder"). `unknown` elements (`<inaudible>`, `<laugh>`) extend the track's time
@@ -26,7 +26,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{Error, Result, WarningKind};
-use crate::format::json::{label, scan, seconds_value, warn, UNKNOWN_SPEAKER};
+use crate::format::json::{label, placeholder_for_monologue, scan, seconds_value, warn};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder, Word};
 use crate::time::Time;
@@ -93,18 +93,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         let speaker = match (label(&m.speaker_name), label(&m.speaker)) {
             (Some(name), _) if !name.trim().is_empty() => name,
             (_, Some(n)) => format!("speaker_{n}"),
-            _ => {
-                if !missing_speaker {
-                    missing_speaker = true;
-                    warn(
-                        ctx,
-                        WarningKind::MissingSpeaker,
-                        pos,
-                        format!("monologue {k} has no speaker; it and every later one like it go to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
-                    )?;
-                }
-                UNKNOWN_SPEAKER.to_owned()
-            }
+            _ => placeholder_for_monologue(ctx, &mut missing_speaker, pos, k)?,
         };
         let mut words: Vec<Word> = Vec::new();
         let mut span: Option<(Time, Time)> = None;
