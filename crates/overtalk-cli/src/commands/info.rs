@@ -15,10 +15,11 @@ use crate::output::Target;
 /// "Segments" are the tracks as the file gives them (RTTM lines, cues, intervals), not turns
 /// (`overtalk analyze` finds those). The duration runs from time 0 to the end of the last
 /// segment; with `--uem` the scored (UEM) duration has a column of its own. Times are
-/// h:mm:ss.ss. The overlapped share is the time with two or more speakers divided by the time
-/// with at least one. A CHAT file with time bullets also gets a table of its transcriber's
-/// overlap and interruption markers against the timing (not in `--format tsv`, which is one
-/// table).
+/// h:mm:ss.ss in the table, seconds in `--format tsv` and `json` (for programs: `tsv` is one
+/// row per recording, no total). The overlapped share is the time with two or more speakers
+/// divided by the time with at least one. A CHAT file with time bullets also gets a table of
+/// its transcriber's overlap and interruption markers against the timing (not in `--format
+/// tsv`).
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  overtalk info interview.vtt\n  overtalk info ami/only_words/rttms/test --uem ami/uems/test\n  overtalk info corpus/ --format json"

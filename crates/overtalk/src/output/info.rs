@@ -103,7 +103,7 @@ pub enum InfoStyle {
     Table,
     /// Markdown, with the CHAT marker tables.
     Markdown,
-    /// One tab-separated table.
+    /// One tab-separated table for programs: seconds, no total row.
     Tsv,
 }
 
@@ -210,7 +210,40 @@ fn hms(secs: f64) -> String {
     format!("{}:{:02}:{:02}.{:02}", total / 3600, total / 60 % 60, total % 60, cs % 100)
 }
 
+/// The TSV for programs: one row per recording, times in seconds (three decimals), the
+/// overlapped share in percent, headers that name their units; no total row (a program sums).
+fn render_tsv(info: &Info, out: &mut dyn Write) -> io::Result<()> {
+    let with_uem = info.totals.uem_hours.is_some();
+    let mut header = vec!["recording", "speakers", "segments", "duration_s"];
+    if with_uem {
+        header.push("uem_s");
+    }
+    header.extend(["speech_s", "overlap_s", "overlap_pct"]);
+    writeln!(out, "{}", header.join("\t"))?;
+    for r in &info.recordings {
+        let mut row = vec![
+            r.recording.clone(),
+            r.speakers.to_string(),
+            r.segments.to_string(),
+            format!("{:.3}", r.duration_s),
+        ];
+        if with_uem {
+            row.push(r.uem_s.map_or_else(String::new, |u| format!("{u:.3}")));
+        }
+        row.extend([
+            format!("{:.3}", r.speech_s),
+            format!("{:.3}", r.overlap_s),
+            format!("{:.1}", r.overlap_share * 100.0),
+        ]);
+        writeln!(out, "{}", row.join("\t"))?;
+    }
+    Ok(())
+}
+
 fn render_table(info: &Info, style: InfoStyle, out: &mut dyn Write) -> io::Result<()> {
+    if style == InfoStyle::Tsv {
+        return render_tsv(info, out);
+    }
     let with_uem = info.totals.uem_hours.is_some();
     let mut header = vec!["recording", "speakers", "segments", "duration"];
     if with_uem {
@@ -336,10 +369,9 @@ mod tests {
         info.write_table(InfoStyle::Tsv, &mut out).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "recording\tspeakers\tsegments\tduration\tspeech\toverlap\toverlap %\n\
-             one\t2\t2\t0:00:05.00\t0:00:05.00\t0:00:01.00\t20.0\n\
-             two\t1\t1\t0:00:02.00\t0:00:01.00\t0:00:00.00\t0.0\n\
-             total (2 recordings)\t1/1.5/2\t3\t0.00 h\t0.00 h\t\t16.7\n"
+            "recording\tspeakers\tsegments\tduration_s\tspeech_s\toverlap_s\toverlap_pct\n\
+             one\t2\t2\t5.000\t5.000\t1.000\t20.0\n\
+             two\t1\t1\t2.000\t1.000\t0.000\t0.0\n"
         );
     }
 }
