@@ -196,3 +196,20 @@ fn unsorted_lines_are_warned_about_once_per_file_with_a_count() {
         "overtalk: warning: u.ctm: line 2, column 5: 2 lines out of time order (first at line 2); sorted on reading (unsorted)\n"
     );
 }
+
+#[test]
+fn a_recording_given_twice_is_said_and_tsv_is_for_programs() {
+    let dir = Dir::new();
+    let rttm = "SPEAKER s 1 0 2 <NA> <NA> A <NA> <NA>\nSPEAKER s 1 1.5 1 <NA> <NA> B <NA> <NA>\n";
+    dir.create("a.rttm", rttm);
+    dir.create("b.rttm", rttm);
+    let run = dir.run(&["info", "a.rttm", "b.rttm", "--format", "tsv"]);
+    assert_eq!(run.code(), 0);
+    assert!(run.stderr().contains("b.rttm: recording \"s\" is also in a.rttm"), "{}", run.stderr());
+    assert_eq!(
+        run.stdout(),
+        "recording\tspeakers\tsegments\tduration_s\tspeech_s\toverlap_s\toverlap_pct\n\
+         s\t2\t2\t2.500\t2.500\t0.500\t20.0\n\
+         s\t2\t2\t2.500\t2.500\t0.500\t20.0\n"
+    );
+}

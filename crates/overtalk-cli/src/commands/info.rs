@@ -67,12 +67,24 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         uems.extend(u);
     }
     let mut rows = Vec::new();
+    // Where each recording id was first seen: one given twice is counted twice, and said.
+    let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     for source in &sources {
         let out = input::read(source, &args.read, &rename)?;
         input::print_warnings(source, &out, globals.quiet);
         let chat = out.format == Some(Format::Chat);
         for (id, t) in out.corpus.iter() {
-            rows.push(InfoRow::of(id, &source.display(), t, uems.get(id), chat));
+            let here = source.display();
+            match seen.get(id) {
+                Some(first) if !globals.quiet => eprintln!(
+                    "overtalk: warning: {here}: recording {id:?} is also in {first}; both are listed and counted in the totals"
+                ),
+                Some(_) => {}
+                None => {
+                    seen.insert(id.to_owned(), here.to_string());
+                }
+            }
+            rows.push(InfoRow::of(id, &here, t, uems.get(id), chat));
         }
     }
     let info = Info::new(rows, !uems.is_empty());
