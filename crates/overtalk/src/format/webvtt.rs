@@ -606,27 +606,8 @@ impl TimingReader {
                 .into_iter()
                 .enumerate()
         {
-            match parse_clock(field) {
-                Ok(t) => {
-                    times[k] = t;
-                    let millis = unpadded_millis(field, t).filter(|m| self.unpadded && *m != t);
-                    if let Some(millis) = millis {
-                        times[k] = millis;
-                        if !self.unpadded_warned {
-                            self.unpadded_warned = true;
-                            ctx.warn_at(
-                                WarningKind::Repaired,
-                                n,
-                                Some(col),
-                                format!(
-                                    "{what} {:?}: this file writes its times without leading zeros (as Microsoft Teams does), so a fraction of one or two digits counts milliseconds: read as {}, not {t}, and every later one like it too",
-                                    shown(field, 40),
-                                    times[k]
-                                ),
-                            )?;
-                        }
-                    }
-                }
+            let t = match parse_clock(field) {
+                Ok(t) => t,
                 Err(e) => {
                     let shown = shown(field, 40);
                     ctx.warn_at(
@@ -637,6 +618,20 @@ impl TimingReader {
                     )?;
                     return Ok(None);
                 }
+            };
+            // In a file of Teams' unpadded clock, a short fraction counts milliseconds.
+            times[k] = unpadded_millis(field, t).filter(|_| self.unpadded).unwrap_or(t);
+            if times[k] != t && !std::mem::replace(&mut self.unpadded_warned, true) {
+                ctx.warn_at(
+                    WarningKind::Repaired,
+                    n,
+                    Some(col),
+                    format!(
+                        "{what} {:?}: this file writes its times without leading zeros (as Microsoft Teams does), so a fraction of one or two digits counts milliseconds: read as {}, not {t}, and every later one like it too",
+                        shown(field, 40),
+                        times[k]
+                    ),
+                )?;
             }
             if let Some(problem) = clock_problem(field, self.clock) {
                 if !self.malformed_warned {

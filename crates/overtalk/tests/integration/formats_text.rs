@@ -1070,6 +1070,15 @@ fn an_xml_file_is_read_in_the_encoding_it_declares() {
     let out = read_bytes(bytes2, Some("y.trs"), None, &ReadOptions::default()).unwrap();
     let t = out.corpus.get("recording").unwrap();
     assert_eq!(t.annotation().speakers().iter().map(|(_, n)| n).collect::<Vec<_>>(), ["Łukasz"]);
+    // A UTF-16 declaration on bytes that are no UTF-16 (no byte order mark, no NUL) is not
+    // trusted: the encoding is guessed, and the note says it was.
+    let bytes3 = b"<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<Trans><Speakers><Speaker id=\"s\" name=\"Jos\xe9\"/></Speakers><Episode><Section type=\"report\" startTime=\"0\" endTime=\"1\"><Turn startTime=\"0\" endTime=\"1\" speaker=\"s\"><Sync time=\"0\"/>s\xed</Turn></Section></Episode></Trans>\n";
+    let out = read_bytes(bytes3, Some("z.trs"), None, &ReadOptions::default()).unwrap();
+    let t = out.corpus.get("recording").unwrap();
+    assert_eq!(t.annotation().speakers().iter().map(|(_, n)| n).collect::<Vec<_>>(), ["José"]);
+    let notes: Vec<_> = out.warnings.iter().filter(|w| w.kind == WarningKind::Encoding).collect();
+    assert_eq!(notes.len(), 1, "{:?}", out.warnings);
+    assert!(notes[0].message.contains("the most likely encoding"), "{}", notes[0].message);
 }
 
 #[test]
