@@ -11,6 +11,8 @@
 //! ms   0 ......... 1000      | 1001
 //! ```
 
+use unicode_normalization::UnicodeNormalization;
+
 use super::units::{Millis, SpeakerIndex};
 use crate::model::{Content, Transcript};
 
@@ -75,7 +77,9 @@ pub struct Normalised {
     pub clamped_words: usize,
 }
 
-/// Normalises a token for the lexicons (§5.1 (R7)).
+/// Normalises a token for the lexicons (§5.1 (R7)). Accented letters are composed first
+/// (Unicode NFC), so a word typed with combining accents (`voila` + U+0300, as macOS file
+/// names and some converters write it) matches the lexicon's `voilà`.
 ///
 /// ```
 /// use overtalk::analysis::normalise::normalise_token;
@@ -83,10 +87,11 @@ pub struct Normalised {
 /// assert_eq!(normalise_token("Yeah-"), "yeah");
 /// assert_eq!(normalise_token("I\u{2019}m"), "i'm");
 /// assert_eq!(normalise_token("mm-hmm,"), "mm-hmm");
+/// assert_eq!(normalise_token("Voila\u{300}!"), "voilà");
 /// ```
 pub fn normalise_token(raw: &str) -> String {
     let mut s = String::with_capacity(raw.len());
-    for c in raw.chars() {
+    for c in raw.nfc() {
         let c = match c {
             '\u{2019}' | '\u{2018}' | '\u{02BC}' => '\'',
             c => c,

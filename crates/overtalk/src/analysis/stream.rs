@@ -1216,6 +1216,30 @@ mod tests {
     }
 
     #[test]
+    fn an_opening_talkspurt_is_no_backchannel_in_the_stream_either() {
+        // A's opening "yeah" (300 ms) comes before anyone else has spoken: there is nothing
+        // to answer, so it is no backchannel (p = 0), decided at the horizon as in the batch
+        // analysis. B's 300 ms inside A's later turn is the control. (The other guard, the
+        // 2 s ceiling, cannot bind at a bounded horizon: no talkspurt is seen for 2 s.)
+        let segs = [(0, 0, 300), (0, 1500, 12_000), (1, 8000, 8300)];
+        for h in [250, 500, 1000] {
+            let p = calibrated(h);
+            let events = run(&segs, &(0..130).map(|k| k * 100).collect::<Vec<_>>(), &p);
+            assert_eq!(folded(&events), batch(&segs, &p), "horizon {h}");
+            let probability = |at: i64| {
+                events.iter().find_map(|e| match &e.kind {
+                    StreamEventKind::Floor { probability, .. } if e.time == Millis::new(at) => {
+                        *probability
+                    }
+                    _ => None,
+                })
+            };
+            assert_eq!(probability(0), Some(0.0), "horizon {h}");
+            assert!(probability(8000).is_some_and(|p| p > 0.0), "horizon {h}");
+        }
+    }
+
+    #[test]
     fn the_calibrated_stream_needs_a_bounded_horizon() {
         let p = Params { classifier: Classifier::Calibrated, ..Params::default() };
         assert!(AnalysisStream::new(2, &p).is_err());

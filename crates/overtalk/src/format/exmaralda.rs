@@ -427,7 +427,8 @@ fn notation_only(text: &str) -> bool {
     while let Some(open) = rest.find("((") {
         let Some(close) = rest[open..].find("))").map(|c| open + c) else { break };
         let inner = rest[open + 2..close].trim().to_lowercase();
-        let pause = !inner.is_empty()
+        // A length (`((0,4s))`, `((2))`): digits, with a unit and separators at most.
+        let pause = inner.chars().any(|c| c.is_ascii_digit())
             && inner.chars().all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | 's' | ' '));
         let breath =
             ["atm", "einatm", "ausatm", "breath", "inhal", "exhal", "räusper", "hustet", "cough"]
@@ -472,8 +473,17 @@ mod tests {
         ] {
             assert!(notation_only(t), "{t}");
         }
-        for t in ["((laughing))", "((lacht))", "ja.", "Du sitzt hier • locker", "(.) ja", "", "."]
-        {
+        for t in [
+            "((laughing))",
+            "((lacht))",
+            "((s))",
+            "((...))",
+            "ja.",
+            "Du sitzt hier • locker",
+            "(.) ja",
+            "",
+            ".",
+        ] {
             assert!(!notation_only(t), "{t}");
         }
     }
