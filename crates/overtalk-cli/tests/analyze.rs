@@ -41,7 +41,7 @@ fn jsonl_gives_one_line_per_conversation_and_csv_the_onsets() {
     assert_eq!(out.lines().count(), 2);
     for line in out.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        assert_eq!(v["schema_version"], 2);
+        assert_eq!(v["schema_version"], 3);
     }
     let csv = dir
         .run(&["analyze", &example("red-carpet.vtt"), "--format", "csv", "--events", "onsets"])

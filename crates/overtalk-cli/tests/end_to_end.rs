@@ -211,6 +211,20 @@ fn validate_gives_each_consumers_verdict() {
         "{}",
         bad.stderr()
     );
+
+    // A Latin-1 STM is no RTTM: nothing to check, not a UTF-8 error; a Latin-1 RTTM is one.
+    let stm = b"e 1 Micka\xebl 84.582 85.476 <o,f0,male> bonsoir .\n";
+    std::fs::write(dir.path().join("latin1.stm"), stm).unwrap();
+    let out = dir.run(&["validate", "latin1.stm"]).ok();
+    assert_eq!(out, "latin1.stm: not RTTM; nothing to check\n");
+    std::fs::write(
+        dir.path().join("latin1.rttm"),
+        b"SPEAKER e 1 0.0 1.0 <NA> <NA> Micka\xebl <NA> <NA>\n",
+    )
+    .unwrap();
+    let run = dir.run(&["validate", "latin1.rttm"]);
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+    assert!(run.stderr().contains("latin1.rttm"), "{}", run.stderr());
 }
 
 #[test]

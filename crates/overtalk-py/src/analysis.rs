@@ -114,7 +114,7 @@ fn analyze_transcript(
     if how.overlap_not_measurable {
         // Whatever the length and the speaker count, as `overtalk analyze` says it for such a
         // detection.
-        a.diagnostics.warnings.insert(0, overtalk::analysis::AnalysisWarning::OverlapNotMeasurable);
+        a.mark_one_speaker_per_frame();
     }
     Ok(a)
 }

@@ -14,7 +14,6 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::analysis::markers::MarkersVsTiming;
-use crate::analysis::AnalysisWarning;
 use crate::analysis::{analyze, Analysis, Params};
 use crate::error::Error;
 use crate::model::{Transcript, TranscriptBuilder};
@@ -139,7 +138,7 @@ pub fn analyze_entries<T>(
             // Whatever the length: the 5-minute rule of the analysis's own warning is for
             // transcripts, where zero overlap may be true. Whatever the speaker count: a
             // single speaker found in a mixed track may be two the diarizer merged.
-            analysis.diagnostics.warnings.insert(0, AnalysisWarning::OverlapNotMeasurable);
+            analysis.mark_one_speaker_per_frame();
         }
         let result = AnalyzedEntry { label, transcript, analysis, extra: e.extra };
         each(&result);

@@ -142,12 +142,12 @@ mod tests {
         // One conversation has the shape of many: a list of one, and the totals.
         let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(keys, ["conversations", "corpus", "schema_version"]);
-        assert_eq!(json["schema_version"], 2);
+        assert_eq!(json["schema_version"], 3);
         assert_eq!(json["corpus"]["recordings"], 1);
         assert_eq!(json["conversations"].as_array().unwrap().len(), 1);
         let one = &json["conversations"][0];
         assert_eq!(one["recording"], "red-carpet");
-        assert_eq!(one["schema_version"], 2);
+        assert_eq!(one["schema_version"], 3);
         assert_eq!(one["turns"].as_array().unwrap().len(), 11);
         assert_eq!(one["mode"]["Wife"], "timing");
         // The same file named twice is read once; jsonl gets one line per conversation.

@@ -70,15 +70,22 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             Source::File(p) => {
                 let bytes = format::read_file(p, &format::Limits::default())?;
                 input::refuse_recording(p, &bytes)?;
-                format::decode(&bytes, "rttm", &format::Limits::default())
-                    .map_err(|e| e.with_path(p))?
+                match format::decode(&bytes, "rttm", &format::Limits::default()) {
+                    Ok(text) => text,
+                    // Not UTF-8: an error only if it is RTTM (md-eval and dscore read UTF-8);
+                    // an STM in Latin-1 is no RTTM to check.
+                    Err(e) if is_rttm(p, &String::from_utf8_lossy(&bytes)) => {
+                        return Err(e.with_path(p).into())
+                    }
+                    Err(_) => {
+                        results.push(Validated { name: source.display(), validation: None });
+                        continue;
+                    }
+                }
             }
         };
         let is_rttm = match source {
-            Source::File(p) => {
-                let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
-                format::detect(name.as_deref(), &text, None).ok() == Some(Format::Rttm)
-            }
+            Source::File(p) => is_rttm(p, &text),
             Source::Stdin => true,
         };
         let v = is_rttm.then(|| validate_rttm(&text, uem, Side::Reference));
@@ -96,6 +103,12 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         eprintln!("overtalk: at least one consumer would reject an input");
     }
     Ok(if rejected { Outcome::Partial } else { Outcome::Ok })
+}
+
+/// Whether the file at `path` holding `text` is RTTM, as the readers would detect it.
+fn is_rttm(path: &std::path::Path, text: &str) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    format::detect(name.as_deref(), text, None).ok() == Some(Format::Rttm)
 }
 
 #[cfg(test)]

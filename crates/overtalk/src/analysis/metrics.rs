@@ -278,24 +278,27 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
     let mut received = vec![Counts::default(); n];
     let mut pairs: BTreeMap<(SpeakerIndex, SpeakerIndex), (usize, usize, usize)> = BTreeMap::new();
     let mut counts = HeadlineCounts::default();
+    // terminal overlaps, simultaneous starts, attempts, successful, talk-over events
+    let (mut terminal, mut simultaneous, mut attempts, mut successful, mut talk_over) =
+        (0, 0, 0, 0, 0);
     for o in st.onsets {
         match o.class {
-            OnsetClass::TerminalOverlap => counts.events.terminal_overlaps += 1,
-            OnsetClass::SimultaneousStart => counts.events.simultaneous_starts += 1,
+            OnsetClass::TerminalOverlap => terminal += 1,
+            OnsetClass::SimultaneousStart => simultaneous += 1,
             _ => {}
         }
         let Some(f) = o.holder else { continue };
         if o.is_attempt() {
             made[o.speaker.index()].attempts += 1;
             received[f.index()].attempts += 1;
-            counts.events.interruptions += 1;
+            attempts += 1;
         }
         if o.is_successful() {
             made[o.speaker.index()].successful += 1;
             received[f.index()].successful += 1;
-            counts.events.successful += 1;
+            successful += 1;
         }
-        counts.events.talk_over_events += usize::from(o.is_talk_over());
+        talk_over += usize::from(o.is_talk_over());
         if o.is_attempt() || o.is_talk_over() {
             let e = pairs.entry((o.speaker, f)).or_default();
             e.0 += usize::from(o.is_attempt());
@@ -303,7 +306,12 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             e.2 += usize::from(o.is_talk_over());
         }
     }
-    counts.events.unsuccessful = counts.events.interruptions - counts.events.successful;
+    counts.events.terminal_overlaps = Some(terminal);
+    counts.events.simultaneous_starts = Some(simultaneous);
+    counts.events.interruptions = Some(attempts);
+    counts.events.successful = Some(successful);
+    counts.events.unsuccessful = Some(attempts - successful);
+    counts.events.talk_over_events = Some(talk_over);
     let mut fto_in: Vec<Vec<Millis>> = vec![Vec::new(); n];
     for t in st.transfers {
         if let Some(f) = t.fto {
@@ -343,8 +351,8 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
                 wpm: (has_tokens[x] && talk[x] > Millis::ZERO)
                     .then(|| words[x] as f64 * 60_000.0 / talk[x].get() as f64),
                 backchannels: bcs[x],
-                interruptions_made: made[x],
-                interruptions_received: received[x],
+                interruptions_made: Some(made[x]),
+                interruptions_received: Some(received[x]),
                 median_fto_in: fto_stats[x].0,
                 words: words[x],
                 monologues: monologues[x],
@@ -462,7 +470,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             span,
             speech,
             silence,
-            overlap,
+            overlap: Some(overlap),
             overlap_ratio: ratio(overlap.get(), speech.get()),
             transfers_per_min: (span > Millis::ZERO)
                 .then(|| st.transfers.len() as f64 * 60_000.0 / span.get() as f64),

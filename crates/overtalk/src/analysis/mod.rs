@@ -21,7 +21,7 @@
 //! b.add(ms(0, 5000), "A", None).add(ms(4000, 6000), "B", None).add(ms(6500, 9000), "A", None);
 //! let r = analyze(&b.build(), &Params::default()).unwrap();
 //! assert_eq!(r.turns.len(), 3);
-//! assert_eq!(r.speakers["B"].interruptions_made.successful, 1);
+//! assert_eq!(r.speakers["B"].interruptions_made.map(|c| c.successful), Some(1));
 //! ```
 
 pub(crate) mod backchannel;
@@ -245,8 +245,16 @@ fn annotate_estimated_times(t: &Transcript, a: &mut Analysis) {
     a.diagnostics
         .warnings
         .push(AnalysisWarning::OverlapFromMarks { marked_overlaps: e.marked_overlaps.len() });
-    // Shares of an overlap that cannot be measured are not zero: they are unknown.
+    // An overlap that cannot be measured is not zero: it is unknown, and so are its shares
+    // and the counts of the onsets it decides (the interruptions, rule by rule, are in `e`).
+    a.conversation.overlap = None;
     a.conversation.overlap_ratio = None;
     a.conversation.overlap_between_share = None;
+    a.conversation.counts.events.forget_timing();
+    for s in a.speakers.values_mut() {
+        s.interruptions_made = None;
+        s.interruptions_received = None;
+    }
+    a.pairs.clear();
     a.estimated_times = Some(e);
 }

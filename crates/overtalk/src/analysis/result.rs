@@ -24,7 +24,13 @@ pub type Name = Arc<str>;
 /// 2: `overtalk analyze --format json` writes `{schema_version, conversations, corpus}` for one
 /// conversation as for many (version 1 wrote a lone conversation as the top-level object).
 /// A conversation object and a `--format jsonl` line are unchanged.
-pub const SCHEMA_VERSION: u32 = 2;
+///
+/// 3: a number the input cannot measure is `null`, not 0: `conversation.overlap` (speakers
+/// found one per frame, or ends estimated) and, when ends are estimated, the counts of
+/// interruptions, talk-over events, terminal overlaps and simultaneous starts and each
+/// speaker's `interruptions_made` / `interruptions_received`; the corpus totals of any of
+/// them are `null` when one conversation's is.
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// How completion points and backchannels were judged for a speaker (§5.1 Modes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,7 +67,8 @@ pub struct Analysis {
     pub onsets: Vec<OnsetOut>,
     /// Per-speaker metrics.
     pub speakers: BTreeMap<String, SpeakerOut>,
-    /// Interrupter/interruptee pairs with any attempt or talk-over event.
+    /// Interrupter/interruptee pairs with any attempt or talk-over event (none listed when
+    /// ends are estimated: the counts are not measurable then, see `estimated_times`).
     pub pairs: Vec<PairOut>,
     /// Conversation-level metrics.
     pub conversation: ConversationOut,
@@ -79,6 +86,16 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// Marks the speakers as found one per frame in one mixed track: the first warning says
+    /// so ([`AnalysisWarning::OverlapNotMeasurable`](super::AnalysisWarning)), and the overlap
+    /// and its shares, zero by construction, become unknown (`null`).
+    pub fn mark_one_speaker_per_frame(&mut self) {
+        self.diagnostics.warnings.insert(0, super::AnalysisWarning::OverlapNotMeasurable);
+        self.conversation.overlap = None;
+        self.conversation.overlap_ratio = None;
+        self.conversation.overlap_between_share = None;
+    }
+
     /// Why the overlap between speakers cannot be measured from this input, if it cannot:
     /// `"one speaker per frame"` when the speakers were diarized from one mixed track that way
     /// ([`AnalysisWarning::OverlapNotMeasurable`](super::AnalysisWarning)), `"ends estimated"`
@@ -251,10 +268,10 @@ pub struct SpeakerOut {
     pub wpm: Option<f64>,
     /// Backchannels produced.
     pub backchannels: usize,
-    /// Interruptions made.
-    pub interruptions_made: Counts,
-    /// Interruptions received.
-    pub interruptions_received: Counts,
+    /// Interruptions made (`null` when ends are estimated: not measurable from the times).
+    pub interruptions_made: Option<Counts>,
+    /// Interruptions received (`null` when ends are estimated).
+    pub interruptions_received: Option<Counts>,
     /// Median FTO of transfers into the speaker (ms; may end in .5).
     pub median_fto_in: Option<f64>,
     /// Extension: words.
@@ -307,8 +324,9 @@ pub struct ConversationOut {
     pub speech: Millis,
     /// Silence inside the span (ms).
     pub silence: Millis,
-    /// Time with ≥ 2 speakers (ms).
-    pub overlap: Millis,
+    /// Time with ≥ 2 speakers (ms); `null` when overlap is not measurable from the input
+    /// (speakers found one per frame, or ends estimated: [`Analysis::overlap_unmeasurable`]).
+    pub overlap: Option<Millis>,
     /// Overlap / speech.
     pub overlap_ratio: Option<f64>,
     /// Transfers per minute of span.
@@ -368,41 +386,73 @@ pub struct HeadlineCounts {
 
 /// The events of a conversation counted: turns, transfers, interruptions, overlaps,
 /// backchannels and claims. Counts over many conversations add ([`EventCounts::add`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventCounts {
     /// Turns.
     pub turns: usize,
     /// Floor transfers.
     pub transfers: usize,
-    /// Interruption attempts.
-    pub interruptions: usize,
+    /// Interruption attempts. This and the next five are `null` when ends are estimated
+    /// (paragraph transcripts): the times cannot tell them, `estimated_times` counts them
+    /// rule by rule instead.
+    pub interruptions: Option<usize>,
     /// Successful interruptions.
-    pub successful: usize,
+    pub successful: Option<usize>,
     /// Unsuccessful interruptions.
-    pub unsuccessful: usize,
+    pub unsuccessful: Option<usize>,
     /// Talk-over events (rule-2 onsets).
-    pub talk_over_events: usize,
+    pub talk_over_events: Option<usize>,
     /// Terminal overlaps.
-    pub terminal_overlaps: usize,
+    pub terminal_overlaps: Option<usize>,
     /// Simultaneous starts.
-    pub simultaneous_starts: usize,
+    pub simultaneous_starts: Option<usize>,
     /// Backchannels.
     pub backchannels: usize,
     /// Verbal floor claims.
     pub verbal_claims: usize,
 }
 
+impl Default for EventCounts {
+    /// Nothing counted yet: every count zero (measured), the start of a total.
+    fn default() -> Self {
+        EventCounts {
+            turns: 0,
+            transfers: 0,
+            interruptions: Some(0),
+            successful: Some(0),
+            unsuccessful: Some(0),
+            talk_over_events: Some(0),
+            terminal_overlaps: Some(0),
+            simultaneous_starts: Some(0),
+            backchannels: 0,
+            verbal_claims: 0,
+        }
+    }
+}
+
 impl EventCounts {
+    /// The counts the times cannot tell when ends are estimated, set to `null`.
+    pub fn forget_timing(&mut self) {
+        self.interruptions = None;
+        self.successful = None;
+        self.unsuccessful = None;
+        self.talk_over_events = None;
+        self.terminal_overlaps = None;
+        self.simultaneous_starts = None;
+    }
+
     /// Adds `other`'s counts to these, field by field.
     pub fn add(&mut self, other: &EventCounts) {
         self.turns += other.turns;
         self.transfers += other.transfers;
-        self.interruptions += other.interruptions;
-        self.successful += other.successful;
-        self.unsuccessful += other.unsuccessful;
-        self.talk_over_events += other.talk_over_events;
-        self.terminal_overlaps += other.terminal_overlaps;
-        self.simultaneous_starts += other.simultaneous_starts;
+        // A total with an unknown part is unknown.
+        let add = |a: &mut Option<usize>, b: Option<usize>| *a = a.zip(b).map(|(a, b)| a + b);
+        add(&mut self.interruptions, other.interruptions);
+        add(&mut self.successful, other.successful);
+        add(&mut self.unsuccessful, other.unsuccessful);
+        add(&mut self.talk_over_events, other.talk_over_events);
+        add(&mut self.terminal_overlaps, other.terminal_overlaps);
+        add(&mut self.simultaneous_starts, other.simultaneous_starts);
         self.backchannels += other.backchannels;
         self.verbal_claims += other.verbal_claims;
     }

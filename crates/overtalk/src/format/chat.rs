@@ -165,6 +165,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // Main tiers without a bullet in a file that has bullets: (first line, count).
     let mut unbulleted: Option<(usize, usize)> = None;
     let mut timed = 0usize;
+    // Main tiers of pause notation alone: (first line, count).
+    let mut pauses: Option<(usize, usize)> = None;
     let recording = ctx.recording_id();
     let mut order = OutOfOrder::new("utterance", "read in time order");
     let mut latest = Time::from_micros(i64::MIN);
@@ -237,9 +239,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 format!("speaker code {code:?} is not declared in @Participants"),
             )?;
         }
-        let speaker = b.speaker(code);
         let content_start = 1 + colon + 1;
         let (utterance, times) = split_bullets(&e.text, content_start, e, ctx)?;
+        if pause_only(&utterance) {
+            // `*PPP: (0.2)`: a pause (or applause timed as one) is nobody's speech.
+            pauses.get_or_insert((n, 0)).1 += 1;
+            continue;
+        }
+        let speaker = b.speaker(code);
         let Some((start, end, at)) = times else {
             if !untimed_file {
                 unbulleted.get_or_insert((n, 0)).1 += 1;
@@ -257,6 +264,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             let content = (!utterance.is_empty()).then(|| main_tier_content(utterance));
             b.push(seg, speaker, content);
         }
+    }
+    if let Some((first, count)) = pauses {
+        ctx.warn_at(
+            WarningKind::Note,
+            first,
+            None,
+            format!("{count} utterance(s) hold pause notation alone, such as `(0.5)` or `(.)` (first at line {first}); not speech, left out"),
+        )?;
     }
     if let Some((first, count)) = unbulleted {
         // CHAT lets any utterance go without a bullet (partly aligned transcripts are common),
@@ -326,6 +341,44 @@ impl Markers {
 /// CA overlap brackets (`⌈2`, `b⌉`): where an overlap starts and ends, numbered; no words.
 const CA_OVERLAP: [char; 4] = ['⌈', '⌉', '⌊', '⌋'];
 
+/// Whether a token is a CHAT pause: `(.)`, `(..)`, `(...)`, or a length `(0.5)`, `(1:30.5)`.
+fn is_pause(token: &str) -> bool {
+    token.strip_prefix('(').and_then(|t| t.strip_suffix(')')).is_some_and(|inner| {
+        !inner.is_empty()
+            && inner.bytes().all(|b| b.is_ascii_digit() || b == b'.' || b == b':')
+            && (inner.bytes().all(|b| b == b'.') || inner.bytes().any(|b| b.is_ascii_digit()))
+    })
+}
+
+/// Whether a main tier holds pause notation and nothing said: pauses, with at most CA overlap
+/// brackets, codes in square brackets, linkers and a terminator around them (`(3.1)`,
+/// `⌈ (6.0) ⌉`, `(.) .`). Events (`&=laughs`), fillers and unintelligible speech (`xxx`) are
+/// sounds of the speaker and keep the tier.
+fn pause_only(text: &str) -> bool {
+    let mut pauses = 0;
+    let mut in_code = false;
+    for token in text.split_whitespace() {
+        if in_code || token.starts_with('[') {
+            in_code = !token.ends_with(']');
+            continue;
+        }
+        // `⌈`, `⌉2`: an overlap bracket, numbered or not.
+        let bracket = token.contains(CA_OVERLAP)
+            && token
+                .trim_matches(|c: char| CA_OVERLAP.contains(&c) || c.is_ascii_digit())
+                .is_empty();
+        if is_pause(token.trim_matches(CA_OVERLAP)) {
+            pauses += 1;
+        } else if !(bracket
+            || matches!(token, "." | "?" | "!" | ",")
+            || token.starts_with('+') && !token[1..].chars().any(char::is_alphanumeric))
+        {
+            return false;
+        }
+    }
+    pauses > 0
+}
+
 /// The content of a main tier: its text as written, and its spoken words as CLAN counts them
 /// (FREQ, MLU): tokens without the `<`…`>` scope brackets, a `@` form marker (`mama@f`) or the
 /// parentheses of an incomplete word (`(be)cause`), leaving out bracketed codes (`[>]`,
@@ -363,6 +416,9 @@ fn main_tier_content(text: &str) -> Content {
             _ => {}
         }
         let word = token.trim_start_matches('<').trim_end_matches('>');
+        if is_pause(word.trim_matches(CA_OVERLAP)) {
+            continue;
+        }
         let word = word.split_once('@').map_or(word, |(w, _)| w);
         if word.starts_with(CA_OVERLAP)
             && word.trim_matches(CA_OVERLAP).bytes().all(|b| b.is_ascii_digit())
@@ -626,6 +682,38 @@ mod tests {
         assert_eq!(words("so then +..."), ["so", "then..."]);
         assert_eq!(words("⌈ a b⌉ ⌈2 two ⌉2 ."), ["a", "b", "two."]);
         assert_eq!(words("I was going +/."), ["I", "was", "going\u{2014}"]);
+        // Pauses are no words: `(.)`, `(0.5)`, `(1:30.5)`; `(be)cause` is one.
+        assert_eq!(words("well (.) I (0.5) think (1:30.5) ."), ["well", "I", "think."]);
+    }
+
+    #[test]
+    fn pause_notation_alone_is_no_speech() {
+        for t in
+            ["(3.1)", "(.)", "(..) .", "⌈ (6.0) ⌉", "⌈2 (0.4) ⌉2", "(1:30.5) [+ bch]", "+, (0.2)"]
+        {
+            assert!(pause_only(t), "{t}");
+        }
+        for t in [
+            "",
+            ".",
+            "&=laughs",
+            "xxx .",
+            "(be)cause",
+            "(0.2) yes",
+            "&=applause (3.0)",
+            "(s)",
+            "(0.5) 2 .",
+        ] {
+            assert!(!pause_only(t), "{t}");
+        }
+        // `*PPP: (0.2)` gives PPP no speech; one note says how many tiers were left out.
+        let out = read_text("@Begin\n@Participants:\tA Ann, B Bob, PPP Pause\n*A:\tso then . \u{15}0_1000\u{15}\n*PPP:\t(0.2) \u{15}1000_1200\u{15}\n*PPP:\t(0.6) \u{15}2000_2600\u{15}\n*B:\tyes (.) right . \u{15}1200_2000\u{15}\n@End\n");
+        let t = out.corpus.get("recording").unwrap();
+        let spoken: Vec<_> = t.annotation().tracks().iter().map(|tr| tr.speaker).collect();
+        assert_eq!(spoken.len(), 2, "{spoken:?}");
+        let notes: Vec<_> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].starts_with("2 utterance(s) hold pause notation alone"), "{notes:?}");
     }
     use crate::format::{read_str, Format, ReadOptions};
     use crate::model::Segment;

@@ -19,7 +19,8 @@
 //!   **words** of the parent's tracks, in document order — a time-aligned word belongs to the
 //!   parent annotation containing its middle, a reference word to the annotation it refers to;
 //!   a word is timed when both its slots are aligned. A speaker tier whose annotations are all
-//!   empty takes its text from its first one-to-one child tier (`Symbolic_Association`), as
+//!   empty, or all segment ids (`DS_2011.001`, as INEL and HZSK corpora keep them), takes its
+//!   text from its first one-to-one child tier (`Symbolic_Association`), as
 //!   interlinear templates keep it (FLEx and ELAN's `ref` → `tx`: pympi's
 //!   `get_ref_annotation_data_for_tier` and ELAN's transcript export read it the same way).
 //!   Every other child tier (`Included_In` chunks, `Symbolic_Association` translations or
@@ -28,7 +29,11 @@
 //!   parent's); they only occur on child tiers, and a top-level one is skipped with a warning.
 //! - A top-level tier without `PARTICIPANT` and without dependent tiers, in a file whose other
 //!   speaker tiers name their participant (a `marker` or `noise` tier), is not a speaker: it is
-//!   left out (one with dependent tiers is read as a speaker, with a note), and so are tiers that
+//!   left out (one with dependent tiers is read as a speaker, with a note). So is a top-level
+//!   tier whose linguistic type is a translation, comment or note (`translation`, `ft`,
+//!   `comments`) when its participant has another top-level tier of another type: it renders
+//!   their speech, it is not more of it (Corpus NGT's `Interpreter S1` beside the glosses of
+//!   S1). And so are tiers that
 //!   `--tiers`/`--ignore-tiers` exclude (by tier id; see [`crate::format::tiers`]), with one note
 //!   naming them all.
 //! - **Time slots** (`TIME_ORDER`) are integer milliseconds. A slot without `TIME_VALUE` is
@@ -341,7 +346,8 @@ fn build(
                 p.id == parent
                     && p.parent.is_none()
                     && !p.annotations.is_empty()
-                    && p.annotations.iter().all(|a| a.value.trim().is_empty())
+                    && (p.annotations.iter().all(|a| a.value.trim().is_empty())
+                        || p.annotations.iter().all(|a| is_reference_id(&a.value)))
             });
             if empty_parent {
                 text_tier_of.entry(parent).or_insert(k);
@@ -376,8 +382,23 @@ fn build(
         let speaker_name = tier.participant.clone().unwrap_or_else(|| tier.id.clone());
         let unnamed = tier.participant.is_none() && some_participant;
         let has_children = tiers.iter().any(|c| c.parent.as_deref() == Some(tier.id.as_str()));
-        let default = (unnamed && !has_children)
-            .then_some("no PARTICIPANT and no dependent tiers, while other tiers name theirs");
+        // A translation or a comment of a participant who has a tier of their own words is
+        // not more of their speech (Corpus NGT: `Tolk S1` and `Interpreter S1` beside the
+        // glosses of S1).
+        let rendering = is_rendering(&tier.linguistic_type)
+            && tiers.iter().any(|o| {
+                o.parent.is_none()
+                    && o.participant.is_some()
+                    && o.participant == tier.participant
+                    && !is_rendering(&o.linguistic_type)
+            });
+        let default = if unnamed && !has_children {
+            Some("no PARTICIPANT and no dependent tiers, while other tiers name theirs")
+        } else if rendering {
+            Some("a translation or comment of a participant who has a tier of their own words")
+        } else {
+            None
+        };
         if let Some(why) = ctx.options().tiers.left_out(&tier.id, default) {
             if left_out.is_empty() {
                 first_left_out = doc.pos(tier.at);
@@ -459,10 +480,9 @@ fn build(
             }
             if let Some(seg) = segment_at(ctx, start, end, position)? {
                 let words = words.remove(a.id.as_str()).unwrap_or_default();
-                let value = match associated.get(a.id.as_str()) {
-                    Some(v) if a.value.trim().is_empty() => v,
-                    _ => a.value.as_str(),
-                };
+                // The text of the associated tier, where the speaker tier holds none (empty
+                // values or segment ids).
+                let value = associated.get(a.id.as_str()).copied().unwrap_or(a.value.as_str());
                 let text = (!value.is_empty()).then(|| value.to_owned());
                 let content =
                     (text.is_some() || !words.is_empty()).then_some(Content { text, words });
@@ -712,6 +732,25 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
     Ok(warnings)
 }
 
+/// Whether a linguistic type names a rendering of the speech rather than the speech itself:
+/// a translation (`translation`, `transl`, `ft`, `free translation`), a comment or a note.
+fn is_rendering(linguistic_type: &str) -> bool {
+    let t = linguistic_type.to_lowercase();
+    t == "ft" || ["transl", "comment", "note"].iter().any(|w| t.contains(w))
+}
+
+/// Whether an annotation value is a segment's reference id, as interlinear `ref` tiers hold
+/// them (INEL and HZSK corpora: `110704_ngg_DetskijSad.001`, `KA_1960_Xyz_flks.017`): one
+/// token, not empty, ending in digits after a `.`, `_` or `#`.
+fn is_reference_id(value: &str) -> bool {
+    let v = value.trim();
+    let digits = v.trim_end_matches(|c: char| c.is_ascii_digit());
+    !v.is_empty()
+        && !v.contains(char::is_whitespace)
+        && digits.len() < v.len()
+        && digits.ends_with(['.', '_', '#'])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -827,6 +866,67 @@ mod tests {
         assert_eq!(texts, vec![Some("борон заманда".to_owned()), Some("ике ҡуяш".to_owned())]);
         assert_eq!(out.warnings.len(), 1);
         assert!(out.warnings[0].message.starts_with("1 child tier(s) skipped: \"ft@SP\""));
+        // INEL and HZSK corpora keep the segment ids on the `ref` tier: the same text.
+        let ids = text
+            .replace(
+                "<ANNOTATION_VALUE></ANNOTATION_VALUE>",
+                "<ANNOTATION_VALUE>DS_2011.001</ANNOTATION_VALUE>",
+            )
+            .replace(
+                "<ANNOTATION_VALUE> </ANNOTATION_VALUE>",
+                "<ANNOTATION_VALUE>DS_2011.002</ANNOTATION_VALUE>",
+            );
+        let out = read_text(&ids);
+        let t = out.corpus.get("recording").unwrap();
+        let texts: Vec<_> =
+            t.contents().iter().map(|c| c.as_ref().and_then(|c| c.text.clone())).collect();
+        assert_eq!(texts, vec![Some("борон заманда".to_owned()), Some("ике ҡуяш".to_owned())]);
+        // Words in the speaker tier stay its text.
+        let words = ids.replace("DS_2011.002", "hello 2");
+        let t = read_text(&words).corpus.get("recording").unwrap().clone();
+        assert_eq!(t.contents()[1].as_ref().and_then(|c| c.text.as_deref()), Some("hello 2"));
+    }
+
+    #[test]
+    fn a_participants_translation_tier_is_not_more_of_their_speech() {
+        let text = r#"<ANNOTATION_DOCUMENT>
+  <TIME_ORDER>
+    <TIME_SLOT TIME_SLOT_ID="t1" TIME_VALUE="1000"/>
+    <TIME_SLOT TIME_SLOT_ID="t2" TIME_VALUE="2000"/>
+  </TIME_ORDER>
+  <TIER TIER_ID="GlosR S1" PARTICIPANT="S034" LINGUISTIC_TYPE_REF="gloss">
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a1" TIME_SLOT_REF1="t1" TIME_SLOT_REF2="t2"><ANNOTATION_VALUE>DIFFICULT</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+  </TIER>
+  <TIER TIER_ID="Interpreter S1" PARTICIPANT="S034" LINGUISTIC_TYPE_REF="translation">
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a2" TIME_SLOT_REF1="t1" TIME_SLOT_REF2="t2"><ANNOTATION_VALUE>I find it quite difficult</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+  </TIER>
+  <TIER TIER_ID="Interpreter S2" PARTICIPANT="S033" LINGUISTIC_TYPE_REF="translation">
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a3" TIME_SLOT_REF1="t1" TIME_SLOT_REF2="t2"><ANNOTATION_VALUE>only this</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+  </TIER>
+  <LINGUISTIC_TYPE LINGUISTIC_TYPE_ID="gloss" TIME_ALIGNABLE="true"/>
+  <LINGUISTIC_TYPE LINGUISTIC_TYPE_ID="translation" TIME_ALIGNABLE="true"/>
+</ANNOTATION_DOCUMENT>"#;
+        let out = read_text(text);
+        let t = out.corpus.get("recording").unwrap();
+        let texts: Vec<_> =
+            t.contents().iter().map(|c| c.as_ref().and_then(|c| c.text.clone())).collect();
+        // S033 has nothing but the translation: it stays, as the only record of them.
+        assert_eq!(texts, vec![Some("only this".to_owned()), Some("DIFFICULT".to_owned())]);
+        assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
+        assert_eq!(
+            out.warnings[0].message,
+            "1 tier(s) left out as not speakers: \"Interpreter S1\" (a translation or comment of a participant who has a tier of their own words); choose with --tiers or --ignore-tiers"
+        );
+    }
+
+    #[test]
+    fn reference_ids_look_like_segment_numbers() {
+        for v in ["110704_ngg_DetskijSad.001", "KA_1960_Xyz_flks.017", "seg#3", " a.1 "] {
+            assert!(is_reference_id(v), "{v}");
+        }
+        for v in ["", "hello", "covid 19", "123", "version2", "a.b"] {
+            assert!(!is_reference_id(v), "{v}");
+        }
     }
 
     #[test]

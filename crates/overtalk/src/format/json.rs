@@ -1236,6 +1236,11 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     {
         return Some(Format::Speechmatics);
     }
+    // Podcasting 2.0 transcripts: `segments` of `startTime`, `endTime` and `body` (checked
+    // before the `segments` of Whisper-style JSON).
+    if has("segments") && text[..end].contains("\"startTime\"") {
+        return Some(Format::Podcast);
+    }
     // Gecko's monologues hold `terms` (and the file a `schemaVersion`); Rev.ai's `elements`.
     if has("monologues") {
         let head = &text[..end];

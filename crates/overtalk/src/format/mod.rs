@@ -44,6 +44,7 @@ pub mod json;
 pub mod lab;
 pub(crate) mod order;
 pub mod paragraphs;
+pub mod podcast;
 pub mod pyannote;
 pub mod revai;
 pub mod rttm;
@@ -128,6 +129,8 @@ pub enum Format {
     Gladia,
     /// Gecko annotation JSON (`monologues` of `terms`).
     Gecko,
+    /// Podcasting 2.0 JSON transcripts (`segments` of `startTime`, `endTime`, `body`).
+    Podcast,
 }
 
 impl Format {
@@ -213,7 +216,7 @@ impl FromStr for Format {
 /// The registry: every format's [`FormatSpec`], in the order of the [`Format`] variants (checked
 /// when compiling). Adding a format is one module that declares its `SPEC`, one `Format`
 /// variant and one entry here.
-const SPECS: [&FormatSpec; 32] = [
+const SPECS: [&FormatSpec; 33] = [
     &rttm::SPEC,
     &uem::SPEC,
     &lab::SPEC,
@@ -246,6 +249,7 @@ const SPECS: [&FormatSpec; 32] = [
     &elevenlabs::SPEC,
     &gladia::SPEC,
     &gecko::SPEC,
+    &podcast::SPEC,
 ];
 
 // Each entry sits at its variant's index, so `Format::spec` is an index.

@@ -240,7 +240,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let prefixes = choose_prefixes(blocks.iter().map(|b| b.text.iter().map(String::as_str)));
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
-    let mut carried = Carried::default();
+    let mut carried = Carried::for_prefixes(prefixes);
     let mut sounds: Option<(usize, usize)> = None;
     for block in &blocks {
         if is_sound_only(&block.text.join(" ")) {
@@ -253,8 +253,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             groups.push((None, String::new()));
         }
         for (who, text) in groups {
-            let who =
-                carried.speaker(who, prefixes, block.line + usize::from(!block.text.is_empty()));
+            let who = carried.speaker(who, block.line + usize::from(!block.text.is_empty()));
             let speaker = match who {
                 Some(s) => s,
                 None => {

@@ -13,7 +13,8 @@
 //! line is on another channel than 1 (see the `channel` module). Lines whose text is
 //! `IGNORE_TIME_SEGMENT_IN_SCORING` mark regions excluded from scoring, not speech: they are
 //! not read as turns, with one note per file that counts them (the format defines them, so
-//! `--strict` reads them). An sclite alternation in the text (`{ um / uh / @ }`) is read as its
+//! `--strict` reads them). Lines of the speaker `inter_segment_gap` (Transcriber's export of the
+//! stretches between its segments) are not speech either, with one note. An sclite alternation in the text (`{ um / uh / @ }`) is read as its
 //! first alternative (`@` is no word), as in CTM, with one note. Lines out of time order within their file and channel (SCTK sorts
 //! by file, channel, then time) are sorted, with one [`WarningKind::Unsorted`] warning per file
 //! that counts them. Lines with fewer than five fields are
@@ -127,6 +128,10 @@ fn first_alternatives(text: &str) -> Option<String> {
     found.then(|| out.join(" "))
 }
 
+/// The speaker Transcriber's STM export (`stm.tcl`) gives the stretches between its segments:
+/// no speaker, or tags only (ESTER, ETAPE, REPERE corpora).
+const INTER_SEGMENT_GAP: &str = "inter_segment_gap";
+
 /// Reads STM text (see the module doc).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut per: BTreeMap<&str, TranscriptBuilder> = BTreeMap::new();
@@ -134,6 +139,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // (first line, its column, count).
     let mut latest: FxHashMap<(&str, &str), Time> = FxHashMap::default();
     let mut ignored: Option<(usize, usize, usize)> = None;
+    // The `inter_segment_gap` lines (first line, its column, count).
+    let mut gaps: Option<(usize, usize, usize)> = None;
     // The first line (and column) with an sclite alternation `{ a / b }`.
     let mut alternations: Option<(usize, usize)> = None;
     let mut unsorted = OutOfOrder::lines();
@@ -164,6 +171,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         if transcript.eq_ignore_ascii_case("IGNORE_TIME_SEGMENT_IN_SCORING") {
             let (_, _, count) = ignored.get_or_insert((n, column_of(line, transcript), 0));
+            *count += 1;
+            continue;
+        }
+        if speaker.eq_ignore_ascii_case(INTER_SEGMENT_GAP) {
+            let (_, _, count) = gaps.get_or_insert((n, column_of(line, speaker), 0));
             *count += 1;
             continue;
         }
@@ -203,6 +215,15 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             line,
             Some(column),
             format!("{lines} marked IGNORE_TIME_SEGMENT_IN_SCORING (first at line {line}): regions excluded from scoring, not speech; not read as turns"),
+        )?;
+    }
+    if let Some((line, column, count)) = gaps {
+        let lines = if count == 1 { "1 line".to_owned() } else { format!("{count} lines") };
+        ctx.warn_at(
+            WarningKind::Note,
+            line,
+            Some(column),
+            format!("{lines} of the speaker `{INTER_SEGMENT_GAP}` (first at line {line}): Transcriber's export marks the stretches between segments with it (no one speaking, or sounds only); not speech, not read as turns"),
         )?;
     }
     if let Some((line, column)) = alternations {

@@ -540,8 +540,26 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // Which tiers are speakers (see `tiers`): phone- and syllable-level tiers never, word-level
     // ones only when nothing else is there, and the reader's --tiers / --ignore-tiers.
     for tier in &mut read {
+        // Pause labels besides SPPAS's `#` (below).
+        let pauses = tier
+            .intervals
+            .iter()
+            .filter(|(_, label)| is_pause_label(label) && label.trim() != "#")
+            .count();
         if alignment_level(&tier.name).is_some() {
             tier.intervals.retain(|(_, label)| !is_pause_label(label));
+        } else if pauses >= 2 && pauses * 10 >= tier.intervals.len() {
+            // An utterance tier written by an aligner's conventions (SPPAS, MAUS, HTK: `sil`
+            // between the utterances): its pause labels are silence too. One `sil` alone may
+            // be a word.
+            tier.intervals.retain(|(_, label)| !is_pause_label(label));
+            let (line, column) = p.pos(tier.at);
+            p.ctx.warn_at(
+                WarningKind::Note,
+                line,
+                Some(column),
+                format!("tier {:?}: {pauses} intervals labelled as an aligner's pause (`sil`, `sp`, `<p:>`…) read as silence", tier.name),
+            )?;
         } else {
             // SPPAS marks the silences of every tier, its IPU tier too, with `#`.
             tier.intervals.retain(|(_, label)| label.trim() != "#");
@@ -927,6 +945,33 @@ mod tests {
     fn speakers_of(out: &crate::format::ReadOutput) -> Vec<String> {
         let a = out.corpus.get("recording").unwrap().annotation();
         a.speakers().iter().map(|(_, n)| n.to_owned()).collect()
+    }
+
+    #[test]
+    fn an_utterance_tier_with_aligner_pauses_reads_them_as_silence() {
+        // SPPAS: `sil` between the utterances of an ordinary tier.
+        let labels = ["sil", "1 + metre", "sil", "2 metres", "sil", "3 metres"];
+        let mut g = format!(
+            "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n6\n<exists>\n1\n\"IntervalTier\"\n\"Transcription\"\n0\n6\n{}\n",
+            labels.len()
+        );
+        for (i, l) in labels.iter().enumerate() {
+            g.push_str(&format!("{i}\n{}\n\"{l}\"\n", i + 1));
+        }
+        let out = read_text(&g);
+        let t = out.corpus.get("recording").unwrap();
+        let texts: Vec<_> =
+            t.contents().iter().map(|c| c.as_ref().and_then(|c| c.text.clone())).collect();
+        assert_eq!(texts.len(), 3, "{texts:?}");
+        assert!(texts.iter().all(|x| x.as_deref().is_some_and(|x| x.contains("metre"))));
+        let notes: Vec<_> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(
+            notes,
+            ["tier \"Transcription\": 3 intervals labelled as an aligner's pause (`sil`, `sp`, `<p:>`…) read as silence"]
+        );
+        // One `sil` among many utterances is left as it is.
+        let one = g.replacen("\"sil\"", "\"a\"", 2);
+        assert_eq!(read_text(&one).corpus.get("recording").unwrap().contents().len(), 6);
     }
 
     #[test]

@@ -357,9 +357,7 @@ where
     }
     if bracket > 0 {
         Prefixes::Bracket
-    } else if (colon > 0 && colon * 2 >= total)
-        || (colon >= 3 && names.len() >= 2 && names.values().any(|&n| n >= 2))
-    {
+    } else if (colon > 0 && colon * 2 >= total) || names_mark_turns(&names) {
         Prefixes::Colon
     } else if name_lines >= 2
         && name_lines * 10 >= total.saturating_sub(sounds) * 9
@@ -994,10 +992,15 @@ pub(crate) fn sound_note(
     Ok(())
 }
 
-/// Captions named only at the start of each turn (`Name: text`, then captions without a name):
-/// those without a name continue the speaker named last; counted for one note.
-#[derive(Debug, Default)]
+/// Captions named only at the start of each turn (`Name: text` or `<v Name>`, then captions
+/// without a name): those without a name continue the speaker named last; counted for one note.
+#[derive(Debug)]
 pub(crate) struct Carried {
+    /// Whether the file names its speakers at the starts of turns (else a caption without a
+    /// name has no speaker).
+    carries: bool,
+    /// How a caption names its speaker, for the note.
+    marker: &'static str,
     last: Option<String>,
     /// Captions given to the speaker before them, and the line of the first.
     count: usize,
@@ -1005,19 +1008,26 @@ pub(crate) struct Carried {
 }
 
 impl Carried {
-    /// The speaker of a caption piece: its own name, else (`Name:` convention) the last name.
-    pub(crate) fn speaker(
-        &mut self,
-        who: Option<String>,
-        prefixes: Prefixes,
-        line: usize,
-    ) -> Option<String> {
+    /// For a file whose convention is `prefixes`: only `Name:` prefixes mark turns.
+    pub(crate) fn for_prefixes(prefixes: Prefixes) -> Self {
+        Self::new(prefixes == Prefixes::Colon, "a `Name:` prefix")
+    }
+
+    /// Carrying the last name forward when `carries`; `marker` says how captions name a
+    /// speaker (in the note).
+    pub(crate) fn new(carries: bool, marker: &'static str) -> Self {
+        Carried { carries, marker, last: None, count: 0, first_line: 0 }
+    }
+
+    /// The speaker of a caption piece: its own name, else (names at the starts of turns) the
+    /// last name.
+    pub(crate) fn speaker(&mut self, who: Option<String>, line: usize) -> Option<String> {
         match who {
             Some(s) => {
                 self.last = Some(s.clone());
                 Some(s)
             }
-            None if prefixes == Prefixes::Colon && self.last.is_some() => {
+            None if self.carries && self.last.is_some() => {
                 if self.count == 0 {
                     self.first_line = line;
                 }
@@ -1035,11 +1045,22 @@ impl Carried {
                 WarningKind::Note,
                 self.first_line,
                 Some(1),
-                format!("{} {what}(s) without a `Name:` prefix continue the speaker named before them (the names mark the starts of turns)", self.count),
+                format!(
+                    "{} {what}(s) without {} continue the speaker named before them (the names mark the starts of turns)",
+                    self.count, self.marker
+                ),
             )?;
         }
         Ok(())
     }
+}
+
+/// Whether the names of a caption file mark the starts of turns, by the rule of
+/// [`choose_prefixes`] for recurring names: at least three named captions, two names or more,
+/// one of them twice or more. `names` counts each caption's name (its first voice span, or its
+/// `Name:` prefix).
+fn names_mark_turns(names: &HashMap<&str, usize>) -> bool {
+    names.values().sum::<usize>() >= 3 && names.len() >= 2 && names.values().any(|&n| n >= 2)
 }
 
 fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
@@ -1049,15 +1070,44 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
     // Tokenize every cue first: the prefix convention is chosen for the whole file.
     let tokenized: Vec<Vec<Piece>> = cues.iter().map(|c| tokenize(&c.payload.join("\n"))).collect();
     let has_voice = |p: &[Piece]| p.iter().any(|x| x.voice.is_some());
-    let prefixes = choose_prefixes(
+    let mut prefixes = choose_prefixes(
         tokenized
             .iter()
             .filter(|p| !has_voice(p))
             .map(|p| p.iter().flat_map(|x| x.raw.split('\n'))),
     );
+    // Voice spans on some cues only: podcast captions name the speaker on the first cue of
+    // each turn, with `<v Name>` (and sometimes `Name:` on others). When those names recur as
+    // turn starts do, the cues without a name continue the speaker named before them.
+    let mut carries = prefixes == Prefixes::Colon;
+    let mut marker = "a `Name:` prefix";
+    if tokenized.iter().any(|p| has_voice(p)) && tokenized.iter().any(|p| !has_voice(p)) {
+        let mut names: HashMap<&str, usize> = HashMap::new();
+        let mut colon = 0;
+        for pieces in &tokenized {
+            let first_voice = pieces.iter().find_map(|x| x.voice.as_deref());
+            let first_line =
+                || pieces.iter().flat_map(|x| x.raw.split('\n')).find(|l| !l.trim().is_empty());
+            let name = match first_voice {
+                Some(v) => Some(v),
+                None => first_line().and_then(colon_prefix).map(|(name, _)| name),
+            };
+            if let Some(name) = name {
+                colon += usize::from(first_voice.is_none());
+                *names.entry(name).or_default() += 1;
+            }
+        }
+        if names_mark_turns(&names) {
+            carries = true;
+            marker = "a `<v Name>` span or `Name:` prefix";
+            if colon > 0 && prefixes == Prefixes::None {
+                prefixes = Prefixes::Colon;
+            }
+        }
+    }
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
-    let mut carried = Carried::default();
+    let mut carried = Carried::new(carries, marker);
     let mut previous: Vec<(String, Vec<String>)> = Vec::new();
     let mut sounds: Option<(usize, usize)> = None;
     for (cue, pieces) in cues.iter().zip(tokenized) {
@@ -1128,8 +1178,7 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
         }
         let mut this: Vec<(String, Vec<String>)> = Vec::new();
         for (who, raw, marks) in groups {
-            let who =
-                carried.speaker(who, prefixes, cue.line + usize::from(!cue.payload.is_empty()));
+            let who = carried.speaker(who, cue.line + usize::from(!cue.payload.is_empty()));
             let speaker = match who {
                 Some(s) => s,
                 None => {
@@ -1390,6 +1439,29 @@ mod tests {
             .tracks()
             .iter()
             .all(|tr| tr.segment == Segment::from_millis(1000, 3000).unwrap()));
+    }
+
+    #[test]
+    fn voice_spans_at_the_starts_of_turns_carry_to_the_cues_after_them() {
+        // As the Podcasting 2.0 example: `<v Name>` on a turn's first cue only, and one
+        // speaker named by a `Name:` prefix instead.
+        let out = read_text(
+            "WEBVTT\n\n00:00.000 --> 00:02.000\n<v Travis> When you first get\n\n00:02.000 --> 00:04.000\nstarted in podcasting\n\n00:04.000 --> 00:06.000\n<v Sarah> Right.\n\n00:06.000 --> 00:08.000\nGilon: So is there an ideal\n\n00:08.000 --> 00:10.000\npodcast length?\n\n00:10.000 --> 00:12.000\n<v Travis> It depends.\n\n00:12.000 --> 00:14.000\nOn the show.\n",
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let names: Vec<_> = texts(t).into_iter().map(|x| x.0).collect();
+        assert_eq!(names, vec!["Travis", "Travis", "Sarah", "Gilon", "Gilon", "Travis", "Travis"]);
+        assert_eq!(texts(t)[3].1.as_deref(), Some("So is there an ideal"));
+        let notes: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.message.as_str())).collect();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].1.starts_with("3 cue(s) without a `<v Name>` span or `Name:` prefix"));
+        // One voice named once is no convention: the cue after it has no speaker.
+        let out = read_text(
+            "WEBVTT\n\n00:00.000 --> 00:02.000\n<v Narrator> Once upon a time\n\n00:02.000 --> 00:04.000\nthere was a king\n",
+        );
+        let names: Vec<_> =
+            texts(out.corpus.get("recording").unwrap()).into_iter().map(|x| x.0).collect();
+        assert_eq!(names, vec!["Narrator", "unknown"]);
     }
 
     #[test]

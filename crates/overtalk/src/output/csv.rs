@@ -202,10 +202,10 @@ fn rows(events: Events, id: &str, r: &Analysis) -> Vec<Vec<String>> {
                     x.words.to_string(),
                     opt(&x.wpm),
                     x.backchannels.to_string(),
-                    x.interruptions_made.attempts.to_string(),
-                    x.interruptions_made.successful.to_string(),
-                    x.interruptions_received.attempts.to_string(),
-                    x.interruptions_received.successful.to_string(),
+                    opt(&x.interruptions_made.map(|c| c.attempts)),
+                    opt(&x.interruptions_made.map(|c| c.successful)),
+                    opt(&x.interruptions_received.map(|c| c.attempts)),
+                    opt(&x.interruptions_received.map(|c| c.successful)),
                     opt(&x.median_fto_in),
                 ]
             })

@@ -8,7 +8,9 @@ use std::io::{self, Write};
 use super::align::{pad_left, pad_right, width};
 use super::number::{fixed, hours, pct, secs};
 use super::totals::CorpusTotals;
-use super::{counted, Conversation, Exporter, NOT_MEASURABLE, OVERLAP_NOT_MEASURABLE};
+use super::{
+    count_or_unmeasurable, counted, Conversation, Exporter, NOT_MEASURABLE, OVERLAP_NOT_MEASURABLE,
+};
 use crate::analysis::intervals::{HeKind, Layer};
 use crate::analysis::result::Mode;
 use crate::analysis::{Analysis, AnalysisWarning, Classifier, Params};
@@ -162,9 +164,11 @@ fn conversation<M: Markup + ?Sized>(
     };
     // Ends estimated: the timing rule's interruptions cannot be measured either.
     let unmeasured = r.estimated_times.is_some();
-    let overlap = match r.overlap_unmeasurable() {
-        Some(why) => format!("overlap not measurable ({why})"),
-        None => format!("overlap {} s ({} of speech)", secs(c.overlap.get()), pct(c.overlap_ratio)),
+    let overlap = match (c.overlap, r.overlap_unmeasurable()) {
+        (Some(o), None) => {
+            format!("overlap {} s ({} of speech)", secs(o.get()), pct(c.overlap_ratio))
+        }
+        (_, why) => format!("overlap {NOT_MEASURABLE} ({})", why.unwrap_or("not measured")),
     };
     let heading = format!(
         "{id}: {speakers}, span {} s, speech {} s, {overlap}",
@@ -215,22 +219,8 @@ fn conversation<M: Markup + ?Sized>(
                 s.longest_turn.map_or_else(|| "-".to_owned(), |t| secs(t.get())),
                 fixed(s.wpm, 1),
                 s.backchannels.to_string(),
-                if unmeasured {
-                    NOT_MEASURABLE.to_owned()
-                } else {
-                    format!(
-                        "{} ({})",
-                        s.interruptions_made.attempts, s.interruptions_made.successful
-                    )
-                },
-                if unmeasured {
-                    NOT_MEASURABLE.to_owned()
-                } else {
-                    format!(
-                        "{} ({})",
-                        s.interruptions_received.attempts, s.interruptions_received.successful
-                    )
-                },
+                made_and_successful(s.interruptions_made),
+                made_and_successful(s.interruptions_received),
                 fixed(s.median_fto_in.map(|m| m / 1000.0), 3),
             ]
         })
@@ -287,12 +277,12 @@ fn conversation<M: Markup + ?Sized>(
         k.turns,
         k.transfers,
         fixed(c.transfers_per_min, 2),
-        k.interruptions,
-        k.successful,
-        k.unsuccessful,
-        k.talk_over_events,
-        k.terminal_overlaps,
-        k.simultaneous_starts,
+        count_or_unmeasurable(k.interruptions),
+        count_or_unmeasurable(k.successful),
+        count_or_unmeasurable(k.unsuccessful),
+        count_or_unmeasurable(k.talk_over_events),
+        count_or_unmeasurable(k.terminal_overlaps),
+        count_or_unmeasurable(k.simultaneous_starts),
         k.backchannels,
         k.verbal_claims
     )?;
@@ -481,12 +471,17 @@ fn corpus<M: Markup + ?Sized>(m: &M, t: &CorpusTotals, out: &mut dyn Write) -> i
         pct(t.overlap_ratio),
         t.counts.turns.to_string(),
         t.counts.transfers.to_string(),
-        t.counts.interruptions.to_string(),
-        t.counts.successful.to_string(),
-        t.counts.talk_over_events.to_string(),
-        t.counts.terminal_overlaps.to_string(),
-        t.counts.simultaneous_starts.to_string(),
+        count_or_unmeasurable(t.counts.interruptions),
+        count_or_unmeasurable(t.counts.successful),
+        count_or_unmeasurable(t.counts.talk_over_events),
+        count_or_unmeasurable(t.counts.terminal_overlaps),
+        count_or_unmeasurable(t.counts.simultaneous_starts),
         t.counts.backchannels.to_string(),
     ];
     m.style().table(&header, &[row], out)
+}
+
+/// Interruptions "attempts (successful)", or [`NOT_MEASURABLE`] when the times cannot tell.
+fn made_and_successful(c: Option<crate::analysis::result::Counts>) -> String {
+    c.map_or_else(|| NOT_MEASURABLE.to_owned(), |c| format!("{} ({})", c.attempts, c.successful))
 }

@@ -89,6 +89,11 @@ pub trait Exporter<Data: ?Sized> {
 /// What the human outputs show for a number that cannot be measured.
 pub const NOT_MEASURABLE: &str = "not measurable";
 
+/// A count, or [`NOT_MEASURABLE`] when it is unknown.
+pub fn count_or_unmeasurable(n: Option<usize>) -> String {
+    n.map_or_else(|| NOT_MEASURABLE.to_owned(), |n| n.to_string())
+}
+
 /// `n` and its noun, singular for 1 (`1 turn`, `3 turns`).
 pub fn counted(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

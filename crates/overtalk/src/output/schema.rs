@@ -98,8 +98,11 @@ fn params() -> Value {
     v
 }
 
+/// Interruptions made or received; `null` when the ends were estimated (not measurable).
 fn counts() -> Value {
-    obj(vec![("attempts", t("integer")), ("successful", t("integer"))])
+    let mut v = obj(vec![("attempts", t("integer")), ("successful", t("integer"))]);
+    v["type"] = json!(["object", "null"]);
+    v
 }
 
 /// The §5.7 fields of one conversation plus `recording`, and `detection` (optional: present
@@ -224,7 +227,7 @@ fn conversation() -> Value {
                 ("span", ms()),
                 ("speech", ms()),
                 ("silence", ms()),
-                ("overlap", ms()),
+                ("overlap", nullable("integer")),
                 ("overlap_ratio", nullable("number")),
                 ("transfers_per_min", nullable("number")),
                 ("he_counts", he_counts()),
@@ -237,12 +240,12 @@ fn conversation() -> Value {
                         ("talkspurts", t("integer")),
                         ("turns", t("integer")),
                         ("transfers", t("integer")),
-                        ("interruptions", t("integer")),
-                        ("successful", t("integer")),
-                        ("unsuccessful", t("integer")),
-                        ("talk_over_events", t("integer")),
-                        ("terminal_overlaps", t("integer")),
-                        ("simultaneous_starts", t("integer")),
+                        ("interruptions", nullable("integer")),
+                        ("successful", nullable("integer")),
+                        ("unsuccessful", nullable("integer")),
+                        ("talk_over_events", nullable("integer")),
+                        ("terminal_overlaps", nullable("integer")),
+                        ("simultaneous_starts", nullable("integer")),
                         ("backchannels", t("integer")),
                         ("verbal_claims", t("integer")),
                     ]),
@@ -381,16 +384,16 @@ fn corpus() -> Value {
         ("span", i()),
         ("speech", i()),
         ("silence", i()),
-        ("overlap", i()),
+        ("overlap", nullable("integer")),
         ("overlap_ratio", nullable("number")),
         ("turns", i()),
         ("transfers", i()),
-        ("interruptions", i()),
-        ("successful", i()),
-        ("unsuccessful", i()),
-        ("talk_over_events", i()),
-        ("terminal_overlaps", i()),
-        ("simultaneous_starts", i()),
+        ("interruptions", nullable("integer")),
+        ("successful", nullable("integer")),
+        ("unsuccessful", nullable("integer")),
+        ("talk_over_events", nullable("integer")),
+        ("terminal_overlaps", nullable("integer")),
+        ("simultaneous_starts", nullable("integer")),
         ("backchannels", i()),
         ("verbal_claims", i()),
         ("he_counts", map_of(map_of(i()))),

@@ -22,9 +22,10 @@ pub struct CorpusTotals {
     pub speech: i64,
     /// Summed silence.
     pub silence: i64,
-    /// Summed overlap.
-    pub overlap: i64,
-    /// `overlap / speech`; `None` without speech.
+    /// Summed overlap; `None` when a conversation's overlap is not measurable (a total with
+    /// an unknown part is unknown).
+    pub overlap: Option<i64>,
+    /// `overlap / speech`; `None` without speech or overlap.
     pub overlap_ratio: Option<f64>,
     /// The counted events, summed.
     #[serde(flatten)]
@@ -36,14 +37,18 @@ pub struct CorpusTotals {
 impl CorpusTotals {
     /// The totals of `conversations`.
     pub fn of(conversations: &[Conversation<'_>]) -> CorpusTotals {
-        let mut t = CorpusTotals { recordings: conversations.len(), ..CorpusTotals::default() };
+        let mut t = CorpusTotals {
+            recordings: conversations.len(),
+            overlap: Some(0),
+            ..CorpusTotals::default()
+        };
         for r in conversations.iter().map(|c| c.analysis) {
             let c = &r.conversation;
             t.speakers += r.speakers.len();
             t.span += c.span.get();
             t.speech += c.speech.get();
             t.silence += c.silence.get();
-            t.overlap += c.overlap.get();
+            t.overlap = t.overlap.zip(c.overlap).map(|(t, o)| t + o.get());
             t.counts.add(&c.counts.events);
             for (layer, kinds) in &c.he_counts {
                 let e = t.he_counts.entry(*layer).or_default();
@@ -52,7 +57,7 @@ impl CorpusTotals {
                 }
             }
         }
-        t.overlap_ratio = (t.speech > 0).then(|| t.overlap as f64 / t.speech as f64);
+        t.overlap_ratio = t.overlap.filter(|_| t.speech > 0).map(|o| o as f64 / t.speech as f64);
         t
     }
 }

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use serde_json::json;
 
-use crate::score::validate::{Consumer, Effect, Validation};
+use crate::score::validate::{Consumer, Effect, Finding, Validation};
 
 /// The consumers every output speaks of, in their order.
 pub const CONSUMERS: [Consumer; 3] = [Consumer::MdEval, Consumer::Dscore, Consumer::Pyannote];
@@ -70,15 +70,33 @@ pub fn write_text(results: &[Validated], out: &mut dyn Write) -> io::Result<()> 
         writeln!(out, "{name}: {} turns", v.turns)?;
         for c in CONSUMERS {
             writeln!(out, "  {}: {}", c.name(), verdict(v, c))?;
-            for f in v.findings.iter().filter(|f| f.consumer == c) {
+            // The same finding on many lines is one line of the report: the first, and how
+            // many more (the JSON report lists every line).
+            let mine: Vec<&Finding> = v.findings.iter().filter(|f| f.consumer == c).collect();
+            let mut seen: Vec<(Effect, &str)> = Vec::new();
+            for f in &mine {
+                if seen.contains(&(f.effect, f.message.as_str())) {
+                    continue;
+                }
+                seen.push((f.effect, f.message.as_str()));
                 let effect = match f.effect {
                     Effect::Rejects => "rejects",
                     Effect::Changes => "changes",
                     Effect::Note => "note",
                 };
+                let alike: Vec<Option<usize>> = mine
+                    .iter()
+                    .filter(|g| g.effect == f.effect && g.message == f.message)
+                    .map(|g| g.line)
+                    .collect();
+                let more = match (alike.len() - 1, alike.last().copied().flatten()) {
+                    (0, _) => String::new(),
+                    (n, Some(last)) => format!(" (and {n} more line(s) like it, the last {last})"),
+                    (n, None) => format!(" (and {n} more like it)"),
+                };
                 match f.line {
-                    Some(l) => writeln!(out, "    line {l}: {effect}: {}", f.message)?,
-                    None => writeln!(out, "    {effect}: {}", f.message)?,
+                    Some(l) => writeln!(out, "    line {l}: {effect}: {}{more}", f.message)?,
+                    None => writeln!(out, "    {effect}: {}{more}", f.message)?,
                 }
             }
         }
@@ -106,5 +124,23 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(text.starts_with("f.rttm: 2 turns\n  md-eval: accepts with changes\n"), "{text}");
         assert!(text.contains("  dscore: rejects\n    line 2: rejects: "), "{text}");
+    }
+
+    #[test]
+    fn a_finding_on_many_lines_is_reported_once_with_the_count() {
+        let text = "SPEAKER f 1 0.00 1.00 <NA> <NA> A <NA>\n\
+                    SPEAKER f 1 2.00 1.00 <NA> <NA> B <NA>\n\
+                    SPEAKER f 1 4.00 1.00 <NA> <NA> A <NA>\n";
+        let v = validate_rttm(text, None, Side::Reference);
+        let notes = v.findings.iter().filter(|f| f.consumer == Consumer::Pyannote).count();
+        assert_eq!(notes, 3);
+        let mut out = Vec::new();
+        write_text(&[Validated { name: "f.rttm".into(), validation: Some(v) }], &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("    line 1: note: 9 fields: fine for md-eval and dscore; pyannote reads the missing slat as NaN (and 2 more line(s) like it, the last 3)\n"),
+            "{text}"
+        );
+        assert_eq!(text.matches("9 fields").count(), 1, "{text}");
     }
 }

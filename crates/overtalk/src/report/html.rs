@@ -415,18 +415,13 @@ fn conversation_section(
     // Ends estimated (paragraph transcripts): the times say nothing of who talked over whom,
     // so the counts that rest on overlap are not measurable, not zero.
     let unmeasured = r.estimated_times.is_some();
-    let onsets = if unmeasured {
-        "interruptions and terminal overlaps not measurable (ends estimated)".to_owned()
-    } else {
-        format!(
-            "<span data-field=\"interruptions\" data-v=\"{}\">{}</span> {} (<span data-field=\"successful\" data-v=\"{}\">{}</span> successful) · {}",
-            n.interruptions,
-            n.interruptions,
-            if n.interruptions == 1 { "interruption" } else { "interruptions" },
-            n.successful,
-            n.successful,
-            counted(n.terminal_overlaps, "terminal overlap", "terminal overlaps"),
-        )
+    let onsets = match (n.interruptions, n.successful, n.terminal_overlaps) {
+        (Some(attempts), Some(successful), Some(terminal)) => format!(
+            "<span data-field=\"interruptions\" data-v=\"{attempts}\">{attempts}</span> {} (<span data-field=\"successful\" data-v=\"{successful}\">{successful}</span> successful) · {}",
+            if attempts == 1 { "interruption" } else { "interruptions" },
+            counted(terminal, "terminal overlap", "terminal overlaps"),
+        ),
+        _ => "interruptions and terminal overlaps not measurable (ends estimated)".to_owned(),
     };
     let claims = if unmeasured {
         "floor claims in words not measurable (ends estimated)".to_owned()
@@ -439,13 +434,11 @@ fn conversation_section(
         counted(r.speakers.len(), "speaker", "speakers"),
         secs(cv.span.get()),
         secs(cv.speech.get()),
-        match r.overlap_unmeasurable() {
-            Some(why) => format!("overlap not measurable ({why})"),
-            None => format!(
-                "overlap {} s ({} of speech)",
-                secs(cv.overlap.get()),
-                pct(cv.overlap_ratio)
-            ),
+        match (cv.overlap, r.overlap_unmeasurable()) {
+            (Some(o), None) => {
+                format!("overlap {} s ({} of speech)", secs(o.get()), pct(cv.overlap_ratio))
+            }
+            (_, why) => format!("overlap not measurable ({})", why.unwrap_or("not measured")),
         },
         counted(n.turns, "turn", "turns"),
         counted(n.transfers, "floor transfer", "floor transfers"),
@@ -491,17 +484,14 @@ fn conversation_section(
             s.turns,
             s.backchannels,
             s.backchannels,
-            if unmeasured {
-                "<td class=\"l\">not measurable</td><td class=\"l\">not measurable</td>".to_owned()
-            } else {
-                format!(
+            match (s.interruptions_made, s.interruptions_received) {
+                (Some(made), Some(received)) => format!(
                     "<td data-field=\"interruptions_made\" data-v=\"{0}\" data-successful=\"{1}\">{0} ({1})</td>\
 <td data-field=\"interruptions_received\" data-v=\"{2}\" data-successful=\"{3}\">{2} ({3})</td>",
-                    s.interruptions_made.attempts,
-                    s.interruptions_made.successful,
-                    s.interruptions_received.attempts,
-                    s.interruptions_received.successful,
-                )
+                    made.attempts, made.successful, received.attempts, received.successful,
+                ),
+                _ => "<td class=\"l\">not measurable</td><td class=\"l\">not measurable</td>"
+                    .to_owned(),
             },
         );
     }

@@ -434,20 +434,21 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
     ];
     w.sentence("turns", f);
 
-    if !one_track && !estimated {
-        if let Some(ratio) = c.overlap_ratio {
+    // Measured from the times: neither the speakers found one per frame nor the ends estimated.
+    let timing = (n.events.interruptions, n.events.successful, n.events.talk_over_events);
+    if let (false, false, (Some(interruptions), Some(successful), Some(talk_over))) =
+        (one_track, estimated, timing)
+    {
+        if let (Some(ratio), Some(overlap)) = (c.overlap_ratio, c.overlap) {
             let f = vec![
-                ("overlap", w.duration(&["conversation", "overlap"], c.overlap.get())),
+                ("overlap", w.duration(&["conversation", "overlap"], overlap.get())),
                 ("ratio", w.share(&["conversation", "overlap_ratio"], ratio)),
             ];
             w.sentence("overlap", f);
         }
         let f = vec![
-            (
-                "interruptions",
-                w.count(&["conversation", "counts", "interruptions"], n.events.interruptions),
-            ),
-            ("successful", w.count(&["conversation", "counts", "successful"], n.events.successful)),
+            ("interruptions", w.count(&["conversation", "counts", "interruptions"], interruptions)),
+            ("successful", w.count(&["conversation", "counts", "successful"], successful)),
         ];
         w.sentence("interruptions", f);
         // Talk-over does not depend on which onsets are judged interruptions (only on which
@@ -457,7 +458,7 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
         if w.templates.sentences.contains_key("talk_over") {
             let f = vec![(
                 "talk_over",
-                w.count(&["conversation", "counts", "talk_over_events"], n.events.talk_over_events),
+                w.count(&["conversation", "counts", "talk_over_events"], talk_over),
             )];
             w.sentence("talk_over", f);
         }

@@ -128,14 +128,14 @@ fn w1_canonical_interruption() {
     assert_eq!(r4(r.speakers["B"].talk_share), 0.2105);
     let c = &r.conversation;
     assert_eq!(
-        (c.span.get(), c.silence.get(), c.speech.get(), c.overlap.get()),
+        (c.span.get(), c.silence.get(), c.speech.get(), c.overlap.unwrap().get()),
         (9000, 500, 8500, 1000)
     );
     assert_eq!(r4(c.overlap_ratio), 0.1176);
     assert_eq!(r.pairs.len(), 1);
     assert_eq!((&*r.pairs[0].interrupter, &*r.pairs[0].interruptee), ("B", "A"));
     assert_eq!((r.pairs[0].attempts, r.pairs[0].successful), (1, 1));
-    assert_eq!(r.speakers["A"].interruptions_made.attempts, 0);
+    assert_eq!(r.speakers["A"].interruptions_made.unwrap().attempts, 0);
 }
 
 const W2_BASE: (&str, i64, i64, &str) =
@@ -148,7 +148,7 @@ fn check_w2a(r: &Analysis) {
     assert_eq!(turns(r), vec![(s("A"), 0, 6000)]);
     assert!(r.transfers.is_empty());
     assert_eq!(onsets(r), vec![(0, s("A"), Opening, FloorTaken, None, None)]);
-    assert_eq!(r.conversation.counts.events.interruptions, 0);
+    assert_eq!(r.conversation.counts.events.interruptions, Some(0));
     assert_eq!((r.speakers["A"].talk.get(), r.speakers["B"].talk.get()), (6000, 400));
     assert_eq!(r4(r.speakers["A"].talk_share), 0.9375);
     assert_eq!(r4(r.speakers["B"].talk_share), 0.0625);
@@ -173,7 +173,7 @@ fn w2b_butting_in() {
     );
     assert_eq!(
         r.speakers["B"].interruptions_made,
-        overtalk::analysis::result::Counts { attempts: 1, successful: 0 }
+        Some(overtalk::analysis::result::Counts { attempts: 1, successful: 0 })
     );
     assert_eq!(r4(r.speakers["A"].talk_share), 0.9091);
     assert_eq!(r4(r.speakers["B"].talk_share), 0.0909);
@@ -248,7 +248,7 @@ fn w3_three_speakers_simultaneous_start() {
     assert_eq!((&*o[2].speaker, o[2].class, o[2].outcome), ("C", SimultaneousStart, FloorTaken));
     assert_eq!(o[2].partner.as_deref(), Some("B"));
     assert_eq!(o[1].ferguson, None);
-    assert_eq!(r.conversation.counts.events.interruptions, 0);
+    assert_eq!(r.conversation.counts.events.interruptions, Some(0));
     assert_eq!(talk(&r, "A").0, 3500);
     assert_eq!(talk(&r, "B").0, 400);
     assert_eq!(talk(&r, "C").0, 4050);
@@ -260,7 +260,7 @@ fn w3_three_speakers_simultaneous_start() {
         (4000, 4000, 0)
     );
     let c = &r.conversation;
-    assert_eq!((c.span.get(), c.silence.get(), c.overlap.get()), (8000, 500, 450));
+    assert_eq!((c.span.get(), c.silence.get(), c.overlap.unwrap().get()), (8000, 500, 450));
 }
 
 #[test]
@@ -311,7 +311,7 @@ fn w4b_silent_interruption() {
             (4600, s("A"), SmoothSwitch, FloorTaken, Some(Ferguson::Smooth), None),
         ]
     );
-    assert_eq!(r.speakers["B"].interruptions_made.successful, 1);
+    assert_eq!(r.speakers["B"].interruptions_made.unwrap().successful, 1);
 }
 
 fn check_w5_common(r: &Analysis) {
@@ -344,7 +344,7 @@ fn w5_completion_from_text_vs_timing() {
             text.conversation.counts.events.interruptions,
             timing.conversation.counts.events.interruptions
         ),
-        (1, 0)
+        (Some(1), Some(0))
     );
 }
 
@@ -457,7 +457,7 @@ fn red_carpet_text_mode() {
     let c = &r.conversation;
     assert_eq!(r4(c.overlap_between_share), 0.5);
     assert_eq!(
-        (c.span.get(), c.silence.get(), c.speech.get(), c.overlap.get()),
+        (c.span.get(), c.silence.get(), c.speech.get(), c.overlap.unwrap().get()),
         (42300, 4400, 37900, 2600)
     );
     assert_eq!(r4(c.overlap_ratio), 0.0686);
@@ -538,9 +538,9 @@ fn red_carpet_text_mode() {
     let made = |who: &str| {
         let x = &r.speakers[who];
         (
-            x.interruptions_made.attempts,
-            x.interruptions_made.successful,
-            x.interruptions_received.attempts,
+            x.interruptions_made.unwrap().attempts,
+            x.interruptions_made.unwrap().successful,
+            x.interruptions_received.unwrap().attempts,
         )
     };
     assert_eq!(made(I), (0, 0, 0));
@@ -648,7 +648,10 @@ fn red_carpet_variant_b() {
     assert_eq!((o.class, o.outcome), (SmoothSwitch, FloorTaken));
     assert_eq!(he(&r, Layer::Acoustic)[3], (Gap, 9900, 10_050, s(A), s(H)));
     let made = |who: &str| {
-        (r.speakers[who].interruptions_made.attempts, r.speakers[who].interruptions_made.successful)
+        (
+            r.speakers[who].interruptions_made.unwrap().attempts,
+            r.speakers[who].interruptions_made.unwrap().successful,
+        )
     };
     assert_eq!((made(A), made(H)), ((2, 1), (1, 1)));
 }

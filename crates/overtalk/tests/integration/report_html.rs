@@ -205,7 +205,7 @@ fn numbers_equal_the_serialised_result() {
     assert!(html.contains(&needle));
     // Headline counts.
     let c = &a.conversation.counts.events;
-    assert_eq!((c.interruptions, c.successful), (4, 3));
+    assert_eq!((c.interruptions, c.successful), (Some(4), Some(3)));
     assert!(html.contains("data-field=\"interruptions\" data-v=\"4\""));
     // The FTO histogram holds every transfer with an offset.
     let total = a.transfers.iter().filter(|t| t.fto.is_some()).count();
@@ -425,7 +425,7 @@ fn ami_meeting_report_matches_its_analysis() {
     assert_eq!(cells.len(), 12);
     let attempts: usize =
         cells.iter().map(|t| attr(t, "data-attempts").unwrap().parse::<usize>().unwrap()).sum();
-    assert_eq!(attempts, a.conversation.counts.events.interruptions);
+    assert_eq!(Some(attempts), a.conversation.counts.events.interruptions);
     // No words in an RTTM: no transcript section.
     assert!(!html.contains("<h3>Transcript</h3>"));
 }
@@ -449,10 +449,14 @@ fn start_times_only_show_not_measurable_never_zero() {
     assert!(!table.contains("data-field=\"interruptions_made\""), "{table}");
     assert_eq!(table.matches("not measurable").count(), 4, "{table}");
     assert!(!html.contains("<table class=\"matrix\">"));
+    // The same in the numbers: unknown, not zero.
+    let k = &a.conversation.counts.events;
+    assert_eq!((k.interruptions, k.talk_over_events, a.conversation.overlap), (None, None, None));
+    assert!(a.speakers.values().all(|s| s.interruptions_made.is_none()));
     // Measured times keep their counts, in the singular when there is one.
     let (a, html) = report_of("red-carpet", &red_carpet());
     let headline = between(&html, "<p class=\"headline\">", "</p>");
-    let n = a.conversation.counts.events.interruptions;
+    let n = a.conversation.counts.events.interruptions.unwrap();
     let word = if n == 1 { "interruption " } else { "interruptions " };
     assert!(headline.contains(&format!("{n}</span> {word}")), "{headline}");
     assert!(html.contains("<table class=\"matrix\">"));
