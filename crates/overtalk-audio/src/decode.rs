@@ -46,7 +46,10 @@
 //! **Hostile input.** Every failure is an [`overtalk::Error`]: unreadable or unrecognised files
 //! (`Unsupported`), truncated or corrupt streams (`Invalid`, with the time where decoding stopped),
 //! files over the size, duration or channel caps (`Limit`), and recordings with no samples at all
-//! (`Invalid`). Truncation is found three ways: the data runs out inside a packet or frame; a
+//! (`Invalid`). A WAV header written before the length was known (`ffmpeg -f wav -` to a pipe,
+//! a recorder that stopped early: a data size of 0 or 0xFFFFFFFF with samples after it) is read
+//! to the end of the file, and [`DecodeStats::placeholder_length`] says so. Truncation is found
+//! three ways: the data runs out inside a packet or frame; a
 //! reader that looks at the file's end first (Ogg, Matroska) fails, and the file is then re-read as
 //! a stream so the audio present decodes before the error; or the stream ends well short of the
 //! exact length its header declares (FLAC, WAV, Ogg, MP4, MP3 with a Xing/Info/VBRI header;
@@ -129,6 +132,9 @@ pub struct DecodeStats {
     pub non_finite: u64,
     /// Corrupt packets replaced by silence.
     pub bad_packets: u64,
+    /// The WAV header's data size was a placeholder (0 or 0xFFFFFFFF, as a recorder or a pipe
+    /// writes it before the length is known): the data was read to the end of the file.
+    pub placeholder_length: bool,
 }
 
 /// One block of decoded audio: `frames × channels` samples, interleaved.
@@ -290,10 +296,111 @@ impl Input {
             && frame.windows(4).any(|w| w == b"Xing" || w == b"Info" || w == b"VBRI")
     }
 
+    /// The input's length in bytes.
+    fn len(&self) -> Option<u64> {
+        match self {
+            Input::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            Input::Bytes(b) => Some(b.0.len() as u64),
+        }
+    }
+
+    /// The corrections a RIFF/WAVE header with placeholder sizes needs, as `(offset, value)`
+    /// of 32-bit little-endian fields: a `data` chunk (the last chunk) whose size is 0 or
+    /// 0xFFFFFFFF while bytes follow it — written before the length was known, by `ffmpeg -f
+    /// wav -` to a pipe or by a recorder that stopped before finishing the header — is as long
+    /// as the file, and so is the `RIFF` chunk when its size is such a placeholder too. Empty
+    /// for every other input (a size larger than the file is truncation, not a placeholder).
+    ///
+    /// ```text
+    /// RIFF <FFFFFFFF> WAVE  fmt  <16> ....  data <FFFFFFFF> ..... samples to the end .....
+    ///      ^ len − 8                              ^ len − (offset of the samples)
+    /// ```
+    fn wav_placeholders(&self) -> Vec<(u64, u32)> {
+        let (Some(len), true) = (self.len(), self.is_riff_wave()) else { return Vec::new() };
+        let Ok(mut r) = self.reader() else { return Vec::new() };
+        let mut head = [0u8; 12];
+        if r.read_exact(&mut head).is_err() {
+            return Vec::new();
+        }
+        let placeholder = |size: u32| size == 0 || size == u32::MAX;
+        let clamp = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+        let riff = u32::from_le_bytes([head[4], head[5], head[6], head[7]]);
+        let mut at = 12u64;
+        // The chunks before `data` (fmt, fact, LIST, …): a few, each skipped by its size.
+        for _ in 0..64 {
+            let mut chunk = [0u8; 8];
+            if r.read_exact(&mut chunk).is_err() {
+                return Vec::new();
+            }
+            let size = u32::from_le_bytes([chunk[4], chunk[5], chunk[6], chunk[7]]);
+            if &chunk[..4] == b"data" {
+                let rest = len.saturating_sub(at + 8);
+                if !placeholder(size) || rest == 0 {
+                    return Vec::new();
+                }
+                let mut fix = vec![(at + 4, clamp(rest))];
+                if placeholder(riff) {
+                    fix.push((4, clamp(len - 8)));
+                }
+                return fix;
+            }
+            let skip = u64::from(size) + u64::from(size & 1);
+            if std::io::copy(&mut r.by_ref().take(skip), &mut std::io::sink()).ok() != Some(skip) {
+                return Vec::new();
+            }
+            at += 8 + skip;
+        }
+        Vec::new()
+    }
+
     /// True when the input starts like an RF64 or BW64 file (WAV over 4 GiB).
     fn is_rf64(&self) -> bool {
         let head = self.head();
         (&head[..4] == b"RF64" || &head[..4] == b"BW64") && &head[8..] == b"WAVE"
+    }
+}
+
+/// A media source in which some 32-bit little-endian fields read as other values: the sizes of
+/// a WAV header written before the length was known ([`Input::wav_placeholders`]), corrected
+/// without copying the file.
+struct Patched {
+    inner: Box<dyn MediaSource>,
+    /// `(offset, value)` of each corrected field.
+    fields: Vec<(u64, u32)>,
+    pos: u64,
+}
+
+impl Read for Patched {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let (from, to) = (self.pos, self.pos + n as u64);
+        for &(at, value) in &self.fields {
+            for (k, byte) in value.to_le_bytes().into_iter().enumerate() {
+                let abs = at + k as u64;
+                if (from..to).contains(&abs) {
+                    buf[(abs - from) as usize] = byte;
+                }
+            }
+        }
+        self.pos = to;
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for Patched {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.pos = self.inner.seek(to)?;
+        Ok(self.pos)
+    }
+}
+
+impl MediaSource for Patched {
+    fn is_seekable(&self) -> bool {
+        self.inner.is_seekable()
+    }
+
+    fn byte_len(&self) -> Option<u64> {
+        self.inner.byte_len()
     }
 }
 
@@ -422,7 +529,16 @@ impl Decoder {
         if input.is_rf64() {
             return Decoder::rf64(&input, options);
         }
-        let mss = MediaSourceStream::new(input.media_source()?, Default::default());
+        let fields = input.wav_placeholders();
+        let source = || -> Result<Box<dyn MediaSource>> {
+            let inner = input.media_source()?;
+            Ok(if fields.is_empty() {
+                inner
+            } else {
+                Box::new(Patched { inner, fields: fields.clone(), pos: 0 })
+            })
+        };
+        let mss = MediaSourceStream::new(source()?, Default::default());
         let mut hint = Hint::new();
         if let Some(ext) = ext {
             hint.with_extension(ext);
@@ -434,7 +550,11 @@ impl Decoder {
             MetadataOptions::default(),
         );
         let first = match probed {
-            Ok(format) => return Decoder::from_format(format, &input, options),
+            Ok(format) => {
+                let mut d = Decoder::from_format(format, &input, options)?;
+                d.stats.placeholder_length = !fields.is_empty();
+                return Ok(d);
+            }
             Err(e) => e,
         };
         if matches!(&first, SymError::Unsupported(m) if m.contains("no suitable format reader")) {
@@ -458,10 +578,7 @@ impl Decoder {
             // Readers that look at the end of a file first (Ogg for its length, Matroska for its
             // index) fail on a truncated one. Read it as a stream instead: the audio that is
             // there decodes, and the end of the data is reported with its time.
-            let mss = MediaSourceStream::new(
-                Box::new(Unseekable(input.media_source()?)),
-                Default::default(),
-            );
+            let mss = MediaSourceStream::new(Box::new(Unseekable(source()?)), Default::default());
             match symphonia::default::get_probe().probe(
                 &hint,
                 mss,

@@ -295,6 +295,12 @@ pub enum TrackWarning {
         /// How many packets.
         packets: u64,
     },
+    /// The WAV header's data size was a placeholder; the samples were read to the end of the
+    /// file ([`crate::decode::DecodeStats::placeholder_length`]).
+    PlaceholderLength {
+        /// The recording.
+        path: PathBuf,
+    },
 }
 
 /// Why most of a track's rejected speech was rejected: the most common reason among its
@@ -355,6 +361,11 @@ impl fmt::Display for TrackWarning {
             TrackWarning::CorruptPackets { path, packets } => {
                 write!(f, "{}: {packets} corrupt packets were replaced by silence", path.display())
             }
+            TrackWarning::PlaceholderLength { path } => write!(
+                f,
+                "{}: the WAV header gives no length (written to a pipe, or by a recorder that                  did not finish the file); the audio was read to the end of the file",
+                path.display()
+            ),
         }
     }
 }

@@ -396,6 +396,9 @@ impl Detection {
                     packets: t.stats.bad_packets,
                 });
             }
+            if t.stats.placeholder_length {
+                out.push(TrackWarning::PlaceholderLength { path: t.path.clone() });
+            }
         }
         out
     }

@@ -365,6 +365,47 @@ fn decode_counting_non_finite(p: &Path) -> (Vec<f32>, u64) {
 }
 
 #[test]
+fn a_wav_header_written_before_its_length_was_known_reads_to_the_end() {
+    // `ffmpeg -f wav -` to a pipe writes 0xFFFFFFFF as the RIFF and data sizes; a recorder that
+    // stopped before finishing its header leaves 0. Both hold every sample to the end of the
+    // file; a size past the end is truncation, still an error.
+    let t = Tmp::new();
+    let p = t.path("whole.wav");
+    write_wav(&p, 16_000, 1, &tone(16_000, 1.5), false);
+    let whole = std::fs::read(&p).unwrap();
+    let data = whole.windows(4).position(|w| w == b"data").unwrap();
+    let frames = |bytes: &[u8], name: &str| {
+        let q = t.path(name);
+        std::fs::write(&q, bytes).unwrap();
+        let mut d = Decoder::open(&q, &DecodeOptions::default())?;
+        let mut n = 0;
+        while let Some(b) = d.next_block()? {
+            n += b.frames();
+        }
+        Ok::<_, overtalk::Error>((n, d.stats().placeholder_length))
+    };
+    assert_eq!(frames(&whole, "a.wav").unwrap(), (24_000, false));
+    for placeholder in [u32::MAX, 0] {
+        let mut b = whole.clone();
+        b[data + 4..data + 8].copy_from_slice(&placeholder.to_le_bytes());
+        b[4..8].copy_from_slice(&placeholder.to_le_bytes());
+        assert_eq!(frames(&b, "p.wav").unwrap(), (24_000, true), "{placeholder:#x}");
+    }
+    let mut cut = whole.clone();
+    cut.truncate(whole.len() - 1000);
+    let e = frames(&cut, "cut.wav").unwrap_err();
+    assert_eq!(kind_of(&e), "truncated");
+    // Said once per track by detection.
+    let mut b = whole.clone();
+    b[data + 4..data + 8].copy_from_slice(&u32::MAX.to_le_bytes());
+    let q = t.path("pipe.wav");
+    std::fs::write(&q, &b).unwrap();
+    let spec = TrackSpec { name: "A".into(), path: q.clone(), channel: None };
+    let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
+    assert_eq!(found.warnings, [TrackWarning::PlaceholderLength { path: q.clone() }]);
+}
+
+#[test]
 fn nan_samples_in_float_wav_become_silence_and_are_counted() {
     let t = Tmp::new();
     let p = t.path("nan.wav");

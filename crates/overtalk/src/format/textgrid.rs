@@ -575,6 +575,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         .collect();
     let mut left_out: Vec<(String, String)> = Vec::new();
     let mut first_left_out = (0, 0);
+    // Tiers whose labels are only the speaker's name: the first's position, their names.
+    let mut labels_are_names: Option<((usize, usize), Vec<String>)> = None;
     for (tier, aligned) in read.into_iter().zip(aligned) {
         let default = match alignment_level(&tier.name) {
             Some(Level::Phone) => Some("phone- or syllable-level alignment"),
@@ -596,9 +598,29 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             _ => tier.name.as_str(),
         };
         let speaker = b.speaker(name);
-        for (seg, label) in tier.intervals {
-            b.push(seg, speaker, Some(Content::text(label)));
+        // Every interval labelled with the speaker's name marks speech without words: how
+        // this module writes a diarization (a blank interval is silence), and how other tools
+        // export one. Read as words, the names would turn a timing analysis into text mode.
+        let named = !tier.intervals.is_empty()
+            && tier.intervals.iter().all(|(_, l)| l.trim() == name || l.trim() == tier.name);
+        if named {
+            labels_are_names.get_or_insert((p.pos(tier.at), Vec::new())).1.push(tier.name.clone());
         }
+        for (seg, label) in tier.intervals {
+            b.push(seg, speaker, (!named).then(|| Content::text(label)));
+        }
+    }
+    if let Some(((line, column), tiers)) = labels_are_names {
+        p.ctx.warn_at(
+            WarningKind::Note,
+            line,
+            Some(column),
+            format!(
+                "{} tier(s) whose every interval is labelled with the speaker's name ({}): read as speech without words",
+                tiers.len(),
+                tiers.iter().map(|t| format!("{t:?}")).collect::<Vec<_>>().join(", ")
+            ),
+        )?;
     }
     if let Some(note) = left_out_note(&left_out, first_left_out) {
         p.ctx.warn(note)?;
@@ -1254,6 +1276,31 @@ mod tests {
     }
 
     #[test]
+    fn a_written_diarization_reads_back_without_words() {
+        // No text: the writer labels speech with the speaker's name; read back, the names
+        // are no words, so the analysis stays in timing mode.
+        let mut b = TranscriptBuilder::new();
+        b.add(Segment::from_micros(0, 1_000_000).unwrap(), "Host", None);
+        b.add(Segment::from_micros(2_000_000, 3_000_000).unwrap(), "Host", None);
+        b.add(Segment::from_micros(1_000_000, 2_000_000).unwrap(), "Guest", None);
+        let mut buf = Vec::new();
+        write(&Corpus::single("r", b.build()), &mut buf).unwrap();
+        let back = read_text(&String::from_utf8(buf).unwrap());
+        let t = back.corpus.get("recording").unwrap();
+        assert_eq!(t.annotation().len(), 3);
+        assert!(t.contents().iter().all(Option::is_none), "{:?}", t.contents());
+        let notes: Vec<_> = back.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(
+            notes,
+            ["2 tier(s) whose every interval is labelled with the speaker's name (\"Guest\", \"Host\"): read as speech without words"]
+        );
+        // Labels other than the name are words.
+        let out = read_text(&grid(&["bob"]));
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(t.contents()[0].as_ref().and_then(|c| c.text.as_deref()), Some("x"));
+    }
+
+    #[test]
     fn writer_fills_silence_and_splits_self_overlap() {
         let mut b = TranscriptBuilder::new();
         b.add(
@@ -1292,7 +1339,9 @@ mod tests {
         assert_eq!(t.declared_extent(), Segment::from_micros(0, 10_000_000));
         // One speaker, who overlaps themselves, as before writing: no second person.
         assert_eq!(t.annotation().speakers().len(), 1);
+        // The second tier holds the overlapping stretch, without text: labelled with the name.
         let kinds: Vec<_> = back.warnings.iter().map(|w| w.kind).collect();
-        assert_eq!(kinds, [WarningKind::SelfOverlap]);
+        assert_eq!(kinds, [WarningKind::Note, WarningKind::SelfOverlap]);
+        assert!(t.contents()[0].is_some() && t.contents()[1].is_none());
     }
 }
