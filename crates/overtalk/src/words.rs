@@ -22,8 +22,8 @@
 //! A       [0─────────2000)                [5000──────────7000)
 //! B                [1500──────3000)
 //! so      [100─400)                                        → A   only A overlaps it
-//! well              [1600─1900)                            → A   A 300, B 300: a tie, the
-//!                                                                 previous word's speaker
+//! well              [1600─1900)                            → B   A 300, B 300: a tie; B's
+//!                                                                 speech opens with it
 //! no                       [2200─2600)                     → B   only B
 //! hm                                [3200─3400)            → B   no speech: the nearest
 //!                                                                 speech, 200 ms ≤ 500 ms
@@ -32,8 +32,11 @@
 //! ```
 //!
 //! - **Ties** (the same overlap with several speakers, as in overlapped speech that covers the
-//!   word): the speaker of the previous laid word when it is one of them, else the one whose
-//!   speech started first (the one holding the floor), else the first in the speakers' order.
+//!   word): the speaker whose speech opens with the word (it starts at most
+//!   [`OPENS_WITH`] before the word: a backchannel or an interruption inside another's talk,
+//!   the latest such start when there are several), else the speaker of the previous laid word
+//!   when it is one of them (a speaker going on through an overlap), else the one whose speech
+//!   started first (the one holding the floor), else the first in the speakers' order.
 //! - **A word in no speech** (a caption's time a little off the voice activity): the speaker of
 //!   the nearest speech when it is at most [`LayOptions::max_distance`] away (default 0.5 s;
 //!   ties as above, then the speech before the word), its times cut to that segment's edge.
@@ -312,7 +315,15 @@ pub fn lay(speakers: &Transcript, words: &Words, options: &LayOptions) -> Result
             if best.len() > 1 {
                 stats.tied += 1;
             }
-            pick(&best, previous)
+            // A speech that starts with this word is whose word it is.
+            let opens = best
+                .iter()
+                .filter(|c| c.1 >= a.micros().saturating_sub(OPENS_WITH.micros()))
+                .max_by_key(|c| (c.1, std::cmp::Reverse(c.0)));
+            match opens {
+                Some(c) if best.len() > 1 => c.0,
+                _ => pick(&best, previous),
+            }
         } else {
             let mut near: Vec<(usize, i64, bool)> = Vec::new();
             for (sp, s) in speech.iter().enumerate() {
@@ -402,6 +413,10 @@ pub fn lay(speakers: &Transcript, words: &Words, options: &LayOptions) -> Result
     Ok(Laid { transcript: b.build(), stats })
 }
 
+/// How long before a word a speaker's speech may start for the word to open it (a tie goes to
+/// that speaker): caption times and detected edges differ by a syllable or two.
+pub const OPENS_WITH: Delta = Delta::from_millis(300);
+
 /// The tie rule over `(speaker, key)` candidates: the previous word's speaker when it is one,
 /// else the smallest key, else the first speaker.
 fn pick(cands: &[(usize, i64)], previous: Option<usize>) -> usize {
@@ -471,8 +486,11 @@ mod tests {
         assert_eq!(
             laid_words(&laid.transcript),
             vec![
-                (s("A"), vec![(s("so"), 100, 400), (s("well"), 1600, 1900)]),
-                (s("B"), vec![(s("no"), 2200, 2600), (s("hm"), 3000, 3000)]),
+                (s("A"), vec![(s("so"), 100, 400)]),
+                (
+                    s("B"),
+                    vec![(s("well"), 1600, 1900), (s("no"), 2200, 2600), (s("hm"), 3000, 3000)]
+                ),
             ]
         );
         assert_eq!(
@@ -506,6 +524,48 @@ mod tests {
             laid_words(&laid.transcript)[0],
             (s("B"), vec![(s("no"), 2200, 2600), (s("er"), 3000, 3000)])
         );
+    }
+
+    #[test]
+    fn a_tie_goes_to_the_speech_the_word_opens_else_to_the_previous_speaker() {
+        // B backchannels inside A's turn ("mm-hm" opens B's speech, though A's covers it too),
+        // then starts over A again and goes on ("and" is covered by both, 900 ms into B's
+        // speech: the previous word's speaker).
+        let mut b = TranscriptBuilder::new();
+        b.add(ms(0, 9000), "A", None).add(ms(2000, 2700), "B", None).add(ms(5000, 7000), "B", None);
+        let speakers = b.build();
+        let words = Words {
+            words: vec![
+                word("so", 1500, 1900),
+                word("mm-hm", 2100, 2600),
+                word("then", 2750, 2900),
+                word("wait", 5050, 5400),
+                word("and", 5900, 6300),
+            ],
+            spread: 0,
+            duplicates: 0,
+        };
+        let laid = lay(&speakers, &words, &LayOptions::default()).unwrap();
+        let s = |x: &str| x.to_owned();
+        assert_eq!(
+            laid_words(&laid.transcript),
+            vec![
+                (s("A"), vec![(s("so"), 1500, 1900), (s("then"), 2750, 2900)]),
+                (s("B"), vec![(s("mm-hm"), 2100, 2600)]),
+                (s("B"), vec![(s("wait"), 5050, 5400), (s("and"), 5900, 6300)]),
+            ]
+        );
+        assert_eq!(laid.stats.tied, 3);
+        // 300 ms is the most a speech may start before the word it opens.
+        let mut b = TranscriptBuilder::new();
+        b.add(ms(0, 9000), "A", None).add(ms(2000, 2700), "B", None);
+        let words = Words {
+            words: vec![word("so", 1500, 1900), word("yes", 2301, 2600)],
+            spread: 0,
+            duplicates: 0,
+        };
+        let laid = lay(&b.build(), &words, &LayOptions::default()).unwrap();
+        assert_eq!(laid_words(&laid.transcript).len(), 1, "both A's");
     }
 
     #[test]
