@@ -76,6 +76,15 @@ impl Provenance {
         matches!(self.method, Method::Diarized(kind) if kind != DiarizerKind::VadOnly)
     }
 
+    /// Whether the speakers of `annotation`, found by this method, hold one speaker per frame:
+    /// [`Provenance::one_speaker_per_frame`], or a second speaker asked for (`--overlap-margin`)
+    /// that was found nowhere, so that the overlap is again zero by construction.
+    pub fn one_speaker_per_frame_in(&self, annotation: &overtalk::Annotation) -> bool {
+        self.one_speaker_per_frame()
+            || (matches!(self.method, Method::Diarized(DiarizerKind::Ge2e { overlap: true }))
+                && annotation.overlap().is_empty())
+    }
+
     /// Whether the speakers come from GE2E diarization of a mixed track (whose measured
     /// accuracy the reports quote).
     pub fn is_ge2e(&self) -> bool {

@@ -225,6 +225,16 @@ fn one_recording_is_diarized_unless_asked_not_to() {
     );
     let table = dir.run_env(&["analyze", "clip.wav", "--no-diarize"], &env).ok();
     assert!(table.contains(&format!("speech detected from the recording: {method}")), "{table}");
+    assert!(!table.contains("not told apart"), "{table}");
+    // The fallback says, in the output itself, that the speakers were not told apart.
+    let table = dir.run_env(&["analyze", "clip.wav"], &env).ok();
+    assert!(table.contains("speakers not told apart: no speaker model is installed"), "{table}");
+    assert!(table.contains("The speakers were not told apart"), "{table}");
+    assert!(!table.contains("found by diarizing"), "{table}");
+    let json = dir.run_env(&["analyze", "clip.wav", "--format", "json", "-q"], &env).ok();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let warnings = v["conversations"][0]["diagnostics"]["warnings"].to_string();
+    assert!(warnings.contains("speakers not told apart"), "{warnings}");
     // A transcript has no detection.
     let json = dir.run(&["analyze", "plain.rttm", "--format", "json"]).ok();
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -612,6 +622,28 @@ fn a_silent_recording_says_no_speech_was_found() {
     assert!(run.stderr().contains(warning), "{}", run.stderr());
     let first = run.stdout().lines().next().unwrap_or_default().to_owned();
     assert!(first.starts_with("quiet: no speech found in the recording, 0 speakers"), "{first}");
+}
+
+/// A participant whose track holds no speech is said to be left out, not dropped silently.
+#[test]
+fn a_silent_track_is_said_to_be_left_out() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    wav(&dir, "host.wav", 1, 16_000, &a);
+    wav(&dir, "guest.wav", 1, 16_000, &b);
+    wav(&dir, "third.wav", 1, 16_000, &vec![0; a.len()]);
+    let tracks =
+        ["--track", "Host=host.wav", "--track", "Guest=guest.wav", "--track", "Third=third.wav"];
+    let run = dir.run(&[&["analyze"][..], &tracks].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(
+        run.stderr().contains("overtalk: warning: no speech found for \"Third\" (silent, or below the detector's threshold): the analysis lists the speakers who spoke, without \"Third\"\n"),
+        "{}",
+        run.stderr()
+    );
+    assert!(run.stdout().contains("2 speakers"), "{}", run.stdout());
+    let run = dir.run(&[&["analyze"][..], &tracks[..4]].concat());
+    assert!(!run.stderr().contains("no speech found"), "{}", run.stderr());
 }
 
 /// One file per speaker makes a recording named by what the file names share, so `score`

@@ -489,6 +489,7 @@ fn analyze_source(
                 transcript: t,
                 chat_markers,
                 one_speaker_per_frame: false,
+                speakers_not_separated: false,
                 extra: (),
             });
         }

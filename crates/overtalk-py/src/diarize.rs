@@ -174,8 +174,10 @@ fn conversation(
     }
     let duration = overtalk_audio::decode::frames_to_delta(samples, ANALYSIS_RATE);
     b.extent(Segment::new(Time::from_micros(0), Time::from_micros(duration.micros())));
-    let mut c = Conversation::new(id, b.build(), Some(provenance.description.clone()));
-    c.overlap_not_measurable = provenance.one_speaker_per_frame();
+    let t = b.build();
+    let one_per_frame = provenance.one_speaker_per_frame_in(t.annotation());
+    let mut c = Conversation::new(id, t, Some(provenance.description.clone()));
+    c.overlap_not_measurable = one_per_frame;
     Ok(c)
 }
 

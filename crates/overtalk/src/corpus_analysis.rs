@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::analysis::markers::MarkersVsTiming;
+use crate::analysis::AnalysisWarning;
 use crate::analysis::{analyze, Analysis, Params};
 use crate::error::Error;
 use crate::model::{Transcript, TranscriptBuilder};
@@ -34,6 +35,9 @@ pub struct CorpusEntry<T> {
     /// Whether the speech was found by a method giving at most one speaker per frame (a
     /// diarizer with its overlap off): overlap is then not measurable.
     pub one_speaker_per_frame: bool,
+    /// Whether the speech of a mixed track was found by voice activity alone, all one speaker
+    /// (no speaker model): the speakers were not told apart.
+    pub speakers_not_separated: bool,
     /// Carried through to the result.
     pub extra: T,
 }
@@ -139,6 +143,9 @@ pub fn analyze_entries<T>(
             // transcripts, where zero overlap may be true. Whatever the speaker count: a
             // single speaker found in a mixed track may be two the diarizer merged.
             analysis.mark_one_speaker_per_frame();
+        }
+        if e.speakers_not_separated {
+            analysis.diagnostics.warnings.insert(0, AnalysisWarning::SpeakersNotSeparated);
         }
         let result = AnalyzedEntry { label, transcript, analysis, extra: e.extra };
         each(&result);

@@ -7,7 +7,7 @@ use overtalk_audio::provenance::{DiarizerKind, Method, Provenance};
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
-use overtalk::analysis::{self, Analysis, AnalysisWarning};
+use overtalk::analysis::{self, Analysis};
 use overtalk::corpus_analysis::{self, CorpusEntry, CorpusOptions};
 use overtalk::output::Conversation;
 use overtalk::report::{self, ConversationView, ReportOptions};
@@ -75,12 +75,15 @@ pub(crate) fn read_and_analyze(
         input::note_speakers(&detected.corpus, &mut speakers);
         let corpus = input::rename_corpus(detected.corpus, &rename);
         for (id, t) in corpus.into_recordings() {
+            let one_per_frame = detected.provenance.one_speaker_per_frame_in(t.annotation());
             read.push(CorpusEntry {
                 recording_id: id,
                 file: file.clone(),
                 transcript: t,
                 chat_markers: None,
-                one_speaker_per_frame: detected.provenance.one_speaker_per_frame(),
+                one_speaker_per_frame: one_per_frame,
+                speakers_not_separated: detected.provenance.method
+                    == Method::Diarized(DiarizerKind::VadOnly),
                 extra: Some(detected.provenance.clone()),
             });
         }
@@ -106,6 +109,7 @@ pub(crate) fn read_and_analyze(
                 transcript: t,
                 chat_markers,
                 one_speaker_per_frame: false,
+                speakers_not_separated: false,
                 extra: None,
             });
         }
@@ -138,9 +142,6 @@ pub(crate) fn read_and_analyze(
         if !globals.quiet {
             for w in &a.analysis.diagnostics.warnings {
                 eprintln!("overtalk: warning: {}: {w}", a.label);
-            }
-            if let Some(hint) = overlap_hint(a.extra.as_ref(), &a.analysis.diagnostics.warnings) {
-                eprintln!("overtalk: note: {}: {hint}", a.label);
             }
         }
     })?
@@ -188,28 +189,14 @@ pub(crate) const DIARIZED_ACCURACY: &str = "accuracy: these speakers were detect
      `bash bench/diar_bench.sh real`), so who spoke when is an \
      estimate";
 
-/// A hint for a diarized recording in which no overlap was found: the diarizer gives one
-/// speaker per frame unless asked for a second, so zero overlap there says more about the
-/// method than about the conversation.
-fn overlap_hint(method: Option<&Provenance>, warnings: &[AnalysisWarning]) -> Option<&'static str> {
-    let one_per_frame =
-        method.is_some_and(|m| m.method == Method::Diarized(DiarizerKind::Ge2e { overlap: false }));
-    let none_found = warnings.iter().any(|w| matches!(w, AnalysisWarning::NoOverlap { .. }));
-    (one_per_frame && none_found).then_some(
-        "the diarizer gave one speaker per frame (overlap off); `--overlap-margin 0.05` adds a \
-         second speaker where two are nearly as likely (docs/diarization.md)",
-    )
-}
-
 #[cfg(test)]
 mod tests {
+    use overtalk::{Segment, TranscriptBuilder};
+
     use super::*;
 
     #[test]
-    fn zero_overlap_from_one_speaker_per_frame_gets_a_hint() {
-        let none = vec![AnalysisWarning::NoOverlap {
-            speech_ms: overtalk::analysis::Millis::new(480_000),
-        }];
+    fn a_second_speaker_found_nowhere_leaves_one_speaker_per_frame() {
         // The methods as the diarizer writes them.
         struct Stub;
         impl overtalk_audio::diarize::WindowEmbedder for Stub {
@@ -236,19 +223,18 @@ mod tests {
                 .provenance()
         };
         let (off, on) = (method(None), method(Some(0.05)));
-        assert!(off.description.contains("; overlap off"), "{off}");
-        assert!(overlap_hint(Some(&off), &none).is_some_and(|h| h.contains("--overlap-margin")));
-        assert_eq!(overlap_hint(Some(&on), &none), None);
-        assert_eq!(overlap_hint(Some(&off), &[]), None);
-        assert_eq!(overlap_hint(None, &none), None, "a transcript");
-        let tracks = Provenance::new(
-            overtalk_audio::provenance::Method::Tracks { count: 2 },
-            "2 tracks, one per speaker; vad earshot",
-        );
-        assert_eq!(overlap_hint(Some(&tracks), &none), None);
-        // The naive baseline and voice activity alone are one speaker per frame too, but no
-        // overlap margin applies to them.
-        let naive = Provenance::new(Method::Diarized(DiarizerKind::Naive), "naive");
-        assert_eq!(overlap_hint(Some(&naive), &none), None);
+        let ms = |a, z| Segment::from_millis(a, z).unwrap();
+        let mut apart = TranscriptBuilder::new();
+        apart.add(ms(0, 1000), "SPK00", None).add(ms(1000, 2000), "SPK01", None);
+        let apart = apart.build();
+        let mut over = TranscriptBuilder::new();
+        over.add(ms(0, 1000), "SPK00", None).add(ms(900, 2000), "SPK01", None);
+        let over = over.build();
+        assert!(off.one_speaker_per_frame_in(apart.annotation()));
+        assert!(off.one_speaker_per_frame_in(over.annotation()));
+        assert!(on.one_speaker_per_frame_in(apart.annotation()), "the margin found no overlap");
+        assert!(!on.one_speaker_per_frame_in(over.annotation()));
+        let tracks = Provenance::new(Method::Tracks { count: 2 }, "2 tracks");
+        assert!(!tracks.one_speaker_per_frame_in(apart.annotation()));
     }
 }

@@ -202,7 +202,21 @@ fn warn_if_silent(detected: &Detected, globals: Globals) {
         return;
     }
     for (_, t) in detected.corpus.iter() {
-        if !t.annotation().is_empty() {
+        let a = t.annotation();
+        if !a.is_empty() {
+            // One track per speaker: a participant who never spoke is a finding, but the
+            // analysis lists speakers by their speech; say who is left out.
+            let with_speech: std::collections::BTreeSet<_> =
+                a.tracks().iter().map(|k| k.speaker).collect();
+            for (id, name) in a.speakers().iter() {
+                if !with_speech.contains(&id) {
+                    eprintln!(
+                        "overtalk: warning: no speech found for {name:?} (silent, or below the \
+                         detector's threshold): the analysis lists the speakers who spoke, \
+                         without {name:?}"
+                    );
+                }
+            }
             continue;
         }
         let names: Vec<String> = detected.sources.iter().map(Source::display).collect();

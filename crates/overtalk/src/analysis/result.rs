@@ -25,11 +25,11 @@ pub type Name = Arc<str>;
 /// conversation as for many (version 1 wrote a lone conversation as the top-level object).
 /// A conversation object and a `--format jsonl` line are unchanged.
 ///
-/// 3: a number the input cannot measure is `null`, not 0: `conversation.overlap` (speakers
-/// found one per frame, or ends estimated) and, when ends are estimated, the counts of
-/// interruptions, talk-over events, terminal overlaps and simultaneous starts and each
-/// speaker's `interruptions_made` / `interruptions_received`; the corpus totals of any of
-/// them are `null` when one conversation's is.
+/// 3: a number the input cannot measure is `null`, not 0: `conversation.overlap` and the
+/// counts of talk-over events, terminal overlaps and simultaneous starts (speakers found one
+/// per frame, or ends estimated) and, when ends are estimated, the interruption counts and
+/// each speaker's `interruptions_made` / `interruptions_received`; the corpus totals of any
+/// of them are `null` when one conversation's is.
 pub const SCHEMA_VERSION: u32 = 3;
 
 /// How completion points and backchannels were judged for a speaker (§5.1 Modes).
@@ -87,13 +87,21 @@ pub struct Analysis {
 
 impl Analysis {
     /// Marks the speakers as found one per frame in one mixed track: the first warning says
-    /// so ([`AnalysisWarning::OverlapNotMeasurable`](super::AnalysisWarning)), and the overlap
-    /// and its shares, zero by construction, become unknown (`null`).
+    /// so ([`AnalysisWarning::OverlapNotMeasurable`](super::AnalysisWarning)), replacing the
+    /// "no overlap in long speech" one; the overlap, its shares and the counts of the onsets
+    /// that need it (talk-over events, terminal overlaps, simultaneous starts), zero by
+    /// construction, become unknown (`null`). Interruptions in the holder's pauses stay counted.
     pub fn mark_one_speaker_per_frame(&mut self) {
-        self.diagnostics.warnings.insert(0, super::AnalysisWarning::OverlapNotMeasurable);
+        use super::AnalysisWarning;
+        self.diagnostics.warnings.retain(|w| !matches!(w, AnalysisWarning::NoOverlap { .. }));
+        self.diagnostics.warnings.insert(0, AnalysisWarning::OverlapNotMeasurable);
         self.conversation.overlap = None;
         self.conversation.overlap_ratio = None;
         self.conversation.overlap_between_share = None;
+        let counts = &mut self.conversation.counts.events;
+        counts.talk_over_events = None;
+        counts.terminal_overlaps = None;
+        counts.simultaneous_starts = None;
     }
 
     /// Why the overlap between speakers cannot be measured from this input, if it cannot:
@@ -394,7 +402,8 @@ pub struct EventCounts {
     pub transfers: usize,
     /// Interruption attempts. This and the next five are `null` when ends are estimated
     /// (paragraph transcripts): the times cannot tell them, `estimated_times` counts them
-    /// rule by rule instead.
+    /// rule by rule instead. The last three are `null` too when the speakers were found one
+    /// per frame ([`Analysis::mark_one_speaker_per_frame`]).
     pub interruptions: Option<usize>,
     /// Successful interruptions.
     pub successful: Option<usize>,

@@ -41,6 +41,14 @@ pub const OVERLAP_NOT_MEASURABLE: &str = "overlap not measurable: the speakers w
      talking are zero here by construction, not measured (separate tracks per speaker measure \
      them); interruptions made in the holder's pauses are counted";
 
+/// The note, in the diagnostics and beside every table, for the speech of a mixed track found
+/// by voice activity alone ([`AnalysisWarning::SpeakersNotSeparated`]).
+pub const SPEAKERS_NOT_SEPARATED: &str = "speakers not told apart: no speaker model is \
+     installed, so all the speech of this mixed track was given to one speaker by voice \
+     activity alone; the speaker count, talk and floor shares, turns, floor transfers and \
+     interruptions describe the speech, not who spoke (`overtalk models install` fetches the \
+     speaker model, or give one track per speaker)";
+
 /// A caveat the analysis attaches to its result (see the [module](self) documentation).
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -84,6 +92,10 @@ pub enum AnalysisWarning {
     /// so overlap is zero by construction ([`OVERLAP_NOT_MEASURABLE`]). Added by the caller
     /// that knows how the speakers were found.
     OverlapNotMeasurable,
+    /// `speakers-not-separated`: the speech of one mixed track was found by voice activity
+    /// alone, all of it one speaker ([`SPEAKERS_NOT_SEPARATED`]). Added by the caller that
+    /// knows how the speakers were found.
+    SpeakersNotSeparated,
     /// `touching-turns`: every floor transfer (at least [`TOUCHING_TURNS_MIN`]) has an offset
     /// of exactly 0: the turns touch end to start, as files that tile the timeline with turns
     /// write them (Transcriber, EXMARaLDA, some diarizers), so the gaps and overlaps between
@@ -102,13 +114,14 @@ pub const TOUCHING_TURNS_MIN: usize = 5;
 
 impl AnalysisWarning {
     /// Every code, in the order of the variants.
-    pub const CODES: [&'static str; 7] = [
+    pub const CODES: [&'static str; 8] = [
         "no-overlap",
         "schism",
         "estimated-ends",
         "overlap-from-marks",
         "overlap-not-measurable",
         "touching-turns",
+        "speakers-not-separated",
         "other",
     ];
 
@@ -121,7 +134,8 @@ impl AnalysisWarning {
             AnalysisWarning::OverlapFromMarks { .. } => 3,
             AnalysisWarning::OverlapNotMeasurable => 4,
             AnalysisWarning::TouchingTurns { .. } => 5,
-            AnalysisWarning::Other(_) => 6,
+            AnalysisWarning::SpeakersNotSeparated => 6,
+            AnalysisWarning::Other(_) => 7,
         };
         Self::CODES[i]
     }
@@ -172,6 +186,7 @@ impl fmt::Display for AnalysisWarning {
                 "overlap is not measurable from these times; {marked_overlaps} [crosstalk] note(s) are reported as marked overlaps, the transcriber's judgement"
             ),
             AnalysisWarning::OverlapNotMeasurable => f.write_str(OVERLAP_NOT_MEASURABLE),
+            AnalysisWarning::SpeakersNotSeparated => f.write_str(SPEAKERS_NOT_SEPARATED),
             AnalysisWarning::TouchingTurns { transfers } => write!(
                 f,
                 "all {transfers} floor transfers have an offset of exactly 0: the turns touch end to start, as files that tile the timeline with turns write them, so the gaps and overlaps between speakers were not measured"
@@ -196,6 +211,9 @@ fn to_ms(text: &str, unit: f64) -> Option<Millis> {
 fn recognise(text: &str) -> Option<AnalysisWarning> {
     if text == OVERLAP_NOT_MEASURABLE {
         return Some(AnalysisWarning::OverlapNotMeasurable);
+    }
+    if text == SPEAKERS_NOT_SEPARATED {
+        return Some(AnalysisWarning::SpeakersNotSeparated);
     }
     if let Some(min) = between(
         text,
@@ -305,6 +323,7 @@ mod tests {
             AnalysisWarning::OverlapFromMarks { marked_overlaps: 2 },
             AnalysisWarning::OverlapNotMeasurable,
             AnalysisWarning::TouchingTurns { transfers: 7 },
+            AnalysisWarning::SpeakersNotSeparated,
             AnalysisWarning::Other("something new".to_owned()),
         ]
     }
@@ -330,6 +349,7 @@ mod tests {
         );
         assert_eq!(w[4].to_string(), OVERLAP_NOT_MEASURABLE);
         assert!(w[5].to_string().starts_with("all 7 floor transfers have an offset of exactly 0"));
+        assert_eq!(w[6].to_string(), SPEAKERS_NOT_SEPARATED);
         let codes: Vec<_> = w.iter().map(AnalysisWarning::code).collect();
         assert_eq!(codes, AnalysisWarning::CODES);
         assert_eq!(w[1].span_ms(), Some((Millis::new(1250), Millis::new(6500))));

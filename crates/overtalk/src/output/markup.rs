@@ -13,6 +13,7 @@ use super::{
 };
 use crate::analysis::intervals::{HeKind, Layer};
 use crate::analysis::result::Mode;
+use crate::analysis::warning::SPEAKERS_NOT_SEPARATED;
 use crate::analysis::{Analysis, AnalysisWarning, Classifier, Params};
 
 /// What makes a human format: its preset line and its [`MarkupStyle`].
@@ -176,6 +177,9 @@ fn conversation<M: Markup + ?Sized>(
         secs(c.speech.get()),
     );
     m.style().heading(&heading, out)?;
+    if r.diagnostics.warnings.iter().any(|w| matches!(w, AnalysisWarning::SpeakersNotSeparated)) {
+        writeln!(out, "{}{SPEAKERS_NOT_SEPARATED}\n", m.style().note())?;
+    }
     if r.diagnostics.warnings.iter().any(|w| matches!(w, AnalysisWarning::OverlapNotMeasurable)) {
         writeln!(out, "{}{OVERLAP_NOT_MEASURABLE}\n", m.style().note())?;
     }

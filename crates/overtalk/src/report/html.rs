@@ -415,13 +415,17 @@ fn conversation_section(
     // Ends estimated (paragraph transcripts): the times say nothing of who talked over whom,
     // so the counts that rest on overlap are not measurable, not zero.
     let unmeasured = r.estimated_times.is_some();
+    let why = r.overlap_unmeasurable().unwrap_or("not measured");
     let onsets = match (n.interruptions, n.successful, n.terminal_overlaps) {
-        (Some(attempts), Some(successful), Some(terminal)) => format!(
+        (Some(attempts), Some(successful), terminal) => format!(
             "<span data-field=\"interruptions\" data-v=\"{attempts}\">{attempts}</span> {} (<span data-field=\"successful\" data-v=\"{successful}\">{successful}</span> successful) · {}",
             if attempts == 1 { "interruption" } else { "interruptions" },
-            counted(terminal, "terminal overlap", "terminal overlaps"),
+            terminal.map_or_else(
+                || format!("terminal overlaps not measurable ({why})"),
+                |t| counted(t, "terminal overlap", "terminal overlaps")
+            ),
         ),
-        _ => "interruptions and terminal overlaps not measurable (ends estimated)".to_owned(),
+        _ => format!("interruptions and terminal overlaps not measurable ({why})"),
     };
     let claims = if unmeasured {
         "floor claims in words not measurable (ends estimated)".to_owned()

@@ -9,9 +9,10 @@
 //! | [`default_region`](ScoreOptions::default_region) | reference extent | union | union | union | union |
 //! | [`self_overlap`](ScoreOptions::self_overlap) | union | merge | count each | merge touching | merge |
 //! | [`map_stage`](ScoreOptions::map_stage) | before collar | before | **after** | before | before |
-//! | [`uem_ids`](ScoreOptions::uem_ids) | cut at first `.` | cut last extension | exact | exact | exact |
+//! | [`uem_ids`](ScoreOptions::uem_ids) | drop first `.x` | cut last extension | exact | exact | exact |
+//! | [`drop_outside_uem`](ScoreOptions::drop_outside_uem) | no | **yes** | no | **yes** | no |
 //! | [`trim_before_collar`](ScoreOptions::trim_before_collar) | no | **yes** | no | no | no |
-//! | [`float_ends`](ScoreOptions::float_ends) | no | **yes** | no | no | no |
+//! | [`float_ends`](ScoreOptions::float_ends) | no | **yes** | no | **yes** | no |
 //! | [`zero_length`](ScoreOptions::zero_length) | ignore | **reject** | ignore | **extend to end** | ignore |
 //! | [`hypothesis_only`](ScoreOptions::hypothesis_only) | ignore | ignore | false alarm | ignore | false alarm |
 //! | [`zero_scored`](ScoreOptions::zero_scored) | undefined | 0 or 100 % | 0 or 100 % | undefined | undefined |
@@ -233,8 +234,9 @@ crate::named::named_enum!(ScoredRegions, "scored-region rule");
 pub enum UemIds {
     /// The whole first field is the id.
     Exact,
-    /// md-eval: directories and everything from the first `.` are removed, so the UEM line for
-    /// `EN2002a.Mix-Headset` silently stops matching.
+    /// md-eval: directories are removed, then the first `.` with what follows it up to the next
+    /// `.` (`s/\.[^.]*//`: `a.b.c` is `a.c`), so the UEM line for `EN2002a.Mix-Headset` silently
+    /// stops matching.
     MdEval,
     /// dscore: the last extension is removed (`os.path.splitext`).
     Dscore,
@@ -381,16 +383,18 @@ pub struct ScoreOptions {
     pub mapping: MappingMethod,
     /// UEM id matching.
     pub uem_ids: UemIds,
-    /// When a UEM is given, recordings it does not list are dropped (dscore) instead of being
-    /// scored on the default region (md-eval, pyannote, spyder).
+    /// When a UEM is given, recordings it does not list are dropped (dscore; spyder's command
+    /// line gives them an empty region, and crashes with a collar) instead of being scored on
+    /// the default region (md-eval, pyannote).
     pub drop_outside_uem: bool,
     /// Turns are cut at UEM edges before collars, so UEM edges inside a turn get collars too
     /// (dscore).
     pub trim_before_collar: bool,
     /// Onsets and durations are rounded to the millisecond first (dscore writes 3 decimals).
     pub round_to_millis: bool,
-    /// Same-speaker turns are compared with ends computed as `onset + duration` in `f64`
-    /// (dscore's merge), so some touching turns count as overlapping and merge.
+    /// Same-speaker turns are compared with ends computed as `onset + duration` in `f64`: in
+    /// dscore's merge some touching turns count as overlapping and merge; in spyder's some
+    /// touching turns (`34.58 + 1.16` against `35.74`) count as apart and do not.
     pub float_ends: bool,
     /// Zero-length turns.
     pub zero_length: ZeroLength,
@@ -462,6 +466,8 @@ impl ScoreOptions {
             },
             ScoringPreset::Spyder => ScoreOptions {
                 self_overlap: SelfOverlap::MergeTouching,
+                float_ends: true,
+                drop_outside_uem: true,
                 zero_length: ZeroLength::ExtendToEnd,
                 hypothesis_only: HypothesisOnly::Ignore,
                 ..base

@@ -66,8 +66,16 @@ pub fn uem_key(id: &str, rule: UemIds) -> String {
     match rule {
         UemIds::Exact => id.to_owned(),
         UemIds::MdEval => {
+            // `s/.*\///` then `s/\.[^.]*//`: the directory, then the first `.` and what follows
+            // it up to the next `.` (`a.b.c` is `a.c`).
             let base = id.rsplit('/').next().unwrap_or(id);
-            base.split('.').next().unwrap_or(base).to_owned()
+            match base.find('.') {
+                Some(dot) => {
+                    let next = base[dot + 1..].find('.').map_or(base.len(), |k| dot + 1 + k);
+                    format!("{}{}", &base[..dot], &base[next..])
+                }
+                None => base.to_owned(),
+            }
         }
         UemIds::Dscore => {
             // os.path.splitext: the last dot of the last path component, unless leading.
@@ -129,6 +137,9 @@ pub enum MergeRule {
     /// Overlapping as dscore sees it: ends computed as `onset + duration` in binary floating
     /// point, so `100.007 + 0.31` ends after a turn starting at `100.317` and the two merge.
     FloatOverlapping,
+    /// Overlapping or touching as spyder sees it, on the same floating-point ends: `34.58 +
+    /// 1.16` ends just before a turn starting at `35.74`, so those two stay apart.
+    FloatTouching,
 }
 
 /// The end of a turn as a tool holding `onset` and `duration` in `f64` computes it.
@@ -157,6 +168,9 @@ pub fn merge_per_speaker(tokens: &[ScoredTurn], rule: MergeRule) -> Vec<ScoredTu
                         MergeRule::Touching => s.start() <= last.end(),
                         MergeRule::FloatOverlapping => {
                             s.start() < last.end() || (s.start().micros() as f64 / 1e6) < *last_fe
+                        }
+                        MergeRule::FloatTouching => {
+                            s.start() < last.end() || (s.start().micros() as f64 / 1e6) <= *last_fe
                         }
                     } =>
             {
@@ -347,8 +361,9 @@ pub fn prepare(
             hypothesis = merge_per_speaker(&hypothesis, rule);
         }
         SelfOverlap::MergeTouching => {
-            reference = merge_per_speaker(&reference, MergeRule::Touching);
-            hypothesis = merge_per_speaker(&hypothesis, MergeRule::Touching);
+            let rule = if opts.float_ends { MergeRule::FloatTouching } else { MergeRule::Touching };
+            reference = merge_per_speaker(&reference, rule);
+            hypothesis = merge_per_speaker(&hypothesis, rule);
         }
         SelfOverlap::Union | SelfOverlap::CountEach => {}
     }
@@ -410,7 +425,10 @@ mod tests {
     #[test]
     fn uem_keys_follow_each_tool() {
         assert_eq!(uem_key("rec.a", UemIds::MdEval), "rec");
-        assert_eq!(uem_key("a/b/rec.a.b", UemIds::MdEval), "rec");
+        assert_eq!(uem_key("a/b/rec.a.b", UemIds::MdEval), "rec.b");
+        assert_eq!(uem_key("a.b.c", UemIds::MdEval), "a.c");
+        assert_eq!(uem_key("rec.", UemIds::MdEval), "rec");
+        assert_eq!(uem_key("rec..x", UemIds::MdEval), "rec.x");
         assert_eq!(uem_key("rec.a", UemIds::Dscore), "rec");
         assert_eq!(uem_key(".hidden", UemIds::Dscore), ".hidden");
         assert_eq!(uem_key("rec", UemIds::Dscore), "rec");
@@ -458,6 +476,22 @@ mod tests {
         );
         let exact = vec![(seg(1500, 2000), 0), (seg(2000, 3000), 0)];
         assert_eq!(merge_per_speaker(&exact, MergeRule::FloatOverlapping).len(), 2);
+    }
+
+    #[test]
+    fn float_touching_keeps_apart_what_spyder_keeps_apart() {
+        // 34.58 + 1.16 = 35.739999999999995 in f64: spyder sees a gap before a turn at 35.74
+        // and keeps a collar there; 100.007 + 0.31 overshoots and touches; 1.5 + 0.5 is exact.
+        let us = |a: i64, b: i64| Segment::from_micros(a, b).unwrap();
+        let (on, dur) = (std::hint::black_box(34.58f64), std::hint::black_box(1.16f64));
+        assert!(on + dur < 35.74);
+        let apart = vec![(us(34_580_000, 35_740_000), 0), (us(35_740_000, 36_240_000), 0)];
+        assert_eq!(merge_per_speaker(&apart, MergeRule::Touching).len(), 1);
+        assert_eq!(merge_per_speaker(&apart, MergeRule::FloatTouching), apart);
+        let over = vec![(us(100_007_000, 100_317_000), 0), (us(100_317_000, 101_000_000), 0)];
+        assert_eq!(merge_per_speaker(&over, MergeRule::FloatTouching).len(), 1);
+        let exact = vec![(seg(1500, 2000), 0), (seg(2000, 3000), 0)];
+        assert_eq!(merge_per_speaker(&exact, MergeRule::FloatTouching).len(), 1);
     }
 
     #[test]

@@ -379,9 +379,16 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
     w.sentence(if estimated { "basis_estimated" } else { "basis" }, f);
 
     // What cannot be measured, said before anything that could be read as measured.
+    // Optional, as `talk_over`: a template file written before it still works.
+    let not_separated =
+        a.diagnostics.warnings.iter().any(|x| matches!(x, AnalysisWarning::SpeakersNotSeparated));
+    let not_separated = not_separated && w.templates.sentences.contains_key("not_separated");
+    if not_separated {
+        w.sentence("not_separated", Vec::new());
+    }
     let one_track =
         a.diagnostics.warnings.iter().any(|x| matches!(x, AnalysisWarning::OverlapNotMeasurable));
-    if one_track {
+    if one_track && !not_separated {
         w.sentence("not_measurable_one_track", Vec::new());
     } else if estimated {
         w.sentence("not_measurable_estimated", Vec::new());

@@ -32,6 +32,7 @@ fn entry(id: &str, file: &str) -> CorpusEntry<usize> {
         transcript: Transcript::from_annotation(ann(&[(0, 1000, "A"), (800, 2000, "B")])),
         chat_markers: None,
         one_speaker_per_frame: id == "diarized",
+        speakers_not_separated: false,
         extra: file.len(),
     }
 }

@@ -294,6 +294,24 @@ fn uem_covering_nothing() {
 }
 
 #[test]
+fn spyder_scores_nothing_of_a_recording_its_uem_omits() {
+    // spy-der 0.4.1: f1 scored on its UEM (1 s), f2 not at all (`Overall 1.00`).
+    let f1 = Annotation::from_labelled([(s(1_000, 5_000), "A")]);
+    let f2 = Annotation::from_labelled([(s(13_000, 15_000), "B")]);
+    let uem: BTreeMap<String, Region> =
+        [("f1".to_owned(), Region::from_segment(s(1_000, 2_000)))].into_iter().collect();
+    let inputs = [
+        RecordingInput::new("f1", Some(f1), Some(Annotation::default())),
+        RecordingInput::new("f2", Some(f2), Some(Annotation::default())),
+    ];
+    let rep = score(&inputs, Some(&uem), &ScoreOptions::preset(ScoringPreset::Spyder)).unwrap();
+    assert_eq!(rep.total.scored, Delta::from_millis(1_000));
+    // md-eval scores f2 on its default region.
+    let rep = score(&inputs, Some(&uem), &ScoreOptions::preset(ScoringPreset::MdEval)).unwrap();
+    assert_eq!(rep.total.scored, Delta::from_millis(3_000));
+}
+
+#[test]
 fn zero_length_and_negative_turns_from_rttm() {
     let text = "SPEAKER f 1 0.000 5.000 <NA> <NA> A <NA> <NA>\n\
                 SPEAKER f 1 5.000 0.000 <NA> <NA> C <NA> <NA>\n\
