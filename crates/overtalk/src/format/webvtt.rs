@@ -164,6 +164,13 @@ fn name_line(line: &str) -> bool {
         && words.iter().all(name_word)
 }
 
+/// The name of a line that is a speaker's name in parentheses and nothing else, as Google
+/// Meet's captions write it (`(Dana Bettinger)`, text on the lines below).
+fn paren_name(line: &str) -> Option<&str> {
+    let inner = line.trim().strip_prefix('(')?.strip_suffix(')')?.trim();
+    name_line(inner).then_some(inner)
+}
+
 /// Words that may stay in lower case inside a name (`Ana de la Cruz`, `Jan ter Horst`).
 const NAME_PARTICLES: &[&str] = &[
     "al", "bin", "da", "das", "de", "del", "della", "den", "der", "di", "do", "dos", "du", "el",
@@ -347,7 +354,7 @@ where
             }
             count += 1;
         }
-        if count >= 2 && name_line(head) {
+        if count >= 2 && (name_line(head) || paren_name(head).is_some()) {
             name_lines += 1;
             *first_lines.entry(head).or_default() += 1;
         } else if is_sound_only(head) {
@@ -381,8 +388,17 @@ pub(crate) fn split_by_prefix<'a>(
             Prefixes::None => None,
             Prefixes::Bracket => bracket_prefix(line),
             Prefixes::Colon => colon_prefix(line),
-            Prefixes::NameLine => (out.is_empty() && name_line(line)).then(|| (line.trim(), "")),
+            // A name in parentheses may also start a second speaker's lines in the caption
+            // (Google Meet: `(Ann)`, text, `-`, `(Bo)`, text).
+            Prefixes::NameLine => paren_name(line)
+                .or_else(|| (out.is_empty() && name_line(line)).then(|| line.trim()))
+                .map(|name| (name, "")),
         };
+        // Google Meet separates the speakers of one caption with a line holding a dash alone.
+        if prefixes == Prefixes::NameLine && line.trim().trim_matches(['-', '–', '—']).is_empty()
+        {
+            continue;
+        }
         match (found, out.last_mut()) {
             (Some((name, rest)), _) => {
                 let mut v = Vec::new();
@@ -1462,6 +1478,24 @@ mod tests {
         let names: Vec<_> =
             texts(out.corpus.get("recording").unwrap()).into_iter().map(|x| x.0).collect();
         assert_eq!(names, vec!["Narrator", "unknown"]);
+    }
+
+    #[test]
+    fn google_meet_names_in_parentheses_and_two_speakers_in_a_caption() {
+        let out = read_text(
+            "WEBVTT\n\n00:00:08.000 --> 00:00:12.000\n(Danyel Fisher)\nI wanted to start\n\n00:00:12.000 --> 00:00:16.000\n(Danyel Fisher)\nwith your\n\n00:00:16.000 --> 00:00:20.000\n(Danyel Fisher)\nbackground?\n-\n \n(Dana Bettinger)\nSafaria wise or lifewise\n",
+        );
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            texts(t),
+            vec![
+                ("Danyel Fisher".to_owned(), Some("I wanted to start".to_owned())),
+                ("Danyel Fisher".to_owned(), Some("with your".to_owned())),
+                ("Dana Bettinger".to_owned(), Some("Safaria wise or lifewise".to_owned())),
+                ("Danyel Fisher".to_owned(), Some("background?".to_owned())),
+            ]
+        );
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
     }
 
     #[test]
