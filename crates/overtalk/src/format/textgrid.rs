@@ -428,6 +428,17 @@ impl<'t> Parser<'t, '_, '_> {
         let n = numeric_prefix(word);
         match n.parse::<u64>() {
             Ok(v) => Ok((v, at)),
+            // Praat reads a negative count as none; so does this reader, as a repair.
+            Err(_) if n.strip_prefix('-').is_some_and(|d| d.parse::<u64>().is_ok()) => {
+                let (line, column) = self.pos(at);
+                self.ctx.warn_at(
+                    WarningKind::Repaired,
+                    line,
+                    Some(column),
+                    format!("{what} is {n}: read as 0, as Praat reads it"),
+                )?;
+                Ok((0, at))
+            }
             Err(_) => {
                 Err(self.error_at(at, format!("expected {what} (a whole number ≥ 0), found {n:?}")))
             }
@@ -934,6 +945,18 @@ mod tests {
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::TextGrid, &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn a_negative_count_is_none_as_praat_reads_it() {
+        // Praat's own reader (readtextgrid's "hard to parse" test file): -10 points are 0.
+        let grid = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n2\n<exists>\n2\n\"TextTier\"\n\"marks\"\n0\n2\n-10\n\"IntervalTier\"\n\"A\"\n0\n2\n1\n0\n2\n\"hi\"\n";
+        let out = read_text(grid);
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w[0], (WarningKind::Repaired, Some(11), Some(1)), "{:?}", out.warnings);
+        assert_eq!(out.corpus.get("recording").unwrap().annotation().len(), 1);
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        assert!(read_str(grid, Format::TextGrid, &strict).is_err());
     }
 
     #[test]
