@@ -267,6 +267,15 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
     let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "some.srt", "--strict"]].concat());
     assert_eq!(run.code(), 2);
     assert!(run.stderr().ends_with("dropped (--strict)\n"), "{}", run.stderr());
+    // Caption cues that overlap each other (rolling captions): the file's one placeholder
+    // speaker "overlaps themselves", which says nothing about the recording; not shown.
+    dir.create(
+        "rolling.srt",
+        "1\n00:00:01,000 --> 00:00:02,500\nhello there\n\n2\n00:00:02,000 --> 00:00:03,000\nfriend\n",
+    );
+    let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "rolling.srt"]].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(!run.stderr().contains("overlaps themselves"), "{}", run.stderr());
     // A bad cue is skipped with a warning naming its line and column (its file then has no
     // words: an error); with --strict the bad cue itself is the error.
     dir.create("bad.vtt", "WEBVTT\n\n00:01.000 --> 00:0x.000\nhi\n");

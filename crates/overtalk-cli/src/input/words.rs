@@ -31,7 +31,9 @@ pub(crate) struct WordsArgs {
 impl WordsArgs {
     /// Lays the words of `--words` on `speakers` (the one conversation `label` of the inputs);
     /// `None` without `--words`. Reader warnings other than the missing speakers (which are the
-    /// point of the file) are printed, and fail under `--strict`, as are dropped words.
+    /// point of the file) and the self-overlap of its one placeholder speaker (caption cues
+    /// overlap each other, and the file's speakers are not used) are printed, and fail under
+    /// `--strict`, as are dropped words.
     pub(crate) fn lay_on(
         &self,
         speakers: &Transcript,
@@ -43,7 +45,8 @@ impl WordsArgs {
         let shown = path.display();
         let options = ReadOptions { strict: false, recording_id: None, ..read.clone() };
         let out = format::read_path(path, self.words_from, &options)?;
-        for w in out.warnings.iter().filter(|w| w.kind != WarningKind::MissingSpeaker) {
+        let about_speakers = [WarningKind::MissingSpeaker, WarningKind::SelfOverlap];
+        for w in out.warnings.iter().filter(|w| !about_speakers.contains(&w.kind)) {
             if read.strict {
                 bail!("{shown}: {w} (--strict)");
             }
