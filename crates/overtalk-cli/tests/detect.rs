@@ -624,6 +624,21 @@ fn a_silent_recording_says_no_speech_was_found() {
     assert!(first.starts_with("quiet: no speech found in the recording, 0 speakers"), "{first}");
 }
 
+/// A cut of one mixed recording given as INPUT renders from that recording (no `--audio`).
+#[test]
+fn a_cut_of_a_recording_renders_from_the_recording() {
+    let dir = Dir::new();
+    let v = voice();
+    wav(&dir, "clip.wav", 1, 16_000, &v);
+    let models = dir.path().join("no-models");
+    std::fs::create_dir_all(&models).unwrap();
+    let env = [("OVERTALK_MODEL_DIR", models.as_path())];
+    let run = dir.run_env(&["cut", "clip.wav", "--only", "SPK00", "-o", "spk.wav", "-q"], &env);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let out = std::fs::read(dir.path().join("spk.wav")).unwrap();
+    assert!(out.starts_with(b"RIFF") && out.len() > 44 + 16_000, "{} bytes", out.len());
+}
+
 /// A participant whose track holds no speech is said to be left out, not dropped silently.
 #[test]
 fn a_silent_track_is_said_to_be_left_out() {

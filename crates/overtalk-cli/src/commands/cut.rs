@@ -1,7 +1,7 @@
 //! `overtalk cut INPUT… -o OUT`: an edit by speaker or by event, as an editor's cut list or
 //! as rendered audio.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use overtalk::cut::{self, edl, request, CutOptions, Edit, EventKind, Rate, Selection};
@@ -159,6 +159,12 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     } else {
         std::mem::take(&mut args.recordings.tracks)
     };
+    // One mixed recording as INPUT (diarized into who spoke when) is also what the cut plays.
+    if let ([one], None, true) = (args.inputs.as_slice(), &args.audio, tracks.is_empty()) {
+        if crate::input::is_audio(Path::new(one)) {
+            args.audio = Some(PathBuf::from(one));
+        }
+    }
     let format = match args.format {
         Some(f) => f,
         None => request::CutFormat::from_path(&args.output)?,
