@@ -76,6 +76,9 @@ struct How {
     format: Option<Format>,
     /// Detected with one speaker per frame: overlap is not measurable.
     overlap_not_measurable: bool,
+    /// Detected by voice activity alone, without a speaker model: the speakers were not told
+    /// apart.
+    speakers_not_separated: bool,
 }
 
 /// The transcript without text and words, as `overtalk analyze --timing-only` analyses it:
@@ -115,6 +118,9 @@ fn analyze_transcript(
         // Whatever the length and the speaker count, as `overtalk analyze` says it for such a
         // detection.
         a.mark_one_speaker_per_frame();
+    }
+    if how.speakers_not_separated {
+        a.diagnostics.warnings.insert(0, overtalk::analysis::AnalysisWarning::SpeakersNotSeparated);
     }
     Ok(a)
 }
@@ -292,7 +298,12 @@ fn _params_from_json(json: &str) -> PyResult<PyParams> {
 
 /// How a conversation is analysed besides the parameters, from what it carries.
 fn how_of(c: &Conversation, timing_only: bool) -> How {
-    How { timing_only, format: c.format, overlap_not_measurable: c.overlap_not_measurable }
+    How {
+        timing_only,
+        format: c.format,
+        overlap_not_measurable: c.overlap_not_measurable,
+        speakers_not_separated: c.speakers_not_separated,
+    }
 }
 
 /// Analyses `conversation` with `params`; `timing_only` as `overtalk analyze --timing-only`.
@@ -352,11 +363,7 @@ fn analyze_corpus(
     let (p, formats) = (&params.inner, &corpus.formats);
     py.detach(|| {
         let results = parallel::map(&recordings, threads, |(id, t)| {
-            let how = How {
-                timing_only,
-                format: formats.get(*id).copied(),
-                overlap_not_measurable: false,
-            };
+            let how = How { timing_only, format: formats.get(*id).copied(), ..How::default() };
             let inner = analyze_transcript(id, t, p, how)?;
             Ok(Analysis { label: (*id).to_owned(), detection: None, inner })
         })?;

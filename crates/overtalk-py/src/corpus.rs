@@ -40,12 +40,22 @@ pub(crate) struct Conversation {
     /// second speaker, or by voice activity alone): `analyze` warns that overlap is not measurable, as the command
     /// line does.
     pub(crate) overlap_not_measurable: bool,
+    /// Detected by voice activity alone (no speaker model): `analyze` warns that the speakers
+    /// were not told apart, as the command line does.
+    pub(crate) speakers_not_separated: bool,
 }
 
 impl Conversation {
     /// A conversation built in memory or detected in recordings (read from no format).
     pub(crate) fn new(id: String, transcript: Transcript, detection: Option<String>) -> Self {
-        Conversation { id, transcript, detection, format: None, overlap_not_measurable: false }
+        Conversation {
+            id,
+            transcript,
+            detection,
+            format: None,
+            overlap_not_measurable: false,
+            speakers_not_separated: false,
+        }
     }
 }
 
@@ -168,7 +178,7 @@ fn _corpus_from_json(
 
 /// Rebuilds a pickled conversation.
 #[pyfunction]
-#[pyo3(signature = (id, json, detection, format=None, overlap_not_measurable=false))]
+#[pyo3(signature = (id, json, detection, format=None, overlap_not_measurable=false, speakers_not_separated=false))]
 fn _conversation_from_json(
     py: Python<'_>,
     id: String,
@@ -176,6 +186,7 @@ fn _conversation_from_json(
     detection: Option<String>,
     format: Option<&str>,
     overlap_not_measurable: bool,
+    speakers_not_separated: bool,
 ) -> PyResult<Conversation> {
     let corpus = py.detach(|| from_lossless_json(json))?;
     let transcript = corpus.get(&id).cloned().ok_or_else(|| {
@@ -187,6 +198,7 @@ fn _conversation_from_json(
         detection,
         format: parse_format(format)?,
         overlap_not_measurable,
+        speakers_not_separated,
     })
 }
 
@@ -223,6 +235,7 @@ impl Corpus {
                 detection: None,
                 format: self.formats.get(id).copied(),
                 overlap_not_measurable: false,
+                speakers_not_separated: false,
             }),
             None => Err(pyo3::exceptions::PyKeyError::new_err(id.to_owned())),
         }
@@ -375,6 +388,7 @@ impl Conversation {
             self.detection.clone(),
             self.format.map(Format::name),
             self.overlap_not_measurable,
+            self.speakers_not_separated,
         )
             .into_pyobject(py)?;
         Ok((reducer(py, "_conversation_from_json")?, args))

@@ -145,6 +145,10 @@ def test_one_mixed_recording_is_diarized_as_the_cli_does(no_models, cli):
     a = overtalk.analyze(conv)
     assert a.to_json().encode() == cli("analyze", SPEECH_WAV, "--format", "json")
     assert conv.detection == a.to_dict()["detection"]["method"] == "vad-only fallback (earshot; one speaker; no speaker model)"
+    # Said in the result, as on the command line, and kept through a pickle.
+    assert any(w.startswith("speakers not told apart") for w in a.to_dict()["diagnostics"]["warnings"])
+    again = overtalk.analyze(pickle.loads(pickle.dumps(conv)))
+    assert again.to_json() == a.to_json()
     # The sentence between the two seconds of silence, as one speaker.
     segs = conv.segments()
     assert len({s.speaker for s in segs}) == 1
