@@ -264,6 +264,13 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
         "{}",
         run.stderr()
     );
+    // Words for the first seconds only: the speaker they miss is named.
+    assert!(
+        run.stderr().contains("some.srt: the words cover 0 % of \"Guest\"'s speech"),
+        "{}",
+        run.stderr()
+    );
+    assert!(!run.stderr().contains("of \"Host\"'s speech"), "{}", run.stderr());
     let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "some.srt", "--strict"]].concat());
     assert_eq!(run.code(), 2);
     assert!(run.stderr().ends_with("dropped (--strict)\n"), "{}", run.stderr());

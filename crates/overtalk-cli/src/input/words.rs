@@ -28,6 +28,32 @@ pub(crate) struct WordsArgs {
     pub(crate) words_max_gap: Option<f64>,
 }
 
+/// Below this share of a speaker's speech in stretches that got words, `--words` warns.
+const WORDS_COVER_MIN: f64 = 0.5;
+
+/// The speakers of `laid` whose speech lies mostly in tracks that got no word, with the share
+/// that did (by time): the words file covers only part of the recording, or of that speaker.
+fn sparse_words(laid: &Transcript) -> Vec<(String, f64)> {
+    let a = laid.annotation();
+    let mut by: Vec<(i64, i64)> = vec![(0, 0); a.speakers().len()];
+    for (track, content) in a.tracks().iter().zip(laid.contents()) {
+        let d = track.segment.duration().micros();
+        let e = &mut by[track.speaker.index()];
+        e.0 += d;
+        if content.as_ref().is_some_and(|c| !c.words.is_empty()) {
+            e.1 += d;
+        }
+    }
+    a.speakers()
+        .iter()
+        .filter_map(|(id, name)| {
+            let (all, worded) = by[id.index()];
+            let share = worded as f64 / all as f64;
+            (all > 0 && share < WORDS_COVER_MIN).then(|| (name.to_owned(), share))
+        })
+        .collect()
+}
+
 impl WordsArgs {
     /// Lays the words of `--words` on `speakers` (the one conversation `label` of the inputs);
     /// `None` without `--words`. Reader warnings other than the missing speakers (which are the
@@ -107,6 +133,14 @@ impl WordsArgs {
                 "overtalk: note: {shown}: {} words laid on the speakers of {label}: {how}",
                 s.by_overlap + s.nearest
             );
+            for (name, share) in sparse_words(&laid.transcript) {
+                eprintln!(
+                    "overtalk: warning: {shown}: the words cover {:.0} % of {name:?}'s speech: \
+                     what rests on words (speaking rate, completion points, floor claims) \
+                     rests on that part; captions for part of the recording?",
+                    share * 100.0
+                );
+            }
         }
         Ok(Some(laid.transcript))
     }
