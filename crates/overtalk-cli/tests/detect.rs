@@ -124,6 +124,18 @@ fn channels_of_one_file_match_separate_files() {
     let t = turns(&guest_only);
     assert!(!t.is_empty() && t.iter().all(|x| x.0 == "Guest"), "{guest_only}");
     assert!(t[0].1 < 1.0, "{guest_only}");
+    // A channel left unnamed is said to be left out; one skipped with `_` is not.
+    let run = dir.run(&["detect", "call.wav", "--channels", "Host", "-o", "host.rttm"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(
+        run.stderr().contains(
+            "call.wav: it has 2 channels and --channels names 1; channel 2 is left out (name it, or `_` to skip one on purpose)"
+        ),
+        "{}",
+        run.stderr()
+    );
+    let run = dir.run(&["detect", "call.wav", "--channels", "Host,_", "-o", "host2.rttm"]);
+    assert!(!run.stderr().contains("left out"), "{}", run.stderr());
 }
 
 #[test]

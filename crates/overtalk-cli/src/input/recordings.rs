@@ -138,6 +138,9 @@ impl AudioArgs {
         if let (Some(audio), true, false) = (audio, mixed, globals.quiet) {
             channels_note(audio, &options);
         }
+        if let (Some(audio), false, false) = (audio, self.channels.is_empty(), globals.quiet) {
+            unnamed_channels_note(audio, self.channels.len(), &options);
+        }
         if let (Some(audio), true, false) = (audio, mixed, self.diarize.no_diarize) {
             let vad_chosen = self.vad.is_some() || self.vad_model.is_some();
             let (corpus, provenance) = crate::input::diarize::diarize(
@@ -227,6 +230,25 @@ fn warn_if_silent(detected: &Detected, globals: Globals) {
             "overtalk: warning: {}: no speech found{length}: the recording is silent or below \
              the detector's threshold, so the result has no speakers",
             names.join(", ")
+        );
+    }
+}
+
+/// A note on stderr when `--channels` names fewer channels than the recording has: the others
+/// are left out (their speakers are not in the result), which `_` says on purpose.
+fn unnamed_channels_note(audio: &Path, named: usize, options: &DetectOptions) {
+    let Ok(d) = overtalk_audio::decode::Decoder::open(audio, &options.decode) else { return };
+    let channels = d.info().channels;
+    if channels > named {
+        let (which, them) = if channels - named == 1 {
+            (format!("channel {channels} is"), "it")
+        } else {
+            (format!("channels {}–{channels} are", named + 1), "them")
+        };
+        eprintln!(
+            "overtalk: note: {}: it has {channels} channels and --channels names {named}; \
+             {which} left out (name {them}, or `_` to skip one on purpose)",
+            audio.display(),
         );
     }
 }
