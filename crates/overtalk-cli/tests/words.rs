@@ -274,6 +274,12 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
     let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "some.srt", "--strict"]].concat());
     assert_eq!(run.code(), 2);
     assert!(run.stderr().ends_with("dropped (--strict)\n"), "{}", run.stderr());
+    // A words file of no format it can tell points to --words-from, not --from.
+    dir.create("odd.dat", "something\nelse entirely\n");
+    let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "odd.dat"]].concat());
+    assert_eq!(run.code(), 2);
+    assert!(run.stderr().contains("--words-from"), "{}", run.stderr());
+    assert!(!run.stderr().contains(" --from"), "{}", run.stderr());
     // Caption cues that overlap each other (rolling captions): the file's one placeholder
     // speaker "overlaps themselves", which says nothing about the recording; not shown.
     dir.create(

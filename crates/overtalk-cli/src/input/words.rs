@@ -70,7 +70,15 @@ impl WordsArgs {
         let Some(path) = &self.words else { return Ok(None) };
         let shown = path.display();
         let options = ReadOptions { strict: false, recording_id: None, ..read.clone() };
-        let out = format::read_path(path, self.words_from, &options)?;
+        // The words file's format is named with --words-from, not --from.
+        let out = format::read_path(path, self.words_from, &options).map_err(|e| {
+            let message = e.to_string();
+            if message.contains("--from") {
+                anyhow::anyhow!(message.replace("--from", "--words-from"))
+            } else {
+                anyhow::Error::from(e)
+            }
+        })?;
         let about_speakers = [WarningKind::MissingSpeaker, WarningKind::SelfOverlap];
         for w in out.warnings.iter().filter(|w| !about_speakers.contains(&w.kind)) {
             if read.strict {
