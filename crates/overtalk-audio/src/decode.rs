@@ -335,7 +335,10 @@ impl Input {
             let size = u32::from_le_bytes([chunk[4], chunk[5], chunk[6], chunk[7]]);
             if &chunk[..4] == b"data" {
                 let rest = len.saturating_sub(at + 8);
-                if !placeholder(size) || rest == 0 {
+                // A size of 0 is a placeholder only beside a RIFF size that is one too: an
+                // empty data chunk may be followed by other chunks (LIST, bext).
+                let unwritten = size == u32::MAX || (size == 0 && placeholder(riff));
+                if !unwritten || rest == 0 {
                     return Vec::new();
                 }
                 let mut fix = vec![(at + 4, clamp(rest))];

@@ -363,7 +363,8 @@ impl fmt::Display for TrackWarning {
             }
             TrackWarning::PlaceholderLength { path } => write!(
                 f,
-                "{}: the WAV header gives no length (written to a pipe, or by a recorder that                  did not finish the file); the audio was read to the end of the file",
+                "{}: the WAV header gives no length (written to a pipe, or by a recorder that did \
+                 not finish the file); the audio was read to the end of the file",
                 path.display()
             ),
         }

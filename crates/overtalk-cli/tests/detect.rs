@@ -243,6 +243,7 @@ fn one_recording_is_diarized_unless_asked_not_to() {
     assert!(table.contains("speakers not told apart: no speaker model is installed"), "{table}");
     assert!(table.contains("The speakers were not told apart"), "{table}");
     assert!(!table.contains("found by diarizing"), "{table}");
+    assert!(!table.contains("held the floor") && !table.contains("changed hands"), "{table}");
     let json = dir.run_env(&["analyze", "clip.wav", "--format", "json", "-q"], &env).ok();
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let warnings = v["conversations"][0]["diagnostics"]["warnings"].to_string();

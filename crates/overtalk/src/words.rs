@@ -42,7 +42,8 @@
 //!   the holder.
 //! - **A word in no speech** (a caption's time a little off the voice activity): the speaker of
 //!   the nearest speech when it is at most [`LayOptions::max_distance`] away (default 0.5 s;
-//!   ties as above, then the speech before the word), its times cut to that segment's edge.
+//!   ties: the previous word's speaker, then the speech before the word, then the speakers'
+//!   order), its times cut to that segment's edge.
 //!   Further away, the word is **dropped** and counted in [`LayStats::dropped`].
 //! - A zero-length word is laid by the speech that contains its instant.
 //!

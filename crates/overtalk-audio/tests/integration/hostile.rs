@@ -403,6 +403,13 @@ fn a_wav_header_written_before_its_length_was_known_reads_to_the_end() {
     let spec = TrackSpec { name: "A".into(), path: q.clone(), channel: None };
     let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
     assert_eq!(found.warnings, [TrackWarning::PlaceholderLength { path: q.clone() }]);
+    assert_eq!(
+        found.warnings[0].to_string(),
+        format!(
+            "{}: the WAV header gives no length (written to a pipe, or by a recorder that did not finish the file); the audio was read to the end of the file",
+            q.display()
+        )
+    );
 }
 
 #[test]

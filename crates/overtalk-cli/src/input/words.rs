@@ -146,7 +146,7 @@ impl WordsArgs {
                     "overtalk: warning: {shown}: the words cover {:.0} % of {name:?}'s speech: \
                      what rests on words (speaking rate, completion points, floor claims) \
                      rests on that part; captions for part of the recording?",
-                    share * 100.0
+                    (share * 100.0).floor()
                 );
             }
         }

@@ -38,8 +38,8 @@ use crate::error::Severity;
 pub const OVERLAP_NOT_MEASURABLE: &str = "overlap not measurable: the speakers were \
      detected by diarizing one mixed track with one speaker per frame, which cannot hear two \
      people at once; overlap, talk-over and the interruptions made while the holder was still \
-     talking are zero here by construction, not measured (separate tracks per speaker measure \
-     them); interruptions made in the holder's pauses are counted";
+     talking cannot be found this way, so they are not measured (null in JSON; separate tracks \
+     per speaker measure them); interruptions made in the holder's pauses are counted";
 
 /// The note, in the diagnostics and beside every table, for the speech of a mixed track found
 /// by voice activity alone ([`AnalysisWarning::SpeakersNotSeparated`]).

@@ -736,7 +736,8 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
 /// a translation (`translation`, `transl`, `ft`, `free translation`), a comment or a note.
 fn is_rendering(linguistic_type: &str) -> bool {
     let t = linguistic_type.to_lowercase();
-    t == "ft" || ["transl", "comment", "note"].iter().any(|w| t.contains(w))
+    let translation = t.contains("transl") && !t.contains("translit");
+    t == "ft" || translation || ["comment", "note"].iter().any(|w| t.contains(w))
 }
 
 /// Whether an annotation value is a segment's reference id, as interlinear `ref` tiers hold
@@ -749,6 +750,7 @@ fn is_reference_id(value: &str) -> bool {
         && !v.contains(char::is_whitespace)
         && digits.len() < v.len()
         && digits.ends_with(['.', '_', '#'])
+        && v.chars().any(char::is_alphabetic)
 }
 
 #[cfg(test)]
@@ -924,7 +926,7 @@ mod tests {
         for v in ["110704_ngg_DetskijSad.001", "KA_1960_Xyz_flks.017", "seg#3", " a.1 "] {
             assert!(is_reference_id(v), "{v}");
         }
-        for v in ["", "hello", "covid 19", "123", "version2", "a.b"] {
+        for v in ["", "hello", "covid 19", "123", "version2", "a.b", "1.5", "2.25"] {
             assert!(!is_reference_id(v), "{v}");
         }
     }

@@ -165,10 +165,12 @@ fn name_line(line: &str) -> bool {
 }
 
 /// The name of a line that is a speaker's name in parentheses and nothing else, as Google
-/// Meet's captions write it (`(Dana Bettinger)`, text on the lines below).
+/// Meet's captions write it (`(Dana Bettinger)`, text on the lines below); a sound
+/// (`(Laughter)`, `(Applause)`) is none.
 fn paren_name(line: &str) -> Option<&str> {
     let inner = line.trim().strip_prefix('(')?.strip_suffix(')')?.trim();
-    name_line(inner).then_some(inner)
+    let sound = is_sound_only(line) || crate::analysis::normalise::is_laughter(line);
+    (name_line(inner) && !sound).then_some(inner)
 }
 
 /// Words that may stay in lower case inside a name (`Ana de la Cruz`, `Jan ter Horst`).
@@ -383,22 +385,29 @@ pub(crate) fn split_by_prefix<'a>(
     prefixes: Prefixes,
 ) -> Vec<(Option<&'a str>, Vec<&'a str>)> {
     let mut out: Vec<(Option<&'a str>, Vec<&'a str>)> = Vec::new();
+    // After a line of a dash alone (and blank lines), a name in parentheses starts a second
+    // speaker's lines in the caption (Google Meet: `(Ann)`, text, `-`, `(Bo)`, text); anywhere
+    // else a parenthesised line is text (`(Laughter)` in a Teams caption).
+    let mut after_dash = false;
     for &line in lines {
         let found = match prefixes {
             Prefixes::None => None,
             Prefixes::Bracket => bracket_prefix(line),
             Prefixes::Colon => colon_prefix(line),
-            // A name in parentheses may also start a second speaker's lines in the caption
-            // (Google Meet: `(Ann)`, text, `-`, `(Bo)`, text).
-            Prefixes::NameLine => paren_name(line)
+            Prefixes::NameLine if out.is_empty() || after_dash => paren_name(line)
                 .or_else(|| (out.is_empty() && name_line(line)).then(|| line.trim()))
                 .map(|name| (name, "")),
+            Prefixes::NameLine => None,
         };
         // Google Meet separates the speakers of one caption with a line holding a dash alone.
         if prefixes == Prefixes::NameLine && line.trim().trim_matches(['-', '–', '—']).is_empty()
         {
+            if !line.trim().is_empty() {
+                after_dash = true;
+            }
             continue;
         }
+        after_dash = false;
         match (found, out.last_mut()) {
             (Some((name, rest)), _) => {
                 let mut v = Vec::new();
@@ -1496,6 +1505,21 @@ mod tests {
             ]
         );
         assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    }
+
+    #[test]
+    fn a_sound_in_parentheses_inside_a_caption_is_no_speaker() {
+        // Teams' name lines: "(Laughter)" or "(Applause)" under a name is text, not a third
+        // person; in Google Meet's layout a name in parentheses follows a dash line.
+        for sound in ["(Laughter)", "(Applause)", "(Crosstalk)"] {
+            let text = format!(
+                "WEBVTT\n\n00:00.000 --> 00:04.000\nAna Ruiz\nSo here we are.\n\n00:04.000 --> 00:07.000\nBo Lind\nRight.\n{sound}\n\n00:07.000 --> 00:11.000\nAna Ruiz\nYes.\n\n00:11.000 --> 00:12.000\nBo Lind\nGood.\n"
+            );
+            let out = read_text(&text);
+            let names: Vec<_> =
+                texts(out.corpus.get("recording").unwrap()).into_iter().map(|x| x.0).collect();
+            assert_eq!(names, ["Ana Ruiz", "Bo Lind", "Ana Ruiz", "Bo Lind"], "{sound}");
+        }
     }
 
     #[test]

@@ -274,19 +274,26 @@ fn conversation<M: Markup + ?Sized>(
     let he = |layer: Layer, kind: HeKind| {
         c.he_counts.get(&layer).and_then(|m| m.get(&kind)).copied().unwrap_or(0)
     };
+    // The counts that need overlap, or why they are not given.
+    let overlapping = match (k.talk_over_events, k.terminal_overlaps, k.simultaneous_starts) {
+        (Some(t), Some(o), Some(s)) => {
+            format!("{t} talk-over events ({o} terminal overlaps); {s} simultaneous starts")
+        }
+        _ => format!(
+            "talk-over events, terminal overlaps and simultaneous starts {NOT_MEASURABLE} ({})",
+            r.overlap_unmeasurable().unwrap_or("not measured")
+        ),
+    };
     writeln!(out)?;
     writeln!(
         out,
-        "{bullet}headline: {} turns, {} floor transfers ({}/min); {} interruptions ({} successful, {} unsuccessful); {} talk-over events ({} terminal overlaps); {} simultaneous starts; {} backchannels; {} verbal floor claims",
+        "{bullet}headline: {} turns, {} floor transfers ({}/min); {} interruptions ({} successful, {} unsuccessful); {overlapping}; {} backchannels; {} verbal floor claims",
         k.turns,
         k.transfers,
         fixed(c.transfers_per_min, 2),
         count_or_unmeasurable(k.interruptions),
         count_or_unmeasurable(k.successful),
         count_or_unmeasurable(k.unsuccessful),
-        count_or_unmeasurable(k.talk_over_events),
-        count_or_unmeasurable(k.terminal_overlaps),
-        count_or_unmeasurable(k.simultaneous_starts),
         k.backchannels,
         k.verbal_claims
     )?;
@@ -472,7 +479,7 @@ fn corpus<M: Markup + ?Sized>(m: &M, t: &CorpusTotals, out: &mut dyn Write) -> i
     ]);
     let row = vec![
         hours(t.speech),
-        pct(t.overlap_ratio),
+        if t.overlap.is_none() { NOT_MEASURABLE.to_owned() } else { pct(t.overlap_ratio) },
         t.counts.turns.to_string(),
         t.counts.transfers.to_string(),
         count_or_unmeasurable(t.counts.interruptions),

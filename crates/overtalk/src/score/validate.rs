@@ -328,7 +328,13 @@ pub fn validate_rttm(text: &str, uem_ids: Option<&[String]>, side: Side) -> Vali
     if let Some(ids) = uem_ids {
         let seen: std::collections::HashSet<&str> = last_onset.keys().map(String::as_str).collect();
         for id in ids.iter().filter(|id| id.contains('.') && seen.contains(id.as_str())) {
-            push(&mut v, MdEval, Changes, None, format!("UEM id {id:?} has a '.': md-eval cuts it at the first dot and ignores the line (reference extent scored instead)"));
+            let key = crate::score::uem_key(id, crate::score::UemIds::MdEval);
+            let whose = if seen.contains(key.as_str()) {
+                format!("applies the line to the recording {key:?} instead")
+            } else {
+                "ignores the line (reference extent scored instead)".to_owned()
+            };
+            push(&mut v, MdEval, Changes, None, format!("UEM id {id:?} has a '.': md-eval drops its first dot and what follows up to the next one ({key:?}) and {whose}"));
             push(&mut v, Dscore, Changes, None, format!("UEM id {id:?} has a '.': dscore strips the last extension, its turns are dropped (no result at all if nothing else remains)"));
         }
     }
@@ -361,7 +367,7 @@ mod tests {
         let md: Vec<&Finding> =
             v.findings.iter().filter(|f| f.consumer == Consumer::MdEval).collect();
         assert_eq!(md.len(), 4, "{md:#?}");
-        assert!(md.iter().any(|f| f.message.contains("first dot")));
+        assert!(md.iter().any(|f| f.message.contains("drops its first dot")));
         assert!(v
             .findings
             .iter()

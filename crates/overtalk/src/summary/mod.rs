@@ -399,9 +399,14 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
         w.sentence("not_measurable_words", Vec::new());
     }
 
-    // The floor, largest share first.
-    let mut floor: Vec<(&String, f64)> =
-        a.speakers.iter().filter_map(|(name, s)| s.floor_share.map(|x| (name, x))).collect();
+    // The floor, largest share first (none to tell when the speakers were not told apart:
+    // one label holds everyone's speech).
+    let mut floor: Vec<(&String, f64)> = a
+        .speakers
+        .iter()
+        .filter(|_| !not_separated)
+        .filter_map(|(name, s)| s.floor_share.map(|x| (name, x)))
+        .collect();
     floor.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(y.0)));
     let more_speakers = floor.len() > MAX_FLOOR_SPEAKERS;
     floor.truncate(MAX_FLOOR_SPEAKERS);
@@ -435,11 +440,13 @@ pub fn summarise_in(a: &Analysis, templates: &Templates) -> Vec<Sentence> {
         }
     }
 
-    let f = vec![
-        ("transfers", w.count(&["conversation", "counts", "transfers"], n.events.transfers)),
-        ("turns", w.count(&["conversation", "counts", "turns"], n.events.turns)),
-    ];
-    w.sentence("turns", f);
+    if !not_separated {
+        let f = vec![
+            ("transfers", w.count(&["conversation", "counts", "transfers"], n.events.transfers)),
+            ("turns", w.count(&["conversation", "counts", "turns"], n.events.turns)),
+        ];
+        w.sentence("turns", f);
+    }
 
     // Measured from the times: neither the speakers found one per frame nor the ends estimated.
     let timing = (n.events.interruptions, n.events.successful, n.events.talk_over_events);
