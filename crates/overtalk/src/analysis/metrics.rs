@@ -375,7 +375,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             interruptee: name(f),
             attempts,
             successful,
-            talk_over_events: talk_over,
+            talk_over_events: Some(talk_over),
             rate_per_min_of_interruptee_floor: (floor[f.index()] > Millis::ZERO)
                 .then(|| attempts as f64 * 60_000.0 / floor[f.index()].get() as f64),
         })

@@ -98,6 +98,9 @@ impl Analysis {
         self.conversation.overlap = None;
         self.conversation.overlap_ratio = None;
         self.conversation.overlap_between_share = None;
+        for p in &mut self.pairs {
+            p.talk_over_events = None;
+        }
         let counts = &mut self.conversation.counts.events;
         counts.talk_over_events = None;
         counts.terminal_overlaps = None;
@@ -317,8 +320,9 @@ pub struct PairOut {
     pub attempts: usize,
     /// Successful attempts.
     pub successful: usize,
-    /// Rule-2 onsets (terminal overlaps + interruptions).
-    pub talk_over_events: usize,
+    /// Rule-2 onsets (terminal overlaps + interruptions); `null` when the speakers were found
+    /// one per frame (none can be found: [`Analysis::mark_one_speaker_per_frame`]).
+    pub talk_over_events: Option<usize>,
     /// Attempts per minute of the interruptee's floor time.
     pub rate_per_min_of_interruptee_floor: Option<f64>,
 }

@@ -257,7 +257,7 @@ fn conversation<M: Markup + ?Sized>(
                                 "{}/{} ({}) {}",
                                 p.attempts,
                                 p.successful,
-                                p.talk_over_events,
+                                count_or_unmeasurable(p.talk_over_events),
                                 p.rate_per_min_of_interruptee_floor
                                     .map_or_else(|| "-".to_owned(), |v| format!("{v:.2}/min"))
                             ),

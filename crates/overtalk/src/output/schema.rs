@@ -217,7 +217,7 @@ fn conversation() -> Value {
                 ("interruptee", t("string")),
                 ("attempts", t("integer")),
                 ("successful", t("integer")),
-                ("talk_over_events", t("integer")),
+                ("talk_over_events", nullable("integer")),
                 ("rate_per_min_of_interruptee_floor", nullable("number")),
             ])),
         ),

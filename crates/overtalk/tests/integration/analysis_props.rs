@@ -163,7 +163,10 @@ fn check_invariants(r: &Analysis) {
     );
     assert_eq!(k.verbal_claims, r.verbal_claims.len());
     assert_eq!(r.pairs.iter().map(|p| p.attempts).sum::<usize>(), attempts);
-    assert_eq!(Some(r.pairs.iter().map(|p| p.talk_over_events).sum::<usize>()), k.talk_over_events);
+    assert_eq!(
+        r.pairs.iter().map(|p| p.talk_over_events).sum::<Option<usize>>(),
+        k.talk_over_events
+    );
     assert_eq!(
         r.speakers.values().map(|s| s.interruptions_made.unwrap().attempts).sum::<usize>(),
         attempts

@@ -64,6 +64,15 @@ fn one_speaker_per_frame_makes_overlap_not_measurable() {
         overtalk::output::OVERLAP_NOT_MEASURABLE
     );
     assert_eq!(out[0].analysis.overlap_unmeasurable(), Some("one speaker per frame"));
+    // What needs overlap is unknown (null), not zero; interruptions in pauses stay counted.
+    let a = &out[0].analysis;
+    let k = &a.conversation.counts.events;
+    assert_eq!(
+        (a.conversation.overlap, k.talk_over_events, k.terminal_overlaps, k.simultaneous_starts),
+        (None, None, None, None)
+    );
+    assert!(k.interruptions.is_some());
+    assert!(a.pairs.iter().all(|p| p.talk_over_events.is_none()));
     // One speaker found by such a method: the same (it may be two voices merged).
     let mut solo = entry("diarized", "solo.wav");
     solo.transcript = Transcript::from_annotation(ann(&[(0, 1000, "A"), (1500, 2000, "A")]));
