@@ -85,6 +85,12 @@ impl Provenance {
                 && annotation.overlap().is_empty())
     }
 
+    /// Whether the speech of a mixed track was found by voice activity alone, without a
+    /// speaker model (the fallback): everyone is one label, the speakers were not told apart.
+    pub fn voice_activity_only(&self) -> bool {
+        self.method == Method::Diarized(DiarizerKind::VadOnly)
+    }
+
     /// Whether the speakers come from GE2E diarization of a mixed track (whose measured
     /// accuracy the reports quote).
     pub fn is_ge2e(&self) -> bool {

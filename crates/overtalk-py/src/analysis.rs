@@ -120,7 +120,7 @@ fn analyze_transcript(
         a.mark_one_speaker_per_frame();
     }
     if how.speakers_not_separated {
-        a.diagnostics.warnings.insert(0, overtalk::analysis::AnalysisWarning::SpeakersNotSeparated);
+        a.mark_speakers_not_separated();
     }
     Ok(a)
 }

@@ -176,10 +176,7 @@ fn conversation(
     b.extent(Segment::new(Time::from_micros(0), Time::from_micros(duration.micros())));
     let t = b.build();
     let one_per_frame = provenance.one_speaker_per_frame_in(t.annotation());
-    let not_separated = provenance.method
-        == overtalk_audio::provenance::Method::Diarized(
-            overtalk_audio::provenance::DiarizerKind::VadOnly,
-        );
+    let not_separated = provenance.voice_activity_only();
     let mut c = Conversation::new(id, t, Some(provenance.description.clone()));
     c.overlap_not_measurable = one_per_frame;
     c.speakers_not_separated = not_separated;

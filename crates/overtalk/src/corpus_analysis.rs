@@ -14,7 +14,6 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::analysis::markers::MarkersVsTiming;
-use crate::analysis::AnalysisWarning;
 use crate::analysis::{analyze, Analysis, Params};
 use crate::error::Error;
 use crate::model::{Transcript, TranscriptBuilder};
@@ -145,7 +144,7 @@ pub fn analyze_entries<T>(
             analysis.mark_one_speaker_per_frame();
         }
         if e.speakers_not_separated {
-            analysis.diagnostics.warnings.insert(0, AnalysisWarning::SpeakersNotSeparated);
+            analysis.mark_speakers_not_separated();
         }
         let result = AnalyzedEntry { label, transcript, analysis, extra: e.extra };
         each(&result);

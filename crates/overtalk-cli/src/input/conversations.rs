@@ -3,7 +3,7 @@
 //! captions laid on their speakers, `--speakers` names, each conversation analysed. `analyze`
 //! and `report` start here.
 
-use overtalk_audio::provenance::{DiarizerKind, Method, Provenance};
+use overtalk_audio::provenance::Provenance;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
@@ -82,8 +82,7 @@ pub(crate) fn read_and_analyze(
                 transcript: t,
                 chat_markers: None,
                 one_speaker_per_frame: one_per_frame,
-                speakers_not_separated: detected.provenance.method
-                    == Method::Diarized(DiarizerKind::VadOnly),
+                speakers_not_separated: detected.provenance.voice_activity_only(),
                 extra: Some(detected.provenance.clone()),
             });
         }
@@ -192,6 +191,7 @@ pub(crate) const DIARIZED_ACCURACY: &str = "accuracy: these speakers were detect
 #[cfg(test)]
 mod tests {
     use overtalk::{Segment, TranscriptBuilder};
+    use overtalk_audio::provenance::Method;
 
     use super::*;
 

@@ -86,6 +86,13 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// Marks the speech of one mixed track as found by voice activity alone, all one speaker:
+    /// the first warning says the speakers were not told apart
+    /// ([`AnalysisWarning::SpeakersNotSeparated`](super::AnalysisWarning)).
+    pub fn mark_speakers_not_separated(&mut self) {
+        self.diagnostics.warnings.insert(0, super::AnalysisWarning::SpeakersNotSeparated);
+    }
+
     /// Marks the speakers as found one per frame in one mixed track: the first warning says
     /// so ([`AnalysisWarning::OverlapNotMeasurable`](super::AnalysisWarning)), replacing the
     /// "no overlap in long speech" one; the overlap, its shares and the counts of the onsets

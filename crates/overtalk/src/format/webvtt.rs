@@ -402,9 +402,7 @@ pub(crate) fn split_by_prefix<'a>(
         // Google Meet separates the speakers of one caption with a line holding a dash alone.
         if prefixes == Prefixes::NameLine && line.trim().trim_matches(['-', '–', '—']).is_empty()
         {
-            if !line.trim().is_empty() {
-                after_dash = true;
-            }
+            after_dash |= !line.trim().is_empty();
             continue;
         }
         after_dash = false;

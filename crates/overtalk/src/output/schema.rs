@@ -235,20 +235,10 @@ fn conversation() -> Value {
                 ("start", nullable("integer")),
                 (
                     "counts",
-                    obj(vec![
-                        ("speakers", t("integer")),
-                        ("talkspurts", t("integer")),
-                        ("turns", t("integer")),
-                        ("transfers", t("integer")),
-                        ("interruptions", nullable("integer")),
-                        ("successful", nullable("integer")),
-                        ("unsuccessful", nullable("integer")),
-                        ("talk_over_events", nullable("integer")),
-                        ("terminal_overlaps", nullable("integer")),
-                        ("simultaneous_starts", nullable("integer")),
-                        ("backchannels", t("integer")),
-                        ("verbal_claims", t("integer")),
-                    ]),
+                    obj([("speakers", t("integer")), ("talkspurts", t("integer"))]
+                        .into_iter()
+                        .chain(event_counts())
+                        .collect()),
                 ),
                 ("overlap_between_share", nullable("number")),
                 ("ngno_share", nullable("number")),
@@ -376,6 +366,23 @@ fn conversation() -> Value {
     v
 }
 
+/// The counted events of a conversation and of a corpus (`EventCounts`); those that need
+/// overlap or timed ends are `null` when the input cannot measure them.
+fn event_counts() -> Vec<(&'static str, Value)> {
+    vec![
+        ("turns", t("integer")),
+        ("transfers", t("integer")),
+        ("interruptions", nullable("integer")),
+        ("successful", nullable("integer")),
+        ("unsuccessful", nullable("integer")),
+        ("talk_over_events", nullable("integer")),
+        ("terminal_overlaps", nullable("integer")),
+        ("simultaneous_starts", nullable("integer")),
+        ("backchannels", t("integer")),
+        ("verbal_claims", t("integer")),
+    ]
+}
+
 fn corpus() -> Value {
     let i = || t("integer");
     obj(vec![
@@ -386,18 +393,11 @@ fn corpus() -> Value {
         ("silence", i()),
         ("overlap", nullable("integer")),
         ("overlap_ratio", nullable("number")),
-        ("turns", i()),
-        ("transfers", i()),
-        ("interruptions", nullable("integer")),
-        ("successful", nullable("integer")),
-        ("unsuccessful", nullable("integer")),
-        ("talk_over_events", nullable("integer")),
-        ("terminal_overlaps", nullable("integer")),
-        ("simultaneous_starts", nullable("integer")),
-        ("backchannels", i()),
-        ("verbal_claims", i()),
-        ("he_counts", map_of(map_of(i()))),
-    ])
+    ]
+    .into_iter()
+    .chain(event_counts())
+    .chain([("he_counts", map_of(map_of(i())))])
+    .collect())
 }
 
 /// The schema as a JSON value.
