@@ -108,7 +108,7 @@ pub fn sort_entries<T>(entries: &mut [CorpusEntry<T>]) {
 /// Analyses every entry, in recording-id order ([`sort_entries`]), labelling repeated ids with
 /// their file. Each result is handed to `each` as it is made (a front end prints its warnings
 /// there, before the next conversation is analysed) and then collected. A conversation whose
-/// speech was found one speaker per frame gets [`AnalysisWarning::OverlapNotMeasurable`] as
+/// speech was found one speaker per frame gets [`AnalysisWarning::OverlapNotMeasurable`](crate::analysis::AnalysisWarning::OverlapNotMeasurable) as
 /// its first warning, whatever its number of speakers (one found may be two merged).
 pub fn analyze_entries<T>(
     mut entries: Vec<CorpusEntry<T>>,
