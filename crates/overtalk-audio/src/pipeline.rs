@@ -384,24 +384,29 @@ impl Detection {
         let mut out: Vec<TrackWarning> =
             self.multitrack.iter().flat_map(|m| m.warnings.iter().cloned()).collect();
         for t in &self.tracks {
-            if t.stats.non_finite > 0 {
-                out.push(TrackWarning::NonFinite {
-                    path: t.path.clone(),
-                    samples: t.stats.non_finite,
-                });
-            }
-            if t.stats.bad_packets > 0 {
-                out.push(TrackWarning::CorruptPackets {
-                    path: t.path.clone(),
-                    packets: t.stats.bad_packets,
-                });
-            }
-            if t.stats.placeholder_length {
-                out.push(TrackWarning::PlaceholderLength { path: t.path.clone() });
-            }
+            out.extend(decode_warnings(&t.path, &t.stats));
         }
         out
     }
+}
+
+/// What decoding `path` replaced or guessed, as warnings: non-finite samples and corrupt
+/// packets replaced by silence, and a WAV length read to the end of the file.
+fn decode_warnings(path: &Path, stats: &DecodeStats) -> Vec<TrackWarning> {
+    let mut out = Vec::new();
+    if stats.non_finite > 0 {
+        out.push(TrackWarning::NonFinite { path: path.to_owned(), samples: stats.non_finite });
+    }
+    if stats.bad_packets > 0 {
+        out.push(TrackWarning::CorruptPackets {
+            path: path.to_owned(),
+            packets: stats.bad_packets,
+        });
+    }
+    if stats.placeholder_length {
+        out.push(TrackWarning::PlaceholderLength { path: path.to_owned() });
+    }
+    out
 }
 
 /// How speech was found in `tracks` tracks with `options`: [`Method::Tracks`] and the
@@ -600,6 +605,6 @@ pub fn diarize_recording(
             .map_or_else(|| overtalk::format::recording_id_from_path(path), str::to_owned),
         transcript: builder.build(),
         provenance: d.provenance(),
-        warnings: Vec::new(),
+        warnings: decode_warnings(path, &decoder.stats()),
     })
 }

@@ -248,6 +248,16 @@ fn one_recording_is_diarized_unless_asked_not_to() {
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let warnings = v["conversations"][0]["diagnostics"]["warnings"].to_string();
     assert!(warnings.contains("speakers not told apart"), "{warnings}");
+    // A mixed recording whose WAV header was written before its length was known (a pipe, a
+    // recorder that did not finish) is read to its end and says so, as a track does.
+    let mut piped = std::fs::read(dir.path().join("clip.wav")).unwrap();
+    piped[4..8].copy_from_slice(&u32::MAX.to_le_bytes());
+    piped[40..44].copy_from_slice(&u32::MAX.to_le_bytes());
+    std::fs::write(dir.path().join("piped.wav"), piped).unwrap();
+    let run = dir.run_env(&["detect", "piped.wav", "-o", "piped.rttm"], &env);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(run.stderr().contains("piped.wav: the WAV header gives no length"), "{}", run.stderr());
+    assert_eq!(turns(&dir.read("piped.rttm")).len(), auto.len());
     // A transcript has no detection.
     let json = dir.run(&["analyze", "plain.rttm", "--format", "json"]).ok();
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -742,6 +752,17 @@ fn a_short_mixed_clip_says_overlap_was_not_measurable_everywhere() {
     assert!(table.starts_with("clip: 2 speakers, span 39.95 s, speech 39.68 s, "), "{table}");
     assert!(table.lines().next().is_some_and(|l| l.ends_with(unmeasured)), "{table}");
     assert!(html.contains(&format!(" · {unmeasured} · ")), "no headline note in the report");
+    // The interval counts say which they cannot give.
+    let md = dir.run(&[&["analyze", "clip.wav", "--format", "md"][..], &model].concat()).ok();
+    let he = md.lines().find(|l| l.starts_with("- acoustic H&E: ")).unwrap_or_default();
+    assert!(
+        he.contains(", overlaps between not measurable, overlaps within not measurable, "),
+        "{he}"
+    );
+    assert!(
+        he.ends_with("; the overlaps' share of between-speaker intervals not measurable"),
+        "{he}"
+    );
     // One speaker found (one voice, the loud part of the clip): the same notes, whatever the
     // count, and a hint that the count is the diarizer's estimate.
     wav(&dir, "solo.wav", 1, 16_000, &[&v[..], &gap, &v, &gap, &v].concat());

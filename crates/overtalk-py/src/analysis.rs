@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::columns::{self, Column, Nested};
 
-use crate::corpus::{Conversation, Corpus};
+use crate::corpus::{Conversation, Corpus, Origin};
 use crate::{other, parallel, to_py, OvertalkError};
 
 /// The classifier when the parameters do not name one: calibrated, the command line's default.
@@ -297,12 +297,12 @@ fn _params_from_json(json: &str) -> PyResult<PyParams> {
 }
 
 /// How a conversation is analysed besides the parameters, from what it carries.
-fn how_of(c: &Conversation, timing_only: bool) -> How {
+fn how_of(origin: &Origin, timing_only: bool) -> How {
     How {
         timing_only,
-        format: c.format,
-        overlap_not_measurable: c.overlap_not_measurable,
-        speakers_not_separated: c.speakers_not_separated,
+        format: origin.format,
+        overlap_not_measurable: origin.overlap_not_measurable,
+        speakers_not_separated: origin.speakers_not_separated,
     }
 }
 
@@ -320,8 +320,8 @@ fn analyze(
 }
 
 fn analyze_one(c: &Conversation, params: &Params, timing_only: bool) -> PyResult<Analysis> {
-    let inner = analyze_transcript(&c.id, &c.transcript, params, how_of(c, timing_only))?;
-    Ok(Analysis { label: c.id.clone(), detection: c.detection.clone(), inner })
+    let inner = analyze_transcript(&c.id, &c.transcript, params, how_of(&c.origin, timing_only))?;
+    Ok(Analysis { label: c.id.clone(), detection: c.origin.detection.clone(), inner })
 }
 
 /// The first error in the items' order, or every result.
@@ -348,7 +348,8 @@ fn analyze_many(
 }
 
 /// Analyses every recording of `corpus`, in id order, on `threads` worker threads, as
-/// `analyze` does each (a CHAT recording with its markers against the timing).
+/// `analyze` does each (a CHAT recording with its markers against the timing, a detected one
+/// with what its detection cannot measure).
 #[pyfunction]
 #[pyo3(signature = (corpus, params, timing_only=false, threads=None))]
 fn analyze_corpus(
@@ -360,12 +361,12 @@ fn analyze_corpus(
 ) -> PyResult<Vec<Analysis>> {
     let threads = parallel::check_threads(threads)?;
     let recordings: Vec<_> = corpus.inner.iter().collect();
-    let (p, formats) = (&params.inner, &corpus.formats);
+    let (p, origins) = (&params.inner, &corpus.origins);
     py.detach(|| {
         let results = parallel::map(&recordings, threads, |(id, t)| {
-            let how = How { timing_only, format: formats.get(*id).copied(), ..How::default() };
-            let inner = analyze_transcript(id, t, p, how)?;
-            Ok(Analysis { label: (*id).to_owned(), detection: None, inner })
+            let origin = origins.get(*id).cloned().unwrap_or_default();
+            let inner = analyze_transcript(id, t, p, how_of(&origin, timing_only))?;
+            Ok(Analysis { label: (*id).to_owned(), detection: origin.detection, inner })
         })?;
         in_order(results)
     })

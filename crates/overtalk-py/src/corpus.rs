@@ -22,47 +22,58 @@ pub(crate) struct Corpus {
     pub(crate) inner: overtalk::Corpus,
     /// What the readers repaired or questioned, as `source: line L, column C: message`.
     warnings: Vec<String>,
-    /// The format each recording was read from (absent for recordings built in memory).
-    pub(crate) formats: BTreeMap<String, Format>,
+    /// Where each recording came from, for those read from a format or detected (absent for
+    /// recordings built in memory).
+    pub(crate) origins: BTreeMap<String, Origin>,
 }
 
-/// One recording: its id, its speakers, its segments (and text), and how its speech was
-/// detected when it came from a recording.
-#[pyclass(module = "overtalk._native", frozen)]
-pub(crate) struct Conversation {
-    pub(crate) id: String,
-    pub(crate) transcript: Transcript,
-    pub(crate) detection: Option<String>,
+/// What a recording carries besides its transcript: the format it was read from, or how its
+/// speech was detected and what that detection cannot measure. `analyze` says what the
+/// command line says for the same input; a corpus keeps it per recording, so that indexing,
+/// pickling and `Corpus.from_conversations` do not lose it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Origin {
     /// The format it was read from: a CHAT transcript's markers are compared with its timing
     /// by `analyze`, as on the command line.
     pub(crate) format: Option<Format>,
+    /// How speech was detected, for a conversation detected in recordings.
+    pub(crate) detection: Option<String>,
     /// Detected with at most one speaker per frame (a mixed track diarized by GE2E without its
-    /// second speaker, or by voice activity alone): `analyze` warns that overlap is not measurable, as the command
-    /// line does.
+    /// second speaker, or by voice activity alone): `analyze` warns that overlap is not
+    /// measurable, as the command line does.
     pub(crate) overlap_not_measurable: bool,
     /// Detected by voice activity alone (no speaker model): `analyze` warns that the speakers
     /// were not told apart, as the command line does.
     pub(crate) speakers_not_separated: bool,
 }
 
+impl Origin {
+    /// Read from `format`.
+    fn read_as(format: Format) -> Self {
+        Origin { format: Some(format), ..Origin::default() }
+    }
+}
+
+/// One recording: its id, its speakers, its segments (and text), and where it came from.
+#[pyclass(module = "overtalk._native", frozen)]
+pub(crate) struct Conversation {
+    pub(crate) id: String,
+    pub(crate) transcript: Transcript,
+    pub(crate) origin: Origin,
+}
+
 impl Conversation {
     /// A conversation built in memory or detected in recordings (read from no format).
     pub(crate) fn new(id: String, transcript: Transcript, detection: Option<String>) -> Self {
-        Conversation {
-            id,
-            transcript,
-            detection,
-            format: None,
-            overlap_not_measurable: false,
-            speakers_not_separated: false,
-        }
+        Conversation { id, transcript, origin: Origin { detection, ..Origin::default() } }
     }
 }
 
 /// The format each recording of `out` was read in, keyed by recording id.
-fn formats_of(out: &format::ReadOutput) -> BTreeMap<String, Format> {
-    out.format
-        .map_or_else(BTreeMap::new, |f| out.corpus.ids().map(|id| (id.to_owned(), f)).collect())
+fn origins_of(out: &format::ReadOutput) -> BTreeMap<String, Origin> {
+    out.format.map_or_else(BTreeMap::new, |f| {
+        out.corpus.ids().map(|id| (id.to_owned(), Origin::read_as(f))).collect()
+    })
 }
 
 fn parse_format(name: Option<&str>) -> PyResult<Option<Format>> {
@@ -98,12 +109,12 @@ fn read_paths(
         let read = parallel::map(&paths, threads, |path| format::read_path(path, explicit, &opts))?;
         let mut corpus = overtalk::Corpus::new();
         let mut warnings = Vec::new();
-        let mut formats = BTreeMap::new();
+        let mut origins = BTreeMap::new();
         for (path, out) in paths.iter().zip(read) {
             let out = out.map_err(to_py)?;
             let source = path.display().to_string();
             warnings.extend(warning_lines(&source, &out));
-            formats.extend(formats_of(&out));
+            origins.extend(origins_of(&out));
             let repeated = corpus.merge(out.corpus);
             if let Some(id) = repeated.first() {
                 return Err(OvertalkError::new_err(format!(
@@ -111,7 +122,7 @@ fn read_paths(
                 )));
             }
         }
-        Ok(Corpus { inner: corpus, warnings, formats })
+        Ok(Corpus { inner: corpus, warnings, origins })
     })
 }
 
@@ -134,8 +145,8 @@ fn read_bytes(
             .map_err(to_py)?;
         let source = name.unwrap_or_else(|| "<text>".to_owned());
         let warnings = warning_lines(&source, &out);
-        let formats = formats_of(&out);
-        Ok(Corpus { inner: out.corpus, warnings, formats })
+        let origins = origins_of(&out);
+        Ok(Corpus { inner: out.corpus, warnings, origins })
     })
 }
 
@@ -160,46 +171,60 @@ fn from_lossless_json(json: &str) -> PyResult<overtalk::Corpus> {
     Ok(format::read_str(json, Format::Json, &ReadOptions::default()).map_err(to_py)?.corpus)
 }
 
-/// Rebuilds a pickled corpus: its lossless JSON and the format of each recording read from one.
+/// An [`Origin`] as pickled: the format's name, the detection, and the two flags.
+type PickledOrigin = (Option<String>, Option<String>, bool, bool);
+
+impl Origin {
+    fn pickled(&self) -> PickledOrigin {
+        (
+            self.format.map(|f| f.name().to_owned()),
+            self.detection.clone(),
+            self.overlap_not_measurable,
+            self.speakers_not_separated,
+        )
+    }
+
+    fn unpickled(
+        (format, detection, overlap_not_measurable, speakers_not_separated): PickledOrigin,
+    ) -> PyResult<Self> {
+        Ok(Origin {
+            format: parse_format(format.as_deref())?,
+            detection,
+            overlap_not_measurable,
+            speakers_not_separated,
+        })
+    }
+}
+
+/// Rebuilds a pickled corpus: its lossless JSON and where each recording came from.
 #[pyfunction]
-#[pyo3(signature = (json, formats=Vec::new()))]
+#[pyo3(signature = (json, origins=Vec::new()))]
 fn _corpus_from_json(
     py: Python<'_>,
     json: &str,
-    formats: Vec<(String, String)>,
+    origins: Vec<(String, PickledOrigin)>,
 ) -> PyResult<Corpus> {
     let inner = py.detach(|| from_lossless_json(json))?;
-    let formats = formats
+    let origins = origins
         .into_iter()
-        .map(|(id, f)| Ok((id, parse_format(Some(&f))?.unwrap_or(Format::Json))))
+        .map(|(id, o)| Ok((id, Origin::unpickled(o)?)))
         .collect::<PyResult<_>>()?;
-    Ok(Corpus { inner, warnings: Vec::new(), formats })
+    Ok(Corpus { inner, warnings: Vec::new(), origins })
 }
 
 /// Rebuilds a pickled conversation.
 #[pyfunction]
-#[pyo3(signature = (id, json, detection, format=None, overlap_not_measurable=false, speakers_not_separated=false))]
 fn _conversation_from_json(
     py: Python<'_>,
     id: String,
     json: &str,
-    detection: Option<String>,
-    format: Option<&str>,
-    overlap_not_measurable: bool,
-    speakers_not_separated: bool,
+    origin: PickledOrigin,
 ) -> PyResult<Conversation> {
     let corpus = py.detach(|| from_lossless_json(json))?;
     let transcript = corpus.get(&id).cloned().ok_or_else(|| {
         OvertalkError::new_err(format!("the pickled corpus has no recording {id:?}"))
     })?;
-    Ok(Conversation {
-        id,
-        transcript,
-        detection,
-        format: parse_format(format)?,
-        overlap_not_measurable,
-        speakers_not_separated,
-    })
+    Ok(Conversation { id, transcript, origin: Origin::unpickled(origin)? })
 }
 
 fn reducer<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
@@ -232,10 +257,7 @@ impl Corpus {
             Some(t) => Ok(Conversation {
                 id: id.to_owned(),
                 transcript: t.clone(),
-                detection: None,
-                format: self.formats.get(id).copied(),
-                overlap_not_measurable: false,
-                speakers_not_separated: false,
+                origin: self.origins.get(id).cloned().unwrap_or_default(),
             }),
             None => Err(pyo3::exceptions::PyKeyError::new_err(id.to_owned())),
         }
@@ -247,21 +269,21 @@ impl Corpus {
         py.detach(|| write_corpus(&self.inner, f))
     }
 
-    /// Corpora from conversations (ids must differ).
+    /// Corpora from conversations (ids must differ), each keeping where it came from.
     #[staticmethod]
     fn from_conversations(conversations: Vec<PyRef<'_, Conversation>>) -> PyResult<Corpus> {
         let mut inner = overtalk::Corpus::new();
-        let mut formats = BTreeMap::new();
+        let mut origins = BTreeMap::new();
         for c in conversations {
             if inner.get(&c.id).is_some() {
                 return Err(OvertalkError::new_err(format!("recording {:?} is given twice", c.id)));
             }
             inner.insert(c.id.clone(), c.transcript.clone());
-            if let Some(f) = c.format {
-                formats.insert(c.id.clone(), f);
+            if c.origin != Origin::default() {
+                origins.insert(c.id.clone(), c.origin.clone());
             }
         }
-        Ok(Corpus { inner, warnings: Vec::new(), formats })
+        Ok(Corpus { inner, warnings: Vec::new(), origins })
     }
 
     fn __reduce__<'py>(
@@ -269,9 +291,9 @@ impl Corpus {
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let json = py.detach(|| to_lossless_json(&self.inner))?;
-        let formats: Vec<(String, &str)> =
-            self.formats.iter().map(|(id, f)| (id.clone(), f.name())).collect();
-        Ok((reducer(py, "_corpus_from_json")?, (json, formats).into_pyobject(py)?))
+        let origins: Vec<(String, PickledOrigin)> =
+            self.origins.iter().map(|(id, o)| (id.clone(), o.pickled())).collect();
+        Ok((reducer(py, "_corpus_from_json")?, (json, origins).into_pyobject(py)?))
     }
 
     fn __repr__(&self) -> String {
@@ -290,13 +312,13 @@ impl Conversation {
     /// How speech was detected, for a conversation detected in recordings.
     #[getter]
     fn detection(&self) -> Option<&str> {
-        self.detection.as_deref()
+        self.origin.detection.as_deref()
     }
 
     /// The format the conversation was read from (`None` when built in memory or detected).
     #[getter]
     fn format(&self) -> Option<&'static str> {
-        self.format.map(Format::name)
+        self.origin.format.map(Format::name)
     }
 
     /// The speakers, in the order of the speaker table (by label).
@@ -382,15 +404,7 @@ impl Conversation {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let single = overtalk::Corpus::single(&self.id, self.transcript.clone());
         let json = py.detach(|| to_lossless_json(&single))?;
-        let args = (
-            self.id.clone(),
-            json,
-            self.detection.clone(),
-            self.format.map(Format::name),
-            self.overlap_not_measurable,
-            self.speakers_not_separated,
-        )
-            .into_pyobject(py)?;
+        let args = (self.id.clone(), json, self.origin.pickled()).into_pyobject(py)?;
         Ok((reducer(py, "_conversation_from_json")?, args))
     }
 

@@ -178,8 +178,8 @@ fn conversation(
     let one_per_frame = provenance.one_speaker_per_frame_in(t.annotation());
     let not_separated = provenance.voice_activity_only();
     let mut c = Conversation::new(id, t, Some(provenance.description.clone()));
-    c.overlap_not_measurable = one_per_frame;
-    c.speakers_not_separated = not_separated;
+    c.origin.overlap_not_measurable = one_per_frame;
+    c.origin.speakers_not_separated = not_separated;
     Ok(c)
 }
 

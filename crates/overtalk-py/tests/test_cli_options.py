@@ -149,6 +149,16 @@ def test_one_mixed_recording_is_diarized_as_the_cli_does(no_models, cli):
     assert any(w.startswith("speakers not told apart") for w in a.to_dict()["diagnostics"]["warnings"])
     again = overtalk.analyze(pickle.loads(pickle.dumps(conv)))
     assert again.to_json() == a.to_json()
+    # A corpus of it keeps what the detection cannot measure: indexing it, analysing it whole,
+    # and pickling it give the same result as the conversation itself.
+    corpus = overtalk.Corpus.from_conversations([conv])
+    (rid,) = corpus.ids()
+    assert corpus[rid].detection == conv.detection
+    assert overtalk.analyze(corpus[rid]).to_json() == a.to_json()
+    (whole,) = overtalk.analyze_many(corpus)
+    assert whole.to_json() == a.to_json()
+    (pickled,) = overtalk.analyze_many(pickle.loads(pickle.dumps(corpus)))
+    assert pickled.to_json() == a.to_json()
     # The sentence between the two seconds of silence, as one speaker.
     segs = conv.segments()
     assert len({s.speaker for s in segs}) == 1

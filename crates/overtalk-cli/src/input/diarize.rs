@@ -133,5 +133,10 @@ pub fn diarize(
         pipeline::DiarizeFailure::Decoding(e) => anyhow::Error::new(e).context("decoding"),
         pipeline::DiarizeFailure::Diarizing(e) => anyhow::Error::new(e).context("diarizing"),
     })?;
+    if !globals.quiet {
+        for w in &found.warnings {
+            eprintln!("overtalk: warning: {w}");
+        }
+    }
     Ok((Corpus::single(found.recording_id, found.transcript), found.provenance))
 }

@@ -76,6 +76,12 @@ impl HeKind {
         HeKind::UnboundedOverlap,
     ];
 
+    /// An overlap of two speakers (within, between or unbounded): not measurable from input
+    /// that cannot show two speakers at once.
+    pub fn is_overlap(self) -> bool {
+        matches!(self, HeKind::OverlapWithin | HeKind::OverlapBetween | HeKind::UnboundedOverlap)
+    }
+
     /// The JSON name.
     pub fn name(self) -> &'static str {
         match self {

@@ -587,8 +587,10 @@ fn bc_overlap(spurts: &[Talkspurt], n: usize) -> Vec<usize> {
 }
 
 /// Counts and duration statistics per layer and H&E class.
-type HeTables =
-    (BTreeMap<Layer, BTreeMap<HeKind, usize>>, BTreeMap<Layer, BTreeMap<HeKind, HeStats>>);
+type HeTables = (
+    BTreeMap<Layer, BTreeMap<HeKind, Option<usize>>>,
+    BTreeMap<Layer, BTreeMap<HeKind, Option<HeStats>>>,
+);
 
 /// The H&E figures of §5.5.4: acoustic between-speaker intervals `(all, overlap_between,
 /// ngno)`, acoustic long silences, and the counts and duration statistics of every class.
@@ -622,34 +624,39 @@ fn he_stats(st_he: &[HeInterval], p: &Params) -> ((usize, usize, usize), usize, 
             }
         }
     }
-    let he_counts: BTreeMap<Layer, BTreeMap<HeKind, usize>> = [Layer::Acoustic, Layer::Floor]
-        .into_iter()
-        .map(|layer| {
-            let n = |kind| slot(layer, kind).and_then(|i| durations.get(i)).map_or(0, Vec::len);
-            (layer, HeKind::ALL.iter().map(|&k| (k, n(k))).collect())
-        })
-        .collect();
+    let he_counts: BTreeMap<Layer, BTreeMap<HeKind, Option<usize>>> =
+        [Layer::Acoustic, Layer::Floor]
+            .into_iter()
+            .map(|layer| {
+                let n = |kind| {
+                    Some(slot(layer, kind).and_then(|i| durations.get(i)).map_or(0, Vec::len))
+                };
+                (layer, HeKind::ALL.iter().map(|&k| (k, n(k))).collect())
+            })
+            .collect();
     // Counts and sums first; then median and IQR by selection (which reorders the list).
-    let he_durations: BTreeMap<Layer, BTreeMap<HeKind, HeStats>> = [Layer::Acoustic, Layer::Floor]
-        .into_iter()
-        .map(|layer| {
-            let kinds = HeKind::ALL
-                .iter()
-                .map(|&kind| {
-                    let mut none = Vec::new();
-                    let d =
-                        slot(layer, kind).and_then(|i| durations.get_mut(i)).unwrap_or(&mut none);
-                    let (n, total) = (d.len(), d.iter().sum());
-                    let micro = d.iter().filter(|&&x| x < p.pause_report_min).count();
-                    let long = d.iter().filter(|&&x| x >= p.long_silence).count();
-                    let (median, iqr) = median_iqr_in_place(d);
-                    let stats = HeStats { n, total, median, iqr, micro, long };
-                    (kind, stats)
-                })
-                .collect();
-            (layer, kinds)
-        })
-        .collect();
+    let he_durations: BTreeMap<Layer, BTreeMap<HeKind, Option<HeStats>>> =
+        [Layer::Acoustic, Layer::Floor]
+            .into_iter()
+            .map(|layer| {
+                let kinds = HeKind::ALL
+                    .iter()
+                    .map(|&kind| {
+                        let mut none = Vec::new();
+                        let d = slot(layer, kind)
+                            .and_then(|i| durations.get_mut(i))
+                            .unwrap_or(&mut none);
+                        let (n, total) = (d.len(), d.iter().sum());
+                        let micro = d.iter().filter(|&&x| x < p.pause_report_min).count();
+                        let long = d.iter().filter(|&&x| x >= p.long_silence).count();
+                        let (median, iqr) = median_iqr_in_place(d);
+                        let stats = HeStats { n, total, median, iqr, micro, long };
+                        (kind, Some(stats))
+                    })
+                    .collect();
+                (layer, kinds)
+            })
+            .collect();
     (between, long_silences, (he_counts, he_durations))
 }
 

@@ -247,9 +247,7 @@ fn annotate_estimated_times(t: &Transcript, a: &mut Analysis) {
         .push(AnalysisWarning::OverlapFromMarks { marked_overlaps: e.marked_overlaps.len() });
     // An overlap that cannot be measured is not zero: it is unknown, and so are its shares
     // and the counts of the onsets it decides (the interruptions, rule by rule, are in `e`).
-    a.conversation.overlap = None;
-    a.conversation.overlap_ratio = None;
-    a.conversation.overlap_between_share = None;
+    a.conversation.forget_overlap();
     a.conversation.counts.events.forget_timing();
     for s in a.speakers.values_mut() {
         s.interruptions_made = None;

@@ -102,9 +102,7 @@ impl Analysis {
         use super::AnalysisWarning;
         self.diagnostics.warnings.retain(|w| !matches!(w, AnalysisWarning::NoOverlap { .. }));
         self.diagnostics.warnings.insert(0, AnalysisWarning::OverlapNotMeasurable);
-        self.conversation.overlap = None;
-        self.conversation.overlap_ratio = None;
-        self.conversation.overlap_between_share = None;
+        self.conversation.forget_overlap();
         for p in &mut self.pairs {
             p.talk_over_events = None;
         }
@@ -350,8 +348,9 @@ pub struct ConversationOut {
     pub overlap_ratio: Option<f64>,
     /// Transfers per minute of span.
     pub transfers_per_min: Option<f64>,
-    /// Interval counts per layer and kind.
-    pub he_counts: BTreeMap<Layer, BTreeMap<HeKind, usize>>,
+    /// Interval counts per layer and kind; the overlap kinds are `null` when overlap is not
+    /// measurable from the input ([`Analysis::overlap_unmeasurable`]).
+    pub he_counts: BTreeMap<Layer, BTreeMap<HeKind, Option<usize>>>,
     /// Acoustic gaps and pauses ≥ `long_silence`.
     pub long_silences: usize,
     /// Extension: span start (ms; `null` when empty).
@@ -370,8 +369,30 @@ pub struct ConversationOut {
     pub words_per_turn: Option<f64>,
     /// Extension: median signed between-speaker interval (acoustic; gap +, overlap −, NGNO 0).
     pub between_median: Option<f64>,
-    /// Extension: duration statistics per layer and H&E class (§5.5.4).
-    pub he_durations: BTreeMap<Layer, BTreeMap<HeKind, HeStats>>,
+    /// Extension: duration statistics per layer and H&E class (§5.5.4); the overlap kinds are
+    /// `null` when overlap is not measurable from the input.
+    pub he_durations: BTreeMap<Layer, BTreeMap<HeKind, Option<HeStats>>>,
+}
+
+impl ConversationOut {
+    /// Forgets what the input cannot measure when it cannot show two speakers at once
+    /// (speakers found one per frame, or ends estimated): the overlap and its ratio, the
+    /// overlap intervals' counts and durations, and the statistics over all between-speaker
+    /// intervals (the overlap and NGNO shares, the median), which the missing overlaps would
+    /// bias. A zero there would read as a measurement.
+    pub(crate) fn forget_overlap(&mut self) {
+        self.overlap = None;
+        self.overlap_ratio = None;
+        self.overlap_between_share = None;
+        self.ngno_share = None;
+        self.between_median = None;
+        for kinds in self.he_counts.values_mut() {
+            kinds.iter_mut().filter(|(k, _)| k.is_overlap()).for_each(|(_, n)| *n = None);
+        }
+        for kinds in self.he_durations.values_mut() {
+            kinds.iter_mut().filter(|(k, _)| k.is_overlap()).for_each(|(_, s)| *s = None);
+        }
+    }
 }
 
 /// Duration statistics of one H&E class (extension, §5.5.4).

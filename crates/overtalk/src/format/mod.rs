@@ -339,6 +339,14 @@ pub(crate) struct FirstLine<'t> {
     pub(crate) fields: Vec<&'t str>,
 }
 
+/// Whether a transcriber's text is pause notation alone: dashes (`--`, `—`), which several
+/// conventions (NZILBB, Transcriber exports) write for a pause inside a turn. Silence, not
+/// speech.
+pub(crate) fn is_dash_pause(text: &str) -> bool {
+    let t = text.trim();
+    !t.is_empty() && t.chars().all(|c| matches!(c, '-' | '\u{2013}' | '\u{2014}'))
+}
+
 /// Whether a field reads as decimal seconds (for the line tests of [`sniff`]).
 pub(crate) fn is_seconds(field: &str) -> bool {
     parse_seconds(field).is_ok()

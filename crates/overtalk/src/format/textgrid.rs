@@ -43,7 +43,7 @@ use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, SpeakerId, Transcript, TranscriptBuilder};
 use crate::time::{parse_seconds, Time, TimeError};
 
-use crate::format::{Format, FormatSpec, Head, Sniff, Verdict};
+use crate::format::{is_dash_pause, Format, FormatSpec, Head, Sniff, Verdict};
 
 /// What the format registry knows of this format (see [`FormatSpec`]).
 pub(crate) const SPEC: FormatSpec = FormatSpec {
@@ -575,9 +575,24 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             // SPPAS marks the silences of every tier, its IPU tier too, with `#`.
             tier.intervals.retain(|(_, label)| label.trim() != "#");
         }
+        // A transcriber's pause notation (`--`) alone is silence in any tier.
+        tier.intervals.retain(|(_, label)| !is_dash_pause(label));
     }
-    let speaker_tiers: Vec<&IntervalTier> =
-        read.iter().filter(|t| alignment_level(&t.name).is_none()).collect();
+    // FAVE's aligned-TextGrid layout: `X - turns` marks X's turns (every label `X`) beside the
+    // `X - words` tier; the words are the speech, the marks only bracket it.
+    let has_word_tier = |speaker: &str| {
+        read.iter().any(|t| {
+            alignment_level(&t.name) == Some(Level::Word) && word_tier_speaker(&t.name) == speaker
+        })
+    };
+    let marks_beside_words: Vec<bool> =
+        read.iter().map(|t| turn_marks_speaker(t).is_some_and(|s| has_word_tier(s))).collect();
+    let speaker_tiers: Vec<&IntervalTier> = read
+        .iter()
+        .zip(&marks_beside_words)
+        .filter(|(t, beside)| alignment_level(&t.name).is_none() && !**beside)
+        .map(|(t, _)| t)
+        .collect();
     let aligned: Vec<bool> = read
         .iter()
         .map(|t| {
@@ -588,13 +603,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut first_left_out = (0, 0);
     // Tiers whose labels are only the speaker's name: the first's position, their names.
     let mut labels_are_names: Option<((usize, usize), Vec<String>)> = None;
-    for (tier, aligned) in read.into_iter().zip(aligned) {
+    for ((tier, aligned), beside_words) in read.into_iter().zip(aligned).zip(marks_beside_words) {
         let default = match alignment_level(&tier.name) {
             Some(Level::Phone) => Some("phone- or syllable-level alignment"),
             Some(Level::Annotation) => Some("an aligner's annotation of the signal, not speech"),
             Some(Level::Word) if aligned => {
                 Some("word-level alignment of a speaker tier already read")
             }
+            _ if beside_words => Some("turn marks of a speaker whose word tier is read"),
             _ => None,
         };
         if let Some(why) = p.ctx.options().tiers.left_out(&tier.name, default) {
@@ -606,7 +622,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         let name = match alignment_level(&tier.name) {
             Some(Level::Word) => word_tier_speaker(&tier.name),
-            _ => tier.name.as_str(),
+            _ => turn_marks_speaker(&tier).unwrap_or(&tier.name),
         };
         let speaker = b.speaker(name);
         // Every interval labelled with the speaker's name marks speech without words: how
@@ -644,6 +660,24 @@ struct IntervalTier {
     name: String,
     at: usize,
     intervals: Vec<(Segment, String)>,
+}
+
+/// The speaker `X` of a tier of turn marks: named `X - turns` or `X-turns` (FAVE, the
+/// aligned-TextGrid layout), every interval labelled `X`.
+///
+/// ```text
+/// KY25A - words  | yeah |     | well | i  | think |
+/// KY25A - turns         |=========== KY25A ========|   marks: speaker KY25A, no words
+/// ```
+fn turn_marks_speaker(tier: &IntervalTier) -> Option<&str> {
+    let (speaker, level) = tier.name.rsplit_once('-')?;
+    let (speaker, level) = (speaker.trim(), level.trim());
+    let turns = level.eq_ignore_ascii_case("turns") || level.eq_ignore_ascii_case("turn");
+    (turns
+        && !speaker.is_empty()
+        && !tier.intervals.is_empty()
+        && tier.intervals.iter().all(|(_, label)| label.trim() == speaker))
+    .then_some(speaker)
 }
 
 /// Labels aligners write for a pause inside an alignment tier (HTK/MFA `sil`, `sp`; MAUS
@@ -1103,6 +1137,49 @@ mod tests {
         assert!(out.warnings[0]
             .message
             .contains("\"word\" (word-level alignment of a speaker tier already read)"));
+    }
+
+    /// FAVE's aligned-TextGrid layout: `X - words`, `X - phones` and `X - turns` (every label
+    /// `X`). The words are X's speech (a word before the turn mark too); the marks are left
+    /// out; a speaker with marks and no word tier keeps the marks as speech without words.
+    #[test]
+    fn turn_marks_beside_a_word_tier_leave_the_words_as_the_speech() {
+        let words: Intervals<'_> = &[(1, 2, "yeah"), (3, 4, "well"), (4, 5, "sure")];
+        let phones: Intervals<'_> = &[(1, 2, "Y AE1"), (3, 4, "W EH1 L")];
+        let out = read_text(&grid_of(&[
+            ("KY25A - words", words),
+            ("KY25A - phones", phones),
+            ("KY25A - turns", &[(3, 5, "KY25A")]),
+            ("IVR-turns", &[(6, 8, "IVR")]),
+        ]));
+        assert_eq!(speakers_of(&out), ["IVR", "KY25A"]);
+        let t = out.corpus.get("recording").unwrap();
+        let spoken: Vec<(Segment, &str, Option<&str>)> = t
+            .utterances()
+            .map(|u| (u.segment, u.speaker_name, u.content.and_then(|c| c.text.as_deref())))
+            .collect();
+        let s = |a, b| Segment::from_millis(a, b).unwrap();
+        assert_eq!(
+            spoken,
+            [
+                (s(1000, 2000), "KY25A", Some("yeah")),
+                (s(3000, 4000), "KY25A", Some("well")),
+                (s(4000, 5000), "KY25A", Some("sure")),
+                (s(6000, 8000), "IVR", None),
+            ]
+        );
+        let notes: Vec<_> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert!(
+            notes.iter().any(|n| n
+                .contains("\"KY25A - turns\" (turn marks of a speaker whose word tier is read)")),
+            "{notes:?}"
+        );
+        // The pause notation `--` is silence in any tier.
+        let out = read_text(&grid_of(&[("Ana", &[(0, 2, "so"), (2, 4, "--"), (4, 5, "then")])]));
+        assert_eq!(out.corpus.get("recording").unwrap().annotation().len(), 2);
+        // A tier named like marks whose labels are words is an ordinary speaker tier.
+        let out = read_text(&grid_of(&[("Ana - turns", &[(0, 2, "hello there")])]));
+        assert_eq!(speakers_of(&out), ["Ana - turns"]);
     }
 
     #[test]

@@ -41,7 +41,7 @@ use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder};
 use crate::time::{parse_seconds, Time};
 
-use crate::format::{Format, FormatSpec, Head, Sniff, Verdict};
+use crate::format::{is_dash_pause, Format, FormatSpec, Head, Sniff, Verdict};
 
 /// What the format registry knows of this format (see [`FormatSpec`]).
 pub(crate) const SPEC: FormatSpec = FormatSpec {
@@ -100,7 +100,7 @@ impl Turn {
     fn close(&mut self, to: Time) {
         for (k, text) in self.texts.iter_mut().enumerate() {
             let t = text.split_whitespace().collect::<Vec<_>>().join(" ");
-            if !t.is_empty() {
+            if !t.is_empty() && !is_dash_pause(&t) {
                 self.done.push((self.from, to, k, t));
             }
             text.clear();
@@ -308,6 +308,8 @@ mod tests {
 hello <Event desc="rire" type="noise" extent="instantaneous"/> there
 <Sync time=" 3.25"/>
 and &lt;then&gt;
+<Sync time="4.5"/>
+<Comment desc="sits down"/> --
 </Turn>
 <Turn speaker="spk2 spk1" startTime="5.2" endTime="6">
 <Sync time="5.2"/>
@@ -338,7 +340,8 @@ who said this
             got,
             vec![
                 ("Ana".to_owned(), seg(1500, 3250), Some("hello there".to_owned())),
-                ("Ana".to_owned(), seg(3250, 5200), Some("and <then>".to_owned())),
+                // The pause notation `--` after the last Sync is silence.
+                ("Ana".to_owned(), seg(3250, 4500), Some("and <then>".to_owned())),
                 ("Ana".to_owned(), seg(5200, 6000), Some("no".to_owned())),
                 ("Bo".to_owned(), seg(5200, 6000), Some("yes".to_owned())),
                 ("unknown".to_owned(), seg(6000, 8000), Some("who said this".to_owned())),
@@ -347,7 +350,7 @@ who said this
         let names: Vec<_> = t.annotation().speakers().iter().map(|s| s.1.to_owned()).collect();
         assert_eq!(names, ["Ana", "Bo", "spk3", "unknown"]);
         let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
-        assert_eq!(kinds, vec![(WarningKind::MissingSpeaker, Some(30))]);
+        assert_eq!(kinds, vec![(WarningKind::MissingSpeaker, Some(32))]);
     }
 
     #[test]

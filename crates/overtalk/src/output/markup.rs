@@ -9,7 +9,8 @@ use super::align::{pad_left, pad_right, width};
 use super::number::{fixed, hours, pct, secs};
 use super::totals::CorpusTotals;
 use super::{
-    count_or_unmeasurable, counted, Conversation, Exporter, NOT_MEASURABLE, OVERLAP_NOT_MEASURABLE,
+    count_or_unmeasurable, counted, counted_or_unmeasurable, Conversation, Exporter,
+    NOT_MEASURABLE, OVERLAP_NOT_MEASURABLE,
 };
 use crate::analysis::intervals::{HeKind, Layer};
 use crate::analysis::result::Mode;
@@ -272,7 +273,7 @@ fn conversation<M: Markup + ?Sized>(
     m.style().table(&header, &rows, out)?;
     let k = &c.counts.events;
     let he = |layer: Layer, kind: HeKind| {
-        c.he_counts.get(&layer).and_then(|m| m.get(&kind)).copied().unwrap_or(0)
+        c.he_counts.get(&layer).and_then(|m| m.get(&kind)).copied().unwrap_or(Some(0))
     };
     // The counts that need overlap, or why they are not given.
     let overlapping = match (k.talk_over_events, k.terminal_overlaps, k.simultaneous_starts) {
@@ -302,17 +303,29 @@ fn conversation<M: Markup + ?Sized>(
             out,
             "{bullet}{} H&E: {}, {}, {}, {}, {} NGNO{}",
             if layer == Layer::Acoustic { "acoustic" } else { "floor (BC-filtered)" },
-            counted(he(layer, HeKind::Gap), "gap", "gaps"),
-            counted(he(layer, HeKind::Pause), "pause", "pauses"),
-            counted(he(layer, HeKind::OverlapBetween), "overlap between", "overlaps between"),
-            counted(he(layer, HeKind::OverlapWithin), "overlap within", "overlaps within"),
-            he(layer, HeKind::Ngno),
+            counted_or_unmeasurable(he(layer, HeKind::Gap), "gap", "gaps"),
+            counted_or_unmeasurable(he(layer, HeKind::Pause), "pause", "pauses"),
+            counted_or_unmeasurable(
+                he(layer, HeKind::OverlapBetween),
+                "overlap between",
+                "overlaps between"
+            ),
+            counted_or_unmeasurable(
+                he(layer, HeKind::OverlapWithin),
+                "overlap within",
+                "overlaps within"
+            ),
+            count_or_unmeasurable(he(layer, HeKind::Ngno)),
             if layer == Layer::Acoustic {
-                format!(
-                    "; {}; overlaps are {} of between-speaker intervals",
-                    counted(c.long_silences, "long silence", "long silences"),
-                    pct(c.overlap_between_share)
-                )
+                let share = if c.overlap_between_share.is_none() && c.overlap.is_none() {
+                    format!("the overlaps' share of between-speaker intervals {NOT_MEASURABLE}")
+                } else {
+                    format!(
+                        "overlaps are {} of between-speaker intervals",
+                        pct(c.overlap_between_share)
+                    )
+                };
+                format!("; {}; {share}", counted(c.long_silences, "long silence", "long silences"))
             } else {
                 String::new()
             }

@@ -99,4 +99,10 @@ pub fn counted(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// [`counted`], or `many` [`NOT_MEASURABLE`] when the count is unknown (`overlaps between not
+/// measurable`).
+pub fn counted_or_unmeasurable(n: Option<usize>, one: &str, many: &str) -> String {
+    n.map_or_else(|| format!("{many} {NOT_MEASURABLE}"), |n| counted(n, one, many))
+}
+
 pub use crate::analysis::warning::OVERLAP_NOT_MEASURABLE;

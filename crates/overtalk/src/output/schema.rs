@@ -66,9 +66,25 @@ const CLASSES: &[&str] = &[
 ];
 const LAYERS: &[&str] = &["acoustic", "floor"];
 
-fn he_counts() -> Value {
-    let kinds = obj(KINDS.iter().map(|k| (*k, t("integer"))).collect());
+/// The value of each H&E kind: `value`, or for the overlap kinds `value` or `null` (overlap not
+/// measurable from the input).
+fn per_kind(value: &Value) -> Value {
+    let kinds = obj(KINDS
+        .iter()
+        .map(|k| {
+            let v = if k.contains("overlap") {
+                json!({ "anyOf": [value, { "type": "null" }] })
+            } else {
+                value.clone()
+            };
+            (*k, v)
+        })
+        .collect());
     obj(LAYERS.iter().map(|l| (*l, kinds.clone())).collect())
+}
+
+fn he_counts() -> Value {
+    per_kind(&t("integer"))
 }
 
 fn params() -> Value {
@@ -274,8 +290,7 @@ fn conversation() -> Value {
                         ("micro", t("integer")),
                         ("long", t("integer")),
                     ]);
-                    let kinds = obj(KINDS.iter().map(|k| (*k, stats.clone())).collect());
-                    obj(LAYERS.iter().map(|l| (*l, kinds.clone())).collect())
+                    per_kind(&stats)
                 }),
             ]),
         ),
@@ -396,7 +411,7 @@ fn corpus() -> Value {
     ]
     .into_iter()
     .chain(event_counts())
-    .chain([("he_counts", map_of(map_of(i())))])
+    .chain([("he_counts", map_of(map_of(nullable("integer"))))])
     .collect())
 }
 

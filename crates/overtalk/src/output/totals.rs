@@ -30,8 +30,9 @@ pub struct CorpusTotals {
     /// The counted events, summed.
     #[serde(flatten)]
     pub counts: EventCounts,
-    /// Heldner & Edlund interval counts per layer and kind.
-    pub he_counts: BTreeMap<Layer, BTreeMap<HeKind, usize>>,
+    /// Heldner & Edlund interval counts per layer and kind; a kind is `None` when a
+    /// conversation's count of it is unknown (overlaps not measurable).
+    pub he_counts: BTreeMap<Layer, BTreeMap<HeKind, Option<usize>>>,
 }
 
 impl CorpusTotals {
@@ -53,7 +54,8 @@ impl CorpusTotals {
             for (layer, kinds) in &c.he_counts {
                 let e = t.he_counts.entry(*layer).or_default();
                 for (k, n) in kinds {
-                    *e.entry(*k).or_default() += n;
+                    let sum = e.entry(*k).or_insert(Some(0));
+                    *sum = sum.zip(*n).map(|(s, n)| s + n);
                 }
             }
         }

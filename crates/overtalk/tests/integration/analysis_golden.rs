@@ -448,7 +448,7 @@ fn red_carpet_text_mode() {
     assert_eq!(he_total(&r, Layer::Acoustic, OverlapBetween), (6, 2100));
     assert_eq!(he_total(&r, Layer::Acoustic, OverlapWithin), (1, 500));
     assert_eq!(he_total(&r, Layer::Acoustic, Ngno), (0, 0));
-    let gaps = &r.conversation.he_durations[&Layer::Acoustic][&Gap];
+    let gaps = r.conversation.he_durations[&Layer::Acoustic][&Gap].as_ref().unwrap();
     // Gaps 200, 250, 300, 400, 450, 1600 ms: median 350, Q1 262.5, Q3 437.5; one ≥ 1 s.
     assert_eq!(
         (gaps.n, gaps.total.get(), gaps.median, gaps.iqr, gaps.long),

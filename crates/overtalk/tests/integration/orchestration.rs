@@ -73,6 +73,18 @@ fn one_speaker_per_frame_makes_overlap_not_measurable() {
     );
     assert!(k.interruptions.is_some());
     assert!(a.pairs.iter().all(|p| p.talk_over_events.is_none()));
+    // The overlap intervals and the statistics their absence would bias: unknown too; the
+    // gaps and pauses are measured.
+    use overtalk::analysis::intervals::{HeKind, Layer};
+    let c = &a.conversation;
+    assert_eq!((c.overlap_between_share, c.ngno_share, c.between_median), (None, None, None));
+    for layer in [Layer::Acoustic, Layer::Floor] {
+        for kind in HeKind::ALL {
+            let (n, stats) = (c.he_counts[&layer][&kind], &c.he_durations[&layer][&kind]);
+            assert_eq!(n.is_none(), kind.is_overlap(), "{layer:?} {kind:?}");
+            assert_eq!(stats.is_none(), kind.is_overlap(), "{layer:?} {kind:?}");
+        }
+    }
     // One speaker found by such a method: the same (it may be two voices merged).
     let mut solo = entry("diarized", "solo.wav");
     solo.transcript = Transcript::from_annotation(ann(&[(0, 1000, "A"), (1500, 2000, "A")]));
