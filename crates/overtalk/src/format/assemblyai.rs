@@ -9,6 +9,9 @@
 //! ```
 //!
 //! Times are **integer milliseconds** (fractions are accepted and kept to the microsecond).
+//! A file whose times are seconds (converters, hand-made fixtures) is read as seconds, with a
+//! warning, when read as milliseconds its speech would end far before its `audio_duration`,
+//! or, without a duration, when some time has a fraction.
 //!
 //! - With `utterances` (requested with `speaker_labels: true`) each utterance is one track of its
 //!   speaker (`"A"`, `"B"`, … kept as they are), with its text and words.
@@ -109,9 +112,61 @@ fn speaker_of(speaker: &Option<Value>, channel: &Option<Value>) -> Option<String
     label(speaker).or_else(|| label(channel).map(|c| format!("channel_{c}")))
 }
 
-fn word(ctx: &ReadContext<'_>, w: WordJ, pos: Option<Pos>) -> Result<(Word, Option<String>)> {
-    let start = w.start.map(|s| millis(ctx, s, "word start", pos)).transpose()?;
-    let end = w.end.map(|s| millis(ctx, s, "word end", pos)).transpose()?;
+/// The unit of a transcript's `start` and `end` times. AssemblyAI writes integer milliseconds;
+/// converters and hand-made fixtures sometimes write seconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unit {
+    Millis,
+    Seconds,
+}
+
+impl Unit {
+    /// The unit of `doc`'s times: seconds when the last time read as milliseconds would end
+    /// the speech far before `audio_duration` (seconds): at most ten times the duration
+    /// instead of about a thousand; without a duration, seconds when some time has a fraction,
+    /// which AssemblyAI's milliseconds never have.
+    ///
+    /// ```text
+    /// audio_duration 8.5     words end 7.5      7.5 <= 85: seconds
+    /// audio_duration 8.5     words end 7500     7500 > 85: milliseconds
+    /// ```
+    fn of(doc: &Doc) -> Unit {
+        let words = |w: &Option<Vec<WordJ>>| -> Vec<f64> {
+            w.iter().flatten().flat_map(|w| [w.start, w.end]).flatten().collect()
+        };
+        let mut times = words(&doc.words);
+        for u in doc.utterances.iter().flatten() {
+            times.extend([u.start, u.end].into_iter().flatten());
+            times.extend(words(&u.words));
+        }
+        let last = times.iter().copied().filter(|t| t.is_finite()).fold(0.0, f64::max);
+        let seconds = match doc.audio_duration {
+            Some(d) if d > 0.0 && last > 0.0 => last <= 10.0 * d,
+            _ => times.iter().any(|t| t.is_finite() && t.fract() != 0.0),
+        };
+        if seconds {
+            Unit::Seconds
+        } else {
+            Unit::Millis
+        }
+    }
+
+    fn time(self, ctx: &ReadContext<'_>, v: f64, what: &str, pos: Option<Pos>) -> Result<Time> {
+        match self {
+            Unit::Millis => millis(ctx, v, what, pos),
+            Unit::Seconds => seconds(ctx, v, what, pos),
+        }
+    }
+}
+
+fn word(
+    ctx: &ReadContext<'_>,
+    unit: Unit,
+    w: WordJ,
+    pos: Option<Pos>,
+) -> Result<(Word, Option<String>)> {
+    let start = w.start.map(|s| unit.time(ctx, s, "word start", pos)).transpose()?;
+    let end = w.end.map(|s| unit.time(ctx, s, "word end", pos)).transpose()?;
     let speaker = speaker_of(&w.speaker, &w.channel);
     Ok((Word { text: w.text.unwrap_or_default(), start, end, confidence: w.confidence }, speaker))
 }
@@ -143,6 +198,18 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             "no `utterances` or `words`: this JSON is not an AssemblyAI transcript; name its format with --from, or leave --from out to detect it",
         ));
     }
+    let unit = Unit::of(&doc);
+    if unit == Unit::Seconds {
+        warn(
+            ctx,
+            WarningKind::Repaired,
+            None,
+            match doc.audio_duration {
+                Some(d) => format!("the times are read as seconds, not AssemblyAI's milliseconds: read as milliseconds, the speech would end long before the audio_duration of {d} s"),
+                None => "the times are read as seconds, not AssemblyAI's milliseconds: some have fractions, which milliseconds from AssemblyAI never have".to_owned(),
+            },
+        )?;
+    }
     let mut b = TranscriptBuilder::new();
     if let Some(d) = doc.audio_duration {
         let end = seconds(ctx, d, "audio_duration", None)?;
@@ -150,9 +217,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     }
     let utterances = doc.utterances.unwrap_or_default();
     if !utterances.is_empty() {
-        read_utterances(ctx, &scanned, utterances, &mut b)?;
+        read_utterances(ctx, &scanned, unit, utterances, &mut b)?;
     } else {
-        read_words(ctx, &scanned, doc.words.unwrap_or_default(), &mut b)?;
+        read_words(ctx, &scanned, unit, doc.words.unwrap_or_default(), &mut b)?;
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
@@ -160,6 +227,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 fn read_utterances(
     ctx: &mut ReadContext<'_>,
     scanned: &Scanned<'_>,
+    unit: Unit,
     utterances: Vec<UtteranceJ>,
     b: &mut TranscriptBuilder,
 ) -> Result<()> {
@@ -170,7 +238,7 @@ fn read_utterances(
         for w in u.words.unwrap_or_default() {
             let wpos = scanned.pos(P_UTTERANCE_WORD, n_word);
             n_word += 1;
-            words.push(word(ctx, w, wpos)?.0);
+            words.push(word(ctx, unit, w, wpos)?.0);
         }
         let speaker = match speaker_of(&u.speaker, &u.channel) {
             Some(s) => s,
@@ -184,8 +252,8 @@ fn read_utterances(
                 UNKNOWN_SPEAKER.to_owned()
             }
         };
-        let start = u.start.map(|s| millis(ctx, s, "utterance start", pos)).transpose()?;
-        let end = u.end.map(|s| millis(ctx, s, "utterance end", pos)).transpose()?;
+        let start = u.start.map(|s| unit.time(ctx, s, "utterance start", pos)).transpose()?;
+        let end = u.end.map(|s| unit.time(ctx, s, "utterance end", pos)).transpose()?;
         let (Some(start), Some(end)) = (start, end) else {
             warn(
                 ctx,
@@ -209,6 +277,7 @@ fn read_utterances(
 fn read_words(
     ctx: &mut ReadContext<'_>,
     scanned: &Scanned<'_>,
+    unit: Unit,
     words: Vec<WordJ>,
     b: &mut TranscriptBuilder,
 ) -> Result<()> {
@@ -218,7 +287,7 @@ fn read_words(
     let total = words.len();
     for (k, w) in words.into_iter().enumerate() {
         let pos = scanned.pos(P_WORD, k);
-        let (word, speaker) = word(ctx, w, pos)?;
+        let (word, speaker) = word(ctx, unit, w, pos)?;
         let times = word.start.zip(word.end);
         let speaker = speaker.unwrap_or_else(|| {
             unlabelled.add(pos);
@@ -250,6 +319,37 @@ mod tests {
                 (u.segment.start().micros(), u.segment.end().micros(), u.speaker_name.to_owned())
             })
             .collect()
+    }
+
+    /// Times in seconds (a converter's fixture): read as seconds, with a warning, when as
+    /// milliseconds the speech would end long before `audio_duration`, or when some time has
+    /// a fraction; integer milliseconds stay milliseconds.
+    #[test]
+    fn times_in_seconds_are_recognised() {
+        let doc = |duration: &str, a: &str, b: &str| {
+            format!(
+                r#"{{"status":"completed",{duration}"words":[{{"text":"hi","start":{a},"end":{b},"speaker":"A"}},{{"text":"yes","start":{b},"end":7.5,"speaker":"B"}}]}}"#
+            )
+        };
+        let out = read_ok(&doc(r#""audio_duration":8.5,"#, "0.0", "0.5"));
+        assert_eq!(
+            tracks(&out),
+            [(0, 500_000, "A".to_owned()), (500_000, 7_500_000, "B".to_owned())]
+        );
+        assert_eq!(out.warnings.len(), 1);
+        assert!(out.warnings[0].message.contains("audio_duration of 8.5 s"), "{:?}", out.warnings);
+        // No duration: the fractions say seconds.
+        let out = read_ok(&doc("", "0", "0.5"));
+        assert_eq!(tracks(&out)[1], (500_000, 7_500_000, "B".to_owned()));
+        assert!(out.warnings[0].message.contains("have fractions"), "{:?}", out.warnings);
+        // Under --strict, a refusal.
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        assert!(read_str(&doc("", "0", "0.5"), Format::AssemblyAi, &strict).is_err());
+        // AssemblyAI's own milliseconds, with and without a duration.
+        let ms = r#"{"status":"completed","audio_duration":8,"words":[{"text":"hi","start":0,"end":500,"speaker":"A"},{"text":"yes","start":500,"end":7500,"speaker":"B"}]}"#;
+        let out = read_ok(ms);
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        assert_eq!(tracks(&out)[1], (500_000, 7_500_000, "B".to_owned()));
     }
 
     #[test]

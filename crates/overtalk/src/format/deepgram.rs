@@ -193,6 +193,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let results = doc
         .results
         .ok_or_else(|| ctx.error(1, 1, "no \"results\": not a Deepgram pre-recorded response"))?;
+    if results.channels.is_none() && results.utterances.is_none() {
+        // Another service's `results` (Amazon Transcribe's hold `items`): not an empty response.
+        return Err(ctx.error(1, 1, "`results` has no `channels` or `utterances`: not a Deepgram pre-recorded response; name its format with --from, or leave --from out to detect it"));
+    }
     let channels = results.channels.unwrap_or_default();
     let declared_channels = doc.metadata.as_ref().and_then(|m| m.channels).unwrap_or(1.0);
     let labels = Labels { multichannel: channels.len() > 1 || declared_channels > 1.0 };
@@ -405,5 +409,18 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(2), Some(17)), "{e}");
+        // Amazon Transcribe's JSON forced as Deepgram: its `results` hold `items`.
+        let e = read_str(
+            r#"{"jobName": "x", "results": {"transcripts": [{"transcript": "hi"}], "items": []}}"#,
+            Format::Deepgram,
+            &ReadOptions::default(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("not a Deepgram pre-recorded response"), "{e}");
+        // An empty response is empty, not another format.
+        let out =
+            read_str(r#"{"results": {"channels": []}}"#, Format::Deepgram, &ReadOptions::default())
+                .unwrap();
+        assert!(out.corpus.iter().all(|(_, t)| t.annotation().is_empty()));
     }
 }

@@ -921,10 +921,11 @@ pub fn detect(name: Option<&str>, text: &str, explicit: Option<Format>) -> Resul
     if let Some(f) = name.and_then(detect_by_name) {
         return Ok(f);
     }
-    sniff(text).ok_or_else(|| {
-        Error::unsupported(
+    sniff(text).ok_or_else(|| match paragraphs::untimed_turns(text) {
+        Some((line, start)) => Error::unsupported(paragraphs::untimed_turns_message(line, &start)),
+        None => Error::unsupported(
             "cannot tell the format from the file name or content; name it with --from",
-        )
+        ),
     })
 }
 

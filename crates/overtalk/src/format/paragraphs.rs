@@ -309,6 +309,38 @@ fn name_colon(rest: &str) -> Option<(&str, &str)> {
     is_name(name).then_some((name, text))
 }
 
+/// Where `text` is a transcript of speakers' turns with no times at all (a debate's rush
+/// transcript, a hearing: `COOPER: Welcome…`, `CLINTON: Thank you`): at least three lines
+/// open with a capitalised `Name:`, two names or more, one of them twice. The line (1-based)
+/// and its start, for an error that says why nothing can be measured.
+///
+/// ```text
+/// COOPER: Welcome to the debate.      named turn 1      names: COOPER ×2, CHAFEE ×1
+/// CHAFEE: Thank you, Anderson.        named turn 2      -> untimed turns, from line 1
+/// COOPER: Governor, you were…         named turn 3
+/// ```
+pub(crate) fn untimed_turns(text: &str) -> Option<(usize, String)> {
+    let mut names: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut first = None;
+    for (n, line) in text.lines().enumerate().take(2000) {
+        let Some((name, said)) = name_colon(line.trim()) else { continue };
+        if said.is_empty() || !capitalised(name) || header(line).is_some() {
+            continue;
+        }
+        *names.entry(name).or_default() += 1;
+        first.get_or_insert((n + 1, line.trim().chars().take(40).collect::<String>()));
+    }
+    let turns: usize = names.values().sum();
+    (turns >= 3 && names.len() >= 2 && names.values().any(|&k| k >= 2)).then_some(first).flatten()
+}
+
+/// What to say of a file of [`untimed_turns`] starting at `line`.
+pub(crate) fn untimed_turns_message(line: usize, start: &str) -> String {
+    format!(
+        "the speakers' turns have no times (line {line}: `{start}…`): overtalk measures when people speak, so each turn needs at least a start time (as Rev, Otter or Zoom export them) or the file a timed format (captions, RTTM, TextGrid, ELAN, CHAT with media bullets)"
+    )
+}
+
 /// The name in `- Name` or `- Name (Company)`, the whole rest of a header line after its time
 /// (Fathom `0:55 - Marcus Dallacqua (SuiteCentric)`, Happy Scribe `[00:01:02.02] - Speaker 1`):
 /// a dash, then a capitalised name and nothing else, so that `1:30 - we left` stays text.
@@ -784,6 +816,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             "no paragraph has text under its header (a list of times and titles, such as a video's chapters, is no transcript)",
         ));
     } else if any_text {
+        if let Some((line, start)) = untimed_turns(text) {
+            return Err(ctx.error(line, 1, untimed_turns_message(line, &start)));
+        }
         return Err(ctx.error(
             skipped.map_or(1, |s| s.0),
             1,
@@ -893,6 +928,29 @@ fn place(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A debate's rush transcript: turns by name, no times. Found from the content or forced
+    /// with `--from paragraphs`, the error says that the times are missing and where the turns
+    /// start, not that the format is unknown.
+    #[test]
+    fn turns_without_times_are_named_as_such() {
+        let text = "CNN DEMOCRATIC DEBATE\nOctober 13, 2015\n\nCOOPER: Welcome to the debate.\n\nCHAFEE: Thank you, Anderson.\n\n(APPLAUSE)\n\nCOOPER: Governor, you were a Republican.\n";
+        let e = crate::format::detect(Some("debate.txt"), text, None).unwrap_err();
+        assert!(
+            e.to_string().contains(
+                "the speakers' turns have no times (line 4: `COOPER: Welcome to the debate.…`)"
+            ),
+            "{e}"
+        );
+        let opts = crate::format::ReadOptions::default();
+        let e = crate::format::read_str(text, Format::Paragraphs, &opts).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(4), Some(1)), "{e}");
+        assert!(e.to_string().contains("have no times"), "{e}");
+        // Prose with a colon or two is no transcript of turns.
+        assert_eq!(untimed_turns("Note: this is it.\nThe plan: ship it.\nAna: hi\n"), None);
+        let e = crate::format::detect(Some("notes.txt"), "Note: this is it.\n", None).unwrap_err();
+        assert!(e.to_string().contains("cannot tell the format"), "{e}");
+    }
 
     #[test]
     fn clocks_are_strict() {

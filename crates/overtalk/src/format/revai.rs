@@ -52,7 +52,7 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 #[derive(Deserialize)]
 struct Doc {
     #[serde(default)]
-    monologues: Vec<MonologueJ>,
+    monologues: Option<Vec<MonologueJ>>,
 }
 
 #[derive(Deserialize)]
@@ -85,10 +85,14 @@ const TRACKED: [&str; 1] = ["monologues"];
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let scanned = scan(text, &TRACKED, false, ctx)?;
     let doc: Doc = scanned.parse(ctx)?;
+    // Another tool's JSON forced with --from: not an empty transcript.
+    let monologues = doc.monologues.ok_or_else(|| {
+        ctx.error(1, 1, "no `monologues` array: this JSON is not a Rev.ai transcript; name its format with --from, or leave --from out to detect it")
+    })?;
     let mut b = TranscriptBuilder::new();
     let mut missing_speaker = false;
-    let (total, mut kept) = (doc.monologues.len(), 0usize);
-    for (k, m) in doc.monologues.into_iter().enumerate() {
+    let (total, mut kept) = (monologues.len(), 0usize);
+    for (k, m) in monologues.into_iter().enumerate() {
         let pos = scanned.pos(0, k);
         let speaker = match (label(&m.speaker_name), label(&m.speaker)) {
             (Some(name), _) if !name.trim().is_empty() => name,
@@ -201,6 +205,12 @@ mod tests {
             ]
         );
         assert_eq!(crate::format::sniff(r#"{"monologues": []}"#), Some(Format::RevAi));
+        // Another tool's JSON forced as Rev.ai (Whisper's `segments`, a `monologue` typo): an
+        // error, not an empty transcript.
+        for other in [r#"{"text": "hi", "segments": []}"#, r#"{"monologue": {"elements": []}}"#] {
+            let e = read_str(other, Format::RevAi, &ReadOptions::default()).unwrap_err();
+            assert!(e.to_string().contains("not a Rev.ai transcript"), "{e}");
+        }
     }
 
     /// A hyphen between two words without spaces joins them in the text, as Rev.ai spells it;

@@ -44,8 +44,8 @@ use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::webvtt::{
-    caption_lines, choose_prefixes, group_by_prefix, is_sound_only, join_lines, shown, sound_note,
-    Carried, Clock, TimingReader, UNKNOWN_SPEAKER,
+    caption_lines, choose_prefixes, group_by_prefix, is_sound_only, join_lines,
+    names_every_caption, shown, sound_note, Carried, Clock, TimingReader, UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder};
@@ -240,7 +240,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let prefixes = choose_prefixes(blocks.iter().map(|b| b.text.iter().map(String::as_str)));
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
-    let mut carried = Carried::for_prefixes(prefixes);
+    let names = blocks.iter().filter(|b| !is_sound_only(&b.text.join(" "))).map(|b| {
+        let lines: Vec<&str> = b.text.iter().map(String::as_str).collect();
+        group_by_prefix(&lines, prefixes).into_iter().next().and_then(|(who, _)| who)
+    });
+    let names: Vec<Option<String>> = names.collect();
+    let mut carried =
+        Carried::for_prefixes(prefixes, names_every_caption(names.iter().map(Option::as_deref)));
     let mut sounds: Option<(usize, usize)> = None;
     for block in &blocks {
         if is_sound_only(&block.text.join(" ")) {

@@ -1031,9 +1031,10 @@ pub(crate) struct Carried {
 }
 
 impl Carried {
-    /// For a file whose convention is `prefixes`: only `Name:` prefixes mark turns.
-    pub(crate) fn for_prefixes(prefixes: Prefixes) -> Self {
-        Self::new(prefixes == Prefixes::Colon, "a `Name:` prefix")
+    /// For a file whose convention is `prefixes`: only `Name:` prefixes mark turns, and only
+    /// when they are not on every caption ([`names_every_caption`]).
+    pub(crate) fn for_prefixes(prefixes: Prefixes, names_every_caption: bool) -> Self {
+        Self::new(prefixes == Prefixes::Colon && !names_every_caption, "a `Name:` prefix")
     }
 
     /// Carrying the last name forward when `carries`; `marker` says how captions name a
@@ -1076,6 +1077,29 @@ impl Carried {
         }
         Ok(())
     }
+}
+
+/// Whether a caption file names the speaker of every caption it can, as Zoom does, rather than
+/// at the starts of turns, as podcast captions do: the same name on two captions in a row at
+/// least as often as a caption without a name. A caption without a name then has no known
+/// speaker: carrying the last name forward would give one person's question and the next
+/// person's answer to the same speaker. `names` holds each caption's name, in order (sounds
+/// left out).
+///
+/// ```text
+/// Zoom     Ana: so were you | Ana: the one | yes okay | Bo: sure  repeats 1 >= unnamed 1: unknown
+/// podcast  Ana: so were you | the one      | Bo: yes  | sure      repeats 0 <  unnamed 2: carried
+/// ```
+pub(crate) fn names_every_caption<'a>(names: impl IntoIterator<Item = Option<&'a str>>) -> bool {
+    let (mut repeats, mut unnamed, mut last) = (0usize, 0usize, None);
+    for name in names {
+        if name.is_some() && name == last {
+            repeats += 1;
+        }
+        unnamed += usize::from(name.is_none());
+        last = name;
+    }
+    repeats > 0 && repeats >= unnamed
 }
 
 /// Whether the names of a caption file mark the starts of turns, by the rule of
@@ -1128,6 +1152,17 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
             }
         }
     }
+    // Names on every caption (Zoom): a caption without one is not the last speaker's.
+    let caption_names = cues.iter().zip(&tokenized).filter_map(|(_, pieces)| {
+        let plain: String = pieces.iter().map(|p| p.raw.as_str()).collect();
+        let first_voice = pieces.iter().find_map(|x| x.voice.as_deref());
+        let first_line =
+            || pieces.iter().flat_map(|x| x.raw.split('\n')).find(|l| !l.trim().is_empty());
+        (first_voice.is_some() || !is_sound_only(&plain)).then(|| {
+            first_voice.or_else(|| first_line().and_then(colon_prefix).map(|(name, _)| name))
+        })
+    });
+    let carries = carries && !names_every_caption(caption_names);
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
     let mut carried = Carried::new(carries, marker);
@@ -1603,6 +1638,42 @@ mod tests {
         let names: Vec<_> =
             texts(out.corpus.get("recording").unwrap()).into_iter().map(|x| x.0).collect();
         assert_eq!(names, ["unknown"; 5]);
+        // Zoom names the speaker on every caption it can attribute, the same name on captions
+        // in a row: a caption without a name is an unidentified speaker, not the last one (the
+        // answer to Andrew's question is not his). The same layout as SRT.
+        let zoom = [
+            "Andrew Knight: Okay, so",
+            "Andrew Knight: let me ask",
+            "Andrew Knight: So were you the 917",
+            "Yes. Okay.",
+            "Andrew Knight: Great.",
+            "Maria Lopez: Thanks",
+        ];
+        let text: String = std::iter::once("WEBVTT\n\n".to_owned())
+            .chain(zoom.iter().enumerate().map(|(k, l)| cue(k, l)))
+            .collect();
+        let names: Vec<_> = texts(read_text(&text).corpus.get("recording").unwrap())
+            .into_iter()
+            .map(|x| x.0)
+            .collect();
+        let expected = [
+            "Andrew Knight",
+            "Andrew Knight",
+            "Andrew Knight",
+            "unknown",
+            "Andrew Knight",
+            "Maria Lopez",
+        ];
+        assert_eq!(names, expected);
+        let srt: String = zoom
+            .iter()
+            .enumerate()
+            .map(|(k, l)| format!("{}\n00:00:{k:02},000 --> 00:00:{k:02},900\n{l}\n\n", k + 1))
+            .collect();
+        let out = crate::format::read_str(&srt, Format::Srt, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let names: Vec<&str> = t.utterances().map(|u| u.speaker_name).collect();
+        assert_eq!(names, expected);
         assert_eq!(colon_prefix("Note: bring snacks"), None);
         assert_eq!(colon_prefix("Source: https://example.com"), None);
         assert_eq!(colon_prefix("Bekah: hi"), Some(("Bekah", "hi")));
