@@ -77,6 +77,9 @@ fn main() -> ExitCode {
         }
     };
     let globals = Globals { quiet: cli.quiet };
+    if !matches!(cli.command, Command::Live(_)) {
+        output::remove_unfinished_on_interrupt();
+    }
     let result = match cli.command {
         Command::Convert(a) => commands::convert::run(a, globals),
         Command::Detect(a) => commands::detect::run(a, globals),

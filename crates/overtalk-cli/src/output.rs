@@ -2,7 +2,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use anyhow::{bail, Context, Result};
 
@@ -12,6 +12,35 @@ use crate::input::Source;
 /// `--uem`, `--words`, `--config`, `--track NAME=FILE`), registered once the arguments are
 /// parsed, so that no output replaces one of them.
 static NAMED_FILES: OnceLock<Vec<PathBuf>> = OnceLock::new();
+
+/// The hidden files of atomic writes in progress: removed if the process is interrupted
+/// before they are moved into place ([`remove_unfinished_on_interrupt`]).
+static UNFINISHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// On SIGINT or SIGTERM, removes the hidden files of the writes in progress and exits with
+/// 130 (interrupted): an interrupted run leaves neither a partial output nor its temporary
+/// file. Called once, for every command but `live`, which ends its own session on a signal.
+pub fn remove_unfinished_on_interrupt() {
+    let _ = ctrlc::set_handler(|| {
+        if let Ok(files) = UNFINISHED.lock() {
+            for f in files.iter() {
+                let _ = std::fs::remove_file(f);
+            }
+        }
+        std::process::exit(130);
+    });
+}
+
+/// Registers or forgets an unfinished write's hidden file.
+fn unfinished(path: &Path, pending: bool) {
+    if let Ok(mut files) = UNFINISHED.lock() {
+        if pending {
+            files.push(path.to_path_buf());
+        } else {
+            files.retain(|f| f != path);
+        }
+    }
+}
 
 /// The arguments that name what a command writes, not what it reads.
 const OUTPUT_ARGS: &[&str] = &["output", "transcript", "record", "dir", "events"];
@@ -132,12 +161,19 @@ impl Target {
                 if !dir.is_dir() {
                     bail!("{}: the directory {} does not exist", path.display(), dir.display());
                 }
-                let name =
-                    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                let tmp = dir.join(format!(".{name}.overtalk-{}.tmp", std::process::id()));
+                // A short hidden name beside the output, whatever the output's own length (a
+                // name of 250 bytes is valid; with a prefix and a suffix it would not be).
+                static WRITES: std::sync::atomic::AtomicUsize =
+                    std::sync::atomic::AtomicUsize::new(0);
+                let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let tmp = dir.join(format!(".overtalk-{}-{n}.tmp", std::process::id()));
+                unfinished(&tmp, true);
                 let result = (|| -> Result<()> {
-                    let file = std::fs::File::create(&tmp)
-                        .with_context(|| format!("creating {}", tmp.display()))?;
+                    let file = std::fs::OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .open(&tmp)
+                        .with_context(|| format!("creating a file beside {}", path.display()))?;
                     let mut buf = std::io::BufWriter::new(file);
                     write(&mut buf)?;
                     let file = buf
@@ -153,6 +189,7 @@ impl Target {
                 if result.is_err() {
                     let _ = std::fs::remove_file(&tmp);
                 }
+                unfinished(&tmp, false);
                 result
             }
         }

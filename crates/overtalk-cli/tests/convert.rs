@@ -185,3 +185,50 @@ fn an_output_name_without_a_known_extension_asks_for_to() {
     dir.run(&["convert", "clip.rttm", "-o", "out.json"]).ok();
     assert!(dir.read("out.json").contains("\"schema_version\""));
 }
+
+/// A recording id is data: written into a directory, it becomes one file name there, never a
+/// path out of it; two ids that would share a name stop the conversion before any file is
+/// written.
+#[test]
+fn recording_ids_are_file_names_inside_the_output_directory() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join("in/out")).unwrap();
+    dir.create("victim.rttm", "kept\n");
+    dir.create(
+        "in/t.rttm",
+        "SPEAKER ../../victim 1 0 1 <NA> <NA> EVIL <NA> <NA>\nSPEAKER /abs 1 0 1 <NA> <NA> A <NA> <NA>\nSPEAKER .. 1 0 1 <NA> <NA> A <NA> <NA>\n",
+    );
+    let run = dir.run(&["convert", "in/t.rttm", "-o", "in/out/", "--to", "webvtt"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(dir.read("victim.rttm"), "kept\n");
+    let mut names: Vec<String> = std::fs::read_dir(dir.path().join("in/out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["_..vtt", "_._.._victim.vtt", "_abs.vtt"]);
+    assert!(
+        run.stderr().contains("recording \"../../victim\" written as _._.._victim.vtt"),
+        "{}",
+        run.stderr()
+    );
+    dir.create(
+        "clash.rttm",
+        "SPEAKER a/b 1 0 1 <NA> <NA> A <NA> <NA>\nSPEAKER a_b 1 0 1 <NA> <NA> A <NA> <NA>\n",
+    );
+    let run = dir.run(&["convert", "clash.rttm", "-o", "clash/", "--to", "webvtt"]);
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+    assert!(run.stderr().contains("would both be written to a_b.vtt"), "{}", run.stderr());
+    assert!(!dir.path().join("clash").exists());
+}
+
+/// Any output name the file system takes can be written: the hidden file of the atomic write
+/// has a short name of its own.
+#[test]
+fn a_long_output_name_is_written() {
+    let dir = Dir::new();
+    dir.create("clip.rttm", RTTM);
+    let name = format!("{}.rttm", "a".repeat(245));
+    dir.run(&["convert", "clip.rttm", "-o", &name]).ok();
+    assert!(dir.read(&name).starts_with("SPEAKER"));
+}

@@ -73,10 +73,12 @@ pub fn write(
 ) -> Result<Recorded> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let (rttm, transcript, analysis) = rttm_and_analysis(recording, annotation, params)?;
+    // The recording id as one file name in `dir`, whatever it holds.
+    let stem = overtalk::format::file_stem(recording);
     let files = Recorded {
-        rttm: dir.join(format!("{recording}.rttm")),
-        analysis: dir.join(format!("{recording}.analysis.json")),
-        report: dir.join(format!("{recording}.html")),
+        rttm: dir.join(format!("{stem}.rttm")),
+        analysis: dir.join(format!("{stem}.analysis.json")),
+        report: dir.join(format!("{stem}.html")),
     };
     write_atomic(&files.rttm, rttm.as_bytes())?;
     let conv = [Conversation::new(recording, None, &analysis)];

@@ -57,12 +57,27 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         None => crate::output::format_for_path(&args.output)?,
     };
     if to_dir {
+        // Every file is named and checked before the first is written: an id is data, so it
+        // becomes one safe file name (`format::file_stem`), and two ids that give the same
+        // name, or a name that is an input, stop the conversion with nothing written.
+        let mut by_name: std::collections::BTreeMap<String, &str> = Default::default();
+        let mut targets = Vec::with_capacity(corpus.len());
+        for (id, t) in corpus.iter() {
+            let name = format!("{}.{}", format::file_stem(id), format.extension());
+            if let Some(other) = by_name.insert(name.clone(), id) {
+                bail!("recordings {other:?} and {id:?} would both be written to {name}: rename one in the input");
+            }
+            if !globals.quiet && name != format!("{id}.{}", format.extension()) {
+                eprintln!("overtalk: warning: recording {id:?} written as {name} (a recording id is written as one file name in the output directory)");
+            }
+            let target = Target::File(args.output.join(name));
+            target.check_not_input(&sources)?;
+            targets.push((Corpus::single(id, t.clone()), target));
+        }
         std::fs::create_dir_all(&args.output)
             .with_context(|| format!("creating {}", args.output.display()))?;
-        for (id, t) in corpus.iter() {
-            let one = Corpus::single(id, t.clone());
-            let path = args.output.join(format!("{id}.{}", format.extension()));
-            write_one(&one, format, &Target::File(path), &sources, globals)?;
+        for (one, target) in &targets {
+            write_one(one, format, target, &sources, globals)?;
         }
     } else {
         write_one(&corpus, format, &Target::from_arg(Some(&args.output)), &sources, globals)?;

@@ -1082,6 +1082,46 @@ pub fn recording_id_from_path(path: &Path) -> String {
     }
 }
 
+/// The longest file stem [`file_stem`] gives, in bytes: room for an extension and for the
+/// hidden temporary name an atomic write uses, under the 255 bytes most file systems allow.
+pub const MAX_FILE_STEM: usize = 180;
+
+/// A recording id made safe as one file name in an output directory, the inverse of
+/// [`recording_id_from_path`] for ids that are plain names. Ids are data (an RTTM's second
+/// field): a path separator, a leading dot (`..`, a hidden file), a control character or an
+/// overlong id would otherwise write outside the directory or fail. Each such character
+/// becomes `_`, and the stem is cut at [`MAX_FILE_STEM`] bytes.
+///
+/// ```text
+/// ES2004a        -> ES2004a
+/// ../../victim   -> _._.._victim
+/// /tmp/abs       -> _tmp_abs
+/// a\b            -> a_b
+/// ```
+pub fn file_stem(recording_id: &str) -> String {
+    let mut stem: String = recording_id
+        .chars()
+        .enumerate()
+        .map(|(i, c)| match c {
+            '/' | '\\' => '_',
+            '.' if i == 0 => '_',
+            c if c.is_control() => '_',
+            c => c,
+        })
+        .collect();
+    if stem.is_empty() {
+        stem.push('_');
+    }
+    if stem.len() > MAX_FILE_STEM {
+        let mut end = MAX_FILE_STEM;
+        while !stem.is_char_boundary(end) {
+            end -= 1;
+        }
+        stem.truncate(end);
+    }
+    stem
+}
+
 /// Writes `corpus` as `format`. Writers are canonical and strict: what they cannot represent is
 /// an error, what they change (such as spaces in labels) is a warning.
 pub fn write(corpus: &Corpus, format: Format, out: &mut dyn Write) -> Result<Vec<Warning>> {
@@ -1116,6 +1156,27 @@ pub(crate) fn no_spaces(field: &str) -> (String, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_stems_stay_in_their_directory() {
+        for (id, stem) in [
+            ("ES2004a", "ES2004a"),
+            ("EN2002a.Mix-Headset", "EN2002a.Mix-Headset"),
+            ("../../victim", "_._.._victim"),
+            ("/tmp/abs", "_tmp_abs"),
+            (".", "_"),
+            ("..", "_."),
+            ("a\\b", "a_b"),
+            ("new\nline", "new_line"),
+            ("", "_"),
+        ] {
+            assert_eq!(file_stem(id), stem, "{id:?}");
+        }
+        let long = "é".repeat(200);
+        let stem = file_stem(&long);
+        assert!(stem.len() <= MAX_FILE_STEM && stem.len() >= MAX_FILE_STEM - 1);
+        assert!(!stem.contains('/'));
+    }
 
     #[test]
     fn recording_ids_keep_dots() {
