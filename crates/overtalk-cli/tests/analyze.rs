@@ -234,3 +234,30 @@ fn calibrated_classifier_is_the_default_and_names_itself() {
     assert_ne!(bad.code(), 0);
     assert!(bad.stderr().contains("decision_horizon = 750 ms"), "{}", bad.stderr());
 }
+
+/// Many speakers: who interrupts whom is listed pair by pair (a matrix of thousands of
+/// speakers would have millions of cells), in the table, Markdown and the HTML report alike.
+#[test]
+fn many_speakers_list_who_interrupts_whom_pair_by_pair() {
+    let dir = Dir::new();
+    // 40 speakers, each starting 1 s into the previous one's 1.5 s.
+    let rttm: String = (0..40)
+        .map(|i| format!("SPEAKER r 1 {}.000 1.500 <NA> <NA> S{i:02} <NA> <NA>\n", i))
+        .collect();
+    dir.create("many.rttm", &rttm);
+    let table = dir.run(&["analyze", "many.rttm"]).ok();
+    assert!(table.contains("who interrupts whom (40 speakers: each pair with"), "{table}");
+    assert!(!table.contains("interrupter \\ holder"), "{table}");
+    let md = dir.run(&["analyze", "many.rttm", "--format", "md"]).ok();
+    assert!(md.contains("| interrupter | holder | interruptions |"), "{md}");
+    dir.run(&["report", "many.rttm", "-o", "many.html"]).ok();
+    let html = dir.read("many.html");
+    assert!(html.contains("<table class=\"pairs\">") && !html.contains("class=\"matrix\""));
+    // A few speakers keep the matrix.
+    dir.create(
+        "few.rttm",
+        "SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\nSPEAKER r 1 1 2 <NA> <NA> B <NA> <NA>\n",
+    );
+    let table = dir.run(&["analyze", "few.rttm"]).ok();
+    assert!(table.contains("interrupter \\ holder"), "{table}");
+}

@@ -10,7 +10,7 @@ use super::number::{fixed, hours, pct, secs};
 use super::totals::CorpusTotals;
 use super::{
     count_or_unmeasurable, counted, counted_or_unmeasurable, Conversation, Exporter,
-    NOT_MEASURABLE, OVERLAP_NOT_MEASURABLE,
+    MAX_MATRIX_SPEAKERS, NOT_MEASURABLE, OVERLAP_NOT_MEASURABLE,
 };
 use crate::analysis::intervals::{HeKind, Layer};
 use crate::analysis::result::Mode;
@@ -235,42 +235,7 @@ fn conversation<M: Markup + ?Sized>(
     if unmeasured {
         return estimated_rest(m, r, detection, out);
     }
-    // Who interrupts whom: rows interrupter, columns interruptee; "attempts/successful (talk-over)".
-    writeln!(out)?;
-    writeln!(out, "who interrupts whom (row interrupts column: attempts/successful, talk-over events in brackets; per min of the column's floor):")?;
-    m.style().after_caption(out)?;
-    let names: Vec<&String> = r.speakers.keys().collect();
-    let mut header = vec!["interrupter \\ holder".to_owned()];
-    header.extend(names.iter().map(|n| (*n).clone()));
-    let rows: Vec<Vec<String>> = names
-        .iter()
-        .map(|x| {
-            let mut row = vec![(*x).clone()];
-            for f in &names {
-                let cell =
-                    if x == f {
-                        "-".to_owned()
-                    } else {
-                        match r.pairs.iter().find(|p| {
-                            &*p.interrupter == x.as_str() && &*p.interruptee == f.as_str()
-                        }) {
-                            Some(p) => format!(
-                                "{}/{} ({}) {}",
-                                p.attempts,
-                                p.successful,
-                                count_or_unmeasurable(p.talk_over_events),
-                                p.rate_per_min_of_interruptee_floor
-                                    .map_or_else(|| "-".to_owned(), |v| format!("{v:.2}/min"))
-                            ),
-                            None => "0/0 (0)".to_owned(),
-                        }
-                    };
-                row.push(cell);
-            }
-            row
-        })
-        .collect();
-    m.style().table(&header, &rows, out)?;
+    who_interrupts_whom(m, r, out)?;
     let k = &c.counts.events;
     let he = |layer: Layer, kind: HeKind| {
         c.he_counts.get(&layer).and_then(|m| m.get(&kind)).copied().unwrap_or(Some(0))
@@ -373,6 +338,63 @@ fn params(
         writeln!(out, "{bullet}speech detected from the recording: {method}")?;
     }
     Ok(())
+}
+
+/// Who interrupts whom: a matrix (rows interrupter, columns interruptee, "attempts/successful
+/// (talk-over) rate") for up to [`MAX_MATRIX_SPEAKERS`] speakers, else one row per pair that
+/// has any, most attempts first. Linear in the cells shown.
+fn who_interrupts_whom<M: Markup + ?Sized>(
+    m: &M,
+    r: &Analysis,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let cell = |p: &crate::analysis::result::PairOut| {
+        format!(
+            "{}/{} ({}) {}",
+            p.attempts,
+            p.successful,
+            count_or_unmeasurable(p.talk_over_events),
+            p.rate_per_min_of_interruptee_floor
+                .map_or_else(|| "-".to_owned(), |v| format!("{v:.2}/min"))
+        )
+    };
+    writeln!(out)?;
+    let names: Vec<&String> = r.speakers.keys().collect();
+    if names.len() > MAX_MATRIX_SPEAKERS {
+        writeln!(out, "who interrupts whom ({} speakers: each pair with an attempt or a talk-over event, most attempts first; attempts/successful, talk-over events in brackets; per min of the holder's floor):", names.len())?;
+        m.style().after_caption(out)?;
+        let mut pairs: Vec<_> = r.pairs.iter().collect();
+        pairs.sort_by(|a, b| b.attempts.cmp(&a.attempts));
+        let header = ["interrupter", "holder", "interruptions"].map(str::to_owned);
+        let rows: Vec<Vec<String>> = pairs
+            .iter()
+            .map(|p| vec![p.interrupter.to_string(), p.interruptee.to_string(), cell(p)])
+            .collect();
+        return m.style().table(&header, &rows, out);
+    }
+    writeln!(out, "who interrupts whom (row interrupts column: attempts/successful, talk-over events in brackets; per min of the column's floor):")?;
+    m.style().after_caption(out)?;
+    let by_pair: std::collections::HashMap<(&str, &str), _> =
+        r.pairs.iter().map(|p| ((&*p.interrupter, &*p.interruptee), p)).collect();
+    let mut header = vec!["interrupter \\ holder".to_owned()];
+    header.extend(names.iter().map(|n| (*n).clone()));
+    let rows: Vec<Vec<String>> = names
+        .iter()
+        .map(|x| {
+            let mut row = vec![(*x).clone()];
+            for f in &names {
+                row.push(if x == f {
+                    "-".to_owned()
+                } else {
+                    by_pair
+                        .get(&(x.as_str(), f.as_str()))
+                        .map_or_else(|| "0/0 (0)".to_owned(), |p| cell(p))
+                });
+            }
+            row
+        })
+        .collect();
+    m.style().table(&header, &rows, out)
 }
 
 /// The rest of [`conversation`] for transcripts with estimated ends: the counts that rest on

@@ -86,6 +86,11 @@ pub trait Exporter<Data: ?Sized> {
     fn export(&self, data: &Data, out: &mut dyn Write) -> io::Result<()>;
 }
 
+/// At most this many speakers are shown as a matrix of who interrupts whom (the table, Markdown
+/// and the HTML report); more are listed pair by pair, most attempts first: a matrix of 5 000
+/// speakers would have 25 million cells.
+pub const MAX_MATRIX_SPEAKERS: usize = 12;
+
 /// What the human outputs show for a number that cannot be measured.
 pub const NOT_MEASURABLE: &str = "not measurable";
 

@@ -5,7 +5,7 @@ use crate::analysis::Millis;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::encode::{base64, csp_hash, escape, script_json};
 use crate::analysis::onsets::{OnsetClass, Outcome};
@@ -290,23 +290,42 @@ fn audio_html(audio: Option<&Audio>) -> Result<(String, Option<&'static str>)> {
 /// --format json` writes for it (`recording` plus the [`Analysis`] fields) — and, when the
 /// transcript has text, `utterances`.
 pub fn conversation_report(convs: &[ConversationView<'_>], opts: &ReportOptions) -> Result<String> {
-    let mut items = Vec::with_capacity(convs.len());
-    for c in convs {
-        let mut result = match ser(c.analysis)? {
-            Value::Object(m) => m,
-            _ => return Err(Error::invalid("the analysis did not serialise to an object")),
-        };
-        result.insert("recording".to_owned(), Value::String(c.recording.to_owned()));
-        result.insert("summary".to_owned(), ser(&crate::summary::summarise(c.analysis))?);
-        let mut item = Map::new();
-        item.insert("result".to_owned(), Value::Object(result));
-        if let Some(t) = c.transcript.filter(|t| t.has_text()) {
-            item.insert("utterances".to_owned(), utterances_json(t));
-        }
-        items.push(Value::Object(item));
+    // Serialised straight to text, never as a `serde_json::Value` tree: a tree of a long
+    // conversation takes several times the memory of its text.
+    #[derive(serde::Serialize)]
+    struct Result_<'a> {
+        #[serde(flatten)]
+        analysis: &'a Analysis,
+        recording: &'a str,
+        summary: Vec<crate::summary::Sentence>,
     }
-    let payload = json!({"kind": "conversation", "schema_version": 1, "conversations": items});
-    let payload = script_json(&payload.to_string());
+    #[derive(serde::Serialize)]
+    struct Item<'a> {
+        result: Result_<'a>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        utterances: Option<Vec<UtteranceData<'a>>>,
+    }
+    #[derive(serde::Serialize)]
+    struct Payload<'a> {
+        kind: &'static str,
+        schema_version: u32,
+        conversations: Vec<Item<'a>>,
+    }
+    let conversations = convs
+        .iter()
+        .map(|c| Item {
+            result: Result_ {
+                analysis: c.analysis,
+                recording: c.recording,
+                summary: crate::summary::summarise(c.analysis),
+            },
+            utterances: c.transcript.filter(|t| t.has_text()).map(utterances_data),
+        })
+        .collect();
+    let payload = Payload { kind: "conversation", schema_version: 1, conversations };
+    let payload = serde_json::to_string(&payload)
+        .map_err(|e| Error::invalid(format!("serialising the report: {e}")))?;
+    let payload = script_json(&payload);
     let (audio, media) = audio_html(opts.audio.as_ref())?;
     let title = opts.title.clone().unwrap_or_else(|| {
         let ids: Vec<&str> = convs.iter().map(|c| c.recording).take(3).collect();
@@ -341,21 +360,33 @@ pub fn conversation_report(convs: &[ConversationView<'_>], opts: &ReportOptions)
     Ok(page(&title, media, &b, &payload))
 }
 
-fn utterances_json(t: &Transcript) -> Value {
-    let mut us: Vec<Value> = t
+/// One utterance as the report's script reads it: speaker, start and end (ms), text, and words
+/// as `[text, start, end]`.
+#[derive(serde::Serialize)]
+struct UtteranceData<'a> {
+    s: &'a str,
+    a: f64,
+    b: f64,
+    text: String,
+    w: Vec<(&'a str, Option<f64>, Option<f64>)>,
+}
+
+/// The utterances of `t` in order of start.
+fn utterances_data(t: &Transcript) -> Vec<UtteranceData<'_>> {
+    let mut us: Vec<UtteranceData<'_>> = t
         .utterances()
         .map(|u| {
             let content = u.content;
-            let words: Vec<Value> = content
+            let words = content
                 .map(|c| {
                     c.words
                         .iter()
                         .map(|w| {
-                            json!([
-                                w.text,
+                            (
+                                w.text.as_str(),
                                 w.start.map(|x| ms(x.micros())),
-                                w.end.map(|x| ms(x.micros()))
-                            ])
+                                w.end.map(|x| ms(x.micros())),
+                            )
                         })
                         .collect()
                 })
@@ -365,21 +396,17 @@ fn utterances_json(t: &Transcript) -> Value {
                     .map(|c| c.words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "))
                     .unwrap_or_default()
             });
-            json!({
-                "s": u.speaker_name,
-                "a": ms(u.segment.start().micros()),
-                "b": ms(u.segment.end().micros()),
-                "text": text,
-                "w": words,
-            })
+            UtteranceData {
+                s: u.speaker_name,
+                a: ms(u.segment.start().micros()),
+                b: ms(u.segment.end().micros()),
+                text,
+                w: words,
+            }
         })
         .collect();
-    us.sort_by(|x, y| {
-        let a = x["a"].as_f64().unwrap_or(0.0);
-        let b = y["a"].as_f64().unwrap_or(0.0);
-        a.total_cmp(&b)
-    });
-    Value::Array(us)
+    us.sort_by(|x, y| x.a.total_cmp(&y.a));
+    us
 }
 
 fn conversation_section(
@@ -504,7 +531,29 @@ fn conversation_section(
     // Who interrupts whom (not measurable when the ends were estimated).
     if unmeasured {
         b.push_str("<div class=\"grid2\"><div><h3>Who interrupts whom</h3><p class=\"note\">Not measurable: the transcript gives start times only and the ends were estimated, so nothing in it says who talked over whom.</p></div><div>");
+    } else if names.len() > crate::output::MAX_MATRIX_SPEAKERS {
+        // Too many speakers for a matrix: the pairs with any attempt, most attempts first.
+        let _ = write!(b, "<div class=\"grid2\"><div><h3>Who interrupts whom</h3><p class=\"note\">{} speakers: each pair with an attempt, most attempts first: attempts, successful, and attempts per minute of the holder's floor time.</p><table class=\"pairs\"><thead><tr><th scope=\"col\">interrupter</th><th scope=\"col\">holder</th><th scope=\"col\">attempts / successful</th></tr></thead><tbody>", names.len());
+        let mut pairs: Vec<_> = r.pairs.iter().filter(|p| p.attempts > 0).collect();
+        pairs.sort_by(|a, b| b.attempts.cmp(&a.attempts));
+        for p in pairs {
+            let rate = p.rate_per_min_of_interruptee_floor;
+            let _ = write!(
+                b,
+                "<tr><th scope=\"row\" class=\"c{}\">{}</th><td class=\"c{}\">{}</td><td>{} / {}<span class=\"sub\">{}</span></td></tr>",
+                colour(&p.interrupter),
+                escape(&p.interrupter),
+                colour(&p.interruptee),
+                escape(&p.interruptee),
+                p.attempts,
+                p.successful,
+                rate.map_or_else(|| "–".to_owned(), |v| format!("{v:.2}/min")),
+            );
+        }
+        b.push_str("</tbody></table></div><div>");
     } else {
+        let by_pair: std::collections::HashMap<(&str, &str), _> =
+            r.pairs.iter().map(|p| ((&*p.interrupter, &*p.interruptee), p)).collect();
         b.push_str("<div class=\"grid2\"><div><h3>Who interrupts whom</h3><p class=\"note\">Row interrupts column (the floor holder): attempts, successful, and attempts per minute of the column's floor time.</p><table class=\"matrix\"><thead><tr><th scope=\"col\">interrupter \\ holder</th>");
         for f in &names {
             let _ = write!(b, "<th scope=\"col\" class=\"c{}\">{}</th>", colour(f), escape(f));
@@ -517,10 +566,7 @@ fn conversation_section(
                     b.push_str("<td class=\"self\">–</td>");
                     continue;
                 }
-                let p = r
-                    .pairs
-                    .iter()
-                    .find(|p| &*p.interrupter == x.as_str() && &*p.interruptee == f.as_str());
+                let p = by_pair.get(&(x.as_str(), f.as_str()));
                 let (att, suc, rate) = p.map_or((0, 0, None), |p| {
                     (p.attempts, p.successful, p.rate_per_min_of_interruptee_floor)
                 });
