@@ -139,3 +139,67 @@ fn the_guide_quotes_the_current_output() {
     let quoted = format!("```text\n{}```", String::from_utf8_lossy(&out.stdout));
     assert!(guide.contains(&quoted), "docs/guide.md does not quote the current output:\n{quoted}");
 }
+
+/// A names file cannot make a speaker vanish (an empty name is the ignored label) or hold a
+/// control character; two speakers given one name are merged with a warning.
+#[test]
+fn names_files_refuse_empty_names_and_say_when_they_merge_speakers() {
+    let dir = Dir::new();
+    dir.create(
+        "t.rttm",
+        "SPEAKER r 1 0 1 <NA> <NA> Wife <NA> <NA>\nSPEAKER r 1 2 1 <NA> <NA> Husband <NA> <NA>\n",
+    );
+    dir.create("empty.toml", "\"Wife\" = \"\"\n");
+    let run = dir.run(&["analyze", "t.rttm", "--speakers", "empty.toml"]);
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+    assert!(
+        run.stderr().contains("speaker \"Wife\" is renamed to an empty name"),
+        "{}",
+        run.stderr()
+    );
+    dir.create("nul.toml", "\"Wife\" = \"\\u0000\"\n");
+    assert_eq!(
+        dir.run(&["convert", "t.rttm", "--speakers", "nul.toml", "-o", "-", "--to", "rttm"]).code(),
+        2
+    );
+    dir.create("merge.toml", "\"Wife\" = \"Husband\"\n");
+    let run = dir.run(&["analyze", "t.rttm", "--speakers", "merge.toml"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(
+        run.stderr().contains("speakers \"Husband\", \"Wife\" are all named \"Husband\""),
+        "{}",
+        run.stderr()
+    );
+}
+
+/// Inputs and options that cannot mean what they say are refused by name, and an empty result
+/// made by the parameters is said: stdin given twice, `--uem -`, a NaN `--max-der`, a picture
+/// window after the conversation or a clock time with 99 seconds.
+#[test]
+fn impossible_requests_are_refused_and_empty_results_said() {
+    let dir = Dir::new();
+    let rttm = "SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\nSPEAKER r 1 3 2 <NA> <NA> B <NA> <NA>\n";
+    dir.create("a.rttm", rttm);
+    let run = dir.run_with_stdin(&["score", "-r", "-", "-s", "-"], Some(rttm));
+    assert_eq!(run.code(), 2);
+    assert!(run.stderr().contains("`-` (stdin) is given twice"), "{}", run.stderr());
+    let run = dir.run(&["score", "-r", "a.rttm", "-s", "a.rttm", "-u", "-"]);
+    assert!(run.stderr().contains("--uem -: a UEM is read from a file"), "{}", run.stderr());
+    let run = dir.run(&["score", "-r", "a.rttm", "-s", "a.rttm", "--max-der", "NaN"]);
+    assert!(
+        run.stderr().contains("--max-der must be a non-negative percentage"),
+        "{}",
+        run.stderr()
+    );
+    let run = dir.run(&["report", "a.rttm", "--start", "100", "-o", "w.svg"]);
+    assert!(
+        run.stderr().contains("--start 100 is at or after the end of the conversation (5 s)"),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(dir.run(&["report", "a.rttm", "--start", "99:99", "-o", "w.svg"]).code(), 2);
+    let run = dir.run(&["analyze", "a.rttm", "--min-segment", "100000", "--format", "json"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(run.stderr().contains("none of the input's 2 segment(s) is left"), "{}", run.stderr());
+    assert!(run.stdout().contains("none of the input's 2 segment(s) is left"));
+}

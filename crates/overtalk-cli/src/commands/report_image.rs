@@ -81,10 +81,14 @@ fn parse_clock(s: &str) -> std::result::Result<i64, String> {
     if parts.len() > 3 {
         return Err(format!("{s:?}: give seconds, m:ss or h:mm:ss"));
     }
-    for p in &parts {
+    for (k, p) in parts.iter().enumerate() {
         let v: f64 = p.parse().map_err(|_| format!("{s:?}: give seconds, m:ss or h:mm:ss"))?;
         if !v.is_finite() || v < 0.0 {
             return Err(format!("{s:?}: a time is a non-negative number"));
+        }
+        // Minutes and seconds after the first field are below 60 (`1:99` is no time).
+        if k > 0 && v >= 60.0 {
+            return Err(format!("{s:?}: minutes and seconds after a colon are below 60"));
         }
         total = total * 60.0 + v;
     }
@@ -110,6 +114,27 @@ pub fn render(
             many.iter().map(|a| a.label.as_str()).take(4).collect::<Vec<_>>().join(", ")
         ),
     };
+    // A window that shows nothing of the conversation is a mistake, not an empty picture.
+    let c = &one.analysis.conversation;
+    if let (Some(start), Some(from)) = (c.start, args.start) {
+        let end = start.get() + c.span.get();
+        if from >= end {
+            bail!(
+                "--start {} is at or after the end of the conversation ({} s)",
+                from as f64 / 1000.0,
+                end as f64 / 1000.0
+            );
+        }
+    }
+    if let (Some(start), Some(to)) = (c.start, args.end) {
+        if to <= start.get() {
+            bail!(
+                "--end {} is at or before the start of the conversation ({} s)",
+                to as f64 / 1000.0,
+                start.get() as f64 / 1000.0
+            );
+        }
+    }
     let options = ImageOptions {
         title: title.map(str::to_owned),
         subtitle: args.subtitle.clone(),
@@ -138,6 +163,9 @@ mod tests {
         assert_eq!(parse_clock("1:00:00"), Ok(3_600_000));
         assert!(parse_clock("-1").is_err());
         assert!(parse_clock("a:b").is_err());
+        assert!(parse_clock("99:99").is_err());
+        assert!(parse_clock("1:60").is_err());
+        assert_eq!(parse_clock("99:59"), Ok(5_999_000));
         assert_eq!(ReportFormat::choose(None, Some(Path::new("x.PNG"))), ReportFormat::Png);
         assert_eq!(ReportFormat::choose(None, Some(Path::new("x.svg"))), ReportFormat::Svg);
         assert_eq!(ReportFormat::choose(None, None), ReportFormat::Html);

@@ -150,6 +150,9 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             words.display()
         );
     }
+    if let Some(m) = args.max_der.filter(|m| !(m.is_finite() && *m >= 0.0)) {
+        bail!("--max-der must be a non-negative percentage, got {m}");
+    }
     let opts = options(&args)?;
     let mut sources = Vec::new();
     let (recordings, files): (Vec<String>, Vec<String>) =

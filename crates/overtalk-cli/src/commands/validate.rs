@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use overtalk::format::{self, uem, Format};
 use overtalk::output::validate::{self as validate_out, Validated};
 use overtalk::score::validate::validate_rttm;
@@ -61,9 +61,16 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     for source in &sources {
         let text = match source {
             Source::Stdin => {
+                let limits = format::Limits::default();
                 let mut bytes = Vec::new();
-                std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
-                    .context("reading stdin")?;
+                std::io::Read::read_to_end(
+                    &mut std::io::Read::take(std::io::stdin(), limits.max_bytes as u64 + 1),
+                    &mut bytes,
+                )
+                .context("reading stdin")?;
+                if bytes.len() > limits.max_bytes {
+                    bail!("<stdin>: more than the limit of {} bytes", limits.max_bytes);
+                }
                 input::refuse_recording_bytes("<stdin>", &bytes)?;
                 String::from_utf8(bytes).context("reading stdin")?
             }
@@ -84,6 +91,16 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                 }
             }
         };
+        // The readers' line limit: a line of hundreds of megabytes is no RTTM to check.
+        let max = format::Limits::default().max_line_bytes;
+        if let Some((n, line)) = text.lines().enumerate().find(|(_, l)| l.len() > max) {
+            bail!(
+                "{}: line {} is {} bytes long, more than the limit of {max} bytes",
+                source.display(),
+                n + 1,
+                line.len()
+            );
+        }
         let is_rttm = match source {
             Source::File(p) => is_rttm(p, &text),
             Source::Stdin => true,

@@ -108,6 +108,15 @@ pub fn read_rename_map(path: &Path) -> Result<HashMap<String, String>> {
     let mut map = HashMap::new();
     for (k, v) in table {
         match v {
+            // An empty name is the label analysis ignores: the speaker would vanish.
+            toml::Value::String(s) if s.trim().is_empty() => bail!(
+                "{}: speaker {k:?} is renamed to an empty name, which analysis ignores as no speaker: give a name (or leave the speaker out with --ignore-label)",
+                path.display()
+            ),
+            toml::Value::String(s) if s.chars().any(char::is_control) => bail!(
+                "{}: speaker {k:?} is renamed to {s:?}, which holds a control character",
+                path.display()
+            ),
             toml::Value::String(s) => {
                 map.insert(k, s);
             }
@@ -170,6 +179,9 @@ fn expand_inner(inputs: &[String], recordings: bool) -> Result<Vec<Source>> {
     let mut out = Vec::new();
     for arg in inputs {
         if arg == "-" {
+            if out.contains(&Source::Stdin) {
+                bail!("`-` (stdin) is given twice: it can be read only once");
+            }
             out.push(Source::Stdin);
             continue;
         }
@@ -255,6 +267,12 @@ pub fn read_noting_speakers(
     let options = args.options();
     let mut out = match source {
         Source::Stdin => {
+            // Read once: `-` on both sides of a score (or twice in one list) would read nothing
+            // the second time and fail as an unknown format.
+            static READ: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+            if READ.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                bail!("`-` (stdin) is given twice: it can be read only once");
+            }
             let mut bytes = Vec::new();
             std::io::stdin()
                 .take(options.limits.max_bytes as u64 + 1)
@@ -347,7 +365,23 @@ pub fn warn_if_no_name_matches(
     quiet: bool,
 ) {
     let Some(path) = names_file else { return };
-    if quiet || rename.keys().any(|k| speakers.contains(k)) {
+    if quiet {
+        return;
+    }
+    // Two speakers given one name become one speaker: said, in case it was not meant.
+    let mut by_name: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for s in speakers {
+        by_name.entry(rename.get(s).map_or(s.as_str(), String::as_str)).or_default().push(s);
+    }
+    for (name, merged) in by_name.iter().filter(|(_, m)| m.len() > 1) {
+        let merged: Vec<String> = merged.iter().map(|m| format!("{m:?}")).collect();
+        eprintln!(
+            "overtalk: warning: {}: speakers {} are all named {name:?}: they are one speaker from here on",
+            path.display(),
+            merged.join(", ")
+        );
+    }
+    if rename.keys().any(|k| speakers.contains(k)) {
         return;
     }
     let list = |names: Vec<&String>| {
@@ -419,7 +453,10 @@ pub fn expand_uem(args: &[String]) -> Result<Vec<PathBuf>> {
                 .with_context(|| format!("listing {}", p.display()))?;
             found.sort();
             out.extend(found);
-        } else if p.is_file() {
+        } else if a == "-" {
+            bail!("--uem -: a UEM is read from a file (stdin holds the transcripts when `-` is an input); give its path");
+        } else if p.exists() {
+            // A file, or what reads like one: a named pipe, `<(…)`, /dev/null.
             out.push(p);
         } else {
             bail!("{a}: no such UEM file or directory");

@@ -91,12 +91,19 @@ pub(crate) fn seek<T>(slice: &[T], pos: &mut usize, pred: impl Fn(&T) -> bool) -
 /// analysed in timing-only mode, since its words have no times, and the result says what rests
 /// on the estimates ([`rules::assess`]).
 pub fn analyze(transcript: &Transcript, params: &Params) -> Result<Analysis> {
-    if transcript.estimated_ends() > 0 {
+    let mut a = if transcript.estimated_ends() > 0 {
         let mut a = analyze_times(&rules::without_text(transcript), params)?;
         annotate_estimated_times(transcript, &mut a);
-        return Ok(a);
+        a
+    } else {
+        analyze_times(transcript, params)?
+    };
+    // Speech in the input, none after the parameters: said, not an empty result.
+    let segments = transcript.annotation().len();
+    if segments > 0 && a.talkspurts.is_empty() {
+        a.diagnostics.warnings.push(AnalysisWarning::NothingLeft { segments });
     }
-    analyze_times(transcript, params)
+    Ok(a)
 }
 
 fn analyze_times(transcript: &Transcript, params: &Params) -> Result<Analysis> {

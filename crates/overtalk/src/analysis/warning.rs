@@ -104,6 +104,12 @@ pub enum AnalysisWarning {
         /// The floor transfers, all with an offset of 0.
         transfers: usize,
     },
+    /// `nothing-left`: the input has speech, but none of it is left once the parameters have
+    /// dropped segments (ignored labels, `min_segment`): the empty result is the parameters'.
+    NothingLeft {
+        /// The segments of the input.
+        segments: usize,
+    },
     /// `other`: a sentence this version does not know, read back from another version's JSON.
     Other(String),
 }
@@ -114,7 +120,7 @@ pub const TOUCHING_TURNS_MIN: usize = 5;
 
 impl AnalysisWarning {
     /// Every code, in the order of the variants.
-    pub const CODES: [&'static str; 8] = [
+    pub const CODES: [&'static str; 9] = [
         "no-overlap",
         "schism",
         "estimated-ends",
@@ -122,6 +128,7 @@ impl AnalysisWarning {
         "overlap-not-measurable",
         "touching-turns",
         "speakers-not-separated",
+        "nothing-left",
         "other",
     ];
 
@@ -135,7 +142,8 @@ impl AnalysisWarning {
             AnalysisWarning::OverlapNotMeasurable => 4,
             AnalysisWarning::TouchingTurns { .. } => 5,
             AnalysisWarning::SpeakersNotSeparated => 6,
-            AnalysisWarning::Other(_) => 7,
+            AnalysisWarning::NothingLeft { .. } => 7,
+            AnalysisWarning::Other(_) => 8,
         };
         Self::CODES[i]
     }
@@ -191,6 +199,10 @@ impl fmt::Display for AnalysisWarning {
                 f,
                 "all {transfers} floor transfers have an offset of exactly 0: the turns touch end to start, as files that tile the timeline with turns write them, so the gaps and overlaps between speakers were not measured"
             ),
+            AnalysisWarning::NothingLeft { segments } => write!(
+                f,
+                "none of the input's {segments} segment(s) is left once the parameters drop segments (ignored labels, min_segment): nothing was analysed"
+            ),
             AnalysisWarning::Other(text) => f.write_str(text),
         }
     }
@@ -214,6 +226,13 @@ fn recognise(text: &str) -> Option<AnalysisWarning> {
     }
     if text == SPEAKERS_NOT_SEPARATED {
         return Some(AnalysisWarning::SpeakersNotSeparated);
+    }
+    if let Some(n) = between(
+        text,
+        "none of the input's ",
+        " segment(s) is left once the parameters drop segments (ignored labels, min_segment): nothing was analysed",
+    ) {
+        return Some(AnalysisWarning::NothingLeft { segments: n.parse().ok()? });
     }
     if let Some(min) = between(
         text,
@@ -324,6 +343,7 @@ mod tests {
             AnalysisWarning::OverlapNotMeasurable,
             AnalysisWarning::TouchingTurns { transfers: 7 },
             AnalysisWarning::SpeakersNotSeparated,
+            AnalysisWarning::NothingLeft { segments: 4 },
             AnalysisWarning::Other("something new".to_owned()),
         ]
     }
@@ -350,6 +370,7 @@ mod tests {
         assert_eq!(w[4].to_string(), OVERLAP_NOT_MEASURABLE);
         assert!(w[5].to_string().starts_with("all 7 floor transfers have an offset of exactly 0"));
         assert_eq!(w[6].to_string(), SPEAKERS_NOT_SEPARATED);
+        assert!(w[7].to_string().starts_with("none of the input's 4 segment(s) is left"));
         let codes: Vec<_> = w.iter().map(AnalysisWarning::code).collect();
         assert_eq!(codes, AnalysisWarning::CODES);
         assert_eq!(w[1].span_ms(), Some((Millis::new(1250), Millis::new(6500))));

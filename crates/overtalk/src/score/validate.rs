@@ -129,6 +129,18 @@ fn pyannote_comment(fields: &[&str]) -> Option<(Effect, String)> {
     }
 }
 
+/// A field as a finding quotes it: debug-quoted, and cut after 40 characters (a line of binary
+/// data is no label to print whole).
+fn shown(field: &str) -> String {
+    let mut chars = field.chars();
+    let head: String = chars.by_ref().take(40).collect();
+    if chars.next().is_some() {
+        format!("{head:?}…")
+    } else {
+        format!("{head:?}")
+    }
+}
+
 /// Checks RTTM text. `uem_ids` are the recording ids of the UEM that goes with it, if any.
 /// `side` tags the zero-length turns found.
 pub fn validate_rttm(text: &str, uem_ids: Option<&[String]>, side: Side) -> Validation {
@@ -164,13 +176,18 @@ pub fn validate_rttm(text: &str, uem_ids: Option<&[String]>, side: Side) -> Vali
             continue;
         }
         if !kind.eq_ignore_ascii_case("SPEAKER") {
-            push(
-                &mut v,
-                Dscore,
-                Changes,
-                Some(n),
-                format!("type {kind:?}: dscore reads every non-SPKR-INFO line as a speaker turn"),
-            );
+            // dscore's `_parse_rttm_line` splits every line but SPKR-INFO into at least nine
+            // fields, or raises.
+            let kind = shown(kind);
+            let (effect, message) = if fields.len() < 9 {
+                (Rejects, format!("type {kind}, {} fields: dscore parses every line but SPKR-INFO as a turn (\"Number of fields < 9\")", fields.len()))
+            } else {
+                (
+                    Changes,
+                    format!("type {kind}: dscore reads every non-SPKR-INFO line as a speaker turn"),
+                )
+            };
+            push(&mut v, Dscore, effect, Some(n), message);
             continue;
         }
         v.turns += 1;
@@ -382,7 +399,8 @@ mod tests {
                     SPEAKER f 1 -0.5 1.0 <NA> <NA> B <NA> <NA>\n\
                     SPEAKER f 1 x 1.0 <NA> <NA> B <NA> <NA>\n\
                     SPEAKER f 1 2.0\n\
-                    LEXEME f 1 2.0 0.5 hello lex A <NA> <NA>\n";
+                    LEXEME f 1 2.0 0.5 hello lex A <NA> <NA>\n\
+                    garbage\n";
         let v = validate_rttm(text, None, Side::Reference);
         let at = |c: Consumer, line: usize| -> Vec<Effect> {
             v.findings
@@ -404,6 +422,11 @@ mod tests {
         assert_eq!(at(Consumer::MdEval, 6), vec![Effect::Rejects]);
         assert_eq!(at(Consumer::Dscore, 7), vec![Effect::Changes]);
         assert_eq!(at(Consumer::MdEval, 7), vec![]);
+        // Fewer than nine fields on a line of another type: dscore raises.
+        assert_eq!(at(Consumer::Dscore, 8), vec![Effect::Rejects]);
+        let long = format!("{}\n", "\0".repeat(10_000));
+        let v2 = validate_rttm(&long, None, Side::Reference);
+        assert!(v2.findings[0].message.len() < 400, "{}", v2.findings[0].message);
         assert_eq!(v.turns, 5);
     }
 
