@@ -31,7 +31,7 @@ use crate::error::{Result, Warning, WarningKind};
 use crate::format::order::OutOfOrder;
 use crate::format::stm::fields;
 use crate::format::webvtt::column_of;
-use crate::format::{no_spaces, ReadContext};
+use crate::format::{distinct_fields, no_spaces, ReadContext};
 use crate::model::{Content, Corpus, Segment, TranscriptBuilder, Word};
 use crate::time::Time;
 
@@ -215,29 +215,15 @@ fn line(
 pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
     let mut warnings = Vec::new();
     let mut buf = String::new();
-    for (id, t) in corpus.iter() {
-        let (file, changed) = no_spaces(id);
-        if changed {
-            warnings.push(Warning::new(
-                WarningKind::Repaired,
-                format!("recording id {id:?} written as {file:?} (CTM fields cannot hold spaces)"),
-            ));
-        }
-        let names: Vec<String> = t
-            .annotation()
-            .speakers()
-            .iter()
-            .map(|(_, name)| {
-                let (n, changed) = no_spaces(name);
-                if changed {
-                    warnings.push(Warning::new(
-                        WarningKind::Repaired,
-                        format!("{id}: speaker {name:?} written as channel {n:?} (CTM fields cannot hold spaces)"),
-                    ));
-                }
-                n
-            })
-            .collect();
+    let files = distinct_fields(corpus.ids(), "recording id", "CTM", "", &mut warnings);
+    for ((id, t), file) in corpus.iter().zip(&files) {
+        let names = distinct_fields(
+            t.annotation().speakers().iter().map(|(_, name)| name),
+            "speaker",
+            "CTM",
+            &format!("{id}: "),
+            &mut warnings,
+        );
         let mut joined_warned = false;
         let mut zero_warned = false;
         for u in t.utterances() {

@@ -1140,6 +1140,49 @@ pub fn write(corpus: &Corpus, format: Format, out: &mut dyn Write) -> Result<Vec
 
 /// Replaces whitespace in a field with `_`, for formats whose fields are whitespace-separated;
 /// returns the field and whether it changed.
+/// `names` as fields without spaces ([`no_spaces`]) that stay distinct: a name that would
+/// become another one's field gets a suffix (`Mary Ann` beside `Mary_Ann` is written
+/// `Mary_Ann_2`), so that two speakers (or recordings) are never merged by the writing. Each
+/// change is a warning that says what it is (`what`, `speaker` or `recording id`) and why
+/// (`format`'s fields cannot hold spaces); `prefix` starts it (the recording, for speakers).
+pub(crate) fn distinct_fields<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+    what: &str,
+    format: &str,
+    prefix: &str,
+    warnings: &mut Vec<Warning>,
+) -> Vec<String> {
+    let names: Vec<&str> = names.into_iter().collect();
+    let mut taken: std::collections::HashSet<String> =
+        names.iter().filter(|n| !no_spaces(n).1).map(|n| (*n).to_owned()).collect();
+    names
+        .into_iter()
+        .map(|name| {
+            let (field, changed) = no_spaces(name);
+            if !changed {
+                return field;
+            }
+            let mut written = field.clone();
+            let mut k = 2;
+            while taken.contains(&written) {
+                written = format!("{field}_{k}");
+                k += 1;
+            }
+            taken.insert(written.clone());
+            let clash = if written == field {
+                String::new()
+            } else {
+                format!(", since {field:?} is another {what}'s")
+            };
+            warnings.push(Warning::new(
+                WarningKind::Repaired,
+                format!("{prefix}{what} {name:?} written as {written:?} ({format} fields cannot hold spaces{clash})"),
+            ));
+            written
+        })
+        .collect()
+}
+
 pub(crate) fn no_spaces(field: &str) -> (String, bool) {
     if field.chars().any(char::is_whitespace) || field.is_empty() {
         let mut s: String =

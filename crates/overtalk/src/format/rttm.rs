@@ -18,7 +18,7 @@ use std::io::Write;
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::channel::Channels;
 use crate::format::order::OutOfOrder;
-use crate::format::{no_spaces, ReadContext, ZeroLengthSegment};
+use crate::format::{distinct_fields, ReadContext, ZeroLengthSegment};
 use crate::model::{Corpus, Segment, SpeakerId, TranscriptBuilder};
 use crate::time::{parse_seconds, Time};
 
@@ -348,31 +348,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
     let mut warnings = Vec::new();
     let mut buf = String::new();
-    for (id, t) in corpus.iter() {
-        let (file, changed) = no_spaces(id);
-        if changed {
-            warnings.push(Warning::new(
-                WarningKind::Repaired,
-                format!("recording id {id:?} written as {file:?} (RTTM fields cannot hold spaces)"),
-            ));
-        }
+    let files = distinct_fields(corpus.ids(), "recording id", "RTTM", "", &mut warnings);
+    for ((_, t), file) in corpus.iter().zip(&files) {
         let a = t.annotation();
-        let names: Vec<String> = a
-            .speakers()
-            .iter()
-            .map(|(_, name)| {
-                let (n, changed) = no_spaces(name);
-                if changed {
-                    warnings.push(Warning::new(
-                        WarningKind::Repaired,
-                        format!(
-                            "speaker {name:?} written as {n:?} (RTTM fields cannot hold spaces)"
-                        ),
-                    ));
-                }
-                n
-            })
-            .collect();
+        let names = distinct_fields(
+            t.annotation().speakers().iter().map(|(_, name)| name),
+            "speaker",
+            "RTTM",
+            "",
+            &mut warnings,
+        );
         for track in a.tracks() {
             use std::fmt::Write as _;
             let s = track.segment;
@@ -398,6 +383,37 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
 mod tests {
     use super::*;
     use crate::format::{read_str, Format, ReadOptions};
+
+    /// Spaces become `_`, and a name that would then be another speaker's (or recording's)
+    /// gets a suffix: the writing never merges two speakers.
+    #[test]
+    fn names_with_spaces_stay_distinct() {
+        use crate::model::TranscriptBuilder;
+        use crate::Segment;
+        let mut b = TranscriptBuilder::new();
+        b.add(Segment::from_millis(0, 1000).unwrap(), "Mary Ann", None);
+        b.add(Segment::from_millis(500, 2500).unwrap(), "Mary_Ann", None);
+        let mut corpus = Corpus::new();
+        corpus.insert("a b".to_owned(), b.build());
+        corpus.insert("a_b".to_owned(), crate::Transcript::default());
+        let mut out = Vec::new();
+        let warnings = write(&corpus, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text,
+            "SPEAKER a_b_2 1 0.000 1.000 <NA> <NA> Mary_Ann_2 <NA> <NA>\nSPEAKER a_b_2 1 0.500 2.000 <NA> <NA> Mary_Ann <NA> <NA>\n"
+        );
+        let messages: Vec<&str> = warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "recording id \"a b\" written as \"a_b_2\" (RTTM fields cannot hold spaces, since \"a_b\" is another recording id's)",
+                "speaker \"Mary Ann\" written as \"Mary_Ann_2\" (RTTM fields cannot hold spaces, since \"Mary_Ann\" is another speaker's)",
+            ]
+        );
+        let back = read_str(&text, Format::Rttm, &ReadOptions::default()).unwrap();
+        assert_eq!(back.corpus.get("a_b_2").unwrap().annotation().speakers().len(), 2);
+    }
     use crate::model::Segment;
 
     #[test]

@@ -34,7 +34,7 @@ use crate::error::{Result, Warning, WarningKind};
 use crate::format::channel::Channels;
 use crate::format::order::OutOfOrder;
 use crate::format::webvtt::column_of;
-use crate::format::{no_spaces, ReadContext};
+use crate::format::{distinct_fields, ReadContext};
 use crate::model::{Content, Corpus, TranscriptBuilder};
 use crate::time::Time;
 
@@ -242,29 +242,15 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
     use std::fmt::Write as _;
     let mut warnings = Vec::new();
     let mut buf = String::new();
-    for (id, t) in corpus.iter() {
-        let (file, changed) = no_spaces(id);
-        if changed {
-            warnings.push(Warning::new(
-                WarningKind::Repaired,
-                format!("recording id {id:?} written as {file:?} (STM fields cannot hold spaces)"),
-            ));
-        }
-        let names: Vec<String> = t
-            .annotation()
-            .speakers()
-            .iter()
-            .map(|(_, name)| {
-                let (n, changed) = no_spaces(name);
-                if changed {
-                    warnings.push(Warning::new(
-                        WarningKind::Repaired,
-                        format!("{id}: speaker {name:?} written as {n:?} (STM fields cannot hold spaces)"),
-                    ));
-                }
-                n
-            })
-            .collect();
+    let files = distinct_fields(corpus.ids(), "recording id", "STM", "", &mut warnings);
+    for ((id, t), file) in corpus.iter().zip(&files) {
+        let names = distinct_fields(
+            t.annotation().speakers().iter().map(|(_, name)| name),
+            "speaker",
+            "STM",
+            &format!("{id}: "),
+            &mut warnings,
+        );
         let mut joined_warned = false;
         for u in t.utterances() {
             let text = u.content.map(|c| c.display_text()).unwrap_or_default();
