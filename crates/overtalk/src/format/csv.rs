@@ -377,7 +377,20 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
                     )?;
                     return Ok(None);
                 }
-                cell_time(f, ms).map(Some).map_err(|e| ctx.time_error(e, f, what, n, col(k)))
+                match cell_time(f, ms) {
+                    Ok(t) => Ok(Some(t)),
+                    Err(e) => {
+                        // One unreadable cell skips its row, a repair (an error under --strict).
+                        let shown: String = f.chars().take(40).collect();
+                        ctx.warn_at(
+                            WarningKind::MissingTime,
+                            n,
+                            Some(col(k)),
+                            format!("{what} {shown:?}: {e}; row skipped"),
+                        )?;
+                        Ok(None)
+                    }
+                }
             };
         let Some(start) = time(cols.start, cols.start_ms, "start", ctx)? else { continue };
         let (end, end_col) = match (cols.end, cols.duration) {
@@ -535,8 +548,8 @@ mod tests {
         let out = read_text("0.5,1.5,A,hello\n", Format::Csv);
         assert_eq!(out.warnings[0].kind, WarningKind::Note);
         assert_eq!(out.corpus.get("recording").unwrap().annotation().len(), 1);
-        let e = read_str("start,end,speaker\n1,NaN,a\n", Format::Csv, &ReadOptions::default())
-            .unwrap_err();
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        let e = read_str("start,end,speaker\n1,NaN,a\n", Format::Csv, &strict).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(2), Some(3)));
         let e = read_str("who,what\na,b\n", Format::Csv, &ReadOptions::default()).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(1), Some(1)));

@@ -127,8 +127,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             (None, Some((_, true))) => continue,
             (None, _) => {}
         }
-        let start = ctx.seconds(begin, "begin", n, column_of(line, begin))?;
-        let d = ctx.seconds(dur, "duration", n, column_of(line, dur))?;
+        let Some(start) = ctx.seconds_or_skip(begin, "begin", "line", n, column_of(line, begin))?
+        else {
+            continue;
+        };
+        let Some(d) = ctx.seconds_or_skip(dur, "duration", "line", n, column_of(line, dur))? else {
+            continue;
+        };
         let end = Time::from_micros(start.micros().saturating_add(d.micros()));
         let confidence = rest
             .split_whitespace()
@@ -331,7 +336,13 @@ mod tests {
 
     #[test]
     fn errors_name_line_and_column() {
-        let e = read_str("m A 1e400 1 w\n", Format::Ctm, &ReadOptions::default()).unwrap_err();
+        // An unreadable time skips its line with a warning; under --strict it is the error.
+        let text = "m A 1e400 1 w\nm A 1 1 x\n";
+        let out = read_str(text, Format::Ctm, &ReadOptions::default()).unwrap();
+        assert_eq!((out.warnings[0].line, out.warnings[0].column), (Some(1), Some(5)));
+        assert_eq!(out.corpus.get("m").unwrap().annotation().len(), 1);
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        let e = read_str(text, Format::Ctm, &strict).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(1), Some(5)));
     }
 

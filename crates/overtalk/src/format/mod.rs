@@ -514,6 +514,32 @@ impl<'a> ReadContext<'a> {
         parse_seconds(field).map_err(|e| self.time_error(e, field, what, line, column))
     }
 
+    /// Parses decimal seconds at `line`:`column`, or warns that the field is no time and its
+    /// `unit` (`line`, `row`) is skipped, and gives `None`: a repair, so an error under
+    /// `strict`. One unreadable line does not stop the reading of the rest.
+    pub fn seconds_or_skip(
+        &mut self,
+        field: &str,
+        what: &str,
+        unit: &str,
+        line: usize,
+        column: usize,
+    ) -> Result<Option<Time>> {
+        match parse_seconds(field) {
+            Ok(t) => Ok(Some(t)),
+            Err(e) => {
+                let shown: String = field.chars().take(40).collect();
+                self.warn_at(
+                    WarningKind::MissingTime,
+                    line,
+                    Some(column),
+                    format!("{what} {shown:?}: {e}; {unit} skipped"),
+                )?;
+                Ok(None)
+            }
+        }
+    }
+
     /// The error for a time field that could not be read.
     pub fn time_error(
         &self,

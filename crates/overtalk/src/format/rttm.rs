@@ -20,7 +20,7 @@ use crate::format::channel::Channels;
 use crate::format::order::OutOfOrder;
 use crate::format::{distinct_fields, ReadContext, ZeroLengthSegment};
 use crate::model::{Corpus, Segment, SpeakerId, TranscriptBuilder};
-use crate::time::{parse_seconds, Time};
+use crate::time::Time;
 
 use crate::format::{FirstLine, Format, FormatSpec, Head, Sniff};
 
@@ -270,18 +270,23 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         let (file, tbeg, tdur, name) = (fields[1], fields[3], fields[4], fields[7]);
         channels.see(file, fields[2], n, column_of(line, fields[2]));
-        let start = match parse_seconds(strip_stars(tbeg)) {
-            Ok(t) => t,
-            Err(e) => return Err(ctx.time_error(e, tbeg, "onset", n, column_of(line, tbeg))),
+        let Some(start) =
+            ctx.seconds_or_skip(strip_stars(tbeg), "onset", "line", n, column_of(line, tbeg))?
+        else {
+            continue;
         };
         let duration = if is(tdur, "<NA>") {
             Time::ZERO
         } else {
-            match parse_seconds(strip_stars(tdur)) {
-                Ok(t) => t,
-                Err(e) => {
-                    return Err(ctx.time_error(e, tdur, "duration", n, column_of(line, tdur)))
-                }
+            match ctx.seconds_or_skip(
+                strip_stars(tdur),
+                "duration",
+                "line",
+                n,
+                column_of(line, tdur),
+            )? {
+                Some(t) => t,
+                None => continue,
             }
         };
         let end = Time::from_micros(start.micros().saturating_add(duration.micros()));
@@ -543,19 +548,19 @@ mod tests {
 
     #[test]
     fn bad_numbers_name_line_and_column() {
-        let e = read_str(
-            "SPEAKER f 1 abc 1.0 <NA> <NA> a <NA> <NA>\n",
-            Format::Rttm,
-            &ReadOptions::default(),
-        )
-        .unwrap_err();
+        // Lenient: the line is skipped with a located warning, the rest is read.
+        let text =
+            "SPEAKER f 1 abc 1.0 <NA> <NA> a <NA> <NA>\nSPEAKER f 1 2 1.0 <NA> <NA> b <NA> <NA>\n";
+        let out = read_str(text, Format::Rttm, &ReadOptions::default()).unwrap();
+        assert_eq!(out.warnings[0].kind, WarningKind::MissingTime);
+        assert_eq!((out.warnings[0].line, out.warnings[0].column), (Some(1), Some(13)));
+        assert_eq!(out.corpus.get("f").unwrap().annotation().len(), 1);
+        // Strict: the error, at the same place.
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        let e = read_str(text, Format::Rttm, &strict).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(1), Some(13)));
-        let e = read_str(
-            "SPEAKER f 1 1.0 NaN <NA> <NA> a <NA> <NA>\n",
-            Format::Rttm,
-            &ReadOptions::default(),
-        )
-        .unwrap_err();
+        let e = read_str("SPEAKER f 1 1.0 NaN <NA> <NA> a <NA> <NA>\n", Format::Rttm, &strict)
+            .unwrap_err();
         assert!(e.to_string().contains("NaN"), "{e}");
         assert!(read_str("END f 1 0 10\n", Format::Rttm, &ReadOptions::default()).is_err());
     }

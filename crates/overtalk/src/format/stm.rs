@@ -179,8 +179,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             *count += 1;
             continue;
         }
-        let start = ctx.seconds(begin, "begin", n, column_of(line, begin))?;
-        let stop = ctx.seconds(end, "end", n, column_of(line, end))?;
+        let Some(start) = ctx.seconds_or_skip(begin, "begin", "line", n, column_of(line, begin))?
+        else {
+            continue;
+        };
+        let Some(stop) = ctx.seconds_or_skip(end, "end", "line", n, column_of(line, end))? else {
+            continue;
+        };
         per.entry(file).or_default();
         // SCTK sorts by file, channel, then time: order is checked per channel.
         let latest = latest.entry((file, channel)).or_insert(Time::from_micros(i64::MIN));
@@ -375,7 +380,11 @@ mod tests {
 
     #[test]
     fn errors_name_line_and_column() {
-        let e = read_str("f 1 a 1.0 -x\n", Format::Stm, &ReadOptions::default()).unwrap_err();
+        // An unreadable time skips its line with a warning; under --strict it is the error.
+        let out = read_str("f 1 a 1.0 -x\n", Format::Stm, &ReadOptions::default()).unwrap();
+        assert_eq!((out.warnings[0].line, out.warnings[0].column), (Some(1), Some(11)));
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        let e = read_str("f 1 a 1.0 -x\n", Format::Stm, &strict).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(1), Some(11)));
     }
 
