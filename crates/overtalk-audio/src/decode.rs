@@ -474,6 +474,26 @@ fn codecs() -> &'static CodecRegistry {
 
 /// The pre-skip of an Ogg/Matroska Opus stream, read from its `OpusHead` (RFC 7845 §5.1), and
 /// the header with the pre-skip set to 0: this decoder drops the priming itself, so it is
+/// The sample rates a recording has: 1 kHz to 768 kHz. A header that declares 1 Hz would make
+/// an 86 KB file a 12-hour recording; 4 GHz makes every sample a nanosecond.
+const SAMPLE_RATES: std::ops::RangeInclusive<u32> = 1_000..=768_000;
+
+/// Refuses a declared sample rate outside [`SAMPLE_RATES`] as a corrupt header.
+fn check_rate(rate: u32) -> Result<()> {
+    if SAMPLE_RATES.contains(&rate) {
+        Ok(())
+    } else {
+        Err(Error::recording(
+            RecordingProblem::Corrupt,
+            format!(
+                "the audio track declares {rate} samples a second; a recording has {} to {}",
+                SAMPLE_RATES.start(),
+                SAMPLE_RATES.end()
+            ),
+        ))
+    }
+}
+
 /// removed exactly even when it spans more than the first packet.
 fn take_opus_pre_skip(extra: &mut Option<Box<[u8]>>) -> u64 {
     match extra {
@@ -491,7 +511,14 @@ impl Decoder {
     /// Opens a file; the extension is only a hint (a WAV named `.mp3` still decodes).
     pub fn open(path: &Path, options: &DecodeOptions) -> Result<Decoder> {
         let file = File::open(path).map_err(|e| Error::from(e).with_path(path))?;
-        let len = file.metadata().map_err(|e| Error::from(e).with_path(path))?.len();
+        let meta = file.metadata().map_err(|e| Error::from(e).with_path(path))?;
+        if meta.is_dir() {
+            return Err(Error::invalid(
+                "is a directory, not a recording (give its files, or `--track NAME=FILE` for each)",
+            )
+            .with_path(path));
+        }
+        let len = meta.len();
         if len > options.max_bytes {
             return Err(Error::limit(format!(
                 "the file has {len} bytes, more than the {} allowed",
@@ -659,6 +686,7 @@ impl Decoder {
         let sample_rate = params.sample_rate.filter(|&r| r > 0).ok_or_else(|| {
             Error::recording(RecordingProblem::Corrupt, "the audio track declares no sample rate")
         })?;
+        check_rate(sample_rate)?;
         let channels = params.channels.as_ref().map(|c| c.count()).unwrap_or(0);
         check_channels(channels, options)?;
         let declared_frames = track.num_frames;
@@ -711,6 +739,7 @@ impl Decoder {
                 "the audio track declares no sample rate",
             ));
         }
+        check_rate(spec.sample_rate)?;
         check_channels(usize::from(spec.channels), options)?;
         let float = spec.sample_format == hound::SampleFormat::Float;
         if float && spec.bits_per_sample != 32 {

@@ -79,8 +79,27 @@ fn collect_named_files(m: &clap::ArgMatches, found: &mut Vec<PathBuf>) {
 
 /// Whether `out` is a file the command line names as an input.
 fn is_named_input(out: &Path) -> bool {
-    let Ok(out) = std::fs::canonicalize(out) else { return false };
-    NAMED_FILES.get().is_some_and(|files| files.contains(&out))
+    out.exists() && NAMED_FILES.get().is_some_and(|files| files.iter().any(|f| same_file(out, f)))
+}
+
+/// Whether `a` and `b` name one file: the same path once links are resolved, or on Unix the
+/// same device and inode (a hard link, which no path comparison sees). Paths that do not
+/// resolve are compared as written.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) if x == y => true,
+        (Ok(_), Ok(_)) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+                    return x.is_file() && x.dev() == y.dev() && x.ino() == y.ino();
+                }
+            }
+            false
+        }
+        _ => a == b,
+    }
 }
 
 /// Where output goes.
@@ -108,14 +127,9 @@ impl Target {
             if is_named_input(out) {
                 bail!("{}: refusing to overwrite an input file", out.display());
             }
-            let out_canon = std::fs::canonicalize(out).ok();
             for s in inputs {
                 if let Source::File(p) = s {
-                    let same = match (&out_canon, std::fs::canonicalize(p).ok()) {
-                        (Some(a), Some(b)) => *a == b,
-                        _ => out == p,
-                    };
-                    if same {
+                    if same_file(out, p) {
                         bail!("{}: refusing to overwrite an input file", out.display());
                     }
                 }

@@ -232,3 +232,28 @@ fn a_long_output_name_is_written() {
     dir.run(&["convert", "clip.rttm", "-o", &name]).ok();
     assert!(dir.read(&name).starts_with("SPEAKER"));
 }
+
+/// A hard link to an input is that input: not overwritten either.
+#[cfg(unix)]
+#[test]
+fn a_hard_link_to_an_input_is_the_input() {
+    let dir = Dir::new();
+    dir.create("clip.rttm", RTTM);
+    std::fs::hard_link(dir.path().join("clip.rttm"), dir.path().join("link.rttm")).unwrap();
+    let run = dir.run(&["convert", "clip.rttm", "-o", "link.rttm"]);
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+    assert!(run.stderr().contains("refusing to overwrite an input file"), "{}", run.stderr());
+    dir.create("names.toml", "\"A\" = \"B\"\n");
+    std::fs::hard_link(dir.path().join("names.toml"), dir.path().join("n2.toml")).unwrap();
+    let run = dir.run(&[
+        "convert",
+        "clip.rttm",
+        "--speakers",
+        "names.toml",
+        "-o",
+        "n2.toml",
+        "--to",
+        "rttm",
+    ]);
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+}

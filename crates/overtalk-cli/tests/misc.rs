@@ -202,4 +202,15 @@ fn impossible_requests_are_refused_and_empty_results_said() {
     assert_eq!(run.code(), 0, "{}", run.stderr());
     assert!(run.stderr().contains("none of the input's 2 segment(s) is left"), "{}", run.stderr());
     assert!(run.stdout().contains("none of the input's 2 segment(s) is left"));
+    // Flags of another mode of `cut`, and a gain that would amplify.
+    let run = dir.run(&["cut", "a.rttm", "--without", "A", "--camera", "A=a.mp4", "-o", "x.edl"]);
+    assert!(run.stderr().contains("--camera goes with --follow-speaker"), "{}", run.stderr());
+    let run = dir.run(&["cut", "a.rttm", "--without", "A", "--by", "B", "-o", "x.edl"]);
+    assert!(run.stderr().contains("--by goes with --events"), "{}", run.stderr());
+    let run = dir.run(&["cut", "a.rttm", "--without", "A", "--duck", "NaN", "-o", "x.edl"]);
+    assert!(run.stderr().contains("--duck is a gain in dB"), "{}", run.stderr());
+    // `man -o -` is stdout.
+    let man = dir.run(&["man", "-o", "-"]).ok();
+    assert!(man.starts_with(".ie") || man.contains(".TH"), "{man}");
+    assert!(!dir.path().join("-").exists());
 }

@@ -96,6 +96,22 @@ fn zero_length_wav_is_invalid() {
     }
 }
 
+/// A header's sample rate outside what recordings have (1 Hz would make a short file hours
+/// long) is a corrupt header; a directory is no recording, said as such.
+#[test]
+fn absurd_sample_rates_and_directories_are_refused() {
+    let t = Tmp::new();
+    for rate in [1, 999, 1_000_000] {
+        let p = t.path("rate.wav");
+        write_wav(&p, rate, 1, &tone(16_000, 0.1), false);
+        let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
+        assert_eq!(kind_of(&e), "corrupt", "{rate}: {e}");
+        assert!(e.to_string().contains(&format!("declares {rate} samples a second")), "{e}");
+    }
+    let e = decode_all(&t.path(""), &DecodeOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("is a directory, not a recording"), "{e}");
+}
+
 #[test]
 fn one_sample_file_decodes_and_detects_nothing() {
     let t = Tmp::new();

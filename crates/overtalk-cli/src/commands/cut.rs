@@ -152,6 +152,19 @@ fn decode(args: &Args, tracks_arg: &[String]) -> Result<Option<CutRecording>> {
 
 /// Runs `cut`.
 pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
+    // Flags that belong to another mode (clap's `requires` counts a flag's default as given).
+    if !args.camera.is_empty() && !args.follow_speaker {
+        bail!("--camera goes with --follow-speaker: the cameras are the angles of a multicam cut that follows the floor holder");
+    }
+    if args.by.is_some() && args.events.is_empty() {
+        bail!("--by goes with --events: it keeps one speaker's events in an evidence reel");
+    }
+    if !(args.duck.is_finite() && args.duck <= 0.0) {
+        bail!(
+            "--duck is a gain in dB, 0 or below (-40 lowers the bleed by 40 dB), got {}",
+            args.duck
+        );
+    }
     // With a transcript or diarization as INPUT, the `--track` recordings are what is cut, not
     // what is detected: who spoke when comes from the INPUT.
     let tracks = if args.inputs.is_empty() {

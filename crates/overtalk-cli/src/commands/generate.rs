@@ -41,7 +41,9 @@ pub fn completions(args: CompletionArgs, mut cmd: clap::Command) -> Result<Outco
 
 /// Writes man pages.
 pub fn man(args: ManArgs, cmd: clap::Command) -> Result<Outcome> {
-    match args.output {
+    // `-o -` is stdout, as everywhere else: the main page.
+    let output = args.output.filter(|d| d.as_os_str() != "-");
+    match output {
         None => {
             let mut page = Vec::new();
             clap_mangen::Man::new(cmd).render(&mut page)?;
@@ -50,6 +52,12 @@ pub fn man(args: ManArgs, cmd: clap::Command) -> Result<Outcome> {
             out.flush()?;
         }
         Some(dir) => {
+            if dir.exists() && !dir.is_dir() {
+                anyhow::bail!(
+                    "{}: not a directory; man writes one page per subcommand into a directory",
+                    dir.display()
+                );
+            }
             std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
             clap_mangen::generate_to(cmd, &dir)
                 .with_context(|| format!("writing man pages to {}", dir.display()))?;

@@ -95,12 +95,18 @@ impl MarkupStyle {
     }
 }
 
-/// A Markdown pipe table.
+/// A Markdown pipe table; a `|` or a line break inside a cell (a speaker named `A|B`) is
+/// escaped, so it cannot split the cell.
 fn pipe_table(header: &[String], rows: &[Vec<String>], out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "| {} |", header.join(" | "))?;
+    let row = |cells: &[String]| -> String {
+        let cells: Vec<String> =
+            cells.iter().map(|c| c.replace('|', "\\|").replace(['\n', '\r'], " ")).collect();
+        format!("| {} |", cells.join(" | "))
+    };
+    writeln!(out, "{}", row(header))?;
     writeln!(out, "|{}", header.iter().map(|_| " --- |").collect::<String>())?;
     for r in rows {
-        writeln!(out, "| {} |", r.join(" | "))?;
+        writeln!(out, "{}", row(r))?;
     }
     Ok(())
 }
