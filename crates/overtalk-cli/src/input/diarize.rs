@@ -137,6 +137,15 @@ pub fn diarize(
         for w in &found.warnings {
             eprintln!("overtalk: warning: {w}");
         }
+        // A count asked for and not given back is said (a recording with fewer voices, or
+        // fewer stretches of speech, than speakers asked for).
+        let found_count = found.transcript.annotation().speakers().len();
+        if let Some(n) = args.num_speakers.filter(|&n| n != found_count) {
+            eprintln!(
+                "overtalk: warning: {}: --num-speakers {n} asked for, {found_count} found: the recording's speech does not split into that many speakers",
+                audio.display()
+            );
+        }
     }
     Ok((Corpus::single(found.recording_id, found.transcript), found.provenance))
 }
