@@ -489,13 +489,14 @@ fn non_finite_samples_in_a_48_channel_file_become_silence_and_are_counted() {
 
 #[test]
 fn ten_hours_stream_in_fixed_blocks_with_exact_times() {
-    // A real ten-hour recording, kept fast: 100 Hz mono 16-bit (3.6 million frames), its data
-    // a sparse run of zeros. Blocks keep one size, so memory does not grow with duration, and
-    // the last sample ends at exactly 10:00:00 (36,000,000,000 µs, past 32-bit microseconds).
+    // A real ten-hour recording, kept fast: 1 kHz mono 16-bit (the lowest rate a recording is
+    // taken at; 36 million frames), its data a sparse run of zeros. Blocks keep one size, so
+    // memory does not grow with duration, and the last sample ends at exactly 10:00:00
+    // (36,000,000,000 µs, past 32-bit microseconds).
     let t = Tmp::new();
     let p = t.path("ten-hours.wav");
-    write_wav(&p, 100, 1, &[], false);
-    let frames: u64 = 10 * 3600 * 100;
+    write_wav(&p, 1000, 1, &[], false);
+    let frames: u64 = 10 * 3600 * 1000;
     let mut bytes = std::fs::read(&p).unwrap();
     let header = bytes.len() as u64;
     let data_len = (frames * 2) as u32;
@@ -522,7 +523,7 @@ fn ten_hours_stream_in_fixed_blocks_with_exact_times() {
     }
     assert_eq!(next, frames);
     assert_eq!(blocks, frames.div_ceil(size as u64));
-    assert_eq!(frames_to_delta(next, 100), Delta::from_micros(36_000_000_000));
+    assert_eq!(frames_to_delta(next, 1000), Delta::from_micros(36_000_000_000));
     // Under a one-hour cap, the declared length is refused before decoding.
     let hour = DecodeOptions {
         max_duration: Delta::from_micros(3_600_000_000),
