@@ -214,3 +214,19 @@ fn impossible_requests_are_refused_and_empty_results_said() {
     assert!(man.starts_with(".ie") || man.contains(".TH"), "{man}");
     assert!(!dir.path().join("-").exists());
 }
+
+/// A negative number given without `=` reaches the command's own range check, which names the
+/// option, instead of clap's "unexpected argument".
+#[test]
+fn negative_numbers_reach_the_range_checks() {
+    let dir = Dir::new();
+    dir.create("a.rttm", "SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\n");
+    let run = dir.run(&["score", "-r", "a.rttm", "-s", "a.rttm", "--collar", "-1"]);
+    assert!(
+        run.stderr().contains("--collar must be a non-negative number of seconds"),
+        "{}",
+        run.stderr()
+    );
+    let run = dir.run(&["analyze", "a.rttm", "--min-segment", "-5"]);
+    assert!(run.stderr().contains("min_segment = -5 ms is out of range"), "{}", run.stderr());
+}

@@ -26,6 +26,8 @@ use crate::output::Target;
 /// speaker and the parameters used. Parameters come from the preset, then `--config`, then the
 /// flags below (durations in milliseconds).
 #[derive(Debug, clap::Args)]
+// `--collar -1` reaches the command's own range check instead of clap's "unexpected argument".
+#[command(allow_negative_numbers = true)]
 #[command(
     after_help = "Examples:\n  overtalk analyze interview.vtt\n  overtalk analyze ami/only_words/rttms/test --format json -o ami.json\n  overtalk analyze debate.rttm --preset pure-jf --terminal-window 250\n  overtalk analyze meeting.rttm --format csv --events onsets"
 )]

@@ -26,6 +26,8 @@ use crate::output::{format_for_path, Target};
 /// `--track` recordings). Cuts fall on frames of `--fps`; docs/cut.md says which editor
 /// imports what.
 #[derive(Debug, clap::Args)]
+// `--collar -1` reaches the command's own range check instead of clap's "unexpected argument".
+#[command(allow_negative_numbers = true)]
 #[command(
     after_help = "Examples:\n  overtalk cut show.rttm --without Host --audio show.wav -o show-no-host.edl --fps 29.97df\n  overtalk cut show.rttm --only Guest --audio show.wav -o guest.wav\n  overtalk cut debate.vtt --events interruptions --by Alice --context 2s --audio debate.mp4 -o reel.otio\n  overtalk cut --track Host=host.wav --track Guest=guest.wav --without Host -o guest-only.wav\n  overtalk cut show.rttm --follow-speaker --camera Host=host.mp4 --camera Guest=guest.mp4 -o multicam.fcpxml"
 )]

@@ -25,6 +25,8 @@ use crate::output::Target;
 /// of `overtalk models install` (without it, all speech is one speaker, with a warning);
 /// `--no-diarize` keeps its speech under one label.
 #[derive(Debug, clap::Args)]
+// `--collar -1` reaches the command's own range check instead of clap's "unexpected argument".
+#[command(allow_negative_numbers = true)]
 #[command(
     after_help = "Examples:\n  overtalk detect --track Host=host.wav --track Guest=guest.wav -o show.rttm\n  overtalk detect call.wav --channels Agent,Customer -o call.TextGrid\n  overtalk detect podcast.mp3 -o speakers.rttm\n  overtalk detect interview.mp4 --num-speakers 2 -o interview.rttm"
 )]

@@ -31,6 +31,8 @@ const MAX_EMBED_BYTES: u64 = 512 << 20;
 /// output of `analyze` for the same inputs and parameters. For a diarization score, use
 /// `overtalk score -r REF -s HYP --format html -o score.html`.
 #[derive(Debug, clap::Args)]
+// `--collar -1` reaches the command's own range check instead of clap's "unexpected argument".
+#[command(allow_negative_numbers = true)]
 #[command(
     after_help = "Examples:\n  overtalk report interview.vtt -o interview.html\n  overtalk report interview.vtt --layout card -o card.png\n  overtalk report meeting.rttm --start 10:00 --end 12:00 --theme dark -o clip.svg\n  overtalk report meeting.rttm --audio meeting.mp3 --embed-audio -o meeting.html\n  overtalk score -r ref.rttm -s sys.rttm --format html -o score.html"
 )]

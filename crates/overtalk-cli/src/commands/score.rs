@@ -27,6 +27,8 @@ use crate::output::Target;
 /// and dscore; pyannote.metrics' `collar` is the total width, twice this value — every result
 /// prints both.
 #[derive(Debug, clap::Args)]
+// `--collar -1` reaches the command's own range check instead of clap's "unexpected argument".
+#[command(allow_negative_numbers = true)]
 #[command(
     mut_arg("analysis_preset", |a| a.long("analysis-preset").requires("events").help("With --events: the analysis parameter preset (`overtalk analyze --preset`)")),
     mut_group("ParamFlags", |g| g.requires("events")),
