@@ -48,7 +48,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Uem> {
         if t.is_empty() || t.starts_with(';') || t.starts_with('#') {
             continue;
         }
-        let fields: Vec<&str> = t.split_ascii_whitespace().take(6).collect();
+        let fields: Vec<&str> = t.split_ascii_whitespace().collect();
         let (file, on, off) = match fields.len() {
             4 => (fields[0], fields[2], fields[3]),
             3 => {
@@ -65,7 +65,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Uem> {
                     WarningKind::Skipped,
                     n,
                     None,
-                    format!("{k} fields, UEM needs 4; line skipped"),
+                    if fields[0].eq_ignore_ascii_case("SPEAKER") {
+                        format!("{k} fields, UEM needs 4: an RTTM line (is this file a UEM?); line skipped")
+                    } else {
+                        format!("{k} fields, UEM needs 4; line skipped")
+                    },
                 )?;
                 continue;
             }
