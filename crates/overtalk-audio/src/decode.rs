@@ -472,8 +472,6 @@ fn codecs() -> &'static CodecRegistry {
     &REGISTRY
 }
 
-/// The pre-skip of an Ogg/Matroska Opus stream, read from its `OpusHead` (RFC 7845 §5.1), and
-/// the header with the pre-skip set to 0: this decoder drops the priming itself, so it is
 /// The sample rates a recording has: 1 kHz to 768 kHz. A header that declares 1 Hz would make
 /// an 86 KB file a 12-hour recording; 4 GHz makes every sample a nanosecond.
 const SAMPLE_RATES: std::ops::RangeInclusive<u32> = 1_000..=768_000;
@@ -494,6 +492,8 @@ fn check_rate(rate: u32) -> Result<()> {
     }
 }
 
+/// The pre-skip of an Ogg/Matroska Opus stream, read from its `OpusHead` (RFC 7845 §5.1), and
+/// the header with the pre-skip set to 0: this decoder drops the priming itself, so it is
 /// removed exactly even when it spans more than the first packet.
 fn take_opus_pre_skip(extra: &mut Option<Box<[u8]>>) -> u64 {
     match extra {

@@ -17,29 +17,79 @@ static NAMED_FILES: OnceLock<Vec<PathBuf>> = OnceLock::new();
 /// before they are moved into place ([`remove_unfinished_on_interrupt`]).
 static UNFINISHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// On SIGINT or SIGTERM, removes the hidden files of the writes in progress and exits with
-/// 130 (interrupted): an interrupted run leaves neither a partial output nor its temporary
-/// file. Called once, for every command but `live`, which ends its own session on a signal.
+/// On SIGINT or SIGTERM, removes the hidden files of the writes in progress, then dies of the
+/// signal as it would have (the shell sees 130 or 143): an interrupted run leaves neither a
+/// partial output nor its temporary file. A signal the process was started with ignored
+/// (`nohup`, a script's `cmd &`) stays ignored, and SIGHUP is left alone; where the inherited
+/// dispositions cannot be read (`/proc/self/status`, Linux), nothing is installed. Called
+/// once, for every command but `live`, which ends its own session on a signal.
+#[cfg(unix)]
 pub fn remove_unfinished_on_interrupt() {
-    let _ = ctrlc::set_handler(|| {
-        if let Ok(files) = UNFINISHED.lock() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let Some(ignored) = ignored_signals() else { return };
+    let wanted: Vec<i32> =
+        [SIGINT, SIGTERM].into_iter().filter(|&s| ignored & (1 << (s - 1)) == 0).collect();
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(&wanted) else { return };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            // The lock is kept: no write registers or creates a file from here on.
+            let files = UNFINISHED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             for f in files.iter() {
                 let _ = std::fs::remove_file(f);
             }
+            let _ = signal_hook::low_level::emulate_default_handler(signal);
+            std::process::exit(128 + signal);
         }
-        std::process::exit(130);
     });
 }
 
-/// Registers or forgets an unfinished write's hidden file.
-fn unfinished(path: &Path, pending: bool) {
-    if let Ok(mut files) = UNFINISHED.lock() {
-        if pending {
-            files.push(path.to_path_buf());
-        } else {
-            files.retain(|f| f != path);
+/// Elsewhere, nothing: an interrupted write may leave its hidden file.
+#[cfg(not(unix))]
+pub fn remove_unfinished_on_interrupt() {}
+
+/// The signals this process was started with ignored, as the bit mask of `SigIgn` in
+/// `/proc/self/status` (bit `n - 1` for signal `n`); `None` where that cannot be read.
+#[cfg(unix)]
+fn ignored_signals() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
+    u64::from_str_radix(mask.trim(), 16).ok()
+}
+
+/// Creates the hidden file of an atomic write beside `path`, under a name no other process
+/// holds (the process id, a count and a random number; another name when one exists, as in
+/// two containers that both run as process 1), registered for removal on interrupt before the
+/// interrupt can see it unregistered.
+fn create_unfinished(dir: &Path, path: &Path) -> Result<(PathBuf, std::fs::File)> {
+    use std::hash::{BuildHasher, Hasher};
+    static WRITES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let mut last = None;
+    for _ in 0..16 {
+        let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let random = std::collections::hash_map::RandomState::new().build_hasher().finish();
+        let tmp =
+            dir.join(format!(".overtalk-{}-{n}-{:08x}.tmp", std::process::id(), random as u32));
+        // Created and registered under the lock the interrupt takes.
+        let mut files = UNFINISHED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(file) => {
+                files.push(tmp.clone());
+                return Ok((tmp, file));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => {
+                return Err(e).with_context(|| format!("creating a file beside {}", path.display()))
+            }
         }
     }
+    Err(last.map_or_else(|| anyhow::anyhow!("no free name"), anyhow::Error::from))
+        .with_context(|| format!("creating a file beside {}", path.display()))
+}
+
+/// Forgets an unfinished write's hidden file (moved into place, or removed).
+fn finished(path: &Path) {
+    let mut files = UNFINISHED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    files.retain(|f| f != path);
 }
 
 /// The arguments that name what a command writes, not what it reads.
@@ -177,17 +227,8 @@ impl Target {
                 }
                 // A short hidden name beside the output, whatever the output's own length (a
                 // name of 250 bytes is valid; with a prefix and a suffix it would not be).
-                static WRITES: std::sync::atomic::AtomicUsize =
-                    std::sync::atomic::AtomicUsize::new(0);
-                let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let tmp = dir.join(format!(".overtalk-{}-{n}.tmp", std::process::id()));
-                unfinished(&tmp, true);
+                let (tmp, file) = create_unfinished(&dir, path)?;
                 let result = (|| -> Result<()> {
-                    let file = std::fs::OpenOptions::new()
-                        .write(true)
-                        .create_new(true)
-                        .open(&tmp)
-                        .with_context(|| format!("creating a file beside {}", path.display()))?;
                     let mut buf = std::io::BufWriter::new(file);
                     write(&mut buf)?;
                     let file = buf
@@ -203,7 +244,7 @@ impl Target {
                 if result.is_err() {
                     let _ = std::fs::remove_file(&tmp);
                 }
-                unfinished(&tmp, false);
+                finished(&tmp);
                 result
             }
         }

@@ -37,6 +37,15 @@ use crate::{parallel, OvertalkError};
 pub(crate) struct Intervals {
     names: Names,
     items: Vec<HeInterval>,
+    /// Overlap is not measurable in the conversation (speakers found one per frame, or ends
+    /// estimated): `counts()` gives `None` for the overlap classes, as the JSON gives `null`.
+    overlap_unknown: bool,
+}
+
+/// Whether the overlap of a conversation cannot be measured: its detection found the speakers
+/// one per frame, or its ends were estimated (start times only).
+fn overlap_unknown(c: &Conversation) -> bool {
+    c.origin.overlap_not_measurable || c.transcript.estimated_ends() > 0
 }
 
 /// Where the recording id and the speaker names of an [`Intervals`] come from: the conversation
@@ -128,7 +137,11 @@ static ZERO_COUNTS: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
 /// copy of [`ZERO_COUNTS`] (its table copied whole, keys and their hashes included) with the
 /// classes that occur set in place: no insertion grows it, where a new dict filled key by key
 /// is resized on its sixth key.
-fn counts_dict<'py>(py: Python<'py>, items: &[HeInterval]) -> PyResult<Bound<'py, PyDict>> {
+fn counts_dict<'py>(
+    py: Python<'py>,
+    items: &[HeInterval],
+    overlap_unknown: bool,
+) -> PyResult<Bound<'py, PyDict>> {
     let names =
         KIND_NAMES.get_or_init(py, || HeKind::ALL.map(|k| PyString::intern(py, k.name()).unbind()));
     let zero = match ZERO_COUNTS.get(py) {
@@ -145,6 +158,13 @@ fn counts_dict<'py>(py: Python<'py>, items: &[HeInterval]) -> PyResult<Bound<'py
     for (name, n) in names.iter().zip(count(items)) {
         if n != 0 {
             dict.set_item(name.bind(py), n)?;
+        }
+    }
+    if overlap_unknown {
+        for (name, kind) in names.iter().zip(HeKind::ALL) {
+            if kind.is_overlap() {
+                dict.set_item(name.bind(py), py.None())?;
+            }
         }
     }
     Ok(dict)
@@ -202,9 +222,10 @@ impl Intervals {
 
     /// The number of intervals of each class (`pause`, `gap`, `overlap_within`,
     /// `overlap_between`, `ngno`, `unbounded_silence`, `unbounded_overlap`): a dict with every
-    /// class named, zero included, in that order.
+    /// class named, zero included, in that order; the overlap classes are `None` when the
+    /// conversation's overlap is not measurable.
     fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        counts_dict(py, &self.items)
+        counts_dict(py, &self.items, self.overlap_unknown)
     }
 
     /// Interval `index` (negative from the end) as a plain tuple.
@@ -319,7 +340,7 @@ impl Intervals {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let rows: Vec<Pickled<&str>> = self.items.iter().map(pickled_row).collect();
         let f = py.import("overtalk._native")?.getattr("_intervals_from_rows")?;
-        let args = (self.names.recording_id(), self.names.speakers(), rows);
+        let args = (self.names.recording_id(), self.names.speakers(), rows, self.overlap_unknown);
         Ok((f, args.into_pyobject(py)?))
     }
 
@@ -340,10 +361,12 @@ fn pickled_row(h: &HeInterval) -> Pickled<&'static str> {
 
 /// Rebuilds pickled intervals.
 #[pyfunction]
+#[pyo3(signature = (recording_id, speakers, rows, overlap_unknown=false))]
 fn _intervals_from_rows(
     recording_id: String,
     speakers: Vec<String>,
     rows: Vec<Pickled<String>>,
+    overlap_unknown: bool,
 ) -> PyResult<Intervals> {
     let items = rows
         .into_iter()
@@ -354,7 +377,7 @@ fn _intervals_from_rows(
             Ok(HeInterval { layer: Layer::Acoustic, kind, start, end, prev, next })
         })
         .collect::<PyResult<_>>()?;
-    Ok(Intervals { names: Names::Owned { recording_id, speakers }, items })
+    Ok(Intervals { names: Names::Owned { recording_id, speakers }, items, overlap_unknown })
 }
 
 /// Below this many tracks a conversation's sweep runs with the GIL held: giving the GIL up and
@@ -378,10 +401,19 @@ fn sweep_of<T: Send>(
 }
 
 /// The intervals of one conversation, their names its own (a copy).
-fn owned_intervals_of(id: &str, t: &overtalk::Transcript, params: &Params) -> Intervals {
+fn owned_intervals_of(
+    id: &str,
+    t: &overtalk::Transcript,
+    params: &Params,
+    overlap_unknown: bool,
+) -> Intervals {
     let (items, kept) = dyad::he_acoustic_with_speakers(t, params);
     let speakers = kept.iter().map(|&k| t.annotation().speaker_name(k).to_owned()).collect();
-    Intervals { names: Names::Owned { recording_id: id.to_owned(), speakers }, items }
+    Intervals {
+        names: Names::Owned { recording_id: id.to_owned(), speakers },
+        items,
+        overlap_unknown,
+    }
 }
 
 /// `overtalk.Conversation`, the class the package's functions take.
@@ -591,7 +623,8 @@ fn gaps_and_overlaps<'py>(
     let p = resolved_params(py, preset, params)?;
     let p = &p.get().inner;
     let (items, kept) = sweep_of(py, conv.get(), |t| dyad::he_acoustic_with_speakers(t, p));
-    Ok(Intervals { names: Names::Shared(conv.unbind(), kept), items })
+    let overlap_unknown = overlap_unknown(conv.get());
+    Ok(Intervals { names: Names::Shared(conv.unbind(), kept), items, overlap_unknown })
 }
 
 /// ``gaps_and_overlaps(conversation, preset, **params).counts()`` in one call that keeps no
@@ -613,7 +646,11 @@ fn gaps_and_overlaps_counts<'py>(
     let p = resolved_params(py, preset, params)?;
     let p = &p.get().inner;
     // Only the counts: the sweep alone, without the speakers that would name the intervals.
-    counts_dict(py, &sweep_of(py, conv.get(), |t| dyad::he_acoustic(t, p)))
+    counts_dict(
+        py,
+        &sweep_of(py, conv.get(), |t| dyad::he_acoustic(t, p)),
+        overlap_unknown(conv.get()),
+    )
 }
 
 /// The acoustic H&E intervals of a native `conversation` under parameters resolved before
@@ -626,7 +663,8 @@ fn gaps_and_overlaps_with(
 ) -> Intervals {
     let p = &params.inner;
     let (items, kept) = sweep_of(py, conversation.get(), |t| dyad::he_acoustic_with_speakers(t, p));
-    Intervals { names: Names::Shared(conversation.unbind(), kept), items }
+    let overlap_unknown = overlap_unknown(conversation.get());
+    Intervals { names: Names::Shared(conversation.unbind(), kept), items, overlap_unknown }
 }
 
 /// The intervals of each conversation, in the order given, on `threads` worker threads.
@@ -647,7 +685,10 @@ fn gaps_and_overlaps_many(
     Ok(conversations
         .into_iter()
         .zip(items)
-        .map(|(c, (items, kept))| Intervals { names: Names::Shared(c.unbind(), kept), items })
+        .map(|(c, (items, kept))| {
+            let overlap_unknown = overlap_unknown(c.get());
+            Intervals { names: Names::Shared(c.unbind(), kept), items, overlap_unknown }
+        })
         .collect())
 }
 
@@ -662,8 +703,13 @@ fn gaps_and_overlaps_corpus(
 ) -> PyResult<Vec<Intervals>> {
     let threads = parallel::check_threads(threads)?;
     let recordings: Vec<_> = corpus.inner.iter().collect();
-    let p = &params.inner;
-    py.detach(|| parallel::map(&recordings, threads, |(id, t)| owned_intervals_of(id, t, p)))
+    let (p, origins) = (&params.inner, &corpus.origins);
+    py.detach(|| {
+        parallel::map(&recordings, threads, |(id, t)| {
+            let detected = origins.get(*id).is_some_and(|o| o.overlap_not_measurable);
+            owned_intervals_of(id, t, p, detected || t.estimated_ends() > 0)
+        })
+    })
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

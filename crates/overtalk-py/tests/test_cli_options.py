@@ -159,6 +159,14 @@ def test_one_mixed_recording_is_diarized_as_the_cli_does(no_models, cli):
     assert whole.to_json() == a.to_json()
     (pickled,) = overtalk.analyze_many(pickle.loads(pickle.dumps(corpus)))
     assert pickled.to_json() == a.to_json()
+    # The H&E counts say the overlaps are unknown, as the JSON's nulls do; gaps are counted.
+    counts = overtalk.gaps_and_overlaps_counts(conv)
+    assert counts["overlap_between"] is None and counts["unbounded_overlap"] is None, counts
+    assert isinstance(counts["gap"], int)
+    intervals = overtalk.gaps_and_overlaps(conv)
+    assert intervals.counts() == counts == pickle.loads(pickle.dumps(intervals)).counts()
+    he = a.to_dict()["conversation"]["he_counts"]["acoustic"]
+    assert he["overlap_within"] is None and he["gap"] == counts["gap"], he
     # The sentence between the two seconds of silence, as one speaker.
     segs = conv.segments()
     assert len({s.speaker for s in segs}) == 1

@@ -60,19 +60,27 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         // Every file is named and checked before the first is written: an id is data, so it
         // becomes one safe file name (`format::file_stem`), and two ids that give the same
         // name, or a name that is an input, stop the conversion with nothing written.
+        // Names compared without case: on a file system that ignores it (macOS, Windows), `A`
+        // and `a` are one file.
         let mut by_name: std::collections::BTreeMap<String, &str> = Default::default();
         let mut targets = Vec::with_capacity(corpus.len());
+        let mut renamed = Vec::new();
         for (id, t) in corpus.iter() {
             let name = format!("{}.{}", format::file_stem(id), format.extension());
-            if let Some(other) = by_name.insert(name.clone(), id) {
+            if let Some(other) = by_name.insert(name.to_lowercase(), id) {
                 bail!("recordings {other:?} and {id:?} would both be written to {name}: rename one in the input");
             }
-            if !globals.quiet && name != format!("{id}.{}", format.extension()) {
-                eprintln!("overtalk: warning: recording {id:?} written as {name} (a recording id is written as one file name in the output directory)");
+            if name != format!("{id}.{}", format.extension()) {
+                renamed.push((id, name.clone()));
             }
             let target = Target::File(args.output.join(name));
             target.check_not_input(&sources)?;
             targets.push((Corpus::single(id, t.clone()), target));
+        }
+        if !globals.quiet {
+            for (id, name) in renamed {
+                eprintln!("overtalk: warning: recording {id:?} written as {name} (a recording id is written as one file name in the output directory)");
+            }
         }
         std::fs::create_dir_all(&args.output)
             .with_context(|| format!("creating {}", args.output.display()))?;

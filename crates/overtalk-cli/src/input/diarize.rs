@@ -137,12 +137,13 @@ pub fn diarize(
         for w in &found.warnings {
             eprintln!("overtalk: warning: {w}");
         }
-        // A count asked for and not given back is said (a recording with fewer voices, or
-        // fewer stretches of speech, than speakers asked for).
+        // A count asked for and not given back is said (fewer stretches of speech than
+        // speakers asked for); without a speaker model the fallback's own warning says why.
         let found_count = found.transcript.annotation().speakers().len();
-        if let Some(n) = args.num_speakers.filter(|&n| n != found_count) {
+        let n = args.num_speakers.filter(|&n| n != found_count);
+        if let Some(n) = n.filter(|_| found_count > 0 && !found.provenance.voice_activity_only()) {
             eprintln!(
-                "overtalk: warning: {}: --num-speakers {n} asked for, {found_count} found: the recording's speech does not split into that many speakers",
+                "overtalk: warning: {}: --num-speakers {n} asked for, {found_count} found: the speech does not split into that many speakers",
                 audio.display()
             );
         }

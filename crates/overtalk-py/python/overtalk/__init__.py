@@ -586,7 +586,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     def gaps_and_overlaps_counts(
         conversation: Union[Conversation, Corpus, PathLike], preset: str = "he2010", **params: Any
-    ) -> dict[str, int]: ...
+    ) -> dict[str, Optional[int]]: ...
 
 else:
     # The extension's functions themselves, no Python frame around them: a call per

@@ -121,14 +121,16 @@ enum Unit {
 }
 
 impl Unit {
-    /// The unit of `doc`'s times: seconds when the last time read as milliseconds would end
-    /// the speech far before `audio_duration` (seconds): at most ten times the duration
-    /// instead of about a thousand; without a duration, seconds when some time has a fraction,
-    /// which AssemblyAI's milliseconds never have.
+    /// The unit of `doc`'s times: seconds when some time has a fraction (beyond a float's
+    /// rounding), which AssemblyAI's integer milliseconds never have, and, with an
+    /// `audio_duration` (seconds), the last time read as seconds falls within it. Integers are
+    /// milliseconds whatever their size (speech may end early in a long recording).
     ///
     /// ```text
-    /// audio_duration 8.5     words end 7.5      7.5 <= 85: seconds
-    /// audio_duration 8.5     words end 7500     7500 > 85: milliseconds
+    /// audio_duration 8.5     words 0.5 … 7.5      fractions, 7.5 s <= 8.5 s: seconds
+    /// audio_duration 8.5     words 500 … 7500     integers: milliseconds
+    /// audio_duration 3600    words 0 … 30000      integers: milliseconds (speech ends at 30 s)
+    /// no duration            word 120.00000000000001   a float's rounding: milliseconds
     /// ```
     fn of(doc: &Doc) -> Unit {
         let words = |w: &Option<Vec<WordJ>>| -> Vec<f64> {
@@ -140,10 +142,9 @@ impl Unit {
             times.extend(words(&u.words));
         }
         let last = times.iter().copied().filter(|t| t.is_finite()).fold(0.0, f64::max);
-        let seconds = match doc.audio_duration {
-            Some(d) if d > 0.0 && last > 0.0 => last <= 10.0 * d,
-            _ => times.iter().any(|t| t.is_finite() && t.fract() != 0.0),
-        };
+        let fraction = times.iter().any(|t| t.is_finite() && (t - t.round()).abs() > 1e-6);
+        let within = doc.audio_duration.is_none_or(|d| last <= d * 1.01 + 1.0);
+        let seconds = fraction && within;
         if seconds {
             Unit::Seconds
         } else {
@@ -205,8 +206,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             WarningKind::Repaired,
             None,
             match doc.audio_duration {
-                Some(d) => format!("the times are read as seconds, not AssemblyAI's milliseconds: read as milliseconds, the speech would end long before the audio_duration of {d} s"),
-                None => "the times are read as seconds, not AssemblyAI's milliseconds: some have fractions, which milliseconds from AssemblyAI never have".to_owned(),
+                Some(d) => format!("the times are read as seconds, not AssemblyAI's milliseconds: some have fractions, which AssemblyAI's milliseconds never have, and as seconds they end within the audio_duration of {d} s"),
+                None => "the times are read as seconds, not AssemblyAI's milliseconds: some have fractions, which AssemblyAI's milliseconds never have".to_owned(),
             },
         )?;
     }
@@ -338,6 +339,16 @@ mod tests {
         );
         assert_eq!(out.warnings.len(), 1);
         assert!(out.warnings[0].message.contains("audio_duration of 8.5 s"), "{:?}", out.warnings);
+        // Integer milliseconds of speech that ends early in a long recording, and a float's
+        // rounding without a duration: milliseconds.
+        for (duration, a, b) in
+            [(r#""audio_duration":3600,"#, "0", "500"), ("", "0", "500.00000000000001")]
+        {
+            let text = doc(duration, a, b).replace("7.5", "7500");
+            let out = read_ok(&text);
+            assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+            assert_eq!(tracks(&out)[1].1, 7_500_000, "{text}");
+        }
         // No duration: the fractions say seconds.
         let out = read_ok(&doc("", "0", "0.5"));
         assert_eq!(tracks(&out)[1], (500_000, 7_500_000, "B".to_owned()));

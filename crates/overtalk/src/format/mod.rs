@@ -529,11 +529,14 @@ impl<'a> ReadContext<'a> {
             Ok(t) => Ok(Some(t)),
             Err(e) => {
                 let shown: String = field.chars().take(40).collect();
+                // Under --strict this is the error, and nothing is skipped.
+                let skipped =
+                    if self.options.strict { String::new() } else { format!("; {unit} skipped") };
                 self.warn_at(
                     WarningKind::MissingTime,
                     line,
                     Some(column),
-                    format!("{what} {shown:?}: {e}; {unit} skipped"),
+                    format!("{what} {shown:?}: {e}{skipped}"),
                 )?;
                 Ok(None)
             }
@@ -1164,8 +1167,6 @@ pub fn write(corpus: &Corpus, format: Format, out: &mut dyn Write) -> Result<Vec
     w(corpus, out)
 }
 
-/// Replaces whitespace in a field with `_`, for formats whose fields are whitespace-separated;
-/// returns the field and whether it changed.
 /// `names` as fields without spaces ([`no_spaces`]) that stay distinct: a name that would
 /// become another one's field gets a suffix (`Mary Ann` beside `Mary_Ann` is written
 /// `Mary_Ann_2`), so that two speakers (or recordings) are never merged by the writing. Each
@@ -1209,6 +1210,8 @@ pub(crate) fn distinct_fields<'a>(
         .collect()
 }
 
+/// Replaces whitespace in a field with `_`, for formats whose fields are whitespace-separated;
+/// returns the field and whether it changed.
 pub(crate) fn no_spaces(field: &str) -> (String, bool) {
     if field.chars().any(char::is_whitespace) || field.is_empty() {
         let mut s: String =
