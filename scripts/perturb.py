@@ -26,6 +26,7 @@ import argparse
 import collections
 import os
 import random
+import re
 import sys
 
 
@@ -140,7 +141,10 @@ def main():
     for rid, turns in recs.items():
         lines = perturb(rid, turns, a, rng, stats)
         if per_file:
-            with open(os.path.join(a.output, rid + ".rttm"), "w", encoding="utf-8") as fh:
+            # A recording id is data: one file name inside the output directory, never a path.
+            name = re.sub(r"[/\\\x00-\x1f]", "_", rid)
+            name = "_" + name[1:] if name.startswith(".") else name or "_"
+            with open(os.path.join(a.output, name + ".rttm"), "w", encoding="utf-8") as fh:
                 fh.writelines(lines)
         else:
             everything += lines

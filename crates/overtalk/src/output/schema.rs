@@ -7,6 +7,7 @@
 //! conversation-metrics.md §5.7); a test checks real output against it, so the two cannot
 //! drift apart silently.
 
+use crate::analysis::intervals::HeKind;
 use serde_json::{json, Map, Value};
 
 use crate::analysis::{Params, SCHEMA_VERSION};
@@ -72,7 +73,8 @@ fn per_kind(value: &Value) -> Value {
     let kinds = obj(KINDS
         .iter()
         .map(|k| {
-            let v = if k.contains("overlap") {
+            let overlap = HeKind::ALL.iter().any(|h| h.name() == *k && h.is_overlap());
+            let v = if overlap {
                 json!({ "anyOf": [value, { "type": "null" }] })
             } else {
                 value.clone()
