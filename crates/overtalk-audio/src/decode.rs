@@ -477,7 +477,7 @@ fn codecs() -> &'static CodecRegistry {
 const SAMPLE_RATES: std::ops::RangeInclusive<u32> = 1_000..=768_000;
 
 /// Refuses a declared sample rate outside [`SAMPLE_RATES`] as a corrupt header.
-fn check_rate(rate: u32) -> Result<()> {
+pub(crate) fn check_rate(rate: u32) -> Result<()> {
     if SAMPLE_RATES.contains(&rate) {
         Ok(())
     } else {

@@ -118,6 +118,17 @@ pub struct Progress<'a> {
     pub total: Option<Delta>,
 }
 
+/// Refuses a speaker name given to two tracks: their speech would merge into one speaker.
+fn distinct_names<'a>(names: impl Iterator<Item = &'a str>) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    for name in names {
+        if !seen.insert(name) {
+            return Err(Error::invalid(format!("the speaker name {name:?} is given twice")));
+        }
+    }
+    Ok(())
+}
+
 /// Decodes and analyses every track into features (one decode per distinct file).
 pub fn analyze(
     specs: &[TrackSpec],
@@ -127,11 +138,7 @@ pub fn analyze(
     if specs.is_empty() {
         return Err(Error::invalid("no tracks given"));
     }
-    for (i, a) in specs.iter().enumerate() {
-        if specs[..i].iter().any(|b| b.name == a.name) {
-            return Err(Error::invalid(format!("the speaker name {:?} is given twice", a.name)));
-        }
-    }
+    distinct_names(specs.iter().map(|s| s.name.as_str()))?;
     let mut features: Vec<Option<TrackFeatures>> = vec![None; specs.len()];
     let mut reports: Vec<Option<TrackReport>> = vec![None; specs.len()];
     let mut done = vec![false; specs.len()];
@@ -495,6 +502,8 @@ pub fn detect_samples(
     if sample_rate == 0 {
         return Err(Error::invalid("the sample rate must be positive"));
     }
+    crate::decode::check_rate(sample_rate)?;
+    distinct_names(tracks.iter().map(|(name, _)| name.as_str()))?;
     let mut features = Vec::with_capacity(tracks.len());
     let mut reports = Vec::with_capacity(tracks.len());
     for (name, samples) in tracks {

@@ -58,7 +58,7 @@ pub(crate) fn resolve_params(preset: &str, params_json: Option<&str>) -> PyResul
 }
 
 /// The error for an untimed transcript, which analysis cannot use.
-fn untimed(label: &str, t: &Transcript) -> PyErr {
+pub(crate) fn untimed(label: &str, t: &Transcript) -> PyErr {
     OvertalkError::new_err(format!(
         "recording {label:?} is an untimed transcript ({} utterances in order, no time bullets); analyze needs times",
         t.untimed().len()

@@ -42,6 +42,16 @@ pub(crate) struct Intervals {
     overlap_unknown: bool,
 }
 
+/// Refuses an untimed transcript (utterances in order, no times), as `analyze` does: its
+/// intervals would all be zero counts of nothing measured.
+fn timed<'a>(id: &str, t: &'a overtalk::Transcript) -> PyResult<&'a overtalk::Transcript> {
+    if t.is_untimed() {
+        Err(crate::analysis::untimed(id, t))
+    } else {
+        Ok(t)
+    }
+}
+
 /// Whether the overlap of a conversation cannot be measured: its detection found the speakers
 /// one per frame, or its ends were estimated (start times only).
 fn overlap_unknown(c: &Conversation) -> bool {
@@ -620,6 +630,7 @@ fn gaps_and_overlaps<'py>(
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Intervals> {
     let conv = native_conversation(conversation, "gaps_and_overlaps")?;
+    timed(&conv.get().id, &conv.get().transcript)?;
     let p = resolved_params(py, preset, params)?;
     let p = &p.get().inner;
     let (items, kept) = sweep_of(py, conv.get(), |t| dyad::he_acoustic_with_speakers(t, p));
@@ -643,6 +654,7 @@ fn gaps_and_overlaps_counts<'py>(
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let conv = native_conversation(conversation, "gaps_and_overlaps_counts")?;
+    timed(&conv.get().id, &conv.get().transcript)?;
     let p = resolved_params(py, preset, params)?;
     let p = &p.get().inner;
     // Only the counts: the sweep alone, without the speakers that would name the intervals.
@@ -660,11 +672,12 @@ fn gaps_and_overlaps_with(
     py: Python<'_>,
     conversation: Bound<'_, Conversation>,
     params: PyRef<'_, PyParams>,
-) -> Intervals {
+) -> PyResult<Intervals> {
+    timed(&conversation.get().id, &conversation.get().transcript)?;
     let p = &params.inner;
     let (items, kept) = sweep_of(py, conversation.get(), |t| dyad::he_acoustic_with_speakers(t, p));
     let overlap_unknown = overlap_unknown(conversation.get());
-    Intervals { names: Names::Shared(conversation.unbind(), kept), items, overlap_unknown }
+    Ok(Intervals { names: Names::Shared(conversation.unbind(), kept), items, overlap_unknown })
 }
 
 /// The intervals of each conversation, in the order given, on `threads` worker threads.
@@ -678,6 +691,9 @@ fn gaps_and_overlaps_many(
 ) -> PyResult<Vec<Intervals>> {
     let threads = parallel::check_threads(threads)?;
     let convs: Vec<&Conversation> = conversations.iter().map(Bound::get).collect();
+    for c in &convs {
+        timed(&c.id, &c.transcript)?;
+    }
     let p = &params.inner;
     let items = py.detach(|| {
         parallel::map(&convs, threads, |c| dyad::he_acoustic_with_speakers(&c.transcript, p))
@@ -703,6 +719,9 @@ fn gaps_and_overlaps_corpus(
 ) -> PyResult<Vec<Intervals>> {
     let threads = parallel::check_threads(threads)?;
     let recordings: Vec<_> = corpus.inner.iter().collect();
+    for (id, t) in &recordings {
+        timed(id, t)?;
+    }
     let (p, origins) = (&params.inner, &corpus.origins);
     py.detach(|| {
         parallel::map(&recordings, threads, |(id, t)| {

@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 import overtalk
-from conftest import EXAMPLES
+from conftest import EXAMPLES, REPO
 
 RTTM = (
     "SPEAKER clip 1 0.00 4.00 <NA> <NA> Wife <NA> <NA>\n"
@@ -182,3 +182,26 @@ def test_gaps_and_overlaps_name_the_speakers_the_analysis_keeps():
     assert pickle.loads(pickle.dumps(got)) == got
     assert [tuple(r) for r in got.to_pandas()[["before", "after"]].itertuples(index=False)] == [
         ("noise", "Amy"), ("Amy", "Zed"), ("Zed", "Amy")]
+
+
+def test_hostile_calls_are_refused_or_read_as_the_command_line_reads_them(tmp_path):
+    np = pytest.importorskip("numpy")
+    rttm = EXAMPLES / "red-carpet" / "red-carpet.rttm"
+    # A path is one source, never a sequence of characters (the first, "/", a directory).
+    (one,) = overtalk.gaps_and_overlaps_many(str(rttm))
+    assert one.counts() == overtalk.gaps_and_overlaps_counts(overtalk.read(rttm)["red-carpet"])
+    assert [i.counts() for i in overtalk.gaps_and_overlaps_many([str(rttm)])] == [one.counts()]
+    # A UEM path with a typo is an error, not a score without the UEM.
+    with pytest.raises(overtalk.OvertalkError, match="no such UEM file"):
+        overtalk.score(rttm, rttm, uem=str(tmp_path / "typo.uem"))
+    # Two tracks under one name would be one speaker.
+    with pytest.raises(overtalk.OvertalkError, match="given twice"):
+        overtalk.detect(np.zeros((16_000, 2), dtype=np.float32), sample_rate=16_000, tracks=["a", "a"])
+    with pytest.raises(overtalk.OvertalkError, match="samples a second"):
+        overtalk.detect(np.zeros((160, 2), dtype=np.float32), sample_rate=1, tracks=["a", "b"])
+    # An untimed transcript has no gaps or overlaps to count: refused, as analyze refuses it.
+    chat = REPO / "crates" / "overtalk" / "tests" / "data" / "chat" / "eng_overlap_ca.cha"
+    with pytest.raises(overtalk.OvertalkError, match="untimed transcript"):
+        overtalk.gaps_and_overlaps_counts(chat)
+    with pytest.raises(overtalk.OvertalkError, match="untimed transcript"):
+        overtalk.gaps_and_overlaps_many(chat)

@@ -599,20 +599,28 @@ else:
 
 
 def gaps_and_overlaps_many(
-    conversations: Union[Corpus, Iterable[Conversation]],
+    conversations: Union[Corpus, Iterable[Conversation], PathLike, Iterable[PathLike]],
     preset: str = "he2010",
     *,
     threads: Optional[int] = None,
     **params: Any,
 ) -> list[Intervals]:
-    """:func:`gaps_and_overlaps` of every recording of a corpus (in id order) or of each of
-    a list of conversations (in its order), in one call: on ``threads`` worker threads
-    (default: one per core; ``threads=1`` in the calling thread) with the GIL released."""
+    """:func:`gaps_and_overlaps` of every recording of a corpus (in id order), of each of a
+    list of conversations (in its order), or of every recording read from a path, a directory
+    or a list of paths (as :func:`analyze_many` takes them), in one call: on ``threads`` worker
+    threads (default: one per core; ``threads=1`` in the calling thread) with the GIL
+    released. An untimed transcript (no times to measure) raises :class:`OvertalkError`."""
     p = _params(preset, params)
     t = None if threads is None else int(threads)
+    if isinstance(conversations, (str, bytes, _os.PathLike)):
+        # One path (or text) is one source, never a sequence of characters.
+        conversations = read(conversations, threads=t)
     if isinstance(conversations, Corpus):
         return _native.gaps_and_overlaps_corpus(conversations._native, p, t)
-    natives = [_conversation(c, "gaps_and_overlaps_many")._native for c in conversations]
+    items = list(conversations)
+    if items and not isinstance(items[0], Conversation):
+        return _native.gaps_and_overlaps_corpus(read(items, threads=t)._native, p, t)
+    natives = [_conversation(c, "gaps_and_overlaps_many")._native for c in items]
     return _native.gaps_and_overlaps_many(natives, p, t)
 
 
@@ -760,6 +768,10 @@ def _uem_text(uem: Any) -> Optional[str]:
     if _looks_like_path(s):
         with open(s, encoding="utf-8") as f:
             return f.read()
+    # One line that names no file is a path with a typo, not UEM text: scoring without the
+    # UEM meant would give another number without a word.
+    if "\n" not in s.strip() and (s.strip().lower().endswith(".uem") or len(s.split()) < 4):
+        raise OvertalkError(f"{s}: no such UEM file")
     return s
 
 
