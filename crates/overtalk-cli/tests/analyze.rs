@@ -253,6 +253,16 @@ fn many_speakers_list_who_interrupts_whom_pair_by_pair() {
     dir.run(&["report", "many.rttm", "-o", "many.html"]).ok();
     let html = dir.read("many.html");
     assert!(html.contains("<table class=\"pairs\">") && !html.contains("class=\"matrix\""));
+    // The same pairs in both.
+    let md_rows = md
+        .split("| interrupter | holder | interruptions |")
+        .nth(1)
+        .map_or(0, |rest| rest.lines().skip(2).take_while(|l| l.starts_with("| ")).count());
+    let table = html.split("<table class=\"pairs\">").nth(1).unwrap_or_default();
+    let html_rows =
+        table.split("</table>").next().unwrap_or_default().matches("<tr><th scope=\"row\"").count();
+    assert!(md_rows > 0);
+    assert_eq!(md_rows, html_rows);
     // A few speakers keep the matrix.
     dir.create(
         "few.rttm",

@@ -246,7 +246,7 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
                         continue;
                     }
                     let (token, _) = no_spaces(&w.text);
-                    line(&mut buf, &file, speaker, start, end, &token, w.confidence);
+                    line(&mut buf, file, speaker, start, end, &token, w.confidence);
                 }
             } else {
                 let text = u.content.map(|c| c.display_text()).unwrap_or_default();
@@ -264,7 +264,7 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
                     _ => None,
                 };
                 let s = u.segment;
-                line(&mut buf, &file, speaker, s.start(), s.end(), &word, confidence);
+                line(&mut buf, file, speaker, s.start(), s.end(), &word, confidence);
             }
             if buf.len() > 1 << 16 {
                 out.write_all(buf.as_bytes())?;

@@ -586,7 +586,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         })
     };
     let marks_beside_words: Vec<bool> =
-        read.iter().map(|t| turn_marks_speaker(t).is_some_and(|s| has_word_tier(s))).collect();
+        read.iter().map(|t| turn_marks_speaker(t).is_some_and(&has_word_tier)).collect();
     let speaker_tiers: Vec<&IntervalTier> = read
         .iter()
         .zip(&marks_beside_words)

@@ -369,8 +369,7 @@ fn who_interrupts_whom<M: Markup + ?Sized>(
     if names.len() > MAX_MATRIX_SPEAKERS {
         writeln!(out, "who interrupts whom ({} speakers: each pair with an attempt or a talk-over event, most attempts first; attempts/successful, talk-over events in brackets; per min of the holder's floor):", names.len())?;
         m.style().after_caption(out)?;
-        let mut pairs: Vec<_> = r.pairs.iter().collect();
-        pairs.sort_by(|a, b| b.attempts.cmp(&a.attempts));
+        let pairs = super::listed_pairs(r);
         let header = ["interrupter", "holder", "interruptions"].map(str::to_owned);
         let rows: Vec<Vec<String>> = pairs
             .iter()

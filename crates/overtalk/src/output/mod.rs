@@ -91,6 +91,19 @@ pub trait Exporter<Data: ?Sized> {
 /// speakers would have 25 million cells.
 pub const MAX_MATRIX_SPEAKERS: usize = 12;
 
+/// The pairs of who interrupts whom as the outputs list them above [`MAX_MATRIX_SPEAKERS`]:
+/// every pair with an attempt or a talk-over event, most attempts first, then by name.
+pub fn listed_pairs(r: &crate::analysis::Analysis) -> Vec<&crate::analysis::result::PairOut> {
+    let mut pairs: Vec<_> = r.pairs.iter().collect();
+    pairs.sort_by(|a, b| {
+        b.attempts
+            .cmp(&a.attempts)
+            .then_with(|| a.interrupter.cmp(&b.interrupter))
+            .then_with(|| a.interruptee.cmp(&b.interruptee))
+    });
+    pairs
+}
+
 /// What the human outputs show for a number that cannot be measured.
 pub const NOT_MEASURABLE: &str = "not measurable";
 

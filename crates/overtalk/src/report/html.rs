@@ -534,8 +534,7 @@ fn conversation_section(
     } else if names.len() > crate::output::MAX_MATRIX_SPEAKERS {
         // Too many speakers for a matrix: the pairs with any attempt, most attempts first.
         let _ = write!(b, "<div class=\"grid2\"><div><h3>Who interrupts whom</h3><p class=\"note\">{} speakers: each pair with an attempt or a talk-over event, most attempts first: attempts, successful, and attempts per minute of the holder's floor time.</p><table class=\"pairs\"><thead><tr><th scope=\"col\">interrupter</th><th scope=\"col\">holder</th><th scope=\"col\">attempts / successful</th></tr></thead><tbody>", names.len());
-        let mut pairs: Vec<_> = r.pairs.iter().collect();
-        pairs.sort_by(|a, b| b.attempts.cmp(&a.attempts));
+        let pairs = crate::output::listed_pairs(r);
         for p in pairs {
             let rate = p.rate_per_min_of_interruptee_floor;
             let _ = write!(
