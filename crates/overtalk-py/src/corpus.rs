@@ -25,6 +25,9 @@ pub(crate) struct Corpus {
     /// Where each recording came from, for those read from a format or detected (absent for
     /// recordings built in memory).
     pub(crate) origins: BTreeMap<String, Origin>,
+    /// The zero-length turns the readers dropped: `score` gives them to the presets that
+    /// treat them (dscore refuses the file, spyder keeps the speaker), as `overtalk score`.
+    pub(crate) zero_length: Vec<format::ZeroLengthSegment>,
 }
 
 /// What a recording carries besides its transcript: the format it was read from, or how its
@@ -110,11 +113,13 @@ fn read_paths(
         let mut corpus = overtalk::Corpus::new();
         let mut warnings = Vec::new();
         let mut origins = BTreeMap::new();
+        let mut zero_length = Vec::new();
         for (path, out) in paths.iter().zip(read) {
             let out = out.map_err(to_py)?;
             let source = path.display().to_string();
             warnings.extend(warning_lines(&source, &out));
             origins.extend(origins_of(&out));
+            zero_length.extend(out.zero_length.iter().cloned());
             let repeated = corpus.merge(out.corpus);
             if let Some(id) = repeated.first() {
                 return Err(OvertalkError::new_err(format!(
@@ -122,7 +127,7 @@ fn read_paths(
                 )));
             }
         }
-        Ok(Corpus { inner: corpus, warnings, origins })
+        Ok(Corpus { inner: corpus, warnings, origins, zero_length })
     })
 }
 
@@ -146,7 +151,8 @@ fn read_bytes(
         let source = name.unwrap_or_else(|| "<text>".to_owned());
         let warnings = warning_lines(&source, &out);
         let origins = origins_of(&out);
-        Ok(Corpus { inner: out.corpus, warnings, origins })
+        let zero_length = out.zero_length.clone();
+        Ok(Corpus { inner: out.corpus, warnings, origins, zero_length })
     })
 }
 
@@ -198,18 +204,28 @@ impl Origin {
 
 /// Rebuilds a pickled corpus: its lossless JSON and where each recording came from.
 #[pyfunction]
-#[pyo3(signature = (json, origins=Vec::new()))]
+#[pyo3(signature = (json, origins=Vec::new(), zero_length=Vec::new()))]
 fn _corpus_from_json(
     py: Python<'_>,
     json: &str,
     origins: Vec<(String, PickledOrigin)>,
+    zero_length: Vec<(String, String, i64, usize)>,
 ) -> PyResult<Corpus> {
     let inner = py.detach(|| from_lossless_json(json))?;
     let origins = origins
         .into_iter()
         .map(|(id, o)| Ok((id, Origin::unpickled(o)?)))
         .collect::<PyResult<_>>()?;
-    Ok(Corpus { inner, warnings: Vec::new(), origins })
+    let zero_length = zero_length
+        .into_iter()
+        .map(|(recording, speaker, at, line)| format::ZeroLengthSegment {
+            recording,
+            speaker,
+            at: overtalk::Time::from_micros(at),
+            line,
+        })
+        .collect();
+    Ok(Corpus { inner, warnings: Vec::new(), origins, zero_length })
 }
 
 /// Rebuilds a pickled conversation.
@@ -283,7 +299,7 @@ impl Corpus {
                 origins.insert(c.id.clone(), c.origin.clone());
             }
         }
-        Ok(Corpus { inner, warnings: Vec::new(), origins })
+        Ok(Corpus { inner, warnings: Vec::new(), origins, zero_length: Vec::new() })
     }
 
     fn __reduce__<'py>(
@@ -293,7 +309,12 @@ impl Corpus {
         let json = py.detach(|| to_lossless_json(&self.inner))?;
         let origins: Vec<(String, PickledOrigin)> =
             self.origins.iter().map(|(id, o)| (id.clone(), o.pickled())).collect();
-        Ok((reducer(py, "_corpus_from_json")?, (json, origins).into_pyobject(py)?))
+        let zero: Vec<(String, String, i64, usize)> = self
+            .zero_length
+            .iter()
+            .map(|z| (z.recording.clone(), z.speaker.clone(), z.at.micros(), z.line))
+            .collect();
+        Ok((reducer(py, "_corpus_from_json")?, (json, origins, zero).into_pyobject(py)?))
     }
 
     fn __repr__(&self) -> String {

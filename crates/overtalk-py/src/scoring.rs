@@ -11,7 +11,7 @@ use overtalk::output::score::{json::ScoreJson, Scored};
 use overtalk::output::Exporter;
 use overtalk::score::{
     self, pairing, pairing::SideRecordings, DefaultRegion, JerDefinition, MappingMethod,
-    RecordingInput, ScoreOptions, ScoringPreset,
+    RecordingInput, ScoreOptions, ScoringPreset, Side, ZeroLengthTurn,
 };
 use overtalk::Delta;
 use pyo3::prelude::*;
@@ -72,19 +72,27 @@ fn options(
 }
 
 /// The recordings of both sides paired by id, in id order, as `overtalk score` pairs them.
-fn pair(reference: &overtalk::Corpus, hypothesis: &overtalk::Corpus) -> Vec<RecordingInput> {
-    let side = |c: &overtalk::Corpus| SideRecordings {
-        recordings: c.iter().map(|(id, t)| (id.to_owned(), t.annotation().clone())).collect(),
-        zero: Vec::new(),
+fn pair(reference: &Corpus, hypothesis: &Corpus) -> Vec<RecordingInput> {
+    let side = |c: &Corpus, side: Side| SideRecordings {
+        recordings: c.inner.iter().map(|(id, t)| (id.to_owned(), t.annotation().clone())).collect(),
+        // The zero-length turns the reader dropped, for the presets that treat them.
+        zero: c
+            .zero_length
+            .iter()
+            .map(|z| {
+                let turn = ZeroLengthTurn { side, speaker: z.speaker.clone(), at: z.at };
+                (z.recording.clone(), turn)
+            })
+            .collect(),
     };
-    pairing::pair_sides(side(reference), side(hypothesis)).0
+    pairing::pair_sides(side(reference, Side::Reference), side(hypothesis, Side::Hypothesis)).0
 }
 
 /// What both scorers take: the recordings paired by id and the UEM regions; an error when
 /// no recording is on both sides.
 fn scored_inputs(
-    reference: &overtalk::Corpus,
-    hypothesis: &overtalk::Corpus,
+    reference: &Corpus,
+    hypothesis: &Corpus,
     uem: Option<&str>,
 ) -> PyResult<(Vec<RecordingInput>, Option<uem::Uem>)> {
     let uems = read_uem(uem)?;
@@ -120,14 +128,14 @@ fn score_json(
     der_only: bool,
 ) -> PyResult<String> {
     let opts = options(preset, collar, skip_overlap, mapping, region, jer)?;
-    let (r, h) = (&reference.inner, &hypothesis.inner);
+    let (r, h) = (&*reference, &*hypothesis);
     py.detach(|| parallel::install(|| render_score(r, h, uem, &opts, der_only))?)
 }
 
 /// The score of `r` against `h` as the command line's JSON.
 fn render_score(
-    r: &overtalk::Corpus,
-    h: &overtalk::Corpus,
+    r: &Corpus,
+    h: &Corpus,
     uem: Option<&str>,
     opts: &ScoreOptions,
     der_only: bool,
@@ -173,7 +181,7 @@ fn score_events_json(
     // The command line's rounding of `--tolerance` to whole milliseconds.
     let ev =
         EventOptions { tolerance: (tolerance * 1000.0).round() as i64, ..EventOptions::default() };
-    let (r, h) = (&reference.inner, &hypothesis.inner);
+    let (r, h) = (&*reference, &*hypothesis);
     py.detach(|| {
         parallel::install(|| {
             let (inputs, uems) = scored_inputs(r, h, uem)?;

@@ -264,3 +264,24 @@ def test_detect_with_an_installed_speaker_model_is_the_cli_detect(ge2e_models, c
     chosen = overtalk.detect(SPEECH_WAV, embedding_model=model, max_speakers=3, overlap_margin=0.05)
     assert chosen.detection.startswith("ge2e (model ge2e.safetensors"), chosen.detection
     assert "speakers 1..3; overlap margin 0.05;" in chosen.detection
+
+
+def test_zero_length_turns_reach_the_scoring_presets_as_on_the_command_line(tmp_path, cli):
+    # A zero-length turn: spyder keeps its speaker on to the next turn, dscore refuses the
+    # file; the reader drops it, and the corpus carries it to score() (through a pickle too).
+    ref = tmp_path / "ref.rttm"
+    ref.write_text(
+        "SPEAKER f1 1 0.000 5.000 <NA> <NA> A <NA> <NA>\n"
+        "SPEAKER f1 1 5.000 0.000 <NA> <NA> C <NA> <NA>\n"
+        "SPEAKER f1 1 6.000 2.000 <NA> <NA> B <NA> <NA>\n"
+    )
+    hyp = tmp_path / "hyp.rttm"
+    hyp.write_text("SPEAKER f1 1 0.000 5.000 <NA> <NA> x <NA> <NA>\nSPEAKER f1 1 6.000 2.000 <NA> <NA> y <NA> <NA>\n")
+    ours = overtalk.score(ref, hyp, preset="spyder")
+    theirs = json.loads(cli("score", "-r", ref, "-s", hyp, "--preset", "spyder", "--format", "json"))
+    assert ours.to_dict()["total"] == theirs["total"]
+    assert ours.to_dict()["total"]["der"] > 0
+    again = overtalk.score(pickle.loads(pickle.dumps(overtalk.read(ref))), overtalk.read(hyp), preset="spyder")
+    assert again.to_dict()["total"] == theirs["total"]
+    with pytest.raises(overtalk.OvertalkError, match="zero-length"):
+        overtalk.score(ref, hyp, preset="dscore")
