@@ -269,14 +269,7 @@ fn write_in_place(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>)
 pub fn format_for_path(path: &Path) -> Result<overtalk::format::Format> {
     use anyhow::Context as _;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let lower = name.to_ascii_lowercase();
-    if lower.ends_with(".seglst.json") {
-        return Ok(overtalk::format::Format::SegLst);
-    }
-    if lower.ends_with(".json") {
-        return Ok(overtalk::format::Format::Json);
-    }
-    overtalk::format::detect_by_name(&name).with_context(|| {
+    overtalk::format::output_format_for_name(&name).with_context(|| {
         format!("{}: cannot tell the output format from the extension; use --to", path.display())
     })
 }

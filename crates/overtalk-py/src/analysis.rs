@@ -53,8 +53,12 @@ pub(crate) fn resolve_params(preset: &str, params_json: Option<&str>) -> PyResul
         }
         merged.insert(k, v);
     }
-    serde_json::from_value(serde_json::Value::Object(merged))
-        .map_err(|e| other("bad parameter value", e))
+    let params: Params = serde_json::from_value(serde_json::Value::Object(merged))
+        .map_err(|e| other("bad parameter value", e))?;
+    // Checked where they are resolved, so that every function taking them (the H&E intervals
+    // as well as analyze) refuses an out-of-range value as the command line does.
+    params.validate().map_err(|e| OvertalkError::new_err(e.to_string()))?;
+    Ok(params)
 }
 
 /// The error for an untimed transcript, which analysis cannot use.

@@ -162,6 +162,13 @@ fn format_for_name(name: &str) -> Option<&'static str> {
     format::detect_by_name(name).map(Format::name)
 }
 
+/// The format an output file's name asks for, as `overtalk convert -o NAME` takes it (`.json`
+/// overtalk's JSON, `.seglst.json` SegLST); `None` when it asks for none.
+#[pyfunction]
+fn output_format_for_name(name: &str) -> Option<&'static str> {
+    format::output_format_for_name(name).map(Format::name)
+}
+
 /// The corpus written by the lossless JSON writer (for pickling).
 fn to_lossless_json(corpus: &overtalk::Corpus) -> PyResult<String> {
     write_corpus(corpus, Format::Json)
@@ -445,6 +452,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_paths, m)?)?;
     m.add_function(wrap_pyfunction!(read_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(format_for_name, m)?)?;
+    m.add_function(wrap_pyfunction!(output_format_for_name, m)?)?;
     m.add_function(wrap_pyfunction!(_corpus_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(_conversation_from_json, m)?)?;
     Ok(())

@@ -205,3 +205,32 @@ def test_hostile_calls_are_refused_or_read_as_the_command_line_reads_them(tmp_pa
         overtalk.gaps_and_overlaps_counts(chat)
     with pytest.raises(overtalk.OvertalkError, match="untimed transcript"):
         overtalk.gaps_and_overlaps_many(chat)
+
+
+def test_out_of_range_parameters_are_refused_by_every_function():
+    rttm = EXAMPLES / "red-carpet" / "red-carpet.rttm"
+    for f in (overtalk.analyze, overtalk.gaps_and_overlaps, overtalk.gaps_and_overlaps_counts):
+        with pytest.raises(overtalk.OvertalkError, match="latch_tolerance = -5 ms is out of range"):
+            f(rttm, latch_tolerance=-5)
+
+
+def test_writing_to_a_name_without_a_format_asks_for_one(tmp_path):
+    conv = overtalk.read(EXAMPLES / "red-carpet" / "red-carpet.rttm")["red-carpet"]
+    with pytest.raises(overtalk.OvertalkError, match="cannot tell the output format"):
+        conv.write(tmp_path / "out.xml")
+    assert not (tmp_path / "out.xml").exists()
+    assert conv.write(tmp_path / "out.xml", format="rttm").startswith("SPEAKER")
+    assert conv.write().startswith("{")
+    # `.json` is overtalk's JSON, `.seglst.json` SegLST, as `overtalk convert -o` takes them.
+    assert conv.write(tmp_path / "out.json").startswith("{")
+    assert '"session_id"' in conv.write(tmp_path / "out.seglst.json")
+
+
+def test_one_line_text_with_a_slash_is_read_as_text(tmp_path):
+    # JSON on one line whose text holds a "/" is text, not a path with a typo.
+    doc = '{"segments": [{"start": 0.0, "end": 1.5, "speaker": "A", "text": "50/50 and/or"}]}'
+    conv = overtalk.read(doc)["recording"]
+    assert [s.speaker for s in conv.segments()] == ["A"]
+    assert overtalk.read("SPEAKER r 1 0 1 <NA> <NA> A/B <NA> <NA>")["r"].segments()[0].speaker == "A/B"
+    with pytest.raises(overtalk.OvertalkError, match="no such file"):
+        overtalk.read(str(tmp_path / "missing.rttm"))

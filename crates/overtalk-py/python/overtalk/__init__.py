@@ -269,9 +269,13 @@ class Corpus:
 
 
 def _write(native: Any, path: Optional[PathLike], format: Optional[str]) -> str:
-    if format is None:
-        name = _native.format_for_name(_os.fspath(path)) if path is not None else None
-        format = name or "json"
+    if format is None and path is not None:
+        format = _native.output_format_for_name(_os.fspath(path))
+        if format is None:
+            # As `overtalk convert`: an extension that names no format is no reason for JSON.
+            raise OvertalkError(f"{_os.fspath(path)}: cannot tell the output format from the extension; pass format=")
+    elif format is None:
+        format = "json"
     text = native.write(format)
     if path is not None:
         _atomic_write(_os.fspath(path), text)
@@ -335,7 +339,12 @@ def read(
     if isinstance(source, (bytes, bytearray, memoryview)):
         return Corpus(_native.read_bytes(bytes(source), format, None, strict, recording_id))
     if isinstance(source, str) and not _looks_like_path(source):
-        if "\n" not in source and (_os.sep in source or _native.format_for_name(source.strip()) is not None):
+        # One line naming no file: a path with a typo, unless it reads as text (a JSON
+        # document, a line of several fields) or the format is given.
+        text_like = source.lstrip().startswith(("{", "[")) or len(source.split()) > 2
+        if "\n" not in source and format is None and not text_like and (
+            _os.sep in source or _native.format_for_name(source.strip()) is not None
+        ):
             raise OvertalkError(f"{source}: no such file")
         return Corpus(_native.read_bytes(source.encode("utf-8"), format, None, strict, recording_id or "recording"))
     if isinstance(source, (str, _os.PathLike)):

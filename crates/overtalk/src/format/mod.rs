@@ -897,6 +897,21 @@ pub fn detect_by_name(name: &str) -> Option<Format> {
     SPECS.iter().find(|spec| spec.detected_by.contains(&ext)).map(|spec| spec.format)
 }
 
+/// The format an output file's name asks for: `.seglst.json` SegLST, any other `.json`
+/// overtalk's own JSON (the vendor JSON shapes are only read), else the format its extension
+/// names ([`detect_by_name`]). `None` when the name asks for none: a writer then needs the
+/// format said, never a default.
+pub fn output_format_for_name(name: &str) -> Option<Format> {
+    let lower = name.to_ascii_lowercase();
+    if lower.ends_with(".seglst.json") {
+        Some(Format::SegLst)
+    } else if lower.ends_with(".json") {
+        Some(Format::Json)
+    } else {
+        detect_by_name(name)
+    }
+}
+
 /// Guesses the format from the text itself.
 pub fn sniff(text: &str) -> Option<Format> {
     let head: &str = {
