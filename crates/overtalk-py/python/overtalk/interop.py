@@ -119,15 +119,25 @@ def from_pandas(
     text: Optional[str] = "text",
 ) -> Conversation:
     """A conversation from a DataFrame (or anything with those columns): ``start`` and ``end``
-    in seconds, ``speaker``, and ``text`` when that column exists."""
+    in seconds, ``speaker``, and ``text`` when that column exists. A row without a speaker
+    (``None``, ``NaN``) is an error naming the row: it is no speaker called "nan". Text that is
+    not a string (a number) is kept as its string; a missing text is none."""
     for c in (start, end, speaker):
         if c not in df.columns:
             raise KeyError(f"the DataFrame has no column {c!r} (columns: {list(df.columns)})")
     has_text = text is not None and text in df.columns
     starts = df[start].tolist()
     ends = df[end].tolist()
-    spk = [str(s) for s in df[speaker].tolist()]
-    texts = df[text].tolist() if has_text else [None] * len(starts)
+
+    def missing(v: Any) -> bool:
+        return v is None or (isinstance(v, float) and v != v)
+
+    spk = []
+    for i, s in enumerate(df[speaker].tolist()):
+        if missing(s):
+            raise ValueError(f"row {i}: the speaker is missing ({s!r}); give every row a speaker, or drop the row")
+        spk.append(str(s))
+    texts = [None if missing(t) else str(t) for t in df[text].tolist()] if has_text else [None] * len(starts)
     rows = [
         (float(a), float(b), s, t if isinstance(t, str) else None)
         for a, b, s, t in zip(starts, ends, spk, texts)
