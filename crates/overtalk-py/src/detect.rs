@@ -31,12 +31,13 @@ fn conversation(id: String, found: &Detection, options: &DetectOptions) -> Conve
     Conversation::new(id, found.transcript(), Some(provenance.description))
 }
 
-/// Detects speech in files: `tracks` holds `(speaker, path, channel or None)`.
+/// Detects speech in files: `tracks` holds `(speaker, path, channel or None)`; without a
+/// `recording_id`, the one `overtalk detect --track` makes from the file names.
 #[pyfunction]
 #[pyo3(signature = (recording_id, tracks, vad="earshot"))]
 fn detect_files(
     py: Python<'_>,
-    recording_id: String,
+    recording_id: Option<String>,
     tracks: Vec<(String, PathBuf, Option<usize>)>,
     vad: &str,
 ) -> PyResult<Conversation> {
@@ -47,7 +48,7 @@ fn detect_files(
     let specs: Vec<TrackSpec> =
         tracks.into_iter().map(|(name, path, channel)| TrackSpec { name, path, channel }).collect();
     py.detach(|| {
-        let found = pipeline::detect_recording(&specs, &options, Some(&recording_id), &mut |_| {})
+        let found = pipeline::detect_recording(&specs, &options, recording_id.as_deref(), &mut |_| {})
             .map_err(to_py)?;
         Ok(Conversation::new(
             found.recording_id,

@@ -285,3 +285,14 @@ def test_zero_length_turns_reach_the_scoring_presets_as_on_the_command_line(tmp_
     assert again.to_dict()["total"] == theirs["total"]
     with pytest.raises(overtalk.OvertalkError, match="zero-length"):
         overtalk.score(ref, hyp, preset="dscore")
+
+
+def test_tracks_are_named_as_the_command_line_names_them(tmp_path, cli):
+    import shutil
+
+    host, guest = tmp_path / "show-host.wav", tmp_path / "show-guest.wav"
+    shutil.copy(SPEECH_WAV, host)
+    shutil.copy(SPEECH_WAV, guest)
+    conv = overtalk.detect(tracks={"Host": host, "Guest": guest})
+    assert conv.recording_id == "show"
+    assert conv.write(format="rttm").encode() == cli("detect", "--track", f"Host={host}", "--track", f"Guest={guest}")

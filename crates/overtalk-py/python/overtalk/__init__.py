@@ -912,8 +912,8 @@ def detect(
             if diarize or asked:
                 raise ValueError("the diarizer applies to one mixed recording, not to tracks={speaker: file}")
             specs = [(str(k), _os.fspath(v), None) for k, v in tracks.items()]
-            rid = recording_id or "+".join(k for k, _, _ in specs)
-            return Conversation(_native.detect_files(rid, specs, vad or "earshot"))
+            # No id given: the one `overtalk detect --track` makes from the file names.
+            return Conversation(_native.detect_files(recording_id, specs, vad or "earshot"))
         raise ValueError("detect needs a recording, tracks={speaker: file}, or samples with sample_rate")
     import numpy as np
 

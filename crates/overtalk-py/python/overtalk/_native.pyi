@@ -154,7 +154,7 @@ def score_events_json(
     tolerance: float = 0.2,
 ) -> str: ...
 def detect_files(
-    recording_id: str, tracks: Sequence[tuple[str, Union[str, PathLike[str]], Optional[int]]], vad: str = "earshot"
+    recording_id: Optional[str], tracks: Sequence[tuple[str, Union[str, PathLike[str]], Optional[int]]], vad: str = "earshot"
 ) -> Conversation: ...
 def detect_samples(
     recording_id: str, tracks: Sequence[tuple[str, bytes]], sample_rate: int, vad: str = "earshot"
