@@ -48,8 +48,9 @@ fn detect_files(
     let specs: Vec<TrackSpec> =
         tracks.into_iter().map(|(name, path, channel)| TrackSpec { name, path, channel }).collect();
     py.detach(|| {
-        let found = pipeline::detect_recording(&specs, &options, recording_id.as_deref(), &mut |_| {})
-            .map_err(to_py)?;
+        let found =
+            pipeline::detect_recording(&specs, &options, recording_id.as_deref(), &mut |_| {})
+                .map_err(to_py)?;
         Ok(Conversation::new(
             found.recording_id,
             found.transcript,
