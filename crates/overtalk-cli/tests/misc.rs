@@ -183,6 +183,20 @@ fn impossible_requests_are_refused_and_empty_results_said() {
     let run = dir.run_with_stdin(&["score", "-r", "-", "-s", "-"], Some(rttm));
     assert_eq!(run.code(), 2);
     assert!(run.stderr().contains("`-` (stdin) is given twice"), "{}", run.stderr());
+    let run = dir.run_with_stdin(&["info", "-", "-"], Some(rttm));
+    assert!(run.stderr().contains("`-` (stdin) is given twice"), "{}", run.stderr());
+    // Lenient, an unreadable time skips its row; strict, it is the error, and says nothing
+    // of skipping.
+    dir.create("bad.csv", "start,end,speaker\n0,1,A\nx,2,B\n");
+    let run = dir.run(&["info", "bad.csv"]);
+    assert!(run.stderr().contains("start \"x\": not a time; row skipped"), "{}", run.stderr());
+    let run = dir.run(&["info", "bad.csv", "--strict"]);
+    assert_eq!(run.code(), 2);
+    assert!(
+        run.stderr().contains("bad.csv:3:1") && !run.stderr().contains("skipped"),
+        "{}",
+        run.stderr()
+    );
     let run = dir.run(&["score", "-r", "a.rttm", "-s", "a.rttm", "-u", "-"]);
     assert!(run.stderr().contains("--uem -: a UEM is read from a file"), "{}", run.stderr());
     let run = dir.run(&["score", "-r", "a.rttm", "-s", "a.rttm", "--max-der", "NaN"]);

@@ -179,9 +179,7 @@ fn expand_inner(inputs: &[String], recordings: bool) -> Result<Vec<Source>> {
     let mut out = Vec::new();
     for arg in inputs {
         if arg == "-" {
-            if out.contains(&Source::Stdin) {
-                bail!("`-` (stdin) is given twice: it can be read only once");
-            }
+            // Given twice, it is refused where it is read (`read_noting_speakers`).
             out.push(Source::Stdin);
             continue;
         }

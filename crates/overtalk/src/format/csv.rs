@@ -377,20 +377,7 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
                     )?;
                     return Ok(None);
                 }
-                match cell_time(f, ms) {
-                    Ok(t) => Ok(Some(t)),
-                    Err(e) => {
-                        // One unreadable cell skips its row, a repair (an error under --strict).
-                        let shown: String = f.chars().take(40).collect();
-                        ctx.warn_at(
-                            WarningKind::MissingTime,
-                            n,
-                            Some(col(k)),
-                            format!("{what} {shown:?}: {e}; row skipped"),
-                        )?;
-                        Ok(None)
-                    }
-                }
+                ctx.time_or_skip(cell_time(f, ms), f, what, "row", n, col(k))
             };
         let Some(start) = time(cols.start, cols.start_ms, "start", ctx)? else { continue };
         let (end, end_col) = match (cols.end, cols.duration) {
