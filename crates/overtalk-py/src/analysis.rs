@@ -16,7 +16,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyTuple};
 use serde::Serialize;
 
-use crate::columns::{self, Column, Nested};
+use crate::columns::{self, Column, FieldType, Nested};
+use overtalk::output::schema::row_fields;
 
 use crate::corpus::{Conversation, Corpus, Origin};
 use crate::{other, parallel, to_py, OvertalkError};
@@ -208,30 +209,23 @@ impl Analysis {
 pub(crate) type PyColumn<'py> =
     (String, &'static str, usize, usize, Option<Bound<'py, PyBytes>>, Vec<Bound<'py, PyBytes>>);
 
-/// The values of `rows` and their fields' order.
-fn rows_of<T: Serialize>(rows: &[T]) -> PyResult<(Vec<serde_json::Value>, Vec<String>)> {
-    let order = rows.first().map(columns::key_order).unwrap_or_default();
-    let values = rows
-        .iter()
-        .map(serde_json::to_value)
-        .collect::<Result<_, _>>()
-        .map_err(|e| other("columns", e))?;
-    Ok((values, order))
+/// The values of `rows`.
+fn rows_of<T: Serialize>(rows: &[T]) -> PyResult<Vec<serde_json::Value>> {
+    rows.iter().map(serde_json::to_value).collect::<Result<_, _>>().map_err(|e| other("columns", e))
 }
 
 impl Analysis {
-    /// The columns of `events` (see `_columns`).
+    /// The columns of `events` (see `_columns`): the fields the output's schema declares for
+    /// its rows, of their declared types, whatever rows this analysis has.
     fn columns(&self, events: &str) -> PyResult<Vec<Column>> {
         let a = &self.inner;
-        let (rows, order, nested) = match events {
-            "onsets" => rows_of(&a.onsets).map(|(r, o)| (r, o, Nested::Json))?,
-            "turns" => rows_of(&a.turns).map(|(r, o)| (r, o, Nested::Json))?,
-            "transfers" => rows_of(&a.transfers).map(|(r, o)| (r, o, Nested::Json))?,
-            "intervals" => rows_of(&a.he).map(|(r, o)| (r, o, Nested::Json))?,
-            "talkspurts" => rows_of(&a.talkspurts).map(|(r, o)| (r, o, Nested::Json))?,
+        let (list, rows, nested) = match events {
+            "onsets" => ("onsets", rows_of(&a.onsets)?, Nested::Json),
+            "turns" => ("turns", rows_of(&a.turns)?, Nested::Json),
+            "transfers" => ("transfers", rows_of(&a.transfers)?, Nested::Json),
+            "intervals" => ("he", rows_of(&a.he)?, Nested::Json),
+            "talkspurts" => ("talkspurts", rows_of(&a.talkspurts)?, Nested::Json),
             "speakers" => {
-                let mut order = vec!["speaker".to_owned()];
-                order.extend(a.speakers.values().next().map(columns::key_order).unwrap_or_default());
                 let mut rows = Vec::with_capacity(a.speakers.len());
                 for (name, s) in &a.speakers {
                     let mut v = serde_json::to_value(s).map_err(|e| other("columns", e))?;
@@ -240,7 +234,7 @@ impl Analysis {
                     }
                     rows.push(v);
                 }
-                (rows, order, Nested::Drop)
+                ("speakers", rows, Nested::Drop)
             }
             e => {
                 return Err(pyo3::exceptions::PyValueError::new_err(format!(
@@ -248,7 +242,14 @@ impl Analysis {
                 )))
             }
         };
-        Ok(columns::columns(&rows, &order, nested))
+        let mut declared = Vec::new();
+        if list == "speakers" {
+            declared.push(("speaker".to_owned(), FieldType::String));
+        }
+        declared.extend(
+            row_fields(list).ok_or_else(|| other("columns", format!("no schema for {list}")))?,
+        );
+        Ok(columns::columns(&rows, &declared, nested))
     }
 }
 

@@ -10,16 +10,21 @@
 //!                                               p        float64  [0.8, ·]  validity 0b01
 //! ```
 //!
-//! Each column takes the narrowest type that holds all its values: int64 (integers), float64
-//! (any number with a fraction), bool, utf8; a column of nulls only is the null type; nested
-//! values (a speaker's counts, say) and columns mixing kinds are their JSON text.
+//! Each column has the type its field declares in the output's schema
+//! ([`overtalk::output::schema::row_fields`]): int64 (integers), float64 (numbers), bool, utf8;
+//! nested values (a speaker's counts, say) are their JSON text. So a column of nulls only, or
+//! a table without rows, has the same columns and types as any other: tables of many
+//! conversations concatenate. A field the schema does not declare takes the narrowest type
+//! that holds its values (nulls only: the null type), and a value of another kind than
+//! declared widens the column (an integer column meeting a fraction becomes float64; mixed
+//! kinds become JSON text) rather than being lost.
 //!
 //! The Arrow C data interface itself would need raw pointers (`unsafe`) or the arrow crates,
 //! whose build the Python CI step cannot afford; the buffers are the same bytes.
 
-use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
-use serde::Serialize;
 use serde_json::Value;
+
+pub(crate) use overtalk::output::schema::FieldType;
 
 /// One column as Arrow buffers.
 pub(crate) struct Column {
@@ -77,30 +82,6 @@ fn set_bit(bitmap: &mut [u8], i: usize) {
     bitmap[i / 8] |= 1 << (i % 8);
 }
 
-/// The keys of `row` in the order its serialisation writes them (the struct's field order;
-/// `serde_json::Value` keeps its keys sorted instead).
-pub(crate) fn key_order(row: &impl Serialize) -> Vec<String> {
-    struct Keys;
-    impl<'de> Visitor<'de> for Keys {
-        type Value = Vec<String>;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("an object")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<String>, A::Error> {
-            let mut keys = Vec::new();
-            while let Some(k) = map.next_key::<String>()? {
-                map.next_value::<IgnoredAny>()?;
-                keys.push(k);
-            }
-            Ok(keys)
-        }
-    }
-    serde_json::to_string(row)
-        .ok()
-        .and_then(|text| serde_json::Deserializer::from_str(&text).deserialize_map(Keys).ok())
-        .unwrap_or_default()
-}
-
 /// What becomes of a column of nested values.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Nested {
@@ -110,25 +91,42 @@ pub(crate) enum Nested {
     Drop,
 }
 
-/// The columns of `rows` (objects): the fields named in `order` first, in that order, then
-/// any others in the order met.
-pub(crate) fn columns(rows: &[Value], order: &[String], nested: Nested) -> Vec<Column> {
-    let mut names: Vec<&str> = order.iter().map(String::as_str).collect();
+/// The column kind a declared field type starts from.
+fn declared_kind(ty: FieldType) -> Kind {
+    match ty {
+        FieldType::Integer => Kind::Int,
+        FieldType::Number => Kind::Float,
+        FieldType::Boolean => Kind::Bool,
+        FieldType::String => Kind::Str,
+        FieldType::Nested => Kind::Json,
+    }
+}
+
+/// The columns of `rows` (objects): the `declared` fields first, in that order and of their
+/// declared types (present even without rows), then any others in the order met, typed by
+/// their values.
+pub(crate) fn columns(
+    rows: &[Value],
+    declared: &[(String, FieldType)],
+    nested: Nested,
+) -> Vec<Column> {
+    let mut names: Vec<(&str, Kind)> =
+        declared.iter().map(|(name, ty)| (name.as_str(), declared_kind(*ty))).collect();
     for r in rows {
         if let Value::Object(m) = r {
             for k in m.keys() {
-                if !names.contains(&k.as_str()) {
-                    names.push(k);
+                if !names.iter().any(|(name, _)| name == k) {
+                    names.push((k, Kind::Null));
                 }
             }
         }
     }
     let n = rows.len();
     let mut out = Vec::with_capacity(names.len());
-    for name in names {
+    for (name, start) in names {
         let values: Vec<&Value> =
             rows.iter().map(|r| r.get(name).unwrap_or(&Value::Null)).collect();
-        let kind = values.iter().fold(Kind::Null, |k, v| widen(k, kind_of(v)));
+        let kind = values.iter().fold(start, |k, v| widen(k, kind_of(v)));
         if kind == Kind::Json && nested == Nested::Drop {
             continue;
         }

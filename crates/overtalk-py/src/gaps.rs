@@ -26,7 +26,7 @@ use pyo3::{intern, Borrowed};
 use serde_json::{json, Value};
 
 use crate::analysis::{PyColumn, PyParams};
-use crate::columns::{self, Nested};
+use crate::columns::{self, FieldType, Nested};
 use crate::corpus::{Conversation, Corpus};
 use crate::{parallel, OvertalkError};
 
@@ -323,8 +323,14 @@ impl Intervals {
     /// The columns `kind`, `start_ms`, `end_ms`, `before`, `after` as Arrow buffers (as
     /// `Analysis._columns`).
     fn _columns<'py>(&self, py: Python<'py>) -> Vec<PyColumn<'py>> {
-        let order: Vec<String> =
-            ["kind", "start_ms", "end_ms", "before", "after"].map(String::from).to_vec();
+        let declared = [
+            ("kind", FieldType::String),
+            ("start_ms", FieldType::Integer),
+            ("end_ms", FieldType::Integer),
+            ("before", FieldType::String),
+            ("after", FieldType::String),
+        ]
+        .map(|(name, ty)| (name.to_owned(), ty));
         let rows: Vec<Value> = self
             .items
             .iter()
@@ -333,7 +339,7 @@ impl Intervals {
                 json!({"kind": kind, "start_ms": start, "end_ms": end, "before": before, "after": after})
             })
             .collect();
-        let cols = py.detach(|| columns::columns(&rows, &order, Nested::Json));
+        let cols = py.detach(|| columns::columns(&rows, &declared, Nested::Json));
         let bytes = |b: &[u8]| PyBytes::new(py, b);
         cols.into_iter()
             .map(|c| {

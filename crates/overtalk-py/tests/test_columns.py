@@ -99,3 +99,38 @@ def test_corpus_row_columns_are_the_json_values(ami):
             v = None if v is None else v.get(k)
         assert row[name] == v and type(row[name]) is type(v), name
     assert row["speakers"] == 4 and row["turns"] == d["conversation"]["counts"]["turns"] > 0
+
+
+EVENTS = ["onsets", "turns", "transfers", "intervals", "talkspurts", "speakers"]
+
+
+def test_column_types_do_not_depend_on_the_data():
+    """A table's columns and types come from the output's schema: a conversation with no
+    onsets, or one whose probabilities are all null (the rules classifier), gives the same
+    schema as any other, so the tables of many conversations concatenate."""
+    full = overtalk.analyze(overtalk.read(EXAMPLES / "red-carpet" / "red-carpet.rttm")["red-carpet"])
+    rules = overtalk.analyze(overtalk.read(EXAMPLES / "red-carpet" / "red-carpet.rttm")["red-carpet"], classifier="rules")
+    alone = overtalk.analyze(overtalk.Conversation.from_segments([(0.0, 2.0, "A")], "alone"))
+    for events in EVENTS:
+        schemas = {str(a.to_arrow(events).schema) for a in (full, rules, alone)}
+        assert len(schemas) == 1, (events, schemas)
+        assert pa.concat_tables([a.to_arrow(events) for a in (full, rules, alone)]).num_rows == sum(
+            a.to_arrow(events).num_rows for a in (full, rules, alone))
+    empty = alone.to_arrow("transfers")
+    assert empty.num_rows == 0
+    assert empty.schema.field("fto").type == pa.int64()
+    assert empty.schema.field("from").type == pa.string()
+    # The rules classifier gives no probabilities: a float column of nulls, not a null column.
+    p = rules.to_arrow("onsets").schema.field("p_interruption")
+    assert p.type == pa.float64()
+    assert rules.to_arrow("onsets").column("p_interruption").null_count == len(rules.onsets)
+    assert not any(f.type == pa.null() for events in EVENTS for f in alone.to_arrow(events).schema)
+
+
+def test_interval_columns_are_typed_without_intervals():
+    alone = overtalk.Conversation.from_segments([(0.0, 2.0, "A")], "alone")
+    iv = overtalk.gaps_and_overlaps(alone)
+    t = iv.to_arrow()
+    assert t.num_rows == len(iv)
+    assert t.column_names == ["kind", "start_ms", "end_ms", "before", "after"]
+    assert [f.type for f in t.schema] == [pa.string(), pa.int64(), pa.int64(), pa.string(), pa.string()]

@@ -417,6 +417,76 @@ fn corpus() -> Value {
     .collect())
 }
 
+/// The declared type of one field of an event row (an onset, a turn, a speaker…): what a
+/// table of those rows holds in that column whatever the rows at hand, so that a column of
+/// nulls only, or a table without rows, keeps its type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldType {
+    /// An integer (milliseconds, counts).
+    Integer,
+    /// A number with a fraction (shares, probabilities).
+    Number,
+    /// `true` or `false`.
+    Boolean,
+    /// Text, or one of named values.
+    String,
+    /// An object or an array (a speaker's interruption counts, the active speakers).
+    Nested,
+}
+
+impl FieldType {
+    /// The type a schema fragment declares (`null` aside): `None` when it declares none this
+    /// module writes.
+    fn of(fragment: &Value) -> Option<FieldType> {
+        let named = |ty: &str| match ty {
+            "integer" => Some(FieldType::Integer),
+            "number" => Some(FieldType::Number),
+            "boolean" => Some(FieldType::Boolean),
+            "string" => Some(FieldType::String),
+            "object" | "array" => Some(FieldType::Nested),
+            _ => None,
+        };
+        match fragment.get("type") {
+            Some(Value::String(ty)) => named(ty),
+            Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).find_map(named),
+            _ => {
+                let values = fragment.get("enum")?.as_array()?;
+                let mut present = values.iter().filter(|v| !v.is_null());
+                if present.clone().all(Value::is_string) {
+                    Some(FieldType::String)
+                } else if present.all(Value::is_i64) {
+                    Some(FieldType::Integer)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+}
+
+/// The fields of the rows of one list of a conversation's output (`talkspurts`, `he`,
+/// `transfers`, `turns`, `onsets`, `pairs`, `verbal_claims`; `speakers`, one row per speaker
+/// without its name), in the order the JSON writes them, with their declared types: the
+/// columns of a table of those rows. `None` for any other name.
+pub fn row_fields(list: &str) -> Option<Vec<(String, FieldType)>> {
+    let conversation = conversation();
+    let field = conversation.get("properties")?.get(list)?;
+    let row = match field.get("type")?.as_str()? {
+        "array" => field.get("items")?,
+        "object" => field.get("additionalProperties")?,
+        _ => return None,
+    };
+    let props = row.get("properties")?;
+    row.get("required")?
+        .as_array()?
+        .iter()
+        .map(|name| {
+            let name = name.as_str()?;
+            Some((name.to_owned(), FieldType::of(props.get(name)?)?))
+        })
+        .collect()
+}
+
 /// The schema as a JSON value.
 pub fn schema() -> Value {
     let mut root = json!({
@@ -568,6 +638,54 @@ mod tests {
         let back: crate::analysis::Analysis =
             serde_json::from_value(serde_json::to_value(&a).unwrap()).unwrap();
         assert_eq!(back.turns, a.turns);
+    }
+
+    #[test]
+    fn row_fields_are_the_rows_fields_in_output_order() {
+        let a = crate::analysis::analyze(&red_carpet(), &Params::default()).unwrap();
+        // The first row of each list as serde writes it: keys in the struct's field order.
+        let first = |list: &str| -> String {
+            match list {
+                "talkspurts" => serde_json::to_string(&a.talkspurts[0]),
+                "he" => serde_json::to_string(&a.he[0]),
+                "transfers" => serde_json::to_string(&a.transfers[0]),
+                "turns" => serde_json::to_string(&a.turns[0]),
+                "onsets" => serde_json::to_string(&a.onsets[0]),
+                "pairs" => serde_json::to_string(&a.pairs[0]),
+                _ => serde_json::to_string(a.speakers.values().next().unwrap()),
+            }
+            .unwrap()
+        };
+        for list in ["talkspurts", "he", "transfers", "turns", "onsets", "pairs", "speakers"] {
+            let fields = row_fields(list).unwrap();
+            let text = first(list);
+            let row: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(row.as_object().unwrap().len(), fields.len(), "{list}: {text}");
+            let names: Vec<&str> = fields.iter().map(|(n, _)| n.as_str()).collect();
+            let mut at: Vec<(usize, &str)> =
+                names.iter().map(|n| (text.find(&format!("\"{n}\":")).unwrap(), *n)).collect();
+            at.sort();
+            assert_eq!(at.iter().map(|(_, n)| *n).collect::<Vec<_>>(), names, "{list}");
+            for (name, ty) in &fields {
+                let value = &row[name];
+                let fits = match ty {
+                    FieldType::Integer => value.is_i64() || value.is_null(),
+                    FieldType::Number => value.is_number() || value.is_null(),
+                    FieldType::Boolean => value.is_boolean(),
+                    FieldType::String => value.is_string() || value.is_null(),
+                    FieldType::Nested => value.is_object() || value.is_array() || value.is_null(),
+                };
+                assert!(fits, "{list}.{name}: {value} is not {ty:?}");
+            }
+        }
+        let onsets = row_fields("onsets").unwrap();
+        assert_eq!(onsets[0], ("speaker".to_owned(), FieldType::String));
+        assert!(onsets.contains(&("class".to_owned(), FieldType::String)));
+        assert!(onsets.contains(&("p_interruption".to_owned(), FieldType::Number)));
+        let speakers = row_fields("speakers").unwrap();
+        assert!(speakers.contains(&("interruptions_made".to_owned(), FieldType::Nested)));
+        assert_eq!(row_fields("conversation"), None);
+        assert_eq!(row_fields("nothing"), None);
     }
 
     #[test]
