@@ -125,21 +125,106 @@ fn the_score_page_confusion_colour_is_no_speaker_colour() {
     assert!(!palette.contains(&confusion), "{confusion} is a speaker colour of {palette:?}");
 }
 
+/// A CHAT file without time bullets: `analyze` counts what the order of the utterances and the
+/// transcriber's codes say (`+/.` an interruption, `[<]` an overlap); `report`, which draws
+/// time, refuses it once with exit 1.
 #[test]
-fn an_untimed_chat_file_is_refused_once_with_exit_1() {
+fn an_untimed_chat_file_is_analysed_by_turn_order_and_refused_by_report() {
     let dir = Dir::new();
     let path = dir.create(
         "untimed.cha",
         "@UTF8\n@Begin\n@Participants:\tA Adult, B Adult\n*A:\tso I [>] +/.\n*B:\tno [<] .\n@End\n",
     );
-    let run = dir.run(&["analyze", path.to_str().unwrap()]);
+    let p = path.to_str().unwrap();
+    let out = dir.run(&["analyze", p, "--format", "json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["conversations"].as_array().unwrap().len(), 0);
+    let u = &v["untimed"][0];
+    assert_eq!(
+        (u["recording"].as_str(), u["turns"].as_u64(), u["words"].as_u64()),
+        (Some("untimed"), Some(2), Some(3))
+    );
+    let counts: Vec<(&str, Option<u64>)> = u["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["rule"].as_str().unwrap(), r["count"].as_u64()))
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            ("crosstalk", Some(1)),
+            ("cut_off", Some(1)),
+            ("no_sentence_end", Some(1)),
+            ("timing", None)
+        ]
+    );
+    assert_eq!(u["speakers"]["B"]["cut_off_made"], 1);
+    let run = dir.run(&["report", p, "-o", dir.path().join("r.html").to_str().unwrap()]);
     assert_eq!(run.code(), 1, "{}", run.stderr());
     let err = run.stderr();
     assert_eq!(err.matches("untimed transcript").count(), 1, "{err}");
-    assert!(err.contains("`analyze` needs times"), "{err}");
+    assert!(err.contains("`report` needs times"), "{err}");
+    // The HTML format of analyze and CSV onsets need times too (exit 1, said once).
+    for extra in [&["--format", "html"][..], &["--format", "csv"][..]] {
+        let mut argv = vec!["analyze", p];
+        argv.extend(extra);
+        let run = dir.run(&argv);
+        assert_eq!(run.code(), 1, "{extra:?}: {}", run.stderr());
+        assert!(run.stderr().contains("is a transcript without times"), "{}", run.stderr());
+    }
+    let turns = dir.run(&["analyze", p, "--format", "csv", "--events", "turns"]).ok();
+    assert_eq!(turns, "recording,turn,speaker,line,words,ends\nuntimed,1,A,4,2,cut_off\nuntimed,2,B,5,1,sentence\n");
     // Reading it is fine: `info` and `--strict` accept a valid untimed file.
-    let info = dir.run(&["info", "--strict", path.to_str().unwrap()]);
+    let info = dir.run(&["info", "--strict", p]);
     assert_eq!(info.code(), 0, "{}", info.stderr());
+}
+
+/// A debate's rush transcript (names in capitals, no times): the table and Markdown show the
+/// counts rule by rule and the floor claims; beside a timed transcript, the JSON holds both.
+#[test]
+fn a_rush_transcript_is_analysed_by_turn_order() {
+    let dir = Dir::new();
+    let path = dir.create(
+        "debate.txt",
+        "DEBATE TRANSCRIPT\n\nWALLACE: Mr. President, you have two minutes.\n\nTRUMP: Thank you very much. Chris, so --\n\nBIDEN: Will you shut up, man?\n\n(CROSSTALK)\n\nTRUMP: Listen, who is on your list, Joe\n\nBIDEN: When I'm talking, you're not talking.\n",
+    );
+    let p = path.to_str().unwrap();
+    let table = dir.run(&["analyze", p]).ok();
+    assert!(
+        table.starts_with(
+            "debate: untimed transcript, 3 speakers, 5 turns, 4 speaker changes, 30 words"
+        ),
+        "{table}"
+    );
+    assert!(table.contains("  cut_off              1  "), "{table}");
+    assert!(table.contains("  no_sentence_end      2  "), "{table}");
+    assert!(table.contains("turn 5: BIDEN \"when i'm talking\", after TRUMP"), "{table}");
+    let md = dir.run(&["analyze", p, "--format", "md"]).ok();
+    assert!(md.contains("## debate (untimed transcript)"), "{md}");
+    assert!(md.contains("| `timing` | not measurable |"), "{md}");
+    let both = dir.run(&["analyze", p, &example("red-carpet.rttm"), "--format", "json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(&both).unwrap();
+    assert_eq!(v["conversations"][0]["recording"], "red-carpet");
+    assert_eq!(v["corpus"]["recordings"], 1);
+    assert_eq!(v["untimed"][0]["recording"], "debate");
+    let lines = dir.run(&["analyze", p, &example("red-carpet.rttm"), "--format", "jsonl"]).ok();
+    let kinds: Vec<bool> = lines
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["untimed"] == true)
+        .collect();
+    assert_eq!(kinds, [false, true]);
+    // CSV rows cannot mix the two kinds.
+    let run = dir.run(&[
+        "analyze",
+        p,
+        &example("red-carpet.rttm"),
+        "--format",
+        "csv",
+        "--events",
+        "turns",
+    ]);
+    assert_eq!(run.code(), 1, "{}", run.stderr());
 }
 
 #[test]

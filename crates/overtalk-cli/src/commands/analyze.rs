@@ -4,17 +4,19 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use overtalk::output::csv::{Csv, Events};
-use overtalk::output::json::Json;
+use overtalk::output::json::Envelope;
 use overtalk::output::jsonl::Jsonl;
 use overtalk::output::markdown::Markdown;
 use overtalk::output::table::Table;
+use overtalk::output::untimed::{self, Untimed};
 use overtalk::output::{Conversation, Exporter};
 use overtalk::report::ReportOptions;
 
 use crate::app::{Globals, Outcome};
-use crate::input::conversations::{self, read_and_analyze};
+use crate::input::conversations::{self, read_and_analyze_untimed_too};
 use crate::input::params::AnalysisArgs;
 use crate::input::recordings::AudioArgs;
+use crate::input::NeedsTimes;
 use crate::input::{ReadArgs, Source};
 use crate::named_arg::named_with_help;
 use crate::output::Target;
@@ -74,8 +76,18 @@ fn events_help(e: Events) -> Option<&'static str> {
 
 /// Runs `analyze`.
 pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
-    let (sources, analyzed) =
-        read_and_analyze(&args.inputs, &args.read, &args.analysis, &args.audio, globals)?;
+    let (sources, analyzed, untimed) = read_and_analyze_untimed_too(
+        &args.inputs,
+        &args.read,
+        &args.analysis,
+        &args.audio,
+        globals,
+    )?;
+    let untimed: Vec<Untimed<'_>> =
+        untimed.iter().map(|u| Untimed::new(&u.label, &u.order)).collect();
+    if let Some(first) = untimed.first() {
+        check_untimed_format(&args, first.recording, !analyzed.is_empty())?;
+    }
     let html = if args.format == AnalyzeFormat::Html {
         let options = ReportOptions {
             title: None,
@@ -91,9 +103,17 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
     let preset = args.analysis.preset.clone();
+    let convs: Vec<Conversation<'_>> = analyzed.iter().map(|a| a.conversation()).collect();
     let exporter: Box<dyn Exporter<[Conversation<'_>]>> = match args.format {
         AnalyzeFormat::Table => Box::new(Table { preset }),
-        AnalyzeFormat::Json => Box::new(Json),
+        AnalyzeFormat::Json => {
+            let envelope = Envelope::new(&convs).with_untimed(&untimed);
+            target.write_with(|out| {
+                serde_json::to_writer_pretty(&mut *out, &envelope)?;
+                Ok(writeln!(out)?)
+            })?;
+            return Ok(Outcome::Ok);
+        }
         AnalyzeFormat::Jsonl => Box::new(Jsonl),
         AnalyzeFormat::Csv => Box::new(Csv::comma(args.events)),
         AnalyzeFormat::Tsv => Box::new(Csv::tab(args.events)),
@@ -104,9 +124,65 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             return Ok(Outcome::Ok);
         }
     };
-    let convs: Vec<Conversation<'_>> = analyzed.iter().map(|a| a.conversation()).collect();
-    target.write_with(|out| Ok(exporter.export(&convs, out)?))?;
+    target.write_with(|out| {
+        if !convs.is_empty() || untimed.is_empty() {
+            exporter.export(&convs, out)?;
+        }
+        if untimed.is_empty() {
+            return Ok(());
+        }
+        let separate = !convs.is_empty();
+        match args.format {
+            AnalyzeFormat::Table => {
+                if separate {
+                    writeln!(out)?;
+                }
+                untimed::write_table(&untimed, out)?;
+            }
+            AnalyzeFormat::Md => {
+                if separate {
+                    writeln!(out)?;
+                }
+                untimed::write_markdown(&untimed, out)?;
+            }
+            AnalyzeFormat::Jsonl => {
+                for u in &untimed {
+                    serde_json::to_writer(&mut *out, u)?;
+                    writeln!(out)?;
+                }
+            }
+            AnalyzeFormat::Csv => untimed::write_rows(&untimed, args.events, ',', out)?,
+            AnalyzeFormat::Tsv => untimed::write_rows(&untimed, args.events, '\t', out)?,
+            AnalyzeFormat::Json | AnalyzeFormat::Html => {}
+        }
+        Ok(())
+    })?;
     Ok(Outcome::Ok)
+}
+
+/// Refuses an output that cannot hold an untimed transcript's analysis (`recording`): the HTML
+/// report (drawn on a time axis), CSV lists other than `speakers` and `turns`, and CSV rows
+/// that would mix timed and untimed transcripts in one header.
+fn check_untimed_format(args: &Args, recording: &str, timed_too: bool) -> Result<()> {
+    let refuse = |why: String| -> Result<()> {
+        Err(NeedsTimes::new(format!(
+            "recording {recording:?} is a transcript without times: {why}"
+        ))
+        .into())
+    };
+    match args.format {
+        AnalyzeFormat::Html => refuse(
+            "the HTML report draws the conversation on a time axis; use --format table, md, json, jsonl or csv".to_owned(),
+        ),
+        AnalyzeFormat::Csv | AnalyzeFormat::Tsv if timed_too => refuse(
+            "its rows have other columns than those of the timed inputs; analyse the two kinds separately, or use --format json, jsonl, table or md".to_owned(),
+        ),
+        AnalyzeFormat::Csv | AnalyzeFormat::Tsv if !untimed::has_rows(args.events) => refuse(format!(
+            "--events {} needs times; its turns have rows for --events speakers and --events turns",
+            args.events.name()
+        )),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

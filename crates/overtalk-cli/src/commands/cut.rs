@@ -205,8 +205,14 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
             context: duration(&args.context, "--context")?,
         }
     };
-    let (mut sources, analyzed) =
-        read_and_analyze(&args.inputs, &args.read, &args.analysis, &args.recordings, globals)?;
+    let (mut sources, analyzed) = read_and_analyze(
+        "cut",
+        &args.inputs,
+        &args.read,
+        &args.analysis,
+        &args.recordings,
+        globals,
+    )?;
     let [one] = analyzed.as_slice() else {
         bail!("cut edits one conversation; the inputs hold {}", analyzed.len());
     };

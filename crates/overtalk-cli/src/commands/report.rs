@@ -194,8 +194,14 @@ fn audio(args: &Args) -> Result<Option<Audio>> {
 
 /// Runs `report`.
 pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
-    let (sources, analyzed) =
-        read_and_analyze(&args.inputs, &args.read, &args.analysis, &args.detection, globals)?;
+    let (sources, analyzed) = read_and_analyze(
+        "report",
+        &args.inputs,
+        &args.read,
+        &args.analysis,
+        &args.detection,
+        globals,
+    )?;
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
     let format = ReportFormat::choose(args.format, args.output.as_deref());

@@ -7,6 +7,7 @@ use overtalk_audio::provenance::Provenance;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
+use overtalk::analysis::turn_order::{self, TurnOrder};
 use overtalk::analysis::{self, Analysis};
 use overtalk::corpus_analysis::{self, CorpusEntry, CorpusOptions};
 use overtalk::output::Conversation;
@@ -41,16 +42,66 @@ impl Analyzed {
     }
 }
 
+/// A transcript without times, with its turn-order analysis.
+pub(crate) struct UntimedAnalyzed {
+    /// The recording id, with the file name added when the id repeats across inputs.
+    pub(crate) label: String,
+    /// The result.
+    pub(crate) order: TurnOrder,
+}
+
 /// Reads every input and analyses each recording in it. Each input file is its own set of
 /// conversations; a recording id met in several files (the same conversation as WebVTT and as
 /// RTTM, say) is analysed once per file and labelled `id (file name)`. Results come in
-/// recording-id order, whatever the order of the inputs.
+/// recording-id order, whatever the order of the inputs. A transcript without times is an
+/// error of `command` ([`input::require_times`]): see [`read_and_analyze_untimed_too`].
 pub(crate) fn read_and_analyze(
+    command: &str,
     inputs: &[String],
     read_args: &ReadArgs,
     how: &AnalysisArgs,
     audio: &AudioArgs,
     globals: Globals,
+) -> Result<(Vec<input::Source>, Vec<Analyzed>)> {
+    read_inputs(inputs, read_args, how, audio, globals, Err(command))
+}
+
+/// [`read_and_analyze`], with the transcripts without times given their turn-order analysis
+/// ([`turn_order`]) instead of refused, in the order read.
+pub(crate) fn read_and_analyze_untimed_too(
+    inputs: &[String],
+    read_args: &ReadArgs,
+    how: &AnalysisArgs,
+    audio: &AudioArgs,
+    globals: Globals,
+) -> Result<(Vec<input::Source>, Vec<Analyzed>, Vec<UntimedAnalyzed>)> {
+    let mut untimed = Vec::new();
+    let (sources, analyzed) =
+        read_inputs(inputs, read_args, how, audio, globals, Ok(&mut untimed))?;
+    // The same id in two files: each labelled with its file, as the timed ones are.
+    let mut ids: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (label, _, _) in &untimed {
+        *ids.entry(label.clone()).or_default() += 1;
+    }
+    let untimed = untimed
+        .into_iter()
+        .map(|(id, file, order)| {
+            let label = if ids[&id] > 1 { format!("{id} ({file})") } else { id };
+            UntimedAnalyzed { label, order }
+        })
+        .collect();
+    Ok((sources, analyzed, untimed))
+}
+
+/// Reads and analyses; transcripts without times go to `untimed` (id, file, analysis), or are
+/// an error of the command named instead.
+fn read_inputs(
+    inputs: &[String],
+    read_args: &ReadArgs,
+    how: &AnalysisArgs,
+    audio: &AudioArgs,
+    globals: Globals,
+    mut untimed: std::result::Result<&mut Vec<(String, String, TurnOrder)>, &str>,
 ) -> Result<(Vec<input::Source>, Vec<Analyzed>)> {
     let params = how.params()?;
     // Directories and globs are expanded first, so the recordings they hold are detected too.
@@ -90,7 +141,9 @@ pub(crate) fn read_and_analyze(
     }
     for source in &transcript_sources {
         let out = input::read_noting_speakers(source, read_args, &rename, &mut speakers)?;
-        input::require_times(source, &out, "analyze")?;
+        if let Err(command) = untimed {
+            input::require_times(source, &out, command)?;
+        }
         input::print_warnings(source, &out, globals.quiet);
         let file = match source {
             input::Source::Stdin => "stdin".to_owned(),
@@ -101,6 +154,12 @@ pub(crate) fn read_and_analyze(
         // CHAT with bullets: the transcriber's markers against the timing, as read.
         let chat = out.format == Some(overtalk::format::Format::Chat);
         for (id, t) in out.corpus.into_recordings() {
+            if let Ok(untimed) = untimed.as_deref_mut() {
+                if let Some(order) = turn_order::analyze(&t, &params) {
+                    untimed.push((id, file.clone(), order));
+                    continue;
+                }
+            }
             let chat_markers = if chat { analysis::markers::compare(&t) } else { None };
             read.push(CorpusEntry {
                 recording_id: id,

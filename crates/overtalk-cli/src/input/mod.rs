@@ -409,7 +409,7 @@ pub fn warn_if_no_name_matches(
 pub fn require_times(source: &Source, out: &ReadOutput, command: &str) -> Result<()> {
     if let Some((id, t)) = out.corpus.iter().find(|(_, t)| t.is_untimed()) {
         return Err(NeedsTimes(format!(
-            "{}: recording {id:?} is an untimed transcript ({} utterances in order, no time bullets); `{command}` needs times: use a file with times (CHAT with media bullets, or aligned with a forced aligner)",
+            "{}: recording {id:?} is an untimed transcript ({} utterances in order, no times); `{command}` needs times: use a file with times (captions, a transcript with start times, CHAT with media bullets, or one aligned with a forced aligner); `overtalk analyze` counts what the order of its turns says",
             source.display(),
             t.untimed().len()
         ))
@@ -421,6 +421,13 @@ pub fn require_times(source: &Source, out: &ReadOutput, command: &str) -> Result
 /// A valid input without times given to a command that measures time ([`require_times`]).
 #[derive(Debug)]
 pub struct NeedsTimes(String);
+
+impl NeedsTimes {
+    /// The error saying `message`.
+    pub fn new(message: impl Into<String>) -> Self {
+        NeedsTimes(message.into())
+    }
+}
 
 impl std::fmt::Display for NeedsTimes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -36,6 +36,41 @@ pub struct VerbalClaim {
     pub answers: Option<usize>,
 }
 
+/// The claim phrases as normalised tokens, longest first: at any word, the longest phrase
+/// that starts there wins.
+pub(crate) struct Lexicon<'a>(Vec<(Vec<String>, &'a str)>);
+
+impl<'a> Lexicon<'a> {
+    /// The lexicon of `phrases` (phrases without a word left out).
+    pub(crate) fn new(phrases: &'a [String]) -> Self {
+        let mut lexicon: Vec<(Vec<String>, &str)> = phrases
+            .iter()
+            .map(|p| {
+                let tokens = p.split_whitespace().map(normalise_token).filter(|t| !t.is_empty());
+                (tokens.collect(), p.as_str())
+            })
+            .filter(|(t, _): &(Vec<String>, &str)| !t.is_empty())
+            .collect();
+        lexicon.sort_by_key(|l| std::cmp::Reverse(l.0.len()));
+        Lexicon(lexicon)
+    }
+
+    /// Whether no phrase has a word.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The phrase starting at word `i` of `words` (normalised tokens): its length in words and
+    /// the phrase as the lexicon gives it.
+    pub(crate) fn at(&self, words: &[&str], i: usize) -> Option<(usize, &'a str)> {
+        let rest = words.get(i..)?;
+        self.0.iter().find_map(|(tokens, phrase)| {
+            (rest.len() >= tokens.len() && tokens.iter().zip(rest).all(|(a, w)| a == w))
+                .then_some((tokens.len(), *phrase))
+        })
+    }
+}
+
 /// Finds the lexicon phrases in every talkspurt and ties each to the onset it answers.
 pub fn find(
     spurts: &[Talkspurt],
@@ -47,44 +82,33 @@ pub fn find(
     if !spurts.iter().any(|s| s.has_tokens) {
         return Vec::new();
     }
-    let mut lexicon: Vec<(Vec<String>, &str)> = phrases
-        .iter()
-        .map(|p| {
-            (
-                p.split_whitespace().map(normalise_token).filter(|t| !t.is_empty()).collect(),
-                p.as_str(),
-            )
-        })
-        .filter(|(t, _): &(Vec<String>, &str)| !t.is_empty())
-        .collect();
-    lexicon.sort_by_key(|l| std::cmp::Reverse(l.0.len()));
+    let lexicon = Lexicon::new(phrases);
     let mut out = Vec::new();
     if lexicon.is_empty() {
         return out;
     }
     // Talkspurt indices per speaker, built on the first phrase found.
     let mut by: Option<Vec<Vec<usize>>> = None;
-    // One buffer for the words of every talkspurt.
+    // One buffer for the words of every talkspurt, and one for their normalised forms.
     let mut words: Vec<&WordToken> = Vec::new();
+    let mut norms: Vec<&str> = Vec::new();
     for s in spurts {
         words.clear();
         words.extend(s.tokens.iter().filter(|t| t.is_word()));
         // A later phrase of the same talkspurt answers the same onset as an earlier one.
         let mut answered: Option<usize> = None;
+        norms.clear();
+        norms.extend(words.iter().map(|w| w.norm.as_str()));
         let mut i = 0;
         while i < words.len() {
-            let hit = lexicon.iter().find(|(toks, _)| {
-                words.len() - i >= toks.len()
-                    && toks.iter().zip(&words[i..]).all(|(a, w)| *a == w.norm)
-            });
-            match hit {
-                Some((toks, phrase)) => {
+            match lexicon.at(&norms, i) {
+                Some((len, phrase)) => {
                     let by = by.get_or_insert_with(|| {
                         let n_speakers =
                             spurts.iter().map(|s| s.speaker.index() + 1).max().unwrap_or(0);
                         super::backchannel::by_speaker(spurts, n_speakers, false)
                     });
-                    let (start, end) = (words[i].start, words[i + toks.len() - 1].end);
+                    let (start, end) = (words[i].start, words[i + len - 1].end);
                     let answers = onsets
                         .iter()
                         .enumerate()
@@ -112,12 +136,12 @@ pub fn find(
                     answered = answers;
                     out.push(VerbalClaim {
                         speaker: s.speaker,
-                        phrase: (*phrase).to_owned(),
+                        phrase: phrase.to_owned(),
                         start,
                         end,
                         answers,
                     });
-                    i += toks.len();
+                    i += len;
                 }
                 None => i += 1,
             }

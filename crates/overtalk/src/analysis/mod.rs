@@ -40,6 +40,7 @@ pub mod result;
 pub mod rules;
 pub mod stream;
 pub mod talkspurt;
+pub mod turn_order;
 pub(crate) mod turns;
 pub mod units;
 pub mod warning;

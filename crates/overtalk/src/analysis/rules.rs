@@ -13,7 +13,7 @@
 //! Bo (0:18)  Let me finish                                      ← no sentence end
 //! Ana (0:21) Thank you both.
 //!
-//! crosstalk          2   every [crosstalk] note (the transcriber's judgement)
+//! crosstalk          2   every crosstalk note (the transcriber's judgement)
 //! cut_off            1   a speaker change after a dash or an ellipsis (Bo → Cy)
 //! no_sentence_end    2   … or after no terminal punctuation at all (Bo → Cy, Bo → Ana)
 //! timing             —   the rule book's timing rule: not measurable, the ends are estimated
@@ -99,11 +99,20 @@ pub fn without_text(t: &Transcript) -> Transcript {
     b.build()
 }
 
-/// A paragraph's text without trailing bracketed notes, closing quotes and spaces.
-fn sentence_tail(text: &str) -> &str {
+/// A paragraph's text without trailing notes (`[crosstalk]`, `(CROSSTALK)`), closing quotes and
+/// spaces.
+pub(crate) fn sentence_tail(text: &str) -> &str {
     let mut s = text.trim_end();
     loop {
         let before = s;
+        // A trailing note in parentheses (`(CROSSTALK)`), then closing punctuation.
+        if s.ends_with(')') {
+            if let Some(open) = s.rfind('(') {
+                if crate::format::notes::parenthesised_note(&s[open + 1..s.len() - 1]) {
+                    s = s[..open].trim_end();
+                }
+            }
+        }
         s = s.trim_end_matches(['"', '\'', '”', '’', ')', '*']).trim_end();
         if s.ends_with(']') {
             if let Some(open) = s.rfind('[') {
@@ -116,14 +125,61 @@ fn sentence_tail(text: &str) -> &str {
     }
 }
 
-/// Whether a text ends with a dash or an ellipsis (the transcriber's mark of a cut-off).
-fn cut_off(tail: &str) -> bool {
-    tail.ends_with(['-', '–', '—', '…']) || tail.ends_with("...")
+/// Whether a text ends with a dash or an ellipsis (the transcriber's mark of a cut-off), or
+/// CHAT's interruption terminator.
+pub(crate) fn cut_off(tail: &str) -> bool {
+    tail.ends_with(['-', '–', '—', '…'])
+        || tail.ends_with("...")
+        // CHAT's terminators of an utterance interrupted by another speaker (`+/.`, `+/?`);
+        // `+//.` is a speaker breaking off their own utterance.
+        || tail.ends_with("+/.")
+        || tail.ends_with("+/?")
 }
 
 /// Whether a text ends a sentence (`.`, `?`, `!`, not an ellipsis).
-fn sentence_end(tail: &str) -> bool {
+pub(crate) fn sentence_end(tail: &str) -> bool {
     tail.ends_with(['.', '?', '!']) && !tail.ends_with("...")
+}
+
+/// The interruptions counted rule by rule: `crosstalk` notes, `cut_off` and `no_sentence_end`
+/// speaker changes (each with its count per interrupting speaker), and the timing rule, which
+/// `timing_basis` says why it cannot be applied.
+pub(crate) fn rule_counts(
+    crosstalk: usize,
+    (n_cut, cut): (usize, BTreeMap<String, usize>),
+    (n_open, open): (usize, BTreeMap<String, usize>),
+    timing_basis: String,
+) -> Vec<RuleCount> {
+    vec![
+        RuleCount {
+            rule: "crosstalk".to_owned(),
+            description: "every crosstalk note ([crosstalk], (CROSSTALK), CHAT's [<])".to_owned(),
+            count: Some(crosstalk),
+            by_speaker: BTreeMap::new(),
+            basis: "the transcriber's judgement; a note does not say who started talking over whom".to_owned(),
+        },
+        RuleCount {
+            rule: "cut_off".to_owned(),
+            description: "a speaker change after a turn ending with a dash or an ellipsis (CHAT: +/. or +/?)".to_owned(),
+            count: Some(n_cut),
+            by_speaker: cut,
+            basis: "the transcriber's punctuation; counted for the next speaker".to_owned(),
+        },
+        RuleCount {
+            rule: "no_sentence_end".to_owned(),
+            description: "a speaker change before the holder's sentence ended: no . ? ! at the end of the turn (dashes and ellipses included)".to_owned(),
+            count: Some(n_open),
+            by_speaker: open,
+            basis: "the transcriber's punctuation; counted for the next speaker".to_owned(),
+        },
+        RuleCount {
+            rule: "timing".to_owned(),
+            description: "the rule book's timing rule (conversation-metrics.md, interruptions): a start inside the holder's talk, away from a completion point".to_owned(),
+            count: None,
+            by_speaker: BTreeMap::new(),
+            basis: timing_basis,
+        },
+    ]
 }
 
 /// What an analysis of `t` rests on, and the rule-by-rule counts; `None` when no end of `t` is
@@ -178,36 +234,7 @@ pub fn assess(t: &Transcript) -> Option<EstimatedTimes> {
     } else {
         format!("not measurable: {estimated} of {tracks} ends are estimated")
     };
-    let rules = vec![
-        RuleCount {
-            rule: "crosstalk".to_owned(),
-            description: "every [crosstalk] note".to_owned(),
-            count: Some(crosstalk),
-            by_speaker: BTreeMap::new(),
-            basis: "the transcriber's judgement; a note does not say who started talking over whom".to_owned(),
-        },
-        RuleCount {
-            rule: "cut_off".to_owned(),
-            description: "a speaker change after a paragraph ending with a dash or an ellipsis".to_owned(),
-            count: Some(n_cut),
-            by_speaker: cut,
-            basis: "the transcriber's punctuation; counted for the next speaker".to_owned(),
-        },
-        RuleCount {
-            rule: "no_sentence_end".to_owned(),
-            description: "a speaker change before the holder's sentence ended: no . ? ! at the paragraph's end (dashes and ellipses included)".to_owned(),
-            count: Some(n_open),
-            by_speaker: open,
-            basis: "the transcriber's punctuation; counted for the next speaker".to_owned(),
-        },
-        RuleCount {
-            rule: "timing".to_owned(),
-            description: "the rule book's timing rule (conversation-metrics.md, interruptions): a start inside the holder's talk, away from a completion point".to_owned(),
-            count: None,
-            by_speaker: BTreeMap::new(),
-            basis: timing_basis,
-        },
-    ];
+    let rules = rule_counts(crosstalk, (n_cut, cut), (n_open, open), timing_basis);
     Some(EstimatedTimes {
         tracks,
         estimated_ends: estimated,
@@ -237,8 +264,13 @@ mod tests {
     fn sentence_ends_after_notes_and_quotes() {
         assert_eq!(sentence_tail("That is not true. [crosstalk 00:00:16]"), "That is not true.");
         assert_eq!(sentence_tail("He said \"no.\"  "), "He said \"no.");
+        assert_eq!(sentence_tail("Will you shut up, man? (CROSSTALK)"), "Will you shut up, man?");
+        assert_eq!(sentence_tail("(It was a joke.)"), "(It was a joke.");
+        assert_eq!(sentence_tail("I said (and I mean it)"), "I said (and I mean it");
         assert!(cut_off(sentence_tail("the plan is—")));
         assert!(cut_off(sentence_tail("and then...")));
+        assert!(cut_off("so I [>] +/.") && cut_off("are you +/?"));
+        assert!(!cut_off("so I +//.") && !cut_off("so I."));
         assert!(!sentence_end("and then..."));
         assert!(sentence_end("Really?"));
         assert!(!sentence_end("Let me finish"));

@@ -80,15 +80,17 @@ fn sniff_tsv(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
     first.line.contains('\t').then_some(Format::Tsv)
 }
 
-/// A first line that is a header row with a column this reader knows, or a row of data with
-/// two times (the last line test): a line of prose with a comma (`Feb 19, 2026`) is neither.
+/// A first line that is a header row with two columns this reader knows (or one time column),
+/// or a row of data with two times (the last line test): a line of prose with a comma
+/// (`Feb 19, 2026`, a title such as `TOWN HALL DEBATE, TRANSCRIPT`) is neither.
 fn sniff_csv(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
     let fields: Vec<&str> = first.line.split(',').map(|f| f.trim().trim_matches('"')).collect();
     let time_like = |f: &str| {
         is_seconds(f)
             || (f.contains(':') && f.split(':').all(|p| !p.is_empty() && p.parse::<f64>().is_ok()))
     };
-    let header = fields.iter().any(|f| role(f).is_some());
+    let roles: Vec<Role> = fields.iter().filter_map(|f| role(f)).map(|(r, _)| r).collect();
+    let header = roles.len() >= 2 || roles.iter().any(|r| matches!(r, Role::Start | Role::End));
     let data = fields.iter().filter(|f| time_like(f)).count() >= 2;
     (fields.len() >= 2 && (header || data)).then_some(Format::Csv)
 }

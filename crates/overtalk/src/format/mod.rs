@@ -42,6 +42,7 @@ pub mod gladia;
 pub mod google;
 pub mod json;
 pub mod lab;
+pub(crate) mod notes;
 pub(crate) mod order;
 pub mod paragraphs;
 pub mod podcast;
@@ -977,12 +978,16 @@ pub fn detect(name: Option<&str>, text: &str, explicit: Option<Format>) -> Resul
     if let Some(f) = name.and_then(detect_by_name) {
         return Ok(f);
     }
-    sniff(text).ok_or_else(|| match paragraphs::untimed_turns(text) {
-        Some((line, start)) => Error::unsupported(paragraphs::untimed_turns_message(line, &start)),
-        None => Error::unsupported(
-            "cannot tell the format from the file name or content; name it with --from",
-        ),
-    })
+    if let Some(f) = sniff(text) {
+        return Ok(f);
+    }
+    // Speakers' turns without times: read by the paragraph reader as an untimed transcript.
+    if paragraphs::untimed_turns(text).is_some() {
+        return Ok(Format::Paragraphs);
+    }
+    Err(Error::unsupported(
+        "cannot tell the format from the file name or content; name it with --from",
+    ))
 }
 
 /// Reads `text` as `format`, then runs the checks every reader gets (self-overlap).

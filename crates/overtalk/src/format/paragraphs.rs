@@ -100,7 +100,7 @@ use crate::error::{Result, Warning, WarningKind};
 use crate::format::order::OutOfOrder;
 use crate::format::webvtt::{decode_entities, NOT_SPEAKERS, UNKNOWN_SPEAKER};
 use crate::format::{Format, ReadContext};
-use crate::model::{Content, Corpus, Mark, MarkKind, Segment, TranscriptBuilder};
+use crate::model::{Content, Corpus, Mark, Segment, TranscriptBuilder};
 use crate::time::{Time, MAX_MICROS, MICROS_PER_SECOND};
 
 use crate::format::{FirstLine, FormatSpec, Head, Sniff, Verdict};
@@ -182,8 +182,6 @@ const MAX_NAME_CHARS: usize = 80;
 const MAX_NAME_WORDS: usize = 10;
 /// Longest `(time)` looked for in a header, in bytes.
 const PAREN_WINDOW: usize = 24;
-/// Longest bracketed note read as a [`Mark`], in bytes.
-const MAX_MARK_BYTES: usize = 200;
 
 /// The shape of a header, which also names the dialect in detection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -323,8 +321,8 @@ pub(crate) fn untimed_turns(text: &str) -> Option<(usize, String)> {
     let mut names: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     let mut first = None;
     for (n, line) in text.lines().enumerate().take(2000) {
-        let Some((name, said)) = name_colon(line.trim()) else { continue };
-        if said.is_empty() || !capitalised(name) || header(line).is_some() {
+        let Some((name, said)) = untimed_turn_start(line.trim(), false) else { continue };
+        if said.is_empty() {
             continue;
         }
         *names.entry(name).or_default() += 1;
@@ -332,13 +330,6 @@ pub(crate) fn untimed_turns(text: &str) -> Option<(usize, String)> {
     }
     let turns: usize = names.values().sum();
     (turns >= 3 && names.len() >= 2 && names.values().any(|&k| k >= 2)).then_some(first).flatten()
-}
-
-/// What to say of a file of [`untimed_turns`] starting at `line`.
-pub(crate) fn untimed_turns_message(line: usize, start: &str) -> String {
-    format!(
-        "the speakers' turns have no times (line {line}: `{start}…`): overtalk measures when people speak, so each turn needs at least a start time (as Rev, Otter or Zoom export them) or the file a timed format (captions, RTTM, TextGrid, ELAN, CHAT with media bullets)"
-    )
 }
 
 /// The name in `- Name` or `- Name (Company)`, the whole rest of a header line after its time
@@ -549,63 +540,24 @@ fn is_markup(line: &str) -> bool {
     heading || rule('-') || rule('*') || rule('_') || footer
 }
 
-/// The marks (bracketed notes) of a paragraph's text.
-fn marks_in(text: &str, speaker: &str, start: Time, out: &mut TranscriptBuilder) {
-    let mut rest = text;
-    while let Some(i) = rest.find('[') {
-        rest = &rest[i + 1..];
-        let mut end = rest.len().min(MAX_MARK_BYTES);
-        while !rest.is_char_boundary(end) {
-            end -= 1;
-        }
-        let window = &rest[..end];
-        let Some(close) = window.find([']', '[']) else { continue };
-        if window.as_bytes()[close] == b'[' {
-            continue;
-        }
-        let inner = window[..close].trim();
-        rest = &rest[close + 1..];
-        if inner.is_empty() {
-            continue;
-        }
-        let word: String = inner
-            .split(|c: char| c.is_whitespace() || c.is_ascii_digit() || c == ':')
-            .next()
-            .unwrap_or("")
-            .to_lowercase();
-        let kind = match word.trim_end_matches(['-', ',']) {
-            "crosstalk" | "cross-talk" | "overlapping" | "overtalk" => MarkKind::Crosstalk,
-            "cross" if inner.to_lowercase().starts_with("cross talk") => MarkKind::Crosstalk,
-            "inaudible" | "unintelligible" | "indiscernible" => MarkKind::Inaudible,
-            "laughter" | "laughs" | "laughing" | "laugh" => MarkKind::Laughter,
-            _ => MarkKind::Other,
-        };
-        let at = inner.split_whitespace().rev().find_map(clock);
+/// The marks (the transcriber's notes, [`notes`](super::notes)) of a paragraph's text;
+/// `start` is the paragraph's (none in an untimed transcript).
+fn marks_in(text: &str, speaker: &str, start: Option<Time>, out: &mut TranscriptBuilder) {
+    for note in super::notes::notes(text) {
         out.mark(Mark {
-            kind,
-            at,
+            kind: note.kind,
+            at: note.inner.split_whitespace().rev().find_map(clock),
             speaker: Some(speaker.to_owned()),
-            paragraph_start: Some(start),
-            text: inner.to_owned(),
+            paragraph_start: start,
+            text: note.inner.to_owned(),
         });
     }
 }
 
 /// Words of a paragraph for the speaking-rate bound: tokens with a letter or digit, outside
-/// bracketed notes.
+/// the transcriber's notes.
 fn word_count(text: &str) -> i64 {
-    let mut n = 0i64;
-    let mut depth = 0usize;
-    for token in text.split_whitespace() {
-        let opens = token.matches('[').count();
-        let closes = token.matches(']').count();
-        let inside = depth > 0 || opens > 0;
-        depth = (depth + opens).saturating_sub(closes);
-        if !inside && token.chars().any(char::is_alphanumeric) {
-            n += 1;
-        }
-    }
-    n
+    i64::try_from(super::notes::word_count(text)).unwrap_or(i64::MAX)
 }
 
 /// One paragraph being read.
@@ -779,6 +731,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         last_speaker = Some(next.speaker.clone());
         current = Some(next);
     }
+    // No header at all, and speakers' turns by name: an untimed transcript, read on its own
+    // (nothing of the reading above applies to it).
+    if current.is_none()
+        && kept.done.is_empty()
+        && kept.empty.is_none()
+        && any_text
+        && untimed_turns(text).is_some()
+    {
+        return read_untimed(text, ctx);
+    }
     if let Some((line, count)) = skipped {
         ctx.warn_at(
             WarningKind::Skipped,
@@ -816,9 +778,6 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             "no paragraph has text under its header (a list of times and titles, such as a video's chapters, is no transcript)",
         ));
     } else if any_text {
-        if let Some((line, start)) = untimed_turns(text) {
-            return Err(ctx.error(line, 1, untimed_turns_message(line, &start)));
-        }
         return Err(ctx.error(
             skipped.map_or(1, |s| s.0),
             1,
@@ -828,6 +787,97 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         ctx.warn(Warning::new(WarningKind::Note, "no paragraphs in the input"))?;
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// Speakers' turns with no times at all ([`untimed_turns`]: a debate's rush transcript, a
+/// hearing), read as an untimed transcript: each line that opens with a speaker's `Name:` starts
+/// a turn, the lines under it continue it, and the text above the first turn (a title, a date)
+/// is skipped with a warning. When two turns in three or more are named in capitals (`COOPER:`, the
+/// broadcasters' style), only names in capitals open a turn, so that `Look: here is the
+/// thing` inside a turn stays text. The transcriber's notes (`(CROSSTALK)`, `[crosstalk]`)
+/// are kept as marks. One note says what cannot be measured.
+///
+/// ```text
+/// CNN DEBATE, TRANSCRIPT          skipped (above the first turn)
+/// COOPER: Welcome to the debate.  turn 1 COOPER
+/// CHAFEE: Thank you. I want --    turn 2 CHAFEE
+/// (CROSSTALK)                     turn 2 continues; a crosstalk mark
+/// COOPER: Governor --             turn 3 COOPER
+/// ```
+fn read_untimed(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    // Which names open turns: those in capitals only, when most turns are named so.
+    let (mut turns, mut upper) = (0usize, 0usize);
+    for line in text.lines() {
+        if let Some((name, said)) = untimed_turn_start(line.trim(), false) {
+            if !said.is_empty() {
+                turns += 1;
+                upper += usize::from(!name.chars().any(char::is_lowercase));
+            }
+        }
+    }
+    let capitals_only = upper * 3 >= turns * 2;
+    let mut b = TranscriptBuilder::new();
+    let mut current: Option<(usize, String, String)> = None;
+    let mut skipped: Option<(usize, usize)> = None;
+    let mut count = 0usize;
+    let mut flush = |turn: Option<(usize, String, String)>, b: &mut TranscriptBuilder| {
+        if let Some((line, speaker, said)) = turn {
+            let id = b.speaker(&speaker);
+            marks_in(&said, &speaker, None, b);
+            b.push_untimed(id, Content::text(said), line);
+            count += 1;
+        }
+    };
+    for item in ctx.lines(text) {
+        let (n, raw) = item?;
+        let raw = if n == 1 { raw.trim_start_matches('\u{feff}') } else { raw };
+        let decoded = decode_entities(raw);
+        let line = decoded.trim();
+        if line.is_empty() || is_markup(line) {
+            continue;
+        }
+        if let Some((name, said)) = untimed_turn_start(line, capitals_only) {
+            flush(current.take(), &mut b);
+            current = Some((n, name.to_owned(), said.to_owned()));
+            continue;
+        }
+        match current.as_mut() {
+            Some((_, _, said)) => {
+                if !said.is_empty() {
+                    said.push('\n');
+                }
+                said.push_str(line);
+            }
+            None => skipped.get_or_insert((n, 0)).1 += 1,
+        }
+    }
+    flush(current.take(), &mut b);
+    if let Some((line, lines)) = skipped {
+        ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(1),
+            format!("{lines} line(s) above the first speaker's turn skipped (a title, a date): not speech"),
+        )?;
+    }
+    let built = b.build();
+    let speakers = built.annotation().speakers().len();
+    ctx.warn(Warning::new(
+        WarningKind::Note,
+        format!("the speakers' turns have no times: read as an untimed transcript of {count} turn(s) by {speakers} speaker(s) in file order; `overtalk analyze` counts turns, words and interruptions by the transcriber's punctuation and notes, and measures that need times cannot be made"),
+    ))?;
+    Ok(Corpus::single(ctx.recording_id(), built))
+}
+
+/// `(name, text)` when `line` opens a turn of an untimed transcript: a capitalised `Name:`
+/// that is not a header with a time (as [`untimed_turns`] counts them); with `capitals_only`,
+/// a name without lower case.
+fn untimed_turn_start(line: &str, capitals_only: bool) -> Option<(&str, &str)> {
+    let (name, said) = name_colon(line)?;
+    let ok = capitalised(name)
+        && header(line).is_none()
+        && !(capitals_only && name.chars().any(char::is_lowercase));
+    ok.then_some((name, said))
 }
 
 /// The time `words` words take at [`WORDS_PER_SECOND`] (at least one word's worth), in µs.
@@ -907,7 +957,7 @@ fn place(
     }
     for (i, p) in paragraphs.into_iter().enumerate() {
         let (start, end) = (starts[i], ends[i]);
-        marks_in(&p.text, &p.speaker, start, b);
+        marks_in(&p.text, &p.speaker, Some(start), b);
         let content = (!p.text.is_empty()).then(|| Content::text(p.text));
         if let Some(seg) = Segment::new(start, end) {
             b.add(seg, &p.speaker, content);
@@ -928,24 +978,64 @@ fn place(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::MarkKind;
 
     /// A debate's rush transcript: turns by name, no times. Found from the content or forced
-    /// with `--from paragraphs`, the error says that the times are missing and where the turns
-    /// start, not that the format is unknown.
+    /// with `--from paragraphs`, it is read as an untimed transcript: one utterance per turn in
+    /// file order, the lines under a name its continuation, the title skipped, the notes kept.
     #[test]
-    fn turns_without_times_are_named_as_such() {
-        let text = "CNN DEMOCRATIC DEBATE\nOctober 13, 2015\n\nCOOPER: Welcome to the debate.\n\nCHAFEE: Thank you, Anderson.\n\n(APPLAUSE)\n\nCOOPER: Governor, you were a Republican.\n";
-        let e = crate::format::detect(Some("debate.txt"), text, None).unwrap_err();
-        assert!(
-            e.to_string().contains(
-                "the speakers' turns have no times (line 4: `COOPER: Welcome to the debate.…`)"
-            ),
-            "{e}"
+    fn turns_without_times_are_an_untimed_transcript() {
+        let text = "CNN DEMOCRATIC DEBATE\nOctober 13, 2015\n\nCOOPER: Welcome to the debate.\n\nCHAFEE: Thank you, Anderson. I want --\n\n(CROSSTALK)\n\nCOOPER: Governor, you were a Republican.\nLook: it matters.\n";
+        assert_eq!(
+            crate::format::detect(Some("debate.txt"), text, None).unwrap(),
+            Format::Paragraphs
         );
         let opts = crate::format::ReadOptions::default();
-        let e = crate::format::read_str(text, Format::Paragraphs, &opts).unwrap_err();
-        assert_eq!((e.line(), e.column()), (Some(4), Some(1)), "{e}");
-        assert!(e.to_string().contains("have no times"), "{e}");
+        let out = crate::format::read_str(text, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        assert!(t.is_untimed());
+        let turns: Vec<(String, String, usize)> = t
+            .untimed()
+            .iter()
+            .map(|u| {
+                let name = t.annotation().speaker_name(u.speaker).to_owned();
+                (name, u.content.display_text(), u.line)
+            })
+            .collect();
+        assert_eq!(
+            turns,
+            vec![
+                ("COOPER".into(), "Welcome to the debate.".into(), 4),
+                ("CHAFEE".into(), "Thank you, Anderson. I want --\n(CROSSTALK)".into(), 6),
+                // Names in capitals open the turns here, so `Look:` is text.
+                ("COOPER".into(), "Governor, you were a Republican.\nLook: it matters.".into(), 10),
+            ]
+        );
+        let marks: Vec<(MarkKind, Option<&str>)> =
+            t.marks().iter().map(|m| (m.kind, m.speaker.as_deref())).collect();
+        assert_eq!(marks, vec![(MarkKind::Crosstalk, Some("CHAFEE"))]);
+        let said: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+        assert!(
+            said.iter().any(|w| w.contains("2 line(s) above the first speaker's turn skipped")),
+            "{said:?}"
+        );
+        assert!(
+            said.iter().any(|w| w.contains("untimed transcript of 3 turn(s) by 2 speaker(s)")),
+            "{said:?}"
+        );
+        // Under --strict the skipped title is an error, as every repair is.
+        let strict = crate::format::ReadOptions { strict: true, ..Default::default() };
+        assert!(crate::format::read_str(text, Format::Paragraphs, &strict).is_err());
+        // Names in mixed case open turns when most names are so.
+        let mixed = "Ana Ruiz: Hello there.\nBo: Hi.\nAna Ruiz: Shall we?\n";
+        let out = crate::format::read_str(mixed, Format::Paragraphs, &opts).unwrap();
+        assert_eq!(out.corpus.iter().next().unwrap().1.untimed().len(), 3);
+        // A title with a comma is no CSV header.
+        let titled = format!("TOWN HALL DEBATE, TRANSCRIPT\n\n{text}");
+        assert_eq!(
+            crate::format::detect(Some("rush.txt"), &titled, None).unwrap(),
+            Format::Paragraphs
+        );
         // Prose with a colon or two is no transcript of turns.
         assert_eq!(untimed_turns("Note: this is it.\nThe plan: ship it.\nAna: hi\n"), None);
         let e = crate::format::detect(Some("notes.txt"), "Note: this is it.\n", None).unwrap_err();
@@ -1056,9 +1146,9 @@ mod tests {
         assert_eq!(header("[-Èôq†#§q·dÎP»…7"), None);
         let brackets = "[".repeat(1 << 20);
         let mut b = TranscriptBuilder::new();
-        marks_in(&brackets, "a", Time::ZERO, &mut b);
+        marks_in(&brackets, "a", Some(Time::ZERO), &mut b);
         // A note window that would end inside a character (found by fuzzing).
-        marks_in(&format!("[{}]", "€".repeat(100)), "a", Time::ZERO, &mut b);
+        marks_in(&format!("[{}]", "€".repeat(100)), "a", Some(Time::ZERO), &mut b);
         assert!(b.build().marks().is_empty());
         // Not a speed measurement: a quadratic scan of these 2^20-character lines takes hours,
         // a linear one well under a second, so a generous guard separates them on any machine.

@@ -214,7 +214,7 @@ fn rows(events: Events, id: &str, r: &Analysis) -> Vec<Vec<String>> {
 }
 
 /// A cell, quoted when it holds the separator, a quote or a line break (RFC 4180).
-fn quote(s: &str, sep: char) -> String {
+pub(crate) fn quote(s: &str, sep: char) -> String {
     if s.contains([sep, '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::totals::CorpusTotals;
+use super::untimed::Untimed;
 use super::{Conversation, Exporter};
 use crate::analysis::SCHEMA_VERSION;
 
@@ -19,6 +20,10 @@ pub struct Envelope<'a> {
     pub conversations: &'a [Conversation<'a>],
     /// Totals over `conversations`.
     pub corpus: CorpusTotals,
+    /// Transcripts without times, each with its turn-order analysis; left out when there are
+    /// none (the totals above do not count them).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub untimed: &'a [Untimed<'a>],
 }
 
 impl<'a> Envelope<'a> {
@@ -28,7 +33,13 @@ impl<'a> Envelope<'a> {
             schema_version: SCHEMA_VERSION,
             conversations,
             corpus: CorpusTotals::of(conversations),
+            untimed: &[],
         }
+    }
+
+    /// The envelope with the untimed transcripts `untimed`.
+    pub fn with_untimed(self, untimed: &'a [Untimed<'a>]) -> Self {
+        Envelope { untimed, ..self }
     }
 }
 

@@ -34,6 +34,7 @@ pub mod schema;
 pub mod score;
 pub mod table;
 pub(crate) mod totals;
+pub mod untimed;
 pub mod validate;
 
 use std::io::{self, Write};

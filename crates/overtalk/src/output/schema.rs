@@ -400,6 +400,81 @@ fn event_counts() -> Vec<(&'static str, Value)> {
     ]
 }
 
+/// One transcript without times and its turn-order analysis (`analysis::turn_order`), as
+/// the envelope's `untimed` list and JSON Lines hold it.
+fn untimed() -> Value {
+    let i = || t("integer");
+    let rule = obj(vec![
+        ("rule", en(&["crosstalk", "cut_off", "no_sentence_end", "timing"])),
+        ("description", t("string")),
+        ("count", nullable("integer")),
+        ("by_speaker", map_of(t("integer"))),
+        ("basis", t("string")),
+    ]);
+    obj(vec![
+        ("recording", t("string")),
+        ("schema_version", json!({ "const": SCHEMA_VERSION })),
+        ("untimed", json!({ "const": true })),
+        ("basis", t("string")),
+        ("not_measurable", arr(t("string"))),
+        ("turns", i()),
+        ("speaker_changes", i()),
+        ("words", i()),
+        (
+            "speakers",
+            map_of(obj(vec![
+                ("turns", i()),
+                ("words", i()),
+                ("word_share", nullable("number")),
+                ("turn_share", nullable("number")),
+                ("longest_turn_words", i()),
+                ("median_turn_words", nullable("number")),
+                ("questions", i()),
+                ("cut_off_made", i()),
+                ("cut_off_received", i()),
+                ("no_sentence_end_made", i()),
+                ("no_sentence_end_received", i()),
+                ("crosstalk_notes", i()),
+                ("verbal_claims", i()),
+            ])),
+        ),
+        ("rules", arr(rule)),
+        (
+            "pairs",
+            arr(obj(vec![
+                ("interrupter", t("string")),
+                ("interruptee", t("string")),
+                ("cut_off", i()),
+                ("no_sentence_end", i()),
+            ])),
+        ),
+        (
+            "marked_overlaps",
+            arr(obj(vec![("turn", i()), ("speaker", t("string")), ("text", t("string"))])),
+        ),
+        (
+            "verbal_claims",
+            arr(obj(vec![
+                ("turn", i()),
+                ("speaker", t("string")),
+                ("phrase", t("string")),
+                ("after", nullable("string")),
+                ("reclaims", t("boolean")),
+            ])),
+        ),
+        (
+            "turn_list",
+            arr(obj(vec![
+                ("turn", i()),
+                ("speaker", t("string")),
+                ("line", i()),
+                ("words", i()),
+                ("ends", en(&["sentence", "cut_off", "open", "empty"])),
+            ])),
+        ),
+    ])
+}
+
 fn corpus() -> Value {
     let i = || t("integer");
     obj(vec![
@@ -494,12 +569,13 @@ pub fn schema() -> Value {
         "$id": "https://github.com/overtalk/overtalk/schema/analyze.json",
         "title": "overtalk analyze output",
         "description": "Conversation dynamics per conversation-metrics.md §5.7: times in integer milliseconds, shares as fractions, undefined values null.",
-        "$defs": { "conversation": conversation(), "corpus": corpus() },
+        "$defs": { "conversation": conversation(), "corpus": corpus(), "untimed": untimed() },
         "type": "object",
         "properties": {
             "schema_version": { "const": SCHEMA_VERSION },
             "conversations": { "type": "array", "items": { "$ref": "#/$defs/conversation" } },
-            "corpus": { "$ref": "#/$defs/corpus" }
+            "corpus": { "$ref": "#/$defs/corpus" },
+            "untimed": { "type": "array", "items": { "$ref": "#/$defs/untimed" } }
         },
         "required": ["schema_version", "conversations", "corpus"],
         "additionalProperties": false
@@ -634,6 +710,24 @@ mod tests {
         let v = serde_json::to_value(&many).unwrap();
         check(&v, &s, &s, "$").unwrap();
         assert_eq!(v["corpus"]["turns"], 11);
+        // Transcripts without times: their turn-order analyses in `untimed`.
+        let text = "ANA: Hello there --\nBO: Hi. (CROSSTALK)\nANA: Let me finish.\n";
+        let read = crate::format::read_str(
+            text,
+            crate::format::Format::Paragraphs,
+            &crate::format::ReadOptions::default(),
+        )
+        .unwrap();
+        let order = crate::analysis::turn_order::analyze(
+            read.corpus.iter().next().unwrap().1,
+            &Params::default(),
+        )
+        .unwrap();
+        let untimed = [crate::output::untimed::Untimed::new("debate", &order)];
+        let v = serde_json::to_value(Envelope::new(&both).with_untimed(&untimed)).unwrap();
+        check(&v, &s, &s, "$").unwrap();
+        assert_eq!(v["untimed"][0]["rules"][1]["count"], 1);
+        assert!(serde_json::to_value(Envelope::new(&both)).unwrap().get("untimed").is_none());
         // The analysis round-trips through JSON.
         let back: crate::analysis::Analysis =
             serde_json::from_value(serde_json::to_value(&a).unwrap()).unwrap();
