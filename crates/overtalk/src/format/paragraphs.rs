@@ -96,6 +96,8 @@
 //! paragraphs by start to place them; time is O(n log n) and memory linear in the input (a
 //! 100 MB file is read in a few seconds, tested with a generated file).
 
+use std::collections::{BTreeMap, HashSet};
+
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::order::OutOfOrder;
 use crate::format::webvtt::{decode_entities, NOT_SPEAKERS, UNKNOWN_SPEAKER};
@@ -281,7 +283,8 @@ const NAME_PARTICLES: &[&str] = &[
 /// name particles aside.
 fn capitalised(name: &str) -> bool {
     name.split_whitespace().all(|w| {
-        w.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+        // A word in parentheses (`(I-VT)`, `(Company)`) by its first letter.
+        w.trim_start_matches('(').starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
             || NAME_PARTICLES.contains(&w)
     })
 }
@@ -805,7 +808,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 /// COOPER: Governor --             turn 3 COOPER
 /// ```
 fn read_untimed(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    // Which names open turns: those in capitals only, when most turns are named so.
+    // Which names open turns: those in capitals only, when most turns are named so; and the
+    // names that open a turn with words on its line (a `Name:` line without words opens a
+    // turn only under such a name: `FULL TRANSCRIPT:` above the debate does not).
     let (mut turns, mut upper) = (0usize, 0usize);
     for line in text.lines() {
         if let Some((name, said)) = untimed_turn_start(line.trim(), false) {
@@ -816,18 +821,16 @@ fn read_untimed(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
     }
     let capitals_only = upper * 3 >= turns * 2;
-    let mut b = TranscriptBuilder::new();
-    let mut current: Option<(usize, String, String)> = None;
-    let mut skipped: Option<(usize, usize)> = None;
-    let mut count = 0usize;
-    let mut flush = |turn: Option<(usize, String, String)>, b: &mut TranscriptBuilder| {
-        if let Some((line, speaker, said)) = turn {
-            let id = b.speaker(&speaker);
-            marks_in(&said, &speaker, None, b);
-            b.push_untimed(id, Content::text(said), line);
-            count += 1;
+    let mut speaking: HashSet<&str> = HashSet::new();
+    for line in text.lines() {
+        if let Some((name, said)) = untimed_turn_start(line.trim(), capitals_only) {
+            if !said.is_empty() {
+                speaking.insert(name);
+            }
         }
-    };
+    }
+    let mut read: Vec<(usize, String, String)> = Vec::new();
+    let mut skipped: Option<(usize, usize)> = None;
     for item in ctx.lines(text) {
         let (n, raw) = item?;
         let raw = if n == 1 { raw.trim_start_matches('\u{feff}') } else { raw };
@@ -836,12 +839,13 @@ fn read_untimed(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         if line.is_empty() || is_markup(line) {
             continue;
         }
-        if let Some((name, said)) = untimed_turn_start(line, capitals_only) {
-            flush(current.take(), &mut b);
-            current = Some((n, name.to_owned(), said.to_owned()));
+        let start = untimed_turn_start(line, capitals_only)
+            .filter(|(name, said)| !said.is_empty() || speaking.contains(name));
+        if let Some((name, said)) = start {
+            read.push((n, name.to_owned(), said.to_owned()));
             continue;
         }
-        match current.as_mut() {
+        match read.last_mut() {
             Some((_, _, said)) => {
                 if !said.is_empty() {
                     said.push('\n');
@@ -851,7 +855,6 @@ fn read_untimed(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             None => skipped.get_or_insert((n, 0)).1 += 1,
         }
     }
-    flush(current.take(), &mut b);
     if let Some((line, lines)) = skipped {
         ctx.warn_at(
             WarningKind::Skipped,
@@ -860,13 +863,68 @@ fn read_untimed(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             format!("{lines} line(s) above the first speaker's turn skipped (a title, a date): not speech"),
         )?;
     }
+    let aliases = introduced_names(&speaking);
+    if !aliases.is_empty() {
+        let list: Vec<String> =
+            aliases.iter().map(|(long, short)| format!("{long} → {short}")).collect();
+        ctx.warn(Warning::new(
+            WarningKind::Note,
+            format!("speakers introduced by full name and title, then by surname, are one speaker each: {}", list.join("; ")),
+        ))?;
+    }
+    let mut b = TranscriptBuilder::new();
+    let count = read.len();
+    for (line, name, said) in read {
+        let speaker = aliases.get(name.as_str()).map_or(name.as_str(), |s| s);
+        let id = b.speaker(speaker);
+        marks_in(&said, speaker, None, &mut b);
+        b.push_untimed(id, Content::text(said), line);
+    }
     let built = b.build();
     let speakers = built.annotation().speakers().len();
     ctx.warn(Warning::new(
         WarningKind::Note,
-        format!("the speakers' turns have no times: read as an untimed transcript of {count} turn(s) by {speakers} speaker(s) in file order; `overtalk analyze` counts turns, words and interruptions by the transcriber's punctuation and notes, and measures that need times cannot be made"),
+        format!("the speakers' turns have no times: read as an untimed transcript of {count} utterance(s) by {speakers} speaker(s) in file order; `overtalk analyze` counts turns, words and interruptions by the transcriber's punctuation and notes, and measures that need times cannot be made"),
     ))?;
     Ok(Corpus::single(ctx.recording_id(), built))
+}
+
+/// The broadcasters' convention of naming a speaker in full at their first turn and by surname
+/// after (`ANDERSON COOPER, CNN ANCHOR:`, then `COOPER:`; `FORMER GOVERNOR LINCOLN CHAFEE:`,
+/// then `CHAFEE:`): each long name whose last word, before any comma and without parenthesised
+/// parts, is another speaker's whole name, mapped to that name.
+fn introduced_names<'a>(names: &HashSet<&'a str>) -> BTreeMap<&'a str, &'a str> {
+    let mut out = BTreeMap::new();
+    for &name in names {
+        let plain = without_parenthesised(name.split(',').next().unwrap_or(name));
+        let words: Vec<&str> = plain.split_whitespace().collect();
+        let Some(last) =
+            words.last().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+        else {
+            continue;
+        };
+        if (words.len() >= 2 || name.contains(',')) && last != name {
+            if let Some(&short) = names.get(last) {
+                out.insert(name, short);
+            }
+        }
+    }
+    out
+}
+
+/// `s` without its parts in parentheses.
+fn without_parenthesised(s: &str) -> String {
+    let mut plain = String::with_capacity(s.len());
+    let mut depth = 0usize;
+    for c in s.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            c if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    plain
 }
 
 /// `(name, text)` when `line` opens a turn of an untimed transcript: a capitalised `Name:`
@@ -1020,12 +1078,32 @@ mod tests {
             "{said:?}"
         );
         assert!(
-            said.iter().any(|w| w.contains("untimed transcript of 3 turn(s) by 2 speaker(s)")),
+            said.iter().any(|w| w.contains("untimed transcript of 3 utterance(s) by 2 speaker(s)")),
             "{said:?}"
         );
         // Under --strict the skipped title is an error, as every repair is.
         let strict = crate::format::ReadOptions { strict: true, ..Default::default() };
         assert!(crate::format::read_str(text, Format::Paragraphs, &strict).is_err());
+        // A speaker named in full at the first turn and by surname after is one speaker; a
+        // `Name:` line without words opens a turn only under a name that speaks elsewhere.
+        let introduced = "FULL TRANSCRIPT:\nANDERSON COOPER, CNN ANCHOR: Good evening.\nSEN. BERNIE SANDERS (I-VT): Thanks.\nCOOPER: Senator --\nSANDERS:\nNo.\nCOOPER: Fine.\nSANDERS: Good.\n";
+        let out = crate::format::read_str(introduced, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        let names: Vec<&str> =
+            t.untimed().iter().map(|u| t.annotation().speaker_name(u.speaker)).collect();
+        assert_eq!(names, ["COOPER", "SANDERS", "COOPER", "SANDERS", "COOPER", "SANDERS"]);
+        assert_eq!(t.untimed()[3].content.display_text(), "No.");
+        let said: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+        assert!(
+            said.iter().any(|w| w.contains(
+                "ANDERSON COOPER, CNN ANCHOR → COOPER; SEN. BERNIE SANDERS (I-VT) → SANDERS"
+            )),
+            "{said:?}"
+        );
+        assert!(
+            said.iter().any(|w| w.contains("1 line(s) above the first speaker's turn skipped")),
+            "{said:?}"
+        );
         // Names in mixed case open turns when most names are so.
         let mixed = "Ana Ruiz: Hello there.\nBo: Hi.\nAna Ruiz: Shall we?\n";
         let out = crate::format::read_str(mixed, Format::Paragraphs, &opts).unwrap();
