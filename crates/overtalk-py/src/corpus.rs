@@ -11,7 +11,7 @@ use overtalk::{Content, Segment, Time, Transcript, TranscriptBuilder};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::{other, parallel, to_py, OvertalkError};
+use crate::{other, parallel, to_py, warn, OvertalkError};
 
 /// One segment as Python sees it: start and end in seconds, the speaker, the text (if any).
 pub(crate) type PySegment = (f64, f64, String, Option<String>);
@@ -387,10 +387,12 @@ impl Conversation {
 
     /// A conversation from `(start_s, end_s, speaker[, text])` segments; `speakers` declares
     /// speakers (and their order) even when they have no segment. Times are rounded to the
-    /// microsecond; an empty or reversed segment is an error naming it.
+    /// microsecond; an empty or reversed segment is an error naming it. A speaker whose
+    /// segments overlap each other is a warning, as when a file is read.
     #[staticmethod]
     #[pyo3(signature = (recording_id, segments, speakers=None, extent=None))]
     fn from_segments(
+        py: Python<'_>,
         recording_id: String,
         segments: Vec<PySegment>,
         speakers: Option<Vec<String>>,
@@ -419,7 +421,10 @@ impl Conversation {
         if let Some((start, end)) = extent {
             b.extent(Segment::new(time(start, 0)?, time(end, 0)?));
         }
-        Ok(Conversation::new(recording_id, b.build(), None))
+        let transcript = b.build();
+        let warnings = format::self_overlap_warnings(&recording_id, &transcript);
+        warn(py, warnings.iter().map(ToString::to_string).collect())?;
+        Ok(Conversation::new(recording_id, transcript, None))
     }
 
     fn __len__(&self) -> usize {

@@ -43,9 +43,27 @@ pyo3::create_exception!(
     "An input overtalk cannot read, or parameters it cannot use (the message names the file, line and column when there are any)."
 );
 
+pyo3::create_exception!(
+    _native,
+    OvertalkWarning,
+    pyo3::exceptions::PyUserWarning,
+    "What overtalk repaired, questioned or left out: what the command line prints as `overtalk: warning: …` (a `UserWarning`)."
+);
+
 /// A library error as the Python exception [`OvertalkError`], with its whole message.
 pub(crate) fn to_py(e: overtalk::Error) -> PyErr {
     OvertalkError::new_err(e.to_string())
+}
+
+/// Gives each message to Python as an [`OvertalkWarning`] (through `overtalk._warn`, which
+/// attributes it to the caller's line outside the package), as the command line prints them.
+/// An error when the warnings filter turns warnings into errors.
+pub(crate) fn warn(py: Python<'_>, messages: Vec<String>) -> PyResult<()> {
+    if messages.is_empty() {
+        return Ok(());
+    }
+    py.import("overtalk")?.getattr("_warn")?.call1((messages,))?;
+    Ok(())
 }
 
 /// Any other error (JSON of our own values, I/O of an in-memory writer) as [`OvertalkError`].
@@ -57,6 +75,7 @@ pub(crate) fn other(what: &str, e: impl std::fmt::Display) -> PyErr {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("OvertalkError", m.py().get_type::<OvertalkError>())?;
+    m.add("OvertalkWarning", m.py().get_type::<OvertalkWarning>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     corpus::register(m)?;
     analysis::register(m)?;

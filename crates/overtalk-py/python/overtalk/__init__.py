@@ -20,7 +20,7 @@ import os as _os
 from collections import namedtuple as _namedtuple
 
 from . import _native
-from ._native import OvertalkError, __version__
+from ._native import OvertalkError, OvertalkWarning, __version__
 
 # `typing` is for type checkers only: importing it (and the `re`, `functools`, `contextlib` it
 # brings) would be most of the time `import overtalk` takes. The annotations are strings
@@ -42,6 +42,7 @@ __all__ = [
     "Interval",
     "Intervals",
     "OvertalkError",
+    "OvertalkWarning",
     "Score",
     "Segment",
     "analyze",
@@ -84,6 +85,28 @@ else:
         speakers before and after it (``None`` where there is none)."""
 
         __slots__ = ()
+
+
+#: This package's directory: a warning is attributed to the first caller outside it.
+_HERE = _os.path.dirname(_os.path.abspath(__file__)) + _os.sep
+
+
+def _warn(messages: Iterable[str]) -> None:
+    """Each message as an :class:`OvertalkWarning`, as the command line prints
+    ``overtalk: warning: …``: attributed to the line that called the package (the first frame
+    outside it), so that the warnings filter and the message point at the user's code."""
+    messages = list(messages)
+    if not messages:
+        return
+    import sys
+    import warnings
+
+    level, frame = 2, sys._getframe(1)
+    while frame is not None and _os.path.abspath(frame.f_code.co_filename).startswith(_HERE):
+        frame = frame.f_back
+        level += 1
+    for m in messages:
+        warnings.warn(m, OvertalkWarning, stacklevel=level)
 
 
 class Conversation:
@@ -331,13 +354,24 @@ def read(
     ``source`` is a file, a directory (every transcript file under it), a list of files, or
     the text (``str``) or bytes of a file. The format is detected from the content and the
     extension unless ``format`` names it (``rttm``, ``webvtt``, ``eaf``, ``textgrid``, ``chat``,
-    ``whisperx``, ``seglst``, ``pyannote-json``, ``aws-transcribe``, ``json``…). ``strict`` turns the first repair into an error; the repairs of a
-    lenient read are in :attr:`Corpus.warnings`. ``recording_id`` names the recording of
+    ``whisperx``, ``seglst``, ``pyannote-json``, ``aws-transcribe``, ``json``…).
+    ``strict`` turns the first repair into an error. What a lenient read repaired or
+    questioned is warned about (:class:`OvertalkWarning`, one per message the command line
+    prints) and kept in :attr:`Corpus.warnings`. ``recording_id`` names the recording of
     formats that do not (default: the file name without its extension). Many files are read
     on ``threads`` worker threads (default: one per core) and merged in the order given.
     """
+    corpus = Corpus(_read(source, format, strict, recording_id, threads))
+    _warn(corpus.warnings)
+    return corpus
+
+
+def _read(
+    source: Any, format: Optional[str], strict: bool, recording_id: Optional[str], threads: Optional[int]
+) -> _native.Corpus:
+    """The native corpus :func:`read` gives (without warning)."""
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return Corpus(_native.read_bytes(bytes(source), format, None, strict, recording_id))
+        return _native.read_bytes(bytes(source), format, None, strict, recording_id)
     if isinstance(source, str) and not _looks_like_path(source):
         # One line naming no file: a path with a typo, unless it reads as text (a JSON
         # document, a line of several fields) or the format is given.
@@ -346,7 +380,7 @@ def read(
             _os.sep in source or _native.format_for_name(source.strip()) is not None
         ):
             raise OvertalkError(f"{source}: no such file")
-        return Corpus(_native.read_bytes(source.encode("utf-8"), format, None, strict, recording_id or "recording"))
+        return _native.read_bytes(source.encode("utf-8"), format, None, strict, recording_id or "recording")
     if isinstance(source, (str, _os.PathLike)):
         path = _os.fspath(source)
         paths = _walk(path) if _os.path.isdir(path) else [path]
@@ -355,7 +389,7 @@ def read(
         for p in source:
             p = _os.fspath(p)
             paths.extend(_walk(p) if _os.path.isdir(p) else [p])
-    return Corpus(_native.read_paths(paths, format, strict, recording_id, None if threads is None else int(threads)))
+    return _native.read_paths(paths, format, strict, recording_id, None if threads is None else int(threads))
 
 
 def _conversation(x: Any, what: str) -> Conversation:
@@ -760,28 +794,59 @@ def _corpus(x: Any, what: str) -> Corpus:
     return read(x)
 
 
-def _uem_text(uem: Any) -> Optional[str]:
+def _uem_text(uem: Any) -> tuple[Optional[str], Optional[str]]:
+    """The text of the UEM ``uem`` gives, and the name its warnings start with."""
     if uem is None:
-        return None
+        return None, None
     if isinstance(uem, dict):
-        lines = []
-        for rid, regions in uem.items():
-            if isinstance(regions[0], (int, float)):
-                regions = [regions]
-            for start, end in regions:
-                lines.append(f"{rid} 1 {float(start):.6f} {float(end):.6f}")
-        return "\n".join(lines) + "\n"
-    if isinstance(uem, bytes):
-        return uem.decode("utf-8")
+        return _uem_dict_text(uem), "uem"
+    if isinstance(uem, (bytes, bytearray)):
+        return bytes(uem).decode("utf-8"), "uem"
+    if not isinstance(uem, (str, _os.PathLike)):
+        raise TypeError(
+            f"uem: expected a UEM file, its text, or {{recording_id: [(start_s, end_s), …]}}, got {type(uem).__name__}"
+        )
     s = _os.fspath(uem)
     if _looks_like_path(s):
         with open(s, encoding="utf-8") as f:
-            return f.read()
+            return f.read(), s
     # One line that names no file is a path with a typo, not UEM text: scoring without the
     # UEM meant would give another number without a word.
     if "\n" not in s.strip() and (s.strip().lower().endswith(".uem") or len(s.split()) < 4):
         raise OvertalkError(f"{s}: no such UEM file")
-    return s
+    return s, "uem"
+
+
+def _uem_dict_text(uem: dict) -> str:
+    """``{recording_id: (start_s, end_s) or [(start_s, end_s), …]}`` as the lines of a UEM
+    file. A region that ends where or before it starts is left out with a warning, as the UEM
+    reader leaves out such a line; what is not a region at all is an error naming it."""
+    import math
+
+    lines, dropped = [], []
+    for rid, regions in uem.items():
+        where = f"uem[{rid!r}]"
+        if not isinstance(rid, str):
+            raise TypeError(f"{where}: a recording id is a str, got {type(rid).__name__}")
+        if isinstance(regions, (str, bytes)) or not hasattr(regions, "__len__"):
+            raise TypeError(f"{where}: expected (start_s, end_s) or a list of them, got {regions!r}")
+        if len(regions) == 2 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in regions):
+            regions = [regions]
+        if len(regions) == 0:
+            raise ValueError(f"{where}: no regions; give (start_s, end_s) pairs, or leave the recording out")
+        for region in regions:
+            try:
+                start, end = (float(x) for x in region)
+            except (TypeError, ValueError):
+                raise TypeError(f"{where}: a region is (start_s, end_s), got {region!r}") from None
+            if not (math.isfinite(start) and math.isfinite(end)):
+                raise ValueError(f"{where}: region {region!r} is not a pair of finite numbers of seconds")
+            if end <= start:
+                dropped.append(f"{where}: region ({start:.3f}, {end:.3f}) ends where or before it starts; dropped")
+                continue
+            lines.append(f"{rid} 1 {start:.6f} {end:.6f}")
+    _warn(dropped)
+    return "\n".join(lines) + "\n"
 
 
 def score(
@@ -817,22 +882,25 @@ def score(
     common = _scoring_args(reference, hypothesis, collar, skip_overlap, preset, uem, mapping, region, jer)
     if events:
         return _score_events(common, 0.2 if tolerance is None else tolerance)
-    return Score(_native.score_json(*common, bool(der_only)))
+    args, source = common
+    return Score(_native.score_json(*args, bool(der_only), uem_source=source))
 
 
 def _scoring_args(
     reference: Any, hypothesis: Any, collar: float, skip_overlap: bool, preset: str, uem: Any,
     mapping: Optional[str], region: Optional[str], jer: Optional[str],
 ) -> tuple:
-    """The arguments both native scorers take first: the two sides as corpora, the scoring
-    options and the UEM text."""
+    """The arguments both native scorers take first (the two sides as corpora, the scoring
+    options and the UEM text), and the name of the UEM in its warnings."""
     r = _corpus(reference, "reference")._native
     h = _corpus(hypothesis, "hypothesis")._native
-    return (r, h, float(collar), bool(skip_overlap), preset, _uem_text(uem), mapping, region, jer)
+    text, source = _uem_text(uem)
+    return (r, h, float(collar), bool(skip_overlap), preset, text, mapping, region, jer), source
 
 
 def _score_events(common: tuple, tolerance: float) -> EventScore:
-    return EventScore(_native.score_events_json(*common, float(tolerance)))
+    args, source = common
+    return EventScore(_native.score_events_json(*args, float(tolerance), uem_source=source))
 
 
 def score_events(
@@ -954,9 +1022,7 @@ def _diarize(recording_id: str, vad: Optional[str], settings: dict, **source: An
         **source,
     )
     if warning is not None:
-        import warnings
-
-        warnings.warn(warning, stacklevel=3)
+        _warn([warning])
     return Conversation(native)
 
 

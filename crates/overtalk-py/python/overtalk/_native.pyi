@@ -16,6 +16,9 @@ __version__: str
 class OvertalkError(ValueError):
     """An input overtalk cannot read, or parameters it cannot use."""
 
+class OvertalkWarning(UserWarning):
+    """What overtalk repaired, questioned or left out (the command line's `overtalk: warning: …`)."""
+
 _Segment = tuple[float, float, str, Optional[str]]
 
 class Corpus:
@@ -140,6 +143,7 @@ def score_json(
     region: Optional[str] = None,
     jer: Optional[str] = None,
     der_only: bool = False,
+    uem_source: Optional[str] = None,
 ) -> str: ...
 def score_events_json(
     reference: Corpus,
@@ -152,6 +156,7 @@ def score_events_json(
     region: Optional[str] = None,
     jer: Optional[str] = None,
     tolerance: float = 0.2,
+    uem_source: Optional[str] = None,
 ) -> str: ...
 def detect_files(
     recording_id: Optional[str], tracks: Sequence[tuple[str, Union[str, PathLike[str]], Optional[int]]], vad: str = "earshot"

@@ -1,0 +1,123 @@
+"""Warnings: what the command line prints as `overtalk: warning: …`, the package gives as
+`OvertalkWarning`s, attributed to the caller's line."""
+
+import pathlib
+import warnings
+
+import pytest
+
+import overtalk
+
+REPO = pathlib.Path(__file__).resolve().parents[3]
+EDGE = REPO / "crates" / "overtalk" / "tests" / "data" / "scoring-fixtures" / "edge-cases"
+
+
+def caught(f, *args, **kwargs):
+    """`f(*args, **kwargs)` and the messages of the OvertalkWarnings it gave, in order."""
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        result = f(*args, **kwargs)
+    assert all(issubclass(x.category, overtalk.OvertalkWarning) for x in w), [(x.category, str(x.message)) for x in w]
+    assert all(x.filename == __file__ for x in w), [x.filename for x in w]
+    return result, [str(x.message) for x in w]
+
+
+def test_the_warning_category_is_a_user_warning():
+    assert issubclass(overtalk.OvertalkWarning, UserWarning)
+    assert overtalk.OvertalkWarning is overtalk._native.OvertalkWarning
+    # A warnings filter turns them into errors, as for any warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", overtalk.OvertalkWarning)
+        with pytest.raises(overtalk.OvertalkWarning, match="overlaps themselves"):
+            overtalk.read("SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\nSPEAKER r 1 1 2 <NA> <NA> A <NA> <NA>\n")
+
+
+def test_read_warns_what_it_repaired_and_keeps_it(cli_warnings):
+    path = EDGE / "E03_self_overlap_ref" / "ref.rttm"
+    corpus, said = caught(overtalk.read, str(path))
+    assert said == corpus.warnings == cli_warnings("convert", path, "--to", "rttm", "-o", "-")
+    assert len(said) == 1 and 'speaker "A" overlaps themselves' in said[0]
+
+
+@pytest.mark.parametrize(
+    "case, preset",
+    [
+        ("E13_file_missing_in_hyp", "overtalk"),
+        ("E13_file_missing_in_hyp", "md-eval"),
+        ("E14_zero_duration_turn", "spyder"),
+        ("E03_self_overlap_ref", "dscore"),
+        ("E12_hyp_self_overlap", "pyannote"),
+    ],
+)
+def test_score_warns_as_the_cli_does(case, preset, cli_warnings):
+    ref, hyp = str(EDGE / case / "ref.rttm"), str(EDGE / case / "hyp.rttm")
+    _, said = caught(overtalk.score, ref, hyp, preset=preset)
+    assert said == cli_warnings("score", "-r", ref, "-s", hyp, "--preset", preset)
+    assert said, "each case warns"
+    _, said_events = caught(overtalk.score_events, ref, hyp, preset=preset)
+    assert said_events == cli_warnings("score", "-r", ref, "-s", hyp, "--preset", preset, "--events")
+
+
+def test_score_warns_about_the_uem_as_the_cli_does(tmp_path, cli_warnings):
+    ref, hyp = str(EDGE / "E13_file_missing_in_hyp" / "ref.rttm"), str(EDGE / "E13_file_missing_in_hyp" / "hyp.rttm")
+    uem = tmp_path / "all.uem"
+    uem.write_text("f1 1 0.000 15.000\nf1 1 9.000 3.000\nnobody 1 0.000 1.000\n")
+    _, said = caught(overtalk.score, ref, hyp, uem=str(uem))
+    assert said == cli_warnings("score", "-r", ref, "-s", hyp, "--uem", uem)
+    assert any("before it starts" in w for w in said) and 'recording "f2" is not in the UEM' in said
+    # The same UEM as text: the warnings name it `uem`.
+    _, from_text = caught(overtalk.score, ref, hyp, uem=uem.read_text())
+    assert [w.replace(str(uem), "uem") for w in said] == from_text
+
+
+def test_score_of_a_pipeline_annotation_says_nothing_paired():
+    pyannote_core = pytest.importorskip("pyannote.core")
+    ref = overtalk.read("SPEAKER meeting 1 0 5 <NA> <NA> A <NA> <NA>\nSPEAKER meeting 1 5 5 <NA> <NA> B <NA> <NA>\n")
+    hyp = pyannote_core.Annotation()  # uri None: the recording "recording"
+    hyp[pyannote_core.Segment(0, 5)] = "x"
+    hyp[pyannote_core.Segment(5, 10)] = "y"
+    s, said = caught(overtalk.score, ref, hyp)
+    assert s.der == 2.0
+    assert said == [
+        'recording "meeting" is only in the reference: all of its speech is missed',
+        'recording "recording" is only in the hypothesis: all of its speech is false alarm (md-eval and dscore ignore it)',
+    ]
+    _, said = caught(overtalk.score, ref, hyp, preset="md-eval")
+    assert said[-1] == "1 recording(s) not scored under preset md-eval: recording"
+
+
+def test_a_uem_dict_warns_of_what_it_drops_and_refuses_what_is_no_region():
+    ref = overtalk.read("SPEAKER r 1 0 5 <NA> <NA> A <NA> <NA>\n")
+    _, said = caught(overtalk.score, ref, ref, uem={"r": [(0, 5), (9, 3)], "elsewhere": (0, 1)})
+    assert said == ["uem['r']: region (9.000, 3.000) ends where or before it starts; dropped"]
+    _, said = caught(overtalk.score, ref, ref, uem={"R": (0, 5)})
+    assert said == ['recording "r" is not in the UEM']
+    with pytest.raises(ValueError, match=r"uem\['r'\]: no regions"):
+        overtalk.score(ref, ref, uem={"r": []})
+    with pytest.raises(TypeError, match=r"uem\['r'\]: a region is \(start_s, end_s\), got 'ab'"):
+        overtalk.score(ref, ref, uem={"r": ["ab"]})
+    with pytest.raises(ValueError, match="finite"):
+        overtalk.score(ref, ref, uem={"r": (0, float("nan"))})
+    with pytest.raises(TypeError, match="uem: expected a UEM file"):
+        overtalk.score(ref, ref, uem=3)
+
+
+def test_constructors_warn_of_self_overlap_as_read_does():
+    rttm = "SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\nSPEAKER r 1 1 2 <NA> <NA> A <NA> <NA>\n"
+    corpus, from_read = caught(overtalk.read, rttm)
+    expected = [w.removeprefix("<text>: ") for w in from_read]
+    conv, said = caught(overtalk.Conversation.from_segments, [(0, 2, "A"), (1, 3, "A")], "r")
+    assert said == expected
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"start": [0.0, 1.0], "end": [2.0, 3.0], "speaker": ["A", "A"]})
+    _, said = caught(overtalk.Conversation.from_pandas, df, "r")
+    assert said == expected
+    pyannote_core = pytest.importorskip("pyannote.core")
+    a = pyannote_core.Annotation(uri="r")
+    a[pyannote_core.Segment(0, 2), "t1"] = "A"
+    a[pyannote_core.Segment(1, 3), "t2"] = "A"
+    _, said = caught(overtalk.Conversation.from_pyannote, a)
+    assert said == expected
+    # No overlap, no warning.
+    _, said = caught(overtalk.Conversation.from_segments, [(0, 1, "A"), (1, 3, "A")], "r")
+    assert said == []
