@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use overtalk::format::{self, Format, ReadOptions};
-use overtalk::{Content, Segment, Time, Transcript, TranscriptBuilder};
+use overtalk::{Content, Segment, Time, Transcript, TranscriptBuilder, Warning, WarningKind};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
@@ -387,16 +387,18 @@ impl Conversation {
 
     /// A conversation from `(start_s, end_s, speaker[, text])` segments; `speakers` declares
     /// speakers (and their order) even when they have no segment. Times are rounded to the
-    /// microsecond; an empty or reversed segment is an error naming it. A speaker whose
-    /// segments overlap each other is a warning, as when a file is read.
+    /// microsecond; an empty or reversed segment is an error naming it. As when a file is
+    /// read: a negative start is clipped to 0 with a warning (an error under `strict`), and a
+    /// speaker whose segments overlap each other is a warning.
     #[staticmethod]
-    #[pyo3(signature = (recording_id, segments, speakers=None, extent=None))]
+    #[pyo3(signature = (recording_id, segments, speakers=None, extent=None, strict=false))]
     fn from_segments(
         py: Python<'_>,
         recording_id: String,
         segments: Vec<PySegment>,
         speakers: Option<Vec<String>>,
         extent: Option<(f64, f64)>,
+        strict: bool,
     ) -> PyResult<Conversation> {
         let time = |s: f64, i: usize| {
             Time::from_secs_f64(s).ok_or_else(|| {
@@ -410,10 +412,27 @@ impl Conversation {
             b.speaker(s);
         }
         b.reserve(segments.len());
+        // The first segment that starts before 0, and how many do.
+        let mut negative: Option<String> = None;
+        let mut negatives = 0usize;
         for (i, (start, end, speaker, text)) in segments.into_iter().enumerate() {
-            let seg = Segment::new(time(start, i)?, time(end, i)?).ok_or_else(|| {
+            let (t0, t1) = (time(start, i)?, time(end, i)?);
+            let clipped = t0.micros() < 0;
+            if clipped {
+                // The readers' rule (`ReadContext::segment`): clipped to 0, a repair.
+                let what = format!("segment {i} ({speaker:?}, {t0}–{t1} s): negative start {t0}");
+                if strict {
+                    return Err(OvertalkError::new_err(format!(
+                        "{what}; strict=True refuses what is otherwise clipped to 0"
+                    )));
+                }
+                negatives += 1;
+                negative.get_or_insert(what);
+            }
+            let seg = Segment::new(t0.max(Time::ZERO), t1).ok_or_else(|| {
+                let once = if clipped { " once its negative start is clipped to 0" } else { "" };
                 OvertalkError::new_err(format!(
-                    "segment {i} ({speaker}, {start}–{end} s) is empty or reversed"
+                    "segment {i} ({speaker}, {start}–{end} s) is empty or reversed{once}"
                 ))
             })?;
             b.add(seg, &speaker, text.map(Content::text));
@@ -422,8 +441,21 @@ impl Conversation {
             b.extent(Segment::new(time(start, 0)?, time(end, 0)?));
         }
         let transcript = b.build();
-        let warnings = format::self_overlap_warnings(&recording_id, &transcript);
-        warn(py, warnings.iter().map(ToString::to_string).collect())?;
+        let mut warnings = Vec::new();
+        if let Some(what) = negative {
+            let more = match negatives - 1 {
+                0 => String::new(),
+                n => format!("; and {n} more segment(s) starting before 0, clipped likewise"),
+            };
+            let message = format!("{recording_id}: {what} clipped to 0{more}");
+            warnings.push(Warning::new(WarningKind::Repaired, message).to_string());
+        }
+        warnings.extend(
+            format::self_overlap_warnings(&recording_id, &transcript)
+                .iter()
+                .map(ToString::to_string),
+        );
+        warn(py, warnings)?;
         Ok(Conversation::new(recording_id, transcript, None))
     }
 

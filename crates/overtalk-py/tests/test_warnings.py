@@ -121,3 +121,49 @@ def test_constructors_warn_of_self_overlap_as_read_does():
     # No overlap, no warning.
     _, said = caught(overtalk.Conversation.from_segments, [(0, 1, "A"), (1, 3, "A")], "r")
     assert said == []
+
+
+NEGATIVE_RTTM = "SPEAKER r 1 -1.000 2.000 <NA> <NA> A <NA> <NA>\nSPEAKER r 1 0.500 1.500 <NA> <NA> B <NA> <NA>\n"
+
+
+def test_constructors_clip_a_negative_start_as_read_does():
+    from_read, read_said = caught(overtalk.read, NEGATIVE_RTTM)
+    assert read_said == ["<text>: line 1, column 20: negative start -1.000 clipped to 0 (repaired)"]
+    expected = from_read["r"].write(format="rttm")
+    span = overtalk.analyze(from_read["r"]).conversation["span"]
+    assert span == 2000
+    clipped = 'r: segment 0 ("A", -1.000–1.000 s): negative start -1.000 clipped to 0 (repaired)'
+    rows = [(-1.0, 1.0, "A"), (0.5, 2.0, "B")]
+    conv, said = caught(overtalk.Conversation.from_segments, rows, "r")
+    assert said == [clipped]
+    assert conv.write(format="rttm") == expected
+    assert overtalk.analyze(conv).conversation["span"] == span
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"start": [-1.0, 0.5], "end": [1.0, 2.0], "speaker": ["A", "B"]})
+    conv, said = caught(overtalk.Conversation.from_pandas, df, "r")
+    assert said == [clipped] and conv.write(format="rttm") == expected
+    pyannote_core = pytest.importorskip("pyannote.core")
+    a = pyannote_core.Annotation(uri="r")
+    a[pyannote_core.Segment(-1.0, 1.0), "first"] = "A"
+    a[pyannote_core.Segment(0.5, 2.0), "second"] = "B"
+    conv, said = caught(overtalk.Conversation.from_pyannote, a)
+    assert said == [clipped] and conv.write(format="rttm") == expected
+    # The track names survive the clipping.
+    assert sorted(t for _, t in conv.to_pyannote().itertracks()) == ["first", "second"]
+    # Many negative starts: one warning that counts them.
+    _, said = caught(overtalk.Conversation.from_segments, [(-2, 1, "A"), (-1, 2, "B"), (-0.5, 3, "C")], "r")
+    assert said == ['r: segment 0 ("A", -2.000–1.000 s): negative start -2.000 clipped to 0; '
+                    "and 2 more segment(s) starting before 0, clipped likewise (repaired)"]
+
+
+def test_strict_constructors_refuse_a_negative_start_as_strict_read_does():
+    with pytest.raises(overtalk.OvertalkError, match="negative start -1.000"):
+        overtalk.read(NEGATIVE_RTTM, strict=True)
+    with pytest.raises(overtalk.OvertalkError, match=r'segment 0 \("A", -1.000–1.000 s\): negative start -1.000; strict=True refuses'):
+        overtalk.Conversation.from_segments([(-1.0, 1.0, "A")], "r", strict=True)
+    pd = pytest.importorskip("pandas")
+    with pytest.raises(overtalk.OvertalkError, match="strict=True refuses"):
+        overtalk.Conversation.from_pandas(pd.DataFrame({"start": [-1.0], "end": [1.0], "speaker": ["A"]}), strict=True)
+    # A segment that ends before 0 is empty once clipped: an error, as an empty segment is.
+    with pytest.raises(overtalk.OvertalkError, match="empty or reversed once its negative start is clipped to 0"):
+        overtalk.Conversation.from_segments([(-2.0, -1.0, "A")], "r")

@@ -162,19 +162,28 @@ class Conversation:
         segments: Iterable[Any],
         recording_id: str = "recording",
         speakers: Optional[Iterable[str]] = None,
+        *,
+        strict: bool = False,
     ) -> "Conversation":
-        """A conversation from ``(start_s, end_s, speaker[, text])`` items (or :class:`Segment`)."""
+        """A conversation from ``(start_s, end_s, speaker[, text])`` items (or :class:`Segment`).
+
+        Segments are taken as :func:`read` takes a file's: a negative start is clipped to 0
+        with an :class:`OvertalkWarning` (``strict=True`` refuses it), a speaker whose segments
+        overlap each other is warned about; an empty or reversed segment is an error."""
         rows = [(float(s[0]), float(s[1]), str(s[2]), s[3] if len(s) > 3 else None) for s in segments]
         spk = None if speakers is None else [str(s) for s in speakers]
-        return cls(_native.Conversation.from_segments(recording_id, rows, spk))
+        return cls(_native.Conversation.from_segments(recording_id, rows, spk, strict=bool(strict)))
 
     # Interop (overtalk.interop holds the code; the extras bring the packages).
     @classmethod
-    def from_pyannote(cls, annotation: Any, recording_id: Optional[str] = None) -> "Conversation":
-        """From a ``pyannote.core.Annotation`` (its ``uri`` is the recording id)."""
+    def from_pyannote(
+        cls, annotation: Any, recording_id: Optional[str] = None, *, strict: bool = False
+    ) -> "Conversation":
+        """From a ``pyannote.core.Annotation`` (its ``uri`` is the recording id); segments are
+        taken as :meth:`from_segments` takes them."""
         from .interop import from_pyannote
 
-        return from_pyannote(annotation, recording_id)
+        return from_pyannote(annotation, recording_id, strict=strict)
 
     def to_pyannote(self) -> Any:
         """As a ``pyannote.core.Annotation`` (``uri`` the recording id; needs ``overtalk[pyannote]``)."""
@@ -206,11 +215,14 @@ class Conversation:
         end: str = "end",
         speaker: str = "speaker",
         text: Optional[str] = "text",
+        *,
+        strict: bool = False,
     ) -> "Conversation":
-        """From a DataFrame with ``start``/``end`` (seconds), ``speaker`` and optional ``text`` columns."""
+        """From a DataFrame with ``start``/``end`` (seconds), ``speaker`` and optional ``text``
+        columns; rows are taken as :meth:`from_segments` takes segments."""
         from .interop import from_pandas
 
-        return from_pandas(df, recording_id, start, end, speaker, text)
+        return from_pandas(df, recording_id, start, end, speaker, text, strict=strict)
 
     def to_pandas(self) -> "pandas.DataFrame":
         """The segments as a DataFrame (``start``, ``end``, ``speaker``, ``text``)."""

@@ -43,7 +43,7 @@ class _TrackedConversation(Conversation):
         return (_TrackedConversation, (self._native, self._tracks))
 
 
-def from_pyannote(annotation: Any, recording_id: Optional[str] = None) -> Conversation:
+def from_pyannote(annotation: Any, recording_id: Optional[str] = None, *, strict: bool = False) -> Conversation:
     """A conversation from a ``pyannote.core.Annotation`` (its ``uri`` is the recording id)."""
     rows = []
     tracks: dict[tuple, list] = {}
@@ -51,12 +51,13 @@ def from_pyannote(annotation: Any, recording_id: Optional[str] = None) -> Conver
     for segment, track, label in annotation.itertracks(yield_label=True):
         speaker = str(label)
         rows.append((segment.start, segment.end, speaker, None))
-        key = (round(segment.start * _MICRO), round(segment.end * _MICRO), speaker)
+        # A negative start is clipped to 0 (with a warning) by the constructor: keyed as held.
+        key = (max(0, round(segment.start * _MICRO)), round(segment.end * _MICRO), speaker)
         tracks.setdefault(key, []).append(track)
     for label in annotation.labels():
         speakers.append(str(label))
     rid = recording_id or annotation.uri or "recording"
-    native = _native.Conversation.from_segments(rid, rows, speakers)
+    native = _native.Conversation.from_segments(rid, rows, speakers, strict=bool(strict))
     ordered = []
     for start, end, speaker in native.segments_micros():
         queue = tracks.get((start, end, speaker))
@@ -117,6 +118,8 @@ def from_pandas(
     end: str = "end",
     speaker: str = "speaker",
     text: Optional[str] = "text",
+    *,
+    strict: bool = False,
 ) -> Conversation:
     """A conversation from a DataFrame (or anything with those columns): ``start`` and ``end``
     in seconds, ``speaker``, and ``text`` when that column exists. A row without a speaker
@@ -142,4 +145,4 @@ def from_pandas(
         (float(a), float(b), s, t if isinstance(t, str) else None)
         for a, b, s, t in zip(starts, ends, spk, texts)
     ]
-    return Conversation(_native.Conversation.from_segments(recording_id or "recording", rows, None))
+    return Conversation(_native.Conversation.from_segments(recording_id or "recording", rows, None, strict=bool(strict)))
