@@ -83,8 +83,26 @@ fn parse_format(name: Option<&str>) -> PyResult<Option<Format>> {
     name.map(|n| Format::from_str(n).map_err(|e| OvertalkError::new_err(e.to_string()))).transpose()
 }
 
-fn options(strict: bool, recording_id: Option<String>) -> ReadOptions {
-    ReadOptions { strict, recording_id, ..ReadOptions::default() }
+/// The reading options besides the format: `read(strict=…, recording_id=…, encoding=…,
+/// tiers=…, ignore_tiers=…)`, the command line's `--strict`, `--encoding`, `--tiers` and
+/// `--ignore-tiers`.
+fn options(
+    strict: bool,
+    recording_id: Option<String>,
+    encoding: Option<String>,
+    tiers: Option<Vec<String>>,
+    ignore_tiers: Option<Vec<String>>,
+) -> ReadOptions {
+    ReadOptions {
+        strict,
+        recording_id,
+        encoding,
+        tiers: format::tiers::TierSelection {
+            only: tiers.unwrap_or_default(),
+            ignore: ignore_tiers.unwrap_or_default(),
+        },
+        ..ReadOptions::default()
+    }
 }
 
 fn warning_lines(source: &str, out: &format::ReadOutput) -> Vec<String> {
@@ -96,7 +114,8 @@ fn warning_lines(source: &str, out: &format::ReadOutput) -> Vec<String> {
 /// naming the later one, as in `overtalk score`, and the first unreadable file (in that order)
 /// is the error.
 #[pyfunction]
-#[pyo3(signature = (paths, format=None, strict=false, recording_id=None, threads=None))]
+#[pyo3(signature = (paths, format=None, strict=false, recording_id=None, threads=None, encoding=None, tiers=None, ignore_tiers=None))]
+#[allow(clippy::too_many_arguments)]
 fn read_paths(
     py: Python<'_>,
     paths: Vec<PathBuf>,
@@ -104,11 +123,14 @@ fn read_paths(
     strict: bool,
     recording_id: Option<String>,
     threads: Option<usize>,
+    encoding: Option<String>,
+    tiers: Option<Vec<String>>,
+    ignore_tiers: Option<Vec<String>>,
 ) -> PyResult<Corpus> {
     let explicit = parse_format(format)?;
     let threads = parallel::check_threads(threads)?;
     py.detach(|| {
-        let opts = options(strict, recording_id);
+        let opts = options(strict, recording_id, encoding, tiers, ignore_tiers);
         let read = parallel::map(&paths, threads, |path| format::read_path(path, explicit, &opts))?;
         let mut corpus = overtalk::Corpus::new();
         let mut warnings = Vec::new();
@@ -133,7 +155,8 @@ fn read_paths(
 
 /// Reads text or bytes held in memory; `name` (a file name) hints at the format.
 #[pyfunction]
-#[pyo3(signature = (data, format=None, name=None, strict=false, recording_id=None))]
+#[pyo3(signature = (data, format=None, name=None, strict=false, recording_id=None, encoding=None, tiers=None, ignore_tiers=None))]
+#[allow(clippy::too_many_arguments)]
 fn read_bytes(
     py: Python<'_>,
     data: Vec<u8>,
@@ -141,13 +164,16 @@ fn read_bytes(
     name: Option<String>,
     strict: bool,
     recording_id: Option<String>,
+    encoding: Option<String>,
+    tiers: Option<Vec<String>>,
+    ignore_tiers: Option<Vec<String>>,
 ) -> PyResult<Corpus> {
     let explicit = parse_format(format)?;
     py.detach(|| {
         let id = recording_id
             .or_else(|| name.as_deref().map(|n| format::recording_id_from_path(n.as_ref())));
-        let out = format::read_bytes(&data, name.as_deref(), explicit, &options(strict, id))
-            .map_err(to_py)?;
+        let opts = options(strict, id, encoding, tiers, ignore_tiers);
+        let out = format::read_bytes(&data, name.as_deref(), explicit, &opts).map_err(to_py)?;
         let source = name.unwrap_or_else(|| "<text>".to_owned());
         let warnings = warning_lines(&source, &out);
         let origins = origins_of(&out);

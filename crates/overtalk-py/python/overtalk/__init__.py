@@ -193,12 +193,20 @@ class Conversation:
 
     @classmethod
     def from_pympi(
-        cls, eaf: Any, tiers: Optional[Iterable[str]] = None, recording_id: Optional[str] = None
+        cls,
+        eaf: Any,
+        tiers: Union[str, Iterable[str], None] = None,
+        recording_id: Optional[str] = None,
+        *,
+        strict: bool = False,
     ) -> "Conversation":
-        """From a ``pympi.Elan.Eaf``: each tier (or each of ``tiers``) is a speaker."""
+        """From a ``pympi.Elan.Eaf``, with the tier rule of :func:`read` for EAF files: each
+        top-level tier is a speaker, named by its ``PARTICIPANT`` when it has one; child tiers
+        (translations, parts of speech, words) are not speakers; ``tiers`` (a tier id or a
+        list of them, glob patterns allowed) reads only those."""
         from .interop import from_pympi
 
-        return from_pympi(eaf, tiers, recording_id)
+        return from_pympi(eaf, tiers, recording_id, strict=strict)
 
     def to_pympi(self) -> Any:
         """As a ``pympi.Elan.Eaf``: one tier per speaker (needs ``overtalk[pympi]``)."""
@@ -360,6 +368,9 @@ def read(
     strict: bool = False,
     recording_id: Optional[str] = None,
     threads: Optional[int] = None,
+    tiers: Union[str, Iterable[str], None] = None,
+    ignore_tiers: Union[str, Iterable[str], None] = None,
+    encoding: Optional[str] = None,
 ) -> Corpus:
     """Reads transcripts or diarizations into a :class:`Corpus`.
 
@@ -372,18 +383,49 @@ def read(
     prints) and kept in :attr:`Corpus.warnings`. ``recording_id`` names the recording of
     formats that do not (default: the file name without its extension). Many files are read
     on ``threads`` worker threads (default: one per core) and merged in the order given.
+
+    Which tiers of a TextGrid or EAF file are speakers: by default those the reader's rules
+    find (no phone or word alignment tiers, no child tiers, no marker tier without a
+    participant, each left out with a warning); ``tiers`` reads only the tiers matching these names or glob
+    patterns (``*``, ``?``; case ignored), ``ignore_tiers`` never those (``--tiers``,
+    ``--ignore-tiers``). ``encoding`` names the encoding of text without a byte-order mark
+    (``windows-1252``, ``latin1``, ``gbk``…; default: UTF-8, else the most likely one, with a
+    warning), as ``--encoding``.
     """
-    corpus = Corpus(_read(source, format, strict, recording_id, threads))
+    options = dict(encoding=encoding, tiers=_names(tiers, "tiers"), ignore_tiers=_names(ignore_tiers, "ignore_tiers"))
+    corpus = Corpus(_read(source, format, strict, recording_id, threads, options))
     _warn(corpus.warnings)
     return corpus
 
 
+def _names(names: Union[str, Iterable[str], None], what: str) -> Optional[list[str]]:
+    """A name or names (tiers) as a list: a string is one name, not its characters."""
+    if names is None:
+        return None
+    if isinstance(names, str):
+        return [names]
+    if isinstance(names, bytes) or not hasattr(names, "__iter__"):
+        raise TypeError(f"{what}: expected a name or a list of names, got {type(names).__name__}")
+    out = list(names)
+    for n in out:
+        if not isinstance(n, str):
+            raise TypeError(f"{what}: expected names (str), got {type(n).__name__} {n!r}")
+    return out
+
+
 def _read(
-    source: Any, format: Optional[str], strict: bool, recording_id: Optional[str], threads: Optional[int]
+    source: Any,
+    format: Optional[str],
+    strict: bool,
+    recording_id: Optional[str],
+    threads: Optional[int],
+    options: Optional[dict] = None,
 ) -> _native.Corpus:
-    """The native corpus :func:`read` gives (without warning)."""
+    """The native corpus :func:`read` gives (without warning); ``options`` the reading
+    options of :func:`read` (tiers, encoding)."""
+    options = options or {}
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return _native.read_bytes(bytes(source), format, None, strict, recording_id)
+        return _native.read_bytes(bytes(source), format, None, strict, recording_id, **options)
     if isinstance(source, str) and not _looks_like_path(source):
         # One line naming no file: a path with a typo, unless it reads as text (a JSON
         # document, a line of several fields) or the format is given.
@@ -392,7 +434,7 @@ def _read(
             _os.sep in source or _native.format_for_name(source.strip()) is not None
         ):
             raise OvertalkError(f"{source}: no such file")
-        return _native.read_bytes(source.encode("utf-8"), format, None, strict, recording_id or "recording")
+        return _native.read_bytes(source.encode("utf-8"), format, None, strict, recording_id or "recording", **options)
     if isinstance(source, (str, _os.PathLike)):
         path = _os.fspath(source)
         paths = _walk(path) if _os.path.isdir(path) else [path]
@@ -401,7 +443,7 @@ def _read(
         for p in source:
             p = _os.fspath(p)
             paths.extend(_walk(p) if _os.path.isdir(p) else [p])
-    return _native.read_paths(paths, format, strict, recording_id, None if threads is None else int(threads))
+    return _native.read_paths(paths, format, strict, recording_id, None if threads is None else int(threads), **options)
 
 
 def _conversation(x: Any, what: str) -> Conversation:

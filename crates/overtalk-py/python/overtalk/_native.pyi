@@ -99,6 +99,9 @@ def read_paths(
     strict: bool = False,
     recording_id: Optional[str] = None,
     threads: Optional[int] = None,
+    encoding: Optional[str] = None,
+    tiers: Optional[Sequence[str]] = None,
+    ignore_tiers: Optional[Sequence[str]] = None,
 ) -> Corpus: ...
 def read_bytes(
     data: bytes,
@@ -106,6 +109,9 @@ def read_bytes(
     name: Optional[str] = None,
     strict: bool = False,
     recording_id: Optional[str] = None,
+    encoding: Optional[str] = None,
+    tiers: Optional[Sequence[str]] = None,
+    ignore_tiers: Optional[Sequence[str]] = None,
 ) -> Corpus: ...
 def format_for_name(name: str) -> Optional[str]: ...
 def output_format_for_name(name: str) -> Optional[str]: ...

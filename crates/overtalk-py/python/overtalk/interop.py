@@ -23,9 +23,11 @@ only_words RTTMs have one segment listed twice.)
 
 from __future__ import annotations
 
+import os
+import re
 from typing import Any, Iterable, Optional
 
-from . import Conversation, _native
+from . import Conversation, OvertalkError, _names, _native, _warn
 
 _MICRO = 1_000_000
 
@@ -77,24 +79,46 @@ def to_pyannote(conversation: Conversation) -> Any:
     return a
 
 
-def from_pympi(eaf: Any, tiers: Optional[Iterable[str]] = None, recording_id: Optional[str] = None) -> Conversation:
-    """A conversation from a ``pympi.Elan.Eaf``: each tier in ``tiers`` (default: every tier
-    with annotations) is a speaker, each annotation a segment with its value as text."""
-    names = list(tiers) if tiers is not None else list(eaf.get_tier_names())
-    rows = []
-    speakers = []
-    for tier in names:
-        if tier not in eaf.get_tier_names():
-            raise KeyError(f"the EAF has no tier {tier!r} (tiers: {sorted(eaf.get_tier_names())})")
-        data = eaf.get_annotation_data_for_tier(tier)
-        if tiers is None and not data:
-            continue
-        speakers.append(tier)
-        for d in data:
-            start, end, value = d[0], d[1], d[2]
-            rows.append((start / 1000.0, end / 1000.0, tier, value if value != "" else None))
+def from_pympi(
+    eaf: Any, tiers: Optional[Iterable[str]] = None, recording_id: Optional[str] = None, *, strict: bool = False
+) -> Conversation:
+    """A conversation from a ``pympi.Elan.Eaf``, read by overtalk's EAF reader as
+    ``overtalk.read`` reads the same file: a speaker is a top-level tier, named by its
+    ``PARTICIPANT`` (else its tier id); child tiers (words, chunks, translations: a
+    ``PARENT_REF``) are not speakers, and a subdivision child gives the words of its parent;
+    what is left out is said in an ``OvertalkWarning``. ``tiers`` (a tier id, or several; glob
+    patterns as ``--tiers`` takes them) reads those top-level tiers only."""
+    if not (hasattr(eaf, "get_tier_names") and hasattr(eaf, "tiers") and hasattr(eaf, "timeslots")):
+        raise TypeError(f"eaf: expected a pympi.Elan.Eaf, got {type(eaf).__name__}")
+    only = _names(tiers, "tiers")  # a string is one tier, not the characters of its name
+    if only is not None:
+        names = {n.lower() for n in eaf.get_tier_names()}
+        for t in only:
+            if not any(c in t for c in "*?") and t.lower() not in names:
+                raise KeyError(f"the EAF has no tier {t!r} (tiers: {sorted(eaf.get_tier_names())})")
     rid = recording_id or "recording"
-    return Conversation(_native.Conversation.from_segments(rid, rows, speakers))
+    native = _native.read_bytes(_eaf_xml(eaf), "eaf", None, bool(strict), rid, tiers=only)
+    # The positions are those of the XML pympi wrote, not of any file: said without them.
+    _warn(re.sub(r"^<text>: (line \d+(, column \d+)?: )?", "eaf: ", w) for w in native.warnings)
+    return Conversation(native[rid])
+
+
+def _eaf_xml(eaf: Any) -> bytes:
+    """The document pympi holds, as pympi writes it (UTF-8 XML)."""
+    from pympi import Elan
+
+    try:
+        if hasattr(Elan, "to_string"):
+            return Elan.to_string(eaf, pretty=False, encoding="UTF-8")
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "document.eaf")
+            Elan.to_eaf(path, eaf, pretty=False)
+            with open(path, "rb") as f:
+                return f.read()
+    except Exception as e:  # pympi's own failure to write what it holds
+        raise OvertalkError(f"eaf: pympi cannot write this Eaf as XML ({type(e).__name__}: {e})") from e
 
 
 def to_pympi(conversation: Conversation) -> Any:
