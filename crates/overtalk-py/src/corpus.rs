@@ -11,7 +11,7 @@ use overtalk::{Content, Segment, Time, Transcript, TranscriptBuilder, Warning, W
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::{other, parallel, to_py, warn, OvertalkError};
+use crate::{other, parallel, python_words, to_py, warn, OvertalkError};
 
 /// One segment as Python sees it: start and end in seconds, the speaker, the text (if any).
 pub(crate) type PySegment = (f64, f64, String, Option<String>);
@@ -106,7 +106,7 @@ fn options(
 }
 
 fn warning_lines(source: &str, out: &format::ReadOutput) -> Vec<String> {
-    out.warnings.iter().map(|w| format!("{source}: {w}")).collect()
+    out.warnings.iter().map(|w| python_words(&format!("{source}: {w}"))).collect()
 }
 
 /// Reads the files at `paths` into one corpus, on `threads` worker threads (`None`: one per

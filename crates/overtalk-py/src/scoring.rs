@@ -17,7 +17,7 @@ use overtalk::Delta;
 use pyo3::prelude::*;
 
 use crate::corpus::Corpus;
-use crate::{other, parallel, to_py, warn, OvertalkError};
+use crate::{other, parallel, python_words, to_py, warn, OvertalkError};
 
 fn bad(message: String) -> PyErr {
     OvertalkError::new_err(message)
@@ -122,7 +122,7 @@ fn scored_inputs(
 fn read_uem(text: Option<&str>, source: &str) -> PyResult<(Option<uem::Uem>, Vec<String>)> {
     let Some(t) = text else { return Ok((None, Vec::new())) };
     let (u, w) = uem::read_bytes(t.as_bytes(), &ReadOptions::default()).map_err(to_py)?;
-    Ok((Some(u), w.iter().map(|w| format!("{source}: {w}")).collect()))
+    Ok((Some(u), w.iter().map(|w| python_words(&format!("{source}: {w}"))).collect()))
 }
 
 /// Scores `hypothesis` against `reference`; returns the JSON of `overtalk score --format

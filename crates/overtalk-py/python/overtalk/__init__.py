@@ -109,6 +109,46 @@ def _warn(messages: Iterable[str]) -> None:
         warnings.warn(m, OvertalkWarning, stacklevel=level)
 
 
+def _items(x: Any, what: str) -> list:
+    """The items of a collection the caller gave; a string, bytes or a non-iterable is a
+    ``TypeError`` naming the argument (a string is never taken character by character)."""
+    if isinstance(x, (str, bytes, bytearray)) or not hasattr(x, "__iter__"):
+        raise TypeError(f"{what}: expected a list (or any iterable), got {type(x).__name__}")
+    return list(x)
+
+
+def _segment_row(s: Any, i: int) -> tuple:
+    """Segment ``i`` of :meth:`Conversation.from_segments` as the native row."""
+    if isinstance(s, (str, bytes)) or not hasattr(s, "__len__") or len(s) not in (3, 4):
+        raise TypeError(f"segments[{i}]: expected (start_s, end_s, speaker[, text]), got {s!r}")
+    try:
+        start, end = float(s[0]), float(s[1])
+    except (TypeError, ValueError):
+        raise TypeError(f"segments[{i}]: start and end are numbers of seconds, got {s[0]!r} and {s[1]!r}") from None
+    text = s[3] if len(s) > 3 else None
+    if text is not None and not isinstance(text, str):
+        raise TypeError(f"segments[{i}]: the text is a str or None, got {type(text).__name__}")
+    return (start, end, str(s[2]), text)
+
+
+def _count(value: Any, what: str) -> Optional[int]:
+    """A whole number the caller gave (``threads``, ``num_speakers``, ``sample_rate``…), or
+    ``None``: ``TypeError`` when it is no whole number, :class:`OvertalkError` when it is
+    below 1 (each naming the argument)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            import operator
+
+            value = operator.index(value)  # NumPy integers
+        except TypeError:
+            raise TypeError(f"{what}: expected a whole number, got {type(value).__name__} {value!r}") from None
+    if value < 1:
+        raise OvertalkError(f"{what} must be at least 1, got {value}")
+    return int(value)
+
+
 class Conversation:
     """One recording: its id, speakers and segments (and text), immutable.
 
@@ -170,8 +210,8 @@ class Conversation:
         Segments are taken as :func:`read` takes a file's: a negative start is clipped to 0
         with an :class:`OvertalkWarning` (``strict=True`` refuses it), a speaker whose segments
         overlap each other is warned about; an empty or reversed segment is an error."""
-        rows = [(float(s[0]), float(s[1]), str(s[2]), s[3] if len(s) > 3 else None) for s in segments]
-        spk = None if speakers is None else [str(s) for s in speakers]
+        rows = [_segment_row(s, i) for i, s in enumerate(_items(segments, "segments"))]
+        spk = None if speakers is None else [str(s) for s in _items(speakers, "speakers")]
         return cls(_native.Conversation.from_segments(recording_id, rows, spk, strict=bool(strict)))
 
     # Interop (overtalk.interop holds the code; the extras bring the packages).
@@ -267,7 +307,11 @@ class Corpus:
     @classmethod
     def from_conversations(cls, conversations: Iterable[Conversation]) -> "Corpus":
         """A corpus of these conversations (their recording ids must differ)."""
-        return cls(_native.Corpus.from_conversations([c._native for c in conversations]))
+        items = _items(conversations, "conversations")
+        for i, c in enumerate(items):
+            if not isinstance(c, Conversation):
+                raise TypeError(f"conversations[{i}]: expected a Conversation, got {type(c).__name__}")
+        return cls(_native.Corpus.from_conversations([c._native for c in items]))
 
     def ids(self) -> list[str]:
         """The recording ids, sorted."""
@@ -293,6 +337,8 @@ class Corpus:
         return _write(self._native, path, format)
 
     def __getitem__(self, recording_id: str) -> Conversation:
+        if not isinstance(recording_id, str):
+            raise TypeError(f"a recording id is a str (corpus.ids() lists them), got {type(recording_id).__name__} {recording_id!r}")
         return Conversation(self._native[recording_id])
 
     def __contains__(self, recording_id: object) -> bool:
@@ -433,8 +479,16 @@ def _read(
         if "\n" not in source and format is None and not text_like and (
             _os.sep in source or _native.format_for_name(source.strip()) is not None
         ):
-            raise OvertalkError(f"{source}: no such file")
-        return _native.read_bytes(source.encode("utf-8"), format, None, strict, recording_id or "recording", **options)
+            raise OvertalkError(f"{source}: no such file or directory")
+        try:
+            return _native.read_bytes(source.encode("utf-8"), format, None, strict, recording_id or "recording", **options)
+        except OvertalkError:
+            # One word that is neither a file nor text of any format: a file name that does
+            # not exist (the command line's words for it), not a format to name.
+            word = source.strip()
+            if word and "\n" not in source and not any(c.isspace() for c in word) and not text_like:
+                raise OvertalkError(f"{source}: no such file or directory") from None
+            raise
     if isinstance(source, (str, _os.PathLike)):
         path = _os.fspath(source)
         paths = _walk(path) if _os.path.isdir(path) else [path]
@@ -443,7 +497,7 @@ def _read(
         for p in source:
             p = _os.fspath(p)
             paths.extend(_walk(p) if _os.path.isdir(p) else [p])
-    return _native.read_paths(paths, format, strict, recording_id, None if threads is None else int(threads), **options)
+    return _native.read_paths(paths, format, strict, recording_id, _count(threads, "threads"), **options)
 
 
 def _conversation(x: Any, what: str) -> Conversation:
@@ -646,25 +700,50 @@ def analyze_many(
 ) -> list[Analysis]:
     """Analyses many conversations in one call, as :func:`analyze` does each: every recording
     of a corpus (in id order), each of a list of conversations (in its order), or every
-    recording read from a path, a directory or a list of paths (read on the same threads).
+    recording read from a path, a directory or a list of paths (read on the same threads); a
+    list may mix conversations, corpora, pyannote annotations and paths.
 
     The work runs in Rust on ``threads`` worker threads (default: one per core) with the GIL
     released; ``threads=1`` keeps it in the calling thread. The first conversation that cannot
     be analysed (in that order) raises :class:`OvertalkError` naming it.
     """
     p = _params(preset, params)
-    t = None if threads is None else int(threads)
+    t = _count(threads, "threads")
+    many = _many(conversations, "analyze_many", t)
+    if isinstance(many, Corpus):
+        return [Analysis(a) for a in _native.analyze_corpus(many._native, p, bool(timing_only), t)]
+    return [Analysis(a) for a in _native.analyze_many(many, p, bool(timing_only), t)]
+
+
+def _many(conversations: Any, what: str, threads: Optional[int]) -> Union[Corpus, list]:
+    """What the batch calls take, as a corpus (a corpus, or what is read from a path or a
+    list of paths, on ``threads``) or a list of native conversations (in the order given):
+    each item of a list is a conversation, a corpus (its recordings in id order), a pyannote
+    ``Annotation``, or a path or text (every recording read from it, in id order)."""
     if isinstance(conversations, Corpus):
-        return [Analysis(a) for a in _native.analyze_corpus(conversations._native, p, bool(timing_only), t)]
+        return conversations
     if isinstance(conversations, (str, bytes, _os.PathLike)):
-        corpus = read(conversations, threads=t)
-        return [Analysis(a) for a in _native.analyze_corpus(corpus._native, p, bool(timing_only), t)]
-    items = list(conversations)
-    if items and not isinstance(items[0], Conversation):
-        corpus = read(items, threads=t)
-        return [Analysis(a) for a in _native.analyze_corpus(corpus._native, p, bool(timing_only), t)]
-    natives = [_conversation(c, "analyze_many")._native for c in items]
-    return [Analysis(a) for a in _native.analyze_many(natives, p, bool(timing_only), t)]
+        # One path (or text) is one source, never a sequence of characters.
+        return read(conversations, threads=threads)
+    items = _items(conversations, what)
+    if items and all(isinstance(c, (str, _os.PathLike)) for c in items):
+        return read(items, threads=threads)
+    natives = []
+    for i, c in enumerate(items):
+        if isinstance(c, Conversation):
+            natives.append(c._native)
+        elif isinstance(c, Corpus):
+            natives.extend(c[rid]._native for rid in c.ids())
+        elif isinstance(c, (str, bytes, _os.PathLike)):
+            corpus = read(c)
+            natives.extend(corpus[rid]._native for rid in corpus.ids())
+        elif type(c).__name__ == "Annotation":
+            natives.append(Conversation.from_pyannote(c)._native)
+        else:
+            raise TypeError(
+                f"{what}: item {i}: expected a Conversation, a Corpus, a pyannote Annotation, a path or text, got {type(c).__name__}"
+            )
+    return natives
 
 
 #: The acoustic Heldner & Edlund intervals of one conversation, held in Rust: a sequence of
@@ -708,17 +787,11 @@ def gaps_and_overlaps_many(
     threads (default: one per core; ``threads=1`` in the calling thread) with the GIL
     released. An untimed transcript (no times to measure) raises :class:`OvertalkError`."""
     p = _params(preset, params)
-    t = None if threads is None else int(threads)
-    if isinstance(conversations, (str, bytes, _os.PathLike)):
-        # One path (or text) is one source, never a sequence of characters.
-        conversations = read(conversations, threads=t)
-    if isinstance(conversations, Corpus):
-        return _native.gaps_and_overlaps_corpus(conversations._native, p, t)
-    items = list(conversations)
-    if items and not isinstance(items[0], Conversation):
-        return _native.gaps_and_overlaps_corpus(read(items, threads=t)._native, p, t)
-    natives = [_conversation(c, "gaps_and_overlaps_many")._native for c in items]
-    return _native.gaps_and_overlaps_many(natives, p, t)
+    t = _count(threads, "threads")
+    many = _many(conversations, "gaps_and_overlaps_many", t)
+    if isinstance(many, Corpus):
+        return _native.gaps_and_overlaps_corpus(many._native, p, t)
+    return _native.gaps_and_overlaps_many(many, p, t)
 
 
 class Score:
@@ -1015,8 +1088,10 @@ def detect(
     (``overtalk models install``) all speech is one speaker, with a warning. The result records
     its method in :attr:`Conversation.detection`.
     """
-    diarizer_settings = dict(diarizer=diarizer, num_speakers=num_speakers, min_speakers=min_speakers,
-                             max_speakers=max_speakers, embedding_model=embedding_model, overlap_margin=overlap_margin)
+    diarizer_settings = dict(diarizer=diarizer, num_speakers=_count(num_speakers, "num_speakers"),
+                             min_speakers=_count(min_speakers, "min_speakers"),
+                             max_speakers=_count(max_speakers, "max_speakers"),
+                             embedding_model=embedding_model, overlap_margin=overlap_margin)
     asked = [k for k, v in diarizer_settings.items() if v is not None]
     if diarize is False and asked:
         raise ValueError(f"diarize=False goes with none of {', '.join(asked)}")
@@ -1041,6 +1116,7 @@ def detect(
 
     if sample_rate is None:
         raise ValueError("samples need their sample_rate")
+    sample_rate = _count(sample_rate, "sample_rate")
     a = np.asarray(source)
     if a.ndim == 1:
         a = a[:, None]

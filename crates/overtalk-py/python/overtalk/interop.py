@@ -47,6 +47,8 @@ class _TrackedConversation(Conversation):
 
 def from_pyannote(annotation: Any, recording_id: Optional[str] = None, *, strict: bool = False) -> Conversation:
     """A conversation from a ``pyannote.core.Annotation`` (its ``uri`` is the recording id)."""
+    if not (hasattr(annotation, "itertracks") and hasattr(annotation, "labels")):
+        raise TypeError(f"annotation: expected a pyannote.core.Annotation, got {type(annotation).__name__}")
     rows = []
     tracks: dict[tuple, list] = {}
     speakers = []
@@ -145,28 +147,46 @@ def from_pandas(
     *,
     strict: bool = False,
 ) -> Conversation:
-    """A conversation from a DataFrame (or anything with those columns): ``start`` and ``end``
-    in seconds, ``speaker``, and ``text`` when that column exists. A row without a speaker
-    (``None``, ``NaN``) is an error naming the row: it is no speaker called "nan". Text that is
-    not a string (a number) is kept as its string; a missing text is none."""
+    """A conversation from a DataFrame (or anything with those columns: a polars DataFrame, a
+    dict of columns): ``start`` and ``end`` in seconds, ``speaker``, and ``text`` when that
+    column exists. A row without a speaker (``None``, ``NaN``) is an error naming the row: it
+    is no speaker called "nan". Text that is not a string (a number) is kept as its string; a
+    missing text is none."""
+    if hasattr(df, "columns") and hasattr(df, "__getitem__"):
+        names = list(df.columns)
+    elif hasattr(df, "keys") and hasattr(df, "__getitem__"):  # a dict of columns
+        names = list(df.keys())
+    else:
+        raise TypeError(f"df: expected a DataFrame or a dict of columns, got {type(df).__name__}")
     for c in (start, end, speaker):
-        if c not in df.columns:
-            raise KeyError(f"the DataFrame has no column {c!r} (columns: {list(df.columns)})")
-    has_text = text is not None and text in df.columns
-    starts = df[start].tolist()
-    ends = df[end].tolist()
+        if c not in names:
+            raise KeyError(f"the DataFrame has no column {c!r} (columns: {names})")
+    has_text = text is not None and text in names
+
+    def column(name: str) -> list:
+        values = df[name]
+        return values.tolist() if hasattr(values, "tolist") else list(values)
+
+    starts = column(start)
+    ends = column(end)
+    if len(ends) != len(starts):
+        raise ValueError(f"the columns {start!r} and {end!r} differ in length ({len(starts)} and {len(ends)})")
 
     def missing(v: Any) -> bool:
         return v is None or (isinstance(v, float) and v != v)
 
     spk = []
-    for i, s in enumerate(df[speaker].tolist()):
+    for i, s in enumerate(column(speaker)):
         if missing(s):
             raise ValueError(f"row {i}: the speaker is missing ({s!r}); give every row a speaker, or drop the row")
         spk.append(str(s))
-    texts = [None if missing(t) else str(t) for t in df[text].tolist()] if has_text else [None] * len(starts)
-    rows = [
-        (float(a), float(b), s, t if isinstance(t, str) else None)
-        for a, b, s, t in zip(starts, ends, spk, texts)
-    ]
+    texts = [None if missing(t) else str(t) for t in column(text)] if has_text else [None] * len(starts)
+    if not len(starts) == len(spk) == len(texts):
+        raise ValueError(f"the columns differ in length ({len(starts)} times, {len(spk)} speakers, {len(texts)} texts)")
+    rows = []
+    for i, (a, b, s, t) in enumerate(zip(starts, ends, spk, texts)):
+        try:
+            rows.append((float(a), float(b), s, t))
+        except (TypeError, ValueError):
+            raise TypeError(f"row {i}: start and end are numbers of seconds, got {a!r} and {b!r}") from None
     return Conversation(_native.Conversation.from_segments(recording_id or "recording", rows, None, strict=bool(strict)))
