@@ -167,3 +167,67 @@ def test_strict_constructors_refuse_a_negative_start_as_strict_read_does():
     # A segment that ends before 0 is empty once clipped: an error, as an empty segment is.
     with pytest.raises(overtalk.OvertalkError, match="empty or reversed once its negative start is clipped to 0"):
         overtalk.Conversation.from_segments([(-2.0, -1.0, "A")], "r")
+
+
+SPEECH_WAV = REPO / "crates" / "overtalk-audio" / "tests" / "data" / "speech.wav"
+
+
+def _damaged_wavs(tmp_path):
+    """The speech recording twice over: with a WAV header that gives no length (as written to
+    a pipe), and as 32-bit float samples with a few NaN and infinite ones."""
+    import struct
+    import wave
+
+    with wave.open(str(SPEECH_WAV)) as w:
+        rate, channels = w.getframerate(), w.getnchannels()
+        pcm = w.readframes(w.getnframes())
+    raw = SPEECH_WAV.read_bytes()
+    at = raw.index(b"data")
+    placeholder = tmp_path / "piped.wav"
+    placeholder.write_bytes(raw[: at + 4] + struct.pack("<I", 0xFFFFFFFF) + raw[at + 8 :])
+    import numpy as np
+
+    samples = np.frombuffer(pcm, dtype="<i2").astype("<f4") / 32768.0
+    samples[[10, 20, 30]] = [np.nan, np.inf, -np.inf]
+    data = samples.tobytes()
+    fmt = struct.pack("<HHIIHH", 3, channels, rate, rate * 4 * channels, 4 * channels, 32)
+    body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt + b"data" + struct.pack("<I", len(data)) + data
+    floats = tmp_path / "floats.wav"
+    floats.write_bytes(b"RIFF" + struct.pack("<I", len(body)) + body)
+    return placeholder, floats
+
+
+@pytest.fixture
+def no_models(tmp_path, monkeypatch):
+    d = tmp_path / "models"
+    d.mkdir()
+    monkeypatch.setenv("OVERTALK_MODEL_DIR", str(d))
+    return d
+
+
+def test_detect_warns_what_decoding_repaired_as_the_cli_does(tmp_path, no_models, cli_warnings):
+    for wav in _damaged_wavs(tmp_path):
+        # One mixed recording, diarized (no speaker model here: that is warned about too).
+        conv, said = caught(overtalk.detect, wav)
+        assert said == cli_warnings("detect", wav, "-o", tmp_path / "out.rttm")
+        assert any(str(wav) in w for w in said), said
+        assert any("no speaker model" in w for w in said), said
+        # Voice activity only, and the file as one of two tracks.
+        _, said = caught(overtalk.detect, wav, diarize=False)
+        assert said == cli_warnings("detect", wav, "--no-diarize", "-o", tmp_path / "out.rttm")
+        assert len(said) == 1 and str(wav) in said[0]
+        _, said = caught(overtalk.detect, tracks={"A": str(wav), "B": str(SPEECH_WAV)})
+        assert said == cli_warnings("detect", "--track", f"A={wav}", "--track", f"B={SPEECH_WAV}", "-o", tmp_path / "out.rttm")
+        assert any(str(wav) in w for w in said), said
+    # An undamaged recording: the speaker model's absence only.
+    _, said = caught(overtalk.detect, SPEECH_WAV)
+    assert len(said) == 1 and "no speaker model" in said[0]
+
+
+def test_detect_warns_when_no_speech_is_found():
+    import numpy as np
+
+    conv, said = caught(overtalk.detect, np.zeros((16000, 2), dtype=np.float32), sample_rate=16000, tracks=["A", "B"])
+    assert conv.speakers == ["A", "B"] and len(conv) == 0
+    assert said == ["samples: no speech found in 1.00 s of audio: the recording is silent or below the "
+                    "detector's threshold, so the result has no speakers"]

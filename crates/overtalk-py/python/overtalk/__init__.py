@@ -1138,9 +1138,10 @@ def detect(
 
 
 def _diarize(recording_id: str, vad: Optional[str], settings: dict, **source: Any) -> Conversation:
-    """One mixed recording through the diarizer; the fallback's warning as a Python warning."""
+    """One mixed recording through the diarizer; what the command line warns about (no
+    speaker model, what decoding repaired) as Python warnings."""
     model = settings["embedding_model"]
-    native, warning = _native.diarize(
+    native, warnings = _native.diarize(
         recording_id,
         vad=vad,
         diarizer=settings["diarizer"],
@@ -1151,8 +1152,7 @@ def _diarize(recording_id: str, vad: Optional[str], settings: dict, **source: An
         overlap_margin=settings["overlap_margin"],
         **source,
     )
-    if warning is not None:
-        _warn([warning])
+    _warn(warnings)
     return Conversation(native)
 
 

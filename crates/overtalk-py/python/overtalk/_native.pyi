@@ -183,7 +183,7 @@ def diarize(
     max_speakers: Optional[int] = None,
     embedding_model: Optional[Union[str, PathLike[str]]] = None,
     overlap_margin: Optional[float] = None,
-) -> tuple[Conversation, Optional[str]]: ...
+) -> tuple[Conversation, list[str]]: ...
 _PickledOrigin = tuple[Optional[str], Optional[str], bool, bool]
 def _corpus_from_json(
     json: str,
