@@ -195,15 +195,25 @@ fn output_format_for_name(name: &str) -> Option<&'static str> {
     format::output_format_for_name(name).map(Format::name)
 }
 
-/// The corpus written by the lossless JSON writer (for pickling).
+/// The corpus written by the lossless JSON writer (for pickling), which changes nothing.
 fn to_lossless_json(corpus: &overtalk::Corpus) -> PyResult<String> {
-    write_corpus(corpus, Format::Json)
+    Ok(write_corpus(corpus, Format::Json)?.0)
 }
 
-fn write_corpus(corpus: &overtalk::Corpus, format: Format) -> PyResult<String> {
+/// The corpus written as `format`, and what the writer changed to fit it (a name with spaces
+/// in an RTTM field), as the command line warns of it.
+fn write_corpus(corpus: &overtalk::Corpus, format: Format) -> PyResult<(String, Vec<String>)> {
     let mut out = Vec::new();
-    format::write(corpus, format, &mut out).map_err(to_py)?;
-    String::from_utf8(out).map_err(|e| other("writing", e))
+    let warnings = format::write(corpus, format, &mut out).map_err(to_py)?;
+    let text = String::from_utf8(out).map_err(|e| other("writing", e))?;
+    Ok((text, warnings.iter().map(|w| python_words(&w.to_string())).collect()))
+}
+
+/// [`write_corpus`] with the GIL released, its warnings given to Python.
+fn write_warning(py: Python<'_>, corpus: &overtalk::Corpus, format: Format) -> PyResult<String> {
+    let (text, warnings) = py.detach(|| write_corpus(corpus, format))?;
+    warn(py, warnings)?;
+    Ok(text)
 }
 
 fn from_lossless_json(json: &str) -> PyResult<overtalk::Corpus> {
@@ -312,10 +322,11 @@ impl Corpus {
         }
     }
 
-    /// The corpus written as `format` (`rttm`, `json`, `eaf`, …).
+    /// The corpus written as `format` (`rttm`, `json`, `eaf`, …); what the writer changed
+    /// to fit the format is warned about.
     fn write(&self, py: Python<'_>, format: &str) -> PyResult<String> {
         let f = parse_format(Some(format))?.unwrap_or(Format::Json);
-        py.detach(|| write_corpus(&self.inner, f))
+        write_warning(py, &self.inner, f)
     }
 
     /// Corpora from conversations (ids must differ), each keeping where it came from.
@@ -405,10 +416,11 @@ impl Conversation {
             .collect()
     }
 
-    /// The conversation written as `format` (`rttm`, `json`, `eaf`, `textgrid`, …).
+    /// The conversation written as `format` (`rttm`, `json`, `eaf`, `textgrid`, …); what the
+    /// writer changed to fit the format is warned about.
     fn write(&self, py: Python<'_>, format: &str) -> PyResult<String> {
         let f = parse_format(Some(format))?.unwrap_or(Format::Json);
-        py.detach(|| write_corpus(&overtalk::Corpus::single(&self.id, self.transcript.clone()), f))
+        write_warning(py, &overtalk::Corpus::single(&self.id, self.transcript.clone()), f)
     }
 
     /// A conversation from `(start_s, end_s, speaker[, text])` segments; `speakers` declares

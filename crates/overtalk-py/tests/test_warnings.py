@@ -231,3 +231,19 @@ def test_detect_warns_when_no_speech_is_found():
     assert conv.speakers == ["A", "B"] and len(conv) == 0
     assert said == ["samples: no speech found in 1.00 s of audio: the recording is silent or below the "
                     "detector's threshold, so the result has no speakers"]
+
+
+def test_write_warns_of_names_the_format_cannot_hold_as_the_cli_does(tmp_path, cli_warnings):
+    conv = overtalk.Conversation.from_segments([(0, 1, "Zo\u00eb \U0001f3a4"), (1, 2, "")], recording_id="a b")
+    source = tmp_path / "names.json"
+    _, said = caught(conv.write, source)
+    assert said == []
+    text, said = caught(conv.write, format="rttm")
+    assert said == cli_warnings("convert", source, "--to", "rttm", "-o", tmp_path / "out.rttm")
+    assert len(said) == 3 and any('"Zo\u00eb \U0001f3a4" written as "Zo\u00eb_\U0001f3a4"' in w for w in said), said
+    assert text.split()[1] == "a_b"
+    # A file written by name warns the same, and a corpus as a conversation does.
+    _, again = caught(overtalk.write, conv, tmp_path / "names.rttm")
+    assert again == said
+    _, from_corpus = caught(overtalk.Corpus.from_conversations([conv]).write, format="rttm")
+    assert from_corpus == said
