@@ -416,6 +416,41 @@ fn decode_warnings(path: &Path, stats: &DecodeStats) -> Vec<TrackWarning> {
     out
 }
 
+/// The warnings about speech not found in a detection's `transcript`, as every front end
+/// words them (so that an empty RTTM or a table of "0 speakers" is not taken for a result
+/// about people): one per speaker of a transcript with speech who has none (a silent
+/// microphone, or one whose speech the bleed rule gave to others), or one for a transcript
+/// with no speech at all, naming `sources` (the recordings, as the front end names them) and
+/// the length of audio searched.
+pub fn silence_warnings(transcript: &Transcript, sources: &[String]) -> Vec<String> {
+    let a = transcript.annotation();
+    if !a.is_empty() {
+        // One track per speaker: a participant who never spoke is a finding, but the
+        // analysis lists speakers by their speech; say who is left out.
+        let with_speech: std::collections::BTreeSet<_> =
+            a.tracks().iter().map(|k| k.speaker).collect();
+        return a
+            .speakers()
+            .iter()
+            .filter(|(id, _)| !with_speech.contains(id))
+            .map(|(_, name)| {
+                format!(
+                    "no speech found for {name:?} (silent, or below the detector's threshold): \
+                     the analysis lists the speakers who spoke, without {name:?}"
+                )
+            })
+            .collect();
+    }
+    let length = transcript
+        .declared_extent()
+        .map_or_else(String::new, |e| format!(" in {:.2} s of audio", e.duration().as_secs_f64()));
+    vec![format!(
+        "{}: no speech found{length}: the recording is silent or below the detector's \
+         threshold, so the result has no speakers",
+        sources.join(", ")
+    )]
+}
+
 /// How speech was found in `tracks` tracks with `options`: [`Method::Tracks`] and the
 /// description every output records beside its results (the detector, its thresholds and
 /// minimum durations).

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use overtalk::format::{self, Format, ReadOptions};
-use overtalk::{Content, Segment, Time, Transcript, TranscriptBuilder};
+use overtalk::{Content, Segment, Time, Transcript, TranscriptBuilder, Warning, WarningKind};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::{other, parallel, to_py, OvertalkError};
+use crate::{other, parallel, python_words, to_py, warn, OvertalkError};
 
 /// One segment as Python sees it: start and end in seconds, the speaker, the text (if any).
 pub(crate) type PySegment = (f64, f64, String, Option<String>);
@@ -83,12 +83,30 @@ fn parse_format(name: Option<&str>) -> PyResult<Option<Format>> {
     name.map(|n| Format::from_str(n).map_err(|e| OvertalkError::new_err(e.to_string()))).transpose()
 }
 
-fn options(strict: bool, recording_id: Option<String>) -> ReadOptions {
-    ReadOptions { strict, recording_id, ..ReadOptions::default() }
+/// The reading options besides the format: `read(strict=…, recording_id=…, encoding=…,
+/// tiers=…, ignore_tiers=…)`, the command line's `--strict`, `--encoding`, `--tiers` and
+/// `--ignore-tiers`.
+fn options(
+    strict: bool,
+    recording_id: Option<String>,
+    encoding: Option<String>,
+    tiers: Option<Vec<String>>,
+    ignore_tiers: Option<Vec<String>>,
+) -> ReadOptions {
+    ReadOptions {
+        strict,
+        recording_id,
+        encoding,
+        tiers: format::tiers::TierSelection {
+            only: tiers.unwrap_or_default(),
+            ignore: ignore_tiers.unwrap_or_default(),
+        },
+        ..ReadOptions::default()
+    }
 }
 
 fn warning_lines(source: &str, out: &format::ReadOutput) -> Vec<String> {
-    out.warnings.iter().map(|w| format!("{source}: {w}")).collect()
+    out.warnings.iter().map(|w| python_words(&format!("{source}: {w}"))).collect()
 }
 
 /// Reads the files at `paths` into one corpus, on `threads` worker threads (`None`: one per
@@ -96,7 +114,8 @@ fn warning_lines(source: &str, out: &format::ReadOutput) -> Vec<String> {
 /// naming the later one, as in `overtalk score`, and the first unreadable file (in that order)
 /// is the error.
 #[pyfunction]
-#[pyo3(signature = (paths, format=None, strict=false, recording_id=None, threads=None))]
+#[pyo3(signature = (paths, format=None, strict=false, recording_id=None, threads=None, encoding=None, tiers=None, ignore_tiers=None))]
+#[allow(clippy::too_many_arguments)]
 fn read_paths(
     py: Python<'_>,
     paths: Vec<PathBuf>,
@@ -104,11 +123,14 @@ fn read_paths(
     strict: bool,
     recording_id: Option<String>,
     threads: Option<usize>,
+    encoding: Option<String>,
+    tiers: Option<Vec<String>>,
+    ignore_tiers: Option<Vec<String>>,
 ) -> PyResult<Corpus> {
     let explicit = parse_format(format)?;
     let threads = parallel::check_threads(threads)?;
     py.detach(|| {
-        let opts = options(strict, recording_id);
+        let opts = options(strict, recording_id, encoding, tiers, ignore_tiers);
         let read = parallel::map(&paths, threads, |path| format::read_path(path, explicit, &opts))?;
         let mut corpus = overtalk::Corpus::new();
         let mut warnings = Vec::new();
@@ -133,7 +155,8 @@ fn read_paths(
 
 /// Reads text or bytes held in memory; `name` (a file name) hints at the format.
 #[pyfunction]
-#[pyo3(signature = (data, format=None, name=None, strict=false, recording_id=None))]
+#[pyo3(signature = (data, format=None, name=None, strict=false, recording_id=None, encoding=None, tiers=None, ignore_tiers=None))]
+#[allow(clippy::too_many_arguments)]
 fn read_bytes(
     py: Python<'_>,
     data: Vec<u8>,
@@ -141,13 +164,16 @@ fn read_bytes(
     name: Option<String>,
     strict: bool,
     recording_id: Option<String>,
+    encoding: Option<String>,
+    tiers: Option<Vec<String>>,
+    ignore_tiers: Option<Vec<String>>,
 ) -> PyResult<Corpus> {
     let explicit = parse_format(format)?;
     py.detach(|| {
         let id = recording_id
             .or_else(|| name.as_deref().map(|n| format::recording_id_from_path(n.as_ref())));
-        let out = format::read_bytes(&data, name.as_deref(), explicit, &options(strict, id))
-            .map_err(to_py)?;
+        let opts = options(strict, id, encoding, tiers, ignore_tiers);
+        let out = format::read_bytes(&data, name.as_deref(), explicit, &opts).map_err(to_py)?;
         let source = name.unwrap_or_else(|| "<text>".to_owned());
         let warnings = warning_lines(&source, &out);
         let origins = origins_of(&out);
@@ -169,15 +195,25 @@ fn output_format_for_name(name: &str) -> Option<&'static str> {
     format::output_format_for_name(name).map(Format::name)
 }
 
-/// The corpus written by the lossless JSON writer (for pickling).
+/// The corpus written by the lossless JSON writer (for pickling), which changes nothing.
 fn to_lossless_json(corpus: &overtalk::Corpus) -> PyResult<String> {
-    write_corpus(corpus, Format::Json)
+    Ok(write_corpus(corpus, Format::Json)?.0)
 }
 
-fn write_corpus(corpus: &overtalk::Corpus, format: Format) -> PyResult<String> {
+/// The corpus written as `format`, and what the writer changed to fit it (a name with spaces
+/// in an RTTM field), as the command line warns of it.
+fn write_corpus(corpus: &overtalk::Corpus, format: Format) -> PyResult<(String, Vec<String>)> {
     let mut out = Vec::new();
-    format::write(corpus, format, &mut out).map_err(to_py)?;
-    String::from_utf8(out).map_err(|e| other("writing", e))
+    let warnings = format::write(corpus, format, &mut out).map_err(to_py)?;
+    let text = String::from_utf8(out).map_err(|e| other("writing", e))?;
+    Ok((text, warnings.iter().map(|w| python_words(&w.to_string())).collect()))
+}
+
+/// [`write_corpus`] with the GIL released, its warnings given to Python.
+fn write_warning(py: Python<'_>, corpus: &overtalk::Corpus, format: Format) -> PyResult<String> {
+    let (text, warnings) = py.detach(|| write_corpus(corpus, format))?;
+    warn(py, warnings)?;
+    Ok(text)
 }
 
 fn from_lossless_json(json: &str) -> PyResult<overtalk::Corpus> {
@@ -286,10 +322,11 @@ impl Corpus {
         }
     }
 
-    /// The corpus written as `format` (`rttm`, `json`, `eaf`, …).
+    /// The corpus written as `format` (`rttm`, `json`, `eaf`, …); what the writer changed
+    /// to fit the format is warned about.
     fn write(&self, py: Python<'_>, format: &str) -> PyResult<String> {
         let f = parse_format(Some(format))?.unwrap_or(Format::Json);
-        py.detach(|| write_corpus(&self.inner, f))
+        write_warning(py, &self.inner, f)
     }
 
     /// Corpora from conversations (ids must differ), each keeping where it came from.
@@ -379,22 +416,27 @@ impl Conversation {
             .collect()
     }
 
-    /// The conversation written as `format` (`rttm`, `json`, `eaf`, `textgrid`, …).
+    /// The conversation written as `format` (`rttm`, `json`, `eaf`, `textgrid`, …); what the
+    /// writer changed to fit the format is warned about.
     fn write(&self, py: Python<'_>, format: &str) -> PyResult<String> {
         let f = parse_format(Some(format))?.unwrap_or(Format::Json);
-        py.detach(|| write_corpus(&overtalk::Corpus::single(&self.id, self.transcript.clone()), f))
+        write_warning(py, &overtalk::Corpus::single(&self.id, self.transcript.clone()), f)
     }
 
     /// A conversation from `(start_s, end_s, speaker[, text])` segments; `speakers` declares
     /// speakers (and their order) even when they have no segment. Times are rounded to the
-    /// microsecond; an empty or reversed segment is an error naming it.
+    /// microsecond; an empty or reversed segment is an error naming it. As when a file is
+    /// read: a negative start is clipped to 0 with a warning (an error under `strict`), and a
+    /// speaker whose segments overlap each other is a warning.
     #[staticmethod]
-    #[pyo3(signature = (recording_id, segments, speakers=None, extent=None))]
+    #[pyo3(signature = (recording_id, segments, speakers=None, extent=None, strict=false))]
     fn from_segments(
+        py: Python<'_>,
         recording_id: String,
         segments: Vec<PySegment>,
         speakers: Option<Vec<String>>,
         extent: Option<(f64, f64)>,
+        strict: bool,
     ) -> PyResult<Conversation> {
         let time = |s: f64, i: usize| {
             Time::from_secs_f64(s).ok_or_else(|| {
@@ -408,10 +450,27 @@ impl Conversation {
             b.speaker(s);
         }
         b.reserve(segments.len());
+        // The first segment that starts before 0, and how many do.
+        let mut negative: Option<String> = None;
+        let mut negatives = 0usize;
         for (i, (start, end, speaker, text)) in segments.into_iter().enumerate() {
-            let seg = Segment::new(time(start, i)?, time(end, i)?).ok_or_else(|| {
+            let (t0, t1) = (time(start, i)?, time(end, i)?);
+            let clipped = t0.micros() < 0;
+            if clipped {
+                // The readers' rule (`ReadContext::segment`): clipped to 0, a repair.
+                let what = format!("segment {i} ({speaker:?}, {t0}–{t1} s): negative start {t0}");
+                if strict {
+                    return Err(OvertalkError::new_err(format!(
+                        "{what}; strict=True refuses what is otherwise clipped to 0"
+                    )));
+                }
+                negatives += 1;
+                negative.get_or_insert(what);
+            }
+            let seg = Segment::new(t0.max(Time::ZERO), t1).ok_or_else(|| {
+                let once = if clipped { " once its negative start is clipped to 0" } else { "" };
                 OvertalkError::new_err(format!(
-                    "segment {i} ({speaker}, {start}–{end} s) is empty or reversed"
+                    "segment {i} ({speaker}, {start}–{end} s) is empty or reversed{once}"
                 ))
             })?;
             b.add(seg, &speaker, text.map(Content::text));
@@ -419,7 +478,23 @@ impl Conversation {
         if let Some((start, end)) = extent {
             b.extent(Segment::new(time(start, 0)?, time(end, 0)?));
         }
-        Ok(Conversation::new(recording_id, b.build(), None))
+        let transcript = b.build();
+        let mut warnings = Vec::new();
+        if let Some(what) = negative {
+            let more = match negatives - 1 {
+                0 => String::new(),
+                n => format!("; and {n} more segment(s) starting before 0, clipped likewise"),
+            };
+            let message = format!("{recording_id}: {what} clipped to 0{more}");
+            warnings.push(Warning::new(WarningKind::Repaired, message).to_string());
+        }
+        warnings.extend(
+            format::self_overlap_warnings(&recording_id, &transcript)
+                .iter()
+                .map(ToString::to_string),
+        );
+        warn(py, warnings)?;
+        Ok(Conversation::new(recording_id, transcript, None))
     }
 
     fn __len__(&self) -> usize {

@@ -9,7 +9,7 @@ use overtalk_audio::vad::VadKind;
 use pyo3::prelude::*;
 
 use crate::corpus::Conversation;
-use crate::{to_py, OvertalkError};
+use crate::{to_py, warn, OvertalkError};
 
 fn detect_options(vad: &str) -> PyResult<DetectOptions> {
     let vad = match vad {
@@ -32,7 +32,9 @@ fn conversation(id: String, found: &Detection, options: &DetectOptions) -> Conve
 }
 
 /// Detects speech in files: `tracks` holds `(speaker, path, channel or None)`; without a
-/// `recording_id`, the one `overtalk detect --track` makes from the file names.
+/// `recording_id`, the one `overtalk detect --track` makes from the file names. What the
+/// command line warns about (a track whose speech the bleed rule mostly rejected, what
+/// decoding repaired) is given as Python warnings.
 #[pyfunction]
 #[pyo3(signature = (recording_id, tracks, vad="earshot"))]
 fn detect_files(
@@ -47,20 +49,19 @@ fn detect_files(
     }
     let specs: Vec<TrackSpec> =
         tracks.into_iter().map(|(name, path, channel)| TrackSpec { name, path, channel }).collect();
-    py.detach(|| {
-        let found =
-            pipeline::detect_recording(&specs, &options, recording_id.as_deref(), &mut |_| {})
-                .map_err(to_py)?;
-        Ok(Conversation::new(
-            found.recording_id,
-            found.transcript,
-            Some(found.provenance.description),
-        ))
-    })
+    let sources: Vec<String> = specs.iter().map(|s| s.path.display().to_string()).collect();
+    let found = py.detach(|| {
+        pipeline::detect_recording(&specs, &options, recording_id.as_deref(), &mut |_| {})
+            .map_err(to_py)
+    })?;
+    let mut warnings: Vec<String> = found.warnings.iter().map(ToString::to_string).collect();
+    warnings.extend(pipeline::silence_warnings(&found.transcript, &sources));
+    warn(py, warnings)?;
+    Ok(Conversation::new(found.recording_id, found.transcript, Some(found.provenance.description)))
 }
 
 /// Detects speech in samples: one `(speaker, little-endian float32 bytes)` per track, all at
-/// `sample_rate` Hz.
+/// `sample_rate` Hz; a speaker (or all of them) without speech is warned about.
 #[pyfunction]
 #[pyo3(signature = (recording_id, tracks, sample_rate, vad="earshot"))]
 fn detect_samples(
@@ -77,7 +78,7 @@ fn detect_samples(
     if sample_rate == 0 {
         return Err(OvertalkError::new_err("sample_rate must be positive"));
     }
-    py.detach(|| {
+    let c = py.detach(|| {
         let tracks: Vec<(String, Vec<f32>)> = tracks
             .into_iter()
             .map(|(name, bytes)| {
@@ -89,8 +90,10 @@ fn detect_samples(
             })
             .collect();
         let found = pipeline::detect_samples(&tracks, sample_rate, &options).map_err(to_py)?;
-        Ok(conversation(recording_id, &found, &options))
-    })
+        Ok::<_, PyErr>(conversation(recording_id, &found, &options))
+    })?;
+    warn(py, pipeline::silence_warnings(&c.transcript, &["samples".into()]))?;
+    Ok(c)
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

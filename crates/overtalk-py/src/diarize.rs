@@ -8,19 +8,23 @@
 //! samples (any Hz) ┘      (16 kHz mono, block by block; the signal is never held whole)
 //! ```
 //!
-//! The diarizer is GE2E (the installed encoder, or `embedding_model`); with no encoder
-//! installed all speech is one speaker, with a warning, as on the command line. The `pyannote`
+//! A file goes through the command line's own path (`pipeline::diarize_recording`), so what
+//! decoding repaired (non-finite samples, corrupt packets, a WAV header without a length) is
+//! warned about as there. The diarizer is GE2E (the installed encoder, or `embedding_model`);
+//! with no encoder installed all speech is one speaker, with a warning, as on the command
+//! line. The `pyannote`
 //! diarizer needs a build with that feature, which the wheel does not have: asking for it is
 //! an error that says so.
 
 use std::path::{Path, PathBuf};
 
-use overtalk::{Segment, Time, TranscriptBuilder};
+use overtalk::{Segment, Time, Transcript, TranscriptBuilder};
 use overtalk_audio::decode::Decoder;
 use overtalk_audio::diarize::{Diarizer, FeatureStream};
 use overtalk_audio::pipeline::{
     self, ChosenDiarizer, DetectOptions, DiarizerChoice, DiarizerRefusal, DiarizerRequest,
 };
+use overtalk_audio::provenance::Provenance;
 use overtalk_audio::resample::{Resampler16k, ANALYSIS_RATE};
 use overtalk_audio::vad::VadKind;
 use pyo3::prelude::*;
@@ -157,8 +161,8 @@ impl<'s> To16k<'s> {
     }
 }
 
-/// Who spoke when as a conversation: the diarizer's speakers (`SPK00`, …), the extent the
-/// signal's length, the method as the command line records it.
+/// Who spoke when in samples held in memory as a conversation: the diarizer's speakers
+/// (`SPK00`, …), the extent the signal's length, the method as the command line records it.
 fn conversation(
     id: String,
     diarizer: &dyn Diarizer,
@@ -174,32 +178,44 @@ fn conversation(
     }
     let duration = overtalk_audio::decode::frames_to_delta(samples, ANALYSIS_RATE);
     b.extent(Segment::new(Time::from_micros(0), Time::from_micros(duration.micros())));
-    let t = b.build();
+    Ok(detected(id, b.build(), &provenance))
+}
+
+/// The conversation of a diarization, with what it cannot measure: overlap, when there is at
+/// most one speaker per frame; the speakers, when only voice activity was found.
+fn detected(id: String, t: Transcript, provenance: &Provenance) -> Conversation {
     let one_per_frame = provenance.one_speaker_per_frame_in(t.annotation());
     let not_separated = provenance.voice_activity_only();
     let mut c = Conversation::new(id, t, Some(provenance.description.clone()));
     c.origin.overlap_not_measurable = one_per_frame;
     c.origin.speakers_not_separated = not_separated;
-    Ok(c)
+    c
 }
 
-/// Diarizes the file at `path`.
-fn diarize_path(id: String, path: &Path, diarizer: &dyn Diarizer) -> PyResult<Conversation> {
+/// Diarizes the file at `path` as `overtalk detect FILE` does; the conversation, and the
+/// warnings of decoding it.
+fn diarize_path(
+    id: String,
+    path: &Path,
+    diarizer: &dyn Diarizer,
+) -> PyResult<(Conversation, Vec<String>)> {
     // A file that is not a recording is refused before any work, as on the command line.
-    let mut d = Decoder::open(path, &DetectOptions::default().decode).map_err(to_py)?;
-    let rate = d.info().sample_rate;
-    let mut stream = diarizer.stream();
-    let mut to16k = To16k::new(rate, &mut stream)?;
-    while let Some(block) = d.next_block().map_err(|e| to_py(e.with_path(path)))? {
-        to16k.push(block.mono())?;
-    }
-    let samples = to16k.finish()?;
-    conversation(id, diarizer, stream, samples)
+    let d = Decoder::open(path, &DetectOptions::default().decode).map_err(to_py)?;
+    let found =
+        pipeline::diarize_recording(d, path, diarizer, Some(&id), &mut |_| {}, &mut || {}, &|_| {})
+            .map_err(|failure| match failure {
+                pipeline::DiarizeFailure::Decoding(e) => to_py(e),
+                pipeline::DiarizeFailure::Diarizing(e) => to_py(e),
+            })?;
+    let mut warnings: Vec<String> = found.warnings.iter().map(ToString::to_string).collect();
+    warnings.extend(pipeline::silence_warnings(&found.transcript, &[path.display().to_string()]));
+    Ok((detected(found.recording_id, found.transcript, &found.provenance), warnings))
 }
 
 /// Tells the speakers of one mixed recording apart: a file (`path`) or mono little-endian
-/// float32 samples (`samples` at `sample_rate` Hz). Returns the conversation and, when no
-/// speaker model is installed and all speech is one speaker, the warning saying so.
+/// float32 samples (`samples` at `sample_rate` Hz). Returns the conversation and the warnings
+/// the command line prints for it: no speaker model installed (all speech is one speaker),
+/// what decoding the file repaired.
 #[pyfunction]
 #[pyo3(signature = (recording_id, path=None, samples=None, sample_rate=None, diarizer=None, vad=None, num_speakers=None, min_speakers=None, max_speakers=None, embedding_model=None, overlap_margin=None))]
 #[allow(clippy::too_many_arguments)]
@@ -216,7 +232,7 @@ fn diarize(
     max_speakers: Option<usize>,
     embedding_model: Option<PathBuf>,
     overlap_margin: Option<f32>,
-) -> PyResult<(Conversation, Option<String>)> {
+) -> PyResult<(Conversation, Vec<String>)> {
     let settings = Settings {
         diarizer,
         vad,
@@ -228,10 +244,14 @@ fn diarize(
     };
     py.detach(|| {
         let chosen = settings.diarizer()?;
-        let warning = chosen.warnings.first().map(ToString::to_string);
+        let mut warnings: Vec<String> = chosen.warnings.iter().map(ToString::to_string).collect();
         let diarizer = chosen.diarizer;
         let c = match (path, samples) {
-            (Some(p), None) => diarize_path(recording_id, &p, diarizer.as_ref())?,
+            (Some(p), None) => {
+                let (c, decoding) = diarize_path(recording_id, &p, diarizer.as_ref())?;
+                warnings.extend(decoding);
+                c
+            }
             (None, Some(bytes)) => {
                 let rate = sample_rate
                     .filter(|&r| r > 0)
@@ -245,11 +265,13 @@ fn diarize(
                         .map(|s| if s.is_finite() { s } else { 0.0 }),
                 )?;
                 let n = to16k.finish()?;
-                conversation(recording_id, diarizer.as_ref(), stream, n)?
+                let c = conversation(recording_id, diarizer.as_ref(), stream, n)?;
+                warnings.extend(pipeline::silence_warnings(&c.transcript, &["samples".into()]));
+                c
             }
             _ => return Err(bad("diarize takes a path or samples")),
         };
-        Ok((c, warning))
+        Ok((c, warnings))
     })
 }
 

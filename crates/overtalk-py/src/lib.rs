@@ -43,9 +43,80 @@ pyo3::create_exception!(
     "An input overtalk cannot read, or parameters it cannot use (the message names the file, line and column when there are any)."
 );
 
-/// A library error as the Python exception [`OvertalkError`], with its whole message.
+pyo3::create_exception!(
+    _native,
+    OvertalkWarning,
+    pyo3::exceptions::PyUserWarning,
+    "What overtalk repaired, questioned or left out: what the command line prints as `overtalk: warning: …` (a `UserWarning`)."
+);
+
+/// A library error as the Python exception [`OvertalkError`], with its whole message (the
+/// command line's flags in it said as this package's parameters: [`python_words`]).
 pub(crate) fn to_py(e: overtalk::Error) -> PyErr {
-    OvertalkError::new_err(e.to_string())
+    OvertalkError::new_err(python_words(&e.to_string()))
+}
+
+/// A message of the library in this package's words: the command-line flags its errors and
+/// warnings tell the user to reach for, said as the Python parameters that do the same
+/// (`--from` is `format=`, `--tiers` is `tiers=`, `--encoding` is `encoding=`…). Only the
+/// phrases that name a flag are rewritten: a flag of another program quoted in a message
+/// (WhisperX's `--diarize`) is left as it is.
+pub(crate) fn python_words(message: &str) -> String {
+    if !message.contains("--") {
+        return message.to_owned();
+    }
+    let mut m = message.to_owned();
+    for (flag, parameter) in [
+        ("leave --from out", "leave format unset"),
+        ("choose with --tiers or --ignore-tiers", "choose with tiers= or ignore_tiers="),
+        ("not chosen by --tiers", "not chosen by tiers="),
+        ("matched by --ignore-tiers", "matched by ignore_tiers="),
+        ("name another with --encoding", "name another with encoding="),
+        ("pass it with --uem", "pass it as score(uem=…)"),
+        ("`--track NAME=FILE` for each", "detect(tracks={NAME: FILE})"),
+    ] {
+        m = m.replace(flag, parameter);
+    }
+    // `--from NAME` after `with `, a backtick or `: ` is `format="NAME"`; alone, `format=`.
+    let mut out = String::with_capacity(m.len());
+    let mut rest = m.as_str();
+    while let Some(at) = rest.find("--from") {
+        let (before, after) = (&rest[..at], &rest[at + "--from".len()..]);
+        out.push_str(before);
+        let told = out.ends_with("with ") || out.ends_with('`') || out.ends_with(": ");
+        if !told {
+            out.push_str("--from");
+            rest = after;
+            continue;
+        }
+        let name: String = match after.strip_prefix(' ') {
+            Some(a) => a
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-')
+                .collect(),
+            None => String::new(),
+        };
+        if name.is_empty() {
+            out.push_str("format=");
+            rest = after;
+        } else {
+            out.push_str(&format!("format=\"{name}\""));
+            rest = &after[1 + name.len()..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Gives each message to Python as an [`OvertalkWarning`] (through `overtalk._warn`, which
+/// attributes it to the caller's line outside the package), as the command line prints them.
+/// An error when the warnings filter turns warnings into errors.
+pub(crate) fn warn(py: Python<'_>, messages: Vec<String>) -> PyResult<()> {
+    if messages.is_empty() {
+        return Ok(());
+    }
+    py.import("overtalk")?.getattr("_warn")?.call1((messages,))?;
+    Ok(())
 }
 
 /// Any other error (JSON of our own values, I/O of an in-memory writer) as [`OvertalkError`].
@@ -57,6 +128,7 @@ pub(crate) fn other(what: &str, e: impl std::fmt::Display) -> PyErr {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("OvertalkError", m.py().get_type::<OvertalkError>())?;
+    m.add("OvertalkWarning", m.py().get_type::<OvertalkWarning>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     corpus::register(m)?;
     analysis::register(m)?;

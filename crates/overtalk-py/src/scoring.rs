@@ -17,7 +17,7 @@ use overtalk::Delta;
 use pyo3::prelude::*;
 
 use crate::corpus::Corpus;
-use crate::{other, parallel, to_py, OvertalkError};
+use crate::{other, parallel, python_words, to_py, warn, OvertalkError};
 
 fn bad(message: String) -> PyErr {
     OvertalkError::new_err(message)
@@ -71,8 +71,9 @@ fn options(
     Ok(o)
 }
 
-/// The recordings of both sides paired by id, in id order, as `overtalk score` pairs them.
-fn pair(reference: &Corpus, hypothesis: &Corpus) -> Vec<RecordingInput> {
+/// The recordings of both sides paired by id, in id order, as `overtalk score` pairs them;
+/// and the warnings about the recordings found on one side only (kept in the pairs).
+fn pair(reference: &Corpus, hypothesis: &Corpus) -> (Vec<RecordingInput>, Vec<String>) {
     let side = |c: &Corpus, side: Side| SideRecordings {
         recordings: c.inner.iter().map(|(id, t)| (id.to_owned(), t.annotation().clone())).collect(),
         // The zero-length turns the reader dropped, for the presets that treat them.
@@ -85,34 +86,52 @@ fn pair(reference: &Corpus, hypothesis: &Corpus) -> Vec<RecordingInput> {
             })
             .collect(),
     };
-    pairing::pair_sides(side(reference, Side::Reference), side(hypothesis, Side::Hypothesis)).0
+    let (pairs, one_sided) =
+        pairing::pair_sides(side(reference, Side::Reference), side(hypothesis, Side::Hypothesis));
+    (pairs, one_sided.iter().map(ToString::to_string).collect())
 }
 
 /// What both scorers take: the recordings paired by id and the UEM regions; an error when
-/// no recording is on both sides.
+/// no recording is on both sides. The warnings are those `overtalk score` prints before it
+/// scores, in its order: the UEM reader's (named by `uem_source`), the recordings on one side
+/// only, the recordings the UEM does not name.
 fn scored_inputs(
     reference: &Corpus,
     hypothesis: &Corpus,
     uem: Option<&str>,
-) -> PyResult<(Vec<RecordingInput>, Option<uem::Uem>)> {
-    let uems = read_uem(uem)?;
-    let inputs = pair(reference, hypothesis);
+    uem_source: Option<&str>,
+) -> PyResult<(Vec<RecordingInput>, Option<uem::Uem>, Vec<String>)> {
+    let (uems, mut warnings) = read_uem(uem, uem_source.unwrap_or("uem"))?;
+    let (inputs, one_sided) = pair(reference, hypothesis);
+    warnings.extend(one_sided);
     if inputs.is_empty() {
         return Err(bad("no recordings in the reference or the hypothesis".into()));
     }
-    Ok((inputs, uems))
+    if let Some(u) = &uems {
+        warnings.extend(
+            pairing::not_in_uem(&inputs, u)
+                .into_iter()
+                .map(|id| format!("recording {id:?} is not in the UEM")),
+        );
+    }
+    Ok((inputs, uems, warnings))
 }
 
-/// The UEM regions of the text of a UEM file.
-fn read_uem(text: Option<&str>) -> PyResult<Option<uem::Uem>> {
-    text.map(|t| Ok(uem::read_bytes(t.as_bytes(), &ReadOptions::default()).map_err(to_py)?.0))
-        .transpose()
+/// The UEM regions of the text of a UEM file, and the reader's warnings, each starting with
+/// `source` as the command line starts them with the file's path.
+fn read_uem(text: Option<&str>, source: &str) -> PyResult<(Option<uem::Uem>, Vec<String>)> {
+    let Some(t) = text else { return Ok((None, Vec::new())) };
+    let (u, w) = uem::read_bytes(t.as_bytes(), &ReadOptions::default()).map_err(to_py)?;
+    Ok((Some(u), w.iter().map(|w| python_words(&format!("{source}: {w}"))).collect()))
 }
 
 /// Scores `hypothesis` against `reference`; returns the JSON of `overtalk score --format
-/// json` (every metric, or the DER alone with `der_only`). `uem` is the text of a UEM file.
+/// json` (every metric, or the DER alone with `der_only`). `uem` is the text of a UEM file
+/// (`uem_source` its name in warnings). What the command line warns about (recordings on one
+/// side only or not in the UEM, the UEM's repairs, recordings a preset leaves out) is given as
+/// Python warnings.
 #[pyfunction]
-#[pyo3(signature = (reference, hypothesis, collar=0.0, skip_overlap=false, preset="overtalk", uem=None, mapping=None, region=None, jer=None, der_only=false))]
+#[pyo3(signature = (reference, hypothesis, collar=0.0, skip_overlap=false, preset="overtalk", uem=None, mapping=None, region=None, jer=None, der_only=false, uem_source=None))]
 #[allow(clippy::too_many_arguments)]
 fn score_json(
     py: Python<'_>,
@@ -126,37 +145,52 @@ fn score_json(
     region: Option<&str>,
     jer: Option<&str>,
     der_only: bool,
+    uem_source: Option<&str>,
 ) -> PyResult<String> {
     let opts = options(preset, collar, skip_overlap, mapping, region, jer)?;
     let (r, h) = (&*reference, &*hypothesis);
-    py.detach(|| parallel::install(|| render_score(r, h, uem, &opts, der_only))?)
+    let (json, warnings) =
+        py.detach(|| parallel::install(|| render_score(r, h, uem, uem_source, &opts, der_only))?)?;
+    warn(py, warnings)?;
+    Ok(json)
 }
 
-/// The score of `r` against `h` as the command line's JSON.
+/// The score of `r` against `h` as the command line's JSON, and the command line's warnings.
 fn render_score(
     r: &Corpus,
     h: &Corpus,
     uem: Option<&str>,
+    uem_source: Option<&str>,
     opts: &ScoreOptions,
     der_only: bool,
-) -> PyResult<String> {
-    let (inputs, uems) = scored_inputs(r, h, uem)?;
+) -> PyResult<(String, Vec<String>)> {
+    let (inputs, uems, mut warnings) = scored_inputs(r, h, uem, uem_source)?;
     let metrics = if der_only { score::Metrics::DER_ONLY } else { score::Metrics::ALL };
     let report = score::score_with(&inputs, uems.as_ref(), opts, metrics).map_err(to_py)?;
     let mut out = Vec::new();
     ScoreJson
         .export(&Scored { report: &report, timelines: None }, &mut out)
         .map_err(|e| other("rendering the score", e))?;
-    String::from_utf8(out).map_err(|e| other("rendering the score", e))
+    let skipped = report.skipped();
+    if !skipped.is_empty() {
+        warnings.push(format!(
+            "{} recording(s) not scored under preset {}: {}",
+            skipped.len(),
+            opts.preset.name(),
+            skipped.join(", ")
+        ));
+    }
+    let json = String::from_utf8(out).map_err(|e| other("rendering the score", e))?;
+    Ok((json, warnings))
 }
 
 /// Scores the dynamics of `hypothesis` against `reference`, as `overtalk score --events`:
 /// both sides analysed with the default analysis parameters, speakers mapped by the DER
 /// mapping (under the scoring options), onsets, interruptions, backchannels, floor transfers,
 /// turns and monologues matched one to one within `tolerance` seconds. Returns the JSON of
-/// `overtalk score --events --format json`.
+/// `overtalk score --events --format json`; warns as [`score_json`] does.
 #[pyfunction]
-#[pyo3(signature = (reference, hypothesis, collar=0.0, skip_overlap=false, preset="overtalk", uem=None, mapping=None, region=None, jer=None, tolerance=0.2))]
+#[pyo3(signature = (reference, hypothesis, collar=0.0, skip_overlap=false, preset="overtalk", uem=None, mapping=None, region=None, jer=None, tolerance=0.2, uem_source=None))]
 #[allow(clippy::too_many_arguments)]
 fn score_events_json(
     py: Python<'_>,
@@ -170,6 +204,7 @@ fn score_events_json(
     region: Option<&str>,
     jer: Option<&str>,
     tolerance: f64,
+    uem_source: Option<&str>,
 ) -> PyResult<String> {
     use overtalk::events::{self, EventOptions};
     let opts = options(preset, collar, skip_overlap, mapping, region, jer)?;
@@ -182,17 +217,19 @@ fn score_events_json(
     let ev =
         EventOptions { tolerance: (tolerance * 1000.0).round() as i64, ..EventOptions::default() };
     let (r, h) = (&*reference, &*hypothesis);
-    py.detach(|| {
+    let (json, warnings) = py.detach(|| {
         parallel::install(|| {
-            let (inputs, uems) = scored_inputs(r, h, uem)?;
+            let (inputs, uems, warnings) = scored_inputs(r, h, uem, uem_source)?;
             let params = overtalk::analysis::Params::default();
             let report =
                 events::score_events(&inputs, uems.as_ref(), &opts, &params, &ev).map_err(to_py)?;
             let json = serde_json::to_string_pretty(&report)
                 .map_err(|e| other("rendering the event score", e))?;
-            Ok(json + "\n")
+            Ok::<_, PyErr>((json + "\n", warnings))
         })?
-    })
+    })?;
+    warn(py, warnings)?;
+    Ok(json)
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

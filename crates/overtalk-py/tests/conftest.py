@@ -42,15 +42,34 @@ def ami_files(ami) -> list:
     return files
 
 
-@pytest.fixture(scope="session")
-def cli():
+def _binary() -> pathlib.Path:
     env = os.environ.get("OVERTALK_BIN")
     candidates = [pathlib.Path(env)] if env else [REPO / "target" / "debug" / "overtalk", REPO / "target" / "release" / "overtalk"]
     for c in candidates:
         if c.is_file() and os.access(c, os.X_OK):
-
-            def run(*args: str) -> bytes:
-                return subprocess.run([str(c), "--quiet", *map(str, args)], check=True, capture_output=True).stdout
-
-            return run
+            return c
     _missing(f"the overtalk binary was not found ({', '.join(map(str, candidates))}); build it with `cargo build -p overtalk-cli`")
+
+
+@pytest.fixture(scope="session")
+def cli():
+    c = _binary()
+
+    def run(*args: str) -> bytes:
+        return subprocess.run([str(c), "--quiet", *map(str, args)], check=True, capture_output=True).stdout
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def cli_warnings():
+    """The warnings the command line prints for a run (`overtalk: warning: ` taken off), in
+    order; the exit status is not checked (1 when a preset leaves a recording out)."""
+    c = _binary()
+
+    def run(*args: str) -> list:
+        p = subprocess.run([str(c), *map(str, args)], capture_output=True, text=True)
+        prefix = "overtalk: warning: "
+        return [line[len(prefix):] for line in p.stderr.splitlines() if line.startswith(prefix)]
+
+    return run

@@ -152,3 +152,66 @@ def test_from_pandas_refuses_rows_without_a_speaker():
     df["speaker"] = ["A", "B"]
     conv = overtalk.Conversation.from_pandas(df)
     assert [s.text for s in conv.segments()] == ["hi", "42"]
+
+
+SPEACH_EAF = EXAMPLES.parent / "crates" / "overtalk" / "tests" / "data" / "eaf" / "speach_test2.eaf"
+
+
+def test_from_pympi_takes_the_tiers_read_takes():
+    pytest.importorskip("pympi")
+    import warnings
+
+    from pympi.Elan import Eaf
+
+    with warnings.catch_warnings(record=True) as from_file:
+        warnings.simplefilter("always")
+        corpus = overtalk.read(SPEACH_EAF)
+    expected = corpus[corpus.ids()[0]]
+    eaf = Eaf(str(SPEACH_EAF))
+    with warnings.catch_warnings(record=True) as from_object:
+        warnings.simplefilter("always")
+        conv = overtalk.Conversation.from_pympi(eaf, recording_id=expected.recording_id)
+    # The speakers are the participants of the top-level tiers; the child tiers (chunks,
+    # language codes) and the marker tier are not speakers, and no annotation is counted twice.
+    assert conv.speakers == expected.speakers == ["P001", "R004001"]
+    assert conv.segments() == expected.segments()
+    assert overtalk.analyze(conv).conversation["overlap"] == 0
+    # The same notes, without the positions of a file pympi's object does not have.
+    strip = lambda w: str(w.message).split("column 5: ", 1)[-1]
+    assert [strip(w) for w in from_file] == [str(w.message).removeprefix("eaf: ") for w in from_object]
+    assert any("3 child tier(s) skipped" in str(w.message) for w in from_object)
+    assert all(issubclass(w.category, overtalk.OvertalkWarning) for w in from_object)
+    # The object is left as it was.
+    assert sorted(eaf.get_tier_names()) == sorted(Eaf(str(SPEACH_EAF)).get_tier_names())
+
+
+def test_from_pympi_tiers_is_a_tier_name_or_a_list_of_them():
+    pytest.importorskip("pympi")
+    from pympi.Elan import Eaf
+
+    eaf = Eaf()
+    for name in ("Speaker1", "Speaker2"):
+        eaf.add_tier(name)
+    eaf.add_annotation("Speaker1", 0, 1000, "hello")
+    eaf.add_annotation("Speaker2", 500, 1500, "hi")
+    # A string is one tier, not its characters.
+    with pytest.warns(overtalk.OvertalkWarning, match='"Speaker2" \\(not chosen by'):
+        one = overtalk.Conversation.from_pympi(eaf, tiers="Speaker1")
+    assert one.speakers == ["Speaker1"] and [s.text for s in one.segments()] == ["hello"]
+    both = overtalk.Conversation.from_pympi(eaf, tiers=["Speaker*"])
+    assert both.speakers == ["Speaker1", "Speaker2"]
+    with pytest.raises(KeyError, match="no tier 'Speaker3'"):
+        overtalk.Conversation.from_pympi(eaf, tiers="Speaker3")
+    with pytest.raises(TypeError, match="eaf: expected a pympi.Elan.Eaf, got NoneType"):
+        overtalk.Conversation.from_pympi(None)
+
+
+def test_read_chooses_tiers_as_the_cli_does(cli):
+    for args, kwargs in [
+        (["--tiers", "marker,Person1 (Utterance)"], dict(tiers=["marker", "Person1 (Utterance)"])),
+        (["--ignore-tiers", "R004*"], dict(ignore_tiers="R004*")),
+    ]:
+        corpus = overtalk.read(SPEACH_EAF, **kwargs)
+        assert corpus.write(format="rttm").encode() == cli("convert", SPEACH_EAF, "--to", "rttm", "-o", "-", *args)
+    with pytest.raises(TypeError, match="tiers: expected names"):
+        overtalk.read(SPEACH_EAF, tiers=[1])

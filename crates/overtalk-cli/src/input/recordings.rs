@@ -199,38 +199,17 @@ fn one_speaker_hint(method: &Provenance, speakers: usize) -> Option<&'static str
 }
 
 /// Says so on stderr when no speech at all was found in a recording, so that an empty RTTM or
-/// a table of "0 speakers" is not mistaken for a result about people.
+/// a table of "0 speakers" is not mistaken for a result about people (and when a speaker of a
+/// multitrack recording has none: `pipeline::silence_warnings`).
 fn warn_if_silent(detected: &Detected, globals: Globals) {
     if globals.quiet {
         return;
     }
+    let names: Vec<String> = detected.sources.iter().map(Source::display).collect();
     for (_, t) in detected.corpus.iter() {
-        let a = t.annotation();
-        if !a.is_empty() {
-            // One track per speaker: a participant who never spoke is a finding, but the
-            // analysis lists speakers by their speech; say who is left out.
-            let with_speech: std::collections::BTreeSet<_> =
-                a.tracks().iter().map(|k| k.speaker).collect();
-            for (id, name) in a.speakers().iter() {
-                if !with_speech.contains(&id) {
-                    eprintln!(
-                        "overtalk: warning: no speech found for {name:?} (silent, or below the \
-                         detector's threshold): the analysis lists the speakers who spoke, \
-                         without {name:?}"
-                    );
-                }
-            }
-            continue;
+        for w in pipeline::silence_warnings(t, &names) {
+            eprintln!("overtalk: warning: {w}");
         }
-        let names: Vec<String> = detected.sources.iter().map(Source::display).collect();
-        let length = t.declared_extent().map_or_else(String::new, |e| {
-            format!(" in {:.2} s of audio", e.duration().as_secs_f64())
-        });
-        eprintln!(
-            "overtalk: warning: {}: no speech found{length}: the recording is silent or below \
-             the detector's threshold, so the result has no speakers",
-            names.join(", ")
-        );
     }
 }
 

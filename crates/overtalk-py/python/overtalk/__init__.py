@@ -20,7 +20,7 @@ import os as _os
 from collections import namedtuple as _namedtuple
 
 from . import _native
-from ._native import OvertalkError, __version__
+from ._native import OvertalkError, OvertalkWarning, __version__
 
 # `typing` is for type checkers only: importing it (and the `re`, `functools`, `contextlib` it
 # brings) would be most of the time `import overtalk` takes. The annotations are strings
@@ -42,6 +42,7 @@ __all__ = [
     "Interval",
     "Intervals",
     "OvertalkError",
+    "OvertalkWarning",
     "Score",
     "Segment",
     "analyze",
@@ -84,6 +85,68 @@ else:
         speakers before and after it (``None`` where there is none)."""
 
         __slots__ = ()
+
+
+#: This package's directory: a warning is attributed to the first caller outside it.
+_HERE = _os.path.dirname(_os.path.abspath(__file__)) + _os.sep
+
+
+def _warn(messages: Iterable[str]) -> None:
+    """Each message as an :class:`OvertalkWarning`, as the command line prints
+    ``overtalk: warning: …``: attributed to the line that called the package (the first frame
+    outside it), so that the warnings filter and the message point at the user's code."""
+    messages = list(messages)
+    if not messages:
+        return
+    import sys
+    import warnings
+
+    level, frame = 2, sys._getframe(1)
+    while frame is not None and _os.path.abspath(frame.f_code.co_filename).startswith(_HERE):
+        frame = frame.f_back
+        level += 1
+    for m in messages:
+        warnings.warn(m, OvertalkWarning, stacklevel=level)
+
+
+def _items(x: Any, what: str) -> list:
+    """The items of a collection the caller gave; a string, bytes or a non-iterable is a
+    ``TypeError`` naming the argument (a string is never taken character by character)."""
+    if isinstance(x, (str, bytes, bytearray)) or not hasattr(x, "__iter__"):
+        raise TypeError(f"{what}: expected a list (or any iterable), got {type(x).__name__}")
+    return list(x)
+
+
+def _segment_row(s: Any, i: int) -> tuple:
+    """Segment ``i`` of :meth:`Conversation.from_segments` as the native row."""
+    if isinstance(s, (str, bytes)) or not hasattr(s, "__len__") or len(s) not in (3, 4):
+        raise TypeError(f"segments[{i}]: expected (start_s, end_s, speaker[, text]), got {s!r}")
+    try:
+        start, end = float(s[0]), float(s[1])
+    except (TypeError, ValueError):
+        raise TypeError(f"segments[{i}]: start and end are numbers of seconds, got {s[0]!r} and {s[1]!r}") from None
+    text = s[3] if len(s) > 3 else None
+    if text is not None and not isinstance(text, str):
+        raise TypeError(f"segments[{i}]: the text is a str or None, got {type(text).__name__}")
+    return (start, end, str(s[2]), text)
+
+
+def _count(value: Any, what: str) -> Optional[int]:
+    """A whole number the caller gave (``threads``, ``num_speakers``, ``sample_rate``…), or
+    ``None``: ``TypeError`` when it is no whole number, :class:`OvertalkError` when it is
+    below 1 (each naming the argument)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            import operator
+
+            value = operator.index(value)  # NumPy integers
+        except TypeError:
+            raise TypeError(f"{what}: expected a whole number, got {type(value).__name__} {value!r}") from None
+    if value < 1:
+        raise OvertalkError(f"{what} must be at least 1, got {value}")
+    return int(value)
 
 
 class Conversation:
@@ -139,19 +202,28 @@ class Conversation:
         segments: Iterable[Any],
         recording_id: str = "recording",
         speakers: Optional[Iterable[str]] = None,
+        *,
+        strict: bool = False,
     ) -> "Conversation":
-        """A conversation from ``(start_s, end_s, speaker[, text])`` items (or :class:`Segment`)."""
-        rows = [(float(s[0]), float(s[1]), str(s[2]), s[3] if len(s) > 3 else None) for s in segments]
-        spk = None if speakers is None else [str(s) for s in speakers]
-        return cls(_native.Conversation.from_segments(recording_id, rows, spk))
+        """A conversation from ``(start_s, end_s, speaker[, text])`` items (or :class:`Segment`).
+
+        Segments are taken as :func:`read` takes a file's: a negative start is clipped to 0
+        with an :class:`OvertalkWarning` (``strict=True`` refuses it), a speaker whose segments
+        overlap each other is warned about; an empty or reversed segment is an error."""
+        rows = [_segment_row(s, i) for i, s in enumerate(_items(segments, "segments"))]
+        spk = None if speakers is None else [str(s) for s in _items(speakers, "speakers")]
+        return cls(_native.Conversation.from_segments(recording_id, rows, spk, strict=bool(strict)))
 
     # Interop (overtalk.interop holds the code; the extras bring the packages).
     @classmethod
-    def from_pyannote(cls, annotation: Any, recording_id: Optional[str] = None) -> "Conversation":
-        """From a ``pyannote.core.Annotation`` (its ``uri`` is the recording id)."""
+    def from_pyannote(
+        cls, annotation: Any, recording_id: Optional[str] = None, *, strict: bool = False
+    ) -> "Conversation":
+        """From a ``pyannote.core.Annotation`` (its ``uri`` is the recording id); segments are
+        taken as :meth:`from_segments` takes them."""
         from .interop import from_pyannote
 
-        return from_pyannote(annotation, recording_id)
+        return from_pyannote(annotation, recording_id, strict=strict)
 
     def to_pyannote(self) -> Any:
         """As a ``pyannote.core.Annotation`` (``uri`` the recording id; needs ``overtalk[pyannote]``)."""
@@ -161,12 +233,20 @@ class Conversation:
 
     @classmethod
     def from_pympi(
-        cls, eaf: Any, tiers: Optional[Iterable[str]] = None, recording_id: Optional[str] = None
+        cls,
+        eaf: Any,
+        tiers: Union[str, Iterable[str], None] = None,
+        recording_id: Optional[str] = None,
+        *,
+        strict: bool = False,
     ) -> "Conversation":
-        """From a ``pympi.Elan.Eaf``: each tier (or each of ``tiers``) is a speaker."""
+        """From a ``pympi.Elan.Eaf``, with the tier rule of :func:`read` for EAF files: each
+        top-level tier is a speaker, named by its ``PARTICIPANT`` when it has one; child tiers
+        (translations, parts of speech, words) are not speakers; ``tiers`` (a tier id or a
+        list of them, glob patterns allowed) reads only those."""
         from .interop import from_pympi
 
-        return from_pympi(eaf, tiers, recording_id)
+        return from_pympi(eaf, tiers, recording_id, strict=strict)
 
     def to_pympi(self) -> Any:
         """As a ``pympi.Elan.Eaf``: one tier per speaker (needs ``overtalk[pympi]``)."""
@@ -183,11 +263,14 @@ class Conversation:
         end: str = "end",
         speaker: str = "speaker",
         text: Optional[str] = "text",
+        *,
+        strict: bool = False,
     ) -> "Conversation":
-        """From a DataFrame with ``start``/``end`` (seconds), ``speaker`` and optional ``text`` columns."""
+        """From a DataFrame with ``start``/``end`` (seconds), ``speaker`` and optional ``text``
+        columns; rows are taken as :meth:`from_segments` takes segments."""
         from .interop import from_pandas
 
-        return from_pandas(df, recording_id, start, end, speaker, text)
+        return from_pandas(df, recording_id, start, end, speaker, text, strict=strict)
 
     def to_pandas(self) -> "pandas.DataFrame":
         """The segments as a DataFrame (``start``, ``end``, ``speaker``, ``text``)."""
@@ -224,7 +307,11 @@ class Corpus:
     @classmethod
     def from_conversations(cls, conversations: Iterable[Conversation]) -> "Corpus":
         """A corpus of these conversations (their recording ids must differ)."""
-        return cls(_native.Corpus.from_conversations([c._native for c in conversations]))
+        items = _items(conversations, "conversations")
+        for i, c in enumerate(items):
+            if not isinstance(c, Conversation):
+                raise TypeError(f"conversations[{i}]: expected a Conversation, got {type(c).__name__}")
+        return cls(_native.Corpus.from_conversations([c._native for c in items]))
 
     def ids(self) -> list[str]:
         """The recording ids, sorted."""
@@ -250,6 +337,8 @@ class Corpus:
         return _write(self._native, path, format)
 
     def __getitem__(self, recording_id: str) -> Conversation:
+        if not isinstance(recording_id, str):
+            raise TypeError(f"a recording id is a str (corpus.ids() lists them), got {type(recording_id).__name__} {recording_id!r}")
         return Conversation(self._native[recording_id])
 
     def __contains__(self, recording_id: object) -> bool:
@@ -325,19 +414,64 @@ def read(
     strict: bool = False,
     recording_id: Optional[str] = None,
     threads: Optional[int] = None,
+    tiers: Union[str, Iterable[str], None] = None,
+    ignore_tiers: Union[str, Iterable[str], None] = None,
+    encoding: Optional[str] = None,
 ) -> Corpus:
     """Reads transcripts or diarizations into a :class:`Corpus`.
 
     ``source`` is a file, a directory (every transcript file under it), a list of files, or
     the text (``str``) or bytes of a file. The format is detected from the content and the
     extension unless ``format`` names it (``rttm``, ``webvtt``, ``eaf``, ``textgrid``, ``chat``,
-    ``whisperx``, ``seglst``, ``pyannote-json``, ``aws-transcribe``, ``json``…). ``strict`` turns the first repair into an error; the repairs of a
-    lenient read are in :attr:`Corpus.warnings`. ``recording_id`` names the recording of
+    ``whisperx``, ``seglst``, ``pyannote-json``, ``aws-transcribe``, ``json``…).
+    ``strict`` turns the first repair into an error. What a lenient read repaired or
+    questioned is warned about (:class:`OvertalkWarning`, one per message the command line
+    prints) and kept in :attr:`Corpus.warnings`. ``recording_id`` names the recording of
     formats that do not (default: the file name without its extension). Many files are read
     on ``threads`` worker threads (default: one per core) and merged in the order given.
+
+    Which tiers of a TextGrid or EAF file are speakers: by default those the reader's rules
+    find (no phone or word alignment tiers, no child tiers, no marker tier without a
+    participant, each left out with a warning); ``tiers`` reads only the tiers matching these names or glob
+    patterns (``*``, ``?``; case ignored), ``ignore_tiers`` never those (``--tiers``,
+    ``--ignore-tiers``). ``encoding`` names the encoding of text without a byte-order mark
+    (``windows-1252``, ``latin1``, ``gbk``…; default: UTF-8, else the most likely one, with a
+    warning), as ``--encoding``.
     """
+    options = dict(encoding=encoding, tiers=_names(tiers, "tiers"), ignore_tiers=_names(ignore_tiers, "ignore_tiers"))
+    corpus = Corpus(_read(source, format, strict, recording_id, threads, options))
+    _warn(corpus.warnings)
+    return corpus
+
+
+def _names(names: Union[str, Iterable[str], None], what: str) -> Optional[list[str]]:
+    """A name or names (tiers) as a list: a string is one name, not its characters."""
+    if names is None:
+        return None
+    if isinstance(names, str):
+        return [names]
+    if isinstance(names, bytes) or not hasattr(names, "__iter__"):
+        raise TypeError(f"{what}: expected a name or a list of names, got {type(names).__name__}")
+    out = list(names)
+    for n in out:
+        if not isinstance(n, str):
+            raise TypeError(f"{what}: expected names (str), got {type(n).__name__} {n!r}")
+    return out
+
+
+def _read(
+    source: Any,
+    format: Optional[str],
+    strict: bool,
+    recording_id: Optional[str],
+    threads: Optional[int],
+    options: Optional[dict] = None,
+) -> _native.Corpus:
+    """The native corpus :func:`read` gives (without warning); ``options`` the reading
+    options of :func:`read` (tiers, encoding)."""
+    options = options or {}
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return Corpus(_native.read_bytes(bytes(source), format, None, strict, recording_id))
+        return _native.read_bytes(bytes(source), format, None, strict, recording_id, **options)
     if isinstance(source, str) and not _looks_like_path(source):
         # One line naming no file: a path with a typo, unless it reads as text (a JSON
         # document, a line of several fields) or the format is given.
@@ -345,8 +479,16 @@ def read(
         if "\n" not in source and format is None and not text_like and (
             _os.sep in source or _native.format_for_name(source.strip()) is not None
         ):
-            raise OvertalkError(f"{source}: no such file")
-        return Corpus(_native.read_bytes(source.encode("utf-8"), format, None, strict, recording_id or "recording"))
+            raise OvertalkError(f"{source}: no such file or directory")
+        try:
+            return _native.read_bytes(source.encode("utf-8"), format, None, strict, recording_id or "recording", **options)
+        except OvertalkError:
+            # One word that is neither a file nor text of any format: a file name that does
+            # not exist (the command line's words for it), not a format to name.
+            word = source.strip()
+            if word and "\n" not in source and not any(c.isspace() for c in word) and not text_like:
+                raise OvertalkError(f"{source}: no such file or directory") from None
+            raise
     if isinstance(source, (str, _os.PathLike)):
         path = _os.fspath(source)
         paths = _walk(path) if _os.path.isdir(path) else [path]
@@ -355,7 +497,7 @@ def read(
         for p in source:
             p = _os.fspath(p)
             paths.extend(_walk(p) if _os.path.isdir(p) else [p])
-    return Corpus(_native.read_paths(paths, format, strict, recording_id, None if threads is None else int(threads)))
+    return _native.read_paths(paths, format, strict, recording_id, _count(threads, "threads"), **options)
 
 
 def _conversation(x: Any, what: str) -> Conversation:
@@ -558,25 +700,50 @@ def analyze_many(
 ) -> list[Analysis]:
     """Analyses many conversations in one call, as :func:`analyze` does each: every recording
     of a corpus (in id order), each of a list of conversations (in its order), or every
-    recording read from a path, a directory or a list of paths (read on the same threads).
+    recording read from a path, a directory or a list of paths (read on the same threads); a
+    list may mix conversations, corpora, pyannote annotations and paths.
 
     The work runs in Rust on ``threads`` worker threads (default: one per core) with the GIL
     released; ``threads=1`` keeps it in the calling thread. The first conversation that cannot
     be analysed (in that order) raises :class:`OvertalkError` naming it.
     """
     p = _params(preset, params)
-    t = None if threads is None else int(threads)
+    t = _count(threads, "threads")
+    many = _many(conversations, "analyze_many", t)
+    if isinstance(many, Corpus):
+        return [Analysis(a) for a in _native.analyze_corpus(many._native, p, bool(timing_only), t)]
+    return [Analysis(a) for a in _native.analyze_many(many, p, bool(timing_only), t)]
+
+
+def _many(conversations: Any, what: str, threads: Optional[int]) -> Union[Corpus, list]:
+    """What the batch calls take, as a corpus (a corpus, or what is read from a path or a
+    list of paths, on ``threads``) or a list of native conversations (in the order given):
+    each item of a list is a conversation, a corpus (its recordings in id order), a pyannote
+    ``Annotation``, or a path or text (every recording read from it, in id order)."""
     if isinstance(conversations, Corpus):
-        return [Analysis(a) for a in _native.analyze_corpus(conversations._native, p, bool(timing_only), t)]
+        return conversations
     if isinstance(conversations, (str, bytes, _os.PathLike)):
-        corpus = read(conversations, threads=t)
-        return [Analysis(a) for a in _native.analyze_corpus(corpus._native, p, bool(timing_only), t)]
-    items = list(conversations)
-    if items and not isinstance(items[0], Conversation):
-        corpus = read(items, threads=t)
-        return [Analysis(a) for a in _native.analyze_corpus(corpus._native, p, bool(timing_only), t)]
-    natives = [_conversation(c, "analyze_many")._native for c in items]
-    return [Analysis(a) for a in _native.analyze_many(natives, p, bool(timing_only), t)]
+        # One path (or text) is one source, never a sequence of characters.
+        return read(conversations, threads=threads)
+    items = _items(conversations, what)
+    if items and all(isinstance(c, (str, _os.PathLike)) for c in items):
+        return read(items, threads=threads)
+    natives = []
+    for i, c in enumerate(items):
+        if isinstance(c, Conversation):
+            natives.append(c._native)
+        elif isinstance(c, Corpus):
+            natives.extend(c[rid]._native for rid in c.ids())
+        elif isinstance(c, (str, bytes, _os.PathLike)):
+            corpus = read(c)
+            natives.extend(corpus[rid]._native for rid in corpus.ids())
+        elif type(c).__name__ == "Annotation":
+            natives.append(Conversation.from_pyannote(c)._native)
+        else:
+            raise TypeError(
+                f"{what}: item {i}: expected a Conversation, a Corpus, a pyannote Annotation, a path or text, got {type(c).__name__}"
+            )
+    return natives
 
 
 #: The acoustic Heldner & Edlund intervals of one conversation, held in Rust: a sequence of
@@ -620,17 +787,11 @@ def gaps_and_overlaps_many(
     threads (default: one per core; ``threads=1`` in the calling thread) with the GIL
     released. An untimed transcript (no times to measure) raises :class:`OvertalkError`."""
     p = _params(preset, params)
-    t = None if threads is None else int(threads)
-    if isinstance(conversations, (str, bytes, _os.PathLike)):
-        # One path (or text) is one source, never a sequence of characters.
-        conversations = read(conversations, threads=t)
-    if isinstance(conversations, Corpus):
-        return _native.gaps_and_overlaps_corpus(conversations._native, p, t)
-    items = list(conversations)
-    if items and not isinstance(items[0], Conversation):
-        return _native.gaps_and_overlaps_corpus(read(items, threads=t)._native, p, t)
-    natives = [_conversation(c, "gaps_and_overlaps_many")._native for c in items]
-    return _native.gaps_and_overlaps_many(natives, p, t)
+    t = _count(threads, "threads")
+    many = _many(conversations, "gaps_and_overlaps_many", t)
+    if isinstance(many, Corpus):
+        return _native.gaps_and_overlaps_corpus(many._native, p, t)
+    return _native.gaps_and_overlaps_many(many, p, t)
 
 
 class Score:
@@ -760,28 +921,59 @@ def _corpus(x: Any, what: str) -> Corpus:
     return read(x)
 
 
-def _uem_text(uem: Any) -> Optional[str]:
+def _uem_text(uem: Any) -> tuple[Optional[str], Optional[str]]:
+    """The text of the UEM ``uem`` gives, and the name its warnings start with."""
     if uem is None:
-        return None
+        return None, None
     if isinstance(uem, dict):
-        lines = []
-        for rid, regions in uem.items():
-            if isinstance(regions[0], (int, float)):
-                regions = [regions]
-            for start, end in regions:
-                lines.append(f"{rid} 1 {float(start):.6f} {float(end):.6f}")
-        return "\n".join(lines) + "\n"
-    if isinstance(uem, bytes):
-        return uem.decode("utf-8")
+        return _uem_dict_text(uem), "uem"
+    if isinstance(uem, (bytes, bytearray)):
+        return bytes(uem).decode("utf-8"), "uem"
+    if not isinstance(uem, (str, _os.PathLike)):
+        raise TypeError(
+            f"uem: expected a UEM file, its text, or {{recording_id: [(start_s, end_s), …]}}, got {type(uem).__name__}"
+        )
     s = _os.fspath(uem)
     if _looks_like_path(s):
         with open(s, encoding="utf-8") as f:
-            return f.read()
+            return f.read(), s
     # One line that names no file is a path with a typo, not UEM text: scoring without the
     # UEM meant would give another number without a word.
     if "\n" not in s.strip() and (s.strip().lower().endswith(".uem") or len(s.split()) < 4):
         raise OvertalkError(f"{s}: no such UEM file")
-    return s
+    return s, "uem"
+
+
+def _uem_dict_text(uem: dict) -> str:
+    """``{recording_id: (start_s, end_s) or [(start_s, end_s), …]}`` as the lines of a UEM
+    file. A region that ends where or before it starts is left out with a warning, as the UEM
+    reader leaves out such a line; what is not a region at all is an error naming it."""
+    import math
+
+    lines, dropped = [], []
+    for rid, regions in uem.items():
+        where = f"uem[{rid!r}]"
+        if not isinstance(rid, str):
+            raise TypeError(f"{where}: a recording id is a str, got {type(rid).__name__}")
+        if isinstance(regions, (str, bytes)) or not hasattr(regions, "__len__"):
+            raise TypeError(f"{where}: expected (start_s, end_s) or a list of them, got {regions!r}")
+        if len(regions) == 2 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in regions):
+            regions = [regions]
+        if len(regions) == 0:
+            raise ValueError(f"{where}: no regions; give (start_s, end_s) pairs, or leave the recording out")
+        for region in regions:
+            try:
+                start, end = (float(x) for x in region)
+            except (TypeError, ValueError):
+                raise TypeError(f"{where}: a region is (start_s, end_s), got {region!r}") from None
+            if not (math.isfinite(start) and math.isfinite(end)):
+                raise ValueError(f"{where}: region {region!r} is not a pair of finite numbers of seconds")
+            if end <= start:
+                dropped.append(f"{where}: region ({start:.3f}, {end:.3f}) ends where or before it starts; dropped")
+                continue
+            lines.append(f"{rid} 1 {start:.6f} {end:.6f}")
+    _warn(dropped)
+    return "\n".join(lines) + "\n"
 
 
 def score(
@@ -817,22 +1009,25 @@ def score(
     common = _scoring_args(reference, hypothesis, collar, skip_overlap, preset, uem, mapping, region, jer)
     if events:
         return _score_events(common, 0.2 if tolerance is None else tolerance)
-    return Score(_native.score_json(*common, bool(der_only)))
+    args, source = common
+    return Score(_native.score_json(*args, bool(der_only), uem_source=source))
 
 
 def _scoring_args(
     reference: Any, hypothesis: Any, collar: float, skip_overlap: bool, preset: str, uem: Any,
     mapping: Optional[str], region: Optional[str], jer: Optional[str],
 ) -> tuple:
-    """The arguments both native scorers take first: the two sides as corpora, the scoring
-    options and the UEM text."""
+    """The arguments both native scorers take first (the two sides as corpora, the scoring
+    options and the UEM text), and the name of the UEM in its warnings."""
     r = _corpus(reference, "reference")._native
     h = _corpus(hypothesis, "hypothesis")._native
-    return (r, h, float(collar), bool(skip_overlap), preset, _uem_text(uem), mapping, region, jer)
+    text, source = _uem_text(uem)
+    return (r, h, float(collar), bool(skip_overlap), preset, text, mapping, region, jer), source
 
 
 def _score_events(common: tuple, tolerance: float) -> EventScore:
-    return EventScore(_native.score_events_json(*common, float(tolerance)))
+    args, source = common
+    return EventScore(_native.score_events_json(*args, float(tolerance), uem_source=source))
 
 
 def score_events(
@@ -893,8 +1088,10 @@ def detect(
     (``overtalk models install``) all speech is one speaker, with a warning. The result records
     its method in :attr:`Conversation.detection`.
     """
-    diarizer_settings = dict(diarizer=diarizer, num_speakers=num_speakers, min_speakers=min_speakers,
-                             max_speakers=max_speakers, embedding_model=embedding_model, overlap_margin=overlap_margin)
+    diarizer_settings = dict(diarizer=diarizer, num_speakers=_count(num_speakers, "num_speakers"),
+                             min_speakers=_count(min_speakers, "min_speakers"),
+                             max_speakers=_count(max_speakers, "max_speakers"),
+                             embedding_model=embedding_model, overlap_margin=overlap_margin)
     asked = [k for k, v in diarizer_settings.items() if v is not None]
     if diarize is False and asked:
         raise ValueError(f"diarize=False goes with none of {', '.join(asked)}")
@@ -919,6 +1116,7 @@ def detect(
 
     if sample_rate is None:
         raise ValueError("samples need their sample_rate")
+    sample_rate = _count(sample_rate, "sample_rate")
     a = np.asarray(source)
     if a.ndim == 1:
         a = a[:, None]
@@ -940,9 +1138,10 @@ def detect(
 
 
 def _diarize(recording_id: str, vad: Optional[str], settings: dict, **source: Any) -> Conversation:
-    """One mixed recording through the diarizer; the fallback's warning as a Python warning."""
+    """One mixed recording through the diarizer; what the command line warns about (no
+    speaker model, what decoding repaired) as Python warnings."""
     model = settings["embedding_model"]
-    native, warning = _native.diarize(
+    native, warnings = _native.diarize(
         recording_id,
         vad=vad,
         diarizer=settings["diarizer"],
@@ -953,10 +1152,7 @@ def _diarize(recording_id: str, vad: Optional[str], settings: dict, **source: An
         overlap_margin=settings["overlap_margin"],
         **source,
     )
-    if warning is not None:
-        import warnings
-
-        warnings.warn(warning, stacklevel=3)
+    _warn(warnings)
     return Conversation(native)
 
 

@@ -16,6 +16,9 @@ __version__: str
 class OvertalkError(ValueError):
     """An input overtalk cannot read, or parameters it cannot use."""
 
+class OvertalkWarning(UserWarning):
+    """What overtalk repaired, questioned or left out (the command line's `overtalk: warning: …`)."""
+
 _Segment = tuple[float, float, str, Optional[str]]
 
 class Corpus:
@@ -47,6 +50,7 @@ class Conversation:
         segments: Sequence[_Segment],
         speakers: Optional[Sequence[str]] = None,
         extent: Optional[tuple[float, float]] = None,
+        strict: bool = False,
     ) -> Conversation: ...
     def __len__(self) -> int: ...
     def __reduce__(self) -> tuple: ...
@@ -95,6 +99,9 @@ def read_paths(
     strict: bool = False,
     recording_id: Optional[str] = None,
     threads: Optional[int] = None,
+    encoding: Optional[str] = None,
+    tiers: Optional[Sequence[str]] = None,
+    ignore_tiers: Optional[Sequence[str]] = None,
 ) -> Corpus: ...
 def read_bytes(
     data: bytes,
@@ -102,6 +109,9 @@ def read_bytes(
     name: Optional[str] = None,
     strict: bool = False,
     recording_id: Optional[str] = None,
+    encoding: Optional[str] = None,
+    tiers: Optional[Sequence[str]] = None,
+    ignore_tiers: Optional[Sequence[str]] = None,
 ) -> Corpus: ...
 def format_for_name(name: str) -> Optional[str]: ...
 def output_format_for_name(name: str) -> Optional[str]: ...
@@ -140,6 +150,7 @@ def score_json(
     region: Optional[str] = None,
     jer: Optional[str] = None,
     der_only: bool = False,
+    uem_source: Optional[str] = None,
 ) -> str: ...
 def score_events_json(
     reference: Corpus,
@@ -152,6 +163,7 @@ def score_events_json(
     region: Optional[str] = None,
     jer: Optional[str] = None,
     tolerance: float = 0.2,
+    uem_source: Optional[str] = None,
 ) -> str: ...
 def detect_files(
     recording_id: Optional[str], tracks: Sequence[tuple[str, Union[str, PathLike[str]], Optional[int]]], vad: str = "earshot"
@@ -171,7 +183,7 @@ def diarize(
     max_speakers: Optional[int] = None,
     embedding_model: Optional[Union[str, PathLike[str]]] = None,
     overlap_margin: Optional[float] = None,
-) -> tuple[Conversation, Optional[str]]: ...
+) -> tuple[Conversation, list[str]]: ...
 _PickledOrigin = tuple[Optional[str], Optional[str], bool, bool]
 def _corpus_from_json(
     json: str,

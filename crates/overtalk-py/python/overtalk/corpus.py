@@ -86,18 +86,35 @@ def _item_rows(item: Any, preset: str, timing_only: bool, params: dict, json_byt
     t = bool(timing_only)
     if isinstance(item, dict):
         if item.get("path") is not None:
-            return _rows_for(_os.fspath(item["path"]), None, preset, pj, t, json_bytes)
+            return _path_rows(item["path"], preset, pj, t, json_bytes)
+        if item.get("bytes") is None:
+            raise ValueError(f"an input dict needs a 'path' or a 'bytes' (and 'name') key, got keys {sorted(item)}")
         return _rows_for(bytes(item["bytes"]), item.get("name"), preset, pj, t, json_bytes)
     if isinstance(item, tuple) and len(item) == 2:
         return _rows_for(bytes(item[1]), str(item[0]), preset, pj, t, json_bytes)
     if isinstance(item, (bytes, bytearray, memoryview)):
         return _rows_for(bytes(item), None, preset, pj, t, json_bytes)
-    return _rows_for(_os.fspath(item), None, preset, pj, t, json_bytes)
+    if not isinstance(item, (str, _os.PathLike)):
+        raise TypeError(
+            f"an input is a path, bytes, (name, bytes) or a dict with 'path' or 'bytes', got {type(item).__name__}"
+        )
+    return _path_rows(item, preset, pj, t, json_bytes)
+
+
+def _path_rows(path: Any, preset: str, pj: Optional[str], t: bool, json_bytes: bool) -> list[dict]:
+    """The rows of a file, or of every transcript file under a directory (as
+    :func:`overtalk.read` and ``overtalk analyze DIR`` find them)."""
+    p = _os.fspath(path)
+    if _os.path.isdir(p):
+        from . import _walk
+
+        return [row for f in _walk(p) for row in _rows_for(f, None, preset, pj, t, json_bytes)]
+    return _rows_for(p, None, preset, pj, t, json_bytes)
 
 
 def analyze_item(item: Any, preset: str = "default", *, timing_only: bool = False, **params: Any) -> list[dict]:
-    """The rows of one input: a path, bytes, ``(name, bytes)`` or a dict with ``path`` or
-    ``bytes`` (and ``name``). For a Dask bag: ``bag.map(analyze_item).flatten()`` (on the
+    """The rows of one input: a path (a file, or a directory: each transcript file under it),
+    bytes, ``(name, bytes)`` or a dict with ``path`` or ``bytes`` (and ``name``). For a Dask bag: ``bag.map(analyze_item).flatten()`` (on the
     processes scheduler with ``chunksize=1``, so that no worker waits while another holds six
     partitions: docs/python.md).
     ``timing_only`` and ``params`` as in :func:`overtalk.analyze`."""
@@ -116,7 +133,10 @@ def _inputs(batch: Any) -> list[Any]:
     if isinstance(batch, dict):
         cols = {k: list(v) for k, v in batch.items()}
         if "path" in cols:
-            return [str(p) for p in cols["path"]]
+            for i, p in enumerate(cols["path"]):
+                if p is None or (isinstance(p, float) and p != p):
+                    raise ValueError(f"row {i} of the batch has no path ({p!r})")
+            return [_os.fspath(p) if isinstance(p, _os.PathLike) else str(p) for p in cols["path"]]
         if "bytes" in cols:
             names = cols.get("name", [None] * len(cols["bytes"]))
             return [{"bytes": b, "name": None if n is None else str(n)} for b, n in zip(cols["bytes"], names)]

@@ -23,9 +23,11 @@ only_words RTTMs have one segment listed twice.)
 
 from __future__ import annotations
 
+import os
+import re
 from typing import Any, Iterable, Optional
 
-from . import Conversation, _native
+from . import Conversation, OvertalkError, _names, _native, _warn
 
 _MICRO = 1_000_000
 
@@ -43,20 +45,23 @@ class _TrackedConversation(Conversation):
         return (_TrackedConversation, (self._native, self._tracks))
 
 
-def from_pyannote(annotation: Any, recording_id: Optional[str] = None) -> Conversation:
+def from_pyannote(annotation: Any, recording_id: Optional[str] = None, *, strict: bool = False) -> Conversation:
     """A conversation from a ``pyannote.core.Annotation`` (its ``uri`` is the recording id)."""
+    if not (hasattr(annotation, "itertracks") and hasattr(annotation, "labels")):
+        raise TypeError(f"annotation: expected a pyannote.core.Annotation, got {type(annotation).__name__}")
     rows = []
     tracks: dict[tuple, list] = {}
     speakers = []
     for segment, track, label in annotation.itertracks(yield_label=True):
         speaker = str(label)
         rows.append((segment.start, segment.end, speaker, None))
-        key = (round(segment.start * _MICRO), round(segment.end * _MICRO), speaker)
+        # A negative start is clipped to 0 (with a warning) by the constructor: keyed as held.
+        key = (max(0, round(segment.start * _MICRO)), round(segment.end * _MICRO), speaker)
         tracks.setdefault(key, []).append(track)
     for label in annotation.labels():
         speakers.append(str(label))
     rid = recording_id or annotation.uri or "recording"
-    native = _native.Conversation.from_segments(rid, rows, speakers)
+    native = _native.Conversation.from_segments(rid, rows, speakers, strict=bool(strict))
     ordered = []
     for start, end, speaker in native.segments_micros():
         queue = tracks.get((start, end, speaker))
@@ -76,24 +81,46 @@ def to_pyannote(conversation: Conversation) -> Any:
     return a
 
 
-def from_pympi(eaf: Any, tiers: Optional[Iterable[str]] = None, recording_id: Optional[str] = None) -> Conversation:
-    """A conversation from a ``pympi.Elan.Eaf``: each tier in ``tiers`` (default: every tier
-    with annotations) is a speaker, each annotation a segment with its value as text."""
-    names = list(tiers) if tiers is not None else list(eaf.get_tier_names())
-    rows = []
-    speakers = []
-    for tier in names:
-        if tier not in eaf.get_tier_names():
-            raise KeyError(f"the EAF has no tier {tier!r} (tiers: {sorted(eaf.get_tier_names())})")
-        data = eaf.get_annotation_data_for_tier(tier)
-        if tiers is None and not data:
-            continue
-        speakers.append(tier)
-        for d in data:
-            start, end, value = d[0], d[1], d[2]
-            rows.append((start / 1000.0, end / 1000.0, tier, value if value != "" else None))
+def from_pympi(
+    eaf: Any, tiers: Optional[Iterable[str]] = None, recording_id: Optional[str] = None, *, strict: bool = False
+) -> Conversation:
+    """A conversation from a ``pympi.Elan.Eaf``, read by overtalk's EAF reader as
+    ``overtalk.read`` reads the same file: a speaker is a top-level tier, named by its
+    ``PARTICIPANT`` (else its tier id); child tiers (words, chunks, translations: a
+    ``PARENT_REF``) are not speakers, and a subdivision child gives the words of its parent;
+    what is left out is said in an ``OvertalkWarning``. ``tiers`` (a tier id, or several; glob
+    patterns as ``--tiers`` takes them) reads those top-level tiers only."""
+    if not (hasattr(eaf, "get_tier_names") and hasattr(eaf, "tiers") and hasattr(eaf, "timeslots")):
+        raise TypeError(f"eaf: expected a pympi.Elan.Eaf, got {type(eaf).__name__}")
+    only = _names(tiers, "tiers")  # a string is one tier, not the characters of its name
+    if only is not None:
+        names = {n.lower() for n in eaf.get_tier_names()}
+        for t in only:
+            if not any(c in t for c in "*?") and t.lower() not in names:
+                raise KeyError(f"the EAF has no tier {t!r} (tiers: {sorted(eaf.get_tier_names())})")
     rid = recording_id or "recording"
-    return Conversation(_native.Conversation.from_segments(rid, rows, speakers))
+    native = _native.read_bytes(_eaf_xml(eaf), "eaf", None, bool(strict), rid, tiers=only)
+    # The positions are those of the XML pympi wrote, not of any file: said without them.
+    _warn(re.sub(r"^<text>: (line \d+(, column \d+)?: )?", "eaf: ", w) for w in native.warnings)
+    return Conversation(native[rid])
+
+
+def _eaf_xml(eaf: Any) -> bytes:
+    """The document pympi holds, as pympi writes it (UTF-8 XML)."""
+    from pympi import Elan
+
+    try:
+        if hasattr(Elan, "to_string"):
+            return Elan.to_string(eaf, pretty=False, encoding="UTF-8")
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "document.eaf")
+            Elan.to_eaf(path, eaf, pretty=False)
+            with open(path, "rb") as f:
+                return f.read()
+    except Exception as e:  # pympi's own failure to write what it holds
+        raise OvertalkError(f"eaf: pympi cannot write this Eaf as XML ({type(e).__name__}: {e})") from e
 
 
 def to_pympi(conversation: Conversation) -> Any:
@@ -117,29 +144,49 @@ def from_pandas(
     end: str = "end",
     speaker: str = "speaker",
     text: Optional[str] = "text",
+    *,
+    strict: bool = False,
 ) -> Conversation:
-    """A conversation from a DataFrame (or anything with those columns): ``start`` and ``end``
-    in seconds, ``speaker``, and ``text`` when that column exists. A row without a speaker
-    (``None``, ``NaN``) is an error naming the row: it is no speaker called "nan". Text that is
-    not a string (a number) is kept as its string; a missing text is none."""
+    """A conversation from a DataFrame (or anything with those columns: a polars DataFrame, a
+    dict of columns): ``start`` and ``end`` in seconds, ``speaker``, and ``text`` when that
+    column exists. A row without a speaker (``None``, ``NaN``) is an error naming the row: it
+    is no speaker called "nan". Text that is not a string (a number) is kept as its string; a
+    missing text is none."""
+    if hasattr(df, "columns") and hasattr(df, "__getitem__"):
+        names = list(df.columns)
+    elif hasattr(df, "keys") and hasattr(df, "__getitem__"):  # a dict of columns
+        names = list(df.keys())
+    else:
+        raise TypeError(f"df: expected a DataFrame or a dict of columns, got {type(df).__name__}")
     for c in (start, end, speaker):
-        if c not in df.columns:
-            raise KeyError(f"the DataFrame has no column {c!r} (columns: {list(df.columns)})")
-    has_text = text is not None and text in df.columns
-    starts = df[start].tolist()
-    ends = df[end].tolist()
+        if c not in names:
+            raise KeyError(f"the DataFrame has no column {c!r} (columns: {names})")
+    has_text = text is not None and text in names
+
+    def column(name: str) -> list:
+        values = df[name]
+        return values.tolist() if hasattr(values, "tolist") else list(values)
+
+    starts = column(start)
+    ends = column(end)
+    if len(ends) != len(starts):
+        raise ValueError(f"the columns {start!r} and {end!r} differ in length ({len(starts)} and {len(ends)})")
 
     def missing(v: Any) -> bool:
         return v is None or (isinstance(v, float) and v != v)
 
     spk = []
-    for i, s in enumerate(df[speaker].tolist()):
+    for i, s in enumerate(column(speaker)):
         if missing(s):
             raise ValueError(f"row {i}: the speaker is missing ({s!r}); give every row a speaker, or drop the row")
         spk.append(str(s))
-    texts = [None if missing(t) else str(t) for t in df[text].tolist()] if has_text else [None] * len(starts)
-    rows = [
-        (float(a), float(b), s, t if isinstance(t, str) else None)
-        for a, b, s, t in zip(starts, ends, spk, texts)
-    ]
-    return Conversation(_native.Conversation.from_segments(recording_id or "recording", rows, None))
+    texts = [None if missing(t) else str(t) for t in column(text)] if has_text else [None] * len(starts)
+    if not len(starts) == len(spk) == len(texts):
+        raise ValueError(f"the columns differ in length ({len(starts)} times, {len(spk)} speakers, {len(texts)} texts)")
+    rows = []
+    for i, (a, b, s, t) in enumerate(zip(starts, ends, spk, texts)):
+        try:
+            rows.append((float(a), float(b), s, t))
+        except (TypeError, ValueError):
+            raise TypeError(f"row {i}: start and end are numbers of seconds, got {a!r} and {b!r}") from None
+    return Conversation(_native.Conversation.from_segments(recording_id or "recording", rows, None, strict=bool(strict)))

@@ -1012,6 +1012,16 @@ pub const EMPTY_INPUT: &str = "the input holds no speech (no segment, turn or wo
      file or an empty result, so what is made from it has no speakers";
 
 fn report_self_overlap(id: &str, t: &Transcript, ctx: &mut ReadContext<'_>) -> Result<()> {
+    for w in self_overlap_warnings(id, t) {
+        ctx.warn(w)?;
+    }
+    Ok(())
+}
+
+/// The check every reader gets, for a transcript made elsewhere (built in memory, say): one
+/// [`WarningKind::SelfOverlap`] note per speaker whose segments overlap each other, with how
+/// many times and where first (`id` names the recording in the message).
+pub fn self_overlap_warnings(id: &str, t: &Transcript) -> Vec<Warning> {
     let a = t.annotation();
     let pairs = a.self_overlaps();
     let mut per_speaker: std::collections::BTreeMap<&str, (usize, Segment)> = Default::default();
@@ -1019,13 +1029,15 @@ fn report_self_overlap(id: &str, t: &Transcript, ctx: &mut ReadContext<'_>) -> R
         let e = per_speaker.entry(a.speaker_name(x.speaker)).or_insert((0, y.segment));
         e.0 += 1;
     }
-    for (name, (n, first)) in per_speaker {
-        ctx.warn(Warning::new(
-            WarningKind::SelfOverlap,
-            format!("{id}: speaker {name:?} overlaps themselves {n} time(s), first at {first}; scorers and analysis merge these"),
-        ))?;
-    }
-    Ok(())
+    per_speaker
+        .into_iter()
+        .map(|(name, (n, first))| {
+            Warning::new(
+                WarningKind::SelfOverlap,
+                format!("{id}: speaker {name:?} overlaps themselves {n} time(s), first at {first}; scorers and analysis merge these"),
+            )
+        })
+        .collect()
 }
 
 /// Reads bytes: decodes, detects the format (`name` is the file name for the extension hint)
