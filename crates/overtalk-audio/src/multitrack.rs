@@ -90,7 +90,10 @@
 //! `vad_dilate` (so word edges are not clipped); and a whole run, once short gaps are closed, is
 //! kept only if the detector is confident (`vad_peak`, 0.85) on at least `vad_peak_frames` (3) of
 //! its frames. On a close-talk mic the detector is confident on its own speaker's words and
-//! rarely on the bleed or on noise, which is what the run test relies on.
+//! rarely on the bleed or on noise, which is what the run test relies on. "Confident" is
+//! relative to how sure the detector is of that mic's own clear speech (`vad_peak_share` of its
+//! 90th percentile there, when below 0.85): it hears narrowband (8 kHz) speech less surely, and
+//! a fixed bar dropped the short turns of telephone-band tracks.
 //!
 //! ## Memory
 //!
@@ -156,8 +159,16 @@ pub struct MultitrackOptions {
     /// [`vad_peak`](MultitrackOptions::vad_peak) (0 switches the test off).
     pub vad_peak_frames: usize,
     /// The confident speech probability that [`vad_peak_frames`](MultitrackOptions::vad_peak_frames)
-    /// counts.
+    /// counts, at most: see [`vad_peak_share`](MultitrackOptions::vad_peak_share).
     pub vad_peak: f32,
+    /// On a track where the detector is less sure of speech than on wideband close-talk
+    /// speech, the confident probability is this share of the detector's 90th percentile over
+    /// the track's own clear speech (frames where it is the loudest mic, `coupling_min_db`
+    /// above its floor), when that is below [`vad_peak`](MultitrackOptions::vad_peak). The
+    /// detector hears narrowband speech (telephone, 8 kHz) less surely: its 90th percentile
+    /// there is about 0.90 where it is 0.95 on 16 kHz speech, and a bar fixed at 0.85 dropped
+    /// most short backchannels (5 of 15 on the synthetic 8 kHz check of BENCHMARKS.md).
+    pub vad_peak_share: f32,
     /// Couplings are re-estimated over blocks of this many 10 ms frames (falling back to the
     /// whole recording's when a block has too few frames where a speaker dominates).
     pub coupling_block: usize,
@@ -226,6 +237,7 @@ impl Default for MultitrackOptions {
             bleed_decay_db: 1.5,
             vad_peak_frames: 3,
             vad_peak: 0.85,
+            vad_peak_share: 0.9,
             bands: true,
             band_margin_db: 5.0,
             band_on: 0.08,
@@ -258,6 +270,9 @@ pub struct MultitrackReport {
     /// another mic dominates; empty when the band rule did not run). A statistic of the whole
     /// recording: on a prefix of it (what the look-ahead detector decides on) it may differ.
     pub band_need: Vec<usize>,
+    /// `vad_peak[i]`: the speech probability a run of track `i` must reach on
+    /// `vad_peak_frames` frames to be kept ([`MultitrackOptions::vad_peak_share`]).
+    pub vad_peak: Vec<f32>,
     /// Tracks whose speech (as the voice activity detector hears it) was mostly rejected,
     /// saying which track and why ([`TrackWarning::SpeechMostlyRejected`]); shown to the user
     /// so a speaker is never lost without a word.
@@ -669,6 +684,13 @@ pub fn detect_regions(
         }
     }
 
+    let peaks: Vec<f32> = (0..k)
+        .map(|i| {
+            confident_probability(&tracks[i], n, options, |t| {
+                dominant(t).is_some_and(|(j, _)| j == i)
+            })
+        })
+        .collect();
     let mut regions = Vec::with_capacity(k);
     for (i, active) in active.iter_mut().enumerate() {
         if has_vad[i] && options.vad_run_mean > 0.0 {
@@ -700,13 +722,14 @@ pub fn detect_regions(
         if has_vad[i] && options.vad_peak_frames > 0 {
             // Keep a run only if the detector is confident somewhere inside it.
             runs.retain(|&(s, e)| {
-                (s..e).filter(|&t| tracks[i].vad_at(t) >= options.vad_peak).count()
+                (s..e).filter(|&t| tracks[i].vad_at(t) >= peaks[i]).count()
                     >= options.vad_peak_frames
             });
         }
         regions.push(runs_to_region(&runs, GRID));
     }
-    let warnings = lost_speech(tracks, n, &floors, &regions, &coupling_db, options, &dominant);
+    let warnings =
+        lost_speech(tracks, n, &floors, &regions, &coupling_db, options, &peaks, &dominant);
     let band_coupling_db = bands.as_ref().map_or_else(Vec::new, |m| {
         m.coupling
             .iter()
@@ -721,8 +744,57 @@ pub fn detect_regions(
     });
     Ok((
         regions,
-        MultitrackReport { floors_db: floors, coupling_db, band_coupling_db, band_need, warnings },
+        MultitrackReport {
+            floors_db: floors,
+            coupling_db,
+            band_coupling_db,
+            band_need,
+            vad_peak: peaks,
+            warnings,
+        },
     ))
+}
+
+/// The speech probability a run of `track` must reach to be kept: `vad_peak`, or less on a
+/// track whose detector is less sure of its own clear speech (`own(t)`: the track is the
+/// loudest mic at frame `t`, well above its floor) — `vad_peak_share` of the 90th percentile of
+/// the probability over those frames, from at least 1 s of them. Never above `vad_peak`, so
+/// wideband close-talk speech keeps the fixed bar.
+///
+/// ```text
+/// probability on own clear speech   16 kHz: q90 0.95 → min(0.85, 0.9·0.95) = 0.85
+///                                    8 kHz: q90 0.90 → min(0.85, 0.9·0.90) = 0.81
+/// ```
+pub(crate) fn confident_probability(
+    track: &TrackFeatures,
+    n: usize,
+    options: &MultitrackOptions,
+    own: impl Fn(usize) -> bool,
+) -> f32 {
+    if track.vad.is_empty() {
+        return options.vad_peak;
+    }
+    // The probabilities are bytes (k/255): a histogram holds them exactly.
+    let mut hist = [0u32; 256];
+    let mut total = 0u32;
+    for t in (0..n).filter(|&t| own(t)) {
+        hist[(track.vad_at(t) * 255.0).round().clamp(0.0, 255.0) as usize] += 1;
+        total += 1;
+    }
+    if total < 100 {
+        return options.vad_peak;
+    }
+    let target = (f64::from(total) * 0.9).ceil() as u32;
+    let mut acc = 0u32;
+    let q90 = hist
+        .iter()
+        .enumerate()
+        .find_map(|(b, &h)| {
+            acc += h;
+            (acc >= target).then_some(b as f32 / 255.0)
+        })
+        .unwrap_or(1.0);
+    (options.vad_peak_share * q90).min(options.vad_peak)
 }
 
 /// Seconds of 10 ms frames.
@@ -733,7 +805,8 @@ fn frame_secs(frames: usize) -> f64 {
 /// A warning for each track whose speech the voice activity detector is confident of but the
 /// rule mostly rejected, saying why: a speaker is never dropped in silence.
 ///
-/// Confident speech: frames at [`vad_peak`](MultitrackOptions::vad_peak) or more, at least
+/// Confident speech: frames at the track's confident probability (`peaks`, see
+/// [`vad_peak_share`](MultitrackOptions::vad_peak_share)) or more, at least
 /// `above_floor_on_db` above the track's floor, and within 3 dB of the loudest track (the
 /// detector also hears the others' bleed, which is not this track's speech to lose). A track warns when it has 1 s or more of them
 /// and fewer than a quarter lie in its detected speech. The reason is the most common among
@@ -746,6 +819,7 @@ fn lost_speech(
     regions: &[Region],
     coupling_db: &[Vec<Option<f32>>],
     options: &MultitrackOptions,
+    peaks: &[f32],
     dominant: &dyn Fn(usize) -> Option<(usize, f32)>,
 ) -> Vec<TrackWarning> {
     let k = tracks.len();
@@ -763,7 +837,7 @@ fn lost_speech(
         for t in 0..n {
             let e = tr.energy_db(t);
             let loudest = (0..k).map(|j| tracks[j].energy_db(t)).fold(f32::MIN, f32::max);
-            if tr.vad_at(t) < options.vad_peak
+            if tr.vad_at(t) < peaks[i]
                 || e < floors[i] + options.above_floor_on_db
                 || e < loudest - 3.0
             {

@@ -349,7 +349,7 @@ impl OnlineMultitrack {
         // (too short, or no confident voice-activity frame), they are the committed speech.
         let o = self.options.multitrack;
         let relaxed = MultitrackOptions { min_speech: Delta::ZERO, vad_peak_frames: 0, ..o };
-        let (regions, _) = detect_regions(window, &relaxed)?;
+        let (regions, report) = detect_regions(window, &relaxed)?;
         let commit_to = frames.saturating_sub(lookahead).max(self.committed);
         let at = |f: usize| GRID.start_of(f);
         for (track, region) in regions.iter().enumerate() {
@@ -360,7 +360,8 @@ impl OnlineMultitrack {
             for &(s, e) in &runs {
                 raw[s..e].iter_mut().for_each(|f| *f = true);
             }
-            for (s, e) in kept_runs(&runs, &window[track], &o) {
+            let peak = report.vad_peak.get(track).copied().unwrap_or(o.vad_peak);
+            for (s, e) in kept_runs(&runs, &window[track], &o, peak) {
                 active[s..e].iter_mut().for_each(|f| *f = true);
             }
             let flag = |f: usize| f >= from && active.get(f - from).copied().unwrap_or(false);
@@ -423,11 +424,13 @@ fn window_of(
 
 /// The runs of `runs` (frames of `track`'s features) that the rule keeps once each has
 /// ended: at least `min_speech` long and, with voice activity, holding `vad_peak_frames`
-/// confident frames. The rule without these filters, then these filters, is the rule.
+/// confident frames (at the track's confident probability `peak`). The rule without these
+/// filters, then these filters, is the rule.
 fn kept_runs(
     runs: &[(usize, usize)],
     track: &TrackFeatures,
     o: &MultitrackOptions,
+    peak: f32,
 ) -> Vec<(usize, usize)> {
     let keep = GRID.frames_in(o.min_speech, Rounding::Ceil);
     let peaks = o.use_vad && !track.vad.is_empty() && o.vad_peak_frames > 0;
@@ -436,8 +439,7 @@ fn kept_runs(
         .filter(|&(s, e)| {
             e - s >= keep
                 && (!peaks
-                    || (s..e).filter(|&t| track.vad_at(t) >= o.vad_peak).count()
-                        >= o.vad_peak_frames)
+                    || (s..e).filter(|&t| track.vad_at(t) >= peak).count() >= o.vad_peak_frames)
         })
         .collect()
 }
