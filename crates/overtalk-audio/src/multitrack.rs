@@ -728,8 +728,8 @@ pub fn detect_regions(
         }
         regions.push(runs_to_region(&runs, GRID));
     }
-    let warnings =
-        lost_speech(tracks, n, &floors, &regions, &coupling_db, options, &peaks, &dominant);
+    let levels = TrackLevels { floors: &floors, peaks: &peaks };
+    let warnings = lost_speech(tracks, n, levels, &regions, &coupling_db, options, &dominant);
     let band_coupling_db = bands.as_ref().map_or_else(Vec::new, |m| {
         m.coupling
             .iter()
@@ -802,6 +802,14 @@ fn frame_secs(frames: usize) -> f64 {
     GRID.start_of(frames).as_secs_f64()
 }
 
+/// Per track: the noise floor (dBFS) and the confident speech probability
+/// ([`confident_probability`]).
+#[derive(Clone, Copy)]
+struct TrackLevels<'a> {
+    floors: &'a [f32],
+    peaks: &'a [f32],
+}
+
 /// A warning for each track whose speech the voice activity detector is confident of but the
 /// rule mostly rejected, saying why: a speaker is never dropped in silence.
 ///
@@ -815,13 +823,13 @@ fn frame_secs(frames: usize) -> f64 {
 fn lost_speech(
     tracks: &[TrackFeatures],
     n: usize,
-    floors: &[f32],
+    levels: TrackLevels<'_>,
     regions: &[Region],
     coupling_db: &[Vec<Option<f32>>],
     options: &MultitrackOptions,
-    peaks: &[f32],
     dominant: &dyn Fn(usize) -> Option<(usize, f32)>,
 ) -> Vec<TrackWarning> {
+    let TrackLevels { floors, peaks } = levels;
     let k = tracks.len();
     let mut out = Vec::new();
     for (i, tr) in tracks.iter().enumerate() {
