@@ -65,7 +65,7 @@ pub(crate) fn resolve_params(preset: &str, params_json: Option<&str>) -> PyResul
 /// The error for an untimed transcript, which analysis cannot use.
 pub(crate) fn untimed(label: &str, t: &Transcript) -> PyErr {
     OvertalkError::new_err(format!(
-        "recording {label:?} is an untimed transcript ({} utterances in order, no time bullets); analyze needs times",
+        "recording {label:?} is an untimed transcript ({} utterances in order, no times); analyze needs times: overtalk.turn_order(conversation) gives what the order of its turns says",
         t.untimed().len()
     ))
 }
@@ -251,6 +251,27 @@ impl Analysis {
         );
         Ok(columns::columns(&rows, &declared, nested))
     }
+}
+
+/// The turn-order analysis of an untimed transcript, as the JSON object `overtalk analyze`
+/// writes for it (an element of the envelope's `untimed` list); an error for a timed one.
+#[pyfunction]
+fn turn_order_json(
+    py: Python<'_>,
+    conversation: PyRef<'_, Conversation>,
+    params: PyRef<'_, PyParams>,
+) -> PyResult<String> {
+    let (c, p) = (&*conversation, &params.inner);
+    py.detach(|| {
+        let order = overtalk::analysis::turn_order::analyze(&c.transcript, p).ok_or_else(|| {
+            OvertalkError::new_err(format!(
+                "recording {:?} has times: overtalk.analyze(conversation) analyses it; turn_order is for transcripts without times",
+                c.id
+            ))
+        })?;
+        let out = overtalk::output::untimed::Untimed::new(&c.id, &order);
+        serde_json::to_string(&out).map_err(|e| other("turn order", e))
+    })
 }
 
 /// Rebuilds a pickled analysis.
@@ -545,6 +566,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyze_source, m)?)?;
     m.add_function(wrap_pyfunction!(analyze_many, m)?)?;
     m.add_function(wrap_pyfunction!(analyze_corpus, m)?)?;
+    m.add_function(wrap_pyfunction!(turn_order_json, m)?)?;
     m.add_class::<PyParams>()?;
     m.add_function(wrap_pyfunction!(params, m)?)?;
     m.add_function(wrap_pyfunction!(_analysis_from_json, m)?)?;

@@ -62,3 +62,43 @@ def test_score_is_the_cli_score_on_the_vbx_outputs(shared, ami, cli, setup, spli
         cli_json = json.loads(cli(*args))
         assert s.total == cli_json["total"]
         assert s.files == cli_json["files"]
+
+
+RUSH = """TOWN HALL DEBATE, TRANSCRIPT
+
+MODERATOR: Senator, you have two minutes.
+
+SMITH: Thank you. The plan we passed --
+
+JONES: It was never passed. (CROSSTALK)
+
+SMITH: Listen, the plan that we wrote
+
+MODERATOR: Let's move on to the economy.
+
+JONES: Let me finish. The fact is --
+
+SMITH: No.
+
+JONES: When I'm talking, you're not talking.
+"""
+
+
+def test_turn_order_is_the_cli_untimed_object(tmp_path, cli):
+    """A rush transcript (no times): `turn_order` gives the object the command line puts in
+    the JSON's `untimed` list; `analyze` refuses it, naming `turn_order`."""
+    path = tmp_path / "rush.txt"
+    path.write_text(RUSH)
+    got = overtalk.turn_order(path)
+    want = json.loads(cli("analyze", path, "--format", "json", "-q"))["untimed"][0]
+    assert got == want
+    assert got["recording"] == "rush" and got["turns"] == 8
+    counts = {r["rule"]: r["count"] for r in got["rules"]}
+    assert counts == {"crosstalk": 1, "cut_off": 2, "no_sentence_end": 3, "timing": None}
+    assert [c["phrase"] for c in got["verbal_claims"]] == ["let me finish", "when i'm talking", "you're not talking"]
+    # Parameters apply: an ignored speaker is left out.
+    assert "MODERATOR" not in overtalk.turn_order(path, ignore_labels=["MODERATOR"])["speakers"]
+    with pytest.raises(overtalk.OvertalkError, match="turn_order"):
+        overtalk.analyze(path)
+    with pytest.raises(overtalk.OvertalkError, match="has times"):
+        overtalk.turn_order(EXAMPLES / "red-carpet" / "red-carpet.rttm")

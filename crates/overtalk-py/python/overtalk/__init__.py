@@ -54,6 +54,7 @@ __all__ = [
     "read",
     "score",
     "score_events",
+    "turn_order",
     "write",
     "__version__",
 ]
@@ -688,6 +689,26 @@ def analyze(
     """
     conv = _conversation(conversation, "analyze")
     return Analysis(_native.analyze(conv._native, _params(preset, params), bool(timing_only)))
+
+
+def turn_order(
+    conversation: Union[Conversation, Corpus, PathLike],
+    preset: str = "default",
+    **params: Any,
+) -> dict:
+    """What a transcript without times (a debate's rush transcript, a CHAT file without media
+    bullets) says of its conversation, as ``overtalk analyze`` gives it (rule book §5.10): the
+    object of the JSON output's ``untimed`` list, as a dict — turns, words and their shares per
+    speaker, interruptions counted rule by rule (``crosstalk``, ``cut_off``,
+    ``no_sentence_end``; ``timing`` is ``None``), who followed whom before the holder's sentence
+    ended, floor claims, every turn, and what cannot be measured without times. ``params`` are
+    :func:`analyze`'s (``ignore_labels``, ``verbal_claim_phrases`` apply). A conversation with
+    times raises :class:`OvertalkError`: :func:`analyze` is for it.
+    """
+    import json
+
+    conv = _conversation(conversation, "turn_order")
+    return json.loads(_native.turn_order_json(conv._native, _params(preset, params)))
 
 
 def analyze_many(
