@@ -11,10 +11,10 @@ export RUSTC_BOOTSTRAP=1
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cargo fuzz list)
 cargo fuzz build -O >/dev/null 2>&1 || { echo "cargo fuzz build failed"; exit 2; }
-seeds=../crates/overtalk/tests/data
+seeds="../crates/overtalk/tests/data ../examples"
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"
-  find "$seeds" -type f ! -name '*.md' -size -200k -exec cp -n {} "corpus/$t/" \; 2>/dev/null
+  find $seeds -type f ! -name '*.md' -size -200k -exec cp -n {} "corpus/$t/" \; 2>/dev/null
   log="corpus/$t.log"
   cargo fuzz run -O "$t" -- -max_total_time="$secs" -max_len=262144 -rss_limit_mb=2048 -timeout=10 >"$log" 2>&1
   rc=$?
