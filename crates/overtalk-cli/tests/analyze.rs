@@ -175,9 +175,35 @@ fn an_untimed_chat_file_is_analysed_by_turn_order_and_refused_by_report() {
     }
     let turns = dir.run(&["analyze", p, "--format", "csv", "--events", "turns"]).ok();
     assert_eq!(turns, "recording,turn,speaker,line,words,ends\nuntimed,1,A,4,2,cut_off\nuntimed,2,B,5,1,sentence\n");
+    // Converted where only times can go, it would be an empty file: refused (exit 1); JSON
+    // keeps it.
+    let rttm = dir.path().join("u.rttm");
+    let run = dir.run(&["convert", p, "--to", "rttm", "-o", rttm.to_str().unwrap()]);
+    assert_eq!(run.code(), 1, "{}", run.stderr());
+    assert!(run.stderr().contains("rttm holds timed segments only"), "{}", run.stderr());
+    assert!(!rttm.exists());
+    let json = dir.run(&["convert", p, "--to", "json", "-o", "-"]).ok();
+    assert!(json.contains("\"untimed\""), "{json}");
     // Reading it is fine: `info` and `--strict` accept a valid untimed file.
     let info = dir.run(&["info", "--strict", p]);
     assert_eq!(info.code(), 0, "{}", info.stderr());
+    // No time is shown as zero: the times are `-`, the utterances counted.
+    let table = info.stdout();
+    assert!(table.contains("untimed utterances"), "{table}");
+    assert!(
+        table.lines().nth(1).unwrap().split_whitespace().collect::<Vec<_>>()
+            == ["untimed", "2", "0", "-", "-", "-", "-", "2"],
+        "{table}"
+    );
+    let json = dir.run(&["info", p, "--format", "json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        (
+            v["recordings"][0]["untimed_utterances"].as_u64(),
+            v["recordings"][0]["has_text"].as_bool()
+        ),
+        (Some(2), Some(true))
+    );
 }
 
 /// A debate's rush transcript (names in capitals, no times): the table and Markdown show the

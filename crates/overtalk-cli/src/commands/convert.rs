@@ -56,6 +56,16 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         }
         None => crate::output::format_for_path(&args.output)?,
     };
+    // A transcript without times written where only times can go would be an empty file.
+    if !format.keeps_untimed() {
+        if let Some((id, t)) = corpus.iter().find(|(_, t)| t.is_untimed()) {
+            return Err(input::NeedsTimes::new(format!(
+                "recording {id:?} is a transcript without times ({} utterances in order); {format} holds timed segments only: convert it to json or chat, which keep it, or analyse it with `overtalk analyze`",
+                t.untimed().len()
+            ))
+            .into());
+        }
+    }
     if to_dir {
         // Every file is named and checked before the first is written: an id is data, so it
         // becomes one safe file name (`format::file_stem`), and two ids that give the same

@@ -151,6 +151,14 @@ impl Format {
         SPECS[self as usize]
     }
 
+    /// Whether the writer keeps utterances without times ([`Transcript::untimed`]): the
+    /// overtalk JSON and CHAT do; every other format holds timed segments only.
+    ///
+    /// [`Transcript::untimed`]: crate::model::Transcript::untimed
+    pub fn keeps_untimed(self) -> bool {
+        matches!(self, Format::Json | Format::Chat)
+    }
+
     /// The name used on the command line (`--from`, `--to`) and in messages.
     pub fn name(self) -> &'static str {
         self.spec().name
@@ -1208,7 +1216,16 @@ pub fn write(corpus: &Corpus, format: Format, out: &mut dyn Write) -> Result<Vec
             corpus.len()
         )));
     }
-    w(corpus, out)
+    let mut warnings = w(corpus, out)?;
+    if !format.keeps_untimed() {
+        for (id, t) in corpus.iter().filter(|(_, t)| !t.untimed().is_empty()) {
+            warnings.push(Warning::new(
+                WarningKind::Note,
+                format!("recording {id:?}: {} utterance(s) without times left out: {format} holds timed segments only (json and chat keep them)", t.untimed().len()),
+            ));
+        }
+    }
+    Ok(warnings)
 }
 
 /// `names` as fields without spaces ([`no_spaces`]) that stay distinct: a name that would

@@ -41,6 +41,10 @@ pub struct InfoRow {
     pub overlap_share: f64,
     /// Whether the transcript has words.
     pub has_text: bool,
+    /// Utterances without times (a rush transcript, CHAT without bullets): none of the times
+    /// above measure them. Left out when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub untimed_utterances: usize,
     /// CHAT with time bullets only: the transcriber's overlap and interruption markers against
     /// the timing.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -126,7 +130,8 @@ impl InfoRow {
             speech_s: sp.as_secs_f64(),
             overlap_s: ov.as_secs_f64(),
             overlap_share: share(ov, sp),
-            has_text: t.has_text(),
+            has_text: t.has_text() || t.untimed().iter().any(|u| !u.content.is_empty()),
+            untimed_utterances: t.untimed().len(),
             chat_markers_vs_timing: if chat { markers::compare(t) } else { None },
             sums: Sums {
                 duration: end - Time::ZERO,
@@ -203,6 +208,21 @@ fn share(part: Delta, whole: Delta) -> f64 {
     }
 }
 
+/// Whether a count is zero (left out of the JSON).
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// The time columns of a row: the row's own, or `-` for a transcript without times, where a
+/// duration or an overlap of 0 would read as a measurement.
+fn timed_or_dash<const N: usize>(r: &InfoRow, cells: [String; N]) -> [String; N] {
+    if r.segments == 0 && r.untimed_utterances > 0 {
+        std::array::from_fn(|_| "-".to_owned())
+    } else {
+        cells
+    }
+}
+
 /// Seconds as `h:mm:ss.ss` (rounded to the centisecond), so short clips keep their decimals.
 fn hms(secs: f64) -> String {
     let cs = (secs * 100.0).round() as i64;
@@ -219,22 +239,29 @@ fn render_tsv(info: &Info, out: &mut dyn Write) -> io::Result<()> {
         header.push("uem_s");
     }
     header.extend(["speech_s", "overlap_s", "overlap_pct"]);
+    let with_untimed = info.recordings.iter().any(|r| r.untimed_utterances > 0);
+    if with_untimed {
+        header.push("untimed_utterances");
+    }
     writeln!(out, "{}", header.join("\t"))?;
     for r in &info.recordings {
-        let mut row = vec![
-            r.recording.clone(),
-            r.speakers.to_string(),
-            r.segments.to_string(),
-            format!("{:.3}", r.duration_s),
-        ];
+        let [duration] = timed_or_dash(r, [format!("{:.3}", r.duration_s)]);
+        let mut row =
+            vec![r.recording.clone(), r.speakers.to_string(), r.segments.to_string(), duration];
         if with_uem {
             row.push(r.uem_s.map_or_else(String::new, |u| format!("{u:.3}")));
         }
-        row.extend([
-            format!("{:.3}", r.speech_s),
-            format!("{:.3}", r.overlap_s),
-            format!("{:.1}", r.overlap_share * 100.0),
-        ]);
+        row.extend(timed_or_dash(
+            r,
+            [
+                format!("{:.3}", r.speech_s),
+                format!("{:.3}", r.overlap_s),
+                format!("{:.1}", r.overlap_share * 100.0),
+            ],
+        ));
+        if with_untimed {
+            row.push(r.untimed_utterances.to_string());
+        }
         writeln!(out, "{}", row.join("\t"))?;
     }
     Ok(())
@@ -250,24 +277,27 @@ fn render_table(info: &Info, style: InfoStyle, out: &mut dyn Write) -> io::Resul
         header.push("UEM duration");
     }
     header.extend(["speech", "overlap", "overlap %"]);
+    let with_untimed = info.recordings.iter().any(|r| r.untimed_utterances > 0);
+    if with_untimed {
+        header.push("untimed utterances");
+    }
     let mut rows: Vec<Vec<String>> = info
         .recordings
         .iter()
         .map(|r| {
-            let mut row = vec![
-                r.recording.clone(),
-                r.speakers.to_string(),
-                r.segments.to_string(),
-                hms(r.duration_s),
-            ];
+            let [duration] = timed_or_dash(r, [hms(r.duration_s)]);
+            let mut row =
+                vec![r.recording.clone(), r.speakers.to_string(), r.segments.to_string(), duration];
             if with_uem {
                 row.push(r.uem_s.map_or_else(|| "-".to_owned(), hms));
             }
-            row.extend([
-                hms(r.speech_s),
-                hms(r.overlap_s),
-                format!("{:.1}", r.overlap_share * 100.0),
-            ]);
+            row.extend(timed_or_dash(
+                r,
+                [hms(r.speech_s), hms(r.overlap_s), format!("{:.1}", r.overlap_share * 100.0)],
+            ));
+            if with_untimed {
+                row.push(r.untimed_utterances.to_string());
+            }
             row
         })
         .collect();
@@ -292,6 +322,11 @@ fn render_table(info: &Info, style: InfoStyle, out: &mut dyn Write) -> io::Resul
             "".to_owned(),
             format!("{:.1}", t.overlap_share * 100.0),
         ]);
+        if with_untimed {
+            row.push(
+                info.recordings.iter().map(|r| r.untimed_utterances).sum::<usize>().to_string(),
+            );
+        }
         rows.push(row);
     }
     match style {
