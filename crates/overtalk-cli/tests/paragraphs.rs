@@ -142,6 +142,17 @@ fn convert_flags_estimated_ends_and_from_names_the_dialect() {
     let a = dir.run(&["analyze", "debate.overtalk.json", "--format", "json"]).ok();
     let v: serde_json::Value = serde_json::from_str(&a).unwrap();
     assert_eq!(v["conversations"][0]["estimated_times"]["rules"][0]["count"], 2);
+    // `info` gives no overlap where the ends are estimated: `-` and null, never 0.
+    let info = dir.run(&["info", path]).ok();
+    let line = info.lines().nth(1).unwrap();
+    assert!(line.ends_with("-          -"), "{info}");
+    assert!(info.contains("overlap -: not measurable where ends are estimated"), "{info}");
+    let j: serde_json::Value =
+        serde_json::from_str(&dir.run(&["info", path, "--format", "json"]).ok()).unwrap();
+    let r = &j["recordings"][0];
+    assert!(r["overlap_s"].is_null() && r["overlap_share"].is_null(), "{r}");
+    assert_eq!(r["estimated_ends"], 5);
+    assert!(j["totals"]["overlap_share"].is_null());
     // A .docx that is not a zip archive: a clear error naming the file.
     let fake = dir.create("fake.docx", DEBATE);
     let run = dir.run(&["analyze", fake.to_str().unwrap()]);

@@ -35,16 +35,21 @@ pub struct InfoRow {
     pub uem_s: Option<f64>,
     /// Time with at least one speaker.
     pub speech_s: f64,
-    /// Time with two or more speakers.
-    pub overlap_s: f64,
-    /// `overlap_s / speech_s` (0 without speech).
-    pub overlap_share: f64,
+    /// Time with two or more speakers; `null` when the input cannot show two speakers at once
+    /// (ends estimated from start times: paragraph transcripts; or no times at all).
+    pub overlap_s: Option<f64>,
+    /// `overlap_s / speech_s` (0 without speech; `null` with `overlap_s`).
+    pub overlap_share: Option<f64>,
     /// Whether the transcript has words.
     pub has_text: bool,
     /// Utterances without times (a rush transcript, CHAT without bullets): none of the times
     /// above measure them. Left out when 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub untimed_utterances: usize,
+    /// Segments whose end was estimated (paragraph transcripts give start times only): the
+    /// durations rest on the estimate, and overlap is not measurable. Left out when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub estimated_ends: usize,
     /// CHAT with time bullets only: the transcriber's overlap and interruption markers against
     /// the timing.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -61,6 +66,8 @@ struct Sums {
     uem: Delta,
     speech: Delta,
     overlap: Delta,
+    /// Whether the overlap is measurable (see [`InfoRow::overlap_s`]).
+    overlap_measurable: bool,
     names: Vec<String>,
 }
 
@@ -77,8 +84,9 @@ pub struct InfoTotals {
     pub uem_hours: Option<f64>,
     /// Summed speech, in hours.
     pub speech_hours: f64,
-    /// Summed overlap over summed speech.
-    pub overlap_share: f64,
+    /// Summed overlap over summed speech, of the recordings whose overlap is measurable
+    /// (`null` when none is).
+    pub overlap_share: Option<f64>,
     /// Fewest speakers of a recording.
     pub speakers_per_recording_min: usize,
     /// Mean speakers per recording.
@@ -120,6 +128,8 @@ impl InfoRow {
         let ov = a.overlap().duration();
         let u = uem.map(Region::duration);
         let end = t.span().map_or(Time::ZERO, |s| s.end());
+        // Estimated ends never overlap the next start; without times nothing is measured.
+        let measurable = t.estimated_ends() == 0 && !t.is_untimed();
         InfoRow {
             recording: id.to_owned(),
             source: source.to_owned(),
@@ -128,16 +138,18 @@ impl InfoRow {
             duration_s: end.as_secs_f64(),
             uem_s: u.map(|d| d.as_secs_f64()),
             speech_s: sp.as_secs_f64(),
-            overlap_s: ov.as_secs_f64(),
-            overlap_share: share(ov, sp),
+            overlap_s: measurable.then(|| ov.as_secs_f64()),
+            overlap_share: measurable.then(|| share(ov, sp)),
             has_text: t.has_text() || t.untimed().iter().any(|u| !u.content.is_empty()),
             untimed_utterances: t.untimed().len(),
+            estimated_ends: t.estimated_ends(),
             chat_markers_vs_timing: if chat { markers::compare(t) } else { None },
             sums: Sums {
                 duration: end - Time::ZERO,
                 uem: u.unwrap_or_default(),
                 speech: sp,
                 overlap: ov,
+                overlap_measurable: measurable,
                 names: a.speakers().iter().map(|(_, n)| n.to_owned()).collect(),
             },
         }
@@ -148,12 +160,19 @@ impl Info {
     /// The output of `rows`; `with_uem` adds the UEM column and total (a UEM was read).
     pub fn new(rows: Vec<InfoRow>, with_uem: bool) -> Info {
         let (mut speech, mut overlap, mut uem_total) = (Delta::ZERO, Delta::ZERO, Delta::ZERO);
+        // Speech of the recordings whose overlap is measurable, for the overlapped share.
+        let mut measured_speech = Delta::ZERO;
+        let mut any_measurable = false;
         let mut duration = Delta::ZERO;
         let mut names = BTreeSet::new();
         for r in &rows {
             duration += r.sums.duration;
             speech += r.sums.speech;
-            overlap += r.sums.overlap;
+            if r.sums.overlap_measurable {
+                overlap += r.sums.overlap;
+                measured_speech += r.sums.speech;
+                any_measurable = true;
+            }
             uem_total += r.sums.uem;
             names.extend(r.sums.names.iter().cloned());
         }
@@ -164,7 +183,7 @@ impl Info {
             duration_hours: duration.as_secs_f64() / 3600.0,
             uem_hours: with_uem.then(|| uem_total.as_secs_f64() / 3600.0),
             speech_hours: speech.as_secs_f64() / 3600.0,
-            overlap_share: share(overlap, speech),
+            overlap_share: any_measurable.then(|| share(overlap, measured_speech)),
             speakers_per_recording_min: counts.iter().copied().min().unwrap_or(0),
             speakers_per_recording_mean: if counts.is_empty() {
                 0.0
@@ -187,6 +206,9 @@ impl Info {
     /// markers-vs-timing table after it.
     pub fn write_table(&self, style: InfoStyle, out: &mut dyn Write) -> io::Result<()> {
         render_table(self, style, out)?;
+        if style != InfoStyle::Tsv && self.recordings.iter().any(|r| r.overlap_s.is_none()) {
+            writeln!(out, "overlap -: not measurable where ends are estimated (transcripts with start times only) or there are no times")?;
+        }
         if style != InfoStyle::Tsv {
             for r in &self.recordings {
                 if let Some(m) = &r.chat_markers_vs_timing {
@@ -206,6 +228,11 @@ fn share(part: Delta, whole: Delta) -> f64 {
     } else {
         part.micros() as f64 / whole.micros() as f64
     }
+}
+
+/// `cell`, or `-` for a value the input cannot measure.
+fn dash(cell: Option<String>) -> String {
+    cell.unwrap_or_else(|| "-".to_owned())
 }
 
 /// Whether a count is zero (left out of the JSON).
@@ -255,8 +282,8 @@ fn render_tsv(info: &Info, out: &mut dyn Write) -> io::Result<()> {
             r,
             [
                 format!("{:.3}", r.speech_s),
-                format!("{:.3}", r.overlap_s),
-                format!("{:.1}", r.overlap_share * 100.0),
+                dash(r.overlap_s.map(|o| format!("{o:.3}"))),
+                dash(r.overlap_share.map(|o| format!("{:.1}", o * 100.0))),
             ],
         ));
         if with_untimed {
@@ -293,7 +320,11 @@ fn render_table(info: &Info, style: InfoStyle, out: &mut dyn Write) -> io::Resul
             }
             row.extend(timed_or_dash(
                 r,
-                [hms(r.speech_s), hms(r.overlap_s), format!("{:.1}", r.overlap_share * 100.0)],
+                [
+                    hms(r.speech_s),
+                    dash(r.overlap_s.map(hms)),
+                    dash(r.overlap_share.map(|o| format!("{:.1}", o * 100.0))),
+                ],
             ));
             if with_untimed {
                 row.push(r.untimed_utterances.to_string());
@@ -320,7 +351,7 @@ fn render_table(info: &Info, style: InfoStyle, out: &mut dyn Write) -> io::Resul
         row.extend([
             format!("{:.2} h", t.speech_hours),
             "".to_owned(),
-            format!("{:.1}", t.overlap_share * 100.0),
+            dash(t.overlap_share.map(|o| format!("{:.1}", o * 100.0))),
         ]);
         if with_untimed {
             row.push(
@@ -396,7 +427,7 @@ mod tests {
             InfoRow::of("two", "a.rttm", &two, None, false),
         ];
         let info = Info::new(rows, false);
-        assert_eq!(info.recordings[0].overlap_share, 0.2);
+        assert_eq!(info.recordings[0].overlap_share, Some(0.2));
         assert_eq!(info.totals.segments, 3);
         assert_eq!(info.totals.distinct_speakers, 2);
         assert_eq!(info.totals.speakers_per_recording_mean, 1.5);
