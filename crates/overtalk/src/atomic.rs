@@ -2,12 +2,14 @@
 //! one, never half of it.
 //!
 //! ```text
-//! out.rttm                      the target (kept as it is until the last step)
-//! .overtalk-4242-0-9f3c1a7e.tmp  created beside it, in the same directory (same file system)
+//! out.rttm                           the target, untouched until the last step
+//! .overtalk-4242-0-9f3c1a7e.tmp      created beside it: same directory, same file system
 //!     │  buffered writes
-//!     │  flush, sync_all         the bytes are on disk before the name points at them
+//!     │  flush, sync_all             the bytes are on disk before a name points at them
 //!     ▼
-//! rename(.overtalk-….tmp, out.rttm)   one step: the name moves from the old file to the new
+//! rename(.overtalk-….tmp, out.rttm)  one step: the name moves from the old file to the new
+//!     │
+//!     ▼  sync the directory          the new name is on disk too
 //! ```
 //!
 //! A rename within one directory replaces its target in one step, so the temporary file is
@@ -15,9 +17,9 @@
 //! count and a random number: two writes of the same target, in two threads or two processes,
 //! never share it, and a target name as long as the file system allows still leaves room for
 //! it). The bytes are flushed and synced before the rename, so a crash just after it cannot
-//! leave the new name on an empty file. Any error — the writer's own, a full disk, a failed
-//! rename — removes the temporary file and leaves the target as it was; so does a panic of the
-//! writer.
+//! leave the new name on an empty file, and the directory is synced after it (Unix). Any
+//! error — the writer's own, a full disk, a failed rename — removes the temporary file and
+//! leaves the target as it was; so does a panic of the writer.
 //!
 //! What is not a regular file is handled as a shell's `>` does:
 //!
@@ -240,13 +242,18 @@ where
     };
     let dir = directory_of(&target);
     if !dir.is_dir() {
-        let problem = if dir.exists() { "is not a directory" } else { "does not exist" };
-        return Err(Error::from(io::Error::new(
-            io::ErrorKind::NotFound,
-            format!("the directory {} {problem}", dir.display()),
-        ))
-        .with_path(path)
-        .into());
+        let e = if dir.exists() {
+            io::Error::new(
+                io::ErrorKind::NotADirectory,
+                format!("{} is not a directory", dir.display()),
+            )
+        } else {
+            io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("the directory {} does not exist", dir.display()),
+            )
+        };
+        return Err(Error::from(e).with_path(path).into());
     }
     let (tmp, file) = registry.create(&dir, path)?;
     let mut unfinished = Unfinished { registry, path: tmp, moved: false };
