@@ -2,7 +2,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use anyhow::{bail, Context, Result};
 
@@ -13,16 +13,13 @@ use crate::input::Source;
 /// parsed, so that no output replaces one of them.
 static NAMED_FILES: OnceLock<Vec<PathBuf>> = OnceLock::new();
 
-/// The hidden files of atomic writes in progress: removed if the process is interrupted
-/// before they are moved into place ([`remove_unfinished_on_interrupt`]).
-static UNFINISHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-
-/// On SIGINT or SIGTERM, removes the hidden files of the writes in progress, then dies of the
-/// signal as it would have (the shell sees 130 or 143): an interrupted run leaves neither a
-/// partial output nor its temporary file. A signal the process was started with ignored
-/// (`nohup`, a script's `cmd &`) stays ignored, and SIGHUP is left alone; where the inherited
-/// dispositions cannot be read (`/proc/self/status`, Linux), nothing is installed. Called
-/// once, for every command but `live`, which ends its own session on a signal.
+/// On SIGINT or SIGTERM, removes the hidden files of the writes in progress
+/// ([`overtalk::atomic::remove_unfinished`]), then dies of the signal as it would have (the
+/// shell sees 130 or 143): an interrupted run leaves neither a partial output nor its
+/// temporary file. A signal the process was started with ignored (`nohup`, a script's
+/// `cmd &`) stays ignored, and SIGHUP is left alone; where the inherited dispositions cannot be
+/// read (`/proc/self/status`, Linux), nothing is installed. Called once, for every command but
+/// `live`, which ends its own session on a signal.
 #[cfg(unix)]
 pub fn remove_unfinished_on_interrupt() {
     use signal_hook::consts::{SIGINT, SIGTERM};
@@ -32,11 +29,8 @@ pub fn remove_unfinished_on_interrupt() {
     let Ok(mut signals) = signal_hook::iterator::Signals::new(&wanted) else { return };
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
-            // The lock is kept: no write registers or creates a file from here on.
-            let files = UNFINISHED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            for f in files.iter() {
-                let _ = std::fs::remove_file(f);
-            }
+            // Held until the process ends: no write creates or forgets a file from here on.
+            let _held = overtalk::atomic::remove_unfinished();
             let _ = signal_hook::low_level::emulate_default_handler(signal);
             std::process::exit(128 + signal);
         }
@@ -54,42 +48,6 @@ fn ignored_signals() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
     u64::from_str_radix(mask.trim(), 16).ok()
-}
-
-/// Creates the hidden file of an atomic write beside `path`, under a name no other process
-/// holds (the process id, a count and a random number; another name when one exists, as in
-/// two containers that both run as process 1), registered for removal on interrupt before the
-/// interrupt can see it unregistered.
-fn create_unfinished(dir: &Path, path: &Path) -> Result<(PathBuf, std::fs::File)> {
-    use std::hash::{BuildHasher, Hasher};
-    static WRITES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let mut last = None;
-    for _ in 0..16 {
-        let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let random = std::collections::hash_map::RandomState::new().build_hasher().finish();
-        let tmp =
-            dir.join(format!(".overtalk-{}-{n}-{:08x}.tmp", std::process::id(), random as u32));
-        // Created and registered under the lock the interrupt takes.
-        let mut files = UNFINISHED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        match std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
-            Ok(file) => {
-                files.push(tmp.clone());
-                return Ok((tmp, file));
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => {
-                return Err(e).with_context(|| format!("creating a file beside {}", path.display()))
-            }
-        }
-    }
-    Err(last.map_or_else(|| anyhow::anyhow!("no free name"), anyhow::Error::from))
-        .with_context(|| format!("creating a file beside {}", path.display()))
-}
-
-/// Forgets an unfinished write's hidden file (moved into place, or removed).
-fn finished(path: &Path) {
-    let mut files = UNFINISHED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    files.retain(|f| f != path);
 }
 
 /// The arguments that name what a command writes, not what it reads.
@@ -157,7 +115,8 @@ fn same_file(a: &Path, b: &Path) -> bool {
 pub enum Target {
     /// Standard output.
     Stdout,
-    /// A file, written to a temporary sibling and renamed into place when complete.
+    /// A file, written to a temporary sibling and renamed into place when complete
+    /// ([`overtalk::atomic`]).
     File(PathBuf),
 }
 
@@ -189,7 +148,8 @@ impl Target {
     }
 
     /// Runs `write` into the target. For a file, the bytes go to a temporary file in the same
-    /// directory that replaces the target only once `write` has succeeded.
+    /// directory that replaces the target only once `write` has succeeded
+    /// ([`overtalk::atomic::write_with`]).
     pub fn write_with(&self, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
         match self {
             Target::Stdout => {
@@ -203,65 +163,11 @@ impl Target {
                 if is_named_input(path) {
                     bail!("{}: refusing to overwrite an input file", path.display());
                 }
-                // Devices, FIFOs and sockets (`-o /dev/null`, `-o >(gzip)`) are written in place:
-                // renaming a file over them would replace the device instead of writing to it.
-                // A symbolic link is followed, so the file it points to is replaced, not the link.
-                let path = match std::fs::metadata(path) {
-                    Ok(meta) if !meta.is_file() && !meta.is_dir() => {
-                        return write_in_place(path, write);
-                    }
-                    Ok(_) if path.is_symlink() => std::fs::canonicalize(path)
-                        .with_context(|| format!("resolving {}", path.display()))?,
-                    _ => path.clone(),
-                };
-                let path = &path;
-                if path.is_dir() {
-                    bail!("{}: is a directory; name the output file", path.display());
-                }
-                let dir = match path.parent() {
-                    Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-                    _ => PathBuf::from("."),
-                };
-                if !dir.is_dir() {
-                    bail!("{}: the directory {} does not exist", path.display(), dir.display());
-                }
-                // A short hidden name beside the output, whatever the output's own length (a
-                // name of 250 bytes is valid; with a prefix and a suffix it would not be).
-                let (tmp, file) = create_unfinished(&dir, path)?;
-                let result = (|| -> Result<()> {
-                    let mut buf = std::io::BufWriter::new(file);
-                    write(&mut buf)?;
-                    let file = buf
-                        .into_inner()
-                        .map_err(|e| e.into_error())
-                        .with_context(|| format!("writing {}", path.display()))?;
-                    file.sync_all().with_context(|| format!("writing {}", path.display()))?;
-                    std::fs::rename(&tmp, path).with_context(|| {
-                        format!("moving the output into place at {}", path.display())
-                    })?;
-                    Ok(())
-                })();
-                if result.is_err() {
-                    let _ = std::fs::remove_file(&tmp);
-                }
-                finished(&tmp);
-                result
+                // Written atomically, devices and pipes in place, links followed.
+                overtalk::atomic::write_with(path, write)
             }
         }
     }
-}
-
-/// Writes straight into an existing special file (a device or a pipe), where no atomic
-/// replacement is possible or wanted.
-fn write_in_place(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .open(path)
-        .with_context(|| format!("opening {}", path.display()))?;
-    let mut buf = std::io::BufWriter::new(file);
-    write(&mut buf)?;
-    buf.flush().with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
 }
 
 /// The format an output file's name asks for: its extension, `.seglst.json` for SegLST, and

@@ -1,13 +1,13 @@
 //! `--record DIR`: at the end of a session (the source ended or vanished, or Ctrl-C), the
 //! committed detection as RTTM, its analysis as JSON — what `overtalk analyze --format json`
 //! gives on that RTTM — and the HTML report, each written to a temporary file in `DIR` and
-//! renamed into place, so a reader never sees half a file.
+//! renamed into place ([`overtalk::atomic`]), so a reader never sees half a file.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use overtalk::analysis::{analyze, Analysis, Params};
+use overtalk::atomic;
 use overtalk::format::{self, Format, ReadOptions};
 use overtalk::output::json::Json;
 use overtalk::output::{Conversation, Exporter};
@@ -23,19 +23,6 @@ pub struct Recorded {
     pub analysis: PathBuf,
     /// `DIR/RECORDING.html`.
     pub report: PathBuf,
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same folder.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
 }
 
 /// The RTTM text of a detection, and the analysis `overtalk analyze` makes of that text.
@@ -80,11 +67,9 @@ pub fn write(
         analysis: dir.join(format!("{stem}.analysis.json")),
         report: dir.join(format!("{stem}.html")),
     };
-    write_atomic(&files.rttm, rttm.as_bytes())?;
+    atomic::write(&files.rttm, rttm.as_bytes())?;
     let conv = [Conversation::new(recording, None, &analysis)];
-    let mut json = Vec::new();
-    Json.export(&conv[..], &mut json)?;
-    write_atomic(&files.analysis, &json)?;
+    atomic::write_with(&files.analysis, |out| -> Result<()> { Ok(Json.export(&conv[..], out)?) })?;
     let view = ConversationView { recording, analysis: &analysis, transcript: Some(&transcript) };
     let options = ReportOptions {
         title: None,
@@ -94,6 +79,6 @@ pub fn write(
         detection: vec![format!("{recording}: {detection}")],
     };
     let html = conversation_report(&[view], &options)?;
-    write_atomic(&files.report, html.as_bytes())?;
+    atomic::write(&files.report, html.as_bytes())?;
     Ok(files)
 }

@@ -195,6 +195,20 @@ fn output_format_for_name(name: &str) -> Option<&'static str> {
     format::output_format_for_name(name).map(Format::name)
 }
 
+/// Writes `text` to the file at `path` as every overtalk output is written
+/// (`overtalk::atomic`): a temporary file beside it, synced, then renamed over it, so that no
+/// reader sees half a file and a failure leaves the old one; a device or a pipe written in
+/// place, a symbolic link followed. A failure to write is the `OSError` its cause says
+/// (`FileNotFoundError` for a missing directory, `IsADirectoryError`, `PermissionError`…), its
+/// message naming the path.
+#[pyfunction]
+fn write_file(py: Python<'_>, path: PathBuf, text: &str) -> PyResult<()> {
+    py.detach(|| overtalk::atomic::write(&path, text.as_bytes())).map_err(|e| match e.kind() {
+        overtalk::ErrorKind::Io(io) => std::io::Error::new(io.kind(), e.to_string()).into(),
+        _ => to_py(e),
+    })
+}
+
 /// The corpus written by the lossless JSON writer (for pickling), which changes nothing.
 fn to_lossless_json(corpus: &overtalk::Corpus) -> PyResult<String> {
     Ok(write_corpus(corpus, Format::Json)?.0)
@@ -528,6 +542,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(format_for_name, m)?)?;
     m.add_function(wrap_pyfunction!(output_format_for_name, m)?)?;
+    m.add_function(wrap_pyfunction!(write_file, m)?)?;
     m.add_function(wrap_pyfunction!(_corpus_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(_conversation_from_json, m)?)?;
     Ok(())

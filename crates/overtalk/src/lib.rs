@@ -23,7 +23,8 @@
 //! one exporter trait. `words` lays the
 //! timed words of one transcript on the speakers of another (captions on a detection). `analysis` and `score` do not
 //! know each other or `format`; they take model values and return plain result values. Nothing
-//! in this crate prints or touches the terminal.
+//! in this crate prints or touches the terminal. `atomic` writes a file so that no reader sees
+//! half of it: every front end and installer writes its files through it.
 //!
 //! ## Example
 //!
@@ -40,6 +41,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod atomic;
 pub mod corpus_analysis;
 pub mod cut;
 pub mod error;

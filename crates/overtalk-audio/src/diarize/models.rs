@@ -111,15 +111,12 @@ pub fn install_ge2e_from_wheel(wheel: &Path, dir: &Path) -> Result<PathBuf> {
     Ge2eWeights::from_tensors(&keep)?;
     std::fs::create_dir_all(dir).map_err(|e| Error::from(e).with_path(dir))?;
     let out = ge2e_path(dir);
-    let tmp = dir.join(format!("{GE2E_FILE}.partial"));
     let meta = [
         ("source", format!("{RESEMBLYZER_PACKAGE}=={RESEMBLYZER_VERSION} {PRETRAINED_MEMBER}")),
         ("source_sha256", PRETRAINED_SHA256.to_string()),
         ("licence", "Apache-2.0".to_string()),
     ];
-    std::fs::write(&tmp, write_safetensors(&keep, &meta)?)
-        .map_err(|e| Error::from(e).with_path(&tmp))?;
-    std::fs::rename(&tmp, &out).map_err(|e| Error::from(e).with_path(&out))?;
+    overtalk::atomic::write(&out, &write_safetensors(&keep, &meta)?)?;
     Ok(out)
 }
 
@@ -159,13 +156,10 @@ pub fn install_silero_from_wheel(wheel: &Path, dir: &Path) -> Result<PathBuf> {
     }
     std::fs::create_dir_all(dir).map_err(|e| Error::from(e).with_path(dir))?;
     let out = silero_path(dir);
-    let tmp = dir.join(format!("{SILERO_FILE}.partial"));
-    std::fs::write(&tmp, &onnx).map_err(|e| Error::from(e).with_path(&tmp))?;
-    std::fs::rename(&tmp, &out).map_err(|e| Error::from(e).with_path(&out))?;
+    overtalk::atomic::write(&out, &onnx)?;
     // The model's licence (MIT) travels with it.
     if let Ok(licence) = zip_member(&bytes, SILERO_LICENCE_MEMBER) {
-        let at = dir.join(SILERO_LICENCE_FILE);
-        std::fs::write(&at, licence).map_err(|e| Error::from(e).with_path(&at))?;
+        overtalk::atomic::write(dir.join(SILERO_LICENCE_FILE), &licence)?;
     }
     Ok(out)
 }

@@ -363,25 +363,21 @@ pub fn install_from_dir(
     let dir = installed_dir(model_dir);
     std::fs::create_dir_all(&dir).map_err(|e| Error::from(e).with_path(&dir))?;
     // A reinstall starts by removing the old manifest: an interrupted one leaves no manifest.
+    // (Another install at the same time may have removed it first.)
     let manifest = dir.join(MANIFEST_FILE);
-    if manifest.exists() {
-        std::fs::remove_file(&manifest).map_err(|e| Error::from(e).with_path(&manifest))?;
+    match std::fs::remove_file(&manifest) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(Error::from(e).with_path(&manifest));
+        }
+        _ => {}
     }
     let mut sums = String::new();
     for (name, bytes, sha) in &checked {
-        write_atomic(&dir.join(name), bytes)?;
+        overtalk::atomic::write(dir.join(name), bytes)?;
         sums.push_str(&format!("{sha}  {name}\n"));
     }
-    write_atomic(&manifest, sums.as_bytes())?;
+    overtalk::atomic::write(&manifest, sums.as_bytes())?;
     Ok(dir)
-}
-
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes).map_err(|e| Error::from(e).with_path(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::from(e).with_path(path))
 }
 
 /// Checks an installation in `dir` (`<model dir>/pyannote`): the manifest lists every file of

@@ -37,13 +37,44 @@ fn install_from_dir_writes_every_file_and_the_manifest() {
         .collect();
     assert_eq!(manifest, expected);
     verify_installed(&dir).unwrap();
-    // No partial files are left behind.
+    // No temporary files are left behind.
     let names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".partial"))
+        .filter(|n| n.starts_with('.') || n.ends_with(".partial") || n.ends_with(".tmp"))
         .collect();
     assert_eq!(names, Vec::<String>::new());
+}
+
+/// Two installations into one model directory at the same time both succeed, and leave one
+/// complete installation with no temporary files.
+#[test]
+fn two_installs_at_once_both_succeed() {
+    let src = tempfile::tempdir().unwrap();
+    let models = tempfile::tempdir().unwrap();
+    write_test_model(src.path(), TestSegmentation::OneSpeaker).unwrap();
+    for _ in 0..4 {
+        std::thread::scope(|s| {
+            let one = s.spawn(|| install(src.path(), models.path()));
+            let two = s.spawn(|| install(src.path(), models.path()));
+            one.join().unwrap().unwrap();
+            two.join().unwrap().unwrap();
+        });
+        let dir = installed_dir(models.path());
+        verify_installed(&dir).unwrap();
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let mut expected: Vec<String> = test_model_files(TestSegmentation::OneSpeaker)
+            .iter()
+            .map(|(n, _)| (*n).to_owned())
+            .chain([MANIFEST_FILE.to_owned()])
+            .collect();
+        expected.sort();
+        assert_eq!(names, expected);
+    }
 }
 
 #[test]

@@ -368,24 +368,9 @@ def _write(native: Any, path: Optional[PathLike], format: Optional[str]) -> str:
         format = "json"
     text = native.write(format)
     if path is not None:
-        _atomic_write(_os.fspath(path), text)
+        # Atomically, as the command line writes: a temporary file beside it, synced, renamed.
+        _native.write_file(_os.fspath(path), text)
     return text
-
-
-def _atomic_write(path: str, text: str) -> None:
-    """Writes ``text`` to ``path`` through a temporary file in the same directory."""
-    import tempfile
-
-    directory = _os.path.dirname(_os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".overtalk-", dir=directory)
-    try:
-        with _os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        _os.replace(tmp, path)
-    except BaseException:
-        if _os.path.exists(tmp):
-            _os.unlink(tmp)
-        raise
 
 
 def _walk(directory: str) -> list[str]:
