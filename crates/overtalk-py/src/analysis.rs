@@ -269,7 +269,7 @@ fn turn_order_json(
                 c.id
             ))
         })?;
-        let out = overtalk::output::untimed::Untimed::new(&c.id, &order);
+        let out = overtalk::output::untimed::UntimedRecording::new(&c.id, &order);
         serde_json::to_string(&out).map_err(|e| other("turn order", e))
     })
 }

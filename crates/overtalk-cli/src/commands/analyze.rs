@@ -8,7 +8,7 @@ use overtalk::output::json::Envelope;
 use overtalk::output::jsonl::Jsonl;
 use overtalk::output::markdown::Markdown;
 use overtalk::output::table::Table;
-use overtalk::output::untimed::{self, Untimed};
+use overtalk::output::untimed::{self, UntimedRecording};
 use overtalk::output::{Conversation, Exporter};
 use overtalk::report::ReportOptions;
 
@@ -83,8 +83,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         &args.audio,
         globals,
     )?;
-    let untimed: Vec<Untimed<'_>> =
-        untimed.iter().map(|u| Untimed::new(&u.label, &u.order)).collect();
+    let untimed: Vec<UntimedRecording<'_>> =
+        untimed.iter().map(|u| UntimedRecording::new(&u.label, &u.order)).collect();
     if let Some(first) = untimed.first() {
         check_untimed_format(&args, first.recording, !analyzed.is_empty())?;
     }

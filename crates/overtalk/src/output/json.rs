@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::totals::CorpusTotals;
-use super::untimed::Untimed;
+use super::untimed::UntimedRecording;
 use super::{Conversation, Exporter};
 use crate::analysis::SCHEMA_VERSION;
 
@@ -23,7 +23,7 @@ pub struct Envelope<'a> {
     /// Transcripts without times, each with its turn-order analysis; left out when there are
     /// none (the totals above do not count them).
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    pub untimed: &'a [Untimed<'a>],
+    pub untimed: &'a [UntimedRecording<'a>],
 }
 
 impl<'a> Envelope<'a> {
@@ -38,7 +38,7 @@ impl<'a> Envelope<'a> {
     }
 
     /// The envelope with the untimed transcripts `untimed`.
-    pub fn with_untimed(self, untimed: &'a [Untimed<'a>]) -> Self {
+    pub fn with_untimed(self, untimed: &'a [UntimedRecording<'a>]) -> Self {
         Envelope { untimed, ..self }
     }
 }

@@ -723,7 +723,7 @@ mod tests {
             &Params::default(),
         )
         .unwrap();
-        let untimed = [crate::output::untimed::Untimed::new("debate", &order)];
+        let untimed = [crate::output::untimed::UntimedRecording::new("debate", &order)];
         let v = serde_json::to_value(Envelope::new(&both).with_untimed(&untimed)).unwrap();
         check(&v, &s, &s, "$").unwrap();
         assert_eq!(v["untimed"][0]["rules"][1]["count"], 1);

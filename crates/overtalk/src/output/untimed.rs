@@ -16,7 +16,7 @@ use crate::analysis::SCHEMA_VERSION;
 
 /// One untimed recording and its turn-order analysis.
 #[derive(Clone, Copy, Debug, Serialize)]
-pub struct Untimed<'a> {
+pub struct UntimedRecording<'a> {
     /// The recording id (with the file name when the id repeats across inputs).
     pub recording: &'a str,
     /// [`SCHEMA_VERSION`].
@@ -28,10 +28,10 @@ pub struct Untimed<'a> {
     pub order: &'a TurnOrder,
 }
 
-impl<'a> Untimed<'a> {
+impl<'a> UntimedRecording<'a> {
     /// The output object of `order`.
     pub fn new(recording: &'a str, order: &'a TurnOrder) -> Self {
-        Untimed { recording, schema_version: SCHEMA_VERSION, untimed: true, order }
+        UntimedRecording { recording, schema_version: SCHEMA_VERSION, untimed: true, order }
     }
 }
 
@@ -49,7 +49,7 @@ fn by_speaker(counts: &std::collections::BTreeMap<String, usize>) -> String {
 }
 
 /// The headline sentence of one recording.
-fn headline(u: &Untimed<'_>) -> String {
+fn headline(u: &UntimedRecording<'_>) -> String {
     let o = u.order;
     format!(
         "{}: untimed transcript, {} speakers, {} turns, {} speaker changes, {} words (no times: measured from the order of the turns, their words, and the transcriber's punctuation and notes)",
@@ -62,7 +62,7 @@ fn headline(u: &Untimed<'_>) -> String {
 }
 
 /// Writes the table of each recording, as `analyze --format table` does.
-pub fn write_table(recordings: &[Untimed<'_>], out: &mut dyn Write) -> io::Result<()> {
+pub fn write_table(recordings: &[UntimedRecording<'_>], out: &mut dyn Write) -> io::Result<()> {
     for (i, u) in recordings.iter().enumerate() {
         if i > 0 {
             writeln!(out)?;
@@ -176,7 +176,7 @@ fn cell(s: &str) -> String {
 }
 
 /// Writes each recording as Markdown, as `analyze --format md` does.
-pub fn write_markdown(recordings: &[Untimed<'_>], out: &mut dyn Write) -> io::Result<()> {
+pub fn write_markdown(recordings: &[UntimedRecording<'_>], out: &mut dyn Write) -> io::Result<()> {
     for u in recordings {
         let o = u.order;
         writeln!(out, "## {} (untimed transcript)", cell(u.recording))?;
@@ -241,7 +241,7 @@ pub fn has_rows(events: Events) -> bool {
 /// Writes the `speakers` or `turns` rows of every recording, the recording first; other lists
 /// need times ([`has_rows`]) and write nothing.
 pub fn write_rows(
-    recordings: &[Untimed<'_>],
+    recordings: &[UntimedRecording<'_>],
     events: Events,
     separator: char,
     out: &mut dyn Write,
