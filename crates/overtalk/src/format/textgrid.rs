@@ -551,19 +551,21 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // Which tiers are speakers (see `tiers`): phone- and syllable-level tiers never, word-level
     // ones only when nothing else is there, and the reader's --tiers / --ignore-tiers.
     for tier in &mut read {
+        // A label that is the tier's own name is the writer's mark of speech without words
+        // (see the writer): speech, even when the name is also a pause label (a speaker
+        // called `sp` or `Sil`).
+        let name = tier.name.trim().to_owned();
+        let pause = |label: &str| label.trim() != name && is_pause_label(label);
         // Pause labels besides SPPAS's `#` (below).
-        let pauses = tier
-            .intervals
-            .iter()
-            .filter(|(_, label)| is_pause_label(label) && label.trim() != "#")
-            .count();
+        let pauses =
+            tier.intervals.iter().filter(|(_, label)| pause(label) && label.trim() != "#").count();
         if alignment_level(&tier.name).is_some() {
-            tier.intervals.retain(|(_, label)| !is_pause_label(label));
+            tier.intervals.retain(|(_, label)| !pause(label));
         } else if pauses >= 2 && pauses * 10 >= tier.intervals.len() {
             // An utterance tier written by an aligner's conventions (SPPAS, MAUS, HTK: `sil`
             // between the utterances): its pause labels are silence too. One `sil` alone may
             // be a word.
-            tier.intervals.retain(|(_, label)| !is_pause_label(label));
+            tier.intervals.retain(|(_, label)| !pause(label));
             let (line, column) = p.pos(tier.at);
             p.ctx.warn_at(
                 WarningKind::Note,
@@ -573,10 +575,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             )?;
         } else {
             // SPPAS marks the silences of every tier, its IPU tier too, with `#`.
-            tier.intervals.retain(|(_, label)| label.trim() != "#");
+            tier.intervals.retain(|(_, label)| label.trim() == name || label.trim() != "#");
         }
         // A transcriber's pause notation (`--`) alone is silence in any tier.
-        tier.intervals.retain(|(_, label)| !is_dash_pause(label));
+        tier.intervals.retain(|(_, label)| label.trim() == name || !is_dash_pause(label));
     }
     // FAVE's aligned-TextGrid layout: `X - turns` marks X's turns (every label `X`) beside the
     // `X - words` tier; the words are the speech, the marks only bracket it.
@@ -975,6 +977,28 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Speech without words is written under the speaker's name; a speaker whose name is also a
+    /// pause label (`sp`, `Sil`, `#`, `--`) still reads back as speech.
+    #[test]
+    fn speakers_named_like_pauses_round_trip() {
+        use crate::model::{Segment, TranscriptBuilder};
+        use crate::time::Time;
+        let mut b = TranscriptBuilder::new();
+        let at = |a: i64, z: i64| Segment::new(Time::from_micros(a), Time::from_micros(z)).unwrap();
+        for (i, name) in ["sp", "Sil", "#", "--", "pau"].iter().enumerate() {
+            let start = i as i64 * 1_000_000;
+            b.add(at(start, start + 1), name, None);
+            b.add(at(start + 1, start + 2), name, None);
+        }
+        let t = b.build();
+        let corpus = Corpus::single("r", t.clone());
+        let mut out = Vec::new();
+        write(&corpus, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let back = crate::format::read_str(&text, Format::TextGrid, &Default::default()).unwrap();
+        assert_eq!(back.corpus.iter().next().unwrap().1.annotation(), t.annotation());
+    }
     use crate::format::{read_str, Format, ReadOptions};
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
