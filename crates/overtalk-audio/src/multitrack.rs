@@ -164,11 +164,16 @@ pub struct MultitrackOptions {
     /// On a track where the detector is less sure of speech than on wideband close-talk
     /// speech, the confident probability is this share of the detector's 90th percentile over
     /// the track's own clear speech (frames where it is the loudest mic, `coupling_min_db`
-    /// above its floor), when that is below [`vad_peak`](MultitrackOptions::vad_peak). The
-    /// detector hears narrowband speech (telephone, 8 kHz) less surely: its 90th percentile
-    /// there is about 0.90 where it is 0.95 on 16 kHz speech, and a bar fixed at 0.85 dropped
-    /// most short backchannels (5 of 15 on the synthetic 8 kHz check of BENCHMARKS.md).
+    /// above its floor, and the detector hears speech, at `vad_threshold` or more), when that
+    /// is below [`vad_peak`](MultitrackOptions::vad_peak), and never below
+    /// [`vad_peak_min`](MultitrackOptions::vad_peak_min). The detector hears narrowband
+    /// speech (telephone, 8 kHz) less surely: its 90th percentile there is about 0.90 where it
+    /// is 0.95 on 16 kHz speech, and a bar fixed at 0.85 dropped most short backchannels (5 of
+    /// 15 on the synthetic 8 kHz check of BENCHMARKS.md).
     pub vad_peak_share: f32,
+    /// The lowest confident probability a track's bar may fall to: loud noise on a mic
+    /// (handling, breath) that the detector half-believes must not lower its own bar.
+    pub vad_peak_min: f32,
     /// Couplings are re-estimated over blocks of this many 10 ms frames (falling back to the
     /// whole recording's when a block has too few frames where a speaker dominates).
     pub coupling_block: usize,
@@ -238,6 +243,7 @@ impl Default for MultitrackOptions {
             vad_peak_frames: 3,
             vad_peak: 0.85,
             vad_peak_share: 0.9,
+            vad_peak_min: 0.75,
             bands: true,
             band_margin_db: 5.0,
             band_on: 0.08,
@@ -757,13 +763,15 @@ pub fn detect_regions(
 
 /// The speech probability a run of `track` must reach to be kept: `vad_peak`, or less on a
 /// track whose detector is less sure of its own clear speech (`own(t)`: the track is the
-/// loudest mic at frame `t`, well above its floor) — `vad_peak_share` of the 90th percentile of
-/// the probability over those frames, from at least 1 s of them. Never above `vad_peak`, so
-/// wideband close-talk speech keeps the fixed bar.
+/// loudest mic at frame `t`, well above its floor; and the detector hears speech there, at
+/// `vad_threshold` or more, so that loud noise does not count) — `vad_peak_share` of the 90th
+/// percentile of the probability over those frames, from at least 1 s of them, and never
+/// below `vad_peak_min` nor above `vad_peak`.
 ///
 /// ```text
 /// probability on own clear speech   16 kHz: q90 0.95 → min(0.85, 0.9·0.95) = 0.85
 ///                                    8 kHz: q90 0.90 → min(0.85, 0.9·0.90) = 0.81
+///                      a noisy, unsure mic: q90 0.70 → max(0.75, 0.9·0.70) = 0.75
 /// ```
 pub(crate) fn confident_probability(
     track: &TrackFeatures,
@@ -778,8 +786,11 @@ pub(crate) fn confident_probability(
     let mut hist = [0u32; 256];
     let mut total = 0u32;
     for t in (0..n).filter(|&t| own(t)) {
-        hist[(track.vad_at(t) * 255.0).round().clamp(0.0, 255.0) as usize] += 1;
-        total += 1;
+        let p = track.vad_at(t);
+        if p >= options.vad_threshold {
+            hist[(p * 255.0).round().clamp(0.0, 255.0) as usize] += 1;
+            total += 1;
+        }
     }
     if total < 100 {
         return options.vad_peak;
@@ -794,7 +805,7 @@ pub(crate) fn confident_probability(
             (acc >= target).then_some(b as f32 / 255.0)
         })
         .unwrap_or(1.0);
-    (options.vad_peak_share * q90).min(options.vad_peak)
+    (options.vad_peak_share * q90).max(options.vad_peak_min).min(options.vad_peak)
 }
 
 /// Seconds of 10 ms frames.

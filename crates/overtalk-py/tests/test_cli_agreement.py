@@ -102,3 +102,8 @@ def test_turn_order_is_the_cli_untimed_object(tmp_path, cli):
         overtalk.analyze(path)
     with pytest.raises(overtalk.OvertalkError, match="has times"):
         overtalk.turn_order(EXAMPLES / "red-carpet" / "red-carpet.rttm")
+    # Written where only times can go it would be an empty file: refused, as convert refuses it.
+    corpus = overtalk.read(path)
+    with pytest.raises(overtalk.OvertalkError, match="holds timed segments only"):
+        corpus["rush"].write(format="rttm")
+    assert '"untimed"' in corpus["rush"].write(format="json")

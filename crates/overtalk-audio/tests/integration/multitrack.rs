@@ -326,8 +326,8 @@ fn ami_es2004a_headsets_against_the_word_reference() {
     let s25 = score(&reference, &found.annotation, found.duration, Delta::from_micros(250_000));
     println!("AMI ES2004a 750-810 s: DER collar 0 {:.4}, collar 0.25 {:.4}", s0.der(), s25.der());
     assert!(s0.der() < 0.19 && s25.der() < 0.13, "{}", s25.der());
-    // The confident bar is never above the fixed one; wideband speakers mostly keep it (one
-    // quiet headset gets 0.79 here, with the same DER as under the fixed bar).
+    // The confident bar is never above the fixed one; three of the four wideband headsets keep
+    // it (the quiet one gets less, with the same DER as under the fixed bar).
     let bars = &found.multitrack.as_ref().unwrap().vad_peak;
     assert!(
         bars.iter().all(|&b| b <= 0.85) && bars.iter().filter(|&&b| b == 0.85).count() == 3,
@@ -370,9 +370,10 @@ fn to_8khz(x: &[f32]) -> Vec<f32> {
 /// The same headsets carried at 8 kHz (a telephone bridge): the voice activity detector is
 /// less sure of narrowband speech (its 90th percentile on each speaker's clear speech is about
 /// 0.90, not 0.95), so a fixed confident bar of 0.85 dropped short turns and backchannels
-/// (DER 24.1 % at collar 0, 15.8 % at 0.25 s; overlap recall 0.22). The bar follows the
-/// detector's confidence on each track (`MultitrackOptions::vad_peak_share`): 17.9 % and
-/// 12.3 %, against 15.1 % and 10.1 % at 16 kHz.
+/// (DER 24.1 % at collar 0, 15.8 % at 0.25 s with sox's resampling; overlap recall 0.22). The
+/// bar follows the detector's confidence on each track (`MultitrackOptions::vad_peak_share`):
+/// 16.7 % and 10.5 % (17.2 % and 11.8 % with this test's own low-pass), against 15.1 % and
+/// 10.1 % at 16 kHz.
 #[test]
 fn ami_es2004a_headsets_at_8_khz() {
     let Some(data) = overtalk_testkit::shared_data("ami_es2004a_headsets_at_8_khz") else {
@@ -409,8 +410,8 @@ fn ami_es2004a_headsets_at_8_khz() {
     println!("AMI ES2004a at 8 kHz: DER collar 0 {:.4}, collar 0.25 {:.4}", s0.der(), s25.der());
     let bars = &found.multitrack.as_ref().unwrap().vad_peak;
     println!("confident bars: {bars:?}");
-    assert!(bars.iter().all(|&b| b < 0.85), "{bars:?}");
-    assert!(s0.der() < 0.20 && s25.der() < 0.14, "{} {}", s0.der(), s25.der());
+    assert!(bars.iter().all(|&b| (0.75..0.85).contains(&b)), "{bars:?}");
+    assert!(s0.der() < 0.19 && s25.der() < 0.13, "{} {}", s0.der(), s25.der());
 }
 
 #[test]

@@ -60,7 +60,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     if !format.keeps_untimed() {
         if let Some((id, t)) = corpus.iter().find(|(_, t)| t.is_untimed()) {
             return Err(input::NeedsTimes::new(format!(
-                "recording {id:?} is a transcript without times ({} utterances in order); {format} holds timed segments only: convert it to json or chat, which keep it, or analyse it with `overtalk analyze`",
+                "recording {id:?} is a transcript without times ({} utterances in order); {format} holds timed segments only: convert it to json, which keeps it, or analyse it with `overtalk analyze`",
                 t.untimed().len()
             ))
             .into());

@@ -100,36 +100,50 @@ pub fn without_text(t: &Transcript) -> Transcript {
 }
 
 /// A paragraph's text without trailing notes (`[crosstalk]`, `(CROSSTALK)`), closing quotes and
-/// spaces.
+/// spaces. One note or one run of closing marks comes off per step, so `(CHEERING)
+/// (APPLAUSE)` leaves the sentence before both; a note is looked for only within
+/// [`MAX_NOTE_BYTES`](crate::format::notes::MAX_NOTE_BYTES) of the end, so a turn of many
+/// notes is read once, not once per note.
 pub(crate) fn sentence_tail(text: &str) -> &str {
     let mut s = text.trim_end();
     loop {
-        let before = s;
-        // A trailing note in parentheses (`(CROSSTALK)`), then closing punctuation.
-        if s.ends_with(')') {
-            if let Some(open) = s.rfind('(') {
-                if crate::format::notes::parenthesised_note(&s[open + 1..s.len() - 1]) {
-                    s = s[..open].trim_end();
-                }
-            }
+        if let Some(open) = trailing_note(s) {
+            s = s[..open].trim_end();
+            continue;
         }
-        s = s.trim_end_matches(['"', '\'', '”', '’', ')', '*']).trim_end();
-        if s.ends_with(']') {
-            if let Some(open) = s.rfind('[') {
-                s = s[..open].trim_end();
-            }
-        }
-        if s == before {
+        let trimmed = s.trim_end_matches(['"', '\'', '”', '’', ')', '*']).trim_end();
+        if trimmed.len() == s.len() {
             return s;
         }
+        s = trimmed;
     }
+}
+
+/// Where the note that ends `s` starts: a `[…]`, or a `(…)` that is a transcriber's note
+/// ([`parenthesised_note`](crate::format::notes::parenthesised_note)), within
+/// `MAX_NOTE_BYTES` of the end.
+fn trailing_note(s: &str) -> Option<usize> {
+    let close = s.chars().next_back()?;
+    let open = match close {
+        ']' => '[',
+        ')' => '(',
+        _ => return None,
+    };
+    let mut from = s.len().saturating_sub(crate::format::notes::MAX_NOTE_BYTES + 2);
+    while !s.is_char_boundary(from) {
+        from += 1;
+    }
+    let at = from + s[from..].rfind(open)?;
+    let inner = &s[at + 1..s.len() - 1];
+    (open == '[' || crate::format::notes::parenthesised_note(inner)).then_some(at)
 }
 
 /// Whether a text ends with a dash or an ellipsis (the transcriber's mark of a cut-off), or
 /// CHAT's interruption terminator.
 pub(crate) fn cut_off(tail: &str) -> bool {
     tail.ends_with(['-', '–', '—', '…'])
-        || tail.ends_with("...")
+        // An ellipsis, but not CHAT's `+...` (trailing off: unfinished, not interrupted).
+        || (tail.ends_with("...") && !tail.ends_with("+..."))
         // CHAT's terminators of an utterance interrupted by another speaker (`+/.`, `+/?`);
         // `+//.` is a speaker breaking off their own utterance.
         || tail.ends_with("+/.")
@@ -270,7 +284,15 @@ mod tests {
         assert!(cut_off(sentence_tail("the plan is—")));
         assert!(cut_off(sentence_tail("and then...")));
         assert!(cut_off("so I [>] +/.") && cut_off("are you +/?"));
-        assert!(!cut_off("so I +//.") && !cut_off("so I."));
+        assert!(!cut_off("so I +//.") && !cut_off("so I.") && !cut_off("so I +..."));
+        // Two trailing notes: the sentence before both.
+        assert_eq!(sentence_tail("We will win. (CHEERING) (APPLAUSE)"), "We will win.");
+        assert_eq!(sentence_tail("We will [laughs] (APPLAUSE)"), "We will");
+        // Many notes in a long turn: linear (a quadratic scan of this takes minutes).
+        let long = format!("({} x", "[n] ".repeat(200_000));
+        assert_eq!(sentence_tail(&format!("{long})")), format!("{long}"));
+        let notes = format!("ok.{}", " (APPLAUSE)".repeat(100_000));
+        assert_eq!(sentence_tail(&notes), "ok.");
         assert!(!sentence_end("and then..."));
         assert!(sentence_end("Really?"));
         assert!(!sentence_end("Let me finish"));

@@ -194,20 +194,37 @@ pub fn analyze(t: &Transcript, p: &Params) -> Option<TurnOrder> {
         return None;
     }
     let ann = t.annotation();
-    // Turns: (speaker, first line, text of the utterances joined).
-    let mut turns: Vec<(&str, usize, String)> = Vec::new();
+    // Turns: (speaker, first line, text of the utterances joined, their normalised words).
+    // The words are the reader's when it gives them (CHAT's, counted as CLAN counts them:
+    // no `&-uh`, `xxx`, `0word`), else the text's tokens outside the transcriber's notes.
+    let mut turns: Vec<(&str, usize, String, Vec<String>)> = Vec::new();
     for u in t.untimed() {
         let name = ann.speaker_name(u.speaker);
         if p.ignore_labels.iter().any(|l| l == name) {
             continue;
         }
         let text = u.content.display_text();
+        let words: Vec<String> = if u.content.words.is_empty() {
+            notes::without_notes(&text)
+                .split_whitespace()
+                .filter(|w| w.chars().any(char::is_alphanumeric))
+                .map(normalise_token)
+                .collect()
+        } else {
+            u.content
+                .words
+                .iter()
+                .filter(|w| w.text.chars().any(char::is_alphanumeric))
+                .map(|w| normalise_token(&w.text))
+                .collect()
+        };
         match turns.last_mut() {
-            Some((speaker, _, joined)) if *speaker == name => {
+            Some((speaker, _, joined, all)) if *speaker == name => {
                 joined.push('\n');
                 joined.push_str(&text);
+                all.extend(words);
             }
-            _ => turns.push((name, u.line, text)),
+            _ => turns.push((name, u.line, text, words)),
         }
     }
     let lexicon = Lexicon::new(&p.verbal_claim_phrases);
@@ -219,14 +236,8 @@ pub fn analyze(t: &Transcript, p: &Params) -> Option<TurnOrder> {
     let mut pairs: BTreeMap<(&str, &str), (usize, usize)> = BTreeMap::new();
     let (mut cut, mut open) = (BTreeMap::new(), BTreeMap::new());
     let (mut n_cut, mut n_open, mut changes, mut words_total) = (0, 0, 0, 0);
-    for (i, (speaker, line, text)) in turns.iter().enumerate() {
+    for (i, (speaker, line, text, tokens)) in turns.iter().enumerate() {
         let turn = i + 1;
-        let spoken = notes::without_notes(text);
-        let tokens: Vec<String> = spoken
-            .split_whitespace()
-            .filter(|w| w.chars().any(char::is_alphanumeric))
-            .map(normalise_token)
-            .collect();
         let words = tokens.len();
         words_total += words;
         let tail = sentence_tail(text);

@@ -990,7 +990,7 @@ pub fn detect(name: Option<&str>, text: &str, explicit: Option<Format>) -> Resul
         return Ok(f);
     }
     // Speakers' turns without times: read by the paragraph reader as an untimed transcript.
-    if paragraphs::untimed_turns(text).is_some() {
+    if paragraphs::speech_turns(text) {
         return Ok(Format::Paragraphs);
     }
     Err(Error::unsupported(
@@ -1216,12 +1216,19 @@ pub fn write(corpus: &Corpus, format: Format, out: &mut dyn Write) -> Result<Vec
             corpus.len()
         )));
     }
+    // A transcript without times written where only times can go would be an empty file.
+    if !format.keeps_untimed() && !corpus.is_empty() && corpus.iter().all(|(_, t)| t.is_untimed()) {
+        let (id, t) = corpus.iter().next().map_or(("", 0), |(id, t)| (id, t.untimed().len()));
+        return Err(Error::unsupported(format!(
+            "recording {id:?} is a transcript without times ({t} utterances in order); {format} holds timed segments only: write json, which keeps it"
+        )));
+    }
     let mut warnings = w(corpus, out)?;
     if !format.keeps_untimed() {
         for (id, t) in corpus.iter().filter(|(_, t)| !t.untimed().is_empty()) {
             warnings.push(Warning::new(
                 WarningKind::Note,
-                format!("recording {id:?}: {} utterance(s) without times left out: {format} holds timed segments only (json and chat keep them)", t.untimed().len()),
+                format!("recording {id:?}: {} utterance(s) without times left out: {format} holds timed segments only (json keeps them)", t.untimed().len()),
             ));
         }
     }

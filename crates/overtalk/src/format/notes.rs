@@ -4,8 +4,8 @@
 //! Services write them in brackets (`[crosstalk 00:13:22]`, `[inaudible]`, Rev, Otter); the
 //! rush transcripts of broadcasters in parentheses and capitals (`(CROSSTALK)`,
 //! `(LAUGHTER)`, `(APPLAUSE)`). A note in parentheses is one only when its first word is a
-//! known kind (`(crosstalk)`, `(laughs)`) or it is all capitals, so that a speaker's aside
-//! in parentheses (`(and I mean that)`) stays speech:
+//! known kind (`(crosstalk)`, `(laughs)`) or it is all capitals of five letters or more, so
+//! that a speaker's aside in parentheses (`(and I mean that)`, `(NATO)`) stays speech:
 //!
 //! ```text
 //! I think [crosstalk 00:13:22] so (CROSSTALK) -- (and I mean that) yes.
@@ -52,11 +52,12 @@ pub(crate) fn kind_of(inner: &str) -> MarkKind {
     }
 }
 
-/// Whether a note in parentheses is a transcriber's: a known kind, or all capitals (at least
-/// two letters, no lower case).
+/// Whether a note in parentheses is a transcriber's: a known kind, or all capitals with at
+/// least five letters (`(APPLAUSE)`, `(BELL RINGS)`; an acronym aside such as `(NATO)` or
+/// `(FBI)` stays speech).
 pub(crate) fn parenthesised_note(inner: &str) -> bool {
     let letters = inner.chars().filter(|c| c.is_alphabetic()).count();
-    kind_of(inner) != MarkKind::Other || (letters >= 2 && !inner.chars().any(char::is_lowercase))
+    kind_of(inner) != MarkKind::Other || (letters >= 5 && !inner.chars().any(char::is_lowercase))
 }
 
 /// The notes of `text`, in order: every `[…]`, and every `(…)` that is a transcriber's note
@@ -127,7 +128,7 @@ mod tests {
         assert_eq!(without_notes("a (APPLAUSE) b"), "a   b");
         assert_eq!(notes("(APPLAUSE)")[0].kind, MarkKind::Other);
         // Not notes: one capital, an aside, unclosed or nested brackets, empty ones.
-        assert!(notes("(A) (I mean) [unclosed ( [] ()").is_empty());
+        assert!(notes("(A) (NATO) (I mean) [unclosed ( [] ()").is_empty());
         assert_eq!(notes("[a [b]")[0].inner, "b");
         // A long bracket is text; a multi-byte character at the limit does not split.
         assert!(notes(&format!("[{}]", "€".repeat(100))).is_empty());

@@ -335,6 +335,60 @@ pub(crate) fn untimed_turns(text: &str) -> Option<(usize, String)> {
     (turns >= 3 && names.len() >= 2 && names.values().any(|&k| k >= 2)).then_some(first).flatten()
 }
 
+/// Keys of headers, fields and change logs (`From:`, `Host:`, `Added:`): a text of them is no
+/// transcript of turns.
+const FIELD_NAMES: &[&str] = &[
+    "from",
+    "to",
+    "cc",
+    "bcc",
+    "subject",
+    "date",
+    "sent",
+    "reply-to",
+    "host",
+    "accept",
+    "user-agent",
+    "content-type",
+    "added",
+    "fixed",
+    "changed",
+    "removed",
+    "deprecated",
+    "security",
+    "version",
+    "author",
+    "title",
+    "status",
+    "type",
+    "description",
+    "name",
+    "id",
+];
+
+/// Whether a text found by [`untimed_turns`] reads as speakers' turns when nothing names its
+/// format (format detection): no turn under a header or field key (`From:`, `Host:`), at least
+/// two and a half words a turn on average, and a third of the turns ending as sentences do (or
+/// cut off). Email and HTTP headers, configuration files and change logs have `Key: value`
+/// lines too; given `--from paragraphs`, [`untimed_turns`] alone decides.
+pub(crate) fn speech_turns(text: &str) -> bool {
+    let (mut turns, mut words, mut ended) = (0usize, 0usize, 0usize);
+    for line in text.lines().take(2000) {
+        let Some((name, said)) = untimed_turn_start(line.trim(), false) else { continue };
+        if said.is_empty() {
+            continue;
+        }
+        if FIELD_NAMES.contains(&name.to_lowercase().as_str()) {
+            return false;
+        }
+        turns += 1;
+        words += super::notes::word_count(said);
+        let tail = crate::analysis::rules::sentence_tail(said);
+        ended += usize::from(tail.ends_with(['.', '?', '!', '-', '–', '—', '…']));
+    }
+    untimed_turns(text).is_some() && 2 * words >= 5 * turns && 3 * ended >= turns
+}
+
 /// The name in `- Name` or `- Name (Company)`, the whole rest of a header line after its time
 /// (Fathom `0:55 - Marcus Dallacqua (SuiteCentric)`, Happy Scribe `[00:01:02.02] - Speaker 1`):
 /// a dash, then a capitalised name and nothing else, so that `1:30 - we left` stays text.
@@ -884,7 +938,7 @@ fn read_untimed(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let speakers = built.annotation().speakers().len();
     ctx.warn(Warning::new(
         WarningKind::Note,
-        format!("the speakers' turns have no times: read as an untimed transcript of {count} utterance(s) by {speakers} speaker(s) in file order; `overtalk analyze` counts turns, words and interruptions by the transcriber's punctuation and notes, and measures that need times cannot be made"),
+        format!("the speakers' turns have no times: read as an untimed transcript of {count} utterance(s) by {speakers} speaker(s) in file order; the turn-order analysis (`overtalk analyze`; `overtalk.turn_order` in Python) counts turns, words and interruptions by the transcriber's punctuation and notes, and measures that need times cannot be made"),
     ))?;
     Ok(Corpus::single(ctx.recording_id(), built))
 }
@@ -892,7 +946,8 @@ fn read_untimed(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 /// The broadcasters' convention of naming a speaker in full at their first turn and by surname
 /// after (`ANDERSON COOPER, CNN ANCHOR:`, then `COOPER:`; `FORMER GOVERNOR LINCOLN CHAFEE:`,
 /// then `CHAFEE:`): each long name whose last word, before any comma and without parenthesised
-/// parts, is another speaker's whole name, mapped to that name.
+/// parts, is another speaker's whole name, mapped to that name — unless two long names end with
+/// the same one.
 fn introduced_names<'a>(names: &HashSet<&'a str>) -> BTreeMap<&'a str, &'a str> {
     let mut out = BTreeMap::new();
     for &name in names {
@@ -909,6 +964,13 @@ fn introduced_names<'a>(names: &HashSet<&'a str>) -> BTreeMap<&'a str, &'a str> 
             }
         }
     }
+    // Two people with one surname (`BILL CLINTON`, `HILLARY CLINTON`): the surname alone says
+    // neither, so each keeps their full name.
+    let mut per_short: BTreeMap<&str, usize> = BTreeMap::new();
+    for short in out.values() {
+        *per_short.entry(short).or_default() += 1;
+    }
+    out.retain(|_, short| per_short[short] == 1);
     out
 }
 
@@ -1084,6 +1146,12 @@ mod tests {
         // Under --strict the skipped title is an error, as every repair is.
         let strict = crate::format::ReadOptions { strict: true, ..Default::default() };
         assert!(crate::format::read_str(text, Format::Paragraphs, &strict).is_err());
+        // Two people with one surname keep their full names.
+        let two =
+            "BILL CLINTON: Hello.\nHILLARY CLINTON: Hi.\nCLINTON: Well.\nBILL CLINTON: Yes.\n";
+        let out = crate::format::read_str(two, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        assert_eq!(t.annotation().speakers().len(), 3);
         // A speaker named in full at the first turn and by surname after is one speaker; a
         // `Name:` line without words opens a turn only under a name that speaks elsewhere.
         let introduced = "FULL TRANSCRIPT:\nANDERSON COOPER, CNN ANCHOR: Good evening.\nSEN. BERNIE SANDERS (I-VT): Thanks.\nCOOPER: Senator --\nSANDERS:\nNo.\nCOOPER: Fine.\nSANDERS: Good.\n";
@@ -1108,6 +1176,13 @@ mod tests {
         let mixed = "Ana Ruiz: Hello there.\nBo: Hi.\nAna Ruiz: Shall we?\n";
         let out = crate::format::read_str(mixed, Format::Paragraphs, &opts).unwrap();
         assert_eq!(out.corpus.iter().next().unwrap().1.untimed().len(), 3);
+        // Headers and fields are no turns when nothing names the format.
+        let mail = "From: Ana Ruiz <ana@example.org>\nTo: Bo Lind <bo@example.org>\nSubject: Re: the plan\nFrom: Bo Lind <bo@example.org>\n";
+        assert!(crate::format::detect(Some("mail.txt"), mail, None).is_err());
+        let fields = "Host: example.org\nAccept: text/html\nHost: example.com\nAccept: */*\n";
+        assert!(crate::format::detect(Some("req.txt"), fields, None).is_err());
+        let terse = "Key: value\nOther: thing\nKey: more\nOther: stuff\n";
+        assert!(crate::format::detect(Some("conf.txt"), terse, None).is_err());
         // A title with a comma is no CSV header.
         let titled = format!("TOWN HALL DEBATE, TRANSCRIPT\n\n{text}");
         assert_eq!(

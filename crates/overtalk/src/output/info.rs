@@ -30,11 +30,13 @@ pub struct InfoRow {
     /// Segments as the file gives them (schema version 1 called them `turns`).
     pub segments: usize,
     /// From time 0 to the end of the last turn (or the declared end of the recording, if later).
-    pub duration_s: f64,
+    /// `null` for a transcript without times.
+    pub duration_s: Option<f64>,
     /// The UEM duration, when a UEM was given and names the recording.
     pub uem_s: Option<f64>,
     /// Time with at least one speaker.
-    pub speech_s: f64,
+    /// `null` for a transcript without times.
+    pub speech_s: Option<f64>,
     /// Time with two or more speakers; `null` when the input cannot show two speakers at once
     /// (ends estimated from start times: paragraph transcripts; or no times at all).
     pub overlap_s: Option<f64>,
@@ -135,9 +137,9 @@ impl InfoRow {
             source: source.to_owned(),
             speakers: a.speakers().len(),
             segments: a.len(),
-            duration_s: end.as_secs_f64(),
+            duration_s: (!t.is_untimed()).then(|| end.as_secs_f64()),
             uem_s: u.map(|d| d.as_secs_f64()),
-            speech_s: sp.as_secs_f64(),
+            speech_s: (!t.is_untimed()).then(|| sp.as_secs_f64()),
             overlap_s: measurable.then(|| ov.as_secs_f64()),
             overlap_share: measurable.then(|| share(ov, sp)),
             has_text: t.has_text() || t.untimed().iter().any(|u| !u.content.is_empty()),
@@ -240,16 +242,6 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
-/// The time columns of a row: the row's own, or `-` for a transcript without times, where a
-/// duration or an overlap of 0 would read as a measurement.
-fn timed_or_dash<const N: usize>(r: &InfoRow, cells: [String; N]) -> [String; N] {
-    if r.segments == 0 && r.untimed_utterances > 0 {
-        std::array::from_fn(|_| "-".to_owned())
-    } else {
-        cells
-    }
-}
-
 /// Seconds as `h:mm:ss.ss` (rounded to the centisecond), so short clips keep their decimals.
 fn hms(secs: f64) -> String {
     let cs = (secs * 100.0).round() as i64;
@@ -272,20 +264,18 @@ fn render_tsv(info: &Info, out: &mut dyn Write) -> io::Result<()> {
     }
     writeln!(out, "{}", header.join("\t"))?;
     for r in &info.recordings {
-        let [duration] = timed_or_dash(r, [format!("{:.3}", r.duration_s)]);
+        let duration = r.duration_s.map(|d| format!("{d:.3}")).unwrap_or_default();
         let mut row =
             vec![r.recording.clone(), r.speakers.to_string(), r.segments.to_string(), duration];
         if with_uem {
             row.push(r.uem_s.map_or_else(String::new, |u| format!("{u:.3}")));
         }
-        row.extend(timed_or_dash(
-            r,
-            [
-                format!("{:.3}", r.speech_s),
-                dash(r.overlap_s.map(|o| format!("{o:.3}"))),
-                dash(r.overlap_share.map(|o| format!("{:.1}", o * 100.0))),
-            ],
-        ));
+        // For programs, a value that was not measured is an empty cell.
+        row.extend([
+            r.speech_s.map(|v| format!("{v:.3}")).unwrap_or_default(),
+            r.overlap_s.map(|o| format!("{o:.3}")).unwrap_or_default(),
+            r.overlap_share.map(|o| format!("{:.1}", o * 100.0)).unwrap_or_default(),
+        ]);
         if with_untimed {
             row.push(r.untimed_utterances.to_string());
         }
@@ -312,20 +302,17 @@ fn render_table(info: &Info, style: InfoStyle, out: &mut dyn Write) -> io::Resul
         .recordings
         .iter()
         .map(|r| {
-            let [duration] = timed_or_dash(r, [hms(r.duration_s)]);
+            let duration = dash(r.duration_s.map(hms));
             let mut row =
                 vec![r.recording.clone(), r.speakers.to_string(), r.segments.to_string(), duration];
             if with_uem {
                 row.push(r.uem_s.map_or_else(|| "-".to_owned(), hms));
             }
-            row.extend(timed_or_dash(
-                r,
-                [
-                    hms(r.speech_s),
-                    dash(r.overlap_s.map(hms)),
-                    dash(r.overlap_share.map(|o| format!("{:.1}", o * 100.0))),
-                ],
-            ));
+            row.extend([
+                dash(r.speech_s.map(hms)),
+                dash(r.overlap_s.map(hms)),
+                dash(r.overlap_share.map(|o| format!("{:.1}", o * 100.0))),
+            ]);
             if with_untimed {
                 row.push(r.untimed_utterances.to_string());
             }
