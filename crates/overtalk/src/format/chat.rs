@@ -514,7 +514,7 @@ fn is_clan_control(c: char) -> bool {
 /// A main tier's text on one line: line breaks and tabs become single spaces, bullet and other
 /// control characters are removed (without adding a space: a control character sits inside a
 /// word), CLAN's control characters are kept; `www .` for no text; ` .` added when there is no
-/// terminator. Also whether the text changed and whether a terminator was added.
+/// terminator (` +/.`, interrupted, after a cut-off dash). Also whether the text changed and whether a terminator was added.
 fn main_tier_text(raw: &str) -> (String, bool, bool) {
     let kept: String = raw
         .chars()
@@ -525,6 +525,11 @@ fn main_tier_text(raw: &str) -> (String, bool, bool) {
     let mut terminated = false;
     if text.is_empty() {
         text = "www .".to_owned();
+    } else if text.ends_with(['-', '–', '—']) {
+        // A transcriber's cut-off dash (`The plan we passed --`): CHAT's terminator of an
+        // utterance interrupted by another speaker.
+        text.push_str(" +/.");
+        terminated = true;
     } else if !text.ends_with(['.', '?', '!']) {
         text.push_str(" .");
         terminated = true;
@@ -640,7 +645,7 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
     let notes = [
         (moved, "track(s) have times finer than a millisecond or negative; rounded to the millisecond and clipped to 0"),
         (dropped, "track(s) shorter than a millisecond after rounding; not written"),
-        (terminated, "text(s) without a terminator got \" .\""),
+        (terminated, "text(s) without a terminator got \" .\" (\" +/.\" after a cut-off dash)"),
         (cleaned, "text(s) had line breaks, tabs, control or bullet characters; written on one line without them"),
     ];
     for (n, what) in notes {
@@ -821,6 +826,9 @@ mod tests {
         );
         // Other control characters are removed, not turned into spaces.
         assert_eq!(main_tier_text("a\u{7}b c"), ("ab c .".to_owned(), true, true));
+        // A cut-off dash is CHAT's interruption, which the readers count as a cut-off.
+        assert_eq!(main_tier_text("we passed --"), ("we passed -- +/.".to_owned(), false, true));
+        assert_eq!(main_tier_text("so—"), ("so— +/.".to_owned(), false, true));
     }
 
     #[test]
