@@ -240,6 +240,14 @@ fn a_rush_transcript_is_analysed_by_turn_order() {
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["untimed"] == true)
         .collect();
     assert_eq!(kinds, [false, true]);
+    // A rush transcript whose id is also a timed conversation's is labelled with its file.
+    let same = dir.create("red-carpet.txt", &std::fs::read_to_string(&path).unwrap());
+    let both = dir
+        .run(&["analyze", same.to_str().unwrap(), &example("red-carpet.rttm"), "--format", "json"])
+        .ok();
+    let v: serde_json::Value = serde_json::from_str(&both).unwrap();
+    assert_eq!(v["conversations"][0]["recording"], "red-carpet");
+    assert_eq!(v["untimed"][0]["recording"], "red-carpet (red-carpet.txt)");
     // CSV rows cannot mix the two kinds.
     let run = dir.run(&[
         "analyze",

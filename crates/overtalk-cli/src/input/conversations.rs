@@ -78,15 +78,22 @@ pub(crate) fn read_and_analyze_untimed_too(
     let mut untimed = Vec::new();
     let (sources, analyzed) =
         read_inputs(inputs, read_args, how, audio, globals, Ok(&mut untimed))?;
-    // The same id in two files: each labelled with its file, as the timed ones are.
+    // The same id in two files: each labelled with its file, as the timed ones are; an id that
+    // also labels a timed conversation is labelled with its file too.
     let mut ids: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (label, _, _) in &untimed {
         *ids.entry(label.clone()).or_default() += 1;
     }
+    let timed: std::collections::HashSet<&str> =
+        analyzed.iter().map(|a| a.label.as_str()).collect();
     let untimed = untimed
         .into_iter()
         .map(|(id, file, order)| {
-            let label = if ids[&id] > 1 { format!("{id} ({file})") } else { id };
+            let label = if ids[&id] > 1 || timed.contains(id.as_str()) {
+                format!("{id} ({file})")
+            } else {
+                id
+            };
             UntimedAnalyzed { label, order }
         })
         .collect();
