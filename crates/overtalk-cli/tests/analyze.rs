@@ -229,6 +229,15 @@ fn a_rush_transcript_is_analysed_by_turn_order() {
     let md = dir.run(&["analyze", p, "--format", "md"]).ok();
     assert!(md.contains("## debate (untimed transcript)"), "{md}");
     assert!(md.contains("| `timing` | not measurable |"), "{md}");
+    assert!(
+        md.contains("| BIDEN | 2 | 40.0% | 11 | 36.7% | 6 | 5.5 | 1 | 1 | 0 | 2 | 0 | 1 | 2 |"),
+        "{md}"
+    );
+    let csv = dir.run(&["analyze", p, "--format", "csv", "--events", "speakers"]).ok();
+    assert!(
+        csv.contains("\ndebate,BIDEN,2,0.4,11,0.36666666666666664,6,5.5,1,1,0,2,0,1,2\n"),
+        "{csv}"
+    );
     let both = dir.run(&["analyze", p, &example("red-carpet.rttm"), "--format", "json"]).ok();
     let v: serde_json::Value = serde_json::from_str(&both).unwrap();
     assert_eq!(v["conversations"][0]["recording"], "red-carpet");

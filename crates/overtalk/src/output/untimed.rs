@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::csv::Events;
-use crate::analysis::turn_order::{TurnEnd, TurnOrder};
+use crate::analysis::turn_order::{SpeakerTurns, TurnEnd, TurnOrder};
 use crate::analysis::SCHEMA_VERSION;
 
 /// One untimed recording and its turn-order analysis.
@@ -46,6 +46,37 @@ fn by_speaker(counts: &std::collections::BTreeMap<String, usize>) -> String {
         return "-".to_owned();
     }
     counts.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
+}
+
+/// One speaker's numbers in the column order of every listing (turns, turn share, words, word
+/// share, longest and median turn in words, questions, the rule counts made and received,
+/// crosstalk notes, claims); each output writes shares and the median its own way.
+fn speaker_cells(
+    s: &SpeakerTurns,
+    share: impl Fn(Option<f64>) -> String,
+    median: impl Fn(Option<f64>) -> String,
+) -> [String; 13] {
+    [
+        s.turns.to_string(),
+        share(s.turn_share),
+        s.words.to_string(),
+        share(s.word_share),
+        s.longest_turn_words.to_string(),
+        median(s.median_turn_words),
+        s.questions.to_string(),
+        s.cut_off_made.to_string(),
+        s.cut_off_received.to_string(),
+        s.no_sentence_end_made.to_string(),
+        s.no_sentence_end_received.to_string(),
+        s.crosstalk_notes.to_string(),
+        s.verbal_claims.to_string(),
+    ]
+}
+
+/// [`speaker_cells`] as the table and Markdown show them: percentages, `-` when undefined.
+fn table_cells(s: &SpeakerTurns) -> [String; 13] {
+    let median = |m: Option<f64>| m.map_or_else(|| "-".to_owned(), |m| format!("{m:.1}"));
+    speaker_cells(s, percent, median)
 }
 
 /// The headline sentence of one recording.
@@ -88,22 +119,9 @@ pub fn write_table(recordings: &[UntimedRecording<'_>], out: &mut dyn Write) -> 
         ];
         let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| (*s).to_owned()).collect()];
         for (name, s) in &o.speakers {
-            rows.push(vec![
-                name.clone(),
-                s.turns.to_string(),
-                percent(s.turn_share),
-                s.words.to_string(),
-                percent(s.word_share),
-                s.longest_turn_words.to_string(),
-                s.median_turn_words.map_or_else(|| "-".to_owned(), |m| format!("{m:.1}")),
-                s.questions.to_string(),
-                s.cut_off_made.to_string(),
-                s.cut_off_received.to_string(),
-                s.no_sentence_end_made.to_string(),
-                s.no_sentence_end_received.to_string(),
-                s.crosstalk_notes.to_string(),
-                s.verbal_claims.to_string(),
-            ]);
+            let mut row = vec![name.clone()];
+            row.extend(table_cells(s));
+            rows.push(row);
         }
         let widths: Vec<usize> = (0..header.len())
             .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
@@ -191,26 +209,10 @@ pub fn write_markdown(recordings: &[UntimedRecording<'_>], out: &mut dyn Write) 
             o.basis
         )?;
         writeln!(out)?;
-        writeln!(out, "| speaker | turns | turn % | words | word % | longest turn (words) | questions | cut off | cut off by | before end | before end by | crosstalk notes | floor claims |")?;
-        writeln!(out, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")?;
+        writeln!(out, "| speaker | turns | turn % | words | word % | longest turn (words) | median turn (words) | questions | cut off | cut off by | before end | before end by | crosstalk notes | floor claims |")?;
+        writeln!(out, "| --- |{}", " ---: |".repeat(13))?;
         for (name, s) in &o.speakers {
-            writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                cell(name),
-                s.turns,
-                percent(s.turn_share),
-                s.words,
-                percent(s.word_share),
-                s.longest_turn_words,
-                s.questions,
-                s.cut_off_made,
-                s.cut_off_received,
-                s.no_sentence_end_made,
-                s.no_sentence_end_received,
-                s.crosstalk_notes,
-                s.verbal_claims
-            )?;
+            writeln!(out, "| {} | {} |", cell(name), table_cells(s).join(" | "))?;
         }
         writeln!(out)?;
         writeln!(out, "| rule | count | counts | by speaker |")?;
@@ -274,24 +276,10 @@ pub fn write_rows(
             )?;
             for u in recordings {
                 for (name, s) in &u.order.speakers {
-                    let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
-                    let cells = [
-                        quote(u.recording),
-                        quote(name),
-                        s.turns.to_string(),
-                        opt(s.turn_share),
-                        s.words.to_string(),
-                        opt(s.word_share),
-                        s.longest_turn_words.to_string(),
-                        opt(s.median_turn_words),
-                        s.questions.to_string(),
-                        s.cut_off_made.to_string(),
-                        s.cut_off_received.to_string(),
-                        s.no_sentence_end_made.to_string(),
-                        s.no_sentence_end_received.to_string(),
-                        s.crosstalk_notes.to_string(),
-                        s.verbal_claims.to_string(),
-                    ];
+                    // For programs: shares as fractions, an undefined value an empty cell.
+                    let raw = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
+                    let mut cells = vec![quote(u.recording), quote(name)];
+                    cells.extend(speaker_cells(s, raw, raw));
                     writeln!(out, "{}", cells.join(&sep))?;
                 }
             }
