@@ -126,10 +126,10 @@ fn the_score_page_confusion_colour_is_no_speaker_colour() {
 }
 
 /// A CHAT file without time bullets: `analyze` counts what the order of the utterances and the
-/// transcriber's codes say (`+/.` an interruption, `[<]` an overlap); `report`, which draws
-/// time, refuses it once with exit 1.
+/// transcriber's codes say (`+/.` an interruption, `[<]` an overlap); `report` draws it on an
+/// axis of words, and refuses once with exit 1 what needs times.
 #[test]
-fn an_untimed_chat_file_is_analysed_by_turn_order_and_refused_by_report() {
+fn an_untimed_chat_file_is_analysed_by_turn_order_and_reported_on_words() {
     let dir = Dir::new();
     let path = dir.create(
         "untimed.cha",
@@ -160,18 +160,30 @@ fn an_untimed_chat_file_is_analysed_by_turn_order_and_refused_by_report() {
         ]
     );
     assert_eq!(u["speakers"]["B"]["cut_off_made"], 1);
-    let run = dir.run(&["report", p, "-o", dir.path().join("r.html").to_str().unwrap()]);
-    assert_eq!(run.code(), 1, "{}", run.stderr());
-    let err = run.stderr();
-    assert_eq!(err.matches("untimed transcript").count(), 1, "{err}");
-    assert!(err.contains("`report` needs times"), "{err}");
-    // The HTML format of analyze and CSV onsets need times too (exit 1, said once).
-    for extra in [&["--format", "html"][..], &["--format", "csv"][..]] {
-        let mut argv = vec!["analyze", p];
-        argv.extend(extra);
+    // Its HTML report is a page drawn on an axis of words; `report` and `analyze --format
+    // html` write the same page.
+    let page = dir.path().join("r.html");
+    dir.run(&["report", p, "-o", page.to_str().unwrap()]).ok();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("words spoken, in order (no times)"), "{html}");
+    assert_eq!(html.matches("<title>turn ").count(), 2);
+    let same = dir.run(&["analyze", p, "--format", "html"]).ok();
+    assert_eq!(same.matches("<title>turn ").count(), 2);
+    // What needs times is refused (exit 1, said once): a picture with a time axis, a recording
+    // to play at the turns, timed and untimed transcripts on one page, CSV onsets.
+    let timed = dir.create("timed.rttm", "SPEAKER t 1 0 1 <NA> <NA> A <NA> <NA>\n");
+    let timed = timed.to_str().unwrap();
+    for argv in [
+        vec!["report", p, "-o", "r.png"],
+        vec!["report", p, "--audio", "a.mp3", "-o", "r2.html"],
+        vec!["report", p, timed, "-o", "r3.html"],
+        vec!["analyze", p, timed, "--format", "html"],
+        vec!["analyze", p, "--format", "csv"],
+    ] {
         let run = dir.run(&argv);
-        assert_eq!(run.code(), 1, "{extra:?}: {}", run.stderr());
-        assert!(run.stderr().contains("is a transcript without times"), "{}", run.stderr());
+        assert_eq!(run.code(), 1, "{argv:?}: {}", run.stderr());
+        let err = run.stderr();
+        assert_eq!(err.matches("is a transcript without times").count(), 1, "{argv:?}: {err}");
     }
     let turns = dir.run(&["analyze", p, "--format", "csv", "--events", "turns"]).ok();
     assert_eq!(turns, "recording,turn,speaker,line,words,ends\nuntimed,1,A,4,2,cut_off\nuntimed,2,B,5,1,sentence\n");

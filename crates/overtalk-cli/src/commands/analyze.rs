@@ -96,7 +96,11 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             sources: sources.iter().map(Source::display).collect(),
             detection: conversations::detections(&analyzed),
         };
-        Some(conversations::html(&analyzed, &options)?)
+        if untimed.is_empty() {
+            Some(conversations::html(&analyzed, &options)?)
+        } else {
+            Some(overtalk::report::untimed_report(&untimed, &options)?)
+        }
     } else {
         None
     };
@@ -160,9 +164,10 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     Ok(Outcome::Ok)
 }
 
-/// Refuses an output that cannot hold an untimed transcript's analysis (`recording`): the HTML
-/// report (drawn on a time axis), CSV lists other than `speakers` and `turns`, and CSV rows
-/// that would mix timed and untimed transcripts in one header.
+/// Refuses an output that cannot hold an untimed transcript's analysis (`recording`): an HTML
+/// report of timed and untimed transcripts together (each kind has a page of its own), CSV
+/// lists other than `speakers` and `turns`, and CSV rows that would mix timed and untimed
+/// transcripts in one header.
 fn check_untimed_format(args: &Args, recording: &str, timed_too: bool) -> Result<()> {
     let refuse = |why: String| -> Result<()> {
         Err(NeedsTimes::new(format!(
@@ -171,8 +176,8 @@ fn check_untimed_format(args: &Args, recording: &str, timed_too: bool) -> Result
         .into())
     };
     match args.format {
-        AnalyzeFormat::Html => refuse(
-            "the HTML report draws the conversation on a time axis; use --format table, md, json, jsonl or csv".to_owned(),
+        AnalyzeFormat::Html if timed_too => refuse(
+            "the HTML report of a transcript without times is a page of its own (drawn on an axis of words, not of time); analyse the two kinds separately".to_owned(),
         ),
         AnalyzeFormat::Csv | AnalyzeFormat::Tsv if timed_too => refuse(
             "its rows have other columns than those of the timed inputs; analyse the two kinds separately, or use --format json, jsonl, table or md".to_owned(),

@@ -8,11 +8,12 @@ use overtalk::report::{Audio, ReportOptions, TrackAudio};
 
 use crate::app::{Globals, Outcome};
 use crate::commands::report_image::{self, ImageArgs, ReportFormat};
-use crate::input::conversations::{self, read_and_analyze};
+use crate::input::conversations::{self, read_and_analyze_untimed_too};
 use crate::input::params::AnalysisArgs;
 use crate::input::recordings::AudioArgs;
-use crate::input::{is_audio, ReadArgs, Source};
+use crate::input::{is_audio, NeedsTimes, ReadArgs, Source};
 use crate::output::Target;
+use overtalk::output::untimed::UntimedRecording;
 
 /// Largest recording `--embed-audio` accepts.
 const MAX_EMBED_BYTES: u64 = 512 << 20;
@@ -194,8 +195,7 @@ fn audio(args: &Args) -> Result<Option<Audio>> {
 
 /// Runs `report`.
 pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
-    let (sources, analyzed) = read_and_analyze(
-        "report",
+    let (sources, analyzed, untimed) = read_and_analyze_untimed_too(
         &args.inputs,
         &args.read,
         &args.analysis,
@@ -205,6 +205,36 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
     let format = ReportFormat::choose(args.format, args.output.as_deref());
+    if let Some(first) = untimed.first() {
+        let refuse = |why: &str| -> Result<Outcome> {
+            Err(NeedsTimes::new(format!(
+                "recording {:?} is a transcript without times: {why}",
+                first.label
+            ))
+            .into())
+        };
+        if !analyzed.is_empty() {
+            return refuse("its report is a page of its own (drawn on an axis of words, not of time); report the transcripts with times and those without separately");
+        }
+        if format != ReportFormat::Html {
+            return refuse("the picture formats draw a time axis; its report is HTML (-o FILE.html), drawn on an axis of words");
+        }
+        if args.audio.is_some() || args.embed_audio {
+            return refuse("a recording cannot be played at its turns, which have no times; leave out --audio and --embed-audio");
+        }
+        let untimed: Vec<UntimedRecording<'_>> =
+            untimed.iter().map(|u| UntimedRecording::new(&u.label, &u.order)).collect();
+        let options = ReportOptions {
+            title: args.title.clone(),
+            audio: None,
+            preset: Some(args.analysis.preset.clone()),
+            sources: sources.iter().map(Source::display).collect(),
+            detection: Vec::new(),
+        };
+        let html = overtalk::report::untimed_report(&untimed, &options)?;
+        target.write_with(|out| Ok(out.write_all(html.as_bytes())?))?;
+        return Ok(Outcome::Ok);
+    }
     if format != ReportFormat::Html {
         let bytes = report_image::render(&analyzed, &args.image, args.title.as_deref(), format)?;
         target.write_with(|out| Ok(out.write_all(&bytes)?))?;

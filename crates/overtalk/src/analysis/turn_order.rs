@@ -160,6 +160,8 @@ pub struct TurnRow {
     pub words: usize,
     /// How it ends.
     pub ends: TurnEnd,
+    /// The turn's text as written, notes included; its utterances joined by line breaks.
+    pub text: String,
 }
 
 /// What cannot be measured without times.
@@ -300,7 +302,14 @@ pub fn analyze(t: &Transcript, p: &Params) -> Option<TurnOrder> {
             });
             at += len;
         }
-        rows.push(TurnRow { turn, speaker: (*speaker).to_owned(), line: *line, words, ends });
+        rows.push(TurnRow {
+            turn,
+            speaker: (*speaker).to_owned(),
+            line: *line,
+            words,
+            ends,
+            text: text.clone(),
+        });
     }
     for c in &claims {
         if let Some(s) = speakers.get_mut(&c.speaker) {

@@ -691,6 +691,9 @@ impl Kept {
 
 /// Reads a paragraph transcript (any dialect; see the module doc) as one recording.
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    if let Some(late) = late_times(text) {
+        return read_untimed(text, Some(late), ctx);
+    }
     let mut b = TranscriptBuilder::new();
     let mut current: Option<Paragraph> = None;
     let mut kept = Kept::new();
@@ -796,7 +799,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         && any_text
         && untimed_turns(text).is_some()
     {
-        return read_untimed(text, ctx);
+        return read_untimed(text, None, ctx);
     }
     if let Some((line, count)) = skipped {
         ctx.warn_at(
@@ -846,6 +849,44 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
+/// Where the times of `text` come too late to place its turns: the speakers' turns above the
+/// first line with a time make an untimed transcript by themselves ([`untimed_turns`]), and
+/// there are no more lines with a time than such turns — a rush transcript with a stray time
+/// stamp (`[21:04:37]` where a tape was changed), or with the time it ended at the bottom.
+/// Read by the times, every turn above the first would be skipped and the rest laid out from
+/// one time. The first time line's number (1-based) and the number of turns above it.
+///
+/// ```text
+/// MODERATOR: Good evening.        turn without a time  \
+/// SMITH: Thank you.               turn without a time   } 3 turns, a name twice: untimed
+/// MODERATOR: Senator?             turn without a time  /
+/// [21:04:37]                      the only time line: 1 <= 3 -> read without times
+/// SMITH: Yes.
+/// ```
+///
+/// A podcast whose cold open has no times, above two hundred timed paragraphs, is read by its
+/// times (the open is skipped with a warning).
+fn late_times(text: &str) -> Option<(usize, usize)> {
+    let mut first: Option<(usize, usize)> = None;
+    let mut times = 0usize;
+    let mut offset = 0usize;
+    for (n, line) in text.split_inclusive('\n').enumerate().take(100_000) {
+        if header(&unmark(line)).is_some() {
+            times += 1;
+            first.get_or_insert((n + 1, offset));
+        }
+        offset += line.len();
+    }
+    let (line, at) = first?;
+    let above = &text[..at];
+    untimed_turns(above)?;
+    let turns = above
+        .lines()
+        .filter(|l| untimed_turn_start(l.trim(), false).is_some_and(|(_, s)| !s.is_empty()))
+        .count();
+    (times <= turns).then_some((line, turns))
+}
+
 /// Speakers' turns with no times at all ([`untimed_turns`]: a debate's rush transcript, a
 /// hearing), read as an untimed transcript: each line that opens with a speaker's `Name:` starts
 /// a turn, the lines under it continue it, and the text above the first turn (a title, a date)
@@ -861,7 +902,15 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 /// (CROSSTALK)                     turn 2 continues; a crosstalk mark
 /// COOPER: Governor --             turn 3 COOPER
 /// ```
-fn read_untimed(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+///
+/// `late` is set when the text has lines with a time that come too late to place its turns
+/// ([`late_times`]): the first one's line and the turns above it. Those lines are read for their
+/// speaker and words, and their times are set aside with a warning.
+fn read_untimed(
+    text: &str,
+    late: Option<(usize, usize)>,
+    ctx: &mut ReadContext<'_>,
+) -> Result<Corpus> {
     // Which names open turns: those in capitals only, when most turns are named so; and the
     // names that open a turn with words on its line (a `Name:` line without words opens a
     // turn only under such a name: `FULL TRANSCRIPT:` above the debate does not).
@@ -885,12 +934,28 @@ fn read_untimed(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     }
     let mut read: Vec<(usize, String, String)> = Vec::new();
     let mut skipped: Option<(usize, usize)> = None;
+    let mut times = 0usize;
     for item in ctx.lines(text) {
         let (n, raw) = item?;
         let raw = if n == 1 { raw.trim_start_matches('\u{feff}') } else { raw };
         let decoded = decode_entities(raw);
         let line = decoded.trim();
         if line.is_empty() || is_markup(line) {
+            continue;
+        }
+        let unmarked = unmark(line);
+        if let Some(h) = late.and_then(|_| header(&unmarked)) {
+            times += 1;
+            match (h.speaker, read.last_mut()) {
+                (Some(name), _) => read.push((n, name.to_owned(), h.text.to_owned())),
+                (None, Some((_, _, said))) if !h.text.is_empty() => {
+                    if !said.is_empty() {
+                        said.push('\n');
+                    }
+                    said.push_str(h.text);
+                }
+                _ => {}
+            }
             continue;
         }
         let start = untimed_turn_start(line, capitals_only)
@@ -915,6 +980,14 @@ fn read_untimed(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             line,
             Some(1),
             format!("{lines} line(s) above the first speaker's turn skipped (a title, a date): not speech"),
+        )?;
+    }
+    if let Some((line, turns)) = late {
+        ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(1),
+            format!("{times} line(s) with a time among speakers' turns without times, the first here: {turns} turn(s) come before it, so the times cannot place the transcript; read as an untimed transcript, the times set aside"),
         )?;
     }
     let aliases = introduced_names(&speaking);
@@ -1193,6 +1266,46 @@ mod tests {
         assert_eq!(untimed_turns("Note: this is it.\nThe plan: ship it.\nAna: hi\n"), None);
         let e = crate::format::detect(Some("notes.txt"), "Note: this is it.\n", None).unwrap_err();
         assert!(e.to_string().contains("cannot tell the format"), "{e}");
+    }
+
+    /// A rush transcript with a stray time stamp is still read without times: every turn is
+    /// kept (read by the time, the four above it were skipped and the rest laid out from one
+    /// time), a timed line's speaker and words are kept, and the time lines are warned about.
+    /// A cold open above more timed paragraphs than its turns stays a timed transcript.
+    #[test]
+    fn a_stray_time_does_not_make_turns_timed() {
+        let text = "TOWN HALL\nMODERATOR: Good evening.\nSMITH: Thank you.\nJONES: I want to say --\nSMITH: Let me finish.\n[21:04:37]\nMODERATOR: Senator Jones?\n[21:05:10] JONES: We will cut taxes.\nSMITH: Not true.\n";
+        let opts = crate::format::ReadOptions::default();
+        let out = crate::format::read_str(text, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        assert!(t.is_untimed());
+        let turns: Vec<(&str, String, usize)> = t
+            .untimed()
+            .iter()
+            .map(|u| (t.annotation().speaker_name(u.speaker), u.content.display_text(), u.line))
+            .collect();
+        assert_eq!(
+            turns,
+            vec![
+                ("MODERATOR", "Good evening.".to_owned(), 2),
+                ("SMITH", "Thank you.".to_owned(), 3),
+                ("JONES", "I want to say --".to_owned(), 4),
+                ("SMITH", "Let me finish.".to_owned(), 5),
+                ("MODERATOR", "Senator Jones?".to_owned(), 7),
+                ("JONES", "We will cut taxes.".to_owned(), 8),
+                ("SMITH", "Not true.".to_owned(), 9),
+            ]
+        );
+        let said: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+        assert!(
+            said.iter().any(|w| w.contains("line 6, column 1: 2 line(s) with a time among speakers' turns without times, the first here: 4 turn(s) come before it")),
+            "{said:?}"
+        );
+        let cold_open = "HOST: Previously on the show.\nGUEST: It was wild.\nHOST: Indeed.\n[00:00:05] HOST: Welcome back.\n[00:00:09] GUEST: Thanks.\n[00:00:12] HOST: So.\n[00:00:15] GUEST: Yes.\n";
+        let out = crate::format::read_str(cold_open, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        assert!(!t.is_untimed());
+        assert_eq!(t.annotation().len(), 4);
     }
 
     #[test]

@@ -470,6 +470,7 @@ fn untimed() -> Value {
                 ("line", i()),
                 ("words", i()),
                 ("ends", en(&["sentence", "cut_off", "open", "empty"])),
+                ("text", t("string")),
             ])),
         ),
     ])

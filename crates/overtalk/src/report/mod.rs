@@ -22,6 +22,7 @@ pub(crate) mod event_score;
 pub mod html;
 pub mod png;
 pub mod svg;
+pub mod turn_order;
 
 pub use encode::{base64, csp_hash, escape, script_json, sha256};
 pub use event_score::event_score_report;
@@ -29,3 +30,4 @@ pub use html::{
     conversation_report, score_report, Audio, ConversationView, ReportOptions, ScoreView,
     TrackAudio,
 };
+pub use turn_order::untimed_report;
