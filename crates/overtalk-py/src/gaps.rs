@@ -172,7 +172,7 @@ fn counts_dict<'py>(
     }
     if overlap_unknown {
         for (name, kind) in names.iter().zip(HeKind::ALL) {
-            if kind.is_overlap() {
+            if kind.is_overlap_dependent() {
                 dict.set_item(name.bind(py), py.None())?;
             }
         }

@@ -82,6 +82,20 @@ impl HeKind {
         matches!(self, HeKind::OverlapWithin | HeKind::OverlapBetween | HeKind::UnboundedOverlap)
     }
 
+    /// Whether the kind cannot be counted when the input cannot show two speakers at once
+    /// (speakers found one per frame, ends estimated): the overlaps, and the speaker changes
+    /// without a gap (NGNO), where a hidden overlap lands.
+    ///
+    /// ```text
+    /// truth     A ██████████
+    ///           B        ██████████      an overlap between
+    /// one/frame A ████████
+    ///           B         █████████      a change without a gap: NGNO
+    /// ```
+    pub fn is_overlap_dependent(self) -> bool {
+        self.is_overlap() || self == HeKind::Ngno
+    }
+
     /// The JSON name.
     pub fn name(self) -> &'static str {
         match self {

@@ -343,7 +343,7 @@ pub fn assemble(st: Stages<'_>) -> Analysis {
             SpeakerOut {
                 talk: talk[x],
                 talk_share: ratio(talk[x].get(), total_talk.get()),
-                solo: solo[x],
+                solo: Some(solo[x]),
                 floor: floor[x],
                 floor_share: ratio(floor[x].get(), total_floor.get()),
                 turns: n_turns[x],

@@ -258,6 +258,7 @@ fn annotate_estimated_times(t: &Transcript, a: &mut Analysis) {
     a.conversation.forget_overlap();
     a.conversation.counts.events.forget_timing();
     for s in a.speakers.values_mut() {
+        s.forget_overlap();
         s.interruptions_made = None;
         s.interruptions_received = None;
     }

@@ -103,6 +103,7 @@ impl Analysis {
         self.diagnostics.warnings.retain(|w| !matches!(w, AnalysisWarning::NoOverlap { .. }));
         self.diagnostics.warnings.insert(0, AnalysisWarning::OverlapNotMeasurable);
         self.conversation.forget_overlap();
+        self.speakers.values_mut().for_each(SpeakerOut::forget_overlap);
         for p in &mut self.pairs {
             p.talk_over_events = None;
         }
@@ -270,8 +271,10 @@ pub struct SpeakerOut {
     pub talk: Millis,
     /// Share of all talk.
     pub talk_share: Option<f64>,
-    /// Solo time (ms).
-    pub solo: Millis,
+    /// Solo time (ms): talk with nobody else talking. `null` when overlap is not measurable
+    /// (speakers found one per frame, ends estimated), where it would equal the talk time by
+    /// construction.
+    pub solo: Option<Millis>,
     /// Floor time (ms).
     pub floor: Millis,
     /// Share of all floor time.
@@ -312,6 +315,22 @@ pub struct SpeakerOut {
     /// Extension: share of the speaker's backchannels whose onset is covered by another
     /// speaker's talkspurt (Q12).
     pub bc_in_overlap_share: Option<f64>,
+}
+
+impl SpeakerOut {
+    /// Forgets what depends on overlap the input cannot show ([`ConversationOut::forget_overlap`]):
+    /// the solo time (it would equal the talk time), the floor-transfer offsets into the
+    /// speaker (every hidden overlap would count as a transfer at 0 ms, so no offset is
+    /// negative and the median and spread are biased), and the share of backchannels made in
+    /// overlap.
+    pub(crate) fn forget_overlap(&mut self) {
+        self.solo = None;
+        self.median_fto_in = None;
+        self.fto_in_iqr = None;
+        self.fto_in_negative_share = None;
+        self.question_fto_median = None;
+        self.bc_in_overlap_share = None;
+    }
 }
 
 /// One interrupter → interruptee pair.
@@ -386,11 +405,12 @@ impl ConversationOut {
         self.overlap_between_share = None;
         self.ngno_share = None;
         self.between_median = None;
+        let unknown = |k: &HeKind| k.is_overlap_dependent();
         for kinds in self.he_counts.values_mut() {
-            kinds.iter_mut().filter(|(k, _)| k.is_overlap()).for_each(|(_, n)| *n = None);
+            kinds.iter_mut().filter(|(k, _)| unknown(k)).for_each(|(_, n)| *n = None);
         }
         for kinds in self.he_durations.values_mut() {
-            kinds.iter_mut().filter(|(k, _)| k.is_overlap()).for_each(|(_, s)| *s = None);
+            kinds.iter_mut().filter(|(k, _)| unknown(k)).for_each(|(_, s)| *s = None);
         }
     }
 }

@@ -42,11 +42,22 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 /// A first line of at least nine fields that starts with an RTTM type.
 fn sniff(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
     let upper = first.fields.first().map(|f| f.to_ascii_uppercase());
+    // The onset and duration fields are numbers (or `<NA>`, as SPKR-INFO lines have them):
+    // a transcript whose first line is `Speaker 1: Welcome back to the program…` has nine
+    // words too, and is no RTTM.
+    let timing = |i: usize| {
+        first
+            .fields
+            .get(i)
+            .is_some_and(|f| *f == "<NA>" || f.parse::<f64>().is_ok_and(f64::is_finite))
+    };
     (matches!(
         upper.as_deref(),
         Some("SPEAKER" | "SPKR-INFO" | "LEXEME" | "NON-SPEECH" | "NON-LEX" | "SEGMENT")
-    ) && first.fields.len() >= 9)
-        .then_some(Format::Rttm)
+    ) && first.fields.len() >= 9
+        && timing(3)
+        && timing(4))
+    .then_some(Format::Rttm)
 }
 
 /// Types md-eval accepts; lines of other types are skipped with a warning.

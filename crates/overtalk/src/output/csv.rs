@@ -194,7 +194,7 @@ fn rows(events: Events, id: &str, r: &Analysis) -> Vec<Vec<String>> {
                     r.mode.get(name).map(name_of).unwrap_or_default(),
                     x.talk.to_string(),
                     opt(&x.talk_share),
-                    x.solo.to_string(),
+                    opt(&x.solo),
                     x.floor.to_string(),
                     opt(&x.floor_share),
                     x.turns.to_string(),

@@ -223,7 +223,7 @@ fn conversation<M: Markup + ?Sized>(
                 },
                 secs(s.talk.get()),
                 pct(s.talk_share),
-                secs(s.solo.get()),
+                s.solo.map_or_else(|| "-".to_owned(), |t| secs(t.get())),
                 secs(s.floor.get()),
                 pct(s.floor_share),
                 s.turns.to_string(),
@@ -381,6 +381,9 @@ fn who_interrupts_whom<M: Markup + ?Sized>(
     m.style().after_caption(out)?;
     let by_pair: std::collections::HashMap<(&str, &str), _> =
         r.pairs.iter().map(|p| ((&*p.interrupter, &*p.interruptee), p)).collect();
+    // A pair without events: no attempt, and no talk-over event unless none could be seen.
+    let talk_over_seen = r.conversation.counts.events.talk_over_events.is_some();
+    let empty_pair = format!("0/0 ({})", count_or_unmeasurable(talk_over_seen.then_some(0)));
     let mut header = vec!["interrupter \\ holder".to_owned()];
     header.extend(names.iter().map(|n| (*n).clone()));
     let rows: Vec<Vec<String>> = names
@@ -393,7 +396,7 @@ fn who_interrupts_whom<M: Markup + ?Sized>(
                 } else {
                     by_pair
                         .get(&(x.as_str(), f.as_str()))
-                        .map_or_else(|| "0/0 (0)".to_owned(), |p| cell(p))
+                        .map_or_else(|| empty_pair.clone(), |p| cell(p))
                 });
             }
             row

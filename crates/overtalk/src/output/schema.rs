@@ -67,13 +67,13 @@ const CLASSES: &[&str] = &[
 ];
 const LAYERS: &[&str] = &["acoustic", "floor"];
 
-/// The value of each H&E kind: `value`, or for the overlap kinds `value` or `null` (overlap not
-/// measurable from the input).
+/// The value of each H&E kind: `value`, or for the overlap kinds and NGNO `value` or `null`
+/// (overlap not measurable from the input).
 fn per_kind(value: &Value) -> Value {
     let kinds = obj(KINDS
         .iter()
         .map(|k| {
-            let overlap = HeKind::ALL.iter().any(|h| h.name() == *k && h.is_overlap());
+            let overlap = HeKind::ALL.iter().any(|h| h.name() == *k && h.is_overlap_dependent());
             let v = if overlap {
                 json!({ "anyOf": [value, { "type": "null" }] })
             } else {
@@ -206,7 +206,7 @@ fn conversation() -> Value {
             map_of(obj(vec![
                 ("talk", ms()),
                 ("talk_share", nullable("number")),
-                ("solo", ms()),
+                ("solo", nullable("integer")),
                 ("floor", ms()),
                 ("floor_share", nullable("number")),
                 ("turns", t("integer")),

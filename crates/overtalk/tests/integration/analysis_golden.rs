@@ -87,7 +87,7 @@ fn r4(x: Option<f64>) -> f64 {
 
 fn talk(r: &Analysis, who: &str) -> (i64, i64, i64) {
     let sp = &r.speakers[who];
-    (sp.talk.get(), sp.solo.get(), sp.floor.get())
+    (sp.talk.get(), sp.solo.expect("solo measured").get(), sp.floor.get())
 }
 
 #[test]
@@ -523,7 +523,14 @@ fn red_carpet_text_mode() {
     let row = |who: &str| {
         let x = &r.speakers[who];
         let longest = x.longest_turn.unwrap().get();
-        (x.talk.get(), x.solo.get(), x.floor.get(), x.turns, longest, x.words)
+        (
+            x.talk.get(),
+            x.solo.expect("solo measured").get(),
+            x.floor.get(),
+            x.turns,
+            longest,
+            x.words,
+        )
     };
     assert_eq!(row(I), (5000, 5000, 5850, 2, 3000, 14));
     assert_eq!(row(A), (9050, 6450, 8200, 4, 3200, 32));

@@ -98,7 +98,7 @@ fn check_invariants(r: &Analysis) {
             .filter(|p| p.active.len() >= 2 && p.active.iter().any(|a| **a == **name))
             .map(|p| p.end.get() - p.start.get())
             .sum();
-        assert_eq!(s.talk.get(), s.solo.get() + overlap, "talk of {name}");
+        assert_eq!(s.talk.get(), s.solo.expect("solo measured").get() + overlap, "talk of {name}");
     }
     // Floor tenures partition [opening claim, span end).
     let floor: i64 = r.speakers.values().map(|s| s.floor.get()).sum();

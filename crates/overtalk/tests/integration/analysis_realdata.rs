@@ -49,7 +49,11 @@ fn check_invariants(r: &Analysis, label: &str) {
             .filter(|p| p.active.len() >= 2 && p.active.iter().any(|a| **a == **name))
             .map(|p| p.end.get() - p.start.get())
             .sum();
-        assert_eq!(s.talk.get(), s.solo.get() + in_overlap, "{label}: talk of {name}");
+        assert_eq!(
+            s.talk.get(),
+            s.solo.expect("solo measured").get() + in_overlap,
+            "{label}: talk of {name}"
+        );
     }
     let floor: i64 = r.speakers.values().map(|s| s.floor.get()).sum();
     match r.turns.first() {
@@ -102,8 +106,8 @@ fn check_invariants(r: &Analysis, label: &str) {
     for (layer, kinds) in &c.he_counts {
         for (kind, n) in kinds {
             let listed = r.he.iter().filter(|h| h.layer == *layer && h.kind == *kind).count();
-            // An overlap count is unknown, not zero, where overlap cannot be measured.
-            let unknown = kind.is_overlap() && r.overlap_unmeasurable().is_some();
+            // An overlap or NGNO count is unknown, not zero, where overlap cannot be measured.
+            let unknown = kind.is_overlap_dependent() && r.overlap_unmeasurable().is_some();
             assert_eq!(*n, (!unknown).then_some(listed), "{label}: {kind:?} count");
         }
     }

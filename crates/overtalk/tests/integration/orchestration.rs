@@ -73,17 +73,29 @@ fn one_speaker_per_frame_makes_overlap_not_measurable() {
     );
     assert!(k.interruptions.is_some());
     assert!(a.pairs.iter().all(|p| p.talk_over_events.is_none()));
-    // The overlap intervals and the statistics their absence would bias: unknown too; the
-    // gaps and pauses are measured.
+    // The overlap intervals, the changes without a gap (where hidden overlaps land) and the
+    // statistics their absence would bias: unknown too; the gaps and pauses are measured.
     use overtalk::analysis::intervals::{HeKind, Layer};
     let c = &a.conversation;
     assert_eq!((c.overlap_between_share, c.ngno_share, c.between_median), (None, None, None));
     for layer in [Layer::Acoustic, Layer::Floor] {
         for kind in HeKind::ALL {
             let (n, stats) = (c.he_counts[&layer][&kind], &c.he_durations[&layer][&kind]);
-            assert_eq!(n.is_none(), kind.is_overlap(), "{layer:?} {kind:?}");
-            assert_eq!(stats.is_none(), kind.is_overlap(), "{layer:?} {kind:?}");
+            let unknown = kind.is_overlap_dependent();
+            assert_eq!(n.is_none(), unknown, "{layer:?} {kind:?}");
+            assert_eq!(stats.is_none(), unknown, "{layer:?} {kind:?}");
         }
+    }
+    // Per speaker: the solo time (it would equal the talk), the offsets of the transfers into
+    // the speaker (none could be negative) and the backchannels in overlap; the talk is
+    // measured.
+    for s in a.speakers.values() {
+        assert_eq!(
+            (s.solo, s.median_fto_in, s.fto_in_iqr, s.fto_in_negative_share),
+            (None, None, None, None)
+        );
+        assert_eq!((s.question_fto_median, s.bc_in_overlap_share), (None, None));
+        assert!(s.talk.get() > 0);
     }
     // One speaker found by such a method: the same (it may be two voices merged).
     let mut solo = entry("diarized", "solo.wav");
