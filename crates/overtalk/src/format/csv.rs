@@ -28,14 +28,16 @@
 //! write (`--output_format tsv`): its times are milliseconds, read so with a note. Quoted fields
 //! may hold the delimiter, quotes and line breaks (RFC 4180).
 //!
-//! **Rows that do not fit.** A row with an empty time is skipped with a
-//! [`WarningKind::MissingTime`] warning; a time that cannot be read (`NaN`, `abc`, out of range)
-//! is an error naming line and column. A row with more fields than the header
+//! **Rows that do not fit.** A row whose time is empty or cannot be read (`NaN`, `abc`, out of
+//! range, a frame timecode `hh:mm:ss:ff` whose frame rate the table does not say) is skipped
+//! with a [`WarningKind::MissingTime`] warning naming line and column, so that one bad row does
+//! not lose the rest; under `--strict` it is the error. A row with more fields than the header
 //! is never cut short without a word: times written with SRT's decimal comma and split by it
 //! (`00:00:03,200` unquoted) are rejoined, and fields after a last text column are the rest of
 //! its text (`hello,world` unquoted), each with a [`WarningKind::Repaired`] warning; any other
 //! such row is skipped with a [`WarningKind::Skipped`] warning (extra fields that are all empty,
-//! trailing delimiters, hold nothing and are dropped).
+//! trailing delimiters, hold nothing and are dropped). A table in which every data row was
+//! rejected is an error naming the first one, not an empty result.
 //!
 //! **Writing**: the header `recording,start,end,speaker,text` (tab separated for TSV), one row per
 //! track sorted by recording then time, times in seconds exact to the microsecond, fields quoted
@@ -238,6 +240,14 @@ fn is_whisper_tsv(header: &csv::StringRecord, rows: &[&str]) -> bool {
         any = true;
     }
     any
+}
+
+/// Whether a cell is a frame timecode, `hh:mm:ss:ff` (or `hh:mm:ss;ff`, drop frame), as video
+/// editors write it: its last part counts frames at a rate the table does not say.
+fn is_frame_timecode(cell: &str) -> bool {
+    let parts: Vec<&str> = cell.split([':', ';']).collect();
+    parts.len() == 4
+        && parts.iter().all(|p| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Whether a cell is a clock time without a fraction (`00:00:03`, `0:03`), and `next` the
@@ -508,6 +518,10 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
     let mut per: BTreeMap<String, TranscriptBuilder> = BTreeMap::new();
     let mut missing_warned = cols.speaker.is_none();
     let mut rows = 0usize;
+    // Rows that reached the segment stage, and the first row rejected before it (line, column,
+    // why): a table none of whose rows can be read is an error, not an empty result.
+    let mut kept = 0usize;
+    let mut first_rejected: Option<(usize, usize, String)> = None;
     let width = if headerless { header.len().min(4) } else { header.len() };
     let time_columns: Vec<usize> = {
         let mut c: Vec<usize> =
@@ -532,7 +546,8 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
         let n = record.position().map_or(0, |p| p.line() as usize);
         let raw = lines.get(n.wrapping_sub(1)).copied().unwrap_or("");
         let mut row = Row::of(&record);
-        if row.fit(width, &time_columns, cols.text, dchar, raw, n, ctx)?.is_some() {
+        if let Some(why) = row.fit(width, &time_columns, cols.text, dchar, raw, n, ctx)? {
+            first_rejected.get_or_insert(why);
             continue;
         }
         let col = |k: usize| field_column(raw, dchar, row.origin(k));
@@ -547,6 +562,10 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
             let why = match cell_time(f, ms) {
                 _ if f.is_empty() => format!("{what} is empty"),
                 Ok(t) => return Ok(Ok(t)),
+                Err(_) if is_frame_timecode(f) => format!(
+                    "{what} {:?}: a frame timecode (hh:mm:ss:ff) at a frame rate the file does not say; write times in seconds or as hh:mm:ss.mmm",
+                    shown(f, 40)
+                ),
                 Err(e) => format!("{what} {:?}: {e}", f.chars().take(40).collect::<String>()),
             };
             let skipped = if ctx.options().strict { "" } else { "; row skipped" };
@@ -555,7 +574,10 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
         };
         let start = match time(cols.start, cols.start_ms, "start", ctx)? {
             Ok(t) => t,
-            Err(_) => continue,
+            Err(why) => {
+                first_rejected.get_or_insert(why);
+                continue;
+            }
         };
         let (end, end_col) = match (cols.end, cols.duration) {
             (Some((k, ms)), _) => (time(k, ms, "end", ctx)?, k),
@@ -569,8 +591,12 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
         };
         let end = match end {
             Ok(t) => t,
-            Err(_) => continue,
+            Err(why) => {
+                first_rejected.get_or_insert(why);
+                continue;
+            }
         };
+        kept += 1;
         let speaker = match cols.speaker.map(cell) {
             Some(s) if !s.is_empty() => s,
             _ => {
@@ -601,6 +627,15 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
                 b.speaker(speaker);
             }
         }
+    }
+    if let (0, Some((line, column, why))) = (kept, first_rejected) {
+        return Err(ctx.error(
+            line,
+            column,
+            format!(
+                "no row could be read: all {rows} data row(s) were rejected, the first for: {why}"
+            ),
+        ));
     }
     if rows == 0 {
         ctx.warn_at(WarningKind::Note, header_line, Some(1), "no rows after the header")?;
@@ -829,6 +864,38 @@ mod tests {
         let out = read_text("start,end,speaker\n0,1,A,,\n", Format::Csv);
         assert!(out.warnings.is_empty(), "{:?}", out.warnings);
         assert_eq!(rows(&out), vec![(0, 1_000_000, "A".into(), None)]);
+    }
+
+    #[test]
+    fn a_table_of_rejected_rows_is_an_error_naming_the_first() {
+        // Frame timecodes, as video editors export them: the frame rate is not in the file.
+        let text = "Speaker,Start,End,Transcript\nAlice,00:00:00:12,00:00:03:05,\"Hello, how are you?\"\nBob,00:00:03:00,00:00:05:15,\"Fine, thanks.\"\n";
+        let e = read_str(text, Format::Csv, &ReadOptions::default()).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(7)));
+        assert!(
+            e.to_string().ends_with("no row could be read: all 2 data row(s) were rejected, the first for: start \"00:00:00:12\": a frame timecode (hh:mm:ss:ff) at a frame rate the file does not say; write times in seconds or as hh:mm:ss.mmm"),
+            "{e}"
+        );
+        let e =
+            read_str("start,end,speaker\n1,,a\nabc,2,b\n", Format::Csv, &ReadOptions::default())
+                .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(3)));
+        assert!(e.to_string().ends_with("the first for: end is empty"), "{e}");
+        // One readable row is enough: the others are skipped with a warning each.
+        let out = read_text("start,end,speaker\nNaN,1,a\n1,2,b\n", Format::Csv);
+        assert_eq!(
+            warnings(&out),
+            vec![(
+                WarningKind::MissingTime,
+                Some(2),
+                Some(1),
+                "start \"NaN\": time is NaN; row skipped"
+            )]
+        );
+        assert_eq!(rows(&out), vec![(1_000_000, 2_000_000, "b".into(), None)]);
+        // A table of a header alone has no rejected row: it reads empty, with notes.
+        let out = read_text("start,end,speaker\n", Format::Csv);
+        assert_eq!(out.warnings[0].message, "no rows after the header");
     }
 
     #[test]
