@@ -71,6 +71,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     for source in &sources {
         let out = input::read(source, &args.read, &rename)?;
+        input::require_speech(source, &out, globals.quiet)?;
         input::print_warnings(source, &out, globals.quiet);
         let chat = out.format == Some(Format::Chat);
         for (id, t) in out.corpus.iter() {

@@ -1057,11 +1057,18 @@ pub fn read_str(text: &str, format: Format, options: &ReadOptions) -> Result<Rea
     }
     // An input that holds nobody speaking reads as an empty result: say so, so that an empty
     // RTTM or a table of "0 speakers" is not taken for a result about people.
-    if corpus.iter().all(|(_, t)| t.utterances().next().is_none() && t.untimed().is_empty()) {
+    if holds_no_speech(&corpus) {
         ctx.warn(Warning::new(WarningKind::Note, EMPTY_INPUT))?;
     }
     let zero_length = std::mem::take(&mut ctx.zero_length);
     Ok(ReadOutput { format: Some(format), corpus, warnings: ctx.into_warnings(), zero_length })
+}
+
+/// Whether nobody speaks in `corpus`: no recording holds a segment or an untimed utterance
+/// (an empty file, a header alone, every line dropped). Readers note it ([`EMPTY_INPUT`]); the
+/// command line refuses such an input where it describes speech.
+pub fn holds_no_speech(corpus: &Corpus) -> bool {
+    corpus.iter().all(|(_, t)| t.utterances().next().is_none() && t.untimed().is_empty())
 }
 
 /// The note on an input in which nobody speaks ([`read_str`]).
