@@ -213,3 +213,30 @@ fn a_recording_given_twice_is_said_and_tsv_is_for_programs() {
          s\t2\t2\t2.500\t2.500\t0.500\t20.0\n"
     );
 }
+
+/// The duration is the recording's when the file states it (AssemblyAI's `audio_duration`),
+/// else the end of the last segment, and `info --help` says so.
+#[test]
+fn info_duration_is_the_stated_recording_length_else_the_last_end() {
+    let dir = Dir::new();
+    dir.create(
+        "call.json",
+        r#"{"status": "completed", "audio_duration": 10, "utterances": [
+            {"speaker": "A", "start": 0, "end": 4000, "text": "Good morning."},
+            {"speaker": "B", "start": 4500, "end": 9000, "text": "Morning."}]}"#,
+    );
+    dir.create("call.rttm", "SPEAKER call 1 0.000 4.000 <NA> <NA> A <NA> <NA>\nSPEAKER call 1 4.500 4.500 <NA> <NA> B <NA> <NA>\n");
+    let duration = |file: &str| -> serde_json::Value {
+        let out = dir.run(&["info", file, "--format", "json"]).ok();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v["recordings"][0]["duration_s"].clone()
+    };
+    assert_eq!(duration("call.json"), 10.0);
+    assert_eq!(duration("call.rttm"), 9.0);
+    let help = dir.run(&["info", "--help"]).ok();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("The duration runs from time 0 to the end of the recording when the file states it (a TextGrid's `xmax`, AssemblyAI's `audio_duration`, Deepgram's `metadata.duration`, …), or to the end of the last segment when that is later or the file states no end"),
+        "{help}"
+    );
+}

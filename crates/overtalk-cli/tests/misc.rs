@@ -244,3 +244,60 @@ fn negative_numbers_reach_the_range_checks() {
     let run = dir.run(&["analyze", "a.rttm", "--min-segment", "-5"]);
     assert!(run.stderr().contains("min_segment = -5 ms is out of range"), "{}", run.stderr());
 }
+
+/// A file in which nobody speaks is an error naming it, in every format, for the commands
+/// that describe speech: a script cannot take it for a result of 0 speakers. The reader's
+/// warnings say why; `score` still reads an empty reference (a silent recording).
+#[test]
+fn inputs_without_speech_are_errors_whatever_the_format() {
+    let dir = Dir::new();
+    let files = [
+        ("empty.srt", ""),
+        ("blank.rttm", "\n \n"),
+        ("empty.cha", ""),
+        ("header.csv", "start,end,speaker\n"),
+        ("header.vtt", "WEBVTT\n"),
+        ("dropped.rttm", "SPEAKER r 1 2.0 0 <NA> <NA> A <NA> <NA>\n"),
+    ];
+    for (name, text) in files {
+        dir.create(name, text);
+        for command in ["info", "analyze", "convert"] {
+            let mut argv = vec![command, name];
+            if command == "convert" {
+                argv.extend(["--to", "rttm", "-o", "-"]);
+            }
+            let run = dir.run(&argv);
+            assert_eq!(run.code(), 2, "{argv:?}: {}", run.stdout());
+            assert_eq!(run.stdout(), "", "{argv:?}");
+            assert!(
+                run.stderr().ends_with(&format!("overtalk: error: {name}: the input holds no speech (no segment, turn or word{}): nothing to describe\n",
+                    if name == "blank.rttm" { "" } else { "; see the warnings above" })),
+                "{argv:?}: {}",
+                run.stderr()
+            );
+        }
+    }
+    assert_eq!(
+        dir.run(&["info", "header.csv"]).stderr(),
+        "overtalk: warning: header.csv: line 1, column 1: no rows after the header (note)\n\
+         overtalk: error: header.csv: the input holds no speech (no segment, turn or word; see the warnings above): nothing to describe\n"
+    );
+    let quiet = dir.run(&["info", "-q", "empty.srt"]);
+    assert_eq!(
+        quiet.stderr(),
+        "overtalk: error: empty.srt: the input holds no speech (no segment, turn or word): nothing to describe\n"
+    );
+    // One silent file among others is still named.
+    dir.create("a.rttm", "SPEAKER a 1 0 2 <NA> <NA> A <NA> <NA>\n");
+    let run = dir.run(&["info", "a.rttm", "empty.srt"]);
+    assert_eq!(run.code(), 2);
+    assert!(
+        run.stderr().contains("error: empty.srt: the input holds no speech"),
+        "{}",
+        run.stderr()
+    );
+    // Scoring reads an empty reference as before: a silent recording is a valid reference.
+    let before = dir.run(&["score", "-r", "blank.rttm", "-s", "a.rttm"]);
+    assert_eq!(before.code(), 0, "{}", before.stderr());
+    assert!(!before.stderr().contains("nothing to describe"), "{}", before.stderr());
+}

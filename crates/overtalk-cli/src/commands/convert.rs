@@ -40,6 +40,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let mut corpus = Corpus::new();
     for source in &sources {
         let out = input::read(source, &args.read, &rename)?;
+        input::require_speech(source, &out, globals.quiet)?;
         input::print_warnings(source, &out, globals.quiet);
         for id in out.corpus.ids() {
             if corpus.get(id).is_some() {

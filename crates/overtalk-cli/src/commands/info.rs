@@ -13,8 +13,10 @@ use crate::output::Target;
 /// Summarise transcripts: recordings, speakers, segments, duration, speech, overlapped share.
 ///
 /// "Segments" are the tracks as the file gives them (RTTM lines, cues, intervals), not turns
-/// (`overtalk analyze` finds those). The duration runs from time 0 to the end of the last
-/// segment; with `--uem` the scored (UEM) duration has a column of its own. Times are
+/// (`overtalk analyze` finds those). The duration runs from time 0 to the end of the
+/// recording when the file states it (a TextGrid's `xmax`, AssemblyAI's `audio_duration`,
+/// Deepgram's `metadata.duration`, …), or to the end of the last segment when that is later or
+/// the file states no end; with `--uem` the scored (UEM) duration has a column of its own. Times are
 /// h:mm:ss.ss in the table, seconds in `--format tsv` and `json` (for programs: `tsv` is one
 /// row per recording, no total). The overlapped share is the time with two or more speakers
 /// divided by the time with at least one. A CHAT file with time bullets also gets a table of
@@ -71,6 +73,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     for source in &sources {
         let out = input::read(source, &args.read, &rename)?;
+        input::require_speech(source, &out, globals.quiet)?;
         input::print_warnings(source, &out, globals.quiet);
         let chat = out.format == Some(Format::Chat);
         for (id, t) in out.corpus.iter() {

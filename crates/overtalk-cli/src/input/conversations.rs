@@ -148,6 +148,7 @@ fn read_inputs(
     }
     for source in &transcript_sources {
         let out = input::read_noting_speakers(source, read_args, &rename, &mut speakers)?;
+        input::require_speech(source, &out, globals.quiet)?;
         if let Err(command) = untimed {
             input::require_times(source, &out, command)?;
         }

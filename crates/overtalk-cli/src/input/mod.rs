@@ -437,6 +437,36 @@ impl std::fmt::Display for NeedsTimes {
 
 impl std::error::Error for NeedsTimes {}
 
+/// Refuses a source in which nobody speaks (an empty or blank file, a header alone, every line
+/// dropped by the reader), for the commands that describe speech (`info`, `analyze`,
+/// `report`, `cut`, `convert`): one error naming the file (exit code 2), whatever the format,
+/// instead of a table of 0 speakers or an empty output with exit code 0 that a script would
+/// take for a result. The reader's warnings, which say why nothing was left, are printed first
+/// (unless quiet); its note that nobody speaks is the error itself.
+///
+/// `score` does not call this: an empty RTTM is a valid reference for a silent recording,
+/// which md-eval accepts, and an empty hypothesis is what a diarizer writes when it finds
+/// nobody; `validate` reads RTTM on its own and gives each scorer's verdict.
+pub fn require_speech(source: &Source, out: &ReadOutput, quiet: bool) -> Result<()> {
+    if !format::holds_no_speech(&out.corpus) {
+        return Ok(());
+    }
+    if !quiet {
+        for w in out.warnings.iter().filter(|w| w.message != format::EMPTY_INPUT) {
+            eprintln!("overtalk: warning: {}: {w}", source.display());
+        }
+    }
+    bail!(
+        "{}: the input holds no speech (no segment, turn or word{}): nothing to describe",
+        source.display(),
+        if !quiet && out.warnings.iter().any(|w| w.message != format::EMPTY_INPUT) {
+            "; see the warnings above"
+        } else {
+            ""
+        }
+    )
+}
+
 /// Prints a source's warnings on stderr, unless quiet.
 pub fn print_warnings(source: &Source, out: &ReadOutput, quiet: bool) {
     if quiet {

@@ -384,10 +384,11 @@ fn pause_only(text: &str) -> bool {
 /// parentheses of an incomplete word (`(be)cause`), leaving out bracketed codes (`[>]`,
 /// `[+ id]`, `[=! whispers]`), linkers (`+<`), punctuation, events, fillers and fragments
 /// (`&=vocalizes`, `&-uh`, `&+fr`), untranscribed and unintelligible material (`xxx`, `yyy`,
-/// `www`) and omitted words (`0is`). The terminator stays on the last word, so that a
-/// completion point (`.`, `?`, `!`) is one and a trailing off (`+...`) or an interruption
-/// (`+/.`, `+//.`) is not; a tier of events only (`&=vocalizes .`) keeps its terminator alone,
-/// a token that is no word.
+/// `www`), omitted words (`0is`) and `0` alone, the code of an action without speech
+/// (`0 [=! laughs] .`), which CLAN does not count either. The terminator stays on the last
+/// word, so that a completion point (`.`, `?`, `!`) is one and a trailing off (`+...`) or an
+/// interruption (`+/.`, `+//.`) is not; a tier of events only (`&=vocalizes .`) keeps its
+/// terminator alone, a token that is no word.
 fn main_tier_content(text: &str) -> Content {
     let mut words: Vec<String> = Vec::new();
     let mut terminator: Option<&str> = None;
@@ -427,7 +428,9 @@ fn main_tier_content(text: &str) -> Content {
         }
         let word: String =
             word.chars().filter(|&c| c != '(' && c != ')' && !CA_OVERLAP.contains(&c)).collect();
-        let omitted = word.starts_with('0') && word[1..].starts_with(char::is_alphabetic);
+        // `0is`: a word the speaker left out; `0`: an action without speech.
+        let omitted =
+            word == "0" || word.starts_with('0') && word[1..].starts_with(char::is_alphabetic);
         if word.is_empty()
             || word.starts_with('&')
             || omitted
@@ -689,6 +692,10 @@ mod tests {
         assert_eq!(words("I was going +/."), ["I", "was", "going\u{2014}"]);
         // Pauses are no words: `(.)`, `(0.5)`, `(1:30.5)`; `(be)cause` is one.
         assert_eq!(words("well (.) I (0.5) think (1:30.5) ."), ["well", "I", "think."]);
+        // `0` is an action without speech: no word, as `&=laughs` is none.
+        assert_eq!(words("0 [=! laughs] ."), ["."]);
+        assert_eq!(words("0 ."), ["."]);
+        assert_eq!(words("0 [% points] yes ."), ["yes."]);
     }
 
     #[test]

@@ -25,10 +25,19 @@
 //! A table whose first row already holds two times has no header: it is read as
 //! `start, end, speaker, text` with a [`WarningKind::Note`]. A tab-separated table with exactly
 //! the header `start end text` and whole numbers for every time is what Whisper and WhisperX
-//! write (`--output_format tsv`): its times are milliseconds, read so with a note. A row with an empty time is skipped
-//! with a [`WarningKind::MissingTime`] warning; a time that cannot be read (`NaN`, `abc`, out of
-//! range) is an error naming line and column. Quoted fields may hold the delimiter, quotes and
-//! line breaks (RFC 4180).
+//! write (`--output_format tsv`): its times are milliseconds, read so with a note. Quoted fields
+//! may hold the delimiter, quotes and line breaks (RFC 4180).
+//!
+//! **Rows that do not fit.** A row whose time is empty or cannot be read (`NaN`, `abc`, out of
+//! range, a frame timecode `hh:mm:ss:ff` whose frame rate the table does not say) is skipped
+//! with a [`WarningKind::MissingTime`] warning naming line and column, so that one bad row does
+//! not lose the rest; under `--strict` it is the error. A row with more fields than the header
+//! is never cut short without a word: times written with SRT's decimal comma and split by it
+//! (`00:00:03,200` unquoted) are rejoined, and fields after a last text column are the rest of
+//! its text (`hello,world` unquoted), each with a [`WarningKind::Repaired`] warning; any other
+//! such row is skipped with a [`WarningKind::Skipped`] warning (extra fields that are all empty,
+//! trailing delimiters, hold nothing and are dropped). A table in which every data row was
+//! rejected is an error naming the first one, not an empty result.
 //!
 //! **Writing**: the header `recording,start,end,speaker,text` (tab separated for TSV), one row per
 //! track sorted by recording then time, times in seconds exact to the microsecond, fields quoted
@@ -233,6 +242,161 @@ fn is_whisper_tsv(header: &csv::StringRecord, rows: &[&str]) -> bool {
     any
 }
 
+/// Whether a cell is a frame timecode, `hh:mm:ss:ff` (or `hh:mm:ss;ff`, drop frame), as video
+/// editors write it: its last part counts frames at a rate the table does not say.
+fn is_frame_timecode(cell: &str) -> bool {
+    let parts: Vec<&str> = cell.split([':', ';']).collect();
+    parts.len() == 4
+        && parts.iter().all(|p| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether a cell is a clock time without a fraction (`00:00:03`, `0:03`), and `next` the
+/// three digits SRT writes after its decimal comma (`200`): `00:00:03,200` pasted unquoted
+/// into a comma-separated table.
+fn is_split_srt_time(cell: &str, next: Option<&str>) -> bool {
+    let parts: Vec<&str> = cell.split(':').collect();
+    let clock = (2..=3).contains(&parts.len())
+        && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        && parts[parts.len() - 1].len() == 2;
+    clock && next.is_some_and(|n| n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Where a row was rejected (line, column) and why.
+type Rejected = (usize, usize, String);
+
+/// The cells of a data row as the reader takes them, each with the index of the field of the
+/// line where it starts (for the column of a message): a row with more fields than the header
+/// is fitted to it first ([`Row::fit`]).
+struct Row<'r> {
+    cells: Vec<std::borrow::Cow<'r, str>>,
+    origins: Vec<usize>,
+}
+
+impl<'r> Row<'r> {
+    fn of(record: &'r csv::StringRecord) -> Row<'r> {
+        Row { cells: record.iter().map(Into::into).collect(), origins: (0..record.len()).collect() }
+    }
+
+    /// Cell `k`, trimmed; empty beyond the row.
+    fn cell(&self, k: usize) -> &str {
+        self.cells.get(k).map_or("", |c| c.trim())
+    }
+
+    /// The field of the line where cell `k` starts.
+    fn origin(&self, k: usize) -> usize {
+        self.origins.get(k).copied().unwrap_or(k)
+    }
+
+    /// Fits a row with more fields than the header's `width`, so that no field is dropped
+    /// without a word (the table is read with rows of any length):
+    ///
+    /// - extra fields that are all empty (trailing delimiters, as spreadsheets pad rows) hold
+    ///   nothing: dropped;
+    /// - when every time column holds `hh:mm:ss` and the next field three digits, the times
+    ///   were written with SRT's decimal comma and split by it (`00:00:03,200`): rejoined, with
+    ///   a warning;
+    /// - when the text is the last column, the extra fields can only be the rest of a text
+    ///   holding the delimiter unquoted (`hello,world`): joined to it with the delimiter, with a
+    ///   warning;
+    /// - otherwise which field is extra cannot be told: the row is skipped with a warning.
+    ///
+    /// Each warning is a repair, so the error under `--strict`. Gives where and why the row
+    /// was rejected, or `None` when it is to be read.
+    #[allow(clippy::too_many_arguments)]
+    fn fit(
+        &mut self,
+        width: usize,
+        time_columns: &[usize],
+        text: Option<usize>,
+        delim: char,
+        raw: &str,
+        line: usize,
+        ctx: &mut ReadContext<'_>,
+    ) -> Result<Option<Rejected>> {
+        let fields = self.cells.len();
+        if fields <= width {
+            return Ok(None);
+        }
+        if self.cells[width..].iter().all(|c| c.trim().is_empty()) {
+            self.cells.truncate(width);
+            self.origins.truncate(width);
+            return Ok(None);
+        }
+        let strict = ctx.options().strict;
+        let shape = format!("row has {fields} fields, the header {width}");
+        // Times split at SRT's decimal comma, at each time column in turn.
+        let (mut cells, mut origins, mut split) = (Vec::new(), Vec::new(), Vec::new());
+        let mut i = 0;
+        while i < self.cells.len() {
+            let (here, next) = (self.cells[i].trim(), self.cells.get(i + 1).map(|c| c.trim()));
+            origins.push(self.origins[i]);
+            if delim == ',' && time_columns.contains(&cells.len()) && is_split_srt_time(here, next)
+            {
+                let joined = format!("{here},{}", next.unwrap_or_default());
+                split.push((self.origins[i], joined.clone()));
+                cells.push(joined.into());
+                i += 2;
+            } else {
+                cells.push(self.cells[i].clone());
+                i += 1;
+            }
+        }
+        let srt_times = |split: &[(usize, String)]| -> String {
+            let times: Vec<String> = split.iter().map(|(_, t)| format!("`{t}`")).collect();
+            format!(
+                "{} {} written with SRT's decimal comma, split by the delimiter (quote such a time or write it with `.`: `{}`)",
+                times.join(" and "),
+                if times.len() == 1 { "is a time" } else { "are times" },
+                split[0].1.replace(',', ".")
+            )
+        };
+        let mut hint = String::new();
+        if !split.is_empty() && split.len() == time_columns.len() {
+            let column = field_column(raw, delim, split[0].0);
+            let read = if strict { "" } else { "; read so" };
+            ctx.warn_at(
+                WarningKind::Repaired,
+                line,
+                Some(column),
+                format!("{shape}: {}{read}", srt_times(&split)),
+            )?;
+            self.cells = cells;
+            self.origins = origins;
+            if self.cells.len() <= width {
+                return Ok(None);
+            }
+        } else if !split.is_empty() {
+            hint = format!("; {}", srt_times(&split));
+        }
+        let extra = self.cells.len() - width;
+        let column = field_column(raw, delim, self.origin(width));
+        if hint.is_empty() && text == Some(width - 1) {
+            let rest: Vec<&str> = self.cells[width - 1..].iter().map(|c| c.as_ref()).collect();
+            let joined = rest.join(&delim.to_string());
+            let read = if strict { "" } else { "; read so" };
+            ctx.warn_at(
+                WarningKind::Repaired,
+                line,
+                Some(column),
+                format!(
+                    "{shape}: the text is the last column, so the {extra} field(s) after it are the rest of a text holding the delimiter {delim:?} unquoted (quote such a text){read}"
+                ),
+            )?;
+            self.cells.truncate(width - 1);
+            self.cells.push(joined.into());
+            self.origins.truncate(width);
+            return Ok(None);
+        }
+        let why = format!(
+            "{shape}, and which {} extra cannot be told{hint}",
+            if extra == 1 { "one is" } else { "are" }
+        );
+        let skipped = if strict { "" } else { "; row skipped" };
+        ctx.warn_at(WarningKind::Skipped, line, Some(column), format!("{why}{skipped}"))?;
+        Ok(Some((line, column, why)))
+    }
+}
+
 struct Columns {
     start: usize,
     start_ms: bool,
@@ -323,6 +487,7 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
             }
         }
     };
+    let headerless = pending.is_some();
     let mut cols = cols;
     if delim == b'\t' && is_whisper_tsv(&header, &lines[header_line.min(lines.len())..]) {
         cols.start_ms = true;
@@ -353,6 +518,21 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
     let mut per: BTreeMap<String, TranscriptBuilder> = BTreeMap::new();
     let mut missing_warned = cols.speaker.is_none();
     let mut rows = 0usize;
+    // Rows that reached the segment stage, and the first row rejected before it (line, column,
+    // why): a table none of whose rows can be read is an error, not an empty result.
+    let mut kept = 0usize;
+    let mut first_rejected: Option<(usize, usize, String)> = None;
+    let width = if headerless { header.len().min(4) } else { header.len() };
+    let time_columns: Vec<usize> = {
+        let mut c: Vec<usize> =
+            [Some(cols.start), cols.end.map(|e| e.0), cols.duration.map(|d| d.0)]
+                .into_iter()
+                .flatten()
+                .collect();
+        c.sort_unstable();
+        c.dedup();
+        c
+    };
     let mut next = move |records: &mut csv::StringRecordsIter<'_, &[u8]>| match pending.take() {
         Some(r) => Some(Ok(r)),
         None => records.next(),
@@ -365,23 +545,40 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
         rows += 1;
         let n = record.position().map_or(0, |p| p.line() as usize);
         let raw = lines.get(n.wrapping_sub(1)).copied().unwrap_or("");
-        let col = |k: usize| field_column(raw, dchar, k);
-        let cell = |k: usize| record.get(k).unwrap_or("").trim();
-        let time =
-            |k: usize, ms: bool, what: &str, ctx: &mut ReadContext<'_>| -> Result<Option<Time>> {
-                let f = cell(k);
-                if f.is_empty() {
-                    ctx.warn_at(
-                        WarningKind::MissingTime,
-                        n,
-                        Some(col(k)),
-                        format!("{what} is empty; row skipped"),
-                    )?;
-                    return Ok(None);
-                }
-                ctx.time_or_skip(cell_time(f, ms), f, what, "row", n, col(k))
+        let mut row = Row::of(&record);
+        if let Some(why) = row.fit(width, &time_columns, cols.text, dchar, raw, n, ctx)? {
+            first_rejected.get_or_insert(why);
+            continue;
+        }
+        let col = |k: usize| field_column(raw, dchar, row.origin(k));
+        let cell = |k: usize| row.cell(k);
+        // A time, or why the row is rejected (warned: a repair, so the error under --strict).
+        let time = |k: usize,
+                    ms: bool,
+                    what: &str,
+                    ctx: &mut ReadContext<'_>|
+         -> Result<std::result::Result<Time, (usize, usize, String)>> {
+            let f = cell(k);
+            let why = match cell_time(f, ms) {
+                _ if f.is_empty() => format!("{what} is empty"),
+                Ok(t) => return Ok(Ok(t)),
+                Err(_) if is_frame_timecode(f) => format!(
+                    "{what} {:?}: a frame timecode (hh:mm:ss:ff) at a frame rate the file does not say; write times in seconds or as hh:mm:ss.mmm",
+                    shown(f, 40)
+                ),
+                Err(e) => format!("{what} {:?}: {e}", f.chars().take(40).collect::<String>()),
             };
-        let Some(start) = time(cols.start, cols.start_ms, "start", ctx)? else { continue };
+            let skipped = if ctx.options().strict { "" } else { "; row skipped" };
+            ctx.warn_at(WarningKind::MissingTime, n, Some(col(k)), format!("{why}{skipped}"))?;
+            Ok(Err((n, col(k), why)))
+        };
+        let start = match time(cols.start, cols.start_ms, "start", ctx)? {
+            Ok(t) => t,
+            Err(why) => {
+                first_rejected.get_or_insert(why);
+                continue;
+            }
+        };
         let (end, end_col) = match (cols.end, cols.duration) {
             (Some((k, ms)), _) => (time(k, ms, "end", ctx)?, k),
             (None, Some((k, ms))) => (
@@ -389,9 +586,17 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
                     .map(|d| Time::from_micros(start.micros().saturating_add(d.micros()))),
                 k,
             ),
-            (None, None) => (None, 0),
+            // Refused above: a table has an end or a duration column.
+            (None, None) => continue,
         };
-        let Some(end) = end else { continue };
+        let end = match end {
+            Ok(t) => t,
+            Err(why) => {
+                first_rejected.get_or_insert(why);
+                continue;
+            }
+        };
+        kept += 1;
         let speaker = match cols.speaker.map(cell) {
             Some(s) if !s.is_empty() => s,
             _ => {
@@ -422,6 +627,15 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
                 b.speaker(speaker);
             }
         }
+    }
+    if let (0, Some((line, column, why))) = (kept, first_rejected) {
+        return Err(ctx.error(
+            line,
+            column,
+            format!(
+                "no row could be read: all {rows} data row(s) were rejected, the first for: {why}"
+            ),
+        ));
     }
     if rows == 0 {
         ctx.warn_at(WarningKind::Note, header_line, Some(1), "no rows after the header")?;
@@ -544,6 +758,144 @@ mod tests {
         assert_eq!((e.line(), e.column()), (Some(1), Some(1)));
         let e = read_str("", Format::Csv, &ReadOptions::default()).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(1), Some(1)));
+    }
+
+    /// Each warning as (kind, line, column, message).
+    fn warnings(
+        out: &crate::format::ReadOutput,
+    ) -> Vec<(WarningKind, Option<usize>, Option<usize>, &str)> {
+        out.warnings.iter().map(|w| (w.kind, w.line, w.column, w.message.as_str())).collect()
+    }
+
+    /// Each utterance as (start µs, end µs, speaker, text).
+    fn rows(out: &crate::format::ReadOutput) -> Vec<(i64, i64, String, Option<String>)> {
+        out.corpus
+            .get("recording")
+            .unwrap()
+            .utterances()
+            .map(|u| {
+                (
+                    u.segment.start().micros(),
+                    u.segment.end().micros(),
+                    u.speaker_name.to_owned(),
+                    u.content.and_then(|c| c.text.clone()),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rows_longer_than_the_header_are_never_cut_short_silently() {
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        // An unquoted delimiter in the last column, the text: the rest of the text.
+        let text = "start,end,speaker,text\n1.0,2.0,A,hello,world\n3,4,B\n";
+        let out = read_text(text, Format::Csv);
+        assert_eq!(
+            warnings(&out),
+            vec![(
+                WarningKind::Repaired,
+                Some(2),
+                Some(17),
+                "row has 5 fields, the header 4: the text is the last column, so the 1 field(s) after it are the rest of a text holding the delimiter ',' unquoted (quote such a text); read so"
+            )]
+        );
+        assert_eq!(
+            rows(&out),
+            vec![
+                (1_000_000, 2_000_000, "A".into(), Some("hello,world".into())),
+                (3_000_000, 4_000_000, "B".into(), None)
+            ]
+        );
+        let e = read_str(text, Format::Csv, &strict).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(17)));
+        // SRT times pasted unquoted: `00:00:00,500` is one time, not a start and an end.
+        let text = "start,end,speaker,text\n00:00:00,500,00:00:03,200,Alice,hi\n";
+        let out = read_text(text, Format::Csv);
+        assert_eq!(
+            warnings(&out),
+            vec![(
+                WarningKind::Repaired,
+                Some(2),
+                Some(1),
+                "row has 6 fields, the header 4: `00:00:00,500` and `00:00:03,200` are times written with SRT's decimal comma, split by the delimiter (quote such a time or write it with `.`: `00:00:00.500`); read so"
+            )]
+        );
+        assert_eq!(rows(&out), vec![(500_000, 3_200_000, "Alice".into(), Some("hi".into()))]);
+        let e = read_str(text, Format::Csv, &strict).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(1)));
+        assert!(e.to_string().contains("SRT's decimal comma"), "{e}");
+        // Both at once, and a table without a header row.
+        let out = read_text("00:00:01,000,00:00:02,500,A,so, then\n", Format::Csv);
+        assert_eq!(rows(&out), vec![(1_000_000, 2_500_000, "A".into(), Some("so, then".into()))]);
+        let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.column)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (WarningKind::Note, Some(1)),
+                (WarningKind::Repaired, Some(1)),
+                (WarningKind::Repaired, Some(32))
+            ]
+        );
+        // The text is not the last column: which field is extra cannot be told; the row is
+        // skipped, and a split time is named.
+        let out = read_text(
+            "start,end,text,speaker\n0,1,hi,A\n2,3,so,then,B\n00:00:04,00:00:05,200,x,B\n",
+            Format::Csv,
+        );
+        assert_eq!(
+            warnings(&out),
+            vec![
+                (
+                    WarningKind::Skipped,
+                    Some(3),
+                    Some(13),
+                    "row has 5 fields, the header 4, and which one is extra cannot be told; row skipped"
+                ),
+                (
+                    WarningKind::Skipped,
+                    Some(4),
+                    Some(25),
+                    "row has 5 fields, the header 4, and which one is extra cannot be told; `00:00:05,200` is a time written with SRT's decimal comma, split by the delimiter (quote such a time or write it with `.`: `00:00:05.200`); row skipped"
+                ),
+            ]
+        );
+        assert_eq!(rows(&out), vec![(0, 1_000_000, "A".into(), Some("hi".into()))]);
+        // Trailing delimiters, as spreadsheets pad rows, hold nothing: no warning.
+        let out = read_text("start,end,speaker\n0,1,A,,\n", Format::Csv);
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        assert_eq!(rows(&out), vec![(0, 1_000_000, "A".into(), None)]);
+    }
+
+    #[test]
+    fn a_table_of_rejected_rows_is_an_error_naming_the_first() {
+        // Frame timecodes, as video editors export them: the frame rate is not in the file.
+        let text = "Speaker,Start,End,Transcript\nAlice,00:00:00:12,00:00:03:05,\"Hello, how are you?\"\nBob,00:00:03:00,00:00:05:15,\"Fine, thanks.\"\n";
+        let e = read_str(text, Format::Csv, &ReadOptions::default()).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(7)));
+        assert!(
+            e.to_string().ends_with("no row could be read: all 2 data row(s) were rejected, the first for: start \"00:00:00:12\": a frame timecode (hh:mm:ss:ff) at a frame rate the file does not say; write times in seconds or as hh:mm:ss.mmm"),
+            "{e}"
+        );
+        let e =
+            read_str("start,end,speaker\n1,,a\nabc,2,b\n", Format::Csv, &ReadOptions::default())
+                .unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(2), Some(3)));
+        assert!(e.to_string().ends_with("the first for: end is empty"), "{e}");
+        // One readable row is enough: the others are skipped with a warning each.
+        let out = read_text("start,end,speaker\nNaN,1,a\n1,2,b\n", Format::Csv);
+        assert_eq!(
+            warnings(&out),
+            vec![(
+                WarningKind::MissingTime,
+                Some(2),
+                Some(1),
+                "start \"NaN\": time is NaN; row skipped"
+            )]
+        );
+        assert_eq!(rows(&out), vec![(1_000_000, 2_000_000, "b".into(), None)]);
+        // A table of a header alone has no rejected row: it reads empty, with notes.
+        let out = read_text("start,end,speaker\n", Format::Csv);
+        assert_eq!(out.warnings[0].message, "no rows after the header");
     }
 
     #[test]

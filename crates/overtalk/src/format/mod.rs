@@ -4,8 +4,9 @@
 //! the format can hold what the model holds, `write(corpus, out) -> Result<Vec<Warning>>`.
 //! This module owns what they share:
 //!
-//! - **decoding**: bytes to text once, honouring UTF-8 and UTF-16 byte-order marks; invalid text
-//!   is an error naming line and column;
+//! - **decoding**: bytes to text once, honouring UTF-8 and UTF-16 byte-order marks and
+//!   recognising UTF-16 without one by its NUL bytes; invalid text is an error naming line and
+//!   column;
 //! - **detection** ([`detect`]): the extension first, then content sniffing; `--from` overrides;
 //! - **containers**: a `.docx` (or a zip named by `--from rev|otter|paragraphs`) is unzipped to
 //!   its text first (`docx`), then read as a paragraph transcript ([`paragraphs`]);
@@ -703,8 +704,12 @@ pub fn decode(bytes: &[u8], format_name: &'static str, limits: &Limits) -> Resul
 /// 1. a byte-order mark (UTF-8, UTF-16 LE/BE, UTF-32 LE/BE);
 /// 2. `options.encoding` (`--encoding`), a WHATWG label such as `windows-1252`, `latin1`,
 ///    `gbk`, `shift_jis` or `utf-16le`;
-/// 3. UTF-8, when the bytes are valid UTF-8;
-/// 4. when `guess` is set, the legacy encoding `chardetng` finds most likely (Latin-1 and
+/// 3. UTF-16 without a byte-order mark, when NUL bytes fill the high byte of nearly every code
+///    unit at the start (`utf16_without_bom`: Windows tools save text so), with a
+///    [`WarningKind::Encoding`] note that names it. NUL bytes are valid UTF-8, so this comes
+///    before it: else `start` would read as `s\0t\0a\0r\0t\0`;
+/// 4. UTF-8, when the bytes are valid UTF-8;
+/// 5. when `guess` is set, the legacy encoding `chardetng` finds most likely (Latin-1 and
 ///    Windows-1252 TextGrids, GB2312 subtitles and sclite files), with a
 ///    [`WarningKind::Encoding`] note that names it and the first byte that is not UTF-8.
 ///
@@ -729,6 +734,17 @@ pub fn decode_text(
             ))
         })?;
         return decode_as(encoding, bytes, format_name).map(|t| (t, None));
+    }
+    if let Some(encoding) = utf16_without_bom(bytes) {
+        let text = decode_as(encoding, bytes, format_name)?;
+        let note = Warning::new(
+            WarningKind::Encoding,
+            format!(
+                "no byte-order mark, but NUL bytes as in UTF-16 text: decoded as {}; name another with --encoding",
+                encoding.name()
+            ),
+        );
+        return Ok((text, Some(note)));
     }
     let bad = match std::str::from_utf8(bytes) {
         Ok(s) => return Ok((s.to_owned(), None)),
@@ -791,6 +807,39 @@ fn declared_xml_encoding(bytes: &[u8]) -> Option<(String, &'static encoding_rs::
     let label = &label[..memchr::memchr(quote, label)?];
     let encoding = encoding_rs::Encoding::for_label(label)?;
     Some((String::from_utf8_lossy(label).into_owned(), encoding))
+}
+
+/// UTF-16LE or UTF-16BE when `bytes` start like UTF-16 text without a byte-order mark: in their
+/// first KiB (of at least two code units), the high byte of at least 90 % of the code units is
+/// NUL and the low byte of at most 10 %, as in text that is mostly ASCII or Latin-1:
+///
+/// ```text
+/// s  \0 t  \0 a  \0 r  \0     UTF-16LE: odd bytes NUL
+/// \0 s  \0 t  \0 a  \0 r      UTF-16BE: even bytes NUL
+/// ```
+///
+/// UTF-8 text holds no NUL byte at all, and text in other encodings hardly any; binary data
+/// rarely has NUL bytes in every other place. Text mostly in other scripts (CJK) is not
+/// recognised: it needs its byte-order mark or `--encoding`.
+fn utf16_without_bom(bytes: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    let head = &bytes[..bytes.len().min(1024)];
+    let units = head.len() / 2;
+    if units < 2 {
+        return None;
+    }
+    let nul = |parity: usize| {
+        head.iter().skip(parity).step_by(2).take(units).filter(|b| **b == 0).count()
+    };
+    let (even, odd) = (nul(0), nul(1));
+    let most = |n: usize| n * 10 >= units * 9;
+    let few = |n: usize| n * 10 <= units;
+    if most(odd) && few(even) {
+        Some(encoding_rs::UTF_16LE)
+    } else if most(even) && few(odd) {
+        Some(encoding_rs::UTF_16BE)
+    } else {
+        None
+    }
 }
 
 /// The size limit, and binary Praat files, which are not text in any encoding.
@@ -1008,11 +1057,18 @@ pub fn read_str(text: &str, format: Format, options: &ReadOptions) -> Result<Rea
     }
     // An input that holds nobody speaking reads as an empty result: say so, so that an empty
     // RTTM or a table of "0 speakers" is not taken for a result about people.
-    if corpus.iter().all(|(_, t)| t.utterances().next().is_none() && t.untimed().is_empty()) {
+    if holds_no_speech(&corpus) {
         ctx.warn(Warning::new(WarningKind::Note, EMPTY_INPUT))?;
     }
     let zero_length = std::mem::take(&mut ctx.zero_length);
     Ok(ReadOutput { format: Some(format), corpus, warnings: ctx.into_warnings(), zero_length })
+}
+
+/// Whether nobody speaks in `corpus`: no recording holds a segment or an untimed utterance
+/// (an empty file, a header alone, every line dropped). Readers note it ([`EMPTY_INPUT`]); the
+/// command line refuses such an input where it describes speech.
+pub fn holds_no_speech(corpus: &Corpus) -> bool {
+    corpus.iter().all(|(_, t)| t.utterances().next().is_none() && t.untimed().is_empty())
 }
 
 /// The note on an input in which nobody speaks ([`read_str`]).
@@ -1368,6 +1424,37 @@ mod tests {
         assert_eq!((e.line(), e.column()), (Some(2), Some(2)));
         let e = decode_text(b"a\0b\xff", "srt", &opts, true).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(1), Some(4)));
+    }
+
+    #[test]
+    fn utf16_without_a_byte_order_mark_is_recognised() {
+        let opts = ReadOptions::default();
+        let text = "start,end,speaker\n0,1.5,Zoë\n";
+        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        for (bytes, name, guess) in [(&le, "UTF-16LE", true), (&be, "UTF-16BE", false)] {
+            let (decoded, note) = decode_text(bytes, "csv", &opts, guess).unwrap();
+            assert_eq!(decoded, text);
+            let note = note.unwrap();
+            assert_eq!((note.kind, note.line), (WarningKind::Encoding, None));
+            assert_eq!(
+                note.message,
+                format!("no byte-order mark, but NUL bytes as in UTF-16 text: decoded as {name}; name another with --encoding")
+            );
+        }
+        // Read as a file: the columns are found, the note comes first.
+        let out = read_bytes(&le, Some("t.csv"), None, &opts).unwrap();
+        assert_eq!(out.warnings[0].kind, WarningKind::Encoding);
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(t.annotation().tracks()[0].segment, Segment::from_millis(0, 1500).unwrap());
+        assert_eq!(t.annotation().speaker_name(t.annotation().tracks()[0].speaker), "Zoë");
+        // One NUL, or NUL bytes in no pattern, are no UTF-16; nor is a single code unit.
+        assert_eq!(utf16_without_bom(b"a\0b\xff"), None);
+        assert_eq!(utf16_without_bom(b"\0\0\0\0ab"), None);
+        assert_eq!(utf16_without_bom(b"a\0"), None);
+        // Named explicitly, the encoding wins.
+        let latin1 = ReadOptions { encoding: Some("latin1".into()), ..Default::default() };
+        assert_eq!(decode_text(b"a\0b\0", "srt", &latin1, true).unwrap().0, "a\0b\0");
     }
 
     #[test]

@@ -2,8 +2,11 @@
 //! `{schema_version, recordings, totals}` and the table in terminal, Markdown and TSV form.
 //!
 //! "Segments" are the tracks as the file gives them (RTTM lines, cues, intervals), not turns.
-//! The duration runs from time 0 to the end of the last segment; the overlapped share is the
-//! time with two or more speakers divided by the time with at least one.
+//! The duration runs from time 0 to the end of the recording when the file states it (a
+//! TextGrid's `xmax`, AssemblyAI's `audio_duration`, Deepgram's `metadata.duration`), or to the
+//! end of the last segment when that is later or the file states no end
+//! ([`Transcript::span`]); the overlapped share is the time with two or more speakers divided
+//! by the time with at least one.
 
 use std::collections::BTreeSet;
 use std::io::{self, Write};
