@@ -96,7 +96,7 @@
 //! paragraphs by start to place them; time is O(n log n) and memory linear in the input (a
 //! 100 MB file is read in a few seconds, tested with a generated file).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::order::OutOfOrder;
@@ -525,6 +525,47 @@ fn header(line: &str) -> Option<Header<'_>> {
     Some(Header { shape: Shape::NameTime, speaker: Some(name), time, text: "" })
 }
 
+/// A paragraph header whose time is no clock time (`[00:01:60] Bob: …`, `Bob (00:0:60):`,
+/// `[00.00.07]`): the time as written, its column (1-based, in the trimmed line), and the
+/// speaker and first words the header gives. Read as text, the line would fold another
+/// speaker's words into the paragraph above.
+///
+/// ```text
+/// [00:00:05] Ann: Hi there.     a header
+/// [00:01:60] Bob: Fine.         seconds 60: no time, but a header's shape -> Bob, "Fine."
+/// ```
+fn mistimed_header(line: &str) -> Option<(String, usize, Option<String>, String)> {
+    let l = line.trim();
+    let shaped = |s: &str| {
+        let s = s.trim();
+        let seps = s.chars().filter(|c| matches!(c, ':' | '.' | ',' | ';')).count();
+        !s.is_empty()
+            && s.chars().all(|c| c.is_ascii_digit() || matches!(c, ':' | '.' | ',' | ';'))
+            && s.chars().filter(char::is_ascii_digit).count() >= 3
+            && (s.contains(':') || seps >= 2)
+            && s.starts_with(|c: char| c.is_ascii_digit())
+    };
+    for (i, open) in l.char_indices().take(MAX_NAME_CHARS + 2) {
+        let close = match open {
+            '(' => ')',
+            '[' => ']',
+            _ => continue,
+        };
+        let Some(len) = l[i + 1..].chars().take(PAREN_WINDOW).position(|c| c == close) else {
+            continue;
+        };
+        let inner = &l[i + 1..i + 1 + len];
+        if !shaped(inner) || clock(inner.trim()).is_some() {
+            continue;
+        }
+        let fixed = format!("{}0:00{}", &l[..i + 1], &l[i + 1 + len..]);
+        let h = header(&fixed)?;
+        let column = l[..i + 1].chars().count() + 1;
+        return Some((inner.to_owned(), column, h.speaker.map(str::to_owned), h.text.to_owned()));
+    }
+    None
+}
+
 /// Which paragraph dialect a text looks like, from its first 64 KiB: Rev when a header has the
 /// time in parentheses, Otter when a header is a name and a time, the generic dialect when the
 /// headers are bracketed or bare times. `None` unless headers start the paragraphs.
@@ -581,7 +622,7 @@ pub(crate) fn sniff(head: &str) -> Option<Format> {
 /// Whether a line that is no header is markup around the transcript, not speech: a Markdown
 /// heading (`## Part 2`), a rule (`---`, `***`), or a service's footer (`Transcribed by
 /// https://otter.ai`; Google Meet's `Transcription ended after 00:30:30` and its note that the
-/// transcript was computer generated).
+/// transcript was computer generated; a publisher's copyright line).
 fn is_markup(line: &str) -> bool {
     let t = line.trim();
     let heading = t.starts_with('#') && t.trim_start_matches('#').starts_with(' ');
@@ -593,6 +634,9 @@ fn is_markup(line: &str) -> bool {
         (l.starts_with("transcribed by") && l.contains("otter.ai") && t.len() < 80)
             || (l.starts_with("transcription ended after ") && t.len() < 60)
             || l.starts_with("this editable transcript was computer generated")
+            // A publisher's line under the transcript (`Copyright © 2024 NPR. All rights
+            // reserved.`).
+            || ((l.starts_with("copyright") || l.starts_with('©')) && t.len() < 200)
     };
     heading || rule('-') || rule('*') || rule('_') || footer
 }
@@ -722,6 +766,39 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         any_text = true;
         let candidate = unmark(raw);
         let Some(h) = header(&candidate) else {
+            // A header whose time is no time: kept as the header it is, after the paragraph
+            // above (placed by its words, start and end estimated).
+            let above = current.as_ref().or(kept.done.last()).map(|p| p.start);
+            if let (Some(start), Some((shown, column, speaker, said))) =
+                (above, mistimed_header(&candidate))
+            {
+                let indent = raw.find(|c: char| !c.is_whitespace()).unwrap_or(0);
+                ctx.warn_at(
+                    WarningKind::Repaired,
+                    n,
+                    Some(indent + column),
+                    format!("{shown:?} has a header's place but is no time (H:MM:SS or M:SS, minutes and seconds below 60); the paragraph is kept and placed after the one above, by its words (start and end estimated)"),
+                )?;
+                let speaker = speaker.or_else(|| last_speaker.clone());
+                let (speaker, defaulted) = match speaker {
+                    Some(s) => (s, false),
+                    None => (UNKNOWN_SPEAKER.to_owned(), true),
+                };
+                if let Some(p) = current.take() {
+                    kept.keep(p, ctx)?;
+                }
+                block = None;
+                last_speaker = Some(speaker.clone());
+                current = Some(Paragraph {
+                    line: n,
+                    column: indent + 1,
+                    speaker,
+                    start,
+                    text: said,
+                    defaulted,
+                });
+                continue;
+            }
             if is_markup(raw) {
                 markup.get_or_insert((n, 0)).1 += 1;
                 continue;
@@ -924,14 +1001,29 @@ fn read_untimed(
         }
     }
     let capitals_only = upper * 3 >= turns * 2;
+    // A `Name:` line without words opens a turn under a name that speaks elsewhere, that is
+    // introduced so (`RACHEL MARTIN, BYLINE:` alone on its line, then `MARTIN:`, as NPR's
+    // transcripts read), or that labels two lines or more.
     let mut speaking: HashSet<&str> = HashSet::new();
+    let mut labels: HashMap<&str, usize> = HashMap::new();
     for line in text.lines() {
         if let Some((name, said)) = untimed_turn_start(line.trim(), capitals_only) {
+            *labels.entry(name).or_default() += 1;
             if !said.is_empty() {
                 speaking.insert(name);
             }
         }
     }
+    let introduced = introduced_names(&labels.keys().copied().collect());
+    let opens: HashSet<&str> = labels
+        .iter()
+        .filter(|&(name, &count)| {
+            speaking.contains(name)
+                || introduced.get(name).is_some_and(|short| speaking.contains(short))
+                || count >= 2
+        })
+        .map(|(name, _)| *name)
+        .collect();
     let mut read: Vec<(usize, String, String)> = Vec::new();
     let mut skipped: Option<(usize, usize)> = None;
     let mut times = 0usize;
@@ -959,7 +1051,7 @@ fn read_untimed(
             continue;
         }
         let start = untimed_turn_start(line, capitals_only)
-            .filter(|(name, said)| !said.is_empty() || speaking.contains(name));
+            .filter(|(name, said)| !said.is_empty() || opens.contains(name));
         if let Some((name, said)) = start {
             read.push((n, name.to_owned(), said.to_owned()));
             continue;
@@ -990,7 +1082,7 @@ fn read_untimed(
             format!("{times} line(s) with a time among speakers' turns without times, the first here: {turns} turn(s) come before it, so the times cannot place the transcript; read as an untimed transcript, the times set aside"),
         )?;
     }
-    let aliases = introduced_names(&speaking);
+    let aliases = introduced_names(&opens);
     if !aliases.is_empty() {
         let list: Vec<String> =
             aliases.iter().map(|(long, short)| format!("{long} → {short}")).collect();
@@ -1306,6 +1398,65 @@ mod tests {
         let t = out.corpus.iter().next().unwrap().1;
         assert!(!t.is_untimed());
         assert_eq!(t.annotation().len(), 4);
+    }
+
+    /// A header whose time is no time (seconds 60, a missing digit) keeps its speaker: the
+    /// paragraph is placed after the one above by its words, with a warning naming the line
+    /// and column (an error under `--strict`), never folded into the paragraph above.
+    #[test]
+    fn a_header_with_a_mistyped_time_keeps_its_speaker() {
+        let text = "[00:00:05] Ann: Hi there, how are you doing today?\n[00:01:60] Bob: Fine, thanks, and you?\n[00:02:12] Ann: Good.\n";
+        let opts = crate::format::ReadOptions::default();
+        let out = crate::format::read_str(text, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        let a = t.annotation();
+        let turns: Vec<(&str, i64)> = a
+            .tracks()
+            .iter()
+            .map(|tr| (a.speaker_name(tr.speaker), tr.segment.start().micros() / 1000))
+            .collect();
+        // Ann's 7 words take 3.5 s at 2 words a second: Bob follows at 8.5 s.
+        assert_eq!(turns, vec![("Ann", 5000), ("Bob", 8500), ("Ann", 132_000)]);
+        let said: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+        assert!(
+            said.iter().any(|w| w
+                .contains("line 2, column 2: \"00:01:60\" has a header's place but is no time")),
+            "{said:?}"
+        );
+        let strict = crate::format::ReadOptions { strict: true, ..Default::default() };
+        assert!(crate::format::read_str(text, Format::Paragraphs, &strict).is_err());
+        assert_eq!(
+            mistimed_header("Bob (00:0:60): Fine."),
+            Some(("00:0:60".to_owned(), 6, Some("Bob".to_owned()), "Fine.".to_owned()))
+        );
+        for text in ["We met in (2024) again.", "[1.5] is the ratio", "Bob (00:01:02): ok"] {
+            assert_eq!(mistimed_header(text), None, "{text}");
+        }
+    }
+
+    /// NPR's layout: a speaker named in full with a role alone on a line, the words below, then
+    /// the surname; and the copyright line under the transcript is no one's words.
+    #[test]
+    fn a_name_alone_on_its_line_opens_a_turn_when_introduced() {
+        let text = "STEVE INSKEEP, HOST:\n\nGood morning.\n\nINSKEEP: What did you see?\n\nRACHEL MARTIN, BYLINE:\n\nWell, Steve, the water rose.\n\nINSKEEP: Thanks.\n\nMARTIN: Welcome.\n\nCopyright © 2024 NPR. All rights reserved.\n";
+        let opts = crate::format::ReadOptions::default();
+        let out = crate::format::read_str(text, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        let turns: Vec<(&str, String)> = t
+            .untimed()
+            .iter()
+            .map(|u| (t.annotation().speaker_name(u.speaker), u.content.display_text()))
+            .collect();
+        assert_eq!(
+            turns,
+            vec![
+                ("INSKEEP", "Good morning.".to_owned()),
+                ("INSKEEP", "What did you see?".to_owned()),
+                ("MARTIN", "Well, Steve, the water rose.".to_owned()),
+                ("INSKEEP", "Thanks.".to_owned()),
+                ("MARTIN", "Welcome.".to_owned()),
+            ]
+        );
     }
 
     #[test]

@@ -400,6 +400,25 @@ mod tests {
     use super::*;
     use crate::format::{read_str, Format, ReadOptions};
 
+    /// A text is RTTM when its first line's onset and duration are numbers (or `<NA>`): a
+    /// transcript that opens with `Speaker 1: …` of nine words is not, nor is a Rev paragraph
+    /// header followed by text.
+    #[test]
+    fn sniffed_only_with_numbers_where_the_times_go() {
+        let rttm = "SPEAKER rec 1 0.50 1.25 <NA> <NA> A <NA> <NA>\n";
+        let info = "SPKR-INFO rec 1 <NA> <NA> <NA> adult_male A <NA>\n";
+        for text in [rttm, info] {
+            assert_eq!(crate::format::detect(Some("x.txt"), text, None).unwrap(), Format::Rttm);
+        }
+        for text in [
+            "Speaker 1: Welcome back to the program. Today we are talking about the budget.\n\nSpeaker 2: Thank you for having me.\n\nSpeaker 1: Let's begin.\n",
+            "Speaker 1 (00:00:03): Welcome back to the program. Today we are talking about it.\n",
+        ] {
+            let found = crate::format::detect(Some("x.txt"), text, None);
+            assert!(!matches!(found, Ok(Format::Rttm)), "{text}: {found:?}");
+        }
+    }
+
     /// Spaces become `_`, and a name that would then be another speaker's (or recording's)
     /// gets a suffix: the writing never merges two speakers.
     #[test]

@@ -15,7 +15,8 @@
 //! hard-of-hearing subtitles write two speakers in one block), and a block without speaker gets
 //! [`UNKNOWN_SPEAKER`] with one [`WarningKind::MissingSpeaker`] warning; a block of sound
 //! descriptions only (`[Music]`, `♪`) is skipped as no one's speech, with one warning. A block with two speakers
-//! gives one track per speaker over the whole block. A line that opens with a WebVTT voice span
+//! on separate lines divides its time among them in order, by their words (they spoke in turn;
+//! one note counts such blocks). A line that opens with a WebVTT voice span
 //! (`<v Ann>Hello</v>`, left by converters of Teams captions) names its speaker as a bracket
 //! prefix does. Microsoft Teams' Word transcript saved as text has SRT's shape without indexes
 //! or blank lines, with the speaker's name on its own line under the times (`0:0:4.560 -->
@@ -45,7 +46,8 @@ use std::io::Write;
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::webvtt::{
     caption_lines, choose_prefixes, group_by_prefix, is_sound_only, join_lines,
-    names_every_caption, shown, sound_note, Carried, Clock, TimingReader, UNKNOWN_SPEAKER,
+    names_every_caption, shared_note, shares_of_caption, shown, sound_note, unnamed_dialogue,
+    unnamed_dialogue_note, Carried, Clock, TimingReader, UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder};
@@ -248,6 +250,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut carried =
         Carried::for_prefixes(prefixes, names_every_caption(names.iter().map(Option::as_deref)));
     let mut sounds: Option<(usize, usize)> = None;
+    let mut shared: Option<(usize, usize)> = None;
+    let mut unnamed: Option<(usize, usize)> = None;
     for block in &blocks {
         if is_sound_only(&block.text.join(" ")) {
             sounds.get_or_insert((block.line + 1, 0)).1 += 1;
@@ -258,7 +262,18 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         if groups.is_empty() {
             groups.push((None, String::new()));
         }
-        for (who, text) in groups {
+        if groups.len() == 1 && groups[0].0.is_none() && unnamed_dialogue(&lines) {
+            unnamed.get_or_insert((block.line + 1, 0)).1 += 1;
+        }
+        // Speakers on separate lines of one block spoke in turn: its time is divided.
+        let shares = (groups.len() >= 2).then(|| {
+            shared.get_or_insert((block.line + 1, 0)).1 += 1;
+            let words: Vec<usize> =
+                groups.iter().map(|g| crate::format::notes::word_count(&g.1)).collect();
+            shares_of_caption(block.start, block.end, &words)
+        });
+        for (k, (who, text)) in groups.into_iter().enumerate() {
+            let (start, end) = shares.as_ref().map_or((block.start, block.end), |s| s[k]);
             let who = carried.speaker(who, block.line + usize::from(!block.text.is_empty()));
             let speaker = match who {
                 Some(s) => s,
@@ -276,7 +291,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
             };
             let content = join_lines(text.split('\n')).map(Content::text);
-            match ctx.segment(block.start, block.end, block.line, Some(block.end_col))? {
+            match ctx.segment(start, end, block.line, Some(block.end_col))? {
                 Some(seg) => {
                     b.add(seg, &speaker, content);
                 }
@@ -288,6 +303,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     }
     carried.finish("block", ctx)?;
     sound_note(sounds, "block", ctx)?;
+    shared_note(shared, "block", ctx)?;
+    unnamed_dialogue_note(unnamed, "block", ctx)?;
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
@@ -454,8 +471,10 @@ mod tests {
         let out = read_text(
             "1\n00:00:01,000 --> 00:00:03,000\n- JOHN: Where were you?\n- MARY: Out.\n\n2\n00:00:03,000 --> 00:00:05,000\n\u{2013}John: Again?\n- Yes.\n\n3\n00:00:05,000 --> 00:00:06,000\n-- MARY: no\n",
         );
+        // Block 1 holds two speakers, who spoke in turn: its time is divided by their words
+        // (3 and 1: JOHN 1.0–2.5 s, MARY 2.5–3.0 s), with a note.
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
-        assert_eq!(w, vec![(WarningKind::Note, Some(13))]);
+        assert_eq!(w, vec![(WarningKind::Note, Some(13)), (WarningKind::Note, Some(3))]);
         let t = out.corpus.get("recording").unwrap();
         assert_eq!(
             texts(t),
@@ -466,7 +485,11 @@ mod tests {
                 ("John".to_owned(), Some("-- MARY: no".to_owned())),
             ]
         );
-        assert_eq!(t.annotation().tracks()[1].segment, Segment::from_millis(1000, 3000).unwrap());
+        let segments: Vec<Segment> = t.annotation().tracks().iter().map(|tr| tr.segment).collect();
+        assert_eq!(
+            segments[..2],
+            [Segment::from_millis(1000, 2500).unwrap(), Segment::from_millis(2500, 3000).unwrap()]
+        );
     }
 
     #[test]

@@ -10,14 +10,18 @@
 //! <v Alice>So the plan is</v>       payload: voice span = speaker
 //! ```
 //!
-//! **Reading.** Each cue becomes one track per speaker found in it, spanning the whole cue:
+//! **Reading.** Each cue becomes one track per speaker found in it:
 //!
 //! - `<v Name>` (also `<v.class Name>`, with or without `</v>`) names the speaker; a voice with
 //!   classes only (`<v.speaker1>`) is named by its classes (`speaker1`). A cue with
-//!   several voices gives **one track per distinct voice**, each over the whole cue time and with
-//!   its own text: the cue says they all spoke in that interval, and choosing only the first would
-//!   hide an overlap. Text outside any voice span in such a cue goes to the voice before it (or
-//!   the first voice when it comes before every voice).
+//!   several voices gives **one track per distinct voice**, with its own text. Captions write
+//!   a dialogue so (`<v Mary>Why?</v>` / `<v Esme>Because.</v>`): the speakers spoke in turn,
+//!   not at once, so the cue's time is divided among them in order, each share as long as its
+//!   words ([`shares_of_caption`]; one note counts such cues), and no overlap is read there;
+//!   a cue whose words carry inline timestamps keeps its whole time for each voice. Text
+//!   outside any voice span in such a cue goes to the voice before it (or
+//!   the first voice when it comes before every voice). Speakers named by prefixes on
+//!   separate lines (below) are divided the same way.
 //! - Cues without `<v>` may carry a text prefix. `[SPEAKER_00]: text` (WhisperX) is always read as
 //!   a speaker. `Name: text` (Zoom, Otter) is read as a speaker when at least half of the
 //!   cues with text start that way, or when names recur at the starts of turns (three such cues
@@ -28,8 +32,12 @@
 //!   as hard-of-hearing captions write two speakers in one cue); a name is split at the first
 //!   `": "` only (Zoom names hold parentheses: `Ana (SL): hi`).
 //! - A cue without a voice that holds only sound descriptions and music notes (`[Music]`,
-//!   `[Applause] ♪`, `(music playing)`, as YouTube's and broadcast captions write them) is
-//!   skipped, with one warning that counts them: it is no one's speech. Laughter stays.
+//!   `[Applause] ♪`, `(music playing)`, as YouTube's and broadcast captions write them; the
+//!   hard-of-hearing subtitles' `[DOOR SLAMS]` and `(phone ringing)`; lyrics between music
+//!   notes) is skipped, with one warning that counts them: it is no one's speech. Laughter and
+//!   notes of speech (`[inaudible]`, `[speaking Spanish]`) stay. A manner note after a name
+//!   (`MARY (whispering):`) is not part of it; a caller named by a telephone number
+//!   (`+1 555-123-4567:`, as Zoom names one who dialled in) is a speaker.
 //! - A cue with no speaker at all gets the speaker [`UNKNOWN_SPEAKER`] (`"unknown"`), with one
 //!   [`WarningKind::MissingSpeaker`] warning at the first such cue.
 //! - Timestamps are `[hh:]mm:ss.ttt`. Malformed ones that still read — Microsoft Teams' unpadded
@@ -217,12 +225,12 @@ pub(crate) fn colon_prefix(line: &str) -> Option<(&str, &str)> {
         Some(i) => (&t[..i], &t[i + 2..]),
         None => (t.strip_suffix(':')?, ""),
     };
-    let name = name.trim();
+    let name = without_manner_note(name.trim());
     let chars = name.chars().count();
     if chars == 0
         || chars > 64
         || name.split_whitespace().count() > 6
-        || !name.chars().any(char::is_alphabetic)
+        || !(name.chars().any(char::is_alphabetic) || phone_number(name))
         || name.starts_with('-')
         || name.contains(['?', '!', ';', '"', '<', '>', '[', ']', '{', '}', ':'])
         || NOT_SPEAKERS.contains(&name.to_lowercase().as_str())
@@ -231,6 +239,34 @@ pub(crate) fn colon_prefix(line: &str) -> Option<(&str, &str)> {
         return None;
     }
     Some((name, rest.trim_start()))
+}
+
+/// A name without the manner note subtitles put after it (`MARY (whispering)`, `JOHN (on
+/// phone)`, `NARRATOR (V.O.)`): the same speaker. A note in lower case, or a screenplay's
+/// voice-over and off-screen marks; `Ana (SL)`, `Kim (she/her)` and `Smith, John (Contoso)`
+/// keep theirs, which are part of a display name.
+fn without_manner_note(name: &str) -> &str {
+    let Some(open) = name.rfind(" (").filter(|_| name.ends_with(')')) else { return name };
+    let note = &name[open + 2..name.len() - 1];
+    let lower = note.chars().any(char::is_alphabetic)
+        && note.chars().all(|c| c.is_lowercase() || " '’-".contains(c));
+    let screenplay = matches!(
+        note.to_ascii_uppercase().as_str(),
+        "V.O." | "VO" | "O.S." | "OS" | "O.C." | "OC" | "CONT'D" | "CONT’D"
+    );
+    if lower || screenplay {
+        name[..open].trim_end()
+    } else {
+        name
+    }
+}
+
+/// Whether a caption's speaker is a telephone number, as Zoom names a caller who dialled in
+/// (`+1 555-123-4567`): digits with the usual separators, seven digits or more.
+fn phone_number(name: &str) -> bool {
+    name.starts_with(|c: char| c == '+' || c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_digit() || " +-().".contains(c))
+        && name.chars().filter(char::is_ascii_digit).count() >= 7
 }
 
 /// Words of a caption's sound description that is no speech (`[Music]`, `(applause)`).
@@ -267,7 +303,13 @@ const SOUNDS: &[&str] = &[
 /// `[Applause] ♪`, `(music playing)`): captions mark these sounds, which are no one's speech.
 /// Laughter is speech-like and stays (the analysis knows it, §5.1).
 pub(crate) fn is_sound_only(text: &str) -> bool {
-    let mut rest = text.trim();
+    let plain = without_inline_markup(text);
+    let mut rest = plain.trim();
+    // A caption sung: lyrics between music notes (`♪ Never gonna give you up ♪`).
+    let notes = ['♪', '♫', '♬'];
+    if rest.chars().count() > 1 && rest.starts_with(notes) && rest.ends_with(notes) {
+        return true;
+    }
     let mut any = false;
     while !rest.is_empty() {
         if let Some(r) = rest.strip_prefix(['♪', '♫', '♬', '#']) {
@@ -282,13 +324,105 @@ pub(crate) fn is_sound_only(text: &str) -> bool {
         };
         let Some(end) = rest.find(close) else { return false };
         let inner = rest[1..end].trim().to_lowercase();
-        if !SOUNDS.contains(&inner.as_str()) {
+        if !SOUNDS.contains(&inner.as_str()) && !sound_description(&inner) {
             return false;
         }
         any = true;
         rest = rest[end + 1..].trim_start();
     }
     any
+}
+
+/// Text without inline tags (`<i>`, `<font …>`) and ASS override codes (`{\an8}`), which
+/// subtitles wrap around sound descriptions as around speech.
+fn without_inline_markup(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(['<', '{']) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(['<', '{']) {
+        out.push_str(&rest[..i]);
+        let tag = if rest[i..].starts_with('<') {
+            rest[i..].find('>')
+        } else if rest[i..].starts_with("{\\") {
+            rest[i..].find('}')
+        } else {
+            None
+        };
+        match tag {
+            Some(j) => rest = &rest[i + j + 1..],
+            None => {
+                out.push_str(&rest[i..i + 1]);
+                rest = &rest[i + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Word stems of bracketed notes that describe speech (`[laughs]`, `[inaudible]`,
+/// `(whispering)`, `[speaking Spanish]`, `[crosstalk]`): a person spoke, so the caption is
+/// theirs. `sing` keeps `[man singing]` (a person's voice) apart from `[music]`.
+const SPEECH_NOTES: &[&str] = &[
+    "laugh",
+    "chuckl",
+    "giggl",
+    "inaudib",
+    "indistinct",
+    "unintellig",
+    "crosstalk",
+    "cross-talk",
+    "overlap",
+    "speak",
+    "talk",
+    "whisper",
+    "mumbl",
+    "stammer",
+    "stutter",
+    "shout",
+    "yell",
+    "scream",
+    "sing",
+    "chant",
+    "murmur",
+    "exclaim",
+];
+
+/// Whether the lower-cased inside of a bracket describes a sound, as hard-of-hearing
+/// subtitles write them (`[DOOR SLAMS]`, `(phone ringing)`, `[TIRES SCREECHING]`): a verb in the
+/// third person or a participle (`slams`, `ringing`, `closed`) at the end, after a noun, or one
+/// word ending in `-ing`. A name in brackets (`[JOHN]`, `(MARY JANE)`) and a note of speech
+/// (`[laughs]`, `[inaudible]`, `[speaking Spanish]`) are no sound.
+///
+/// ```text
+/// [DOOR SLAMS]        door + slams       a sound
+/// (PHONE RINGING)     phone + ringing    a sound
+/// [BEEPING]           -ing alone         a sound
+/// [MARY JANE]         no verb            a name
+/// [laughs]            a note of speech   speech
+/// ```
+fn sound_description(inner: &str) -> bool {
+    let words: Vec<&str> = inner.split_whitespace().collect();
+    if words.is_empty()
+        || words.len() > 6
+        || !inner.chars().all(|c| c.is_alphabetic() || " '-".contains(c))
+        || words.iter().any(|w| SPEECH_NOTES.iter().any(|n| w.starts_with(n)))
+        // `[in Spanish]`, `(in French)`: speech in another language.
+        || words[0] == "in"
+    {
+        return false;
+    }
+    let last = words[words.len() - 1];
+    let verb = |w: &str| {
+        w.len() > 3
+            && (w.ends_with("ing") || w.ends_with("ed") || (w.ends_with('s') && !w.ends_with("ss")))
+    };
+    match words.len() {
+        1 => last.len() > 4 && last.ends_with("ing"),
+        _ => verb(last),
+    }
 }
 
 /// Labels that open a line of text, not a speaker's turn (`Note: bring snacks`).
@@ -446,6 +580,89 @@ pub(crate) fn group_by_prefix(lines: &[&str], prefixes: Prefixes) -> Vec<(Option
         }
     }
     groups
+}
+
+/// The times of the speakers of one caption that holds several on separate lines (`- MARY:
+/// Out.` / `- JOHN: Out where?`, two `<v>` voices): they spoke in turn, not at once, so the
+/// caption's time is divided among them in the order given, each share as long as its words
+/// (at least one), the boundaries rounded to the millisecond (to the microsecond where a
+/// word's share is shorter).
+///
+/// ```text
+/// caption  |-----------------------------|   3.5 → 6.0 s, 3 words
+/// MARY     |---------|                       "Out."        1 word:  3.500 → 4.333
+/// JOHN               |-------------------|   "Out where?"  2 words: 4.333 → 6.000
+/// ```
+pub(crate) fn shares_of_caption(start: Time, end: Time, words: &[usize]) -> Vec<(Time, Time)> {
+    let weights: Vec<i64> = words.iter().map(|&w| w.max(1) as i64).collect();
+    let total: i64 = weights.iter().sum::<i64>().max(1);
+    let span = end.micros() - start.micros();
+    // Boundaries on whole milliseconds, unless a word's share is shorter (a cue of thousands
+    // of voices), where microseconds keep every share.
+    let unit = if span >= total * 1000 { 1000 } else { 1 };
+    let at_share =
+        |at: i64| start.micros() + crate::time::round_div(span * at, total * unit) * unit;
+    let mut at = 0i64;
+    let mut out = Vec::with_capacity(weights.len());
+    for (k, w) in weights.iter().enumerate() {
+        let from = at_share(at);
+        at += w;
+        let to = if k + 1 == weights.len() { end.micros() } else { at_share(at) };
+        out.push((Time::from_micros(from), Time::from_micros(to)));
+    }
+    if let Some(first) = out.first_mut() {
+        first.0 = start;
+    }
+    out
+}
+
+/// The note of the captions whose time was divided among their speakers
+/// ([`shares_of_caption`]): the first one's line and how many.
+pub(crate) fn shared_note(
+    shared: Option<(usize, usize)>,
+    what: &str,
+    ctx: &mut ReadContext<'_>,
+) -> Result<()> {
+    if let Some((line, count)) = shared {
+        ctx.warn_at(
+            WarningKind::Note,
+            line,
+            Some(1),
+            format!("{count} {what}(s) hold two speakers or more on separate lines, who spoke in turn: each {what}'s time is divided among them in order, by their words (the changes of speaker inside them are estimated, and no overlap is read there)"),
+        )?;
+    }
+    Ok(())
+}
+
+/// A caption of two lines or more that each open with a dialogue dash and name no speaker
+/// (`- Until midnight?` / `- Yes, until midnight.`): subtitles mark a change of speaker so,
+/// but say not who.
+pub(crate) fn unnamed_dialogue(lines: &[&str]) -> bool {
+    let dashed = lines
+        .iter()
+        .filter(|l| {
+            let t = l.trim_start();
+            t.starts_with(['-', '\u{2013}', '\u{2014}']) && without_dialogue_dash(t) != t
+        })
+        .count();
+    dashed >= 2
+}
+
+/// The note of the captions whose dialogue dashes name no speaker ([`unnamed_dialogue`]).
+pub(crate) fn unnamed_dialogue_note(
+    found: Option<(usize, usize)>,
+    what: &str,
+    ctx: &mut ReadContext<'_>,
+) -> Result<()> {
+    if let Some((line, count)) = found {
+        ctx.warn_at(
+            WarningKind::Note,
+            line,
+            Some(1),
+            format!("{count} {what}(s) hold a dialogue of lines opened by dashes without names: two speakers or more, but the {what} says not who; each is read as one speaker's, so turns inside them are lost"),
+        )?;
+    }
+    Ok(())
 }
 
 /// Joins text lines, trimmed, without empty ones; `None` when nothing is left.
@@ -1168,6 +1385,8 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
     let mut carried = Carried::new(carries, marker);
     let mut previous: Vec<(String, Vec<String>)> = Vec::new();
     let mut sounds: Option<(usize, usize)> = None;
+    let mut shared: Option<(usize, usize)> = None;
+    let mut unnamed: Option<(usize, usize)> = None;
     for (cue, pieces) in cues.iter().zip(tokenized) {
         if !has_voice(&pieces) {
             let plain: String = pieces.iter().map(|p| p.raw.as_str()).collect();
@@ -1231,11 +1450,22 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
             if split.iter().any(|(who, _)| who.is_some()) {
                 groups.extend(split.into_iter().map(|(who, text)| (who, text, Vec::new())));
             } else {
+                if unnamed_dialogue(&lines) {
+                    unnamed.get_or_insert((cue.line + 1, 0)).1 += 1;
+                }
                 groups.push((None, raw, marks));
             }
         }
+        // Speakers on separate lines of one cue spoke in turn: the cue's time is divided
+        // among them (not when inline timestamps time the words themselves).
+        let shares = (groups.len() >= 2 && groups.iter().all(|g| g.2.is_empty())).then(|| {
+            shared.get_or_insert((cue.line + 1, 0)).1 += 1;
+            let words: Vec<usize> = groups.iter().map(|g| super::notes::word_count(&g.1)).collect();
+            shares_of_caption(cue.start, cue.end, &words)
+        });
         let mut this: Vec<(String, Vec<String>)> = Vec::new();
-        for (who, raw, marks) in groups {
+        for (k, (who, raw, marks)) in groups.into_iter().enumerate() {
+            let (start, end) = shares.as_ref().map_or((cue.start, cue.end), |s| s[k]);
             let who = carried.speaker(who, cue.line + usize::from(!cue.payload.is_empty()));
             let speaker = match who {
                 Some(s) => s,
@@ -1285,7 +1515,7 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
                 (None, true) => None,
                 (text, _) => Some(Content { text, words }),
             };
-            match ctx.segment(cue.start, cue.end, cue.line, Some(cue.end_col))? {
+            match ctx.segment(start, end, cue.line, Some(cue.end_col))? {
                 Some(seg) => {
                     b.add(seg, &speaker, content);
                 }
@@ -1300,6 +1530,8 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
     }
     carried.finish("cue", ctx)?;
     sound_note(sounds, "cue", ctx)?;
+    shared_note(shared, "cue", ctx)?;
+    unnamed_dialogue_note(unnamed, "cue", ctx)?;
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
@@ -1479,8 +1711,11 @@ mod tests {
         assert_eq!(t.annotation().tracks()[1].segment, Segment::from_millis(3950, 6250).unwrap());
     }
 
+    /// A cue of several voices gives one track each; they spoke in turn, so the cue's time is
+    /// divided among them in order, by their words (A 2, B 1: A 1.000–2.333 s, B 2.333–3.000
+    /// s), with a note. Voices whose words carry inline timestamps keep the whole cue.
     #[test]
-    fn several_voices_give_one_track_each() {
+    fn several_voices_give_one_track_each_and_share_the_cue() {
         let out = read_text(
             "WEBVTT\n\n00:01.000 --> 00:03.000\n- <v A>Hi</v>\n- <v B>Hello</v>\n<v A>again\n",
         );
@@ -1492,11 +1727,63 @@ mod tests {
                 ("B".to_owned(), Some("- Hello".to_owned())),
             ]
         );
+        let segments: Vec<Segment> = t.annotation().tracks().iter().map(|tr| tr.segment).collect();
+        assert_eq!(
+            segments,
+            [Segment::from_millis(1000, 2333).unwrap(), Segment::from_millis(2333, 3000).unwrap()]
+        );
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(w, vec![(WarningKind::Note, Some(4))]);
+        let timed = read_text(
+            "WEBVTT\n\n00:01.000 --> 00:03.000\n<v A>Hi <00:01.500>there</v>\n<v B>Hello\n",
+        );
+        let t = timed.corpus.get("recording").unwrap();
         assert!(t
             .annotation()
             .tracks()
             .iter()
             .all(|tr| tr.segment == Segment::from_millis(1000, 3000).unwrap()));
+    }
+
+    /// Hard-of-hearing captions: sound descriptions in capitals or as a noun and a verb are no
+    /// one's speech, lyrics between music notes neither; notes of speech stay; a manner note
+    /// after a name is no part of it; a caller named by a telephone number is a speaker; a
+    /// dialogue of dashes without names gets a note.
+    #[test]
+    fn hard_of_hearing_sounds_manner_notes_and_callers() {
+        for sound in [
+            "[DOOR SLAMS]",
+            "(phone ringing)",
+            "<i>[TIRES SCREECHING]</i>",
+            "{\\an8}[BEEPING]",
+            "♪ Never gonna give you up ♪",
+        ] {
+            assert!(is_sound_only(sound), "{sound}");
+        }
+        for speech in [
+            "[laughs]",
+            "[inaudible]",
+            "[speaking Spanish]",
+            "[JOHN]",
+            "(MARY JANE)",
+            "[in French]",
+            "Doors close.",
+        ] {
+            assert!(!is_sound_only(speech), "{speech}");
+        }
+        assert_eq!(colon_prefix("MARY (whispering): Nowhere."), Some(("MARY", "Nowhere.")));
+        assert_eq!(colon_prefix("NARRATOR (V.O.): Once."), Some(("NARRATOR", "Once.")));
+        assert_eq!(colon_prefix("Kim (she/her): hi"), Some(("Kim (she/her)", "hi")));
+        assert_eq!(colon_prefix("+1 555-123-4567: Hello?"), Some(("+1 555-123-4567", "Hello?")));
+        assert_eq!(colon_prefix("2024: a year"), None);
+        let out = read_text(
+            "WEBVTT\n\n00:01.000 --> 00:03.000\nMARY: At the office.\n\n00:03.000 --> 00:05.000\n- Until midnight?\n- Yes, until midnight.\n\n00:05.000 --> 00:06.000\nJOHN: Fine.\n\n00:06.000 --> 00:07.000\nMARY: Good.\n",
+        );
+        let said: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+        assert!(
+            said.iter().any(|w| w.contains("line 7, column 1: 1 cue(s) hold a dialogue of lines opened by dashes without names")),
+            "{said:?}"
+        );
     }
 
     #[test]
@@ -1533,11 +1820,21 @@ mod tests {
             vec![
                 ("Danyel Fisher".to_owned(), Some("I wanted to start".to_owned())),
                 ("Danyel Fisher".to_owned(), Some("with your".to_owned())),
-                ("Dana Bettinger".to_owned(), Some("Safaria wise or lifewise".to_owned())),
                 ("Danyel Fisher".to_owned(), Some("background?".to_owned())),
+                ("Dana Bettinger".to_owned(), Some("Safaria wise or lifewise".to_owned())),
             ]
         );
-        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        // The third caption's two speakers share its time in turn (1 word, then 4).
+        let segments: Vec<Segment> = t.annotation().tracks().iter().map(|tr| tr.segment).collect();
+        assert_eq!(
+            segments[2..],
+            [
+                Segment::from_millis(16000, 16800).unwrap(),
+                Segment::from_millis(16800, 20000).unwrap()
+            ]
+        );
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(w, vec![(WarningKind::Note, Some(12))]);
     }
 
     #[test]
