@@ -33,7 +33,9 @@
 //!   tier whose linguistic type is a translation, comment or note (`translation`, `ft`,
 //!   `comments`) when its participant has another top-level tier of another type: it renders
 //!   their speech, it is not more of it (Corpus NGT's `Interpreter S1` beside the glosses of
-//!   S1). And so are tiers that
+//!   S1). So is a top-level tier without `PARTICIPANT` whose id names notes, comments or a
+//!   translation (`notes`, `Comments`) beside tiers that are not. When no top-level tier names
+//!   its participant, one note lists the tiers read as speakers by their ids. And so are tiers that
 //!   `--tiers`/`--ignore-tiers` exclude (by tier id; see [`crate::format::tiers`]), with one note
 //!   naming them all.
 //! - **Time slots** (`TIME_ORDER`) are integer milliseconds. A slot without `TIME_VALUE` is
@@ -363,6 +365,8 @@ fn build(
     // Dependent tiers other than the word tiers, noted once: (tier (of parent)), first position.
     let mut children: Vec<String> = Vec::new();
     let mut first_child = (0, 0);
+    // Tiers read as speakers by their ids when no tier names its participant.
+    let mut by_id: Vec<String> = Vec::new();
     for (k, tier) in tiers.iter().enumerate() {
         let (line, column) = if tier.parent.is_some() || tier.participant.is_none() {
             doc.pos(tier.at)
@@ -392,10 +396,17 @@ fn build(
                     && o.participant == tier.participant
                     && !is_rendering(&o.linguistic_type)
             });
+        // A top-level tier named as notes, comments or a translation (`notes`, `Comments`)
+        // beside tiers that are not: no one's speech, whatever its linguistic type.
+        let named_notes = tier.participant.is_none()
+            && is_rendering(&tier.id)
+            && tiers.iter().any(|o| o.parent.is_none() && o.id != tier.id && !is_rendering(&o.id));
         let default = if unnamed && !has_children {
             Some("no PARTICIPANT and no dependent tiers, while other tiers name theirs")
         } else if rendering {
             Some("a translation or comment of a participant who has a tier of their own words")
+        } else if named_notes {
+            Some("no PARTICIPANT, and its name says it holds notes, comments or a translation")
         } else {
             None
         };
@@ -416,6 +427,9 @@ fn build(
                     tier.id
                 ),
             )?;
+        }
+        if !some_participant {
+            by_id.push(format!("{:?}", tier.id));
         }
         let speaker = b.speaker(&speaker_name);
         let mut words = match word_tier_of.get(tier.id.as_str()) {
@@ -506,6 +520,15 @@ fn build(
     }
     if let Some(note) = left_out_note(&left_out, first_left_out) {
         ctx.warn(note)?;
+    }
+    if !by_id.is_empty() {
+        ctx.warn(Warning::new(
+            WarningKind::Note,
+            format!(
+                "no top-level tier names its PARTICIPANT: each is read as a speaker named by its tier id ({}); `--ignore-tiers` leaves out one that is not",
+                by_id.join(", ")
+            ),
+        ))?;
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }

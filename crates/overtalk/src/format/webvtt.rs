@@ -585,8 +585,8 @@ pub(crate) fn group_by_prefix(lines: &[&str], prefixes: Prefixes) -> Vec<(Option
 /// The times of the speakers of one caption that holds several on separate lines (`- MARY:
 /// Out.` / `- JOHN: Out where?`, two `<v>` voices): they spoke in turn, not at once, so the
 /// caption's time is divided among them in the order given, each share as long as its words
-/// (at least one), the boundaries rounded to the millisecond (to the microsecond where a
-/// word's share is shorter).
+/// (at least one), the boundaries rounded to the millisecond. Where a word's share would be
+/// under a millisecond, each keeps the whole caption.
 ///
 /// ```text
 /// caption  |-----------------------------|   3.5 → 6.0 s, 3 words
@@ -597,11 +597,13 @@ pub(crate) fn shares_of_caption(start: Time, end: Time, words: &[usize]) -> Vec<
     let weights: Vec<i64> = words.iter().map(|&w| w.max(1) as i64).collect();
     let total: i64 = weights.iter().sum::<i64>().max(1);
     let span = end.micros() - start.micros();
-    // Boundaries on whole milliseconds, unless a word's share is shorter (a cue of thousands
-    // of voices), where microseconds keep every share.
-    let unit = if span >= total * 1000 { 1000 } else { 1 };
+    // A word's share under a millisecond (a cue of thousands of voices, a cue of 1 ms) cannot
+    // be written in any caption format: each speaker keeps the whole cue.
+    if span < total * 1000 {
+        return vec![(start, end); weights.len()];
+    }
     let at_share =
-        |at: i64| start.micros() + crate::time::round_div(span * at, total * unit) * unit;
+        |at: i64| start.micros() + crate::time::round_div(span * at, total * 1000) * 1000;
     let mut at = 0i64;
     let mut out = Vec::with_capacity(weights.len());
     for (k, w) in weights.iter().enumerate() {

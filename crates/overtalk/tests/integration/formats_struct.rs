@@ -654,7 +654,11 @@ fn hostile_eaf() {
     );
     assert_eq!(err_pos(f, "<html><body/></html>"), (Some(1), Some(1)));
     let neg = hostile(f, "<ANNOTATION_DOCUMENT><TIME_ORDER><TIME_SLOT TIME_SLOT_ID=\"a\" TIME_VALUE=\"-500\"/><TIME_SLOT TIME_SLOT_ID=\"b\" TIME_VALUE=\"900\"/></TIME_ORDER>\n<TIER TIER_ID=\"x\"><ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID=\"a1\" TIME_SLOT_REF1=\"a\" TIME_SLOT_REF2=\"b\"><ANNOTATION_VALUE>hi</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION></TIER></ANNOTATION_DOCUMENT>").unwrap();
-    assert_eq!(kinds(&neg), vec![(WarningKind::Repaired, Some(2), Some(31))]);
+    // The negative time repaired; a note that the tier without PARTICIPANT names its speaker.
+    assert_eq!(
+        kinds(&neg),
+        vec![(WarningKind::Repaired, Some(2), Some(31)), (WarningKind::Note, None, None)]
+    );
     assert_eq!(tracks(only(&neg).1), vec![(0, 900_000, "x".to_owned())]);
     // 10 000 levels deep: a limit error, no stack overflow.
     let deep = format!(
