@@ -166,6 +166,10 @@ struct Args {
     /// options').
     #[arg(long, value_name = "SPEC")]
     edges: Option<String>,
+    /// The cluster-of-changes rule (`max_piece/share`, e.g. `100/0.6`, or `off`; default: the
+    /// options').
+    #[arg(long, value_name = "SPEC")]
+    transition: Option<String>,
     /// With --sweep: DER and count per file too.
     #[arg(long)]
     detail: bool,
@@ -393,6 +397,17 @@ fn options_from_args() -> DiarizeOptions {
     }
     if let Some(s) = a.min_silence {
         opts.binarize.min_silence = overtalk::Delta::from_micros((s * 1e6).round() as i64);
+    }
+    match a.transition.as_deref() {
+        None => {}
+        Some("off") => opts.transition = None,
+        Some(x) => {
+            let v: Vec<&str> = x.split('/').collect();
+            let mut t = opts.transition.unwrap_or_default();
+            t.max_piece = v.first().and_then(|s| s.parse().ok()).unwrap_or(t.max_piece);
+            t.share = v.get(1).and_then(|s| s.parse().ok()).unwrap_or(t.share);
+            opts.transition = Some(t);
+        }
     }
     match a.edges.as_deref() {
         None => {}

@@ -46,6 +46,7 @@ pub mod refine;
 pub mod remerge;
 pub mod reseg;
 pub mod tensors;
+pub mod transition;
 pub mod turn_metrics;
 pub mod windows;
 
@@ -400,10 +401,13 @@ impl Ge2eDiarizer {
             None => Vec::new(),
         };
         let cross = o.change.map_or(1.0, |c| c.cross_weight);
-        // Resegmentation rounds.
+        // Resegmentation rounds; again without a cluster of speaker changes, while one is
+        // found (automatic count only).
         let mut frame_labels = vec![0usize; sn];
         let mut scores = Vec::new();
-        for _ in 0..o.rounds.max(1) {
+        let mut round = 0;
+        while round < o.rounds.max(1) {
+            round += 1;
             let sims: Vec<Vec<f32>> =
                 emb.iter().map(|e| cents.iter().map(|c| embed::cosine(e, c)).collect()).collect();
             scores = reseg::frame_scores_within(windows, &sims, sn, k, &changes, cross);
@@ -419,6 +423,16 @@ impl Ge2eDiarizer {
             for (c, nc) in cents.iter_mut().zip(new) {
                 if nc.iter().any(|v| *v != 0.0) {
                     *c = nc;
+                }
+            }
+            let free = o.count.exact.is_none() && k > o.count.min.max(1);
+            if let (true, Some(t), true) = (round == o.rounds.max(1), &o.transition, free) {
+                let found =
+                    transition::transition_cluster(speech, &frame_labels, k, t.max_piece, t.share);
+                if let Some(c) = found {
+                    cents.remove(c);
+                    k -= 1;
+                    round = 0;
                 }
             }
         }

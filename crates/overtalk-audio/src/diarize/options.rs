@@ -59,6 +59,11 @@ pub struct DiarizeOptions {
     /// [`RefineOptions::min_segment`](super::refine::RefineOptions::min_segment). `None`: the
     /// Viterbi labels as they are.
     pub refine: Option<super::refine::RefineOptions>,
+    /// A cluster whose speech lies mostly in short pieces right beside other speakers' is a
+    /// cluster of speaker changes, not a speaker ([`transition`](super::transition)): its
+    /// centroid is dropped and the resegmentation run again (automatic count only, never below
+    /// the minimum). `None`: kept.
+    pub transition: Option<super::transition::TransitionOptions>,
     /// After the small clusters are dropped, two speakers whose centroids are closer than
     /// this ratio times their mean spread are merged ([`remerge`](super::remerge); automatic
     /// count only). `None`: no such merge.
@@ -95,6 +100,7 @@ impl Default for DiarizeOptions {
             change: None,
             refine: Some(super::refine::RefineOptions::default()),
             merge_ratio: None,
+            transition: Some(super::transition::TransitionOptions::default()),
             edges: Some(super::edges::EdgeOptions::default()),
             handover: None,
         }
