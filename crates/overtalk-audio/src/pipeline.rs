@@ -580,6 +580,22 @@ pub fn diarize_options(options: &DetectOptions, vad_chosen: bool) -> DiarizeOpti
     }
 }
 
+/// The warning when `requested` speakers were asked of the diarization of a mixed recording
+/// (`source`) and another number came back (fewer stretches of speech than speakers asked
+/// for). `None` when the count was met, when nothing was found, or when only voice activity
+/// was found (`voice_activity_only`: the fallback's own warning says why).
+pub fn count_warning(
+    source: &str,
+    requested: Option<usize>,
+    found: usize,
+    voice_activity_only: bool,
+) -> Option<String> {
+    let n = requested.filter(|&n| n != found && found > 0 && !voice_activity_only)?;
+    Some(format!(
+        "{source}: {n} speakers asked for, {found} found: the speech does not split into that many speakers"
+    ))
+}
+
 /// Where [`diarize_recording`] failed: reading the recording, or telling its speakers apart.
 #[derive(Debug)]
 pub enum DiarizeFailure {

@@ -342,7 +342,7 @@ fn a_speaker_model_on_the_command_line_diarizes_with_the_options_given() {
     // More speakers asked for than a 3-second clip can give: the count found is said.
     let run = dir.run(&[&["detect", "clip.wav", "--num-speakers", "40"][..], &model].concat());
     assert_eq!(run.code(), 0, "{}", run.stderr());
-    assert!(run.stderr().contains("--num-speakers 40 asked for, "), "{}", run.stderr());
+    assert!(run.stderr().contains(": 40 speakers asked for, "), "{}", run.stderr());
     for (flags, message) in [
         (
             &["--overlap-margin", "1.5"][..],

@@ -246,6 +246,8 @@ fn diarize(
         let chosen = settings.diarizer()?;
         let mut warnings: Vec<String> = chosen.warnings.iter().map(ToString::to_string).collect();
         let diarizer = chosen.diarizer;
+        let source =
+            path.as_ref().map_or_else(|| "samples".to_owned(), |p| p.display().to_string());
         let c = match (path, samples) {
             (Some(p), None) => {
                 let (c, decoding) = diarize_path(recording_id, &p, diarizer.as_ref())?;
@@ -271,6 +273,12 @@ fn diarize(
             }
             _ => return Err(bad("diarize takes a path or samples")),
         };
+        warnings.extend(pipeline::count_warning(
+            &source,
+            settings.num_speakers,
+            c.transcript.annotation().speakers().len(),
+            c.origin.speakers_not_separated,
+        ));
         Ok((c, warnings))
     })
 }

@@ -264,6 +264,10 @@ def test_detect_with_an_installed_speaker_model_is_the_cli_detect(ge2e_models, c
     chosen = overtalk.detect(SPEECH_WAV, embedding_model=model, max_speakers=3, overlap_margin=0.05)
     assert chosen.detection.startswith("ge2e (model ge2e.safetensors"), chosen.detection
     assert "speakers 1..3; overlap margin 0.05;" in chosen.detection
+    # More speakers asked for than the clip can give: the count found is said, as on the
+    # command line.
+    with pytest.warns(overtalk.OvertalkWarning, match=": 40 speakers asked for, "):
+        overtalk.detect(SPEECH_WAV, num_speakers=40)
 
 
 def test_zero_length_turns_reach_the_scoring_presets_as_on_the_command_line(tmp_path, cli):

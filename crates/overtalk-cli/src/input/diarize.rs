@@ -139,13 +139,14 @@ pub fn diarize(
         }
         // A count asked for and not given back is said (fewer stretches of speech than
         // speakers asked for); without a speaker model the fallback's own warning says why.
-        let found_count = found.transcript.annotation().speakers().len();
-        let n = args.num_speakers.filter(|&n| n != found_count);
-        if let Some(n) = n.filter(|_| found_count > 0 && !found.provenance.voice_activity_only()) {
-            eprintln!(
-                "overtalk: warning: {}: --num-speakers {n} asked for, {found_count} found: the speech does not split into that many speakers",
-                audio.display()
-            );
+        let shortfall = pipeline::count_warning(
+            &audio.display().to_string(),
+            args.num_speakers,
+            found.transcript.annotation().speakers().len(),
+            found.provenance.voice_activity_only(),
+        );
+        if let Some(w) = shortfall {
+            eprintln!("overtalk: warning: {w} (--num-speakers)");
         }
     }
     Ok((Corpus::single(found.recording_id, found.transcript), found.provenance))
