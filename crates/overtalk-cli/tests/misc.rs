@@ -262,6 +262,13 @@ fn inputs_without_speech_are_errors_whatever_the_format() {
     for (name, text) in files {
         dir.create(name, text);
         for command in ["info", "analyze", "convert"] {
+            // `info` lists an RTTM without speech (a silent recording's reference), with a note.
+            if command == "info" && name.ends_with(".rttm") {
+                let run = dir.run(&[command, name]);
+                assert_eq!(run.code(), 0, "{name}: {}", run.stderr());
+                assert!(run.stderr().contains("no speech"), "{name}: {}", run.stderr());
+                continue;
+            }
             let mut argv = vec![command, name];
             if command == "convert" {
                 argv.extend(["--to", "rttm", "-o", "-"]);

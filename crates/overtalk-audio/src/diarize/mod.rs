@@ -201,6 +201,13 @@ impl Ge2eDiarizer {
                 None => "as detected".to_owned(),
             }
         );
+        if let Some(t) = &o.transition {
+            s.push_str(&format!(
+                "; clusters of speaker changes dropped (≥ {} % of their speech in pieces ≤ {} ms beside another speaker)",
+                t.share * 100.0,
+                t.max_piece * 10
+            ));
+        }
         if let Some(h) = &o.handover {
             s.push_str(&format!(
                 "; speaker changes on the log-mel frames (±{} ms, local models ≤ {} ms, pauses ≥ {} ms)",

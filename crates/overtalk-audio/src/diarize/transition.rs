@@ -16,7 +16,10 @@
 //! over an overlap mix the two voices as well, and their cluster takes the stretch between the
 //! two speakers' turns. A real
 //! speaker talks in turns of their own, bounded by silence or long, so most of their speech is
-//! not in such pieces (a speaker who only says "yeah" is too little speech to be kept anyway).
+//! not in such pieces. A listener who says nothing but "yeah", each time right at the end of
+//! the other's words with no pause between, looks the same and is merged too: one speaker per
+//! frame cannot tell them from a change (the cluster would mostly be too little speech to be
+//! kept by the count rules anyway).
 
 /// When a cluster is one of speaker changes ([`transition_cluster`]).
 #[derive(Clone, Copy, Debug, PartialEq)]

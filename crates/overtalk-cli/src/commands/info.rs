@@ -73,7 +73,12 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     for source in &sources {
         let out = input::read(source, &args.read, &rename)?;
-        input::require_speech(source, &out, globals.quiet)?;
+        // An RTTM without speech is a valid reference of a silent recording (md-eval reads
+        // it): listed, with the reader's note, so that a folder of references is described
+        // whole. Any other input without speech is an error.
+        if out.format != Some(Format::Rttm) {
+            input::require_speech(source, &out, globals.quiet)?;
+        }
         input::print_warnings(source, &out, globals.quiet);
         let chat = out.format == Some(Format::Chat);
         for (id, t) in out.corpus.iter() {

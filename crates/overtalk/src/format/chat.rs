@@ -428,9 +428,10 @@ fn main_tier_content(text: &str) -> Content {
         }
         let word: String =
             word.chars().filter(|&c| c != '(' && c != ')' && !CA_OVERLAP.contains(&c)).collect();
-        // `0is`: a word the speaker left out; `0`: an action without speech.
-        let omitted =
-            word == "0" || word.starts_with('0') && word[1..].starts_with(char::is_alphabetic);
+        // `0is`: a word the speaker left out; `0`: an action without speech (also with its
+        // terminator attached, `0.`).
+        let omitted = word.trim_end_matches(['.', '?', '!']) == "0"
+            || word.starts_with('0') && word[1..].starts_with(char::is_alphabetic);
         if word.is_empty()
             || word.starts_with('&')
             || omitted

@@ -472,8 +472,10 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
                     start_ms: false,
                     end: Some((1, false)),
                     duration: None,
+                    // Four columns at most, whatever the first row holds: a first row
+                    // without text (`0.5,1.2,A`) must not make the rows with text too long.
                     speaker: (header.len() > 2).then_some(2),
-                    text: (header.len() > 3).then_some(3),
+                    text: (header.len() > 2).then_some(3),
                     recording: None,
                 }
             }
@@ -522,7 +524,7 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
     // why): a table none of whose rows can be read is an error, not an empty result.
     let mut kept = 0usize;
     let mut first_rejected: Option<(usize, usize, String)> = None;
-    let width = if headerless { header.len().min(4) } else { header.len() };
+    let width = if headerless { 4 } else { header.len() };
     let time_columns: Vec<usize> = {
         let mut c: Vec<usize> =
             [Some(cols.start), cols.end.map(|e| e.0), cols.duration.map(|d| d.0)]

@@ -399,8 +399,8 @@ fn build(
         // A top-level tier named as notes, comments or a translation (`notes`, `Comments`)
         // beside tiers that are not: no one's speech, whatever its linguistic type.
         let named_notes = tier.participant.is_none()
-            && is_rendering(&tier.id)
-            && tiers.iter().any(|o| o.parent.is_none() && o.id != tier.id && !is_rendering(&o.id));
+            && names_notes(&tier.id)
+            && tiers.iter().any(|o| o.parent.is_none() && o.id != tier.id && !names_notes(&o.id));
         let default = if unnamed && !has_children {
             Some("no PARTICIPANT and no dependent tiers, while other tiers name theirs")
         } else if rendering {
@@ -753,6 +753,14 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
         ));
     }
     Ok(warnings)
+}
+
+/// Whether a tier's id names notes, comments or a translation by a word of its own (`notes`,
+/// `Comments`, `MA-translation`, `ft`), not inside another (`Translator`, `Notetaker`).
+fn names_notes(id: &str) -> bool {
+    const WORDS: &[&str] =
+        &["note", "notes", "comment", "comments", "translation", "translations", "transl", "ft"];
+    id.split(|c: char| !c.is_alphanumeric()).any(|w| WORDS.contains(&w.to_lowercase().as_str()))
 }
 
 /// Whether a linguistic type names a rendering of the speech rather than the speech itself:

@@ -526,7 +526,7 @@ fn header(line: &str) -> Option<Header<'_>> {
 }
 
 /// A paragraph header whose time is no clock time (`[00:01:60] Bob: …`, `Bob (00:0:60):`,
-/// `[00.00.07]`): the time as written, its column (1-based, in the trimmed line), and the
+/// `[00:00.07.]`: digits, a colon, two separators or more): the time as written, its column (1-based, in the trimmed line), and the
 /// speaker and first words the header gives. Read as text, the line would fold another
 /// speaker's words into the paragraph above.
 ///
@@ -542,7 +542,8 @@ fn mistimed_header(line: &str) -> Option<(String, usize, Option<String>, String)
         !s.is_empty()
             && s.chars().all(|c| c.is_ascii_digit() || matches!(c, ':' | '.' | ',' | ';'))
             && s.chars().filter(char::is_ascii_digit).count() >= 3
-            && (s.contains(':') || seps >= 2)
+            && s.contains(':')
+            && seps >= 2
             && s.starts_with(|c: char| c.is_ascii_digit())
     };
     for (i, open) in l.char_indices().take(MAX_NAME_CHARS + 2) {
@@ -551,7 +552,9 @@ fn mistimed_header(line: &str) -> Option<(String, usize, Option<String>, String)
             '[' => ']',
             _ => continue,
         };
-        let Some(len) = l[i + 1..].chars().take(PAREN_WINDOW).position(|c| c == close) else {
+        let Some(len) =
+            l[i + 1..].char_indices().take(PAREN_WINDOW).find(|&(_, c)| c == close).map(|(j, _)| j)
+        else {
             continue;
         };
         let inner = &l[i + 1..i + 1 + len];
@@ -773,6 +776,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 (above, mistimed_header(&candidate))
             {
                 let indent = raw.find(|c: char| !c.is_whitespace()).unwrap_or(0);
+                let indent = raw[..indent].chars().count();
                 ctx.warn_at(
                     WarningKind::Repaired,
                     n,
@@ -1429,7 +1433,16 @@ mod tests {
             mistimed_header("Bob (00:0:60): Fine."),
             Some(("00:0:60".to_owned(), 6, Some("Bob".to_owned()), "Fine.".to_owned()))
         );
-        for text in ["We met in (2024) again.", "[1.5] is the ratio", "Bob (00:01:02): ok"] {
+        for text in [
+            "We met in (2024) again.",
+            "[1.5] is the ratio",
+            "Bob (00:01:02): ok",
+            "[3.1.2] Scope",
+            "(12.03.2024) minutes",
+            "Interview (Zoë)",
+            "Well (—) I said.",
+            "[é] Bob: Fine.",
+        ] {
             assert_eq!(mistimed_header(text), None, "{text}");
         }
     }

@@ -177,7 +177,7 @@ fn name_line(line: &str) -> bool {
 /// (`(Laughter)`, `(Applause)`) is none.
 fn paren_name(line: &str) -> Option<&str> {
     let inner = line.trim().strip_prefix('(')?.strip_suffix(')')?.trim();
-    let sound = is_sound_only(line) || crate::analysis::normalise::is_laughter(line);
+    let sound = sound_only(line, false) || crate::analysis::normalise::is_laughter(line);
     (name_line(inner) && !sound).then_some(inner)
 }
 
@@ -262,11 +262,14 @@ fn without_manner_note(name: &str) -> &str {
 }
 
 /// Whether a caption's speaker is a telephone number, as Zoom names a caller who dialled in
-/// (`+1 555-123-4567`): digits with the usual separators, seven digits or more.
+/// (`+1 555-123-4567`, `(555) 123-4567`): digits with the usual separators, ten or more, or
+/// seven after a `+`.
 fn phone_number(name: &str) -> bool {
-    name.starts_with(|c: char| c == '+' || c.is_ascii_digit())
+    let digits = name.chars().filter(char::is_ascii_digit).count();
+    name.starts_with(|c: char| c == '+' || c == '(' || c.is_ascii_digit())
         && name.chars().all(|c| c.is_ascii_digit() || " +-().".contains(c))
-        && name.chars().filter(char::is_ascii_digit).count() >= 7
+        // Ten digits with a national number, seven after a `+` (not a year range `2023-2024`).
+        && (digits >= 10 || (name.starts_with('+') && digits >= 7))
 }
 
 /// Words of a caption's sound description that is no speech (`[Music]`, `(applause)`).
@@ -303,6 +306,13 @@ const SOUNDS: &[&str] = &[
 /// `[Applause] ♪`, `(music playing)`): captions mark these sounds, which are no one's speech.
 /// Laughter is speech-like and stays (the analysis knows it, §5.1).
 pub(crate) fn is_sound_only(text: &str) -> bool {
+    sound_only(text, true)
+}
+
+/// [`is_sound_only`]; with `descriptions` false, only the listed sounds (`[Music]`,
+/// `(Applause)`) count, not described ones: a line in parentheses that may be a speaker's name
+/// (`(CHRIS EVANS)`) is tested so.
+fn sound_only(text: &str, descriptions: bool) -> bool {
     let plain = without_inline_markup(text);
     let mut rest = plain.trim();
     // A caption sung: lyrics between music notes (`♪ Never gonna give you up ♪`).
@@ -323,8 +333,9 @@ pub(crate) fn is_sound_only(text: &str) -> bool {
             _ => return false,
         };
         let Some(end) = rest.find(close) else { return false };
-        let inner = rest[1..end].trim().to_lowercase();
-        if !SOUNDS.contains(&inner.as_str()) && !sound_description(&inner) {
+        let raw = rest[1..end].trim();
+        let inner = raw.to_lowercase();
+        if !SOUNDS.contains(&inner.as_str()) && !(descriptions && sound_description(raw)) {
             return false;
         }
         any = true;
@@ -352,9 +363,11 @@ fn without_inline_markup(text: &str) -> std::borrow::Cow<'_, str> {
         };
         match tag {
             Some(j) => rest = &rest[i + j + 1..],
+            // An opening never closed: the rest is text (searching on from each one would
+            // take quadratic time on a line of them).
             None => {
-                out.push_str(&rest[i..i + 1]);
-                rest = &rest[i + 1..];
+                rest = &rest[i..];
+                break;
             }
         }
     }
@@ -390,7 +403,7 @@ const SPEECH_NOTES: &[&str] = &[
     "exclaim",
 ];
 
-/// Whether the lower-cased inside of a bracket describes a sound, as hard-of-hearing
+/// Whether the inside of a bracket describes a sound, as hard-of-hearing
 /// subtitles write them (`[DOOR SLAMS]`, `(phone ringing)`, `[TIRES SCREECHING]`): a verb in the
 /// third person or a participle (`slams`, `ringing`, `closed`) at the end, after a noun, or one
 /// word ending in `-ing`. A name in brackets (`[JOHN]`, `(MARY JANE)`) and a note of speech
@@ -404,6 +417,15 @@ const SPEECH_NOTES: &[&str] = &[
 /// [laughs]            a note of speech   speech
 /// ```
 fn sound_description(inner: &str) -> bool {
+    // Descriptions are written in one case (`[DOOR SLAMS]`, `(phone ringing)`); a name in
+    // brackets is capitalised word by word (`(Chris Evans)`, Google Meet's speaker lines).
+    let upper = inner.chars().any(char::is_uppercase);
+    let lower = inner.chars().any(char::is_lowercase);
+    if upper && lower {
+        return false;
+    }
+    let inner = inner.to_lowercase();
+    let inner = inner.as_str();
     let words: Vec<&str> = inner.split_whitespace().collect();
     if words.is_empty()
         || words.len() > 6
@@ -555,28 +577,28 @@ pub(crate) fn split_by_prefix<'a>(
     out
 }
 
-/// Splits caption lines by the prefix convention and gathers them per speaker, in order of first
-/// appearance: `(speaker, text)`; lines before the first prefix go to the first speaker, or have
-/// none when no line has a prefix.
+/// Splits caption lines by the prefix convention into the speakers' turns, in order:
+/// `(speaker, text)`, consecutive lines of one speaker joined (`JOHN`, `MARY`, `JOHN` are three
+/// turns); lines before the first prefix go to the first speaker, or have none when no line
+/// has a prefix.
 pub(crate) fn group_by_prefix(lines: &[&str], prefixes: Prefixes) -> Vec<(Option<String>, String)> {
     let split = split_by_prefix(lines, prefixes);
     let mut current = split.iter().find_map(|(w, _)| *w);
     let mut groups: Vec<(Option<String>, String)> = Vec::new();
-    let mut index: HashMap<Option<String>, usize> = HashMap::new();
     for (who, text) in split {
         if who.is_some() {
             current = who;
         }
         let name = current.map(str::to_owned);
-        let k = *index.entry(name.clone()).or_insert_with(|| {
+        if groups.last().is_none_or(|g| g.0 != name) {
             groups.push((name, String::new()));
-            groups.len() - 1
-        });
+        }
+        let Some(g) = groups.last_mut() else { continue };
         for l in text {
-            if !groups[k].1.is_empty() {
-                groups[k].1.push('\n');
+            if !g.1.is_empty() {
+                g.1.push('\n');
             }
-            groups[k].1.push_str(l);
+            g.1.push_str(l);
         }
     }
     groups
@@ -1419,15 +1441,14 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
                     *t = last;
                 }
             }
-            let mut index: HashMap<Option<String>, usize> = HashMap::new();
+            // Consecutive spans of one voice are one turn; `A`, `B`, `A` are three.
             for k in 0..pieces.len() {
                 let p = &pieces[k];
                 let target = targets[k].and_then(|j| pieces[j].voice.clone());
-                let k = *index.entry(target.clone()).or_insert_with(|| {
+                if groups.last().is_none_or(|g| g.0 != target) {
                     groups.push((target, String::new(), Vec::new()));
-                    groups.len() - 1
-                });
-                let g = &mut groups[k];
+                }
+                let Some(g) = groups.last_mut() else { continue };
                 let joined = g.1.ends_with(char::is_whitespace)
                     || p.raw.starts_with(char::is_whitespace)
                     || g.1.is_empty()
@@ -1713,9 +1734,10 @@ mod tests {
         assert_eq!(t.annotation().tracks()[1].segment, Segment::from_millis(3950, 6250).unwrap());
     }
 
-    /// A cue of several voices gives one track each; they spoke in turn, so the cue's time is
-    /// divided among them in order, by their words (A 2, B 1: A 1.000–2.333 s, B 2.333–3.000
-    /// s), with a note. Voices whose words carry inline timestamps keep the whole cue.
+    /// A cue of several voices gives one track per turn; they spoke in turn, so the cue's time
+    /// is divided among them in order, by their words (A, B, A one word each: 1.000–1.667,
+    /// 1.667–2.333, 2.333–3.000 s), with a note. Voices whose words carry inline timestamps
+    /// keep the whole cue.
     #[test]
     fn several_voices_give_one_track_each_and_share_the_cue() {
         let out = read_text(
@@ -1725,15 +1747,14 @@ mod tests {
         assert_eq!(
             texts(t),
             vec![
-                ("A".to_owned(), Some("- Hi\nagain".to_owned())),
+                ("A".to_owned(), Some("- Hi".to_owned())),
                 ("B".to_owned(), Some("- Hello".to_owned())),
+                ("A".to_owned(), Some("again".to_owned())),
             ]
         );
         let segments: Vec<Segment> = t.annotation().tracks().iter().map(|tr| tr.segment).collect();
-        assert_eq!(
-            segments,
-            [Segment::from_millis(1000, 2333).unwrap(), Segment::from_millis(2333, 3000).unwrap()]
-        );
+        let ms = |a, z| Segment::from_millis(a, z).unwrap();
+        assert_eq!(segments, [ms(1000, 1667), ms(1667, 2333), ms(2333, 3000)]);
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
         assert_eq!(w, vec![(WarningKind::Note, Some(4))]);
         let timed = read_text(
@@ -1778,6 +1799,33 @@ mod tests {
         assert_eq!(colon_prefix("Kim (she/her): hi"), Some(("Kim (she/her)", "hi")));
         assert_eq!(colon_prefix("+1 555-123-4567: Hello?"), Some(("+1 555-123-4567", "Hello?")));
         assert_eq!(colon_prefix("2024: a year"), None);
+        assert_eq!(colon_prefix("2023-2024: a season"), None);
+        // Names in parentheses (Google Meet's speaker lines) are no sounds, whatever their ends.
+        for name in ["(Chris Evans)", "(Stephen King)", "(CHRIS EVANS)"] {
+            assert_eq!(paren_name(name), Some(&name[1..name.len() - 1]), "{name}");
+        }
+        // An unclosed tag leaves the rest as text, in linear time.
+        assert_eq!(without_inline_markup("a <i>b</i> <c"), "a b <c");
+        let long = "{\\".repeat(100_000);
+        assert!(!is_sound_only(&long));
+        // A, B, A in one cue: three turns in order, each with its share of the time.
+        let out = read_text(
+            "WEBVTT\n\n00:01.000 --> 00:04.000\n- JOHN: Where were you?\n- MARY: Out.\n- JOHN: Bye now.\n\n00:04.000 --> 00:05.000\nMARY: Fine.\n",
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let a = t.annotation();
+        let turns: Vec<(&str, Segment)> =
+            a.tracks().iter().map(|tr| (a.speaker_name(tr.speaker), tr.segment)).collect();
+        let ms = |x, y| Segment::from_millis(x, y).unwrap();
+        assert_eq!(
+            turns,
+            vec![
+                ("JOHN", ms(1000, 2500)),
+                ("MARY", ms(2500, 3000)),
+                ("JOHN", ms(3000, 4000)),
+                ("MARY", ms(4000, 5000)),
+            ]
+        );
         let out = read_text(
             "WEBVTT\n\n00:01.000 --> 00:03.000\nMARY: At the office.\n\n00:03.000 --> 00:05.000\n- Until midnight?\n- Yes, until midnight.\n\n00:05.000 --> 00:06.000\nJOHN: Fine.\n\n00:06.000 --> 00:07.000\nMARY: Good.\n",
         );

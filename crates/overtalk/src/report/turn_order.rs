@@ -212,10 +212,12 @@ fn named(name: &str, colour: &BTreeMap<&str, usize>) -> String {
 fn turn_picture(b: &mut String, o: &TurnOrder, colour: &BTreeMap<&str, usize>) {
     let lanes: BTreeMap<&str, usize> =
         o.speakers.keys().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
-    // A turn without words still takes a sliver, so that every turn can be seen.
-    let widths: Vec<f64> = o.turn_list.iter().map(|t| t.words.max(1) as f64).collect();
-    let total: f64 = widths.iter().sum::<f64>().max(1.0);
-    let scale = PLOT_W / total;
+    // Each turn as wide as its words, and at least a sliver (0.8 units) so that every turn
+    // can be seen; then all scaled together to the plot's width, so that they always fit.
+    let words: f64 = o.turn_list.iter().map(|t| t.words.max(1) as f64).sum::<f64>().max(1.0);
+    let widths: Vec<f64> =
+        o.turn_list.iter().map(|t| (t.words.max(1) as f64 * PLOT_W / words).max(0.8)).collect();
+    let scale = PLOT_W / widths.iter().sum::<f64>().max(1.0);
     let height = lanes.len() as f64 * LANE_H + 34.0;
     let width = LABEL_W + PLOT_W + 10.0;
     let _ = write!(
@@ -233,13 +235,14 @@ fn turn_picture(b: &mut String, o: &TurnOrder, colour: &BTreeMap<&str, usize>) {
             escape(name)
         );
     }
-    let crosstalk: Vec<usize> = o.marked_overlaps.iter().map(|n| n.turn).collect();
-    let claims: Vec<usize> = o.verbal_claims.iter().map(|c| c.turn).collect();
+    let crosstalk: std::collections::HashSet<usize> =
+        o.marked_overlaps.iter().map(|n| n.turn).collect();
+    let claims: std::collections::HashSet<usize> = o.verbal_claims.iter().map(|c| c.turn).collect();
     let mut x = LABEL_W;
     for (i, (t, w)) in o.turn_list.iter().zip(&widths).enumerate() {
         let lane = lanes.get(t.speaker.as_str()).copied().unwrap_or(0);
         let y = lane as f64 * LANE_H + 4.0;
-        let w = (w * scale).max(0.8);
+        let w = w * scale;
         let c = PALETTE[colour.get(t.speaker.as_str()).copied().unwrap_or(7)];
         let ends = match t.ends {
             TurnEnd::Sentence => "ends a sentence",
@@ -402,5 +405,32 @@ mod tests {
         assert!(page.contains("[cut off]"));
         assert!(page.contains("JONES</span> “let me finish”"));
         assert!(page.contains("<script></script>"));
+    }
+
+    /// However many turns, the picture's bars fit its plot: a 1 500-turn debate ends at the
+    /// plot's right edge.
+    #[test]
+    fn many_turns_fit_the_picture() {
+        let text: String = (0..1500)
+            .map(|k| {
+                if k % 2 == 0 {
+                    "SMITH: No.\n"
+                } else {
+                    "JONES: Yes, it was passed in the end.\n"
+                }
+            })
+            .collect();
+        let o = order(&text);
+        let u = UntimedRecording::new("debate", &o);
+        let page = untimed_report(&[u], &ReportOptions::default()).unwrap();
+        let mut right: f64 = 0.0;
+        for g in page.split("<g><title>turn ").skip(1) {
+            let rect = &g[g.find("<rect x=\"").unwrap() + 9..];
+            let x: f64 = rect[..rect.find('"').unwrap()].parse().unwrap();
+            let w = &rect[rect.find("width=\"").unwrap() + 7..];
+            let w: f64 = w[..w.find('"').unwrap()].parse().unwrap();
+            right = right.max(x + w);
+        }
+        assert!((right - (LABEL_W + PLOT_W)).abs() < 0.5, "{right}");
     }
 }
