@@ -335,7 +335,8 @@ fn sound_only(text: &str, descriptions: bool) -> bool {
         let Some(end) = rest.find(close) else { return false };
         let raw = rest[1..end].trim();
         let inner = raw.to_lowercase();
-        if !SOUNDS.contains(&inner.as_str()) && !(descriptions && sound_description(raw)) {
+        let listed = SOUNDS.contains(&inner.as_str());
+        if !(listed || descriptions && sound_description(raw)) {
             return false;
         }
         any = true;
