@@ -652,3 +652,132 @@ pub fn diarize_recording(
         warnings: decode_warnings(path, &decoder.stats()),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A synthetic voice: glottal pulses at a gliding 100–140 Hz through three formant
+    /// resonators that move every 180 ms syllable, shaped by a syllable envelope, in the turns
+    /// `turns` (seconds), over white noise 40 dB under its peak; peak normalised to 1.
+    fn voice(turns: &[(f32, f32)], seconds: f32, seed: u64) -> Vec<f32> {
+        const RATE: f32 = 16_000.0;
+        let n = (seconds * RATE) as usize;
+        let vowels = [(700.0, 1200.0, 2500.0), (300.0, 2200.0, 2900.0), (500.0, 900.0, 2400.0)];
+        let mut x = vec![0.0f32; n];
+        let mut state = [[0.0f32; 2]; 3];
+        let mut phase = 0.0f32;
+        for (i, v) in x.iter_mut().enumerate() {
+            let t = i as f32 / RATE;
+            let Some(&(start, _)) = turns.iter().find(|(a, b)| (*a..*b).contains(&t)) else {
+                continue;
+            };
+            let syllable = ((t - start) / 0.18) as usize;
+            let within = (t - start) / 0.18 - syllable as f32;
+            let envelope = (std::f32::consts::PI * within).sin().powi(2);
+            let f0 = 120.0 + 20.0 * (t * 1.3).sin();
+            phase += f0 / RATE;
+            let pulse = if phase >= 1.0 {
+                phase -= 1.0;
+                1.0
+            } else {
+                0.0
+            };
+            let formants = vowels[(syllable + seed as usize) % vowels.len()];
+            let mut y = 0.0;
+            for (k, f) in [formants.0, formants.1, formants.2].into_iter().enumerate() {
+                // A two-pole resonator, 80 Hz wide.
+                let r = (-std::f32::consts::PI * 80.0 / RATE).exp();
+                let c = 2.0 * r * (2.0 * std::f32::consts::PI * f / RATE).cos();
+                let out = pulse + c * state[k][0] - r * r * state[k][1];
+                state[k][1] = state[k][0];
+                state[k][0] = out;
+                y += out / (k + 1) as f32;
+            }
+            *v = y * envelope;
+        }
+        let peak = x.iter().fold(0f32, |m, s| m.max(s.abs()));
+        let mut s = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        for v in &mut x {
+            s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let u = ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0;
+            *v = *v / peak + u * 0.01;
+        }
+        let peak = x.iter().fold(0f32, |m, s| m.max(s.abs()));
+        x.iter().map(|v| v / peak).collect()
+    }
+
+    fn segments(d: &Detection) -> Vec<(String, i64, i64)> {
+        let a = &d.annotation;
+        a.tracks()
+            .iter()
+            .map(|t| {
+                let s = t.segment;
+                (
+                    a.speaker_name(t.speaker).to_owned(),
+                    s.start().micros() / 1000,
+                    s.end().micros() / 1000,
+                )
+            })
+            .collect()
+    }
+
+    fn at(x: &[f32], peak_db: f32) -> Vec<f32> {
+        let g = 10f32.powf(peak_db / 20.0);
+        x.iter().map(|v| v * g).collect()
+    }
+
+    /// Segment edges closer than `frames` VAD frames (16 ms).
+    fn within(a: &[(String, i64, i64)], b: &[(String, i64, i64)], frames: i64) -> bool {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| {
+                x.0 == y.0 && (x.1 - y.1).abs() <= 16 * frames && (x.2 - y.2).abs() <= 16 * frames
+            })
+    }
+
+    #[test]
+    fn the_same_speech_46_db_quieter_gives_the_same_segments() {
+        // One track, the voice activity detector alone. Peaking at −26 and at −46 dBFS the
+        // voice is raised to the detector's level, and what it hears is the same; at −6 dBFS
+        // it is heard as it is, a few dB louder, and the edges stay within two frames.
+        let x = voice(&[(0.5, 2.5), (3.5, 5.0), (6.5, 8.0)], 9.5, 1);
+        let options = DetectOptions::default();
+        let run = |peak_db: f32| {
+            let tracks = [("A".to_owned(), at(&x, peak_db))];
+            segments(&detect_samples(&tracks, 16_000, &options).unwrap())
+        };
+        let quiet = run(-46.0);
+        let a = |s: i64, e: i64| ("A".to_owned(), s, e);
+        assert_eq!(quiet, [a(528, 2752), a(3520, 5200), a(6528, 8224)]);
+        assert_eq!(run(-26.0), quiet);
+        let loud = run(-6.0);
+        assert_eq!(loud, [a(528, 2720), a(3520, 5200), a(6528, 8224)]);
+        assert!(within(&loud, &quiet, 2));
+    }
+
+    #[test]
+    fn quiet_tracks_give_the_same_segments_as_loud_ones() {
+        // Two tracks, the multitrack rule: both at −6 dBFS, both at −46, and a loud host with
+        // a guest 34 dB quieter find the same turns.
+        let a = voice(&[(0.5, 2.5), (6.5, 8.0)], 9.5, 1);
+        let b = voice(&[(3.0, 5.5), (8.2, 9.2)], 9.5, 2);
+        let options = DetectOptions::default();
+        let run = |ga: f32, gb: f32| {
+            let tracks = [("A".to_owned(), at(&a, ga)), ("B".to_owned(), at(&b, gb))];
+            segments(&detect_samples(&tracks, 16_000, &options).unwrap())
+        };
+        let loud = run(-6.0, -6.0);
+        let turn = |who: &str, s: i64, e: i64| (who.to_owned(), s, e);
+        assert_eq!(
+            loud,
+            [
+                turn("A", 500, 2710),
+                turn("B", 3000, 5510),
+                turn("A", 6500, 8010),
+                turn("B", 8200, 9210)
+            ]
+        );
+        assert_eq!(run(-46.0, -46.0), loud);
+        assert_eq!(run(-6.0, -40.0), loud);
+    }
+}
