@@ -322,6 +322,15 @@ pub enum TrackWarning {
         /// The recording.
         path: PathBuf,
     },
+    /// The container starts the audio late on the file's timeline (after its video, say): that
+    /// much silence was put before it ([`crate::decode::AudioInfo::lead`]), so times are the
+    /// file's, as players and editors show them.
+    LateStart {
+        /// The recording.
+        path: PathBuf,
+        /// Where the audio starts, in seconds.
+        seconds: f64,
+    },
 }
 
 /// Why most of a track's rejected speech was rejected: the most common reason among its
@@ -382,6 +391,12 @@ impl fmt::Display for TrackWarning {
             TrackWarning::CorruptPackets { path, packets } => {
                 write!(f, "{}: {packets} corrupt packets were replaced by silence", path.display())
             }
+            TrackWarning::LateStart { path, seconds } => write!(
+                f,
+                "{}: its audio starts {seconds:.3} s into the file's timeline; times are on that \
+                 timeline (silence before it), so they match the video, captions and editors",
+                path.display()
+            ),
             TrackWarning::PlaceholderLength { path } => write!(
                 f,
                 "{}: the WAV header gives no length (written to a pipe, or by a recorder that did \

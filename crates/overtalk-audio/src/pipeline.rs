@@ -391,16 +391,23 @@ impl Detection {
         let mut out: Vec<TrackWarning> =
             self.multitrack.iter().flat_map(|m| m.warnings.iter().cloned()).collect();
         for t in &self.tracks {
-            out.extend(decode_warnings(&t.path, &t.stats));
+            out.extend(decode_warnings(&t.path, &t.stats, t.sample_rate));
         }
         out
     }
 }
 
-/// What decoding `path` replaced or guessed, as warnings: non-finite samples and corrupt
-/// packets replaced by silence, and a WAV length read to the end of the file.
-fn decode_warnings(path: &Path, stats: &DecodeStats) -> Vec<TrackWarning> {
+/// What decoding `path` (at `rate` Hz) replaced, guessed or added, as warnings: non-finite
+/// samples and corrupt packets replaced by silence, a WAV length read to the end of the file,
+/// and silence put before audio that starts late on the file's timeline.
+fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<TrackWarning> {
     let mut out = Vec::new();
+    if stats.leading_silence > 0 {
+        out.push(TrackWarning::LateStart {
+            path: path.to_owned(),
+            seconds: frames_to_delta(stats.leading_silence, rate).as_secs_f64(),
+        });
+    }
     if stats.non_finite > 0 {
         out.push(TrackWarning::NonFinite { path: path.to_owned(), samples: stats.non_finite });
     }
@@ -649,7 +656,7 @@ pub fn diarize_recording(
             .map_or_else(|| overtalk::format::recording_id_from_path(path), str::to_owned),
         transcript: builder.build(),
         provenance: d.provenance(),
-        warnings: decode_warnings(path, &decoder.stats()),
+        warnings: decode_warnings(path, &decoder.stats(), rate),
     })
 }
 
