@@ -23,6 +23,7 @@ pub use diarizer::{
 };
 use overtalk::{Annotation, Delta, Error, Result, Segment, Time, Transcript, TranscriptBuilder};
 
+use crate::channels::Downmix;
 use crate::decode::{frames_to_delta, DecodeOptions, DecodeStats, Decoder};
 use crate::diarize::{DiarizeOptions, Diarizer};
 use crate::features::{TrackAnalyzer, TrackFeatures};
@@ -92,6 +93,9 @@ pub struct TrackReport {
     pub speech: Delta,
     /// Decoder counts (non-finite samples, corrupt packets).
     pub stats: DecodeStats,
+    /// Mixed down, the channels cancelled out: the channel used alone instead, and from when
+    /// ([`Downmix`]).
+    pub cancelled: Option<(usize, Delta)>,
 }
 
 /// The result of [`detect`].
@@ -173,8 +177,9 @@ pub fn analyze(
         }
         let total = info.declared_duration();
         let mut last_report = 0u64;
+        let mut downmixes = vec![Downmix::new(); group.len()];
         while let Some(block) = decoder.next_block().map_err(|e| e.with_path(path))? {
-            for (a, &i) in analyzers.iter_mut().zip(&group) {
+            for ((a, &i), downmix) in analyzers.iter_mut().zip(&group).zip(&mut downmixes) {
                 match specs[i].channel {
                     Some(c) if c >= block.channels() => {
                         return Err(Error::invalid(format!(
@@ -186,7 +191,7 @@ pub fn analyze(
                         .with_path(path));
                     }
                     Some(c) => a.push(block.channel(c))?,
-                    None => a.push(block.mono())?,
+                    None => a.push(downmix.mix(&block).iter().copied())?,
                 }
             }
             let at = block.first_frame + block.frames() as u64;
@@ -198,7 +203,7 @@ pub fn analyze(
         let stats = decoder.stats();
         let sample_rate = decoder.info().sample_rate;
         progress(Progress { path, done: frames_to_delta(stats.frames, sample_rate), total });
-        for (a, &i) in analyzers.into_iter().zip(&group) {
+        for ((a, &i), downmix) in analyzers.into_iter().zip(&group).zip(&downmixes) {
             features[i] = Some(a.finish()?);
             reports[i] = Some(TrackReport {
                 name: specs[i].name.clone(),
@@ -208,6 +213,9 @@ pub fn analyze(
                 duration: frames_to_delta(stats.frames, sample_rate),
                 speech: Delta::ZERO,
                 stats,
+                cancelled: downmix
+                    .fallback()
+                    .map(|(c, from)| (c, frames_to_delta(from, sample_rate))),
             });
             done[i] = true;
         }
@@ -339,6 +347,7 @@ pub fn detect_bytes(bytes: Vec<u8>, options: &DetectOptions) -> Result<Detection
             duration: frames_to_delta(stats.frames, info.sample_rate),
             speech: Delta::ZERO,
             stats,
+            cancelled: None,
         })
         .collect();
     detect_features(&features, &mut reports, options)
@@ -391,6 +400,13 @@ impl Detection {
         let mut out: Vec<TrackWarning> =
             self.multitrack.iter().flat_map(|m| m.warnings.iter().cloned()).collect();
         for t in &self.tracks {
+            if let Some((channel, from)) = t.cancelled {
+                out.push(TrackWarning::ChannelsCancel {
+                    path: t.path.clone(),
+                    channel,
+                    from: from.as_secs_f64(),
+                });
+            }
             out.extend(decode_warnings(&t.path, &t.stats, t.sample_rate));
         }
         out
@@ -562,6 +578,7 @@ pub fn detect_samples(
             duration: frames_to_delta(frames, sample_rate),
             speech: Delta::ZERO,
             stats: DecodeStats { frames, non_finite, ..DecodeStats::default() },
+            cancelled: None,
         });
     }
     detect_features(&features, &mut reports, options)
@@ -633,11 +650,14 @@ pub fn diarize_recording(
         stream.push(x);
     };
     let mut decoded = 0u64;
+    let mut downmix = Downmix::new();
     while let Some(block) =
         decoder.next_block().map_err(|e| DiarizeFailure::Decoding(e.with_path(path)))?
     {
         decoded += block.frames() as u64;
-        resampler.push(block.mono(), &mut emit).map_err(DiarizeFailure::Decoding)?;
+        resampler
+            .push(downmix.mix(&block).iter().copied(), &mut emit)
+            .map_err(DiarizeFailure::Decoding)?;
         progress(Progress { path, done: frames_to_delta(decoded, rate), total });
     }
     resampler.finish(&mut emit).map_err(DiarizeFailure::Decoding)?;
@@ -656,7 +676,16 @@ pub fn diarize_recording(
             .map_or_else(|| overtalk::format::recording_id_from_path(path), str::to_owned),
         transcript: builder.build(),
         provenance: d.provenance(),
-        warnings: decode_warnings(path, &decoder.stats(), rate),
+        warnings: downmix
+            .fallback()
+            .map(|(channel, from)| TrackWarning::ChannelsCancel {
+                path: path.to_owned(),
+                channel,
+                from: frames_to_delta(from, rate).as_secs_f64(),
+            })
+            .into_iter()
+            .chain(decode_warnings(path, &decoder.stats(), rate))
+            .collect(),
     })
 }
 
@@ -760,6 +789,63 @@ mod tests {
         let loud = run(-6.0);
         assert_eq!(loud, [a(528, 2720), a(3520, 5200), a(6528, 8224)]);
         assert!(within(&loud, &quiet, 2));
+    }
+
+    /// Writes 16-bit WAV, `channels` interleaved in `x`.
+    fn write_wav(path: &Path, channels: u16, x: &[f32]) {
+        let spec = hound::WavSpec {
+            channels,
+            sample_rate: 16_000,
+            bits_per_sample: 16,
+            sample_format: hound::SampleFormat::Int,
+        };
+        let mut w = hound::WavWriter::create(path, spec).unwrap();
+        for v in x {
+            w.write_sample((v * 32767.0).round() as i16).unwrap();
+        }
+        w.finalize().unwrap();
+    }
+
+    #[test]
+    fn channels_that_cancel_out_are_heard_through_one_of_them() {
+        // Right = −left: the mean of the channels is digital silence. The left channel alone
+        // finds what the mono recording finds, with a warning; a plain stereo file (right at
+        // half the left) is mixed down as before, without one.
+        let dir = tempfile::tempdir().unwrap();
+        let x = at(&voice(&[(0.5, 2.5), (3.5, 5.0), (6.5, 8.0)], 9.5, 1), -6.0);
+        let stereo = |right: f32| -> Vec<f32> { x.iter().flat_map(|v| [*v, right * v]).collect() };
+        write_wav(&dir.path().join("mono.wav"), 1, &x);
+        write_wav(&dir.path().join("inverted.wav"), 2, &stereo(-1.0));
+        write_wav(&dir.path().join("stereo.wav"), 2, &stereo(0.5));
+        let run = |name: &str| {
+            let spec = TrackSpec { name: "A".into(), path: dir.path().join(name), channel: None };
+            detect(&[spec], &DetectOptions::default(), &mut |_| {}).unwrap()
+        };
+        let mono = run("mono.wav");
+        let inverted = run("inverted.wav");
+        assert_eq!(segments(&inverted), segments(&mono));
+        assert_eq!(segments(&mono).len(), 3);
+        assert_eq!(inverted.tracks[0].cancelled, Some((0, Delta::ZERO)));
+        assert_eq!(
+            inverted.warnings(),
+            [TrackWarning::ChannelsCancel {
+                path: dir.path().join("inverted.wav"),
+                channel: 0,
+                from: 0.0
+            }]
+        );
+        assert_eq!(
+            inverted.warnings()[0].to_string(),
+            format!(
+                "{}: its channels cancel out when mixed down (one is the other inverted, so \
+                 their mean is 20 dB or more below them); channel 1 alone was used",
+                dir.path().join("inverted.wav").display()
+            )
+        );
+        let plain = run("stereo.wav");
+        assert_eq!(plain.tracks[0].cancelled, None);
+        assert!(plain.warnings().is_empty());
+        assert_eq!(segments(&plain).len(), 3);
     }
 
     #[test]
