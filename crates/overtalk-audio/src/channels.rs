@@ -1,6 +1,8 @@
 //! Whether the channels of one recording carry different things: a two-channel call (each
 //! party on their own channel) mixed down to one track loses what the channels tell apart,
-//! who spoke and when two spoke at once; `--channels` keeps it.
+//! who spoke and when two spoke at once; `--channels` keeps it. [`Downmix`] makes the one
+//! track that a recording mixed down is heard as, and uses one channel alone when the
+//! channels cancel out.
 //!
 //! ## The rule
 //!
@@ -20,7 +22,7 @@ use std::path::Path;
 
 use overtalk::{Delta, Result};
 
-use crate::decode::{DecodeOptions, Decoder};
+use crate::decode::{Block, DecodeOptions, Decoder};
 use crate::frames::frame_energies;
 
 /// How much of the recording is scanned (the start is enough to tell a call from a mix).
@@ -94,6 +96,77 @@ pub fn compare(samples: &[Vec<f32>]) -> ChannelComparison {
         channels: samples.len(),
         active_frames: active,
         differ_share: if active == 0 { 0.0 } else { differ as f64 / active as f64 },
+    }
+}
+
+/// The channels' mean is this far (dB) or more below their mean power: they cancel out.
+pub const CANCEL_DB: f32 = 20.0;
+
+/// Blocks quieter than this (mean channel power, dBFS) say nothing about cancelling.
+const CANCEL_MIN_DB: f32 = -90.0;
+
+/// How the channels of a recording become the one track a speaker's analysis hears: their mean,
+/// frame by frame, unless they cancel out (one channel is the other inverted: a balanced lead
+/// wired the wrong way round, a stereo effect), when the mean is near silence while each
+/// channel carries the sound. From the first block where the mean is [`CANCEL_DB`] or more
+/// below the channels' mean power, the loudest channel of that block is used alone, to the end.
+///
+/// ```text
+/// left       ▁▅▇▅▁▁▆▇▆▁      right = −left
+/// right      ▁▅▇▅▁▁▆▇▆▁ (inverted)
+/// mean       ▁▁▁▁▁▁▁▁▁▁      "silent": −∞ dB against the channels
+/// downmix    ▁▅▇▅▁▁▆▇▆▁      the left channel alone, said in a warning
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Downmix {
+    /// The channel used alone, and the frame from which it was.
+    fallback: Option<(usize, u64)>,
+    buf: Vec<f32>,
+}
+
+impl Downmix {
+    /// A downmix at the start of a recording.
+    pub fn new() -> Downmix {
+        Downmix::default()
+    }
+
+    /// The one track of `block`: the channels' mean, or the channel used alone once they were
+    /// found to cancel out.
+    pub fn mix(&mut self, block: &Block<'_>) -> &[f32] {
+        self.buf.clear();
+        let channels = block.channels();
+        if channels >= 2 && self.fallback.is_none() {
+            let mut power = vec![0f64; channels];
+            let mut mean_power = 0f64;
+            for frame in block.interleaved().chunks_exact(channels) {
+                let mean = frame.iter().map(|&x| f64::from(x)).sum::<f64>() / channels as f64;
+                mean_power += mean * mean;
+                for (p, &x) in power.iter_mut().zip(frame) {
+                    *p += f64::from(x) * f64::from(x);
+                }
+            }
+            let channel_power = power.iter().sum::<f64>() / channels as f64;
+            let frames = block.frames().max(1) as f64;
+            if channel_power / frames > 10f64.powf(f64::from(CANCEL_MIN_DB) / 10.0)
+                && mean_power < channel_power * 10f64.powf(-f64::from(CANCEL_DB) / 10.0)
+            {
+                let loudest = (0..channels)
+                    .max_by(|&a, &b| power[a].total_cmp(&power[b]).then(b.cmp(&a)))
+                    .unwrap_or(0);
+                self.fallback = Some((loudest, block.first_frame));
+            }
+        }
+        match self.fallback {
+            Some((c, _)) if c < channels => self.buf.extend(block.channel(c)),
+            _ => self.buf.extend(block.mono()),
+        }
+        &self.buf
+    }
+
+    /// The channel used alone because the channels cancel out, and the frame from which it
+    /// was (`None`: the mean throughout).
+    pub fn fallback(&self) -> Option<(usize, u64)> {
+        self.fallback
     }
 }
 

@@ -36,6 +36,21 @@
 //! the Ogg granule position of the last page trims the end. Sample 0 of the first block is
 //! time 0 of the recording; the test clips agree across all formats within 1 ms.
 //!
+//! **Audio that starts late on the file's timeline** (a video whose sound starts after it,
+//! `ffmpeg -itsoffset 2`): an MP4/MOV edit list's leading empty edits (read by the
+//! `mp4_edits` submodule: symphonia ignores edit lists) and a Matroska/WebM track's first
+//! timestamp say where the audio starts. The decoder puts that much silence before it
+//! ([`AudioInfo::lead`], counted in [`DecodeStats::leading_silence`]), so time 0 is the
+//! file's time 0, where players, editors and captions put it, and the priming the track
+//! shows on that timeline stays there too (ffmpeg's placement, within 1 ms on the test
+//! clips). Callers say so to the user.
+//!
+//! ```text
+//! file timeline  0 ───────────── 2.0 s ─────────────────▶
+//! audio track      (empty edit)   [speech …]
+//! decoded        [silence, lead ][speech …]   time 0 = the file's time 0
+//! ```
+//!
 //! **Any channel count.** symphonia maps WAV channels to speaker positions and refuses files
 //! whose channels it cannot position (more than 18 in an extensible header, fewer in a plain
 //! one: a 48-channel recorder's file, say). When it refuses a RIFF/WAVE file, the decoder reads
@@ -60,7 +75,7 @@
 //! warn (the command line does).
 
 use std::fs::File;
-use std::io::{BufReader, Cursor, Read};
+use std::io::{BufReader, Cursor, Read, Seek};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -75,7 +90,9 @@ use symphonia::core::formats::probe::Hint;
 use symphonia::core::formats::{FormatOptions, FormatReader, TrackType};
 use symphonia::core::io::{MediaSource, MediaSourceStream};
 use symphonia::core::meta::MetadataOptions;
+use symphonia::core::packet::Packet;
 
+mod mp4_edits;
 mod opus;
 mod rf64;
 
@@ -113,13 +130,16 @@ pub struct AudioInfo {
     pub declared_frames: Option<u64>,
     /// Frames of encoder priming dropped from the start so times line up.
     pub priming: u64,
+    /// Frames of silence put before the audio because the container starts it this late on
+    /// its timeline (an MP4 edit list's empty edit, a Matroska track's first timestamp).
+    pub lead: u64,
 }
 
 impl AudioInfo {
     /// The declared duration, when the container declares one.
     pub fn declared_duration(&self) -> Option<Delta> {
         self.declared_frames
-            .map(|f| frames_to_delta(f.saturating_sub(self.priming), self.sample_rate))
+            .map(|f| frames_to_delta(f.saturating_sub(self.priming) + self.lead, self.sample_rate))
     }
 }
 
@@ -135,6 +155,8 @@ pub struct DecodeStats {
     /// The WAV header's data size was a placeholder (0 or 0xFFFFFFFF, as a recorder or a pipe
     /// writes it before the length is known): the data was read to the end of the file.
     pub placeholder_length: bool,
+    /// Frames of silence put before the audio ([`AudioInfo::lead`]); counted in `frames`.
+    pub leading_silence: u64,
 }
 
 /// One block of decoded audio: `frames × channels` samples, interleaved.
@@ -243,10 +265,21 @@ impl Read for EofWatch {
 trait ReadSource: Read + Send + Sync {}
 impl<T: Read + Send + Sync> ReadSource for T {}
 
+/// A readable, seekable source for reading container boxes.
+trait SeekSource: Read + Seek {}
+impl<T: Read + Seek> SeekSource for T {}
+
 impl Input {
     fn media_source(&self) -> Result<Box<dyn MediaSource>> {
         Ok(match self {
             Input::File(p) => Box::new(File::open(p)?),
+            Input::Bytes(b) => Box::new(Cursor::new(b.clone())),
+        })
+    }
+
+    fn seeker(&self) -> Result<Box<dyn SeekSource>> {
+        Ok(match self {
+            Input::File(p) => Box::new(BufReader::new(File::open(p)?)),
             Input::Bytes(b) => Box::new(Cursor::new(b.clone())),
         })
     }
@@ -440,6 +473,20 @@ enum Fill {
     End,
 }
 
+/// Frames of lead silence delivered per block.
+const LEAD_BLOCK_FRAMES: u64 = 16_384;
+
+/// The frames at `rate` Hz before a Matroska track's first packet, at `pts` ticks of
+/// `numer / denom` seconds; `None` when it starts at 0 or before (a negative timestamp is the
+/// codec delay, which the decoder drops).
+fn matroska_lead(pts: i64, numer: u32, denom: u32, rate: u32) -> Option<u64> {
+    if pts <= 0 {
+        return None;
+    }
+    let ticks = i128::from(pts) * i128::from(numer) * i128::from(rate);
+    u64::try_from((ticks + i128::from(denom) / 2) / i128::from(denom)).ok()
+}
+
 /// A streaming decoder over one recording's default audio track.
 pub struct Decoder {
     stream: Stream,
@@ -450,6 +497,10 @@ pub struct Decoder {
     end: Option<u64>,
     /// The declared length is exact, not an estimate: ending well before it means truncation.
     declared_exact: bool,
+    /// Frames of the lead ([`AudioInfo::lead`]) still to deliver.
+    lead_left: u64,
+    /// A packet read ahead to find where the track starts, delivered first.
+    first: Option<std::result::Result<Option<Packet>, SymError>>,
     buf: Vec<f32>,
     stats: DecodeStats,
     done: bool,
@@ -712,12 +763,38 @@ impl Decoder {
                 ),
                 other => map_error(other, "setting up the audio decoder"),
             })?;
-        let info = AudioInfo { sample_rate, channels, codec, declared_frames, priming };
+        // Where the track starts on the file's timeline: an MP4's edit list, a Matroska track's
+        // first timestamp (read ahead here and delivered first). Without a channel count the
+        // silence could not be shaped like the audio, so it is left out.
+        let short_name = format.format_info().short_name;
+        let time_base = track.time_base;
+        let mut format = format;
+        let mut first = None;
+        let mut lead = 0;
+        if channels > 0 && short_name == "isomp4" {
+            if let Ok(mut r) = input.seeker() {
+                lead = mp4_edits::audio_lead(&mut r, sample_rate, priming).unwrap_or(0);
+            }
+        } else if channels > 0 && short_name == "matroska" {
+            let packet = loop {
+                match format.next_packet() {
+                    Ok(Some(p)) if p.track_id != track_id => continue,
+                    other => break other,
+                }
+            };
+            if let (Ok(Some(p)), Some(tb)) = (&packet, time_base) {
+                lead = matroska_lead(p.pts.get(), tb.numer.get(), tb.denom.get(), sample_rate)
+                    .map_or(0, |frames| frames + priming);
+            }
+            first = Some(packet);
+        }
+        let info = AudioInfo { sample_rate, channels, codec, declared_frames, priming, lead };
         let mut d = Decoder::new(Stream::Codec { format, decoder, track_id }, info, options)?;
         d.declared_exact = exact;
+        d.first = first;
         if params.codec == CODEC_ID_AAC {
             // MP4 declares priming + recording; the last packet's padding beyond it is dropped.
-            d.end = declared_frames.map(|n| n.saturating_sub(priming));
+            d.end = declared_frames.map(|n| n.saturating_sub(priming) + lead);
         }
         Ok(d)
     }
@@ -757,6 +834,7 @@ impl Decoder {
             codec,
             declared_frames: Some(u64::from(reader.duration())),
             priming: 0,
+            lead: 0,
         };
         let stream = Stream::Wav { reader: Box::new(reader), float, scale, eof, truncated: false };
         Decoder::new(stream, info, options).map(Some)
@@ -774,6 +852,7 @@ impl Decoder {
             codec: header.sample.codec().to_owned(),
             declared_frames: Some(header.data_len / frame_bytes),
             priming: 0,
+            lead: 0,
         };
         let stream = Stream::Raw {
             reader,
@@ -790,8 +869,15 @@ impl Decoder {
             * u128::from(info.sample_rate)
             / 1_000_000)
             .min(u128::from(u64::MAX)) as u64;
+        if info.lead > max_frames {
+            return Err(Error::limit(format!(
+                "the audio starts {} s into the file, later than the {} s allowed",
+                frames_to_delta(info.lead, info.sample_rate),
+                options.max_duration
+            )));
+        }
         if let Some(n) = info.declared_frames {
-            let n = n.saturating_sub(info.priming);
+            let n = n.saturating_sub(info.priming) + info.lead;
             if n > max_frames {
                 return Err(Error::limit(format!(
                     "the recording lasts {} s, longer than the {} s allowed",
@@ -805,6 +891,8 @@ impl Decoder {
             skip: info.priming,
             end: None,
             declared_exact: true,
+            lead_left: info.lead,
+            first: None,
             info,
             max_frames,
             buf: Vec::new(),
@@ -826,6 +914,28 @@ impl Decoder {
     /// The next block, or `None` at the end of the recording. A recording that ends without a
     /// single sample is an error.
     pub fn next_block(&mut self) -> Result<Option<Block<'_>>> {
+        if self.lead_left > 0 && !self.done {
+            // The silence before a track that starts late on the file's timeline.
+            let channels = self.info.channels.max(1);
+            let frames = self.lead_left.min(LEAD_BLOCK_FRAMES);
+            if self.stats.frames + frames > self.max_frames {
+                self.done = true;
+                return Err(Error::limit(format!(
+                    "the recording is longer than the {} s allowed",
+                    frames_to_delta(self.max_frames, self.info.sample_rate)
+                )));
+            }
+            self.buf.clear();
+            self.buf.resize(frames as usize * channels, 0.0);
+            self.lead_left -= frames;
+            self.stats.frames += frames;
+            self.stats.leading_silence += frames;
+            return Ok(Some(Block {
+                samples: &self.buf,
+                channels,
+                first_frame: self.stats.frames - frames,
+            }));
+        }
         loop {
             if self.done {
                 return Ok(None);
@@ -839,7 +949,7 @@ impl Decoder {
                 Ok(Fill::Data) => {}
                 Ok(Fill::End) => {
                     self.done = true;
-                    if self.stats.frames == 0 {
+                    if self.stats.frames == self.stats.leading_silence {
                         return Err(Error::recording(
                             RecordingProblem::Empty,
                             "the recording contains no audio samples",
@@ -856,7 +966,8 @@ impl Decoder {
                             .declared_frames
                             .unwrap_or(0)
                             .saturating_sub(self.info.priming);
-                        if self.stats.frames + declared_frames / 200 + 2048 < declared_frames {
+                        let audio = self.stats.frames - self.stats.leading_silence;
+                        if audio + declared_frames / 200 + 2048 < declared_frames {
                             return Err(Error::recording(
                                 RecordingProblem::Truncated,
                                 format!(
@@ -915,7 +1026,7 @@ impl Decoder {
 
     /// The error for a stream that ends before its container said it would.
     fn truncated(&self) -> Error {
-        if self.stats.frames == 0 && self.skip == self.info.priming {
+        if self.stats.frames == self.stats.leading_silence && self.skip == self.info.priming {
             Error::recording(
                 RecordingProblem::Truncated,
                 "the file is truncated: it ends before any audio",
@@ -936,7 +1047,7 @@ impl Decoder {
         let Stream::Codec { format, decoder, track_id } = &mut self.stream else {
             return Ok(Fill::End);
         };
-        let packet = match format.next_packet() {
+        let packet = match self.first.take().unwrap_or_else(|| format.next_packet()) {
             Ok(Some(p)) => p,
             Ok(None) => return Ok(Fill::End),
             Err(SymError::IoError(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => {

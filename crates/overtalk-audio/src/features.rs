@@ -379,6 +379,18 @@ impl TrackAnalyzer {
         self.features.bands.limit = bytes;
     }
 
+    /// Feeds the voice activity detector the samples as they are, with no [`LevelGain`]
+    /// (call before the first [`TrackAnalyzer::push`]): its probabilities come as soon as
+    /// their frame is complete, for a live detector that cannot wait for the look-ahead, at
+    /// the price of depending on the recording's level.
+    ///
+    /// [`LevelGain`]: crate::vad::LevelGain
+    pub fn without_level_gain(&mut self) {
+        if let Some(v) = &mut self.vad {
+            v.drop_level_gain();
+        }
+    }
+
     /// The features computed so far (they grow with every [`TrackAnalyzer::push`]; the
     /// resampler and the voice activity detector hold back up to a few frames).
     pub fn features(&self) -> &TrackFeatures {

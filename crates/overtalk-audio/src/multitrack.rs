@@ -322,6 +322,25 @@ pub enum TrackWarning {
         /// The recording.
         path: PathBuf,
     },
+    /// The recording's channels cancel out when mixed down (one is the other inverted), so
+    /// one channel was used alone ([`crate::channels::Downmix`]).
+    ChannelsCancel {
+        /// The recording.
+        path: PathBuf,
+        /// The channel used alone (0-based).
+        channel: usize,
+        /// Seconds into the recording from which it was.
+        from: f64,
+    },
+    /// The container starts the audio late on the file's timeline (after its video, say): that
+    /// much silence was put before it ([`crate::decode::AudioInfo::lead`]), so times are the
+    /// file's, as players and editors show them.
+    LateStart {
+        /// The recording.
+        path: PathBuf,
+        /// Where the audio starts, in seconds.
+        seconds: f64,
+    },
 }
 
 /// Why most of a track's rejected speech was rejected: the most common reason among its
@@ -382,6 +401,21 @@ impl fmt::Display for TrackWarning {
             TrackWarning::CorruptPackets { path, packets } => {
                 write!(f, "{}: {packets} corrupt packets were replaced by silence", path.display())
             }
+            TrackWarning::ChannelsCancel { path, channel, from } => write!(
+                f,
+                "{}: its channels cancel out when mixed down (one is the other inverted, so \
+                 their mean is {:.0} dB or more below them); channel {} alone was used{}",
+                path.display(),
+                crate::channels::CANCEL_DB,
+                channel + 1,
+                if *from > 0.0 { format!(" from {from:.2} s on") } else { String::new() }
+            ),
+            TrackWarning::LateStart { path, seconds } => write!(
+                f,
+                "{}: its audio starts {seconds:.3} s into the file's timeline; times are on that \
+                 timeline (silence before it), so they match the video, captions and editors",
+                path.display()
+            ),
             TrackWarning::PlaceholderLength { path } => write!(
                 f,
                 "{}: the WAV header gives no length (written to a pipe, or by a recorder that did \

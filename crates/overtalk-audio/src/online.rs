@@ -145,6 +145,8 @@ impl OnlineMultitrack {
                 // The history is bounded by the window (frames older than it are dropped),
                 // so the band energies stay in RAM, where they can be dropped.
                 a.set_band_spill(usize::MAX);
+                // Decisions every 100 ms cannot wait for the level's look-ahead.
+                a.without_level_gain();
                 Ok(a)
             })
             .collect::<Result<Vec<_>>>()?;

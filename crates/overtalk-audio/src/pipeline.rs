@@ -23,6 +23,7 @@ pub use diarizer::{
 };
 use overtalk::{Annotation, Delta, Error, Result, Segment, Time, Transcript, TranscriptBuilder};
 
+use crate::channels::Downmix;
 use crate::decode::{frames_to_delta, DecodeOptions, DecodeStats, Decoder};
 use crate::diarize::{DiarizeOptions, Diarizer};
 use crate::features::{TrackAnalyzer, TrackFeatures};
@@ -92,6 +93,9 @@ pub struct TrackReport {
     pub speech: Delta,
     /// Decoder counts (non-finite samples, corrupt packets).
     pub stats: DecodeStats,
+    /// Mixed down, the channels cancelled out: the channel used alone instead, and from when
+    /// ([`Downmix`]).
+    pub cancelled: Option<(usize, Delta)>,
 }
 
 /// The result of [`detect`].
@@ -173,8 +177,9 @@ pub fn analyze(
         }
         let total = info.declared_duration();
         let mut last_report = 0u64;
+        let mut downmixes = vec![Downmix::new(); group.len()];
         while let Some(block) = decoder.next_block().map_err(|e| e.with_path(path))? {
-            for (a, &i) in analyzers.iter_mut().zip(&group) {
+            for ((a, &i), downmix) in analyzers.iter_mut().zip(&group).zip(&mut downmixes) {
                 match specs[i].channel {
                     Some(c) if c >= block.channels() => {
                         return Err(Error::invalid(format!(
@@ -186,7 +191,7 @@ pub fn analyze(
                         .with_path(path));
                     }
                     Some(c) => a.push(block.channel(c))?,
-                    None => a.push(block.mono())?,
+                    None => a.push(downmix.mix(&block).iter().copied())?,
                 }
             }
             let at = block.first_frame + block.frames() as u64;
@@ -198,7 +203,7 @@ pub fn analyze(
         let stats = decoder.stats();
         let sample_rate = decoder.info().sample_rate;
         progress(Progress { path, done: frames_to_delta(stats.frames, sample_rate), total });
-        for (a, &i) in analyzers.into_iter().zip(&group) {
+        for ((a, &i), downmix) in analyzers.into_iter().zip(&group).zip(&downmixes) {
             features[i] = Some(a.finish()?);
             reports[i] = Some(TrackReport {
                 name: specs[i].name.clone(),
@@ -208,6 +213,9 @@ pub fn analyze(
                 duration: frames_to_delta(stats.frames, sample_rate),
                 speech: Delta::ZERO,
                 stats,
+                cancelled: downmix
+                    .fallback()
+                    .map(|(c, from)| (c, frames_to_delta(from, sample_rate))),
             });
             done[i] = true;
         }
@@ -339,6 +347,7 @@ pub fn detect_bytes(bytes: Vec<u8>, options: &DetectOptions) -> Result<Detection
             duration: frames_to_delta(stats.frames, info.sample_rate),
             speech: Delta::ZERO,
             stats,
+            cancelled: None,
         })
         .collect();
     detect_features(&features, &mut reports, options)
@@ -391,16 +400,30 @@ impl Detection {
         let mut out: Vec<TrackWarning> =
             self.multitrack.iter().flat_map(|m| m.warnings.iter().cloned()).collect();
         for t in &self.tracks {
-            out.extend(decode_warnings(&t.path, &t.stats));
+            if let Some((channel, from)) = t.cancelled {
+                out.push(TrackWarning::ChannelsCancel {
+                    path: t.path.clone(),
+                    channel,
+                    from: from.as_secs_f64(),
+                });
+            }
+            out.extend(decode_warnings(&t.path, &t.stats, t.sample_rate));
         }
         out
     }
 }
 
-/// What decoding `path` replaced or guessed, as warnings: non-finite samples and corrupt
-/// packets replaced by silence, and a WAV length read to the end of the file.
-fn decode_warnings(path: &Path, stats: &DecodeStats) -> Vec<TrackWarning> {
+/// What decoding `path` (at `rate` Hz) replaced, guessed or added, as warnings: non-finite
+/// samples and corrupt packets replaced by silence, a WAV length read to the end of the file,
+/// and silence put before audio that starts late on the file's timeline.
+fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<TrackWarning> {
     let mut out = Vec::new();
+    if stats.leading_silence > 0 {
+        out.push(TrackWarning::LateStart {
+            path: path.to_owned(),
+            seconds: frames_to_delta(stats.leading_silence, rate).as_secs_f64(),
+        });
+    }
     if stats.non_finite > 0 {
         out.push(TrackWarning::NonFinite { path: path.to_owned(), samples: stats.non_finite });
     }
@@ -555,6 +578,7 @@ pub fn detect_samples(
             duration: frames_to_delta(frames, sample_rate),
             speech: Delta::ZERO,
             stats: DecodeStats { frames, non_finite, ..DecodeStats::default() },
+            cancelled: None,
         });
     }
     detect_features(&features, &mut reports, options)
@@ -642,11 +666,14 @@ pub fn diarize_recording(
         stream.push(x);
     };
     let mut decoded = 0u64;
+    let mut downmix = Downmix::new();
     while let Some(block) =
         decoder.next_block().map_err(|e| DiarizeFailure::Decoding(e.with_path(path)))?
     {
         decoded += block.frames() as u64;
-        resampler.push(block.mono(), &mut emit).map_err(DiarizeFailure::Decoding)?;
+        resampler
+            .push(downmix.mix(&block).iter().copied(), &mut emit)
+            .map_err(DiarizeFailure::Decoding)?;
         progress(Progress { path, done: frames_to_delta(decoded, rate), total });
     }
     resampler.finish(&mut emit).map_err(DiarizeFailure::Decoding)?;
@@ -665,6 +692,201 @@ pub fn diarize_recording(
             .map_or_else(|| overtalk::format::recording_id_from_path(path), str::to_owned),
         transcript: builder.build(),
         provenance: d.provenance(),
-        warnings: decode_warnings(path, &decoder.stats()),
+        warnings: downmix
+            .fallback()
+            .map(|(channel, from)| TrackWarning::ChannelsCancel {
+                path: path.to_owned(),
+                channel,
+                from: frames_to_delta(from, rate).as_secs_f64(),
+            })
+            .into_iter()
+            .chain(decode_warnings(path, &decoder.stats(), rate))
+            .collect(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A synthetic voice: glottal pulses at a gliding 100–140 Hz through three formant
+    /// resonators that move every 180 ms syllable, shaped by a syllable envelope, in the turns
+    /// `turns` (seconds), over white noise 40 dB under its peak; peak normalised to 1.
+    fn voice(turns: &[(f32, f32)], seconds: f32, seed: u64) -> Vec<f32> {
+        const RATE: f32 = 16_000.0;
+        let n = (seconds * RATE) as usize;
+        let vowels = [(700.0, 1200.0, 2500.0), (300.0, 2200.0, 2900.0), (500.0, 900.0, 2400.0)];
+        let mut x = vec![0.0f32; n];
+        let mut state = [[0.0f32; 2]; 3];
+        let mut phase = 0.0f32;
+        for (i, v) in x.iter_mut().enumerate() {
+            let t = i as f32 / RATE;
+            let Some(&(start, _)) = turns.iter().find(|(a, b)| (*a..*b).contains(&t)) else {
+                continue;
+            };
+            let syllable = ((t - start) / 0.18) as usize;
+            let within = (t - start) / 0.18 - syllable as f32;
+            let envelope = (std::f32::consts::PI * within).sin().powi(2);
+            let f0 = 120.0 + 20.0 * (t * 1.3).sin();
+            phase += f0 / RATE;
+            let pulse = if phase >= 1.0 {
+                phase -= 1.0;
+                1.0
+            } else {
+                0.0
+            };
+            let formants = vowels[(syllable + seed as usize) % vowels.len()];
+            let mut y = 0.0;
+            for (k, f) in [formants.0, formants.1, formants.2].into_iter().enumerate() {
+                // A two-pole resonator, 80 Hz wide.
+                let r = (-std::f32::consts::PI * 80.0 / RATE).exp();
+                let c = 2.0 * r * (2.0 * std::f32::consts::PI * f / RATE).cos();
+                let out = pulse + c * state[k][0] - r * r * state[k][1];
+                state[k][1] = state[k][0];
+                state[k][0] = out;
+                y += out / (k + 1) as f32;
+            }
+            *v = y * envelope;
+        }
+        let peak = x.iter().fold(0f32, |m, s| m.max(s.abs()));
+        let mut s = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        for v in &mut x {
+            s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let u = ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0;
+            *v = *v / peak + u * 0.01;
+        }
+        let peak = x.iter().fold(0f32, |m, s| m.max(s.abs()));
+        x.iter().map(|v| v / peak).collect()
+    }
+
+    fn segments(d: &Detection) -> Vec<(String, i64, i64)> {
+        let a = &d.annotation;
+        a.tracks()
+            .iter()
+            .map(|t| {
+                let s = t.segment;
+                (
+                    a.speaker_name(t.speaker).to_owned(),
+                    s.start().micros() / 1000,
+                    s.end().micros() / 1000,
+                )
+            })
+            .collect()
+    }
+
+    fn at(x: &[f32], peak_db: f32) -> Vec<f32> {
+        let g = 10f32.powf(peak_db / 20.0);
+        x.iter().map(|v| v * g).collect()
+    }
+
+    /// Segment edges closer than `frames` VAD frames (16 ms).
+    fn within(a: &[(String, i64, i64)], b: &[(String, i64, i64)], frames: i64) -> bool {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| {
+                x.0 == y.0 && (x.1 - y.1).abs() <= 16 * frames && (x.2 - y.2).abs() <= 16 * frames
+            })
+    }
+
+    #[test]
+    fn the_same_speech_46_db_quieter_gives_the_same_segments() {
+        // One track, the voice activity detector alone. Peaking at −26 and at −46 dBFS the
+        // voice is raised to the detector's level, and what it hears is the same; at −6 dBFS
+        // it is heard as it is, a few dB louder, and the edges stay within two frames.
+        let x = voice(&[(0.5, 2.5), (3.5, 5.0), (6.5, 8.0)], 9.5, 1);
+        let options = DetectOptions::default();
+        let run = |peak_db: f32| {
+            let tracks = [("A".to_owned(), at(&x, peak_db))];
+            segments(&detect_samples(&tracks, 16_000, &options).unwrap())
+        };
+        let quiet = run(-46.0);
+        let a = |s: i64, e: i64| ("A".to_owned(), s, e);
+        assert_eq!(quiet, [a(528, 2752), a(3520, 5200), a(6528, 8224)]);
+        assert_eq!(run(-26.0), quiet);
+        let loud = run(-6.0);
+        assert_eq!(loud, [a(528, 2720), a(3520, 5200), a(6528, 8224)]);
+        assert!(within(&loud, &quiet, 2));
+    }
+
+    /// Writes 16-bit WAV, `channels` interleaved in `x`.
+    fn write_wav(path: &Path, channels: u16, x: &[f32]) {
+        let spec = hound::WavSpec {
+            channels,
+            sample_rate: 16_000,
+            bits_per_sample: 16,
+            sample_format: hound::SampleFormat::Int,
+        };
+        let mut w = hound::WavWriter::create(path, spec).unwrap();
+        for v in x {
+            w.write_sample((v * 32767.0).round() as i16).unwrap();
+        }
+        w.finalize().unwrap();
+    }
+
+    #[test]
+    fn channels_that_cancel_out_are_heard_through_one_of_them() {
+        // Right = −left: the mean of the channels is digital silence. The left channel alone
+        // finds what the mono recording finds, with a warning; a plain stereo file (right at
+        // half the left) is mixed down as before, without one.
+        let dir = tempfile::tempdir().unwrap();
+        let x = at(&voice(&[(0.5, 2.5), (3.5, 5.0), (6.5, 8.0)], 9.5, 1), -6.0);
+        let stereo = |right: f32| -> Vec<f32> { x.iter().flat_map(|v| [*v, right * v]).collect() };
+        write_wav(&dir.path().join("mono.wav"), 1, &x);
+        write_wav(&dir.path().join("inverted.wav"), 2, &stereo(-1.0));
+        write_wav(&dir.path().join("stereo.wav"), 2, &stereo(0.5));
+        let run = |name: &str| {
+            let spec = TrackSpec { name: "A".into(), path: dir.path().join(name), channel: None };
+            detect(&[spec], &DetectOptions::default(), &mut |_| {}).unwrap()
+        };
+        let mono = run("mono.wav");
+        let inverted = run("inverted.wav");
+        assert_eq!(segments(&inverted), segments(&mono));
+        assert_eq!(segments(&mono).len(), 3);
+        assert_eq!(inverted.tracks[0].cancelled, Some((0, Delta::ZERO)));
+        assert_eq!(
+            inverted.warnings(),
+            [TrackWarning::ChannelsCancel {
+                path: dir.path().join("inverted.wav"),
+                channel: 0,
+                from: 0.0
+            }]
+        );
+        assert_eq!(
+            inverted.warnings()[0].to_string(),
+            format!(
+                "{}: its channels cancel out when mixed down (one is the other inverted, so \
+                 their mean is 20 dB or more below them); channel 1 alone was used",
+                dir.path().join("inverted.wav").display()
+            )
+        );
+        let plain = run("stereo.wav");
+        assert_eq!(plain.tracks[0].cancelled, None);
+        assert!(plain.warnings().is_empty());
+        assert_eq!(segments(&plain).len(), 3);
+    }
+
+    #[test]
+    fn quiet_tracks_give_the_same_segments_as_loud_ones() {
+        // Two tracks, the multitrack rule: both at −6 dBFS, both at −46, and a loud host with
+        // a guest 34 dB quieter find the same turns.
+        let a = voice(&[(0.5, 2.5), (6.5, 8.0)], 9.5, 1);
+        let b = voice(&[(3.0, 5.5), (8.2, 9.2)], 9.5, 2);
+        let options = DetectOptions::default();
+        let run = |ga: f32, gb: f32| {
+            let tracks = [("A".to_owned(), at(&a, ga)), ("B".to_owned(), at(&b, gb))];
+            segments(&detect_samples(&tracks, 16_000, &options).unwrap())
+        };
+        let loud = run(-6.0, -6.0);
+        let turn = |who: &str, s: i64, e: i64| (who.to_owned(), s, e);
+        assert_eq!(
+            loud,
+            [
+                turn("A", 500, 2710),
+                turn("B", 3000, 5510),
+                turn("A", 6500, 8010),
+                turn("B", 8200, 9210)
+            ]
+        );
+        assert_eq!(run(-46.0, -46.0), loud);
+        assert_eq!(run(-6.0, -40.0), loud);
+    }
 }

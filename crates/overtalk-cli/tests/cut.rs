@@ -65,6 +65,34 @@ fn renders_audio_with_the_cut_length() {
 }
 
 #[test]
+fn muting_keeps_the_recording_length_to_the_sample() {
+    let dir = Dir::new();
+    dir.create("clip.rttm", RTTM);
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 8000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    // 10.0035 s: 80,028 samples, 28 into the 251st frame at 25 fps (320 samples a frame).
+    let mut w = hound::WavWriter::create(dir.path().join("clip.wav"), spec).unwrap();
+    for _ in 0..80_028 {
+        w.write_sample(8192i16).unwrap();
+    }
+    w.finalize().unwrap();
+    // Muting Wife's solo speech (0–3.5 s, 7–9 s) keeps the rest, up to the recording's end.
+    let run =
+        dir.run(&["cut", "clip.rttm", "--mute", "Wife", "--audio", "clip.wav", "-o", "m.wav"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let r = hound::WavReader::open(dir.path().join("m.wav")).unwrap();
+    assert_eq!(r.len(), 80_028);
+    let x: Vec<f32> = r.into_samples::<f32>().map(|s| s.unwrap()).collect();
+    assert_eq!((x[8_000], x[40_000], x[64_000]), (0.0, 0.25, 0.0));
+    // The last sample is the recording's, and nothing follows it.
+    assert_eq!(x[80_027], 0.25);
+}
+
+#[test]
 fn errors_are_clear_and_inputs_safe() {
     let dir = Dir::new();
     dir.create("clip.rttm", RTTM);

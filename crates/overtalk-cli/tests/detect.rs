@@ -802,4 +802,25 @@ fn a_call_on_two_channels_without_channels_gets_a_note() {
     assert!(!run.stderr().contains("channels differ"), "{}", run.stderr());
     let run = dir.run(&["detect", "call.wav", "--channels", "Host,Guest"]);
     assert!(!run.stderr().contains("channels differ"), "{}", run.stderr());
+    // Given as one speaker's track, alone or beside another, the call gets the note too,
+    // naming the track whose speaker both channels are mixed into; the plain mix does not.
+    wav(&dir, "guest.wav", 1, 16_000, &b);
+    for args in [
+        &["detect", "--track", "Host=call.wav"][..],
+        &["detect", "--track", "Host=call.wav", "--track", "Guest=guest.wav"][..],
+    ] {
+        let run = dir.run(args);
+        assert_eq!(run.code(), 0, "{}", run.stderr());
+        let note = "overtalk: note: call.wav (--track Host): its 2 channels differ";
+        assert!(run.stderr().contains(note), "{}", run.stderr());
+        assert!(
+            run.stderr().contains("mixed down into the one speaker \"Host\""),
+            "{}",
+            run.stderr()
+        );
+    }
+    let run = dir.run(&["detect", "--track", "Host=mix.wav", "--track", "Guest=guest.wav"]);
+    assert!(!run.stderr().contains("channels differ"), "{}", run.stderr());
+    let run = dir.run(&["detect", "--track", "Host=call.wav", "-q"]);
+    assert!(!run.stderr().contains("channels differ"), "{}", run.stderr());
 }

@@ -9,6 +9,7 @@
 //!                   Guest ──► × duck gain ──► mix ──► render ──► WAV, mono
 //! ```
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use overtalk::cut::request::{dropped_speakers, solo_speech};
@@ -100,7 +101,8 @@ pub struct CutRenderOptions {
 
 /// Renders `cut` of `recording` to a 32-bit float WAV: the channels of one mixed recording,
 /// or the kept speakers' tracks (all but [`dropped_speakers`]) ducked during the dropped
-/// speakers' solo speech and mixed to mono.
+/// speakers' solo speech and mixed to mono. A cut in place ([`Selection::in_place`]: `--mute`)
+/// keeps the timing, so its WAV has exactly the recording's length.
 pub fn render_wav(
     cut: &CutList,
     recording: &CutRecording,
@@ -112,7 +114,8 @@ pub fn render_wav(
     let render_options = RenderOptions {
         crossfade: (u64::from(rate) * u64::from(options.crossfade_ms) / 1000).max(1) as usize,
     };
-    let channels: Vec<Vec<f32>> = if recording.is_per_speaker() {
+    // The signals the cut is taken from: the kept tracks ducked and mixed, or each channel.
+    let sources: Vec<Cow<'_, [f32]>> = if recording.is_per_speaker() {
         let drop = dropped_speakers(selection, annotation);
         let kept: Vec<&[f32]> = recording
             .tracks
@@ -129,10 +132,37 @@ pub fn render_wav(
         let duck = 10f64.powf(options.duck_db / 20.0) as f32;
         let gain =
             duck_gain(len, &solo_speech(annotation, &drop), rate, duck, render_options.crossfade);
-        vec![render(cut, &mix_tracks(&kept, Some(&gain)), rate, &render_options)]
+        vec![Cow::Owned(mix_tracks(&kept, Some(&gain)))]
     } else {
-        recording.tracks.iter().map(|(_, x)| render(cut, x, rate, &render_options)).collect()
+        recording.tracks.iter().map(|(_, x)| Cow::Borrowed(x.as_slice())).collect()
     };
+    let mut channels: Vec<Vec<f32>> =
+        sources.iter().map(|x| render(cut, x, rate, &render_options)).collect();
+    if selection.in_place() {
+        // A cut in place (`--mute`, following the speaker) keeps the timing, but its clips
+        // lie on whole frames of the cut's rate, the recording's end rounded to the nearest
+        // frame: the render ends up to half a frame past the recording or short of it. The
+        // WAV ends where the recording does, sample for sample, so it lines up with (and can
+        // replace) the original; a last clip that reaches the recording's last frame plays
+        // on to its last sample.
+        //
+        // ```text
+        // recording  [0 ───────────────────── len)
+        // clips      [0 ─────)   [─────────── end )    end: len rounded to a frame
+        // WAV        [0 ─────)   [──────────── len)    cut at len, or played on to it
+        // ```
+        let len = recording.tracks.iter().map(|(_, x)| x.len()).max().unwrap_or(0);
+        let to_the_end = cut.clips.last().is_some_and(|c| c.record_out() >= cut.media_frames);
+        for (c, x) in channels.iter_mut().zip(&sources) {
+            let rendered = c.len().min(len);
+            c.resize(len, 0.0);
+            if to_the_end {
+                for (o, v) in c[rendered..].iter_mut().zip(x.get(rendered..).unwrap_or(&[])) {
+                    *o = *v;
+                }
+            }
+        }
+    }
     let spec = hound::WavSpec {
         channels: channels.len().max(1) as u16,
         sample_rate: rate,

@@ -2,6 +2,10 @@
 
 use super::Vad;
 
+/// The level earshot's input is raised to when quieter (dBFS, mean power of the loudest
+/// second; see [`super::LevelGain`]).
+pub const EARSHOT_LEVEL_DB: f32 = -19.0;
+
 /// earshot 1.2: 256-sample (16 ms) frames at 16 kHz, about 8 KiB of state.
 pub struct EarshotVad {
     detector: Box<earshot::Detector>,
@@ -46,5 +50,14 @@ impl Vad for EarshotVad {
 
     fn reset(&mut self) {
         self.detector.reset();
+    }
+
+    /// earshot's features are log mel powers divided by their RMS, mean not removed: the
+    /// quieter the signal, the flatter they are, and far below this level pauses fill up with
+    /// speech. −19 dBFS is about the loudest second of speech peaking at −8 dBFS; measured
+    /// from −20 to −16 dBFS, it kept the benchmarks at or under their figures and the
+    /// diarizer's speakers apart on quiet recordings (BENCHMARKS.md, "Recording level").
+    fn level_target_db(&self) -> Option<f32> {
+        Some(EARSHOT_LEVEL_DB)
     }
 }

@@ -10,12 +10,18 @@
 //! | [`EnergyVad`] | adaptive noise floor + energy margin, 10 ms frames; no model | ≫ 1000× real time |
 //! | `SileroVad` (feature `onnx`) | Silero VAD v6 (an installed model file) through tract, 32 ms frames, batched | ≈590× real time |
 //!
+//! earshot's output depends on the recording's level (its features are not mean-normalised),
+//! so [`VadRunner`] raises a quiet recording to the level earshot was made for before it
+//! listens ([`LevelGain`], [`Vad::level_target_db`]): the same speech gives the same segments
+//! whether it peaks at −6 or at −46 dBFS.
+//!
 //! Every backend passes the same behavioural suite (`vad_suite!` in the tests): silence and
 //! stationary noise are not speech, speech-like bursts are, onsets and offsets land within a
 //! frame or two of the truth, and probabilities stay in `[0, 1]` for any input, NaN included.
 
 mod earshot_vad;
 mod energy;
+pub mod level;
 #[cfg(feature = "onnx")]
 pub(crate) mod onnx;
 #[cfg(feature = "onnx")]
@@ -23,6 +29,7 @@ pub mod silero;
 
 pub use earshot_vad::EarshotVad;
 pub use energy::EnergyVad;
+pub use level::LevelGain;
 #[cfg(feature = "onnx")]
 pub use silero::SileroVad;
 
@@ -54,6 +61,12 @@ pub trait Vad: Send {
         for f in frames.chunks_exact(n) {
             out.push(self.predict(f));
         }
+    }
+    /// The level (dBFS, mean power of the loudest second) the detector expects, when its
+    /// output depends on the recording's level: [`VadRunner`] then raises a quieter recording
+    /// to it ([`LevelGain`]). `None` (the default): the detector takes the samples as they are.
+    fn level_target_db(&self) -> Option<f32> {
+        None
     }
     /// The frame hop as a duration.
     fn hop(&self) -> Delta {
@@ -146,10 +159,26 @@ impl std::str::FromStr for VadKind {
     }
 }
 
+/// The largest gain [`VadRunner`] gives a quiet recording: 50 dB, enough to bring speech
+/// peaking at −46 dBFS (its loudest second near −57 dBFS) to the detector's level.
+pub const MAX_LEVEL_GAIN_DB: f32 = 50.0;
+
+/// How far [`VadRunner`] looks ahead to set a quiet recording's gain: 20 s (1.3 MB of samples
+/// per detector, held only while the recording stays below the detector's level).
+pub const LEVEL_LOOKAHEAD_SAMPLES: usize = 20 * crate::resample::ANALYSIS_RATE as usize;
+
 /// Feeds a stream of any block size to a [`Vad`] frame by frame, in batches of
 /// [`Vad::batch_frames`] frames (so at most one batch of samples is held).
+///
+/// A detector whose output depends on the level ([`Vad::level_target_db`]) gets the samples
+/// through a [`LevelGain`]: a quiet recording is raised to the detector's level, so the same
+/// speech gives the same probabilities whatever the recording's gain. The probabilities then
+/// come up to [`LEVEL_LOOKAHEAD_SAMPLES`] late (all of them by [`VadRunner::finish`]) until
+/// the recording has reached that level; [`VadRunner::without_level_gain`] feeds the
+/// samples as they are, with no delay.
 pub struct VadRunner {
     vad: Box<dyn Vad>,
+    level: Option<LevelGain>,
     buffer: Vec<f32>,
     batch: usize,
     scores: Vec<f32>,
@@ -162,10 +191,27 @@ impl std::fmt::Debug for VadRunner {
 }
 
 impl VadRunner {
-    /// Wraps a detector.
+    /// Wraps a detector, with a [`LevelGain`] in front of it if its output depends on the
+    /// level.
     pub fn new(vad: Box<dyn Vad>) -> VadRunner {
+        let level = vad
+            .level_target_db()
+            .map(|t| LevelGain::new(t, MAX_LEVEL_GAIN_DB, LEVEL_LOOKAHEAD_SAMPLES));
         let batch = vad.batch_frames().clamp(1, 1024) * vad.frame_samples();
-        VadRunner { vad, buffer: Vec::with_capacity(batch), batch, scores: Vec::new() }
+        VadRunner { vad, level, buffer: Vec::with_capacity(batch), batch, scores: Vec::new() }
+    }
+
+    /// Wraps a detector and feeds it the samples as they are: every probability comes as soon
+    /// as its frame is complete (for live use), at the price of the detector's dependence on
+    /// the recording's level.
+    pub fn without_level_gain(vad: Box<dyn Vad>) -> VadRunner {
+        VadRunner { level: None, ..VadRunner::new(vad) }
+    }
+
+    /// Drops the [`LevelGain`] before any sample is pushed: as
+    /// [`VadRunner::without_level_gain`].
+    pub fn drop_level_gain(&mut self) {
+        self.level = None;
     }
 
     /// The detector's frame hop.
@@ -176,6 +222,16 @@ impl VadRunner {
     /// Feeds samples; `emit` receives each completed frame's probability, in order (a batching
     /// detector's come a batch at a time).
     pub fn push(&mut self, samples: &[f32], emit: &mut dyn FnMut(f32)) {
+        match self.level.take() {
+            Some(mut level) => {
+                level.push(samples, &mut |s| self.push_gained(s, emit));
+                self.level = Some(level);
+            }
+            None => self.push_gained(samples, emit),
+        }
+    }
+
+    fn push_gained(&mut self, samples: &[f32], emit: &mut dyn FnMut(f32)) {
         let mut rest = samples;
         while !rest.is_empty() {
             let take = (self.batch - self.buffer.len()).min(rest.len());
@@ -189,6 +245,9 @@ impl VadRunner {
 
     /// Scores what is buffered, the last partial frame padded with silence.
     pub fn finish(&mut self, emit: &mut dyn FnMut(f32)) {
+        if let Some(mut level) = self.level.take() {
+            level.finish(&mut |s| self.push_gained(s, emit));
+        }
         if !self.buffer.is_empty() {
             let n = self.vad.frame_samples();
             self.buffer.resize(self.buffer.len().div_ceil(n) * n, 0.0);

@@ -24,6 +24,11 @@ ff -f lavfi -i "$SIG" -c:a libopus -b:a 32k burst.opus
 ff -f lavfi -i "$SIG" -c:a libopus -b:a 64k -frame_duration 2.5 burst.2p5ms.opus
 ff -f lavfi -i "$SIG" -c:a libopus -b:a 32k burst.opus.mkv
 ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v libvpx -c:a libopus -b:a 32k -shortest burst.opus.webm
+# Audio that starts 1.5 s into the file's timeline, after the video (an MP4 edit list's empty
+# edit; a WebM track whose first block is at 1.488 s): the burst plays at 1.8 s.
+VID3="color=c=black:s=16x16:r=5:d=3"
+ff -f lavfi -i "$VID3" -itsoffset 1.5 -f lavfi -i "$SIG" -map 0:v -map 1:a -c:v mpeg4 -c:a aac -b:a 48k burst.offset.mp4
+ff -f lavfi -i "$VID3" -itsoffset 1.5 -f lavfi -i "$SIG" -map 0:v -map 1:a -c:v libvpx -c:a libopus -b:a 32k burst.offset.webm
 # Opus: mono from a 16 kHz input, and 5.1 (multistream, refused with a clear error).
 ff -f lavfi -i "sine=f=440:d=0.5" -ac 1 -ar 16000 -c:a libopus -b:a 24k tone.mono16k.opus
 ff -f lavfi -i "sine=f=440:d=0.2" -af "pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0" -c:a libopus -b:a 48k tone.6ch.opus

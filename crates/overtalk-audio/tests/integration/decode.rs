@@ -141,6 +141,34 @@ fn audio_of_webm() {
     check_clip("burst.webm");
 }
 
+/// Audio that starts 1.5 s into the file's timeline (after the video) decodes on that
+/// timeline: silence first, the burst where ffmpeg plays it, the silence said.
+#[test]
+fn audio_that_starts_late_is_put_on_the_files_timeline() {
+    // MP4: an empty edit of 1476 ms, then the media from its first sample, so the 1024 frames
+    // of AAC priming are on the timeline too: 65,092 + 1024 frames of silence at 44.1 kHz.
+    // WebM: the first packet at 1488 ms (Matroska's millisecond ticks), plus the 312 frames of
+    // Opus pre-skip: 71,424 + 312 at 48 kHz. ffmpeg plays the left burst at 1.7993 and 1.7940 s.
+    for (name, rate, lead, left) in [
+        ("burst.offset.mp4", 44_100, 66_116, 1.7992),
+        ("burst.offset.webm", 48_000, 71_736, 1.7945),
+    ] {
+        let mut d = Decoder::open(&data(name), &DecodeOptions::default()).unwrap();
+        assert_eq!(d.info().lead, lead, "{name}");
+        let mut x = Vec::new();
+        while let Some(b) = d.next_block().unwrap() {
+            x.extend(b.channel(0));
+        }
+        assert_eq!(d.stats().leading_silence, lead, "{name}");
+        assert!(x[..lead as usize].iter().all(|v| *v == 0.0), "{name}");
+        let at = onset(&x, rate);
+        assert!((at - left).abs() < 0.001, "{name}: left onset {at}");
+    }
+    // The same signal without the offset still starts at 0.
+    let d = Decoder::open(&data("burst.mp4"), &DecodeOptions::default()).unwrap();
+    assert_eq!(d.info().lead, 0);
+}
+
 #[test]
 fn aiff_and_caf() {
     check_clip("burst.aiff");

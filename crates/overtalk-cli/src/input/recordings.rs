@@ -141,6 +141,11 @@ impl AudioArgs {
         if let (Some(audio), false, false) = (audio, self.channels.is_empty(), globals.quiet) {
             unnamed_channels_note(audio, self.channels.len(), &options);
         }
+        if !self.tracks.is_empty() && !globals.quiet {
+            for spec in &specs {
+                track_channels_note(spec, &options);
+            }
+        }
         if let (Some(audio), true, false) = (audio, mixed, self.diarize.no_diarize) {
             let vad_chosen = self.vad.is_some() || self.vad_model.is_some();
             let (corpus, provenance) = crate::input::diarize::diarize(
@@ -249,6 +254,33 @@ fn channels_note(audio: &Path, options: &DetectOptions) {
             overtalk_audio::channels::DIFFER_DB,
             if c.channels > 2 { "s" } else { "" },
             c.differ_share * 100.0,
+            if c.channels > 2 { ",…" } else { "" }
+        );
+    }
+}
+
+/// A note on stderr when a `--track` file has channels that differ (a call recorded with one
+/// party per channel, given as one speaker's track): they are mixed down into that one
+/// speaker, so the other party's speech is counted as theirs.
+fn track_channels_note(spec: &TrackSpec, options: &DetectOptions) {
+    let Ok(Some(c)) = overtalk_audio::channels::compare_channels(&spec.path, &options.decode)
+    else {
+        return;
+    };
+    if c.differ() {
+        eprintln!(
+            "overtalk: note: {} (--track {}): its {} channels differ (one is {} dB or more \
+             louder than the other{} in {:.0} % of its sound), as when each speaker has a \
+             channel, and they are mixed down into the one speaker {:?}; if the channels are \
+             different people, give the file alone with `--channels NAME,NAME{}`, or split it \
+             into one file per channel for `--track`",
+            spec.path.display(),
+            spec.name,
+            c.channels,
+            overtalk_audio::channels::DIFFER_DB,
+            if c.channels > 2 { "s" } else { "" },
+            c.differ_share * 100.0,
+            spec.name,
             if c.channels > 2 { ",…" } else { "" }
         );
     }
