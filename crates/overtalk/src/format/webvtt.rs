@@ -17,7 +17,7 @@
 //!   several voices gives **one track per distinct voice**, with its own text. Captions write
 //!   a dialogue so (`<v Mary>Why?</v>` / `<v Esme>Because.</v>`): the speakers spoke in turn,
 //!   not at once, so the cue's time is divided among them in order, each share as long as its
-//!   words ([`shares_of_caption`]; one note counts such cues), and no overlap is read there;
+//!   words (one note counts such cues), and no overlap is read there;
 //!   a cue whose words carry inline timestamps keeps its whole time for each voice. Text
 //!   outside any voice span in such a cue goes to the voice before it (or
 //!   the first voice when it comes before every voice). Speakers named by prefixes on
