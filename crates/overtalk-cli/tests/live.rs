@@ -148,10 +148,46 @@ fn live_early_start_commits_the_same_speech() {
     assert!(r.stderr().contains("--early-start needs the causal rule"), "{}", r.stderr());
 }
 
+/// The AMI headsets raised to a normal level (the loudest second at −12 dBFS, peaks clipped),
+/// written as float WAVs in `dir`: the offline detector raises a quieter recording to its
+/// level before it listens ([`overtalk_audio::vad::LevelGain`]), which a live session, deciding
+/// as it hears, cannot.
+#[cfg(feature = "live")]
+fn loud_headsets(ami: &std::path::Path, dir: &Dir, n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| {
+            let mut r = hound::WavReader::open(ami.join(format!("source{i}.wav"))).unwrap();
+            let spec = r.spec();
+            let full = f32::from(1u16 << (spec.bits_per_sample - 1).min(15));
+            let x: Vec<f32> = r.samples::<i16>().map(|s| f32::from(s.unwrap()) / full).collect();
+            let second = spec.sample_rate as usize;
+            let loudest = x
+                .chunks(second)
+                .map(|c| c.iter().map(|v| v * v).sum::<f32>() / c.len() as f32)
+                .fold(0.0f32, f32::max);
+            let gain = (10f32.powf(-1.2) / loudest.max(1e-12)).sqrt().max(1.0);
+            let path = dir.path().join(format!("loud{i}.wav"));
+            let out = hound::WavSpec {
+                bits_per_sample: 32,
+                sample_format: hound::SampleFormat::Float,
+                ..spec
+            };
+            let mut w = hound::WavWriter::create(&path, out).unwrap();
+            for v in &x {
+                w.write_sample((v * gain).clamp(-1.0, 1.0)).unwrap();
+            }
+            w.finalize().unwrap();
+            format!("--track=S{i}={}", path.display())
+        })
+        .collect()
+}
+
 /// `--revise`: the default (causal) session on the AMI headsets commits the causal rule's
 /// speech while it runs and leaves offline `overtalk detect`'s: the record's RTTM is
 /// `detect`'s byte for byte, the corrections are events marked `"revised": true`, and the
-/// run says what it revised.
+/// run says what it revised. The headsets are raised to a normal level first: offline
+/// `detect` raises quieter recordings before it listens, which a session cannot
+/// (docs/live.md).
 #[cfg(feature = "live")]
 #[test]
 fn live_revise_leaves_what_detect_finds() {
@@ -160,7 +196,7 @@ fn live_revise_leaves_what_detect_finds() {
     };
     let ami = data.join("real-audio/ami-es2004a-multitrack");
     let dir = Dir::new();
-    let tracks = headsets(&ami, 4);
+    let tracks = loud_headsets(&ami, &dir, 4);
     let record = dir.path().join("rec").display().to_string();
     let mut args = vec!["live", "--unpaced", "--revise", "--events", "-", "--record", &record];
     args.extend(tracks.iter().map(String::as_str));
