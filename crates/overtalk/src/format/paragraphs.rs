@@ -948,24 +948,34 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 /// A podcast whose cold open has no times, above two hundred timed paragraphs, is read by its
 /// times (the open is skipped with a warning).
 fn late_times(text: &str) -> Option<(usize, usize)> {
-    let mut first: Option<(usize, usize)> = None;
-    let mut times = 0usize;
-    let mut offset = 0usize;
-    for (n, line) in text.split_inclusive('\n').enumerate().take(100_000) {
-        if header(&unmark(line)).is_some() {
-            times += 1;
-            first.get_or_insert((n + 1, offset));
+    let mut lines = text.split_inclusive('\n').enumerate().take(100_000);
+    // The first line with a time (and where it starts); a transcript whose times start at
+    // once ends the search here.
+    let mut at = 0usize;
+    let mut first = None;
+    for (n, l) in lines.by_ref() {
+        if header(&unmark(l)).is_some() {
+            first = Some(n + 1);
+            break;
         }
-        offset += line.len();
+        at += l.len();
     }
-    let (line, at) = first?;
+    let line = first?;
     let above = &text[..at];
     untimed_turns(above)?;
     let turns = above
         .lines()
         .filter(|l| untimed_turn_start(l.trim(), false).is_some_and(|(_, s)| !s.is_empty()))
         .count();
-    (times <= turns).then_some((line, turns))
+    // The other time lines, counted only while they are no more than the turns above.
+    let mut times = 1usize;
+    for (_, l) in lines {
+        times += usize::from(header(&unmark(l)).is_some());
+        if times > turns {
+            return None;
+        }
+    }
+    Some((line, turns))
 }
 
 /// Speakers' turns with no times at all ([`untimed_turns`]: a debate's rush transcript, a

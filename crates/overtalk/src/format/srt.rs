@@ -46,8 +46,8 @@ use std::io::Write;
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::webvtt::{
     caption_lines, choose_prefixes, group_by_prefix, is_sound_only, join_lines,
-    names_every_caption, shared_note, shares_of_caption, shown, sound_note, unnamed_dialogue,
-    unnamed_dialogue_note, Carried, Clock, TimingReader, UNKNOWN_SPEAKER,
+    names_every_caption, shares_of_caption, shown, unnamed_dialogue, CaptionNotes, Carried, Clock,
+    TimingReader, UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder};
@@ -249,12 +249,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let names: Vec<Option<String>> = names.collect();
     let mut carried =
         Carried::for_prefixes(prefixes, names_every_caption(names.iter().map(Option::as_deref)));
-    let mut sounds: Option<(usize, usize)> = None;
-    let mut shared: Option<(usize, usize)> = None;
-    let mut unnamed: Option<(usize, usize)> = None;
+    let mut notes = CaptionNotes::default();
     for block in &blocks {
         if is_sound_only(&block.text.join(" ")) {
-            sounds.get_or_insert((block.line + 1, 0)).1 += 1;
+            notes.sound(block.line + 1);
             continue;
         }
         let lines: Vec<&str> = block.text.iter().map(String::as_str).collect();
@@ -263,11 +261,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             groups.push((None, String::new()));
         }
         if groups.len() == 1 && groups[0].0.is_none() && unnamed_dialogue(&lines) {
-            unnamed.get_or_insert((block.line + 1, 0)).1 += 1;
+            notes.unnamed(block.line + 1);
         }
         // Speakers on separate lines of one block spoke in turn: its time is divided.
         let shares = (groups.len() >= 2).then(|| {
-            shared.get_or_insert((block.line + 1, 0)).1 += 1;
+            notes.shared(block.line + 1);
             let words: Vec<usize> =
                 groups.iter().map(|g| crate::format::notes::word_count(&g.1)).collect();
             shares_of_caption(block.start, block.end, &words)
@@ -302,9 +300,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
     }
     carried.finish("block", ctx)?;
-    sound_note(sounds, "block", ctx)?;
-    shared_note(shared, "block", ctx)?;
-    unnamed_dialogue_note(unnamed, "block", ctx)?;
+    notes.finish("block", ctx)?;
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 

@@ -641,24 +641,6 @@ pub(crate) fn shares_of_caption(start: Time, end: Time, words: &[usize]) -> Vec<
     out
 }
 
-/// The note of the captions whose time was divided among their speakers
-/// ([`shares_of_caption`]): the first one's line and how many.
-pub(crate) fn shared_note(
-    shared: Option<(usize, usize)>,
-    what: &str,
-    ctx: &mut ReadContext<'_>,
-) -> Result<()> {
-    if let Some((line, count)) = shared {
-        ctx.warn_at(
-            WarningKind::Note,
-            line,
-            Some(1),
-            format!("{count} {what}(s) hold two speakers or more on separate lines, who spoke in turn: each {what}'s time is divided among them in order, by their words (the changes of speaker inside them are estimated, and no overlap is read there)"),
-        )?;
-    }
-    Ok(())
-}
-
 /// A caption of two lines or more that each open with a dialogue dash and name no speaker
 /// (`- Until midnight?` / `- Yes, until midnight.`): subtitles mark a change of speaker so,
 /// but say not who.
@@ -671,23 +653,6 @@ pub(crate) fn unnamed_dialogue(lines: &[&str]) -> bool {
         })
         .count();
     dashed >= 2
-}
-
-/// The note of the captions whose dialogue dashes name no speaker ([`unnamed_dialogue`]).
-pub(crate) fn unnamed_dialogue_note(
-    found: Option<(usize, usize)>,
-    what: &str,
-    ctx: &mut ReadContext<'_>,
-) -> Result<()> {
-    if let Some((line, count)) = found {
-        ctx.warn_at(
-            WarningKind::Note,
-            line,
-            Some(1),
-            format!("{count} {what}(s) hold a dialogue of lines opened by dashes without names: two speakers or more, but the {what} says not who; each is read as one speaker's, so turns inside them are lost"),
-        )?;
-    }
-    Ok(())
 }
 
 /// Joins text lines, trimmed, without empty ones; `None` when nothing is left.
@@ -1239,22 +1204,46 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     build(cues, youtube, ctx)
 }
 
-/// The one note that counts the captions skipped as sound descriptions, `(line of the first,
-/// count)`.
-pub(crate) fn sound_note(
+/// The captions a file's reading notes once each, by the line of the first and a count:
+/// those skipped as sound descriptions, those whose time was divided among their speakers
+/// ([`shares_of_caption`]), and dialogues of dashes that name no one ([`unnamed_dialogue`]).
+#[derive(Debug, Default)]
+pub(crate) struct CaptionNotes {
     sounds: Option<(usize, usize)>,
-    what: &str,
-    ctx: &mut ReadContext<'_>,
-) -> Result<()> {
-    if let Some((line, count)) = sounds {
-        ctx.warn_at(
-            WarningKind::Skipped,
-            line,
-            Some(1),
-            format!("{count} {what}(s) holding only a sound description (`[Music]`, `[Applause]`, `♪`) skipped: no one's speech"),
-        )?;
+    shared: Option<(usize, usize)>,
+    unnamed: Option<(usize, usize)>,
+}
+
+impl CaptionNotes {
+    /// A caption at `line` skipped as sound.
+    pub(crate) fn sound(&mut self, line: usize) {
+        self.sounds.get_or_insert((line, 0)).1 += 1;
     }
-    Ok(())
+
+    /// A caption at `line` whose time was divided among its speakers.
+    pub(crate) fn shared(&mut self, line: usize) {
+        self.shared.get_or_insert((line, 0)).1 += 1;
+    }
+
+    /// A caption at `line` of a dialogue that names no one.
+    pub(crate) fn unnamed(&mut self, line: usize) {
+        self.unnamed.get_or_insert((line, 0)).1 += 1;
+    }
+
+    /// The notes, for captions called `what` (`cue`, `block`).
+    pub(crate) fn finish(self, what: &str, ctx: &mut ReadContext<'_>) -> Result<()> {
+        let notes = [
+            (self.sounds, WarningKind::Skipped, format!("{what}(s) holding only a sound description (`[Music]`, `[Applause]`, `♪`) skipped: no one's speech")),
+            (self.shared, WarningKind::Note, format!("{what}(s) hold two speakers or more on separate lines, who spoke in turn: each {what}'s time is divided among them in order, by their words (the changes of speaker inside them are estimated, and no overlap is read there)")),
+            (self.unnamed, WarningKind::Note, format!("{what}(s) hold a dialogue of lines opened by dashes without names: two speakers or more, but the {what} says not who; each is read as one speaker's, so turns inside them are lost")),
+        ];
+        for (found, kind, message) in notes {
+            if let Some((line, count)) = found {
+                ctx.warn_at(kind, line, Some(1), format!("{count} {message}"))?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Captions named only at the start of each turn (`Name: text` or `<v Name>`, then captions
@@ -1409,14 +1398,12 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
     let mut missing_warned = false;
     let mut carried = Carried::new(carries, marker);
     let mut previous: Vec<(String, Vec<String>)> = Vec::new();
-    let mut sounds: Option<(usize, usize)> = None;
-    let mut shared: Option<(usize, usize)> = None;
-    let mut unnamed: Option<(usize, usize)> = None;
+    let mut notes = CaptionNotes::default();
     for (cue, pieces) in cues.iter().zip(tokenized) {
         if !has_voice(&pieces) {
             let plain: String = pieces.iter().map(|p| p.raw.as_str()).collect();
             if is_sound_only(&plain) {
-                sounds.get_or_insert((cue.line + 1, 0)).1 += 1;
+                notes.sound(cue.line + 1);
                 continue;
             }
         }
@@ -1475,7 +1462,7 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
                 groups.extend(split.into_iter().map(|(who, text)| (who, text, Vec::new())));
             } else {
                 if unnamed_dialogue(&lines) {
-                    unnamed.get_or_insert((cue.line + 1, 0)).1 += 1;
+                    notes.unnamed(cue.line + 1);
                 }
                 groups.push((None, raw, marks));
             }
@@ -1483,7 +1470,7 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
         // Speakers on separate lines of one cue spoke in turn: the cue's time is divided
         // among them (not when inline timestamps time the words themselves).
         let shares = (groups.len() >= 2 && groups.iter().all(|g| g.2.is_empty())).then(|| {
-            shared.get_or_insert((cue.line + 1, 0)).1 += 1;
+            notes.shared(cue.line + 1);
             let words: Vec<usize> = groups.iter().map(|g| super::notes::word_count(&g.1)).collect();
             shares_of_caption(cue.start, cue.end, &words)
         });
@@ -1553,9 +1540,7 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
         }
     }
     carried.finish("cue", ctx)?;
-    sound_note(sounds, "cue", ctx)?;
-    shared_note(shared, "cue", ctx)?;
-    unnamed_dialogue_note(unnamed, "cue", ctx)?;
+    notes.finish("cue", ctx)?;
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 

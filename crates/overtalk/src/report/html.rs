@@ -17,7 +17,8 @@ use crate::output::counted;
 use crate::score::{FileStatus, MappedRecording, ScoreReport};
 
 const SCRIPT: &str = include_str!("assets/report.js");
-const STYLE: &str = include_str!("assets/report.css");
+/// The reports' style sheet (the untimed report shares it).
+pub(super) const STYLE: &str = include_str!("assets/report.css");
 
 /// Where the recording the report listens to comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,7 +131,8 @@ fn secs(ms: i64) -> String {
     format!("{:.2}", ms as f64 / 1000.0)
 }
 
-fn pct(x: Option<f64>) -> String {
+/// A share as a percentage with one decimal, `–` when undefined.
+pub(super) fn pct(x: Option<f64>) -> String {
     x.map_or_else(|| "–".to_owned(), |v| format!("{:.1} %", v * 100.0))
 }
 
@@ -327,11 +329,8 @@ pub fn conversation_report(convs: &[ConversationView<'_>], opts: &ReportOptions)
         .map_err(|e| Error::invalid(format!("serialising the report: {e}")))?;
     let payload = script_json(&payload);
     let (audio, media) = audio_html(opts.audio.as_ref())?;
-    let title = opts.title.clone().unwrap_or_else(|| {
-        let ids: Vec<&str> = convs.iter().map(|c| c.recording).take(3).collect();
-        let more = if convs.len() > 3 { " …" } else { "" };
-        format!("overtalk report: {}{more}", ids.join(", "))
-    });
+    let ids: Vec<&str> = convs.iter().map(|c| c.recording).collect();
+    let title = title(opts, &ids);
     let mut b = String::new();
     let _ = write!(b, "<header class=\"top\"><h1>{}</h1>", escape(&title));
     if !opts.sources.is_empty() {
@@ -342,13 +341,7 @@ pub fn conversation_report(convs: &[ConversationView<'_>], opts: &ReportOptions)
     }
     b.push_str("<p>Everything here is computed by <code>overtalk analyze</code>; the numbers are those of its JSON output, embedded in this file. The file is self-contained and makes no network request.</p>");
     b.push_str(&audio);
-    if convs.len() > 1 {
-        b.push_str("<nav class=\"toc\" aria-label=\"Conversations\"><ul>");
-        for (k, c) in convs.iter().enumerate() {
-            let _ = write!(b, "<li><a href=\"#conv-{k}\">{}</a></li>", escape(c.recording));
-        }
-        b.push_str("</ul></nav>");
-    }
+    toc(&mut b, "Conversations", "conv", &ids);
     b.push_str("</header>\n<main id=\"main\">");
     if convs.is_empty() {
         b.push_str("<p>No recordings.</p>");
@@ -358,6 +351,26 @@ pub fn conversation_report(convs: &[ConversationView<'_>], opts: &ReportOptions)
     }
     b.push_str("</main>");
     Ok(page(&title, media, &b, &payload))
+}
+
+/// The page's title: the one asked for, else the first three recordings' ids.
+pub(super) fn title(opts: &ReportOptions, ids: &[&str]) -> String {
+    opts.title.clone().unwrap_or_else(|| {
+        let more = if ids.len() > 3 { " …" } else { "" };
+        format!("overtalk report: {}{more}", ids[..ids.len().min(3)].join(", "))
+    })
+}
+
+/// The list of links to each recording's section (`#{anchor}-{k}`), when there are several.
+pub(super) fn toc(b: &mut String, label: &str, anchor: &str, ids: &[&str]) {
+    if ids.len() < 2 {
+        return;
+    }
+    let _ = write!(b, "<nav class=\"toc\" aria-label=\"{label}\"><ul>");
+    for (k, id) in ids.iter().enumerate() {
+        let _ = write!(b, "<li><a href=\"#{anchor}-{k}\">{}</a></li>", escape(id));
+    }
+    b.push_str("</ul></nav>");
 }
 
 /// One utterance as the report's script reads it: speaker, start and end (ms), text, and words

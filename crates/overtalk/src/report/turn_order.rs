@@ -23,12 +23,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::encode::{escape, script_json};
-use super::html::{page_with, ReportOptions};
+use super::html::{page_with, pct, title, toc, ReportOptions, STYLE};
 use crate::analysis::turn_order::{TurnEnd, TurnOrder};
 use crate::error::{Error, Result};
 use crate::output::untimed::UntimedRecording;
-
-const STYLE: &str = include_str!("assets/report.css");
 
 /// The speakers' colours, as the timed report's lanes have them (Okabe–Ito).
 const PALETTE: [&str; 8] =
@@ -52,24 +50,15 @@ pub fn untimed_report(recordings: &[UntimedRecording<'_>], opts: &ReportOptions)
     let payload = Payload { kind: "untimed", schema_version: 1, untimed: recordings };
     let payload = serde_json::to_string(&payload)
         .map_err(|e| Error::invalid(format!("serialising the report: {e}")))?;
-    let title = opts.title.clone().unwrap_or_else(|| {
-        let ids: Vec<&str> = recordings.iter().map(|u| u.recording).take(3).collect();
-        let more = if recordings.len() > 3 { " …" } else { "" };
-        format!("overtalk report: {}{more}", ids.join(", "))
-    });
+    let ids: Vec<&str> = recordings.iter().map(|u| u.recording).collect();
+    let title = title(opts, &ids);
     let mut b = String::new();
     let _ = write!(b, "<header class=\"top\"><h1>{}</h1>", escape(&title));
     if !opts.sources.is_empty() {
         let _ = write!(b, "<p>Input: {}</p>", escape(&opts.sources.join(", ")));
     }
     b.push_str("<p>A transcript without times: everything here is measured from the order of the turns, their words, and the transcriber's punctuation and notes (rule book §5.10). Nothing on this page is a time. The numbers are those of <code>overtalk analyze --format json</code>, embedded in this file, which is self-contained and makes no network request.</p>");
-    if recordings.len() > 1 {
-        b.push_str("<nav class=\"toc\" aria-label=\"Transcripts\"><ul>");
-        for (k, u) in recordings.iter().enumerate() {
-            let _ = write!(b, "<li><a href=\"#untimed-{k}\">{}</a></li>", escape(u.recording));
-        }
-        b.push_str("</ul></nav>");
-    }
+    toc(&mut b, "Transcripts", "untimed", &ids);
     b.push_str("</header>\n<main id=\"main\">");
     if recordings.is_empty() {
         b.push_str("<p>No transcripts.</p>");
@@ -84,10 +73,6 @@ pub fn untimed_report(recordings: &[UntimedRecording<'_>], opts: &ReportOptions)
 /// Each speaker's colour index, in the order of the speaker table (by name).
 fn colours(o: &TurnOrder) -> BTreeMap<&str, usize> {
     o.speakers.keys().enumerate().map(|(i, name)| (name.as_str(), i % PALETTE.len())).collect()
-}
-
-fn pct(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".to_owned(), |v| format!("{:.1} %", v * 100.0))
 }
 
 fn section(b: &mut String, k: usize, u: &UntimedRecording<'_>) {
