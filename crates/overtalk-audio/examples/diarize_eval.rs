@@ -37,6 +37,7 @@ use overtalk_audio::diarize::cluster::SpeakerCount;
 use overtalk_audio::diarize::edges::EdgeOptions;
 use overtalk_audio::diarize::embed::Ge2eWeights;
 use overtalk_audio::diarize::handover::HandoverOptions;
+use overtalk_audio::diarize::short_runs::ShortRunOptions;
 use overtalk_audio::diarize::{DiarizeOptions, Diarizer, Ge2eDiarizer, NaiveDiarizer};
 use overtalk_audio::resample::resample_to_16k;
 use score::{der, read_rttm, speaker_count, turns_of, Der, Turns};
@@ -148,6 +149,10 @@ struct Args {
     /// --turns: merge ratios whose speaker counts and DER are printed per file.
     #[arg(long, value_name = "LIST")]
     grid_merge: Option<String>,
+    /// --turns: extra rows, "after" with short runs relabelled by their own embedding,
+    /// comma-separated `MIN/MAX/MARGIN` (frames, frames, cosine) or `off`.
+    #[arg(long, value_name = "LIST")]
+    grid_short: Option<String>,
     /// --turns: extra rows, "after" with the speech edges on the energy, comma-separated
     /// `reach/level/contrast/outward` (10 ms frames, 0–1, dB, 10 ms frames; missing parts take
     /// the defaults, outward the reach) or `off`.
@@ -623,6 +628,21 @@ fn turns_mode(
             let mut r = after.refine.unwrap_or_default();
             r.window = x.parse().unwrap();
             (format!("r{x}"), DiarizeOptions { refine: Some(r), ..after })
+        }),
+    );
+    // Extra rows: "after" with short runs relabelled by their own embedding
+    // (`MIN/MAX/MARGIN` in frames and cosine, or `off`).
+    edge_rows.extend(
+        args().grid_short.as_deref().unwrap_or("").split(',').filter(|x| !x.is_empty()).map(|x| {
+            if x == "off" {
+                return ("s-off".to_owned(), DiarizeOptions { short_runs: None, ..after });
+            }
+            let v: Vec<&str> = x.split('/').collect();
+            let mut r = ShortRunOptions::default();
+            r.min_frames = v.first().and_then(|s| s.parse().ok()).unwrap_or(r.min_frames);
+            r.max_frames = v.get(1).and_then(|s| s.parse().ok()).unwrap_or(r.max_frames);
+            r.margin = v.get(2).and_then(|s| s.parse().ok()).unwrap_or(r.margin);
+            (format!("s{x}"), DiarizeOptions { short_runs: Some(r), ..after })
         }),
     );
     let mut names: Vec<String> = ["naive", "before", "after"].map(String::from).to_vec();

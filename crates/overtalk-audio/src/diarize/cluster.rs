@@ -27,6 +27,12 @@ impl Default for SpeakerCount {
 
 /// Subtracts the mean vector and re-normalises every vector.
 pub fn centre(vectors: &[Vec<f32>]) -> Vec<Vec<f32>> {
+    let mean = mean(vectors);
+    centre_on(vectors, &mean)
+}
+
+/// The mean of `vectors` (empty when there is none).
+pub fn mean(vectors: &[Vec<f32>]) -> Vec<f32> {
     let Some(first) = vectors.first() else { return Vec::new() };
     let mut mean = vec![0.0f32; first.len()];
     for v in vectors {
@@ -34,7 +40,13 @@ pub fn centre(vectors: &[Vec<f32>]) -> Vec<Vec<f32>> {
     }
     let n = vectors.len() as f32;
     mean.iter_mut().for_each(|m| *m /= n);
-    vectors.iter().map(|v| normalized(v.iter().zip(&mean).map(|(x, m)| x - m).collect())).collect()
+    mean
+}
+
+/// Subtracts `mean` (another set's, [`mean`]) and re-normalises every vector: vectors
+/// embedded apart from a set, centred as the set was.
+pub fn centre_on(vectors: &[Vec<f32>], mean: &[f32]) -> Vec<Vec<f32>> {
+    vectors.iter().map(|v| normalized(v.iter().zip(mean).map(|(x, m)| x - m).collect())).collect()
 }
 
 /// Average-linkage agglomerative clustering on cosine distance (1 − cos).

@@ -8,6 +8,8 @@
 //!            ─► [optional speaker change points (DiarizeOptions::change): windows that
 //!               cross one weigh less, switching is cheap near one]
 //!            ─► per-frame scores ─► Viterbi with switch cost ─► re-estimate centroids (×2)
+//!            ─► pieces of 0.25–1.2 s between pauses relabelled by their own embedding
+//!               (DiarizeOptions::short_runs)
 //!            ─► [optional second speaker per frame]
 //!            ─► [optional: direct speaker changes located on the log-mel frames
 //!               (DiarizeOptions::handover)]
@@ -45,6 +47,7 @@ pub mod pyannote;
 pub mod refine;
 pub mod remerge;
 pub mod reseg;
+pub mod short_runs;
 pub mod tensors;
 pub mod transition;
 pub mod turn_metrics;
@@ -53,6 +56,10 @@ pub mod windows;
 use overtalk::{Annotation, Delta, FrameGrid, Result, Rounding};
 
 use crate::frames::GRID;
+
+/// The shortest speech run embedded alone when a signal is prepared (10 ms frames):
+/// [`short_runs`] relabels none shorter.
+const SHORT_RUN_MIN_FRAMES: usize = 10;
 
 pub use baseline::{NaiveDiarizer, VadOnlyDiarizer};
 pub use diarization::{signal_duration, Diarization, Diarizer, DiarizerKind};
@@ -216,6 +223,14 @@ impl Ge2eDiarizer {
                 h.min_pause * 10
             ));
         }
+        if let Some(r) = &o.short_runs {
+            s.push_str(&format!(
+                "; pieces of {}–{} ms between pauses labelled by their own embedding when closer to another speaker by ≥ {}",
+                r.min_frames * 10,
+                r.max_frames * 10,
+                r.margin
+            ));
+        }
         s.push(')');
         s
     }
@@ -239,6 +254,12 @@ pub struct PreparedSignal {
     emb: Vec<Vec<f32>>,
     /// The embeddings as the encoder gave them (normalised, not centred).
     raw: Vec<Vec<f32>>,
+    /// The speech runs shorter than a window, `(first, len)` over the speech frames
+    /// ([`short_runs::short_runs`]).
+    runs: Vec<(usize, usize)>,
+    /// Their own embeddings, centred as the windows' (empty when the options relabel no short
+    /// run).
+    run_emb: Vec<Vec<f32>>,
     /// With a second detector: the two detectors' mean probability (see [`Features::fused`])
     /// and its frame hop.
     fused: (Vec<f32>, Delta),
@@ -336,7 +357,21 @@ impl Ge2eDiarizer {
         let wmax = self.embedder.window_frames().max(10);
         let windows = place_windows(speech.len(), o.window.clamp(10, wmax), o.step);
         let raw = embed_windows(&*self.embedder, &f.data, d, &windows, progress)?;
-        let emb = cluster::centre(&raw);
+        let mean = cluster::mean(&raw);
+        let emb = cluster::centre_on(&raw, &mean);
+        // Runs shorter than a window, each embedded alone (short_runs: a reply between two
+        // turns lies only in windows of mostly other speech).
+        let pauses = o.refine.unwrap_or_default();
+        let runs = short_runs::short_runs(
+            &speech,
+            &vad,
+            pauses.valley,
+            pauses.min_pause,
+            SHORT_RUN_MIN_FRAMES,
+            wmax.saturating_sub(1),
+        );
+        let run_emb =
+            cluster::centre_on(&embed_windows(&*self.embedder, &f.data, d, &runs, &|_| {})?, &mean);
         let fused = (std::mem::take(&mut f.fused), f.hop);
         let energy = std::mem::take(&mut f.energy);
         let mut feats = f.data;
@@ -349,6 +384,8 @@ impl Ge2eDiarizer {
             windows,
             emb,
             raw,
+            runs,
+            run_emb,
             fused,
             energy,
             feats,
@@ -441,6 +478,11 @@ impl Ge2eDiarizer {
                     k -= 1;
                     round = 0;
                 }
+            }
+        }
+        if let Some(r) = &o.short_runs {
+            if p.run_emb.len() == p.runs.len() {
+                short_runs::relabel_short_runs(&mut frame_labels, &p.runs, &p.run_emb, &cents, r);
             }
         }
         let second = match o.overlap_margin {

@@ -78,6 +78,10 @@ pub struct DiarizeOptions {
     /// ([`handover`](super::handover)); runs after the refinement. `None`: they stay where
     /// the refinement put them.
     pub handover: Option<super::handover::HandoverOptions>,
+    /// A speech run shorter than a window (a reply between two turns) is given the speaker its
+    /// own embedding is closest to, when closer than its label by a margin
+    /// ([`short_runs`](super::short_runs)). `None`: the Viterbi labels.
+    pub short_runs: Option<super::short_runs::ShortRunOptions>,
 }
 
 impl Default for DiarizeOptions {
@@ -103,6 +107,7 @@ impl Default for DiarizeOptions {
             transition: Some(super::transition::TransitionOptions::default()),
             edges: Some(super::edges::EdgeOptions::default()),
             handover: None,
+            short_runs: Some(super::short_runs::ShortRunOptions::default()),
         }
     }
 }
