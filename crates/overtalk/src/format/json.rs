@@ -1336,7 +1336,10 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     {
         return Some(Format::PyannoteJson);
     }
-    if has("segments") || has("word_segments") {
+    // OpenAI's `verbose_json` names its `task`; asked for word times alone it has `words` and
+    // no `segments`.
+    let whisper_task = value_of("task").is_some_and(|t| t == "transcribe" || t == "translate");
+    if has("segments") || has("word_segments") || has("words") && whisper_task {
         return Some(Format::WhisperX);
     }
     if has("recognizedPhrases")

@@ -108,11 +108,15 @@ struct Doc {
     duration: Option<Value>,
 }
 
-/// `word_segments`, parsed only when `segments` is absent or empty (it repeats their words).
+/// `word_segments`, parsed only when `segments` is absent or empty (it repeats their words);
+/// OpenAI's `words` (`verbose_json` with `timestamp_granularities=["word"]` alone, which has
+/// no `segments`) is read the same way.
 #[derive(Deserialize)]
 struct FlatDoc {
     #[serde(default)]
     word_segments: Option<Vec<WordJ>>,
+    #[serde(default)]
+    words: Option<Vec<WordJ>>,
 }
 
 #[derive(Deserialize)]
@@ -144,12 +148,13 @@ struct WordJ {
     speaker: Option<Value>,
 }
 
-const TRACKED: [&str; 3] = ["segments", "segments/words", "word_segments"];
-/// The same paths in a bare list of segments.
-const TRACKED_LIST: [&str; 3] = ["", "words", "word_segments"];
+const TRACKED: [&str; 4] = ["segments", "segments/words", "word_segments", "words"];
+/// The same paths in a bare list of segments (which has no top-level `words`).
+const TRACKED_LIST: [&str; 4] = ["", "words", "word_segments", "\u{0}"];
 const P_SEGMENT: usize = 0;
 const P_WORD: usize = 1;
 const P_FLAT_WORD: usize = 2;
+const P_OPENAI_WORD: usize = 3;
 
 /// A word read, with its speaker label.
 struct ReadWord {
@@ -308,14 +313,23 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let segments = doc.segments.unwrap_or_default();
     if segments.is_empty() && !list {
         let flat: FlatDoc = scanned.parse(ctx)?;
-        if !had_segments && flat.word_segments.is_none() {
+        if !had_segments && flat.word_segments.is_none() && flat.words.is_none() {
             // Another service's JSON, or a wrapper around one: not an empty transcript.
             return Err(Error::invalid(
-                "no `segments` or `word_segments` list: this JSON is not a WhisperX (or Whisper) transcript; name its format with --from, or leave --from out to detect it",
+                "no `segments`, `word_segments` or `words` list: this JSON is not a WhisperX (or Whisper) transcript; name its format with --from, or leave --from out to detect it",
             ));
         }
         if let Some(words) = flat.word_segments.filter(|w| !w.is_empty()) {
-            read_flat_words(ctx, &scanned, words, &mut b, &mut tally)?;
+            read_flat_words(
+                ctx,
+                &scanned,
+                (P_FLAT_WORD, "word_segments"),
+                words,
+                &mut b,
+                &mut tally,
+            )?;
+        } else if let Some(words) = flat.words.filter(|w| !w.is_empty()) {
+            read_flat_words(ctx, &scanned, (P_OPENAI_WORD, "words"), words, &mut b, &mut tally)?;
         }
     }
     let undiarized = !segments.is_empty()
@@ -449,11 +463,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
-/// Builds tracks from `word_segments` alone: a new track at each speaker change or pause longer
+/// Builds tracks from a flat list of words alone (`word_segments`, or OpenAI's `words`, named by
+/// `list`: its tracked path and its key): a new track at each speaker change or pause longer
 /// than 0.8 s; words without times join the track in progress.
 fn read_flat_words(
     ctx: &mut ReadContext<'_>,
     scanned: &crate::format::json::Scanned<'_>,
+    list: (usize, &str),
     words: Vec<WordJ>,
     b: &mut TranscriptBuilder,
     tally: &mut Tally,
@@ -462,7 +478,7 @@ fn read_flat_words(
     let mut missing = 0usize;
     let mut first_missing = None;
     for (k, w) in words.into_iter().enumerate() {
-        let pos = scanned.pos(P_FLAT_WORD, k);
+        let pos = scanned.pos(list.0, k);
         let mut w = read_word(ctx, w, pos, tally)?;
         let Some((start, _)) = w.times() else {
             match runs.last_mut() {
@@ -505,7 +521,7 @@ fn read_flat_words(
             ctx,
             WarningKind::MissingSpeaker,
             first_missing,
-            format!("{missing} word(s) of word_segments have no speaker; given to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
+            format!("{missing} word(s) of {} have no speaker; given to the placeholder speaker {UNKNOWN_SPEAKER:?}", list.1),
         )?;
     }
     for run in runs {
@@ -515,10 +531,7 @@ fn read_flat_words(
                 ctx,
                 WarningKind::MissingTime,
                 None,
-                format!(
-                    "{} word(s) of word_segments have no times at all; dropped",
-                    run.words.len()
-                ),
+                format!("{} word(s) of {} have no times at all; dropped", run.words.len(), list.1),
             )?;
             continue;
         };
@@ -800,6 +813,49 @@ mod tests {
             read_str(r#"{"segments":[{"start":0,"end":1}]}"#, Format::WhisperX, &strict).unwrap();
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
         assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(1), Some(14))]);
+    }
+
+    /// OpenAI's `verbose_json` asked for word times alone: `words` and no `segments`.
+    #[test]
+    fn openai_words_alone_make_tracks() {
+        let text = r#"{"task": "transcribe", "language": "english", "duration": 8.47,
+ "text": "The beach was popular. Yes.",
+ "words": [
+  {"word": "The", "start": 0.0, "end": 0.24},
+  {"word": "beach", "start": 0.24, "end": 0.66},
+  {"word": "was", "start": 0.66, "end": 0.9},
+  {"word": "popular", "start": 1.0, "end": 1.4},
+  {"word": "Yes", "start": 3.0, "end": 3.5}],
+ "usage": {"type": "duration", "seconds": 9}}"#;
+        assert_eq!(crate::format::sniff(text), Some(Format::WhisperX));
+        let out = read_ok(text);
+        assert_eq!(
+            tracks(&out),
+            vec![
+                (0, 1_400_000, "unknown".to_owned()),
+                (3_000_000, 3_500_000, "unknown".to_owned())
+            ]
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let words: Vec<&str> = t
+            .contents()
+            .iter()
+            .flatten()
+            .flat_map(|c| c.words.iter().map(|w| w.text.as_str()))
+            .collect();
+        assert_eq!(words, ["The", "beach", "was", "popular", "Yes"]);
+        assert_eq!(
+            out.warnings
+                .iter()
+                .map(|w| (w.kind, w.line, w.column, w.message.as_str()))
+                .collect::<Vec<_>>(),
+            vec![(
+                WarningKind::MissingSpeaker,
+                Some(4),
+                Some(3),
+                "5 word(s) of words have no speaker; given to the placeholder speaker \"unknown\""
+            )]
+        );
     }
 
     #[test]
