@@ -1327,6 +1327,13 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     {
         return Some(Format::AwsTranscribe);
     }
+    // Amazon Transcribe Call Analytics (and Contact Lens): a `Transcript` list of participants'
+    // turns beside the job's `JobStatus` or the call's characteristics.
+    if opens_list("Transcript")
+        && (has("JobStatus") || has("ConversationCharacteristics") || has("Participants"))
+    {
+        return Some(Format::AwsTranscribe);
+    }
     // pyannote.audio's `serialize()` and pyannoteAI's job output.
     let output_has = |k: &str| keys.iter().any(|seen| seen.parent == "output" && seen.key == k);
     if has("diarization")
