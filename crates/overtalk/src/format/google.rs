@@ -12,7 +12,12 @@
 //!
 //! - The response is read as the REST API writes it (`{"results": […]}`), as a bare list of
 //!   results (a client's `response.results` saved as it is), or as a list whose first element
-//!   is the response (Node's `const [response] = await client.recognize(…)` saved whole).
+//!   is the response (Node's `const [response] = await client.recognize(…)` saved whole), or
+//!   as the long-running operation that holds it (`operations.get`: `{"done": true,
+//!   "response": {…}}`; a failed one is an error with its message). A v2 batch operation maps
+//!   each audio file's URI to its transcript (`inlineResult`); one file is read, several are an
+//!   error. Field names are the REST API's camelCase or the protobuf names the Python client's
+//!   `to_dict` keeps (`start_time`, `speaker_tag`).
 //! - Times are durations as strings of seconds with an `s` (`"1.200s"`, v1 `startTime` /
 //!   `endTime`, v2 `startOffset` / `endOffset`), read exactly; numbers are accepted too, and
 //!   the `{"seconds": "9", "nanos": 30000000}` objects the client libraries write.
@@ -65,13 +70,99 @@ struct Doc {
     results: Vec<ResultJ>,
     /// A long-running operation (`operations.get`) holds the response in `response`…
     #[serde(default)]
-    response: Option<Box<Doc>>,
+    response: Option<ResponseJ>,
     /// … or, when the job failed, its `error` (`{"code": 3, "message": "…"}`).
     #[serde(default)]
     error: Option<Value>,
     /// Whether the operation has finished (an operation's `done`; absent in a response).
     #[serde(default)]
     done: Option<Value>,
+}
+
+/// The `response` of an operation: v1's results, or v2's `BatchRecognizeResponse`, whose
+/// `results` map each audio file's URI to its transcript.
+#[derive(Deserialize)]
+struct ResponseJ {
+    #[serde(default)]
+    results: Option<ResultsJ>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ResultsJ {
+    List(Vec<ResultJ>),
+    Files(std::collections::BTreeMap<String, FileResultJ>),
+}
+
+/// One audio file's result in a v2 batch operation: its transcript inline (`inlineResult`, or
+/// the older `transcript`), or where it was written (`cloudStorageResult`), or its `error`.
+#[derive(Deserialize)]
+struct FileResultJ {
+    #[serde(default, rename = "inlineResult", alias = "inline_result")]
+    inline_result: Option<InlineJ>,
+    #[serde(default)]
+    transcript: Option<TranscriptJ>,
+    #[serde(default, rename = "cloudStorageResult", alias = "cloud_storage_result")]
+    cloud_storage_result: Option<Value>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct InlineJ {
+    #[serde(default)]
+    transcript: Option<TranscriptJ>,
+}
+
+#[derive(Deserialize)]
+struct TranscriptJ {
+    #[serde(default)]
+    results: Vec<ResultJ>,
+}
+
+/// The message of a `google.rpc.Status` (`{"code": 3, "message": "…"}`), else the whole value.
+fn status_message(error: &Value) -> String {
+    error.get("message").and_then(Value::as_str).map_or_else(|| error.to_string(), str::to_owned)
+}
+
+/// The results of an operation's response and the tracked path of their positions (none for
+/// v2's map of files). A v2 batch of several files is an error: one file is one recording.
+fn response_results(response: ResponseJ) -> Result<(Vec<ResultJ>, usize)> {
+    match response.results {
+        None => Ok((Vec::new(), 2)),
+        Some(ResultsJ::List(results)) => Ok((results, 2)),
+        Some(ResultsJ::Files(files)) => {
+            if files.len() > 1 {
+                let names: Vec<&str> = files.keys().map(String::as_str).collect();
+                return Err(Error::invalid(format!(
+                    "the operation holds the transcripts of {} audio files ({}); read one at a time: save each file's `transcript` apart",
+                    files.len(),
+                    names.join(", ")
+                )));
+            }
+            let Some((uri, file)) = files.into_iter().next() else { return Ok((Vec::new(), 2)) };
+            if let Some(error) = &file.error {
+                return Err(Error::invalid(format!(
+                    "Speech-to-Text failed on {uri}: {}",
+                    status_message(error)
+                )));
+            }
+            match file.inline_result.and_then(|i| i.transcript).or(file.transcript) {
+                Some(t) => Ok((t.results, TRACKED.len())),
+                None => {
+                    let written = file
+                        .cloud_storage_result
+                        .as_ref()
+                        .and_then(|c| c.get("uri"))
+                        .and_then(Value::as_str)
+                        .map_or_else(String::new, |u| format!(" to {u}"));
+                    Err(Error::invalid(format!(
+                        "the operation holds no transcript of {uri}: it was written{written}; read that file"
+                    )))
+                }
+            }
+        }
+    }
 }
 
 impl Doc {
@@ -193,15 +284,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         (Doc { results: scanned.parse(ctx)?, ..Doc::empty() }, 1)
     };
     if let Some(error) = doc.error.take() {
-        let message = error
-            .get("message")
-            .and_then(Value::as_str)
-            .map_or_else(|| error.to_string(), str::to_owned);
+        let message = status_message(&error);
         return Err(Error::invalid(format!("the Speech-to-Text operation failed: {message}")));
     }
     if let Some(response) = doc.response.take() {
-        doc = *response;
-        path = 2;
+        (doc.results, path) = response_results(response)?;
     } else if doc.done.as_ref().is_some_and(|d| d == &Value::Bool(false)) {
         return Err(Error::invalid(
             "the Speech-to-Text operation is not done (\"done\": false); fetch it again when it is",
@@ -465,5 +552,42 @@ mod tests {
             e.to_string(),
             "the Speech-to-Text operation failed: Invalid recognition 'config': bad encoding.."
         );
+    }
+
+    /// A v2 batch operation with its transcript inline, keyed by the audio file's URI; one
+    /// written to Cloud Storage, and one of several files, are errors saying so.
+    #[test]
+    fn v2_batch_operations_are_read() {
+        let inline = r#"{"name": "projects/p/locations/global/operations/1",
+ "metadata": {"@type": "type.googleapis.com/google.cloud.speech.v2.OperationMetadata", "progressPercent": 100},
+ "done": true,
+ "response": {"@type": "type.googleapis.com/google.cloud.speech.v2.BatchRecognizeResponse",
+  "results": {"gs://bucket/call.wav": {"inlineResult": {"transcript": {"results": [
+    {"alternatives": [{"transcript": "hello hi", "words": [
+      {"startOffset": "0.100s", "endOffset": "0.500s", "word": "hello", "speakerLabel": "1"},
+      {"startOffset": "1.200s", "endOffset": "1.500s", "word": "hi", "speakerLabel": "2"}]}],
+     "resultEndOffset": "1.500s", "languageCode": "en-US"}],
+   "metadata": {"totalBilledDuration": "2s"}}}, "metadata": {"totalBilledDuration": "2s"}}},
+  "totalBilledDuration": "2s"}}"#;
+        assert_eq!(crate::format::sniff(inline), Some(Format::GoogleStt));
+        let out = read_str(inline, Format::GoogleStt, &ReadOptions::default()).unwrap();
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        assert_eq!(
+            tracks(&out),
+            vec![
+                (100_000, 500_000, "speaker_1".to_owned(), "hello".to_owned()),
+                (1_200_000, 1_500_000, "speaker_2".to_owned(), "hi".to_owned()),
+            ]
+        );
+        let stored = r#"{"done": true, "response": {"results": {"gs://b/a.wav": {"uri": "gs://b/out/a.json", "cloudStorageResult": {"uri": "gs://b/out/a.json"}}}}}"#;
+        let e = read_str(stored, Format::GoogleStt, &ReadOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the operation holds no transcript of gs://b/a.wav: it was written to gs://b/out/a.json; read that file"
+        );
+        let two =
+            r#"{"done": true, "response": {"results": {"gs://b/a.wav": {}, "gs://b/b.wav": {}}}}"#;
+        let e = read_str(two, Format::GoogleStt, &ReadOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("2 audio files (gs://b/a.wav, gs://b/b.wav)"), "{e}");
     }
 }
