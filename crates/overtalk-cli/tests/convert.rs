@@ -257,3 +257,49 @@ fn a_hard_link_to_an_input_is_the_input() {
     ]);
     assert_eq!(run.code(), 2, "{}", run.stderr());
 }
+
+/// Files as speech-to-text services and caption tools hand them out, named as users save them,
+/// are detected and converted: YouTube's `.sbv` captions, a Google Speech-to-Text operation,
+/// OpenAI's `verbose_json` with words alone, an Amazon Transcribe Call Analytics transcript.
+#[test]
+fn service_outputs_convert_to_rttm() {
+    let dir = Dir::new();
+    dir.create(
+        "captions.sbv",
+        "0:00:00.100,0:00:00.900\nHello there.\n\n1:00:01.100,1:00:01.400\nHi.\n",
+    );
+    dir.create(
+        "operation.json",
+        r#"{"name": "1", "metadata": {"@type": "type.googleapis.com/google.cloud.speech.v1.LongRunningRecognizeMetadata", "progressPercent": 100},
+ "done": true, "response": {"results": [{"alternatives": [{"words": [
+  {"startTime": "0.100s", "endTime": "0.500s", "word": "hello", "speakerTag": 1, "speakerLabel": "1"},
+  {"startTime": "1.200s", "endTime": "1.500s", "word": "hi", "speakerTag": 2, "speakerLabel": "2"}]}]}]}}"#,
+    );
+    dir.create(
+        "whisper.json",
+        r#"{"task": "transcribe", "language": "english", "duration": 3.0, "text": "Hi there.", "words": [{"word": "Hi", "start": 0.2, "end": 0.5}, {"word": "there", "start": 0.5, "end": 0.9}]}"#,
+    );
+    dir.create(
+        "call.json",
+        r#"{"JobStatus": "COMPLETED", "Participants": [{"ParticipantRole": "AGENT"}, {"ParticipantRole": "CUSTOMER"}], "Transcript": [
+ {"Content": "Hello.", "BeginOffsetMillis": 100, "EndOffsetMillis": 900, "ParticipantRole": "AGENT", "Items": []},
+ {"Content": "Hi.", "BeginOffsetMillis": 700, "EndOffsetMillis": 1300, "ParticipantRole": "CUSTOMER", "Items": []}]}"#,
+    );
+    let rttm = |input: &str| {
+        dir.run(&["convert", input, "-o", "out.rttm"]).ok();
+        dir.read("out.rttm")
+    };
+    assert_eq!(
+        rttm("captions.sbv"),
+        "SPEAKER captions 1 0.100 0.800 <NA> <NA> unknown <NA> <NA>\nSPEAKER captions 1 3601.100 0.300 <NA> <NA> unknown <NA> <NA>\n"
+    );
+    assert_eq!(
+        rttm("operation.json"),
+        "SPEAKER operation 1 0.100 0.400 <NA> <NA> speaker_1 <NA> <NA>\nSPEAKER operation 1 1.200 0.300 <NA> <NA> speaker_2 <NA> <NA>\n"
+    );
+    assert_eq!(rttm("whisper.json"), "SPEAKER whisper 1 0.200 0.700 <NA> <NA> unknown <NA> <NA>\n");
+    assert_eq!(
+        rttm("call.json"),
+        "SPEAKER call 1 0.100 0.800 <NA> <NA> AGENT <NA> <NA>\nSPEAKER call 1 0.700 0.600 <NA> <NA> CUSTOMER <NA> <NA>\n"
+    );
+}

@@ -30,6 +30,20 @@
 //! - Neither: the words go to the placeholder [`UNKNOWN_SPEAKER`] (one `missing-speaker`
 //!   warning), tracks as above.
 //!
+//! **Call Analytics** (and Amazon Connect Contact Lens) write another shape: a `Transcript`
+//! list of turns, each with its `ParticipantRole` (`AGENT`, `CUSTOMER`; else `ParticipantId`),
+//! `BeginOffsetMillis` / `EndOffsetMillis`, `Content` and `Items` (words in milliseconds,
+//! `pronunciation` and `punctuation` as above), beside `JobStatus` and
+//! `ConversationCharacteristics`. Each turn is one track of its participant.
+//!
+//! ```json
+//! {"JobStatus": "COMPLETED", "JobName": "…", "Participants": [{"ParticipantRole": "AGENT"}, …],
+//!  "Transcript": [{"Id": "…", "ParticipantRole": "AGENT", "BeginOffsetMillis": 4210,
+//!                  "EndOffsetMillis": 6710, "Content": "Hello, how can I help?",
+//!                  "Items": [{"Type": "pronunciation", "Content": "Hello", "Confidence": 0.99,
+//!                             "BeginOffsetMillis": 4210, "EndOffsetMillis": 4550}, …]}]}
+//! ```
+//!
 //! A job whose `status` is not `COMPLETED` is an error saying what the status (and the failure
 //! reason) is. overtalk does not write Transcribe output: it is a vendor's output, not an
 //! exchange format.
@@ -42,7 +56,7 @@ use serde_json::Value;
 use crate::error::{Error, Result, WarningKind};
 use crate::format::json::Unlabelled;
 use crate::format::json::{
-    add_word_runs, label, scan, seconds_value, warn, LabelledWord, Pos, Scanned, Untimed,
+    add_word_runs, label, millis, scan, seconds_value, warn, LabelledWord, Pos, Scanned, Untimed,
     UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
@@ -69,12 +83,49 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 
 #[derive(Deserialize)]
 struct Doc {
-    #[serde(default)]
+    #[serde(default, alias = "JobStatus")]
     status: Option<String>,
-    #[serde(default)]
+    #[serde(default, alias = "FailureReason")]
     failure_reason: Option<String>,
     #[serde(default)]
     results: Option<Results>,
+    /// The turns of a Call Analytics transcript.
+    #[serde(default, rename = "Transcript")]
+    turns: Option<Vec<TurnJ>>,
+}
+
+/// One turn of a Call Analytics transcript.
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct TurnJ {
+    #[serde(default)]
+    participant_role: Option<Value>,
+    #[serde(default)]
+    participant_id: Option<Value>,
+    #[serde(default)]
+    begin_offset_millis: Option<f64>,
+    #[serde(default)]
+    end_offset_millis: Option<f64>,
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default)]
+    items: Option<Vec<TurnItemJ>>,
+}
+
+/// One word or punctuation mark of a Call Analytics turn.
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct TurnItemJ {
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default)]
+    confidence: Option<Value>,
+    #[serde(default)]
+    begin_offset_millis: Option<f64>,
+    #[serde(default)]
+    end_offset_millis: Option<f64>,
+    #[serde(default, rename = "Type")]
+    kind: Option<String>,
 }
 
 #[derive(Default, Deserialize)]
@@ -151,11 +202,16 @@ struct AlternativeJ {
     confidence: Option<Value>,
 }
 
-const TRACKED: [&str; 3] =
-    ["results/items", "results/speaker_labels/segments", "results/channel_labels/channels"];
+const TRACKED: [&str; 4] = [
+    "results/items",
+    "results/speaker_labels/segments",
+    "results/channel_labels/channels",
+    "Transcript",
+];
 const P_ITEM: usize = 0;
 const P_SEGMENT: usize = 1;
 const P_CHANNEL: usize = 2;
+const P_TURN: usize = 3;
 
 /// A confidence: a number, or a string holding one.
 fn confidence(v: &Option<Value>) -> Option<f64> {
@@ -220,6 +276,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             )))
         }
     }
+    if let Some(turns) = doc.turns {
+        return read_call_analytics(ctx, &scanned, turns);
+    }
     let results =
         doc.results.unwrap_or(Results { items: None, speaker_labels: None, channel_labels: None });
     let mut b = TranscriptBuilder::new();
@@ -265,6 +324,73 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         add_word_runs(ctx, labelled, &mut b)?;
     }
     untimed.warn(ctx, "")?;
+    Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// Reads the turns of a Call Analytics transcript: one track per turn, of its participant.
+fn read_call_analytics(
+    ctx: &mut ReadContext<'_>,
+    scanned: &Scanned<'_>,
+    turns: Vec<TurnJ>,
+) -> Result<Corpus> {
+    let mut b = TranscriptBuilder::new();
+    let total = turns.len();
+    let (mut unnamed, mut first_unnamed) = (0usize, None);
+    for (k, turn) in turns.into_iter().enumerate() {
+        let pos = scanned.pos(P_TURN, k);
+        let speaker = label(&turn.participant_role)
+            .or_else(|| label(&turn.participant_id))
+            .unwrap_or_else(|| {
+                unnamed += 1;
+                first_unnamed = first_unnamed.or(pos);
+                UNKNOWN_SPEAKER.to_owned()
+            });
+        let mut words: Vec<Word> = Vec::new();
+        for item in turn.items.unwrap_or_default() {
+            let text = item.content.unwrap_or_default();
+            if item.kind.as_deref() == Some("punctuation") {
+                if let Some(last) = words.last_mut() {
+                    last.text.push_str(text.trim());
+                }
+                continue;
+            }
+            let start =
+                item.begin_offset_millis.map(|t| millis(ctx, t, "item begin", pos)).transpose()?;
+            let end =
+                item.end_offset_millis.map(|t| millis(ctx, t, "item end", pos)).transpose()?;
+            words.push(Word { text, start, end, confidence: confidence(&item.confidence) });
+        }
+        let start =
+            turn.begin_offset_millis.map(|t| millis(ctx, t, "turn begin", pos)).transpose()?;
+        let end = turn.end_offset_millis.map(|t| millis(ctx, t, "turn end", pos)).transpose()?;
+        let (Some(start), Some(end)) = (start, end) else {
+            warn(
+                ctx,
+                WarningKind::MissingTime,
+                pos,
+                format!("turn {k} has no BeginOffsetMillis or EndOffsetMillis; dropped"),
+            )?;
+            b.speaker(&speaker);
+            continue;
+        };
+        let content = Content { text: turn.content, words };
+        match ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
+            Some(seg) => {
+                b.add(seg, &speaker, Some(content));
+            }
+            None => {
+                b.speaker(&speaker);
+            }
+        }
+    }
+    if unnamed > 0 {
+        warn(
+            ctx,
+            WarningKind::MissingSpeaker,
+            first_unnamed,
+            format!("{unnamed} of {total} turns have no ParticipantRole or ParticipantId; given to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
+        )?;
+    }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
@@ -435,5 +561,54 @@ mod tests {
         assert!(e.to_string().contains("not complete"), "{e}");
         let e = read(r#"{"status": "FAILED", "failure_reason": "Unsupported media"}"#).unwrap_err();
         assert!(e.to_string().contains("Unsupported media"), "{e}");
+    }
+
+    /// A Call Analytics transcript: one track per turn of its participant, words in
+    /// milliseconds with punctuation joined, the agent and the customer overlapping.
+    #[test]
+    fn call_analytics_turns_are_tracks_of_their_participants() {
+        let text = r#"{"JobStatus": "COMPLETED", "LanguageCode": "en-US", "AccountId": "1", "JobName": "call", "Channel": "VOICE",
+ "Participants": [{"ParticipantRole": "AGENT"}, {"ParticipantRole": "CUSTOMER"}],
+ "Transcript": [
+  {"LoudnessScores": [78.6], "Content": "Hello, how can I help?", "Id": "a1", "BeginOffsetMillis": 4210, "EndOffsetMillis": 6710, "Sentiment": "POSITIVE", "ParticipantRole": "AGENT",
+   "Items": [
+    {"Confidence": 0.999, "Content": "Hello", "BeginOffsetMillis": 4210, "EndOffsetMillis": 4550, "Type": "pronunciation"},
+    {"Confidence": 0.0, "Content": ",", "BeginOffsetMillis": 4550, "EndOffsetMillis": 4550, "Type": "punctuation"},
+    {"Confidence": 0.98, "Content": "how", "BeginOffsetMillis": 4560, "EndOffsetMillis": 5000, "Type": "pronunciation"}]},
+  {"LoudnessScores": [70.1], "Content": "Hi.", "Id": "c1", "BeginOffsetMillis": 6500, "EndOffsetMillis": 7125, "Sentiment": "NEUTRAL", "ParticipantRole": "CUSTOMER",
+   "Items": [{"Confidence": 0.97, "Content": "Hi", "BeginOffsetMillis": 6500, "EndOffsetMillis": 7125, "Type": "pronunciation"}]}],
+ "ConversationCharacteristics": {"NonTalkTime": {"TotalTimeMillis": 0}}}"#;
+        assert_eq!(crate::format::sniff(text), Some(Format::AwsTranscribe));
+        let out = read_ok(text);
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        assert_eq!(
+            tracks(&out),
+            vec![
+                (4_210_000, 6_710_000, "AGENT".to_owned(), "Hello, how can I help?".to_owned()),
+                (6_500_000, 7_125_000, "CUSTOMER".to_owned(), "Hi.".to_owned()),
+            ]
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let words: Vec<_> = t.contents()[0]
+            .as_ref()
+            .unwrap()
+            .words
+            .iter()
+            .map(|w| {
+                (w.text.as_str(), w.start.unwrap().micros(), w.end.unwrap().micros(), w.confidence)
+            })
+            .collect();
+        assert_eq!(
+            words,
+            vec![
+                ("Hello,", 4_210_000, 4_550_000, Some(0.999)),
+                ("how", 4_560_000, 5_000_000, Some(0.98))
+            ]
+        );
+        // A turn without its participant is said, with its line and column.
+        let out = read_ok(&text.replace(r#", "ParticipantRole": "CUSTOMER""#, ""));
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
+        assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(9), Some(3))]);
+        assert_eq!(tracks(&out)[1].2, "unknown");
     }
 }

@@ -12,7 +12,12 @@
 //!
 //! - The response is read as the REST API writes it (`{"results": […]}`), as a bare list of
 //!   results (a client's `response.results` saved as it is), or as a list whose first element
-//!   is the response (Node's `const [response] = await client.recognize(…)` saved whole).
+//!   is the response (Node's `const [response] = await client.recognize(…)` saved whole), or
+//!   as the long-running operation that holds it (`operations.get`: `{"done": true,
+//!   "response": {…}}`; a failed one is an error with its message). A v2 batch operation maps
+//!   each audio file's URI to its transcript (`inlineResult`); one file is read, several are an
+//!   error. Field names are the REST API's camelCase or the protobuf names the Python client's
+//!   `to_dict` keeps (`start_time`, `speaker_tag`).
 //! - Times are durations as strings of seconds with an `s` (`"1.200s"`, v1 `startTime` /
 //!   `endTime`, v2 `startOffset` / `endOffset`), read exactly; numbers are accepted too, and
 //!   the `{"seconds": "9", "nanos": 30000000}` objects the client libraries write.
@@ -31,7 +36,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::error::{Result, WarningKind};
+use crate::error::{Error, Result, WarningKind};
 use crate::format::json::Unlabelled;
 use crate::format::json::{
     add_word_runs, is_list, label, scan, seconds_value, warn, LabelledWord, Untimed,
@@ -63,14 +68,116 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
 struct Doc {
     #[serde(default)]
     results: Vec<ResultJ>,
+    /// A long-running operation (`operations.get`) holds the response in `response`…
+    #[serde(default)]
+    response: Option<ResponseJ>,
+    /// … or, when the job failed, its `error` (`{"code": 3, "message": "…"}`).
+    #[serde(default)]
+    error: Option<Value>,
+    /// Whether the operation has finished (an operation's `done`; absent in a response).
+    #[serde(default)]
+    done: Option<Value>,
+}
+
+/// The `response` of an operation: v1's results, or v2's `BatchRecognizeResponse`, whose
+/// `results` map each audio file's URI to its transcript.
+#[derive(Deserialize)]
+struct ResponseJ {
+    #[serde(default)]
+    results: Option<ResultsJ>,
 }
 
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(untagged)]
+enum ResultsJ {
+    List(Vec<ResultJ>),
+    Files(std::collections::BTreeMap<String, FileResultJ>),
+}
+
+/// One audio file's result in a v2 batch operation: its transcript inline (`inlineResult`, or
+/// the older `transcript`), or where it was written (`cloudStorageResult`), or its `error`.
+#[derive(Deserialize)]
+struct FileResultJ {
+    #[serde(default, rename = "inlineResult", alias = "inline_result")]
+    inline_result: Option<InlineJ>,
+    #[serde(default)]
+    transcript: Option<TranscriptJ>,
+    #[serde(default, rename = "cloudStorageResult", alias = "cloud_storage_result")]
+    cloud_storage_result: Option<Value>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct InlineJ {
+    #[serde(default)]
+    transcript: Option<TranscriptJ>,
+}
+
+#[derive(Deserialize)]
+struct TranscriptJ {
+    #[serde(default)]
+    results: Vec<ResultJ>,
+}
+
+/// The message of a `google.rpc.Status` (`{"code": 3, "message": "…"}`), else the whole value.
+fn status_message(error: &Value) -> String {
+    error.get("message").and_then(Value::as_str).map_or_else(|| error.to_string(), str::to_owned)
+}
+
+/// The results of an operation's response and the tracked path of their positions (none for
+/// v2's map of files). A v2 batch of several files is an error: one file is one recording.
+fn response_results(response: ResponseJ) -> Result<(Vec<ResultJ>, usize)> {
+    match response.results {
+        None => Ok((Vec::new(), 2)),
+        Some(ResultsJ::List(results)) => Ok((results, 2)),
+        Some(ResultsJ::Files(files)) => {
+            if files.len() > 1 {
+                let names: Vec<&str> = files.keys().map(String::as_str).collect();
+                return Err(Error::invalid(format!(
+                    "the operation holds the transcripts of {} audio files ({}); read one at a time: save each file's `transcript` apart",
+                    files.len(),
+                    names.join(", ")
+                )));
+            }
+            let Some((uri, file)) = files.into_iter().next() else { return Ok((Vec::new(), 2)) };
+            if let Some(error) = &file.error {
+                return Err(Error::invalid(format!(
+                    "Speech-to-Text failed on {uri}: {}",
+                    status_message(error)
+                )));
+            }
+            match file.inline_result.and_then(|i| i.transcript).or(file.transcript) {
+                Some(t) => Ok((t.results, TRACKED.len())),
+                None => {
+                    let written = file
+                        .cloud_storage_result
+                        .as_ref()
+                        .and_then(|c| c.get("uri"))
+                        .and_then(Value::as_str)
+                        .map_or_else(String::new, |u| format!(" to {u}"));
+                    Err(Error::invalid(format!(
+                        "the operation holds no transcript of {uri}: it was written{written}; read that file"
+                    )))
+                }
+            }
+        }
+    }
+}
+
+impl Doc {
+    fn empty() -> Doc {
+        Doc { results: Vec::new(), response: None, error: None, done: None }
+    }
+}
+
+/// Field names are the REST API's camelCase or, as aliases, the protobuf names the Python
+/// client's `to_dict` keeps (`channel_tag`).
+#[derive(Deserialize)]
 struct ResultJ {
     #[serde(default)]
     alternatives: Vec<AlternativeJ>,
-    #[serde(default)]
+    #[serde(default, alias = "channelTag")]
     channel_tag: Option<Value>,
 }
 
@@ -82,24 +189,27 @@ struct AlternativeJ {
     words: Vec<WordJ>,
 }
 
+/// A word, in camelCase (REST) or with its protobuf names (`to_dict`). v1 writes the older
+/// `speakerTag` (a number) and, since `speakerLabel` was added, both; v2 only `speakerLabel`.
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct WordJ {
-    #[serde(default, alias = "startOffset")]
+    #[serde(default, alias = "startTime", alias = "startOffset", alias = "start_offset")]
     start_time: Option<Value>,
-    #[serde(default, alias = "endOffset")]
+    #[serde(default, alias = "endTime", alias = "endOffset", alias = "end_offset")]
     end_time: Option<Value>,
     #[serde(default)]
     word: Option<String>,
     #[serde(default)]
     confidence: Option<f64>,
-    #[serde(default, alias = "speakerLabel")]
+    #[serde(default, alias = "speakerTag")]
     speaker_tag: Option<Value>,
+    #[serde(default, alias = "speakerLabel")]
+    speaker_label: Option<Value>,
 }
 
-/// The results of a response (`results` of the object, or of the list's first element) and
-/// of a bare list of results (the top-level list).
-const TRACKED: [&str; 2] = ["results", ""];
+/// The results of a response (`results` of the object, or of the list's first element), of
+/// a bare list of results (the top-level list), and of an operation's response.
+const TRACKED: [&str; 3] = ["results", "", "response/results"];
 
 /// A protobuf duration: `"1.200s"` (its JSON mapping), a number of seconds, or the object
 /// `{"seconds": "9", "nanos": 30000000}` of the client libraries (either part may be absent;
@@ -145,9 +255,17 @@ fn repeats_the_others(results: &[ResultJ], d: usize) -> bool {
         }
 }
 
-/// A speaker tag, when it names a speaker (v1 uses 0 for "none").
+/// The word's speaker, when it names one: its `speakerLabel`, else its `speakerTag` (v1 uses 0
+/// for "none", and `to_dict` writes the defaults 0 and `""` of an undiarized word).
 fn speaker_tag(w: &WordJ) -> Option<String> {
-    label(&w.speaker_tag).filter(|t| !t.is_empty() && t != "0")
+    let named = |v: &Option<Value>| label(v).filter(|t| !t.is_empty() && t != "0");
+    named(&w.speaker_label).or_else(|| named(&w.speaker_tag))
+}
+
+/// A channel tag, when it names a channel (`to_dict` writes the default 0 for mono audio; the
+/// channels of multichannel audio are numbered from 1).
+fn channel_tag(r: &ResultJ) -> Option<String> {
+    label(&r.channel_tag).filter(|t| !t.is_empty() && t != "0")
 }
 
 /// Reads a Speech-to-Text response into one recording (named by the read options).
@@ -157,14 +275,25 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // character and by whether a list's objects hold `results`; each parsed as its type, so
     // that an error names its line and column.
     let list = is_list(text);
-    let (doc, path) = if !list {
+    let (mut doc, mut path) = if !list {
         (scanned.parse::<Doc>(ctx)?, 0)
     } else if scanned.pos(0, 0).is_some() || text.contains("\"results\"") {
         let wrapped: Vec<Option<Doc>> = scanned.parse(ctx)?;
-        (wrapped.into_iter().flatten().next().unwrap_or(Doc { results: Vec::new() }), 0)
+        (wrapped.into_iter().flatten().next().unwrap_or_else(Doc::empty), 0)
     } else {
-        (Doc { results: scanned.parse(ctx)? }, 1)
+        (Doc { results: scanned.parse(ctx)?, ..Doc::empty() }, 1)
     };
+    if let Some(error) = doc.error.take() {
+        let message = status_message(&error);
+        return Err(Error::invalid(format!("the Speech-to-Text operation failed: {message}")));
+    }
+    if let Some(response) = doc.response.take() {
+        (doc.results, path) = response_results(response)?;
+    } else if doc.done.as_ref().is_some_and(|d| d == &Value::Bool(false)) {
+        return Err(Error::invalid(
+            "the Speech-to-Text operation is not done (\"done\": false); fetch it again when it is",
+        ));
+    }
     // v1 repeats every word of the audio, with its speaker, in the last result whose words
     // carry speakers: only that one is read. Results that each carry their own words' speakers
     // (no such repetition) are all read.
@@ -200,7 +329,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             continue;
         }
         let pos = scanned.pos(path, k);
-        let channel = label(&r.channel_tag).map(|c| format!("channel_{c}"));
+        let channel = channel_tag(&r).map(|c| format!("channel_{c}"));
         let Some(alt) = r.alternatives.into_iter().next() else { continue };
         for w in alt.words {
             let speaker = match (diarized, speaker_tag(&w), &channel) {
@@ -358,5 +487,107 @@ mod tests {
             offset(&Some(serde_json::json!({"seconds": "2", "nanos": 1_000}))),
             Some(Time::from_micros(2_000_001))
         );
+    }
+
+    /// An operation fetched with `operations.get` (v1 words carrying both `speakerTag` and
+    /// `speakerLabel`), the Python client's `to_dict` (protobuf names, every default written),
+    /// and a v2 response beside its `metadata`: each detected and read.
+    #[test]
+    fn operations_to_dict_and_v2_metadata_are_read() {
+        let operation = r#"{"name": "7612202767953098924",
+ "metadata": {"@type": "type.googleapis.com/google.cloud.speech.v1.LongRunningRecognizeMetadata", "progressPercent": 100, "startTime": "2024-01-01T00:00:00Z"},
+ "done": true,
+ "response": {"@type": "type.googleapis.com/google.cloud.speech.v1.LongRunningRecognizeResponse",
+  "results": [
+   {"alternatives": [{"transcript": "hello hi", "words": [
+     {"startTime": "0.100s", "endTime": "0.500s", "word": "hello"},
+     {"startTime": "1.200s", "endTime": "1.500s", "word": "hi"}]}], "resultEndTime": "1.500s"},
+   {"alternatives": [{"words": [
+     {"startTime": "0.100s", "endTime": "0.500s", "word": "hello", "speakerTag": 1, "speakerLabel": "1"},
+     {"startTime": "1.200s", "endTime": "1.500s", "word": "hi", "speakerTag": 2, "speakerLabel": "2"}]}]}],
+  "totalBilledTime": "2s"}}"#;
+        let to_dict = r#"{"results": [
+ {"alternatives": [{"transcript": "hello hi", "confidence": 0.9, "words": [
+   {"start_time": "0.100s", "end_time": "0.500s", "word": "hello", "confidence": 0.0, "speaker_tag": 0, "speaker_label": ""},
+   {"start_time": "1.200s", "end_time": "1.500s", "word": "hi", "confidence": 0.0, "speaker_tag": 0, "speaker_label": ""}]}],
+  "channel_tag": 0, "result_end_time": "1.500s", "language_code": "en-us"},
+ {"alternatives": [{"transcript": "", "confidence": 0.0, "words": [
+   {"start_time": "0.100s", "end_time": "0.500s", "word": "hello", "confidence": 0.0, "speaker_tag": 1, "speaker_label": ""},
+   {"start_time": "1.200s", "end_time": "1.500s", "word": "hi", "confidence": 0.0, "speaker_tag": 2, "speaker_label": ""}]}],
+  "channel_tag": 0, "result_end_time": "1.500s", "language_code": "en-us"}],
+ "total_billed_time": "2s", "request_id": "0"}"#;
+        let v2 = r#"{"results": [{"alternatives": [{"transcript": "hello hi", "words": [
+   {"startOffset": "0.100s", "endOffset": "0.500s", "word": "hello", "speakerLabel": "1"},
+   {"startOffset": "1.200s", "endOffset": "1.500s", "word": "hi", "speakerLabel": "2"}]}],
+  "resultEndOffset": "1.500s", "languageCode": "en-US"}],
+ "metadata": {"requestId": "abc", "totalBilledDuration": "2s"}}"#;
+        let expected = vec![
+            (100_000, 500_000, "speaker_1".to_owned(), "hello".to_owned()),
+            (1_200_000, 1_500_000, "speaker_2".to_owned(), "hi".to_owned()),
+        ];
+        for text in [operation, to_dict, v2] {
+            assert_eq!(crate::format::sniff(text), Some(Format::GoogleStt), "{text}");
+            let out = read_str(text, Format::GoogleStt, &ReadOptions::default()).unwrap();
+            assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+            assert_eq!(tracks(&out), expected);
+        }
+        // Undiarized `to_dict` output (its first result alone): the default channel 0 names no
+        // channel.
+        let undiarized =
+            format!("{}]}}", &to_dict[..to_dict.find("},\n {\"alternatives\"").unwrap() + 1]);
+        let out = read_str(&undiarized, Format::GoogleStt, &ReadOptions::default()).unwrap();
+        assert_eq!(
+            out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect::<Vec<_>>(),
+            vec![(WarningKind::MissingSpeaker, Some(2), Some(2))]
+        );
+        assert_eq!(
+            tracks(&out),
+            vec![(100_000, 1_500_000, "unknown".to_owned(), "hello hi".to_owned())]
+        );
+        // A failed operation is an error naming Google's message.
+        let failed = r#"{"name": "1", "metadata": {"@type": "type.googleapis.com/google.cloud.speech.v1.LongRunningRecognizeMetadata"}, "done": true, "error": {"code": 3, "message": "Invalid recognition 'config': bad encoding.."}}"#;
+        assert_eq!(crate::format::sniff(failed), Some(Format::GoogleStt));
+        let e = read_str(failed, Format::GoogleStt, &ReadOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the Speech-to-Text operation failed: Invalid recognition 'config': bad encoding.."
+        );
+    }
+
+    /// A v2 batch operation with its transcript inline, keyed by the audio file's URI; one
+    /// written to Cloud Storage, and one of several files, are errors saying so.
+    #[test]
+    fn v2_batch_operations_are_read() {
+        let inline = r#"{"name": "projects/p/locations/global/operations/1",
+ "metadata": {"@type": "type.googleapis.com/google.cloud.speech.v2.OperationMetadata", "progressPercent": 100},
+ "done": true,
+ "response": {"@type": "type.googleapis.com/google.cloud.speech.v2.BatchRecognizeResponse",
+  "results": {"gs://bucket/call.wav": {"inlineResult": {"transcript": {"results": [
+    {"alternatives": [{"transcript": "hello hi", "words": [
+      {"startOffset": "0.100s", "endOffset": "0.500s", "word": "hello", "speakerLabel": "1"},
+      {"startOffset": "1.200s", "endOffset": "1.500s", "word": "hi", "speakerLabel": "2"}]}],
+     "resultEndOffset": "1.500s", "languageCode": "en-US"}],
+   "metadata": {"totalBilledDuration": "2s"}}}, "metadata": {"totalBilledDuration": "2s"}}},
+  "totalBilledDuration": "2s"}}"#;
+        assert_eq!(crate::format::sniff(inline), Some(Format::GoogleStt));
+        let out = read_str(inline, Format::GoogleStt, &ReadOptions::default()).unwrap();
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        assert_eq!(
+            tracks(&out),
+            vec![
+                (100_000, 500_000, "speaker_1".to_owned(), "hello".to_owned()),
+                (1_200_000, 1_500_000, "speaker_2".to_owned(), "hi".to_owned()),
+            ]
+        );
+        let stored = r#"{"done": true, "response": {"results": {"gs://b/a.wav": {"uri": "gs://b/out/a.json", "cloudStorageResult": {"uri": "gs://b/out/a.json"}}}}}"#;
+        let e = read_str(stored, Format::GoogleStt, &ReadOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the operation holds no transcript of gs://b/a.wav: it was written to gs://b/out/a.json; read that file"
+        );
+        let two =
+            r#"{"done": true, "response": {"results": {"gs://b/a.wav": {}, "gs://b/b.wav": {}}}}"#;
+        let e = read_str(two, Format::GoogleStt, &ReadOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("2 audio files (gs://b/a.wav, gs://b/b.wav)"), "{e}");
     }
 }

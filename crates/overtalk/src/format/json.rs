@@ -1211,9 +1211,14 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
         end -= 1;
     }
     let keys = top_keys(&text[..end]);
-    let has = |k: &str| keys.iter().any(|(p, key, _)| p.is_empty() && key == k);
+    let has = |k: &str| keys.iter().any(|seen| seen.parent.is_empty() && seen.key == k);
     let value_of = |k: &str| {
-        keys.iter().find(|(p, key, _)| p.is_empty() && key == k).and_then(|(_, _, v)| v.clone())
+        keys.iter()
+            .find(|seen| seen.parent.is_empty() && seen.key == k)
+            .and_then(|seen| seen.text.clone())
+    };
+    let opens_list = |k: &str| {
+        keys.iter().any(|seen| seen.parent.is_empty() && seen.key == k && seen.opens_list)
     };
     if value_of("format").as_deref() == Some("overtalk")
         || (has("schema_version") && has("recordings"))
@@ -1251,7 +1256,7 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     }
     // Gladia v2: a job with its `request_params` (or `kind`) beside the `result`, or the
     // result saved alone: a `transcription` object beside `metadata` with Gladia's durations.
-    let in_metadata = |k: &str| keys.iter().any(|(p, key, _)| p == "metadata" && key == k);
+    let in_metadata = |k: &str| keys.iter().any(|seen| seen.parent == "metadata" && seen.key == k);
     if has("result")
         && (has("request_params") || value_of("kind").as_deref() == Some("pre-recorded"))
         || has("transcription")
@@ -1277,9 +1282,14 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     if has("transcription") {
         return Some(Format::WhisperCpp);
     }
-    let in_results = |k: &str| keys.iter().any(|(p, key, _)| p == "results" && key == k);
-    if has("results") && (has("metadata") || in_results("channels") || in_results("utterances"))
-        || has("metadata") && keys.iter().any(|(p, key, _)| p == "metadata" && key == "request_id")
+    let in_results = |k: &str| keys.iter().any(|seen| seen.parent == "results" && seen.key == k);
+    // Deepgram's `results` is an object; Google v2's list of results also sits beside a
+    // `metadata` (its billed duration), and is told apart below.
+    if has("results")
+        && (has("metadata") && !opens_list("results")
+            || in_results("channels")
+            || in_results("utterances"))
+        || has("metadata") && in_metadata("request_id")
     {
         return Some(Format::Deepgram);
     }
@@ -1317,8 +1327,15 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     {
         return Some(Format::AwsTranscribe);
     }
+    // Amazon Transcribe Call Analytics (and Contact Lens): a `Transcript` list of participants'
+    // turns beside the job's `JobStatus` or the call's characteristics.
+    if opens_list("Transcript")
+        && (has("JobStatus") || has("ConversationCharacteristics") || has("Participants"))
+    {
+        return Some(Format::AwsTranscribe);
+    }
     // pyannote.audio's `serialize()` and pyannoteAI's job output.
-    let output_has = |k: &str| keys.iter().any(|(p, key, _)| p == "output" && key == k);
+    let output_has = |k: &str| keys.iter().any(|seen| seen.parent == "output" && seen.key == k);
     if has("diarization")
         || has("exclusive_diarization")
         || output_has("diarization")
@@ -1326,7 +1343,10 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     {
         return Some(Format::PyannoteJson);
     }
-    if has("segments") || has("word_segments") {
+    // OpenAI's `verbose_json` names its `task`; asked for word times alone it has `words` and
+    // no `segments`.
+    let whisper_task = value_of("task").is_some_and(|t| t == "transcribe" || t == "translate");
+    if has("segments") || has("word_segments") || has("words") && whisper_task {
         return Some(Format::WhisperX);
     }
     if has("recognizedPhrases")
@@ -1337,12 +1357,24 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
         return Some(Format::Azure);
     }
     // Google Speech-to-Text: a `results` list (its elements' keys lie below what is tracked
-    // here) whose alternatives carry protobuf durations.
-    if has("results")
-        && text[..end].contains("\"alternatives\"")
-        && ["\"resultEndTime\"", "\"resultEndOffset\"", "\"startTime\"", "\"startOffset\""]
-            .iter()
-            .any(|k| text[..end].contains(k))
+    // here) whose alternatives carry protobuf durations, with the REST API's camelCase names or
+    // the field names the Python client's `to_dict` keeps (`result_end_time`, `speaker_tag`);
+    // or a long-running operation (`operations.get`) holding the response.
+    let google_keys = [
+        "\"resultEndTime\"",
+        "\"resultEndOffset\"",
+        "\"startTime\"",
+        "\"startOffset\"",
+        "\"result_end_time\"",
+        "\"result_end_offset\"",
+        "\"start_offset\"",
+        "\"speaker_tag\"",
+    ];
+    let response_has = |k: &str| keys.iter().any(|seen| seen.parent == "response" && seen.key == k);
+    if (has("results") || has("done") && response_has("results"))
+        && head.contains("\"alternatives\"")
+        && google_keys.iter().any(|k| head.contains(k))
+        || has("done") && has("error") && head.contains("google.cloud.speech.")
     {
         return Some(Format::GoogleStt);
     }
@@ -1354,9 +1386,19 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     None
 }
 
-/// `(parent path, key, string value)` of the keys at depth one and two of a JSON text (the string
-/// value when the value is a short string), tolerating a cut-off end.
-fn top_keys(head: &str) -> Vec<(String, String, Option<String>)> {
+/// A key met by [`top_keys`], with what sniffing needs to know of its value.
+struct KeySeen {
+    /// The path of the object holding the key (`""` at the top, `"results"` below it).
+    parent: String,
+    key: String,
+    /// The value, when it is a short string.
+    text: Option<String>,
+    /// Whether the value is a list (`"results": [` is Google's, `"results": {` Deepgram's).
+    opens_list: bool,
+}
+
+/// The keys at depth one and two of a JSON text, tolerating a cut-off end.
+fn top_keys(head: &str) -> Vec<KeySeen> {
     let bytes = head.as_bytes();
     let mut found = Vec::new();
     // Per open container: is it an object, is a key expected, its key path.
@@ -1386,8 +1428,13 @@ fn top_keys(head: &str) -> Vec<(String, String, Option<String>)> {
                     Some((true, expecting @ true, path)) => {
                         *expecting = false;
                         if depth <= 2 && s.len() <= MAX_TRACKED_KEY {
-                            let path = path.clone();
-                            found.push((path, s.to_owned(), None));
+                            let parent = path.clone();
+                            found.push(KeySeen {
+                                parent,
+                                key: s.to_owned(),
+                                text: None,
+                                opens_list: false,
+                            });
                             awaiting_value_of = Some(found.len() - 1);
                         }
                         last_key = Some(s.to_owned());
@@ -1395,7 +1442,7 @@ fn top_keys(head: &str) -> Vec<(String, String, Option<String>)> {
                     _ => {
                         if let Some(k) = awaiting_value_of.take() {
                             if s.len() <= MAX_TRACKED_KEY {
-                                found[k].2 = Some(s.to_owned());
+                                found[k].text = Some(s.to_owned());
                             }
                         }
                     }
@@ -1404,7 +1451,9 @@ fn top_keys(head: &str) -> Vec<(String, String, Option<String>)> {
                 continue;
             }
             b'{' | b'[' => {
-                awaiting_value_of = None;
+                if let Some(k) = awaiting_value_of.take() {
+                    found[k].opens_list = b == b'[';
+                }
                 if stack.len() >= 1024 {
                     // Hostile nesting: the keys that matter are not down there.
                     break;

@@ -40,6 +40,10 @@
 //! a warning. A track without text is written as the prefix alone (`[Name]:`). A text line after
 //! the first that itself starts with `[Word]:` would read back as a speaker change; SRT cannot
 //! escape it.
+//!
+//! **YouTube's SubViewer captions** (`.sbv`, what YouTube Studio downloads) are read here too:
+//! blocks without indexes whose timing line is `0:00:01.500,0:00:04.000` (`h:mm:ss.mmm`, the
+//! two times joined by a comma). A file is read as SBV when its first line is such a timing line.
 
 use std::io::Write;
 
@@ -61,7 +65,7 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     name: "srt",
     aliases: &[],
     extension: "srt",
-    detected_by: &["srt"],
+    detected_by: &["srt", "sbv"],
     read: Ok(read),
     write: Some(write),
     json: false,
@@ -70,9 +74,10 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     sniff: &[Sniff::Line { rank: 60, test: sniff }],
 };
 
-/// A first line with ` --> `, or a cue number followed by a line with `-->`.
+/// A first line with ` --> `, or a cue number followed by a line with `-->`, or a first line
+/// that is a YouTube SBV timing line.
 fn sniff(head: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
-    if first.line.contains(" --> ") {
+    if first.line.contains(" --> ") || is_sbv_timing(first.line) {
         return Some(Format::Srt);
     }
     if first.fields.first().is_some_and(|f| f.chars().all(|c| c.is_ascii_digit())) {
@@ -90,6 +95,14 @@ fn is_timing(line: &str) -> bool {
     let Some(arrow) = line.find("-->") else { return false };
     let end = line[arrow + 3..].split_ascii_whitespace().next().unwrap_or("");
     parse_clock(line[..arrow].trim()).is_ok() && parse_clock(end).is_ok()
+}
+
+/// Whether `line` is a timing line of YouTube's SubViewer captions (`.sbv`): two clock times
+/// joined by a comma, `0:00:01.500,0:00:04.000`.
+fn is_sbv_timing(line: &str) -> bool {
+    let Some((start, end)) = line.trim().split_once(',') else { return false };
+    let clock = |t: &str| t.contains(':') && parse_clock(t).is_ok();
+    clock(start) && clock(end)
 }
 
 /// Longest formatting tag recognised, in bytes (`<font color="#rrggbb" face="…">`).
@@ -174,7 +187,22 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         lines.push((n, if n == 1 { l.trim_start_matches('\u{feff}') } else { l }));
     }
     let mut blocks: Vec<Block> = Vec::new();
-    let mut timing = TimingReader::new(Clock::Srt, text);
+    // YouTube's SubViewer captions (`.sbv`) are SRT blocks without indexes whose timing line is
+    // `0:00:01.500,0:00:04.000`: the file is read as such when its first line is one.
+    let sbv =
+        lines.iter().find(|(_, l)| !l.trim().is_empty()).is_some_and(|(_, l)| is_sbv_timing(l));
+    let is_timing = |line: &str| if sbv { is_sbv_timing(line) } else { is_timing(line) };
+    // A line meant as timing (its times are checked when read): `-->`, or in SBV a clock time
+    // before the first comma.
+    let has_arrow = |line: &str| {
+        if sbv {
+            line.split_once(',')
+                .is_some_and(|(start, _)| start.contains(':') && parse_clock(start.trim()).is_ok())
+        } else {
+            line.contains("-->")
+        }
+    };
+    let mut timing = TimingReader::new(if sbv { Clock::Sbv } else { Clock::Srt }, text);
     let mut i = 0;
     while i < lines.len() {
         let (n, line) = lines[i];
@@ -182,9 +210,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             i += 1;
             continue;
         }
-        let timing_at = if line.contains("-->") {
+        let timing_at = if has_arrow(line) {
             i
-        } else if i + 1 < lines.len() && lines[i + 1].1.contains("-->") {
+        } else if i + 1 < lines.len() && has_arrow(lines[i + 1].1) {
             i + 1
         } else {
             ctx.warn_at(
@@ -567,5 +595,37 @@ mod tests {
             "1\n00:00:00,500 --> 00:00:01,000\n[Ana María: 2]: x --> y\n\n2\n00:00:00,600 --> 00:00:02,000\n[B]:\n"
         );
         assert_eq!(read_text(&text).corpus, out.corpus);
+    }
+
+    /// YouTube's SubViewer captions (`.sbv`, as YouTube Studio downloads them): detected by
+    /// their first line, read as caption blocks with the text kept, past an hour too, and with
+    /// no complaint about their clock.
+    #[test]
+    fn youtube_sbv_captions_are_read() {
+        let text = "0:00:00.100,0:00:00.900\r\nHello there,\r\nfriend.\r\n\r\n0:00:01.100,0:00:01.400\r\nHi.\r\n\r\n1:00:01.100,1:00:02.400\r\nLater, then.\r\n";
+        assert_eq!(crate::format::sniff(text), Some(Format::Srt));
+        assert_eq!(crate::format::detect_by_name("captions.sbv"), Some(Format::Srt));
+        let out = read_text(text);
+        assert_eq!(
+            crate::format::test_support::tracks_with_text(&out, "recording"),
+            vec![
+                (100_000, 900_000, "unknown".to_owned(), "Hello there,\nfriend.".to_owned()),
+                (1_100_000, 1_400_000, "unknown".to_owned(), "Hi.".to_owned()),
+                (3_601_100_000, 3_602_400_000, "unknown".to_owned(), "Later, then.".to_owned()),
+            ]
+        );
+        assert_eq!(
+            out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect::<Vec<_>>(),
+            vec![(WarningKind::MissingSpeaker, Some(2), Some(1))]
+        );
+        // A malformed time is named with its line and column, as in SRT.
+        let out = read_text("0:00:00.100,0:00:00.900\nA.\n\n0:00:01.100,0:0x:01.400\nB.\n");
+        let skipped: Vec<_> = out
+            .warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::Skipped)
+            .map(|w| (w.line, w.column))
+            .collect();
+        assert_eq!(skipped, vec![(Some(4), Some(13))]);
     }
 }

@@ -678,6 +678,9 @@ pub(crate) enum Clock {
     WebVtt,
     /// SubRip: `hh:mm:ss,mmm`.
     Srt,
+    /// YouTube's SubViewer (`.sbv`): `h:mm:ss.mmm`, the two times of a caption joined by a comma
+    /// (`0:00:01.500,0:00:04.000`).
+    Sbv,
 }
 
 impl Clock {
@@ -685,6 +688,7 @@ impl Clock {
         match self {
             Clock::WebVtt => "WebVTT",
             Clock::Srt => "SRT",
+            Clock::Sbv => "SBV",
         }
     }
 
@@ -692,13 +696,23 @@ impl Clock {
         match self {
             Clock::WebVtt => "[hh:]mm:ss.ttt",
             Clock::Srt => "hh:mm:ss,mmm",
+            Clock::Sbv => "h:mm:ss.mmm",
+        }
+    }
+
+    /// What separates the two times of a timing line.
+    fn arrow(self) -> &'static str {
+        match self {
+            Clock::WebVtt | Clock::Srt => "-->",
+            Clock::Sbv => ",",
         }
     }
 }
 
 /// What makes `field`, a time [`parse_clock`] reads, malformed in `clock`'s syntax (minutes and
 /// seconds of two digits from 00 to 59, exactly three digits of milliseconds after `.` in WebVTT
-/// or `,` in SRT, hours required in SRT and of two or more digits); `None` when it is well formed.
+/// or `,` in SRT, hours required in SRT and SBV and of two or more digits but in SBV); `None` when
+/// it is well formed.
 pub(crate) fn clock_problem(field: &str, clock: Clock) -> Option<&'static str> {
     let parts: Vec<&str> = field.split(':').collect();
     let (hours, minutes, seconds) = match parts[..] {
@@ -712,8 +726,8 @@ pub(crate) fn clock_problem(field: &str, clock: Clock) -> Option<&'static str> {
         return Some("no milliseconds");
     };
     match hours {
-        None if clock == Clock::Srt => return Some("no hours"),
-        Some(h) if h.len() < 2 => return Some("hours need two digits"),
+        None if clock != Clock::WebVtt => return Some("no hours"),
+        Some(h) if h.len() < 2 && clock != Clock::Sbv => return Some("hours need two digits"),
         _ => {}
     }
     if !two_digits(minutes) {
@@ -810,7 +824,7 @@ impl TimingReader {
     }
 
     /// The two times of timing line `n` and the column of the end time. `None` when the line
-    /// has no `-->`, or when a time cannot be read at all: that cue is skipped with a
+    /// has no `-->` (in SBV, no comma), or when a time cannot be read at all: that cue is skipped with a
     /// [`WarningKind::Skipped`] warning and the rest of the file is kept, as the WebVTT parsing
     /// rules and webvtt-py do. A time that reads but is malformed (`00:00.000` in SRT,
     /// `00:00:01` without milliseconds, minutes above 59) is kept with one
@@ -821,9 +835,9 @@ impl TimingReader {
         n: usize,
         ctx: &mut ReadContext<'_>,
     ) -> Result<Option<(Time, Time, usize)>> {
-        let Some(arrow) = line.find("-->") else { return Ok(None) };
+        let Some(arrow) = line.find(self.clock.arrow()) else { return Ok(None) };
         let start_field = line[..arrow].trim();
-        let after = &line[arrow + 3..];
+        let after = &line[arrow + self.clock.arrow().len()..];
         let after_trimmed = after.trim_start();
         let end_field = after_trimmed.split_ascii_whitespace().next().unwrap_or("");
         let start_col = column_of(line, start_field);

@@ -49,8 +49,9 @@
 //! spelling out the segment's text exactly, each word beginning with a space — are joined: a
 //! piece that starts with punctuation, an apostrophe or a letter of a script written with
 //! spaces continues the word before (` that` `'s`); in Chinese, Japanese or Thai every token
-//! stays a word. (OpenAI's top-level `words` list is not read; the segments are.) It holds no
-//! speakers.
+//! stays a word. OpenAI's top-level `words` (`timestamp_granularities` with `word`) are given to
+//! the segments, each to the last segment starting at or before it; without `segments` they are
+//! read as `word_segments`. It holds no speakers.
 //!
 //! A bare list of segments (`[{"start": 0.0, "end": 2.98, "text": "…", "speaker":
 //! "SPEAKER_1"}, …]`, as scripts save `result["segments"]` or a diarized transcript) is read as
@@ -108,11 +109,15 @@ struct Doc {
     duration: Option<Value>,
 }
 
-/// `word_segments`, parsed only when `segments` is absent or empty (it repeats their words).
+/// `word_segments`, parsed only when `segments` is absent or empty (it repeats their words);
+/// OpenAI's `words` (`verbose_json` with `timestamp_granularities=["word"]` alone, which has
+/// no `segments`) is read the same way.
 #[derive(Deserialize)]
 struct FlatDoc {
     #[serde(default)]
     word_segments: Option<Vec<WordJ>>,
+    #[serde(default)]
+    words: Option<Vec<WordJ>>,
 }
 
 #[derive(Deserialize)]
@@ -127,6 +132,10 @@ struct SegmentJ {
     speaker: Option<Value>,
     #[serde(default)]
     words: Option<Vec<WordJ>>,
+    /// Where each of `words` stands when they were taken from OpenAI's top-level `words` (see
+    /// [`words_into_segments`]); `None` when they are the segment's own.
+    #[serde(skip)]
+    word_positions: Option<Vec<Option<Pos>>>,
 }
 
 #[derive(Deserialize)]
@@ -144,12 +153,13 @@ struct WordJ {
     speaker: Option<Value>,
 }
 
-const TRACKED: [&str; 3] = ["segments", "segments/words", "word_segments"];
-/// The same paths in a bare list of segments.
-const TRACKED_LIST: [&str; 3] = ["", "words", "word_segments"];
+const TRACKED: [&str; 4] = ["segments", "segments/words", "word_segments", "words"];
+/// The same paths in a bare list of segments (which has no top-level `words`).
+const TRACKED_LIST: [&str; 4] = ["", "words", "word_segments", "\u{0}"];
 const P_SEGMENT: usize = 0;
 const P_WORD: usize = 1;
 const P_FLAT_WORD: usize = 2;
+const P_OPENAI_WORD: usize = 3;
 
 /// A word read, with its speaker label.
 struct ReadWord {
@@ -305,17 +315,33 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     }
     let mut tally = Tally::default();
     let had_segments = doc.segments.is_some();
-    let segments = doc.segments.unwrap_or_default();
+    let mut segments = doc.segments.unwrap_or_default();
+    if !list && !segments.is_empty() && segments.iter().all(|s| s.words.is_none()) {
+        // OpenAI's `verbose_json` asked for both granularities: the words are listed apart.
+        let flat: FlatDoc = scanned.parse(ctx)?;
+        if let Some(words) = flat.words.filter(|w| !w.is_empty()) {
+            words_into_segments(&scanned, words, &mut segments);
+        }
+    }
     if segments.is_empty() && !list {
         let flat: FlatDoc = scanned.parse(ctx)?;
-        if !had_segments && flat.word_segments.is_none() {
+        if !had_segments && flat.word_segments.is_none() && flat.words.is_none() {
             // Another service's JSON, or a wrapper around one: not an empty transcript.
             return Err(Error::invalid(
-                "no `segments` or `word_segments` list: this JSON is not a WhisperX (or Whisper) transcript; name its format with --from, or leave --from out to detect it",
+                "no `segments`, `word_segments` or `words` list: this JSON is not a WhisperX (or Whisper) transcript; name its format with --from, or leave --from out to detect it",
             ));
         }
         if let Some(words) = flat.word_segments.filter(|w| !w.is_empty()) {
-            read_flat_words(ctx, &scanned, words, &mut b, &mut tally)?;
+            read_flat_words(
+                ctx,
+                &scanned,
+                (P_FLAT_WORD, "word_segments"),
+                words,
+                &mut b,
+                &mut tally,
+            )?;
+        } else if let Some(words) = flat.words.filter(|w| !w.is_empty()) {
+            read_flat_words(ctx, &scanned, (P_OPENAI_WORD, "words"), words, &mut b, &mut tally)?;
         }
     }
     let undiarized = !segments.is_empty()
@@ -336,9 +362,15 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         let pos = scanned.pos(P_SEGMENT, k);
         let tokens = whisper_tokens(&seg);
         let mut words = Vec::new();
-        for w in seg.words.unwrap_or_default() {
-            let wpos = scanned.pos(P_WORD, n_word);
-            n_word += 1;
+        let positions = seg.word_positions.unwrap_or_default();
+        for (i, w) in seg.words.unwrap_or_default().into_iter().enumerate() {
+            let wpos = match positions.get(i) {
+                Some(p) => *p,
+                None => {
+                    n_word += 1;
+                    scanned.pos(P_WORD, n_word - 1)
+                }
+            };
             words.push(read_word(ctx, w, wpos, &mut tally)?);
         }
         if tokens {
@@ -449,11 +481,34 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
-/// Builds tracks from `word_segments` alone: a new track at each speaker change or pause longer
+/// Gives OpenAI's top-level `words` (`verbose_json` with both word and segment times, whose
+/// segments hold no words) to the segments: each word to the last segment starting at or before
+/// it (the first segment for a word before them all), a word without a start to the segment of
+/// the word before it.
+fn words_into_segments(
+    scanned: &crate::format::json::Scanned<'_>,
+    words: Vec<WordJ>,
+    segments: &mut [SegmentJ],
+) {
+    let starts: Vec<Option<f64>> = segments.iter().map(|s| s.start).collect();
+    let mut at = 0usize;
+    for (k, w) in words.into_iter().enumerate() {
+        if let Some(t) = w.start.filter(|t| t.is_finite()) {
+            at = starts.iter().rposition(|s| s.is_some_and(|s| s <= t)).unwrap_or(0);
+        }
+        let seg = &mut segments[at];
+        seg.words.get_or_insert_with(Vec::new).push(w);
+        seg.word_positions.get_or_insert_with(Vec::new).push(scanned.pos(P_OPENAI_WORD, k));
+    }
+}
+
+/// Builds tracks from a flat list of words alone (`word_segments`, or OpenAI's `words`, named by
+/// `list`: its tracked path and its key): a new track at each speaker change or pause longer
 /// than 0.8 s; words without times join the track in progress.
 fn read_flat_words(
     ctx: &mut ReadContext<'_>,
     scanned: &crate::format::json::Scanned<'_>,
+    list: (usize, &str),
     words: Vec<WordJ>,
     b: &mut TranscriptBuilder,
     tally: &mut Tally,
@@ -462,7 +517,7 @@ fn read_flat_words(
     let mut missing = 0usize;
     let mut first_missing = None;
     for (k, w) in words.into_iter().enumerate() {
-        let pos = scanned.pos(P_FLAT_WORD, k);
+        let pos = scanned.pos(list.0, k);
         let mut w = read_word(ctx, w, pos, tally)?;
         let Some((start, _)) = w.times() else {
             match runs.last_mut() {
@@ -505,7 +560,7 @@ fn read_flat_words(
             ctx,
             WarningKind::MissingSpeaker,
             first_missing,
-            format!("{missing} word(s) of word_segments have no speaker; given to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
+            format!("{missing} word(s) of {} have no speaker; given to the placeholder speaker {UNKNOWN_SPEAKER:?}", list.1),
         )?;
     }
     for run in runs {
@@ -515,10 +570,7 @@ fn read_flat_words(
                 ctx,
                 WarningKind::MissingTime,
                 None,
-                format!(
-                    "{} word(s) of word_segments have no times at all; dropped",
-                    run.words.len()
-                ),
+                format!("{} word(s) of {} have no times at all; dropped", run.words.len(), list.1),
             )?;
             continue;
         };
@@ -800,6 +852,93 @@ mod tests {
             read_str(r#"{"segments":[{"start":0,"end":1}]}"#, Format::WhisperX, &strict).unwrap();
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
         assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(1), Some(14))]);
+    }
+
+    /// OpenAI's `verbose_json` asked for word and segment times: the words, listed apart, are
+    /// given to their segments.
+    #[test]
+    fn openai_words_join_their_segments() {
+        let text = r#"{"task": "transcribe", "language": "english", "duration": 8.47, "text": "The beach. People swim.",
+ "segments": [
+  {"id": 0, "seek": 0, "start": 0.0, "end": 1.0, "text": " The beach.", "tokens": [50364, 440], "temperature": 0.0, "avg_logprob": -0.28, "compression_ratio": 1.2, "no_speech_prob": 0.01},
+  {"id": 1, "seek": 0, "start": 3.0, "end": 4.5, "text": " People swim.", "tokens": [1], "temperature": 0.0, "avg_logprob": -0.28, "compression_ratio": 1.2, "no_speech_prob": 0.01}],
+ "words": [
+  {"word": "The", "start": 0.0, "end": 0.3},
+  {"word": "beach", "start": 0.3, "end": 1.0},
+  {"word": "People", "start": 3.0, "end": 3.6},
+  {"word": "swim", "start": 3.6, "end": 4.5}]}"#;
+        let out = read_ok(text);
+        assert_eq!(
+            tracks(&out),
+            vec![
+                (0, 1_000_000, "unknown".to_owned()),
+                (3_000_000, 4_500_000, "unknown".to_owned())
+            ]
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let words: Vec<Vec<(&str, i64, i64)>> = t
+            .contents()
+            .iter()
+            .flatten()
+            .map(|c| {
+                c.words
+                    .iter()
+                    .map(|w| (w.text.as_str(), w.start.unwrap().micros(), w.end.unwrap().micros()))
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            words,
+            vec![
+                vec![("The", 0, 300_000), ("beach", 300_000, 1_000_000)],
+                vec![("People", 3_000_000, 3_600_000), ("swim", 3_600_000, 4_500_000)]
+            ]
+        );
+        let kinds: Vec<_> = out.warnings.iter().map(|w| w.kind).collect();
+        assert_eq!(kinds, vec![WarningKind::MissingSpeaker]);
+    }
+
+    /// OpenAI's `verbose_json` asked for word times alone: `words` and no `segments`.
+    #[test]
+    fn openai_words_alone_make_tracks() {
+        let text = r#"{"task": "transcribe", "language": "english", "duration": 8.47,
+ "text": "The beach was popular. Yes.",
+ "words": [
+  {"word": "The", "start": 0.0, "end": 0.24},
+  {"word": "beach", "start": 0.24, "end": 0.66},
+  {"word": "was", "start": 0.66, "end": 0.9},
+  {"word": "popular", "start": 1.0, "end": 1.4},
+  {"word": "Yes", "start": 3.0, "end": 3.5}],
+ "usage": {"type": "duration", "seconds": 9}}"#;
+        assert_eq!(crate::format::sniff(text), Some(Format::WhisperX));
+        let out = read_ok(text);
+        assert_eq!(
+            tracks(&out),
+            vec![
+                (0, 1_400_000, "unknown".to_owned()),
+                (3_000_000, 3_500_000, "unknown".to_owned())
+            ]
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let words: Vec<&str> = t
+            .contents()
+            .iter()
+            .flatten()
+            .flat_map(|c| c.words.iter().map(|w| w.text.as_str()))
+            .collect();
+        assert_eq!(words, ["The", "beach", "was", "popular", "Yes"]);
+        assert_eq!(
+            out.warnings
+                .iter()
+                .map(|w| (w.kind, w.line, w.column, w.message.as_str()))
+                .collect::<Vec<_>>(),
+            vec![(
+                WarningKind::MissingSpeaker,
+                Some(4),
+                Some(3),
+                "5 word(s) of words have no speaker; given to the placeholder speaker \"unknown\""
+            )]
+        );
     }
 
     #[test]
