@@ -127,8 +127,12 @@ fn clock(ms: i64) -> String {
     }
 }
 
+/// Milliseconds as seconds with two decimals, rounded as the terminal table and Markdown round
+/// them ([`crate::output::number::secs`]: half away from zero on the integer milliseconds), so
+/// that a turn of 1115 ms reads `1.12` on the page as in the table (formatting the `f64`
+/// `1.115` would give `1.11`).
 fn secs(ms: i64) -> String {
-    format!("{:.2}", ms as f64 / 1000.0)
+    crate::output::number::secs(ms)
 }
 
 /// A share as a percentage with one decimal, `–` when undefined.
