@@ -172,10 +172,17 @@ fn numbers_equal_the_serialised_result() {
                 );
                 seen += 1;
             }
-            None => assert_eq!((att, suc, rate), (0, 0, Value::from(0))),
+            // No attempt: 0 per minute of the holder's floor, shown as such (not `–`).
+            None => {
+                assert_eq!((att, suc), (0, 0), "{x}→{f}");
+                assert!(a.speakers[f.as_str()].floor.get() > 0);
+                assert_eq!(rate, Value::from(0.0), "{x}→{f}");
+            }
         }
     }
     assert_eq!(seen, a.pairs.len());
+    // Interviewer→Wife is not listed (no attempt, no talk-over): 0.00/min, not `–`.
+    assert!(html.contains("data-interrupter=\"Interviewer\" data-interruptee=\"Wife\" data-attempts=\"0\" data-successful=\"0\" data-rate=\"0.0\">0 / 0<span class=\"sub\">0.00/min</span>"));
     // Red carpet: Husband→Wife 2 attempts (1 successful), Wife→Husband 2 (2) (§7.2).
     let hw =
         a.pairs.iter().find(|p| &*p.interrupter == "Husband" && &*p.interruptee == "Wife").unwrap();
