@@ -411,3 +411,64 @@ fn many_speakers_list_who_interrupts_whom_pair_by_pair() {
     let table = dir.run(&["analyze", "few.rttm"]).ok();
     assert!(table.contains("interrupter \\ holder"), "{table}");
 }
+
+/// A meeting excerpt (the shape of MRDA Bmr012 at 37:11): David takes the floor, talks in four
+/// talkspurts, and after a second of silence closes with "Yeah.", which the calibrated
+/// classifier takes for a backchannel; Maria answers "Yeah." and claims the floor later.
+const OWN_BACKCHANNEL_AFTER_A_TURN: &str = "WEBVTT
+
+00:00:00.000 --> 00:00:01.500
+<v Maria>So are you going back home after the workshop?
+
+00:00:01.600 --> 00:00:01.800
+<v Maria>Okay.
+
+00:00:02.500 --> 00:00:04.400
+<v David>We were talking about something like this last week.
+
+00:00:05.000 --> 00:00:05.400
+<v David>Or.
+
+00:00:05.900 --> 00:00:07.500
+<v David>Yeah, last week with the whole group.
+
+00:00:08.100 --> 00:00:12.500
+<v David>About doing some of the noise cancellation or maybe the spectral analysis of the overlaps.
+
+00:00:12.500 --> 00:00:12.650
+<v David>So.
+
+00:00:13.800 --> 00:00:14.000
+<v David>Yeah.
+
+00:00:14.400 --> 00:00:14.550
+<v Maria>Yeah.
+
+00:00:17.000 --> 00:00:17.600
+<v Maria>Let's do the next item.
+";
+
+/// The longest unbroken stretch is the strict variant of the longest turn (§5.5.6): it never
+/// exceeds it, even when the holder's own backchannel follows the turn.
+#[test]
+fn the_longest_unbroken_stretch_ends_with_the_turn() {
+    let dir = Dir::new();
+    let file = dir.create("own-backchannel.vtt", OWN_BACKCHANNEL_AFTER_A_TURN);
+    let out = dir.run(&["analyze", file.to_str().unwrap(), "--format", "json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let c = &v["conversations"][0];
+    // David's closing "Yeah." (13.80–14.00 s) is a backchannel, outside his turn 2.50–12.65 s.
+    let own_bc = c["talkspurts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["speaker"] == "David" && s["start"] == 13_800)
+        .unwrap();
+    assert_eq!(own_bc["is_backchannel"], true);
+    let david = &c["speakers"]["David"];
+    assert_eq!(david["longest_turn"], 10_150);
+    // 2.50–12.65 s, not 2.50–14.00 s (11 500 ms, longer than the turn).
+    assert_eq!(david["longest_unbroken"], 10_150);
+    assert_eq!(c["speakers"]["Maria"]["longest_unbroken"], 1_800);
+}
+
