@@ -245,6 +245,10 @@ fn a_rush_transcript_is_analysed_by_turn_order() {
         md.contains("| BIDEN | 2 | 40.0% | 11 | 36.7% | 6 | 5.5 | 1 | 1 | 0 | 2 | 0 | 1 | 2 |"),
         "{md}"
     );
+    // Who followed whom and the floor claims, as in the table (they were missing here).
+    assert!(table.contains("  BIDEN → TRUMP  1 / 2"), "{table}");
+    assert!(md.contains("| BIDEN | TRUMP | 1 | 2 |"), "{md}");
+    assert!(md.contains("- turn 5: BIDEN \"when i'm talking\", after TRUMP"), "{md}");
     let csv = dir.run(&["analyze", p, "--format", "csv", "--events", "speakers"]).ok();
     assert!(
         csv.contains("\ndebate,BIDEN,2,0.4,11,0.36666666666666664,6,5.5,1,1,0,2,0,1,2\n"),
