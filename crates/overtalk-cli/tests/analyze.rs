@@ -497,6 +497,10 @@ fn talk_over_events_are_the_onsets_into_the_holders_talk_whatever_the_class() {
         .filter(|o| o["class"] == "interruption" || o["class"] == "terminal_overlap")
         .count();
     assert_eq!((into_talk, by_class), (57, 60));
+    // Those 3 were simultaneous starts: as interruptions they have no `partner` (§5.7).
+    let partnered: Vec<_> = onsets.iter().filter(|o| !o["partner"].is_null()).collect();
+    assert_eq!(partnered.len(), 22);
+    assert!(partnered.iter().all(|o| o["class"] == "simultaneous_start"));
     let counts = &c["conversation"]["counts"];
     assert_eq!(counts["talk_over_events"], 57);
     assert_eq!(
