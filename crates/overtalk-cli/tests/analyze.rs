@@ -1,6 +1,6 @@
 use std::path::PathBuf;
 
-use crate::util::Dir;
+use crate::util::{shared_data, Dir};
 
 fn example(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -245,6 +245,10 @@ fn a_rush_transcript_is_analysed_by_turn_order() {
         md.contains("| BIDEN | 2 | 40.0% | 11 | 36.7% | 6 | 5.5 | 1 | 1 | 0 | 2 | 0 | 1 | 2 |"),
         "{md}"
     );
+    // Who followed whom and the floor claims, as in the table (they were missing here).
+    assert!(table.contains("  BIDEN → TRUMP  1 / 2"), "{table}");
+    assert!(md.contains("| BIDEN | TRUMP | 1 | 2 |"), "{md}");
+    assert!(md.contains("- turn 5: BIDEN \"when i'm talking\", after TRUMP"), "{md}");
     let csv = dir.run(&["analyze", p, "--format", "csv", "--events", "speakers"]).ok();
     assert!(
         csv.contains("\ndebate,BIDEN,2,0.4,11,0.36666666666666664,6,5.5,1,1,0,2,0,1,2\n"),
@@ -410,4 +414,110 @@ fn many_speakers_list_who_interrupts_whom_pair_by_pair() {
     );
     let table = dir.run(&["analyze", "few.rttm"]).ok();
     assert!(table.contains("interrupter \\ holder"), "{table}");
+}
+
+/// A meeting excerpt (the shape of MRDA Bmr012 at 37:11): David takes the floor, talks in four
+/// talkspurts, and after a second of silence closes with "Yeah.", which the calibrated
+/// classifier takes for a backchannel; Maria answers "Yeah." and claims the floor later.
+const OWN_BACKCHANNEL_AFTER_A_TURN: &str = "WEBVTT
+
+00:00:00.000 --> 00:00:01.500
+<v Maria>So are you going back home after the workshop?
+
+00:00:01.600 --> 00:00:01.800
+<v Maria>Okay.
+
+00:00:02.500 --> 00:00:04.400
+<v David>We were talking about something like this last week.
+
+00:00:05.000 --> 00:00:05.400
+<v David>Or.
+
+00:00:05.900 --> 00:00:07.500
+<v David>Yeah, last week with the whole group.
+
+00:00:08.100 --> 00:00:12.500
+<v David>About doing some of the noise cancellation or maybe the spectral analysis of the overlaps.
+
+00:00:12.500 --> 00:00:12.650
+<v David>So.
+
+00:00:13.800 --> 00:00:14.000
+<v David>Yeah.
+
+00:00:14.400 --> 00:00:14.550
+<v Maria>Yeah.
+
+00:00:17.000 --> 00:00:17.600
+<v Maria>Let's do the next item.
+";
+
+/// The longest unbroken stretch is the strict variant of the longest turn (§5.5.6): it never
+/// exceeds it, even when the holder's own backchannel follows the turn.
+#[test]
+fn the_longest_unbroken_stretch_ends_with_the_turn() {
+    let dir = Dir::new();
+    let file = dir.create("own-backchannel.vtt", OWN_BACKCHANNEL_AFTER_A_TURN);
+    let out = dir.run(&["analyze", file.to_str().unwrap(), "--format", "json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let c = &v["conversations"][0];
+    // David's closing "Yeah." (13.80–14.00 s) is a backchannel, outside his turn 2.50–12.65 s.
+    let own_bc = c["talkspurts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["speaker"] == "David" && s["start"] == 13_800)
+        .unwrap();
+    assert_eq!(own_bc["is_backchannel"], true);
+    let david = &c["speakers"]["David"];
+    assert_eq!(david["longest_turn"], 10_150);
+    // 2.50–12.65 s, not 2.50–14.00 s (11 500 ms, longer than the turn).
+    assert_eq!(david["longest_unbroken"], 10_150);
+    assert_eq!(c["speakers"]["Maria"]["longest_unbroken"], 1_800);
+}
+
+/// A talk-over is an onset while the floor holder talks (rule 2), whatever class the
+/// classifier gives it. MRDA Bed004 with the default (calibrated) classifier: 60 onsets are
+/// classed `interruption` or `terminal_overlap`, but 3 of those interruptions are simultaneous
+/// starts the model calls interruptions, with no holder talking into them by rule 2; the
+/// headline, the pairs and the summary count the 57 others.
+#[test]
+fn talk_over_events_are_the_onsets_into_the_holders_talk_whatever_the_class() {
+    let test = "talk_over_events_are_the_onsets_into_the_holders_talk_whatever_the_class";
+    let Some(shared) = shared_data(test) else { return };
+    let file = shared.join("human-labels/mrda/Bed004.nomarks.vtt");
+    let dir = Dir::new();
+    let out = dir.run(&["analyze", file.to_str().unwrap(), "--format", "json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let c = &v["conversations"][0];
+    let onsets = c["onsets"].as_array().unwrap();
+    let into_talk = onsets.iter().filter(|o| !o["holder_remaining"].is_null()).count();
+    let by_class = onsets
+        .iter()
+        .filter(|o| o["class"] == "interruption" || o["class"] == "terminal_overlap")
+        .count();
+    assert_eq!((into_talk, by_class), (57, 60));
+    // Those 3 were simultaneous starts: as interruptions they have no `partner` (§5.7).
+    let partnered: Vec<_> = onsets.iter().filter(|o| !o["partner"].is_null()).collect();
+    assert_eq!(partnered.len(), 22);
+    assert!(partnered.iter().all(|o| o["class"] == "simultaneous_start"));
+    let counts = &c["conversation"]["counts"];
+    assert_eq!(counts["talk_over_events"], 57);
+    assert_eq!(
+        (counts["terminal_overlaps"].as_u64(), counts["interruptions"].as_u64()),
+        (Some(37), Some(26))
+    );
+    let pairs: u64 = c["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["talk_over_events"].as_u64().unwrap())
+        .sum();
+    assert_eq!(pairs, 57);
+    let sentence =
+        c["summary"].as_array().unwrap().iter().find(|s| s["key"] == "talk_over").unwrap();
+    assert_eq!(
+        sentence["text"],
+        "Someone started talking while the floor holder was still talking 57 times (talk-over)."
+    );
 }

@@ -674,6 +674,11 @@ impl Calibrated {
                     };
                 }
             }
+            // `partner` belongs to a simultaneous start only (§5.7): a simultaneous start the
+            // model calls an interruption or a failed attempt no longer has one.
+            if o.class != OnsetClass::SimultaneousStart {
+                o.partner = None;
+            }
         }
         out
     }

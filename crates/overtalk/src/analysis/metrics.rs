@@ -68,9 +68,15 @@ fn iqr_sorted(v: &[Millis]) -> Option<f64> {
 ///
 /// ```text
 /// tenure of X  [──────────────────────────────────)
-/// joint         X  | ∅ |  X  |{X,Y}| X | ∅
-///               └─ unbroken ─┘     └X┘   trailing silence excluded
+/// turn of X    [────────────────────────────)
+/// joint         X  | ∅ |  X  |{X,Y}| X | ∅ | x(BC)
+///               └─ unbroken ─┘     └X┘   trailing silence and X's own backchannel excluded
 /// ```
+///
+/// It is the strict variant of the longest turn, so it ends where the turn ends (X's last
+/// floor-relevant talk): a backchannel X makes after that, before anyone claims the floor
+/// ("Yeah." at the end of one's own turn, which the calibrated classifier may take for one),
+/// would otherwise stretch it past the turn it is stricter than.
 ///
 /// Tenures follow each other in claim order, so one cursor walks the joint timeline for all
 /// turns: a turn's first piece is the first one ending after its claim.
@@ -78,7 +84,7 @@ fn longest_unbroken(joint: &[JointPiece], turns: &[TurnRec], n: usize) -> Vec<Op
     let mut best: Vec<Option<Millis>> = vec![None; n];
     let (mut first, mut last_claim) = (0, Millis::MIN);
     for t in turns {
-        let (x, lo, hi) = (t.speaker, t.claim, t.tenure_end);
+        let (x, lo, hi) = (t.speaker, t.claim, t.end.min(t.tenure_end));
         if lo < last_claim {
             // Claims never go back in time; this keeps the cursor exact if they did.
             first = 0;

@@ -171,9 +171,13 @@ impl OnsetRec {
         self.is_attempt() && self.outcome == Outcome::FloorTaken
     }
 
-    /// Rule-2 onset (talk-over event).
+    /// Rule-2 onset (talk-over event): the holder was talking at the onset, which only rule 2
+    /// records ([`OnsetRec::holder_remaining`]). Not read from the class: the calibrated
+    /// classifier (S8′) also labels a failed attempt made in the holder's silence, or a
+    /// simultaneous start, `interruption`, and a talk-over is a fact of the timing that
+    /// depends on the classifier only through the backchannels it finds.
     pub fn is_talk_over(&self) -> bool {
-        matches!(self.class, OnsetClass::Interruption | OnsetClass::TerminalOverlap)
+        self.holder_remaining.is_some()
     }
 }
 
@@ -320,4 +324,38 @@ pub fn classify(
         out.push(rec);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn onset(class: OnsetClass, outcome: Outcome, holder_remaining: Option<i64>) -> OnsetRec {
+        OnsetRec {
+            speaker: SpeakerIndex::new(1),
+            time: Millis::new(10_750),
+            spurt: 6,
+            holder: Some(SpeakerIndex::new(0)),
+            class,
+            outcome,
+            ferguson: None,
+            partner: None,
+            dist_to_completion: holder_remaining.map(Millis::new),
+            holder_remaining: holder_remaining.map(Millis::new),
+        }
+    }
+
+    #[test]
+    fn a_talk_over_is_an_onset_into_the_holders_talk_whatever_its_class() {
+        // Rule 2: the holder talks 500 ms past the onset.
+        assert!(onset(OnsetClass::TerminalOverlap, Outcome::FloorTaken, Some(500)).is_talk_over());
+        assert!(onset(OnsetClass::Interruption, Outcome::FloorKept, Some(1900)).is_talk_over());
+        // The calibrated classifier's failed attempt in the holder's silence (a rule-3
+        // pause competition) and its interruption out of a simultaneous start: attempts, not
+        // talk-over events.
+        let failed = onset(OnsetClass::Interruption, Outcome::FloorKept, None);
+        assert!(failed.is_attempt() && !failed.is_talk_over());
+        let started_together = onset(OnsetClass::Interruption, Outcome::FloorTaken, None);
+        assert!(started_together.is_attempt() && !started_together.is_talk_over());
+    }
 }

@@ -210,6 +210,10 @@ impl Decision {
                 }
             }
         }
+        // `partner` belongs to a simultaneous start only (§5.7), as in the batch relabelling.
+        if rec.class != OnsetClass::SimultaneousStart {
+            rec.partner = None;
+        }
     }
 }
 

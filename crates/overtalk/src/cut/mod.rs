@@ -300,10 +300,8 @@ fn events(
                             o.class,
                             OnsetClass::Interruption | OnsetClass::SilentInterruption
                         ),
-                        _ => matches!(
-                            o.class,
-                            OnsetClass::Interruption | OnsetClass::TerminalOverlap
-                        ),
+                        // A talk-over: the holder was talking (rule 2), whatever the class.
+                        _ => o.holder_remaining.is_some(),
                     };
                     if !hit {
                         continue;

@@ -6,7 +6,7 @@
 use std::io::{self, Write};
 
 use super::align::{pad_left, pad_right, width};
-use super::number::{fixed, hours, pct, secs};
+use super::number::{fixed, hours, pct, secs, secs_from_ms};
 use super::totals::CorpusTotals;
 use super::{
     count_or_unmeasurable, counted, counted_or_unmeasurable, Conversation, Exporter,
@@ -232,7 +232,7 @@ fn conversation<M: Markup + ?Sized>(
                 s.backchannels.to_string(),
                 made_and_successful(s.interruptions_made),
                 made_and_successful(s.interruptions_received),
-                fixed(s.median_fto_in.map(|m| m / 1000.0), 3),
+                secs_from_ms(s.median_fto_in),
             ]
         })
         .collect();

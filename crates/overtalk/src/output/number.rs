@@ -9,6 +9,22 @@ pub fn secs(ms: i64) -> String {
     format!("{sign}{}.{:02}", a / 100, a % 100)
 }
 
+/// Milliseconds that may end in .5 (a median of an even count, §5.5.7) as seconds with three
+/// decimals, rounded half away from zero to the millisecond (`141.5` → `0.142`, `-46.5` →
+/// `-0.047`); `-` when undefined. Formatting the `f64` seconds instead rounds a half up or down
+/// by its binary expansion (`0.1415` → `0.141`, `0.2825` → `0.283`).
+pub fn secs_from_ms(ms: Option<f64>) -> String {
+    ms.map_or_else(
+        || "-".to_owned(),
+        |v| {
+            let rounded = v.round() as i64;
+            let sign = if rounded < 0 { "-" } else { "" };
+            let a = rounded.unsigned_abs();
+            format!("{sign}{}.{:03}", a / 1000, a % 1000)
+        },
+    )
+}
+
 /// A share as a percentage with one decimal and a `%` sign (`0.125` → `12.5%`); `-` when
 /// undefined.
 pub fn pct(x: Option<f64>) -> String {
@@ -46,6 +62,18 @@ mod tests {
         assert_eq!(secs(-150), "-0.15");
         assert_eq!(secs(4999), "5.00");
         assert_eq!(secs(0), "0.00");
+    }
+
+    #[test]
+    fn half_milliseconds_round_away_from_zero() {
+        // Medians of MRDA meetings (Bed005 mn036, textgrid sarah, Bmr020 me001).
+        assert_eq!(secs_from_ms(Some(141.5)), "0.142");
+        assert_eq!(secs_from_ms(Some(-46.5)), "-0.047");
+        assert_eq!(secs_from_ms(Some(282.5)), "0.283");
+        assert_eq!(secs_from_ms(Some(-150.0)), "-0.150");
+        assert_eq!(secs_from_ms(Some(1600.0)), "1.600");
+        assert_eq!(secs_from_ms(Some(-0.0)), "0.000");
+        assert_eq!(secs_from_ms(None), "-");
     }
 
     #[test]

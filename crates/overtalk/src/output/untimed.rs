@@ -228,6 +228,46 @@ pub fn write_markdown(recordings: &[UntimedRecording<'_>], out: &mut dyn Write) 
                 cell(&by_speaker(&r.by_speaker))
             )?;
         }
+        // Who followed whom and the floor claims, as the table and the HTML report give them.
+        if !o.pairs.is_empty() {
+            writeln!(out)?;
+            writeln!(out, "Who followed whom before the sentence ended:")?;
+            writeln!(out)?;
+            writeln!(out, "| next speaker | holder | after a dash or an ellipsis | before the sentence ended |")?;
+            writeln!(out, "| --- | --- | ---: | ---: |")?;
+            for p in &o.pairs {
+                writeln!(
+                    out,
+                    "| {} | {} | {} | {} |",
+                    cell(&p.interrupter),
+                    cell(&p.interruptee),
+                    p.cut_off,
+                    p.no_sentence_end
+                )?;
+            }
+        }
+        if !o.verbal_claims.is_empty() {
+            writeln!(out)?;
+            writeln!(out, "Floor claims in the words:")?;
+            writeln!(out)?;
+            for c in &o.verbal_claims {
+                let after = match (&c.after, c.reclaims) {
+                    (Some(a), true) => {
+                        format!(", after {a}, who followed this speaker's unfinished turn")
+                    }
+                    (Some(a), false) => format!(", after {a}"),
+                    (None, _) => String::new(),
+                };
+                writeln!(
+                    out,
+                    "- turn {}: {} \"{}\"{}",
+                    c.turn,
+                    cell(&c.speaker),
+                    cell(&c.phrase),
+                    after
+                )?;
+            }
+        }
         writeln!(out)?;
         writeln!(out, "Not measurable without times: {}.", o.not_measurable.join("; "))?;
         writeln!(out)?;

@@ -127,8 +127,12 @@ fn clock(ms: i64) -> String {
     }
 }
 
+/// Milliseconds as seconds with two decimals, rounded as the terminal table and Markdown round
+/// them ([`crate::output::number::secs`]: half away from zero on the integer milliseconds), so
+/// that a turn of 1115 ms reads `1.12` on the page as in the table (formatting the `f64`
+/// `1.115` would give `1.11`).
 fn secs(ms: i64) -> String {
-    format!("{:.2}", ms as f64 / 1000.0)
+    crate::output::number::secs(ms)
 }
 
 /// A share as a percentage with one decimal, `–` when undefined.
@@ -578,16 +582,22 @@ fn conversation_section(
                     b.push_str("<td class=\"self\">–</td>");
                     continue;
                 }
-                let p = by_pair.get(&(x.as_str(), f.as_str()));
-                let (att, suc, rate) = p.map_or((0, 0, None), |p| {
-                    (p.attempts, p.successful, p.rate_per_min_of_interruptee_floor)
-                });
+                // A pair the result does not list has no attempt: its rate is 0 per minute of
+                // the holder's floor, undefined (`–`, null) only when the holder never held the
+                // floor (§5.5.10), as for a listed pair; the cell and its `data-rate` agree.
+                let (att, suc, rate) = by_pair.get(&(x.as_str(), f.as_str())).map_or_else(
+                    || {
+                        let floor = r.speakers.get(f.as_str()).map_or(0, |s| s.floor.get());
+                        (0, 0, (floor > 0).then_some(0.0))
+                    },
+                    |p| (p.attempts, p.successful, p.rate_per_min_of_interruptee_floor),
+                );
                 let _ = write!(
                     b,
                     "<td class=\"cell\" data-interrupter=\"{}\" data-interruptee=\"{}\" data-attempts=\"{att}\" data-successful=\"{suc}\" data-rate=\"{}\">{att} / {suc}<span class=\"sub\">{}</span></td>",
                     escape(x),
                     escape(f),
-                    if p.is_some() { jv(&rate) } else { "0".to_owned() },
+                    jv(&rate),
                     rate.map_or_else(|| "–".to_owned(), |v| format!("{v:.2}/min")),
                 );
             }

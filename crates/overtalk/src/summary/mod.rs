@@ -71,9 +71,9 @@ pub enum Unit {
     Count,
     /// A fraction, in whole percent (rounded half away from zero).
     SharePercent,
-    /// Milliseconds, in seconds with one decimal.
+    /// Milliseconds, in seconds with one decimal (rounded half away from zero).
     MsSeconds,
-    /// Milliseconds, in minutes with one decimal.
+    /// Milliseconds, in minutes with one decimal (rounded half away from zero).
     MsMinutes,
 }
 
@@ -227,10 +227,10 @@ impl Templates {
                 self.numbers.percent.replace("{value}", &format!("{}", (x * 100.0).round()))
             }
             Unit::MsSeconds => {
-                self.numbers.seconds.replace("{value}", &self.decimal(format!("{:.1}", x / 1e3)))
+                self.numbers.seconds.replace("{value}", &self.decimal(tenths(x, 1e3)))
             }
             Unit::MsMinutes => {
-                self.numbers.minutes.replace("{value}", &self.decimal(format!("{:.1}", x / 6e4)))
+                self.numbers.minutes.replace("{value}", &self.decimal(tenths(x, 6e4)))
             }
         }
     }
@@ -245,6 +245,16 @@ impl Templates {
             }
         }
     }
+}
+
+/// `ms` milliseconds in units of `unit_ms` with one decimal, rounded half away from zero on the
+/// milliseconds as the tables round them (`431250` ms is `431.3` s; formatting the `f64`
+/// `431.25` with `{:.1}` would give `431.2`, a tenth below the table's `431.25`).
+fn tenths(ms: f64, unit_ms: f64) -> String {
+    let n = (ms / (unit_ms / 10.0)).round();
+    let sign = if n < 0.0 { "-" } else { "" };
+    let a = n.abs() as u64;
+    format!("{sign}{}.{}", a / 10, a % 10)
 }
 
 /// A value put into a template: words as they are, or a number with its citation.

@@ -44,3 +44,17 @@ fn another_language_needs_only_a_template_file() {
     // The zero form wins where there is one; else 0 is singular.
     assert_eq!(fr.form("pair", Some(0)), fr.sentences["pair"].one.as_deref().unwrap());
 }
+
+#[test]
+fn durations_round_half_away_from_zero_on_the_milliseconds() {
+    // MRDA Bmr003: 431250 ms of overlap is 431.25 s in the table, so 431.3 s in the sentence
+    // (`{:.1}` on the f64 431.25 gave 431.2).
+    let en = Templates::english();
+    assert_eq!(en.show(&Value::from(431_250), Unit::MsSeconds), "431.3 s");
+    assert_eq!(en.show(&Value::from(2_650), Unit::MsSeconds), "2.7 s");
+    assert_eq!(en.show(&Value::from(2_649), Unit::MsSeconds), "2.6 s");
+    assert_eq!(en.show(&Value::from(0), Unit::MsSeconds), "0.0 s");
+    // Minutes: 627000 ms is 10.45 min, so 10.5 min.
+    assert_eq!(en.show(&Value::from(627_000), Unit::MsMinutes), "10.5 min");
+    assert_eq!(en.show(&Value::from(754_321), Unit::MsMinutes), "12.6 min");
+}

@@ -172,10 +172,17 @@ fn numbers_equal_the_serialised_result() {
                 );
                 seen += 1;
             }
-            None => assert_eq!((att, suc, rate), (0, 0, Value::from(0))),
+            // No attempt: 0 per minute of the holder's floor, shown as such (not `–`).
+            None => {
+                assert_eq!((att, suc), (0, 0), "{x}→{f}");
+                assert!(a.speakers[f.as_str()].floor.get() > 0);
+                assert_eq!(rate, Value::from(0.0), "{x}→{f}");
+            }
         }
     }
     assert_eq!(seen, a.pairs.len());
+    // Interviewer→Wife is not listed (no attempt, no talk-over): 0.00/min, not `–`.
+    assert!(html.contains("data-interrupter=\"Interviewer\" data-interruptee=\"Wife\" data-attempts=\"0\" data-successful=\"0\" data-rate=\"0.0\">0 / 0<span class=\"sub\">0.00/min</span>"));
     // Red carpet: Husband→Wife 2 attempts (1 successful), Wife→Husband 2 (2) (§7.2).
     let hw =
         a.pairs.iter().find(|p| &*p.interrupter == "Husband" && &*p.interruptee == "Wife").unwrap();
@@ -460,4 +467,56 @@ fn start_times_only_show_not_measurable_never_zero() {
     let word = if n == 1 { "interruption " } else { "interruptions " };
     assert!(headline.contains(&format!("{n}</span> {word}")), "{headline}");
     assert!(html.contains("<table class=\"matrix\">"));
+}
+
+/// A two-speaker WebVTT whose durations end in 5 ms: Ann talks 3755 ms, Ben's turn is 1115 ms.
+fn half_centisecond_times() -> Transcript {
+    let text = "WEBVTT\n\n00:00:00.000 --> 00:00:03.755\n<v Ann>So I think the plan works for everyone here.\n\n00:00:04.000 --> 00:00:05.115\n<v Ben>No, it doesn't.\n";
+    read_str(text, Format::WebVtt, &ReadOptions::default())
+        .unwrap()
+        .corpus
+        .get("recording")
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn seconds_are_rounded_as_the_table_rounds_them() {
+    let (a, html) = report_of("plan", &half_centisecond_times());
+    assert_eq!((a.speakers["Ann"].talk.get(), a.speakers["Ben"].floor.get()), (3755, 1115));
+    // The speaker table: 3.755 s and 1.115 s read 3.76 and 1.12, as in `analyze` (the f64
+    // formatting gave 3.75 and 1.11).
+    let table = between(&html, "<table class=\"speakers\">", "</table>");
+    assert!(table.contains("data-field=\"talk\" data-v=\"3755\">3.76<"), "{table}");
+    assert!(table.contains("data-field=\"floor\" data-v=\"1115\">1.12<"), "{table}");
+    let turns = between(&html, "<table class=\"monologues\">", "</table>");
+    assert!(turns.contains("<td data-v=\"1115\">1.12</td>"), "{turns}");
+    assert!(turns.contains("<td data-v=\"3755\">3.76</td>"), "{turns}");
+    let headline = between(&html, "<p class=\"headline\">", "</p>");
+    assert!(headline.contains("span 5.12 s · speech 4.87 s"), "{headline}");
+}
+
+#[test]
+fn the_script_clock_rounds_once_and_never_shows_sixty_seconds() {
+    // The page's own `clock` (tooltips, the timeline's range), run by Node when it is installed.
+    let (_, html) = report_of("red-carpet", &red_carpet());
+    let script = between(&html, "<script>", "</script>");
+    let start = script.find("function clock(ms)").unwrap();
+    let end = start + script[start..].find("\n  }\n").unwrap() + 4;
+    let program = format!(
+        "{}\nconsole.log([1115, 8405, 59996, 119960, 3599960, -150].map(clock).join(' '));",
+        &script[start..end]
+    );
+    let out = match std::process::Command::new("node").arg("-e").arg(&program).output() {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("node not available ({e}); the script's clock is not run");
+            return;
+        }
+    };
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        "0:01.12 0:08.41 1:00.00 2:00.0 1:00:00.0 −0:00.15"
+    );
 }

@@ -69,11 +69,17 @@
     if (ms === null || ms === undefined) return '–';
     return (ms / 1000).toFixed(3) + ' s';
   }
+  // m:ss.ss below a minute, m:ss.s (h:mm:ss.s) above. The milliseconds are rounded once, half
+  // away from zero, to the last digit shown and only then split into minutes and seconds, as
+  // the tables round them: 1115 ms is 0:01.12 (toFixed on 1.115 gives 1.11), and 119960 ms is
+  // 2:00.0, never 1:60.0.
   function clock(ms) {
     var neg = ms < 0; ms = Math.abs(ms);
-    var s = ms / 1000, m = Math.floor(s / 60), h = Math.floor(m / 60);
-    var ss = (s - m * 60).toFixed(ms < 60000 ? 2 : 1);
-    if (ss.indexOf('.') === 1) ss = '0' + ss;
+    var below = ms < 60000, per = below ? 100 : 10;
+    var n = Math.floor(ms / (1000 / per) + 0.5);
+    var whole = Math.floor(n / per), frac = String(n % per).padStart(below ? 2 : 1, '0');
+    var m = Math.floor(whole / 60), h = Math.floor(m / 60);
+    var ss = String(whole % 60).padStart(2, '0') + '.' + frac;
     var out = h > 0 ? h + ':' + String(m % 60).padStart(2, '0') + ':' + ss : m + ':' + ss;
     return (neg ? '−' : '') + out;
   }
