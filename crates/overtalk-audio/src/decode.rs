@@ -37,13 +37,17 @@
 //! time 0 of the recording; the test clips agree across all formats within 1 ms.
 //!
 //! **Audio that starts late on the file's timeline** (a video whose sound starts after it,
-//! `ffmpeg -itsoffset 2`): an MP4/MOV edit list's leading empty edits (read by the
-//! `mp4_edits` submodule: symphonia ignores edit lists) and a Matroska/WebM track's first
-//! timestamp say where the audio starts. The decoder puts that much silence before it
+//! `ffmpeg -itsoffset 2`; an Ogg stream cut from a longer one): an MP4/MOV edit list's leading
+//! empty edits (read by the `mp4_edits` submodule: symphonia ignores edit lists), a
+//! Matroska/WebM track's first timestamp and an Ogg stream's first granule position say where
+//! the audio starts. The decoder puts that much silence before it
 //! ([`AudioInfo::lead`], counted in [`DecodeStats::leading_silence`]), so time 0 is the
 //! file's time 0, where players, editors and captions put it, and the priming the track
 //! shows on that timeline stays there too (ffmpeg's placement, within 1 ms on the test
-//! clips). Callers say so to the user.
+//! clips). Callers say so to the user. An MP4 edit list that trims the media (`media_time`
+//! past the priming: a clip cut by stream copy, an editor's trim, Apple's 2112 frames of AAC
+//! priming) drops the media before it, and the edit's duration ends the audio, as ffmpeg
+//! plays it.
 //!
 //! ```text
 //! file timeline  0 ───────────── 2.0 s ─────────────────▶
@@ -82,7 +86,7 @@ use std::sync::Arc;
 
 use overtalk::error::RecordingProblem;
 use overtalk::{Delta, Error, Result};
-use symphonia::core::codecs::audio::well_known::{CODEC_ID_AAC, CODEC_ID_OPUS};
+use symphonia::core::codecs::audio::well_known::{CODEC_ID_AAC, CODEC_ID_OPUS, CODEC_ID_VORBIS};
 use symphonia::core::codecs::audio::{AudioDecoder, AudioDecoderOptions};
 use symphonia::core::codecs::registry::CodecRegistry;
 use symphonia::core::errors::Error as SymError;
@@ -476,10 +480,10 @@ enum Fill {
 /// Frames of lead silence delivered per block.
 const LEAD_BLOCK_FRAMES: u64 = 16_384;
 
-/// The frames at `rate` Hz before a Matroska track's first packet, at `pts` ticks of
-/// `numer / denom` seconds; `None` when it starts at 0 or before (a negative timestamp is the
-/// codec delay, which the decoder drops).
-fn matroska_lead(pts: i64, numer: u32, denom: u32, rate: u32) -> Option<u64> {
+/// The frames at `rate` Hz before a Matroska track's first packet (or an Ogg stream's first
+/// sample), at `pts` ticks of `numer / denom` seconds; `None` when it starts at 0 or before (a
+/// negative timestamp is the codec delay, which the decoder drops).
+fn start_lead(pts: i64, numer: u32, denom: u32, rate: u32) -> Option<u64> {
     if pts <= 0 {
         return None;
     }
@@ -740,7 +744,7 @@ impl Decoder {
         check_rate(sample_rate)?;
         let channels = params.channels.as_ref().map(|c| c.count()).unwrap_or(0);
         check_channels(channels, options)?;
-        let declared_frames = track.num_frames;
+        let mut declared_frames = track.num_frames;
         let registry = codecs();
         let codec = match registry.get_audio_decoder(params.codec) {
             Some(d) => d.codec.info.short_name.to_owned(),
@@ -763,17 +767,50 @@ impl Decoder {
                 ),
                 other => map_error(other, "setting up the audio decoder"),
             })?;
-        // Where the track starts on the file's timeline: an MP4's edit list, a Matroska track's
-        // first timestamp (read ahead here and delivered first). Without a channel count the
-        // silence could not be shaped like the audio, so it is left out.
+        // Where the track starts on the file's timeline: an MP4's edit list (which may also
+        // trim the media's start and end), a Matroska track's first timestamp (read ahead here
+        // and delivered first), an Ogg stream's first granule position. Without a channel
+        // count the silence could not be shaped like the audio, so it is left out.
         let short_name = format.format_info().short_name;
         let time_base = track.time_base;
+        let start_ts = track.start_ts.get();
+        let track_delay = track.delay;
         let mut format = format;
         let mut first = None;
         let mut lead = 0;
+        let mut priming = priming;
+        let mut edited_end = false;
         if channels > 0 && short_name == "isomp4" {
-            if let Ok(mut r) = input.seeker() {
-                lead = mp4_edits::audio_lead(&mut r, sample_rate, priming).unwrap_or(0);
+            let placement = input
+                .seeker()
+                .ok()
+                .and_then(|mut r| mp4_edits::audio_placement(&mut r, sample_rate, priming));
+            if let Some(p) = placement {
+                priming = p.skip;
+                lead = p.lead;
+                if let Some(edit_end) = p.declared_frames {
+                    // The edit may end before the media (a clip trimmed at both ends), never
+                    // after it.
+                    declared_frames = Some(declared_frames.map_or(edit_end, |n| n.min(edit_end)));
+                    edited_end = true;
+                }
+            }
+        } else if channels > 0 && short_name == "ogg" {
+            // A stream cut from a live stream or a longer file: its first page's granule
+            // position puts the first packet after 0 (RFC 3533, RFC 7845 §4), at ffprobe's
+            // `start_time`. Opus's pre-skip is still dropped, so its first sample kept is
+            // there; Vorbis's first packet only primes the overlap (half its block, the
+            // track's delay), so its first sample comes that much later.
+            let withheld =
+                if params.codec == CODEC_ID_VORBIS { track_delay.unwrap_or(0) } else { 0 };
+            let first_ts = start_ts.saturating_add(i64::from(withheld));
+            if start_ts > 0 {
+                if let Some(tb) = time_base {
+                    lead = start_lead(first_ts, tb.numer.get(), tb.denom.get(), sample_rate)
+                        .unwrap_or(0);
+                }
+                // The last granule position is where the stream ends, not its length.
+                declared_frames = declared_frames.map(|n| n.saturating_sub(first_ts as u64));
             }
         } else if channels > 0 && short_name == "matroska" {
             let packet = loop {
@@ -783,7 +820,7 @@ impl Decoder {
                 }
             };
             if let (Ok(Some(p)), Some(tb)) = (&packet, time_base) {
-                lead = matroska_lead(p.pts.get(), tb.numer.get(), tb.denom.get(), sample_rate)
+                lead = start_lead(p.pts.get(), tb.numer.get(), tb.denom.get(), sample_rate)
                     .map_or(0, |frames| frames + priming);
             }
             first = Some(packet);
@@ -792,8 +829,9 @@ impl Decoder {
         let mut d = Decoder::new(Stream::Codec { format, decoder, track_id }, info, options)?;
         d.declared_exact = exact;
         d.first = first;
-        if params.codec == CODEC_ID_AAC {
-            // MP4 declares priming + recording; the last packet's padding beyond it is dropped.
+        if params.codec == CODEC_ID_AAC || edited_end {
+            // MP4 declares priming + recording (or its edit list where the media ends); the
+            // last packet's padding beyond it is dropped.
             d.end = declared_frames.map(|n| n.saturating_sub(priming) + lead);
         }
         Ok(d)

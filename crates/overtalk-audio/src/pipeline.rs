@@ -889,4 +889,48 @@ mod tests {
         assert_eq!(run(-46.0, -46.0), loud);
         assert_eq!(run(-6.0, -40.0), loud);
     }
+
+    /// A phone line's silence at 8 kHz around the committed speech clip (12 dB quieter: peaks
+    /// at −15 dBFS, as a call is often recorded): digital silence
+    /// (`rest`) but for a sample at G.711's smallest step below it (−8 of 32,768) now and then,
+    /// one in about 160, as dither leaves it: μ-law's silence is 0, A-law's has no 0 and rests
+    /// at +8.
+    fn phone_line_idle(silence_s: usize, rest: f32) -> (Vec<f32>, (i64, i64)) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/speech.wav");
+        let (_, ch) =
+            crate::decode::decode_all(&path, &crate::decode::DecodeOptions::default()).unwrap();
+        let speech: Vec<f32> = ch[0].iter().step_by(2).map(|v| v / 4.0).collect();
+        let mut s = 7u64;
+        let mut idle = || {
+            s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            if (s >> 33).is_multiple_of(160) {
+                -8.0 / 32_768.0
+            } else {
+                rest
+            }
+        };
+        let mut x: Vec<f32> = (0..silence_s * 8000).map(|_| idle()).collect();
+        x.extend(speech.iter().map(|&v| if v == 0.0 { idle() } else { v }));
+        x.extend((0..silence_s * 8000).map(|_| idle()));
+        let first = speech.iter().position(|v| *v != 0.0).unwrap() + silence_s * 8000;
+        let last = speech.iter().rposition(|v| *v != 0.0).unwrap() + silence_s * 8000;
+        (x, (first as i64 / 8, last as i64 / 8))
+    }
+
+    #[test]
+    fn a_phone_lines_idle_samples_are_not_speech() {
+        // Speech 4.00–7.17 s: the resampled single steps read as speech from the first second
+        // to the end.
+        let found: Vec<_> = [0.0, 8.0 / 32_768.0]
+            .into_iter()
+            .map(|rest| {
+                let (x, truth) = phone_line_idle(3, rest);
+                assert_eq!(truth, (3997, 7170));
+                let tracks = [("A".to_owned(), x)];
+                segments(&detect_samples(&tracks, 8_000, &DetectOptions::default()).unwrap())
+            })
+            .collect();
+        let a = |s: i64, e: i64| vec![("A".to_owned(), s, e)];
+        assert_eq!(found, [a(4000, 7184), a(3984, 7184)]);
+    }
 }

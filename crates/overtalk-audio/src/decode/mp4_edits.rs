@@ -1,7 +1,9 @@
-//! Where an MP4/MOV's audio starts on the file's timeline, from its edit list (ISO/IEC
+//! Where an MP4/MOV's audio sits on the file's timeline, from its edit list (ISO/IEC
 //! 14496-12 §8.6.6): symphonia reads the samples but not the edits, so a track that starts
 //! after the others (`ffmpeg -itsoffset 2`, a video whose sound starts late) would decode as
-//! if it started at 0.
+//! if it started at 0, and a clip trimmed at the start (`ffmpeg -ss 1.5 -i in.mp4 -c copy`,
+//! an editor's non-destructive trim, Apple's 2112 frames of AAC priming) would keep the media
+//! before its `media_time`.
 //!
 //! ```text
 //! moov ─ mvhd (movie timescale)
@@ -12,11 +14,11 @@
 //! audio track       (empty edit)  [priming]  [first sample heard …]
 //! ```
 //!
-//! The silence put before the audio is the empty edits' duration plus the encoder priming the
-//! media edit shows (the priming the decoder drops, less what the edit already skips), which is
-//! where ffmpeg plays the first sample. Only leading empty edits are honoured: without one the
-//! audio starts at 0, as before. The box walk reads headers and seeks; only `moov` (at most
-//! [`MAX_MOOV`] bytes) is read whole.
+//! Time 0 is the media at the first media edit's `media_time`, after the leading empty edits,
+//! and the audio ends with that edit, as ffmpeg plays it. The silence put before the audio is
+//! the empty edits' duration plus the encoder priming the media edit shows (the priming the
+//! decoder drops, less what the edit already skips). The box walk reads headers and seeks;
+//! only `moov` (at most [`MAX_MOOV`] bytes) is read whole.
 
 use std::io::{Read, Seek, SeekFrom};
 
@@ -86,12 +88,43 @@ fn edits(b: &[u8]) -> Option<Vec<(u64, i64)>> {
         .collect()
 }
 
-/// The frames of silence at `rate` Hz that put the first audio track's first heard sample
-/// where its edit list places it, given the `priming` frames the decoder drops; `None` when
-/// the track has no leading empty edit (or the file cannot be read as MP4 boxes).
-pub(super) fn audio_lead(r: &mut (impl Read + Seek), rate: u32, priming: u64) -> Option<u64> {
+/// Where an MP4's edit list places the first audio track's decoded frames on the file's
+/// timeline, in frames at the decoder's output rate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Placement {
+    /// Decoded frames dropped from the start: the media the edit skips (`media_time`: AAC
+    /// priming, the part a trimmed clip leaves out), at least the decoder's `priming` when the
+    /// audio starts late.
+    pub skip: u64,
+    /// Frames of silence put before the first frame kept.
+    pub lead: u64,
+    /// Decoded frames up to the end of the media edit (`media_time` + its duration), the
+    /// recording's declared length before `skip`; `None` when the edit leaves it open
+    /// (a duration of 0, as fragmented files write).
+    pub declared_frames: Option<u64>,
+}
+
+/// Where the first audio track's edit list puts its media, given the `priming` frames the
+/// decoder would drop without one: time 0 is the media at the first media edit's
+/// `media_time`, after the leading empty edits, as ffmpeg plays it. `None` when the track has
+/// no edit list (or the file cannot be read as MP4 boxes): the caller keeps the priming.
+///
+/// ```text
+/// elst [media_time 73024, 18.5 s]          elst [empty 1.936 s] [media_time 0 …]
+/// decoded  |priming|trimmed 1.5 s|kept …   decoded        |priming|audio …
+///          └──────── skip ───────┘         timeline  silence (lead) ─┘
+/// ```
+///
+/// With leading empty edits, priming the media edit does not skip becomes silence, so the
+/// first sample heard is where ffmpeg plays it; without them the media at `media_time` is
+/// time 0 even inside the priming.
+pub(super) fn audio_placement(
+    r: &mut (impl Read + Seek),
+    rate: u32,
+    priming: u64,
+) -> Option<Placement> {
     let moov = read_moov(r)?;
-    let movie_scale = timescale(child(&moov, b"mvhd")?)?;
+    let movie_scale = u128::from(timescale(child(&moov, b"mvhd")?)?);
     for (kind, trak) in children(&moov) {
         if &kind != b"trak" {
             continue;
@@ -100,19 +133,25 @@ pub(super) fn audio_lead(r: &mut (impl Read + Seek), rate: u32, priming: u64) ->
         if child(mdia, b"hdlr")?.get(8..12)? != b"soun" {
             continue;
         }
-        let media_scale = timescale(child(mdia, b"mdhd")?)?;
+        let media_scale = u128::from(timescale(child(mdia, b"mdhd")?)?);
         let list = edits(child(child(trak, b"edts")?, b"elst")?)?;
         let empty: u64 = list.iter().take_while(|(_, media)| *media == -1).map(|(d, _)| *d).sum();
-        if empty == 0 {
+        let media_edit = list.iter().find(|(_, m)| *m >= 0);
+        if media_edit.is_none() && empty == 0 {
             return None;
         }
-        let media_start = list.iter().find(|(_, m)| *m >= 0).map_or(0, |(_, m)| *m as u64);
+        let (duration, media_time) = media_edit.map_or((0, 0), |&(d, m)| (d, m as u64));
         let rate = u128::from(rate);
-        let empty_frames =
-            (u128::from(empty) * rate + u128::from(movie_scale) / 2) / u128::from(movie_scale);
-        let skipped = u128::from(media_start) * rate / u128::from(media_scale);
-        let lead = empty_frames + u128::from(priming).saturating_sub(skipped);
-        return u64::try_from(lead).ok();
+        let to_frames = |t: u128, scale: u128| u64::try_from((t * rate + scale / 2) / scale).ok();
+        let empty_frames = to_frames(u128::from(empty), movie_scale)?;
+        let media_start = to_frames(u128::from(media_time), media_scale)?;
+        let skip = if empty > 0 { media_start.max(priming) } else { media_start };
+        let lead = empty_frames.checked_add(skip - media_start)?;
+        let declared_frames = match duration {
+            0 => None,
+            d => Some(media_start.checked_add(to_frames(u128::from(d), movie_scale)?)?),
+        };
+        return Some(Placement { skip, lead, declared_frames });
     }
     None
 }
@@ -188,31 +227,57 @@ mod tests {
         [boxed(b"ftyp", b"isom"), boxed(b"mdat", &[0; 100]), boxed(b"moov", &moov)].concat()
     }
 
-    #[test]
-    fn a_leading_empty_edit_is_silence_before_the_audio() {
-        // 1.936 s empty, then the media from sample 0: 1.936 s + the 1024 frames of priming
-        // the decoder drops, at 48 kHz.
-        let f = file(&[(1936, -1), (45_000, 0)]);
-        assert_eq!(audio_lead(&mut Cursor::new(f), 48_000, 1024), Some(92_928 + 1024));
-        // The media edit skips the priming itself: the empty edit alone.
-        let f = file(&[(1936, -1), (45_000, 1024)]);
-        assert_eq!(audio_lead(&mut Cursor::new(f), 48_000, 1024), Some(92_928));
-        // No empty edit: the audio starts at 0, as without an edit list.
-        let f = file(&[(45_000, 1024)]);
-        assert_eq!(audio_lead(&mut Cursor::new(f), 48_000, 1024), None);
+    fn placement(f: Vec<u8>, priming: u64) -> Option<(u64, u64, Option<u64>)> {
+        audio_placement(&mut Cursor::new(f), 48_000, priming)
+            .map(|p| (p.skip, p.lead, p.declared_frames))
     }
 
     #[test]
-    fn broken_boxes_give_no_lead() {
+    fn a_leading_empty_edit_is_silence_before_the_audio() {
+        // 1.936 s empty, then 45 s of media from sample 0: 1.936 s + the 1024 frames of
+        // priming the decoder drops, at 48 kHz; the edit ends 45 s of media later.
+        let f = file(&[(1936, -1), (45_000, 0)]);
+        assert_eq!(placement(f, 1024), Some((1024, 92_928 + 1024, Some(2_160_000))));
+        // The media edit skips the priming itself: the empty edit alone.
+        let f = file(&[(1936, -1), (45_000, 1024)]);
+        assert_eq!(placement(f, 1024), Some((1024, 92_928, Some(2_161_024))));
+        // An empty edit alone: the priming is dropped, the end left open.
+        let f = file(&[(1936, -1)]);
+        assert_eq!(placement(f, 1024), Some((1024, 92_928 + 1024, None)));
+    }
+
+    #[test]
+    fn a_media_edit_trims_the_start_and_the_end() {
+        // ffmpeg's own AAC: the media edit skips the 1024 frames of priming.
+        let f = file(&[(45_000, 1024)]);
+        assert_eq!(placement(f, 1024), Some((1024, 0, Some(2_161_024))));
+        // `ffmpeg -ss 1.5 -i in.m4a -c copy`: the kept packets start 320 frames before 1.5 s.
+        let f = file(&[(18_500, 320)]);
+        assert_eq!(placement(f, 1024), Some((320, 0, Some(320 + 888_000))));
+        // An editor's trim keeping all the media: 1.5 s and the priming skipped, 10 s played.
+        let f = file(&[(10_000, 73_024)]);
+        assert_eq!(placement(f, 1024), Some((73_024, 0, Some(73_024 + 480_000))));
+        // Apple's AAC declares 2112 frames of priming: all of them are dropped.
+        let f = file(&[(45_000, 2112)]);
+        assert_eq!(placement(f, 1024), Some((2112, 0, Some(2112 + 2_160_000))));
+        // A duration of 0 (fragmented files) leaves the end open.
+        let f = file(&[(0, 1024)]);
+        assert_eq!(placement(f, 1024), Some((1024, 0, None)));
+        // No edit at all: the caller keeps its priming.
+        assert_eq!(placement(file(&[]), 1024), None);
+    }
+
+    #[test]
+    fn broken_boxes_give_no_placement() {
         let mut f = file(&[(1936, -1), (45_000, 0)]);
         let n = f.len();
         f.truncate(n - 10);
-        assert_eq!(audio_lead(&mut Cursor::new(f), 48_000, 1024), None);
-        assert_eq!(audio_lead(&mut Cursor::new(b"RIFF\0\0\0\0WAVE".to_vec()), 48_000, 0), None);
+        assert_eq!(placement(f, 1024), None);
+        assert_eq!(placement(b"RIFF\0\0\0\0WAVE".to_vec(), 0), None);
         // An elst claiming more entries than it holds.
         let mut f = file(&[(1936, -1)]);
         let at = f.windows(4).position(|w| w == b"elst").unwrap() + 8;
         f[at..at + 4].copy_from_slice(&1000u32.to_be_bytes());
-        assert_eq!(audio_lead(&mut Cursor::new(f), 48_000, 0), None);
+        assert_eq!(placement(f, 0), None);
     }
 }

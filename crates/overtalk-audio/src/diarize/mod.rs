@@ -139,6 +139,12 @@ impl Diarizer for Ge2eDiarizer {
     }
 }
 
+/// A share as a percentage for the description, to four decimals: the `f32` 0.6 is 60, not
+/// the 60.000004 its binary value prints as.
+fn percent(share: f32) -> f64 {
+    (f64::from(share) * 1e6).round() / 1e4
+}
+
 impl Ge2eDiarizer {
     /// The method and parameters of [`assign`](Ge2eDiarizer::assign) with options `o`: the
     /// voice activity and windows are those [`prepare`](Ge2eDiarizer::prepare) used
@@ -162,7 +168,7 @@ impl Ge2eDiarizer {
             p.step * 10,
             o.threshold,
             o.min_speaker_speech,
-            o.min_cluster_fraction * 100.0,
+            percent(o.min_cluster_fraction),
             o.switch_cost,
             match o.count.exact {
                 Some(k) => k.to_string(),
@@ -211,7 +217,7 @@ impl Ge2eDiarizer {
         if let Some(t) = &o.transition {
             s.push_str(&format!(
                 "; clusters of speaker changes dropped (≥ {} % of their speech in pieces ≤ {} ms beside another speaker)",
-                t.share * 100.0,
+                percent(t.share),
                 t.max_piece * 10
             ));
         }
@@ -560,6 +566,16 @@ mod tests {
                 })
                 .collect())
         }
+    }
+
+    #[test]
+    fn the_description_gives_shares_as_set() {
+        // The f32 shares 0.1 and 0.6 printed as they are read 10.000001 % and 60.000004 %.
+        let d = Ge2eDiarizer::with_embedder(Box::new(OneHot), DiarizeOptions::default());
+        let text = d.describe();
+        assert!(text.contains("speaker ≥ 4 s and ≥ 10 % of windows"), "{text}");
+        assert!(text.contains("dropped (≥ 60 % of their speech in pieces ≤ 1000 ms"), "{text}");
+        assert_eq!((percent(0.6), percent(0.125), percent(0.0)), (60.0, 12.5, 0.0));
     }
 
     #[test]

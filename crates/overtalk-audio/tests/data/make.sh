@@ -29,6 +29,17 @@ ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v libvpx -c:a libopus -b:a 32k -shor
 VID3="color=c=black:s=16x16:r=5:d=3"
 ff -f lavfi -i "$VID3" -itsoffset 1.5 -f lavfi -i "$SIG" -map 0:v -map 1:a -c:v mpeg4 -c:a aac -b:a 48k burst.offset.mp4
 ff -f lavfi -i "$VID3" -itsoffset 1.5 -f lavfi -i "$SIG" -map 0:v -map 1:a -c:v libvpx -c:a libopus -b:a 32k burst.offset.webm
+# Streams that do not start at 0 (a cut of a longer file keeping its timestamps): 2 s of the
+# same bursts 1 s later (left 1.3-1.6 s, right 1.5-1.8 s), cut at 1 s with -copyts, so the first
+# Ogg page's granule position is that of the original (ffprobe start_time: Opus 1.000, Vorbis
+# 0.826); and burst.m4a cut at 0.2 s with stream copy (MP4 edit list media_time 628, 800 ms).
+SIG2="aevalsrc=exprs='0.5*sin(2*PI*1000*t)*between(t,1.3,1.6)|0.5*sin(2*PI*500*t)*between(t,1.5,1.8)':s=44100:d=2"
+ff -f lavfi -i "$SIG2" -c:a libopus -b:a 32k /tmp/overtalk-late.opus
+ff -f lavfi -i "$SIG2" -c:a libvorbis -q:a 0 -page_duration 200000 /tmp/overtalk-late.ogg
+ff -copyts -ss 1.0 -i /tmp/overtalk-late.opus -c copy burst.late.opus
+ff -copyts -ss 1.0 -i /tmp/overtalk-late.ogg -c copy burst.late.ogg
+rm -f /tmp/overtalk-late.opus /tmp/overtalk-late.ogg
+ff -ss 0.2 -i burst.m4a -c copy burst.trim.m4a
 # Opus: mono from a 16 kHz input, and 5.1 (multistream, refused with a clear error).
 ff -f lavfi -i "sine=f=440:d=0.5" -ac 1 -ar 16000 -c:a libopus -b:a 24k tone.mono16k.opus
 ff -f lavfi -i "sine=f=440:d=0.2" -af "pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0" -c:a libopus -b:a 48k tone.6ch.opus

@@ -414,3 +414,71 @@ fn g711_wav_decodes_to_the_standard_values() {
         assert_eq!(got, want, "{codec}");
     }
 }
+
+/// Decodes all of `bytes` (channel 0) with its info and stats.
+fn decode_left(
+    d: &mut Decoder,
+) -> (overtalk_audio::decode::AudioInfo, overtalk_audio::decode::DecodeStats, Vec<f32>) {
+    let mut x = Vec::new();
+    while let Some(b) = d.next_block().unwrap() {
+        x.extend(b.channel(0));
+    }
+    (d.info().clone(), d.stats(), x)
+}
+
+/// An Ogg stream cut from a longer one (`ffmpeg -copyts -ss 1 -c copy`, a live stream joined
+/// late) starts where its first granule position says, ffprobe's `start_time`: Opus at 1.000 s
+/// (the pre-skip still dropped), Vorbis's first packet at 36,416 / 44,100 = 0.8258 s, its
+/// first sample half a 2048-frame block later (37,440). The burst is at 1.300 s of the
+/// original's timeline in both, as ffmpeg plays it.
+#[test]
+fn an_ogg_stream_that_starts_after_0_keeps_its_times() {
+    for (name, rate, lead, priming, frames) in [
+        ("burst.late.opus", 48_000, 48_000, 312, 96_000),
+        ("burst.late.ogg", 44_100, 37_440, 0, 88_200),
+    ] {
+        let mut d = Decoder::open(&data(name), &DecodeOptions::default()).unwrap();
+        let (info, stats, x) = decode_left(&mut d);
+        assert_eq!((info.lead, info.priming, stats.leading_silence), (lead, priming, lead));
+        assert!(x[..lead as usize].iter().all(|v| *v == 0.0), "{name}");
+        let at = onset(&x, rate);
+        assert!((at - 1.300).abs() < 0.001, "{name}: left onset {at}");
+        // The declared end is the stream's end on that timeline; nothing reads as truncated.
+        assert_eq!(info.declared_duration(), Some(overtalk::Delta::from_micros(2_000_000)));
+        assert_eq!((x.len(), stats.frames), (frames, frames as u64), "{name}");
+    }
+}
+
+/// The edit list of `burst.m4a` (1000 ms of media from its 1024 frames of priming) replaced by
+/// one entry: `duration_ms` of media from `media_time`, as an editor's trim writes it.
+fn with_media_edit(duration_ms: u32, media_time: u32) -> Vec<u8> {
+    let mut f = std::fs::read(data("burst.m4a")).unwrap();
+    let at = f.windows(4).position(|w| w == b"elst").unwrap() + 4;
+    assert_eq!(&f[at..at + 16], [0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0x03, 0xE8, 0, 0, 4, 0]);
+    f[at + 8..at + 12].copy_from_slice(&duration_ms.to_be_bytes());
+    f[at + 12..at + 16].copy_from_slice(&media_time.to_be_bytes());
+    f
+}
+
+/// An MP4 edit list that trims the start puts time 0 at the media at its `media_time`, and
+/// its duration ends the audio, as ffmpeg plays it: the burst 0.2 s earlier.
+#[test]
+fn an_mp4_edit_list_that_trims_the_start_is_honoured() {
+    // `ffmpeg -ss 0.2 -i burst.m4a -c copy`: the packets kept start 628 frames before 0.2 s
+    // (`media_time` 628), 800 ms played.
+    let mut d = Decoder::open(&data("burst.trim.m4a"), &DecodeOptions::default()).unwrap();
+    let (info, stats, x) = decode_left(&mut d);
+    assert_eq!((info.priming, info.lead, stats.leading_silence), (628, 0, 0));
+    assert_eq!(x.len(), 35_280);
+    let at = onset(&x, 44_100);
+    assert!((at - 0.100).abs() < 0.001, "left onset {at}");
+    // An editor's trim keeping all the media: 0.2 s and the priming skipped, 0.7 s played.
+    let f = with_media_edit(700, 1024 + 8820);
+    let mut d = Decoder::from_bytes(f, Some("m4a"), &DecodeOptions::default()).unwrap();
+    let (info, _, x) = decode_left(&mut d);
+    assert_eq!((info.priming, info.lead), (9844, 0));
+    assert_eq!(info.declared_duration(), Some(overtalk::Delta::from_micros(700_000)));
+    assert_eq!(x.len(), 30_870);
+    let at = onset(&x, 44_100);
+    assert!((at - 0.100).abs() < 0.001, "left onset {at}");
+}
