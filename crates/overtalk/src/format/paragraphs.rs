@@ -1093,6 +1093,10 @@ fn read_untimed(
     let mut times = 0usize;
     let mut examiner: Option<String> = None;
     let mut headings: Option<(usize, usize)> = None;
+    // Material inserted into the record (below GPO's `[… follows:]`): the first line and how
+    // many, and whether the lines read are such material.
+    let mut inserted: Option<(usize, usize)> = None;
+    let mut inserting = false;
     // Whether the words are written in mixed case, so that a line in capitals is a heading.
     let (mut lower, mut lines) = (0usize, 0usize);
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -1137,6 +1141,7 @@ fn read_untimed(
                     (_, Some(_)) => WITNESS,
                     (_, None) => "A",
                 };
+                inserting = false;
                 read.push((n, name.to_owned(), said.to_owned()));
                 continue;
             }
@@ -1144,6 +1149,7 @@ fn read_untimed(
         let start = untimed_turn_start(line, labels)
             .filter(|(name, said)| !said.is_empty() || opens.contains(name));
         if let Some((name, said)) = start {
+            inserting = false;
             read.push((n, name.to_owned(), said.to_owned()));
             continue;
         }
@@ -1151,6 +1157,11 @@ fn read_untimed(
             headings.get_or_insert((n, 0)).1 += 1;
             continue;
         }
+        if inserting && !read.is_empty() {
+            inserted.get_or_insert((n, 0)).1 += 1;
+            continue;
+        }
+        inserting = insertion_note(line);
         match read.last_mut() {
             Some((_, _, said)) => {
                 if !said.is_empty() {
@@ -1175,6 +1186,14 @@ fn read_untimed(
             line,
             Some(1),
             format!("{count} heading(s) in capitals between the turns skipped (`CROSS-EXAMINATION`, `ORAL ARGUMENT OF …`): not speech"),
+        )?;
+    }
+    if let Some((line, count)) = inserted {
+        ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(1),
+            format!("{count} line(s) inserted into the record (below a note such as `[Prepared statement of … follows:]`, up to the next speaker's label) skipped: not spoken"),
         )?;
     }
     if let Some((line, turns)) = late {
@@ -1577,8 +1596,31 @@ const WITNESS: &str = "THE WITNESS";
 /// The examiner a court transcript names before the questions (`BY MR. SMITH:` on its own
 /// line): the name.
 fn examiner_line(line: &str) -> Option<&str> {
-    let name = line.trim().strip_prefix("BY ")?.strip_suffix(':')?.trim();
+    let line = line.trim().strip_suffix(':')?;
+    // `BY MR. SMITH:`, or after the heading on one line (`CROSS-EXAMINATION BY MS. DOE:`).
+    let name = match line.strip_prefix("BY ") {
+        Some(name) => name,
+        None => {
+            let (heading, name) = line.split_once(" BY ")?;
+            if !heading.contains("EXAMINATION") || heading.chars().any(char::is_lowercase) {
+                return None;
+            }
+            name
+        }
+    }
+    .trim();
     (is_name(name) && capitalised(name)).then_some(name)
+}
+
+/// Whether a line is the Government Publishing Office's note that material inserted into the
+/// record follows (`[Prepared statement of Chairman Comer follows:]`, `[The information
+/// follows:]`): what follows it, up to the next speaker's label, was never spoken.
+fn insertion_note(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with('[')
+        && t.len() < 300
+        && t.to_lowercase().ends_with("follows:]")
+        && !t[1..].contains('[')
 }
 
 /// Whether a line between the turns of a mixed-case transcript is a heading: three letters or
@@ -2079,6 +2121,29 @@ mod tests {
                 .any(|w| w.contains("line 1, column 1: 3 line(s) above the first speaker's turn")),
             "{warnings:?}"
         );
+        // A prepared statement inserted into the record was never spoken: its lines are
+        // skipped up to the next label.
+        let statement = "    Chairman COMER. I recognize myself.\n    [Prepared statement of Chairman Comer follows:]\n    Today we examine\nthe budget.\n    Mr. RASKIN. Thank you, Mr. Chairman.\n    Mr. JORDAN. Will the gentleman yield--\n    Mr. RASKIN. I will not yield.\n";
+        let (turns, warnings) = untimed_read(statement);
+        assert_eq!(
+            turns,
+            vec![
+                turn(
+                    "Chairman COMER",
+                    "I recognize myself.\n[Prepared statement of Chairman Comer follows:]",
+                    1
+                ),
+                turn("Mr. RASKIN", "Thank you, Mr. Chairman.", 5),
+                turn("Mr. JORDAN", "Will the gentleman yield--", 6),
+                turn("Mr. RASKIN", "I will not yield.", 7),
+            ]
+        );
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("line 3, column 1: 2 line(s) inserted into the record")),
+            "{warnings:?}"
+        );
         // The labels, one by one.
         assert_eq!(period_label("Mr. JORDAN. Did you--"), Some(("Mr. JORDAN", "Did you--")));
         assert_eq!(period_label("Mr. VAN HOLLEN. Yes."), Some(("Mr. VAN HOLLEN", "Yes.")));
@@ -2130,6 +2195,10 @@ mod tests {
         assert_eq!(crate::format::notes::word_count("My brother was\nthere too.\n(Pause)"), 5);
         // Numbers that do not run 1, 2, 3 … are no line numbers.
         assert!(numbered_lines("3 things\n1 more\n7 days\n").is_none());
+        // The examiner named after the heading on one line, as depositions print it.
+        assert_eq!(examiner_line("CROSS-EXAMINATION BY MS. DOE:"), Some("MS. DOE"));
+        assert_eq!(examiner_line("BY MR. SMITH:"), Some("MR. SMITH"));
+        assert_eq!(examiner_line("Stand by me:"), None);
         // Without an examiner, `Q.` and `A.` are who they are.
         let bare = "Q.  What is your name?\nA.  John Jones.\nQ.  Where do you live?\nA.  Here in Dayton.\n";
         let (turns, _) = untimed_read(bare);
