@@ -1092,6 +1092,10 @@ fn read_untimed(
     let mut skipped: Option<(usize, usize)> = None;
     let mut times = 0usize;
     let mut examiner: Option<String> = None;
+    // Whether the text names an examiner anywhere: the answers are the witness's from its
+    // first line (a page that starts in the middle of an examination), the questions by
+    // whoever the `BY` line names from there on.
+    let examined = labels.examination && text.lines().any(|l| examiner_line(l).is_some());
     let mut headings: Option<(usize, usize)> = None;
     // Material inserted into the record (below GPO's `[… follows:]`): the first line and how
     // many, and whether the lines read are such material.
@@ -1138,8 +1142,8 @@ fn read_untimed(
                 let name = match (letter, &examiner) {
                     ('Q', Some(by)) => by.as_str(),
                     ('Q', None) => "Q",
-                    (_, Some(_)) => WITNESS,
-                    (_, None) => "A",
+                    (_, _) if examined => WITNESS,
+                    (_, _) => "A",
                 };
                 inserting = false;
                 read.push((n, name.to_owned(), said.to_owned()));
@@ -2199,6 +2203,12 @@ mod tests {
         assert_eq!(examiner_line("CROSS-EXAMINATION BY MS. DOE:"), Some("MS. DOE"));
         assert_eq!(examiner_line("BY MR. SMITH:"), Some("MR. SMITH"));
         assert_eq!(examiner_line("Stand by me:"), None);
+        // A page that starts mid-examination: the answers above the `BY` line are the
+        // witness's already; a `Q` without period, then spaces, is a question too.
+        let page = "A.   I do not recall that.\nQ.   Did you speak with her?\nMR. KLEIN:  Objection to form.\nBY MS. ORTIZ:\nQ    What did she say to you?\nA    She said the shipment was late.\n";
+        let (turns, _) = untimed_read(page);
+        let names: Vec<&str> = turns.iter().map(|t| t.0.as_str()).collect();
+        assert_eq!(names, vec!["THE WITNESS", "Q", "MR. KLEIN", "MS. ORTIZ", "THE WITNESS"]);
         // Without an examiner, `Q.` and `A.` are who they are.
         let bare = "Q.  What is your name?\nA.  John Jones.\nQ.  Where do you live?\nA.  Here in Dayton.\n";
         let (turns, _) = untimed_read(bare);
