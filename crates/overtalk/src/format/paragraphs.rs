@@ -1327,7 +1327,7 @@ const UNNAMED_VOICES: &[&str] = &["Voice", "Voices", "A Voice", "Several Voices"
 /// hearings and the Congressional Record: mixed-case titles, then the name in capitals, a
 /// period and the words (`Mr. JORDAN. Did you--`, `Chairman COMER. The committee will come to
 /// order.`, `The CHAIRMAN.`, `Ms. OCASIO-CORTEZ [continuing].`, `Mr. GARCIA of Texas.`,
-/// `Voice.`). The label (without `[continuing]`) and the words after it.
+/// `The SPEAKER pro tempore.`, `Voice.`). The label (without `[continuing]`) and the words after it.
 ///
 /// ```text
 /// Mr.  JORDAN.  Did you--
@@ -1381,6 +1381,11 @@ fn period_label(line: &str) -> Option<(&str, &str)> {
         k += 1;
         match words.get(k).map(|(_, w)| *w) {
             Some("[continuing].") => {}
+            // The Congressional Record's `The SPEAKER pro tempore.`
+            Some("pro") if words.get(k + 1).is_some_and(|(_, w)| *w == "tempore.") => {
+                k += 1;
+                label_end = words[k].0 + words[k].1.len();
+            }
             Some("of") => {
                 k += words[k + 1..]
                     .iter()
@@ -2152,6 +2157,14 @@ mod tests {
         assert_eq!(period_label("Mr. JORDAN. Did you--"), Some(("Mr. JORDAN", "Did you--")));
         assert_eq!(period_label("Mr. VAN HOLLEN. Yes."), Some(("Mr. VAN HOLLEN", "Yes.")));
         assert_eq!(period_label("Secretary BLINKEN."), Some(("Secretary BLINKEN", "")));
+        assert_eq!(
+            period_label("The SPEAKER pro tempore. The gentleman is recognized."),
+            Some(("The SPEAKER pro tempore", "The gentleman is recognized."))
+        );
+        assert_eq!(
+            period_label("Mr. SMITH of New Jersey. I yield."),
+            Some(("Mr. SMITH of New Jersey", "I yield."))
+        );
         // A sentence, an initialism, a court reporter's `MR. SMITH:` and a heading are no labels.
         assert_eq!(period_label("The FBI said so."), None);
         assert_eq!(period_label("The U.S. said so."), None);
