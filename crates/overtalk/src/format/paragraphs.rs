@@ -1312,12 +1312,42 @@ fn untimed_turn_start(line: &str, labels: Labels) -> Option<(&str, &str)> {
 /// head in Hansard, names nobody); with `capitals_only`, a name without lower case.
 fn untimed_colon_turn(line: &str, capitals_only: bool) -> Option<(&str, &str)> {
     let line = question_number(line);
-    let (name, said) = name_colon(line)?;
-    let ok = capitalised(name)
-        && name.starts_with(char::is_alphabetic)
-        && header(line).is_none()
-        && !(capitals_only && name.chars().any(char::is_lowercase));
+    let named = name_colon(line)
+        .filter(|(name, _)| capitalised(name) && name.starts_with(char::is_alphabetic))
+        .or_else(|| office_label(line).filter(|_| !capitals_only))?;
+    let (name, said) = named;
+    let ok = header(line).is_none() && !(capitals_only && name.chars().any(char::is_lowercase));
     ok.then_some((name, said))
+}
+
+/// Lower-case words inside the title of an office.
+const OFFICE_WORDS: &[&str] = &["and", "for", "of", "the", "in", "on", "to"];
+
+/// Longest office label, in bytes, and most words in it (its parts in parentheses aside).
+const MAX_OFFICE_BYTES: usize = 160;
+const MAX_OFFICE_WORDS: usize = 16;
+
+/// `(name, text)` when `line` opens with the title of an office and a colon, as Hansard labels
+/// ministers: `The` and capitalised words, the lower-case ones only `and`, `for`, `of`, `the`,
+/// `in`, `on`, `to`, up to [`MAX_OFFICE_WORDS`] words, and a name in parentheses after it
+/// (`The Chancellor of the Exchequer (Jeremy Hunt):`, `The Parliamentary Under-Secretary of
+/// State for Health and Social Care (Maria Caulfield):`). Such labels are longer than a
+/// name ([`name_colon`]) and have words in lower case, so they were taken for text.
+fn office_label(line: &str) -> Option<(&str, &str)> {
+    let colon = line.get(..MAX_OFFICE_BYTES.min(line.len()))?.find(':')?;
+    let (name, said) = (line[..colon].trim(), line[colon + 1..].trim());
+    let plain = without_parenthesised(name);
+    let words: Vec<&str> = plain.split_whitespace().collect();
+    let office = name.starts_with("The ")
+        && (3..=MAX_OFFICE_WORDS).contains(&words.len())
+        && !name.contains(['[', ']', '"', '“', '”', '{', '}', '<', '>'])
+        && !name.ends_with(['?', '!', ',', ';'])
+        && words.iter().all(|w| {
+            w.starts_with(char::is_uppercase)
+                || OFFICE_WORDS.contains(w)
+                || NAME_PARTICLES.contains(w)
+        });
+    office.then_some((name, said))
 }
 
 /// The speakers GPO names by no name (`Voice.`, `Voices.`): someone in the room.
@@ -2255,6 +2285,21 @@ mod tests {
             warnings.iter().any(|w| w.contains("Sir Keir Starmer (Holborn and St Pancras) (Lab) → Sir Keir Starmer; The Prime Minister (Rishi Sunak) → The Prime Minister")),
             "{warnings:?}"
         );
+        // A minister's office, longer than a name and with words in lower case.
+        let office = "Jim Shannon (Strangford) (DUP): Will the Minister meet me?\n\nThe Parliamentary Under-Secretary of State for Health and Social Care (Maria Caulfield): I would be happy to.\n\nJim Shannon: I thank the Minister for that answer—\n\nThe Parliamentary Under-Secretary of State for Health and Social Care: Let me be clear.\n\nThe Chancellor of the Exchequer (Jeremy Hunt): Growth is up.\n";
+        let (turns, _) = untimed_read(office);
+        let minister = "The Parliamentary Under-Secretary of State for Health and Social Care";
+        assert_eq!(
+            turns,
+            vec![
+                turn("Jim Shannon", "Will the Minister meet me?", 1),
+                turn(minister, "I would be happy to.", 3),
+                turn("Jim Shannon", "I thank the Minister for that answer—", 5),
+                turn(minister, "Let me be clear.", 7),
+                turn("The Chancellor of the Exchequer (Jeremy Hunt)", "Growth is up.", 9),
+            ]
+        );
+        assert_eq!(office_label("The plan is simple: we win"), None);
         // A numbered point inside a turn stays text.
         assert_eq!(question_number("1. First: we cut taxes"), "1. First: we cut taxes");
         assert_eq!(question_number("2. Ann Lee (Bath) (LD): What"), "Ann Lee (Bath) (LD): What");
