@@ -1097,6 +1097,8 @@ fn read_untimed(
     // whoever the `BY` line names from there on.
     let examined = labels.examination && text.lines().any(|l| examiner_line(l).is_some());
     let mut headings: Option<(usize, usize)> = None;
+    // Markup, footers and page marks (`15 Mar 2023 : Column 812`): the first and how many.
+    let mut markup: Option<(usize, usize)> = None;
     // Material inserted into the record (below GPO's `[… follows:]`): the first line and how
     // many, and whether the lines read are such material.
     let mut inserted: Option<(usize, usize)> = None;
@@ -1113,7 +1115,11 @@ fn read_untimed(
         let raw = if n == 1 { raw.trim_start_matches('\u{feff}') } else { raw };
         let decoded = decode_entities(raw);
         let line = decoded.trim();
-        if line.is_empty() || is_markup(line) {
+        if line.is_empty() {
+            continue;
+        }
+        if is_markup(line) {
+            markup.get_or_insert((n, 0)).1 += 1;
             continue;
         }
         let unmarked = unmark(line);
@@ -1190,6 +1196,14 @@ fn read_untimed(
             line,
             Some(1),
             format!("{count} heading(s) in capitals between the turns skipped (`CROSS-EXAMINATION`, `ORAL ARGUMENT OF …`): not speech"),
+        )?;
+    }
+    if let Some((line, count)) = markup {
+        ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(1),
+            format!("{count} line(s) of markup, a service's footer or a page mark of the printed record (`Column 812`, `[GRAPHIC] [TIFF OMITTED] …`) skipped: not speech"),
         )?;
     }
     if let Some((line, count)) = inserted {
@@ -2280,6 +2294,12 @@ mod tests {
                 turn("Sir Keir Starmer", "Will he answer?", 15),
                 turn("The Prime Minister", "Let me finish.", 17),
             ]
+        );
+        assert!(
+            warnings.iter().any(|w| w.contains(
+                "line 13, column 1: 1 line(s) of markup, a service's footer or a page mark"
+            )),
+            "{warnings:?}"
         );
         assert!(
             warnings.iter().any(|w| w.contains("Sir Keir Starmer (Holborn and St Pancras) (Lab) → Sir Keir Starmer; The Prime Minister (Rishi Sunak) → The Prime Minister")),
