@@ -1348,7 +1348,8 @@ const MAX_OFFICE_WORDS: usize = 16;
 /// State for Health and Social Care (Maria Caulfield):`). Such labels are longer than a
 /// name ([`name_colon`]) and have words in lower case, so they were taken for text.
 fn office_label(line: &str) -> Option<(&str, &str)> {
-    let colon = line.get(..MAX_OFFICE_BYTES.min(line.len()))?.find(':')?;
+    let (colon, _) =
+        line.char_indices().take_while(|&(i, _)| i < MAX_OFFICE_BYTES).find(|&(_, c)| c == ':')?;
     let (name, said) = (line[..colon].trim(), line[colon + 1..].trim());
     let plain = without_parenthesised(name);
     let words: Vec<&str> = plain.split_whitespace().collect();
