@@ -178,7 +178,10 @@ fn a_line_numbered_argument_reads_turn_by_turn() {
     let out: serde_json::Value = serde_json::from_str(&run.ok()).unwrap();
     let stderr = run.stderr();
     assert!(stderr.contains("argument.txt: line 1, column 1: 2 line(s) outside the transcript's numbered lines skipped"), "{stderr}");
-    assert!(stderr.contains("line 7, column 1: 1 heading(s) in capitals between the turns skipped"), "{stderr}");
+    assert!(
+        stderr.contains("line 7, column 1: 1 heading(s) in capitals between the turns skipped"),
+        "{stderr}"
+    );
     let u = &out["untimed"][0];
     let turns: Vec<(String, u64, String)> = u["turn_list"]
         .as_array()
