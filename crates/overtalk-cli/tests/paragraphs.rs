@@ -163,3 +163,53 @@ fn convert_flags_estimated_ends_and_from_names_the_dialect() {
         run.stderr()
     );
 }
+
+/// A US Supreme Court oral argument as the reporting company prints it (invented words): line
+/// numbers 1 to 25, page numbers and the company's footer outside them, a heading in capitals,
+/// interruptions written `--`, `(Laughter.)` and a `(Whereupon, …)` note on lines of their own;
+/// with a BOM and CRLF line ends.
+const ARGUMENT: &str = "\u{feff}                                                        3\r\n\r\n 1               P R O C E E D I N G S\r\n 2                                     (10:04 a.m.)\r\n 3             CHIEF JUSTICE ROBERTS:  We'll hear\r\n 4   argument first this morning.  Mr. Lee.\r\n 5              ORAL ARGUMENT OF ANA LEE\r\n 6             MS. LEE:  Mr. Chief Justice, this case is\r\n 7   about --\r\n 8             JUSTICE KAGAN:  Can I ask --\r\n 9             MS. LEE:  Of course.\r\n10             JUSTICE KAGAN:  -- what happens next?\r\n11             (Laughter.)\r\n12             MS. LEE:  Nothing\r\n13   happens.\r\n14             CHIEF JUSTICE ROBERTS:  Thank you.\r\n15             (Whereupon, at 11:58 a.m., the case was\r\n16   submitted.)\r\n\r\n                 Alderson Reporting Company\r\n";
+
+#[test]
+fn a_line_numbered_argument_reads_turn_by_turn() {
+    let dir = Dir::new();
+    let path = dir.create("argument.txt", ARGUMENT);
+    let run = dir.run(&["analyze", "--format", "json", path.to_str().unwrap()]);
+    let out: serde_json::Value = serde_json::from_str(&run.ok()).unwrap();
+    let stderr = run.stderr();
+    assert!(stderr.contains("argument.txt: line 1, column 1: 2 line(s) outside the transcript's numbered lines skipped"), "{stderr}");
+    assert!(
+        stderr.contains("line 7, column 1: 1 heading(s) in capitals between the turns skipped"),
+        "{stderr}"
+    );
+    let u = &out["untimed"][0];
+    let turns: Vec<(String, u64, String)> = u["turn_list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let s = |k: &str| t[k].as_str().unwrap().to_owned();
+            (s("speaker"), t["words"].as_u64().unwrap(), s("ends"))
+        })
+        .collect();
+    let expected = [
+        ("CHIEF JUSTICE ROBERTS", 8, "sentence"),
+        ("MS. LEE", 7, "cut_off"),
+        ("JUSTICE KAGAN", 3, "cut_off"),
+        ("MS. LEE", 2, "sentence"),
+        ("JUSTICE KAGAN", 3, "sentence"),
+        ("MS. LEE", 2, "sentence"),
+        ("CHIEF JUSTICE ROBERTS", 2, "sentence"),
+    ];
+    let expected: Vec<(String, u64, String)> =
+        expected.iter().map(|(s, w, e)| (s.to_string(), *w, e.to_string())).collect();
+    assert_eq!(turns, expected);
+    assert_eq!(u["words"], 27);
+    let rules: Vec<(String, serde_json::Value)> = u["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["rule"].as_str().unwrap().to_owned(), r["count"].clone()))
+        .collect();
+    assert_eq!(rules[1], ("cut_off".to_owned(), serde_json::json!(2)));
+}

@@ -120,7 +120,8 @@ pub(crate) fn sentence_tail(text: &str) -> &str {
 }
 
 /// Where the note that ends `s` starts: a `[…]`, or a `(…)` that is a transcriber's note
-/// ([`parenthesised_note`](crate::format::notes::parenthesised_note)), within
+/// ([`parenthesised_note`](crate::format::notes::parenthesised_note)) or fills its lines
+/// ([`alone`](crate::format::notes::alone)), within
 /// `MAX_NOTE_BYTES` of the end.
 fn trailing_note(s: &str) -> Option<usize> {
     let close = s.chars().next_back()?;
@@ -135,13 +136,21 @@ fn trailing_note(s: &str) -> Option<usize> {
     }
     let at = from + s[from..].rfind(open)?;
     let inner = &s[at + 1..s.len() - 1];
-    (open == '[' || crate::format::notes::parenthesised_note(inner)).then_some(at)
+    let note = open == '['
+        || crate::format::notes::parenthesised_note(inner)
+        || crate::format::notes::alone(s, at, s.len());
+    note.then_some(at)
 }
 
 /// Whether a text ends with a dash or an ellipsis (the transcriber's mark of a cut-off), or
-/// CHAT's interruption terminator.
+/// CHAT's interruption terminator. The Government Publishing Office's text of some hearings
+/// prints the dash as an underscore (`Mr. Chairman_`): a last word with one underscore, at its
+/// end, is cut off too (`_emphasis_` in Markdown, with two, is not).
 pub(crate) fn cut_off(tail: &str) -> bool {
-    tail.ends_with(['-', '–', '—', '…'])
+    let underscore = tail.ends_with('_')
+        && tail.split_whitespace().next_back().is_some_and(|w| w.matches('_').count() == 1);
+    underscore
+        || tail.ends_with(['-', '–', '—', '…'])
         // An ellipsis, but not CHAT's `+...` (trailing off: unfinished, not interrupted).
         || (tail.ends_with("...") && !tail.ends_with("+..."))
         // CHAT's terminators of an utterance interrupted by another speaker (`+/.`, `+/?`);
@@ -280,9 +289,13 @@ mod tests {
         assert_eq!(sentence_tail("He said \"no.\"  "), "He said \"no.");
         assert_eq!(sentence_tail("Will you shut up, man? (CROSSTALK)"), "Will you shut up, man?");
         assert_eq!(sentence_tail("(It was a joke.)"), "(It was a joke.");
+        // A note on a line of its own below the turn's first line (a court reporter's).
+        assert_eq!(sentence_tail("there too.\n(Pause)"), "there too.");
         assert_eq!(sentence_tail("I said (and I mean it)"), "I said (and I mean it");
         assert!(cut_off(sentence_tail("the plan is—")));
         assert!(cut_off(sentence_tail("and then...")));
+        assert!(cut_off("Mr. Chairman_") && cut_off("the _"));
+        assert!(!cut_off("I _really_") && !cut_off("see my_file.txt"));
         assert!(cut_off("so I [>] +/.") && cut_off("are you +/?"));
         assert!(!cut_off("so I +//.") && !cut_off("so I.") && !cut_off("so I +..."));
         // Two trailing notes: the sentence before both.

@@ -60,8 +60,20 @@ pub(crate) fn parenthesised_note(inner: &str) -> bool {
     kind_of(inner) != MarkKind::Other || (letters >= 5 && !inner.chars().any(char::is_lowercase))
 }
 
+/// Whether the bytes `start..end` of `text` fill lines of their own below its first line:
+/// a line break and nothing but spaces before them, nothing but spaces after them on their last
+/// line. A note in parentheses set apart so is the transcriber's, whatever its words
+/// (`(Pause)`, `(Witness sworn.)`, `(Whereupon, at 11:58 a.m., the case was submitted.)`, as
+/// court reporters write them between the lines of a turn): a speaker's aside in parentheses
+/// sits inside a sentence, or is the whole of what they said (`JONES: (It was a joke.)`).
+pub(crate) fn alone(text: &str, start: usize, end: usize) -> bool {
+    let before = text[..start].trim_end_matches([' ', '\t']);
+    let after = text[end..].trim_start_matches([' ', '\t']);
+    before.ends_with('\n') && (after.is_empty() || after.starts_with(['\n', '\r']))
+}
+
 /// The notes of `text`, in order: every `[…]`, and every `(…)` that is a transcriber's note
-/// ([`parenthesised_note`]). An opening bracket without its closing one within
+/// ([`parenthesised_note`]) or fills its lines ([`alone`]). An opening bracket without its closing one within
 /// [`MAX_NOTE_BYTES`], or with another opening bracket before it, opens no note.
 pub(crate) fn notes(text: &str) -> Vec<Note<'_>> {
     let mut out = Vec::new();
@@ -82,7 +94,8 @@ pub(crate) fn notes(text: &str) -> Vec<Note<'_>> {
         let inner = window[..at].trim();
         let after = body + at + 1;
         from = after;
-        if inner.is_empty() || (open == '(' && !parenthesised_note(inner)) {
+        if inner.is_empty() || (open == '(' && !parenthesised_note(inner) && !alone(text, i, after))
+        {
             continue;
         }
         out.push(Note { kind: kind_of(inner), inner, range: (i, after) });
@@ -133,6 +146,13 @@ mod tests {
         // A long bracket is text; a multi-byte character at the limit does not split.
         assert!(notes(&format!("[{}]", "€".repeat(100))).is_empty());
         assert_eq!(word_count("[laughter]"), 0);
+        // A parenthesis on lines of its own below the first is a note, whatever its words; the
+        // whole of a text in parentheses is speech (an aside).
+        assert!(notes("(It was a joke.)").is_empty());
+        let court = "there too.\n(Pause)\nYes (I think) so.\n(Whereupon, the case was\nsubmitted.)";
+        let found: Vec<&str> = notes(court).iter().map(|n| n.inner).collect();
+        assert_eq!(found, vec!["Pause", "Whereupon, the case was\nsubmitted."]);
+        assert_eq!(word_count(court), 6);
         let chat: Vec<MarkKind> =
             notes("so I [>] +/. no [<] . [<1] [>1]").iter().map(|n| n.kind).collect();
         use MarkKind::*;

@@ -59,6 +59,14 @@
 //! - Bracketed notes in the text are kept in the text as written and also as [`Mark`]s:
 //!   `[crosstalk 00:13:22]`, `[inaudible 00:01:02]`, `[laughter]`, … with the time they hold.
 //!
+//! # Transcripts without times
+//!
+//! A text of speakers' turns with no time header (a rush transcript, a hearing, a court
+//! transcript) is read as an untimed transcript ([`read_untimed`]; rule book §5.10): `Name:`
+//! labels, GPO's period labels (`Mr. JORDAN. Did you--`), an examination's `Q.` and `A.`
+//! under `BY MR. SMITH:`, a court reporter's line numbers and page furniture taken off first
+//! ([`numbered_lines`]), headings in capitals and Hansard's column marks skipped.
+//!
 //! # Ends are estimated
 //!
 //! The files give no end times, and overtalk does not invent them silently: a paragraph ends at
@@ -280,9 +288,18 @@ const NAME_PARTICLES: &[&str] = &[
 ];
 
 /// Whether every word of `name` starts with a capital or a digit (`Ana Ruiz`, `Speaker 1`),
-/// name particles aside.
+/// name particles aside. Words inside parentheses after a name are its constituency, party or
+/// company, written as such (`Sir Keir Starmer (Holborn and St Pancras) (Lab)`, Hansard's
+/// label): only their first word counts.
 fn capitalised(name: &str) -> bool {
+    let mut depth = 0usize;
     name.split_whitespace().all(|w| {
+        let inside = depth > 0;
+        depth += w.matches('(').count();
+        depth = depth.saturating_sub(w.matches(')').count());
+        if inside {
+            return true;
+        }
         // A word in parentheses (`(I-VT)`, `(Company)`) by its first letter.
         w.trim_start_matches('(').starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
             || NAME_PARTICLES.contains(&w)
@@ -312,8 +329,9 @@ fn name_colon(rest: &str) -> Option<(&str, &str)> {
 
 /// Where `text` is a transcript of speakers' turns with no times at all (a debate's rush
 /// transcript, a hearing: `COOPER: Welcome…`, `CLINTON: Thank you`): at least three lines
-/// open with a capitalised `Name:`, two names or more, one of them twice. The line (1-based)
-/// and its start, for an error that says why nothing can be measured.
+/// open with a capitalised `Name:` (or the text's other labels, [`Labels`]: `Mr. JORDAN.`,
+/// `Q.`), two names or more, one of them twice (a name's parts in parentheses aside). The
+/// line (1-based) and its start, for an error that says why nothing can be measured.
 ///
 /// ```text
 /// COOPER: Welcome to the debate.      named turn 1      names: COOPER ×2, CHAFEE ×1
@@ -321,14 +339,17 @@ fn name_colon(rest: &str) -> Option<(&str, &str)> {
 /// COOPER: Governor, you were…         named turn 3
 /// ```
 pub(crate) fn untimed_turns(text: &str) -> Option<(usize, String)> {
-    let mut names: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    // A name with its parts in parentheses is the name without them (Hansard's `Sir Keir
+    // Starmer (Holborn and St Pancras) (Lab):`, then `Sir Keir Starmer:`).
+    let mut names: HashMap<String, usize> = HashMap::new();
     let mut first = None;
+    let labels = Labels::of(text);
     for (n, line) in text.lines().enumerate().take(2000) {
-        let Some((name, said)) = untimed_turn_start(line.trim(), false) else { continue };
+        let Some((name, said)) = untimed_turn_start(line.trim(), labels) else { continue };
         if said.is_empty() {
             continue;
         }
-        *names.entry(name).or_default() += 1;
+        *names.entry(without_parenthesised(name).trim().to_owned()).or_default() += 1;
         first.get_or_insert((n + 1, line.trim().chars().take(40).collect::<String>()));
     }
     let turns: usize = names.values().sum();
@@ -372,9 +393,12 @@ const FIELD_NAMES: &[&str] = &[
 /// cut off). Email and HTTP headers, configuration files and change logs have `Key: value`
 /// lines too; given `--from paragraphs`, [`untimed_turns`] alone decides.
 pub(crate) fn speech_turns(text: &str) -> bool {
+    let numbered = numbered_lines(text);
+    let text = numbered.as_ref().map_or(text, |(t, _)| t.as_str());
     let (mut turns, mut words, mut ended) = (0usize, 0usize, 0usize);
+    let labels = Labels::of(text);
     for line in text.lines().take(2000) {
-        let Some((name, said)) = untimed_turn_start(line.trim(), false) else { continue };
+        let Some((name, said)) = untimed_turn_start(line.trim(), labels) else { continue };
         if said.is_empty() {
             continue;
         }
@@ -641,7 +665,20 @@ fn is_markup(line: &str) -> bool {
             // reserved.`).
             || ((l.starts_with("copyright") || l.starts_with('©')) && t.len() < 200)
     };
-    heading || rule('-') || rule('*') || rule('_') || footer
+    heading || rule('-') || rule('*') || rule('_') || footer || page_mark(t)
+}
+
+/// Whether a line marks a place in the printed record, not speech: Hansard's column number
+/// (`Column 812`, `15 Mar 2023 : Column 812`, `Column 45WH` in Westminster Hall) and the
+/// Government Publishing Office's stand-in for a page printed as an image (`[GRAPHIC] [TIFF
+/// OMITTED] T4512.001`, `[GRAPHIC(S) NOT AVAILABLE IN TIFF FORMAT]`).
+fn page_mark(t: &str) -> bool {
+    let column = t.rsplit_once(" : ").map_or(t, |(_, c)| c);
+    let column = column.strip_prefix("Column ").is_some_and(|n| {
+        let digits = n.bytes().take_while(u8::is_ascii_digit).count();
+        (1..=5).contains(&digits) && n[digits..].bytes().all(|b| b.is_ascii_uppercase())
+    });
+    column || (t.starts_with("[GRAPHIC") && t.len() < 120)
 }
 
 /// The marks (the transcriber's notes, [`notes`](super::notes)) of a paragraph's text;
@@ -738,6 +775,17 @@ impl Kept {
 
 /// Reads a paragraph transcript (any dialect; see the module doc) as one recording.
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    // A court reporter's numbered lines: read without their numbers and page furniture.
+    let numbered = numbered_lines(text);
+    if let Some((_, Some((line, count)))) = numbered {
+        ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(1),
+            format!("{count} line(s) outside the transcript's numbered lines skipped (page numbers, running heads, the reporter's footer): not speech; the line numbers are taken off the others"),
+        )?;
+    }
+    let text = numbered.as_ref().map_or(text, |(t, _)| t.as_str());
     if let Some(late) = late_times(text) {
         return read_untimed(text, Some(late), ctx);
     }
@@ -963,9 +1011,10 @@ fn late_times(text: &str) -> Option<(usize, usize)> {
     let line = first?;
     let above = &text[..at];
     untimed_turns(above)?;
+    let labels = Labels::of(above);
     let turns = above
         .lines()
-        .filter(|l| untimed_turn_start(l.trim(), false).is_some_and(|(_, s)| !s.is_empty()))
+        .filter(|l| untimed_turn_start(l.trim(), labels).is_some_and(|(_, s)| !s.is_empty()))
         .count();
     // The other time lines, counted only while they are no more than the turns above.
     let mut times = 1usize;
@@ -1005,31 +1054,32 @@ fn read_untimed(
     // Which names open turns: those in capitals only, when most turns are named so; and the
     // names that open a turn with words on its line (a `Name:` line without words opens a
     // turn only under such a name: `FULL TRANSCRIPT:` above the debate does not).
+    let mut labels = Labels::of(text);
     let (mut turns, mut upper) = (0usize, 0usize);
     for line in text.lines() {
-        if let Some((name, said)) = untimed_turn_start(line.trim(), false) {
+        if let Some((name, said)) = untimed_turn_start(line.trim(), labels) {
             if !said.is_empty() {
                 turns += 1;
                 upper += usize::from(!name.chars().any(char::is_lowercase));
             }
         }
     }
-    let capitals_only = upper * 3 >= turns * 2;
+    labels.capitals_only = upper * 3 >= turns * 2;
     // A `Name:` line without words opens a turn under a name that speaks elsewhere, that is
     // introduced so (`RACHEL MARTIN, BYLINE:` alone on its line, then `MARTIN:`, as NPR's
     // transcripts read), or that labels two lines or more.
     let mut speaking: HashSet<&str> = HashSet::new();
-    let mut labels: HashMap<&str, usize> = HashMap::new();
+    let mut labelled: HashMap<&str, usize> = HashMap::new();
     for line in text.lines() {
-        if let Some((name, said)) = untimed_turn_start(line.trim(), capitals_only) {
-            *labels.entry(name).or_default() += 1;
+        if let Some((name, said)) = untimed_turn_start(line.trim(), labels) {
+            *labelled.entry(name).or_default() += 1;
             if !said.is_empty() {
                 speaking.insert(name);
             }
         }
     }
-    let introduced = introduced_names(&labels.keys().copied().collect());
-    let opens: HashSet<&str> = labels
+    let introduced = introduced_names(&labelled.keys().copied().collect());
+    let opens: HashSet<&str> = labelled
         .iter()
         .filter(|&(name, &count)| {
             speaking.contains(name)
@@ -1041,12 +1091,35 @@ fn read_untimed(
     let mut read: Vec<(usize, String, String)> = Vec::new();
     let mut skipped: Option<(usize, usize)> = None;
     let mut times = 0usize;
+    let mut examiner: Option<String> = None;
+    // Whether the text names an examiner anywhere: the answers are the witness's from its
+    // first line (a page that starts in the middle of an examination), the questions by
+    // whoever the `BY` line names from there on.
+    let examined = labels.examination && text.lines().any(|l| examiner_line(l).is_some());
+    let mut headings: Option<(usize, usize)> = None;
+    // Markup, footers and page marks (`15 Mar 2023 : Column 812`): the first and how many.
+    let mut markup: Option<(usize, usize)> = None;
+    // Material inserted into the record (below GPO's `[… follows:]`): the first line and how
+    // many, and whether the lines read are such material.
+    let mut inserted: Option<(usize, usize)> = None;
+    let mut inserting = false;
+    // Whether the words are written in mixed case, so that a line in capitals is a heading.
+    let (mut lower, mut lines) = (0usize, 0usize);
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        lines += 1;
+        lower += usize::from(line.chars().any(char::is_lowercase));
+    }
+    let mixed_case = 3 * lower >= 2 * lines;
     for item in ctx.lines(text) {
         let (n, raw) = item?;
         let raw = if n == 1 { raw.trim_start_matches('\u{feff}') } else { raw };
         let decoded = decode_entities(raw);
         let line = decoded.trim();
-        if line.is_empty() || is_markup(line) {
+        if line.is_empty() {
+            continue;
+        }
+        if is_markup(line) {
+            markup.get_or_insert((n, 0)).1 += 1;
             continue;
         }
         let unmarked = unmark(line);
@@ -1064,12 +1137,41 @@ fn read_untimed(
             }
             continue;
         }
-        let start = untimed_turn_start(line, capitals_only)
+        // An examination: `BY MR. SMITH:` names who asks the questions below it; the answers
+        // are the witness's.
+        if labels.examination {
+            if let Some(by) = examiner_line(line) {
+                examiner = Some(by.to_owned());
+                continue;
+            }
+            if let Some((letter, said)) = qa_line(line) {
+                let name = match (letter, &examiner) {
+                    ('Q', Some(by)) => by.as_str(),
+                    ('Q', None) => "Q",
+                    (_, _) if examined => WITNESS,
+                    (_, _) => "A",
+                };
+                inserting = false;
+                read.push((n, name.to_owned(), said.to_owned()));
+                continue;
+            }
+        }
+        let start = untimed_turn_start(line, labels)
             .filter(|(name, said)| !said.is_empty() || opens.contains(name));
         if let Some((name, said)) = start {
+            inserting = false;
             read.push((n, name.to_owned(), said.to_owned()));
             continue;
         }
+        if mixed_case && !read.is_empty() && heading(line) {
+            headings.get_or_insert((n, 0)).1 += 1;
+            continue;
+        }
+        if inserting && !read.is_empty() {
+            inserted.get_or_insert((n, 0)).1 += 1;
+            continue;
+        }
+        inserting = insertion_note(line);
         match read.last_mut() {
             Some((_, _, said)) => {
                 if !said.is_empty() {
@@ -1086,6 +1188,30 @@ fn read_untimed(
             line,
             Some(1),
             format!("{lines} line(s) above the first speaker's turn skipped (a title, a date): not speech"),
+        )?;
+    }
+    if let Some((line, count)) = headings {
+        ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(1),
+            format!("{count} heading(s) in capitals between the turns skipped (`CROSS-EXAMINATION`, `ORAL ARGUMENT OF …`): not speech"),
+        )?;
+    }
+    if let Some((line, count)) = markup {
+        ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(1),
+            format!("{count} line(s) of markup, a service's footer or a page mark of the printed record (`Column 812`, `[GRAPHIC] [TIFF OMITTED] …`) skipped: not speech"),
+        )?;
+    }
+    if let Some((line, count)) = inserted {
+        ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(1),
+            format!("{count} line(s) inserted into the record (below a note such as `[Prepared statement of … follows:]`, up to the next speaker's label) skipped: not spoken"),
         )?;
     }
     if let Some((line, turns)) = late {
@@ -1137,6 +1263,16 @@ fn introduced_names<'a>(names: &HashSet<&'a str>) -> BTreeMap<&'a str, &'a str> 
         else {
             continue;
         };
+        // Hansard's `The Prime Minister (Rishi Sunak):` at a member's first turn, then `The
+        // Prime Minister:`; `Sir Keir Starmer (Holborn and St Pancras) (Lab):`, then `Sir Keir
+        // Starmer:`: the label without its parts in parentheses.
+        let bare = plain.trim();
+        if bare != name && !name.contains(',') {
+            if let Some(&short) = names.get(bare) {
+                out.insert(name, short);
+                continue;
+            }
+        }
         if (words.len() >= 2 || name.contains(',')) && last != name {
             if let Some(&short) = names.get(last) {
                 out.insert(name, short);
@@ -1168,15 +1304,389 @@ fn without_parenthesised(s: &str) -> String {
     plain
 }
 
-/// `(name, text)` when `line` opens a turn of an untimed transcript: a capitalised `Name:`
-/// that is not a header with a time (as [`untimed_turns`] counts them); with `capitals_only`,
-/// a name without lower case.
-fn untimed_turn_start(line: &str, capitals_only: bool) -> Option<(&str, &str)> {
-    let (name, said) = name_colon(line)?;
-    let ok = capitalised(name)
-        && header(line).is_none()
-        && !(capitals_only && name.chars().any(char::is_lowercase));
+/// `(name, text)` when `line` opens a turn of an untimed transcript with `labels`: GPO's
+/// period label ([`period_label`]) in a text of them, else a capitalised `Name:` that is not a
+/// header with a time (as [`untimed_turns`] counts them); with `capitals_only`, a name without
+/// lower case. In an examination a `Q.` or `A.` line is a turn of `Q` or `A`
+/// ([`read_untimed`] names them).
+fn untimed_turn_start(line: &str, labels: Labels) -> Option<(&str, &str)> {
+    if labels.examination {
+        if let Some((letter, said)) = qa_line(line) {
+            return Some((if letter == 'Q' { "Q" } else { "A" }, said));
+        }
+    }
+    if labels.period {
+        return period_label(line);
+    }
+    untimed_colon_turn(line, labels.capitals_only)
+}
+
+/// `(name, text)` when `line` opens with a capitalised `Name:` that is not a header with a
+/// time and whose name starts with a letter (`15 Mar 2023 : Column 812`, a page's running
+/// head in Hansard, names nobody); with `capitals_only`, a name without lower case.
+fn untimed_colon_turn(line: &str, capitals_only: bool) -> Option<(&str, &str)> {
+    let line = question_number(line);
+    let named = name_colon(line)
+        .filter(|(name, _)| capitalised(name) && name.starts_with(char::is_alphabetic))
+        .or_else(|| office_label(line).filter(|_| !capitals_only))?;
+    let (name, said) = named;
+    let ok = header(line).is_none() && !(capitals_only && name.chars().any(char::is_lowercase));
     ok.then_some((name, said))
+}
+
+/// Lower-case words inside the title of an office.
+const OFFICE_WORDS: &[&str] = &["and", "for", "of", "the", "in", "on", "to"];
+
+/// Longest office label, in bytes, and most words in it (its parts in parentheses aside).
+const MAX_OFFICE_BYTES: usize = 160;
+const MAX_OFFICE_WORDS: usize = 16;
+
+/// `(name, text)` when `line` opens with the title of an office and a colon, as Hansard labels
+/// ministers: `The` and capitalised words, the lower-case ones only `and`, `for`, `of`, `the`,
+/// `in`, `on`, `to`, up to [`MAX_OFFICE_WORDS`] words, and a name in parentheses after it
+/// (`The Chancellor of the Exchequer (Jeremy Hunt):`, `The Parliamentary Under-Secretary of
+/// State for Health and Social Care (Maria Caulfield):`). Such labels are longer than a
+/// name ([`name_colon`]) and have words in lower case, so they were taken for text.
+fn office_label(line: &str) -> Option<(&str, &str)> {
+    let (colon, _) =
+        line.char_indices().take_while(|&(i, _)| i < MAX_OFFICE_BYTES).find(|&(_, c)| c == ':')?;
+    let (name, said) = (line[..colon].trim(), line[colon + 1..].trim());
+    let plain = without_parenthesised(name);
+    let words: Vec<&str> = plain.split_whitespace().collect();
+    let office = name.starts_with("The ")
+        && (3..=MAX_OFFICE_WORDS).contains(&words.len())
+        && !name.contains(['[', ']', '"', '“', '”', '{', '}', '<', '>'])
+        && !name.ends_with(['?', '!', ',', ';'])
+        && words.iter().all(|w| {
+            w.starts_with(char::is_uppercase)
+                || OFFICE_WORDS.contains(w)
+                || NAME_PARTICLES.contains(w)
+        });
+    office.then_some((name, said))
+}
+
+/// The speakers GPO names by no name (`Voice.`, `Voices.`): someone in the room.
+const UNNAMED_VOICES: &[&str] = &["Voice", "Voices", "A Voice", "Several Voices"];
+
+/// A speaker's label that ends with a period, as the US Government Publishing Office prints
+/// hearings and the Congressional Record: mixed-case titles, then the name in capitals, a
+/// period and the words (`Mr. JORDAN. Did you--`, `Chairman COMER. The committee will come to
+/// order.`, `The CHAIRMAN.`, `Ms. OCASIO-CORTEZ [continuing].`, `Mr. GARCIA of Texas.`,
+/// `The SPEAKER pro tempore.`, `Voice.`). The label (without `[continuing]`) and the words after it.
+///
+/// ```text
+/// Mr.  JORDAN.  Did you--
+/// └title┘└name in capitals, then ". "┘ -> ("Mr. JORDAN", "Did you--")
+/// ```
+///
+/// One to four title words, and one to three words in capitals of two letters or more, so
+/// that a sentence (`The FBI said so.` has no period after `FBI`) and a court reporter's
+/// `MR. SMITH:` (no title in mixed case) stay what they are.
+fn period_label(line: &str) -> Option<(&str, &str)> {
+    let line = line.trim();
+    for voice in UNNAMED_VOICES {
+        if let Some(rest) = line.strip_prefix(voice).and_then(|r| r.strip_prefix('.')) {
+            if rest.is_empty() || rest.starts_with(char::is_whitespace) {
+                return Some((voice, rest.trim()));
+            }
+        }
+    }
+    let caps = |w: &str| {
+        let w = w.trim_end_matches('.');
+        w.chars().filter(|c| c.is_alphabetic()).count() >= 2
+            && w.chars().all(|c| c.is_uppercase() || matches!(c, '-' | '\'' | '’'))
+    };
+    let title = |w: &str| {
+        w.starts_with(char::is_uppercase)
+            && w.chars().any(char::is_lowercase)
+            && w.chars().all(|c| c.is_alphabetic() || c == '.' || c == '-')
+    };
+    // The words and where each starts.
+    let words: Vec<(usize, &str)> = line
+        .split(' ')
+        .scan(0usize, |at, w| {
+            let start = *at;
+            *at += w.len() + 1;
+            Some((start, w))
+        })
+        .filter(|(_, w)| !w.is_empty())
+        .take(12)
+        .collect();
+    let titles = words.iter().take_while(|(_, w)| title(w) && !caps(w)).count();
+    let names = words[titles..].iter().take_while(|(_, w)| caps(w)).count();
+    if !(1..=4).contains(&titles) || !(1..=3).contains(&names) {
+        return None;
+    }
+    // The word that ends the label with its period: the last name in capitals, or after it
+    // `of Texas.` (a state that tells two members apart) or `[continuing].`; the label is the
+    // words before `[continuing]`.
+    let mut k = titles + names - 1;
+    let mut label_end = words[k].0 + words[k].1.len();
+    if !words[k].1.ends_with('.') {
+        k += 1;
+        match words.get(k).map(|(_, w)| *w) {
+            Some("[continuing].") => {}
+            // The Congressional Record's `The SPEAKER pro tempore.`
+            Some("pro") if words.get(k + 1).is_some_and(|(_, w)| *w == "tempore.") => {
+                k += 1;
+                label_end = words[k].0 + words[k].1.len();
+            }
+            Some("of") => {
+                k += words[k + 1..]
+                    .iter()
+                    .take_while(|(_, w)| title(w) && !w.ends_with('.'))
+                    .count()
+                    + 1;
+                let (_, w) = words.get(k)?;
+                if !(title(w) && w.ends_with('.')) {
+                    return None;
+                }
+                label_end = words[k].0 + w.len();
+            }
+            _ => return None,
+        }
+    } else if words.get(k + 1).is_some_and(|(_, w)| *w == "[continuing].") {
+        k += 1;
+    }
+    let (at, w) = words[k];
+    if !w.ends_with('.') || w.ends_with("..") {
+        return None;
+    }
+    let label = line[..label_end].trim_end_matches('.');
+    Some((label, line[at + w.len()..].trim()))
+}
+
+/// How a line opens an examination's question or answer (`Q.   Where were you?`, `A.  At
+/// home.`; `Q` and `A` followed by a tab or two spaces, as some reporters write them):
+/// `'Q'` or `'A'` and the words.
+fn qa_line(line: &str) -> Option<(char, &str)> {
+    let line = line.trim();
+    let mut chars = line.chars();
+    let letter = chars.next().filter(|c| matches!(c, 'Q' | 'A'))?;
+    let rest = chars.as_str();
+    let said = match rest.strip_prefix('.') {
+        Some(r) if r.is_empty() || r.starts_with(char::is_whitespace) => r,
+        _ if rest.starts_with("  ") || rest.starts_with('\t') => rest,
+        _ => return None,
+    };
+    Some((letter, said.trim()))
+}
+
+/// How turns open in an untimed transcript, decided once from the whole text
+/// ([`Labels::of`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Labels {
+    /// Only names without lower case open turns (`COOPER:`; see [`read_untimed`]).
+    capitals_only: bool,
+    /// Labels end with a period (`Mr. JORDAN.`, GPO's hearings), not a colon.
+    period: bool,
+    /// `Q.` and `A.` lines are an examination's questions and answers.
+    examination: bool,
+}
+
+impl Labels {
+    /// The labels of `text`: GPO's period labels when at least three lines open with one,
+    /// naming two speakers or more, and more lines open so than with a `Name:`; an examination
+    /// when at least two lines open with `Q.` and two with `A.` (a court or deposition
+    /// transcript; `Q:` and `A:` are names with a colon, as oral histories write them).
+    fn of(text: &str) -> Labels {
+        let (mut period, mut colon, mut q, mut a) = (0usize, 0usize, 0usize, 0usize);
+        let mut names: HashMap<&str, usize> = HashMap::new();
+        for line in text.lines().take(100_000) {
+            let line = line.trim().trim_start_matches('\u{feff}');
+            if let Some((name, said)) = period_label(line) {
+                if !said.is_empty() {
+                    period += 1;
+                    *names.entry(name).or_default() += 1;
+                }
+            }
+            if untimed_colon_turn(line, false).is_some_and(|(_, said)| !said.is_empty()) {
+                colon += 1;
+            }
+            if let Some((letter, _)) = qa_line(line) {
+                q += usize::from(letter == 'Q');
+                a += usize::from(letter == 'A');
+            }
+        }
+        Labels {
+            capitals_only: false,
+            period: period >= 3
+                && period > colon
+                && names.len() >= 2
+                && names.values().any(|&k| k >= 2),
+            examination: q >= 2 && a >= 2,
+        }
+    }
+}
+
+/// Fewest numbered lines that make a text a line-numbered transcript ([`numbered_lines`]).
+const MIN_NUMBERED_LINES: usize = 10;
+/// Highest line number on a transcript's page (court reporters number 25 lines a page, some
+/// 26 to 28).
+const MAX_LINE_NUMBER: usize = 30;
+/// Widest indentation before a line number: a page number further right is no line number.
+const MAX_NUMBER_INDENT: usize = 8;
+
+/// A line's own number in a line-numbered transcript: 1 to [`MAX_LINE_NUMBER`] at the left
+/// margin (at most [`MAX_NUMBER_INDENT`] characters in), then whitespace or the line's end.
+/// The number and the byte where the text after it starts.
+fn line_number(line: &str) -> Option<(usize, usize)> {
+    let body = line.trim_start();
+    let indent = line.len() - body.len();
+    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+    if indent > MAX_NUMBER_INDENT || !(1..=2).contains(&digits) {
+        return None;
+    }
+    let rest = &body[digits..];
+    if !(rest.is_empty() || rest.starts_with(char::is_whitespace)) {
+        return None;
+    }
+    let n: usize = body[..digits].parse().ok()?;
+    (1..=MAX_LINE_NUMBER).contains(&n).then_some((n, indent + digits))
+}
+
+/// The text of a line-numbered transcript (court and deposition transcripts, US Supreme Court
+/// oral arguments: every line of a page numbered 1 to 25 at the left margin), with the
+/// numbers taken off and the lines outside the numbering blanked, or `None` for another text.
+/// The lines keep their places, so warnings name the lines of the file. With it, the first
+/// line outside the numbering and how many there are.
+///
+/// A text is line-numbered when at least [`MIN_NUMBERED_LINES`] lines and half its non-blank
+/// lines carry a line number, and nine in ten of those numbers follow the one before (or
+/// restart a page at 1). Lines without a number are the page's furniture, not speech: the page
+/// number at the right, a running header (`N7J3SMIC  Jones - Cross`), the reporting company's
+/// footer (`Heritage Reporting Corporation`).
+///
+/// ```text
+///                                              45   page number: blanked
+///  1             THE COURT:  Please be seated.      -> "THE COURT:  Please be seated."
+///  2   proceed.                                      -> "proceed."
+///          SOUTHERN DISTRICT REPORTERS, P.C.        footer: blanked
+/// ```
+fn numbered_lines(text: &str) -> Option<(String, Option<(usize, usize)>)> {
+    let (mut nonblank, mut numbered, mut in_sequence) = (0usize, 0usize, 0usize);
+    let mut previous = 0usize;
+    for (line, _) in split_lines(text).take(100_000) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        nonblank += 1;
+        if let Some((n, _)) = line_number(line.trim_start_matches('\u{feff}')) {
+            numbered += 1;
+            in_sequence += usize::from(n == previous + 1 || n == 1);
+            previous = n;
+        }
+    }
+    if numbered < MIN_NUMBERED_LINES || 2 * numbered < nonblank || 10 * in_sequence < 9 * numbered {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut furniture: Option<(usize, usize)> = None;
+    for (k, (line, ending)) in split_lines(text).enumerate() {
+        let body = line.trim_start_matches('\u{feff}');
+        match line_number(body) {
+            Some((_, at)) => out.push_str(body[at..].trim()),
+            None if body.trim().is_empty() => {}
+            None => furniture.get_or_insert((k + 1, 0)).1 += 1,
+        }
+        out.push_str(ending);
+    }
+    Some((out, furniture))
+}
+
+/// The lines of `text` with their terminators (`\n`, `\r\n` or `\r`, as
+/// [`ReadContext::lines`] splits them).
+fn split_lines(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (line, ending, next) = match rest.find(['\n', '\r']) {
+            Some(i) => {
+                let len = if rest[i..].starts_with("\r\n") { 2 } else { 1 };
+                (&rest[..i], &rest[i..i + len], &rest[i + len..])
+            }
+            None => (rest, "", ""),
+        };
+        rest = next;
+        Some((line, ending))
+    })
+}
+
+/// `line` without the number Hansard puts before a member's question (`1. Name (Constituency)
+/// (Party): text`; at Prime Minister's Questions `Q1. [901234] Name (Constituency) (Party):`,
+/// with the question's reference in brackets). Only before a label with a part in
+/// parentheses, so that a numbered point in a turn (`1. First: we cut taxes`) stays text.
+fn question_number(line: &str) -> &str {
+    let t = line.trim_start();
+    let digits = t.strip_prefix('Q').unwrap_or(t);
+    let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+    let Some(rest) = digits[n..].strip_prefix(". ").filter(|_| (1..=3).contains(&n)) else {
+        return line;
+    };
+    let mut rest = rest.trim_start();
+    if let Some(after) = rest.strip_prefix('[') {
+        let close = after.find(']').unwrap_or(0);
+        if close == 0 || !after[..close].bytes().all(|b| b.is_ascii_digit()) {
+            return line;
+        }
+        rest = after[close + 1..].trim_start();
+    }
+    let labelled = rest.find(':').is_some_and(|colon| {
+        rest[..colon].contains('(') && rest[..colon].trim_end().ends_with(')')
+    });
+    if labelled {
+        rest
+    } else {
+        line
+    }
+}
+
+/// The speaker of an examination's answers (`A.`): court reporters label the witness so when
+/// they speak outside the questions and answers (`THE WITNESS:  May I explain?`).
+const WITNESS: &str = "THE WITNESS";
+
+/// The examiner a court transcript names before the questions (`BY MR. SMITH:` on its own
+/// line): the name.
+fn examiner_line(line: &str) -> Option<&str> {
+    let line = line.trim().strip_suffix(':')?;
+    // `BY MR. SMITH:`, or after the heading on one line (`CROSS-EXAMINATION BY MS. DOE:`).
+    let name = match line.strip_prefix("BY ") {
+        Some(name) => name,
+        None => {
+            let (heading, name) = line.split_once(" BY ")?;
+            if !heading.contains("EXAMINATION") || heading.chars().any(char::is_lowercase) {
+                return None;
+            }
+            name
+        }
+    }
+    .trim();
+    (is_name(name) && capitalised(name)).then_some(name)
+}
+
+/// Whether a line is the Government Publishing Office's note that material inserted into the
+/// record follows (`[Prepared statement of Chairman Comer follows:]`, `[The information
+/// follows:]`): what follows it, up to the next speaker's label, was never spoken.
+fn insertion_note(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with('[')
+        && t.len() < 300
+        && t.to_lowercase().ends_with("follows:]")
+        && !t[1..].contains('[')
+}
+
+/// Whether a line between the turns of a mixed-case transcript is a heading: three letters or
+/// more, none in lower case, no transcriber's note (`(CROSSTALK)`, `[LAUGHTER]`) and no
+/// sentence's end or cut-off (`CROSS-EXAMINATION`, `ORAL ARGUMENT OF PAUL D. CLEMENT`,
+/// `P R O C E E D I N G S`; `NO!` and `WAIT --` are speech).
+fn heading(line: &str) -> bool {
+    let t = line.trim();
+    t.chars().filter(|c| c.is_alphabetic()).count() >= 3
+        && !t.chars().any(char::is_lowercase)
+        && !t.starts_with(['(', '['])
+        && !t.ends_with(['.', '?', '!', ',', ';', ':', '-', '–', '—', '…', ')', ']', '"', '”'])
 }
 
 /// The time `words` words take at [`WORDS_PER_SECOND`] (at least one word's worth), in µs.
@@ -1609,5 +2119,210 @@ mod tests {
     fn word_counts_skip_notes() {
         assert_eq!(word_count("I think [crosstalk 00:13:22] so -- yes."), 4);
         assert_eq!(word_count("[laughter]"), 0);
+    }
+
+    /// The turns of an untimed transcript read with `--from paragraphs` (speaker, text, line)
+    /// and the warnings; also checks that the content alone names the format.
+    fn untimed_read(text: &str) -> (Vec<(String, String, usize)>, Vec<String>) {
+        assert_eq!(crate::format::detect(None, text, None).unwrap(), Format::Paragraphs);
+        let opts = crate::format::ReadOptions::default();
+        let out = crate::format::read_str(text, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        assert!(t.is_untimed());
+        let turns = t
+            .untimed()
+            .iter()
+            .map(|u| {
+                let name = t.annotation().speaker_name(u.speaker).to_owned();
+                (name, u.content.display_text(), u.line)
+            })
+            .collect();
+        (turns, out.warnings.iter().map(|w| w.to_string()).collect())
+    }
+
+    fn turn(name: &str, text: &str, line: usize) -> (String, String, usize) {
+        (name.to_owned(), text.to_owned(), line)
+    }
+
+    /// A hearing as the Government Publishing Office prints it: the label ends with a period
+    /// (`Mr. JORDAN.`), titles in mixed case and the name in capitals; `[continuing]`,
+    /// `of Texas` and `Voice.` are labels too, and the image stand-in is no speech. Read by
+    /// colons, it was no transcript at all ("cannot tell the format").
+    #[test]
+    fn hearing_labels_end_with_a_period() {
+        let text = "    [House Hearing, 118 Congress]\n\n    The committee met at 10:02 a.m.\n    Present: Representatives Comer and Raskin.\n    Chairman COMER. The committee will come to order. The\nChair may declare a recess.\n    [GRAPHIC] [TIFF OMITTED] T4512.001\n    Mr. RASKIN. Thank you, Mr. Chairman.\n    Mr. JORDAN. Did you--\n    Ms. OCASIO-CORTEZ [continuing]. Point of order.\n    Mr. GARCIA of Texas. The U.S. Attorney said_\n    The CHAIRMAN. Order.\n    [Laughter.]\n    Voice. No!\n    Chairman COMER. So ordered.\n";
+        let (turns, warnings) = untimed_read(text);
+        assert_eq!(
+            turns,
+            vec![
+                turn(
+                    "Chairman COMER",
+                    "The committee will come to order. The\nChair may declare a recess.",
+                    5
+                ),
+                turn("Mr. RASKIN", "Thank you, Mr. Chairman.", 8),
+                turn("Mr. JORDAN", "Did you--", 9),
+                turn("Ms. OCASIO-CORTEZ", "Point of order.", 10),
+                turn("Mr. GARCIA of Texas", "The U.S. Attorney said_", 11),
+                turn("The CHAIRMAN", "Order.\n[Laughter.]", 12),
+                turn("Voice", "No!", 14),
+                turn("Chairman COMER", "So ordered.", 15),
+            ]
+        );
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("line 1, column 1: 3 line(s) above the first speaker's turn")),
+            "{warnings:?}"
+        );
+        // A prepared statement inserted into the record was never spoken: its lines are
+        // skipped up to the next label.
+        let statement = "    Chairman COMER. I recognize myself.\n    [Prepared statement of Chairman Comer follows:]\n    Today we examine\nthe budget.\n    Mr. RASKIN. Thank you, Mr. Chairman.\n    Mr. JORDAN. Will the gentleman yield--\n    Mr. RASKIN. I will not yield.\n";
+        let (turns, warnings) = untimed_read(statement);
+        assert_eq!(
+            turns,
+            vec![
+                turn(
+                    "Chairman COMER",
+                    "I recognize myself.\n[Prepared statement of Chairman Comer follows:]",
+                    1
+                ),
+                turn("Mr. RASKIN", "Thank you, Mr. Chairman.", 5),
+                turn("Mr. JORDAN", "Will the gentleman yield--", 6),
+                turn("Mr. RASKIN", "I will not yield.", 7),
+            ]
+        );
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("line 3, column 1: 2 line(s) inserted into the record")),
+            "{warnings:?}"
+        );
+        // The labels, one by one.
+        assert_eq!(period_label("Mr. JORDAN. Did you--"), Some(("Mr. JORDAN", "Did you--")));
+        assert_eq!(period_label("Mr. VAN HOLLEN. Yes."), Some(("Mr. VAN HOLLEN", "Yes.")));
+        assert_eq!(period_label("Secretary BLINKEN."), Some(("Secretary BLINKEN", "")));
+        assert_eq!(
+            period_label("The SPEAKER pro tempore. The gentleman is recognized."),
+            Some(("The SPEAKER pro tempore", "The gentleman is recognized."))
+        );
+        assert_eq!(
+            period_label("Mr. SMITH of New Jersey. I yield."),
+            Some(("Mr. SMITH of New Jersey", "I yield."))
+        );
+        // A sentence, an initialism, a court reporter's `MR. SMITH:` and a heading are no labels.
+        assert_eq!(period_label("The FBI said so."), None);
+        assert_eq!(period_label("The U.S. said so."), None);
+        assert_eq!(period_label("MR. SMITH:  Thank you."), None);
+        assert_eq!(period_label("I. INTRODUCTION."), None);
+    }
+
+    /// A court transcript: every line numbered 1 to 25 at the left margin, a page number, a
+    /// running head and the reporter's footer outside the numbering, `Q.` and `A.` under a
+    /// `BY MR. SMITH:` line, headings in capitals and notes in parentheses on their own lines.
+    /// Read before, the line numbers were part of the names (`1 THE COURT`), so nothing was a
+    /// transcript.
+    #[test]
+    fn court_transcripts_lose_their_line_numbers_and_name_the_examination() {
+        let text = "                                                   45\n     N7J3SMIC            Jones - Cross\n 1             THE COURT:  Please be seated.  You may\n 2   proceed.\n 3             MR. SMITH:  Thank you, Your Honor.\n 4                    CROSS-EXAMINATION\n 5   BY MR. SMITH:\n 6        Q.   Where were you on the night of --\n 7        A.   At home.\n 8        Q.   Alone?\n 9        A.   Yes.  Well --\n10             MS. DOE:  Objection.\n11             THE COURT:  Overruled.\n12        A.   My brother was\n13   there too.\n14             (Pause)\n15             THE WITNESS:  May I add something?\n16             THE COURT:  No.\n17             (Whereupon, a recess was\n18   taken)\n         SOUTHERN DISTRICT REPORTERS, P.C.\n";
+        let (turns, warnings) = untimed_read(text);
+        assert_eq!(
+            turns,
+            vec![
+                turn("THE COURT", "Please be seated.  You may\nproceed.", 3),
+                turn("MR. SMITH", "Thank you, Your Honor.", 5),
+                turn("MR. SMITH", "Where were you on the night of --", 8),
+                turn("THE WITNESS", "At home.", 9),
+                turn("MR. SMITH", "Alone?", 10),
+                turn("THE WITNESS", "Yes.  Well --", 11),
+                turn("MS. DOE", "Objection.", 12),
+                turn("THE COURT", "Overruled.", 13),
+                turn("THE WITNESS", "My brother was\nthere too.\n(Pause)", 14),
+                turn("THE WITNESS", "May I add something?", 17),
+                turn("THE COURT", "No.\n(Whereupon, a recess was\ntaken)", 18),
+            ]
+        );
+        let has = |s: &str| warnings.iter().any(|w| w.contains(s));
+        assert!(
+            has("line 1, column 1: 3 line(s) outside the transcript's numbered lines"),
+            "{warnings:?}"
+        );
+        assert!(has("line 6, column 1: 1 heading(s) in capitals"), "{warnings:?}");
+        // The notes on their own lines are no words, and the answer ends a sentence.
+        let opts = crate::format::ReadOptions::default();
+        let out = crate::format::read_str(text, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        let marks: Vec<&str> = t.marks().iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(marks, vec!["Pause", "Whereupon, a recess was\ntaken"]);
+        assert_eq!(crate::format::notes::word_count("My brother was\nthere too.\n(Pause)"), 5);
+        // Numbers that do not run 1, 2, 3 … are no line numbers.
+        assert!(numbered_lines("3 things\n1 more\n7 days\n").is_none());
+        // The examiner named after the heading on one line, as depositions print it.
+        assert_eq!(examiner_line("CROSS-EXAMINATION BY MS. DOE:"), Some("MS. DOE"));
+        assert_eq!(examiner_line("BY MR. SMITH:"), Some("MR. SMITH"));
+        assert_eq!(examiner_line("Stand by me:"), None);
+        // A page that starts mid-examination: the answers above the `BY` line are the
+        // witness's already; a `Q` without period, then spaces, is a question too.
+        let page = "A.   I do not recall that.\nQ.   Did you speak with her?\nMR. KLEIN:  Objection to form.\nBY MS. ORTIZ:\nQ    What did she say to you?\nA    She said the shipment was late.\n";
+        let (turns, _) = untimed_read(page);
+        let names: Vec<&str> = turns.iter().map(|t| t.0.as_str()).collect();
+        assert_eq!(names, vec!["THE WITNESS", "Q", "MR. KLEIN", "MS. ORTIZ", "THE WITNESS"]);
+        // Without an examiner, `Q.` and `A.` are who they are.
+        let bare = "Q.  What is your name?\nA.  John Jones.\nQ.  Where do you live?\nA.  Here in Dayton.\n";
+        let (turns, _) = untimed_read(bare);
+        let names: Vec<&str> = turns.iter().map(|t| t.0.as_str()).collect();
+        assert_eq!(names, vec!["Q", "A", "Q", "A"]);
+    }
+
+    /// Hansard: `Name (Constituency) (Party):` at a member's first turn and `Name:` after,
+    /// `The Prime Minister (Rishi Sunak):` then `The Prime Minister:`, a question's number
+    /// before the label, and the column numbers of the printed report between the turns.
+    #[test]
+    fn hansard_labels_and_column_numbers() {
+        let text = "Engagements\n\nQ1. [901234] Sir Peter Bottomley (Worthing West) (Con): If he will list his engagements.\n\nThe Prime Minister (Rishi Sunak): I refer my hon. Friend to the answer I gave.\n\nSir Keir Starmer (Holborn and St Pancras) (Lab): The Prime Minister said that—\n\nHon. Members: Hear, hear!\n\n[Interruption.]\n\n15 Mar 2023 : Column 812\n\nSir Keir Starmer: Will he answer?\n\nThe Prime Minister: Let me finish.\n";
+        let (turns, warnings) = untimed_read(text);
+        assert_eq!(
+            turns,
+            vec![
+                turn(
+                    "Sir Peter Bottomley (Worthing West) (Con)",
+                    "If he will list his engagements.",
+                    3
+                ),
+                turn("The Prime Minister", "I refer my hon. Friend to the answer I gave.", 5),
+                turn("Sir Keir Starmer", "The Prime Minister said that—", 7),
+                turn("Hon. Members", "Hear, hear!\n[Interruption.]", 9),
+                turn("Sir Keir Starmer", "Will he answer?", 15),
+                turn("The Prime Minister", "Let me finish.", 17),
+            ]
+        );
+        assert!(
+            warnings.iter().any(|w| w.contains(
+                "line 13, column 1: 1 line(s) of markup, a service's footer or a page mark"
+            )),
+            "{warnings:?}"
+        );
+        assert!(
+            warnings.iter().any(|w| w.contains("Sir Keir Starmer (Holborn and St Pancras) (Lab) → Sir Keir Starmer; The Prime Minister (Rishi Sunak) → The Prime Minister")),
+            "{warnings:?}"
+        );
+        // A minister's office, longer than a name and with words in lower case.
+        let office = "Jim Shannon (Strangford) (DUP): Will the Minister meet me?\n\nThe Parliamentary Under-Secretary of State for Health and Social Care (Maria Caulfield): I would be happy to.\n\nJim Shannon: I thank the Minister for that answer—\n\nThe Parliamentary Under-Secretary of State for Health and Social Care: Let me be clear.\n\nThe Chancellor of the Exchequer (Jeremy Hunt): Growth is up.\n";
+        let (turns, _) = untimed_read(office);
+        let minister = "The Parliamentary Under-Secretary of State for Health and Social Care";
+        assert_eq!(
+            turns,
+            vec![
+                turn("Jim Shannon", "Will the Minister meet me?", 1),
+                turn(minister, "I would be happy to.", 3),
+                turn("Jim Shannon", "I thank the Minister for that answer—", 5),
+                turn(minister, "Let me be clear.", 7),
+                turn("The Chancellor of the Exchequer (Jeremy Hunt)", "Growth is up.", 9),
+            ]
+        );
+        assert_eq!(office_label("The plan is simple: we win"), None);
+        // A numbered point inside a turn stays text.
+        assert_eq!(question_number("1. First: we cut taxes"), "1. First: we cut taxes");
+        assert_eq!(question_number("2. Ann Lee (Bath) (LD): What"), "Ann Lee (Bath) (LD): What");
     }
 }
