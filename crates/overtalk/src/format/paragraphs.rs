@@ -62,10 +62,10 @@
 //! # Transcripts without times
 //!
 //! A text of speakers' turns with no time header (a rush transcript, a hearing, a court
-//! transcript) is read as an untimed transcript ([`read_untimed`]; rule book §5.10): `Name:`
+//! transcript) is read as an untimed transcript (`read_untimed`; rule book §5.10): `Name:`
 //! labels, GPO's period labels (`Mr. JORDAN. Did you--`), an examination's `Q.` and `A.`
 //! under `BY MR. SMITH:`, a court reporter's line numbers and page furniture taken off first
-//! ([`numbered_lines`]), headings in capitals and Hansard's column marks skipped.
+//! (`numbered_lines`), headings in capitals and Hansard's column marks skipped.
 //!
 //! # Ends are estimated
 //!
