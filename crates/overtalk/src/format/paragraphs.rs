@@ -64,7 +64,8 @@
 //! A text of speakers' turns with no time header (a rush transcript, a hearing, a court
 //! transcript) is read as an untimed transcript ([`read_untimed`]; rule book §5.10): `Name:`
 //! labels, GPO's period labels (`Mr. JORDAN. Did you--`), an examination's `Q.` and `A.`
-//! under `BY MR. SMITH:`, a court reporter's line numbers and page furniture taken off first
+//! under `BY MR. SMITH:` (the answers by the witness a swearing-in line names,
+//! [`witness_line`]), a court reporter's line numbers and page furniture taken off first
 //! ([`numbered_lines`]), Hansard's labels on lines of their own joined to the words under
 //! them ([`stacked_labels`]), headings in capitals and Hansard's column marks skipped.
 //!
@@ -1098,6 +1099,8 @@ fn read_untimed(
     let mut skipped: Option<(usize, usize)> = None;
     let mut times = 0usize;
     let mut examiner: Option<String> = None;
+    // The witness the last swearing-in line names (`JOHN JONES, called as a witness, …`).
+    let mut witness: Option<String> = None;
     // Whether the text names an examiner anywhere: the answers are the witness's from its
     // first line (a page that starts in the middle of an examination), the questions by
     // whoever the `BY` line names from there on.
@@ -1143,6 +1146,12 @@ fn read_untimed(
             }
             continue;
         }
+        // A witness sworn in by name: the answers and `THE WITNESS:` below are theirs.
+        if let Some(name) = witness_line(line) {
+            witness = Some(name.to_owned());
+            headings.get_or_insert((n, 0)).1 += 1;
+            continue;
+        }
         // An examination: `BY MR. SMITH:` names who asks the questions below it; the answers
         // are the witness's.
         if labels.examination {
@@ -1154,6 +1163,7 @@ fn read_untimed(
                 let name = match (letter, &examiner) {
                     ('Q', Some(by)) => by.as_str(),
                     ('Q', None) => "Q",
+                    (_, _) if witness.is_some() => witness.as_deref().unwrap_or(WITNESS),
                     (_, _) if examined => WITNESS,
                     (_, _) => "A",
                 };
@@ -1166,6 +1176,10 @@ fn read_untimed(
             .filter(|(name, said)| !said.is_empty() || opens.contains(name));
         if let Some((name, said)) = start {
             inserting = false;
+            let name = match &witness {
+                Some(sworn) if name == WITNESS => sworn.as_str(),
+                _ => name,
+            };
             read.push((n, name.to_owned(), said.to_owned()));
             continue;
         }
@@ -1830,6 +1844,25 @@ fn examiner_line(line: &str) -> Option<&str> {
     (is_name(name) && capitalised(name)).then_some(name)
 }
 
+/// Words of a swearing-in line after the witness's name: one of them says who the name is.
+const SWORN_WORDS: &[&str] = &["witness", "sworn", "affirmed"];
+
+/// The witness a court or deposition transcript names as it swears them in, on a line of its
+/// own before the examination: `JOHN JONES, called as a witness, having been duly sworn,
+/// testified as follows:` (or `…, having been first duly sworn, was examined and testified as
+/// follows:`). A name of two words or more in capitals, a comma, then words with `witness`, `sworn` or `affirmed`,
+/// ending with `follows:` or `follows.`. The name: the `A.` answers and `THE WITNESS:` turns
+/// below it, up to the next such line, are that witness's.
+fn witness_line(line: &str) -> Option<&str> {
+    let (name, rest) = line.trim().split_once(',')?;
+    let rest = rest.trim().to_lowercase();
+    let name = name.trim();
+    let sworn = SWORN_WORDS.iter().any(|w| rest.contains(w))
+        && (rest.ends_with("follows:") || rest.ends_with("follows."));
+    let capitals = name.split_whitespace().count() >= 2 && !name.chars().any(char::is_lowercase);
+    (sworn && capitals && is_name(name) && name.starts_with(char::is_alphabetic)).then_some(name)
+}
+
 /// Whether a line is the Government Publishing Office's note that material inserted into the
 /// record follows (`[Prepared statement of Chairman Comer follows:]`, `[The information
 /// follows:]`): what follows it, up to the next speaker's label, was never spoken.
@@ -2431,6 +2464,35 @@ mod tests {
         let (turns, _) = untimed_read(page);
         let names: Vec<&str> = turns.iter().map(|t| t.0.as_str()).collect();
         assert_eq!(names, vec!["THE WITNESS", "Q", "MR. KLEIN", "MS. ORTIZ", "THE WITNESS"]);
+        // A witness sworn in by name: the answers and `THE WITNESS:` turns are theirs.
+        let sworn = "THE COURT:  Call your next witness.\nMR. SMITH:  The people call John Jones.\nJOHN JONES, called as a witness, having been duly sworn, testified as follows:\nDIRECT EXAMINATION\nBY MR. SMITH:\nQ.  Please state your name.\nA.  John Jones.\nQ.  Where do you live?\nA.  In Dayton.\nTHE WITNESS:  May I add something?\nTHE COURT:  Go ahead.\n";
+        let (turns, warnings) = untimed_read(sworn);
+        assert_eq!(
+            turns,
+            vec![
+                turn("THE COURT", "Call your next witness.", 1),
+                turn("MR. SMITH", "The people call John Jones.", 2),
+                turn("MR. SMITH", "Please state your name.", 6),
+                turn("JOHN JONES", "John Jones.", 7),
+                turn("MR. SMITH", "Where do you live?", 8),
+                turn("JOHN JONES", "In Dayton.", 9),
+                turn("JOHN JONES", "May I add something?", 10),
+                turn("THE COURT", "Go ahead.", 11),
+            ]
+        );
+        assert!(
+            warnings.iter().any(|w| w.contains("line 3, column 1: 2 heading(s) in capitals")),
+            "{warnings:?}"
+        );
+        assert_eq!(
+            witness_line(
+                "MARY ROE, having been first duly sworn, was examined and testified as follows:"
+            ),
+            Some("MARY ROE")
+        );
+        assert_eq!(witness_line("MR. SMITH, as follows:"), None);
+        assert_eq!(witness_line("Yes, the witness said as follows:"), None);
+        assert_eq!(witness_line("Ana Ruiz, the witness, said as follows:"), None);
         // Without an examiner, `Q.` and `A.` are who they are.
         let bare = "Q.  What is your name?\nA.  John Jones.\nQ.  Where do you live?\nA.  Here in Dayton.\n";
         let (turns, _) = untimed_read(bare);
