@@ -64,8 +64,10 @@
 //! A text of speakers' turns with no time header (a rush transcript, a hearing, a court
 //! transcript) is read as an untimed transcript (`read_untimed`; rule book §5.10): `Name:`
 //! labels, GPO's period labels (`Mr. JORDAN. Did you--`), an examination's `Q.` and `A.`
-//! under `BY MR. SMITH:`, a court reporter's line numbers and page furniture taken off first
-//! (`numbered_lines`), headings in capitals and Hansard's column marks skipped.
+//! under `BY MR. SMITH:` (the answers by the witness a swearing-in line names,
+//! `witness_line`), a court reporter's line numbers and page furniture taken off first
+//! (`numbered_lines`), Hansard's labels on lines of their own joined to the words under
+//! them (`stacked_labels`), headings in capitals and Hansard's column marks skipped.
 //!
 //! # Ends are estimated
 //!
@@ -395,6 +397,8 @@ const FIELD_NAMES: &[&str] = &[
 pub(crate) fn speech_turns(text: &str) -> bool {
     let numbered = numbered_lines(text);
     let text = numbered.as_ref().map_or(text, |(t, _)| t.as_str());
+    let stacked = stacked_labels(text);
+    let text = stacked.as_deref().unwrap_or(text);
     let (mut turns, mut words, mut ended) = (0usize, 0usize, 0usize);
     let labels = Labels::of(text);
     for line in text.lines().take(2000) {
@@ -786,6 +790,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         )?;
     }
     let text = numbered.as_ref().map_or(text, |(t, _)| t.as_str());
+    // Labels on lines of their own (Hansard's web pages): read as `Name:` labels.
+    let stacked = stacked_labels(text);
+    let text = stacked.as_deref().unwrap_or(text);
     if let Some(late) = late_times(text) {
         return read_untimed(text, Some(late), ctx);
     }
@@ -1092,6 +1099,8 @@ fn read_untimed(
     let mut skipped: Option<(usize, usize)> = None;
     let mut times = 0usize;
     let mut examiner: Option<String> = None;
+    // The witness the last swearing-in line names (`JOHN JONES, called as a witness, …`).
+    let mut witness: Option<String> = None;
     // Whether the text names an examiner anywhere: the answers are the witness's from its
     // first line (a page that starts in the middle of an examination), the questions by
     // whoever the `BY` line names from there on.
@@ -1137,6 +1146,12 @@ fn read_untimed(
             }
             continue;
         }
+        // A witness sworn in by name: the answers and `THE WITNESS:` below are theirs.
+        if let Some(name) = witness_line(line) {
+            witness = Some(name.to_owned());
+            headings.get_or_insert((n, 0)).1 += 1;
+            continue;
+        }
         // An examination: `BY MR. SMITH:` names who asks the questions below it; the answers
         // are the witness's.
         if labels.examination {
@@ -1148,6 +1163,7 @@ fn read_untimed(
                 let name = match (letter, &examiner) {
                     ('Q', Some(by)) => by.as_str(),
                     ('Q', None) => "Q",
+                    (_, _) if witness.is_some() => witness.as_deref().unwrap_or(WITNESS),
                     (_, _) if examined => WITNESS,
                     (_, _) => "A",
                 };
@@ -1160,6 +1176,10 @@ fn read_untimed(
             .filter(|(name, said)| !said.is_empty() || opens.contains(name));
         if let Some((name, said)) = start {
             inserting = false;
+            let name = match &witness {
+                Some(sworn) if name == WITNESS => sworn.as_str(),
+                _ => name,
+            };
             read.push((n, name.to_owned(), said.to_owned()));
             continue;
         }
@@ -1594,6 +1614,164 @@ fn numbered_lines(text: &str) -> Option<(String, Option<(usize, usize)>)> {
     Some((out, furniture))
 }
 
+/// Longest part in parentheses of a stacked label ([`stacked_labels`]), in characters.
+const MAX_PART_CHARS: usize = 80;
+
+/// The parts in parentheses that make up the whole of `s` (`(Holborn and St Pancras) (Lab)`,
+/// `(Rishi Sunak)`): one or more groups without nesting, each non-empty, at most
+/// [`MAX_PART_CHARS`] long and starting with a capital or a digit, as a constituency, a party
+/// or a name is written; `(see below)` is no such part.
+fn label_parts(s: &str) -> bool {
+    let mut rest = s.trim();
+    if rest.is_empty() {
+        return false;
+    }
+    while !rest.is_empty() {
+        let Some(after) = rest.strip_prefix('(') else { return false };
+        let Some(close) = after.find(')') else { return false };
+        let part = after[..close].trim();
+        if part.is_empty()
+            || part.contains('(')
+            || part.chars().count() > MAX_PART_CHARS
+            || !part.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+        {
+            return false;
+        }
+        rest = after[close + 1..].trim_start();
+    }
+    true
+}
+
+/// Whether `s` alone on its line can be the name in a stacked label: a capitalised name
+/// ([`is_name`], [`capitalised`]) or an office's title (`The Parliamentary Under-Secretary of
+/// State for Health and Social Care`: capitalised words and [`OFFICE_WORDS`], up to
+/// [`MAX_OFFICE_WORDS`]), starting with a letter, with no colon and no sentence's end.
+fn label_name(s: &str) -> bool {
+    let s = s.trim();
+    let words: Vec<&str> = s.split_whitespace().collect();
+    let office = s.starts_with("The ")
+        && words.len() <= MAX_OFFICE_WORDS
+        && words.iter().all(|w| {
+            w.starts_with(char::is_uppercase)
+                || OFFICE_WORDS.contains(w)
+                || NAME_PARTICLES.contains(w)
+        });
+    s.starts_with(char::is_uppercase)
+        && !s.contains([':', '(', ')'])
+        && !s.ends_with(['.', '?', '!', ',', ';'])
+        && ((is_name(s) && capitalised(s)) || office)
+}
+
+/// A stacked label at `lines[at]` (blank lines left out): the name and its parts in
+/// parentheses, and how many lines they take. `Name (Part) (Part)` on one line, or `Name` on
+/// one line and `(Part) (Part)` on the next.
+fn stacked_label(lines: &[&str], at: usize) -> Option<(String, String, usize)> {
+    let line = lines[at].trim();
+    if let Some(open) = line.find('(') {
+        let (name, parts) = (line[..open].trim(), &line[open..]);
+        return (label_name(name) && label_parts(parts))
+            .then(|| (name.to_owned(), parts.trim().to_owned(), 1));
+    }
+    let next = lines.get(at + 1)?.trim();
+    (label_name(line) && label_parts(next)).then(|| (line.to_owned(), next.to_owned(), 2))
+}
+
+/// Fewest stacked labels with parts in parentheses that make a text one of them
+/// ([`stacked_labels`]).
+const MIN_STACKED_LABELS: usize = 2;
+
+/// The text of a transcript whose labels stand on lines of their own, without a colon, as the
+/// UK Parliament's Hansard web pages lay out a debate: the member's name, then the
+/// constituency and party in parentheses on the next line or the same one, then the words;
+/// a minister's office, then the name in parentheses.
+///
+/// ```text
+/// Sir Keir Starmer                     -> Sir Keir Starmer (Holborn and St Pancras) (Lab): Does…
+/// (Holborn and St Pancras) (Lab)          (blank)
+/// Does the Prime Minister agree…          (blank)
+/// The Prime Minister (Rishi Sunak)     -> The Prime Minister (Rishi Sunak): I will tell him…
+/// I will tell him what…                   (blank)
+/// Sir Keir Starmer                     -> Sir Keir Starmer: He has not…
+/// He has not…                             (blank)
+/// ```
+///
+/// Each such label is joined to the first line of words under it as `Label: words` on the
+/// label's line (the lines it took are left blank, so line numbers stay those of the file),
+/// and is then read as a `Name:` label ([`read_untimed`]). A name alone on its line opens a
+/// turn only when the text gives that name with parts in parentheses elsewhere (a member's
+/// later turns); the parts are what tell a label from a title or a heading, so an article's
+/// short capitalised lines (`Wind Power`, `By Jane Smith`) stay text. `None` unless at least
+/// [`MIN_STACKED_LABELS`] labels have parts in parentheses.
+fn stacked_labels(text: &str) -> Option<String> {
+    let all: Vec<(&str, &str)> = split_lines(text).take(100_000).collect();
+    // The non-blank lines and their index in `all`.
+    let (index, lines): (Vec<usize>, Vec<&str>) = all
+        .iter()
+        .enumerate()
+        .filter(|(_, (l, _))| !l.trim().is_empty())
+        .map(|(k, (l, _))| (k, l.trim().trim_start_matches('\u{feff}')))
+        .unzip();
+    // Labels with parts, each with a line of words under it that is no label itself.
+    let words_under = |at: usize| {
+        lines.get(at).is_some_and(|l| !label_parts(l) && stacked_label(&lines, at).is_none())
+    };
+    let mut found: Vec<(usize, String, String, usize)> = Vec::new();
+    let mut named: HashSet<String> = HashSet::new();
+    let mut at = 0;
+    while at < lines.len() {
+        match stacked_label(&lines, at).filter(|(_, _, taken)| words_under(at + taken)) {
+            Some((name, parts, taken)) => {
+                named.insert(name.clone());
+                found.push((at, name, parts, taken));
+                at += taken + 1;
+            }
+            None => at += 1,
+        }
+    }
+    if found.len() < MIN_STACKED_LABELS {
+        return None;
+    }
+    // Then the names alone on their line, of members named with parts.
+    let mut labels: BTreeMap<usize, (String, usize)> = found
+        .into_iter()
+        .map(|(at, name, parts, taken)| (at, (format!("{name} {parts}"), taken)))
+        .collect();
+    let mut at = 0;
+    while at < lines.len() {
+        if let Some((_, taken)) = labels.get(&at) {
+            at += taken + 1;
+            continue;
+        }
+        let line = lines[at];
+        if named.contains(line) && words_under(at + 1) && !labels.contains_key(&(at + 1)) {
+            labels.insert(at, (line.to_owned(), 1));
+            at += 2;
+        } else {
+            at += 1;
+        }
+    }
+    // The rewritten text: a label's line gets `Label: words`, the lines it joined are blank.
+    let mut blank: HashSet<usize> = HashSet::new();
+    let mut joined: HashMap<usize, String> = HashMap::new();
+    for (&at, (label, taken)) in &labels {
+        joined.insert(index[at], format!("{label}: {}", lines[at + taken]));
+        blank.extend((1..=*taken).map(|k| index[at + k]));
+    }
+    let mut out = String::with_capacity(text.len() + 64 * labels.len());
+    for (k, (line, ending)) in all.iter().enumerate() {
+        match joined.get(&k) {
+            Some(j) => out.push_str(j),
+            None if blank.contains(&k) => {}
+            None => out.push_str(line),
+        }
+        out.push_str(ending);
+    }
+    // Lines past the cap, as they are.
+    let kept: usize = all.iter().map(|(l, e)| l.len() + e.len()).sum();
+    out.push_str(&text[kept..]);
+    Some(out)
+}
+
 /// The lines of `text` with their terminators (`\n`, `\r\n` or `\r`, as
 /// [`ReadContext::lines`] splits them).
 fn split_lines(text: &str) -> impl Iterator<Item = (&str, &str)> {
@@ -1664,6 +1842,25 @@ fn examiner_line(line: &str) -> Option<&str> {
     }
     .trim();
     (is_name(name) && capitalised(name)).then_some(name)
+}
+
+/// Words of a swearing-in line after the witness's name: one of them says who the name is.
+const SWORN_WORDS: &[&str] = &["witness", "sworn", "affirmed"];
+
+/// The witness a court or deposition transcript names as it swears them in, on a line of its
+/// own before the examination: `JOHN JONES, called as a witness, having been duly sworn,
+/// testified as follows:` (or `…, having been first duly sworn, was examined and testified as
+/// follows:`). A name of two words or more in capitals, a comma, then words with `witness`, `sworn` or `affirmed`,
+/// ending with `follows:` or `follows.`. The name: the `A.` answers and `THE WITNESS:` turns
+/// below it, up to the next such line, are that witness's.
+fn witness_line(line: &str) -> Option<&str> {
+    let (name, rest) = line.trim().split_once(',')?;
+    let rest = rest.trim().to_lowercase();
+    let name = name.trim();
+    let sworn = SWORN_WORDS.iter().any(|w| rest.contains(w))
+        && (rest.ends_with("follows:") || rest.ends_with("follows."));
+    let capitals = name.split_whitespace().count() >= 2 && !name.chars().any(char::is_lowercase);
+    (sworn && capitals && is_name(name) && name.starts_with(char::is_alphabetic)).then_some(name)
 }
 
 /// Whether a line is the Government Publishing Office's note that material inserted into the
@@ -2267,11 +2464,84 @@ mod tests {
         let (turns, _) = untimed_read(page);
         let names: Vec<&str> = turns.iter().map(|t| t.0.as_str()).collect();
         assert_eq!(names, vec!["THE WITNESS", "Q", "MR. KLEIN", "MS. ORTIZ", "THE WITNESS"]);
+        // A witness sworn in by name: the answers and `THE WITNESS:` turns are theirs.
+        let sworn = "THE COURT:  Call your next witness.\nMR. SMITH:  The people call John Jones.\nJOHN JONES, called as a witness, having been duly sworn, testified as follows:\nDIRECT EXAMINATION\nBY MR. SMITH:\nQ.  Please state your name.\nA.  John Jones.\nQ.  Where do you live?\nA.  In Dayton.\nTHE WITNESS:  May I add something?\nTHE COURT:  Go ahead.\n";
+        let (turns, warnings) = untimed_read(sworn);
+        assert_eq!(
+            turns,
+            vec![
+                turn("THE COURT", "Call your next witness.", 1),
+                turn("MR. SMITH", "The people call John Jones.", 2),
+                turn("MR. SMITH", "Please state your name.", 6),
+                turn("JOHN JONES", "John Jones.", 7),
+                turn("MR. SMITH", "Where do you live?", 8),
+                turn("JOHN JONES", "In Dayton.", 9),
+                turn("JOHN JONES", "May I add something?", 10),
+                turn("THE COURT", "Go ahead.", 11),
+            ]
+        );
+        assert!(
+            warnings.iter().any(|w| w.contains("line 3, column 1: 2 heading(s) in capitals")),
+            "{warnings:?}"
+        );
+        assert_eq!(
+            witness_line(
+                "MARY ROE, having been first duly sworn, was examined and testified as follows:"
+            ),
+            Some("MARY ROE")
+        );
+        assert_eq!(witness_line("MR. SMITH, as follows:"), None);
+        assert_eq!(witness_line("Yes, the witness said as follows:"), None);
+        assert_eq!(witness_line("Ana Ruiz, the witness, said as follows:"), None);
         // Without an examiner, `Q.` and `A.` are who they are.
         let bare = "Q.  What is your name?\nA.  John Jones.\nQ.  Where do you live?\nA.  Here in Dayton.\n";
         let (turns, _) = untimed_read(bare);
         let names: Vec<&str> = turns.iter().map(|t| t.0.as_str()).collect();
         assert_eq!(names, vec!["Q", "A", "Q", "A"]);
+    }
+
+    /// Hansard's web pages: the member's name on a line of its own, the constituency and
+    /// party in parentheses below it (or beside it), the words under them, no colon; a
+    /// minister's office with the name in parentheses; a name alone for a later turn.
+    #[test]
+    fn hansard_web_labels_on_their_own_lines() {
+        let text = "Engagements\nSir Keir Starmer\n(Holborn and St Pancras) (Lab)\nDoes the Prime Minister agree that the cost of living is rising?\nThe Prime Minister\n(Rishi Sunak)\nI will tell him what we are doing.\nIt is working.\nSir Keir Starmer (Holborn and St Pancras) (Lab)\nHe has not answered the question.\nThe Prime Minister\nI have answered it.\n";
+        let (turns, warnings) = untimed_read(text);
+        let starmer = "Sir Keir Starmer (Holborn and St Pancras) (Lab)";
+        assert_eq!(
+            turns,
+            vec![
+                turn(
+                    starmer,
+                    "Does the Prime Minister agree that the cost of living is rising?",
+                    2
+                ),
+                turn("The Prime Minister", "I will tell him what we are doing.\nIt is working.", 5),
+                turn(starmer, "He has not answered the question.", 9),
+                turn("The Prime Minister", "I have answered it.", 11),
+            ]
+        );
+        assert!(
+            warnings.iter().any(|w| w.contains("line 1, column 1: 1 line(s) above the first")),
+            "{warnings:?}"
+        );
+    }
+
+    /// An article's short capitalised lines (a title, a byline, subheadings, a credit in
+    /// parentheses) are no stacked labels: the text is no transcript.
+    #[test]
+    fn title_case_lines_of_prose_are_no_labels() {
+        let text = "The Future of Energy\nBy Jane Smith\nRenewable power is growing fast across Europe.\nWind Power\nWind farms now supply a fifth of the grid.\nSolar Power\nPanels have never been cheaper.\nJane Smith\n(Reuters)\nPrices fell again this year.\nGrid Storage\nBatteries are next.\n";
+        assert_eq!(stacked_labels(text), None);
+        let e = crate::format::detect(None, text, None).unwrap_err();
+        assert!(e.to_string().contains("cannot tell the format"), "{e}");
+        // Two labels in parentheses make a text of them; a name alone then opens a turn only
+        // when it was given with its parts.
+        let two = "Ana Ruiz\n(Lab)\nWe agree.\nWind Power\nIt is cheap.\nBo Lind (Con)\nWe do not.\nAna Ruiz\nWhy not?\n";
+        assert_eq!(
+            stacked_labels(two).unwrap(),
+            "Ana Ruiz (Lab): We agree.\n\n\nWind Power\nIt is cheap.\nBo Lind (Con): We do not.\n\nAna Ruiz: Why not?\n\n"
+        );
     }
 
     /// Hansard: `Name (Constituency) (Party):` at a member's first turn and `Name:` after,

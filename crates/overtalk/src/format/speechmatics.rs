@@ -18,6 +18,13 @@
 //!   result's `channel` (`channel_1`, …; channel diarization). `UU` (speaker unknown) and words
 //!   without either go to the placeholder [`UNKNOWN_SPEAKER`], with one `missing-speaker`
 //!   warning.
+//! - With channel and speaker diarization (`"diarization": "channel_and_speaker"`) each
+//!   channel's speakers are numbered on their own, so `S1` on `channel_1` and `S1` on
+//!   `channel_2` are two people: the speaker is the channel, an underscore and the label
+//!   (`channel_1_S1`, `channel_2_S1`). A file is read so when its metadata names that mode, or
+//!   when its words labelled with a speaker come on two channels or more (a real-time session
+//!   carries no such metadata); a word of `UU` on a channel goes to the channel (`channel_2`).
+//!   Files of one mode keep their labels (`S1`, `channel_1`).
 //! - Tracks are built from the words as for Deepgram: a new track at each speaker change or pause
 //!   longer than 0.8 s.
 //! - `job.duration` (seconds) becomes the declared extent.
@@ -66,8 +73,26 @@ struct Doc {
     #[serde(default)]
     job: Option<JobJ>,
     #[serde(default)]
+    metadata: Option<MetadataJ>,
+    #[serde(default)]
     results: Vec<ResultJ>,
 }
+
+/// `metadata.transcription_config.diarization`: the diarization mode asked for.
+#[derive(Deserialize)]
+struct MetadataJ {
+    #[serde(default)]
+    transcription_config: Option<ConfigJ>,
+}
+
+#[derive(Deserialize)]
+struct ConfigJ {
+    #[serde(default)]
+    diarization: Option<Value>,
+}
+
+/// The diarization mode whose speakers are numbered within each channel.
+const CHANNEL_AND_SPEAKER: &str = "channel_and_speaker";
 
 #[derive(Deserialize)]
 struct JobJ {
@@ -115,6 +140,7 @@ struct MessageJ {
 /// Reads a Speechmatics transcript into one recording (named by the read options).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut b = TranscriptBuilder::new();
+    let mut mode: Option<String> = None;
     let results: Vec<(ResultJ, Option<Pos>)> = match value_lines::<MessageJ>(text, "message", ctx)?
     {
         Some(messages) => messages
@@ -125,6 +151,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         None => {
             let scanned = scan(text, &TRACKED, false, ctx)?;
             let doc: Doc = scanned.parse(ctx)?;
+            mode = doc
+                .metadata
+                .and_then(|m| m.transcription_config)
+                .and_then(|c| label(&c.diarization));
             if let Some(d) = doc.job.and_then(|j| j.duration).as_ref().and_then(seconds_value) {
                 b.extent(Segment::new(Time::ZERO, d));
             }
@@ -143,6 +173,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         .filter_map(|(r, _)| r.start_time.as_ref().and_then(seconds_value))
         .collect();
     word_starts.sort_unstable();
+    // Speakers numbered within each channel: by the metadata, or by speakers' words on two
+    // channels or more.
+    let speaker_of =
+        |alt: Option<&AlternativeJ>| alt.and_then(|a| label(&a.speaker)).filter(|s| s != "UU");
+    let channels: std::collections::HashSet<String> = results
+        .iter()
+        .filter(|(r, _)| speaker_of(r.alternatives.first()).is_some())
+        .filter_map(|(r, _)| label(&r.channel))
+        .collect();
+    let per_channel = mode.as_deref() == Some(CHANNEL_AND_SPEAKER) || channels.len() >= 2;
     for (r, pos) in results {
         let alt = r.alternatives.into_iter().next();
         let content = alt.as_ref().and_then(|a| a.content.clone()).unwrap_or_default();
@@ -180,15 +220,15 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             untimed.add(pos);
             continue;
         };
-        let speaker = alt
-            .as_ref()
-            .and_then(|a| label(&a.speaker))
-            .filter(|s| s != "UU")
-            .or_else(|| label(&r.channel))
-            .unwrap_or_else(|| {
+        let speaker = match (speaker_of(alt.as_ref()), label(&r.channel)) {
+            (Some(s), Some(c)) if per_channel => format!("{c}_{s}"),
+            (Some(s), _) => s,
+            (None, Some(c)) => c,
+            (None, None) => {
                 unlabelled.add(pos);
                 UNKNOWN_SPEAKER.to_owned()
-            });
+            }
+        };
         let text = std::mem::take(&mut pending_prefix) + &content;
         let word = Word {
             text,
@@ -251,6 +291,71 @@ mod tests {
         assert_eq!(t.declared_extent(), Segment::from_micros(0, 8_000_000));
         let head = r#"{"format": "2.9", "job": {"id": "x"}, "results": [{"type": "word"}]}"#;
         assert_eq!(crate::format::sniff(head), Some(Format::Speechmatics));
+    }
+
+    /// Channel and speaker diarization: `S1` on two channels is two people, named by channel
+    /// and label; a speaker's word on one channel only (or a file of one mode) keeps its label.
+    #[test]
+    fn channel_and_speaker_labels_name_the_channel() {
+        let word = |t0: f64, t1: f64, w: &str, c: &str, s: &str| {
+            format!(
+                r#"{{"type": "word", "start_time": {t0}, "end_time": {t1}, "channel": "{c}", "alternatives": [{{"content": "{w}", "speaker": "{s}"}}]}}"#
+            )
+        };
+        let doc = |config: &str, words: &[String]| {
+            format!(
+                r#"{{"format": "2.9", "job": {{"duration": 9}}, "metadata": {{"transcription_config": {{"diarization": "{config}"}}}}, "results": [{}]}}"#,
+                words.join(", ")
+            )
+        };
+        let read = |text: &str| read_str(text, Format::Speechmatics, &ReadOptions::default());
+        let words = [
+            word(0.0, 0.5, "hello", "channel_1", "S1"),
+            word(1.0, 1.5, "hi", "channel_2", "S1"),
+            word(2.0, 2.5, "yes", "channel_2", "S2"),
+            word(4.0, 4.5, "mm", "channel_2", "UU"),
+        ];
+        let want = vec![
+            (0, 500_000, "channel_1_S1".to_owned(), "hello".to_owned()),
+            (1_000_000, 1_500_000, "channel_2_S1".to_owned(), "hi".to_owned()),
+            (2_000_000, 2_500_000, "channel_2_S2".to_owned(), "yes".to_owned()),
+            (4_000_000, 4_500_000, "channel_2".to_owned(), "mm".to_owned()),
+        ];
+        let out = read(&doc(CHANNEL_AND_SPEAKER, &words)).unwrap();
+        assert_eq!(tracks_with_text(&out, "recording"), want);
+        // Without metadata (a real-time message), speakers on two channels say the mode.
+        let message = format!(
+            r#"{{"message": "AddTranscript", "format": "2.7", "results": [{}]}}"#,
+            words.join(", ")
+        );
+        assert_eq!(tracks_with_text(&read(&message).unwrap(), "recording"), want);
+        // The mode named, one channel: still qualified.
+        let one = doc(CHANNEL_AND_SPEAKER, &words[..1]);
+        let got = tracks_with_text(&read(&one).unwrap(), "recording");
+        assert_eq!(got, vec![(0, 500_000, "channel_1_S1".to_owned(), "hello".to_owned())]);
+        // Speaker diarization whose words carry one channel: the labels as they are.
+        let speaker = doc("speaker", &[words[0].clone(), word(1.0, 1.5, "hi", "channel_1", "S2")]);
+        let got = tracks_with_text(&read(&speaker).unwrap(), "recording");
+        assert_eq!(
+            got,
+            vec![
+                (0, 500_000, "S1".to_owned(), "hello".to_owned()),
+                (1_000_000, 1_500_000, "S2".to_owned(), "hi".to_owned()),
+            ]
+        );
+        // Channel diarization: the channel.
+        let channel = doc(
+            "channel",
+            &[word(0.0, 0.5, "hello", "channel_1", "UU"), word(1.0, 1.5, "hi", "channel_2", "UU")],
+        );
+        let got = tracks_with_text(&read(&channel).unwrap(), "recording");
+        assert_eq!(
+            got,
+            vec![
+                (0, 500_000, "channel_1".to_owned(), "hello".to_owned()),
+                (1_000_000, 1_500_000, "channel_2".to_owned(), "hi".to_owned()),
+            ]
+        );
     }
 
     /// The real-time API's messages: one `AddTranscript`, or a session saved as JSON lines
