@@ -63,7 +63,8 @@
 //! multichannel recordings are written) are read by the `rf64` submodule the same way.
 //!
 //! **Hostile input.** Every failure is an [`overtalk::Error`]: unreadable or unrecognised files
-//! (`Unsupported`), truncated or corrupt streams (`Invalid`, with the time where decoding stopped),
+//! (`Unsupported`), truncated (under [`DecodeOptions::strict`]) or corrupt streams (`Invalid`, with
+//! the time where decoding stopped),
 //! files over the size, duration or channel caps (`Limit`), and recordings with no samples at all
 //! (`Invalid`). A WAV header written before the length was known (`ffmpeg -f wav -` to a pipe,
 //! a recorder that stopped early: a data size of 0 or 0xFFFFFFFF with samples after it) is read
@@ -72,7 +73,10 @@
 //! reader that looks at the file's end first (Ogg, Matroska) fails, and the file is then re-read as
 //! a stream so the audio present decodes before the error; or the stream ends well short of the
 //! exact length its header declares (FLAC, WAV, Ogg, MP4, MP3 with a Xing/Info/VBRI header;
-//! symphonia's estimates for other MP3 are not held against the file). An MP4/MOV without its index
+//! symphonia's estimates for other MP3 are not held against the file). A truncated file with audio
+//! before the cut ends there ([`DecodeStats::truncated`] says how much was read against the
+//! declared length, for a warning), unless [`DecodeOptions::strict`] makes it an error; one
+//! that ends before any audio is an error either way. An MP4/MOV without its index
 //! box is reported as truncated or unfinished. A corrupt packet in the middle of a stream is
 //! replaced by silence of the same length, so later times stay right; non-finite samples (NaN, ±∞
 //! in float WAV) are replaced by 0 (silence). Both are counted in [`DecodeStats`] so callers can
@@ -84,6 +88,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use overtalk::error::ErrorKind;
 use overtalk::error::RecordingProblem;
 use overtalk::{Delta, Error, Result};
 use symphonia::core::codecs::audio::well_known::{CODEC_ID_AAC, CODEC_ID_OPUS, CODEC_ID_VORBIS};
@@ -109,6 +114,11 @@ pub struct DecodeOptions {
     pub max_bytes: u64,
     /// Most channels accepted (default 64).
     pub max_channels: usize,
+    /// A truncated file (a download or recording cut short) is an error. Otherwise (the
+    /// default) the audio present is delivered and [`DecodeStats::truncated`] says how much
+    /// was read against what the header declared, so the caller can warn. A file with no
+    /// decodable audio is an error either way.
+    pub strict: bool,
 }
 
 impl Default for DecodeOptions {
@@ -117,6 +127,7 @@ impl Default for DecodeOptions {
             max_duration: Delta::from_micros(24 * 3600 * 1_000_000),
             max_bytes: 16 << 30,
             max_channels: 64,
+            strict: false,
         }
     }
 }
@@ -161,6 +172,18 @@ pub struct DecodeStats {
     pub placeholder_length: bool,
     /// Frames of silence put before the audio ([`AudioInfo::lead`]); counted in `frames`.
     pub leading_silence: u64,
+    /// The file ends early and was read as far as it goes (not under
+    /// [`DecodeOptions::strict`]).
+    pub truncated: Option<Truncation>,
+}
+
+/// How much of a truncated recording was read, against what its header declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Truncation {
+    /// The audio read (from time 0, including any [`AudioInfo::lead`]).
+    pub read: Delta,
+    /// The duration the header declares, when it declares one.
+    pub declared: Option<Delta>,
 }
 
 /// One block of decoded audio: `frames × channels` samples, interleaved.
@@ -508,6 +531,8 @@ pub struct Decoder {
     buf: Vec<f32>,
     stats: DecodeStats,
     done: bool,
+    /// [`DecodeOptions::strict`]: truncation is an error, not the end of the audio.
+    strict: bool,
 }
 
 impl std::fmt::Debug for Decoder {
@@ -936,6 +961,7 @@ impl Decoder {
             buf: Vec::new(),
             stats: DecodeStats::default(),
             done: false,
+            strict: options.strict,
         })
     }
 
@@ -1006,6 +1032,10 @@ impl Decoder {
                             .saturating_sub(self.info.priming);
                         let audio = self.stats.frames - self.stats.leading_silence;
                         if audio + declared_frames / 200 + 2048 < declared_frames {
+                            if !self.strict {
+                                self.stats.truncated = Some(self.truncation());
+                                return Ok(None);
+                            }
                             return Err(Error::recording(
                                 RecordingProblem::Truncated,
                                 format!(
@@ -1021,6 +1051,15 @@ impl Decoder {
                 }
                 Err(e) => {
                     self.done = true;
+                    let truncated = matches!(
+                        e.kind(),
+                        ErrorKind::Recording { problem: RecordingProblem::Truncated, .. }
+                    );
+                    // Lenient: a file cut short after some audio ends there, with a warning.
+                    if truncated && !self.strict && self.stats.frames > self.stats.leading_silence {
+                        self.stats.truncated = Some(self.truncation());
+                        return Ok(None);
+                    }
                     return Err(e);
                 }
             }
@@ -1059,6 +1098,14 @@ impl Decoder {
                 channels,
                 first_frame: self.stats.frames - frames,
             }));
+        }
+    }
+
+    /// How much was read of a file that ends early, against its declared duration.
+    fn truncation(&self) -> Truncation {
+        Truncation {
+            read: frames_to_delta(self.stats.frames, self.info.sample_rate),
+            declared: self.info.declared_duration(),
         }
     }
 
