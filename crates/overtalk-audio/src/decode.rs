@@ -416,6 +416,52 @@ impl Input {
         Vec::new()
     }
 
+    /// The layout of a RIFF/WAVE file whose `data` chunk comes before its `fmt ` chunk (some
+    /// recorders and converters write it so; ffmpeg reads it, symphonia refuses it as
+    /// "missing format chunk"): where the samples are and the format chunk's bytes. `None` for
+    /// every other input, including the usual order.
+    fn wav_data_before_fmt(&self) -> Option<DataFirst> {
+        if !self.is_riff_wave() {
+            return None;
+        }
+        let len = self.len()?;
+        let mut r = self.seeker().ok()?;
+        r.seek(std::io::SeekFrom::Start(12)).ok()?;
+        let mut at = 12u64;
+        let mut data = None;
+        // A few chunks (fmt, data, fact, LIST, …), each skipped by its size.
+        for _ in 0..64 {
+            let mut chunk = [0u8; 8];
+            r.read_exact(&mut chunk).ok()?;
+            let size = u32::from_le_bytes([chunk[4], chunk[5], chunk[6], chunk[7]]);
+            match (&chunk[..4], data) {
+                (b"fmt ", None) => return None,
+                (b"fmt ", Some((offset, data_len))) => {
+                    // A format chunk is 16 to 40 bytes; a larger one is not a format chunk.
+                    if size > 1024 {
+                        return None;
+                    }
+                    let mut fmt = vec![0u8; size as usize];
+                    r.read_exact(&mut fmt).ok()?;
+                    return Some(DataFirst { fmt, offset, len: data_len });
+                }
+                (b"data", None) => {
+                    // A data chunk cut short holds what the file has.
+                    let held = u64::from(size).min(len.saturating_sub(at + 8));
+                    data = Some((at + 8, held));
+                }
+                _ => {}
+            }
+            let skip = u64::from(size) + u64::from(size & 1);
+            at += 8 + skip;
+            if at >= len {
+                return None;
+            }
+            r.seek(std::io::SeekFrom::Start(at)).ok()?;
+        }
+        None
+    }
+
     /// True when the input starts like an RF64 or BW64 file (WAV over 4 GiB).
     fn is_rf64(&self) -> bool {
         let head = self.head();
@@ -464,6 +510,105 @@ impl MediaSource for Patched {
 
     fn byte_len(&self) -> Option<u64> {
         self.inner.byte_len()
+    }
+}
+
+/// Where a WAV file that puts its `data` chunk before its `fmt ` chunk keeps its parts
+/// ([`Input::wav_data_before_fmt`]).
+struct DataFirst {
+    /// The format chunk's bytes (without its header).
+    fmt: Vec<u8>,
+    /// Where the samples start in the file.
+    offset: u64,
+    /// Bytes of samples.
+    len: u64,
+}
+
+/// A WAV file whose `data` chunk comes before its `fmt ` chunk, read as the usual layout:
+/// a header of a few dozen bytes held here, then the samples read from the file where they
+/// are, so memory does not grow with the file.
+///
+/// ```text
+/// file     RIFF WAVE [data ........ samples ........] [fmt  ....]
+/// read as  RIFF WAVE [fmt  ....] [data ........ samples ........]
+/// ```
+struct Reordered {
+    inner: Box<dyn MediaSource>,
+    head: Vec<u8>,
+    /// Where the samples start in `inner`, and how many bytes they are.
+    offset: u64,
+    len: u64,
+    pos: u64,
+}
+
+impl Reordered {
+    fn new(inner: Box<dyn MediaSource>, layout: &DataFirst) -> Reordered {
+        let fmt_len = layout.fmt.len() as u64;
+        let pad = fmt_len & 1;
+        let clamp = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+        let mut head = Vec::with_capacity(28 + layout.fmt.len());
+        head.extend_from_slice(b"RIFF");
+        head.extend_from_slice(&clamp(4 + 8 + fmt_len + pad + 8 + layout.len).to_le_bytes());
+        head.extend_from_slice(b"WAVEfmt ");
+        head.extend_from_slice(&clamp(fmt_len).to_le_bytes());
+        head.extend_from_slice(&layout.fmt);
+        if pad == 1 {
+            head.push(0);
+        }
+        head.extend_from_slice(b"data");
+        head.extend_from_slice(&clamp(layout.len).to_le_bytes());
+        Reordered { inner, head, offset: layout.offset, len: layout.len, pos: 0 }
+    }
+
+    fn total(&self) -> u64 {
+        self.head.len() as u64 + self.len
+    }
+}
+
+impl Read for Reordered {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let head = self.head.len() as u64;
+        if self.pos < head {
+            let from = self.pos as usize;
+            let n = buf.len().min(self.head.len() - from);
+            buf[..n].copy_from_slice(&self.head[from..from + n]);
+            self.pos += n as u64;
+            return Ok(n);
+        }
+        let left = self.total().saturating_sub(self.pos);
+        if left == 0 || buf.is_empty() {
+            return Ok(0);
+        }
+        self.inner.seek(std::io::SeekFrom::Start(self.offset + (self.pos - head)))?;
+        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..want])?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for Reordered {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        let target = match to {
+            std::io::SeekFrom::Start(n) => Some(n),
+            std::io::SeekFrom::End(d) => self.total().checked_add_signed(d),
+            std::io::SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        };
+        let target = target.ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before the start")
+        })?;
+        self.pos = target;
+        Ok(target)
+    }
+}
+
+impl MediaSource for Reordered {
+    fn is_seekable(&self) -> bool {
+        true
+    }
+
+    fn byte_len(&self) -> Option<u64> {
+        Some(self.total())
     }
 }
 
@@ -639,10 +784,13 @@ impl Decoder {
         if input.is_rf64() {
             return Decoder::rf64(&input, options);
         }
-        let fields = input.wav_placeholders();
+        let data_first = input.wav_data_before_fmt();
+        let fields = if data_first.is_some() { Vec::new() } else { input.wav_placeholders() };
         let source = || -> Result<Box<dyn MediaSource>> {
             let inner = input.media_source()?;
-            Ok(if fields.is_empty() {
+            Ok(if let Some(layout) = &data_first {
+                Box::new(Reordered::new(inner, layout))
+            } else if fields.is_empty() {
                 inner
             } else {
                 Box::new(Patched { inner, fields: fields.clone(), pos: 0 })

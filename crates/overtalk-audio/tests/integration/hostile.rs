@@ -1102,3 +1102,58 @@ fn truncated_files_are_read_as_far_as_they_go_unless_strict() {
         false,
     );
 }
+
+/// The chunks of a RIFF/WAVE file: `(id, body)` in file order.
+fn riff_chunks(bytes: &[u8]) -> Vec<([u8; 4], Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut at = 12;
+    while at + 8 <= bytes.len() {
+        let id = [bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]];
+        let size = u32::from_le_bytes([bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]]);
+        let body = bytes[at + 8..(at + 8 + size as usize).min(bytes.len())].to_vec();
+        at += 8 + size as usize + (size as usize & 1);
+        out.push((id, body));
+    }
+    out
+}
+
+#[test]
+fn a_wav_whose_data_chunk_comes_before_its_format_chunk_is_read() {
+    // 0.5 s of a stereo 16-bit tone at 16 kHz, its `data` chunk moved before `fmt ` (as ffmpeg
+    // reads it): the same 8000 frames, sample for sample, and a cut one is read as far as it
+    // goes.
+    let t = Tmp::new();
+    let usual = t.path("usual.wav");
+    let frames: Vec<Vec<f32>> = tone(16_000, 0.5).into_iter().map(|f| vec![f[0], -f[0]]).collect();
+    write_wav(&usual, 16_000, 2, &frames, false);
+    let chunks = riff_chunks(&std::fs::read(&usual).unwrap());
+    let mut body = b"WAVE".to_vec();
+    for id in [b"data", b"fmt "] {
+        let (_, data) = chunks.iter().find(|(c, _)| c == id).unwrap();
+        body.extend_from_slice(id);
+        body.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        body.extend_from_slice(data);
+    }
+    let mut file = b"RIFF".to_vec();
+    file.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    file.extend_from_slice(&body);
+    let p = t.path("data-first.wav");
+    std::fs::write(&p, &file).unwrap();
+    let (info, got) = decode_all(&p, &strict()).unwrap();
+    let (_, want) = decode_all(&usual, &strict()).unwrap();
+    assert_eq!((info.sample_rate, info.channels, info.codec.as_str()), (16_000, 2, "pcm_s16le"));
+    assert_eq!(info.declared_frames, Some(8000));
+    assert_eq!(got[0].len(), 8000);
+    assert!(got == want, "the samples differ from the usual layout's");
+    // Cut in the middle of the samples: the format chunk after them is gone too, so the file
+    // has no format and stays refused.
+    std::fs::write(&p, &file[..12 + 8 + 16_000]).unwrap();
+    let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: malformed audio (reading the container header): wav: missing format chunk",
+            p.display()
+        )
+    );
+}
