@@ -462,6 +462,36 @@ impl Input {
         None
     }
 
+    /// True when the input is an Ogg file of whole pages (it ends where a page ends, not
+    /// inside one): when no audio decodes from it, it holds none (an encoder stopped after the
+    /// headers), rather than being cut inside its first audio page. Read page header by page
+    /// header (at most 100,000 pages).
+    fn ogg_ends_whole(&self) -> bool {
+        let (Some(len), Ok(mut r)) = (self.len(), self.seeker()) else { return false };
+        let mut at = 0u64;
+        for _ in 0..100_000 {
+            if at == len {
+                return at > 0;
+            }
+            let mut head = [0u8; 27];
+            if r.seek(std::io::SeekFrom::Start(at)).is_err()
+                || r.read_exact(&mut head).is_err()
+                || &head[..4] != b"OggS"
+            {
+                return false;
+            }
+            let mut lacing = vec![0u8; usize::from(head[26])];
+            if r.read_exact(&mut lacing).is_err() {
+                return false;
+            }
+            at += 27 + lacing.len() as u64 + lacing.iter().map(|&b| u64::from(b)).sum::<u64>();
+            if at > len {
+                return false;
+            }
+        }
+        false
+    }
+
     /// True when the input starts like an RF64 or BW64 file (WAV over 4 GiB).
     fn is_rf64(&self) -> bool {
         let head = self.head();
@@ -815,7 +845,15 @@ impl Decoder {
             }
             Err(e) => e,
         };
+        let named = container_of(&input.head());
         if matches!(&first, SymError::Unsupported(m) if m.contains("no suitable format reader")) {
+            if named == Some("MP3") {
+                // An ID3 tag (or the start of a frame) and no MPEG audio frame after it.
+                return Err(Error::recording(
+                    RecordingProblem::Empty,
+                    "the MP3 file holds no audio (no MPEG audio frame)",
+                ));
+            }
             return Err(Error::recording(
                 RecordingProblem::Container,
                 "not a recognised audio or video container",
@@ -859,6 +897,17 @@ impl Decoder {
                 RecordingProblem::Codec,
                 format!("the container holds audio this decoder cannot read ({m})"),
             ),
+            SymError::IoError(io)
+                if io.kind() == std::io::ErrorKind::UnexpectedEof
+                    && named == Some("Ogg")
+                    && input.ogg_ends_whole() =>
+            {
+                // Whole pages and no audio: the stream ends after its headers.
+                Error::recording(
+                    RecordingProblem::Empty,
+                    "the Ogg file holds no audio (its stream ends after its headers)",
+                )
+            }
             SymError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
                 Error::recording(
                     RecordingProblem::Truncated,
@@ -890,7 +939,11 @@ impl Decoder {
             _ => false,
         };
         let track = format.default_track(TrackType::Audio).ok_or_else(|| {
-            Error::recording(RecordingProblem::Container, "the file has no audio track")
+            let container = container_of(&input.head()).unwrap_or(format.format_info().long_name);
+            Error::recording(
+                RecordingProblem::Empty,
+                format!("the {container} file holds no audio (no audio track with samples)"),
+            )
         })?;
         let track_id = track.id;
         let mut params = track

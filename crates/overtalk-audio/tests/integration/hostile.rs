@@ -261,7 +261,7 @@ const CUT_CLIPS: &[(&str, [&str; 4])] = &[
     (
         "burst.mp3",
         [
-            "unsupported: not a recognised audio or video container",
+            "the MP3 file holds no audio (no MPEG audio frame)",
             "the file is truncated: the audio stops at 0.288413 s, before the 1.000 s its header \
              declares",
             "the file is truncated: the audio stops at 0.654127 s, before the 1.000 s its header \
@@ -1038,7 +1038,7 @@ fn truncated_files_are_read_as_far_as_they_go_unless_strict() {
             (
                 "burst.mp3",
                 [
-                    "unsupported: not a recognised audio or video container",
+                    "the MP3 file holds no audio (no MPEG audio frame)",
                     "ok 12719, truncated 0.288413 of 1.000",
                     "ok 28847, truncated 0.654127 of 1.000",
                     "ok 43823",
@@ -1156,4 +1156,19 @@ fn a_wav_whose_data_chunk_comes_before_its_format_chunk_is_read() {
             p.display()
         )
     );
+}
+
+#[test]
+fn files_with_no_audio_say_so_naming_their_container() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    for (name, want) in [
+        ("empty.opus", "the Ogg file holds no audio (its stream ends after its headers)"),
+        ("empty.mp3", "the MP3 file holds no audio (no MPEG audio frame)"),
+        ("empty.m4a", "the MP4/M4A/MOV file holds no audio (no audio track with samples)"),
+    ] {
+        let p = dir.join(name);
+        let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
+        assert_eq!(kind_of(&e), "empty", "{name}: {e}");
+        assert_eq!(e.to_string(), format!("{}: {want}", p.display()));
+    }
 }
