@@ -63,7 +63,8 @@
 //! multichannel recordings are written) are read by the `rf64` submodule the same way.
 //!
 //! **Hostile input.** Every failure is an [`overtalk::Error`]: unreadable or unrecognised files
-//! (`Unsupported`), truncated or corrupt streams (`Invalid`, with the time where decoding stopped),
+//! (`Unsupported`), truncated (under [`DecodeOptions::strict`]) or corrupt streams (`Invalid`, with
+//! the time where decoding stopped),
 //! files over the size, duration or channel caps (`Limit`), and recordings with no samples at all
 //! (`Invalid`). A WAV header written before the length was known (`ffmpeg -f wav -` to a pipe,
 //! a recorder that stopped early: a data size of 0 or 0xFFFFFFFF with samples after it) is read
@@ -72,7 +73,10 @@
 //! reader that looks at the file's end first (Ogg, Matroska) fails, and the file is then re-read as
 //! a stream so the audio present decodes before the error; or the stream ends well short of the
 //! exact length its header declares (FLAC, WAV, Ogg, MP4, MP3 with a Xing/Info/VBRI header;
-//! symphonia's estimates for other MP3 are not held against the file). An MP4/MOV without its index
+//! symphonia's estimates for other MP3 are not held against the file). A truncated file with audio
+//! before the cut ends there ([`DecodeStats::truncated`] says how much was read against the
+//! declared length, for a warning), unless [`DecodeOptions::strict`] makes it an error; one
+//! that ends before any audio is an error either way. An MP4/MOV without its index
 //! box is reported as truncated or unfinished. A corrupt packet in the middle of a stream is
 //! replaced by silence of the same length, so later times stay right; non-finite samples (NaN, ±∞
 //! in float WAV) are replaced by 0 (silence). Both are counted in [`DecodeStats`] so callers can
@@ -84,6 +88,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use overtalk::error::ErrorKind;
 use overtalk::error::RecordingProblem;
 use overtalk::{Delta, Error, Result};
 use symphonia::core::codecs::audio::well_known::{CODEC_ID_AAC, CODEC_ID_OPUS, CODEC_ID_VORBIS};
@@ -109,6 +114,11 @@ pub struct DecodeOptions {
     pub max_bytes: u64,
     /// Most channels accepted (default 64).
     pub max_channels: usize,
+    /// A truncated file (a download or recording cut short) is an error. Otherwise (the
+    /// default) the audio present is delivered and [`DecodeStats::truncated`] says how much
+    /// was read against what the header declared, so the caller can warn. A file with no
+    /// decodable audio is an error either way.
+    pub strict: bool,
 }
 
 impl Default for DecodeOptions {
@@ -117,6 +127,7 @@ impl Default for DecodeOptions {
             max_duration: Delta::from_micros(24 * 3600 * 1_000_000),
             max_bytes: 16 << 30,
             max_channels: 64,
+            strict: false,
         }
     }
 }
@@ -161,6 +172,18 @@ pub struct DecodeStats {
     pub placeholder_length: bool,
     /// Frames of silence put before the audio ([`AudioInfo::lead`]); counted in `frames`.
     pub leading_silence: u64,
+    /// The file ends early and was read as far as it goes (not under
+    /// [`DecodeOptions::strict`]).
+    pub truncated: Option<Truncation>,
+}
+
+/// How much of a truncated recording was read, against what its header declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Truncation {
+    /// The audio read (from time 0, including any [`AudioInfo::lead`]).
+    pub read: Delta,
+    /// The duration the header declares, when it declares one.
+    pub declared: Option<Delta>,
 }
 
 /// One block of decoded audio: `frames × channels` samples, interleaved.
@@ -393,6 +416,82 @@ impl Input {
         Vec::new()
     }
 
+    /// The layout of a RIFF/WAVE file whose `data` chunk comes before its `fmt ` chunk (some
+    /// recorders and converters write it so; ffmpeg reads it, symphonia refuses it as
+    /// "missing format chunk"): where the samples are and the format chunk's bytes. `None` for
+    /// every other input, including the usual order.
+    fn wav_data_before_fmt(&self) -> Option<DataFirst> {
+        if !self.is_riff_wave() {
+            return None;
+        }
+        let len = self.len()?;
+        let mut r = self.seeker().ok()?;
+        r.seek(std::io::SeekFrom::Start(12)).ok()?;
+        let mut at = 12u64;
+        let mut data = None;
+        // A few chunks (fmt, data, fact, LIST, …), each skipped by its size.
+        for _ in 0..64 {
+            let mut chunk = [0u8; 8];
+            r.read_exact(&mut chunk).ok()?;
+            let size = u32::from_le_bytes([chunk[4], chunk[5], chunk[6], chunk[7]]);
+            match (&chunk[..4], data) {
+                (b"fmt ", None) => return None,
+                (b"fmt ", Some((offset, data_len))) => {
+                    // A format chunk is 16 to 40 bytes; a larger one is not a format chunk.
+                    if size > 1024 {
+                        return None;
+                    }
+                    let mut fmt = vec![0u8; size as usize];
+                    r.read_exact(&mut fmt).ok()?;
+                    return Some(DataFirst { fmt, offset, len: data_len });
+                }
+                (b"data", None) => {
+                    // A data chunk cut short holds what the file has.
+                    let held = u64::from(size).min(len.saturating_sub(at + 8));
+                    data = Some((at + 8, held));
+                }
+                _ => {}
+            }
+            let skip = u64::from(size) + u64::from(size & 1);
+            at += 8 + skip;
+            if at >= len {
+                return None;
+            }
+            r.seek(std::io::SeekFrom::Start(at)).ok()?;
+        }
+        None
+    }
+
+    /// True when the input is an Ogg file of whole pages (it ends where a page ends, not
+    /// inside one): when no audio decodes from it, it holds none (an encoder stopped after the
+    /// headers), rather than being cut inside its first audio page. Read page header by page
+    /// header (at most 100,000 pages).
+    fn ogg_ends_whole(&self) -> bool {
+        let (Some(len), Ok(mut r)) = (self.len(), self.seeker()) else { return false };
+        let mut at = 0u64;
+        for _ in 0..100_000 {
+            if at == len {
+                return at > 0;
+            }
+            let mut head = [0u8; 27];
+            if r.seek(std::io::SeekFrom::Start(at)).is_err()
+                || r.read_exact(&mut head).is_err()
+                || &head[..4] != b"OggS"
+            {
+                return false;
+            }
+            let mut lacing = vec![0u8; usize::from(head[26])];
+            if r.read_exact(&mut lacing).is_err() {
+                return false;
+            }
+            at += 27 + lacing.len() as u64 + lacing.iter().map(|&b| u64::from(b)).sum::<u64>();
+            if at > len {
+                return false;
+            }
+        }
+        false
+    }
+
     /// True when the input starts like an RF64 or BW64 file (WAV over 4 GiB).
     fn is_rf64(&self) -> bool {
         let head = self.head();
@@ -441,6 +540,105 @@ impl MediaSource for Patched {
 
     fn byte_len(&self) -> Option<u64> {
         self.inner.byte_len()
+    }
+}
+
+/// Where a WAV file that puts its `data` chunk before its `fmt ` chunk keeps its parts
+/// ([`Input::wav_data_before_fmt`]).
+struct DataFirst {
+    /// The format chunk's bytes (without its header).
+    fmt: Vec<u8>,
+    /// Where the samples start in the file.
+    offset: u64,
+    /// Bytes of samples.
+    len: u64,
+}
+
+/// A WAV file whose `data` chunk comes before its `fmt ` chunk, read as the usual layout:
+/// a header of a few dozen bytes held here, then the samples read from the file where they
+/// are, so memory does not grow with the file.
+///
+/// ```text
+/// file     RIFF WAVE [data ........ samples ........] [fmt  ....]
+/// read as  RIFF WAVE [fmt  ....] [data ........ samples ........]
+/// ```
+struct Reordered {
+    inner: Box<dyn MediaSource>,
+    head: Vec<u8>,
+    /// Where the samples start in `inner`, and how many bytes they are.
+    offset: u64,
+    len: u64,
+    pos: u64,
+}
+
+impl Reordered {
+    fn new(inner: Box<dyn MediaSource>, layout: &DataFirst) -> Reordered {
+        let fmt_len = layout.fmt.len() as u64;
+        let pad = fmt_len & 1;
+        let clamp = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+        let mut head = Vec::with_capacity(28 + layout.fmt.len());
+        head.extend_from_slice(b"RIFF");
+        head.extend_from_slice(&clamp(4 + 8 + fmt_len + pad + 8 + layout.len).to_le_bytes());
+        head.extend_from_slice(b"WAVEfmt ");
+        head.extend_from_slice(&clamp(fmt_len).to_le_bytes());
+        head.extend_from_slice(&layout.fmt);
+        if pad == 1 {
+            head.push(0);
+        }
+        head.extend_from_slice(b"data");
+        head.extend_from_slice(&clamp(layout.len).to_le_bytes());
+        Reordered { inner, head, offset: layout.offset, len: layout.len, pos: 0 }
+    }
+
+    fn total(&self) -> u64 {
+        self.head.len() as u64 + self.len
+    }
+}
+
+impl Read for Reordered {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let head = self.head.len() as u64;
+        if self.pos < head {
+            let from = self.pos as usize;
+            let n = buf.len().min(self.head.len() - from);
+            buf[..n].copy_from_slice(&self.head[from..from + n]);
+            self.pos += n as u64;
+            return Ok(n);
+        }
+        let left = self.total().saturating_sub(self.pos);
+        if left == 0 || buf.is_empty() {
+            return Ok(0);
+        }
+        self.inner.seek(std::io::SeekFrom::Start(self.offset + (self.pos - head)))?;
+        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..want])?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for Reordered {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        let target = match to {
+            std::io::SeekFrom::Start(n) => Some(n),
+            std::io::SeekFrom::End(d) => self.total().checked_add_signed(d),
+            std::io::SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        };
+        let target = target.ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before the start")
+        })?;
+        self.pos = target;
+        Ok(target)
+    }
+}
+
+impl MediaSource for Reordered {
+    fn is_seekable(&self) -> bool {
+        true
+    }
+
+    fn byte_len(&self) -> Option<u64> {
+        Some(self.total())
     }
 }
 
@@ -508,6 +706,8 @@ pub struct Decoder {
     buf: Vec<f32>,
     stats: DecodeStats,
     done: bool,
+    /// [`DecodeOptions::strict`]: truncation is an error, not the end of the audio.
+    strict: bool,
 }
 
 impl std::fmt::Debug for Decoder {
@@ -614,10 +814,13 @@ impl Decoder {
         if input.is_rf64() {
             return Decoder::rf64(&input, options);
         }
-        let fields = input.wav_placeholders();
+        let data_first = input.wav_data_before_fmt();
+        let fields = if data_first.is_some() { Vec::new() } else { input.wav_placeholders() };
         let source = || -> Result<Box<dyn MediaSource>> {
             let inner = input.media_source()?;
-            Ok(if fields.is_empty() {
+            Ok(if let Some(layout) = &data_first {
+                Box::new(Reordered::new(inner, layout))
+            } else if fields.is_empty() {
                 inner
             } else {
                 Box::new(Patched { inner, fields: fields.clone(), pos: 0 })
@@ -642,7 +845,15 @@ impl Decoder {
             }
             Err(e) => e,
         };
+        let named = container_of(&input.head());
         if matches!(&first, SymError::Unsupported(m) if m.contains("no suitable format reader")) {
+            if named == Some("MP3") {
+                // An ID3 tag (or the start of a frame) and no MPEG audio frame after it.
+                return Err(Error::recording(
+                    RecordingProblem::Empty,
+                    "the MP3 file holds no audio (no MPEG audio frame)",
+                ));
+            }
             return Err(Error::recording(
                 RecordingProblem::Container,
                 "not a recognised audio or video container",
@@ -686,6 +897,17 @@ impl Decoder {
                 RecordingProblem::Codec,
                 format!("the container holds audio this decoder cannot read ({m})"),
             ),
+            SymError::IoError(io)
+                if io.kind() == std::io::ErrorKind::UnexpectedEof
+                    && named == Some("Ogg")
+                    && input.ogg_ends_whole() =>
+            {
+                // Whole pages and no audio: the stream ends after its headers.
+                Error::recording(
+                    RecordingProblem::Empty,
+                    "the Ogg file holds no audio (its stream ends after its headers)",
+                )
+            }
             SymError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
                 Error::recording(
                     RecordingProblem::Truncated,
@@ -717,7 +939,11 @@ impl Decoder {
             _ => false,
         };
         let track = format.default_track(TrackType::Audio).ok_or_else(|| {
-            Error::recording(RecordingProblem::Container, "the file has no audio track")
+            let container = container_of(&input.head()).unwrap_or(format.format_info().long_name);
+            Error::recording(
+                RecordingProblem::Empty,
+                format!("the {container} file holds no audio (no audio track with samples)"),
+            )
         })?;
         let track_id = track.id;
         let mut params = track
@@ -936,6 +1162,7 @@ impl Decoder {
             buf: Vec::new(),
             stats: DecodeStats::default(),
             done: false,
+            strict: options.strict,
         })
     }
 
@@ -1006,6 +1233,10 @@ impl Decoder {
                             .saturating_sub(self.info.priming);
                         let audio = self.stats.frames - self.stats.leading_silence;
                         if audio + declared_frames / 200 + 2048 < declared_frames {
+                            if !self.strict {
+                                self.stats.truncated = Some(self.truncation());
+                                return Ok(None);
+                            }
                             return Err(Error::recording(
                                 RecordingProblem::Truncated,
                                 format!(
@@ -1021,6 +1252,15 @@ impl Decoder {
                 }
                 Err(e) => {
                     self.done = true;
+                    let truncated = matches!(
+                        e.kind(),
+                        ErrorKind::Recording { problem: RecordingProblem::Truncated, .. }
+                    );
+                    // Lenient: a file cut short after some audio ends there, with a warning.
+                    if truncated && !self.strict && self.stats.frames > self.stats.leading_silence {
+                        self.stats.truncated = Some(self.truncation());
+                        return Ok(None);
+                    }
                     return Err(e);
                 }
             }
@@ -1059,6 +1299,14 @@ impl Decoder {
                 channels,
                 first_frame: self.stats.frames - frames,
             }));
+        }
+    }
+
+    /// How much was read of a file that ends early, against its declared duration.
+    fn truncation(&self) -> Truncation {
+        Truncation {
+            read: frames_to_delta(self.stats.frames, self.info.sample_rate),
+            declared: self.info.declared_duration(),
         }
     }
 

@@ -341,6 +341,16 @@ pub enum TrackWarning {
         /// Where the audio starts, in seconds.
         seconds: f64,
     },
+    /// The file ends early (a download or recording cut short); the audio present was read
+    /// ([`crate::decode::DecodeStats::truncated`]).
+    Truncated {
+        /// The recording.
+        path: PathBuf,
+        /// Seconds of audio read.
+        read: f64,
+        /// Seconds the header declares, when it declares a length.
+        declared: Option<f64>,
+    },
 }
 
 /// Why most of a track's rejected speech was rejected: the most common reason among its
@@ -410,6 +420,14 @@ impl fmt::Display for TrackWarning {
                 channel + 1,
                 if *from > 0.0 { format!(" from {from:.2} s on") } else { String::new() }
             ),
+            TrackWarning::Truncated { path, read, declared } => {
+                write!(f, "{}: the file is truncated: {read:.3} s of audio read", path.display())?;
+                match declared {
+                    Some(d) => write!(f, " of the {d:.3} s its header declares")?,
+                    None => write!(f, " (its header declares no length)")?,
+                }
+                write!(f, "; the rest is missing (--strict refuses it)")
+            }
             TrackWarning::LateStart { path, seconds } => write!(
                 f,
                 "{}: its audio starts {seconds:.3} s into the file's timeline; times are on that \

@@ -415,7 +415,8 @@ impl Detection {
 
 /// What decoding `path` (at `rate` Hz) replaced, guessed or added, as warnings: non-finite
 /// samples and corrupt packets replaced by silence, a WAV length read to the end of the file,
-/// and silence put before audio that starts late on the file's timeline.
+/// silence put before audio that starts late on the file's timeline, and a file cut short
+/// that was read as far as it goes.
 fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<TrackWarning> {
     let mut out = Vec::new();
     if stats.leading_silence > 0 {
@@ -435,6 +436,13 @@ fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<TrackWarn
     }
     if stats.placeholder_length {
         out.push(TrackWarning::PlaceholderLength { path: path.to_owned() });
+    }
+    if let Some(t) = stats.truncated {
+        out.push(TrackWarning::Truncated {
+            path: path.to_owned(),
+            read: t.read.as_secs_f64(),
+            declared: t.declared.map(|d| d.as_secs_f64()),
+        });
     }
     out
 }

@@ -825,3 +825,29 @@ fn a_call_on_two_channels_without_channels_gets_a_note() {
     let run = dir.run(&["detect", "--track", "Host=call.wav", "-q"]);
     assert!(!run.stderr().contains("channels differ"), "{}", run.stderr());
 }
+
+/// A recording cut short (an interrupted download) is read as far as it goes, with a warning
+/// naming the file and how much of the declared length was read; `--strict` refuses it.
+#[test]
+fn a_truncated_recording_is_read_with_a_warning_and_refused_under_strict() {
+    let dir = Dir::new();
+    wav(&dir, "cut.wav", 1, 16_000, &speech());
+    let path = dir.path().join("cut.wav");
+    let bytes = std::fs::read(&path).unwrap();
+    // The header and the first 2 s of samples.
+    std::fs::write(&path, &bytes[..44 + 2 * 32_000]).unwrap();
+    let run = dir.run(&["detect", "--no-diarize", "cut.wav"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(
+        run.stderr(),
+        "overtalk: warning: cut.wav: the file is truncated: 2.000 s of audio read of the 5.169 s \
+         its header declares; the rest is missing (--strict refuses it)\n"
+    );
+    let run = dir.run(&["detect", "--no-diarize", "--strict", "cut.wav"]);
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: detecting speech: cut.wav: the file is truncated: the audio stops at \
+         2.000 s\n"
+    );
+}

@@ -60,3 +60,8 @@ sox /tmp/overtalk-speech-libopus.wav speech.opus.libopus.flac
 rm -f /tmp/overtalk-speech-libopus.wav
 
 # AIFF, CAF, Apple Lossless and MPEG-1 Layer II: make_pyav.py (PyAV, which bundles FFmpeg).
+
+# empty.{opus,mp3,m4a}: containers written with no audio at all (0 frames): headers only.
+for e in opus:libopus mp3:libmp3lame m4a:aac; do
+  ff -f lavfi -i anullsrc=r=48000:cl=mono -frames:a 0 -c:a "${e#*:}" "empty.${e%%:*}"
+done

@@ -48,6 +48,11 @@ fn tone(rate: u32, secs: f64) -> Vec<Vec<f32>> {
     (0..n).map(|i| vec![(i as f32 * 0.05).sin() * 0.5]).collect()
 }
 
+/// Decoding options under which a truncated file is an error (`--strict`).
+fn strict() -> DecodeOptions {
+    DecodeOptions { strict: true, ..DecodeOptions::default() }
+}
+
 fn kind_of(e: &overtalk::Error) -> &'static str {
     match e.kind() {
         ErrorKind::Io(_) => "io",
@@ -195,11 +200,16 @@ fn truncated_wav_is_reported_with_the_time() {
     write_wav(&p, 16_000, 1, &tone(16_000, 2.0), false);
     let bytes = std::fs::read(&p).unwrap();
     std::fs::write(&p, &bytes[..bytes.len() / 2]).unwrap();
-    let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
+    let e = decode_all(&p, &strict()).unwrap_err();
     assert_eq!(kind_of(&e), "truncated", "{e}");
     assert_eq!(
         e.to_string(),
         format!("{}: the file is truncated: the audio stops at 0.999313 s", p.display())
+    );
+    // Leniently, the whole frames are read and the shortfall is stated.
+    assert_eq!(
+        decode_outcome(&p, &DecodeOptions::default()),
+        format!("{}: ok 15989, truncated 0.999313 of 2.000", p.display())
     );
 }
 
@@ -214,7 +224,7 @@ fn truncated_forty_eight_channel_wav_is_reported_with_the_time() {
     let bytes = std::fs::read(&p).unwrap();
     let header = bytes.len() - 5000 * 48 * 2;
     std::fs::write(&p, &bytes[..header + 3000 * 48 * 2 + 7]).unwrap();
-    let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
+    let mut d = Decoder::open(&p, &strict()).unwrap();
     let mut frames = 0;
     let e = loop {
         match d.next_block() {
@@ -225,10 +235,14 @@ fn truncated_forty_eight_channel_wav_is_reported_with_the_time() {
     };
     assert_eq!(frames, 3000);
     assert_eq!(e.to_string(), "the file is truncated: the audio stops at 0.1875 s");
-    let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
+    let e = decode_all(&p, &strict()).unwrap_err();
     assert_eq!(
         e.to_string(),
         format!("{}: the file is truncated: the audio stops at 0.1875 s", p.display())
+    );
+    assert_eq!(
+        decode_outcome(&p, &DecodeOptions::default()),
+        format!("{}: ok 3000, truncated 0.1875 of 0.3125", p.display())
     );
 }
 
@@ -247,7 +261,7 @@ const CUT_CLIPS: &[(&str, [&str; 4])] = &[
     (
         "burst.mp3",
         [
-            "unsupported: not a recognised audio or video container",
+            "the MP3 file holds no audio (no MPEG audio frame)",
             "the file is truncated: the audio stops at 0.288413 s, before the 1.000 s its header \
              declares",
             "the file is truncated: the audio stops at 0.654127 s, before the 1.000 s its header \
@@ -308,22 +322,54 @@ const CUT_CLIPS: &[(&str, [&str; 4])] = &[
     ),
 ];
 
-fn check_cuts(table: &[(&str, [&str; 4])]) {
+/// Decodes `p` to its end: the error, or `ok FRAMES` and, for a file read as far as it goes,
+/// `truncated READ of DECLARED` (seconds).
+fn decode_outcome(p: &Path, options: &DecodeOptions) -> String {
+    let run = || -> overtalk::Result<String> {
+        let mut d = Decoder::open(p, options)?;
+        let mut frames = 0;
+        while let Some(b) = d.next_block().map_err(|e| e.with_path(p))? {
+            frames += b.frames();
+        }
+        Ok(match d.stats().truncated {
+            None => format!("{}: ok {frames}", p.display()),
+            Some(t) => format!(
+                "{}: ok {frames}, truncated {} of {}",
+                p.display(),
+                t.read,
+                t.declared.map_or_else(|| "?".to_owned(), |d| d.to_string())
+            ),
+        })
+    };
+    run().unwrap_or_else(|e| e.to_string())
+}
+
+/// Cuts each clip of `table` to 16 bytes, a third and two thirds of its length, and one byte
+/// short, and checks what decoding gives (under `--strict` when `strict`).
+fn check_cuts_with(table: &[(&str, [&str; 4])], strict: bool) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let t = Tmp::new();
+    let options = DecodeOptions { strict, ..DecodeOptions::default() };
+    let mut failed = Vec::new();
     for (name, want) in table {
         let bytes = std::fs::read(dir.join(name)).unwrap();
         let cuts = [16, bytes.len() / 3, bytes.len() * 2 / 3, bytes.len() - 1];
         for (cut, want) in cuts.into_iter().zip(want) {
             let p = t.path(name);
             std::fs::write(&p, &bytes[..cut]).unwrap();
-            let got = match decode_all(&p, &DecodeOptions::default()) {
-                Err(e) => e.to_string(),
-                Ok((_, ch)) => format!("{}: ok {}", p.display(), ch[0].len()),
-            };
-            assert_eq!(got, format!("{}: {want}", p.display()), "{name} cut at {cut}");
+            let got = decode_outcome(&p, &options);
+            let want = format!("{}: {want}", p.display());
+            if got != want {
+                failed.push(format!("{name} cut at {cut}:\n  got  {got}\n  want {want}"));
+            }
         }
     }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// The strict outcome of each cut: truncation is an error.
+fn check_cuts(table: &[(&str, [&str; 4])]) {
+    check_cuts_with(table, true);
 }
 
 #[test]
@@ -393,7 +439,7 @@ fn a_wav_header_written_before_its_length_was_known_reads_to_the_end() {
     let frames = |bytes: &[u8], name: &str| {
         let q = t.path(name);
         std::fs::write(&q, bytes).unwrap();
-        let mut d = Decoder::open(&q, &DecodeOptions::default())?;
+        let mut d = Decoder::open(&q, &strict())?;
         let mut n = 0;
         while let Some(b) = d.next_block()? {
             n += b.frames();
@@ -762,7 +808,7 @@ fn a_ten_hour_header_is_refused_before_decoding_under_a_one_hour_cap() {
         )
     );
     // Without the cap, the lie is found when the data runs out.
-    let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
+    let e = decode_all(&p, &strict()).unwrap_err();
     assert_eq!(
         e.to_string(),
         format!("{}: the file is truncated: the audio stops at 1.000 s", p.display())
@@ -917,10 +963,14 @@ fn truncated_and_malformed_rf64_are_clear_errors() {
     rf64(&p, 16_000, 2, 1, 16, &data, 64_000 * 2);
     let bytes = std::fs::read(&p).unwrap();
     std::fs::write(&p, &bytes[..92 + data.len()]).unwrap();
-    let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
+    let e = decode_all(&p, &strict()).unwrap_err();
     assert_eq!(
         e.to_string(),
         format!("{}: the file is truncated: the audio stops at 0.500 s", p.display())
+    );
+    assert_eq!(
+        decode_outcome(&p, &DecodeOptions::default()),
+        format!("{}: ok 8000, truncated 0.500 of 2.000", p.display())
     );
     // Cut inside the header.
     std::fs::write(&p, &bytes[..60]).unwrap();
@@ -966,4 +1016,159 @@ fn an_mp3_without_a_length_header_is_cut_without_a_false_alarm() {
     std::fs::write(&p, &bytes[..bytes.len() * 2 / 3]).unwrap();
     let (_, cut) = decode_all(&p, &DecodeOptions::default()).unwrap();
     assert_eq!(cut[0].len(), 26 * 1152);
+}
+
+#[test]
+fn truncated_files_are_read_as_far_as_they_go_unless_strict() {
+    // The cuts of `truncated_coded_files_give_exact_errors`, read leniently: each one with audio
+    // before the cut delivers it and says how much was read against the declared length (`?`
+    // where the header declares none: Ogg and Matroska read as a stream). A cut before any
+    // audio stays an error; one byte short of an MP3 is within the encoders' rounding slack.
+    check_cuts_with(
+        &[
+            (
+                "burst.flac",
+                [
+                    "the file is truncated: it ends before any complete block of audio",
+                    "ok 13824, truncated 0.313469 of 1.000",
+                    "ok 23040, truncated 0.522449 of 1.000",
+                    "ok 41472, truncated 0.940408 of 1.000",
+                ],
+            ),
+            (
+                "burst.mp3",
+                [
+                    "the MP3 file holds no audio (no MPEG audio frame)",
+                    "ok 12719, truncated 0.288413 of 1.000",
+                    "ok 28847, truncated 0.654127 of 1.000",
+                    "ok 43823",
+                ],
+            ),
+            (
+                "burst.ogg",
+                [
+                    "the file is truncated: it ends before any complete block of audio",
+                    "the file is truncated: it ends before any complete block of audio",
+                    "the file is truncated: it ends before any complete block of audio",
+                    "ok 44096, truncated 0.999909 of ?",
+                ],
+            ),
+            (
+                "burst.mkv",
+                [
+                    "malformed audio (reading the container header): mkv (ebml): no current element",
+                    "ok 15360, truncated 0.348299 of ?",
+                    "ok 24576, truncated 0.557279 of ?",
+                    "ok 45056, truncated 1.021678 of ?",
+                ],
+            ),
+            (
+                "burst.webm",
+                [
+                    "malformed audio (reading the container header): mkv (ebml): no current element",
+                    "the file is truncated: it ends before any complete block of audio",
+                    "the file is truncated: it ends before any complete block of audio",
+                    "ok 45120, truncated 1.023129 of ?",
+                ],
+            ),
+            (
+                "burst.adpcm.wav",
+                [
+                    "the file is truncated: it ends before any complete block of audio",
+                    "ok 14238, truncated 0.322857 of 1.014694",
+                    "ok 29493, truncated 0.668776 of 1.014694",
+                    "ok 43731, truncated 0.991633 of 1.014694",
+                ],
+            ),
+            (
+                "burst.opus",
+                [
+                    "the file is truncated: it ends before any complete block of audio",
+                    "the file is truncated: it ends before any complete block of audio",
+                    "the file is truncated: it ends before any complete block of audio",
+                    "ok 47688, truncated 0.9935 of ?",
+                ],
+            ),
+            (
+                "burst.opus.webm",
+                [
+                    "malformed audio (reading the container header): mkv (ebml): no current element",
+                    "ok 25608, truncated 0.5335 of ?",
+                    "ok 37128, truncated 0.7735 of ?",
+                    "ok 48648, truncated 1.0135 of ?",
+                ],
+            ),
+        ],
+        false,
+    );
+}
+
+/// The chunks of a RIFF/WAVE file: `(id, body)` in file order.
+fn riff_chunks(bytes: &[u8]) -> Vec<([u8; 4], Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut at = 12;
+    while at + 8 <= bytes.len() {
+        let id = [bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]];
+        let size = u32::from_le_bytes([bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]]);
+        let body = bytes[at + 8..(at + 8 + size as usize).min(bytes.len())].to_vec();
+        at += 8 + size as usize + (size as usize & 1);
+        out.push((id, body));
+    }
+    out
+}
+
+#[test]
+fn a_wav_whose_data_chunk_comes_before_its_format_chunk_is_read() {
+    // 0.5 s of a stereo 16-bit tone at 16 kHz, its `data` chunk moved before `fmt ` (as ffmpeg
+    // reads it): the same 8000 frames, sample for sample, and a cut one is read as far as it
+    // goes.
+    let t = Tmp::new();
+    let usual = t.path("usual.wav");
+    let frames: Vec<Vec<f32>> = tone(16_000, 0.5).into_iter().map(|f| vec![f[0], -f[0]]).collect();
+    write_wav(&usual, 16_000, 2, &frames, false);
+    let chunks = riff_chunks(&std::fs::read(&usual).unwrap());
+    let mut body = b"WAVE".to_vec();
+    for id in [b"data", b"fmt "] {
+        let (_, data) = chunks.iter().find(|(c, _)| c == id).unwrap();
+        body.extend_from_slice(id);
+        body.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        body.extend_from_slice(data);
+    }
+    let mut file = b"RIFF".to_vec();
+    file.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    file.extend_from_slice(&body);
+    let p = t.path("data-first.wav");
+    std::fs::write(&p, &file).unwrap();
+    let (info, got) = decode_all(&p, &strict()).unwrap();
+    let (_, want) = decode_all(&usual, &strict()).unwrap();
+    assert_eq!((info.sample_rate, info.channels, info.codec.as_str()), (16_000, 2, "pcm_s16le"));
+    assert_eq!(info.declared_frames, Some(8000));
+    assert_eq!(got[0].len(), 8000);
+    assert!(got == want, "the samples differ from the usual layout's");
+    // Cut in the middle of the samples: the format chunk after them is gone too, so the file
+    // has no format and stays refused.
+    std::fs::write(&p, &file[..12 + 8 + 16_000]).unwrap();
+    let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: malformed audio (reading the container header): wav: missing format chunk",
+            p.display()
+        )
+    );
+}
+
+#[test]
+fn files_with_no_audio_say_so_naming_their_container() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    for (name, want) in [
+        ("empty.opus", "the Ogg file holds no audio (its stream ends after its headers)"),
+        ("empty.mp3", "the MP3 file holds no audio (no MPEG audio frame)"),
+        ("empty.m4a", "the MP4/M4A/MOV file holds no audio (no audio track with samples)"),
+    ] {
+        let p = dir.join(name);
+        let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
+        assert_eq!(kind_of(&e), "empty", "{name}: {e}");
+        assert_eq!(e.to_string(), format!("{}: {want}", p.display()));
+    }
 }

@@ -75,7 +75,8 @@ fn events_help(e: Events) -> Option<&'static str> {
 }
 
 /// Runs `analyze`.
-pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
+pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
+    args.audio.strict = args.read.strict;
     let (sources, analyzed, untimed) = read_and_analyze_untimed_too(
         &args.inputs,
         &args.read,

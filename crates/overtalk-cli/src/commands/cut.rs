@@ -154,6 +154,7 @@ fn decode(args: &Args, tracks_arg: &[String]) -> Result<Option<CutRecording>> {
 
 /// Runs `cut`.
 pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
+    args.recordings.strict = args.read.strict;
     // Flags that belong to another mode (clap's `requires` counts a flag's default as given).
     if !args.camera.is_empty() && !args.follow_speaker {
         bail!("--camera goes with --follow-speaker: the cameras are the angles of a multicam cut that follows the floor holder");

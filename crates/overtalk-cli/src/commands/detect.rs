@@ -49,6 +49,10 @@ pub struct Args {
     /// `detect` writes without it: the `--track` and `--channels` names, `SPK00`, `SPK01`, …).
     #[arg(long, value_name = "names.toml")]
     speakers: Option<PathBuf>,
+    /// Refuse a damaged recording: a file cut short is an error instead of being read as far
+    /// as it goes with a warning.
+    #[arg(long)]
+    strict: bool,
     #[command(flatten)]
     detection: AudioArgs,
     #[command(flatten)]
@@ -56,7 +60,8 @@ pub struct Args {
 }
 
 /// Runs detection and writes the result.
-pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
+pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
+    args.detection.strict = args.strict;
     let format = match args.to {
         Some(f) => f,
         None if args.output.as_os_str() == "-" => Format::Rttm,

@@ -194,7 +194,8 @@ fn audio(args: &Args) -> Result<Option<Audio>> {
 }
 
 /// Runs `report`.
-pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
+pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
+    args.detection.strict = args.read.strict;
     let (sources, analyzed, untimed) = read_and_analyze_untimed_too(
         &args.inputs,
         &args.read,

@@ -145,7 +145,8 @@ fn options(args: &Args) -> Result<ScoreOptions> {
 }
 
 /// Runs `score`.
-pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
+pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
+    args.audio.strict = args.read.strict;
     if let Some(words) = &args.analysis.words.words {
         bail!(
             "--words {}: score compares who spoke when, which words do not change (DER and JER stay the same); give --words to detect, analyze or report to see the words on the speakers",

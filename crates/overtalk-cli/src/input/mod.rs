@@ -35,7 +35,8 @@ pub struct ReadArgs {
     /// Input format (default: from the extension, then the content).
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<Format>,
-    /// Reject malformed input: a reader's repair (a bad time, a skipped line) is an error.
+    /// Reject malformed input: a reader's repair (a bad time, a skipped line) is an error, and
+    /// so is a recording cut short (otherwise read as far as it goes, with a warning).
     /// Notes about valid input (no speaker labels, unsorted lines) stay warnings.
     #[arg(long)]
     pub strict: bool,

@@ -19,6 +19,10 @@ use crate::input::Source;
 #[derive(Debug, clap::Args)]
 #[command(next_help_heading = "Recordings")]
 pub(crate) struct AudioArgs {
+    /// A damaged recording is an error (`--strict` of the command): a file cut short is not
+    /// read as far as it goes with a warning.
+    #[arg(skip)]
+    pub(crate) strict: bool,
     /// A speaker's own track, `NAME=FILE` (repeat for each speaker).
     #[arg(long = "track", value_name = "NAME=FILE")]
     pub(crate) tracks: Vec<String>,
@@ -92,6 +96,7 @@ impl AudioArgs {
         options.max_length_diff = seconds(self.max_length_diff, "--max-length-diff")?;
         options.allow_rate_mismatch = self.allow_rate_mismatch;
         options.decode.max_duration = seconds(self.max_duration, "--max-duration")?;
+        options.decode.strict = self.strict;
         Ok(options)
     }
 
