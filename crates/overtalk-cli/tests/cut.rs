@@ -93,6 +93,31 @@ fn muting_keeps_the_recording_length_to_the_sample() {
 }
 
 #[test]
+fn a_truncated_recording_is_not_rendered_short() {
+    let dir = Dir::new();
+    dir.create("clip.rttm", RTTM);
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 8000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut w = hound::WavWriter::create(dir.path().join("full.wav"), spec).unwrap();
+    for _ in 0..80_000 {
+        w.write_sample(8192i16).unwrap();
+    }
+    w.finalize().unwrap();
+    // Cut the file at 5 s: its header still declares 10 s.
+    let bytes = std::fs::read(dir.path().join("full.wav")).unwrap();
+    std::fs::write(dir.path().join("clip.wav"), &bytes[..44 + 80_000]).unwrap();
+    let run =
+        dir.run(&["cut", "clip.rttm", "--only", "Wife", "--audio", "clip.wav", "-o", "wife.wav"]);
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+    assert!(run.stderr().contains("clip.wav: the file is truncated"), "{}", run.stderr());
+    assert!(!dir.path().join("wife.wav").exists());
+}
+
+#[test]
 fn errors_are_clear_and_inputs_safe() {
     let dir = Dir::new();
     dir.create("clip.rttm", RTTM);

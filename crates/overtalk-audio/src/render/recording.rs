@@ -30,9 +30,11 @@ pub struct CutRecording {
     pub tracks: Vec<(Option<String>, Vec<f32>)>,
 }
 
-/// Decodes a whole file, naming it in the error.
+/// Decodes a whole file, naming it in the error. Strictly: a cut rendered from a file that
+/// ends early would be silently short, so a truncated recording is an error here.
 fn decode_file(path: &Path) -> Result<(u32, Vec<Vec<f32>>)> {
-    let (info, channels) = decode_all(path, &DecodeOptions::default())
+    let options = DecodeOptions { strict: true, ..DecodeOptions::default() };
+    let (info, channels) = decode_all(path, &options)
         .map_err(|e| Error::invalid(format!("decoding {}", path.display())).with_source(e))?;
     Ok((info.sample_rate, channels))
 }
