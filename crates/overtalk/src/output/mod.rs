@@ -125,3 +125,7 @@ pub fn counted_or_unmeasurable(n: Option<usize>, one: &str, many: &str) -> Strin
 }
 
 pub use crate::analysis::warning::OVERLAP_NOT_MEASURABLE;
+
+/// A share in percent as every output writes it, rounded half away from zero (for front ends
+/// that write a share in a message of their own).
+pub use number::percent;

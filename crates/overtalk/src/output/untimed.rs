@@ -37,7 +37,7 @@ impl<'a> UntimedRecording<'a> {
 
 /// A share as a percentage with one decimal, `-` when undefined.
 fn percent(share: Option<f64>) -> String {
-    share.map_or_else(|| "-".to_owned(), |s| format!("{:.1}%", s * 100.0))
+    crate::output::number::pct(share)
 }
 
 /// `name n, name n` of a count per speaker, or `-`.
