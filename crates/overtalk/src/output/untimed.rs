@@ -206,7 +206,7 @@ pub fn write_markdown(recordings: &[UntimedRecording<'_>], out: &mut dyn Write) 
             o.turns,
             o.speaker_changes,
             o.words,
-            o.basis
+            super::sentence_start(&o.basis)
         )?;
         writeln!(out)?;
         writeln!(out, "| speaker | turns | turn % | words | word % | longest turn (words) | median turn (words) | questions | cut off | cut off by | before end | before end by | crosstalk notes | floor claims |")?;
