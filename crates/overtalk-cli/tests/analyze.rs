@@ -501,6 +501,19 @@ fn talk_over_events_are_the_onsets_into_the_holders_talk_whatever_the_class() {
     let partnered: Vec<_> = onsets.iter().filter(|o| !o["partner"].is_null()).collect();
     assert_eq!(partnered.len(), 22);
     assert!(partnered.iter().all(|o| o["class"] == "simultaneous_start"));
+    // `ferguson` stays S8's label (§5.8 S8′): null on those 3, `smooth` on the 2 smooth
+    // switches the model calls silent interruptions.
+    let label = |class: &str, into_talk: bool| {
+        let mut l: Vec<String> = onsets
+            .iter()
+            .filter(|o| o["class"] == class && o["holder_remaining"].is_null() != into_talk)
+            .map(|o| o["ferguson"].to_string())
+            .collect();
+        l.sort();
+        l
+    };
+    assert_eq!(label("interruption", false), ["null", "null", "null"]);
+    assert_eq!(label("silent_interruption", false), ["\"silent\"", "\"smooth\"", "\"smooth\""]);
     let counts = &c["conversation"]["counts"];
     assert_eq!(counts["talk_over_events"], 57);
     assert_eq!(

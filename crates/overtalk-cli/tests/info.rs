@@ -240,3 +240,29 @@ fn info_duration_is_the_stated_recording_length_else_the_last_end() {
         "{help}"
     );
 }
+
+/// `info` measures the raw segments; `analyze` joins a speaker's segments less than
+/// `--bridge-pause` apart, so a reply in that pause is overlap there and not here, as
+/// `info --help` says.
+#[test]
+fn info_measures_raw_segments_and_analyze_bridged_talkspurts() {
+    let dir = Dir::new();
+    dir.create(
+        "clip.rttm",
+        "SPEAKER clip 1 0.000 1.000 <NA> <NA> A <NA> <NA>\n\
+         SPEAKER clip 1 1.100 0.900 <NA> <NA> A <NA> <NA>\n\
+         SPEAKER clip 1 1.020 0.060 <NA> <NA> B <NA> <NA>\n",
+    );
+    let info: serde_json::Value =
+        serde_json::from_str(&dir.run(&["info", "clip.rttm", "--format", "json"]).ok()).unwrap();
+    assert_eq!(
+        (&info["recordings"][0]["speech_s"], &info["recordings"][0]["overlap_s"]),
+        (&serde_json::json!(1.96), &serde_json::json!(0.0))
+    );
+    let a: serde_json::Value =
+        serde_json::from_str(&dir.run(&["analyze", "clip.rttm", "--format", "json"]).ok()).unwrap();
+    let c = &a["conversations"][0]["conversation"];
+    assert_eq!((&c["speech"], &c["overlap"]), (&serde_json::json!(2000), &serde_json::json!(60)));
+    let help = dir.run(&["info", "--help"]).ok();
+    assert!(help.contains("measures speech and overlap on the raw segments"), "{help}");
+}

@@ -19,7 +19,12 @@ use crate::output::Target;
 /// the file states no end; with `--uem` the scored (UEM) duration has a column of its own. Times are
 /// h:mm:ss.ss in the table, seconds in `--format tsv` and `json` (for programs: `tsv` is one
 /// row per recording, no total). The overlapped share is the time with two or more speakers
-/// divided by the time with at least one. A CHAT file with time bullets also gets a table of
+/// divided by the time with at least one. `info` describes the file as it is, as a scoring
+/// tool reads it: it counts every speaker the file declares, even one who never speaks, and
+/// measures speech and overlap on the raw segments. `analyze` measures the conversation by the
+/// rule book, counting only speakers who talk and joining a speaker's segments less than
+/// `--bridge-pause` (200 ms) apart, so its speech and overlap can be slightly larger (MRDA
+/// Bdb001: 2470.23 s and 237.63 s here, 2477.89 s and 240.37 s there). A CHAT file with time bullets also gets a table of
 /// its transcriber's overlap and interruption markers against the timing (not in `--format
 /// tsv`).
 #[derive(Debug, clap::Args)]

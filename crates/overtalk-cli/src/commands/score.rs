@@ -231,7 +231,10 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
             Some(d) if d * 100.0 <= max => {}
             Some(d) => {
                 if !globals.quiet {
-                    eprintln!("overtalk: DER {:.2} % is above --max-der {max} %", d * 100.0);
+                    eprintln!(
+                        "overtalk: DER {} % is above --max-der {max} %",
+                        overtalk::output::percent(d, 2)
+                    );
                 }
                 outcome = Outcome::Partial;
             }

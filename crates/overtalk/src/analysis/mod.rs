@@ -94,7 +94,7 @@ pub(crate) fn seek<T>(slice: &[T], pos: &mut usize, pred: impl Fn(&T) -> bool) -
 pub fn analyze(transcript: &Transcript, params: &Params) -> Result<Analysis> {
     let mut a = if transcript.estimated_ends() > 0 {
         let mut a = analyze_times(&rules::without_text(transcript), params)?;
-        annotate_estimated_times(transcript, &mut a);
+        annotate_estimated_times(transcript, params, &mut a);
         a
     } else {
         analyze_times(transcript, params)?
@@ -239,7 +239,19 @@ pub struct CalibrationRows {
 }
 
 /// Adds [`rules::assess`]'s findings to an analysis: the block itself, and notes in the diagnostics.
-fn annotate_estimated_times(t: &Transcript, a: &mut Analysis) {
+fn annotate_estimated_times(t: &Transcript, params: &Params, a: &mut Analysis) {
+    // The words were set aside for the timing-only run, not lost: each speaker's count is
+    // the one text mode makes (S1's tokens that are words), so `words` is what was said.
+    let norm = normalise::normalise(t, &params.ignore_labels, params.min_segment);
+    let mut words = vec![0usize; norm.speakers.len()];
+    for seg in &norm.segments {
+        words[seg.speaker.index()] += seg.tokens.iter().filter(|w| w.is_word()).count();
+    }
+    for (name, n) in norm.speakers.iter().zip(words) {
+        if let Some(s) = a.speakers.get_mut(name) {
+            s.words = n;
+        }
+    }
     let Some(e) = rules::assess(t) else { return };
     // Estimated ends meet the next start by construction: that is said once, as estimated
     // ends, not again as turns that touch.

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use super::{Aggregate, Cause, ClassScore, EventReport, TotalDistortion};
 
 fn pct(x: Option<f64>) -> String {
-    x.map_or_else(|| "n/a".to_owned(), |v| format!("{:.1}", v * 100.0))
+    x.map_or_else(|| "n/a".to_owned(), |v| crate::output::number::percent(v, 1))
 }
 
 fn num(x: Option<f64>, digits: usize) -> String {
@@ -15,7 +15,7 @@ fn num(x: Option<f64>, digits: usize) -> String {
 }
 
 fn signed_pct(x: Option<f64>) -> String {
-    x.map_or_else(|| "n/a".to_owned(), |v| format!("{:+.1}", v * 100.0))
+    x.map_or_else(|| "n/a".to_owned(), |v| crate::output::number::signed_percent(v, 1))
 }
 
 fn interval(a: &Aggregate, f: impl Fn(Option<f64>) -> String) -> String {

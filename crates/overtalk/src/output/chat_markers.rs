@@ -50,7 +50,7 @@ pub fn write(
                 a.both.to_string(),
                 a.marker_only.to_string(),
                 a.timing_only.to_string(),
-                a.agreement.map_or_else(|| "-".to_owned(), |v| format!("{:.1}%", v * 100.0)),
+                crate::output::number::pct(a.agreement),
             ]
         })
         .collect();

@@ -277,7 +277,7 @@ fn render_tsv(info: &Info, out: &mut dyn Write) -> io::Result<()> {
         row.extend([
             r.speech_s.map(|v| format!("{v:.3}")).unwrap_or_default(),
             r.overlap_s.map(|o| format!("{o:.3}")).unwrap_or_default(),
-            r.overlap_share.map(|o| format!("{:.1}", o * 100.0)).unwrap_or_default(),
+            r.overlap_share.map(|o| crate::output::number::percent(o, 1)).unwrap_or_default(),
         ]);
         if with_untimed {
             row.push(r.untimed_utterances.to_string());
@@ -314,7 +314,7 @@ fn render_table(info: &Info, style: InfoStyle, out: &mut dyn Write) -> io::Resul
             row.extend([
                 dash(r.speech_s.map(hms)),
                 dash(r.overlap_s.map(hms)),
-                dash(r.overlap_share.map(|o| format!("{:.1}", o * 100.0))),
+                dash(r.overlap_share.map(|o| crate::output::number::percent(o, 1))),
             ]);
             if with_untimed {
                 row.push(r.untimed_utterances.to_string());
@@ -341,7 +341,7 @@ fn render_table(info: &Info, style: InfoStyle, out: &mut dyn Write) -> io::Resul
         row.extend([
             format!("{:.2} h", t.speech_hours),
             "".to_owned(),
-            dash(t.overlap_share.map(|o| format!("{:.1}", o * 100.0))),
+            dash(t.overlap_share.map(|o| crate::output::number::percent(o, 1))),
         ]);
         if with_untimed {
             row.push(

@@ -124,4 +124,16 @@ pub fn counted_or_unmeasurable(n: Option<usize>, one: &str, many: &str) -> Strin
     n.map_or_else(|| format!("{many} {NOT_MEASURABLE}"), |n| counted(n, one, many))
 }
 
+/// `text` with its first letter in capitals, for a phrase of the JSON (written to be quoted
+/// mid-sentence, as `turn_order.basis` is) that a human output puts at the start of a
+/// sentence.
+pub(crate) fn sentence_start(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
 pub use crate::analysis::warning::OVERLAP_NOT_MEASURABLE;
+
+/// A share in percent as every output writes it, rounded half away from zero (for front ends
+/// that write a share in a message of their own).
+pub use number::percent;

@@ -37,7 +37,7 @@ impl<'a> UntimedRecording<'a> {
 
 /// A share as a percentage with one decimal, `-` when undefined.
 fn percent(share: Option<f64>) -> String {
-    share.map_or_else(|| "-".to_owned(), |s| format!("{:.1}%", s * 100.0))
+    crate::output::number::pct(share)
 }
 
 /// `name n, name n` of a count per speaker, or `-`.
@@ -206,7 +206,7 @@ pub fn write_markdown(recordings: &[UntimedRecording<'_>], out: &mut dyn Write) 
             o.turns,
             o.speaker_changes,
             o.words,
-            o.basis
+            super::sentence_start(&o.basis)
         )?;
         writeln!(out)?;
         writeln!(out, "| speaker | turns | turn % | words | word % | longest turn (words) | median turn (words) | questions | cut off | cut off by | before end | before end by | crosstalk notes | floor claims |")?;

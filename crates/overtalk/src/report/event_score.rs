@@ -79,11 +79,11 @@ fn cause_words(c: Cause) -> &'static str {
 }
 
 fn pct(x: Option<f64>) -> String {
-    x.map_or_else(|| "n/a".to_owned(), |v| format!("{:.1}", v * 100.0))
+    x.map_or_else(|| "n/a".to_owned(), |v| crate::output::number::percent(v, 1))
 }
 
 fn signed_pct(x: Option<f64>) -> String {
-    x.map_or_else(|| "n/a".to_owned(), |v| format!("{:+.1}", v * 100.0))
+    x.map_or_else(|| "n/a".to_owned(), |v| crate::output::number::signed_percent(v, 1))
 }
 
 fn num(x: Option<f64>, digits: usize) -> String {

@@ -137,7 +137,7 @@ fn secs(ms: i64) -> String {
 
 /// A share as a percentage with one decimal, `–` when undefined.
 pub(super) fn pct(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".to_owned(), |v| format!("{:.1} %", v * 100.0))
+    x.map_or_else(|| "–".to_owned(), |v| format!("{} %", crate::output::number::percent(v, 1)))
 }
 
 fn page(title: &str, csp_media: Option<&str>, body: &str, payload: &str) -> String {
@@ -943,7 +943,10 @@ pub fn score_report(view: &ScoreView<'_>, opts: &ReportOptions) -> Result<String
         format!(
             "<td data-field=\"{field}\" data-v=\"{}\">{}</td>",
             jv(&v),
-            v.map_or_else(|| "n/a".to_owned(), |x| format!("{:.2} %", x * 100.0))
+            v.map_or_else(
+                || "n/a".to_owned(),
+                |x| format!("{} %", crate::output::number::percent(x, 2))
+            )
         )
     };
     for f in &report.files {
@@ -983,7 +986,7 @@ pub fn score_report(view: &ScoreView<'_>, opts: &ReportOptions) -> Result<String
         cell("confusion_s", t.confusion.as_secs_f64()),
         rate("der", report.der()),
         rate("jer", report.jer),
-        report.macro_der().map_or_else(|| "n/a".to_owned(), |x| format!("{:.2} %", x * 100.0)),
+        report.macro_der().map_or_else(|| "n/a".to_owned(), |x| format!("{} %", crate::output::number::percent(x, 2))),
     );
     for (k, (id, _)) in files.iter().enumerate() {
         let _ = write!(

@@ -112,7 +112,11 @@ fn section(b: &mut String, k: usize, u: &UntimedRecording<'_>) {
             p.cut_off
         );
     }
-    let _ = write!(b, "<p class=\"note\">{}.</p></div>", escape(&o.basis));
+    let _ = write!(
+        b,
+        "<p class=\"note\">{}.</p></div>",
+        escape(&crate::output::sentence_start(&o.basis))
+    );
 
     b.push_str("<h3>The turns in order</h3>");
     turn_picture(b, o, &colour);
@@ -390,6 +394,38 @@ mod tests {
         assert!(page.contains("[cut off]"));
         assert!(page.contains("JONES</span> “let me finish”"));
         assert!(page.contains("<script></script>"));
+    }
+
+    /// The basis of an untimed analysis starts a sentence in the page and in the Markdown, so
+    /// it starts with a capital there (the JSON phrase is written to be quoted mid-sentence);
+    /// one turn of 16, an exact 6.25 %, reads 6.3 % in both, as the table writes it.
+    #[test]
+    fn the_basis_starts_its_sentence_and_ties_round_away_from_zero() {
+        let text: String =
+            (0..15)
+                .map(|k| {
+                    if k % 2 == 0 {
+                        "A: hello there friend.\n"
+                    } else {
+                        "B: hello there friend.\n"
+                    }
+                })
+                .chain(["C: yes.\n"])
+                .collect();
+        let o = order(&text);
+        assert!(o.basis.starts_with("the order of the turns"));
+        let u = UntimedRecording::new("tie", &o);
+        let page = untimed_report(&[u], &ReportOptions::default()).unwrap();
+        assert!(page.contains("<p class=\"note\">The order of the turns, their words, and the transcriber&#39;s punctuation and notes: the transcript has no times.</p>"), "{page}");
+        assert!(page.contains("6.3 %") && !page.contains("6.2 %"));
+        let mut md = Vec::new();
+        crate::output::untimed::write_markdown(&[u], &mut md).unwrap();
+        let md = String::from_utf8(md).unwrap();
+        assert!(md.contains("3 speakers, 16 turns, 15 speaker changes, 46 words. The order of the turns, their words, and the transcriber's punctuation and notes: the transcript has no times.\n"), "{md}");
+        assert!(md.contains("| C | 1 | 6.3% | 1 | 2.2% |"), "{md}");
+        let mut table = Vec::new();
+        crate::output::untimed::write_table(&[u], &mut table).unwrap();
+        assert!(String::from_utf8(table).unwrap().contains("    6.3%"));
     }
 
     /// However many turns, the picture's bars fit its plot: a 1 500-turn debate ends at the

@@ -224,7 +224,7 @@ impl Templates {
         match unit {
             Unit::Count => value.to_string(),
             Unit::SharePercent => {
-                self.numbers.percent.replace("{value}", &format!("{}", (x * 100.0).round()))
+                self.numbers.percent.replace("{value}", &crate::output::number::percent(x, 0))
             }
             Unit::MsSeconds => {
                 self.numbers.seconds.replace("{value}", &self.decimal(tenths(x, 1e3)))

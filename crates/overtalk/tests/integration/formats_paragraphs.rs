@@ -596,3 +596,20 @@ fn transcripts_as_published_keep_every_paragraph_apart() {
         .iter()
         .any(|w| w.kind == WarningKind::Skipped && w.message.contains("4 line(s) of markup")));
 }
+
+/// A transcript with start times only is analysed in timing-only mode, its words set aside
+/// for the timing; each speaker's `words` is still the number of words said (it was 0).
+#[test]
+fn start_times_only_keep_each_speakers_word_count() {
+    let text = "Alice (00:00:01):\nHello there, how are you doing today?\n\n\
+                Bob (00:00:05):\nI am fine, thanks for asking.\n\n\
+                Alice (00:00:09):\nGood to hear.\n";
+    let out = read(text);
+    let t = out.corpus.iter().next().unwrap().1;
+    assert!(t.estimated_ends() > 0);
+    let a = overtalk::analysis::analyze(t, &overtalk::analysis::Params::default()).unwrap();
+    let words: Vec<(&str, usize, Option<f64>)> =
+        a.speakers.iter().map(|(n, s)| (n.as_str(), s.words, s.wpm)).collect();
+    // Alice 7 + 3, Bob 6 (as text mode counts them); no words per minute of estimated talk.
+    assert_eq!(words, vec![("Alice", 10, None), ("Bob", 6, None)]);
+}

@@ -41,11 +41,22 @@ fn expected_shown(value: &Value, unit: &str) -> String {
     let x = value.as_f64().unwrap();
     match unit {
         "count" => format!("{}", value.as_u64().unwrap()),
-        "share_percent" => format!("{} %", (x * 100.0).round() as i64),
-        "ms_seconds" => format!("{:.1} s", x / 1000.0),
-        "ms_minutes" => format!("{:.1} min", x / 60000.0),
+        // Half away from zero: a share within 1e-9 % of a half is the half it stands for.
+        "share_percent" => {
+            let v = x * 100.0;
+            let tie = (v.fract().abs() - 0.5).abs() < 1e-9;
+            format!("{} %", if tie { v.trunc() + v.signum() } else { v.round() } as i64)
+        }
+        "ms_seconds" => tenths(value.as_i64().unwrap(), 100) + " s",
+        "ms_minutes" => tenths(value.as_i64().unwrap(), 6000) + " min",
         other => panic!("unknown unit {other}"),
     }
+}
+
+/// `ms` in tenths of `tenth_ms`, rounded half away from zero on the integer milliseconds.
+fn tenths(ms: i64, tenth_ms: i64) -> String {
+    let n = (ms.abs() * 2 + tenth_ms) / (tenth_ms * 2);
+    format!("{}{}.{}", if ms < 0 { "-" } else { "" }, n / 10, n % 10)
 }
 
 /// Checks every sentence of the conversation object `v` against `v` itself; returns the
