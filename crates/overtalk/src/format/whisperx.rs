@@ -325,7 +325,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     }
     if segments.is_empty() && !list {
         let flat: FlatDoc = scanned.parse(ctx)?;
-        if !had_segments && flat.word_segments.is_none() && flat.words.is_none() {
+        // OpenAI's top-level words carry `word`; another service's list of words (ElevenLabs'
+        // `text`, …) does not make its JSON a Whisper transcript.
+        let openai_words =
+            flat.words.as_ref().is_some_and(|w| w.is_empty() || w.iter().any(|x| x.word.is_some()));
+        if !had_segments && flat.word_segments.is_none() && !openai_words {
             // Another service's JSON, or a wrapper around one: not an empty transcript.
             return Err(Error::invalid(
                 "no `segments`, `word_segments` or `words` list: this JSON is not a WhisperX (or Whisper) transcript; name its format with --from, or leave --from out to detect it",
