@@ -10,7 +10,12 @@ use overtalk_audio::pipeline::{detect_bytes, DetectOptions};
 
 fuzz_target!(|data: &[u8]| {
     let options = DetectOptions {
-        decode: DecodeOptions { max_duration: Delta::from_micros(60_000_000), max_bytes: 1 << 20, max_channels: 8 },
+        decode: DecodeOptions {
+            max_duration: Delta::from_micros(60_000_000),
+            max_bytes: 1 << 20,
+            max_channels: 8,
+            strict: false,
+        },
         ..DetectOptions::default()
     };
     if let Ok(found) = detect_bytes(data.to_vec(), &options) {
