@@ -6,19 +6,17 @@ use super::Vad;
 /// second; see [`super::LevelGain`]).
 pub const EARSHOT_LEVEL_DB: f32 = -19.0;
 
-/// The mean power (dBFS, about the frame's mean: a DC offset is not sound) of the recording's
-/// own samples, before any [`super::LevelGain`], under which a 16 ms frame is not speech,
-/// whatever earshot says ([`super::Vad::silence_db`]).
+/// The mean power (dBFS, about the frame's mean: a DC offset is not sound) under which a 16 ms
+/// frame is not speech, whatever earshot says.
 ///
 /// earshot's features are log mel powers divided by their RMS, mean not removed, so the
 /// fainter a frame the flatter they are, and far below speech a flat vector reads as speech:
 /// near-silence made of sparse single-step samples (μ-law's smallest step in a phone line's
-/// silence, about −94 dBFS; A-law's, whose silence is a constant step with the other sign now
-/// and then; ±1 LSB dither of 16-bit audio, about −90 dBFS) was speech from end to end. The
-/// gate is on the recording's level, not the gained one: the gain that raises a quiet
-/// recording would raise that near-silence with it (a gate at −70 dBFS after the gain took
-/// speech from far-field AMI clips: docs/diarization.md).
-pub const EARSHOT_SILENCE_DB: f32 = -80.0;
+/// silence, A-law's, whose silence is a constant step with the other sign now and then, ±1
+/// LSB dither, isolated clicks) was speech from end to end. The [`super::LevelGain`]
+/// in front raises a quiet recording's loudest second to about [`EARSHOT_LEVEL_DB`], so speech
+/// reaches earshot 40 dB or more above this; dense noise this faint was already silence.
+pub const EARSHOT_SILENCE_DB: f32 = -70.0;
 
 /// earshot 1.2: 256-sample (16 ms) frames at 16 kHz, about 8 KiB of state.
 pub struct EarshotVad {
@@ -59,7 +57,17 @@ impl Vad for EarshotVad {
         for (d, &s) in self.clean.iter_mut().zip(frame.iter().chain(std::iter::repeat(&0.0))) {
             *d = if s.is_finite() { s.clamp(-1.0, 1.0) } else { 0.0 };
         }
-        self.detector.predict_f32(&self.clean)
+        // The detector hears every frame (its state follows the signal), but a frame this
+        // faint is silence.
+        let p = self.detector.predict_f32(&self.clean);
+        let n = self.clean.len() as f32;
+        let mean = self.clean.iter().sum::<f32>() / n;
+        let power = self.clean.iter().map(|s| (s - mean) * (s - mean)).sum::<f32>() / n;
+        if power < 10f32.powf(EARSHOT_SILENCE_DB / 10.0) {
+            0.0
+        } else {
+            p
+        }
     }
 
     fn reset(&mut self) {
@@ -73,9 +81,5 @@ impl Vad for EarshotVad {
     /// diarizer's speakers apart on quiet recordings (BENCHMARKS.md, "Recording level").
     fn level_target_db(&self) -> Option<f32> {
         Some(EARSHOT_LEVEL_DB)
-    }
-
-    fn silence_db(&self) -> Option<f32> {
-        Some(EARSHOT_SILENCE_DB)
     }
 }

@@ -68,13 +68,6 @@ pub trait Vad: Send {
     fn level_target_db(&self) -> Option<f32> {
         None
     }
-    /// The level (dBFS, mean power about the frame's mean) of the recording's own samples
-    /// under which a frame is silence whatever the detector says: digital near-silence that a
-    /// detector misreads. [`VadRunner`] measures it before any [`LevelGain`]. `None` (the
-    /// default): no such floor.
-    fn silence_db(&self) -> Option<f32> {
-        None
-    }
     /// The frame hop as a duration.
     fn hop(&self) -> Delta {
         Delta::from_micros(
@@ -189,14 +182,6 @@ pub struct VadRunner {
     buffer: Vec<f32>,
     batch: usize,
     scores: Vec<f32>,
-    /// The detector's silence floor ([`Vad::silence_db`]) as a mean power, if any.
-    silence_power: Option<f32>,
-    /// The frame being measured against the floor (the recording's own samples).
-    raw_frame: Vec<f32>,
-    /// Per frame measured and not yet scored: whether it is under the floor. Frames are
-    /// measured as they arrive and scored in the same order, up to the gain's look-ahead
-    /// later, so this holds at most that many frames.
-    silent: std::collections::VecDeque<bool>,
 }
 
 impl std::fmt::Debug for VadRunner {
@@ -213,17 +198,7 @@ impl VadRunner {
             .level_target_db()
             .map(|t| LevelGain::new(t, MAX_LEVEL_GAIN_DB, LEVEL_LOOKAHEAD_SAMPLES));
         let batch = vad.batch_frames().clamp(1, 1024) * vad.frame_samples();
-        let silence_power = vad.silence_db().map(|db| 10f32.powf(db / 10.0));
-        VadRunner {
-            vad,
-            level,
-            buffer: Vec::with_capacity(batch),
-            batch,
-            scores: Vec::new(),
-            silence_power,
-            raw_frame: Vec::new(),
-            silent: std::collections::VecDeque::new(),
-        }
+        VadRunner { vad, level, buffer: Vec::with_capacity(batch), batch, scores: Vec::new() }
     }
 
     /// Wraps a detector and feeds it the samples as they are: every probability comes as soon
@@ -247,7 +222,6 @@ impl VadRunner {
     /// Feeds samples; `emit` receives each completed frame's probability, in order (a batching
     /// detector's come a batch at a time).
     pub fn push(&mut self, samples: &[f32], emit: &mut dyn FnMut(f32)) {
-        self.measure_silence(samples);
         match self.level.take() {
             Some(mut level) => {
                 level.push(samples, &mut |s| self.push_gained(s, emit));
@@ -269,31 +243,8 @@ impl VadRunner {
         }
     }
 
-    /// Measures each complete frame of the recording's own samples against the silence floor.
-    fn measure_silence(&mut self, samples: &[f32]) {
-        let Some(floor) = self.silence_power else { return };
-        let n = self.vad.frame_samples().max(1);
-        for &s in samples {
-            self.raw_frame.push(if s.is_finite() { s.clamp(-1.0, 1.0) } else { 0.0 });
-            if self.raw_frame.len() == n {
-                let len = n as f32;
-                let mean = self.raw_frame.iter().sum::<f32>() / len;
-                let power =
-                    self.raw_frame.iter().map(|s| (s - mean) * (s - mean)).sum::<f32>() / len;
-                self.silent.push_back(power < floor);
-                self.raw_frame.clear();
-            }
-        }
-    }
-
     /// Scores what is buffered, the last partial frame padded with silence.
     pub fn finish(&mut self, emit: &mut dyn FnMut(f32)) {
-        if self.silence_power.is_some() && !self.raw_frame.is_empty() {
-            // The last partial frame, padded with silence as the detector hears it.
-            let n = self.vad.frame_samples().max(1);
-            let pad = n - self.raw_frame.len();
-            self.measure_silence(&vec![0.0; pad]);
-        }
         if let Some(mut level) = self.level.take() {
             level.finish(&mut |s| self.push_gained(s, emit));
         }
@@ -311,9 +262,7 @@ impl VadRunner {
         let frames = self.buffer.len() / self.vad.frame_samples();
         self.scores.resize(frames, 0.0);
         for &p in &self.scores[..frames] {
-            // A frame under the silence floor (measured before any gain) is silence.
-            let silent = self.silence_power.is_some() && self.silent.pop_front().unwrap_or(false);
-            emit(if silent { 0.0 } else { clamp_probability(p) });
+            emit(clamp_probability(p));
         }
         self.buffer.clear();
     }
@@ -340,58 +289,4 @@ pub fn probabilities(vad: Box<dyn Vad>, samples: &[f32]) -> Vec<f32> {
 pub fn speech_region(vad: Box<dyn Vad>, samples: &[f32], binarize: &Binarize) -> Region {
     let hop = vad.hop();
     binarize.apply(probabilities(vad, samples), hop)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A detector that hears speech everywhere, wants a level (so a quiet recording is raised)
-    /// and has a silence floor.
-    struct Always;
-    impl Vad for Always {
-        fn name(&self) -> &'static str {
-            "always"
-        }
-        fn frame_samples(&self) -> usize {
-            256
-        }
-        fn predict(&mut self, _frame: &[f32]) -> f32 {
-            1.0
-        }
-        fn reset(&mut self) {}
-        fn level_target_db(&self) -> Option<f32> {
-            Some(-19.0)
-        }
-        fn silence_db(&self) -> Option<f32> {
-            Some(-80.0)
-        }
-    }
-
-    #[test]
-    fn the_silence_floor_is_measured_on_the_recording_not_the_gained_signal() {
-        // 1 s of a tone at about −63 dBFS, then 1 s of ±1e-5 alternation (−100 dBFS), then the
-        // tone again. The gain raises the recording by about 44 dB (the near-silence to about
-        // −56 dBFS, far above the floor), yet the near-silence stays silence: it is under
-        // −80 dBFS in the recording itself.
-        let tone = |n: usize| -> Vec<f32> {
-            (0..n).map(|i| 0.001 * (i as f32 * 0.07).sin()).collect::<Vec<f32>>()
-        };
-        let mut x = tone(16_000);
-        x.extend((0..16_000).map(|i| if i % 2 == 0 { 1e-5 } else { -1e-5 }));
-        x.extend(tone(16_000));
-        let p = probabilities(Box::new(Always), &x);
-        assert_eq!(p.len(), 188);
-        // Frames 0–61 tone, 62 straddles, 63–124 near-silence, 125 straddles, 126– tone.
-        assert!(p[..62].iter().all(|&v| v == 1.0));
-        assert!(p[63..125].iter().all(|&v| v == 0.0));
-        assert!(p[126..].iter().all(|&v| v == 1.0));
-        // Without a floor the detector's word stands.
-        let mut r = VadRunner::new(Box::new(Always));
-        r.silence_power = None;
-        let mut out = Vec::new();
-        r.push(&x, &mut |v| out.push(v));
-        r.finish(&mut |v| out.push(v));
-        assert!(out.iter().all(|&v| v == 1.0));
-    }
 }
