@@ -38,21 +38,26 @@ SPEAKER clip 1 7.500 0.020 <NA> <NA> Husband <NA> <NA>\n"
     );
 }
 
-#[test]
-fn renders_audio_with_the_cut_length() {
-    let dir = Dir::new();
-    dir.create("clip.rttm", RTTM);
+/// A mono 8 kHz 16-bit WAV of `samples` samples at a constant 0.25, in `dir`.
+fn write_constant_wav(dir: &Dir, name: &str, samples: usize) {
     let spec = hound::WavSpec {
         channels: 1,
         sample_rate: 8000,
         bits_per_sample: 16,
         sample_format: hound::SampleFormat::Int,
     };
-    let mut w = hound::WavWriter::create(dir.path().join("clip.wav"), spec).unwrap();
-    for _ in 0..80_000 {
+    let mut w = hound::WavWriter::create(dir.path().join(name), spec).unwrap();
+    for _ in 0..samples {
         w.write_sample(8192i16).unwrap();
     }
     w.finalize().unwrap();
+}
+
+#[test]
+fn renders_audio_with_the_cut_length() {
+    let dir = Dir::new();
+    dir.create("clip.rttm", RTTM);
+    write_constant_wav(&dir, "clip.wav", 80_000);
     let run =
         dir.run(&["cut", "clip.rttm", "--only", "Wife", "--audio", "clip.wav", "-o", "wife.wav"]);
     assert_eq!(run.code(), 0, "{}", run.stderr());
@@ -68,18 +73,8 @@ fn renders_audio_with_the_cut_length() {
 fn muting_keeps_the_recording_length_to_the_sample() {
     let dir = Dir::new();
     dir.create("clip.rttm", RTTM);
-    let spec = hound::WavSpec {
-        channels: 1,
-        sample_rate: 8000,
-        bits_per_sample: 16,
-        sample_format: hound::SampleFormat::Int,
-    };
     // 10.0035 s: 80,028 samples, 28 into the 251st frame at 25 fps (320 samples a frame).
-    let mut w = hound::WavWriter::create(dir.path().join("clip.wav"), spec).unwrap();
-    for _ in 0..80_028 {
-        w.write_sample(8192i16).unwrap();
-    }
-    w.finalize().unwrap();
+    write_constant_wav(&dir, "clip.wav", 80_028);
     // Muting Wife's solo speech (0–3.5 s, 7–9 s) keeps the rest, up to the recording's end.
     let run =
         dir.run(&["cut", "clip.rttm", "--mute", "Wife", "--audio", "clip.wav", "-o", "m.wav"]);
@@ -96,17 +91,7 @@ fn muting_keeps_the_recording_length_to_the_sample() {
 fn a_truncated_recording_is_not_rendered_short() {
     let dir = Dir::new();
     dir.create("clip.rttm", RTTM);
-    let spec = hound::WavSpec {
-        channels: 1,
-        sample_rate: 8000,
-        bits_per_sample: 16,
-        sample_format: hound::SampleFormat::Int,
-    };
-    let mut w = hound::WavWriter::create(dir.path().join("full.wav"), spec).unwrap();
-    for _ in 0..80_000 {
-        w.write_sample(8192i16).unwrap();
-    }
-    w.finalize().unwrap();
+    write_constant_wav(&dir, "full.wav", 80_000);
     // Cut the file at 5 s: its header still declares 10 s.
     let bytes = std::fs::read(dir.path().join("full.wav")).unwrap();
     std::fs::write(dir.path().join("clip.wav"), &bytes[..44 + 80_000]).unwrap();

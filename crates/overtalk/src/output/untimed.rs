@@ -172,13 +172,7 @@ pub fn write_table(recordings: &[UntimedRecording<'_>], out: &mut dyn Write) -> 
             writeln!(out)?;
             writeln!(out, "floor claims in the words:")?;
             for c in &o.verbal_claims {
-                let after = match (&c.after, c.reclaims) {
-                    (Some(a), true) => {
-                        format!(", after {a}, who followed this speaker's unfinished turn")
-                    }
-                    (Some(a), false) => format!(", after {a}"),
-                    (None, _) => String::new(),
-                };
+                let after = claim_after(c);
                 writeln!(out, "  turn {}: {} \"{}\"{}", c.turn, c.speaker, c.phrase, after)?;
             }
         }
@@ -186,6 +180,16 @@ pub fn write_table(recordings: &[UntimedRecording<'_>], out: &mut dyn Write) -> 
         writeln!(out, "not measurable without times: {}", o.not_measurable.join("; "))?;
     }
     Ok(())
+}
+
+/// What follows a floor claim's turn in the table and the Markdown: who spoke before it, and
+/// whether that speaker had taken over an unfinished turn.
+fn claim_after(c: &crate::analysis::turn_order::TurnClaim) -> String {
+    match (&c.after, c.reclaims) {
+        (Some(a), true) => format!(", after {a}, who followed this speaker's unfinished turn"),
+        (Some(a), false) => format!(", after {a}"),
+        (None, _) => String::new(),
+    }
 }
 
 /// A Markdown table cell: `|` escaped, lines joined.
@@ -251,13 +255,7 @@ pub fn write_markdown(recordings: &[UntimedRecording<'_>], out: &mut dyn Write) 
             writeln!(out, "Floor claims in the words:")?;
             writeln!(out)?;
             for c in &o.verbal_claims {
-                let after = match (&c.after, c.reclaims) {
-                    (Some(a), true) => {
-                        format!(", after {a}, who followed this speaker's unfinished turn")
-                    }
-                    (Some(a), false) => format!(", after {a}"),
-                    (None, _) => String::new(),
-                };
+                let after = claim_after(c);
                 writeln!(
                     out,
                     "- turn {}: {} \"{}\"{}",
