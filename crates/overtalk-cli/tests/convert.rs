@@ -303,3 +303,38 @@ fn service_outputs_convert_to_rttm() {
         "SPEAKER call 1 0.100 0.800 <NA> <NA> AGENT <NA> <NA>\nSPEAKER call 1 0.700 0.600 <NA> <NA> CUSTOMER <NA> <NA>\n"
     );
 }
+
+/// YouTube's own captions as yt-dlp saves them (`NAME.en.srv3`, `NAME.en.json3`) are detected
+/// and converted: the manual captions' `>> NAME:` turns become the speakers; a malformed file
+/// is refused under `--strict` with its file, line and column.
+#[test]
+fn youtube_srv3_and_json3_captions_convert_to_rttm() {
+    let dir = Dir::new();
+    let fixture = |name: &str| {
+        std::fs::read_to_string(overtalk_testkit::fixtures().join("youtube").join(name)).unwrap()
+    };
+    dir.create("talk.en.srv3", &fixture("interview_manual.srv3"));
+    dir.create("talk.en.json3", &fixture("interview_manual.json3"));
+    let expected = "SPEAKER talk.en 1 1.200 2.800 <NA> <NA> ANA <NA> <NA>\n\
+SPEAKER talk.en 1 4.100 2.300 <NA> <NA> BEN <NA> <NA>\n\
+SPEAKER talk.en 1 6.400 3.100 <NA> <NA> ANA <NA> <NA>\n\
+SPEAKER talk.en 1 9.500 3.600 <NA> <NA> BEN <NA> <NA>\n\
+SPEAKER talk.en 1 15.100 1.250 <NA> <NA> ANA <NA> <NA>\n\
+SPEAKER talk.en 1 16.350 1.250 <NA> <NA> BEN <NA> <NA>\n";
+    for input in ["talk.en.srv3", "talk.en.json3"] {
+        dir.run(&["convert", input, "-o", "out.rttm"]).ok();
+        assert_eq!(dir.read("out.rttm"), expected, "{input}");
+    }
+    dir.create(
+        "bad.json3",
+        "{\"wireMagic\": \"pb3\", \"events\": [\n {\"tStartMs\": \"soon\", \"dDurationMs\": 900, \"segs\": [{\"utf8\": \"a\"}]}]}",
+    );
+    let run = dir.run(&["convert", "bad.json3", "--strict", "-o", "out.rttm"]);
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+    assert!(
+        run.stderr()
+            .contains("bad.json3:2:2: json3: event `tStartMs` \"soon\" is no whole milliseconds"),
+        "{}",
+        run.stderr()
+    );
+}

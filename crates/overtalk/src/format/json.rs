@@ -1220,6 +1220,13 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     let opens_list = |k: &str| {
         keys.iter().any(|seen| seen.parent.is_empty() && seen.key == k && seen.opens_list)
     };
+    // YouTube's json3 captions: the `wireMagic` of the player's format, or `events` whose
+    // entries start at `tStartMs` (checked first: no other JSON format has either).
+    if value_of("wireMagic").as_deref() == Some("pb3")
+        || opens_list("events") && text[..end].contains("\"tStartMs\"")
+    {
+        return Some(Format::Json3);
+    }
     if value_of("format").as_deref() == Some("overtalk")
         || (has("schema_version") && has("recordings"))
     {

@@ -42,6 +42,7 @@ pub mod gecko;
 pub mod gladia;
 pub mod google;
 pub mod json;
+pub mod json3;
 pub mod lab;
 pub(crate) mod notes;
 pub(crate) mod order;
@@ -53,6 +54,7 @@ pub mod rttm;
 pub mod seglst;
 pub mod speechmatics;
 pub mod srt;
+pub mod srv3;
 pub mod stm;
 pub mod textgrid;
 pub mod tiers;
@@ -62,6 +64,7 @@ pub mod webvtt;
 pub mod whispercpp;
 pub mod whisperx;
 pub(crate) mod xml;
+pub(crate) mod youtube;
 
 /// Every format overtalk knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -133,6 +136,10 @@ pub enum Format {
     Gecko,
     /// Podcasting 2.0 JSON transcripts (`segments` of `startTime`, `endTime`, `body`).
     Podcast,
+    /// YouTube's timed text, format 3 (srv3 XML), manual and automatic captions.
+    Srv3,
+    /// YouTube's JSON captions (json3), manual and automatic.
+    Json3,
 }
 
 impl Format {
@@ -226,7 +233,7 @@ impl FromStr for Format {
 /// The registry: every format's [`FormatSpec`], in the order of the [`Format`] variants (checked
 /// when compiling). Adding a format is one module that declares its `SPEC`, one `Format`
 /// variant and one entry here.
-const SPECS: [&FormatSpec; 33] = [
+const SPECS: [&FormatSpec; 35] = [
     &rttm::SPEC,
     &uem::SPEC,
     &lab::SPEC,
@@ -260,6 +267,8 @@ const SPECS: [&FormatSpec; 33] = [
     &gladia::SPEC,
     &gecko::SPEC,
     &podcast::SPEC,
+    &srv3::SPEC,
+    &json3::SPEC,
 ];
 
 // Each entry sits at its variant's index, so `Format::spec` is an index.

@@ -54,7 +54,7 @@ use crate::format::webvtt::{
     TimingReader, UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
-use crate::model::{Content, Corpus, TranscriptBuilder};
+use crate::model::{Content, Corpus, TranscriptBuilder, Word};
 use crate::time::{format_clock, parse_clock, Time};
 
 use crate::format::{FirstLine, Format, FormatSpec, Head, Sniff};
@@ -171,14 +171,6 @@ fn voice_as_prefix(line: &str) -> String {
     }
 }
 
-struct Block {
-    line: usize,
-    end_col: usize,
-    start: Time,
-    end: Time,
-    text: Vec<String>,
-}
-
 /// Reads SRT text as one recording (see the module doc).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut lines: Vec<(usize, &str)> = Vec::new();
@@ -186,7 +178,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         let (n, l) = item?;
         lines.push((n, if n == 1 { l.trim_start_matches('\u{feff}') } else { l }));
     }
-    let mut blocks: Vec<Block> = Vec::new();
+    let mut blocks: Vec<Caption> = Vec::new();
     // YouTube's SubViewer captions (`.sbv`) are SRT blocks without indexes whose timing line is
     // `0:00:01.500,0:00:04.000`: the file is read as such when its first line is one.
     let sbv =
@@ -247,7 +239,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             text.push(voice_as_prefix(&strip_tags(lines[i].1)));
             i += 1;
         }
-        blocks.push(Block { line: tn, end_col, start, end, text });
+        let text_line = tn + usize::from(!text.is_empty());
+        blocks.push(Caption { line: tn, end_col, text_line, start, end, text, words: Vec::new() });
     }
     if blocks.is_empty() {
         // Text without a single timing line is no SRT at all (a transcript saved as `.srt`).
@@ -267,6 +260,89 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         ctx.warn(Warning::new(WarningKind::Note, "no subtitle blocks in the input"))?;
     }
+    let transcript = read_captions(&blocks, "block", false, ctx)?;
+    Ok(Corpus::single(ctx.recording_id(), transcript))
+}
+
+/// One caption as a caption reader found it: where it is (for messages), its time, its text
+/// lines as written (speaker markers included) and, when the source times its words
+/// (YouTube's automatic captions), those words in order, spelling the text.
+#[derive(Debug)]
+pub(crate) struct Caption {
+    /// The line (and the column after the end time) that messages about the caption name.
+    pub(crate) line: usize,
+    pub(crate) end_col: usize,
+    /// The line of the caption's first text line, named by notes on its text.
+    pub(crate) text_line: usize,
+    pub(crate) start: Time,
+    pub(crate) end: Time,
+    pub(crate) text: Vec<String>,
+    /// The caption's words with their times; empty when the source has none.
+    pub(crate) words: Vec<Word>,
+}
+
+/// How far ahead of the last matched word a text's word is looked for among the caption's
+/// words: past a speaker marker (`>>`, a name of up to six words and its colon), no further,
+/// so that a caption of words that never match stays linear.
+const WORD_LOOKAHEAD: usize = 8;
+
+/// The caption's words that spell each speaker's text: each word of a group's text takes the
+/// time of the next caption word written the same, speaker markers (`>>`, `NAME:`) being
+/// caption words that no text keeps; a word not found stays untimed.
+///
+/// ```text
+/// caption words  >>  JOHN:  Where  were  you?  >>  MARY:  Out.
+/// groups         JOHN "Where were you?"            MARY "Out."
+/// ```
+fn words_of_groups(words: &[Word], groups: &[(Option<String>, String)]) -> Vec<Vec<Word>> {
+    let mut next = 0usize;
+    groups
+        .iter()
+        .map(|(_, text)| {
+            text.split_whitespace()
+                .map(|token| {
+                    let window =
+                        &words[next.min(words.len())..(next + WORD_LOOKAHEAD).min(words.len())];
+                    match window.iter().position(|w| w.text == token) {
+                        Some(k) => {
+                            next += k + 1;
+                            words[next - 1].clone()
+                        }
+                        None => Word::untimed(token),
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A text line without the `>>` that opens it: the mark of a new speaker, no one's words.
+fn without_chevrons(line: &str) -> &str {
+    let t = line.trim_start();
+    t.strip_prefix(">>").filter(|r| !r.starts_with('>')).map_or(t, str::trim_start)
+}
+
+/// Whether a caption's text opens with YouTube's and broadcast captions' mark of a new
+/// speaker, `>>`.
+fn opens_with_chevrons(text: &[String]) -> bool {
+    text.iter().find(|l| !l.trim().is_empty()).is_some_and(|l| l.trim_start().starts_with(">>"))
+}
+
+/// The speakers of caption text, for the caption readers (SRT, SBV, YouTube's srv3 and
+/// json3): the prefix convention is chosen over all captions, each caption gives one track
+/// per speaker found in it, captions of sound descriptions only are skipped, and a caption
+/// without speaker gets [`UNKNOWN_SPEAKER`] with one warning (see the module doc). A caption
+/// whose words are timed keeps them, and where it holds several speakers their changes are
+/// read from the first word of each (the caption's time is divided by words otherwise). `what`
+/// names a caption in messages (`block`, `caption`). With `chevrons_are_marks`, a `>>` that
+/// opens a line is a mark, not text (YouTube's captions; in SRT it stays, so that any text
+/// written reads back the same).
+pub(crate) fn read_captions(
+    blocks: &[Caption],
+    what: &str,
+    chevrons_are_marks: bool,
+    ctx: &mut ReadContext<'_>,
+) -> Result<crate::model::Transcript> {
     let prefixes = choose_prefixes(blocks.iter().map(|b| b.text.iter().map(String::as_str)));
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
@@ -278,9 +354,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut carried =
         Carried::for_prefixes(prefixes, names_every_caption(names.iter().map(Option::as_deref)));
     let mut notes = CaptionNotes::default();
-    for block in &blocks {
+    for block in blocks {
         if is_sound_only(&block.text.join(" ")) {
-            notes.sound(block.line + 1);
+            notes.sound(block.text_line);
             continue;
         }
         let lines: Vec<&str> = block.text.iter().map(String::as_str).collect();
@@ -289,18 +365,34 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             groups.push((None, String::new()));
         }
         if groups.len() == 1 && groups[0].0.is_none() && unnamed_dialogue(&lines) {
-            notes.unnamed(block.line + 1);
+            notes.unnamed(block.text_line);
         }
-        // Speakers on separate lines of one block spoke in turn: its time is divided.
+        if chevrons_are_marks {
+            for g in &mut groups {
+                g.1 = g.1.split('\n').map(without_chevrons).collect::<Vec<_>>().join("\n");
+            }
+        }
+        let timed_words = (!block.words.is_empty()).then(|| words_of_groups(&block.words, &groups));
+        // Speakers on separate lines of one block spoke in turn: its time is divided, at the
+        // first word of each when the words are timed, else by their words.
         let shares = (groups.len() >= 2).then(|| {
-            notes.shared(block.line + 1);
-            let words: Vec<usize> =
-                groups.iter().map(|g| crate::format::notes::word_count(&g.1)).collect();
-            shares_of_caption(block.start, block.end, &words)
+            notes.shared(block.text_line);
+            timed_words
+                .as_deref()
+                .and_then(|w| shares_at_words(block.start, block.end, w))
+                .unwrap_or_else(|| {
+                    let words: Vec<usize> =
+                        groups.iter().map(|g| crate::format::notes::word_count(&g.1)).collect();
+                    shares_of_caption(block.start, block.end, &words)
+                })
         });
         for (k, (who, text)) in groups.into_iter().enumerate() {
             let (start, end) = shares.as_ref().map_or((block.start, block.end), |s| s[k]);
-            let who = carried.speaker(who, block.line + usize::from(!block.text.is_empty()));
+            if k == 0 && who.is_none() && opens_with_chevrons(&block.text) {
+                // `>>` says the speaker changed: the one named before is not carried on.
+                carried.forget();
+            }
+            let who = carried.speaker(who, block.text_line);
             let speaker = match who {
                 Some(s) => s,
                 None => {
@@ -308,15 +400,18 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                         missing_warned = true;
                         ctx.warn_at(
                             WarningKind::MissingSpeaker,
-                            block.line + usize::from(!block.text.is_empty()),
+                            block.text_line,
                             Some(1),
-                            format!("block has no speaker prefix; it and every later block like it get the speaker {UNKNOWN_SPEAKER:?}"),
+                            format!("{what} has no speaker prefix; it and every later {what} like it get the speaker {UNKNOWN_SPEAKER:?}"),
                         )?;
                     }
                     UNKNOWN_SPEAKER.to_owned()
                 }
             };
-            let content = join_lines(text.split('\n')).map(Content::text);
+            let mut content = join_lines(text.split('\n')).map(Content::text);
+            if let (Some(c), Some(words)) = (content.as_mut(), timed_words.as_ref()) {
+                c.words = words[k].clone();
+            }
             match ctx.segment(start, end, block.line, Some(block.end_col))? {
                 Some(seg) => {
                     b.add(seg, &speaker, content);
@@ -327,9 +422,31 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
         }
     }
-    carried.finish("block", ctx)?;
-    notes.finish("block", ctx)?;
-    Ok(Corpus::single(ctx.recording_id(), b.build()))
+    carried.finish(what, ctx)?;
+    notes.finish(what, ctx)?;
+    Ok(b.build())
+}
+
+/// The times of a caption's speakers from the first timed word of each after the first: they
+/// change where the next one's words begin. `None` when a speaker has no timed word, or the
+/// words' times do not rise inside the caption (the caption is divided by words then).
+///
+/// ```text
+/// caption  |--------------------------|     words  JOHN 1.0 1.4 | MARY 2.2
+/// JOHN     |-----------|                    1.0 → 2.2
+/// MARY                 |--------------|     2.2 → end
+/// ```
+fn shares_at_words(start: Time, end: Time, groups: &[Vec<Word>]) -> Option<Vec<(Time, Time)>> {
+    let mut cuts = vec![start];
+    for g in &groups[1..] {
+        let at = g.iter().find_map(|w| w.start)?;
+        if at <= *cuts.last()? || at >= end {
+            return None;
+        }
+        cuts.push(at);
+    }
+    cuts.push(end);
+    Some(cuts.windows(2).map(|w| (w[0], w[1])).collect())
 }
 
 /// A speaker name that reads back from `[name]:`: one line, no brackets, trimmed, not empty.
@@ -513,6 +630,26 @@ mod tests {
         assert_eq!(
             segments[..2],
             [Segment::from_millis(1000, 2500).unwrap(), Segment::from_millis(2500, 3000).unwrap()]
+        );
+    }
+
+    /// Broadcast captions mark a new speaker with `>>`: a name after it is the speaker's, and
+    /// a caption opened by `>>` without one does not continue the speaker named before.
+    #[test]
+    fn chevrons_mark_a_new_speaker() {
+        let out = read_text(
+            "1\n00:00:01,000 --> 00:00:03,000\n>> JOHN: Where were you?\n>> MARY: Out.\n\n2\n00:00:03,000 --> 00:00:04,000\n>> JOHN: Again?\n\n3\n00:00:04,000 --> 00:00:05,000\nYes.\n\n4\n00:00:05,000 --> 00:00:06,000\n>> Who's there?\n",
+        );
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            texts(t),
+            vec![
+                ("JOHN".to_owned(), Some("Where were you?".to_owned())),
+                ("MARY".to_owned(), Some("Out.".to_owned())),
+                ("JOHN".to_owned(), Some("Again?".to_owned())),
+                ("JOHN".to_owned(), Some("Yes.".to_owned())),
+                ("unknown".to_owned(), Some(">> Who's there?".to_owned())),
+            ]
         );
     }
 

@@ -189,15 +189,20 @@ const NAME_PARTICLES: &[&str] = &[
 
 /// A line without its dialogue dash: subtitles that hold two speakers in one block start
 /// each speaker's line with one (`- JOHN: Hi.` / `- MARY: Hello.`, as hard-of-hearing
-/// subtitles name them), so a name prefix may follow the dash.
+/// subtitles name them), so a name prefix may follow the dash. Broadcast and YouTube captions
+/// mark a new speaker with `>>` instead (`>> JOHN: Hi.`, or `>>` alone when they name no one).
 ///
 /// ```text
 /// "- JOHN: Hi."   → "JOHN: Hi."
 /// "–Mary: Hello." → "Mary: Hello."     (`-`, `–` or `—`, spaces optional)
 /// "-- so"         → "-- so"            (only one dash is a dialogue dash)
+/// ">> JOHN: Hi."  → "JOHN: Hi."        (`>>`, YouTube's and broadcast captions' new speaker)
 /// ```
 fn without_dialogue_dash(line: &str) -> &str {
     let t = line.trim_start();
+    if let Some(rest) = t.strip_prefix(">>").filter(|r| !r.starts_with('>')) {
+        return rest.trim_start();
+    }
     match t.strip_prefix(['-', '\u{2013}', '\u{2014}']) {
         Some(rest) if !rest.starts_with(['-', '\u{2013}', '\u{2014}']) => rest.trim_start(),
         _ => t,
@@ -642,8 +647,8 @@ pub(crate) fn shares_of_caption(start: Time, end: Time, words: &[usize]) -> Vec<
 }
 
 /// A caption of two lines or more that each open with a dialogue dash and name no speaker
-/// (`- Until midnight?` / `- Yes, until midnight.`): subtitles mark a change of speaker so,
-/// but say not who.
+/// (`- Until midnight?` / `- Yes, until midnight.`), or with a line opened by `>>`: captions
+/// mark a change of speaker so, but say not who.
 pub(crate) fn unnamed_dialogue(lines: &[&str]) -> bool {
     let dashed = lines
         .iter()
@@ -652,7 +657,7 @@ pub(crate) fn unnamed_dialogue(lines: &[&str]) -> bool {
             t.starts_with(['-', '\u{2013}', '\u{2014}']) && without_dialogue_dash(t) != t
         })
         .count();
-    dashed >= 2
+    dashed >= 2 || lines.iter().any(|l| l.trim_start().starts_with(">>"))
 }
 
 /// Joins text lines, trimmed, without empty ones; `None` when nothing is left.
@@ -1249,7 +1254,7 @@ impl CaptionNotes {
         let notes = [
             (self.sounds, WarningKind::Skipped, format!("{what}(s) holding only a sound description (`[Music]`, `[Applause]`, `♪`) skipped: no one's speech")),
             (self.shared, WarningKind::Note, format!("{what}(s) hold two speakers or more on separate lines, who spoke in turn: each {what}'s time is divided among them in order, by their words (the changes of speaker inside them are estimated, and no overlap is read there)")),
-            (self.unnamed, WarningKind::Note, format!("{what}(s) hold a dialogue of lines opened by dashes without names: two speakers or more, but the {what} says not who; each is read as one speaker's, so turns inside them are lost")),
+            (self.unnamed, WarningKind::Note, format!("{what}(s) hold a dialogue of lines opened by dashes without names, or a line opened by `>>` (a new speaker) without one: two speakers or more, but the {what} says not who; each is read as one speaker's, so turns inside them are lost")),
         ];
         for (found, kind, message) in notes {
             if let Some((line, count)) = found {
@@ -1305,6 +1310,12 @@ impl Carried {
             }
             None => None,
         }
+    }
+
+    /// Forgets the speaker named last: the caption marks a new speaker (`>>`) without naming
+    /// them, so the one before is not carried on.
+    pub(crate) fn forget(&mut self) {
+        self.last = None;
     }
 
     /// The note saying how many captions continued the speaker before them.

@@ -13,6 +13,7 @@ mod formats_json;
 mod formats_paragraphs;
 mod formats_struct;
 mod formats_text;
+mod formats_youtube;
 mod hostile;
 mod orchestration;
 mod report_html;
