@@ -109,6 +109,9 @@ pub struct Detection {
     pub multitrack: Option<MultitrackReport>,
     /// The analysed duration (the longest track: shorter ones are silent after their end).
     pub duration: Delta,
+    /// How far each track stands above what the rule predicts there, for laying words
+    /// ([`overtalk::words::lay`]); absent for a single track.
+    pub levels: Option<multitrack::TrackExcess>,
 }
 
 /// Progress while decoding: which file, how far, out of how much (when known).
@@ -284,7 +287,7 @@ pub fn detect_features(
     options: &DetectOptions,
 ) -> Result<Detection> {
     let duration = features.iter().map(TrackFeatures::duration).min().unwrap_or(Delta::ZERO);
-    let (annotation, multitrack) = if features.len() == 1 {
+    let (annotation, multitrack, levels) = if features.len() == 1 {
         let f = &features[0];
         let region = if f.vad.is_empty() {
             // No VAD: energy above the 10th percentile by the multitrack onset margin.
@@ -299,10 +302,11 @@ pub fn detect_features(
             Some(all) => region.crop_segment(all),
             None => overtalk::Region::new(),
         };
-        (annotation_from_regions([(f.name.as_str(), region)]), None)
+        (annotation_from_regions([(f.name.as_str(), region)]), None, None)
     } else {
         let (ann, report) = multitrack::detect(features, &options.multitrack)?;
-        (ann, Some(report))
+        let levels = multitrack::TrackExcess::new(features, &report);
+        (ann, Some(report), Some(levels))
     };
     let durations = annotation.speaker_durations();
     for r in reports.iter_mut() {
@@ -310,7 +314,7 @@ pub fn detect_features(
             r.speech = durations[id.index()];
         }
     }
-    Ok(Detection { annotation, tracks: reports.to_vec(), multitrack, duration })
+    Ok(Detection { annotation, tracks: reports.to_vec(), multitrack, duration, levels })
 }
 
 /// Decodes bytes held in memory and returns the speech found by the default detector: the
@@ -367,6 +371,9 @@ pub struct DetectedRecording {
     /// Warnings about the input (a track lost to the bleed rule, replaced samples or packets),
     /// in the order they arose; each prints as one sentence. Never printed by the library.
     pub warnings: Vec<TrackWarning>,
+    /// With two or more tracks, how far each stands above what the rule predicts there: what
+    /// decides whose a word in overlapped speech is ([`overtalk::words::lay`]).
+    pub levels: Option<multitrack::TrackExcess>,
 }
 
 impl Detection {
@@ -551,6 +558,7 @@ pub fn detect_recording(
         transcript: detection.transcript(),
         provenance: tracks_provenance(options, specs.len()),
         warnings: detection.warnings(),
+        levels: detection.levels,
     })
 }
 
@@ -710,6 +718,7 @@ pub fn diarize_recording(
             .into_iter()
             .chain(decode_warnings(path, &decoder.stats(), rate))
             .collect(),
+        levels: None,
     })
 }
 

@@ -166,8 +166,8 @@ fn captions_laid_on_two_tracks_find_the_claims_of_the_transcript() {
     dir.create("whisper.json", &whisper());
     dir.create("truth.vtt", &transcript());
     // The structural rules class the onset each claim answers: the calibrated classifier reads
-    // the holder's last word before it stops, which the tie rule below lays differently in
-    // the captions ("and" goes to Guest), so its class would compare the laying, not the claims.
+    // the holder's last word before it stops, which depends on how the words of the overlap
+    // are laid, so its class would compare the laying, not the claims.
     let rules = ["--classifier", "rules"];
     let truth =
         dir.run(&["analyze", "truth.vtt", "--format", "json", "--classifier", "rules"]).ok();
@@ -186,21 +186,23 @@ fn captions_laid_on_two_tracks_find_the_claims_of_the_transcript() {
     let tracks = ["--track", "Host=host.wav", "--track", "Guest=guest.wav"];
     let timing = dir.run(&[&["analyze"][..], &tracks, &["--format", "json"]].concat()).ok();
     assert_eq!(claims(&timing), vec![]);
-    // The last caption line is one word without an inline time: timed by its cue. Whisper's
-    // "and" lies in the overlap of Host and Guest: a tie, kept with the previous word's Host
-    // (the caption's "and" lasts until Guest's "no": more of Guest than of Host).
+    // The last caption line is one word without an inline time: timed by its cue. Three
+    // words lie in the speech of both: "early" and "and" (Host's last words, as Guest cuts
+    // in) and "saturday" (Guest's last, as Host comes back); the tracks' levels give each to
+    // its speaker. (By timing, the caption's "and", which lasts until Guest's "no", went to
+    // Guest, and Whisper's was a tie kept with the previous word's Host.)
     let notes = [
-        ("auto.en.vtt", 0, "; 1 without times of their own spread evenly"),
-        ("whisper.json", 1, ""),
+        ("auto.en.vtt", 3, "; 1 without times of their own spread evenly"),
+        ("whisper.json", 3, ""),
     ];
-    for (words, ties, spread) in notes {
+    for (words, levels, spread) in notes {
         let run = dir.run(
             &[&["analyze"][..], &tracks, &["--words", words, "--format", "json"], &rules].concat(),
         );
         assert_eq!(run.code(), 0, "{}", run.stderr());
         assert_eq!(
             run.stderr(),
-            format!("overtalk: note: {words}: 25 words laid on the speakers of host+guest: 25 by overlap ({ties} of them by the tie rule), 0 on the nearest speech within 0.5 s{spread}\n")
+            format!("overtalk: note: {words}: 25 words laid on the speakers of host+guest: 25 by overlap ({levels} of them in the speech of several speakers by the tracks' levels, 0 there without a 3 dB margin between the levels; 0 by the tie rule), 0 on the nearest speech within 0.5 s{spread}\n")
         );
         let out = run.stdout();
         let all: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -208,7 +210,7 @@ fn captions_laid_on_two_tracks_find_the_claims_of_the_transcript() {
         assert_eq!(v["mode"], serde_json::json!({"Guest": "text", "Host": "text"}), "{words}");
         let method = v["detection"]["method"].as_str().unwrap();
         assert!(
-            method.ends_with(&format!("; words from {words} laid on the speakers (most overlap)")),
+            method.ends_with(&format!("; words from {words} laid on the speakers (most overlap; in overlapped speech by the tracks' levels: {levels} of 25 words)")),
             "{method}"
         );
         let got = claims(&out);
@@ -378,4 +380,208 @@ fn captions_laid_on_a_diarized_mix() {
         .sum();
     assert_eq!(words, 25, "{}", v["speakers"]);
     assert!(v["mode"].as_object().unwrap().values().any(|m| m == "text"), "{}", v["mode"]);
+}
+
+/// Whisper JSON of `(word, start ms, end ms)`, one segment, no speakers.
+fn whisper_of(words: &[(&str, i64, i64)]) -> String {
+    let ws: Vec<serde_json::Value> = words
+        .iter()
+        .map(|w| serde_json::json!({"word": format!(" {}", w.0), "start": w.1 as f64 / 1000.0, "end": w.2 as f64 / 1000.0}))
+        .collect();
+    let (a, z) = (words[0].1 as f64 / 1000.0, words[words.len() - 1].2 as f64 / 1000.0);
+    serde_json::json!({"text": "", "segments": [{"id": 0, "start": a, "end": z, "text": "", "words": ws}]})
+        .to_string()
+}
+
+/// An interruption that goes on: Host talks from 0.5 s, Guest cuts in at 2.2 s and goes on
+/// to 5.37 s; from 2.2 s until Host stops (3.67 s) they take turns word by word, each
+/// silent 350 ms while the other speaks (a pause the detection closes, so both talk all
+/// through the overlap). Each mic hears the other 20 dB down.
+fn write_interruption(dir: &Dir) {
+    let v = voice();
+    let n = 160_000;
+    let (mut host, mut guest) = (vec![0f32; n], vec![0f32; n]);
+    // Guest's windows in the overlap, in samples: [2.20, 2.55), [2.90, 3.25), [3.60, 3.95).
+    let guest_turn =
+        |t: usize| (0..3).any(|k| (35_200 + k * 11_200..40_800 + k * 11_200).contains(&t));
+    for (at, by_host) in [(8_000, true), (35_200, false)] {
+        for (i, &x) in v.iter().enumerate() {
+            let t = at + i;
+            let on = if by_host { !guest_turn(t) } else { t >= 58_720 || guest_turn(t) };
+            if !on {
+                continue;
+            }
+            let (h, g) = if by_host { (x, x * 0.1) } else { (x * 0.1, x) };
+            host[t] += h;
+            guest[t] += g;
+        }
+    }
+    wav(dir, "host.wav", &host);
+    wav(dir, "guest.wav", &guest);
+}
+
+/// `(speaker, word, start ms, end ms)` of the interruption: Host's and Guest's words in
+/// their windows of the overlap.
+const INTERRUPTED: &[(&str, &str, i64, i64)] = &[
+    ("Host", "we", 700, 1000),
+    ("Host", "could", 1000, 1400),
+    ("Host", "try", 1400, 1800),
+    ("Guest", "no", 2250, 2500),
+    ("Host", "the", 2600, 2850),
+    ("Guest", "wait", 2950, 3200),
+    ("Host", "other", 3300, 3550),
+    ("Guest", "listen", 3650, 3900),
+    ("Guest", "we", 4100, 4400),
+    ("Guest", "tried", 4500, 4900),
+];
+
+/// Speaker and words of each cue of a WebVTT file `detect` wrote.
+fn cues(vtt: &str) -> Vec<(String, Vec<String>)> {
+    vtt.lines()
+        .filter_map(|l| l.strip_prefix("<v "))
+        .map(|l| {
+            let (who, rest) = l.split_once('>').unwrap();
+            let words = rest
+                .trim_end_matches("</v>")
+                .split_whitespace()
+                .map(|w| w.rsplit('>').next().unwrap().to_owned())
+                .collect();
+            (who.to_owned(), words)
+        })
+        .collect()
+}
+
+#[test]
+fn the_words_of_an_interruption_that_goes_on_go_to_the_interrupter() {
+    let dir = Dir::new();
+    write_interruption(&dir);
+    let all: Vec<(&str, i64, i64)> = INTERRUPTED.iter().map(|w| (w.1, w.2, w.3)).collect();
+    dir.create("mix.json", &whisper_of(&all));
+    let tracks = ["--track", "Host=host.wav", "--track", "Guest=guest.wav"];
+    let run =
+        dir.run(&[&["detect"][..], &tracks, &["--words", "mix.json", "-o", "laid.vtt"]].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(
+        run.stderr(),
+        "overtalk: note: mix.json: 10 words laid on the speakers of host+guest: 10 by overlap (4 of them in the speech of several speakers by the tracks' levels, 0 there without a 3 dB margin between the levels; 0 by the tie rule), 0 on the nearest speech within 0.5 s\n"
+    );
+    let s = |w: &[&str]| w.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
+    assert_eq!(
+        cues(&dir.read("laid.vtt")),
+        vec![
+            ("Host".to_owned(), s(&["we", "could", "try", "the", "other"])),
+            ("Guest".to_owned(), s(&["no", "wait", "listen", "we", "tried"])),
+        ]
+    );
+    // Host's speech is detected until 3.61 s, Guest's from 2.20 s: four words lie in both.
+    // Without the tracks (the detection given as a transcript), timing alone cannot tell:
+    // every word of the overlap goes on with the holder (Guest's "no" and "wait" too).
+    let run = dir.run(&[&["detect"][..], &tracks, &["-o", "who.rttm", "-q"]].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let run = dir.run(&["analyze", "who.rttm", "--words", "mix.json", "--format", "json"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(
+        run.stderr(),
+        "overtalk: note: mix.json: 10 words laid on the speakers of host+guest: 10 by overlap (4 of them by the tie rule), 0 on the nearest speech within 0.5 s\n"
+    );
+    let v: serde_json::Value = serde_json::from_str(&run.stdout()).unwrap();
+    let words = |who: &str| v["conversations"][0]["speakers"][who]["words"].as_u64();
+    assert_eq!((words("Host"), words("Guest")), (Some(7), Some(3)));
+}
+
+#[test]
+fn each_tracks_own_words_are_laid_on_its_speaker_and_its_bleed_dropped() {
+    let dir = Dir::new();
+    write_interruption(&dir);
+    let own = |who: &str| -> Vec<(&str, i64, i64)> {
+        INTERRUPTED.iter().filter(|w| w.0 == who).map(|w| (w.1, w.2, w.3)).collect()
+    };
+    // Each track's own transcript has the other's voice in it too: Guest's "tried" on Host's
+    // mic (0.89 s after Host stops), Host's "we could" on Guest's (0.8 s and more before
+    // Guest starts); and Host's has a word where no one speaks.
+    let mut host = own("Host");
+    host.extend([("tried", 4500, 4900), ("hmm", 7000, 7200)]);
+    let mut guest = vec![("we", 700, 1000), ("could", 1000, 1400)];
+    guest.extend(own("Guest"));
+    dir.create("host.json", &whisper_of(&host));
+    dir.create("guest.json", &whisper_of(&guest));
+    let tracks = ["--track", "Host=host.wav", "--track", "Guest=guest.wav"];
+    let words = ["--track-words", "Host=host.json", "--track-words", "Guest=guest.json"];
+    let run = dir.run(&[&["detect"][..], &tracks, &words, &["-o", "laid.vtt"]].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(
+        run.stderr(),
+        "overtalk: warning: host.json (--track-words Host): 2 of 7 words dropped: 1 in the others' speech (their voices heard on Host's microphone: bleed), 1 in no speech and farther than 0.5 s from Host's (silence)\n\
+         overtalk: note: host.json: 5 words laid on \"Host\" of host+guest: 5 in their speech, 0 within 0.5 s of it, 2 dropped (1 as bleed)\n\
+         overtalk: warning: guest.json (--track-words Guest): 2 of 7 words dropped: 2 in the others' speech (their voices heard on Guest's microphone: bleed)\n\
+         overtalk: note: guest.json: 5 words laid on \"Guest\" of host+guest: 5 in their speech, 0 within 0.5 s of it, 2 dropped (2 as bleed)\n"
+    );
+    let s = |w: &[&str]| w.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
+    assert_eq!(
+        cues(&dir.read("laid.vtt")),
+        vec![
+            ("Host".to_owned(), s(&["we", "could", "try", "the", "other"])),
+            ("Guest".to_owned(), s(&["no", "wait", "listen", "we", "tried"])),
+        ]
+    );
+    // The method record says how the words were laid; speakers renamed keep their words.
+    dir.create("names.toml", "Host = \"Ann\"\nGuest = \"Bo\"\n");
+    let run = dir.run(
+        &[
+            &["analyze"][..],
+            &tracks,
+            &words,
+            &["--speakers", "names.toml", "--format", "json", "-q"],
+        ]
+        .concat(),
+    );
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let v: serde_json::Value = serde_json::from_str(&run.stdout()).unwrap();
+    let c = &v["conversations"][0];
+    assert!(
+        c["detection"]["method"].as_str().unwrap().ends_with(
+            "; words of each track's own transcript laid on its speaker where their speech was detected, bleed dropped (Ann: host.json, 5 of 7 words; Bo: guest.json, 5 of 7 words)"
+        ),
+        "{}",
+        c["detection"]["method"]
+    );
+    let n = |who: &str| c["speakers"][who]["words"].as_u64();
+    assert_eq!((n("Ann"), n("Bo")), (Some(5), Some(5)));
+    // --strict refuses words in no speech (not the bleed, which the rule is for).
+    let run = dir.run(&[&["analyze"][..], &tracks, &words, &["--strict", "-q"]].concat());
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: --track-words: words in no speech and farther than 0.5 s from their speaker's were dropped (host.json: 1) (--strict)\n"
+    );
+    let only_guest = ["--track-words", "Guest=guest.json"];
+    let run = dir.run(&[&["analyze"][..], &tracks, &only_guest, &["--strict", "-q"]].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    // Names that are not tracks, --words beside them, no tracks: errors before detection.
+    let run = dir.run(&[&["detect"][..], &tracks, &["--track-words", "Hots=host.json"]].concat());
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: --track-words Hots=…: \"Hots\" is not a --track name (the tracks are \"Host\", \"Guest\")\n"
+    );
+    let run = dir.run(&[&["detect"][..], &tracks, &words[..2], &["--words", "host.json"]].concat());
+    assert_eq!(run.code(), 2);
+    assert!(run.stderr().contains("cannot be used with"), "{}", run.stderr());
+    dir.create("a.rttm", "SPEAKER a 1 0.0 1.0 <NA> <NA> Host <NA> <NA>\n");
+    let run = dir.run(&["analyze", "a.rttm", "--track-words", "Host=host.json"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: --track-words gives the words of a --track's own recording; give the tracks with --track NAME=FILE\n"
+    );
+    let run =
+        dir.run(&[&["detect"][..], &tracks, &["--track-words", "Host=missing.json"]].concat());
+    assert_eq!(run.code(), 2);
+    assert!(run.stderr().contains("missing.json"), "{}", run.stderr());
+    let run =
+        dir.run(&["score", "-r", "a.rttm", "-s", "a.rttm", "--track-words", "Host=host.json"]);
+    assert_eq!(run.code(), 2);
+    assert!(run
+        .stderr()
+        .starts_with("overtalk: error: --track-words Host=host.json: score compares"));
 }

@@ -47,6 +47,47 @@
 //!   Further away, the word is **dropped** and counted in [`LayStats::dropped`].
 //! - A zero-length word is laid by the speech that contains its instant.
 //!
+//! **The tracks' levels decide an overlap.** Timing alone gives the words of two people
+//! talking at once to the holder. A recording with one microphone per speaker knows better:
+//! with [`SpeakerLevels`] given to [`lay`], a word in the speech of several speakers goes to the
+//! one whose own track stands highest above what the detector predicts there without them (the
+//! microphone's noise and the others' bleed into it), when that excess is at least
+//! [`LEVEL_MARGIN_DB`] (3 dB) above every other candidate's ([`LayStats::by_level`]); else
+//! (both voices stand out alike, or a level is unknown) the rule above decides
+//! ([`LayStats::level_undecided`]). A transcript of the mixed sound, as Whisper makes it,
+//! writes the voice that stands out, so its words go with that voice:
+//!
+//! ```text
+//! A       [0──────────────────3000)                 A trails off, B goes on
+//! B                 [1500─────────────────4500)
+//! wait                [1600─1900)              → B   B +25 dB, A −2 dB: B by 27 dB ≥ 3
+//! so                        [2000─2300)        → A   A +24 dB, B +1 dB
+//! then                            [2400─2700)  → B   B +26 dB, A 0 dB (by timing: A, the holder)
+//! ```
+//!
+//! **Words per speaker.** Recordings with one microphone per speaker are often transcribed
+//! one track at a time (Whisper per track): each transcript has one speaker's words, and the
+//! others' voices that its microphone heard (their bleed), often transcribed too.
+//! [`lay_per_speaker`] lays each speaker's words on that speaker alone, where the detection
+//! found their speech: a word that overlaps it, or lies within [`LayOptions::max_distance`] of
+//! it, is kept (in their track that overlaps it most, else the nearest, cut to it); any other
+//! is dropped, counted as bleed ([`LayStats::bleed`]) when it lies in another speaker's speech
+//! and as in no speech otherwise:
+//!
+//! ```text
+//! A            [0──────2000)                    [5000────6500)
+//! B                         [2400───────4200)
+//! A's words   so [100─400)                                           → A   in A's speech
+//!             yes          [2100─2300)                               → A   100 ms from A ≤ 500
+//!             no                  [2900─3200)                        ✗     in B's speech: bleed
+//!             um                                [4800─4900)          → A   100 ms from A ≤ 500
+//!             uh                          [4300─4400)                ✗     in no speech, 600 ms from A: dropped
+//! ```
+//!
+//! A bleed word within `max_distance` of its speaker's speech (B's first word right after A
+//! stops) is kept as theirs, cut to their speech's edge: the bound is there because a
+//! recogniser's word times and a detector's speech edges disagree by that much.
+//!
 //! The speakers' tracks keep their times and speakers; each gets the words laid on it (in time
 //! order) as its content, and a track that gets none has no content: any text the speakers had
 //! is replaced.
@@ -61,7 +102,7 @@
 //! let mut captions = TranscriptBuilder::new();
 //! captions.add(ms(0, 4000), "unknown", Some(Content::text("one two three four")));
 //! let words = words_of(&captions.build());
-//! let laid = lay(&detected.build(), &words, &LayOptions::default()).unwrap();
+//! let laid = lay(&detected.build(), &words, &LayOptions::default(), None).unwrap();
 //! let said: Vec<String> = laid.transcript.utterances()
 //!     .map(|u| format!("{}: {}", u.speaker_name, u.content.unwrap().display_text()))
 //!     .collect();
@@ -117,14 +158,30 @@ pub struct LayStats {
     pub words: usize,
     /// Of those, spread evenly for want of their own times (from [`Words::spread`]).
     pub spread: usize,
-    /// Laid on the speaker who overlaps them most.
+    /// In speech: laid on the speaker whose speech overlaps them most (or, of several, the
+    /// one the levels pick: `by_level`); for [`lay_per_speaker`], in their own speaker's
+    /// speech.
     pub by_overlap: usize,
-    /// Of `by_overlap`, laid by the tie rule (several speakers overlap them equally).
+    /// Of `by_overlap`, laid by the tie rule (several speakers overlap them equally and the
+    /// levels, when given, did not decide).
     pub tied: usize,
+    /// Of `by_overlap`, words in the speech of several speakers given by the tracks' levels
+    /// ([`SpeakerLevels`]): one speaker's track stands [`LEVEL_MARGIN_DB`] or more higher
+    /// above what is predicted there than every other's.
+    pub by_level: usize,
+    /// Of `by_overlap`, words in the speech of several speakers whose levels were given but
+    /// did not decide (no margin of [`LEVEL_MARGIN_DB`], or a level unknown): laid by overlap
+    /// and the tie rule.
+    pub level_undecided: usize,
     /// In no speech, laid on the nearest speech within [`LayOptions::max_distance`].
     pub nearest: usize,
-    /// In no speech and farther than [`LayOptions::max_distance`] from any: dropped.
+    /// Dropped: in no speech of their speaker (in no speech at all, for [`lay`]) and farther
+    /// than [`LayOptions::max_distance`] from it.
     pub dropped: usize,
+    /// Of `dropped`, words of one speaker's own transcript ([`lay_per_speaker`]) that lie in
+    /// another speaker's speech: that speaker heard on this one's microphone (bleed). The rest
+    /// of `dropped` lie in no one's speech.
+    pub bleed: usize,
     /// Laid words whose times were cut to their segment.
     pub clamped: usize,
 }
@@ -134,9 +191,33 @@ pub struct LayStats {
 pub struct Laid {
     /// The speakers' tracks, each with the words laid on it.
     pub transcript: Transcript,
-    /// What happened to the words.
+    /// What happened to the words (all of them, for [`lay_per_speaker`]).
     pub stats: LayStats,
+    /// For [`lay_per_speaker`], what happened to each speaker's words, in the order given
+    /// (empty for [`lay`]).
+    pub per_speaker: Vec<(String, LayStats)>,
 }
+
+/// How far a speaker's own signal stands above what is predicted there without them (their
+/// microphone's noise and the others' bleed into it), from recordings with one microphone
+/// per speaker: the evidence [`lay`] uses for a word in the speech of several speakers.
+/// Implemented by the audio crate's multitrack detector (`TrackExcess`), and by any closure
+/// `Fn(&str, Time, Time) -> Option<f64>`.
+pub trait SpeakerLevels {
+    /// The excess, in dB, of `speaker`'s own signal over `[start, end)` above what the
+    /// detector predicts there without them; `None` when it is not known (no such track).
+    fn excess_db(&self, speaker: &str, start: Time, end: Time) -> Option<f64>;
+}
+
+impl<F: Fn(&str, Time, Time) -> Option<f64>> SpeakerLevels for F {
+    fn excess_db(&self, speaker: &str, start: Time, end: Time) -> Option<f64> {
+        self(speaker, start, end)
+    }
+}
+
+/// How much higher one speaker's excess ([`SpeakerLevels`]) must stand than every other
+/// candidate's for the levels to decide whose a word is: 3 dB, twice the power.
+pub const LEVEL_MARGIN_DB: f64 = 3.0;
 
 /// `from + R(i·len/n)`: `i·len/n` rounded half up, exact in `i128` (`len ≥ 0`).
 fn at_share(from: Time, i: usize, len: i128, n: usize) -> Time {
@@ -264,111 +345,104 @@ impl Speech {
     }
 }
 
-/// Lays `words` on the speakers of `speakers` (see the module doc). An error when there are no
-/// words, or when none of them lies in or near the speakers' speech (the words are then not
-/// the words of this recording, or its speech was not detected).
-pub fn lay(speakers: &Transcript, words: &Words, options: &LayOptions) -> Result<Laid> {
-    let ann = speakers.annotation();
-    if words.words.is_empty() {
-        return Err(Error::invalid("the transcript has no words to lay on the speakers"));
+/// The speakers' speech and tracks, and the words laid on the tracks so far.
+struct Layer<'a> {
+    speakers: &'a Transcript,
+    speech: Vec<Speech>,
+    /// Tracks of each speaker, sorted by start.
+    by_speaker: Vec<Vec<usize>>,
+    /// Per speaker, the running maximum of the ends of `by_speaker`'s tracks.
+    reach: Vec<Vec<Time>>,
+    /// [`LayOptions::max_distance`] in µs (≥ 0).
+    max: i64,
+    laid: Vec<Vec<Word>>,
+}
+
+impl<'a> Layer<'a> {
+    fn new(speakers: &'a Transcript, options: &LayOptions) -> Layer<'a> {
+        let ann = speakers.annotation();
+        let speech: Vec<Speech> = ann
+            .speaker_regions()
+            .into_iter()
+            .map(|r| Speech { merged: r.segments().to_vec() })
+            .collect();
+        let mut by_speaker: Vec<Vec<usize>> = vec![Vec::new(); ann.speakers().len()];
+        for (k, t) in ann.tracks().iter().enumerate() {
+            by_speaker[t.speaker.index()].push(k);
+        }
+        let reach: Vec<Vec<Time>> = by_speaker
+            .iter()
+            .map(|ks| {
+                let mut m = Time::from_micros(i64::MIN);
+                ks.iter()
+                    .map(|&k| {
+                        m = m.max(ann.tracks()[k].segment.end());
+                        m
+                    })
+                    .collect()
+            })
+            .collect();
+        Layer {
+            speakers,
+            speech,
+            by_speaker,
+            reach,
+            max: options.max_distance.micros().max(0),
+            laid: vec![Vec::new(); ann.len()],
+        }
     }
-    let n_speakers = ann.speakers().len();
-    let speech: Vec<Speech> = ann
-        .speaker_regions()
-        .into_iter()
-        .map(|r| Speech { merged: r.segments().to_vec() })
-        .collect();
-    // Tracks of each speaker, sorted by start, with the running maximum of their ends.
-    let mut by_speaker: Vec<Vec<usize>> = vec![Vec::new(); n_speakers];
-    for (k, t) in ann.tracks().iter().enumerate() {
-        by_speaker[t.speaker.index()].push(k);
-    }
-    let reach: Vec<Vec<Time>> = by_speaker
-        .iter()
-        .map(|ks| {
-            let mut m = Time::from_micros(i64::MIN);
-            ks.iter()
-                .map(|&k| {
-                    m = m.max(ann.tracks()[k].segment.end());
-                    m
-                })
-                .collect()
-        })
-        .collect();
-    let max = options.max_distance.micros().max(0);
-    let mut stats =
-        LayStats { words: words.words.len(), spread: words.spread, ..LayStats::default() };
-    let mut laid: Vec<Vec<Word>> = vec![Vec::new(); ann.len()];
-    let mut previous: Option<usize> = None;
-    for w in &words.words {
-        let (a, b) = (w.start, w.end);
-        // The speakers who overlap the word most: (speaker, start of their speech there,
-        // length of that speech).
-        let mut best: Vec<(usize, i64, i64)> = Vec::new();
-        let mut most = 0;
-        for (sp, s) in speech.iter().enumerate() {
+
+    /// The speakers whose speech overlaps `[a, b)`: (speaker, overlap, start of their speech
+    /// there, length of that speech).
+    fn overlapping(&self, a: Time, b: Time) -> Vec<(usize, i64, i64, i64)> {
+        let mut out = Vec::new();
+        for (sp, s) in self.speech.iter().enumerate() {
             let (o, span) = s.overlap(a, b);
-            if o > most {
-                most = o;
-                best.clear();
-            }
-            if o > 0 && o == most {
+            if o > 0 {
                 let (first, length) = span.map_or((i64::MAX, i64::MAX), |(f, l)| {
                     (f.micros(), l.micros().saturating_sub(f.micros()))
                 });
-                best.push((sp, first, length));
+                out.push((sp, o, first, length));
             }
         }
-        let chosen = if !best.is_empty() {
-            stats.by_overlap += 1;
-            if best.len() > 1 {
-                stats.tied += 1;
-            }
-            // A short speech inside a long one (a backchannel, a brief attempt): its words.
-            let mut by_length: Vec<(i64, usize)> = best.iter().map(|c| (c.2, c.0)).collect();
-            by_length.sort_unstable();
-            match by_length.as_slice() {
-                [(short, sp), (next, _), ..]
-                    if *short <= SHORT_SPEECH.micros() && short.saturating_mul(2) <= *next =>
-                {
-                    *sp
-                }
-                _ => pick(&best.iter().map(|c| (c.0, c.1)).collect::<Vec<_>>(), previous),
-            }
-        } else {
-            let mut near: Vec<(usize, i64, bool)> = Vec::new();
-            for (sp, s) in speech.iter().enumerate() {
-                if let Some((d, before)) = s.nearest(a, b).filter(|x| x.0 <= max) {
-                    match near.first() {
-                        Some(x) if d > x.1 => continue,
-                        Some(x) if d < x.1 => near.clear(),
-                        _ => {}
-                    }
-                    near.push((sp, d, before));
-                }
-            }
-            if near.is_empty() {
-                stats.dropped += 1;
+        out
+    }
+
+    /// The speakers nearest `[a, b)` within the bound: (speaker, distance, speech before the
+    /// word).
+    fn nearest(&self, a: Time, b: Time, only: Option<usize>) -> Vec<(usize, i64, bool)> {
+        let mut near: Vec<(usize, i64, bool)> = Vec::new();
+        for (sp, s) in self.speech.iter().enumerate() {
+            if only.is_some_and(|o| o != sp) {
                 continue;
             }
-            stats.nearest += 1;
-            // Ties: the previous word's speaker, then speech before the word, then order.
-            let before: Vec<(usize, i64)> = near.iter().map(|x| (x.0, i64::from(!x.2))).collect();
-            pick(&before, previous)
-        };
-        previous = Some(chosen);
-        // The chosen speaker's track that overlaps the word most, else the nearest one, else
-        // the earlier one. Tracks come sorted by start: those starting after `b + max` and
-        // those that all end before `a − max` are too far.
-        let ks = &by_speaker[chosen];
-        let tracks = ann.tracks();
+            if let Some((d, before)) = s.nearest(a, b).filter(|x| x.0 <= self.max) {
+                match near.first() {
+                    Some(x) if d > x.1 => continue,
+                    Some(x) if d < x.1 => near.clear(),
+                    _ => {}
+                }
+                near.push((sp, d, before));
+            }
+        }
+        near
+    }
+
+    /// Puts `w` on `chosen`'s track that overlaps it most, else the nearest one, else the
+    /// earlier one, its times cut to that track; false when the speaker has no track within
+    /// the bound. Tracks come sorted by start: those starting after `b + max` and those that
+    /// all end before `a − max` are too far.
+    fn place(&mut self, w: &TimedWord, chosen: usize, stats: &mut LayStats) -> bool {
+        let (a, b, max) = (w.start, w.end, self.max);
+        let ks = &self.by_speaker[chosen];
+        let tracks = self.speakers.annotation().tracks();
         let upto = ks.partition_point(|&k| {
             tracks[k].segment.start().micros() <= b.micros().saturating_add(max)
         });
         let lo = a.micros().saturating_sub(max);
         let mut pick_track: Option<(usize, i64, i64)> = None; // (track, overlap, distance)
         for idx in (0..upto).rev() {
-            if reach[chosen][idx].micros() < lo {
+            if self.reach[chosen][idx].micros() < lo {
                 break;
             }
             let seg = tracks[ks[idx]].segment;
@@ -388,40 +462,228 @@ pub fn lay(speakers: &Transcript, words: &Words, options: &LayOptions) -> Result
                 pick_track = Some((ks[idx], o, d));
             }
         }
-        let Some((track, _, _)) = pick_track else {
-            stats.dropped += 1;
-            continue;
-        };
-        let seg = ann.tracks()[track].segment;
+        let Some((track, _, _)) = pick_track else { return false };
+        let seg = tracks[track].segment;
         let s = a.max(seg.start()).min(seg.end());
         let e = b.max(s).min(seg.end());
         if (s, e) != (a, b) {
             stats.clamped += 1;
         }
-        laid[track].push(Word {
+        self.laid[track].push(Word {
             text: w.text.clone(),
             start: Some(s),
             end: Some(e),
             confidence: w.confidence,
         });
+        true
+    }
+
+    /// The speakers' transcript with the words laid on it.
+    fn finish(self) -> Transcript {
+        let ann = self.speakers.annotation();
+        let mut b = TranscriptBuilder::new();
+        for (_, name) in ann.speakers().iter() {
+            b.speaker(name);
+        }
+        // Each track's words come in time order: the words are sorted, and a track has one
+        // speaker, whose words come from one list.
+        for (t, words) in ann.tracks().iter().zip(self.laid) {
+            let content = (!words.is_empty()).then_some(Content { text: None, words });
+            b.push(t.segment, t.speaker, content);
+        }
+        b.extent(self.speakers.declared_extent());
+        b.build()
+    }
+}
+
+/// The error for words none of which lies in or near the speech they are laid on.
+fn none_near(words: usize, max: i64) -> Error {
+    Error::invalid(format!(
+        "none of the {words} words lies in or within {} s of the speakers' speech (are they the words of this recording?)",
+        Delta::from_micros(max).as_secs_f64()
+    ))
+}
+
+/// Lays `words` on the speakers of `speakers` (see the module doc). With `levels` (recordings
+/// with one microphone per speaker), a word in the speech of several speakers goes to the one
+/// whose track stands [`LEVEL_MARGIN_DB`] higher above what is predicted there than every
+/// other's; without them, or when they do not decide, by overlap and the tie rule. An error
+/// when there are no words, or when none of them lies in or near the speakers' speech (the
+/// words are then not the words of this recording, or its speech was not detected).
+pub fn lay(
+    speakers: &Transcript,
+    words: &Words,
+    options: &LayOptions,
+    levels: Option<&dyn SpeakerLevels>,
+) -> Result<Laid> {
+    if words.words.is_empty() {
+        return Err(Error::invalid("the transcript has no words to lay on the speakers"));
+    }
+    let mut layer = Layer::new(speakers, options);
+    let ann = speakers.annotation();
+    let mut stats =
+        LayStats { words: words.words.len(), spread: words.spread, ..LayStats::default() };
+    let mut names: Vec<&str> = vec![""; ann.speakers().len()];
+    for (id, name) in ann.speakers().iter() {
+        names[id.index()] = name;
+    }
+    let mut previous: Option<usize> = None;
+    for w in &words.words {
+        let (a, b) = (w.start, w.end);
+        let over = layer.overlapping(a, b);
+        let chosen = if !over.is_empty() {
+            stats.by_overlap += 1;
+            let by_level = match levels {
+                Some(levels) if over.len() > 1 => {
+                    let decided = loudest(&over, |sp| levels.excess_db(names[sp], a, b));
+                    if decided.is_some() {
+                        stats.by_level += 1;
+                    } else {
+                        stats.level_undecided += 1;
+                    }
+                    decided
+                }
+                _ => None,
+            };
+            match by_level {
+                Some(sp) => sp,
+                None => {
+                    // The speakers who overlap the word most.
+                    let most = over.iter().map(|c| c.1).max().unwrap_or(0);
+                    let best: Vec<(usize, i64, i64)> =
+                        over.iter().filter(|c| c.1 == most).map(|c| (c.0, c.2, c.3)).collect();
+                    if best.len() > 1 {
+                        stats.tied += 1;
+                    }
+                    // A short speech inside a long one (a backchannel, a brief attempt): its
+                    // words.
+                    let mut by_length: Vec<(i64, usize)> =
+                        best.iter().map(|c| (c.2, c.0)).collect();
+                    by_length.sort_unstable();
+                    match by_length.as_slice() {
+                        [(short, sp), (next, _), ..]
+                            if *short <= SHORT_SPEECH.micros()
+                                && short.saturating_mul(2) <= *next =>
+                        {
+                            *sp
+                        }
+                        _ => pick(&best.iter().map(|c| (c.0, c.1)).collect::<Vec<_>>(), previous),
+                    }
+                }
+            }
+        } else {
+            let near = layer.nearest(a, b, None);
+            if near.is_empty() {
+                stats.dropped += 1;
+                continue;
+            }
+            stats.nearest += 1;
+            // Ties: the previous word's speaker, then speech before the word, then order.
+            let before: Vec<(usize, i64)> = near.iter().map(|x| (x.0, i64::from(!x.2))).collect();
+            pick(&before, previous)
+        };
+        previous = Some(chosen);
+        if !layer.place(w, chosen, &mut stats) {
+            stats.dropped += 1;
+        }
     }
     if stats.dropped == stats.words {
-        return Err(Error::invalid(format!(
-            "none of the {} words lies in or within {} s of the speakers' speech (are they the words of this recording?)",
-            stats.words,
-            Delta::from_micros(max).as_secs_f64()
-        )));
+        return Err(none_near(stats.words, layer.max));
     }
-    let mut b = TranscriptBuilder::new();
-    for (_, name) in ann.speakers().iter() {
-        b.speaker(name);
+    Ok(Laid { transcript: layer.finish(), stats, per_speaker: Vec::new() })
+}
+
+/// The speaker among `over` whose excess stands [`LEVEL_MARGIN_DB`] above every other's;
+/// `None` when no one does, or when a candidate's excess is unknown.
+fn loudest(
+    over: &[(usize, i64, i64, i64)],
+    excess: impl Fn(usize) -> Option<f64>,
+) -> Option<usize> {
+    let mut levels: Vec<(f64, usize)> = Vec::with_capacity(over.len());
+    for c in over {
+        let e = excess(c.0).filter(|e| !e.is_nan())?;
+        levels.push((e, c.0));
     }
-    for (t, words) in ann.tracks().iter().zip(laid) {
-        let content = (!words.is_empty()).then_some(Content { text: None, words });
-        b.push(t.segment, t.speaker, content);
+    levels.sort_by(|x, y| y.0.total_cmp(&x.0));
+    match levels.as_slice() {
+        [(top, sp), (next, _), ..] if top - next >= LEVEL_MARGIN_DB => Some(*sp),
+        _ => None,
     }
-    b.extent(speakers.declared_extent());
-    Ok(Laid { transcript: b.build(), stats })
+}
+
+/// Lays each speaker's own words (a transcript of their own track: one microphone per
+/// speaker, each transcribed on its own) on that speaker, where the detection found their
+/// speech (see the module doc, "Words per speaker"): `per_speaker` pairs a speaker's name in
+/// `speakers` with their words. A word in the speaker's speech, or within
+/// [`LayOptions::max_distance`] of it, is theirs (in their track that overlaps it most, else
+/// the nearest, cut to it); any other is dropped, counted as [`LayStats::bleed`] when it lies
+/// in another speaker's speech (their voice heard on this microphone) and in
+/// [`LayStats::dropped`] in any case. [`Laid::per_speaker`] has each speaker's counts and
+/// [`Laid::stats`] their sums.
+///
+/// An error for a name that is not a speaker of `speakers` or is given twice, when the files
+/// have no word at all, and when none of their words is kept.
+pub fn lay_per_speaker(
+    speakers: &Transcript,
+    per_speaker: &[(&str, &Words)],
+    options: &LayOptions,
+) -> Result<Laid> {
+    let ann = speakers.annotation();
+    let mut layer = Layer::new(speakers, options);
+    let mut total = LayStats::default();
+    let mut each = Vec::with_capacity(per_speaker.len());
+    let mut seen = std::collections::HashSet::new();
+    for (name, words) in per_speaker {
+        let Some(id) = ann.speakers().get(name) else {
+            return Err(Error::invalid(format!("{name:?} is not one of the speakers")));
+        };
+        if !seen.insert(id) {
+            return Err(Error::invalid(format!("the words of {name:?} are given twice")));
+        }
+        let sp = id.index();
+        let mut stats =
+            LayStats { words: words.words.len(), spread: words.spread, ..LayStats::default() };
+        for w in &words.words {
+            let (a, b) = (w.start, w.end);
+            let own = layer.speech[sp].overlap(a, b).0 > 0;
+            let kept = if own {
+                stats.by_overlap += 1;
+                true
+            } else if !layer.nearest(a, b, Some(sp)).is_empty() {
+                stats.nearest += 1;
+                true
+            } else {
+                false
+            };
+            if !(kept && layer.place(w, sp, &mut stats)) {
+                if kept {
+                    // Counted as laid, but no track within reach (cannot happen: the speech
+                    // is the tracks'); counted as dropped all the same.
+                    stats.by_overlap -= usize::from(own);
+                    stats.nearest -= usize::from(!own);
+                }
+                stats.dropped += 1;
+                if layer.overlapping(a, b).iter().any(|c| c.0 != sp) {
+                    stats.bleed += 1;
+                }
+            }
+        }
+        total.words += stats.words;
+        total.spread += stats.spread;
+        total.by_overlap += stats.by_overlap;
+        total.nearest += stats.nearest;
+        total.dropped += stats.dropped;
+        total.bleed += stats.bleed;
+        total.clamped += stats.clamped;
+        each.push(((*name).to_owned(), stats));
+    }
+    if total.words == 0 {
+        return Err(Error::invalid("the transcripts have no words to lay on the speakers"));
+    }
+    if total.dropped == total.words {
+        return Err(none_near(total.words, layer.max));
+    }
+    Ok(Laid { transcript: layer.finish(), stats: total, per_speaker: each })
 }
 
 /// The longest speech whose words a tie gives it over a speech at least twice as long (a
@@ -492,7 +754,7 @@ mod tests {
             spread: 0,
             duplicates: 0,
         };
-        let laid = lay(&speakers, &words, &LayOptions::default()).unwrap();
+        let laid = lay(&speakers, &words, &LayOptions::default(), None).unwrap();
         let s = |x: &str| x.to_owned();
         assert_eq!(
             laid_words(&laid.transcript),
@@ -510,7 +772,8 @@ mod tests {
                 tied: 1,
                 nearest: 1,
                 dropped: 1,
-                clamped: 1
+                clamped: 1,
+                ..LayStats::default()
             }
         );
         // The detected timing is unchanged.
@@ -518,7 +781,7 @@ mod tests {
         // A wider bound takes "uh" too: 1000 ms after B, 800 ms before A's second segment,
         // so A's (the previous word, "hm", was B's: nearness comes first).
         let wide = LayOptions { max_distance: Delta::from_millis(1000) };
-        let laid = lay(&speakers, &words, &wide).unwrap();
+        let laid = lay(&speakers, &words, &wide, None).unwrap();
         assert_eq!(laid.stats.dropped, 0);
         assert_eq!(laid_words(&laid.transcript)[2], (s("A"), vec![(s("uh"), 5000, 5000)]));
         // Equally near both: the previous word's speaker.
@@ -527,11 +790,165 @@ mod tests {
             spread: 0,
             duplicates: 0,
         };
-        let laid = lay(&speakers, &words, &wide).unwrap();
+        let laid = lay(&speakers, &words, &wide, None).unwrap();
         assert_eq!(
             laid_words(&laid.transcript)[0],
             (s("B"), vec![(s("no"), 2200, 2600), (s("er"), 3000, 3000)])
         );
+    }
+
+    /// The levels' timeline of the module doc: an interruption that goes on.
+    #[test]
+    fn the_levels_decide_an_overlap() {
+        let mut b = TranscriptBuilder::new();
+        b.add(ms(0, 3000), "A", None).add(ms(1500, 4500), "B", None);
+        let speakers = b.build();
+        let words = Words {
+            words: vec![
+                word("well", 500, 800),
+                word("wait", 1600, 1900),
+                word("so", 2000, 2300),
+                word("then", 2400, 2700),
+                word("go", 3500, 3800),
+            ],
+            spread: 0,
+            duplicates: 0,
+        };
+        // Each speaker's excess over a word, as the tracks give it.
+        let excess = |speaker: &str, a: Time, _: Time| -> Option<f64> {
+            let at = a.micros() / 1000;
+            Some(match (speaker, at) {
+                ("A", 1600) => -2.0,
+                ("B", 1600) => 25.0,
+                ("A", 2000) => 24.0,
+                ("B", 2000) => 1.0,
+                ("A", 2400) => 0.0,
+                ("B", 2400) => 26.0,
+                _ => 30.0,
+            })
+        };
+        let s = |x: &str| x.to_owned();
+        let by_timing = lay(&speakers, &words, &LayOptions::default(), None).unwrap();
+        assert_eq!(
+            laid_words(&by_timing.transcript),
+            vec![
+                (
+                    s("A"),
+                    vec![
+                        (s("well"), 500, 800),
+                        (s("wait"), 1600, 1900),
+                        (s("so"), 2000, 2300),
+                        (s("then"), 2400, 2700)
+                    ]
+                ),
+                (s("B"), vec![(s("go"), 3500, 3800)]),
+            ]
+        );
+        assert_eq!((by_timing.stats.tied, by_timing.stats.by_level), (3, 0));
+        let laid = lay(&speakers, &words, &LayOptions::default(), Some(&excess)).unwrap();
+        assert_eq!(
+            laid_words(&laid.transcript),
+            vec![
+                (s("A"), vec![(s("well"), 500, 800), (s("so"), 2000, 2300)]),
+                (
+                    s("B"),
+                    vec![(s("wait"), 1600, 1900), (s("then"), 2400, 2700), (s("go"), 3500, 3800)]
+                ),
+            ]
+        );
+        assert_eq!(
+            laid.stats,
+            LayStats { words: 5, by_overlap: 5, by_level: 3, ..LayStats::default() }
+        );
+        // Less than 3 dB apart, or a level unknown: timing decides, as without levels.
+        for close in [
+            &(|sp: &str, _: Time, _: Time| Some(if sp == "B" { 12.9 } else { 10.0 }))
+                as &dyn SpeakerLevels,
+            &|sp: &str, _: Time, _: Time| (sp == "B").then_some(40.0),
+        ] {
+            let laid = lay(&speakers, &words, &LayOptions::default(), Some(close)).unwrap();
+            assert_eq!(laid_words(&laid.transcript), laid_words(&by_timing.transcript));
+            assert_eq!(
+                (laid.stats.by_level, laid.stats.level_undecided, laid.stats.tied),
+                (0, 3, 3)
+            );
+        }
+        // 3 dB exactly decides.
+        let three = |sp: &str, _: Time, _: Time| Some(if sp == "B" { 13.0 } else { 10.0 });
+        let laid = lay(&speakers, &words, &LayOptions::default(), Some(&three)).unwrap();
+        assert_eq!(laid_words(&laid.transcript)[1].1.len(), 4);
+    }
+
+    /// The per-speaker timeline of the module doc.
+    #[test]
+    fn each_speaker_keeps_their_words_in_their_speech_and_drops_bleed() {
+        let mut b = TranscriptBuilder::new();
+        b.add(ms(0, 2000), "A", None).add(ms(5000, 6500), "A", None).add(ms(2400, 4200), "B", None);
+        let speakers = b.build();
+        let of_a = Words {
+            words: vec![
+                word("so", 100, 400),
+                word("yes", 2100, 2300),
+                word("no", 2900, 3200),
+                word("uh", 4300, 4400),
+                word("um", 4800, 4900),
+            ],
+            spread: 0,
+            duplicates: 0,
+        };
+        // B's own transcript: their words, and A's "so" heard on B's microphone.
+        let of_b = Words {
+            words: vec![word("so", 100, 400), word("no", 2900, 3200)],
+            spread: 0,
+            duplicates: 0,
+        };
+        let laid =
+            lay_per_speaker(&speakers, &[("A", &of_a), ("B", &of_b)], &LayOptions::default())
+                .unwrap();
+        let s = |x: &str| x.to_owned();
+        assert_eq!(
+            laid_words(&laid.transcript),
+            vec![
+                (s("A"), vec![(s("so"), 100, 400), (s("yes"), 2000, 2000)]),
+                (s("B"), vec![(s("no"), 2900, 3200)]),
+                (s("A"), vec![(s("um"), 5000, 5000)]),
+            ]
+        );
+        let a = LayStats {
+            words: 5,
+            by_overlap: 1,
+            nearest: 2,
+            dropped: 2,
+            bleed: 1,
+            clamped: 2,
+            ..LayStats::default()
+        };
+        let b_ = LayStats { words: 2, by_overlap: 1, dropped: 1, bleed: 1, ..LayStats::default() };
+        assert_eq!(laid.per_speaker, vec![(s("A"), a), (s("B"), b_)]);
+        assert_eq!(
+            laid.stats,
+            LayStats {
+                words: 7,
+                by_overlap: 2,
+                nearest: 2,
+                dropped: 3,
+                bleed: 2,
+                clamped: 2,
+                ..LayStats::default()
+            }
+        );
+        assert_eq!(laid.transcript.annotation(), speakers.annotation());
+        // A name that is no speaker, a name twice, no words, no word kept: errors.
+        let opts = LayOptions::default();
+        let e = lay_per_speaker(&speakers, &[("C", &of_a)], &opts).unwrap_err();
+        assert_eq!(e.to_string(), "\"C\" is not one of the speakers");
+        let e = lay_per_speaker(&speakers, &[("A", &of_a), ("A", &of_b)], &opts).unwrap_err();
+        assert_eq!(e.to_string(), "the words of \"A\" are given twice");
+        let e = lay_per_speaker(&speakers, &[("A", &Words::default())], &opts).unwrap_err();
+        assert_eq!(e.to_string(), "the transcripts have no words to lay on the speakers");
+        let bleed_only = Words { words: vec![word("no", 2900, 3200)], spread: 0, duplicates: 0 };
+        let e = lay_per_speaker(&speakers, &[("A", &bleed_only)], &opts).unwrap_err();
+        assert!(e.to_string().starts_with("none of the 1 words lies"), "{e}");
     }
 
     #[test]
@@ -552,7 +969,7 @@ mod tests {
             spread: 0,
             duplicates: 0,
         };
-        let laid = lay(&speakers, &words, &LayOptions::default()).unwrap();
+        let laid = lay(&speakers, &words, &LayOptions::default(), None).unwrap();
         let s = |x: &str| x.to_owned();
         assert_eq!(
             laid_words(&laid.transcript),
@@ -569,7 +986,7 @@ mod tests {
         let mut b = TranscriptBuilder::new();
         b.add(ms(0, 1700), "A", None).add(ms(800, 1700), "B", None);
         let words = Words { words: vec![word("yes", 1200, 1500)], spread: 0, duplicates: 0 };
-        let laid = lay(&b.build(), &words, &LayOptions::default()).unwrap();
+        let laid = lay(&b.build(), &words, &LayOptions::default(), None).unwrap();
         assert_eq!(laid_words(&laid.transcript)[0].0, "A", "900 ms against 1.7 s");
     }
 
@@ -579,11 +996,11 @@ mod tests {
         b.add(ms(1000, 4000), "late", None).add(ms(0, 4000), "early", None);
         let speakers = b.build();
         let words = Words { words: vec![word("yes", 2000, 2500)], spread: 0, duplicates: 0 };
-        let laid = lay(&speakers, &words, &LayOptions::default()).unwrap();
+        let laid = lay(&speakers, &words, &LayOptions::default(), None).unwrap();
         assert_eq!(laid_words(&laid.transcript)[0].0, "early");
         // Zero-length words are laid by the speech containing their instant.
         let words = Words { words: vec![word("x", 500, 500)], spread: 0, duplicates: 0 };
-        let laid = lay(&speakers, &words, &LayOptions::default()).unwrap();
+        let laid = lay(&speakers, &words, &LayOptions::default(), None).unwrap();
         assert_eq!(
             laid_words(&laid.transcript),
             vec![("early".to_owned(), vec![("x".to_owned(), 500, 500)])]
@@ -661,7 +1078,7 @@ mod tests {
             duplicates: 0,
         };
         let far = LayOptions { max_distance: Delta::from_micros(i64::MAX) };
-        let laid = lay(&speakers, &words, &far).unwrap();
+        let laid = lay(&speakers, &words, &far, None).unwrap();
         assert_eq!((laid.stats.by_overlap, laid.stats.clamped), (2, 2));
         // Spreading over the widest span stays in range.
         let mut c = TranscriptBuilder::new();
@@ -679,10 +1096,10 @@ mod tests {
         let mut b = TranscriptBuilder::new();
         b.add(ms(0, 1000), "A", None);
         let speakers = b.build();
-        let e = lay(&speakers, &Words::default(), &LayOptions::default()).unwrap_err();
+        let e = lay(&speakers, &Words::default(), &LayOptions::default(), None).unwrap_err();
         assert_eq!(e.to_string(), "the transcript has no words to lay on the speakers");
         let far = Words { words: vec![word("a", 5000, 5100)], spread: 0, duplicates: 0 };
-        let e = lay(&speakers, &far, &LayOptions::default()).unwrap_err();
+        let e = lay(&speakers, &far, &LayOptions::default(), None).unwrap_err();
         assert_eq!(
             e.to_string(),
             "none of the 1 words lies in or within 0.5 s of the speakers' speech (are they the words of this recording?)"

@@ -73,6 +73,7 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     let named: Vec<Source> = specs.iter().map(|s| Source::File(s.path.clone())).collect();
     let target = Target::from_arg(Some(&args.output));
     target.check_not_input(&named)?;
+    args.words.check(&args.detection.track_names())?;
     let rename = match &args.speakers {
         Some(p) => crate::input::read_rename_map(p)?,
         None => std::collections::HashMap::new(),
@@ -89,18 +90,23 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
             globals.quiet,
         );
         detected.corpus = crate::input::rename_corpus(detected.corpus, &rename);
+        if let Some(levels) = &mut detected.levels {
+            levels.rename(|n| rename.get(n).cloned().unwrap_or_else(|| n.to_owned()));
+        }
     }
-    // Detection gives one recording; `--words` lays the words of captions on its speakers.
+    // Detection gives one recording; `--words` lays the words of captions on its speakers,
+    // `--track-words` those of each track's own transcript.
     let options = format::ReadOptions::default();
     let laid = match detected.corpus.iter().next() {
-        Some((id, t)) => {
-            args.words.lay_on(t, id, &options, globals.quiet)?.map(|t| (id.to_owned(), t))
-        }
+        Some((id, t)) => args
+            .words
+            .lay_on(t, id, &options, globals.quiet, detected.levels.as_ref(), &rename)?
+            .map(|l| (id.to_owned(), l)),
         None => None,
     };
-    if let Some((id, t)) = laid {
-        detected.corpus = Corpus::single(id, t);
-        detected.provenance.description.push_str(&args.words.method_note());
+    if let Some((id, laid)) = laid {
+        detected.corpus = Corpus::single(id, laid.transcript);
+        detected.provenance.description.push_str(&laid.note);
     }
     // An RTTM or TextGrid has no place for the method: it goes to a terminal's stderr.
     // (`analyze` and `report` put it in their output, `score` on stderr.)

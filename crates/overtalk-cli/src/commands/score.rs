@@ -39,6 +39,7 @@ use crate::output::Target;
     mut_arg("words", |a| a.hide(true)),
     mut_arg("words_from", |a| a.hide(true)),
     mut_arg("words_max_gap", |a| a.hide(true)),
+    mut_arg("track_words", |a| a.hide(true)),
     after_help = "Examples:\n  overtalk score -r ref.rttm -s sys.rttm\n  overtalk score -r ami/only_words/rttms/test -s vbx/test --collar 0.25 --skip-overlap\n  overtalk score -r ref/ -s sys/ --uem all.uem --preset dscore --format json\n  overtalk score -r ref.rttm -s sys.rttm --max-der 20\n  overtalk score -r ref.rttm --track Host=host.wav --track Guest=guest.wav --collar 0.25"
 )]
 pub struct Args {
@@ -153,6 +154,13 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
             words.display()
         );
     }
+    if let Some(t) = args.analysis.words.track_words.first() {
+        bail!(
+            "--track-words {t}: score compares who spoke when, which words do not change (DER and JER stay the same); give --track-words to detect, analyze or report to see the words on the speakers"
+        );
+    }
+    // `--words-from` and `--words-max-gap` alone.
+    args.analysis.words.check(&[])?;
     if let Some(m) = args.max_der.filter(|m| !(m.is_finite() && *m >= 0.0)) {
         bail!("--max-der must be a non-negative percentage, got {m}");
     }

@@ -127,11 +127,18 @@ fn read_inputs(
     let mut sources = Vec::new();
     // Recordings first: detection turns each into who-spoke-when.
     let rename = read_args.rename_map()?;
+    how.words.check(&audio.track_names())?;
     let mut speakers = std::collections::BTreeSet::new();
+    // The tracks' levels of the last detection (`--words` takes one recording).
+    let mut levels = None;
     for detected in audio.detect_recordings(&recordings, globals)? {
         let file = detected.sources.first().map(input::Source::display).unwrap_or_default();
         input::note_speakers(&detected.corpus, &mut speakers);
         let corpus = input::rename_corpus(detected.corpus, &rename);
+        levels = detected.levels.map(|mut l| {
+            l.rename(|n| rename.get(n).cloned().unwrap_or_else(|| n.to_owned()));
+            l
+        });
         for (id, t) in corpus.into_recordings() {
             let one_per_frame = detected.provenance.one_speaker_per_frame_in(t.annotation());
             read.push(CorpusEntry {
@@ -187,19 +194,23 @@ fn read_inputs(
         &speakers,
         globals.quiet,
     );
-    if how.words.words.is_some() {
+    if how.words.given() {
         if read.len() != 1 {
+            let flag = if how.words.words.is_some() { "--words" } else { "--track-words" };
             bail!(
-                "--words lays the words of one recording on its speakers; the inputs hold {} recordings",
+                "{flag} lays the words of one recording on its speakers; the inputs hold {} recordings",
                 read.len()
             );
         }
         let entry = &mut read[0];
         let (id, t) = (&entry.recording_id, &entry.transcript);
-        if let Some(laid) = how.words.lay_on(t, id, &read_args.options(), globals.quiet)? {
-            entry.transcript = laid;
+        // The levels belong to the entry only when it is the detection.
+        let levels = levels.as_ref().filter(|_| entry.extra.is_some());
+        let options = read_args.options();
+        if let Some(laid) = how.words.lay_on(t, id, &options, globals.quiet, levels, &rename)? {
+            entry.transcript = laid.transcript;
             if let Some(provenance) = &mut entry.extra {
-                provenance.description.push_str(&how.words.method_note());
+                provenance.description.push_str(&laid.note);
             }
         }
     }

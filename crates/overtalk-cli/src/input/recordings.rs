@@ -66,9 +66,19 @@ pub(crate) struct Detected {
     /// The method and the parameters that produced `corpus`, shown beside every result
     /// derived from it.
     pub(crate) provenance: Provenance,
+    /// With one microphone per speaker, how far each track stands above what the detector
+    /// predicts there (for laying words of overlapped speech).
+    pub(crate) levels: Option<overtalk_audio::multitrack::TrackExcess>,
 }
 
 impl AudioArgs {
+    /// The speakers named by `--track` and `--channels` (one microphone each), as given.
+    pub(crate) fn track_names(&self) -> Vec<String> {
+        let tracks = self.tracks.iter().filter_map(|t| t.split_once('=').map(|(n, _)| n));
+        let channels = self.channels.iter().map(|c| c.trim()).filter(|c| *c != "_");
+        tracks.chain(channels).map(str::to_owned).collect()
+    }
+
     fn options(&self) -> Result<DetectOptions> {
         let vad = match (self.vad.as_deref(), &self.vad_model) {
             (Some(v), Some(_)) if !v.eq_ignore_ascii_case("silero") => {
@@ -161,7 +171,7 @@ impl AudioArgs {
                 vad_chosen,
                 globals,
             )?;
-            let detected = Detected { sources, corpus, provenance };
+            let detected = Detected { sources, corpus, provenance, levels: None };
             warn_if_silent(&detected, globals);
             let count_given = self.diarize.num_speakers.is_some()
                 || self.diarize.max_speakers.is_some_and(|n| n <= 1);
@@ -192,7 +202,7 @@ impl AudioArgs {
         }
         let provenance = found.provenance;
         let corpus = Corpus::single(found.recording_id, found.transcript);
-        let detected = Detected { sources, corpus, provenance };
+        let detected = Detected { sources, corpus, provenance, levels: found.levels };
         warn_if_silent(&detected, globals);
         Ok(detected)
     }

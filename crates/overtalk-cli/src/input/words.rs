@@ -1,12 +1,16 @@
-//! `--words FILE`: the words of captions laid on detected speakers (the rule is the library's,
-//! `overtalk::words`; this module reads the file and reports what happened to the words).
+//! `--words FILE`: the words of captions laid on detected speakers; `--track-words NAME=FILE`:
+//! the words of each track's own transcript laid on that track's speaker (the rules are the
+//! library's, `overtalk::words`; this module reads the files and reports what happened to
+//! the words).
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use overtalk::format::{self, Format, ReadOptions};
-use overtalk::words::{lay, words_of, LayOptions};
+use overtalk::words::{lay, lay_per_speaker, words_of, LayOptions, LayStats, Words};
 use overtalk::{Delta, Transcript, WarningKind};
+use overtalk_audio::multitrack::TrackExcess;
 
 /// Flags of `--words`, shared by `analyze`, `report` and `detect`.
 #[derive(Debug, Default, clap::Args)]
@@ -16,16 +20,39 @@ pub(crate) struct WordsArgs {
     /// with inline word times), Whisper or WhisperX JSON, SRT or WebVTT without voices — whose
     /// words are laid on the detected speakers, each word to the speaker whose speech overlaps
     /// it most (docs/conversation-metrics.md, "Words laid on speakers"): text mode on a
-    /// recording. Its own speakers are ignored.
-    #[arg(long, value_name = "FILE")]
+    /// recording. Its own speakers are ignored. With `--track`, a word in the speech of
+    /// several speakers goes to the one whose track stands out most there (by 3 dB or more).
+    #[arg(long, value_name = "FILE", conflicts_with = "track_words")]
     pub(crate) words: Option<PathBuf>,
-    /// Format of the `--words` file (default: from the extension, then the content).
-    #[arg(long, value_name = "FORMAT", requires = "words")]
+    /// The transcript of one `--track`'s own recording (Whisper per track; the formats of
+    /// `--words`), `NAME=FILE` with NAME a `--track` name (repeat for each track): its words
+    /// are that speaker's where their speech was detected; the others' voices it transcribed
+    /// (bleed into the microphone) and words in no speech are dropped, with a warning that
+    /// counts them.
+    #[arg(long = "track-words", value_name = "NAME=FILE")]
+    pub(crate) track_words: Vec<String>,
+    /// Format of the `--words` or `--track-words` files (default: from the extension, then the
+    /// content).
+    #[arg(long, value_name = "FORMAT")]
     pub(crate) words_from: Option<Format>,
-    /// Farthest a word in no speech may lie from the speech it is laid on (seconds; default
-    /// 0.5); farther words are dropped, with a warning that counts them.
-    #[arg(long, value_name = "SECS", requires = "words")]
+    /// Farthest a word in no speech (of its speaker, for `--track-words`) may lie from the
+    /// speech it is laid on (seconds; default 0.5); farther words are dropped, with a warning
+    /// that counts them.
+    #[arg(long, value_name = "SECS")]
     pub(crate) words_max_gap: Option<f64>,
+}
+
+/// The words laid on a recording's speakers, and how, for the method record.
+pub(crate) struct LaidWords {
+    /// The speakers' transcript with the words.
+    pub(crate) transcript: Transcript,
+    /// What the method record says of the words (`"; words from … laid …"`).
+    pub(crate) note: String,
+}
+
+/// A file's name, for the method record.
+fn file_name(p: &Path) -> String {
+    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 /// Below this share of a speaker's speech in stretches that got words, `--words` warns.
@@ -55,19 +82,71 @@ fn sparse_words(laid: &Transcript) -> Vec<(String, f64)> {
 }
 
 impl WordsArgs {
-    /// Lays the words of `--words` on `speakers` (the one conversation `label` of the inputs);
-    /// `None` without `--words`. Reader warnings other than the missing speakers (which are the
-    /// point of the file) and the self-overlap of its one placeholder speaker (caption cues
-    /// overlap each other, and the file's speakers are not used) are printed, and fail under
-    /// `--strict`, as are dropped words.
-    pub(crate) fn lay_on(
+    /// Whether words are given (`--words` or `--track-words`).
+    pub(crate) fn given(&self) -> bool {
+        self.words.is_some() || !self.track_words.is_empty()
+    }
+
+    /// The flags that need a words file, refused without one; `--track-words` names checked
+    /// against `tracks` (the `--track` and `--channels` names), before any detection.
+    pub(crate) fn check(&self, tracks: &[String]) -> Result<()> {
+        if !self.given() {
+            if self.words_from.is_some() {
+                bail!("--words-from gives the format of --words or --track-words; give one");
+            }
+            if self.words_max_gap.is_some() {
+                bail!("--words-max-gap applies to --words or --track-words; give one");
+            }
+            return Ok(());
+        }
+        if self.track_words.is_empty() {
+            return Ok(());
+        }
+        if tracks.is_empty() {
+            bail!(
+                "--track-words gives the words of a --track's own recording; give the tracks with --track NAME=FILE"
+            );
+        }
+        for (name, _) in self.track_files()? {
+            if !tracks.contains(&name) {
+                bail!(
+                    "--track-words {name}=…: {name:?} is not a --track name (the tracks are {})",
+                    tracks.iter().map(|t| format!("{t:?}")).collect::<Vec<_>>().join(", ")
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// `--track-words` as `(name, file)`, each name once.
+    fn track_files(&self) -> Result<Vec<(String, PathBuf)>> {
+        let mut out: Vec<(String, PathBuf)> = Vec::new();
+        for t in &self.track_words {
+            let Some((name, file)) = t.split_once('=') else {
+                bail!("--track-words {t:?}: expected NAME=FILE");
+            };
+            if name.trim().is_empty() || file.is_empty() {
+                bail!("--track-words {t:?}: expected NAME=FILE with a non-empty name and file");
+            }
+            if out.iter().any(|(n, _)| n == name) {
+                bail!("--track-words {name}=…: the words of {name:?} are given twice");
+            }
+            out.push((name.to_owned(), PathBuf::from(file)));
+        }
+        Ok(out)
+    }
+
+    /// The words of one file (`flag` names it in errors). Reader warnings other than the
+    /// missing speakers (which are the point of the file) and the self-overlap of its one
+    /// placeholder speaker (caption cues overlap each other, and the file's speakers are not
+    /// used) are printed, and fail under `--strict`.
+    fn read_words(
         &self,
-        speakers: &Transcript,
-        label: &str,
+        path: &Path,
+        flag: &str,
         read: &ReadOptions,
         quiet: bool,
-    ) -> Result<Option<Transcript>> {
-        let Some(path) = &self.words else { return Ok(None) };
+    ) -> Result<Words> {
         let shown = path.display();
         let options = ReadOptions { strict: false, recording_id: None, ..read.clone() };
         // The words file's format is named with --words-from, not --from.
@@ -90,13 +169,17 @@ impl WordsArgs {
         }
         if out.corpus.len() != 1 {
             bail!(
-                "--words {shown}: holds {} recordings; it takes the words of one",
+                "{flag} {shown}: holds {} recordings; it takes the words of one",
                 out.corpus.len()
             );
         }
         let Some((_, captions)) = out.corpus.iter().next() else {
-            bail!("--words {shown}: holds no recording");
+            bail!("{flag} {shown}: holds no recording");
         };
+        Ok(words_of(captions))
+    }
+
+    fn lay_options(&self) -> Result<LayOptions> {
         let mut lay_options = LayOptions::default();
         if let Some(secs) = self.words_max_gap {
             lay_options.max_distance = match Delta::from_secs_f64(secs) {
@@ -104,13 +187,37 @@ impl WordsArgs {
                 _ => bail!("--words-max-gap {secs}: expected a non-negative number of seconds"),
             };
         }
+        Ok(lay_options)
+    }
+
+    /// Lays the words of `--words` (or of each `--track-words` file) on `speakers` (the one
+    /// conversation `label` of the inputs, its speakers renamed by `rename`); `None` without
+    /// words. With `levels` (one microphone per speaker), the words of overlapped speech go
+    /// by the tracks' levels. Dropped words in no speech fail under `--strict`; bleed dropped
+    /// from a track's own transcript is what the rule is for, and only counted.
+    pub(crate) fn lay_on(
+        &self,
+        speakers: &Transcript,
+        label: &str,
+        read: &ReadOptions,
+        quiet: bool,
+        levels: Option<&TrackExcess>,
+        rename: &HashMap<String, String>,
+    ) -> Result<Option<LaidWords>> {
+        if !self.track_words.is_empty() {
+            return self.lay_track_words(speakers, label, read, quiet, rename).map(Some);
+        }
+        let Some(path) = &self.words else { return Ok(None) };
+        let shown = path.display();
+        let words = self.read_words(path, "--words", read, quiet)?;
+        let lay_options = self.lay_options()?;
         if speakers.has_text() && !quiet {
             eprintln!(
                 "overtalk: warning: {label} has words of its own; the words of {shown} replace them"
             );
         }
-        let words = words_of(captions);
-        let laid = lay(speakers, &words, &lay_options)
+        let levels = levels.map(|l| l as &dyn overtalk::words::SpeakerLevels);
+        let laid = lay(speakers, &words, &lay_options, levels)
             .with_context(|| format!("--words {shown}: laying its words on {label}"))?;
         let s = laid.stats;
         let max = lay_options.max_distance.as_secs_f64();
@@ -127,9 +234,17 @@ impl WordsArgs {
             }
         }
         if !quiet {
+            let inner = match levels {
+                Some(_) => format!(
+                    "{} of them in the speech of several speakers by the tracks' levels, {} there \
+                     without a 3 dB margin between the levels; {} by the tie rule",
+                    s.by_level, s.level_undecided, s.tied
+                ),
+                None => format!("{} of them by the tie rule", s.tied),
+            };
             let mut how = format!(
-                "{} by overlap ({} of them by the tie rule), {} on the nearest speech within {max} s",
-                s.by_overlap, s.tied, s.nearest
+                "{} by overlap ({inner}), {} on the nearest speech within {max} s",
+                s.by_overlap, s.nearest
             );
             if s.spread > 0 {
                 how.push_str(&format!("; {} without times of their own spread evenly", s.spread));
@@ -141,26 +256,127 @@ impl WordsArgs {
                 "overtalk: note: {shown}: {} words laid on the speakers of {label}: {how}",
                 s.by_overlap + s.nearest
             );
-            for (name, share) in sparse_words(&laid.transcript) {
-                eprintln!(
-                    "overtalk: warning: {shown}: the words cover {:.0} % of {name:?}'s speech: \
-                     what rests on words (speaking rate, completion points, floor claims) \
-                     rests on that part; captions for part of the recording?",
-                    (share * 100.0).floor()
-                );
-            }
+            warn_sparse(&shown.to_string(), &laid.transcript);
         }
-        Ok(Some(laid.transcript))
+        let how = if levels.is_some() {
+            format!(
+                "most overlap; in overlapped speech by the tracks' levels: {} of {} words",
+                s.by_level, s.words
+            )
+        } else {
+            "most overlap".to_owned()
+        };
+        let note = format!("; words from {} laid on the speakers ({how})", file_name(path));
+        Ok(Some(LaidWords { transcript: laid.transcript, note }))
     }
 
-    /// What the method record says of the words, `""` without `--words`.
-    pub(crate) fn method_note(&self) -> String {
-        match &self.words {
-            None => String::new(),
-            Some(p) => format!(
-                "; words from {} laid on the speakers (most overlap)",
-                p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
-            ),
+    /// `--track-words`: each file's words on its track's speaker.
+    fn lay_track_words(
+        &self,
+        speakers: &Transcript,
+        label: &str,
+        read: &ReadOptions,
+        quiet: bool,
+        rename: &HashMap<String, String>,
+    ) -> Result<LaidWords> {
+        let files = self.track_files()?;
+        let mut words = Vec::with_capacity(files.len());
+        for (name, path) in &files {
+            let flag = format!("--track-words {name}=");
+            words.push(self.read_words(path, &flag, read, quiet)?);
         }
+        // The tracks' names as the speakers are now called.
+        let names: Vec<String> = files
+            .iter()
+            .map(|(n, _)| rename.get(n).cloned().unwrap_or_else(|| n.clone()))
+            .collect();
+        let per: Vec<(&str, &Words)> = names.iter().map(String::as_str).zip(&words).collect();
+        let lay_options = self.lay_options()?;
+        let laid = lay_per_speaker(speakers, &per, &lay_options)
+            .with_context(|| format!("--track-words: laying the tracks' words on {label}"))?;
+        let max = lay_options.max_distance.as_secs_f64();
+        let mut silence_dropped = Vec::new();
+        let mut kept = Vec::new();
+        for (((name, path), (speaker, s)), w) in files.iter().zip(&laid.per_speaker).zip(&words) {
+            let shown = path.display();
+            let silence = s.dropped - s.bleed;
+            if s.dropped > 0 && !quiet {
+                let mut why = Vec::new();
+                if s.bleed > 0 {
+                    why.push(format!(
+                        "{} in the others' speech (their voices heard on {speaker}'s microphone: bleed)",
+                        s.bleed
+                    ));
+                }
+                if silence > 0 {
+                    why.push(format!(
+                        "{silence} in no speech and farther than {max} s from {speaker}'s (silence)"
+                    ));
+                }
+                eprintln!(
+                    "overtalk: warning: {shown} (--track-words {name}): {} of {} words dropped: {}",
+                    s.dropped,
+                    s.words,
+                    why.join(", ")
+                );
+            }
+            if silence > 0 {
+                silence_dropped.push(format!("{shown}: {silence}"));
+            }
+            if !quiet {
+                eprintln!(
+                    "overtalk: note: {shown}: {} words laid on {speaker:?} of {label}: {}",
+                    s.by_overlap + s.nearest,
+                    how_laid(s, w, max)
+                );
+            }
+            kept.push(format!(
+                "{speaker}: {}, {} of {} words",
+                file_name(path),
+                s.by_overlap + s.nearest,
+                s.words
+            ));
+        }
+        if read.strict && !silence_dropped.is_empty() {
+            bail!(
+                "--track-words: words in no speech and farther than {max} s from their speaker's were dropped ({}) (--strict)",
+                silence_dropped.join(", ")
+            );
+        }
+        if !quiet {
+            warn_sparse("--track-words", &laid.transcript);
+        }
+        let note = format!(
+            "; words of each track's own transcript laid on its speaker where their speech was detected, bleed dropped ({})",
+            kept.join("; ")
+        );
+        Ok(LaidWords { transcript: laid.transcript, note })
+    }
+}
+
+/// How one track's words were laid, for the note.
+fn how_laid(s: &LayStats, words: &Words, max: f64) -> String {
+    let mut how = format!(
+        "{} in their speech, {} within {max} s of it, {} dropped ({} as bleed)",
+        s.by_overlap, s.nearest, s.dropped, s.bleed
+    );
+    if s.spread > 0 {
+        how.push_str(&format!("; {} without times of their own spread evenly", s.spread));
+    }
+    if words.duplicates > 0 {
+        how.push_str(&format!("; {} repeated words read once", words.duplicates));
+    }
+    how
+}
+
+/// The warning for speakers most of whose speech got no word.
+fn warn_sparse(shown: &str, laid: &Transcript) {
+    for (name, share) in sparse_words(laid) {
+        eprintln!(
+            "overtalk: warning: {shown}: the words cover {:.0} % of {name:?}'s speech: \
+             what rests on words (speaking rate, completion points, floor claims) \
+             rests on that part; captions for part of the recording?",
+            (share * 100.0).floor()
+        );
     }
 }

@@ -155,7 +155,7 @@ fn laid_from(text: &str, format: Format) -> (Transcript, overtalk::words::LaySta
     let read = read_str(text, format, &ReadOptions::default()).unwrap();
     let captions = read.corpus.iter().next().unwrap().1;
     let words = words_of(captions);
-    let laid = lay(&detected(), &words, &LayOptions::default()).unwrap();
+    let laid = lay(&detected(), &words, &LayOptions::default(), None).unwrap();
     (laid.transcript, laid.stats)
 }
 
