@@ -291,6 +291,21 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
     let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "rolling.srt"]].concat());
     assert_eq!(run.code(), 0, "{}", run.stderr());
     assert!(!run.stderr().contains("overlaps themselves"), "{}", run.stderr());
+    // Broadcast captions mark a new speaker with `>>` and name no one: whose the lines are is
+    // what the recording answers, so the file's own want of speakers is not shown.
+    dir.create(
+        "news.srt",
+        "1\n00:00:01,000 --> 00:00:02,500\n>> hello there\n\n2\n00:00:02,600 --> 00:00:03,000\n>> friend\n",
+    );
+    let run = dir.run(&["convert", "news.srt", "--to", "rttm", "-o", "-"]);
+    assert!(
+        run.stderr().contains("opened by `>>`") && run.stderr().contains("(missing-speaker)"),
+        "{}",
+        run.stderr()
+    );
+    let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "news.srt"]].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(!run.stderr().contains("`>>`"), "{}", run.stderr());
     // A bad cue is skipped with a warning naming its line and column (its file then has no
     // words: an error); with --strict the bad cue itself is the error.
     dir.create("bad.vtt", "WEBVTT\n\n00:01.000 --> 00:0x.000\nhi\n");

@@ -1254,7 +1254,9 @@ impl CaptionNotes {
         let notes = [
             (self.sounds, WarningKind::Skipped, format!("{what}(s) holding only a sound description (`[Music]`, `[Applause]`, `♪`) skipped: no one's speech")),
             (self.shared, WarningKind::Note, format!("{what}(s) hold two speakers or more on separate lines, who spoke in turn: each {what}'s time is divided among them in order, by their words (the changes of speaker inside them are estimated, and no overlap is read there)")),
-            (self.unnamed, WarningKind::Note, format!("{what}(s) hold a dialogue of lines opened by dashes without names, or a line opened by `>>` (a new speaker) without one: two speakers or more, but the {what} says not who; each is read as one speaker's, so turns inside them are lost")),
+            // Whose the lines are is what is missing: a speakers' warning, which `--words`
+            // (whose file's speakers are replaced by the detected ones) leaves out.
+            (self.unnamed, WarningKind::MissingSpeaker, format!("{what}(s) hold a dialogue of lines opened by dashes without names, or a line opened by `>>` (a new speaker) without one: two speakers or more, but the {what} says not who; each is read as one speaker's, so turns inside them are lost")),
         ];
         for (found, kind, message) in notes {
             if let Some((line, count)) = found {

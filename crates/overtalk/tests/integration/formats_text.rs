@@ -52,8 +52,8 @@ const SAMPLES: &[Sample] = &[
     Sample {
         path: "webvtt/webvttpy_comments.vtt",
         format: Format::WebVtt,
-        // Two cues are dialogues of dash lines that name no one (a note).
-        warnings: &[(WarningKind::MissingSpeaker, 9, 1), (WarningKind::Note, 9, 1)],
+        // Two cues are dialogues of dash lines that name no one (their speakers are missing).
+        warnings: &[(WarningKind::MissingSpeaker, 9, 1), (WarningKind::MissingSpeaker, 9, 1)],
         recording: "webvttpy_comments",
         tracks: 3,
         speakers: &["unknown"],

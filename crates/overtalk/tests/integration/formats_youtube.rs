@@ -101,7 +101,7 @@ fn automatic_srv3_keeps_word_times_once() {
         warnings(&out),
         vec![
             (WarningKind::MissingSpeaker, Some(10), Some(1)),
-            (WarningKind::Note, Some(13), Some(1))
+            (WarningKind::MissingSpeaker, Some(13), Some(1))
         ]
     );
 }
@@ -114,7 +114,7 @@ fn automatic_json3_keeps_word_times_once() {
         warnings(&out),
         vec![
             (WarningKind::MissingSpeaker, Some(28), Some(1)),
-            (WarningKind::Note, Some(64), Some(1))
+            (WarningKind::MissingSpeaker, Some(64), Some(1))
         ]
     );
 }
