@@ -309,6 +309,20 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
         "{}",
         run.stderr()
     );
+    // A note on valid captions (broadcast captions' `>>` naming no one) is no repair: printed,
+    // and --strict keeps it a warning, as for any input.
+    dir.create(
+        "marked.srt",
+        "1\n00:00:00,600 --> 00:00:03,600\nso the plan is that we leave early and\n\n2\n00:00:03,800 --> 00:00:06,000\n>> no wait we should go on saturday\n",
+    );
+    let run =
+        dir.run(&[&["analyze"][..], &tracks, &["--words", "marked.srt", "--strict"]].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(
+        run.stderr().starts_with("overtalk: warning: marked.srt: line 7, column 1: 1 block(s) open with `>>` (a new speaker) without a name"),
+        "{}",
+        run.stderr()
+    );
     dir.create("a.rttm", "SPEAKER a 1 0.0 1.0 <NA> <NA> A <NA> <NA>\n");
     // Words do not change a score: `score` says so instead of ignoring them.
     let run = dir.run(&["score", "-r", "a.rttm", "-s", "a.rttm", "--words", "some.srt"]);
