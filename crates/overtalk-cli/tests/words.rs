@@ -299,7 +299,8 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
     );
     let run = dir.run(&["convert", "news.srt", "--to", "rttm", "-o", "-"]);
     assert!(
-        run.stderr().contains("opened by `>>`") && run.stderr().contains("(missing-speaker)"),
+        run.stderr().contains("open with `>>` (a new speaker) without a name")
+            && run.stderr().contains("lost (missing-speaker)"),
         "{}",
         run.stderr()
     );
@@ -321,6 +322,20 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
     assert_eq!(run.code(), 2);
     assert!(
         run.stderr().starts_with("overtalk: error: bad.vtt: line 3, column 15: cue end"),
+        "{}",
+        run.stderr()
+    );
+    // A note on valid captions (a caption of two named speakers, its time divided between
+    // them) is no repair: printed, and --strict keeps it a warning, as for any input.
+    dir.create(
+        "marked.srt",
+        "1\n00:00:00,600 --> 00:00:03,600\nso the plan is that we leave early and\n\n2\n00:00:03,800 --> 00:00:06,000\nANN: no wait\nBOB: we should go on saturday\n",
+    );
+    let run =
+        dir.run(&[&["analyze"][..], &tracks, &["--words", "marked.srt", "--strict"]].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(
+        run.stderr().contains("overtalk: warning: marked.srt: line 7, column 1: 1 block(s) hold two speakers or more on separate lines"),
         "{}",
         run.stderr()
     );

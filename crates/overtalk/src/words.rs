@@ -594,7 +594,8 @@ pub fn lay(
 }
 
 /// The speaker among `over` whose excess stands [`LEVEL_MARGIN_DB`] above every other's;
-/// `None` when no one does, or when a candidate's excess is unknown.
+/// `None` when no one does, or when a candidate's excess is unknown or not a number. An
+/// infinite excess stands above any finite one; two alike (both `+∞`) decide nothing.
 fn loudest(
     over: &[(usize, i64, i64, i64)],
     excess: impl Fn(usize) -> Option<f64>,
@@ -795,6 +796,21 @@ mod tests {
             laid_words(&laid.transcript)[0],
             (s("B"), vec![(s("no"), 2200, 2600), (s("er"), 3000, 3000)])
         );
+    }
+
+    /// Levels that are no numbers are unknown; infinite ones compare as numbers do.
+    #[test]
+    fn levels_not_a_number_or_infinite() {
+        let over = [(0, 10, 0, 10), (1, 10, 0, 10)];
+        let of = |a: f64, b: f64| loudest(&over, move |sp| Some(if sp == 0 { a } else { b }));
+        assert_eq!(of(f64::NAN, 40.0), None);
+        assert_eq!(of(40.0, f64::NAN), None);
+        assert_eq!(of(f64::INFINITY, 40.0), Some(0));
+        assert_eq!(of(40.0, f64::NEG_INFINITY), Some(0));
+        assert_eq!(of(f64::INFINITY, f64::INFINITY), None);
+        assert_eq!(of(f64::NEG_INFINITY, f64::NEG_INFINITY), None);
+        assert_eq!(of(10.0, 13.0), Some(1));
+        assert_eq!(of(10.0, 12.999), None);
     }
 
     /// The levels' timeline of the module doc: an interruption that goes on.

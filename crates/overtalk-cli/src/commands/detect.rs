@@ -91,7 +91,7 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
         );
         detected.corpus = crate::input::rename_corpus(detected.corpus, &rename);
         if let Some(levels) = &mut detected.levels {
-            levels.rename(|n| rename.get(n).cloned().unwrap_or_else(|| n.to_owned()));
+            levels.rename(|n| crate::input::renamed(&rename, n));
         }
     }
     // Detection gives one recording; `--words` lays the words of captions on its speakers,

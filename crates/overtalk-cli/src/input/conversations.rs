@@ -136,7 +136,7 @@ fn read_inputs(
         input::note_speakers(&detected.corpus, &mut speakers);
         let corpus = input::rename_corpus(detected.corpus, &rename);
         levels = detected.levels.map(|mut l| {
-            l.rename(|n| rename.get(n).cloned().unwrap_or_else(|| n.to_owned()));
+            l.rename(|n| input::renamed(&rename, n));
             l
         });
         for (id, t) in corpus.into_recordings() {

@@ -337,6 +337,12 @@ fn recording_given(name: &str, kind: &str, named_as_audio: bool) -> String {
     m
 }
 
+/// A speaker's name after a `--speakers` map: its new name, or the name itself when the map
+/// has none for it.
+pub fn renamed(rename: &HashMap<String, String>, name: &str) -> String {
+    rename.get(name).cloned().unwrap_or_else(|| name.to_owned())
+}
+
 /// Applies a `--speakers` map to every recording of `corpus` (for speakers that were not read
 /// by [`read`], such as the speakers detected in a recording).
 pub fn rename_corpus(corpus: Corpus, rename: &HashMap<String, String>) -> Corpus {

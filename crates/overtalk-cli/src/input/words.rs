@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use overtalk::format::{self, Format, ReadOptions};
 use overtalk::words::{lay, lay_per_speaker, words_of, LayOptions, LayStats, Words};
-use overtalk::{Delta, Transcript, WarningKind};
+use overtalk::{Delta, Severity, Transcript, WarningKind};
 use overtalk_audio::multitrack::TrackExcess;
 
 /// Flags of `--words`, shared by `analyze`, `report` and `detect`.
@@ -139,7 +139,7 @@ impl WordsArgs {
     /// The words of one file (`flag` names it in errors). Reader warnings other than the
     /// missing speakers (which are the point of the file) and the self-overlap of its one
     /// placeholder speaker (caption cues overlap each other, and the file's speakers are not
-    /// used) are printed, and fail under `--strict`.
+    /// used) are printed; those of malformed input fail under `--strict`.
     fn read_words(
         &self,
         path: &Path,
@@ -160,7 +160,8 @@ impl WordsArgs {
         })?;
         let about_speakers = [WarningKind::MissingSpeaker, WarningKind::SelfOverlap];
         for w in out.warnings.iter().filter(|w| !about_speakers.contains(&w.kind)) {
-            if read.strict {
+            // As for any input: `--strict` rejects malformed input, not notes on valid input.
+            if read.strict && w.kind.severity() == Severity::Repair {
                 bail!("{shown}: {w} (--strict)");
             }
             if !quiet {
@@ -286,10 +287,8 @@ impl WordsArgs {
             words.push(self.read_words(path, &flag, read, quiet)?);
         }
         // The tracks' names as the speakers are now called.
-        let names: Vec<String> = files
-            .iter()
-            .map(|(n, _)| rename.get(n).cloned().unwrap_or_else(|| n.clone()))
-            .collect();
+        let names: Vec<String> =
+            files.iter().map(|(n, _)| crate::input::renamed(rename, n)).collect();
         let per: Vec<(&str, &Words)> = names.iter().map(String::as_str).zip(&words).collect();
         let lay_options = self.lay_options()?;
         let laid = lay_per_speaker(speakers, &per, &lay_options)

@@ -12,7 +12,10 @@
 //! speaker, `Name: text` (Zoom, Otter, Descript) is one when at least half of the blocks start that
 //! way or names recur at the starts of turns (then a block without a name continues the speaker
 //! named before it, with one note), a line of a block may switch speaker (also after a dialogue dash, `- JOHN: Hi.`, as
-//! hard-of-hearing subtitles write two speakers in one block), and a block without speaker gets
+//! hard-of-hearing subtitles write two speakers in one block, and after `>>`, broadcast captions'
+//! mark of a new speaker, `>> JOHN: Hi.`; a block opened by `>>` without a name does not continue
+//! the speaker named before, lines of a block before a `>> NAME:` line are the previous
+//! speaker's, and `>>>`, a change of story, is text), and a block without speaker gets
 //! [`UNKNOWN_SPEAKER`] with one [`WarningKind::MissingSpeaker`] warning; a block of sound
 //! descriptions only (`[Music]`, `♪`) is skipped as no one's speech, with one warning. A block with two speakers
 //! on separate lines divides its time among them in order, by their words (they spoke in turn;
@@ -49,9 +52,9 @@ use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::webvtt::{
-    caption_lines, choose_prefixes, group_by_prefix, is_sound_only, join_lines,
-    names_every_caption, shares_of_caption, shown, unnamed_dialogue, CaptionNotes, Carried, Clock,
-    TimingReader, UNKNOWN_SPEAKER,
+    after_speaker_mark, caption_lines, choose_prefixes, group_by_prefix, is_sound_only, join_lines,
+    names_every_caption, opens_with_speaker_mark, shares_of_caption, shown, unnamed_dialogue,
+    CaptionNotes, Carried, Clock, TimingReader, UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder, Word};
@@ -316,18 +319,6 @@ fn words_of_groups(words: &[Word], groups: &[(Option<String>, String)]) -> Vec<V
         .collect()
 }
 
-/// A text line without the `>>` that opens it: the mark of a new speaker, no one's words.
-fn without_chevrons(line: &str) -> &str {
-    let t = line.trim_start();
-    t.strip_prefix(">>").filter(|r| !r.starts_with('>')).map_or(t, str::trim_start)
-}
-
-/// Whether a caption's text opens with YouTube's and broadcast captions' mark of a new
-/// speaker, `>>`.
-fn opens_with_chevrons(text: &[String]) -> bool {
-    text.iter().find(|l| !l.trim().is_empty()).is_some_and(|l| l.trim_start().starts_with(">>"))
-}
-
 /// The speakers of caption text, for the caption readers (SRT, SBV, YouTube's srv3 and
 /// json3): the prefix convention is chosen over all captions, each caption gives one track
 /// per speaker found in it, captions of sound descriptions only are skipped, and a caption
@@ -369,7 +360,12 @@ pub(crate) fn read_captions(
         }
         if chevrons_are_marks {
             for g in &mut groups {
-                g.1 = g.1.split('\n').map(without_chevrons).collect::<Vec<_>>().join("\n");
+                // The mark of a new speaker is no one's words.
+                g.1 =
+                    g.1.split('\n')
+                        .map(|l| after_speaker_mark(l).unwrap_or(l))
+                        .collect::<Vec<_>>()
+                        .join("\n");
             }
         }
         let timed_words = (!block.words.is_empty()).then(|| words_of_groups(&block.words, &groups));
@@ -388,9 +384,13 @@ pub(crate) fn read_captions(
         });
         for (k, (who, text)) in groups.into_iter().enumerate() {
             let (start, end) = shares.as_ref().map_or((block.start, block.end), |s| s[k]);
-            if k == 0 && who.is_none() && opens_with_chevrons(&block.text) {
+            if k == 0
+                && who.is_none()
+                && opens_with_speaker_mark(block.text.iter().map(String::as_str))
+            {
                 // `>>` says the speaker changed: the one named before is not carried on.
                 carried.forget();
+                notes.unnamed_speaker(block.text_line);
             }
             let who = carried.speaker(who, block.text_line);
             let speaker = match who {

@@ -31,6 +31,11 @@
 //!   stays text, and `Note:`, `Edit:`, `Source:` and the like are never names. Every line of a cue may switch speaker, also after a dialogue dash (`- JOHN: Hi.`,
 //!   as hard-of-hearing captions write two speakers in one cue); a name is split at the first
 //!   `": "` only (Zoom names hold parentheses: `Ana (SL): hi`).
+//! - `>>` at the start of a line marks a new speaker, as broadcast, council-meeting and
+//!   YouTube captions write it: a name may follow it (`>> Mayor Gorton: welcome`); a cue it
+//!   opens without a name does not continue the speaker named before (it is `unknown`); the
+//!   lines of a cue before a `>> NAME:` line are the previous speaker's, not that name's.
+//!   `>>>`, news captions' change of story, is text.
 //! - A cue without a voice that holds only sound descriptions and music notes (`[Music]`,
 //!   `[Applause] ♪`, `(music playing)`, as YouTube's and broadcast captions write them; the
 //!   hard-of-hearing subtitles' `[DOOR SLAMS]` and `(phone ringing)`; lyrics between music
@@ -187,10 +192,32 @@ const NAME_PARTICLES: &[&str] = &[
     "ibn", "la", "le", "of", "op", "te", "ten", "ter", "van", "von", "y", "zu",
 ];
 
+/// The rest of a line that opens with `>>`, broadcast and YouTube captions' mark of a new
+/// speaker (`>> JOHN: Hi.`, or `>>` alone when the captioner names no one); `None` for any
+/// other line. `>>>`, news captions' mark of a new story, says nothing of the speaker (the
+/// anchor who spoke goes on, or another): it is no speaker mark, and stays text.
+///
+/// ```text
+/// ">> JOHN: Hi."   → Some("JOHN: Hi.")
+/// ">>Who's there?" → Some("Who's there?")
+/// ">>> Tonight."   → None               (a new story)
+/// "so >> yes"      → None               (only a mark that opens the line)
+/// ```
+pub(crate) fn after_speaker_mark(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix(">>")?;
+    (!rest.starts_with('>')).then(|| rest.trim_start())
+}
+
+/// Whether the first non-empty line of a caption opens with `>>` ([`after_speaker_mark`]):
+/// the caption starts with a new speaker, so one named before it does not go on into it.
+pub(crate) fn opens_with_speaker_mark<'a>(mut lines: impl Iterator<Item = &'a str>) -> bool {
+    lines.find(|l| !l.trim().is_empty()).is_some_and(|l| after_speaker_mark(l).is_some())
+}
+
 /// A line without its dialogue dash: subtitles that hold two speakers in one block start
 /// each speaker's line with one (`- JOHN: Hi.` / `- MARY: Hello.`, as hard-of-hearing
 /// subtitles name them), so a name prefix may follow the dash. Broadcast and YouTube captions
-/// mark a new speaker with `>>` instead (`>> JOHN: Hi.`, or `>>` alone when they name no one).
+/// mark a new speaker with `>>` instead ([`after_speaker_mark`]).
 ///
 /// ```text
 /// "- JOHN: Hi."   → "JOHN: Hi."
@@ -200,8 +227,8 @@ const NAME_PARTICLES: &[&str] = &[
 /// ```
 fn without_dialogue_dash(line: &str) -> &str {
     let t = line.trim_start();
-    if let Some(rest) = t.strip_prefix(">>").filter(|r| !r.starts_with('>')) {
-        return rest.trim_start();
+    if let Some(rest) = after_speaker_mark(t) {
+        return rest;
     }
     match t.strip_prefix(['-', '\u{2013}', '\u{2014}']) {
         Some(rest) if !rest.starts_with(['-', '\u{2013}', '\u{2014}']) => rest.trim_start(),
@@ -540,13 +567,14 @@ where
     }
 }
 
-/// Splits caption text into `(speaker, text lines)` pieces by the prefix convention; lines before
-/// the first prefix have no speaker.
-pub(crate) fn split_by_prefix<'a>(
-    lines: &[&'a str],
-    prefixes: Prefixes,
-) -> Vec<(Option<&'a str>, Vec<&'a str>)> {
-    let mut out: Vec<(Option<&'a str>, Vec<&'a str>)> = Vec::new();
+/// One speaker's piece of a caption: their name (none for the lines before the first
+/// prefix), their text lines, and whether `>>` opened the line that names them.
+type PrefixPiece<'a> = (Option<&'a str>, Vec<&'a str>, bool);
+
+/// Splits caption text into pieces by the prefix convention; lines before the first prefix
+/// have no speaker.
+fn split_by_prefix<'a>(lines: &[&'a str], prefixes: Prefixes) -> Vec<PrefixPiece<'a>> {
+    let mut out: Vec<PrefixPiece<'a>> = Vec::new();
     // After a line of a dash alone (and blank lines), a name in parentheses starts a second
     // speaker's lines in the caption (Google Meet: `(Ann)`, text, `-`, `(Bo)`, text); anywhere
     // else a parenthesised line is text (`(Laughter)` in a Teams caption).
@@ -574,10 +602,10 @@ pub(crate) fn split_by_prefix<'a>(
                 if !rest.trim().is_empty() {
                     v.push(rest);
                 }
-                out.push((Some(name), v));
+                out.push((Some(name), v, after_speaker_mark(line).is_some()));
             }
             (None, Some(last)) => last.1.push(line),
-            (None, None) => out.push((None, vec![line])),
+            (None, None) => out.push((None, vec![line], false)),
         }
     }
     out
@@ -586,12 +614,19 @@ pub(crate) fn split_by_prefix<'a>(
 /// Splits caption lines by the prefix convention into the speakers' turns, in order:
 /// `(speaker, text)`, consecutive lines of one speaker joined (`JOHN`, `MARY`, `JOHN` are three
 /// turns); lines before the first prefix go to the first speaker, or have none when no line
-/// has a prefix.
+/// has a prefix, or when `>>` opens the first prefix's line: it marks the change of speaker
+/// there, so the lines before it are the previous speaker's (a caption that ends one turn and
+/// starts the next, as broadcast captions run on).
+///
+/// ```text
+/// "to order" / ">> HALE: Present."   → (none, "to order"), (HALE, "Present.")
+/// "I will" / "- JOHN: Hi."          → (JOHN, "I will\nHi.")
+/// ```
 pub(crate) fn group_by_prefix(lines: &[&str], prefixes: Prefixes) -> Vec<(Option<String>, String)> {
     let split = split_by_prefix(lines, prefixes);
-    let mut current = split.iter().find_map(|(w, _)| *w);
+    let mut current = split.iter().find(|p| p.0.is_some()).filter(|p| !p.2).and_then(|p| p.0);
     let mut groups: Vec<(Option<String>, String)> = Vec::new();
-    for (who, text) in split {
+    for (who, text, _) in split {
         if who.is_some() {
             current = who;
         }
@@ -647,8 +682,10 @@ pub(crate) fn shares_of_caption(start: Time, end: Time, words: &[usize]) -> Vec<
 }
 
 /// A caption of two lines or more that each open with a dialogue dash and name no speaker
-/// (`- Until midnight?` / `- Yes, until midnight.`), or with a line opened by `>>`: captions
-/// mark a change of speaker so, but say not who.
+/// (`- Until midnight?` / `- Yes, until midnight.`), or with a line after its first opened by
+/// `>>` ([`after_speaker_mark`]): captions mark a change of speaker inside them so, but say
+/// not who. A `>>` on the first line marks a change from the caption before, not inside this
+/// one (`>> Who's there?` is one speaker's).
 pub(crate) fn unnamed_dialogue(lines: &[&str]) -> bool {
     let dashed = lines
         .iter()
@@ -657,7 +694,12 @@ pub(crate) fn unnamed_dialogue(lines: &[&str]) -> bool {
             t.starts_with(['-', '\u{2013}', '\u{2014}']) && without_dialogue_dash(t) != t
         })
         .count();
-    dashed >= 2 || lines.iter().any(|l| l.trim_start().starts_with(">>"))
+    let marked_after_first = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .skip(1)
+        .any(|l| after_speaker_mark(l).is_some());
+    dashed >= 2 || marked_after_first
 }
 
 /// Joins text lines, trimmed, without empty ones; `None` when nothing is left.
@@ -1225,12 +1267,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 
 /// The captions a file's reading notes once each, by the line of the first and a count:
 /// those skipped as sound descriptions, those whose time was divided among their speakers
-/// ([`shares_of_caption`]), and dialogues of dashes that name no one ([`unnamed_dialogue`]).
+/// ([`shares_of_caption`]), dialogues of dashes that name no one ([`unnamed_dialogue`]), and
+/// captions opened by `>>` without a name ([`after_speaker_mark`]).
 #[derive(Debug, Default)]
 pub(crate) struct CaptionNotes {
     sounds: Option<(usize, usize)>,
     shared: Option<(usize, usize)>,
     unnamed: Option<(usize, usize)>,
+    marked: Option<(usize, usize)>,
 }
 
 impl CaptionNotes {
@@ -1249,14 +1293,20 @@ impl CaptionNotes {
         self.unnamed.get_or_insert((line, 0)).1 += 1;
     }
 
+    /// A caption at `line` that `>>` opens without a name: a new speaker, not named.
+    pub(crate) fn unnamed_speaker(&mut self, line: usize) {
+        self.marked.get_or_insert((line, 0)).1 += 1;
+    }
+
     /// The notes, for captions called `what` (`cue`, `block`).
     pub(crate) fn finish(self, what: &str, ctx: &mut ReadContext<'_>) -> Result<()> {
         let notes = [
             (self.sounds, WarningKind::Skipped, format!("{what}(s) holding only a sound description (`[Music]`, `[Applause]`, `♪`) skipped: no one's speech")),
             (self.shared, WarningKind::Note, format!("{what}(s) hold two speakers or more on separate lines, who spoke in turn: each {what}'s time is divided among them in order, by their words (the changes of speaker inside them are estimated, and no overlap is read there)")),
-            // Whose the lines are is what is missing: a speakers' warning, which `--words`
+            // Whose the lines are is what is missing: speakers' warnings, which `--words`
             // (whose file's speakers are replaced by the detected ones) leaves out.
-            (self.unnamed, WarningKind::MissingSpeaker, format!("{what}(s) hold a dialogue of lines opened by dashes without names, or a line opened by `>>` (a new speaker) without one: two speakers or more, but the {what} says not who; each is read as one speaker's, so turns inside them are lost")),
+            (self.unnamed, WarningKind::MissingSpeaker, format!("{what}(s) hold a dialogue of lines opened by dashes without names, or a line after the first opened by `>>` (a new speaker) without one: two speakers or more, but the {what} says not who; each is read as one speaker's, so turns inside them are lost")),
+            (self.marked, WarningKind::MissingSpeaker, format!("{what}(s) open with `>>` (a new speaker) without a name: each is read as the speaker {UNKNOWN_SPEAKER:?}, as is every {what} without a name, so the changes of speaker they mark are lost")),
         ];
         for (found, kind, message) in notes {
             if let Some((line, count)) = found {
@@ -1434,6 +1484,9 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
                 continue;
             }
         }
+        // `>>` opening a cue without voices: a new speaker, not the one named before.
+        let speaker_mark = !has_voice(&pieces)
+            && opens_with_speaker_mark(pieces.iter().flat_map(|x| x.raw.split('\n')));
         // (speaker, raw text, marks), one per distinct speaker of the cue.
         let mut groups: Vec<Group> = Vec::new();
         if has_voice(&pieces) {
@@ -1504,6 +1557,10 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
         let mut this: Vec<(String, Vec<String>)> = Vec::new();
         for (k, (who, raw, marks)) in groups.into_iter().enumerate() {
             let (start, end) = shares.as_ref().map_or((cue.start, cue.end), |s| s[k]);
+            if k == 0 && who.is_none() && speaker_mark {
+                carried.forget();
+                notes.unnamed_speaker(cue.line + 1);
+            }
             let who = carried.speaker(who, cue.line + usize::from(!cue.payload.is_empty()));
             let speaker = match who {
                 Some(s) => s,
@@ -2179,6 +2236,40 @@ mod tests {
                 ("SPEAKER_00".to_owned(), Some("Hi there".to_owned())),
                 ("SPEAKER_01".to_owned(), Some("Hello".to_owned())),
             ]
+        );
+    }
+
+    /// `>>` opens a new speaker's line; `>>>` (a new story) and a `>>` inside a line do not.
+    #[test]
+    fn speaker_marks_open_lines() {
+        assert_eq!(after_speaker_mark(">> JOHN: Hi."), Some("JOHN: Hi."));
+        assert_eq!(after_speaker_mark("  >>Who's there?"), Some("Who's there?"));
+        assert_eq!(after_speaker_mark(">>"), Some(""));
+        assert_eq!(after_speaker_mark(">>> Tonight."), None);
+        assert_eq!(after_speaker_mark(">>>> x"), None);
+        assert_eq!(after_speaker_mark("so >> yes"), None);
+        assert!(opens_with_speaker_mark(["", " >> here."].into_iter()));
+        assert!(!opens_with_speaker_mark([">>> News.", ">> here."].into_iter()));
+        // A `>>` on the first line is a change from the caption before; after it, a change
+        // inside the caption.
+        assert!(!unnamed_dialogue(&[">> IT CAME UP IN AN HOUR. WE", "WERE NOT READY."]));
+        assert!(!unnamed_dialogue(&[">>> IN OTHER NEWS", "MET TODAY."]));
+        assert!(unnamed_dialogue(&["so that's it", ">> yes"]));
+        assert!(unnamed_dialogue(&["", ">> so", ">> yes"]));
+        // The lines before a `>> NAME:` line are not that name's; before `- NAME:` they are.
+        let groups = |lines: &[&str]| group_by_prefix(lines, Prefixes::Colon);
+        let named = |who: Option<&str>, text: &str| (who.map(str::to_owned), text.to_owned());
+        assert_eq!(
+            groups(&["to order.", ">> HALE: Present.", "Thanks."]),
+            vec![named(None, "to order."), named(Some("HALE"), "Present.\nThanks.")]
+        );
+        assert_eq!(
+            groups(&["to order.", "- HALE: Present."]),
+            vec![named(Some("HALE"), "to order.\nPresent.")]
+        );
+        assert_eq!(
+            groups(&[">> VANCE:", ">> present."]),
+            vec![named(Some("VANCE"), ">> present.")]
         );
     }
 

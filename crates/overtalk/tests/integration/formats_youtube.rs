@@ -104,6 +104,14 @@ fn automatic_srv3_keeps_word_times_once() {
             (WarningKind::MissingSpeaker, Some(13), Some(1))
         ]
     );
+    // The two captions opened by `>>` hold one speaker each, whom no one names.
+    assert!(
+        out.warnings[1]
+            .message
+            .starts_with("2 caption(s) open with `>>` (a new speaker) without a name"),
+        "{:?}",
+        out.warnings
+    );
 }
 
 #[test]
@@ -116,6 +124,14 @@ fn automatic_json3_keeps_word_times_once() {
             (WarningKind::MissingSpeaker, Some(28), Some(1)),
             (WarningKind::MissingSpeaker, Some(64), Some(1))
         ]
+    );
+    // The two captions opened by `>>` hold one speaker each, whom no one names.
+    assert!(
+        out.warnings[1]
+            .message
+            .starts_with("2 caption(s) open with `>>` (a new speaker) without a name"),
+        "{:?}",
+        out.warnings
     );
 }
 

@@ -9,6 +9,7 @@ mod analysis_props;
 mod analysis_realdata;
 mod cut_otio;
 mod events;
+mod formats_broadcast;
 mod formats_json;
 mod formats_paragraphs;
 mod formats_struct;
