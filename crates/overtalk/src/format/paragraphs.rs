@@ -985,12 +985,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
-/// Where the times of `text` come too late to place its turns: the speakers' turns above the
-/// first line with a time make an untimed transcript by themselves ([`untimed_turns`]), and
-/// there are no more lines with a time than such turns — a rush transcript with a stray time
-/// stamp (`[21:04:37]` where a tape was changed), or with the time it ended at the bottom.
-/// Read by the times, every turn above the first would be skipped and the rest laid out from
-/// one time. The first time line's number (1-based) and the number of turns above it.
+/// Where the times of `text` are too few to place its turns: the speakers' turns on lines
+/// without a time make an untimed transcript by themselves ([`untimed_turns`]), and there are
+/// no more lines with a time than such turns — a rush transcript with a stray time stamp
+/// (`[21:04:37]` where a tape was changed) or the time it ended at the bottom, or a record
+/// that times only some turns (the Australian Hansard's `Mr ALBANESE (Grayndler) (14:43):` at
+/// a member's first turn, a clock time of day, then `The SPEAKER:` and `Mr ALBANESE:`
+/// without one). Read by the times, the turns without one would be folded into the paragraph
+/// above them, or skipped above the first time. The first time line's number (1-based) and
+/// the number of turns without a time; the lines are counted in the first
+/// [`LATE_TIMES_LINES`] lines.
 ///
 /// ```text
 /// MODERATOR: Good evening.        turn without a time  \
@@ -1001,38 +1005,42 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 /// ```
 ///
 /// A podcast whose cold open has no times, above two hundred timed paragraphs, is read by its
-/// times (the open is skipped with a warning).
+/// times (the open is skipped with a warning). Under a time on its own line (Google Meet),
+/// `Name: text` lines are the turns of that time's block: only the turns above the first time
+/// count then.
 fn late_times(text: &str) -> Option<(usize, usize)> {
-    let mut lines = text.split_inclusive('\n').enumerate().take(100_000);
-    // The first line with a time (and where it starts); a transcript whose times start at
-    // once ends the search here.
-    let mut at = 0usize;
     let mut first = None;
-    for (n, l) in lines.by_ref() {
-        if header(&unmark(l)).is_some() {
-            first = Some(n + 1);
-            break;
+    let (mut times, mut blocks) = (0usize, false);
+    // The text above the first time, and the lines without a time.
+    let (mut above, mut untimed) = (0usize, String::new());
+    for (n, l) in text.split_inclusive('\n').enumerate().take(LATE_TIMES_LINES) {
+        match header(&unmark(l)) {
+            Some(h) => {
+                first.get_or_insert(n + 1);
+                times += 1;
+                blocks |= h.shape == Shape::TimeOnly;
+            }
+            None => {
+                if first.is_none() {
+                    above += l.len();
+                }
+                untimed.push_str(l);
+            }
         }
-        at += l.len();
     }
     let line = first?;
-    let above = &text[..at];
-    untimed_turns(above)?;
-    let labels = Labels::of(above);
-    let turns = above
+    let pool = if blocks { &text[..above] } else { untimed.as_str() };
+    untimed_turns(pool)?;
+    let labels = Labels::of(pool);
+    let turns = pool
         .lines()
         .filter(|l| untimed_turn_start(l.trim(), labels).is_some_and(|(_, s)| !s.is_empty()))
         .count();
-    // The other time lines, counted only while they are no more than the turns above.
-    let mut times = 1usize;
-    for (_, l) in lines {
-        times += usize::from(header(&unmark(l)).is_some());
-        if times > turns {
-            return None;
-        }
-    }
-    Some((line, turns))
+    (times <= turns).then_some((line, turns))
 }
+
+/// How many lines [`late_times`] counts times and turns in.
+const LATE_TIMES_LINES: usize = 2000;
 
 /// Speakers' turns with no times at all ([`untimed_turns`]: a debate's rush transcript, a
 /// hearing), read as an untimed transcript: each line that opens with a speaker's `Name:` starts
@@ -1050,8 +1058,8 @@ fn late_times(text: &str) -> Option<(usize, usize)> {
 /// COOPER: Governor --             turn 3 COOPER
 /// ```
 ///
-/// `late` is set when the text has lines with a time that come too late to place its turns
-/// ([`late_times`]): the first one's line and the turns above it. Those lines are read for their
+/// `late` is set when the text has lines with a time too few to place its turns
+/// ([`late_times`]): the first one's line and the turns without a time. Those lines are read for their
 /// speaker and words, and their times are set aside with a warning.
 fn read_untimed(
     text: &str,
@@ -1101,6 +1109,12 @@ fn read_untimed(
     let mut examiner: Option<String> = None;
     // The witness the last swearing-in line names (`JOHN JONES, called as a witness, …`).
     let mut witness: Option<String> = None;
+    let (sworn_first, sworn_second) = sworn_over_two_lines(text);
+    // `Witness: Ana Ruiz` names the witness unless `Witness:` labels words elsewhere.
+    let fields_only = text.lines().all(|l| {
+        witness_field(l).is_some()
+            || name_colon(l.trim()).is_none_or(|(name, _)| !WITNESS_FIELDS.contains(&name))
+    });
     // Whether the text names an examiner anywhere: the answers are the witness's from its
     // first line (a page that starts in the middle of an examination), the questions by
     // whoever the `BY` line names from there on.
@@ -1146,9 +1160,18 @@ fn read_untimed(
             }
             continue;
         }
-        // A witness sworn in by name: the answers and `THE WITNESS:` below are theirs.
-        if let Some(name) = witness_line(line) {
-            witness = Some(name.to_owned());
+        // A witness sworn in by name (on this line and the next, or named in a `Witness:`
+        // field): the answers and `THE WITNESS:` below are theirs.
+        if sworn_second.contains(&n) {
+            headings.get_or_insert((n, 0)).1 += 1;
+            continue;
+        }
+        let named_witness = witness_line(line)
+            .map(str::to_owned)
+            .or_else(|| sworn_first.get(&n).cloned())
+            .or_else(|| witness_field(line).filter(|_| fields_only).map(str::to_owned));
+        if let Some(name) = named_witness {
+            witness = Some(name);
             headings.get_or_insert((n, 0)).1 += 1;
             continue;
         }
@@ -1215,7 +1238,7 @@ fn read_untimed(
             WarningKind::Skipped,
             line,
             Some(1),
-            format!("{count} heading(s) in capitals between the turns skipped (`CROSS-EXAMINATION`, `ORAL ARGUMENT OF …`): not speech"),
+            format!("{count} heading(s) in capitals or line(s) naming the witness between the turns skipped (`CROSS-EXAMINATION`, `ORAL ARGUMENT OF …`, `JOHN SMITH, having been duly sworn, …`): not speech"),
         )?;
     }
     if let Some((line, count)) = markup {
@@ -1239,10 +1262,21 @@ fn read_untimed(
             WarningKind::Skipped,
             line,
             Some(1),
-            format!("{times} line(s) with a time among speakers' turns without times, the first here: {turns} turn(s) come before it, so the times cannot place the transcript; read as an untimed transcript, the times set aside"),
+            format!("{times} line(s) with a time among speakers' turns without times, the first here: {turns} turn(s) have no time, so the times cannot place the transcript; read as an untimed transcript, the times set aside"),
         )?;
     }
-    let aliases = introduced_names(&opens);
+    // The names of the lines with a time set aside are labels too (`Mr ALBANESE (Grayndler)
+    // (14:43):`, then `Mr ALBANESE:`).
+    let timed: Vec<String> = match late {
+        Some(_) => read.iter().map(|(_, name, _)| name.clone()).collect(),
+        None => Vec::new(),
+    };
+    let mut known = opens.clone();
+    known.extend(timed.iter().map(String::as_str));
+    let aliases: BTreeMap<String, String> = introduced_names(&known)
+        .into_iter()
+        .map(|(long, short)| (long.to_owned(), short.to_owned()))
+        .collect();
     if !aliases.is_empty() {
         let list: Vec<String> =
             aliases.iter().map(|(long, short)| format!("{long} → {short}")).collect();
@@ -1254,7 +1288,7 @@ fn read_untimed(
     let mut b = TranscriptBuilder::new();
     let count = read.len();
     for (line, name, said) in read {
-        let speaker = aliases.get(name.as_str()).map_or(name.as_str(), |s| s);
+        let speaker = aliases.get(name.as_str()).map_or(name.as_str(), String::as_str);
         let id = b.speaker(speaker);
         marks_in(&said, speaker, None, &mut b);
         b.push_untimed(id, Content::text(said), line);
@@ -1275,8 +1309,11 @@ fn read_untimed(
 /// the same one.
 fn introduced_names<'a>(names: &HashSet<&'a str>) -> BTreeMap<&'a str, &'a str> {
     let mut out = BTreeMap::new();
+    // Labels with parts in parentheses, each mapped to the label without them.
+    let mut parted: BTreeMap<&str, &str> = BTreeMap::new();
     for &name in names {
-        let plain = without_parenthesised(name.split(',').next().unwrap_or(name));
+        let outer = without_parenthesised(name);
+        let plain = outer.split(',').next().unwrap_or(&outer).to_owned();
         let words: Vec<&str> = plain.split_whitespace().collect();
         let Some(last) =
             words.last().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
@@ -1287,9 +1324,9 @@ fn introduced_names<'a>(names: &HashSet<&'a str>) -> BTreeMap<&'a str, &'a str> 
         // Prime Minister:`; `Sir Keir Starmer (Holborn and St Pancras) (Lab):`, then `Sir Keir
         // Starmer:`: the label without its parts in parentheses.
         let bare = plain.trim();
-        if bare != name && !name.contains(',') {
+        if bare != name && !outer.contains(',') {
             if let Some(&short) = names.get(bare) {
-                out.insert(name, short);
+                parted.insert(name, short);
                 continue;
             }
         }
@@ -1306,7 +1343,26 @@ fn introduced_names<'a>(names: &HashSet<&'a str>) -> BTreeMap<&'a str, &'a str> 
         *per_short.entry(short).or_default() += 1;
     }
     out.retain(|_, short| per_short[short] == 1);
+    // One name with parts that differ only after the constituency (`Mr ALBANESE (Grayndler)`,
+    // then `Mr ALBANESE (Grayndler—Prime Minister)` once he holds an office) is one member;
+    // two constituencies are two members (`Mr SMITH (Hove)`, `Mr SMITH (Bath)`), whom the
+    // name alone does not tell apart.
+    let mut seats: BTreeMap<&str, HashSet<&str>> = BTreeMap::new();
+    for (&long, &short) in &parted {
+        seats.entry(short).or_default().insert(constituency(long));
+    }
+    parted.retain(|_, short| seats[short].len() == 1);
+    out.extend(parted);
     out
+}
+
+/// The first part in parentheses of a label, up to a dash or comma that starts an office
+/// (`Grayndler` in `Mr ALBANESE (Grayndler—Prime Minister) (14:53)`), or `""`.
+fn constituency(label: &str) -> &str {
+    let Some(open) = label.find('(') else { return "" };
+    let part = &label[open + 1..];
+    let end = part.find([')', '—', '–', ',']).unwrap_or(part.len());
+    part[..end].trim()
 }
 
 /// `s` without its parts in parentheses.
@@ -1347,7 +1403,9 @@ fn untimed_turn_start(line: &str, labels: Labels) -> Option<(&str, &str)> {
 fn untimed_colon_turn(line: &str, capitals_only: bool) -> Option<(&str, &str)> {
     let line = question_number(line);
     let named = name_colon(line)
-        .filter(|(name, _)| capitalised(name) && name.starts_with(char::is_alphabetic))
+        .filter(|(name, _)| {
+            (capitalised(name) || chair_label(name)) && name.starts_with(char::is_alphabetic)
+        })
         .or_else(|| office_label(line).filter(|_| !capitals_only))?;
     let (name, said) = named;
     let ok = header(line).is_none() && !(capitals_only && name.chars().any(char::is_lowercase));
@@ -1615,7 +1673,7 @@ fn numbered_lines(text: &str) -> Option<(String, Option<(usize, usize)>)> {
 }
 
 /// Longest part in parentheses of a stacked label ([`stacked_labels`]), in characters.
-const MAX_PART_CHARS: usize = 80;
+const MAX_PART_CHARS: usize = 160;
 
 /// The parts in parentheses that make up the whole of `s` (`(Holborn and St Pancras) (Lab)`,
 /// `(Rishi Sunak)`): one or more groups without nesting, each non-empty, at most
@@ -1680,10 +1738,118 @@ fn stacked_label(lines: &[&str], at: usize) -> Option<(String, String, usize)> {
 /// ([`stacked_labels`]).
 const MIN_STACKED_LABELS: usize = 2;
 
-/// The text of a transcript whose labels stand on lines of their own, without a colon, as the
-/// UK Parliament's Hansard web pages lay out a debate: the member's name, then the
-/// constituency and party in parentheses on the next line or the same one, then the words;
-/// a minister's office, then the name in parentheses.
+/// Fewest labels before a dash (`Mr ALBANESE —because…`) that make a text one of them
+/// ([`stacked_labels`]); two names or more, one of them twice.
+const MIN_DASH_LABELS: usize = 3;
+
+/// Last words of a presiding officer's or the members' collective label (`The SPEAKER`, `Mr
+/// Deputy Speaker`, `Hon. Members`, `Honourable members`, `Opposition members`), which a
+/// parliament's record writes at the start of a line without naming them elsewhere.
+const CHAIR_WORDS: &[&str] = &[
+    "speaker",
+    "president",
+    "chair",
+    "chairman",
+    "chairwoman",
+    "chairperson",
+    "members",
+    "member",
+];
+
+/// Whether `s` is a presiding officer's or the members' label ([`CHAIR_WORDS`]): two to four
+/// words, the first capitalised, the last one of those words.
+fn chair_label(s: &str) -> bool {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    (2..=4).contains(&words.len())
+        && s.starts_with(char::is_uppercase)
+        && !s.contains([':', '(', ')', ',', ';', '!', '?'])
+        && words.last().is_some_and(|w| CHAIR_WORDS.contains(&w.to_lowercase().as_str()))
+}
+
+/// Whether a part in parentheses is the time a record gives a speech (`(14:43)`, `(2:52 PM)`,
+/// `(2.01 p.m.)`), not part of who spoke.
+fn time_part(part: &str) -> bool {
+    let p = part.trim().trim_start_matches('(').trim_end_matches(')').trim();
+    p.starts_with(|c: char| c.is_ascii_digit())
+        && p.contains([':', '.'])
+        && p.chars().all(|c| c.is_ascii_digit() || " :.apmAPM".contains(c))
+}
+
+/// The dash after a label (`Mr ALBANESE —because…`), as the Australian Hansard printed them
+/// until 2011: the text after it.
+fn after_dash(s: &str) -> Option<&str> {
+    s.strip_prefix('—').or_else(|| s.strip_prefix('–')).or_else(|| s.strip_prefix("--"))
+}
+
+/// A label on the line of its words, without a colon: a name and its parts in parentheses
+/// (`Mr John Smith (Brighton, Kemptown) (Lab) I rise…`, `Mr PRICE (2:52 PM) —My question…`),
+/// or a name before a dash (`Mr ALBANESE —because…`, `Honourable members—Hear, hear!`). The
+/// name, its parts (`""` for none; a time among them left out, [`time_part`]) and the words.
+/// Without a dash, the words start as a sentence does (a capital, a digit, a quote), so that
+/// `Jane Smith (Reuters) said today…` stays text.
+fn inline_label(line: &str) -> Option<(&str, String, &str)> {
+    let dash = line.find(['—', '–']).into_iter().chain(line.find("--")).min();
+    let open = line.find('(');
+    if let Some(open) = open.filter(|&o| dash.is_none_or(|d| o < d)) {
+        let name = line[..open].trim();
+        if !(label_name(name) || chair_label(name)) {
+            return None;
+        }
+        // The groups in parentheses, one after another.
+        let mut rest = &line[open..];
+        let mut parts: Vec<&str> = Vec::new();
+        while let Some(after) = rest.strip_prefix('(') {
+            let close = after.find(')')?;
+            parts.push(&rest[..close + 2]);
+            rest = after[close + 1..].trim_start();
+        }
+        if !label_parts(&parts.concat()) {
+            return None;
+        }
+        let (words, dashed) = match after_dash(rest) {
+            Some(w) => (w.trim(), true),
+            None => (rest.trim(), false),
+        };
+        let sentence = words
+            .starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit() || "\"'‘“[".contains(c));
+        if words.is_empty() || words.starts_with(':') || !(dashed || sentence) {
+            return None;
+        }
+        let kept: Vec<&str> = parts.into_iter().filter(|p| !time_part(p)).collect();
+        return Some((name, kept.join(" "), words));
+    }
+    let d = dash?;
+    let name = line[..d].trim();
+    let words = after_dash(&line[d..])?.trim();
+    let plain = label_name(name) && name.split_whitespace().count() >= 2;
+    (!words.is_empty() && (plain || chair_label(name))).then_some((name, String::new(), words))
+}
+
+/// The label a known name, a presiding officer's or the members' label opens `line` with,
+/// followed by words that start as a sentence does (`The SPEAKER Order!`, `Hon. Members Hear,
+/// hear!`, `Mr John Smith Will he answer?` once `Mr John Smith (Brighton) (Lab)` has spoken):
+/// the label and the words.
+fn known_label<'a>(line: &'a str, known: &HashSet<String>) -> Option<(&'a str, &'a str)> {
+    let ends = line.match_indices(' ').map(|(i, _)| i).take(MAX_NAME_WORDS);
+    let mut found = None;
+    for end in ends {
+        let (name, words) = (&line[..end], line[end..].trim_start());
+        let words = after_dash(words).map_or(words, str::trim_start);
+        let sentence = words
+            .starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit() || "\"'‘“[".contains(c));
+        if sentence && (known.contains(name) || chair_label(name)) {
+            found = Some((name, words));
+        }
+    }
+    found
+}
+
+/// The text of a transcript whose labels have no colon, as parliaments' records lay out a
+/// debate: on lines of their own (the UK Parliament's Hansard web pages: the member's name,
+/// then the constituency and party in parentheses on the next line or the same one, then the
+/// words; a minister's office, then the name in parentheses), or on the line of the words
+/// ([`inline_label`]: a name with its parts, or a name before a dash, as the Australian
+/// Hansard printed them until 2011).
 ///
 /// ```text
 /// Sir Keir Starmer                     -> Sir Keir Starmer (Holborn and St Pancras) (Lab): Does…
@@ -1693,15 +1859,22 @@ const MIN_STACKED_LABELS: usize = 2;
 /// I will tell him what…                   (blank)
 /// Sir Keir Starmer                     -> Sir Keir Starmer: He has not…
 /// He has not…                             (blank)
+/// Mr Lee (Bath) (LD) I rise to…        -> Mr Lee (Bath) (LD): I rise to…
+/// The SPEAKER Order!                   -> The SPEAKER: Order!
+/// Mr PRICE (2:52 PM) —My question…     -> Mr PRICE: My question…
+/// Mr ALBANESE —because they know…      -> Mr ALBANESE: because they know…
 /// ```
 ///
 /// Each such label is joined to the first line of words under it as `Label: words` on the
 /// label's line (the lines it took are left blank, so line numbers stay those of the file),
-/// and is then read as a `Name:` label ([`read_untimed`]). A name alone on its line opens a
-/// turn only when the text gives that name with parts in parentheses elsewhere (a member's
-/// later turns); the parts are what tell a label from a title or a heading, so an article's
+/// and is then read as a `Name:` label ([`read_untimed`]); a time in the parentheses is left
+/// out. A name alone on its line, or at the start of a line without its parts, opens a turn
+/// only when the text gives that name with parts in parentheses elsewhere (a member's later
+/// turns), or is a presiding officer's or the members' label ([`chair_label`]) at the start
+/// of a line; the parts are what tell a label from a title or a heading, so an article's
 /// short capitalised lines (`Wind Power`, `By Jane Smith`) stay text. `None` unless at least
-/// [`MIN_STACKED_LABELS`] labels have parts in parentheses.
+/// [`MIN_STACKED_LABELS`] labels have parts in parentheses, or [`MIN_DASH_LABELS`] stand
+/// before a dash. A label too long to be read as a name is written without its parts.
 fn stacked_labels(text: &str) -> Option<String> {
     let all: Vec<(&str, &str)> = split_lines(text).take(100_000).collect();
     // The non-blank lines and their index in `all`.
@@ -1715,37 +1888,70 @@ fn stacked_labels(text: &str) -> Option<String> {
     let words_under = |at: usize| {
         lines.get(at).is_some_and(|l| !label_parts(l) && stacked_label(&lines, at).is_none())
     };
-    let mut found: Vec<(usize, String, String, usize)> = Vec::new();
+    // Each label: its line, the label, the lines it takes above its words, and the words.
+    let mut found: Vec<(usize, String, String, usize, &str)> = Vec::new();
     let mut named: HashSet<String> = HashSet::new();
+    let (mut parted, mut dashes) = (0usize, HashMap::<&str, usize>::new());
     let mut at = 0;
     while at < lines.len() {
-        match stacked_label(&lines, at).filter(|(_, _, taken)| words_under(at + taken)) {
-            Some((name, parts, taken)) => {
-                named.insert(name.clone());
-                found.push((at, name, parts, taken));
-                at += taken + 1;
-            }
-            None => at += 1,
+        if let Some((name, parts, taken)) =
+            stacked_label(&lines, at).filter(|(_, _, taken)| words_under(at + taken))
+        {
+            named.insert(name.clone());
+            parted += 1;
+            found.push((at, name, parts, taken, lines[at + taken]));
+            at += taken + 1;
+            continue;
         }
+        if let Some((name, parts, words)) = inline_label(lines[at]) {
+            let dashed = lines[at][name.len()..].contains(['—', '–']);
+            if parts.is_empty() || dashed {
+                *dashes.entry(name).or_default() += 1;
+            }
+            if !parts.is_empty() {
+                named.insert(name.to_owned());
+                parted += 1;
+            }
+            found.push((at, name.to_owned(), parts, 0, words));
+        }
+        at += 1;
     }
-    if found.len() < MIN_STACKED_LABELS {
+    let dash_turns: usize = dashes.values().sum();
+    let dashed =
+        dash_turns >= MIN_DASH_LABELS && dashes.len() >= 2 && dashes.values().any(|&k| k >= 2);
+    if parted < MIN_STACKED_LABELS && !dashed {
         return None;
     }
-    // Then the names alone on their line, of members named with parts.
-    let mut labels: BTreeMap<usize, (String, usize)> = found
+    if dashed {
+        named.extend(dashes.keys().map(|k| (*k).to_owned()));
+    }
+    let mut labels: BTreeMap<usize, (String, usize, &str)> = found
         .into_iter()
-        .map(|(at, name, parts, taken)| (at, (format!("{name} {parts}"), taken)))
+        .map(|(at, name, parts, taken, words)| {
+            let full = if parts.is_empty() { name.clone() } else { format!("{name} {parts}") };
+            let label = if is_name(&full) || office_label(&format!("{full}:")).is_some() {
+                full
+            } else {
+                name
+            };
+            (at, (label, taken, words))
+        })
         .collect();
+    // Then the names alone on their line, of members named with parts, and the names at the
+    // start of a line (known ones, the chair, the members).
     let mut at = 0;
     while at < lines.len() {
-        if let Some((_, taken)) = labels.get(&at) {
+        if let Some((_, taken, _)) = labels.get(&at) {
             at += taken + 1;
             continue;
         }
         let line = lines[at];
         if named.contains(line) && words_under(at + 1) && !labels.contains_key(&(at + 1)) {
-            labels.insert(at, (line.to_owned(), 1));
+            labels.insert(at, (line.to_owned(), 1, lines[at + 1]));
             at += 2;
+        } else if let Some((name, words)) = known_label(line, &named) {
+            labels.insert(at, (name.to_owned(), 0, words));
+            at += 1;
         } else {
             at += 1;
         }
@@ -1753,8 +1959,8 @@ fn stacked_labels(text: &str) -> Option<String> {
     // The rewritten text: a label's line gets `Label: words`, the lines it joined are blank.
     let mut blank: HashSet<usize> = HashSet::new();
     let mut joined: HashMap<usize, String> = HashMap::new();
-    for (&at, (label, taken)) in &labels {
-        joined.insert(index[at], format!("{label}: {}", lines[at + taken]));
+    for (&at, (label, taken, words)) in &labels {
+        joined.insert(index[at], format!("{label}: {words}"));
         blank.extend((1..=*taken).map(|k| index[at + k]));
     }
     let mut out = String::with_capacity(text.len() + 64 * labels.len());
@@ -1850,17 +2056,69 @@ const SWORN_WORDS: &[&str] = &["witness", "sworn", "affirmed"];
 /// The witness a court or deposition transcript names as it swears them in, on a line of its
 /// own before the examination: `JOHN JONES, called as a witness, having been duly sworn,
 /// testified as follows:` (or `…, having been first duly sworn, was examined and testified as
-/// follows:`). A name of two words or more in capitals, a comma, then words with `witness`, `sworn` or `affirmed`,
-/// ending with `follows:` or `follows.`. The name: the `A.` answers and `THE WITNESS:` turns
-/// below it, up to the next such line, are that witness's.
+/// follows:`). A name of two words or more in capitals, a comma, then words with `witness`,
+/// `sworn` or `affirmed`, ending with `follows:` or `follows.`. A name in mixed case (`John
+/// Smith, having been first duly sworn, testified as follows:`) needs `sworn` or `affirmed`,
+/// so that `Ana Ruiz, the witness, said as follows:` stays text. The name: the `A.` answers
+/// and `THE WITNESS:` turns below it, up to the next such line, are that witness's.
 fn witness_line(line: &str) -> Option<&str> {
     let (name, rest) = line.trim().split_once(',')?;
     let rest = rest.trim().to_lowercase();
     let name = name.trim();
-    let sworn = SWORN_WORDS.iter().any(|w| rest.contains(w))
-        && (rest.ends_with("follows:") || rest.ends_with("follows."));
-    let capitals = name.split_whitespace().count() >= 2 && !name.chars().any(char::is_lowercase);
-    (sworn && capitals && is_name(name) && name.starts_with(char::is_alphabetic)).then_some(name)
+    let ends = rest.ends_with("follows:") || rest.ends_with("follows.");
+    let sworn = ends && SWORN_WORDS.iter().any(|w| rest.contains(w));
+    let oath = ends && SWORN_WORDS[1..].iter().any(|w| rest.contains(w));
+    let words = name.split_whitespace().count() >= 2;
+    let capitals = words && !name.chars().any(char::is_lowercase);
+    let mixed = words && capitalised(name) && oath;
+    (((sworn && capitals) || mixed) && is_name(name) && name.starts_with(char::is_alphabetic))
+        .then_some(name)
+}
+
+/// The swearing-in lines that run over two lines (`JOHN SMITH, called as a witness by the
+/// Plaintiff, having been` / `first duly sworn, testified as follows:`): the first line's
+/// number (1-based) with the witness's name, and the second lines' numbers.
+fn sworn_over_two_lines(text: &str) -> (HashMap<usize, String>, HashSet<usize>) {
+    let (mut first, mut second) = (HashMap::new(), HashSet::new());
+    let lines: Vec<(usize, &str)> = split_lines(text)
+        .take(100_000)
+        .enumerate()
+        .map(|(k, (l, _))| (k + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty())
+        .collect();
+    for pair in lines.windows(2) {
+        let ((n, a), (m, b)) = (pair[0], pair[1]);
+        if a.len() > 300 || b.len() > 300 || witness_line(a).is_some() || !a.contains(',') {
+            continue;
+        }
+        let b_ends = b.to_lowercase();
+        if !(b_ends.ends_with("follows:") || b_ends.ends_with("follows.")) {
+            continue;
+        }
+        if let Some(name) = witness_line(&format!("{a} {b}")) {
+            first.insert(n, name.to_owned());
+            second.insert(m);
+        }
+    }
+    (first, second)
+}
+
+/// Labels of a field that names the witness of a deposition or hearing (`Witness: Ana Ruiz`,
+/// `DEPONENT: JOHN SMITH`).
+const WITNESS_FIELDS: &[&str] = &["Witness", "WITNESS", "Deponent", "DEPONENT"];
+
+/// The witness a `Witness:` field names ([`WITNESS_FIELDS`]): a capitalised name of two to
+/// five words and nothing else (`Witness: I do.` is an answer).
+fn witness_field(line: &str) -> Option<&str> {
+    let (label, name) = name_colon(line.trim())?;
+    let words = name.split_whitespace().count();
+    let plain = !name.ends_with(['.', '?', '!', ',', ';', ':']) && !name.contains(['(', ')']);
+    (WITNESS_FIELDS.contains(&label)
+        && (2..=5).contains(&words)
+        && plain
+        && capitalised(name)
+        && name.starts_with(char::is_alphabetic))
+    .then_some(name)
 }
 
 /// Whether a line is the Government Publishing Office's note that material inserted into the
@@ -2111,7 +2369,7 @@ mod tests {
         );
         let said: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
         assert!(
-            said.iter().any(|w| w.contains("line 6, column 1: 2 line(s) with a time among speakers' turns without times, the first here: 4 turn(s) come before it")),
+            said.iter().any(|w| w.contains("line 6, column 1: 2 line(s) with a time among speakers' turns without times, the first here: 6 turn(s) have no time")),
             "{said:?}"
         );
         let cold_open = "HOST: Previously on the show.\nGUEST: It was wild.\nHOST: Indeed.\n[00:00:05] HOST: Welcome back.\n[00:00:09] GUEST: Thanks.\n[00:00:12] HOST: So.\n[00:00:15] GUEST: Yes.\n";
@@ -2594,5 +2852,86 @@ mod tests {
         // A numbered point inside a turn stays text.
         assert_eq!(question_number("1. First: we cut taxes"), "1. First: we cut taxes");
         assert_eq!(question_number("2. Ann Lee (Bath) (LD): What"), "Ann Lee (Bath) (LD): What");
+    }
+
+    /// Labels on the line of their words without a colon: a name with parts, a name before a
+    /// dash, a known name or the chair at the start of a line; prose with names in it stays
+    /// text.
+    #[test]
+    fn hansard_labels_on_the_line_of_their_words() {
+        assert_eq!(
+            inline_label("Mr Lee (Bath) (LD) I rise to speak."),
+            Some(("Mr Lee", "(Bath) (LD)".to_owned(), "I rise to speak."))
+        );
+        assert_eq!(
+            inline_label("Mr PRICE (2:52 PM) —My question is this."),
+            Some(("Mr PRICE", String::new(), "My question is this."))
+        );
+        assert_eq!(
+            inline_label("Mr ALBANESE —because they know."),
+            Some(("Mr ALBANESE", String::new(), "because they know."))
+        );
+        assert_eq!(
+            inline_label("Honourable members—Hear, hear!"),
+            Some(("Honourable members", String::new(), "Hear, hear!"))
+        );
+        // Prose: a lower-case word after the parts, one word before a dash, an unclosed part.
+        assert_eq!(inline_label("Jane Smith (Reuters) said today that prices fell."), None);
+        assert_eq!(inline_label("Then—suddenly—it rained."), None);
+        assert_eq!(inline_label("Mr Lee (Bath I rise"), None);
+        assert_eq!(inline_label("Mr Lee (Bath) (LD): I rise."), None);
+        assert!(time_part("(14:43)") && time_part("(2.01 p.m.)") && !time_part("(Lab)"));
+        assert!(chair_label("The SPEAKER") && chair_label("Hon. Members"));
+        assert!(chair_label("Madam Deputy Speaker") && !chair_label("The Prime Minister"));
+        let known: HashSet<String> = ["Mr John Smith".to_owned()].into();
+        assert_eq!(
+            known_label("Mr John Smith Will he answer?", &known),
+            Some(("Mr John Smith", "Will he answer?"))
+        );
+        assert_eq!(known_label("Mr John Smith said no.", &known), None);
+        assert_eq!(known_label("The SPEAKER Order!", &known), Some(("The SPEAKER", "Order!")));
+        assert_eq!(known_label("Mr Speaker, I rise.", &known), None);
+        // Two dash labels, or one name only, make no text of them.
+        assert_eq!(stacked_labels("Mr Ho —Yes.\nMr Ho —No.\nMr Ho —Maybe.\n"), None);
+        assert_eq!(stacked_labels("Mr Ho —Yes.\nMs Li —No.\n"), None);
+        assert_eq!(
+            stacked_labels("Mr Ho —Yes.\nMs Li —No.\nMr Ho —Why?\n").unwrap(),
+            "Mr Ho: Yes.\nMs Li: No.\nMr Ho: Why?\n"
+        );
+    }
+
+    /// A witness named in mixed case, sworn over two lines, or in a `Witness:` field.
+    #[test]
+    fn witnesses_named_in_mixed_case_over_two_lines_or_in_a_field() {
+        assert_eq!(
+            witness_line("John Smith, having been first duly sworn, testified as follows:"),
+            Some("John Smith")
+        );
+        assert_eq!(witness_line("Ana Ruiz, the witness, said as follows:"), None);
+        let (first, second) = sworn_over_two_lines(
+            "JOHN SMITH, called as a witness by the Plaintiff, having been\n\nfirst duly sworn, testified as follows:\n",
+        );
+        assert_eq!(first.get(&1).map(String::as_str), Some("JOHN SMITH"));
+        assert_eq!(second, HashSet::from([3]));
+        assert_eq!(witness_field("Witness: Ana Ruiz"), Some("Ana Ruiz"));
+        assert_eq!(witness_field("WITNESS: JOHN SMITH"), Some("JOHN SMITH"));
+        assert_eq!(witness_field("Witness: I do."), None);
+        assert_eq!(witness_field("Witness: Yes"), None);
+        // Under `--from paragraphs` (a `Date:` field keeps detection off), the field names
+        // the witness of the answers.
+        let text = "Witness: Ana Ruiz\nDate: May 4, 2023\nBY MR. LEE:\nQ.  Your name?\nA.  Ana Ruiz.\nQ.  Your address?\nA.  12 Elm Street.\nTHE WITNESS:  Should I spell it?\n";
+        let opts = crate::format::ReadOptions::default();
+        let out = crate::format::read_str(text, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        let names: Vec<&str> =
+            t.untimed().iter().map(|u| t.annotation().speaker_name(u.speaker)).collect();
+        assert_eq!(names, vec!["MR. LEE", "Ana Ruiz", "MR. LEE", "Ana Ruiz", "Ana Ruiz"]);
+        // `Witness:` labelling words is a speaker, not a field.
+        let labelled = "Counsel: State your name.\nWitness: Ana Ruiz\nCounsel: Your address?\nWitness: It is 12 Elm Street.\n";
+        let out = crate::format::read_str(labelled, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        let names: Vec<&str> =
+            t.untimed().iter().map(|u| t.annotation().speaker_name(u.speaker)).collect();
+        assert_eq!(names, vec!["Counsel", "Witness", "Counsel", "Witness"]);
     }
 }
