@@ -1075,7 +1075,7 @@ fn read_untimed(
         if let Some((name, said)) = untimed_turn_start(line.trim(), labels) {
             if !said.is_empty() {
                 turns += 1;
-                upper += usize::from(!name.chars().any(char::is_lowercase));
+                upper += usize::from(in_capitals(name));
             }
         }
     }
@@ -1380,6 +1380,26 @@ fn without_parenthesised(s: &str) -> String {
     plain
 }
 
+/// Whether a name is written in capitals: no lower case but in a `Mc` or `Mac` that starts a
+/// surname (`MR. McCLELLAN`, as the White House prints its press secretaries).
+fn in_capitals(name: &str) -> bool {
+    name.split_whitespace().all(|w| {
+        let w = w.strip_prefix("Mc").or_else(|| w.strip_prefix("Mac")).unwrap_or(w);
+        !w.chars().any(char::is_lowercase)
+    })
+}
+
+/// The speaker of a press briefing's questions: the White House prints the reporters' turns as
+/// `Q` (`Q    Thank you, Karoline.`, `Q Scott, on the leak…`), the answers by name.
+const PRESS_QUESTION: &str = "Q";
+
+/// The words of a press briefing's question line (`Q` then whitespace or a period, or alone).
+fn press_question(line: &str) -> Option<&str> {
+    let rest = line.trim().strip_prefix('Q')?;
+    let rest = rest.strip_prefix('.').unwrap_or(rest);
+    (rest.is_empty() || rest.starts_with(char::is_whitespace)).then(|| rest.trim())
+}
+
 /// `(name, text)` when `line` opens a turn of an untimed transcript with `labels`: GPO's
 /// period label ([`period_label`]) in a text of them, else a capitalised `Name:` that is not a
 /// header with a time (as [`untimed_turns`] counts them); with `capitals_only`, a name without
@@ -1389,6 +1409,11 @@ fn untimed_turn_start(line: &str, labels: Labels) -> Option<(&str, &str)> {
     if labels.examination {
         if let Some((letter, said)) = qa_line(line) {
             return Some((if letter == 'Q' { "Q" } else { "A" }, said));
+        }
+    }
+    if labels.press {
+        if let Some(said) = press_question(line) {
+            return Some((PRESS_QUESTION, said));
         }
     }
     if labels.period {
@@ -1408,7 +1433,7 @@ fn untimed_colon_turn(line: &str, capitals_only: bool) -> Option<(&str, &str)> {
         })
         .or_else(|| office_label(line).filter(|_| !capitals_only))?;
     let (name, said) = named;
-    let ok = header(line).is_none() && !(capitals_only && name.chars().any(char::is_lowercase));
+    let ok = header(line).is_none() && !(capitals_only && !in_capitals(name));
     ok.then_some((name, said))
 }
 
@@ -1560,15 +1585,20 @@ struct Labels {
     period: bool,
     /// `Q.` and `A.` lines are an examination's questions and answers.
     examination: bool,
+    /// `Q` lines are a press briefing's questions, answered under `Name:` labels.
+    press: bool,
 }
 
 impl Labels {
     /// The labels of `text`: GPO's period labels when at least three lines open with one,
     /// naming two speakers or more, and more lines open so than with a `Name:`; an examination
     /// when at least two lines open with `Q.` and two with `A.` (a court or deposition
-    /// transcript; `Q:` and `A:` are names with a colon, as oral histories write them).
+    /// transcript; `Q:` and `A:` are names with a colon, as oral histories write them); a press
+    /// briefing when at least two lines open with a question's `Q` ([`press_question`]), none
+    /// with an answer's `A.`, and two with a `Name:`.
     fn of(text: &str) -> Labels {
         let (mut period, mut colon, mut q, mut a) = (0usize, 0usize, 0usize, 0usize);
+        let mut asked = 0usize;
         let mut names: HashMap<&str, usize> = HashMap::new();
         for line in text.lines().take(100_000) {
             let line = line.trim().trim_start_matches('\u{feff}');
@@ -1585,6 +1615,7 @@ impl Labels {
                 q += usize::from(letter == 'Q');
                 a += usize::from(letter == 'A');
             }
+            asked += usize::from(press_question(line).is_some_and(|said| !said.is_empty()));
         }
         Labels {
             capitals_only: false,
@@ -1593,6 +1624,7 @@ impl Labels {
                 && names.len() >= 2
                 && names.values().any(|&k| k >= 2),
             examination: q >= 2 && a >= 2,
+            press: asked >= 2 && a == 0 && colon >= 2,
         }
     }
 }
@@ -2933,5 +2965,25 @@ mod tests {
         let names: Vec<&str> =
             t.untimed().iter().map(|u| t.annotation().speaker_name(u.speaker)).collect();
         assert_eq!(names, vec!["Counsel", "Witness", "Counsel", "Witness"]);
+    }
+
+    /// A press briefing's `Q` lines are the reporters' questions only beside `Name:` answers
+    /// and without an examination's `A.`; a name in capitals keeps its `Mc`.
+    #[test]
+    fn press_questions_and_names_in_capitals() {
+        assert_eq!(press_question("Q    Thank you."), Some("Thank you."));
+        assert_eq!(press_question("Q Scott, one more."), Some("Scott, one more."));
+        assert_eq!(press_question("Q"), Some(""));
+        assert_eq!(press_question("Q: Where were you?"), None);
+        assert_eq!(press_question("Quite so."), None);
+        let briefing = "MR. McCLELLAN: Good afternoon.\nQ Scott, one question.\nMR. McCLELLAN: Go ahead.\nQ Thank you.\n";
+        let labels = Labels::of(briefing);
+        assert!(labels.press && !labels.examination);
+        // Questions with answers are an examination; without `Name:` turns, nothing.
+        assert!(!Labels::of("Q.  Your name?\nA.  Ana.\nQ.  Where?\nA.  Here.\n").press);
+        assert!(!Labels::of("Q Scott, one.\nQ Two.\n").press);
+        assert!(
+            in_capitals("MR. McCLELLAN") && in_capitals("MACDONALD") && !in_capitals("Mr. Lee")
+        );
     }
 }

@@ -741,3 +741,37 @@ fn depositions_name_the_witness_sworn_over_two_lines_or_in_mixed_case() {
         ])
     );
 }
+
+/// White House press briefings: the press secretary by name (`MS. LEAVITT:`, `MR.
+/// McCLELLAN:`), the reporters' questions as `Q` followed by spaces, the times of day above
+/// and after `END` no turns. Read before: no format at all (a `Q` line was no label).
+#[test]
+fn press_briefings_with_questions_as_q() {
+    let (turns, warnings) = untimed_turns(&fixture("press_briefing_2025.txt"));
+    let mut want = vec![("MS. LEAVITT", 10)];
+    for k in 0..3 {
+        want.push(("Q", 12 + 4 * k));
+        want.push(("MS. LEAVITT", 14 + 4 * k));
+    }
+    assert_eq!(turns, turns_of(&want));
+    assert!(warnings.iter().any(|w| w.contains("7 utterance(s) by 2 speaker(s)")), "{warnings:?}");
+    let out = fixture("press_briefing_2003.txt");
+    let (turns, _) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("MR. McCLELLAN", 9),
+            ("Q", 11),
+            ("MR. McCLELLAN", 12),
+            ("Q", 13),
+            ("MR. McCLELLAN", 15),
+            ("Q", 16),
+            ("MR. McCLELLAN", 17),
+        ])
+    );
+    let (_, t) = out.corpus.iter().next().unwrap();
+    assert_eq!(
+        t.untimed()[3].content.display_text(),
+        "Are you aware of anyone who has? And\nwill you tell us when they do?"
+    );
+}
