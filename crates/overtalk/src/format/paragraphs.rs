@@ -1162,7 +1162,7 @@ fn read_untimed(
         }
         // A witness sworn in by name (on this line and the next, or named in a `Witness:`
         // field): the answers and `THE WITNESS:` below are theirs.
-        if sworn_second.contains(&n) {
+        if sworn_second.contains(&n) || witness_list(line) {
             headings.get_or_insert((n, 0)).1 += 1;
             continue;
         }
@@ -2033,11 +2033,21 @@ fn split_lines(text: &str) -> impl Iterator<Item = (&str, &str)> {
 /// `line` without the number Hansard puts before a member's question (`1. Name (Constituency)
 /// (Party): text`; at Prime Minister's Questions `Q1. [901234] Name (Constituency) (Party):`,
 /// with the question's reference in brackets). Only before a label with a part in
-/// parentheses, so that a numbered point in a turn (`1. First: we cut taxes`) stays text.
+/// parentheses, so that a numbered point in a turn (`1. First: we cut taxes`) stays text; a
+/// select committee's `Q123 Chair:` (a `Q`, no period) before any capitalised label.
 fn question_number(line: &str) -> &str {
     let t = line.trim_start();
     let digits = t.strip_prefix('Q').unwrap_or(t);
     let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+    // A select committee's evidence numbers its questions `Q123 Chair:`: a `Q`, the number,
+    // whitespace, then a capitalised `Name:` label.
+    if digits.len() < t.len() && (1..=4).contains(&n) {
+        if let Some(rest) = digits[n..].strip_prefix([' ', '\t']).map(str::trim_start) {
+            if name_colon(rest).is_some_and(|(name, _)| capitalised(name)) {
+                return rest;
+            }
+        }
+    }
     let Some(rest) = digits[n..].strip_prefix(". ").filter(|_| (1..=3).contains(&n)) else {
         return line;
     };
@@ -2133,6 +2143,12 @@ fn sworn_over_two_lines(text: &str) -> (HashMap<usize, String>, HashSet<usize>) 
         }
     }
     (first, second)
+}
+
+/// Whether a line lists the witnesses of a hearing (`Witnesses: Sir John Smith, Chief
+/// Executive, and Dr Ana Ruiz.`, as committee evidence opens each panel): no one's words.
+fn witness_list(line: &str) -> bool {
+    name_colon(line.trim()).is_some_and(|(label, _)| matches!(label, "Witnesses" | "WITNESSES"))
 }
 
 /// Labels of a field that names the witness of a deposition or hearing (`Witness: Ana Ruiz`,
@@ -2884,6 +2900,13 @@ mod tests {
         // A numbered point inside a turn stays text.
         assert_eq!(question_number("1. First: we cut taxes"), "1. First: we cut taxes");
         assert_eq!(question_number("2. Ann Lee (Bath) (LD): What"), "Ann Lee (Bath) (LD): What");
+        // A committee's numbered questions; a quarter or a sentence stays text.
+        assert_eq!(question_number("Q123 Chair: Good morning."), "Chair: Good morning.");
+        assert_eq!(question_number("Q12\tMr Jones: Why?"), "Mr Jones: Why?");
+        assert_eq!(question_number("Q1 results: strong"), "Q1 results: strong");
+        assert_eq!(question_number("Q12345 Chair: No"), "Q12345 Chair: No");
+        assert!(witness_list("Witnesses: Sir John Smith and Dr Ana Ruiz."));
+        assert!(!witness_list("Witness: Ana Ruiz"));
     }
 
     /// Labels on the line of their words without a colon: a name with parts, a name before a

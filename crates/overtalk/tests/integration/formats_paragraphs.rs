@@ -775,3 +775,25 @@ fn press_briefings_with_questions_as_q() {
         "Are you aware of anyone who has? And\nwill you tell us when they do?"
     );
 }
+
+/// UK select committee evidence: each question numbered before its label (`Q1 Chair:`), the
+/// panel listed under `Witnesses:`. Read before: `Q1 Chair`, `Q2 Chair`, `Q3 Mr Jones` and
+/// `Q4 Chair` as four speakers, and `Witnesses` as another.
+#[test]
+fn committee_evidence_numbers_its_questions() {
+    let (turns, warnings) = untimed_turns(&fixture("committee_evidence.txt"));
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("Chair", 9),
+            ("Sir John Smith", 11),
+            ("Dr Ruiz", 13),
+            ("Chair", 15),
+            ("Sir John Smith", 17),
+            ("Mr Jones", 19),
+            ("Dr Ruiz", 21),
+            ("Chair", 23),
+        ])
+    );
+    assert!(warnings.iter().any(|w| w.contains("8 utterance(s) by 4 speaker(s)")), "{warnings:?}");
+}
