@@ -796,6 +796,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     if let Some(late) = late_times(text) {
         return read_untimed(text, Some(late), ctx);
     }
+    let names_after = names_after_times(text);
+    let mut named_after = 0usize;
     let mut b = TranscriptBuilder::new();
     let mut current: Option<Paragraph> = None;
     let mut kept = Kept::new();
@@ -902,6 +904,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
             continue;
         };
+        // `00:00:03 Speaker 1` with the words below (Word's transcription): the name.
+        let h = match h {
+            Header { speaker: None, text, .. } if names_after && bare_name(text) => {
+                named_after += 1;
+                Header { speaker: Some(text), text: "", ..h }
+            }
+            h => h,
+        };
         block = (h.speaker.is_none() && h.text.is_empty()).then_some(Block {
             time: h.time,
             seen: false,
@@ -953,6 +963,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             format!("{count} line(s) of markup (headings, rules) or a transcription service's footer skipped: not speech"),
         )?;
     }
+    if named_after > 0 {
+        ctx.warn(Warning::new(
+            WarningKind::Note,
+            format!("{named_after} header(s) of a time and a name alone, the words on the lines below (`00:00:03 Speaker 1`, as Microsoft Word's transcription writes them, or `[00:00:03] Speaker 1`): the name read as the speaker's, as the file's headers are all so"),
+        ))?;
+    }
     if let Some(p) = current {
         kept.keep(p, ctx)?;
     }
@@ -983,6 +999,52 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         ctx.warn(Warning::new(WarningKind::Note, "no paragraphs in the input"))?;
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// Whether the text after a time on a header line can be a speaker's name alone: a
+/// capitalised name of up to four words, no colon, no sentence's end (`Speaker 1`, `Ana
+/// Ruiz`).
+fn bare_name(s: &str) -> bool {
+    let s = s.trim();
+    is_name(s)
+        && capitalised(s)
+        && s.split_whitespace().count() <= 4
+        && !s.contains([':', '(', ')'])
+        && !s.ends_with(['.', '…', '-', '—'])
+        && s.starts_with(char::is_alphabetic)
+}
+
+/// Whether the headers of `text` are a time and a speaker's name alone, the words on the
+/// lines below, as Microsoft Word's transcription writes them (`00:00:03 Speaker 1`, then the
+/// words): in the first [`LATE_TIMES_LINES`] lines, at least two headers whose text is a
+/// name alone ([`bare_name`]) with words below, two in three of the headers with text and no
+/// name, and a name that comes twice. Line by line, `00:00:03 Okay` is a header whose words
+/// are `Okay`; only the file's headers together say it names the speaker.
+///
+/// ```text
+/// 00:00:03 Speaker 1        a name alone: speaker `Speaker 1`
+/// Good morning, everyone.   the words
+/// 00:00:09 Speaker 2        a name alone: speaker `Speaker 2`
+/// ```
+fn names_after_times(text: &str) -> bool {
+    let lines: Vec<&str> =
+        text.lines().take(LATE_TIMES_LINES).filter(|l| !l.trim().is_empty()).collect();
+    let (mut total, mut named) = (0usize, 0usize);
+    let mut names: HashMap<String, usize> = HashMap::new();
+    for (k, line) in lines.iter().enumerate() {
+        let candidate = unmark(line);
+        let Some(h) = header(&candidate) else { continue };
+        if h.speaker.is_some() || h.text.is_empty() {
+            continue;
+        }
+        total += 1;
+        let below = lines.get(k + 1).is_some_and(|l| header(&unmark(l)).is_none());
+        if below && bare_name(h.text) {
+            named += 1;
+            *names.entry(h.text.trim().to_owned()).or_default() += 1;
+        }
+    }
+    named >= 2 && 3 * named >= 2 * total && names.values().any(|&k| k >= 2)
 }
 
 /// Where the times of `text` are too few to place its turns: the speakers' turns on lines
@@ -3008,5 +3070,20 @@ mod tests {
         assert!(
             in_capitals("MR. McCLELLAN") && in_capitals("MACDONALD") && !in_capitals("Mr. Lee")
         );
+    }
+
+    /// A time and a name alone are a speaker's header only when the file's headers are so:
+    /// one-word turns, sentences and names without words below stay words.
+    #[test]
+    fn names_alone_after_times_by_the_whole_file() {
+        let word = "00:00:00 Speaker 1\nHello.\n00:00:04 Speaker 2\nHi.\n00:00:07 Speaker 1\nSo.\n";
+        assert!(names_after_times(word));
+        // One-word turns on the header line, the next line another header.
+        let short = "00:00:01 Okay\n00:00:02 Thanks\n00:00:03 Okay\n00:00:04 Right\n";
+        assert!(!names_after_times(short));
+        // Sentences, and a name that never comes back.
+        assert!(!names_after_times("00:00:01 We left.\nThen.\n00:00:05 It rained.\nMore.\n"));
+        assert!(!names_after_times("00:00:00 Ana Ruiz\nHi.\n00:00:04 Bo Lind\nHello.\n"));
+        assert!(bare_name("Speaker 1") && bare_name("Ana de la Cruz") && !bare_name("so we left"));
     }
 }

@@ -797,3 +797,38 @@ fn committee_evidence_numbers_its_questions() {
     );
     assert!(warnings.iter().any(|w| w.contains("8 utterance(s) by 4 speaker(s)")), "{warnings:?}");
 }
+
+/// Microsoft Word's transcription: `00:00:06 Speaker 2` on a line, the words below. Read
+/// before: every paragraph by `unknown`, the name the first line of its words.
+#[test]
+fn word_transcription_names_after_the_time() {
+    let out = fixture("word_transcription.txt");
+    let (_, t) = out.corpus.iter().next().unwrap();
+    let got: Vec<(String, i64, i64, String)> =
+        tracks(t).into_iter().map(|(name, start, end, _, text)| (name, start, end, text)).collect();
+    let row = |n: &str, s: i64, e: i64, text: &str| (n.to_owned(), s, e, text.to_owned());
+    assert_eq!(
+        got,
+        vec![
+            row(
+                "Speaker 1",
+                0,
+                6 * S,
+                "Good morning and welcome to the show. Today we talk about rivers."
+            ),
+            row("Speaker 2", 6 * S, 8 * S, "Thanks for having me."),
+            row(
+                "Speaker 1",
+                9 * S,
+                14_500_000,
+                "Let us begin with the floods of last spring.\nWhat happened?"
+            ),
+            row("Speaker 2", 15 * S, 15_500_000, "Okay"),
+            row("Speaker 2", 21 * S, 24_500_000, "The water came up in two days."),
+        ]
+    );
+    assert!(out
+        .warnings
+        .iter()
+        .any(|w| w.to_string().contains("5 header(s) of a time and a name alone")));
+}
