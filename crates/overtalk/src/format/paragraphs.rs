@@ -24,6 +24,7 @@
 //! [Ana Ruiz] 19:09:47                  Zoom's saved captions: a bracketed name, a bare time
 //! 0:55 - Ana Ruiz (Company)            Fathom: time, dash, the name alone (text below)
 //! [00:01:02.02] - Speaker 1            Happy Scribe: time in brackets, dash, the name alone
+//! 00:00:06 Speaker 2                   Word's transcription: time, a name alone (text below)
 //! 00:05:00                             Google Meet: the time alone, then one `Name: text`
 //! Ana Ruiz: text                         line per turn (Gemini: `### 00:05:00 {#00:05:00}`,
 //! Bo Lind: text                          `**Ana Ruiz:** text`)
@@ -35,7 +36,9 @@
 //! on the line (`1:30 - we left` stays text). When the first line under a time alone is
 //! `Name: text`, every such line of that block is a turn of its own from the block's time
 //! (laid out one after another by their words; see "Ends are estimated"); a block whose first
-//! line names nobody stays one paragraph (YouTube). Lines that are markup around the
+//! line names nobody stays one paragraph (YouTube). A time and a capitalised name alone, the
+//! words below (`00:00:06 Speaker 2`), names the speaker only when the file's headers are so
+//! (`names_after_times`): line by line, `00:00:06 Okay` is a header and its words. Lines that are markup around the
 //! transcript — Markdown headings and rules, Otter's `Transcribed by https://otter.ai` footer,
 //! Google Meet's `Transcription ended after …` and its note that the transcript was computer
 //! generated — are skipped with one [`WarningKind::Skipped`] warning.
@@ -67,7 +70,13 @@
 //! under `BY MR. SMITH:` (the answers by the witness a swearing-in line names,
 //! `witness_line`), a court reporter's line numbers and page furniture taken off first
 //! (`numbered_lines`), Hansard's labels on lines of their own joined to the words under
-//! them (`stacked_labels`), headings in capitals and Hansard's column marks skipped.
+//! them (`stacked_labels`; also on the line of the words without a colon, `Mr Lee (Bath) (LD)
+//! I rise…`, or before a dash, the Australian `Mr ALBANESE —because…`), a witness sworn in
+//! mixed case, over two lines or in a `Witness:` field, a press briefing's `Q` lines
+//! (`press_question`), a committee's `Q12 Chair:` numbers taken off, headings in capitals and
+//! Hansard's column marks skipped. Times too few to place the turns (a stray time stamp; the
+//! Australian Hansard's time of day on a speech's first label only) are set aside with a
+//! warning (`late_times`).
 //!
 //! # Ends are estimated
 //!
@@ -1300,7 +1309,7 @@ fn read_untimed(
             WarningKind::Skipped,
             line,
             Some(1),
-            format!("{count} heading(s) in capitals or line(s) naming the witness between the turns skipped (`CROSS-EXAMINATION`, `ORAL ARGUMENT OF …`, `JOHN SMITH, having been duly sworn, …`): not speech"),
+            format!("{count} heading(s) in capitals between the turns skipped (`CROSS-EXAMINATION`, `ORAL ARGUMENT OF …`; or lines naming a witness, `JOHN SMITH, having been duly sworn, …`, `Witnesses: …`): not speech"),
         )?;
     }
     if let Some((line, count)) = markup {
@@ -1495,7 +1504,7 @@ fn untimed_colon_turn(line: &str, capitals_only: bool) -> Option<(&str, &str)> {
         })
         .or_else(|| office_label(line).filter(|_| !capitals_only))?;
     let (name, said) = named;
-    let ok = header(line).is_none() && !(capitals_only && !in_capitals(name));
+    let ok = header(line).is_none() && (!capitals_only || in_capitals(name));
     ok.then_some((name, said))
 }
 
@@ -1870,10 +1879,21 @@ fn time_part(part: &str) -> bool {
 }
 
 /// The dash after a label (`Mr ALBANESE —because…`), as the Australian Hansard printed them
-/// until 2011: the text after it.
+/// until 2011: the text after it; `None` when the text after it closes an aside with another
+/// dash within [`ASIDE_WORDS`] words and goes on (`Mr Smith—who spoke first—said…`: prose).
 fn after_dash(s: &str) -> Option<&str> {
-    s.strip_prefix('—').or_else(|| s.strip_prefix('–')).or_else(|| s.strip_prefix("--"))
+    let words =
+        s.strip_prefix('—').or_else(|| s.strip_prefix('–')).or_else(|| s.strip_prefix("--"))?;
+    let aside = words.find(['—', '–']).is_some_and(|d| {
+        words[..d].split_whitespace().count() < ASIDE_WORDS
+            && !words[d..].trim_start_matches(['—', '–']).trim().is_empty()
+    });
+    (!aside).then_some(words)
 }
+
+/// Words after a label's dash within which a second dash that goes on closes an aside
+/// ([`after_dash`]).
+const ASIDE_WORDS: usize = 5;
 
 /// A label on the line of its words, without a colon: a name and its parts in parentheses
 /// (`Mr John Smith (Brighton, Kemptown) (Lab) I rise…`, `Mr PRICE (2:52 PM) —My question…`),
@@ -2995,6 +3015,13 @@ mod tests {
         // Prose: a lower-case word after the parts, one word before a dash, an unclosed part.
         assert_eq!(inline_label("Jane Smith (Reuters) said today that prices fell."), None);
         assert_eq!(inline_label("Then—suddenly—it rained."), None);
+        // An aside between dashes is prose; a cut-off at the end is a turn's.
+        assert_eq!(inline_label("Mr Albanese—who spoke first—said the plan would pass."), None);
+        assert_eq!(inline_label("Mr Dutton —the opposition leader— disagreed."), None);
+        assert_eq!(
+            inline_label("Mr Abbott —Mr Speaker—"),
+            Some(("Mr Abbott", String::new(), "Mr Speaker—"))
+        );
         assert_eq!(inline_label("Mr Lee (Bath I rise"), None);
         assert_eq!(inline_label("Mr Lee (Bath) (LD): I rise."), None);
         assert!(time_part("(14:43)") && time_part("(2.01 p.m.)") && !time_part("(Lab)"));
