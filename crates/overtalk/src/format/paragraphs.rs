@@ -24,6 +24,7 @@
 //! [Ana Ruiz] 19:09:47                  Zoom's saved captions: a bracketed name, a bare time
 //! 0:55 - Ana Ruiz (Company)            Fathom: time, dash, the name alone (text below)
 //! [00:01:02.02] - Speaker 1            Happy Scribe: time in brackets, dash, the name alone
+//! 00:00:06 Speaker 2                   Word's transcription: time, a name alone (text below)
 //! 00:05:00                             Google Meet: the time alone, then one `Name: text`
 //! Ana Ruiz: text                         line per turn (Gemini: `### 00:05:00 {#00:05:00}`,
 //! Bo Lind: text                          `**Ana Ruiz:** text`)
@@ -35,7 +36,9 @@
 //! on the line (`1:30 - we left` stays text). When the first line under a time alone is
 //! `Name: text`, every such line of that block is a turn of its own from the block's time
 //! (laid out one after another by their words; see "Ends are estimated"); a block whose first
-//! line names nobody stays one paragraph (YouTube). Lines that are markup around the
+//! line names nobody stays one paragraph (YouTube). A time and a capitalised name alone, the
+//! words below (`00:00:06 Speaker 2`), names the speaker only when the file's headers are so
+//! (`names_after_times`): line by line, `00:00:06 Okay` is a header and its words. Lines that are markup around the
 //! transcript — Markdown headings and rules, Otter's `Transcribed by https://otter.ai` footer,
 //! Google Meet's `Transcription ended after …` and its note that the transcript was computer
 //! generated — are skipped with one [`WarningKind::Skipped`] warning.
@@ -67,7 +70,13 @@
 //! under `BY MR. SMITH:` (the answers by the witness a swearing-in line names,
 //! `witness_line`), a court reporter's line numbers and page furniture taken off first
 //! (`numbered_lines`), Hansard's labels on lines of their own joined to the words under
-//! them (`stacked_labels`), headings in capitals and Hansard's column marks skipped.
+//! them (`stacked_labels`; also on the line of the words without a colon, `Mr Lee (Bath) (LD)
+//! I rise…`, or before a dash, the Australian `Mr ALBANESE —because…`), a witness sworn in
+//! mixed case, over two lines or in a `Witness:` field, a press briefing's `Q` lines
+//! (`press_question`), a committee's `Q12 Chair:` numbers taken off, headings in capitals and
+//! Hansard's column marks skipped. Times too few to place the turns (a stray time stamp; the
+//! Australian Hansard's time of day on a speech's first label only) are set aside with a
+//! warning (`late_times`).
 //!
 //! # Ends are estimated
 //!
@@ -796,6 +805,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     if let Some(late) = late_times(text) {
         return read_untimed(text, Some(late), ctx);
     }
+    let names_after = names_after_times(text);
+    let mut named_after = 0usize;
     let mut b = TranscriptBuilder::new();
     let mut current: Option<Paragraph> = None;
     let mut kept = Kept::new();
@@ -902,6 +913,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
             continue;
         };
+        // `00:00:03 Speaker 1` with the words below (Word's transcription): the name.
+        let h = match h {
+            Header { speaker: None, text, .. } if names_after && bare_name(text) => {
+                named_after += 1;
+                Header { speaker: Some(text), text: "", ..h }
+            }
+            h => h,
+        };
         block = (h.speaker.is_none() && h.text.is_empty()).then_some(Block {
             time: h.time,
             seen: false,
@@ -953,6 +972,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             format!("{count} line(s) of markup (headings, rules) or a transcription service's footer skipped: not speech"),
         )?;
     }
+    if named_after > 0 {
+        ctx.warn(Warning::new(
+            WarningKind::Note,
+            format!("{named_after} header(s) of a time and a name alone, the words on the lines below (`00:00:03 Speaker 1`, as Microsoft Word's transcription writes them, or `[00:00:03] Speaker 1`): the name read as the speaker's, as the file's headers are all so"),
+        ))?;
+    }
     if let Some(p) = current {
         kept.keep(p, ctx)?;
     }
@@ -985,12 +1010,62 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     Ok(Corpus::single(ctx.recording_id(), b.build()))
 }
 
-/// Where the times of `text` come too late to place its turns: the speakers' turns above the
-/// first line with a time make an untimed transcript by themselves ([`untimed_turns`]), and
-/// there are no more lines with a time than such turns — a rush transcript with a stray time
-/// stamp (`[21:04:37]` where a tape was changed), or with the time it ended at the bottom.
-/// Read by the times, every turn above the first would be skipped and the rest laid out from
-/// one time. The first time line's number (1-based) and the number of turns above it.
+/// Whether the text after a time on a header line can be a speaker's name alone: a
+/// capitalised name of up to four words, no colon, no sentence's end (`Speaker 1`, `Ana
+/// Ruiz`).
+fn bare_name(s: &str) -> bool {
+    let s = s.trim();
+    is_name(s)
+        && capitalised(s)
+        && s.split_whitespace().count() <= 4
+        && !s.contains([':', '(', ')'])
+        && !s.ends_with(['.', '…', '-', '—'])
+        && s.starts_with(char::is_alphabetic)
+}
+
+/// Whether the headers of `text` are a time and a speaker's name alone, the words on the
+/// lines below, as Microsoft Word's transcription writes them (`00:00:03 Speaker 1`, then the
+/// words): in the first [`LATE_TIMES_LINES`] lines, at least two headers whose text is a
+/// name alone ([`bare_name`]) with words below, two in three of the headers with text and no
+/// name, and a name that comes twice. Line by line, `00:00:03 Okay` is a header whose words
+/// are `Okay`; only the file's headers together say it names the speaker.
+///
+/// ```text
+/// 00:00:03 Speaker 1        a name alone: speaker `Speaker 1`
+/// Good morning, everyone.   the words
+/// 00:00:09 Speaker 2        a name alone: speaker `Speaker 2`
+/// ```
+fn names_after_times(text: &str) -> bool {
+    let lines: Vec<&str> =
+        text.lines().take(LATE_TIMES_LINES).filter(|l| !l.trim().is_empty()).collect();
+    let (mut total, mut named) = (0usize, 0usize);
+    let mut names: HashMap<String, usize> = HashMap::new();
+    for (k, line) in lines.iter().enumerate() {
+        let candidate = unmark(line);
+        let Some(h) = header(&candidate) else { continue };
+        if h.speaker.is_some() || h.text.is_empty() {
+            continue;
+        }
+        total += 1;
+        let below = lines.get(k + 1).is_some_and(|l| header(&unmark(l)).is_none());
+        if below && bare_name(h.text) {
+            named += 1;
+            *names.entry(h.text.trim().to_owned()).or_default() += 1;
+        }
+    }
+    named >= 2 && 3 * named >= 2 * total && names.values().any(|&k| k >= 2)
+}
+
+/// Where the times of `text` are too few to place its turns: the speakers' turns on lines
+/// without a time make an untimed transcript by themselves ([`untimed_turns`]), and there are
+/// no more lines with a time than such turns — a rush transcript with a stray time stamp
+/// (`[21:04:37]` where a tape was changed) or the time it ended at the bottom, or a record
+/// that times only some turns (the Australian Hansard's `Mr ALBANESE (Grayndler) (14:43):` at
+/// a member's first turn, a clock time of day, then `The SPEAKER:` and `Mr ALBANESE:`
+/// without one). Read by the times, the turns without one would be folded into the paragraph
+/// above them, or skipped above the first time. The first time line's number (1-based) and
+/// the number of turns without a time; the lines are counted in the first
+/// [`LATE_TIMES_LINES`] lines.
 ///
 /// ```text
 /// MODERATOR: Good evening.        turn without a time  \
@@ -1001,38 +1076,42 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 /// ```
 ///
 /// A podcast whose cold open has no times, above two hundred timed paragraphs, is read by its
-/// times (the open is skipped with a warning).
+/// times (the open is skipped with a warning). Under a time on its own line (Google Meet),
+/// `Name: text` lines are the turns of that time's block: only the turns above the first time
+/// count then.
 fn late_times(text: &str) -> Option<(usize, usize)> {
-    let mut lines = text.split_inclusive('\n').enumerate().take(100_000);
-    // The first line with a time (and where it starts); a transcript whose times start at
-    // once ends the search here.
-    let mut at = 0usize;
     let mut first = None;
-    for (n, l) in lines.by_ref() {
-        if header(&unmark(l)).is_some() {
-            first = Some(n + 1);
-            break;
+    let (mut times, mut blocks) = (0usize, false);
+    // The text above the first time, and the lines without a time.
+    let (mut above, mut untimed) = (0usize, String::new());
+    for (n, l) in text.split_inclusive('\n').enumerate().take(LATE_TIMES_LINES) {
+        match header(&unmark(l)) {
+            Some(h) => {
+                first.get_or_insert(n + 1);
+                times += 1;
+                blocks |= h.shape == Shape::TimeOnly;
+            }
+            None => {
+                if first.is_none() {
+                    above += l.len();
+                }
+                untimed.push_str(l);
+            }
         }
-        at += l.len();
     }
     let line = first?;
-    let above = &text[..at];
-    untimed_turns(above)?;
-    let labels = Labels::of(above);
-    let turns = above
+    let pool = if blocks { &text[..above] } else { untimed.as_str() };
+    untimed_turns(pool)?;
+    let labels = Labels::of(pool);
+    let turns = pool
         .lines()
         .filter(|l| untimed_turn_start(l.trim(), labels).is_some_and(|(_, s)| !s.is_empty()))
         .count();
-    // The other time lines, counted only while they are no more than the turns above.
-    let mut times = 1usize;
-    for (_, l) in lines {
-        times += usize::from(header(&unmark(l)).is_some());
-        if times > turns {
-            return None;
-        }
-    }
-    Some((line, turns))
+    (times <= turns).then_some((line, turns))
 }
+
+/// How many lines [`late_times`] counts times and turns in.
+const LATE_TIMES_LINES: usize = 2000;
 
 /// Speakers' turns with no times at all ([`untimed_turns`]: a debate's rush transcript, a
 /// hearing), read as an untimed transcript: each line that opens with a speaker's `Name:` starts
@@ -1050,8 +1129,8 @@ fn late_times(text: &str) -> Option<(usize, usize)> {
 /// COOPER: Governor --             turn 3 COOPER
 /// ```
 ///
-/// `late` is set when the text has lines with a time that come too late to place its turns
-/// ([`late_times`]): the first one's line and the turns above it. Those lines are read for their
+/// `late` is set when the text has lines with a time too few to place its turns
+/// ([`late_times`]): the first one's line and the turns without a time. Those lines are read for their
 /// speaker and words, and their times are set aside with a warning.
 fn read_untimed(
     text: &str,
@@ -1067,7 +1146,7 @@ fn read_untimed(
         if let Some((name, said)) = untimed_turn_start(line.trim(), labels) {
             if !said.is_empty() {
                 turns += 1;
-                upper += usize::from(!name.chars().any(char::is_lowercase));
+                upper += usize::from(in_capitals(name));
             }
         }
     }
@@ -1101,6 +1180,12 @@ fn read_untimed(
     let mut examiner: Option<String> = None;
     // The witness the last swearing-in line names (`JOHN JONES, called as a witness, …`).
     let mut witness: Option<String> = None;
+    let (sworn_first, sworn_second) = sworn_over_two_lines(text);
+    // `Witness: Ana Ruiz` names the witness unless `Witness:` labels words elsewhere.
+    let fields_only = text.lines().all(|l| {
+        witness_field(l).is_some()
+            || name_colon(l.trim()).is_none_or(|(name, _)| !WITNESS_FIELDS.contains(&name))
+    });
     // Whether the text names an examiner anywhere: the answers are the witness's from its
     // first line (a page that starts in the middle of an examination), the questions by
     // whoever the `BY` line names from there on.
@@ -1146,9 +1231,18 @@ fn read_untimed(
             }
             continue;
         }
-        // A witness sworn in by name: the answers and `THE WITNESS:` below are theirs.
-        if let Some(name) = witness_line(line) {
-            witness = Some(name.to_owned());
+        // A witness sworn in by name (on this line and the next, or named in a `Witness:`
+        // field): the answers and `THE WITNESS:` below are theirs.
+        if sworn_second.contains(&n) || witness_list(line) {
+            headings.get_or_insert((n, 0)).1 += 1;
+            continue;
+        }
+        let named_witness = witness_line(line)
+            .map(str::to_owned)
+            .or_else(|| sworn_first.get(&n).cloned())
+            .or_else(|| witness_field(line).filter(|_| fields_only).map(str::to_owned));
+        if let Some(name) = named_witness {
+            witness = Some(name);
             headings.get_or_insert((n, 0)).1 += 1;
             continue;
         }
@@ -1215,7 +1309,7 @@ fn read_untimed(
             WarningKind::Skipped,
             line,
             Some(1),
-            format!("{count} heading(s) in capitals between the turns skipped (`CROSS-EXAMINATION`, `ORAL ARGUMENT OF …`): not speech"),
+            format!("{count} heading(s) in capitals between the turns skipped (`CROSS-EXAMINATION`, `ORAL ARGUMENT OF …`; or lines naming a witness, `JOHN SMITH, having been duly sworn, …`, `Witnesses: …`): not speech"),
         )?;
     }
     if let Some((line, count)) = markup {
@@ -1239,10 +1333,21 @@ fn read_untimed(
             WarningKind::Skipped,
             line,
             Some(1),
-            format!("{times} line(s) with a time among speakers' turns without times, the first here: {turns} turn(s) come before it, so the times cannot place the transcript; read as an untimed transcript, the times set aside"),
+            format!("{times} line(s) with a time among speakers' turns without times, the first here: {turns} turn(s) have no time, so the times cannot place the transcript; read as an untimed transcript, the times set aside"),
         )?;
     }
-    let aliases = introduced_names(&opens);
+    // The names of the lines with a time set aside are labels too (`Mr ALBANESE (Grayndler)
+    // (14:43):`, then `Mr ALBANESE:`).
+    let timed: Vec<String> = match late {
+        Some(_) => read.iter().map(|(_, name, _)| name.clone()).collect(),
+        None => Vec::new(),
+    };
+    let mut known = opens.clone();
+    known.extend(timed.iter().map(String::as_str));
+    let aliases: BTreeMap<String, String> = introduced_names(&known)
+        .into_iter()
+        .map(|(long, short)| (long.to_owned(), short.to_owned()))
+        .collect();
     if !aliases.is_empty() {
         let list: Vec<String> =
             aliases.iter().map(|(long, short)| format!("{long} → {short}")).collect();
@@ -1254,7 +1359,7 @@ fn read_untimed(
     let mut b = TranscriptBuilder::new();
     let count = read.len();
     for (line, name, said) in read {
-        let speaker = aliases.get(name.as_str()).map_or(name.as_str(), |s| s);
+        let speaker = aliases.get(name.as_str()).map_or(name.as_str(), String::as_str);
         let id = b.speaker(speaker);
         marks_in(&said, speaker, None, &mut b);
         b.push_untimed(id, Content::text(said), line);
@@ -1275,8 +1380,11 @@ fn read_untimed(
 /// the same one.
 fn introduced_names<'a>(names: &HashSet<&'a str>) -> BTreeMap<&'a str, &'a str> {
     let mut out = BTreeMap::new();
+    // Labels with parts in parentheses, each mapped to the label without them.
+    let mut parted: BTreeMap<&str, &str> = BTreeMap::new();
     for &name in names {
-        let plain = without_parenthesised(name.split(',').next().unwrap_or(name));
+        let outer = without_parenthesised(name);
+        let plain = outer.split(',').next().unwrap_or(&outer).to_owned();
         let words: Vec<&str> = plain.split_whitespace().collect();
         let Some(last) =
             words.last().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
@@ -1287,9 +1395,9 @@ fn introduced_names<'a>(names: &HashSet<&'a str>) -> BTreeMap<&'a str, &'a str> 
         // Prime Minister:`; `Sir Keir Starmer (Holborn and St Pancras) (Lab):`, then `Sir Keir
         // Starmer:`: the label without its parts in parentheses.
         let bare = plain.trim();
-        if bare != name && !name.contains(',') {
+        if bare != name && !outer.contains(',') {
             if let Some(&short) = names.get(bare) {
-                out.insert(name, short);
+                parted.insert(name, short);
                 continue;
             }
         }
@@ -1306,7 +1414,26 @@ fn introduced_names<'a>(names: &HashSet<&'a str>) -> BTreeMap<&'a str, &'a str> 
         *per_short.entry(short).or_default() += 1;
     }
     out.retain(|_, short| per_short[short] == 1);
+    // One name with parts that differ only after the constituency (`Mr ALBANESE (Grayndler)`,
+    // then `Mr ALBANESE (Grayndler—Prime Minister)` once he holds an office) is one member;
+    // two constituencies are two members (`Mr SMITH (Hove)`, `Mr SMITH (Bath)`), whom the
+    // name alone does not tell apart.
+    let mut seats: BTreeMap<&str, HashSet<&str>> = BTreeMap::new();
+    for (&long, &short) in &parted {
+        seats.entry(short).or_default().insert(constituency(long));
+    }
+    parted.retain(|_, short| seats[short].len() == 1);
+    out.extend(parted);
     out
+}
+
+/// The first part in parentheses of a label, up to a dash or comma that starts an office
+/// (`Grayndler` in `Mr ALBANESE (Grayndler—Prime Minister) (14:53)`), or `""`.
+fn constituency(label: &str) -> &str {
+    let Some(open) = label.find('(') else { return "" };
+    let part = &label[open + 1..];
+    let end = part.find([')', '—', '–', ',']).unwrap_or(part.len());
+    part[..end].trim()
 }
 
 /// `s` without its parts in parentheses.
@@ -1324,6 +1451,26 @@ fn without_parenthesised(s: &str) -> String {
     plain
 }
 
+/// Whether a name is written in capitals: no lower case but in a `Mc` or `Mac` that starts a
+/// surname (`MR. McCLELLAN`, as the White House prints its press secretaries).
+fn in_capitals(name: &str) -> bool {
+    name.split_whitespace().all(|w| {
+        let w = w.strip_prefix("Mc").or_else(|| w.strip_prefix("Mac")).unwrap_or(w);
+        !w.chars().any(char::is_lowercase)
+    })
+}
+
+/// The speaker of a press briefing's questions: the White House prints the reporters' turns as
+/// `Q` (`Q    Thank you, Karoline.`, `Q Scott, on the leak…`), the answers by name.
+const PRESS_QUESTION: &str = "Q";
+
+/// The words of a press briefing's question line (`Q` then whitespace or a period, or alone).
+fn press_question(line: &str) -> Option<&str> {
+    let rest = line.trim().strip_prefix('Q')?;
+    let rest = rest.strip_prefix('.').unwrap_or(rest);
+    (rest.is_empty() || rest.starts_with(char::is_whitespace)).then(|| rest.trim())
+}
+
 /// `(name, text)` when `line` opens a turn of an untimed transcript with `labels`: GPO's
 /// period label ([`period_label`]) in a text of them, else a capitalised `Name:` that is not a
 /// header with a time (as [`untimed_turns`] counts them); with `capitals_only`, a name without
@@ -1333,6 +1480,11 @@ fn untimed_turn_start(line: &str, labels: Labels) -> Option<(&str, &str)> {
     if labels.examination {
         if let Some((letter, said)) = qa_line(line) {
             return Some((if letter == 'Q' { "Q" } else { "A" }, said));
+        }
+    }
+    if labels.press {
+        if let Some(said) = press_question(line) {
+            return Some((PRESS_QUESTION, said));
         }
     }
     if labels.period {
@@ -1347,10 +1499,12 @@ fn untimed_turn_start(line: &str, labels: Labels) -> Option<(&str, &str)> {
 fn untimed_colon_turn(line: &str, capitals_only: bool) -> Option<(&str, &str)> {
     let line = question_number(line);
     let named = name_colon(line)
-        .filter(|(name, _)| capitalised(name) && name.starts_with(char::is_alphabetic))
+        .filter(|(name, _)| {
+            (capitalised(name) || chair_label(name)) && name.starts_with(char::is_alphabetic)
+        })
         .or_else(|| office_label(line).filter(|_| !capitals_only))?;
     let (name, said) = named;
-    let ok = header(line).is_none() && !(capitals_only && name.chars().any(char::is_lowercase));
+    let ok = header(line).is_none() && (!capitals_only || in_capitals(name));
     ok.then_some((name, said))
 }
 
@@ -1502,15 +1656,20 @@ struct Labels {
     period: bool,
     /// `Q.` and `A.` lines are an examination's questions and answers.
     examination: bool,
+    /// `Q` lines are a press briefing's questions, answered under `Name:` labels.
+    press: bool,
 }
 
 impl Labels {
     /// The labels of `text`: GPO's period labels when at least three lines open with one,
     /// naming two speakers or more, and more lines open so than with a `Name:`; an examination
     /// when at least two lines open with `Q.` and two with `A.` (a court or deposition
-    /// transcript; `Q:` and `A:` are names with a colon, as oral histories write them).
+    /// transcript; `Q:` and `A:` are names with a colon, as oral histories write them); a press
+    /// briefing when at least two lines open with a question's `Q` ([`press_question`]), none
+    /// with an answer's `A.`, and two with a `Name:`.
     fn of(text: &str) -> Labels {
         let (mut period, mut colon, mut q, mut a) = (0usize, 0usize, 0usize, 0usize);
+        let mut asked = 0usize;
         let mut names: HashMap<&str, usize> = HashMap::new();
         for line in text.lines().take(100_000) {
             let line = line.trim().trim_start_matches('\u{feff}');
@@ -1527,6 +1686,7 @@ impl Labels {
                 q += usize::from(letter == 'Q');
                 a += usize::from(letter == 'A');
             }
+            asked += usize::from(press_question(line).is_some_and(|said| !said.is_empty()));
         }
         Labels {
             capitals_only: false,
@@ -1535,6 +1695,7 @@ impl Labels {
                 && names.len() >= 2
                 && names.values().any(|&k| k >= 2),
             examination: q >= 2 && a >= 2,
+            press: asked >= 2 && a == 0 && colon >= 2,
         }
     }
 }
@@ -1615,7 +1776,7 @@ fn numbered_lines(text: &str) -> Option<(String, Option<(usize, usize)>)> {
 }
 
 /// Longest part in parentheses of a stacked label ([`stacked_labels`]), in characters.
-const MAX_PART_CHARS: usize = 80;
+const MAX_PART_CHARS: usize = 160;
 
 /// The parts in parentheses that make up the whole of `s` (`(Holborn and St Pancras) (Lab)`,
 /// `(Rishi Sunak)`): one or more groups without nesting, each non-empty, at most
@@ -1680,10 +1841,129 @@ fn stacked_label(lines: &[&str], at: usize) -> Option<(String, String, usize)> {
 /// ([`stacked_labels`]).
 const MIN_STACKED_LABELS: usize = 2;
 
-/// The text of a transcript whose labels stand on lines of their own, without a colon, as the
-/// UK Parliament's Hansard web pages lay out a debate: the member's name, then the
-/// constituency and party in parentheses on the next line or the same one, then the words;
-/// a minister's office, then the name in parentheses.
+/// Fewest labels before a dash (`Mr ALBANESE —because…`) that make a text one of them
+/// ([`stacked_labels`]); two names or more, one of them twice.
+const MIN_DASH_LABELS: usize = 3;
+
+/// Last words of a presiding officer's or the members' collective label (`The SPEAKER`, `Mr
+/// Deputy Speaker`, `Hon. Members`, `Honourable members`, `Opposition members`), which a
+/// parliament's record writes at the start of a line without naming them elsewhere.
+const CHAIR_WORDS: &[&str] = &[
+    "speaker",
+    "president",
+    "chair",
+    "chairman",
+    "chairwoman",
+    "chairperson",
+    "members",
+    "member",
+];
+
+/// Whether `s` is a presiding officer's or the members' label ([`CHAIR_WORDS`]): two to four
+/// words, the first capitalised, the last one of those words.
+fn chair_label(s: &str) -> bool {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    (2..=4).contains(&words.len())
+        && s.starts_with(char::is_uppercase)
+        && !s.contains([':', '(', ')', ',', ';', '!', '?'])
+        && words.last().is_some_and(|w| CHAIR_WORDS.contains(&w.to_lowercase().as_str()))
+}
+
+/// Whether a part in parentheses is the time a record gives a speech (`(14:43)`, `(2:52 PM)`,
+/// `(2.01 p.m.)`), not part of who spoke.
+fn time_part(part: &str) -> bool {
+    let p = part.trim().trim_start_matches('(').trim_end_matches(')').trim();
+    p.starts_with(|c: char| c.is_ascii_digit())
+        && p.contains([':', '.'])
+        && p.chars().all(|c| c.is_ascii_digit() || " :.apmAPM".contains(c))
+}
+
+/// The dash after a label (`Mr ALBANESE —because…`), as the Australian Hansard printed them
+/// until 2011: the text after it; `None` when the text after it closes an aside with another
+/// dash within [`ASIDE_WORDS`] words and goes on (`Mr Smith—who spoke first—said…`: prose).
+fn after_dash(s: &str) -> Option<&str> {
+    let words =
+        s.strip_prefix('—').or_else(|| s.strip_prefix('–')).or_else(|| s.strip_prefix("--"))?;
+    let aside = words.find(['—', '–']).is_some_and(|d| {
+        words[..d].split_whitespace().count() < ASIDE_WORDS
+            && !words[d..].trim_start_matches(['—', '–']).trim().is_empty()
+    });
+    (!aside).then_some(words)
+}
+
+/// Words after a label's dash within which a second dash that goes on closes an aside
+/// ([`after_dash`]).
+const ASIDE_WORDS: usize = 5;
+
+/// A label on the line of its words, without a colon: a name and its parts in parentheses
+/// (`Mr John Smith (Brighton, Kemptown) (Lab) I rise…`, `Mr PRICE (2:52 PM) —My question…`),
+/// or a name before a dash (`Mr ALBANESE —because…`, `Honourable members—Hear, hear!`). The
+/// name, its parts (`""` for none; a time among them left out, [`time_part`]) and the words.
+/// Without a dash, the words start as a sentence does (a capital, a digit, a quote), so that
+/// `Jane Smith (Reuters) said today…` stays text.
+fn inline_label(line: &str) -> Option<(&str, String, &str)> {
+    let dash = line.find(['—', '–']).into_iter().chain(line.find("--")).min();
+    let open = line.find('(');
+    if let Some(open) = open.filter(|&o| dash.is_none_or(|d| o < d)) {
+        let name = line[..open].trim();
+        if !(label_name(name) || chair_label(name)) {
+            return None;
+        }
+        // The groups in parentheses, one after another.
+        let mut rest = &line[open..];
+        let mut parts: Vec<&str> = Vec::new();
+        while let Some(after) = rest.strip_prefix('(') {
+            let close = after.find(')')?;
+            parts.push(&rest[..close + 2]);
+            rest = after[close + 1..].trim_start();
+        }
+        if !label_parts(&parts.concat()) {
+            return None;
+        }
+        let (words, dashed) = match after_dash(rest) {
+            Some(w) => (w.trim(), true),
+            None => (rest.trim(), false),
+        };
+        let sentence = words
+            .starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit() || "\"'‘“[".contains(c));
+        if words.is_empty() || words.starts_with(':') || !(dashed || sentence) {
+            return None;
+        }
+        let kept: Vec<&str> = parts.into_iter().filter(|p| !time_part(p)).collect();
+        return Some((name, kept.join(" "), words));
+    }
+    let d = dash?;
+    let name = line[..d].trim();
+    let words = after_dash(&line[d..])?.trim();
+    let plain = label_name(name) && name.split_whitespace().count() >= 2;
+    (!words.is_empty() && (plain || chair_label(name))).then_some((name, String::new(), words))
+}
+
+/// The label a known name, a presiding officer's or the members' label opens `line` with,
+/// followed by words that start as a sentence does (`The SPEAKER Order!`, `Hon. Members Hear,
+/// hear!`, `Mr John Smith Will he answer?` once `Mr John Smith (Brighton) (Lab)` has spoken):
+/// the label and the words.
+fn known_label<'a>(line: &'a str, known: &HashSet<String>) -> Option<(&'a str, &'a str)> {
+    let ends = line.match_indices(' ').map(|(i, _)| i).take(MAX_NAME_WORDS);
+    let mut found = None;
+    for end in ends {
+        let (name, words) = (&line[..end], line[end..].trim_start());
+        let words = after_dash(words).map_or(words, str::trim_start);
+        let sentence = words
+            .starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit() || "\"'‘“[".contains(c));
+        if sentence && (known.contains(name) || chair_label(name)) {
+            found = Some((name, words));
+        }
+    }
+    found
+}
+
+/// The text of a transcript whose labels have no colon, as parliaments' records lay out a
+/// debate: on lines of their own (the UK Parliament's Hansard web pages: the member's name,
+/// then the constituency and party in parentheses on the next line or the same one, then the
+/// words; a minister's office, then the name in parentheses), or on the line of the words
+/// ([`inline_label`]: a name with its parts, or a name before a dash, as the Australian
+/// Hansard printed them until 2011).
 ///
 /// ```text
 /// Sir Keir Starmer                     -> Sir Keir Starmer (Holborn and St Pancras) (Lab): Does…
@@ -1693,15 +1973,22 @@ const MIN_STACKED_LABELS: usize = 2;
 /// I will tell him what…                   (blank)
 /// Sir Keir Starmer                     -> Sir Keir Starmer: He has not…
 /// He has not…                             (blank)
+/// Mr Lee (Bath) (LD) I rise to…        -> Mr Lee (Bath) (LD): I rise to…
+/// The SPEAKER Order!                   -> The SPEAKER: Order!
+/// Mr PRICE (2:52 PM) —My question…     -> Mr PRICE: My question…
+/// Mr ALBANESE —because they know…      -> Mr ALBANESE: because they know…
 /// ```
 ///
 /// Each such label is joined to the first line of words under it as `Label: words` on the
 /// label's line (the lines it took are left blank, so line numbers stay those of the file),
-/// and is then read as a `Name:` label ([`read_untimed`]). A name alone on its line opens a
-/// turn only when the text gives that name with parts in parentheses elsewhere (a member's
-/// later turns); the parts are what tell a label from a title or a heading, so an article's
+/// and is then read as a `Name:` label ([`read_untimed`]); a time in the parentheses is left
+/// out. A name alone on its line, or at the start of a line without its parts, opens a turn
+/// only when the text gives that name with parts in parentheses elsewhere (a member's later
+/// turns), or is a presiding officer's or the members' label ([`chair_label`]) at the start
+/// of a line; the parts are what tell a label from a title or a heading, so an article's
 /// short capitalised lines (`Wind Power`, `By Jane Smith`) stay text. `None` unless at least
-/// [`MIN_STACKED_LABELS`] labels have parts in parentheses.
+/// [`MIN_STACKED_LABELS`] labels have parts in parentheses, or [`MIN_DASH_LABELS`] stand
+/// before a dash. A label too long to be read as a name is written without its parts.
 fn stacked_labels(text: &str) -> Option<String> {
     let all: Vec<(&str, &str)> = split_lines(text).take(100_000).collect();
     // The non-blank lines and their index in `all`.
@@ -1715,37 +2002,70 @@ fn stacked_labels(text: &str) -> Option<String> {
     let words_under = |at: usize| {
         lines.get(at).is_some_and(|l| !label_parts(l) && stacked_label(&lines, at).is_none())
     };
-    let mut found: Vec<(usize, String, String, usize)> = Vec::new();
+    // Each label: its line, the label, the lines it takes above its words, and the words.
+    let mut found: Vec<(usize, String, String, usize, &str)> = Vec::new();
     let mut named: HashSet<String> = HashSet::new();
+    let (mut parted, mut dashes) = (0usize, HashMap::<&str, usize>::new());
     let mut at = 0;
     while at < lines.len() {
-        match stacked_label(&lines, at).filter(|(_, _, taken)| words_under(at + taken)) {
-            Some((name, parts, taken)) => {
-                named.insert(name.clone());
-                found.push((at, name, parts, taken));
-                at += taken + 1;
-            }
-            None => at += 1,
+        if let Some((name, parts, taken)) =
+            stacked_label(&lines, at).filter(|(_, _, taken)| words_under(at + taken))
+        {
+            named.insert(name.clone());
+            parted += 1;
+            found.push((at, name, parts, taken, lines[at + taken]));
+            at += taken + 1;
+            continue;
         }
+        if let Some((name, parts, words)) = inline_label(lines[at]) {
+            let dashed = lines[at][name.len()..].contains(['—', '–']);
+            if parts.is_empty() || dashed {
+                *dashes.entry(name).or_default() += 1;
+            }
+            if !parts.is_empty() {
+                named.insert(name.to_owned());
+                parted += 1;
+            }
+            found.push((at, name.to_owned(), parts, 0, words));
+        }
+        at += 1;
     }
-    if found.len() < MIN_STACKED_LABELS {
+    let dash_turns: usize = dashes.values().sum();
+    let dashed =
+        dash_turns >= MIN_DASH_LABELS && dashes.len() >= 2 && dashes.values().any(|&k| k >= 2);
+    if parted < MIN_STACKED_LABELS && !dashed {
         return None;
     }
-    // Then the names alone on their line, of members named with parts.
-    let mut labels: BTreeMap<usize, (String, usize)> = found
+    if dashed {
+        named.extend(dashes.keys().map(|k| (*k).to_owned()));
+    }
+    let mut labels: BTreeMap<usize, (String, usize, &str)> = found
         .into_iter()
-        .map(|(at, name, parts, taken)| (at, (format!("{name} {parts}"), taken)))
+        .map(|(at, name, parts, taken, words)| {
+            let full = if parts.is_empty() { name.clone() } else { format!("{name} {parts}") };
+            let label = if is_name(&full) || office_label(&format!("{full}:")).is_some() {
+                full
+            } else {
+                name
+            };
+            (at, (label, taken, words))
+        })
         .collect();
+    // Then the names alone on their line, of members named with parts, and the names at the
+    // start of a line (known ones, the chair, the members).
     let mut at = 0;
     while at < lines.len() {
-        if let Some((_, taken)) = labels.get(&at) {
+        if let Some((_, taken, _)) = labels.get(&at) {
             at += taken + 1;
             continue;
         }
         let line = lines[at];
         if named.contains(line) && words_under(at + 1) && !labels.contains_key(&(at + 1)) {
-            labels.insert(at, (line.to_owned(), 1));
+            labels.insert(at, (line.to_owned(), 1, lines[at + 1]));
             at += 2;
+        } else if let Some((name, words)) = known_label(line, &named) {
+            labels.insert(at, (name.to_owned(), 0, words));
+            at += 1;
         } else {
             at += 1;
         }
@@ -1753,8 +2073,8 @@ fn stacked_labels(text: &str) -> Option<String> {
     // The rewritten text: a label's line gets `Label: words`, the lines it joined are blank.
     let mut blank: HashSet<usize> = HashSet::new();
     let mut joined: HashMap<usize, String> = HashMap::new();
-    for (&at, (label, taken)) in &labels {
-        joined.insert(index[at], format!("{label}: {}", lines[at + taken]));
+    for (&at, (label, taken, words)) in &labels {
+        joined.insert(index[at], format!("{label}: {words}"));
         blank.extend((1..=*taken).map(|k| index[at + k]));
     }
     let mut out = String::with_capacity(text.len() + 64 * labels.len());
@@ -1795,11 +2115,21 @@ fn split_lines(text: &str) -> impl Iterator<Item = (&str, &str)> {
 /// `line` without the number Hansard puts before a member's question (`1. Name (Constituency)
 /// (Party): text`; at Prime Minister's Questions `Q1. [901234] Name (Constituency) (Party):`,
 /// with the question's reference in brackets). Only before a label with a part in
-/// parentheses, so that a numbered point in a turn (`1. First: we cut taxes`) stays text.
+/// parentheses, so that a numbered point in a turn (`1. First: we cut taxes`) stays text; a
+/// select committee's `Q123 Chair:` (a `Q`, no period) before any capitalised label.
 fn question_number(line: &str) -> &str {
     let t = line.trim_start();
     let digits = t.strip_prefix('Q').unwrap_or(t);
     let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+    // A select committee's evidence numbers its questions `Q123 Chair:`: a `Q`, the number,
+    // whitespace, then a capitalised `Name:` label.
+    if digits.len() < t.len() && (1..=4).contains(&n) {
+        if let Some(rest) = digits[n..].strip_prefix([' ', '\t']).map(str::trim_start) {
+            if name_colon(rest).is_some_and(|(name, _)| capitalised(name)) {
+                return rest;
+            }
+        }
+    }
     let Some(rest) = digits[n..].strip_prefix(". ").filter(|_| (1..=3).contains(&n)) else {
         return line;
     };
@@ -1850,17 +2180,75 @@ const SWORN_WORDS: &[&str] = &["witness", "sworn", "affirmed"];
 /// The witness a court or deposition transcript names as it swears them in, on a line of its
 /// own before the examination: `JOHN JONES, called as a witness, having been duly sworn,
 /// testified as follows:` (or `…, having been first duly sworn, was examined and testified as
-/// follows:`). A name of two words or more in capitals, a comma, then words with `witness`, `sworn` or `affirmed`,
-/// ending with `follows:` or `follows.`. The name: the `A.` answers and `THE WITNESS:` turns
-/// below it, up to the next such line, are that witness's.
+/// follows:`). A name of two words or more in capitals, a comma, then words with `witness`,
+/// `sworn` or `affirmed`, ending with `follows:` or `follows.`. A name in mixed case (`John
+/// Smith, having been first duly sworn, testified as follows:`) needs `sworn` or `affirmed`,
+/// so that `Ana Ruiz, the witness, said as follows:` stays text. The name: the `A.` answers
+/// and `THE WITNESS:` turns below it, up to the next such line, are that witness's.
 fn witness_line(line: &str) -> Option<&str> {
     let (name, rest) = line.trim().split_once(',')?;
     let rest = rest.trim().to_lowercase();
     let name = name.trim();
-    let sworn = SWORN_WORDS.iter().any(|w| rest.contains(w))
-        && (rest.ends_with("follows:") || rest.ends_with("follows."));
-    let capitals = name.split_whitespace().count() >= 2 && !name.chars().any(char::is_lowercase);
-    (sworn && capitals && is_name(name) && name.starts_with(char::is_alphabetic)).then_some(name)
+    let ends = rest.ends_with("follows:") || rest.ends_with("follows.");
+    let sworn = ends && SWORN_WORDS.iter().any(|w| rest.contains(w));
+    let oath = ends && SWORN_WORDS[1..].iter().any(|w| rest.contains(w));
+    let words = name.split_whitespace().count() >= 2;
+    let capitals = words && !name.chars().any(char::is_lowercase);
+    let mixed = words && capitalised(name) && oath;
+    (((sworn && capitals) || mixed) && is_name(name) && name.starts_with(char::is_alphabetic))
+        .then_some(name)
+}
+
+/// The swearing-in lines that run over two lines (`JOHN SMITH, called as a witness by the
+/// Plaintiff, having been` / `first duly sworn, testified as follows:`): the first line's
+/// number (1-based) with the witness's name, and the second lines' numbers.
+fn sworn_over_two_lines(text: &str) -> (HashMap<usize, String>, HashSet<usize>) {
+    let (mut first, mut second) = (HashMap::new(), HashSet::new());
+    let lines: Vec<(usize, &str)> = split_lines(text)
+        .take(100_000)
+        .enumerate()
+        .map(|(k, (l, _))| (k + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty())
+        .collect();
+    for pair in lines.windows(2) {
+        let ((n, a), (m, b)) = (pair[0], pair[1]);
+        if a.len() > 300 || b.len() > 300 || witness_line(a).is_some() || !a.contains(',') {
+            continue;
+        }
+        let b_ends = b.to_lowercase();
+        if !(b_ends.ends_with("follows:") || b_ends.ends_with("follows.")) {
+            continue;
+        }
+        if let Some(name) = witness_line(&format!("{a} {b}")) {
+            first.insert(n, name.to_owned());
+            second.insert(m);
+        }
+    }
+    (first, second)
+}
+
+/// Whether a line lists the witnesses of a hearing (`Witnesses: Sir John Smith, Chief
+/// Executive, and Dr Ana Ruiz.`, as committee evidence opens each panel): no one's words.
+fn witness_list(line: &str) -> bool {
+    name_colon(line.trim()).is_some_and(|(label, _)| matches!(label, "Witnesses" | "WITNESSES"))
+}
+
+/// Labels of a field that names the witness of a deposition or hearing (`Witness: Ana Ruiz`,
+/// `DEPONENT: JOHN SMITH`).
+const WITNESS_FIELDS: &[&str] = &["Witness", "WITNESS", "Deponent", "DEPONENT"];
+
+/// The witness a `Witness:` field names ([`WITNESS_FIELDS`]): a capitalised name of two to
+/// five words and nothing else (`Witness: I do.` is an answer).
+fn witness_field(line: &str) -> Option<&str> {
+    let (label, name) = name_colon(line.trim())?;
+    let words = name.split_whitespace().count();
+    let plain = !name.ends_with(['.', '?', '!', ',', ';', ':']) && !name.contains(['(', ')']);
+    (WITNESS_FIELDS.contains(&label)
+        && (2..=5).contains(&words)
+        && plain
+        && capitalised(name)
+        && name.starts_with(char::is_alphabetic))
+    .then_some(name)
 }
 
 /// Whether a line is the Government Publishing Office's note that material inserted into the
@@ -2111,7 +2499,7 @@ mod tests {
         );
         let said: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
         assert!(
-            said.iter().any(|w| w.contains("line 6, column 1: 2 line(s) with a time among speakers' turns without times, the first here: 4 turn(s) come before it")),
+            said.iter().any(|w| w.contains("line 6, column 1: 2 line(s) with a time among speakers' turns without times, the first here: 6 turn(s) have no time")),
             "{said:?}"
         );
         let cold_open = "HOST: Previously on the show.\nGUEST: It was wild.\nHOST: Indeed.\n[00:00:05] HOST: Welcome back.\n[00:00:09] GUEST: Thanks.\n[00:00:12] HOST: So.\n[00:00:15] GUEST: Yes.\n";
@@ -2594,5 +2982,135 @@ mod tests {
         // A numbered point inside a turn stays text.
         assert_eq!(question_number("1. First: we cut taxes"), "1. First: we cut taxes");
         assert_eq!(question_number("2. Ann Lee (Bath) (LD): What"), "Ann Lee (Bath) (LD): What");
+        // A committee's numbered questions; a quarter or a sentence stays text.
+        assert_eq!(question_number("Q123 Chair: Good morning."), "Chair: Good morning.");
+        assert_eq!(question_number("Q12\tMr Jones: Why?"), "Mr Jones: Why?");
+        assert_eq!(question_number("Q1 results: strong"), "Q1 results: strong");
+        assert_eq!(question_number("Q12345 Chair: No"), "Q12345 Chair: No");
+        assert!(witness_list("Witnesses: Sir John Smith and Dr Ana Ruiz."));
+        assert!(!witness_list("Witness: Ana Ruiz"));
+    }
+
+    /// Labels on the line of their words without a colon: a name with parts, a name before a
+    /// dash, a known name or the chair at the start of a line; prose with names in it stays
+    /// text.
+    #[test]
+    fn hansard_labels_on_the_line_of_their_words() {
+        assert_eq!(
+            inline_label("Mr Lee (Bath) (LD) I rise to speak."),
+            Some(("Mr Lee", "(Bath) (LD)".to_owned(), "I rise to speak."))
+        );
+        assert_eq!(
+            inline_label("Mr PRICE (2:52 PM) —My question is this."),
+            Some(("Mr PRICE", String::new(), "My question is this."))
+        );
+        assert_eq!(
+            inline_label("Mr ALBANESE —because they know."),
+            Some(("Mr ALBANESE", String::new(), "because they know."))
+        );
+        assert_eq!(
+            inline_label("Honourable members—Hear, hear!"),
+            Some(("Honourable members", String::new(), "Hear, hear!"))
+        );
+        // Prose: a lower-case word after the parts, one word before a dash, an unclosed part.
+        assert_eq!(inline_label("Jane Smith (Reuters) said today that prices fell."), None);
+        assert_eq!(inline_label("Then—suddenly—it rained."), None);
+        // An aside between dashes is prose; a cut-off at the end is a turn's.
+        assert_eq!(inline_label("Mr Albanese—who spoke first—said the plan would pass."), None);
+        assert_eq!(inline_label("Mr Dutton —the opposition leader— disagreed."), None);
+        assert_eq!(
+            inline_label("Mr Abbott —Mr Speaker—"),
+            Some(("Mr Abbott", String::new(), "Mr Speaker—"))
+        );
+        assert_eq!(inline_label("Mr Lee (Bath I rise"), None);
+        assert_eq!(inline_label("Mr Lee (Bath) (LD): I rise."), None);
+        assert!(time_part("(14:43)") && time_part("(2.01 p.m.)") && !time_part("(Lab)"));
+        assert!(chair_label("The SPEAKER") && chair_label("Hon. Members"));
+        assert!(chair_label("Madam Deputy Speaker") && !chair_label("The Prime Minister"));
+        let known: HashSet<String> = ["Mr John Smith".to_owned()].into();
+        assert_eq!(
+            known_label("Mr John Smith Will he answer?", &known),
+            Some(("Mr John Smith", "Will he answer?"))
+        );
+        assert_eq!(known_label("Mr John Smith said no.", &known), None);
+        assert_eq!(known_label("The SPEAKER Order!", &known), Some(("The SPEAKER", "Order!")));
+        assert_eq!(known_label("Mr Speaker, I rise.", &known), None);
+        // Two dash labels, or one name only, make no text of them.
+        assert_eq!(stacked_labels("Mr Ho —Yes.\nMr Ho —No.\nMr Ho —Maybe.\n"), None);
+        assert_eq!(stacked_labels("Mr Ho —Yes.\nMs Li —No.\n"), None);
+        assert_eq!(
+            stacked_labels("Mr Ho —Yes.\nMs Li —No.\nMr Ho —Why?\n").unwrap(),
+            "Mr Ho: Yes.\nMs Li: No.\nMr Ho: Why?\n"
+        );
+    }
+
+    /// A witness named in mixed case, sworn over two lines, or in a `Witness:` field.
+    #[test]
+    fn witnesses_named_in_mixed_case_over_two_lines_or_in_a_field() {
+        assert_eq!(
+            witness_line("John Smith, having been first duly sworn, testified as follows:"),
+            Some("John Smith")
+        );
+        assert_eq!(witness_line("Ana Ruiz, the witness, said as follows:"), None);
+        let (first, second) = sworn_over_two_lines(
+            "JOHN SMITH, called as a witness by the Plaintiff, having been\n\nfirst duly sworn, testified as follows:\n",
+        );
+        assert_eq!(first.get(&1).map(String::as_str), Some("JOHN SMITH"));
+        assert_eq!(second, HashSet::from([3]));
+        assert_eq!(witness_field("Witness: Ana Ruiz"), Some("Ana Ruiz"));
+        assert_eq!(witness_field("WITNESS: JOHN SMITH"), Some("JOHN SMITH"));
+        assert_eq!(witness_field("Witness: I do."), None);
+        assert_eq!(witness_field("Witness: Yes"), None);
+        // Under `--from paragraphs` (a `Date:` field keeps detection off), the field names
+        // the witness of the answers.
+        let text = "Witness: Ana Ruiz\nDate: May 4, 2023\nBY MR. LEE:\nQ.  Your name?\nA.  Ana Ruiz.\nQ.  Your address?\nA.  12 Elm Street.\nTHE WITNESS:  Should I spell it?\n";
+        let opts = crate::format::ReadOptions::default();
+        let out = crate::format::read_str(text, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        let names: Vec<&str> =
+            t.untimed().iter().map(|u| t.annotation().speaker_name(u.speaker)).collect();
+        assert_eq!(names, vec!["MR. LEE", "Ana Ruiz", "MR. LEE", "Ana Ruiz", "Ana Ruiz"]);
+        // `Witness:` labelling words is a speaker, not a field.
+        let labelled = "Counsel: State your name.\nWitness: Ana Ruiz\nCounsel: Your address?\nWitness: It is 12 Elm Street.\n";
+        let out = crate::format::read_str(labelled, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        let names: Vec<&str> =
+            t.untimed().iter().map(|u| t.annotation().speaker_name(u.speaker)).collect();
+        assert_eq!(names, vec!["Counsel", "Witness", "Counsel", "Witness"]);
+    }
+
+    /// A press briefing's `Q` lines are the reporters' questions only beside `Name:` answers
+    /// and without an examination's `A.`; a name in capitals keeps its `Mc`.
+    #[test]
+    fn press_questions_and_names_in_capitals() {
+        assert_eq!(press_question("Q    Thank you."), Some("Thank you."));
+        assert_eq!(press_question("Q Scott, one more."), Some("Scott, one more."));
+        assert_eq!(press_question("Q"), Some(""));
+        assert_eq!(press_question("Q: Where were you?"), None);
+        assert_eq!(press_question("Quite so."), None);
+        let briefing = "MR. McCLELLAN: Good afternoon.\nQ Scott, one question.\nMR. McCLELLAN: Go ahead.\nQ Thank you.\n";
+        let labels = Labels::of(briefing);
+        assert!(labels.press && !labels.examination);
+        // Questions with answers are an examination; without `Name:` turns, nothing.
+        assert!(!Labels::of("Q.  Your name?\nA.  Ana.\nQ.  Where?\nA.  Here.\n").press);
+        assert!(!Labels::of("Q Scott, one.\nQ Two.\n").press);
+        assert!(
+            in_capitals("MR. McCLELLAN") && in_capitals("MACDONALD") && !in_capitals("Mr. Lee")
+        );
+    }
+
+    /// A time and a name alone are a speaker's header only when the file's headers are so:
+    /// one-word turns, sentences and names without words below stay words.
+    #[test]
+    fn names_alone_after_times_by_the_whole_file() {
+        let word = "00:00:00 Speaker 1\nHello.\n00:00:04 Speaker 2\nHi.\n00:00:07 Speaker 1\nSo.\n";
+        assert!(names_after_times(word));
+        // One-word turns on the header line, the next line another header.
+        let short = "00:00:01 Okay\n00:00:02 Thanks\n00:00:03 Okay\n00:00:04 Right\n";
+        assert!(!names_after_times(short));
+        // Sentences, and a name that never comes back.
+        assert!(!names_after_times("00:00:01 We left.\nThen.\n00:00:05 It rained.\nMore.\n"));
+        assert!(!names_after_times("00:00:00 Ana Ruiz\nHi.\n00:00:04 Bo Lind\nHello.\n"));
+        assert!(bare_name("Speaker 1") && bare_name("Ana de la Cruz") && !bare_name("so we left"));
     }
 }

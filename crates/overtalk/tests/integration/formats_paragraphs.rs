@@ -613,3 +613,222 @@ fn start_times_only_keep_each_speakers_word_count() {
     // Alice 7 + 3, Bob 6 (as text mode counts them); no words per minute of estimated talk.
     assert_eq!(words, vec![("Alice", 10, None), ("Bob", 6, None)]);
 }
+
+/// A fixture of `tests/data/paragraphs/`, detected from its content and read.
+fn fixture(name: &str) -> overtalk::format::ReadOutput {
+    let path = overtalk_testkit::fixtures().join("paragraphs").join(name);
+    read_path(&path, None, &ReadOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// `(speaker, line)` of every untimed turn of a fixture's one recording, and its warnings.
+fn untimed_turns(out: &overtalk::format::ReadOutput) -> (Vec<(String, usize)>, Vec<String>) {
+    let (_, t) = out.corpus.iter().next().unwrap();
+    assert!(t.is_untimed());
+    assert!(t.annotation().is_empty());
+    let turns = t
+        .untimed()
+        .iter()
+        .map(|u| (t.annotation().speaker_name(u.speaker).to_owned(), u.line))
+        .collect();
+    (turns, out.warnings.iter().map(|w| w.to_string()).collect())
+}
+
+fn turns_of(pairs: &[(&str, usize)]) -> Vec<(String, usize)> {
+    pairs.iter().map(|&(name, line)| (name.to_owned(), line)).collect()
+}
+
+/// The Australian Hansard until 2011: the label and the words on one line, a dash between
+/// them (`Mr ALBANESE —because…`), the first label of a speech with the office or the time in
+/// parentheses, the chair and the members (`The SPEAKER —Order!`, `Honourable members—Hear,
+/// hear!`). Read before: no format at all.
+#[test]
+fn australian_hansard_labels_before_a_dash() {
+    let (turns, warnings) = untimed_turns(&fixture("hansard_au_2009.txt"));
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("Mr PRICE", 5),
+            ("Mr ALBANESE", 7),
+            ("Mr ALBANESE", 11),
+            ("Mr Abbott", 13),
+            ("The SPEAKER", 15),
+            ("Honourable members", 17),
+            ("Mr ALBANESE", 19),
+        ])
+    );
+    assert!(warnings.iter().any(|w| w.contains("7 utterance(s) by 5 speaker(s)")), "{warnings:?}");
+}
+
+/// The Australian Hansard since 2011: a speech's first label has the seat and the clock time
+/// of day in parentheses (`Mr ALBANESE (Grayndler) (14:43):`), the turns inside it a bare
+/// `The SPEAKER:`. Read before as a Rev transcript of three paragraphs, `14:43` taken for
+/// 14 min 43 s and every untimed turn folded into the paragraph above; now the times, fewer
+/// than the turns without one, are set aside with a warning, and one member's labels are one
+/// speaker.
+#[test]
+fn australian_hansard_times_of_day_on_some_labels() {
+    let (turns, warnings) = untimed_turns(&fixture("hansard_au_2014.txt"));
+    let dutton = "Mr DUTTON (Dickson—Minister for Health)";
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("Mr ALBANESE", 5),
+            ("The SPEAKER", 7),
+            ("Mr ALBANESE", 9),
+            ("Mr Pyne", 11),
+            ("The SPEAKER", 13),
+            (dutton, 15),
+            ("Mr ALBANESE", 17),
+        ])
+    );
+    let has = |s: &str| warnings.iter().any(|w| w.contains(s));
+    assert!(
+        has("line 5, column 1: 3 line(s) with a time among speakers' turns without times, the first here: 4 turn(s) have no time"),
+        "{warnings:?}"
+    );
+    assert!(has("Mr ALBANESE (Grayndler) → Mr ALBANESE; Mr ALBANESE (Grayndler—Leader of the Opposition) → Mr ALBANESE"), "{warnings:?}");
+}
+
+/// UK Hansard copied with the label on the line of its words and no colon: the member's
+/// name and parts in parentheses at the first turn, the name alone after, the Speaker and the
+/// members' chorus. Read before: no format at all.
+#[test]
+fn uk_hansard_labels_on_the_line_of_the_words_without_a_colon() {
+    let (turns, warnings) = untimed_turns(&fixture("hansard_uk_one_line.txt"));
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("Mr John Smith", 3),
+            ("The Prime Minister", 5),
+            ("Mr John Smith", 7),
+            ("Hon. Members", 9),
+            ("Mr Speaker", 11),
+            ("The Prime Minister", 13),
+        ])
+    );
+    assert!(warnings.iter().any(|w| w.contains("6 utterance(s) by 4 speaker(s)")), "{warnings:?}");
+}
+
+/// A deposition whose oath runs over two lines, and one whose witness is named in mixed
+/// case: the answers and `THE WITNESS:` are the witness's, by name. Read before: the
+/// answers as `THE WITNESS`'s, the oath not read as naming anyone.
+#[test]
+fn depositions_name_the_witness_sworn_over_two_lines_or_in_mixed_case() {
+    let (turns, _) = untimed_turns(&fixture("deposition_two_line_oath.txt"));
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("MS. ORTIZ", 10),
+            ("JOHN SMITH", 11),
+            ("MS. ORTIZ", 12),
+            ("JOHN SMITH", 13),
+            ("MR. KLEIN", 14),
+            ("JOHN SMITH", 15),
+            ("MS. ORTIZ", 16),
+            ("JOHN SMITH", 17),
+        ])
+    );
+    let (turns, _) = untimed_turns(&fixture("deposition_mixed_case.txt"));
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("MR. LEE", 6),
+            ("Mary Roe", 7),
+            ("MR. LEE", 8),
+            ("Mary Roe", 9),
+            ("Mary Roe", 10),
+            ("MR. LEE", 11),
+        ])
+    );
+}
+
+/// White House press briefings: the press secretary by name (`MS. LEAVITT:`, `MR.
+/// McCLELLAN:`), the reporters' questions as `Q` followed by spaces, the times of day above
+/// and after `END` no turns. Read before: no format at all (a `Q` line was no label).
+#[test]
+fn press_briefings_with_questions_as_q() {
+    let (turns, warnings) = untimed_turns(&fixture("press_briefing_2025.txt"));
+    let mut want = vec![("MS. LEAVITT", 10)];
+    for k in 0..3 {
+        want.push(("Q", 12 + 4 * k));
+        want.push(("MS. LEAVITT", 14 + 4 * k));
+    }
+    assert_eq!(turns, turns_of(&want));
+    assert!(warnings.iter().any(|w| w.contains("7 utterance(s) by 2 speaker(s)")), "{warnings:?}");
+    let out = fixture("press_briefing_2003.txt");
+    let (turns, _) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("MR. McCLELLAN", 9),
+            ("Q", 11),
+            ("MR. McCLELLAN", 12),
+            ("Q", 13),
+            ("MR. McCLELLAN", 15),
+            ("Q", 16),
+            ("MR. McCLELLAN", 17),
+        ])
+    );
+    let (_, t) = out.corpus.iter().next().unwrap();
+    assert_eq!(
+        t.untimed()[3].content.display_text(),
+        "Are you aware of anyone who has? And\nwill you tell us when they do?"
+    );
+}
+
+/// UK select committee evidence: each question numbered before its label (`Q1 Chair:`), the
+/// panel listed under `Witnesses:`. Read before: `Q1 Chair`, `Q2 Chair`, `Q3 Mr Jones` and
+/// `Q4 Chair` as four speakers, and `Witnesses` as another.
+#[test]
+fn committee_evidence_numbers_its_questions() {
+    let (turns, warnings) = untimed_turns(&fixture("committee_evidence.txt"));
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("Chair", 9),
+            ("Sir John Smith", 11),
+            ("Dr Ruiz", 13),
+            ("Chair", 15),
+            ("Sir John Smith", 17),
+            ("Mr Jones", 19),
+            ("Dr Ruiz", 21),
+            ("Chair", 23),
+        ])
+    );
+    assert!(warnings.iter().any(|w| w.contains("8 utterance(s) by 4 speaker(s)")), "{warnings:?}");
+}
+
+/// Microsoft Word's transcription: `00:00:06 Speaker 2` on a line, the words below. Read
+/// before: every paragraph by `unknown`, the name the first line of its words.
+#[test]
+fn word_transcription_names_after_the_time() {
+    let out = fixture("word_transcription.txt");
+    let (_, t) = out.corpus.iter().next().unwrap();
+    let got: Vec<(String, i64, i64, String)> =
+        tracks(t).into_iter().map(|(name, start, end, _, text)| (name, start, end, text)).collect();
+    let row = |n: &str, s: i64, e: i64, text: &str| (n.to_owned(), s, e, text.to_owned());
+    assert_eq!(
+        got,
+        vec![
+            row(
+                "Speaker 1",
+                0,
+                6 * S,
+                "Good morning and welcome to the show. Today we talk about rivers."
+            ),
+            row("Speaker 2", 6 * S, 8 * S, "Thanks for having me."),
+            row(
+                "Speaker 1",
+                9 * S,
+                14_500_000,
+                "Let us begin with the floods of last spring.\nWhat happened?"
+            ),
+            row("Speaker 2", 15 * S, 15_500_000, "Okay"),
+            row("Speaker 2", 21 * S, 24_500_000, "The water came up in two days."),
+        ]
+    );
+    assert!(out
+        .warnings
+        .iter()
+        .any(|w| w.to_string().contains("5 header(s) of a time and a name alone")));
+}
