@@ -850,4 +850,21 @@ fn a_truncated_recording_is_read_with_a_warning_and_refused_under_strict() {
         "overtalk: error: detecting speech: cut.wav: the file is truncated: the audio stops at \
          2.000 s\n"
     );
+    // The analysis carries the note beside its numbers (JSON diagnostics, the report's
+    // warnings), and stderr says it once.
+    let note = "recording: cut.wav: the file is truncated: 2.000 s of audio read of the 5.169 s \
+                its header declares; the rest is missing (--strict refuses it)";
+    let run = dir.run(&["analyze", "--no-diarize", "cut.wav", "--format", "json"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let json: serde_json::Value = serde_json::from_str(&run.stdout()).unwrap();
+    let warnings = &json["conversations"][0]["diagnostics"]["warnings"];
+    let warnings: Vec<&str> =
+        warnings.as_array().unwrap().iter().filter_map(|w| w.as_str()).collect();
+    assert!(warnings.contains(&note), "{warnings:?}");
+    assert_eq!(run.stderr().matches("the file is truncated").count(), 1, "{}", run.stderr());
+    let run = dir.run(&["report", "--no-diarize", "cut.wav", "-o", "cut.html"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(dir
+        .read("cut.html")
+        .contains("<li>recording: cut.wav: the file is truncated: 2.000 s"));
 }

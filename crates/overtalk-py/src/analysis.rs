@@ -524,6 +524,7 @@ fn analyze_source(
                 chat_markers,
                 one_speaker_per_frame: false,
                 speakers_not_separated: false,
+                recording_notes: Vec::new(),
                 extra: (),
             });
         }

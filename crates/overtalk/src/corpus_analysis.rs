@@ -37,6 +37,10 @@ pub struct CorpusEntry<T> {
     /// Whether the speech of a mixed track was found by voice activity alone, all one speaker
     /// (no speaker model): the speakers were not told apart.
     pub speakers_not_separated: bool,
+    /// The notes of the detection that found the speech in a recording (a late start, a
+    /// truncated file, a track whose speech was mostly taken for bleed), each given to the
+    /// analysis as an [`AnalysisWarning::Recording`](crate::analysis::AnalysisWarning::Recording).
+    pub recording_notes: Vec<String>,
     /// Carried through to the result.
     pub extra: T,
 }
@@ -145,6 +149,9 @@ pub fn analyze_entries<T>(
         }
         if e.speakers_not_separated {
             analysis.mark_speakers_not_separated();
+        }
+        for note in e.recording_notes {
+            analysis.diagnostics.warnings.push(crate::analysis::AnalysisWarning::Recording(note));
         }
         let result = AnalyzedEntry { label, transcript, analysis, extra: e.extra };
         each(&result);

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use overtalk::analysis::turn_order::{self, TurnOrder};
-use overtalk::analysis::{self, Analysis};
+use overtalk::analysis::{self, Analysis, AnalysisWarning};
 use overtalk::corpus_analysis::{self, CorpusEntry, CorpusOptions};
 use overtalk::output::Conversation;
 use overtalk::report::{self, ConversationView, ReportOptions};
@@ -148,6 +148,7 @@ fn read_inputs(
                 chat_markers: None,
                 one_speaker_per_frame: one_per_frame,
                 speakers_not_separated: detected.provenance.voice_activity_only(),
+                recording_notes: detected.notes.clone(),
                 extra: Some(detected.provenance.clone()),
             });
         }
@@ -183,6 +184,7 @@ fn read_inputs(
                 chat_markers,
                 one_speaker_per_frame: false,
                 speakers_not_separated: false,
+                recording_notes: Vec::new(),
                 extra: None,
             });
         }
@@ -217,7 +219,9 @@ fn read_inputs(
     let options = CorpusOptions { params: &params, timing_only: how.timing_only };
     let results = corpus_analysis::analyze_entries(read, &options, &mut |a| {
         if !globals.quiet {
-            for w in &a.analysis.diagnostics.warnings {
+            // The recording's own notes were printed when it was detected.
+            let fresh = a.analysis.diagnostics.warnings.iter();
+            for w in fresh.filter(|w| !matches!(w, AnalysisWarning::Recording(_))) {
                 eprintln!("overtalk: warning: {}: {w}", a.label);
             }
         }

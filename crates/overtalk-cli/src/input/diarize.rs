@@ -87,7 +87,7 @@ pub fn diarize(
     options: &DetectOptions,
     vad_chosen: bool,
     globals: Globals,
-) -> Result<(Corpus, overtalk_audio::provenance::Provenance)> {
+) -> Result<(Corpus, overtalk_audio::provenance::Provenance, Vec<String>)> {
     // A file that is not a recording is refused before any model is looked for.
     let decoder = Decoder::open(audio, &options.decode).context("detecting speech")?;
     let chosen = pipeline::build_diarizer(&args.request(vad_chosen), options)?;
@@ -133,21 +133,23 @@ pub fn diarize(
         pipeline::DiarizeFailure::Decoding(e) => anyhow::Error::new(e).context("decoding"),
         pipeline::DiarizeFailure::Diarizing(e) => anyhow::Error::new(e).context("diarizing"),
     })?;
+    let mut notes: Vec<String> = found.warnings.iter().map(ToString::to_string).collect();
+    // A count asked for and not given back is said (fewer stretches of speech than speakers
+    // asked for); without a speaker model the fallback's own warning says why.
+    let shortfall = pipeline::count_warning(
+        &audio.display().to_string(),
+        args.num_speakers,
+        found.transcript.annotation().speakers().len(),
+        found.provenance.voice_activity_only(),
+    );
     if !globals.quiet {
-        for w in &found.warnings {
+        for w in &notes {
             eprintln!("overtalk: warning: {w}");
         }
-        // A count asked for and not given back is said (fewer stretches of speech than
-        // speakers asked for); without a speaker model the fallback's own warning says why.
-        let shortfall = pipeline::count_warning(
-            &audio.display().to_string(),
-            args.num_speakers,
-            found.transcript.annotation().speakers().len(),
-            found.provenance.voice_activity_only(),
-        );
-        if let Some(w) = shortfall {
+        if let Some(w) = &shortfall {
             eprintln!("overtalk: warning: {w} (--num-speakers)");
         }
     }
-    Ok((Corpus::single(found.recording_id, found.transcript), found.provenance))
+    notes.extend(shortfall);
+    Ok((Corpus::single(found.recording_id, found.transcript), found.provenance, notes))
 }

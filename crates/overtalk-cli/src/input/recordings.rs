@@ -69,6 +69,10 @@ pub(crate) struct Detected {
     /// With one microphone per speaker, how far each track stands above what the detector
     /// predicts there (for laying words of overlapped speech).
     pub(crate) levels: Option<overtalk_audio::multitrack::TrackExcess>,
+    /// What the detection noted about the recording (a late start, a truncated file, a track
+    /// whose speech was mostly taken for bleed, a track without speech), as printed on stderr:
+    /// the analysis carries each beside its numbers, into the JSON and the report.
+    pub(crate) notes: Vec<String>,
 }
 
 impl AudioArgs {
@@ -163,7 +167,7 @@ impl AudioArgs {
         }
         if let (Some(audio), true, false) = (audio, mixed, self.diarize.no_diarize) {
             let vad_chosen = self.vad.is_some() || self.vad_model.is_some();
-            let (corpus, provenance) = crate::input::diarize::diarize(
+            let (corpus, provenance, mut notes) = crate::input::diarize::diarize(
                 &self.diarize,
                 audio,
                 recording_id,
@@ -171,8 +175,10 @@ impl AudioArgs {
                 vad_chosen,
                 globals,
             )?;
-            let detected = Detected { sources, corpus, provenance, levels: None };
-            warn_if_silent(&detected, globals);
+            let mut detected =
+                Detected { sources, corpus, provenance, levels: None, notes: vec![] };
+            notes.extend(warn_if_silent(&detected, globals));
+            detected.notes = notes;
             let count_given = self.diarize.num_speakers.is_some()
                 || self.diarize.max_speakers.is_some_and(|n| n <= 1);
             if !globals.quiet && !count_given {
@@ -195,15 +201,18 @@ impl AudioArgs {
             bar.finish_and_clear();
         }
         let found = found.context("detecting speech")?;
+        let mut notes: Vec<String> = found.warnings.iter().map(ToString::to_string).collect();
         if !globals.quiet {
-            for w in &found.warnings {
+            for w in &notes {
                 eprintln!("overtalk: warning: {w}");
             }
         }
         let provenance = found.provenance;
         let corpus = Corpus::single(found.recording_id, found.transcript);
-        let detected = Detected { sources, corpus, provenance, levels: found.levels };
-        warn_if_silent(&detected, globals);
+        let mut detected =
+            Detected { sources, corpus, provenance, levels: found.levels, notes: vec![] };
+        notes.extend(warn_if_silent(&detected, globals));
+        detected.notes = notes;
         Ok(detected)
     }
 }
@@ -220,17 +229,20 @@ fn one_speaker_hint(method: &Provenance, speakers: usize) -> Option<&'static str
 
 /// Says so on stderr when no speech at all was found in a recording, so that an empty RTTM or
 /// a table of "0 speakers" is not mistaken for a result about people (and when a speaker of a
-/// multitrack recording has none: `pipeline::silence_warnings`).
-fn warn_if_silent(detected: &Detected, globals: Globals) {
-    if globals.quiet {
-        return;
-    }
+/// multitrack recording has none: `pipeline::silence_warnings`); returns what it said (or
+/// would have said with `--quiet`).
+fn warn_if_silent(detected: &Detected, globals: Globals) -> Vec<String> {
     let names: Vec<String> = detected.sources.iter().map(Source::display).collect();
+    let mut said = Vec::new();
     for (_, t) in detected.corpus.iter() {
         for w in pipeline::silence_warnings(t, &names) {
-            eprintln!("overtalk: warning: {w}");
+            if !globals.quiet {
+                eprintln!("overtalk: warning: {w}");
+            }
+            said.push(w);
         }
     }
+    said
 }
 
 /// A note on stderr when `--channels` names fewer channels than the recording has: the others

@@ -74,7 +74,7 @@ pub(crate) fn detect_hypothesis(
         _ => None,
     };
     let mut methods = Vec::new();
-    for Detected { sources: srcs, corpus, provenance: method, levels: _ } in detected {
+    for Detected { sources: srcs, corpus, provenance: method, .. } in detected {
         for (id, t) in corpus.into_recordings() {
             let id =
                 recording_id.map(str::to_owned).or_else(|| single_reference.clone()).unwrap_or(id);

@@ -110,9 +110,18 @@ pub enum AnalysisWarning {
         /// The segments of the input.
         segments: usize,
     },
+    /// `recording`: a note of the detection that found the speakers in a recording, carried
+    /// into the analysis so that the report and the JSON show it beside the numbers it bears
+    /// on: the audio starts late on the file's timeline, the file is truncated, a track's
+    /// speech was mostly taken for bleed, a track has no speech. The sentence is
+    /// `recording: ` and the detection's own.
+    Recording(String),
     /// `other`: a sentence this version does not know, read back from another version's JSON.
     Other(String),
 }
+
+/// What the sentence of an [`AnalysisWarning::Recording`] starts with.
+const RECORDING_PREFIX: &str = "recording: ";
 
 /// The fewest floor transfers, all of offset 0, that [`AnalysisWarning::TouchingTurns`] takes
 /// for a sign of a timeline tiled with turns (a few exact zeros happen in timed speech).
@@ -120,7 +129,7 @@ pub const TOUCHING_TURNS_MIN: usize = 5;
 
 impl AnalysisWarning {
     /// Every code, in the order of the variants.
-    pub const CODES: [&'static str; 9] = [
+    pub const CODES: [&'static str; 10] = [
         "no-overlap",
         "schism",
         "estimated-ends",
@@ -129,6 +138,7 @@ impl AnalysisWarning {
         "touching-turns",
         "speakers-not-separated",
         "nothing-left",
+        "recording",
         "other",
     ];
 
@@ -143,7 +153,8 @@ impl AnalysisWarning {
             AnalysisWarning::TouchingTurns { .. } => 5,
             AnalysisWarning::SpeakersNotSeparated => 6,
             AnalysisWarning::NothingLeft { .. } => 7,
-            AnalysisWarning::Other(_) => 8,
+            AnalysisWarning::Recording(_) => 8,
+            AnalysisWarning::Other(_) => 9,
         };
         Self::CODES[i]
     }
@@ -203,6 +214,7 @@ impl fmt::Display for AnalysisWarning {
                 f,
                 "none of the input's {segments} segment(s) is left once the parameters drop segments (ignored labels, min_segment): nothing was analysed"
             ),
+            AnalysisWarning::Recording(note) => write!(f, "{RECORDING_PREFIX}{note}"),
             AnalysisWarning::Other(text) => f.write_str(text),
         }
     }
@@ -226,6 +238,9 @@ fn recognise(text: &str) -> Option<AnalysisWarning> {
     }
     if text == SPEAKERS_NOT_SEPARATED {
         return Some(AnalysisWarning::SpeakersNotSeparated);
+    }
+    if let Some(note) = text.strip_prefix(RECORDING_PREFIX) {
+        return Some(AnalysisWarning::Recording(note.to_owned()));
     }
     if let Some(n) = between(
         text,
@@ -344,6 +359,9 @@ mod tests {
             AnalysisWarning::TouchingTurns { transfers: 7 },
             AnalysisWarning::SpeakersNotSeparated,
             AnalysisWarning::NothingLeft { segments: 4 },
+            AnalysisWarning::Recording(
+                "clip.mp4: its audio starts 1.500 s into the file's timeline".to_owned(),
+            ),
             AnalysisWarning::Other("something new".to_owned()),
         ]
     }
@@ -371,6 +389,10 @@ mod tests {
         assert!(w[5].to_string().starts_with("all 7 floor transfers have an offset of exactly 0"));
         assert_eq!(w[6].to_string(), SPEAKERS_NOT_SEPARATED);
         assert!(w[7].to_string().starts_with("none of the input's 4 segment(s) is left"));
+        assert_eq!(
+            w[8].to_string(),
+            "recording: clip.mp4: its audio starts 1.500 s into the file's timeline"
+        );
         let codes: Vec<_> = w.iter().map(AnalysisWarning::code).collect();
         assert_eq!(codes, AnalysisWarning::CODES);
         assert_eq!(w[1].span_ms(), Some((Millis::new(1250), Millis::new(6500))));

@@ -33,6 +33,7 @@ fn entry(id: &str, file: &str) -> CorpusEntry<usize> {
         chat_markers: None,
         one_speaker_per_frame: id == "diarized",
         speakers_not_separated: false,
+        recording_notes: Vec::new(),
         extra: file.len(),
     }
 }
