@@ -175,10 +175,8 @@ impl AudioArgs {
                 vad_chosen,
                 globals,
             )?;
-            let mut detected =
-                Detected { sources, corpus, provenance, levels: None, notes: vec![] };
-            notes.extend(warn_if_silent(&detected, globals));
-            detected.notes = notes;
+            notes.extend(warn_if_silent(&sources, &corpus, globals));
+            let detected = Detected { sources, corpus, provenance, levels: None, notes };
             let count_given = self.diarize.num_speakers.is_some()
                 || self.diarize.max_speakers.is_some_and(|n| n <= 1);
             if !globals.quiet && !count_given {
@@ -209,11 +207,8 @@ impl AudioArgs {
         }
         let provenance = found.provenance;
         let corpus = Corpus::single(found.recording_id, found.transcript);
-        let mut detected =
-            Detected { sources, corpus, provenance, levels: found.levels, notes: vec![] };
-        notes.extend(warn_if_silent(&detected, globals));
-        detected.notes = notes;
-        Ok(detected)
+        notes.extend(warn_if_silent(&sources, &corpus, globals));
+        Ok(Detected { sources, corpus, provenance, levels: found.levels, notes })
     }
 }
 
@@ -231,10 +226,10 @@ fn one_speaker_hint(method: &Provenance, speakers: usize) -> Option<&'static str
 /// a table of "0 speakers" is not mistaken for a result about people (and when a speaker of a
 /// multitrack recording has none: `pipeline::silence_warnings`); returns what it said (or
 /// would have said with `--quiet`).
-fn warn_if_silent(detected: &Detected, globals: Globals) -> Vec<String> {
-    let names: Vec<String> = detected.sources.iter().map(Source::display).collect();
+fn warn_if_silent(sources: &[Source], corpus: &Corpus, globals: Globals) -> Vec<String> {
+    let names: Vec<String> = sources.iter().map(Source::display).collect();
     let mut said = Vec::new();
-    for (_, t) in detected.corpus.iter() {
+    for (_, t) in corpus.iter() {
         for w in pipeline::silence_warnings(t, &names) {
             if !globals.quiet {
                 eprintln!("overtalk: warning: {w}");
