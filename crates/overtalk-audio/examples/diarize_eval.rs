@@ -631,7 +631,8 @@ fn turns_mode(
         }),
     );
     // Extra rows: "after" with short runs relabelled by their own embedding
-    // (`MIN/MAX/MARGIN` in frames and cosine, or `off`).
+    // (`MIN/MAX/MARGIN[/DIP_MARGIN]` in frames and cosine, `DIP_MARGIN` `off` for no parts
+    // between energy dips; or `off`).
     edge_rows.extend(
         args().grid_short.as_deref().unwrap_or("").split(',').filter(|x| !x.is_empty()).map(|x| {
             if x == "off" {
@@ -642,6 +643,15 @@ fn turns_mode(
             r.min_frames = v.first().and_then(|s| s.parse().ok()).unwrap_or(r.min_frames);
             r.max_frames = v.get(1).and_then(|s| s.parse().ok()).unwrap_or(r.max_frames);
             r.margin = v.get(2).and_then(|s| s.parse().ok()).unwrap_or(r.margin);
+            match v.get(3) {
+                Some(&"off") => r.dips = None,
+                Some(m) => {
+                    let mut d = r.dips.unwrap_or_default();
+                    d.margin = m.parse().unwrap();
+                    r.dips = Some(d);
+                }
+                None => {}
+            }
             (format!("s{x}"), DiarizeOptions { short_runs: Some(r), ..after })
         }),
     );

@@ -8,8 +8,8 @@
 //!            ─► [optional speaker change points (DiarizeOptions::change): windows that
 //!               cross one weigh less, switching is cheap near one]
 //!            ─► per-frame scores ─► Viterbi with switch cost ─► re-estimate centroids (×2)
-//!            ─► pieces of 0.25–1.2 s between pauses relabelled by their own embedding
-//!               (DiarizeOptions::short_runs)
+//!            ─► pieces of 0.25–1.2 s between pauses (or between the signal's energy dips)
+//!               relabelled by their own embedding (DiarizeOptions::short_runs)
 //!            ─► [optional second speaker per frame]
 //!            ─► [optional: direct speaker changes located on the log-mel frames
 //!               (DiarizeOptions::handover)]
@@ -236,6 +236,15 @@ impl Ge2eDiarizer {
                 r.max_frames * 10,
                 r.margin
             ));
+            if let Some(d) = &r.dips {
+                s.push_str(&format!(
+                    ", and between energy dips (≥ {} ms, {} dB under the speech within {} ms) by ≥ {}",
+                    d.min_frames * 10,
+                    d.contrast,
+                    d.span * 10,
+                    d.margin
+                ));
+            }
         }
         s.push(')');
         s
@@ -266,6 +275,13 @@ pub struct PreparedSignal {
     /// Their own embeddings, centred as the windows' (empty when the options relabel no short
     /// run).
     run_emb: Vec<Vec<f32>>,
+    /// Whether each speech frame lies in an energy dip ([`short_runs::energy_dips`]; empty
+    /// without [`short_runs::DipOptions`]).
+    dips: Vec<bool>,
+    /// The parts between dips of the runs too long for a piece ([`short_runs::dip_pieces`]).
+    dip_runs: Vec<(usize, usize)>,
+    /// Their own embeddings, centred as the windows'.
+    dip_run_emb: Vec<Vec<f32>>,
     /// With a second detector: the two detectors' mean probability (see [`Features::fused`])
     /// and its frame hop.
     fused: (Vec<f32>, Delta),
@@ -378,6 +394,29 @@ impl Ge2eDiarizer {
         );
         let run_emb =
             cluster::centre_on(&embed_windows(&*self.embedder, &f.data, d, &runs, &|_| {})?, &mean);
+        // The runs too long for a piece, parted further at the signal's energy dips.
+        let (dips, dip_runs) = match o.short_runs.and_then(|r| r.dips) {
+            Some(dip) => {
+                let energy: Vec<f32> =
+                    speech.iter().map(|&i| f.energy.get(i).copied().unwrap_or(f32::MIN)).collect();
+                let dips = short_runs::energy_dips(&speech, &energy, &dip);
+                let parts = short_runs::dip_pieces(
+                    &speech,
+                    &vad,
+                    pauses.valley,
+                    pauses.min_pause,
+                    &dips,
+                    SHORT_RUN_MIN_FRAMES,
+                    wmax.saturating_sub(1),
+                );
+                (dips, parts)
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        let dip_run_emb = cluster::centre_on(
+            &embed_windows(&*self.embedder, &f.data, d, &dip_runs, &|_| {})?,
+            &mean,
+        );
         let fused = (std::mem::take(&mut f.fused), f.hop);
         let energy = std::mem::take(&mut f.energy);
         let mut feats = f.data;
@@ -392,6 +431,9 @@ impl Ge2eDiarizer {
             raw,
             runs,
             run_emb,
+            dips,
+            dip_runs,
+            dip_run_emb,
             fused,
             energy,
             feats,
@@ -486,9 +528,40 @@ impl Ge2eDiarizer {
                 }
             }
         }
+        // The pauses the refinement sees: the detector's valleys, and the dips on each side of
+        // a part moved by its own voice (the refinement would otherwise find no pause there and
+        // give the part back to the scores' speaker).
+        let mut pause_vad = std::borrow::Cow::Borrowed(&p.vad);
         if let Some(r) = &o.short_runs {
             if p.run_emb.len() == p.runs.len() {
-                short_runs::relabel_short_runs(&mut frame_labels, &p.runs, &p.run_emb, &cents, r);
+                short_runs::relabel_short_runs(
+                    &mut frame_labels,
+                    &p.runs,
+                    &p.run_emb,
+                    &cents,
+                    r,
+                    r.margin,
+                );
+            }
+            if let (Some(dip), true) = (r.dips, p.dip_run_emb.len() == p.dip_runs.len()) {
+                let moved = short_runs::relabel_short_runs(
+                    &mut frame_labels,
+                    &p.dip_runs,
+                    &p.dip_run_emb,
+                    &cents,
+                    r,
+                    dip.margin,
+                );
+                let vad = pause_vad.to_mut();
+                for &(first, len) in moved.iter().filter_map(|&i| p.dip_runs.get(i)) {
+                    let before = (0..first).rev().take_while(|&q| p.dips.get(q) == Some(&true));
+                    let after = (first + len..sn).take_while(|&q| p.dips.get(q) == Some(&true));
+                    for q in before.chain(after) {
+                        if let Some(v) = vad.get_mut(q) {
+                            *v = 0.0;
+                        }
+                    }
+                }
             }
         }
         let second = match o.overlap_margin {
@@ -496,7 +569,7 @@ impl Ge2eDiarizer {
             _ => Vec::new(),
         };
         let mut refined: Vec<Option<usize>> = match &o.refine {
-            Some(r) => refine::refine(speech, &p.vad, &frame_labels, &scores, r),
+            Some(r) => refine::refine(speech, &pause_vad, &frame_labels, &scores, r),
             None => frame_labels.iter().copied().map(Some).collect(),
         };
         if let Some(h) = &o.handover {
@@ -616,5 +689,68 @@ mod tests {
         assert_eq!(count(4.0, None), 2);
         // An exact count is not subject to the rule.
         assert_eq!(count(4.0, Some(3)), 3);
+    }
+
+    #[test]
+    fn a_reply_with_no_pause_in_the_probability_is_found_between_energy_dips() {
+        // Speaker 0 for 10 s, a dip of 150 ms (40 dB down), a 0.5 s reply by speaker 1, another
+        // dip, speaker 0 for 10 s, 0.2 s of silence, speaker 1 for 6 s. The detector's
+        // probability never dips within the speech, so the reply is one run with the turns
+        // around it, and every window over it is mostly speaker 0.
+        let mut ids = Vec::new();
+        let mut energy = Vec::new();
+        let mut probs = Vec::new();
+        let mut push = |n: usize, id: f32, db: f32, p: f32| {
+            ids.extend(std::iter::repeat_n(id, n));
+            energy.extend(std::iter::repeat_n(db, n));
+            probs.extend(std::iter::repeat_n(p, n));
+        };
+        push(1000, 0.0, -20.0, 1.0);
+        push(15, 0.0, -60.0, 1.0);
+        push(50, 1.0, -20.0, 1.0);
+        push(15, 0.0, -60.0, 1.0);
+        push(1000, 0.0, -20.0, 1.0);
+        push(20, 0.0, -80.0, 0.0);
+        push(600, 1.0, -20.0, 1.0);
+        let n = ids.len();
+        let features = Features {
+            dim: 1,
+            data: ids,
+            probs,
+            fused: Vec::new(),
+            hop: GRID.step(),
+            energy,
+            samples: n as u64 * crate::frames::HOP as u64,
+        };
+        let segments = |dips: Option<short_runs::DipOptions>| {
+            let short_runs = Some(short_runs::ShortRunOptions {
+                dips,
+                ..short_runs::ShortRunOptions::default()
+            });
+            let o = DiarizeOptions { short_runs, ..DiarizeOptions::default() };
+            let d = Ge2eDiarizer::with_embedder(Box::new(OneHot), o);
+            let a = d.finish(features.clone()).unwrap().annotation;
+            a.tracks()
+                .iter()
+                .map(|t| {
+                    let (s, e) = (t.segment.start().as_secs_f64(), t.segment.end().as_secs_f64());
+                    (a.speaker_name(t.speaker).to_owned(), (s * 100.0).round(), (e * 100.0).round())
+                })
+                .collect::<Vec<_>>()
+        };
+        let spk = |k: &str, s: f64, e: f64| (k.to_owned(), s, e);
+        // Between the dips the reply is embedded alone and moved; the dips become the pauses
+        // around it (10 ms frames).
+        assert_eq!(
+            segments(Some(short_runs::DipOptions::default())),
+            vec![
+                spk("SPK00", 0.0, 1000.0),
+                spk("SPK01", 1015.0, 1065.0),
+                spk("SPK00", 1080.0, 2080.0),
+                spk("SPK01", 2100.0, 2700.0)
+            ]
+        );
+        // At the detector's pauses only, the reply is speaker 0's.
+        assert_eq!(segments(None), vec![spk("SPK00", 0.0, 2080.0), spk("SPK01", 2100.0, 2700.0)]);
     }
 }

@@ -21,6 +21,22 @@
 //! [`ShortRunOptions::margin`] (cosine). A run is one speaker or nothing: it is relabelled
 //! whole, and only runs the Viterbi gave one label are considered (a run it split is a
 //! change inside the run, which its single embedding cannot place).
+//!
+//! A reply after a gap of 150–250 ms often has no pause the detector shows: its probability,
+//! smoothed from frame to frame, stays over the valley across so short a gap, and the reply
+//! is one run with the turn before or after it, too long to be embedded alone. The signal
+//! itself still falls silent there. So the runs too long for a piece are parted further at
+//! *energy dips* ([`energy_dips`]: at least [`DipOptions::min_frames`] frames each
+//! [`DipOptions::contrast`] dB or more under the loudest speech around them), and the parts of
+//! piece length ([`dip_pieces`]) are relabelled the same way with a wider margin
+//! ([`DipOptions::margin`]): a dip is also what a pause between two words of one turn looks
+//! like, and a word embedded alone is a weaker voice print than a reply.
+//!
+//! ```text
+//! energy dB   ▇▇▇▇▇▇▇▇▇▇▇▂▁▁▂▇▇▇▇▇▂▁▁▁▂▇▇▇▇▇▇▇▇▇▇▇   (gaps of 160 and 200 ms, 30 dB deep)
+//! VAD prob    ▇▇▇▇▇▇▇▇▇▇▇▆▅▅▆▇▇▇▇▇▆▅▅▅▆▇▇▇▇▇▇▇▇▇▇▇   (no valley: one run of 3.6 s)
+//! dip pieces                 [B ███]                    (0.5 s between two dips, embedded alone)
+//! ```
 
 /// Which runs are relabelled by their own embedding ([`relabel_short_runs`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -33,14 +49,47 @@ pub struct ShortRunOptions {
     /// How much closer (cosine on centred embeddings) the run's own embedding must be to
     /// another speaker's centroid than to its label's.
     pub margin: f32,
+    /// Runs too long for a piece parted further at energy dips; `None`: at the detector's
+    /// pauses only.
+    pub dips: Option<DipOptions>,
 }
 
 impl Default for ShortRunOptions {
     /// Pieces of 0.25–1.2 s; a margin of 0.1 (chosen in docs/diarization.md: the smallest
     /// measured that raises DER on no tuning set at either collar, once a quiet room's single
-    /// faint frames no longer cut turns; 0.05 raises the gecko call's).
+    /// faint frames no longer cut turns; 0.05 raises the gecko call's); pieces parted at
+    /// energy dips too ([`DipOptions::default`]).
     fn default() -> ShortRunOptions {
-        ShortRunOptions { min_frames: 25, max_frames: 120, margin: 0.1 }
+        ShortRunOptions {
+            min_frames: 25,
+            max_frames: 120,
+            margin: 0.1,
+            dips: Some(DipOptions::default()),
+        }
+    }
+}
+
+/// Where runs too long for a piece are parted further ([`energy_dips`], [`dip_pieces`]), and
+/// how far the parts' own embeddings must lean to move them. Frames are 10 ms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DipOptions {
+    /// A dip is at least this many consecutive frames under the contrast.
+    pub min_frames: usize,
+    /// dB under the loudest speech frame within `span` frames on either side.
+    pub contrast: f32,
+    /// Frames searched on each side for that loudest frame.
+    pub span: usize,
+    /// The margin ([`ShortRunOptions::margin`]) for the parts between dips.
+    pub margin: f32,
+}
+
+impl Default for DipOptions {
+    /// Dips of at least 120 ms, 25 dB under the loudest speech within 1 s; a margin of 0.5.
+    /// Chosen on the short-turn tuning set and checked on the other tuning sets
+    /// (docs/diarization.md): 20 dB took dips in a far-field room's speech, where a part
+    /// moved wrongly even at a margin of 0.6; margins under 0.5 moved words of one turn.
+    fn default() -> DipOptions {
+        DipOptions { min_frames: 12, contrast: 25.0, span: 100, margin: 0.5 }
     }
 }
 
@@ -65,39 +114,119 @@ pub fn short_runs(
     min: usize,
     max: usize,
 ) -> Vec<(usize, usize)> {
-    let n = speech.len();
-    // Pause frames: runs of at least `min_pause` consecutive low frames.
-    let mut pause = vec![false; n];
+    let pause = valley_pauses(speech, vad, valley, min_pause);
+    pieces(speech, &pause)
+        .into_iter()
+        .filter(|&(_, len)| (min.max(1)..=max).contains(&len))
+        .collect()
+}
+
+/// The pause frames among the speech frames: runs of at least `min_pause` consecutive speech
+/// frames whose probability (`vad`, one per speech frame) is under `valley`.
+fn valley_pauses(speech: &[usize], vad: &[f32], valley: f32, min_pause: usize) -> Vec<bool> {
+    let low: Vec<bool> =
+        (0..speech.len()).map(|q| vad.get(q).is_some_and(|&v| v < valley)).collect();
+    long_stretches(speech, &low, min_pause.max(1))
+}
+
+/// `low` kept only in stretches of at least `min_len` consecutive speech frames that are all
+/// low (a silence between two speech frames ends a stretch).
+fn long_stretches(speech: &[usize], low: &[bool], min_len: usize) -> Vec<bool> {
+    let n = speech.len().min(low.len());
+    let mut out = vec![false; speech.len()];
     let mut q = 0;
     while q < n {
-        if vad.get(q).is_some_and(|&v| v < valley) {
-            let mut r = q + 1;
-            while r < n && speech[r] == speech[r - 1] + 1 && vad.get(r).is_some_and(|&v| v < valley)
-            {
-                r += 1;
-            }
-            if r - q >= min_pause.max(1) {
-                pause[q..r].iter_mut().for_each(|p| *p = true);
-            }
-            q = r;
-        } else {
+        if !low[q] {
             q += 1;
+            continue;
         }
+        let mut r = q + 1;
+        while r < n && low[r] && speech[r] == speech[r - 1] + 1 {
+            r += 1;
+        }
+        if r - q >= min_len {
+            out[q..r].iter_mut().for_each(|p| *p = true);
+        }
+        q = r;
     }
+    out
+}
+
+/// Every piece of speech, `(first, len)`: runs of consecutive speech frames that are not
+/// `pause` frames.
+fn pieces(speech: &[usize], pause: &[bool]) -> Vec<(usize, usize)> {
+    let n = speech.len();
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
     for q in 0..=n {
-        let breaks = q == n || pause[q] || (q > 0 && speech[q] != speech[q - 1] + 1);
+        let paused = q < n && pause.get(q).copied().unwrap_or(false);
+        let breaks = q == n || paused || (q > 0 && speech[q] != speech[q - 1] + 1);
         if breaks {
             if let Some(s) = start.take() {
-                let len = q - s;
-                if (min.max(1)..=max).contains(&len) {
-                    out.push((s, len));
-                }
+                out.push((s, q - s));
             }
         }
-        if q < n && !pause[q] && start.is_none() {
+        if q < n && !paused && start.is_none() {
             start = Some(q);
+        }
+    }
+    out
+}
+
+/// The speech frames (frame numbers in `speech`, `energy` in dB one per speech frame) that lie
+/// in an energy dip: a stretch of at least `o.min_frames` consecutive frames, each at least
+/// `o.contrast` dB under the loudest speech frame within `o.span` frames on either side.
+///
+/// ```text
+/// energy dB   60 60 60 20 20 20 60 60 35 60      (contrast 25, min_frames 2)
+/// dip          .  .  .  █  █  █  .  .  .  .      (35 is only 25 dB under — a dip frame,
+///                                                  but one frame alone is no dip)
+/// ```
+pub fn energy_dips(speech: &[usize], energy: &[f32], o: &DipOptions) -> Vec<bool> {
+    let n = speech.len().min(energy.len());
+    let low: Vec<bool> = (0..n)
+        .map(|q| {
+            let (a, b) = (q.saturating_sub(o.span), (q + o.span + 1).min(n));
+            let peak = energy[a..b].iter().copied().fold(f32::MIN, f32::max);
+            energy[q] <= peak - o.contrast
+        })
+        .collect();
+    let mut out = long_stretches(&speech[..n], &low, o.min_frames.max(1));
+    out.resize(speech.len(), false);
+    out
+}
+
+/// The parts, between energy dips (`dips`, one per speech frame, from [`energy_dips`]), of
+/// the runs [`short_runs`] leaves whole for being longer than `max`: `(first, len)` over the
+/// speech frames, each `min..=max` frames long. Runs of piece length are not parted again
+/// (their own embedding is already taken whole), and dip frames belong to no part.
+///
+/// ```text
+/// pieces (detector's pauses)   [────── 300 frames ──────]  [ 80 ]
+/// dips                               ██         ███
+/// dip pieces                   (too long) [ 40 ] (too long)        (the 80 stays whole)
+/// ```
+pub fn dip_pieces(
+    speech: &[usize],
+    vad: &[f32],
+    valley: f32,
+    min_pause: usize,
+    dips: &[bool],
+    min: usize,
+    max: usize,
+) -> Vec<(usize, usize)> {
+    let pause = valley_pauses(speech, vad, valley, min_pause);
+    let mut out = Vec::new();
+    for (first, len) in pieces(speech, &pause) {
+        if len <= max {
+            continue;
+        }
+        let span = first..first + len;
+        let inner = dips.get(span.clone()).map_or_else(|| vec![false; len], <[bool]>::to_vec);
+        for (a, l) in pieces(&speech[span], &inner) {
+            if (min.max(1)..=max).contains(&l) {
+                out.push((first + a, l));
+            }
         }
     }
     out
@@ -106,16 +235,18 @@ pub fn short_runs(
 /// Relabels each run of `runs` (`(first, len)` over the speech frames, with its embedding in
 /// `embeddings`, centred as the windows' are) whose frames all carry one label in `labels`:
 /// to the centroid in `centroids` its embedding is closest to, when that is another label and
-/// closer than the run's label by at least `options.margin`. Returns how many runs changed.
+/// closer than the run's label by at least `margin`. Returns the indices (in `runs`) of the
+/// runs moved.
 pub fn relabel_short_runs(
     labels: &mut [usize],
     runs: &[(usize, usize)],
     embeddings: &[Vec<f32>],
     centroids: &[Vec<f32>],
     options: &ShortRunOptions,
-) -> usize {
-    let mut changed = 0;
-    for (&(first, len), e) in runs.iter().zip(embeddings) {
+    margin: f32,
+) -> Vec<usize> {
+    let mut changed = Vec::new();
+    for (i, (&(first, len), e)) in runs.iter().zip(embeddings).enumerate() {
         if len < options.min_frames || len > options.max_frames {
             continue;
         }
@@ -127,9 +258,9 @@ pub fn relabel_short_runs(
         let sims: Vec<f32> = centroids.iter().map(|c| super::embed::cosine(e, c)).collect();
         // The closest centroid; ties go to the lower label, so the result is deterministic.
         let best = (0..sims.len()).fold(label, |b, c| if sims[c] > sims[b] { c } else { b });
-        if best != label && sims[best] - sims[label] >= options.margin {
+        if best != label && sims[best] - sims[label] >= margin {
             frames.iter_mut().for_each(|l| *l = best);
-            changed += 1;
+            changed.push(i);
         }
     }
     changed
@@ -168,17 +299,62 @@ mod tests {
         let runs = [(0, 4), (4, 2), (6, 2)];
         let between = vec![0.6, 0.8];
         let embs = vec![b.clone(), b.clone(), between];
-        let o = ShortRunOptions { min_frames: 1, max_frames: 10, margin: 0.3 };
+        let o = ShortRunOptions { min_frames: 1, max_frames: 10, margin: 0.3, dips: None };
         let mut labels = vec![0, 0, 0, 0, 0, 1, 0, 0];
-        assert_eq!(relabel_short_runs(&mut labels, &runs, &embs, &cents, &o), 1);
+        assert_eq!(relabel_short_runs(&mut labels, &runs, &embs, &cents, &o, 0.3), vec![0]);
         assert_eq!(labels, [1, 1, 1, 1, 0, 1, 0, 0]);
         // With a smaller margin the run between the voices (0.8 against 0.6) moves too.
-        let o = ShortRunOptions { margin: 0.1, ..o };
-        assert_eq!(relabel_short_runs(&mut labels, &runs, &embs, &cents, &o), 1);
+        assert_eq!(relabel_short_runs(&mut labels, &runs, &embs, &cents, &o, 0.1), vec![2]);
         assert_eq!(labels, [1, 1, 1, 1, 0, 1, 1, 1]);
         // Runs outside the lengths are left alone.
         let mut labels = vec![0; 8];
-        let o = ShortRunOptions { min_frames: 5, max_frames: 10, margin: 0.0 };
-        assert_eq!(relabel_short_runs(&mut labels, &runs, &embs, &cents, &o), 0);
+        let o = ShortRunOptions { min_frames: 5, max_frames: 10, margin: 0.0, dips: None };
+        assert!(relabel_short_runs(&mut labels, &runs, &embs, &cents, &o, 0.0).is_empty());
+    }
+
+    #[test]
+    fn dips_are_long_stretches_deep_under_the_speech_around_them() {
+        let o = DipOptions { min_frames: 2, contrast: 25.0, span: 3, margin: 0.5 };
+        let speech: Vec<usize> = (0..10).collect();
+        let e = [60.0, 60.0, 60.0, 20.0, 20.0, 20.0, 60.0, 60.0, 35.0, 60.0];
+        let dip = |v: Vec<bool>| v.iter().map(|&d| if d { '#' } else { '.' }).collect::<String>();
+        assert_eq!(dip(energy_dips(&speech, &e, &o)), "...###....");
+        // One frame 25 dB down is no dip; two are.
+        let e2 = [60.0, 60.0, 60.0, 20.0, 20.0, 20.0, 60.0, 35.0, 35.0, 60.0];
+        assert_eq!(dip(energy_dips(&speech, &e2, &o)), "...###.##.");
+        // The loudest frame is looked for within the span only: 20 dB against a 60 dB peak
+        // four frames away is not 25 dB under anything within three.
+        let e3 = [60.0, 40.0, 40.0, 40.0, 20.0, 20.0, 40.0, 40.0, 40.0, 40.0];
+        assert_eq!(dip(energy_dips(&speech, &e3, &o)), "..........");
+        // A silence between two speech frames ends a stretch; a short energy slice is padded.
+        let gapped = [0, 1, 2, 3, 10, 11, 12, 13, 14, 15];
+        let e4 = [60.0, 60.0, 60.0, 20.0, 20.0, 60.0, 60.0, 60.0, 60.0, 60.0];
+        assert_eq!(dip(energy_dips(&gapped, &e4, &o)), "..........");
+        assert_eq!(dip(energy_dips(&speech, &e[..4], &o)), "..........");
+        assert!(energy_dips(&[], &[], &o).is_empty());
+    }
+
+    #[test]
+    fn dip_pieces_part_only_the_runs_too_long_for_a_piece() {
+        // Speech frames 0-19 (one run: no valley), then 30-35 (a run of piece length).
+        let speech: Vec<usize> = (0..20).chain(30..36).collect();
+        let vad = vec![0.9; speech.len()];
+        let mut dips = vec![false; speech.len()];
+        // Dips at 5-6 and 12-13 inside the long run, and at 22-23 inside the short one.
+        for q in [5, 6, 12, 13, 22, 23] {
+            dips[q] = true;
+        }
+        // Pieces of 3..=8 frames: the long run gives 7-11 (5 frames); 0-4 and 14-19 too (5, 6).
+        assert_eq!(dip_pieces(&speech, &vad, 0.35, 2, &dips, 3, 8), vec![(0, 5), (7, 5), (14, 6)]);
+        // Pieces of 6..=8: only 14-19; the run of 6 (30-35) is not parted, as short_runs keeps it.
+        assert_eq!(dip_pieces(&speech, &vad, 0.35, 2, &dips, 6, 8), vec![(14, 6)]);
+        assert_eq!(short_runs(&speech, &vad, 0.35, 2, 6, 8), vec![(20, 6)]);
+        // A valley of the detector parts the long run first: 0-9 and 12-19 are runs, 10-11 a
+        // pause; 12-19 is of piece length (8 ≤ 9) and stays whole, 0-9 is parted at 5-6.
+        let mut vad2 = vad.clone();
+        vad2[10] = 0.1;
+        vad2[11] = 0.1;
+        assert_eq!(dip_pieces(&speech, &vad2, 0.35, 2, &dips, 3, 9), vec![(0, 5), (7, 3)]);
+        assert!(dip_pieces(&speech, &vad, 0.35, 2, &[], 3, 8).is_empty());
     }
 }
