@@ -1222,6 +1222,15 @@ pub const EXCESS_CAP_DB: f32 = 30.0;
 /// word             [────)   → B's
 /// ```
 ///
+/// Tracks of unequal length are measured over the longest: a track that ends early is
+/// digital silence after its end (as [`TrackFeatures::pad_to`] makes it for the detection),
+/// so the others' later frames still count.
+///
+/// ```text
+/// mic A  ▇▇▇▇▂▂▂▂▇▇▇▇      A's file ends at 0.8 s, B's at 1.2 s
+/// mic B  ▂▂▂▂▇▇▇▇····      after A's end: A is silence (−30, the cap), B its own level
+/// ```
+///
 /// A speaker name shared by several tracks (one person on two microphones, or two tracks
 /// given one name by a rename) is measured on all of them: per frame, the highest of their
 /// tracks' excesses, then the mean over the stretch.
@@ -1245,17 +1254,22 @@ pub const EXCESS_CAP_DB: f32 = 30.0;
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrackExcess {
     names: Vec<String>,
+    /// Per track, its frame energies (0.01 dB) over the longest track, digital silence past
+    /// its own end.
     energy_cdb: Vec<Vec<i16>>,
     floor_power: Vec<f32>,
     /// Linear couplings, 0 where unknown and on the diagonal.
     coupling: Vec<Vec<f32>>,
 }
 
+/// [`SILENCE_DB`] in the features' 0.01 dB: a frame past the end of a track.
+const SILENCE_CDB: i16 = (SILENCE_DB * 100.0) as i16;
+
 impl TrackExcess {
     /// The excess of the `tracks` the multitrack rule analysed, with what it estimated
     /// (`report`, from [`detect`] on the same tracks).
     pub fn new(tracks: &[TrackFeatures], report: &MultitrackReport) -> TrackExcess {
-        let n = tracks.iter().map(TrackFeatures::frames).min().unwrap_or(0);
+        let n = tracks.iter().map(TrackFeatures::frames).max().unwrap_or(0);
         let k = tracks.len();
         let coupling = (0..k)
             .map(|i| {
@@ -1270,9 +1284,14 @@ impl TrackExcess {
                     .collect()
             })
             .collect();
+        let padded = |t: &TrackFeatures| {
+            let mut e = t.energy_cdb.clone();
+            e.resize(n, SILENCE_CDB);
+            e
+        };
         TrackExcess {
             names: tracks.iter().map(|t| t.name.clone()).collect(),
-            energy_cdb: tracks.iter().map(|t| t.energy_cdb[..n].to_vec()).collect(),
+            energy_cdb: tracks.iter().map(padded).collect(),
             floor_power: (0..k)
                 .map(|i| 10f32.powf(report.floors_db.get(i).copied().unwrap_or(SILENCE_DB) / 10.0))
                 .collect(),
@@ -1326,7 +1345,8 @@ impl TrackExcess {
         let mut sum = 0.0f64;
         for t in from..to {
             for (j, p) in power.iter_mut().enumerate() {
-                *p = 10f32.powf(f32::from(self.energy_cdb[j][t]) / 1000.0);
+                let cdb = self.energy_cdb[j].get(t).copied().unwrap_or(SILENCE_CDB);
+                *p = 10f32.powf(f32::from(cdb) / 1000.0);
             }
             unmix(&power, &self.coupling, &mut source);
             let best = of
@@ -1585,6 +1605,24 @@ mod tests {
         renamed.rename(|_| "Host".to_owned());
         assert_eq!(renamed.excess_db("Host", ms(0), ms(200)), Some(30.0));
         assert_eq!(renamed.excess_db("Desk", ms(0), ms(200)), None);
+    }
+
+    #[test]
+    fn a_track_that_ends_early_is_silent_after_its_end() {
+        use overtalk::words::SpeakerLevels;
+        use overtalk::Time;
+        // A lasts 200 ms at −20 dB, B 100 ms at its noise. From 100 ms on, B is digital
+        // silence (−120 dB: 50 under its noise, the cap, −30) and A still counts.
+        let tracks = [features("A", &[-20.0; 20]), features("B", &[-70.0; 10])];
+        let levels = TrackExcess::new(&tracks, &quiet_report(2));
+        let ms = |v: i64| Time::from_micros(v * 1000);
+        assert_eq!(levels.excess_db("A", ms(100), ms(200)), Some(30.0));
+        assert_eq!(levels.excess_db("A", ms(150), ms(150)), Some(30.0));
+        assert_eq!(levels.excess_db("B", ms(100), ms(200)), Some(-30.0));
+        // Half in B's file, half past its end.
+        assert_eq!(levels.excess_db("B", ms(50), ms(150)), Some(-15.0));
+        // Past the longest track: outside the recording.
+        assert_eq!(levels.excess_db("A", ms(200), ms(300)), None);
     }
 
     #[test]

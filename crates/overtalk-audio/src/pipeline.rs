@@ -597,6 +597,11 @@ pub fn detect_samples(
             cancelled: None,
         });
     }
+    // As for files: analysed over the longest track, the shorter ones silent after their end.
+    let longest = features.iter().map(TrackFeatures::frames).max().unwrap_or(0);
+    for f in &mut features {
+        f.pad_to(longest)?;
+    }
     detect_features(&features, &mut reports, options)
 }
 
@@ -905,6 +910,30 @@ mod tests {
         );
         assert_eq!(run(-46.0, -46.0), loud);
         assert_eq!(run(-6.0, -40.0), loud);
+    }
+
+    #[test]
+    fn a_track_that_ends_early_leaves_the_others_speech_after_its_end() {
+        // B's recording stops at 6 s, A's runs to 9.5 s with a turn at 6.5–8.0 s: analysed
+        // over the longest track (B silent after its end), that turn is found, the extent is
+        // A's length, and the levels measure it.
+        use overtalk::words::SpeakerLevels;
+        let a = at(&voice(&[(0.5, 2.5), (6.5, 8.0)], 9.5, 1), -6.0);
+        let b = at(&voice(&[(3.0, 5.5)], 6.0, 2), -6.0);
+        let tracks = [("A".to_owned(), a), ("B".to_owned(), b)];
+        let d = detect_samples(&tracks, 16_000, &DetectOptions::default()).unwrap();
+        let turn = |who: &str, s: i64, e: i64| (who.to_owned(), s, e);
+        assert_eq!(
+            segments(&d),
+            [turn("A", 500, 2710), turn("B", 3000, 5510), turn("A", 6500, 8010)]
+        );
+        assert_eq!(d.duration, Delta::from_micros(9_500_000));
+        let levels = d.levels.unwrap();
+        let ms = |v: i64| Time::from_micros(v * 1000);
+        assert_eq!(levels.excess_db("B", ms(7000), ms(7500)), Some(-30.0));
+        // A's voice, to the hundredth of a dB (the mean of frames capped at +30).
+        let a = levels.excess_db("A", ms(7000), ms(7500)).map(|e| (e * 100.0).round() / 100.0);
+        assert_eq!(a, Some(22.3));
     }
 
     /// A phone line's silence at 8 kHz around the committed speech clip (12 dB quieter: peaks
