@@ -47,8 +47,15 @@ fn detect_files(
     if tracks.is_empty() {
         return Err(OvertalkError::new_err("no tracks to detect speech in"));
     }
-    let specs: Vec<TrackSpec> =
-        tracks.into_iter().map(|(name, path, channel)| TrackSpec { name, path, channel }).collect();
+    let specs: Vec<TrackSpec> = tracks
+        .into_iter()
+        .map(|(name, path, channel)| TrackSpec {
+            name,
+            path,
+            channel,
+            offset: overtalk::Delta::ZERO,
+        })
+        .collect();
     let sources: Vec<String> = specs.iter().map(|s| s.path.display().to_string()).collect();
     let found = py.detach(|| {
         pipeline::detect_recording(&specs, &options, recording_id.as_deref(), &mut |_| {})
