@@ -982,3 +982,29 @@ fn track_offsets_that_name_no_track_or_no_number_are_refused() {
          tracks with --track NAME=FILE (the channels of one recording share its clock)\n"
     );
 }
+
+/// One speaker on two microphones: one name for both tracks is refused with the way to do it,
+/// and that way (two names renamed to one by `--speakers`) gives one speaker.
+#[test]
+fn one_name_for_two_tracks_says_how_to_give_one_speaker_two_microphones() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    write_two_mics(&dir, &a, &b);
+    let run = dir.run(&["detect", "--track", "Host=a.wav", "--track", "Host=b.wav"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: --track Host=…: the name \"Host\" is given to two tracks; each \
+         microphone takes a name of its own (a speaker on two microphones: two names, such as \
+         Host-1 and Host-2, and a --speakers file that renames both to \"Host\", so the \
+         detection keeps the microphones apart and the analysis counts them as one speaker)\n"
+    );
+    dir.create("names.toml", "[speakers]\nHost-1 = \"Host\"\nHost-2 = \"Host\"\n");
+    let tracks = ["--track", "Host-1=a.wav", "--track", "Host-2=b.wav"];
+    let run =
+        dir.run(&[&["detect"][..], &tracks, &["--speakers", "names.toml", "-o", "-"]].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let speakers: std::collections::BTreeSet<String> =
+        turns(&run.stdout()).into_iter().map(|t| t.0).collect();
+    assert_eq!(speakers.into_iter().collect::<Vec<_>>(), ["Host"]);
+}

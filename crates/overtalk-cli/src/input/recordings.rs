@@ -383,6 +383,17 @@ pub(crate) fn track_specs(
             if name.trim().is_empty() || file.is_empty() {
                 bail!("--track {t:?}: expected NAME=FILE with a non-empty name and file");
             }
+            if specs.iter().any(|s: &TrackSpec| s.name == name) {
+                // Each track's speech is the others' bleed to the detector: one name for two
+                // microphones would merge a speaker with their own bleed.
+                bail!(
+                    "--track {name}=…: the name {name:?} is given to two tracks; each microphone \
+                     takes a name of its own (a speaker on two microphones: two names, such as \
+                     {name}-1 and {name}-2, and a --speakers file that renames both to {name:?}, \
+                     so the detection keeps the microphones apart and the analysis counts them \
+                     as one speaker)"
+                );
+            }
             specs.push(TrackSpec {
                 name: name.to_owned(),
                 path: PathBuf::from(file),
