@@ -1222,23 +1222,54 @@ pub const EXCESS_CAP_DB: f32 = 30.0;
 /// word             [────)   → B's
 /// ```
 ///
+/// Tracks of unequal length are measured over the longest: a track that ends early is
+/// digital silence after its end (as [`TrackFeatures::pad_to`] makes it for the detection),
+/// so the others' later frames still count.
+///
+/// ```text
+/// mic A  ▇▇▇▇▂▂▂▂▇▇▇▇      A's file ends at 0.8 s, B's at 1.2 s
+/// mic B  ▂▂▂▂▇▇▇▇····      after A's end: A is silence (−30, the cap), B its own level
+/// ```
+///
+/// A speaker name shared by several tracks (one person on two microphones, or two tracks
+/// given one name by a rename) is measured on all of them: per frame, the highest of their
+/// tracks' excesses, then the mean over the stretch.
+///
+/// ```text
+/// Host (desk mic)   ▇▇▇▇▂▂▂▂      excess +30 +30 +30 +30   0   0   0   0
+/// Host (lavalier)   ▂▂▂▂▇▇▇▇      excess   0   0   0   0 +30 +30 +30 +30
+/// Host              ────────      per frame the higher: +30 throughout → +30
+/// ```
+///
+/// The higher of them, not the sum of their energies: the speaker's detected speech is the
+/// union of their tracks' speech, and its counterpart per frame is the track that carries
+/// their voice best. A sum would add each microphone's noise and its bleed of the others to
+/// the evidence, and a microphone that is far from the speaker at that moment (or silent: a
+/// file that ended, a microphone switched off) would pull down the evidence of the one they
+/// speak into; taking the first track alone (as before) lost every word said into the other.
+///
 /// Broadband, with the whole recording's couplings and without the reverberation tail the
 /// rule allows the bleed: a coarser look than the detection's, enough to tell whose voice a
 /// word's frames carry.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrackExcess {
     names: Vec<String>,
+    /// Per track, its frame energies (0.01 dB) over the longest track, digital silence past
+    /// its own end.
     energy_cdb: Vec<Vec<i16>>,
     floor_power: Vec<f32>,
     /// Linear couplings, 0 where unknown and on the diagonal.
     coupling: Vec<Vec<f32>>,
 }
 
+/// [`SILENCE_DB`] in the features' 0.01 dB: a frame past the end of a track.
+const SILENCE_CDB: i16 = (SILENCE_DB * 100.0) as i16;
+
 impl TrackExcess {
     /// The excess of the `tracks` the multitrack rule analysed, with what it estimated
     /// (`report`, from [`detect`] on the same tracks).
     pub fn new(tracks: &[TrackFeatures], report: &MultitrackReport) -> TrackExcess {
-        let n = tracks.iter().map(TrackFeatures::frames).min().unwrap_or(0);
+        let n = tracks.iter().map(TrackFeatures::frames).max().unwrap_or(0);
         let k = tracks.len();
         let coupling = (0..k)
             .map(|i| {
@@ -1253,9 +1284,14 @@ impl TrackExcess {
                     .collect()
             })
             .collect();
+        let padded = |t: &TrackFeatures| {
+            let mut e = t.energy_cdb.clone();
+            e.resize(n, SILENCE_CDB);
+            e
+        };
         TrackExcess {
             names: tracks.iter().map(|t| t.name.clone()).collect(),
-            energy_cdb: tracks.iter().map(|t| t.energy_cdb[..n].to_vec()).collect(),
+            energy_cdb: tracks.iter().map(padded).collect(),
             floor_power: (0..k)
                 .map(|i| 10f32.powf(report.floors_db.get(i).copied().unwrap_or(SILENCE_DB) / 10.0))
                 .collect(),
@@ -1268,7 +1304,10 @@ impl TrackExcess {
         &self.names
     }
 
-    /// Renames the tracks' speakers (as a front end renames the detected speakers).
+    /// Renames the tracks' speakers (as a front end renames the detected speakers); tracks
+    /// renamed to one name are that speaker's together ([`SpeakerLevels`] of the type's doc).
+    ///
+    /// [`SpeakerLevels`]: overtalk::words::SpeakerLevels
     pub fn rename(&mut self, rename: impl Fn(&str) -> String) {
         for name in &mut self.names {
             *name = rename(name);
@@ -1284,9 +1323,17 @@ impl TrackExcess {
         start: overtalk::Time,
         end: overtalk::Time,
     ) -> Option<f64> {
+        self.excess_of(&[track], start, end)
+    }
+
+    /// The excess of the tracks `of` (one speaker's) over `[start, end)`: per frame the highest
+    /// of theirs, averaged (see the type's doc); `None` when `of` is empty or names a track
+    /// that does not exist, or for a stretch outside the recording.
+    fn excess_of(&self, of: &[usize], start: overtalk::Time, end: overtalk::Time) -> Option<f64> {
         let k = self.names.len();
         let n = self.energy_cdb.first().map_or(0, Vec::len);
-        if track >= k || (start.micros() < 0 && end.micros() <= 0) {
+        if of.is_empty() || of.iter().any(|&i| i >= k) || (start.micros() < 0 && end.micros() <= 0)
+        {
             return None;
         }
         let from = GRID.index_of(start.max(overtalk::Time::from_micros(0)), Rounding::Floor);
@@ -1298,23 +1345,34 @@ impl TrackExcess {
         let mut sum = 0.0f64;
         for t in from..to {
             for (j, p) in power.iter_mut().enumerate() {
-                *p = 10f32.powf(f32::from(self.energy_cdb[j][t]) / 1000.0);
+                let cdb = self.energy_cdb[j].get(t).copied().unwrap_or(SILENCE_CDB);
+                *p = 10f32.powf(f32::from(cdb) / 1000.0);
             }
             unmix(&power, &self.coupling, &mut source);
-            let bleed: f32 =
-                (0..k).filter(|&j| j != track).map(|j| self.coupling[track][j] * source[j]).sum();
-            let predicted = (bleed + self.floor_power[track]).max(1e-15);
-            let e = 10.0 * (source[track].max(1e-15) / predicted).log10();
-            sum += f64::from(e.clamp(-EXCESS_CAP_DB, EXCESS_CAP_DB));
+            let best = of
+                .iter()
+                .map(|&track| {
+                    let bleed: f32 = (0..k)
+                        .filter(|&j| j != track)
+                        .map(|j| self.coupling[track][j] * source[j])
+                        .sum();
+                    let predicted = (bleed + self.floor_power[track]).max(1e-15);
+                    let e = 10.0 * (source[track].max(1e-15) / predicted).log10();
+                    e.clamp(-EXCESS_CAP_DB, EXCESS_CAP_DB)
+                })
+                .fold(-EXCESS_CAP_DB, f32::max);
+            sum += f64::from(best);
         }
         Some(sum / (to - from) as f64)
     }
 }
 
 impl overtalk::words::SpeakerLevels for TrackExcess {
+    /// The excess of every track named `speaker`, together (see [`TrackExcess`]).
     fn excess_db(&self, speaker: &str, start: overtalk::Time, end: overtalk::Time) -> Option<f64> {
-        let track = self.names.iter().position(|n| n == speaker)?;
-        self.track_excess_db(track, start, end)
+        let tracks: Vec<usize> =
+            (0..self.names.len()).filter(|&i| self.names[i] == speaker).collect();
+        self.excess_of(&tracks, start, end)
     }
 }
 
@@ -1505,6 +1563,66 @@ mod tests {
         assert_eq!(ann.overlap().duration(), Delta::from_micros(500_000));
         // Energies alone: the band rule did not run, so there is no band need to report.
         assert!(report.band_need.is_empty(), "{:?}", report.band_need);
+    }
+
+    /// A report of `k` tracks with noise floors at −70 dBFS and no couplings: each track's
+    /// excess is its level above −70 dB, capped.
+    fn quiet_report(k: usize) -> MultitrackReport {
+        MultitrackReport {
+            floors_db: vec![-70.0; k],
+            coupling_db: vec![vec![None; k]; k],
+            band_coupling_db: Vec::new(),
+            band_need: Vec::new(),
+            vad_peak: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_speaker_on_two_tracks_is_measured_on_both() {
+        use overtalk::words::SpeakerLevels;
+        use overtalk::Time;
+        // Host speaks into the desk mic for 0–100 ms, then into the lavalier for 100–200 ms
+        // (−20 dB: 50 dB above the noise, the cap, +30); the other mic rests at its noise
+        // (exactly 0). Guest is silent throughout (0).
+        let (mut desk, mut lav) = (vec![-70.0f32; 20], vec![-70.0f32; 20]);
+        desk[..10].fill(-20.0);
+        lav[10..].fill(-20.0);
+        let tracks =
+            [features("Host", &desk), features("Guest", &[-70.0; 20]), features("Host", &lav)];
+        let levels = TrackExcess::new(&tracks, &quiet_report(3));
+        let ms = |v: i64| Time::from_micros(v * 1000);
+        // Per frame the higher of the two: +30 throughout (the first track alone gave +15).
+        assert_eq!(levels.excess_db("Host", ms(0), ms(200)), Some(30.0));
+        assert_eq!(levels.excess_db("Host", ms(150), ms(200)), Some(30.0));
+        assert_eq!(levels.track_excess_db(0, ms(0), ms(200)), Some(15.0));
+        assert_eq!(levels.track_excess_db(2, ms(0), ms(200)), Some(15.0));
+        assert_eq!(levels.excess_db("Guest", ms(0), ms(200)), Some(0.0));
+        // Two names renamed to one: the same.
+        let tracks = [features("Desk", &desk), features("Lav", &lav)];
+        let mut renamed = TrackExcess::new(&tracks, &quiet_report(2));
+        assert_eq!(renamed.excess_db("Desk", ms(0), ms(200)), Some(15.0));
+        renamed.rename(|_| "Host".to_owned());
+        assert_eq!(renamed.excess_db("Host", ms(0), ms(200)), Some(30.0));
+        assert_eq!(renamed.excess_db("Desk", ms(0), ms(200)), None);
+    }
+
+    #[test]
+    fn a_track_that_ends_early_is_silent_after_its_end() {
+        use overtalk::words::SpeakerLevels;
+        use overtalk::Time;
+        // A lasts 200 ms at −20 dB, B 100 ms at its noise. From 100 ms on, B is digital
+        // silence (−120 dB: 50 under its noise, the cap, −30) and A still counts.
+        let tracks = [features("A", &[-20.0; 20]), features("B", &[-70.0; 10])];
+        let levels = TrackExcess::new(&tracks, &quiet_report(2));
+        let ms = |v: i64| Time::from_micros(v * 1000);
+        assert_eq!(levels.excess_db("A", ms(100), ms(200)), Some(30.0));
+        assert_eq!(levels.excess_db("A", ms(150), ms(150)), Some(30.0));
+        assert_eq!(levels.excess_db("B", ms(100), ms(200)), Some(-30.0));
+        // Half in B's file, half past its end.
+        assert_eq!(levels.excess_db("B", ms(50), ms(150)), Some(-15.0));
+        // Past the longest track: outside the recording.
+        assert_eq!(levels.excess_db("A", ms(200), ms(300)), None);
     }
 
     #[test]

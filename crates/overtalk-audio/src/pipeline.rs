@@ -8,10 +8,21 @@
 //! TrackSpec "Guest" = call.wav ch 1 ─┘                                       (1 track)
 //! ```
 //!
-//! Tracks must describe the same stretch of time: their durations may differ by at most
-//! [`DetectOptions::max_length_diff`], and their sample rates must agree unless
+//! Tracks must describe the same stretch of time: their ends on the common timeline may differ
+//! by at most [`DetectOptions::max_length_diff`], and their sample rates must agree unless
 //! [`DetectOptions::allow_rate_mismatch`] is set (different rates usually mean different devices
 //! whose clocks drift apart).
+//!
+//! Tracks recorded on separate devices start at different times: each track's
+//! [`TrackSpec::offset`] places it on the common timeline, and everything found (the speech,
+//! the levels, the extent) is on that timeline.
+//!
+//! ```text
+//! common timeline   0 ─────────────────────────────────────────►
+//! Host, offset 0    [host.wav ─────────────────────────)
+//! Guest, offset +2  ░░[guest.wav ─────────────────────)       silence put before it
+//! Cam, offset −1   [×|cam.wav ─────────────────────────)      its first second dropped
+//! ```
 
 mod diarizer;
 
@@ -44,6 +55,10 @@ pub struct TrackSpec {
     pub path: PathBuf,
     /// The channel (0-based); `None` mixes all channels down.
     pub channel: Option<usize>,
+    /// Where the recording starts on the common timeline of the tracks: positive, that much
+    /// after the common zero (silence is put before it); negative, its first seconds lie
+    /// before the common zero and are dropped. Zero for tracks of one recorder.
+    pub offset: Delta,
 }
 
 /// Everything detection can be told.
@@ -85,9 +100,11 @@ pub struct TrackReport {
     pub path: PathBuf,
     /// The channel used (`None` = mixed down).
     pub channel: Option<usize>,
+    /// Where the recording starts on the common timeline ([`TrackSpec::offset`]).
+    pub offset: Delta,
     /// The recording's sample rate.
     pub sample_rate: u32,
-    /// Its duration.
+    /// Its duration (of the file, whatever its offset).
     pub duration: Delta,
     /// Time detected as this speaker's speech.
     pub speech: Delta,
@@ -146,6 +163,15 @@ pub fn analyze(
         return Err(Error::invalid("no tracks given"));
     }
     distinct_names(specs.iter().map(|s| s.name.as_str()))?;
+    for spec in specs {
+        if spec.offset > options.decode.max_duration {
+            return Err(Error::limit(format!(
+                "the offset {} s of {:?} is longer than the longest recording accepted \
+                 ({} s, --max-duration)",
+                spec.offset, spec.name, options.decode.max_duration
+            )));
+        }
+    }
     let mut features: Vec<Option<TrackFeatures>> = vec![None; specs.len()];
     let mut reports: Vec<Option<TrackReport>> = vec![None; specs.len()];
     let mut done = vec![false; specs.len()];
@@ -172,17 +198,23 @@ pub fn analyze(
                     .with_path(path));
                 }
             }
-            analyzers.push(TrackAnalyzer::new(
+            let mut analyzer = TrackAnalyzer::new(
                 &specs[i].name,
                 info.sample_rate,
                 options.vad.map(VadKind::build),
-            )?);
+            )?;
+            let shift = Shift::new(specs[i].offset, info.sample_rate);
+            analyzer.push(std::iter::repeat_n(0.0, shift.lead))?;
+            analyzers.push((analyzer, shift));
         }
         let total = info.declared_duration();
         let mut last_report = 0u64;
         let mut downmixes = vec![Downmix::new(); group.len()];
         while let Some(block) = decoder.next_block().map_err(|e| e.with_path(path))? {
-            for ((a, &i), downmix) in analyzers.iter_mut().zip(&group).zip(&mut downmixes) {
+            for (((a, shift), &i), downmix) in analyzers.iter_mut().zip(&group).zip(&mut downmixes)
+            {
+                // Samples before the common zero are dropped (the downmix still hears them).
+                let skip = shift.take(block.frames());
                 match specs[i].channel {
                     Some(c) if c >= block.channels() => {
                         return Err(Error::invalid(format!(
@@ -193,8 +225,8 @@ pub fn analyze(
                         ))
                         .with_path(path));
                     }
-                    Some(c) => a.push(block.channel(c))?,
-                    None => a.push(downmix.mix(&block).iter().copied())?,
+                    Some(c) => a.push(block.channel(c).skip(skip))?,
+                    None => a.push(downmix.mix(&block).iter().copied().skip(skip))?,
                 }
             }
             let at = block.first_frame + block.frames() as u64;
@@ -206,12 +238,22 @@ pub fn analyze(
         let stats = decoder.stats();
         let sample_rate = decoder.info().sample_rate;
         progress(Progress { path, done: frames_to_delta(stats.frames, sample_rate), total });
-        for ((a, &i), downmix) in analyzers.into_iter().zip(&group).zip(&downmixes) {
+        for (((a, shift), &i), downmix) in analyzers.into_iter().zip(&group).zip(&downmixes) {
+            let duration = frames_to_delta(stats.frames, sample_rate);
+            if shift.skip > 0 || specs[i].offset.micros().saturating_neg() >= duration.micros() {
+                return Err(Error::invalid(format!(
+                    "the offset {} s of {:?} puts the whole of its recording ({duration} s) \
+                     before the common start of the tracks",
+                    specs[i].offset, specs[i].name
+                ))
+                .with_path(path));
+            }
             features[i] = Some(a.finish()?);
             reports[i] = Some(TrackReport {
                 name: specs[i].name.clone(),
                 path: path.clone(),
                 channel: specs[i].channel,
+                offset: specs[i].offset,
                 sample_rate,
                 duration: frames_to_delta(stats.frames, sample_rate),
                 speech: Delta::ZERO,
@@ -235,6 +277,41 @@ pub fn analyze(
     Ok((features, reports))
 }
 
+/// How a track's samples are moved onto the common timeline ([`TrackSpec::offset`]), at its
+/// own sample rate: `lead` samples of silence put before a track that starts late, or `skip`
+/// samples dropped from the start of one that starts early (rounded to the nearest sample).
+///
+/// ```text
+/// offset +0.5 s at 16 kHz   lead 8000:  ░░░░[recording ──────)
+/// offset −0.5 s at 16 kHz   skip 8000:  [××××|recording ─────)   × dropped
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Shift {
+    lead: usize,
+    /// Samples still to drop.
+    skip: usize,
+}
+
+impl Shift {
+    fn new(offset: Delta, rate: u32) -> Shift {
+        let us = u128::from(offset.micros().unsigned_abs());
+        let samples = (us * u128::from(rate) + 500_000) / 1_000_000;
+        let samples = usize::try_from(samples).unwrap_or(usize::MAX);
+        if offset.micros() >= 0 {
+            Shift { lead: samples, skip: 0 }
+        } else {
+            Shift { lead: 0, skip: samples }
+        }
+    }
+
+    /// How many of the next `frames` samples to drop (and drops them from what remains).
+    fn take(&mut self, frames: usize) -> usize {
+        let n = self.skip.min(frames);
+        self.skip -= n;
+        n
+    }
+}
+
 fn check_consistent(reports: &[TrackReport], options: &DetectOptions) -> Result<()> {
     let Some(first) = reports.first() else { return Ok(()) };
     for r in &reports[1..] {
@@ -251,17 +328,30 @@ fn check_consistent(reports: &[TrackReport], options: &DetectOptions) -> Result<
                 r.sample_rate
             )));
         }
-        let diff = Delta::from_micros((r.duration.micros() - first.duration.micros()).abs());
+        let end = |t: &TrackReport| t.offset.micros().saturating_add(t.duration.micros());
+        let diff = Delta::from_micros(end(r).saturating_sub(end(first)).saturating_abs());
         if diff > options.max_length_diff {
+            let lasts = |t: &TrackReport| {
+                if t.offset == Delta::ZERO {
+                    format!("lasts {} s", t.duration)
+                } else {
+                    format!(
+                        "lasts {} s from {} s, to {} s",
+                        t.duration,
+                        t.offset,
+                        Delta::from_micros(end(t))
+                    )
+                }
+            };
             return Err(Error::invalid(format!(
-                "tracks have different lengths: {} ({}) lasts {} s, {} ({}) lasts {} s; \
+                "tracks have different lengths: {} ({}) {}, {} ({}) {}; \
                  they must cover the same stretch of time (tolerance {} s, --max-length-diff)",
                 first.name,
                 first.path.display(),
-                first.duration,
+                lasts(first),
                 r.name,
                 r.path.display(),
-                r.duration,
+                lasts(r),
                 options.max_length_diff
             )));
         }
@@ -347,6 +437,7 @@ pub fn detect_bytes(bytes: Vec<u8>, options: &DetectOptions) -> Result<Detection
             name: f.name.clone(),
             path: PathBuf::new(),
             channel: Some(c),
+            offset: Delta::ZERO,
             sample_rate: info.sample_rate,
             duration: frames_to_delta(stats.frames, info.sample_rate),
             speech: Delta::ZERO,
@@ -590,12 +681,18 @@ pub fn detect_samples(
             name: name.clone(),
             path: PathBuf::new(),
             channel: None,
+            offset: Delta::ZERO,
             sample_rate,
             duration: frames_to_delta(frames, sample_rate),
             speech: Delta::ZERO,
             stats: DecodeStats { frames, non_finite, ..DecodeStats::default() },
             cancelled: None,
         });
+    }
+    // As for files: analysed over the longest track, the shorter ones silent after their end.
+    let longest = features.iter().map(TrackFeatures::frames).max().unwrap_or(0);
+    for f in &mut features {
+        f.pad_to(longest)?;
     }
     detect_features(&features, &mut reports, options)
 }
@@ -851,7 +948,12 @@ mod tests {
         write_wav(&dir.path().join("inverted.wav"), 2, &stereo(-1.0));
         write_wav(&dir.path().join("stereo.wav"), 2, &stereo(0.5));
         let run = |name: &str| {
-            let spec = TrackSpec { name: "A".into(), path: dir.path().join(name), channel: None };
+            let spec = TrackSpec {
+                name: "A".into(),
+                path: dir.path().join(name),
+                channel: None,
+                offset: overtalk::Delta::ZERO,
+            };
             detect(&[spec], &DetectOptions::default(), &mut |_| {}).unwrap()
         };
         let mono = run("mono.wav");
@@ -905,6 +1007,103 @@ mod tests {
         );
         assert_eq!(run(-46.0, -46.0), loud);
         assert_eq!(run(-6.0, -40.0), loud);
+    }
+
+    #[test]
+    fn a_track_that_ends_early_leaves_the_others_speech_after_its_end() {
+        // B's recording stops at 6 s, A's runs to 9.5 s with a turn at 6.5–8.0 s: analysed
+        // over the longest track (B silent after its end), that turn is found, the extent is
+        // A's length, and the levels measure it.
+        use overtalk::words::SpeakerLevels;
+        let a = at(&voice(&[(0.5, 2.5), (6.5, 8.0)], 9.5, 1), -6.0);
+        let b = at(&voice(&[(3.0, 5.5)], 6.0, 2), -6.0);
+        let tracks = [("A".to_owned(), a), ("B".to_owned(), b)];
+        let d = detect_samples(&tracks, 16_000, &DetectOptions::default()).unwrap();
+        let turn = |who: &str, s: i64, e: i64| (who.to_owned(), s, e);
+        assert_eq!(
+            segments(&d),
+            [turn("A", 500, 2710), turn("B", 3000, 5510), turn("A", 6500, 8010)]
+        );
+        assert_eq!(d.duration, Delta::from_micros(9_500_000));
+        let levels = d.levels.unwrap();
+        let ms = |v: i64| Time::from_micros(v * 1000);
+        assert_eq!(levels.excess_db("B", ms(7000), ms(7500)), Some(-30.0));
+        // A's voice, to the hundredth of a dB (the mean of frames capped at +30).
+        let a = levels.excess_db("A", ms(7000), ms(7500)).map(|e| (e * 100.0).round() / 100.0);
+        assert_eq!(a, Some(22.3));
+    }
+
+    #[test]
+    fn track_offsets_put_recordings_of_separate_devices_on_one_timeline() {
+        // On the common timeline A speaks at 0.5–2.5 and 6.5–8.0 s, B at 3.0–5.5 and
+        // 8.2–9.2 s. B's device started 2 s late (its file is the last 7.5 s); A's started
+        // 1.5 s early (its file has 1.5 s more in front, a voice the offset drops).
+        let dir = tempfile::tempdir().unwrap();
+        let a = at(&voice(&[(0.5, 2.5), (6.5, 8.0)], 9.5, 1), -6.0);
+        let b = at(&voice(&[(3.0, 5.5), (8.2, 9.2)], 9.5, 2), -6.0);
+        let early = at(&voice(&[(0.2, 1.2)], 1.5, 3), -6.0);
+        let a_file: Vec<f32> = early.iter().chain(&a).copied().collect();
+        write_wav(&dir.path().join("a.wav"), 1, &a_file);
+        write_wav(&dir.path().join("b.wav"), 1, &b[32_000..]);
+        let spec = |name: &str, file: &str, offset_ms: i64| TrackSpec {
+            name: name.into(),
+            path: dir.path().join(file),
+            channel: None,
+            offset: Delta::from_micros(offset_ms * 1000),
+        };
+        let options = DetectOptions::default();
+        let run = |specs: &[TrackSpec]| detect(specs, &options, &mut |_| {});
+        let d = run(&[spec("A", "a.wav", -1500), spec("B", "b.wav", 2000)]).unwrap();
+        let turn = |who: &str, s: i64, e: i64| (who.to_owned(), s, e);
+        assert_eq!(
+            segments(&d),
+            [
+                turn("A", 500, 2710),
+                turn("B", 3000, 5510),
+                turn("A", 6500, 8010),
+                turn("B", 8200, 9210)
+            ]
+        );
+        assert_eq!(d.duration, Delta::from_micros(9_500_000));
+        assert_eq!(
+            (d.tracks[0].offset, d.tracks[0].duration, d.tracks[1].offset, d.tracks[1].duration),
+            (
+                Delta::from_micros(-1_500_000),
+                Delta::from_micros(11_000_000),
+                Delta::from_micros(2_000_000),
+                Delta::from_micros(7_500_000)
+            )
+        );
+        // Without the offsets, the files' lengths differ by 3.5 s: refused.
+        let e = run(&[spec("A", "a.wav", 0), spec("B", "b.wav", 0)]).unwrap_err().to_string();
+        assert!(e.contains("A (") && e.contains(") lasts 11.000 s, B ("), "{e}");
+        // With them, ends that differ are said on the common timeline.
+        let e =
+            run(&[spec("A", "a.wav", -1500), spec("B", "b.wav", 4000)]).unwrap_err().to_string();
+        assert!(e.contains(") lasts 11.000 s from -1.500 s, to 9.500 s, B ("), "{e}");
+        assert!(e.contains(") lasts 7.500 s from 4.000 s, to 11.500 s; they must cover"), "{e}");
+        // An offset that puts the whole recording before the common start.
+        for offset_ms in [-7500, -20_000] {
+            let e = run(&[spec("A", "a.wav", 0), spec("B", "b.wav", offset_ms)])
+                .unwrap_err()
+                .to_string();
+            assert_eq!(
+                e,
+                format!(
+                    "{}: the offset {} s of \"B\" puts the whole of its recording (7.500 s) before \
+                     the common start of the tracks",
+                    dir.path().join("b.wav").display(),
+                    Delta::from_micros(offset_ms * 1000)
+                )
+            );
+        }
+        // An offset longer than the longest recording accepted: refused before decoding.
+        let e = run(&[spec("A", "a.wav", 0), spec("B", "missing.wav", 90_000_000)]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "limit exceeded: the offset 90000.000 s of \"B\" is longer than the longest recording \
+             accepted (86400.000 s, --max-duration)"
+        );
     }
 
     /// A phone line's silence at 8 kHz around the committed speech clip (12 dB quieter: peaks

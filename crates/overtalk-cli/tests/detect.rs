@@ -516,6 +516,7 @@ fn the_command_line_keeps_the_library_defaults() {
         name: name.to_owned(),
         path: dir.path().join(file),
         channel: None,
+        offset: overtalk::Delta::ZERO,
     };
     let lib = detect(
         &[spec("Host", "a.wav"), spec("Guest", "b.wav")],
@@ -867,4 +868,143 @@ fn a_truncated_recording_is_read_with_a_warning_and_refused_under_strict() {
     assert!(dir
         .read("cut.html")
         .contains("<li>recording: cut.wav: the file is truncated: 2.000 s"));
+}
+
+/// Recordings of separate devices: Host's started 1 s before the common zero (its file has
+/// 1 s more in front), Guest's 0.25 s after it (its file lacks the first 0.25 s). With
+/// `--track-offset` they find what the two mics of one recorder find, on the same timeline.
+#[test]
+fn track_offsets_put_the_files_of_separate_devices_on_one_timeline() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    // What the late device never heard: silence on Guest's mic (Host starts at 0.5 s).
+    assert!(b[..4_000].iter().all(|&v| v == 0));
+    write_two_mics(&dir, &a, &b);
+    let early: Vec<i16> = voice()[..16_000].iter().chain(&a).copied().collect();
+    wav(&dir, "host-dev.wav", 1, 16_000, &early);
+    wav(&dir, "guest-dev.wav", 1, 16_000, &b[4_000..]);
+    let one = detect_two_mics(&dir, &["--recording-id", "show", "-o", "one.rttm"]);
+    assert_eq!(one.code(), 0, "{}", one.stderr());
+    let devices = ["--track", "Host=host-dev.wav", "--track", "Guest=guest-dev.wav"];
+    let offsets = ["--track-offset", "Host=-1", "--track-offset", "Guest=0.25"];
+    let run = |extra: &[&str]| {
+        dir.run(&[&["detect"][..], &devices, extra, &["--recording-id", "show"]].concat())
+    };
+    let shifted = run(&[&offsets[..], &["-o", "two.rttm"]].concat());
+    assert_eq!(shifted.code(), 0, "{}", shifted.stderr());
+    assert_eq!(dir.read("two.rttm"), dir.read("one.rttm"));
+    assert_eq!(turns(&dir.read("two.rttm")).len(), 2, "{}", dir.read("two.rttm"));
+    // Without the offsets the files are 1.25 s apart in length: refused.
+    let plain = run(&["-o", "three.rttm"]);
+    assert_eq!(plain.code(), 2);
+    assert_eq!(
+        plain.stderr(),
+        "overtalk: error: detecting speech: tracks have different lengths: Host (host-dev.wav) \
+         lasts 10.000 s, Guest (guest-dev.wav) lasts 8.750 s; they must cover the same stretch \
+         of time (tolerance 1.000 s, --max-length-diff)\n"
+    );
+    // Each track's own transcript is on its file's timeline: moved by its offset too. Host's
+    // first word lies before the common zero (dropped with its audio); the others land in
+    // their speaker's speech.
+    dir.create("host.json", &whisper_words(&[("before", 200, 400), ("hello", 1700, 2000)]));
+    dir.create("guest.json", &whisper_words(&[("hi", 3950, 4350)]));
+    let words = ["--track-words", "Host=host.json", "--track-words", "Guest=guest.json"];
+    let laid = run(&[&offsets[..], &words, &["--to", "webvtt", "-o", "-"]].concat());
+    assert_eq!(laid.code(), 0, "{}", laid.stderr());
+    assert_eq!(
+        laid.stdout(),
+        "WEBVTT\n\n00:00:00.490 --> 00:00:03.680\n<v Host><00:00:00.700>hello</v>\n\n\
+         00:00:04.000 --> 00:00:07.180\n<v Guest><00:00:04.200>hi</v>\n"
+    );
+    assert_eq!(
+        laid.stderr().lines().next(),
+        Some(
+            "overtalk: note: host.json (--track-words Host): 1 of 2 words lie before the common \
+             start (--track-offset Host=-1.000) and are dropped with that audio"
+        )
+    );
+}
+
+/// A Whisper JSON transcript of `words` (text, start ms, end ms).
+fn whisper_words(words: &[(&str, i64, i64)]) -> String {
+    let ws: Vec<serde_json::Value> = words
+        .iter()
+        .map(|w| serde_json::json!({"word": format!(" {}", w.0), "start": w.1 as f64 / 1000.0, "end": w.2 as f64 / 1000.0}))
+        .collect();
+    let (a, z) = (words[0].1 as f64 / 1000.0, words[words.len() - 1].2 as f64 / 1000.0);
+    serde_json::json!({"text": "", "segments": [{"id": 0, "start": a, "end": z, "text": "", "words": ws}]})
+        .to_string()
+}
+
+#[test]
+fn track_offsets_that_name_no_track_or_no_number_are_refused() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    write_two_mics(&dir, &a, &b);
+    let refused = |args: &[&str]| {
+        let run = detect_two_mics(&dir, args);
+        assert_eq!(run.code(), 2, "{}", run.stderr());
+        run.stderr()
+    };
+    assert_eq!(
+        refused(&["--track-offset", "Hots=1"]),
+        "overtalk: error: --track-offset Hots=1: \"Hots\" is not a --track name (the tracks are \
+         \"Host\", \"Guest\")\n"
+    );
+    assert_eq!(
+        refused(&["--track-offset", "Host"]),
+        "overtalk: error: --track-offset \"Host\": expected NAME=SECONDS\n"
+    );
+    assert_eq!(
+        refused(&["--track-offset", "Host=soon"]),
+        "overtalk: error: --track-offset Host=soon: \"soon\" is not a number of seconds\n"
+    );
+    for v in ["Host=inf", "Host=NaN", "Host=-inf"] {
+        assert_eq!(
+            refused(&["--track-offset", v]),
+            format!("overtalk: error: --track-offset {v}: expected a finite number of seconds\n")
+        );
+    }
+    assert_eq!(
+        refused(&["--track-offset", "Host=1", "--track-offset", "Host=2"]),
+        "overtalk: error: --track-offset Host=…: the offset of \"Host\" is given twice\n"
+    );
+    assert_eq!(
+        refused(&["--track-offset", "Guest=-9"]),
+        "overtalk: error: detecting speech: b.wav: the offset -9.000 s of \"Guest\" puts the \
+         whole of its recording (9.000 s) before the common start of the tracks\n"
+    );
+    let run = dir.run(&["detect", "a.wav", "--channels", "A", "--track-offset", "A=1"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: --track-offset places a --track file on the common timeline; give the \
+         tracks with --track NAME=FILE (the channels of one recording share its clock)\n"
+    );
+}
+
+/// One speaker on two microphones: one name for both tracks is refused with the way to do it,
+/// and that way (two names renamed to one by `--speakers`) gives one speaker.
+#[test]
+fn one_name_for_two_tracks_says_how_to_give_one_speaker_two_microphones() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    write_two_mics(&dir, &a, &b);
+    let run = dir.run(&["detect", "--track", "Host=a.wav", "--track", "Host=b.wav"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: --track Host=…: the name \"Host\" is given to two tracks; each \
+         microphone takes a name of its own (a speaker on two microphones: two names, such as \
+         Host-1 and Host-2, and a --speakers file that renames both to \"Host\", so the \
+         detection keeps the microphones apart and the analysis counts them as one speaker)\n"
+    );
+    dir.create("names.toml", "[speakers]\nHost-1 = \"Host\"\nHost-2 = \"Host\"\n");
+    let tracks = ["--track", "Host-1=a.wav", "--track", "Host-2=b.wav"];
+    let run =
+        dir.run(&[&["detect"][..], &tracks, &["--speakers", "names.toml", "-o", "-"]].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let speakers: std::collections::BTreeSet<String> =
+        turns(&run.stdout()).into_iter().map(|t| t.0).collect();
+    assert_eq!(speakers.into_iter().collect::<Vec<_>>(), ["Host"]);
 }

@@ -407,7 +407,12 @@ fn main() -> Result<()> {
         let specs: Vec<TrackSpec> = rec
             .tracks
             .iter()
-            .map(|(n, p)| TrackSpec { name: n.clone(), path: p.clone(), channel: None })
+            .map(|(n, p)| TrackSpec {
+                name: n.clone(),
+                path: p.clone(),
+                channel: None,
+                offset: overtalk::Delta::ZERO,
+            })
             .collect();
         let offline = detect(&specs, &DetectOptions::default(), &mut |_| {})?;
         offline_scored.push(RecordingInput::new(

@@ -73,7 +73,7 @@ pub(crate) fn untimed(label: &str, t: &Transcript) -> PyErr {
 /// How to analyse besides the parameters: what `overtalk analyze` takes from the input and
 /// from `--timing-only`.
 #[derive(Clone, Copy, Default)]
-struct How {
+struct How<'a> {
     /// `--timing-only`: words and text ignored, completion and backchannels judged by timing.
     timing_only: bool,
     /// The format the transcript was read from (CHAT: its markers are compared with the
@@ -84,6 +84,9 @@ struct How {
     /// Detected by voice activity alone, without a speaker model: the speakers were not told
     /// apart.
     speakers_not_separated: bool,
+    /// What the detection noted about the recording: each a `recording` warning of the
+    /// analysis.
+    notes: &'a [String],
 }
 
 /// The transcript without text and words, as `overtalk analyze --timing-only` analyses it:
@@ -108,7 +111,7 @@ fn analyze_transcript(
     label: &str,
     t: &Transcript,
     params: &Params,
-    how: How,
+    how: How<'_>,
 ) -> PyResult<analysis::Analysis> {
     if t.is_untimed() {
         return Err(untimed(label, t));
@@ -126,6 +129,10 @@ fn analyze_transcript(
     }
     if how.speakers_not_separated {
         a.mark_speakers_not_separated();
+    }
+    // After the analysis's own, as `overtalk analyze` orders them.
+    for note in how.notes {
+        a.diagnostics.warnings.push(analysis::AnalysisWarning::Recording(note.clone()));
     }
     Ok(a)
 }
@@ -323,12 +330,13 @@ fn _params_from_json(json: &str) -> PyResult<PyParams> {
 }
 
 /// How a conversation is analysed besides the parameters, from what it carries.
-fn how_of(origin: &Origin, timing_only: bool) -> How {
+fn how_of(origin: &Origin, timing_only: bool) -> How<'_> {
     How {
         timing_only,
         format: origin.format,
         overlap_not_measurable: origin.overlap_not_measurable,
         speakers_not_separated: origin.speakers_not_separated,
+        notes: &origin.notes,
     }
 }
 

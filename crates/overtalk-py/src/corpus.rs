@@ -48,6 +48,11 @@ pub(crate) struct Origin {
     /// Detected by voice activity alone (no speaker model): `analyze` warns that the speakers
     /// were not told apart, as the command line does.
     pub(crate) speakers_not_separated: bool,
+    /// What the detection noted about the recording (its audio starts late, the file is
+    /// truncated, a track's speech was mostly taken for bleed, a track has no speech), each
+    /// given as a warning when it was detected: `analyze` carries each as a `recording`
+    /// warning, as the command line does.
+    pub(crate) notes: Vec<String>,
 }
 
 impl Origin {
@@ -234,8 +239,8 @@ fn from_lossless_json(json: &str) -> PyResult<overtalk::Corpus> {
     Ok(format::read_str(json, Format::Json, &ReadOptions::default()).map_err(to_py)?.corpus)
 }
 
-/// An [`Origin`] as pickled: the format's name, the detection, and the two flags.
-type PickledOrigin = (Option<String>, Option<String>, bool, bool);
+/// An [`Origin`] as pickled: the format's name, the detection, the two flags and the notes.
+type PickledOrigin = (Option<String>, Option<String>, bool, bool, Vec<String>);
 
 impl Origin {
     fn pickled(&self) -> PickledOrigin {
@@ -244,17 +249,19 @@ impl Origin {
             self.detection.clone(),
             self.overlap_not_measurable,
             self.speakers_not_separated,
+            self.notes.clone(),
         )
     }
 
     fn unpickled(
-        (format, detection, overlap_not_measurable, speakers_not_separated): PickledOrigin,
+        (format, detection, overlap_not_measurable, speakers_not_separated, notes): PickledOrigin,
     ) -> PyResult<Self> {
         Ok(Origin {
             format: parse_format(format.as_deref())?,
             detection,
             overlap_not_measurable,
             speakers_not_separated,
+            notes,
         })
     }
 }
@@ -392,6 +399,13 @@ impl Conversation {
     #[getter]
     fn detection(&self) -> Option<&str> {
         self.origin.detection.as_deref()
+    }
+
+    /// What the detection noted about the recording, as warned when it was detected (empty
+    /// for a conversation read or built in memory).
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.origin.notes.clone()
     }
 
     /// The format the conversation was read from (`None` when built in memory or detected).

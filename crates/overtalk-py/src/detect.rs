@@ -47,8 +47,15 @@ fn detect_files(
     if tracks.is_empty() {
         return Err(OvertalkError::new_err("no tracks to detect speech in"));
     }
-    let specs: Vec<TrackSpec> =
-        tracks.into_iter().map(|(name, path, channel)| TrackSpec { name, path, channel }).collect();
+    let specs: Vec<TrackSpec> = tracks
+        .into_iter()
+        .map(|(name, path, channel)| TrackSpec {
+            name,
+            path,
+            channel,
+            offset: overtalk::Delta::ZERO,
+        })
+        .collect();
     let sources: Vec<String> = specs.iter().map(|s| s.path.display().to_string()).collect();
     let found = py.detach(|| {
         pipeline::detect_recording(&specs, &options, recording_id.as_deref(), &mut |_| {})
@@ -56,12 +63,17 @@ fn detect_files(
     })?;
     let mut warnings: Vec<String> = found.warnings.iter().map(ToString::to_string).collect();
     warnings.extend(pipeline::silence_warnings(&found.transcript, &sources));
+    let description = Some(found.provenance.description);
+    let mut c = Conversation::new(found.recording_id, found.transcript, description);
+    c.origin.notes = warnings.clone();
     warn(py, warnings)?;
-    Ok(Conversation::new(found.recording_id, found.transcript, Some(found.provenance.description)))
+    Ok(c)
 }
 
 /// Detects speech in samples: one `(speaker, little-endian float32 bytes)` per track, all at
-/// `sample_rate` Hz; a speaker (or all of them) without speech is warned about.
+/// `sample_rate` Hz. What the detection notes (a track whose speech the bleed rule mostly
+/// rejected, a speaker or all of them without speech) is warned about and kept with the
+/// conversation, as for files.
 #[pyfunction]
 #[pyo3(signature = (recording_id, tracks, sample_rate, vad="earshot"))]
 fn detect_samples(
@@ -78,7 +90,7 @@ fn detect_samples(
     if sample_rate == 0 {
         return Err(OvertalkError::new_err("sample_rate must be positive"));
     }
-    let c = py.detach(|| {
+    let (mut c, mut notes) = py.detach(|| {
         let tracks: Vec<(String, Vec<f32>)> = tracks
             .into_iter()
             .map(|(name, bytes)| {
@@ -90,9 +102,14 @@ fn detect_samples(
             })
             .collect();
         let found = pipeline::detect_samples(&tracks, sample_rate, &options).map_err(to_py)?;
-        Ok::<_, PyErr>(conversation(recording_id, &found, &options))
+        // The multitrack rule's notes (decoding notes name a file; samples come from none).
+        let rule = found.multitrack.iter().flat_map(|m| &m.warnings);
+        let notes: Vec<String> = rule.map(ToString::to_string).collect();
+        Ok::<_, PyErr>((conversation(recording_id, &found, &options), notes))
     })?;
-    warn(py, pipeline::silence_warnings(&c.transcript, &["samples".into()]))?;
+    notes.extend(pipeline::silence_warnings(&c.transcript, &["samples".into()]));
+    c.origin.notes = notes.clone();
+    warn(py, notes)?;
     Ok(c)
 }
 

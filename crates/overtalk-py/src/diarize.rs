@@ -248,7 +248,10 @@ fn diarize(
         let diarizer = chosen.diarizer;
         let source =
             path.as_ref().map_or_else(|| "samples".to_owned(), |p| p.display().to_string());
-        let c = match (path, samples) {
+        // What follows is about the recording, kept with it (the choice of diarizer above is
+        // not: `overtalk analyze` keeps the same).
+        let about_model = warnings.len();
+        let mut c = match (path, samples) {
             (Some(p), None) => {
                 let (c, decoding) = diarize_path(recording_id, &p, diarizer.as_ref())?;
                 warnings.extend(decoding);
@@ -279,6 +282,7 @@ fn diarize(
             c.transcript.annotation().speakers().len(),
             c.origin.speakers_not_separated,
         ));
+        c.origin.notes = warnings[about_model..].to_vec();
         Ok((c, warnings))
     })
 }

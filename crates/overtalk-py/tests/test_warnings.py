@@ -247,3 +247,40 @@ def test_write_warns_of_names_the_format_cannot_hold_as_the_cli_does(tmp_path, c
     assert again == said
     _, from_corpus = caught(overtalk.Corpus.from_conversations([conv]).write, format="rttm")
     assert from_corpus == said
+
+
+def test_detect_keeps_what_it_noted_for_the_analysis_as_the_cli_does(tmp_path, cli):
+    """What detection warns about is kept with the conversation (`Conversation.warnings`), and
+    `analyze` carries it as a `recording` warning, as `overtalk analyze` does for the same
+    recordings; it survives a corpus and pickling."""
+    import json
+    import pickle
+    import wave
+
+    import numpy as np
+
+    silent = tmp_path / "silent.wav"
+    with wave.open(str(SPEECH_WAV)) as w, wave.open(str(silent), "wb") as out:
+        out.setparams(w.getparams())
+        out.writeframes(bytes(w.getnframes() * w.getsampwidth() * w.getnchannels()))
+    conv, said = caught(overtalk.detect, tracks={"A": str(SPEECH_WAV), "B": str(silent)})
+    note = ('no speech found for "B" (silent, or below the detector\'s threshold): the analysis '
+            'lists the speakers who spoke, without "B"')
+    assert said == conv.warnings == [note]
+    analysis = overtalk.analyze(conv)
+    assert analysis.warnings == ["recording: " + note]
+    from_cli = json.loads(cli("analyze", "--track", f"A={SPEECH_WAV}", "--track", f"B={silent}", "--format", "json"))
+    assert analysis.warnings == from_cli["conversations"][0]["diagnostics"]["warnings"]
+    assert pickle.loads(pickle.dumps(conv)).warnings == [note]
+    corpus = overtalk.Corpus.from_conversations([conv])
+    assert corpus[conv.recording_id].warnings == [note]
+    assert [a.warnings for a in overtalk.analyze_many(corpus, threads=1)] == [["recording: " + note]]
+    # Samples: the same notes.
+    samples = np.zeros((32_000, 2), dtype=np.float32)
+    samples[:, 0] = np.frombuffer(SPEECH_WAV.read_bytes()[44:44 + 64_000], dtype="<i2") / 32768.0
+    conv, said = caught(overtalk.detect, samples, sample_rate=16_000, tracks=["A", "B"])
+    assert said == conv.warnings == [note]
+    assert overtalk.analyze(conv).warnings == ["recording: " + note]
+    # Read from a file: nothing was detected, nothing noted.
+    read = overtalk.read("SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\n")["r"]
+    assert read.warnings == [] and overtalk.analyze(read).warnings == []

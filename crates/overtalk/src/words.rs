@@ -138,6 +138,32 @@ pub struct Words {
     pub duplicates: usize,
 }
 
+impl Words {
+    /// Moves every word by `by` (a transcript of a recording that starts `by` after the
+    /// common zero of several recordings onto that common timeline) and returns how many
+    /// words were dropped: those that lie wholly before 0 (their audio is before the common
+    /// zero). A word that starts before 0 and ends after it starts at 0. The order is kept.
+    ///
+    /// ```text
+    /// own timeline     0 [a) [b)   [c)  [d)
+    /// by = −1 s     [a) [b)|  [c)  [d)           a dropped, b cut to start at 0
+    ///                      0 [b)  [c)  [d)
+    /// ```
+    pub fn shift(&mut self, by: Delta) -> usize {
+        let zero = Time::from_micros(0);
+        let before = self.words.len();
+        self.words.retain_mut(|w| {
+            let (start, end) = (w.start.saturating_add(by), w.end.saturating_add(by));
+            // Wholly before 0; a zero-length word at 0 stays.
+            let gone = end < zero || (end == zero && start < zero);
+            w.start = start.max(zero);
+            w.end = end;
+            !gone
+        });
+        before - self.words.len()
+    }
+}
+
 /// How words are laid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LayOptions {
@@ -703,6 +729,50 @@ fn pick(cands: &[(usize, i64)], previous: Option<usize>) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shifted_words_move_onto_the_common_timeline() {
+        let word = |text: &str, start: i64, end: i64| TimedWord {
+            text: text.to_owned(),
+            start: Time::from_micros(start),
+            end: Time::from_micros(end),
+            confidence: None,
+        };
+        let all = Words {
+            words: vec![
+                word("a", 0, 400_000),
+                word("b", 800_000, 1_300_000),
+                word("c", 1_000_000, 1_000_000),
+                word("d", 2_000_000, 2_500_000),
+            ],
+            spread: 1,
+            duplicates: 2,
+        };
+        // Back by 1 s: a lies before 0, b is cut to start there, c (zero-length) sits at 0.
+        let mut w = all.clone();
+        assert_eq!(w.shift(Delta::from_micros(-1_000_000)), 1);
+        assert_eq!(
+            w,
+            Words {
+                words: vec![
+                    word("b", 0, 300_000),
+                    word("c", 0, 0),
+                    word("d", 1_000_000, 1_500_000)
+                ],
+                spread: 1,
+                duplicates: 2,
+            }
+        );
+        // Forward by 2 s: every word 2 s later.
+        let mut w = all.clone();
+        assert_eq!(w.shift(Delta::from_micros(2_000_000)), 0);
+        let starts: Vec<i64> = w.words.iter().map(|w| w.start.micros()).collect();
+        assert_eq!(starts, [2_000_000, 2_800_000, 3_000_000, 4_000_000]);
+        // Not at all: the same words.
+        let mut w = all.clone();
+        assert_eq!(w.shift(Delta::ZERO), 0);
+        assert_eq!(w, all);
+    }
 
     fn ms(a: i64, z: i64) -> Segment {
         Segment::from_millis(a, z).unwrap()

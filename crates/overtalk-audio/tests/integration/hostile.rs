@@ -124,7 +124,8 @@ fn one_sample_file_decodes_and_detects_nothing() {
     write_wav(&p, 16_000, 1, &[vec![0.5]], false);
     let (info, ch) = decode_all(&p, &DecodeOptions::default()).unwrap();
     assert_eq!((info.sample_rate, ch.len(), ch[0].len()), (16_000, 1, 1));
-    let spec = TrackSpec { name: "A".into(), path: p, channel: None };
+    let spec =
+        TrackSpec { name: "A".into(), path: p, channel: None, offset: overtalk::Delta::ZERO };
     let found = detect(&[spec], &DetectOptions::default(), &mut |_| {}).unwrap();
     assert!(found.annotation.is_empty());
     assert_eq!(found.duration, Delta::from_micros(63)); // 1 / 16000 s, rounded to the microsecond
@@ -462,7 +463,12 @@ fn a_wav_header_written_before_its_length_was_known_reads_to_the_end() {
     b[data + 4..data + 8].copy_from_slice(&u32::MAX.to_le_bytes());
     let q = t.path("pipe.wav");
     std::fs::write(&q, &b).unwrap();
-    let spec = TrackSpec { name: "A".into(), path: q.clone(), channel: None };
+    let spec = TrackSpec {
+        name: "A".into(),
+        path: q.clone(),
+        channel: None,
+        offset: overtalk::Delta::ZERO,
+    };
     let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
     assert_eq!(found.warnings, [TrackWarning::PlaceholderLength { path: q.clone() }]);
     assert_eq!(
@@ -502,7 +508,12 @@ fn replaced_samples_are_a_typed_warning_of_the_detected_recording() {
         f[0] = f32::NAN;
     }
     write_wav(&p, 16_000, 1, &frames, true);
-    let spec = TrackSpec { name: "A".into(), path: p.clone(), channel: None };
+    let spec = TrackSpec {
+        name: "A".into(),
+        path: p.clone(),
+        channel: None,
+        offset: overtalk::Delta::ZERO,
+    };
     let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
     assert_eq!(found.warnings, [TrackWarning::NonFinite { path: p.clone(), samples: 8 }]);
     assert_eq!(
@@ -709,8 +720,12 @@ fn forty_eight_channels_pick_named_channels_for_detection() {
     let t = Tmp::new();
     let p = t.path("room.wav");
     write_wav(&p, 16_000, 48, &frames, false);
-    let spec =
-        |name: &str, c: usize| TrackSpec { name: name.into(), path: p.clone(), channel: Some(c) };
+    let spec = |name: &str, c: usize| TrackSpec {
+        name: name.into(),
+        path: p.clone(),
+        channel: Some(c),
+        offset: overtalk::Delta::ZERO,
+    };
     let found = detect(&[spec("Ana", 10), spec("Ben", 40)], &DetectOptions::default(), &mut |_| {})
         .unwrap();
     assert_eq!(found.tracks.len(), 2);
@@ -741,7 +756,12 @@ fn a_channel_beyond_the_recording_is_a_clear_error() {
     let frames: Vec<Vec<f32>> = (0..1600).map(|_| vec![0.0; 48]).collect();
     write_wav(&p, 16_000, 48, &frames, false);
     // Channels are 0-based in a TrackSpec and 1-based in messages.
-    let spec = TrackSpec { name: "Z".into(), path: p.clone(), channel: Some(48) };
+    let spec = TrackSpec {
+        name: "Z".into(),
+        path: p.clone(),
+        channel: Some(48),
+        offset: overtalk::Delta::ZERO,
+    };
     let e = detect(&[spec], &DetectOptions::default(), &mut |_| {}).unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -822,7 +842,12 @@ fn mismatched_lengths_and_rates_are_clear_errors() {
     write_wav(&a, 16_000, 1, &tone(16_000, 3.0), false);
     write_wav(&b, 16_000, 1, &tone(16_000, 5.0), false);
     write_wav(&c, 48_000, 1, &tone(48_000, 3.0), false);
-    let spec = |n: &str, p: &Path| TrackSpec { name: n.into(), path: p.into(), channel: None };
+    let spec = |n: &str, p: &Path| TrackSpec {
+        name: n.into(),
+        path: p.into(),
+        channel: None,
+        offset: overtalk::Delta::ZERO,
+    };
     let e = detect(&[spec("A", &a), spec("B", &b)], &DetectOptions::default(), &mut |_| {})
         .unwrap_err();
     assert!(e.to_string().starts_with("tracks have different lengths: A ("), "{e}");

@@ -162,6 +162,12 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     if args.by.is_some() && args.events.is_empty() {
         bail!("--by goes with --events: it keeps one speaker's events in an evidence reel");
     }
+    if !args.recordings.track_offsets.is_empty() {
+        bail!(
+            "--track-offset: cut renders the --track files as they are and cannot move them on a \
+             common timeline; give files that start together"
+        );
+    }
     if !(args.duck.is_finite() && args.duck <= 0.0) {
         bail!(
             "--duck is a gain in dB, 0 or below (-40 lowers the bleed by 40 dB), got {}",

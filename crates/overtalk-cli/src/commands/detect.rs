@@ -10,6 +10,7 @@ use overtalk::Corpus;
 
 use crate::app::{Globals, Outcome};
 use crate::input::recordings::{track_specs, AudioArgs};
+use crate::input::words::FromTracks;
 use crate::input::Source;
 use crate::output::Target;
 
@@ -97,10 +98,19 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     // Detection gives one recording; `--words` lays the words of captions on its speakers,
     // `--track-words` those of each track's own transcript.
     let options = format::ReadOptions::default();
+    let offsets = args.detection.offsets()?;
+    let levels = detected.levels.as_ref();
     let laid = match detected.corpus.iter().next() {
         Some((id, t)) => args
             .words
-            .lay_on(t, id, &options, globals.quiet, detected.levels.as_ref(), &rename)?
+            .lay_on(
+                t,
+                id,
+                &options,
+                globals.quiet,
+                FromTracks { levels, offsets: &offsets },
+                &rename,
+            )?
             .map(|l| (id.to_owned(), l)),
         None => None,
     };

@@ -159,7 +159,7 @@ fn tracks_longest_first(tracks: &[String]) -> Result<Vec<(String, PathBuf)>> {
     Ok(named.into_iter().map(|(n, p, _)| (n, p)).collect())
 }
 
-fn audio(args: &Args) -> Result<Option<Audio>> {
+fn audio(args: &Args, quiet: bool) -> Result<Option<Audio>> {
     // `--audio`, or else the recording the report was made from, when there is exactly one, or
     // else the `--track` recordings together.
     let recordings: Vec<&String> =
@@ -174,6 +174,23 @@ fn audio(args: &Args) -> Result<Option<Audio>> {
     if args.detection.tracks.is_empty() {
         if args.embed_audio {
             bail!("--embed-audio needs the recording: name it with --audio");
+        }
+        return Ok(None);
+    }
+    if !args.detection.track_offsets.is_empty() {
+        // The player plays each file from its own start: off the common timeline.
+        if args.embed_audio {
+            bail!(
+                "--embed-audio with --track-offset: the report's player cannot move the tracks \
+                 onto the common timeline; name a recording on that timeline with --audio"
+            );
+        }
+        if !quiet {
+            eprintln!(
+                "overtalk: note: the report's player cannot move the --track files onto the \
+                 common timeline of --track-offset, so it plays none; name a recording on that \
+                 timeline with --audio"
+            );
         }
         return Ok(None);
     }
@@ -243,7 +260,7 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     }
     let options = ReportOptions {
         title: args.title.clone(),
-        audio: audio(&args)?,
+        audio: audio(&args, globals.quiet)?,
         preset: Some(args.analysis.preset.clone()),
         sources: sources.iter().map(Source::display).collect(),
         detection: conversations::detections(&analyzed),

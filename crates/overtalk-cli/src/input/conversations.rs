@@ -17,6 +17,7 @@ use overtalk::Transcript;
 use crate::app::Globals;
 use crate::input::params::AnalysisArgs;
 use crate::input::recordings::AudioArgs;
+use crate::input::words::FromTracks;
 use crate::input::{self, is_audio, ReadArgs};
 
 /// One conversation read from the inputs, with its analysis.
@@ -209,7 +210,15 @@ fn read_inputs(
         // The levels belong to the entry only when it is the detection.
         let levels = levels.as_ref().filter(|_| entry.extra.is_some());
         let options = read_args.options();
-        if let Some(laid) = how.words.lay_on(t, id, &options, globals.quiet, levels, &rename)? {
+        let offsets = audio.offsets()?;
+        if let Some(laid) = how.words.lay_on(
+            t,
+            id,
+            &options,
+            globals.quiet,
+            FromTracks { levels, offsets: &offsets },
+            &rename,
+        )? {
             entry.transcript = laid.transcript;
             if let Some(provenance) = &mut entry.extra {
                 provenance.description.push_str(&laid.note);

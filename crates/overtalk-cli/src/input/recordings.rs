@@ -26,6 +26,14 @@ pub(crate) struct AudioArgs {
     /// A speaker's own track, `NAME=FILE` (repeat for each speaker).
     #[arg(long = "track", value_name = "NAME=FILE")]
     pub(crate) tracks: Vec<String>,
+    /// Where a `--track` starts on the common timeline, `NAME=SECONDS` with NAME a `--track`
+    /// name (repeat for each track that needs one; default 0), for tracks recorded on
+    /// separate devices that started at different times: positive, the track starts that
+    /// much later (silence is put before it); negative, its first seconds are before the
+    /// common zero and are dropped. The speech found, the levels, the words of
+    /// `--track-words` and the extent are all on the common timeline.
+    #[arg(long = "track-offset", value_name = "NAME=SECONDS")]
+    pub(crate) track_offsets: Vec<String>,
     /// Names of the recording's channels, in order (`_` skips a channel).
     #[arg(long, value_name = "NAME,NAME,…", value_delimiter = ',')]
     pub(crate) channels: Vec<String>,
@@ -81,6 +89,46 @@ impl AudioArgs {
         let tracks = self.tracks.iter().filter_map(|t| t.split_once('=').map(|(n, _)| n));
         let channels = self.channels.iter().map(|c| c.trim()).filter(|c| *c != "_");
         tracks.chain(channels).map(str::to_owned).collect()
+    }
+
+    /// `--track-offset` as `(name, offset)`, each a `--track` name, once; checked before any
+    /// decoding.
+    pub(crate) fn offsets(&self) -> Result<Vec<(String, Delta)>> {
+        let mut out: Vec<(String, Delta)> = Vec::new();
+        if self.track_offsets.is_empty() {
+            return Ok(out);
+        }
+        let names: Vec<&str> =
+            self.tracks.iter().filter_map(|t| t.split_once('=').map(|(n, _)| n)).collect();
+        if names.is_empty() {
+            bail!(
+                "--track-offset places a --track file on the common timeline; give the tracks \
+                 with --track NAME=FILE (the channels of one recording share its clock)"
+            );
+        }
+        for t in &self.track_offsets {
+            let Some((name, value)) = t.split_once('=') else {
+                bail!("--track-offset {t:?}: expected NAME=SECONDS");
+            };
+            if !names.contains(&name) {
+                bail!(
+                    "--track-offset {t}: {name:?} is not a --track name (the tracks are {})",
+                    names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
+                );
+            }
+            let secs: f64 = value.trim().parse().map_err(|_| {
+                anyhow::anyhow!("--track-offset {t}: {value:?} is not a number of seconds")
+            })?;
+            let offset = match Delta::from_secs_f64(secs) {
+                Some(d) if secs.is_finite() => d,
+                _ => bail!("--track-offset {t}: expected a finite number of seconds"),
+            };
+            if out.iter().any(|(n, _)| n == name) {
+                bail!("--track-offset {name}=…: the offset of {name:?} is given twice");
+            }
+            out.push((name.to_owned(), offset));
+        }
+        Ok(out)
     }
 
     fn options(&self) -> Result<DetectOptions> {
@@ -147,7 +195,12 @@ impl AudioArgs {
         recording_id: Option<&str>,
         globals: Globals,
     ) -> Result<Detected> {
-        let specs = track_specs(audio, &self.tracks, &self.channels)?;
+        let mut specs = track_specs(audio, &self.tracks, &self.channels)?;
+        for (name, offset) in self.offsets()? {
+            for spec in specs.iter_mut().filter(|s| s.name == name) {
+                spec.offset = offset;
+            }
+        }
         let options = self.options()?;
         let sources: Vec<Source> = specs.iter().map(|s| Source::File(s.path.clone())).collect();
         let mixed = self.tracks.is_empty() && self.channels.is_empty();
@@ -330,10 +383,22 @@ pub(crate) fn track_specs(
             if name.trim().is_empty() || file.is_empty() {
                 bail!("--track {t:?}: expected NAME=FILE with a non-empty name and file");
             }
+            if specs.iter().any(|s: &TrackSpec| s.name == name) {
+                // Each track's speech is the others' bleed to the detector: one name for two
+                // microphones would merge a speaker with their own bleed.
+                bail!(
+                    "--track {name}=…: the name {name:?} is given to two tracks; each microphone \
+                     takes a name of its own (a speaker on two microphones: two names, such as \
+                     {name}-1 and {name}-2, and a --speakers file that renames both to {name:?}, \
+                     so the detection keeps the microphones apart and the analysis counts them \
+                     as one speaker)"
+                );
+            }
             specs.push(TrackSpec {
                 name: name.to_owned(),
                 path: PathBuf::from(file),
                 channel: None,
+                offset: overtalk::Delta::ZERO,
             });
         }
         return Ok(specs);
@@ -346,7 +411,12 @@ pub(crate) fn track_specs(
     };
     if channels.is_empty() {
         let name = format::recording_id_from_path(audio);
-        return Ok(vec![TrackSpec { name, path: audio.to_path_buf(), channel: None }]);
+        return Ok(vec![TrackSpec {
+            name,
+            path: audio.to_path_buf(),
+            channel: None,
+            offset: overtalk::Delta::ZERO,
+        }]);
     }
     let specs: Vec<TrackSpec> = channels
         .iter()
@@ -356,6 +426,7 @@ pub(crate) fn track_specs(
             name: n.trim().to_owned(),
             path: audio.to_path_buf(),
             channel: Some(c),
+            offset: overtalk::Delta::ZERO,
         })
         .collect();
     if specs.is_empty() {

@@ -42,6 +42,18 @@ pub(crate) struct WordsArgs {
     pub(crate) words_max_gap: Option<f64>,
 }
 
+/// What the detection of `--track` recordings gives the words laid on them: the tracks'
+/// levels (whose a word in overlapped speech is, for `--words`) and the tracks' offsets on
+/// the common timeline (`--track-offset`, by track name: the words of `--track-words` are on
+/// their file's timeline).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct FromTracks<'a> {
+    /// The tracks' levels, with one microphone per speaker.
+    pub(crate) levels: Option<&'a TrackExcess>,
+    /// Each offset track's name and offset.
+    pub(crate) offsets: &'a [(String, Delta)],
+}
+
 /// The words laid on a recording's speakers, and how, for the method record.
 pub(crate) struct LaidWords {
     /// The speakers' transcript with the words.
@@ -202,11 +214,12 @@ impl WordsArgs {
         label: &str,
         read: &ReadOptions,
         quiet: bool,
-        levels: Option<&TrackExcess>,
+        tracks: FromTracks<'_>,
         rename: &HashMap<String, String>,
     ) -> Result<Option<LaidWords>> {
+        let offsets = tracks.offsets;
         if !self.track_words.is_empty() {
-            return self.lay_track_words(speakers, label, read, quiet, rename).map(Some);
+            return self.lay_track_words(speakers, label, read, quiet, rename, offsets).map(Some);
         }
         let Some(path) = &self.words else { return Ok(None) };
         let shown = path.display();
@@ -217,7 +230,7 @@ impl WordsArgs {
                 "overtalk: warning: {label} has words of its own; the words of {shown} replace them"
             );
         }
-        let levels = levels.map(|l| l as &dyn overtalk::words::SpeakerLevels);
+        let levels = tracks.levels.map(|l| l as &dyn overtalk::words::SpeakerLevels);
         let laid = lay(speakers, &words, &lay_options, levels)
             .with_context(|| format!("--words {shown}: laying its words on {label}"))?;
         let s = laid.stats;
@@ -271,7 +284,8 @@ impl WordsArgs {
         Ok(Some(LaidWords { transcript: laid.transcript, note }))
     }
 
-    /// `--track-words`: each file's words on its track's speaker.
+    /// `--track-words`: each file's words on its track's speaker, moved by the track's
+    /// `--track-offset` (`offsets`) onto the common timeline.
     fn lay_track_words(
         &self,
         speakers: &Transcript,
@@ -279,12 +293,26 @@ impl WordsArgs {
         read: &ReadOptions,
         quiet: bool,
         rename: &HashMap<String, String>,
+        offsets: &[(String, Delta)],
     ) -> Result<LaidWords> {
         let files = self.track_files()?;
         let mut words = Vec::with_capacity(files.len());
         for (name, path) in &files {
             let flag = format!("--track-words {name}=");
-            words.push(self.read_words(path, &flag, read, quiet)?);
+            let mut w = self.read_words(path, &flag, read, quiet)?;
+            if let Some((_, offset)) = offsets.iter().find(|(n, _)| n == name) {
+                let before = w.words.len();
+                let dropped = w.shift(*offset);
+                if dropped > 0 && !quiet {
+                    eprintln!(
+                        "overtalk: note: {} (--track-words {name}): {dropped} of {before} words \
+                         lie before the common start (--track-offset {name}={offset}) and are \
+                         dropped with that audio",
+                        path.display()
+                    );
+                }
+            }
+            words.push(w);
         }
         // The tracks' names as the speakers are now called.
         let names: Vec<String> =

@@ -90,6 +90,7 @@ fn offline_detect_of(tracks: &[(String, PathBuf)]) -> overtalk_audio::Detection 
             name: name.clone(),
             path: path.clone(),
             channel: None,
+            offset: overtalk::Delta::ZERO,
         })
         .collect();
     overtalk_audio::detect(&specs, &overtalk_audio::DetectOptions::default(), &mut |_| {}).unwrap()

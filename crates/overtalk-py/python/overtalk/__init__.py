@@ -174,6 +174,15 @@ class Conversation:
         return self._native.detection
 
     @property
+    def warnings(self) -> list[str]:
+        """What :func:`detect` noted about the recording (its audio starts late on the file's
+        timeline, the file is truncated, a track's speech was mostly taken for bleed, a track has
+        no speech…), each also given as an :class:`OvertalkWarning` when it was detected;
+        :func:`analyze` carries each into :attr:`Analysis.warnings` as ``recording: …``, as
+        ``overtalk analyze`` does. Empty for a conversation read from a file or built in memory."""
+        return self._native.warnings
+
+    @property
     def format(self) -> Optional[str]:
         """The format the conversation was read from (``rttm``, ``chat``…); ``None`` when it was
         built in memory or detected in recordings. For ``chat``, :func:`analyze` compares the
