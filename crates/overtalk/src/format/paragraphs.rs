@@ -13,6 +13,7 @@
 //! Speaker 1  0:04                      Otter, Zoom: name, spaces, time (text on the next lines)
 //! [00:01:02] Ana Ruiz: text            Descript, Trint, Temi: time in brackets, name, colon
 //! [00:01:02] text                      the same without a name
+//! [13:30](link) Ana Ruiz: text         a page's clickable time (a Markdown link), then as above
 //! 00:01:02 Ana Ruiz: text              time first, then name and colon
 //! 0:04                                 YouTube: the time alone on its line (text follows)
 //! (01:10:19):                          Rev: a paragraph that continues the speaker above
@@ -456,14 +457,51 @@ fn enclosed_time(s: &str) -> Option<(Time, &str)> {
     Some((clock(s[1..end].trim())?, &s[end + 1..]))
 }
 
+/// The rest of a line after a Markdown link's target that opens it (`(javascript:void(0);)
+/// Name: text` after `[13:30]`, `(https://youtu.be/x?t=810) Name: text`): `None` unless `rest`
+/// starts with `(` right after the `]`, the parentheses close within [`MAX_LINK_TARGET`]
+/// bytes and what they hold has a `:`, `/` or `#` (a note, `[0:01](laughs)`, stays text).
+/// Pages copied as Markdown keep their clickable times so (InfoQ's podcast transcripts); read
+/// as the rest of a `[time]` header, the target would be taken for the speaker's name.
+///
+/// ```text
+/// [13:30](javascript:void(0);) Ana Ruiz: So there are…   -> [13:30] Ana Ruiz: So there are…
+/// ```
+fn link_target(rest: &str) -> Option<&str> {
+    if !rest.starts_with('(') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, c) in rest.char_indices().take_while(|&(i, _)| i < MAX_LINK_TARGET) {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.saturating_sub(1);
+                // A link's target has a scheme, a path or an anchor; `(laughs)` is a note.
+                let target = &rest[1..i];
+                if depth == 0 {
+                    return target.contains([':', '/', '#']).then_some(&rest[i + 1..]);
+                }
+            }
+            c if c.is_whitespace() => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Longest Markdown link target after a `[time]` ([`link_target`]), in bytes.
+const MAX_LINK_TARGET: usize = 2048;
+
 /// Reads a header line, or `None` for a line of text.
 fn header(line: &str) -> Option<Header<'_>> {
     let l = line.trim();
     if l.is_empty() {
         return None;
     }
-    // `[00:01:02] …`
+    // `[00:01:02] …`; a page's clickable time is a Markdown link, `[13:30](target) …`.
     if let Some((time, rest)) = enclosed_time(l).filter(|_| l.starts_with('[')) {
+        let rest = link_target(rest).unwrap_or(rest);
         if let Some(name) = dash_name(rest) {
             return Some(Header { shape: Shape::Bracket, speaker: Some(name), time, text: "" });
         }

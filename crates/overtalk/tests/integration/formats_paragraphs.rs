@@ -832,3 +832,25 @@ fn word_transcription_names_after_the_time() {
         .iter()
         .any(|w| w.to_string().contains("5 header(s) of a time and a name alone")));
 }
+
+/// A page copied as Markdown keeps its clickable times as links (InfoQ's podcast transcripts:
+/// `[13:30](javascript:void(0);) Name: text`): the link's target is no part of the header, and
+/// the name after it is the speaker. A note in parentheses after a time stays text.
+#[test]
+fn a_time_written_as_a_markdown_link() {
+    let text = "[00:45](javascript:void(0);) Akhilesh Gupta: Thank you, Charles.\n\n[01:02](https://example.org/ep?t=62) Charles Humble: Can you tell us?\n\n[01:10](#t=70) Akhilesh Gupta: Yes.\n";
+    assert_eq!(sniff(text), Some(Format::Paragraphs));
+    let out = read(text);
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    assert_eq!(
+        tracks(one(&out.corpus)),
+        vec![
+            tr("Akhilesh Gupta", 45 * S, 46_500_000, "Thank you, Charles."),
+            tr("Charles Humble", 62 * S, 64 * S, "Can you tell us?"),
+            tr("Akhilesh Gupta", 70 * S, 70 * S + 500_000, "Yes."),
+        ]
+    );
+    let noted = "[00:01] Ana: hi\n[00:03](laughs) and more\n[00:05] Bo: yes\n";
+    let t = tracks(one(&read(noted).corpus));
+    assert_eq!((t[1].0.as_str(), t[1].4.as_str()), ("Ana", "(laughs) and more"));
+}
