@@ -54,7 +54,10 @@
 //!   YouTube repeat times, not names); before any name the speaker is `unknown`, with one
 //!   [`WarningKind::MissingSpeaker`] warning.
 //! - Lines that are not headers are the paragraph's text; a paragraph without a header after a
-//!   blank line (a continuation) is part of the paragraph before. Text before the first header
+//!   blank line (a continuation) is part of the paragraph before. A `Name: text` line whose
+//!   name a header of the file gives (a page that times the guest's answers and not the host's
+//!   questions) is a paragraph of its own after the one above, placed by its words, with one
+//!   [`WarningKind::MissingTime`] warning. Text before the first header
 //!   (a title, a date) is skipped with one [`WarningKind::Skipped`] warning.
 //! - A header with no text under it is no turn: nothing says who spoke then, or for how long.
 //!   Such headers (a video's chapter list `0:00 - Intro`, a turn whose words were removed) are
@@ -845,6 +848,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     }
     let names_after = names_after_times(text);
     let mut named_after = 0usize;
+    let speakers = header_speakers(text);
+    // Turns by a speaker of the headers without a time of their own: the first and how many.
+    let mut untimed_named: Option<(usize, usize)> = None;
     let mut b = TranscriptBuilder::new();
     let mut current: Option<Paragraph> = None;
     let mut kept = Kept::new();
@@ -937,6 +943,28 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     continue;
                 }
             }
+            // `Name: text` by a speaker the headers name, without a time (a page that times
+            // the guest's answers but not the host's questions): a paragraph of its own after
+            // the one above, placed by its words.
+            let named = name_colon(&candidate).filter(|(name, _)| speakers.contains(*name));
+            if let (Some((name, said)), Some(above)) = (named, current.as_ref()) {
+                let column = raw.find(|c: char| !c.is_whitespace()).unwrap_or(0) + 1;
+                let next = Paragraph {
+                    line: n,
+                    column,
+                    speaker: name.to_owned(),
+                    start: above.start,
+                    text: said.to_owned(),
+                    defaulted: false,
+                };
+                untimed_named.get_or_insert((n, 0)).1 += 1;
+                if let Some(p) = current.take() {
+                    kept.keep(p, ctx)?;
+                }
+                last_speaker = Some(next.speaker.clone());
+                current = Some(next);
+                continue;
+            }
             match current.as_mut() {
                 Some(p) => {
                     if !p.text.is_empty() {
@@ -1000,6 +1028,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             line,
             Some(1),
             format!("{count} line(s) of text before the first timestamped paragraph skipped"),
+        )?;
+    }
+    if let Some((line, count)) = untimed_named {
+        ctx.warn_at(
+            WarningKind::MissingTime,
+            line,
+            Some(1),
+            format!("{count} turn(s) by a speaker the headers name have no time of their own, the first here: each is a paragraph of its own after the one above, placed by its words (start and end estimated)"),
         )?;
     }
     if let Some((line, count)) = markup {
@@ -1092,6 +1128,23 @@ fn names_after_times(text: &str) -> bool {
         }
     }
     named >= 2 && 3 * named >= 2 * total && names.values().any(|&k| k >= 2)
+}
+
+/// The speakers that the headers of `text` name (`[00:45] Ana Ruiz: …`, `Bo Lind (01:02):`), in
+/// its first [`LATE_TIMES_LINES`] lines: a `Name: text` line without a time by one of them is
+/// a turn of its own, not words of the paragraph above ([`read`]).
+///
+/// ```text
+/// [00:45] Akhilesh Gupta: Thank you, Charles.    header: Akhilesh Gupta
+/// Charles Humble: Why not Kafka?                 no time, but a header names him elsewhere
+/// [13:30] Akhilesh Gupta: There are reasons.     -> three paragraphs, the second placed by words
+/// [01:02] Charles Humble: Can you tell us…       header: Charles Humble
+/// ```
+fn header_speakers(text: &str) -> HashSet<String> {
+    text.lines()
+        .take(LATE_TIMES_LINES)
+        .filter_map(|l| header(&unmark(l)).and_then(|h| h.speaker).map(str::to_owned))
+        .collect()
 }
 
 /// Where the times of `text` are too few to place its turns: the speakers' turns on lines

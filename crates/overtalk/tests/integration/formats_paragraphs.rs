@@ -854,3 +854,71 @@ fn a_time_written_as_a_markdown_link() {
     let t = tracks(one(&read(noted).corpus));
     assert_eq!((t[1].0.as_str(), t[1].4.as_str()), ("Ana", "(laughs) and more"));
 }
+
+/// A page that times the guest's answers but not the host's questions (InfoQ's podcast
+/// transcripts): a `Name: text` line by a speaker the headers name is a paragraph of its own,
+/// after the one above by its words, with one warning; it is not folded into the answer above.
+#[test]
+fn a_turn_without_a_time_by_a_speaker_the_headers_name() {
+    let text = "[00:45] Akhilesh Gupta: Thank you, Charles.\n\n[01:02] Charles Humble: Can you tell us?\n\n[01:10] Akhilesh Gupta: We are going for speed.\n\nCharles Humble: Why not Kafka then?\n\nAna: not a speaker of the headers.\n\n[13:30] Akhilesh Gupta: There are reasons.\n";
+    let out = read(text);
+    let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+    assert_eq!(
+        w,
+        vec![(WarningKind::MissingTime, Some(7)), (WarningKind::Note, Some(7))],
+        "{:?}",
+        out.warnings
+    );
+    assert_eq!(
+        tracks(one(&out.corpus)),
+        vec![
+            tr("Akhilesh Gupta", 45 * S, 46_500_000, "Thank you, Charles."),
+            tr("Charles Humble", 62 * S, 64 * S, "Can you tell us?"),
+            tr("Akhilesh Gupta", 70 * S, 72_500_000, "We are going for speed."),
+            // Placed after the answer above by its words (5, then 11 at 2 a second); a name
+            // no header gives stays text.
+            tr(
+                "Charles Humble",
+                72_500_000,
+                78 * S,
+                "Why not Kafka then?\nAna: not a speaker of the headers."
+            ),
+            tr("Akhilesh Gupta", 810 * S, 811_500_000, "There are reasons."),
+        ]
+    );
+    let strict = ReadOptions { strict: true, ..Default::default() };
+    let e = read_str(text, Format::Paragraphs, &strict).unwrap_err().to_string();
+    assert!(e.starts_with("line 7, column 1: paragraphs: 1 turn(s) by a speaker"), "{e}");
+}
+
+/// The podcast page fixture: times as links, the host's turns without a time, the title and
+/// the cold open above the first time skipped.
+#[test]
+fn a_podcast_page_with_linked_times_and_untimed_questions() {
+    let out = fixture("podcast_page_links.txt");
+    let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+    assert_eq!(
+        w,
+        vec![
+            (WarningKind::Skipped, Some(3)),
+            (WarningKind::MissingTime, Some(11)),
+            (WarningKind::Skipped, Some(1)),
+            (WarningKind::Note, Some(11)),
+        ],
+        "{:?}",
+        out.warnings
+    );
+    let t = tracks(out.corpus.iter().next().unwrap().1);
+    let who: Vec<_> = t.iter().map(|x| (x.0.as_str(), x.1, x.2)).collect();
+    assert_eq!(
+        who,
+        [
+            // 9, 7, 15 (the crosstalk note is no words), then 7 words at 2 a second.
+            ("Bo Lind", 45 * S, 49_500_000),
+            ("Ana Ruiz", 62 * S, 65_500_000),
+            ("Bo Lind", 70 * S, 77_500_000),
+            ("Ana Ruiz", 77_500_000, 81 * S),
+            ("Bo Lind", 810 * S, 812_500_000),
+        ]
+    );
+}
