@@ -719,8 +719,53 @@ fn is_markup(line: &str) -> bool {
             // reserved.`).
             || ((l.starts_with("copyright") || l.starts_with('©')) && t.len() < 200)
     };
-    heading || rule('-') || rule('*') || rule('_') || footer || page_mark(t)
+    heading || rule('-') || rule('*') || rule('_') || footer || page_mark(t) || rush_notice(t)
 }
+
+/// Whether a line is a broadcaster's notice about the transcript, not speech: the rush
+/// transcript's warning (CNN's `THIS IS A RUSH TRANSCRIPT. THIS COPY MAY NOT BE IN ITS FINAL
+/// FORM AND MAY BE UPDATED.` under the title, Fox News's `This is a rush transcript from
+/// "Special Report," September 30, 2019. This copy may not…` above the first turn, MSNBC's
+/// at the end) and the copyright paragraph below Fox News's and MSNBC's transcripts (`Content
+/// and Programming Copyright 2019 Fox News Network, LLC. ALL RIGHTS RESERVED. …`, `Copy:
+/// Content and programming copyright 2018 MSNBC. …`), which runs to several hundred
+/// characters. Read as words, they were the last speaker's.
+fn rush_notice(t: &str) -> bool {
+    if t.len() > MAX_NOTICE_BYTES {
+        return false;
+    }
+    let l = t.to_lowercase();
+    let l = l.strip_prefix("copy:").map_or(l.as_str(), str::trim_start);
+    l.starts_with("this is a rush transcript")
+        || l.starts_with("this copy may not be in its final form")
+        || (l.starts_with("content and programming copyright") && l.contains("rights reserved"))
+}
+
+/// Longest broadcaster's notice ([`rush_notice`]), in bytes.
+const MAX_NOTICE_BYTES: usize = 1000;
+
+/// The line (1-based) of a rush transcript's notice among the first [`FRONT_MATTER_LINES`]
+/// lines with text: it ends the front matter (CNN prints the show and the story, `CNN GLOBAL
+/// TOWN HALL: CORONAVIRUS FACTS AND FEARS. Aired 8-9p ET`, and the air date above it), so
+/// the lines above it are no turns even with a colon in them.
+///
+/// ```text
+/// CNN GLOBAL TOWN HALL: CORONAVIRUS FACTS AND FEARS. Aired 8-9p ET   front matter, skipped
+/// Aired March 26, 2020 - 20:00   ET                                  front matter, skipped
+/// THIS IS A RUSH TRANSCRIPT. THIS COPY MAY NOT BE IN ITS FINAL …     the notice, skipped
+/// ERIN BURNETT, CNN HOST: Well we are rooting for you…               the first turn
+/// ```
+fn front_matter_end(text: &str) -> Option<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .take(FRONT_MATTER_LINES)
+        .find(|(_, l)| rush_notice(l.trim().trim_start_matches('\u{feff}')))
+        .map(|(n, _)| n + 1)
+}
+
+/// How many lines with text [`front_matter_end`] looks for the notice in.
+const FRONT_MATTER_LINES: usize = 10;
 
 /// Whether a line marks a place in the printed record, not speech: Hansard's column number
 /// (`Column 812`, `15 Mar 2023 : Column 812`, `Column 45WH` in Westminster Hall) and the
@@ -1207,7 +1252,9 @@ const LATE_TIMES_LINES: usize = 2000;
 /// Speakers' turns with no times at all ([`untimed_turns`]: a debate's rush transcript, a
 /// hearing), read as an untimed transcript: each line that opens with a speaker's `Name:` starts
 /// a turn, the lines under it continue it, and the text above the first turn (a title, a date)
-/// is skipped with a warning. When two turns in three or more are named in capitals (`COOPER:`, the
+/// is skipped with a warning — and so is all above a rush transcript's notice near the top,
+/// a title with a colon included ([`front_matter_end`]); the broadcasters' notices and
+/// copyright paragraphs are no words ([`rush_notice`]). When two turns in three or more are named in capitals (`COOPER:`, the
 /// broadcasters' style), only names in capitals open a turn, so that `Look: here is the
 /// thing` inside a turn stays text. The transcriber's notes (`(CROSSTALK)`, `[crosstalk]`)
 /// are kept as marks. One note says what cannot be measured.
@@ -1233,7 +1280,7 @@ fn read_untimed(
     // turn only under such a name: `FULL TRANSCRIPT:` above the debate does not).
     let mut labels = Labels::of(text);
     let (mut turns, mut upper) = (0usize, 0usize);
-    for line in text.lines() {
+    for line in text.lines().filter(|l| !is_markup(l)) {
         if let Some((name, said)) = untimed_turn_start(line.trim(), labels) {
             if !said.is_empty() {
                 turns += 1;
@@ -1295,12 +1342,18 @@ fn read_untimed(
         lower += usize::from(line.chars().any(char::is_lowercase));
     }
     let mixed_case = 3 * lower >= 2 * lines;
+    // A rush transcript's title and air date, above its notice.
+    let front = front_matter_end(text).unwrap_or(0);
     for item in ctx.lines(text) {
         let (n, raw) = item?;
         let raw = if n == 1 { raw.trim_start_matches('\u{feff}') } else { raw };
         let decoded = decode_entities(raw);
         let line = decoded.trim();
         if line.is_empty() {
+            continue;
+        }
+        if n < front {
+            skipped.get_or_insert((n, 0)).1 += 1;
             continue;
         }
         if is_markup(line) {
@@ -1408,7 +1461,7 @@ fn read_untimed(
             WarningKind::Skipped,
             line,
             Some(1),
-            format!("{count} line(s) of markup, a service's footer or a page mark of the printed record (`Column 812`, `[GRAPHIC] [TIFF OMITTED] …`) skipped: not speech"),
+            format!("{count} line(s) of markup, a service's footer, a broadcaster's notice or copyright, or a page mark of the printed record (`Column 812`, `[GRAPHIC] [TIFF OMITTED] …`) skipped: not speech"),
         )?;
     }
     if let Some((line, count)) = inserted {
@@ -3046,9 +3099,11 @@ mod tests {
             ]
         );
         assert!(
-            warnings.iter().any(|w| w.contains(
-                "line 13, column 1: 1 line(s) of markup, a service's footer or a page mark"
-            )),
+            warnings.iter().any(|w| {
+                w.contains(
+                "line 13, column 1: 1 line(s) of markup, a service's footer, a broadcaster's notice"
+            )
+            }),
             "{warnings:?}"
         );
         assert!(

@@ -922,3 +922,84 @@ fn a_podcast_page_with_linked_times_and_untimed_questions() {
         ]
     );
 }
+
+/// A CNN rush transcript: the show's title (with a colon) and the air date above the rush
+/// notice are no turn, the notice is no words, the bracketed time marks are set aside (one
+/// inside a turn leaves the turn whole), and a host named in full, then by surname, is one
+/// speaker. Read before: the title was a speaker, `CNN TOWN HALL`, with 17 words.
+#[test]
+fn a_cnn_rush_transcript_without_its_title_and_notice() {
+    let out = fixture("rush_cnn.txt");
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("RUIZ", 9),
+            ("LIND", 11),
+            ("RUIZ", 13),
+            ("UNIDENTIFIED MALE", 17),
+            ("LIND", 21),
+            ("RUIZ", 27),
+        ])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(
+        t.untimed()[4].content.display_text(),
+        "That is the question --\n-- the council has to answer tonight."
+    );
+    let has = |s: &str| warnings.iter().any(|w| w.contains(s));
+    assert!(
+        has("line 1, column 1: 2 line(s) above the first speaker's turn skipped"),
+        "{warnings:?}"
+    );
+    assert!(
+        has("line 5, column 1: 1 line(s) of markup, a service's footer, a broadcaster's notice"),
+        "{warnings:?}"
+    );
+    assert!(
+        has("line 7, column 1: 2 line(s) with a time among speakers' turns without times"),
+        "{warnings:?}"
+    );
+}
+
+/// Fox News and MSNBC rush transcripts: the notice (above the turns, or below them) and the
+/// copyright paragraph under the last turn are no words of it.
+#[test]
+fn fox_and_msnbc_rush_transcripts_without_notice_and_copyright() {
+    let out = fixture("rush_fox.txt");
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[("RUIZ", 3), ("MARSH", 5), ("RUIZ", 9), ("MARSH", 11), ("RUIZ", 13)])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(t.untimed()[4].content.display_text(), "That's it for tonight.");
+    assert!(
+        warnings.iter().any(|w| w.contains("line 1, column 1: 2 line(s) of markup")),
+        "{warnings:?}"
+    );
+    let msnbc = overtalk_testkit::fixtures().join("paragraphs").join("rush_msnbc.txt");
+    let out = read_path(&msnbc, Some(Format::Paragraphs), &ReadOptions::default()).unwrap();
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("RUIZ", 5),
+            ("LIND", 7),
+            ("RUIZ", 9),
+            ("MARSH", 11),
+            ("RUIZ", 13),
+            ("LIND", 15),
+            ("MARSH", 17),
+            ("RUIZ", 19),
+        ])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(t.untimed()[7].content.display_text(), "Thank you both.");
+    let has = |s: &str| warnings.iter().any(|w| w.contains(s));
+    assert!(
+        has("line 1, column 1: 3 line(s) above the first speaker's turn skipped"),
+        "{warnings:?}"
+    );
+    assert!(has("line 21, column 1: 2 line(s) of markup"), "{warnings:?}");
+}
