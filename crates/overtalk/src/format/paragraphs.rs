@@ -406,7 +406,9 @@ const FIELD_NAMES: &[&str] = &[
 /// format (format detection): no turn under a header or field key (`From:`, `Host:`), at least
 /// two and a half words a turn on average, and a third of the turns ending as sentences do (or
 /// cut off). Email and HTTP headers, configuration files and change logs have `Key: value`
-/// lines too; given `--from paragraphs`, [`untimed_turns`] alone decides.
+/// lines too; given `--from paragraphs`, [`untimed_turns`] alone decides. When two turns in
+/// three are named in capitals, only those count: the fields of a broadcaster's heading
+/// (`Show: ALL IN with CHRIS HAYES`, `Date: March 1, 2018`) are no turns.
 pub(crate) fn speech_turns(text: &str) -> bool {
     let numbered = numbered_lines(text);
     let text = numbered.as_ref().map_or(text, |(t, _)| t.as_str());
@@ -414,9 +416,20 @@ pub(crate) fn speech_turns(text: &str) -> bool {
     let text = stacked.as_deref().unwrap_or(text);
     let (mut turns, mut words, mut ended) = (0usize, 0usize, 0usize);
     let labels = Labels::of(text);
-    for line in text.lines().take(2000) {
-        let Some((name, said)) = untimed_turn_start(line.trim(), labels) else { continue };
-        if said.is_empty() {
+    let starts: Vec<(&str, &str)> = text
+        .lines()
+        .take(2000)
+        .filter(|line| !is_markup(line))
+        .filter_map(|line| untimed_turn_start(line.trim(), labels))
+        .filter(|(_, said)| !said.is_empty())
+        .collect();
+    // Names in capitals open the turns when two in three are so (`HAYES:`, as
+    // [`read_untimed`] reads them): a broadcaster's fields above them (MSNBC's `Show:`,
+    // `Date:`, `Guest:`) are no turns, so no header of a mail or a request either.
+    let upper = starts.iter().filter(|(name, _)| in_capitals(name)).count();
+    let capitals_only = 3 * upper >= 2 * starts.len();
+    for (name, said) in starts {
+        if capitals_only && !in_capitals(name) {
             continue;
         }
         if FIELD_NAMES.contains(&name.to_lowercase().as_str()) {

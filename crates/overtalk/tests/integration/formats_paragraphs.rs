@@ -6,7 +6,9 @@
 
 use std::time::{Duration, Instant};
 
-use overtalk::format::{read_bytes, read_path, read_str, sniff, write, Format, ReadOptions};
+use overtalk::format::{
+    detect, read_bytes, read_path, read_str, sniff, write, Format, ReadOptions,
+};
 use overtalk::model::{Corpus, MarkKind, Transcript};
 use overtalk::{Time, WarningKind};
 
@@ -963,7 +965,8 @@ fn a_cnn_rush_transcript_without_its_title_and_notice() {
 }
 
 /// Fox News and MSNBC rush transcripts: the notice (above the turns, or below them) and the
-/// copyright paragraph under the last turn are no words of it.
+/// copyright paragraph under the last turn are no words of it; MSNBC's `Show:`/`Date:` fields
+/// no longer hide the transcript from format detection ("cannot tell the format" before).
 #[test]
 fn fox_and_msnbc_rush_transcripts_without_notice_and_copyright() {
     let out = fixture("rush_fox.txt");
@@ -979,7 +982,9 @@ fn fox_and_msnbc_rush_transcripts_without_notice_and_copyright() {
         "{warnings:?}"
     );
     let msnbc = overtalk_testkit::fixtures().join("paragraphs").join("rush_msnbc.txt");
-    let out = read_path(&msnbc, Some(Format::Paragraphs), &ReadOptions::default()).unwrap();
+    let text = std::fs::read_to_string(&msnbc).unwrap();
+    assert_eq!(detect(Some("rush_msnbc.txt"), &text, None).unwrap(), Format::Paragraphs);
+    let out = fixture("rush_msnbc.txt");
     let (turns, warnings) = untimed_turns(&out);
     assert_eq!(
         turns,
@@ -1002,4 +1007,7 @@ fn fox_and_msnbc_rush_transcripts_without_notice_and_copyright() {
         "{warnings:?}"
     );
     assert!(has("line 21, column 1: 2 line(s) of markup"), "{warnings:?}");
+    // A mail's header in capitals is still no transcript.
+    let mail = "FROM: Ana Ruiz\nTO: Bo Lind\nFROM: Bo Lind\nANA: Fine, thanks.\n";
+    assert!(detect(Some("mail.txt"), mail, None).is_err());
 }
