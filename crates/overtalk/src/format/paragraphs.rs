@@ -57,8 +57,8 @@
 //!   blank line (a continuation) is part of the paragraph before. A `Name: text` line whose
 //!   name a header of the file gives (a page that times the guest's answers and not the host's
 //!   questions) is a paragraph of its own after the one above, placed by its words, with one
-//!   [`WarningKind::MissingTime`] warning. Text before the first header
-//!   (a title, a date) is skipped with one [`WarningKind::Skipped`] warning.
+//!   [`WarningKind::MissingTime`] warning. Text before the first header (a title, a date) is
+//!   skipped with one [`WarningKind::Skipped`] warning.
 //! - A header with no text under it is no turn: nothing says who spoke then, or for how long.
 //!   Such headers (a video's chapter list `0:00 - Intro`, a turn whose words were removed) are
 //!   skipped with one [`WarningKind::Skipped`] warning; a file of nothing else is an error.
@@ -75,8 +75,9 @@
 //! `witness_line`), a court reporter's line numbers and page furniture taken off first
 //! (`numbered_lines`), Hansard's labels on lines of their own joined to the words under
 //! them (`stacked_labels`; also on the line of the words without a colon, `Mr Lee (Bath) (LD)
-//! I rise…`, or before a dash, the Australian `Mr ALBANESE —because…`), a witness sworn in
-//! mixed case, over two lines or in a `Witness:` field, a press briefing's `Q` lines
+//! I rise…`, or before a dash, the Australian `Mr ALBANESE —because…`), `Name:` labels in
+//! Markdown bold or alone on their line above the words (a web page's transcript, Rev's
+//! export without times; `colon_labels`), a witness sworn in mixed case, over two lines or in a `Witness:` field, a press briefing's `Q` lines
 //! (`press_question`), a committee's `Q12 Chair:` numbers taken off, headings in capitals and
 //! Hansard's column marks skipped. Times too few to place the turns (a stray time stamp; the
 //! Australian Hansard's time of day on a speech's first label only) are set aside with a
@@ -414,6 +415,8 @@ pub(crate) fn speech_turns(text: &str) -> bool {
     let text = numbered.as_ref().map_or(text, |(t, _)| t.as_str());
     let stacked = stacked_labels(text);
     let text = stacked.as_deref().unwrap_or(text);
+    let colons = colon_labels(text);
+    let text = colons.as_deref().unwrap_or(text);
     let (mut turns, mut words, mut ended) = (0usize, 0usize, 0usize);
     let labels = Labels::of(text);
     let starts: Vec<(&str, &str)> = text
@@ -901,6 +904,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // Labels on lines of their own (Hansard's web pages): read as `Name:` labels.
     let stacked = stacked_labels(text);
     let text = stacked.as_deref().unwrap_or(text);
+    // `Name:` labels in emphasis or alone on their line (web pages): read as `Name: text`.
+    let colons = colon_labels(text);
+    let text = colons.as_deref().unwrap_or(text);
     if let Some(late) = late_times(text) {
         return read_untimed(text, Some(late), ctx);
     }
@@ -1992,6 +1998,96 @@ fn stacked_label(lines: &[&str], at: usize) -> Option<(String, String, usize)> {
     }
     let next = lines.get(at + 1)?.trim();
     (label_name(line) && label_parts(next)).then(|| (line.to_owned(), next.to_owned(), 2))
+}
+
+/// The text of a transcript whose `Name:` labels are in Markdown emphasis or alone on their
+/// line, as transcripts published on web pages lay them out (Rev's export without times
+/// pasted into a page, `Rebecca:` above the words; a podcast page's `**Daniel Filan:**`
+/// before the words or above them): each label without its emphasis (`**Ana Ruiz:** text` and
+/// `**Ana Ruiz**: text` -> `Ana Ruiz: text`), and a label alone on its line joined to the
+/// first line of words under it (that line left blank, so line numbers stay the file's).
+///
+/// ```text
+/// **Daniel Filan:**        -> Daniel Filan: Hello and welcome.
+/// Hello and welcome.          (blank)
+/// **Andrew Critch:** Hi.   -> Andrew Critch: Hi.
+/// ```
+///
+/// A label is a capitalised name ([`name_colon`], [`capitalised`]); a line with a time
+/// ([`header`]) is left as it is, and so is a label alone whose next line is another label or
+/// has a time. `None` unless [`MIN_STACKED_LABELS`] + 1 labels or more are so, by two names or
+/// more, one of them twice: a heading in bold with a colon (`**Summary:**`) is no transcript.
+fn colon_labels(text: &str) -> Option<String> {
+    let all: Vec<(&str, &str)> = split_lines(text).take(100_000).collect();
+    // Each line's label, without emphasis, and the words after it (empty when alone).
+    let label = |line: &str| -> Option<(String, String)> {
+        let t = line.trim().trim_start_matches('\u{feff}');
+        if header(&unmark(t)).is_some() {
+            return None;
+        }
+        let plain = emphasised_label(t);
+        let (name, said) = name_colon(plain.as_deref().unwrap_or(t))?;
+        let ok = capitalised(name) && name.starts_with(char::is_alphabetic);
+        (ok && (plain.is_some() || said.is_empty())).then(|| (name.to_owned(), said.to_owned()))
+    };
+    let mut out: Vec<Option<String>> = vec![None; all.len()];
+    let mut names: HashMap<String, usize> = HashMap::new();
+    let mut k = 0;
+    while k < all.len() {
+        let Some((name, said)) = label(all[k].0) else {
+            k += 1;
+            continue;
+        };
+        if !said.is_empty() {
+            out[k] = Some(format!("{name}: {said}"));
+            *names.entry(name).or_default() += 1;
+            k += 1;
+            continue;
+        }
+        // Alone: the first line with text below is its words, unless it is a label or a time.
+        let Some(below) = (k + 1..all.len()).find(|&j| !all[j].0.trim().is_empty()) else {
+            break;
+        };
+        let words = all[below].0.trim();
+        let labelled =
+            label(words).is_some() || name_colon(words).is_some_and(|(n, _)| capitalised(n));
+        if labelled || header(&unmark(words)).is_some() {
+            k = below;
+            continue;
+        }
+        out[k] = Some(format!("{name}: {words}"));
+        out[below] = Some(String::new());
+        *names.entry(name).or_default() += 1;
+        k = below + 1;
+    }
+    let turns: usize = names.values().sum();
+    if turns <= MIN_STACKED_LABELS || names.len() < 2 || !names.values().any(|&c| c >= 2) {
+        return None;
+    }
+    let mut joined = String::with_capacity(text.len());
+    for ((line, ending), new) in all.iter().zip(out) {
+        joined.push_str(new.as_deref().unwrap_or(line));
+        joined.push_str(ending);
+    }
+    // Lines past the first 100 000 are kept as they are.
+    let kept: usize = all.iter().map(|(l, e)| l.len() + e.len()).sum();
+    joined.push_str(&text[kept..]);
+    Some(joined)
+}
+
+/// A label in Markdown emphasis at the start of `t`, without it: `**Ana Ruiz:** text` and
+/// `**Ana Ruiz**: text` (`__` too) -> `Ana Ruiz: text`; `None` when `t` opens with no
+/// emphasis closed after a colon.
+fn emphasised_label(t: &str) -> Option<String> {
+    let mark = ["**", "__"].into_iter().find(|m| t.starts_with(m))?;
+    let inner = &t[mark.len()..];
+    let close = inner.find(mark)?;
+    let (label, after) = (inner[..close].trim(), &inner[close + mark.len()..]);
+    match (label.strip_suffix(':'), after.strip_prefix(':')) {
+        (Some(name), _) => Some(format!("{}: {}", name.trim(), after.trim())),
+        (None, Some(rest)) => Some(format!("{label}: {}", rest.trim())),
+        (None, None) => None,
+    }
 }
 
 /// Fewest stacked labels with parts in parentheses that make a text one of them

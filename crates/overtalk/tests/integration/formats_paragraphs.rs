@@ -1011,3 +1011,48 @@ fn fox_and_msnbc_rush_transcripts_without_notice_and_copyright() {
     let mail = "FROM: Ana Ruiz\nTO: Bo Lind\nFROM: Bo Lind\nANA: Fine, thanks.\n";
     assert!(detect(Some("mail.txt"), mail, None).is_err());
 }
+
+/// Labels alone on their line (Rev's export without timestamps, as pages paste it) or in
+/// Markdown bold (`**Name:**` above the words or before them, `**Name**: text`): each opens a
+/// turn with the words under or after it. Read before: "cannot tell the format", and no
+/// paragraph with `--from paragraphs`.
+#[test]
+fn labels_alone_on_their_line_or_in_markdown_bold() {
+    let out = fixture("labels_alone_markdown.txt");
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("Rebecca", 5),
+            ("Rebecca", 7),
+            ("Dana", 9),
+            ("Rebecca", 12),
+            ("Dana", 16),
+            ("Rebecca", 18)
+        ])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    let said: Vec<String> = t.untimed().iter().map(|u| u.content.display_text()).collect();
+    assert_eq!(
+        said,
+        [
+            "Hello and welcome to the podcast. My name is Rebecca.",
+            "Hello, Dana. Thanks for coming.",
+            "Thanks for having me.",
+            "And it's like nope. [crosstalk 00:06:51]",
+            "I think you're right.",
+            "Thank you, Dana.",
+        ]
+    );
+    assert_eq!(t.marks().len(), 1);
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w
+                .contains("line 3, column 1: 1 line(s) above the first speaker's turn skipped")),
+        "{warnings:?}"
+    );
+    // A bold heading with a colon above prose is no transcript.
+    let notes = "**Summary:**\nWe met.\n\n**Next steps:**\nShip it.\n";
+    assert!(detect(Some("notes.txt"), notes, None).is_err());
+}
