@@ -41,6 +41,7 @@
 //! words below (`00:00:06 Speaker 2`), names the speaker only when the file's headers are so
 //! (`names_after_times`): line by line, `00:00:06 Okay` is a header and its words. Lines that are markup around the
 //! transcript — Markdown headings and rules, Otter's `Transcribed by https://otter.ai` footer,
+//! Sonix's `(Transcribed by Sonix.ai - Remove this message…)` and its player's credit lines,
 //! Google Meet's `Transcription ended after …` and its note that the transcript was computer
 //! generated — are skipped with one [`WarningKind::Skipped`] warning.
 //!
@@ -735,7 +736,37 @@ fn is_markup(line: &str) -> bool {
             // reserved.`).
             || ((l.starts_with("copyright") || l.starts_with('©')) && t.len() < 200)
     };
-    heading || rule('-') || rule('*') || rule('_') || footer || page_mark(t) || rush_notice(t)
+    heading
+        || rule('-')
+        || rule('*')
+        || rule('_')
+        || footer
+        || page_mark(t)
+        || rush_notice(t)
+        || service_credit(t)
+}
+
+/// Transcription services whose credit line a transcript carries ([`service_credit`]).
+const SERVICES: &[&str] =
+    &["sonix", "otter.ai", "temi", "trint", "rev.com", "happy scribe", "happyscribe", "descript"];
+
+/// Whether a line is a transcription service's credit, not speech: Sonix's footer of a free
+/// account (`(Transcribed by Sonix.ai - Remove this message by upgrading your Sonix account
+/// today!)`), the lines of its embedded player on a page (`The Mystery of Metador.mp4: [this
+/// mp4 audio file](…) was [automatically transcribed by Sonix](…) with the [best
+/// speech-to-text algorithms.](…) This transcript may contain errors.`, `Automatically
+/// convert your audio to text with Sonix. …`), and the like of the other services. Read as
+/// text, the footer was words of the last paragraph and the player's line a speaker
+/// (`The Mystery of Metador.mp4`). At most [`MAX_NOTICE_BYTES`] bytes.
+fn service_credit(t: &str) -> bool {
+    if t.len() > MAX_NOTICE_BYTES {
+        return false;
+    }
+    let l = t.to_lowercase();
+    let named = SERVICES.iter().any(|s| l.contains(s));
+    named
+        && (l.contains("transcribed by ")
+            || l.starts_with("automatically convert your audio to text with "))
 }
 
 /// Whether a line is a broadcaster's notice about the transcript, not speech: the rush

@@ -1056,3 +1056,35 @@ fn labels_alone_on_their_line_or_in_markdown_bold() {
     let notes = "**Summary:**\nWe met.\n\n**Next steps:**\nShip it.\n";
     assert!(detect(Some("notes.txt"), notes, None).is_err());
 }
+
+/// Sonix's export and embedded player: the footer of a free account was words of the last
+/// paragraph, the player's credit line on a page a speaker (`The Mystery of Metador.mp4`) and
+/// its closing line words of the last turn. They are skipped as a service's credit.
+#[test]
+fn sonix_credit_lines_are_no_speech() {
+    let out = fixture("sonix_free_account.txt");
+    let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+    assert_eq!(w, vec![(WarningKind::Skipped, Some(11))], "{:?}", out.warnings);
+    let t = tracks(out.corpus.iter().next().unwrap().1);
+    let who: Vec<_> = t.iter().map(|x| (x.0.as_str(), x.1, x.2, x.4.as_str())).collect();
+    assert_eq!(
+        who,
+        [
+            ("Team mem. 2", 2 * S, 6_500_000, "Hello. Is it okay if we record this session?"),
+            ("Customer", 9 * S, 10_500_000, "Yes, go ahead."),
+            ("Team mem. 1", 12 * S, 15 * S, "Good day. Let's start our interview."),
+            ("Customer", 21 * S, 21_500_000, "Green."),
+            ("Customer", 25 * S, 27_500_000, "Okay. That's all for today."),
+        ]
+    );
+    let embed = "The Talk.mp4: [this mp4 audio file](https://sonix.ai/x?utm_source=embed \"Sonix\") was [automatically transcribed by Sonix](https://sonix.ai/y?utm_source=embed \"Sonix\") with the [best speech-to-text algorithms.](https://sonix.ai/z) This transcript may contain errors.\n\n**Ana Ruiz:**\nSo who are we? A startup.\n\n**Bo Lind:**\nThank you.\n\n**Ana Ruiz:**\nThat is how it works.\n\nAutomatically convert your audio to text with Sonix. Sonix is the best online, automated transcription service.\n";
+    let out = read_str(embed, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(turns, turns_of(&[("Ana Ruiz", 3), ("Bo Lind", 6), ("Ana Ruiz", 9)]));
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(t.untimed()[2].content.display_text(), "That is how it works.");
+    assert!(
+        warnings.iter().any(|w| w.contains("line 1, column 1: 2 line(s) of markup")),
+        "{warnings:?}"
+    );
+}
