@@ -1692,14 +1692,45 @@ fn untimed_turn_start(line: &str, labels: Labels) -> Option<(&str, &str)> {
 /// head in Hansard, names nobody); with `capitals_only`, a name without lower case.
 fn untimed_colon_turn(line: &str, capitals_only: bool) -> Option<(&str, &str)> {
     let line = question_number(line);
-    let named = name_colon(line)
-        .filter(|(name, _)| {
-            (capitalised(name) || chair_label(name)) && name.starts_with(char::is_alphabetic)
+    let named = noted_label(line)
+        .or_else(|| {
+            name_colon(line).filter(|(name, _)| {
+                (capitalised(name) || chair_label(name)) && name.starts_with(char::is_alphabetic)
+            })
         })
         .or_else(|| office_label(line).filter(|_| !capitals_only))?;
     let (name, said) = named;
     let ok = header(line).is_none() && (!capitals_only || in_capitals(name));
     ok.then_some((name, said))
+}
+
+/// `(name, text)` when `line` opens with a broadcaster's label and a colon, the label without
+/// the note on how the words were delivered that follows the name in parentheses, in lower
+/// case (CNN's and Fox News's `COOPER (voice-over):`, `TUCHMAN (on camera):`, `UNIDENTIFIED
+/// MALE (through translator):`, `KING (via telephone):`): the speaker is the name. `None`
+/// unless the name before the note is in capitals and the note has no capital, so that a
+/// party or a seat (`SANDERS (I-VT)`, `Mr ALBANESE (Grayndler)`) stays part of the label.
+/// Read with its note, the label was no name at all: its turn was folded into the turn above.
+///
+/// ```text
+/// COOPER (voice-over): The storm hit.          -> COOPER
+/// GARY TUCHMAN, CNN CORRESPONDENT (on camera):  -> GARY TUCHMAN, CNN CORRESPONDENT
+/// SEN. BERNIE SANDERS (I-VT):                   -> (no note: read as any label)
+/// ```
+fn noted_label(line: &str) -> Option<(&str, &str)> {
+    let colon = line.find(':')?;
+    let name = without_delivery_note(line[..colon].trim())?;
+    (is_name(name) && name.starts_with(char::is_alphabetic))
+        .then(|| (name, line[colon + 1..].trim()))
+}
+
+/// The name of a label with a delivery note ([`noted_label`]), without the note.
+fn without_delivery_note(name: &str) -> Option<&str> {
+    let open = name.strip_suffix(')')?.rfind('(')?;
+    let (before, note) = (name[..open].trim_end(), &name[open + 1..name.len() - 1]);
+    let lower = note.chars().any(char::is_alphabetic) && !note.chars().any(char::is_uppercase);
+    (lower && !before.is_empty() && in_capitals(before) && before.chars().any(char::is_alphabetic))
+        .then_some(before)
 }
 
 /// Lower-case words inside the title of an office.

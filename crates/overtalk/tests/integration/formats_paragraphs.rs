@@ -1088,3 +1088,36 @@ fn sonix_credit_lines_are_no_speech() {
         "{warnings:?}"
     );
 }
+
+/// A broadcaster's delivery note after the name (`COOPER (voice-over):`, `TUCHMAN (on
+/// camera):`, `UNIDENTIFIED MALE (through translator):`) is no part of the speaker's name:
+/// such a label opens a turn of that speaker. Read before: the labels were no names, their
+/// turns folded into the turn above, and the text was "cannot tell the format".
+#[test]
+fn delivery_notes_after_a_broadcasters_label() {
+    let text = "THIS IS A RUSH TRANSCRIPT. THIS COPY MAY NOT BE IN ITS FINAL FORM AND MAY BE UPDATED.\n\nANA RUIZ, CNN ANCHOR: Good evening.\n\nRUIZ (voice-over): The storm hit at dawn.\n\nBO LIND, CNN CORRESPONDENT (voice-over): Residents fled.\n\nUNIDENTIFIED MALE (through translator): We lost everything.\n\nLIND (on camera): Ana, back to you.\n\nRUIZ: Thanks, Bo.\n\nSEN. CY MARSH (I-VT): Let me be clear.\n\nRUIZ: Senator.\n";
+    assert_eq!(detect(Some("storm.txt"), text, None).unwrap(), Format::Paragraphs);
+    let out = read_str(text, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("RUIZ", 3),
+            ("RUIZ", 5),
+            ("LIND", 7),
+            ("UNIDENTIFIED MALE", 9),
+            ("LIND", 11),
+            ("RUIZ", 13),
+            ("SEN. CY MARSH (I-VT)", 15),
+            ("RUIZ", 17),
+        ])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(t.untimed()[1].content.display_text(), "The storm hit at dawn.");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("ANA RUIZ, CNN ANCHOR → RUIZ; BO LIND, CNN CORRESPONDENT → LIND")),
+        "{warnings:?}"
+    );
+}
