@@ -794,7 +794,8 @@ const MAX_NOTICE_BYTES: usize = 1000;
 /// The line (1-based) of a rush transcript's notice among the first [`FRONT_MATTER_LINES`]
 /// lines with text: it ends the front matter (CNN prints the show and the story, `CNN GLOBAL
 /// TOWN HALL: CORONAVIRUS FACTS AND FEARS. Aired 8-9p ET`, and the air date above it), so
-/// the lines above it are no turns even with a colon in them.
+/// the lines above it are no turns even with a colon in them — unless two lines or more above
+/// it open with a `Name:` and words: the notice then closes a short transcript (MSNBC's).
 ///
 /// ```text
 /// CNN GLOBAL TOWN HALL: CORONAVIRUS FACTS AND FEARS. Aired 8-9p ET   front matter, skipped
@@ -803,12 +804,19 @@ const MAX_NOTICE_BYTES: usize = 1000;
 /// ERIN BURNETT, CNN HOST: Well we are rooting for you…               the first turn
 /// ```
 fn front_matter_end(text: &str) -> Option<usize> {
-    text.lines()
+    let (n, _) = text
+        .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .take(FRONT_MATTER_LINES)
-        .find(|(_, l)| rush_notice(l.trim().trim_start_matches('\u{feff}')))
-        .map(|(n, _)| n + 1)
+        .find(|(_, l)| rush_notice(l.trim().trim_start_matches('\u{feff}')))?;
+    // A notice below turns (MSNBC's, at the end of a short transcript) ends no front matter.
+    let turns = text
+        .lines()
+        .take(n)
+        .filter(|l| untimed_colon_turn(l.trim(), false).is_some_and(|(_, said)| !said.is_empty()))
+        .count();
+    (turns <= 1).then_some(n + 1)
 }
 
 /// How many lines with text [`front_matter_end`] looks for the notice in.

@@ -1007,6 +1007,11 @@ fn fox_and_msnbc_rush_transcripts_without_notice_and_copyright() {
         "{warnings:?}"
     );
     assert!(has("line 21, column 1: 2 line(s) of markup"), "{warnings:?}");
+    // A notice near the top but below turns (a short transcript) leaves the turns above it.
+    let short = "HAYES: Tonight.\n\nROE: It is a big day.\n\nHAYES: Thank you.\n\nTHIS IS A RUSH TRANSCRIPT. THIS COPY MAY NOT BE IN ITS FINAL FORM AND MAY BE UPDATED.\n";
+    let out = read_str(short, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    let (turns, _) = untimed_turns(&out);
+    assert_eq!(turns, turns_of(&[("HAYES", 1), ("ROE", 3), ("HAYES", 5)]));
     // A mail's header in capitals is still no transcript.
     let mail = "FROM: Ana Ruiz\nTO: Bo Lind\nFROM: Bo Lind\nANA: Fine, thanks.\n";
     assert!(detect(Some("mail.txt"), mail, None).is_err());
