@@ -13,6 +13,7 @@
 //! Speaker 1  0:04                      Otter, Zoom: name, spaces, time (text on the next lines)
 //! [00:01:02] Ana Ruiz: text            Descript, Trint, Temi: time in brackets, name, colon
 //! [00:01:02] text                      the same without a name
+//! [13:30](link) Ana Ruiz: text         a page's clickable time (a Markdown link), then as above
 //! 00:01:02 Ana Ruiz: text              time first, then name and colon
 //! 0:04                                 YouTube: the time alone on its line (text follows)
 //! (01:10:19):                          Rev: a paragraph that continues the speaker above
@@ -40,6 +41,7 @@
 //! words below (`00:00:06 Speaker 2`), names the speaker only when the file's headers are so
 //! (`names_after_times`): line by line, `00:00:06 Okay` is a header and its words. Lines that are markup around the
 //! transcript — Markdown headings and rules, Otter's `Transcribed by https://otter.ai` footer,
+//! Sonix's `(Transcribed by Sonix.ai - Remove this message…)` and its player's credit lines,
 //! Google Meet's `Transcription ended after …` and its note that the transcript was computer
 //! generated — are skipped with one [`WarningKind::Skipped`] warning.
 //!
@@ -53,8 +55,11 @@
 //!   YouTube repeat times, not names); before any name the speaker is `unknown`, with one
 //!   [`WarningKind::MissingSpeaker`] warning.
 //! - Lines that are not headers are the paragraph's text; a paragraph without a header after a
-//!   blank line (a continuation) is part of the paragraph before. Text before the first header
-//!   (a title, a date) is skipped with one [`WarningKind::Skipped`] warning.
+//!   blank line (a continuation) is part of the paragraph before. A `Name: text` line whose
+//!   name a header of the file gives (a page that times the guest's answers and not the host's
+//!   questions) is a paragraph of its own after the one above, placed by its words, with one
+//!   [`WarningKind::MissingTime`] warning. Text before the first header (a title, a date) is
+//!   skipped with one [`WarningKind::Skipped`] warning.
 //! - A header with no text under it is no turn: nothing says who spoke then, or for how long.
 //!   Such headers (a video's chapter list `0:00 - Intro`, a turn whose words were removed) are
 //!   skipped with one [`WarningKind::Skipped`] warning; a file of nothing else is an error.
@@ -71,8 +76,9 @@
 //! `witness_line`), a court reporter's line numbers and page furniture taken off first
 //! (`numbered_lines`), Hansard's labels on lines of their own joined to the words under
 //! them (`stacked_labels`; also on the line of the words without a colon, `Mr Lee (Bath) (LD)
-//! I rise…`, or before a dash, the Australian `Mr ALBANESE —because…`), a witness sworn in
-//! mixed case, over two lines or in a `Witness:` field, a press briefing's `Q` lines
+//! I rise…`, or before a dash, the Australian `Mr ALBANESE —because…`), `Name:` labels in
+//! Markdown bold or alone on their line above the words (a web page's transcript, Rev's
+//! export without times; `colon_labels`), a witness sworn in mixed case, over two lines or in a `Witness:` field, a press briefing's `Q` lines
 //! (`press_question`), a committee's `Q12 Chair:` numbers taken off, headings in capitals and
 //! Hansard's column marks skipped. Times too few to place the turns (a stray time stamp; the
 //! Australian Hansard's time of day on a speech's first label only) are set aside with a
@@ -402,17 +408,32 @@ const FIELD_NAMES: &[&str] = &[
 /// format (format detection): no turn under a header or field key (`From:`, `Host:`), at least
 /// two and a half words a turn on average, and a third of the turns ending as sentences do (or
 /// cut off). Email and HTTP headers, configuration files and change logs have `Key: value`
-/// lines too; given `--from paragraphs`, [`untimed_turns`] alone decides.
+/// lines too; given `--from paragraphs`, [`untimed_turns`] alone decides. When two turns in
+/// three are named in capitals, only those count: the fields of a broadcaster's heading
+/// (`Show: ALL IN with CHRIS HAYES`, `Date: March 1, 2018`) are no turns.
 pub(crate) fn speech_turns(text: &str) -> bool {
     let numbered = numbered_lines(text);
     let text = numbered.as_ref().map_or(text, |(t, _)| t.as_str());
     let stacked = stacked_labels(text);
     let text = stacked.as_deref().unwrap_or(text);
+    let colons = colon_labels(text);
+    let text = colons.as_deref().unwrap_or(text);
     let (mut turns, mut words, mut ended) = (0usize, 0usize, 0usize);
     let labels = Labels::of(text);
-    for line in text.lines().take(2000) {
-        let Some((name, said)) = untimed_turn_start(line.trim(), labels) else { continue };
-        if said.is_empty() {
+    let starts: Vec<(&str, &str)> = text
+        .lines()
+        .take(2000)
+        .filter(|line| !is_markup(line))
+        .filter_map(|line| untimed_turn_start(line.trim(), labels))
+        .filter(|(_, said)| !said.is_empty())
+        .collect();
+    // Names in capitals open the turns when two in three are so (`HAYES:`, as
+    // [`read_untimed`] reads them): a broadcaster's fields above them (MSNBC's `Show:`,
+    // `Date:`, `Guest:`) are no turns, so no header of a mail or a request either.
+    let upper = starts.iter().filter(|(name, _)| in_capitals(name)).count();
+    let capitals_only = 3 * upper >= 2 * starts.len();
+    for (name, said) in starts {
+        if capitals_only && !in_capitals(name) {
             continue;
         }
         if FIELD_NAMES.contains(&name.to_lowercase().as_str()) {
@@ -456,14 +477,51 @@ fn enclosed_time(s: &str) -> Option<(Time, &str)> {
     Some((clock(s[1..end].trim())?, &s[end + 1..]))
 }
 
+/// The rest of a line after a Markdown link's target that opens it (`(javascript:void(0);)
+/// Name: text` after `[13:30]`, `(https://youtu.be/x?t=810) Name: text`): `None` unless `rest`
+/// starts with `(` right after the `]`, the parentheses close within [`MAX_LINK_TARGET`]
+/// bytes and what they hold has a `:`, `/` or `#` (a note, `[0:01](laughs)`, stays text).
+/// Pages copied as Markdown keep their clickable times so (InfoQ's podcast transcripts); read
+/// as the rest of a `[time]` header, the target would be taken for the speaker's name.
+///
+/// ```text
+/// [13:30](javascript:void(0);) Ana Ruiz: So there are…   -> [13:30] Ana Ruiz: So there are…
+/// ```
+fn link_target(rest: &str) -> Option<&str> {
+    if !rest.starts_with('(') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, c) in rest.char_indices().take_while(|&(i, _)| i < MAX_LINK_TARGET) {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.saturating_sub(1);
+                // A link's target has a scheme, a path or an anchor; `(laughs)` is a note.
+                let target = &rest[1..i];
+                if depth == 0 {
+                    return target.contains([':', '/', '#']).then_some(&rest[i + 1..]);
+                }
+            }
+            c if c.is_whitespace() => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Longest Markdown link target after a `[time]` ([`link_target`]), in bytes.
+const MAX_LINK_TARGET: usize = 2048;
+
 /// Reads a header line, or `None` for a line of text.
 fn header(line: &str) -> Option<Header<'_>> {
     let l = line.trim();
     if l.is_empty() {
         return None;
     }
-    // `[00:01:02] …`
+    // `[00:01:02] …`; a page's clickable time is a Markdown link, `[13:30](target) …`.
     if let Some((time, rest)) = enclosed_time(l).filter(|_| l.starts_with('[')) {
+        let rest = link_target(rest).unwrap_or(rest);
         if let Some(name) = dash_name(rest) {
             return Some(Header { shape: Shape::Bracket, speaker: Some(name), time, text: "" });
         }
@@ -678,8 +736,91 @@ fn is_markup(line: &str) -> bool {
             // reserved.`).
             || ((l.starts_with("copyright") || l.starts_with('©')) && t.len() < 200)
     };
-    heading || rule('-') || rule('*') || rule('_') || footer || page_mark(t)
+    heading
+        || rule('-')
+        || rule('*')
+        || rule('_')
+        || footer
+        || page_mark(t)
+        || rush_notice(t)
+        || service_credit(t)
 }
+
+/// Transcription services whose credit line a transcript carries ([`service_credit`]).
+const SERVICES: &[&str] =
+    &["sonix", "otter.ai", "temi", "trint", "rev.com", "happy scribe", "happyscribe", "descript"];
+
+/// Whether a line is a transcription service's credit, not speech: Sonix's footer of a free
+/// account (`(Transcribed by Sonix.ai - Remove this message by upgrading your Sonix account
+/// today!)`), the lines of its embedded player on a page (`The Mystery of Metador.mp4: [this
+/// mp4 audio file](…) was [automatically transcribed by Sonix](…) with the [best
+/// speech-to-text algorithms.](…) This transcript may contain errors.`, `Automatically
+/// convert your audio to text with Sonix. …`), and the like of the other services. Read as
+/// text, the footer was words of the last paragraph and the player's line a speaker
+/// (`The Mystery of Metador.mp4`). At most [`MAX_NOTICE_BYTES`] bytes.
+fn service_credit(t: &str) -> bool {
+    if t.len() > MAX_NOTICE_BYTES {
+        return false;
+    }
+    let l = t.to_lowercase();
+    let named = SERVICES.iter().any(|s| l.contains(s));
+    named
+        && (l.contains("transcribed by ")
+            || l.starts_with("automatically convert your audio to text with "))
+}
+
+/// Whether a line is a broadcaster's notice about the transcript, not speech: the rush
+/// transcript's warning (CNN's `THIS IS A RUSH TRANSCRIPT. THIS COPY MAY NOT BE IN ITS FINAL
+/// FORM AND MAY BE UPDATED.` under the title, Fox News's `This is a rush transcript from
+/// "Special Report," September 30, 2019. This copy may not…` above the first turn, MSNBC's
+/// at the end) and the copyright paragraph below Fox News's and MSNBC's transcripts (`Content
+/// and Programming Copyright 2019 Fox News Network, LLC. ALL RIGHTS RESERVED. …`, `Copy:
+/// Content and programming copyright 2018 MSNBC. …`), which runs to several hundred
+/// characters. Read as words, they were the last speaker's.
+fn rush_notice(t: &str) -> bool {
+    if t.len() > MAX_NOTICE_BYTES {
+        return false;
+    }
+    let l = t.to_lowercase();
+    let l = l.strip_prefix("copy:").map_or(l.as_str(), str::trim_start);
+    l.starts_with("this is a rush transcript")
+        || l.starts_with("this copy may not be in its final form")
+        || (l.starts_with("content and programming copyright") && l.contains("rights reserved"))
+}
+
+/// Longest broadcaster's notice ([`rush_notice`]), in bytes.
+const MAX_NOTICE_BYTES: usize = 1000;
+
+/// The line (1-based) of a rush transcript's notice among the first [`FRONT_MATTER_LINES`]
+/// lines with text: it ends the front matter (CNN prints the show and the story, `CNN GLOBAL
+/// TOWN HALL: CORONAVIRUS FACTS AND FEARS. Aired 8-9p ET`, and the air date above it), so
+/// the lines above it are no turns even with a colon in them — unless two lines or more above
+/// it open with a `Name:` and words: the notice then closes a short transcript (MSNBC's).
+///
+/// ```text
+/// CNN GLOBAL TOWN HALL: CORONAVIRUS FACTS AND FEARS. Aired 8-9p ET   front matter, skipped
+/// Aired March 26, 2020 - 20:00   ET                                  front matter, skipped
+/// THIS IS A RUSH TRANSCRIPT. THIS COPY MAY NOT BE IN ITS FINAL …     the notice, skipped
+/// ERIN BURNETT, CNN HOST: Well we are rooting for you…               the first turn
+/// ```
+fn front_matter_end(text: &str) -> Option<usize> {
+    let (n, _) = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .take(FRONT_MATTER_LINES)
+        .find(|(_, l)| rush_notice(l.trim().trim_start_matches('\u{feff}')))?;
+    // A notice below turns (MSNBC's, at the end of a short transcript) ends no front matter.
+    let turns = text
+        .lines()
+        .take(n)
+        .filter(|l| untimed_colon_turn(l.trim(), false).is_some_and(|(_, said)| !said.is_empty()))
+        .count();
+    (turns <= 1).then_some(n + 1)
+}
+
+/// How many lines with text [`front_matter_end`] looks for the notice in.
+const FRONT_MATTER_LINES: usize = 10;
 
 /// Whether a line marks a place in the printed record, not speech: Hansard's column number
 /// (`Column 812`, `15 Mar 2023 : Column 812`, `Column 45WH` in Westminster Hall) and the
@@ -802,11 +943,17 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // Labels on lines of their own (Hansard's web pages): read as `Name:` labels.
     let stacked = stacked_labels(text);
     let text = stacked.as_deref().unwrap_or(text);
+    // `Name:` labels in emphasis or alone on their line (web pages): read as `Name: text`.
+    let colons = colon_labels(text);
+    let text = colons.as_deref().unwrap_or(text);
     if let Some(late) = late_times(text) {
         return read_untimed(text, Some(late), ctx);
     }
     let names_after = names_after_times(text);
     let mut named_after = 0usize;
+    let speakers = header_speakers(text);
+    // Turns by a speaker of the headers without a time of their own: the first and how many.
+    let mut untimed_named: Option<(usize, usize)> = None;
     let mut b = TranscriptBuilder::new();
     let mut current: Option<Paragraph> = None;
     let mut kept = Kept::new();
@@ -899,6 +1046,28 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     continue;
                 }
             }
+            // `Name: text` by a speaker the headers name, without a time (a page that times
+            // the guest's answers but not the host's questions): a paragraph of its own after
+            // the one above, placed by its words.
+            let named = name_colon(&candidate).filter(|(name, _)| speakers.contains(*name));
+            if let (Some((name, said)), Some(above)) = (named, current.as_ref()) {
+                let column = raw.find(|c: char| !c.is_whitespace()).unwrap_or(0) + 1;
+                let next = Paragraph {
+                    line: n,
+                    column,
+                    speaker: name.to_owned(),
+                    start: above.start,
+                    text: said.to_owned(),
+                    defaulted: false,
+                };
+                untimed_named.get_or_insert((n, 0)).1 += 1;
+                if let Some(p) = current.take() {
+                    kept.keep(p, ctx)?;
+                }
+                last_speaker = Some(next.speaker.clone());
+                current = Some(next);
+                continue;
+            }
             match current.as_mut() {
                 Some(p) => {
                     if !p.text.is_empty() {
@@ -962,6 +1131,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             line,
             Some(1),
             format!("{count} line(s) of text before the first timestamped paragraph skipped"),
+        )?;
+    }
+    if let Some((line, count)) = untimed_named {
+        ctx.warn_at(
+            WarningKind::MissingTime,
+            line,
+            Some(1),
+            format!("{count} turn(s) by a speaker the headers name have no time of their own, the first here: each is a paragraph of its own after the one above, placed by its words (start and end estimated)"),
         )?;
     }
     if let Some((line, count)) = markup {
@@ -1056,6 +1233,23 @@ fn names_after_times(text: &str) -> bool {
     named >= 2 && 3 * named >= 2 * total && names.values().any(|&k| k >= 2)
 }
 
+/// The speakers that the headers of `text` name (`[00:45] Ana Ruiz: …`, `Bo Lind (01:02):`), in
+/// its first [`LATE_TIMES_LINES`] lines: a `Name: text` line without a time by one of them is
+/// a turn of its own, not words of the paragraph above ([`read`]).
+///
+/// ```text
+/// [00:45] Akhilesh Gupta: Thank you, Charles.    header: Akhilesh Gupta
+/// Charles Humble: Why not Kafka?                 no time, but a header names him elsewhere
+/// [13:30] Akhilesh Gupta: There are reasons.     -> three paragraphs, the second placed by words
+/// [01:02] Charles Humble: Can you tell us…       header: Charles Humble
+/// ```
+fn header_speakers(text: &str) -> HashSet<String> {
+    text.lines()
+        .take(LATE_TIMES_LINES)
+        .filter_map(|l| header(&unmark(l)).and_then(|h| h.speaker).map(str::to_owned))
+        .collect()
+}
+
 /// Where the times of `text` are too few to place its turns: the speakers' turns on lines
 /// without a time make an untimed transcript by themselves ([`untimed_turns`]), and there are
 /// no more lines with a time than such turns — a rush transcript with a stray time stamp
@@ -1116,7 +1310,9 @@ const LATE_TIMES_LINES: usize = 2000;
 /// Speakers' turns with no times at all ([`untimed_turns`]: a debate's rush transcript, a
 /// hearing), read as an untimed transcript: each line that opens with a speaker's `Name:` starts
 /// a turn, the lines under it continue it, and the text above the first turn (a title, a date)
-/// is skipped with a warning. When two turns in three or more are named in capitals (`COOPER:`, the
+/// is skipped with a warning — and so is all above a rush transcript's notice near the top,
+/// a title with a colon included ([`front_matter_end`]); the broadcasters' notices and
+/// copyright paragraphs are no words ([`rush_notice`]). When two turns in three or more are named in capitals (`COOPER:`, the
 /// broadcasters' style), only names in capitals open a turn, so that `Look: here is the
 /// thing` inside a turn stays text. The transcriber's notes (`(CROSSTALK)`, `[crosstalk]`)
 /// are kept as marks. One note says what cannot be measured.
@@ -1142,7 +1338,7 @@ fn read_untimed(
     // turn only under such a name: `FULL TRANSCRIPT:` above the debate does not).
     let mut labels = Labels::of(text);
     let (mut turns, mut upper) = (0usize, 0usize);
-    for line in text.lines() {
+    for line in text.lines().filter(|l| !is_markup(l)) {
         if let Some((name, said)) = untimed_turn_start(line.trim(), labels) {
             if !said.is_empty() {
                 turns += 1;
@@ -1204,12 +1400,18 @@ fn read_untimed(
         lower += usize::from(line.chars().any(char::is_lowercase));
     }
     let mixed_case = 3 * lower >= 2 * lines;
+    // A rush transcript's title and air date, above its notice.
+    let front = front_matter_end(text).unwrap_or(0);
     for item in ctx.lines(text) {
         let (n, raw) = item?;
         let raw = if n == 1 { raw.trim_start_matches('\u{feff}') } else { raw };
         let decoded = decode_entities(raw);
         let line = decoded.trim();
         if line.is_empty() {
+            continue;
+        }
+        if n < front {
+            skipped.get_or_insert((n, 0)).1 += 1;
             continue;
         }
         if is_markup(line) {
@@ -1317,7 +1519,7 @@ fn read_untimed(
             WarningKind::Skipped,
             line,
             Some(1),
-            format!("{count} line(s) of markup, a service's footer or a page mark of the printed record (`Column 812`, `[GRAPHIC] [TIFF OMITTED] …`) skipped: not speech"),
+            format!("{count} line(s) of markup, a service's footer, a broadcaster's notice or copyright, or a page mark of the printed record (`Column 812`, `[GRAPHIC] [TIFF OMITTED] …`) skipped: not speech"),
         )?;
     }
     if let Some((line, count)) = inserted {
@@ -1498,14 +1700,45 @@ fn untimed_turn_start(line: &str, labels: Labels) -> Option<(&str, &str)> {
 /// head in Hansard, names nobody); with `capitals_only`, a name without lower case.
 fn untimed_colon_turn(line: &str, capitals_only: bool) -> Option<(&str, &str)> {
     let line = question_number(line);
-    let named = name_colon(line)
-        .filter(|(name, _)| {
-            (capitalised(name) || chair_label(name)) && name.starts_with(char::is_alphabetic)
+    let named = noted_label(line)
+        .or_else(|| {
+            name_colon(line).filter(|(name, _)| {
+                (capitalised(name) || chair_label(name)) && name.starts_with(char::is_alphabetic)
+            })
         })
         .or_else(|| office_label(line).filter(|_| !capitals_only))?;
     let (name, said) = named;
     let ok = header(line).is_none() && (!capitals_only || in_capitals(name));
     ok.then_some((name, said))
+}
+
+/// `(name, text)` when `line` opens with a broadcaster's label and a colon, the label without
+/// the note on how the words were delivered that follows the name in parentheses, in lower
+/// case (CNN's and Fox News's `COOPER (voice-over):`, `TUCHMAN (on camera):`, `UNIDENTIFIED
+/// MALE (through translator):`, `KING (via telephone):`): the speaker is the name. `None`
+/// unless the name before the note is in capitals and the note has no capital, so that a
+/// party or a seat (`SANDERS (I-VT)`, `Mr ALBANESE (Grayndler)`) stays part of the label.
+/// Read with its note, the label was no name at all: its turn was folded into the turn above.
+///
+/// ```text
+/// COOPER (voice-over): The storm hit.          -> COOPER
+/// GARY TUCHMAN, CNN CORRESPONDENT (on camera):  -> GARY TUCHMAN, CNN CORRESPONDENT
+/// SEN. BERNIE SANDERS (I-VT):                   -> (no note: read as any label)
+/// ```
+fn noted_label(line: &str) -> Option<(&str, &str)> {
+    let colon = line.find(':')?;
+    let name = without_delivery_note(line[..colon].trim())?;
+    (is_name(name) && name.starts_with(char::is_alphabetic))
+        .then(|| (name, line[colon + 1..].trim()))
+}
+
+/// The name of a label with a delivery note ([`noted_label`]), without the note.
+fn without_delivery_note(name: &str) -> Option<&str> {
+    let open = name.strip_suffix(')')?.rfind('(')?;
+    let (before, note) = (name[..open].trim_end(), &name[open + 1..name.len() - 1]);
+    let lower = note.chars().any(char::is_alphabetic) && !note.chars().any(char::is_uppercase);
+    (lower && !before.is_empty() && in_capitals(before) && before.chars().any(char::is_alphabetic))
+        .then_some(before)
 }
 
 /// Lower-case words inside the title of an office.
@@ -1835,6 +2068,96 @@ fn stacked_label(lines: &[&str], at: usize) -> Option<(String, String, usize)> {
     }
     let next = lines.get(at + 1)?.trim();
     (label_name(line) && label_parts(next)).then(|| (line.to_owned(), next.to_owned(), 2))
+}
+
+/// The text of a transcript whose `Name:` labels are in Markdown emphasis or alone on their
+/// line, as transcripts published on web pages lay them out (Rev's export without times
+/// pasted into a page, `Rebecca:` above the words; a podcast page's `**Daniel Filan:**`
+/// before the words or above them): each label without its emphasis (`**Ana Ruiz:** text` and
+/// `**Ana Ruiz**: text` -> `Ana Ruiz: text`), and a label alone on its line joined to the
+/// first line of words under it (that line left blank, so line numbers stay the file's).
+///
+/// ```text
+/// **Daniel Filan:**        -> Daniel Filan: Hello and welcome.
+/// Hello and welcome.          (blank)
+/// **Andrew Critch:** Hi.   -> Andrew Critch: Hi.
+/// ```
+///
+/// A label is a capitalised name ([`name_colon`], [`capitalised`]); a line with a time
+/// ([`header`]) is left as it is, and so is a label alone whose next line is another label or
+/// has a time. `None` unless [`MIN_STACKED_LABELS`] + 1 labels or more are so, by two names or
+/// more, one of them twice: a heading in bold with a colon (`**Summary:**`) is no transcript.
+fn colon_labels(text: &str) -> Option<String> {
+    let all: Vec<(&str, &str)> = split_lines(text).take(100_000).collect();
+    // Each line's label, without emphasis, and the words after it (empty when alone).
+    let label = |line: &str| -> Option<(String, String)> {
+        let t = line.trim().trim_start_matches('\u{feff}');
+        if header(&unmark(t)).is_some() {
+            return None;
+        }
+        let plain = emphasised_label(t);
+        let (name, said) = name_colon(plain.as_deref().unwrap_or(t))?;
+        let ok = capitalised(name) && name.starts_with(char::is_alphabetic);
+        (ok && (plain.is_some() || said.is_empty())).then(|| (name.to_owned(), said.to_owned()))
+    };
+    let mut out: Vec<Option<String>> = vec![None; all.len()];
+    let mut names: HashMap<String, usize> = HashMap::new();
+    let mut k = 0;
+    while k < all.len() {
+        let Some((name, said)) = label(all[k].0) else {
+            k += 1;
+            continue;
+        };
+        if !said.is_empty() {
+            out[k] = Some(format!("{name}: {said}"));
+            *names.entry(name).or_default() += 1;
+            k += 1;
+            continue;
+        }
+        // Alone: the first line with text below is its words, unless it is a label or a time.
+        let Some(below) = (k + 1..all.len()).find(|&j| !all[j].0.trim().is_empty()) else {
+            break;
+        };
+        let words = all[below].0.trim();
+        let labelled =
+            label(words).is_some() || name_colon(words).is_some_and(|(n, _)| capitalised(n));
+        if labelled || header(&unmark(words)).is_some() {
+            k = below;
+            continue;
+        }
+        out[k] = Some(format!("{name}: {words}"));
+        out[below] = Some(String::new());
+        *names.entry(name).or_default() += 1;
+        k = below + 1;
+    }
+    let turns: usize = names.values().sum();
+    if turns <= MIN_STACKED_LABELS || names.len() < 2 || !names.values().any(|&c| c >= 2) {
+        return None;
+    }
+    let mut joined = String::with_capacity(text.len());
+    for ((line, ending), new) in all.iter().zip(out) {
+        joined.push_str(new.as_deref().unwrap_or(line));
+        joined.push_str(ending);
+    }
+    // Lines past the first 100 000 are kept as they are.
+    let kept: usize = all.iter().map(|(l, e)| l.len() + e.len()).sum();
+    joined.push_str(&text[kept..]);
+    Some(joined)
+}
+
+/// A label in Markdown emphasis at the start of `t`, without it: `**Ana Ruiz:** text` and
+/// `**Ana Ruiz**: text` (`__` too) -> `Ana Ruiz: text`; `None` when `t` opens with no
+/// emphasis closed after a colon.
+fn emphasised_label(t: &str) -> Option<String> {
+    let mark = ["**", "__"].into_iter().find(|m| t.starts_with(m))?;
+    let inner = &t[mark.len()..];
+    let close = inner.find(mark)?;
+    let (label, after) = (inner[..close].trim(), &inner[close + mark.len()..]);
+    match (label.strip_suffix(':'), after.strip_prefix(':')) {
+        (Some(name), _) => Some(format!("{}: {}", name.trim(), after.trim())),
+        (None, Some(rest)) => Some(format!("{label}: {}", rest.trim())),
+        (None, None) => None,
+    }
 }
 
 /// Fewest stacked labels with parts in parentheses that make a text one of them
@@ -2955,9 +3278,11 @@ mod tests {
             ]
         );
         assert!(
-            warnings.iter().any(|w| w.contains(
-                "line 13, column 1: 1 line(s) of markup, a service's footer or a page mark"
-            )),
+            warnings.iter().any(|w| {
+                w.contains(
+                "line 13, column 1: 1 line(s) of markup, a service's footer, a broadcaster's notice"
+            )
+            }),
             "{warnings:?}"
         );
         assert!(

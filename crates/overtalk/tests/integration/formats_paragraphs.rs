@@ -6,7 +6,9 @@
 
 use std::time::{Duration, Instant};
 
-use overtalk::format::{read_bytes, read_path, read_str, sniff, write, Format, ReadOptions};
+use overtalk::format::{
+    detect, read_bytes, read_path, read_str, sniff, write, Format, ReadOptions,
+};
 use overtalk::model::{Corpus, MarkKind, Transcript};
 use overtalk::{Time, WarningKind};
 
@@ -831,4 +833,296 @@ fn word_transcription_names_after_the_time() {
         .warnings
         .iter()
         .any(|w| w.to_string().contains("5 header(s) of a time and a name alone")));
+}
+
+/// A page copied as Markdown keeps its clickable times as links (InfoQ's podcast transcripts:
+/// `[13:30](javascript:void(0);) Name: text`): the link's target is no part of the header, and
+/// the name after it is the speaker. A note in parentheses after a time stays text.
+#[test]
+fn a_time_written_as_a_markdown_link() {
+    let text = "[00:45](javascript:void(0);) Akhilesh Gupta: Thank you, Charles.\n\n[01:02](https://example.org/ep?t=62) Charles Humble: Can you tell us?\n\n[01:10](#t=70) Akhilesh Gupta: Yes.\n";
+    assert_eq!(sniff(text), Some(Format::Paragraphs));
+    let out = read(text);
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    assert_eq!(
+        tracks(one(&out.corpus)),
+        vec![
+            tr("Akhilesh Gupta", 45 * S, 46_500_000, "Thank you, Charles."),
+            tr("Charles Humble", 62 * S, 64 * S, "Can you tell us?"),
+            tr("Akhilesh Gupta", 70 * S, 70 * S + 500_000, "Yes."),
+        ]
+    );
+    let noted = "[00:01] Ana: hi\n[00:03](laughs) and more\n[00:05] Bo: yes\n";
+    let t = tracks(one(&read(noted).corpus));
+    assert_eq!((t[1].0.as_str(), t[1].4.as_str()), ("Ana", "(laughs) and more"));
+}
+
+/// A page that times the guest's answers but not the host's questions (InfoQ's podcast
+/// transcripts): a `Name: text` line by a speaker the headers name is a paragraph of its own,
+/// after the one above by its words, with one warning; it is not folded into the answer above.
+#[test]
+fn a_turn_without_a_time_by_a_speaker_the_headers_name() {
+    let text = "[00:45] Akhilesh Gupta: Thank you, Charles.\n\n[01:02] Charles Humble: Can you tell us?\n\n[01:10] Akhilesh Gupta: We are going for speed.\n\nCharles Humble: Why not Kafka then?\n\nAna: not a speaker of the headers.\n\n[13:30] Akhilesh Gupta: There are reasons.\n";
+    let out = read(text);
+    let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+    assert_eq!(
+        w,
+        vec![(WarningKind::MissingTime, Some(7)), (WarningKind::Note, Some(7))],
+        "{:?}",
+        out.warnings
+    );
+    assert_eq!(
+        tracks(one(&out.corpus)),
+        vec![
+            tr("Akhilesh Gupta", 45 * S, 46_500_000, "Thank you, Charles."),
+            tr("Charles Humble", 62 * S, 64 * S, "Can you tell us?"),
+            tr("Akhilesh Gupta", 70 * S, 72_500_000, "We are going for speed."),
+            // Placed after the answer above by its words (5, then 11 at 2 a second); a name
+            // no header gives stays text.
+            tr(
+                "Charles Humble",
+                72_500_000,
+                78 * S,
+                "Why not Kafka then?\nAna: not a speaker of the headers."
+            ),
+            tr("Akhilesh Gupta", 810 * S, 811_500_000, "There are reasons."),
+        ]
+    );
+    let strict = ReadOptions { strict: true, ..Default::default() };
+    let e = read_str(text, Format::Paragraphs, &strict).unwrap_err().to_string();
+    assert!(e.starts_with("line 7, column 1: paragraphs: 1 turn(s) by a speaker"), "{e}");
+}
+
+/// The podcast page fixture: times as links, the host's turns without a time, the title and
+/// the cold open above the first time skipped.
+#[test]
+fn a_podcast_page_with_linked_times_and_untimed_questions() {
+    let out = fixture("podcast_page_links.txt");
+    let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+    assert_eq!(
+        w,
+        vec![
+            (WarningKind::Skipped, Some(3)),
+            (WarningKind::MissingTime, Some(11)),
+            (WarningKind::Skipped, Some(1)),
+            (WarningKind::Note, Some(11)),
+        ],
+        "{:?}",
+        out.warnings
+    );
+    let t = tracks(out.corpus.iter().next().unwrap().1);
+    let who: Vec<_> = t.iter().map(|x| (x.0.as_str(), x.1, x.2)).collect();
+    assert_eq!(
+        who,
+        [
+            // 9, 7, 15 (the crosstalk note is no words), then 7 words at 2 a second.
+            ("Bo Lind", 45 * S, 49_500_000),
+            ("Ana Ruiz", 62 * S, 65_500_000),
+            ("Bo Lind", 70 * S, 77_500_000),
+            ("Ana Ruiz", 77_500_000, 81 * S),
+            ("Bo Lind", 810 * S, 812_500_000),
+        ]
+    );
+}
+
+/// A CNN rush transcript: the show's title (with a colon) and the air date above the rush
+/// notice are no turn, the notice is no words, the bracketed time marks are set aside (one
+/// inside a turn leaves the turn whole), and a host named in full, then by surname, is one
+/// speaker. Read before: the title was a speaker, `CNN TOWN HALL`, with 17 words.
+#[test]
+fn a_cnn_rush_transcript_without_its_title_and_notice() {
+    let out = fixture("rush_cnn.txt");
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("RUIZ", 9),
+            ("LIND", 11),
+            ("RUIZ", 13),
+            ("UNIDENTIFIED MALE", 17),
+            ("LIND", 21),
+            ("RUIZ", 27),
+        ])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(
+        t.untimed()[4].content.display_text(),
+        "That is the question --\n-- the council has to answer tonight."
+    );
+    let has = |s: &str| warnings.iter().any(|w| w.contains(s));
+    assert!(
+        has("line 1, column 1: 2 line(s) above the first speaker's turn skipped"),
+        "{warnings:?}"
+    );
+    assert!(
+        has("line 5, column 1: 1 line(s) of markup, a service's footer, a broadcaster's notice"),
+        "{warnings:?}"
+    );
+    assert!(
+        has("line 7, column 1: 2 line(s) with a time among speakers' turns without times"),
+        "{warnings:?}"
+    );
+}
+
+/// Fox News and MSNBC rush transcripts: the notice (above the turns, or below them) and the
+/// copyright paragraph under the last turn are no words of it; MSNBC's `Show:`/`Date:` fields
+/// no longer hide the transcript from format detection ("cannot tell the format" before).
+#[test]
+fn fox_and_msnbc_rush_transcripts_without_notice_and_copyright() {
+    let out = fixture("rush_fox.txt");
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[("RUIZ", 3), ("MARSH", 5), ("RUIZ", 9), ("MARSH", 11), ("RUIZ", 13)])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(t.untimed()[4].content.display_text(), "That's it for tonight.");
+    assert!(
+        warnings.iter().any(|w| w.contains("line 1, column 1: 2 line(s) of markup")),
+        "{warnings:?}"
+    );
+    let msnbc = overtalk_testkit::fixtures().join("paragraphs").join("rush_msnbc.txt");
+    let text = std::fs::read_to_string(&msnbc).unwrap();
+    assert_eq!(detect(Some("rush_msnbc.txt"), &text, None).unwrap(), Format::Paragraphs);
+    let out = fixture("rush_msnbc.txt");
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("RUIZ", 5),
+            ("LIND", 7),
+            ("RUIZ", 9),
+            ("MARSH", 11),
+            ("RUIZ", 13),
+            ("LIND", 15),
+            ("MARSH", 17),
+            ("RUIZ", 19),
+        ])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(t.untimed()[7].content.display_text(), "Thank you both.");
+    let has = |s: &str| warnings.iter().any(|w| w.contains(s));
+    assert!(
+        has("line 1, column 1: 3 line(s) above the first speaker's turn skipped"),
+        "{warnings:?}"
+    );
+    assert!(has("line 21, column 1: 2 line(s) of markup"), "{warnings:?}");
+    // A notice near the top but below turns (a short transcript) leaves the turns above it.
+    let short = "HAYES: Tonight.\n\nROE: It is a big day.\n\nHAYES: Thank you.\n\nTHIS IS A RUSH TRANSCRIPT. THIS COPY MAY NOT BE IN ITS FINAL FORM AND MAY BE UPDATED.\n";
+    let out = read_str(short, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    let (turns, _) = untimed_turns(&out);
+    assert_eq!(turns, turns_of(&[("HAYES", 1), ("ROE", 3), ("HAYES", 5)]));
+    // A mail's header in capitals is still no transcript.
+    let mail = "FROM: Ana Ruiz\nTO: Bo Lind\nFROM: Bo Lind\nANA: Fine, thanks.\n";
+    assert!(detect(Some("mail.txt"), mail, None).is_err());
+}
+
+/// Labels alone on their line (Rev's export without timestamps, as pages paste it) or in
+/// Markdown bold (`**Name:**` above the words or before them, `**Name**: text`): each opens a
+/// turn with the words under or after it. Read before: "cannot tell the format", and no
+/// paragraph with `--from paragraphs`.
+#[test]
+fn labels_alone_on_their_line_or_in_markdown_bold() {
+    let out = fixture("labels_alone_markdown.txt");
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("Rebecca", 5),
+            ("Rebecca", 7),
+            ("Dana", 9),
+            ("Rebecca", 12),
+            ("Dana", 16),
+            ("Rebecca", 18)
+        ])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    let said: Vec<String> = t.untimed().iter().map(|u| u.content.display_text()).collect();
+    assert_eq!(
+        said,
+        [
+            "Hello and welcome to the podcast. My name is Rebecca.",
+            "Hello, Dana. Thanks for coming.",
+            "Thanks for having me.",
+            "And it's like nope. [crosstalk 00:06:51]",
+            "I think you're right.",
+            "Thank you, Dana.",
+        ]
+    );
+    assert_eq!(t.marks().len(), 1);
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w
+                .contains("line 3, column 1: 1 line(s) above the first speaker's turn skipped")),
+        "{warnings:?}"
+    );
+    // A bold heading with a colon above prose is no transcript.
+    let notes = "**Summary:**\nWe met.\n\n**Next steps:**\nShip it.\n";
+    assert!(detect(Some("notes.txt"), notes, None).is_err());
+}
+
+/// Sonix's export and embedded player: the footer of a free account was words of the last
+/// paragraph, the player's credit line on a page a speaker (`The Mystery of Metador.mp4`) and
+/// its closing line words of the last turn. They are skipped as a service's credit.
+#[test]
+fn sonix_credit_lines_are_no_speech() {
+    let out = fixture("sonix_free_account.txt");
+    let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+    assert_eq!(w, vec![(WarningKind::Skipped, Some(11))], "{:?}", out.warnings);
+    let t = tracks(out.corpus.iter().next().unwrap().1);
+    let who: Vec<_> = t.iter().map(|x| (x.0.as_str(), x.1, x.2, x.4.as_str())).collect();
+    assert_eq!(
+        who,
+        [
+            ("Team mem. 2", 2 * S, 6_500_000, "Hello. Is it okay if we record this session?"),
+            ("Customer", 9 * S, 10_500_000, "Yes, go ahead."),
+            ("Team mem. 1", 12 * S, 15 * S, "Good day. Let's start our interview."),
+            ("Customer", 21 * S, 21_500_000, "Green."),
+            ("Customer", 25 * S, 27_500_000, "Okay. That's all for today."),
+        ]
+    );
+    let embed = "The Talk.mp4: [this mp4 audio file](https://sonix.ai/x?utm_source=embed \"Sonix\") was [automatically transcribed by Sonix](https://sonix.ai/y?utm_source=embed \"Sonix\") with the [best speech-to-text algorithms.](https://sonix.ai/z) This transcript may contain errors.\n\n**Ana Ruiz:**\nSo who are we? A startup.\n\n**Bo Lind:**\nThank you.\n\n**Ana Ruiz:**\nThat is how it works.\n\nAutomatically convert your audio to text with Sonix. Sonix is the best online, automated transcription service.\n";
+    let out = read_str(embed, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(turns, turns_of(&[("Ana Ruiz", 3), ("Bo Lind", 6), ("Ana Ruiz", 9)]));
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(t.untimed()[2].content.display_text(), "That is how it works.");
+    assert!(
+        warnings.iter().any(|w| w.contains("line 1, column 1: 2 line(s) of markup")),
+        "{warnings:?}"
+    );
+}
+
+/// A broadcaster's delivery note after the name (`COOPER (voice-over):`, `TUCHMAN (on
+/// camera):`, `UNIDENTIFIED MALE (through translator):`) is no part of the speaker's name:
+/// such a label opens a turn of that speaker. Read before: the labels were no names, their
+/// turns folded into the turn above, and the text was "cannot tell the format".
+#[test]
+fn delivery_notes_after_a_broadcasters_label() {
+    let text = "THIS IS A RUSH TRANSCRIPT. THIS COPY MAY NOT BE IN ITS FINAL FORM AND MAY BE UPDATED.\n\nANA RUIZ, CNN ANCHOR: Good evening.\n\nRUIZ (voice-over): The storm hit at dawn.\n\nBO LIND, CNN CORRESPONDENT (voice-over): Residents fled.\n\nUNIDENTIFIED MALE (through translator): We lost everything.\n\nLIND (on camera): Ana, back to you.\n\nRUIZ: Thanks, Bo.\n\nSEN. CY MARSH (I-VT): Let me be clear.\n\nRUIZ: Senator.\n";
+    assert_eq!(detect(Some("storm.txt"), text, None).unwrap(), Format::Paragraphs);
+    let out = read_str(text, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("RUIZ", 3),
+            ("RUIZ", 5),
+            ("LIND", 7),
+            ("UNIDENTIFIED MALE", 9),
+            ("LIND", 11),
+            ("RUIZ", 13),
+            ("SEN. CY MARSH (I-VT)", 15),
+            ("RUIZ", 17),
+        ])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(t.untimed()[1].content.display_text(), "The storm hit at dawn.");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("ANA RUIZ, CNN ANCHOR → RUIZ; BO LIND, CNN CORRESPONDENT → LIND")),
+        "{warnings:?}"
+    );
 }
