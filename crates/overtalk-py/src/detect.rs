@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use overtalk_audio::pipeline::{self, DetectOptions, Detection, TrackSpec};
 use overtalk_audio::vad::VadKind;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::corpus::Conversation;
@@ -31,8 +32,9 @@ fn conversation(id: String, found: &Detection, options: &DetectOptions) -> Conve
     Conversation::new(id, found.transcript(), Some(provenance.description))
 }
 
-/// Detects speech in files: `tracks` holds `(speaker, path, channel or None)`; without a
-/// `recording_id`, the one `overtalk detect --track` makes from the file names. What the
+/// Detects speech in files: `tracks` holds `(speaker, path, channel or None, offset in
+/// seconds)`, the offset placing the file on the common timeline as `--track-offset` does;
+/// without a `recording_id`, the one `overtalk detect --track` makes from the file names. What the
 /// command line warns about (a track whose speech the bleed rule mostly rejected, what
 /// decoding repaired) is given as Python warnings.
 #[pyfunction]
@@ -40,7 +42,7 @@ fn conversation(id: String, found: &Detection, options: &DetectOptions) -> Conve
 fn detect_files(
     py: Python<'_>,
     recording_id: Option<String>,
-    tracks: Vec<(String, PathBuf, Option<usize>)>,
+    tracks: Vec<(String, PathBuf, Option<usize>, f64)>,
     vad: &str,
 ) -> PyResult<Conversation> {
     let options = detect_options(vad)?;
@@ -49,13 +51,15 @@ fn detect_files(
     }
     let specs: Vec<TrackSpec> = tracks
         .into_iter()
-        .map(|(name, path, channel)| TrackSpec {
-            name,
-            path,
-            channel,
-            offset: overtalk::Delta::ZERO,
+        .map(|(name, path, channel, seconds)| {
+            let offset = overtalk::Delta::from_secs_f64(seconds).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "track_offsets[{name:?}]: expected a finite number of seconds, got {seconds}"
+                ))
+            })?;
+            Ok(TrackSpec { name, path, channel, offset })
         })
-        .collect();
+        .collect::<PyResult<_>>()?;
     let sources: Vec<String> = specs.iter().map(|s| s.path.display().to_string()).collect();
     let found = py.detach(|| {
         pipeline::detect_recording(&specs, &options, recording_id.as_deref(), &mut |_| {})

@@ -300,3 +300,28 @@ def test_tracks_are_named_as_the_command_line_names_them(tmp_path, cli):
     conv = overtalk.detect(tracks={"Host": host, "Guest": guest})
     assert conv.recording_id == "show"
     assert conv.write(format="rttm").encode() == cli("detect", "--track", f"Host={host}", "--track", f"Guest={guest}")
+
+
+def test_track_offsets_place_the_files_as_the_command_line_does(tmp_path, cli):
+    import shutil
+
+    host, guest = tmp_path / "show-host.wav", tmp_path / "show-guest.wav"
+    shutil.copy(SPEECH_WAV, host)
+    shutil.copy(SPEECH_WAV, guest)
+    tracks = {"Host": host, "Guest": guest}
+    conv = overtalk.detect(tracks=tracks, track_offsets={"Guest": 0.5, "Host": -0.25})
+    theirs = cli(
+        "detect", "--track", f"Host={host}", "--track", f"Guest={guest}",
+        "--track-offset", "Guest=0.5", "--track-offset", "Host=-0.25",
+    )
+    assert conv.write(format="rttm").encode() == theirs
+    plain = overtalk.detect(tracks=tracks)
+    assert conv.write(format="rttm") != plain.write(format="rttm")
+    with pytest.raises(ValueError, match="'Cam' is not a track name"):
+        overtalk.detect(tracks=tracks, track_offsets={"Cam": 1.0})
+    with pytest.raises(ValueError, match="finite number of seconds"):
+        overtalk.detect(tracks=tracks, track_offsets={"Host": float("nan")})
+    with pytest.raises(ValueError, match="give the tracks"):
+        overtalk.detect(host, track_offsets={"Host": 1.0})
+    with pytest.raises(overtalk.OvertalkError, match="puts the whole of its recording"):
+        overtalk.detect(tracks=tracks, track_offsets={"Host": -1000.0})

@@ -16,8 +16,10 @@ GIL, and every object pickles, so corpora run on Ray, Dask and Spark as they are
 
 from __future__ import annotations
 
+import math as _math
 import os as _os
 from collections import namedtuple as _namedtuple
+from collections.abc import Mapping as _Mapping
 
 from . import _native
 from ._native import OvertalkError, OvertalkWarning, __version__
@@ -27,7 +29,7 @@ from ._native import OvertalkError, OvertalkWarning, __version__
 # (`from __future__ import annotations`), never evaluated at run time.
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Iterable, Iterator, NamedTuple, Optional, Union
+    from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Optional, Union
 
     import pandas
     import pyarrow
@@ -1082,6 +1084,7 @@ def detect(
     max_speakers: Optional[int] = None,
     embedding_model: Optional[PathLike] = None,
     overlap_margin: Optional[float] = None,
+    track_offsets: Optional[Mapping[str, float]] = None,
 ) -> Conversation:
     """Who spoke when in recordings, as ``overtalk detect`` finds it.
 
@@ -1089,7 +1092,10 @@ def detect(
       (``overtalk detect call.wav``); ``diarize=False`` keeps all its speech under one label,
       voice activity only (``--no-diarize``);
     - ``detect(tracks={"Host": "host.wav", "Guest": "guest.wav"})``: one file per speaker,
-      the multitrack rule rejects each microphone's bleed;
+      the multitrack rule rejects each microphone's bleed; files recorded on separate devices
+      are put on one timeline with ``track_offsets={"Guest": 1.25}`` (seconds after the common
+      zero that the file starts; negative: its first seconds are dropped), as
+      ``--track-offset`` does;
     - ``detect(samples, sample_rate=16000, tracks=["Host", "Guest"])``: a NumPy array, one
       column per speaker; a 1-D array (or one column without ``tracks``) is one mixed
       recording, diarized like a file.
@@ -1110,6 +1116,8 @@ def detect(
     asked = [k for k, v in diarizer_settings.items() if v is not None]
     if diarize is False and asked:
         raise ValueError(f"diarize=False goes with none of {', '.join(asked)}")
+    if track_offsets is not None and not (source is None and isinstance(tracks, dict)):
+        raise ValueError("track_offsets places files of tracks={speaker: file} on one timeline; give the tracks")
     if source is None or isinstance(source, (str, _os.PathLike)):
         if source is not None and tracks is not None:
             raise ValueError("give a recording or tracks={speaker: file}, not both")
@@ -1119,11 +1127,12 @@ def detect(
             rid = recording_id or stem
             if diarize is not False:
                 return _diarize(rid, vad, diarizer_settings, path=path)
-            return Conversation(_native.detect_files(rid, [(stem, path, None)], vad or "earshot"))
+            return Conversation(_native.detect_files(rid, [(stem, path, None, 0.0)], vad or "earshot"))
         if isinstance(tracks, dict):
             if diarize or asked:
                 raise ValueError("the diarizer applies to one mixed recording, not to tracks={speaker: file}")
-            specs = [(str(k), _os.fspath(v), None) for k, v in tracks.items()]
+            offsets = _track_offsets(track_offsets, [str(k) for k in tracks])
+            specs = [(str(k), _os.fspath(v), None, offsets.get(str(k), 0.0)) for k, v in tracks.items()]
             # No id given: the one `overtalk detect --track` makes from the file names.
             return Conversation(_native.detect_files(recording_id, specs, vad or "earshot"))
         raise ValueError("detect needs a recording, tracks={speaker: file}, or samples with sample_rate")
@@ -1150,6 +1159,22 @@ def detect(
         raise ValueError(f"{len(names)} track names for {a.shape[1]} columns of samples")
     cols = [(str(n), np.ascontiguousarray(a[:, i], dtype="<f4").tobytes()) for i, n in enumerate(names)]
     return Conversation(_native.detect_samples(recording_id or "recording", cols, int(sample_rate), vad or "earshot"))
+
+
+def _track_offsets(offsets: Optional[Mapping[str, float]], names: list[str]) -> dict[str, float]:
+    """``track_offsets`` checked against the track names: each a track's, a finite number."""
+    if offsets is None:
+        return {}
+    if not isinstance(offsets, _Mapping):
+        raise TypeError(f"track_offsets must be a mapping {{speaker: seconds}}, not {type(offsets).__name__}")
+    out = {}
+    for name, value in offsets.items():
+        if str(name) not in names:
+            raise ValueError(f"track_offsets: {str(name)!r} is not a track name (the tracks are {', '.join(names)})")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not _math.isfinite(value):
+            raise ValueError(f"track_offsets[{str(name)!r}]: expected a finite number of seconds, got {value!r}")
+        out[str(name)] = float(value)
+    return out
 
 
 def _diarize(recording_id: str, vad: Optional[str], settings: dict, **source: Any) -> Conversation:

@@ -170,7 +170,9 @@ def score_events_json(
     uem_source: Optional[str] = None,
 ) -> str: ...
 def detect_files(
-    recording_id: Optional[str], tracks: Sequence[tuple[str, Union[str, PathLike[str]], Optional[int]]], vad: str = "earshot"
+    recording_id: Optional[str],
+    tracks: Sequence[tuple[str, Union[str, PathLike[str]], Optional[int], float]],
+    vad: str = "earshot",
 ) -> Conversation: ...
 def detect_samples(
     recording_id: str, tracks: Sequence[tuple[str, bytes]], sample_rate: int, vad: str = "earshot"
