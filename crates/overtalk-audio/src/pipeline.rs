@@ -250,6 +250,21 @@ pub fn analyze(
                 ))
                 .with_path(path));
             }
+            // The silence put before a late track counts towards the limit, as the decoder
+            // counts a file's own late start.
+            let end = specs[i].offset.micros().saturating_add(duration.micros());
+            if specs[i].offset > Delta::ZERO && end > options.decode.max_duration.micros() {
+                return Err(Error::limit(format!(
+                    "the offset {} s of {:?} puts the end of its recording ({duration} s) at {} s \
+                     on the common timeline, later than the longest recording accepted ({} s, \
+                     --max-duration)",
+                    specs[i].offset,
+                    specs[i].name,
+                    Delta::from_micros(end),
+                    options.decode.max_duration
+                ))
+                .with_path(path));
+            }
             features[i] = Some(a.finish()?);
             reports[i] = Some(TrackReport {
                 name: specs[i].name.clone(),
@@ -1110,6 +1125,38 @@ mod tests {
             e.to_string(),
             "limit exceeded: the offset 90000.000 s of \"B\" is longer than the longest recording \
              accepted (86400.000 s, --max-duration)"
+        );
+    }
+
+    #[test]
+    fn a_late_track_ends_within_the_longest_recording_accepted() {
+        // A lasts 4 s, B 3 s; at most 4.5 s accepted. B 1 s late ends at 4 s on the common
+        // timeline: accepted; 1.6 s late it would end at 4.6 s: refused, as a file whose own
+        // audio starts that late is.
+        let dir = tempfile::tempdir().unwrap();
+        write_wav(&dir.path().join("a.wav"), 1, &at(&voice(&[(0.5, 2.5)], 4.0, 1), -6.0));
+        write_wav(&dir.path().join("b.wav"), 1, &at(&voice(&[(0.5, 2.0)], 3.0, 2), -6.0));
+        let mut options = DetectOptions::default();
+        options.decode.max_duration = Delta::from_micros(4_500_000);
+        let spec = |name: &str, offset_us: i64| TrackSpec {
+            name: name.into(),
+            path: dir.path().join(format!("{}.wav", name.to_lowercase())),
+            channel: None,
+            offset: Delta::from_micros(offset_us),
+        };
+        let d = detect(&[spec("A", 0), spec("B", 1_000_000)], &options, &mut |_| {}).unwrap();
+        assert_eq!(d.duration, Delta::from_micros(4_000_000));
+        let e = detect(&[spec("A", 0), spec("B", 1_600_000)], &options, &mut |_| {})
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            format!(
+                "{}: limit exceeded: the offset 1.600 s of \"B\" puts the end of its recording \
+                 (3.000 s) at 4.600 s on the common timeline, later than the longest recording \
+                 accepted (4.500 s, --max-duration)",
+                dir.path().join("b.wav").display()
+            )
         );
     }
 
