@@ -240,11 +240,28 @@ pub fn analyze(
         progress(Progress { path, done: frames_to_delta(stats.frames, sample_rate), total });
         for (((a, shift), &i), downmix) in analyzers.into_iter().zip(&group).zip(&downmixes) {
             let duration = frames_to_delta(stats.frames, sample_rate);
-            if shift.skip > 0 || specs[i].offset.micros().saturating_neg() >= duration.micros() {
+            // Every sample dropped: the offset reaches the recording's end, or is within half a
+            // sample of it and rounds to it.
+            if specs[i].offset < Delta::ZERO && shift.kept == 0 {
                 return Err(Error::invalid(format!(
                     "the offset {} s of {:?} puts the whole of its recording ({duration} s) \
                      before the common start of the tracks",
                     specs[i].offset, specs[i].name
+                ))
+                .with_path(path));
+            }
+            // The silence put before a late track counts towards the limit, as the decoder
+            // counts a file's own late start.
+            let end = specs[i].offset.micros().saturating_add(duration.micros());
+            if specs[i].offset > Delta::ZERO && end > options.decode.max_duration.micros() {
+                return Err(Error::limit(format!(
+                    "the offset {} s of {:?} puts the end of its recording ({duration} s) at {} s \
+                     on the common timeline, later than the longest recording accepted ({} s, \
+                     --max-duration)",
+                    specs[i].offset,
+                    specs[i].name,
+                    Delta::from_micros(end),
+                    options.decode.max_duration
                 ))
                 .with_path(path));
             }
@@ -279,7 +296,8 @@ pub fn analyze(
 
 /// How a track's samples are moved onto the common timeline ([`TrackSpec::offset`]), at its
 /// own sample rate: `lead` samples of silence put before a track that starts late, or `skip`
-/// samples dropped from the start of one that starts early (rounded to the nearest sample).
+/// samples dropped from the start of one that starts early (rounded to the nearest sample);
+/// `kept` counts the samples after those dropped.
 ///
 /// ```text
 /// offset +0.5 s at 16 kHz   lead 8000:  ░░░░[recording ──────)
@@ -290,6 +308,8 @@ struct Shift {
     lead: usize,
     /// Samples still to drop.
     skip: usize,
+    /// Samples taken so far after the dropped ones.
+    kept: u64,
 }
 
 impl Shift {
@@ -298,9 +318,9 @@ impl Shift {
         let samples = (us * u128::from(rate) + 500_000) / 1_000_000;
         let samples = usize::try_from(samples).unwrap_or(usize::MAX);
         if offset.micros() >= 0 {
-            Shift { lead: samples, skip: 0 }
+            Shift { lead: samples, skip: 0, kept: 0 }
         } else {
-            Shift { lead: 0, skip: samples }
+            Shift { lead: 0, skip: samples, kept: 0 }
         }
     }
 
@@ -308,6 +328,7 @@ impl Shift {
     fn take(&mut self, frames: usize) -> usize {
         let n = self.skip.min(frames);
         self.skip -= n;
+        self.kept += (frames - n) as u64;
         n
     }
 }
@@ -1082,18 +1103,19 @@ mod tests {
             run(&[spec("A", "a.wav", -1500), spec("B", "b.wav", 4000)]).unwrap_err().to_string();
         assert!(e.contains(") lasts 11.000 s from -1.500 s, to 9.500 s, B ("), "{e}");
         assert!(e.contains(") lasts 7.500 s from 4.000 s, to 11.500 s; they must cover"), "{e}");
-        // An offset that puts the whole recording before the common start.
-        for offset_ms in [-7500, -20_000] {
-            let e = run(&[spec("A", "a.wav", 0), spec("B", "b.wav", offset_ms)])
-                .unwrap_err()
-                .to_string();
+        // An offset that puts the whole recording before the common start, or that is within
+        // half a sample of its end (−7.49998 s: 119,999.68 samples at 16 kHz, rounded to all
+        // 120,000).
+        for offset_us in [-7_500_000, -20_000_000, -7_499_980] {
+            let b = TrackSpec { offset: Delta::from_micros(offset_us), ..spec("B", "b.wav", 0) };
+            let e = run(&[spec("A", "a.wav", 0), b]).unwrap_err().to_string();
             assert_eq!(
                 e,
                 format!(
                     "{}: the offset {} s of \"B\" puts the whole of its recording (7.500 s) before \
                      the common start of the tracks",
                     dir.path().join("b.wav").display(),
-                    Delta::from_micros(offset_ms * 1000)
+                    Delta::from_micros(offset_us)
                 )
             );
         }
@@ -1103,6 +1125,38 @@ mod tests {
             e.to_string(),
             "limit exceeded: the offset 90000.000 s of \"B\" is longer than the longest recording \
              accepted (86400.000 s, --max-duration)"
+        );
+    }
+
+    #[test]
+    fn a_late_track_ends_within_the_longest_recording_accepted() {
+        // A lasts 4 s, B 3 s; at most 4.5 s accepted. B 1 s late ends at 4 s on the common
+        // timeline: accepted; 1.6 s late it would end at 4.6 s: refused, as a file whose own
+        // audio starts that late is.
+        let dir = tempfile::tempdir().unwrap();
+        write_wav(&dir.path().join("a.wav"), 1, &at(&voice(&[(0.5, 2.5)], 4.0, 1), -6.0));
+        write_wav(&dir.path().join("b.wav"), 1, &at(&voice(&[(0.5, 2.0)], 3.0, 2), -6.0));
+        let mut options = DetectOptions::default();
+        options.decode.max_duration = Delta::from_micros(4_500_000);
+        let spec = |name: &str, offset_us: i64| TrackSpec {
+            name: name.into(),
+            path: dir.path().join(format!("{}.wav", name.to_lowercase())),
+            channel: None,
+            offset: Delta::from_micros(offset_us),
+        };
+        let d = detect(&[spec("A", 0), spec("B", 1_000_000)], &options, &mut |_| {}).unwrap();
+        assert_eq!(d.duration, Delta::from_micros(4_000_000));
+        let e = detect(&[spec("A", 0), spec("B", 1_600_000)], &options, &mut |_| {})
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            format!(
+                "{}: limit exceeded: the offset 1.600 s of \"B\" puts the end of its recording \
+                 (3.000 s) at 4.600 s on the common timeline, later than the longest recording \
+                 accepted (4.500 s, --max-duration)",
+                dir.path().join("b.wav").display()
+            )
         );
     }
 

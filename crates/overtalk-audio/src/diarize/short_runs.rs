@@ -186,7 +186,8 @@ pub fn energy_dips(speech: &[usize], energy: &[f32], o: &DipOptions) -> Vec<bool
     let n = speech.len().min(energy.len());
     let low: Vec<bool> = (0..n)
         .map(|q| {
-            let (a, b) = (q.saturating_sub(o.span), (q + o.span + 1).min(n));
+            let (a, b) =
+                (q.saturating_sub(o.span), q.saturating_add(o.span).saturating_add(1).min(n));
             let peak = energy[a..b].iter().copied().fold(f32::MIN, f32::max);
             energy[q] <= peak - o.contrast
         })
@@ -332,6 +333,9 @@ mod tests {
         assert_eq!(dip(energy_dips(&gapped, &e4, &o)), "..........");
         assert_eq!(dip(energy_dips(&speech, &e[..4], &o)), "..........");
         assert!(energy_dips(&[], &[], &o).is_empty());
+        // A span beyond any recording looks over all of it: 20 dB is 40 under the 60 at 0.
+        let all = DipOptions { span: usize::MAX, ..o };
+        assert_eq!(dip(energy_dips(&speech, &e3, &all)), "....##....");
     }
 
     #[test]
