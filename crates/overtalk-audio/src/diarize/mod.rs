@@ -395,8 +395,8 @@ impl Ge2eDiarizer {
         let run_emb =
             cluster::centre_on(&embed_windows(&*self.embedder, &f.data, d, &runs, &|_| {})?, &mean);
         // The runs too long for a piece, parted further at the signal's energy dips.
-        let (dips, dip_runs) = match o.short_runs.and_then(|r| r.dips) {
-            Some(dip) => {
+        let (dips, dip_runs) = match o.short_runs.and_then(|r| r.dips.map(|d| (r, d))) {
+            Some((r, dip)) => {
                 let energy: Vec<f32> =
                     speech.iter().map(|&i| f.energy.get(i).copied().unwrap_or(f32::MIN)).collect();
                 let dips = short_runs::energy_dips(&speech, &energy, &dip);
@@ -407,7 +407,8 @@ impl Ge2eDiarizer {
                     pauses.min_pause,
                     &dips,
                     SHORT_RUN_MIN_FRAMES,
-                    wmax.saturating_sub(1),
+                    // Every run longer than the relabelling takes whole is parted.
+                    r.max_frames.min(wmax.saturating_sub(1)),
                 );
                 (dips, parts)
             }

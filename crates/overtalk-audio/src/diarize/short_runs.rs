@@ -198,9 +198,10 @@ pub fn energy_dips(speech: &[usize], energy: &[f32], o: &DipOptions) -> Vec<bool
 }
 
 /// The parts, between energy dips (`dips`, one per speech frame, from [`energy_dips`]), of
-/// the runs [`short_runs`] leaves whole for being longer than `max`: `(first, len)` over the
-/// speech frames, each `min..=max` frames long. Runs of piece length are not parted again
-/// (their own embedding is already taken whole), and dip frames belong to no part.
+/// the runs between the detector's pauses that are longer than `max` (too long for
+/// [`relabel_short_runs`] to take whole): `(first, len)` over the speech frames, each
+/// `min..=max` frames long. Runs of piece length are not parted again (their own embedding is
+/// already taken whole), and dip frames belong to no part.
 ///
 /// ```text
 /// pieces (detector's pauses)   [────── 300 frames ──────]  [ 80 ]
