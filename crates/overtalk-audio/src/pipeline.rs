@@ -601,10 +601,12 @@ pub fn silence_warnings(transcript: &Transcript, sources: &[String]) -> Vec<Stri
     )]
 }
 
-/// How speech was found in `tracks` tracks with `options`: [`Method::Tracks`] and the
-/// description every output records beside its results (the detector, its thresholds and
-/// minimum durations).
-pub fn tracks_provenance(options: &DetectOptions, tracks: usize) -> Provenance {
+/// How speech was found in `tracks` (each track's name and its offset on the common timeline,
+/// [`TrackSpec::offset`]) with `options`: [`Method::Tracks`] and the description every output
+/// records beside its results (the detector, its thresholds and minimum durations, and the
+/// offsets other than zero, without which the result could not be made again).
+pub fn tracks_provenance(options: &DetectOptions, offsets: &[(&str, Delta)]) -> Provenance {
+    let tracks = offsets.len();
     let vad = options.vad.map_or("none (energy only)", |v| v.name());
     let description = if tracks == 1 {
         let b = &options.binarize;
@@ -620,6 +622,16 @@ pub fn tracks_provenance(options: &DetectOptions, tracks: usize) -> Provenance {
              min speech {} s, min silence {} s",
             m.min_speech, m.min_silence
         )
+    };
+    let moved: Vec<String> = offsets
+        .iter()
+        .filter(|(_, d)| *d != Delta::ZERO)
+        .map(|(name, d)| format!("{name} {}{d} s", if d.micros() > 0 { "+" } else { "" }))
+        .collect();
+    let description = if moved.is_empty() {
+        description
+    } else {
+        format!("{description}; offsets {}", moved.join(", "))
     };
     Provenance::new(Method::Tracks { count: tracks }, description)
 }
@@ -668,7 +680,10 @@ pub fn detect_recording(
     Ok(DetectedRecording {
         recording_id: recording_id.map_or_else(|| tracks_recording_id(specs), str::to_owned),
         transcript: detection.transcript(),
-        provenance: tracks_provenance(options, specs.len()),
+        provenance: tracks_provenance(
+            options,
+            &specs.iter().map(|s| (s.name.as_str(), s.offset)).collect::<Vec<_>>(),
+        ),
         warnings: detection.warnings(),
         levels: detection.levels,
     })
@@ -1052,6 +1067,31 @@ mod tests {
         // A's voice, to the hundredth of a dB (the mean of frames capped at +30).
         let a = levels.excess_db("A", ms(7000), ms(7500)).map(|e| (e * 100.0).round() / 100.0);
         assert_eq!(a, Some(22.3));
+    }
+
+    #[test]
+    fn the_description_names_the_offsets_other_than_zero() {
+        let o = DetectOptions::default();
+        let plain = tracks_provenance(&o, &[("Host", Delta::ZERO), ("Guest", Delta::ZERO)]);
+        assert!(!plain.description.contains("offsets"), "{}", plain.description);
+        let moved = tracks_provenance(
+            &o,
+            &[
+                ("Host", Delta::from_millis(-1000)),
+                ("Guest", Delta::from_millis(250)),
+                ("Cam", Delta::ZERO),
+            ],
+        );
+        assert!(
+            moved.description.starts_with("3 tracks, one per speaker"),
+            "{}",
+            moved.description
+        );
+        assert!(
+            moved.description.ends_with("; offsets Host -1.000 s, Guest +0.250 s"),
+            "{}",
+            moved.description
+        );
     }
 
     #[test]

@@ -376,6 +376,42 @@ fn a_report_from_a_recording_links_it() {
     assert!(dir.read("e.html").contains("data:audio/wav;base64,"));
 }
 
+/// `report` and `cut` use the `--track` files as they are: an offset that moves one is refused
+/// by `cut` and leaves the report without a player; offsets of 0 move nothing and change
+/// neither.
+#[test]
+fn offsets_of_zero_leave_report_and_cut_as_without_them() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    write_two_mics(&dir, &a, &b);
+    let zero = ["--track-offset", "Host=0", "--track-offset", "Guest=-0"];
+    let report = dir.run(&[&["report", "-o", "z.html"][..], &TRACKS, &zero].concat());
+    assert_eq!(report.code(), 0, "{}", report.stderr());
+    assert_eq!(dir.read("z.html").matches("<audio ").count(), 2);
+    let moved = dir.run(
+        &[&["report", "-o", "m.html"][..], &TRACKS, &["--track-offset", "Guest=0.5"]].concat(),
+    );
+    assert_eq!(moved.code(), 0, "{}", moved.stderr());
+    assert_eq!(dir.read("m.html").matches("<audio ").count(), 0);
+    assert!(moved.stderr().contains("so it plays none"), "{}", moved.stderr());
+    let cut = dir.run(&[&["cut", "--without", "Host", "-o", "g.wav"][..], &TRACKS, &zero].concat());
+    assert_eq!(cut.code(), 0, "{}", cut.stderr());
+    let refused = dir.run(
+        &[
+            &["cut", "--without", "Host", "-o", "h.wav"][..],
+            &TRACKS,
+            &["--track-offset", "Guest=0.5"],
+        ]
+        .concat(),
+    );
+    assert_eq!(refused.code(), 2);
+    assert_eq!(
+        refused.stderr(),
+        "overtalk: error: --track-offset: cut renders the --track files as they are and cannot \
+         move them on a common timeline; give files that start together\n"
+    );
+}
+
 /// A report made from separate tracks plays them together: the longest track's player drives
 /// the others (linked beside the report, or all embedded), each with a mute box.
 #[test]

@@ -28,7 +28,9 @@ fn detect_options(vad: &str) -> PyResult<DetectOptions> {
 
 /// The detected speech as a conversation, with the description `overtalk detect` records.
 fn conversation(id: String, found: &Detection, options: &DetectOptions) -> Conversation {
-    let provenance = pipeline::tracks_provenance(options, found.tracks.len());
+    let offsets: Vec<(&str, overtalk::Delta)> =
+        found.tracks.iter().map(|t| (t.name.as_str(), t.offset)).collect();
+    let provenance = pipeline::tracks_provenance(options, &offsets);
     Conversation::new(id, found.transcript(), Some(provenance.description))
 }
 

@@ -162,7 +162,7 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     if args.by.is_some() && args.events.is_empty() {
         bail!("--by goes with --events: it keeps one speaker's events in an evidence reel");
     }
-    if !args.recordings.track_offsets.is_empty() {
+    if args.recordings.moves_tracks()? {
         bail!(
             "--track-offset: cut renders the --track files as they are and cannot move them on a \
              common timeline; give files that start together"

@@ -177,7 +177,7 @@ fn audio(args: &Args, quiet: bool) -> Result<Option<Audio>> {
         }
         return Ok(None);
     }
-    if !args.detection.track_offsets.is_empty() {
+    if args.detection.moves_tracks()? {
         // The player plays each file from its own start: off the common timeline.
         if args.embed_audio {
             bail!(
