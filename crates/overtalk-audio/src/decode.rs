@@ -492,6 +492,51 @@ impl Input {
         false
     }
 
+    /// Where an MP4-family file (`ftyp` first) says it ends when that is past its last byte:
+    /// the end of the top-level box that runs off the file (a download or a recording cut
+    /// short inside `mdat`), when a whole `moov` box (the index) comes before it. `None` for
+    /// other inputs, when every box fits, and when the index is not there (a file cut before
+    /// its index is told as such by the decoder).
+    ///
+    /// ```text
+    /// file        [ftyp][moov][mdat ─────────────|        the bytes end here
+    /// mdat says                  ─────────────────────]   the box's declared end (returned)
+    /// ```
+    fn mp4_declared_end(&self) -> Option<u64> {
+        if &self.head()[4..8] != b"ftyp" {
+            return None;
+        }
+        let mut r = self.seeker().ok()?;
+        let len = r.seek(std::io::SeekFrom::End(0)).ok()?;
+        let mut at = 0u64;
+        let mut index = false;
+        while at + 8 <= len {
+            r.seek(std::io::SeekFrom::Start(at)).ok()?;
+            let mut head = [0u8; 8];
+            r.read_exact(&mut head).ok()?;
+            let size = match u32::from_be_bytes([head[0], head[1], head[2], head[3]]) {
+                // Runs to the end of the file: fits by definition.
+                0 => return None,
+                1 => {
+                    let mut large = [0u8; 8];
+                    r.read_exact(&mut large).ok()?;
+                    u64::from_be_bytes(large)
+                }
+                n => u64::from(n),
+            };
+            if size < 8 {
+                return None;
+            }
+            let end = at.checked_add(size)?;
+            if end > len {
+                return index.then_some(end);
+            }
+            index |= &head[4..8] == b"moov";
+            at = end;
+        }
+        None
+    }
+
     /// True when the input starts like an RF64 or BW64 file (WAV over 4 GiB).
     fn is_rf64(&self) -> bool {
         let head = self.head();
@@ -540,6 +585,60 @@ impl MediaSource for Patched {
 
     fn byte_len(&self) -> Option<u64> {
         self.inner.byte_len()
+    }
+}
+
+/// An MP4 file cut short inside a box, read as if it were as long as the box says
+/// ([`Input::mp4_declared_end`]): reads past the last byte give nothing. The demuxer takes a
+/// box that runs past the stream's length as no box at all, so without this a file whose
+/// `moov` comes first (playable while downloading) and whose `mdat` was cut gives no audio;
+/// with it, the samples that are there decode and the first one past the end reads as the
+/// file's truncation.
+struct Lengthened {
+    inner: Box<dyn MediaSource>,
+    /// The file's real length.
+    len: u64,
+    /// The length it is read as.
+    declared: u64,
+    pos: u64,
+}
+
+impl Read for Lengthened {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.len.saturating_sub(self.pos);
+        if left == 0 || buf.is_empty() {
+            return Ok(0);
+        }
+        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..want])?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for Lengthened {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        let target = match to {
+            std::io::SeekFrom::Start(n) => Some(n),
+            std::io::SeekFrom::End(d) => self.declared.checked_add_signed(d),
+            std::io::SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        };
+        let target = target.ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before the start")
+        })?;
+        self.inner.seek(std::io::SeekFrom::Start(target.min(self.len)))?;
+        self.pos = target;
+        Ok(target)
+    }
+}
+
+impl MediaSource for Lengthened {
+    fn is_seekable(&self) -> bool {
+        true
+    }
+
+    fn byte_len(&self) -> Option<u64> {
+        Some(self.declared)
     }
 }
 
@@ -816,10 +915,15 @@ impl Decoder {
         }
         let data_first = input.wav_data_before_fmt();
         let fields = if data_first.is_some() { Vec::new() } else { input.wav_placeholders() };
+        let cut_mp4 = input.mp4_declared_end();
         let source = || -> Result<Box<dyn MediaSource>> {
-            let inner = input.media_source()?;
+            let mut inner = input.media_source()?;
             Ok(if let Some(layout) = &data_first {
                 Box::new(Reordered::new(inner, layout))
+            } else if let Some(declared) = cut_mp4 {
+                let len = inner.seek(std::io::SeekFrom::End(0))?;
+                inner.seek(std::io::SeekFrom::Start(0))?;
+                Box::new(Lengthened { inner, len, declared, pos: 0 })
             } else if fields.is_empty() {
                 inner
             } else {

@@ -40,6 +40,9 @@ ff -copyts -ss 1.0 -i /tmp/overtalk-late.opus -c copy burst.late.opus
 ff -copyts -ss 1.0 -i /tmp/overtalk-late.ogg -c copy burst.late.ogg
 rm -f /tmp/overtalk-late.opus /tmp/overtalk-late.ogg
 ff -ss 0.2 -i burst.m4a -c copy burst.trim.m4a
+# burst.faststart.m4a: burst.m4a remuxed with its moov box (the index) before the audio, as
+# files made for progressive download are; the truncation tests cut it inside its mdat.
+ff -i burst.m4a -c copy -movflags +faststart burst.faststart.m4a
 # Opus: mono from a 16 kHz input, and 5.1 (multistream, refused with a clear error).
 ff -f lavfi -i "sine=f=440:d=0.5" -ac 1 -ar 16000 -c:a libopus -b:a 24k tone.mono16k.opus
 ff -f lavfi -i "sine=f=440:d=0.2" -af "pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0" -c:a libopus -b:a 48k tone.6ch.opus

@@ -417,6 +417,39 @@ fn a_real_length_mp4_cut_reports_the_missing_index() {
     }
 }
 
+#[test]
+fn a_fast_start_mp4_cut_inside_its_audio_reads_as_far_as_it_goes() {
+    // `-movflags +faststart` puts the moov box (the index) before the audio: a download cut
+    // short keeps its index, and the audio up to the cut decodes.
+    check_cuts(&[(
+        "burst.faststart.m4a",
+        [
+            "unsupported: the container holds audio this decoder cannot read (isomp4: missing ftyp atom)",
+            "the file is truncated: the audio stops at 0.301859 s",
+            "the file is truncated: the audio stops at 0.534059 s",
+            "the file is truncated: the audio stops at 0.998458 s",
+        ],
+    )]);
+    // Leniently, what is there is read and the shortfall stated.
+    check_cuts_with(
+        &[(
+            "burst.faststart.m4a",
+            [
+                "unsupported: the container holds audio this decoder cannot read (isomp4: missing ftyp atom)",
+                "ok 13312, truncated 0.301859 of 1.000",
+                "ok 23552, truncated 0.534059 of 1.000",
+                "ok 44032, truncated 0.998458 of 1.000",
+            ],
+        )],
+        false,
+    );
+    // Whole, it is the same audio as the file with its index at the end.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let (_, fast) = decode_all(&dir.join("burst.faststart.m4a"), &strict()).unwrap();
+    let (_, plain) = decode_all(&dir.join("burst.m4a"), &strict()).unwrap();
+    assert!(fast == plain && fast[0].len() == 44_100);
+}
+
 /// Every interleaved sample of `p`, and how many non-finite ones the decoder replaced.
 fn decode_counting_non_finite(p: &Path) -> (Vec<f32>, u64) {
     let mut d = Decoder::open(p, &DecodeOptions::default()).unwrap();
