@@ -553,12 +553,11 @@ impl Ge2eDiarizer {
                     r,
                     dip.margin,
                 );
-                let vad = pause_vad.to_mut();
                 for &(first, len) in moved.iter().filter_map(|&i| p.dip_runs.get(i)) {
                     let before = (0..first).rev().take_while(|&q| p.dips.get(q) == Some(&true));
                     let after = (first + len..sn).take_while(|&q| p.dips.get(q) == Some(&true));
                     for q in before.chain(after) {
-                        if let Some(v) = vad.get_mut(q) {
+                        if let Some(v) = pause_vad.to_mut().get_mut(q) {
                             *v = 0.0;
                         }
                     }
