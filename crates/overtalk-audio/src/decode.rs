@@ -493,10 +493,12 @@ impl Input {
     }
 
     /// Where an MP4-family file (`ftyp` first) says it ends when that is past its last byte:
-    /// the end of the top-level box that runs off the file (a download or a recording cut
-    /// short inside `mdat`), when a whole `moov` box (the index) comes before it. `None` for
-    /// other inputs, when every box fits, and when the index is not there (a file cut before
-    /// its index is told as such by the decoder).
+    /// the end of the top-level `mdat` box (the audio) that runs off the file (a download or a
+    /// recording cut short inside it), when a whole `moov` box (the index) comes before it.
+    /// `None` for other inputs, when every box fits, when the index is not there (a file cut
+    /// before its index is told as such by the decoder), and when the box that runs off is not
+    /// the audio (a whole file with its index at the end and a cut box after it, such as
+    /// `free` or `udta`, reads as it is: all its audio is there).
     ///
     /// ```text
     /// file        [ftyp][moov][mdat ─────────────|        the bytes end here
@@ -529,7 +531,7 @@ impl Input {
             }
             let end = at.checked_add(size)?;
             if end > len {
-                return index.then_some(end);
+                return (index && &head[4..8] == b"mdat").then_some(end);
             }
             index |= &head[4..8] == b"moov";
             at = end;

@@ -450,6 +450,30 @@ fn a_fast_start_mp4_cut_inside_its_audio_reads_as_far_as_it_goes() {
     assert!(fast == plain && fast[0].len() == 44_100);
 }
 
+#[test]
+fn a_whole_mp4_with_its_index_last_and_a_cut_box_after_it_reads_whole() {
+    // The index (moov) after the audio, then a box cut short after its header (`free`, then
+    // `udta`): all the audio is there, read as it is, the cut box ignored as before.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let plain = std::fs::read(dir.join("burst.m4a")).unwrap();
+    let t = Tmp::new();
+    for kind in [b"free", b"udta"] {
+        let mut bytes = plain.clone();
+        bytes.extend_from_slice(&100u32.to_be_bytes());
+        bytes.extend_from_slice(kind);
+        bytes.extend_from_slice(&[0; 8]);
+        let p = t.path("trailing.m4a");
+        std::fs::write(&p, &bytes).unwrap();
+        for strict in [true, false] {
+            let options = DecodeOptions { strict, ..DecodeOptions::default() };
+            assert_eq!(decode_outcome(&p, &options), format!("{}: ok 44100", p.display()));
+        }
+        let (_, whole) = decode_all(&p, &strict()).unwrap();
+        let (_, want) = decode_all(&dir.join("burst.m4a"), &strict()).unwrap();
+        assert!(whole == want && whole[0].len() == 44_100);
+    }
+}
+
 /// Every interleaved sample of `p`, and how many non-finite ones the decoder replaced.
 fn decode_counting_non_finite(p: &Path) -> (Vec<f32>, u64) {
     let mut d = Decoder::open(p, &DecodeOptions::default()).unwrap();
