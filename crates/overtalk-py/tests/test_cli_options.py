@@ -325,3 +325,20 @@ def test_track_offsets_place_the_files_as_the_command_line_does(tmp_path, cli):
         overtalk.detect(host, track_offsets={"Host": 1.0})
     with pytest.raises(overtalk.OvertalkError, match="puts the whole of its recording"):
         overtalk.detect(tracks=tracks, track_offsets={"Host": -1000.0})
+
+
+def test_track_offsets_take_numpy_numbers(tmp_path):
+    import shutil
+
+    host, guest = tmp_path / "show-host.wav", tmp_path / "show-guest.wav"
+    shutil.copy(SPEECH_WAV, host)
+    shutil.copy(SPEECH_WAV, guest)
+    tracks = {"Host": host, "Guest": guest}
+    plain = overtalk.detect(tracks=tracks, track_offsets={"Guest": 1.0, "Host": 0.5})
+    numpy = overtalk.detect(tracks=tracks, track_offsets={"Guest": np.int64(1), "Host": np.float32(0.5)})
+    assert numpy.write(format="rttm") == plain.write(format="rttm")
+    assert numpy.detection == plain.detection
+    assert numpy.detection.endswith("; offsets Host +0.500 s, Guest +1.000 s")
+    for bad in (np.float64("inf"), np.bool_(True), True, 10**400, "0.5"):
+        with pytest.raises(ValueError, match=r"^track_offsets\['Guest'\]: expected a finite number of seconds, got "):
+            overtalk.detect(tracks=tracks, track_offsets={"Guest": bad})

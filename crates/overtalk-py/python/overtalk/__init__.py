@@ -17,6 +17,7 @@ GIL, and every object pickles, so corpora run on Ray, Dask and Spark as they are
 from __future__ import annotations
 
 import math as _math
+import numbers as _numbers
 import os as _os
 from collections import namedtuple as _namedtuple
 from collections.abc import Mapping as _Mapping
@@ -1162,7 +1163,8 @@ def detect(
 
 
 def _track_offsets(offsets: Optional[Mapping[str, float]], names: list[str]) -> dict[str, float]:
-    """``track_offsets`` checked against the track names: each a track's, a finite number."""
+    """``track_offsets`` checked against the track names: each a track's, a finite number
+    (any real number but a bool: ``int``, ``float``, NumPy's integers and floats…)."""
     if offsets is None:
         return {}
     if not isinstance(offsets, _Mapping):
@@ -1171,9 +1173,15 @@ def _track_offsets(offsets: Optional[Mapping[str, float]], names: list[str]) -> 
     for name, value in offsets.items():
         if str(name) not in names:
             raise ValueError(f"track_offsets: {str(name)!r} is not a track name (the tracks are {', '.join(names)})")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not _math.isfinite(value):
+        seconds = _math.nan
+        if isinstance(value, _numbers.Real) and not isinstance(value, bool):
+            try:
+                seconds = float(value)
+            except OverflowError:
+                pass
+        if not _math.isfinite(seconds):
             raise ValueError(f"track_offsets[{str(name)!r}]: expected a finite number of seconds, got {value!r}")
-        out[str(name)] = float(value)
+        out[str(name)] = seconds
     return out
 
 
