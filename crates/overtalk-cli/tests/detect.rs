@@ -1001,6 +1001,15 @@ fn track_offsets_that_name_no_track_or_no_number_are_refused() {
             format!("overtalk: error: --track-offset {v}: expected a finite number of seconds\n")
         );
     }
+    for v in ["Host=1e10", "Host=-360000001", "Host=1e300"] {
+        assert_eq!(
+            refused(&["--track-offset", v]),
+            format!(
+                "overtalk: error: --track-offset {v}: out of range: an offset is at most 100000 \
+                 hours either way\n"
+            )
+        );
+    }
     assert_eq!(
         refused(&["--track-offset", "Host=1", "--track-offset", "Host=2"]),
         "overtalk: error: --track-offset Host=…: the offset of \"Host\" is given twice\n"

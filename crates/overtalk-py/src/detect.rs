@@ -55,9 +55,17 @@ fn detect_files(
         .into_iter()
         .map(|(name, path, channel, seconds)| {
             let offset = overtalk::Delta::from_secs_f64(seconds).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "track_offsets[{name:?}]: expected a finite number of seconds, got {seconds}"
-                ))
+                PyValueError::new_err(if seconds.is_finite() {
+                    format!(
+                        "track_offsets[{name:?}]: out of range: an offset is at most {} hours \
+                         either way, got {seconds}",
+                        overtalk::time::MAX_MICROS / 3_600_000_000
+                    )
+                } else {
+                    format!(
+                        "track_offsets[{name:?}]: expected a finite number of seconds, got {seconds}"
+                    )
+                })
             })?;
             Ok(TrackSpec { name, path, channel, offset })
         })

@@ -342,3 +342,6 @@ def test_track_offsets_take_numpy_numbers(tmp_path):
     for bad in (np.float64("inf"), np.bool_(True), True, 10**400, "0.5"):
         with pytest.raises(ValueError, match=r"^track_offsets\['Guest'\]: expected a finite number of seconds, got "):
             overtalk.detect(tracks=tracks, track_offsets={"Guest": bad})
+    for big in (1e10, -360000001, np.float64(1e300)):
+        with pytest.raises(ValueError, match=r'^track_offsets\["Guest"\]: out of range: an offset is at most 100000 hours either way, got '):
+            overtalk.detect(tracks=tracks, track_offsets={"Guest": big})

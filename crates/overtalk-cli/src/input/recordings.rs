@@ -119,9 +119,14 @@ impl AudioArgs {
             let secs: f64 = value.trim().parse().map_err(|_| {
                 anyhow::anyhow!("--track-offset {t}: {value:?} is not a number of seconds")
             })?;
-            let offset = match Delta::from_secs_f64(secs) {
-                Some(d) if secs.is_finite() => d,
-                _ => bail!("--track-offset {t}: expected a finite number of seconds"),
+            if !secs.is_finite() {
+                bail!("--track-offset {t}: expected a finite number of seconds");
+            }
+            let Some(offset) = Delta::from_secs_f64(secs) else {
+                bail!(
+                    "--track-offset {t}: out of range: an offset is at most {} hours either way",
+                    overtalk::time::MAX_MICROS / 3_600_000_000
+                );
             };
             if out.iter().any(|(n, _)| n == name) {
                 bail!("--track-offset {name}=…: the offset of {name:?} is given twice");
