@@ -323,6 +323,9 @@ def test_track_offsets_place_the_files_as_the_command_line_does(tmp_path, cli):
         overtalk.detect(tracks=tracks, track_offsets={"Host": float("nan")})
     with pytest.raises(ValueError, match="give the tracks"):
         overtalk.detect(host, track_offsets={"Host": 1.0})
+    # No offsets asked for: one file detects as without them.
+    one = overtalk.detect(host, diarize=False, track_offsets={})
+    assert one.write(format="rttm") == overtalk.detect(host, diarize=False).write(format="rttm")
     with pytest.raises(overtalk.OvertalkError, match="puts the whole of its recording"):
         overtalk.detect(tracks=tracks, track_offsets={"Host": -1000.0})
 

@@ -394,7 +394,8 @@ impl Ge2eDiarizer {
         );
         let run_emb =
             cluster::centre_on(&embed_windows(&*self.embedder, &f.data, d, &runs, &|_| {})?, &mean);
-        // The runs too long for a piece, parted further at the signal's energy dips.
+        // The runs too long for the relabelling to take whole, parted further at the signal's
+        // energy dips.
         let (dips, dip_runs) = match o.short_runs.and_then(|r| r.dips.map(|d| (r, d))) {
             Some((r, dip)) => {
                 let energy: Vec<f32> =

@@ -1117,7 +1117,8 @@ def detect(
     asked = [k for k, v in diarizer_settings.items() if v is not None]
     if diarize is False and asked:
         raise ValueError(f"diarize=False goes with none of {', '.join(asked)}")
-    if track_offsets is not None and not (source is None and isinstance(tracks, dict)):
+    no_offsets = track_offsets is None or (isinstance(track_offsets, _Mapping) and not track_offsets)
+    if not no_offsets and not (source is None and isinstance(tracks, dict)):
         raise ValueError("track_offsets places files of tracks={speaker: file} on one timeline; give the tracks")
     if source is None or isinstance(source, (str, _os.PathLike)):
         if source is not None and tracks is not None:
