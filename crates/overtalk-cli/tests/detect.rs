@@ -1052,4 +1052,25 @@ fn one_name_for_two_tracks_says_how_to_give_one_speaker_two_microphones() {
     let speakers: std::collections::BTreeSet<String> =
         turns(&run.stdout()).into_iter().map(|t| t.0).collect();
     assert_eq!(speakers.into_iter().collect::<Vec<_>>(), ["Host"]);
+    // One speaker's words are laid once: a transcript for each of the two microphones is
+    // refused with the reason.
+    dir.create("w.json", &whisper_words(&[("hello", 600, 900)]));
+    let words = ["--track-words", "Host-1=w.json", "--track-words", "Host-2=w.json"];
+    let run = dir.run(
+        &[&["detect"][..], &tracks, &["--speakers", "names.toml", "-o", "-"], &words].concat(),
+    );
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr().lines().last(),
+        Some(
+            "overtalk: error: --track-words Host-1= and --track-words Host-2=: both tracks are \
+             the speaker \"Host\" after --speakers, and a speaker's words are laid once (the \
+             microphones of one speaker hear the same words); give the transcript of one of them"
+        )
+    );
+    let one = ["--track-words", "Host-1=w.json", "--to", "webvtt"];
+    let run = dir
+        .run(&[&["detect"][..], &tracks, &["--speakers", "names.toml", "-o", "-"], &one].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(run.stdout().contains("<v Host><00:00:00.600>hello</v>"), "{}", run.stdout());
 }

@@ -317,6 +317,17 @@ impl WordsArgs {
         // The tracks' names as the speakers are now called.
         let names: Vec<String> =
             files.iter().map(|(n, _)| crate::input::renamed(rename, n)).collect();
+        for (i, name) in names.iter().enumerate() {
+            if let Some(j) = names[..i].iter().position(|n| n == name) {
+                bail!(
+                    "--track-words {}= and --track-words {}=: both tracks are the speaker {name:?} \
+                     after --speakers, and a speaker's words are laid once (the microphones of \
+                     one speaker hear the same words); give the transcript of one of them",
+                    files[j].0,
+                    files[i].0
+                );
+            }
+        }
         let per: Vec<(&str, &Words)> = names.iter().map(String::as_str).zip(&words).collect();
         let lay_options = self.lay_options()?;
         let laid = lay_per_speaker(speakers, &per, &lay_options)
