@@ -590,6 +590,16 @@ impl MediaSource for Patched {
     }
 }
 
+/// Where a seek `to` lands from `pos` in a source `end` bytes long; an error before the start.
+fn seek_target(to: std::io::SeekFrom, pos: u64, end: u64) -> std::io::Result<u64> {
+    match to {
+        std::io::SeekFrom::Start(n) => Some(n),
+        std::io::SeekFrom::End(d) => end.checked_add_signed(d),
+        std::io::SeekFrom::Current(d) => pos.checked_add_signed(d),
+    }
+    .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before the start"))
+}
+
 /// An MP4 file cut short inside a box, read as if it were as long as the box says
 /// ([`Input::mp4_declared_end`]): reads past the last byte give nothing. The demuxer takes a
 /// box that runs past the stream's length as no box at all, so without this a file whose
@@ -620,14 +630,7 @@ impl Read for Lengthened {
 
 impl std::io::Seek for Lengthened {
     fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
-        let target = match to {
-            std::io::SeekFrom::Start(n) => Some(n),
-            std::io::SeekFrom::End(d) => self.declared.checked_add_signed(d),
-            std::io::SeekFrom::Current(d) => self.pos.checked_add_signed(d),
-        };
-        let target = target.ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before the start")
-        })?;
+        let target = seek_target(to, self.pos, self.declared)?;
         self.inner.seek(std::io::SeekFrom::Start(target.min(self.len)))?;
         self.pos = target;
         Ok(target)
@@ -720,14 +723,7 @@ impl Read for Reordered {
 
 impl std::io::Seek for Reordered {
     fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
-        let target = match to {
-            std::io::SeekFrom::Start(n) => Some(n),
-            std::io::SeekFrom::End(d) => self.total().checked_add_signed(d),
-            std::io::SeekFrom::Current(d) => self.pos.checked_add_signed(d),
-        };
-        let target = target.ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before the start")
-        })?;
+        let target = seek_target(to, self.pos, self.total())?;
         self.pos = target;
         Ok(target)
     }

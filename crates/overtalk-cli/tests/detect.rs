@@ -942,8 +942,11 @@ fn track_offsets_put_the_files_of_separate_devices_on_one_timeline() {
     // Each track's own transcript is on its file's timeline: moved by its offset too. Host's
     // first word lies before the common zero (dropped with its audio); the others land in
     // their speaker's speech.
-    dir.create("host.json", &whisper_words(&[("before", 200, 400), ("hello", 1700, 2000)]));
-    dir.create("guest.json", &whisper_words(&[("hi", 3950, 4350)]));
+    dir.create(
+        "host.json",
+        &crate::words::whisper_of(&[("before", 200, 400), ("hello", 1700, 2000)]),
+    );
+    dir.create("guest.json", &crate::words::whisper_of(&[("hi", 3950, 4350)]));
     let words = ["--track-words", "Host=host.json", "--track-words", "Guest=guest.json"];
     let laid = run(&[&offsets[..], &words, &["--to", "webvtt", "-o", "-"]].concat());
     assert_eq!(laid.code(), 0, "{}", laid.stderr());
@@ -959,17 +962,6 @@ fn track_offsets_put_the_files_of_separate_devices_on_one_timeline() {
              start (--track-offset Host=-1.000) and are dropped with that audio"
         )
     );
-}
-
-/// A Whisper JSON transcript of `words` (text, start ms, end ms).
-fn whisper_words(words: &[(&str, i64, i64)]) -> String {
-    let ws: Vec<serde_json::Value> = words
-        .iter()
-        .map(|w| serde_json::json!({"word": format!(" {}", w.0), "start": w.1 as f64 / 1000.0, "end": w.2 as f64 / 1000.0}))
-        .collect();
-    let (a, z) = (words[0].1 as f64 / 1000.0, words[words.len() - 1].2 as f64 / 1000.0);
-    serde_json::json!({"text": "", "segments": [{"id": 0, "start": a, "end": z, "text": "", "words": ws}]})
-        .to_string()
 }
 
 #[test]
@@ -1054,7 +1046,7 @@ fn one_name_for_two_tracks_says_how_to_give_one_speaker_two_microphones() {
     assert_eq!(speakers.into_iter().collect::<Vec<_>>(), ["Host"]);
     // One speaker's words are laid once: a transcript for each of the two microphones is
     // refused with the reason.
-    dir.create("w.json", &whisper_words(&[("hello", 600, 900)]));
+    dir.create("w.json", &crate::words::whisper_of(&[("hello", 600, 900)]));
     let words = ["--track-words", "Host-1=w.json", "--track-words", "Host-2=w.json"];
     let run = dir.run(
         &[&["detect"][..], &tracks, &["--speakers", "names.toml", "-o", "-"], &words].concat(),

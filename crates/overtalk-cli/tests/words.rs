@@ -413,7 +413,7 @@ fn captions_laid_on_a_diarized_mix() {
 }
 
 /// Whisper JSON of `(word, start ms, end ms)`, one segment, no speakers.
-fn whisper_of(words: &[(&str, i64, i64)]) -> String {
+pub(crate) fn whisper_of(words: &[(&str, i64, i64)]) -> String {
     let ws: Vec<serde_json::Value> = words
         .iter()
         .map(|w| serde_json::json!({"word": format!(" {}", w.0), "start": w.1 as f64 / 1000.0, "end": w.2 as f64 / 1000.0}))
