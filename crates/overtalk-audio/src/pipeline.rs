@@ -626,7 +626,10 @@ pub fn tracks_provenance(options: &DetectOptions, offsets: &[(&str, Delta)]) -> 
     let moved: Vec<String> = offsets
         .iter()
         .filter(|(_, d)| *d != Delta::ZERO)
-        .map(|(name, d)| format!("{name} {}{d} s", if d.micros() > 0 { "+" } else { "" }))
+        .map(|(name, d)| {
+            let sign = if d.micros() > 0 { "+" } else { "" };
+            format!("{} {sign}{d} s", offset_name(name))
+        })
         .collect();
     let description = if moved.is_empty() {
         description
@@ -634,6 +637,21 @@ pub fn tracks_provenance(options: &DetectOptions, offsets: &[(&str, Delta)]) -> 
         format!("{description}; offsets {}", moved.join(", "))
     };
     Provenance::new(Method::Tracks { count: tracks }, description)
+}
+
+/// A track's name as the offsets list of [`tracks_provenance`] writes it: as it is, or quoted
+/// (JSON string syntax) when it could be read as more than one name or as a number — a name
+/// with a comma, a semicolon, a quote, a backslash, a control character or an edge space
+/// (`"Guest, left"`), or an empty one.
+fn offset_name(name: &str) -> std::borrow::Cow<'_, str> {
+    let plain = !name.is_empty()
+        && name.trim() == name
+        && !name.chars().any(|c| matches!(c, ',' | ';' | '"' | '\\') || c.is_control());
+    if plain {
+        std::borrow::Cow::Borrowed(name)
+    } else {
+        std::borrow::Cow::Owned(serde_json::to_string(name).unwrap_or_else(|_| format!("{name:?}")))
+    }
 }
 
 /// The recording id of the tracks of one recording, when none is given: the file's name for
@@ -1091,6 +1109,16 @@ mod tests {
             moved.description.ends_with("; offsets Host -1.000 s, Guest +0.250 s"),
             "{}",
             moved.description
+        );
+        // Names that would read as two names, or not as the name, are quoted.
+        let odd = tracks_provenance(
+            &o,
+            &[("Guest, left", Delta::from_millis(500)), (" Host;1", Delta::from_millis(-20))],
+        );
+        assert!(
+            odd.description.ends_with(r#"; offsets "Guest, left" +0.500 s, " Host;1" -0.020 s"#),
+            "{}",
+            odd.description
         );
     }
 

@@ -962,6 +962,17 @@ fn track_offsets_put_the_files_of_separate_devices_on_one_timeline() {
              start (--track-offset Host=-1.000) and are dropped with that audio"
         )
     );
+    // The file's count holds the words before the common start, and the note says where
+    // the missing one went.
+    assert!(
+        laid.stderr().contains(
+            "overtalk: note: host.json: 1 words laid on \"Host\" of show: 1 in their speech, 0 \
+             within 0.5 s of it, 0 dropped (0 as bleed); 1 before the common start, dropped with \
+             that audio\n"
+        ),
+        "{}",
+        laid.stderr()
+    );
 }
 
 #[test]

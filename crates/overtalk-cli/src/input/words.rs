@@ -297,12 +297,15 @@ impl WordsArgs {
     ) -> Result<LaidWords> {
         let files = self.track_files()?;
         let mut words = Vec::with_capacity(files.len());
+        // Per file: its words that lie before the common start, dropped with that audio.
+        let mut shifted_out = Vec::with_capacity(files.len());
         for (name, path) in &files {
             let flag = format!("--track-words {name}=");
             let mut w = self.read_words(path, &flag, read, quiet)?;
+            let mut dropped = 0;
             if let Some((_, offset)) = offsets.iter().find(|(n, _)| n == name) {
                 let before = w.words.len();
-                let dropped = w.shift(*offset);
+                dropped = w.shift(*offset);
                 if dropped > 0 && !quiet {
                     eprintln!(
                         "overtalk: note: {} (--track-words {name}): {dropped} of {before} words \
@@ -312,6 +315,7 @@ impl WordsArgs {
                     );
                 }
             }
+            shifted_out.push(dropped);
             words.push(w);
         }
         // The tracks' names as the speakers are now called.
@@ -335,9 +339,12 @@ impl WordsArgs {
         let max = lay_options.max_distance.as_secs_f64();
         let mut silence_dropped = Vec::new();
         let mut kept = Vec::new();
-        for (((name, path), (speaker, s)), w) in files.iter().zip(&laid.per_speaker).zip(&words) {
+        let per_file = files.iter().zip(&laid.per_speaker).zip(&words).zip(&shifted_out);
+        for ((((name, path), (speaker, s)), w), &shifted) in per_file {
             let shown = path.display();
             let silence = s.dropped - s.bleed;
+            // The file's words, those before the common start included.
+            let in_file = s.words + shifted;
             if s.dropped > 0 && !quiet {
                 let mut why = Vec::new();
                 if s.bleed > 0 {
@@ -352,9 +359,8 @@ impl WordsArgs {
                     ));
                 }
                 eprintln!(
-                    "overtalk: warning: {shown} (--track-words {name}): {} of {} words dropped: {}",
+                    "overtalk: warning: {shown} (--track-words {name}): {} of {in_file} words dropped: {}",
                     s.dropped,
-                    s.words,
                     why.join(", ")
                 );
             }
@@ -365,14 +371,13 @@ impl WordsArgs {
                 eprintln!(
                     "overtalk: note: {shown}: {} words laid on {speaker:?} of {label}: {}",
                     s.by_overlap + s.nearest,
-                    how_laid(s, w, max)
+                    how_laid(s, w, max, shifted)
                 );
             }
             kept.push(format!(
-                "{speaker}: {}, {} of {} words",
+                "{speaker}: {}, {} of {in_file} words",
                 file_name(path),
                 s.by_overlap + s.nearest,
-                s.words
             ));
         }
         if read.strict && !silence_dropped.is_empty() {
@@ -393,11 +398,14 @@ impl WordsArgs {
 }
 
 /// How one track's words were laid, for the note.
-fn how_laid(s: &LayStats, words: &Words, max: f64) -> String {
+fn how_laid(s: &LayStats, words: &Words, max: f64, before_start: usize) -> String {
     let mut how = format!(
         "{} in their speech, {} within {max} s of it, {} dropped ({} as bleed)",
         s.by_overlap, s.nearest, s.dropped, s.bleed
     );
+    if before_start > 0 {
+        how.push_str(&format!("; {before_start} before the common start, dropped with that audio"));
+    }
     if s.spread > 0 {
         how.push_str(&format!("; {} without times of their own spread evenly", s.spread));
     }
