@@ -46,6 +46,7 @@ pub mod diarize;
 pub mod features;
 pub mod frames;
 pub mod multitrack;
+pub mod music;
 pub mod online;
 pub mod pipeline;
 pub mod provenance;

@@ -341,6 +341,18 @@ pub enum TrackWarning {
         /// Where the audio starts, in seconds.
         seconds: f64,
     },
+    /// A speaker found in a mixed recording sounds like music rather than a voice
+    /// ([`crate::music`]): an intro, a jingle or a music bed taken for a speaker. It is kept.
+    MusicLike {
+        /// The recording.
+        path: PathBuf,
+        /// The speaker's label.
+        speaker: String,
+        /// Seconds of its speech.
+        seconds: f64,
+        /// Share of its speech (2 s windows by centre) with the level and partials of music.
+        music_share: f64,
+    },
     /// The file ends early (a download or recording cut short); the audio present was read
     /// ([`crate::decode::DecodeStats::truncated`]).
     Truncated {
@@ -428,6 +440,15 @@ impl fmt::Display for TrackWarning {
                 }
                 write!(f, "; the rest is missing (--strict refuses it)")
             }
+            TrackWarning::MusicLike { path, speaker, seconds, music_share } => write!(
+                f,
+                "{}: speaker {speaker} ({seconds:.1} s) sounds like music, not a voice: {:.0} % \
+                 of it holds its level and its partials with no pauses between syllables (an \
+                 intro, a jingle or a music bed taken for a speaker?); it is kept, and \
+                 `--ignore-label {speaker}` leaves it out of the analysis",
+                path.display(),
+                music_share * 100.0
+            ),
             TrackWarning::LateStart { path, seconds } => write!(
                 f,
                 "{}: its audio starts {seconds:.3} s into the file's timeline; times are on that \

@@ -42,6 +42,7 @@ use crate::frames::Binarize;
 use crate::multitrack::{
     self, annotation_from_regions, MultitrackOptions, MultitrackReport, TrackWarning,
 };
+use crate::music::{MusicMeter, MusicVerdict};
 use crate::provenance::{Method, Provenance};
 use crate::resample::{Resampler16k, ANALYSIS_RATE};
 use crate::vad::VadKind;
@@ -828,9 +829,12 @@ pub fn diarize_recording(
     let rate = decoder.info().sample_rate;
     let mut resampler = Resampler16k::new(rate).map_err(DiarizeFailure::Decoding)?;
     let mut samples = 0u64;
+    // Music heard as speech is told apart on the same signal (see `crate::music`).
+    let mut music = MusicMeter::default();
     let mut emit = |x: &[f32]| {
         samples += x.len() as u64;
         stream.push(x);
+        music.push(x);
     };
     let mut decoded = 0u64;
     let mut downmix = Downmix::new();
@@ -854,6 +858,13 @@ pub fn diarize_recording(
         builder.add(track.segment, ann.speaker_name(track.speaker), None);
     }
     builder.extent(Segment::new(Time::from_micros(0), Time::from_micros(duration.micros())));
+    let music_warnings =
+        music_like_speakers(&music, ann).into_iter().map(|(speaker, v)| TrackWarning::MusicLike {
+            path: path.to_owned(),
+            speaker,
+            seconds: v.seconds,
+            music_share: f64::from(v.music_share),
+        });
     Ok(DetectedRecording {
         recording_id: recording_id
             .map_or_else(|| overtalk::format::recording_id_from_path(path), str::to_owned),
@@ -868,9 +879,32 @@ pub fn diarize_recording(
             })
             .into_iter()
             .chain(decode_warnings(path, &decoder.stats(), rate))
+            .chain(music_warnings)
             .collect(),
         levels: None,
     })
+}
+
+/// The speakers of `annotation` whose speech sounds like music to `meter` (see
+/// [`crate::music`]), in the annotation's speaker order, with the verdicts.
+pub fn music_like_speakers(
+    meter: &MusicMeter,
+    annotation: &Annotation,
+) -> Vec<(String, MusicVerdict)> {
+    annotation
+        .speakers()
+        .iter()
+        .filter_map(|(id, name)| {
+            let spans: Vec<(f64, f64)> = annotation
+                .tracks()
+                .iter()
+                .filter(|t| t.speaker == id)
+                .map(|t| (t.segment.start().as_secs_f64(), t.segment.end().as_secs_f64()))
+                .collect();
+            let verdict = meter.judge(&spans)?;
+            verdict.music_like.then(|| (name.to_owned(), verdict))
+        })
+        .collect()
 }
 
 #[cfg(test)]

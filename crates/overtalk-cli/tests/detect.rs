@@ -1077,3 +1077,53 @@ fn one_name_for_two_tracks_says_how_to_give_one_speaker_two_microphones() {
     assert_eq!(run.code(), 0, "{}", run.stderr());
     assert!(run.stdout().contains("<v Host><00:00:00.600>hello</v>"), "{}", run.stdout());
 }
+
+/// Held chords: three notes with their partials, 4 s per chord (`seconds` long).
+fn chords(seconds: usize) -> Vec<i16> {
+    let notes = [[220.0, 277.2, 329.6], [196.0, 246.9, 293.7], [174.6, 220.0, 261.6]];
+    (0..seconds * 16_000)
+        .map(|i| {
+            let t = i as f32 / 16_000.0;
+            let mut v = 0.0;
+            for f in notes[(i / 64_000) % 3] {
+                for h in 1..=4 {
+                    v += (2.0 * std::f32::consts::PI * f * h as f32 * t).sin() / h as f32;
+                }
+            }
+            (v * 0.05 * 32_767.0) as i16
+        })
+        .collect()
+}
+
+/// Music taken for a speaker of a mixed recording is named in a warning, on stderr and in the
+/// analysis's warnings, and kept; speech is not.
+#[test]
+fn music_taken_for_a_speaker_is_named_in_a_warning() {
+    let dir = Dir::new();
+    wav(&dir, "jingle.wav", 1, 16_000, &chords(12));
+    let mut talk = Vec::new();
+    while talk.len() < 12 * 16_000 {
+        talk.extend_from_slice(&voice());
+        talk.extend(std::iter::repeat_n(0i16, 4_800));
+    }
+    wav(&dir, "talk.wav", 1, 16_000, &talk);
+    let models = dir.path().join("no-models");
+    std::fs::create_dir_all(&models).unwrap();
+    let env = [("OVERTALK_MODEL_DIR", models.as_path())];
+    let run = dir.run_env(&["detect", "jingle.wav", "-o", "jingle.rttm"], &env);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let warning = "overtalk: warning: jingle.wav: speaker SPK00 (12.0 s) sounds like music, not a \
+                   voice: 100 % of it holds its level and its partials with no pauses between \
+                   syllables (an intro, a jingle or a music bed taken for a speaker?); it is kept, \
+                   and `--ignore-label SPK00` leaves it out of the analysis\n";
+    assert!(run.stderr().contains(warning), "{}", run.stderr());
+    assert_eq!(turns(&dir.read("jingle.rttm")).len(), 1, "kept");
+    let json = dir.run_env(&["analyze", "jingle.wav", "--format", "json", "-q"], &env).ok();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let warnings = v["conversations"][0]["diagnostics"]["warnings"].to_string();
+    assert!(warnings.contains("speaker SPK00 (12.0 s) sounds like music"), "{warnings}");
+    let run = dir.run_env(&["detect", "talk.wav", "-o", "talk.rttm"], &env);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(!run.stderr().contains("music"), "{}", run.stderr());
+    assert!(!turns(&dir.read("talk.rttm")).is_empty());
+}
