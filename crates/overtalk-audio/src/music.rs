@@ -32,6 +32,7 @@
 
 use rustfft::num_complex::Complex;
 use rustfft::{Fft, FftPlanner};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// Samples per second the meter expects (the analysis rate).
@@ -108,24 +109,33 @@ pub struct MusicVerdict {
 }
 
 /// Measures a 16 kHz signal pushed in blocks of any length; [`MusicMeter::judge`] then tells,
-/// for a speaker's speech, how much of it sounds like music.
+/// for a speaker's speech, how much of it sounds like music. It keeps the last 2 s of frame
+/// measures and one byte per 100 ms window, so it runs alongside a detector on input of any
+/// length.
 pub struct MusicMeter {
     fft: Arc<dyn Fft<f32>>,
     window: Vec<f32>,
     /// Samples not yet framed (fewer than a frame past the last hop).
     pending: Vec<f32>,
-    /// Per frame: its power (125 Hz – 7.6 kHz) and the stationarity with the frame `LAG`
-    /// before (0 for the first frames).
-    power: Vec<f32>,
-    stationarity: Vec<f32>,
+    /// Frames measured so far.
+    frames: usize,
+    /// The last `WINDOW` frames: each one's power (125 Hz – 7.6 kHz) and stationarity (the
+    /// correlation with the frame `LAG` before; 0 for the first frames).
+    power: VecDeque<f32>,
+    stationarity: VecDeque<f32>,
     /// The last `LAG` frames' log spectra (mean removed), oldest first.
-    recent: std::collections::VecDeque<Vec<f32>>,
+    recent: VecDeque<Vec<f32>>,
+    /// How each window sounds, window `k` covering frames `[k·STEP, k·STEP + WINDOW)`.
+    windows: Vec<WindowSound>,
     rule: MusicRule,
 }
 
 impl std::fmt::Debug for MusicMeter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MusicMeter").field("frames", &self.power.len()).finish()
+        f.debug_struct("MusicMeter")
+            .field("frames", &self.frames)
+            .field("windows", &self.windows.len())
+            .finish()
     }
 }
 
@@ -149,9 +159,11 @@ impl MusicMeter {
             fft: FftPlanner::new().plan_fft_forward(N_FFT),
             window,
             pending: Vec::new(),
-            power: Vec::new(),
-            stationarity: Vec::new(),
-            recent: std::collections::VecDeque::with_capacity(LAG + 1),
+            frames: 0,
+            power: VecDeque::with_capacity(WINDOW + 1),
+            stationarity: VecDeque::with_capacity(WINDOW + 1),
+            recent: VecDeque::with_capacity(LAG + 1),
+            windows: Vec::new(),
             rule,
         }
     }
@@ -177,10 +189,10 @@ impl MusicMeter {
         self.pending.drain(..used);
     }
 
-    /// Records one frame's power and stationarity from its spectrum.
+    /// Records one frame's power and stationarity from its spectrum, and judges the window
+    /// that ends with it when one does.
     fn frame(&mut self, spectrum: &[Complex<f32>]) {
         let power: f32 = spectrum[POWER_BINS].iter().map(|c| c.norm_sqr()).sum();
-        self.power.push(power);
         let mut shape: Vec<f32> =
             spectrum[SHAPE_BINS].iter().map(|c| (c.norm_sqr() + 1e-10).ln()).collect();
         let mean = shape.iter().sum::<f32>() / shape.len() as f32;
@@ -189,20 +201,30 @@ impl MusicMeter {
             LAG => correlation(&self.recent[0], &shape),
             _ => 0.0,
         };
-        self.stationarity.push(corr);
         if self.recent.len() == LAG {
             self.recent.pop_front();
         }
         self.recent.push_back(shape);
+        if self.power.len() == WINDOW {
+            self.power.pop_front();
+            self.stationarity.pop_front();
+        }
+        self.power.push_back(power);
+        self.stationarity.push_back(corr);
+        self.frames += 1;
+        if self.frames >= WINDOW && (self.frames - WINDOW) % STEP == 0 {
+            let sound = self.window_sound();
+            self.windows.push(sound);
+        }
     }
 
-    /// How the window of frames `[first, first + WINDOW)` sounds.
-    fn window_sound(&self, first: usize) -> WindowSound {
-        let rms: Vec<f32> = self.power[first..first + WINDOW].iter().map(|p| p.sqrt()).collect();
+    /// How the window of the last `WINDOW` frames sounds.
+    fn window_sound(&self) -> WindowSound {
+        let rms: Vec<f32> = self.power.iter().map(|p| p.sqrt()).collect();
         let mean = rms.iter().sum::<f32>() / WINDOW as f32;
         let low = rms.iter().filter(|&&r| r < 0.5 * mean).count() as f32 / WINDOW as f32;
         // The first LAG frames' correlations reach before the window.
-        let mut corr = self.stationarity[first + LAG..first + WINDOW].to_vec();
+        let mut corr: Vec<f32> = self.stationarity.iter().skip(LAG).copied().collect();
         let stationarity = median(&mut corr);
         let r = &self.rule;
         if low < r.music_low_ratio && stationarity > r.music_stationarity {
@@ -215,27 +237,23 @@ impl MusicMeter {
     }
 
     /// Judges the speech in `spans` (seconds, `[start, end)`): the windows whose centre lies
-    /// in one of them. `None` when no window's centre does (speech shorter than the signal's
-    /// first and last second, or no speech).
+    /// in one of them. `None` when no window's centre does (speech only in the signal's first
+    /// or last second, or no speech).
     pub fn judge(&self, spans: &[(f64, f64)]) -> Option<MusicVerdict> {
         let seconds: f64 = spans.iter().map(|(s, e)| (e - s).max(0.0)).sum();
         let (mut music, mut speech, mut n) = (0usize, 0usize, 0usize);
-        let mut first = 0;
-        while first + WINDOW <= self.power.len() {
+        for (k, sound) in self.windows.iter().enumerate() {
             // The window's centre: the middle of its frames' samples.
-            let centre = ((first * HOP) as f64
-                + (WINDOW - 1) as f64 * HOP as f64 / 2.0
-                + FRAME as f64 / 2.0)
-                / RATE as f64;
+            let first = (k * STEP * HOP) as f64;
+            let centre = (first + ((WINDOW - 1) * HOP + FRAME) as f64 / 2.0) / RATE as f64;
             if spans.iter().any(|&(s, e)| s <= centre && centre < e) {
                 n += 1;
-                match self.window_sound(first) {
+                match sound {
                     WindowSound::MusicLike => music += 1,
                     WindowSound::SpeechLike => speech += 1,
                     WindowSound::Unclear => {}
                 }
             }
-            first += STEP;
         }
         if n == 0 {
             return None;
@@ -360,7 +378,9 @@ mod tests {
         let mut signal = chords(10);
         signal.extend(talk(10));
         let m = meter(&signal);
-        assert_eq!(m.power.len(), (20 * RATE - FRAME) / HOP + 1);
+        let frames = (20 * RATE - FRAME) / HOP + 1;
+        assert_eq!(m.frames, frames);
+        assert_eq!(m.windows.len(), (frames - WINDOW) / STEP + 1);
         let intro = m.judge(&[(0.0, 10.0)]).unwrap();
         assert!(intro.music_like, "{intro:?}");
         assert_eq!(intro.seconds, 10.0);
