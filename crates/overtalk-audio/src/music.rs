@@ -212,7 +212,7 @@ impl MusicMeter {
         self.power.push_back(power);
         self.stationarity.push_back(corr);
         self.frames += 1;
-        if self.frames >= WINDOW && (self.frames - WINDOW) % STEP == 0 {
+        if self.frames >= WINDOW && (self.frames - WINDOW).is_multiple_of(STEP) {
             let sound = self.window_sound();
             self.windows.push(sound);
         }
