@@ -38,4 +38,5 @@ export OVERTALK_LIVE_DEMO="$repo/target/debug/examples/live_demo"
 cd "$here"
 npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
 node report.test.mjs
+node report_offsets.test.mjs
 node live.test.mjs

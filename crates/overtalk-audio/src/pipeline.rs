@@ -204,8 +204,8 @@ pub fn analyze(
                 info.sample_rate,
                 options.vad.map(VadKind::build),
             )?;
-            let shift = Shift::new(specs[i].offset, info.sample_rate);
-            analyzer.push(std::iter::repeat_n(0.0, shift.lead))?;
+            let shift = TrackShift::new(specs[i].offset, info.sample_rate);
+            analyzer.push(std::iter::repeat_n(0.0, shift.lead()))?;
             analyzers.push((analyzer, shift));
         }
         let total = info.declared_duration();
@@ -243,7 +243,7 @@ pub fn analyze(
             let duration = frames_to_delta(stats.frames, sample_rate);
             // Every sample dropped: the offset reaches the recording's end, or is within half a
             // sample of it and rounds to it.
-            if specs[i].offset < Delta::ZERO && shift.kept == 0 {
+            if specs[i].offset < Delta::ZERO && shift.kept() == 0 {
                 return Err(Error::invalid(format!(
                     "the offset {} s of {:?} puts the whole of its recording ({duration} s) \
                      before the common start of the tracks",
@@ -298,14 +298,15 @@ pub fn analyze(
 /// How a track's samples are moved onto the common timeline ([`TrackSpec::offset`]), at its
 /// own sample rate: `lead` samples of silence put before a track that starts late, or `skip`
 /// samples dropped from the start of one that starts early (rounded to the nearest sample);
-/// `kept` counts the samples after those dropped.
+/// `kept` counts the samples after those dropped. [`detect`] and the live replay of
+/// `overtalk live --track-offset` move tracks with it, so both put a sample at the same place.
 ///
 /// ```text
 /// offset +0.5 s at 16 kHz   lead 8000:  ░░░░[recording ──────)
 /// offset −0.5 s at 16 kHz   skip 8000:  [××××|recording ─────)   × dropped
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Shift {
+pub struct TrackShift {
     lead: usize,
     /// Samples still to drop.
     skip: usize,
@@ -313,20 +314,36 @@ struct Shift {
     kept: u64,
 }
 
-impl Shift {
-    fn new(offset: Delta, rate: u32) -> Shift {
+impl TrackShift {
+    /// The shift of a track starting at `offset` on the common timeline, sampled at `rate`.
+    pub fn new(offset: Delta, rate: u32) -> TrackShift {
         let us = u128::from(offset.micros().unsigned_abs());
         let samples = (us * u128::from(rate) + 500_000) / 1_000_000;
         let samples = usize::try_from(samples).unwrap_or(usize::MAX);
         if offset.micros() >= 0 {
-            Shift { lead: samples, skip: 0, kept: 0 }
+            TrackShift { lead: samples, skip: 0, kept: 0 }
         } else {
-            Shift { lead: 0, skip: samples, kept: 0 }
+            TrackShift { lead: 0, skip: samples, kept: 0 }
         }
     }
 
+    /// Samples of silence to put before the track (a positive offset).
+    pub fn lead(&self) -> usize {
+        self.lead
+    }
+
+    /// Samples still to drop from the track's start (a negative offset).
+    pub fn skip(&self) -> usize {
+        self.skip
+    }
+
+    /// Samples of the track taken so far, after those dropped.
+    pub fn kept(&self) -> u64 {
+        self.kept
+    }
+
     /// How many of the next `frames` samples to drop (and drops them from what remains).
-    fn take(&mut self, frames: usize) -> usize {
+    pub fn take(&mut self, frames: usize) -> usize {
         let n = self.skip.min(frames);
         self.skip -= n;
         self.kept += (frames - n) as u64;

@@ -11,7 +11,7 @@ fn speech() -> Vec<i16> {
 }
 
 /// A 16 kHz 16-bit WAV with `channels` interleaved channels.
-fn wav(dir: &Dir, name: &str, channels: u16, rate: u32, samples: &[i16]) {
+pub(crate) fn wav(dir: &Dir, name: &str, channels: u16, rate: u32, samples: &[i16]) {
     let mut out = Vec::with_capacity(44 + samples.len() * 2);
     let data_len = (samples.len() * 2) as u32;
     out.extend_from_slice(b"RIFF");
@@ -33,7 +33,7 @@ fn wav(dir: &Dir, name: &str, channels: u16, rate: u32, samples: &[i16]) {
 }
 
 /// The test clip's voice without its leading and trailing digital silence.
-fn voice() -> Vec<i16> {
+pub(crate) fn voice() -> Vec<i16> {
     let s = speech();
     let first = s.iter().position(|v| *v != 0).unwrap_or(0);
     let last = s.iter().rposition(|v| *v != 0).map_or(0, |i| i + 1);
@@ -41,7 +41,7 @@ fn voice() -> Vec<i16> {
 }
 
 /// Two mics, 9 s: A speaks from 0.5 s, B from 4.0 s; each hears the other 20 dB down.
-fn two_mics() -> (Vec<i16>, Vec<i16>) {
+pub(crate) fn two_mics() -> (Vec<i16>, Vec<i16>) {
     let voice = voice();
     let n = 9 * 16_000;
     let mut a = vec![0f32; n];
@@ -61,7 +61,7 @@ fn two_mics() -> (Vec<i16>, Vec<i16>) {
 const TRACKS: [&str; 4] = ["--track", "Host=a.wav", "--track", "Guest=b.wav"];
 
 /// Writes two mics as `a.wav` (Host) and `b.wav` (Guest).
-fn write_two_mics(dir: &Dir, a: &[i16], b: &[i16]) {
+pub(crate) fn write_two_mics(dir: &Dir, a: &[i16], b: &[i16]) {
     wav(dir, "a.wav", 1, 16_000, a);
     wav(dir, "b.wav", 1, 16_000, b);
 }
@@ -376,9 +376,8 @@ fn a_report_from_a_recording_links_it() {
     assert!(dir.read("e.html").contains("data:audio/wav;base64,"));
 }
 
-/// `report` and `cut` use the `--track` files as they are: an offset that moves one is refused
-/// by `cut` and leaves the report without a player; offsets of 0 move nothing and change
-/// neither.
+/// `cut` renders the `--track` files as they are: an offset that moves one is refused; offsets
+/// of 0 move nothing and change neither `cut` nor the report's player.
 #[test]
 fn offsets_of_zero_leave_report_and_cut_as_without_them() {
     let dir = Dir::new();
@@ -387,13 +386,16 @@ fn offsets_of_zero_leave_report_and_cut_as_without_them() {
     let zero = ["--track-offset", "Host=0", "--track-offset", "Guest=-0"];
     let report = dir.run(&[&["report", "-o", "z.html"][..], &TRACKS, &zero].concat());
     assert_eq!(report.code(), 0, "{}", report.stderr());
+    let plain = dir.run(&[&["report", "-o", "p.html"][..], &TRACKS].concat());
+    assert_eq!(plain.code(), 0, "{}", plain.stderr());
     assert_eq!(dir.read("z.html").matches("<audio ").count(), 2);
-    let moved = dir.run(
-        &[&["report", "-o", "m.html"][..], &TRACKS, &["--track-offset", "Guest=0.5"]].concat(),
-    );
-    assert_eq!(moved.code(), 0, "{}", moved.stderr());
-    assert_eq!(dir.read("m.html").matches("<audio ").count(), 0);
-    assert!(moved.stderr().contains("so it plays none"), "{}", moved.stderr());
+    let players = |html: &str| -> Vec<String> {
+        html.match_indices("<audio ")
+            .map(|(i, _)| html[i..].split('>').next().unwrap().to_owned())
+            .collect()
+    };
+    assert!(players(&dir.read("z.html")).iter().all(|p| !p.contains("data-offset")));
+    assert_eq!(players(&dir.read("z.html")), players(&dir.read("p.html")));
     let cut = dir.run(&[&["cut", "--without", "Host", "-o", "g.wav"][..], &TRACKS, &zero].concat());
     assert_eq!(cut.code(), 0, "{}", cut.stderr());
     let refused = dir.run(
@@ -450,6 +452,78 @@ fn a_report_from_tracks_plays_them_together() {
     let html = dir.read("one.html");
     assert_eq!(html.matches("<audio ").count(), 1);
     assert!(!html.contains("class=\"overtalk-follower\""));
+}
+
+/// A report from tracks of separate devices plays each at its `--track-offset`: the track
+/// that starts first on the timeline drives the others, and each player carries its offset,
+/// exact, for the script (which plays timeline time t at the file's t − offset); linked or
+/// embedded alike.
+#[test]
+fn a_report_from_tracks_with_offsets_plays_each_at_its_offset() {
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    write_two_mics(&dir, &a, &b);
+    let players = |html: &str| -> Vec<String> {
+        html.match_indices("<audio ")
+            .map(|(i, _)| html[i..].split("></audio>").next().unwrap().to_owned())
+            .collect()
+    };
+    // Guest 0.5 s late: Host starts first and drives.
+    let late = ["--track-offset", "Guest=0.5"];
+    let run = dir.run(&[&["report", "-o", "late.html"][..], &TRACKS, &late].concat());
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert_eq!(run.stderr(), "");
+    let html = dir.read("late.html");
+    assert_eq!(
+        players(&html),
+        [
+            "<audio id=\"overtalk-audio\" controls preload=\"auto\" data-track=\"Host\" src=\"a.wav\"",
+            "<audio class=\"overtalk-follower\" preload=\"auto\" data-track=\"Guest\" data-offset=\"0.500\" src=\"b.wav\""
+        ]
+    );
+    assert!(html.contains("2 tracks played together (Host, Guest from +0.500 s)"), "{html}");
+    assert!(html.contains("Each track plays from its offset on the timeline (--track-offset)"));
+    // Host 1.25 s early and Guest 0.25 s late: Host (from 0, its first 1.25 s dropped) drives;
+    // both embedded.
+    let both = ["--track-offset", "Host=-1.25", "--track-offset", "Guest=0.25"];
+    let run = dir.run(
+        &[
+            &["report", "--embed-audio", "--max-length-diff", "2", "-o", "both.html"][..],
+            &TRACKS,
+            &both,
+        ]
+        .concat(),
+    );
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let html = dir.read("both.html");
+    let tags: Vec<String> =
+        players(&html).iter().map(|p| p.split(" src=").next().unwrap().to_owned()).collect();
+    assert_eq!(
+        tags,
+        [
+            "<audio id=\"overtalk-audio\" controls preload=\"auto\" data-track=\"Host\" data-offset=\"-1.250\"",
+            "<audio class=\"overtalk-follower\" preload=\"auto\" data-track=\"Guest\" data-offset=\"0.250\""
+        ]
+    );
+    assert_eq!(html.matches("src=\"data:audio/wav;base64,").count(), 2);
+    // A track that starts before the others drives them, whatever the order given.
+    let run = dir.run(&[
+        "report",
+        "-o",
+        "first.html",
+        "--track",
+        "Guest=b.wav",
+        "--track",
+        "Host=a.wav",
+        "--track-offset",
+        "Host=0.5",
+        "--max-length-diff",
+        "2",
+    ]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let html = dir.read("first.html");
+    assert!(players(&html)[0].contains("data-track=\"Guest\" src=\"b.wav\""), "{html}");
+    assert!(players(&html)[1].contains("data-track=\"Host\" data-offset=\"0.500\""));
 }
 
 /// An ONNX speaker model in a build without the `onnx` feature: a clear error saying how to

@@ -216,3 +216,133 @@ fn live_revise_leaves_what_detect_finds() {
     let recorded = std::fs::read_to_string(dir.path().join("rec").join("live.rttm")).unwrap();
     assert_eq!(recorded, detected);
 }
+
+/// `--track-offset` on a replay: the recordings of separate devices (Host's started 1 s
+/// before the common zero, Guest's 0.25 s after it) are put on the session clock as `overtalk
+/// detect --track-offset` puts them on its timeline. The events are those of the two mics of
+/// one recorder, at the same times; the record's RTTM is `detect`'s of the same files and
+/// offsets, byte for byte, and its analysis is `analyze` of that RTTM.
+#[cfg(feature = "live")]
+#[test]
+fn live_track_offsets_put_separate_devices_on_the_session_clock_as_detect_does() {
+    use crate::detect::{two_mics, voice, wav, write_two_mics};
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    assert!(b[..4_000].iter().all(|&v| v == 0));
+    write_two_mics(&dir, &a, &b);
+    let early: Vec<i16> = voice()[..16_000].iter().chain(&a).copied().collect();
+    wav(&dir, "host-dev.wav", 1, 16_000, &early);
+    wav(&dir, "guest-dev.wav", 1, 16_000, &b[4_000..]);
+    let devices = ["--track", "Host=host-dev.wav", "--track", "Guest=guest-dev.wav"];
+    let offsets = ["--track-offset", "Host=-1", "--track-offset", "Guest=0.25"];
+    let live = |tracks: &[&str], record: &str| {
+        let args = [
+            &["live", "--unpaced", "--detector", "lookahead", "--events", "-", "--record", record]
+                [..],
+            tracks,
+        ]
+        .concat();
+        let r = dir.run(&args);
+        assert_eq!(r.code(), 0, "{}", r.stderr());
+        r.stdout()
+    };
+    let one = live(&["--track", "Host=a.wav", "--track", "Guest=b.wav"], "one");
+    let two = live(&[&devices[..], &offsets].concat(), "two");
+    assert_eq!(two, one);
+    // The session's events on the session clock: Host's speech from 0.5 s (0.49 s once
+    // revised at the end), Guest's from 4 s.
+    let starts: Vec<(String, f64, bool)> = two
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["type"] == "speech_start" && e["state"] == "committed")
+        .map(|e| {
+            let speaker = e["speaker"].as_str().unwrap().to_owned();
+            (speaker, e["t_s"].as_f64().unwrap(), e["revised"] == true)
+        })
+        .collect();
+    assert_eq!(
+        starts,
+        [
+            ("Host".to_owned(), 0.5, false),
+            ("Guest".to_owned(), 4.0, false),
+            ("Host".to_owned(), 0.49, true)
+        ]
+    );
+    let detected = dir
+        .run(
+            &[&["detect"][..], &devices, &offsets, &["--recording-id", "live", "-o", "d.rttm"]]
+                .concat(),
+        )
+        .ok();
+    assert_eq!(detected, "");
+    assert_eq!(dir.read("two/live.rttm"), dir.read("d.rttm"));
+    assert_eq!(
+        dir.read("d.rttm"),
+        "SPEAKER live 1 0.490 3.190 <NA> <NA> Host <NA> <NA>\n\
+         SPEAKER live 1 4.000 3.180 <NA> <NA> Guest <NA> <NA>\n"
+    );
+    let analyzed = dir
+        .run(&[
+            "analyze",
+            "--classifier",
+            "calibrated",
+            "--decision-horizon",
+            "250",
+            "--format",
+            "json",
+            "d.rttm",
+        ])
+        .ok();
+    assert_eq!(analyzed, dir.read("two/live.analysis.json"));
+    // The report says how the tracks were placed, as `detect` says it.
+    assert!(dir.read("two/live.html").contains("; offsets Host -1.000 s, Guest +0.250 s"));
+}
+
+/// `--track-offset` of `live` is read as `detect` reads it: the same refusals, word for word,
+/// before any recording is opened; an offset that leaves nothing of a recording is refused
+/// before the session starts.
+#[cfg(feature = "live")]
+#[test]
+fn live_track_offsets_are_refused_as_detect_refuses_them() {
+    use crate::detect::{two_mics, write_two_mics};
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    write_two_mics(&dir, &a, &b);
+    let tracks = ["--track", "Host=a.wav", "--track", "Guest=b.wav"];
+    let refused = |cmd: &str, extra: &[&str]| {
+        let mut args = vec![cmd];
+        if cmd == "live" {
+            args.push("--unpaced");
+        }
+        let r = dir.run(&[&args[..], &tracks, extra].concat());
+        assert_eq!(r.code(), 2, "{}", r.stderr());
+        r.stderr()
+    };
+    for bad in [
+        &["--track-offset", "Hots=1"][..],
+        &["--track-offset", "Host"],
+        &["--track-offset", "Host=soon"],
+        &["--track-offset", "Host=inf"],
+        &["--track-offset", "Host=1e10"],
+        &["--track-offset", "Host=1", "--track-offset", "Host=2"],
+    ] {
+        assert_eq!(refused("live", bad), refused("detect", bad));
+    }
+    assert_eq!(
+        refused("live", &["--track-offset", "Hots=1"]),
+        "overtalk: error: --track-offset Hots=1: \"Hots\" is not a --track name (the tracks are \
+         \"Host\", \"Guest\")\n"
+    );
+    assert_eq!(
+        refused("live", &["--track-offset", "Guest=-9"]),
+        "overtalk: error: b.wav: the offset -9.000 s of \"Guest\" puts the whole of its recording \
+         (9.000 s) before the common start of the tracks\n"
+    );
+    let r = dir.run(&["live", "--device", "default", "--channels", "A", "--track-offset", "A=1"]);
+    assert_eq!(r.code(), 2);
+    assert_eq!(
+        r.stderr(),
+        "overtalk: error: --track-offset places a --track file on the common timeline; give the \
+         tracks with --track NAME=FILE (the channels of one recording share its clock)\n"
+    );
+}

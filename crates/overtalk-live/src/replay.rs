@@ -2,12 +2,26 @@
 //! audio clock: block `n` (from 0) is delivered when the wall clock reaches
 //! `(n + 1) · block / speed` after the start, when its last sample would have been captured (as
 //! a capture device delivers it), or at once when unpaced (tests, measurements).
+//!
+//! Tracks recorded on separate devices are put on the session's one clock by their offsets
+//! ([`Replay::with_offsets`], `overtalk live --track-offset NAME=SECONDS`), as `overtalk
+//! detect` puts them on its timeline ([`TrackShift`]): a track that starts late is silent until
+//! its offset, one that starts early loses its first seconds.
+//!
+//! ```text
+//! session clock     0 ─────────────────────────────────────────►
+//! Host, offset 0    [host.wav ─────────────────────────)
+//! Guest, offset +2  ░░[guest.wav ─────────────────────)       silent for its first 2 s
+//! Cam, offset −1   [×|cam.wav ─────────────────────────)      its first second not played
+//! ```
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
+use overtalk::Delta;
 use overtalk_audio::decode::{DecodeOptions, Decoder};
+use overtalk_audio::pipeline::TrackShift;
 
 use crate::source::{BlockCutter, BlockSink, JoinOnStop, Running, Source, SourceEnd};
 
@@ -25,6 +39,11 @@ pub enum Pacing {
 pub struct Replay {
     names: Vec<String>,
     paths: Vec<PathBuf>,
+    /// Each track's start on the session clock ([`Replay::with_offsets`]).
+    offsets: Vec<Delta>,
+    /// Frames each file declares, when its container does (after priming), for the checks of
+    /// [`Replay::with_offsets`].
+    declared: Vec<Option<u64>>,
     rate: u32,
     block_frames: usize,
     pacing: Pacing,
@@ -50,6 +69,7 @@ impl Replay {
             bail!("the block size must be at least one sample");
         }
         let mut rate = None;
+        let mut declared = Vec::with_capacity(tracks.len());
         for (i, (name, path)) in tracks.iter().enumerate() {
             if tracks[..i].iter().any(|(n, _)| n == name) {
                 bail!("the speaker name {name:?} is given twice");
@@ -57,6 +77,11 @@ impl Replay {
             let d = Decoder::open(path, &DecodeOptions::default())
                 .with_context(|| format!("opening {}", path.display()))?;
             let r = d.info().sample_rate;
+            let info = d.info();
+            declared.push(
+                info.declared_frames
+                    .map(|f| f.saturating_sub(info.priming).saturating_add(info.lead)),
+            );
             match rate {
                 None => rate = Some(r),
                 Some(first) if first != r => bail!(
@@ -69,10 +94,55 @@ impl Replay {
         Ok(Replay {
             names: tracks.iter().map(|(n, _)| n.clone()).collect(),
             paths: tracks.iter().map(|(_, p)| p.clone()).collect(),
+            offsets: vec![Delta::ZERO; tracks.len()],
+            declared,
             rate: rate.unwrap_or(16_000),
             block_frames,
             pacing,
         })
+    }
+
+    /// Places tracks on the session clock: `(name, offset)` for each track that does not start
+    /// at 0 (the others keep 0). Positive, the track's audio starts that far into the session
+    /// (silence before it); negative, its first seconds are not played. The samples moved are
+    /// those `overtalk detect --track-offset` moves ([`TrackShift`]: rounded to the nearest
+    /// sample). Refused as `detect` refuses them: a name that is no track, an offset longer
+    /// than the longest recording accepted, one that puts the whole of a recording (as its
+    /// container declares it) before the session's start.
+    pub fn with_offsets(mut self, offsets: &[(String, Delta)]) -> Result<Replay> {
+        let limit = DecodeOptions::default().max_duration;
+        for (name, offset) in offsets {
+            let Some(i) = self.names.iter().position(|n| n == name) else {
+                bail!("{name:?} is not a track of the replay (the tracks are {})", {
+                    let names: Vec<String> = self.names.iter().map(|n| format!("{n:?}")).collect();
+                    names.join(", ")
+                });
+            };
+            if *offset > limit {
+                bail!(
+                    "the offset {offset} s of {name:?} is longer than the longest recording \
+                     accepted ({limit} s)"
+                );
+            }
+            if *offset < Delta::ZERO {
+                let skip = TrackShift::new(*offset, self.rate).skip() as u64;
+                if let Some(frames) = self.declared[i].filter(|&f| f <= skip) {
+                    bail!(
+                        "{}: the offset {offset} s of {name:?} puts the whole of its recording \
+                         ({} s) before the common start of the tracks",
+                        self.paths[i].display(),
+                        overtalk_audio::decode::frames_to_delta(frames, self.rate)
+                    );
+                }
+            }
+            self.offsets[i] = *offset;
+        }
+        Ok(self)
+    }
+
+    /// Each track's start on the session clock, in track order.
+    pub fn offsets(&self) -> &[Delta] {
+        &self.offsets
     }
 }
 
@@ -93,6 +163,10 @@ impl Source for Replay {
         true
     }
 
+    fn offsets(&self) -> Vec<Delta> {
+        self.offsets.clone()
+    }
+
     fn start(self: Box<Self>, sink: BlockSink) -> Result<Box<dyn Running>> {
         let mut decoders = self
             .paths
@@ -110,20 +184,36 @@ impl Source for Replay {
     }
 }
 
-/// Reads every track block by block and delivers them; tracks that end early are silent
-/// until the longest ends.
+/// Reads every track block by block and delivers them, each moved by its offset: the silence
+/// before a late track is put in as it is due (never held whole), the samples before an early
+/// track's start are dropped as they are decoded. Tracks that end early are silent until the
+/// longest ends.
 fn replay(decoders: &mut [Decoder], r: &Replay, sink: &BlockSink) -> SourceEnd {
     let k = decoders.len();
     let n = r.block_frames;
     let mut cutter = BlockCutter::new(k, n);
     let mut ended = vec![false; k];
+    let mut shifts: Vec<TrackShift> =
+        r.offsets.iter().map(|&o| TrackShift::new(o, r.rate)).collect();
+    let mut lead: Vec<usize> = shifts.iter().map(TrackShift::lead).collect();
     let start = Instant::now();
     let mut delivered = 0u64;
     loop {
         for (i, d) in decoders.iter_mut().enumerate() {
             while !ended[i] && !cutter.has_block(i) {
+                if lead[i] > 0 {
+                    let room = n.saturating_sub(cutter.channel(i).len()).max(1);
+                    let zeros = lead[i].min(room);
+                    let pending = cutter.channel(i);
+                    pending.resize(pending.len() + zeros, 0.0);
+                    lead[i] -= zeros;
+                    continue;
+                }
                 match d.next_block() {
-                    Ok(Some(b)) => cutter.channel(i).extend(b.mono()),
+                    Ok(Some(b)) => {
+                        let skip = shifts[i].take(b.frames());
+                        cutter.channel(i).extend(b.mono().skip(skip));
+                    }
                     Ok(None) => ended[i] = true,
                     Err(e) => return SourceEnd::Vanished(format!("{}: {e}", r.paths[i].display())),
                 }

@@ -395,6 +395,7 @@ impl Session {
         config: SessionConfig,
     ) -> Result<(Session, broadcast::Receiver<LiveEvent>)> {
         let names = source.names().to_vec();
+        let offsets = source.offsets();
         let detector = Detecting::new(&names, source.rate(), &config)?;
         let stop = StopHandle(Arc::new(AtomicBool::new(false)));
         let (sink, rx, dropped) =
@@ -409,7 +410,17 @@ impl Session {
         let thread =
             std::thread::Builder::new().name("overtalk-session".into()).spawn(move || {
                 let mut running = running;
-                let out = run(thread_names, detector, rx, config, tx, stop_flag, dropped, started);
+                let out = run(
+                    thread_names,
+                    &offsets,
+                    detector,
+                    rx,
+                    config,
+                    tx,
+                    stop_flag,
+                    dropped,
+                    started,
+                );
                 running.stop();
                 out
             })?;
@@ -485,6 +496,7 @@ impl Publisher {
 #[allow(clippy::too_many_arguments)] // the session thread's whole state, handed over once
 fn run(
     names: Vec<String>,
+    offsets: &[overtalk::Delta],
     mut detector: Detecting,
     rx: Receiver<SourceMessage>,
     mut config: SessionConfig,
@@ -633,6 +645,18 @@ fn run(
             config.detector.name()
         ),
         None => format!("live multitrack detection ({} detector)", config.detector.name()),
+    };
+    // The tracks moved onto the session clock, named as `overtalk detect` names them.
+    let moved: Vec<String> = names
+        .iter()
+        .zip(offsets)
+        .filter(|(_, d)| **d != overtalk::Delta::ZERO)
+        .map(|(name, d)| format!("{name} {}{d} s", if d.micros() > 0 { "+" } else { "" }))
+        .collect();
+    let detection = if moved.is_empty() {
+        detection
+    } else {
+        format!("{detection}; offsets {}", moved.join(", "))
     };
     let recorded = match &config.record {
         Some(dir) => Some(record::write(

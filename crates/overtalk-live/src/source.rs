@@ -173,6 +173,11 @@ pub trait Source: Send {
     /// Whether blocks must never be dropped (a replay waits for the session; a device
     /// cannot).
     fn lossless(&self) -> bool;
+    /// Where each channel's audio starts on the session clock, in channel order (a replay's
+    /// `--track-offset`); empty when every channel starts at 0, as a device's do.
+    fn offsets(&self) -> Vec<overtalk::Delta> {
+        Vec::new()
+    }
     /// Starts delivering to `sink`, on a thread of its own (or the device's callback).
     fn start(self: Box<Self>, sink: BlockSink) -> Result<Box<dyn Running>>;
 }

@@ -17,6 +17,7 @@ use overtalk_live::source::Source;
 use overtalk_live::{run_monitor, OutputArgs};
 
 use crate::app::{Globals, Outcome};
+use crate::input::recordings::parse_track_offsets;
 
 /// Monitor the floor live: who talks, overlaps, floor changes and interruptions as they
 /// happen, as JSON lines; at the end (also on Ctrl-C) the RTTM, its analysis and the report.
@@ -28,12 +29,20 @@ use crate::app::{Globals, Outcome};
 /// --classifier C --decision-horizon H --preset P --format json` gives on the recorded RTTM.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  overtalk live --track Host=host.wav --track Guest=guest.wav --events -\n  overtalk live --track A=a.wav --track B=b.wav --speed 4 --record out/\n  overtalk live --device 'USB Audio' --channels Host,Guest --events events.jsonl --record out/"
+    after_help = "Examples:\n  overtalk live --track Host=host.wav --track Guest=guest.wav --events -\n  overtalk live --track Host=host.wav --track Guest=guest.wav --track-offset Guest=2.5 --record out/\n  overtalk live --track A=a.wav --track B=b.wav --speed 4 --record out/\n  overtalk live --device 'USB Audio' --channels Host,Guest --events events.jsonl --record out/"
 )]
 pub struct Args {
     /// A speaker's own recording, `NAME=FILE`, replayed (repeat for each speaker).
     #[arg(long = "track", value_name = "NAME=FILE")]
     tracks: Vec<String>,
+    /// Where a `--track` starts on the session clock, `NAME=SECONDS` with NAME a `--track`
+    /// name (repeat for each track that needs one; default 0), for tracks recorded on
+    /// separate devices that started at different times, as `overtalk detect --track-offset`
+    /// takes it: positive, the track's audio starts that much into the session (silence
+    /// before it); negative, its first seconds are not played. The events' times and the
+    /// record are on the session clock.
+    #[arg(long = "track-offset", value_name = "NAME=SECONDS")]
+    track_offsets: Vec<String>,
     /// Replay the `--track` recordings (implied by `--track`).
     #[arg(long)]
     replay: bool,
@@ -162,7 +171,9 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         }
         causal.start_voicing = EARLY_START_VOICING;
     }
-    let source = source(&args)?;
+    // The offsets are read as `detect` reads them, before any recording is opened.
+    let offsets = parse_track_offsets(&args.tracks, &args.track_offsets)?;
+    let source = source(&args, &offsets)?;
     let events_out: Option<Box<dyn Write + Send>> =
         match args.events.as_deref() {
             None => None,
@@ -236,8 +247,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     Ok(Outcome::Ok)
 }
 
-/// The replay of `--track`, or the device.
-fn source(args: &Args) -> Result<Box<dyn Source>> {
+/// The replay of `--track` (each moved by its `--track-offset`), or the device.
+fn source(args: &Args, offsets: &[(String, Delta)]) -> Result<Box<dyn Source>> {
     if let Some(device) = &args.device {
         return device_source(device, args);
     }
@@ -255,7 +266,7 @@ fn source(args: &Args) -> Result<Box<dyn Source>> {
     // The block size needs the rate: open once to read it, then with the block.
     let probe = Replay::open(&tracks, 1, pacing)?;
     let block = args.block.unwrap_or((probe.rate() / 100).max(1) as usize);
-    Ok(Box::new(Replay::open(&tracks, block, pacing)?))
+    Ok(Box::new(Replay::open(&tracks, block, pacing)?.with_offsets(offsets)?))
 }
 
 #[cfg(feature = "device")]

@@ -5,6 +5,7 @@ use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use overtalk::report::{Audio, ReportOptions, TrackAudio};
+use overtalk::Delta;
 
 use crate::app::{Globals, Outcome};
 use crate::commands::report_image::{self, ImageArgs, ReportFormat};
@@ -140,26 +141,34 @@ fn one_audio(path: &Path, embed: bool, budget: u64, out_dir: &Path) -> Result<Au
     Ok(Audio::Linked(relative_url(&abs, out_dir)))
 }
 
-/// The `--track NAME=FILE` recordings, longest first (the first drives playback, which ends
-/// with it); tracks whose length the header does not declare keep their order after them.
-fn tracks_longest_first(tracks: &[String]) -> Result<Vec<(String, PathBuf)>> {
-    let mut named: Vec<(String, PathBuf, i64)> = Vec::with_capacity(tracks.len());
+/// The `--track NAME=FILE` recordings, each with its `--track-offset` (`offsets`), in the
+/// order of the players: the track that starts first on the timeline (a negative offset starts
+/// at 0, what is before dropped) and, of those, ends last, first (it drives playback, which
+/// ends with it); tracks whose length the header does not declare keep their order after the
+/// others that start with them.
+fn tracks_in_play_order(
+    tracks: &[String],
+    offsets: &[(String, Delta)],
+) -> Result<Vec<(String, PathBuf, Delta)>> {
+    let mut named: Vec<(String, PathBuf, Delta, i64)> = Vec::with_capacity(tracks.len());
     for t in tracks {
         let Some((name, file)) = t.split_once('=') else {
             bail!("--track {t:?}: expected NAME=FILE");
         };
         let path = PathBuf::from(file);
-        let length = overtalk_audio::decode::Decoder::open(&path, &Default::default())
+        let offset =
+            offsets.iter().find(|(n, _)| n == name).map_or(Delta::ZERO, |(_, offset)| *offset);
+        let end = overtalk_audio::decode::Decoder::open(&path, &Default::default())
             .ok()
             .and_then(|d| d.info().declared_duration())
-            .map_or(-1, |d| d.micros());
-        named.push((name.to_owned(), path, length));
+            .map_or(i64::MIN, |d| d.micros().saturating_add(offset.micros()));
+        named.push((name.to_owned(), path, offset, end));
     }
-    named.sort_by_key(|t| std::cmp::Reverse(t.2));
-    Ok(named.into_iter().map(|(n, p, _)| (n, p)).collect())
+    named.sort_by_key(|t| (t.2.micros().max(0), std::cmp::Reverse(t.3)));
+    Ok(named.into_iter().map(|(n, p, o, _)| (n, p, o)).collect())
 }
 
-fn audio(args: &Args, quiet: bool) -> Result<Option<Audio>> {
+fn audio(args: &Args) -> Result<Option<Audio>> {
     // `--audio`, or else the recording the report was made from, when there is exactly one, or
     // else the `--track` recordings together.
     let recordings: Vec<&String> =
@@ -177,35 +186,20 @@ fn audio(args: &Args, quiet: bool) -> Result<Option<Audio>> {
         }
         return Ok(None);
     }
-    if args.detection.moves_tracks()? {
-        // The player plays each file from its own start: off the common timeline.
-        if args.embed_audio {
-            bail!(
-                "--embed-audio with --track-offset: the report's player cannot move the tracks \
-                 onto the common timeline; name a recording on that timeline with --audio"
-            );
-        }
-        if !quiet {
-            eprintln!(
-                "overtalk: note: the report's player cannot move the --track files onto the \
-                 common timeline of --track-offset, so it plays none; name a recording on that \
-                 timeline with --audio"
-            );
-        }
-        return Ok(None);
-    }
     let out_dir = output_dir(args)?;
     // A track is labelled with its speaker as the report names them (`--speakers` renames).
     let rename = args.read.rename_map()?;
     let mut budget = MAX_EMBED_BYTES;
     let mut tracks = Vec::with_capacity(args.detection.tracks.len());
-    for (name, path) in tracks_longest_first(&args.detection.tracks)? {
+    // Each plays at its offset on the timeline, as detection placed it.
+    let offsets = args.detection.offsets()?;
+    for (name, path, offset) in tracks_in_play_order(&args.detection.tracks, &offsets)? {
         let name = rename.get(&name).cloned().unwrap_or(name);
         let audio = one_audio(&path, args.embed_audio, budget, &out_dir)?;
         if let Audio::Embedded { bytes, .. } = &audio {
             budget = budget.saturating_sub(bytes.len() as u64);
         }
-        tracks.push(TrackAudio { name, audio });
+        tracks.push(TrackAudio { name, audio, offset });
     }
     Ok(Some(Audio::Tracks(tracks)))
 }
@@ -260,7 +254,7 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     }
     let options = ReportOptions {
         title: args.title.clone(),
-        audio: audio(&args, globals.quiet)?,
+        audio: audio(&args)?,
         preset: Some(args.analysis.preset.clone()),
         sources: sources.iter().map(Source::display).collect(),
         detection: conversations::detections(&analyzed),

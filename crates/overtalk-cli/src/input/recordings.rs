@@ -83,6 +83,56 @@ pub(crate) struct Detected {
     pub(crate) notes: Vec<String>,
 }
 
+/// `--track-offset NAME=SECONDS` (each of `offsets`) as `(name, offset)`, each name one of
+/// the `--track NAME=FILE` of `tracks`, once: the one reading of the flag, for every command
+/// that takes it (`detect`, `analyze`, `report`, `score`, `cut`, `live`), checked before any
+/// decoding.
+pub(crate) fn parse_track_offsets(
+    tracks: &[String],
+    offsets: &[String],
+) -> Result<Vec<(String, Delta)>> {
+    let mut out: Vec<(String, Delta)> = Vec::new();
+    if offsets.is_empty() {
+        return Ok(out);
+    }
+    let names: Vec<&str> =
+        tracks.iter().filter_map(|t| t.split_once('=').map(|(n, _)| n)).collect();
+    if names.is_empty() {
+        bail!(
+            "--track-offset places a --track file on the common timeline; give the tracks \
+             with --track NAME=FILE (the channels of one recording share its clock)"
+        );
+    }
+    for t in offsets {
+        let Some((name, value)) = t.split_once('=') else {
+            bail!("--track-offset {t:?}: expected NAME=SECONDS");
+        };
+        if !names.contains(&name) {
+            bail!(
+                "--track-offset {t}: {name:?} is not a --track name (the tracks are {})",
+                names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
+            );
+        }
+        let secs: f64 = value.trim().parse().map_err(|_| {
+            anyhow::anyhow!("--track-offset {t}: {value:?} is not a number of seconds")
+        })?;
+        if !secs.is_finite() {
+            bail!("--track-offset {t}: expected a finite number of seconds");
+        }
+        let Some(offset) = Delta::from_secs_f64(secs) else {
+            bail!(
+                "--track-offset {t}: out of range: an offset is at most {} hours either way",
+                overtalk::time::MAX_MICROS / 3_600_000_000
+            );
+        };
+        if out.iter().any(|(n, _)| n == name) {
+            bail!("--track-offset {name}=…: the offset of {name:?} is given twice");
+        }
+        out.push((name.to_owned(), offset));
+    }
+    Ok(out)
+}
+
 impl AudioArgs {
     /// The speakers named by `--track` and `--channels` (one microphone each), as given.
     pub(crate) fn track_names(&self) -> Vec<String> {
@@ -94,46 +144,7 @@ impl AudioArgs {
     /// `--track-offset` as `(name, offset)`, each a `--track` name, once; checked before any
     /// decoding.
     pub(crate) fn offsets(&self) -> Result<Vec<(String, Delta)>> {
-        let mut out: Vec<(String, Delta)> = Vec::new();
-        if self.track_offsets.is_empty() {
-            return Ok(out);
-        }
-        let names: Vec<&str> =
-            self.tracks.iter().filter_map(|t| t.split_once('=').map(|(n, _)| n)).collect();
-        if names.is_empty() {
-            bail!(
-                "--track-offset places a --track file on the common timeline; give the tracks \
-                 with --track NAME=FILE (the channels of one recording share its clock)"
-            );
-        }
-        for t in &self.track_offsets {
-            let Some((name, value)) = t.split_once('=') else {
-                bail!("--track-offset {t:?}: expected NAME=SECONDS");
-            };
-            if !names.contains(&name) {
-                bail!(
-                    "--track-offset {t}: {name:?} is not a --track name (the tracks are {})",
-                    names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
-                );
-            }
-            let secs: f64 = value.trim().parse().map_err(|_| {
-                anyhow::anyhow!("--track-offset {t}: {value:?} is not a number of seconds")
-            })?;
-            if !secs.is_finite() {
-                bail!("--track-offset {t}: expected a finite number of seconds");
-            }
-            let Some(offset) = Delta::from_secs_f64(secs) else {
-                bail!(
-                    "--track-offset {t}: out of range: an offset is at most {} hours either way",
-                    overtalk::time::MAX_MICROS / 3_600_000_000
-                );
-            };
-            if out.iter().any(|(n, _)| n == name) {
-                bail!("--track-offset {name}=…: the offset of {name:?} is given twice");
-            }
-            out.push((name.to_owned(), offset));
-        }
-        Ok(out)
+        parse_track_offsets(&self.tracks, &self.track_offsets)
     }
 
     /// Whether an offset of `--track-offset` moves a track (one other than 0).

@@ -40,6 +40,21 @@ fn render(dir: &Path) -> Vec<(String, PathBuf)> {
 
 /// The script `copies` times in a row.
 fn render_copies(dir: &Path, copies: f64) -> Vec<(String, PathBuf)> {
+    let tracks = script_samples(copies);
+    ["A", "B"]
+        .iter()
+        .zip(&tracks)
+        .map(|(name, samples)| {
+            let path = dir.join(format!("{name}.wav"));
+            write_wav(&path, samples);
+            ((*name).to_owned(), path)
+        })
+        .collect()
+}
+
+/// The two mics' samples of the script `copies` times in a row (each hears the other 20 dB
+/// down, over a faint noise).
+fn script_samples(copies: f64) -> Vec<Vec<f32>> {
     let secs = copies * REPEAT;
     let n = (secs * f64::from(RATE)) as usize;
     let mut tracks = vec![vec![0.0f32; n]; 2];
@@ -61,25 +76,22 @@ fn render_copies(dir: &Path, copies: f64) -> Vec<(String, PathBuf)> {
         *a = own[0] + 0.1 * own[1] + noise();
         *b = own[1] + 0.1 * own[0] + noise();
     }
+    tracks
+}
+
+/// A 16 kHz 16-bit mono WAV of `samples`.
+fn write_wav(path: &Path, samples: &[f32]) {
     let spec = hound::WavSpec {
         channels: 1,
         sample_rate: RATE,
         bits_per_sample: 16,
         sample_format: hound::SampleFormat::Int,
     };
-    ["A", "B"]
-        .iter()
-        .zip(&tracks)
-        .map(|(name, samples)| {
-            let path = dir.join(format!("{name}.wav"));
-            let mut w = hound::WavWriter::create(&path, spec).unwrap();
-            for &s in samples {
-                w.write_sample((s.clamp(-1.0, 1.0) * 32767.0) as i16).unwrap();
-            }
-            w.finalize().unwrap();
-            ((*name).to_owned(), path)
-        })
-        .collect()
+    let mut w = hound::WavWriter::create(path, spec).unwrap();
+    for &s in samples {
+        w.write_sample((s.clamp(-1.0, 1.0) * 32767.0) as i16).unwrap();
+    }
+    w.finalize().unwrap();
 }
 
 /// Offline `overtalk detect` of the rendered tracks, with its default options.
@@ -475,4 +487,213 @@ fn a_paced_replay_publishes_no_event_before_its_audio_has_played() {
             e.decided_s
         );
     }
+}
+
+/// A session's events with their two clocks in microseconds, `back` earlier (every field
+/// else as published), to compare sessions whose audio starts at different times.
+fn events_back(events: &[LiveEvent], back: i64) -> Vec<(i64, i64, String)> {
+    let us = |s: f64| (s * 1e6).round() as i64 - back;
+    events
+        .iter()
+        .map(|e| {
+            let rest = LiveEvent { t_s: 0.0, decided_s: 0.0, ..e.clone() };
+            (us(e.t_s), us(e.decided_s), format!("{rest:?}"))
+        })
+        .collect()
+}
+
+/// Each speaker's committed speech as (speaker, start ms, end ms), `back` ms earlier.
+fn speech_back(annotation: &overtalk::Annotation, back: i64) -> Vec<(usize, i64, i64)> {
+    annotation
+        .speaker_regions()
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| {
+            r.iter()
+                .map(move |s| (i, s.start().micros() / 1000 - back, s.end().micros() / 1000 - back))
+        })
+        .collect()
+}
+
+/// `--track-offset` with one offset for every track: the same session, that much later. The
+/// causal detector commits the same speech, each edge exactly 1.5 s later, publishes the same
+/// events, each about and decided exactly 1.5 s later, and records the same RTTM, each turn
+/// 1.5 s later.
+#[test]
+fn a_replay_with_offsets_commits_the_same_speech_that_much_later() {
+    use overtalk::Delta;
+    let dir = tempfile::tempdir().unwrap();
+    let tracks = render(dir.path());
+    let run = |offsets: &[(String, Delta)], record: &str| {
+        let source =
+            Replay::open(&tracks, 480, Pacing::Unpaced).unwrap().with_offsets(offsets).unwrap();
+        let config =
+            SessionConfig { record: Some(dir.path().join(record)), ..SessionConfig::default() };
+        Session::start(Box::new(source), config).unwrap().wait().unwrap()
+    };
+    let plain = run(&[], "plain");
+    let later = Delta::from_micros(1_500_000);
+    let moved = run(&[("A".to_owned(), later), ("B".to_owned(), later)], "moved");
+    assert_eq!(moved.end, SourceEnd::Finished);
+    assert_eq!(((moved.audio_s - plain.audio_s) * 1e6).round(), 1.5e6);
+    assert_eq!(
+        speech_back(&plain.committed_annotation, 0),
+        [
+            (0, 1000, 3010),
+            (0, 3480, 5000),
+            (0, 9500, 13_010),
+            (1, 3000, 3410),
+            (1, 5000, 8510),
+            (1, 12_000, 12_310),
+            (1, 14_500, 17_010)
+        ]
+    );
+    assert_eq!(
+        speech_back(&moved.committed_annotation, 1500),
+        speech_back(&plain.committed_annotation, 0)
+    );
+    assert_eq!(events_back(&moved.events, 1_500_000), events_back(&plain.events, 0));
+    let first = moved.events.iter().find(|e| e.kind == LiveEventKind::SpeechStart).unwrap();
+    assert_eq!((first.speaker.as_deref(), first.t_s), (Some("A"), 2.5));
+    // The record: the same turns, 1.5 s later.
+    let rttm = |s: &overtalk_live::session::SessionSummary| {
+        std::fs::read_to_string(&s.recorded.as_ref().unwrap().rttm).unwrap()
+    };
+    let turns = |text: &str, back: f64| -> Vec<(String, String, String)> {
+        text.lines()
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                let start: f64 = f[3].parse().unwrap();
+                (format!("{:.3}", start - back), f[4].to_owned(), f[7].to_owned())
+            })
+            .collect()
+    };
+    assert_eq!(turns(&rttm(&moved), 1.5), turns(&rttm(&plain), 0.0));
+    assert_eq!(
+        [rttm(&plain).lines().next().unwrap(), rttm(&moved).lines().next().unwrap()],
+        [
+            "SPEAKER live 1 1.000 2.010 <NA> <NA> A <NA> <NA>",
+            "SPEAKER live 1 2.500 2.010 <NA> <NA> A <NA> <NA>"
+        ]
+    );
+    // The record's report says how the tracks were placed, as `overtalk detect` says it.
+    let html = std::fs::read_to_string(&moved.recorded.as_ref().unwrap().report).unwrap();
+    assert!(
+        html.contains(
+            "live multitrack detection (causal detector); offsets A +1.500 s, B +1.500 s"
+        ),
+        "the report names the offsets"
+    );
+}
+
+/// Recordings of separate devices: A's recorder started 0.75 s before the session's zero (its
+/// file has 0.75 s more in front, a voice the offset drops), B's 0.5 s after it (its file
+/// lacks the first 0.5 s, where B's mic was silent). Replayed with their offsets, they are
+/// the two mics of one recorder, sample for sample: the same events at the same times, the
+/// same record.
+#[test]
+fn offsets_put_the_files_of_separate_devices_on_the_session_clock() {
+    use overtalk::Delta;
+    let dir = tempfile::tempdir().unwrap();
+    let mut mics = script_samples(COPIES);
+    mics[1][..8000].iter_mut().for_each(|v| *v = 0.0);
+    write_wav(&dir.path().join("A.wav"), &mics[0]);
+    write_wav(&dir.path().join("B.wav"), &mics[1]);
+    let early: Vec<f32> = (0..12_000)
+        .map(|i| voiced(f64::from(i) / f64::from(RATE), 150.0))
+        .chain(mics[0].iter().copied())
+        .collect();
+    write_wav(&dir.path().join("A-dev.wav"), &early);
+    write_wav(&dir.path().join("B-dev.wav"), &mics[1][8000..]);
+    let run = |files: [&str; 2], offsets: &[(String, Delta)], record: &str| {
+        let tracks: Vec<(String, PathBuf)> = ["A", "B"]
+            .iter()
+            .zip(files)
+            .map(|(n, f)| ((*n).to_owned(), dir.path().join(f)))
+            .collect();
+        let source =
+            Replay::open(&tracks, 480, Pacing::Unpaced).unwrap().with_offsets(offsets).unwrap();
+        let config =
+            SessionConfig { record: Some(dir.path().join(record)), ..SessionConfig::default() };
+        Session::start(Box::new(source), config).unwrap().wait().unwrap()
+    };
+    let one = run(["A.wav", "B.wav"], &[], "one");
+    let offsets = [
+        ("A".to_owned(), Delta::from_micros(-750_000)),
+        ("B".to_owned(), Delta::from_micros(500_000)),
+    ];
+    let two = run(["A-dev.wav", "B-dev.wav"], &offsets, "two");
+    assert_eq!(((two.audio_s - one.audio_s) * 1e6).round(), 0.0);
+    assert_eq!(
+        speech_back(&two.committed_annotation, 0),
+        speech_back(&one.committed_annotation, 0)
+    );
+    assert_eq!(events_back(&two.events, 0), events_back(&one.events, 0));
+    let starts = |s: &overtalk_live::session::SessionSummary| -> Vec<(i64, Option<String>)> {
+        s.events
+            .iter()
+            .filter(|e| e.kind == LiveEventKind::SpeechStart && e.state == EventState::Committed)
+            .map(|e| ((e.t_s * 1000.0).round() as i64, e.speaker.clone()))
+            .collect()
+    };
+    let script: Vec<(i64, Option<String>)> =
+        [(1000, "A"), (3000, "B"), (5000, "B"), (9500, "A"), (12_000, "B"), (14_500, "B")]
+            .iter()
+            .map(|&(t, s)| (t, Some(s.to_owned())))
+            .collect();
+    let mut got = starts(&two);
+    got.sort();
+    let mut want = script.clone();
+    // A's turn is cut where B's backchannel starts, and resumes after it.
+    want.push((3480, Some("A".to_owned())));
+    want.sort();
+    assert_eq!(got, want);
+    let rttm = |s: &overtalk_live::session::SessionSummary| {
+        std::fs::read_to_string(&s.recorded.as_ref().unwrap().rttm).unwrap()
+    };
+    assert_eq!(rttm(&two), rttm(&one));
+    // Without the offsets, A's early voice is a turn 0.75 s long at the start.
+    let plain = run(["A-dev.wav", "B-dev.wav"], &[], "plain");
+    assert_ne!(
+        speech_back(&plain.committed_annotation, 0),
+        speech_back(&one.committed_annotation, 0)
+    );
+}
+
+/// Offsets are refused as `overtalk detect` refuses them: a name that is no track, an offset
+/// longer than the longest recording accepted, one that leaves nothing of its recording.
+#[test]
+fn offsets_that_leave_nothing_or_name_no_track_are_refused() {
+    use overtalk::Delta;
+    let dir = tempfile::tempdir().unwrap();
+    let tracks = render(dir.path());
+    let refused = |name: &str, us: i64| {
+        Replay::open(&tracks, 480, Pacing::Unpaced)
+            .unwrap()
+            .with_offsets(&[(name.to_owned(), Delta::from_micros(us))])
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(refused("C", 1), "\"C\" is not a track of the replay (the tracks are \"A\", \"B\")");
+    assert_eq!(
+        refused("B", -19_000_000),
+        format!(
+            "{}: the offset -19.000 s of \"B\" puts the whole of its recording (19.000 s) before \
+             the common start of the tracks",
+            tracks[1].1.display()
+        )
+    );
+    // Less than half a sample short of the end rounds to it: nothing left either.
+    assert!(refused("B", -18_999_990).contains("puts the whole of its recording"));
+    assert_eq!(
+        refused("A", 86_400_000_001),
+        "the offset 86400.000001 s of \"A\" is longer than the longest recording accepted \
+         (86400.000 s)"
+    );
+    // One sample left is a track.
+    let kept = Replay::open(&tracks, 480, Pacing::Unpaced)
+        .unwrap()
+        .with_offsets(&[("B".to_owned(), Delta::from_micros(-18_999_937))])
+        .unwrap();
+    assert_eq!(kept.offsets(), [Delta::ZERO, Delta::from_micros(-18_999_937)]);
 }

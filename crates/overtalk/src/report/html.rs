@@ -2,6 +2,7 @@
 //! and the inline script and style of `assets/` admitted by their CSP hashes.
 
 use crate::analysis::Millis;
+use crate::Delta;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -35,8 +36,9 @@ pub enum Audio {
     /// One track per speaker, played together in sync: the first track's player is the
     /// transport (play, pause, seek, speed) and the others follow it, re-aligned whenever one
     /// drifts more than 50 ms, so the listener hears the conversation, not one microphone.
-    /// Each track can be muted. Every track is `Linked` or `Embedded`; the first should be the
-    /// longest, since playback ends with it.
+    /// Each track can be muted. Every track is `Linked` or `Embedded`. Each plays at its
+    /// [`TrackAudio::offset`] on the report's timeline (silent outside its own stretch); the
+    /// first should start first and, among those, end last, since playback ends with it.
     Tracks(Vec<TrackAudio>),
 }
 
@@ -47,6 +49,10 @@ pub struct TrackAudio {
     pub name: String,
     /// Where its audio comes from: `Linked` or `Embedded`.
     pub audio: Audio,
+    /// Where the file starts on the report's timeline (`--track-offset`): at timeline time
+    /// `t` the track plays its own second `t − offset`; positive, it is silent until then;
+    /// negative, its first seconds are never played. Zero for tracks of one recorder.
+    pub offset: Delta,
 }
 
 impl Audio {
@@ -254,16 +260,23 @@ fn audio_html(audio: Option<&Audio>) -> Result<(String, Option<&'static str>)> {
                 embedded |= is_embedded;
                 linked |= !is_embedded;
                 let name = escape(&t.name);
+                // Where the track starts on the timeline, exact to the microsecond (the
+                // script reads it; absent, 0).
+                let offset = if t.offset == Delta::ZERO {
+                    String::new()
+                } else {
+                    format!(" data-offset=\"{}\"", t.offset)
+                };
                 if i == 0 {
                     let _ = write!(
                         players,
-                        "<audio id=\"overtalk-audio\" controls preload=\"auto\" data-track=\"{name}\" src=\"{}\"></audio>",
+                        "<audio id=\"overtalk-audio\" controls preload=\"auto\" data-track=\"{name}\"{offset} src=\"{}\"></audio>",
                         escape(&src)
                     );
                 } else {
                     let _ = write!(
                         players,
-                        "<audio class=\"overtalk-follower\" preload=\"auto\" data-track=\"{name}\" src=\"{}\"></audio>",
+                        "<audio class=\"overtalk-follower\" preload=\"auto\" data-track=\"{name}\"{offset} src=\"{}\"></audio>",
                         escape(&src)
                     );
                 }
@@ -271,7 +284,12 @@ fn audio_html(audio: Option<&Audio>) -> Result<(String, Option<&'static str>)> {
                     mutes,
                     " <label><input type=\"checkbox\" class=\"overtalk-mute\" data-index=\"{i}\" checked> {name}</label>"
                 );
-                names.push(name);
+                names.push(if t.offset == Delta::ZERO {
+                    name
+                } else {
+                    let sign = if t.offset > Delta::ZERO { "+" } else { "" };
+                    format!("{name} from {sign}{} s", t.offset)
+                });
             }
             let media = match (linked, embedded) {
                 (true, true) => "'self' file: blob: data:",
@@ -280,9 +298,14 @@ fn audio_html(audio: Option<&Audio>) -> Result<(String, Option<&'static str>)> {
             };
             (
                 format!(
-                    "<p class=\"mix\">{players}<br><span class=\"note\">{} tracks played together ({}): this player drives them all, and a track that drifts more than 50 ms from it is re-aligned. Click an event to hear it with a little context; untick a track to mute it.</span><span class=\"mutes\">{mutes}</span></p>",
+                    "<p class=\"mix\">{players}<br><span class=\"note\">{} tracks played together ({}): this player drives them all, and a track that drifts more than 50 ms from it is re-aligned.{} Click an event to hear it with a little context; untick a track to mute it.</span><span class=\"mutes\">{mutes}</span></p>",
                     tracks.len(),
-                    names.join(", ")
+                    names.join(", "),
+                    if tracks.iter().any(|t| t.offset != Delta::ZERO) {
+                        " Each track plays from its offset on the timeline (--track-offset) and is silent outside its own stretch."
+                    } else {
+                        ""
+                    }
                 ),
                 Some(media),
             )

@@ -10,7 +10,7 @@ use overtalk::report::{
     TrackAudio,
 };
 use overtalk::score::{score_corpus, Metrics, RecordingInput, ScoreOptions};
-use overtalk::{Annotation, Content, Segment, Transcript, TranscriptBuilder};
+use overtalk::{Annotation, Content, Delta, Segment, Transcript, TranscriptBuilder};
 use serde_json::Value;
 
 fn red_carpet() -> Transcript {
@@ -308,10 +308,15 @@ fn embedded_and_linked_audio() {
     // Tracks play together: one transport, followers, a mute box each; names are escaped.
     let opts = ReportOptions {
         audio: Some(Audio::Tracks(vec![
-            TrackAudio { name: "A<b>".into(), audio: Audio::Linked("a.wav".into()) },
+            TrackAudio {
+                name: "A<b>".into(),
+                audio: Audio::Linked("a.wav".into()),
+                offset: Delta::ZERO,
+            },
             TrackAudio {
                 name: "B".into(),
                 audio: Audio::Embedded { mime: "audio/wav".into(), bytes: vec![1, 2, 3] },
+                offset: Delta::ZERO,
             },
         ])),
         ..ReportOptions::default()
@@ -327,11 +332,59 @@ fn embedded_and_linked_audio() {
     assert!(html.contains("2 tracks played together (A&lt;b&gt;, B)"));
     assert!(html.contains("data-index=\"1\" checked> B</label>"));
     assert!(html.contains("; media-src &#39;self&#39; file: blob: data:\""));
+    // Tracks of one recorder carry no offset, and the note says nothing of offsets.
+    assert!(players.iter().all(|p| attr(p, "data-offset").is_none()));
+    assert!(!html.contains("Each track plays from its offset"));
+    // Tracks of separate devices: each player carries its start on the timeline, exact to the
+    // microsecond (the script plays timeline time t at the track's own t − offset).
+    let track = |name: &str, file: &str, us: i64| TrackAudio {
+        name: name.into(),
+        audio: Audio::Linked(file.into()),
+        offset: Delta::from_micros(us),
+    };
+    let opts = ReportOptions {
+        audio: Some(Audio::Tracks(vec![
+            track("Host", "host.wav", -1_250_000),
+            track("Guest", "guest.wav", 2_500_000),
+            track("Cam", "cam.wav", 0),
+            track("Far", "far.wav", 1_000_001),
+        ])),
+        ..ReportOptions::default()
+    };
+    let html = conversation_report(&view, &opts).unwrap();
+    let players = tags(&html, "audio");
+    let got: Vec<(Option<&str>, Option<&str>, Option<&str>)> = players
+        .iter()
+        .map(|p| (attr(p, "data-track"), attr(p, "data-offset"), attr(p, "src")))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Some("Host"), Some("-1.250"), Some("host.wav")),
+            (Some("Guest"), Some("2.500"), Some("guest.wav")),
+            (Some("Cam"), None, Some("cam.wav")),
+            (Some("Far"), Some("1.000001"), Some("far.wav")),
+        ]
+    );
+    assert_eq!(attr(players[0], "id"), Some("overtalk-audio"));
+    assert!(
+        html.contains(
+            "4 tracks played together (Host from -1.250 s, Guest from +2.500 s, Cam, Far from \
+             +1.000001 s): this player drives them all, and a track that drifts more than 50 ms \
+             from it is re-aligned. Each track plays from its offset on the timeline \
+             (--track-offset) and is silent outside its own stretch."
+        ),
+        "{html}"
+    );
     // A set nested in a set, or an empty set, is an error, not a silent empty player.
     for (bad, want) in [
         (Audio::Tracks(vec![]), "a track set needs at least one track"),
         (
-            Audio::Tracks(vec![TrackAudio { name: "A".into(), audio: Audio::Tracks(vec![]) }]),
+            Audio::Tracks(vec![TrackAudio {
+                name: "A".into(),
+                audio: Audio::Tracks(vec![]),
+                offset: Delta::ZERO,
+            }]),
             "a track of a track set cannot be a track set",
         ),
     ] {
@@ -518,5 +571,112 @@ fn the_script_clock_rounds_once_and_never_shows_sixty_seconds() {
     assert_eq!(
         String::from_utf8(out.stdout).unwrap().trim(),
         "0:01.12 0:08.41 1:00.00 2:00.0 1:00:00.0 −0:00.15"
+    );
+}
+
+/// The page's own player script for tracks at offsets, run by Node (when it is installed) on
+/// stand-in audio elements: Host's file starts 1.25 s before the timeline (its first 1.25 s
+/// never played), Guest's 2.5 s after it, Cam's at 0. At timeline time t each follower is at
+/// its own t − offset, paused before its start (and started by a timer when the transport
+/// reaches it) and after its end; a click plays that moment of the timeline.
+#[test]
+fn the_player_script_plays_each_track_at_its_offset() {
+    let t = red_carpet();
+    let a = analyze(&t, &Params::default()).unwrap();
+    let view = [ConversationView { recording: "red-carpet", analysis: &a, transcript: Some(&t) }];
+    let track = |name: &str, us: i64| TrackAudio {
+        name: name.into(),
+        audio: Audio::Linked(format!("{name}.wav")),
+        offset: Delta::from_micros(us),
+    };
+    let opts = ReportOptions {
+        audio: Some(Audio::Tracks(vec![
+            track("Host", -1_250_000),
+            track("Guest", 2_500_000),
+            track("Cam", 0),
+        ])),
+        ..ReportOptions::default()
+    };
+    let html = conversation_report(&view, &opts).unwrap();
+    let players = tags(&html, "audio");
+    let offsets: Vec<Option<&str>> = players.iter().map(|p| attr(p, "data-offset")).collect();
+    assert_eq!(offsets, [Some("-1.250"), Some("2.500"), None]);
+    let script = between(&html, "<script>", "</script>");
+    let open = "  var audio = document.getElementById('overtalk-audio');";
+    let sync = format!("{open}{}", between(script, open, "  function el("));
+    let start = script.find("  function play(t0, t1) {").unwrap();
+    let play = &script[start..start + script[start..].find("\n  }\n").unwrap() + 4];
+    // Stand-ins for the three <audio> elements (data-offset as the page writes it) and a
+    // timer queue run by hand.
+    let harness = format!(
+        r#"
+function Media(offset, duration) {{
+  this.attrs = offset === null ? {{}} : {{ 'data-offset': offset }};
+  this.currentTime = 0; this.duration = duration; this.paused = true; this.playbackRate = 1;
+  this.on = {{}};
+}}
+Media.prototype.getAttribute = function (k) {{ return k in this.attrs ? this.attrs[k] : null; }};
+Media.prototype.addEventListener = function (t, f) {{ (this.on[t] = this.on[t] || []).push(f); }};
+Media.prototype.fire = function (t) {{ (this.on[t] || []).forEach(function (f) {{ f(); }}); }};
+Media.prototype.play = function () {{ this.paused = false; this.fire('play'); return {{ catch: function () {{}} }}; }};
+Media.prototype.pause = function () {{ if (!this.paused) {{ this.paused = true; this.fire('pause'); }} }};
+var players = [
+  new Media({host}, 40), new Media({guest}, 30), new Media({cam}, 38.5)
+];
+var document = {{
+  getElementById: function (id) {{ return id === 'overtalk-audio' ? players[0] : null; }},
+  querySelectorAll: function (s) {{ return s === 'audio.overtalk-follower' ? players.slice(1) : []; }}
+}};
+var timers = [];
+function setTimeout(f, ms) {{ timers.push({{ f: f, ms: ms }}); return timers.length; }}
+function clearTimeout(id) {{ if (timers[id - 1]) timers[id - 1].f = null; }}
+(function () {{
+{sync}
+{play}
+  var host = players[0], out = [];
+  function state(what) {{
+    out.push(what + ': ' + players.map(function (p) {{
+      return p.currentTime.toFixed(3) + (p.paused ? ' paused' : ' playing');
+    }}).join(', ') + ' | timers ' + timers.filter(function (t) {{ return t.f; }})
+      .map(function (t) {{ return t.ms.toFixed(1); }}).join(' '));
+  }}
+  function at(timeline) {{ host.currentTime = timeline + 1.25; host.fire('timeupdate'); }}
+  host.fire('loadedmetadata'); state('loaded');
+  play(5000, 9000); host.fire('seeked'); state('event at 5 s');
+  play(1000, 4000); host.fire('seeked'); state('event at 1 s');
+  at(2.5); var due = timers.filter(function (t) {{ return t.f; }}); timers = [];
+  due.forEach(function (t) {{ t.f(); }}); state('timer at 2.5 s');
+  at(3.2); state('drift at 3.2 s');
+  at(4.0); state('stop at 4 s');
+  play(31000, 60000); host.fire('seeked'); state('event at 31 s');
+  at(33.0); state('Guest ended at 33 s');
+  host.playbackRate = 2; host.fire('ratechange');
+  play(0, 60000); host.fire('seeked'); state('event at 0 s, speed 2');
+  console.log(out.join('\n'));
+}})();
+"#,
+        host = "'-1.250'",
+        guest = "'2.500'",
+        cam = "null",
+    );
+    let out = match std::process::Command::new("node").arg("-e").arg(&harness).output() {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("node not available ({e}); the player script is not run");
+            return;
+        }
+    };
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        "loaded: 1.250 paused, 0.000 paused, 0.000 paused | timers \n\
+         event at 5 s: 6.250 playing, 2.500 playing, 5.000 playing | timers \n\
+         event at 1 s: 2.250 playing, 0.000 paused, 1.000 playing | timers 1500.0\n\
+         timer at 2.5 s: 3.750 playing, 0.000 playing, 2.500 playing | timers \n\
+         drift at 3.2 s: 4.450 playing, 0.700 playing, 3.200 playing | timers \n\
+         stop at 4 s: 5.250 paused, 1.500 paused, 4.000 paused | timers \n\
+         event at 31 s: 32.250 playing, 28.500 playing, 31.000 playing | timers \n\
+         Guest ended at 33 s: 34.250 playing, 30.000 paused, 33.000 playing | timers \n\
+         event at 0 s, speed 2: 1.250 playing, 0.000 paused, 0.000 playing | timers 1250.0"
     );
 }

@@ -13,23 +13,60 @@
   var data = JSON.parse(dataNode.textContent);
   var audio = document.getElementById('overtalk-audio');
   var stopAt = null;
+  // Where a track starts on the report's timeline (data-offset, seconds; `--track-offset`):
+  // at timeline time t it plays its own second t − offset. A single recording has none.
+  function offsetOf(a) {
+    var v = a ? Number(a.getAttribute('data-offset')) : 0;
+    return isFinite(v) ? v : 0;
+  }
+  var lead = offsetOf(audio);
+  // The timeline time the transport is at, and a seek to timeline time t (never before the
+  // timeline's start, nor before the transport's own).
+  function now() { return audio.currentTime + lead; }
+  function seek(t) { audio.currentTime = Math.max(0, Math.max(0, t) - lead); }
   if (audio) {
     audio.addEventListener('timeupdate', function () {
-      if (stopAt !== null && audio.currentTime >= stopAt) { audio.pause(); stopAt = null; }
+      if (stopAt !== null && now() >= stopAt) { audio.pause(); stopAt = null; }
     });
+    if (lead < 0) {
+      // The transport's first seconds are before the timeline's start: never played.
+      var toStart = function () {
+        try { if (now() < 0) audio.currentTime = -lead; } catch (e) { /* not seekable yet */ }
+      };
+      audio.addEventListener('loadedmetadata', toStart);
+      audio.addEventListener('seeked', toStart);
+      audio.addEventListener('play', toStart);
+    }
   }
   // Separate tracks (one per speaker) play together: the first track's player is the
   // transport and every other track follows its play, pause, seek and speed; a follower that
-  // drifts more than 50 ms is put back in step.
+  // drifts more than 50 ms is put back in step. Each follower is at its own offset: silent
+  // (paused) before its start and after its end, started on time when the transport reaches
+  // its start.
   var followers = Array.prototype.slice.call(document.querySelectorAll('audio.overtalk-follower'));
+  var waiting = followers.map(function () { return null; });
   function follow(force) {
-    followers.forEach(function (f) {
-      var t = audio.currentTime;
-      var inside = !isFinite(f.duration) || t < f.duration;
+    var t = now();
+    followers.forEach(function (f, i) {
+      var local = t - offsetOf(f);
+      var inside = local >= 0 && (!isFinite(f.duration) || local < f.duration);
+      if (waiting[i] !== null) { clearTimeout(waiting[i]); waiting[i] = null; }
+      if (!inside) {
+        if (!f.paused) f.pause();
+        try {
+          var at = local < 0 ? 0 : f.duration;
+          if (isFinite(at) && f.currentTime !== at) f.currentTime = at;
+        } catch (e) { /* not seekable yet */ }
+        if (local < 0 && !audio.paused) {
+          waiting[i] = setTimeout(function () { waiting[i] = null; follow(true); },
+            -local * 1000 / (audio.playbackRate || 1));
+        }
+        return;
+      }
       try {
-        if (force || Math.abs(f.currentTime - t) > 0.05) f.currentTime = inside ? t : f.duration;
+        if (force || Math.abs(f.currentTime - local) > 0.05) f.currentTime = local;
       } catch (e) { /* not seekable yet */ }
-      if (!audio.paused && f.paused && inside) {
+      if (!audio.paused && f.paused) {
         var p = f.play();
         if (p && p.catch) p.catch(function () {});
       } else if (audio.paused && !f.paused) {
@@ -44,6 +81,7 @@
     audio.addEventListener('timeupdate', function () { follow(false); });
     audio.addEventListener('ratechange', function () {
       followers.forEach(function (f) { f.playbackRate = audio.playbackRate; });
+      follow(true);
     });
     Array.prototype.forEach.call(document.querySelectorAll('input.overtalk-mute'), function (box) {
       box.addEventListener('change', function () {
@@ -86,7 +124,7 @@
   function play(t0, t1) {
     if (!audio) return;
     try {
-      audio.currentTime = Math.max(0, t0 / 1000);
+      seek(t0 / 1000);
       stopAt = t1 / 1000;
       var p = audio.play();
       if (p && p.catch) p.catch(function () {});
