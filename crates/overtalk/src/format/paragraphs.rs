@@ -13,6 +13,7 @@
 //! Speaker 1  0:04                      Otter, Zoom: name, spaces, time (text on the next lines)
 //! [00:01:02] Ana Ruiz: text            Descript, Trint, Temi: time in brackets, name, colon
 //! [00:01:02] text                      the same without a name
+//! [00:00 - 00:05] SPEAKER_00: text      diarize-and-transcribe tools: a time range (the end kept)
 //! [13:30](link) Ana Ruiz: text         a page's clickable time (a Markdown link), then as above
 //! 00:01:02 Ana Ruiz: text              time first, then name and colon
 //! 0:04                                 YouTube: the time alone on its line (text follows)
@@ -20,6 +21,7 @@
 //! Jon Krohn: 00:02:51                  Rev: name, colon, a bare time (text on the next lines)
 //! **Ana:**: [00:00:00] text            Descript: name, colon, time in brackets
 //! **Emma** [0:00] text                 podcast sites: a capitalised name, the time, text
+//! 0:00:14.1 **Ana Ruiz** text           podcast sites: the time, a name in bold, text
 //! [Speaker 1] [00:00] text             a bracketed name, then the time
 //! 00:00:05 text                        Talk Python: a full H:MM:SS clock, then text
 //! [Ana Ruiz] 19:09:47                  Zoom's saved captions: a bracketed name, a bare time
@@ -43,14 +45,22 @@
 //! transcript — Markdown headings and rules, Otter's `Transcribed by https://otter.ai` footer,
 //! Sonix's `(Transcribed by Sonix.ai - Remove this message…)` and its player's credit lines,
 //! Google Meet's `Transcription ended after …` and its note that the transcript was computer
-//! generated — are skipped with one [`WarningKind::Skipped`] warning.
+//! generated — are skipped with one [`WarningKind::Skipped`] warning. A rule closes the
+//! paragraph above it: lines under it up to the next header (a page's footer, `*Processed
+//! by …*`) are skipped with them, not read as that paragraph's words.
 //!
 //! - Times are `H:MM:SS` or `M:SS` (the fields after the first have two digits below 60), with
 //!   an optional `.fff` or `,fff` fraction.
 //! - A name may hold titles, initials and colons (`Senator Smith: Chair: (00:01:00)` is the
 //!   speaker `Senator Smith: Chair`): in the Rev shapes the time anchors the header, so
 //!   everything before it is the name. In the `[time] name: text` shape the name ends at the
-//!   first colon. Markdown emphasis around a header (`**Speaker 1** (00:00):`, `## …`) is removed.
+//!   first colon. Markdown emphasis around a header (`**Speaker 1** (00:00):`, `## …`) is
+//!   removed; a name in emphasis right after the time, without a colon (`0:00:14.1 **Ana
+//!   Ruiz** Welcome…`), is the speaker's (`emphasised_name_after_time`), and `&` may join
+//!   two names in one label (`**Jen Luker & Safia Abdalla** (laughing)`).
+//! - A header with a time range (`[00:00 - 00:05]`, `[0:00:00 --> 0:00:05]`, `[00:00 →
+//!   00:15]`) gives its paragraph's end too: that end is kept as written, not estimated, so
+//!   overlaps between such paragraphs are measured.
 //! - A header without a name continues with the speaker of the paragraph before (Descript and
 //!   YouTube repeat times, not names); before any name the speaker is `unknown`, with one
 //!   [`WarningKind::MissingSpeaker`] warning.
@@ -78,11 +88,36 @@
 //! them (`stacked_labels`; also on the line of the words without a colon, `Mr Lee (Bath) (LD)
 //! I rise…`, or before a dash, the Australian `Mr ALBANESE —because…`), `Name:` labels in
 //! Markdown bold or alone on their line above the words (a web page's transcript, Rev's
-//! export without times; `colon_labels`), a witness sworn in mixed case, over two lines or in a `Witness:` field, a press briefing's `Q` lines
+//! export without times; `colon_labels`) or as Markdown headings that recur (`### Interviewer`
+//! above the words; `heading_labels`), an anonymised participant's label in square brackets
+//! (`[Int2]: …`; `bracketed_label`), a witness sworn in mixed case, over two lines or in a `Witness:` field, a press briefing's `Q` lines
 //! (`press_question`), a committee's `Q12 Chair:` numbers taken off, headings in capitals and
 //! Hansard's column marks skipped. Times too few to place the turns (a stray time stamp; the
 //! Australian Hansard's time of day on a speech's first label only) are set aside with a
 //! warning (`late_times`).
+//!
+//! # Labels in lower case
+//!
+//! A label in lower case (`danah: so what I meant…`, `interviewer: and then?`; a podcast or
+//! interview transcript written so) opens a turn only by the evidence of the whole file
+//! (`LowerLabels`), since one line cannot tell it from prose (`result: nothing`):
+//!
+//! - its shape (`lower_label`): one or two words starting in lower case, of letters, digits,
+//!   `-`, `'` and `_`, a colon, then whitespace; no period (`e.g.:`, `i.e.:`), no link or
+//!   scheme (`http://…`, `mailto:x`), no time (`10:30`), no word that opens a note, a field or
+//!   a mail (`note:`, `update:`, `source:`, `from:`, `re:`, `todo:`);
+//! - the name opens two lines or more: a name that comes once is words of the turn above,
+//!   with a note (`1 line(s) open with a lower-case label that comes once…`);
+//! - the turns change speaker to or from such a name at least twice (`danah`, `interviewer`,
+//!   `danah`; or alternating with a capitalised label, `Interviewer:` and `danah:`);
+//! - those lines are more than a third of the lines that open with a label, so that lower-case
+//!   prose that recurs in a transcript named with capitals stays words (with a note naming
+//!   it), and the lower-case labels that come once are no more than those lines (a glossary of
+//!   `term: meaning` lines is no transcript).
+//!
+//! The names read so are listed in a note. These are notes, not repairs: the text is well
+//! formed and only its reading is chosen, so `--strict` reads the file the same. The same
+//! names open the turns under a time on its own line (Google Meet's blocks).
 //!
 //! # Ends are estimated
 //!
@@ -231,6 +266,8 @@ struct Header<'a> {
     shape: Shape,
     speaker: Option<&'a str>,
     time: Time,
+    /// The end a time range gives (`[00:00 - 00:05]`), when it is later than `time`.
+    end: Option<Time>,
     /// The paragraph's first words, when on the header line.
     text: &'a str,
 }
@@ -512,6 +549,23 @@ fn enclosed_time(s: &str) -> Option<(Time, &str)> {
     Some((clock(s[1..end].trim())?, &s[end + 1..]))
 }
 
+/// A time range in brackets at the start of `s` (`[00:00 - 00:05]`, `[0:00:00 --> 0:00:05]`,
+/// `[00:00 → 00:15]`, as diarize-and-transcribe tools write each segment): the start, the
+/// end and the rest after it. `None` unless both are clock times ([`clock`]) joined by `-`,
+/// `–`, `—`, `->`, `-->`, `→` or `to`, and the end is not before the start.
+fn enclosed_range(s: &str) -> Option<(Time, Time, &str)> {
+    let inner = s.strip_prefix('[')?;
+    let close = inner.char_indices().take(RANGE_WINDOW).find(|&(_, c)| c == ']')?.0;
+    let (range, rest) = (&inner[..close], &inner[close + 1..]);
+    let (from, to) =
+        ["-->", "->", "→", " to ", "–", "—", "-"].iter().find_map(|sep| range.split_once(sep))?;
+    let (start, end) = (clock(from.trim())?, clock(to.trim())?);
+    (end >= start).then_some((start, end, rest))
+}
+
+/// Longest time range looked for in a header ([`enclosed_range`]), in characters.
+const RANGE_WINDOW: usize = 48;
+
 /// The rest of a line after a Markdown link's target that opens it (`(javascript:void(0);)
 /// Name: text` after `[13:30]`, `(https://youtu.be/x?t=810) Name: text`): `None` unless `rest`
 /// starts with `(` right after the `]`, the parentheses close within [`MAX_LINK_TARGET`]
@@ -554,16 +608,28 @@ fn header(line: &str) -> Option<Header<'_>> {
     if l.is_empty() {
         return None;
     }
-    // `[00:01:02] …`; a page's clickable time is a Markdown link, `[13:30](target) …`.
-    if let Some((time, rest)) = enclosed_time(l).filter(|_| l.starts_with('[')) {
+    // `[00:01:02] …`; a page's clickable time is a Markdown link, `[13:30](target) …`; a
+    // time range gives the end too (`[00:00 - 00:05] SPEAKER_00: …`).
+    let timed = enclosed_time(l)
+        .map(|(time, rest)| (time, None, rest))
+        .or_else(|| enclosed_range(l).map(|(time, end, rest)| (time, Some(end), rest)));
+    if let Some((time, end, rest)) = timed.filter(|_| l.starts_with('[')) {
         let rest = link_target(rest).unwrap_or(rest);
         if let Some(name) = dash_name(rest) {
-            return Some(Header { shape: Shape::Bracket, speaker: Some(name), time, text: "" });
+            return Some(Header {
+                shape: Shape::Bracket,
+                speaker: Some(name),
+                time,
+                end,
+                text: "",
+            });
         }
         let rest = rest.trim().trim_start_matches(['-', '–', '—']).trim();
         return Some(match name_colon(rest) {
-            Some((name, text)) => Header { shape: Shape::Bracket, speaker: Some(name), time, text },
-            None => Header { shape: Shape::Bracket, speaker: None, time, text: rest },
+            Some((name, text)) => {
+                Header { shape: Shape::Bracket, speaker: Some(name), time, end, text }
+            }
+            None => Header { shape: Shape::Bracket, speaker: None, time, end, text: rest },
         });
     }
     // `[Speaker 1] [00:00] text`: a bracketed name, then the time; Zoom's saved captions
@@ -583,6 +649,7 @@ fn header(line: &str) -> Option<Header<'_>> {
             shape: Shape::Bracket,
             speaker: Some(name),
             time,
+            end: None,
             text,
         });
     }
@@ -590,25 +657,37 @@ fn header(line: &str) -> Option<Header<'_>> {
     if let Some((time, rest)) = enclosed_time(l) {
         let rest = rest.trim_start();
         let text = rest.strip_prefix(':').unwrap_or(rest).trim();
-        return Some(Header { shape: Shape::Rev, speaker: None, time, text });
+        return Some(Header { shape: Shape::Rev, speaker: None, time, end: None, text });
     }
     // `0:04` alone, `00:01:02 Name: text`, or `00:01:02 text` (a full `H:MM:SS` clock).
     let first = l.split_whitespace().next().unwrap_or("");
     if let Some(time) = clock(first) {
         if let Some(name) = dash_name(&l[first.len()..]) {
-            return Some(Header { shape: Shape::TimeName, speaker: Some(name), time, text: "" });
+            return Some(Header {
+                shape: Shape::TimeName,
+                speaker: Some(name),
+                time,
+                end: None,
+                text: "",
+            });
         }
         let rest = l[first.len()..].trim().trim_start_matches(['-', '–', '—', '|']).trim();
         if rest.is_empty() {
-            return Some(Header { shape: Shape::TimeOnly, speaker: None, time, text: "" });
+            return Some(Header {
+                shape: Shape::TimeOnly,
+                speaker: None,
+                time,
+                end: None,
+                text: "",
+            });
         }
         return match name_colon(rest) {
             Some((name, text)) => {
-                Some(Header { shape: Shape::TimeName, speaker: Some(name), time, text })
+                Some(Header { shape: Shape::TimeName, speaker: Some(name), time, end: None, text })
             }
             // `10:30 is when we meet` stays text: only an hours clock starts nameless text.
             None if first.matches(':').count() == 2 => {
-                Some(Header { shape: Shape::TimeName, speaker: None, time, text: rest })
+                Some(Header { shape: Shape::TimeName, speaker: None, time, end: None, text: rest })
             }
             None => None,
         };
@@ -630,7 +709,7 @@ fn header(line: &str) -> Option<Header<'_>> {
             return None;
         }
         let text = after.strip_prefix(':').unwrap_or(after).trim();
-        return Some(Header { shape: Shape::Rev, speaker: Some(name), time, text });
+        return Some(Header { shape: Shape::Rev, speaker: Some(name), time, end: None, text });
     }
     // `Speaker 1  0:04`, `Jon Krohn: 00:02:51`: a name, whitespace, a time, and nothing after.
     let last = l.split_whitespace().next_back()?;
@@ -652,7 +731,7 @@ fn header(line: &str) -> Option<Header<'_>> {
     if !wide && !capitalised(name) {
         return None;
     }
-    Some(Header { shape: Shape::NameTime, speaker: Some(name), time, text: "" })
+    Some(Header { shape: Shape::NameTime, speaker: Some(name), time, end: None, text: "" })
 }
 
 /// A paragraph header whose time is no clock time (`[00:01:60] Bob: …`, `Bob (00:0:60):`,
@@ -761,9 +840,6 @@ pub(crate) fn sniff(head: &str) -> Option<Format> {
 fn is_markup(line: &str) -> bool {
     let t = line.trim();
     let heading = t.starts_with('#') && t.trim_start_matches('#').starts_with(' ');
-    let rule = |c: char| {
-        t.chars().filter(|&x| x == c).count() >= 3 && t.chars().all(|x| x == c || x == ' ')
-    };
     let footer = t.len() < 300 && {
         let l = t.to_lowercase();
         (l.starts_with("transcribed by") && l.contains("otter.ai") && t.len() < 80)
@@ -773,14 +849,15 @@ fn is_markup(line: &str) -> bool {
             // reserved.`).
             || ((l.starts_with("copyright") || l.starts_with('©')) && t.len() < 200)
     };
-    heading
-        || rule('-')
-        || rule('*')
-        || rule('_')
-        || footer
-        || page_mark(t)
-        || rush_notice(t)
-        || service_credit(t)
+    heading || is_rule(t) || footer || page_mark(t) || rush_notice(t) || service_credit(t)
+}
+
+/// Whether a line is a Markdown rule (`---`, `***`, `___`, spaces allowed between).
+fn is_rule(line: &str) -> bool {
+    let t = line.trim();
+    ['-', '*', '_'].into_iter().any(|c| {
+        t.chars().filter(|&x| x == c).count() >= 3 && t.chars().all(|x| x == c || x == ' ')
+    })
 }
 
 /// Transcription services whose credit line a transcript carries ([`service_credit`]).
@@ -901,6 +978,8 @@ struct Paragraph {
     column: usize,
     speaker: String,
     start: Time,
+    /// The end its header's time range gives (`[00:00 - 00:05]`): kept, not estimated.
+    end: Option<Time>,
     text: String,
     /// No name on it or above it: the placeholder speaker.
     defaulted: bool,
@@ -1003,6 +1082,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut last_speaker: Option<String> = None;
     let mut skipped: Option<(usize, usize)> = None;
     let mut markup: Option<(usize, usize)> = None;
+    // The line of the paragraph a Markdown rule closed (the lines under it are a footer).
+    let mut closed: Option<usize> = None;
     let mut any_text = false;
     // A time on its own line (Google Meet, YouTube): the block it opens, and whether its lines
     // are `Name: text` turns (decided by its first line).
@@ -1054,6 +1135,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     column: indent + 1,
                     speaker,
                     start,
+                    end: None,
                     text: said,
                     defaulted,
                 });
@@ -1061,6 +1143,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
             if is_markup(raw) {
                 markup.get_or_insert((n, 0)).1 += 1;
+                // A rule closes the paragraph above it: the lines under the rule up to the
+                // next header are a page's footer, not its words.
+                if is_rule(raw) {
+                    closed = current.as_ref().map(|p| p.line);
+                }
                 continue;
             }
             // In a block whose first line is `Name: text`, every such line is a turn of its
@@ -1080,6 +1167,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                         column,
                         speaker: name.to_owned(),
                         start: bl.time,
+                        end: None,
                         text: said.to_owned(),
                         defaulted: false,
                     };
@@ -1103,6 +1191,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     column,
                     speaker: name.to_owned(),
                     start: above.start,
+                    end: None,
                     text: said.to_owned(),
                     defaulted: false,
                 };
@@ -1115,6 +1204,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 continue;
             }
             match current.as_mut() {
+                Some(p) if closed == Some(p.line) => {
+                    markup.get_or_insert((n, 0)).1 += 1;
+                }
                 Some(p) => {
                     if !p.text.is_empty() {
                         p.text.push('\n');
@@ -1152,6 +1244,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             column,
             speaker,
             start: h.time,
+            end: h.end.filter(|&e| e > h.time),
             text: h.text.to_owned(),
             defaulted,
         };
@@ -1192,7 +1285,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             WarningKind::Skipped,
             line,
             Some(1),
-            format!("{count} line(s) of markup (headings, rules) or a transcription service's footer skipped: not speech"),
+            format!("{count} line(s) of markup (headings, rules, a footer under a rule) or a transcription service's footer skipped: not speech"),
         )?;
     }
     if lower_turns {
@@ -2921,7 +3014,17 @@ fn place(
     while g < order.len() {
         let t = paragraphs[order[g]].start;
         let h = g + order[g..].iter().take_while(|&&i| paragraphs[i].start == t).count();
-        let group = &order[g..h];
+        // Paragraphs with an end of their own (a time range) keep it; the others are laid
+        // out after each other from the shared start.
+        for &i in &order[g..h] {
+            if let Some(end) = paragraphs[i].end {
+                starts[i] = t;
+                ends[i] = end;
+            }
+        }
+        let group: Vec<usize> =
+            order[g..h].iter().copied().filter(|&i| paragraphs[i].end.is_none()).collect();
+        let group = &group[..];
         let bound = order.get(h).map(|&i| paragraphs[i].start);
         let needs: Vec<i64> =
             group.iter().map(|&i| words_time(word_count(&paragraphs[i].text))).collect();
@@ -2965,7 +3068,9 @@ fn place(
         let content = (!p.text.is_empty()).then(|| Content::text(p.text));
         if let Some(seg) = Segment::new(start, end) {
             b.add(seg, &p.speaker, content);
-            b.end_estimated();
+            if p.end.is_none() {
+                b.end_estimated();
+            }
         } else {
             ctx.warn_at(
                 WarningKind::ZeroDuration,
@@ -3811,5 +3916,25 @@ mod tests {
         // Two recurring headings among many sections: too few of the headings.
         let sections = "## Ana\nx\n## Bo\nx\n## Ana\nx\n## Bo\nx\n## One\n## Two\n## Three\n## Four\n## Five\n";
         assert!(heading_labels(sections.lines()).is_empty());
+    }
+
+    /// A time range in brackets gives a start and an end; anything else in brackets does not.
+    #[test]
+    fn time_ranges_in_brackets() {
+        let t = |s: i64| Time::from_micros(s * MICROS_PER_SECOND);
+        assert_eq!(enclosed_range("[00:00 - 00:05] A: x"), Some((t(0), t(5), " A: x")));
+        assert_eq!(enclosed_range("[0:00:05 --> 0:00:10] x"), Some((t(5), t(10), " x")));
+        assert_eq!(enclosed_range("[00:15 → 00:32]"), Some((t(15), t(32), "")));
+        assert_eq!(enclosed_range("[01:00 to 01:30] x"), Some((t(60), t(90), " x")));
+        // An end before the start, a single time, a word: no range.
+        assert_eq!(enclosed_range("[00:10 - 00:05] x"), None);
+        assert_eq!(enclosed_range("[00:10] x"), None);
+        assert_eq!(enclosed_range("[Speaker 1 - Host] x"), None);
+        let h = header("[00:00 - 00:05] SPEAKER_00: Hello.").unwrap();
+        assert_eq!(
+            (h.speaker, h.time, h.end, h.text),
+            (Some("SPEAKER_00"), t(0), Some(t(5)), "Hello.")
+        );
+        assert!(is_rule("---") && is_rule("* * *") && !is_rule("--") && !is_rule("- item"));
     }
 }

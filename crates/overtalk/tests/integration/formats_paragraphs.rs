@@ -1248,3 +1248,34 @@ fn lower_case_labels_by_the_whole_file() {
     let t = out.corpus.iter().next().unwrap().1;
     assert_eq!(t.untimed().len(), 5);
 }
+
+/// A diarize-and-transcribe tool's Markdown: a summary above, then one line per segment with
+/// its time range (`[00:00 → 00:15] SPEAKER_00: …`), a rule and the tool's italic footer
+/// below. Read before: no format at all (the ranges were no times); now each segment keeps
+/// its end as written (the overlap at 00:31 is the file's), and the footer under the rule is
+/// no one's words.
+#[test]
+fn time_ranges_keep_their_ends_and_a_rule_ends_the_words() {
+    let out = fixture("diarized_ranges_markdown.md");
+    let t = out.corpus.iter().next().unwrap().1;
+    let exact = |name: &str, start: i64, end: i64, text: &str| {
+        (name.to_owned(), start * S, end * S, false, text.to_owned())
+    };
+    assert_eq!(
+        tracks(t),
+        vec![
+            exact("SPEAKER_00", 0, 15, "Shall we begin? First, the progress on project X."),
+            exact("SPEAKER_01", 15, 32, "Yes, the design phase finished on schedule."),
+            exact("SPEAKER_00", 31, 34, "Good."),
+            exact("SPEAKER_01", 34, 41, "We start building next week."),
+        ]
+    );
+    assert_eq!(t.estimated_ends(), 0);
+    let warnings: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings.iter().any(|w| w.contains(
+            "line 1, column 1: 6 line(s) of markup (headings, rules, a footer under a rule)"
+        )),
+        "{warnings:?}"
+    );
+}
