@@ -94,7 +94,9 @@
 //! (`press_question`), a committee's `Q12 Chair:` numbers taken off, headings in capitals and
 //! Hansard's column marks skipped. Times too few to place the turns (a stray time stamp; the
 //! Australian Hansard's time of day on a speech's first label only) are set aside with a
-//! warning (`late_times`).
+//! warning (`late_times`). A Markdown rule closes the turn above it, as it closes a timed
+//! paragraph: the lines under it up to the next turn (a clerk's certification at the end) are
+//! skipped with the markup.
 //!
 //! # Labels in lower case
 //!
@@ -1532,6 +1534,8 @@ fn read_untimed(
     let mut headings: Option<(usize, usize)> = None;
     // Markup, footers and page marks (`15 Mar 2023 : Column 812`): the first and how many.
     let mut markup: Option<(usize, usize)> = None;
+    // The number of turns read when a Markdown rule closed the last of them.
+    let mut closed: Option<usize> = None;
     // Material inserted into the record (below GPO's `[… follows:]`): the first line and how
     // many, and whether the lines read are such material.
     let mut inserted: Option<(usize, usize)> = None;
@@ -1559,6 +1563,11 @@ fn read_untimed(
         }
         if is_markup(line) {
             markup.get_or_insert((n, 0)).1 += 1;
+            // A rule closes the turn above it: the lines under it up to the next turn are a
+            // footer (a clerk's certification, a tool's credits), not that speaker's words.
+            if is_rule(line) && !read.is_empty() {
+                closed = Some(read.len());
+            }
             continue;
         }
         let unmarked = unmark(line);
@@ -1631,7 +1640,9 @@ fn read_untimed(
             continue;
         }
         inserting = insertion_note(line);
+        let under_rule = closed == Some(read.len());
         match read.last_mut() {
+            Some(_) if under_rule => markup.get_or_insert((n, 0)).1 += 1,
             Some((_, _, said)) => {
                 if !said.is_empty() {
                     said.push('\n');
@@ -1662,7 +1673,7 @@ fn read_untimed(
             WarningKind::Skipped,
             line,
             Some(1),
-            format!("{count} line(s) of markup, a service's footer, a broadcaster's notice or copyright, or a page mark of the printed record (`Column 812`, `[GRAPHIC] [TIFF OMITTED] …`) skipped: not speech"),
+            format!("{count} line(s) of markup, a service's footer, a broadcaster's notice or copyright, a page mark of the printed record (`Column 812`, `[GRAPHIC] [TIFF OMITTED] …`) or a footer under a rule skipped: not speech"),
         )?;
     }
     if let Some((line, count)) = inserted {

@@ -1279,3 +1279,32 @@ fn time_ranges_keep_their_ends_and_a_rule_ends_the_words() {
         "{warnings:?}"
     );
 }
+
+/// A council meeting's transcript without times: the clerk's certification under a rule at
+/// the end (a heading, a sentence, a signature, `Approved:` and a date). Read before: all of
+/// it was the mayor's last words; now the rule closes the turn above it.
+#[test]
+fn a_rule_closes_the_last_turn_of_an_untimed_transcript() {
+    let out = fixture("council_certification.txt");
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("MAYOR OKAFOR", 7),
+            ("COUNCILMEMBER LIND", 9),
+            ("MAYOR OKAFOR", 11),
+            ("COUNCIL", 13),
+            ("MAYOR OKAFOR", 15),
+        ])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(
+        t.untimed()[4].content.display_text(),
+        "Motion carries. We are adjourned at 7:40 PM."
+    );
+    assert!(
+        warnings.iter().any(|w| w.contains("line 5, column 1: 6 line(s) of markup")
+            && w.contains("or a footer under a rule skipped")),
+        "{warnings:?}"
+    );
+}
