@@ -45,7 +45,8 @@
 //! transcript — Markdown headings and rules, Otter's `Transcribed by https://otter.ai` footer,
 //! Sonix's `(Transcribed by Sonix.ai - Remove this message…)` and its player's credit lines,
 //! Google Meet's `Transcription ended after …` and its note that the transcript was computer
-//! generated — are skipped with one [`WarningKind::Skipped`] warning. A rule closes the
+//! generated, Microsoft Teams's `Ana Ruiz started transcription` and `… stopped transcription`
+//! — are skipped with one [`WarningKind::Skipped`] warning. A rule closes the
 //! paragraph above it: lines under it up to the next header (a page's footer, `*Processed
 //! by …*`) are skipped with them, not read as that paragraph's words.
 //!
@@ -851,7 +852,27 @@ fn is_markup(line: &str) -> bool {
             // reserved.`).
             || ((l.starts_with("copyright") || l.starts_with('©')) && t.len() < 200)
     };
-    heading || is_rule(t) || footer || page_mark(t) || rush_notice(t) || service_credit(t)
+    heading
+        || is_rule(t)
+        || footer
+        || transcription_event(t)
+        || page_mark(t)
+        || rush_notice(t)
+        || service_credit(t)
+}
+
+/// Whether a line is a meeting service's note that someone started or stopped the
+/// transcription (Microsoft Teams writes `Ana Ruiz started transcription` above the first
+/// paragraph and `Ana Ruiz stopped transcription` under the last, and again where it was
+/// restarted): a name ([`is_name`]) and the event, nothing else. Read as text, the note at the
+/// end was words of the last speaker.
+fn transcription_event(t: &str) -> bool {
+    ["started transcription", "stopped transcription"].iter().any(|event| {
+        t.len() < MAX_NAME_CHARS + 32
+            && t.strip_suffix(event)
+                .and_then(|name| name.strip_suffix(' '))
+                .is_some_and(|name| is_name(name) && capitalised(name))
+    })
 }
 
 /// Whether a line is a Markdown rule (`---`, `***`, `___`, spaces allowed between).
@@ -3947,5 +3968,16 @@ mod tests {
             (Some("SPEAKER_00"), t(0), Some(t(5)), "Hello.")
         );
         assert!(is_rule("---") && is_rule("* * *") && !is_rule("--") && !is_rule("- item"));
+    }
+
+    /// Teams's notes that someone started or stopped the transcription are markup; a sentence
+    /// that ends so is not.
+    #[test]
+    fn transcription_events_are_markup() {
+        assert!(is_markup("Ana Ruiz started transcription"));
+        assert!(is_markup("Marcelo Torres stopped transcription"));
+        assert!(!is_markup("We all stopped transcription"));
+        assert!(!is_markup("So then the team that was paid for it stopped transcription"));
+        assert!(!is_markup("started transcription"));
     }
 }

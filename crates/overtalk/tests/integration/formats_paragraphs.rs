@@ -1308,3 +1308,30 @@ fn a_rule_closes_the_last_turn_of_an_untimed_transcript() {
         "{warnings:?}"
     );
 }
+
+/// Microsoft Teams's transcript as text: the meeting's title, date and length, `Ana Ruiz
+/// started transcription` above the first paragraph and `… stopped transcription` under the
+/// last. Read before: the note at the end was the last speaker's words.
+#[test]
+fn teams_notes_that_the_transcription_started_and_stopped_are_no_words() {
+    let out = fixture("teams_transcript.txt");
+    let t = out.corpus.iter().next().unwrap().1;
+    let said: Vec<(String, i64, String)> =
+        tracks(t).into_iter().map(|(name, start, _, _, text)| (name, start, text)).collect();
+    let turn = |name: &str, start: i64, text: &str| (name.to_owned(), start * S, text.to_owned());
+    assert_eq!(
+        said,
+        vec![
+            turn("Bo Lind", 3, "with you. And then the contract renews at the new amount."),
+            turn("Ana Ruiz", 21, "That was."),
+            turn("Bo Lind", 28, "term would be a year in this example."),
+            turn("Ana Ruiz", 1864, "Have a good day."),
+            turn("Cy Marsh", 1865, "Thanks, guys."),
+        ]
+    );
+    let warnings: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings.iter().any(|w| w.contains("line 5, column 1: 2 line(s) of markup")),
+        "{warnings:?}"
+    );
+}
