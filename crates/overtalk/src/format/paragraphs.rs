@@ -13,6 +13,7 @@
 //! Speaker 1  0:04                      Otter, Zoom: name, spaces, time (text on the next lines)
 //! [00:01:02] Ana Ruiz: text            Descript, Trint, Temi: time in brackets, name, colon
 //! [00:01:02] text                      the same without a name
+//! [00:00 - 00:05] SPEAKER_00: text      diarize-and-transcribe tools: a time range (the end kept)
 //! [13:30](link) Ana Ruiz: text         a page's clickable time (a Markdown link), then as above
 //! 00:01:02 Ana Ruiz: text              time first, then name and colon
 //! 0:04                                 YouTube: the time alone on its line (text follows)
@@ -20,6 +21,7 @@
 //! Jon Krohn: 00:02:51                  Rev: name, colon, a bare time (text on the next lines)
 //! **Ana:**: [00:00:00] text            Descript: name, colon, time in brackets
 //! **Emma** [0:00] text                 podcast sites: a capitalised name, the time, text
+//! 0:00:14.1 **Ana Ruiz** text           podcast sites: the time, a name in bold, text
 //! [Speaker 1] [00:00] text             a bracketed name, then the time
 //! 00:00:05 text                        Talk Python: a full H:MM:SS clock, then text
 //! [Ana Ruiz] 19:09:47                  Zoom's saved captions: a bracketed name, a bare time
@@ -43,14 +45,23 @@
 //! transcript — Markdown headings and rules, Otter's `Transcribed by https://otter.ai` footer,
 //! Sonix's `(Transcribed by Sonix.ai - Remove this message…)` and its player's credit lines,
 //! Google Meet's `Transcription ended after …` and its note that the transcript was computer
-//! generated — are skipped with one [`WarningKind::Skipped`] warning.
+//! generated, Microsoft Teams's `Ana Ruiz started transcription` and `… stopped transcription`
+//! — are skipped with one [`WarningKind::Skipped`] warning. A rule closes the
+//! paragraph above it: lines under it up to the next header (a page's footer, `*Processed
+//! by …*`) are skipped with them, not read as that paragraph's words.
 //!
 //! - Times are `H:MM:SS` or `M:SS` (the fields after the first have two digits below 60), with
 //!   an optional `.fff` or `,fff` fraction.
 //! - A name may hold titles, initials and colons (`Senator Smith: Chair: (00:01:00)` is the
 //!   speaker `Senator Smith: Chair`): in the Rev shapes the time anchors the header, so
 //!   everything before it is the name. In the `[time] name: text` shape the name ends at the
-//!   first colon. Markdown emphasis around a header (`**Speaker 1** (00:00):`, `## …`) is removed.
+//!   first colon. Markdown emphasis around a header (`**Speaker 1** (00:00):`, `## …`) is
+//!   removed; a name in emphasis right after the time, without a colon (`0:00:14.1 **Ana
+//!   Ruiz** Welcome…`), is the speaker's (`emphasised_name_after_time`), and `&` may join
+//!   two names in one label (`**Jen Luker & Safia Abdalla** (laughing)`).
+//! - A header with a time range (`[00:00 - 00:05]`, `[0:00:00 --> 0:00:05]`, `[00:00 →
+//!   00:15]`) gives its paragraph's end too: that end is kept as written, not estimated, so
+//!   overlaps between such paragraphs are measured.
 //! - A header without a name continues with the speaker of the paragraph before (Descript and
 //!   YouTube repeat times, not names); before any name the speaker is `unknown`, with one
 //!   [`WarningKind::MissingSpeaker`] warning.
@@ -78,11 +89,38 @@
 //! them (`stacked_labels`; also on the line of the words without a colon, `Mr Lee (Bath) (LD)
 //! I rise…`, or before a dash, the Australian `Mr ALBANESE —because…`), `Name:` labels in
 //! Markdown bold or alone on their line above the words (a web page's transcript, Rev's
-//! export without times; `colon_labels`), a witness sworn in mixed case, over two lines or in a `Witness:` field, a press briefing's `Q` lines
+//! export without times; `colon_labels`) or as Markdown headings that recur (`### Interviewer`
+//! above the words; `heading_labels`), an anonymised participant's label in square brackets
+//! (`[Int2]: …`; `bracketed_label`), a witness sworn in mixed case, over two lines or in a `Witness:` field, a press briefing's `Q` lines
 //! (`press_question`), a committee's `Q12 Chair:` numbers taken off, headings in capitals and
 //! Hansard's column marks skipped. Times too few to place the turns (a stray time stamp; the
 //! Australian Hansard's time of day on a speech's first label only) are set aside with a
-//! warning (`late_times`).
+//! warning (`late_times`). A Markdown rule closes the turn above it, as it closes a timed
+//! paragraph: the lines under it up to the next turn (a clerk's certification at the end) are
+//! skipped with the markup.
+//!
+//! # Labels in lower case
+//!
+//! A label in lower case (`danah: so what I meant…`, `interviewer: and then?`; a podcast or
+//! interview transcript written so) opens a turn only by the evidence of the whole file
+//! (`LowerLabels`), since one line cannot tell it from prose (`result: nothing`):
+//!
+//! - its shape (`lower_label`): one or two words starting in lower case, of letters, digits,
+//!   `-`, `'` and `_`, a colon, then whitespace; no period (`e.g.:`, `i.e.:`), no link or
+//!   scheme (`http://…`, `mailto:x`), no time (`10:30`), no word that opens a note, a field or
+//!   a mail (`note:`, `update:`, `source:`, `from:`, `re:`, `todo:`);
+//! - the name opens two lines or more: a name that comes once is words of the turn above,
+//!   with a note (`1 line(s) open with a lower-case label that comes once…`);
+//! - the turns change speaker to or from such a name at least twice (`danah`, `interviewer`,
+//!   `danah`; or alternating with a capitalised label, `Interviewer:` and `danah:`);
+//! - those lines are more than a third of the lines that open with a label, so that lower-case
+//!   prose that recurs in a transcript named with capitals stays words (with a note naming
+//!   it), and the lower-case labels that come once are no more than those lines (a glossary of
+//!   `term: meaning` lines is no transcript).
+//!
+//! The names read so are listed in a note. These are notes, not repairs: the text is well
+//! formed and only its reading is chosen, so `--strict` reads the file the same. The same
+//! names open the turns under a time on its own line (Google Meet's blocks).
 //!
 //! # Ends are estimated
 //!
@@ -231,6 +269,8 @@ struct Header<'a> {
     shape: Shape,
     speaker: Option<&'a str>,
     time: Time,
+    /// The end a time range gives (`[00:00 - 00:05]`), when it is later than `time`.
+    end: Option<Time>,
     /// The paragraph's first words, when on the header line.
     text: &'a str,
 }
@@ -282,7 +322,11 @@ fn is_name(s: &str) -> bool {
         && !s.contains(['[', ']', '"', '“', '”', '{', '}', '<', '>'])
 }
 
-/// Removes markdown heading marks and emphasis from a candidate header.
+/// Removes markdown heading marks and emphasis from a candidate header. A name in emphasis
+/// right after a leading time, without a colon (`0:00:36.2 **Ana Ruiz** Hello.`, as podcast
+/// sites write their transcripts), is the speaker's: it gets the colon that a name in plain
+/// text needs (`0:00:36.2 Ana Ruiz: Hello.`), since without its emphasis it would run into
+/// the words.
 fn unmark(line: &str) -> std::borrow::Cow<'_, str> {
     let t = line.trim();
     let t = t.trim_start_matches('#').trim_start();
@@ -291,6 +335,9 @@ fn unmark(line: &str) -> std::borrow::Cow<'_, str> {
         Some(i) if t.ends_with('}') => t[..i].trim_end(),
         _ => t,
     };
+    if let Some(named) = emphasised_name_after_time(t) {
+        return std::borrow::Cow::Owned(named);
+    }
     if t.contains("**") || t.contains("__") {
         std::borrow::Cow::Owned(t.replace("**", "").replace("__", "").trim().to_owned())
     } else {
@@ -298,10 +345,38 @@ fn unmark(line: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Words that may stay in lower case inside a name (`Ana de la Cruz`, `Ludwig van Beethoven`).
+/// `TIME Name: text` from `TIME **Name** text` (or `__Name__`): a leading time (`0:00:36.2`,
+/// `[00:01:02]`, `(01:02)`), then a name in emphasis without a colon, then words. `None` for
+/// any other line, and when the emphasis holds no name ([`is_name`]) or a colon (`**Ana:**`
+/// is read as it is), or nothing follows it.
+///
+/// ```text
+/// 0:00:14.1 **Adam Garrett-Harris** Welcome to the show.   -> 0:00:14.1 Adam Garrett-Harris: Welcome to the show.
+/// 0:04:09.7 **All** (laughing)                             -> 0:04:09.7 All: (laughing)
+/// 0:05:00 **Note** this is bold                            -> (unchanged: `Note` labels no one)
+/// ```
+fn emphasised_name_after_time(t: &str) -> Option<String> {
+    let time = t.split_whitespace().next()?;
+    let timed =
+        clock(time).is_some() || enclosed_time(time).is_some_and(|(_, rest)| rest.is_empty());
+    if !timed {
+        return None;
+    }
+    let rest = t[time.len()..].trim_start();
+    let mark = ["**", "__"].into_iter().find(|m| rest.starts_with(m))?;
+    let inner = &rest[mark.len()..];
+    let close = inner.find(mark)?;
+    let (name, after) = (inner[..close].trim(), inner[close + mark.len()..].trim());
+    let plain = !name.contains(':') && !after.starts_with(':') && !after.is_empty();
+    let named = plain && is_name(name) && !NOT_SPEAKERS.contains(&name.to_lowercase().as_str());
+    named.then(|| format!("{time} {name}: {}", after.replace("**", "").replace("__", "")))
+}
+
+/// Words that may stay in lower case inside a name (`Ana de la Cruz`, `Ludwig van Beethoven`), and
+/// the `&` between two names of one label (`Jen Luker & Safia Abdalla`).
 const NAME_PARTICLES: &[&str] = &[
-    "al", "bin", "da", "das", "de", "del", "della", "der", "di", "do", "dos", "du", "el", "la",
-    "le", "of", "van", "von", "y", "zu",
+    "&", "al", "bin", "da", "das", "de", "del", "della", "der", "di", "do", "dos", "du", "el",
+    "la", "le", "of", "van", "von", "y", "zu",
 ];
 
 /// Whether every word of `name` starts with a capital or a digit (`Ana Ruiz`, `Speaker 1`),
@@ -362,7 +437,7 @@ pub(crate) fn untimed_turns(text: &str) -> Option<(usize, String)> {
     let mut first = None;
     let labels = Labels::of(text);
     for (n, line) in text.lines().enumerate().take(2000) {
-        let Some((name, said)) = untimed_turn_start(line.trim(), labels) else { continue };
+        let Some((name, said)) = untimed_turn_start(line.trim(), &labels) else { continue };
         if said.is_empty() {
             continue;
         }
@@ -424,7 +499,7 @@ pub(crate) fn speech_turns(text: &str) -> bool {
         .lines()
         .take(2000)
         .filter(|line| !is_markup(line))
-        .filter_map(|line| untimed_turn_start(line.trim(), labels))
+        .filter_map(|line| untimed_turn_start(line.trim(), &labels))
         .filter(|(_, said)| !said.is_empty())
         .collect();
     // Names in capitals open the turns when two in three are so (`HAYES:`, as
@@ -477,6 +552,23 @@ fn enclosed_time(s: &str) -> Option<(Time, &str)> {
     Some((clock(s[1..end].trim())?, &s[end + 1..]))
 }
 
+/// A time range in brackets at the start of `s` (`[00:00 - 00:05]`, `[0:00:00 --> 0:00:05]`,
+/// `[00:00 → 00:15]`, as diarize-and-transcribe tools write each segment): the start, the
+/// end and the rest after it. `None` unless both are clock times ([`clock`]) joined by `-`,
+/// `–`, `—`, `->`, `-->`, `→` or `to`, and the end is not before the start.
+fn enclosed_range(s: &str) -> Option<(Time, Time, &str)> {
+    let inner = s.strip_prefix('[')?;
+    let close = inner.char_indices().take(RANGE_WINDOW).find(|&(_, c)| c == ']')?.0;
+    let (range, rest) = (&inner[..close], &inner[close + 1..]);
+    let (from, to) =
+        ["-->", "->", "→", " to ", "–", "—", "-"].iter().find_map(|sep| range.split_once(sep))?;
+    let (start, end) = (clock(from.trim())?, clock(to.trim())?);
+    (end >= start).then_some((start, end, rest))
+}
+
+/// Longest time range looked for in a header ([`enclosed_range`]), in characters.
+const RANGE_WINDOW: usize = 48;
+
 /// The rest of a line after a Markdown link's target that opens it (`(javascript:void(0);)
 /// Name: text` after `[13:30]`, `(https://youtu.be/x?t=810) Name: text`): `None` unless `rest`
 /// starts with `(` right after the `]`, the parentheses close within [`MAX_LINK_TARGET`]
@@ -519,16 +611,28 @@ fn header(line: &str) -> Option<Header<'_>> {
     if l.is_empty() {
         return None;
     }
-    // `[00:01:02] …`; a page's clickable time is a Markdown link, `[13:30](target) …`.
-    if let Some((time, rest)) = enclosed_time(l).filter(|_| l.starts_with('[')) {
+    // `[00:01:02] …`; a page's clickable time is a Markdown link, `[13:30](target) …`; a
+    // time range gives the end too (`[00:00 - 00:05] SPEAKER_00: …`).
+    let timed = enclosed_time(l)
+        .map(|(time, rest)| (time, None, rest))
+        .or_else(|| enclosed_range(l).map(|(time, end, rest)| (time, Some(end), rest)));
+    if let Some((time, end, rest)) = timed.filter(|_| l.starts_with('[')) {
         let rest = link_target(rest).unwrap_or(rest);
         if let Some(name) = dash_name(rest) {
-            return Some(Header { shape: Shape::Bracket, speaker: Some(name), time, text: "" });
+            return Some(Header {
+                shape: Shape::Bracket,
+                speaker: Some(name),
+                time,
+                end,
+                text: "",
+            });
         }
         let rest = rest.trim().trim_start_matches(['-', '–', '—']).trim();
         return Some(match name_colon(rest) {
-            Some((name, text)) => Header { shape: Shape::Bracket, speaker: Some(name), time, text },
-            None => Header { shape: Shape::Bracket, speaker: None, time, text: rest },
+            Some((name, text)) => {
+                Header { shape: Shape::Bracket, speaker: Some(name), time, end, text }
+            }
+            None => Header { shape: Shape::Bracket, speaker: None, time, end, text: rest },
         });
     }
     // `[Speaker 1] [00:00] text`: a bracketed name, then the time; Zoom's saved captions
@@ -548,6 +652,7 @@ fn header(line: &str) -> Option<Header<'_>> {
             shape: Shape::Bracket,
             speaker: Some(name),
             time,
+            end: None,
             text,
         });
     }
@@ -555,25 +660,37 @@ fn header(line: &str) -> Option<Header<'_>> {
     if let Some((time, rest)) = enclosed_time(l) {
         let rest = rest.trim_start();
         let text = rest.strip_prefix(':').unwrap_or(rest).trim();
-        return Some(Header { shape: Shape::Rev, speaker: None, time, text });
+        return Some(Header { shape: Shape::Rev, speaker: None, time, end: None, text });
     }
     // `0:04` alone, `00:01:02 Name: text`, or `00:01:02 text` (a full `H:MM:SS` clock).
     let first = l.split_whitespace().next().unwrap_or("");
     if let Some(time) = clock(first) {
         if let Some(name) = dash_name(&l[first.len()..]) {
-            return Some(Header { shape: Shape::TimeName, speaker: Some(name), time, text: "" });
+            return Some(Header {
+                shape: Shape::TimeName,
+                speaker: Some(name),
+                time,
+                end: None,
+                text: "",
+            });
         }
         let rest = l[first.len()..].trim().trim_start_matches(['-', '–', '—', '|']).trim();
         if rest.is_empty() {
-            return Some(Header { shape: Shape::TimeOnly, speaker: None, time, text: "" });
+            return Some(Header {
+                shape: Shape::TimeOnly,
+                speaker: None,
+                time,
+                end: None,
+                text: "",
+            });
         }
         return match name_colon(rest) {
             Some((name, text)) => {
-                Some(Header { shape: Shape::TimeName, speaker: Some(name), time, text })
+                Some(Header { shape: Shape::TimeName, speaker: Some(name), time, end: None, text })
             }
             // `10:30 is when we meet` stays text: only an hours clock starts nameless text.
             None if first.matches(':').count() == 2 => {
-                Some(Header { shape: Shape::TimeName, speaker: None, time, text: rest })
+                Some(Header { shape: Shape::TimeName, speaker: None, time, end: None, text: rest })
             }
             None => None,
         };
@@ -595,7 +712,7 @@ fn header(line: &str) -> Option<Header<'_>> {
             return None;
         }
         let text = after.strip_prefix(':').unwrap_or(after).trim();
-        return Some(Header { shape: Shape::Rev, speaker: Some(name), time, text });
+        return Some(Header { shape: Shape::Rev, speaker: Some(name), time, end: None, text });
     }
     // `Speaker 1  0:04`, `Jon Krohn: 00:02:51`: a name, whitespace, a time, and nothing after.
     let last = l.split_whitespace().next_back()?;
@@ -617,7 +734,7 @@ fn header(line: &str) -> Option<Header<'_>> {
     if !wide && !capitalised(name) {
         return None;
     }
-    Some(Header { shape: Shape::NameTime, speaker: Some(name), time, text: "" })
+    Some(Header { shape: Shape::NameTime, speaker: Some(name), time, end: None, text: "" })
 }
 
 /// A paragraph header whose time is no clock time (`[00:01:60] Bob: …`, `Bob (00:0:60):`,
@@ -672,6 +789,7 @@ pub(crate) fn sniff(head: &str) -> Option<Format> {
     let mut first_header_at = None;
     // Inside a block opened by a time alone: whether its lines are `Name: text` turns.
     let mut block: Option<bool> = None;
+    let lower = LowerLabels::of(head).names;
     for (k, line) in head.lines().take(400).enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -690,7 +808,8 @@ pub(crate) fn sniff(head: &str) -> Option<Format> {
             }
             None => {
                 // A turn of a block whose first line names its speaker counts as a header.
-                let turn = name_colon(&candidate).is_some_and(|(name, _)| capitalised(name));
+                let turn = name_colon(&candidate).is_some_and(|(name, _)| capitalised(name))
+                    || lower_label(&candidate).is_some_and(|(name, _)| lower.contains(name));
                 match block {
                     Some(true) if turn => bracket += 1,
                     _ => {
@@ -724,9 +843,6 @@ pub(crate) fn sniff(head: &str) -> Option<Format> {
 fn is_markup(line: &str) -> bool {
     let t = line.trim();
     let heading = t.starts_with('#') && t.trim_start_matches('#').starts_with(' ');
-    let rule = |c: char| {
-        t.chars().filter(|&x| x == c).count() >= 3 && t.chars().all(|x| x == c || x == ' ')
-    };
     let footer = t.len() < 300 && {
         let l = t.to_lowercase();
         (l.starts_with("transcribed by") && l.contains("otter.ai") && t.len() < 80)
@@ -737,13 +853,34 @@ fn is_markup(line: &str) -> bool {
             || ((l.starts_with("copyright") || l.starts_with('©')) && t.len() < 200)
     };
     heading
-        || rule('-')
-        || rule('*')
-        || rule('_')
+        || is_rule(t)
         || footer
+        || transcription_event(t)
         || page_mark(t)
         || rush_notice(t)
         || service_credit(t)
+}
+
+/// Whether a line is a meeting service's note that someone started or stopped the
+/// transcription (Microsoft Teams writes `Ana Ruiz started transcription` above the first
+/// paragraph and `Ana Ruiz stopped transcription` under the last, and again where it was
+/// restarted): a name ([`is_name`]) and the event, nothing else. Read as text, the note at the
+/// end was words of the last speaker.
+fn transcription_event(t: &str) -> bool {
+    ["started transcription", "stopped transcription"].iter().any(|event| {
+        t.len() < MAX_NAME_CHARS + 32
+            && t.strip_suffix(event)
+                .and_then(|name| name.strip_suffix(' '))
+                .is_some_and(|name| is_name(name) && capitalised(name))
+    })
+}
+
+/// Whether a line is a Markdown rule (`---`, `***`, `___`, spaces allowed between).
+fn is_rule(line: &str) -> bool {
+    let t = line.trim();
+    ['-', '*', '_'].into_iter().any(|c| {
+        t.chars().filter(|&x| x == c).count() >= 3 && t.chars().all(|x| x == c || x == ' ')
+    })
 }
 
 /// Transcription services whose credit line a transcript carries ([`service_credit`]).
@@ -814,7 +951,10 @@ fn front_matter_end(text: &str) -> Option<usize> {
     let turns = text
         .lines()
         .take(n)
-        .filter(|l| untimed_colon_turn(l.trim(), false).is_some_and(|(_, said)| !said.is_empty()))
+        .filter(|l| {
+            untimed_colon_turn(l.trim(), false, &HashSet::new())
+                .is_some_and(|(_, said)| !said.is_empty())
+        })
         .count();
     (turns <= 1).then_some(n + 1)
 }
@@ -861,6 +1001,8 @@ struct Paragraph {
     column: usize,
     speaker: String,
     start: Time,
+    /// The end its header's time range gives (`[00:00 - 00:05]`): kept, not estimated.
+    end: Option<Time>,
     text: String,
     /// No name on it or above it: the placeholder speaker.
     defaulted: bool,
@@ -951,6 +1093,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     }
     let names_after = names_after_times(text);
     let mut named_after = 0usize;
+    // Lower-case labels of the turns under a time alone (`danah: text`), by the whole text.
+    let lower = LowerLabels::of(text);
+    let mut lower_turns = false;
     let speakers = header_speakers(text);
     // Turns by a speaker of the headers without a time of their own: the first and how many.
     let mut untimed_named: Option<(usize, usize)> = None;
@@ -960,6 +1105,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut last_speaker: Option<String> = None;
     let mut skipped: Option<(usize, usize)> = None;
     let mut markup: Option<(usize, usize)> = None;
+    // The line of the paragraph a Markdown rule closed (the lines under it are a footer).
+    let mut closed: Option<usize> = None;
     let mut any_text = false;
     // A time on its own line (Google Meet, YouTube): the block it opens, and whether its lines
     // are `Name: text` turns (decided by its first line).
@@ -1011,6 +1158,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     column: indent + 1,
                     speaker,
                     start,
+                    end: None,
                     text: said,
                     defaulted,
                 });
@@ -1018,12 +1166,20 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
             if is_markup(raw) {
                 markup.get_or_insert((n, 0)).1 += 1;
+                // A rule closes the paragraph above it: the lines under the rule up to the
+                // next header are a page's footer, not its words.
+                if is_rule(raw) {
+                    closed = current.as_ref().map(|p| p.line);
+                }
                 continue;
             }
             // In a block whose first line is `Name: text`, every such line is a turn of its
             // own from the block's time (they are laid out by their words when placed).
             if let Some(bl) = block.as_mut() {
-                let turn = name_colon(&candidate).filter(|(name, _)| capitalised(name));
+                let turn = name_colon(&candidate)
+                    .filter(|(name, _)| capitalised(name))
+                    .or_else(|| lower_label(&candidate).filter(|(n, _)| lower.names.contains(*n)));
+                lower_turns |= turn.is_some_and(|(name, _)| lower.names.contains(name));
                 let first = !bl.seen;
                 bl.seen = true;
                 bl.turns |= first && turn.is_some();
@@ -1034,6 +1190,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                         column,
                         speaker: name.to_owned(),
                         start: bl.time,
+                        end: None,
                         text: said.to_owned(),
                         defaulted: false,
                     };
@@ -1057,6 +1214,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     column,
                     speaker: name.to_owned(),
                     start: above.start,
+                    end: None,
                     text: said.to_owned(),
                     defaulted: false,
                 };
@@ -1069,6 +1227,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 continue;
             }
             match current.as_mut() {
+                Some(p) if closed == Some(p.line) => {
+                    markup.get_or_insert((n, 0)).1 += 1;
+                }
                 Some(p) => {
                     if !p.text.is_empty() {
                         p.text.push('\n');
@@ -1106,6 +1267,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             column,
             speaker,
             start: h.time,
+            end: h.end.filter(|&e| e > h.time),
             text: h.text.to_owned(),
             defaulted,
         };
@@ -1146,8 +1308,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             WarningKind::Skipped,
             line,
             Some(1),
-            format!("{count} line(s) of markup (headings, rules) or a transcription service's footer skipped: not speech"),
+            format!("{count} line(s) of markup (headings, rules, a footer under a rule) or a transcription service's footer skipped: not speech"),
         )?;
+    }
+    if lower_turns {
+        lower.warn(ctx)?;
     }
     if named_after > 0 {
         ctx.warn(Warning::new(
@@ -1299,7 +1464,7 @@ fn late_times(text: &str) -> Option<(usize, usize)> {
     let labels = Labels::of(pool);
     let turns = pool
         .lines()
-        .filter(|l| untimed_turn_start(l.trim(), labels).is_some_and(|(_, s)| !s.is_empty()))
+        .filter(|l| untimed_turn_start(l.trim(), &labels).is_some_and(|(_, s)| !s.is_empty()))
         .count();
     (times <= turns).then_some((line, turns))
 }
@@ -1339,7 +1504,7 @@ fn read_untimed(
     let mut labels = Labels::of(text);
     let (mut turns, mut upper) = (0usize, 0usize);
     for line in text.lines().filter(|l| !is_markup(l)) {
-        if let Some((name, said)) = untimed_turn_start(line.trim(), labels) {
+        if let Some((name, said)) = untimed_turn_start(line.trim(), &labels) {
             if !said.is_empty() {
                 turns += 1;
                 upper += usize::from(in_capitals(name));
@@ -1347,13 +1512,14 @@ fn read_untimed(
         }
     }
     labels.capitals_only = upper * 3 >= turns * 2;
+    LowerLabels::of(text).warn(ctx)?;
     // A `Name:` line without words opens a turn under a name that speaks elsewhere, that is
     // introduced so (`RACHEL MARTIN, BYLINE:` alone on its line, then `MARTIN:`, as NPR's
     // transcripts read), or that labels two lines or more.
     let mut speaking: HashSet<&str> = HashSet::new();
     let mut labelled: HashMap<&str, usize> = HashMap::new();
     for line in text.lines() {
-        if let Some((name, said)) = untimed_turn_start(line.trim(), labels) {
+        if let Some((name, said)) = untimed_turn_start(line.trim(), &labels) {
             *labelled.entry(name).or_default() += 1;
             if !said.is_empty() {
                 speaking.insert(name);
@@ -1389,6 +1555,8 @@ fn read_untimed(
     let mut headings: Option<(usize, usize)> = None;
     // Markup, footers and page marks (`15 Mar 2023 : Column 812`): the first and how many.
     let mut markup: Option<(usize, usize)> = None;
+    // The number of turns read when a Markdown rule closed the last of them.
+    let mut closed: Option<usize> = None;
     // Material inserted into the record (below GPO's `[… follows:]`): the first line and how
     // many, and whether the lines read are such material.
     let mut inserted: Option<(usize, usize)> = None;
@@ -1416,6 +1584,11 @@ fn read_untimed(
         }
         if is_markup(line) {
             markup.get_or_insert((n, 0)).1 += 1;
+            // A rule closes the turn above it: the lines under it up to the next turn are a
+            // footer (a clerk's certification, a tool's credits), not that speaker's words.
+            if is_rule(line) && !read.is_empty() {
+                closed = Some(read.len());
+            }
             continue;
         }
         let unmarked = unmark(line);
@@ -1468,7 +1641,7 @@ fn read_untimed(
                 continue;
             }
         }
-        let start = untimed_turn_start(line, labels)
+        let start = untimed_turn_start(line, &labels)
             .filter(|(name, said)| !said.is_empty() || opens.contains(name));
         if let Some((name, said)) = start {
             inserting = false;
@@ -1488,7 +1661,9 @@ fn read_untimed(
             continue;
         }
         inserting = insertion_note(line);
+        let under_rule = closed == Some(read.len());
         match read.last_mut() {
+            Some(_) if under_rule => markup.get_or_insert((n, 0)).1 += 1,
             Some((_, _, said)) => {
                 if !said.is_empty() {
                     said.push('\n');
@@ -1519,7 +1694,7 @@ fn read_untimed(
             WarningKind::Skipped,
             line,
             Some(1),
-            format!("{count} line(s) of markup, a service's footer, a broadcaster's notice or copyright, or a page mark of the printed record (`Column 812`, `[GRAPHIC] [TIFF OMITTED] …`) skipped: not speech"),
+            format!("{count} line(s) of markup, a service's footer, a broadcaster's notice or copyright, a page mark of the printed record (`Column 812`, `[GRAPHIC] [TIFF OMITTED] …`) or a footer under a rule skipped: not speech"),
         )?;
     }
     if let Some((line, count)) = inserted {
@@ -1678,7 +1853,7 @@ fn press_question(line: &str) -> Option<&str> {
 /// header with a time (as [`untimed_turns`] counts them); with `capitals_only`, a name without
 /// lower case. In an examination a `Q.` or `A.` line is a turn of `Q` or `A`
 /// ([`read_untimed`] names them).
-fn untimed_turn_start(line: &str, labels: Labels) -> Option<(&str, &str)> {
+fn untimed_turn_start<'a>(line: &'a str, labels: &Labels) -> Option<(&'a str, &'a str)> {
     if labels.examination {
         if let Some((letter, said)) = qa_line(line) {
             return Some((if letter == 'Q' { "Q" } else { "A" }, said));
@@ -1692,13 +1867,18 @@ fn untimed_turn_start(line: &str, labels: Labels) -> Option<(&str, &str)> {
     if labels.period {
         return period_label(line);
     }
-    untimed_colon_turn(line, labels.capitals_only)
+    untimed_colon_turn(line, labels.capitals_only, &labels.lower)
 }
 
 /// `(name, text)` when `line` opens with a capitalised `Name:` that is not a header with a
 /// time and whose name starts with a letter (`15 Mar 2023 : Column 812`, a page's running
-/// head in Hansard, names nobody); with `capitals_only`, a name without lower case.
-fn untimed_colon_turn(line: &str, capitals_only: bool) -> Option<(&str, &str)> {
+/// head in Hansard, names nobody), or with one of the file's lower-case labels (`lower`,
+/// [`LowerLabels`]); with `capitals_only`, a name without lower case.
+fn untimed_colon_turn<'a>(
+    line: &'a str,
+    capitals_only: bool,
+    lower: &HashSet<String>,
+) -> Option<(&'a str, &'a str)> {
     let line = question_number(line);
     let named = noted_label(line)
         .or_else(|| {
@@ -1706,10 +1886,38 @@ fn untimed_colon_turn(line: &str, capitals_only: bool) -> Option<(&str, &str)> {
                 (capitalised(name) || chair_label(name)) && name.starts_with(char::is_alphabetic)
             })
         })
+        .or_else(|| lower_label(line).filter(|(name, _)| lower.contains(*name)))
+        .or_else(|| bracketed_label(line))
         .or_else(|| office_label(line).filter(|_| !capitals_only))?;
     let (name, said) = named;
     let ok = header(line).is_none() && (!capitals_only || in_capitals(name));
     ok.then_some((name, said))
+}
+
+/// `(name, text)` when `line` opens with a label in square brackets and a colon, as
+/// anonymised interview transcripts write their participants (`[Int2]: About eight years.`,
+/// `[P1]: …`, `[Respondent 3]: …`; the brackets say the name was replaced): the name
+/// without its brackets, capitalised ([`is_name`], [`capitalised`]), starting with a letter,
+/// and no transcriber's note (`[Crosstalk]: …`, `[Laughter]:`). A header with a time
+/// (`[00:01:02] Ana: text`) has no colon right after its bracket and names no one so.
+///
+/// ```text
+/// Interviewer: How many years have you worked?   -> Interviewer
+/// [Int2]: About 8.                               -> Int2
+/// ```
+fn bracketed_label(line: &str) -> Option<(&str, &str)> {
+    let inner = line.strip_prefix('[')?;
+    let close = inner.find(']')?;
+    let name = inner[..close].trim();
+    let said = inner[close + 1..].trim_start().strip_prefix(':')?;
+    let named = is_name(name)
+        && capitalised(name)
+        && name.starts_with(char::is_alphabetic)
+        && !name.contains(':')
+        && super::notes::kind_of(name) == crate::model::MarkKind::Other
+        && !NOT_SPEAKERS.contains(&name.to_lowercase().as_str());
+    (named && (said.is_empty() || said.starts_with(char::is_whitespace)))
+        .then(|| (name, said.trim()))
 }
 
 /// `(name, text)` when `line` opens with a broadcaster's label and a colon, the label without
@@ -1881,8 +2089,10 @@ fn qa_line(line: &str) -> Option<(char, &str)> {
 
 /// How turns open in an untimed transcript, decided once from the whole text
 /// ([`Labels::of`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Labels {
+    /// The lower-case names that label turns (`danah:`, `interviewer:`; [`LowerLabels`]).
+    lower: HashSet<String>,
     /// Only names without lower case open turns (`COOPER:`; see [`read_untimed`]).
     capitals_only: bool,
     /// Labels end with a period (`Mr. JORDAN.`, GPO's hearings), not a colon.
@@ -1904,6 +2114,7 @@ impl Labels {
         let (mut period, mut colon, mut q, mut a) = (0usize, 0usize, 0usize, 0usize);
         let mut asked = 0usize;
         let mut names: HashMap<&str, usize> = HashMap::new();
+        let lower = LowerLabels::of(text).names;
         for line in text.lines().take(100_000) {
             let line = line.trim().trim_start_matches('\u{feff}');
             if let Some((name, said)) = period_label(line) {
@@ -1912,7 +2123,7 @@ impl Labels {
                     *names.entry(name).or_default() += 1;
                 }
             }
-            if untimed_colon_turn(line, false).is_some_and(|(_, said)| !said.is_empty()) {
+            if untimed_colon_turn(line, false, &lower).is_some_and(|(_, said)| !said.is_empty()) {
                 colon += 1;
             }
             if let Some((letter, _)) = qa_line(line) {
@@ -1922,6 +2133,7 @@ impl Labels {
             asked += usize::from(press_question(line).is_some_and(|said| !said.is_empty()));
         }
         Labels {
+            lower,
             capitals_only: false,
             period: period >= 3
                 && period > colon
@@ -1930,6 +2142,154 @@ impl Labels {
             examination: q >= 2 && a >= 2,
             press: asked >= 2 && a == 0 && colon >= 2,
         }
+    }
+}
+
+/// Words that open a line with a colon in lower case and label no one (`re: your mail`,
+/// `todo: call back`, `vs: …`), beside [`NOT_SPEAKERS`] and [`FIELD_NAMES`].
+const NOT_LOWER_LABELS: &[&str] =
+    &["re", "fwd", "fw", "todo", "fixme", "cf", "vs", "aka", "etc", "eg", "ie", "ps", "nb"];
+
+/// `(name, text)` when `line` opens with a label in lower case (`danah: so what I meant…`,
+/// `interviewer: ok`, `speaker 1: hi`): one or two words starting with a lower-case letter,
+/// made of letters, digits, `-`, `'` and `_` (no period: `e.g.:`, `i.e.:` are no labels), a
+/// colon, then whitespace or the line's end (`http://…`, `mailto:x`, `localhost:8080` and
+/// times such as `10:30` are no labels), and no word that opens a note, a field or a mail
+/// (`note:`, `update:`, `from:`, `re:`; [`NOT_SPEAKERS`], [`FIELD_NAMES`],
+/// [`NOT_LOWER_LABELS`]). Only the shape: whether the file's lower-case labels are labels at
+/// all is decided from the whole text ([`LowerLabels`]).
+fn lower_label(line: &str) -> Option<(&str, &str)> {
+    let line = line.trim();
+    let colon = line.find(':')?;
+    let (name, after) = (line[..colon].trim(), &line[colon + 1..]);
+    if !(after.is_empty() || after.starts_with(char::is_whitespace)) {
+        return None;
+    }
+    let key = name.to_lowercase();
+    let plain = name.chars().all(|c| c.is_alphanumeric() || c == ' ' || "-'’_".contains(c));
+    let ok = plain
+        && (1..=2).contains(&name.split_whitespace().count())
+        && name.starts_with(char::is_lowercase)
+        && !NOT_SPEAKERS.contains(&key.as_str())
+        && !FIELD_NAMES.contains(&key.as_str())
+        && !NOT_LOWER_LABELS.contains(&key.as_str());
+    ok.then(|| (name, after.trim()))
+}
+
+/// The lower-case speaker labels of a text (podcast and interview transcripts written
+/// `danah: so what I meant…`, `interviewer: and then?`), decided from the whole text, since
+/// one line cannot tell a label from prose (`result: nothing`). A lower-case name
+/// ([`lower_label`], with words after it) labels turns when
+///
+/// - it opens two lines or more (a name that comes once is words: `audience: yes`);
+/// - the turns change speaker to or from such a name at least twice (alternation with another
+///   lower-case or capitalised label: `danah`, `interviewer`, `danah`);
+/// - the lines such names open are more than a third of the lines that open with a label
+///   (capitalised `Name:` labels too), so that recurring prose in a transcript named in
+///   capitals stays words;
+/// - and the lower-case labels that come once are no more than those lines (a glossary of
+///   `term: meaning` lines is no transcript).
+///
+/// ```text
+/// danah: so what I meant was…      label (3 lines)
+/// interviewer: and then?            label (2 lines)   -> danah, interviewer, danah, …
+/// danah: we moved on.
+/// result: nothing.                  once: words of danah's turn, with a note
+/// ```
+#[derive(Debug, Default)]
+struct LowerLabels {
+    /// The lower-case names that label turns.
+    names: HashSet<String>,
+    /// How many lines each of `names` opens.
+    lines: BTreeMap<String, usize>,
+    /// Lines that open as the labels do with a name that comes once, when `names` is not
+    /// empty: the first one's line (1-based) and name, and how many.
+    once: Option<(usize, String, usize)>,
+    /// Lower-case names that recur and alternate but open a third of the labelled lines or
+    /// fewer (read as words): the first one's line and the names.
+    outvoted: Option<(usize, Vec<String>)>,
+}
+
+impl LowerLabels {
+    fn of(text: &str) -> LowerLabels {
+        // Each line that opens with a label: its line, its name, whether in lower case.
+        let mut seq: Vec<(usize, &str, bool)> = Vec::new();
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        let none = HashSet::new();
+        for (k, line) in text.lines().take(100_000).enumerate() {
+            let line = line.trim().trim_start_matches('\u{feff}');
+            if let Some((name, said)) = lower_label(line) {
+                if !said.is_empty() {
+                    seq.push((k + 1, name, true));
+                    *counts.entry(name).or_default() += 1;
+                }
+            } else if let Some((name, said)) = untimed_colon_turn(line, false, &none) {
+                if !said.is_empty() {
+                    seq.push((k + 1, name, false));
+                }
+            }
+        }
+        let recurs = |name: &str| counts.get(name).is_some_and(|&c| c >= 2);
+        let once: Vec<(usize, &str)> = seq
+            .iter()
+            .filter(|&&(_, name, lower)| lower && !recurs(name))
+            .map(|&(n, name, _)| (n, name))
+            .collect();
+        seq.retain(|&(_, name, lower)| !lower || recurs(name));
+        let lower_lines = seq.iter().filter(|&&(_, _, lower)| lower).count();
+        let changes = seq.windows(2).filter(|w| w[0].1 != w[1].1 && (w[0].2 || w[1].2)).count();
+        let mut out = LowerLabels::default();
+        if lower_lines == 0 || changes < 2 || once.len() > lower_lines {
+            return out;
+        }
+        if 3 * lower_lines <= seq.len() {
+            let mut names: Vec<String> =
+                seq.iter().filter(|s| s.2).map(|s| s.1.to_owned()).collect();
+            names.sort();
+            names.dedup();
+            out.outvoted = seq.iter().find(|s| s.2).map(|s| (s.0, names));
+            return out;
+        }
+        for &(_, name, lower) in &seq {
+            if lower {
+                out.names.insert(name.to_owned());
+                *out.lines.entry(name.to_owned()).or_default() += 1;
+            }
+        }
+        out.once = once.first().map(|&(n, name)| (n, name.to_owned(), once.len()));
+        out
+    }
+
+    /// The notes that say how the lower-case labels were read: which names label turns, the
+    /// names that come once (kept as words), the names outvoted by labels in capitals. Notes,
+    /// not repairs: the text is well formed, only its reading is chosen, so `--strict` keeps
+    /// them warnings.
+    fn warn(&self, ctx: &mut ReadContext<'_>) -> Result<()> {
+        if !self.lines.is_empty() {
+            let list: Vec<String> =
+                self.lines.iter().map(|(name, n)| format!("`{name}` ({n})")).collect();
+            ctx.warn(Warning::new(
+                WarningKind::Note,
+                format!("lower-case labels read as speakers' names, as they recur at the start of lines and alternate: {} (lines each opens)", list.join(", ")),
+            ))?;
+        }
+        if let Some((line, name, count)) = &self.once {
+            ctx.warn_at(
+                WarningKind::Note,
+                *line,
+                Some(1),
+                format!("{count} line(s) open with a lower-case label that comes once, the first `{name}:`: read as words of the turn above, not as a speaker (a lower-case label counts when it recurs)"),
+            )?;
+        }
+        if let Some((line, names)) = &self.outvoted {
+            ctx.warn_at(
+                WarningKind::Note,
+                *line,
+                Some(1),
+                format!("lower-case labels recur at the start of lines ({}), but most turns are named with capitals: read as words, not as speakers", names.iter().map(|n| format!("`{n}:`")).collect::<Vec<_>>().join(", ")),
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -2089,9 +2449,13 @@ fn stacked_label(lines: &[&str], at: usize) -> Option<(String, String, usize)> {
 /// more, one of them twice: a heading in bold with a colon (`**Summary:**`) is no transcript.
 fn colon_labels(text: &str) -> Option<String> {
     let all: Vec<(&str, &str)> = split_lines(text).take(100_000).collect();
+    let headed = heading_labels(all.iter().map(|(l, _)| *l));
     // Each line's label, without emphasis, and the words after it (empty when alone).
     let label = |line: &str| -> Option<(String, String)> {
         let t = line.trim().trim_start_matches('\u{feff}');
+        if let Some(name) = heading_name(t).filter(|n| headed.contains(*n)) {
+            return Some((name.to_owned(), String::new()));
+        }
         if header(&unmark(t)).is_some() {
             return None;
         }
@@ -2143,6 +2507,54 @@ fn colon_labels(text: &str) -> Option<String> {
     let kept: usize = all.iter().map(|(l, e)| l.len() + e.len()).sum();
     joined.push_str(&text[kept..]);
     Some(joined)
+}
+
+/// The name a Markdown heading holds when it is a name alone (`### Interviewer`, `## Ana
+/// Ruiz`: [`bare_name`]), or `None`.
+fn heading_name(t: &str) -> Option<&str> {
+    let t = t.trim();
+    let rest = t.trim_start_matches('#');
+    let level = t.len() - rest.len();
+    let name = rest.strip_prefix([' ', '\t'])?.trim();
+    ((1..=6).contains(&level) && bare_name(name)).then_some(name)
+}
+
+/// The speakers' names that a transcript writes as Markdown headings above their words, as
+/// interview transcripts kept in Markdown do (`### Interviewer`, then the words, `### Systems
+/// Developer`, then theirs): the names of headings that are a name alone ([`heading_name`])
+/// and come twice or more, when two such names or more change places at least twice and make
+/// two headings in three of the text. A document's section headings (`## Introduction`, `##
+/// Methods`) do not come back, so they name no one; a heading that comes once is a heading.
+/// Read as markup, every such heading was skipped and the whole interview was one turn, or
+/// no transcript at all.
+///
+/// ```text
+/// ### Interviewer            -> Interviewer: Het is eigenlijk goed om…
+/// Het is eigenlijk goed om…     (joined to the label, [`colon_labels`])
+/// ### Systems Developer      -> Systems Developer: Wat maakt dat…
+/// ```
+fn heading_labels<'a>(lines: impl Iterator<Item = &'a str>) -> HashSet<String> {
+    let mut seq: Vec<Option<&str>> = Vec::new();
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for line in lines {
+        let t = line.trim().trim_start_matches('\u{feff}');
+        if !(t.starts_with('#') && t.trim_start_matches('#').starts_with([' ', '\t'])) {
+            continue;
+        }
+        let name = heading_name(t);
+        if let Some(n) = name {
+            *counts.entry(n).or_default() += 1;
+        }
+        seq.push(name);
+    }
+    let recurs = |n: &Option<&str>| n.is_some_and(|n| counts[n] >= 2);
+    let named: Vec<&str> = seq.iter().filter(|n| recurs(n)).flatten().copied().collect();
+    let changes = named.windows(2).filter(|w| w[0] != w[1]).count();
+    let names: HashSet<String> = named.iter().map(|n| (*n).to_owned()).collect();
+    if names.len() < 2 || changes < 2 || 3 * named.len() < 2 * seq.len() {
+        return HashSet::new();
+    }
+    names
 }
 
 /// A label in Markdown emphasis at the start of `t`, without it: `**Ana Ruiz:** text` and
@@ -2634,7 +3046,17 @@ fn place(
     while g < order.len() {
         let t = paragraphs[order[g]].start;
         let h = g + order[g..].iter().take_while(|&&i| paragraphs[i].start == t).count();
-        let group = &order[g..h];
+        // Paragraphs with an end of their own (a time range) keep it; the others are laid
+        // out after each other from the shared start.
+        for &i in &order[g..h] {
+            if let Some(end) = paragraphs[i].end {
+                starts[i] = t;
+                ends[i] = end;
+            }
+        }
+        let group: Vec<usize> =
+            order[g..h].iter().copied().filter(|&i| paragraphs[i].end.is_none()).collect();
+        let group = &group[..];
         let bound = order.get(h).map(|&i| paragraphs[i].start);
         let needs: Vec<i64> =
             group.iter().map(|&i| words_time(word_count(&paragraphs[i].text))).collect();
@@ -2678,7 +3100,9 @@ fn place(
         let content = (!p.text.is_empty()).then(|| Content::text(p.text));
         if let Some(seg) = Segment::new(start, end) {
             b.add(seg, &p.speaker, content);
-            b.end_estimated();
+            if p.end.is_none() {
+                b.end_estimated();
+            }
         } else {
             ctx.warn_at(
                 WarningKind::ZeroDuration,
@@ -3437,5 +3861,123 @@ mod tests {
         assert!(!names_after_times("00:00:01 We left.\nThen.\n00:00:05 It rained.\nMore.\n"));
         assert!(!names_after_times("00:00:00 Ana Ruiz\nHi.\n00:00:04 Bo Lind\nHello.\n"));
         assert!(bare_name("Speaker 1") && bare_name("Ana de la Cruz") && !bare_name("so we left"));
+    }
+
+    /// A lower-case label by its shape: no period, no link, no time, no note's or field's
+    /// word, whitespace after the colon; whether it labels turns is the whole file's call.
+    #[test]
+    fn lower_case_labels_by_shape_and_by_the_file() {
+        assert_eq!(lower_label("danah: so what I meant"), Some(("danah", "so what I meant")));
+        assert_eq!(lower_label("speaker 1: hi"), Some(("speaker 1", "hi")));
+        for prose in [
+            "note: the audio cut out",
+            "update: we moved",
+            "http://example.com",
+            "mailto:ana@example.com",
+            "e.g.: this one",
+            "10:30 we met",
+            "re: your mail",
+            "from: Ana",
+            "and then it was: over",
+            "Ana: hi",
+        ] {
+            assert_eq!(lower_label(prose), None, "{prose}");
+        }
+        let two = "ana: one thing.\nbo: and another?\nana: yes.\nbo: ok.\n";
+        let names: BTreeMap<String, usize> = LowerLabels::of(two).lines;
+        assert_eq!(names, BTreeMap::from([("ana".into(), 2), ("bo".into(), 2)]));
+        // One name that never changes hands, or names that come once, label no one.
+        assert!(LowerLabels::of("ana: one.\nana: two.\nana: three.\n").names.is_empty());
+        assert!(LowerLabels::of("ana: one.\nbo: two.\ncy: three.\n").names.is_empty());
+        // A glossary: more one-off labels than recurring ones.
+        let glossary = "term: a word.\nrule: a law.\nterm: again.\nrule: again.\nfoo: x.\nbar: y.\nbaz: z.\nqux: w.\nquux: v.\n";
+        assert!(LowerLabels::of(glossary).names.is_empty());
+        // Recurring lower-case prose inside a transcript named in capitals: outvoted, noted.
+        let capitals =
+            "Ana: We start.\nso: prose.\nBo: Fine.\nAna: On.\nso: more.\nBo: Right.\nAna: Done.\n";
+        let lower = LowerLabels::of(capitals);
+        assert!(lower.names.is_empty());
+        assert_eq!(lower.outvoted, Some((2, vec!["so".to_owned()])));
+        // Beside one capitalised label, one lower-case name that alternates with it.
+        let mixed =
+            "Interviewer: Your role?\ndanah: I study media.\nInterviewer: Since?\ndanah: Years.\n";
+        assert_eq!(LowerLabels::of(mixed).names, HashSet::from(["danah".to_owned()]));
+    }
+
+    /// A name in emphasis after a leading time is the speaker's; a colon in it, a word that
+    /// labels no one or nothing after it leave the line as it is.
+    #[test]
+    fn names_in_emphasis_after_a_time() {
+        assert_eq!(
+            emphasised_name_after_time("0:00:36.2 **Ana Ruiz** Hello there."),
+            Some("0:00:36.2 Ana Ruiz: Hello there.".to_owned())
+        );
+        assert_eq!(
+            emphasised_name_after_time("[00:01:02] __Bo__ (laughing)"),
+            Some("[00:01:02] Bo: (laughing)".to_owned())
+        );
+        assert_eq!(emphasised_name_after_time("0:00:36 **Ana:** Hello."), None);
+        assert_eq!(emphasised_name_after_time("0:00:36 **Note** bold text."), None);
+        assert_eq!(emphasised_name_after_time("0:00:36 **Ana Ruiz**"), None);
+        assert_eq!(emphasised_name_after_time("We met **Ana** at 0:00:36."), None);
+        let line = unmark("0:00:36.2 **Jen Luker & Safia Abdalla** (laughing)");
+        let h = header(&line).unwrap();
+        assert_eq!((h.speaker, h.text), (Some("Jen Luker & Safia Abdalla"), "(laughing)"));
+    }
+
+    /// Bracketed labels with a colon name participants; times and notes in brackets do not.
+    #[test]
+    fn bracketed_labels_of_anonymised_interviews() {
+        assert_eq!(bracketed_label("[Int2]: About six."), Some(("Int2", "About six.")));
+        assert_eq!(bracketed_label("[Respondent 3]:"), Some(("Respondent 3", "")));
+        assert_eq!(bracketed_label("[00:01:02] Ana: Hi."), None);
+        assert_eq!(bracketed_label("[Crosstalk]: hm"), None);
+        assert_eq!(bracketed_label("[Int2] said so."), None);
+        assert_eq!(bracketed_label("[Int2]:x"), None);
+    }
+
+    /// Headings that are names, recur and alternate are speakers' labels; a document's
+    /// section headings are not.
+    #[test]
+    fn markdown_headings_as_speakers_labels() {
+        let interview = "### Ana\nHi.\n### Bo\nHello.\n### Ana\nSo.\n### Bo\nYes.\n";
+        let names = heading_labels(interview.lines());
+        assert_eq!(names, HashSet::from(["Ana".to_owned(), "Bo".to_owned()]));
+        let document = "## Introduction\nText.\n## Methods\nText.\n## Results\nText.\n";
+        assert!(heading_labels(document.lines()).is_empty());
+        // Two recurring headings among many sections: too few of the headings.
+        let sections = "## Ana\nx\n## Bo\nx\n## Ana\nx\n## Bo\nx\n## One\n## Two\n## Three\n## Four\n## Five\n";
+        assert!(heading_labels(sections.lines()).is_empty());
+    }
+
+    /// A time range in brackets gives a start and an end; anything else in brackets does not.
+    #[test]
+    fn time_ranges_in_brackets() {
+        let t = |s: i64| Time::from_micros(s * MICROS_PER_SECOND);
+        assert_eq!(enclosed_range("[00:00 - 00:05] A: x"), Some((t(0), t(5), " A: x")));
+        assert_eq!(enclosed_range("[0:00:05 --> 0:00:10] x"), Some((t(5), t(10), " x")));
+        assert_eq!(enclosed_range("[00:15 → 00:32]"), Some((t(15), t(32), "")));
+        assert_eq!(enclosed_range("[01:00 to 01:30] x"), Some((t(60), t(90), " x")));
+        // An end before the start, a single time, a word: no range.
+        assert_eq!(enclosed_range("[00:10 - 00:05] x"), None);
+        assert_eq!(enclosed_range("[00:10] x"), None);
+        assert_eq!(enclosed_range("[Speaker 1 - Host] x"), None);
+        let h = header("[00:00 - 00:05] SPEAKER_00: Hello.").unwrap();
+        assert_eq!(
+            (h.speaker, h.time, h.end, h.text),
+            (Some("SPEAKER_00"), t(0), Some(t(5)), "Hello.")
+        );
+        assert!(is_rule("---") && is_rule("* * *") && !is_rule("--") && !is_rule("- item"));
+    }
+
+    /// Teams's notes that someone started or stopped the transcription are markup; a sentence
+    /// that ends so is not.
+    #[test]
+    fn transcription_events_are_markup() {
+        assert!(is_markup("Ana Ruiz started transcription"));
+        assert!(is_markup("Marcelo Torres stopped transcription"));
+        assert!(!is_markup("We all stopped transcription"));
+        assert!(!is_markup("So then the team that was paid for it stopped transcription"));
+        assert!(!is_markup("started transcription"));
     }
 }

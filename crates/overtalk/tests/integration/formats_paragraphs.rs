@@ -1126,3 +1126,212 @@ fn delivery_notes_after_a_broadcasters_label() {
         "{warnings:?}"
     );
 }
+
+/// A podcast site's transcript: each paragraph opens with a time and the speaker's name in
+/// Markdown bold, no colon (`0:00:14.1 **Ana Ruiz** Welcome…`), two names joined by `&`
+/// for laughter together. Read before: the bold removed, the name ran into the words and every
+/// paragraph went to `unknown`.
+#[test]
+fn podcast_names_in_bold_after_the_time() {
+    let out = fixture("podcast_bold_names.txt");
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(
+        tracks(t),
+        vec![
+            tr(
+                "Ana Ruiz",
+                14_100_000,
+                20_100_000,
+                "Welcome to the show, episode 5. My co-hosts are here, say hi."
+            ),
+            tr("Bo Lind", 21_400_000, 21_900_000, "Hey!"),
+            tr("Ana Ruiz", 22_300_000, 25 * S, "And our guest today, Cy Marsh."),
+            tr("Cy Marsh", 25 * S, 27 * S, "Thanks for having me."),
+            tr("Bo Lind & Ana Ruiz", 27_200_000, 27_700_000, "(laughing)"),
+            tr(
+                "Cy Marsh",
+                29 * S,
+                35_500_000,
+                "So it started with a blog post.\nIt took four years to finish."
+            ),
+        ]
+    );
+    let warnings: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(!warnings.iter().any(|w| w.contains("missing-speaker")), "{warnings:?}");
+}
+
+/// An anonymised research interview: the participant's label is a placeholder in square
+/// brackets (`[Int2]: About six.`), the interviewer's a plain `Interviewer:`. Read before:
+/// one name only, so no transcript at all (and, forced, every answer folded into a
+/// question).
+#[test]
+fn interview_participants_in_square_brackets() {
+    let (turns, warnings) = untimed_turns(&fixture("interview_bracketed_ids.txt"));
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("Interviewer", 4),
+            ("Int2", 6),
+            ("Interviewer", 8),
+            ("Int2", 10),
+            ("Interviewer", 12),
+            ("Int2", 14),
+        ])
+    );
+    assert!(
+        warnings.iter().any(|w| w.contains("2 line(s) above the first speaker's turn skipped")),
+        "{warnings:?}"
+    );
+}
+
+/// An interview kept in Markdown: each speaker's name a heading above their words (`###
+/// Interviewer`), the same speaker twice in a row at times. Read before: the headings
+/// skipped as markup, no transcript at all.
+#[test]
+fn interview_speakers_as_markdown_headings() {
+    let out = fixture("interview_markdown_headings.txt");
+    let (turns, _) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("Interviewer", 2),
+            ("Systems Developer", 4),
+            ("Interviewer", 6),
+            ("Systems Developer", 9),
+            ("Systems Developer", 11),
+            ("Interviewer", 13),
+        ])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(
+        t.untimed()[2].content.display_text(),
+        "It is a way to structure the research in steps.\nIt is used a lot in information systems."
+    );
+}
+
+/// Speaker labels in lower case (`dana:`, `interviewer:`), decided from the whole file: the
+/// labels that recur and alternate are speakers; `note:` and a label that comes once
+/// (`result:`) are words of the turn above, with a note; a time and `e.g.:` inside a turn
+/// stay words. `--strict` reads it the same: the notes are about well-formed input.
+#[test]
+fn lower_case_labels_by_the_whole_file() {
+    let out = fixture("lowercase_labels.txt");
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[("dana", 3), ("interviewer", 4), ("dana", 5), ("interviewer", 7), ("dana", 9)])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(
+        t.untimed()[2].content.display_text(),
+        "around the second year, when everyone moved over.\nnote: the audio cut out here for a few seconds."
+    );
+    assert_eq!(
+        t.untimed()[3].content.display_text(),
+        "right. and after that?\nresult: nothing changed for a while."
+    );
+    assert_eq!(
+        t.untimed()[4].content.display_text(),
+        "we wrote it up at 10:30 that night, e.g.: the survey."
+    );
+    let has = |s: &str| warnings.iter().any(|w| w.contains(s));
+    assert!(has("lower-case labels read as speakers' names, as they recur at the start of lines and alternate: `dana` (3), `interviewer` (2)"), "{warnings:?}");
+    assert!(has("line 8, column 1: 1 line(s) open with a lower-case label that comes once, the first `result:`"), "{warnings:?}");
+    let path = overtalk_testkit::fixtures().join("paragraphs").join("lowercase_labels.txt");
+    let opts = ReadOptions { strict: true, ..ReadOptions::default() };
+    // Under --strict the title above the first turn is a repair (an error), as in every
+    // untimed transcript; without it the lower-case reading stands.
+    assert!(read_path(&path, None, &opts).is_err());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let body = text.split_once("\n\n").unwrap().1;
+    let out = read_str(body, Format::Paragraphs, &opts).unwrap();
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(t.untimed().len(), 5);
+}
+
+/// A diarize-and-transcribe tool's Markdown: a summary above, then one line per segment with
+/// its time range (`[00:00 → 00:15] SPEAKER_00: …`), a rule and the tool's italic footer
+/// below. Read before: no format at all (the ranges were no times); now each segment keeps
+/// its end as written (the overlap at 00:31 is the file's), and the footer under the rule is
+/// no one's words.
+#[test]
+fn time_ranges_keep_their_ends_and_a_rule_ends_the_words() {
+    let out = fixture("diarized_ranges_markdown.md");
+    let t = out.corpus.iter().next().unwrap().1;
+    let exact = |name: &str, start: i64, end: i64, text: &str| {
+        (name.to_owned(), start * S, end * S, false, text.to_owned())
+    };
+    assert_eq!(
+        tracks(t),
+        vec![
+            exact("SPEAKER_00", 0, 15, "Shall we begin? First, the progress on project X."),
+            exact("SPEAKER_01", 15, 32, "Yes, the design phase finished on schedule."),
+            exact("SPEAKER_00", 31, 34, "Good."),
+            exact("SPEAKER_01", 34, 41, "We start building next week."),
+        ]
+    );
+    assert_eq!(t.estimated_ends(), 0);
+    let warnings: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings.iter().any(|w| w.contains(
+            "line 1, column 1: 6 line(s) of markup (headings, rules, a footer under a rule)"
+        )),
+        "{warnings:?}"
+    );
+}
+
+/// A council meeting's transcript without times: the clerk's certification under a rule at
+/// the end (a heading, a sentence, a signature, `Approved:` and a date). Read before: all of
+/// it was the mayor's last words; now the rule closes the turn above it.
+#[test]
+fn a_rule_closes_the_last_turn_of_an_untimed_transcript() {
+    let out = fixture("council_certification.txt");
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("MAYOR OKAFOR", 7),
+            ("COUNCILMEMBER LIND", 9),
+            ("MAYOR OKAFOR", 11),
+            ("COUNCIL", 13),
+            ("MAYOR OKAFOR", 15),
+        ])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    assert_eq!(
+        t.untimed()[4].content.display_text(),
+        "Motion carries. We are adjourned at 7:40 PM."
+    );
+    assert!(
+        warnings.iter().any(|w| w.contains("line 5, column 1: 6 line(s) of markup")
+            && w.contains("or a footer under a rule skipped")),
+        "{warnings:?}"
+    );
+}
+
+/// Microsoft Teams's transcript as text: the meeting's title, date and length, `Ana Ruiz
+/// started transcription` above the first paragraph and `… stopped transcription` under the
+/// last. Read before: the note at the end was the last speaker's words.
+#[test]
+fn teams_notes_that_the_transcription_started_and_stopped_are_no_words() {
+    let out = fixture("teams_transcript.txt");
+    let t = out.corpus.iter().next().unwrap().1;
+    let said: Vec<(String, i64, String)> =
+        tracks(t).into_iter().map(|(name, start, _, _, text)| (name, start, text)).collect();
+    let turn = |name: &str, start: i64, text: &str| (name.to_owned(), start * S, text.to_owned());
+    assert_eq!(
+        said,
+        vec![
+            turn("Bo Lind", 3, "with you. And then the contract renews at the new amount."),
+            turn("Ana Ruiz", 21, "That was."),
+            turn("Bo Lind", 28, "term would be a year in this example."),
+            turn("Ana Ruiz", 1864, "Have a good day."),
+            turn("Cy Marsh", 1865, "Thanks, guys."),
+        ]
+    );
+    let warnings: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings.iter().any(|w| w.contains("line 5, column 1: 2 line(s) of markup")),
+        "{warnings:?}"
+    );
+}
