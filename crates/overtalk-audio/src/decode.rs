@@ -65,7 +65,10 @@
 //! file it was remuxed from. A fragmented file cut inside a fragment (a recording that stopped,
 //! a download cut short) reads to the cut with the truncation told, its full length unknown
 //! (`Truncation::declared` is `None` unless an `mehd` box declares it); one cut exactly between
-//! two fragments cannot be told from a whole file, since nothing declares the length.
+//! two fragments cannot be told from a whole file, since nothing declares the length. A gap
+//! in the fragments' timeline is not put back as silence: ffmpeg fragments a track that starts
+//! late, without an edit list, by giving its first sample the gap's duration, and that audio
+//! decodes from time 0.
 //!
 //! **Any channel count.** symphonia maps WAV channels to speaker positions and refuses files
 //! whose channels it cannot position (more than 18 in an extensible header, fewer in a plain
@@ -1140,6 +1143,7 @@ impl Decoder {
         // Where the track's samples end (the declared length, unless the file is cut).
         let mut end_frames = declared_frames;
         let mut cut = None;
+        let mut exact = exact;
         if short_name == "isomp4" {
             let fragments = input
                 .seeker()
@@ -1151,6 +1155,11 @@ impl Decoder {
                 end_frames = Some(f.frames);
                 declared_frames = if f.cut.is_some() { f.declared } else { Some(f.frames) };
                 cut = f.cut.map(|c| c.describe());
+                // The fragments read are the length, not a length declared beforehand: a cut is
+                // told by where the file ends (`cut`). Their durations may also span a gap the
+                // samples do not fill (ffmpeg starts audio late with a long first sample), which
+                // is no truncation.
+                exact = false;
             } else if let Some(layout) =
                 input.seeker().ok().and_then(|mut r| mp4_frags::layout(&mut r))
             {

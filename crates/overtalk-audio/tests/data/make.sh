@@ -56,6 +56,9 @@ ff -i burst.m4a -c copy -f dash -seg_duration 0.3 /tmp/overtalk-dash/burst.mpd
 cat /tmp/overtalk-dash/init-stream0.m4s /tmp/overtalk-dash/chunk-stream0-*.m4s > burst.dash.m4a
 rm -rf /tmp/overtalk-dash
 ff -i burst.opus -c copy -movflags frag_keyframe+empty_moov burst.frag.opus.mp4
+# burst.offset.mp4 fragmented: without an edit list, ffmpeg starts the audio 1.5 s late by
+# giving its first sample (the priming packet) a duration of 66 116 frames.
+ff -i burst.offset.mp4 -c copy -movflags frag_keyframe+empty_moov -frag_duration 500000 burst.offset.frag.mp4
 ff -ss 0.25 -t 0.1 -i burst.flac -c:a flac -frame_size 1152 -strict -2 -movflags empty_moov+skip_trailer -frag_duration 20000 burst.frag.flac.mp4
 # Opus: mono from a 16 kHz input, and 5.1 (multistream, refused with a clear error).
 ff -f lavfi -i "sine=f=440:d=0.5" -ac 1 -ar 16000 -c:a libopus -b:a 24k tone.mono16k.opus

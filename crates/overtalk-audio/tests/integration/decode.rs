@@ -530,3 +530,24 @@ fn fragmented_mp4_decodes_like_the_file_it_was_made_from() {
     // 0.25 four frames later, 13 234 − 11 025 frames into the clip.
     assert_eq!(ch[0].iter().position(|v| v.abs() > 0.25), Some(2209));
 }
+
+/// ffmpeg fragments a track that starts late without an edit list: its first sample (the
+/// priming packet) lasts 66 116 frames, a gap on the timeline that no decoded sample fills.
+/// The samples decode whole and are not taken for a truncated file; the gap is not put back as
+/// silence, so the burst comes at 0.3 s instead of the 1.8 s `burst.offset.mp4` plays it at.
+#[test]
+fn a_fragmented_mp4_whose_first_sample_spans_a_gap_is_not_truncated() {
+    let options = DecodeOptions { strict: true, ..DecodeOptions::default() };
+    let mut d = Decoder::open(&data("burst.offset.frag.mp4"), &options).unwrap();
+    let mut x = Vec::new();
+    while let Some(b) = d.next_block().unwrap() {
+        x.extend(b.channel(0));
+    }
+    // The durations: 66 116 for the first sample, 1024 for each of the other 44 (this muxing
+    // does not shorten the last one to the recording's end).
+    assert_eq!(d.info().declared_frames, Some(66_116 + 44 * 1024));
+    assert_eq!((d.info().lead, d.stats().truncated), (0, None));
+    // 45 packets of 1024 frames, less the priming.
+    assert_eq!(x.len(), 44 * 1024);
+    assert!((onset(&x, 44_100) - 0.300).abs() < 0.001);
+}
