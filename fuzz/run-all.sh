@@ -15,6 +15,9 @@ seeds="../crates/overtalk/tests/data ../examples"
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"
   find $seeds -type f ! -name '*.md' -size -200k -exec cp -n {} "corpus/$t/" \; 2>/dev/null
+  # The audio target also starts from the decoder's clips (every container it reads).
+  [ "$t" = decode_detect ] && find ../crates/overtalk-audio/tests/data -type f -size -200k \
+    ! -name '*.md' ! -name '*.sh' ! -name '*.py' -exec cp -n {} "corpus/$t/" \; 2>/dev/null
   log="corpus/$t.log"
   cargo fuzz run -O "$t" -- -max_total_time="$secs" -max_len=262144 -rss_limit_mb=2048 -timeout=10 >"$log" 2>&1
   rc=$?

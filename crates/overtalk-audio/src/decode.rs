@@ -14,12 +14,12 @@
 //! | PCM (8/16/24/32-bit integer, 32/64-bit float), any channel count | RF64, BW64 | — | none |
 //! | PCM | AIFF, AIFF-C, CAF | — | none |
 //! | IMA/MS ADPCM | WAV | — | none |
-//! | FLAC | FLAC, Ogg, MKV | — | none |
+//! | FLAC | FLAC, Ogg, MKV, MP4 (plain or fragmented) | — | none |
 //! | MP3 | MP3 | — | LAME/Xing header: trimmed by symphonia |
 //! | MPEG-1/2 Layer I and II (broadcast MP2) | MP1, MP2 | — | not declared: times 481 frames (11 ms at 44.1 kHz) late |
 //! | Vorbis | Ogg, MKV/WebM | — | granule positions: trimmed by symphonia |
-//! | AAC-LC | M4A/MP4/MOV, MKV, ADTS | — | the container's delay, else 1024 frames: dropped here |
-//! | Opus (mono, stereo) | Ogg, MKV/WebM | — | `OpusHead` pre-skip: dropped here |
+//! | AAC-LC | M4A/MP4/MOV (plain or fragmented), MKV, ADTS | — | the container's delay, else 1024 frames: dropped here |
+//! | Opus (mono, stereo) | Ogg, MKV/WebM, MP4 (plain or fragmented) | — | `OpusHead` (MP4: `dOps`) pre-skip: dropped here |
 //! | ALAC (Apple Lossless) | M4A/MP4, CAF | — | none |
 //!
 //! Opus is decoded in pure Rust by the `opus` submodule (no system library), always at
@@ -55,6 +55,21 @@
 //! decoded        [silence, lead ][speech …]   time 0 = the file's time 0
 //! ```
 //!
+//! **Fragmented MP4** (`ffmpeg -movflags frag_keyframe+empty_moov` or `+dash`, OBS's fragmented
+//! MP4/MOV, a browser's MediaRecorder, DASH/CMAF segments joined after their initialisation
+//! segment): the index (`moov`) lists no samples and declares no length, and each fragment
+//! (`moof` + `mdat`) lists its own. symphonia reads the fragments, but takes the track's length
+//! from the index (0, so nothing was delivered) or from the first segment index (`sidx`) alone;
+//! the `mp4_frags` submodule sums the fragments' sample durations instead, so the encoder's
+//! padding after the last sample is dropped as in a plain MP4 and the samples are those of the
+//! file it was remuxed from. A fragmented file cut inside a fragment (a recording that stopped,
+//! a download cut short) reads to the cut with the truncation told, its full length unknown
+//! (`Truncation::declared` is `None` unless an `mehd` box declares it); one cut exactly between
+//! two fragments cannot be told from a whole file, since nothing declares the length. A gap
+//! in the fragments' timeline is not put back as silence: ffmpeg fragments a track that starts
+//! late, without an edit list, by giving its first sample the gap's duration, and that audio
+//! decodes from time 0.
+//!
 //! **Any channel count.** symphonia maps WAV channels to speaker positions and refuses files
 //! whose channels it cannot position (more than 18 in an extensible header, fewer in a plain
 //! one: a 48-channel recorder's file, say). When it refuses a RIFF/WAVE file, the decoder reads
@@ -77,7 +92,9 @@
 //! before the cut ends there ([`DecodeStats::truncated`] says how much was read against the
 //! declared length, for a warning), unless [`DecodeOptions::strict`] makes it an error; one
 //! that ends before any audio is an error either way. An MP4/MOV without its index
-//! box is reported as truncated or unfinished. A corrupt packet in the middle of a stream is
+//! box is reported as truncated or unfinished; one that ends before any audio (inside its
+//! `ftyp` or `moov` box, inside a box header, before its first fragment or its data) says
+//! after how many bytes and in which box. A corrupt packet in the middle of a stream is
 //! replaced by silence of the same length, so later times stay right; non-finite samples (NaN, ±∞
 //! in float WAV) are replaced by 0 (silence). Both are counted in [`DecodeStats`] so callers can
 //! warn (the command line does).
@@ -102,6 +119,7 @@ use symphonia::core::meta::MetadataOptions;
 use symphonia::core::packet::Packet;
 
 mod mp4_edits;
+mod mp4_frags;
 mod opus;
 mod rf64;
 
@@ -318,11 +336,14 @@ impl Input {
         })
     }
 
-    /// The first 12 bytes (zeros when the input is shorter).
+    /// The first 12 bytes (followed by zeros when the input is shorter).
     fn head(&self) -> [u8; 12] {
         let mut head = [0u8; 12];
-        if let Ok(mut r) = self.reader() {
-            let _ = r.read_exact(&mut head);
+        if let Ok(r) = self.reader() {
+            let mut got = Vec::with_capacity(12);
+            if r.take(12).read_to_end(&mut got).is_ok() {
+                head[..got.len()].copy_from_slice(&got);
+            }
         }
         head
     }
@@ -494,7 +515,8 @@ impl Input {
 
     /// Where an MP4-family file (`ftyp` first) says it ends when that is past its last byte:
     /// the end of the top-level `mdat` box (the audio) that runs off the file (a download or a
-    /// recording cut short inside it), when a whole `moov` box (the index) comes before it.
+    /// recording cut short inside it), or of a fragmented file's `moof` box (a fragment's
+    /// index), when a whole `moov` box (the index) comes before it.
     /// `None` for other inputs, when every box fits, when the index is not there (a file cut
     /// before its index is told as such by the decoder), and when the box that runs off is not
     /// the audio (a whole file with its index at the end and a cut box after it, such as
@@ -508,35 +530,28 @@ impl Input {
         if &self.head()[4..8] != b"ftyp" {
             return None;
         }
-        let mut r = self.seeker().ok()?;
-        let len = r.seek(std::io::SeekFrom::End(0)).ok()?;
-        let mut at = 0u64;
-        let mut index = false;
-        while at + 8 <= len {
-            r.seek(std::io::SeekFrom::Start(at)).ok()?;
-            let mut head = [0u8; 8];
-            r.read_exact(&mut head).ok()?;
-            let size = match u32::from_be_bytes([head[0], head[1], head[2], head[3]]) {
-                // Runs to the end of the file: fits by definition.
-                0 => return None,
-                1 => {
-                    let mut large = [0u8; 8];
-                    r.read_exact(&mut large).ok()?;
-                    u64::from_be_bytes(large)
-                }
-                n => u64::from(n),
-            };
-            if size < 8 {
-                return None;
+        let layout = mp4_frags::layout(&mut self.seeker().ok()?)?;
+        let cut = layout.cut?;
+        match cut.place {
+            mp4_frags::Place::Inside(kind, size)
+                if layout.index && (&kind == b"mdat" || &kind == b"moof") =>
+            {
+                cut.at.checked_add(size)
             }
-            let end = at.checked_add(size)?;
-            if end > len {
-                return (index && &head[4..8] == b"mdat").then_some(end);
-            }
-            index |= &head[4..8] == b"moov";
-            at = end;
+            _ => None,
         }
-        None
+    }
+
+    /// True when the input may be the start of an MP4-family file: `ftyp` at byte 4, or as
+    /// much of it as a file cut inside its first box header has, or (four bytes or fewer) an
+    /// MP4-family extension.
+    fn may_be_mp4(&self, ext: Option<&str>) -> bool {
+        let (Some(len), head) = (self.len(), self.head()) else { return false };
+        match len {
+            8.. => &head[4..8] == b"ftyp",
+            5..=7 => b"ftyp".starts_with(&head[4..len as usize]),
+            _ => ext.is_some_and(|e| MP4_EXTENSIONS.iter().any(|m| e.eq_ignore_ascii_case(m))),
+        }
     }
 
     /// True when the input starts like an RF64 or BW64 file (WAV over 4 GiB).
@@ -589,6 +604,9 @@ impl MediaSource for Patched {
         self.inner.byte_len()
     }
 }
+
+/// Extensions of the MP4 family (ISO base media files and QuickTime).
+const MP4_EXTENSIONS: [&str; 9] = ["mp4", "m4a", "m4b", "m4v", "mov", "3gp", "3g2", "m4s", "cmfa"];
 
 /// Where a seek `to` lands from `pos` in a source `end` bytes long; an error before the start.
 fn seek_target(to: std::io::SeekFrom, pos: u64, end: u64) -> std::io::Result<u64> {
@@ -805,6 +823,10 @@ pub struct Decoder {
     done: bool,
     /// [`DecodeOptions::strict`]: truncation is an error, not the end of the audio.
     strict: bool,
+    /// Where an MP4 file ends inside its audio ("it ends after 900 bytes, inside its moof box
+    /// …"): the stream is truncated even when the demuxer finds its end quietly (a fragmented
+    /// file cut between or inside fragments), and an error before any audio says where.
+    cut: Option<String>,
 }
 
 impl std::fmt::Debug for Decoder {
@@ -844,13 +866,18 @@ pub(crate) fn check_rate(rate: u32) -> Result<()> {
     }
 }
 
-/// The pre-skip of an Ogg/Matroska Opus stream, read from its `OpusHead` (RFC 7845 §5.1), and
-/// the header with the pre-skip set to 0: this decoder drops the priming itself, so it is
-/// removed exactly even when it spans more than the first packet.
-fn take_opus_pre_skip(extra: &mut Option<Box<[u8]>>) -> u64 {
+/// The pre-skip of an Opus stream, read from its `OpusHead` (RFC 7845 §5.1), and the header
+/// with the pre-skip set to 0: this decoder drops the priming itself, so it is removed exactly
+/// even when it spans more than the first packet. In MP4 the header comes from the `dOps` box,
+/// whose fields are big-endian (Encapsulation of Opus in ISOBMFF §4.3.2), behind the
+/// `OpusHead` signature symphonia puts before them (`big_endian`); in Ogg and Matroska they
+/// are little-endian.
+fn take_opus_pre_skip(extra: &mut Option<Box<[u8]>>, big_endian: bool) -> u64 {
     match extra {
         Some(head) if head.len() >= 19 && head.starts_with(b"OpusHead") => {
-            let pre_skip = u16::from_le_bytes([head[10], head[11]]);
+            let bytes = [head[10], head[11]];
+            let pre_skip =
+                if big_endian { u16::from_be_bytes(bytes) } else { u16::from_le_bytes(bytes) };
             head[10] = 0;
             head[11] = 0;
             u64::from(pre_skip)
@@ -947,6 +974,11 @@ impl Decoder {
             }
             Err(e) => e,
         };
+        if input.may_be_mp4(ext) {
+            if let Some(e) = mp4_cut_error(&input) {
+                return Err(e);
+            }
+        }
         let named = container_of(&input.head());
         if matches!(&first, SymError::Unsupported(m) if m.contains("no suitable format reader")) {
             if named == Some("MP3") {
@@ -1062,7 +1094,7 @@ impl Decoder {
         } else if is_opus {
             // Opus always decodes at 48 kHz; the container's rate is the encoder's input rate.
             params.sample_rate = Some(48_000);
-            take_opus_pre_skip(&mut params.extra_data)
+            take_opus_pre_skip(&mut params.extra_data, format.format_info().short_name == "isomp4")
         } else {
             0
         };
@@ -1108,6 +1140,45 @@ impl Decoder {
         let mut lead = 0;
         let mut priming = priming;
         let mut edited_end = false;
+        // Where the track's samples end (the declared length, unless the file is cut).
+        let mut end_frames = declared_frames;
+        let mut cut = None;
+        let mut exact = exact;
+        if short_name == "isomp4" {
+            let fragments = input
+                .seeker()
+                .ok()
+                .and_then(|mut r| mp4_frags::fragments(&mut r, track_id, sample_rate));
+            if let Some(f) = fragments {
+                // A fragmented file: its index declares no samples (symphonia takes 0, or the
+                // first segment index's span), its fragments hold them all.
+                end_frames = Some(f.frames);
+                declared_frames = if f.cut.is_some() { f.declared } else { Some(f.frames) };
+                cut = f.cut.map(|c| c.describe());
+                // The fragments read are the length, not a length declared beforehand: a cut is
+                // told by where the file ends (`cut`). Their durations may also span a gap the
+                // samples do not fill (ffmpeg starts audio late with a long first sample), which
+                // is no truncation.
+                exact = false;
+            } else if let Some(layout) =
+                input.seeker().ok().and_then(|mut r| mp4_frags::layout(&mut r))
+            {
+                // The index is whole (the demuxer read it): the file ends inside its audio
+                // data, or before it (a file with its index first, cut after it).
+                cut = match layout.cut {
+                    Some(c) if !layout.media || c.kind() == Some(b"mdat") => Some(c.describe()),
+                    None if !layout.media && declared_frames != Some(0) => {
+                        let len = layout.len;
+                        let before = mp4_frags::Place::Before(*b"mdat");
+                        Some(mp4_frags::Cut { len, at: len, place: before }.describe())
+                    }
+                    _ => None,
+                };
+            }
+            // An index that declares no samples and fragments that cannot be read: where the
+            // audio ends is not known, rather than at 0.
+            end_frames = end_frames.filter(|&n| n > 0);
+        }
         if channels > 0 && short_name == "isomp4" {
             let placement = input
                 .seeker()
@@ -1120,6 +1191,7 @@ impl Decoder {
                     // The edit may end before the media (a clip trimmed at both ends), never
                     // after it.
                     declared_frames = Some(declared_frames.map_or(edit_end, |n| n.min(edit_end)));
+                    end_frames = Some(end_frames.map_or(edit_end, |n| n.min(edit_end)));
                     edited_end = true;
                 }
             }
@@ -1157,10 +1229,11 @@ impl Decoder {
         let mut d = Decoder::new(Stream::Codec { format, decoder, track_id }, info, options)?;
         d.declared_exact = exact;
         d.first = first;
-        if params.codec == CODEC_ID_AAC || edited_end {
+        d.cut = cut;
+        if params.codec == CODEC_ID_AAC || (is_opus && short_name == "isomp4") || edited_end {
             // MP4 declares priming + recording (or its edit list where the media ends); the
             // last packet's padding beyond it is dropped.
-            d.end = declared_frames.map(|n| n.saturating_sub(priming) + lead);
+            d.end = end_frames.map(|n| n.saturating_sub(priming) + lead);
         }
         Ok(d)
     }
@@ -1265,6 +1338,7 @@ impl Decoder {
             stats: DecodeStats::default(),
             done: false,
             strict: options.strict,
+            cut: None,
         })
     }
 
@@ -1414,11 +1488,12 @@ impl Decoder {
 
     /// The error for a stream that ends before its container said it would.
     fn truncated(&self) -> Error {
-        if self.stats.frames == self.stats.leading_silence && self.skip == self.info.priming {
-            Error::recording(
-                RecordingProblem::Truncated,
-                "the file is truncated: it ends before any audio",
-            )
+        if self.stats.frames == self.stats.leading_silence {
+            let message = match &self.cut {
+                Some(cut) => format!("the MP4/M4A/MOV file is truncated: {cut}, before any audio"),
+                None => "the file is truncated: it ends before any audio".to_owned(),
+            };
+            Error::recording(RecordingProblem::Truncated, message)
         } else {
             Error::recording(
                 RecordingProblem::Truncated,
@@ -1437,8 +1512,14 @@ impl Decoder {
         };
         let packet = match self.first.take().unwrap_or_else(|| format.next_packet()) {
             Ok(Some(p)) => p,
+            Ok(None) if self.cut.is_some() => return Err(self.truncated()),
             Ok(None) => return Ok(Fill::End),
             Err(SymError::IoError(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                return Err(self.truncated());
+            }
+            // The file ends inside (or before) its audio data: whatever the demuxer makes of
+            // the missing bytes, the file is truncated.
+            Err(SymError::IoError(_) | SymError::DecodeError(_)) if self.cut.is_some() => {
                 return Err(self.truncated());
             }
             Err(SymError::ResetRequired) => {
@@ -1585,6 +1666,36 @@ impl Decoder {
         let at = frames_to_delta(self.stats.frames, self.info.sample_rate);
         map_error(e, &format!("decoding at {at}"))
     }
+}
+
+/// The error for an MP4-family file that does not open because it is cut short: where it
+/// ends, and in which box. `None` when every box fits or the audio and its index are whole
+/// before the cut (the demuxer's own reason is then reported).
+fn mp4_cut_error(input: &Input) -> Option<Error> {
+    let layout = mp4_frags::layout(&mut input.seeker().ok()?)?;
+    let cut = match layout.cut {
+        Some(cut) => cut,
+        // Every box whole, and neither an index nor audio data: the file stops before them.
+        None if !layout.index && !layout.media => {
+            let before = mp4_frags::Place::Before(*b"moov");
+            mp4_frags::Cut { len: layout.len, at: layout.len, place: before }
+        }
+        None => return None,
+    };
+    let in_data = cut.kind() == Some(b"mdat");
+    let message = match (layout.index, layout.media || in_data) {
+        // The audio data, and no index before it (ffmpeg writes it after the audio).
+        (false, true) => format!(
+            "the MP4/MOV file has no index (moov box): it is truncated or was never finalised \
+             (an interrupted recording); {}",
+            cut.describe()
+        ),
+        (_, false) => {
+            format!("the MP4/M4A/MOV file is truncated: {}, before any audio", cut.describe())
+        }
+        (true, true) => return None,
+    };
+    Some(Error::recording(RecordingProblem::Truncated, message))
 }
 
 fn check_channels(channels: usize, options: &DecodeOptions) -> Result<()> {

@@ -24,10 +24,10 @@ use std::io::{Read, Seek, SeekFrom};
 
 /// The largest `moov` box read (its sample tables grow with the recording: about 8 bytes per
 /// packet, so 64 MiB covers days of audio).
-const MAX_MOOV: u64 = 64 << 20;
+pub(super) const MAX_MOOV: u64 = 64 << 20;
 
 /// The children of a box's body: `(type, body)`, stopping at the first malformed header.
-fn children(mut b: &[u8]) -> impl Iterator<Item = ([u8; 4], &[u8])> {
+pub(super) fn children(mut b: &[u8]) -> impl Iterator<Item = ([u8; 4], &[u8])> {
     std::iter::from_fn(move || {
         if b.len() < 8 {
             return None;
@@ -49,20 +49,20 @@ fn children(mut b: &[u8]) -> impl Iterator<Item = ([u8; 4], &[u8])> {
     })
 }
 
-fn child<'a>(b: &'a [u8], kind: &[u8; 4]) -> Option<&'a [u8]> {
+pub(super) fn child<'a>(b: &'a [u8], kind: &[u8; 4]) -> Option<&'a [u8]> {
     children(b).find(|(k, _)| k == kind).map(|(_, body)| body)
 }
 
-fn be_u32(b: &[u8], at: usize) -> Option<u32> {
+pub(super) fn be_u32(b: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_be_bytes(b.get(at..at + 4)?.try_into().ok()?))
 }
 
-fn be_u64(b: &[u8], at: usize) -> Option<u64> {
+pub(super) fn be_u64(b: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_be_bytes(b.get(at..at + 8)?.try_into().ok()?))
 }
 
 /// The timescale of an `mvhd` or `mdhd` body (version 0: 32-bit times, 1: 64-bit).
-fn timescale(b: &[u8]) -> Option<u32> {
+pub(super) fn timescale(b: &[u8]) -> Option<u32> {
     let t = if *b.first()? == 1 { be_u32(b, 20)? } else { be_u32(b, 12)? };
     (t > 0).then_some(t)
 }
@@ -158,7 +158,7 @@ pub(super) fn audio_placement(
 
 /// The body of the top-level `moov` box, found by reading box headers and seeking past the
 /// others (a large `mdat` is never read).
-fn read_moov(r: &mut (impl Read + Seek)) -> Option<Vec<u8>> {
+pub(super) fn read_moov(r: &mut (impl Read + Seek)) -> Option<Vec<u8>> {
     let mut at = 0u64;
     loop {
         r.seek(SeekFrom::Start(at)).ok()?;

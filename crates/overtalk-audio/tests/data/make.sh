@@ -43,6 +43,23 @@ ff -ss 0.2 -i burst.m4a -c copy burst.trim.m4a
 # burst.faststart.m4a: burst.m4a remuxed with its moov box (the index) before the audio, as
 # files made for progressive download are; the truncation tests cut it inside its mdat.
 ff -i burst.m4a -c copy -movflags +faststart burst.faststart.m4a
+# Fragmented MP4: an index (moov) listing no samples, then fragments (moof + mdat), as
+# recorders and streams write them. burst.m4a in five fragments of about 0.2 s with no closing
+# mfra (as a recorder leaves the file); burst.mp4 (video and audio) in fragments of about 0.3 s
+# at its keyframes, as OBS writes them; burst.m4a as DASH segments of 0.3 s joined after their
+# initialisation segment (each segment with its styp and sidx); burst.opus's packets; and
+# 0.25-0.35 s of burst.flac re-encoded as FLAC in four fragments of 1152 frames.
+ff -i burst.m4a -c copy -movflags empty_moov+default_base_moof+skip_trailer -frag_duration 200000 burst.frag.m4a
+ff -i burst.mp4 -c copy -movflags frag_keyframe+empty_moov -frag_duration 300000 burst.frag.mp4
+rm -rf /tmp/overtalk-dash && mkdir /tmp/overtalk-dash
+ff -i burst.m4a -c copy -f dash -seg_duration 0.3 /tmp/overtalk-dash/burst.mpd
+cat /tmp/overtalk-dash/init-stream0.m4s /tmp/overtalk-dash/chunk-stream0-*.m4s > burst.dash.m4a
+rm -rf /tmp/overtalk-dash
+ff -i burst.opus -c copy -movflags frag_keyframe+empty_moov burst.frag.opus.mp4
+# burst.offset.mp4 fragmented: without an edit list, ffmpeg starts the audio 1.5 s late by
+# giving its first sample (the priming packet) a duration of 66 116 frames.
+ff -i burst.offset.mp4 -c copy -movflags frag_keyframe+empty_moov -frag_duration 500000 burst.offset.frag.mp4
+ff -ss 0.25 -t 0.1 -i burst.flac -c:a flac -frame_size 1152 -strict -2 -movflags empty_moov+skip_trailer -frag_duration 20000 burst.frag.flac.mp4
 # Opus: mono from a 16 kHz input, and 5.1 (multistream, refused with a clear error).
 ff -f lavfi -i "sine=f=440:d=0.5" -ac 1 -ar 16000 -c:a libopus -b:a 24k tone.mono16k.opus
 ff -f lavfi -i "sine=f=440:d=0.2" -af "pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0" -c:a libopus -b:a 48k tone.6ch.opus

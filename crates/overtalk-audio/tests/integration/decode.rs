@@ -68,6 +68,10 @@ fn all_clips() -> Vec<(&'static str, u32, usize)> {
         ("burst.caf", 44_100, 44_100),
         ("burst.alac.m4a", 44_100, 44_100),
         ("burst.alac.caf", 44_100, 44_100),
+        ("burst.frag.m4a", 44_100, 44_100),
+        ("burst.frag.mp4", 44_100, 44_100),
+        ("burst.dash.m4a", 44_100, 44_100),
+        ("burst.frag.opus.mp4", 48_000, 48_000),
     ]
 }
 
@@ -481,4 +485,69 @@ fn an_mp4_edit_list_that_trims_the_start_is_honoured() {
     assert_eq!(x.len(), 30_870);
     let at = onset(&x, 44_100);
     assert!((at - 0.100).abs() < 0.001, "left onset {at}");
+}
+
+/// Fragmented MP4 (an index that lists no samples, then fragments: `moof` + `mdat`) decodes to
+/// the same samples as the unfragmented file it was remuxed from, packet for packet: AAC in
+/// five fragments without a closing `mfra` (as a recorder leaves it), AAC beside a video track
+/// (OBS's fragmented MP4), DASH segments joined after their initialisation segment (each with
+/// its own `styp` and `sidx`), Opus, and FLAC (its samples exactly those of `burst.flac`).
+#[test]
+fn fragmented_mp4_decodes_like_the_file_it_was_made_from() {
+    let options = DecodeOptions { strict: true, ..DecodeOptions::default() };
+    for (name, from, declared, priming) in [
+        ("burst.frag.m4a", "burst.m4a", 45_124, 1024),
+        ("burst.frag.mp4", "burst.mp4", 45_124, 1024),
+        ("burst.dash.m4a", "burst.m4a", 45_124, 1024),
+        ("burst.frag.opus.mp4", "burst.opus", 48_312, 312),
+    ] {
+        let mut d = Decoder::open(&data(name), &options).unwrap();
+        let mut x = Vec::new();
+        while let Some(b) = d.next_block().unwrap() {
+            x.extend_from_slice(b.interleaved());
+        }
+        let info = d.info().clone();
+        assert_eq!((info.declared_frames, info.priming, info.lead), (Some(declared), priming, 0));
+        assert_eq!(d.stats().truncated, None, "{name}");
+        let mut d = Decoder::open(&data(from), &options).unwrap();
+        let mut want = Vec::new();
+        while let Some(b) = d.next_block().unwrap() {
+            want.extend_from_slice(b.interleaved());
+        }
+        assert_eq!(x.len(), want.len(), "{name}");
+        assert!(x == want, "{name} decodes unlike {from}");
+    }
+    // FLAC in four fragments of 1152 frames: 0.25–0.35 s of `burst.flac`, re-encoded, so
+    // lossless: the very samples, the left burst starting 0.05 s in.
+    let (info, ch) = decode_all(&data("burst.frag.flac.mp4"), &options).unwrap();
+    assert_eq!((info.codec.as_str(), info.declared_frames, info.priming), ("flac", Some(4410), 0));
+    let (_, whole) = decode_all(&data("burst.flac"), &options).unwrap();
+    for c in 0..2 {
+        assert_eq!(ch[c].len(), 4410);
+        assert!(ch[c] == whole[c][11_025..15_435], "channel {c}");
+    }
+    // The burst starts at 0.3 s (frame 13 230 of the whole); 0.5 sin(2π 1000 t) first passes
+    // 0.25 four frames later, 13 234 − 11 025 frames into the clip.
+    assert_eq!(ch[0].iter().position(|v| v.abs() > 0.25), Some(2209));
+}
+
+/// ffmpeg fragments a track that starts late without an edit list: its first sample (the
+/// priming packet) lasts 66 116 frames, a gap on the timeline that no decoded sample fills.
+/// The samples decode whole and are not taken for a truncated file; the gap is not put back as
+/// silence, so the burst comes at 0.3 s instead of the 1.8 s `burst.offset.mp4` plays it at.
+#[test]
+fn a_fragmented_mp4_whose_first_sample_spans_a_gap_is_not_truncated() {
+    let options = DecodeOptions { strict: true, ..DecodeOptions::default() };
+    let mut d = Decoder::open(&data("burst.offset.frag.mp4"), &options).unwrap();
+    let mut x = Vec::new();
+    while let Some(b) = d.next_block().unwrap() {
+        x.extend(b.channel(0));
+    }
+    // The durations: 66 116 for the first sample, 1024 for each of the other 44 (this muxing
+    // does not shorten the last one to the recording's end).
+    assert_eq!(d.info().declared_frames, Some(66_116 + 44 * 1024));
+    assert_eq!((d.info().lead, d.stats().truncated), (0, None));
+    // 45 packets of 1024 frames, less the priming.
+    assert_eq!(x.len(), 44 * 1024);
+    assert!((onset(&x, 44_100) - 0.300).abs() < 0.001);
 }

@@ -284,14 +284,17 @@ const CUT_CLIPS: &[(&str, [&str; 4])] = &[
     (
         "burst.m4a",
         [
-            "unsupported: the container holds audio this decoder cannot read (isomp4: missing \
-             ftyp atom)",
+            "the MP4/M4A/MOV file is truncated: it ends after 16 bytes, inside its ftyp box (the \
+             file type, 28 bytes from byte 0), before any audio",
             "the MP4/MOV file has no index (moov box): it is truncated or was never finalised (an \
-             interrupted recording)",
+             interrupted recording); it ends after 1611 bytes, inside its mdat box (the audio and \
+             video data, 3856 bytes from byte 36)",
             "the MP4/MOV file has no index (moov box): it is truncated or was never finalised (an \
-             interrupted recording)",
+             interrupted recording); it ends after 3223 bytes, inside its mdat box (the audio and \
+             video data, 3856 bytes from byte 36)",
             "the MP4/MOV file has no index (moov box): it is truncated or was never finalised (an \
-             interrupted recording)",
+             interrupted recording); it ends after 4834 bytes, inside its moov box (the index, 943 \
+             bytes from byte 3892)",
         ],
     ),
     (
@@ -410,10 +413,16 @@ fn a_real_length_mp4_cut_reports_the_missing_index() {
     for name in ["burst.mp4", "burst.mov"] {
         let bytes = std::fs::read(dir.join(name)).unwrap();
         let p = t.path(name);
-        std::fs::write(&p, &bytes[..bytes.len() / 2]).unwrap();
+        let cut = bytes.len() / 2;
+        std::fs::write(&p, &bytes[..cut]).unwrap();
         let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
         assert_eq!(kind_of(&e), "truncated");
-        assert!(e.to_string().ends_with("has no index (moov box): it is truncated or was never finalised (an interrupted recording)"), "{e}");
+        let want = format!(
+            "{}: the MP4/MOV file has no index (moov box): it is truncated or was never finalised \
+             (an interrupted recording); it ends after {cut} bytes, inside its mdat box",
+            p.display()
+        );
+        assert!(e.to_string().starts_with(&want), "{e}");
     }
 }
 
@@ -424,7 +433,8 @@ fn a_fast_start_mp4_cut_inside_its_audio_reads_as_far_as_it_goes() {
     check_cuts(&[(
         "burst.faststart.m4a",
         [
-            "unsupported: the container holds audio this decoder cannot read (isomp4: missing ftyp atom)",
+            "the MP4/M4A/MOV file is truncated: it ends after 16 bytes, inside its ftyp box (the \
+             file type, 28 bytes from byte 0), before any audio",
             "the file is truncated: the audio stops at 0.301859 s",
             "the file is truncated: the audio stops at 0.534059 s",
             "the file is truncated: the audio stops at 0.998458 s",
@@ -435,7 +445,8 @@ fn a_fast_start_mp4_cut_inside_its_audio_reads_as_far_as_it_goes() {
         &[(
             "burst.faststart.m4a",
             [
-                "unsupported: the container holds audio this decoder cannot read (isomp4: missing ftyp atom)",
+                "the MP4/M4A/MOV file is truncated: it ends after 16 bytes, inside its ftyp box \
+                 (the file type, 28 bytes from byte 0), before any audio",
                 "ok 13312, truncated 0.301859 of 1.000",
                 "ok 23552, truncated 0.534059 of 1.000",
                 "ok 44032, truncated 0.998458 of 1.000",
@@ -472,6 +483,154 @@ fn a_whole_mp4_with_its_index_last_and_a_cut_box_after_it_reads_whole() {
         let (_, want) = decode_all(&dir.join("burst.m4a"), &strict()).unwrap();
         assert!(whole == want && whole[0].len() == 44_100);
     }
+}
+
+#[test]
+fn a_fragmented_mp4_cut_inside_a_fragment_reads_as_far_as_it_goes() {
+    // A fragmented file (a recorder's, a stream's) has its index first and then fragments; cut
+    // inside one, the fragments before it decode and the cut is told. Its index declares no
+    // length: the fragments read give the length, and a cut one says the file is truncated.
+    check_cuts(&[
+        (
+            "burst.frag.m4a",
+            [
+                "the MP4/M4A/MOV file is truncated: it ends after 16 bytes, inside its ftyp box \
+                 (the file type, 28 bytes from byte 0), before any audio",
+                "the file is truncated: the audio stops at 0.348299 s",
+                "the file is truncated: the audio stops at 0.557279 s",
+                "the file is truncated: the audio stops at 0.998458 s",
+            ],
+        ),
+        (
+            "burst.frag.mp4",
+            [
+                "the MP4/M4A/MOV file is truncated: it ends after 16 bytes, inside its ftyp box \
+                 (the file type, 32 bytes from byte 0), before any audio",
+                "the file is truncated: the audio stops at 0.278639 s",
+                "the file is truncated: the audio stops at 0.557279 s",
+                // Inside the closing `mfra` (the fragments' random access index): all the audio
+                // is there.
+                "ok 44100",
+            ],
+        ),
+    ]);
+    check_cuts_with(
+        &[
+            (
+                "burst.frag.m4a",
+                [
+                    "the MP4/M4A/MOV file is truncated: it ends after 16 bytes, inside its ftyp \
+                     box (the file type, 28 bytes from byte 0), before any audio",
+                    "ok 15360, truncated 0.348299 of ?",
+                    "ok 24576, truncated 0.557279 of ?",
+                    "ok 44032, truncated 0.998458 of ?",
+                ],
+            ),
+            (
+                "burst.frag.mp4",
+                [
+                    "the MP4/M4A/MOV file is truncated: it ends after 16 bytes, inside its ftyp \
+                     box (the file type, 32 bytes from byte 0), before any audio",
+                    "ok 12288, truncated 0.278639 of ?",
+                    "ok 24576, truncated 0.557279 of ?",
+                    "ok 44100",
+                ],
+            ),
+        ],
+        false,
+    );
+}
+
+/// The top-level boxes of an MP4 file: `(type, start, end)`.
+fn mp4_boxes(bytes: &[u8]) -> Vec<([u8; 4], usize, usize)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at + 8 <= bytes.len() {
+        let size = u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        assert!(size >= 8, "the fixtures have no 64-bit or open-ended boxes");
+        out.push((bytes[at + 4..at + 8].try_into().unwrap(), at, at + size));
+        at += size;
+    }
+    assert_eq!(at, bytes.len());
+    out
+}
+
+/// Every interleaved sample of `p` read leniently, the truncation it reports, or the error.
+fn decode_lenient(p: &Path) -> overtalk::Result<(Vec<f32>, Option<Delta>)> {
+    let mut d = Decoder::open(p, &DecodeOptions::default())?;
+    let mut x = Vec::new();
+    while let Some(b) = d.next_block().map_err(|e| e.with_path(p))? {
+        x.extend_from_slice(b.interleaved());
+    }
+    Ok((x, d.stats().truncated.map(|t| t.read)))
+}
+
+#[test]
+fn every_cut_of_an_mp4_gives_audio_or_a_clear_error() {
+    // Each MP4 layout cut at every byte up to its first audio data and every 23rd byte after
+    // it: the audio before the cut, exactly as the whole file has it, or an error that names
+    // the file and says it is truncated, after how many bytes and in which box, never a panic. Where the cut falls inside the audio data, the truncation is
+    // told; a cut right after a fragment's data cannot be told (nothing declares the length).
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let t = Tmp::new();
+    let mut failed = Vec::new();
+    let mut outcomes = [0usize; 3];
+    for name in [
+        "burst.m4a",
+        "burst.faststart.m4a",
+        "burst.frag.m4a",
+        "burst.frag.mp4",
+        "burst.dash.m4a",
+        "burst.frag.opus.mp4",
+        "burst.frag.flac.mp4",
+    ] {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let boxes = mp4_boxes(&bytes);
+        let (whole, _) = decode_lenient(&dir.join(name)).unwrap();
+        let first_data = boxes.iter().find(|b| &b.0 == b"mdat").unwrap().1 + 16;
+        let cuts = (0..first_data).chain((first_data..bytes.len()).step_by(23));
+        let p = t.path(name);
+        for cut in cuts {
+            std::fs::write(&p, &bytes[..cut]).unwrap();
+            let in_data = boxes.iter().any(|b| &b.0 == b"mdat" && b.1 + 8 < cut && cut < b.2);
+            let after_data = boxes.iter().any(|b| &b.0 == b"mdat" && b.2 == cut);
+            let problem = match decode_lenient(&p) {
+                Ok((x, truncated)) => {
+                    outcomes[0] += 1;
+                    if x.is_empty() || x[..] != whole[..x.len()] {
+                        Some(format!("{} samples, not the whole file's first ones", x.len()))
+                    } else if in_data && truncated.is_none() {
+                        Some("cut inside the audio data, and not told".to_owned())
+                    } else if after_data && truncated.is_some() {
+                        Some("cut after whole audio data, and told as truncated".to_owned())
+                    } else {
+                        None
+                    }
+                }
+                Err(e) => {
+                    let text = e.to_string();
+                    let named = text.starts_with(&format!("{}: ", p.display()));
+                    // Read leniently, an error means no audio: it says where the file ends,
+                    // unless it ends between whole boxes with its index (after the audio) not
+                    // there, the one case the decoder cannot tell from an unfinished file.
+                    let counted = text.contains(&format!("it ends after {cut} byte"))
+                        || text.ends_with("never finalised (an interrupted recording)");
+                    outcomes[if cut == 0 { 1 } else { 2 }] += 1;
+                    let clear = if cut == 0 {
+                        text == format!("{}: the file is empty (0 bytes)", p.display())
+                    } else {
+                        kind_of(&e) == "truncated" && named && counted && text.contains("truncated")
+                    };
+                    (!clear).then(|| format!("error: {text}"))
+                }
+            };
+            if let Some(problem) = problem {
+                failed.push(format!("{name} cut at {cut}: {problem}"));
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    assert_eq!(outcomes, [1125, 7, 6786]);
 }
 
 /// Every interleaved sample of `p`, and how many non-finite ones the decoder replaced.
