@@ -352,6 +352,8 @@ pub enum TrackWarning {
         seconds: f64,
         /// Share of its speech (2 s windows by centre) with the level and partials of music.
         music_share: f64,
+        /// Share of its speech (6 s windows by centre) with a steady beat.
+        beat_share: f64,
     },
     /// The file ends early (a download or recording cut short); the audio present was read
     /// ([`crate::decode::DecodeStats::truncated`]).
@@ -440,14 +442,16 @@ impl fmt::Display for TrackWarning {
                 }
                 write!(f, "; the rest is missing (--strict refuses it)")
             }
-            TrackWarning::MusicLike { path, speaker, seconds, music_share } => write!(
+            TrackWarning::MusicLike { path, speaker, seconds, music_share, beat_share } => write!(
                 f,
                 "{}: speaker {speaker} ({seconds:.1} s) sounds like music, not a voice: {:.0} % \
-                 of it holds its level and its partials with no pauses between syllables (an \
-                 intro, a jingle or a music bed taken for a speaker?); it is kept, and \
-                 `--ignore-label {speaker}` leaves it out of the analysis",
+                 of it holds its level and its partials with no pauses between syllables, \
+                 {:.0} % has a steady beat (an intro, a jingle or a music bed taken for a \
+                 speaker?); it is kept, and `--ignore-label {speaker}` leaves it out of the \
+                 analysis",
                 path.display(),
-                music_share * 100.0
+                music_share * 100.0,
+                beat_share * 100.0
             ),
             TrackWarning::LateStart { path, seconds } => write!(
                 f,

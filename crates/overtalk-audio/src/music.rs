@@ -21,14 +21,21 @@
 //!                                   speech-like: low-frame ratio > 0.3 and stationarity < 0.65
 //! ```
 //!
-//! A speaker whose windows are music-like in 30 % or more of its speech and speech-like in at
-//! most 15 % sounds like music ([`MusicMeter::judge`]); the front ends warn about it and keep
-//! the speaker (music under a voice can be part of a real speaker's turns, and no rule on
-//! these two measures tells a music bed from the voice over it). Measured in
-//! `docs/diarization.md` ("Music"): of 108 speakers of speech-only recordings (real calls and
-//! meetings, the synthetic suites) none comes near (music-like share at most 0.001,
-//! speech-like share at least 0.31); of the music "speakers" of podcast-like clips, orchestral
-//! and held music is found, percussive and sparse music mostly is not.
+//! Percussive and plucked music has neither held notes nor a held level; what it has is a
+//! **steady beat**, measured over windows of 6 s every second: the onset envelope (the rise of
+//! the log-mel spectrum from frame to frame, summed over 24 bands) correlated with itself one
+//! beat later and two beats later, at the best beat between 0.25 and 1.5 s. Speech's syllables
+//! come at no steady rate (at most 0.16 on the real recordings below, 90th percentile);
+//! drums, bass lines and arpeggios repeat (above 0.3 in most windows of 45 of 80 tracks).
+//!
+//! A speaker sounds like music ([`MusicMeter::judge`]) when its windows are music-like in 30 %
+//! or more of its speech and speech-like in at most 15 %, or its beat windows have a steady
+//! beat in half or more and its windows are speech-like in at most 10 % (a beat under a voice
+//! survives where held notes do not). The front ends warn about it and keep the speaker (music
+//! under a voice can be part of a real speaker's turns, and no rule on these measures tells a
+//! loud music bed from the voice over it). Measured in `docs/diarization.md` ("Music"): no
+//! speaker of the speech-only recordings comes near, none of the voices over a bed 12 dB
+//! down or more is named, and most music "speakers" of podcast-like clips are.
 
 use rustfft::num_complex::Complex;
 use rustfft::{Fft, FftPlanner};
@@ -50,6 +57,13 @@ const LAG: usize = 10;
 /// Window length (2 s) and step (100 ms), in frames.
 const WINDOW: usize = 200;
 const STEP: usize = 10;
+/// Beat window length (6 s) and step (1 s), in frames.
+const BEAT_WINDOW: usize = 600;
+const BEAT_STEP: usize = 100;
+/// The beat periods tried (0.25–1.5 s), in frames.
+const BEAT_LAGS: std::ops::Range<usize> = 25..150;
+/// Mel bands of the onset envelope, 100 Hz – 7.6 kHz.
+const MEL_BANDS: usize = 24;
 
 /// The thresholds of the music-like and speech-like windows and of a music-like speaker.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,7 +80,16 @@ pub struct MusicRule {
     pub min_music_share: f32,
     /// … at most this share is speech-like …
     pub max_speech_share: f32,
-    /// … and it has at least this many seconds of speech.
+    /// A beat window is beat-like when its onset envelope's periodicity (see
+    /// [`MusicMeter`]) is above this.
+    pub beat_periodicity: f32,
+    /// Or: a speaker sounds like music when at least this share of its beat windows is
+    /// beat-like …
+    pub min_beat_share: f32,
+    /// … and at most this share of its windows is speech-like (stricter than
+    /// `max_speech_share`: a beat under a voice survives where held notes do not) …
+    pub max_speech_share_beat: f32,
+    /// Either way, it has at least this many seconds of speech.
     pub min_seconds: f64,
 }
 
@@ -79,6 +102,9 @@ impl Default for MusicRule {
             speech_stationarity: 0.65,
             min_music_share: 0.3,
             max_speech_share: 0.15,
+            beat_periodicity: 0.3,
+            min_beat_share: 0.5,
+            max_speech_share_beat: 0.10,
             min_seconds: 5.0,
         }
     }
@@ -104,6 +130,8 @@ pub struct MusicVerdict {
     pub music_share: f32,
     /// Share that are speech-like.
     pub speech_share: f32,
+    /// Share of its beat windows (6 s, by centre) with a steady beat.
+    pub beat_share: f32,
     /// Whether the rule takes it for music.
     pub music_like: bool,
 }
@@ -127,6 +155,15 @@ pub struct MusicMeter {
     recent: VecDeque<Vec<f32>>,
     /// How each window sounds, window `k` covering frames `[k·STEP, k·STEP + WINDOW)`.
     windows: Vec<WindowSound>,
+    /// The mel filters of the onset envelope: per band, `(bin, weight)` pairs.
+    mel: Vec<Vec<(usize, f32)>>,
+    /// The previous frame's log-mel energies.
+    last_mel: Option<[f32; MEL_BANDS]>,
+    /// The last `BEAT_WINDOW` frames' onset envelope.
+    onsets: VecDeque<f32>,
+    /// Whether each beat window has a steady beat, window `k` covering frames
+    /// `[k·BEAT_STEP, k·BEAT_STEP + BEAT_WINDOW)`.
+    beats: Vec<bool>,
     rule: MusicRule,
 }
 
@@ -135,6 +172,7 @@ impl std::fmt::Debug for MusicMeter {
         f.debug_struct("MusicMeter")
             .field("frames", &self.frames)
             .field("windows", &self.windows.len())
+            .field("beats", &self.beats.len())
             .finish()
     }
 }
@@ -164,6 +202,10 @@ impl MusicMeter {
             stationarity: VecDeque::with_capacity(WINDOW + 1),
             recent: VecDeque::with_capacity(LAG + 1),
             windows: Vec::new(),
+            mel: mel_filters(),
+            last_mel: None,
+            onsets: VecDeque::with_capacity(BEAT_WINDOW + 1),
+            beats: Vec::new(),
             rule,
         }
     }
@@ -211,10 +253,29 @@ impl MusicMeter {
         }
         self.power.push_back(power);
         self.stationarity.push_back(corr);
+        // The onset envelope: how much the log-mel spectrum rose since the frame before.
+        let mut mel = [0.0f32; MEL_BANDS];
+        for (m, band) in mel.iter_mut().zip(&self.mel) {
+            let e: f32 = band.iter().map(|&(k, w)| w * spectrum[k].norm_sqr()).sum();
+            *m = (e + 1e-10).ln();
+        }
+        let onset = self.last_mel.map_or(0.0, |last| {
+            mel.iter().zip(&last).map(|(now, before)| (now - before).max(0.0)).sum()
+        });
+        self.last_mel = Some(mel);
+        if self.onsets.len() == BEAT_WINDOW {
+            self.onsets.pop_front();
+        }
+        self.onsets.push_back(onset);
         self.frames += 1;
         if self.frames >= WINDOW && (self.frames - WINDOW).is_multiple_of(STEP) {
             let sound = self.window_sound();
             self.windows.push(sound);
+        }
+        if self.frames >= BEAT_WINDOW && (self.frames - BEAT_WINDOW).is_multiple_of(BEAT_STEP) {
+            let steady =
+                beat_periodicity(self.onsets.make_contiguous()) > self.rule.beat_periodicity;
+            self.beats.push(steady);
         }
     }
 
@@ -258,18 +319,65 @@ impl MusicMeter {
         if n == 0 {
             return None;
         }
+        let (mut steady, mut m) = (0usize, 0usize);
+        for (k, &beat) in self.beats.iter().enumerate() {
+            let first = (k * BEAT_STEP * HOP) as f64;
+            let centre = (first + ((BEAT_WINDOW - 1) * HOP + FRAME) as f64 / 2.0) / RATE as f64;
+            if spans.iter().any(|&(s, e)| s <= centre && centre < e) {
+                m += 1;
+                steady += usize::from(beat);
+            }
+        }
         let music_share = music as f32 / n as f32;
         let speech_share = speech as f32 / n as f32;
+        let beat_share = if m == 0 { 0.0 } else { steady as f32 / m as f32 };
         let r = &self.rule;
+        let held = music_share >= r.min_music_share && speech_share <= r.max_speech_share;
+        let beat = beat_share >= r.min_beat_share && speech_share <= r.max_speech_share_beat;
         Some(MusicVerdict {
             seconds,
             music_share,
             speech_share,
-            music_like: seconds >= r.min_seconds
-                && music_share >= r.min_music_share
-                && speech_share <= r.max_speech_share,
+            beat_share,
+            music_like: seconds >= r.min_seconds && (held || beat),
         })
     }
+}
+
+/// The periodicity of an onset envelope: its autocorrelation (mean removed, 1 at lag 0) at a
+/// beat period and at twice it, averaged, at the best period of [`BEAT_LAGS`]; 0 for a flat
+/// envelope.
+fn beat_periodicity(onsets: &[f32]) -> f32 {
+    let mean = onsets.iter().sum::<f32>() / onsets.len().max(1) as f32;
+    let e: Vec<f64> = onsets.iter().map(|&v| f64::from(v - mean)).collect();
+    let ac = |lag: usize| -> f64 { e.iter().zip(&e[lag.min(e.len())..]).map(|(a, b)| a * b).sum() };
+    let zero = ac(0);
+    if zero <= 1e-12 {
+        return 0.0;
+    }
+    BEAT_LAGS.map(|l| ((ac(l) + ac(2 * l)) / 2.0 / zero) as f32).fold(0.0f32, f32::max)
+}
+
+/// Triangular filters on the mel scale (HTK), [`MEL_BANDS`] of them from 100 Hz to 7.6 kHz, over
+/// the bins of an [`N_FFT`]-point spectrum at 16 kHz.
+fn mel_filters() -> Vec<Vec<(usize, f32)>> {
+    let hz_to_mel = |f: f64| 2595.0 * (1.0 + f / 700.0).log10();
+    let mel_to_hz = |m: f64| 700.0 * (10f64.powf(m / 2595.0) - 1.0);
+    let (lo, hi) = (hz_to_mel(100.0), hz_to_mel(7600.0));
+    let bins: Vec<usize> = (0..MEL_BANDS + 2)
+        .map(|i| {
+            let f = mel_to_hz(lo + (hi - lo) * i as f64 / (MEL_BANDS + 1) as f64);
+            ((N_FFT + 1) as f64 * f / RATE as f64).floor() as usize
+        })
+        .collect();
+    (0..MEL_BANDS)
+        .map(|i| {
+            let (a, b, c) = (bins[i], bins[i + 1], bins[i + 2]);
+            let rise = (a..b).map(move |k| (k, (k - a) as f32 / (b - a).max(1) as f32));
+            let fall = (b..c).map(move |k| (k, (c - k) as f32 / (c - b).max(1) as f32));
+            rise.chain(fall).filter(|&(_, w)| w > 0.0).collect()
+        })
+        .collect()
 }
 
 /// The correlation of two mean-removed vectors (0 when either is flat).
@@ -319,15 +427,16 @@ mod tests {
             .collect()
     }
 
-    /// A voice-like signal: syllables of 180 ms with gliding pitch and a formant that moves,
-    /// 70 ms of silence between them and 400 ms between phrases of five.
+    /// A voice-like signal: syllables of 120–250 ms with gliding pitch and a formant that
+    /// moves, 40–150 ms of silence between them and 400 ms between phrases of five; the
+    /// lengths vary from syllable to syllable, as a voice's do.
     fn talk(seconds: usize) -> Vec<f32> {
         let mut out = Vec::with_capacity(seconds * RATE);
         let mut k = 0usize;
         while out.len() < seconds * RATE {
             let f0 = 110.0 + 15.0 * ((k * 7) % 5) as f32;
             let formant = 500.0 + 300.0 * ((k * 3) % 4) as f32;
-            let n = RATE * 180 / 1000;
+            let n = RATE * (120 + (k * 37) % 131) / 1000;
             let mut phase = 0.0f32;
             for i in 0..n {
                 let t = i as f32 / RATE as f32;
@@ -342,7 +451,7 @@ mod tests {
                 }
                 out.push(0.1 * env * v);
             }
-            let gap = if k % 5 == 4 { 400 } else { 70 };
+            let gap = if k % 5 == 4 { 400 } else { 40 + (k * 53) % 111 };
             out.extend(std::iter::repeat_n(0.0, RATE * gap / 1000));
             k += 1;
         }
@@ -370,6 +479,35 @@ mod tests {
         assert_eq!(verdict.music_share, 0.0);
         assert!(verdict.speech_share > 0.9, "{verdict:?}");
         assert!(!verdict.music_like);
+    }
+
+    /// Plucked notes: a decaying tone every 400 ms (150 beats a minute), silent between.
+    fn plucks(seconds: usize) -> Vec<f32> {
+        let period = RATE * 400 / 1000;
+        (0..seconds * RATE)
+            .map(|i| {
+                let (k, n) = (i / period, i % period);
+                let f = [262.0, 330.0, 392.0, 523.0][k % 4];
+                let t = n as f32 / RATE as f32;
+                0.2 * (-t * 12.0).exp() * (2.0 * std::f32::consts::PI * f * t).sin()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_steady_beat_sounds_like_music_where_held_notes_are_missing() {
+        let m = meter(&plucks(12));
+        let verdict = m.judge(&[(0.0, 12.0)]).unwrap();
+        // Level dips between the notes: not held, but the beat is steady.
+        assert_eq!(verdict.music_share, 0.0, "{verdict:?}");
+        assert_eq!(verdict.beat_share, 1.0, "{verdict:?}");
+        assert!(verdict.speech_share <= 0.1, "{verdict:?}");
+        assert!(verdict.music_like);
+        // Syllables come at no steady rate.
+        assert_eq!(meter(&talk(12)).judge(&[(0.0, 12.0)]).unwrap().beat_share, 0.0);
+        // A flat envelope has no period.
+        assert_eq!(beat_periodicity(&[0.5; BEAT_WINDOW]), 0.0);
+        assert_eq!(m.beats.len(), (m.frames - BEAT_WINDOW) / BEAT_STEP + 1);
     }
 
     #[test]

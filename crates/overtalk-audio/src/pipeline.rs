@@ -881,6 +881,7 @@ pub fn diarize_recording(
             speaker,
             seconds: v.seconds,
             music_share: f64::from(v.music_share),
+            beat_share: f64::from(v.beat_share),
         });
     Ok(DetectedRecording {
         recording_id: recording_id
