@@ -236,17 +236,28 @@ impl MusicMeter {
         }
     }
 
-    /// Judges the speech in `spans` (seconds, `[start, end)`): the windows whose centre lies
-    /// in one of them. `None` when no window's centre does (speech only in the signal's first
-    /// or last second, or no speech).
+    /// Judges the speech in `spans` (seconds, `[start, end)`, in any order; where they overlap
+    /// counted once): the windows whose centre lies in one of them. `None` when no window's
+    /// centre does (speech only in the signal's first or last second, or no speech).
+    ///
+    /// The spans are sorted and merged first, so one pass over the windows judges them all: a
+    /// speaker of a long recording has thousands of turns, and looking each window up in all
+    /// of them would take windows × turns steps.
     pub fn judge(&self, spans: &[(f64, f64)]) -> Option<MusicVerdict> {
-        let seconds: f64 = spans.iter().map(|(s, e)| (e - s).max(0.0)).sum();
+        let merged = merge_spans(spans);
+        let seconds: f64 = merged.iter().map(|(s, e)| e - s).sum();
         let (mut music, mut speech, mut n) = (0usize, 0usize, 0usize);
+        // The first merged span not yet wholly before the window's centre.
+        let mut next = 0;
         for (k, sound) in self.windows.iter().enumerate() {
             // The window's centre: the middle of its frames' samples.
             let first = (k * STEP * HOP) as f64;
             let centre = (first + ((WINDOW - 1) * HOP + FRAME) as f64 / 2.0) / RATE as f64;
-            if spans.iter().any(|&(s, e)| s <= centre && centre < e) {
+            while next < merged.len() && merged[next].1 <= centre {
+                next += 1;
+            }
+            let Some(&(start, _)) = merged.get(next) else { break };
+            if start <= centre {
                 n += 1;
                 match sound {
                     WindowSound::MusicLike => music += 1,
@@ -270,6 +281,21 @@ impl MusicMeter {
                 && speech_share <= r.max_speech_share,
         })
     }
+}
+
+/// `spans` sorted by start, empty (or not numbers) left out, and those that overlap or touch
+/// joined: disjoint `[start, end)` spans in order.
+fn merge_spans(spans: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut sorted: Vec<(f64, f64)> = spans.iter().copied().filter(|(s, e)| e > s).collect();
+    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut merged: Vec<(f64, f64)> = Vec::with_capacity(sorted.len());
+    for (s, e) in sorted {
+        match merged.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => merged.push((s, e)),
+        }
+    }
+    merged
 }
 
 /// The correlation of two mean-removed vectors (0 when either is flat).
@@ -390,6 +416,34 @@ mod tests {
         assert!(!m.judge(&[(2.0, 6.0)]).unwrap().music_like);
         assert_eq!(m.judge(&[(19.5, 20.0)]), None);
         assert_eq!(m.judge(&[]), None);
+        // Spans in any order, overlapping or touching, are judged as their union.
+        let whole = m.judge(&[(0.0, 20.0)]).unwrap();
+        let pieces = m.judge(&[(10.0, 20.0), (0.0, 6.0), (4.0, 10.0), (5.0, 5.0)]).unwrap();
+        assert_eq!(pieces, whole);
+        assert_eq!(whole.seconds, 20.0);
+        // A window counts when its centre is in a span: the first is centred at 1.0075 s
+        // (samples 0 to 32 239), the next 0.1 s later.
+        let window = |spans: &[(f64, f64)]| m.judge(spans).map(|v| (v.music_share, v.speech_share));
+        assert_eq!(window(&[(1.0, 1.0075)]), None);
+        assert_eq!(window(&[(1.0075, 1.0076)]), Some((1.0, 0.0)));
+        assert_eq!(window(&[(1.0, 1.0075), (1.0075, 1.1)]), Some((1.0, 0.0)));
+        assert_eq!(window(&[(1.0, 1.2)]), Some((1.0, 0.0)));
+    }
+
+    #[test]
+    fn spans_are_merged_in_order() {
+        assert_eq!(
+            merge_spans(&[
+                (5.0, 6.0),
+                (1.0, 2.0),
+                (2.0, 3.0),
+                (1.5, 1.8),
+                (4.0, 4.0),
+                (7.0, f64::NAN)
+            ]),
+            [(1.0, 3.0), (5.0, 6.0)]
+        );
+        assert_eq!(merge_spans(&[]), []);
     }
 
     #[test]
