@@ -461,11 +461,18 @@ mod tests {
             .collect();
         let verdict = meter(&noise).judge(&[(0.0, 8.0)]).unwrap();
         assert_eq!(verdict.music_share, 0.0, "{verdict:?}");
-        // Non-finite samples are silence, not a panic.
-        let mut bad = chords(8);
-        bad[1000] = f32::NAN;
-        bad[2000] = f32::INFINITY;
-        assert!(meter(&bad).judge(&[(0.0, 8.0)]).unwrap().music_like);
+        // Non-finite samples are silence: measured exactly as zeros there (one of them in the
+        // last 2 s, whose frame measures the meter still holds), not a panic.
+        let (mut bad, mut zeroed) = (chords(8), chords(8));
+        for (i, v) in [(1000, f32::NAN), (2000, f32::INFINITY), (7 * RATE, f32::NEG_INFINITY)] {
+            bad[i] = v;
+            zeroed[i] = 0.0;
+        }
+        let (bad, zeroed) = (meter(&bad), meter(&zeroed));
+        assert!(bad.power.iter().chain(&bad.stationarity).all(|v| v.is_finite()));
+        assert_eq!((&bad.power, &bad.stationarity), (&zeroed.power, &zeroed.stationarity));
+        assert_eq!(bad.windows, zeroed.windows);
+        assert!(bad.judge(&[(0.0, 8.0)]).unwrap().music_like);
     }
 
     #[test]
