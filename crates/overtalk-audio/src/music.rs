@@ -5,10 +5,11 @@
 //! "talk". This module measures two properties of the signal that tell the two apart (Scheirer
 //! and Slaney 1997; Saunders 1996) over windows of 2 s, every 100 ms:
 //!
-//! - **the low-energy frame ratio**: the share of the window's 25 ms frames whose RMS level is
-//!   under half the window's mean. Speech stops between syllables and words: 0.12–0.75 of its
-//!   frames are low (5th–95th percentile on the real recordings below), music fills the gaps
-//!   (median 0.03).
+//! - **the low-energy frame ratio**: the share of the window's 25 ms frames whose level (the
+//!   RMS of the frame's 125 Hz – 7.6 kHz band: rumble and mains hum below it are left out)
+//!   is under half the window's mean. Speech stops between syllables and words: 0.12–0.75 of
+//!   its frames are low (5th–95th percentile on the real recordings measured below), music
+//!   fills the gaps (median 0.03).
 //! - **spectral stationarity**: the median correlation of each frame's log spectrum (125 Hz –
 //!   6.25 kHz, mean removed) with the one 100 ms before. Held notes and chords keep their
 //!   partials (median 0.78); a voice moves its formants and pitch from one syllable to the next
@@ -25,10 +26,11 @@
 //! most 15 % sounds like music ([`MusicMeter::judge`]); the front ends warn about it and keep
 //! the speaker (music under a voice can be part of a real speaker's turns, and no rule on
 //! these two measures tells a music bed from the voice over it). Measured in
-//! `docs/diarization.md` ("Music"): of 108 speakers of speech-only recordings (real calls and
-//! meetings, the synthetic suites) none comes near (music-like share at most 0.001,
-//! speech-like share at least 0.31); of the music "speakers" of podcast-like clips, orchestral
-//! and held music is found, percussive and sparse music mostly is not.
+//! `docs/diarization.md` ("Music taken for a speaker (mixed track)"): of 108 speakers of
+//! speech-only recordings (real calls and meetings, the synthetic suites) none comes near
+//! (music-like share at most 0.001, speech-like share at least 0.31); of the music "speakers"
+//! of podcast-like clips, orchestral and held music is found, percussive and sparse music
+//! mostly is not.
 
 use rustfft::num_complex::Complex;
 use rustfft::{Fft, FftPlanner};
