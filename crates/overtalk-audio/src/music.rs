@@ -5,10 +5,11 @@
 //! "talk". This module measures two properties of the signal that tell the two apart (Scheirer
 //! and Slaney 1997; Saunders 1996) over windows of 2 s, every 100 ms:
 //!
-//! - **the low-energy frame ratio**: the share of the window's 25 ms frames whose RMS level is
-//!   under half the window's mean. Speech stops between syllables and words: 0.12–0.75 of its
-//!   frames are low (5th–95th percentile on the real recordings below), music fills the gaps
-//!   (median 0.03).
+//! - **the low-energy frame ratio**: the share of the window's 25 ms frames whose level (the
+//!   RMS of the frame's 125 Hz – 7.6 kHz band: rumble and mains hum below it are left out)
+//!   is under half the window's mean. Speech stops between syllables and words: 0.12–0.75 of
+//!   its frames are low (5th–95th percentile on the real recordings measured below), music
+//!   fills the gaps (median 0.03).
 //! - **spectral stationarity**: the median correlation of each frame's log spectrum (125 Hz –
 //!   6.25 kHz, mean removed) with the one 100 ms before. Held notes and chords keep their
 //!   partials (median 0.78); a voice moves its formants and pitch from one syllable to the next
@@ -33,7 +34,7 @@
 //! beat in half or more and its windows are speech-like in at most 10 % (a beat under a voice
 //! survives where held notes do not). The front ends warn about it and keep the speaker (music
 //! under a voice can be part of a real speaker's turns, and no rule on these measures tells a
-//! loud music bed from the voice over it). Measured in `docs/diarization.md` ("Music"): no
+//! loud music bed from the voice over it). Measured in `docs/diarization.md` ("Music taken for a speaker (mixed track)"): no
 //! speaker of the speech-only recordings comes near, none of the voices over a bed 12 dB
 //! down or more is named, and most music "speakers" of podcast-like clips are.
 
@@ -297,37 +298,25 @@ impl MusicMeter {
         }
     }
 
-    /// Judges the speech in `spans` (seconds, `[start, end)`): the windows whose centre lies
-    /// in one of them. `None` when no window's centre does (speech only in the signal's first
-    /// or last second, or no speech).
+    /// Judges the speech in `spans` (seconds, `[start, end)`, in any order; where they overlap
+    /// counted once): the windows whose centre lies in one of them. `None` when no window's
+    /// centre does (speech only in the signal's first or last second, or no speech).
+    ///
+    /// The spans are sorted and merged first, so one pass over the windows judges them all: a
+    /// speaker of a long recording has thousands of turns, and looking each window up in all
+    /// of them would take windows × turns steps.
     pub fn judge(&self, spans: &[(f64, f64)]) -> Option<MusicVerdict> {
-        let seconds: f64 = spans.iter().map(|(s, e)| (e - s).max(0.0)).sum();
-        let (mut music, mut speech, mut n) = (0usize, 0usize, 0usize);
-        for (k, sound) in self.windows.iter().enumerate() {
-            // The window's centre: the middle of its frames' samples.
-            let first = (k * STEP * HOP) as f64;
-            let centre = (first + ((WINDOW - 1) * HOP + FRAME) as f64 / 2.0) / RATE as f64;
-            if spans.iter().any(|&(s, e)| s <= centre && centre < e) {
-                n += 1;
-                match sound {
-                    WindowSound::MusicLike => music += 1,
-                    WindowSound::SpeechLike => speech += 1,
-                    WindowSound::Unclear => {}
-                }
-            }
-        }
+        let merged = merge_spans(spans);
+        let seconds: f64 = merged.iter().map(|(s, e)| e - s).sum();
+        let sounds = in_spans(&merged, &self.windows, STEP, WINDOW);
+        let n = sounds.len();
         if n == 0 {
             return None;
         }
-        let (mut steady, mut m) = (0usize, 0usize);
-        for (k, &beat) in self.beats.iter().enumerate() {
-            let first = (k * BEAT_STEP * HOP) as f64;
-            let centre = (first + ((BEAT_WINDOW - 1) * HOP + FRAME) as f64 / 2.0) / RATE as f64;
-            if spans.iter().any(|&(s, e)| s <= centre && centre < e) {
-                m += 1;
-                steady += usize::from(beat);
-            }
-        }
+        let music = sounds.iter().filter(|&&s| s == WindowSound::MusicLike).count();
+        let speech = sounds.iter().filter(|&&s| s == WindowSound::SpeechLike).count();
+        let beats = in_spans(&merged, &self.beats, BEAT_STEP, BEAT_WINDOW);
+        let (steady, m) = (beats.iter().filter(|&&b| b).count(), beats.len());
         let music_share = music as f32 / n as f32;
         let speech_share = speech as f32 / n as f32;
         let beat_share = if m == 0 { 0.0 } else { steady as f32 / m as f32 };
@@ -378,6 +367,42 @@ fn mel_filters() -> Vec<Vec<(usize, f32)>> {
             rise.chain(fall).filter(|&(_, w)| w > 0.0).collect()
         })
         .collect()
+}
+
+/// The values of the windows (window `k` covering frames `[k·step, k·step + len)`) whose centre
+/// lies in one of the `merged` spans (disjoint, in order, seconds), in one pass.
+fn in_spans<T: Copy>(merged: &[(f64, f64)], windows: &[T], step: usize, len: usize) -> Vec<T> {
+    let mut out = Vec::new();
+    // The first merged span not yet wholly before the window's centre.
+    let mut next = 0;
+    for (k, &value) in windows.iter().enumerate() {
+        // The window's centre: the middle of its frames' samples.
+        let first = (k * step * HOP) as f64;
+        let centre = (first + ((len - 1) * HOP + FRAME) as f64 / 2.0) / RATE as f64;
+        while next < merged.len() && merged[next].1 <= centre {
+            next += 1;
+        }
+        let Some(&(start, _)) = merged.get(next) else { break };
+        if start <= centre {
+            out.push(value);
+        }
+    }
+    out
+}
+
+/// `spans` sorted by start, empty (or not numbers) left out, and those that overlap or touch
+/// joined: disjoint `[start, end)` spans in order.
+fn merge_spans(spans: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut sorted: Vec<(f64, f64)> = spans.iter().copied().filter(|(s, e)| e > s).collect();
+    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut merged: Vec<(f64, f64)> = Vec::with_capacity(sorted.len());
+    for (s, e) in sorted {
+        match merged.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => merged.push((s, e)),
+        }
+    }
+    merged
 }
 
 /// The correlation of two mean-removed vectors (0 when either is flat).
@@ -528,6 +553,34 @@ mod tests {
         assert!(!m.judge(&[(2.0, 6.0)]).unwrap().music_like);
         assert_eq!(m.judge(&[(19.5, 20.0)]), None);
         assert_eq!(m.judge(&[]), None);
+        // Spans in any order, overlapping or touching, are judged as their union.
+        let whole = m.judge(&[(0.0, 20.0)]).unwrap();
+        let pieces = m.judge(&[(10.0, 20.0), (0.0, 6.0), (4.0, 10.0), (5.0, 5.0)]).unwrap();
+        assert_eq!(pieces, whole);
+        assert_eq!(whole.seconds, 20.0);
+        // A window counts when its centre is in a span: the first is centred at 1.0075 s
+        // (samples 0 to 32 239), the next 0.1 s later.
+        let window = |spans: &[(f64, f64)]| m.judge(spans).map(|v| (v.music_share, v.speech_share));
+        assert_eq!(window(&[(1.0, 1.0075)]), None);
+        assert_eq!(window(&[(1.0075, 1.0076)]), Some((1.0, 0.0)));
+        assert_eq!(window(&[(1.0, 1.0075), (1.0075, 1.1)]), Some((1.0, 0.0)));
+        assert_eq!(window(&[(1.0, 1.2)]), Some((1.0, 0.0)));
+    }
+
+    #[test]
+    fn spans_are_merged_in_order() {
+        assert_eq!(
+            merge_spans(&[
+                (5.0, 6.0),
+                (1.0, 2.0),
+                (2.0, 3.0),
+                (1.5, 1.8),
+                (4.0, 4.0),
+                (7.0, f64::NAN)
+            ]),
+            [(1.0, 3.0), (5.0, 6.0)]
+        );
+        assert_eq!(merge_spans(&[]), []);
     }
 
     #[test]
@@ -545,11 +598,18 @@ mod tests {
             .collect();
         let verdict = meter(&noise).judge(&[(0.0, 8.0)]).unwrap();
         assert_eq!(verdict.music_share, 0.0, "{verdict:?}");
-        // Non-finite samples are silence, not a panic.
-        let mut bad = chords(8);
-        bad[1000] = f32::NAN;
-        bad[2000] = f32::INFINITY;
-        assert!(meter(&bad).judge(&[(0.0, 8.0)]).unwrap().music_like);
+        // Non-finite samples are silence: measured exactly as zeros there (one of them in the
+        // last 2 s, whose frame measures the meter still holds), not a panic.
+        let (mut bad, mut zeroed) = (chords(8), chords(8));
+        for (i, v) in [(1000, f32::NAN), (2000, f32::INFINITY), (7 * RATE, f32::NEG_INFINITY)] {
+            bad[i] = v;
+            zeroed[i] = 0.0;
+        }
+        let (bad, zeroed) = (meter(&bad), meter(&zeroed));
+        assert!(bad.power.iter().chain(&bad.stationarity).all(|v| v.is_finite()));
+        assert_eq!((&bad.power, &bad.stationarity), (&zeroed.power, &zeroed.stationarity));
+        assert_eq!(bad.windows, zeroed.windows);
+        assert!(bad.judge(&[(0.0, 8.0)]).unwrap().music_like);
     }
 
     #[test]

@@ -641,6 +641,20 @@ pub fn tracks_provenance(options: &DetectOptions, offsets: &[(&str, Delta)]) -> 
             m.min_speech, m.min_silence
         )
     };
+    let description = match offsets_description(offsets) {
+        Some(moved) => format!("{description}; offsets {moved}"),
+        None => description,
+    };
+    Provenance::new(Method::Tracks { count: tracks }, description)
+}
+
+/// The offsets other than zero of `offsets` (each track's name and its offset on the common
+/// timeline), as the description of a detection names them after `offsets`: `Host -1.000 s,
+/// "Guest, left" +0.500 s`, a name quoted (JSON string syntax) when it could be read as more
+/// than one name or not as the name itself. `None` when no track is moved.
+/// [`tracks_provenance`] and the record of `overtalk live --track-offset` both describe the
+/// tracks' places with it, so the two descriptions agree.
+pub fn offsets_description(offsets: &[(&str, Delta)]) -> Option<String> {
     let moved: Vec<String> = offsets
         .iter()
         .filter(|(_, d)| *d != Delta::ZERO)
@@ -649,18 +663,13 @@ pub fn tracks_provenance(options: &DetectOptions, offsets: &[(&str, Delta)]) -> 
             format!("{} {sign}{d} s", offset_name(name))
         })
         .collect();
-    let description = if moved.is_empty() {
-        description
-    } else {
-        format!("{description}; offsets {}", moved.join(", "))
-    };
-    Provenance::new(Method::Tracks { count: tracks }, description)
+    (!moved.is_empty()).then(|| moved.join(", "))
 }
 
-/// A track's name as the offsets list of [`tracks_provenance`] writes it: as it is, or quoted
-/// (JSON string syntax) when it could be read as more than one name or as a number — a name
-/// with a comma, a semicolon, a quote, a backslash, a control character or an edge space
-/// (`"Guest, left"`), or an empty one.
+/// A track's name as the offsets list of [`offsets_description`] writes it: as it is, or
+/// quoted (JSON string syntax) when it could be read as more than one name or not as the name
+/// itself — a name with a comma, a semicolon, a quote, a backslash, a control character or an
+/// edge space (`"Guest, left"`), or an empty one.
 fn offset_name(name: &str) -> std::borrow::Cow<'_, str> {
     let plain = !name.is_empty()
         && name.trim() == name
@@ -1171,6 +1180,29 @@ mod tests {
             odd.description.ends_with(r#"; offsets "Guest, left" +0.500 s, " Host;1" -0.020 s"#),
             "{}",
             odd.description
+        );
+    }
+
+    #[test]
+    fn the_offsets_are_described_with_their_names_quoted_when_odd() {
+        let ms = Delta::from_millis;
+        assert_eq!(offsets_description(&[]), None);
+        assert_eq!(offsets_description(&[("Host", Delta::ZERO), ("Guest", Delta::ZERO)]), None);
+        assert_eq!(
+            offsets_description(&[
+                ("Host", ms(-1000)),
+                ("Cam", Delta::ZERO),
+                ("Guest, left", ms(500)),
+                ("", ms(1)),
+                ("a\"b\\c", Delta::from_micros(-1)),
+                ("Two words", ms(2)),
+                ("tab\t", ms(3)),
+            ])
+            .as_deref(),
+            Some(
+                "Host -1.000 s, \"Guest, left\" +0.500 s, \"\" +0.001 s, \"a\\\"b\\\\c\" \
+                 -0.000001 s, Two words +0.002 s, \"tab\\t\" +0.003 s"
+            )
         );
     }
 

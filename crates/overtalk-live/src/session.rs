@@ -647,16 +647,11 @@ fn run(
         None => format!("live multitrack detection ({} detector)", config.detector.name()),
     };
     // The tracks moved onto the session clock, named as `overtalk detect` names them.
-    let moved: Vec<String> = names
-        .iter()
-        .zip(offsets)
-        .filter(|(_, d)| **d != overtalk::Delta::ZERO)
-        .map(|(name, d)| format!("{name} {}{d} s", if d.micros() > 0 { "+" } else { "" }))
-        .collect();
-    let detection = if moved.is_empty() {
-        detection
-    } else {
-        format!("{detection}; offsets {}", moved.join(", "))
+    let placed: Vec<(&str, overtalk::Delta)> =
+        names.iter().map(String::as_str).zip(offsets.iter().copied()).collect();
+    let detection = match overtalk_audio::pipeline::offsets_description(&placed) {
+        Some(moved) => format!("{detection}; offsets {moved}"),
+        None => detection,
     };
     let recorded = match &config.record {
         Some(dir) => Some(record::write(

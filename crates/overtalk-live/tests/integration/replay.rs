@@ -586,6 +586,34 @@ fn a_replay_with_offsets_commits_the_same_speech_that_much_later() {
     );
 }
 
+/// The record's report names a moved track as `overtalk detect` does, quoted when its name
+/// holds a comma (read as two tracks otherwise).
+#[test]
+fn the_record_quotes_an_odd_track_name_as_detect_does() {
+    use overtalk::Delta;
+    let dir = tempfile::tempdir().unwrap();
+    let mut tracks = render(dir.path());
+    tracks[1].0 = "B, left".to_owned();
+    let offsets = [("B, left".to_owned(), Delta::from_micros(250_000))];
+    let source =
+        Replay::open(&tracks, 480, Pacing::Unpaced).unwrap().with_offsets(&offsets).unwrap();
+    let config =
+        SessionConfig { record: Some(dir.path().join("record")), ..SessionConfig::default() };
+    let summary = Session::start(Box::new(source), config).unwrap().wait().unwrap();
+    let html = std::fs::read_to_string(&summary.recorded.as_ref().unwrap().report).unwrap();
+    let described = overtalk_audio::pipeline::offsets_description(&[
+        ("A", Delta::ZERO),
+        ("B, left", Delta::from_micros(250_000)),
+    ]);
+    assert_eq!(described.as_deref(), Some("\"B, left\" +0.250 s"));
+    assert!(
+        html.contains(
+            "live multitrack detection (causal detector); offsets &quot;B, left&quot; +0.250 s"
+        ),
+        "the report quotes the name"
+    );
+}
+
 /// Recordings of separate devices: A's recorder started 0.75 s before the session's zero (its
 /// file has 0.75 s more in front, a voice the offset drops), B's 0.5 s after it (its file
 /// lacks the first 0.5 s, where B's mic was silent). Replayed with their offsets, they are
