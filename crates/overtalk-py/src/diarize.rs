@@ -21,6 +21,8 @@ use std::path::{Path, PathBuf};
 use overtalk::{Segment, Time, Transcript, TranscriptBuilder};
 use overtalk_audio::decode::Decoder;
 use overtalk_audio::diarize::{Diarizer, FeatureStream};
+use overtalk_audio::multitrack::TrackWarning;
+use overtalk_audio::music::MusicMeter;
 use overtalk_audio::pipeline::{
     self, ChosenDiarizer, DetectOptions, DiarizerChoice, DiarizerRefusal, DiarizerRequest,
 };
@@ -129,35 +131,44 @@ fn refusal(r: DiarizerRefusal) -> PyErr {
 struct To16k<'s> {
     resampler: Resampler16k,
     stream: &'s mut FeatureStream,
+    /// Music heard as speech, measured on the same signal (as `diarize_recording` does).
+    music: MusicMeter,
     /// 16 kHz samples fed so far.
     samples: u64,
 }
 
 impl<'s> To16k<'s> {
     fn new(rate: u32, stream: &'s mut FeatureStream) -> PyResult<To16k<'s>> {
-        Ok(To16k { resampler: Resampler16k::new(rate).map_err(to_py)?, stream, samples: 0 })
+        Ok(To16k {
+            resampler: Resampler16k::new(rate).map_err(to_py)?,
+            stream,
+            music: MusicMeter::default(),
+            samples: 0,
+        })
     }
 
     fn push(&mut self, block: impl Iterator<Item = f32>) -> PyResult<()> {
-        let (stream, n) = (&mut *self.stream, &mut self.samples);
+        let (stream, music, n) = (&mut *self.stream, &mut self.music, &mut self.samples);
         self.resampler
             .push(block, &mut |x| {
                 *n += x.len() as u64;
                 stream.push(x);
+                music.push(x);
             })
             .map_err(to_py)
     }
 
-    /// Flushes the resampler; the number of 16 kHz samples fed.
-    fn finish(mut self) -> PyResult<u64> {
-        let (stream, n) = (&mut *self.stream, &mut self.samples);
+    /// Flushes the resampler; the number of 16 kHz samples fed, and the music meter.
+    fn finish(mut self) -> PyResult<(u64, MusicMeter)> {
+        let (stream, music, n) = (&mut *self.stream, &mut self.music, &mut self.samples);
         self.resampler
             .finish(&mut |x| {
                 *n += x.len() as u64;
                 stream.push(x);
+                music.push(x);
             })
             .map_err(to_py)?;
-        Ok(self.samples)
+        Ok((self.samples, self.music))
     }
 }
 
@@ -269,8 +280,21 @@ fn diarize(
                         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                         .map(|s| if s.is_finite() { s } else { 0.0 }),
                 )?;
-                let n = to16k.finish()?;
+                let (n, music) = to16k.finish()?;
                 let c = conversation(recording_id, diarizer.as_ref(), stream, n)?;
+                let annotation = c.transcript.annotation();
+                warnings.extend(pipeline::music_like_speakers(&music, annotation).into_iter().map(
+                    |(speaker, v)| {
+                        TrackWarning::MusicLike {
+                            path: "samples".into(),
+                            speaker,
+                            seconds: v.seconds,
+                            music_share: f64::from(v.music_share),
+                            beat_share: f64::from(v.beat_share),
+                        }
+                        .to_string()
+                    },
+                ));
                 warnings.extend(pipeline::silence_warnings(&c.transcript, &["samples".into()]));
                 c
             }

@@ -199,6 +199,36 @@ def test_samples_of_one_mixed_recording_are_diarized_like_the_file(no_models):
     assert from_samples.detection == from_file.detection
 
 
+def test_music_taken_for_a_speaker_is_named_from_a_file_and_from_samples(no_models, tmp_path):
+    import wave
+
+    # Held chords, 4 s each, 12 s: what a voice detector takes for speech.
+    rate = 16_000
+    t = np.arange(12 * rate) / rate
+    x = np.zeros(12 * rate)
+    for i, chord in enumerate([[220.0, 277.2, 329.6], [196.0, 246.9, 293.7], [174.6, 220.0, 261.6]]):
+        part = slice(4 * i * rate, 4 * (i + 1) * rate)
+        for f in chord:
+            for h in range(1, 5):
+                x[part] += np.sin(2 * np.pi * f * h * t[part]) / h
+    x *= 0.05
+    path = tmp_path / "jingle.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes((x * 32767).astype("<i2").tobytes())
+    with pytest.warns(UserWarning) as heard:
+        from_file = overtalk.detect(path)
+    said = [str(w.message) for w in heard]
+    assert any("jingle.wav: speaker SPK00 (12.0 s) sounds like music" in m for m in said), said
+    assert any("sounds like music" in n for n in from_file.warnings), from_file.warnings
+    with pytest.warns(UserWarning) as heard:
+        overtalk.detect(x.astype(np.float32), sample_rate=rate)
+    said = [str(w.message) for w in heard]
+    assert any("samples: speaker SPK00 (12.0 s) sounds like music" in m for m in said), said
+
+
 def test_diarizer_settings_are_checked(no_models):
     with pytest.raises(overtalk.OvertalkError, match="`pyannote` feature"):
         overtalk.detect(SPEECH_WAV, diarizer="pyannote")
