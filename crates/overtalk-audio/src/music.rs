@@ -144,6 +144,9 @@ pub struct MusicVerdict {
 pub struct MusicMeter {
     fft: Arc<dyn Fft<f32>>,
     window: Vec<f32>,
+    /// The FFT's buffer and scratch space, kept from frame to frame.
+    buf: Vec<Complex<f32>>,
+    scratch: Vec<Complex<f32>>,
     /// Samples not yet framed (fewer than a frame past the last hop).
     pending: Vec<f32>,
     /// Frames measured so far.
@@ -194,9 +197,13 @@ impl MusicMeter {
                 (0.5 - 0.5 * x.cos()) as f32
             })
             .collect();
+        let fft = FftPlanner::new().plan_fft_forward(N_FFT);
+        let scratch = vec![Complex::new(0.0f32, 0.0); fft.get_inplace_scratch_len()];
         MusicMeter {
-            fft: FftPlanner::new().plan_fft_forward(N_FFT),
+            fft,
             window,
+            buf: vec![Complex::new(0.0f32, 0.0); N_FFT],
+            scratch,
             pending: Vec::new(),
             frames: 0,
             power: VecDeque::with_capacity(WINDOW + 1),
@@ -214,8 +221,7 @@ impl MusicMeter {
     /// Takes the next samples (16 kHz, mono; non-finite samples count as silence).
     pub fn push(&mut self, samples: &[f32]) {
         self.pending.extend(samples.iter().map(|&s| if s.is_finite() { s } else { 0.0 }));
-        let mut buf = vec![Complex::new(0.0f32, 0.0); N_FFT];
-        let mut scratch = vec![Complex::new(0.0f32, 0.0); self.fft.get_inplace_scratch_len()];
+        let mut buf = std::mem::take(&mut self.buf);
         let mut used = 0;
         while self.pending.len() - used >= FRAME {
             let frame = &self.pending[used..used + FRAME];
@@ -225,10 +231,11 @@ impl MusicMeter {
             for b in &mut buf[FRAME..] {
                 *b = Complex::new(0.0, 0.0);
             }
-            self.fft.process_with_scratch(&mut buf, &mut scratch);
+            self.fft.process_with_scratch(&mut buf, &mut self.scratch);
             self.frame(&buf);
             used += HOP;
         }
+        self.buf = buf;
         self.pending.drain(..used);
     }
 
