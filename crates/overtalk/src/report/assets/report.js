@@ -88,12 +88,14 @@
     [audio].concat(followers).forEach(function (f, j) {
       if (f === transport) return;
       var i = j - 1;
+      // The first player, when not the transport, is held at its end: the timeline is past
+      // it (the track that took over may report a time a few ms short of that end).
       var local = localOf(f, t);
-      var inside = local >= 0 && (!isFinite(f.duration) || local < f.duration);
+      var inside = f !== audio && local >= 0 && (!isFinite(f.duration) || local < f.duration);
       if (!inside) {
         if (!f.paused) f.pause();
         try {
-          var at = local < 0 ? 0 : f.duration;
+          var at = local < 0 && f !== audio ? 0 : f.duration;
           if (isFinite(at) && f.currentTime !== at) f.currentTime = at;
         } catch (e) { /* not seekable yet */ }
         if (i >= 0 && local < 0 && running) {
