@@ -1,10 +1,12 @@
 // Headless-Chromium check of the report's player for tracks of separate devices
 // (`--track-offset`, run through ./run.sh): the transport drives tracks that start at different
 // times on the timeline, each at its own t − offset, silent before its start and started on
-// time when the transport reaches it; a click plays that moment of the timeline.
+// time when the transport reaches it; a click plays that moment of the timeline. A track that
+// ends after the transport's plays on past its end (and a click past that end plays it there);
+// tracks without offsets follow the transport as before.
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -128,6 +130,145 @@ overtalk(['report', '--track', `A=${wav}`, '--track', `B=${wav}`, '--track-offse
   p = await players(page);
   check(onset >= 4 && within(p[0].t - 0.5, onset - 2, 0.4) && within(p[1].t - 1, onset - 2, 0.4) && p.every((x) => x.playing),
     `Enter on the event at ${onset} s plays the timeline from ${(p[0].t - 0.5).toFixed(2)} s: B at ${p[0].t.toFixed(2)}, A at ${p[1].t.toFixed(2)} s of their files`);
+  check(errors.filter((e) => !/play\(\)|autoplay/i.test(e)).length === 0, `no console errors (${errors.join(' | ') || 'none'})`);
+  await page.close();
+}
+
+// `from` to `to` seconds of a WAV file, written to `path` (the header's chunks kept, the data
+// cut at whole frames): tracks of known lengths.
+function cutWav(src, from, to, path) {
+  const b = readFileSync(src);
+  let fmt = null, data = null;
+  for (let at = 12; at + 8 <= b.length;) {
+    const id = b.toString('latin1', at, at + 4), size = b.readUInt32LE(at + 4);
+    if (id === 'fmt ') fmt = b.subarray(at, at + 8 + size);
+    if (id === 'data') { data = b.subarray(at + 8, at + 8 + size); break; }
+    at += 8 + size + (size & 1);
+  }
+  const rate = fmt.readUInt32LE(12), frame = fmt.readUInt16LE(20);
+  const body = data.subarray(Math.round(from * rate) * frame, Math.round(to * rate) * frame);
+  const head = Buffer.alloc(20);
+  head.write('RIFF', 0, 'latin1'); head.writeUInt32LE(4 + fmt.length + 8 + body.length, 4);
+  head.write('WAVE', 8, 'latin1'); head.write('data', 12, 'latin1'); head.writeUInt32LE(body.length, 16);
+  writeFileSync(path, Buffer.concat([head.subarray(0, 12), fmt, head.subarray(12), body]));
+}
+// Clicks a link of the page to timeline time `ms` (as the transcript's time links do): the
+// page's own play(ms, ms + 5 s). Returns every player's time and state right after it.
+function clickAt(page, ms) {
+  return page.evaluate((ms) => {
+    const s = document.createElement('span');
+    s.className = 'seek'; s.setAttribute('data-conv', '0'); s.setAttribute('data-t', String(ms));
+    document.body.appendChild(s); s.click(); s.remove();
+    return Array.prototype.map.call(document.querySelectorAll('audio'), (a) => ({
+      t: a.currentTime, d: a.duration, playing: !a.paused,
+    }));
+  }, ms);
+}
+
+console.log('\nplayer: a track that ends after the transport');
+// Host from 0 s, 10 s long, drives; Guest from +5 s, 10 s long, ends at 15 s on the timeline.
+const host = join(out, 'tst00-0-10.wav'), guest = join(out, 'tst00-10-20.wav');
+cutWav(wav, 0, 10, host);
+cutWav(wav, 10, 20, guest);
+const tail = join(out, 'tst00-tail.html');
+overtalk(['report', '--track', `Host=${host}`, '--track', `Guest=${guest}`, '--track-offset', 'Guest=5',
+  '--max-length-diff', '6', '-o', tail]);
+{
+  const { page, errors } = await open(tail);
+  let p = await players(page);
+  check(JSON.stringify(p.map((x) => [x.track, x.offset])) === JSON.stringify([['Host', null], ['Guest', '5.000']]),
+    `Host drives, Guest at +5 s (${p.map((x) => x.track + ' ' + x.offset).join(', ')})`);
+  // Play from 9 s: Host ends at 10 s, Guest plays on past it.
+  await page.evaluate(() => { const a = document.getElementById('overtalk-audio'); a.currentTime = 9; a.play(); });
+  await page.waitForFunction(() => document.getElementById('overtalk-audio').ended, null, { timeout: 20000, polling: 10 });
+  const endedAt = Date.now();
+  p = await players(page);
+  check(!p[0].playing && p[1].playing && within(p[1].t, 5, 0.15),
+    `when Host ends (${p[0].t.toFixed(3)} s) Guest plays on from its own ${p[1].t.toFixed(3)} s (timeline 10 s)`);
+  await page.waitForTimeout(1500);
+  p = await players(page);
+  let want = 5 + (Date.now() - endedAt) / 1000;
+  check(!p[0].playing && p[1].playing && within(p[1].t, want, 0.2) && p[1].t > 6,
+    `1.5 s later Guest still plays, at ${p[1].t.toFixed(3)} s (about ${want.toFixed(3)}), Host at its end ${p[0].t.toFixed(3)} s`);
+  // Host's play button pauses and resumes the track that plays on; Host stays at its end.
+  await page.evaluate(() => { document.getElementById('overtalk-audio').play().catch(() => {}); });
+  await page.waitForTimeout(300);
+  p = await players(page);
+  const held = p[1].t;
+  check(!p[0].playing && !p[1].playing && p[0].t === (await page.evaluate(() => document.getElementById('overtalk-audio').duration)),
+    `Host's play button pauses Guest at ${held.toFixed(3)} s, Host back at its end ${p[0].t.toFixed(3)} s`);
+  await page.waitForTimeout(300);
+  p = await players(page);
+  check(p[1].t === held && !p[1].playing, `Guest stays paused at ${p[1].t.toFixed(3)} s`);
+  await page.evaluate(() => { document.getElementById('overtalk-audio').play().catch(() => {}); });
+  await page.waitForTimeout(300);
+  p = await players(page);
+  check(!p[0].playing && p[1].playing && p[1].t > held, `pressed again, Guest resumes (${p[1].t.toFixed(3)} s)`);
+  // A click past Host's end plays that moment of Guest: Host held at its end, not restarted.
+  let q = await clickAt(page, 12000);
+  check(q[0].t === q[0].d && !q[0].playing && q[1].t === 7 && q[1].playing,
+    `a click at 12 s: Host at its end (${q[0].t} of ${q[0].d} s), Guest at exactly its own ${q[1].t} s, playing`);
+  const clicked = Date.now();
+  await page.waitForTimeout(700);
+  p = await players(page);
+  want = 7 + (Date.now() - clicked) / 1000;
+  check(!p[0].playing && p[0].t === q[0].d && p[1].playing && within(p[1].t, want, 0.2),
+    `0.7 s later Guest at ${p[1].t.toFixed(3)} s (about ${want.toFixed(3)}), Host still at its end`);
+  // A click before Host's end gives it the transport back: both at their own times.
+  q = await clickAt(page, 8000);
+  check(q[0].t === 8 && q[0].playing, `a click at 8 s: Host at exactly ${q[0].t} s, playing`);
+  await page.waitForTimeout(400);
+  p = await players(page);
+  check(p[0].playing && p[1].playing && within(p[1].t, p[0].t - 5, 0.1),
+    `then Host ${p[0].t.toFixed(3)} s, Guest ${p[1].t.toFixed(3)} s (= timeline − 5), both playing`);
+  // The click's stretch ends at 13 s, past Host's end: Guest plays it and stops there.
+  await page.waitForFunction(() => document.querySelectorAll('audio')[1].paused, null, { timeout: 20000, polling: 20 });
+  p = await players(page);
+  check(!p[0].playing && !p[1].playing && within(p[1].t, 8, 0.3),
+    `the click's stretch (to 13 s) ends on Guest at its own ${p[1].t.toFixed(3)} s, Host at its end ${p[0].t.toFixed(3)} s`);
+  // Pausing during the tail at double speed: the speed carries over to Guest.
+  await page.evaluate(() => { document.getElementById('overtalk-audio').playbackRate = 2; });
+  q = await clickAt(page, 11000);
+  await page.waitForTimeout(500);
+  const rates = await page.evaluate(() => Array.prototype.map.call(document.querySelectorAll('audio'), (a) => a.playbackRate));
+  p = await players(page);
+  check(rates.join(' ') === '2 2' && p[1].playing && p[1].t > 6.6,
+    `at speed 2 a click at 11 s plays Guest from exactly ${q[1].t} s, at ${p[1].t.toFixed(3)} s 0.5 s later (rates ${rates.join(' ')})`);
+  check(errors.filter((e) => !/play\(\)|autoplay/i.test(e)).length === 0, `no console errors (${errors.join(' | ') || 'none'})`);
+  await page.close();
+}
+
+console.log('\nplayer: tracks without offsets');
+// Two tracks of one recorder: the second follows the first exactly, and stops with it.
+const same = join(out, 'tst00-same.html');
+overtalk(['report', '--track', `A=${wav}`, '--track', `B=${wav}`, '-o', same]);
+{
+  const { page, errors } = await open(same);
+  let p = await players(page);
+  check(p.every((x) => x.offset === null), 'no player carries an offset');
+  await page.evaluate(() => { const a = document.getElementById('overtalk-audio'); a.currentTime = 12; a.play(); });
+  await page.waitForTimeout(500);
+  p = await players(page);
+  check(p.every((x) => x.playing) && within(p[1].t, p[0].t, 0.06),
+    `after a seek to 12 s A ${p[0].t.toFixed(3)}, B ${p[1].t.toFixed(3)} s, both playing`);
+  const q = await clickAt(page, 20000);
+  check(q[0].t === 20 && q[0].playing, `a click at 20 s: A at exactly ${q[0].t} s, playing`);
+  await page.waitForTimeout(300);
+  p = await players(page);
+  check(p.every((x) => x.playing) && within(p[1].t, p[0].t, 0.06) && within(p[0].t, 20.3, 0.2),
+    `then A ${p[0].t.toFixed(3)}, B ${p[1].t.toFixed(3)} s, both playing`);
+  await page.evaluate(() => document.getElementById('overtalk-audio').pause());
+  await page.waitForTimeout(200);
+  p = await players(page);
+  check(p.every((x) => !x.playing) && p[1].t === p[0].t, `pausing A pauses B at the same time (${p[0].t.toFixed(3)} s)`);
+  // A click near the end: A ends, B stops at its end with it.
+  const d = await page.evaluate(() => Array.prototype.map.call(document.querySelectorAll('audio'), (a) => a.duration));
+  await clickAt(page, Math.round((d[0] - 0.6) * 1000));
+  await page.waitForFunction(() => document.getElementById('overtalk-audio').ended, null, { timeout: 20000, polling: 10 });
+  await page.waitForTimeout(300);
+  p = await players(page);
+  check(p.every((x) => !x.playing) && p[0].t === d[0] && p[1].t === d[1],
+    `A ends at ${p[0].t} s and B stops at its end ${p[1].t} s with it`);
   check(errors.filter((e) => !/play\(\)|autoplay/i.test(e)).length === 0, `no console errors (${errors.join(' | ') || 'none'})`);
   await page.close();
 }

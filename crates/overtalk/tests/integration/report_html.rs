@@ -372,7 +372,9 @@ fn embedded_and_linked_audio() {
             "4 tracks played together (Host from -1.250 s, Guest from +2.500 s, Cam, Far from \
              +1.000001 s): this player drives them all, and a track that drifts more than 50 ms \
              from it is re-aligned. Each track plays from its offset on the timeline \
-             (--track-offset) and is silent outside its own stretch."
+             (--track-offset) and is silent outside its own stretch; a track that ends after \
+             this player plays on to its end, and the play button of this player then pauses and \
+             resumes it."
         ),
         "{html}"
     );
@@ -678,5 +680,205 @@ function clearTimeout(id) {{ if (timers[id - 1]) timers[id - 1].f = null; }}
          event at 31 s: 32.250 playing, 28.500 playing, 31.000 playing | timers \n\
          Guest ended at 33 s: 34.250 playing, 30.000 paused, 33.000 playing | timers \n\
          event at 0 s, speed 2: 1.250 playing, 0.000 paused, 0.000 playing | timers 1250.0"
+    );
+}
+
+/// Runs the page's own player script (`html`'s) in Node on stand-ins for its `<audio>`
+/// elements, `media` naming them (`new Media(offset, duration)`, the first the transport),
+/// with a timer queue run by hand; `body` drives it and prints. `None` when Node is missing.
+///
+/// The stand-ins keep the rules of the HTML spec the player depends on: a media element at
+/// its end has `ended` true, and `play()` on it first seeks to 0.
+fn run_player(html: &str, media: &str, body: &str) -> Option<String> {
+    let script = between(html, "<script>", "</script>");
+    let open = "  var audio = document.getElementById('overtalk-audio');";
+    let sync = format!("{open}{}", between(script, open, "  function el("));
+    let start = script.find("  function play(t0, t1) {").unwrap();
+    let play = &script[start..start + script[start..].find("\n  }\n").unwrap() + 4];
+    let harness = format!(
+        r#"
+function Media(offset, duration) {{
+  this.attrs = offset === null ? {{}} : {{ 'data-offset': offset }};
+  this.currentTime = 0; this.duration = duration; this.paused = true; this.playbackRate = 1;
+  this.on = {{}};
+}}
+Object.defineProperty(Media.prototype, 'ended', {{
+  get: function () {{ return this.currentTime >= this.duration; }}
+}});
+Media.prototype.getAttribute = function (k) {{ return k in this.attrs ? this.attrs[k] : null; }};
+Media.prototype.addEventListener = function (t, f) {{ (this.on[t] = this.on[t] || []).push(f); }};
+Media.prototype.fire = function (t) {{ (this.on[t] || []).forEach(function (f) {{ f(); }}); }};
+Media.prototype.play = function () {{
+  if (this.ended) this.currentTime = 0;
+  this.paused = false; this.fire('play'); return {{ catch: function () {{}} }};
+}};
+Media.prototype.pause = function () {{ if (!this.paused) {{ this.paused = true; this.fire('pause'); }} }};
+// Playback reaching the element's end: its last timeupdate, then pause and ended.
+Media.prototype.finish = function () {{
+  this.currentTime = this.duration; this.fire('timeupdate');
+  this.paused = true; this.fire('pause'); this.fire('ended');
+}};
+var players = [{media}];
+var document = {{
+  getElementById: function (id) {{ return id === 'overtalk-audio' ? players[0] : null; }},
+  querySelectorAll: function (s) {{ return s === 'audio.overtalk-follower' ? players.slice(1) : []; }}
+}};
+var timers = [];
+function setTimeout(f, ms) {{ timers.push({{ f: f, ms: ms }}); return timers.length; }}
+function clearTimeout(id) {{ if (timers[id - 1]) timers[id - 1].f = null; }}
+(function () {{
+{sync}
+{play}
+  var out = [];
+  function state(what) {{
+    out.push(what + ': ' + players.map(function (p) {{
+      return p.currentTime.toFixed(3) + (p.paused ? ' paused' : ' playing');
+    }}).join(', ') + ' | timers ' + timers.filter(function (t) {{ return t.f; }})
+      .map(function (t) {{ return t.ms.toFixed(1); }}).join(' '));
+  }}
+  function due() {{
+    var d = timers.filter(function (t) {{ return t.f; }}); timers = [];
+    d.forEach(function (t) {{ t.f(); }});
+  }}
+{body}
+  console.log(out.join('\n'));
+}})();
+"#
+    );
+    let out = match std::process::Command::new("node").arg("-e").arg(&harness).output() {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("node not available ({e}); the player script is not run");
+            return None;
+        }
+    };
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    Some(String::from_utf8(out.stdout).unwrap().trim().to_owned())
+}
+
+/// A report of red-carpet with the tracks `(name, offset in µs)`.
+fn report_with_tracks(tracks: &[(&str, i64)]) -> String {
+    let t = red_carpet();
+    let a = analyze(&t, &Params::default()).unwrap();
+    let view = [ConversationView { recording: "red-carpet", analysis: &a, transcript: Some(&t) }];
+    let tracks = tracks
+        .iter()
+        .map(|&(name, us)| TrackAudio {
+            name: name.into(),
+            audio: Audio::Linked(format!("{name}.wav")),
+            offset: Delta::from_micros(us),
+        })
+        .collect();
+    let opts = ReportOptions { audio: Some(Audio::Tracks(tracks)), ..ReportOptions::default() };
+    conversation_report(&view, &opts).unwrap()
+}
+
+/// The transport's track ends before a later one: Host from 0 s, 10 s long, drives; Guest from
+/// +5 s, 10 s long, ends at 15 s on the timeline. When Host ends, Guest plays its last 5 s on
+/// (Host's play button pauses and resumes it), and a click past Host's end plays that moment of
+/// Guest (Host held at its end, never restarted from 0, also when Guest reports a time a few
+/// ms short of Host's end); a seek of Host's own controls takes the transport back.
+#[test]
+fn the_player_script_plays_a_track_on_past_the_transports_end() {
+    let html = report_with_tracks(&[("Host", 0), ("Guest", 5_000_000)]);
+    let players = tags(&html, "audio");
+    let offsets: Vec<Option<&str>> = players.iter().map(|p| attr(p, "data-offset")).collect();
+    assert_eq!(offsets, [None, Some("5.000")]);
+    let body = r#"
+  var host = players[0], guest = players[1];
+  function at(timeline) { host.currentTime = timeline; host.fire('timeupdate'); }
+  function guestAt(timeline) { guest.currentTime = timeline - 5; guest.fire('timeupdate'); }
+  host.fire('loadedmetadata'); state('loaded');
+  play(0, 60000); host.fire('seeked'); state('play from 0 s');
+  at(5); due(); state('Guest starts at 5 s');
+  at(9.5); state('at 9.5 s');
+  guest.currentTime = 4.997; host.finish(); state('Host ended at 10 s, Guest 3 ms behind');
+  guestAt(12); state('at 12 s');
+  host.play(); state('Host play button: pause');
+  host.fire('seeked'); state('its seek back to its end');
+  host.play(); state('Host play button: resume');
+  guestAt(13.2); state('at 13.2 s');
+  guest.finish(); state('Guest ended at 15 s');
+  play(12000, 14000); guest.fire('seeked'); state('event at 12 s');
+  guestAt(14); state('stop at 14 s');
+  play(3000, 60000); host.fire('seeked'); state('event at 3 s');
+  play(11000, 60000); guest.fire('seeked'); host.fire('seeked'); state('event at 11 s while Host plays');
+  host.currentTime = 4; host.fire('seeked'); state('Host seek bar to 4 s');
+  host.playbackRate = 2; host.fire('ratechange');
+  play(10000, 60000); guest.fire('seeked'); state('event at 10 s, speed 2');
+  out.push('rates ' + players.map(function (p) { return p.playbackRate; }).join(' '));
+  host.play(); state('Host play button: pause');
+  host.play(); state('Host play button: resume');
+  guest.finish(); host.play(); state('after the end, Host play button: from the start');
+"#;
+    let Some(out) = run_player(&html, "new Media(null, 10), new Media('5.000', 10)", body) else {
+        return;
+    };
+    assert_eq!(
+        out,
+        "loaded: 0.000 paused, 0.000 paused | timers \n\
+         play from 0 s: 0.000 playing, 0.000 paused | timers 5000.0\n\
+         Guest starts at 5 s: 5.000 playing, 0.000 playing | timers \n\
+         at 9.5 s: 9.500 playing, 4.500 playing | timers \n\
+         Host ended at 10 s, Guest 3 ms behind: 10.000 paused, 4.997 playing | timers \n\
+         at 12 s: 10.000 paused, 7.000 playing | timers \n\
+         Host play button: pause: 10.000 paused, 7.000 paused | timers \n\
+         its seek back to its end: 10.000 paused, 7.000 paused | timers \n\
+         Host play button: resume: 10.000 paused, 7.000 playing | timers \n\
+         at 13.2 s: 10.000 paused, 8.200 playing | timers \n\
+         Guest ended at 15 s: 10.000 paused, 10.000 paused | timers \n\
+         event at 12 s: 10.000 paused, 7.000 playing | timers \n\
+         stop at 14 s: 10.000 paused, 9.000 paused | timers \n\
+         event at 3 s: 3.000 playing, 0.000 paused | timers 2000.0\n\
+         event at 11 s while Host plays: 10.000 paused, 6.000 playing | timers \n\
+         Host seek bar to 4 s: 4.000 playing, 0.000 paused | timers 1000.0\n\
+         event at 10 s, speed 2: 10.000 paused, 5.000 playing | timers \n\
+         rates 2 2\n\
+         Host play button: pause: 10.000 paused, 5.000 paused | timers \n\
+         Host play button: resume: 10.000 paused, 5.000 playing | timers \n\
+         after the end, Host play button: from the start: 0.000 playing, 0.000 paused | timers 2500.0"
+    );
+}
+
+/// Tracks of one recorder (no offsets) play as they always did: the first track drives, the
+/// others follow its play, seek, drift, speed and pause, and stop with it at its end; a click
+/// past its end changes nothing of that.
+#[test]
+fn the_player_script_without_offsets_follows_the_transport() {
+    let html = report_with_tracks(&[("Host", 0), ("Guest", 0)]);
+    let players = tags(&html, "audio");
+    assert!(players.iter().all(|p| attr(p, "data-offset").is_none()));
+    let body = r#"
+  var host = players[0], guest = players[1];
+  function at(timeline) { host.currentTime = timeline; host.fire('timeupdate'); }
+  host.fire('loadedmetadata'); state('loaded');
+  play(2000, 4000); host.fire('seeked'); state('event at 2 s');
+  at(2.5); guest.currentTime = 2.58; at(2.54); state('within 50 ms at 2.54 s');
+  guest.currentTime = 2.7; at(2.6); state('drift at 2.6 s');
+  at(4); state('stop at 4 s');
+  host.playbackRate = 1.5; host.fire('ratechange');
+  play(8000, 60000); host.fire('seeked'); state('event at 8 s, speed 1.5');
+  out.push('rates ' + players.map(function (p) { return p.playbackRate; }).join(' '));
+  host.pause(); state('pause');
+  host.play(); state('play');
+  host.finish(); state('Host ended at 10 s');
+  host.play(); host.fire('seeked'); state('play again from the start');
+"#;
+    let Some(out) = run_player(&html, "new Media(null, 10), new Media(null, 10)", body) else {
+        return;
+    };
+    assert_eq!(
+        out,
+        "loaded: 0.000 paused, 0.000 paused | timers \n\
+         event at 2 s: 2.000 playing, 2.000 playing | timers \n\
+         within 50 ms at 2.54 s: 2.540 playing, 2.580 playing | timers \n\
+         drift at 2.6 s: 2.600 playing, 2.600 playing | timers \n\
+         stop at 4 s: 4.000 paused, 4.000 paused | timers \n\
+         event at 8 s, speed 1.5: 8.000 playing, 8.000 playing | timers \n\
+         rates 1.5 1.5\n\
+         pause: 8.000 paused, 8.000 paused | timers \n\
+         play: 8.000 playing, 8.000 playing | timers \n\
+         Host ended at 10 s: 10.000 paused, 10.000 paused | timers \n\
+         play again from the start: 0.000 playing, 0.000 playing | timers"
     );
 }

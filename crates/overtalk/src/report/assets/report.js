@@ -20,65 +20,167 @@
     return isFinite(v) ? v : 0;
   }
   var lead = offsetOf(audio);
+  // Separate tracks (one per speaker) play together. The first track's player (the one with
+  // controls: it starts first on the timeline) drives them: while the timeline is within its
+  // stretch, its time is the transport and every other track follows its play, pause, seek
+  // and speed; a follower that drifts more than 50 ms is put back in step. Each follower is at
+  // its own offset: silent (paused) before its start and after its end, started on time when
+  // the transport reaches its start. A track that goes on after the first one's end takes the
+  // transport over (`transport`, the track whose time is the timeline's) when the first one
+  // ends, or when a seek lands past its end, and plays to its own end; the first player then
+  // stays at its end, and its play button pauses and resumes the track playing on. A seek
+  // inside the first one's stretch gives the transport back to it.
+  var followers = Array.prototype.slice.call(document.querySelectorAll('audio.overtalk-follower'));
+  var transport = audio;
+  // The track's own time at timeline time t, and whether it sounds there (before its
+  // metadata its length is unknown: it sounds from its start on). The first player holds the
+  // timeline up to its end, its own start too (nothing sounds before every track's start).
+  function localOf(a, t) { return t - offsetOf(a); }
+  function covers(a, t) {
+    var local = localOf(a, t);
+    return (a === audio || local >= 0) && (!isFinite(a.duration) || local < a.duration);
+  }
+  function endOf(a) { return isFinite(a.duration) ? offsetOf(a) + a.duration : Infinity; }
+  // The track that holds the transport at timeline time t: the first player while the
+  // timeline is within its stretch, else the track sounding there that ends last, else (past
+  // every track's end) the first player.
+  function pick(t) {
+    if (covers(audio, t)) return audio;
+    var best = audio;
+    followers.forEach(function (f) {
+      if (covers(f, t) && (best === audio || endOf(f) > endOf(best))) best = f;
+    });
+    return best;
+  }
   // The timeline time the transport is at, and a seek to timeline time t (never before the
   // timeline's start, nor before the transport's own).
-  function now() { return audio.currentTime + lead; }
-  function seek(t) { audio.currentTime = Math.max(0, Math.max(0, t) - lead); }
+  function now() { return transport.currentTime + offsetOf(transport); }
+  function seek(t) {
+    t = Math.max(0, t);
+    var c = pick(t);
+    if (c !== transport) {
+      var was = transport;
+      transport = c;
+      if (was !== audio && !was.paused) was.pause();
+      if (c !== audio && !audio.paused) audio.pause();
+    }
+    c.currentTime = Math.max(0, t - offsetOf(c));
+    if (c !== audio) follow(true);
+  }
   if (audio) {
     audio.addEventListener('timeupdate', function () {
-      if (stopAt !== null && now() >= stopAt) { audio.pause(); stopAt = null; }
+      if (transport === audio && stopAt !== null && now() >= stopAt) { audio.pause(); stopAt = null; }
     });
     if (lead < 0) {
       // The transport's first seconds are before the timeline's start: never played.
       var toStart = function () {
-        try { if (now() < 0) audio.currentTime = -lead; } catch (e) { /* not seekable yet */ }
+        try { if (audio.currentTime + lead < 0) audio.currentTime = -lead; } catch (e) { /* not seekable yet */ }
       };
       audio.addEventListener('loadedmetadata', toStart);
       audio.addEventListener('seeked', toStart);
       audio.addEventListener('play', toStart);
     }
   }
-  // Separate tracks (one per speaker) play together: the first track's player is the
-  // transport and every other track follows its play, pause, seek and speed; a follower that
-  // drifts more than 50 ms is put back in step. Each follower is at its own offset: silent
-  // (paused) before its start and after its end, started on time when the transport reaches
-  // its start.
-  var followers = Array.prototype.slice.call(document.querySelectorAll('audio.overtalk-follower'));
   var waiting = followers.map(function () { return null; });
   function follow(force) {
-    var t = now();
-    followers.forEach(function (f, i) {
-      var local = t - offsetOf(f);
-      var inside = local >= 0 && (!isFinite(f.duration) || local < f.duration);
-      if (waiting[i] !== null) { clearTimeout(waiting[i]); waiting[i] = null; }
+    var t = now(), running = !transport.paused;
+    waiting.forEach(function (w, i) { if (w !== null) { clearTimeout(w); waiting[i] = null; } });
+    [audio].concat(followers).forEach(function (f, j) {
+      if (f === transport) return;
+      var i = j - 1;
+      // The first player, when not the transport, is held at its end: the timeline is past
+      // it (the track that took over may report a time a few ms short of that end).
+      var local = localOf(f, t);
+      var inside = f !== audio && local >= 0 && (!isFinite(f.duration) || local < f.duration);
       if (!inside) {
         if (!f.paused) f.pause();
         try {
-          var at = local < 0 ? 0 : f.duration;
+          var at = local < 0 && f !== audio ? 0 : f.duration;
           if (isFinite(at) && f.currentTime !== at) f.currentTime = at;
         } catch (e) { /* not seekable yet */ }
-        if (local < 0 && !audio.paused) {
+        if (i >= 0 && local < 0 && running) {
           waiting[i] = setTimeout(function () { waiting[i] = null; follow(true); },
-            -local * 1000 / (audio.playbackRate || 1));
+            -local * 1000 / (transport.playbackRate || 1));
         }
         return;
       }
       try {
         if (force || Math.abs(f.currentTime - local) > 0.05) f.currentTime = local;
       } catch (e) { /* not seekable yet */ }
-      if (!audio.paused && f.paused) {
+      if (running && f.paused) {
         var p = f.play();
         if (p && p.catch) p.catch(function () {});
-      } else if (audio.paused && !f.paused) {
+      } else if (!running && !f.paused) {
         f.pause();
       }
     });
   }
+  // The transport's end: the track that sounds on at the timeline time where it ended (its
+  // offset plus its length: its last reported time can fall short of its length), if any,
+  // takes it over and plays on; else every track stops.
+  function ended() {
+    var t = isFinite(transport.duration) ? endOf(transport) : now(), next = pick(t);
+    if (next === transport || !covers(next, t)) { follow(true); return; }
+    transport = next;
+    try {
+      if (Math.abs(next.currentTime - localOf(next, t)) > 0.05) next.currentTime = localOf(next, t);
+    } catch (e) { /* not seekable yet */ }
+    if (next.paused) {
+      var p = next.play();
+      if (p && p.catch) p.catch(function () {});
+    }
+    follow(false);
+  }
   if (audio && followers.length) {
-    audio.addEventListener('play', function () { follow(true); });
-    audio.addEventListener('pause', function () { follow(true); });
-    audio.addEventListener('seeked', function () { follow(true); });
-    audio.addEventListener('timeupdate', function () { follow(false); });
+    followers.forEach(function (f) {
+      f.addEventListener('play', function () { if (f === transport) follow(true); });
+      f.addEventListener('pause', function () {
+        if (f !== transport) return;
+        if (f.ended) ended(); else follow(true);
+      });
+      f.addEventListener('ended', function () { if (f === transport) ended(); });
+      f.addEventListener('seeked', function () { if (f === transport) follow(true); });
+      f.addEventListener('timeupdate', function () {
+        if (f !== transport) return;
+        if (stopAt !== null && now() >= stopAt) { f.pause(); stopAt = null; return; }
+        follow(false);
+      });
+    });
+    audio.addEventListener('play', function () {
+      if (transport === audio) { follow(true); return; }
+      // Its play button while another track holds the transport (this player is at its end;
+      // playing it would restart it): pauses or resumes that track. Past every track's end it
+      // plays the timeline again from this player's start.
+      if (covers(transport, now())) {
+        audio.pause();
+        try { audio.currentTime = audio.duration; } catch (e) { /* not seekable yet */ }
+        var p = transport.paused ? transport.play() : (transport.pause(), null);
+        if (p && p.catch) p.catch(function () {});
+      } else {
+        transport = audio;
+        follow(true);
+      }
+    });
+    audio.addEventListener('pause', function () {
+      if (transport !== audio) return;
+      if (audio.ended) ended(); else follow(true);
+    });
+    audio.addEventListener('ended', function () { if (transport === audio) ended(); });
+    audio.addEventListener('seeked', function () {
+      if (transport === audio) { follow(true); return; }
+      // A seek of this player into its own stretch (its controls) takes the transport back;
+      // the tracks play on if they were playing.
+      if (!(audio.currentTime < audio.duration)) return;
+      var old = transport, was = !old.paused;
+      transport = audio;
+      if (was) old.pause();
+      if (was && audio.paused) {
+        var p = audio.play();
+        if (p && p.catch) p.catch(function () {});
+      }
+      follow(true);
+    });
+    audio.addEventListener('timeupdate', function () { if (transport === audio) follow(false); });
     audio.addEventListener('ratechange', function () {
       followers.forEach(function (f) { f.playbackRate = audio.playbackRate; });
       follow(true);
@@ -126,7 +228,7 @@
     try {
       seek(t0 / 1000);
       stopAt = t1 / 1000;
-      var p = audio.play();
+      var p = transport.play();
       if (p && p.catch) p.catch(function () {});
     } catch (e) { /* not seekable yet */ }
   }
