@@ -143,9 +143,10 @@ fn one_audio(path: &Path, embed: bool, budget: u64, out_dir: &Path) -> Result<Au
 
 /// The `--track NAME=FILE` recordings, each with its `--track-offset` (`offsets`), in the
 /// order of the players: the track that starts first on the timeline (a negative offset starts
-/// at 0, what is before dropped) and, of those, ends last, first (it drives playback, which
-/// ends with it); tracks whose length the header does not declare keep their order after the
-/// others that start with them.
+/// at 0, what is before dropped) and, of those, ends last, first (it drives playback while the
+/// timeline is inside its stretch; past its end the track sounding there that ends last takes
+/// over); tracks whose length the header does not declare keep their order after the others
+/// that start with them.
 fn tracks_in_play_order(
     tracks: &[String],
     offsets: &[(String, Delta)],
