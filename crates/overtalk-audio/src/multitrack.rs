@@ -447,8 +447,8 @@ impl fmt::Display for TrackWarning {
                 "{}: speaker {speaker} ({seconds:.1} s) sounds like music, not a voice: {:.0} % \
                  of it holds its level and its partials with no pauses between syllables, \
                  {:.0} % has a steady beat (an intro, a jingle or a music bed taken for a \
-                 speaker?); it is kept, and `--ignore-label {speaker}` leaves it out of the \
-                 analysis",
+                 speaker?); it is kept, and `--ignore-label {speaker}` (or the name \
+                 `--speakers` gives it) leaves it out of the analysis",
                 path.display(),
                 music_share * 100.0,
                 beat_share * 100.0

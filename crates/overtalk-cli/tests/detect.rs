@@ -1189,8 +1189,8 @@ fn music_taken_for_a_speaker_is_named_in_a_warning() {
     let warning = "overtalk: warning: jingle.wav: speaker SPK00 (12.0 s) sounds like music, not a \
                    voice: 100 % of it holds its level and its partials with no pauses between \
                    syllables, 0 % has a steady beat (an intro, a jingle or a music bed taken for \
-                   a speaker?); it is kept, and `--ignore-label SPK00` leaves it out of the \
-                   analysis\n";
+                   a speaker?); it is kept, and `--ignore-label SPK00` (or the name \
+                   `--speakers` gives it) leaves it out of the analysis\n";
     assert!(run.stderr().contains(warning), "{}", run.stderr());
     assert_eq!(turns(&dir.read("jingle.rttm")).len(), 1, "kept");
     let json = dir.run_env(&["analyze", "jingle.wav", "--format", "json", "-q"], &env).ok();
