@@ -76,11 +76,12 @@ def detect(overtalk, wav, out):
         sys.exit(run.stderr)
     named = set(re.findall(r"speaker (\S+) \([0-9.]+ s\) sounds like music", run.stderr))
     speakers = {}
-    for line in open(out):
-        f = line.split()
-        if f and f[0] == "SPEAKER":
-            s = float(f[3])
-            speakers.setdefault(f[7], []).append((s, s + float(f[4])))
+    with open(out) as rttm:
+        for line in rttm:
+            f = line.split()
+            if f and f[0] == "SPEAKER":
+                s = float(f[3])
+                speakers.setdefault(f[7], []).append((s, s + float(f[4])))
     return speakers, named
 
 
@@ -105,9 +106,12 @@ def main():
     rows = []
     k = 0
     for name, s in speech:
+        if len(s) < 12 * RATE:
+            sys.exit(f"{name}: {len(s) / RATE:.1f} s of speech, under the 12 s the bed covers")
         for j in range(3):
-            m1 = decode(tracks[(2 * k) % len(tracks)], 60)
-            m2 = decode(tracks[(2 * k + 1) % len(tracks)], 60)
+            # Tracks of 60 s or more (looped when shorter), so the intro and bed hold music.
+            m1 = np.resize(decode(tracks[(2 * k) % len(tracks)], 60), 60 * RATE)
+            m2 = np.resize(decode(tracks[(2 * k + 1) % len(tracks)], 60), 60 * RATE)
             k += 1
             ref = rms(s)
             intro = m1[10 * RATE : 30 * RATE]
