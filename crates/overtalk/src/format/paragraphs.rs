@@ -57,8 +57,10 @@
 //!   everything before it is the name. In the `[time] name: text` shape the name ends at the
 //!   first colon. Markdown emphasis around a header (`**Speaker 1** (00:00):`, `## …`) is
 //!   removed; a name in emphasis right after the time, without a colon (`0:00:14.1 **Ana
-//!   Ruiz** Welcome…`), is the speaker's (`emphasised_name_after_time`), and `&` may join
-//!   two names in one label (`**Jen Luker & Safia Abdalla** (laughing)`).
+//!   Ruiz** Welcome…`), is the speaker's when the file's such names come back (a name twice
+//!   or more, and half of such lines by names that come back; `emphasised_names`: a chapter
+//!   list, `0:00 **Intro** welcome`, names each chapter once), and `&` may join two names in
+//!   one label (`**Jen Luker & Safia Abdalla** (laughing)`).
 //! - A header with a time range (`[00:00 - 00:05]`, `[0:00:00 --> 0:00:05]`, `[00:00 →
 //!   00:15]`) gives its paragraph's end too: that end is kept as written, not estimated, so
 //!   overlaps between such paragraphs are measured.
@@ -323,21 +325,10 @@ fn is_name(s: &str) -> bool {
 }
 
 /// Removes markdown heading marks and emphasis from a candidate header. A name in emphasis
-/// right after a leading time, without a colon (`0:00:36.2 **Ana Ruiz** Hello.`, as podcast
-/// sites write their transcripts), is the speaker's: it gets the colon that a name in plain
-/// text needs (`0:00:36.2 Ana Ruiz: Hello.`), since without its emphasis it would run into
-/// the words.
+/// right after a leading time (`0:00:36.2 **Ana Ruiz** Hello.`) is given its colon before,
+/// by the whole text ([`emphasised_names`]).
 fn unmark(line: &str) -> std::borrow::Cow<'_, str> {
-    let t = line.trim();
-    let t = t.trim_start_matches('#').trim_start();
-    // A Markdown heading anchor: `### 00:00:00 {#00:00:00}` (Gemini's notes).
-    let t = match t.rfind(" {#") {
-        Some(i) if t.ends_with('}') => t[..i].trim_end(),
-        _ => t,
-    };
-    if let Some(named) = emphasised_name_after_time(t) {
-        return std::borrow::Cow::Owned(named);
-    }
+    let t = unheading(line);
     if t.contains("**") || t.contains("__") {
         std::borrow::Cow::Owned(t.replace("**", "").replace("__", "").trim().to_owned())
     } else {
@@ -345,7 +336,51 @@ fn unmark(line: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// `TIME Name: text` from `TIME **Name** text` (or `__Name__`): a leading time (`0:00:36.2`,
+/// A line without its Markdown heading marks and heading anchor (`### 00:00:00 {#00:00:00}`,
+/// Gemini's notes), trimmed.
+fn unheading(line: &str) -> &str {
+    let t = line.trim();
+    let t = t.trim_start_matches('#').trim_start();
+    match t.rfind(" {#") {
+        Some(i) if t.ends_with('}') => t[..i].trim_end(),
+        _ => t,
+    }
+}
+
+/// `text` with each name in emphasis after a leading time given the colon a name in plain
+/// text needs (`0:00:36.2 **Ana Ruiz** Hello.` -> `0:00:36.2 Ana Ruiz: Hello.`, as podcast
+/// sites write their transcripts; [`emphasised_name_after_time`]), when the whole text shows
+/// them to be speakers: a name comes twice or more, and the lines of the names that come
+/// back are half of such lines or more. A chapter list (`0:00 **Intro** welcome`, `1:30
+/// **Setup** the tools`) names each chapter once: `None`, and its lines stay as they are.
+fn emphasised_names(text: &str) -> Option<String> {
+    let mut names: HashMap<String, usize> = HashMap::new();
+    let mut total = 0usize;
+    for line in text.lines().take(100_000) {
+        if let Some((name, _)) = emphasised_name_after_time(unheading(line)) {
+            *names.entry(name).or_default() += 1;
+            total += 1;
+        }
+    }
+    let recurring: usize = names.values().filter(|&&n| n >= 2).sum();
+    if recurring < 2 || 2 * recurring < total {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len() + total);
+    for line in text.split_inclusive('\n') {
+        match emphasised_name_after_time(unheading(line)) {
+            Some((_, named)) => {
+                out.push_str(&named);
+                let body = line.trim_end_matches(['\r', '\n']);
+                out.push_str(&line[body.len()..]);
+            }
+            None => out.push_str(line),
+        }
+    }
+    Some(out)
+}
+
+/// `TIME Name: text` from `TIME **Name** text` (or `__Name__`), and the name: a leading time (`0:00:36.2`,
 /// `[00:01:02]`, `(01:02)`), then a name in emphasis without a colon, then words. `None` for
 /// any other line, and when the emphasis holds no name ([`is_name`]) or a colon (`**Ana:**`
 /// is read as it is), or nothing follows it.
@@ -355,7 +390,7 @@ fn unmark(line: &str) -> std::borrow::Cow<'_, str> {
 /// 0:04:09.7 **All** (laughing)                             -> 0:04:09.7 All: (laughing)
 /// 0:05:00 **Note** this is bold                            -> (unchanged: `Note` labels no one)
 /// ```
-fn emphasised_name_after_time(t: &str) -> Option<String> {
+fn emphasised_name_after_time(t: &str) -> Option<(String, String)> {
     let time = t.split_whitespace().next()?;
     let timed =
         clock(time).is_some() || enclosed_time(time).is_some_and(|(_, rest)| rest.is_empty());
@@ -369,7 +404,10 @@ fn emphasised_name_after_time(t: &str) -> Option<String> {
     let (name, after) = (inner[..close].trim(), inner[close + mark.len()..].trim());
     let plain = !name.contains(':') && !after.starts_with(':') && !after.is_empty();
     let named = plain && is_name(name) && !NOT_SPEAKERS.contains(&name.to_lowercase().as_str());
-    named.then(|| format!("{time} {name}: {}", after.replace("**", "").replace("__", "")))
+    named.then(|| {
+        let line = format!("{time} {name}: {}", after.replace("**", "").replace("__", ""));
+        (name.to_owned(), line)
+    })
 }
 
 /// Words that may stay in lower case inside a name (`Ana de la Cruz`, `Ludwig van Beethoven`), and
@@ -789,6 +827,8 @@ pub(crate) fn sniff(head: &str) -> Option<Format> {
     let mut first_header_at = None;
     // Inside a block opened by a time alone: whether its lines are `Name: text` turns.
     let mut block: Option<bool> = None;
+    let bold = emphasised_names(head);
+    let head = bold.as_deref().unwrap_or(head);
     let lower = LowerLabels::of(head).names;
     for (k, line) in head.lines().take(400).enumerate() {
         if line.trim().is_empty() {
@@ -1071,6 +1111,9 @@ impl Kept {
 
 /// Reads a paragraph transcript (any dialect; see the module doc) as one recording.
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    // Names in emphasis after the times (`0:00:14.1 **Ana Ruiz** Welcome…`): `Name:` labels.
+    let bold = emphasised_names(text);
+    let text = bold.as_deref().unwrap_or(text);
     // A court reporter's numbered lines: read without their numbers and page furniture.
     let numbered = numbered_lines(text);
     if let Some((_, Some((line, count)))) = numbered {
@@ -1916,8 +1959,22 @@ fn bracketed_label(line: &str) -> Option<(&str, &str)> {
         && !name.contains(':')
         && super::notes::kind_of(name) == crate::model::MarkKind::Other
         && !NOT_SPEAKERS.contains(&name.to_lowercase().as_str());
-    (named && (said.is_empty() || said.starts_with(char::is_whitespace)))
-        .then(|| (name, said.trim()))
+    let said_ok = said.is_empty() || said.starts_with(char::is_whitespace);
+    (named && said_ok && !link_destination(said)).then(|| (name, said.trim()))
+}
+
+/// Whether `said` opens with a link's destination (`https://…`, `<…>`, `/docs/…`, `#usage`,
+/// `mailto:…`, `www.…`): the line is a Markdown link reference definition
+/// (`[Docs]: https://example.com/docs "Title"`), as a document's last lines list its links,
+/// not a participant's words.
+fn link_destination(said: &str) -> bool {
+    let first = said.split_whitespace().next().unwrap_or("");
+    first.contains("://")
+        || first.starts_with(['<', '/', '#'])
+        || first.starts_with("./")
+        || first.starts_with("../")
+        || first.to_lowercase().starts_with("mailto:")
+        || first.to_lowercase().starts_with("www.")
 }
 
 /// `(name, text)` when `line` opens with a broadcaster's label and a colon, the label without
@@ -3908,21 +3965,47 @@ mod tests {
     /// labels no one or nothing after it leave the line as it is.
     #[test]
     fn names_in_emphasis_after_a_time() {
+        let named = |name: &str, line: &str| Some((name.to_owned(), line.to_owned()));
         assert_eq!(
             emphasised_name_after_time("0:00:36.2 **Ana Ruiz** Hello there."),
-            Some("0:00:36.2 Ana Ruiz: Hello there.".to_owned())
+            named("Ana Ruiz", "0:00:36.2 Ana Ruiz: Hello there.")
         );
         assert_eq!(
             emphasised_name_after_time("[00:01:02] __Bo__ (laughing)"),
-            Some("[00:01:02] Bo: (laughing)".to_owned())
+            named("Bo", "[00:01:02] Bo: (laughing)")
         );
         assert_eq!(emphasised_name_after_time("0:00:36 **Ana:** Hello."), None);
         assert_eq!(emphasised_name_after_time("0:00:36 **Note** bold text."), None);
         assert_eq!(emphasised_name_after_time("0:00:36 **Ana Ruiz**"), None);
         assert_eq!(emphasised_name_after_time("We met **Ana** at 0:00:36."), None);
-        let line = unmark("0:00:36.2 **Jen Luker & Safia Abdalla** (laughing)");
+        let (_, line) =
+            emphasised_name_after_time("0:00:36.2 **Jen Luker & Safia Abdalla** (laughing)")
+                .unwrap();
         let h = header(&line).unwrap();
         assert_eq!((h.speaker, h.text), (Some("Jen Luker & Safia Abdalla"), "(laughing)"));
+    }
+
+    /// Names in emphasis after the times are speakers' when they come back; a chapter list's
+    /// titles, each once, are not.
+    #[test]
+    fn names_in_emphasis_by_the_whole_text() {
+        let podcast = "0:00 **Ana** Hi.\r\n0:04 **Bo** Hello.\r\n0:09 **Ana** So.\r\n\
+                       0:12 **Cy & Ana** (laughing)\r\n0:15 **Bo** Yes.";
+        assert_eq!(
+            emphasised_names(podcast).as_deref(),
+            Some(
+                "0:00 Ana: Hi.\r\n0:04 Bo: Hello.\r\n0:09 Ana: So.\r\n0:12 Cy & Ana: \
+                 (laughing)\r\n0:15 Bo: Yes."
+            )
+        );
+        let chapters = "Chapters\n0:00 **Intro** welcome\n1:30 **Setup** the tools\n\
+                        5:00 **Demo** building it\n9:45 **Outro** what next\n";
+        assert_eq!(emphasised_names(chapters), None);
+        assert_eq!(sniff(chapters), None);
+        // One title that comes back among many chapters: still a chapter list.
+        let qa = "0:00 **Intro** hi\n1:00 **Q&A** one\n2:00 **Setup** x\n3:00 **Demo** y\n\
+                  4:00 **Q&A** two\n5:00 **Outro** bye\n";
+        assert_eq!(emphasised_names(qa), None);
     }
 
     /// Bracketed labels with a colon name participants; times and notes in brackets do not.
@@ -3934,6 +4017,16 @@ mod tests {
         assert_eq!(bracketed_label("[Crosstalk]: hm"), None);
         assert_eq!(bracketed_label("[Int2] said so."), None);
         assert_eq!(bracketed_label("[Int2]:x"), None);
+        // Markdown link reference definitions, as a document's last lines list its links.
+        assert_eq!(bracketed_label("[Rust]: https://www.rust-lang.org/"), None);
+        assert_eq!(bracketed_label("[Docs]: <https://docs.rs> \"Docs\""), None);
+        assert_eq!(bracketed_label("[Guide]: ./docs/guide.md"), None);
+        assert_eq!(bracketed_label("[Usage]: #usage"), None);
+        assert_eq!(bracketed_label("[Mail]: mailto:ana@example.com"), None);
+        assert_eq!(
+            bracketed_label("[Int2]: see www.example.com"),
+            Some(("Int2", "see www.example.com"))
+        );
     }
 
     /// Headings that are names, recur and alternate are speakers' labels; a document's
