@@ -110,7 +110,8 @@
 //! - its shape (`lower_label`): one or two words starting in lower case, of letters, digits,
 //!   `-`, `'` and `_`, a colon, then whitespace; no period (`e.g.:`, `i.e.:`), no link or
 //!   scheme (`http://…`, `mailto:x`), no time (`10:30`), no word that opens a note, a field or
-//!   a mail (`note:`, `update:`, `source:`, `from:`, `re:`, `todo:`);
+//!   a mail or a meeting's notes (`note:`, `update:`, `source:`, `from:`, `re:`, `todo:`,
+//!   `action:`, `decision:`);
 //! - the name opens two lines or more: a name that comes once is words of the turn above,
 //!   with a note (`1 line(s) open with a lower-case label that comes once…`);
 //! - the turns change speaker to or from such a name at least twice (`danah`, `interviewer`,
@@ -2203,9 +2204,42 @@ impl Labels {
 }
 
 /// Words that open a line with a colon in lower case and label no one (`re: your mail`,
-/// `todo: call back`, `vs: …`), beside [`NOT_SPEAKERS`] and [`FIELD_NAMES`].
-const NOT_LOWER_LABELS: &[&str] =
-    &["re", "fwd", "fw", "todo", "fixme", "cf", "vs", "aka", "etc", "eg", "ie", "ps", "nb"];
+/// `todo: call back`, `vs: …`; a meeting's notes, `action: Bo to call`, `decision: …`; a
+/// list's `first:` and `second:`), beside [`NOT_SPEAKERS`] and [`FIELD_NAMES`].
+const NOT_LOWER_LABELS: &[&str] = &[
+    "re",
+    "fwd",
+    "fw",
+    "todo",
+    "fixme",
+    "cf",
+    "vs",
+    "aka",
+    "etc",
+    "eg",
+    "ie",
+    "ps",
+    "nb",
+    "action",
+    "actions",
+    "decision",
+    "decisions",
+    "goal",
+    "goals",
+    "risk",
+    "risks",
+    "issue",
+    "issues",
+    "next",
+    "owner",
+    "done",
+    "pros",
+    "cons",
+    "first",
+    "second",
+    "third",
+    "finally",
+];
 
 /// `(name, text)` when `line` opens with a label in lower case (`danah: so what I meant…`,
 /// `interviewer: ok`, `speaker 1: hi`): one or two words starting with a lower-case letter,
@@ -3949,6 +3983,17 @@ mod tests {
         // A glossary: more one-off labels than recurring ones.
         let glossary = "term: a word.\nrule: a law.\nterm: again.\nrule: again.\nfoo: x.\nbar: y.\nbaz: z.\nqux: w.\nquux: v.\n";
         assert!(LowerLabels::of(glossary).names.is_empty());
+        // A meeting's notes: the people's lines are turns, the actions and decisions are not.
+        let notes = "ana: budget is on track.\nbo: hiring is paused.\naction: bo to post the \
+                     job.\nana: will check with finance.\ndecision: freeze until May.\nbo: ok.\n\
+                     action: ana to email finance.\n";
+        let lower = LowerLabels::of(notes);
+        assert_eq!(lower.lines, BTreeMap::from([("ana".into(), 2), ("bo".into(), 2)]));
+        assert_eq!(lower.once, None);
+        // A list's `first:` and `second:` are no speakers.
+        let list = "first: never deploy on a Friday.\nsecond: write the tests.\n\
+                    first: again.\nsecond: sleep.\n";
+        assert!(LowerLabels::of(list).names.is_empty());
         // Recurring lower-case prose inside a transcript named in capitals: outvoted, noted.
         let capitals =
             "Ana: We start.\nso: prose.\nBo: Fine.\nAna: On.\nso: more.\nBo: Right.\nAna: Done.\n";
