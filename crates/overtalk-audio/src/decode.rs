@@ -1171,7 +1171,7 @@ impl Decoder {
                 // data, or before it (a file with its index first, cut after it).
                 cut = match layout.cut {
                     Some(c) if !layout.media || c.kind() == Some(b"mdat") => Some(c.describe()),
-                    None if !layout.media && declared_frames != Some(0) => {
+                    None if !layout.media && !layout.malformed && declared_frames != Some(0) => {
                         let len = layout.len;
                         let before = mp4_frags::Place::Before(*b"mdat");
                         Some(mp4_frags::Cut { len, at: len, place: before }.describe())
@@ -1679,8 +1679,9 @@ fn mp4_cut_error(input: &Input) -> Option<Error> {
     let layout = mp4_frags::layout(&mut input.seeker().ok()?)?;
     let cut = match layout.cut {
         Some(cut) => cut,
-        // Every box whole, and neither an index nor audio data: the file stops before them.
-        None if !layout.index && !layout.media => {
+        // Every box whole, and neither an index nor audio data: the file stops before them
+        // (unless a damaged box stopped the reading: the demuxer's reason is reported).
+        None if !layout.index && !layout.media && !layout.malformed => {
             let before = mp4_frags::Place::Before(*b"moov");
             mp4_frags::Cut { len: layout.len, at: layout.len, place: before }
         }
