@@ -2614,8 +2614,10 @@ fn heading_name(t: &str) -> Option<&str> {
 /// interview transcripts kept in Markdown do (`### Interviewer`, then the words, `### Systems
 /// Developer`, then theirs): the names of headings that are a name alone ([`heading_name`])
 /// and come twice or more, when two such names or more change places at least twice and make
-/// two headings in three of the text. A document's section headings (`## Introduction`, `##
-/// Methods`) do not come back, so they name no one; a heading that comes once is a heading.
+/// two headings in three of the text, with no other heading of a higher level between them.
+/// A document's section headings (`## Introduction`, `## Methods`) do not come back, so they
+/// name no one; a heading that comes once is a heading; sections that come back under a
+/// higher heading (`## Monday` under each `# Week …`) are an outline.
 /// Read as markup, every such heading was skipped and the whole interview was one turn, or
 /// no transcript at all.
 ///
@@ -2625,7 +2627,8 @@ fn heading_name(t: &str) -> Option<&str> {
 /// ### Systems Developer      -> Systems Developer: Wat maakt dat…
 /// ```
 fn heading_labels<'a>(lines: impl Iterator<Item = &'a str>) -> HashSet<String> {
-    let mut seq: Vec<Option<&str>> = Vec::new();
+    // Each heading's level and the name it holds.
+    let mut seq: Vec<(usize, Option<&str>)> = Vec::new();
     let mut counts: HashMap<&str, usize> = HashMap::new();
     for line in lines {
         let t = line.trim().trim_start_matches('\u{feff}');
@@ -2636,13 +2639,21 @@ fn heading_labels<'a>(lines: impl Iterator<Item = &'a str>) -> HashSet<String> {
         if let Some(n) = name {
             *counts.entry(n).or_default() += 1;
         }
-        seq.push(name);
+        seq.push((t.len() - t.trim_start_matches('#').len(), name));
     }
     let recurs = |n: &Option<&str>| n.is_some_and(|n| counts[n] >= 2);
-    let named: Vec<&str> = seq.iter().filter(|n| recurs(n)).flatten().copied().collect();
+    let named: Vec<&str> = seq.iter().filter(|(_, n)| recurs(n)).flat_map(|(_, n)| *n).collect();
     let changes = named.windows(2).filter(|w| w[0] != w[1]).count();
     let names: HashSet<String> = named.iter().map(|n| (*n).to_owned()).collect();
     if names.len() < 2 || changes < 2 || 3 * named.len() < 2 * seq.len() {
+        return HashSet::new();
+    }
+    // A heading above the names' level between them makes them sections of sections (`#
+    // Week 2` over `## Monday`, `## Tuesday` again): a document's outline, not turns.
+    let labels: Vec<usize> = (0..seq.len()).filter(|&i| recurs(&seq[i].1)).collect();
+    let level = labels.iter().map(|&i| seq[i].0).min().unwrap_or(0);
+    let (first, last) = (labels[0], labels[labels.len() - 1]);
+    if seq[first..last].iter().any(|(l, n)| *l < level && !recurs(n)) {
         return HashSet::new();
     }
     names
@@ -4086,6 +4097,15 @@ mod tests {
         // Two recurring headings among many sections: too few of the headings.
         let sections = "## Ana\nx\n## Bo\nx\n## Ana\nx\n## Bo\nx\n## One\n## Two\n## Three\n## Four\n## Five\n";
         assert!(heading_labels(sections.lines()).is_empty());
+        // Days that come back under each week's heading: an outline, not turns.
+        let weeks =
+            "# Week 1\n## Monday\nx\n## Tuesday\nx\n# Week 2\n## Monday\nx\n## Tuesday\nx\n\
+                     # Week 3\n## Monday\nx\n## Tuesday\nx\n";
+        assert!(heading_labels(weeks.lines()).is_empty());
+        // A title above the first label is no part of the turns.
+        let titled = format!("# Interview 3\n{interview}");
+        let names = heading_labels(titled.lines());
+        assert_eq!(names, HashSet::from(["Ana".to_owned(), "Bo".to_owned()]));
     }
 
     /// A time range in brackets gives a start and an end; anything else in brackets does not.
