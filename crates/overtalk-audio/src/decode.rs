@@ -171,8 +171,12 @@ pub struct AudioInfo {
 impl AudioInfo {
     /// The declared duration, when the container declares one.
     pub fn declared_duration(&self) -> Option<Delta> {
-        self.declared_frames
-            .map(|f| frames_to_delta(f.saturating_sub(self.priming) + self.lead, self.sample_rate))
+        self.declared_frames.map(|f| {
+            frames_to_delta(
+                f.saturating_sub(self.priming).saturating_add(self.lead),
+                self.sample_rate,
+            )
+        })
     }
 }
 
@@ -1167,7 +1171,7 @@ impl Decoder {
                 // data, or before it (a file with its index first, cut after it).
                 cut = match layout.cut {
                     Some(c) if !layout.media || c.kind() == Some(b"mdat") => Some(c.describe()),
-                    None if !layout.media && declared_frames != Some(0) => {
+                    None if !layout.media && !layout.malformed && declared_frames != Some(0) => {
                         let len = layout.len;
                         let before = mp4_frags::Place::Before(*b"mdat");
                         Some(mp4_frags::Cut { len, at: len, place: before }.describe())
@@ -1233,7 +1237,7 @@ impl Decoder {
         if params.codec == CODEC_ID_AAC || (is_opus && short_name == "isomp4") || edited_end {
             // MP4 declares priming + recording (or its edit list where the media ends); the
             // last packet's padding beyond it is dropped.
-            d.end = end_frames.map(|n| n.saturating_sub(priming) + lead);
+            d.end = end_frames.map(|n| n.saturating_sub(priming).saturating_add(lead));
         }
         Ok(d)
     }
@@ -1316,7 +1320,7 @@ impl Decoder {
             )));
         }
         if let Some(n) = info.declared_frames {
-            let n = n.saturating_sub(info.priming) + info.lead;
+            let n = n.saturating_sub(info.priming).saturating_add(info.lead);
             if n > max_frames {
                 return Err(Error::limit(format!(
                     "the recording lasts {} s, longer than the {} s allowed",
@@ -1675,8 +1679,9 @@ fn mp4_cut_error(input: &Input) -> Option<Error> {
     let layout = mp4_frags::layout(&mut input.seeker().ok()?)?;
     let cut = match layout.cut {
         Some(cut) => cut,
-        // Every box whole, and neither an index nor audio data: the file stops before them.
-        None if !layout.index && !layout.media => {
+        // Every box whole, and neither an index nor audio data: the file stops before them
+        // (unless a damaged box stopped the reading: the demuxer's reason is reported).
+        None if !layout.index && !layout.media && !layout.malformed => {
             let before = mp4_frags::Place::Before(*b"moov");
             mp4_frags::Cut { len: layout.len, at: layout.len, place: before }
         }
@@ -1803,5 +1808,27 @@ mod container_tests {
         assert_eq!(container_of(b"\xFF\xFEW\0E\0B\0V\0T\0T\0"), None, "UTF-16 text with a BOM");
         assert_eq!(container_of(b"\xEF\xBB\xBFWEBVTT\n\n00"), None, "UTF-8 text with a BOM");
         assert_eq!(container_of(b""), None);
+    }
+}
+
+#[cfg(test)]
+mod info_tests {
+    use super::AudioInfo;
+    use overtalk::Delta;
+
+    #[test]
+    fn a_declared_length_and_a_lead_too_long_for_64_bits_saturate() {
+        // A fragmented file's samples summed near 2^64 frames, behind an edit list's lead.
+        let info = AudioInfo {
+            sample_rate: 48_000,
+            channels: 1,
+            codec: "aac".to_owned(),
+            declared_frames: Some(u64::MAX - 10),
+            priming: 0,
+            lead: 48_000,
+        };
+        assert_eq!(info.declared_duration(), Some(Delta::from_micros(i64::MAX)));
+        let info = AudioInfo { declared_frames: Some(96_000), priming: 1024, ..info };
+        assert_eq!(info.declared_duration(), Some(Delta::from_micros(2_978_667)));
     }
 }

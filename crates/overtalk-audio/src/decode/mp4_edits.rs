@@ -135,7 +135,11 @@ pub(super) fn audio_placement(
         }
         let media_scale = u128::from(timescale(child(mdia, b"mdhd")?)?);
         let list = edits(child(child(trak, b"edts")?, b"elst")?)?;
-        let empty: u64 = list.iter().take_while(|(_, media)| *media == -1).map(|(d, _)| *d).sum();
+        // Version-1 durations are 64-bit: their sum may not fit (a damaged or hostile file).
+        let empty = list
+            .iter()
+            .take_while(|(_, media)| *media == -1)
+            .try_fold(0u64, |sum, &(d, _)| sum.checked_add(d))?;
         let media_edit = list.iter().find(|(_, m)| *m >= 0);
         if media_edit.is_none() && empty == 0 {
             return None;
@@ -218,11 +222,27 @@ mod tests {
             elst.extend_from_slice(&m.to_be_bytes());
             elst.extend_from_slice(&[0, 1, 0, 0]);
         }
+        file_with_elst(&elst)
+    }
+
+    /// A version-1 `elst` (64-bit durations and media times).
+    fn file_v1(edits: &[(u64, i64)]) -> Vec<u8> {
+        let mut elst = vec![1u8, 0, 0, 0];
+        elst.extend_from_slice(&(edits.len() as u32).to_be_bytes());
+        for &(d, m) in edits {
+            elst.extend_from_slice(&d.to_be_bytes());
+            elst.extend_from_slice(&m.to_be_bytes());
+            elst.extend_from_slice(&[0, 1, 0, 0]);
+        }
+        file_with_elst(&elst)
+    }
+
+    fn file_with_elst(elst: &[u8]) -> Vec<u8> {
         let mut hdlr = vec![0u8; 8];
         hdlr.extend_from_slice(b"soun");
         hdlr.extend_from_slice(&[0; 12]);
         let mdia = [boxed(b"mdhd", &header(48_000)), boxed(b"hdlr", &hdlr)].concat();
-        let trak = [boxed(b"edts", &boxed(b"elst", &elst)), boxed(b"mdia", &mdia)].concat();
+        let trak = [boxed(b"edts", &boxed(b"elst", elst)), boxed(b"mdia", &mdia)].concat();
         let moov = [boxed(b"mvhd", &header(1000)), boxed(b"trak", &trak)].concat();
         [boxed(b"ftyp", b"isom"), boxed(b"mdat", &[0; 100]), boxed(b"moov", &moov)].concat()
     }
@@ -279,5 +299,11 @@ mod tests {
         let at = f.windows(4).position(|w| w == b"elst").unwrap() + 8;
         f[at..at + 4].copy_from_slice(&1000u32.to_be_bytes());
         assert_eq!(placement(f, 0), None);
+        // 64-bit empty edits whose sum does not fit in 64 bits.
+        let f = file_v1(&[(1 << 63, -1), (1 << 63, -1), (45_000, 0)]);
+        assert_eq!(placement(f, 0), None);
+        // The same edits in 64 bits that fit read as in 32.
+        let f = file_v1(&[(1936, -1), (45_000, 0)]);
+        assert_eq!(placement(f, 1024), Some((1024, 92_928 + 1024, Some(2_160_000))));
     }
 }

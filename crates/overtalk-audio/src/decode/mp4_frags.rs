@@ -162,17 +162,23 @@ pub(super) struct Layout {
     /// The first box that runs past the end, or whose header is cut; `None` when every box
     /// fits.
     pub cut: Option<Cut>,
+    /// The boxes were read up to one whose size is smaller than its header, before the end:
+    /// the file is damaged there, not cut, and what follows is not known.
+    pub malformed: bool,
 }
 
 /// The top-level boxes of an MP4-family file, read header by header up to the first that runs
 /// past its end.
 pub(super) fn layout(r: &mut (impl Read + Seek)) -> Option<Layout> {
     let len = r.seek(SeekFrom::End(0)).ok()?;
-    let mut out = Layout { len, index: false, media: false, cut: None };
+    let mut out = Layout { len, index: false, media: false, cut: None, malformed: false };
     let mut at = 0;
     for _ in 0..MAX_BOXES {
         match top_box(r, at, len) {
-            None => break,
+            None => {
+                out.malformed = at < len;
+                break;
+            }
             Some(Ok(b)) => {
                 out.index |= &b.kind == b"moov";
                 out.media |= &b.kind == b"mdat" || &b.kind == b"moof";
@@ -543,17 +549,28 @@ mod tests {
             "it ends after 20 bytes, inside its \\x00\\x01ab box (99 bytes from byte 12)"
         );
         let at = |n: usize| layout(&mut Cursor::new(&f[..n])).unwrap();
-        let whole = Layout { len: f.len() as u64, index: true, media: true, cut: None };
+        let whole =
+            Layout { len: f.len() as u64, index: true, media: true, cut: None, malformed: false };
         assert_eq!(at(f.len()), whole);
         let ftyp = Cut { len: 10, at: 0, place: Place::Inside(*b"ftyp", 12) };
-        assert_eq!(at(10), Layout { len: 10, index: false, media: false, cut: Some(ftyp) });
+        let ftyp = Some(ftyp);
+        let cut = Layout { len: 10, index: false, media: false, cut: ftyp, malformed: false };
+        assert_eq!(at(10), cut);
         let header = Cut { len: 14, at: 12, place: Place::Header };
         assert_eq!(at(14).cut.as_ref(), Some(&header));
         assert_eq!(
             header.describe(),
             "it ends after 14 bytes, inside the header of the box at byte 12"
         );
-        assert_eq!(at(12), Layout { len: 12, index: false, media: false, cut: None });
+        let ends = Layout { len: 12, index: false, media: false, cut: None, malformed: false };
+        assert_eq!(at(12), ends);
+        // A box smaller than its header (4 bytes) after the file type: damaged, not cut.
+        let mut bad = f.clone();
+        bad[12..16].copy_from_slice(&4u32.to_be_bytes());
+        let l = layout(&mut Cursor::new(&bad)).unwrap();
+        let damaged =
+            Layout { len: f.len() as u64, index: false, media: false, cut: None, malformed: true };
+        assert_eq!(l, damaged);
         let moov = u32::from_be_bytes(f[12..16].try_into().unwrap());
         let l = at(30);
         assert_eq!(

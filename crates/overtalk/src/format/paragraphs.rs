@@ -57,8 +57,10 @@
 //!   everything before it is the name. In the `[time] name: text` shape the name ends at the
 //!   first colon. Markdown emphasis around a header (`**Speaker 1** (00:00):`, `## …`) is
 //!   removed; a name in emphasis right after the time, without a colon (`0:00:14.1 **Ana
-//!   Ruiz** Welcome…`), is the speaker's (`emphasised_name_after_time`), and `&` may join
-//!   two names in one label (`**Jen Luker & Safia Abdalla** (laughing)`).
+//!   Ruiz** Welcome…`), is the speaker's when the file's such names come back (a name twice
+//!   or more, and half of such lines by names that come back; `emphasised_names`: a chapter
+//!   list, `0:00 **Intro** welcome`, names each chapter once), and `&` may join two names in
+//!   one label (`**Jen Luker & Safia Abdalla** (laughing)`).
 //! - A header with a time range (`[00:00 - 00:05]`, `[0:00:00 --> 0:00:05]`, `[00:00 →
 //!   00:15]`) gives its paragraph's end too: that end is kept as written, not estimated, so
 //!   overlaps between such paragraphs are measured.
@@ -108,7 +110,8 @@
 //! - its shape (`lower_label`): one or two words starting in lower case, of letters, digits,
 //!   `-`, `'` and `_`, a colon, then whitespace; no period (`e.g.:`, `i.e.:`), no link or
 //!   scheme (`http://…`, `mailto:x`), no time (`10:30`), no word that opens a note, a field or
-//!   a mail (`note:`, `update:`, `source:`, `from:`, `re:`, `todo:`);
+//!   a mail or a meeting's notes (`note:`, `update:`, `source:`, `from:`, `re:`, `todo:`,
+//!   `action:`, `decision:`);
 //! - the name opens two lines or more: a name that comes once is words of the turn above,
 //!   with a note (`1 line(s) open with a lower-case label that comes once…`);
 //! - the turns change speaker to or from such a name at least twice (`danah`, `interviewer`,
@@ -323,21 +326,10 @@ fn is_name(s: &str) -> bool {
 }
 
 /// Removes markdown heading marks and emphasis from a candidate header. A name in emphasis
-/// right after a leading time, without a colon (`0:00:36.2 **Ana Ruiz** Hello.`, as podcast
-/// sites write their transcripts), is the speaker's: it gets the colon that a name in plain
-/// text needs (`0:00:36.2 Ana Ruiz: Hello.`), since without its emphasis it would run into
-/// the words.
+/// right after a leading time (`0:00:36.2 **Ana Ruiz** Hello.`) is given its colon before,
+/// by the whole text ([`emphasised_names`]).
 fn unmark(line: &str) -> std::borrow::Cow<'_, str> {
-    let t = line.trim();
-    let t = t.trim_start_matches('#').trim_start();
-    // A Markdown heading anchor: `### 00:00:00 {#00:00:00}` (Gemini's notes).
-    let t = match t.rfind(" {#") {
-        Some(i) if t.ends_with('}') => t[..i].trim_end(),
-        _ => t,
-    };
-    if let Some(named) = emphasised_name_after_time(t) {
-        return std::borrow::Cow::Owned(named);
-    }
+    let t = unheading(line);
     if t.contains("**") || t.contains("__") {
         std::borrow::Cow::Owned(t.replace("**", "").replace("__", "").trim().to_owned())
     } else {
@@ -345,7 +337,51 @@ fn unmark(line: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// `TIME Name: text` from `TIME **Name** text` (or `__Name__`): a leading time (`0:00:36.2`,
+/// A line without its Markdown heading marks and heading anchor (`### 00:00:00 {#00:00:00}`,
+/// Gemini's notes), trimmed.
+fn unheading(line: &str) -> &str {
+    let t = line.trim();
+    let t = t.trim_start_matches('#').trim_start();
+    match t.rfind(" {#") {
+        Some(i) if t.ends_with('}') => t[..i].trim_end(),
+        _ => t,
+    }
+}
+
+/// `text` with each name in emphasis after a leading time given the colon a name in plain
+/// text needs (`0:00:36.2 **Ana Ruiz** Hello.` -> `0:00:36.2 Ana Ruiz: Hello.`, as podcast
+/// sites write their transcripts; [`emphasised_name_after_time`]), when the whole text shows
+/// them to be speakers: a name comes twice or more, and the lines of the names that come
+/// back are half of such lines or more. A chapter list (`0:00 **Intro** welcome`, `1:30
+/// **Setup** the tools`) names each chapter once: `None`, and its lines stay as they are.
+fn emphasised_names(text: &str) -> Option<String> {
+    let mut names: HashMap<String, usize> = HashMap::new();
+    let mut total = 0usize;
+    for line in text.lines().take(100_000) {
+        if let Some((name, _)) = emphasised_name_after_time(unheading(line)) {
+            *names.entry(name).or_default() += 1;
+            total += 1;
+        }
+    }
+    let recurring: usize = names.values().filter(|&&n| n >= 2).sum();
+    if recurring < 2 || 2 * recurring < total {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len() + total);
+    for line in text.split_inclusive('\n') {
+        match emphasised_name_after_time(unheading(line)) {
+            Some((_, named)) => {
+                out.push_str(&named);
+                let body = line.trim_end_matches(['\r', '\n']);
+                out.push_str(&line[body.len()..]);
+            }
+            None => out.push_str(line),
+        }
+    }
+    Some(out)
+}
+
+/// `TIME Name: text` from `TIME **Name** text` (or `__Name__`), and the name: a leading time (`0:00:36.2`,
 /// `[00:01:02]`, `(01:02)`), then a name in emphasis without a colon, then words. `None` for
 /// any other line, and when the emphasis holds no name ([`is_name`]) or a colon (`**Ana:**`
 /// is read as it is), or nothing follows it.
@@ -355,7 +391,7 @@ fn unmark(line: &str) -> std::borrow::Cow<'_, str> {
 /// 0:04:09.7 **All** (laughing)                             -> 0:04:09.7 All: (laughing)
 /// 0:05:00 **Note** this is bold                            -> (unchanged: `Note` labels no one)
 /// ```
-fn emphasised_name_after_time(t: &str) -> Option<String> {
+fn emphasised_name_after_time(t: &str) -> Option<(String, String)> {
     let time = t.split_whitespace().next()?;
     let timed =
         clock(time).is_some() || enclosed_time(time).is_some_and(|(_, rest)| rest.is_empty());
@@ -369,7 +405,10 @@ fn emphasised_name_after_time(t: &str) -> Option<String> {
     let (name, after) = (inner[..close].trim(), inner[close + mark.len()..].trim());
     let plain = !name.contains(':') && !after.starts_with(':') && !after.is_empty();
     let named = plain && is_name(name) && !NOT_SPEAKERS.contains(&name.to_lowercase().as_str());
-    named.then(|| format!("{time} {name}: {}", after.replace("**", "").replace("__", "")))
+    named.then(|| {
+        let line = format!("{time} {name}: {}", after.replace("**", "").replace("__", ""));
+        (name.to_owned(), line)
+    })
 }
 
 /// Words that may stay in lower case inside a name (`Ana de la Cruz`, `Ludwig van Beethoven`), and
@@ -789,6 +828,8 @@ pub(crate) fn sniff(head: &str) -> Option<Format> {
     let mut first_header_at = None;
     // Inside a block opened by a time alone: whether its lines are `Name: text` turns.
     let mut block: Option<bool> = None;
+    let bold = emphasised_names(head);
+    let head = bold.as_deref().unwrap_or(head);
     let lower = LowerLabels::of(head).names;
     for (k, line) in head.lines().take(400).enumerate() {
         if line.trim().is_empty() {
@@ -1071,6 +1112,9 @@ impl Kept {
 
 /// Reads a paragraph transcript (any dialect; see the module doc) as one recording.
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    // Names in emphasis after the times (`0:00:14.1 **Ana Ruiz** Welcome…`): `Name:` labels.
+    let bold = emphasised_names(text);
+    let text = bold.as_deref().unwrap_or(text);
     // A court reporter's numbered lines: read without their numbers and page furniture.
     let numbered = numbered_lines(text);
     if let Some((_, Some((line, count)))) = numbered {
@@ -1916,8 +1960,22 @@ fn bracketed_label(line: &str) -> Option<(&str, &str)> {
         && !name.contains(':')
         && super::notes::kind_of(name) == crate::model::MarkKind::Other
         && !NOT_SPEAKERS.contains(&name.to_lowercase().as_str());
-    (named && (said.is_empty() || said.starts_with(char::is_whitespace)))
-        .then(|| (name, said.trim()))
+    let said_ok = said.is_empty() || said.starts_with(char::is_whitespace);
+    (named && said_ok && !link_destination(said)).then(|| (name, said.trim()))
+}
+
+/// Whether `said` opens with a link's destination (`https://…`, `<…>`, `/docs/…`, `#usage`,
+/// `mailto:…`, `www.…`): the line is a Markdown link reference definition
+/// (`[Docs]: https://example.com/docs "Title"`), as a document's last lines list its links,
+/// not a participant's words.
+fn link_destination(said: &str) -> bool {
+    let first = said.split_whitespace().next().unwrap_or("");
+    first.contains("://")
+        || first.starts_with(['<', '/', '#'])
+        || first.starts_with("./")
+        || first.starts_with("../")
+        || first.to_lowercase().starts_with("mailto:")
+        || first.to_lowercase().starts_with("www.")
 }
 
 /// `(name, text)` when `line` opens with a broadcaster's label and a colon, the label without
@@ -2146,9 +2204,42 @@ impl Labels {
 }
 
 /// Words that open a line with a colon in lower case and label no one (`re: your mail`,
-/// `todo: call back`, `vs: …`), beside [`NOT_SPEAKERS`] and [`FIELD_NAMES`].
-const NOT_LOWER_LABELS: &[&str] =
-    &["re", "fwd", "fw", "todo", "fixme", "cf", "vs", "aka", "etc", "eg", "ie", "ps", "nb"];
+/// `todo: call back`, `vs: …`; a meeting's notes, `action: Bo to call`, `decision: …`; a
+/// list's `first:` and `second:`), beside [`NOT_SPEAKERS`] and [`FIELD_NAMES`].
+const NOT_LOWER_LABELS: &[&str] = &[
+    "re",
+    "fwd",
+    "fw",
+    "todo",
+    "fixme",
+    "cf",
+    "vs",
+    "aka",
+    "etc",
+    "eg",
+    "ie",
+    "ps",
+    "nb",
+    "action",
+    "actions",
+    "decision",
+    "decisions",
+    "goal",
+    "goals",
+    "risk",
+    "risks",
+    "issue",
+    "issues",
+    "next",
+    "owner",
+    "done",
+    "pros",
+    "cons",
+    "first",
+    "second",
+    "third",
+    "finally",
+];
 
 /// `(name, text)` when `line` opens with a label in lower case (`danah: so what I meant…`,
 /// `interviewer: ok`, `speaker 1: hi`): one or two words starting with a lower-case letter,
@@ -2523,8 +2614,10 @@ fn heading_name(t: &str) -> Option<&str> {
 /// interview transcripts kept in Markdown do (`### Interviewer`, then the words, `### Systems
 /// Developer`, then theirs): the names of headings that are a name alone ([`heading_name`])
 /// and come twice or more, when two such names or more change places at least twice and make
-/// two headings in three of the text. A document's section headings (`## Introduction`, `##
-/// Methods`) do not come back, so they name no one; a heading that comes once is a heading.
+/// two headings in three of the text, with no other heading of a higher level between them.
+/// A document's section headings (`## Introduction`, `## Methods`) do not come back, so they
+/// name no one; a heading that comes once is a heading; sections that come back under a
+/// higher heading (`## Monday` under each `# Week …`) are an outline.
 /// Read as markup, every such heading was skipped and the whole interview was one turn, or
 /// no transcript at all.
 ///
@@ -2534,7 +2627,8 @@ fn heading_name(t: &str) -> Option<&str> {
 /// ### Systems Developer      -> Systems Developer: Wat maakt dat…
 /// ```
 fn heading_labels<'a>(lines: impl Iterator<Item = &'a str>) -> HashSet<String> {
-    let mut seq: Vec<Option<&str>> = Vec::new();
+    // Each heading's level and the name it holds.
+    let mut seq: Vec<(usize, Option<&str>)> = Vec::new();
     let mut counts: HashMap<&str, usize> = HashMap::new();
     for line in lines {
         let t = line.trim().trim_start_matches('\u{feff}');
@@ -2545,13 +2639,21 @@ fn heading_labels<'a>(lines: impl Iterator<Item = &'a str>) -> HashSet<String> {
         if let Some(n) = name {
             *counts.entry(n).or_default() += 1;
         }
-        seq.push(name);
+        seq.push((t.len() - t.trim_start_matches('#').len(), name));
     }
     let recurs = |n: &Option<&str>| n.is_some_and(|n| counts[n] >= 2);
-    let named: Vec<&str> = seq.iter().filter(|n| recurs(n)).flatten().copied().collect();
+    let named: Vec<&str> = seq.iter().filter(|(_, n)| recurs(n)).flat_map(|(_, n)| *n).collect();
     let changes = named.windows(2).filter(|w| w[0] != w[1]).count();
     let names: HashSet<String> = named.iter().map(|n| (*n).to_owned()).collect();
     if names.len() < 2 || changes < 2 || 3 * named.len() < 2 * seq.len() {
+        return HashSet::new();
+    }
+    // A heading above the names' level between them makes them sections of sections (`#
+    // Week 2` over `## Monday`, `## Tuesday` again): a document's outline, not turns.
+    let labels: Vec<usize> = (0..seq.len()).filter(|&i| recurs(&seq[i].1)).collect();
+    let level = labels.iter().map(|&i| seq[i].0).min().unwrap_or(0);
+    let (first, last) = (labels[0], labels[labels.len() - 1]);
+    if seq[first..last].iter().any(|(l, n)| *l < level && !recurs(n)) {
         return HashSet::new();
     }
     names
@@ -3892,6 +3994,17 @@ mod tests {
         // A glossary: more one-off labels than recurring ones.
         let glossary = "term: a word.\nrule: a law.\nterm: again.\nrule: again.\nfoo: x.\nbar: y.\nbaz: z.\nqux: w.\nquux: v.\n";
         assert!(LowerLabels::of(glossary).names.is_empty());
+        // A meeting's notes: the people's lines are turns, the actions and decisions are not.
+        let notes = "ana: budget is on track.\nbo: hiring is paused.\naction: bo to post the \
+                     job.\nana: will check with finance.\ndecision: freeze until May.\nbo: ok.\n\
+                     action: ana to email finance.\n";
+        let lower = LowerLabels::of(notes);
+        assert_eq!(lower.lines, BTreeMap::from([("ana".into(), 2), ("bo".into(), 2)]));
+        assert_eq!(lower.once, None);
+        // A list's `first:` and `second:` are no speakers.
+        let list = "first: never deploy on a Friday.\nsecond: write the tests.\n\
+                    first: again.\nsecond: sleep.\n";
+        assert!(LowerLabels::of(list).names.is_empty());
         // Recurring lower-case prose inside a transcript named in capitals: outvoted, noted.
         let capitals =
             "Ana: We start.\nso: prose.\nBo: Fine.\nAna: On.\nso: more.\nBo: Right.\nAna: Done.\n";
@@ -3908,21 +4021,47 @@ mod tests {
     /// labels no one or nothing after it leave the line as it is.
     #[test]
     fn names_in_emphasis_after_a_time() {
+        let named = |name: &str, line: &str| Some((name.to_owned(), line.to_owned()));
         assert_eq!(
             emphasised_name_after_time("0:00:36.2 **Ana Ruiz** Hello there."),
-            Some("0:00:36.2 Ana Ruiz: Hello there.".to_owned())
+            named("Ana Ruiz", "0:00:36.2 Ana Ruiz: Hello there.")
         );
         assert_eq!(
             emphasised_name_after_time("[00:01:02] __Bo__ (laughing)"),
-            Some("[00:01:02] Bo: (laughing)".to_owned())
+            named("Bo", "[00:01:02] Bo: (laughing)")
         );
         assert_eq!(emphasised_name_after_time("0:00:36 **Ana:** Hello."), None);
         assert_eq!(emphasised_name_after_time("0:00:36 **Note** bold text."), None);
         assert_eq!(emphasised_name_after_time("0:00:36 **Ana Ruiz**"), None);
         assert_eq!(emphasised_name_after_time("We met **Ana** at 0:00:36."), None);
-        let line = unmark("0:00:36.2 **Jen Luker & Safia Abdalla** (laughing)");
+        let (_, line) =
+            emphasised_name_after_time("0:00:36.2 **Jen Luker & Safia Abdalla** (laughing)")
+                .unwrap();
         let h = header(&line).unwrap();
         assert_eq!((h.speaker, h.text), (Some("Jen Luker & Safia Abdalla"), "(laughing)"));
+    }
+
+    /// Names in emphasis after the times are speakers' when they come back; a chapter list's
+    /// titles, each once, are not.
+    #[test]
+    fn names_in_emphasis_by_the_whole_text() {
+        let podcast = "0:00 **Ana** Hi.\r\n0:04 **Bo** Hello.\r\n0:09 **Ana** So.\r\n\
+                       0:12 **Cy & Ana** (laughing)\r\n0:15 **Bo** Yes.";
+        assert_eq!(
+            emphasised_names(podcast).as_deref(),
+            Some(
+                "0:00 Ana: Hi.\r\n0:04 Bo: Hello.\r\n0:09 Ana: So.\r\n0:12 Cy & Ana: \
+                 (laughing)\r\n0:15 Bo: Yes."
+            )
+        );
+        let chapters = "Chapters\n0:00 **Intro** welcome\n1:30 **Setup** the tools\n\
+                        5:00 **Demo** building it\n9:45 **Outro** what next\n";
+        assert_eq!(emphasised_names(chapters), None);
+        assert_eq!(sniff(chapters), None);
+        // One title that comes back among many chapters: still a chapter list.
+        let qa = "0:00 **Intro** hi\n1:00 **Q&A** one\n2:00 **Setup** x\n3:00 **Demo** y\n\
+                  4:00 **Q&A** two\n5:00 **Outro** bye\n";
+        assert_eq!(emphasised_names(qa), None);
     }
 
     /// Bracketed labels with a colon name participants; times and notes in brackets do not.
@@ -3934,6 +4073,16 @@ mod tests {
         assert_eq!(bracketed_label("[Crosstalk]: hm"), None);
         assert_eq!(bracketed_label("[Int2] said so."), None);
         assert_eq!(bracketed_label("[Int2]:x"), None);
+        // Markdown link reference definitions, as a document's last lines list its links.
+        assert_eq!(bracketed_label("[Rust]: https://www.rust-lang.org/"), None);
+        assert_eq!(bracketed_label("[Docs]: <https://docs.rs> \"Docs\""), None);
+        assert_eq!(bracketed_label("[Guide]: ./docs/guide.md"), None);
+        assert_eq!(bracketed_label("[Usage]: #usage"), None);
+        assert_eq!(bracketed_label("[Mail]: mailto:ana@example.com"), None);
+        assert_eq!(
+            bracketed_label("[Int2]: see www.example.com"),
+            Some(("Int2", "see www.example.com"))
+        );
     }
 
     /// Headings that are names, recur and alternate are speakers' labels; a document's
@@ -3948,6 +4097,15 @@ mod tests {
         // Two recurring headings among many sections: too few of the headings.
         let sections = "## Ana\nx\n## Bo\nx\n## Ana\nx\n## Bo\nx\n## One\n## Two\n## Three\n## Four\n## Five\n";
         assert!(heading_labels(sections.lines()).is_empty());
+        // Days that come back under each week's heading: an outline, not turns.
+        let weeks =
+            "# Week 1\n## Monday\nx\n## Tuesday\nx\n# Week 2\n## Monday\nx\n## Tuesday\nx\n\
+                     # Week 3\n## Monday\nx\n## Tuesday\nx\n";
+        assert!(heading_labels(weeks.lines()).is_empty());
+        // A title above the first label is no part of the turns.
+        let titled = format!("# Interview 3\n{interview}");
+        let names = heading_labels(titled.lines());
+        assert_eq!(names, HashSet::from(["Ana".to_owned(), "Bo".to_owned()]));
     }
 
     /// A time range in brackets gives a start and an end; anything else in brackets does not.
