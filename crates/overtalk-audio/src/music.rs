@@ -2,8 +2,8 @@
 //!
 //! Voice activity detectors and speaker embeddings take sustained music for speech: a podcast's
 //! intro, a jingle or a music bed comes out as a speaker of its own, with tens of seconds of
-//! "talk". This module measures two properties of the signal that tell the two apart (Scheirer
-//! and Slaney 1997; Saunders 1996) over windows of 2 s, every 100 ms:
+//! "talk". This module measures three properties of the signal that tell the two apart
+//! (Scheirer and Slaney 1997; Saunders 1996), the first two over windows of 2 s, every 100 ms:
 //!
 //! - **the low-energy frame ratio**: the share of the window's 25 ms frames whose level (the
 //!   RMS of the frame's 125 Hz – 7.6 kHz band: rumble and mains hum below it are left out)
@@ -27,7 +27,7 @@
 //! the log-mel spectrum from frame to frame, summed over 24 bands) correlated with itself one
 //! beat later and two beats later, at the best beat between 0.25 and 1.5 s. Speech's syllables
 //! come at no steady rate (at most 0.16 on the real recordings below, 90th percentile);
-//! drums, bass lines and arpeggios repeat (above 0.3 in most windows of 45 of 80 tracks).
+//! drums, bass lines and arpeggios repeat (above 0.3 in most windows of 41 of 79 tracks).
 //!
 //! A speaker sounds like music ([`MusicMeter::judge`]) when its windows are music-like in 30 %
 //! or more of its speech and speech-like in at most 15 %, or its beat windows have a steady
