@@ -160,38 +160,77 @@ pub(super) fn audio_placement(
     None
 }
 
+/// One top-level box: its type, where it starts, the length of its header and its size (to
+/// the end of the file for a size of 0).
+pub(super) struct TopBox {
+    pub kind: [u8; 4],
+    pub at: u64,
+    pub header: u64,
+    pub size: u64,
+}
+
+/// How a top-level box runs past the end of its file.
+pub(super) enum Overrun {
+    /// Its header (size and type) is cut.
+    Header,
+    /// Its body is: the box of this type and declared size.
+    Inside([u8; 4], u64),
+}
+
+/// The top-level box at `at` of a file `len` bytes long, its header read (its body is not):
+/// `Err` when it runs past the end or its header is cut, `None` at the end of the file or at
+/// a malformed size (smaller than its header).
+pub(super) fn top_box(
+    r: &mut (impl Read + Seek),
+    at: u64,
+    len: u64,
+) -> Option<Result<TopBox, Overrun>> {
+    if at >= len {
+        return None;
+    }
+    let mut h = [0u8; 16];
+    if len - at < 8 || r.seek(SeekFrom::Start(at)).is_err() || r.read_exact(&mut h[..8]).is_err() {
+        return Some(Err(Overrun::Header));
+    }
+    let kind = [h[4], h[5], h[6], h[7]];
+    let (size, header) = match u32::from_be_bytes([h[0], h[1], h[2], h[3]]) {
+        // Up to the end of the file: only a last box is written so.
+        0 => (len - at, 8),
+        1 => {
+            if len - at < 16 || r.read_exact(&mut h[8..]).is_err() {
+                return Some(Err(Overrun::Header));
+            }
+            (u64::from_be_bytes([h[8], h[9], h[10], h[11], h[12], h[13], h[14], h[15]]), 16)
+        }
+        n => (u64::from(n), 8),
+    };
+    if size < header {
+        return None;
+    }
+    Some(match at.checked_add(size) {
+        Some(end) if end <= len => Ok(TopBox { kind, at, header, size }),
+        _ => Err(Overrun::Inside(kind, size)),
+    })
+}
+
 /// The body of the top-level `moov` box, found by reading box headers and seeking past the
 /// others (a large `mdat` is never read).
 pub(super) fn read_moov(r: &mut (impl Read + Seek)) -> Option<Vec<u8>> {
-    let mut at = 0u64;
+    let len = r.seek(SeekFrom::End(0)).ok()?;
+    let mut at = 0;
     loop {
-        r.seek(SeekFrom::Start(at)).ok()?;
-        let mut h = [0u8; 16];
-        r.read_exact(&mut h[..8]).ok()?;
-        let size32 = u64::from(u32::from_be_bytes([h[0], h[1], h[2], h[3]]));
-        let (size, header) = match size32 {
-            // Up to the end of the file: only a last box is written so.
-            0 => (r.seek(SeekFrom::End(0)).ok()?.checked_sub(at)?, 8),
-            1 => {
-                r.read_exact(&mut h[8..]).ok()?;
-                (u64::from_be_bytes(h[8..16].try_into().ok()?), 16)
-            }
-            s => (s, 8),
-        };
-        if size < header {
-            return None;
-        }
-        if &h[4..8] == b"moov" {
-            let len = size - header;
-            if len > MAX_MOOV {
+        let b = top_box(r, at, len)?.ok()?;
+        if &b.kind == b"moov" {
+            let body = b.size - b.header;
+            if body > MAX_MOOV {
                 return None;
             }
-            r.seek(SeekFrom::Start(at + header)).ok()?;
-            let mut body = vec![0u8; len as usize];
-            r.read_exact(&mut body).ok()?;
-            return Some(body);
+            r.seek(SeekFrom::Start(b.at + b.header)).ok()?;
+            let mut out = vec![0u8; body as usize];
+            r.read_exact(&mut out).ok()?;
+            return Some(out);
         }
-        at = at.checked_add(size)?;
+        at = b.at + b.size;
     }
 }
 

@@ -20,7 +20,9 @@
 
 use std::io::{Read, Seek, SeekFrom};
 
-use super::mp4_edits::{be_u32, be_u64, child, children, read_moov, timescale, MAX_MOOV};
+use super::mp4_edits::{
+    self, be_u32, be_u64, child, children, read_moov, timescale, Overrun, TopBox, MAX_MOOV,
+};
 
 /// Where a file that is cut short ends, among its top-level boxes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,49 +106,21 @@ impl Cut {
     }
 }
 
-/// One top-level box: its type, where it starts, the length of its header and its size (to
-/// the end of the file for a size of 0).
-struct TopBox {
-    kind: [u8; 4],
-    at: u64,
-    header: u64,
-    size: u64,
-}
-
 /// The most top-level boxes read: a day of fragments of one AAC packet each is 8 million
 /// (a `moof` and an `mdat` per packet at 48 kHz); a file of more is not walked to its end.
 const MAX_BOXES: usize = 1 << 24;
 
-/// The top-level box at `at` of a file `len` bytes long, its header read (its body is not):
-/// `Err(Cut)` when it runs past the end or its header is cut, `None` at the end of the file
-/// or at a malformed size (smaller than its header).
+/// The top-level box at `at` of a file `len` bytes long ([`mp4_edits::top_box`]), a box that
+/// runs past the end as the [`Cut`] it makes.
 fn top_box(r: &mut (impl Read + Seek), at: u64, len: u64) -> Option<Result<TopBox, Cut>> {
-    if at >= len {
-        return None;
-    }
-    let mut h = [0u8; 16];
-    let cut = Cut { len, at, place: Place::Header };
-    if len - at < 8 || r.seek(SeekFrom::Start(at)).is_err() || r.read_exact(&mut h[..8]).is_err() {
-        return Some(Err(cut));
-    }
-    let kind = [h[4], h[5], h[6], h[7]];
-    let (size, header) = match u32::from_be_bytes([h[0], h[1], h[2], h[3]]) {
-        0 => (len - at, 8),
-        1 => {
-            if len - at < 16 || r.read_exact(&mut h[8..]).is_err() {
-                return Some(Err(cut));
-            }
-            (u64::from_be_bytes([h[8], h[9], h[10], h[11], h[12], h[13], h[14], h[15]]), 16)
-        }
-        n => (u64::from(n), 8),
-    };
-    if size < header {
-        return None;
-    }
-    Some(match at.checked_add(size) {
-        Some(end) if end <= len => Ok(TopBox { kind, at, header, size }),
-        _ => Err(Cut { len, at, place: Place::Inside(kind, size) }),
-    })
+    Some(mp4_edits::top_box(r, at, len)?.map_err(|overrun| Cut {
+        len,
+        at,
+        place: match overrun {
+            Overrun::Header => Place::Header,
+            Overrun::Inside(kind, size) => Place::Inside(kind, size),
+        },
+    }))
 }
 
 /// What the top-level boxes of an MP4-family file show about where it ends.
