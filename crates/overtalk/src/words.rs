@@ -732,18 +732,12 @@ mod tests {
 
     #[test]
     fn shifted_words_move_onto_the_common_timeline() {
-        let word = |text: &str, start: i64, end: i64| TimedWord {
-            text: text.to_owned(),
-            start: Time::from_micros(start),
-            end: Time::from_micros(end),
-            confidence: None,
-        };
         let all = Words {
             words: vec![
-                word("a", 0, 400_000),
-                word("b", 800_000, 1_300_000),
-                word("c", 1_000_000, 1_000_000),
-                word("d", 2_000_000, 2_500_000),
+                word("a", 0, 400),
+                word("b", 800, 1300),
+                word("c", 1000, 1000),
+                word("d", 2000, 2500),
             ],
             spread: 1,
             duplicates: 2,
@@ -754,11 +748,7 @@ mod tests {
         assert_eq!(
             w,
             Words {
-                words: vec![
-                    word("b", 0, 300_000),
-                    word("c", 0, 0),
-                    word("d", 1_000_000, 1_500_000)
-                ],
+                words: vec![word("b", 0, 300), word("c", 0, 0), word("d", 1000, 1500)],
                 spread: 1,
                 duplicates: 2,
             }

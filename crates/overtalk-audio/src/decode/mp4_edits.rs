@@ -234,17 +234,19 @@ pub(super) fn read_moov(r: &mut (impl Read + Seek)) -> Option<Vec<u8>> {
     }
 }
 
+/// A box of type `kind` around `body`, with a 32-bit size (for the tests of the MP4 readers).
+#[cfg(test)]
+pub(super) fn boxed(kind: &[u8; 4], body: &[u8]) -> Vec<u8> {
+    let mut b = ((body.len() + 8) as u32).to_be_bytes().to_vec();
+    b.extend_from_slice(kind);
+    b.extend_from_slice(body);
+    b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::io::Cursor;
-
-    fn boxed(kind: &[u8; 4], body: &[u8]) -> Vec<u8> {
-        let mut b = ((body.len() + 8) as u32).to_be_bytes().to_vec();
-        b.extend_from_slice(kind);
-        b.extend_from_slice(body);
-        b
-    }
 
     /// A version-0 `mvhd`/`mdhd` body with the timescale at byte 12.
     fn header(scale: u32) -> Vec<u8> {

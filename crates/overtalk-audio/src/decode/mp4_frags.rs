@@ -338,14 +338,8 @@ fn traf_duration(traf: &[u8], trex_duration: u32) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mp4_edits::boxed;
     use std::io::Cursor;
-
-    fn boxed(kind: &[u8; 4], body: &[u8]) -> Vec<u8> {
-        let mut b = ((body.len() + 8) as u32).to_be_bytes().to_vec();
-        b.extend_from_slice(kind);
-        b.extend_from_slice(body);
-        b
-    }
 
     fn full(version: u8, flags: u32, rest: &[u8]) -> Vec<u8> {
         let mut b = (u32::from(version) << 24 | flags).to_be_bytes().to_vec();
