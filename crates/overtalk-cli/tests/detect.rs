@@ -980,19 +980,26 @@ fn a_truncated_recording_is_read_with_a_warning_and_refused_under_strict() {
         .contains("<li>recording: cut.wav: the file is truncated: 2.000 s"));
 }
 
+/// The mics of [`two_mics`] as one recorder wrote them ([`write_two_mics`]), and as separate
+/// devices did: `host-dev.wav` with 1 s more in front (its recorder started 1 s before the
+/// common zero), `guest-dev.wav` without the first 0.25 s (started 0.25 s after it).
+pub(crate) fn write_separate_devices(dir: &Dir) {
+    let (a, b) = two_mics();
+    // What the late device never heard: silence on Guest's mic (Host starts at 0.5 s).
+    assert!(b[..4_000].iter().all(|&v| v == 0));
+    write_two_mics(dir, &a, &b);
+    let early: Vec<i16> = voice()[..16_000].iter().chain(&a).copied().collect();
+    wav(dir, "host-dev.wav", 1, 16_000, &early);
+    wav(dir, "guest-dev.wav", 1, 16_000, &b[4_000..]);
+}
+
 /// Recordings of separate devices: Host's started 1 s before the common zero (its file has
 /// 1 s more in front), Guest's 0.25 s after it (its file lacks the first 0.25 s). With
 /// `--track-offset` they find what the two mics of one recorder find, on the same timeline.
 #[test]
 fn track_offsets_put_the_files_of_separate_devices_on_one_timeline() {
     let dir = Dir::new();
-    let (a, b) = two_mics();
-    // What the late device never heard: silence on Guest's mic (Host starts at 0.5 s).
-    assert!(b[..4_000].iter().all(|&v| v == 0));
-    write_two_mics(&dir, &a, &b);
-    let early: Vec<i16> = voice()[..16_000].iter().chain(&a).copied().collect();
-    wav(&dir, "host-dev.wav", 1, 16_000, &early);
-    wav(&dir, "guest-dev.wav", 1, 16_000, &b[4_000..]);
+    write_separate_devices(&dir);
     let one = detect_two_mics(&dir, &["--recording-id", "show", "-o", "one.rttm"]);
     assert_eq!(one.code(), 0, "{}", one.stderr());
     let devices = ["--track", "Host=host-dev.wav", "--track", "Guest=guest-dev.wav"];

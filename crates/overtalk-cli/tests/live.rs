@@ -225,14 +225,8 @@ fn live_revise_leaves_what_detect_finds() {
 #[cfg(feature = "live")]
 #[test]
 fn live_track_offsets_put_separate_devices_on_the_session_clock_as_detect_does() {
-    use crate::detect::{two_mics, voice, wav, write_two_mics};
     let dir = Dir::new();
-    let (a, b) = two_mics();
-    assert!(b[..4_000].iter().all(|&v| v == 0));
-    write_two_mics(&dir, &a, &b);
-    let early: Vec<i16> = voice()[..16_000].iter().chain(&a).copied().collect();
-    wav(&dir, "host-dev.wav", 1, 16_000, &early);
-    wav(&dir, "guest-dev.wav", 1, 16_000, &b[4_000..]);
+    crate::detect::write_separate_devices(&dir);
     let devices = ["--track", "Host=host-dev.wav", "--track", "Guest=guest-dev.wav"];
     let offsets = ["--track-offset", "Host=-1", "--track-offset", "Guest=0.25"];
     let live = |tracks: &[&str], record: &str| {
