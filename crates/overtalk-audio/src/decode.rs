@@ -65,10 +65,16 @@
 //! file it was remuxed from. A fragmented file cut inside a fragment (a recording that stopped,
 //! a download cut short) reads to the cut with the truncation told, its full length unknown
 //! (`Truncation::declared` is `None` unless an `mehd` box declares it); one cut exactly between
-//! two fragments cannot be told from a whole file, since nothing declares the length. A gap
-//! in the fragments' timeline is not put back as silence: ffmpeg fragments a track that starts
-//! late, without an edit list, by giving its first sample the gap's duration, and that audio
-//! decodes from time 0.
+//! two fragments cannot be told from a whole file, since nothing declares the length.
+//!
+//! **Gaps in the timestamps** (audio a recorder dropped or paused: Ogg and Matroska/WebM
+//! timestamps that jump, an MP4 sample that lasts longer than its audio, as ffmpeg writes a
+//! drop or a fragmented track that starts late without an edit list) are filled with silence
+//! by the `timeline` submodule, so every later time stays on the file's timeline instead of
+//! moving earlier by the gap; counted in [`DecodeStats::gaps`] for a warning. Timestamps that
+//! go back (recordings joined with their clocks restarted) keep the audio in file order. Not
+//! read: the base media decode time (`tfdt`) of a fragment, which symphonia ignores (ffmpeg's
+//! fragments carry the gap in the sample durations, which are read).
 //!
 //! **Any channel count.** symphonia maps WAV channels to speaker positions and refuses files
 //! whose channels it cannot position (more than 18 in an extensible header, fewer in a plain
@@ -122,6 +128,7 @@ mod mp4_edits;
 mod mp4_frags;
 mod opus;
 mod rf64;
+mod timeline;
 
 /// Caps on what a decoder accepts (hostile or mistaken input fails early with a limit error).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,6 +201,15 @@ pub struct DecodeStats {
     pub placeholder_length: bool,
     /// Frames of silence put before the audio ([`AudioInfo::lead`]); counted in `frames`.
     pub leading_silence: u64,
+    /// Gaps in the track's timestamps (audio a recorder dropped or paused) filled with
+    /// silence, so later times stay on the file's timeline (the `timeline` submodule).
+    pub gaps: u64,
+    /// Frames of silence those gaps were filled with; counted in `frames`.
+    pub gap_frames: u64,
+    /// Times the track's timestamps went back (files joined with their clocks restarted) or
+    /// jumped further ahead than the recording may last (a damaged timestamp); the audio was
+    /// kept in file order.
+    pub clock_resets: u64,
     /// The file ends early and was read as far as it goes (not under
     /// [`DecodeOptions::strict`]).
     pub truncated: Option<Truncation>,
@@ -792,6 +808,9 @@ enum Fill {
     Data,
     /// The stream ended normally.
     End,
+    /// The next packet starts later on the file's timeline than the samples before it end:
+    /// the gap's silence (`gap_left`) is delivered before its samples (`held`).
+    Gap,
 }
 
 /// Frames of lead silence delivered per block.
@@ -820,6 +839,13 @@ pub struct Decoder {
     declared_exact: bool,
     /// Frames of the lead ([`AudioInfo::lead`]) still to deliver.
     lead_left: u64,
+    /// The track's packets on the file's timeline, for containers whose timestamps place
+    /// them (MP4/MOV, Matroska/WebM, Ogg); `None` for the others.
+    timeline: Option<timeline::Timeline>,
+    /// Frames of silence still to deliver for a gap in the timestamps.
+    gap_left: u64,
+    /// The samples of the packet after a gap, delivered once its silence is.
+    held: Vec<f32>,
     /// A packet read ahead to find where the track starts, delivered first.
     first: Option<std::result::Result<Option<Packet>, SymError>>,
     buf: Vec<f32>,
@@ -1231,6 +1257,11 @@ impl Decoder {
         }
         let info = AudioInfo { sample_rate, channels, codec, declared_frames, priming, lead };
         let mut d = Decoder::new(Stream::Codec { format, decoder, track_id }, info, options)?;
+        if matches!(short_name, "isomp4" | "matroska" | "ogg") {
+            d.timeline = time_base.and_then(|tb| {
+                timeline::Timeline::new(tb.numer.get(), tb.denom.get(), sample_rate)
+            });
+        }
         d.declared_exact = exact;
         d.first = first;
         d.cut = cut;
@@ -1335,6 +1366,9 @@ impl Decoder {
             end: None,
             declared_exact: true,
             lead_left: info.lead,
+            timeline: None,
+            gap_left: 0,
+            held: Vec::new(),
             first: None,
             info,
             max_frames,
@@ -1381,16 +1415,56 @@ impl Decoder {
                 first_frame: self.stats.frames - frames,
             }));
         }
+        if self.gap_left > 0 && !self.done {
+            // The silence of a gap in the track's timestamps, up to where the audio ends.
+            let mut frames = self.gap_left.min(LEAD_BLOCK_FRAMES);
+            if let Some(end) = self.end {
+                frames = frames.min(end.saturating_sub(self.stats.frames));
+            }
+            if frames == 0 {
+                self.gap_left = 0;
+            } else {
+                if self.stats.frames + frames > self.max_frames {
+                    self.done = true;
+                    return Err(Error::limit(format!(
+                        "the recording is longer than the {} s allowed (its timestamps skip {} \
+                         s at {} s)",
+                        frames_to_delta(self.max_frames, self.info.sample_rate),
+                        frames_to_delta(self.gap_left, self.info.sample_rate),
+                        frames_to_delta(self.stats.frames, self.info.sample_rate)
+                    )));
+                }
+                let channels = self.info.channels.max(1);
+                self.buf.clear();
+                self.buf.resize(frames as usize * channels, 0.0);
+                self.gap_left -= frames;
+                self.stats.frames += frames;
+                self.stats.gap_frames += frames;
+                return Ok(Some(Block {
+                    samples: &self.buf,
+                    channels,
+                    first_frame: self.stats.frames - frames,
+                }));
+            }
+        }
         loop {
             if self.done {
                 return Ok(None);
             }
-            let filled = match &mut self.stream {
-                Stream::Codec { .. } => self.fill_codec(),
-                Stream::Wav { .. } => self.fill_wav(),
-                Stream::Raw { .. } => self.fill_raw(),
+            let filled = if !self.held.is_empty() {
+                // The packet after a gap, whose silence has been delivered.
+                std::mem::swap(&mut self.buf, &mut self.held);
+                self.held.clear();
+                Ok(Fill::Data)
+            } else {
+                match &mut self.stream {
+                    Stream::Codec { .. } => self.fill_codec(),
+                    Stream::Wav { .. } => self.fill_wav(),
+                    Stream::Raw { .. } => self.fill_raw(),
+                }
             };
             match filled {
+                Ok(Fill::Gap) => return self.next_block(),
                 Ok(Fill::Data) => {}
                 Ok(Fill::End) => {
                     self.done = true;
@@ -1569,6 +1643,22 @@ impl Decoder {
                 self.buf.resize(frames * self.info.channels.max(1), 0.0);
             }
             Err(e) => return Err(self.positioned(e)),
+        }
+        if let Some(timeline) = &mut self.timeline {
+            let frames = (self.buf.len() / self.info.channels.max(1)) as u64;
+            // A gap longer than the recording may still grow is a damaged timestamp, not a
+            // drop to fill.
+            let room = self.max_frames.saturating_sub(self.stats.frames + frames);
+            match timeline.place(packet.pts.get(), frames, room) {
+                timeline::Placement::Follows => {}
+                timeline::Placement::Reset => self.stats.clock_resets += 1,
+                timeline::Placement::Gap(gap) => {
+                    self.stats.gaps += 1;
+                    self.gap_left = gap;
+                    std::mem::swap(&mut self.buf, &mut self.held);
+                    return Ok(Fill::Gap);
+                }
+            }
         }
         Ok(Fill::Data)
     }

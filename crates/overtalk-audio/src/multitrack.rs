@@ -341,6 +341,20 @@ pub enum TrackWarning {
         /// Where the audio starts, in seconds.
         seconds: f64,
     },
+    /// The track's timestamps skip time (audio a recorder dropped or paused): the gaps were
+    /// filled with silence, so later times stay on the file's timeline
+    /// ([`crate::decode::DecodeStats::gaps`]); or they went back (files joined with their
+    /// clocks restarted) or jumped too far to fill, and the audio was kept in file order.
+    TimestampGaps {
+        /// The recording.
+        path: PathBuf,
+        /// Gaps filled.
+        gaps: u64,
+        /// Seconds of silence they were filled with.
+        seconds: f64,
+        /// Times the timestamps went back or jumped too far to fill.
+        resets: u64,
+    },
     /// A speaker found in a mixed recording sounds like music rather than a voice
     /// ([`crate::music`]): an intro, a jingle or a music bed taken for a speaker. It is kept.
     MusicLike {
@@ -453,6 +467,29 @@ impl fmt::Display for TrackWarning {
                 music_share * 100.0,
                 beat_share * 100.0
             ),
+            TrackWarning::TimestampGaps { path, gaps, seconds, resets } => {
+                write!(f, "{}: ", path.display())?;
+                if *gaps > 0 {
+                    let n = if *gaps == 1 { "1 gap" } else { &format!("{gaps} gaps") };
+                    write!(
+                        f,
+                        "its audio has {n} in its timestamps ({seconds:.3} s in all: audio the \
+                         recorder dropped or paused), filled with silence so that later times \
+                         stay on the file's timeline"
+                    )?;
+                }
+                if *resets > 0 {
+                    let n = if *resets == 1 { "once" } else { &format!("{resets} times") };
+                    let and = if *gaps > 0 { "; its timestamps also" } else { "its timestamps" };
+                    write!(
+                        f,
+                        "{and} go back, or jump too far to fill, {n} (recordings joined with \
+                         their clocks restarted, or a damaged file?); the audio is kept in file \
+                         order"
+                    )?;
+                }
+                Ok(())
+            }
             TrackWarning::LateStart { path, seconds } => write!(
                 f,
                 "{}: its audio starts {seconds:.3} s into the file's timeline; times are on that \

@@ -552,14 +552,22 @@ impl Detection {
 
 /// What decoding `path` (at `rate` Hz) replaced, guessed or added, as warnings: non-finite
 /// samples and corrupt packets replaced by silence, a WAV length read to the end of the file,
-/// silence put before audio that starts late on the file's timeline, and a file cut short
-/// that was read as far as it goes.
+/// silence put before audio that starts late on the file's timeline or in the gaps of its
+/// timestamps, and a file cut short that was read as far as it goes.
 fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<TrackWarning> {
     let mut out = Vec::new();
     if stats.leading_silence > 0 {
         out.push(TrackWarning::LateStart {
             path: path.to_owned(),
             seconds: frames_to_delta(stats.leading_silence, rate).as_secs_f64(),
+        });
+    }
+    if stats.gaps > 0 || stats.clock_resets > 0 {
+        out.push(TrackWarning::TimestampGaps {
+            path: path.to_owned(),
+            gaps: stats.gaps,
+            seconds: frames_to_delta(stats.gap_frames, rate).as_secs_f64(),
+            resets: stats.clock_resets,
         });
     }
     if stats.non_finite > 0 {

@@ -60,6 +60,16 @@ ff -i burst.opus -c copy -movflags frag_keyframe+empty_moov burst.frag.opus.mp4
 # giving its first sample (the priming packet) a duration of 66 116 frames.
 ff -i burst.offset.mp4 -c copy -movflags frag_keyframe+empty_moov -frag_duration 500000 burst.offset.frag.mp4
 ff -ss 0.25 -t 0.1 -i burst.flac -c:a flac -frame_size 1152 -strict -2 -movflags empty_moov+skip_trailer -frag_duration 20000 burst.frag.flac.mp4
+# Gaps in the timestamps (a recorder that dropped 0.5 s of audio): the bursts with every
+# filter frame from 0.4 s on (the frame at 0.418 s, aevalsrc's 1024-sample frames) stamped 0.5 s
+# later, so the right burst plays at 1.0 s: Opus in WebM (the timestamps jump), AAC in M4A
+# and in fragmented MP4 (ffmpeg gives the sample before the drop the gap's
+# duration), AAC in Matroska (millisecond timestamps that jump).
+GAP="asetpts='PTS+gte(T,0.4)*0.5/TB'"
+ff -f lavfi -i "$SIG" -af "$GAP" -c:a libopus -b:a 32k burst.gap.webm
+ff -f lavfi -i "$SIG" -af "$GAP" -c:a aac -b:a 48k burst.gap.m4a
+ff -f lavfi -i "$SIG" -af "$GAP" -c:a aac -b:a 48k -movflags frag_keyframe+empty_moov burst.gap.frag.m4a
+ff -f lavfi -i "$SIG" -af "$GAP" -c:a aac -b:a 48k burst.gap.mkv
 # Opus: mono from a 16 kHz input, and 5.1 (multistream, refused with a clear error).
 ff -f lavfi -i "sine=f=440:d=0.5" -ac 1 -ar 16000 -c:a libopus -b:a 24k tone.mono16k.opus
 ff -f lavfi -i "sine=f=440:d=0.2" -af "pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0" -c:a libopus -b:a 48k tone.6ch.opus

@@ -533,8 +533,12 @@ fn fragmented_mp4_decodes_like_the_file_it_was_made_from() {
 
 /// ffmpeg fragments a track that starts late without an edit list: its first sample (the
 /// priming packet) lasts 66 116 frames, a gap on the timeline that no decoded sample fills.
-/// The samples decode whole and are not taken for a truncated file; the gap is not put back as
-/// silence, so the burst comes at 0.3 s instead of the 1.8 s `burst.offset.mp4` plays it at.
+/// The samples decode whole and are not taken for a truncated file; the gap is filled with
+/// silence, so the burst comes 1.5 s late, as `burst.offset.mp4` (an edit list) places it:
+/// the second packet, where the signal starts, is at 66 116 ticks on the file's timeline, and
+/// the priming is dropped as in every AAC file without an edit list (1024 frames), so the
+/// signal starts at frame 65 092 (1.476 s) and the burst at 1.776 s (ffmpeg, which keeps the
+/// priming, plays it 23 ms later).
 #[test]
 fn a_fragmented_mp4_whose_first_sample_spans_a_gap_is_not_truncated() {
     let options = DecodeOptions { strict: true, ..DecodeOptions::default() };
@@ -547,7 +551,122 @@ fn a_fragmented_mp4_whose_first_sample_spans_a_gap_is_not_truncated() {
     // does not shorten the last one to the recording's end).
     assert_eq!(d.info().declared_frames, Some(66_116 + 44 * 1024));
     assert_eq!((d.info().lead, d.stats().truncated), (0, None));
-    // 45 packets of 1024 frames, less the priming.
-    assert_eq!(x.len(), 44 * 1024);
-    assert!((onset(&x, 44_100) - 0.300).abs() < 0.001);
+    // The gap, then 44 packets of 1024 frames (the first packet's are the priming).
+    assert_eq!(x.len(), 65_092 + 44 * 1024);
+    assert!(x[..65_092].iter().all(|&v| v == 0.0));
+    assert_eq!((d.stats().gaps, d.stats().gap_frames, d.stats().clock_resets), (1, 65_092, 0));
+    assert!((onset(&x, 44_100) - 1.776).abs() < 0.001, "{}", onset(&x, 44_100));
+}
+
+/// Every clip without a gap in its timestamps decodes without one: the packets' timestamps
+/// (milliseconds in Matroska, granule positions in Ogg, sample durations in MP4) follow the
+/// samples decoded in every container and codec.
+#[test]
+fn clips_without_gaps_have_none() {
+    let mut names: Vec<&str> = all_clips().into_iter().map(|(name, _, _)| name).collect();
+    names.extend([
+        "burst.offset.mp4",
+        "burst.offset.webm",
+        "burst.late.ogg",
+        "burst.late.opus",
+        "burst.trim.m4a",
+        "burst.faststart.m4a",
+        "burst.frag.flac.mp4",
+        "speech.opus",
+        "speech.opus.webm",
+    ]);
+    for name in names {
+        let mut d = Decoder::open(&data(name), &DecodeOptions::default()).unwrap();
+        while d.next_block().unwrap().is_some() {}
+        let s = d.stats();
+        assert_eq!((s.gaps, s.gap_frames, s.clock_resets), (0, 0, 0), "{name}");
+    }
+}
+
+/// A recorder that dropped 0.5 s of audio (`make.sh`: every frame from 0.418 s on stamped
+/// 0.5 s later): the gap is filled with silence, so the right burst, after the drop, comes
+/// 0.5 s later than in the clip without it, and the left burst, before the drop, where it
+/// was. The timestamps jump in WebM (Opus) and Matroska (AAC, milliseconds); in MP4, plain
+/// and fragmented, the sample before the drop lasts 1024 + 22 050 ticks.
+#[test]
+fn gaps_in_the_timestamps_are_filled_with_silence() {
+    for (gapped, plain) in [
+        ("burst.gap.webm", "burst.opus"),
+        ("burst.gap.mkv", "burst.mkv"),
+        ("burst.gap.m4a", "burst.m4a"),
+        ("burst.gap.frag.m4a", "burst.m4a"),
+    ] {
+        let options = DecodeOptions { strict: true, ..DecodeOptions::default() };
+        let mut d = Decoder::open(&data(gapped), &options).unwrap();
+        let rate = d.info().sample_rate;
+        let (mut left, mut right) = (Vec::new(), Vec::new());
+        while let Some(b) = d.next_block().unwrap() {
+            left.extend(b.channel(0));
+            right.extend(b.channel(1));
+        }
+        let s = d.stats();
+        assert_eq!((s.gaps, s.clock_resets, s.truncated), (1, 0, None), "{gapped}");
+        // 0.5 s, within Matroska's rounding of two timestamps to the millisecond.
+        let gap = s.gap_frames as f64 / f64::from(rate);
+        assert!((gap - 0.5).abs() <= 0.0015, "{gapped}: gap {gap}");
+        let (_, ch) = decode_all(&data(plain), &DecodeOptions::default()).unwrap();
+        let (l, r) = (onset(&left, rate), onset(&right, rate));
+        let (pl, pr) = (onset(&ch[0], rate), onset(&ch[1], rate));
+        assert!((l - pl).abs() <= 0.001, "{gapped}: left {l} vs {pl}");
+        assert!((r - (pr + 0.5)).abs() <= 0.0015, "{gapped}: right {r} vs {pr} + 0.5");
+        // The clip's whole length, the drop included.
+        let len = left.len() as f64 / f64::from(rate);
+        assert!(
+            (len - (ch[0].len() as f64 / f64::from(rate) + 0.5)).abs() <= 0.03,
+            "{gapped}: {len}"
+        );
+    }
+}
+
+/// Detection says a gap was filled, as a typed warning naming the file, the count and the
+/// seconds, printed as the sentence the command line shows.
+#[test]
+fn a_filled_gap_is_a_typed_warning_of_the_detected_recording() {
+    use overtalk_audio::multitrack::TrackWarning;
+    use overtalk_audio::pipeline::{detect_recording, DetectOptions, TrackSpec};
+    let p = data("burst.gap.m4a");
+    let spec = TrackSpec {
+        name: "A".into(),
+        path: p.clone(),
+        channel: None,
+        offset: overtalk::Delta::ZERO,
+    };
+    let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
+    let gaps = [TrackWarning::TimestampGaps { path: p.clone(), gaps: 1, seconds: 0.5, resets: 0 }];
+    assert_eq!(found.warnings, gaps);
+    assert_eq!(
+        found.warnings[0].to_string(),
+        format!(
+            "{}: its audio has 1 gap in its timestamps (0.500 s in all: audio the recorder \
+             dropped or paused), filled with silence so that later times stay on the file's \
+             timeline",
+            p.display()
+        )
+    );
+    let both = TrackWarning::TimestampGaps { path: p.clone(), gaps: 2, seconds: 1.25, resets: 3 };
+    assert_eq!(
+        both.to_string(),
+        format!(
+            "{}: its audio has 2 gaps in its timestamps (1.250 s in all: audio the recorder \
+             dropped or paused), filled with silence so that later times stay on the file's \
+             timeline; its timestamps also go back, or jump too far to fill, 3 times \
+             (recordings joined with their clocks restarted, or a damaged file?); the audio is \
+             kept in file order",
+            p.display()
+        )
+    );
+    let reset = TrackWarning::TimestampGaps { path: p.clone(), gaps: 0, seconds: 0.0, resets: 1 };
+    assert_eq!(
+        reset.to_string(),
+        format!(
+            "{}: its timestamps go back, or jump too far to fill, once (recordings joined with \
+             their clocks restarted, or a damaged file?); the audio is kept in file order",
+            p.display()
+        )
+    );
 }
