@@ -72,9 +72,9 @@
 //! drop or a fragmented track that starts late without an edit list) are filled with silence
 //! by the `timeline` submodule, so every later time stays on the file's timeline instead of
 //! moving earlier by the gap; counted in [`DecodeStats::gaps`] for a warning. Timestamps that
-//! go back (recordings joined with their clocks restarted) keep the audio in file order. Not
-//! read: the base media decode time (`tfdt`) of a fragment, which symphonia ignores (ffmpeg's
-//! fragments carry the gap in the sample durations, which are read).
+//! go back (recordings joined with their clocks restarted) keep the audio in file order. A
+//! fragmented MP4 may carry a drop only in a fragment's decode time (`tfdt`), which symphonia
+//! ignores: `mp4_frags` reads those jumps and the packets after one are placed by it.
 //!
 //! **Any channel count.** symphonia maps WAV channels to speaker positions and refuses files
 //! whose channels it cannot position (more than 18 in an extensible header, fewer in a plain
@@ -844,6 +844,13 @@ pub struct Decoder {
     timeline: Option<timeline::Timeline>,
     /// Frames of silence still to deliver for a gap in the timestamps.
     gap_left: u64,
+    /// A fragmented MP4's jumps of decode time (`tfdt`) that symphonia's timestamps do not
+    /// carry: the index of the first sample after each, and the jump in media ticks
+    /// ([`mp4_frags::Fragments::jumps`]).
+    jumps: std::collections::VecDeque<(u64, i64)>,
+    /// The track's packets read, and the sum of the decode-time jumps before the next.
+    packets: u64,
+    shift: i64,
     /// The samples of the packet after a gap, delivered once its silence is.
     held: Vec<f32>,
     /// A packet read ahead to find where the track starts, delivered first.
@@ -1174,6 +1181,7 @@ impl Decoder {
         let mut end_frames = declared_frames;
         let mut cut = None;
         let mut exact = exact;
+        let mut jumps = Vec::new();
         if short_name == "isomp4" {
             let fragments = input
                 .seeker()
@@ -1185,6 +1193,7 @@ impl Decoder {
                 end_frames = Some(f.frames);
                 declared_frames = if f.cut.is_some() { f.declared } else { Some(f.frames) };
                 cut = f.cut.map(|c| c.describe());
+                jumps = f.jumps;
                 // The fragments read are the length, not a length declared beforehand: a cut is
                 // told by where the file ends (`cut`). Their durations may also span a gap the
                 // samples do not fill (ffmpeg starts audio late with a long first sample), which
@@ -1261,6 +1270,7 @@ impl Decoder {
             d.timeline = time_base.and_then(|tb| {
                 timeline::Timeline::new(tb.numer.get(), tb.denom.get(), sample_rate)
             });
+            d.jumps = jumps.into();
         }
         d.declared_exact = exact;
         d.first = first;
@@ -1368,6 +1378,9 @@ impl Decoder {
             lead_left: info.lead,
             timeline: None,
             gap_left: 0,
+            jumps: Default::default(),
+            packets: 0,
+            shift: 0,
             held: Vec::new(),
             first: None,
             info,
@@ -1612,6 +1625,11 @@ impl Decoder {
             self.buf.clear();
             return Ok(Fill::Data);
         }
+        while self.jumps.front().is_some_and(|&(at, _)| at <= self.packets) {
+            let (_, jump) = self.jumps.pop_front().unwrap_or_default();
+            self.shift = self.shift.saturating_add(jump);
+        }
+        self.packets += 1;
         match decoder.decode(&packet) {
             Ok(decoded) => {
                 let channels = decoded.spec().channels().count();
@@ -1649,7 +1667,7 @@ impl Decoder {
             // A gap longer than the recording may still grow is a damaged timestamp, not a
             // drop to fill.
             let room = self.max_frames.saturating_sub(self.stats.frames + frames);
-            match timeline.place(packet.pts.get(), frames, room) {
+            match timeline.place(packet.pts.get().saturating_add(self.shift), frames, room) {
                 timeline::Placement::Follows => {}
                 timeline::Placement::Reset => self.stats.clock_resets += 1,
                 timeline::Placement::Gap(gap) => {

@@ -17,6 +17,17 @@
 //! symphonia reads the fragments' samples, but takes the track's length from the empty index
 //! (0) or from the first segment index (`sidx`), which covers only the first of several joined
 //! segments.
+//!
+//! A fragment may also say where its first sample is decoded on the track's timeline (`tfdt`,
+//! §8.8.12). symphonia ignores it; a recorder that dropped audio between two fragments writes
+//! the drop there alone, so the jumps of `tfdt` against the durations before it are read here
+//! ([`Fragments::jumps`]), for the decoder to place the packets after them.
+//!
+//! ```text
+//! fragment        [moof tfdt 0, 40 × 1024][moof tfdt 40 960, 40 × 1024][moof tfdt 130 000 …]
+//! durations say    0 ─────────── 40 960 ─────────────── 81 920 ──────▶
+//! tfdt says        0 ─────────── 40 960 ─────────────── 81 920   (jump of 48 080) 130 000 ──▶
+//! ```
 
 use std::io::{Read, Seek, SeekFrom};
 
@@ -183,7 +194,16 @@ pub(super) struct Fragments {
     /// that runs past its end, a header cut short after the fragments, or a last `moof`
     /// without the `mdat` it indexes.
     pub cut: Option<Cut>,
+    /// Where a fragment's decode time (`tfdt`) is not where the samples before it end: the
+    /// index of its first sample among the track's samples (those the index lists counted),
+    /// and the jump in media ticks (negative: the timeline goes back). The first fragment's
+    /// time is the origin, unless the index lists samples before it. At most [`MAX_JUMPS`].
+    pub jumps: Vec<(u64, i64)>,
 }
+
+/// The most jumps of the fragments' decode times kept: a file with more is damaged, and the
+/// rest of its fragments keep the durations' placement.
+pub(super) const MAX_JUMPS: usize = 1 << 16;
 
 /// The samples of track `track_id` in a fragmented MP4 (one whose `moov` has an `mvex`), in
 /// frames at `rate` Hz. `None` when the file is not fragmented or its boxes cannot be read
@@ -200,8 +220,16 @@ pub(super) fn fragments(r: &mut (impl Read + Seek), track_id: u32, rate: u32) ->
     // The samples the index lists itself, before the first fragment (`-movflags
     // frag_keyframe` without `empty_moov`): usually none.
     let stts = child(child(child(mdia, b"minf")?, b"stbl")?, b"stts")?;
-    let listed = stts_duration(stts)?;
+    let (listed_samples, listed) = stts_duration(stts)?;
     let mut ticks = listed;
+    // The track's samples so far, and where the next fragment's samples should be decoded
+    // (`None` before the first fragment of a track whose index lists no samples: its time is
+    // the origin).
+    let mut samples = listed_samples;
+    let mut expected = (listed_samples > 0).then_some(listed);
+    let mut jumps = Vec::new();
+    // Ticks the decode times jump ahead in all, for the track's length.
+    let mut ahead = 0u64;
     // The track's default sample duration, when a fragment's header does not set one.
     let trex_duration = children(mvex)
         .filter(|(k, _)| k == b"trex")
@@ -222,7 +250,8 @@ pub(super) fn fragments(r: &mut (impl Read + Seek), track_id: u32, rate: u32) ->
         _ => None,
     };
     let len = r.seek(SeekFrom::End(0)).ok()?;
-    let mut out = Fragments { frames: 0, declared, fragments: 0, mfra: false, cut: None };
+    let mut out =
+        Fragments { frames: 0, declared, fragments: 0, mfra: false, cut: None, jumps: Vec::new() };
     let (mut at, mut boxes) = (0, 0);
     loop {
         boxes += 1;
@@ -265,7 +294,21 @@ pub(super) fn fragments(r: &mut (impl Read + Seek), track_id: u32, rate: u32) ->
             {
                 continue;
             }
-            ticks = ticks.checked_add(traf_duration(traf, trex_duration)?)?;
+            let (count, duration) = traf_duration(traf, trex_duration)?;
+            if let (Some(time), Some(at)) = (child(traf, b"tfdt").and_then(decode_time), expected) {
+                // A jump beyond what a timestamp counts is a damaged time, not a drop.
+                let jump = i64::try_from(i128::from(time) - i128::from(at)).unwrap_or(0);
+                if jump != 0 && jumps.len() < MAX_JUMPS {
+                    jumps.push((samples, jump));
+                    ahead = ahead.saturating_add(u64::try_from(jump).unwrap_or(0));
+                }
+                expected = Some(time.saturating_add(duration));
+            } else {
+                let time = child(traf, b"tfdt").and_then(decode_time);
+                expected = Some(time.unwrap_or(ticks).saturating_add(duration));
+            }
+            ticks = ticks.checked_add(duration)?;
+            samples = samples.checked_add(count)?;
         }
         out.fragments += 1;
     }
@@ -274,20 +317,30 @@ pub(super) fn fragments(r: &mut (impl Read + Seek), track_id: u32, rate: u32) ->
         // recording stopped (or the file was cut) before its first fragment.
         out.cut = Some(Cut { len, at: len, place: Place::Before(*b"moof") });
     }
-    out.frames = to_frames(u128::from(ticks), media_scale)?;
+    out.frames = to_frames(u128::from(ticks) + u128::from(ahead), media_scale)?;
+    out.jumps = jumps;
     Some(out)
 }
 
-/// The summed durations of a `stts` body's entries (sample count × sample delta), in the
-/// media timescale. `None` when it is malformed.
-fn stts_duration(b: &[u8]) -> Option<u64> {
+/// The decode time of a `tfdt` body (version 1: 64-bit, 0: 32-bit), in media ticks.
+fn decode_time(b: &[u8]) -> Option<u64> {
+    if *b.first()? == 1 {
+        be_u64(b, 4)
+    } else {
+        be_u32(b, 4).map(u64::from)
+    }
+}
+
+/// The samples a `stts` body lists and their summed durations (sample count × sample delta),
+/// in the media timescale. `None` when it is malformed.
+fn stts_duration(b: &[u8]) -> Option<(u64, u64)> {
     let count = be_u32(b, 4)? as usize;
     if count > b.len().saturating_sub(8) / 8 {
         return None;
     }
-    (0..count).try_fold(0u64, |total, i| {
+    (0..count).try_fold((0u64, 0u64), |(samples, total), i| {
         let n = u64::from(be_u32(b, 8 + i * 8)?);
-        total.checked_add(n * u64::from(be_u32(b, 12 + i * 8)?))
+        Some((samples.checked_add(n)?, total.checked_add(n * u64::from(be_u32(b, 12 + i * 8)?))?))
     })
 }
 
@@ -300,22 +353,23 @@ fn tkhd_track(b: &[u8]) -> Option<u32> {
     }
 }
 
-/// The summed durations of a track fragment's samples (a `traf` body), in the media
+/// The samples of a track fragment (a `traf` body) and their summed durations, in the media
 /// timescale: each `trun`'s own durations, else the `tfhd`'s default, else `trex_duration`.
 /// `None` when a box is malformed.
-fn traf_duration(traf: &[u8], trex_duration: u32) -> Option<u64> {
+fn traf_duration(traf: &[u8], trex_duration: u32) -> Option<(u64, u64)> {
     let tfhd = child(traf, b"tfhd")?;
     let flags = be_u32(tfhd, 0)? & 0xFF_FFFF;
     // track_ID, then base-data-offset (0x01, 8 bytes) and sample-description-index (0x02).
     let at = 8 + if flags & 0x01 != 0 { 8 } else { 0 } + if flags & 0x02 != 0 { 4 } else { 0 };
     let default = if flags & 0x08 != 0 { be_u32(tfhd, at)? } else { trex_duration };
-    let mut total = 0u64;
+    let (mut samples, mut total) = (0u64, 0u64);
     for (kind, trun) in children(traf) {
         if &kind != b"trun" {
             continue;
         }
         let flags = be_u32(trun, 0)? & 0xFF_FFFF;
         let count = u64::from(be_u32(trun, 4)?);
+        samples = samples.checked_add(count)?;
         if flags & 0x100 == 0 {
             total = total.checked_add(count * u64::from(default))?;
             continue;
@@ -332,7 +386,7 @@ fn traf_duration(traf: &[u8], trex_duration: u32) -> Option<u64> {
             total = total.checked_add(u64::from(be_u32(trun, start + i * width)?))?;
         }
     }
-    Some(total)
+    Some((samples, total))
 }
 
 #[cfg(test)]
@@ -422,6 +476,50 @@ mod tests {
         // At 44.1 kHz, the 48 kHz ticks are rounded to frames.
         let x = fragments(&mut Cursor::new(&f), 2, 44_100).unwrap();
         assert_eq!(x.frames, ((2116 + 4000 + 2048) * 44_100 + 24_000) / 48_000);
+    }
+
+    /// [`traf`] with a decode time (`tfdt`, version 1) before the run.
+    fn timed(track: u32, time: u64, trun: Vec<u8>) -> Vec<u8> {
+        let tfhd = boxed(b"tfhd", &full(0, 0, &words(&[track])));
+        let tfdt = boxed(b"tfdt", &full(1, 0, &time.to_be_bytes()));
+        [tfhd, tfdt, boxed(b"trun", &trun)].concat()
+    }
+
+    #[test]
+    fn jumps_of_the_fragments_decode_times_are_read() {
+        let run = |n: u32| full(0, 0, &words(&[n]));
+        // Three fragments of 4 × 1024 ticks; the second starts 1000 ticks late, the third
+        // where the second ends; a fourth goes back 500 ticks.
+        let f = file(
+            None,
+            &[
+                timed(2, 0, run(4)),
+                timed(2, 5096, run(4)),
+                timed(2, 9192, run(4)),
+                timed(2, 12_788, run(4)),
+            ],
+        );
+        let x = fragments(&mut Cursor::new(&f), 2, 48_000).unwrap();
+        assert_eq!(x.jumps, [(4, 1000), (12, -500)]);
+        // The length counts the time jumped ahead (and not back).
+        assert_eq!(x.frames, 16 * 1024 + 1000);
+        // The first fragment's time is the origin: a stream cut from a long one starts at 0.
+        let g = file(None, &[timed(2, 90_000_000, run(4)), timed(2, 90_004_096, run(4))]);
+        let y = fragments(&mut Cursor::new(&g), 2, 48_000).unwrap();
+        assert_eq!((y.jumps.as_slice(), y.frames), (&[][..], 8 * 1024));
+        // Unless the index lists samples before it: they end at 3 × 1024.
+        let h = file_listing(&[(3, 1024)], None, &[timed(2, 4096, run(4))]);
+        let z = fragments(&mut Cursor::new(&h), 2, 48_000).unwrap();
+        assert_eq!(z.jumps, [(3, 1024)]);
+        // A fragment without a decode time follows the durations, and one after it is
+        // measured from there.
+        let k = file(None, &[timed(2, 0, run(2)), traf(2, None, run(2)), timed(2, 4096, run(2))]);
+        let w = fragments(&mut Cursor::new(&k), 2, 48_000).unwrap();
+        assert!(w.jumps.is_empty());
+        // A hostile time further ahead than a jump can count is no jump, not an overflow.
+        let m = file(None, &[timed(2, 0, run(2)), timed(2, u64::MAX, run(2))]);
+        let v = fragments(&mut Cursor::new(&m), 2, 48_000).unwrap();
+        assert!(v.jumps.is_empty());
     }
 
     #[test]

@@ -670,3 +670,46 @@ fn a_filled_gap_is_a_typed_warning_of_the_detected_recording() {
         )
     );
 }
+
+/// A recorder that writes a drop in the fragments' decode times (`tfdt`) alone, the sample
+/// durations running on as if nothing were missing: `burst.frag.m4a` with the decode time of
+/// every fragment from the third on (at 0.418 s) moved 0.5 s (22 050 ticks) later. symphonia
+/// ignores `tfdt`; the decoder reads the jump and fills it, so the right burst (after it)
+/// comes 0.5 s later and the left burst (before it) where it was.
+#[test]
+fn a_jump_in_the_fragments_decode_times_is_filled_with_silence() {
+    let mut bytes = std::fs::read(data("burst.frag.m4a")).unwrap();
+    let mut at = 0;
+    let mut found = 0;
+    while let Some(i) = bytes[at..].windows(4).position(|w| w == b"tfdt") {
+        let i = at + i;
+        found += 1;
+        // Version 1: a 64-bit time after the version and flags.
+        assert_eq!(bytes[i + 4], 1);
+        if found >= 3 {
+            let time = u64::from_be_bytes(bytes[i + 8..i + 16].try_into().unwrap()) + 22_050;
+            bytes[i + 8..i + 16].copy_from_slice(&time.to_be_bytes());
+        }
+        at = i + 4;
+    }
+    assert_eq!(found, 5);
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("dropped.m4a");
+    std::fs::write(&p, &bytes).unwrap();
+    let options = DecodeOptions { strict: true, ..DecodeOptions::default() };
+    let mut d = Decoder::open(&p, &options).unwrap();
+    let (mut left, mut right) = (Vec::new(), Vec::new());
+    while let Some(b) = d.next_block().unwrap() {
+        left.extend(b.channel(0));
+        right.extend(b.channel(1));
+    }
+    let s = d.stats();
+    assert_eq!((s.gaps, s.gap_frames, s.clock_resets, s.truncated), (1, 22_050, 0, None));
+    let (_, ch) = decode_all(&data("burst.frag.m4a"), &DecodeOptions::default()).unwrap();
+    assert_eq!(left.len(), ch[0].len() + 22_050);
+    let (l, r) = (onset(&left, 44_100), onset(&right, 44_100));
+    let (pl, pr) = (onset(&ch[0], 44_100), onset(&ch[1], 44_100));
+    assert_eq!((l, r), (pl, pr + 0.5));
+    // The samples after the jump are those of the clip, 22 050 frames later.
+    assert_eq!(&right[18_432 - 1024 + 22_050..], &ch[1][18_432 - 1024..]);
+}
