@@ -107,6 +107,8 @@ fn main() {
                     "vad_dilate" => m.vad_dilate = Delta::from_micros((v * 1e6) as i64),
                     "min_speech" => m.min_speech = Delta::from_micros((v * 1e6) as i64),
                     "min_silence" => m.min_silence = Delta::from_micros((v * 1e6) as i64),
+                    "overlap_silence" => m.overlap_silence = Delta::from_micros((v * 1e6) as i64),
+                    "overlap_since" => m.overlap_since = Delta::from_micros((v * 1e6) as i64),
                     "coupling_min" => m.coupling_min_db = v,
                     "coupling_share" => m.coupling_min_share = v,
                     "vad_run_mean" => m.vad_run_mean = v,

@@ -40,7 +40,25 @@
 //! ```
 //!
 //! A provisional start is committed once its run has lasted `min_speech`, or retracted when the
-//! run closes shorter; a provisional end is committed after `min_silence` without speech.
+//! run closes shorter; a provisional end is committed after `min_silence` without speech. An
+//! option (off by default) confirms it sooner in overlap: at the first frame
+//! `overlap_silence` or more into the gap in which another channel is on, when another was on
+//! too as the gap began (within `overlap_since`); the offline rule's gap closing takes the
+//! same option ([`crate::frames::smooth_runs_in_overlap`]):
+//!
+//! ```text
+//! A           ███████▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁     A stops while B talks
+//! B              ████████████████████████
+//! A committed        end @ +overlap_silence (alone, or B starting in the pause: +min_silence)
+//! ```
+//!
+//! The pauses `min_silence` bridges are those inside one speaker's utterance; a speaker silent
+//! while another talks has most often given the floor up or ended a backchannel, and the
+//! classes that depend on it (did the holder stop after the incomer's onset? did the incomer's
+//! short talkspurt end?) are committed that much sooner. Not the default: on the AMI headsets
+//! the holder also pauses for 200–400 ms just as a backchannel starts, and those turns are
+//! split (BENCHMARKS.md, "Live: ends confirmed sooner in overlap").
+//!
 //! Committed edges come out in time order across channels, once no channel can still commit an
 //! earlier one ([`CausalMultitrack::committed`]), as the streaming analysis needs.
 
@@ -68,8 +86,18 @@ pub struct CausalOptions {
     pub bleed_decay_db: f32,
     /// Runs shorter than this are dropped.
     pub min_speech: Delta,
-    /// Gaps shorter than this are closed.
+    /// Gaps shorter than this are closed …
     pub min_silence: Delta,
+    /// … except a gap of at least this long in which another channel is on: the run ends at
+    /// the first such frame (see [`crate::multitrack::MultitrackOptions::overlap_silence`],
+    /// the same rule offline). At `min_silence` or above (the default): off. Measured at
+    /// 200 ms and not adopted: interruptions commit sooner, at a DER cost (BENCHMARKS.md,
+    /// "Live: ends confirmed sooner in overlap").
+    pub overlap_silence: Delta,
+    /// … when another channel was also on at the stop: within this long before the gap's
+    /// first frame. A pause that another speaker fills only after it began (a backchannel in
+    /// the holder's pause) is bridged as any other.
+    pub overlap_since: Delta,
     /// The high-pass before the energies (Hz).
     pub highpass_hz: f32,
     /// A run starts only on a voiced frame: the normalised autocorrelation of the last 30 ms
@@ -115,6 +143,8 @@ impl Default for CausalOptions {
             bleed_decay_db: 1.5,
             min_speech: Delta::from_micros(100_000),
             min_silence: Delta::from_micros(400_000),
+            overlap_silence: Delta::from_micros(400_000),
+            overlap_since: Delta::from_micros(50_000),
             highpass_hz: 100.0,
             voicing: 0.8,
             voicing_off: 0.0,
@@ -203,6 +233,8 @@ struct Run {
     end_reported: bool,
     /// Voiced frames in it.
     voiced: usize,
+    /// In a gap: another channel was on when it began (see `overlap_since`).
+    overlapped: bool,
 }
 
 impl Channel {
@@ -253,6 +285,21 @@ impl Channel {
     }
 }
 
+/// One channel's decision on the current frame.
+#[derive(Clone, Copy, Debug, Default)]
+struct FrameState {
+    /// In speech: loud and voiced enough (see the module documentation).
+    on: bool,
+    /// At least `voicing` periodic.
+    voiced: bool,
+    /// The on-thresholds of floor and bleed met.
+    loud: bool,
+    /// Loud and at least `start_voicing` periodic.
+    hint: bool,
+    /// The end (exclusive) of the last frame that was on, up to this one (0: none).
+    last_on: usize,
+}
+
 /// The causal multitrack detector. `Send`, so a capture callback may own it; no allocation per
 /// block beyond the edges it returns.
 #[derive(Debug)]
@@ -281,7 +328,7 @@ pub struct CausalMultitrack {
     db: Vec<f32>,
     power: Vec<f64>,
     own: Vec<f64>,
-    voiced: Vec<bool>,
+    frame: Vec<FrameState>,
     /// Committed edges waiting for every channel's horizon to pass them.
     pending: Vec<SpeechEdge>,
     /// Committed speech per channel, as frame runs.
@@ -326,7 +373,7 @@ impl CausalMultitrack {
             db: vec![MIN_DB; k],
             power: vec![0.0; k],
             own: vec![0.0; k],
-            voiced: vec![false; k],
+            frame: vec![FrameState::default(); k],
             pending: Vec::new(),
             runs: vec![Vec::new(); k],
             out: Vec::new(),
@@ -489,11 +536,21 @@ impl CausalMultitrack {
             // The periodicity only where it decides something (a loud frame).
             let periodic = if loud { periodicity(ch, self.voicing_window, self.lags) } else { 0.0 };
             let voiced = periodic >= o.voicing;
-            self.voiced[i] = voiced;
             let on = loud && periodic >= if ch.on { o.voicing_off } else { o.voicing };
             ch.on = on;
             let hint = loud && periodic >= o.start_voicing;
-            self.run_step(i, f, on, voiced, (loud, hint));
+            let last_on = if on { f + 1 } else { self.frame[i].last_on };
+            self.frame[i] = FrameState { on, voiced, loud, hint, last_on };
+        }
+        // Every channel's frame first: a run's end may depend on the others' (overlap_silence).
+        let since = frames_of(o.overlap_since);
+        for i in 0..k {
+            let FrameState { on, voiced, loud, hint, .. } = self.frame[i];
+            let others = self.frame.iter().enumerate().filter(|&(j, _)| j != i);
+            let others_on = others.clone().any(|(_, s)| s.on);
+            // On at a frame of [f − since, f] (asked at the gap's first frame f).
+            let others_recent = others.clone().any(|(_, s)| s.last_on + since > f);
+            self.run_step(i, f, (on, others_on, others_recent), voiced, (loud, hint));
         }
         self.release();
     }
@@ -547,10 +604,19 @@ impl CausalMultitrack {
         starts
     }
 
-    /// Advances channel `i`'s run with frame `f`.
-    fn run_step(&mut self, i: usize, f: usize, on: bool, voiced: bool, loud: (bool, bool)) {
+    /// Advances channel `i`'s run with frame `f` (`others_on`: another channel is on in it;
+    /// `others_recent`: another was on within `overlap_since` before it).
+    fn run_step(
+        &mut self,
+        i: usize,
+        f: usize,
+        (on, others_on, others_recent): (bool, bool, bool),
+        voiced: bool,
+        loud: (bool, bool),
+    ) {
         let keep = frames_of(self.options.min_speech).max(1);
         let gap = frames_of(self.options.min_silence).max(1);
+        let overlap_gap = frames_of(self.options.overlap_silence).max(1);
         let lead = self.lead_step(i, f, on, loud);
         let decided = self.clock();
         let run = self.channels[i].run;
@@ -575,6 +641,7 @@ impl CausalMultitrack {
             }
             Some(_) if !run.end_reported => {
                 run_now.end_reported = true;
+                run_now.overlapped = others_recent;
                 self.emit(i, false, run.last_on, decided, EdgeState::Provisional);
             }
             Some(_) => {}
@@ -587,8 +654,10 @@ impl CausalMultitrack {
                 run_now.start_committed = true;
                 self.pending.push(edge(i, true, s, decided, EdgeState::Committed));
             }
-            if f + 1 - run_now.last_on >= gap {
-                // The gap is long enough: the run is over.
+            let silent = f + 1 - run_now.last_on;
+            if silent >= gap || (run_now.overlapped && others_on && silent >= overlap_gap) {
+                // The gap is long enough (or long enough while another channel speaks): the
+                // run is over.
                 if run_now.start_committed {
                     self.runs[i].push((s, run_now.last_on));
                     self.pending.push(edge(
@@ -862,5 +931,45 @@ mod tests {
             assert_eq!(spans(&regions[0]), vec![(1000, 2010)]);
             assert_eq!(spans(&regions[1]), vec![(3000, 3510)]);
         }
+    }
+
+    /// A talks 1.0–1.5 s and 1.8–2.5 s; B talks `b`, 6 dB quieter (each mic hears the other at
+    /// −30 dB).
+    fn overlap_edges(options: &CausalOptions, b: (f32, f32)) -> Vec<Region> {
+        let names = ["A".to_owned(), "B".to_owned()];
+        let rate = 16_000;
+        let mut d = CausalMultitrack::new(&names, rate, options).unwrap();
+        let n = rate as usize * 4;
+        let (mut x, mut y) = (vec![0.0f32; n], vec![0.0f32; n]);
+        for i in 0..n {
+            let t = i as f32 / rate as f32;
+            let va =
+                if (1.0..1.5).contains(&t) || (1.8..2.5).contains(&t) { voice(t) } else { 0.0 };
+            let vb = if (b.0..b.1).contains(&t) { 0.5 * voice(t * 1.3) } else { 0.0 };
+            let hiss = 0.0006 * ((i * 7919 % 1000) as f32 / 1000.0 - 0.5);
+            x[i] = va + 0.03 * vb + hiss;
+            y[i] = vb + 0.03 * va + hiss;
+        }
+        for at in (0..n).step_by(160) {
+            d.push(&[&x[at..at + 160], &y[at..at + 160]]).unwrap();
+        }
+        d.finish().unwrap().1
+    }
+
+    #[test]
+    fn a_pause_while_another_speaks_ends_the_run_with_the_option() {
+        let on = CausalOptions {
+            overlap_silence: Delta::from_micros(200_000),
+            ..CausalOptions::default()
+        };
+        // B talks through A's 300 ms pause, from before it: with the option, A's run ends at
+        // the pause; without it, the pause is bridged.
+        let a = |o: &CausalOptions, b| spans(&overlap_edges(o, b)[0]);
+        assert_eq!(a(&CausalOptions::default(), (1.3, 2.2)), [(1000, 2510)]);
+        assert_eq!(a(&on, (1.3, 2.2)), [(1000, 1500), (1800, 2510)]);
+        // B starts only in the pause (a backchannel in A's pause): bridged.
+        assert_eq!(a(&on, (1.6, 2.2)), [(1000, 2510)]);
+        // Nobody else: bridged.
+        assert_eq!(a(&on, (3.0, 3.5)), [(1000, 2510)]);
     }
 }

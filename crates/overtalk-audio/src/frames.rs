@@ -408,6 +408,49 @@ pub fn smooth_runs(
     runs
 }
 
+/// [`smooth_runs`] for one track of several: a gap shorter than `min_silence` is closed unless
+/// another track speaks at a frame `t` of it that is `overlap_silence` or more into the gap
+/// and another spoke when the gap began (`others(g, t)`, `g` the gap's first frame). Decided
+/// frame by frame from the past only, so a causal detector applies the same rule as it goes:
+/// its run ends at the first such frame, `overlap_silence` after the last speech at the
+/// earliest, instead of `min_silence` after it.
+///
+/// ```text
+/// track     ████████░░░░░░░░░░████      gap of 10 frames, min_silence 14, overlap_silence 6
+/// others    ░░░░░░░░░░░░██████████
+///                        ▲ frame 6 of the gap, the others speak: the gap stays open
+/// out       ████████░░░░░░░░░░████
+/// others    ░░░░░░░░░░██░░░░░░░░░░      they speak only before frame 6 of the gap
+/// out       ██████████████████████      closed, as by smooth_runs
+/// ```
+///
+/// Why: a pause within one speaker's utterance is what `min_silence` bridges; a silence while
+/// someone else talks is the floor given up (or a backchannel over), and its end can be
+/// confirmed sooner. With `overlap_silence` at `min_silence` or more this is `smooth_runs`.
+pub fn smooth_runs_in_overlap(
+    active: &[bool],
+    grid: FrameGrid,
+    (min_speech, min_silence, overlap_silence): (Delta, Delta, Delta),
+    others: impl Fn(usize, usize) -> bool,
+) -> Vec<(usize, usize)> {
+    let fill = grid.frames_in(min_silence, Rounding::Ceil);
+    let keep = grid.frames_in(min_speech, Rounding::Ceil);
+    let confirm = grid.frames_in(overlap_silence, Rounding::Ceil).max(1);
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for (s, e) in active_runs(active) {
+        match runs.last_mut() {
+            Some(last)
+                if s - last.1 < fill && !(last.1 + confirm - 1..s).any(|t| others(last.1, t)) =>
+            {
+                last.1 = e;
+            }
+            _ => runs.push((s, e)),
+        }
+    }
+    runs.retain(|&(s, e)| e - s >= keep);
+    runs
+}
+
 /// Drops the short runs of `active` that can only be chance: a run shorter than `short` that
 /// the gap closing of [`smooth_runs`] (gaps under `min_silence` closed) would join to speech on
 /// one side only, or on neither, unless it lies within `near` of speech (then it is the edge
@@ -590,6 +633,34 @@ mod tests {
         assert_eq!(run("##..#", 0, 0, 400), "##..#");
         // A run as long as `short` is not short.
         assert_eq!(run("####....##", 20, 0, 400), "####....##");
+    }
+
+    #[test]
+    fn a_gap_while_another_track_speaks_stays_open() {
+        let ms = |v: i64| Delta::from_micros(v * 1000);
+        let parse = |s: &str| s.chars().map(|c| c == '#').collect::<Vec<bool>>();
+        let run = |track: &str, others: &str| {
+            let others = parse(others);
+            smooth_runs_in_overlap(&parse(track), GRID, (ms(0), ms(140), ms(60)), |_, t| others[t])
+        };
+        // The picture in the doc comment: frame 6 of the gap is frame 13.
+        let track = "########..........####";
+        assert_eq!(run(track, "............##########"), [(0, 8), (18, 22)]);
+        assert_eq!(run(track, "..........##.........."), [(0, 22)]);
+        // The others speak at frame 6 of the gap only (frame 13): confirmed; at frame 5 only,
+        // too soon.
+        assert_eq!(run(track, ".............#........"), [(0, 8), (18, 22)]);
+        assert_eq!(run(track, "............#........."), [(0, 22)]);
+        // A gap of `min_silence` or more stays open whatever the others do.
+        assert_eq!(run("##..............##", ".................."), [(0, 2), (16, 18)]);
+        // At `min_silence`, the rule is smooth_runs's.
+        let plain = |a: &[bool]| smooth_runs(a, GRID, ms(0), ms(140));
+        let t = parse(track);
+        let all = vec![true; t.len()];
+        assert_eq!(
+            smooth_runs_in_overlap(&t, GRID, (ms(0), ms(140), ms(140)), |_, f| all[f]),
+            plain(&t)
+        );
     }
 
     #[test]

@@ -123,7 +123,8 @@ use overtalk::{Annotation, AnnotationBuilder, Delta, Error, Region, Result, Roun
 
 use crate::features::{BandReader, TrackFeatures, BAND_BASE_DB};
 use crate::frames::{
-    drop_dangling_runs, runs_to_region, smooth_runs, BANDS, GRID, HOP, SILENCE_DB, WINDOW,
+    drop_dangling_runs, runs_to_region, smooth_runs_in_overlap, BANDS, GRID, HOP, SILENCE_DB,
+    WINDOW,
 };
 
 /// Thresholds of the multitrack rule (see the module documentation).
@@ -216,8 +217,20 @@ pub struct MultitrackOptions {
     pub bridge_only_near: Delta,
     /// Runs shorter than this are dropped.
     pub min_speech: Delta,
-    /// Gaps shorter than this within a track are closed.
+    /// Gaps shorter than this within a track are closed …
     pub min_silence: Delta,
+    /// … except a gap in which another track speaks (its frames before gap closing) at a
+    /// frame this far or more into the gap: the track's run ends there. The silence of a
+    /// speaker while another talks is most often the floor given up or a backchannel over,
+    /// not a pause within one utterance, and the causal detector confirms it sooner by the
+    /// same rule ([`crate::frames::smooth_runs_in_overlap`]). At `min_silence` or above (the
+    /// default): off. Measured at 200 ms and not adopted (BENCHMARKS.md, "Live: ends
+    /// confirmed sooner in overlap").
+    pub overlap_silence: Delta,
+    /// … when another track also spoke at the stop: within this long before the gap's first
+    /// frame. A pause that another speaker fills only after it began (a backchannel in the
+    /// holder's pause) is bridged as any other.
+    pub overlap_since: Delta,
 }
 
 impl Default for MultitrackOptions {
@@ -255,6 +268,8 @@ impl Default for MultitrackOptions {
             bridge_only_near: Delta::from_micros(50_000),
             min_speech: Delta::from_micros(100_000),
             min_silence: Delta::from_micros(400_000),
+            overlap_silence: Delta::from_micros(400_000),
+            overlap_since: Delta::from_micros(50_000),
         }
     }
 }
@@ -802,7 +817,6 @@ pub fn detect_regions(
             })
         })
         .collect();
-    let mut regions = Vec::with_capacity(k);
     for (i, active) in active.iter_mut().enumerate() {
         if has_vad[i] && options.vad_run_mean > 0.0 {
             let mut t = 0;
@@ -829,7 +843,37 @@ pub fn detect_regions(
             options.bridge_only_near,
             options.min_silence,
         );
-        let mut runs = smooth_runs(active, GRID, options.min_speech, options.min_silence);
+    }
+    // For the gap closing in overlap: how many tracks speak at each frame, and how many spoke
+    // at a frame of [t − overlap_since, t].
+    let since = GRID.frames_in(options.overlap_since, Rounding::Floor);
+    let (mut speaking, mut recent) = (vec![0u8; n], vec![0u8; n]);
+    for a in &active {
+        let mut last: Option<usize> = None;
+        for (t, &on) in a.iter().enumerate() {
+            if on {
+                last = Some(t);
+                speaking[t] = speaking[t].saturating_add(1);
+            }
+            if last.is_some_and(|l| t - l <= since) {
+                recent[t] = recent[t].saturating_add(1);
+            }
+        }
+    }
+    let mut regions = Vec::with_capacity(k);
+    for (i, active) in active.iter().enumerate() {
+        let mut runs = smooth_runs_in_overlap(
+            active,
+            GRID,
+            (options.min_speech, options.min_silence, options.overlap_silence),
+            // Asked at the track's silent frames only: every track speaking there is another;
+            // at the gap's first frame `g`, `recent` counts the track itself when it spoke
+            // within `overlap_since` before (it did, the frame before, unless that is zero).
+            |g, t| {
+                let own = active[g.saturating_sub(since)..=g].iter().any(|&a| a);
+                !active[t] && speaking[t] > 0 && recent[g] > u8::from(own)
+            },
+        );
         if has_vad[i] && options.vad_peak_frames > 0 {
             // Keep a run only if the detector is confident somewhere inside it.
             runs.retain(|&(s, e)| {

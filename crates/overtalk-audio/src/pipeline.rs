@@ -645,8 +645,14 @@ pub fn tracks_provenance(options: &DetectOptions, offsets: &[(&str, Delta)]) -> 
         let m = &options.multitrack;
         format!(
             "{tracks} tracks, one per speaker, bleed rejected per band; vad {vad}; \
-             min speech {} s, min silence {} s",
-            m.min_speech, m.min_silence
+             min speech {} s, min silence {} s{}",
+            m.min_speech,
+            m.min_silence,
+            if m.overlap_silence < m.min_silence {
+                format!(" ({} s while another speaks)", m.overlap_silence)
+            } else {
+                String::new()
+            }
         )
     };
     let description = match offsets_description(offsets) {

@@ -13,7 +13,8 @@
 //!  --window S, --lookahead S and --redecide S for the windowed rule of the detector,
 //!  --classifier calibrated|rules and --decision-horizon MS (default calibrated at 250 ms),
 //!  --min-silence MS, --lead-in MS, --unvoiced-start MS and --causal NAME=DB for the causal
-//!  detector's rule,
+//!  detector's rule; --overlap-silence MS and --overlap-since MS for the causal and the
+//!  offline rule alike (ends confirmed sooner in overlap),
 //!  --dump FILE: one tab-separated line per true speech edge with its first report and commit)
 //! ```
 //! It prints the DER of the speech as committed during the session and as the session left
@@ -216,6 +217,23 @@ fn main() -> Result<()> {
         causal_options.min_silence =
             overtalk::Delta::from_micros(args[i + 1].parse::<i64>()? * 1000);
     }
+    // --overlap-silence MS: the end of speech confirmed while another speaks, for the causal
+    // rule and the offline one (offline `detect`, the look-ahead rule, the revision) alike.
+    let overlap_silence = match args.iter().position(|a| a == "--overlap-silence") {
+        Some(i) => Some(overtalk::Delta::from_micros(args[i + 1].parse::<i64>()? * 1000)),
+        None => None,
+    };
+    if let Some(d) = overlap_silence {
+        causal_options.overlap_silence = d;
+    }
+    // --overlap-since MS: how long before a stop another speaker must have spoken.
+    let overlap_since = match args.iter().position(|a| a == "--overlap-since") {
+        Some(i) => Some(overtalk::Delta::from_micros(args[i + 1].parse::<i64>()? * 1000)),
+        None => None,
+    };
+    if let Some(d) = overlap_since {
+        causal_options.overlap_since = d;
+    }
     // --lead-in MS, --unvoiced-start MS: the causal rule's dating back and early reports.
     if let Some(i) = args.iter().position(|a| a == "--lead-in") {
         causal_options.lead_in = overtalk::Delta::from_micros(args[i + 1].parse::<i64>()? * 1000);
@@ -253,6 +271,12 @@ fn main() -> Result<()> {
             *field = overtalk::Delta::from_secs_f64(args[i + 1].parse::<f64>()?)
                 .with_context(|| format!("{flag} out of range"))?;
         }
+    }
+    if let Some(d) = overlap_silence {
+        online.multitrack.overlap_silence = d;
+    }
+    if let Some(d) = overlap_since {
+        online.multitrack.overlap_since = d;
     }
     let classifier = match args.iter().position(|a| a == "--classifier") {
         Some(i) => args[i + 1].parse::<Classifier>().map_err(anyhow::Error::msg)?,
@@ -296,7 +320,11 @@ fn main() -> Result<()> {
                 online.clone()
             } else {
                 use overtalk_audio::online::OnlineOptions;
-                OnlineOptions { vad: online.vad, ..OnlineOptions::lookahead() }
+                OnlineOptions {
+                    vad: online.vad,
+                    multitrack: online.multitrack,
+                    ..OnlineOptions::lookahead()
+                }
             },
             revise,
             ..SessionConfig::default()
@@ -414,7 +442,14 @@ fn main() -> Result<()> {
                 offset: overtalk::Delta::ZERO,
             })
             .collect();
-        let offline = detect(&specs, &DetectOptions::default(), &mut |_| {})?;
+        let mut detect_options = DetectOptions::default();
+        if let Some(d) = overlap_silence {
+            detect_options.multitrack.overlap_silence = d;
+        }
+        if let Some(d) = overlap_since {
+            detect_options.multitrack.overlap_since = d;
+        }
+        let offline = detect(&specs, &detect_options, &mut |_| {})?;
         offline_scored.push(RecordingInput::new(
             rec.id.clone(),
             Some(rec.reference.clone()),
