@@ -165,6 +165,12 @@ function clickAt(page, ms) {
   }, ms);
 }
 
+// Which players show their controls, and whether each plays: `Guest playing`.
+function controlsShown(page) {
+  return page.evaluate(() => Array.prototype.filter.call(document.querySelectorAll('audio'), (a) => a.controls)
+    .map((a) => a.getAttribute('data-track') + (a.paused ? ' paused' : ' playing')).join(', '));
+}
+
 console.log('\nplayer: a track that ends after the transport');
 // Host from 0 s, 10 s long, drives; Guest from +5 s, 10 s long, ends at 15 s on the timeline.
 const host = join(out, 'tst00-0-10.wav'), guest = join(out, 'tst00-10-20.wav');
@@ -185,6 +191,9 @@ overtalk(['report', '--track', `Host=${host}`, '--track', `Guest=${guest}`, '--t
   p = await players(page);
   check(!p[0].playing && p[1].playing && within(p[1].t, 5, 0.15),
     `when Host ends (${p[0].t.toFixed(3)} s) Guest plays on from its own ${p[1].t.toFixed(3)} s (timeline 10 s)`);
+  // The controls shown are the transport's: Guest's, whose button shows "pause" while it plays.
+  let shown = await controlsShown(page);
+  check(shown === 'Guest playing', `while Guest plays on, the controls shown are ${shown}`);
   await page.waitForTimeout(1500);
   p = await players(page);
   let want = 5 + (Date.now() - endedAt) / 1000;
@@ -214,9 +223,23 @@ overtalk(['report', '--track', `Host=${host}`, '--track', `Guest=${guest}`, '--t
   want = 7 + (Date.now() - clicked) / 1000;
   check(!p[0].playing && p[0].t === q[0].d && p[1].playing && within(p[1].t, want, 0.2),
     `0.7 s later Guest at ${p[1].t.toFixed(3)} s (about ${want.toFixed(3)}), Host still at its end`);
+  shown = await controlsShown(page);
+  check(shown === 'Guest playing', `after a click at 12 s the controls shown are ${shown}`);
+  // Guest's own pause button pauses every track; its play button resumes.
+  await page.evaluate(() => { document.querySelectorAll('audio')[1].pause(); });
+  await page.waitForTimeout(200);
+  p = await players(page);
+  shown = await controlsShown(page);
+  check(!p[0].playing && !p[1].playing && shown === 'Guest paused', `Guest's pause button: every track paused, ${shown}`);
+  await page.evaluate(() => { document.querySelectorAll('audio')[1].play().catch(() => {}); });
+  await page.waitForTimeout(200);
+  shown = await controlsShown(page);
+  check(shown === 'Guest playing', `Guest's play button: ${shown}`);
   // A click before Host's end gives it the transport back: both at their own times.
   q = await clickAt(page, 8000);
   check(q[0].t === 8 && q[0].playing, `a click at 8 s: Host at exactly ${q[0].t} s, playing`);
+  shown = await controlsShown(page);
+  check(shown === 'Host playing', `back within Host's stretch the controls shown are ${shown}`);
   await page.waitForTimeout(400);
   p = await players(page);
   check(p[0].playing && p[1].playing && within(p[1].t, p[0].t - 5, 0.1),

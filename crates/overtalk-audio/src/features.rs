@@ -25,6 +25,7 @@ use std::sync::{Arc, Mutex};
 use overtalk::{Delta, Error, FrameGrid, Result, Rounding};
 
 use crate::frames::{EnergyFramer, BANDS, GRID};
+use crate::music::{MusicMeasures, MusicMeter};
 use crate::resample::Resampler16k;
 use crate::vad::{Vad, VadRunner};
 
@@ -204,6 +205,9 @@ pub struct TrackFeatures {
     pub vad_hop: Delta,
     /// Number of 16 kHz samples the features describe.
     pub samples: u64,
+    /// How music-like the track sounds, window by window ([`crate::music`]), when measured
+    /// ([`TrackAnalyzer::measure_music`]); judged once the track's speech is known.
+    pub music: Option<MusicMeasures>,
 }
 
 impl TrackFeatures {
@@ -291,6 +295,7 @@ impl TrackFeatures {
             vad,
             vad_hop: self.vad_hop,
             samples: ((to - from) * crate::frames::HOP) as u64,
+            music: None,
         })
     }
 
@@ -345,6 +350,7 @@ pub struct TrackAnalyzer {
     resampler: Resampler16k,
     framer: EnergyFramer,
     vad: Option<VadRunner>,
+    music: Option<MusicMeter>,
 }
 
 impl std::fmt::Debug for TrackAnalyzer {
@@ -366,11 +372,19 @@ impl TrackAnalyzer {
                 vad: Vec::new(),
                 vad_hop,
                 samples: 0,
+                music: None,
             },
             resampler: Resampler16k::new(rate)?,
             framer: EnergyFramer::with_bands(),
             vad,
+            music: None,
         })
+    }
+
+    /// Also measures how music-like the track sounds ([`crate::music`]; call before the first
+    /// [`TrackAnalyzer::push`]): the finished features carry [`TrackFeatures::music`].
+    pub fn measure_music(&mut self) {
+        self.music = Some(MusicMeter::default());
     }
 
     /// Keeps at most `bytes` of band energies in RAM before moving them to a temporary file
@@ -405,18 +419,29 @@ impl TrackAnalyzer {
 
     /// Feeds samples at the track's rate.
     pub fn push(&mut self, samples: impl Iterator<Item = f32>) -> Result<()> {
-        let TrackAnalyzer { features, resampler, framer, vad } = self;
-        resampler.push(samples, &mut |s| consume(features, framer, vad.as_mut(), s))?;
+        let TrackAnalyzer { features, resampler, framer, vad, music } = self;
+        resampler.push(samples, &mut |s| {
+            consume(features, framer, vad.as_mut(), s);
+            if let Some(m) = music.as_mut() {
+                m.push(s);
+            }
+        })?;
         features.bands.spill(false)
     }
 
     /// Flushes and returns the features.
     pub fn finish(mut self) -> Result<TrackFeatures> {
         {
-            let TrackAnalyzer { features, resampler, framer, vad } = &mut self;
-            resampler.finish(&mut |s| consume(features, framer, vad.as_mut(), s))?;
+            let TrackAnalyzer { features, resampler, framer, vad, music } = &mut self;
+            resampler.finish(&mut |s| {
+                consume(features, framer, vad.as_mut(), s);
+                if let Some(m) = music.as_mut() {
+                    m.push(s);
+                }
+            })?;
         }
-        let TrackAnalyzer { mut features, mut framer, vad, .. } = self;
+        let TrackAnalyzer { mut features, mut framer, vad, music, .. } = self;
+        features.music = music.map(MusicMeter::into_measures);
         let TrackFeatures { energy_cdb, bands, .. } = &mut features;
         framer.finish_bands(&mut |e, b| {
             energy_cdb.push(to_cdb(e));

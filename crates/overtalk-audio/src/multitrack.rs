@@ -384,6 +384,22 @@ pub enum TrackWarning {
         /// Share of its speech (6 s windows by centre) with a steady beat.
         beat_share: f64,
     },
+    /// A speaker's own track (`--track`, a channel of `--channels`, or one recording detected
+    /// without diarizing) sounds like music rather than a voice ([`crate::music`]): a music
+    /// bed, a jingle or a stream's music channel on a track of its own, counted as a speaker
+    /// talking. It is kept.
+    MusicTrack {
+        /// The recording (empty for samples given in memory).
+        path: PathBuf,
+        /// The track's speaker name.
+        track: String,
+        /// Seconds of speech detected on it.
+        seconds: f64,
+        /// Share of that speech (2 s windows by centre) with the level and partials of music.
+        music_share: f64,
+        /// Share of that speech (6 s windows by centre) with a steady beat.
+        beat_share: f64,
+    },
     /// The file ends early (a download or recording cut short); the audio present was read
     /// ([`crate::decode::DecodeStats::truncated`]).
     Truncated {
@@ -504,6 +520,21 @@ impl fmt::Display for TrackWarning {
                     )?;
                 }
                 Ok(())
+            }
+            TrackWarning::MusicTrack { path, track, seconds, music_share, beat_share } => {
+                if !path.as_os_str().is_empty() {
+                    write!(f, "{}: ", path.display())?;
+                }
+                write!(
+                    f,
+                    "track {track} ({seconds:.1} s of speech) sounds like music, not a voice: \
+                     {:.0} % of it holds its level and its partials with no pauses between \
+                     syllables, {:.0} % has a steady beat (a music bed, a jingle or a music \
+                     channel on a track of its own?); it is kept as a speaker talking, and \
+                     `--ignore-label {track}` leaves it out of the analysis",
+                    music_share * 100.0,
+                    beat_share * 100.0
+                )
             }
             TrackWarning::LateStart { path, seconds } => write!(
                 f,
@@ -1605,6 +1636,7 @@ mod tests {
             vad: Vec::new(),
             vad_hop: Delta::ZERO,
             samples: (energy_db.len() * HOP) as u64,
+            music: None,
         }
     }
 

@@ -158,14 +158,24 @@ pub struct MusicMeter {
     stationarity: VecDeque<f32>,
     /// The last `LAG` frames' log spectra (mean removed), oldest first.
     recent: VecDeque<Vec<f32>>,
-    /// How each window sounds, window `k` covering frames `[k·STEP, k·STEP + WINDOW)`.
-    windows: Vec<WindowSound>,
+    /// How each window and each beat window sounded, and the rule that judges them.
+    measures: MusicMeasures,
     /// The mel filters of the onset envelope: per band, `(bin, weight)` pairs.
     mel: Vec<Vec<(usize, f32)>>,
     /// The previous frame's log-mel energies.
     last_mel: Option<[f32; MEL_BANDS]>,
     /// The last `BEAT_WINDOW` frames' onset envelope.
     onsets: VecDeque<f32>,
+}
+
+/// What a [`MusicMeter`] measured, without its working state (the FFT, the last 6 s of frame
+/// measures): one byte per 100 ms window and per 1 s beat window, which
+/// [`MusicMeasures::judge`] looks up for a speaker's speech. Kept with a track's features
+/// ([`crate::features::TrackFeatures::music`]) until the speech is known.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MusicMeasures {
+    /// How each window sounds, window `k` covering frames `[k·STEP, k·STEP + WINDOW)`.
+    windows: Vec<WindowSound>,
     /// Whether each beat window has a steady beat, window `k` covering frames
     /// `[k·BEAT_STEP, k·BEAT_STEP + BEAT_WINDOW)`.
     beats: Vec<bool>,
@@ -176,8 +186,8 @@ impl std::fmt::Debug for MusicMeter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MusicMeter")
             .field("frames", &self.frames)
-            .field("windows", &self.windows.len())
-            .field("beats", &self.beats.len())
+            .field("windows", &self.measures.windows.len())
+            .field("beats", &self.measures.beats.len())
             .finish()
     }
 }
@@ -210,12 +220,10 @@ impl MusicMeter {
             power: VecDeque::with_capacity(WINDOW + 1),
             stationarity: VecDeque::with_capacity(WINDOW + 1),
             recent: VecDeque::with_capacity(LAG + 1),
-            windows: Vec::new(),
+            measures: MusicMeasures { windows: Vec::new(), beats: Vec::new(), rule },
             mel: mel_filters(),
             last_mel: None,
             onsets: VecDeque::with_capacity(BEAT_WINDOW + 1),
-            beats: Vec::new(),
-            rule,
         }
     }
 
@@ -232,7 +240,11 @@ impl MusicMeter {
             for b in &mut buf[FRAME..] {
                 *b = Complex::new(0.0, 0.0);
             }
-            self.fft.process_with_scratch(&mut buf, &mut self.scratch);
+            // Digital silence (a track's silence put before its start, a line input between
+            // its music) transforms to zeros: the transform is left out, not its result.
+            if frame.iter().any(|&s| s != 0.0) {
+                self.fft.process_with_scratch(&mut buf, &mut self.scratch);
+            }
             self.frame(&buf);
             used += HOP;
         }
@@ -279,12 +291,12 @@ impl MusicMeter {
         self.frames += 1;
         if self.frames >= WINDOW && (self.frames - WINDOW).is_multiple_of(STEP) {
             let sound = self.window_sound();
-            self.windows.push(sound);
+            self.measures.windows.push(sound);
         }
         if self.frames >= BEAT_WINDOW && (self.frames - BEAT_WINDOW).is_multiple_of(BEAT_STEP) {
-            let steady =
-                beat_periodicity(self.onsets.make_contiguous()) > self.rule.beat_periodicity;
-            self.beats.push(steady);
+            let steady = beat_periodicity(self.onsets.make_contiguous())
+                > self.measures.rule.beat_periodicity;
+            self.measures.beats.push(steady);
         }
     }
 
@@ -296,7 +308,7 @@ impl MusicMeter {
         // The first LAG frames' correlations reach before the window.
         let mut corr: Vec<f32> = self.stationarity.iter().skip(LAG).copied().collect();
         let stationarity = median(&mut corr);
-        let r = &self.rule;
+        let r = &self.measures.rule;
         if low < r.music_low_ratio && stationarity > r.music_stationarity {
             WindowSound::MusicLike
         } else if low > r.speech_low_ratio && stationarity < r.speech_stationarity {
@@ -306,6 +318,23 @@ impl MusicMeter {
         }
     }
 
+    /// Judges the speech in `spans`: [`MusicMeasures::judge`] on what was measured so far.
+    pub fn judge(&self, spans: &[(f64, f64)]) -> Option<MusicVerdict> {
+        self.measures.judge(spans)
+    }
+
+    /// What was measured so far ([`MusicMeter::judge`] looks it up).
+    pub fn measures(&self) -> &MusicMeasures {
+        &self.measures
+    }
+
+    /// What was measured, the working state dropped.
+    pub fn into_measures(self) -> MusicMeasures {
+        self.measures
+    }
+}
+
+impl MusicMeasures {
     /// Judges the speech in `spans` (seconds, `[start, end)`, in any order; where they overlap
     /// counted once): the windows whose centre lies in one of them. `None` when no window's
     /// centre does (speech only in the signal's first or last second, or no speech).
@@ -347,7 +376,21 @@ impl MusicMeter {
 fn beat_periodicity(onsets: &[f32]) -> f32 {
     let mean = onsets.iter().sum::<f32>() / onsets.len().max(1) as f32;
     let e: Vec<f64> = onsets.iter().map(|&v| f64::from(v - mean)).collect();
-    let ac = |lag: usize| -> f64 { e.iter().zip(&e[lag.min(e.len())..]).map(|(a, b)| a * b).sum() };
+    // Four running sums, so the products of a lag are summed in parallel lanes (a single sum
+    // waits on each addition: this was most of the meter's time).
+    let ac = |lag: usize| -> f64 {
+        let (a, b) = (&e[..e.len() - lag.min(e.len())], &e[lag.min(e.len())..]);
+        let mut sums = [0.0f64; 4];
+        let (a4, b4) = (a.chunks_exact(4), b.chunks_exact(4));
+        let (ra, rb) = (a4.remainder(), b4.remainder());
+        for (x, y) in a4.zip(b4) {
+            for (sum, (x, y)) in sums.iter_mut().zip(x.iter().zip(y)) {
+                *sum += x * y;
+            }
+        }
+        let tail: f64 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+        (sums[0] + sums[1]) + (sums[2] + sums[3]) + tail
+    };
     let zero = ac(0);
     if zero <= 1e-12 {
         return 0.0;
@@ -429,12 +472,15 @@ fn median(v: &mut [f32]) -> f32 {
     if v.is_empty() {
         return 0.0;
     }
-    v.sort_by(f32::total_cmp);
+    // The middle value(s) selected, not the whole sorted (one median per 100 ms window).
     let m = v.len() / 2;
-    if v.len() % 2 == 1 {
-        v[m]
+    let odd = v.len() % 2 == 1;
+    let (below, &mut middle, _) = v.select_nth_unstable_by(m, f32::total_cmp);
+    if odd {
+        middle
     } else {
-        (v[m - 1] + v[m]) / 2.0
+        let lower = below.iter().copied().max_by(f32::total_cmp).unwrap_or(middle);
+        (lower + middle) / 2.0
     }
 }
 
@@ -540,7 +586,7 @@ mod tests {
         assert_eq!(meter(&talk(12)).judge(&[(0.0, 12.0)]).unwrap().beat_share, 0.0);
         // A flat envelope has no period.
         assert_eq!(beat_periodicity(&[0.5; BEAT_WINDOW]), 0.0);
-        assert_eq!(m.beats.len(), (m.frames - BEAT_WINDOW) / BEAT_STEP + 1);
+        assert_eq!(m.measures.beats.len(), (m.frames - BEAT_WINDOW) / BEAT_STEP + 1);
     }
 
     #[test]
@@ -551,7 +597,7 @@ mod tests {
         let m = meter(&signal);
         let frames = (20 * RATE - FRAME) / HOP + 1;
         assert_eq!(m.frames, frames);
-        assert_eq!(m.windows.len(), (frames - WINDOW) / STEP + 1);
+        assert_eq!(m.measures.windows.len(), (frames - WINDOW) / STEP + 1);
         let intro = m.judge(&[(0.0, 10.0)]).unwrap();
         assert!(intro.music_like, "{intro:?}");
         assert_eq!(intro.seconds, 10.0);
@@ -616,7 +662,7 @@ mod tests {
         let (bad, zeroed) = (meter(&bad), meter(&zeroed));
         assert!(bad.power.iter().chain(&bad.stationarity).all(|v| v.is_finite()));
         assert_eq!((&bad.power, &bad.stationarity), (&zeroed.power, &zeroed.stationarity));
-        assert_eq!(bad.windows, zeroed.windows);
+        assert_eq!(bad.measures, zeroed.measures);
         assert!(bad.judge(&[(0.0, 8.0)]).unwrap().music_like);
     }
 

@@ -130,6 +130,9 @@ pub struct Detection {
     /// How far each track stands above what the rule predicts there, for laying words
     /// ([`overtalk::words::lay`]); absent for a single track.
     pub levels: Option<multitrack::TrackExcess>,
+    /// The tracks whose detected speech sounds like music ([`crate::music`]), in the order
+    /// given: [`TrackWarning::MusicTrack`] each.
+    pub music: Vec<TrackWarning>,
 }
 
 /// Progress while decoding: which file, how far, out of how much (when known).
@@ -204,6 +207,7 @@ pub fn analyze(
                 info.sample_rate,
                 options.vad.map(VadKind::build),
             )?;
+            analyzer.measure_music();
             let shift = TrackShift::new(specs[i].offset, info.sample_rate);
             analyzer.push(std::iter::repeat_n(0.0, shift.lead()))?;
             analyzers.push((analyzer, shift));
@@ -443,7 +447,39 @@ pub fn detect_features(
             r.speech = durations[id.index()];
         }
     }
-    Ok(Detection { annotation, tracks: reports.to_vec(), multitrack, duration, levels })
+    let music = music_tracks(features, reports, &annotation);
+    Ok(Detection { annotation, tracks: reports.to_vec(), multitrack, duration, levels, music })
+}
+
+/// The tracks whose detected speech in `annotation` sounds like music to the measures their
+/// features carry ([`TrackFeatures::music`]), as warnings naming each track and its file.
+fn music_tracks(
+    features: &[TrackFeatures],
+    reports: &[TrackReport],
+    annotation: &Annotation,
+) -> Vec<TrackWarning> {
+    features
+        .iter()
+        .zip(reports)
+        .filter_map(|(f, r)| {
+            let measures = f.music.as_ref()?;
+            let id = annotation.speakers().get(&f.name)?;
+            let spans: Vec<(f64, f64)> = annotation
+                .tracks()
+                .iter()
+                .filter(|t| t.speaker == id)
+                .map(|t| (t.segment.start().as_secs_f64(), t.segment.end().as_secs_f64()))
+                .collect();
+            let v = measures.judge(&spans).filter(|v| v.music_like)?;
+            Some(TrackWarning::MusicTrack {
+                path: r.path.clone(),
+                track: f.name.clone(),
+                seconds: v.seconds,
+                music_share: f64::from(v.music_share),
+                beat_share: f64::from(v.beat_share),
+            })
+        })
+        .collect()
 }
 
 /// Decodes bytes held in memory and returns the speech found by the default detector: the
@@ -532,7 +568,8 @@ impl Detection {
     }
 
     /// What the user should be told about the input: the multitrack rule's warnings, then per
-    /// track the non-finite samples and corrupt packets that were replaced by silence.
+    /// track the non-finite samples and corrupt packets that were replaced by silence, then
+    /// the tracks that sound like music ([`Detection::music`]).
     pub fn warnings(&self) -> Vec<TrackWarning> {
         let mut out: Vec<TrackWarning> =
             self.multitrack.iter().flat_map(|m| m.warnings.iter().cloned()).collect();
@@ -546,6 +583,7 @@ impl Detection {
             }
             out.extend(decode_warnings(&t.path, &t.stats, t.sample_rate));
         }
+        out.extend(self.music.iter().cloned());
         out
     }
 }
@@ -768,6 +806,7 @@ pub fn detect_samples(
     let mut reports = Vec::with_capacity(tracks.len());
     for (name, samples) in tracks {
         let mut analyzer = TrackAnalyzer::new(name, sample_rate, options.vad.map(VadKind::build))?;
+        analyzer.measure_music();
         let non_finite = samples.iter().filter(|s| !s.is_finite()).count() as u64;
         analyzer.push(samples.iter().map(|&s| if s.is_finite() { s } else { 0.0 }))?;
         features.push(analyzer.finish()?);
@@ -1112,6 +1151,132 @@ mod tests {
         assert_eq!(segments(&plain).len(), 3);
     }
 
+    /// Held chords: three notes with their partials, 4 s per chord, `seconds` long, peaking
+    /// near `peak_db` dBFS.
+    fn chords(seconds: f32, peak_db: f32) -> Vec<f32> {
+        let notes = [[220.0, 277.2, 329.6], [196.0, 246.9, 293.7], [174.6, 220.0, 261.6]];
+        let x: Vec<f32> = (0..(seconds * 16_000.0) as usize)
+            .map(|i| {
+                let t = i as f32 / 16_000.0;
+                let mut v = 0.0;
+                for f in notes[(i / 64_000) % 3] {
+                    for h in 1..=4 {
+                        v += (2.0 * std::f32::consts::PI * f * h as f32 * t).sin() / h as f32;
+                    }
+                }
+                v / 4.0
+            })
+            .collect();
+        at(&x, peak_db)
+    }
+
+    /// Plucked notes: a decaying tone every 400 ms (150 beats a minute), silent between,
+    /// `seconds` long, peaking at `peak_db` dBFS.
+    fn plucks(seconds: f32, peak_db: f32) -> Vec<f32> {
+        let x: Vec<f32> = (0..(seconds * 16_000.0) as usize)
+            .map(|i| {
+                let (k, n) = (i / 6_400, i % 6_400);
+                let f = [262.0, 330.0, 392.0, 523.0][k % 4];
+                let t = n as f32 / 16_000.0;
+                (-t * 12.0).exp() * (2.0 * std::f32::consts::PI * f * t).sin()
+            })
+            .collect();
+        at(&x, peak_db)
+    }
+
+    #[test]
+    fn a_music_track_is_named_in_a_warning_and_kept() {
+        // A voice on its own track, a bed of held chords 20 dB down on another, a jingle of
+        // plucked notes on a third. The jingle is taken for speech and named, with its steady
+        // beat; the bed is heard as the others' bleed (no speech, nothing to name); the voice
+        // is not named. Everything is kept.
+        let host = at(&voice(&[(0.5, 6.0), (7.0, 13.0), (14.0, 19.5)], 20.0, 1), -6.0);
+        let tracks = [
+            ("Host".to_owned(), host),
+            ("Bed".to_owned(), chords(20.0, -20.0)),
+            ("Jingle".to_owned(), plucks(20.0, -12.0)),
+        ];
+        let options = DetectOptions::default();
+        let d = detect_samples(&tracks, 16_000, &options).unwrap();
+        let turn = |who: &str, s: i64, e: i64| (who.to_owned(), s, e);
+        assert_eq!(
+            segments(&d),
+            [
+                turn("Jingle", 390, 19710),
+                turn("Host", 550, 6010),
+                turn("Host", 7050, 12880),
+                turn("Host", 14060, 19500)
+            ]
+        );
+        assert_eq!(
+            d.music,
+            [TrackWarning::MusicTrack {
+                path: PathBuf::new(),
+                track: "Jingle".into(),
+                seconds: 19.32,
+                music_share: 0.0,
+                beat_share: 1.0
+            }]
+        );
+        assert_eq!(d.warnings(), d.music);
+        assert_eq!(
+            d.music[0].to_string(),
+            "track Jingle (19.3 s of speech) sounds like music, not a voice: 0 % of it holds its \
+             level and its partials with no pauses between syllables, 100 % has a steady beat (a \
+             music bed, a jingle or a music channel on a track of its own?); it is kept as a \
+             speaker talking, and `--ignore-label Jingle` leaves it out of the analysis"
+        );
+        // One track alone (a recording detected without diarizing): the bed is all speech
+        // to the voice activity detector, and named for its held chords; the voice is not.
+        let bed = detect_samples(&tracks[1..2], 16_000, &options).unwrap();
+        assert_eq!(segments(&bed), [turn("Bed", 32, 20000)]);
+        let TrackWarning::MusicTrack { seconds, music_share, beat_share, .. } = &bed.music[0]
+        else {
+            panic!("{:?}", bed.music)
+        };
+        assert_eq!((*seconds, *music_share, *beat_share), (19.968, 1.0, 0.0));
+        let voice = detect_samples(&tracks[0..1], 16_000, &options).unwrap();
+        assert_eq!(segments(&voice).len(), 3);
+        assert!(voice.music.is_empty() && voice.warnings().is_empty());
+    }
+
+    #[test]
+    fn a_music_track_is_named_with_its_file() {
+        // From files, the warning names the file; a late track is judged on the common
+        // timeline (its speech there, the meter fed the silence put before it).
+        let dir = tempfile::tempdir().unwrap();
+        let host = at(&voice(&[(0.5, 6.0), (7.0, 13.0), (14.0, 19.5)], 20.0, 1), -6.0);
+        write_wav(&dir.path().join("host.wav"), 1, &host);
+        write_wav(&dir.path().join("jingle.wav"), 1, &plucks(18.0, -12.0));
+        let spec = |name: &str, file: &str, offset_ms: i64| TrackSpec {
+            name: name.into(),
+            path: dir.path().join(file),
+            channel: None,
+            offset: Delta::from_micros(offset_ms * 1000),
+        };
+        let tracks = [spec("Host", "host.wav", 0), spec("Jingle", "jingle.wav", 2000)];
+        let found =
+            detect_recording(&tracks, &DetectOptions::default(), None, &mut |_| {}).unwrap();
+        let text: Vec<String> = found.warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(text.len(), 1, "{text:?}");
+        let jingle = dir.path().join("jingle.wav");
+        let TrackWarning::MusicTrack { seconds, .. } = &found.warnings[0] else {
+            panic!("{text:?}")
+        };
+        assert!((15.0..18.0).contains(seconds), "{seconds}");
+        assert_eq!(
+            text[0],
+            format!(
+                "{}: track Jingle ({seconds:.1} s of speech) sounds like music, not a voice: 0 % \
+                 of it holds its level and its partials with no pauses between syllables, 100 % \
+                 has a steady beat (a music bed, a jingle or a music channel on a track of its \
+                 own?); it is kept as a speaker talking, and `--ignore-label Jingle` leaves it \
+                 out of the analysis",
+                jingle.display()
+            )
+        );
+    }
+
     #[test]
     fn quiet_tracks_give_the_same_segments_as_loud_ones() {
         // Two tracks, the multitrack rule: both at −6 dBFS, both at −46, and a loud host with
@@ -1136,6 +1301,9 @@ mod tests {
         );
         assert_eq!(run(-46.0, -46.0), loud);
         assert_eq!(run(-6.0, -40.0), loud);
+        // Voices on their own tracks are not taken for music.
+        let tracks = [("A".to_owned(), at(&a, -6.0)), ("B".to_owned(), at(&b, -6.0))];
+        assert_eq!(detect_samples(&tracks, 16_000, &options).unwrap().music, []);
     }
 
     #[test]

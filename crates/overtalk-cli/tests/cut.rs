@@ -146,3 +146,173 @@ fn errors_are_clear_and_inputs_safe() {
         assert!(!dir.path().join("e.edl").exists());
     }
 }
+
+/// A mono 16 kHz 16-bit WAV of `(value, samples)` runs, in `dir`.
+fn write_runs_wav(dir: &Dir, name: &str, runs: &[(i16, usize)]) {
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 16_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut w = hound::WavWriter::create(dir.path().join(name), spec).unwrap();
+    for &(v, n) in runs {
+        for _ in 0..n {
+            w.write_sample(v).unwrap();
+        }
+    }
+    w.finalize().unwrap();
+}
+
+/// Host 0–1 s, Guest 1.2–1.8 s, on the session clock.
+const DEVICES_RTTM: &str = "SPEAKER show 1 0.000 1.000 <NA> <NA> Host <NA> <NA>\n\
+SPEAKER show 1 1.200 0.600 <NA> <NA> Guest <NA> <NA>\n";
+
+/// Tracks recorded on separate devices are cut on the session clock: Host's recorder started
+/// 0.5 s early (its file's first 8,000 samples, at 0.75, lie before the session and are
+/// dropped; then 0.25), Guest's 0.5 s late and stopped at 2 s (1.5 s at 0.5: silent before
+/// sample 8,000 and after sample 32,000 of the session). The session lasts 2.5 s, 40,000
+/// samples; `--mute` keeps its timing, so each output sample is the session's.
+#[test]
+fn tracks_of_separate_devices_are_cut_on_the_session_clock() {
+    let dir = Dir::new();
+    dir.create("show.rttm", DEVICES_RTTM);
+    write_runs_wav(&dir, "host.wav", &[(24_576, 8_000), (8_192, 40_000)]);
+    write_runs_wav(&dir, "guest.wav", &[(16_384, 24_000)]);
+    let cut = |mute: &str, out: &str| {
+        let run = dir.run(&[
+            "cut",
+            "show.rttm",
+            "--mute",
+            mute,
+            "--track",
+            "Host=host.wav",
+            "--track",
+            "Guest=guest.wav",
+            "--track-offset",
+            "Host=-0.5",
+            "--track-offset",
+            "Guest=0.5",
+            "-o",
+            out,
+        ]);
+        assert_eq!(run.code(), 0, "{}", run.stderr());
+        let r = hound::WavReader::open(dir.path().join(out)).unwrap();
+        assert_eq!((r.spec().sample_rate, r.spec().channels), (16_000, 1));
+        r.into_samples::<f32>().map(|s| s.unwrap()).collect::<Vec<f32>>()
+    };
+    // Guest muted (its track dropped, its solo speech 1.2–1.8 s a gap): Host alone, from its
+    // file's sample 8,000 at session sample 0, to the session's end.
+    let host = cut("Guest", "host-only.wav");
+    assert_eq!(host.len(), 40_000);
+    assert_eq!((host[0], host[1_600], host[15_000]), (0.25, 0.25, 0.25));
+    assert_eq!((host[19_200], host[24_000], host[28_639]), (0.0, 0.0, 0.0));
+    assert_eq!((host[32_000], host[35_200], host[39_999]), (0.25, 0.25, 0.25));
+    // Host muted (its solo speech 0–1 s a gap): Guest alone, from session sample 8,000 (its
+    // own 0) to 32,000 (its end), silent after.
+    let guest = cut("Host", "guest-only.wav");
+    assert_eq!(guest.len(), 40_000);
+    assert_eq!((guest[8_000], guest[15_999]), (0.0, 0.0));
+    assert_eq!((guest[17_000], guest[24_000], guest[31_999]), (0.5, 0.5, 0.5));
+    assert_eq!((guest[32_000], guest[36_000], guest[39_999]), (0.0, 0.0, 0.0));
+    // Without the offsets the two files are taken from the session's start, as they are.
+    let run = dir.run(&[
+        "cut",
+        "show.rttm",
+        "--mute",
+        "Host",
+        "--track",
+        "Host=host.wav",
+        "--track",
+        "Guest=guest.wav",
+        "-o",
+        "plain.wav",
+    ]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    let plain: Vec<f32> = hound::WavReader::open(dir.path().join("plain.wav"))
+        .unwrap()
+        .into_samples::<f32>()
+        .map(|s| s.unwrap())
+        .collect();
+    assert_eq!(plain.len(), 48_000);
+    assert_eq!((plain[17_000], plain[23_999], plain[24_000]), (0.5, 0.5, 0.0));
+}
+
+/// Offsets that cannot place a track, and cut lists that would name the moved files, are
+/// refused with the flag and the file named; nothing is written.
+#[test]
+fn bad_track_offsets_of_a_cut_are_refused() {
+    let dir = Dir::new();
+    dir.create("show.rttm", DEVICES_RTTM);
+    write_runs_wav(&dir, "host.wav", &[(24_576, 8_000), (8_192, 40_000)]);
+    write_runs_wav(&dir, "guest.wav", &[(16_384, 24_000)]);
+    let refused = |offsets: &[&str], out: &str| {
+        let args = [
+            &["cut", "show.rttm", "--mute", "Host", "--track", "Host=host.wav"][..],
+            &["--track", "Guest=guest.wav"],
+            offsets,
+            &["-o", out],
+        ]
+        .concat();
+        let run = dir.run(&args);
+        assert_eq!(run.code(), 2, "{}", run.stderr());
+        assert!(!dir.path().join(out).exists());
+        run.stderr()
+    };
+    assert_eq!(
+        refused(&["--track-offset", "Guest=-1.5"], "a.wav"),
+        "overtalk: error: guest.wav: the offset -1.500 s of \"Guest\" puts the whole of its \
+         recording (1.500 s) before the common start of the tracks\n"
+    );
+    // Within half a sample of the end (23,999.6 samples, rounded to all 24,000).
+    assert_eq!(
+        refused(&["--track-offset", "Guest=-1.499975"], "b.wav"),
+        "overtalk: error: guest.wav: the offset -1.499975 s of \"Guest\" puts the whole of its \
+         recording (1.500 s) before the common start of the tracks\n"
+    );
+    assert_eq!(
+        refused(&["--track-offset", "Guest=86399"], "c.wav"),
+        "overtalk: error: guest.wav: limit exceeded: the offset 86399.000 s of \"Guest\" puts \
+         the end of its recording (1.500 s) at 86400.500 s on the common timeline, later than \
+         the longest recording accepted (86400.000 s)\n"
+    );
+    assert_eq!(
+        refused(&["--track-offset", "Guest=90000"], "d.wav"),
+        "overtalk: error: guest.wav: limit exceeded: the offset 90000.000 s of \"Guest\" is \
+         longer than the longest recording accepted (86400.000 s)\n"
+    );
+    assert_eq!(
+        refused(&["--track-offset", "Gust=1"], "e.wav"),
+        "overtalk: error: --track-offset Gust=1: \"Gust\" is not a --track name (the tracks are \
+         \"Host\", \"Guest\")\n"
+    );
+    assert_eq!(
+        refused(&["--track-offset", "Guest=later"], "f.wav"),
+        "overtalk: error: --track-offset Guest=later: \"later\" is not a number of seconds\n"
+    );
+    assert_eq!(
+        refused(&["--track-offset", "Guest=0.5"], "g.otio"),
+        "overtalk: error: --track-offset: a cut list would name each --track file with times of \
+         the common timeline, which an editor reads on the file's own timeline; render the cut \
+         (-o FILE.wav), or name media on the common timeline with --media PATH or --audio FILE\n"
+    );
+    // Cut lists of media on the session clock are written as before.
+    let run = dir.run(&[
+        "cut",
+        "show.rttm",
+        "--mute",
+        "Host",
+        "--track",
+        "Host=host.wav",
+        "--track",
+        "Guest=guest.wav",
+        "--track-offset",
+        "Guest=0.5",
+        "--media",
+        "show.wav",
+        "-o",
+        "show.csv",
+    ]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(dir.read("show.csv").contains("show.wav"), "{}", dir.read("show.csv"));
+}

@@ -18,7 +18,7 @@ use overtalk::{Annotation, Delta, Error, Result};
 
 use super::{duck_gain, mix_tracks, render, RenderOptions};
 use crate::decode::{decode_all, frames_to_delta, DecodeOptions};
-use crate::pipeline::TrackSpec;
+use crate::pipeline::{TrackShift, TrackSpec};
 
 /// A decoded recording for a cut: its sample rate and its tracks.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,18 +46,72 @@ impl CutRecording {
         Ok(CutRecording { rate, tracks: channels.into_iter().map(|c| (None, c)).collect() })
     }
 
-    /// One track per speaker, each mixed down to mono; the tracks must share a sample rate.
-    /// `None` when there are no tracks.
+    /// One track per speaker, each mixed down to mono and placed on the common timeline at its
+    /// [`TrackSpec::offset`] as detection places it ([`TrackShift`]: silence before a track
+    /// that starts late, its first samples dropped when it starts early; a track that ends
+    /// early is silent after its end); the tracks must share a sample rate. `None` when there
+    /// are no tracks.
+    ///
+    /// ```text
+    /// common timeline  0 ────────────────────────────►
+    /// Host, +0         [host.wav ───────────────)
+    /// Guest, +2 s      ░░░░[guest.wav ────────────)    samples 0 … 2·rate − 1 silent
+    /// Cam, −1 s       [×|cam.wav ──────────)           its first second dropped
+    /// ```
+    ///
+    /// Errors name the file: an offset that puts the whole recording before the common zero,
+    /// or the track's end past the longest recording accepted (24 hours, as decoding caps it).
     pub fn decode_tracks(specs: &[TrackSpec]) -> Result<Option<CutRecording>> {
         let mut rate = None;
         let mut tracks = Vec::new();
+        let limit = DecodeOptions::default().max_duration;
         for spec in specs {
+            if spec.offset > limit {
+                return Err(Error::limit(format!(
+                    "the offset {} s of {:?} is longer than the longest recording accepted ({} s)",
+                    spec.offset, spec.name, limit
+                ))
+                .with_path(&spec.path));
+            }
             let (r, channels) = decode_file(&spec.path)?;
             let n = channels.len().max(1);
             let len = channels.iter().map(Vec::len).max().unwrap_or(0);
-            let mut mono = vec![0.0f32; len];
+            let duration = frames_to_delta(len as u64, r);
+            let end = spec.offset.micros().saturating_add(duration.micros());
+            if end > limit.micros() {
+                return Err(Error::limit(format!(
+                    "the offset {} s of {:?} puts the end of its recording ({duration} s) at {} s \
+                     on the common timeline, later than the longest recording accepted ({} s)",
+                    spec.offset,
+                    spec.name,
+                    Delta::from_micros(end),
+                    limit
+                ))
+                .with_path(&spec.path));
+            }
+            let mut shift = TrackShift::new(spec.offset, r);
+            let skip = shift.take(len);
+            if spec.offset < Delta::ZERO && shift.kept() == 0 {
+                return Err(Error::invalid(format!(
+                    "the offset {} s of {:?} puts the whole of its recording ({duration} s) \
+                     before the common start of the tracks",
+                    spec.offset, spec.name
+                ))
+                .with_path(&spec.path));
+            }
+            let total = shift.lead() + (len - skip);
+            let mut mono: Vec<f32> = Vec::new();
+            mono.try_reserve_exact(total).map_err(|_| {
+                Error::limit(format!(
+                    "{:?} on the common timeline ({} s at {r} Hz) does not fit in memory",
+                    spec.name,
+                    frames_to_delta(total as u64, r)
+                ))
+                .with_path(&spec.path)
+            })?;
+            mono.resize(total, 0.0);
             for c in &channels {
-                for (m, v) in mono.iter_mut().zip(c) {
+                for (m, v) in mono[shift.lead()..].iter_mut().zip(c.iter().skip(skip)) {
                     *m += v / n as f32;
                 }
             }

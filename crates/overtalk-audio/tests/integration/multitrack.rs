@@ -240,6 +240,8 @@ fn three_speakers_with_strong_bleed_and_unequal_levels() {
     assert!(s.der() < 0.10, "DER {}", s.der());
     assert!(s25.der() < 0.05, "DER at collar 0.25 {}", s25.der());
     assert!(s.overlap_recall() > 0.8 && s.overlap_precision() > 0.8, "{s:?}");
+    // Synthetic voices on their own tracks, under strong bleed: none is taken for music.
+    assert_eq!(found.music, []);
     // The couplings were estimated from the recording: 10 dB of bleed, within 1.5 dB, also
     // those of the quietest speaker, who never stands 20 dB above the noise.
     let report = found.multitrack.unwrap();
@@ -337,6 +339,8 @@ fn ami_es2004a_headsets_against_the_word_reference() {
     let s25 = score(&reference, &found.annotation, found.duration, Delta::from_micros(250_000));
     println!("AMI ES2004a 750-810 s: DER collar 0 {:.4}, collar 0.25 {:.4}", s0.der(), s25.der());
     assert!(s0.der() < 0.19 && s25.der() < 0.13, "{}", s25.der());
+    // Four voices on their own headsets: none is taken for music.
+    assert_eq!(found.music, []);
     // The confident bar is never above the fixed one; three of the four wideband headsets keep
     // it (the quiet one gets less, with the same DER as under the fixed bar).
     let bars = &found.multitrack.as_ref().unwrap().vad_peak;

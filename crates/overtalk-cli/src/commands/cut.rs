@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use overtalk::cut::{self, edl, request, CutOptions, Edit, EventKind, Rate, Selection};
 use overtalk::Delta;
+use overtalk_audio::pipeline::TrackSpec;
 use overtalk_audio::render::{render_wav, CutRecording, CutRenderOptions};
 
 use crate::app::{Globals, Outcome};
@@ -141,15 +142,30 @@ fn duration(s: &str, flag: &str) -> Result<Delta> {
     Ok(Delta::from_micros(secs.micros() / scale))
 }
 
-/// The recording the cut plays: `--audio`, else the `--track` files, else none.
-fn decode(args: &Args, tracks_arg: &[String]) -> Result<Option<CutRecording>> {
+/// The recording the cut plays: `--audio`, else the `--track` files (`specs`, each at its
+/// `--track-offset` on the common timeline), else none.
+fn decode(args: &Args, specs: &[TrackSpec]) -> Result<Option<CutRecording>> {
     if let Some(path) = &args.audio {
         return Ok(Some(CutRecording::decode_mixed(path)?));
     }
-    if tracks_arg.is_empty() {
+    if specs.is_empty() {
         return Ok(None);
     }
-    Ok(CutRecording::decode_tracks(&track_specs(None, tracks_arg, &[])?)?)
+    Ok(CutRecording::decode_tracks(specs)?)
+}
+
+/// The `--track NAME=FILE` values as specs, each at its `--track-offset` (`offsets`).
+fn placed_tracks(tracks: &[String], offsets: &[(String, Delta)]) -> Result<Vec<TrackSpec>> {
+    if tracks.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut specs = track_specs(None, tracks, &[])?;
+    for (name, offset) in offsets {
+        for spec in specs.iter_mut().filter(|s| &s.name == name) {
+            spec.offset = *offset;
+        }
+    }
+    Ok(specs)
 }
 
 /// Runs `cut`.
@@ -162,12 +178,10 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     if args.by.is_some() && args.events.is_empty() {
         bail!("--by goes with --events: it keeps one speaker's events in an evidence reel");
     }
-    if args.recordings.moves_tracks()? {
-        bail!(
-            "--track-offset: cut renders the --track files as they are and cannot move them on a \
-             common timeline; give files that start together"
-        );
-    }
+    // `--track-offset` places each `--track` file on the common timeline, as `detect` does;
+    // read before the tracks are set aside below.
+    let offsets = args.recordings.offsets()?;
+    let moved = offsets.iter().any(|(_, d)| *d != Delta::ZERO);
     if !(args.duck.is_finite() && args.duck <= 0.0) {
         bail!(
             "--duck is a gain in dB, 0 or below (-40 lowers the bleed by 40 dB), got {}",
@@ -179,8 +193,10 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     let tracks = if args.inputs.is_empty() {
         args.recordings.tracks.clone()
     } else {
+        args.recordings.track_offsets.clear();
         std::mem::take(&mut args.recordings.tracks)
     };
+    let specs = placed_tracks(&tracks, &offsets)?;
     // One mixed recording as INPUT (diarized into who spoke when) is also what the cut plays.
     if let ([one], None, true) = (args.inputs.as_slice(), &args.audio, tracks.is_empty()) {
         if crate::input::is_audio(Path::new(one)) {
@@ -191,6 +207,19 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
         Some(f) => f,
         None => request::CutFormat::from_path(&args.output)?,
     };
+    // A cut list names each track's own file with times on the common timeline; an editor
+    // would read them on the file's timeline, off by the offset. Rendering moves the samples.
+    let track_media = args.media.is_none() && args.audio.is_none() && !specs.is_empty();
+    let track_angles = args.follow_speaker && args.camera.is_empty();
+    if moved && format != request::CutFormat::Wav && (track_media || track_angles) {
+        bail!(
+            "--track-offset: a cut list would name each --track file with times of the common \
+             timeline, which an editor reads on the file's own timeline; render the cut \
+             (-o FILE.wav), or name media on the common timeline with --media PATH or --audio \
+             FILE{}",
+            if track_angles { " (and the angles with --camera NAME=FILE)" } else { "" }
+        );
+    }
     let selection = if !args.without.is_empty() {
         Selection::Without(args.without.clone())
     } else if !args.only.is_empty() {
@@ -226,8 +255,8 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     if let Some(a) = &args.audio {
         sources.push(Source::File(a.clone()));
     }
-    for spec in track_specs(None, &tracks, &[]).unwrap_or_default() {
-        sources.push(Source::File(spec.path));
+    for spec in &specs {
+        sources.push(Source::File(spec.path.clone()));
     }
     let target = Target::from_arg(Some(&args.output));
     target.check_not_input(&sources)?;
@@ -251,7 +280,7 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
         }
         None => None,
     };
-    let decoded = decode(&args, &tracks)?;
+    let decoded = decode(&args, &specs)?;
     if format == request::CutFormat::Wav && decoded.is_none() {
         bail!(
             "-o {}: rendering needs the recording: give --audio FILE or --track NAME=FILE",
@@ -271,10 +300,9 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     let source = request::MediaChoice {
         media: args.media.clone(),
         audio: args.audio.as_ref().map(|a| a.to_string_lossy().into_owned()),
-        tracks: track_specs(None, &tracks, &[])
-            .unwrap_or_default()
-            .into_iter()
-            .map(|s| (s.name, s.path.to_string_lossy().into_owned()))
+        tracks: specs
+            .iter()
+            .map(|s| (s.name.clone(), s.path.to_string_lossy().into_owned()))
             .collect(),
         decoded: decoded.as_ref().map(CutRecording::media_format),
     };

@@ -147,11 +147,6 @@ impl AudioArgs {
         parse_track_offsets(&self.tracks, &self.track_offsets)
     }
 
-    /// Whether an offset of `--track-offset` moves a track (one other than 0).
-    pub(crate) fn moves_tracks(&self) -> Result<bool> {
-        Ok(self.offsets()?.iter().any(|(_, d)| *d != Delta::ZERO))
-    }
-
     fn options(&self) -> Result<DetectOptions> {
         let vad = match (self.vad.as_deref(), &self.vad_model) {
             (Some(v), Some(_)) if !v.eq_ignore_ascii_case("silero") => {

@@ -302,7 +302,7 @@ fn audio_html(audio: Option<&Audio>) -> Result<(String, Option<&'static str>)> {
                     tracks.len(),
                     names.join(", "),
                     if tracks.iter().any(|t| t.offset != Delta::ZERO) {
-                        " Each track plays from its offset on the timeline (--track-offset) and is silent outside its own stretch; a track that ends after this player plays on to its end, and the play button of this player then pauses and resumes it."
+                        " Each track plays from its offset on the timeline (--track-offset) and is silent outside its own stretch; a track that ends after this player plays on to its end, its own controls (play, pause, seek) shown in this player's place until a seek or a click brings the timeline back within this player's stretch."
                     } else {
                         ""
                     }

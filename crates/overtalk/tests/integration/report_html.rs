@@ -373,8 +373,9 @@ fn embedded_and_linked_audio() {
              +1.000001 s): this player drives them all, and a track that drifts more than 50 ms \
              from it is re-aligned. Each track plays from its offset on the timeline \
              (--track-offset) and is silent outside its own stretch; a track that ends after \
-             this player plays on to its end, and the play button of this player then pauses and \
-             resumes it."
+             this player plays on to its end, its own controls (play, pause, seek) shown in this \
+             player's place until a seek or a click brings the timeline back within this \
+             player's stretch."
         ),
         "{html}"
     );
@@ -837,6 +838,50 @@ fn the_player_script_plays_a_track_on_past_the_transports_end() {
          Host play button: pause: 10.000 paused, 5.000 paused | timers \n\
          Host play button: resume: 10.000 paused, 5.000 playing | timers \n\
          after the end, Host play button: from the start: 0.000 playing, 0.000 paused | timers 2500.0"
+    );
+}
+
+/// The controls shown are the transport's (Host from 0 s, 10 s long; Guest from +5 s, 10 s
+/// long): when Host ends and Guest plays on, Guest's controls replace Host's, so the button
+/// shown says "pause" while Guest plays; Guest's own pause and play act on every track, a seek
+/// of Guest's bar into Host's stretch gives the transport and the controls back to Host, and
+/// so does playing Guest again after its end (from its own start, at 5 s on the timeline).
+#[test]
+fn the_player_script_shows_the_controls_of_the_track_playing_on() {
+    let html = report_with_tracks(&[("Host", 0), ("Guest", 5_000_000)]);
+    let body = r#"
+  var host = players[0], guest = players[1];
+  host.controls = true; guest.controls = false;
+  function at(timeline) { host.currentTime = timeline; host.fire('timeupdate'); }
+  function shown(what) {
+    state(what);
+    out.push('  controls ' + players.filter(function (p) { return p.controls; })
+      .map(function (p) { return p === host ? 'Host' : 'Guest'; }).join(' '));
+  }
+  host.fire('loadedmetadata');
+  play(0, 60000); host.fire('seeked'); at(5); due(); at(9.5); shown('at 9.5 s');
+  guest.currentTime = 5; host.finish(); shown('Host ended at 10 s');
+  guest.pause(); shown('Guest pause button');
+  guest.play(); shown('Guest play button');
+  guest.currentTime = 2; guest.fire('seeked'); shown('Guest seek bar to its 2 s');
+  play(12000, 60000); guest.fire('seeked'); shown('event at 12 s');
+  guest.finish(); shown('Guest ended at 15 s');
+  guest.play(); guest.fire('seeked'); shown('Guest play button after the end');
+"#;
+    let Some(out) = run_player(&html, "new Media(null, 10), new Media('5.000', 10)", body) else {
+        return;
+    };
+    assert_eq!(
+        out,
+        "at 9.5 s: 9.500 playing, 4.500 playing | timers \n  controls Host\n\
+         Host ended at 10 s: 10.000 paused, 5.000 playing | timers \n  controls Guest\n\
+         Guest pause button: 10.000 paused, 5.000 paused | timers \n  controls Guest\n\
+         Guest play button: 10.000 paused, 5.000 playing | timers \n  controls Guest\n\
+         Guest seek bar to its 2 s: 7.000 playing, 2.000 playing | timers \n  controls Host\n\
+         event at 12 s: 10.000 paused, 7.000 playing | timers \n  controls Guest\n\
+         Guest ended at 15 s: 10.000 paused, 10.000 paused | timers \n  controls Guest\n\
+         Guest play button after the end: 5.000 playing, 0.000 playing | timers \n  \
+         controls Host"
     );
 }
 

@@ -30,8 +30,18 @@
   // ends, or when a seek lands past its end, and plays to its own end; the first player then
   // stays at its end, and its play button pauses and resumes the track playing on. A seek
   // inside the first one's stretch gives the transport back to it.
+  //
+  // The controls shown are the transport's: when a track takes the transport over, its own
+  // controls replace the first player's (hidden, held at its end), so the play button shows
+  // "pause" while that track plays on, and its seek bar and speed are the ones that act; they
+  // go back to the first player with the transport.
   var followers = Array.prototype.slice.call(document.querySelectorAll('audio.overtalk-follower'));
   var transport = audio;
+  function hand(c) {
+    transport = c;
+    if (!followers.length) return;
+    [audio].concat(followers).forEach(function (a) { a.controls = a === c; });
+  }
   // The track's own time at timeline time t, and whether it sounds there (before its
   // metadata its length is unknown: it sounds from its start on). The first player holds the
   // timeline up to its end, its own start too (nothing sounds before every track's start).
@@ -60,7 +70,7 @@
     var c = pick(t);
     if (c !== transport) {
       var was = transport;
-      transport = c;
+      hand(c);
       if (was !== audio && !was.paused) was.pause();
       if (c !== audio && !audio.paused) audio.pause();
     }
@@ -121,7 +131,7 @@
   function ended() {
     var t = isFinite(transport.duration) ? endOf(transport) : now(), next = pick(t);
     if (next === transport || !covers(next, t)) { follow(true); return; }
-    transport = next;
+    hand(next);
     try {
       if (Math.abs(next.currentTime - localOf(next, t)) > 0.05) next.currentTime = localOf(next, t);
     } catch (e) { /* not seekable yet */ }
@@ -132,14 +142,36 @@
     follow(false);
   }
   if (audio && followers.length) {
+    // A track holding the transport whose own controls move it into the first player's
+    // stretch (a seek there, or play after its end, which starts it again from its own
+    // start) gives the transport back at that moment of the timeline, playing if it was.
+    var back = function (f) {
+      var t = now();
+      if (pick(t) === f || !covers(audio, t)) return false;
+      var was = !f.paused;
+      f.pause();
+      seek(t);
+      if (was && audio.paused) {
+        var p = audio.play();
+        if (p && p.catch) p.catch(function () {});
+      }
+      follow(true);
+      return true;
+    };
     followers.forEach(function (f) {
-      f.addEventListener('play', function () { if (f === transport) follow(true); });
+      f.addEventListener('play', function () { if (f === transport && !back(f)) follow(true); });
       f.addEventListener('pause', function () {
         if (f !== transport) return;
         if (f.ended) ended(); else follow(true);
       });
       f.addEventListener('ended', function () { if (f === transport) ended(); });
-      f.addEventListener('seeked', function () { if (f === transport) follow(true); });
+      f.addEventListener('seeked', function () { if (f === transport && !back(f)) follow(true); });
+      f.addEventListener('ratechange', function () {
+        if (f !== transport) return;
+        [audio].concat(followers).forEach(function (o) {
+          if (o !== f && o.playbackRate !== f.playbackRate) o.playbackRate = f.playbackRate;
+        });
+      });
       f.addEventListener('timeupdate', function () {
         if (f !== transport) return;
         if (stopAt !== null && now() >= stopAt) { f.pause(); stopAt = null; return; }
@@ -157,7 +189,7 @@
         var p = transport.paused ? transport.play() : (transport.pause(), null);
         if (p && p.catch) p.catch(function () {});
       } else {
-        transport = audio;
+        hand(audio);
         follow(true);
       }
     });
@@ -172,7 +204,7 @@
       // the tracks play on if they were playing.
       if (!(audio.currentTime < audio.duration)) return;
       var old = transport, was = !old.paused;
-      transport = audio;
+      hand(audio);
       if (was) old.pause();
       if (was && audio.paused) {
         var p = audio.play();
@@ -182,7 +214,9 @@
     });
     audio.addEventListener('timeupdate', function () { if (transport === audio) follow(false); });
     audio.addEventListener('ratechange', function () {
-      followers.forEach(function (f) { f.playbackRate = audio.playbackRate; });
+      followers.forEach(function (f) {
+        if (f.playbackRate !== audio.playbackRate) f.playbackRate = audio.playbackRate;
+      });
       follow(true);
     });
     Array.prototype.forEach.call(document.querySelectorAll('input.overtalk-mute'), function (box) {
