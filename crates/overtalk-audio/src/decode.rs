@@ -844,6 +844,12 @@ pub struct Decoder {
     timeline: Option<timeline::Timeline>,
     /// Frames of silence still to deliver for a gap in the timestamps.
     gap_left: u64,
+    /// The gap is a drop to count ([`DecodeStats::gaps`]), not the rest of a corrupt packet
+    /// whose length the container does not give; counted once its first frame is delivered.
+    gap_is_drop: bool,
+    gap_counted: bool,
+    /// The last packet of the track was corrupt (replaced by silence).
+    after_corrupt: bool,
     /// A fragmented MP4's jumps of decode time (`tfdt`) that symphonia's timestamps do not
     /// carry: the index of the first sample after each, and the jump in media ticks
     /// ([`mp4_frags::Fragments::jumps`]).
@@ -1197,7 +1203,7 @@ impl Decoder {
                 // The fragments read are the length, not a length declared beforehand: a cut is
                 // told by where the file ends (`cut`). Their durations may also span a gap the
                 // samples do not fill (ffmpeg starts audio late with a long first sample), which
-                // is no truncation.
+                // the decoder fills with silence (the `timeline` submodule): no truncation.
                 exact = false;
             } else if let Some(layout) =
                 input.seeker().ok().and_then(|mut r| mp4_frags::layout(&mut r))
@@ -1378,6 +1384,9 @@ impl Decoder {
             lead_left: info.lead,
             timeline: None,
             gap_left: 0,
+            gap_is_drop: false,
+            gap_counted: false,
+            after_corrupt: false,
             jumps: Default::default(),
             packets: 0,
             shift: 0,
@@ -1451,8 +1460,15 @@ impl Decoder {
                 self.buf.clear();
                 self.buf.resize(frames as usize * channels, 0.0);
                 self.gap_left -= frames;
+                if self.stats.frames == self.stats.leading_silence {
+                    // Before any audio: the track starts late on the file's timeline (a
+                    // fragmented MP4's long first sample), as an edit list's empty edit says.
+                    self.stats.leading_silence += frames;
+                } else if self.gap_is_drop {
+                    self.stats.gaps += u64::from(!std::mem::replace(&mut self.gap_counted, true));
+                    self.stats.gap_frames += frames;
+                }
                 self.stats.frames += frames;
-                self.stats.gap_frames += frames;
                 return Ok(Some(Block {
                     samples: &self.buf,
                     channels,
@@ -1630,6 +1646,7 @@ impl Decoder {
             self.shift = self.shift.saturating_add(jump);
         }
         self.packets += 1;
+        let after_corrupt = std::mem::take(&mut self.after_corrupt);
         match decoder.decode(&packet) {
             Ok(decoded) => {
                 let channels = decoded.spec().channels().count();
@@ -1654,15 +1671,23 @@ impl Decoder {
                 decoded.copy_to_vec_interleaved::<f32>(&mut self.buf);
             }
             Err(SymError::DecodeError(_)) => {
-                // Keep later times right: a corrupt packet becomes silence of its length.
+                // Keep later times right: a corrupt packet becomes silence of its length (in
+                // the time base's ticks, frames for containers without a timeline; where the
+                // container gives no length, the next packet's timestamp fills the rest).
                 self.stats.bad_packets += 1;
-                let frames = usize::try_from(packet.dur.get()).unwrap_or(0).min(1 << 20);
+                let ticks = packet.dur.get();
+                let frames = self.timeline.as_ref().map_or(ticks, |t| t.frames_in(ticks));
+                let frames = usize::try_from(frames).unwrap_or(0).min(1 << 20);
                 self.buf.clear();
                 self.buf.resize(frames * self.info.channels.max(1), 0.0);
+                self.after_corrupt = true;
             }
             Err(e) => return Err(self.positioned(e)),
         }
-        if let Some(timeline) = &mut self.timeline {
+        // Packets past where the audio ends (encoder padding, an edit that ends early) are
+        // not placed: a gap or a reset there would be a note about audio not delivered.
+        let ended = self.end.is_some_and(|end| self.stats.frames >= end);
+        if let Some(timeline) = self.timeline.as_mut().filter(|_| !ended) {
             let frames = (self.buf.len() / self.info.channels.max(1)) as u64;
             // A gap longer than the recording may still grow is a damaged timestamp, not a
             // drop to fill.
@@ -1671,7 +1696,9 @@ impl Decoder {
                 timeline::Placement::Follows => {}
                 timeline::Placement::Reset => self.stats.clock_resets += 1,
                 timeline::Placement::Gap(gap) => {
-                    self.stats.gaps += 1;
+                    // The rest of a corrupt packet without a length is no drop.
+                    self.gap_is_drop = !after_corrupt;
+                    self.gap_counted = false;
                     self.gap_left = gap;
                     std::mem::swap(&mut self.buf, &mut self.held);
                     return Ok(Fill::Gap);

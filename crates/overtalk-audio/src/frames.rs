@@ -417,8 +417,8 @@ pub fn smooth_runs(
 ///
 /// ```text
 /// track     ████████░░░░░░░░░░████      gap of 10 frames, min_silence 14, overlap_silence 6
-/// others    ░░░░░░░░░░░░██████████
-///                        ▲ frame 6 of the gap, the others speak: the gap stays open
+/// others    ░░░░░░░███████████████      on as the gap begins (frame 8)
+///                         ▲ frame 6 of the gap, the others speak: the gap stays open
 /// out       ████████░░░░░░░░░░████
 /// others    ░░░░░░░░░░██░░░░░░░░░░      they speak only before frame 6 of the gap
 /// out       ██████████████████████      closed, as by smooth_runs
@@ -435,7 +435,8 @@ pub fn smooth_runs_in_overlap(
 ) -> Vec<(usize, usize)> {
     let fill = grid.frames_in(min_silence, Rounding::Ceil);
     let keep = grid.frames_in(min_speech, Rounding::Ceil);
-    let confirm = grid.frames_in(overlap_silence, Rounding::Ceil).max(1);
+    // Whole frames, as the causal detector counts them.
+    let confirm = grid.frames_in(overlap_silence, Rounding::Floor).max(1);
     let mut runs: Vec<(usize, usize)> = Vec::new();
     for (s, e) in active_runs(active) {
         match runs.last_mut() {

@@ -228,8 +228,7 @@ pub(super) fn fragments(r: &mut (impl Read + Seek), track_id: u32, rate: u32) ->
     let mut samples = listed_samples;
     let mut expected = (listed_samples > 0).then_some(listed);
     let mut jumps = Vec::new();
-    // Ticks the decode times jump ahead in all, for the track's length.
-    let mut ahead = 0u64;
+    let mut origin = None::<u64>;
     // The track's default sample duration, when a fragment's header does not set one.
     let trex_duration = children(mvex)
         .filter(|(k, _)| k == b"trex")
@@ -295,18 +294,19 @@ pub(super) fn fragments(r: &mut (impl Read + Seek), track_id: u32, rate: u32) ->
                 continue;
             }
             let (count, duration) = traf_duration(traf, trex_duration)?;
-            if let (Some(time), Some(at)) = (child(traf, b"tfdt").and_then(decode_time), expected) {
+            let time = child(traf, b"tfdt").and_then(decode_time);
+            if let (Some(time), Some(at)) = (time, expected) {
                 // A jump beyond what a timestamp counts is a damaged time, not a drop.
                 let jump = i64::try_from(i128::from(time) - i128::from(at)).unwrap_or(0);
                 if jump != 0 && jumps.len() < MAX_JUMPS {
                     jumps.push((samples, jump));
-                    ahead = ahead.saturating_add(u64::try_from(jump).unwrap_or(0));
                 }
-                expected = Some(time.saturating_add(duration));
-            } else {
-                let time = child(traf, b"tfdt").and_then(decode_time);
-                expected = Some(time.unwrap_or(ticks).saturating_add(duration));
             }
+            // A fragment without a decode time follows the one before it.
+            let start = time.or(expected).unwrap_or(ticks);
+            // The timeline's origin: the first fragment's start less the samples before it.
+            origin.get_or_insert(start.saturating_sub(ticks));
+            expected = Some(start.saturating_add(duration));
             ticks = ticks.checked_add(duration)?;
             samples = samples.checked_add(count)?;
         }
@@ -317,7 +317,12 @@ pub(super) fn fragments(r: &mut (impl Read + Seek), track_id: u32, rate: u32) ->
         // recording stopped (or the file was cut) before its first fragment.
         out.cut = Some(Cut { len, at: len, place: Place::Before(*b"moof") });
     }
-    out.frames = to_frames(u128::from(ticks) + u128::from(ahead), media_scale)?;
+    // The samples' durations, or further when the decode times jumped ahead in all (the end
+    // of the last fragment on their timeline, from the origin); a damaged time too far ahead
+    // to count in frames leaves the durations.
+    let on_timeline = expected.unwrap_or(0).saturating_sub(origin.unwrap_or(0));
+    out.frames = to_frames(u128::from(on_timeline.max(ticks)), media_scale)
+        .or_else(|| to_frames(u128::from(ticks), media_scale))?;
     out.jumps = jumps;
     Some(out)
 }
@@ -501,8 +506,8 @@ mod tests {
         );
         let x = fragments(&mut Cursor::new(&f), 2, 48_000).unwrap();
         assert_eq!(x.jumps, [(4, 1000), (12, -500)]);
-        // The length counts the time jumped ahead (and not back).
-        assert_eq!(x.frames, 16 * 1024 + 1000);
+        // The length counts the net time jumped ahead (1000 − 500).
+        assert_eq!(x.frames, 16 * 1024 + 500);
         // The first fragment's time is the origin: a stream cut from a long one starts at 0.
         let g = file(None, &[timed(2, 90_000_000, run(4)), timed(2, 90_004_096, run(4))]);
         let y = fragments(&mut Cursor::new(&g), 2, 48_000).unwrap();
@@ -516,6 +521,19 @@ mod tests {
         let k = file(None, &[timed(2, 0, run(2)), traf(2, None, run(2)), timed(2, 4096, run(2))]);
         let w = fragments(&mut Cursor::new(&k), 2, 48_000).unwrap();
         assert!(w.jumps.is_empty());
+        // After a jump, a fragment without a decode time follows the jumped one: the next
+        // decode time is no second jump, and the length counts the jump once.
+        let j = file(
+            None,
+            &[
+                timed(2, 0, run(2)),
+                timed(2, 3048, run(2)),
+                traf(2, None, run(2)),
+                timed(2, 7144, run(2)),
+            ],
+        );
+        let u = fragments(&mut Cursor::new(&j), 2, 48_000).unwrap();
+        assert_eq!((u.jumps.as_slice(), u.frames), (&[(2, 1000)][..], 8 * 1024 + 1000));
         // A hostile time further ahead than a jump can count is no jump, not an overflow.
         let m = file(None, &[timed(2, 0, run(2)), timed(2, u64::MAX, run(2))]);
         let v = fragments(&mut Cursor::new(&m), 2, 48_000).unwrap();

@@ -72,6 +72,11 @@ impl Timeline {
         Some(Timeline { numer, denom, rate, anchor: None, decoded: 0, last: None, tolerance })
     }
 
+    /// Frames at the decoder's rate in `ticks` of the time base (a packet's length), rounded.
+    pub fn frames_in(&self, ticks: u64) -> u64 {
+        u64::try_from(self.frames(i128::from(ticks))).unwrap_or(u64::MAX)
+    }
+
     /// Frames at the decoder's rate in `ticks` of the time base, rounded; saturating.
     fn frames(&self, ticks: i128) -> i128 {
         let scaled = ticks * i128::from(self.numer) * i128::from(self.rate);

@@ -554,7 +554,10 @@ fn a_fragmented_mp4_whose_first_sample_spans_a_gap_is_not_truncated() {
     // The gap, then 44 packets of 1024 frames (the first packet's are the priming).
     assert_eq!(x.len(), 65_092 + 44 * 1024);
     assert!(x[..65_092].iter().all(|&v| v == 0.0));
-    assert_eq!((d.stats().gaps, d.stats().gap_frames, d.stats().clock_resets), (1, 65_092, 0));
+    // Before any audio, the gap is where the track starts, as an edit list's empty edit says
+    // (a late start, not a drop).
+    let s = d.stats();
+    assert_eq!((s.leading_silence, s.gaps, s.gap_frames, s.clock_resets), (65_092, 0, 0, 0));
     assert!((onset(&x, 44_100) - 1.776).abs() < 0.001, "{}", onset(&x, 44_100));
 }
 
@@ -712,4 +715,63 @@ fn a_jump_in_the_fragments_decode_times_is_filled_with_silence() {
     assert_eq!((l, r), (pl, pr + 0.5));
     // The samples after the jump are those of the clip, 22 050 frames later.
     assert_eq!(&right[18_432 - 1024 + 22_050..], &ch[1][18_432 - 1024..]);
+}
+
+/// Writes `bytes` to a file in a new temporary directory (kept alive by the guard).
+fn written(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join(name);
+    std::fs::write(&p, bytes).unwrap();
+    (dir, p)
+}
+
+/// A gap after where the audio ends (`burst.gap.m4a` with its edit list ending at 0.3 s,
+/// before the drop at 0.418 s) is not delivered, and not reported.
+#[test]
+fn a_gap_past_the_end_of_the_audio_is_not_reported() {
+    let mut bytes = std::fs::read(data("burst.gap.m4a")).unwrap();
+    let at = bytes.windows(4).position(|w| w == b"elst").unwrap();
+    // Version 0, one entry: segment duration (movie ticks, 1/1000 s), media time.
+    assert_eq!(&bytes[at + 4..at + 20], &[0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 5, 0xdc, 0, 0, 4, 0]);
+    bytes[at + 12..at + 16].copy_from_slice(&300u32.to_be_bytes());
+    let (_dir, p) = written("ends.m4a", &bytes);
+    let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
+    let mut n = 0;
+    while let Some(b) = d.next_block().unwrap() {
+        n += b.frames();
+    }
+    let s = d.stats();
+    assert_eq!((n, s.gaps, s.gap_frames, s.clock_resets), (13_230, 0, 0, 0));
+}
+
+/// A corrupt packet in Matroska, whose blocks give no length: the silence that replaces it
+/// runs to the next packet's timestamp, counted as the corrupt packet (one of them), not as
+/// audio the recorder dropped. `burst.opus.mkv` with one block's Opus packet made invalid
+/// (code 3, no frames).
+#[test]
+fn a_corrupt_packet_without_a_length_is_no_drop() {
+    let clean = std::fs::read(data("burst.opus.mkv")).unwrap();
+    // The tenth one-byte-sized SimpleBlock (0xA3, size 7) of track 1: track, timecode (2),
+    // flags, then the 3 bytes of the packet.
+    let blocks: Vec<usize> =
+        (0..clean.len() - 3).filter(|&i| clean[i..i + 3] == [0xA3, 0x87, 0x81]).collect();
+    assert!(blocks.len() >= 10);
+    let at = blocks[9] + 6;
+    let mut bytes = clean.clone();
+    bytes[at] |= 3;
+    bytes[at + 1] = 0;
+    let (_dir, p) = written("bad.mkv", &bytes);
+    let length = |p: &std::path::Path| {
+        let mut d = Decoder::open(p, &DecodeOptions::default()).unwrap();
+        let mut n = 0;
+        while let Some(b) = d.next_block().unwrap() {
+            n += b.frames();
+        }
+        (n, d.stats())
+    };
+    let (n, s) = length(&p);
+    let (clean_n, _) = length(&data("burst.opus.mkv"));
+    assert_eq!((s.bad_packets, s.gaps, s.gap_frames, s.clock_resets), (1, 0, 0, 0));
+    // The same length, within Matroska's millisecond timestamps.
+    assert!(n.abs_diff(clean_n) <= 48, "{n} vs {clean_n}");
 }
