@@ -123,7 +123,10 @@
 //!
 //! The names read so are listed in a note. These are notes, not repairs: the text is well
 //! formed and only its reading is chosen, so `--strict` reads the file the same. The same
-//! names open the turns under a time on its own line (Google Meet's blocks).
+//! names open the turns under a time on its own line (Google Meet's blocks). A lower-case label
+//! alone on its line, the words below (`interviewer`, then the question), is read as `name:
+//! words` by the same evidence and more: the labels open half or more of the text's
+//! paragraphs (`lower_alone_labels`).
 //!
 //! # Ends are estimated
 //!
@@ -532,6 +535,8 @@ pub(crate) fn speech_turns(text: &str) -> bool {
     let text = stacked.as_deref().unwrap_or(text);
     let colons = colon_labels(text);
     let text = colons.as_deref().unwrap_or(text);
+    let alone = lower_alone_labels(text);
+    let text = alone.as_deref().unwrap_or(text);
     let (mut turns, mut words, mut ended) = (0usize, 0usize, 0usize);
     let labels = Labels::of(text);
     let starts: Vec<(&str, &str)> = text
@@ -1132,6 +1137,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // `Name:` labels in emphasis or alone on their line (web pages): read as `Name: text`.
     let colons = colon_labels(text);
     let text = colons.as_deref().unwrap_or(text);
+    // Lower-case labels alone on their line (`interviewer`, the words below): `name: words`.
+    let alone = lower_alone_labels(text);
+    let text = alone.as_deref().unwrap_or(text);
     if let Some(late) = late_times(text) {
         return read_untimed(text, Some(late), ctx);
     }
@@ -2598,6 +2606,109 @@ fn colon_labels(text: &str) -> Option<String> {
     let kept: usize = all.iter().map(|(l, e)| l.len() + e.len()).sum();
     joined.push_str(&text[kept..]);
     Some(joined)
+}
+
+/// The name of a lower-case label alone on its line (`interviewer`, `respondent 2`, also
+/// `interviewer:`): the shape of [`lower_label`] without words after it, or `None`.
+fn lower_alone(line: &str) -> Option<&str> {
+    let t = line.trim().trim_start_matches('\u{feff}');
+    let name = t.strip_suffix(':').unwrap_or(t).trim_end();
+    if name.is_empty() || name.contains(':') || name.len() > MAX_NAME_CHARS {
+        return None;
+    }
+    lower_label(&format!("{name}:")).is_some().then_some(name)
+}
+
+/// The text of a transcript whose labels are in lower case and alone on their line, the words
+/// under them (qualitative-research exports and interview notes: `interviewer`, then the
+/// question; `respondent`, then the answer), with each such label joined to its first line of
+/// words as `name: words` (that line left blank, so line numbers stay the file's), to be read
+/// as the file's lower-case labels ([`LowerLabels`]). One line cannot tell such a label from
+/// a short line of prose (`yes`, `well`), so the whole file decides, as for `name: text`:
+///
+/// - a label is a [`lower_label`] name alone on its line (a colon after it allowed), with a
+///   line of words below it that is no such name, no `Name:` label and no header with a time;
+/// - only names that label two lines or more count, two names or more, and the turns change
+///   speaker between them at least twice;
+/// - the labels open half or more of the text's parts (its paragraphs, and the turns that
+///   start inside one), and the names that come once are no more than the labels that
+///   recur: prose with a few short lines of its own stays prose.
+///
+/// ```text
+/// interviewer                       -> interviewer: so how did you come to the garden?
+/// so how did you come to the garden?   (blank)
+///
+/// respondent                        -> respondent: a neighbour brought me.
+/// a neighbour brought me.              (blank)
+/// ```
+///
+/// `None` when the text has no such labels.
+fn lower_alone_labels(text: &str) -> Option<String> {
+    let all: Vec<(&str, &str)> = split_lines(text).take(100_000).collect();
+    let blank = |k: usize| all[k].0.trim().is_empty();
+    // Each label: its line, the line of its words, its name.
+    let mut found: Vec<(usize, usize, &str)> = Vec::new();
+    let mut k = 0;
+    while k < all.len() {
+        let Some(name) = lower_alone(all[k].0) else {
+            k += 1;
+            continue;
+        };
+        let below = (k + 1..all.len()).find(|&j| !blank(j));
+        let words = below.map(|j| unmark(all[j].0.trim()));
+        let said = words.as_deref().is_some_and(|w| {
+            lower_alone(w).is_none()
+                && name_colon(w).is_none_or(|(n, _)| !capitalised(n))
+                && header(w).is_none()
+        });
+        match below {
+            Some(j) if said => {
+                found.push((k, j, name));
+                k = j + 1;
+            }
+            _ => k += 1,
+        }
+    }
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for &(_, _, name) in &found {
+        *counts.entry(name).or_default() += 1;
+    }
+    let recurs = |name: &str| counts.get(name).is_some_and(|&c| c >= 2);
+    let labels: Vec<&(usize, usize, &str)> = found.iter().filter(|f| recurs(f.2)).collect();
+    let once = found.len() - labels.len();
+    let names = counts.values().filter(|&&c| c >= 2).count();
+    let changes = labels.windows(2).filter(|w| w[0].2 != w[1].2).count();
+    if names < 2 || changes < 2 || once > labels.len() {
+        return None;
+    }
+    // The text's parts: each paragraph (after a blank line or at the start), but the words
+    // of a label written a blank line below it, and each label inside a paragraph.
+    let starts: HashSet<usize> = labels.iter().map(|l| l.0).collect();
+    let words: HashSet<usize> = labels.iter().map(|l| l.1).collect();
+    let parts = (0..all.len())
+        .filter(|&k| !blank(k))
+        .filter(|&k| {
+            let opens = k == 0 || blank(k - 1);
+            (opens && !words.contains(&k)) || starts.contains(&k)
+        })
+        .count();
+    if 2 * labels.len() < parts {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut joined: HashMap<usize, String> = HashMap::new();
+    for &&(at, below, name) in &labels {
+        joined.insert(at, format!("{name}: {}", all[below].0.trim()));
+        joined.insert(below, String::new());
+    }
+    for (k, (line, ending)) in all.iter().enumerate() {
+        out.push_str(joined.get(&k).map_or(*line, String::as_str));
+        out.push_str(ending);
+    }
+    // Lines past the first 100 000 are kept as they are.
+    let kept: usize = all.iter().map(|(l, e)| l.len() + e.len()).sum();
+    out.push_str(&text[kept..]);
+    Some(out)
 }
 
 /// The name a Markdown heading holds when it is a name alone (`### Interviewer`, `## Ana
@@ -4137,5 +4248,36 @@ mod tests {
         assert!(!is_markup("We all stopped transcription"));
         assert!(!is_markup("So then the team that was paid for it stopped transcription"));
         assert!(!is_markup("started transcription"));
+    }
+
+    /// Lower-case labels alone on their line, the words below, are labels when the whole file
+    /// says so: names that recur, two of them alternating, opening half the text's parts.
+    #[test]
+    fn lower_case_labels_alone_on_their_line() {
+        let interview = "interviewer\nhow did it start?\n\nrespondent\nslowly.\n\n\
+                         interviewer:\nand then?\n\nrespondent\nit grew.\n";
+        assert_eq!(
+            lower_alone_labels(interview).as_deref(),
+            Some(
+                "interviewer: how did it start?\n\n\nrespondent: slowly.\n\n\n\
+                 interviewer: and then?\n\n\nrespondent: it grew.\n\n"
+            )
+        );
+        assert_eq!(lower_alone("respondent 2"), Some("respondent 2"));
+        assert_eq!(lower_alone("interviewer:"), Some("interviewer"));
+        for not in ["Interviewer", "note", "so we left", "e.g.", "10:30", "a b c"] {
+            assert_eq!(lower_alone(not), None, "{not}");
+        }
+        // Short lines of prose that recur: most paragraphs open with no such line.
+        let prose =
+            "It rained all week, and the river rose.\n\nyes\nit did.\n\nThe town waited.\n\n\
+                     no\nnot yet.\n\nThe water came on Sunday.\n\nyes\nit came.\n\n\
+                     Nobody slept.\n\nno\nnobody.\n\nThen it fell.\n\nIt was over.\n";
+        assert_eq!(lower_alone_labels(prose), None);
+        // One name alone, or names that never change hands, label no one.
+        assert_eq!(lower_alone_labels("ana\nhi.\n\nana\nso.\n\nana\nbye.\n"), None);
+        assert_eq!(lower_alone_labels("ana\nhi.\n\nbo\nhello.\n"), None);
+        // A label whose next line is another label or a `Name:` line has no words.
+        assert_eq!(lower_alone_labels("ana\nbo\nhi.\n\nana\nBo: no.\n\nbo\nyes.\n"), None);
     }
 }

@@ -1335,3 +1335,41 @@ fn teams_notes_that_the_transcription_started_and_stopped_are_no_words() {
         "{warnings:?}"
     );
 }
+
+/// Labels in lower case alone on their line, the words below (a qualitative-research export:
+/// `interviewer`, then the question). Read before: "cannot tell the format". Now the labels
+/// that recur and alternate open the turns (`interviewer:` with a colon too); a short line
+/// that comes once (`yes`) stays words of the turn above.
+#[test]
+fn lower_case_labels_alone_on_their_line() {
+    let out = fixture("lowercase_labels_alone.txt");
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("interviewer", 3),
+            ("respondent", 6),
+            ("interviewer", 10),
+            ("respondent", 13),
+            ("interviewer", 19),
+        ])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    let said: Vec<String> = t.untimed().iter().map(|u| u.content.display_text()).collect();
+    assert_eq!(
+        said,
+        [
+            "so tell me how you first came to the garden.",
+            "a neighbour brought me, the first spring after we moved here.\ni didn't know anyone.",
+            "and what kept you coming back?",
+            "the people, mostly.\nyes\nand the tomatoes, we had a very good year.",
+            "thank you.",
+        ]
+    );
+    let has = |s: &str| warnings.iter().any(|w| w.contains(s));
+    assert!(has("lower-case labels read as speakers' names, as they recur at the start of lines and alternate: `interviewer` (3), `respondent` (2)"), "{warnings:?}");
+    assert!(
+        has("line 1, column 1: 1 line(s) above the first speaker's turn skipped"),
+        "{warnings:?}"
+    );
+}
