@@ -92,7 +92,8 @@
 //! I rise…`, or before a dash, the Australian `Mr ALBANESE —because…`), `Name:` labels in
 //! Markdown bold or alone on their line above the words (a web page's transcript, Rev's
 //! export without times; `colon_labels`) or as Markdown headings that recur (`### Interviewer`
-//! above the words; `heading_labels`), an anonymised participant's label in square brackets
+//! above the words, when the words under them read as turns; `heading_labels`), an anonymised
+//! participant's label in square brackets
 //! (`[Int2]: …`; `bracketed_label`), a witness sworn in mixed case, over two lines or in a `Witness:` field, a press briefing's `Q` lines
 //! (`press_question`), a committee's `Q12 Chair:` numbers taken off, headings in capitals and
 //! Hansard's column marks skipped. Times too few to place the turns (a stray time stamp; the
@@ -2732,16 +2733,25 @@ fn heading_name(t: &str) -> Option<&str> {
 /// Read as markup, every such heading was skipped and the whole interview was one turn, or
 /// no transcript at all.
 ///
+/// Headings that recur and alternate are not yet speakers: a flat document repeats its
+/// sections too (a page of two recipes, `## Ingredients` and `## Method` twice). The text
+/// under them must also read as turns ([`heading_turns`]): few of those blocks are lists,
+/// tables or code (a recipe's ingredients), and a name is a speaker's role (`Interviewer`,
+/// `Speaker 1`, `P2`; [`SPEAKER_ROLES`]) or a quarter of the blocks read as speech (a
+/// question, the first person, an answer's first word such as `yes` or `well`).
+///
 /// ```text
 /// ### Interviewer            -> Interviewer: Het is eigenlijk goed om…
 /// Het is eigenlijk goed om…     (joined to the label, [`colon_labels`])
 /// ### Systems Developer      -> Systems Developer: Wat maakt dat…
 /// ```
 fn heading_labels<'a>(lines: impl Iterator<Item = &'a str>) -> HashSet<String> {
-    // Each heading's level and the name it holds.
+    let lines: Vec<&str> = lines.collect();
+    // Each heading's level, the name it holds and its line.
     let mut seq: Vec<(usize, Option<&str>)> = Vec::new();
+    let mut at: Vec<usize> = Vec::new();
     let mut counts: HashMap<&str, usize> = HashMap::new();
-    for line in lines {
+    for (k, line) in lines.iter().enumerate() {
         let t = line.trim().trim_start_matches('\u{feff}');
         if !(t.starts_with('#') && t.trim_start_matches('#').starts_with([' ', '\t'])) {
             continue;
@@ -2751,6 +2761,7 @@ fn heading_labels<'a>(lines: impl Iterator<Item = &'a str>) -> HashSet<String> {
             *counts.entry(n).or_default() += 1;
         }
         seq.push((t.len() - t.trim_start_matches('#').len(), name));
+        at.push(k);
     }
     let recurs = |n: &Option<&str>| n.is_some_and(|n| counts[n] >= 2);
     let named: Vec<&str> = seq.iter().filter(|(_, n)| recurs(n)).flat_map(|(_, n)| *n).collect();
@@ -2767,7 +2778,147 @@ fn heading_labels<'a>(lines: impl Iterator<Item = &'a str>) -> HashSet<String> {
     if seq[first..last].iter().any(|(l, n)| *l < level && !recurs(n)) {
         return HashSet::new();
     }
-    names
+    // The lines under each label, up to the next heading.
+    let blocks: Vec<&[&str]> = labels
+        .iter()
+        .map(|&i| &lines[at[i] + 1..at.get(i + 1).copied().unwrap_or(lines.len())])
+        .collect();
+    if heading_turns(&names, &blocks) {
+        names
+    } else {
+        HashSet::new()
+    }
+}
+
+/// Last words of a speaker's role in an interview, a meeting or a hearing (`Interviewer`,
+/// `Respondent`, `Speaker 1`, `Systems Developer`): a heading that names one is a speaker's
+/// label ([`heading_turns`]).
+const SPEAKER_ROLES: &[&str] = &[
+    "interviewer",
+    "interviewee",
+    "respondent",
+    "participant",
+    "speaker",
+    "host",
+    "co-host",
+    "cohost",
+    "guest",
+    "moderator",
+    "narrator",
+    "panelist",
+    "panellist",
+    "caller",
+    "reporter",
+    "presenter",
+    "facilitator",
+    "researcher",
+    "student",
+    "teacher",
+    "chair",
+    "witness",
+    "counsel",
+    "judge",
+    "doctor",
+    "patient",
+    "client",
+    "therapist",
+    "developer",
+    "manager",
+    "engineer",
+    "designer",
+    "audience",
+];
+
+/// First words of an answer or a backchannel (`Yes.`, `Well, …`, `Hi.`): a block under a
+/// heading that opens with one reads as speech ([`heading_turns`]).
+const SPOKEN_OPENERS: &[&str] = &[
+    "yes",
+    "no",
+    "yeah",
+    "yep",
+    "nope",
+    "hi",
+    "hello",
+    "hey",
+    "okay",
+    "ok",
+    "right",
+    "sure",
+    "thanks",
+    "mhm",
+    "mm",
+    "hm",
+    "um",
+    "uh",
+    "well",
+    "so",
+    "oh",
+    "exactly",
+    "absolutely",
+];
+
+/// Words of the first person: a block under a heading with one reads as speech.
+const FIRST_PERSON: &[&str] = &["i", "i'm", "i've", "i'd", "i'll", "me", "my", "i’m", "i’ve"];
+
+/// Whether the blocks under headings that recur and alternate ([`heading_labels`]) read as
+/// speakers' turns: no more than a third of them mostly lists, tables or code (a recipe's
+/// ingredients, a changelog's entries), and a name a speaker's role or numbered (`Speaker 1`,
+/// `P2`; [`SPEAKER_ROLES`]) or a quarter of the blocks spoken: a question, a word of the first
+/// person ([`FIRST_PERSON`]), or an answer's first word ([`SPOKEN_OPENERS`]).
+fn heading_turns(names: &HashSet<String>, blocks: &[&[&str]]) -> bool {
+    let item = |l: &str| {
+        let t = l.trim();
+        let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+        let numbered =
+            digits > 0 && (t[digits..].starts_with(". ") || t[digits..].starts_with(") "));
+        numbered
+            || ["- ", "* ", "+ ", "|", "```", "~~~", "![", "    "]
+                .iter()
+                .any(|p| l.starts_with(p) || t.starts_with(p))
+    };
+    let listed = blocks
+        .iter()
+        .filter(|b| {
+            let text: Vec<&&str> = b.iter().filter(|l| !l.trim().is_empty()).collect();
+            let items = text.iter().filter(|l| item(l)).count();
+            !text.is_empty() && 2 * items > text.len()
+        })
+        .count();
+    if 3 * listed > blocks.len() {
+        return false;
+    }
+    let role = names.iter().any(|n| {
+        let words: Vec<String> = n.split_whitespace().map(str::to_lowercase).collect();
+        let numbered = words.last().is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()));
+        let word = if numbered && words.len() >= 2 {
+            &words[words.len() - 2]
+        } else {
+            &words[words.len() - 1]
+        };
+        // `P2`, `R1`, `Int3`: a few letters and a number, as anonymised interviews name people.
+        let letters = word.bytes().take_while(u8::is_ascii_alphabetic).count();
+        let coded = (1..=3).contains(&letters)
+            && word.len() > letters
+            && word.bytes().skip(letters).all(|b| b.is_ascii_digit());
+        SPEAKER_ROLES.contains(&word.as_str()) || coded
+    });
+    let spoken = blocks
+        .iter()
+        .filter(|b| {
+            let text = b.join(" ");
+            let words: Vec<String> = text
+                .split_whitespace()
+                .map(|w| {
+                    w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
+                        .to_lowercase()
+                })
+                .collect();
+            text.contains('?')
+                || words.iter().any(|w| FIRST_PERSON.contains(&w.as_str()))
+                || words.first().is_some_and(|w| SPOKEN_OPENERS.contains(&w.as_str()))
+        })
+        .count();
+    role || 4 * spoken >= blocks.len()
 }
 
 /// A label in Markdown emphasis at the start of `t`, without it: `**Ana Ruiz:** text` and
@@ -4279,5 +4430,32 @@ mod tests {
         assert_eq!(lower_alone_labels("ana\nhi.\n\nbo\nhello.\n"), None);
         // A label whose next line is another label or a `Name:` line has no words.
         assert_eq!(lower_alone_labels("ana\nbo\nhi.\n\nana\nBo: no.\n\nbo\nyes.\n"), None);
+    }
+
+    /// Headings that recur and alternate name speakers only when the text under them reads
+    /// as turns: a recipe's sections, lists under them, are no speakers.
+    #[test]
+    fn repeated_section_headings_are_no_speakers() {
+        let recipe = "# Two breads\n## Ingredients\n- 500 g flour\n- 10 g salt\n## Method\n\
+                      Mix and knead.\n## Ingredients\n- 400 g rye\n## Method\nBake it.\n";
+        assert!(heading_labels(recipe.lines()).is_empty());
+        // Prose under each, no role and nothing spoken: still sections.
+        let flat = "## Morning\nThe market opens.\n## Evening\nThe lights go on.\n\
+                    ## Morning\nThe bakery sells out.\n## Evening\nThe square empties.\n";
+        assert!(heading_labels(flat.lines()).is_empty());
+        // The same headings over a conversation: a question and the first person.
+        let spoken = "## Morning\nDid you sleep?\n## Evening\nI did not.\n\
+                      ## Morning\nWhy not?\n## Evening\nThe noise.\n";
+        assert_eq!(
+            heading_labels(spoken.lines()),
+            HashSet::from(["Morning".to_owned(), "Evening".to_owned()])
+        );
+        // Roles name speakers whatever the words; an anonymised `P2` too.
+        let roles = "### Interviewer\nThe background.\n### P2\nThe project.\n\
+                     ### Interviewer\nThe method.\n### P2\nThe results.\n";
+        assert_eq!(
+            heading_labels(roles.lines()),
+            HashSet::from(["Interviewer".to_owned(), "P2".to_owned()])
+        );
     }
 }
