@@ -63,7 +63,9 @@
 //!   one label (`**Jen Luker & Safia Abdalla** (laughing)`).
 //! - A header with a time range (`[00:00 - 00:05]`, `[0:00:00 --> 0:00:05]`, `[00:00 →
 //!   00:15]`) gives its paragraph's end too: that end is kept as written, not estimated, so
-//!   overlaps between such paragraphs are measured.
+//!   overlaps between such paragraphs are measured. Lines of ranges in hours and minutes, each
+//!   followed by an item's title and one after another, are an agenda, not a transcript: an
+//!   error (`schedule`).
 //! - A header without a name continues with the speaker of the paragraph before (Descript and
 //!   YouTube repeat times, not names); before any name the speaker is `unknown`, with one
 //!   [`WarningKind::MissingSpeaker`] warning.
@@ -611,6 +613,84 @@ fn enclosed_range(s: &str) -> Option<(Time, Time, &str)> {
     (end >= start).then_some((start, end, rest))
 }
 
+/// A time range that opens a line without brackets (`09:00–09:30 Welcome`, `09:30 - 10:15
+/// Keynote`): the start, the end and the rest after it, as [`enclosed_range`] reads the range
+/// in brackets.
+fn bare_range(l: &str) -> Option<(Time, Time, &str)> {
+    let time_len = |s: &str| s.bytes().take_while(|b| b.is_ascii_digit() || *b == b':').count();
+    let first = time_len(l);
+    let start = clock(&l[..first])?;
+    let after = l[first..].trim_start();
+    let sep = ["–", "—", "-", "to "].into_iter().find(|s| after.starts_with(s))?;
+    let second = after[sep.len()..].trim_start();
+    let len = time_len(second);
+    let end = clock(&second[..len])?;
+    let rest = &second[len..];
+    (rest.is_empty() || rest.starts_with(char::is_whitespace))
+        .then_some((start, end, rest))
+        .filter(|_| end >= start)
+}
+
+/// Where `text` is a schedule, not a transcript: an agenda's lines, each a time range and an
+/// item's title (`[09:00–09:30] Welcome and introductions`, `09:30-10:15 Keynote: Jane
+/// Doe`). Read as the time ranges of a diarized transcript (`[00:00 - 00:05] SPEAKER_00:
+/// …`), its items were turns of speakers named `Keynote` or `unknown`, with ends kept and
+/// overlap measured. A schedule, line by line:
+///
+/// - its ranges are clock times of day in hours and minutes (`H:MM` or `HH:MM`, no seconds
+///   or fraction, hours below 24) on five minutes (`09:00`, `10:15`), where a recording's
+///   ranges fall on any second and often carry a fraction (`[00:00:01.000 -->
+///   00:00:03.000]`);
+/// - each item's text is a title: twelve words or fewer, no sentence's end (`.`, `?`, `!`),
+///   and no label before a colon comes twice (a speaker's label comes back; `Keynote:` does
+///   not);
+/// - the ranges follow one another, each starting no earlier than the one above ends (they
+///   tile the day, with breaks between);
+///
+/// and the text has at least two such lines, no other header with a time and no speakers'
+/// turns without times ([`untimed_turns`]). The first such line (1-based) and how many.
+fn schedule(text: &str) -> Option<(usize, usize)> {
+    let mut items: Vec<(usize, Time, Time, &str)> = Vec::new();
+    for (k, (line, _)) in split_lines(text).enumerate().take(LATE_TIMES_LINES) {
+        let l = unheading(line.trim_start_matches('\u{feff}'));
+        if let Some((start, end, rest)) = enclosed_range(l).or_else(|| bare_range(l)) {
+            // The range as written, without the title after it.
+            let inner = &l[..l.len() - rest.len()];
+            items.push((k + 1, start, end, rest));
+            // Hours and minutes on five minutes, nothing finer.
+            let minutes = inner
+                .split(|c: char| !(c.is_ascii_digit() || c == ':' || c == '.' || c == ','))
+                .filter(|t| !t.is_empty());
+            for t in minutes {
+                let fields: Vec<&str> = t.split(':').collect();
+                let on_five = fields.len() == 2
+                    && fields[0].parse::<u32>().is_ok_and(|h| h < 24)
+                    && fields[1].len() == 2
+                    && fields[1].parse::<u32>().is_ok_and(|m| m % 5 == 0);
+                if !on_five {
+                    return None;
+                }
+            }
+        } else if header(&unmark(line)).is_some() {
+            return None;
+        }
+    }
+    if items.len() < 2 || untimed_turns(text).is_some() {
+        return None;
+    }
+    let mut labels: HashSet<&str> = HashSet::new();
+    for (i, &(_, start, _, rest)) in items.iter().enumerate() {
+        let title = rest.trim().trim_start_matches(['-', '–', '—', '|']).trim();
+        let sentence = title.ends_with(['.', '?', '!']) || title.split_whitespace().count() > 12;
+        let repeated = name_colon(title).is_some_and(|(name, _)| !labels.insert(name));
+        let follows = i == 0 || start >= items[i - 1].2;
+        if title.is_empty() || sentence || repeated || !follows {
+            return None;
+        }
+    }
+    Some((items[0].0, items.len()))
+}
+
 /// Longest time range looked for in a header ([`enclosed_range`]), in characters.
 const RANGE_WINDOW: usize = 48;
 
@@ -1141,6 +1221,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // Lower-case labels alone on their line (`interviewer`, the words below): `name: words`.
     let alone = lower_alone_labels(text);
     let text = alone.as_deref().unwrap_or(text);
+    if let Some((line, count)) = schedule(text) {
+        return Err(ctx.error(
+            line,
+            1,
+            format!("no speaker turns found: the {count} lines with a time range are a schedule, not a transcript (each a range of hours and minutes, then an item's title; no label comes back as a speaker's does, and the ranges follow one another)"),
+        ));
+    }
     if let Some(late) = late_times(text) {
         return read_untimed(text, Some(late), ctx);
     }
@@ -1397,7 +1484,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         return Err(ctx.error(
             skipped.map_or(1, |s| s.0),
             1,
-            "no paragraph with a start time (expected a header such as `Name (00:01:02):`, `Name: (01:02)`, `Speaker 1  0:04`, `[00:01:02] Name: text` or a time on its own line)",
+            "no speaker turns found: no paragraph with a start time (expected a header such as `Name (00:01:02):`, `Name: (01:02)`, `Speaker 1  0:04`, `[00:01:02] Name: text` or a time on its own line; or speakers' labels without times, `Name: text`, by two names or more, one of them twice)",
         ));
     } else {
         ctx.warn(Warning::new(WarningKind::Note, "no paragraphs in the input"))?;
@@ -4457,5 +4544,32 @@ mod tests {
             heading_labels(roles.lines()),
             HashSet::from(["Interviewer".to_owned(), "P2".to_owned()])
         );
+    }
+
+    /// A schedule's time ranges and titles are no transcript; a recording's ranges are.
+    #[test]
+    fn schedules_are_told_from_time_ranges_of_speech() {
+        let agenda = "Day one\n\n[09:00–09:30] Welcome\n[09:30-10:15] Keynote: Jane Doe\n\
+                      [10:30–12:00] Workshops\n";
+        assert_eq!(schedule(agenda), Some((3, 3)));
+        let bare = "09:00–09:30 Welcome\n09:30 - 10:15 Keynote: Jane Doe\n10:15 to 10:30 Break\n";
+        assert_eq!(schedule(bare), Some((1, 3)));
+        for speech in [
+            // Speakers' labels that come back.
+            "[00:00 - 00:05] SPEAKER_00: Hi\n[00:05 - 00:10] SPEAKER_01: Hello\n[00:10 - 00:15] SPEAKER_00: So\n",
+            // Seconds and fractions.
+            "[00:00:01.000 --> 00:00:03.000] Hello there\n[00:00:03.000 --> 00:00:05.000] Welcome\n",
+            // Times off the five minutes.
+            "[00:00 - 00:07] Welcome\n[00:07 - 00:12] Thanks\n",
+            // Sentences.
+            "[09:00 - 09:30] We begin.\n[09:30 - 10:00] Then we talk.\n",
+            // Ranges that overlap.
+            "[09:00 - 10:00] Track A\n[09:30 - 10:30] Track B\n",
+        ] {
+            assert_eq!(schedule(speech), None, "{speech}");
+        }
+        assert_eq!(bare_range("09:00–09:30 Welcome").map(|r| r.2), Some(" Welcome"));
+        assert_eq!(bare_range("09:00 we left"), None);
+        assert_eq!(bare_range("10:00-09:00 Back"), None);
     }
 }

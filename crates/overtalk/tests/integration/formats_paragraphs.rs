@@ -1373,3 +1373,52 @@ fn lower_case_labels_alone_on_their_line() {
         "{warnings:?}"
     );
 }
+
+/// A flat Markdown document that repeats its sections (two recipes' `## Ingredients` and `##
+/// Method`) is no transcript: read before as two speakers, `Ingredients` and `Method`; now
+/// detection finds no speaker turns, and the paragraph reader, told to read it, says so.
+#[test]
+fn repeated_section_headings_are_no_transcript() {
+    let path = overtalk_testkit::fixtures().join("paragraphs").join("recipe_sections.md");
+    let e = read_path(&path, None, &ReadOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("recipe_sections.md"), "{e}");
+    assert!(
+        e.contains("cannot tell the format from the file name or content, and no speaker turns found in it as text"),
+        "{e}"
+    );
+    let e = read_path(&path, Some(Format::Paragraphs), &ReadOptions::default()).unwrap_err();
+    // The first line of text that is no heading: the first ingredient.
+    assert_eq!((e.line(), e.column()), (Some(5), Some(1)));
+    let e = e.to_string();
+    assert!(e.contains("recipe_sections.md"), "{e}");
+    assert!(e.contains("no speaker turns found: no paragraph with a start time"), "{e}");
+}
+
+/// An agenda's time ranges and item titles are a schedule, not a diarized transcript: read
+/// before as the turns of `unknown` and `Keynote` with their ends kept (and so an overlap
+/// measured); now a clear error at the first range. The ranges of a recording keep working.
+#[test]
+fn an_agenda_with_time_ranges_is_no_transcript() {
+    let path = overtalk_testkit::fixtures().join("paragraphs").join("agenda_ranges.txt");
+    let e = read_path(&path, None, &ReadOptions::default()).unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(3), Some(1)));
+    let e = e.to_string();
+    assert!(e.contains("agenda_ranges.txt"), "{e}");
+    assert!(
+        e.contains("no speaker turns found: the 5 lines with a time range are a schedule, not a transcript"),
+        "{e}"
+    );
+    let ranges = "[00:00:01.000 --> 00:00:03.000] SPEAKER_00: Hello there.\n\
+                  [00:00:02.500 --> 00:00:05.000] SPEAKER_01: Welcome back.\n";
+    let out = read(ranges);
+    let exact = |name: &str, start: i64, end: i64, text: &str| {
+        (name.to_owned(), start, end, false, text.to_owned())
+    };
+    assert_eq!(
+        tracks(one(&out.corpus)),
+        vec![
+            exact("SPEAKER_00", S, 3 * S, "Hello there."),
+            exact("SPEAKER_01", 2_500_000, 5 * S, "Welcome back."),
+        ]
+    );
+}
