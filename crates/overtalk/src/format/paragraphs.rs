@@ -66,6 +66,10 @@
 //!   overlaps between such paragraphs are measured. Lines of ranges in hours and minutes, each
 //!   followed by an item's title and one after another, are an agenda, not a transcript: an
 //!   error (`schedule`).
+//! - A record that gives each speech's first label the clock time of day (the Australian
+//!   Hansard's `Mr DUTTON (Dickson—Leader of the Opposition) (14:02):`) is read by those times,
+//!   in hours and minutes from the first, the speaker named without the parts in parentheses
+//!   (`times_of_day`).
 //! - A header without a name continues with the speaker of the paragraph before (Descript and
 //!   YouTube repeat times, not names); before any name the speaker is `unknown`, with one
 //!   [`WarningKind::MissingSpeaker`] warning.
@@ -1236,7 +1240,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // Lower-case labels of the turns under a time alone (`danah: text`), by the whole text.
     let lower = LowerLabels::of(text);
     let mut lower_turns = false;
-    let speakers = header_speakers(text);
+    // A record's labels timed by the clock of the day (`Mr DUTTON (Dickson) (14:02):`).
+    let day = times_of_day(text);
+    let mut speakers = header_speakers(text);
+    if let Some(d) = &day {
+        speakers.extend(d.names.iter().cloned());
+    }
     // Turns by a speaker of the headers without a time of their own: the first and how many.
     let mut untimed_named: Option<(usize, usize)> = None;
     let mut b = TranscriptBuilder::new();
@@ -1268,7 +1277,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         any_text = true;
         let candidate = unmark(raw);
-        let Some(h) = header(&candidate) else {
+        let dated = day.as_ref().and_then(|d| d.labels.get(&n)).map(|(speaker, time)| Header {
+            shape: Shape::Rev,
+            speaker: Some(speaker.as_str()),
+            time: *time,
+            end: None,
+            text: day_label(raw).or_else(|| day_label(&candidate)).map_or("", |l| l.3),
+        });
+        let Some(h) = dated.or_else(|| header(&candidate)) else {
             // A header whose time is no time: kept as the header it is, after the paragraph
             // above (placed by its words, start and end estimated).
             let above = current.as_ref().or(kept.done.last()).map(|p| p.start);
@@ -1454,6 +1470,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     if lower_turns {
         lower.warn(ctx)?;
     }
+    if let Some((line, first)) = day.as_ref().and_then(|d| d.first.as_ref()) {
+        ctx.warn_at(
+            WarningKind::Note,
+            *line,
+            Some(1),
+            format!("{} label(s) give the clock time of day in parentheses (`Name (Seat) (14:02):`, as the Australian Hansard times the first turn of a speech): read as hours and minutes from the first, {first} at 0:00, and the speaker named without the parts in parentheses", day.as_ref().map_or(0, |d| d.labels.len())),
+        )?;
+    }
     if named_after > 0 {
         ctx.warn(Warning::new(
             WarningKind::Note,
@@ -1490,6 +1514,125 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         ctx.warn(Warning::new(WarningKind::Note, "no paragraphs in the input"))?;
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// A record's label with the clock time of day in parentheses before its colon, as the
+/// Australian Hansard labels the first turn of a speech: `The SPEAKER (14:01):`, `Mr DUTTON
+/// (Dickson—Leader of the Opposition) (14:02):`. The name (a label's name or a presiding
+/// officer's, [`label_name`], [`chair_label`]), its parts in parentheses (`""` for none), the
+/// time of day in minutes (`H:MM` or `HH:MM`, hours below 24) and the words after the colon.
+fn day_label(line: &str) -> Option<(&str, &str, i64, &str)> {
+    let l = line.trim();
+    for (i, _) in l.char_indices().filter(|&(_, c)| c == '(').take_while(|&(i, _)| i < 400) {
+        let inner = &l[i + 1..];
+        let Some(close) = inner.char_indices().take(8).find(|&(_, c)| c == ')').map(|(j, _)| j)
+        else {
+            continue;
+        };
+        let Some((h, m)) = inner[..close].trim().split_once(':') else { continue };
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if !(digits(h) && h.len() <= 2 && digits(m) && m.len() == 2) {
+            continue;
+        }
+        let (h, m): (i64, i64) = (h.parse().ok()?, m.parse().ok()?);
+        let Some(text) = inner[close + 1..].trim_start().strip_prefix(':') else { continue };
+        if h >= 24 || m >= 60 {
+            return None;
+        }
+        let before = l[..i].trim_end();
+        let (name, parts) = match before.find('(') {
+            Some(open) => (before[..open].trim(), before[open..].trim()),
+            None => (before, ""),
+        };
+        let named = label_name(name) || chair_label(name);
+        return (named && (parts.is_empty() || label_parts(parts))).then_some((
+            name,
+            parts,
+            h * 60 + m,
+            text.trim(),
+        ));
+    }
+    None
+}
+
+/// The speakers' labels of a record that times the first turn of each speech by the clock of
+/// the day, read as such ([`times_of_day`]): per line (1-based), the speaker and the start.
+#[derive(Debug, Default)]
+struct DayClock {
+    labels: HashMap<usize, (String, Time)>,
+    /// The speakers the labels name, for the turns without a time ([`header_speakers`]).
+    names: HashSet<String>,
+    /// The first label's line and its time as written.
+    first: Option<(usize, String)>,
+}
+
+/// Where the times of `text`'s labels are clock times of day, as the Australian Hansard
+/// writes them (`Mr DUTTON (Dickson—Leader of the Opposition) (14:02):`): every line that is
+/// a header with its time in parentheses ([`Shape::Rev`]) is a [`day_label`], and one of
+/// them at least has a part in parentheses before the time (a seat, an office). Read as
+/// `M:SS`, `(14:02)` was 14 min 2 s into a recording and the seat a part of the name.
+///
+/// Each label's start is its time of day less the first label's (`14:01` is 0:00, `14:02`
+/// is 1:00); a time more than twelve hours before the one above is on the next day (a sitting
+/// past midnight), and a time before the first is at 0:00. The speaker is the name without
+/// its parts, unless the name comes with two seats (`Mr SMITH (Hove)`, `Mr SMITH (Bath)`):
+/// then the whole label, as two members.
+///
+/// ```text
+/// The SPEAKER (14:01): Order!                               -> The SPEAKER, 0:00
+/// Mr DUTTON (Dickson—Leader of the Opposition) (14:02): My…  -> Mr DUTTON, 1:00
+/// ```
+fn times_of_day(text: &str) -> Option<DayClock> {
+    let (mut rev, mut parted) = (0usize, 0usize);
+    let mut found: Vec<(usize, &str, &str, i64)> = Vec::new();
+    for (k, (line, _)) in split_lines(text).enumerate() {
+        // No parenthesis or bracket: no header with a time in them (a quick test first).
+        if !line.contains(['(', '[']) {
+            continue;
+        }
+        let candidate = unmark(line);
+        let rev_header =
+            header(&candidate).is_some_and(|h| h.shape == Shape::Rev && h.speaker.is_some());
+        let day = day_label(line.trim_start_matches('\u{feff}'));
+        if k < LATE_TIMES_LINES {
+            rev += usize::from(rev_header || day.is_some());
+            if rev_header && day.is_none() {
+                return None;
+            }
+        }
+        if let Some((name, parts, minutes, _)) = day {
+            parted += usize::from(!parts.is_empty());
+            found.push((k + 1, name, parts, minutes));
+        }
+    }
+    if rev == 0 || parted == 0 {
+        return None;
+    }
+    let mut seats: HashMap<&str, HashSet<&str>> = HashMap::new();
+    for &(_, name, parts, _) in &found {
+        if !parts.is_empty() {
+            seats.entry(name).or_default().insert(constituency(parts));
+        }
+    }
+    let mut clock = DayClock::default();
+    let (mut days, mut previous) = (0i64, None::<i64>);
+    let first = found.first().map_or(0, |f| f.3);
+    for &(line, name, parts, minutes) in &found {
+        if previous.is_some_and(|p| minutes + 12 * 60 < p) {
+            days += 1;
+        }
+        previous = Some(minutes);
+        let at = (days * 24 * 60 + minutes - first).max(0);
+        let speaker = match seats.get(name) {
+            Some(s) if s.len() > 1 => format!("{name} {parts}"),
+            _ => name.to_owned(),
+        };
+        clock.names.insert(speaker.clone());
+        let time = Time::from_micros(at * 60 * MICROS_PER_SECOND);
+        clock.labels.insert(line, (speaker, time));
+        clock.first.get_or_insert((line, format!("{:02}:{:02}", minutes / 60, minutes % 60)));
+    }
+    Some(clock)
 }
 
 /// Whether the text after a time on a header line can be a speaker's name alone: a
@@ -4571,5 +4714,42 @@ mod tests {
         assert_eq!(bare_range("09:00–09:30 Welcome").map(|r| r.2), Some(" Welcome"));
         assert_eq!(bare_range("09:00 we left"), None);
         assert_eq!(bare_range("10:00-09:00 Back"), None);
+    }
+
+    /// Labels with the clock time of day in parentheses (the Australian Hansard): times from
+    /// the first, names without their seat; a Rev header elsewhere keeps its `M:SS`.
+    #[test]
+    fn labels_with_the_time_of_day() {
+        assert_eq!(
+            day_label("Mr DUTTON (Dickson—Leader of the Opposition) (14:02): My question"),
+            Some(("Mr DUTTON", "(Dickson—Leader of the Opposition)", 14 * 60 + 2, "My question"))
+        );
+        assert_eq!(
+            day_label("The SPEAKER (14:01): Order!"),
+            Some(("The SPEAKER", "", 841, "Order!"))
+        );
+        assert_eq!(day_label("Ana Ruiz (24:10): Hello."), None);
+        assert_eq!(day_label("Ana Ruiz (00:01:02): Hello."), None);
+        assert_eq!(day_label("we met (at 14:01): then"), None);
+        let text = "The SPEAKER (23:58): Order!\nMr SMITH (Hove) (23:59): Yes.\n\
+                    Mr SMITH (Bath) (00:01): No.\n";
+        let clock = times_of_day(text).unwrap();
+        let got: BTreeMap<usize, (String, i64)> = clock
+            .labels
+            .iter()
+            .map(|(&n, (s, t))| (n, (s.clone(), t.micros() / MICROS_PER_SECOND)))
+            .collect();
+        assert_eq!(
+            got,
+            BTreeMap::from([
+                (1, ("The SPEAKER".to_owned(), 0)),
+                (2, ("Mr SMITH (Hove)".to_owned(), 60)),
+                (3, ("Mr SMITH (Bath)".to_owned(), 180)),
+            ])
+        );
+        // Without a seat or an office before a time, `(14:01)` is a Rev header's M:SS.
+        assert!(times_of_day("Ana Ruiz (14:01): Hi.\nBo Lind (14:05): Hello.\n").is_none());
+        // A Rev header of another shape in the file: not a record of times of day.
+        assert!(times_of_day("Mr A (Hove) (14:01): Hi.\nBo Lind (01:14:05): Hello.\n").is_none());
     }
 }

@@ -1422,3 +1422,39 @@ fn an_agenda_with_time_ranges_is_no_transcript() {
         ]
     );
 }
+
+/// The Australian Hansard with the clock time of day on each speech's first label (`The
+/// SPEAKER (14:01):`, `Mr DUTTON (Dickson—Leader of the Opposition) (14:02):`). Read before:
+/// `(14:02)` was 14 min 2 s into a recording and the seat part of the speaker's name; now the
+/// times are hours and minutes from the first, the speaker is the member's name, and a turn
+/// without a time (`Mr ALBANESE:`) follows the one above by its words.
+#[test]
+fn australian_hansard_times_of_day_on_every_speech() {
+    let out = fixture("hansard_au_times_of_day.txt");
+    let t = out.corpus.iter().next().unwrap().1;
+    let said: Vec<(String, i64, i64)> =
+        tracks(t).into_iter().map(|(name, start, end, _, _)| (name, start, end)).collect();
+    let turn = |name: &str, start: i64, end: i64| (name.to_owned(), start, end);
+    assert_eq!(
+        said,
+        vec![
+            turn("The SPEAKER", 0, 5_500_000),
+            turn("Mr DUTTON", 60 * S, 66_500_000),
+            turn("Mr ALBANESE", 120 * S, 126 * S),
+            turn("The SPEAKER", 126 * S, 130_500_000),
+            turn("Mr ALBANESE", 130_500_000, 136 * S),
+            turn("Mr DUTTON", 300 * S, 304_500_000),
+        ]
+    );
+    let warnings: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+    let has = |s: &str| warnings.iter().any(|w| w.contains(s));
+    assert!(
+        has("line 5, column 1: 4 label(s) give the clock time of day in parentheses"),
+        "{warnings:?}"
+    );
+    assert!(has("read as hours and minutes from the first, 14:01 at 0:00"), "{warnings:?}");
+    assert!(
+        has("line 11, column 1: 2 turn(s) by a speaker the headers name have no time of their own"),
+        "{warnings:?}"
+    );
+}
