@@ -82,6 +82,7 @@
 //! - A header with no text under it is no turn: nothing says who spoke then, or for how long.
 //!   Such headers (a video's chapter list `0:00 - Intro`, a turn whose words were removed) are
 //!   skipped with one [`WarningKind::Skipped`] warning; a file of nothing else is an error.
+//! - A Markdown bullet before a header's time (`- [00:02] …`) is no part of it.
 //! - HTML character references left by a web page (`we&#39;re`, `&amp;`) are decoded.
 //! - Bracketed notes in the text are kept in the text as written and also as [`Mark`]s:
 //!   `[crosstalk 00:13:22]`, `[inaudible 00:01:02]`, `[laughter]`, … with the time they hold.
@@ -339,11 +340,23 @@ fn is_name(s: &str) -> bool {
 /// right after a leading time (`0:00:36.2 **Ana Ruiz** Hello.`) is given its colon before,
 /// by the whole text ([`emphasised_names`]).
 fn unmark(line: &str) -> std::borrow::Cow<'_, str> {
-    let t = unheading(line);
+    let t = unbulleted(unheading(line));
     if t.contains("**") || t.contains("__") {
         std::borrow::Cow::Owned(t.replace("**", "").replace("__", "").trim().to_owned())
     } else {
         std::borrow::Cow::Borrowed(t)
+    }
+}
+
+/// A line without the Markdown list bullet (`- `, `* `, `+ `) before a time that opens it:
+/// notes that list a transcript's lines as bullets (`- [00:02] Today we look at…`) keep each
+/// line's time after the bullet. Other list items stay as they are.
+fn unbulleted(t: &str) -> &str {
+    match t.strip_prefix(['-', '*', '+']).and_then(|r| r.strip_prefix(' ')) {
+        Some(rest) if rest.trim_start().starts_with(|c: char| c == '[' || c.is_ascii_digit()) => {
+            rest.trim_start()
+        }
+        _ => t,
     }
 }
 
@@ -1015,15 +1028,26 @@ fn is_rule(line: &str) -> bool {
 }
 
 /// Transcription services whose credit line a transcript carries ([`service_credit`]).
-const SERVICES: &[&str] =
-    &["sonix", "otter.ai", "temi", "trint", "rev.com", "happy scribe", "happyscribe", "descript"];
+const SERVICES: &[&str] = &[
+    "sonix",
+    "otter.ai",
+    "temi",
+    "trint",
+    "rev.com",
+    "happy scribe",
+    "happyscribe",
+    "descript",
+    "turboscribe",
+];
 
 /// Whether a line is a transcription service's credit, not speech: Sonix's footer of a free
 /// account (`(Transcribed by Sonix.ai - Remove this message by upgrading your Sonix account
 /// today!)`), the lines of its embedded player on a page (`The Mystery of Metador.mp4: [this
 /// mp4 audio file](…) was [automatically transcribed by Sonix](…) with the [best
 /// speech-to-text algorithms.](…) This transcript may contain errors.`, `Automatically
-/// convert your audio to text with Sonix. …`), and the like of the other services. Read as
+/// convert your audio to text with Sonix. …`), TurboScribe's line above a free account's
+/// transcript (`(Transcribed by TurboScribe. Go Unlimited to remove this message.)`), and the
+/// like of the other services. Read as
 /// text, the footer was words of the last paragraph and the player's line a speaker
 /// (`The Mystery of Metador.mp4`). At most [`MAX_NOTICE_BYTES`] bytes.
 fn service_credit(t: &str) -> bool {

@@ -1458,3 +1458,35 @@ fn australian_hansard_times_of_day_on_every_speech() {
         "{warnings:?}"
     );
 }
+
+/// A transcript's lines as Markdown list items, each with its time (`- [00:02] Today we…`, as
+/// notes made from a recording list them), and TurboScribe's line above a free account's
+/// transcript. Read before: "cannot tell the format"; the credit line was words of the
+/// transcript when it stood below the first time.
+#[test]
+fn times_after_list_bullets_and_the_turboscribe_credit() {
+    let text = "## 00:00 Introduction\n\n**Spoken content:**\n\
+                - [00:00] Hey, welcome to the show.\n\
+                - [00:02] Today we look at a powerful\n\
+                - [00:04] tool for the future.\n\
+                (Transcribed by TurboScribe. Go Unlimited to remove this message.)\n";
+    assert_eq!(sniff(text), Some(Format::Paragraphs));
+    let out = read(text);
+    let said: Vec<(i64, String)> =
+        tracks(one(&out.corpus)).into_iter().map(|(_, start, _, _, text)| (start, text)).collect();
+    assert_eq!(
+        said,
+        vec![
+            (0, "Hey, welcome to the show.".to_owned()),
+            (2 * S, "Today we look at a powerful".to_owned()),
+            (4 * S, "tool for the future.".to_owned()),
+        ]
+    );
+    let warnings: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings.iter().any(|w| w.contains("line 1, column 1: 2 line(s) of markup")),
+        "{warnings:?}"
+    );
+    // A list of other items stays text.
+    assert_eq!(sniff("- milk\n- 2 eggs\n- bread\n"), None);
+}
