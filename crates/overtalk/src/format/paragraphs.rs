@@ -82,7 +82,10 @@
 //! - A header with no text under it is no turn: nothing says who spoke then, or for how long.
 //!   Such headers (a video's chapter list `0:00 - Intro`, a turn whose words were removed) are
 //!   skipped with one [`WarningKind::Skipped`] warning; a file of nothing else is an error.
-//! - A Markdown bullet before a header's time (`- [00:02] …`) is no part of it.
+//! - A time alone in brackets inside a paragraph's words (InqScribe's `[00:00.00] Some text.
+//!   [00:15.00] More.`) starts a paragraph of the same speaker; one with no words after it, last
+//!   on its line, is the paragraph's end (`inline_times`). A Markdown bullet before a header's
+//!   time (`- [00:02] …`) is no part of it.
 //! - HTML character references left by a web page (`we&#39;re`, `&amp;`) are decoded.
 //! - Bracketed notes in the text are kept in the text as written and also as [`Mark`]s:
 //!   `[crosstalk 00:13:22]`, `[inaudible 00:01:02]`, `[laughter]`, … with the time they hold.
@@ -1411,10 +1414,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     markup.get_or_insert((n, 0)).1 += 1;
                 }
                 Some(p) => {
-                    if !p.text.is_empty() {
+                    let (first, later) = inline_times(raw.trim());
+                    if !p.text.is_empty() && !first.is_empty() {
                         p.text.push('\n');
                     }
-                    p.text.push_str(raw.trim());
+                    p.text.push_str(first);
+                    split_at_times(&mut current, &later, &mut kept, n, ctx)?;
                 }
                 None => {
                     let s = skipped.get_or_insert((n, 0));
@@ -1448,7 +1453,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             speaker,
             start: h.time,
             end: h.end.filter(|&e| e > h.time),
-            text: h.text.to_owned(),
+            text: String::new(),
             defaulted,
         };
         if let Some(p) = current.take() {
@@ -1456,6 +1461,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         last_speaker = Some(next.speaker.clone());
         current = Some(next);
+        // Times inside the words (`[00:00.00] Some text. [00:15.00] More.`): paragraphs.
+        let (first, later) = inline_times(h.text);
+        if let Some(p) = current.as_mut() {
+            p.text.push_str(first);
+        }
+        split_at_times(&mut current, &later, &mut kept, n, ctx)?;
     }
     // No header at all, and speakers' turns by name: an untimed transcript, read on its own
     // (nothing of the reading above applies to it).
@@ -1657,6 +1668,77 @@ fn times_of_day(text: &str) -> Option<DayClock> {
         clock.first.get_or_insert((line, format!("{:02}:{:02}", minutes / 60, minutes % 60)));
     }
     Some(clock)
+}
+
+/// A paragraph's line split at the times in brackets inside it, as InqScribe writes a
+/// transcript (`[00:00.00] Here is some text. [00:15.00] Something happened.`, a time where
+/// each record starts, and a time with no words after it where one ends) and as pages of
+/// computer-generated text time every few words: the words before the first such time, then
+/// each time and the words after it. A time is a clock alone in brackets ([`enclosed_time`])
+/// after whitespace; a note with a time (`[crosstalk 00:13:22]`) is none. Read as words, the
+/// times were text and the paragraph one record from its first time to its last words.
+///
+/// ```text
+/// Here is some text. [00:15.00] Something happened. [01:00.00]
+/// -> "Here is some text.", [(0:15, "Something happened."), (1:00, "")]
+/// ```
+fn inline_times(text: &str) -> (&str, Vec<(Time, &str)>) {
+    // Each time: where its bracket opens, where the words after it start, the time.
+    let mut cuts: Vec<(usize, usize, Time)> = Vec::new();
+    for (i, _) in text.match_indices('[') {
+        if i == 0 || !text[..i].ends_with(char::is_whitespace) {
+            continue;
+        }
+        if let Some((time, rest)) = enclosed_time(&text[i..]) {
+            cuts.push((i, text.len() - rest.len(), time));
+        }
+    }
+    let Some(&(at, _, _)) = cuts.first() else { return (text, Vec::new()) };
+    let later = cuts
+        .iter()
+        .enumerate()
+        .map(|(k, &(_, after, time))| {
+            let until = cuts.get(k + 1).map_or(text.len(), |c| c.0);
+            (time, text[after..until].trim())
+        })
+        .collect();
+    (text[..at].trim_end(), later)
+}
+
+/// Goes on from the paragraph being read with the times inside one of its lines
+/// ([`inline_times`]): each time with words after it starts a paragraph of the same speaker
+/// at that time, the one above kept; a time with no words after it, last on its line, ends
+/// the paragraph being read (InqScribe's explicit end), when it is after its start.
+fn split_at_times(
+    current: &mut Option<Paragraph>,
+    later: &[(Time, &str)],
+    kept: &mut Kept,
+    line: usize,
+    ctx: &mut ReadContext<'_>,
+) -> Result<()> {
+    for (k, &(time, words)) in later.iter().enumerate() {
+        let Some(p) = current.as_mut() else { break };
+        if words.is_empty() {
+            if k + 1 == later.len() && time > p.start {
+                p.end = Some(time);
+            }
+            continue;
+        }
+        let next = Paragraph {
+            line,
+            column: 1,
+            speaker: p.speaker.clone(),
+            start: time,
+            end: None,
+            text: words.to_owned(),
+            defaulted: p.defaulted,
+        };
+        if let Some(done) = current.take() {
+            kept.keep(done, ctx)?;
+        }
+        *current = Some(next);
+    }
+    Ok(())
 }
 
 /// Whether the text after a time on a header line can be a speaker's name alone: a

@@ -1459,6 +1459,40 @@ fn australian_hansard_times_of_day_on_every_speech() {
     );
 }
 
+/// Times inside a paragraph's words, as InqScribe writes a transcript (`[00:00.00] Here is
+/// some text. [00:15.00] Something happened.`, a time with nothing after it ending a record)
+/// and pages of computer-generated text time every few words. Read before: one paragraph
+/// from the first time, the later times kept as words; now each time starts a paragraph of
+/// the same speaker, and a time last on its line with no words after it is the end.
+#[test]
+fn times_inside_the_words_start_paragraphs() {
+    let inline = "[00:00.00] Here is some text. [00:15.00] Something happened. [01:00.00] Something else happened.\n";
+    let out = read_str(inline, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    let said: Vec<(i64, i64, bool, String)> = tracks(one(&out.corpus))
+        .into_iter()
+        .map(|(_, start, end, estimated, text)| (start, end, estimated, text))
+        .collect();
+    assert_eq!(
+        said,
+        vec![
+            (0, 2 * S, true, "Here is some text.".to_owned()),
+            (15 * S, 16 * S, true, "Something happened.".to_owned()),
+            (60 * S, 61_500_000, true, "Something else happened.".to_owned()),
+        ]
+    );
+    let ends =
+        "[00:00.00] Here is some text. [00:12.00]\n[00:15.00] Something happened. [00:55.00]\n";
+    let out = read_str(ends, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    let said: Vec<(i64, i64, bool)> = tracks(one(&out.corpus))
+        .into_iter()
+        .map(|(_, start, end, estimated, _)| (start, end, estimated))
+        .collect();
+    assert_eq!(said, vec![(0, 12 * S, false), (15 * S, 55 * S, false)]);
+    // A note with a time in it is no time of a paragraph.
+    let note = "[00:00:05] Ana: We left [crosstalk 00:00:06] early.\n[00:00:09] Bo: Fine.\n";
+    assert_eq!(tracks(one(&read(note).corpus)).len(), 2);
+}
+
 /// A transcript's lines as Markdown list items, each with its time (`- [00:02] Today we…`, as
 /// notes made from a recording list them), and TurboScribe's line above a free account's
 /// transcript. Read before: "cannot tell the format"; the credit line was words of the
