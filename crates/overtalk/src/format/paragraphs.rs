@@ -1622,7 +1622,7 @@ fn times_of_day(text: &str) -> Option<DayClock> {
     let mut found: Vec<(usize, &str, &str, i64)> = Vec::new();
     for (k, (line, _)) in split_lines(text).enumerate() {
         // No parenthesis or bracket: no header with a time in them (a quick test first).
-        if !line.contains(['(', '[']) {
+        if !(line.contains('(') || line.contains('[')) {
             continue;
         }
         let candidate = unmark(line);
@@ -3530,19 +3530,37 @@ fn stacked_labels(text: &str) -> Option<String> {
 /// The lines of `text` with their terminators (`\n`, `\r\n` or `\r`, as
 /// [`ReadContext::lines`] splits them).
 fn split_lines(text: &str) -> impl Iterator<Item = (&str, &str)> {
-    let mut rest = text;
+    // Where the rest of the text starts, and the next `\n` at or after it once looked for
+    // (`Some(None)`: none is left), so that no byte is searched twice: single-byte searches,
+    // fast even in a debug build, in linear time whatever the line endings.
+    let mut at = 0usize;
+    let mut feed: Option<Option<usize>> = None;
     std::iter::from_fn(move || {
-        if rest.is_empty() {
+        if at >= text.len() {
             return None;
         }
-        let (line, ending, next) = match rest.find(['\n', '\r']) {
-            Some(i) => {
-                let len = if rest[i..].starts_with("\r\n") { 2 } else { 1 };
-                (&rest[..i], &rest[i..i + len], &rest[i + len..])
+        let rest = &text[at..];
+        let lf = match feed {
+            Some(Some(i)) if i >= at => Some(i),
+            Some(None) => None,
+            _ => {
+                let found = rest.find('\n').map(|i| at + i);
+                feed = Some(found);
+                found
             }
-            None => (rest, "", ""),
         };
-        rest = next;
+        let cut = match lf {
+            Some(i) => text[at..i].find('\r').map(|j| at + j).or(Some(i)),
+            None => rest.find('\r').map(|j| at + j),
+        };
+        let (line, ending, next) = match cut {
+            Some(i) => {
+                let len = if text[i..].starts_with("\r\n") { 2 } else { 1 };
+                (&text[at..i], &text[i..i + len], i + len)
+            }
+            None => (rest, "", text.len()),
+        };
+        at = next;
         Some((line, ending))
     })
 }
@@ -4857,5 +4875,21 @@ mod tests {
         assert!(times_of_day("Ana Ruiz (14:01): Hi.\nBo Lind (14:05): Hello.\n").is_none());
         // A Rev header of another shape in the file: not a record of times of day.
         assert!(times_of_day("Mr A (Hove) (14:01): Hi.\nBo Lind (01:14:05): Hello.\n").is_none());
+    }
+
+    /// Lines split at `\n`, `\r\n` and `\r`, each with its ending, the text kept whole.
+    #[test]
+    fn lines_split_at_every_ending() {
+        let text = "a\r\nb\rc\nd\r\r\ne";
+        let lines: Vec<(&str, &str)> = split_lines(text).collect();
+        assert_eq!(
+            lines,
+            [("a", "\r\n"), ("b", "\r"), ("c", "\n"), ("d", "\r"), ("", "\r\n"), ("e", "")]
+        );
+        assert_eq!(
+            split_lines("x\r\ry\n").collect::<Vec<_>>(),
+            [("x", "\r"), ("", "\r"), ("y", "\n")]
+        );
+        assert_eq!(split_lines("").count(), 0);
     }
 }
