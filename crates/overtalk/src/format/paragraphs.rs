@@ -86,6 +86,8 @@
 //!   [00:15.00] More.`) starts a paragraph of the same speaker; one with no words after it, last
 //!   on its line, is the paragraph's end (`inline_times`). A Markdown bullet before a header's
 //!   time (`- [00:02] …`) is no part of it.
+//! - A transcript laid out as a Markdown table (`| Time | Speaker | Transcript |`, a row per
+//!   turn) is read a row per paragraph (`table_rows`).
 //! - HTML character references left by a web page (`we&#39;re`, `&amp;`) are decoded.
 //! - Bracketed notes in the text are kept in the text as written and also as [`Mark`]s:
 //!   `[crosstalk 00:13:22]`, `[inaudible 00:01:02]`, `[laughter]`, … with the time they hold.
@@ -405,6 +407,97 @@ fn emphasised_names(text: &str) -> Option<String> {
         }
     }
     Some(out)
+}
+
+/// Names of a Markdown table's columns that hold a transcript ([`table_rows`]), compared in
+/// lower case: the time's, the speaker's ([`SPEAKER_COLUMNS`]) and the words'
+/// ([`TEXT_COLUMNS`]).
+const TIME_COLUMNS: &[&str] =
+    &["time", "timestamp", "start", "start time", "timecode", "time code"];
+/// Names of the speaker's column ([`TIME_COLUMNS`]).
+const SPEAKER_COLUMNS: &[&str] = &["speaker", "name", "who", "speaker name"];
+/// Names of the column of the words ([`TIME_COLUMNS`]).
+const TEXT_COLUMNS: &[&str] =
+    &["text", "transcript", "content", "words", "utterance", "dialogue", "said", "speech"];
+
+/// The cells of a Markdown table row (`| 00:00:04 | Host | Welcome… |`), trimmed, or `None`
+/// for a line that is no row.
+fn table_cells(line: &str) -> Option<Vec<&str>> {
+    let t = line.trim();
+    let inner = t.strip_prefix('|')?.strip_suffix('|')?;
+    Some(inner.split('|').map(str::trim).collect())
+}
+
+/// The text of a transcript laid out as a Markdown table, as podcast sites and notes apps
+/// publish one (`| Time | Speaker | Transcript |`, a row per turn), with each row written as
+/// the header it stands for: `00:00:04 Host: Welcome back…` (the header row and the rule
+/// under it left blank, so line numbers stay the file's). A table is a transcript's when its
+/// header row names a time column, a speaker column and a text column ([`TIME_COLUMNS`],
+/// [`SPEAKER_COLUMNS`], [`TEXT_COLUMNS`]), the next line is its rule (`|---|---|---|`), and
+/// the rows' times are clock times ([`clock`]); a row whose time is no clock time ends the
+/// table. `None` when the text has no such table. Read as text, every row was skipped: no
+/// paragraph had a time at the start of its line.
+///
+/// ```text
+/// | Time | Speaker | Transcript |      (blank)
+/// |---|---|---|                       (blank)
+/// | 00:00:04 | Host | Welcome back. | -> 00:00:04 Host: Welcome back.
+/// ```
+fn table_rows(text: &str) -> Option<String> {
+    let all: Vec<(&str, &str)> = split_lines(text).take(100_000).collect();
+    let mut out: Vec<Option<String>> = vec![None; all.len()];
+    let mut found = false;
+    let mut k = 0;
+    while k + 1 < all.len() {
+        let columns = table_cells(all[k].0).filter(|_| all[k].0.len() < 300);
+        let rule = table_cells(all[k + 1].0).is_some_and(|c| {
+            c.iter().all(|cell| !cell.is_empty() && cell.chars().all(|c| "-: ".contains(c)))
+        });
+        let Some(columns) = columns.filter(|_| rule) else {
+            k += 1;
+            continue;
+        };
+        let find = |names: &[&str]| {
+            columns.iter().position(|c| names.contains(&c.to_lowercase().as_str()))
+        };
+        let (Some(time), Some(who), Some(said)) =
+            (find(TIME_COLUMNS), find(SPEAKER_COLUMNS), find(TEXT_COLUMNS))
+        else {
+            k += 1;
+            continue;
+        };
+        out[k] = Some(String::new());
+        out[k + 1] = Some(String::new());
+        k += 2;
+        while let Some(cells) = all.get(k).and_then(|(l, _)| table_cells(l)) {
+            let (Some(t), Some(name), Some(words)) =
+                (cells.get(time), cells.get(who), cells.get(said))
+            else {
+                break;
+            };
+            if clock(t).is_none() {
+                break;
+            }
+            let line = match *name {
+                "" => format!("{t} {words}"),
+                name => format!("{t} {name}: {words}"),
+            };
+            out[k] = Some(line);
+            found = true;
+            k += 1;
+        }
+    }
+    if !found {
+        return None;
+    }
+    let mut joined = String::with_capacity(text.len());
+    for ((line, ending), new) in all.iter().zip(out) {
+        joined.push_str(new.as_deref().unwrap_or(line));
+        joined.push_str(ending);
+    }
+    let kept: usize = all.iter().map(|(l, e)| l.len() + e.len()).sum();
+    joined.push_str(&text[kept..]);
+    Some(joined)
 }
 
 /// `TIME Name: text` from `TIME **Name** text` (or `__Name__`), and the name: a leading time (`0:00:36.2`,
@@ -934,6 +1027,8 @@ pub(crate) fn sniff(head: &str) -> Option<Format> {
     let mut first_header_at = None;
     // Inside a block opened by a time alone: whether its lines are `Name: text` turns.
     let mut block: Option<bool> = None;
+    let table = table_rows(head);
+    let head = table.as_deref().unwrap_or(head);
     let bold = emphasised_names(head);
     let head = bold.as_deref().unwrap_or(head);
     let lower = LowerLabels::of(head).names;
@@ -1230,6 +1325,9 @@ impl Kept {
 /// Reads a paragraph transcript (any dialect; see the module doc) as one recording.
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // Names in emphasis after the times (`0:00:14.1 **Ana Ruiz** Welcome…`): `Name:` labels.
+    // A transcript laid out as a Markdown table (`| 00:00:04 | Host | Welcome… |`): headers.
+    let table = table_rows(text);
+    let text = table.as_deref().unwrap_or(text);
     let bold = emphasised_names(text);
     let text = bold.as_deref().unwrap_or(text);
     // A court reporter's numbered lines: read without their numbers and page furniture.

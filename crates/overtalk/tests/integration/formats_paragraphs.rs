@@ -1524,3 +1524,31 @@ fn times_after_list_bullets_and_the_turboscribe_credit() {
     // A list of other items stays text.
     assert_eq!(sniff("- milk\n- 2 eggs\n- bread\n"), None);
 }
+
+/// A transcript published as a Markdown table, a row per turn (`| Time | Speaker | Transcript
+/// |`, as podcast transcript guides lay one out). Read before: "cannot tell the format". A
+/// table of other columns stays text.
+#[test]
+fn a_transcript_in_a_markdown_table() {
+    let text = "# Episode 12\n\n| Time | Speaker | Transcript |\n|---|---|---|\n\
+                | 00:00:04 | Host | Welcome back to the show. |\n\
+                | 00:00:14 | Maya, Guest | The transcript is the starting point. |\n\
+                | 00:00:26 | Host | That is the piece many teams miss. |\n";
+    assert_eq!(sniff(text), Some(Format::Paragraphs));
+    let out = read(text);
+    let said: Vec<(String, i64, String)> = tracks(one(&out.corpus))
+        .into_iter()
+        .map(|(name, start, _, _, text)| (name, start, text))
+        .collect();
+    let turn = |name: &str, start: i64, text: &str| (name.to_owned(), start * S, text.to_owned());
+    assert_eq!(
+        said,
+        vec![
+            turn("Host", 4, "Welcome back to the show."),
+            turn("Maya, Guest", 14, "The transcript is the starting point."),
+            turn("Host", 26, "That is the piece many teams miss."),
+        ]
+    );
+    let prices = "| Item | Price |\n|---|---|\n| Tea | 2.50 |\n| Cake | 3.00 |\n";
+    assert_eq!(sniff(prices), None);
+}
