@@ -1159,6 +1159,18 @@ fn service_credit(t: &str) -> bool {
             || l.starts_with("automatically convert your audio to text with "))
 }
 
+/// `text` without a transcription service's credit in parentheses at its start
+/// ([`service_credit`]): TurboScribe writes `(Transcribed by TurboScribe.ai. Go Unlimited to
+/// remove this message.)` before the first words of a free account's transcript, on their
+/// line. Read as words, the credit was the first speaker's.
+fn without_credit(text: &str) -> &str {
+    let close = text.strip_prefix('(').and_then(|inner| inner.find(')'));
+    match close {
+        Some(close) if service_credit(&text[..close + 2]) => text[close + 2..].trim_start(),
+        _ => text,
+    }
+}
+
 /// Whether a line is a broadcaster's notice about the transcript, not speech: the rush
 /// transcript's warning (CNN's `THIS IS A RUSH TRANSCRIPT. THIS COPY MAY NOT BE IN ITS FINAL
 /// FORM AND MAY BE UPDATED.` under the title, Fox News's `This is a rush transcript from
@@ -1559,8 +1571,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         last_speaker = Some(next.speaker.clone());
         current = Some(next);
+        // A service's credit before the first words (TurboScribe's): markup, not words.
+        let said = without_credit(h.text);
+        if said.len() < h.text.len() {
+            markup.get_or_insert((n, 0)).1 += 1;
+        }
         // Times inside the words (`[00:00.00] Some text. [00:15.00] More.`): paragraphs.
-        let (first, later) = inline_times(h.text);
+        let (first, later) = inline_times(said);
         if let Some(p) = current.as_mut() {
             p.text.push_str(first);
         }

@@ -1523,6 +1523,18 @@ fn times_after_list_bullets_and_the_turboscribe_credit() {
     );
     // A list of other items stays text.
     assert_eq!(sniff("- milk\n- 2 eggs\n- bread\n"), None);
+    // TurboScribe's credit before the first words, on their line: no words of anyone's.
+    let credited = "- [00:00] (Transcribed by TurboScribe.ai. Go Unlimited to remove this message.) Hey, welcome.\n\
+                    - [00:02] Today we look at it.\n";
+    let out = read(credited);
+    let said: Vec<String> =
+        tracks(one(&out.corpus)).into_iter().map(|(_, _, _, _, text)| text).collect();
+    assert_eq!(said, ["Hey, welcome.", "Today we look at it."]);
+    let warnings: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings.iter().any(|w| w.contains("line 1, column 1: 1 line(s) of markup")),
+        "{warnings:?}"
+    );
 }
 
 /// A transcript published as a Markdown table, a row per turn (`| Time | Speaker | Transcript
