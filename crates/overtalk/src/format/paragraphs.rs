@@ -24,6 +24,7 @@
 //! 0:00:14.1 **Ana Ruiz** text           podcast sites: the time, a name in bold, text
 //! [Speaker 1] [00:00] text             a bracketed name, then the time
 //! 00:00:05 text                        Talk Python: a full H:MM:SS clock, then text
+//! 00:00:05<TAB>Ana Ruiz<TAB>text       meeting tools: time, name and words split by tabs
 //! [Ana Ruiz] 19:09:47                  Zoom's saved captions: a bracketed name, a bare time
 //! 0:55 - Ana Ruiz (Company)            Fathom: time, dash, the name alone (text below)
 //! [00:01:02.02] - Speaker 1            Happy Scribe: time in brackets, dash, the name alone
@@ -913,6 +914,20 @@ fn header(line: &str) -> Option<Header<'_>> {
             });
         }
         let rest = l[first.len()..].trim().trim_start_matches(['-', '–', '—', '|']).trim();
+        // `00:00:05<TAB>Ana Ruiz<TAB>text`: fields split by tabs, as meeting tools export a
+        // transcript, the name a capitalised name alone in its field.
+        let tabbed = l[first.len()..].starts_with('\t').then(|| rest.split_once('\t')).flatten();
+        if let Some((name, text)) = tabbed.map(|(n, t)| (n.trim(), t.trim())) {
+            if is_name(name) && capitalised(name) && !name.contains(':') && !text.is_empty() {
+                return Some(Header {
+                    shape: Shape::TimeName,
+                    speaker: Some(name),
+                    time,
+                    end: None,
+                    text,
+                });
+            }
+        }
         if rest.is_empty() {
             return Some(Header {
                 shape: Shape::TimeOnly,

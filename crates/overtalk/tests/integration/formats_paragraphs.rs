@@ -1564,3 +1564,31 @@ fn a_transcript_in_a_markdown_table() {
     let prices = "| Item | Price |\n|---|---|\n| Tea | 2.50 |\n| Cake | 3.00 |\n";
     assert_eq!(sniff(prices), None);
 }
+
+/// A transcript of tab-separated fields, the time, the name and the words
+/// (`00:00:05<TAB>Ana Ruiz<TAB>Hello…`), as meeting tools export one. Read before: every line
+/// the words of `unknown`, the name run into them. Prose after a time and a tab stays words.
+#[test]
+fn tab_separated_time_name_and_words() {
+    let text = "00:00:05\tAna Ruiz\tHello there, everyone.\n00:00:09\tBo Lind\tHi Ana.\n\
+                00:00:12\tAna Ruiz\tShall we start?\n";
+    let out = read(text);
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let said: Vec<(String, i64, String)> = tracks(one(&out.corpus))
+        .into_iter()
+        .map(|(name, start, _, _, text)| (name, start, text))
+        .collect();
+    let turn = |name: &str, start: i64, text: &str| (name.to_owned(), start * S, text.to_owned());
+    assert_eq!(
+        said,
+        vec![
+            turn("Ana Ruiz", 5, "Hello there, everyone."),
+            turn("Bo Lind", 9, "Hi Ana."),
+            turn("Ana Ruiz", 12, "Shall we start?"),
+        ]
+    );
+    let prose = read("00:00:05\tso we left\tearly.\n00:00:09\tThen it rained.\n");
+    let speakers: Vec<String> =
+        tracks(one(&prose.corpus)).into_iter().map(|(name, _, _, _, _)| name).collect();
+    assert_eq!(speakers, ["unknown", "unknown"]);
+}
