@@ -1052,7 +1052,7 @@ pub fn detect(name: Option<&str>, text: &str, explicit: Option<Format>) -> Resul
         return Ok(Format::Paragraphs);
     }
     Err(Error::unsupported(
-        "cannot tell the format from the file name or content; name it with --from",
+        "cannot tell the format from the file name or content, and no speaker turns found in it as text (no times, no speakers' labels that come back); name it with --from",
     ))
 }
 

@@ -24,6 +24,7 @@
 //! 0:00:14.1 **Ana Ruiz** text           podcast sites: the time, a name in bold, text
 //! [Speaker 1] [00:00] text             a bracketed name, then the time
 //! 00:00:05 text                        Talk Python: a full H:MM:SS clock, then text
+//! 00:00:05<TAB>Ana Ruiz<TAB>text       meeting tools: time, name and words split by tabs
 //! [Ana Ruiz] 19:09:47                  Zoom's saved captions: a bracketed name, a bare time
 //! 0:55 - Ana Ruiz (Company)            Fathom: time, dash, the name alone (text below)
 //! [00:01:02.02] - Speaker 1            Happy Scribe: time in brackets, dash, the name alone
@@ -63,7 +64,13 @@
 //!   one label (`**Jen Luker & Safia Abdalla** (laughing)`).
 //! - A header with a time range (`[00:00 - 00:05]`, `[0:00:00 --> 0:00:05]`, `[00:00 →
 //!   00:15]`) gives its paragraph's end too: that end is kept as written, not estimated, so
-//!   overlaps between such paragraphs are measured.
+//!   overlaps between such paragraphs are measured. Lines of ranges in hours and minutes, each
+//!   followed by an item's title and one after another, are an agenda, not a transcript: an
+//!   error (`schedule`).
+//! - A record that gives each speech's first label the clock time of day (the Australian
+//!   Hansard's `Mr DUTTON (Dickson—Leader of the Opposition) (14:02):`) is read by those times,
+//!   in hours and minutes from the first, the speaker named without the parts in parentheses
+//!   (`times_of_day`).
 //! - A header without a name continues with the speaker of the paragraph before (Descript and
 //!   YouTube repeat times, not names); before any name the speaker is `unknown`, with one
 //!   [`WarningKind::MissingSpeaker`] warning.
@@ -76,6 +83,12 @@
 //! - A header with no text under it is no turn: nothing says who spoke then, or for how long.
 //!   Such headers (a video's chapter list `0:00 - Intro`, a turn whose words were removed) are
 //!   skipped with one [`WarningKind::Skipped`] warning; a file of nothing else is an error.
+//! - A time alone in brackets inside a paragraph's words (InqScribe's `[00:00.00] Some text.
+//!   [00:15.00] More.`) starts a paragraph of the same speaker; one with no words after it, last
+//!   on its line, is the paragraph's end (`inline_times`). A Markdown bullet before a header's
+//!   time (`- [00:02] …`) is no part of it.
+//! - A transcript laid out as a Markdown table (`| Time | Speaker | Transcript |`, a row per
+//!   turn) is read a row per paragraph (`table_rows`).
 //! - HTML character references left by a web page (`we&#39;re`, `&amp;`) are decoded.
 //! - Bracketed notes in the text are kept in the text as written and also as [`Mark`]s:
 //!   `[crosstalk 00:13:22]`, `[inaudible 00:01:02]`, `[laughter]`, … with the time they hold.
@@ -92,7 +105,8 @@
 //! I rise…`, or before a dash, the Australian `Mr ALBANESE —because…`), `Name:` labels in
 //! Markdown bold or alone on their line above the words (a web page's transcript, Rev's
 //! export without times; `colon_labels`) or as Markdown headings that recur (`### Interviewer`
-//! above the words; `heading_labels`), an anonymised participant's label in square brackets
+//! above the words, when the words under them read as turns; `heading_labels`), an anonymised
+//! participant's label in square brackets
 //! (`[Int2]: …`; `bracketed_label`), a witness sworn in mixed case, over two lines or in a `Witness:` field, a press briefing's `Q` lines
 //! (`press_question`), a committee's `Q12 Chair:` numbers taken off, headings in capitals and
 //! Hansard's column marks skipped. Times too few to place the turns (a stray time stamp; the
@@ -123,7 +137,10 @@
 //!
 //! The names read so are listed in a note. These are notes, not repairs: the text is well
 //! formed and only its reading is chosen, so `--strict` reads the file the same. The same
-//! names open the turns under a time on its own line (Google Meet's blocks).
+//! names open the turns under a time on its own line (Google Meet's blocks). A lower-case label
+//! alone on its line, the words below (`interviewer`, then the question), is read as `name:
+//! words` by the same evidence and more: the labels open half or more of the text's
+//! paragraphs (`lower_alone_labels`).
 //!
 //! # Ends are estimated
 //!
@@ -329,11 +346,23 @@ fn is_name(s: &str) -> bool {
 /// right after a leading time (`0:00:36.2 **Ana Ruiz** Hello.`) is given its colon before,
 /// by the whole text ([`emphasised_names`]).
 fn unmark(line: &str) -> std::borrow::Cow<'_, str> {
-    let t = unheading(line);
+    let t = unbulleted(unheading(line));
     if t.contains("**") || t.contains("__") {
         std::borrow::Cow::Owned(t.replace("**", "").replace("__", "").trim().to_owned())
     } else {
         std::borrow::Cow::Borrowed(t)
+    }
+}
+
+/// A line without the Markdown list bullet (`- `, `* `, `+ `) before a time that opens it:
+/// notes that list a transcript's lines as bullets (`- [00:02] Today we look at…`) keep each
+/// line's time after the bullet. Other list items stay as they are.
+fn unbulleted(t: &str) -> &str {
+    match t.strip_prefix(['-', '*', '+']).and_then(|r| r.strip_prefix(' ')) {
+        Some(rest) if rest.trim_start().starts_with(|c: char| c == '[' || c.is_ascii_digit()) => {
+            rest.trim_start()
+        }
+        _ => t,
     }
 }
 
@@ -379,6 +408,97 @@ fn emphasised_names(text: &str) -> Option<String> {
         }
     }
     Some(out)
+}
+
+/// Names of a Markdown table's columns that hold a transcript ([`table_rows`]), compared in
+/// lower case: the time's, the speaker's ([`SPEAKER_COLUMNS`]) and the words'
+/// ([`TEXT_COLUMNS`]).
+const TIME_COLUMNS: &[&str] =
+    &["time", "timestamp", "start", "start time", "timecode", "time code"];
+/// Names of the speaker's column ([`TIME_COLUMNS`]).
+const SPEAKER_COLUMNS: &[&str] = &["speaker", "name", "who", "speaker name"];
+/// Names of the column of the words ([`TIME_COLUMNS`]).
+const TEXT_COLUMNS: &[&str] =
+    &["text", "transcript", "content", "words", "utterance", "dialogue", "said", "speech"];
+
+/// The cells of a Markdown table row (`| 00:00:04 | Host | Welcome… |`), trimmed, or `None`
+/// for a line that is no row.
+fn table_cells(line: &str) -> Option<Vec<&str>> {
+    let t = line.trim();
+    let inner = t.strip_prefix('|')?.strip_suffix('|')?;
+    Some(inner.split('|').map(str::trim).collect())
+}
+
+/// The text of a transcript laid out as a Markdown table, as podcast sites and notes apps
+/// publish one (`| Time | Speaker | Transcript |`, a row per turn), with each row written as
+/// the header it stands for: `00:00:04 Host: Welcome back…` (the header row and the rule
+/// under it left blank, so line numbers stay the file's). A table is a transcript's when its
+/// header row names a time column, a speaker column and a text column ([`TIME_COLUMNS`],
+/// [`SPEAKER_COLUMNS`], [`TEXT_COLUMNS`]), the next line is its rule (`|---|---|---|`), and
+/// the rows' times are clock times ([`clock`]); a row whose time is no clock time ends the
+/// table. `None` when the text has no such table. Read as text, every row was skipped: no
+/// paragraph had a time at the start of its line.
+///
+/// ```text
+/// | Time | Speaker | Transcript |      (blank)
+/// |---|---|---|                       (blank)
+/// | 00:00:04 | Host | Welcome back. | -> 00:00:04 Host: Welcome back.
+/// ```
+fn table_rows(text: &str) -> Option<String> {
+    let all: Vec<(&str, &str)> = split_lines(text).take(100_000).collect();
+    let mut out: Vec<Option<String>> = vec![None; all.len()];
+    let mut found = false;
+    let mut k = 0;
+    while k + 1 < all.len() {
+        let columns = table_cells(all[k].0).filter(|_| all[k].0.len() < 300);
+        let rule = table_cells(all[k + 1].0).is_some_and(|c| {
+            c.iter().all(|cell| !cell.is_empty() && cell.chars().all(|c| "-: ".contains(c)))
+        });
+        let Some(columns) = columns.filter(|_| rule) else {
+            k += 1;
+            continue;
+        };
+        let find = |names: &[&str]| {
+            columns.iter().position(|c| names.contains(&c.to_lowercase().as_str()))
+        };
+        let (Some(time), Some(who), Some(said)) =
+            (find(TIME_COLUMNS), find(SPEAKER_COLUMNS), find(TEXT_COLUMNS))
+        else {
+            k += 1;
+            continue;
+        };
+        out[k] = Some(String::new());
+        out[k + 1] = Some(String::new());
+        k += 2;
+        while let Some(cells) = all.get(k).and_then(|(l, _)| table_cells(l)) {
+            let (Some(t), Some(name), Some(words)) =
+                (cells.get(time), cells.get(who), cells.get(said))
+            else {
+                break;
+            };
+            if clock(t).is_none() {
+                break;
+            }
+            let line = match *name {
+                "" => format!("{t} {words}"),
+                name => format!("{t} {name}: {words}"),
+            };
+            out[k] = Some(line);
+            found = true;
+            k += 1;
+        }
+    }
+    if !found {
+        return None;
+    }
+    let mut joined = String::with_capacity(text.len());
+    for ((line, ending), new) in all.iter().zip(out) {
+        joined.push_str(new.as_deref().unwrap_or(line));
+        joined.push_str(ending);
+    }
+    let kept: usize = all.iter().map(|(l, e)| l.len() + e.len()).sum();
+    joined.push_str(&text[kept..]);
+    Some(joined)
 }
 
 /// `TIME Name: text` from `TIME **Name** text` (or `__Name__`), and the name: a leading time (`0:00:36.2`,
@@ -532,6 +652,8 @@ pub(crate) fn speech_turns(text: &str) -> bool {
     let text = stacked.as_deref().unwrap_or(text);
     let colons = colon_labels(text);
     let text = colons.as_deref().unwrap_or(text);
+    let alone = lower_alone_labels(text);
+    let text = alone.as_deref().unwrap_or(text);
     let (mut turns, mut words, mut ended) = (0usize, 0usize, 0usize);
     let labels = Labels::of(text);
     let starts: Vec<(&str, &str)> = text
@@ -603,6 +725,84 @@ fn enclosed_range(s: &str) -> Option<(Time, Time, &str)> {
         ["-->", "->", "→", " to ", "–", "—", "-"].iter().find_map(|sep| range.split_once(sep))?;
     let (start, end) = (clock(from.trim())?, clock(to.trim())?);
     (end >= start).then_some((start, end, rest))
+}
+
+/// A time range that opens a line without brackets (`09:00–09:30 Welcome`, `09:30 - 10:15
+/// Keynote`): the start, the end and the rest after it, as [`enclosed_range`] reads the range
+/// in brackets.
+fn bare_range(l: &str) -> Option<(Time, Time, &str)> {
+    let time_len = |s: &str| s.bytes().take_while(|b| b.is_ascii_digit() || *b == b':').count();
+    let first = time_len(l);
+    let start = clock(&l[..first])?;
+    let after = l[first..].trim_start();
+    let sep = ["–", "—", "-", "to "].into_iter().find(|s| after.starts_with(s))?;
+    let second = after[sep.len()..].trim_start();
+    let len = time_len(second);
+    let end = clock(&second[..len])?;
+    let rest = &second[len..];
+    (rest.is_empty() || rest.starts_with(char::is_whitespace))
+        .then_some((start, end, rest))
+        .filter(|_| end >= start)
+}
+
+/// Where `text` is a schedule, not a transcript: an agenda's lines, each a time range and an
+/// item's title (`[09:00–09:30] Welcome and introductions`, `09:30-10:15 Keynote: Jane
+/// Doe`). Read as the time ranges of a diarized transcript (`[00:00 - 00:05] SPEAKER_00:
+/// …`), its items were turns of speakers named `Keynote` or `unknown`, with ends kept and
+/// overlap measured. A schedule, line by line:
+///
+/// - its ranges are clock times of day in hours and minutes (`H:MM` or `HH:MM`, no seconds
+///   or fraction, hours below 24) on five minutes (`09:00`, `10:15`), where a recording's
+///   ranges fall on any second and often carry a fraction (`[00:00:01.000 -->
+///   00:00:03.000]`);
+/// - each item's text is a title: twelve words or fewer, no sentence's end (`.`, `?`, `!`),
+///   and no label before a colon comes twice (a speaker's label comes back; `Keynote:` does
+///   not);
+/// - the ranges follow one another, each starting no earlier than the one above ends (they
+///   tile the day, with breaks between);
+///
+/// and the text has at least two such lines, no other header with a time and no speakers'
+/// turns without times ([`untimed_turns`]). The first such line (1-based) and how many.
+fn schedule(text: &str) -> Option<(usize, usize)> {
+    let mut items: Vec<(usize, Time, Time, &str)> = Vec::new();
+    for (k, (line, _)) in split_lines(text).enumerate().take(LATE_TIMES_LINES) {
+        let l = unheading(line.trim_start_matches('\u{feff}'));
+        if let Some((start, end, rest)) = enclosed_range(l).or_else(|| bare_range(l)) {
+            // The range as written, without the title after it.
+            let inner = &l[..l.len() - rest.len()];
+            items.push((k + 1, start, end, rest));
+            // Hours and minutes on five minutes, nothing finer.
+            let minutes = inner
+                .split(|c: char| !(c.is_ascii_digit() || c == ':' || c == '.' || c == ','))
+                .filter(|t| !t.is_empty());
+            for t in minutes {
+                let fields: Vec<&str> = t.split(':').collect();
+                let on_five = fields.len() == 2
+                    && fields[0].parse::<u32>().is_ok_and(|h| h < 24)
+                    && fields[1].len() == 2
+                    && fields[1].parse::<u32>().is_ok_and(|m| m % 5 == 0);
+                if !on_five {
+                    return None;
+                }
+            }
+        } else if header(&unmark(line)).is_some() {
+            return None;
+        }
+    }
+    if items.len() < 2 || untimed_turns(text).is_some() {
+        return None;
+    }
+    let mut labels: HashSet<&str> = HashSet::new();
+    for (i, &(_, start, _, rest)) in items.iter().enumerate() {
+        let title = rest.trim().trim_start_matches(['-', '–', '—', '|']).trim();
+        let sentence = title.ends_with(['.', '?', '!']) || title.split_whitespace().count() > 12;
+        let repeated = name_colon(title).is_some_and(|(name, _)| !labels.insert(name));
+        let follows = i == 0 || start >= items[i - 1].2;
+        if title.is_empty() || sentence || repeated || !follows {
+            return None;
+        }
+    }
+    Some((items[0].0, items.len()))
 }
 
 /// Longest time range looked for in a header ([`enclosed_range`]), in characters.
@@ -714,6 +914,20 @@ fn header(line: &str) -> Option<Header<'_>> {
             });
         }
         let rest = l[first.len()..].trim().trim_start_matches(['-', '–', '—', '|']).trim();
+        // `00:00:05<TAB>Ana Ruiz<TAB>text`: fields split by tabs, as meeting tools export a
+        // transcript, the name a capitalised name alone in its field.
+        let tabbed = l[first.len()..].starts_with('\t').then(|| rest.split_once('\t')).flatten();
+        if let Some((name, text)) = tabbed.map(|(n, t)| (n.trim(), t.trim())) {
+            if is_name(name) && capitalised(name) && !name.contains(':') && !text.is_empty() {
+                return Some(Header {
+                    shape: Shape::TimeName,
+                    speaker: Some(name),
+                    time,
+                    end: None,
+                    text,
+                });
+            }
+        }
         if rest.is_empty() {
             return Some(Header {
                 shape: Shape::TimeOnly,
@@ -828,6 +1042,8 @@ pub(crate) fn sniff(head: &str) -> Option<Format> {
     let mut first_header_at = None;
     // Inside a block opened by a time alone: whether its lines are `Name: text` turns.
     let mut block: Option<bool> = None;
+    let table = table_rows(head);
+    let head = table.as_deref().unwrap_or(head);
     let bold = emphasised_names(head);
     let head = bold.as_deref().unwrap_or(head);
     let lower = LowerLabels::of(head).names;
@@ -925,15 +1141,26 @@ fn is_rule(line: &str) -> bool {
 }
 
 /// Transcription services whose credit line a transcript carries ([`service_credit`]).
-const SERVICES: &[&str] =
-    &["sonix", "otter.ai", "temi", "trint", "rev.com", "happy scribe", "happyscribe", "descript"];
+const SERVICES: &[&str] = &[
+    "sonix",
+    "otter.ai",
+    "temi",
+    "trint",
+    "rev.com",
+    "happy scribe",
+    "happyscribe",
+    "descript",
+    "turboscribe",
+];
 
 /// Whether a line is a transcription service's credit, not speech: Sonix's footer of a free
 /// account (`(Transcribed by Sonix.ai - Remove this message by upgrading your Sonix account
 /// today!)`), the lines of its embedded player on a page (`The Mystery of Metador.mp4: [this
 /// mp4 audio file](…) was [automatically transcribed by Sonix](…) with the [best
 /// speech-to-text algorithms.](…) This transcript may contain errors.`, `Automatically
-/// convert your audio to text with Sonix. …`), and the like of the other services. Read as
+/// convert your audio to text with Sonix. …`), TurboScribe's line above a free account's
+/// transcript (`(Transcribed by TurboScribe. Go Unlimited to remove this message.)`), and the
+/// like of the other services. Read as
 /// text, the footer was words of the last paragraph and the player's line a speaker
 /// (`The Mystery of Metador.mp4`). At most [`MAX_NOTICE_BYTES`] bytes.
 fn service_credit(t: &str) -> bool {
@@ -945,6 +1172,18 @@ fn service_credit(t: &str) -> bool {
     named
         && (l.contains("transcribed by ")
             || l.starts_with("automatically convert your audio to text with "))
+}
+
+/// `text` without a transcription service's credit in parentheses at its start
+/// ([`service_credit`]): TurboScribe writes `(Transcribed by TurboScribe.ai. Go Unlimited to
+/// remove this message.)` before the first words of a free account's transcript, on their
+/// line. Read as words, the credit was the first speaker's.
+fn without_credit(text: &str) -> &str {
+    let close = text.strip_prefix('(').and_then(|inner| inner.find(')'));
+    match close {
+        Some(close) if service_credit(&text[..close + 2]) => text[close + 2..].trim_start(),
+        _ => text,
+    }
 }
 
 /// Whether a line is a broadcaster's notice about the transcript, not speech: the rush
@@ -1113,6 +1352,9 @@ impl Kept {
 /// Reads a paragraph transcript (any dialect; see the module doc) as one recording.
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // Names in emphasis after the times (`0:00:14.1 **Ana Ruiz** Welcome…`): `Name:` labels.
+    // A transcript laid out as a Markdown table (`| 00:00:04 | Host | Welcome… |`): headers.
+    let table = table_rows(text);
+    let text = table.as_deref().unwrap_or(text);
     let bold = emphasised_names(text);
     let text = bold.as_deref().unwrap_or(text);
     // A court reporter's numbered lines: read without their numbers and page furniture.
@@ -1132,6 +1374,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // `Name:` labels in emphasis or alone on their line (web pages): read as `Name: text`.
     let colons = colon_labels(text);
     let text = colons.as_deref().unwrap_or(text);
+    // Lower-case labels alone on their line (`interviewer`, the words below): `name: words`.
+    let alone = lower_alone_labels(text);
+    let text = alone.as_deref().unwrap_or(text);
+    if let Some((line, count)) = schedule(text) {
+        return Err(ctx.error(
+            line,
+            1,
+            format!("no speaker turns found: the {count} lines with a time range are a schedule, not a transcript (each a range of hours and minutes, then an item's title; no label comes back as a speaker's does, and the ranges follow one another)"),
+        ));
+    }
     if let Some(late) = late_times(text) {
         return read_untimed(text, Some(late), ctx);
     }
@@ -1140,7 +1392,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // Lower-case labels of the turns under a time alone (`danah: text`), by the whole text.
     let lower = LowerLabels::of(text);
     let mut lower_turns = false;
-    let speakers = header_speakers(text);
+    // A record's labels timed by the clock of the day (`Mr DUTTON (Dickson) (14:02):`).
+    let day = times_of_day(text);
+    let mut speakers = header_speakers(text);
+    if let Some(d) = &day {
+        speakers.extend(d.names.iter().cloned());
+    }
     // Turns by a speaker of the headers without a time of their own: the first and how many.
     let mut untimed_named: Option<(usize, usize)> = None;
     let mut b = TranscriptBuilder::new();
@@ -1172,7 +1429,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         any_text = true;
         let candidate = unmark(raw);
-        let Some(h) = header(&candidate) else {
+        let dated = day.as_ref().and_then(|d| d.labels.get(&n)).map(|(speaker, time)| Header {
+            shape: Shape::Rev,
+            speaker: Some(speaker.as_str()),
+            time: *time,
+            end: None,
+            text: day_label(raw).or_else(|| day_label(&candidate)).map_or("", |l| l.3),
+        });
+        let Some(h) = dated.or_else(|| header(&candidate)) else {
             // A header whose time is no time: kept as the header it is, after the paragraph
             // above (placed by its words, start and end estimated).
             let above = current.as_ref().or(kept.done.last()).map(|p| p.start);
@@ -1275,10 +1539,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     markup.get_or_insert((n, 0)).1 += 1;
                 }
                 Some(p) => {
-                    if !p.text.is_empty() {
+                    let (first, later) = inline_times(raw.trim());
+                    if !p.text.is_empty() && !first.is_empty() {
                         p.text.push('\n');
                     }
-                    p.text.push_str(raw.trim());
+                    p.text.push_str(first);
+                    split_at_times(&mut current, &later, &mut kept, n, ctx)?;
                 }
                 None => {
                     let s = skipped.get_or_insert((n, 0));
@@ -1312,7 +1578,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             speaker,
             start: h.time,
             end: h.end.filter(|&e| e > h.time),
-            text: h.text.to_owned(),
+            text: String::new(),
             defaulted,
         };
         if let Some(p) = current.take() {
@@ -1320,6 +1586,17 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         last_speaker = Some(next.speaker.clone());
         current = Some(next);
+        // A service's credit before the first words (TurboScribe's): markup, not words.
+        let said = without_credit(h.text);
+        if said.len() < h.text.len() {
+            markup.get_or_insert((n, 0)).1 += 1;
+        }
+        // Times inside the words (`[00:00.00] Some text. [00:15.00] More.`): paragraphs.
+        let (first, later) = inline_times(said);
+        if let Some(p) = current.as_mut() {
+            p.text.push_str(first);
+        }
+        split_at_times(&mut current, &later, &mut kept, n, ctx)?;
     }
     // No header at all, and speakers' turns by name: an untimed transcript, read on its own
     // (nothing of the reading above applies to it).
@@ -1358,6 +1635,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     if lower_turns {
         lower.warn(ctx)?;
     }
+    if let Some((line, first)) = day.as_ref().and_then(|d| d.first.as_ref()) {
+        ctx.warn_at(
+            WarningKind::Note,
+            *line,
+            Some(1),
+            format!("{} label(s) give the clock time of day in parentheses (`Name (Seat) (14:02):`, as the Australian Hansard times the first turn of a speech): read as hours and minutes from the first, {first} at 0:00, and the speaker named without the parts in parentheses", day.as_ref().map_or(0, |d| d.labels.len())),
+        )?;
+    }
     if named_after > 0 {
         ctx.warn(Warning::new(
             WarningKind::Note,
@@ -1388,12 +1673,202 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         return Err(ctx.error(
             skipped.map_or(1, |s| s.0),
             1,
-            "no paragraph with a start time (expected a header such as `Name (00:01:02):`, `Name: (01:02)`, `Speaker 1  0:04`, `[00:01:02] Name: text` or a time on its own line)",
+            "no speaker turns found: no paragraph with a start time (expected a header such as `Name (00:01:02):`, `Name: (01:02)`, `Speaker 1  0:04`, `[00:01:02] Name: text` or a time on its own line; or speakers' labels without times, `Name: text`, by two names or more, one of them twice)",
         ));
     } else {
         ctx.warn(Warning::new(WarningKind::Note, "no paragraphs in the input"))?;
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// A record's label with the clock time of day in parentheses before its colon, as the
+/// Australian Hansard labels the first turn of a speech: `The SPEAKER (14:01):`, `Mr DUTTON
+/// (Dickson—Leader of the Opposition) (14:02):`. The name (a label's name or a presiding
+/// officer's, [`label_name`], [`chair_label`]), its parts in parentheses (`""` for none), the
+/// time of day in minutes (`H:MM` or `HH:MM`, hours below 24) and the words after the colon.
+fn day_label(line: &str) -> Option<(&str, &str, i64, &str)> {
+    let l = line.trim();
+    for (i, _) in l.char_indices().filter(|&(_, c)| c == '(').take_while(|&(i, _)| i < 400) {
+        let inner = &l[i + 1..];
+        let Some(close) = inner.char_indices().take(8).find(|&(_, c)| c == ')').map(|(j, _)| j)
+        else {
+            continue;
+        };
+        let Some((h, m)) = inner[..close].trim().split_once(':') else { continue };
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if !(digits(h) && h.len() <= 2 && digits(m) && m.len() == 2) {
+            continue;
+        }
+        let (h, m): (i64, i64) = (h.parse().ok()?, m.parse().ok()?);
+        let Some(text) = inner[close + 1..].trim_start().strip_prefix(':') else { continue };
+        if h >= 24 || m >= 60 {
+            return None;
+        }
+        let before = l[..i].trim_end();
+        let (name, parts) = match before.find('(') {
+            Some(open) => (before[..open].trim(), before[open..].trim()),
+            None => (before, ""),
+        };
+        let named = label_name(name) || chair_label(name);
+        return (named && (parts.is_empty() || label_parts(parts))).then_some((
+            name,
+            parts,
+            h * 60 + m,
+            text.trim(),
+        ));
+    }
+    None
+}
+
+/// The speakers' labels of a record that times the first turn of each speech by the clock of
+/// the day, read as such ([`times_of_day`]): per line (1-based), the speaker and the start.
+#[derive(Debug, Default)]
+struct DayClock {
+    labels: HashMap<usize, (String, Time)>,
+    /// The speakers the labels name, for the turns without a time ([`header_speakers`]).
+    names: HashSet<String>,
+    /// The first label's line and its time as written.
+    first: Option<(usize, String)>,
+}
+
+/// Where the times of `text`'s labels are clock times of day, as the Australian Hansard
+/// writes them (`Mr DUTTON (Dickson—Leader of the Opposition) (14:02):`): every line that is
+/// a header with its time in parentheses ([`Shape::Rev`]) is a [`day_label`], and one of
+/// them at least has a part in parentheses before the time (a seat, an office). Read as
+/// `M:SS`, `(14:02)` was 14 min 2 s into a recording and the seat a part of the name.
+///
+/// Each label's start is its time of day less the first label's (`14:01` is 0:00, `14:02`
+/// is 1:00); a time more than twelve hours before the one above is on the next day (a sitting
+/// past midnight), and a time before the first is at 0:00. The speaker is the name without
+/// its parts, unless the name comes with two seats (`Mr SMITH (Hove)`, `Mr SMITH (Bath)`):
+/// then the whole label, as two members.
+///
+/// ```text
+/// The SPEAKER (14:01): Order!                               -> The SPEAKER, 0:00
+/// Mr DUTTON (Dickson—Leader of the Opposition) (14:02): My…  -> Mr DUTTON, 1:00
+/// ```
+fn times_of_day(text: &str) -> Option<DayClock> {
+    let (mut rev, mut parted) = (0usize, 0usize);
+    let mut found: Vec<(usize, &str, &str, i64)> = Vec::new();
+    for (k, (line, _)) in split_lines(text).enumerate() {
+        // No parenthesis or bracket: no header with a time in them (a quick test first).
+        if !(line.contains('(') || line.contains('[')) {
+            continue;
+        }
+        let candidate = unmark(line);
+        let rev_header =
+            header(&candidate).is_some_and(|h| h.shape == Shape::Rev && h.speaker.is_some());
+        let day = day_label(line.trim_start_matches('\u{feff}'));
+        if k < LATE_TIMES_LINES {
+            rev += usize::from(rev_header || day.is_some());
+            if rev_header && day.is_none() {
+                return None;
+            }
+        }
+        if let Some((name, parts, minutes, _)) = day {
+            parted += usize::from(!parts.is_empty());
+            found.push((k + 1, name, parts, minutes));
+        }
+    }
+    if rev == 0 || parted == 0 {
+        return None;
+    }
+    let mut seats: HashMap<&str, HashSet<&str>> = HashMap::new();
+    for &(_, name, parts, _) in &found {
+        if !parts.is_empty() {
+            seats.entry(name).or_default().insert(constituency(parts));
+        }
+    }
+    let mut clock = DayClock::default();
+    let (mut days, mut previous) = (0i64, None::<i64>);
+    let first = found.first().map_or(0, |f| f.3);
+    for &(line, name, parts, minutes) in &found {
+        if previous.is_some_and(|p| minutes + 12 * 60 < p) {
+            days += 1;
+        }
+        previous = Some(minutes);
+        let at = (days * 24 * 60 + minutes - first).max(0);
+        let speaker = match seats.get(name) {
+            Some(s) if s.len() > 1 => format!("{name} {parts}"),
+            _ => name.to_owned(),
+        };
+        clock.names.insert(speaker.clone());
+        let time = Time::from_micros(at * 60 * MICROS_PER_SECOND);
+        clock.labels.insert(line, (speaker, time));
+        clock.first.get_or_insert((line, format!("{:02}:{:02}", minutes / 60, minutes % 60)));
+    }
+    Some(clock)
+}
+
+/// A paragraph's line split at the times in brackets inside it, as InqScribe writes a
+/// transcript (`[00:00.00] Here is some text. [00:15.00] Something happened.`, a time where
+/// each record starts, and a time with no words after it where one ends) and as pages of
+/// computer-generated text time every few words: the words before the first such time, then
+/// each time and the words after it. A time is a clock alone in brackets ([`enclosed_time`])
+/// after whitespace; a note with a time (`[crosstalk 00:13:22]`) is none. Read as words, the
+/// times were text and the paragraph one record from its first time to its last words.
+///
+/// ```text
+/// Here is some text. [00:15.00] Something happened. [01:00.00]
+/// -> "Here is some text.", [(0:15, "Something happened."), (1:00, "")]
+/// ```
+fn inline_times(text: &str) -> (&str, Vec<(Time, &str)>) {
+    // Each time: where its bracket opens, where the words after it start, the time.
+    let mut cuts: Vec<(usize, usize, Time)> = Vec::new();
+    for (i, _) in text.match_indices('[') {
+        if i == 0 || !text[..i].ends_with(char::is_whitespace) {
+            continue;
+        }
+        if let Some((time, rest)) = enclosed_time(&text[i..]) {
+            cuts.push((i, text.len() - rest.len(), time));
+        }
+    }
+    let Some(&(at, _, _)) = cuts.first() else { return (text, Vec::new()) };
+    let later = cuts
+        .iter()
+        .enumerate()
+        .map(|(k, &(_, after, time))| {
+            let until = cuts.get(k + 1).map_or(text.len(), |c| c.0);
+            (time, text[after..until].trim())
+        })
+        .collect();
+    (text[..at].trim_end(), later)
+}
+
+/// Goes on from the paragraph being read with the times inside one of its lines
+/// ([`inline_times`]): each time with words after it starts a paragraph of the same speaker
+/// at that time, the one above kept; a time with no words after it, last on its line, ends
+/// the paragraph being read (InqScribe's explicit end), when it is after its start.
+fn split_at_times(
+    current: &mut Option<Paragraph>,
+    later: &[(Time, &str)],
+    kept: &mut Kept,
+    line: usize,
+    ctx: &mut ReadContext<'_>,
+) -> Result<()> {
+    for (k, &(time, words)) in later.iter().enumerate() {
+        let Some(p) = current.as_mut() else { break };
+        if words.is_empty() {
+            if k + 1 == later.len() && time > p.start {
+                p.end = Some(time);
+            }
+            continue;
+        }
+        let next = Paragraph {
+            line,
+            column: 1,
+            speaker: p.speaker.clone(),
+            start: time,
+            end: None,
+            text: words.to_owned(),
+            defaulted: p.defaulted,
+        };
+        if let Some(done) = current.take() {
+            kept.keep(done, ctx)?;
+        }
+        *current = Some(next);
+    }
+    Ok(())
 }
 
 /// Whether the text after a time on a header line can be a speaker's name alone: a
@@ -2600,6 +3075,109 @@ fn colon_labels(text: &str) -> Option<String> {
     Some(joined)
 }
 
+/// The name of a lower-case label alone on its line (`interviewer`, `respondent 2`, also
+/// `interviewer:`): the shape of [`lower_label`] without words after it, or `None`.
+fn lower_alone(line: &str) -> Option<&str> {
+    let t = line.trim().trim_start_matches('\u{feff}');
+    let name = t.strip_suffix(':').unwrap_or(t).trim_end();
+    if name.is_empty() || name.contains(':') || name.len() > MAX_NAME_CHARS {
+        return None;
+    }
+    lower_label(&format!("{name}:")).is_some().then_some(name)
+}
+
+/// The text of a transcript whose labels are in lower case and alone on their line, the words
+/// under them (qualitative-research exports and interview notes: `interviewer`, then the
+/// question; `respondent`, then the answer), with each such label joined to its first line of
+/// words as `name: words` (that line left blank, so line numbers stay the file's), to be read
+/// as the file's lower-case labels ([`LowerLabels`]). One line cannot tell such a label from
+/// a short line of prose (`yes`, `well`), so the whole file decides, as for `name: text`:
+///
+/// - a label is a [`lower_label`] name alone on its line (a colon after it allowed), with a
+///   line of words below it that is no such name, no `Name:` label and no header with a time;
+/// - only names that label two lines or more count, two names or more, and the turns change
+///   speaker between them at least twice;
+/// - the labels open half or more of the text's parts (its paragraphs, and the turns that
+///   start inside one), and the names that come once are no more than the labels that
+///   recur: prose with a few short lines of its own stays prose.
+///
+/// ```text
+/// interviewer                       -> interviewer: so how did you come to the garden?
+/// so how did you come to the garden?   (blank)
+///
+/// respondent                        -> respondent: a neighbour brought me.
+/// a neighbour brought me.              (blank)
+/// ```
+///
+/// `None` when the text has no such labels.
+fn lower_alone_labels(text: &str) -> Option<String> {
+    let all: Vec<(&str, &str)> = split_lines(text).take(100_000).collect();
+    let blank = |k: usize| all[k].0.trim().is_empty();
+    // Each label: its line, the line of its words, its name.
+    let mut found: Vec<(usize, usize, &str)> = Vec::new();
+    let mut k = 0;
+    while k < all.len() {
+        let Some(name) = lower_alone(all[k].0) else {
+            k += 1;
+            continue;
+        };
+        let below = (k + 1..all.len()).find(|&j| !blank(j));
+        let words = below.map(|j| unmark(all[j].0.trim()));
+        let said = words.as_deref().is_some_and(|w| {
+            lower_alone(w).is_none()
+                && name_colon(w).is_none_or(|(n, _)| !capitalised(n))
+                && header(w).is_none()
+        });
+        match below {
+            Some(j) if said => {
+                found.push((k, j, name));
+                k = j + 1;
+            }
+            _ => k += 1,
+        }
+    }
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for &(_, _, name) in &found {
+        *counts.entry(name).or_default() += 1;
+    }
+    let recurs = |name: &str| counts.get(name).is_some_and(|&c| c >= 2);
+    let labels: Vec<&(usize, usize, &str)> = found.iter().filter(|f| recurs(f.2)).collect();
+    let once = found.len() - labels.len();
+    let names = counts.values().filter(|&&c| c >= 2).count();
+    let changes = labels.windows(2).filter(|w| w[0].2 != w[1].2).count();
+    if names < 2 || changes < 2 || once > labels.len() {
+        return None;
+    }
+    // The text's parts: each paragraph (after a blank line or at the start), but the words
+    // of a label written a blank line below it, and each label inside a paragraph.
+    let starts: HashSet<usize> = labels.iter().map(|l| l.0).collect();
+    let words: HashSet<usize> = labels.iter().map(|l| l.1).collect();
+    let parts = (0..all.len())
+        .filter(|&k| !blank(k))
+        .filter(|&k| {
+            let opens = k == 0 || blank(k - 1);
+            (opens && !words.contains(&k)) || starts.contains(&k)
+        })
+        .count();
+    if 2 * labels.len() < parts {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut joined: HashMap<usize, String> = HashMap::new();
+    for &&(at, below, name) in &labels {
+        joined.insert(at, format!("{name}: {}", all[below].0.trim()));
+        joined.insert(below, String::new());
+    }
+    for (k, (line, ending)) in all.iter().enumerate() {
+        out.push_str(joined.get(&k).map_or(*line, String::as_str));
+        out.push_str(ending);
+    }
+    // Lines past the first 100 000 are kept as they are.
+    let kept: usize = all.iter().map(|(l, e)| l.len() + e.len()).sum();
+    out.push_str(&text[kept..]);
+    Some(out)
+}
+
 /// The name a Markdown heading holds when it is a name alone (`### Interviewer`, `## Ana
 /// Ruiz`: [`bare_name`]), or `None`.
 fn heading_name(t: &str) -> Option<&str> {
@@ -2621,16 +3199,25 @@ fn heading_name(t: &str) -> Option<&str> {
 /// Read as markup, every such heading was skipped and the whole interview was one turn, or
 /// no transcript at all.
 ///
+/// Headings that recur and alternate are not yet speakers: a flat document repeats its
+/// sections too (a page of two recipes, `## Ingredients` and `## Method` twice). The text
+/// under them must also read as turns ([`heading_turns`]): few of those blocks are lists,
+/// tables or code (a recipe's ingredients), and a name is a speaker's role (`Interviewer`,
+/// `Speaker 1`, `P2`; [`SPEAKER_ROLES`]) or a quarter of the blocks read as speech (a
+/// question, the first person, an answer's first word such as `yes` or `well`).
+///
 /// ```text
 /// ### Interviewer            -> Interviewer: Het is eigenlijk goed om…
 /// Het is eigenlijk goed om…     (joined to the label, [`colon_labels`])
 /// ### Systems Developer      -> Systems Developer: Wat maakt dat…
 /// ```
 fn heading_labels<'a>(lines: impl Iterator<Item = &'a str>) -> HashSet<String> {
-    // Each heading's level and the name it holds.
+    let lines: Vec<&str> = lines.collect();
+    // Each heading's level, the name it holds and its line.
     let mut seq: Vec<(usize, Option<&str>)> = Vec::new();
+    let mut at: Vec<usize> = Vec::new();
     let mut counts: HashMap<&str, usize> = HashMap::new();
-    for line in lines {
+    for (k, line) in lines.iter().enumerate() {
         let t = line.trim().trim_start_matches('\u{feff}');
         if !(t.starts_with('#') && t.trim_start_matches('#').starts_with([' ', '\t'])) {
             continue;
@@ -2640,6 +3227,7 @@ fn heading_labels<'a>(lines: impl Iterator<Item = &'a str>) -> HashSet<String> {
             *counts.entry(n).or_default() += 1;
         }
         seq.push((t.len() - t.trim_start_matches('#').len(), name));
+        at.push(k);
     }
     let recurs = |n: &Option<&str>| n.is_some_and(|n| counts[n] >= 2);
     let named: Vec<&str> = seq.iter().filter(|(_, n)| recurs(n)).flat_map(|(_, n)| *n).collect();
@@ -2656,7 +3244,147 @@ fn heading_labels<'a>(lines: impl Iterator<Item = &'a str>) -> HashSet<String> {
     if seq[first..last].iter().any(|(l, n)| *l < level && !recurs(n)) {
         return HashSet::new();
     }
-    names
+    // The lines under each label, up to the next heading.
+    let blocks: Vec<&[&str]> = labels
+        .iter()
+        .map(|&i| &lines[at[i] + 1..at.get(i + 1).copied().unwrap_or(lines.len())])
+        .collect();
+    if heading_turns(&names, &blocks) {
+        names
+    } else {
+        HashSet::new()
+    }
+}
+
+/// Last words of a speaker's role in an interview, a meeting or a hearing (`Interviewer`,
+/// `Respondent`, `Speaker 1`, `Systems Developer`): a heading that names one is a speaker's
+/// label ([`heading_turns`]).
+const SPEAKER_ROLES: &[&str] = &[
+    "interviewer",
+    "interviewee",
+    "respondent",
+    "participant",
+    "speaker",
+    "host",
+    "co-host",
+    "cohost",
+    "guest",
+    "moderator",
+    "narrator",
+    "panelist",
+    "panellist",
+    "caller",
+    "reporter",
+    "presenter",
+    "facilitator",
+    "researcher",
+    "student",
+    "teacher",
+    "chair",
+    "witness",
+    "counsel",
+    "judge",
+    "doctor",
+    "patient",
+    "client",
+    "therapist",
+    "developer",
+    "manager",
+    "engineer",
+    "designer",
+    "audience",
+];
+
+/// First words of an answer or a backchannel (`Yes.`, `Well, …`, `Hi.`): a block under a
+/// heading that opens with one reads as speech ([`heading_turns`]).
+const SPOKEN_OPENERS: &[&str] = &[
+    "yes",
+    "no",
+    "yeah",
+    "yep",
+    "nope",
+    "hi",
+    "hello",
+    "hey",
+    "okay",
+    "ok",
+    "right",
+    "sure",
+    "thanks",
+    "mhm",
+    "mm",
+    "hm",
+    "um",
+    "uh",
+    "well",
+    "so",
+    "oh",
+    "exactly",
+    "absolutely",
+];
+
+/// Words of the first person: a block under a heading with one reads as speech.
+const FIRST_PERSON: &[&str] = &["i", "i'm", "i've", "i'd", "i'll", "me", "my", "i’m", "i’ve"];
+
+/// Whether the blocks under headings that recur and alternate ([`heading_labels`]) read as
+/// speakers' turns: no more than a third of them mostly lists, tables or code (a recipe's
+/// ingredients, a changelog's entries), and a name a speaker's role or numbered (`Speaker 1`,
+/// `P2`; [`SPEAKER_ROLES`]) or a quarter of the blocks spoken: a question, a word of the first
+/// person ([`FIRST_PERSON`]), or an answer's first word ([`SPOKEN_OPENERS`]).
+fn heading_turns(names: &HashSet<String>, blocks: &[&[&str]]) -> bool {
+    let item = |l: &str| {
+        let t = l.trim();
+        let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+        let numbered =
+            digits > 0 && (t[digits..].starts_with(". ") || t[digits..].starts_with(") "));
+        numbered
+            || ["- ", "* ", "+ ", "|", "```", "~~~", "![", "    "]
+                .iter()
+                .any(|p| l.starts_with(p) || t.starts_with(p))
+    };
+    let listed = blocks
+        .iter()
+        .filter(|b| {
+            let text: Vec<&&str> = b.iter().filter(|l| !l.trim().is_empty()).collect();
+            let items = text.iter().filter(|l| item(l)).count();
+            !text.is_empty() && 2 * items > text.len()
+        })
+        .count();
+    if 3 * listed > blocks.len() {
+        return false;
+    }
+    let role = names.iter().any(|n| {
+        let words: Vec<String> = n.split_whitespace().map(str::to_lowercase).collect();
+        let numbered = words.last().is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()));
+        let word = if numbered && words.len() >= 2 {
+            &words[words.len() - 2]
+        } else {
+            &words[words.len() - 1]
+        };
+        // `P2`, `R1`, `Int3`: a few letters and a number, as anonymised interviews name people.
+        let letters = word.bytes().take_while(u8::is_ascii_alphabetic).count();
+        let coded = (1..=3).contains(&letters)
+            && word.len() > letters
+            && word.bytes().skip(letters).all(|b| b.is_ascii_digit());
+        SPEAKER_ROLES.contains(&word.as_str()) || coded
+    });
+    let spoken = blocks
+        .iter()
+        .filter(|b| {
+            let text = b.join(" ");
+            let words: Vec<String> = text
+                .split_whitespace()
+                .map(|w| {
+                    w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
+                        .to_lowercase()
+                })
+                .collect();
+            text.contains('?')
+                || words.iter().any(|w| FIRST_PERSON.contains(&w.as_str()))
+                || words.first().is_some_and(|w| SPOKEN_OPENERS.contains(&w.as_str()))
+        })
+        .count();
+    role || 4 * spoken >= blocks.len()
 }
 
 /// A label in Markdown emphasis at the start of `t`, without it: `**Ana Ruiz:** text` and
@@ -2932,19 +3660,37 @@ fn stacked_labels(text: &str) -> Option<String> {
 /// The lines of `text` with their terminators (`\n`, `\r\n` or `\r`, as
 /// [`ReadContext::lines`] splits them).
 fn split_lines(text: &str) -> impl Iterator<Item = (&str, &str)> {
-    let mut rest = text;
+    // Where the rest of the text starts, and the next `\n` at or after it once looked for
+    // (`Some(None)`: none is left), so that no byte is searched twice: single-byte searches,
+    // fast even in a debug build, in linear time whatever the line endings.
+    let mut at = 0usize;
+    let mut feed: Option<Option<usize>> = None;
     std::iter::from_fn(move || {
-        if rest.is_empty() {
+        if at >= text.len() {
             return None;
         }
-        let (line, ending, next) = match rest.find(['\n', '\r']) {
-            Some(i) => {
-                let len = if rest[i..].starts_with("\r\n") { 2 } else { 1 };
-                (&rest[..i], &rest[i..i + len], &rest[i + len..])
+        let rest = &text[at..];
+        let lf = match feed {
+            Some(Some(i)) if i >= at => Some(i),
+            Some(None) => None,
+            _ => {
+                let found = rest.find('\n').map(|i| at + i);
+                feed = Some(found);
+                found
             }
-            None => (rest, "", ""),
         };
-        rest = next;
+        let cut = match lf {
+            Some(i) => text[at..i].find('\r').map(|j| at + j).or(Some(i)),
+            None => rest.find('\r').map(|j| at + j),
+        };
+        let (line, ending, next) = match cut {
+            Some(i) => {
+                let len = if text[i..].starts_with("\r\n") { 2 } else { 1 };
+                (&text[at..i], &text[i..i + len], i + len)
+            }
+            None => (rest, "", text.len()),
+        };
+        at = next;
         Some((line, ending))
     })
 }
@@ -4137,5 +4883,143 @@ mod tests {
         assert!(!is_markup("We all stopped transcription"));
         assert!(!is_markup("So then the team that was paid for it stopped transcription"));
         assert!(!is_markup("started transcription"));
+    }
+
+    /// Lower-case labels alone on their line, the words below, are labels when the whole file
+    /// says so: names that recur, two of them alternating, opening half the text's parts.
+    #[test]
+    fn lower_case_labels_alone_on_their_line() {
+        let interview = "interviewer\nhow did it start?\n\nrespondent\nslowly.\n\n\
+                         interviewer:\nand then?\n\nrespondent\nit grew.\n";
+        assert_eq!(
+            lower_alone_labels(interview).as_deref(),
+            Some(
+                "interviewer: how did it start?\n\n\nrespondent: slowly.\n\n\n\
+                 interviewer: and then?\n\n\nrespondent: it grew.\n\n"
+            )
+        );
+        assert_eq!(lower_alone("respondent 2"), Some("respondent 2"));
+        assert_eq!(lower_alone("interviewer:"), Some("interviewer"));
+        for not in ["Interviewer", "note", "so we left", "e.g.", "10:30", "a b c"] {
+            assert_eq!(lower_alone(not), None, "{not}");
+        }
+        // Short lines of prose that recur: most paragraphs open with no such line.
+        let prose =
+            "It rained all week, and the river rose.\n\nyes\nit did.\n\nThe town waited.\n\n\
+                     no\nnot yet.\n\nThe water came on Sunday.\n\nyes\nit came.\n\n\
+                     Nobody slept.\n\nno\nnobody.\n\nThen it fell.\n\nIt was over.\n";
+        assert_eq!(lower_alone_labels(prose), None);
+        // One name alone, or names that never change hands, label no one.
+        assert_eq!(lower_alone_labels("ana\nhi.\n\nana\nso.\n\nana\nbye.\n"), None);
+        assert_eq!(lower_alone_labels("ana\nhi.\n\nbo\nhello.\n"), None);
+        // A label whose next line is another label or a `Name:` line has no words.
+        assert_eq!(lower_alone_labels("ana\nbo\nhi.\n\nana\nBo: no.\n\nbo\nyes.\n"), None);
+    }
+
+    /// Headings that recur and alternate name speakers only when the text under them reads
+    /// as turns: a recipe's sections, lists under them, are no speakers.
+    #[test]
+    fn repeated_section_headings_are_no_speakers() {
+        let recipe = "# Two breads\n## Ingredients\n- 500 g flour\n- 10 g salt\n## Method\n\
+                      Mix and knead.\n## Ingredients\n- 400 g rye\n## Method\nBake it.\n";
+        assert!(heading_labels(recipe.lines()).is_empty());
+        // Prose under each, no role and nothing spoken: still sections.
+        let flat = "## Morning\nThe market opens.\n## Evening\nThe lights go on.\n\
+                    ## Morning\nThe bakery sells out.\n## Evening\nThe square empties.\n";
+        assert!(heading_labels(flat.lines()).is_empty());
+        // The same headings over a conversation: a question and the first person.
+        let spoken = "## Morning\nDid you sleep?\n## Evening\nI did not.\n\
+                      ## Morning\nWhy not?\n## Evening\nThe noise.\n";
+        assert_eq!(
+            heading_labels(spoken.lines()),
+            HashSet::from(["Morning".to_owned(), "Evening".to_owned()])
+        );
+        // Roles name speakers whatever the words; an anonymised `P2` too.
+        let roles = "### Interviewer\nThe background.\n### P2\nThe project.\n\
+                     ### Interviewer\nThe method.\n### P2\nThe results.\n";
+        assert_eq!(
+            heading_labels(roles.lines()),
+            HashSet::from(["Interviewer".to_owned(), "P2".to_owned()])
+        );
+    }
+
+    /// A schedule's time ranges and titles are no transcript; a recording's ranges are.
+    #[test]
+    fn schedules_are_told_from_time_ranges_of_speech() {
+        let agenda = "Day one\n\n[09:00–09:30] Welcome\n[09:30-10:15] Keynote: Jane Doe\n\
+                      [10:30–12:00] Workshops\n";
+        assert_eq!(schedule(agenda), Some((3, 3)));
+        let bare = "09:00–09:30 Welcome\n09:30 - 10:15 Keynote: Jane Doe\n10:15 to 10:30 Break\n";
+        assert_eq!(schedule(bare), Some((1, 3)));
+        for speech in [
+            // Speakers' labels that come back.
+            "[00:00 - 00:05] SPEAKER_00: Hi\n[00:05 - 00:10] SPEAKER_01: Hello\n[00:10 - 00:15] SPEAKER_00: So\n",
+            // Seconds and fractions.
+            "[00:00:01.000 --> 00:00:03.000] Hello there\n[00:00:03.000 --> 00:00:05.000] Welcome\n",
+            // Times off the five minutes.
+            "[00:00 - 00:07] Welcome\n[00:07 - 00:12] Thanks\n",
+            // Sentences.
+            "[09:00 - 09:30] We begin.\n[09:30 - 10:00] Then we talk.\n",
+            // Ranges that overlap.
+            "[09:00 - 10:00] Track A\n[09:30 - 10:30] Track B\n",
+        ] {
+            assert_eq!(schedule(speech), None, "{speech}");
+        }
+        assert_eq!(bare_range("09:00–09:30 Welcome").map(|r| r.2), Some(" Welcome"));
+        assert_eq!(bare_range("09:00 we left"), None);
+        assert_eq!(bare_range("10:00-09:00 Back"), None);
+    }
+
+    /// Labels with the clock time of day in parentheses (the Australian Hansard): times from
+    /// the first, names without their seat; a Rev header elsewhere keeps its `M:SS`.
+    #[test]
+    fn labels_with_the_time_of_day() {
+        assert_eq!(
+            day_label("Mr DUTTON (Dickson—Leader of the Opposition) (14:02): My question"),
+            Some(("Mr DUTTON", "(Dickson—Leader of the Opposition)", 14 * 60 + 2, "My question"))
+        );
+        assert_eq!(
+            day_label("The SPEAKER (14:01): Order!"),
+            Some(("The SPEAKER", "", 841, "Order!"))
+        );
+        assert_eq!(day_label("Ana Ruiz (24:10): Hello."), None);
+        assert_eq!(day_label("Ana Ruiz (00:01:02): Hello."), None);
+        assert_eq!(day_label("we met (at 14:01): then"), None);
+        let text = "The SPEAKER (23:58): Order!\nMr SMITH (Hove) (23:59): Yes.\n\
+                    Mr SMITH (Bath) (00:01): No.\n";
+        let clock = times_of_day(text).unwrap();
+        let got: BTreeMap<usize, (String, i64)> = clock
+            .labels
+            .iter()
+            .map(|(&n, (s, t))| (n, (s.clone(), t.micros() / MICROS_PER_SECOND)))
+            .collect();
+        assert_eq!(
+            got,
+            BTreeMap::from([
+                (1, ("The SPEAKER".to_owned(), 0)),
+                (2, ("Mr SMITH (Hove)".to_owned(), 60)),
+                (3, ("Mr SMITH (Bath)".to_owned(), 180)),
+            ])
+        );
+        // Without a seat or an office before a time, `(14:01)` is a Rev header's M:SS.
+        assert!(times_of_day("Ana Ruiz (14:01): Hi.\nBo Lind (14:05): Hello.\n").is_none());
+        // A Rev header of another shape in the file: not a record of times of day.
+        assert!(times_of_day("Mr A (Hove) (14:01): Hi.\nBo Lind (01:14:05): Hello.\n").is_none());
+    }
+
+    /// Lines split at `\n`, `\r\n` and `\r`, each with its ending, the text kept whole.
+    #[test]
+    fn lines_split_at_every_ending() {
+        let text = "a\r\nb\rc\nd\r\r\ne";
+        let lines: Vec<(&str, &str)> = split_lines(text).collect();
+        assert_eq!(
+            lines,
+            [("a", "\r\n"), ("b", "\r"), ("c", "\n"), ("d", "\r"), ("", "\r\n"), ("e", "")]
+        );
+        assert_eq!(
+            split_lines("x\r\ry\n").collect::<Vec<_>>(),
+            [("x", "\r"), ("", "\r"), ("y", "\n")]
+        );
+        assert_eq!(split_lines("").count(), 0);
     }
 }

@@ -1335,3 +1335,260 @@ fn teams_notes_that_the_transcription_started_and_stopped_are_no_words() {
         "{warnings:?}"
     );
 }
+
+/// Labels in lower case alone on their line, the words below (a qualitative-research export:
+/// `interviewer`, then the question). Read before: "cannot tell the format". Now the labels
+/// that recur and alternate open the turns (`interviewer:` with a colon too); a short line
+/// that comes once (`yes`) stays words of the turn above.
+#[test]
+fn lower_case_labels_alone_on_their_line() {
+    let out = fixture("lowercase_labels_alone.txt");
+    let (turns, warnings) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("interviewer", 3),
+            ("respondent", 6),
+            ("interviewer", 10),
+            ("respondent", 13),
+            ("interviewer", 19),
+        ])
+    );
+    let t = out.corpus.iter().next().unwrap().1;
+    let said: Vec<String> = t.untimed().iter().map(|u| u.content.display_text()).collect();
+    assert_eq!(
+        said,
+        [
+            "so tell me how you first came to the garden.",
+            "a neighbour brought me, the first spring after we moved here.\ni didn't know anyone.",
+            "and what kept you coming back?",
+            "the people, mostly.\nyes\nand the tomatoes, we had a very good year.",
+            "thank you.",
+        ]
+    );
+    let has = |s: &str| warnings.iter().any(|w| w.contains(s));
+    assert!(has("lower-case labels read as speakers' names, as they recur at the start of lines and alternate: `interviewer` (3), `respondent` (2)"), "{warnings:?}");
+    assert!(
+        has("line 1, column 1: 1 line(s) above the first speaker's turn skipped"),
+        "{warnings:?}"
+    );
+}
+
+/// A flat Markdown document that repeats its sections (two recipes' `## Ingredients` and `##
+/// Method`) is no transcript: read before as two speakers, `Ingredients` and `Method`; now
+/// detection finds no speaker turns, and the paragraph reader, told to read it, says so.
+#[test]
+fn repeated_section_headings_are_no_transcript() {
+    let path = overtalk_testkit::fixtures().join("paragraphs").join("recipe_sections.md");
+    let e = read_path(&path, None, &ReadOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("recipe_sections.md"), "{e}");
+    assert!(
+        e.contains("cannot tell the format from the file name or content, and no speaker turns found in it as text"),
+        "{e}"
+    );
+    let e = read_path(&path, Some(Format::Paragraphs), &ReadOptions::default()).unwrap_err();
+    // The first line of text that is no heading: the first ingredient.
+    assert_eq!((e.line(), e.column()), (Some(5), Some(1)));
+    let e = e.to_string();
+    assert!(e.contains("recipe_sections.md"), "{e}");
+    assert!(e.contains("no speaker turns found: no paragraph with a start time"), "{e}");
+}
+
+/// An agenda's time ranges and item titles are a schedule, not a diarized transcript: read
+/// before as the turns of `unknown` and `Keynote` with their ends kept (and so an overlap
+/// measured); now a clear error at the first range. The ranges of a recording keep working.
+#[test]
+fn an_agenda_with_time_ranges_is_no_transcript() {
+    let path = overtalk_testkit::fixtures().join("paragraphs").join("agenda_ranges.txt");
+    let e = read_path(&path, None, &ReadOptions::default()).unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(3), Some(1)));
+    let e = e.to_string();
+    assert!(e.contains("agenda_ranges.txt"), "{e}");
+    assert!(
+        e.contains("no speaker turns found: the 5 lines with a time range are a schedule, not a transcript"),
+        "{e}"
+    );
+    let ranges = "[00:00:01.000 --> 00:00:03.000] SPEAKER_00: Hello there.\n\
+                  [00:00:02.500 --> 00:00:05.000] SPEAKER_01: Welcome back.\n";
+    let out = read(ranges);
+    let exact = |name: &str, start: i64, end: i64, text: &str| {
+        (name.to_owned(), start, end, false, text.to_owned())
+    };
+    assert_eq!(
+        tracks(one(&out.corpus)),
+        vec![
+            exact("SPEAKER_00", S, 3 * S, "Hello there."),
+            exact("SPEAKER_01", 2_500_000, 5 * S, "Welcome back."),
+        ]
+    );
+}
+
+/// The Australian Hansard with the clock time of day on each speech's first label (`The
+/// SPEAKER (14:01):`, `Mr DUTTON (Dickson—Leader of the Opposition) (14:02):`). Read before:
+/// `(14:02)` was 14 min 2 s into a recording and the seat part of the speaker's name; now the
+/// times are hours and minutes from the first, the speaker is the member's name, and a turn
+/// without a time (`Mr ALBANESE:`) follows the one above by its words.
+#[test]
+fn australian_hansard_times_of_day_on_every_speech() {
+    let out = fixture("hansard_au_times_of_day.txt");
+    let t = out.corpus.iter().next().unwrap().1;
+    let said: Vec<(String, i64, i64)> =
+        tracks(t).into_iter().map(|(name, start, end, _, _)| (name, start, end)).collect();
+    let turn = |name: &str, start: i64, end: i64| (name.to_owned(), start, end);
+    assert_eq!(
+        said,
+        vec![
+            turn("The SPEAKER", 0, 5_500_000),
+            turn("Mr DUTTON", 60 * S, 66_500_000),
+            turn("Mr ALBANESE", 120 * S, 126 * S),
+            turn("The SPEAKER", 126 * S, 130_500_000),
+            turn("Mr ALBANESE", 130_500_000, 136 * S),
+            turn("Mr DUTTON", 300 * S, 304_500_000),
+        ]
+    );
+    let warnings: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+    let has = |s: &str| warnings.iter().any(|w| w.contains(s));
+    assert!(
+        has("line 5, column 1: 4 label(s) give the clock time of day in parentheses"),
+        "{warnings:?}"
+    );
+    assert!(has("read as hours and minutes from the first, 14:01 at 0:00"), "{warnings:?}");
+    assert!(
+        has("line 11, column 1: 2 turn(s) by a speaker the headers name have no time of their own"),
+        "{warnings:?}"
+    );
+}
+
+/// Times inside a paragraph's words, as InqScribe writes a transcript (`[00:00.00] Here is
+/// some text. [00:15.00] Something happened.`, a time with nothing after it ending a record)
+/// and pages of computer-generated text time every few words. Read before: one paragraph
+/// from the first time, the later times kept as words; now each time starts a paragraph of
+/// the same speaker, and a time last on its line with no words after it is the end.
+#[test]
+fn times_inside_the_words_start_paragraphs() {
+    let inline = "[00:00.00] Here is some text. [00:15.00] Something happened. [01:00.00] Something else happened.\n";
+    let out = read_str(inline, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    let said: Vec<(i64, i64, bool, String)> = tracks(one(&out.corpus))
+        .into_iter()
+        .map(|(_, start, end, estimated, text)| (start, end, estimated, text))
+        .collect();
+    assert_eq!(
+        said,
+        vec![
+            (0, 2 * S, true, "Here is some text.".to_owned()),
+            (15 * S, 16 * S, true, "Something happened.".to_owned()),
+            (60 * S, 61_500_000, true, "Something else happened.".to_owned()),
+        ]
+    );
+    let ends =
+        "[00:00.00] Here is some text. [00:12.00]\n[00:15.00] Something happened. [00:55.00]\n";
+    let out = read_str(ends, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    let said: Vec<(i64, i64, bool)> = tracks(one(&out.corpus))
+        .into_iter()
+        .map(|(_, start, end, estimated, _)| (start, end, estimated))
+        .collect();
+    assert_eq!(said, vec![(0, 12 * S, false), (15 * S, 55 * S, false)]);
+    // A note with a time in it is no time of a paragraph.
+    let note = "[00:00:05] Ana: We left [crosstalk 00:00:06] early.\n[00:00:09] Bo: Fine.\n";
+    assert_eq!(tracks(one(&read(note).corpus)).len(), 2);
+}
+
+/// A transcript's lines as Markdown list items, each with its time (`- [00:02] Today we…`, as
+/// notes made from a recording list them), and TurboScribe's line above a free account's
+/// transcript. Read before: "cannot tell the format"; the credit line was words of the
+/// transcript when it stood below the first time.
+#[test]
+fn times_after_list_bullets_and_the_turboscribe_credit() {
+    let text = "## 00:00 Introduction\n\n**Spoken content:**\n\
+                - [00:00] Hey, welcome to the show.\n\
+                - [00:02] Today we look at a powerful\n\
+                - [00:04] tool for the future.\n\
+                (Transcribed by TurboScribe. Go Unlimited to remove this message.)\n";
+    assert_eq!(sniff(text), Some(Format::Paragraphs));
+    let out = read(text);
+    let said: Vec<(i64, String)> =
+        tracks(one(&out.corpus)).into_iter().map(|(_, start, _, _, text)| (start, text)).collect();
+    assert_eq!(
+        said,
+        vec![
+            (0, "Hey, welcome to the show.".to_owned()),
+            (2 * S, "Today we look at a powerful".to_owned()),
+            (4 * S, "tool for the future.".to_owned()),
+        ]
+    );
+    let warnings: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings.iter().any(|w| w.contains("line 1, column 1: 2 line(s) of markup")),
+        "{warnings:?}"
+    );
+    // A list of other items stays text.
+    assert_eq!(sniff("- milk\n- 2 eggs\n- bread\n"), None);
+    // TurboScribe's credit before the first words, on their line: no words of anyone's.
+    let credited = "- [00:00] (Transcribed by TurboScribe.ai. Go Unlimited to remove this message.) Hey, welcome.\n\
+                    - [00:02] Today we look at it.\n";
+    let out = read(credited);
+    let said: Vec<String> =
+        tracks(one(&out.corpus)).into_iter().map(|(_, _, _, _, text)| text).collect();
+    assert_eq!(said, ["Hey, welcome.", "Today we look at it."]);
+    let warnings: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings.iter().any(|w| w.contains("line 1, column 1: 1 line(s) of markup")),
+        "{warnings:?}"
+    );
+}
+
+/// A transcript published as a Markdown table, a row per turn (`| Time | Speaker | Transcript
+/// |`, as podcast transcript guides lay one out). Read before: "cannot tell the format". A
+/// table of other columns stays text.
+#[test]
+fn a_transcript_in_a_markdown_table() {
+    let text = "# Episode 12\n\n| Time | Speaker | Transcript |\n|---|---|---|\n\
+                | 00:00:04 | Host | Welcome back to the show. |\n\
+                | 00:00:14 | Maya, Guest | The transcript is the starting point. |\n\
+                | 00:00:26 | Host | That is the piece many teams miss. |\n";
+    assert_eq!(sniff(text), Some(Format::Paragraphs));
+    let out = read(text);
+    let said: Vec<(String, i64, String)> = tracks(one(&out.corpus))
+        .into_iter()
+        .map(|(name, start, _, _, text)| (name, start, text))
+        .collect();
+    let turn = |name: &str, start: i64, text: &str| (name.to_owned(), start * S, text.to_owned());
+    assert_eq!(
+        said,
+        vec![
+            turn("Host", 4, "Welcome back to the show."),
+            turn("Maya, Guest", 14, "The transcript is the starting point."),
+            turn("Host", 26, "That is the piece many teams miss."),
+        ]
+    );
+    let prices = "| Item | Price |\n|---|---|\n| Tea | 2.50 |\n| Cake | 3.00 |\n";
+    assert_eq!(sniff(prices), None);
+}
+
+/// A transcript of tab-separated fields, the time, the name and the words
+/// (`00:00:05<TAB>Ana Ruiz<TAB>Hello…`), as meeting tools export one. Read before: every line
+/// the words of `unknown`, the name run into them. Prose after a time and a tab stays words.
+#[test]
+fn tab_separated_time_name_and_words() {
+    let text = "00:00:05\tAna Ruiz\tHello there, everyone.\n00:00:09\tBo Lind\tHi Ana.\n\
+                00:00:12\tAna Ruiz\tShall we start?\n";
+    let out = read(text);
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let said: Vec<(String, i64, String)> = tracks(one(&out.corpus))
+        .into_iter()
+        .map(|(name, start, _, _, text)| (name, start, text))
+        .collect();
+    let turn = |name: &str, start: i64, text: &str| (name.to_owned(), start * S, text.to_owned());
+    assert_eq!(
+        said,
+        vec![
+            turn("Ana Ruiz", 5, "Hello there, everyone."),
+            turn("Bo Lind", 9, "Hi Ana."),
+            turn("Ana Ruiz", 12, "Shall we start?"),
+        ]
+    );
+    let prose = read("00:00:05\tso we left\tearly.\n00:00:09\tThen it rained.\n");
+    let speakers: Vec<String> =
+        tracks(one(&prose.corpus)).into_iter().map(|(name, _, _, _, _)| name).collect();
+    assert_eq!(speakers, ["unknown", "unknown"]);
+}
