@@ -421,12 +421,46 @@ const SPEAKER_COLUMNS: &[&str] = &["speaker", "name", "who", "speaker name"];
 const TEXT_COLUMNS: &[&str] =
     &["text", "transcript", "content", "words", "utterance", "dialogue", "said", "speech"];
 
+/// The longest line read as a Markdown table row: a turn of a few minutes' words.
+const MAX_TABLE_ROW: usize = 64 * 1024;
+
+/// The most lines the whole-file rewrites of this module look at ([`table_rows`],
+/// [`lower_alone_labels`]); a longer text is not rewritten (read as it is, never in part).
+const MAX_REWRITE_LINES: usize = 100_000;
+
 /// The cells of a Markdown table row (`| 00:00:04 | Host | Welcome… |`), trimmed, or `None`
-/// for a line that is no row.
+/// for a line that is no row (or longer than [`MAX_TABLE_ROW`]). A pipe escaped in a cell
+/// (`Thanks \| glad`) does not part it; [`unescape_cell`] gives its words.
 fn table_cells(line: &str) -> Option<Vec<&str>> {
+    if line.len() > MAX_TABLE_ROW {
+        return None;
+    }
     let t = line.trim();
     let inner = t.strip_prefix('|')?.strip_suffix('|')?;
-    Some(inner.split('|').map(str::trim).collect())
+    let mut cells = Vec::new();
+    let mut from = 0;
+    let mut escaped = false;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '|' if !escaped => {
+                cells.push(inner[from..i].trim());
+                from = i + 1;
+            }
+            _ => {}
+        }
+        escaped = c == '\\' && !escaped;
+    }
+    cells.push(inner[from..].trim());
+    Some(cells)
+}
+
+/// A cell's words with its escaped pipes (`\|`) unescaped.
+fn unescape_cell(cell: &str) -> std::borrow::Cow<'_, str> {
+    if cell.contains("\\|") {
+        cell.replace("\\|", "|").into()
+    } else {
+        cell.into()
+    }
 }
 
 /// The text of a transcript laid out as a Markdown table, as podcast sites and notes apps
@@ -445,15 +479,20 @@ fn table_cells(line: &str) -> Option<Vec<&str>> {
 /// | 00:00:04 | Host | Welcome back. | -> 00:00:04 Host: Welcome back.
 /// ```
 fn table_rows(text: &str) -> Option<String> {
-    let all: Vec<(&str, &str)> = split_lines(text).take(100_000).collect();
+    let all: Vec<(&str, &str)> = split_lines(text).take(MAX_REWRITE_LINES + 1).collect();
+    if all.len() > MAX_REWRITE_LINES {
+        return None;
+    }
     let mut out: Vec<Option<String>> = vec![None; all.len()];
     let mut found = false;
     let mut k = 0;
     while k + 1 < all.len() {
-        let columns = table_cells(all[k].0).filter(|_| all[k].0.len() < 300);
-        let rule = table_cells(all[k + 1].0).is_some_and(|c| {
-            c.iter().all(|cell| !cell.is_empty() && cell.chars().all(|c| "-: ".contains(c)))
-        });
+        // A header row is short; its rule holds only `|`, `-`, `:` and spaces.
+        let columns = if all[k].0.len() < 300 { table_cells(all[k].0) } else { None };
+        let rule = all[k + 1].0.len() < 300
+            && table_cells(all[k + 1].0).is_some_and(|c| {
+                c.iter().all(|cell| !cell.is_empty() && cell.chars().all(|c| "-: ".contains(c)))
+            });
         let Some(columns) = columns.filter(|_| rule) else {
             k += 1;
             continue;
@@ -479,6 +518,7 @@ fn table_rows(text: &str) -> Option<String> {
             if clock(t).is_none() {
                 break;
             }
+            let words = unescape_cell(words);
             let line = match *name {
                 "" => format!("{t} {words}"),
                 name => format!("{t} {name}: {words}"),
@@ -496,8 +536,6 @@ fn table_rows(text: &str) -> Option<String> {
         joined.push_str(new.as_deref().unwrap_or(line));
         joined.push_str(ending);
     }
-    let kept: usize = all.iter().map(|(l, e)| l.len() + e.len()).sum();
-    joined.push_str(&text[kept..]);
     Some(joined)
 }
 
@@ -3111,7 +3149,10 @@ fn lower_alone(line: &str) -> Option<&str> {
 ///
 /// `None` when the text has no such labels.
 fn lower_alone_labels(text: &str) -> Option<String> {
-    let all: Vec<(&str, &str)> = split_lines(text).take(100_000).collect();
+    let all: Vec<(&str, &str)> = split_lines(text).take(MAX_REWRITE_LINES + 1).collect();
+    if all.len() > MAX_REWRITE_LINES {
+        return None;
+    }
     let blank = |k: usize| all[k].0.trim().is_empty();
     // Each label: its line, the line of its words, its name.
     let mut found: Vec<(usize, usize, &str)> = Vec::new();
@@ -3172,9 +3213,6 @@ fn lower_alone_labels(text: &str) -> Option<String> {
         out.push_str(joined.get(&k).map_or(*line, String::as_str));
         out.push_str(ending);
     }
-    // Lines past the first 100 000 are kept as they are.
-    let kept: usize = all.iter().map(|(l, e)| l.len() + e.len()).sum();
-    out.push_str(&text[kept..]);
     Some(out)
 }
 

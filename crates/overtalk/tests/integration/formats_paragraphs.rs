@@ -1563,6 +1563,35 @@ fn a_transcript_in_a_markdown_table() {
     );
     let prices = "| Item | Price |\n|---|---|\n| Tea | 2.50 |\n| Cake | 3.00 |\n";
     assert_eq!(sniff(prices), None);
+    // A pipe escaped in the words (`\|`, as Markdown writes one inside a cell) is a pipe of
+    // the words, not a cell's end.
+    let escaped = "| Time | Speaker | Transcript |\n|---|---|---|\n\
+                   | 00:00:04 | Host | Welcome back. |\n\
+                   | 00:00:09 | Guest | Thanks \\| glad to be here. |\n";
+    let texts: Vec<String> =
+        tracks(one(&read(escaped).corpus)).into_iter().map(|(_, _, _, _, text)| text).collect();
+    assert_eq!(texts, ["Welcome back.", "Thanks | glad to be here."]);
+}
+
+/// A table of more rows than the reader rewrites (100 000 lines) is not read in part: the
+/// rows past the limit would have run into the last turn's words.
+#[test]
+fn a_markdown_table_too_long_to_rewrite_is_not_read_in_part() {
+    let table = |rows: usize| {
+        let mut text = String::from("| Time | Speaker | Transcript |\n|---|---|---|\n");
+        for k in 0..rows {
+            let (h, m, s) = (k / 3600, k / 60 % 60, k % 60);
+            text.push_str(&format!("| {h}:{m:02}:{s:02} | Host | Turn {k}. |\n"));
+        }
+        text
+    };
+    // Two lines of header and 99 999 rows: one line past the limit.
+    let err = read_str(&table(99_999), Format::Paragraphs, &ReadOptions::default())
+        .expect_err("a table past the limit is not read");
+    assert!(err.to_string().contains("no speaker turns found"), "{err}");
+    // At the limit, every row is a turn.
+    let out = read_str(&table(99_998), Format::Paragraphs, &ReadOptions::default()).unwrap();
+    assert_eq!(tracks(one(&out.corpus)).len(), 99_998);
 }
 
 /// A transcript of tab-separated fields, the time, the name and the words
