@@ -845,7 +845,9 @@ fn the_player_script_plays_a_track_on_past_the_transports_end() {
 /// long): when Host ends and Guest plays on, Guest's controls replace Host's, so the button
 /// shown says "pause" while Guest plays; Guest's own pause and play act on every track, a seek
 /// of Guest's bar into Host's stretch gives the transport and the controls back to Host, and
-/// so does playing Guest again after its end (from its own start, at 5 s on the timeline).
+/// so does playing Guest again after every track's end: the timeline plays again from 0 (the
+/// browser restarts Guest at its own start, 5 s into the timeline, which would skip Host's
+/// first 5 s).
 #[test]
 fn the_player_script_shows_the_controls_of_the_track_playing_on() {
     let html = report_with_tracks(&[("Host", 0), ("Guest", 5_000_000)]);
@@ -880,7 +882,7 @@ fn the_player_script_shows_the_controls_of_the_track_playing_on() {
          Guest seek bar to its 2 s: 7.000 playing, 2.000 playing | timers \n  controls Host\n\
          event at 12 s: 10.000 paused, 7.000 playing | timers \n  controls Guest\n\
          Guest ended at 15 s: 10.000 paused, 10.000 paused | timers \n  controls Guest\n\
-         Guest play button after the end: 5.000 playing, 0.000 playing | timers \n  \
+         Guest play button after the end: 0.000 playing, 0.000 paused | timers 5000.0\n  \
          controls Host"
     );
 }

@@ -37,8 +37,13 @@
   // go back to the first player with the transport.
   var followers = Array.prototype.slice.call(document.querySelectorAll('audio.overtalk-follower'));
   var transport = audio;
+  // The track that held the transport when every track had ended (none took it over): its
+  // play button then plays the timeline again from the start (the browser restarts it at its
+  // own start, which may be mid-timeline).
+  var finished = null;
   function hand(c) {
     transport = c;
+    finished = null;
     if (!followers.length) return;
     [audio].concat(followers).forEach(function (a) { a.controls = a === c; });
   }
@@ -66,6 +71,7 @@
   // timeline's start, nor before the transport's own).
   function now() { return transport.currentTime + offsetOf(transport); }
   function seek(t) {
+    finished = null;
     t = Math.max(0, t);
     var c = pick(t);
     if (c !== transport) {
@@ -130,7 +136,11 @@
   // takes it over and plays on; else every track stops.
   function ended() {
     var t = isFinite(transport.duration) ? endOf(transport) : now(), next = pick(t);
-    if (next === transport || !covers(next, t)) { follow(true); return; }
+    if (next === transport || !covers(next, t)) {
+      follow(true);
+      finished = transport;
+      return;
+    }
     hand(next);
     try {
       if (Math.abs(next.currentTime - localOf(next, t)) > 0.05) next.currentTime = localOf(next, t);
@@ -146,7 +156,8 @@
     // stretch (a seek there, or play after its end, which starts it again from its own
     // start) gives the transport back at that moment of the timeline, playing if it was.
     var back = function (f) {
-      var t = now();
+      // Played again after every track's end, the browser restarts it at its own start.
+      var t = finished === f && f.currentTime < 0.05 ? 0 : now();
       if (pick(t) === f || !covers(audio, t)) return false;
       var was = !f.paused;
       f.pause();
