@@ -85,8 +85,9 @@
 //!   skipped with one [`WarningKind::Skipped`] warning; a file of nothing else is an error.
 //! - A time alone in brackets inside a paragraph's words (InqScribe's `[00:00.00] Some text.
 //!   [00:15.00] More.`) starts a paragraph of the same speaker; one with no words after it, last
-//!   on its line, is the paragraph's end (`inline_times`). A Markdown bullet before a header's
-//!   time (`- [00:02] …`) is no part of it.
+//!   on its line, is the paragraph's end (`inline_times`). Times before the paragraph's start or
+//!   out of order (`Ana (20:00): As the clip shows [05:10] he…`, a time cited) are words. A
+//!   Markdown bullet before a header's time (`- [00:02] …`) is no part of it.
 //! - A transcript laid out as a Markdown table (`| Time | Speaker | Transcript |`, a row per
 //!   turn) is read a row per paragraph (`table_rows`).
 //! - HTML character references left by a web page (`we&#39;re`, `&amp;`) are decoded.
@@ -1577,7 +1578,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     markup.get_or_insert((n, 0)).1 += 1;
                 }
                 Some(p) => {
-                    let (first, later) = inline_times(raw.trim());
+                    let (first, later) = inline_times(raw.trim(), p.start);
                     if !p.text.is_empty() && !first.is_empty() {
                         p.text.push('\n');
                     }
@@ -1630,7 +1631,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             markup.get_or_insert((n, 0)).1 += 1;
         }
         // Times inside the words (`[00:00.00] Some text. [00:15.00] More.`): paragraphs.
-        let (first, later) = inline_times(said);
+        let (first, later) = inline_times(said, h.time);
         if let Some(p) = current.as_mut() {
             p.text.push_str(first);
         }
@@ -1771,9 +1772,11 @@ struct DayClock {
 
 /// Where the times of `text`'s labels are clock times of day, as the Australian Hansard
 /// writes them (`Mr DUTTON (Dickson—Leader of the Opposition) (14:02):`): every line that is
-/// a header with its time in parentheses ([`Shape::Rev`]) is a [`day_label`], and one of
-/// them at least has a part in parentheses before the time (a seat, an office). Read as
-/// `M:SS`, `(14:02)` was 14 min 2 s into a recording and the seat a part of the name.
+/// a header with its time in parentheses ([`Shape::Rev`]) is a [`day_label`], one of them
+/// at least has a part in parentheses before the time (a seat, an office), and most of them
+/// are written as Hansard writes them ([`hansard_label`]: `Mr DUTTON`, `The SPEAKER`, a
+/// seat and an office). Read as `M:SS`, `(14:02)` was 14 min 2 s into a recording and the
+/// seat a part of the name; a Rev file's `Jane Doe (Host) (00:05):` keeps that reading.
 ///
 /// Each label's start is its time of day less the first label's (`14:01` is 0:00, `14:02`
 /// is 1:00); a time more than twelve hours before the one above is on the next day (a sitting
@@ -1808,7 +1811,8 @@ fn times_of_day(text: &str) -> Option<DayClock> {
             found.push((k + 1, name, parts, minutes));
         }
     }
-    if rev == 0 || parted == 0 {
+    let hansard = found.iter().filter(|f| hansard_label(f.1, f.2)).count();
+    if rev == 0 || parted == 0 || hansard * 2 <= found.len() {
         return None;
     }
     let mut seats: HashMap<&str, HashSet<&str>> = HashMap::new();
@@ -1838,6 +1842,24 @@ fn times_of_day(text: &str) -> Option<DayClock> {
     Some(clock)
 }
 
+/// Titles before a name in capitals in the Australian Hansard's labels ([`hansard_label`]).
+const HANSARD_TITLES: &[&str] =
+    &["Mr", "Mrs", "Ms", "Miss", "Dr", "Senator", "Hon", "The", "Sir", "Dame"];
+
+/// Whether a label of the time of day ([`day_label`]) is written as the Australian Hansard
+/// writes one: a title, then a word of two letters or more in capitals (`Mr DUTTON`, `Senator
+/// WONG`, `The DEPUTY SPEAKER`), or a seat and an office joined by an em dash
+/// (`(Dickson—Leader of the Opposition)`). `Jane Doe (Host)` and `JANE DOE (Host)` are not.
+fn hansard_label(name: &str, parts: &str) -> bool {
+    let mut words = name.split_whitespace();
+    let titled = words.next().is_some_and(|w| HANSARD_TITLES.contains(&w.trim_end_matches('.')));
+    let capitals = |w: &str| {
+        let letters = w.chars().filter(|c| c.is_alphabetic());
+        letters.clone().count() >= 2 && letters.clone().all(char::is_uppercase)
+    };
+    (titled && words.any(capitals)) || parts.contains('—')
+}
+
 /// A paragraph's line split at the times in brackets inside it, as InqScribe writes a
 /// transcript (`[00:00.00] Here is some text. [00:15.00] Something happened.`, a time where
 /// each record starts, and a time with no words after it where one ends) and as pages of
@@ -1846,11 +1868,15 @@ fn times_of_day(text: &str) -> Option<DayClock> {
 /// after whitespace; a note with a time (`[crosstalk 00:13:22]`) is none. Read as words, the
 /// times were text and the paragraph one record from its first time to its last words.
 ///
+/// The times split the line only when the first is at or after `start`, the start of the
+/// paragraph the line is in, and each is after the one before: otherwise they are times the
+/// words cite (`Ana (20:00): As the clip shows [05:10] he never said that.`) and kept as words.
+///
 /// ```text
 /// Here is some text. [00:15.00] Something happened. [01:00.00]
 /// -> "Here is some text.", [(0:15, "Something happened."), (1:00, "")]
 /// ```
-fn inline_times(text: &str) -> (&str, Vec<(Time, &str)>) {
+fn inline_times(text: &str, start: Time) -> (&str, Vec<(Time, &str)>) {
     // Each time: where its bracket opens, where the words after it start, the time.
     let mut cuts: Vec<(usize, usize, Time)> = Vec::new();
     for (i, _) in text.match_indices('[') {
@@ -1862,6 +1888,15 @@ fn inline_times(text: &str) -> (&str, Vec<(Time, &str)>) {
         }
     }
     let Some(&(at, _, _)) = cuts.first() else { return (text, Vec::new()) };
+    let mut previous = None;
+    let rising = cuts.iter().all(|&(_, _, time)| {
+        let after = previous.map_or(time >= start, |p| time > p);
+        previous = Some(time);
+        after
+    });
+    if !rising {
+        return (text, Vec::new());
+    }
     let later = cuts
         .iter()
         .enumerate()
@@ -5043,6 +5078,69 @@ mod tests {
         assert!(times_of_day("Ana Ruiz (14:01): Hi.\nBo Lind (14:05): Hello.\n").is_none());
         // A Rev header of another shape in the file: not a record of times of day.
         assert!(times_of_day("Mr A (Hove) (14:01): Hi.\nBo Lind (01:14:05): Hello.\n").is_none());
+    }
+
+    /// The starts (whole seconds), speakers and words of a timed transcript read with `--from
+    /// paragraphs`.
+    fn timed_read(text: &str) -> Vec<(i64, String, String)> {
+        let opts = crate::format::ReadOptions::default();
+        let out = crate::format::read_str(text, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        t.utterances()
+            .map(|u| {
+                let words = u.content.map(|c| c.display_text()).unwrap_or_default();
+                (u.segment.start().micros() / MICROS_PER_SECOND, u.speaker_name.to_owned(), words)
+            })
+            .collect()
+    }
+
+    /// A Rev file whose names carry a role in parentheses (`Jane Doe (Host) (00:05):`) is no
+    /// record of times of day: no title before a name in capitals, no seat and office. Its
+    /// times are `M:SS` and the role is part of the name.
+    #[test]
+    fn rev_labels_with_a_role_keep_minutes_and_seconds() {
+        let text = "Jane Doe (Host) (00:05): Welcome to the show.\n\n\
+                    John Smith (Guest) (00:12): Thanks for having me.\n\n\
+                    (01:30) So the plan worked.\n\n(02:10) And then we left.\n";
+        assert!(times_of_day(text).is_none());
+        let starts: Vec<(i64, String)> =
+            timed_read(text).into_iter().map(|(start, name, _)| (start, name)).collect();
+        let turn = |start: i64, name: &str| (start, name.to_owned());
+        assert_eq!(
+            starts,
+            vec![
+                turn(5, "Jane Doe (Host)"),
+                turn(12, "John Smith (Guest)"),
+                turn(90, "John Smith (Guest)"),
+                turn(130, "John Smith (Guest)"),
+            ]
+        );
+        // Names in capitals without a title are no evidence of Hansard either.
+        let caps = "JANE DOE (Host) (00:05): Welcome.\nJOHN SMITH (Guest) (00:12): Thanks.\n";
+        assert!(times_of_day(caps).is_none());
+        assert!(hansard_label("Senator WONG", ""));
+        assert!(hansard_label("The DEPUTY SPEAKER", ""));
+        assert!(hansard_label("Ms Plibersek", "(Sydney—Minister for Education)"));
+        assert!(!hansard_label("Jane Doe", "(Host)"));
+        assert!(!hansard_label("JANE DOE", "(Host)"));
+    }
+
+    /// A time the words cite, before the paragraph's own start (`Ana (20:00): As the clip
+    /// shows [05:10] he…`), is words, no turn at that time.
+    #[test]
+    fn a_time_cited_in_the_words_is_no_turn() {
+        let text = "Ana (20:00): As the clip shows [05:10] he never said that.\nBo (20:30): Yes.\n";
+        let turn = |start: i64, name: &str, words: &str| (start, name.to_owned(), words.to_owned());
+        assert_eq!(
+            timed_read(text),
+            vec![
+                turn(1200, "Ana", "As the clip shows [05:10] he never said that."),
+                turn(1230, "Bo", "Yes."),
+            ]
+        );
+        // Times out of order are words too; times that rise from the start split the line.
+        assert!(inline_times("a [00:20] b [00:15] c", Time::ZERO).1.is_empty());
+        assert_eq!(inline_times("a [00:15] b", Time::ZERO).1.len(), 1);
     }
 
     /// Lines split at `\n`, `\r\n` and `\r`, each with its ending, the text kept whole.
