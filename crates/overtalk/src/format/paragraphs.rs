@@ -796,17 +796,24 @@ fn bare_range(l: &str) -> Option<(Time, Time, &str)> {
 ///   00:00:03.000]`);
 /// - each item's text is a title: twelve words or fewer, no sentence's end (`.`, `?`, `!`),
 ///   and no label before a colon comes twice (a speaker's label comes back; `Keynote:` does
-///   not);
+///   not), nor a whole title that names a speaker (`Speaker 1` over the words below, twice);
 /// - the ranges follow one another, each starting no earlier than the one above ends (they
 ///   tile the day, with breaks between);
 ///
-/// and the text has at least two such lines, no other header with a time and no speakers'
-/// turns without times ([`untimed_turns`]). The first such line (1-based) and how many.
+/// and the text has at least three such lines, no lines of sentences between them (the words
+/// of a turn below its range), no other header with a time, no more than half of the titles a
+/// label and words (`Ana: Hello there`, where `Keynote: Jane Doe` is an item and its
+/// speaker's name) and no speakers' turns without times ([`untimed_turns`]). `MM:SS` on five
+/// seconds reads as `H:MM` on five minutes, so the ranges alone tell nothing. The first such
+/// line (1-based) and how many.
 fn schedule(text: &str) -> Option<(usize, usize)> {
     let mut items: Vec<(usize, Time, Time, &str)> = Vec::new();
+    // A line of sentences seen since the first range, and one between two ranges.
+    let (mut prose, mut between) = (false, false);
     for (k, (line, _)) in split_lines(text).enumerate().take(LATE_TIMES_LINES) {
         let l = unheading(line.trim_start_matches('\u{feff}'));
         if let Some((start, end, rest)) = enclosed_range(l).or_else(|| bare_range(l)) {
+            between |= prose;
             // The range as written, without the title after it.
             let inner = &l[..l.len() - rest.len()];
             items.push((k + 1, start, end, rest));
@@ -826,22 +833,37 @@ fn schedule(text: &str) -> Option<(usize, usize)> {
             }
         } else if header(&unmark(line)).is_some() {
             return None;
+        } else if !items.is_empty() && sentence_line(l) {
+            prose = true;
         }
     }
-    if items.len() < 2 || untimed_turns(text).is_some() {
+    if items.len() < 3 || between || untimed_turns(text).is_some() {
         return None;
     }
     let mut labels: HashSet<&str> = HashSet::new();
+    let mut titles: HashSet<&str> = HashSet::new();
+    let mut turns = 0usize;
     for (i, &(_, start, _, rest)) in items.iter().enumerate() {
         let title = rest.trim().trim_start_matches(['-', '–', '—', '|']).trim();
-        let sentence = title.ends_with(['.', '?', '!']) || title.split_whitespace().count() > 12;
-        let repeated = name_colon(title).is_some_and(|(name, _)| !labels.insert(name));
+        let sentence = sentence_line(title);
+        let label = name_colon(title);
+        // A label and words, not a name (`Ana: Hello there`; `Keynote: Jane Doe` is an item).
+        turns += usize::from(label.is_some_and(|(_, words)| !capitalised(words)));
+        let repeated = label.is_some_and(|(name, _)| !labels.insert(name))
+            || (!titles.insert(title) && speaker_role(title));
         let follows = i == 0 || start >= items[i - 1].2;
         if title.is_empty() || sentence || repeated || !follows {
             return None;
         }
     }
-    Some((items[0].0, items.len()))
+    (2 * turns <= items.len()).then_some((items[0].0, items.len()))
+}
+
+/// Whether a line reads as sentences, not a title: it ends as a sentence does (`.`, `?`, `!`,
+/// or their full-width forms) or has more than twelve words ([`schedule`]).
+fn sentence_line(l: &str) -> bool {
+    let t = l.trim();
+    t.ends_with(['.', '?', '!', '。', '？', '！']) || t.split_whitespace().count() > 12
 }
 
 /// Longest time range looked for in a header ([`enclosed_range`]), in characters.
@@ -1712,7 +1734,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         return Err(ctx.error(
             skipped.map_or(1, |s| s.0),
             1,
-            "no speaker turns found: no paragraph with a start time (expected a header such as `Name (00:01:02):`, `Name: (01:02)`, `Speaker 1  0:04`, `[00:01:02] Name: text` or a time on its own line; or speakers' labels without times, `Name: text`, by two names or more, one of them twice)",
+            match section_headings(text) {
+                Some(names) => format!("no speaker turns found: no paragraph with a start time, and the repeated headings ({}) read as sections, not speakers (lists, tables or code under them, or headings that name sections, such as `Introduction` or `Method`, over words not spoken)", names.join(", ")),
+                None => "no speaker turns found: no paragraph with a start time (expected a header such as `Name (00:01:02):`, `Name: (01:02)`, `Speaker 1  0:04`, `[00:01:02] Name: text` or a time on its own line; or speakers' labels without times, `Name: text`, by two names or more, one of them twice)".to_owned(),
+            },
         ));
     } else {
         ctx.warn(Warning::new(WarningKind::Note, "no paragraphs in the input"))?;
@@ -3275,9 +3300,11 @@ fn heading_name(t: &str) -> Option<&str> {
 /// Headings that recur and alternate are not yet speakers: a flat document repeats its
 /// sections too (a page of two recipes, `## Ingredients` and `## Method` twice). The text
 /// under them must also read as turns ([`heading_turns`]): few of those blocks are lists,
-/// tables or code (a recipe's ingredients), and a name is a speaker's role (`Interviewer`,
-/// `Speaker 1`, `P2`; [`SPEAKER_ROLES`]) or a quarter of the blocks read as speech (a
-/// question, the first person, an answer's first word such as `yes` or `well`).
+/// tables or code (a recipe's ingredients), and no name is a section's (`Method`, `Summary`,
+/// `Chapter 2`) unless a name is a speaker's role (`Interviewer`, `Speaker 1`, `P2`;
+/// [`SPEAKER_ROLES`]) or a quarter of the blocks read as speech (a question, the first
+/// person, an answer's first word such as `yes` or `well`). Other names over prose are
+/// speakers, whatever the language of their words.
 ///
 /// ```text
 /// ### Interviewer            -> Interviewer: Het is eigenlijk goed om…
@@ -3285,6 +3312,16 @@ fn heading_name(t: &str) -> Option<&str> {
 /// ### Systems Developer      -> Systems Developer: Wat maakt dat…
 /// ```
 fn heading_labels<'a>(lines: impl Iterator<Item = &'a str>) -> HashSet<String> {
+    match repeated_headings(lines) {
+        Some((names, true)) => names.into_iter().collect(),
+        _ => HashSet::new(),
+    }
+}
+
+/// The names of headings that recur and alternate as [`heading_labels`] reads them, in the
+/// order they first come, and whether the blocks under them read as turns ([`heading_turns`]);
+/// `None` when no such headings.
+fn repeated_headings<'a>(lines: impl Iterator<Item = &'a str>) -> Option<(Vec<String>, bool)> {
     let lines: Vec<&str> = lines.collect();
     // Each heading's level, the name it holds and its line.
     let mut seq: Vec<(usize, Option<&str>)> = Vec::new();
@@ -3307,7 +3344,7 @@ fn heading_labels<'a>(lines: impl Iterator<Item = &'a str>) -> HashSet<String> {
     let changes = named.windows(2).filter(|w| w[0] != w[1]).count();
     let names: HashSet<String> = named.iter().map(|n| (*n).to_owned()).collect();
     if names.len() < 2 || changes < 2 || 3 * named.len() < 2 * seq.len() {
-        return HashSet::new();
+        return None;
     }
     // A heading above the names' level between them makes them sections of sections (`#
     // Week 2` over `## Monday`, `## Tuesday` again): a document's outline, not turns.
@@ -3315,17 +3352,94 @@ fn heading_labels<'a>(lines: impl Iterator<Item = &'a str>) -> HashSet<String> {
     let level = labels.iter().map(|&i| seq[i].0).min().unwrap_or(0);
     let (first, last) = (labels[0], labels[labels.len() - 1]);
     if seq[first..last].iter().any(|(l, n)| *l < level && !recurs(n)) {
-        return HashSet::new();
+        return None;
     }
     // The lines under each label, up to the next heading.
     let blocks: Vec<&[&str]> = labels
         .iter()
         .map(|&i| &lines[at[i] + 1..at.get(i + 1).copied().unwrap_or(lines.len())])
         .collect();
-    if heading_turns(&names, &blocks) {
-        names
-    } else {
-        HashSet::new()
+    let turns = heading_turns(&names, &blocks);
+    let mut ordered: Vec<String> = Vec::new();
+    for n in named {
+        if !ordered.iter().any(|o| o == n) {
+            ordered.push(n.to_owned());
+        }
+    }
+    Some((ordered, turns))
+}
+
+/// Headings that name a document's sections, not speakers (`Introduction`, `Method`,
+/// `Ingredients`, `Morning`, `Chapter 2`), lower case: a heading that is one, and recurs and
+/// alternates with the text under it not spoken, is a section ([`heading_turns`]).
+const SECTION_WORDS: &[&str] = &[
+    "introduction",
+    "overview",
+    "summary",
+    "background",
+    "method",
+    "methods",
+    "methodology",
+    "ingredients",
+    "instructions",
+    "directions",
+    "preparation",
+    "steps",
+    "notes",
+    "note",
+    "conclusion",
+    "conclusions",
+    "results",
+    "discussion",
+    "abstract",
+    "references",
+    "appendix",
+    "contents",
+    "agenda",
+    "faq",
+    "example",
+    "examples",
+    "exercise",
+    "exercises",
+    "problem",
+    "solution",
+    "description",
+    "usage",
+    "installation",
+    "morning",
+    "afternoon",
+    "evening",
+    "night",
+];
+
+/// Words that open a numbered section's heading (`Chapter 2`, `Part II`, `Step 3`).
+const NUMBERED_SECTIONS: &[&str] =
+    &["chapter", "part", "step", "section", "lesson", "week", "day", "appendix"];
+
+/// Whether a heading's name is a section's ([`SECTION_WORDS`], [`NUMBERED_SECTIONS`] and a
+/// number, in Arabic or Roman numerals).
+fn section_heading(name: &str) -> bool {
+    let lower = name.trim().to_lowercase();
+    if SECTION_WORDS.contains(&lower.as_str()) {
+        return true;
+    }
+    match lower.split_whitespace().collect::<Vec<_>>()[..] {
+        [word, number] => {
+            NUMBERED_SECTIONS.contains(&word)
+                && (number.bytes().all(|b| b.is_ascii_digit())
+                    || number.bytes().all(|b| b"ivxlc".contains(&b)))
+        }
+        _ => false,
+    }
+}
+
+/// The names of headings that recur and alternate but read as a document's sections, not
+/// speakers ([`repeated_headings`]), for an error that says why: `None` when there are none, or
+/// they read as speakers.
+fn section_headings(text: &str) -> Option<Vec<String>> {
+    match repeated_headings(split_lines(text).take(100_000).map(|(l, _)| l)) {
+        Some((names, false)) => Some(names),
+        _ => None,
     }
 }
 
@@ -3401,9 +3515,13 @@ const FIRST_PERSON: &[&str] = &["i", "i'm", "i've", "i'd", "i'll", "me", "my", "
 
 /// Whether the blocks under headings that recur and alternate ([`heading_labels`]) read as
 /// speakers' turns: no more than a third of them mostly lists, tables or code (a recipe's
-/// ingredients, a changelog's entries), and a name a speaker's role or numbered (`Speaker 1`,
-/// `P2`; [`SPEAKER_ROLES`]) or a quarter of the blocks spoken: a question, a word of the first
-/// person ([`FIRST_PERSON`]), or an answer's first word ([`SPOKEN_OPENERS`]).
+/// ingredients, a changelog's entries), and no name a section's ([`section_heading`]:
+/// `Method`, `Morning`, `Chapter 2`) unless a name is a speaker's role or numbered (`Speaker
+/// 1`, `P2`; [`SPEAKER_ROLES`]) or a quarter of the blocks spoken: a question (`?`, `？`, `¿`,
+/// `؟`), a word of the first person ([`FIRST_PERSON`]), or an answer's first word
+/// ([`SPOKEN_OPENERS`]). Names over prose are speakers otherwise, in any language: an
+/// interview in German without a question mark, in Greek (whose question mark is `;`) or in
+/// Japanese reads so.
 fn heading_turns(names: &HashSet<String>, blocks: &[&[&str]]) -> bool {
     let item = |l: &str| {
         let t = l.trim();
@@ -3426,21 +3544,7 @@ fn heading_turns(names: &HashSet<String>, blocks: &[&[&str]]) -> bool {
     if 3 * listed > blocks.len() {
         return false;
     }
-    let role = names.iter().any(|n| {
-        let words: Vec<String> = n.split_whitespace().map(str::to_lowercase).collect();
-        let numbered = words.last().is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()));
-        let word = if numbered && words.len() >= 2 {
-            &words[words.len() - 2]
-        } else {
-            &words[words.len() - 1]
-        };
-        // `P2`, `R1`, `Int3`: a few letters and a number, as anonymised interviews name people.
-        let letters = word.bytes().take_while(u8::is_ascii_alphabetic).count();
-        let coded = (1..=3).contains(&letters)
-            && word.len() > letters
-            && word.bytes().skip(letters).all(|b| b.is_ascii_digit());
-        SPEAKER_ROLES.contains(&word.as_str()) || coded
-    });
+    let role = names.iter().any(|n| speaker_role(n));
     let spoken = blocks
         .iter()
         .filter(|b| {
@@ -3452,12 +3556,28 @@ fn heading_turns(names: &HashSet<String>, blocks: &[&[&str]]) -> bool {
                         .to_lowercase()
                 })
                 .collect();
-            text.contains('?')
+            text.contains(['?', '？', '¿', '؟'])
                 || words.iter().any(|w| FIRST_PERSON.contains(&w.as_str()))
                 || words.first().is_some_and(|w| SPOKEN_OPENERS.contains(&w.as_str()))
         })
         .count();
-    role || 4 * spoken >= blocks.len()
+    role || 4 * spoken >= blocks.len() || !names.iter().any(|n| section_heading(n))
+}
+
+/// Whether `n` names a speaker by a role ([`SPEAKER_ROLES`]: `Interviewer`, `Speaker 1`) or
+/// a code (`P2`, `R1`, `Int3`, as anonymised interviews name people).
+fn speaker_role(n: &str) -> bool {
+    let words: Vec<String> = n.split_whitespace().map(str::to_lowercase).collect();
+    let Some(last) = words.last() else {
+        return false;
+    };
+    let numbered = last.bytes().all(|b| b.is_ascii_digit());
+    let word = if numbered && words.len() >= 2 { &words[words.len() - 2] } else { last };
+    let letters = word.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let coded = (1..=3).contains(&letters)
+        && word.len() > letters
+        && word.bytes().skip(letters).all(|b| b.is_ascii_digit());
+    SPEAKER_ROLES.contains(&word.as_str()) || coded
 }
 
 /// A label in Markdown emphasis at the start of `t`, without it: `**Ana Ruiz:** text` and
@@ -5014,6 +5134,25 @@ mod tests {
             heading_labels(roles.lines()),
             HashSet::from(["Interviewer".to_owned(), "P2".to_owned()])
         );
+        // Names over prose in any language: no section's name among them.
+        let german = "## Anna\nErzählen Sie.\n## Jonas\nWir bauen Brücken.\n\
+                      ## Anna\nSeit wann.\n## Jonas\nSeit zehn Jahren.\n";
+        let names = HashSet::from(["Anna".to_owned(), "Jonas".to_owned()]);
+        assert_eq!(heading_labels(german.lines()), names);
+        let japanese = "## Tanaka\nいつですか？\n## Sato\n十年前です。\n\
+                        ## Tanaka\nなぜ？\n## Sato\n父の店でした。\n";
+        assert_eq!(heading_labels(japanese.lines()).len(), 2);
+        // Refused headings are named for the error, in the order they come.
+        assert_eq!(section_headings(recipe), Some(vec!["Ingredients".into(), "Method".into()]));
+        assert_eq!(section_headings(flat), Some(vec!["Morning".into(), "Evening".into()]));
+        assert_eq!(section_headings(german), None);
+        assert_eq!(section_headings("## Anna\nHallo.\n"), None);
+        for section in ["Introduction", "METHODS", "faq", "Chapter 2", "Part IV", "Step 10"] {
+            assert!(section_heading(section), "{section}");
+        }
+        for name in ["Anna", "Maria Lopez", "Chapter Two Smith", "Partner 2"] {
+            assert!(!section_heading(name), "{name}");
+        }
     }
 
     /// A schedule's time ranges and titles are no transcript; a recording's ranges are.
@@ -5024,6 +5163,10 @@ mod tests {
         assert_eq!(schedule(agenda), Some((3, 3)));
         let bare = "09:00–09:30 Welcome\n09:30 - 10:15 Keynote: Jane Doe\n10:15 to 10:30 Break\n";
         assert_eq!(schedule(bare), Some((1, 3)));
+        // A break twice and a line under an item that is no sentence: still a schedule.
+        let breaks = "[09:00–09:30] Coffee break\n[09:30–10:00] Talks\nRoom 2, Jane Doe\n\
+                      [10:00–10:15] Coffee break\n";
+        assert_eq!(schedule(breaks), Some((1, 3)));
         for speech in [
             // Speakers' labels that come back.
             "[00:00 - 00:05] SPEAKER_00: Hi\n[00:05 - 00:10] SPEAKER_01: Hello\n[00:10 - 00:15] SPEAKER_00: So\n",
@@ -5035,6 +5178,19 @@ mod tests {
             "[09:00 - 09:30] We begin.\n[09:30 - 10:00] Then we talk.\n",
             // Ranges that overlap.
             "[09:00 - 10:00] Track A\n[09:30 - 10:30] Track B\n",
+            // `MM:SS` on five seconds, a speaker's number alone that comes back, words below.
+            "[00:00 - 00:15] Speaker 1\nWelcome, everyone.\n[00:15 - 00:45] Speaker 2\n\
+             Thanks.\n[00:45 - 01:30] Speaker 1\nSo.\n",
+            // The same without the words: the speaker's number comes back.
+            "[00:00 - 00:15] Speaker 1\n[00:15 - 00:45] Speaker 2\n[00:45 - 01:30] Speaker 1\n",
+            // Sentences below titles that never come back.
+            "[09:00 - 09:30] Welcome\nWe begin on time.\n[09:30 - 10:00] Talks\n\
+             [10:00 - 10:30] Lunch\n",
+            // Labels and words, each name once.
+            "[00:00 - 00:05] Ana: Hello there\n[00:05 - 00:10] Bo: Hi Ana, how are you\n\
+             [00:10 - 00:20] Cy: Fine thanks\n",
+            // Two items are too few.
+            "[09:00-09:30] Welcome\n[09:30-10:15] Keynote\n",
         ] {
             assert_eq!(schedule(speech), None, "{speech}");
         }

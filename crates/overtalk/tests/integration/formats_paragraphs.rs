@@ -1621,3 +1621,120 @@ fn tab_separated_time_name_and_words() {
         tracks(one(&prose.corpus)).into_iter().map(|(name, _, _, _, _)| name).collect();
     assert_eq!(speakers, ["unknown", "unknown"]);
 }
+
+/// Interviews kept in Markdown with each speaker's name a heading, in languages whose words
+/// hold no English question mark or `I`: Japanese (`？`), Greek (`;`) and German. Read before
+/// as turns; then refused for want of English evidence of speech ("no speaker turns found");
+/// read as turns again, the names alternating over prose and none a section's.
+#[test]
+fn interviews_under_name_headings_in_any_language() {
+    let japanese = "## Tanaka\n\nいつ始めましたか？\n\n## Sato\n\n十年前です。\n\n\
+                    ## Tanaka\n\nなぜですか？\n\n## Sato\n\n父の店でした。\n";
+    let greek = "## Maria\n\nΠότε ξεκινήσατε;\n\n## Nikos\n\nΠριν από δέκα χρόνια.\n\n\
+                 ## Maria\n\nΓιατί;\n\n## Nikos\n\nΉταν το μαγαζί του πατέρα μου.\n";
+    let german = "## Anna\n\nErzählen Sie von Ihrer Arbeit.\n\n## Jonas\n\nWir bauen Brücken.\n\n\
+                  ## Anna\n\nSeit wann schon.\n\n## Jonas\n\nSeit zehn Jahren.\n";
+    for (text, want) in [
+        (
+            japanese,
+            vec![
+                ("Tanaka", "いつ始めましたか？"),
+                ("Sato", "十年前です。"),
+                ("Tanaka", "なぜですか？"),
+                ("Sato", "父の店でした。"),
+            ],
+        ),
+        (
+            greek,
+            vec![
+                ("Maria", "Πότε ξεκινήσατε;"),
+                ("Nikos", "Πριν από δέκα χρόνια."),
+                ("Maria", "Γιατί;"),
+                ("Nikos", "Ήταν το μαγαζί του πατέρα μου."),
+            ],
+        ),
+        (
+            german,
+            vec![
+                ("Anna", "Erzählen Sie von Ihrer Arbeit."),
+                ("Jonas", "Wir bauen Brücken."),
+                ("Anna", "Seit wann schon."),
+                ("Jonas", "Seit zehn Jahren."),
+            ],
+        ),
+    ] {
+        let out = read_str(text, Format::Paragraphs, &ReadOptions::default()).unwrap();
+        let t = one(&out.corpus);
+        assert!(t.is_untimed());
+        let said: Vec<(String, String)> = t
+            .untimed()
+            .iter()
+            .map(|u| {
+                let name = t.annotation().speaker_name(u.speaker).to_owned();
+                (name, u.content.display_text().to_string())
+            })
+            .collect();
+        let want: Vec<(String, String)> =
+            want.into_iter().map(|(n, t)| (n.to_owned(), t.to_owned())).collect();
+        assert_eq!(said, want, "{text}");
+    }
+    // Detected by the content where words are split by spaces (not yet Japanese's).
+    for text in [greek, german] {
+        assert_eq!(detect(Some("interview.md"), text, None).unwrap(), Format::Paragraphs);
+    }
+}
+
+/// Headings that recur and alternate over a document's sections stay refused, and the error
+/// says the headings read as sections: a recipe's `Ingredients` and `Method`, a page's
+/// `Morning` and `Evening` over prose.
+#[test]
+fn repeated_section_headings_are_named_in_the_error() {
+    let path = overtalk_testkit::fixtures().join("paragraphs").join("recipe_sections.md");
+    let e = read_path(&path, Some(Format::Paragraphs), &ReadOptions::default()).unwrap_err();
+    let e = e.to_string();
+    assert!(
+        e.ends_with("no speaker turns found: no paragraph with a start time, and the repeated headings (Ingredients, Method) read as sections, not speakers (lists, tables or code under them, or headings that name sections, such as `Introduction` or `Method`, over words not spoken)"),
+        "{e}"
+    );
+    let flat = "## Morning\nThe market opens.\n## Evening\nThe lights go on.\n\
+                ## Morning\nThe bakery sells out.\n## Evening\nThe square empties.\n";
+    let e = read_str(flat, Format::Paragraphs, &ReadOptions::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 2, column 1: paragraphs: no speaker turns found: no paragraph with a start time, and the repeated headings (Morning, Evening) read as sections, not speakers (lists, tables or code under them, or headings that name sections, such as `Introduction` or `Method`, over words not spoken)"
+    );
+}
+
+/// Diarized transcripts with coarse time ranges on five seconds (`[00:00 - 00:15]`), which
+/// read as an agenda's hours and minutes: a speaker's number alone on the range's line that
+/// comes back, the words below; and `Name: words` after each range, every name once. Read
+/// before as transcripts, then refused as schedules; read as transcripts again.
+#[test]
+fn coarse_time_ranges_of_speech_are_no_schedule() {
+    let below = "[00:00 - 00:15] Speaker 1\nWelcome to the show, everyone.\n\n\
+                 [00:15 - 00:45] Speaker 2\nThanks for having me here.\n\n\
+                 [00:45 - 01:30] Speaker 1\nLet us begin with your book.\n";
+    let said: Vec<(String, i64, i64, String)> =
+        tracks(one(&read(below).corpus)).into_iter().map(|(n, s, e, _, t)| (n, s, e, t)).collect();
+    let turn = |n: &str, s: i64, e: i64, t: &str| (n.to_owned(), s, e, t.to_owned());
+    assert_eq!(
+        said,
+        vec![
+            turn("Speaker 1", 0, 15 * S, "Welcome to the show, everyone."),
+            turn("Speaker 2", 15 * S, 45 * S, "Thanks for having me here."),
+            turn("Speaker 1", 45 * S, 90 * S, "Let us begin with your book."),
+        ]
+    );
+    let inline = "[00:00 - 00:05] Ana: Hello there\n[00:05 - 00:10] Bo: Hi Ana, how are you\n\
+                  [00:10 - 00:20] Cy: Fine thanks\n";
+    let said: Vec<(String, i64, i64, String)> =
+        tracks(one(&read(inline).corpus)).into_iter().map(|(n, s, e, _, t)| (n, s, e, t)).collect();
+    assert_eq!(
+        said,
+        vec![
+            turn("Ana", 0, 5 * S, "Hello there"),
+            turn("Bo", 5 * S, 10 * S, "Hi Ana, how are you"),
+            turn("Cy", 10 * S, 20 * S, "Fine thanks"),
+        ]
+    );
+}
