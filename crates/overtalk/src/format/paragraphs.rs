@@ -1832,7 +1832,7 @@ fn times_of_day(text: &str) -> Option<DayClock> {
             }
         }
         if let Some((name, parts, minutes, _)) = day {
-            parted += usize::from(!parts.is_empty());
+            parted += usize::from(!parts.is_empty() && !role_part(parts));
             found.push((k + 1, name, parts, minutes));
         }
     }
@@ -1874,7 +1874,8 @@ const HANSARD_TITLES: &[&str] =
 /// Whether a label of the time of day ([`day_label`]) is written as the Australian Hansard
 /// writes one: a title, then a word of two letters or more in capitals (`Mr DUTTON`, `Senator
 /// WONG`, `The DEPUTY SPEAKER`), or a seat and an office joined by an em dash
-/// (`(Dickson—Leader of the Opposition)`). `Jane Doe (Host)` and `JANE DOE (Host)` are not.
+/// (`(Dickson—Leader of the Opposition)`). `Jane Doe (Host)`, `JANE DOE (Host)` and `Mr SMITH
+/// (Host)` (a role in the parentheses, [`role_part`]) are not.
 fn hansard_label(name: &str, parts: &str) -> bool {
     let mut words = name.split_whitespace();
     let titled = words.next().is_some_and(|w| HANSARD_TITLES.contains(&w.trim_end_matches('.')));
@@ -1882,7 +1883,14 @@ fn hansard_label(name: &str, parts: &str) -> bool {
         let letters = w.chars().filter(|c| c.is_alphabetic());
         letters.clone().count() >= 2 && letters.clone().all(char::is_uppercase)
     };
-    (titled && words.any(capitals)) || parts.contains('—')
+    (titled && words.any(capitals) && !role_part(parts)) || parts.contains('—')
+}
+
+/// Whether the parenthesised part of a label names a speaker's role (`(Host)`, `(Guest)`,
+/// [`speaker_role`]), as a Rev transcript writes one, not a seat or an office.
+fn role_part(parts: &str) -> bool {
+    let inner = parts.trim().trim_start_matches('(').trim_end_matches(')').trim();
+    !inner.is_empty() && speaker_role(inner)
 }
 
 /// A paragraph's line split at the times in brackets inside it, as InqScribe writes a
@@ -5279,6 +5287,14 @@ mod tests {
         assert!(hansard_label("Ms Plibersek", "(Sydney—Minister for Education)"));
         assert!(!hansard_label("Jane Doe", "(Host)"));
         assert!(!hansard_label("JANE DOE", "(Host)"));
+        // A title and a name in capitals, with a role in the parentheses: a Rev label.
+        assert!(!hansard_label("Mr SMITH", "(Host)"));
+        let titled = "Mr SMITH (Host) (00:05): Welcome to the show.\n\n\
+                      Ms JONES (Guest) (00:12): Thanks for having me.\n\n\
+                      Mr SMITH (Host) (01:30): So tell me.\n\nMs JONES (Guest) (02:10): Well.\n";
+        assert!(times_of_day(titled).is_none());
+        let starts: Vec<i64> = timed_read(titled).into_iter().map(|(start, _, _)| start).collect();
+        assert_eq!(starts, [5, 12, 90, 130]);
     }
 
     /// A time the words cite, before the paragraph's own start (`Ana (20:00): As the clip

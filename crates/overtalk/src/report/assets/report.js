@@ -176,7 +176,12 @@
         if (f.ended) ended(); else follow(true);
       });
       f.addEventListener('ended', function () { if (f === transport) ended(); });
-      f.addEventListener('seeked', function () { if (f === transport && !back(f)) follow(true); });
+      f.addEventListener('seeked', function () {
+        if (f !== transport) return;
+        // A seek of its own bar while paused is no replay after the end.
+        if (f.paused) finished = null;
+        if (!back(f)) follow(true);
+      });
       f.addEventListener('ratechange', function () {
         if (f !== transport) return;
         [audio].concat(followers).forEach(function (o) {
