@@ -399,6 +399,9 @@ pub enum TrackWarning {
         music_share: f64,
         /// Share of that speech (6 s windows by centre) with a steady beat.
         beat_share: f64,
+        /// The track is the recording's only one (a recording detected without diarizing):
+        /// leaving it out would leave nothing, so the warning does not suggest it.
+        alone: bool,
     },
     /// The file ends early (a download or recording cut short); the audio present was read
     /// ([`crate::decode::DecodeStats::truncated`]).
@@ -410,6 +413,19 @@ pub enum TrackWarning {
         /// Seconds the header declares, when it declares a length.
         declared: Option<f64>,
     },
+}
+
+/// `name` as one word of a shell command: as it is when it holds only letters, digits and
+/// `-_.:+@/`, else in single quotes (a quote inside as `'\''`), so that the flag a warning
+/// suggests can be pasted as it is (`--ignore-label 'Guest, left'`).
+fn shell_word(name: &str) -> String {
+    let plain =
+        !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || "-_.:+@/".contains(c));
+    if plain {
+        name.to_owned()
+    } else {
+        format!("'{}'", name.replace('\'', "'\\''"))
+    }
 }
 
 /// Why most of a track's rejected speech was rejected: the most common reason among its
@@ -521,7 +537,7 @@ impl fmt::Display for TrackWarning {
                 }
                 Ok(())
             }
-            TrackWarning::MusicTrack { path, track, seconds, music_share, beat_share } => {
+            TrackWarning::MusicTrack { path, track, seconds, music_share, beat_share, alone } => {
                 if !path.as_os_str().is_empty() {
                     write!(f, "{}: ", path.display())?;
                 }
@@ -530,10 +546,18 @@ impl fmt::Display for TrackWarning {
                     "track {track} ({seconds:.1} s of speech) sounds like music, not a voice: \
                      {:.0} % of it holds its level and its partials with no pauses between \
                      syllables, {:.0} % has a steady beat (a music bed, a jingle or a music \
-                     channel on a track of its own?); it is kept as a speaker talking, and \
-                     `--ignore-label {track}` leaves it out of the analysis",
+                     channel on a track of its own?); it is kept as a speaker talking",
                     music_share * 100.0,
                     beat_share * 100.0
+                )?;
+                if *alone {
+                    return Ok(());
+                }
+                write!(
+                    f,
+                    ", and `--ignore-label {}` (or the name `--speakers` gives it) leaves it out \
+                     of the analysis",
+                    shell_word(track)
                 )
             }
             TrackWarning::LateStart { path, seconds } => write!(

@@ -458,6 +458,7 @@ fn music_tracks(
     reports: &[TrackReport],
     annotation: &Annotation,
 ) -> Vec<TrackWarning> {
+    let alone = features.len() == 1;
     features
         .iter()
         .zip(reports)
@@ -477,6 +478,7 @@ fn music_tracks(
                 seconds: v.seconds,
                 music_share: f64::from(v.music_share),
                 beat_share: f64::from(v.beat_share),
+                alone,
             })
         })
         .collect()
@@ -1215,7 +1217,8 @@ mod tests {
                 track: "Jingle".into(),
                 seconds: 19.32,
                 music_share: 0.0,
-                beat_share: 1.0
+                beat_share: 1.0,
+                alone: false
             }]
         );
         assert_eq!(d.warnings(), d.music);
@@ -1224,8 +1227,18 @@ mod tests {
             "track Jingle (19.3 s of speech) sounds like music, not a voice: 0 % of it holds its \
              level and its partials with no pauses between syllables, 100 % has a steady beat (a \
              music bed, a jingle or a music channel on a track of its own?); it is kept as a \
-             speaker talking, and `--ignore-label Jingle` leaves it out of the analysis"
+             speaker talking, and `--ignore-label Jingle` (or the name `--speakers` gives it) \
+             leaves it out of the analysis"
         );
+        let odd = TrackWarning::MusicTrack {
+            path: PathBuf::new(),
+            track: "Guest's, left".into(),
+            seconds: 1.0,
+            music_share: 1.0,
+            beat_share: 0.0,
+            alone: false,
+        };
+        assert!(odd.to_string().contains("`--ignore-label 'Guest'\\''s, left'` (or"), "{odd}");
         // One track alone (a recording detected without diarizing): the bed is all speech
         // to the voice activity detector, and named for its held chords; the voice is not.
         let bed = detect_samples(&tracks[1..2], 16_000, &options).unwrap();
@@ -1270,8 +1283,8 @@ mod tests {
                 "{}: track Jingle ({seconds:.1} s of speech) sounds like music, not a voice: 0 % \
                  of it holds its level and its partials with no pauses between syllables, 100 % \
                  has a steady beat (a music bed, a jingle or a music channel on a track of its \
-                 own?); it is kept as a speaker talking, and `--ignore-label Jingle` leaves it \
-                 out of the analysis",
+                 own?); it is kept as a speaker talking, and `--ignore-label Jingle` (or the \
+                 name `--speakers` gives it) leaves it out of the analysis",
                 jingle.display()
             )
         );
