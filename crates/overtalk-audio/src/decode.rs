@@ -1412,54 +1412,39 @@ impl Decoder {
         self.stats
     }
 
+    /// A block of `frames` frames of silence (a late start's, a gap's), counted in the frames
+    /// delivered; an error past the longest recording allowed.
+    fn silence(&mut self, frames: u64) -> Result<Block<'_>> {
+        if self.stats.frames + frames > self.max_frames {
+            self.done = true;
+            return Err(Error::limit(format!(
+                "the recording is longer than the {} s allowed",
+                frames_to_delta(self.max_frames, self.info.sample_rate)
+            )));
+        }
+        let channels = self.info.channels.max(1);
+        self.buf.clear();
+        self.buf.resize(frames as usize * channels, 0.0);
+        self.stats.frames += frames;
+        Ok(Block { samples: &self.buf, channels, first_frame: self.stats.frames - frames })
+    }
+
     /// The next block, or `None` at the end of the recording. A recording that ends without a
     /// single sample is an error.
     pub fn next_block(&mut self) -> Result<Option<Block<'_>>> {
         if self.lead_left > 0 && !self.done {
             // The silence before a track that starts late on the file's timeline.
-            let channels = self.info.channels.max(1);
             let frames = self.lead_left.min(LEAD_BLOCK_FRAMES);
-            if self.stats.frames + frames > self.max_frames {
-                self.done = true;
-                return Err(Error::limit(format!(
-                    "the recording is longer than the {} s allowed",
-                    frames_to_delta(self.max_frames, self.info.sample_rate)
-                )));
-            }
-            self.buf.clear();
-            self.buf.resize(frames as usize * channels, 0.0);
             self.lead_left -= frames;
-            self.stats.frames += frames;
             self.stats.leading_silence += frames;
-            return Ok(Some(Block {
-                samples: &self.buf,
-                channels,
-                first_frame: self.stats.frames - frames,
-            }));
+            return self.silence(frames).map(Some);
         }
         if self.gap_left > 0 && !self.done {
             // The silence of a gap in the track's timestamps, up to where the audio ends.
-            let mut frames = self.gap_left.min(LEAD_BLOCK_FRAMES);
-            if let Some(end) = self.end {
-                frames = frames.min(end.saturating_sub(self.stats.frames));
-            }
-            if frames == 0 {
-                self.gap_left = 0;
-            } else {
-                if self.stats.frames + frames > self.max_frames {
-                    self.done = true;
-                    return Err(Error::limit(format!(
-                        "the recording is longer than the {} s allowed (its timestamps skip {} \
-                         s at {} s)",
-                        frames_to_delta(self.max_frames, self.info.sample_rate),
-                        frames_to_delta(self.gap_left, self.info.sample_rate),
-                        frames_to_delta(self.stats.frames, self.info.sample_rate)
-                    )));
-                }
-                let channels = self.info.channels.max(1);
-                self.buf.clear();
-                self.buf.resize(frames as usize * channels, 0.0);
-                self.gap_left -= frames;
+            let end = self.end.map_or(u64::MAX, |end| end.saturating_sub(self.stats.frames));
+            let frames = self.gap_left.min(LEAD_BLOCK_FRAMES).min(end);
+            self.gap_left = if frames == 0 { 0 } else { self.gap_left - frames };
+            if frames > 0 {
                 if self.stats.frames == self.stats.leading_silence {
                     // Before any audio: the track starts late on the file's timeline (a
                     // fragmented MP4's long first sample), as an edit list's empty edit says.
@@ -1468,12 +1453,7 @@ impl Decoder {
                     self.stats.gaps += u64::from(!std::mem::replace(&mut self.gap_counted, true));
                     self.stats.gap_frames += frames;
                 }
-                self.stats.frames += frames;
-                return Ok(Some(Block {
-                    samples: &self.buf,
-                    channels,
-                    first_frame: self.stats.frames - frames,
-                }));
+                return self.silence(frames).map(Some);
             }
         }
         loop {
