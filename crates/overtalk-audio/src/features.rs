@@ -418,14 +418,22 @@ impl TrackAnalyzer {
     }
 
     /// Feeds samples at the track's rate.
+    ///
+    /// The band store spills to its file as the frames come, so a long push (the silence put
+    /// before a track that starts hours late) keeps its memory bounded.
     pub fn push(&mut self, samples: impl Iterator<Item = f32>) -> Result<()> {
         let TrackAnalyzer { features, resampler, framer, vad, music } = self;
+        let mut spilled = Ok(());
         resampler.push(samples, &mut |s| {
             consume(features, framer, vad.as_mut(), s);
             if let Some(m) = music.as_mut() {
                 m.push(s);
             }
+            if spilled.is_ok() {
+                spilled = features.bands.spill(false);
+            }
         })?;
+        spilled?;
         features.bands.spill(false)
     }
 

@@ -75,11 +75,16 @@ impl Resampler16k {
         emit: &mut dyn FnMut(&[f32]),
     ) -> Result<()> {
         if self.inner.is_none() {
-            self.queue.clear();
-            self.queue.extend(samples);
-            self.input_frames += self.queue.len() as u64;
-            self.output_frames += self.queue.len() as u64;
-            emit(&self.queue);
+            // Passed through a chunk at a time, so that a long run of samples (the silence
+            // put before a track that starts late) never sits in memory whole.
+            let mut samples = samples.peekable();
+            while samples.peek().is_some() {
+                self.queue.clear();
+                self.queue.extend(samples.by_ref().take(CHUNK));
+                self.input_frames += self.queue.len() as u64;
+                self.output_frames += self.queue.len() as u64;
+                emit(&self.queue);
+            }
             return Ok(());
         }
         for s in samples {
@@ -192,6 +197,26 @@ mod tests {
 
     fn onset(x: &[f32]) -> usize {
         x.iter().position(|v| v.abs() > 0.05).unwrap()
+    }
+
+    /// At 16 kHz the samples pass through a chunk at a time, in order and untouched, however
+    /// long the run pushed at once (the silence before a track that starts hours late).
+    #[test]
+    fn a_long_push_at_the_analysis_rate_passes_through_in_bounded_blocks() {
+        let mut r = Resampler16k::new(ANALYSIS_RATE).unwrap();
+        let (mut out, mut largest, mut calls) = (Vec::new(), 0, 0);
+        let n = 10 * CHUNK + 7;
+        r.push((0..n).map(|i| i as f32), &mut |s| {
+            largest = largest.max(s.len());
+            calls += 1;
+            out.extend_from_slice(s);
+        })
+        .unwrap();
+        r.finish(&mut |s| out.extend_from_slice(s)).unwrap();
+        assert_eq!((largest, calls), (CHUNK, 11));
+        assert_eq!(out, (0..n).map(|i| i as f32).collect::<Vec<_>>());
+        // Nothing pushed, nothing emitted.
+        r.push(std::iter::empty(), &mut |_| panic!("emitted")).unwrap();
     }
 
     #[test]

@@ -316,3 +316,43 @@ fn bad_track_offsets_of_a_cut_are_refused() {
     assert_eq!(run.code(), 0, "{}", run.stderr());
     assert!(dir.read("show.csv").contains("show.wav"), "{}", dir.read("show.csv"));
 }
+
+/// Tracks at different sample rates cannot be mixed sample by sample: refused, naming both
+/// tracks, their files and rates; nothing is written.
+#[test]
+fn tracks_at_different_rates_are_refused_naming_both() {
+    let dir = Dir::new();
+    dir.create("show.rttm", DEVICES_RTTM);
+    write_runs_wav(&dir, "host.wav", &[(8_192, 40_000)]);
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 8_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut w = hound::WavWriter::create(dir.path().join("slow.wav"), spec).unwrap();
+    for _ in 0..20_000 {
+        w.write_sample(8_192i16).unwrap();
+    }
+    w.finalize().unwrap();
+    let run = dir.run(&[
+        "cut",
+        "show.rttm",
+        "--mute",
+        "Host",
+        "--track",
+        "Host=host.wav",
+        "--track",
+        "Guest=slow.wav",
+        "-o",
+        "out.wav",
+    ]);
+    assert_eq!(run.code(), 2, "{}", run.stderr());
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: tracks have different sample rates: Host (host.wav) is 16000 Hz, Guest \
+         (slow.wav) is 8000 Hz; a cut mixes the tracks sample by sample, so resample them to one \
+         rate first\n"
+    );
+    assert!(!dir.path().join("out.wav").exists());
+}

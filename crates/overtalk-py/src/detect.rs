@@ -86,8 +86,8 @@ fn detect_files(
 
 /// Detects speech in samples: one `(speaker, little-endian float32 bytes)` per track, all at
 /// `sample_rate` Hz. What the detection notes (a track whose speech the bleed rule mostly
-/// rejected, a speaker or all of them without speech) is warned about and kept with the
-/// conversation, as for files.
+/// rejected, a track that sounds like music, a speaker or all of them without speech) is
+/// warned about and kept with the conversation, as for files.
 #[pyfunction]
 #[pyo3(signature = (recording_id, tracks, sample_rate, vad="earshot"))]
 fn detect_samples(
@@ -116,9 +116,11 @@ fn detect_samples(
             })
             .collect();
         let found = pipeline::detect_samples(&tracks, sample_rate, &options).map_err(to_py)?;
-        // The multitrack rule's notes (decoding notes name a file; samples come from none).
+        // The multitrack rule's notes and the tracks that sound like music (decoding notes
+        // name a file; samples come from none).
         let rule = found.multitrack.iter().flat_map(|m| &m.warnings);
-        let notes: Vec<String> = rule.map(ToString::to_string).collect();
+        let mut notes: Vec<String> = rule.map(ToString::to_string).collect();
+        notes.extend(found.music.iter().map(|w| format!("samples: {w}")));
         Ok::<_, PyErr>((conversation(recording_id, &found, &options), notes))
     })?;
     notes.extend(pipeline::silence_warnings(&c.transcript, &["samples".into()]));

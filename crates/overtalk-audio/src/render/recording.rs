@@ -115,15 +115,21 @@ impl CutRecording {
                     *m += v / n as f32;
                 }
             }
-            if rate.is_some_and(|x| x != r) {
-                return Err(Error::invalid(
-                    "the --track recordings have different sample rates; resample them first",
-                ));
+            if let Some((first, x)) = rate.filter(|&(_, x)| x != r) {
+                let first: &TrackSpec = &specs[first];
+                return Err(Error::invalid(format!(
+                    "tracks have different sample rates: {} ({}) is {x} Hz, {} ({}) is {r} Hz; \
+                     a cut mixes the tracks sample by sample, so resample them to one rate first",
+                    first.name,
+                    first.path.display(),
+                    spec.name,
+                    spec.path.display()
+                )));
             }
-            rate = Some(r);
+            rate = rate.or(Some((tracks.len(), r)));
             tracks.push((Some(spec.name.clone()), mono));
         }
-        Ok(rate.map(|rate| CutRecording { rate, tracks }))
+        Ok(rate.map(|(_, rate)| CutRecording { rate, tracks }))
     }
 
     /// Whether the tracks are the speakers' own (not the channels of one recording).
