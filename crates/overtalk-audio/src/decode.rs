@@ -124,11 +124,14 @@ use symphonia::core::io::{MediaSource, MediaSourceStream};
 use symphonia::core::meta::MetadataOptions;
 use symphonia::core::packet::Packet;
 
+mod foreign;
 mod mp4_edits;
 mod mp4_frags;
 mod opus;
 mod rf64;
 mod timeline;
+
+pub use foreign::foreign_container;
 
 /// Caps on what a decoder accepts (hostile or mistaken input fails early with a limit error).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -499,6 +502,32 @@ impl Input {
                 return None;
             }
             r.seek(std::io::SeekFrom::Start(at)).ok()?;
+        }
+        None
+    }
+
+    /// The body of a WAV file's `fmt ` chunk (at most 1 KiB: a larger one is not a format
+    /// chunk), found by skipping the chunks before it by their sizes (at most 64 of them).
+    fn wav_fmt(&self) -> Option<Vec<u8>> {
+        if !self.is_riff_wave() {
+            return None;
+        }
+        let mut r = self.seeker().ok()?;
+        r.seek(std::io::SeekFrom::Start(12)).ok()?;
+        for _ in 0..64 {
+            let mut chunk = [0u8; 8];
+            r.read_exact(&mut chunk).ok()?;
+            let size = u32::from_le_bytes([chunk[4], chunk[5], chunk[6], chunk[7]]);
+            if &chunk[..4] == b"fmt " {
+                if size > 1024 {
+                    return None;
+                }
+                let mut fmt = vec![0u8; size as usize];
+                r.read_exact(&mut fmt).ok()?;
+                return Some(fmt);
+            }
+            let skip = i64::from(size) + i64::from(size & 1);
+            r.seek(std::io::SeekFrom::Current(skip)).ok()?;
         }
         None
     }
@@ -978,6 +1007,17 @@ impl Decoder {
     }
 
     fn from_input(input: Input, ext: Option<&str>, options: &DecodeOptions) -> Result<Decoder> {
+        // Before the probe, which scans for frame markers and may find one in a foreign
+        // file's samples.
+        if let Some(name) = foreign::foreign_container(&input.head()) {
+            return Err(Error::recording(
+                RecordingProblem::Container,
+                format!(
+                    "the file is in the {name} format, which this decoder does not read; \
+                     convert the file to WAV or FLAC"
+                ),
+            ));
+        }
         if input.is_rf64() {
             return Decoder::rf64(&input, options);
         }
@@ -1070,10 +1110,22 @@ impl Decoder {
                 "the MP4/MOV file has no index (moov box): it is truncated or was never \
                  finalised (an interrupted recording)",
             ),
-            SymError::Unsupported(m) => Error::recording(
-                RecordingProblem::Codec,
-                format!("the container holds audio this decoder cannot read ({m})"),
-            ),
+            SymError::Unsupported(m) => {
+                let tag = input.wav_fmt().as_deref().and_then(foreign::wav_format_tag);
+                match tag.and_then(|t| Some((t, foreign::wav_codec(t)?))) {
+                    Some((tag, codec)) => Error::recording(
+                        RecordingProblem::Codec,
+                        format!(
+                            "the WAV file holds {codec} audio (format tag {tag:#06x}), which this \
+                             decoder does not read; convert the file to WAV PCM or FLAC"
+                        ),
+                    ),
+                    None => Error::recording(
+                        RecordingProblem::Codec,
+                        format!("the container holds audio this decoder cannot read ({m})"),
+                    ),
+                }
+            }
             SymError::IoError(io)
                 if io.kind() == std::io::ErrorKind::UnexpectedEof
                     && named == Some("Ogg")
@@ -1117,10 +1169,26 @@ impl Decoder {
         };
         let track = format.default_track(TrackType::Audio).ok_or_else(|| {
             let container = container_of(&input.head()).unwrap_or(format.format_info().long_name);
-            Error::recording(
-                RecordingProblem::Empty,
-                format!("the {container} file holds no audio (no audio track with samples)"),
-            )
+            // A sound track the demuxer skipped: its codec has no reader here.
+            let skipped = (format.format_info().short_name == "isomp4")
+                .then(|| input.seeker().ok())
+                .flatten()
+                .and_then(|mut r| mp4_edits::read_moov(&mut r))
+                .and_then(|moov| foreign::mp4_sound_entries(&moov).first().copied());
+            match skipped {
+                Some(entry) => Error::recording(
+                    RecordingProblem::Codec,
+                    format!(
+                        "the {container} file's audio is {}, which this decoder does not read; \
+                         convert the file to WAV or FLAC",
+                        foreign::mp4_entry_name(entry)
+                    ),
+                ),
+                None => Error::recording(
+                    RecordingProblem::Empty,
+                    format!("the {container} file holds no audio (no audio track with samples)"),
+                ),
+            }
         })?;
         let track_id = track.id;
         let mut params = track
@@ -1152,7 +1220,8 @@ impl Decoder {
         let codec = match registry.get_audio_decoder(params.codec) {
             Some(d) => d.codec.info.short_name.to_owned(),
             None if is_opus => "opus".to_owned(),
-            None => format!("codec {:?}", params.codec),
+            None => foreign::codec_name(params.codec)
+                .map_or_else(|| format!("codec {}", params.codec), str::to_owned),
         };
         let decoder = registry
             .make_audio_decoder(&params, &AudioDecoderOptions::default())

@@ -747,6 +747,43 @@ fn a_recording_given_to_info_convert_or_validate_is_named_as_one() {
     assert!(!dir.path().join("a.rttm").exists());
 }
 
+/// A recording in a format the decoder does not read (a phone's AMR file, Windows Media) is
+/// named as one with the way out, by its first bytes, whatever its name: to the commands that
+/// read transcripts, to `analyze` (which takes it for a transcript by its extension), and to
+/// `detect`.
+#[test]
+fn a_recording_in_a_format_without_a_decoder_is_named_with_the_way_out() {
+    let dir = Dir::new();
+    let mut amr = b"#!AMR\n".to_vec();
+    amr.extend((0..2000u32).map(|i| (i * 7919 % 251) as u8));
+    std::fs::write(dir.path().join("call.amr"), &amr).unwrap();
+    let says =
+        "overtalk: error: call.amr: this is a recording in the AMR format, not a transcript \
+                or diarization; overtalk does not decode this format: convert it to WAV or FLAC, \
+                which `overtalk analyze`, `report` and `detect` take\n";
+    for args in [&["analyze", "call.amr"][..], &["info", "call.amr"], &["validate", "call.amr"]] {
+        let run = dir.run(args);
+        assert_eq!((run.code(), run.stderr()), (2, says.to_owned()), "{args:?}");
+    }
+    let run = dir.run_bytes(&["validate", "-"], &amr);
+    assert!(
+        run.stderr().contains("<stdin>: this is a recording in the AMR format"),
+        "{}",
+        run.stderr()
+    );
+    std::fs::write(dir.path().join("call.wav"), &amr).unwrap();
+    let run = dir.run(&["detect", "call.wav", "--no-diarize"]);
+    assert_eq!(run.code(), 2);
+    assert!(
+        run.stderr().ends_with(
+            "call.wav: unsupported: the file is in the AMR format, which this decoder does not \
+             read; convert the file to WAV or FLAC\n"
+        ),
+        "{}",
+        run.stderr()
+    );
+}
+
 /// Silence is said to be silence, not reported as a conversation of 0 speakers.
 #[test]
 fn a_silent_recording_says_no_speech_was_found() {

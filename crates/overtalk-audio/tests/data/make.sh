@@ -95,3 +95,7 @@ rm -f /tmp/overtalk-speech-libopus.wav
 for e in opus:libopus mp3:libmp3lame m4a:aac; do
   ff -f lavfi -i anullsrc=r=48000:cl=mono -frames:a 0 -c:a "${e#*:}" "empty.${e%%:*}"
 done
+# Codecs without a decoder here, for the errors that name them: A-law in MOV (a sound track
+# the demuxer skips) and AC-3 in MP4 (a codec it knows by name), 0.1 s each.
+ff -f lavfi -i "sine=f=440:r=8000:d=0.1" -c:a pcm_alaw unsupported.alaw.mov
+ff -f lavfi -i "sine=f=440:r=48000:d=0.1" -c:a ac3 -b:a 64k unsupported.ac3.mp4

@@ -59,6 +59,111 @@ fn rf64(path: &Path, tag: u16, channels: u16, bits: u16, data: &[u8]) {
     std::fs::write(path, b).unwrap();
 }
 
+/// A WAV file whose `fmt ` chunk (16 bytes, or 40 for an extensible one) holds `tag` and
+/// whose data chunk holds `data`.
+fn wav_with_tag(path: &Path, tag: u16, extensible: bool, data: &[u8]) {
+    let mut fmt = Vec::new();
+    fmt.extend_from_slice(&(if extensible { 0xFFFE } else { tag }).to_le_bytes());
+    fmt.extend_from_slice(&1u16.to_le_bytes());
+    fmt.extend_from_slice(&8_000u32.to_le_bytes());
+    fmt.extend_from_slice(&1_625u32.to_le_bytes());
+    fmt.extend_from_slice(&65u16.to_le_bytes());
+    fmt.extend_from_slice(&0u16.to_le_bytes());
+    if extensible {
+        fmt.extend_from_slice(&22u16.to_le_bytes());
+        fmt.extend_from_slice(&0u16.to_le_bytes());
+        fmt.extend_from_slice(&4u32.to_le_bytes());
+        fmt.extend_from_slice(&tag.to_le_bytes());
+        fmt.extend_from_slice(b"\0\0\x00\x00\x10\x00\x80\x00\x00\xAA\x00\x38\x9B\x71");
+    }
+    let mut b = Vec::new();
+    b.extend_from_slice(b"RIFF");
+    b.extend_from_slice(&((4 + 24 + 8 + fmt.len() + 8 + data.len()) as u32).to_le_bytes());
+    b.extend_from_slice(b"WAVE");
+    // A LIST chunk first, as recorders write one: the format chunk is found past it.
+    b.extend_from_slice(b"LIST");
+    b.extend_from_slice(&16u32.to_le_bytes());
+    b.extend_from_slice(b"INFOISFT\x04\0\0\0test");
+    b.extend_from_slice(b"fmt ");
+    b.extend_from_slice(&(fmt.len() as u32).to_le_bytes());
+    b.extend_from_slice(&fmt);
+    b.extend_from_slice(b"data");
+    b.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    b.extend_from_slice(data);
+    std::fs::write(path, b).unwrap();
+}
+
+/// Recordings in a format or codec without a decoder here are refused with its name and the
+/// way out, not with a guess: a phone's AMR file, Windows Media, a Sun AU file whose samples
+/// look like AAC frames to a scanning probe, a call recorder's GSM WAV (plain and extensible),
+/// A-law in MOV (a track the demuxer skips), AC-3 in MP4.
+#[test]
+fn formats_and_codecs_without_a_decoder_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name);
+    let open = |path: &Path| decode_all(path, &DecodeOptions::default()).unwrap_err();
+    let noise: Vec<u8> = (0..4000u32).map(|i| (i * 7919 % 251) as u8).collect();
+    // ADTS-like sync words all through, which the probe would take for AAC.
+    let adts: Vec<u8> = [0xFFu8, 0xF1, 0x50, 0x80].iter().copied().cycle().take(4000).collect();
+    let mut au = b".snd\0\0\0\x18\xff\xff\xff\xff\0\0\0\x03\0\0\x3e\x80\0\0\0\x01".to_vec();
+    au.extend_from_slice(&adts);
+    let asf = [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA, 0x00, 0x62];
+    for (name, bytes, format) in [
+        ("call.amr", [&b"#!AMR\n"[..], &noise].concat(), "AMR"),
+        ("memo.awb", [&b"#!AMR-WB\n"[..], &noise].concat(), "AMR-WB"),
+        ("show.wma", [&asf[..], &noise].concat(), "Windows Media (ASF: WMA/WMV)"),
+        ("old.au", au, "Sun/NeXT AU"),
+    ] {
+        std::fs::write(p(name), bytes).unwrap();
+        let e = open(&p(name));
+        assert_eq!(recording_problem(&e), RecordingProblem::Container, "{name}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: unsupported: the file is in the {format} format, which this decoder does not \
+                 read; convert the file to WAV or FLAC",
+                p(name).display()
+            )
+        );
+    }
+    for (name, tag, extensible, codec) in [
+        ("gsm.wav", 0x0031, false, "GSM 6.10 audio (format tag 0x0031)"),
+        ("mp3.wav", 0x0055, true, "MPEG Layer 3 (MP3) audio (format tag 0x0055)"),
+        ("odd.wav", 0x1234, false, "a codec audio (format tag 0x1234)"),
+    ] {
+        wav_with_tag(&p(name), tag, extensible, &noise);
+        let e = open(&p(name));
+        assert_eq!(recording_problem(&e), RecordingProblem::Codec, "{name}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: unsupported: the WAV file holds {codec}, which this decoder does not read; \
+                 convert the file to WAV PCM or FLAC",
+                p(name).display()
+            )
+        );
+    }
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let e = open(&data.join("unsupported.alaw.mov"));
+    assert_eq!(recording_problem(&e), RecordingProblem::Codec);
+    assert!(
+        e.to_string().ends_with(
+            "unsupported.alaw.mov: unsupported: the MP4/M4A/MOV file's audio is A-law ('alaw'), \
+             which this decoder does not read; convert the file to WAV or FLAC"
+        ),
+        "{e}"
+    );
+    let e = open(&data.join("unsupported.ac3.mp4"));
+    assert_eq!(recording_problem(&e), RecordingProblem::Codec);
+    assert!(
+        e.to_string().ends_with(
+            "unsupported.ac3.mp4: unsupported: the audio codec (AC-3 (Dolby Digital)) is not \
+             supported; convert the file to WAV or FLAC"
+        ),
+        "{e}"
+    );
+}
+
 #[test]
 fn a_recording_that_cannot_be_decoded_says_why_and_may_be_skipped() {
     let dir = tempfile::tempdir().unwrap();

@@ -300,6 +300,9 @@ pub fn read_noting_speakers(
 /// recording (by the first bytes of it, already read, or by its extension), for the commands
 /// that read only text.
 pub fn refuse_recording(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(kind) = overtalk_audio::decode::foreign_container(bytes) {
+        bail!("{}", foreign_recording_given(&path.display().to_string(), kind));
+    }
     let kind = overtalk_audio::decode::container_of(&bytes[..bytes.len().min(12)])
         .or_else(|| is_audio(path).then_some("audio"));
     match kind {
@@ -312,6 +315,9 @@ pub fn refuse_recording(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// [`refuse_recording`] for stdin, named `name` in the message.
 pub fn refuse_recording_bytes(name: &str, bytes: &[u8]) -> Result<()> {
+    if let Some(kind) = overtalk_audio::decode::foreign_container(bytes) {
+        bail!("{}", foreign_recording_given(name, kind));
+    }
     match overtalk_audio::decode::container_of(bytes) {
         Some(kind) => bail!(
             "{}, from a file named by its extension (.wav, .flac, .mp3, …), not from stdin",
@@ -319,6 +325,17 @@ pub fn refuse_recording_bytes(name: &str, bytes: &[u8]) -> Result<()> {
         ),
         None => Ok(()),
     }
+}
+
+/// The error for a recording in a format the decoder does not read (a phone's AMR file, a
+/// Windows Media file) given where a transcript is read: what it is and the way to a
+/// recording the commands take.
+fn foreign_recording_given(name: &str, kind: &str) -> String {
+    format!(
+        "{name}: this is a recording in the {kind} format, not a transcript or diarization; \
+         overtalk does not decode this format: convert it to WAV or FLAC, which `overtalk \
+         analyze`, `report` and `detect` take"
+    )
 }
 
 /// The error for a recording given where a transcript or diarization is read: what it is and

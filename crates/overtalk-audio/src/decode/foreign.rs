@@ -1,0 +1,233 @@
+//! Recordings in formats the decoder does not read, named: a phone's AMR file, a Windows Media
+//! file, a WAV or MOV whose audio is in a codec without a decoder here. Without a name the
+//! user sees a guess (symphonia's probe scans the bytes for a frame marker and may take a Sun
+//! AU file's samples for ADTS AAC), or "no audio track" for a MOV whose μ-law track the
+//! demuxer skipped, or "invalid UTF-8" when the file is read as a transcript.
+//!
+//! ```text
+//! first bytes      "#!AMR\n"        → AMR-NB (phone recorders)
+//! WAV fmt chunk    format tag 0x0031 → GSM 6.10 (call recorders)
+//! MOV stsd entry   "ulaw"           → μ-law
+//! ```
+//!
+//! Each is refused with its name and the way out: convert the file to WAV or FLAC.
+
+use symphonia::core::codecs::audio::AudioCodecId;
+
+use super::mp4_edits::{be_u32, child, children};
+
+/// The format of a recording that the decoder does not read, by its first bytes (at least
+/// 12 of them): the containers symphonia has no reader for.
+pub fn foreign_container(head: &[u8]) -> Option<&'static str> {
+    let at = |i: usize, sig: &[u8]| head.get(i..i + sig.len()) == Some(sig);
+    if at(0, b"#!AMR-WB\n") {
+        Some("AMR-WB")
+    } else if at(0, b"#!AMR\n") {
+        Some("AMR")
+    } else if at(0, &[0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA]) {
+        // The ASF header object's GUID.
+        Some("Windows Media (ASF: WMA/WMV)")
+    } else if at(0, b".snd") && be_u32(head, 4).is_some_and(|offset| offset >= 24) {
+        Some("Sun/NeXT AU")
+    } else if at(0, b".RMF") || at(0, b".ra\xfd") {
+        Some("RealMedia")
+    } else if at(0, b"MAC ") {
+        Some("Monkey's Audio (APE)")
+    } else if at(0, b"wvpk") {
+        Some("WavPack")
+    } else if at(0, b"TTA1") {
+        Some("True Audio (TTA)")
+    } else if at(0, b"Creative Voi") {
+        Some("Creative Voice (VOC)")
+    } else if at(0, b"MThd\0\0\0\x06") {
+        Some("MIDI (notes, not a recording)")
+    } else {
+        None
+    }
+}
+
+/// The codec of a WAV format tag that the decoder does not read (those it reads, PCM, float,
+/// A-law, μ-law and the two ADPCMs, are `None`), from the registry of RFC 2361 and Microsoft's
+/// `mmreg.h`.
+pub(super) fn wav_codec(tag: u16) -> Option<&'static str> {
+    Some(match tag {
+        0x0001 | 0x0002 | 0x0003 | 0x0006 | 0x0007 | 0x0011 | 0xFFFE => return None,
+        0x0010 => "OKI ADPCM",
+        0x0014 | 0x0040 | 0x0045 | 0x0064 => "G.721/G.723/G.726 ADPCM",
+        0x0020 => "Yamaha ADPCM",
+        0x0022 => "DSP Group TrueSpeech",
+        0x0031 => "GSM 6.10",
+        0x0042 => "G.723.1",
+        0x0050 => "MPEG-1 audio (Layer 1 or 2)",
+        0x0055 => "MPEG Layer 3 (MP3)",
+        0x0057 => "AMR-NB",
+        0x0058 => "AMR-WB",
+        0x0083 | 0x0133 => "G.729",
+        0x00FF | 0x1610 => "AAC",
+        0x0160..=0x0163 => "Windows Media Audio",
+        0x0270 => "Sony ATRAC3",
+        0x028F => "G.722",
+        0x2000 => "AC-3 (Dolby Digital)",
+        0x2001 => "DTS",
+        0x674F..=0x6751 | 0x676F..=0x6771 => "Vorbis",
+        0x704F => "Opus",
+        0xF1AC => "FLAC",
+        _ => "a codec",
+    })
+}
+
+/// The format tag of a WAV file's `fmt ` chunk body (the sub-format of an extensible one).
+pub(super) fn wav_format_tag(fmt: &[u8]) -> Option<u16> {
+    let tag = u16::from_le_bytes(fmt.get(0..2)?.try_into().ok()?);
+    if tag == 0xFFFE {
+        // WAVE_FORMAT_EXTENSIBLE: the sub-format GUID starts with the tag, at byte 24.
+        return Some(u16::from_le_bytes(fmt.get(24..26)?.try_into().ok()?));
+    }
+    Some(tag)
+}
+
+/// The name of a codec symphonia knows by its identifier but has no decoder for here.
+pub(super) fn codec_name(id: AudioCodecId) -> Option<&'static str> {
+    use symphonia::core::codecs::audio::well_known as c;
+    Some(match id {
+        c::CODEC_ID_AC3 => "AC-3 (Dolby Digital)",
+        c::CODEC_ID_EAC3 => "Enhanced AC-3 (Dolby Digital Plus)",
+        c::CODEC_ID_AC4 => "Dolby AC-4",
+        c::CODEC_ID_DCA => "DTS",
+        c::CODEC_ID_WMA => "Windows Media Audio",
+        c::CODEC_ID_SPEEX => "Speex",
+        c::CODEC_ID_MUSEPACK => "Musepack",
+        c::CODEC_ID_ATRAC1 | c::CODEC_ID_ATRAC3 | c::CODEC_ID_ATRAC3PLUS | c::CODEC_ID_ATRAC9 => {
+            "ATRAC"
+        }
+        c::CODEC_ID_RA10 | c::CODEC_ID_RA20 | c::CODEC_ID_SIPR | c::CODEC_ID_COOK => "RealAudio",
+        c::CODEC_ID_SBC | c::CODEC_ID_APTX | c::CODEC_ID_APTX_HD | c::CODEC_ID_LDAC => {
+            "a Bluetooth codec"
+        }
+        c::CODEC_ID_WAVPACK => "WavPack",
+        c::CODEC_ID_MONKEYS_AUDIO => "Monkey's Audio",
+        c::CODEC_ID_TTA => "True Audio",
+        _ => return None,
+    })
+}
+
+/// The sample entries of a `moov` box's sound tracks (`hdlr` "soun"), in track order: the
+/// codec of each, as its four-character code.
+pub(super) fn mp4_sound_entries(moov: &[u8]) -> Vec<[u8; 4]> {
+    children(moov)
+        .filter(|(kind, _)| kind == b"trak")
+        .filter_map(|(_, trak)| {
+            let mdia = child(trak, b"mdia")?;
+            // hdlr: version and flags (4), pre-defined (4), handler type (4).
+            let hdlr = child(mdia, b"hdlr")?;
+            if hdlr.get(8..12)? != b"soun" {
+                return None;
+            }
+            let stsd = child(child(child(mdia, b"minf")?, b"stbl")?, b"stsd")?;
+            // stsd: version and flags (4), entry count (4), then the entries as boxes.
+            let (kind, _) = children(stsd.get(8..)?).next()?;
+            Some(kind)
+        })
+        .collect()
+}
+
+/// The name of an MP4/MOV sound sample entry's codec, for an error.
+pub(super) fn mp4_entry_name(entry: [u8; 4]) -> String {
+    let known = match &entry {
+        b"ulaw" => "μ-law",
+        b"alaw" => "A-law",
+        b"ima4" => "IMA ADPCM",
+        b"samr" => "AMR-NB",
+        b"sawb" => "AMR-WB",
+        b"sevc" | b"secb" | b"sqcp" => "a phone codec (EVRC or QCELP)",
+        b"ac-3" => "AC-3 (Dolby Digital)",
+        b"ec-3" => "Enhanced AC-3 (Dolby Digital Plus)",
+        b"ac-4" => "Dolby AC-4",
+        b"dtsc" | b"dtsh" | b"dtsl" | b"dtse" => "DTS",
+        b"MAC3" | b"MAC6" => "MACE",
+        b"QDM2" | b"QDMC" => "QDesign",
+        b"Qclp" => "QCELP",
+        _ => "",
+    };
+    let code: String = entry
+        .iter()
+        .map(|&b| if b.is_ascii_graphic() || b == b' ' { b as char } else { '?' })
+        .collect();
+    if known.is_empty() {
+        format!("'{code}'")
+    } else {
+        format!("{known} ('{code}')")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::mp4_edits::boxed;
+    use super::*;
+
+    #[test]
+    fn formats_without_a_reader_are_named_by_their_first_bytes() {
+        assert_eq!(foreign_container(b"#!AMR\n\x3c\x91\x17\x16\xbe\x66"), Some("AMR"));
+        assert_eq!(foreign_container(b"#!AMR-WB\n\x04\x10\x20"), Some("AMR-WB"));
+        let asf = [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA];
+        assert_eq!(foreign_container(&asf), Some("Windows Media (ASF: WMA/WMV)"));
+        assert_eq!(foreign_container(b".snd\0\0\0\x18\xff\xff\xff\xff"), Some("Sun/NeXT AU"));
+        assert_eq!(foreign_container(b".snd\0\0\0\x04\xff\xff\xff\xff"), None, "no AU header");
+        assert_eq!(
+            foreign_container(b"MThd\0\0\0\x06\0\x01\0\x02"),
+            Some("MIDI (notes, not a recording)")
+        );
+        // What the decoder reads, text, and too little to tell.
+        assert_eq!(foreign_container(b"RIFF\x24\0\0\0WAVEfmt "), None);
+        assert_eq!(foreign_container(b"#!AMR"), None);
+        assert_eq!(foreign_container(b"SPEAKER a 1 0.0 1.0 <NA>"), None);
+        assert_eq!(foreign_container(b""), None);
+    }
+
+    #[test]
+    fn wav_tags_name_the_codecs_without_a_decoder() {
+        for read in [0x0001, 0x0003, 0x0006, 0x0007, 0x0002, 0x0011] {
+            assert_eq!(wav_codec(read), None, "{read:#x}");
+        }
+        assert_eq!(wav_codec(0x0031), Some("GSM 6.10"));
+        assert_eq!(wav_codec(0x0055), Some("MPEG Layer 3 (MP3)"));
+        assert_eq!(wav_codec(0x1234), Some("a codec"));
+        let mut fmt = vec![0u8; 40];
+        fmt[0..2].copy_from_slice(&0xFFFEu16.to_le_bytes());
+        fmt[24..26].copy_from_slice(&0x0031u16.to_le_bytes());
+        assert_eq!(wav_format_tag(&fmt), Some(0x0031), "extensible: the sub-format");
+        assert_eq!(wav_format_tag(&fmt[..20]), None, "cut before the sub-format");
+        assert_eq!(wav_format_tag(&[0x31, 0x00]), Some(0x0031));
+        assert_eq!(wav_format_tag(&[0x31]), None);
+    }
+
+    #[test]
+    fn sound_tracks_name_their_sample_entry() {
+        let track = |handler: &[u8; 4], entry: &[u8; 4]| {
+            let mut hdlr = vec![0u8; 8];
+            hdlr.extend_from_slice(handler);
+            hdlr.extend_from_slice(&[0u8; 12]);
+            let mut stsd = vec![0, 0, 0, 0, 0, 0, 0, 1];
+            stsd.extend(boxed(entry, &[0u8; 28]));
+            let stbl = boxed(b"stbl", &boxed(b"stsd", &stsd));
+            let minf = boxed(b"minf", &stbl);
+            let mdia = boxed(b"mdia", &[boxed(b"hdlr", &hdlr), minf].concat());
+            boxed(b"trak", &mdia)
+        };
+        let moov =
+            [track(b"vide", b"avc1"), track(b"soun", b"ulaw"), track(b"soun", b"samr")].concat();
+        assert_eq!(mp4_sound_entries(&moov), [*b"ulaw", *b"samr"]);
+        assert_eq!(mp4_entry_name(*b"ulaw"), "μ-law ('ulaw')");
+        assert_eq!(mp4_entry_name(*b"samr"), "AMR-NB ('samr')");
+        assert_eq!(mp4_entry_name(*b"zz\x01z"), "'zz?z'");
+        // A truncated stsd: no entry, no panic.
+        assert!(mp4_sound_entries(&boxed(b"trak", &[0u8; 3])).is_empty());
+    }
+
+    #[test]
+    fn codecs_known_by_identifier_are_named() {
+        use symphonia::core::codecs::audio::well_known as c;
+        assert_eq!(codec_name(c::CODEC_ID_AC3), Some("AC-3 (Dolby Digital)"));
+        assert_eq!(codec_name(c::CODEC_ID_FLAC), None);
+    }
+}
