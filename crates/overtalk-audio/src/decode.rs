@@ -16,11 +16,16 @@
 //! | IMA/MS ADPCM | WAV | — | none |
 //! | FLAC | FLAC, Ogg, MKV, MP4 (plain or fragmented) | — | none |
 //! | MP3 | MP3 | — | LAME/Xing header: trimmed by symphonia |
+//! | MP3, MPEG-1 Layer I/II | WAV (format tag 0x0055, 0x0050: call and broadcast recorders) | — | not declared: times late by the codec's delay (MP3 from LAME: 1 105 frames), as ffmpeg plays them |
 //! | MPEG-1/2 Layer I and II (broadcast MP2) | MP1, MP2 | — | not declared: times 481 frames (11 ms at 44.1 kHz) late |
 //! | Vorbis | Ogg, MKV/WebM | — | granule positions: trimmed by symphonia |
 //! | AAC-LC | M4A/MP4/MOV (plain or fragmented), MKV, ADTS | — | the container's delay, else 1024 frames: dropped here |
 //! | Opus (mono, stereo) | Ogg, MKV/WebM, MP4 (plain or fragmented) | — | `OpusHead` (MP4: `dOps`) pre-skip: dropped here |
 //! | ALAC (Apple Lossless) | M4A/MP4, CAF | — | none |
+//!
+//! Formats and codecs without a decoder here (AMR, Windows Media, Sun AU; WAV holding GSM
+//! 6.10, G.726 or other codecs; MOV holding A-law, μ-law or IMA ADPCM; AC-3, DTS) are refused
+//! with their name and the way out (convert to WAV or FLAC), by the `foreign` submodule.
 //!
 //! Opus is decoded in pure Rust by the `opus` submodule (no system library), always at
 //! 48 kHz, whatever input rate the header records; it agrees with libopus within one 16-bit
@@ -506,30 +511,39 @@ impl Input {
         None
     }
 
-    /// The body of a WAV file's `fmt ` chunk (at most 1 KiB: a larger one is not a format
-    /// chunk), found by skipping the chunks before it by their sizes (at most 64 of them).
-    fn wav_fmt(&self) -> Option<Vec<u8>> {
+    /// Where a WAV file's chunk `id` is: the offset of its body and its declared size, found
+    /// by skipping the chunks before it by their sizes (at most 64 of them).
+    fn wav_chunk(&self, id: &[u8; 4]) -> Option<(u64, u32)> {
         if !self.is_riff_wave() {
             return None;
         }
         let mut r = self.seeker().ok()?;
-        r.seek(std::io::SeekFrom::Start(12)).ok()?;
+        let mut at = r.seek(std::io::SeekFrom::Start(12)).ok()?;
         for _ in 0..64 {
             let mut chunk = [0u8; 8];
             r.read_exact(&mut chunk).ok()?;
             let size = u32::from_le_bytes([chunk[4], chunk[5], chunk[6], chunk[7]]);
-            if &chunk[..4] == b"fmt " {
-                if size > 1024 {
-                    return None;
-                }
-                let mut fmt = vec![0u8; size as usize];
-                r.read_exact(&mut fmt).ok()?;
-                return Some(fmt);
+            if &chunk[..4] == id {
+                return Some((at + 8, size));
             }
-            let skip = i64::from(size) + i64::from(size & 1);
-            r.seek(std::io::SeekFrom::Current(skip)).ok()?;
+            at += 8 + u64::from(size) + u64::from(size & 1);
+            r.seek(std::io::SeekFrom::Start(at)).ok()?;
         }
         None
+    }
+
+    /// The body of a WAV file's `fmt ` chunk (at most 1 KiB: a larger one is not a format
+    /// chunk).
+    fn wav_fmt(&self) -> Option<Vec<u8>> {
+        let (at, size) = self.wav_chunk(b"fmt ")?;
+        if size > 1024 {
+            return None;
+        }
+        let mut r = self.seeker().ok()?;
+        r.seek(std::io::SeekFrom::Start(at)).ok()?;
+        let mut fmt = vec![0u8; size as usize];
+        r.read_exact(&mut fmt).ok()?;
+        Some(fmt)
     }
 
     /// True when the input is an Ogg file of whole pages (it ends where a page ends, not
@@ -711,6 +725,47 @@ impl MediaSource for Lengthened {
 
     fn byte_len(&self) -> Option<u64> {
         Some(self.declared)
+    }
+}
+
+/// A byte range of a source read as a whole source (the `data` chunk of a WAV file that
+/// holds an MPEG stream, [`Decoder::wav_mpeg`]).
+struct Slice {
+    inner: Box<dyn MediaSource>,
+    start: u64,
+    len: u64,
+    /// The position within the range.
+    pos: u64,
+}
+
+impl Read for Slice {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.len.saturating_sub(self.pos);
+        if left == 0 || buf.is_empty() {
+            return Ok(0);
+        }
+        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        self.inner.seek(std::io::SeekFrom::Start(self.start + self.pos))?;
+        let n = self.inner.read(&mut buf[..want])?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for Slice {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.pos = seek_target(to, self.pos, self.len)?;
+        Ok(self.pos)
+    }
+}
+
+impl MediaSource for Slice {
+    fn is_seekable(&self) -> bool {
+        true
+    }
+
+    fn byte_len(&self) -> Option<u64> {
+        Some(self.len)
     }
 }
 
@@ -1085,6 +1140,9 @@ impl Decoder {
             if let Some(d) = Decoder::wav_fallback(&input, options)? {
                 return Ok(d);
             }
+            if let Some(d) = Decoder::wav_mpeg(&input, options)? {
+                return Ok(d);
+            }
         }
         let mut first = first;
         if Decoder::retry_unseekable(&first) {
@@ -1113,6 +1171,14 @@ impl Decoder {
             SymError::Unsupported(m) => {
                 let tag = input.wav_fmt().as_deref().and_then(foreign::wav_format_tag);
                 match tag.and_then(|t| Some((t, foreign::wav_codec(t)?))) {
+                    // Read by `wav_mpeg` when its data chunk holds MPEG frames.
+                    Some((tag @ (0x0050 | 0x0055), codec)) => Error::recording(
+                        RecordingProblem::Corrupt,
+                        format!(
+                            "the WAV file declares {codec} audio (format tag {tag:#06x}), but its \
+                             data chunk holds no MPEG audio frame"
+                        ),
+                    ),
                     Some((tag, codec)) => Error::recording(
                         RecordingProblem::Codec,
                         format!(
@@ -1397,6 +1463,43 @@ impl Decoder {
         };
         let stream = Stream::Wav { reader: Box::new(reader), float, scale, eof, truncated: false };
         Decoder::new(stream, info, options).map(Some)
+    }
+
+    /// MPEG audio in a WAV file (format tag 0x0055, MP3, or 0x0050, MPEG-1 Layer 1 or 2), as
+    /// call and broadcast recorders write it: the `data` chunk is an MPEG elementary stream,
+    /// read by the MPEG demuxer over that chunk alone.
+    ///
+    /// ```text
+    /// RIFF WAVE ─ fmt  (tag 0x0055, rate, channels)
+    ///           └ data ─ [MPEG frame][MPEG frame]…   → read as an .mp3 file
+    /// ```
+    fn wav_mpeg(input: &Input, options: &DecodeOptions) -> Result<Option<Decoder>> {
+        let tag = input.wav_fmt().as_deref().and_then(foreign::wav_format_tag);
+        if !matches!(tag, Some(0x0050 | 0x0055)) {
+            return Ok(None);
+        }
+        let Some((at, size)) = input.wav_chunk(b"data") else { return Ok(None) };
+        let len = input.len().unwrap_or(0);
+        // A data chunk cut short (or of a placeholder size) holds what the file has.
+        let held = if size == 0 || size == u32::MAX {
+            len.saturating_sub(at)
+        } else {
+            u64::from(size).min(len.saturating_sub(at))
+        };
+        let slice = Slice { inner: input.media_source()?, start: at, len: held, pos: 0 };
+        let mss = MediaSourceStream::new(Box::new(slice), Default::default());
+        let mut hint = Hint::new();
+        hint.with_extension(if tag == Some(0x0055) { "mp3" } else { "mp2" });
+        match symphonia::default::get_probe().probe(
+            &hint,
+            mss,
+            FormatOptions::default(),
+            MetadataOptions::default(),
+        ) {
+            Ok(format) => Decoder::from_format(format, input, options).map(Some),
+            // No MPEG frame in the data: the codec's error says what the file holds.
+            Err(_) => Ok(None),
+        }
     }
 
     /// RF64/BW64: the header parsed by [`rf64::read_header`], the PCM streamed in blocks.

@@ -95,6 +95,8 @@ rm -f /tmp/overtalk-speech-libopus.wav
 for e in opus:libopus mp3:libmp3lame m4a:aac; do
   ff -f lavfi -i anullsrc=r=48000:cl=mono -frames:a 0 -c:a "${e#*:}" "empty.${e%%:*}"
 done
+# MP3 in a WAV file (format tag 0x0055), as call and broadcast recorders write it.
+ff -f lavfi -i "$SIG" -c:a libmp3lame -b:a 64k -f wav burst.mp3.wav
 # Codecs without a decoder here, for the errors that name them: A-law in MOV (a sound track
 # the demuxer skips) and AC-3 in MP4 (a codec it knows by name), 0.1 s each.
 ff -f lavfi -i "sine=f=440:r=8000:d=0.1" -c:a pcm_alaw unsupported.alaw.mov

@@ -201,6 +201,23 @@ fn mpeg_layer_2() {
     assert_eq!(ch[0].len(), 39 * 1152);
 }
 
+/// MP3 in a WAV file (format tag 0x0055, as call and broadcast recorders write it): the data
+/// chunk is read as an MP3 stream. Like a raw stream it carries no encoder delay (no LAME
+/// header), so nothing is trimmed and times come out as late as ffmpeg plays them: the
+/// encoder's and decoder's delay, 1 105 frames here (25 ms), against 0 for `burst.mp3`, whose
+/// LAME header states it.
+#[test]
+fn mp3_in_wav() {
+    let (info, ch) = decode_all(&data("burst.mp3.wav"), &DecodeOptions::default()).unwrap();
+    assert_eq!((info.sample_rate, ch.len(), info.codec.as_str()), (44_100, 2, "mp3"));
+    let (_, exact) = decode_all(&data("burst.flac"), &DecodeOptions::default()).unwrap();
+    let frame = |x: &[f32]| (onset(x, 44_100) * 44_100.0).round() as i64;
+    let late: Vec<i64> = (0..2).map(|c| frame(&ch[c]) - frame(&exact[c])).collect();
+    assert_eq!(late, [1_105, 1_105]);
+    // 44 100 frames and the delays, in whole MP3 frames of 1152.
+    assert_eq!(ch[0].len(), 40 * 1152);
+}
+
 /// Opus in the default build (the pure-Rust decoder in `decode/opus.rs`).
 mod opus {
     use super::*;

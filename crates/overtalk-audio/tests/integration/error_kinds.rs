@@ -95,7 +95,7 @@ fn wav_with_tag(path: &Path, tag: u16, extensible: bool, data: &[u8]) {
 
 /// Recordings in a format or codec without a decoder here are refused with its name and the
 /// way out, not with a guess: a phone's AMR file, Windows Media, a Sun AU file whose samples
-/// look like AAC frames to a scanning probe, a call recorder's GSM WAV (plain and extensible),
+/// look like AAC frames to a scanning probe, a call recorder's GSM WAV (plain and extensible), an MP3 WAV with no MPEG frame,
 /// A-law in MOV (a track the demuxer skips), AC-3 in MP4.
 #[test]
 fn formats_and_codecs_without_a_decoder_are_named() {
@@ -128,7 +128,6 @@ fn formats_and_codecs_without_a_decoder_are_named() {
     }
     for (name, tag, extensible, codec) in [
         ("gsm.wav", 0x0031, false, "GSM 6.10 audio (format tag 0x0031)"),
-        ("mp3.wav", 0x0055, true, "MPEG Layer 3 (MP3) audio (format tag 0x0055)"),
         ("odd.wav", 0x1234, false, "a codec audio (format tag 0x1234)"),
     ] {
         wav_with_tag(&p(name), tag, extensible, &noise);
@@ -143,6 +142,18 @@ fn formats_and_codecs_without_a_decoder_are_named() {
             )
         );
     }
+    // MP3 in WAV is read (`decode::mp3_in_wav`); a data chunk without an MPEG frame is not.
+    wav_with_tag(&p("mp3.wav"), 0x0055, true, &[0u8; 4000]);
+    let e = open(&p("mp3.wav"));
+    assert_eq!(recording_problem(&e), RecordingProblem::Corrupt);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: the WAV file declares MPEG Layer 3 (MP3) audio (format tag \
+             0x0055), but its data chunk holds no MPEG audio frame",
+            p("mp3.wav").display()
+        )
+    );
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let e = open(&data.join("unsupported.alaw.mov"));
     assert_eq!(recording_problem(&e), RecordingProblem::Codec);
