@@ -38,6 +38,7 @@ fn cases(kind: &str, dir: &Path) -> Vec<(String, Vec<TrackSpec>, PathBuf)> {
                 name,
                 path,
                 channel: None,
+                audio_track: None,
                 offset: overtalk::Delta::ZERO,
             })
             .collect();
@@ -66,7 +67,13 @@ fn cases(kind: &str, dir: &Path) -> Vec<(String, Vec<TrackSpec>, PathBuf)> {
             .map(|p| {
                 let n = p.file_stem().unwrap().to_string_lossy().into_owned();
                 let name = n.rsplit('_').next().unwrap().to_owned();
-                TrackSpec { name, path: p, channel: None, offset: overtalk::Delta::ZERO }
+                TrackSpec {
+                    name,
+                    path: p,
+                    channel: None,
+                    audio_track: None,
+                    offset: overtalk::Delta::ZERO,
+                }
             })
             .collect();
         out.push((stem, specs, rttm));

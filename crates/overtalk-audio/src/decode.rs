@@ -152,6 +152,10 @@ pub struct DecodeOptions {
     /// was read against what the header declared, so the caller can warn. A file with no
     /// decodable audio is an error either way.
     pub strict: bool,
+    /// Which of the container's audio tracks to read, counted from 0 in file order (a
+    /// recorder such as OBS writes one track per microphone); `None` reads the container's
+    /// default audio track and counts the others in [`DecodeStats::unread_audio_tracks`].
+    pub audio_track: Option<usize>,
 }
 
 impl Default for DecodeOptions {
@@ -161,6 +165,7 @@ impl Default for DecodeOptions {
             max_bytes: 16 << 30,
             max_channels: 64,
             strict: false,
+            audio_track: None,
         }
     }
 }
@@ -221,6 +226,9 @@ pub struct DecodeStats {
     /// The file ends early and was read as far as it goes (not under
     /// [`DecodeOptions::strict`]).
     pub truncated: Option<Truncation>,
+    /// Audio tracks of the container that were not read: the default one was, and no
+    /// [`DecodeOptions::audio_track`] was asked for.
+    pub unread_audio_tracks: usize,
 }
 
 /// How much of a truncated recording was read, against what its header declared.
@@ -1233,7 +1241,29 @@ impl Decoder {
             "mp1" | "mp2" | "mp3" => input.has_mpeg_length_header(),
             _ => false,
         };
-        let track = format.default_track(TrackType::Audio).ok_or_else(|| {
+        let audio_ids: Vec<u32> = format
+            .tracks()
+            .iter()
+            .filter(|t| t.codec_params.as_ref().and_then(|p| p.audio()).is_some())
+            .map(|t| t.id)
+            .collect();
+        let chosen = match options.audio_track {
+            Some(i) => {
+                let Some(&id) = audio_ids.get(i) else {
+                    let n = audio_ids.len();
+                    return Err(Error::invalid(format!(
+                        "audio track {} requested, but the recording has {n} audio track{}",
+                        i + 1,
+                        if n == 1 { "" } else { "s" }
+                    )));
+                };
+                format.tracks().iter().find(|t| t.id == id)
+            }
+            None => format.default_track(TrackType::Audio),
+        };
+        let unread_audio_tracks =
+            if options.audio_track.is_none() { audio_ids.len().saturating_sub(1) } else { 0 };
+        let track = chosen.ok_or_else(|| {
             let container = container_of(&input.head()).unwrap_or(format.format_info().long_name);
             // A sound track the demuxer skipped: its codec has no reader here.
             let skipped = (format.format_info().short_name == "isomp4")
@@ -1360,10 +1390,9 @@ impl Decoder {
             end_frames = end_frames.filter(|&n| n > 0);
         }
         if channels > 0 && short_name == "isomp4" {
-            let placement = input
-                .seeker()
-                .ok()
-                .and_then(|mut r| mp4_edits::audio_placement(&mut r, sample_rate, priming));
+            let placement = input.seeker().ok().and_then(|mut r| {
+                mp4_edits::audio_placement(&mut r, track_id, sample_rate, priming)
+            });
             if let Some(p) = placement {
                 priming = p.skip;
                 lead = p.lead;
@@ -1407,6 +1436,7 @@ impl Decoder {
         }
         let info = AudioInfo { sample_rate, channels, codec, declared_frames, priming, lead };
         let mut d = Decoder::new(Stream::Codec { format, decoder, track_id }, info, options)?;
+        d.stats.unread_audio_tracks = unread_audio_tracks;
         if matches!(short_name, "isomp4" | "matroska" | "ogg") {
             d.timeline = time_base.and_then(|tb| {
                 timeline::Timeline::new(tb.numer.get(), tb.denom.get(), sample_rate)

@@ -29,8 +29,20 @@
 //! use overtalk_audio::pipeline::{detect, DetectOptions, TrackSpec};
 //!
 //! let specs = [
-//!     TrackSpec { name: "Host".into(), path: "host.wav".into(), channel: None, offset: overtalk::Delta::ZERO },
-//!     TrackSpec { name: "Guest".into(), path: "guest.wav".into(), channel: None, offset: overtalk::Delta::ZERO },
+//!     TrackSpec {
+//!         name: "Host".into(),
+//!         path: "host.wav".into(),
+//!         channel: None,
+//!         audio_track: None,
+//!         offset: overtalk::Delta::ZERO,
+//!     },
+//!     TrackSpec {
+//!         name: "Guest".into(),
+//!         path: "guest.wav".into(),
+//!         channel: None,
+//!         audio_track: None,
+//!         offset: overtalk::Delta::ZERO,
+//!     },
 //! ];
 //! let found = detect(&specs, &DetectOptions::default(), &mut |_| {})?;
 //! println!("{} s of overlap", found.annotation.overlap().duration());

@@ -337,6 +337,15 @@ pub enum TrackWarning {
         /// The recording.
         path: PathBuf,
     },
+    /// The container holds more audio tracks than the one read (a recorder such as OBS writes
+    /// one per microphone): the others were not heard
+    /// ([`crate::decode::DecodeStats::unread_audio_tracks`]).
+    UnreadAudioTracks {
+        /// The recording.
+        path: PathBuf,
+        /// Audio tracks not read.
+        unread: usize,
+    },
     /// The recording's channels cancel out when mixed down (one is the other inverted), so
     /// one channel was used alone ([`crate::channels::Downmix`]).
     ChannelsCancel {
@@ -566,6 +575,17 @@ impl fmt::Display for TrackWarning {
                  timeline (silence before it), so they match the video, captions and editors",
                 path.display()
             ),
+            TrackWarning::UnreadAudioTracks { path, unread } => {
+                let names = vec!["NAME"; unread + 1].join(",");
+                write!(
+                    f,
+                    "{}: it holds {} audio tracks and only its default one was read (a recorder \
+                     such as OBS writes one per microphone); `--audio-tracks {names}` reads each \
+                     as a speaker's own track",
+                    path.display(),
+                    unread + 1
+                )
+            }
             TrackWarning::PlaceholderLength { path } => write!(
                 f,
                 "{}: the WAV header gives no length (written to a pipe, or by a recorder that did \

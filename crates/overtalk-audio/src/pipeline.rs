@@ -56,6 +56,9 @@ pub struct TrackSpec {
     pub path: PathBuf,
     /// The channel (0-based); `None` mixes all channels down.
     pub channel: Option<usize>,
+    /// The container's audio track (0-based, in file order: a recorder such as OBS writes one
+    /// per microphone); `None` reads its default audio track.
+    pub audio_track: Option<usize>,
     /// Where the recording starts on the common timeline of the tracks: positive, that much
     /// after the common zero (silence is put before it); negative, its first seconds lie
     /// before the common zero and are dropped. Zero for tracks of one recorder.
@@ -183,10 +186,13 @@ pub fn analyze(
         if done[first] {
             continue;
         }
-        let path = &specs[first].path;
-        let group: Vec<usize> =
-            (first..specs.len()).filter(|&i| !done[i] && specs[i].path == *path).collect();
-        let mut decoder = Decoder::open(path, &options.decode)?;
+        let (path, audio_track) = (&specs[first].path, specs[first].audio_track);
+        // The tracks read from one decoder: the channels of one audio track of one file.
+        let group: Vec<usize> = (first..specs.len())
+            .filter(|&i| !done[i] && specs[i].path == *path && specs[i].audio_track == audio_track)
+            .collect();
+        let decode = DecodeOptions { audio_track, ..options.decode };
+        let mut decoder = Decoder::open(path, &decode)?;
         let info = decoder.info().clone();
         let mut analyzers = Vec::with_capacity(group.len());
         for &i in &group {
@@ -617,6 +623,12 @@ fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<TrackWarn
         out.push(TrackWarning::CorruptPackets {
             path: path.to_owned(),
             packets: stats.bad_packets,
+        });
+    }
+    if stats.unread_audio_tracks > 0 {
+        out.push(TrackWarning::UnreadAudioTracks {
+            path: path.to_owned(),
+            unread: stats.unread_audio_tracks,
         });
     }
     if stats.placeholder_length {
@@ -1122,6 +1134,7 @@ mod tests {
                 name: "A".into(),
                 path: dir.path().join(name),
                 channel: None,
+                audio_track: None,
                 offset: overtalk::Delta::ZERO,
             };
             detect(&[spec], &DetectOptions::default(), &mut |_| {}).unwrap()
@@ -1265,6 +1278,7 @@ mod tests {
             name: name.into(),
             path: dir.path().join(file),
             channel: None,
+            audio_track: None,
             offset: Delta::from_micros(offset_ms * 1000),
         };
         let tracks = [spec("Host", "host.wav", 0), spec("Jingle", "jingle.wav", 2000)];
@@ -1417,6 +1431,7 @@ mod tests {
             name: name.into(),
             path: dir.path().join(file),
             channel: None,
+            audio_track: None,
             offset: Delta::from_micros(offset_ms * 1000),
         };
         let options = DetectOptions::default();
@@ -1489,6 +1504,7 @@ mod tests {
             name: name.into(),
             path: dir.path().join(format!("{}.wav", name.to_lowercase())),
             channel: None,
+            audio_track: None,
             offset: Delta::from_micros(offset_us),
         };
         let d = detect(&[spec("A", 0), spec("B", 1_000_000)], &options, &mut |_| {}).unwrap();

@@ -627,6 +627,7 @@ fn the_command_line_keeps_the_library_defaults() {
         name: name.to_owned(),
         path: dir.path().join(file),
         channel: None,
+        audio_track: None,
         offset: overtalk::Delta::ZERO,
     };
     let lib = detect(
@@ -782,6 +783,74 @@ fn a_recording_in_a_format_without_a_decoder_is_named_with_the_way_out() {
         "{}",
         run.stderr()
     );
+}
+
+/// A recording with one audio track per microphone (as OBS writes it): without a flag the
+/// default track is read with a warning that names the others and the flag; `--audio-tracks`
+/// reads each as a speaker's own track (`_` skips one), and refuses what it cannot place.
+#[test]
+fn audio_tracks_of_one_file_are_speakers_of_their_own() {
+    let dir = Dir::new();
+    let fixture =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../overtalk-audio/tests/data/speech.2tracks.mkv");
+    std::fs::copy(fixture, dir.path().join("show.mkv")).unwrap();
+    let run = dir.run(&["detect", "show.mkv", "--audio-tracks", "Host,Guest"]);
+    assert_eq!(
+        (run.code(), run.stdout(), run.stderr()),
+        (
+            0,
+            "SPEAKER show 1 0.980 3.210 <NA> <NA> Host <NA> <NA>\n\
+             SPEAKER show 1 4.980 3.210 <NA> <NA> Guest <NA> <NA>\n"
+                .to_owned(),
+            String::new()
+        )
+    );
+    let run = dir.run(&["detect", "show.mkv", "--audio-tracks", "_,Guest"]);
+    assert_eq!(run.stdout(), "SPEAKER show 1 5.008 3.248 <NA> <NA> Guest <NA> <NA>\n");
+    let run = dir.run(&["detect", "show.mkv", "--no-diarize"]);
+    assert_eq!(
+        (run.code(), run.stdout(), run.stderr()),
+        (
+            0,
+            "SPEAKER show 1 1.008 3.248 <NA> <NA> show <NA> <NA>\n".to_owned(),
+            "overtalk: warning: show.mkv: it holds 2 audio tracks and only its default one was \
+             read (a recorder such as OBS writes one per microphone); `--audio-tracks NAME,NAME` \
+             reads each as a speaker's own track\n"
+                .to_owned()
+        )
+    );
+    // The analysis takes the same flag.
+    let run = dir.run(&["analyze", "show.mkv", "--audio-tracks", "Host,Guest", "-q"]);
+    assert!(run.stdout().contains("Host held the floor 55 %"), "{}", run.stdout());
+    for (args, says) in [
+        (
+            &["detect", "show.mkv", "--audio-tracks", "A,B,C"][..],
+            "overtalk: error: detecting speech: show.mkv: audio track 3 requested, but the \
+             recording has 2 audio tracks\n",
+        ),
+        (
+            &["detect", "show.mkv", "--audio-tracks", "A,B", "--channels", "A,B"],
+            "overtalk: error: --audio-tracks and --channels each name one speaker per microphone \
+             of one recording; give one of them\n",
+        ),
+        (
+            &["detect", "--audio-tracks", "A,B", "--track", "A=show.mkv"],
+            "overtalk: error: --audio-tracks names the audio tracks of one recording; it does not \
+             go with --track\n",
+        ),
+        (
+            &["detect", "show.mkv", "--audio-tracks", "_,_"],
+            "overtalk: error: --audio-tracks names no speaker (every audio track is `_`)\n",
+        ),
+        (
+            &["detect", "show.mkv", "--audio-tracks", "A,B", "--num-speakers", "2"],
+            "overtalk: error: --diarize and --num-speakers apply to one mixed recording, not to \
+             --track, --channels or --audio-tracks\n",
+        ),
+    ] {
+        let run = dir.run(args);
+        assert_eq!((run.code(), run.stderr()), (2, says.to_owned()), "{args:?}");
+    }
 }
 
 /// Silence is said to be silence, not reported as a conversation of 0 speakers.

@@ -439,6 +439,7 @@ fn main() -> Result<()> {
                 name: n.clone(),
                 path: p.clone(),
                 channel: None,
+                audio_track: None,
                 offset: overtalk::Delta::ZERO,
             })
             .collect();

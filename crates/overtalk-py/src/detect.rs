@@ -67,7 +67,7 @@ fn detect_files(
                     )
                 })
             })?;
-            Ok(TrackSpec { name, path, channel, offset })
+            Ok(TrackSpec { name, path, channel, audio_track: None, offset })
         })
         .collect::<PyResult<_>>()?;
     let sources: Vec<String> = specs.iter().map(|s| s.path.display().to_string()).collect();

@@ -120,6 +120,7 @@ pub(super) struct Placement {
 /// time 0 even inside the priming.
 pub(super) fn audio_placement(
     r: &mut (impl Read + Seek),
+    track_id: u32,
     rate: u32,
     priming: u64,
 ) -> Option<Placement> {
@@ -131,6 +132,10 @@ pub(super) fn audio_placement(
         }
         let mdia = child(trak, b"mdia")?;
         if child(mdia, b"hdlr")?.get(8..12)? != b"soun" {
+            continue;
+        }
+        // The track being decoded (a file may hold one sound track per microphone).
+        if child(trak, b"tkhd").and_then(tkhd_track).is_some_and(|id| id != track_id) {
             continue;
         }
         let media_scale = u128::from(timescale(child(mdia, b"mdhd")?)?);
@@ -158,6 +163,15 @@ pub(super) fn audio_placement(
         return Some(Placement { skip, lead, declared_frames });
     }
     None
+}
+
+/// The track id of a `tkhd` body (version 0: 32-bit times, 1: 64-bit).
+pub(super) fn tkhd_track(b: &[u8]) -> Option<u32> {
+    if *b.first()? == 1 {
+        be_u32(b, 20)
+    } else {
+        be_u32(b, 12)
+    }
 }
 
 /// One top-level box: its type, where it starts, the length of its header and its size (to
@@ -289,7 +303,7 @@ mod tests {
     }
 
     fn placement(f: Vec<u8>, priming: u64) -> Option<(u64, u64, Option<u64>)> {
-        audio_placement(&mut Cursor::new(f), 48_000, priming)
+        audio_placement(&mut Cursor::new(f), 1, 48_000, priming)
             .map(|p| (p.skip, p.lead, p.declared_frames))
     }
 

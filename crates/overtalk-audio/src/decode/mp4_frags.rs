@@ -32,7 +32,8 @@
 use std::io::{Read, Seek, SeekFrom};
 
 use super::mp4_edits::{
-    self, be_u32, be_u64, child, children, read_moov, timescale, Overrun, TopBox, MAX_MOOV,
+    self, be_u32, be_u64, child, children, read_moov, timescale, tkhd_track, Overrun, TopBox,
+    MAX_MOOV,
 };
 
 /// Where a file that is cut short ends, among its top-level boxes.
@@ -347,15 +348,6 @@ fn stts_duration(b: &[u8]) -> Option<(u64, u64)> {
         let n = u64::from(be_u32(b, 8 + i * 8)?);
         Some((samples.checked_add(n)?, total.checked_add(n * u64::from(be_u32(b, 12 + i * 8)?))?))
     })
-}
-
-/// The track id of a `tkhd` body (version 0: 32-bit times, 1: 64-bit).
-fn tkhd_track(b: &[u8]) -> Option<u32> {
-    if *b.first()? == 1 {
-        be_u32(b, 20)
-    } else {
-        be_u32(b, 12)
-    }
 }
 
 /// The samples of a track fragment (a `traf` body) and their summed durations, in the media

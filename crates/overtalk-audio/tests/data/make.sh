@@ -95,6 +95,13 @@ rm -f /tmp/overtalk-speech-libopus.wav
 for e in opus:libopus mp3:libmp3lame m4a:aac; do
   ff -f lavfi -i anullsrc=r=48000:cl=mono -frames:a 0 -c:a "${e#*:}" "empty.${e%%:*}"
 done
+# One audio track per microphone, as OBS records: each burst on a mono track of its own, and
+# speech.wav on track 1 then 4 s late on track 2.
+SPLIT="[0:a]pan=mono|c0=c0[L];[0:a]pan=mono|c0=c1[R]"
+ff -f lavfi -i "$SIG" -filter_complex "$SPLIT" -map "[L]" -map "[R]" -c:a aac -b:a 32k burst.2tracks.mp4
+ff -f lavfi -i "$SIG" -filter_complex "$SPLIT" -map "[L]" -map "[R]" -c:a libvorbis -q:a 0 burst.2tracks.mkv
+ff -i speech.wav -filter_complex "[0:a]apad=pad_dur=4[H];[0:a]adelay=4000,apad=pad_dur=0[G]" \
+  -map "[H]" -map "[G]" -c:a libvorbis -q:a 0 -shortest speech.2tracks.mkv
 # MP3 in a WAV file (format tag 0x0055), as call and broadcast recorders write it.
 ff -f lavfi -i "$SIG" -c:a libmp3lame -b:a 64k -f wav burst.mp3.wav
 # Codecs without a decoder here, for the errors that name them: A-law in MOV (a sound track

@@ -218,6 +218,47 @@ fn mp3_in_wav() {
     assert_eq!(ch[0].len(), 40 * 1152);
 }
 
+/// A file with one audio track per microphone (as OBS records): the default track is read
+/// and the other counted as unread; `audio_track` reads either, each at its own place on the
+/// timeline (the MP4's edit list of that track, by its `tkhd` id); a track past the last is an
+/// error naming the count.
+#[test]
+fn one_audio_track_of_several_is_chosen_and_the_others_counted() {
+    for name in ["burst.2tracks.mp4", "burst.2tracks.mkv"] {
+        let open = |audio_track| {
+            let options = DecodeOptions { audio_track, ..DecodeOptions::default() };
+            let mut d = Decoder::open(&data(name), &options).unwrap();
+            let mut x = Vec::new();
+            while let Some(b) = d.next_block().unwrap() {
+                x.extend(b.channel(0));
+            }
+            (d.info().channels, onset(&x, 44_100), d.stats().unread_audio_tracks)
+        };
+        let (channels, at, unread) = open(None);
+        assert_eq!((channels, unread), (1, 1), "{name}");
+        assert!((at - 0.300).abs() < 0.001, "{name}: default track's onset {at}");
+        let (channels, at, unread) = open(Some(0));
+        assert_eq!((channels, unread), (1, 0), "{name}");
+        assert!((at - 0.300).abs() < 0.001, "{name}: first track's onset {at}");
+        let (channels, at, unread) = open(Some(1));
+        assert_eq!((channels, unread), (1, 0), "{name}");
+        assert!((at - 0.500).abs() < 0.001, "{name}: second track's onset {at}");
+        let options = DecodeOptions { audio_track: Some(2), ..DecodeOptions::default() };
+        let e = Decoder::open(&data(name), &options).unwrap_err();
+        assert!(
+            e.to_string()
+                .ends_with("audio track 3 requested, but the recording has 2 audio tracks"),
+            "{e}"
+        );
+    }
+    // One audio track: nothing unread; a second one is not there.
+    let d = Decoder::open(&data("burst.m4a"), &DecodeOptions::default()).unwrap();
+    assert_eq!(d.stats().unread_audio_tracks, 0);
+    let options = DecodeOptions { audio_track: Some(1), ..DecodeOptions::default() };
+    let e = Decoder::open(&data("burst.m4a"), &options).unwrap_err();
+    assert!(e.to_string().ends_with("but the recording has 1 audio track"), "{e}");
+}
+
 /// Opus in the default build (the pure-Rust decoder in `decode/opus.rs`).
 mod opus {
     use super::*;
@@ -654,6 +695,7 @@ fn a_filled_gap_is_a_typed_warning_of_the_detected_recording() {
         name: "A".into(),
         path: p.clone(),
         channel: None,
+        audio_track: None,
         offset: overtalk::Delta::ZERO,
     };
     let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();

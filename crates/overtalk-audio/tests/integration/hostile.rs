@@ -124,8 +124,13 @@ fn one_sample_file_decodes_and_detects_nothing() {
     write_wav(&p, 16_000, 1, &[vec![0.5]], false);
     let (info, ch) = decode_all(&p, &DecodeOptions::default()).unwrap();
     assert_eq!((info.sample_rate, ch.len(), ch[0].len()), (16_000, 1, 1));
-    let spec =
-        TrackSpec { name: "A".into(), path: p, channel: None, offset: overtalk::Delta::ZERO };
+    let spec = TrackSpec {
+        name: "A".into(),
+        path: p,
+        channel: None,
+        audio_track: None,
+        offset: overtalk::Delta::ZERO,
+    };
     let found = detect(&[spec], &DetectOptions::default(), &mut |_| {}).unwrap();
     assert!(found.annotation.is_empty());
     assert_eq!(found.duration, Delta::from_micros(63)); // 1 / 16000 s, rounded to the microsecond
@@ -683,6 +688,7 @@ fn a_wav_header_written_before_its_length_was_known_reads_to_the_end() {
         name: "A".into(),
         path: q.clone(),
         channel: None,
+        audio_track: None,
         offset: overtalk::Delta::ZERO,
     };
     let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
@@ -728,6 +734,7 @@ fn replaced_samples_are_a_typed_warning_of_the_detected_recording() {
         name: "A".into(),
         path: p.clone(),
         channel: None,
+        audio_track: None,
         offset: overtalk::Delta::ZERO,
     };
     let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
@@ -940,6 +947,7 @@ fn forty_eight_channels_pick_named_channels_for_detection() {
         name: name.into(),
         path: p.clone(),
         channel: Some(c),
+        audio_track: None,
         offset: overtalk::Delta::ZERO,
     };
     let found = detect(&[spec("Ana", 10), spec("Ben", 40)], &DetectOptions::default(), &mut |_| {})
@@ -976,6 +984,7 @@ fn a_channel_beyond_the_recording_is_a_clear_error() {
         name: "Z".into(),
         path: p.clone(),
         channel: Some(48),
+        audio_track: None,
         offset: overtalk::Delta::ZERO,
     };
     let e = detect(&[spec], &DetectOptions::default(), &mut |_| {}).unwrap_err();
@@ -1062,6 +1071,7 @@ fn mismatched_lengths_and_rates_are_clear_errors() {
         name: n.into(),
         path: p.into(),
         channel: None,
+        audio_track: None,
         offset: overtalk::Delta::ZERO,
     };
     let e = detect(&[spec("A", &a), spec("B", &b)], &DetectOptions::default(), &mut |_| {})

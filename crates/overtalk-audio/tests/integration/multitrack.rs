@@ -191,7 +191,13 @@ fn run_with(c: &Conversation, dir: &Path, options: &DetectOptions) -> overtalk_a
         .map(|(n, m)| {
             let path = dir.join(format!("{n}.wav"));
             write_mono(&path, m);
-            TrackSpec { name: (*n).into(), path, channel: None, offset: overtalk::Delta::ZERO }
+            TrackSpec {
+                name: (*n).into(),
+                path,
+                channel: None,
+                audio_track: None,
+                offset: overtalk::Delta::ZERO,
+            }
         })
         .collect();
     detect(&specs, options, &mut |_| {}).unwrap()
@@ -299,19 +305,26 @@ fn one_multichannel_file_gives_the_same_result_as_separate_files() {
             name: "A".into(),
             path: path.clone(),
             channel: Some(0),
+            audio_track: None,
             offset: overtalk::Delta::ZERO,
         },
         TrackSpec {
             name: "B".into(),
             path: path.clone(),
             channel: Some(1),
+            audio_track: None,
             offset: overtalk::Delta::ZERO,
         },
     ];
     let joint = detect(&specs, &DetectOptions::default(), &mut |_| {}).unwrap();
     assert_eq!(joint.annotation, separate.annotation);
-    let bad =
-        [TrackSpec { name: "C".into(), path, channel: Some(2), offset: overtalk::Delta::ZERO }];
+    let bad = [TrackSpec {
+        name: "C".into(),
+        path,
+        channel: Some(2),
+        audio_track: None,
+        offset: overtalk::Delta::ZERO,
+    }];
     let e = detect(&bad, &DetectOptions::default(), &mut |_| {}).unwrap_err();
     assert!(
         e.to_string().contains("channel 3 requested for \"C\", but the recording has 2 channels"),
@@ -329,7 +342,13 @@ fn ami_es2004a_headsets_against_the_word_reference() {
     let dir = data.join("real-audio/ami-es2004a-multitrack");
     let specs: Vec<TrackSpec> = overtalk_testkit::ami_es2004a_headsets(&dir)
         .into_iter()
-        .map(|(name, path)| TrackSpec { name, path, channel: None, offset: overtalk::Delta::ZERO })
+        .map(|(name, path)| TrackSpec {
+            name,
+            path,
+            channel: None,
+            audio_track: None,
+            offset: overtalk::Delta::ZERO,
+        })
         .collect();
     let found = detect(&specs, &DetectOptions::default(), &mut |_| {}).unwrap();
     let read = read_path(&dir.join("mixture.ref.rttm"), None, &ReadOptions::default()).unwrap();
@@ -414,7 +433,13 @@ fn ami_es2004a_headsets_at_8_khz() {
                 w.write_sample((v.clamp(-1.0, 1.0) * 32767.0).round() as i16).unwrap();
             }
             w.finalize().unwrap();
-            TrackSpec { name, path: to, channel: None, offset: overtalk::Delta::ZERO }
+            TrackSpec {
+                name,
+                path: to,
+                channel: None,
+                audio_track: None,
+                offset: overtalk::Delta::ZERO,
+            }
         })
         .collect();
     let found = detect(&specs, &DetectOptions::default(), &mut |_| {}).unwrap();

@@ -159,7 +159,7 @@ fn placed_tracks(tracks: &[String], offsets: &[(String, Delta)]) -> Result<Vec<T
     if tracks.is_empty() {
         return Ok(Vec::new());
     }
-    let mut specs = track_specs(None, tracks, &[])?;
+    let mut specs = track_specs(None, tracks, &[], &[])?;
     for (name, offset) in offsets {
         for spec in specs.iter_mut().filter(|s| &s.name == name) {
             spec.offset = *offset;

@@ -17,7 +17,8 @@ use crate::output::Target;
 /// Detect who spoke when in recordings: one microphone per speaker, or one mixed track.
 ///
 /// Give each speaker's track with `--track NAME=FILE`, or one multichannel recording with
-/// `--channels NAME,NAME,…` (one name per channel, `_` skips a channel). Each track is decoded
+/// `--channels NAME,NAME,…` (one name per channel, `_` skips a channel), or one recording with
+/// an audio track per microphone (OBS) with `--audio-tracks NAME,NAME,…`. Each track is decoded
 /// (WAV, AIFF, CAF, FLAC, MP3, MP2, Ogg Vorbis, Opus, AAC and ALAC in M4A, the audio of
 /// MP4/MOV/MKV/WebM), resampled to 16 kHz and
 /// checked for speech; the other speakers' bleed into each microphone is measured from the
@@ -69,8 +70,12 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
         None => crate::output::format_for_path(&args.output)?,
     };
     // Check the output before the (possibly long) detection.
-    let specs =
-        track_specs(args.audio.as_deref(), &args.detection.tracks, &args.detection.channels)?;
+    let specs = track_specs(
+        args.audio.as_deref(),
+        &args.detection.tracks,
+        &args.detection.channels,
+        &args.detection.audio_tracks,
+    )?;
     let named: Vec<Source> = specs.iter().map(|s| Source::File(s.path.clone())).collect();
     let target = Target::from_arg(Some(&args.output));
     target.check_not_input(&named)?;

@@ -37,6 +37,11 @@ pub(crate) struct AudioArgs {
     /// Names of the recording's channels, in order (`_` skips a channel).
     #[arg(long, value_name = "NAME,NAME,…", value_delimiter = ',')]
     pub(crate) channels: Vec<String>,
+    /// Names of the recording's audio tracks, in order (`_` skips a track): a file that holds
+    /// one audio track per microphone (OBS, a multitrack export) read as one speaker's own
+    /// track each, bleed rejected as with `--track`.
+    #[arg(long = "audio-tracks", value_name = "NAME,NAME,…", value_delimiter = ',')]
+    pub(crate) audio_tracks: Vec<String>,
     /// Voice activity detector: earshot (default), energy, silero (a build with the `onnx`
     /// feature and `overtalk models install silero`), or none (energy rules only).
     #[arg(long, value_name = "NAME")]
@@ -134,11 +139,13 @@ pub(crate) fn parse_track_offsets(
 }
 
 impl AudioArgs {
-    /// The speakers named by `--track` and `--channels` (one microphone each), as given.
+    /// The speakers named by `--track`, `--channels` and `--audio-tracks` (one microphone
+    /// each), as given.
     pub(crate) fn track_names(&self) -> Vec<String> {
         let tracks = self.tracks.iter().filter_map(|t| t.split_once('=').map(|(n, _)| n));
-        let channels = self.channels.iter().map(|c| c.trim()).filter(|c| *c != "_");
-        tracks.chain(channels).map(str::to_owned).collect()
+        let named = self.channels.iter().chain(&self.audio_tracks);
+        let named = named.map(|c| c.trim()).filter(|c| *c != "_");
+        tracks.chain(named).map(str::to_owned).collect()
     }
 
     /// `--track-offset` as `(name, offset)`, each a `--track` name, once; checked before any
@@ -189,6 +196,9 @@ impl AudioArgs {
         if !self.channels.is_empty() && recordings.len() != 1 {
             bail!("--channels names the channels of one recording; give exactly one");
         }
+        if !self.audio_tracks.is_empty() && recordings.len() != 1 {
+            bail!("--audio-tracks names the audio tracks of one recording; give exactly one");
+        }
         let mut detected = Vec::new();
         if !self.tracks.is_empty() {
             detected.push(self.detect(None, None, globals)?);
@@ -211,7 +221,7 @@ impl AudioArgs {
         recording_id: Option<&str>,
         globals: Globals,
     ) -> Result<Detected> {
-        let mut specs = track_specs(audio, &self.tracks, &self.channels)?;
+        let mut specs = track_specs(audio, &self.tracks, &self.channels, &self.audio_tracks)?;
         for (name, offset) in self.offsets()? {
             for spec in specs.iter_mut().filter(|s| s.name == name) {
                 spec.offset = offset;
@@ -219,9 +229,13 @@ impl AudioArgs {
         }
         let options = self.options()?;
         let sources: Vec<Source> = specs.iter().map(|s| Source::File(s.path.clone())).collect();
-        let mixed = self.tracks.is_empty() && self.channels.is_empty();
+        let mixed =
+            self.tracks.is_empty() && self.channels.is_empty() && self.audio_tracks.is_empty();
         if self.diarize.wanted() && !mixed {
-            bail!("--diarize and --num-speakers apply to one mixed recording, not to --track or --channels");
+            bail!(
+                "--diarize and --num-speakers apply to one mixed recording, not to --track, \
+                 --channels or --audio-tracks"
+            );
         }
         if let (Some(audio), true, false) = (audio, mixed, globals.quiet) {
             channels_note(audio, &options);
@@ -377,13 +391,35 @@ fn track_channels_note(spec: &TrackSpec, options: &DetectOptions) {
     }
 }
 
-/// The tracks to decode: one per `--track`, one per named channel of `audio`, or `audio`
-/// itself as one track.
+/// The tracks to decode: one per `--track`, one per named channel or audio track of `audio`,
+/// or `audio` itself as one track.
 pub(crate) fn track_specs(
     audio: Option<&Path>,
     tracks: &[String],
     channels: &[String],
+    audio_tracks: &[String],
 ) -> Result<Vec<TrackSpec>> {
+    if !audio_tracks.is_empty() {
+        if !tracks.is_empty() {
+            bail!("--audio-tracks names the audio tracks of one recording; it does not go with --track");
+        }
+        if !channels.is_empty() {
+            bail!(
+                "--audio-tracks and --channels each name one speaker per microphone of one \
+                 recording; give one of them"
+            );
+        }
+        let Some(audio) = audio else {
+            bail!("--audio-tracks needs the recording whose audio tracks it names");
+        };
+        return named_parts(
+            audio,
+            audio_tracks,
+            "--audio-tracks",
+            ("an audio track", "audio track"),
+            |i| (None, Some(i)),
+        );
+    }
     if !tracks.is_empty() {
         if audio.is_some() {
             bail!("give either a recording (with --channels) or --track NAME=FILE, not both");
@@ -414,6 +450,7 @@ pub(crate) fn track_specs(
                 name: name.to_owned(),
                 path: PathBuf::from(file),
                 channel: None,
+                audio_track: None,
                 offset: overtalk::Delta::ZERO,
             });
         }
@@ -431,25 +468,43 @@ pub(crate) fn track_specs(
             name,
             path: audio.to_path_buf(),
             channel: None,
+            audio_track: None,
             offset: overtalk::Delta::ZERO,
         }]);
     }
-    let specs: Vec<TrackSpec> = channels
+    named_parts(audio, channels, "--channels", ("a channel", "channel"), |c| (Some(c), None))
+}
+
+/// One track per name of `names` (`_` skips one): the channels (`--channels`) or the audio
+/// tracks (`--audio-tracks`) of `audio`, each part `i` placed by `part` as `(channel, audio
+/// track)`.
+fn named_parts(
+    audio: &Path,
+    names: &[String],
+    flag: &str,
+    (a_what, what): (&str, &str),
+    part: impl Fn(usize) -> (Option<usize>, Option<usize>),
+) -> Result<Vec<TrackSpec>> {
+    let specs: Vec<TrackSpec> = names
         .iter()
         .enumerate()
         .filter(|(_, n)| n.as_str() != "_")
-        .map(|(c, n)| TrackSpec {
-            name: n.trim().to_owned(),
-            path: audio.to_path_buf(),
-            channel: Some(c),
-            offset: overtalk::Delta::ZERO,
+        .map(|(i, n)| {
+            let (channel, audio_track) = part(i);
+            TrackSpec {
+                name: n.trim().to_owned(),
+                path: audio.to_path_buf(),
+                channel,
+                audio_track,
+                offset: overtalk::Delta::ZERO,
+            }
         })
         .collect();
     if specs.is_empty() {
-        bail!("--channels names no speaker (every channel is `_`)");
+        bail!("{flag} names no speaker (every {what} is `_`)");
     }
     if specs.iter().any(|s| s.name.is_empty()) {
-        bail!("--channels: a channel name is empty (use `_` to skip a channel)");
+        bail!("{flag}: {a_what} name is empty (use `_` to skip {a_what})");
     }
     Ok(specs)
 }

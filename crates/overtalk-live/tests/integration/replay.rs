@@ -102,6 +102,7 @@ fn offline_detect_of(tracks: &[(String, PathBuf)]) -> overtalk_audio::Detection 
             name: name.clone(),
             path: path.clone(),
             channel: None,
+            audio_track: None,
             offset: overtalk::Delta::ZERO,
         })
         .collect();
