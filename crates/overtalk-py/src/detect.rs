@@ -35,7 +35,9 @@ fn conversation(id: String, found: &Detection, options: &DetectOptions) -> Conve
 }
 
 /// Detects speech in files: `tracks` holds `(speaker, path, channel or None, offset in
-/// seconds)`, the offset placing the file on the common timeline as `--track-offset` does;
+/// seconds, audio track or None)`, the offset placing the file on the common timeline as
+/// `--track-offset` does, the audio track (0-based) choosing one of a file's audio tracks as
+/// `--audio-tracks` does;
 /// without a `recording_id`, the one `overtalk detect --track` makes from the file names. What the
 /// command line warns about (a track whose speech the bleed rule mostly rejected, what
 /// decoding repaired) is given as Python warnings.
@@ -44,7 +46,7 @@ fn conversation(id: String, found: &Detection, options: &DetectOptions) -> Conve
 fn detect_files(
     py: Python<'_>,
     recording_id: Option<String>,
-    tracks: Vec<(String, PathBuf, Option<usize>, f64)>,
+    tracks: Vec<(String, PathBuf, Option<usize>, f64, Option<usize>)>,
     vad: &str,
 ) -> PyResult<Conversation> {
     let options = detect_options(vad)?;
@@ -53,7 +55,7 @@ fn detect_files(
     }
     let specs: Vec<TrackSpec> = tracks
         .into_iter()
-        .map(|(name, path, channel, seconds)| {
+        .map(|(name, path, channel, seconds, audio_track)| {
             let offset = overtalk::Delta::from_secs_f64(seconds).ok_or_else(|| {
                 PyValueError::new_err(if seconds.is_finite() {
                     format!(
@@ -67,7 +69,7 @@ fn detect_files(
                     )
                 })
             })?;
-            Ok(TrackSpec { name, path, channel, audio_track: None, offset })
+            Ok(TrackSpec { name, path, channel, audio_track, offset })
         })
         .collect::<PyResult<_>>()?;
     let sources: Vec<String> = specs.iter().map(|s| s.path.display().to_string()).collect();

@@ -416,3 +416,27 @@ def test_track_offsets_take_numpy_numbers(tmp_path):
     for big in (1e10, -360000001, np.float64(1e300)):
         with pytest.raises(ValueError, match=r'^track_offsets\["Guest"\]: out of range: an offset is at most 100000 hours either way, got '):
             overtalk.detect(tracks=tracks, track_offsets={"Guest": big})
+
+
+def test_audio_tracks_of_one_file_are_read_as_the_command_line_reads_them(tmp_path, cli):
+    import shutil
+
+    show = tmp_path / "show.mkv"
+    shutil.copy(REPO / "crates" / "overtalk-audio" / "tests" / "data" / "speech.2tracks.mkv", show)
+    conv = overtalk.detect(show, audio_tracks=["Host", "Guest"])
+    assert conv.write(format="rttm").encode() == cli("detect", str(show), "--audio-tracks", "Host,Guest")
+    assert [s.speaker for s in conv.segments()] == ["Host", "Guest"]
+    guest = overtalk.detect(show, audio_tracks=["_", "Guest"])
+    assert guest.write(format="rttm").encode() == cli("detect", str(show), "--audio-tracks", "_,Guest")
+    # Without them: the default track, and a warning naming the others.
+    with pytest.warns(UserWarning, match="it holds 2 audio tracks and only its default one was read"):
+        one = overtalk.detect(show, diarize=False)
+    assert [s.speaker for s in one.segments()] == ["show"]
+    with pytest.raises(overtalk.OvertalkError, match="audio track 3 requested, but the recording has 2"):
+        overtalk.detect(show, audio_tracks=["A", "B", "C"])
+    with pytest.raises(ValueError, match="give the recording"):
+        overtalk.detect(audio_tracks=["A", "B"])
+    with pytest.raises(ValueError, match="not to audio_tracks"):
+        overtalk.detect(show, audio_tracks=["A", "B"], num_speakers=2)
+    with pytest.raises(ValueError, match="a list of names"):
+        overtalk.detect(show, audio_tracks="Host")

@@ -30,7 +30,7 @@ from ._native import OvertalkError, OvertalkWarning, __version__
 # (`from __future__ import annotations`), never evaluated at run time.
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Optional, Union
+    from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Optional, Sequence, Union
 
     import pandas
     import pyarrow
@@ -1086,6 +1086,7 @@ def detect(
     embedding_model: Optional[PathLike] = None,
     overlap_margin: Optional[float] = None,
     track_offsets: Optional[Mapping[str, float]] = None,
+    audio_tracks: Optional[Sequence[str]] = None,
 ) -> Conversation:
     """Who spoke when in recordings, as ``overtalk detect`` finds it.
 
@@ -1097,6 +1098,10 @@ def detect(
       are put on one timeline with ``track_offsets={"Guest": 1.25}`` (seconds after the common
       zero that the file starts; negative: its first seconds are dropped), as
       ``--track-offset`` does;
+    - ``detect("show.mkv", audio_tracks=["Host", "Guest"])``: one file with an audio track per
+      microphone (as OBS records), each read as a speaker's own track (``"_"`` skips one), as
+      ``--audio-tracks`` does; without it a file's default audio track is read, with a warning
+      when it holds others;
     - ``detect(samples, sample_rate=16000, tracks=["Host", "Guest"])``: a NumPy array, one
       column per speaker; a 1-D array (or one column without ``tracks``) is one mixed
       recording, diarized like a file.
@@ -1123,18 +1128,29 @@ def detect(
     if source is None or isinstance(source, (str, _os.PathLike)):
         if source is not None and tracks is not None:
             raise ValueError("give a recording or tracks={speaker: file}, not both")
+        if audio_tracks is not None and source is None:
+            raise ValueError("audio_tracks names the audio tracks of one recording; give the recording")
         if source is not None:
             path = _os.fspath(source)
             stem = _os.path.splitext(_os.path.basename(path))[0]
             rid = recording_id or stem
+            if audio_tracks is not None:
+                if isinstance(audio_tracks, str):
+                    raise ValueError("audio_tracks is a list of names, one per audio track")
+                if diarize or asked:
+                    raise ValueError("the diarizer applies to one mixed recording, not to audio_tracks")
+                specs = [(str(n), path, None, 0.0, i) for i, n in enumerate(audio_tracks) if n != "_"]
+                if not specs:
+                    raise ValueError("audio_tracks names no speaker (every audio track is '_')")
+                return Conversation(_native.detect_files(rid, specs, vad or "earshot"))
             if diarize is not False:
                 return _diarize(rid, vad, diarizer_settings, path=path)
-            return Conversation(_native.detect_files(rid, [(stem, path, None, 0.0)], vad or "earshot"))
+            return Conversation(_native.detect_files(rid, [(stem, path, None, 0.0, None)], vad or "earshot"))
         if isinstance(tracks, dict):
             if diarize or asked:
                 raise ValueError("the diarizer applies to one mixed recording, not to tracks={speaker: file}")
             offsets = _track_offsets(track_offsets, [str(k) for k in tracks])
-            specs = [(str(k), _os.fspath(v), None, offsets.get(str(k), 0.0)) for k, v in tracks.items()]
+            specs = [(str(k), _os.fspath(v), None, offsets.get(str(k), 0.0), None) for k, v in tracks.items()]
             # No id given: the one `overtalk detect --track` makes from the file names.
             return Conversation(_native.detect_files(recording_id, specs, vad or "earshot"))
         raise ValueError("detect needs a recording, tracks={speaker: file}, or samples with sample_rate")

@@ -171,7 +171,7 @@ def score_events_json(
 ) -> str: ...
 def detect_files(
     recording_id: Optional[str],
-    tracks: Sequence[tuple[str, Union[str, PathLike[str]], Optional[int], float]],
+    tracks: Sequence[tuple[str, Union[str, PathLike[str]], Optional[int], float, Optional[int]]],
     vad: str = "earshot",
 ) -> Conversation: ...
 def detect_samples(
