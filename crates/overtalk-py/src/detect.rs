@@ -34,6 +34,9 @@ fn conversation(id: String, found: &Detection, options: &DetectOptions) -> Conve
     Conversation::new(id, found.transcript(), Some(provenance.description))
 }
 
+/// One track of [`detect_files`]: `(speaker, path, channel, offset in seconds, audio track)`.
+type FileTrack = (String, PathBuf, Option<usize>, f64, Option<usize>);
+
 /// Detects speech in files: `tracks` holds `(speaker, path, channel or None, offset in
 /// seconds, audio track or None)`, the offset placing the file on the common timeline as
 /// `--track-offset` does, the audio track (0-based) choosing one of a file's audio tracks as
@@ -46,7 +49,7 @@ fn conversation(id: String, found: &Detection, options: &DetectOptions) -> Conve
 fn detect_files(
     py: Python<'_>,
     recording_id: Option<String>,
-    tracks: Vec<(String, PathBuf, Option<usize>, f64, Option<usize>)>,
+    tracks: Vec<FileTrack>,
     vad: &str,
 ) -> PyResult<Conversation> {
     let options = detect_options(vad)?;
