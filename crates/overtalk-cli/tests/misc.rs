@@ -308,3 +308,31 @@ fn inputs_without_speech_are_errors_whatever_the_format() {
     assert_eq!(before.code(), 0, "{}", before.stderr());
     assert!(!before.stderr().contains("nothing to describe"), "{}", before.stderr());
 }
+
+/// An empty input whose name does not say its format (stdin, `.json`, `.txt`) is called empty,
+/// not a file of unknown format to be named with `--from`.
+#[test]
+fn an_empty_input_is_called_empty() {
+    let dir = Dir::new();
+    dir.create("a.json", "");
+    dir.create("b.txt", "\u{feff}\r\n \n");
+    let run = dir.run(&["info", "a.json"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: a.json: the input is empty: no transcript or diarization to read\n"
+    );
+    let run = dir.run(&["analyze", "b.txt"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: b.txt: the input holds no text (only white space or a byte-order mark): no transcript or diarization to read\n"
+    );
+    let run = dir.run_with_stdin(&["convert", "-", "-o", "out.rttm"], Some(""));
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: <stdin>: the input is empty: no transcript or diarization to read\n"
+    );
+    assert!(!dir.path().join("out.rttm").exists());
+}

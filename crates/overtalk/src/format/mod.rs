@@ -1051,6 +1051,16 @@ pub fn detect(name: Option<&str>, text: &str, explicit: Option<Format>) -> Resul
     if paragraphs::speech_turns(text) {
         return Ok(Format::Paragraphs);
     }
+    // Nothing to tell a format from: that is what is wrong, not the format (`--from` would
+    // only move the complaint to the reader).
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+        let what = if text.is_empty() {
+            "the input is empty"
+        } else {
+            "the input holds no text (only white space or a byte-order mark)"
+        };
+        return Err(Error::invalid(format!("{what}: no transcript or diarization to read")));
+    }
     Err(Error::unsupported(
         "cannot tell the format from the file name or content, and no speaker turns found in it as text (no times, no speakers' labels that come back); name it with --from",
     ))
@@ -1380,6 +1390,23 @@ mod tests {
         // Cut at a character boundary: 90 two-byte characters, then 89 and a one-byte one.
         assert_eq!(file_stem(&"é".repeat(200)), "é".repeat(90));
         assert_eq!(file_stem(&format!("a{}", "é".repeat(200))), format!("a{}", "é".repeat(89)));
+    }
+
+    /// An empty input whose name does not say its format is called empty, not of an unknown
+    /// format to be named with `--from`.
+    #[test]
+    fn an_empty_input_is_called_empty() {
+        for (name, text, shown) in [
+            (None, "", "the input is empty: no transcript or diarization to read"),
+            (Some("a.json"), "", "the input is empty: no transcript or diarization to read"),
+            (
+                Some("a.txt"),
+                "\u{feff} \r\n\t\n",
+                "the input holds no text (only white space or a byte-order mark): no transcript or diarization to read",
+            ),
+        ] {
+            assert_eq!(detect(name, text, None).unwrap_err().to_string(), shown, "{text:?}");
+        }
     }
 
     #[test]
