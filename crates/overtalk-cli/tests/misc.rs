@@ -336,3 +336,43 @@ fn an_empty_input_is_called_empty() {
     );
     assert!(!dir.path().join("out.rttm").exists());
 }
+
+/// `overtalk … 2>&1 >/dev/null | head -1`: standard error is a pipe whose reader is gone
+/// before the warnings are written. The warnings are lost, as output into a closed pipe is, but the
+/// command does its work and exits as it would have: no panic (exit 101), no file left unwritten,
+/// and the exit status of a failed check kept.
+#[test]
+fn warnings_into_a_closed_pipe_do_not_stop_the_command() {
+    let bin = env!("CARGO_BIN_EXE_overtalk");
+    let dir = Dir::new();
+    // Unsorted, self-overlapping and zero-length lines: three warnings at least.
+    dir.create(
+        "w.rttm",
+        "SPEAKER rec 1 3.0 1.0 <NA> <NA> A <NA> <NA>\n\
+         SPEAKER rec 1 0.0 2.0 <NA> <NA> A <NA> <NA>\n\
+         SPEAKER rec 1 1.0 2.0 <NA> <NA> A <NA> <NA>\n\
+         SPEAKER rec 1 5.0 0.0 <NA> <NA> B <NA> <NA>\n\
+         SPEAKER rec 1 5.0 1.0 <NA> <NA> B <NA> <NA>\n",
+    );
+    for (args, code, written) in [
+        ("convert w.rttm -o out.vtt", 0, Some("out.vtt")),
+        ("analyze w.rttm -o out.json --format json", 0, Some("out.json")),
+        ("info w.rttm", 0, None),
+        ("validate w.rttm", 1, None),
+    ] {
+        // `true` exits at once; the sleep makes sure it has before overtalk writes.
+        let script = format!(
+            "{{ sleep 0.3; \"$0\" {args} 2>&1 >/dev/null; echo \"exit $?\" >&3; }} 3>&2 | true"
+        );
+        let out = std::process::Command::new("sh")
+            .args(["-c", &script, bin])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.trim(), format!("exit {code}"), "overtalk {args}");
+        if let Some(name) = written {
+            assert!(dir.path().join(name).exists(), "overtalk {args}: {name} not written");
+        }
+    }
+}
