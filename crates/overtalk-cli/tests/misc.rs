@@ -376,3 +376,33 @@ fn warnings_into_a_closed_pipe_do_not_stop_the_command() {
         }
     }
 }
+
+/// A speaker label holding an escape sequence or NUL is printed as it can be seen: the table
+/// on the terminal carries no escape for the terminal to obey, and `A` and `A\0` are two
+/// speakers that look different. Under `--strict` such a label is refused.
+#[test]
+fn control_characters_in_speaker_labels_never_reach_the_terminal() {
+    let dir = Dir::new();
+    dir.create(
+        "esc.rttm",
+        "SPEAKER rec 1 0 2 <NA> <NA> \u{1b}]0;owned\u{7}A <NA> <NA>\n\
+         SPEAKER rec 1 2.5 2 <NA> <NA> A\0 <NA> <NA>\n\
+         SPEAKER rec 1 5 2 <NA> <NA> A <NA> <NA>\n",
+    );
+    let run = dir.run(&["analyze", "esc.rttm"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(!run.stdout().contains(['\u{1b}', '\u{7}', '\0']), "{}", run.stdout());
+    assert!(run.stdout().contains("\n\u{fffd}]0;owned\u{fffd}A "), "{}", run.stdout());
+    assert!(run.stdout().contains("\nA\u{fffd} "), "{}", run.stdout());
+    assert_eq!(
+        run.stderr(),
+        "overtalk: warning: esc.rttm: rec: speaker \"\\u{1b}]0;owned\\u{7}A\" holds control characters (a line break, a tab, NUL, an escape); read as \"\u{fffd}]0;owned\u{fffd}A\" (repaired)\n\
+         overtalk: warning: esc.rttm: rec: speaker \"A\\0\" holds control characters (a line break, a tab, NUL, an escape); read as \"A\u{fffd}\" (repaired)\n"
+    );
+    let strict = dir.run(&["info", "--strict", "esc.rttm"]);
+    assert_eq!(strict.code(), 2);
+    assert_eq!(
+        strict.stderr(),
+        "overtalk: error: esc.rttm: rttm: rec: speaker \"\\u{1b}]0;owned\\u{7}A\" holds control characters (a line break, a tab, NUL, an escape); read as \"\u{fffd}]0;owned\u{fffd}A\"\n"
+    );
+}

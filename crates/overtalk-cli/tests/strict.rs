@@ -110,7 +110,7 @@ fn table_rows_are_named_at_their_line_whatever_ends_the_lines() {
         ("crlf.csv", "start,end,speaker\r\n0,1,A\r\n2,x,B\r\n", "3:3"),
         ("cr.csv", "start,end,speaker\r0,1,A\r2,x,B\r", "3:3"),
         ("blank.csv", "start,end,speaker\n0,1,A\n\n\n2,x,B\n", "5:3"),
-        ("quoted.csv", "start,end,speaker\r\n0,1,\"A\nB\"\r\n2,x,B\r\n", "4:3"),
+        ("quoted.csv", "start,end,speaker,text\r\n0,1,A,\"hi\nthere\"\r\n2,x,B,ok\r\n", "4:3"),
         ("crlf.tsv", "start\tend\tspeaker\r\n0\t1\tA\r\n2\tx\tB\r\n", "3:3"),
     ];
     for (name, text, at) in cases {

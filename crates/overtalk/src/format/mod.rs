@@ -1071,6 +1071,7 @@ pub fn read_str(text: &str, format: Format, options: &ReadOptions) -> Result<Rea
     let read = format.spec().read.map_err(Error::unsupported)?;
     let mut ctx = ReadContext::new(format, options);
     let corpus = read(text, &mut ctx)?;
+    let corpus = show_speakers(corpus, &mut ctx)?;
     for (id, t) in corpus.iter() {
         report_self_overlap(id, t, &mut ctx)?;
     }
@@ -1093,6 +1094,70 @@ pub fn holds_no_speech(corpus: &Corpus) -> bool {
 /// The note on an input in which nobody speaks ([`read_str`]).
 pub const EMPTY_INPUT: &str = "the input holds no speech (no segment, turn or word): an empty \
      file or an empty result, so what is made from it has no speakers";
+
+/// A speaker label as it can be shown: each line break or tab becomes a space, and every other
+/// control character (NUL, ESC, BEL, DEL, C1 controls) becomes U+FFFD; `None` when the label
+/// holds none. A label is printed in tables, reports and terminals, where a control character
+/// is invisible (`A` and `A\0` print alike), breaks the line, or is obeyed (`\x1b[2J` clears
+/// the screen of whoever runs `overtalk analyze`).
+pub fn shown_label(name: &str) -> Option<String> {
+    if !name.chars().any(char::is_control) {
+        return None;
+    }
+    Some(
+        name.chars()
+            .map(|c| match c {
+                '\t' | '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{85}' => ' ',
+                c if c.is_control() => '\u{fffd}',
+                c => c,
+            })
+            .collect(),
+    )
+}
+
+/// Gives every speaker label that holds control characters its [`shown_label`], with a repair
+/// warning per label (so an error under `--strict`), the same for the zero-length segments
+/// kept aside.
+fn show_speakers(corpus: Corpus, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    let mut renamed: Vec<(String, String, String)> = Vec::new();
+    for (id, t) in corpus.iter() {
+        let names: Vec<&str> = t.annotation().speakers().iter().map(|(_, n)| n).collect();
+        for &name in &names {
+            if let Some(shown) = shown_label(name) {
+                let merged = if names.contains(&shown.as_str()) {
+                    ", the label of another speaker: the two are one speaker"
+                } else {
+                    ""
+                };
+                ctx.warn(Warning::new(
+                    WarningKind::Repaired,
+                    format!("{id}: speaker {name:?} holds control characters (a line break, a tab, NUL, an escape); read as {shown:?}{merged}"),
+                ))?;
+                renamed.push((id.to_owned(), name.to_owned(), shown));
+            }
+        }
+    }
+    if renamed.is_empty() {
+        return Ok(corpus);
+    }
+    for z in &mut ctx.zero_length {
+        if let Some(shown) = shown_label(&z.speaker) {
+            z.speaker = shown;
+        }
+    }
+    Ok(corpus.map(|id, t| {
+        let map: std::collections::HashMap<String, String> = renamed
+            .iter()
+            .filter(|(r, _, _)| r == id)
+            .map(|(_, from, to)| (from.clone(), to.clone()))
+            .collect();
+        if map.is_empty() {
+            t
+        } else {
+            t.rename(&map)
+        }
+    }))
+}
 
 fn report_self_overlap(id: &str, t: &Transcript, ctx: &mut ReadContext<'_>) -> Result<()> {
     for w in self_overlap_warnings(id, t) {
@@ -1390,6 +1455,53 @@ mod tests {
         // Cut at a character boundary: 90 two-byte characters, then 89 and a one-byte one.
         assert_eq!(file_stem(&"é".repeat(200)), "é".repeat(90));
         assert_eq!(file_stem(&format!("a{}", "é".repeat(200))), format!("a{}", "é".repeat(89)));
+    }
+
+    /// A speaker label with control characters is read as it can be shown, with a repair
+    /// warning: line breaks and tabs become spaces, NUL and escapes U+FFFD, so `A\0` is not
+    /// printed as a second `A` and an escape sequence is not obeyed by a terminal.
+    #[test]
+    fn control_characters_in_speaker_labels_are_shown() {
+        let rttm = "SPEAKER rec 1 0 1 <NA> <NA> A <NA> <NA>\n\
+                    SPEAKER rec 1 2 1 <NA> <NA> A\0 <NA> <NA>\n\
+                    SPEAKER rec 1 3 1 <NA> <NA> \x1b[2JB <NA> <NA>\n\
+                    SPEAKER rec 1 4 0 <NA> <NA> \x1b[2JB <NA> <NA>\n";
+        let out = read_str(rttm, Format::Rttm, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("rec").unwrap();
+        let names: Vec<&str> = t.annotation().speakers().iter().map(|(_, n)| n).collect();
+        assert_eq!(names, ["A", "A\u{fffd}", "\u{fffd}[2JB"]);
+        let shown: Vec<(WarningKind, &str)> =
+            out.warnings.iter().map(|w| (w.kind, w.message.as_str())).collect();
+        assert_eq!(
+            shown[1..],
+            [
+                (WarningKind::Repaired, "rec: speaker \"\\u{1b}[2JB\" holds control characters (a line break, a tab, NUL, an escape); read as \"\u{fffd}[2JB\""),
+                (WarningKind::Repaired, "rec: speaker \"A\\0\" holds control characters (a line break, a tab, NUL, an escape); read as \"A\u{fffd}\""),
+            ]
+        );
+        assert_eq!(out.zero_length[0].speaker, "\u{fffd}[2JB");
+        // A line break in a quoted CSV cell: a space, and the same speaker as the label with one.
+        let csv = "start,end,speaker\n0,1,\"Ana\nMaría\"\n2,3,Ana María\n";
+        let out = read_str(csv, Format::Csv, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            t.annotation().speakers().iter().map(|(_, n)| n).collect::<Vec<_>>(),
+            ["Ana María"]
+        );
+        assert!(
+            out.warnings[0].message.ends_with(
+                "read as \"Ana María\", the label of another speaker: the two are one speaker"
+            ),
+            "{:?}",
+            out.warnings
+        );
+        // A repair: the error under --strict.
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        let e = read_str(rttm, Format::Rttm, &strict).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "rttm: rec: speaker \"\\u{1b}[2JB\" holds control characters (a line break, a tab, NUL, an escape); read as \"\u{fffd}[2JB\""
+        );
     }
 
     /// An empty input whose name does not say its format is called empty, not of an unknown
