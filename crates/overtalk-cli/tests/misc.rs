@@ -406,3 +406,29 @@ fn control_characters_in_speaker_labels_never_reach_the_terminal() {
         "overtalk: error: esc.rttm: rttm: rec: speaker \"\\u{1b}]0;owned\\u{7}A\" holds control characters (a line break, a tab, NUL, an escape); read as \"\u{fffd}]0;owned\u{fffd}A\"\n"
     );
 }
+
+/// A stream without end (`/dev/zero`, which declares no size) is read up to `--max-file-mib`
+/// and refused there, quickly and by name.
+#[cfg(unix)]
+#[test]
+fn an_endless_stream_is_refused_at_the_limit() {
+    let dir = Dir::new();
+    let started = std::time::Instant::now();
+    let run = dir.run(&["info", "/dev/zero", "--from", "rttm", "--max-file-mib", "8"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: /dev/zero: limit exceeded: input is more than the limit of 8388608 bytes\n"
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", "head -c 2097152 /dev/zero | \"$0\" info - --from rttm --max-file-mib 1"])
+        .arg(env!("CARGO_BIN_EXE_overtalk"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "overtalk: error: <stdin>: limit exceeded: input is more than the limit of 1048576 bytes\n"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}

@@ -1257,18 +1257,37 @@ pub fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
         ))
         .with_path(path));
     }
-    let mut bytes = Vec::new();
-    file.take(limits.max_bytes as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::from(e).with_path(path))?;
-    if bytes.len() > limits.max_bytes {
-        return Err(Error::limit(format!(
-            "input is more than the limit of {} bytes",
-            limits.max_bytes
-        ))
-        .with_path(path));
+    read_limited(file, declared, limits.max_bytes).map_err(|e| e.with_path(path))
+}
+
+/// Everything `reader` gives, or a limit error as soon as it gives more than `max` bytes
+/// (`size` is what it declares, a regular file's length, for the first allocation). Memory
+/// never holds more than `max` bytes and one block: `read_to_end` of `max + 1` bytes doubles a
+/// full buffer for the last byte, so a stream without end (`/dev/zero`, `yes |`) held twice the
+/// limit (2 GiB at the default 1 GiB) before it was refused.
+pub fn read_limited(mut reader: impl Read, size: Option<u64>, max: usize) -> Result<Vec<u8>> {
+    let mut bytes: Vec<u8> = Vec::new();
+    if let Some(size) = size {
+        bytes.reserve_exact(usize::try_from(size).unwrap_or(max).min(max));
     }
-    Ok(bytes)
+    let mut block = vec![0u8; 64 * 1024];
+    loop {
+        let n = match reader.read(&mut block) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::from(e)),
+        };
+        if n > max - bytes.len() {
+            return Err(Error::limit(format!("input is more than the limit of {max} bytes")));
+        }
+        if bytes.capacity() - bytes.len() < n {
+            // Doubling, but never past the limit.
+            let grow = bytes.capacity().max(n).min(max - bytes.len());
+            bytes.reserve_exact(grow);
+        }
+        bytes.extend_from_slice(&block[..n]);
+    }
 }
 
 /// [`read_path`] of bytes already read from `path` ([`read_file`]): the file name names the
@@ -1502,6 +1521,29 @@ mod tests {
             e.to_string(),
             "rttm: rec: speaker \"\\u{1b}[2JB\" holds control characters (a line break, a tab, NUL, an escape); read as \"\u{fffd}[2JB\""
         );
+    }
+
+    /// A stream is read up to the limit and refused past it, without more than the limit and
+    /// one block in memory, whatever it declares.
+    #[test]
+    fn streams_are_read_up_to_the_limit() {
+        use std::io::Read as _;
+        let max = 200_000;
+        let exact = read_limited(std::io::repeat(7).take(max as u64), None, max).unwrap();
+        assert_eq!(exact.len(), max);
+        assert!(exact.capacity() <= max, "{}", exact.capacity());
+        let declared = read_limited(&b"abc"[..], Some(3), max).unwrap();
+        assert_eq!((declared.as_slice(), declared.capacity()), (&b"abc"[..], 3));
+        for (size, declared) in
+            [(None, "none"), (Some(10), "too little"), (Some(u64::MAX), "too much")]
+        {
+            let e = read_limited(std::io::repeat(0), size, max).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "limit exceeded: input is more than the limit of 200000 bytes",
+                "{declared}"
+            );
+        }
     }
 
     /// An empty input whose name does not say its format is called empty, not of an unknown
