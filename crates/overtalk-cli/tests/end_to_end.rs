@@ -429,3 +429,24 @@ fn score_says_when_nothing_of_a_recording_is_scored() {
     // Something scored: no warning.
     assert_eq!(dir.run(&["score", "-r", "ref.rttm", "-s", "hyp.rttm"]).stderr(), "");
 }
+
+/// A UEM that is empty, or of which no line reads (an RTTM given as the UEM), was no UEM at all:
+/// every recording scored over its default region, exit 0. It is an error at its first line.
+#[test]
+fn score_refuses_a_uem_without_a_region() {
+    let dir = inputs();
+    dir.create("empty.uem", "");
+    let run = dir.run(&["score", "-r", "ref.rttm", "-s", "hyp.rttm", "-u", "empty.uem"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(run.stdout(), "");
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: empty.uem:1:1: uem: no scoring region: the UEM is empty (no `file channel onset offset` line)\n"
+    );
+    let run = dir.run(&["score", "-r", "ref.rttm", "-s", "hyp.rttm", "-u", "ref.rttm"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: ref.rttm:1:1: uem: no scoring region: none of the 2 line(s) could be read, the first for: 10 fields, UEM needs 4: an RTTM line (is this file a UEM?)\n"
+    );
+}
