@@ -4,6 +4,18 @@
 //! domain logic. Exit codes: 0 ok; 1 finished but a requested check failed or some inputs were
 //! skipped; 2 usage or fatal error; a closed pipe on stdout exits 0.
 
+/// `eprintln!` that never panics. The standard library's panics when standard error cannot be
+/// written (`overtalk convert … 2>&1 | head -1`: the pipe is closed before the warnings are
+/// done), which turned a warning into exit 101 and a lost result. A message standard error can
+/// no longer take is dropped, as output into a closed pipe is. Defined before the modules, so
+/// every `eprintln!` of the command line is this one.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod app;
 mod commands;
 mod input;

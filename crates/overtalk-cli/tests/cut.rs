@@ -356,3 +356,20 @@ fn tracks_at_different_rates_are_refused_naming_both() {
     );
     assert!(!dir.path().join("out.wav").exists());
 }
+
+/// `--without` (or `--mute`) of every speaker kept only the silences between them, written as
+/// an edit with exit 0. It is refused, naming the speakers, and nothing is written.
+#[test]
+fn removing_every_speaker_is_refused() {
+    let dir = Dir::new();
+    dir.create("clip.rttm", RTTM);
+    for flag in ["--without", "--mute"] {
+        let run = dir.run(&["cut", "clip.rttm", flag, "Wife", flag, "Husband", "-o", "out.csv"]);
+        assert_eq!(run.code(), 2);
+        assert_eq!(
+            run.stderr(),
+            format!("overtalk: error: cutting clip: {flag} names every speaker (Husband, Wife): nothing of the speech would be kept, only the silences between it\n")
+        );
+        assert!(!dir.path().join("out.csv").exists());
+    }
+}

@@ -406,3 +406,47 @@ fn schema_describes_what_analyze_writes() {
     dir.run(&["schema", "-o", "schema.json"]).ok();
     assert_eq!(serde_json::from_str::<Value>(&dir.read("schema.json")).unwrap(), schema);
 }
+
+/// A UEM that lies after every turn, or a collar wider than the turns, leaves nothing of the
+/// reference to score: the table of zeros and `n/a` comes with a warning that says so and why,
+/// not as a result that looks like one.
+#[test]
+fn score_says_when_nothing_of_a_recording_is_scored() {
+    let dir = inputs();
+    dir.create("late.uem", "rec 1 100 200\n");
+    let run = dir.run(&["score", "-r", "ref.rttm", "-s", "hyp.rttm", "-u", "late.uem"]);
+    assert_eq!(run.code(), 0);
+    assert!(run.stdout().contains("\nrec        scored                 0.000"), "{}", run.stdout());
+    assert_eq!(
+        run.stderr(),
+        "overtalk: warning: recording \"rec\": none of its 14.000 s of reference speech is scored (the UEM leaves none of it): its DER is undefined\n"
+    );
+    let run = dir.run(&["score", "-r", "ref.rttm", "-s", "hyp.rttm", "--collar", "60"]);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: warning: recording \"rec\": none of its 14.000 s of reference speech is scored (the collar of 60.000 s per side leaves none of it): its DER is undefined\n"
+    );
+    // Something scored: no warning.
+    assert_eq!(dir.run(&["score", "-r", "ref.rttm", "-s", "hyp.rttm"]).stderr(), "");
+}
+
+/// A UEM that is empty, or of which no line reads (an RTTM given as the UEM), was no UEM at all:
+/// every recording scored over its default region, exit 0. It is an error at its first line.
+#[test]
+fn score_refuses_a_uem_without_a_region() {
+    let dir = inputs();
+    dir.create("empty.uem", "");
+    let run = dir.run(&["score", "-r", "ref.rttm", "-s", "hyp.rttm", "-u", "empty.uem"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(run.stdout(), "");
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: empty.uem:1:1: uem: no scoring region: the UEM is empty (no `file channel onset offset` line)\n"
+    );
+    let run = dir.run(&["score", "-r", "ref.rttm", "-s", "hyp.rttm", "-u", "ref.rttm"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: ref.rttm:1:1: uem: no scoring region: none of the 2 line(s) could be read, the first for: 10 fields, UEM needs 4: an RTTM line (is this file a UEM?)\n"
+    );
+}

@@ -308,3 +308,127 @@ fn inputs_without_speech_are_errors_whatever_the_format() {
     assert_eq!(before.code(), 0, "{}", before.stderr());
     assert!(!before.stderr().contains("nothing to describe"), "{}", before.stderr());
 }
+
+/// An empty input whose name does not say its format (stdin, `.json`, `.txt`) is called empty,
+/// not a file of unknown format to be named with `--from`.
+#[test]
+fn an_empty_input_is_called_empty() {
+    let dir = Dir::new();
+    dir.create("a.json", "");
+    dir.create("b.txt", "\u{feff}\r\n \n");
+    let run = dir.run(&["info", "a.json"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: a.json: the input is empty: no transcript or diarization to read\n"
+    );
+    let run = dir.run(&["analyze", "b.txt"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: b.txt: the input holds no text (only white space or a byte-order mark): no transcript or diarization to read\n"
+    );
+    let run = dir.run_with_stdin(&["convert", "-", "-o", "out.rttm"], Some(""));
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: <stdin>: the input is empty: no transcript or diarization to read\n"
+    );
+    assert!(!dir.path().join("out.rttm").exists());
+}
+
+/// `overtalk … 2>&1 >/dev/null | head -1`: standard error is a pipe whose reader is gone
+/// before the warnings are written. The warnings are lost, as output into a closed pipe is, but the
+/// command does its work and exits as it would have: no panic (exit 101), no file left unwritten,
+/// and the exit status of a failed check kept.
+#[test]
+fn warnings_into_a_closed_pipe_do_not_stop_the_command() {
+    let bin = env!("CARGO_BIN_EXE_overtalk");
+    let dir = Dir::new();
+    // Unsorted, self-overlapping and zero-length lines: three warnings at least.
+    dir.create(
+        "w.rttm",
+        "SPEAKER rec 1 3.0 1.0 <NA> <NA> A <NA> <NA>\n\
+         SPEAKER rec 1 0.0 2.0 <NA> <NA> A <NA> <NA>\n\
+         SPEAKER rec 1 1.0 2.0 <NA> <NA> A <NA> <NA>\n\
+         SPEAKER rec 1 5.0 0.0 <NA> <NA> B <NA> <NA>\n\
+         SPEAKER rec 1 5.0 1.0 <NA> <NA> B <NA> <NA>\n",
+    );
+    for (args, code, written) in [
+        ("convert w.rttm -o out.vtt", 0, Some("out.vtt")),
+        ("analyze w.rttm -o out.json --format json", 0, Some("out.json")),
+        ("info w.rttm", 0, None),
+        ("validate w.rttm", 1, None),
+    ] {
+        // `true` exits at once; the sleep makes sure it has before overtalk writes.
+        let script = format!(
+            "{{ sleep 0.3; \"$0\" {args} 2>&1 >/dev/null; echo \"exit $?\" >&3; }} 3>&2 | true"
+        );
+        let out = std::process::Command::new("sh")
+            .args(["-c", &script, bin])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.trim(), format!("exit {code}"), "overtalk {args}");
+        if let Some(name) = written {
+            assert!(dir.path().join(name).exists(), "overtalk {args}: {name} not written");
+        }
+    }
+}
+
+/// A speaker label holding an escape sequence or NUL is printed as it can be seen: the table
+/// on the terminal carries no escape for the terminal to obey, and `A` and `A\0` are two
+/// speakers that look different. Under `--strict` such a label is refused.
+#[test]
+fn control_characters_in_speaker_labels_never_reach_the_terminal() {
+    let dir = Dir::new();
+    dir.create(
+        "esc.rttm",
+        "SPEAKER rec 1 0 2 <NA> <NA> \u{1b}]0;owned\u{7}A <NA> <NA>\n\
+         SPEAKER rec 1 2.5 2 <NA> <NA> A\0 <NA> <NA>\n\
+         SPEAKER rec 1 5 2 <NA> <NA> A <NA> <NA>\n",
+    );
+    let run = dir.run(&["analyze", "esc.rttm"]);
+    assert_eq!(run.code(), 0, "{}", run.stderr());
+    assert!(!run.stdout().contains(['\u{1b}', '\u{7}', '\0']), "{}", run.stdout());
+    assert!(run.stdout().contains("\n\u{fffd}]0;owned\u{fffd}A "), "{}", run.stdout());
+    assert!(run.stdout().contains("\nA\u{fffd} "), "{}", run.stdout());
+    assert_eq!(
+        run.stderr(),
+        "overtalk: warning: esc.rttm: rec: speaker \"\\u{1b}]0;owned\\u{7}A\" holds control characters (a line break, a tab, NUL, an escape); read as \"\u{fffd}]0;owned\u{fffd}A\" (repaired)\n\
+         overtalk: warning: esc.rttm: rec: speaker \"A\\0\" holds control characters (a line break, a tab, NUL, an escape); read as \"A\u{fffd}\" (repaired)\n"
+    );
+    let strict = dir.run(&["info", "--strict", "esc.rttm"]);
+    assert_eq!(strict.code(), 2);
+    assert_eq!(
+        strict.stderr(),
+        "overtalk: error: esc.rttm: rttm: rec: speaker \"\\u{1b}]0;owned\\u{7}A\" holds control characters (a line break, a tab, NUL, an escape); read as \"\u{fffd}]0;owned\u{fffd}A\"\n"
+    );
+}
+
+/// A stream without end (`/dev/zero`, which declares no size) is read up to `--max-file-mib`
+/// and refused there, quickly and by name.
+#[cfg(unix)]
+#[test]
+fn an_endless_stream_is_refused_at_the_limit() {
+    let dir = Dir::new();
+    let started = std::time::Instant::now();
+    let run = dir.run(&["info", "/dev/zero", "--from", "rttm", "--max-file-mib", "8"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: /dev/zero: limit exceeded: input is more than the limit of 8388608 bytes\n"
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", "head -c 2097152 /dev/zero | \"$0\" info - --from rttm --max-file-mib 1"])
+        .arg(env!("CARGO_BIN_EXE_overtalk"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "overtalk: error: <stdin>: limit exceeded: input is more than the limit of 1048576 bytes\n"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}

@@ -112,3 +112,27 @@ fn the_readme_card_is_the_current_picture() {
     d.run(&args).ok();
     assert_eq!(std::fs::read(d.path().join("card.png")).unwrap(), now);
 }
+
+/// A lane per speaker: many speakers made the PNG hundreds of thousands of pixels tall
+/// (20 000 speakers: 1200 × 600 186 px, 5.9 GB and 107 s to draw). A picture of more than
+/// 100 million pixels is refused before it is drawn, and says what to change; the same
+/// conversation as SVG is written.
+#[test]
+fn a_picture_too_large_to_draw_is_refused_before_it_is_drawn() {
+    let d = Dir::new();
+    let rttm: String =
+        (0..40).map(|i| format!("SPEAKER rec 1 {i}.0 0.8 <NA> <NA> S{i} <NA> <NA>\n")).collect();
+    d.create("many.rttm", &rttm);
+    let started = std::time::Instant::now();
+    let r = d.run(&["report", "many.rttm", "--width", "10000", "--scale", "4", "-o", "m.png"]);
+    assert_eq!(r.code(), 2);
+    assert_eq!(
+        r.stderr(),
+        "overtalk: error: drawing rec: limit exceeded: a 40000 × 5544 px picture is more than the limit of 100 million pixels (0.9 GB to draw): give a smaller --width or --scale, a shorter window (--start, --end), or write SVG (--format svg)\n"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    assert!(!d.path().join("m.png").exists());
+    d.run(&["report", "many.rttm", "--width", "10000", "-o", "m.svg"]).ok();
+    // Its own size at scale 1 is drawn.
+    d.run(&["report", "many.rttm", "-o", "m1.png"]).ok();
+}

@@ -99,3 +99,35 @@ fn strict_rejects_each_malformed_time() {
         assert_eq!(strict.stdout(), "", "{name}");
     }
 }
+
+/// A table saved on Windows (`\r\n`), by an old Mac tool (a lone `\r`) or with blank lines
+/// between its rows: the bad cell is named at the line and column an editor shows, in the
+/// warning and in the `--strict` error alike.
+#[test]
+fn table_rows_are_named_at_their_line_whatever_ends_the_lines() {
+    let dir = Dir::new();
+    let cases = [
+        ("crlf.csv", "start,end,speaker\r\n0,1,A\r\n2,x,B\r\n", "3:3"),
+        ("cr.csv", "start,end,speaker\r0,1,A\r2,x,B\r", "3:3"),
+        ("blank.csv", "start,end,speaker\n0,1,A\n\n\n2,x,B\n", "5:3"),
+        ("quoted.csv", "start,end,speaker,text\r\n0,1,A,\"hi\nthere\"\r\n2,x,B,ok\r\n", "4:3"),
+        ("crlf.tsv", "start\tend\tspeaker\r\n0\t1\tA\r\n2\tx\tB\r\n", "3:3"),
+    ];
+    for (name, text, at) in cases {
+        dir.create(name, text);
+        let (line, column) = at.split_once(':').unwrap();
+        let lenient = dir.run(&["info", name]);
+        assert_eq!(lenient.code(), 0, "{name}: {}", lenient.stderr());
+        assert_eq!(
+            lenient.stderr(),
+            format!("overtalk: warning: {name}: line {line}, column {column}: end \"x\": not a time; row skipped (missing-time)\n"),
+        );
+        let strict = dir.run(&["info", "--strict", name]);
+        assert_eq!(strict.code(), 2, "{name}");
+        let ext = name.rsplit('.').next().unwrap();
+        assert_eq!(
+            strict.stderr(),
+            format!("overtalk: error: {name}:{at}: {ext}: end \"x\": not a time\n"),
+        );
+    }
+}

@@ -147,7 +147,8 @@ pub fn render(
     let svg = conversation_svg(&one.label, &one.analysis, &options)
         .with_context(|| format!("drawing {}", one.label))?;
     Ok(match format {
-        ReportFormat::Png => overtalk::report::png::svg_to_png(&svg, args.scale)?,
+        ReportFormat::Png => overtalk::report::png::svg_to_png(&svg, args.scale)
+            .with_context(|| format!("drawing {}", one.label))?,
         _ => svg.into_bytes(),
     })
 }

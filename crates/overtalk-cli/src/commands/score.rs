@@ -130,6 +130,52 @@ enum ScoreFormat {
     Html,
 }
 
+/// The recordings with reference speech of which nothing was scored: the UEM, the collar or
+/// the overlap exclusion left none of it, so the DER is undefined (and the JER of such a
+/// recording says nothing). Said in a warning, as a table of zeros and `n/a` is easy to take
+/// for a result.
+fn nothing_scored(
+    report: &score::ScoreReport,
+    inputs: &[RecordingInput],
+    uem: bool,
+) -> Vec<String> {
+    let o = &report.options;
+    let mut why = Vec::new();
+    if uem {
+        why.push("the UEM".to_owned());
+    }
+    if o.collar > Delta::ZERO {
+        why.push(format!("the collar of {:.3} s per side", o.collar.as_secs_f64()));
+    }
+    if o.regions != score::ScoredRegions::All {
+        why.push(format!("the scored regions ({})", o.regions.name()));
+    }
+    let why = match why.len() {
+        0 => "the scoring region leaves".to_owned(),
+        1 => format!("{} leaves", why[0]),
+        _ => format!("{} leave", why.join(" and ")),
+    };
+    report
+        .files
+        .iter()
+        .filter(|f| {
+            matches!(f.status, score::FileStatus::Scored | score::FileStatus::MissingHypothesis)
+                && f.der.scored <= Delta::ZERO
+        })
+        .filter_map(|f| {
+            let input = inputs.iter().find(|i| i.id == f.id)?;
+            let speech = input.reference.as_ref()?.speech().duration();
+            (speech > Delta::ZERO).then(|| {
+                format!(
+                    "recording {:?}: none of its {:.3} s of reference speech is scored ({why} none of it): its DER is undefined",
+                    f.id,
+                    speech.as_secs_f64()
+                )
+            })
+        })
+        .collect()
+}
+
 fn options(args: &Args) -> Result<ScoreOptions> {
     let mut o = ScoreOptions::preset(args.preset);
     if let Some(c) = args.collar {
@@ -201,6 +247,11 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     }
     let keep = args.errors || format == ScoreFormat::Html;
     let scored = score::score_corpus(&inputs, uem_arg, &opts, metrics(&args), keep)?;
+    if !globals.quiet {
+        for warning in nothing_scored(&scored.report, &inputs, !args.uem.is_empty()) {
+            eprintln!("overtalk: warning: {warning}");
+        }
+    }
     if args.errors && format != ScoreFormat::Json {
         bail!("--errors needs --format json");
     }

@@ -62,15 +62,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         let text = match source {
             Source::Stdin => {
                 let limits = format::Limits::default();
-                let mut bytes = Vec::new();
-                std::io::Read::read_to_end(
-                    &mut std::io::Read::take(std::io::stdin(), limits.max_bytes as u64 + 1),
-                    &mut bytes,
-                )
-                .context("reading stdin")?;
-                if bytes.len() > limits.max_bytes {
-                    bail!("<stdin>: more than the limit of {} bytes", limits.max_bytes);
-                }
+                let bytes = format::read_limited(std::io::stdin(), None, limits.max_bytes)
+                    .map_err(|e| anyhow::Error::new(e.with_path("<stdin>")))?;
                 input::refuse_recording_bytes("<stdin>", &bytes)?;
                 String::from_utf8(bytes).context("reading stdin")?
             }

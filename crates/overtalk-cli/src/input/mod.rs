@@ -22,7 +22,6 @@ pub mod sides;
 pub mod words;
 
 use std::collections::{BTreeSet, HashMap};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -272,11 +271,8 @@ pub fn read_noting_speakers(
             if READ.swap(true, std::sync::atomic::Ordering::Relaxed) {
                 bail!("`-` (stdin) is given twice: it can be read only once");
             }
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .take(options.limits.max_bytes as u64 + 1)
-                .read_to_end(&mut bytes)
-                .context("reading stdin")?;
+            let bytes = format::read_limited(std::io::stdin(), None, options.limits.max_bytes)
+                .map_err(|e| anyhow::Error::new(e.with_path("<stdin>")))?;
             refuse_recording_bytes("<stdin>", &bytes)?;
             let mut o = options.clone();
             o.recording_id = Some("stdin".to_owned());

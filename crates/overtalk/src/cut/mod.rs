@@ -369,6 +369,17 @@ pub fn plan(
                 .filter(|(_, n)| !names.iter().any(|x| x == n))
                 .map(|(id, _)| id)
                 .collect();
+            // Every speaker removed or muted leaves the silences between them alone: no edit
+            // anyone asks for, so refused rather than written.
+            if ids.is_empty() {
+                let flag =
+                    if matches!(selection, Selection::Mute(_)) { "--mute" } else { "--without" };
+                let all: Vec<&str> = annotation.speakers().iter().map(|(_, n)| n).collect();
+                return Err(Error::invalid(format!(
+                    "{flag} names every speaker ({}): nothing of the speech would be kept, only the silences between it",
+                    all.join(", ")
+                )));
+            }
             let mut others = Region::new();
             for id in ids {
                 others = others.union(&annotation.speaker_region(id));

@@ -72,6 +72,15 @@ fn unknown_speaker_and_empty_selection_are_errors() {
     assert!(plan(&ann(), None, &Selection::Only(vec!["Wife".into()]), &o).is_err());
     let o = CutOptions { pad: Delta::from_micros(-1), ..opts("25") };
     assert!(plan(&ann(), None, &Selection::Only(vec!["Wife".into()]), &o).is_err());
+    // Every speaker removed or muted: only silence would be left.
+    let both = vec!["Wife".to_owned(), "Husband".to_owned()];
+    let e = plan(&ann(), None, &Selection::Without(both.clone()), &opts("25")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "--without names every speaker (Husband, Wife): nothing of the speech would be kept, only the silences between it"
+    );
+    let e = plan(&ann(), None, &Selection::Mute(both), &opts("25")).unwrap_err();
+    assert!(e.to_string().starts_with("--mute names every speaker (Husband, Wife)"), "{e}");
 }
 
 #[test]

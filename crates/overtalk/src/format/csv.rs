@@ -261,6 +261,40 @@ fn is_split_srt_time(cell: &str, next: Option<&str>) -> bool {
     clock && next.is_some_and(|n| n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// The line numbers of byte offsets of a table, counted as [`ReadContext::lines`] counts them
+/// (`\r\n`, a lone `\r` and `\n` each end a line), so that a message names the line an editor
+/// shows. The csv crate's own count, `Position::line`, counts only `\n` bytes and lags behind
+/// after `\r\n` ends a record and after blank lines (BurntSushi/rust-csv#395, #208); its byte
+/// offsets are right, but a record's may point at the end of the line before it.
+struct LineStarts<'t> {
+    bytes: &'t [u8],
+    starts: Vec<usize>,
+}
+
+impl<'t> LineStarts<'t> {
+    fn new(text: &'t str) -> LineStarts<'t> {
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        let mut i = 0;
+        while let Some(k) = memchr::memchr2(b'\n', b'\r', &bytes[i..]) {
+            i += k + if bytes[i + k..].starts_with(b"\r\n") { 2 } else { 1 };
+            starts.push(i);
+        }
+        LineStarts { bytes, starts }
+    }
+
+    /// The 1-based line of a position: where the record (or the error) starts, past the line
+    /// ends that come before it; line 1 without a position.
+    fn line(&self, position: Option<&csv::Position>) -> usize {
+        let Some(p) = position else { return 1 };
+        let mut b = usize::try_from(p.byte()).unwrap_or(usize::MAX).min(self.bytes.len());
+        while b < self.bytes.len() && matches!(self.bytes[b], b'\r' | b'\n') {
+            b += 1;
+        }
+        self.starts.partition_point(|&s| s <= b).max(1)
+    }
+}
+
 /// Where a row was rejected (line, column) and why.
 type Rejected = (usize, usize, String);
 
@@ -414,6 +448,8 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
         lines.push(item?.1);
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let line_of = LineStarts::new(text);
+    let line_of = |p: Option<&csv::Position>| line_of.line(p);
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delim)
         .has_headers(false)
@@ -422,8 +458,7 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
     let dchar = char::from(delim);
     let mut records = reader.records();
     let csv_error = |e: csv::Error, ctx: &ReadContext<'_>| -> Error {
-        let line = e.position().map_or(1, |p| p.line() as usize);
-        ctx.error(line.max(1), 1, format!("malformed table: {e}"))
+        ctx.error(line_of(e.position()), 1, format!("malformed table: {e}"))
     };
     // The header: the first record with a non-empty cell.
     let header = loop {
@@ -434,7 +469,7 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
             Some(Ok(r)) => break r,
         }
     };
-    let header_line = header.position().map_or(1, |p| p.line() as usize);
+    let header_line = line_of(header.position());
     let mut pending: Option<csv::StringRecord> = None;
     let cols = {
         let mut found: Vec<(Role, usize, bool)> = Vec::new();
@@ -545,7 +580,7 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
             continue;
         }
         rows += 1;
-        let n = record.position().map_or(0, |p| p.line() as usize);
+        let n = line_of(record.position());
         let raw = lines.get(n.wrapping_sub(1)).copied().unwrap_or("");
         let mut row = Row::of(&record);
         if let Some(why) = row.fit(width, &time_columns, cols.text, dchar, raw, n, ctx)? {
@@ -746,6 +781,30 @@ mod tests {
         let t = out.corpus.get("recording").unwrap();
         assert_eq!(t.annotation().tracks()[0].segment, Segment::from_millis(1000, 1500).unwrap());
         assert_eq!(t.annotation().speaker_name(t.annotation().tracks()[0].speaker), "unknown");
+    }
+
+    /// A message names the line and column an editor shows whatever ends the lines (`\r\n`,
+    /// a lone `\r`), after blank lines and after a quoted cell that holds a line break.
+    #[test]
+    fn rows_are_placed_at_their_line_whatever_ends_the_lines() {
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        for (text, at) in [
+            ("start,end,speaker\n0,1,A\n2,x,B\n", (3, 3)),
+            ("start,end,speaker\r\n0,1,A\r\n2,x,B\r\n", (3, 3)),
+            ("start,end,speaker\r0,1,A\r2,x,B\r", (3, 3)),
+            ("start,end,speaker\n0,1,A\n\n\n2,x,B\n", (5, 3)),
+            ("start,end,speaker\r\n\r\n0,1,A\r\n\r\n2,x,B\r\n", (5, 3)),
+            ("start,end,speaker\r\n0,1,\"A\nB\"\r\n2,x,B\r\n", (4, 3)),
+            ("\n\nstart,end,speaker\r\n2,x,B\r\n", (4, 3)),
+            ("\u{feff}start\tend\tspeaker\r\n0\t1\tA\r\n2\tx\tB\r\n", (3, 3)),
+        ] {
+            let f = if text.contains('\t') { Format::Tsv } else { Format::Csv };
+            let e = read_str(text, f, &strict).unwrap_err();
+            assert_eq!((e.line(), e.column()), (Some(at.0), Some(at.1)), "{text:?}");
+        }
+        // The header's own line, for a message about the header.
+        let e = read_str("\r\n\r\nwho,what\r\na,b\r\n", Format::Csv, &strict).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(3), Some(1)));
     }
 
     #[test]

@@ -1051,6 +1051,16 @@ pub fn detect(name: Option<&str>, text: &str, explicit: Option<Format>) -> Resul
     if paragraphs::speech_turns(text) {
         return Ok(Format::Paragraphs);
     }
+    // Nothing to tell a format from: that is what is wrong, not the format (`--from` would
+    // only move the complaint to the reader).
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+        let what = if text.is_empty() {
+            "the input is empty"
+        } else {
+            "the input holds no text (only white space or a byte-order mark)"
+        };
+        return Err(Error::invalid(format!("{what}: no transcript or diarization to read")));
+    }
     Err(Error::unsupported(
         "cannot tell the format from the file name or content, and no speaker turns found in it as text (no times, no speakers' labels that come back); name it with --from",
     ))
@@ -1061,6 +1071,7 @@ pub fn read_str(text: &str, format: Format, options: &ReadOptions) -> Result<Rea
     let read = format.spec().read.map_err(Error::unsupported)?;
     let mut ctx = ReadContext::new(format, options);
     let corpus = read(text, &mut ctx)?;
+    let corpus = show_speakers(corpus, &mut ctx)?;
     for (id, t) in corpus.iter() {
         report_self_overlap(id, t, &mut ctx)?;
     }
@@ -1083,6 +1094,70 @@ pub fn holds_no_speech(corpus: &Corpus) -> bool {
 /// The note on an input in which nobody speaks ([`read_str`]).
 pub const EMPTY_INPUT: &str = "the input holds no speech (no segment, turn or word): an empty \
      file or an empty result, so what is made from it has no speakers";
+
+/// A speaker label as it can be shown: each line break or tab becomes a space, and every other
+/// control character (NUL, ESC, BEL, DEL, C1 controls) becomes U+FFFD; `None` when the label
+/// holds none. A label is printed in tables, reports and terminals, where a control character
+/// is invisible (`A` and `A\0` print alike), breaks the line, or is obeyed (`\x1b[2J` clears
+/// the screen of whoever runs `overtalk analyze`).
+pub fn shown_label(name: &str) -> Option<String> {
+    if !name.chars().any(char::is_control) {
+        return None;
+    }
+    Some(
+        name.chars()
+            .map(|c| match c {
+                '\t' | '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{85}' => ' ',
+                c if c.is_control() => '\u{fffd}',
+                c => c,
+            })
+            .collect(),
+    )
+}
+
+/// Gives every speaker label that holds control characters its [`shown_label`], with a repair
+/// warning per label (so an error under `--strict`), the same for the zero-length segments
+/// kept aside.
+fn show_speakers(corpus: Corpus, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    let mut renamed: Vec<(String, String, String)> = Vec::new();
+    for (id, t) in corpus.iter() {
+        let names: Vec<&str> = t.annotation().speakers().iter().map(|(_, n)| n).collect();
+        for &name in &names {
+            if let Some(shown) = shown_label(name) {
+                let merged = if names.contains(&shown.as_str()) {
+                    ", the label of another speaker: the two are one speaker"
+                } else {
+                    ""
+                };
+                ctx.warn(Warning::new(
+                    WarningKind::Repaired,
+                    format!("{id}: speaker {name:?} holds control characters (a line break, a tab, NUL, an escape); read as {shown:?}{merged}"),
+                ))?;
+                renamed.push((id.to_owned(), name.to_owned(), shown));
+            }
+        }
+    }
+    if renamed.is_empty() {
+        return Ok(corpus);
+    }
+    for z in &mut ctx.zero_length {
+        if let Some(shown) = shown_label(&z.speaker) {
+            z.speaker = shown;
+        }
+    }
+    Ok(corpus.map(|id, t| {
+        let map: std::collections::HashMap<String, String> = renamed
+            .iter()
+            .filter(|(r, _, _)| r == id)
+            .map(|(_, from, to)| (from.clone(), to.clone()))
+            .collect();
+        if map.is_empty() {
+            t
+        } else {
+            t.rename(&map)
+        }
+    }))
+}
 
 fn report_self_overlap(id: &str, t: &Transcript, ctx: &mut ReadContext<'_>) -> Result<()> {
     for w in self_overlap_warnings(id, t) {
@@ -1182,18 +1257,37 @@ pub fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
         ))
         .with_path(path));
     }
-    let mut bytes = Vec::new();
-    file.take(limits.max_bytes as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::from(e).with_path(path))?;
-    if bytes.len() > limits.max_bytes {
-        return Err(Error::limit(format!(
-            "input is more than the limit of {} bytes",
-            limits.max_bytes
-        ))
-        .with_path(path));
+    read_limited(file, declared, limits.max_bytes).map_err(|e| e.with_path(path))
+}
+
+/// Everything `reader` gives, or a limit error as soon as it gives more than `max` bytes
+/// (`size` is what it declares, a regular file's length, for the first allocation). Memory
+/// never holds more than `max` bytes and one block: `read_to_end` of `max + 1` bytes doubles a
+/// full buffer for the last byte, so a stream without end (`/dev/zero`, `yes |`) held twice the
+/// limit (2 GiB at the default 1 GiB) before it was refused.
+pub fn read_limited(mut reader: impl Read, size: Option<u64>, max: usize) -> Result<Vec<u8>> {
+    let mut bytes: Vec<u8> = Vec::new();
+    if let Some(size) = size {
+        bytes.reserve_exact(usize::try_from(size).unwrap_or(max).min(max));
     }
-    Ok(bytes)
+    let mut block = vec![0u8; 64 * 1024];
+    loop {
+        let n = match reader.read(&mut block) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::from(e)),
+        };
+        if n > max - bytes.len() {
+            return Err(Error::limit(format!("input is more than the limit of {max} bytes")));
+        }
+        if bytes.capacity() - bytes.len() < n {
+            // Doubling, but never past the limit.
+            let grow = bytes.capacity().max(n).min(max - bytes.len());
+            bytes.reserve_exact(grow);
+        }
+        bytes.extend_from_slice(&block[..n]);
+    }
 }
 
 /// [`read_path`] of bytes already read from `path` ([`read_file`]): the file name names the
@@ -1380,6 +1474,93 @@ mod tests {
         // Cut at a character boundary: 90 two-byte characters, then 89 and a one-byte one.
         assert_eq!(file_stem(&"é".repeat(200)), "é".repeat(90));
         assert_eq!(file_stem(&format!("a{}", "é".repeat(200))), format!("a{}", "é".repeat(89)));
+    }
+
+    /// A speaker label with control characters is read as it can be shown, with a repair
+    /// warning: line breaks and tabs become spaces, NUL and escapes U+FFFD, so `A\0` is not
+    /// printed as a second `A` and an escape sequence is not obeyed by a terminal.
+    #[test]
+    fn control_characters_in_speaker_labels_are_shown() {
+        let rttm = "SPEAKER rec 1 0 1 <NA> <NA> A <NA> <NA>\n\
+                    SPEAKER rec 1 2 1 <NA> <NA> A\0 <NA> <NA>\n\
+                    SPEAKER rec 1 3 1 <NA> <NA> \x1b[2JB <NA> <NA>\n\
+                    SPEAKER rec 1 4 0 <NA> <NA> \x1b[2JB <NA> <NA>\n";
+        let out = read_str(rttm, Format::Rttm, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("rec").unwrap();
+        let names: Vec<&str> = t.annotation().speakers().iter().map(|(_, n)| n).collect();
+        assert_eq!(names, ["A", "A\u{fffd}", "\u{fffd}[2JB"]);
+        let shown: Vec<(WarningKind, &str)> =
+            out.warnings.iter().map(|w| (w.kind, w.message.as_str())).collect();
+        assert_eq!(
+            shown[1..],
+            [
+                (WarningKind::Repaired, "rec: speaker \"\\u{1b}[2JB\" holds control characters (a line break, a tab, NUL, an escape); read as \"\u{fffd}[2JB\""),
+                (WarningKind::Repaired, "rec: speaker \"A\\0\" holds control characters (a line break, a tab, NUL, an escape); read as \"A\u{fffd}\""),
+            ]
+        );
+        assert_eq!(out.zero_length[0].speaker, "\u{fffd}[2JB");
+        // A line break in a quoted CSV cell: a space, and the same speaker as the label with one.
+        let csv = "start,end,speaker\n0,1,\"Ana\nMaría\"\n2,3,Ana María\n";
+        let out = read_str(csv, Format::Csv, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            t.annotation().speakers().iter().map(|(_, n)| n).collect::<Vec<_>>(),
+            ["Ana María"]
+        );
+        assert!(
+            out.warnings[0].message.ends_with(
+                "read as \"Ana María\", the label of another speaker: the two are one speaker"
+            ),
+            "{:?}",
+            out.warnings
+        );
+        // A repair: the error under --strict.
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        let e = read_str(rttm, Format::Rttm, &strict).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "rttm: rec: speaker \"\\u{1b}[2JB\" holds control characters (a line break, a tab, NUL, an escape); read as \"\u{fffd}[2JB\""
+        );
+    }
+
+    /// A stream is read up to the limit and refused past it, without more than the limit and
+    /// one block in memory, whatever it declares.
+    #[test]
+    fn streams_are_read_up_to_the_limit() {
+        use std::io::Read as _;
+        let max = 200_000;
+        let exact = read_limited(std::io::repeat(7).take(max as u64), None, max).unwrap();
+        assert_eq!(exact.len(), max);
+        assert!(exact.capacity() <= max, "{}", exact.capacity());
+        let declared = read_limited(&b"abc"[..], Some(3), max).unwrap();
+        assert_eq!((declared.as_slice(), declared.capacity()), (&b"abc"[..], 3));
+        for (size, declared) in
+            [(None, "none"), (Some(10), "too little"), (Some(u64::MAX), "too much")]
+        {
+            let e = read_limited(std::io::repeat(0), size, max).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "limit exceeded: input is more than the limit of 200000 bytes",
+                "{declared}"
+            );
+        }
+    }
+
+    /// An empty input whose name does not say its format is called empty, not of an unknown
+    /// format to be named with `--from`.
+    #[test]
+    fn an_empty_input_is_called_empty() {
+        for (name, text, shown) in [
+            (None, "", "the input is empty: no transcript or diarization to read"),
+            (Some("a.json"), "", "the input is empty: no transcript or diarization to read"),
+            (
+                Some("a.txt"),
+                "\u{feff} \r\n\t\n",
+                "the input holds no text (only white space or a byte-order mark): no transcript or diarization to read",
+            ),
+        ] {
+            assert_eq!(detect(name, text, None).unwrap_err().to_string(), shown, "{text:?}");
+        }
     }
 
     #[test]

@@ -40,14 +40,22 @@ fn sniff(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
 pub type Uem = BTreeMap<String, Region>;
 
 /// Reads UEM text.
+///
+/// A UEM of which no region is read (an empty file, comments alone, every line skipped or of
+/// zero length) is an error: given with `--uem`, it would otherwise be no UEM at all, and
+/// every recording scored over its default region without a word.
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Uem> {
     let mut per: BTreeMap<String, Vec<Segment>> = BTreeMap::new();
+    // The first line that holds data and why it was not read, and how many lines hold data.
+    let mut first: Option<(usize, String)> = None;
+    let mut lines = 0usize;
     for item in ctx.lines(text) {
         let (n, line) = item?;
         let t = line.trim();
         if t.is_empty() || t.starts_with(';') || t.starts_with('#') {
             continue;
         }
+        lines += 1;
         let fields: Vec<&str> = t.split_ascii_whitespace().collect();
         let (file, on, off) = match fields.len() {
             4 => (fields[0], fields[2], fields[3]),
@@ -61,25 +69,39 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Uem> {
                 (fields[0], fields[1], fields[2])
             }
             k => {
-                ctx.warn_at(
-                    WarningKind::Skipped,
-                    n,
-                    None,
-                    if fields[0].eq_ignore_ascii_case("SPEAKER") {
-                        format!("{k} fields, UEM needs 4: an RTTM line (is this file a UEM?); line skipped")
-                    } else {
-                        format!("{k} fields, UEM needs 4; line skipped")
-                    },
-                )?;
+                let why = if fields[0].eq_ignore_ascii_case("SPEAKER") {
+                    format!("{k} fields, UEM needs 4: an RTTM line (is this file a UEM?)")
+                } else {
+                    format!("{k} fields, UEM needs 4")
+                };
+                ctx.warn_at(WarningKind::Skipped, n, None, format!("{why}; line skipped"))?;
+                first.get_or_insert((n, why));
                 continue;
             }
         };
         let col = |f: &str| line.find(f).map_or(0, |i| line[..i].chars().count() + 1);
         let start = ctx.seconds(on, "onset", n, col(on))?;
         let end = ctx.seconds(off, "offset", n, col(off))?;
-        if let Some(seg) = ctx.segment(start, end, n, Some(col(off)))? {
-            per.entry(file.to_owned()).or_default().push(seg);
+        match ctx.segment(start, end, n, Some(col(off)))? {
+            Some(seg) => per.entry(file.to_owned()).or_default().push(seg),
+            None => {
+                first.get_or_insert((n, format!("the region {on}–{off} is empty")));
+            }
         }
+    }
+    if per.is_empty() {
+        return Err(match first {
+            Some((n, why)) => ctx.error(
+                n,
+                1,
+                format!("no scoring region: none of the {lines} line(s) could be read, the first for: {why}"),
+            ),
+            None => ctx.error(
+                1,
+                1,
+                "no scoring region: the UEM is empty (no `file channel onset offset` line)",
+            ),
+        });
     }
     Ok(per.into_iter().map(|(k, v)| (k, Region::from_segments(v))).collect())
 }
@@ -155,6 +177,28 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "EN2002a.Mix-Headset 1 0.000 20.000\nb 1 0.000 5.000\n"
         );
+    }
+
+    /// A UEM of which no region can be read is an error at its first line of data, not an
+    /// empty UEM that leaves every recording to its default region.
+    #[test]
+    fn a_uem_without_a_region_is_an_error() {
+        let opts = ReadOptions::default();
+        for (text, shown) in [
+            (&b""[..], "line 1, column 1: uem: no scoring region: the UEM is empty (no `file channel onset offset` line)"),
+            (b";; only\n# comments\n\n", "line 1, column 1: uem: no scoring region: the UEM is empty (no `file channel onset offset` line)"),
+            (
+                b";; c\nSPEAKER rec 1 0 2 <NA> <NA> A <NA> <NA>\nSPEAKER rec 1 2 1 <NA> <NA> B <NA> <NA>\n",
+                "line 2, column 1: uem: no scoring region: none of the 2 line(s) could be read, the first for: 10 fields, UEM needs 4: an RTTM line (is this file a UEM?)",
+            ),
+            (b"rec 1 5 5\n", "line 1, column 1: uem: no scoring region: none of the 1 line(s) could be read, the first for: the region 5–5 is empty"),
+        ] {
+            let e = read_bytes(text, &opts).unwrap_err();
+            assert_eq!(e.to_string(), shown);
+        }
+        // One region read is enough: the rest are warnings.
+        let (uem, w) = read_bytes(b"rec 1 5 5\nrec 1 0 4\n", &opts).unwrap();
+        assert_eq!((uem.len(), w.len()), (1, 1));
     }
 
     #[test]

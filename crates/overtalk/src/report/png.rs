@@ -27,6 +27,10 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
         .clone()
 }
 
+/// The most pixels a PNG is drawn with: 100 million, 400 MB of RGBA (10 000 px wide at scale
+/// 4 leaves 2 500 px of height).
+pub const MAX_PIXELS: u64 = 100_000_000;
+
 /// `svg` as PNG bytes, at `scale` device pixels per SVG pixel (1 or 2; 2 for sharp text on
 /// high-density screens).
 pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>> {
@@ -42,6 +46,16 @@ pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>> {
         .map_err(|e| Error::invalid(format!("rendering the picture: {e}")))?;
     let size = tree.size();
     let (w, h) = ((size.width() * scale).ceil() as u32, (size.height() * scale).ceil() as u32);
+    // The picture grows a lane per speaker: thousands of speakers made it hundreds of thousands
+    // of pixels tall, gigabytes to draw. Refused before a pixel is allocated.
+    let pixels = u64::from(w) * u64::from(h);
+    if pixels > MAX_PIXELS {
+        return Err(Error::limit(format!(
+            "a {w} × {h} px picture is more than the limit of {} million pixels ({:.1} GB to draw): give a smaller --width or --scale, a shorter window (--start, --end), or write SVG (--format svg)",
+            MAX_PIXELS / 1_000_000,
+            (pixels * 4) as f64 / 1e9
+        )));
+    }
     let mut pixmap = tiny_skia::Pixmap::new(w, h)
         .ok_or_else(|| Error::invalid(format!("a {w} × {h} px image is too large")))?;
     resvg::render(&tree, tiny_skia::Transform::from_scale(scale, scale), &mut pixmap.as_mut());
