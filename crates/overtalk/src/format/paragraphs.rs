@@ -26,6 +26,8 @@
 //! 00:00:05 text                        Talk Python: a full H:MM:SS clock, then text
 //! 00:00:05<TAB>Ana Ruiz<TAB>text       meeting tools: time, name and words split by tabs
 //! * 00:00 ✅ : (Ana Ruiz) text          Tactiq: time, a highlight's mark, colon, (name)
+//! Ana Ruiz:                            podcast HTML transcripts as text: the name above
+//! 0:00                                   the time alone, the words below (`cited_names`)
 //! [Ana Ruiz] 19:09:47                  Zoom's saved captions: a bracketed name, a bare time
 //! 0:55 - Ana Ruiz (Company)            Fathom: time, dash, the name alone (text below)
 //! [00:01:02.02] - Speaker 1            Happy Scribe: time in brackets, dash, the name alone
@@ -1581,6 +1583,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // Lower-case labels alone on their line (`interviewer`, the words below): `name: words`.
     let alone = lower_alone_labels(text);
     let text = alone.as_deref().unwrap_or(text);
+    // `Name:` on the line above a time alone (podcast HTML transcripts as text): a header.
+    let cited = cited_names(text);
+    let text = cited.as_deref().unwrap_or(text);
     if let Some((line, count)) = schedule(text) {
         return Err(ctx.error(
             line,
@@ -3425,6 +3430,55 @@ fn lower_alone_labels(text: &str) -> Option<String> {
         joined.insert(below, String::new());
     }
     for (k, (line, ending)) in all.iter().enumerate() {
+        out.push_str(joined.get(&k).map_or(*line, String::as_str));
+        out.push_str(ending);
+    }
+    Some(out)
+}
+
+/// The text of a transcript that names each paragraph's speaker on the line above its time,
+/// as the podcast namespace's HTML transcripts (Buzzsprout's, `<cite>Kevin:</cite>`,
+/// `<time>0:00</time>`, `<p>…</p>`) read as text: each `Name:` alone on its line joined to
+/// the time alone on the next line with words (`0:00 Kevin:`, a header of that speaker), the
+/// name's line left blank so line numbers stay the file's.
+///
+/// ```text
+/// Kevin:                    (blank)
+/// 0:00                   -> 0:00 Kevin:
+/// We have an update…        We have an update…
+/// Alban :                   (blank)
+/// 0:09                   -> 0:09 Alban:
+/// ```
+///
+/// A label is a capitalised name ([`name_colon`], [`capitalised`]) and a colon, nothing after
+/// it (a space before the colon, `Alban :`, as the spec's example writes it); the time is a
+/// time alone ([`Shape::TimeOnly`]). `None` unless two such pairs or more: read as they were,
+/// every paragraph was `unknown`'s and each name words of the paragraph above.
+fn cited_names(text: &str) -> Option<String> {
+    let lines: Vec<(&str, &str)> = split_lines(text).take(MAX_REWRITE_LINES + 1).collect();
+    if lines.len() > MAX_REWRITE_LINES {
+        return None;
+    }
+    let cited = |k: usize| {
+        let (label, _) = lines[k];
+        let (time_line, _) = *lines.get(k + 1)?;
+        header(time_line).filter(|h| h.shape == Shape::TimeOnly)?;
+        let (name, said) = name_colon(label.trim())?;
+        let named = said.is_empty() && label.trim_end().ends_with([':', '：']) && capitalised(name);
+        named.then(|| (name, time_line.trim()))
+    };
+    let mut joined: HashMap<usize, String> = HashMap::new();
+    for k in 0..lines.len() {
+        if let Some((name, time)) = cited(k) {
+            joined.insert(k, String::new());
+            joined.insert(k + 1, format!("{time} {name}:"));
+        }
+    }
+    if joined.len() < 4 {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    for (k, (line, ending)) in lines.iter().enumerate() {
         out.push_str(joined.get(&k).map_or(*line, String::as_str));
         out.push_str(ending);
     }

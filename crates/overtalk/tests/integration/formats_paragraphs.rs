@@ -1910,3 +1910,40 @@ fn japanese_transcripts_are_found_and_read() {
     let e = read_str(fields, Format::Paragraphs, &ReadOptions::default()).unwrap_err();
     assert!(e.to_string().contains("no speaker turns found"), "{e}");
 }
+
+/// The podcast namespace's HTML transcript (Buzzsprout's) read as text: the speaker's name
+/// and a colon on a line (`<cite>Kevin:</cite>`, once `Alban :` with a space), the time alone
+/// below (`<time>`), the words below that (`<p>`). Read before: every paragraph `unknown`'s,
+/// each name words of the paragraph above. A name above a time once (a title, `Agenda:`) is no
+/// such transcript, and Google Meet's time alone above `Name: text` lines reads as before.
+#[test]
+fn podcast_html_transcripts_name_the_speaker_above_the_time() {
+    let text = "Kevin:\n0:00\nWe have an update planned for these videos.\n\
+                Alban :\n0:09\nYou're triggering Tom right now.\nKevin:\n0:15\nWell, it is a cool feature.\n";
+    assert_eq!(detect(Some("episode.txt"), text, None).unwrap(), Format::Paragraphs);
+    let out = read_str(text, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    assert_eq!(
+        tracks(one(&out.corpus)),
+        vec![
+            tr("Kevin", 0, 4 * S, "We have an update planned for these videos."),
+            tr("Alban", 9 * S, 11_500_000, "You're triggering Tom right now."),
+            tr("Kevin", 15 * S, 18 * S, "Well, it is a cool feature."),
+        ]
+    );
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let once = "Agenda:\n0:00\nWe begin with the news.\n0:30\nThen the weather.\n";
+    let out = read_str(once, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    let names: Vec<String> = tracks(one(&out.corpus)).into_iter().map(|t| t.0).collect();
+    assert_eq!(names, ["unknown", "unknown"]);
+    let meet =
+        "00:00:00\nAna Ruiz: Hello there.\nBo Lind: Hi Ana.\n00:01:00\nAna Ruiz: Shall we start?\n";
+    let said = said_by(&read(meet));
+    assert_eq!(
+        said,
+        pairs(&[
+            ("Ana Ruiz", "Hello there."),
+            ("Bo Lind", "Hi Ana."),
+            ("Ana Ruiz", "Shall we start?")
+        ])
+    );
+}
