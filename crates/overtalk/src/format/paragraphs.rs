@@ -14,6 +14,8 @@
 //! [00:01:02] Ana Ruiz: text            Descript, Trint, Temi: time in brackets, name, colon
 //! [00:01:02] text                      the same without a name
 //! [00:00 - 00:05] SPEAKER_00: text      diarize-and-transcribe tools: a time range (the end kept)
+//! [0.03s - 17.36s] [SPEAKER_00]: text   WhisperX-based tools: a range in seconds, a name in
+//! [SPEAKER_00]: [00:00:02.039] text       brackets after the time or before it
 //! [13:30](link) Ana Ruiz: text         a page's clickable time (a Markdown link), then as above
 //! 00:01:02 Ana Ruiz: text              time first, then name and colon
 //! 0:04                                 YouTube: the time alone on its line (text follows)
@@ -876,8 +878,25 @@ fn enclosed_range(s: &str) -> Option<(Time, Time, &str)> {
     let (range, rest) = (&inner[..close], &inner[close + 1..]);
     let (from, to) =
         ["-->", "->", "→", " to ", "–", "—", "-"].iter().find_map(|sep| range.split_once(sep))?;
-    let (start, end) = (clock(from.trim())?, clock(to.trim())?);
+    let time = |t: &str| clock(t).or_else(|| seconds(t));
+    let (start, end) = (time(from.trim())?, time(to.trim())?);
     (end >= start).then_some((start, end, rest))
+}
+
+/// A time in seconds with its unit (`17.36s`, `5s`), as transcription scripts print a
+/// segment's range (`[0.03s - 17.36s] [SPEAKER_00]: …`); only in a range ([`enclosed_range`]).
+fn seconds(t: &str) -> Option<Time> {
+    let number = t.strip_suffix('s')?;
+    let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
+    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || whole.len() > 9 || frac.len() > 6 || !digits(whole) || !digits(frac) {
+        return None;
+    }
+    let mut us = whole.parse::<i64>().ok()? * MICROS_PER_SECOND;
+    if !frac.is_empty() {
+        us += frac.parse::<i64>().ok()? * 10i64.pow(6 - frac.len() as u32);
+    }
+    (us <= MAX_MICROS).then(|| Time::from_micros(us))
 }
 
 /// A time range that opens a line without brackets (`09:00–09:30 Welcome`, `09:30 - 10:15
@@ -1042,6 +1061,11 @@ fn header(line: &str) -> Option<Header<'_>> {
             });
         }
         let rest = rest.trim().trim_start_matches(['-', '–', '—']).trim();
+        // `[00:00:05] [SPEAKER_00]: text`: the label in brackets, as WhisperX's diarized
+        // segments are printed.
+        if let Some((name, text)) = bracketed_label(rest) {
+            return Some(Header { shape: Shape::Bracket, speaker: Some(name), time, end, text });
+        }
         return Some(match name_colon(rest) {
             Some((name, text)) => {
                 Header { shape: Shape::Bracket, speaker: Some(name), time, end, text }
@@ -1059,7 +1083,12 @@ fn header(line: &str) -> Option<Header<'_>> {
             let first = after.split_whitespace().next()?;
             Some((clock(first)?, &after[first.len()..]))
         };
-        let (time, text) = enclosed_time(after).or_else(bare)?;
+        // `[SPEAKER_00]: [00:00:02.039] text`: a colon, then the time in brackets (a bare time
+        // after a label's colon is words, `[Int2]: 10:30 is when…`).
+        let (time, text) = match after.strip_prefix(':') {
+            Some(said) => enclosed_time(said.trim_start())?,
+            None => enclosed_time(after).or_else(bare)?,
+        };
         let text = text.trim_start();
         let text = text.strip_prefix(':').unwrap_or(text).trim();
         return is_name(name).then_some(Header {

@@ -1947,3 +1947,65 @@ fn podcast_html_transcripts_name_the_speaker_above_the_time() {
         ])
     );
 }
+
+/// Diarized segments as WhisperX-based tools print them: the speaker's label in square
+/// brackets after the time or the range (`[00:00:05] [SPEAKER_00]: …`, `[00:00:02.039 →
+/// 00:00:17.412] [SPEAKER_01]: …`, a range in seconds, `[0.03s - 17.36s]`), or before the
+/// time (`[SPEAKER_00]: [00:00:02.039] …`). Read before: every paragraph `unknown`'s with the
+/// label in its words, the ranges in seconds no header, and the label before the time an
+/// untimed turn with the time in its words. A note in brackets (`[Music]`) is no label, and a
+/// bare time after a label's colon stays words.
+#[test]
+fn bracketed_labels_after_or_before_the_time() {
+    let exact = |name: &str, start: i64, end: i64, text: &str| {
+        (name.to_owned(), start, end, false, text.to_owned())
+    };
+    let timed = "[00:00:01] [Music]\n[00:00:05] [SPEAKER_00]: Hello and welcome.\n\
+                 [00:00:09] [SPEAKER_01]: Thanks.\n";
+    assert_eq!(
+        tracks(one(&read(timed).corpus)),
+        vec![
+            tr("unknown", S, 1_500_000, "[Music]"),
+            tr("SPEAKER_00", 5 * S, 6_500_000, "Hello and welcome."),
+            tr("SPEAKER_01", 9 * S, 9_500_000, "Thanks."),
+        ]
+    );
+    let ranges = "[00:00:02.039 → 00:00:17.412] [SPEAKER_00]: Hello there.\n\
+                  [00:00:17.412 → 00:00:20.000] [SPEAKER_01]: Hi.\n";
+    assert_eq!(
+        tracks(one(&read(ranges).corpus)),
+        vec![
+            exact("SPEAKER_00", 2_039_000, 17_412_000, "Hello there."),
+            exact("SPEAKER_01", 17_412_000, 20 * S, "Hi."),
+        ]
+    );
+    let seconds =
+        "[0.03s - 17.36s] [SPEAKER_00]: Hello there.\n[17.36s - 20.5s] [SPEAKER_01]: Hi.\n";
+    assert_eq!(
+        tracks(one(&read(seconds).corpus)),
+        vec![
+            exact("SPEAKER_00", 30_000, 17_360_000, "Hello there."),
+            exact("SPEAKER_01", 17_360_000, 20_500_000, "Hi."),
+        ]
+    );
+    let before = "[SPEAKER_00]: [00:00:02.039] Hello there.\n[SPEAKER_01]: [00:00:05] Hi.\n";
+    assert_eq!(
+        tracks(one(&read(before).corpus)),
+        vec![
+            tr("SPEAKER_00", 2_039_000, 3_039_000, "Hello there."),
+            tr("SPEAKER_01", 5 * S, 5_500_000, "Hi.")
+        ]
+    );
+    let bare = "[Int1]: When did you start?\n[Int2]: 10:30 is when we met, I think.\n\
+                [Int1]: And then what happened?\n[Int2]: We talked for an hour.\n";
+    let out = read_str(bare, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    assert_eq!(
+        said_by(&out),
+        pairs(&[
+            ("Int1", "When did you start?"),
+            ("Int2", "10:30 is when we met, I think."),
+            ("Int1", "And then what happened?"),
+            ("Int2", "We talked for an hour."),
+        ])
+    );
+}
