@@ -18,6 +18,8 @@
 //! [SPEAKER_00]: [00:00:02.039] text       brackets after the time or before it
 //! [13:30](link) Ana Ruiz: text         a page's clickable time (a Markdown link), then as above
 //! 00:01:02 Ana Ruiz: text              time first, then name and colon
+//! (00:01:02) Ana Ruiz: text            the same, the time in parentheses
+//! 00:00:05 - 00:00:12 Ana Ruiz         a range of full clocks, the name (text below)
 //! 0:04                                 YouTube: the time alone on its line (text follows)
 //! (01:10:19):                          Rev: a paragraph that continues the speaker above
 //! Jon Krohn: 00:02:51                  Rev: name, colon, a bare time (text on the next lines)
@@ -1102,62 +1104,70 @@ fn header(line: &str) -> Option<Header<'_>> {
     // `(01:10:19):` — Rev's header of a paragraph that continues the speaker above.
     if let Some((time, rest)) = enclosed_time(l) {
         let rest = rest.trim_start();
-        let text = rest.strip_prefix(':').unwrap_or(rest).trim();
-        return Some(Header { shape: Shape::Rev, speaker: None, time, end: None, text });
-    }
-    // `0:04` alone, `00:01:02 Name: text`, or `00:01:02 text` (a full `H:MM:SS` clock).
-    let first = l.split_whitespace().next().unwrap_or("");
-    if let Some(time) = clock(first) {
-        if let Some(name) = dash_name(&l[first.len()..]) {
+        // `(00:00:05) Ana Ruiz: text`: the time in parentheses, then a name and a colon, as
+        // `[00:00:05] Ana Ruiz: text` (Rev's continuation has its colon right after the time).
+        let named = (!rest.starts_with(':')).then(|| name_colon(rest)).flatten();
+        if let Some((name, text)) = named.filter(|(name, _)| capitalised(name)) {
             return Some(Header {
-                shape: Shape::TimeName,
-                speaker: Some(name),
-                time,
-                end: None,
-                text: "",
-            });
-        }
-        let rest = l[first.len()..].trim().trim_start_matches(['-', '–', '—', '|']).trim();
-        // `00:00:05<TAB>Ana Ruiz<TAB>text`: fields split by tabs, as meeting tools export a
-        // transcript, the name a capitalised name alone in its field.
-        let tabbed = l[first.len()..].starts_with('\t').then(|| rest.split_once('\t')).flatten();
-        if let Some((name, text)) = tabbed.map(|(n, t)| (n.trim(), t.trim())) {
-            if is_name(name) && capitalised(name) && !name.contains(':') && !text.is_empty() {
-                return Some(Header {
-                    shape: Shape::TimeName,
-                    speaker: Some(name),
-                    time,
-                    end: None,
-                    text,
-                });
-            }
-        }
-        // `00:00 ✅ : (Jane Doe) text`: Tactiq's line, the name in parentheses after a mark.
-        if let Some((name, text)) = marked_name(rest) {
-            return Some(Header {
-                shape: Shape::TimeName,
+                shape: Shape::Bracket,
                 speaker: Some(name),
                 time,
                 end: None,
                 text,
             });
         }
-        if rest.is_empty() {
+        let text = rest.strip_prefix(':').unwrap_or(rest).trim();
+        return Some(Header { shape: Shape::Rev, speaker: None, time, end: None, text });
+    }
+    // `0:04` alone, `00:01:02 Name: text`, or `00:01:02 text` (a full `H:MM:SS` clock).
+    let first = l.split_whitespace().next().unwrap_or("");
+    // `00:00:05 - 00:00:12 Ana Ruiz`: a bare range of two full clocks (an agenda's `09:00 -
+    // 09:30` has none), the end kept as a bracketed range's is.
+    let ranged =
+        bare_range(l).filter(|(_, _, rest)| l[..l.len() - rest.len()].matches(':').count() >= 4);
+    let (timed, end, after) = match ranged {
+        Some((start, end, rest)) => (Some(start), Some(end), rest),
+        None => (clock(first), None, &l[first.len()..]),
+    };
+    if let Some(time) = timed {
+        if let Some(name) = dash_name(after) {
             return Some(Header {
-                shape: Shape::TimeOnly,
-                speaker: None,
+                shape: Shape::TimeName,
+                speaker: Some(name),
                 time,
-                end: None,
+                end,
                 text: "",
             });
         }
+        let rest = after.trim().trim_start_matches(['-', '–', '—', '|']).trim();
+        // `00:00:05<TAB>Ana Ruiz<TAB>text`: fields split by tabs, as meeting tools export a
+        // transcript, the name a capitalised name alone in its field.
+        let tabbed = after.starts_with('\t').then(|| rest.split_once('\t')).flatten();
+        if let Some((name, text)) = tabbed.map(|(n, t)| (n.trim(), t.trim())) {
+            if is_name(name) && capitalised(name) && !name.contains(':') && !text.is_empty() {
+                return Some(Header {
+                    shape: Shape::TimeName,
+                    speaker: Some(name),
+                    time,
+                    end,
+                    text,
+                });
+            }
+        }
+        // `00:00 ✅ : (Jane Doe) text`: Tactiq's line, the name in parentheses after a mark.
+        if let Some((name, text)) = marked_name(rest) {
+            return Some(Header { shape: Shape::TimeName, speaker: Some(name), time, end, text });
+        }
+        if rest.is_empty() {
+            return Some(Header { shape: Shape::TimeOnly, speaker: None, time, end, text: "" });
+        }
         return match name_colon(rest) {
             Some((name, text)) => {
-                Some(Header { shape: Shape::TimeName, speaker: Some(name), time, end: None, text })
+                Some(Header { shape: Shape::TimeName, speaker: Some(name), time, end, text })
             }
             // `10:30 is when we meet` stays text: only an hours clock starts nameless text.
             None if first.matches(':').count() == 2 => {
-                Some(Header { shape: Shape::TimeName, speaker: None, time, end: None, text: rest })
+                Some(Header { shape: Shape::TimeName, speaker: None, time, end, text: rest })
             }
             None => None,
         };

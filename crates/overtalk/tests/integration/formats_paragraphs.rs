@@ -2009,3 +2009,46 @@ fn bracketed_labels_after_or_before_the_time() {
         ])
     );
 }
+
+/// Two more places of the time: a range of full clocks without brackets before the name alone
+/// (`00:00:05 - 00:00:12 Ana Ruiz`, the words below), and the time in parentheses before a
+/// name and a colon (`(00:00:05) Ana Ruiz: …`). Read before: the range's end and the name were
+/// words of `unknown`, and the name in parentheses' line words of the speaker above. Rev's
+/// continuation (`(01:10:19):`) keeps the speaker above, and a range of hours and minutes in
+/// the words stays words.
+#[test]
+fn bare_ranges_and_times_in_parentheses_before_the_name() {
+    let ranges = "00:00:05 - 00:00:12 Ana Ruiz\nHello and welcome to the show.\n\n\
+                  00:00:12 - 00:00:15 Bo Lind\nThanks for having me, Ana.\n\n\
+                  00:00:15 - 00:00:18 Ana Ruiz\nLet us begin.\n";
+    let exact = |name: &str, start: i64, end: i64, text: &str| {
+        (name.to_owned(), start, end, false, text.to_owned())
+    };
+    assert_eq!(
+        tracks(one(&read(ranges).corpus)),
+        vec![
+            exact("Ana Ruiz", 5 * S, 12 * S, "Hello and welcome to the show."),
+            exact("Bo Lind", 12 * S, 15 * S, "Thanks for having me, Ana."),
+            exact("Ana Ruiz", 15 * S, 18 * S, "Let us begin."),
+        ]
+    );
+    let parens = "(00:00:05) Ana Ruiz: Hello and welcome to the show.\n\
+                  (00:00:12) Bo Lind: Thanks for having me, Ana.\n(00:00:15): And we begin.\n";
+    assert_eq!(
+        said_by(&read(parens)),
+        pairs(&[
+            ("Ana Ruiz", "Hello and welcome to the show."),
+            ("Bo Lind", "Thanks for having me, Ana."),
+            ("Bo Lind", "And we begin."),
+        ])
+    );
+    let words = "00:00:05 Ana Ruiz: We met from 10:30 - 11:00 that day.\n\
+                 10:30 - 11:00 was the time.\n00:00:12 Bo Lind: Right.\n";
+    assert_eq!(
+        said_by(&read(words)),
+        pairs(&[
+            ("Ana Ruiz", "We met from 10:30 - 11:00 that day.\n10:30 - 11:00 was the time."),
+            ("Bo Lind", "Right."),
+        ])
+    );
+}
