@@ -120,9 +120,9 @@
 //! (`press_question`), a committee's `Q12 Chair:` numbers taken off, headings in capitals and
 //! Hansard's column marks skipped. Lines of `Label: words` whose labels mostly come once
 //! and whose words read as items (`Budget: we review the numbers for Q3`) are an agenda or
-//! notes, not turns: an error naming the labels (`agenda_items`). Times too few to place the turns (a stray time stamp; the
-//! Australian Hansard's time of day on a speech's first label only) are set aside with a
-//! warning (`late_times`). A Markdown rule closes the turn above it, as it closes a timed
+//! notes, not turns: an error naming the labels (`agenda_items`). Times too few to place the
+//! turns (a stray time stamp; the Australian Hansard's time of day on a speech's first label
+//! only) are set aside with a warning (`late_times`). A Markdown rule closes the turn above it, as it closes a timed
 //! paragraph: the lines under it up to the next turn (a clerk's certification at the end) are
 //! skipped with the markup.
 //!
