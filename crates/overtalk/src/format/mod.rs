@@ -1061,6 +1061,12 @@ pub fn detect(name: Option<&str>, text: &str, explicit: Option<Format>) -> Resul
         };
         return Err(Error::invalid(format!("{what}: no transcript or diarization to read")));
     }
+    if let Some((_, count, labels)) = paragraphs::agenda_items(text) {
+        return Err(Error::unsupported(format!(
+            "cannot tell the format from the file name or content, and no speaker turns found in it as text: {}; name it with --from",
+            paragraphs::agenda_reason(count, &labels)
+        )));
+    }
     Err(Error::unsupported(
         "cannot tell the format from the file name or content, and no speaker turns found in it as text (no times, no speakers' labels that come back); name it with --from",
     ))

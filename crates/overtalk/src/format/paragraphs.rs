@@ -14,8 +14,12 @@
 //! [00:01:02] Ana Ruiz: text            Descript, Trint, Temi: time in brackets, name, colon
 //! [00:01:02] text                      the same without a name
 //! [00:00 - 00:05] SPEAKER_00: text      diarize-and-transcribe tools: a time range (the end kept)
+//! [0.03s - 17.36s] [SPEAKER_00]: text   WhisperX-based tools: a range in seconds, a name in
+//! [SPEAKER_00]: [00:00:02.039] text       brackets after the time or before it
 //! [13:30](link) Ana Ruiz: text         a page's clickable time (a Markdown link), then as above
 //! 00:01:02 Ana Ruiz: text              time first, then name and colon
+//! (00:01:02) Ana Ruiz: text            the same, the time in parentheses
+//! 00:00:05 - 00:00:12 Ana Ruiz         a range of full clocks, the name (text below)
 //! 0:04                                 YouTube: the time alone on its line (text follows)
 //! (01:10:19):                          Rev: a paragraph that continues the speaker above
 //! Jon Krohn: 00:02:51                  Rev: name, colon, a bare time (text on the next lines)
@@ -25,6 +29,9 @@
 //! [Speaker 1] [00:00] text             a bracketed name, then the time
 //! 00:00:05 text                        Talk Python: a full H:MM:SS clock, then text
 //! 00:00:05<TAB>Ana Ruiz<TAB>text       meeting tools: time, name and words split by tabs
+//! * 00:00 ✅ : (Ana Ruiz) text          Tactiq: time, a highlight's mark, colon, (name)
+//! Ana Ruiz:                            podcast HTML transcripts as text: the name above
+//! 0:00                                   the time alone, the words below (`cited_names`)
 //! [Ana Ruiz] 19:09:47                  Zoom's saved captions: a bracketed name, a bare time
 //! 0:55 - Ana Ruiz (Company)            Fathom: time, dash, the name alone (text below)
 //! [00:01:02.02] - Speaker 1            Happy Scribe: time in brackets, dash, the name alone
@@ -34,7 +41,8 @@
 //! Bo Lind: text                          `**Ana Ruiz:** text`)
 //! ```
 //!
-//! A name is a few words with a letter; before a colon it is no label that opens a sentence
+//! A name is a few words with a letter (capitalised, or in a script without capitals: `田中：…`,
+//! the full-width colon a colon too); before a colon it is no label that opens a sentence
 //! (`Note:`, `Source:`), no phrase of three words or more in lower case (`Here is the plan:`)
 //! and no link (`see https://…`). A name after a dash is a capitalised name and nothing else
 //! on the line (`1:30 - we left` stays text). When the first line under a time alone is
@@ -110,9 +118,11 @@
 //! participant's label in square brackets
 //! (`[Int2]: …`; `bracketed_label`), a witness sworn in mixed case, over two lines or in a `Witness:` field, a press briefing's `Q` lines
 //! (`press_question`), a committee's `Q12 Chair:` numbers taken off, headings in capitals and
-//! Hansard's column marks skipped. Times too few to place the turns (a stray time stamp; the
-//! Australian Hansard's time of day on a speech's first label only) are set aside with a
-//! warning (`late_times`). A Markdown rule closes the turn above it, as it closes a timed
+//! Hansard's column marks skipped. Lines of `Label: words` whose labels mostly come once
+//! and whose words read as items (`Budget: we review the numbers for Q3`) are an agenda or
+//! notes, not turns: an error naming the labels (`agenda_items`). Times too few to place the
+//! turns (a stray time stamp; the Australian Hansard's time of day on a speech's first label
+//! only) are set aside with a warning (`late_times`). A Markdown rule closes the turn above it, as it closes a timed
 //! paragraph: the lines under it up to the next turn (a clerk's certification at the end) are
 //! skipped with the markup.
 //!
@@ -591,17 +601,49 @@ fn capitalised(name: &str) -> bool {
             return true;
         }
         // A word in parentheses (`(I-VT)`, `(Company)`) by its first letter.
-        w.trim_start_matches('(').starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+        w.trim_start_matches('(')
+            .starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit() || caseless(c))
             || NAME_PARTICLES.contains(&w)
     })
+}
+
+/// Whether `c` is a letter of a script without capitals (Chinese, Japanese, Korean, Arabic,
+/// Hebrew, Thai, Devanagari): a name written in one is capitalised as far as its script can
+/// say ([`capitalised`]), so that `田中: …` and `## 田中` name a speaker as `Tanaka: …` does.
+fn caseless(c: char) -> bool {
+    c.is_alphabetic() && !c.is_lowercase() && !c.is_uppercase()
+}
+
+/// Whether `c` is a letter of a script written without spaces between words (Chinese
+/// ideographs, Japanese kana, Thai): such words are counted by their letters
+/// ([`spoken_words`]).
+fn unspaced(c: char) -> bool {
+    matches!(c as u32,
+        0x0E00..=0x0E7F       // Thai
+        | 0x3040..=0x30FF     // Hiragana, Katakana
+        | 0x3400..=0x4DBF     // CJK Extension A
+        | 0x4E00..=0x9FFF     // CJK Unified Ideographs
+        | 0xF900..=0xFAFF     // CJK Compatibility Ideographs
+        | 0xFF66..=0xFF9F     // half-width Katakana
+        | 0x20000..=0x2FA1F) // CJK Extensions B and after
+}
+
+/// The words of a turn for the test of speech ([`speech_turns`]): the words split by spaces
+/// ([`word_count`](super::notes::word_count)), and in a script written without spaces one more
+/// for each two letters (`十年前です。` is about three words, not one), so that a Japanese or
+/// Chinese transcript is judged by its length as an English one is.
+fn spoken_words(said: &str) -> usize {
+    super::notes::word_count(said) + said.chars().filter(|&c| unspaced(c)).count() / 2
 }
 
 /// `(name, text)` from `name: text` when the part before the first colon is a name: not a
 /// label that opens a sentence (`Note:`), not a phrase of three words or more with words in
 /// lower case (`Here is the plan:`), not the scheme of a link (`see https://…`).
 fn name_colon(rest: &str) -> Option<(&str, &str)> {
-    let i = rest.find(':')?;
-    let (name, text) = (rest[..i].trim(), rest[i + 1..].trim());
+    // The full-width colon of Chinese and Japanese text (`田中：はい。`) is a colon too.
+    let i = rest.find([':', '：'])?;
+    let colon = rest[i..].chars().next().map_or(1, char::len_utf8);
+    let (name, text) = (rest[..i].trim(), rest[i + colon..].trim());
     // `1:30` inside text is not a name and a colon.
     if text.starts_with(|c: char| c.is_ascii_digit())
         && name.ends_with(|c: char| c.is_ascii_digit())
@@ -634,6 +676,10 @@ pub(crate) fn untimed_turns(text: &str) -> Option<(usize, String)> {
     let mut names: HashMap<String, usize> = HashMap::new();
     let mut first = None;
     let labels = Labels::of(text);
+    let colons_only = !(labels.period || labels.examination || labels.press);
+    if colons_only && agenda_items(text).is_some() {
+        return None;
+    }
     for (n, line) in text.lines().enumerate().take(2000) {
         let Some((name, said)) = untimed_turn_start(line.trim(), &labels) else { continue };
         if said.is_empty() {
@@ -644,6 +690,74 @@ pub(crate) fn untimed_turns(text: &str) -> Option<(usize, String)> {
     }
     let turns: usize = names.values().sum();
     (turns >= 3 && names.len() >= 2 && names.values().any(|&k| k >= 2)).then_some(first).flatten()
+}
+
+/// Where `text` is an agenda or notes whose items open with a label, not a transcript: lines
+/// of `Label: words` (`Budget: we review the numbers for Q3`, `Hiring: open roles`), with or
+/// without lines of description between them. A speaker's label comes back; an item's does
+/// not. Lines that open with a capitalised label ([`name_colon`], [`capitalised`]) and words,
+/// at least three, and either
+///
+/// - no label comes twice, or
+/// - most of those lines have a label that comes once, and half of them or more read as an
+///   item's words, not a speaker's: they start in lower case (`we review…`) or are a title
+///   (no sentence's end, twelve words or fewer; [`sentence_line`]).
+///
+/// Read as turns, a label that came back made the items speakers (`Budget` and `Hiring`, one of
+/// them twice); a transcript whose guests speak once each keeps the host's label coming back
+/// and its guests' answers as sentences. Fields of a mail or a request ([`FIELD_NAMES`]) are
+/// none. The first such line (1-based), how many, and the first labels, for an error that says
+/// why.
+pub(crate) fn agenda_items(text: &str) -> Option<(usize, usize, Vec<&str>)> {
+    let mut items: Vec<(usize, &str, &str)> = Vec::new();
+    for (k, line) in text.lines().enumerate().take(LATE_TIMES_LINES) {
+        let t = line.trim().trim_start_matches('\u{feff}');
+        if is_markup(t) || header(&unmark(t)).is_some() {
+            continue;
+        }
+        let labelled = name_colon(t).filter(|(name, said)| {
+            capitalised(name) && name.starts_with(char::is_alphabetic) && !said.is_empty()
+        });
+        if let Some((name, said)) = labelled {
+            items.push((k + 1, name, said));
+        }
+    }
+    // A name with its parts in parentheses is the name without them, as [`untimed_turns`]
+    // counts it (Hansard's `Mr John Smith (Brighton, Kemptown) (Lab)`, then `Mr John Smith`).
+    let bare: Vec<String> =
+        items.iter().map(|(_, name, _)| without_parenthesised(name).trim().to_owned()).collect();
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for name in &bare {
+        *counts.entry(name.as_str()).or_default() += 1;
+    }
+    // A mail's or a request's header (`From:`, `Subject:`, `Host:`) is no agenda: the generic
+    // refusal says enough.
+    if bare.iter().any(|name| FIELD_NAMES.contains(&name.to_lowercase().as_str())) {
+        return None;
+    }
+    let once = bare.iter().filter(|name| counts[name.as_str()] == 1).count();
+    let worded = items
+        .iter()
+        .filter(|(_, _, said)| said.starts_with(char::is_lowercase) || !sentence_line(said))
+        .count();
+    let agenda = items.len() >= 3
+        && (once == items.len() || (2 * once > items.len() && 2 * worded >= items.len()));
+    agenda.then(|| {
+        let mut labels: Vec<&str> = Vec::new();
+        for &(_, name, _) in &items {
+            if labels.len() < 3 && !labels.contains(&name) {
+                labels.push(name);
+            }
+        }
+        (items[0].0, items.len(), labels)
+    })
+}
+
+/// Why a text of `Label: words` lines is no transcript ([`agenda_items`]), for an error.
+pub(crate) fn agenda_reason(count: usize, labels: &[&str]) -> String {
+    let shown: Vec<String> = labels.iter().map(|l| format!("`{l}:`")).collect();
+    let more = if count > labels.len() { ", …" } else { "" };
+    format!("the {count} lines that open with a label ({}{more}) are the items of an agenda or notes, not speakers' turns (most labels come once, where a speaker's comes back, and the words after them read as items)", shown.join(", "))
 }
 
 /// Keys of headers, fields and change logs (`From:`, `Host:`, `Added:`): a text of them is no
@@ -715,12 +829,16 @@ pub(crate) fn speech_turns(text: &str) -> bool {
             return false;
         }
         turns += 1;
-        words += super::notes::word_count(said);
+        words += spoken_words(said);
         let tail = crate::analysis::rules::sentence_tail(said);
-        ended += usize::from(tail.ends_with(['.', '?', '!', '-', '–', '—', '…']));
+        ended += usize::from(tail.ends_with(SENTENCE_ENDS));
     }
     untimed_turns(text).is_some() && 2 * words >= 5 * turns && 3 * ended >= turns
 }
+
+/// The marks a turn that ends as a sentence, or cut off, ends with ([`speech_turns`]), the
+/// full-width forms of Chinese and Japanese text among them (`。`, `？`, `！`).
+const SENTENCE_ENDS: &[char] = &['.', '?', '!', '-', '–', '—', '…', '。', '？', '！', '．'];
 
 /// The name in `- Name` or `- Name (Company)`, the whole rest of a header line after its time
 /// (Fathom `0:55 - Marcus Dallacqua (SuiteCentric)`, Happy Scribe `[00:01:02.02] - Speaker 1`):
@@ -762,8 +880,25 @@ fn enclosed_range(s: &str) -> Option<(Time, Time, &str)> {
     let (range, rest) = (&inner[..close], &inner[close + 1..]);
     let (from, to) =
         ["-->", "->", "→", " to ", "–", "—", "-"].iter().find_map(|sep| range.split_once(sep))?;
-    let (start, end) = (clock(from.trim())?, clock(to.trim())?);
+    let time = |t: &str| clock(t).or_else(|| seconds(t));
+    let (start, end) = (time(from.trim())?, time(to.trim())?);
     (end >= start).then_some((start, end, rest))
+}
+
+/// A time in seconds with its unit (`17.36s`, `5s`), as transcription scripts print a
+/// segment's range (`[0.03s - 17.36s] [SPEAKER_00]: …`); only in a range ([`enclosed_range`]).
+fn seconds(t: &str) -> Option<Time> {
+    let number = t.strip_suffix('s')?;
+    let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
+    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || whole.len() > 9 || frac.len() > 6 || !digits(whole) || !digits(frac) {
+        return None;
+    }
+    let mut us = whole.parse::<i64>().ok()? * MICROS_PER_SECOND;
+    if !frac.is_empty() {
+        us += frac.parse::<i64>().ok()? * 10i64.pow(6 - frac.len() as u32);
+    }
+    (us <= MAX_MICROS).then(|| Time::from_micros(us))
 }
 
 /// A time range that opens a line without brackets (`09:00–09:30 Welcome`, `09:30 - 10:15
@@ -928,6 +1063,11 @@ fn header(line: &str) -> Option<Header<'_>> {
             });
         }
         let rest = rest.trim().trim_start_matches(['-', '–', '—']).trim();
+        // `[00:00:05] [SPEAKER_00]: text`: the label in brackets, as WhisperX's diarized
+        // segments are printed.
+        if let Some((name, text)) = bracketed_label(rest) {
+            return Some(Header { shape: Shape::Bracket, speaker: Some(name), time, end, text });
+        }
         return Some(match name_colon(rest) {
             Some((name, text)) => {
                 Header { shape: Shape::Bracket, speaker: Some(name), time, end, text }
@@ -945,7 +1085,12 @@ fn header(line: &str) -> Option<Header<'_>> {
             let first = after.split_whitespace().next()?;
             Some((clock(first)?, &after[first.len()..]))
         };
-        let (time, text) = enclosed_time(after).or_else(bare)?;
+        // `[SPEAKER_00]: [00:00:02.039] text`: a colon, then the time in brackets (a bare time
+        // after a label's colon is words, `[Int2]: 10:30 is when…`).
+        let (time, text) = match after.strip_prefix(':') {
+            Some(said) => enclosed_time(said.trim_start())?,
+            None => enclosed_time(after).or_else(bare)?,
+        };
         let text = text.trim_start();
         let text = text.strip_prefix(':').unwrap_or(text).trim();
         return is_name(name).then_some(Header {
@@ -959,52 +1104,70 @@ fn header(line: &str) -> Option<Header<'_>> {
     // `(01:10:19):` — Rev's header of a paragraph that continues the speaker above.
     if let Some((time, rest)) = enclosed_time(l) {
         let rest = rest.trim_start();
+        // `(00:00:05) Ana Ruiz: text`: the time in parentheses, then a name and a colon, as
+        // `[00:00:05] Ana Ruiz: text` (Rev's continuation has its colon right after the time).
+        let named = (!rest.starts_with(':')).then(|| name_colon(rest)).flatten();
+        if let Some((name, text)) = named.filter(|(name, _)| capitalised(name)) {
+            return Some(Header {
+                shape: Shape::Bracket,
+                speaker: Some(name),
+                time,
+                end: None,
+                text,
+            });
+        }
         let text = rest.strip_prefix(':').unwrap_or(rest).trim();
         return Some(Header { shape: Shape::Rev, speaker: None, time, end: None, text });
     }
     // `0:04` alone, `00:01:02 Name: text`, or `00:01:02 text` (a full `H:MM:SS` clock).
     let first = l.split_whitespace().next().unwrap_or("");
-    if let Some(time) = clock(first) {
-        if let Some(name) = dash_name(&l[first.len()..]) {
+    // `00:00:05 - 00:00:12 Ana Ruiz`: a bare range of two full clocks (an agenda's `09:00 -
+    // 09:30` has none), the end kept as a bracketed range's is.
+    let ranged =
+        bare_range(l).filter(|(_, _, rest)| l[..l.len() - rest.len()].matches(':').count() >= 4);
+    let (timed, end, after) = match ranged {
+        Some((start, end, rest)) => (Some(start), Some(end), rest),
+        None => (clock(first), None, &l[first.len()..]),
+    };
+    if let Some(time) = timed {
+        if let Some(name) = dash_name(after) {
             return Some(Header {
                 shape: Shape::TimeName,
                 speaker: Some(name),
                 time,
-                end: None,
+                end,
                 text: "",
             });
         }
-        let rest = l[first.len()..].trim().trim_start_matches(['-', '–', '—', '|']).trim();
+        let rest = after.trim().trim_start_matches(['-', '–', '—', '|']).trim();
         // `00:00:05<TAB>Ana Ruiz<TAB>text`: fields split by tabs, as meeting tools export a
         // transcript, the name a capitalised name alone in its field.
-        let tabbed = l[first.len()..].starts_with('\t').then(|| rest.split_once('\t')).flatten();
+        let tabbed = after.starts_with('\t').then(|| rest.split_once('\t')).flatten();
         if let Some((name, text)) = tabbed.map(|(n, t)| (n.trim(), t.trim())) {
             if is_name(name) && capitalised(name) && !name.contains(':') && !text.is_empty() {
                 return Some(Header {
                     shape: Shape::TimeName,
                     speaker: Some(name),
                     time,
-                    end: None,
+                    end,
                     text,
                 });
             }
         }
+        // `00:00 ✅ : (Jane Doe) text`: Tactiq's line, the name in parentheses after a mark.
+        if let Some((name, text)) = marked_name(rest) {
+            return Some(Header { shape: Shape::TimeName, speaker: Some(name), time, end, text });
+        }
         if rest.is_empty() {
-            return Some(Header {
-                shape: Shape::TimeOnly,
-                speaker: None,
-                time,
-                end: None,
-                text: "",
-            });
+            return Some(Header { shape: Shape::TimeOnly, speaker: None, time, end, text: "" });
         }
         return match name_colon(rest) {
             Some((name, text)) => {
-                Some(Header { shape: Shape::TimeName, speaker: Some(name), time, end: None, text })
+                Some(Header { shape: Shape::TimeName, speaker: Some(name), time, end, text })
             }
             // `10:30 is when we meet` stays text: only an hours clock starts nameless text.
             None if first.matches(':').count() == 2 => {
-                Some(Header { shape: Shape::TimeName, speaker: None, time, end: None, text: rest })
+                Some(Header { shape: Shape::TimeName, speaker: None, time, end, text: rest })
             }
             None => None,
         };
@@ -1050,6 +1213,27 @@ fn header(line: &str) -> Option<Header<'_>> {
     }
     Some(Header { shape: Shape::NameTime, speaker: Some(name), time, end: None, text: "" })
 }
+
+/// The name and words after a header's time in Tactiq's lines (`* 00:00 ✅ : (Jane Doe) Good
+/// morning.`): a mark of symbols or none (the highlight Tactiq sets on a line, `✅`, `💡`,
+/// `✓`), a colon, the name in parentheses ([`is_name`], in any case: Tactiq writes the name as
+/// the meeting shows it, `(rachel xie)`), then the words. Read as a time and text, each line
+/// was one speaker's words, its name in them; the mark holds no letter or digit, so
+/// `10:30 Note: (see below)` stays text.
+fn marked_name(rest: &str) -> Option<(&str, &str)> {
+    let (mark, after) = rest.split_once(':')?;
+    let plain_mark = mark.chars().count() <= MAX_MARK_CHARS
+        && mark.chars().all(|c| !(c.is_alphanumeric() || "()[]{}<>\"'".contains(c)));
+    let inner = after.trim_start().strip_prefix('(')?;
+    let close = inner.char_indices().take(MAX_NAME_CHARS + 1).find(|&(_, c)| c == ')')?.0;
+    let name = inner[..close].trim();
+    let named = is_name(name) && !name.contains([':', '(']);
+    (plain_mark && named).then(|| (name, inner[close + 1..].trim()))
+}
+
+/// Longest mark before the colon of a Tactiq line ([`marked_name`]), in characters: a few
+/// emoji, each with its variation selector.
+const MAX_MARK_CHARS: usize = 8;
 
 /// A paragraph header whose time is no clock time (`[00:01:60] Bob: …`, `Bob (00:0:60):`,
 /// `[00:00.07.]`: digits, a colon, two separators or more): the time as written, its column (1-based, in the trimmed line), and the
@@ -1438,6 +1622,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // Lower-case labels alone on their line (`interviewer`, the words below): `name: words`.
     let alone = lower_alone_labels(text);
     let text = alone.as_deref().unwrap_or(text);
+    // `Name:` on the line above a time alone (podcast HTML transcripts as text): a header.
+    let cited = cited_names(text);
+    let text = cited.as_deref().unwrap_or(text);
     if let Some((line, count)) = schedule(text) {
         return Err(ctx.error(
             line,
@@ -1731,12 +1918,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             "no paragraph has text under its header (a list of times and titles, such as a video's chapters, is no transcript)",
         ));
     } else if any_text {
+        let agenda = agenda_items(text);
         return Err(ctx.error(
-            skipped.map_or(1, |s| s.0),
+            agenda.as_ref().map_or(skipped.map_or(1, |s| s.0), |a| a.0),
             1,
-            match section_headings(text) {
-                Some(names) => format!("no speaker turns found: no paragraph with a start time, and the repeated headings ({}) read as sections, not speakers (lists, tables or code under them, or headings that name sections, such as `Introduction` or `Method`, over words not spoken)", names.join(", ")),
-                None => "no speaker turns found: no paragraph with a start time (expected a header such as `Name (00:01:02):`, `Name: (01:02)`, `Speaker 1  0:04`, `[00:01:02] Name: text` or a time on its own line; or speakers' labels without times, `Name: text`, by two names or more, one of them twice)".to_owned(),
+            match (&agenda, section_headings(text)) {
+                (Some((_, count, labels)), _) => {
+                    format!("no speaker turns found: {}", agenda_reason(*count, labels))
+                }
+                (None, Some(names)) => format!("no speaker turns found: no paragraph with a start time, and the repeated headings ({}) read as sections, not speakers (lists, tables or code under them, or headings that name sections, such as `Introduction` or `Method`, over words not spoken)", names.join(", ")),
+                (None, None) => "no speaker turns found: no paragraph with a start time (expected a header such as `Name (00:01:02):`, `Name: (01:02)`, `Speaker 1  0:04`, `[00:01:02] Name: text` or a time on its own line; or speakers' labels without times, `Name: text`, by two names or more, one of them twice)".to_owned(),
             },
         ));
     } else {
@@ -3284,6 +3475,55 @@ fn lower_alone_labels(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// The text of a transcript that names each paragraph's speaker on the line above its time,
+/// as the podcast namespace's HTML transcripts (Buzzsprout's, `<cite>Kevin:</cite>`,
+/// `<time>0:00</time>`, `<p>…</p>`) read as text: each `Name:` alone on its line joined to
+/// the time alone on the next line with words (`0:00 Kevin:`, a header of that speaker), the
+/// name's line left blank so line numbers stay the file's.
+///
+/// ```text
+/// Kevin:                    (blank)
+/// 0:00                   -> 0:00 Kevin:
+/// We have an update…        We have an update…
+/// Alban :                   (blank)
+/// 0:09                   -> 0:09 Alban:
+/// ```
+///
+/// A label is a capitalised name ([`name_colon`], [`capitalised`]) and a colon, nothing after
+/// it (a space before the colon, `Alban :`, as the spec's example writes it); the time is a
+/// time alone ([`Shape::TimeOnly`]). `None` unless two such pairs or more: read as they were,
+/// every paragraph was `unknown`'s and each name words of the paragraph above.
+fn cited_names(text: &str) -> Option<String> {
+    let lines: Vec<(&str, &str)> = split_lines(text).take(MAX_REWRITE_LINES + 1).collect();
+    if lines.len() > MAX_REWRITE_LINES {
+        return None;
+    }
+    let cited = |k: usize| {
+        let (label, _) = lines[k];
+        let (time_line, _) = *lines.get(k + 1)?;
+        header(time_line).filter(|h| h.shape == Shape::TimeOnly)?;
+        let (name, said) = name_colon(label.trim())?;
+        let named = said.is_empty() && label.trim_end().ends_with([':', '：']) && capitalised(name);
+        named.then(|| (name, time_line.trim()))
+    };
+    let mut joined: HashMap<usize, String> = HashMap::new();
+    for k in 0..lines.len() {
+        if let Some((name, time)) = cited(k) {
+            joined.insert(k, String::new());
+            joined.insert(k + 1, format!("{time} {name}:"));
+        }
+    }
+    if joined.len() < 4 {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    for (k, (line, ending)) in lines.iter().enumerate() {
+        out.push_str(joined.get(&k).map_or(*line, String::as_str));
+        out.push_str(ending);
+    }
+    Some(out)
+}
+
 /// The name a Markdown heading holds when it is a name alone (`### Interviewer`, `## Ana
 /// Ruiz`: [`bare_name`]), or `None`.
 fn heading_name(t: &str) -> Option<&str> {
@@ -3418,6 +3658,21 @@ const SECTION_WORDS: &[&str] = &[
     "afternoon",
     "evening",
     "night",
+    // A comparison's or an assessment's sides (`## Pros`, `## Cons` over each option).
+    "pros",
+    "cons",
+    "advantages",
+    "disadvantages",
+    "benefits",
+    "drawbacks",
+    "strengths",
+    "weaknesses",
+    "opportunities",
+    "threats",
+    "risks",
+    "limitations",
+    "before",
+    "after",
 ];
 
 /// Words that open a numbered section's heading (`Chapter 2`, `Part II`, `Step 3`).

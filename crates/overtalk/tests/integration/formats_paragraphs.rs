@@ -1678,8 +1678,8 @@ fn interviews_under_name_headings_in_any_language() {
             want.into_iter().map(|(n, t)| (n.to_owned(), t.to_owned())).collect();
         assert_eq!(said, want, "{text}");
     }
-    // Detected by the content where words are split by spaces (not yet Japanese's).
-    for text in [greek, german] {
+    // Detected by the content, Japanese too (its words counted by their letters).
+    for text in [japanese, greek, german] {
         assert_eq!(detect(Some("interview.md"), text, None).unwrap(), Format::Paragraphs);
     }
 }
@@ -1736,5 +1736,319 @@ fn coarse_time_ranges_of_speech_are_no_schedule() {
             turn("Bo", 5 * S, 10 * S, "Hi Ana, how are you"),
             turn("Cy", 10 * S, 20 * S, "Fine thanks"),
         ]
+    );
+}
+
+/// The words of every paragraph of a recording read from `text` as `format`, with speakers.
+fn said_by(out: &overtalk::format::ReadOutput) -> Vec<(String, String)> {
+    let (_, t) = out.corpus.iter().next().unwrap();
+    if t.is_untimed() {
+        return t
+            .untimed()
+            .iter()
+            .map(|u| {
+                let name = t.annotation().speaker_name(u.speaker).to_owned();
+                (name, u.content.display_text().to_string())
+            })
+            .collect();
+    }
+    tracks(t).into_iter().map(|(name, _, _, _, text)| (name, text)).collect()
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter().map(|&(a, b)| (a.to_owned(), b.to_owned())).collect()
+}
+
+/// Tactiq's export of a Google Meet call: each line a bullet, the time, the mark of a
+/// highlight (`✅`, `💡`, `✓`), a colon and the speaker's name in parentheses as the meeting
+/// shows it (`(bo lind)`). Read before: no header at all ("no speaker turns found"); now a
+/// paragraph a line, words that run on kept, a line without words skipped. Tactiq's later
+/// export (`00:00 Ana Ruiz: …` under its head) reads as before; a label with letters before
+/// the colon, or parentheses without the colon, stays words.
+#[test]
+fn tactiq_lines_with_a_mark_and_the_name_in_parentheses() {
+    let out = fixture("tactiq_marks.txt");
+    let (_, t) = out.corpus.iter().next().unwrap();
+    assert_eq!(
+        tracks(t),
+        vec![
+            tr("Ana Ruiz", 0, 3_500_000, "Good morning, thanks for joining so early."),
+            tr("bo lind", 4 * S, 7_500_000, "Morning. Shall we start with the budget?"),
+            tr(
+                "Ana Ruiz",
+                9 * S,
+                16 * S,
+                "Yes. The numbers came in on Friday,\nand they look better than we feared."
+            ),
+            tr("bo lind", 17 * S, 18_500_000, "Good to hear."),
+            tr("Ana Ruiz", 21 * S, 24 * S, "Then let's move on to hiring."),
+        ]
+    );
+    let warnings: Vec<String> = out.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings.iter().any(|w| w.contains("3 line(s) of text before the first timestamped paragraph skipped")),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings.iter().any(|w| w.contains("1 header(s) with no text under them skipped")),
+        "{warnings:?}"
+    );
+    let later = "Transcript delivered by Tactiq.io - get it for your Google Meet today!\n\n\
+                 27 Jan 2026 | Weekly sync\nAttendees: Ana Ruiz, Bo Lind\n\nTranscript\n\
+                 00:00 Ana Ruiz: Hello, everyone.\n00:15 Bo Lind: Hi Ana.\n";
+    assert_eq!(
+        said_by(&read(later)),
+        pairs(&[("Ana Ruiz", "Hello, everyone."), ("Bo Lind", "Hi Ana.")])
+    );
+    let near = "00:00 Ana: Hello there.\n00:05 Note: (see below) we left early.\n\
+                00:09 ✅ (Bo) no colon here.\n00:12 Bo: Fine.\n";
+    assert_eq!(
+        said_by(&read(near)),
+        pairs(&[
+            ("Ana", "Hello there.\n00:05 Note: (see below) we left early.\n00:09 ✅ (Bo) no colon here."),
+            ("Bo", "Fine."),
+        ])
+    );
+}
+
+/// An agenda or notes whose items open with a label and a description (`Budget: we review the
+/// numbers for Q3.`), one label twice and a line of description between two items: read
+/// before as the turns of speakers named `Budget`, `Hiring`, `Welcome`…; now refused, naming
+/// the labels, by detection and by the reader. Items that each come once got the generic
+/// error; now the same one. Transcripts whose guests speak once each, or whose words after
+/// the labels start in lower case, still read.
+#[test]
+fn agendas_of_labelled_items_are_no_transcript() {
+    let path = overtalk_testkit::fixtures().join("paragraphs").join("agenda_labels.txt");
+    let why = "no speaker turns found: the 5 lines that open with a label (`Welcome:`, `Budget:`, `Hiring:`, …) are the items of an agenda or notes, not speakers' turns (most labels come once, where a speaker's comes back, and the words after them read as items)";
+    let e = read_path(&path, None, &ReadOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("agenda_labels.txt"), "{e}");
+    assert!(
+        e.contains(&format!("cannot tell the format from the file name or content, and no speaker turns found in it as text: {}", &why["no speaker turns found: ".len()..])),
+        "{e}"
+    );
+    let e = read_path(&path, Some(Format::Paragraphs), &ReadOptions::default()).unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(3), Some(1)));
+    assert!(e.to_string().ends_with(why), "{e}");
+    let once =
+        "Agenda\n\nBudget: review of Q3\nThe finance team presents the quarterly figures.\n\n\
+                Hiring: open roles\nWe have two open positions.\n\nRoadmap: next year\n";
+    let e = read_str(once, Format::Paragraphs, &ReadOptions::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 3, column 1: paragraphs: no speaker turns found: the 3 lines that open with a label (`Budget:`, `Hiring:`, `Roadmap:`) are the items of an agenda or notes, not speakers' turns (most labels come once, where a speaker's comes back, and the words after them read as items)"
+    );
+    let panel =
+        "Moderator: Welcome to the panel. Ana, what do you think?\nAna: I think it works well.\n\
+                 Moderator: And you, Bo?\nBo: It is too early to say.\nModerator: Cy and Di?\n\
+                 Cy: I agree with Ana.\nDi: So do I.\n";
+    assert_eq!(detect(Some("panel.txt"), panel, None).unwrap(), Format::Paragraphs);
+    let said = said_by(&read_str(panel, Format::Paragraphs, &ReadOptions::default()).unwrap());
+    let names: Vec<&str> = said.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["Moderator", "Ana", "Moderator", "Bo", "Moderator", "Cy", "Di"]);
+    let lower = "Ana: yeah so we left early.\nBo: right, and then?\nAna: and then it rained.\n\
+                 Bo: oh no.\n";
+    let said = said_by(&read_str(lower, Format::Paragraphs, &ReadOptions::default()).unwrap());
+    assert_eq!(said.len(), 4);
+}
+
+/// A comparison in Markdown whose `## Pros` and `## Cons` headings come back over prose: read
+/// before as two speakers, `Pros` and `Cons`; now no transcript, the headings named as
+/// sections. Names over prose that are no section's still read as speakers.
+#[test]
+fn pros_and_cons_headings_are_no_speakers() {
+    let path = overtalk_testkit::fixtures().join("paragraphs").join("pros_cons.md");
+    let e = read_path(&path, None, &ReadOptions::default()).unwrap_err().to_string();
+    assert!(
+        e.contains("cannot tell the format from the file name or content, and no speaker turns found in it as text"),
+        "{e}"
+    );
+    let e = read_path(&path, Some(Format::Paragraphs), &ReadOptions::default()).unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(5), Some(1)));
+    assert!(
+        e.to_string().ends_with("no speaker turns found: no paragraph with a start time, and the repeated headings (Pros, Cons) read as sections, not speakers (lists, tables or code under them, or headings that name sections, such as `Introduction` or `Method`, over words not spoken)"),
+        "{e}"
+    );
+    let hosts =
+        "## Host\n\nIt is fast and well documented.\n\n## Guest\n\nIt needs a lot of memory.\n\n\
+                 ## Host\n\nThe second option is cheaper.\n\n## Guest\n\nIt is slower.\n";
+    let said = said_by(&read_str(hosts, Format::Paragraphs, &ReadOptions::default()).unwrap());
+    let names: Vec<&str> = said.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["Host", "Guest", "Host", "Guest"]);
+}
+
+/// Japanese minutes: section headings, the speakers' labels with the full-width colon
+/// (`田中：…`) and once the ASCII one, words without spaces; and an interview whose names are
+/// headings in Japanese script. Read before only with `--from paragraphs`, or not at all (a
+/// name in a script without capitals was no name); now found from the content and read.
+/// Japanese text that is no transcript is still refused.
+#[test]
+fn japanese_transcripts_are_found_and_read() {
+    let (turns, warnings) = untimed_turns(&fixture("japanese_meeting.md"));
+    assert_eq!(
+        turns,
+        turns_of(&[("田中", 5), ("鈴木", 6), ("田中", 7), ("鈴木", 11), ("田中", 12)])
+    );
+    assert!(warnings.iter().any(|w| w.contains("5 utterance(s) by 2 speaker(s)")), "{warnings:?}");
+    let headings =
+        "## 田中\n\nいつ始めましたか？\n\n## 佐藤\n\n十年前です。父の店を継ぎました。\n\n\
+                    ## 田中\n\nなぜですか？\n\n## 佐藤\n\n家族のためです。\n";
+    assert_eq!(detect(Some("interview.md"), headings, None).unwrap(), Format::Paragraphs);
+    let out = read_str(headings, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    assert_eq!(
+        said_by(&out),
+        pairs(&[
+            ("田中", "いつ始めましたか？"),
+            ("佐藤", "十年前です。父の店を継ぎました。"),
+            ("田中", "なぜですか？"),
+            ("佐藤", "家族のためです。"),
+        ])
+    );
+    let note = "注意：この資料は社外秘です。\n本文はここから始まります。\n";
+    assert!(detect(Some("note.txt"), note, None).is_err());
+    let fields = "会议纪要\n\n主题：预算\n时间：周一上午\n地点：三号会议室\n";
+    let e = read_str(fields, Format::Paragraphs, &ReadOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("no speaker turns found"), "{e}");
+}
+
+/// The podcast namespace's HTML transcript (Buzzsprout's) read as text: the speaker's name
+/// and a colon on a line (`<cite>Kevin:</cite>`, once `Alban :` with a space), the time alone
+/// below (`<time>`), the words below that (`<p>`). Read before: every paragraph `unknown`'s,
+/// each name words of the paragraph above. A name above a time once (a title, `Agenda:`) is no
+/// such transcript, and Google Meet's time alone above `Name: text` lines reads as before.
+#[test]
+fn podcast_html_transcripts_name_the_speaker_above_the_time() {
+    let text = "Kevin:\n0:00\nWe have an update planned for these videos.\n\
+                Alban :\n0:09\nYou're triggering Tom right now.\nKevin:\n0:15\nWell, it is a cool feature.\n";
+    assert_eq!(detect(Some("episode.txt"), text, None).unwrap(), Format::Paragraphs);
+    let out = read_str(text, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    assert_eq!(
+        tracks(one(&out.corpus)),
+        vec![
+            tr("Kevin", 0, 4 * S, "We have an update planned for these videos."),
+            tr("Alban", 9 * S, 11_500_000, "You're triggering Tom right now."),
+            tr("Kevin", 15 * S, 18 * S, "Well, it is a cool feature."),
+        ]
+    );
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let once = "Agenda:\n0:00\nWe begin with the news.\n0:30\nThen the weather.\n";
+    let out = read_str(once, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    let names: Vec<String> = tracks(one(&out.corpus)).into_iter().map(|t| t.0).collect();
+    assert_eq!(names, ["unknown", "unknown"]);
+    let meet =
+        "00:00:00\nAna Ruiz: Hello there.\nBo Lind: Hi Ana.\n00:01:00\nAna Ruiz: Shall we start?\n";
+    let said = said_by(&read(meet));
+    assert_eq!(
+        said,
+        pairs(&[
+            ("Ana Ruiz", "Hello there."),
+            ("Bo Lind", "Hi Ana."),
+            ("Ana Ruiz", "Shall we start?")
+        ])
+    );
+}
+
+/// Diarized segments as WhisperX-based tools print them: the speaker's label in square
+/// brackets after the time or the range (`[00:00:05] [SPEAKER_00]: …`, `[00:00:02.039 →
+/// 00:00:17.412] [SPEAKER_01]: …`, a range in seconds, `[0.03s - 17.36s]`), or before the
+/// time (`[SPEAKER_00]: [00:00:02.039] …`). Read before: every paragraph `unknown`'s with the
+/// label in its words, the ranges in seconds no header, and the label before the time an
+/// untimed turn with the time in its words. A note in brackets (`[Music]`) is no label, and a
+/// bare time after a label's colon stays words.
+#[test]
+fn bracketed_labels_after_or_before_the_time() {
+    let exact = |name: &str, start: i64, end: i64, text: &str| {
+        (name.to_owned(), start, end, false, text.to_owned())
+    };
+    let timed = "[00:00:01] [Music]\n[00:00:05] [SPEAKER_00]: Hello and welcome.\n\
+                 [00:00:09] [SPEAKER_01]: Thanks.\n";
+    assert_eq!(
+        tracks(one(&read(timed).corpus)),
+        vec![
+            tr("unknown", S, 1_500_000, "[Music]"),
+            tr("SPEAKER_00", 5 * S, 6_500_000, "Hello and welcome."),
+            tr("SPEAKER_01", 9 * S, 9_500_000, "Thanks."),
+        ]
+    );
+    let ranges = "[00:00:02.039 → 00:00:17.412] [SPEAKER_00]: Hello there.\n\
+                  [00:00:17.412 → 00:00:20.000] [SPEAKER_01]: Hi.\n";
+    assert_eq!(
+        tracks(one(&read(ranges).corpus)),
+        vec![
+            exact("SPEAKER_00", 2_039_000, 17_412_000, "Hello there."),
+            exact("SPEAKER_01", 17_412_000, 20 * S, "Hi."),
+        ]
+    );
+    let seconds =
+        "[0.03s - 17.36s] [SPEAKER_00]: Hello there.\n[17.36s - 20.5s] [SPEAKER_01]: Hi.\n";
+    assert_eq!(
+        tracks(one(&read(seconds).corpus)),
+        vec![
+            exact("SPEAKER_00", 30_000, 17_360_000, "Hello there."),
+            exact("SPEAKER_01", 17_360_000, 20_500_000, "Hi."),
+        ]
+    );
+    let before = "[SPEAKER_00]: [00:00:02.039] Hello there.\n[SPEAKER_01]: [00:00:05] Hi.\n";
+    assert_eq!(
+        tracks(one(&read(before).corpus)),
+        vec![
+            tr("SPEAKER_00", 2_039_000, 3_039_000, "Hello there."),
+            tr("SPEAKER_01", 5 * S, 5_500_000, "Hi.")
+        ]
+    );
+    let bare = "[Int1]: When did you start?\n[Int2]: 10:30 is when we met, I think.\n\
+                [Int1]: And then what happened?\n[Int2]: We talked for an hour.\n";
+    let out = read_str(bare, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    assert_eq!(
+        said_by(&out),
+        pairs(&[
+            ("Int1", "When did you start?"),
+            ("Int2", "10:30 is when we met, I think."),
+            ("Int1", "And then what happened?"),
+            ("Int2", "We talked for an hour."),
+        ])
+    );
+}
+
+/// Two more places of the time: a range of full clocks without brackets before the name alone
+/// (`00:00:05 - 00:00:12 Ana Ruiz`, the words below), and the time in parentheses before a
+/// name and a colon (`(00:00:05) Ana Ruiz: …`). Read before: the range's end and the name were
+/// words of `unknown`, and the name in parentheses' line words of the speaker above. Rev's
+/// continuation (`(01:10:19):`) keeps the speaker above, and a range of hours and minutes in
+/// the words stays words.
+#[test]
+fn bare_ranges_and_times_in_parentheses_before_the_name() {
+    let ranges = "00:00:05 - 00:00:12 Ana Ruiz\nHello and welcome to the show.\n\n\
+                  00:00:12 - 00:00:15 Bo Lind\nThanks for having me, Ana.\n\n\
+                  00:00:15 - 00:00:18 Ana Ruiz\nLet us begin.\n";
+    let exact = |name: &str, start: i64, end: i64, text: &str| {
+        (name.to_owned(), start, end, false, text.to_owned())
+    };
+    assert_eq!(
+        tracks(one(&read(ranges).corpus)),
+        vec![
+            exact("Ana Ruiz", 5 * S, 12 * S, "Hello and welcome to the show."),
+            exact("Bo Lind", 12 * S, 15 * S, "Thanks for having me, Ana."),
+            exact("Ana Ruiz", 15 * S, 18 * S, "Let us begin."),
+        ]
+    );
+    let parens = "(00:00:05) Ana Ruiz: Hello and welcome to the show.\n\
+                  (00:00:12) Bo Lind: Thanks for having me, Ana.\n(00:00:15): And we begin.\n";
+    assert_eq!(
+        said_by(&read(parens)),
+        pairs(&[
+            ("Ana Ruiz", "Hello and welcome to the show."),
+            ("Bo Lind", "Thanks for having me, Ana."),
+            ("Bo Lind", "And we begin."),
+        ])
+    );
+    let words = "00:00:05 Ana Ruiz: We met from 10:30 - 11:00 that day.\n\
+                 10:30 - 11:00 was the time.\n00:00:12 Bo Lind: Right.\n";
+    assert_eq!(
+        said_by(&read(words)),
+        pairs(&[
+            ("Ana Ruiz", "We met from 10:30 - 11:00 that day.\n10:30 - 11:00 was the time."),
+            ("Bo Lind", "Right."),
+        ])
     );
 }
