@@ -15,6 +15,7 @@ fuzz_target!(|data: &[u8]| {
             max_bytes: 1 << 20,
             max_channels: 8,
             strict: false,
+            ..DecodeOptions::default()
         },
         ..DetectOptions::default()
     };
