@@ -985,6 +985,18 @@ fn codecs() -> &'static CodecRegistry {
 /// an 86 KB file a 12-hour recording; 4 GHz makes every sample a nanosecond.
 const SAMPLE_RATES: std::ops::RangeInclusive<u32> = 1_000..=768_000;
 
+/// For the readers of files that hold one audio track (RF64, WAV read by the fallback): an
+/// [`DecodeOptions::audio_track`] past the first is an error, as the demuxer's readers give it.
+fn one_audio_track(options: &DecodeOptions) -> Result<()> {
+    match options.audio_track {
+        Some(i) if i > 0 => Err(Error::invalid(format!(
+            "audio track {} requested, but the recording has 1 audio track",
+            i + 1
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Refuses a declared sample rate outside [`SAMPLE_RATES`] as a corrupt header.
 pub(crate) fn check_rate(rate: u32) -> Result<()> {
     if SAMPLE_RATES.contains(&rate) {
@@ -1082,6 +1094,7 @@ impl Decoder {
             ));
         }
         if input.is_rf64() {
+            one_audio_track(options)?;
             return Decoder::rf64(&input, options);
         }
         let data_first = input.wav_data_before_fmt();
@@ -1146,9 +1159,11 @@ impl Decoder {
             // extensible header) or 8 (in a plain one); PCM of any channel count is read by the
             // WAV fallback instead.
             if let Some(d) = Decoder::wav_fallback(&input, options)? {
+                one_audio_track(options)?;
                 return Ok(d);
             }
             if let Some(d) = Decoder::wav_mpeg(&input, options)? {
+                one_audio_track(options)?;
                 return Ok(d);
             }
         }

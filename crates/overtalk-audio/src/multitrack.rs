@@ -579,9 +579,9 @@ impl fmt::Display for TrackWarning {
                 let names = vec!["NAME"; unread + 1].join(",");
                 write!(
                     f,
-                    "{}: it holds {} audio tracks and only its default one was read (a recorder \
-                     such as OBS writes one per microphone); `--audio-tracks {names}` reads each \
-                     as a speaker's own track",
+                    "{}: it holds {} audio tracks and only its default one was read; if each \
+                     holds one microphone (as OBS records them), `--audio-tracks {names}` reads \
+                     each as a speaker's own track",
                     path.display(),
                     unread + 1
                 )

@@ -60,6 +60,8 @@ impl Resampler16k {
         if rate == 0 {
             return Err(Error::resampling(ResamplingProblem::Rate, "a sample rate of 0 Hz"));
         }
+        // The filter block grows with the rate: a rate no recording has would take gigabytes.
+        crate::decode::check_rate(rate)?;
         let inner = if rate == ANALYSIS_RATE {
             None
         } else {

@@ -814,8 +814,8 @@ fn audio_tracks_of_one_file_are_speakers_of_their_own() {
             0,
             "SPEAKER show 1 1.008 3.248 <NA> <NA> show <NA> <NA>\n".to_owned(),
             "overtalk: warning: show.mkv: it holds 2 audio tracks and only its default one was \
-             read (a recorder such as OBS writes one per microphone); `--audio-tracks NAME,NAME` \
-             reads each as a speaker's own track\n"
+             read; if each holds one microphone (as OBS records them), `--audio-tracks \
+             NAME,NAME` reads each as a speaker's own track\n"
                 .to_owned()
         )
     );

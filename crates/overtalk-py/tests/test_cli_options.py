@@ -440,3 +440,7 @@ def test_audio_tracks_of_one_file_are_read_as_the_command_line_reads_them(tmp_pa
         overtalk.detect(show, audio_tracks=["A", "B"], num_speakers=2)
     with pytest.raises(ValueError, match="a list of names"):
         overtalk.detect(show, audio_tracks="Host")
+    with pytest.raises(ValueError, match="a name is empty"):
+        overtalk.detect(show, audio_tracks=["Host", " "])
+    with pytest.raises(ValueError, match="not columns of samples"):
+        overtalk.detect(np.zeros((16_000, 2), dtype=np.float32), sample_rate=16_000, audio_tracks=["A", "B"])

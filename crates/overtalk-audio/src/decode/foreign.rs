@@ -20,6 +20,10 @@ use super::mp4_edits::{be_u32, child, children};
 /// 12 of them): the containers symphonia has no reader for.
 pub fn foreign_container(head: &[u8]) -> Option<&'static str> {
     let at = |i: usize, sig: &[u8]| head.get(i..i + sig.len()) == Some(sig);
+    let byte = |i: usize| head.get(i).copied();
+    let le16 = |i: usize| Some(u16::from_le_bytes(head.get(i..i + 2)?.try_into().ok()?));
+    // Signatures that are ASCII are taken only with the binary header fields that follow
+    // them, so that a transcript whose first line begins "MAC JONES:" or "TTA1 …" is text.
     if at(0, b"#!AMR-WB\n") {
         Some("AMR-WB")
     } else if at(0, b"#!AMR\n") {
@@ -27,17 +31,20 @@ pub fn foreign_container(head: &[u8]) -> Option<&'static str> {
     } else if at(0, &[0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA]) {
         // The ASF header object's GUID.
         Some("Windows Media (ASF: WMA/WMV)")
-    } else if at(0, b".snd") && be_u32(head, 4).is_some_and(|offset| offset >= 24) {
+    } else if at(0, b".snd") && byte(4) == Some(0) && be_u32(head, 4).is_some_and(|o| o >= 24) {
+        // The header's length, big-endian: at least 24, far below 2^24.
         Some("Sun/NeXT AU")
-    } else if at(0, b".RMF") || at(0, b".ra\xfd") {
+    } else if (at(0, b".RMF") && byte(4) == Some(0)) || at(0, b".ra\xfd") {
         Some("RealMedia")
-    } else if at(0, b"MAC ") {
+    } else if at(0, b"MAC ") && le16(4).is_some_and(|v| (3800..=4200).contains(&v)) {
+        // The encoder's version, little-endian (3.80–4.20).
         Some("Monkey's Audio (APE)")
-    } else if at(0, b"wvpk") {
+    } else if at(0, b"wvpk") && byte(7) == Some(0) {
+        // The block's size, little-endian: never 16 MiB.
         Some("WavPack")
-    } else if at(0, b"TTA1") {
+    } else if at(0, b"TTA1") && matches!(le16(4), Some(1 | 2)) {
         Some("True Audio (TTA)")
-    } else if at(0, b"Creative Voi") {
+    } else if at(0, b"Creative Voice File\x1a") {
         Some("Creative Voice (VOC)")
     } else if at(0, b"MThd\0\0\0\x06") {
         Some("MIDI (notes, not a recording)")
@@ -180,6 +187,20 @@ mod tests {
         // What the decoder reads, text, and too little to tell.
         assert_eq!(foreign_container(b"RIFF\x24\0\0\0WAVEfmt "), None);
         assert_eq!(foreign_container(b"#!AMR"), None);
+        // Text that begins with an ASCII signature stays text.
+        for text in [
+            &b"MAC JONES: Hello there"[..],
+            b"TTA1 minutes of the meeting",
+            b"wvpk notes",
+            b".snd is a file name",
+            b".RMF archive",
+            b"Creative Voices podcast, episode 4",
+        ] {
+            assert_eq!(foreign_container(text), None, "{}", String::from_utf8_lossy(text));
+        }
+        assert_eq!(foreign_container(b"MAC \x96\x0f\0\0\0\0\0\0"), Some("Monkey's Audio (APE)"));
+        assert_eq!(foreign_container(b"TTA1\x01\0\x02\0\x10\0"), Some("True Audio (TTA)"));
+        assert_eq!(foreign_container(b"wvpk\x20\x10\0\0\x10\x04"), Some("WavPack"));
         assert_eq!(foreign_container(b"SPEAKER a 1 0.0 1.0 <NA>"), None);
         assert_eq!(foreign_container(b""), None);
     }

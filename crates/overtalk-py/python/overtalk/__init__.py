@@ -1139,7 +1139,10 @@ def detect(
                     raise ValueError("audio_tracks is a list of names, one per audio track")
                 if diarize or asked:
                     raise ValueError("the diarizer applies to one mixed recording, not to audio_tracks")
-                specs = [(str(n), path, None, 0.0, i) for i, n in enumerate(audio_tracks) if n != "_"]
+                names = [str(n).strip() for n in audio_tracks]
+                if any(not n for n in names):
+                    raise ValueError("audio_tracks: a name is empty (use '_' to skip an audio track)")
+                specs = [(n, path, None, 0.0, i) for i, n in enumerate(names) if n != "_"]
                 if not specs:
                     raise ValueError("audio_tracks names no speaker (every audio track is '_')")
                 return Conversation(_native.detect_files(rid, specs, vad or "earshot"))
@@ -1156,6 +1159,8 @@ def detect(
         raise ValueError("detect needs a recording, tracks={speaker: file}, or samples with sample_rate")
     import numpy as np
 
+    if audio_tracks is not None:
+        raise ValueError("audio_tracks names the audio tracks of a recording's file, not columns of samples (tracks=)")
     if sample_rate is None:
         raise ValueError("samples need their sample_rate")
     sample_rate = _count(sample_rate, "sample_rate")

@@ -1063,7 +1063,7 @@ pub fn detect(name: Option<&str>, text: &str, explicit: Option<Format>) -> Resul
     }
     if let Some((_, count, labels)) = paragraphs::agenda_items(text) {
         return Err(Error::unsupported(format!(
-            "cannot tell the format from the file name or content, and no speaker turns found in it as text: {}; name it with --from",
+            "cannot tell the format from the file name or content, and no speaker turns found in it as text: {}",
             paragraphs::agenda_reason(count, &labels)
         )));
     }
@@ -1110,15 +1110,27 @@ pub fn shown_label(name: &str) -> Option<String> {
     if !name.chars().any(char::is_control) {
         return None;
     }
-    Some(
-        name.chars()
-            .map(|c| match c {
-                '\t' | '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{85}' => ' ',
-                c if c.is_control() => '\u{fffd}',
-                c => c,
-            })
-            .collect(),
-    )
+    let shown: String = name
+        .chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{85}' => ' ',
+            c if c.is_control() => '\u{fffd}',
+            c => c,
+        })
+        .collect();
+    // `Ana\n` shows as `Ana`, as the label it prints like (and is merged with, if both occur);
+    // runs of breaks show as one space.
+    let mut out = String::with_capacity(shown.len());
+    for word in shown.split(' ').filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if out.is_empty() {
+        out.push('\u{fffd}');
+    }
+    Some(out)
 }
 
 /// Gives every speaker label that holds control characters its [`shown_label`], with a repair
@@ -1505,6 +1517,13 @@ mod tests {
             ]
         );
         assert_eq!(out.zero_length[0].speaker, "\u{fffd}[2JB");
+        // A trailing tab: the label it prints like (was `Ana ` beside `Ana`).
+        let csv = "start,end,speaker\n0,1,\"Ana\t\"\n2,3,Ana\n";
+        let out = read_str(csv, Format::Csv, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(t.annotation().speakers().iter().map(|(_, n)| n).collect::<Vec<_>>(), ["Ana"]);
+        assert_eq!(shown_label("\t\n"), Some("\u{fffd}".to_owned()));
+        assert_eq!(shown_label("Ana \t María"), Some("Ana María".to_owned()));
         // A line break in a quoted CSV cell: a space, and the same speaker as the label with one.
         let csv = "start,end,speaker\n0,1,\"Ana\nMaría\"\n2,3,Ana María\n";
         let out = read_str(csv, Format::Csv, &ReadOptions::default()).unwrap();

@@ -692,6 +692,22 @@ pub(crate) fn untimed_turns(text: &str) -> Option<(usize, String)> {
     (turns >= 3 && names.len() >= 2 && names.values().any(|&k| k >= 2)).then_some(first).flatten()
 }
 
+/// Whether the words after a label read as something said, not an item's title: a sentence
+/// ([`sentence_line`]), or one that breaks off (`going to—`, `so…`) or ends in a closing quote,
+/// a bracket or a note (`…he said."`, `Right. [laughter]`).
+fn turn_said(said: &str) -> bool {
+    let mut t = said.trim();
+    // A note at the end (`[laughter]`, `(laughs)`) says nothing of the sentence before it.
+    while let Some(open) = t.ends_with([']', ')']).then(|| t.rfind(['[', '('])).flatten() {
+        if open == 0 {
+            break;
+        }
+        t = t[..open].trim_end();
+    }
+    let t = t.trim_end_matches(['"', '\'', '”', '’', ')', ']', '»']);
+    sentence_line(t) || t.ends_with(SENTENCE_ENDS)
+}
+
 /// Where `text` is an agenda or notes whose items open with a label, not a transcript: lines
 /// of `Label: words` (`Budget: we review the numbers for Q3`, `Hiring: open roles`), with or
 /// without lines of description between them. A speaker's label comes back; an item's does
@@ -701,7 +717,7 @@ pub(crate) fn untimed_turns(text: &str) -> Option<(usize, String)> {
 /// - no label comes twice, or
 /// - most of those lines have a label that comes once, and half of them or more read as an
 ///   item's words, not a speaker's: they start in lower case (`we review…`) or are a title
-///   (no sentence's end, twelve words or fewer; [`sentence_line`]).
+///   (no sentence's end, twelve words or fewer; [`turn_said`]).
 ///
 /// Read as turns, a label that came back made the items speakers (`Budget` and `Hiring`, one of
 /// them twice); a transcript whose guests speak once each keeps the host's label coming back
@@ -738,7 +754,7 @@ pub(crate) fn agenda_items(text: &str) -> Option<(usize, usize, Vec<&str>)> {
     let once = bare.iter().filter(|name| counts[name.as_str()] == 1).count();
     let worded = items
         .iter()
-        .filter(|(_, _, said)| said.starts_with(char::is_lowercase) || !sentence_line(said))
+        .filter(|(_, _, said)| said.starts_with(char::is_lowercase) || !turn_said(said))
         .count();
     let agenda = items.len() >= 3
         && (once == items.len() || (2 * once > items.len() && 2 * worded >= items.len()));
@@ -1227,7 +1243,11 @@ fn marked_name(rest: &str) -> Option<(&str, &str)> {
     let inner = after.trim_start().strip_prefix('(')?;
     let close = inner.char_indices().take(MAX_NAME_CHARS + 1).find(|&(_, c)| c == ')')?.0;
     let name = inner[..close].trim();
-    let named = is_name(name) && !name.contains([':', '(']);
+    // `00:01 : (laughs) yes` is a note in the words, not a speaker.
+    let named = is_name(name)
+        && !name.contains([':', '('])
+        && super::notes::kind_of(name) == crate::model::MarkKind::Other
+        && !NOT_SPEAKERS.contains(&name.to_lowercase().as_str());
     (plain_mark && named).then(|| (name, inner[close + 1..].trim()))
 }
 
