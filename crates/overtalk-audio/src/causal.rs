@@ -210,6 +210,22 @@ pub struct Unreleased {
     pub undecided: Vec<(usize, Undecided)>,
 }
 
+impl Channel {
+    /// The frame of the edge the causal rule may still take back, and whether it is a pause
+    /// (the run's end, which the gap closing may bridge) rather than a start (a run not
+    /// committed yet, or a lead a voiced frame may still date a run back to): what
+    /// [`CausalMultitrack::unreleased`] reports and where the commit clock is held.
+    fn undecided(&self) -> Option<(usize, bool)> {
+        match (self.run.start, self.lead) {
+            (Some(s), _) if !self.run.start_committed => Some((s, false)),
+            (Some(_), _) if !self.on => Some((self.run.last_on, true)),
+            // A run may still start at the lead's first frame.
+            (None, Lead::From(l, _)) => Some((l, false)),
+            _ => None,
+        }
+    }
+}
+
 /// One channel's causal features: a high-pass, the frame energy, the floor.
 #[derive(Clone, Debug)]
 struct Channel {
@@ -450,14 +466,11 @@ impl CausalMultitrack {
             .iter()
             .enumerate()
             .filter_map(|(i, c)| {
-                let pending = match (c.run.start, c.lead) {
-                    (Some(s), _) if !c.run.start_committed => Undecided::Start(GRID.start_of(s)),
-                    (Some(_), _) if !c.on => {
-                        let (at, quiet) = (c.run.last_on, c.run.last_on + quiet);
-                        Undecided::Pause { at: GRID.start_of(at), quiet: GRID.start_of(quiet) }
+                let pending = match c.undecided()? {
+                    (at, true) => {
+                        Undecided::Pause { at: GRID.start_of(at), quiet: GRID.start_of(at + quiet) }
                     }
-                    (None, Lead::From(l, _)) => Undecided::Start(GRID.start_of(l)),
-                    _ => return None,
+                    (at, false) => Undecided::Start(GRID.start_of(at)),
                 };
                 Some((i, pending))
             })
@@ -468,13 +481,7 @@ impl CausalMultitrack {
     fn horizon(&self) -> usize {
         self.channels
             .iter()
-            .map(|c| match (c.run.start, c.lead) {
-                (Some(s), _) if !c.run.start_committed => s,
-                (Some(_), _) if !c.on => c.run.last_on,
-                // A run may still start at the lead's first frame.
-                (None, Lead::From(l, _)) => l,
-                _ => self.frames,
-            })
+            .map(|c| c.undecided().map_or(self.frames, |(f, _)| f))
             .min()
             .unwrap_or(self.frames)
     }

@@ -10,7 +10,8 @@
 //! live_eval ch32 DIR OUT --no-offline                # DIR/s{0..7}_{0..3}.wav: CPU only
 //! (any: --detector causal|windowed|hybrid|lookahead, --no-offline skips offline detect,
 //!  --revise revises at the end with any detector (lookahead always does),
-//!  --no-speculate commits a class only once the speech up to its horizon is committed,
+//!  --early-commits commits a class before the speech up to its horizon is committed when
+//!  every outcome of the detector's undecided edges gives it (SessionConfig::speculate),
 //!  --window S, --lookahead S and --redecide S for the windowed rule of the detector,
 //!  --classifier calibrated|rules and --decision-horizon MS (default calibrated at 250 ms),
 //!  --min-silence MS, --lead-in MS, --unvoiced-start MS and --causal NAME=DB for the causal
@@ -213,7 +214,7 @@ fn main() -> Result<()> {
     };
     let no_offline = args.iter().any(|a| a == "--no-offline");
     let revise = args.iter().any(|a| a == "--revise");
-    let speculate = !args.iter().any(|a| a == "--no-speculate");
+    let speculate = args.iter().any(|a| a == "--early-commits");
     let mut causal_options = overtalk_audio::causal::CausalOptions::default();
     if let Some(i) = args.iter().position(|a| a == "--min-silence") {
         causal_options.min_silence =

@@ -86,7 +86,9 @@ pub struct SessionConfig {
     /// Commit a backchannel tag or an onset's class before the speech up to its decision
     /// horizon is final, when every outcome of the edges the causal detector has heard but
     /// not committed gives it alike ([`AnalysisStream::speculate`]; the causal detector and
-    /// the calibrated classifier only). The classes are the same, committed sooner.
+    /// the calibrated classifier only). The classes are the same, committed sooner, but an
+    /// event so committed has no `probability` when the outcomes give different ones (off by
+    /// default; `overtalk live --early-commits`).
     pub speculate: bool,
 }
 
@@ -123,7 +125,7 @@ impl Default for SessionConfig {
             recording: "live".to_owned(),
             clock: None,
             revise: false,
-            speculate: true,
+            speculate: false,
         }
     }
 }
@@ -392,6 +394,10 @@ pub struct SessionSummary {
     pub revision: Option<RevisionSummary>,
     /// The record's files, when `--record` was given.
     pub recorded: Option<Recorded>,
+    /// Early-commit checks ([`SessionConfig::speculate`]) given edges the analysis stream
+    /// refused ([`AnalysisStream::speculation_errors`]): zero unless the detector's report of
+    /// its undecided edges is wrong. Those checks committed nothing early.
+    pub speculation_errors: u64,
 }
 
 /// What the end-of-session revision changed (see [`crate::revise`]).
@@ -593,7 +599,7 @@ fn run(
             None => stream.finish(Millis::new(clock.micros() / 1000))?,
         };
         if let Some(heard) = heard {
-            decided.extend(stream.speculate(&heard)?);
+            decided.extend(stream.speculate(&heard));
         }
         for d in &decided {
             wire.stream(d, decided_s, batch);
@@ -637,6 +643,7 @@ fn run(
     let clock = detector.detector.clock();
     let (edges, regions, revised) = detector.finish()?;
     feed(edges, None, None, clock, &mut stream, &mut batch, &mut stream_events)?;
+    let speculation_errors = stream.speculation_errors();
     publisher.publish(&mut batch);
     let annotation_of = |regions: Vec<overtalk::Region>| {
         annotation_from_regions(names.iter().map(String::as_str).zip(regions))
@@ -718,6 +725,7 @@ fn run(
         committed_annotation,
         revision,
         recorded,
+        speculation_errors,
     })
 }
 

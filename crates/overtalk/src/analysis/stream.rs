@@ -88,7 +88,8 @@ pub enum StreamEventKind {
         /// Tagged as a backchannel.
         backchannel: bool,
         /// The calibrated classifier's probability that it is a backchannel (`None` under
-        /// the rules).
+        /// the rules, and for a tag [`AnalysisStream::speculate`] committed early when the
+        /// possible futures give it different probabilities).
         probability: Option<f64>,
     },
     /// A piece of the acoustic joint timeline, final. `time` is its start.
@@ -133,7 +134,10 @@ pub enum StreamEventKind {
         /// The class, when the decision names it.
         class: Option<OnsetClass>,
         /// The probabilities of an interruption and of a failed attempt (`None` for an
-        /// opening, which the classifier does not see).
+        /// opening, which the classifier does not see, and for a class
+        /// [`AnalysisStream::speculate`] committed early when the possible futures give it
+        /// different probabilities: with `class: None`, the [`StreamEventKind::Onset`] that
+        /// follows then has no probability either).
         probabilities: Option<[f64; 2]>,
     },
     /// A talkspurt reported as a provisional onset is none: its speaker held the floor, or it
@@ -196,8 +200,23 @@ pub struct Heard {
     pub pending: Vec<(SpeakerIndex, Pending)>,
 }
 
-/// The most undecided edges [`AnalysisStream::speculate`] enumerates (2⁴ futures).
+/// The most undecided edges [`AnalysisStream::speculate`] enumerates (2⁴ futures): with
+/// more, it commits nothing early, and the decisions wait for the detector's commits.
 const MAX_PENDING: usize = 4;
+
+/// Without a change in what the detector holds, in the edges given or in the decisions due,
+/// [`AnalysisStream::speculate`] checks again after this much more heard audio only.
+const RECHECK: Millis = Millis::new(50);
+
+/// What a check of [`AnalysisStream::speculate`] that committed nothing looked at: the same
+/// again (before [`RECHECK`] more audio) is not checked again.
+#[derive(Clone, Debug, PartialEq)]
+struct SpeculationKey {
+    edges: Vec<(SpeakerIndex, Millis, bool)>,
+    pending: Vec<(SpeakerIndex, Pending)>,
+    given: u64,
+    due: Vec<usize>,
+}
 
 /// A decision one future of [`AnalysisStream::speculate`] takes on a talkspurt the stream
 /// knows: its event (a backchannel tag or an onset decision) and the onset decision itself.
@@ -316,6 +335,14 @@ pub struct AnalysisStream {
     /// Per speaker: known silent from its last end up to this time (a future of
     /// [`AnalysisStream::speculate`]: the detector would have bridged a shorter pause).
     quiet: Vec<Millis>,
+    /// Edges given so far (a copy of the stream counts its future's too).
+    given: u64,
+    /// The last check of [`AnalysisStream::speculate`] that committed nothing, and its
+    /// `heard.until`.
+    speculated: Option<(SpeculationKey, Millis)>,
+    /// Futures [`AnalysisStream::speculate`] could not run (see
+    /// [`AnalysisStream::speculation_errors`]).
+    speculation_errors: u64,
 }
 
 impl AnalysisStream {
@@ -361,6 +388,9 @@ impl AnalysisStream {
             finished: false,
             calibrated,
             quiet: vec![Millis::MIN; n_speakers],
+            given: 0,
+            speculated: None,
+            speculation_errors: 0,
         })
     }
 
@@ -393,6 +423,7 @@ impl AnalysisStream {
     /// `speaker` starts talking at `t` (not before the clock).
     pub fn speech_start(&mut self, speaker: SpeakerIndex, t: Millis) -> Result<()> {
         self.check_edge(speaker, t)?;
+        self.given += 1;
         let last = self.by_speaker[speaker.index()].last().copied();
         if let Some(i) = last {
             let s = &mut self.spurts[i];
@@ -444,6 +475,7 @@ impl AnalysisStream {
     /// `speaker` stops talking at `t`.
     pub fn speech_end(&mut self, speaker: SpeakerIndex, t: Millis) -> Result<()> {
         self.check_edge(speaker, t)?;
+        self.given += 1;
         let Some(&i) = self.by_speaker[speaker.index()].last() else {
             return Err(Error::invalid(format!(
                 "analysis stream: speaker {speaker} stops at {t} ms without having started"
@@ -544,7 +576,9 @@ impl AnalysisStream {
     /// `heard.until` is one of those futures, and what comes after cannot change a decision
     /// the stream has taken (it reads the speech up to start + horizon only), so the label is
     /// the one the stream would commit later, i.e. the batch analysis's. Its probability goes
-    /// with it when every future gives the same, and is left out (`None`) otherwise.
+    /// with it when every future gives the same, and is left out (`None`) otherwise; an onset
+    /// decision that names no class so committed leaves the onset's later event (the rules'
+    /// class, with the outcome) without it too.
     ///
     /// ```text
     /// A (holder)   ████████████████████████████████
@@ -561,25 +595,58 @@ impl AnalysisStream {
     /// (did the holder stop by the horizon? did the incomer?) differs between the futures
     /// and waits, as does a talkspurt whose start the stream has not been given.
     ///
-    /// Nothing is committed while more than four edges are undecided, under the rules'
-    /// classifier, or when a future is not a valid continuation of the edges given so far
-    /// (the caller's view of the detector would then be wrong).
-    pub fn speculate(&mut self, heard: &Heard) -> Result<Vec<StreamEvent>> {
-        let Some((_, h)) = self.calibrated else { return Ok(Vec::new()) };
+    /// Nothing is committed early while more than four edges are undecided (`MAX_PENDING`;
+    /// the decisions then wait for the detector's commits), under the rules' classifier, or
+    /// when a future is not a valid continuation of the edges given so far (the caller's
+    /// view of the detector would then be wrong; counted in
+    /// [`AnalysisStream::speculation_errors`]).
+    ///
+    /// Each check copies the stream once per future, and the copy grows with the session's
+    /// history. A check that committed nothing is not repeated while the held and undecided
+    /// edges, the edges given and the decisions due stay the same, until 50 ms more audio
+    /// has been heard.
+    pub fn speculate(&mut self, heard: &Heard) -> Vec<StreamEvent> {
+        let Some((_, h)) = self.calibrated else { return Vec::new() };
         let until = heard.until;
         if self.finished || until <= self.now || heard.pending.len() > MAX_PENDING {
-            return Ok(Vec::new());
+            return Vec::new();
         }
         let due = |t: Millis, wait: Millis| t.saturating_add(wait) < until;
         let tol = self.params.simul_start_tol;
-        let floor_due = self.undecided.first().is_some_and(|&(t, _)| due(t, h));
-        let onset_due = self
-            .onset_queue
-            .iter()
-            .any(|&i| self.spurts[i].decision.is_none() && due(self.spurts[i].start, h.max(tol)));
-        if !floor_due && !onset_due {
-            return Ok(Vec::new());
+        let mut due_spurts: Vec<usize> =
+            self.undecided.iter().take_while(|&&(t, _)| due(t, h)).map(|&(_, i)| i).collect();
+        due_spurts.extend(self.onset_queue.iter().copied().filter(|&i| {
+            self.spurts[i].decision.is_none() && due(self.spurts[i].start, h.max(tol))
+        }));
+        if due_spurts.is_empty() {
+            return Vec::new();
         }
+        let key = SpeculationKey {
+            edges: heard.edges.clone(),
+            pending: heard.pending.clone(),
+            given: self.given,
+            due: due_spurts,
+        };
+        if let Some((last, at)) = &self.speculated {
+            if *last == key && until < at.saturating_add(RECHECK) {
+                return Vec::new();
+            }
+        }
+        let events = self.speculate_now(heard, until);
+        self.speculated = if events.is_empty() { Some((key, until)) } else { None };
+        events
+    }
+
+    /// Futures of [`AnalysisStream::speculate`] that could not be run: a held or undecided
+    /// edge the stream refused (not in time order, or a stop without a start). Nothing is
+    /// committed early on such a check; a count above zero means the caller's view of the
+    /// detector is wrong.
+    pub fn speculation_errors(&self) -> u64 {
+        self.speculation_errors
+    }
+
+    /// One check of [`AnalysisStream::speculate`].
+    fn speculate_now(&mut self, heard: &Heard, until: Millis) -> Vec<StreamEvent> {
         let known = self.spurts.len();
         let mut agreed: Option<Vec<Verdict>> = None;
         for future in 0..1usize << heard.pending.len() {
@@ -598,7 +665,14 @@ impl AnalysisStream {
                 });
             }
             edges.sort_by_key(|&(speaker, t, start)| (t, start, speaker));
-            let Ok(events) = copy.run_future(&edges, until) else { return Ok(Vec::new()) };
+            let events = match copy.run_future(&edges, until) {
+                Ok(events) => events,
+                Err(e) => {
+                    self.speculation_errors += 1;
+                    debug_assert!(false, "analysis stream: a future could not be run: {e}");
+                    return Vec::new();
+                }
+            };
             let verdicts: Vec<Verdict> = events
                 .into_iter()
                 .filter_map(|e| match e.kind {
@@ -624,7 +698,7 @@ impl AnalysisStream {
                     .collect(),
             };
             if kept.is_empty() {
-                return Ok(Vec::new());
+                return Vec::new();
             }
             agreed = Some(kept);
         }
@@ -646,7 +720,7 @@ impl AnalysisStream {
                 _ => {}
             }
         }
-        Ok(std::mem::take(&mut self.out))
+        std::mem::take(&mut self.out)
     }
 
     /// Gives a copy of the stream one future's edges and moves its clock to `until`.
@@ -1560,7 +1634,7 @@ mod tests {
                 h.edges.extend(held.into_iter().map(|(t, start)| (speaker, Millis::new(t), start)));
             }
             h.edges.sort_by_key(|&(sp, t, start)| (t, start, sp));
-            out.extend(s.speculate(&h).unwrap());
+            out.extend(s.speculate(&h));
         }
         for &(t, start, sp) in &e[given..] {
             let (t, sp) = (Millis::new(t), SpeakerIndex::new(sp));
@@ -1608,8 +1682,8 @@ mod tests {
         let pause = Pending::Pause { at: Millis::new(3200), quiet: Millis::new(3600) };
         let heard =
             |until| Heard { until: Millis::new(until), edges: vec![], pending: vec![(b, pause)] };
-        assert_eq!(s.speculate(&heard(3250)).unwrap(), vec![]);
-        let events = s.speculate(&heard(3260)).unwrap();
+        assert_eq!(s.speculate(&heard(3250)), vec![]);
+        let events = s.speculate(&heard(3260));
         let tags: Vec<_> =
             events.iter().map(|e| (e.time.get(), e.decided.get(), e.kind.clone())).collect();
         // Its probability differs between the futures (B's talkspurt is 200 ms or longer):
@@ -1664,7 +1738,7 @@ mod tests {
         s.advance(Millis::new(clock)).unwrap();
         let pending = vec![(SpeakerIndex::new(speaker), pending)];
         let heard = Heard { until: Millis::new(4300), edges: vec![], pending };
-        let events = s.speculate(&heard).unwrap();
+        let events = s.speculate(&heard);
         events.into_iter().map(|e| (e.time.get(), e.decided.get(), e.kind)).collect()
     }
 
