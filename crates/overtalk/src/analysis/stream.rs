@@ -1528,9 +1528,14 @@ mod tests {
     }
 
     fn segments_strategy() -> impl Strategy<Value = Vec<(usize, i64, i64)>> {
-        prop::collection::vec((0usize..3, 0i64..30_000, 1i64..4000, 1i64..1500), 0..40).prop_map(
-            |raw| {
-                let mut by: Vec<Vec<(i64, i64)>> = vec![Vec::new(); 3];
+        speakers_strategy(3)
+    }
+
+    /// Random conversations of `n` speakers (at most 4, the streams' size here).
+    fn speakers_strategy(n: usize) -> impl Strategy<Value = Vec<(usize, i64, i64)>> {
+        prop::collection::vec((0usize..n, 0i64..30_000, 1i64..4000, 1i64..1500), 0..40).prop_map(
+            move |raw| {
+                let mut by: Vec<Vec<(i64, i64)>> = vec![Vec::new(); n];
                 for (sp, a, d, _) in raw {
                     by[sp].push((a, a + d));
                 }
@@ -1585,7 +1590,7 @@ mod tests {
             }
             out.extend(s.advance(Millis::new(clock)).unwrap());
             let mut h = Heard { until: Millis::new(heard), ..Heard::default() };
-            for sp in 0..3 {
+            for sp in 0..4 {
                 let speaker = SpeakerIndex::new(sp);
                 let span: Vec<(i64, bool)> = e[given..]
                     .iter()
@@ -1842,7 +1847,7 @@ mod tests {
 
         #[test]
         fn speculative_commits_equal_the_batch_analysis(
-            segs in segments_strategy(),
+            segs in speakers_strategy(4),
             ticks in prop::collection::vec((0i64..35_000, 0i64..700, any::<u8>()), 0..60),
             h in prop::sample::select(vec![250i64, 500, 1000]),
         ) {
@@ -1855,16 +1860,25 @@ mod tests {
             prop_assert_eq!(folded(&events), batch(&segs, &p));
             let plain = run(&segs, &[], &p);
             prop_assert_eq!(decisions(&events), decisions(&plain));
-            let probability = |events: &[StreamEvent]| -> Vec<(usize, Option<f64>)> {
+            // Per talkspurt: p(backchannel), then the onset decision's probabilities.
+            type Probabilities = (usize, u8, Option<[f64; 2]>);
+            let probability = |events: &[StreamEvent]| -> Vec<Probabilities> {
                 let mut v: Vec<_> = events.iter().filter_map(|e| match &e.kind {
-                    StreamEventKind::Floor { spurt, probability, .. } => Some((*spurt, *probability)),
+                    StreamEventKind::Floor { spurt, probability, .. } => {
+                        Some((*spurt, 0, probability.map(|p| [p, 0.0])))
+                    }
+                    StreamEventKind::OnsetDecision { spurt, probabilities, .. } => {
+                        Some((*spurt, 1, *probabilities))
+                    }
                     _ => None,
                 }).collect();
-                v.sort_by_key(|x| x.0);
+                v.sort_by_key(|x| (x.0, x.1));
                 v
             };
+            prop_assert_eq!(probability(&events).len(), probability(&plain).len());
             for (a, b) in probability(&events).iter().zip(probability(&plain)) {
-                prop_assert!(a.1.is_none() || a.1 == b.1, "{:?} {:?}", a, b);
+                prop_assert!((a.0, a.1) == (b.0, b.1), "{:?} {:?}", a, b);
+                prop_assert!(a.2.is_none() || a.2 == b.2, "{:?} {:?}", a, b);
             }
             for e in &events {
                 let evidence = match &e.kind {
