@@ -136,8 +136,8 @@ pub enum StreamEventKind {
         /// The probabilities of an interruption and of a failed attempt (`None` for an
         /// opening, which the classifier does not see, and for a class
         /// [`AnalysisStream::speculate`] committed early when the possible futures give it
-        /// different probabilities: with `class: None`, the [`StreamEventKind::Onset`] that
-        /// follows then has no probability either).
+        /// different probabilities; a decision with `class: None` is never committed early
+        /// without them).
         probabilities: Option<[f64; 2]>,
     },
     /// A talkspurt reported as a provisional onset is none: its speaker held the floor, or it
@@ -577,8 +577,8 @@ impl AnalysisStream {
     /// the stream has taken (it reads the speech up to start + horizon only), so the label is
     /// the one the stream would commit later, i.e. the batch analysis's. Its probability goes
     /// with it when every future gives the same, and is left out (`None`) otherwise; an onset
-    /// decision that names no class so committed leaves the onset's later event (the rules'
-    /// class, with the outcome) without it too.
+    /// decision that names no class (which puts nothing out before the outcome) is committed
+    /// early only with its probabilities, so the onset's later event keeps them.
     ///
     /// ```text
     /// A (holder)   ████████████████████████████████
@@ -710,6 +710,15 @@ impl AnalysisStream {
                 {
                     self.apply_floor(vec![(i, !backchannel, probability)], until);
                 }
+                // No class and no probabilities on an onset the classifier sees: nothing to put
+                // out before the outcome, and the onset's event would go without a probability;
+                // it is decided once its evidence is committed.
+                StreamEventKind::OnsetDecision {
+                    class: None,
+                    probabilities: None,
+                    holder: Some(_),
+                    ..
+                } => {}
                 kind @ StreamEventKind::OnsetDecision { .. } => {
                     let s = &mut self.spurts[i];
                     if s.floor == Some(true) && s.decision.is_none() && !s.onset_done {
@@ -1106,6 +1115,15 @@ impl AnalysisStream {
                             },
                         });
                     }
+                }
+            }
+            // A talkspurt whose floor status `speculate` committed ahead of the clock may be
+            // complete before its horizon: its onset waits for the decision.
+            if let Some((_, h)) = self.calibrated {
+                let lim = t0.saturating_add(h.max(tol));
+                if self.spurts[i].decision.is_none() && now <= lim {
+                    keep.push(i);
+                    continue;
                 }
             }
             let s = &self.spurts[i];

@@ -153,9 +153,7 @@ pub struct LiveEvent {
     /// For classified events: the classifier's probability of `class`. Absent under the
     /// rules, and with early commits (`overtalk live --early-commits`) on an event committed
     /// before the speech up to its decision horizon was final when the detector's possible
-    /// outcomes give different probabilities (and then also on the later
-    /// `smooth_switch` / `pause_competition` / … onset event of a talkspurt whose early
-    /// decision named no class).
+    /// outcomes give different probabilities.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probability: Option<f64>,
     /// The earlier event this one commits or retracts.
