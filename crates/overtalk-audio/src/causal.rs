@@ -173,6 +173,59 @@ const VOICING_RATE: u32 = 4000;
 /// The lowest frame energy (dB).
 const MIN_DB: f32 = -100.0;
 
+/// A channel's edge that the causal rule has heard but may still take back.
+///
+/// ```text
+/// Pause(t)   ████████░░░░░░ (< min_silence)   ended at t, or the gap is bridged: speech on
+/// Start(t)   ░░░░░░░████ (< min_speech, or an unvoiced lead)   speech from t on, or none
+///                   t      ▲ until
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Undecided {
+    /// Silent since `at`, in a gap shorter than `min_silence` (the run's start is
+    /// committed): either the speech ended there, and the channel has no speech before
+    /// `quiet` (the gap would have closed), or the gap closes and it runs on through
+    /// [`Unreleased::until`].
+    Pause {
+        /// The end, if it is one.
+        at: Time,
+        /// The earliest start after an end at `at`: `min_silence` later (`overlap_silence`
+        /// when that is shorter).
+        quiet: Time,
+    },
+    /// A run not committed yet (shorter than `min_speech`, or too few voiced frames), or loud
+    /// unvoiced frames a voiced one may still turn into a run dated back to this time: either
+    /// speech from there on through [`Unreleased::until`], or none.
+    Start(Time),
+}
+
+/// What [`CausalMultitrack::unreleased`] reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unreleased {
+    /// The end of the last frame decided.
+    pub until: Time,
+    /// Committed edges not returned yet (an earlier edge of another channel may still come).
+    pub edges: Vec<SpeechEdge>,
+    /// Per channel (track index), its undecided edge, after its held edges.
+    pub undecided: Vec<(usize, Undecided)>,
+}
+
+impl Channel {
+    /// The frame of the edge the causal rule may still take back, and whether it is a pause
+    /// (the run's end, which the gap closing may bridge) rather than a start (a run not
+    /// committed yet, or a lead a voiced frame may still date a run back to): what
+    /// [`CausalMultitrack::unreleased`] reports and where the commit clock is held.
+    fn undecided(&self) -> Option<(usize, bool)> {
+        match (self.run.start, self.lead) {
+            (Some(s), _) if !self.run.start_committed => Some((s, false)),
+            (Some(_), _) if !self.on => Some((self.run.last_on, true)),
+            // A run may still start at the lead's first frame.
+            (None, Lead::From(l, _)) => Some((l, false)),
+            _ => None,
+        }
+    }
+}
+
 /// One channel's causal features: a high-pass, the frame energy, the floor.
 #[derive(Clone, Debug)]
 struct Channel {
@@ -398,16 +451,37 @@ impl CausalMultitrack {
         GRID.start_of(horizon)
     }
 
+    /// What the detector has decided past [`CausalMultitrack::committed`]: the frames up to
+    /// `until`, the committed edges held back for time order, and per channel the edge it may
+    /// still take back (see [`Unreleased`]). The streaming analysis can commit the decisions
+    /// that every outcome of those edges gives alike.
+    pub fn unreleased(&self) -> Unreleased {
+        let mut edges = self.pending.clone();
+        edges.sort_by_key(|e| (e.time, e.speaking, e.track));
+        // A run ends after this many silent frames, and the next can begin on the frame after.
+        let o = &self.options;
+        let quiet = frames_of(o.min_silence).max(1).min(frames_of(o.overlap_silence).max(1));
+        let undecided = self
+            .channels
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| {
+                let pending = match c.undecided()? {
+                    (at, true) => {
+                        Undecided::Pause { at: GRID.start_of(at), quiet: GRID.start_of(at + quiet) }
+                    }
+                    (at, false) => Undecided::Start(GRID.start_of(at)),
+                };
+                Some((i, pending))
+            })
+            .collect();
+        Unreleased { until: GRID.start_of(self.frames), edges, undecided }
+    }
+
     fn horizon(&self) -> usize {
         self.channels
             .iter()
-            .map(|c| match (c.run.start, c.lead) {
-                (Some(s), _) if !c.run.start_committed => s,
-                (Some(_), _) if !c.on => c.run.last_on,
-                // A run may still start at the lead's first frame.
-                (None, Lead::From(l, _)) => l,
-                _ => self.frames,
-            })
+            .map(|c| c.undecided().map_or(self.frames, |(f, _)| f))
             .min()
             .unwrap_or(self.frames)
     }
@@ -844,6 +918,62 @@ mod tests {
 
     fn got(edges: &[SpeechEdge]) -> Got {
         edges.iter().map(|e| (e.track, e.speaking, ms(e.time), ms(e.decided), e.state)).collect()
+    }
+
+    #[test]
+    fn unreleased_reports_the_edges_it_may_still_take_back() {
+        // The scene of `edges_of` (A 1.00–2.00 s, B 3.00–3.50 s, a breath on A at
+        // 4.00–4.30 s), looked at after the frame that ends at each time below.
+        let (rate, n) = (16_000u32, 16_000 * 5);
+        let names = ["A".to_owned(), "B".to_owned()];
+        let mut d = CausalMultitrack::new(&names, rate, &CausalOptions::default()).unwrap();
+        let mut seed = 7u32;
+        let mut noise = move || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+        };
+        let (mut a, mut b) = (vec![0.0f32; n], vec![0.0f32; n]);
+        for i in 0..n {
+            let t = i as f32 / rate as f32;
+            let va = if (1.0..2.0).contains(&t) { voice(t) } else { 0.0 };
+            let vb = if (3.0..3.5).contains(&t) { voice(t * 1.3) } else { 0.0 };
+            let breath = if (4.0..4.3).contains(&t) { 0.2 * noise() } else { 0.0 };
+            a[i] = va + 0.1 * vb + breath + 0.0006 * noise();
+            b[i] = vb + 0.1 * va + 0.0006 * noise();
+        }
+        let mut seen = Vec::new();
+        for at in (0..n).step_by(160) {
+            d.push(&[&a[at..at + 160], &b[at..at + 160]]).unwrap();
+            let u = d.unreleased();
+            let until = ms(u.until);
+            if [1050, 1200, 2200, 2410, 3050, 4100, 4200].contains(&until) {
+                let undecided: Vec<_> = u
+                    .undecided
+                    .iter()
+                    .map(|&(c, p)| match p {
+                        Undecided::Pause { at, quiet } => (c, "pause", ms(at), ms(quiet)),
+                        Undecided::Start(t) => (c, "start", ms(t), 0),
+                    })
+                    .collect();
+                seen.push((until, ms(d.committed()), u.edges.len(), undecided));
+            }
+        }
+        assert_eq!(
+            seen,
+            vec![
+                // A's run is not committed before `min_speech`: it may still be dropped.
+                (1050, 1000, 0, vec![(0, "start", 1000, 0)]),
+                (1200, 1200, 0, vec![]),
+                // A stopped at 2010: an end, or a pause the gap closing bridges until 2410.
+                (2200, 2010, 0, vec![(0, "pause", 2010, 2410)]),
+                (2410, 2410, 0, vec![]),
+                (3050, 3000, 0, vec![(1, "start", 3000, 0)]),
+                // The breath: loud unvoiced frames a voiced one would date a run back to,
+                // until they last `lead_in` (150 ms).
+                (4100, 4000, 0, vec![(0, "start", 4000, 0)]),
+                (4200, 4200, 0, vec![]),
+            ]
+        );
     }
 
     #[test]

@@ -340,3 +340,54 @@ fn live_track_offsets_are_refused_as_detect_refuses_them() {
          tracks with --track NAME=FILE (the channels of one recording share its clock)\n"
     );
 }
+
+/// `--early-commits` commits the same classes on the AMI headsets, each no later than without
+/// it; an event so committed may lack its probability, and none lacks it without the flag.
+#[cfg(feature = "live")]
+#[test]
+fn live_early_commits_commit_the_same_classes_no_later() {
+    let Some(data) =
+        crate::util::shared_data("live_early_commits_commit_the_same_classes_no_later")
+    else {
+        return;
+    };
+    let ami = data.join("real-audio/ami-es2004a-multitrack");
+    let dir = Dir::new();
+    let tracks = headsets(&ami, 4);
+    let session = |extra: &[&str]| {
+        let mut args = vec!["live", "--unpaced", "--events", "-"];
+        args.extend(extra);
+        args.extend(tracks.iter().map(String::as_str));
+        let events = dir.run(&args).ok();
+        let mut classified: Vec<(String, String, String, f64, bool)> = events
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|e| {
+                e["state"] == "committed"
+                    && (e["type"] == "interruption" || e["type"] == "backchannel")
+            })
+            .map(|e| {
+                (
+                    e["type"].as_str().unwrap().to_owned(),
+                    e["speaker"].as_str().unwrap_or_default().to_owned(),
+                    format!("{:.3}", e["t_s"].as_f64().unwrap()),
+                    e["decided_s"].as_f64().unwrap(),
+                    e["probability"].is_f64(),
+                )
+            })
+            .collect();
+        classified.sort_by(|a, b| (&a.0, &a.1, &a.2).cmp(&(&b.0, &b.1, &b.2)));
+        classified
+    };
+    let plain = session(&[]);
+    let early = session(&["--early-commits"]);
+    assert!(!plain.is_empty());
+    assert!(plain.iter().all(|e| e.4), "{plain:?}");
+    let key = |v: &[(String, String, String, f64, bool)]| -> Vec<(String, String, String)> {
+        v.iter().map(|e| (e.0.clone(), e.1.clone(), e.2.clone())).collect()
+    };
+    assert_eq!(key(&early), key(&plain));
+    for (e, p) in early.iter().zip(&plain) {
+        assert!(e.3 <= p.3 + 1e-9, "{e:?} {p:?}");
+    }
+}

@@ -10,6 +10,8 @@
 //! live_eval ch32 DIR OUT --no-offline                # DIR/s{0..7}_{0..3}.wav: CPU only
 //! (any: --detector causal|windowed|hybrid|lookahead, --no-offline skips offline detect,
 //!  --revise revises at the end with any detector (lookahead always does),
+//!  --early-commits commits a class before the speech up to its horizon is committed when
+//!  every outcome of the detector's undecided edges gives it (SessionConfig::speculate),
 //!  --window S, --lookahead S and --redecide S for the windowed rule of the detector,
 //!  --classifier calibrated|rules and --decision-horizon MS (default calibrated at 250 ms),
 //!  --min-silence MS, --lead-in MS, --unvoiced-start MS and --causal NAME=DB for the causal
@@ -212,6 +214,7 @@ fn main() -> Result<()> {
     };
     let no_offline = args.iter().any(|a| a == "--no-offline");
     let revise = args.iter().any(|a| a == "--revise");
+    let speculate = args.iter().any(|a| a == "--early-commits");
     let mut causal_options = overtalk_audio::causal::CausalOptions::default();
     if let Some(i) = args.iter().position(|a| a == "--min-silence") {
         causal_options.min_silence =
@@ -293,6 +296,7 @@ fn main() -> Result<()> {
     std::fs::create_dir_all(out.join("offline"))?;
     let (mut starts, mut ends) = (Lat::default(), Lat::default());
     let (mut commit_int, mut commit_bc) = (Vec::new(), Vec::new());
+    let mut no_probability = 0usize;
     let (mut announce_int, mut unannounced) = (Vec::new(), 0usize);
     let (mut candidates, mut cand_int, mut cand_other, mut cand_retracted) = (0, 0, 0, 0);
     let (mut same_record, mut total_record, mut same_offline, mut total_offline) =
@@ -327,6 +331,7 @@ fn main() -> Result<()> {
                 }
             },
             revise,
+            speculate,
             ..SessionConfig::default()
         };
         let before = cpu_seconds();
@@ -391,6 +396,11 @@ fn main() -> Result<()> {
                 LiveEventKind::Interruption => commit_int.push(e.decided_s - e.t_s),
                 LiveEventKind::Backchannel => commit_bc.push(e.decided_s - e.t_s),
                 _ => {}
+            }
+            if matches!(e.kind, LiveEventKind::Interruption | LiveEventKind::Backchannel) {
+                // Committed before the speech it reads was final, on a probability the
+                // undecided edges could still move.
+                no_probability += usize::from(e.probability.is_none());
             }
         }
         // Committed labels against the offline analysis of the recorded RTTM, and of the
@@ -535,12 +545,13 @@ fn main() -> Result<()> {
         std::fs::write(&path, text).with_context(|| path.display().to_string())?;
     }
     println!(
-        "commit after the onset: interruption p50 {:.0} ms p95 {:.0} ms ({}), backchannel p50 {:.0} ms ({})",
+        "commit after the onset: interruption p50 {:.0} ms p95 {:.0} ms ({}), backchannel p50 {:.0} ms ({}); without a probability {}",
         1e3 * pct(&mut commit_int, 0.5),
         1e3 * pct(&mut commit_int, 0.95),
         commit_int.len(),
         1e3 * pct(&mut commit_bc, 0.5),
-        commit_bc.len()
+        commit_bc.len(),
+        no_probability
     );
     println!(
         "interruptions announced (provisional, class interruption) after the onset: p50 {:.0} ms p95 {:.0} ms ({} announced, {} not); candidates {}: committed interruption {}, other class {}, retracted {}",

@@ -37,11 +37,11 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Result};
-use overtalk::analysis::stream::{AnalysisStream, StreamEvent};
+use overtalk::analysis::stream::{AnalysisStream, Heard, Pending, StreamEvent};
 use overtalk::analysis::{Millis, Params, SpeakerIndex};
 use overtalk::output::live::{EventState, LiveEvent};
 use overtalk::Time;
-use overtalk_audio::causal::{CausalMultitrack, CausalOptions};
+use overtalk_audio::causal::{CausalMultitrack, CausalOptions, Undecided};
 use overtalk_audio::multitrack::annotation_from_regions;
 use overtalk_audio::online::{OnlineMultitrack, OnlineOptions, SpeechEdge};
 use tokio::sync::broadcast;
@@ -83,6 +83,13 @@ pub struct SessionConfig {
     /// holds that history anyway; the other detectors then also keep the features of the
     /// window (their extraction costs CPU; the rule runs once per window and at the end).
     pub revise: bool,
+    /// Commit a backchannel tag or an onset's class before the speech up to its decision
+    /// horizon is final, when every outcome of the edges the causal detector has heard but
+    /// not committed gives it alike ([`AnalysisStream::speculate`]; the causal detector and
+    /// the calibrated classifier only). The classes are the same, committed sooner, but an
+    /// event so committed has no `probability` when the outcomes give different ones (off by
+    /// default; `overtalk live --early-commits`).
+    pub speculate: bool,
 }
 
 impl std::fmt::Debug for SessionConfig {
@@ -97,6 +104,7 @@ impl std::fmt::Debug for SessionConfig {
             .field("events_out", &self.events_out.is_some())
             .field("record", &self.record)
             .field("revise", &self.revise)
+            .field("speculate", &self.speculate)
             .finish_non_exhaustive()
     }
 }
@@ -117,6 +125,7 @@ impl Default for SessionConfig {
             recording: "live".to_owned(),
             clock: None,
             revise: false,
+            speculate: false,
         }
     }
 }
@@ -226,6 +235,32 @@ impl Detector {
             Detector::Windowed(d) => d.committed(),
             Detector::Hybrid(both) => both.1.committed(),
         }
+    }
+
+    /// What the causal detector has heard past its committed clock, in the stream's speaker
+    /// indices (`None` for the other detectors, whose commits lag by seconds).
+    fn heard(&self, stream_of: &[usize]) -> Option<Heard> {
+        let Detector::Causal(d) = self else { return None };
+        let u = d.unreleased();
+        let ms = |t: Time| Millis::new(t.micros() / 1000);
+        let speaker = |track: usize| SpeakerIndex::new(stream_of[track]);
+        Some(Heard {
+            until: ms(u.until),
+            edges: u.edges.iter().map(|e| (speaker(e.track), ms(e.time), e.speaking)).collect(),
+            pending: u
+                .undecided
+                .iter()
+                .map(|&(track, p)| {
+                    let p = match p {
+                        Undecided::Pause { at, quiet } => {
+                            Pending::Pause { at: ms(at), quiet: ms(quiet) }
+                        }
+                        Undecided::Start(t) => Pending::Start(ms(t)),
+                    };
+                    (speaker(track), p)
+                })
+                .collect(),
+        })
     }
 
     /// The last edges, the committed speech per channel and, with `revise`, the speech
@@ -359,6 +394,10 @@ pub struct SessionSummary {
     pub revision: Option<RevisionSummary>,
     /// The record's files, when `--record` was given.
     pub recorded: Option<Recorded>,
+    /// Early-commit checks ([`SessionConfig::speculate`]) given edges the analysis stream
+    /// refused ([`AnalysisStream::speculation_errors`]): zero unless the detector's report of
+    /// its undecided edges is wrong. Those checks committed nothing early.
+    pub speculation_errors: u64,
 }
 
 /// What the end-of-session revision changed (see [`crate::revise`]).
@@ -528,6 +567,7 @@ fn run(
     let mut batch = Vec::new();
     let mut feed = |edges: Vec<SpeechEdge>,
                     committed: Option<Time>,
+                    heard: Option<Heard>,
                     clock: Time,
                     stream: &mut AnalysisStream,
                     batch: &mut Vec<LiveEvent>,
@@ -554,10 +594,13 @@ fn run(
                 stream.speech_end(s, ms)?;
             }
         }
-        let decided = match committed {
+        let mut decided = match committed {
             Some(t) => stream.advance(Millis::new(t.micros() / 1000))?,
             None => stream.finish(Millis::new(clock.micros() / 1000))?,
         };
+        if let Some(heard) = heard {
+            decided.extend(stream.speculate(&heard));
+        }
         for d in &decided {
             wire.stream(d, decided_s, batch);
         }
@@ -570,12 +613,14 @@ fn run(
                 let slices: Vec<&[f32]> = b.channels.iter().map(Vec::as_slice).collect();
                 let edges = detector.push(&slices)?;
                 let committed = detector.detector.committed();
+                let heard = config.speculate.then(|| detector.detector.heard(&stream_of)).flatten();
                 if let Some(clock) = &config.clock {
                     clock.send_replace(detector.detector.clock().micros() as f64 / 1e6);
                 }
                 feed(
                     edges,
                     Some(committed),
+                    heard,
                     detector.detector.clock(),
                     &mut stream,
                     &mut batch,
@@ -597,7 +642,8 @@ fn run(
     };
     let clock = detector.detector.clock();
     let (edges, regions, revised) = detector.finish()?;
-    feed(edges, None, clock, &mut stream, &mut batch, &mut stream_events)?;
+    feed(edges, None, None, clock, &mut stream, &mut batch, &mut stream_events)?;
+    let speculation_errors = stream.speculation_errors();
     publisher.publish(&mut batch);
     let annotation_of = |regions: Vec<overtalk::Region>| {
         annotation_from_regions(names.iter().map(String::as_str).zip(regions))
@@ -679,6 +725,7 @@ fn run(
         committed_annotation,
         revision,
         recorded,
+        speculation_errors,
     })
 }
 

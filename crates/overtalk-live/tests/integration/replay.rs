@@ -726,3 +726,81 @@ fn offsets_that_leave_nothing_or_name_no_track_are_refused() {
         .unwrap();
     assert_eq!(kept.offsets(), [Delta::ZERO, Delta::from_micros(-18_999_937)]);
 }
+
+/// With the calibrated classifier the causal session commits a class before the speech up to
+/// its horizon is final when the edges the detector may still take back cannot change it
+/// (`SessionConfig::speculate`): the same classes, each no later, still the batch analysis of
+/// the record.
+#[test]
+fn early_commits_are_the_classes_of_the_record_no_later() {
+    let dir = tempfile::tempdir().unwrap();
+    let tracks = render_copies(dir.path(), 2.0);
+    let params = Params {
+        classifier: overtalk::analysis::Classifier::Calibrated,
+        decision_horizon: Some(Millis::new(250)),
+        ..Params::default()
+    };
+    let run = |speculate: bool| {
+        let source = Replay::open(&tracks, 160, Pacing::Unpaced).unwrap();
+        let config =
+            SessionConfig { params: params.clone(), speculate, ..SessionConfig::default() };
+        Session::start(Box::new(source), config).unwrap().wait().unwrap()
+    };
+    let (early, late) = (run(true), run(false));
+    assert_eq!(early.annotation, late.annotation);
+    // The classes: onset labels and backchannel tags of the stream, and of the batch analysis
+    // of the session's speech.
+    let labels = |events: &[overtalk::analysis::stream::StreamEvent]| {
+        let mut v: Vec<(Millis, usize, String)> = events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                StreamEventKind::Onset(r) => {
+                    Some((r.time, r.speaker.index(), format!("{:?} {:?}", r.class, r.outcome)))
+                }
+                StreamEventKind::Floor { speaker, backchannel, .. } => {
+                    Some((e.time, speaker.index(), format!("backchannel {backchannel}")))
+                }
+                _ => None,
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(labels(&early.stream_events), labels(&late.stream_events));
+    let (_, _, batch) = rttm_and_analysis("live", early.annotation.clone(), &params).unwrap();
+    let mut onsets: Vec<(Millis, usize, String)> = batch
+        .onsets
+        .iter()
+        .map(|o| {
+            let speaker = usize::from(&*o.speaker == "B");
+            (o.time, speaker, format!("{:?} {:?}", o.class, o.outcome))
+        })
+        .collect();
+    onsets.sort();
+    let stream_onsets: Vec<_> = labels(&early.stream_events)
+        .into_iter()
+        .filter(|l| !l.2.starts_with("backchannel"))
+        .collect();
+    assert_eq!(stream_onsets, onsets);
+    // The wire: the same committed interruptions and backchannels, each decided no later.
+    let commits = |events: &[LiveEvent]| -> Vec<(LiveEventKind, i64, i64)> {
+        events
+            .iter()
+            .filter(|e| {
+                e.state == EventState::Committed
+                    && matches!(e.kind, LiveEventKind::Interruption | LiveEventKind::Backchannel)
+            })
+            .map(|e| (e.kind, (e.t_s * 1e3).round() as i64, (e.decided_s * 1e3).round() as i64))
+            .collect()
+    };
+    // B's "yeah" at 3.00–3.40 s is committed at its horizon: the detector's commit clock was
+    // held before it by an edge the detector could still take back, and both outcomes of that
+    // edge tag B's talkspurt a backchannel.
+    use LiveEventKind::{Backchannel as Bc, Interruption as Int};
+    let later = [(Int, 12000, 12260), (Int, 22000, 22260), (Bc, 24000, 24260), (Int, 31000, 31260)];
+    let mut want = vec![(Bc, 3000, 3260)];
+    want.extend(later);
+    assert_eq!(commits(&early.events), want);
+    want[0] = (Bc, 3000, 3410);
+    assert_eq!(commits(&late.events), want);
+}

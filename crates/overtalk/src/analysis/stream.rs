@@ -42,6 +42,9 @@
 //! once the holder at its start and the simultaneous starts are decided). Every feature reads
 //! the speech up to start + H only (the last minute's talk counts a talkspurt still running
 //! then up to there), so the stream's decisions are the batch analysis's at every horizon.
+//! Behind a detector that holds its commits at edges it may still take back (a pause it may
+//! bridge, a run it may drop), [`AnalysisStream::speculate`] takes such a decision sooner when
+//! every outcome of those edges gives it the same label.
 //!
 //! Times are analysis milliseconds; speakers are the caller's indices.
 
@@ -85,7 +88,8 @@ pub enum StreamEventKind {
         /// Tagged as a backchannel.
         backchannel: bool,
         /// The calibrated classifier's probability that it is a backchannel (`None` under
-        /// the rules).
+        /// the rules, and for a tag [`AnalysisStream::speculate`] committed early when the
+        /// possible futures give it different probabilities).
         probability: Option<f64>,
     },
     /// A piece of the acoustic joint timeline, final. `time` is its start.
@@ -130,7 +134,10 @@ pub enum StreamEventKind {
         /// The class, when the decision names it.
         class: Option<OnsetClass>,
         /// The probabilities of an interruption and of a failed attempt (`None` for an
-        /// opening, which the classifier does not see).
+        /// opening, which the classifier does not see, and for a class
+        /// [`AnalysisStream::speculate`] committed early when the possible futures give it
+        /// different probabilities; a decision with `class: None` is never committed early
+        /// without them).
         probabilities: Option<[f64; 2]>,
     },
     /// A talkspurt reported as a provisional onset is none: its speaker held the floor, or it
@@ -163,6 +170,79 @@ impl StreamEvent {
     }
 }
 
+/// One speaker's speech that the detector has heard past the stream clock but not committed:
+/// either future may still come (see [`AnalysisStream::speculate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pending {
+    /// The speaker stopped at `at`, in a pause the detector may still bridge: either the
+    /// speech ended there and the speaker says nothing before `quiet` (the detector bridges
+    /// any shorter pause), or it runs on through [`Heard::until`].
+    Pause {
+        /// The end, if it is one.
+        at: Millis,
+        /// The earliest time the speaker may start again after an end at `at`.
+        quiet: Millis,
+    },
+    /// Speech began at this time, in a run the detector may still drop (too short, or no
+    /// voice yet): either it is speech from there on through [`Heard::until`], or none.
+    Start(Millis),
+}
+
+/// What the detector has heard beyond the stream clock (see [`AnalysisStream::speculate`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Heard {
+    /// The audio time up to which it has decided every frame (at or after the stream clock).
+    pub until: Millis,
+    /// The edges it has committed and not given to the stream yet (held back because another
+    /// speaker may still commit an earlier one): speaker, time, and whether it is a start.
+    pub edges: Vec<(SpeakerIndex, Millis, bool)>,
+    /// Per speaker, at most one undecided edge (after that speaker's held edges).
+    pub pending: Vec<(SpeakerIndex, Pending)>,
+}
+
+/// The most undecided edges [`AnalysisStream::speculate`] enumerates (2⁴ futures): with
+/// more, it commits nothing early, and the decisions wait for the detector's commits.
+const MAX_PENDING: usize = 4;
+
+/// Without a change in what the detector holds, in the edges given or in the decisions due,
+/// [`AnalysisStream::speculate`] checks again after this much more heard audio only.
+const RECHECK: Millis = Millis::new(50);
+
+/// What a check of [`AnalysisStream::speculate`] that committed nothing looked at: the same
+/// again (before [`RECHECK`] more audio) is not checked again.
+#[derive(Clone, Debug, PartialEq)]
+struct SpeculationKey {
+    edges: Vec<(SpeakerIndex, Millis, bool)>,
+    pending: Vec<(SpeakerIndex, Pending)>,
+    given: u64,
+    due: Vec<usize>,
+}
+
+/// A decision one future of [`AnalysisStream::speculate`] takes on a talkspurt the stream
+/// knows: its event (a backchannel tag or an onset decision) and the onset decision itself.
+#[derive(Clone, Debug, PartialEq)]
+struct Verdict {
+    spurt: usize,
+    event: StreamEventKind,
+    decision: Option<Decision>,
+}
+
+impl Verdict {
+    /// The decision without its probabilities: what every future must agree on.
+    fn label(&self) -> Verdict {
+        let mut v = self.clone();
+        match &mut v.event {
+            StreamEventKind::Floor { probability, .. } => *probability = None,
+            StreamEventKind::OnsetDecision { probabilities, .. } => *probabilities = None,
+            _ => {}
+        }
+        if let Some(d) = &mut v.decision {
+            d.probabilities = None;
+        }
+        v
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Spurt {
     speaker: SpeakerIndex,
@@ -183,7 +263,7 @@ struct Spurt {
 }
 
 /// The calibrated classifier's decision on one onset (what S8′ does to the rules' record).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Decision {
     /// `Interruption` or `SilentInterruption` when the model calls it an attempt.
     attempt: Option<OnsetClass>,
@@ -252,6 +332,17 @@ pub struct AnalysisStream {
     finished: bool,
     /// S5′/S8′ (calibrated classifier) and its horizon, instead of the rules' S5.
     calibrated: Option<(Calibrated, Millis)>,
+    /// Per speaker: known silent from its last end up to this time (a future of
+    /// [`AnalysisStream::speculate`]: the detector would have bridged a shorter pause).
+    quiet: Vec<Millis>,
+    /// Edges given so far (a copy of the stream counts its future's too).
+    given: u64,
+    /// The last check of [`AnalysisStream::speculate`] that committed nothing, and its
+    /// `heard.until`.
+    speculated: Option<(SpeculationKey, Millis)>,
+    /// Futures [`AnalysisStream::speculate`] could not run (see
+    /// [`AnalysisStream::speculation_errors`]).
+    speculation_errors: u64,
 }
 
 impl AnalysisStream {
@@ -296,6 +387,10 @@ impl AnalysisStream {
             out: Vec::new(),
             finished: false,
             calibrated,
+            quiet: vec![Millis::MIN; n_speakers],
+            given: 0,
+            speculated: None,
+            speculation_errors: 0,
         })
     }
 
@@ -328,6 +423,7 @@ impl AnalysisStream {
     /// `speaker` starts talking at `t` (not before the clock).
     pub fn speech_start(&mut self, speaker: SpeakerIndex, t: Millis) -> Result<()> {
         self.check_edge(speaker, t)?;
+        self.given += 1;
         let last = self.by_speaker[speaker.index()].last().copied();
         if let Some(i) = last {
             let s = &mut self.spurts[i];
@@ -379,6 +475,7 @@ impl AnalysisStream {
     /// `speaker` stops talking at `t`.
     pub fn speech_end(&mut self, speaker: SpeakerIndex, t: Millis) -> Result<()> {
         self.check_edge(speaker, t)?;
+        self.given += 1;
         let Some(&i) = self.by_speaker[speaker.index()].last() else {
             return Err(Error::invalid(format!(
                 "analysis stream: speaker {speaker} stops at {t} ms without having started"
@@ -467,6 +564,194 @@ impl AnalysisStream {
         Ok(std::mem::take(&mut self.out))
     }
 
+    /// Commits the calibrated decisions (S5′ backchannel tags, S8′ onset decisions) that the
+    /// speech the detector has heard but not committed can no longer change, before that
+    /// speech is final. Returns the events decided (stamped `heard.until`); the stream clock
+    /// does not move, and the edges must still be given as the detector commits them.
+    ///
+    /// Each undecided edge has two futures ([`Pending`]); a copy of the stream is run under
+    /// every combination of them (with the held edges, up to `heard.until`), and a decision
+    /// on a talkspurt the stream knows is taken when every future takes it with the same
+    /// label (tag; class, failed or not). The speech the detector will commit up to
+    /// `heard.until` is one of those futures, and what comes after cannot change a decision
+    /// the stream has taken (it reads the speech up to start + horizon only), so the label is
+    /// the one the stream would commit later, i.e. the batch analysis's. Its probability goes
+    /// with it when every future gives the same, and is left out (`None`) otherwise; an onset
+    /// decision that names no class (which puts nothing out before the outcome) is committed
+    /// early only with its probabilities, so the onset's later event keeps them.
+    ///
+    /// ```text
+    /// A (holder)   ████████████████████████████████
+    /// B "yeah"          ███████░░░░░░░░                 B stopped at t_off < t0 + 250 ms
+    ///                   t0     t_off
+    /// committed    ─────────────▲ t_off: the detector bridges a pause < 400 ms
+    /// B ended at t_off      → backchannel  ┐ the same label under both futures:
+    /// B talks on (bridged)  → backchannel  ┘ committed at t0 + 250 ms, not t_off + 400 ms
+    /// ```
+    ///
+    /// An end is final for the analysis once `bridge_pause` of silence follows it; the
+    /// future in which the speech ended at `at` knows the speaker silent up to `quiet`, so
+    /// that talkspurt is closed at once there. A decision that hangs on the edge itself
+    /// (did the holder stop by the horizon? did the incomer?) differs between the futures
+    /// and waits, as does a talkspurt whose start the stream has not been given.
+    ///
+    /// Nothing is committed early while more than four edges are undecided (`MAX_PENDING`;
+    /// the decisions then wait for the detector's commits), under the rules' classifier, or
+    /// when a future is not a valid continuation of the edges given so far (the caller's
+    /// view of the detector would then be wrong; counted in
+    /// [`AnalysisStream::speculation_errors`]).
+    ///
+    /// Each check copies the stream once per future, and the copy grows with the session's
+    /// history. A check that committed nothing is not repeated while the held and undecided
+    /// edges, the edges given and the decisions due stay the same, until 50 ms more audio
+    /// has been heard.
+    pub fn speculate(&mut self, heard: &Heard) -> Vec<StreamEvent> {
+        let Some((_, h)) = self.calibrated else { return Vec::new() };
+        let until = heard.until;
+        if self.finished || until <= self.now || heard.pending.len() > MAX_PENDING {
+            return Vec::new();
+        }
+        let due = |t: Millis, wait: Millis| t.saturating_add(wait) < until;
+        let tol = self.params.simul_start_tol;
+        let mut due_spurts: Vec<usize> =
+            self.undecided.iter().take_while(|&&(t, _)| due(t, h)).map(|&(_, i)| i).collect();
+        due_spurts.extend(self.onset_queue.iter().copied().filter(|&i| {
+            self.spurts[i].decision.is_none() && due(self.spurts[i].start, h.max(tol))
+        }));
+        if due_spurts.is_empty() {
+            return Vec::new();
+        }
+        let key = SpeculationKey {
+            edges: heard.edges.clone(),
+            pending: heard.pending.clone(),
+            given: self.given,
+            due: due_spurts,
+        };
+        if let Some((last, at)) = &self.speculated {
+            if *last == key && until < at.saturating_add(RECHECK) {
+                return Vec::new();
+            }
+        }
+        let events = self.speculate_now(heard, until);
+        self.speculated = if events.is_empty() { Some((key, until)) } else { None };
+        events
+    }
+
+    /// Futures of [`AnalysisStream::speculate`] that could not be run: a held or undecided
+    /// edge the stream refused (not in time order, or a stop without a start). Nothing is
+    /// committed early on such a check; a count above zero means the caller's view of the
+    /// detector is wrong.
+    pub fn speculation_errors(&self) -> u64 {
+        self.speculation_errors
+    }
+
+    /// One check of [`AnalysisStream::speculate`].
+    fn speculate_now(&mut self, heard: &Heard, until: Millis) -> Vec<StreamEvent> {
+        let known = self.spurts.len();
+        let mut agreed: Option<Vec<Verdict>> = None;
+        for future in 0..1usize << heard.pending.len() {
+            let mut copy = self.clone();
+            let mut edges = heard.edges.clone();
+            for (k, &(speaker, pending)) in heard.pending.iter().enumerate() {
+                if future >> k & 1 == 0 {
+                    continue;
+                }
+                edges.push(match pending {
+                    Pending::Pause { at, quiet } => {
+                        copy.quiet[speaker.index()] = quiet;
+                        (speaker, at, false)
+                    }
+                    Pending::Start(t) => (speaker, t, true),
+                });
+            }
+            edges.sort_by_key(|&(speaker, t, start)| (t, start, speaker));
+            let events = match copy.run_future(&edges, until) {
+                Ok(events) => events,
+                Err(e) => {
+                    self.speculation_errors += 1;
+                    debug_assert!(false, "analysis stream: a future could not be run: {e}");
+                    return Vec::new();
+                }
+            };
+            let verdicts: Vec<Verdict> = events
+                .into_iter()
+                .filter_map(|e| match e.kind {
+                    StreamEventKind::Floor { spurt, .. } if spurt < known => {
+                        Some(Verdict { spurt, event: e.kind, decision: None })
+                    }
+                    StreamEventKind::OnsetDecision { spurt, .. } if spurt < known => {
+                        let decision = copy.spurts[spurt].decision;
+                        Some(Verdict { spurt, event: e.kind, decision })
+                    }
+                    _ => None,
+                })
+                .collect();
+            // The labels must agree; a probability the futures differ on is left out.
+            let kept: Vec<Verdict> = match agreed.take() {
+                None => verdicts,
+                Some(a) => a
+                    .into_iter()
+                    .filter_map(|v| {
+                        let w = verdicts.iter().find(|w| w.label() == v.label())?;
+                        Some(if *w == v { v } else { v.label() })
+                    })
+                    .collect(),
+            };
+            if kept.is_empty() {
+                return Vec::new();
+            }
+            agreed = Some(kept);
+        }
+        for v in agreed.unwrap_or_default() {
+            let i = v.spurt;
+            match v.event {
+                StreamEventKind::Floor { backchannel, probability, .. }
+                    if self.spurts[i].floor.is_none() =>
+                {
+                    self.apply_floor(vec![(i, !backchannel, probability)], until);
+                }
+                // No class and no probabilities on an onset the classifier sees: nothing to put
+                // out before the outcome, and the onset's event would go without a probability;
+                // it is decided once its evidence is committed.
+                StreamEventKind::OnsetDecision {
+                    class: None,
+                    probabilities: None,
+                    holder: Some(_),
+                    ..
+                } => {}
+                kind @ StreamEventKind::OnsetDecision { .. } => {
+                    let s = &mut self.spurts[i];
+                    if s.floor == Some(true) && s.decision.is_none() && !s.onset_done {
+                        s.decision = v.decision;
+                        self.out.push(StreamEvent { time: s.start, decided: until, kind });
+                    }
+                }
+                _ => {}
+            }
+        }
+        std::mem::take(&mut self.out)
+    }
+
+    /// Gives a copy of the stream one future's edges and moves its clock to `until`.
+    fn run_future(
+        &mut self,
+        edges: &[(SpeakerIndex, Millis, bool)],
+        until: Millis,
+    ) -> Result<Vec<StreamEvent>> {
+        self.out.clear();
+        for &(speaker, t, start) in edges {
+            if t > until {
+                return Err(Error::invalid("analysis stream: a heard edge after the heard clock"));
+            }
+            if start {
+                self.speech_start(speaker, t)?;
+            } else {
+                self.speech_end(speaker, t)?;
+            }
+        }
+        self.advance(until)
+    }
+
     /// One round of decisions with the logical clock `now`, stamping them `stamp`.
     fn step(&mut self, now: Millis, stamp: Millis) -> Result<()> {
         self.close_spurts(now, stamp);
@@ -492,7 +777,8 @@ impl AnalysisStream {
         while k < self.open.len() {
             let i = self.open[k];
             let s = &mut self.spurts[i];
-            if !s.speaking && now >= s.end.saturating_add(bridge) {
+            let quiet = self.quiet[s.speaker.index()];
+            if !s.speaking && now.max(quiet) >= s.end.saturating_add(bridge) {
                 s.closed = true;
                 self.open.swap_remove(k);
                 let (speaker, start, end) = (s.speaker, s.start, s.end);
@@ -829,6 +1115,15 @@ impl AnalysisStream {
                             },
                         });
                     }
+                }
+            }
+            // A talkspurt whose floor status `speculate` committed ahead of the clock may be
+            // complete before its horizon: its onset waits for the decision.
+            if let Some((_, h)) = self.calibrated {
+                let lim = t0.saturating_add(h.max(tol));
+                if self.spurts[i].decision.is_none() && now <= lim {
+                    keep.push(i);
+                    continue;
                 }
             }
             let s = &self.spurts[i];
@@ -1251,9 +1546,14 @@ mod tests {
     }
 
     fn segments_strategy() -> impl Strategy<Value = Vec<(usize, i64, i64)>> {
-        prop::collection::vec((0usize..3, 0i64..30_000, 1i64..4000, 1i64..1500), 0..40).prop_map(
-            |raw| {
-                let mut by: Vec<Vec<(i64, i64)>> = vec![Vec::new(); 3];
+        speakers_strategy(3)
+    }
+
+    /// Random conversations of `n` speakers (at most 4, the streams' size here).
+    fn speakers_strategy(n: usize) -> impl Strategy<Value = Vec<(usize, i64, i64)>> {
+        prop::collection::vec((0usize..n, 0i64..30_000, 1i64..4000, 1i64..1500), 0..40).prop_map(
+            move |raw| {
+                let mut by: Vec<Vec<(i64, i64)>> = vec![Vec::new(); n];
                 for (sp, a, d, _) in raw {
                     by[sp].push((a, a + d));
                 }
@@ -1271,6 +1571,262 @@ mod tests {
                 out
             },
         )
+    }
+
+    /// Runs the stream as behind a detector: at each tick `(heard, lag, choice)` the stream
+    /// has every edge before `heard − lag` (the committed clock, never going back) and
+    /// speculates on the edges up to `heard` (the detector's clock). Per speaker, the last of
+    /// its edges in that span is made undecided or not by `choice` (one bit per speaker), the
+    /// others are held edges; a speaker without edges there may get an undecided edge that
+    /// does not happen (the next bit), as a pause the detector bridges or a run it drops.
+    fn run_speculating(
+        segments: &[(usize, i64, i64)],
+        ticks: &[(i64, i64, u8)],
+        p: &Params,
+    ) -> Vec<StreamEvent> {
+        let mut e = edges(segments);
+        e.sort_by_key(|&(t, start, _)| (t, start));
+        let mut ticks = ticks.to_vec();
+        ticks.sort_unstable();
+        let mut s = AnalysisStream::new(4, p).unwrap();
+        let mut out = Vec::new();
+        let mut given = 0;
+        for (heard, lag, choice) in ticks {
+            let clock = (heard - lag).max(s.now().get());
+            if clock > heard {
+                continue;
+            }
+            while given < e.len() && e[given].0 < clock {
+                let (t, start, sp) = e[given];
+                let (t, sp) = (Millis::new(t), SpeakerIndex::new(sp));
+                if start {
+                    s.speech_start(sp, t).unwrap();
+                } else {
+                    s.speech_end(sp, t).unwrap();
+                }
+                given += 1;
+            }
+            out.extend(s.advance(Millis::new(clock)).unwrap());
+            let mut h = Heard { until: Millis::new(heard), ..Heard::default() };
+            for sp in 0..4 {
+                let speaker = SpeakerIndex::new(sp);
+                let span: Vec<(i64, bool)> = e[given..]
+                    .iter()
+                    .filter(|x| x.2 == sp && x.0 < heard)
+                    .map(|x| (x.0, x.1))
+                    .collect();
+                let undecided = choice >> (2 * sp) & 1 == 1;
+                let phantom = choice >> (2 * sp + 1) & 1 == 1;
+                let mut held = span.clone();
+                match span.last() {
+                    Some(&(t, start)) if undecided => {
+                        held.pop();
+                        let at = Millis::new(t);
+                        h.pending.push((
+                            speaker,
+                            if start {
+                                Pending::Start(at)
+                            } else {
+                                // Silent up to its next start (at most 400 ms), as the
+                                // detector guarantees after an end.
+                                let next = e[given..]
+                                    .iter()
+                                    .find(|x| x.2 == sp && x.0 > t)
+                                    .map_or(i64::MAX, |x| x.0);
+                                Pending::Pause { at, quiet: Millis::new(next.min(t + 400)) }
+                            },
+                        ));
+                    }
+                    None if phantom => {
+                        // Talking through `heard` (a pause that will be bridged), or silent
+                        // (a run that will be dropped): the edge does not happen.
+                        let talking =
+                            e[..given].iter().rev().find(|x| x.2 == sp).is_some_and(|x| x.1);
+                        let at = Millis::new(clock + (heard - clock) / 2);
+                        h.pending.push((
+                            speaker,
+                            if talking {
+                                Pending::Pause { at, quiet: at + Millis::new(400) }
+                            } else {
+                                Pending::Start(at)
+                            },
+                        ));
+                    }
+                    _ => {}
+                }
+                h.edges.extend(held.into_iter().map(|(t, start)| (speaker, Millis::new(t), start)));
+            }
+            h.edges.sort_by_key(|&(sp, t, start)| (t, start, sp));
+            out.extend(s.speculate(&h));
+        }
+        for &(t, start, sp) in &e[given..] {
+            let (t, sp) = (Millis::new(t), SpeakerIndex::new(sp));
+            out.extend(s.advance(t).unwrap());
+            if start {
+                s.speech_start(sp, t).unwrap();
+            } else {
+                s.speech_end(sp, t).unwrap();
+            }
+        }
+        let end = Millis::new(segments.iter().map(|x| x.2).max().unwrap_or(0)).max(s.now());
+        out.extend(s.advance(end).unwrap());
+        out.extend(s.finish(end).unwrap());
+        out
+    }
+
+    /// The S5′ and S8′ decisions by talkspurt, probabilities apart.
+    fn decisions(events: &[StreamEvent]) -> Vec<(usize, StreamEventKind)> {
+        let mut out: Vec<(usize, StreamEventKind)> = events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                StreamEventKind::Floor { spurt, .. }
+                | StreamEventKind::OnsetDecision { spurt, .. } => {
+                    let v = Verdict { spurt: *spurt, event: e.kind.clone(), decision: None };
+                    Some((*spurt, v.label().event))
+                }
+                _ => None,
+            })
+            .collect();
+        out.sort_by_key(|(spurt, k)| (*spurt, matches!(k, StreamEventKind::Floor { .. })));
+        out
+    }
+
+    #[test]
+    fn a_backchannel_that_stopped_is_committed_at_the_horizon_whichever_way_its_pause_goes() {
+        // A holds the floor; B says "yeah" from 3000 and stops at 3200, before the horizon
+        // (3250). The detector holds its commits at 3200 until 3600 (the pause may still be
+        // bridged); at 3260 both futures tag B's talkspurt a backchannel.
+        let p = calibrated(250);
+        let mut s = AnalysisStream::new(2, &p).unwrap();
+        let (a, b) = (SpeakerIndex::new(0), SpeakerIndex::new(1));
+        s.speech_start(a, Millis::new(0)).unwrap();
+        s.speech_start(b, Millis::new(3000)).unwrap();
+        s.advance(Millis::new(3200)).unwrap();
+        let pause = Pending::Pause { at: Millis::new(3200), quiet: Millis::new(3600) };
+        let heard =
+            |until| Heard { until: Millis::new(until), edges: vec![], pending: vec![(b, pause)] };
+        assert_eq!(s.speculate(&heard(3250)), vec![]);
+        let events = s.speculate(&heard(3260));
+        let tags: Vec<_> =
+            events.iter().map(|e| (e.time.get(), e.decided.get(), e.kind.clone())).collect();
+        // Its probability differs between the futures (B's talkspurt is 200 ms or longer):
+        // left out.
+        let tag =
+            StreamEventKind::Floor { spurt: 1, speaker: b, backchannel: true, probability: None };
+        let not_an_onset = StreamEventKind::NotAnOnset { spurt: 1 };
+        assert_eq!(tags, vec![(3000, 3260, tag), (3000, 3260, not_an_onset)]);
+        // Once the end is committed (at 3600) the stream takes no decision again.
+        s.speech_end(b, Millis::new(3200)).unwrap();
+        let later = s.advance(Millis::new(3600)).unwrap();
+        assert!(!later.iter().any(|e| matches!(e.kind, StreamEventKind::Floor { .. })));
+        // Without the early commit, the same tag at 3600.
+        let mut plain = AnalysisStream::new(2, &p).unwrap();
+        plain.speech_start(a, Millis::new(0)).unwrap();
+        plain.speech_start(b, Millis::new(3000)).unwrap();
+        plain.speech_end(b, Millis::new(3200)).unwrap();
+        let tags: Vec<_> = plain
+            .advance(Millis::new(3600))
+            .unwrap()
+            .into_iter()
+            .filter_map(|e| match e.kind {
+                StreamEventKind::Floor { spurt: 1, backchannel, .. } => {
+                    Some((e.time.get(), backchannel))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(tags, vec![(3000, true)]);
+    }
+
+    /// A and B have taken turns; A talks again from 3300 and B comes in at 4000. The
+    /// detector heard up to 4300 (B's horizon is 4250) and holds its commits at `clock`,
+    /// with one edge of `speaker` undecided.
+    fn speculated(
+        clock: i64,
+        speaker: usize,
+        pending: Pending,
+    ) -> Vec<(i64, i64, StreamEventKind)> {
+        let p = calibrated(250);
+        let mut s = AnalysisStream::new(3, &p).unwrap();
+        let (a, b) = (SpeakerIndex::new(0), SpeakerIndex::new(1));
+        for (sp, t, start) in [(a, 0, true), (a, 1000, false), (b, 1300, true), (b, 3000, false)] {
+            if start {
+                s.speech_start(sp, Millis::new(t)).unwrap();
+            } else {
+                s.speech_end(sp, Millis::new(t)).unwrap();
+            }
+        }
+        s.speech_start(a, Millis::new(3300)).unwrap();
+        s.speech_start(b, Millis::new(4000)).unwrap();
+        s.advance(Millis::new(clock)).unwrap();
+        let pending = vec![(SpeakerIndex::new(speaker), pending)];
+        let heard = Heard { until: Millis::new(4300), edges: vec![], pending };
+        let events = s.speculate(&heard);
+        events.into_iter().map(|e| (e.time.get(), e.decided.get(), e.kind)).collect()
+    }
+
+    #[test]
+    fn a_decision_that_hangs_on_the_undecided_edge_waits() {
+        let b = SpeakerIndex::new(1);
+        let pause = |at: i64| Pending::Pause { at: Millis::new(at), quiet: Millis::new(at + 400) };
+        let floor =
+            StreamEventKind::Floor { spurt: 3, speaker: b, backchannel: false, probability: None };
+        // A stopped 50–240 ms after B's onset: whether that ends A's turn is the evidence
+        // of B's onset itself (a terminal overlap, or a failed interruption, or one that
+        // took the floor): its class waits; B's talkspurt is floor-relevant either way.
+        for stop in [4050, 4100, 4240] {
+            assert_eq!(speculated(stop, 0, pause(stop)), vec![(4000, 4300, floor.clone())]);
+        }
+    }
+
+    #[test]
+    fn a_decision_the_undecided_edge_cannot_change_is_committed_with_its_probabilities() {
+        // C's mic has a run from 4220 that the detector may still drop (too short, or no
+        // voice yet): it starts after the 200 ms in which it would make B's onset a
+        // simultaneous start, and before B's horizon. B's interruption is the same either way
+        // and is committed at 4300, with the probabilities the stream gives once C's run is
+        // decided, here dropped (the batch analysis of the same speech).
+        let (a, b) = (SpeakerIndex::new(0), SpeakerIndex::new(1));
+        let early = speculated(4220, 2, Pending::Start(Millis::new(4220)));
+        let p = calibrated(250);
+        let mut s = AnalysisStream::new(3, &p).unwrap();
+        for (sp, t, start) in [(a, 0, true), (a, 1000, false), (b, 1300, true), (b, 3000, false)] {
+            if start {
+                s.speech_start(sp, Millis::new(t)).unwrap();
+            } else {
+                s.speech_end(sp, Millis::new(t)).unwrap();
+            }
+        }
+        s.speech_start(a, Millis::new(3300)).unwrap();
+        s.speech_start(b, Millis::new(4000)).unwrap();
+        let later: Vec<_> = s
+            .advance(Millis::new(4300))
+            .unwrap()
+            .into_iter()
+            .filter(|e| {
+                matches!(
+                    e.kind,
+                    StreamEventKind::Floor { spurt: 3, .. }
+                        | StreamEventKind::OnsetDecision { spurt: 3, .. }
+                )
+            })
+            .map(|e| (e.time.get(), e.decided.get(), e.kind))
+            .collect();
+        assert_eq!(early, later);
+        assert_eq!(early.len(), 2);
+        assert!(matches!(
+            &early[1],
+            (
+                4000,
+                4300,
+                StreamEventKind::OnsetDecision {
+                    spurt: 3,
+                    class: Some(OnsetClass::Interruption),
+                    probabilities: Some(_),
+                    ..
+                }
+            )
+        ));
     }
 
     proptest! {
@@ -1297,6 +1853,51 @@ mod tests {
             };
             let events = run(&segs, &ticks, &p);
             prop_assert_eq!(folded(&events), batch(&segs, &p));
+            for e in &events {
+                let evidence = match &e.kind {
+                    StreamEventKind::Onset(r) => r.time,
+                    StreamEventKind::Piece { end, .. } => *end,
+                    _ => e.time,
+                };
+                prop_assert!(e.decided >= evidence, "{:?}", e);
+            }
+        }
+
+        #[test]
+        fn speculative_commits_equal_the_batch_analysis(
+            segs in speakers_strategy(4),
+            ticks in prop::collection::vec((0i64..35_000, 0i64..700, any::<u8>()), 0..60),
+            h in prop::sample::select(vec![250i64, 500, 1000]),
+        ) {
+            // Behind a detector whose commits lag, with random undecided edges (the true one
+            // among each pair of futures): the committed events are the batch analysis's, and
+            // every decision is the one the stream takes without speculating, probabilities
+            // left out only.
+            let p = calibrated(h);
+            let events = run_speculating(&segs, &ticks, &p);
+            prop_assert_eq!(folded(&events), batch(&segs, &p));
+            let plain = run(&segs, &[], &p);
+            prop_assert_eq!(decisions(&events), decisions(&plain));
+            // Per talkspurt: p(backchannel), then the onset decision's probabilities.
+            type Probabilities = (usize, u8, Option<[f64; 2]>);
+            let probability = |events: &[StreamEvent]| -> Vec<Probabilities> {
+                let mut v: Vec<_> = events.iter().filter_map(|e| match &e.kind {
+                    StreamEventKind::Floor { spurt, probability, .. } => {
+                        Some((*spurt, 0, probability.map(|p| [p, 0.0])))
+                    }
+                    StreamEventKind::OnsetDecision { spurt, probabilities, .. } => {
+                        Some((*spurt, 1, *probabilities))
+                    }
+                    _ => None,
+                }).collect();
+                v.sort_by_key(|x| (x.0, x.1));
+                v
+            };
+            prop_assert_eq!(probability(&events).len(), probability(&plain).len());
+            for (a, b) in probability(&events).iter().zip(probability(&plain)) {
+                prop_assert!((a.0, a.1) == (b.0, b.1), "{:?} {:?}", a, b);
+                prop_assert!(a.2.is_none() || a.2 == b.2, "{:?} {:?}", a, b);
+            }
             for e in &events {
                 let evidence = match &e.kind {
                     StreamEventKind::Onset(r) => r.time,

@@ -150,7 +150,10 @@ pub struct LiveEvent {
     /// `terminal_overlap`, …) or of the calibrated classifier.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
-    /// For classified events: the classifier's probability of `class`.
+    /// For classified events: the classifier's probability of `class`. Absent under the
+    /// rules, and with early commits (`overtalk live --early-commits`) on an event committed
+    /// before the speech up to its decision horizon was final when the detector's possible
+    /// outcomes give different probabilities.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probability: Option<f64>,
     /// The earlier event this one commits or retracts.
