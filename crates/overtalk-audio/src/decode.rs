@@ -227,8 +227,14 @@ pub struct DecodeStats {
     /// [`DecodeOptions::strict`]).
     pub truncated: Option<Truncation>,
     /// Audio tracks of the container that were not read: the default one was, and no
-    /// [`DecodeOptions::audio_track`] was asked for.
+    /// [`DecodeOptions::audio_track`] was asked for (or, set by the pipeline, the tracks
+    /// named left some out).
     pub unread_audio_tracks: usize,
+    /// Audio tracks the container holds (0 when the reader does not say: one).
+    pub audio_tracks: usize,
+    /// Audio tracks named by the caller, counted up to the last one named (set by the
+    /// pipeline; 0 when the default track was read).
+    pub named_audio_tracks: usize,
 }
 
 /// How much of a truncated recording was read, against what its header declared.
@@ -1452,6 +1458,7 @@ impl Decoder {
         let info = AudioInfo { sample_rate, channels, codec, declared_frames, priming, lead };
         let mut d = Decoder::new(Stream::Codec { format, decoder, track_id }, info, options)?;
         d.stats.unread_audio_tracks = unread_audio_tracks;
+        d.stats.audio_tracks = audio_ids.len();
         if matches!(short_name, "isomp4" | "matroska" | "ogg") {
             d.timeline = time_base.and_then(|tb| {
                 timeline::Timeline::new(tb.numer.get(), tb.denom.get(), sample_rate)

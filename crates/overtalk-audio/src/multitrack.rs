@@ -345,6 +345,9 @@ pub enum TrackWarning {
         path: PathBuf,
         /// Audio tracks not read.
         unread: usize,
+        /// Audio tracks `--audio-tracks` named (a `_` counts); 0 when it was not given and
+        /// the default track was read.
+        named: usize,
     },
     /// The recording's channels cancel out when mixed down (one is the other inverted), so
     /// one channel was used alone ([`crate::channels::Downmix`]).
@@ -575,7 +578,17 @@ impl fmt::Display for TrackWarning {
                  timeline (silence before it), so they match the video, captions and editors",
                 path.display()
             ),
-            TrackWarning::UnreadAudioTracks { path, unread } => {
+            TrackWarning::UnreadAudioTracks { path, unread, named } if *named > 0 => write!(
+                f,
+                "{}: it holds {} audio tracks and `--audio-tracks` names the first {named}; the \
+                 other {unread} {} not read (name {} too, or `_` to skip {})",
+                path.display(),
+                named + unread,
+                if *unread == 1 { "was" } else { "were" },
+                if *unread == 1 { "it" } else { "them" },
+                if *unread == 1 { "it" } else { "one" },
+            ),
+            TrackWarning::UnreadAudioTracks { path, unread, .. } => {
                 let names = vec!["NAME"; unread + 1].join(",");
                 write!(
                     f,

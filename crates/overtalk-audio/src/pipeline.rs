@@ -294,7 +294,8 @@ pub fn analyze(
         }
     }
     let mut features: Vec<TrackFeatures> = features.into_iter().flatten().collect();
-    let reports: Vec<TrackReport> = reports.into_iter().flatten().collect();
+    let mut reports: Vec<TrackReport> = reports.into_iter().flatten().collect();
+    note_unnamed_audio_tracks(specs, &mut reports);
     check_consistent(&reports, options)?;
     // Tracks of unequal length (within the tolerance) are analysed over the longest, the
     // shorter ones silent after their end.
@@ -589,10 +590,37 @@ impl Detection {
                     from: from.as_secs_f64(),
                 });
             }
-            out.extend(decode_warnings(&t.path, &t.stats, t.sample_rate));
+            // The channels of one decoded track share its decoder's notes: said once.
+            for w in decode_warnings(&t.path, &t.stats, t.sample_rate) {
+                if !out.contains(&w) {
+                    out.push(w);
+                }
+            }
         }
         out.extend(self.music.iter().cloned());
         out
+    }
+}
+
+/// Where audio tracks of a file were named ([`TrackSpec::audio_track`]) but not all of them,
+/// as far as the last one named (a `_` names one), the file's first report counts the
+/// others as unread, for [`TrackWarning::UnreadAudioTracks`]. `reports` are in `specs`' order.
+fn note_unnamed_audio_tracks(specs: &[TrackSpec], reports: &mut [TrackReport]) {
+    for (i, spec) in specs.iter().enumerate() {
+        let of_file = |j: &usize| specs[*j].path == spec.path && specs[*j].audio_track.is_some();
+        if spec.audio_track.is_none() || (0..i).any(|j| of_file(&j)) {
+            continue;
+        }
+        let named = (i..specs.len())
+            .filter(of_file)
+            .filter_map(|j| specs[j].audio_track)
+            .max()
+            .map_or(0, |last| last + 1);
+        let stats = &mut reports[i].stats;
+        if stats.audio_tracks > named {
+            stats.unread_audio_tracks = stats.audio_tracks - named;
+            stats.named_audio_tracks = named;
+        }
     }
 }
 
@@ -629,6 +657,7 @@ fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<TrackWarn
         out.push(TrackWarning::UnreadAudioTracks {
             path: path.to_owned(),
             unread: stats.unread_audio_tracks,
+            named: stats.named_audio_tracks,
         });
     }
     if stats.placeholder_length {
@@ -675,7 +704,16 @@ pub fn silence_warnings(transcript: &Transcript, sources: &[String]) -> Vec<Stri
     vec![format!(
         "{}: no speech found{length}: the recording is silent or below the detector's \
          threshold, so the result has no speakers",
-        sources.join(", ")
+        {
+            // The channels or audio tracks of one file name it once.
+            let mut named: Vec<&str> = Vec::new();
+            for s in sources {
+                if !named.contains(&s.as_str()) {
+                    named.push(s);
+                }
+            }
+            named.join(", ")
+        }
     )]
 }
 

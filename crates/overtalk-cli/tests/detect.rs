@@ -806,7 +806,36 @@ fn audio_tracks_of_one_file_are_speakers_of_their_own() {
         )
     );
     let run = dir.run(&["detect", "show.mkv", "--audio-tracks", "_,Guest"]);
-    assert_eq!(run.stdout(), "SPEAKER show 1 5.008 3.248 <NA> <NA> Guest <NA> <NA>\n");
+    assert_eq!(
+        (run.stdout(), run.stderr()),
+        ("SPEAKER show 1 5.008 3.248 <NA> <NA> Guest <NA> <NA>\n".to_owned(), String::new())
+    );
+    // Fewer names than tracks: the others are said to be unread.
+    let run = dir.run(&["detect", "show.mkv", "--audio-tracks", "Host"]);
+    assert_eq!(
+        (run.stdout(), run.stderr()),
+        (
+            "SPEAKER show 1 1.008 3.248 <NA> <NA> Host <NA> <NA>\n".to_owned(),
+            "overtalk: warning: show.mkv: it holds 2 audio tracks and `--audio-tracks` names the \
+             first 1; the other 1 was not read (name it too, or `_` to skip it)\n"
+                .to_owned()
+        )
+    );
+    // The channels of one track share its notes: each said once, the file named once.
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../overtalk-audio/tests/data/burst.stereo2tracks.mkv"
+    );
+    std::fs::copy(fixture, dir.path().join("tones.mkv")).unwrap();
+    let run = dir.run(&["detect", "tones.mkv", "--channels", "L,R", "--vad", "energy"]);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: warning: tones.mkv: it holds 2 audio tracks and only its default one was read; \
+         if each holds one microphone (as OBS records them), `--audio-tracks NAME,NAME` reads \
+         each as a speaker's own track\n\
+         overtalk: warning: tones.mkv: no speech found in 1.02 s of audio: the recording is \
+         silent or below the detector's threshold, so the result has no speakers\n"
+    );
     let run = dir.run(&["detect", "show.mkv", "--no-diarize"]);
     assert_eq!(
         (run.code(), run.stdout(), run.stderr()),

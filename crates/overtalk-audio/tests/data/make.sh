@@ -100,6 +100,8 @@ done
 SPLIT="[0:a]pan=mono|c0=c0[L];[0:a]pan=mono|c0=c1[R]"
 ff -f lavfi -i "$SIG" -filter_complex "$SPLIT" -map "[L]" -map "[R]" -c:a aac -b:a 32k burst.2tracks.mp4
 ff -f lavfi -i "$SIG" -filter_complex "$SPLIT" -map "[L]" -map "[R]" -c:a libvorbis -q:a 0 burst.2tracks.mkv
+ff -f lavfi -i "$SIG" -filter_complex "[0:a]asplit[S][M0];[M0]pan=mono|c0=c0[M]" -map "[S]" -map "[M]" \
+  -c:a libvorbis -q:a 0 burst.stereo2tracks.mkv
 ff -i speech.wav -filter_complex "[0:a]apad=pad_dur=4[H];[0:a]adelay=4000,apad=pad_dur=0[G]" \
   -map "[H]" -map "[G]" -c:a libvorbis -q:a 0 -shortest speech.2tracks.mkv
 # MP3 in a WAV file (format tag 0x0055), as call and broadcast recorders write it.

@@ -232,6 +232,7 @@ fn one_audio_track_of_several_is_chosen_and_the_others_counted() {
             while let Some(b) = d.next_block().unwrap() {
                 x.extend(b.channel(0));
             }
+            assert_eq!(d.stats().audio_tracks, 2, "{name}");
             (d.info().channels, onset(&x, 44_100), d.stats().unread_audio_tracks)
         };
         let (channels, at, unread) = open(None);
