@@ -34,13 +34,7 @@ fn cases(kind: &str, dir: &Path) -> Vec<(String, Vec<TrackSpec>, PathBuf)> {
     if kind == "ami" {
         let specs = overtalk_testkit::ami_es2004a_headsets(dir)
             .into_iter()
-            .map(|(name, path)| TrackSpec {
-                name,
-                path,
-                channel: None,
-                audio_track: None,
-                offset: overtalk::Delta::ZERO,
-            })
+            .map(|(name, path)| TrackSpec::file(name, path))
             .collect();
         out.push(("ES2004a".into(), specs, dir.join("mixture.ref.rttm")));
         return out;
@@ -67,13 +61,7 @@ fn cases(kind: &str, dir: &Path) -> Vec<(String, Vec<TrackSpec>, PathBuf)> {
             .map(|p| {
                 let n = p.file_stem().unwrap().to_string_lossy().into_owned();
                 let name = n.rsplit('_').next().unwrap().to_owned();
-                TrackSpec {
-                    name,
-                    path: p,
-                    channel: None,
-                    audio_track: None,
-                    offset: overtalk::Delta::ZERO,
-                }
+                TrackSpec::file(name, p)
             })
             .collect();
         out.push((stem, specs, rttm));

@@ -38,13 +38,7 @@ fn main() {
     let look: usize = args.get(2).map_or(200, |s| s.parse().unwrap());
     let specs: Vec<TrackSpec> = overtalk_testkit::ami_es2004a_headsets(&dir)
         .into_iter()
-        .map(|(name, path)| TrackSpec {
-            name,
-            path,
-            channel: None,
-            audio_track: None,
-            offset: overtalk::Delta::ZERO,
-        })
+        .map(|(name, path)| TrackSpec::file(name, path))
         .collect();
     let (features, _) = analyze(&specs, &DetectOptions::default(), &mut |_| {}).unwrap();
     let o = MultitrackOptions::default();

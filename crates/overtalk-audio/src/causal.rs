@@ -871,14 +871,8 @@ mod tests {
         edges_with(rate, block, &CausalOptions::default(), false)
     }
 
-    fn edges_with(
-        rate: u32,
-        block: usize,
-        options: &CausalOptions,
-        fricative: bool,
-    ) -> (Vec<SpeechEdge>, Vec<Region>) {
-        let names = ["A".to_owned(), "B".to_owned()];
-        let mut d = CausalMultitrack::new(&names, rate, options).unwrap();
+    /// The two mics of [`edges_of`]'s scene, 5 s at `rate`.
+    fn scene(rate: u32, fricative: bool) -> (Vec<f32>, Vec<f32>) {
         let mut seed = 7u32;
         let mut noise = move || {
             seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
@@ -896,6 +890,19 @@ mod tests {
             a[i] = va + fr + 0.1 * vb + breath + 0.0006 * noise();
             b[i] = vb + 0.1 * (va + fr) + 0.0006 * noise();
         }
+        (a, b)
+    }
+
+    fn edges_with(
+        rate: u32,
+        block: usize,
+        options: &CausalOptions,
+        fricative: bool,
+    ) -> (Vec<SpeechEdge>, Vec<Region>) {
+        let names = ["A".to_owned(), "B".to_owned()];
+        let mut d = CausalMultitrack::new(&names, rate, options).unwrap();
+        let (a, b) = scene(rate, fricative);
+        let n = a.len();
         let mut edges = Vec::new();
         for at in (0..n).step_by(block) {
             let z = (at + block).min(n);
@@ -927,20 +934,8 @@ mod tests {
         let (rate, n) = (16_000u32, 16_000 * 5);
         let names = ["A".to_owned(), "B".to_owned()];
         let mut d = CausalMultitrack::new(&names, rate, &CausalOptions::default()).unwrap();
-        let mut seed = 7u32;
-        let mut noise = move || {
-            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
-        };
-        let (mut a, mut b) = (vec![0.0f32; n], vec![0.0f32; n]);
-        for i in 0..n {
-            let t = i as f32 / rate as f32;
-            let va = if (1.0..2.0).contains(&t) { voice(t) } else { 0.0 };
-            let vb = if (3.0..3.5).contains(&t) { voice(t * 1.3) } else { 0.0 };
-            let breath = if (4.0..4.3).contains(&t) { 0.2 * noise() } else { 0.0 };
-            a[i] = va + 0.1 * vb + breath + 0.0006 * noise();
-            b[i] = vb + 0.1 * va + 0.0006 * noise();
-        }
+        let (a, b) = scene(rate, false);
+        assert_eq!(a.len(), n);
         let mut seen = Vec::new();
         for at in (0..n).step_by(160) {
             d.push(&[&a[at..at + 160], &b[at..at + 160]]).unwrap();

@@ -28,22 +28,7 @@
 //! ```no_run
 //! use overtalk_audio::pipeline::{detect, DetectOptions, TrackSpec};
 //!
-//! let specs = [
-//!     TrackSpec {
-//!         name: "Host".into(),
-//!         path: "host.wav".into(),
-//!         channel: None,
-//!         audio_track: None,
-//!         offset: overtalk::Delta::ZERO,
-//!     },
-//!     TrackSpec {
-//!         name: "Guest".into(),
-//!         path: "guest.wav".into(),
-//!         channel: None,
-//!         audio_track: None,
-//!         offset: overtalk::Delta::ZERO,
-//!     },
-//! ];
+//! let specs = [TrackSpec::file("Host", "host.wav"), TrackSpec::file("Guest", "guest.wav")];
 //! let found = detect(&specs, &DetectOptions::default(), &mut |_| {})?;
 //! println!("{} s of overlap", found.annotation.overlap().duration());
 //! # Ok::<(), overtalk::Error>(())

@@ -65,6 +65,20 @@ pub struct TrackSpec {
     pub offset: Delta,
 }
 
+impl TrackSpec {
+    /// A speaker's own file, read whole (its channels mixed down, its default audio track) from
+    /// the common zero.
+    pub fn file(name: impl Into<String>, path: impl Into<PathBuf>) -> TrackSpec {
+        TrackSpec {
+            name: name.into(),
+            path: path.into(),
+            channel: None,
+            audio_track: None,
+            offset: Delta::ZERO,
+        }
+    }
+}
+
 /// Everything detection can be told.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DetectOptions {
@@ -1168,13 +1182,7 @@ mod tests {
         write_wav(&dir.path().join("inverted.wav"), 2, &stereo(-1.0));
         write_wav(&dir.path().join("stereo.wav"), 2, &stereo(0.5));
         let run = |name: &str| {
-            let spec = TrackSpec {
-                name: "A".into(),
-                path: dir.path().join(name),
-                channel: None,
-                audio_track: None,
-                offset: overtalk::Delta::ZERO,
-            };
+            let spec = TrackSpec::file("A", dir.path().join(name));
             detect(&[spec], &DetectOptions::default(), &mut |_| {}).unwrap()
         };
         let mono = run("mono.wav");

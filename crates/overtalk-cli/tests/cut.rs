@@ -149,9 +149,14 @@ fn errors_are_clear_and_inputs_safe() {
 
 /// A mono 16 kHz 16-bit WAV of `(value, samples)` runs, in `dir`.
 fn write_runs_wav(dir: &Dir, name: &str, runs: &[(i16, usize)]) {
+    write_runs_wav_at(dir, name, 16_000, runs);
+}
+
+/// [`write_runs_wav`] at `rate` Hz.
+fn write_runs_wav_at(dir: &Dir, name: &str, rate: u32, runs: &[(i16, usize)]) {
     let spec = hound::WavSpec {
         channels: 1,
-        sample_rate: 16_000,
+        sample_rate: rate,
         bits_per_sample: 16,
         sample_format: hound::SampleFormat::Int,
     };
@@ -324,17 +329,7 @@ fn tracks_at_different_rates_are_refused_naming_both() {
     let dir = Dir::new();
     dir.create("show.rttm", DEVICES_RTTM);
     write_runs_wav(&dir, "host.wav", &[(8_192, 40_000)]);
-    let spec = hound::WavSpec {
-        channels: 1,
-        sample_rate: 8_000,
-        bits_per_sample: 16,
-        sample_format: hound::SampleFormat::Int,
-    };
-    let mut w = hound::WavWriter::create(dir.path().join("slow.wav"), spec).unwrap();
-    for _ in 0..20_000 {
-        w.write_sample(8_192i16).unwrap();
-    }
-    w.finalize().unwrap();
+    write_runs_wav_at(&dir, "slow.wav", 8_000, &[(8_192, 20_000)]);
     let run = dir.run(&[
         "cut",
         "show.rttm",

@@ -623,13 +623,7 @@ fn the_command_line_keeps_the_library_defaults() {
     let a = a2;
     write_two_mics(&dir, &a, &b);
     let cli = detect_two_mics(&dir, &[]).ok();
-    let spec = |name: &str, file: &str| TrackSpec {
-        name: name.to_owned(),
-        path: dir.path().join(file),
-        channel: None,
-        audio_track: None,
-        offset: overtalk::Delta::ZERO,
-    };
+    let spec = |name: &str, file: &str| TrackSpec::file(name.to_owned(), dir.path().join(file));
     let lib = detect(
         &[spec("Host", "a.wav"), spec("Guest", "b.wav")],
         &DetectOptions::default(),

@@ -442,17 +442,8 @@ fn main() -> Result<()> {
         if no_offline {
             continue;
         }
-        let specs: Vec<TrackSpec> = rec
-            .tracks
-            .iter()
-            .map(|(n, p)| TrackSpec {
-                name: n.clone(),
-                path: p.clone(),
-                channel: None,
-                audio_track: None,
-                offset: overtalk::Delta::ZERO,
-            })
-            .collect();
+        let specs: Vec<TrackSpec> =
+            rec.tracks.iter().map(|(n, p)| TrackSpec::file(n.clone(), p.clone())).collect();
         let mut detect_options = DetectOptions::default();
         if let Some(d) = overlap_silence {
             detect_options.multitrack.overlap_silence = d;

@@ -246,18 +246,13 @@ def test_music_taken_for_a_speaker_is_named_from_a_file_and_from_samples(no_mode
     assert len(said) == 1 and said[0].startswith("samples: track Jingle ("), said
     assert "`--ignore-label Jingle`" in said[0], said
     assert said[0] in both.warnings, both.warnings
-    wav = tmp_path / "voice.wav"
-    with wave.open(str(wav), "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes((cols[:, 0] * 32767).astype("<i2").tobytes())
-    jingle = tmp_path / "jingle-track.wav"
-    with wave.open(str(jingle), "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes((cols[:, 1] * 32767).astype("<i2").tobytes())
+    wav, jingle = tmp_path / "voice.wav", tmp_path / "jingle-track.wav"
+    for path, column in [(wav, cols[:, 0]), (jingle, cols[:, 1])]:
+        with wave.open(str(path), "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(rate)
+            w.writeframes((column * 32767).astype("<i2").tobytes())
     with pytest.warns(UserWarning) as heard:
         overtalk.detect(tracks={"Host": wav, "Jingle": jingle})
     from_files = [str(w.message) for w in heard if "music" in str(w.message)]

@@ -692,13 +692,7 @@ fn a_filled_gap_is_a_typed_warning_of_the_detected_recording() {
     use overtalk_audio::multitrack::TrackWarning;
     use overtalk_audio::pipeline::{detect_recording, DetectOptions, TrackSpec};
     let p = data("burst.gap.m4a");
-    let spec = TrackSpec {
-        name: "A".into(),
-        path: p.clone(),
-        channel: None,
-        audio_track: None,
-        offset: overtalk::Delta::ZERO,
-    };
+    let spec = TrackSpec::file("A", p.clone());
     let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
     let gaps = [TrackWarning::TimestampGaps { path: p.clone(), gaps: 1, seconds: 0.5, resets: 0 }];
     assert_eq!(found.warnings, gaps);

@@ -124,13 +124,7 @@ fn one_sample_file_decodes_and_detects_nothing() {
     write_wav(&p, 16_000, 1, &[vec![0.5]], false);
     let (info, ch) = decode_all(&p, &DecodeOptions::default()).unwrap();
     assert_eq!((info.sample_rate, ch.len(), ch[0].len()), (16_000, 1, 1));
-    let spec = TrackSpec {
-        name: "A".into(),
-        path: p,
-        channel: None,
-        audio_track: None,
-        offset: overtalk::Delta::ZERO,
-    };
+    let spec = TrackSpec::file("A", p);
     let found = detect(&[spec], &DetectOptions::default(), &mut |_| {}).unwrap();
     assert!(found.annotation.is_empty());
     assert_eq!(found.duration, Delta::from_micros(63)); // 1 / 16000 s, rounded to the microsecond
@@ -684,13 +678,7 @@ fn a_wav_header_written_before_its_length_was_known_reads_to_the_end() {
     b[data + 4..data + 8].copy_from_slice(&u32::MAX.to_le_bytes());
     let q = t.path("pipe.wav");
     std::fs::write(&q, &b).unwrap();
-    let spec = TrackSpec {
-        name: "A".into(),
-        path: q.clone(),
-        channel: None,
-        audio_track: None,
-        offset: overtalk::Delta::ZERO,
-    };
+    let spec = TrackSpec::file("A", q.clone());
     let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
     assert_eq!(found.warnings, [TrackWarning::PlaceholderLength { path: q.clone() }]);
     assert_eq!(
@@ -730,13 +718,7 @@ fn replaced_samples_are_a_typed_warning_of_the_detected_recording() {
         f[0] = f32::NAN;
     }
     write_wav(&p, 16_000, 1, &frames, true);
-    let spec = TrackSpec {
-        name: "A".into(),
-        path: p.clone(),
-        channel: None,
-        audio_track: None,
-        offset: overtalk::Delta::ZERO,
-    };
+    let spec = TrackSpec::file("A", p.clone());
     let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
     assert_eq!(found.warnings, [TrackWarning::NonFinite { path: p.clone(), samples: 8 }]);
     assert_eq!(
@@ -1067,13 +1049,7 @@ fn mismatched_lengths_and_rates_are_clear_errors() {
     write_wav(&a, 16_000, 1, &tone(16_000, 3.0), false);
     write_wav(&b, 16_000, 1, &tone(16_000, 5.0), false);
     write_wav(&c, 48_000, 1, &tone(48_000, 3.0), false);
-    let spec = |n: &str, p: &Path| TrackSpec {
-        name: n.into(),
-        path: p.into(),
-        channel: None,
-        audio_track: None,
-        offset: overtalk::Delta::ZERO,
-    };
+    let spec = |n: &str, p: &Path| TrackSpec::file(n, p);
     let e = detect(&[spec("A", &a), spec("B", &b)], &DetectOptions::default(), &mut |_| {})
         .unwrap_err();
     assert!(e.to_string().starts_with("tracks have different lengths: A ("), "{e}");

@@ -191,13 +191,7 @@ fn run_with(c: &Conversation, dir: &Path, options: &DetectOptions) -> overtalk_a
         .map(|(n, m)| {
             let path = dir.join(format!("{n}.wav"));
             write_mono(&path, m);
-            TrackSpec {
-                name: (*n).into(),
-                path,
-                channel: None,
-                audio_track: None,
-                offset: overtalk::Delta::ZERO,
-            }
+            TrackSpec::file(*n, path)
         })
         .collect();
     detect(&specs, options, &mut |_| {}).unwrap()
@@ -342,13 +336,7 @@ fn ami_es2004a_headsets_against_the_word_reference() {
     let dir = data.join("real-audio/ami-es2004a-multitrack");
     let specs: Vec<TrackSpec> = overtalk_testkit::ami_es2004a_headsets(&dir)
         .into_iter()
-        .map(|(name, path)| TrackSpec {
-            name,
-            path,
-            channel: None,
-            audio_track: None,
-            offset: overtalk::Delta::ZERO,
-        })
+        .map(|(name, path)| TrackSpec::file(name, path))
         .collect();
     let found = detect(&specs, &DetectOptions::default(), &mut |_| {}).unwrap();
     let read = read_path(&dir.join("mixture.ref.rttm"), None, &ReadOptions::default()).unwrap();
@@ -433,13 +421,7 @@ fn ami_es2004a_headsets_at_8_khz() {
                 w.write_sample((v.clamp(-1.0, 1.0) * 32767.0).round() as i16).unwrap();
             }
             w.finalize().unwrap();
-            TrackSpec {
-                name,
-                path: to,
-                channel: None,
-                audio_track: None,
-                offset: overtalk::Delta::ZERO,
-            }
+            TrackSpec::file(name, to)
         })
         .collect();
     let found = detect(&specs, &DetectOptions::default(), &mut |_| {}).unwrap();

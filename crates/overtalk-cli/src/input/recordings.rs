@@ -446,13 +446,7 @@ pub(crate) fn track_specs(
                      as one speaker)"
                 );
             }
-            specs.push(TrackSpec {
-                name: name.to_owned(),
-                path: PathBuf::from(file),
-                channel: None,
-                audio_track: None,
-                offset: overtalk::Delta::ZERO,
-            });
+            specs.push(TrackSpec::file(name.to_owned(), PathBuf::from(file)));
         }
         return Ok(specs);
     }
@@ -464,13 +458,7 @@ pub(crate) fn track_specs(
     };
     if channels.is_empty() {
         let name = format::recording_id_from_path(audio);
-        return Ok(vec![TrackSpec {
-            name,
-            path: audio.to_path_buf(),
-            channel: None,
-            audio_track: None,
-            offset: overtalk::Delta::ZERO,
-        }]);
+        return Ok(vec![TrackSpec::file(name, audio.to_path_buf())]);
     }
     named_parts(audio, channels, "--channels", ("a channel", "channel"), |c| (Some(c), None))
 }

@@ -98,13 +98,7 @@ fn write_wav(path: &Path, samples: &[f32]) {
 fn offline_detect_of(tracks: &[(String, PathBuf)]) -> overtalk_audio::Detection {
     let specs: Vec<overtalk_audio::TrackSpec> = tracks
         .iter()
-        .map(|(name, path)| overtalk_audio::TrackSpec {
-            name: name.clone(),
-            path: path.clone(),
-            channel: None,
-            audio_track: None,
-            offset: overtalk::Delta::ZERO,
-        })
+        .map(|(name, path)| overtalk_audio::TrackSpec::file(name.clone(), path.clone()))
         .collect();
     overtalk_audio::detect(&specs, &overtalk_audio::DetectOptions::default(), &mut |_| {}).unwrap()
 }
