@@ -421,6 +421,19 @@ fn score_says_when_nothing_of_a_recording_is_scored() {
         run.stderr(),
         "overtalk: warning: recording \"rec\": none of its 14.000 s of reference speech is scored (the UEM leaves none of it): its DER is undefined\n"
     );
+    // No reference speaker is in the evaluation, so the JER (a mean over them) is undefined too,
+    // not 100 % for speakers that were never evaluated; dscore's preset says so as well (dscore
+    // itself stops with an error), pyannote's gives pyannote's answer.
+    for preset in ["overtalk", "dscore", "pyannote"] {
+        let run = dir.run(&[
+            "score", "-r", "ref.rttm", "-s", "hyp.rttm", "-u", "late.uem", "--preset", preset,
+            "--format", "json",
+        ]);
+        let out: Value = serde_json::from_str(&run.ok()).unwrap();
+        let expected = if preset == "pyannote" { Value::from(1.0) } else { Value::Null };
+        assert_eq!(out["total"]["jer"], expected, "{preset}");
+        assert_eq!(out["files"][0]["jer"], expected, "{preset}");
+    }
     let run = dir.run(&["score", "-r", "ref.rttm", "-s", "hyp.rttm", "--collar", "60"]);
     assert_eq!(
         run.stderr(),
@@ -428,6 +441,29 @@ fn score_says_when_nothing_of_a_recording_is_scored() {
     );
     // Something scored: no warning.
     assert_eq!(dir.run(&["score", "-r", "ref.rttm", "-s", "hyp.rttm"]).stderr(), "");
+}
+
+/// A reference speaker whose turns all lie outside the UEM is not in the evaluation: the frame
+/// JER of the overtalk preset is the mean over the speakers inside it, as dscore (which drops
+/// turns outside the UEM) has it, not half of it a 100 % for a speaker never evaluated.
+#[test]
+fn score_jer_leaves_out_speakers_outside_the_uem() {
+    let dir = Dir::new();
+    dir.create(
+        "r.rttm",
+        "SPEAKER f 1 0.00 4.00 <NA> <NA> A <NA> <NA>\nSPEAKER f 1 20.00 2.00 <NA> <NA> B <NA> <NA>\n",
+    );
+    dir.create("h.rttm", "SPEAKER f 1 0.00 2.00 <NA> <NA> X <NA> <NA>\n");
+    dir.create("u.uem", "f 1 0 10\n");
+    for preset in ["overtalk", "dscore"] {
+        let run = dir.run(&[
+            "score", "-r", "r.rttm", "-s", "h.rttm", "-u", "u.uem", "--preset", preset, "--format",
+            "json",
+        ]);
+        let out: Value = serde_json::from_str(&run.ok()).unwrap();
+        assert_eq!(out["total"]["jer"], Value::from(0.5), "{preset}");
+        assert_eq!(out["files"][0]["jer_speakers"].as_array().map(Vec::len), Some(1), "{preset}");
+    }
 }
 
 /// A UEM that is empty, or of which no line reads (an RTTM given as the UEM), was no UEM at all:

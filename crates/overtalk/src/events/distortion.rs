@@ -139,14 +139,30 @@ fn share_error(
     Some(worst * 100.0)
 }
 
-/// The distortion of one recording's aggregates.
-pub fn of_recording(r: &Analysis, h: &Analysis) -> Distortion {
+/// The distortion of one recording's aggregates: the attempts and FTOs of `r` and `h` whose
+/// time (ms) is `within` the evaluation, and the talk and floor shares of `shares` (the two
+/// sides' analyses of the evaluated talk; `r` and `h` themselves when all of it is evaluated).
+pub fn of_recording(
+    r: &Analysis,
+    h: &Analysis,
+    within: impl Fn(i64) -> bool,
+    shares: (&Analysis, &Analysis),
+) -> Distortion {
+    // Who interrupts whom: attempts (interruptions and silent interruptions) on a holder, the
+    // analysis's `pairs[].attempts` counted from the onsets so that each has its time.
     let matrix = |a: &Analysis| -> BTreeMap<(String, String), usize> {
-        a.pairs
-            .iter()
-            .filter(|p| p.attempts > 0)
-            .map(|p| ((p.interrupter.to_string(), p.interruptee.to_string()), p.attempts))
-            .collect()
+        let mut m = BTreeMap::new();
+        for o in &a.onsets {
+            let attempt = matches!(
+                o.class,
+                crate::analysis::onsets::OnsetClass::Interruption
+                    | crate::analysis::onsets::OnsetClass::SilentInterruption
+            );
+            if let (true, Some(holder)) = (attempt && within(o.time.get()), &o.holder) {
+                *m.entry((o.speaker.to_string(), holder.to_string())).or_insert(0) += 1;
+            }
+        }
+        m
     };
     let (rm, hm) = (matrix(r), matrix(h));
     let cells: std::collections::BTreeSet<&(String, String)> = rm.keys().chain(hm.keys()).collect();
@@ -156,7 +172,11 @@ pub fn of_recording(r: &Analysis, h: &Analysis) -> Distortion {
         .sum();
     let reference_attempts: usize = rm.values().sum();
     let ftos = |a: &Analysis| -> Vec<i64> {
-        a.transfers.iter().filter_map(|t| t.fto.map(Millis::get)).collect()
+        a.transfers
+            .iter()
+            .filter(|t| within(t.time.get()))
+            .filter_map(|t| t.fto.map(Millis::get))
+            .collect()
     };
     let (rf, hf) = (ftos(r), ftos(h));
     Distortion {
@@ -165,8 +185,8 @@ pub fn of_recording(r: &Analysis, h: &Analysis) -> Distortion {
         interruption_matrix_l1: l1,
         interruption_matrix_relative: (reference_attempts > 0)
             .then(|| l1 as f64 / reference_attempts as f64),
-        talk_share_pp: share_error(r, h, |s| s.talk_share),
-        floor_share_pp: share_error(r, h, |s| s.floor_share),
+        talk_share_pp: share_error(shares.0, shares.1, |s| s.talk_share),
+        floor_share_pp: share_error(shares.0, shares.1, |s| s.floor_share),
         reference_ftos: rf.len(),
         hypothesis_ftos: hf.len(),
         fto_w1_ms: wasserstein1(&rf, &hf),

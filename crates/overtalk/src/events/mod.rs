@@ -552,8 +552,20 @@ pub fn score_recording(
     let ra =
         analyze(&transcript_of(&p.reference, |k| p.reference_names[k as usize].clone()), params)?;
     let ha = analyze(&transcript_of(&p.hypothesis, |k| hyp_name[k as usize].clone()), params)?;
-    let re = events_of(&ra);
-    let he = events_of(&ha);
+    // With a UEM, what is scored is what happens inside it: the events whose time lies in the
+    // evaluation region. Both sides are analysed whole, so an event near the region's edge keeps
+    // the context that classifies it, and the edge itself makes no event (no opening, no turn
+    // cut in two). Without a UEM the default region holds every event.
+    //
+    // ```text
+    // UEM          [=================)
+    // turns     ███████    ████   ██████████
+    // events    ^          ^      ^            scored: the 2nd and 3rd; the 1st lies before it
+    // ```
+    let in_region =
+        |ms: i64| !p.from_uem || p.evaluation.contains(crate::time::Time::from_millis(ms));
+    let re: Vec<Event> = events_of(&ra).into_iter().filter(|e| in_region(e.time)).collect();
+    let he: Vec<Event> = events_of(&ha).into_iter().filter(|e| in_region(e.time)).collect();
     // Group by (class, speaker, other); the events are sorted by class, then time.
     let (rg, hg) = (group(&re), group(&he));
     let mut r_matched = vec![false; re.len()];
@@ -626,7 +638,29 @@ pub fn score_recording(
     matched.sort_by(|a, b| {
         (a.class, a.reference, a.hypothesis).cmp(&(b.class, b.reference, b.hypothesis))
     });
-    let distortion = distortion::of_recording(&ra, &ha);
+    // The shares are those of the evaluated talk: with a UEM, of both sides' turns cut to it.
+    let clipped = |tokens: &[score::prepare::ScoredTurn]| -> Vec<score::prepare::ScoredTurn> {
+        tokens
+            .iter()
+            .flat_map(|&(s, k)| {
+                score::prepare::crop_pieces(&p.evaluation, s).map(move |piece| (piece, k))
+            })
+            .collect()
+    };
+    let (rs, hs) = if p.from_uem {
+        let names = |k: u32| p.reference_names[k as usize].clone();
+        (
+            Some(analyze(&transcript_of(&clipped(&p.reference), names), params)?),
+            Some(analyze(
+                &transcript_of(&clipped(&p.hypothesis), |k| hyp_name[k as usize].clone()),
+                params,
+            )?),
+        )
+    } else {
+        (None, None)
+    };
+    let shares = (rs.as_ref().unwrap_or(&ra), hs.as_ref().unwrap_or(&ha));
+    let distortion = distortion::of_recording(&ra, &ha, in_region, shares);
     let lanes = Lanes {
         reference: lanes_of(&p.reference, &p.reference_names, |k| p.reference_names[k].clone()),
         hypothesis: lanes_of(&p.hypothesis, &p.hypothesis_names, |k| hyp_name[k].clone()),

@@ -991,7 +991,7 @@ pub fn score_report(view: &ScoreView<'_>, opts: &ReportOptions) -> Result<String
             cell("false_alarm_s", d.false_alarm.as_secs_f64()),
             cell("confusion_s", d.confusion.as_secs_f64()),
             rate("der", f.der_value(o)),
-            rate("jer", f.jer.as_ref().map(|j| j.value)),
+            rate("jer", f.jer.as_ref().and_then(|j| j.value)),
             escape(
                 &f.mapping.iter().map(|(r, h)| format!("{r} = {h}")).collect::<Vec<_>>().join(", ")
             ),

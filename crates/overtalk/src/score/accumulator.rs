@@ -173,7 +173,7 @@ fn report_of(
     let jer = if jers.is_empty() {
         None
     } else {
-        Some(jer::corpus_jer(&jers, opts.jer == JerDefinition::Frames))
+        jer::corpus_jer(&jers, opts.jer == JerDefinition::Frames, opts.zero_scored)
     };
     let cluster = if metrics.clustering {
         cluster::Contingency::block_diagonal(tables.values()).metrics()

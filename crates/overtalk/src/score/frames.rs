@@ -45,7 +45,8 @@ fn secs(t: Time) -> f64 {
 pub struct FrameSets {
     /// Frames inside the scoring regions.
     pub keep: Region,
-    /// Per reference speaker: whether it has turns, and its kept frames.
+    /// Per reference speaker: whether it has turns (with a UEM: turns that reach into it), and
+    /// its kept frames.
     pub reference: Vec<(bool, Region)>,
     /// Per hypothesis speaker, likewise.
     pub hypothesis: Vec<(bool, Region)>,
@@ -96,7 +97,13 @@ pub fn frame_sets(p: &PreparedRecording, grid: FrameGrid) -> FrameSets {
         let mut present = vec![false; count];
         let mut segs: Vec<Vec<Segment>> = vec![Vec::new(); count];
         for &(on, off, k) in turns {
-            if let Some(pres) = present.get_mut(k as usize) {
+            // A speaker whose turns all lie outside the UEM is not in the evaluation, as dscore,
+            // which drops such turns, has it (without a UEM every turn lies in the region).
+            let inside = !p.from_uem
+                || regions
+                    .iter()
+                    .any(|&(a, b)| (on < b && off > a) || (on == off && a <= on && on < b));
+            if let Some(pres) = present.get_mut(k as usize).filter(|_| inside) {
                 *pres = true;
                 if let Some(s) =
                     Segment::from_micros(frames_before(on, step, n), frames_before(off, step, n))

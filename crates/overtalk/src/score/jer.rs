@@ -49,22 +49,40 @@ pub struct FileJer {
     pub speakers: Vec<SpeakerJer>,
     /// Number of hypothesis speakers seen.
     pub hypothesis_speakers: usize,
-    /// The recording's JER (fraction), with the tool's rules for empty sides.
-    pub value: f64,
+    /// The recording's JER (fraction), with the tool's rules for empty sides; `None` when the
+    /// recording has no reference speaker in the evaluation and the conventions leave such a
+    /// score undefined ([`ZeroScored::Undefined`](super::ZeroScored::Undefined)), as its DER.
+    pub value: Option<f64>,
+}
+
+impl FileJer {
+    /// Applies the rule for a recording without reference speakers: under
+    /// [`ZeroScored::Undefined`](super::ZeroScored::Undefined) its JER is undefined (a mean
+    /// over no speakers), whatever the tool would print.
+    pub(crate) fn with_rule(mut self, rule: super::ZeroScored) -> Self {
+        if rule == super::ZeroScored::Undefined && self.speakers.is_empty() {
+            self.value = None;
+        }
+        self
+    }
 }
 
 /// Corpus JER from recording JERs: the mean over every reference speaker, with dscore's (for
-/// frames) or pyannote's (for continuous) answer when a side is empty.
-pub fn corpus_jer(files: &[FileJer], frames: bool) -> f64 {
+/// frames) or pyannote's (for continuous) answer when a side is empty, and `None` without any
+/// reference speaker when `rule` leaves a score over nothing undefined.
+pub fn corpus_jer(files: &[FileJer], frames: bool, rule: super::ZeroScored) -> Option<f64> {
     let n_ref: usize = files.iter().map(|f| f.speakers.len()).sum();
     let n_hyp: usize = files.iter().map(|f| f.hypothesis_speakers).sum();
     if n_ref == 0 {
-        return if frames && n_hyp == 0 { 0.0 } else { 1.0 };
+        if rule == super::ZeroScored::Undefined {
+            return None;
+        }
+        return Some(if frames && n_hyp == 0 { 0.0 } else { 1.0 });
     }
     if frames && n_hyp == 0 {
-        return 1.0;
+        return Some(1.0);
     }
-    files.iter().flat_map(|f| f.speakers.iter().map(|s| s.jer)).sum::<f64>() / n_ref as f64
+    Some(files.iter().flat_map(|f| f.speakers.iter().map(|s| s.jer)).sum::<f64>() / n_ref as f64)
 }
 
 /// dscore's frame-based JER for one recording.
@@ -83,7 +101,7 @@ pub fn frames_jer_of(p: &PreparedRecording, fs: FrameSets) -> FileJer {
         speakers.iter().map(|s| s.jer).sum::<f64>() / speakers.len().max(1) as f64
     };
     if refs.is_empty() {
-        let value = if hyps.is_empty() { 0.0 } else { 1.0 };
+        let value = Some(if hyps.is_empty() { 0.0 } else { 1.0 });
         return FileJer { speakers: Vec::new(), hypothesis_speakers: hyps.len(), value };
     }
     let unpaired = |i: usize| SpeakerJer {
@@ -93,7 +111,7 @@ pub fn frames_jer_of(p: &PreparedRecording, fs: FrameSets) -> FileJer {
     };
     if hyps.is_empty() {
         let speakers: Vec<SpeakerJer> = refs.iter().map(|&i| unpaired(i)).collect();
-        return FileJer { speakers, hypothesis_speakers: 0, value: 1.0 };
+        return FileJer { speakers, hypothesis_speakers: 0, value: Some(1.0) };
     }
     let matrix: Vec<Vec<f64>> = refs
         .iter()
@@ -124,7 +142,7 @@ pub fn frames_jer_of(p: &PreparedRecording, fs: FrameSets) -> FileJer {
             None => unpaired(i),
         })
         .collect();
-    let value = value_of(&speakers);
+    let value = Some(value_of(&speakers));
     FileJer { speakers, hypothesis_speakers: hyps.len(), value }
 }
 
@@ -174,11 +192,11 @@ pub fn continuous_jer(
         });
     }
     let hypothesis_speakers = h.iter().filter(|x| !x.is_empty()).count();
-    let value = if speakers.is_empty() {
+    let value = Some(if speakers.is_empty() {
         1.0
     } else {
         speakers.iter().map(|s| s.jer).sum::<f64>() / speakers.len() as f64
-    };
+    });
     FileJer { speakers, hypothesis_speakers, value }
 }
 
@@ -188,10 +206,15 @@ mod tests {
 
     #[test]
     fn corpus_jer_edge_cases() {
-        let none = FileJer { speakers: vec![], hypothesis_speakers: 0, value: 0.0 };
-        assert_eq!(corpus_jer(std::slice::from_ref(&none), true), 0.0);
-        assert_eq!(corpus_jer(&[none], false), 1.0);
-        let fa = FileJer { speakers: vec![], hypothesis_speakers: 2, value: 1.0 };
-        assert_eq!(corpus_jer(&[fa], true), 1.0);
+        use super::super::ZeroScored::{Undefined, ZeroOrFull};
+        let none = FileJer { speakers: vec![], hypothesis_speakers: 0, value: Some(0.0) };
+        assert_eq!(corpus_jer(std::slice::from_ref(&none), true, ZeroOrFull), Some(0.0));
+        assert_eq!(corpus_jer(std::slice::from_ref(&none), false, ZeroOrFull), Some(1.0));
+        assert_eq!(corpus_jer(std::slice::from_ref(&none), true, Undefined), None);
+        assert_eq!(none.clone().with_rule(Undefined).value, None);
+        assert_eq!(none.with_rule(ZeroOrFull).value, Some(0.0));
+        let fa = FileJer { speakers: vec![], hypothesis_speakers: 2, value: Some(1.0) };
+        assert_eq!(corpus_jer(std::slice::from_ref(&fa), true, ZeroOrFull), Some(1.0));
+        assert_eq!(corpus_jer(&[fa], false, Undefined), None);
     }
 }

@@ -367,7 +367,8 @@ fn score_recording(
         (true, JerDefinition::Continuous, _) => {
             Some(jer::continuous_jer(&p, &p.reference, &p.hypothesis, &mapping))
         }
-    };
+    }
+    .map(|j| j.with_rule(opts.zero_scored));
     let detection = if metrics.detection {
         detection::detection(&p.reference, &p.hypothesis, &p.scored)
     } else {

@@ -326,3 +326,70 @@ mod html {
         assert!(marks > 0);
     }
 }
+
+/// Events by class and time (ms).
+type Timed = Vec<(EventClass, i64)>;
+
+/// The reference and hypothesis event times of a report, matched or not.
+fn event_times(report: &EventReport) -> (Timed, Timed) {
+    let (mut r, mut h) = (Vec::new(), Vec::new());
+    for rec in &report.recordings {
+        for m in &rec.matched {
+            r.push((m.class, m.reference));
+            h.push((m.class, m.hypothesis));
+        }
+        for u in &rec.unmatched {
+            let side = if u.side == Side::Reference { &mut r } else { &mut h };
+            side.push((u.event.class, u.event.time));
+        }
+    }
+    r.sort_unstable();
+    h.sort_unstable();
+    (r, h)
+}
+
+/// With a UEM only what happens inside it is scored: exactly the events of the whole analysis
+/// whose time lies in the UEM, on both sides (the analysis still sees the whole turns, so no
+/// event is made or reclassified by the UEM's edges). A UEM over everything changes nothing.
+#[test]
+fn a_uem_scores_the_events_inside_it() {
+    use overtalk::model::{Region, Segment};
+    use std::collections::BTreeMap;
+    let input = inputs("is1009a.ref.rttm", "is1009a.hyp.rttm");
+    let whole = run(&input);
+    let with_uem = |from_ms: i64, to_ms: i64| {
+        let region = Region::from_segments([Segment::from_millis(from_ms, to_ms).unwrap()]);
+        let uem: BTreeMap<String, Region> = [("IS1009a".to_string(), region)].into();
+        score_events(
+            &input,
+            Some(&uem),
+            &ScoreOptions::default(),
+            &Params::default(),
+            &EventOptions::default(),
+        )
+        .unwrap()
+    };
+    let (all_r, all_h) = event_times(&whole);
+    let (lo, hi) = (300_000, 600_000);
+    let cut = with_uem(lo, hi);
+    let (r, h) = event_times(&cut);
+    let inside = |v: &[(EventClass, i64)]| -> Timed {
+        v.iter().copied().filter(|&(_, t)| (lo..hi).contains(&t)).collect()
+    };
+    assert_eq!(r, inside(&all_r));
+    assert_eq!(h, inside(&all_h));
+    assert!(r.len() > 50 && r.len() < all_r.len(), "{} of {}", r.len(), all_r.len());
+    assert_eq!(cut.total.reference, r.len());
+    assert_eq!(cut.total.hypothesis, h.len());
+    // The attempts of the who-interrupts-whom matrix are those of the interruption events kept.
+    let attempts = |v: &[(EventClass, i64)]| {
+        v.iter().filter(|(c, _)| matches!(c, EventClass::Interruption(_))).count()
+    };
+    let d = &cut.recordings[0].distortion;
+    assert_eq!((d.reference_attempts, d.hypothesis_attempts), (attempts(&r), attempts(&h)));
+    // A UEM over the whole recording scores what no UEM scores.
+    let everything = with_uem(0, 10_000_000);
+    assert_eq!(event_times(&everything), (all_r, all_h));
+    assert_eq!(everything.recordings[0].distortion, whole.recordings[0].distortion);
+    assert_eq!(everything.total, whole.total);
+}

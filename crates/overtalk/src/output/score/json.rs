@@ -149,7 +149,7 @@ impl<'a> JsonReport<'a> {
                 }),
                 evaluated_s: f.evaluated.as_secs_f64(),
                 false_alarm_s: f.der.false_alarm.as_secs_f64(),
-                jer: f.jer.as_ref().map(|j| j.value),
+                jer: f.jer.as_ref().and_then(|j| j.value),
                 jer_speakers: f.jer.as_ref().map(|j| {
                     j.speakers
                         .iter()

@@ -68,7 +68,7 @@ fn rows(report: &ScoreReport) -> Vec<[String; 10]> {
                 secs3(d.false_alarm),
                 secs3(d.confusion),
                 pct2(f.der_value(o)),
-                pct2(f.jer.as_ref().map(|j| j.value)),
+                pct2(f.jer.as_ref().and_then(|j| j.value)),
                 f.mapping.iter().map(|(r, h)| format!("{r}={h}")).collect::<Vec<_>>().join(" "),
             ]
         })
