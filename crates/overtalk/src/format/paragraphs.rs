@@ -120,7 +120,9 @@
 //! (`press_question`), a committee's `Q12 Chair:` numbers taken off, headings in capitals and
 //! Hansard's column marks skipped. Lines of `Label: words` whose labels mostly come once
 //! and whose words read as items (`Budget: we review the numbers for Q3`) are an agenda or
-//! notes, not turns: an error naming the labels (`agenda_items`). Times too few to place the
+//! notes, not turns: an error naming the labels (`agenda_items`). A transcript's
+//! fields above its turns (`Interviewer: Jane Smith`, `Date: 3/3/1998`) are set aside with a note
+//! (`field_block`). Times too few to place the
 //! turns (a stray time stamp; the Australian Hansard's time of day on a speech's first label
 //! only) are set aside with a warning (`late_times`). A Markdown rule closes the turn above it, as it closes a timed
 //! paragraph: the lines under it up to the next turn (a clerk's certification at the end) are
@@ -823,6 +825,8 @@ pub(crate) fn speech_turns(text: &str) -> bool {
     let text = colons.as_deref().unwrap_or(text);
     let alone = lower_alone_labels(text);
     let text = alone.as_deref().unwrap_or(text);
+    let fields = field_block(text);
+    let text = fields.as_ref().map_or(text, |(t, _, _)| t.as_str());
     let (mut turns, mut words, mut ended) = (0usize, 0usize, 0usize);
     let labels = Labels::of(text);
     let starts: Vec<(&str, &str)> = text
@@ -1645,6 +1649,19 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // `Name:` on the line above a time alone (podcast HTML transcripts as text): a header.
     let cited = cited_names(text);
     let text = cited.as_deref().unwrap_or(text);
+    // The transcript's fields above its turns (`Interviewer: Jane Smith`): no turns.
+    let fields = field_block(text);
+    if let Some((_, line, keys)) = &fields {
+        let shown: Vec<String> = keys.iter().take(4).map(|k| format!("`{k}:`")).collect();
+        let more = if keys.len() > shown.len() { ", …" } else { "" };
+        ctx.warn_at(
+            WarningKind::Note,
+            *line,
+            Some(1),
+            format!("{} line(s) at the top are the transcript's fields ({}{more}), not speakers' turns: set aside (the turns below come back to their speakers; a field's key comes once, or names a speaker)", keys.len(), shown.join(", ")),
+        )?;
+    }
+    let text = fields.as_ref().map_or(text, |(t, _, _)| t.as_str());
     if let Some((line, count)) = schedule(text) {
         return Err(ctx.error(
             line,
@@ -4133,6 +4150,105 @@ fn stacked_labels(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// Longest value of a transcript's field ([`field_block`]), in words.
+const FIELD_WORDS: usize = 20;
+
+/// `(key, value)` of a `Key: value` line that may be a transcript's field or a speaker's
+/// label: one to three words before the first colon, the first capitalised, of letters,
+/// digits, spaces, `.`, `-`, `'` and `_`; then a value. Looser than [`name_colon`] on the value
+/// (`Date: 12/03/1998`, `Length: 1:02:03`) and stricter on the key.
+fn field_line(line: &str) -> Option<(&str, &str)> {
+    let t = line.trim().trim_start_matches('\u{feff}');
+    let i = t.find([':', '：'])?;
+    let colon = t[i..].chars().next().map_or(1, char::len_utf8);
+    let (key, value) = (t[..i].trim(), t[i + colon..].trim());
+    let words = key.split_whitespace().count();
+    let shaped = key.chars().next().is_some_and(char::is_uppercase)
+        && key.chars().all(|c| c.is_alphanumeric() || " .-'_".contains(c))
+        && (1..=3).contains(&words);
+    (shaped && !value.is_empty()).then_some((key, value))
+}
+
+/// A transcript's fields above its turns (an oral history's `Project:`, `Interviewer:`,
+/// `Narrator:`, `Date:`; a debate's `PARTICIPANTS:` and `MODERATOR:`), which would otherwise
+/// be read as speakers who say one thing each (or make the file look like a mail's header,
+/// refused as no transcript). The block is the first run of two or more `Key: value` lines
+/// ([`field_line`]) near the top (after at most a title or two: the first
+/// [`FIELD_SEARCH_LINES`] lines), each value short (at most [`FIELD_WORDS`] words) and each
+/// key coming once in the whole text, or labelling turns below but with a name for its value
+/// (two to five capitalised words, no sentence end: `Interviewer: Jane Smith`), one key at
+/// least coming once; it ends at a blank line or at a turn whose label comes back, and below it
+/// at least two labels come back as speakers' do. Returns the text
+/// with the block's lines blanked (line numbers kept), the block's first line and its keys.
+///
+/// ```text
+/// Project: Valley Voices          ┐
+/// Interviewer: Jane Smith         │ fields: each key once, short values → blanked
+/// Date: 3/3/1998                  ┘
+///
+/// SMITH: Where were you born?     ┐ turns: SMITH and BROWN come back
+/// BROWN: In Fresno.               │
+/// SMITH: And your father?         │
+/// BROWN: He farmed.               ┘
+/// ```
+fn field_block(text: &str) -> Option<(String, usize, Vec<String>)> {
+    let all: Vec<(&str, &str)> = split_lines(text).take(100_000).collect();
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for (line, _) in &all {
+        if let Some((key, _)) = field_line(line) {
+            *counts.entry(key).or_default() += 1;
+        }
+    }
+    let start =
+        all.iter().take(FIELD_SEARCH_LINES).position(|(line, _)| field_line(line).is_some())?;
+    // A key that labels turns below is a field here only when its value is a name
+    // (`Interviewer: Jane Smith` above `Interviewer: Where were you born?`).
+    let name_like = |value: &str| {
+        let words: Vec<&str> = value.split_whitespace().collect();
+        (2..=5).contains(&words.len())
+            && words.iter().all(|w| w.chars().next().is_some_and(char::is_uppercase))
+            && !value.ends_with(SENTENCE_ENDS)
+    };
+    let (mut end, mut once) = (start, 0usize);
+    while let Some((key, value)) = all.get(end).and_then(|(line, _)| field_line(line)) {
+        let short = value.split_whitespace().count() <= FIELD_WORDS;
+        if !(short && (counts[key] == 1 || name_like(value))) {
+            break;
+        }
+        once += usize::from(counts[key] == 1);
+        end += 1;
+    }
+    let stop_fits = all.get(end).is_none_or(|(line, _)| {
+        line.trim().is_empty() || field_line(line).is_some_and(|(key, _)| counts[key] >= 2)
+    });
+    if end - start < 2 || once == 0 || !stop_fits {
+        return None;
+    }
+    let mut below: HashMap<&str, usize> = HashMap::new();
+    for (line, _) in &all[end..] {
+        if let Some((key, _)) = field_line(line) {
+            *below.entry(key).or_default() += 1;
+        }
+    }
+    if below.values().filter(|&&n| n >= 2).count() < 2 {
+        return None;
+    }
+    let keys = all[start..end].iter().filter_map(|(l, _)| field_line(l)).map(|(k, _)| k.to_owned());
+    let mut out = String::with_capacity(text.len());
+    for (i, (line, ending)) in all.iter().enumerate() {
+        if !(start..end).contains(&i) {
+            out.push_str(line);
+        }
+        out.push_str(ending);
+    }
+    let kept: usize = all.iter().map(|(l, e)| l.len() + e.len()).sum();
+    out.push_str(&text[kept..]);
+    Some((out, start + 1, keys.collect()))
+}
+
+/// How far from the top a transcript's fields may begin ([`field_block`]), in lines.
+const FIELD_SEARCH_LINES: usize = 12;
+
 /// The lines of `text` with their terminators (`\n`, `\r\n` or `\r`, as
 /// [`ReadContext::lines`] splits them).
 fn split_lines(text: &str) -> impl Iterator<Item = (&str, &str)> {
@@ -4444,6 +4560,72 @@ fn place(
 mod tests {
     use super::*;
     use crate::model::MarkKind;
+
+    /// The turns of an untimed transcript read from `text` (format found from the content):
+    /// speaker and words, and the warnings.
+    fn untimed_turns_of(text: &str) -> (Vec<(String, String)>, Vec<String>) {
+        // A field `Length: 1:02:03` reads as Otter's `Name 0:00` header: that dialect's reader
+        // is this one.
+        let format = crate::format::detect(Some("t.txt"), text, None).unwrap();
+        assert!(matches!(format, Format::Paragraphs | Format::Otter), "{format:?}");
+        let opts = crate::format::ReadOptions::default();
+        let out = crate::format::read_str(text, format, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        let turns = t
+            .untimed()
+            .iter()
+            .map(|u| (t.annotation().speaker_name(u.speaker).to_owned(), u.content.display_text()))
+            .collect();
+        (turns, out.warnings.iter().map(ToString::to_string).collect())
+    }
+
+    /// An oral history's fields above its turns are set aside with a note, not read as speakers
+    /// who say one thing each (nor, as a mail's header, refused); so are a debate's
+    /// `PARTICIPANTS:` and `MODERATOR:`, and a field whose key labels turns below when its value
+    /// is a name.
+    #[test]
+    fn a_transcripts_fields_are_no_turns() {
+        let turns = "SMITH: Where were you born?\nBROWN: In Fresno, in 1921.\nSMITH: And your father?\nBROWN: He grew grapes.\n";
+        let text = format!("Valley Voices Oral History\n\nProject: Valley Voices\nInterviewer: Jane Smith\nDate: 3/3/1998\nLength: 1:02:03\n\n{turns}");
+        let (read, warnings) = untimed_turns_of(&text);
+        let names: Vec<&str> = read.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["SMITH", "BROWN", "SMITH", "BROWN"]);
+        assert_eq!(read[0].1, "Where were you born?");
+        assert!(
+            warnings.contains(&"line 3, column 1: 4 line(s) at the top are the transcript's fields (`Project:`, `Interviewer:`, `Date:`, `Length:`), not speakers' turns: set aside (the turns below come back to their speakers; a field's key comes once, or names a speaker) (note)".to_string()),
+            "{warnings:?}"
+        );
+        // Without a blank line below them: they end at the first turn whose label comes back.
+        let (read, _) = untimed_turns_of(&format!(
+            "PARTICIPANTS: Ann Lee and Bo Park\nMODERATOR: Cy Diaz\n{turns}"
+        ));
+        assert_eq!(read.len(), 4);
+        // A key that labels turns below, with a name for its value: a field.
+        let labelled = "Project: Valley Voices\nInterviewer: Jane Smith\nNarrator: Robert Brown\n\nInterviewer: Where were you born?\nNarrator: In Fresno.\nInterviewer: And your father?\nNarrator: He grew grapes.\n";
+        let (read, _) = untimed_turns_of(labelled);
+        assert_eq!(read[0], ("Interviewer".to_string(), "Where were you born?".to_string()));
+        assert_eq!(read.len(), 4);
+    }
+
+    /// What is no field block: turns whose speakers come back (`HOST: Hi there`), a single
+    /// field, lines whose values are sentences of a speaker who speaks once, and fields with no
+    /// turns below whose labels come back.
+    #[test]
+    fn field_blocks_need_keys_that_come_once_and_turns_below() {
+        let below = "\nANA: One.\nBO: Two.\nANA: Three.\nBO: Four.\n";
+        assert!(field_block(&format!("ANA: Hi there\nBO: Hello you{below}")).is_none());
+        assert!(field_block(&format!("Project: Valley Voices{below}")).is_none());
+        // A value with more words than a field's is a turn.
+        let long = "CY: I want to say a few words before we start, because this matters a great deal to all of us here tonight.";
+        assert!(field_block(&format!("Date: today\n{long}\n{below}")).is_none());
+        assert!(
+            field_block("From: ann@example.com\nTo: bo@example.com\n\nHi Bo, see you.\n").is_none()
+        );
+        let (text, line, keys) =
+            field_block(&format!("Date: today\nPlace: here\n{below}")).unwrap();
+        assert_eq!((line, keys), (1, vec!["Date".to_string(), "Place".to_string()]));
+        assert_eq!(text, format!("\n\n{below}"));
+    }
 
     /// A debate's rush transcript: turns by name, no times. Found from the content or forced
     /// with `--from paragraphs`, it is read as an untimed transcript: one utterance per turn in
