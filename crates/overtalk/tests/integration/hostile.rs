@@ -66,8 +66,10 @@ fn no_reader_panics_hangs_or_loses_the_position() {
             let started = Instant::now();
             let result = read_path(&path, format, &options);
             let took = started.elapsed();
-            // A hang guard, not a benchmark: a 10 MB input must not take seconds.
-            assert!(took < Duration::from_secs(20), "{name} as {format:?} took {took:?}");
+            // A hang guard, not a benchmark: the slowest reading here (the 10 MB line through
+            // the paragraph readers) takes about 0.2 s in a release build and 6–16 s in this
+            // unoptimised one on two shared cores; a hang never ends.
+            assert!(took < Duration::from_secs(60), "{name} as {format:?} took {took:?}");
             if let Err(e) = result {
                 check_error(&e, &path, name, format);
             }
