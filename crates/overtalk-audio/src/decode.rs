@@ -200,6 +200,16 @@ impl AudioInfo {
     }
 }
 
+/// The share of samples at full scale ([`DecodeStats::full_scale`]) from which a recording is
+/// said to be clipped or not audio: 1 %. Speech clipped now and then by a hot microphone stays
+/// far below it (a clipped peak is a few samples of a 16 kHz second); full-scale noise, a
+/// square wave or data read as audio are far above it.
+pub const FULL_SCALE_WARN_SHARE: f64 = 0.01;
+
+/// A sample at full scale: at least the largest positive 16-bit value, 32767/32768 (a 16-bit
+/// file clipped on the positive side never reaches 1.0, and wider ones reach past this).
+pub const FULL_SCALE: f32 = 32767.0 / 32768.0;
+
 /// What happened while decoding, for warnings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DecodeStats {
@@ -207,6 +217,12 @@ pub struct DecodeStats {
     pub frames: u64,
     /// Samples that were NaN or infinite and were replaced by 0.
     pub non_finite: u64,
+    /// Samples delivered so far, all channels counted (`frames × channels`).
+    pub samples: u64,
+    /// Samples at or beyond full scale (|s| ≥ [`FULL_SCALE`]): a few in a loud recording, a
+    /// large share in one clipped throughout or in data that is not audio (full-scale noise),
+    /// where the detector's "speech" is not speech ([`FULL_SCALE_WARN_SHARE`]).
+    pub full_scale: u64,
     /// Corrupt packets replaced by silence.
     pub bad_packets: u64,
     /// The WAV header's data size was a placeholder (0 or 0xFFFFFFFF, as a recorder or a pipe
@@ -1778,8 +1794,11 @@ impl Decoder {
                 if !s.is_finite() {
                     *s = 0.0;
                     self.stats.non_finite += 1;
+                } else if s.abs() >= FULL_SCALE {
+                    self.stats.full_scale += 1;
                 }
             }
+            self.stats.samples += (self.buf.len() - start) as u64;
             self.stats.frames += frames;
             return Ok(Some(Block {
                 samples: &self.buf[start..],

@@ -324,6 +324,15 @@ pub enum TrackWarning {
         /// How many samples.
         samples: u64,
     },
+    /// At least [`crate::decode::FULL_SCALE_WARN_SHARE`] of the samples are at full scale:
+    /// the recording is clipped throughout or is not audio (full-scale noise, data), and what
+    /// the detector found in it may not be speech.
+    FullScale {
+        /// The recording.
+        path: PathBuf,
+        /// The share of the samples at full scale, 0–1.
+        share: f64,
+    },
     /// Packets the decoder could not decode were replaced by silence.
     CorruptPackets {
         /// The recording.
@@ -494,6 +503,14 @@ impl fmt::Display for TrackWarning {
                 f,
                 "{}: {samples} non-finite samples (NaN or infinity) were replaced by silence",
                 path.display()
+            ),
+            TrackWarning::FullScale { path, share } => write!(
+                f,
+                "{}: {:.1} % of the samples are at full scale: the recording is clipped \
+                 throughout or is not audio (noise, data), so the speech found in it may not be \
+                 speech",
+                path.display(),
+                share * 100.0
             ),
             TrackWarning::CorruptPackets { path, packets } => {
                 write!(f, "{}: {packets} corrupt packets were replaced by silence", path.display())

@@ -639,7 +639,8 @@ fn note_unnamed_audio_tracks(specs: &[TrackSpec], reports: &mut [TrackReport]) {
 }
 
 /// What decoding `path` (at `rate` Hz) replaced, guessed or added, as warnings: non-finite
-/// samples and corrupt packets replaced by silence, a WAV length read to the end of the file,
+/// samples and corrupt packets replaced by silence, a large share of samples at full scale
+/// (clipping throughout, or noise that is not audio), a WAV length read to the end of the file,
 /// silence put before audio that starts late on the file's timeline or in the gaps of its
 /// timestamps, and a file cut short that was read as far as it goes.
 fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<TrackWarning> {
@@ -660,6 +661,14 @@ fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<TrackWarn
     }
     if stats.non_finite > 0 {
         out.push(TrackWarning::NonFinite { path: path.to_owned(), samples: stats.non_finite });
+    }
+    if stats.samples > 0
+        && stats.full_scale as f64 >= crate::decode::FULL_SCALE_WARN_SHARE * stats.samples as f64
+    {
+        out.push(TrackWarning::FullScale {
+            path: path.to_owned(),
+            share: stats.full_scale as f64 / stats.samples as f64,
+        });
     }
     if stats.bad_packets > 0 {
         out.push(TrackWarning::CorruptPackets {
@@ -874,6 +883,10 @@ pub fn detect_samples(
         let mut analyzer = TrackAnalyzer::new(name, sample_rate, options.vad.map(VadKind::build))?;
         analyzer.measure_music();
         let non_finite = samples.iter().filter(|s| !s.is_finite()).count() as u64;
+        let full_scale = samples
+            .iter()
+            .filter(|s| s.is_finite() && s.abs() >= crate::decode::FULL_SCALE)
+            .count() as u64;
         analyzer.push(samples.iter().map(|&s| if s.is_finite() { s } else { 0.0 }))?;
         features.push(analyzer.finish()?);
         let frames = samples.len() as u64;
@@ -885,7 +898,13 @@ pub fn detect_samples(
             sample_rate,
             duration: frames_to_delta(frames, sample_rate),
             speech: Delta::ZERO,
-            stats: DecodeStats { frames, non_finite, ..DecodeStats::default() },
+            stats: DecodeStats {
+                frames,
+                non_finite,
+                samples: frames,
+                full_scale,
+                ..DecodeStats::default()
+            },
             cancelled: None,
         });
     }

@@ -733,6 +733,46 @@ fn replaced_samples_are_a_typed_warning_of_the_detected_recording() {
 }
 
 #[test]
+fn a_recording_mostly_at_full_scale_is_said_to_be_clipped_or_not_audio() {
+    // One second of full-scale binary noise (0 or the 16-bit minimum, as a test file of
+    // pyannote.audio, `tests/data/empty.wav`, holds): the detector finds "speech" in it, so the
+    // result says the samples are at full scale. 3 samples of 5 are: 60.0 %.
+    let t = Tmp::new();
+    let p = t.path("noise.wav");
+    let frames: Vec<Vec<f32>> =
+        (0..16_000).map(|i| vec![if i % 5 < 3 { -1.0 } else { 0.0 }]).collect();
+    write_wav(&p, 16_000, 1, &frames, false);
+    let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
+    while d.next_block().unwrap().is_some() {}
+    assert_eq!((d.stats().samples, d.stats().full_scale), (16_000, 9_600));
+    let spec = TrackSpec::file("A", p.clone());
+    let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
+    assert_eq!(found.warnings, [TrackWarning::FullScale { path: p.clone(), share: 0.6 }]);
+    assert_eq!(
+        found.warnings[0].to_string(),
+        format!(
+            "{}: 60.0 % of the samples are at full scale: the recording is clipped throughout \
+             or is not audio (noise, data), so the speech found in it may not be speech",
+            p.display()
+        )
+    );
+    // Speech clipped now and then stays under the 1 % share: no warning. 159 samples of
+    // 16,000 at either full scale (+32767 and −32767 in 16 bits) are 0.99 %.
+    let q = t.path("peaks.wav");
+    let mut frames = tone(16_000, 1.0);
+    for (k, f) in frames.iter_mut().step_by(100).take(159).enumerate() {
+        f[0] = if k % 2 == 0 { 1.0 } else { -1.0 };
+    }
+    write_wav(&q, 16_000, 1, &frames, false);
+    let mut d = Decoder::open(&q, &DecodeOptions::default()).unwrap();
+    while d.next_block().unwrap().is_some() {}
+    assert_eq!((d.stats().samples, d.stats().full_scale), (16_000, 159));
+    let spec = TrackSpec::file("A", q.clone());
+    let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
+    assert_eq!(found.warnings, []);
+}
+
+#[test]
 fn non_finite_samples_in_a_48_channel_file_become_silence_and_are_counted() {
     // The WAV fallback applies the same rule: NaN and ±∞ become 0 and are counted, so the
     // command line can warn.
