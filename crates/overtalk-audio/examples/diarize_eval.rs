@@ -20,7 +20,11 @@
 //! [`oracle_pipeline`]), and `--turns` (DER and the turn-level
 //! measures — boundary error at true changes, fragments, FTO, short-turn recall, count — for
 //! the naive baseline, the pipeline before and after boundary refinement; see [`turns_mode`]).
-//! The set `gecko6` is six copies of the gecko call end to end (57 min).
+//! The set `gecko6` is six copies of the gecko call end to end (57 min); the set `files` reads
+//! the recordings given by `--files PATH[=RTTM],…` (without an RTTM, one speaker over the
+//! whole file). `--split-diag` prints, for the clusters the pipeline keeps, their uncentred
+//! centroids' cosines and spreads (one voice split in several against several voices; see
+//! [`split_diag`]).
 
 // A measurement tool: a panic here is a failed run, with its message.
 #![allow(clippy::unwrap_used)]
@@ -63,7 +67,7 @@ struct Args {
     /// Writes each hypothesis as `DIR/<id>.rttm` (the naive baseline's in `DIR/naive/`).
     #[arg(long, value_name = "DIR")]
     hyp: Option<PathBuf>,
-    /// Evaluation sets, comma-separated: long, ami30, es30, synth, synth30, gecko6.
+    /// Evaluation sets, comma-separated: long, ami30, es30, synth, synth30, gecko6, files.
     #[arg(long, default_value = "long,ami30")]
     set: String,
     /// The synthetic mixes (`bench/out/synth` or `bench/out/synth_heldout`) for the synth sets.
@@ -202,6 +206,13 @@ struct Args {
     /// Clustering diagnostics: dendrogram heights, raw-centroid cosines.
     #[arg(long)]
     diag: bool,
+    /// The set `files`: recordings as `PATH[=RTTM]`, comma-separated (no RTTM: one speaker).
+    #[arg(long, default_value = "")]
+    files: String,
+    /// One voice split in several: the found clusters' uncentred centroids against their
+    /// windows' uncentred spread.
+    #[arg(long)]
+    split_diag: bool,
     /// VAD miss / false alarm per onset; `fuse` (fusion rules) and `overlap` (overlap cue)
     /// need the `onnx` feature.
     #[arg(long, value_name = "KIND", num_args = 0..=1, default_missing_value = "onsets")]
@@ -309,6 +320,25 @@ fn load_cases(data: &Path, only: &str) -> Vec<Case> {
                             rd(&d.join(format!("{id}.wav")), &d.join(format!("{id}.but.rttm")));
                         out.push(Case { id: id.into(), group: "ami30", samples, reference });
                     }
+                }
+            }
+            "files" => {
+                // `--files PATH[=RTTM],…`: recordings from elsewhere; without a reference, one
+                // speaker over the whole file (the count is what is measured).
+                for entry in args().files.split(',').filter(|e| !e.is_empty()) {
+                    let (wav, rttm) = entry.split_once('=').unwrap_or((entry, ""));
+                    let wav = Path::new(wav);
+                    let id = wav.file_name().unwrap().to_string_lossy().to_string();
+                    if !id.contains(only) {
+                        continue;
+                    }
+                    let samples = load_16k(wav);
+                    let reference = if rttm.is_empty() {
+                        vec![("ONE".to_string(), 0.0, samples.len() as f64 / 16_000.0)]
+                    } else {
+                        read_rttm(&std::fs::read_to_string(rttm).unwrap())
+                    };
+                    out.push(Case { id, group: "files", samples, reference });
                 }
             }
             "es30" => {
@@ -472,6 +502,10 @@ fn main() {
     }
     if a.diag {
         diag(&auto, &cases);
+        return;
+    }
+    if a.split_diag {
+        split_diag(&auto, &opts, &cases);
         return;
     }
     if a.oracle.as_deref() == Some("pipeline") {
@@ -883,6 +917,73 @@ fn diag(d: &Ge2eDiarizer, cases: &[Case]) {
             }
             println!("  k={kk} sizes {sizes:?} raw-centroid cos {}", pairs.join(" "));
         }
+    }
+}
+
+/// One voice split in several (`--split-diag`): the clusters the pipeline keeps (AHC on the
+/// centred embeddings, small clusters dropped, re-merge), then on the uncentred embeddings
+/// each pair's centroid cosine and each cluster's spread (mean cosine of its windows to its
+/// own uncentred centroid), and the final count (after the resegmentation and the dropping of
+/// clusters of speaker changes). When fewer than two clusters pass the size rule the pipeline
+/// keeps one; the row then shows all of the AHC's clusters.
+fn split_diag(d: &Ge2eDiarizer, o: &DiarizeOptions, cases: &[Case]) {
+    use overtalk_audio::diarize::{cluster, embed::cosine, remerge};
+    for c in cases {
+        let p = d.prepare(&c.samples).unwrap();
+        let found = speaker_count(&turns_of(&d.assign(&p, o).annotation));
+        let emb = p.centred();
+        let stride = emb.len().div_ceil(o.max_cluster_windows.max(2));
+        let sample: Vec<Vec<f32>> = emb.iter().step_by(stride).cloned().collect();
+        let raw: Vec<Vec<f32>> = p.raw().iter().step_by(stride).cloned().collect();
+        let labels = cluster::ahc(&sample, o.threshold, o.count);
+        let k = labels.iter().max().map_or(1, |m| m + 1);
+        let mut cents = cluster::centroids(&sample, &labels, k);
+        let mut sizes = vec![0usize; k];
+        labels.iter().for_each(|&l| sizes[l] += 1);
+        let per_window = (stride * o.step.max(1)) as f32 / 100.0;
+        let min = ((o.min_cluster_fraction * sample.len() as f32).ceil() as usize)
+            .max((o.min_speaker_speech / per_window).ceil() as usize)
+            .max(2);
+        let keep: Vec<usize> = (0..k).filter(|&i| sizes[i] >= min).collect();
+        if keep.len() > 1 {
+            cents = keep.iter().map(|&i| cents[i].clone()).collect();
+        }
+        if let Some(r) = o.merge_ratio {
+            cents = remerge::merge_close(&sample, cents, r, 1);
+        }
+        let kk = cents.len();
+        let wl: Vec<usize> = sample.iter().map(|w| cluster::nearest(w, &cents)).collect();
+        let rc = cluster::centroids(&raw, &wl, kk);
+        let gm = cluster::centroids(&raw, &vec![0; raw.len()], 1).swap_remove(0);
+        let spread: Vec<f32> = (0..kk)
+            .map(|i| {
+                let v: Vec<f32> = raw
+                    .iter()
+                    .zip(&wl)
+                    .filter(|x| *x.1 == i)
+                    .map(|x| cosine(x.0, &rc[i]))
+                    .collect();
+                v.iter().sum::<f32>() / v.len().max(1) as f32
+            })
+            .collect();
+        let all: f32 = raw.iter().map(|w| cosine(w, &gm)).sum::<f32>() / raw.len().max(1) as f32;
+        let mut min_pair = 1.0f32;
+        let mut pairs = Vec::new();
+        for a in 0..kk {
+            for b in a + 1..kk {
+                let x = cosine(&rc[a], &rc[b]);
+                min_pair = min_pair.min(x);
+                pairs.push(format!("{a}{b}:{x:.3}"));
+            }
+        }
+        let sp: Vec<String> = spread.iter().map(|s| format!("{s:.3}")).collect();
+        println!(
+            "{:<28} ref {} clusters {kk} final {found} | all-spread {all:.3} | spreads {} | min-pair {min_pair:.3} | {}",
+            c.id,
+            speaker_count(&c.reference),
+            sp.join(" "),
+            pairs.join(" ")
+        );
     }
 }
 
