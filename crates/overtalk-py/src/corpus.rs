@@ -268,12 +268,13 @@ impl Origin {
 
 /// Rebuilds a pickled corpus: its lossless JSON and where each recording came from.
 #[pyfunction]
-#[pyo3(signature = (json, origins=Vec::new(), zero_length=Vec::new()))]
+#[pyo3(signature = (json, origins=Vec::new(), zero_length=Vec::new(), warnings=Vec::new()))]
 fn _corpus_from_json(
     py: Python<'_>,
     json: &str,
     origins: Vec<(String, PickledOrigin)>,
     zero_length: Vec<(String, String, i64, usize)>,
+    warnings: Vec<String>,
 ) -> PyResult<Corpus> {
     let inner = py.detach(|| from_lossless_json(json))?;
     let origins = origins
@@ -289,7 +290,7 @@ fn _corpus_from_json(
             line,
         })
         .collect();
-    Ok(Corpus { inner, warnings: Vec::new(), origins, zero_length })
+    Ok(Corpus { inner, warnings, origins, zero_length })
 }
 
 /// Rebuilds a pickled conversation.
@@ -379,7 +380,10 @@ impl Corpus {
             .iter()
             .map(|z| (z.recording.clone(), z.speaker.clone(), z.at.micros(), z.line))
             .collect();
-        Ok((reducer(py, "_corpus_from_json")?, (json, origins, zero).into_pyobject(py)?))
+        // The reading warnings too: `corpus.warnings` of an unpickled corpus says what the
+        // readers repaired, as before pickling.
+        let args = (json, origins, zero, self.warnings.clone());
+        Ok((reducer(py, "_corpus_from_json")?, args.into_pyobject(py)?))
     }
 
     fn __repr__(&self) -> String {

@@ -51,9 +51,30 @@ pyo3::create_exception!(
 );
 
 /// A library error as the Python exception [`OvertalkError`], with its whole message (the
-/// command line's flags in it said as this package's parameters: [`python_words`]).
+/// command line's flags in it said as this package's parameters: [`python_words`]); a file
+/// that does not exist as `overtalk.OvertalkFileNotFoundError`, both a `FileNotFoundError` and
+/// an [`OvertalkError`], so that `except FileNotFoundError` and `except OvertalkError` both
+/// catch it.
 pub(crate) fn to_py(e: overtalk::Error) -> PyErr {
-    OvertalkError::new_err(python_words(&e.to_string()))
+    let message = python_words(&e.to_string());
+    match e.kind() {
+        overtalk::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
+            not_found(message)
+        }
+        _ => OvertalkError::new_err(message),
+    }
+}
+
+/// `overtalk.OvertalkFileNotFoundError` (made by the package's `__init__`), raised with
+/// `message`.
+pub(crate) fn not_found(message: String) -> PyErr {
+    Python::attach(|py| {
+        let class = py.import("overtalk").and_then(|m| m.getattr("OvertalkFileNotFoundError"));
+        match class.map(|c| c.cast_into::<pyo3::types::PyType>()) {
+            Ok(Ok(class)) => PyErr::from_type(class, message),
+            _ => OvertalkError::new_err(message),
+        }
+    })
 }
 
 /// A message of the library in this package's words: the command-line flags its errors and

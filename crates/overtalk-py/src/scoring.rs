@@ -121,7 +121,10 @@ fn scored_inputs(
 /// `source` as the command line starts them with the file's path.
 fn read_uem(text: Option<&str>, source: &str) -> PyResult<(Option<uem::Uem>, Vec<String>)> {
     let Some(t) = text else { return Ok((None, Vec::new())) };
-    let (u, w) = uem::read_bytes(t.as_bytes(), &ReadOptions::default()).map_err(to_py)?;
+    // A UEM file's error names the file, as the command line's does (`f.uem:1:14: uem: …`);
+    // UEM text given in memory has no file to name.
+    let (u, w) = uem::read_bytes(t.as_bytes(), &ReadOptions::default())
+        .map_err(|e| to_py(if source == "uem" { e } else { e.with_path(source) }))?;
     Ok((Some(u), w.iter().map(|w| python_words(&format!("{source}: {w}"))).collect()))
 }
 
