@@ -194,8 +194,10 @@ def test_segments_are_refused_with_their_index():
         C([(0, 1, "A")], speakers=[None])
     with pytest.raises(TypeError, match=r"^segments\[0\]: expected \(start_s, end_s, speaker\[, text\]\), got \{'start': 0, 'end': 1, 'speaker': 'A'\}$"):
         C([{"start": 0, "end": 1, "speaker": "A"}])
-    with pytest.raises(overtalk.OvertalkError, match=r"^segments\[0\]: time out of range: 0 to 1000000000"):
+    with pytest.raises(overtalk.OvertalkError, match=r"^segments\[0\]: time out of range: 0 to 100000000000000000000000000000000000000… s$"):
         C([(0, 10**400, "A")])
+    with pytest.raises(overtalk.OvertalkError, match="^segment 0: time 1e308 is not a finite number of seconds in range$"):
+        C([(0, 1e308, "A")])
     with pytest.raises(TypeError, match="^strict: expected True or False, got str 'no'$"):
         C([(-1, 1, "A")], strict="no")
     with pytest.raises(TypeError, match="^recording_id: expected a str, got int 5$"):
@@ -394,3 +396,41 @@ def test_one_conversation_used_from_several_threads_at_once():
         t.join()
     assert failures == []
     assert seen == [expected] * 40
+
+
+def test_corpus_helpers_name_the_part_of_an_input_they_cannot_take():
+    with pytest.raises(TypeError, match=r"^the bytes of \(name, bytes\): expected the bytes of a file, got NoneType$"):
+        oc.analyze_item(("n.rttm", None))
+    with pytest.raises(TypeError, match="^the input's 'bytes': expected the bytes of a file, got str$"):
+        oc.analyze_item({"bytes": "SPEAKER r 1 0 1 <NA> <NA> A <NA> <NA>\n"})
+    with pytest.raises(TypeError, match="^the input's 'path': expected a path \\(str or os.PathLike\\), got int 5$"):
+        oc.analyze_item({"path": 5})
+    with pytest.raises(TypeError, match="^row 0 of the batch: the path is a str, got int 5$"):
+        oc.analyze_batch({"path": [5]})
+    with pytest.raises(ValueError, match=r"^row 0 of the batch has no bytes \(None\)$"):
+        oc.analyze_batch({"bytes": [None]})
+    with pytest.raises(TypeError, match="^timing_only: expected True or False, got str 'no'$"):
+        oc.analyze_batch([str(RED_CARPET)], timing_only="no")
+    with pytest.raises(overtalk.OvertalkError, match="^parameter terminal_window: expected a finite number, got nan$"):
+        oc.analyze_item(RED_CARPET, terminal_window=float("nan"))
+    with pytest.raises(overtalk.OvertalkError, match='^unknown parameter "latch_tolerence"; did you mean latch_tolerance\\?$'):
+        oc.analyze_batch([], latch_tolerence=5)
+    assert oc.analyze_item(RED_CARPET, terminal_window=np.int64(250)) == oc.analyze_item(RED_CARPET, terminal_window=250)
+
+
+def test_segments_are_taken_as_a_reader_takes_them_control_characters_and_no_speech():
+    with pytest.warns(overtalk.OvertalkWarning) as said:
+        conv = overtalk.Conversation.from_segments([(0, 1, "A\0"), (1, 2, "B")], "r", speakers=["C\x1b[2J"])
+    assert conv.speakers == ["A\ufffd", "B", "C\ufffd[2J"]
+    assert [str(w.message) for w in said] == [
+        'r: speaker "A\\0" holds control characters (a line break, a tab, NUL, an escape); read as "A\ufffd" (repaired)',
+        'r: speaker "C\\u{1b}[2J" holds control characters (a line break, a tab, NUL, an escape); read as "C\ufffd[2J" (repaired)',
+    ]
+    with pytest.raises(overtalk.OvertalkError, match='^r: speaker "A\\\\0" holds control characters \\(a line break, a tab, NUL, an escape\\); strict=True refuses what is otherwise read as "A\ufffd"$'):
+        overtalk.Conversation.from_segments([(0, 1, "A\0")], "r", strict=True)
+    with pytest.warns(overtalk.OvertalkWarning) as said:
+        empty = overtalk.Conversation.from_segments([], "r")
+    assert [str(w.message) for w in said] == [
+        "r: no segments: the input holds no speech (no segment, turn or word): an empty file or an empty result, so what is made from it has no speakers (note)"
+    ]
+    assert len(empty) == 0

@@ -185,6 +185,12 @@ def _items(x: Any, what: str) -> list:
     return list(x)
 
 
+def _short(x: Any) -> str:
+    """``repr(x)``, cut to 40 characters (an integer of 400 digits in a message)."""
+    r = repr(x)
+    return r if len(r) <= 40 else r[:39] + "…"
+
+
 def _missing(v: Any) -> bool:
     """A missing value: ``None``, a float NaN, pandas' ``NA`` and ``NaT``."""
     if v is None:
@@ -214,7 +220,7 @@ def _segment_row(s: Any, i: int) -> tuple:
     except (TypeError, ValueError):
         raise TypeError(f"segments[{i}]: start and end are numbers of seconds, got {s[0]!r} and {s[1]!r}") from None
     except OverflowError:
-        raise OvertalkError(f"segments[{i}]: time out of range: {s[0]!r} to {s[1]!r} s") from None
+        raise OvertalkError(f"segments[{i}]: time out of range: {_short(s[0])} to {_short(s[1])} s") from None
     text = s[3] if len(s) > 3 else None
     if text is not None and not isinstance(text, str):
         raise TypeError(f"segments[{i}]: the text is a str or None, got {type(text).__name__}")

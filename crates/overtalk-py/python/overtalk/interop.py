@@ -27,7 +27,7 @@ import os
 import re
 from typing import Any, Iterable, Optional
 
-from . import Conversation, OvertalkError, _flag, _missing, _names, _native, _speaker, _text, _warn
+from . import Conversation, OvertalkError, _flag, _missing, _names, _native, _short, _speaker, _text, _warn
 
 _MICRO = 1_000_000
 
@@ -199,5 +199,5 @@ def from_pandas(
         except (TypeError, ValueError):
             raise TypeError(f"row {i}: start and end are numbers of seconds, got {a!r} and {b!r}") from None
         except OverflowError:
-            raise OvertalkError(f"row {i}: time out of range: {a!r} to {b!r} s") from None
+            raise OvertalkError(f"row {i}: time out of range: {_short(a)} to {_short(b)} s") from None
     return Conversation(_native.Conversation.from_segments(rid, rows, None, strict=strict))
