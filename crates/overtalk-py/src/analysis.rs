@@ -312,6 +312,12 @@ fn turn_order_json(
 ) -> PyResult<String> {
     let (c, p) = (&*conversation, &params.inner);
     py.detach(|| {
+        if c.transcript.utterances().next().is_none() && c.transcript.untimed().is_empty() {
+            return Err(OvertalkError::new_err(format!(
+                "recording {:?} holds no speech: no turns to put in order",
+                c.id
+            )));
+        }
         let order = overtalk::analysis::turn_order::analyze(&c.transcript, p).ok_or_else(|| {
             OvertalkError::new_err(format!(
                 "recording {:?} has times: overtalk.analyze(conversation) analyses it; turn_order is for transcripts without times",

@@ -434,3 +434,10 @@ def test_segments_are_taken_as_a_reader_takes_them_control_characters_and_no_spe
         "r: no segments: the input holds no speech (no segment, turn or word): an empty file or an empty result, so what is made from it has no speakers (note)"
     ]
     assert len(empty) == 0
+
+
+def test_turn_order_of_no_speech_says_so():
+    with pytest.warns(overtalk.OvertalkWarning):
+        empty = overtalk.Conversation.from_segments([], "r")
+    with pytest.raises(overtalk.OvertalkError, match='^recording "r" holds no speech: no turns to put in order$'):
+        overtalk.turn_order(empty)

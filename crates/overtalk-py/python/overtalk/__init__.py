@@ -611,7 +611,7 @@ def _read(
                 raise OvertalkFileNotFoundError(f"{source}: no such file or directory") from None
             raise
     if isinstance(source, (str, _os.PathLike)):
-        path = _os.fspath(source)
+        path = _path(source, "source")
         paths = _walk(path) if _os.path.isdir(path) else [path]
     else:
         paths = []
