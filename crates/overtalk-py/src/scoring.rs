@@ -101,6 +101,18 @@ fn scored_inputs(
     uem: Option<&str>,
     uem_source: Option<&str>,
 ) -> PyResult<(Vec<RecordingInput>, Option<uem::Uem>, Vec<String>)> {
+    // A transcript without times scores as nothing at all: refused, as `overtalk score` does.
+    for (side, c) in [("reference", reference), ("hypothesis", hypothesis)] {
+        if let Some((id, t)) = c.inner.iter().find(|(_, t)| t.is_untimed()) {
+            return Err(bad(format!(
+                "{side}: recording {id:?} is an untimed transcript ({} utterances in order, no \
+                 times); score needs times: use a file with times (captions, a transcript with \
+                 start times, CHAT with media bullets, or one aligned with a forced aligner); \
+                 overtalk.turn_order(conversation) gives what the order of its turns says",
+                t.untimed().len()
+            )));
+        }
+    }
     let (uems, mut warnings) = read_uem(uem, uem_source.unwrap_or("uem"))?;
     let (inputs, one_sided) = pair(reference, hypothesis);
     warnings.extend(one_sided);

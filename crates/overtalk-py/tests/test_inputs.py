@@ -441,3 +441,21 @@ def test_turn_order_of_no_speech_says_so():
         empty = overtalk.Conversation.from_segments([], "r")
     with pytest.raises(overtalk.OvertalkError, match='^recording "r" holds no speech: no turns to put in order$'):
         overtalk.turn_order(empty)
+
+
+def test_scoring_a_transcript_without_times_is_refused_as_the_command_line_refuses_it():
+    town_hall = EXAMPLES / "rush-transcript" / "town-hall.txt"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", overtalk.OvertalkWarning)
+        untimed = overtalk.read(town_hall)
+    timed = overtalk.read(RED_CARPET)
+    message = (
+        '^{side}: recording "town-hall" is an untimed transcript \\(8 utterances in order, no times\\); score needs '
+        "times: use a file with times \\(captions, a transcript with start times, CHAT with media bullets, or one "
+        "aligned with a forced aligner\\); overtalk.turn_order\\(conversation\\) gives what the order of its turns says$"
+    )
+    for call in (overtalk.score, overtalk.score_events):
+        with pytest.raises(overtalk.OvertalkError, match=message.format(side="reference")):
+            call(untimed, timed)
+        with pytest.raises(overtalk.OvertalkError, match=message.format(side="hypothesis")):
+            call(timed, untimed)
