@@ -48,7 +48,12 @@ fn options(
     if !(collar.is_finite() && collar >= 0.0) {
         return Err(bad(format!("collar must be a non-negative number of seconds, got {collar}")));
     }
-    o.collar = Delta::from_secs_f64(collar).ok_or_else(|| bad("collar is out of range".into()))?;
+    o.collar = Delta::from_secs_f64(collar).ok_or_else(|| {
+        bad(format!(
+            "collar {collar:?} s is out of range: at most {} hours",
+            overtalk::time::MAX_MICROS / 3_600_000_000
+        ))
+    })?;
     o = o.with_skip_overlap(skip_overlap);
     match mapping {
         None => {}

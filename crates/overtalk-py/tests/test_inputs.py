@@ -459,3 +459,16 @@ def test_scoring_a_transcript_without_times_is_refused_as_the_command_line_refus
             call(untimed, timed)
         with pytest.raises(overtalk.OvertalkError, match=message.format(side="hypothesis")):
             call(timed, untimed)
+
+
+def test_text_that_utf8_cannot_encode_and_a_missing_model_are_named(tmp_path):
+    with pytest.raises(overtalk.OvertalkError, match=r"^source: the text holds '\\udcff' at character 0, which UTF-8 cannot encode"):
+        overtalk.read("\udcff 0 1 A")
+    with pytest.raises(overtalk.OvertalkError, match=r"^segments\[1\]: the speaker '\\udcff' holds a lone surrogate, which UTF-8 cannot encode$"):
+        overtalk.Conversation.from_segments([(0, 1, "A"), (1, 2, "\udcff")])
+    model = tmp_path / "nothere.safetensors"
+    with pytest.raises(FileNotFoundError, match=f"^{model}: no such file or directory \\(embedding_model\\)$"):
+        overtalk.detect("call.wav", embedding_model=model)
+    conv = overtalk.read(RED_CARPET)["red-carpet"]
+    with pytest.raises(overtalk.OvertalkError, match="^collar 1000000000000.0 s is out of range: at most 100000 hours$"):
+        overtalk.score(conv, conv, collar=1e12)

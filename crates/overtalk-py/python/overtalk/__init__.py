@@ -185,6 +185,15 @@ def _items(x: Any, what: str) -> list:
     return list(x)
 
 
+def _utf8(s: str) -> bool:
+    """Whether ``s`` can be encoded as UTF-8 (no lone surrogates)."""
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _short(x: Any) -> str:
     """``repr(x)``, cut to 40 characters (an integer of 400 digits in a message)."""
     r = repr(x)
@@ -331,7 +340,15 @@ class Conversation:
         rid = _text(recording_id, "recording_id")
         if rid is None:
             raise TypeError("recording_id: expected a str, got NoneType None")
-        return cls(_native.Conversation.from_segments(rid, rows, spk, strict=_flag(strict, "strict")))
+        strict = _flag(strict, "strict")
+        try:
+            return cls(_native.Conversation.from_segments(rid, rows, spk, strict=strict))
+        except UnicodeEncodeError:
+            for i, (_, _, speaker, text) in enumerate(rows):
+                for what, value in (("speaker", speaker), ("text", text)):
+                    if value is not None and not _utf8(value):
+                        raise OvertalkError(f"segments[{i}]: the {what} {value!r} holds a lone surrogate, which UTF-8 cannot encode") from None
+            raise
 
     # Interop (overtalk.interop holds the code; the extras bring the packages).
     @classmethod
@@ -602,7 +619,14 @@ def _read(
         ):
             raise OvertalkFileNotFoundError(f"{source}: no such file or directory")
         try:
-            return _native.read_bytes(source.encode("utf-8"), format, None, strict, recording_id or "recording", **options)
+            data = source.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise OvertalkError(
+                f"source: the text holds {source[e.start]!r} at character {e.start}, which UTF-8 cannot encode "
+                "(a lone surrogate: text decoded with errors='surrogateescape'?)"
+            ) from None
+        try:
+            return _native.read_bytes(data, format, None, strict, recording_id or "recording", **options)
         except OvertalkError:
             # One word that is neither a file nor text of any format: a file name that does
             # not exist (the command line's words for it), not a format to name.
@@ -1287,7 +1311,7 @@ def detect(
     diarizer_settings = dict(diarizer=_text(diarizer, "diarizer"), num_speakers=_count(num_speakers, "num_speakers"),
                              min_speakers=_count(min_speakers, "min_speakers"),
                              max_speakers=_count(max_speakers, "max_speakers"),
-                             embedding_model=None if embedding_model is None else _path(embedding_model, "embedding_model"),
+                             embedding_model=None if embedding_model is None else _model_path(embedding_model),
                              overlap_margin=None if overlap_margin is None else _real(overlap_margin, "overlap_margin"))
     asked = [k for k, v in diarizer_settings.items() if v is not None]
     if diarize is False and asked:
@@ -1386,6 +1410,14 @@ def detect(
         raise ValueError(f"{len(names)} track names for {a.shape[1]} columns of samples")
     cols = [(str(n), np.ascontiguousarray(a[:, i], dtype="<f4").tobytes()) for i, n in enumerate(names)]
     return Conversation(_native.detect_samples(recording_id or "recording", cols, int(sample_rate), vad or "earshot"))
+
+
+def _model_path(model: Any) -> str:
+    """The ``embedding_model`` path: a file that exists (else the error any missing file is)."""
+    path = _path(model, "embedding_model")
+    if not _os.path.exists(path):
+        raise OvertalkFileNotFoundError(f"{path}: no such file or directory (embedding_model)")
+    return path
 
 
 def _track_name(name: Any, where: str, empty_ok: bool = False) -> str:
