@@ -1,6 +1,7 @@
 """Wrong inputs: a clear TypeError, ValueError or OvertalkError that names the argument, and
 messages that name this package's parameters, not the command line's flags."""
 
+import errno
 import re
 import warnings
 
@@ -130,9 +131,14 @@ def test_messages_name_the_parameters_not_the_flags(tmp_path):
 
 def test_a_huge_event_tolerance_takes_every_onset_instead_of_overflowing():
     conv = overtalk.read(RED_CARPET)["red-carpet"]
-    at_default = overtalk.score_events(conv, conv).total
+    # Every onset one second late: beyond the default tolerance (0.2 s), within a huge one.
+    late = overtalk.Conversation.from_segments(
+        [(s.start + 1.0, s.end + 1.0, s.speaker) for s in conv.segments()], recording_id="red-carpet")
+    at_default = overtalk.score_events(conv, late).total
+    assert at_default["reference"] > 0 and at_default["tp"] == 0
     for tolerance in (1e17, 1e308):
-        assert overtalk.score_events(conv, conv, tolerance=tolerance).total == at_default
+        total = overtalk.score_events(conv, late, tolerance=tolerance).total
+        assert (total["tp"], total["fp"], total["fn"], total["f1"]) == (at_default["reference"], 0, 0, 1.0)
 
 
 def test_threads_beyond_the_bound_are_refused_before_any_is_started():
@@ -145,10 +151,11 @@ def test_threads_beyond_the_bound_are_refused_before_any_is_started():
         for t in (2**62, 10**6):
             with pytest.raises(overtalk.OvertalkError, match=f"^threads must be at most 1024, got {t}$"):
                 call(t)
-    # More threads than conversations: as many as there are conversations.
-    assert len(overtalk.analyze_many([conv, conv], threads=1024)) == 2
-    for flag in (True, np.bool_(True)):
-        with pytest.raises(TypeError, match=r"^threads: expected a whole number, got (bool|bool_) (True|np\.True_)$"):
+    # More threads than conversations: taken, and the results are those of one thread.
+    many = overtalk.analyze_many([conv, conv], threads=1024)
+    assert [a.to_json() for a in many] == [a.to_json() for a in overtalk.analyze_many([conv, conv], threads=1)]
+    for flag, said in ((True, "bool True"), (np.True_, "bool np.True_"), (np.False_, "bool np.False_")):
+        with pytest.raises(TypeError, match=f"^threads: expected a whole number, got {re.escape(said)}$"):
             overtalk.analyze_many([conv], threads=flag)
 
 
@@ -164,9 +171,10 @@ def test_read_names_the_source_it_cannot_take(tmp_path):
         overtalk.read([])
     missing = tmp_path / "nothere.rttm"
     for source in (missing, [missing], str(missing)):
-        with pytest.raises(FileNotFoundError, match=f"^{missing}: (no such file or directory|No such file or directory \\(os error 2\\))$") as e:
+        with pytest.raises(FileNotFoundError, match=f"^{re.escape(str(missing))}: no such file or directory$") as e:
             overtalk.read(source)
         assert isinstance(e.value, overtalk.OvertalkError)
+        assert (e.value.errno, e.value.filename, e.value.strerror) == (errno.ENOENT, str(missing), str(e.value))
     for kw, value, message in (
         ("format", 5, "format: expected a str, got int 5"),
         ("recording_id", 5, "recording_id: expected a str, got int 5"),
@@ -211,12 +219,12 @@ def test_segments_are_refused_with_their_index():
 def test_other_tools_objects_with_missing_or_infinite_values():
     pd = pytest.importorskip("pandas")
     na_speaker = pd.DataFrame({"start": [0.0], "end": [1.0], "speaker": pd.array([None], dtype="string")})
-    with pytest.raises(ValueError, match=r"^row 0: the speaker is missing \(<NA>\); give every row a speaker, or drop the row$"):
+    with pytest.raises(overtalk.OvertalkError, match=r"^row 0: the speaker is missing \(<NA>\); give every row a speaker, or drop the row$"):
         overtalk.Conversation.from_pandas(na_speaker)
     na_text = pd.DataFrame({"start": [0.0], "end": [1.0], "speaker": ["A"], "text": pd.array([None], dtype="string")})
     assert overtalk.Conversation.from_pandas(na_text).segments() == [overtalk.Segment(0.0, 1.0, "A", None)]
     na_start = pd.DataFrame({"start": pd.array([None], dtype="Int64"), "end": [1.0], "speaker": ["A"]})
-    with pytest.raises(ValueError, match=r"^row 0: the start or end is missing \(<NA> and 1.0\); give every row its times, or drop the row$"):
+    with pytest.raises(overtalk.OvertalkError, match=r"^row 0: the start or end is missing \(<NA> and 1.0\); give every row its times, or drop the row$"):
         overtalk.Conversation.from_pandas(na_start)
     twice = pd.DataFrame([[0.0, 1.0, 2.0, "A"]], columns=["start", "end", "end", "speaker"])
     with pytest.raises(ValueError, match="^the DataFrame has 2 columns named 'end'; rename all but one$"):
@@ -472,3 +480,85 @@ def test_text_that_utf8_cannot_encode_and_a_missing_model_are_named(tmp_path):
     conv = overtalk.read(RED_CARPET)["red-carpet"]
     with pytest.raises(overtalk.OvertalkError, match="^collar 1000000000000.0 s is out of range: at most 100000 hours$"):
         overtalk.score(conv, conv, collar=1e12)
+
+
+def test_numpy_bools_are_flags():
+    conv = overtalk.read(RED_CARPET)["red-carpet"]
+    assert overtalk.read(RED_CARPET, strict=np.False_).ids() == ["red-carpet"]
+    with pytest.raises(overtalk.OvertalkError):
+        overtalk.Conversation.from_segments([(-1, 1, "A")], strict=np.True_)
+    assert overtalk.analyze(conv, timing_only=np.True_).to_json() == overtalk.analyze(conv, timing_only=True).to_json()
+    assert overtalk.score(conv, conv, skip_overlap=np.True_).der == overtalk.score(conv, conv, skip_overlap=True).der
+    assert overtalk.score(conv, conv, der_only=np.True_).to_json() == overtalk.score(conv, conv, der_only=True).to_json()
+    # A bool analysis parameter.
+    for flag in (np.True_, np.False_):
+        assert (overtalk.analyze(conv, laughter_is_floor=flag).to_json()
+                == overtalk.analyze(conv, laughter_is_floor=bool(flag)).to_json())
+    assert oc.analyze_item(RED_CARPET, timing_only=np.True_) == oc.analyze_item(RED_CARPET, timing_only=True)
+
+
+def test_integer_samples_are_scaled_as_the_decoder_scales_pcm():
+    u8 = overtalk._pcm_float(np.array([0, 64, 128, 255], dtype=np.uint8))
+    assert u8.dtype == np.float32 and u8.tolist() == [-1.0, -0.5, 0.0, 127 / 128]
+    s16 = overtalk._pcm_float(np.array([-32768, 0, 16384, 32767], dtype=np.int16))
+    assert s16.tolist() == [-1.0, 0.0, 0.5, np.float32(32767 / 32768)]
+    s32 = overtalk._pcm_float(np.array([-(2**31), 0, 2**30], dtype=np.int32))
+    assert s32.tolist() == [-1.0, 0.0, 0.5]
+    u16 = overtalk._pcm_float(np.array([0, 32768], dtype=np.uint16))
+    assert u16.tolist() == [-1.0, 0.0]
+
+
+def test_scoring_errors_name_the_side():
+    conv = overtalk.read(RED_CARPET)["red-carpet"]
+    with pytest.raises(overtalk.OvertalkError, match="^reference: the list names no file$"):
+        overtalk.score([], conv)
+    with pytest.raises(overtalk.OvertalkError, match="^hypothesis: the list names no file$"):
+        overtalk.score_events(conv, [])
+    with pytest.raises(TypeError, match=r"^hypothesis\[0\]: expected a path \(str or os.PathLike\), got int 5$"):
+        overtalk.score(conv, [5])
+
+
+def test_corpus_helpers_take_path_names_and_refuse_missing_ones():
+    data = RED_CARPET.read_bytes()
+    from pathlib import Path
+
+    rows = oc.analyze_item((Path("red-carpet.rttm"), data))
+    assert rows == oc.analyze_item(("red-carpet.rttm", data))
+    assert [r["source"] for r in rows] == ["red-carpet.rttm"]
+    assert oc.analyze_item({"bytes": data, "name": Path("red-carpet.rttm")}) == rows
+    with pytest.raises(TypeError, match=r"^the name of \(name, bytes\): expected a str or os.PathLike, got NoneType None$"):
+        oc.analyze_item((None, data))
+    with pytest.raises(TypeError, match=r"^the name of \(name, bytes\): expected a str, got bytes b'r.rttm'$"):
+        oc.analyze_item((b"r.rttm", data))
+    with pytest.raises(ValueError, match=r"^row 0 of the batch: the name is missing \(nan\); give a name or None$"):
+        oc.analyze_batch({"bytes": [data], "name": [float("nan")]})
+    pd = pytest.importorskip("pandas")
+    with pytest.raises(ValueError, match=r"^row 0 of the batch has no path \(<NA>\)$"):
+        oc.analyze_batch({"path": [pd.NA]})
+    with pytest.raises(ValueError, match=r"^row 0 of the batch: the name is missing \(<NA>\); give a name or None$"):
+        oc.analyze_batch({"bytes": [data], "name": [pd.NA]})
+
+
+def test_lone_surrogates_in_names_are_named():
+    with pytest.raises(overtalk.OvertalkError, match=r"^recording_id: '\\udcff' holds a lone surrogate, which UTF-8 cannot encode$"):
+        overtalk.Conversation.from_segments([(0, 1, "A")], recording_id="\udcff")
+    with pytest.raises(overtalk.OvertalkError, match=r"^speakers\[1\]: the speaker '\\udcff' holds a lone surrogate, which UTF-8 cannot encode$"):
+        overtalk.Conversation.from_segments([(0, 1, "A")], speakers=["A", "\udcff"])
+
+
+def test_seconds_as_decimal_and_fraction():
+    import decimal
+    import fractions
+
+    conv = overtalk.read(RED_CARPET)["red-carpet"]
+    at = overtalk.score(conv, conv, collar=0.25).to_json()
+    assert overtalk.score(conv, conv, collar=decimal.Decimal("0.25")).to_json() == at
+    assert overtalk.score(conv, conv, collar=fractions.Fraction(1, 4)).to_json() == at
+    for bad in (decimal.Decimal("NaN"), decimal.Decimal("sNaN"), decimal.Decimal("Infinity")):
+        with pytest.raises(overtalk.OvertalkError, match=f"^collar: expected a finite number of seconds, got {re.escape(repr(bad))}$"):
+            overtalk.score(conv, conv, collar=bad)
+
+
+def test_bounds_are_the_extensions():
+    assert overtalk._MAX_THREADS == overtalk._native.MAX_THREADS == 1024
+    assert overtalk._MAX_SECONDS == overtalk._native.MAX_DURATION == 86400.0

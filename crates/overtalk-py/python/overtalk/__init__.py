@@ -94,16 +94,40 @@ else:
 
 class OvertalkFileNotFoundError(FileNotFoundError, OvertalkError):
     """A file or directory that does not exist: both a ``FileNotFoundError`` (an ``OSError``)
-    and an :class:`OvertalkError`, so that either ``except`` catches it; the message names the
-    path."""
+    and an :class:`OvertalkError`, so that either ``except`` catches it. Made as
+    ``OvertalkFileNotFoundError(errno.ENOENT, message, path)``: ``errno`` is ``ENOENT``,
+    ``filename`` the path, and the message the command line's (``PATH: no such file or
+    directory``)."""
+
+    def __str__(self) -> str:
+        # The message as the command line says it, not OSError's "[Errno 2] …: 'PATH'".
+        return self.strerror if self.errno is not None and self.strerror is not None else super().__str__()
+
+
+def _not_found(path: str, what: Optional[str] = None, noun: str = "file or directory") -> OvertalkFileNotFoundError:
+    """The error for ``path``, which does not exist, in the command line's words (``what``:
+    the argument, when it is not the input itself)."""
+    import errno
+
+    message = f"{path}: no such {noun}" + (f" ({what})" if what else "")
+    return OvertalkFileNotFoundError(errno.ENOENT, message, path)
 
 
 #: The most worker threads a call may ask for (the extension's own bound).
-_MAX_THREADS = 1024
+_MAX_THREADS = _native.MAX_THREADS
 
-#: The longest recording (seconds) :func:`detect` takes, as the decoder's limit for a file
-#: (24 hours): samples beyond it are refused before they are copied.
-_MAX_SECONDS = 24 * 3600
+#: The longest recording (seconds) :func:`detect` takes by default, the decoder's limit for a
+#: file (``overtalk detect --max-duration``): samples beyond it are refused before they are copied.
+_MAX_SECONDS = _native.MAX_DURATION
+
+
+def _numpy_bool(value: Any) -> bool:
+    """Whether ``value`` is a NumPy bool scalar (``np.True_``, ``np.False_``): its type is
+    ``numpy.bool`` under NumPy 2 and ``numpy.bool_`` before, so it is told by its dtype (a
+    0-dimensional array of bools is one too)."""
+    dtype = getattr(value, "dtype", None)
+    return (type(value).__module__ == "numpy" and getattr(dtype, "kind", None) == "b"
+            and getattr(value, "ndim", None) == 0)
 
 
 def _flag(value: Any, what: str) -> bool:
@@ -111,7 +135,7 @@ def _flag(value: Any, what: str) -> bool:
     ``TypeError`` naming the argument: the string ``"no"`` is not taken as true."""
     if isinstance(value, bool):
         return value
-    if type(value).__name__ == "bool_" and type(value).__module__ == "numpy":
+    if _numpy_bool(value):
         return bool(value)
     raise TypeError(f"{what}: expected True or False, got {type(value).__name__} {value!r}")
 
@@ -125,19 +149,42 @@ def _text(value: Any, what: str) -> Optional[str]:
         raise TypeError(f"{what}: expected a str, got {type(value).__name__} {value!r}")
     if not value.strip():
         raise OvertalkError(f"{what} is empty; give a name or leave it unset")
+    if not _utf8(value):
+        raise OvertalkError(f"{what}: {value!r} holds a lone surrogate, which UTF-8 cannot encode")
     return str(value)
+
+
+def _is_real(value: Any) -> bool:
+    """Whether ``value`` is a real number: ``int``, ``float``, ``fractions.Fraction``,
+    ``decimal.Decimal`` (which is no ``numbers.Real``), NumPy's numbers; not a bool (NumPy's
+    neither), nor a string."""
+    if isinstance(value, bool) or _numpy_bool(value):
+        return False
+    if isinstance(value, _numbers.Real):
+        return True
+    import decimal
+
+    return isinstance(value, decimal.Decimal)
+
+
+def _float(value: Any) -> float:
+    """A real number (:func:`_is_real`) as a float: one beyond a float's range is infinite,
+    a signalling ``Decimal('sNaN')`` NaN (both refused where a finite number is asked)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return _math.inf
+    except ValueError:
+        return _math.nan
 
 
 def _seconds(value: Any, what: str) -> float:
     """A number of seconds the caller gave (``collar``, ``tolerance``…): any real number but a
-    bool (``int``, ``float``, NumPy's numbers), finite; a ``TypeError`` or an
-    :class:`OvertalkError` naming the argument otherwise."""
-    if isinstance(value, bool) or not isinstance(value, _numbers.Real):
+    bool (``int``, ``float``, ``Fraction``, ``Decimal``, NumPy's numbers), finite; a
+    ``TypeError`` or an :class:`OvertalkError` naming the argument otherwise."""
+    if not _is_real(value):
         raise TypeError(f"{what}: expected a number of seconds, got {type(value).__name__} {value!r}")
-    try:
-        seconds = float(value)
-    except OverflowError:
-        seconds = _math.inf
+    seconds = _float(value)
     if not _math.isfinite(seconds):
         raise OvertalkError(f"{what}: expected a finite number of seconds, got {value!r}")
     return seconds
@@ -209,15 +256,18 @@ def _missing(v: Any) -> bool:
     return type(v).__name__ in ("NAType", "NaTType")
 
 
-def _speaker(s: Any, where: str) -> str:
+def _speaker(s: Any, where: str, remedy: str = "give every segment a speaker") -> str:
     """A speaker label: a ``str`` (a number is taken as its string); missing (``None``, NaN,
     pandas' ``NA``) or ``bytes`` is an error naming ``where``: it is no speaker called "None".
     (An empty name is a name: the writers say how they write it.)"""
     if _missing(s):
-        raise OvertalkError(f"{where}: the speaker is missing ({s!r}); give every segment a speaker")
+        raise OvertalkError(f"{where}: the speaker is missing ({s!r}); {remedy}")
     if isinstance(s, (bytes, bytearray)):
         raise TypeError(f"{where}: the speaker is a str, got {type(s).__name__} {s!r}")
-    return str(s)
+    name = str(s)
+    if not _utf8(name):
+        raise OvertalkError(f"{where}: the speaker {name!r} holds a lone surrogate, which UTF-8 cannot encode")
+    return name
 
 
 def _segment_row(s: Any, i: int) -> tuple:
@@ -242,7 +292,7 @@ def _count(value: Any, what: str, most: int = 2**32 - 1) -> Optional[int]:
     :class:`OvertalkError` when it is below 1 or above ``most`` (each naming the argument)."""
     if value is None:
         return None
-    is_bool = isinstance(value, bool) or (type(value).__name__ == "bool_" and type(value).__module__ == "numpy")
+    is_bool = isinstance(value, bool) or _numpy_bool(value)
     if is_bool or not isinstance(value, int):
         try:
             import operator
@@ -601,13 +651,14 @@ def _read(
     recording_id: Optional[str],
     threads: Optional[int],
     options: Optional[dict] = None,
+    what: str = "source",
 ) -> _native.Corpus:
     """The native corpus :func:`read` gives (without warning); ``options`` the reading
-    options of :func:`read` (tiers, encoding)."""
+    options of :func:`read` (tiers, encoding); ``what`` the argument its errors name."""
     options = options or {}
     if (source is None or isinstance(source, _Mapping)
             or not isinstance(source, (str, bytes, bytearray, memoryview, _os.PathLike)) and not hasattr(source, "__iter__")):
-        raise TypeError(f"source: expected a path, a list of paths, text or bytes, got {type(source).__name__}")
+        raise TypeError(f"{what}: expected a path, a list of paths, text or bytes, got {type(source).__name__}")
     if isinstance(source, (bytes, bytearray, memoryview)):
         return _native.read_bytes(bytes(source), format, None, strict, recording_id, **options)
     if isinstance(source, str) and not _looks_like_path(source):
@@ -617,12 +668,12 @@ def _read(
         if "\n" not in source and format is None and not text_like and (
             _os.sep in source or _native.format_for_name(source.strip()) is not None
         ):
-            raise OvertalkFileNotFoundError(f"{source}: no such file or directory")
+            raise _not_found(source)
         try:
             data = source.encode("utf-8")
         except UnicodeEncodeError as e:
             raise OvertalkError(
-                f"source: the text holds {source[e.start]!r} at character {e.start}, which UTF-8 cannot encode "
+                f"{what}: the text holds {source[e.start]!r} at character {e.start}, which UTF-8 cannot encode "
                 "(a lone surrogate: text decoded with errors='surrogateescape'?)"
             ) from None
         try:
@@ -632,18 +683,18 @@ def _read(
             # not exist (the command line's words for it), not a format to name.
             word = source.strip()
             if word and "\n" not in source and not any(c.isspace() for c in word) and not text_like:
-                raise OvertalkFileNotFoundError(f"{source}: no such file or directory") from None
+                raise _not_found(source) from None
             raise
     if isinstance(source, (str, _os.PathLike)):
-        path = _path(source, "source")
+        path = _path(source, what)
         paths = _walk(path) if _os.path.isdir(path) else [path]
     else:
         paths = []
         for i, p in enumerate(source):
-            p = _path(p, f"source[{i}]")
+            p = _path(p, f"{what}[{i}]")
             paths.extend(_walk(p) if _os.path.isdir(p) else [p])
         if not paths:
-            raise OvertalkError("source: the list names no file")
+            raise OvertalkError(f"{what}: the list names no file")
     return _native.read_paths(paths, format, strict, recording_id, _count(threads, "threads", _MAX_THREADS), **options)
 
 
@@ -693,7 +744,7 @@ def _param_value(name: str, v: Any) -> Any:
     is an error naming the parameter (JSON would say ``expected value at line 1 column 21``)."""
     if v is None or isinstance(v, (bool, str)):
         return v
-    if type(v).__name__ == "bool_" and type(v).__module__ == "numpy":
+    if _numpy_bool(v):
         return bool(v)
     if isinstance(v, _numbers.Integral):
         v = int(v)
@@ -712,10 +763,17 @@ def _param_value(name: str, v: Any) -> Any:
     raise TypeError(f"parameter {name}: cannot take a {type(v).__name__} ({v!r})")
 
 
-def _params(preset: str, params: dict) -> Any:
-    """The native parameters of ``preset`` with ``params`` over it."""
+def _preset(preset: Any) -> str:
+    """An analysis preset's name: a ``str`` (which one, the extension checks), else a
+    ``TypeError`` naming it."""
     if not isinstance(preset, str):
         raise TypeError(f"preset: expected a preset name (default, he2010 or pure-jf), got {type(preset).__name__} {preset!r}")
+    return preset
+
+
+def _params(preset: str, params: dict) -> Any:
+    """The native parameters of ``preset`` with ``params`` over it."""
+    _preset(preset)
     try:
         # The types in the key: True == 1 and 250.0 == 250, but a parameter may take one and
         # refuse the other. The keywords in the order given (the same keywords in another
@@ -1117,7 +1175,9 @@ def _corpus(x: Any, what: str) -> Corpus:
         return Corpus.from_conversations(x)
     if x is None or isinstance(x, (bool, int, float, _Mapping)):
         raise TypeError(f"{what}: expected a Corpus, a Conversation, a pyannote Annotation, a path or text, got {type(x).__name__}")
-    return read(x)
+    corpus = Corpus(_read(x, None, False, None, None, what=what))
+    _warn(corpus.warnings)
+    return corpus
 
 
 def _uem_text(uem: Any) -> tuple[Optional[str], Optional[str]]:
@@ -1144,7 +1204,7 @@ def _uem_text(uem: Any) -> tuple[Optional[str], Optional[str]]:
     # One line that names no file is a path with a typo, not UEM text: scoring without the
     # UEM meant would give another number without a word.
     if "\n" not in s.strip() and (s.strip().lower().endswith(".uem") or len(s.split()) < 4):
-        raise OvertalkFileNotFoundError(f"{s}: no such UEM file")
+        raise _not_found(s, noun="UEM file or directory")
     return s, "uem"
 
 
@@ -1383,7 +1443,7 @@ def detect(
             f"{a.shape[0] / sample_rate:.3f} s, longer than the {_MAX_SECONDS:.3f} s allowed"
         )
     if a.dtype.kind in "iu":
-        a = a.astype(np.float32) / float(np.iinfo(a.dtype).max)
+        a = _pcm_float(a)
     else:
         with np.errstate(over="ignore"):
             a = a.astype(np.float32, copy=False)
@@ -1412,11 +1472,22 @@ def detect(
     return Conversation(_native.detect_samples(recording_id or "recording", cols, int(sample_rate), vad or "earshot"))
 
 
+def _pcm_float(a: Any) -> Any:
+    """Integer samples as float32 in [-1, 1), as the decoder reads PCM (``u8`` (x - 128) / 128,
+    ``s16`` x / 32768, ``s32`` x / 2**31): over half the range h = 2**(bits - 1), signed
+    x / h, unsigned (offset binary) (x - h) / h; computed in float64, so that no integer is
+    rounded before it is scaled. Silence is 0.0 (128 for ``uint8``), the lowest value -1.0."""
+    import numpy as np
+
+    h = float(2 ** (a.dtype.itemsize * 8 - 1))
+    return ((a.astype(np.float64) - (h if a.dtype.kind == "u" else 0.0)) / h).astype(np.float32)
+
+
 def _model_path(model: Any) -> str:
     """The ``embedding_model`` path: a file that exists (else the error any missing file is)."""
     path = _path(model, "embedding_model")
     if not _os.path.exists(path):
-        raise OvertalkFileNotFoundError(f"{path}: no such file or directory (embedding_model)")
+        raise _not_found(path, "embedding_model")
     return path
 
 
@@ -1433,12 +1504,9 @@ def _track_name(name: Any, where: str, empty_ok: bool = False) -> str:
 
 def _real(value: Any, what: str) -> float:
     """A real number the caller gave (not a bool, not a string), as a float."""
-    if isinstance(value, bool) or not isinstance(value, _numbers.Real):
+    if not _is_real(value):
         raise TypeError(f"{what}: expected a number, got {type(value).__name__} {value!r}")
-    try:
-        return float(value)
-    except OverflowError:
-        return _math.inf
+    return _float(value)
 
 
 def _track_offsets(offsets: Optional[Mapping[str, float]], names: list[str]) -> dict[str, float]:
@@ -1452,12 +1520,7 @@ def _track_offsets(offsets: Optional[Mapping[str, float]], names: list[str]) -> 
     for name, value in offsets.items():
         if str(name) not in names:
             raise ValueError(f"track_offsets: {str(name)!r} is not a track name (the tracks are {', '.join(names)})")
-        seconds = _math.nan
-        if isinstance(value, _numbers.Real) and not isinstance(value, bool):
-            try:
-                seconds = float(value)
-            except OverflowError:
-                pass
+        seconds = _float(value) if _is_real(value) else _math.nan
         if not _math.isfinite(seconds):
             raise ValueError(f"track_offsets[{str(name)!r}]: expected a finite number of seconds, got {value!r}")
         out[str(name)] = seconds

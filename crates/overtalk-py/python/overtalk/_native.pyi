@@ -12,6 +12,10 @@ import pyarrow
 from . import Interval
 
 __version__: str
+#: The most worker threads a call may ask for (``threads=``).
+MAX_THREADS: int
+#: The longest recording (seconds) the decoder takes by default (``overtalk detect --max-duration``).
+MAX_DURATION: float
 
 class OvertalkError(ValueError):
     """An input overtalk cannot read, or parameters it cannot use."""

@@ -90,11 +90,24 @@ def _blob(data: Any, where: str) -> bytes:
     return bytes(data)
 
 
-def _item_rows(item: Any, preset: str, timing_only: bool, params: dict, json_bytes: bool) -> list[dict]:
-    from . import _flag, _path, _text
+def _name(value: Any, what: str) -> str:
+    """The name of a file given as ``(name, bytes)``: a ``str`` or an ``os.PathLike`` giving
+    one (a ``pathlib.Path``), not empty; ``None`` or ``bytes`` is an error naming ``what``."""
+    from . import _text
 
-    if not isinstance(preset, str):
-        raise TypeError(f"preset: expected a preset name (default, he2010 or pure-jf), got {type(preset).__name__} {preset!r}")
+    if isinstance(value, _os.PathLike):
+        name = _os.fspath(value)
+        if isinstance(name, str):
+            value = name
+    if value is None:
+        raise TypeError(f"{what}: expected a str or os.PathLike, got NoneType None")
+    return _text(value, what)
+
+
+def _item_rows(item: Any, preset: str, timing_only: bool, params: dict, json_bytes: bool) -> list[dict]:
+    from . import _flag, _path, _preset, _text
+
+    _preset(preset)
     pj = _params(params)
     t = _flag(timing_only, "timing_only")
     if isinstance(item, dict):
@@ -102,10 +115,10 @@ def _item_rows(item: Any, preset: str, timing_only: bool, params: dict, json_byt
             return _path_rows(_path(item["path"], "the input's 'path'"), preset, pj, t, json_bytes)
         if item.get("bytes") is None:
             raise ValueError(f"an input dict needs a 'path' or a 'bytes' (and 'name') key, got keys {sorted(item)}")
-        name = _text(item.get("name"), "the input's 'name'")
+        name = None if item.get("name") is None else _name(item["name"], "the input's 'name'")
         return _rows_for(_blob(item["bytes"], "the input's 'bytes'"), name, preset, pj, t, json_bytes)
     if isinstance(item, tuple) and len(item) == 2:
-        name = _text(item[0], "the name of (name, bytes)")
+        name = _name(item[0], "the name of (name, bytes)")
         return _rows_for(_blob(item[1], "the bytes of (name, bytes)"), name, preset, pj, t, json_bytes)
     if isinstance(item, (bytes, bytearray, memoryview)):
         return _rows_for(bytes(item), None, preset, pj, t, json_bytes)
@@ -139,6 +152,8 @@ def analyze_item(item: Any, preset: str = "default", *, timing_only: bool = Fals
 def _inputs(batch: Any) -> list[Any]:
     """The inputs of a batch: a list, a dict of columns (Ray ``numpy``/``default``), a
     ``pandas.DataFrame`` or a ``pyarrow`` table or record batch."""
+    from . import _missing
+
     if isinstance(batch, (list, tuple)):
         return list(batch)
     if hasattr(batch, "to_pydict"):  # pyarrow.Table / RecordBatch
@@ -149,25 +164,30 @@ def _inputs(batch: Any) -> list[Any]:
         cols = {k: list(v) for k, v in batch.items()}
         if "path" in cols:
             for i, p in enumerate(cols["path"]):
-                if p is None or (isinstance(p, float) and p != p):
+                if _missing(p):
                     raise ValueError(f"row {i} of the batch has no path ({p!r})")
                 if not isinstance(p, (str, _os.PathLike)):
                     raise TypeError(f"row {i} of the batch: the path is a str, got {type(p).__name__} {p!r}")
             return [_os.fspath(p) for p in cols["path"]]
         if "bytes" in cols:
             for i, b in enumerate(cols["bytes"]):
-                if b is None:
-                    raise ValueError(f"row {i} of the batch has no bytes (None)")
+                if _missing(b):
+                    raise ValueError(f"row {i} of the batch has no bytes ({b!r})")
             names = cols.get("name", [None] * len(cols["bytes"]))
+            for i, n in enumerate(names):
+                # None: no name (as a dict without one); NaN or pandas' NA is no name "nan".
+                if n is not None and _missing(n):
+                    raise ValueError(f"row {i} of the batch: the name is missing ({n!r}); give a name or None")
             return [{"bytes": b, "name": None if n is None else str(n)} for b, n in zip(cols["bytes"], names)]
         raise KeyError(f"a batch needs a 'path' or a 'bytes' column; it has {sorted(cols)}")
     raise TypeError(f"cannot take a batch of type {type(batch).__name__}")
 
 
 def _batch_columns(batch: Any, preset: str, params: dict, json_bytes: bool) -> dict[str, list]:
+    from . import _preset
+
     timing_only = params.pop("timing_only", False)
-    if not isinstance(preset, str):
-        raise TypeError(f"preset: expected a preset name (default, he2010 or pure-jf), got {type(preset).__name__} {preset!r}")
+    _preset(preset)
     _native.params(preset, _params(params))  # a bad parameter is an error for an empty batch too
     cols: dict[str, list] = {f: [] for f in FIELDS}
     for item in _inputs(batch):

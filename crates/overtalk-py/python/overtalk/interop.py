@@ -184,16 +184,14 @@ def from_pandas(
 
     spk = []
     for i, s in enumerate(column(speaker)):
-        if _missing(s):
-            raise ValueError(f"row {i}: the speaker is missing ({s!r}); give every row a speaker, or drop the row")
-        spk.append(_speaker(s, f"row {i}"))
+        spk.append(_speaker(s, f"row {i}", "give every row a speaker, or drop the row"))
     texts = [None if _missing(t) else str(t) for t in column(text)] if has_text else [None] * len(starts)
     if not len(starts) == len(spk) == len(texts):
         raise ValueError(f"the columns differ in length ({len(starts)} times, {len(spk)} speakers, {len(texts)} texts)")
     rows = []
     for i, (a, b, s, t) in enumerate(zip(starts, ends, spk, texts)):
         if _missing(a) or _missing(b):
-            raise ValueError(f"row {i}: the start or end is missing ({a!r} and {b!r}); give every row its times, or drop the row")
+            raise OvertalkError(f"row {i}: the start or end is missing ({a!r} and {b!r}); give every row its times, or drop the row")
         try:
             rows.append((float(a), float(b), s, t))
         except (TypeError, ValueError):
