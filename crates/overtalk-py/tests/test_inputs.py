@@ -562,3 +562,22 @@ def test_seconds_as_decimal_and_fraction():
 def test_bounds_are_the_extensions():
     assert overtalk._MAX_THREADS == overtalk._native.MAX_THREADS == 1024
     assert overtalk._MAX_SECONDS == overtalk._native.MAX_DURATION == 86400.0
+
+
+def test_max_duration_bounds_recordings_as_the_command_line_does():
+    wav = REPO / "crates" / "overtalk-audio" / "tests" / "data" / "speech.wav"
+    said = f"^{re.escape(str(wav))}: limit exceeded: the recording lasts 5.168813 s, longer than the 1.000 s allowed$"
+    for kw in (dict(), dict(diarize=False)):
+        with pytest.raises(overtalk.OvertalkError, match=said):
+            overtalk.detect(wav, max_duration=1, **kw)
+    with pytest.raises(overtalk.OvertalkError, match=said):
+        overtalk.detect(tracks={"A": wav, "B": wav}, max_duration=1)
+    for kw in (dict(), dict(tracks=["A"])):
+        with pytest.raises(overtalk.OvertalkError, match="^samples: limit exceeded: 32000 samples at 16000 Hz last 2.000 s, longer than the 1.500 s allowed$"):
+            overtalk.detect(np.zeros(32000), sample_rate=16000, max_duration=1.5, **kw)
+    with pytest.raises(overtalk.OvertalkError, match="^max_duration -1: expected a non-negative number of seconds$"):
+        overtalk.detect(wav, max_duration=-1)
+    with pytest.raises(TypeError, match="^max_duration: expected a number of seconds, got str '5'$"):
+        overtalk.detect(wav, max_duration="5")
+    within = overtalk.detect(wav, diarize=False, max_duration=6)
+    assert within.write(format="rttm") == overtalk.detect(wav, diarize=False).write(format="rttm")

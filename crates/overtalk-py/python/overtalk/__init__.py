@@ -1337,6 +1337,7 @@ def detect(
     overlap_margin: Optional[float] = None,
     track_offsets: Optional[Mapping[str, float]] = None,
     audio_tracks: Optional[Sequence[str]] = None,
+    max_duration: Optional[float] = None,
 ) -> Conversation:
     """Who spoke when in recordings, as ``overtalk detect`` finds it.
 
@@ -1364,8 +1365,18 @@ def detect(
     frame when within this cosine margin; off by default). Without an installed speaker model
     (``overtalk models install``) all speech is one speaker, with a warning. The result records
     its method in :attr:`Conversation.detection`.
+
+    ``max_duration`` is the longest recording taken, in seconds (``--max-duration``; default
+    the decoder's limit, 24 hours): a longer file, or more samples, is an error before it is
+    decoded or copied.
     """
     recording_id, vad = _text(recording_id, "recording_id"), _text(vad, "vad")
+    longest = _MAX_SECONDS
+    if max_duration is not None:
+        longest = _seconds(max_duration, "max_duration")
+        if longest < 0:
+            raise OvertalkError(f"max_duration {max_duration!r}: expected a non-negative number of seconds")
+    limit = {} if max_duration is None else {"max_duration": longest}
     if diarize is not None:
         diarize = _flag(diarize, "diarize")
     diarizer_settings = dict(diarizer=_text(diarizer, "diarizer"), num_speakers=_count(num_speakers, "num_speakers"),
@@ -1400,10 +1411,10 @@ def detect(
                 specs = [(n, path, None, 0.0, i) for i, n in enumerate(names) if n != "_"]
                 if not specs:
                     raise ValueError("audio_tracks names no speaker (every audio track is '_')")
-                return Conversation(_native.detect_files(rid, specs, vad or "earshot"))
+                return Conversation(_native.detect_files(rid, specs, vad or "earshot", **limit))
             if diarize is not False:
-                return _diarize(rid, vad, diarizer_settings, path=path)
-            return Conversation(_native.detect_files(rid, [(stem, path, None, 0.0, None)], vad or "earshot"))
+                return _diarize(rid, vad, diarizer_settings, path=path, **limit)
+            return Conversation(_native.detect_files(rid, [(stem, path, None, 0.0, None)], vad or "earshot", **limit))
         if isinstance(tracks, dict):
             if diarize or asked:
                 raise ValueError("the diarizer applies to one mixed recording, not to tracks={speaker: file}")
@@ -1411,7 +1422,7 @@ def detect(
             offsets = _track_offsets(track_offsets, names)
             specs = [(n, _path(v, f"tracks[{n!r}]"), None, offsets.get(n, 0.0), None) for n, v in zip(names, tracks.values())]
             # No id given: the one `overtalk detect --track` makes from the file names.
-            return Conversation(_native.detect_files(recording_id, specs, vad or "earshot"))
+            return Conversation(_native.detect_files(recording_id, specs, vad or "earshot", **limit))
         if tracks is not None:
             raise TypeError(f"tracks: files are given as a dict {{speaker: file}}, got {type(tracks).__name__}")
         raise ValueError("detect needs a recording, tracks={speaker: file}, or samples with sample_rate")
@@ -1437,10 +1448,10 @@ def detect(
         raise TypeError(f"samples: expected floats or integers, got an array of dtype {a.dtype}")
     if a.shape[0] == 0:
         raise OvertalkError("samples: the array holds no audio samples (0 rows)")
-    if a.shape[0] > _MAX_SECONDS * sample_rate:
+    if a.shape[0] > longest * sample_rate:
         raise OvertalkError(
             f"samples: limit exceeded: {a.shape[0]} samples at {sample_rate} Hz last "
-            f"{a.shape[0] / sample_rate:.3f} s, longer than the {_MAX_SECONDS:.3f} s allowed"
+            f"{a.shape[0] / sample_rate:.3f} s, longer than the {longest:.3f} s allowed"
         )
     if a.dtype.kind in "iu":
         a = _pcm_float(a)
@@ -1457,7 +1468,7 @@ def detect(
     mixed = a.shape[1] == 1 and tracks is None
     if mixed and diarize is not False:
         mono = np.ascontiguousarray(a[:, 0], dtype="<f4").tobytes()
-        return _diarize(recording_id or "recording", vad, diarizer_settings, samples=mono, sample_rate=int(sample_rate))
+        return _diarize(recording_id or "recording", vad, diarizer_settings, samples=mono, sample_rate=int(sample_rate), **limit)
     if diarize or asked:
         raise ValueError("the diarizer applies to one mixed recording, not to samples of several tracks")
     if tracks is not None:
@@ -1469,7 +1480,7 @@ def detect(
     if len(names) != a.shape[1]:
         raise ValueError(f"{len(names)} track names for {a.shape[1]} columns of samples")
     cols = [(str(n), np.ascontiguousarray(a[:, i], dtype="<f4").tobytes()) for i, n in enumerate(names)]
-    return Conversation(_native.detect_samples(recording_id or "recording", cols, int(sample_rate), vad or "earshot"))
+    return Conversation(_native.detect_samples(recording_id or "recording", cols, int(sample_rate), vad or "earshot", **limit))
 
 
 def _pcm_float(a: Any) -> Any:

@@ -177,9 +177,14 @@ def detect_files(
     recording_id: Optional[str],
     tracks: Sequence[tuple[str, Union[str, PathLike[str]], Optional[int], float, Optional[int]]],
     vad: str = "earshot",
+    max_duration: Optional[float] = None,
 ) -> Conversation: ...
 def detect_samples(
-    recording_id: str, tracks: Sequence[tuple[str, bytes]], sample_rate: int, vad: str = "earshot"
+    recording_id: str,
+    tracks: Sequence[tuple[str, bytes]],
+    sample_rate: int,
+    vad: str = "earshot",
+    max_duration: Optional[float] = None,
 ) -> Conversation: ...
 def diarize(
     recording_id: str,
@@ -193,6 +198,7 @@ def diarize(
     max_speakers: Optional[int] = None,
     embedding_model: Optional[Union[str, PathLike[str]]] = None,
     overlap_margin: Optional[float] = None,
+    max_duration: Optional[float] = None,
 ) -> tuple[Conversation, list[str]]: ...
 _PickledOrigin = tuple[Optional[str], Optional[str], bool, bool]
 def _corpus_from_json(
