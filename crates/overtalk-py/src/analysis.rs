@@ -47,19 +47,61 @@ pub(crate) fn resolve_params(preset: &str, params_json: Option<&str>) -> PyResul
     else {
         return Err(OvertalkError::new_err("parameters: the preset is not an object"));
     };
-    for (k, v) in overrides {
+    let base_object = merged.clone();
+    for (k, v) in &overrides {
         // `decision_horizon` is unset (unbounded) in the presets, so absent from the object.
-        if !merged.contains_key(&k) && k != "decision_horizon" {
-            return Err(OvertalkError::new_err(format!("unknown parameter {k:?}")));
+        if !merged.contains_key(k) && k != "decision_horizon" {
+            let hint = closest_name(k, base_object.keys().map(String::as_str))
+                .map_or_else(String::new, |n| format!("; did you mean {n}?"));
+            return Err(OvertalkError::new_err(format!("unknown parameter {k:?}{hint}")));
         }
-        merged.insert(k, v);
+        merged.insert(k.clone(), v.clone());
     }
-    let params: Params = serde_json::from_value(serde_json::Value::Object(merged))
-        .map_err(|e| other("bad parameter value", e))?;
+    let params: Params = match serde_json::from_value(serde_json::Value::Object(merged)) {
+        Ok(p) => p,
+        Err(e) => {
+            // Which parameter: the first override that fails on the preset alone.
+            let bad = overrides.iter().find(|(k, v)| {
+                let mut one = base_object.clone();
+                one.insert((*k).clone(), (*v).clone());
+                serde_json::from_value::<Params>(serde_json::Value::Object(one)).is_err()
+            });
+            return Err(match bad {
+                Some((k, v)) => {
+                    OvertalkError::new_err(format!("bad parameter value: {k} = {v}: {e}"))
+                }
+                None => other("bad parameter value", e),
+            });
+        }
+    };
     // Checked where they are resolved, so that every function taking them (the H&E intervals
     // as well as analyze) refuses an out-of-range value as the command line does.
     params.validate().map_err(|e| OvertalkError::new_err(e.to_string()))?;
     Ok(params)
+}
+
+/// The known name closest to `name` by edit distance, when it is close (a misspelling: at
+/// most a third of the name's letters differ).
+fn closest_name<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let distance = |a: &str, b: &str| {
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut diagonal = row[0];
+            row[0] = i + 1;
+            for (j, cb) in b.iter().enumerate() {
+                let next = (diagonal + usize::from(ca != *cb)).min(row[j] + 1).min(row[j + 1] + 1);
+                diagonal = row[j + 1];
+                row[j + 1] = next;
+            }
+        }
+        row[b.len()]
+    };
+    known
+        .map(|k| (distance(name, k), k))
+        .filter(|&(d, _)| d * 3 <= name.chars().count())
+        .min()
+        .map(|(_, k)| k)
 }
 
 /// The error for an untimed transcript, which analysis cannot use.
@@ -270,6 +312,12 @@ fn turn_order_json(
 ) -> PyResult<String> {
     let (c, p) = (&*conversation, &params.inner);
     py.detach(|| {
+        if c.transcript.utterances().next().is_none() && c.transcript.untimed().is_empty() {
+            return Err(OvertalkError::new_err(format!(
+                "recording {:?} holds no speech: no turns to put in order",
+                c.id
+            )));
+        }
         let order = overtalk::analysis::turn_order::analyze(&c.transcript, p).ok_or_else(|| {
             OvertalkError::new_err(format!(
                 "recording {:?} has times: overtalk.analyze(conversation) analyses it; turn_order is for transcripts without times",

@@ -268,12 +268,13 @@ impl Origin {
 
 /// Rebuilds a pickled corpus: its lossless JSON and where each recording came from.
 #[pyfunction]
-#[pyo3(signature = (json, origins=Vec::new(), zero_length=Vec::new()))]
+#[pyo3(signature = (json, origins=Vec::new(), zero_length=Vec::new(), warnings=Vec::new()))]
 fn _corpus_from_json(
     py: Python<'_>,
     json: &str,
     origins: Vec<(String, PickledOrigin)>,
     zero_length: Vec<(String, String, i64, usize)>,
+    warnings: Vec<String>,
 ) -> PyResult<Corpus> {
     let inner = py.detach(|| from_lossless_json(json))?;
     let origins = origins
@@ -289,7 +290,7 @@ fn _corpus_from_json(
             line,
         })
         .collect();
-    Ok(Corpus { inner, warnings: Vec::new(), origins, zero_length })
+    Ok(Corpus { inner, warnings, origins, zero_length })
 }
 
 /// Rebuilds a pickled conversation.
@@ -379,7 +380,10 @@ impl Corpus {
             .iter()
             .map(|z| (z.recording.clone(), z.speaker.clone(), z.at.micros(), z.line))
             .collect();
-        Ok((reducer(py, "_corpus_from_json")?, (json, origins, zero).into_pyobject(py)?))
+        // The reading warnings too: `corpus.warnings` of an unpickled corpus says what the
+        // readers repaired, as before pickling.
+        let args = (json, origins, zero, self.warnings.clone());
+        Ok((reducer(py, "_corpus_from_json")?, args.into_pyobject(py)?))
     }
 
     fn __repr__(&self) -> String {
@@ -469,12 +473,44 @@ impl Conversation {
         let time = |s: f64, i: usize| {
             Time::from_secs_f64(s).ok_or_else(|| {
                 OvertalkError::new_err(format!(
-                    "segment {i}: time {s} is not a finite number of seconds in range"
+                    "segment {i}: time {s:?} is not a finite number of seconds in range"
                 ))
             })
         };
+        // A label with control characters is shown as the readers show it (`format::shown_label`:
+        // `A\0` is `A\u{fffd}`), a repair (refused under `strict`).
+        let mut renamed: BTreeMap<String, String> = BTreeMap::new();
+        let mut shown = |name: String| -> String {
+            match format::shown_label(&name) {
+                Some(s) => renamed.entry(name).or_insert(s).clone(),
+                None => name,
+            }
+        };
+        let declared: Vec<String> = speakers.into_iter().flatten().map(&mut shown).collect();
+        let segments: Vec<PySegment> =
+            segments.into_iter().map(|(a, b, s, t)| (a, b, shown(s), t)).collect();
+        let mut warnings = Vec::new();
+        for (name, to) in &renamed {
+            let what = format!(
+                "{recording_id}: speaker {name:?} holds control characters (a line break, a tab, \
+                 NUL, an escape)"
+            );
+            if strict {
+                return Err(OvertalkError::new_err(format!(
+                    "{what}; strict=True refuses what is otherwise read as {to:?}"
+                )));
+            }
+            warnings.push(
+                Warning::new(WarningKind::Repaired, format!("{what}; read as {to:?}")).to_string(),
+            );
+        }
+        if segments.is_empty() {
+            // As the readers note an input without speech.
+            let note = format!("{recording_id}: no segments: {}", format::EMPTY_INPUT);
+            warnings.push(Warning::new(WarningKind::Note, note).to_string());
+        }
         let mut b = TranscriptBuilder::new();
-        for s in speakers.iter().flatten() {
+        for s in &declared {
             b.speaker(s);
         }
         b.reserve(segments.len());
@@ -507,7 +543,6 @@ impl Conversation {
             b.extent(Segment::new(time(start, 0)?, time(end, 0)?));
         }
         let transcript = b.build();
-        let mut warnings = Vec::new();
         if let Some(what) = negative {
             let more = match negatives - 1 {
                 0 => String::new(),

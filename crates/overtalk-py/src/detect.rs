@@ -12,7 +12,23 @@ use pyo3::prelude::*;
 use crate::corpus::Conversation;
 use crate::{to_py, warn, OvertalkError};
 
-fn detect_options(vad: &str) -> PyResult<DetectOptions> {
+/// The longest recording the decoder takes: `max_duration` seconds (`--max-duration`), by
+/// default the decoder's own limit (24 hours).
+pub(crate) fn max_duration(seconds: Option<f64>) -> PyResult<overtalk::Delta> {
+    match seconds {
+        None => Ok(DetectOptions::default().decode.max_duration),
+        Some(s) => match overtalk::Delta::from_secs_f64(s) {
+            Some(d) if d.micros() >= 0 => Ok(d),
+            _ => Err(OvertalkError::new_err(format!(
+                "max_duration {s}: expected a non-negative number of seconds"
+            ))),
+        },
+    }
+}
+
+fn detect_options(vad: &str, max: Option<f64>) -> PyResult<DetectOptions> {
+    let mut options = DetectOptions::default();
+    options.decode.max_duration = max_duration(max)?;
     let vad = match vad {
         "earshot" => Some(VadKind::Earshot),
         "energy" => Some(VadKind::Energy),
@@ -23,7 +39,7 @@ fn detect_options(vad: &str) -> PyResult<DetectOptions> {
             )))
         }
     };
-    Ok(DetectOptions { vad, ..DetectOptions::default() })
+    Ok(DetectOptions { vad, ..options })
 }
 
 /// The detected speech as a conversation, with the description `overtalk detect` records.
@@ -45,14 +61,15 @@ type FileTrack = (String, PathBuf, Option<usize>, f64, Option<usize>);
 /// command line warns about (a track whose speech the bleed rule mostly rejected, what
 /// decoding repaired) is given as Python warnings.
 #[pyfunction]
-#[pyo3(signature = (recording_id, tracks, vad="earshot"))]
+#[pyo3(signature = (recording_id, tracks, vad="earshot", max_duration=None))]
 fn detect_files(
     py: Python<'_>,
     recording_id: Option<String>,
     tracks: Vec<FileTrack>,
     vad: &str,
+    max_duration: Option<f64>,
 ) -> PyResult<Conversation> {
-    let options = detect_options(vad)?;
+    let options = detect_options(vad, max_duration)?;
     if tracks.is_empty() {
         return Err(OvertalkError::new_err("no tracks to detect speech in"));
     }
@@ -94,15 +111,16 @@ fn detect_files(
 /// rejected, a track that sounds like music, a speaker or all of them without speech) is
 /// warned about and kept with the conversation, as for files.
 #[pyfunction]
-#[pyo3(signature = (recording_id, tracks, sample_rate, vad="earshot"))]
+#[pyo3(signature = (recording_id, tracks, sample_rate, vad="earshot", max_duration=None))]
 fn detect_samples(
     py: Python<'_>,
     recording_id: String,
     tracks: Vec<(String, Vec<u8>)>,
     sample_rate: u32,
     vad: &str,
+    max_duration: Option<f64>,
 ) -> PyResult<Conversation> {
-    let options = detect_options(vad)?;
+    let options = detect_options(vad, max_duration)?;
     if tracks.is_empty() {
         return Err(OvertalkError::new_err("no tracks to detect speech in"));
     }

@@ -50,6 +50,8 @@ struct Settings {
     max_speakers: Option<usize>,
     embedding_model: Option<PathBuf>,
     overlap_margin: Option<f32>,
+    /// The longest recording the decoder takes (`--max-duration`).
+    max_duration: overtalk::Delta,
 }
 
 impl Settings {
@@ -57,6 +59,7 @@ impl Settings {
     /// energy rules, as on the command line), checked to be usable.
     fn detect_options(&self) -> PyResult<DetectOptions> {
         let mut detect = DetectOptions::default();
+        detect.decode.max_duration = self.max_duration;
         if let Some(v) = self.vad.as_deref() {
             let vad = match v {
                 "none" => VadKind::Energy,
@@ -209,9 +212,12 @@ fn diarize_path(
     id: String,
     path: &Path,
     diarizer: &dyn Diarizer,
+    max_duration: overtalk::Delta,
 ) -> PyResult<(Conversation, Vec<String>)> {
+    let mut decode = DetectOptions::default().decode;
+    decode.max_duration = max_duration;
     // A file that is not a recording is refused before any work, as on the command line.
-    let d = Decoder::open(path, &DetectOptions::default().decode).map_err(to_py)?;
+    let d = Decoder::open(path, &decode).map_err(to_py)?;
     let found =
         pipeline::diarize_recording(d, path, diarizer, Some(&id), &mut |_| {}, &mut || {}, &|_| {})
             .map_err(|failure| match failure {
@@ -228,7 +234,7 @@ fn diarize_path(
 /// the command line prints for it: no speaker model installed (all speech is one speaker),
 /// what decoding the file repaired.
 #[pyfunction]
-#[pyo3(signature = (recording_id, path=None, samples=None, sample_rate=None, diarizer=None, vad=None, num_speakers=None, min_speakers=None, max_speakers=None, embedding_model=None, overlap_margin=None))]
+#[pyo3(signature = (recording_id, path=None, samples=None, sample_rate=None, diarizer=None, vad=None, num_speakers=None, min_speakers=None, max_speakers=None, embedding_model=None, overlap_margin=None, max_duration=None))]
 #[allow(clippy::too_many_arguments)]
 fn diarize(
     py: Python<'_>,
@@ -243,8 +249,10 @@ fn diarize(
     max_speakers: Option<usize>,
     embedding_model: Option<PathBuf>,
     overlap_margin: Option<f32>,
+    max_duration: Option<f64>,
 ) -> PyResult<(Conversation, Vec<String>)> {
     let settings = Settings {
+        max_duration: crate::detect::max_duration(max_duration)?,
         diarizer,
         vad,
         num_speakers,
@@ -264,7 +272,8 @@ fn diarize(
         let about_model = warnings.len();
         let mut c = match (path, samples) {
             (Some(p), None) => {
-                let (c, decoding) = diarize_path(recording_id, &p, diarizer.as_ref())?;
+                let (c, decoding) =
+                    diarize_path(recording_id, &p, diarizer.as_ref(), settings.max_duration)?;
                 warnings.extend(decoding);
                 c
             }

@@ -261,6 +261,10 @@ impl Intervals {
             return Ok(PyList::new(py, out)?.into_any());
         }
         let Ok(index) = index.extract::<isize>() else {
+            if index.is_instance_of::<PyInt>() {
+                // An integer too large for any sequence: out of range, as for a list.
+                return Err(PyIndexError::new_err("interval index out of range"));
+            }
             return Err(PyTypeError::new_err(format!(
                 "interval indices must be integers or slices, not {}",
                 index.get_type().name()?

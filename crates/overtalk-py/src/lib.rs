@@ -50,10 +50,45 @@ pyo3::create_exception!(
     "What overtalk repaired, questioned or left out: what the command line prints as `overtalk: warning: …` (a `UserWarning`)."
 );
 
+// `overtalk.OvertalkFileNotFoundError`, defined by the package's `__init__` (a
+// `FileNotFoundError` and an `OvertalkError` at once, which one base class cannot say). An error
+// of it is made lazily: the class is looked up only when Python sees the error, with the GIL
+// held, never where the error is made (in a section without the GIL, on a worker thread).
+pyo3::import_exception!(overtalk, OvertalkFileNotFoundError);
+
 /// A library error as the Python exception [`OvertalkError`], with its whole message (the
-/// command line's flags in it said as this package's parameters: [`python_words`]).
+/// command line's flags in it said as this package's parameters: [`python_words`]); a file
+/// that does not exist as `overtalk.OvertalkFileNotFoundError` ([`not_found`]). Needs no GIL:
+/// both are made lazily, the Python object when the error reaches Python.
 pub(crate) fn to_py(e: overtalk::Error) -> PyErr {
-    OvertalkError::new_err(python_words(&e.to_string()))
+    match e.kind() {
+        overtalk::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
+            match e.path() {
+                Some(path) => not_found(&path.to_string_lossy()),
+                // No path to name: the library's message, the filename unknown.
+                None => PyErr::new::<OvertalkFileNotFoundError, _>((
+                    ENOENT,
+                    python_words(&e.to_string()),
+                    None::<String>,
+                )),
+            }
+        }
+        _ => OvertalkError::new_err(python_words(&e.to_string())),
+    }
+}
+
+/// `ENOENT`, the same number on every system Python runs on.
+const ENOENT: i32 = 2;
+
+/// `overtalk.OvertalkFileNotFoundError` for `path`, in the command line's words
+/// (`PATH: no such file or directory`), made as `OSError(errno, message, filename)` is, so
+/// that its `errno` is `ENOENT` and its `filename` the path. Needs no GIL.
+pub(crate) fn not_found(path: &str) -> PyErr {
+    PyErr::new::<OvertalkFileNotFoundError, _>((
+        ENOENT,
+        format!("{path}: no such file or directory"),
+        path.to_owned(),
+    ))
 }
 
 /// A message of the library in this package's words: the command-line flags its errors and
@@ -130,6 +165,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("OvertalkError", m.py().get_type::<OvertalkError>())?;
     m.add("OvertalkWarning", m.py().get_type::<OvertalkWarning>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("MAX_THREADS", parallel::MAX_THREADS)?;
+    m.add(
+        "MAX_DURATION",
+        overtalk_audio::decode::DecodeOptions::default().max_duration.as_secs_f64(),
+    )?;
     corpus::register(m)?;
     analysis::register(m)?;
     scoring::register(m)?;

@@ -57,10 +57,19 @@ fn shared_pool() -> PyResult<Arc<ThreadPool>> {
     Ok(pool)
 }
 
-/// The number of worker threads asked for: `None` is one per core; zero is an error.
+/// The most worker threads a call may ask for: a pool of a million threads would spawn
+/// until the system refuses (or, for `2**62`, never return), where no machine has the cores.
+pub(crate) const MAX_THREADS: usize = 1024;
+
+/// The number of worker threads asked for: `None` is one per core; zero, or more than
+/// [`MAX_THREADS`], is an error.
 pub(crate) fn check_threads(threads: Option<usize>) -> PyResult<Option<usize>> {
     match threads {
         Some(0) => Err(OvertalkError::new_err("threads must be at least 1")),
+        Some(n) if n > MAX_THREADS => Err(OvertalkError::new_err(format!(
+            "threads must be at most {MAX_THREADS}, got {n} (this machine has {} cores)",
+            cores()
+        ))),
         t => Ok(t),
     }
 }
@@ -85,7 +94,8 @@ where
         return Ok(items.iter().map(f).collect());
     }
     let run = |pool: &ThreadPool| pool.install(|| items.par_iter().map(&f).collect());
-    match threads {
+    // No more threads than items: the others would only be started and stopped.
+    match threads.map(|n| n.min(items.len())) {
         Some(n) if n != cores() => Ok(run(&build(n)?)),
         _ => Ok(run(shared_pool()?.as_ref())),
     }

@@ -48,7 +48,12 @@ fn options(
     if !(collar.is_finite() && collar >= 0.0) {
         return Err(bad(format!("collar must be a non-negative number of seconds, got {collar}")));
     }
-    o.collar = Delta::from_secs_f64(collar).ok_or_else(|| bad("collar is out of range".into()))?;
+    o.collar = Delta::from_secs_f64(collar).ok_or_else(|| {
+        bad(format!(
+            "collar {collar:?} s is out of range: at most {} hours",
+            overtalk::time::MAX_MICROS / 3_600_000_000
+        ))
+    })?;
     o = o.with_skip_overlap(skip_overlap);
     match mapping {
         None => {}
@@ -101,6 +106,18 @@ fn scored_inputs(
     uem: Option<&str>,
     uem_source: Option<&str>,
 ) -> PyResult<(Vec<RecordingInput>, Option<uem::Uem>, Vec<String>)> {
+    // A transcript without times scores as nothing at all: refused, as `overtalk score` does.
+    for (side, c) in [("reference", reference), ("hypothesis", hypothesis)] {
+        if let Some((id, t)) = c.inner.iter().find(|(_, t)| t.is_untimed()) {
+            return Err(bad(format!(
+                "{side}: recording {id:?} is an untimed transcript ({} utterances in order, no \
+                 times); score needs times: use a file with times (captions, a transcript with \
+                 start times, CHAT with media bullets, or one aligned with a forced aligner); \
+                 overtalk.turn_order(conversation) gives what the order of its turns says",
+                t.untimed().len()
+            )));
+        }
+    }
     let (uems, mut warnings) = read_uem(uem, uem_source.unwrap_or("uem"))?;
     let (inputs, one_sided) = pair(reference, hypothesis);
     warnings.extend(one_sided);
@@ -121,7 +138,10 @@ fn scored_inputs(
 /// `source` as the command line starts them with the file's path.
 fn read_uem(text: Option<&str>, source: &str) -> PyResult<(Option<uem::Uem>, Vec<String>)> {
     let Some(t) = text else { return Ok((None, Vec::new())) };
-    let (u, w) = uem::read_bytes(t.as_bytes(), &ReadOptions::default()).map_err(to_py)?;
+    // A UEM file's error names the file, as the command line's does (`f.uem:1:14: uem: …`);
+    // UEM text given in memory has no file to name.
+    let (u, w) = uem::read_bytes(t.as_bytes(), &ReadOptions::default())
+        .map_err(|e| to_py(if source == "uem" { e } else { e.with_path(source) }))?;
     Ok((Some(u), w.iter().map(|w| python_words(&format!("{source}: {w}"))).collect()))
 }
 

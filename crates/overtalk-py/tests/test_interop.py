@@ -147,7 +147,7 @@ def test_seglst_agrees_with_meeteval_both_ways(ami, tmp_path):
 def test_from_pandas_refuses_rows_without_a_speaker():
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame({"start": [0.0, 1.0], "end": [1.0, 2.0], "speaker": ["A", None], "text": ["hi", 42]})
-    with pytest.raises(ValueError, match="row 1: the speaker is missing"):
+    with pytest.raises(overtalk.OvertalkError, match=r"^row 1: the speaker is missing \(nan\); give every row a speaker, or drop the row$"):
         overtalk.Conversation.from_pandas(df)
     df["speaker"] = ["A", "B"]
     conv = overtalk.Conversation.from_pandas(df)

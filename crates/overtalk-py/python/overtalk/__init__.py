@@ -45,6 +45,7 @@ __all__ = [
     "Interval",
     "Intervals",
     "OvertalkError",
+    "OvertalkFileNotFoundError",
     "OvertalkWarning",
     "Score",
     "Segment",
@@ -91,6 +92,116 @@ else:
         __slots__ = ()
 
 
+class OvertalkFileNotFoundError(FileNotFoundError, OvertalkError):
+    """A file or directory that does not exist: both a ``FileNotFoundError`` (an ``OSError``)
+    and an :class:`OvertalkError`, so that either ``except`` catches it. Made as
+    ``OvertalkFileNotFoundError(errno.ENOENT, message, path)``: ``errno`` is ``ENOENT``,
+    ``filename`` the path, and the message the command line's (``PATH: no such file or
+    directory``)."""
+
+    def __str__(self) -> str:
+        # The message as the command line says it, not OSError's "[Errno 2] …: 'PATH'".
+        return self.strerror if self.errno is not None and self.strerror is not None else super().__str__()
+
+
+def _not_found(path: str, what: Optional[str] = None, noun: str = "file or directory") -> OvertalkFileNotFoundError:
+    """The error for ``path``, which does not exist, in the command line's words (``what``:
+    the argument, when it is not the input itself)."""
+    import errno
+
+    message = f"{path}: no such {noun}" + (f" ({what})" if what else "")
+    return OvertalkFileNotFoundError(errno.ENOENT, message, path)
+
+
+#: The most worker threads a call may ask for (the extension's own bound).
+_MAX_THREADS = _native.MAX_THREADS
+
+#: The longest recording (seconds) :func:`detect` takes by default, the decoder's limit for a
+#: file (``overtalk detect --max-duration``): samples beyond it are refused before they are copied.
+_MAX_SECONDS = _native.MAX_DURATION
+
+
+def _numpy_bool(value: Any) -> bool:
+    """Whether ``value`` is a NumPy bool scalar (``np.True_``, ``np.False_``): its type is
+    ``numpy.bool`` under NumPy 2 and ``numpy.bool_`` before, so it is told by its dtype (a
+    0-dimensional array of bools is one too)."""
+    dtype = getattr(value, "dtype", None)
+    return (type(value).__module__ == "numpy" and getattr(dtype, "kind", None) == "b"
+            and getattr(value, "ndim", None) == 0)
+
+
+def _flag(value: Any, what: str) -> bool:
+    """A yes/no argument: ``True`` or ``False`` (NumPy's bools too). Anything else is a
+    ``TypeError`` naming the argument: the string ``"no"`` is not taken as true."""
+    if isinstance(value, bool):
+        return value
+    if _numpy_bool(value):
+        return bool(value)
+    raise TypeError(f"{what}: expected True or False, got {type(value).__name__} {value!r}")
+
+
+def _text(value: Any, what: str) -> Optional[str]:
+    """An optional name (a recording id, a preset, a format…): ``None``, or a ``str`` that is not
+    empty; a ``TypeError`` or an :class:`OvertalkError` naming the argument otherwise."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"{what}: expected a str, got {type(value).__name__} {value!r}")
+    if not value.strip():
+        raise OvertalkError(f"{what} is empty; give a name or leave it unset")
+    if not _utf8(value):
+        raise OvertalkError(f"{what}: {value!r} holds a lone surrogate, which UTF-8 cannot encode")
+    return str(value)
+
+
+def _is_real(value: Any) -> bool:
+    """Whether ``value`` is a real number: ``int``, ``float``, ``fractions.Fraction``,
+    ``decimal.Decimal`` (which is no ``numbers.Real``), NumPy's numbers; not a bool (NumPy's
+    neither), nor a string."""
+    if isinstance(value, bool) or _numpy_bool(value):
+        return False
+    if isinstance(value, _numbers.Real):
+        return True
+    import decimal
+
+    return isinstance(value, decimal.Decimal)
+
+
+def _float(value: Any) -> float:
+    """A real number (:func:`_is_real`) as a float: one beyond a float's range is infinite,
+    a signalling ``Decimal('sNaN')`` NaN (both refused where a finite number is asked)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return _math.inf
+    except ValueError:
+        return _math.nan
+
+
+def _seconds(value: Any, what: str) -> float:
+    """A number of seconds the caller gave (``collar``, ``tolerance``…): any real number but a
+    bool (``int``, ``float``, ``Fraction``, ``Decimal``, NumPy's numbers), finite; a
+    ``TypeError`` or an :class:`OvertalkError` naming the argument otherwise."""
+    if not _is_real(value):
+        raise TypeError(f"{what}: expected a number of seconds, got {type(value).__name__} {value!r}")
+    seconds = _float(value)
+    if not _math.isfinite(seconds):
+        raise OvertalkError(f"{what}: expected a finite number of seconds, got {value!r}")
+    return seconds
+
+
+def _path(value: Any, what: str) -> str:
+    """A path the caller gave: a ``str`` or an ``os.PathLike`` giving one, not empty."""
+    if not isinstance(value, (str, _os.PathLike)):
+        raise TypeError(f"{what}: expected a path (str or os.PathLike), got {type(value).__name__} {value!r}")
+    p = _os.fspath(value)
+    if not isinstance(p, str):
+        raise TypeError(f"{what}: expected a path as str, got {type(p).__name__} {p!r}")
+    if not p:
+        raise OvertalkError(f"{what} is empty")
+    return p
+
+
 #: This package's directory: a warning is attributed to the first caller outside it.
 _HERE = _os.path.dirname(_os.path.abspath(__file__)) + _os.sep
 
@@ -116,40 +227,85 @@ def _warn(messages: Iterable[str]) -> None:
 def _items(x: Any, what: str) -> list:
     """The items of a collection the caller gave; a string, bytes or a non-iterable is a
     ``TypeError`` naming the argument (a string is never taken character by character)."""
-    if isinstance(x, (str, bytes, bytearray)) or not hasattr(x, "__iter__"):
+    if isinstance(x, (str, bytes, bytearray, _Mapping)) or not hasattr(x, "__iter__"):
         raise TypeError(f"{what}: expected a list (or any iterable), got {type(x).__name__}")
     return list(x)
 
 
+def _utf8(s: str) -> bool:
+    """Whether ``s`` can be encoded as UTF-8 (no lone surrogates)."""
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _short(x: Any) -> str:
+    """``repr(x)``, cut to 40 characters (an integer of 400 digits in a message)."""
+    r = repr(x)
+    return r if len(r) <= 40 else r[:39] + "…"
+
+
+def _missing(v: Any) -> bool:
+    """A missing value: ``None``, a float NaN, pandas' ``NA`` and ``NaT``."""
+    if v is None:
+        return True
+    if isinstance(v, float):
+        return v != v
+    return type(v).__name__ in ("NAType", "NaTType")
+
+
+def _speaker(s: Any, where: str, remedy: str = "give every segment a speaker") -> str:
+    """A speaker label: a ``str`` (a number is taken as its string); missing (``None``, NaN,
+    pandas' ``NA``) or ``bytes`` is an error naming ``where``: it is no speaker called "None".
+    (An empty name is a name: the writers say how they write it.)"""
+    if _missing(s):
+        raise OvertalkError(f"{where}: the speaker is missing ({s!r}); {remedy}")
+    if isinstance(s, (bytes, bytearray)):
+        raise TypeError(f"{where}: the speaker is a str, got {type(s).__name__} {s!r}")
+    name = str(s)
+    if not _utf8(name):
+        raise OvertalkError(f"{where}: the speaker {name!r} holds a lone surrogate, which UTF-8 cannot encode")
+    return name
+
+
 def _segment_row(s: Any, i: int) -> tuple:
     """Segment ``i`` of :meth:`Conversation.from_segments` as the native row."""
-    if isinstance(s, (str, bytes)) or not hasattr(s, "__len__") or len(s) not in (3, 4):
+    if isinstance(s, (str, bytes, _Mapping)) or not hasattr(s, "__len__") or len(s) not in (3, 4):
         raise TypeError(f"segments[{i}]: expected (start_s, end_s, speaker[, text]), got {s!r}")
     try:
         start, end = float(s[0]), float(s[1])
     except (TypeError, ValueError):
         raise TypeError(f"segments[{i}]: start and end are numbers of seconds, got {s[0]!r} and {s[1]!r}") from None
+    except OverflowError:
+        raise OvertalkError(f"segments[{i}]: time out of range: {_short(s[0])} to {_short(s[1])} s") from None
     text = s[3] if len(s) > 3 else None
     if text is not None and not isinstance(text, str):
         raise TypeError(f"segments[{i}]: the text is a str or None, got {type(text).__name__}")
-    return (start, end, str(s[2]), text)
+    return (start, end, _speaker(s[2], f"segments[{i}]"), text)
 
 
-def _count(value: Any, what: str) -> Optional[int]:
+def _count(value: Any, what: str, most: int = 2**32 - 1) -> Optional[int]:
     """A whole number the caller gave (``threads``, ``num_speakers``, ``sample_rate``…), or
-    ``None``: ``TypeError`` when it is no whole number, :class:`OvertalkError` when it is
-    below 1 (each naming the argument)."""
+    ``None``: ``TypeError`` when it is no whole number (a bool, NumPy's too, is none),
+    :class:`OvertalkError` when it is below 1 or above ``most`` (each naming the argument)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
+    is_bool = isinstance(value, bool) or _numpy_bool(value)
+    if is_bool or not isinstance(value, int):
         try:
             import operator
 
+            if is_bool:
+                raise TypeError
             value = operator.index(value)  # NumPy integers
         except TypeError:
             raise TypeError(f"{what}: expected a whole number, got {type(value).__name__} {value!r}") from None
     if value < 1:
         raise OvertalkError(f"{what} must be at least 1, got {value}")
+    if value > most:
+        raise OvertalkError(f"{what} must be at most {most}, got {value}")
     return int(value)
 
 
@@ -164,6 +320,11 @@ class Conversation:
     __slots__ = ("_native",)
 
     def __init__(self, native: _native.Conversation) -> None:
+        if not isinstance(native, _native.Conversation):
+            raise TypeError(
+                "Conversation is made by read(), detect() or Conversation.from_segments()/from_pandas()/"
+                f"from_pyannote()/from_pympi(), not from {type(native).__name__}"
+            )
         self._native = native
 
     @property
@@ -222,10 +383,22 @@ class Conversation:
 
         Segments are taken as :func:`read` takes a file's: a negative start is clipped to 0
         with an :class:`OvertalkWarning` (``strict=True`` refuses it), a speaker whose segments
-        overlap each other is warned about; an empty or reversed segment is an error."""
+        overlap each other is warned about; an empty or reversed segment is an error, and so is
+        a speaker that is missing (``None``, NaN), each naming the segment by its index."""
         rows = [_segment_row(s, i) for i, s in enumerate(_items(segments, "segments"))]
-        spk = None if speakers is None else [str(s) for s in _items(speakers, "speakers")]
-        return cls(_native.Conversation.from_segments(recording_id, rows, spk, strict=bool(strict)))
+        spk = None if speakers is None else [_speaker(s, f"speakers[{i}]") for i, s in enumerate(_items(speakers, "speakers"))]
+        rid = _text(recording_id, "recording_id")
+        if rid is None:
+            raise TypeError("recording_id: expected a str, got NoneType None")
+        strict = _flag(strict, "strict")
+        try:
+            return cls(_native.Conversation.from_segments(rid, rows, spk, strict=strict))
+        except UnicodeEncodeError:
+            for i, (_, _, speaker, text) in enumerate(rows):
+                for what, value in (("speaker", speaker), ("text", text)):
+                    if value is not None and not _utf8(value):
+                        raise OvertalkError(f"segments[{i}]: the {what} {value!r} holds a lone surrogate, which UTF-8 cannot encode") from None
+            raise
 
     # Interop (overtalk.interop holds the code; the extras bring the packages).
     @classmethod
@@ -315,16 +488,23 @@ class Corpus:
     __slots__ = ("_native",)
 
     def __init__(self, native: _native.Corpus) -> None:
+        if not isinstance(native, _native.Corpus):
+            raise TypeError(f"Corpus is made by read() or Corpus.from_conversations(), not from {type(native).__name__}")
         self._native = native
 
     @classmethod
     def from_conversations(cls, conversations: Iterable[Conversation]) -> "Corpus":
         """A corpus of these conversations (their recording ids must differ)."""
         items = _items(conversations, "conversations")
+        natives = []
         for i, c in enumerate(items):
-            if not isinstance(c, Conversation):
+            if isinstance(c, Conversation):
+                natives.append(c._native)
+            elif isinstance(c, _native.Conversation):
+                natives.append(c)
+            else:
                 raise TypeError(f"conversations[{i}]: expected a Conversation, got {type(c).__name__}")
-        return cls(_native.Corpus.from_conversations([c._native for c in items]))
+        return cls(_native.Corpus.from_conversations(natives))
 
     def ids(self) -> list[str]:
         """The recording ids, sorted."""
@@ -371,17 +551,20 @@ class Corpus:
 
 
 def _write(native: Any, path: Optional[PathLike], format: Optional[str]) -> str:
+    format = _text(format, "format")
+    if path is not None:
+        path = _path(path, "path")
     if format is None and path is not None:
-        format = _native.output_format_for_name(_os.fspath(path))
+        format = _native.output_format_for_name(path)
         if format is None:
             # As `overtalk convert`: an extension that names no format is no reason for JSON.
-            raise OvertalkError(f"{_os.fspath(path)}: cannot tell the output format from the extension; pass format=")
+            raise OvertalkError(f"{path}: cannot tell the output format from the extension; pass format=")
     elif format is None:
         format = "json"
     text = native.write(format)
     if path is not None:
         # Atomically, as the command line writes: a temporary file beside it, synced, renamed.
-        _native.write_file(_os.fspath(path), text)
+        _native.write_file(path, text)
     return text
 
 
@@ -436,8 +619,10 @@ def read(
     (``windows-1252``, ``latin1``, ``gbk``…; default: UTF-8, else the most likely one, with a
     warning), as ``--encoding``.
     """
-    options = dict(encoding=encoding, tiers=_names(tiers, "tiers"), ignore_tiers=_names(ignore_tiers, "ignore_tiers"))
-    corpus = Corpus(_read(source, format, strict, recording_id, threads, options))
+    options = dict(encoding=_text(encoding, "encoding"), tiers=_names(tiers, "tiers"),
+                   ignore_tiers=_names(ignore_tiers, "ignore_tiers"))
+    corpus = Corpus(_read(source, _text(format, "format"), _flag(strict, "strict"),
+                          _text(recording_id, "recording_id"), threads, options))
     _warn(corpus.warnings)
     return corpus
 
@@ -447,13 +632,15 @@ def _names(names: Union[str, Iterable[str], None], what: str) -> Optional[list[s
     if names is None:
         return None
     if isinstance(names, str):
-        return [names]
+        names = [names]
     if isinstance(names, bytes) or not hasattr(names, "__iter__"):
         raise TypeError(f"{what}: expected a name or a list of names, got {type(names).__name__}")
     out = list(names)
     for n in out:
         if not isinstance(n, str):
             raise TypeError(f"{what}: expected names (str), got {type(n).__name__} {n!r}")
+        if not n.strip():
+            raise OvertalkError(f"{what}: a name is empty")
     return out
 
 
@@ -464,10 +651,14 @@ def _read(
     recording_id: Optional[str],
     threads: Optional[int],
     options: Optional[dict] = None,
+    what: str = "source",
 ) -> _native.Corpus:
     """The native corpus :func:`read` gives (without warning); ``options`` the reading
-    options of :func:`read` (tiers, encoding)."""
+    options of :func:`read` (tiers, encoding); ``what`` the argument its errors name."""
     options = options or {}
+    if (source is None or isinstance(source, _Mapping)
+            or not isinstance(source, (str, bytes, bytearray, memoryview, _os.PathLike)) and not hasattr(source, "__iter__")):
+        raise TypeError(f"{what}: expected a path, a list of paths, text or bytes, got {type(source).__name__}")
     if isinstance(source, (bytes, bytearray, memoryview)):
         return _native.read_bytes(bytes(source), format, None, strict, recording_id, **options)
     if isinstance(source, str) and not _looks_like_path(source):
@@ -477,25 +668,34 @@ def _read(
         if "\n" not in source and format is None and not text_like and (
             _os.sep in source or _native.format_for_name(source.strip()) is not None
         ):
-            raise OvertalkError(f"{source}: no such file or directory")
+            raise _not_found(source)
         try:
-            return _native.read_bytes(source.encode("utf-8"), format, None, strict, recording_id or "recording", **options)
+            data = source.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise OvertalkError(
+                f"{what}: the text holds {source[e.start]!r} at character {e.start}, which UTF-8 cannot encode "
+                "(a lone surrogate: text decoded with errors='surrogateescape'?)"
+            ) from None
+        try:
+            return _native.read_bytes(data, format, None, strict, recording_id or "recording", **options)
         except OvertalkError:
             # One word that is neither a file nor text of any format: a file name that does
             # not exist (the command line's words for it), not a format to name.
             word = source.strip()
             if word and "\n" not in source and not any(c.isspace() for c in word) and not text_like:
-                raise OvertalkError(f"{source}: no such file or directory") from None
+                raise _not_found(source) from None
             raise
     if isinstance(source, (str, _os.PathLike)):
-        path = _os.fspath(source)
+        path = _path(source, what)
         paths = _walk(path) if _os.path.isdir(path) else [path]
     else:
         paths = []
-        for p in source:
-            p = _os.fspath(p)
+        for i, p in enumerate(source):
+            p = _path(p, f"{what}[{i}]")
             paths.extend(_walk(p) if _os.path.isdir(p) else [p])
-    return _native.read_paths(paths, format, strict, recording_id, _count(threads, "threads"), **options)
+        if not paths:
+            raise OvertalkError(f"{what}: the list names no file")
+    return _native.read_paths(paths, format, strict, recording_id, _count(threads, "threads", _MAX_THREADS), **options)
 
 
 def _conversation(x: Any, what: str) -> Conversation:
@@ -538,8 +738,42 @@ def _arrow_table(columns: list) -> "pyarrow.Table":
 _PARAMS_CACHE: dict = {}
 
 
+def _param_value(name: str, v: Any) -> Any:
+    """An analysis parameter's value as JSON takes it: NumPy's numbers as Python's, lists and
+    dicts item by item; a NaN or infinity, an integer beyond 64 bits or a value of no JSON type
+    is an error naming the parameter (JSON would say ``expected value at line 1 column 21``)."""
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if _numpy_bool(v):
+        return bool(v)
+    if isinstance(v, _numbers.Integral):
+        v = int(v)
+        if not -(2**63) <= v < 2**63:
+            raise OvertalkError(f"parameter {name} = {v} is out of range")
+        return v
+    if isinstance(v, _numbers.Real):
+        f = float(v)
+        if not _math.isfinite(f):
+            raise OvertalkError(f"parameter {name}: expected a finite number, got {v!r}")
+        return f
+    if isinstance(v, (list, tuple)):
+        return [_param_value(name, x) for x in v]
+    if isinstance(v, _Mapping):
+        return {str(k): _param_value(name, x) for k, x in v.items()}
+    raise TypeError(f"parameter {name}: cannot take a {type(v).__name__} ({v!r})")
+
+
+def _preset(preset: Any) -> str:
+    """An analysis preset's name: a ``str`` (which one, the extension checks), else a
+    ``TypeError`` naming it."""
+    if not isinstance(preset, str):
+        raise TypeError(f"preset: expected a preset name (default, he2010 or pure-jf), got {type(preset).__name__} {preset!r}")
+    return preset
+
+
 def _params(preset: str, params: dict) -> Any:
     """The native parameters of ``preset`` with ``params`` over it."""
+    _preset(preset)
     try:
         # The types in the key: True == 1 and 250.0 == 250, but a parameter may take one and
         # refuse the other. The keywords in the order given (the same keywords in another
@@ -553,7 +787,7 @@ def _params(preset: str, params: dict) -> Any:
     if params:
         import json as _json
 
-        resolved = _native.params(preset, _json.dumps(params))
+        resolved = _native.params(preset, _json.dumps({k: _param_value(k, v) for k, v in params.items()}))
     else:
         resolved = _native.params(preset)
     if key is not None:
@@ -685,7 +919,7 @@ def analyze(
     also gets its markers compared with the timing (:attr:`Analysis.chat_markers`).
     """
     conv = _conversation(conversation, "analyze")
-    return Analysis(_native.analyze(conv._native, _params(preset, params), bool(timing_only)))
+    return Analysis(_native.analyze(conv._native, _params(preset, params), _flag(timing_only, "timing_only")))
 
 
 def turn_order(
@@ -726,11 +960,12 @@ def analyze_many(
     be analysed (in that order) raises :class:`OvertalkError` naming it.
     """
     p = _params(preset, params)
-    t = _count(threads, "threads")
+    t = _count(threads, "threads", _MAX_THREADS)
+    timing_only = _flag(timing_only, "timing_only")
     many = _many(conversations, "analyze_many", t)
     if isinstance(many, Corpus):
-        return [Analysis(a) for a in _native.analyze_corpus(many._native, p, bool(timing_only), t)]
-    return [Analysis(a) for a in _native.analyze_many(many, p, bool(timing_only), t)]
+        return [Analysis(a) for a in _native.analyze_corpus(many._native, p, timing_only, t)]
+    return [Analysis(a) for a in _native.analyze_many(many, p, timing_only, t)]
 
 
 def _many(conversations: Any, what: str, threads: Optional[int]) -> Union[Corpus, list]:
@@ -740,6 +975,8 @@ def _many(conversations: Any, what: str, threads: Optional[int]) -> Union[Corpus
     ``Annotation``, or a path or text (every recording read from it, in id order)."""
     if isinstance(conversations, Corpus):
         return conversations
+    if isinstance(conversations, _Mapping):
+        raise TypeError(f"{what}: expected a list (or any iterable), got {type(conversations).__name__}")
     if isinstance(conversations, (str, bytes, _os.PathLike)):
         # One path (or text) is one source, never a sequence of characters.
         return read(conversations, threads=threads)
@@ -805,7 +1042,7 @@ def gaps_and_overlaps_many(
     threads (default: one per core; ``threads=1`` in the calling thread) with the GIL
     released. An untimed transcript (no times to measure) raises :class:`OvertalkError`."""
     p = _params(preset, params)
-    t = _count(threads, "threads")
+    t = _count(threads, "threads", _MAX_THREADS)
     many = _many(conversations, "gaps_and_overlaps_many", t)
     if isinstance(many, Corpus):
         return _native.gaps_and_overlaps_corpus(many._native, p, t)
@@ -936,7 +1173,11 @@ def _corpus(x: Any, what: str) -> Corpus:
         return Corpus.from_conversations([Conversation.from_pyannote(x)])
     if isinstance(x, (list, tuple)) and x and all(isinstance(c, Conversation) for c in x):
         return Corpus.from_conversations(x)
-    return read(x)
+    if x is None or isinstance(x, (bool, int, float, _Mapping)):
+        raise TypeError(f"{what}: expected a Corpus, a Conversation, a pyannote Annotation, a path or text, got {type(x).__name__}")
+    corpus = Corpus(_read(x, None, False, None, None, what=what))
+    _warn(corpus.warnings)
+    return corpus
 
 
 def _uem_text(uem: Any) -> tuple[Optional[str], Optional[str]]:
@@ -946,19 +1187,24 @@ def _uem_text(uem: Any) -> tuple[Optional[str], Optional[str]]:
     if isinstance(uem, dict):
         return _uem_dict_text(uem), "uem"
     if isinstance(uem, (bytes, bytearray)):
-        return bytes(uem).decode("utf-8"), "uem"
+        try:
+            return bytes(uem).decode("utf-8"), "uem"
+        except UnicodeDecodeError as e:
+            raise OvertalkError(f"uem: the bytes are not UTF-8 text ({e.reason} at byte {e.start})") from None
     if not isinstance(uem, (str, _os.PathLike)):
         raise TypeError(
             f"uem: expected a UEM file, its text, or {{recording_id: [(start_s, end_s), …]}}, got {type(uem).__name__}"
         )
     s = _os.fspath(uem)
+    if not s.strip():
+        raise OvertalkError("uem is empty; give a UEM file, its text, or leave it unset")
     if _looks_like_path(s):
         with open(s, encoding="utf-8") as f:
             return f.read(), s
     # One line that names no file is a path with a typo, not UEM text: scoring without the
     # UEM meant would give another number without a word.
     if "\n" not in s.strip() and (s.strip().lower().endswith(".uem") or len(s.split()) < 4):
-        raise OvertalkError(f"{s}: no such UEM file")
+        raise _not_found(s, noun="UEM file or directory")
     return s, "uem"
 
 
@@ -975,15 +1221,14 @@ def _uem_dict_text(uem: dict) -> str:
             raise TypeError(f"{where}: a recording id is a str, got {type(rid).__name__}")
         if isinstance(regions, (str, bytes)) or not hasattr(regions, "__len__"):
             raise TypeError(f"{where}: expected (start_s, end_s) or a list of them, got {regions!r}")
-        if len(regions) == 2 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in regions):
+        if len(regions) == 2 and all(isinstance(x, _numbers.Real) and not isinstance(x, bool) for x in regions):
             regions = [regions]
         if len(regions) == 0:
             raise ValueError(f"{where}: no regions; give (start_s, end_s) pairs, or leave the recording out")
         for region in regions:
-            try:
-                start, end = (float(x) for x in region)
-            except (TypeError, ValueError):
-                raise TypeError(f"{where}: a region is (start_s, end_s), got {region!r}") from None
+            if isinstance(region, (str, bytes)) or not hasattr(region, "__len__") or len(region) != 2:
+                raise TypeError(f"{where}: a region is (start_s, end_s), got {region!r}")
+            start, end = (_seconds(x, f"{where}: region {tuple(region)!r}") for x in region)
             if not (math.isfinite(start) and math.isfinite(end)):
                 raise ValueError(f"{where}: region {region!r} is not a pair of finite numbers of seconds")
             if end <= start:
@@ -1020,6 +1265,7 @@ def score(
     With ``events=True`` the dynamics are scored instead (``overtalk score --events``; see
     :func:`score_events`, whose ``tolerance`` it takes) and an :class:`EventScore` returned.
     """
+    events, der_only = _flag(events, "events"), _flag(der_only, "der_only")
     if events and der_only:
         raise ValueError("der_only applies to the DER score, not to events=True")
     if not events and tolerance is not None:
@@ -1028,7 +1274,7 @@ def score(
     if events:
         return _score_events(common, 0.2 if tolerance is None else tolerance)
     args, source = common
-    return Score(_native.score_json(*args, bool(der_only), uem_source=source))
+    return Score(_native.score_json(*args, der_only, uem_source=source))
 
 
 def _scoring_args(
@@ -1040,12 +1286,16 @@ def _scoring_args(
     r = _corpus(reference, "reference")._native
     h = _corpus(hypothesis, "hypothesis")._native
     text, source = _uem_text(uem)
-    return (r, h, float(collar), bool(skip_overlap), preset, text, mapping, region, jer), source
+    names = [_text(v, k) for k, v in (("preset", preset), ("mapping", mapping), ("region", region), ("jer", jer))]
+    if names[0] is None:
+        raise TypeError("preset: expected a str, got NoneType None")
+    options = (_seconds(collar, "collar"), _flag(skip_overlap, "skip_overlap"), *names)
+    return (r, h, *options[:3], text, *options[3:]), source
 
 
 def _score_events(common: tuple, tolerance: float) -> EventScore:
     args, source = common
-    return EventScore(_native.score_events_json(*args, float(tolerance), uem_source=source))
+    return EventScore(_native.score_events_json(*args, _seconds(tolerance, "tolerance"), uem_source=source))
 
 
 def score_events(
@@ -1087,6 +1337,7 @@ def detect(
     overlap_margin: Optional[float] = None,
     track_offsets: Optional[Mapping[str, float]] = None,
     audio_tracks: Optional[Sequence[str]] = None,
+    max_duration: Optional[float] = None,
 ) -> Conversation:
     """Who spoke when in recordings, as ``overtalk detect`` finds it.
 
@@ -1114,11 +1365,25 @@ def detect(
     frame when within this cosine margin; off by default). Without an installed speaker model
     (``overtalk models install``) all speech is one speaker, with a warning. The result records
     its method in :attr:`Conversation.detection`.
+
+    ``max_duration`` is the longest recording taken, in seconds (``--max-duration``; default
+    the decoder's limit, 24 hours): a longer file, or more samples, is an error before it is
+    decoded or copied.
     """
-    diarizer_settings = dict(diarizer=diarizer, num_speakers=_count(num_speakers, "num_speakers"),
+    recording_id, vad = _text(recording_id, "recording_id"), _text(vad, "vad")
+    longest = _MAX_SECONDS
+    if max_duration is not None:
+        longest = _seconds(max_duration, "max_duration")
+        if longest < 0:
+            raise OvertalkError(f"max_duration {max_duration!r}: expected a non-negative number of seconds")
+    limit = {} if max_duration is None else {"max_duration": longest}
+    if diarize is not None:
+        diarize = _flag(diarize, "diarize")
+    diarizer_settings = dict(diarizer=_text(diarizer, "diarizer"), num_speakers=_count(num_speakers, "num_speakers"),
                              min_speakers=_count(min_speakers, "min_speakers"),
                              max_speakers=_count(max_speakers, "max_speakers"),
-                             embedding_model=embedding_model, overlap_margin=overlap_margin)
+                             embedding_model=None if embedding_model is None else _model_path(embedding_model),
+                             overlap_margin=None if overlap_margin is None else _real(overlap_margin, "overlap_margin"))
     asked = [k for k, v in diarizer_settings.items() if v is not None]
     if diarize is False and asked:
         raise ValueError(f"diarize=False goes with none of {', '.join(asked)}")
@@ -1131,7 +1396,7 @@ def detect(
         if audio_tracks is not None and source is None:
             raise ValueError("audio_tracks names the audio tracks of one recording; give the recording")
         if source is not None:
-            path = _os.fspath(source)
+            path = _path(source, "source")
             stem = _os.path.splitext(_os.path.basename(path))[0]
             rid = recording_id or stem
             if audio_tracks is not None:
@@ -1139,23 +1404,27 @@ def detect(
                     raise ValueError("audio_tracks is a list of names, one per audio track")
                 if diarize or asked:
                     raise ValueError("the diarizer applies to one mixed recording, not to audio_tracks")
-                names = [str(n).strip() for n in audio_tracks]
+                names = [_track_name(n, f"audio_tracks[{i}]", empty_ok=True).strip()
+                         for i, n in enumerate(_items(audio_tracks, "audio_tracks"))]
                 if any(not n for n in names):
                     raise ValueError("audio_tracks: a name is empty (use '_' to skip an audio track)")
                 specs = [(n, path, None, 0.0, i) for i, n in enumerate(names) if n != "_"]
                 if not specs:
                     raise ValueError("audio_tracks names no speaker (every audio track is '_')")
-                return Conversation(_native.detect_files(rid, specs, vad or "earshot"))
+                return Conversation(_native.detect_files(rid, specs, vad or "earshot", **limit))
             if diarize is not False:
-                return _diarize(rid, vad, diarizer_settings, path=path)
-            return Conversation(_native.detect_files(rid, [(stem, path, None, 0.0, None)], vad or "earshot"))
+                return _diarize(rid, vad, diarizer_settings, path=path, **limit)
+            return Conversation(_native.detect_files(rid, [(stem, path, None, 0.0, None)], vad or "earshot", **limit))
         if isinstance(tracks, dict):
             if diarize or asked:
                 raise ValueError("the diarizer applies to one mixed recording, not to tracks={speaker: file}")
-            offsets = _track_offsets(track_offsets, [str(k) for k in tracks])
-            specs = [(str(k), _os.fspath(v), None, offsets.get(str(k), 0.0), None) for k, v in tracks.items()]
+            names = [_track_name(k, f"tracks key {k!r}") for k in tracks]
+            offsets = _track_offsets(track_offsets, names)
+            specs = [(n, _path(v, f"tracks[{n!r}]"), None, offsets.get(n, 0.0), None) for n, v in zip(names, tracks.values())]
             # No id given: the one `overtalk detect --track` makes from the file names.
-            return Conversation(_native.detect_files(recording_id, specs, vad or "earshot"))
+            return Conversation(_native.detect_files(recording_id, specs, vad or "earshot", **limit))
+        if tracks is not None:
+            raise TypeError(f"tracks: files are given as a dict {{speaker: file}}, got {type(tracks).__name__}")
         raise ValueError("detect needs a recording, tracks={speaker: file}, or samples with sample_rate")
     import numpy as np
 
@@ -1164,24 +1433,91 @@ def detect(
     if sample_rate is None:
         raise ValueError("samples need their sample_rate")
     sample_rate = _count(sample_rate, "sample_rate")
-    a = np.asarray(source)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        raise TypeError(f"samples: expected a NumPy array (or a list of numbers), got {type(source).__name__}")
+    try:
+        a = np.asarray(source)
+    except ValueError as e:
+        raise ValueError(f"samples: not an array of numbers ({e})") from None
     if a.ndim == 1:
         a = a[:, None]
     if a.ndim != 2:
         raise ValueError(f"samples must be 1-D or 2-D (samples × tracks), got {a.ndim} dimensions")
-    if np.issubdtype(a.dtype, np.integer):
-        a = a.astype(np.float32) / float(np.iinfo(a.dtype).max)
+    if a.dtype.kind not in "iuf":
+        # Complex, bool, object, strings: no reading of them is a signal without a guess.
+        raise TypeError(f"samples: expected floats or integers, got an array of dtype {a.dtype}")
+    if a.shape[0] == 0:
+        raise OvertalkError("samples: the array holds no audio samples (0 rows)")
+    if a.shape[0] > longest * sample_rate:
+        raise OvertalkError(
+            f"samples: limit exceeded: {a.shape[0]} samples at {sample_rate} Hz last "
+            f"{a.shape[0] / sample_rate:.3f} s, longer than the {longest:.3f} s allowed"
+        )
+    if a.dtype.kind in "iu":
+        a = _pcm_float(a)
+    else:
+        with np.errstate(over="ignore"):
+            a = a.astype(np.float32, copy=False)
+        bad = ~np.isfinite(a)
+        if bad.any():
+            # As decoding a file repairs them (and says so): silence, with a warning.
+            per_column = bad.sum(axis=0)
+            a = np.where(bad, np.float32(0), a)
+            cols = ", ".join(f"column {i}: {int(n)}" for i, n in enumerate(per_column) if n)
+            _warn([f"samples: {int(per_column.sum())} sample(s) NaN, infinite or beyond float32 ({cols}) read as silence"])
     mixed = a.shape[1] == 1 and tracks is None
     if mixed and diarize is not False:
         mono = np.ascontiguousarray(a[:, 0], dtype="<f4").tobytes()
-        return _diarize(recording_id or "recording", vad, diarizer_settings, samples=mono, sample_rate=int(sample_rate))
+        return _diarize(recording_id or "recording", vad, diarizer_settings, samples=mono, sample_rate=int(sample_rate), **limit)
     if diarize or asked:
         raise ValueError("the diarizer applies to one mixed recording, not to samples of several tracks")
-    names = list(tracks) if tracks is not None else [f"track{i + 1}" for i in range(a.shape[1])]
+    if tracks is not None:
+        if isinstance(tracks, _Mapping):
+            raise TypeError("tracks: for samples, a list of names, one per column (a dict {speaker: file} is for files)")
+        names = [_track_name(n, f"tracks[{i}]") for i, n in enumerate(_items(tracks, "tracks"))]
+    else:
+        names = [f"track{i + 1}" for i in range(a.shape[1])]
     if len(names) != a.shape[1]:
         raise ValueError(f"{len(names)} track names for {a.shape[1]} columns of samples")
     cols = [(str(n), np.ascontiguousarray(a[:, i], dtype="<f4").tobytes()) for i, n in enumerate(names)]
-    return Conversation(_native.detect_samples(recording_id or "recording", cols, int(sample_rate), vad or "earshot"))
+    return Conversation(_native.detect_samples(recording_id or "recording", cols, int(sample_rate), vad or "earshot", **limit))
+
+
+def _pcm_float(a: Any) -> Any:
+    """Integer samples as float32 in [-1, 1), as the decoder reads PCM (``u8`` (x - 128) / 128,
+    ``s16`` x / 32768, ``s32`` x / 2**31): over half the range h = 2**(bits - 1), signed
+    x / h, unsigned (offset binary) (x - h) / h; computed in float64, so that no integer is
+    rounded before it is scaled. Silence is 0.0 (128 for ``uint8``), the lowest value -1.0."""
+    import numpy as np
+
+    h = float(2 ** (a.dtype.itemsize * 8 - 1))
+    return ((a.astype(np.float64) - (h if a.dtype.kind == "u" else 0.0)) / h).astype(np.float32)
+
+
+def _model_path(model: Any) -> str:
+    """The ``embedding_model`` path: a file that exists (else the error any missing file is)."""
+    path = _path(model, "embedding_model")
+    if not _os.path.exists(path):
+        raise _not_found(path, "embedding_model")
+    return path
+
+
+def _track_name(name: Any, where: str, empty_ok: bool = False) -> str:
+    """A speaker's name for a track: a ``str`` (a number is taken as its string); ``None``,
+    ``bytes`` or an empty name is an error naming ``where``."""
+    if name is None or isinstance(name, (bytes, bytearray)):
+        raise TypeError(f"{where}: a track's speaker name is a str, got {type(name).__name__} {name!r}")
+    n = str(name)
+    if not empty_ok and not n.strip():
+        raise OvertalkError(f"{where}: a track's speaker name is empty")
+    return n
+
+
+def _real(value: Any, what: str) -> float:
+    """A real number the caller gave (not a bool, not a string), as a float."""
+    if not _is_real(value):
+        raise TypeError(f"{what}: expected a number, got {type(value).__name__} {value!r}")
+    return _float(value)
 
 
 def _track_offsets(offsets: Optional[Mapping[str, float]], names: list[str]) -> dict[str, float]:
@@ -1195,12 +1531,7 @@ def _track_offsets(offsets: Optional[Mapping[str, float]], names: list[str]) -> 
     for name, value in offsets.items():
         if str(name) not in names:
             raise ValueError(f"track_offsets: {str(name)!r} is not a track name (the tracks are {', '.join(names)})")
-        seconds = _math.nan
-        if isinstance(value, _numbers.Real) and not isinstance(value, bool):
-            try:
-                seconds = float(value)
-            except OverflowError:
-                pass
+        seconds = _float(value) if _is_real(value) else _math.nan
         if not _math.isfinite(seconds):
             raise ValueError(f"track_offsets[{str(name)!r}]: expected a finite number of seconds, got {value!r}")
         out[str(name)] = seconds
@@ -1228,4 +1559,6 @@ def _diarize(recording_id: str, vad: Optional[str], settings: dict, **source: An
 
 def write(obj: Union[Corpus, Conversation], path: Optional[PathLike] = None, format: Optional[str] = None) -> str:
     """Writes a corpus or conversation as ``format`` (default: the one ``path``'s extension names)."""
+    if not isinstance(obj, (Corpus, Conversation)):
+        raise TypeError(f"write: expected a Corpus or a Conversation, got {type(obj).__name__}")
     return obj.write(path, format)

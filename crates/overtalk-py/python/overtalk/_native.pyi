@@ -12,6 +12,10 @@ import pyarrow
 from . import Interval
 
 __version__: str
+#: The most worker threads a call may ask for (``threads=``).
+MAX_THREADS: int
+#: The longest recording (seconds) the decoder takes by default (``overtalk detect --max-duration``).
+MAX_DURATION: float
 
 class OvertalkError(ValueError):
     """An input overtalk cannot read, or parameters it cannot use."""
@@ -173,9 +177,14 @@ def detect_files(
     recording_id: Optional[str],
     tracks: Sequence[tuple[str, Union[str, PathLike[str]], Optional[int], float, Optional[int]]],
     vad: str = "earshot",
+    max_duration: Optional[float] = None,
 ) -> Conversation: ...
 def detect_samples(
-    recording_id: str, tracks: Sequence[tuple[str, bytes]], sample_rate: int, vad: str = "earshot"
+    recording_id: str,
+    tracks: Sequence[tuple[str, bytes]],
+    sample_rate: int,
+    vad: str = "earshot",
+    max_duration: Optional[float] = None,
 ) -> Conversation: ...
 def diarize(
     recording_id: str,
@@ -189,12 +198,14 @@ def diarize(
     max_speakers: Optional[int] = None,
     embedding_model: Optional[Union[str, PathLike[str]]] = None,
     overlap_margin: Optional[float] = None,
+    max_duration: Optional[float] = None,
 ) -> tuple[Conversation, list[str]]: ...
 _PickledOrigin = tuple[Optional[str], Optional[str], bool, bool]
 def _corpus_from_json(
     json: str,
     origins: Sequence[tuple[str, _PickledOrigin]] = ...,
     zero_length: Sequence[tuple[str, str, int, int]] = ...,
+    warnings: Sequence[str] = ...,
 ) -> Corpus: ...
 def _conversation_from_json(id: str, json: str, origin: _PickledOrigin) -> Conversation: ...
 def _analysis_from_json(label: str, detection: Optional[str], state: str) -> Analysis: ...

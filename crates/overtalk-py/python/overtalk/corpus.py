@@ -78,20 +78,48 @@ def _rows_for(
 
 
 def _params(params: dict) -> Optional[str]:
-    return _json.dumps(params) if params else None
+    from . import _param_value
+
+    return _json.dumps({k: _param_value(k, v) for k, v in params.items()}) if params else None
+
+
+def _blob(data: Any, where: str) -> bytes:
+    """The bytes of a file given in memory (``bytes``, ``bytearray``, ``memoryview``)."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"{where}: expected the bytes of a file, got {type(data).__name__}")
+    return bytes(data)
+
+
+def _name(value: Any, what: str) -> str:
+    """The name of a file given as ``(name, bytes)``: a ``str`` or an ``os.PathLike`` giving
+    one (a ``pathlib.Path``), not empty; ``None`` or ``bytes`` is an error naming ``what``."""
+    from . import _text
+
+    if isinstance(value, _os.PathLike):
+        name = _os.fspath(value)
+        if isinstance(name, str):
+            value = name
+    if value is None:
+        raise TypeError(f"{what}: expected a str or os.PathLike, got NoneType None")
+    return _text(value, what)
 
 
 def _item_rows(item: Any, preset: str, timing_only: bool, params: dict, json_bytes: bool) -> list[dict]:
+    from . import _flag, _path, _preset, _text
+
+    _preset(preset)
     pj = _params(params)
-    t = bool(timing_only)
+    t = _flag(timing_only, "timing_only")
     if isinstance(item, dict):
         if item.get("path") is not None:
-            return _path_rows(item["path"], preset, pj, t, json_bytes)
+            return _path_rows(_path(item["path"], "the input's 'path'"), preset, pj, t, json_bytes)
         if item.get("bytes") is None:
             raise ValueError(f"an input dict needs a 'path' or a 'bytes' (and 'name') key, got keys {sorted(item)}")
-        return _rows_for(bytes(item["bytes"]), item.get("name"), preset, pj, t, json_bytes)
+        name = None if item.get("name") is None else _name(item["name"], "the input's 'name'")
+        return _rows_for(_blob(item["bytes"], "the input's 'bytes'"), name, preset, pj, t, json_bytes)
     if isinstance(item, tuple) and len(item) == 2:
-        return _rows_for(bytes(item[1]), str(item[0]), preset, pj, t, json_bytes)
+        name = _name(item[0], "the name of (name, bytes)")
+        return _rows_for(_blob(item[1], "the bytes of (name, bytes)"), name, preset, pj, t, json_bytes)
     if isinstance(item, (bytes, bytearray, memoryview)):
         return _rows_for(bytes(item), None, preset, pj, t, json_bytes)
     if not isinstance(item, (str, _os.PathLike)):
@@ -124,6 +152,8 @@ def analyze_item(item: Any, preset: str = "default", *, timing_only: bool = Fals
 def _inputs(batch: Any) -> list[Any]:
     """The inputs of a batch: a list, a dict of columns (Ray ``numpy``/``default``), a
     ``pandas.DataFrame`` or a ``pyarrow`` table or record batch."""
+    from . import _missing
+
     if isinstance(batch, (list, tuple)):
         return list(batch)
     if hasattr(batch, "to_pydict"):  # pyarrow.Table / RecordBatch
@@ -134,18 +164,31 @@ def _inputs(batch: Any) -> list[Any]:
         cols = {k: list(v) for k, v in batch.items()}
         if "path" in cols:
             for i, p in enumerate(cols["path"]):
-                if p is None or (isinstance(p, float) and p != p):
+                if _missing(p):
                     raise ValueError(f"row {i} of the batch has no path ({p!r})")
-            return [_os.fspath(p) if isinstance(p, _os.PathLike) else str(p) for p in cols["path"]]
+                if not isinstance(p, (str, _os.PathLike)):
+                    raise TypeError(f"row {i} of the batch: the path is a str, got {type(p).__name__} {p!r}")
+            return [_os.fspath(p) for p in cols["path"]]
         if "bytes" in cols:
+            for i, b in enumerate(cols["bytes"]):
+                if _missing(b):
+                    raise ValueError(f"row {i} of the batch has no bytes ({b!r})")
             names = cols.get("name", [None] * len(cols["bytes"]))
+            for i, n in enumerate(names):
+                # None: no name (as a dict without one); NaN or pandas' NA is no name "nan".
+                if n is not None and _missing(n):
+                    raise ValueError(f"row {i} of the batch: the name is missing ({n!r}); give a name or None")
             return [{"bytes": b, "name": None if n is None else str(n)} for b, n in zip(cols["bytes"], names)]
         raise KeyError(f"a batch needs a 'path' or a 'bytes' column; it has {sorted(cols)}")
     raise TypeError(f"cannot take a batch of type {type(batch).__name__}")
 
 
 def _batch_columns(batch: Any, preset: str, params: dict, json_bytes: bool) -> dict[str, list]:
+    from . import _preset
+
     timing_only = params.pop("timing_only", False)
+    _preset(preset)
+    _native.params(preset, _params(params))  # a bad parameter is an error for an empty batch too
     cols: dict[str, list] = {f: [] for f in FIELDS}
     for item in _inputs(batch):
         for row in _item_rows(item, preset, timing_only, params, json_bytes):

@@ -27,7 +27,7 @@ import os
 import re
 from typing import Any, Iterable, Optional
 
-from . import Conversation, OvertalkError, _names, _native, _warn
+from . import Conversation, OvertalkError, _flag, _missing, _names, _native, _short, _speaker, _text, _warn
 
 _MICRO = 1_000_000
 
@@ -55,13 +55,16 @@ def from_pyannote(annotation: Any, recording_id: Optional[str] = None, *, strict
     for segment, track, label in annotation.itertracks(yield_label=True):
         speaker = str(label)
         rows.append((segment.start, segment.end, speaker, None))
-        # A negative start is clipped to 0 (with a warning) by the constructor: keyed as held.
-        key = (max(0, round(segment.start * _MICRO)), round(segment.end * _MICRO), speaker)
+        try:
+            # A negative start is clipped to 0 (with a warning) by the constructor: keyed as held.
+            key = (max(0, round(segment.start * _MICRO)), round(segment.end * _MICRO), speaker)
+        except (OverflowError, ValueError):
+            continue  # an infinite or NaN time, which the constructor refuses naming the segment
         tracks.setdefault(key, []).append(track)
     for label in annotation.labels():
         speakers.append(str(label))
-    rid = recording_id or annotation.uri or "recording"
-    native = _native.Conversation.from_segments(rid, rows, speakers, strict=bool(strict))
+    rid = _text(recording_id, "recording_id") or annotation.uri or "recording"
+    native = _native.Conversation.from_segments(rid, rows, speakers, strict=_flag(strict, "strict"))
     ordered = []
     for start, end, speaker in native.segments_micros():
         queue = tracks.get((start, end, speaker))
@@ -98,8 +101,8 @@ def from_pympi(
         for t in only:
             if not any(c in t for c in "*?") and t.lower() not in names:
                 raise KeyError(f"the EAF has no tier {t!r} (tiers: {sorted(eaf.get_tier_names())})")
-    rid = recording_id or "recording"
-    native = _native.read_bytes(_eaf_xml(eaf), "eaf", None, bool(strict), rid, tiers=only)
+    rid = _text(recording_id, "recording_id") or "recording"
+    native = _native.read_bytes(_eaf_xml(eaf), "eaf", None, _flag(strict, "strict"), rid, tiers=only)
     # The positions are those of the XML pympi wrote, not of any file: said without them.
     _warn(re.sub(r"^<text>: (line \d+(, column \d+)?: )?", "eaf: ", w) for w in native.warnings)
     return Conversation(native[rid])
@@ -162,9 +165,16 @@ def from_pandas(
         if c not in names:
             raise KeyError(f"the DataFrame has no column {c!r} (columns: {names})")
     has_text = text is not None and text in names
+    for c in (start, end, speaker) + ((text,) if has_text else ()):
+        if names.count(c) > 1:
+            raise ValueError(f"the DataFrame has {names.count(c)} columns named {c!r}; rename all but one")
+    rid = _text(recording_id, "recording_id") or "recording"
+    strict = _flag(strict, "strict")
 
     def column(name: str) -> list:
         values = df[name]
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+            raise TypeError(f"column {name!r}: expected a column of values (a list, an array, a Series), got {type(values).__name__}")
         return values.tolist() if hasattr(values, "tolist") else list(values)
 
     starts = column(start)
@@ -172,21 +182,20 @@ def from_pandas(
     if len(ends) != len(starts):
         raise ValueError(f"the columns {start!r} and {end!r} differ in length ({len(starts)} and {len(ends)})")
 
-    def missing(v: Any) -> bool:
-        return v is None or (isinstance(v, float) and v != v)
-
     spk = []
     for i, s in enumerate(column(speaker)):
-        if missing(s):
-            raise ValueError(f"row {i}: the speaker is missing ({s!r}); give every row a speaker, or drop the row")
-        spk.append(str(s))
-    texts = [None if missing(t) else str(t) for t in column(text)] if has_text else [None] * len(starts)
+        spk.append(_speaker(s, f"row {i}", "give every row a speaker, or drop the row"))
+    texts = [None if _missing(t) else str(t) for t in column(text)] if has_text else [None] * len(starts)
     if not len(starts) == len(spk) == len(texts):
         raise ValueError(f"the columns differ in length ({len(starts)} times, {len(spk)} speakers, {len(texts)} texts)")
     rows = []
     for i, (a, b, s, t) in enumerate(zip(starts, ends, spk, texts)):
+        if _missing(a) or _missing(b):
+            raise OvertalkError(f"row {i}: the start or end is missing ({a!r} and {b!r}); give every row its times, or drop the row")
         try:
             rows.append((float(a), float(b), s, t))
         except (TypeError, ValueError):
             raise TypeError(f"row {i}: start and end are numbers of seconds, got {a!r} and {b!r}") from None
-    return Conversation(_native.Conversation.from_segments(recording_id or "recording", rows, None, strict=bool(strict)))
+        except OverflowError:
+            raise OvertalkError(f"row {i}: time out of range: {_short(a)} to {_short(b)} s") from None
+    return Conversation(_native.Conversation.from_segments(rid, rows, None, strict=strict))

@@ -229,8 +229,11 @@ impl ErrorIndex {
     pub fn cause(&self, e: &Event, ev: &EventOptions) -> Cause {
         let speakers: Vec<&str> =
             std::iter::once(e.speaker.as_str()).chain(e.other.as_deref()).collect();
-        let (lo, hi) =
-            ((e.time - ev.shift_window - ev.tolerance) * 1000, (e.time + ev.tolerance) * 1000);
+        // Saturating: a tolerance or window as large as the caller likes (`--tolerance 1e17`)
+        // reaches the ends of the timeline instead of overflowing.
+        let lo = e.time.saturating_sub(ev.shift_window).saturating_sub(ev.tolerance);
+        let hi = e.time.saturating_add(ev.tolerance);
+        let (lo, hi) = (lo.saturating_mul(1000), hi.saturating_mul(1000));
         let first = self.reach.partition_point(|&r| r <= lo);
         let mut amount = [0i64; 3]; // confusion, miss, false alarm
         let mut pieces: [Vec<&Piece>; 3] = [Vec::new(), Vec::new(), Vec::new()];

@@ -23,17 +23,18 @@
 
 /// Matches sorted onsets of one group (same class, same speakers) within `tolerance` (ms):
 /// returns the `(reference index, hypothesis index)` pairs of a maximum one-to-one matching.
-/// Both slices must be sorted.
+/// Both slices must be sorted. A tolerance beyond the timeline (up to `i64::MAX`) takes every
+/// onset of the group as a candidate: the window is computed saturating, never overflowing.
 pub fn match_sorted(reference: &[i64], hypothesis: &[i64], tolerance: i64) -> Vec<(usize, usize)> {
     let mut pairs = Vec::new();
     let mut taken = vec![false; hypothesis.len()];
     let mut lo = 0usize;
     for (i, &r) in reference.iter().enumerate() {
-        while lo < hypothesis.len() && hypothesis[lo] < r - tolerance {
+        while lo < hypothesis.len() && hypothesis[lo] < r.saturating_sub(tolerance) {
             lo += 1;
         }
         let mut j = lo;
-        while j < hypothesis.len() && hypothesis[j] <= r + tolerance {
+        while j < hypothesis.len() && hypothesis[j] <= r.saturating_add(tolerance) {
             if !taken[j] {
                 taken[j] = true;
                 pairs.push((i, j));
@@ -61,6 +62,14 @@ mod tests {
         assert_eq!(match_sorted(&[1000], &[1200], 200), vec![(0, 0)]);
         assert_eq!(match_sorted(&[1000], &[800], 200), vec![(0, 0)]);
         assert_eq!(match_sorted(&[1000], &[1201], 200), vec![]);
+    }
+
+    #[test]
+    fn a_tolerance_beyond_the_timeline_takes_every_onset() {
+        let r = [0, 1000, i64::MAX / 2];
+        let h = [-5, 3_000_000, i64::MAX];
+        assert_eq!(match_sorted(&r, &h, i64::MAX), vec![(0, 0), (1, 1), (2, 2)]);
+        assert_eq!(match_sorted(&[i64::MIN + 1], &[i64::MAX], i64::MAX), vec![]);
     }
 
     #[test]
