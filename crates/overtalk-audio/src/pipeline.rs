@@ -493,16 +493,28 @@ fn music_tracks(
                 .map(|t| (t.segment.start().as_secs_f64(), t.segment.end().as_secs_f64()))
                 .collect();
             let v = measures.judge(&spans).filter(|v| v.music_like)?;
-            Some(TrackWarning::MusicTrack {
-                path: r.path.clone(),
-                track: f.name.clone(),
-                seconds: v.seconds,
-                music_share: f64::from(v.music_share),
-                beat_share: f64::from(v.beat_share),
-                alone,
-            })
+            Some(music_track_warning(&r.path, &f.name, &v, alone))
         })
         .collect()
+}
+
+/// The warning that the speech of `track` (a speaker's own track of `path`) sounds like music
+/// by `verdict`: [`TrackWarning::MusicTrack`], as [`detect`] and the live monitor give it;
+/// `alone` when the track is the recording's only one.
+pub fn music_track_warning(
+    path: &Path,
+    track: &str,
+    verdict: &MusicVerdict,
+    alone: bool,
+) -> TrackWarning {
+    TrackWarning::MusicTrack {
+        path: path.to_owned(),
+        track: track.to_owned(),
+        seconds: verdict.seconds,
+        music_share: f64::from(verdict.music_share),
+        beat_share: f64::from(verdict.beat_share),
+        alone,
+    }
 }
 
 /// Decodes bytes held in memory and returns the speech found by the default detector: the
@@ -620,22 +632,53 @@ impl Detection {
 /// as far as the last one named (a `_` names one), the file's first report counts the
 /// others as unread, for [`TrackWarning::UnreadAudioTracks`]. `reports` are in `specs`' order.
 fn note_unnamed_audio_tracks(specs: &[TrackSpec], reports: &mut [TrackReport]) {
-    for (i, spec) in specs.iter().enumerate() {
-        let of_file = |j: &usize| specs[*j].path == spec.path && specs[*j].audio_track.is_some();
-        if spec.audio_track.is_none() || (0..i).any(|j| of_file(&j)) {
-            continue;
-        }
-        let named = (i..specs.len())
-            .filter(of_file)
-            .filter_map(|j| specs[j].audio_track)
-            .max()
-            .map_or(0, |last| last + 1);
-        let stats = &mut reports[i].stats;
-        if stats.audio_tracks > named {
-            stats.unread_audio_tracks = stats.audio_tracks - named;
-            stats.named_audio_tracks = named;
+    for (i, report) in reports.iter_mut().enumerate() {
+        if let Some((unread, named)) = unnamed_audio_tracks(specs, i, report.stats.audio_tracks) {
+            report.stats.unread_audio_tracks = unread;
+            report.stats.named_audio_tracks = named;
         }
     }
+}
+
+/// For the first of `specs` naming an audio track of its file (`i`), when the file holds
+/// `audio_tracks` and fewer were named: the unread ones and the named ones (as far as the
+/// last one named).
+fn unnamed_audio_tracks(
+    specs: &[TrackSpec],
+    i: usize,
+    audio_tracks: usize,
+) -> Option<(usize, usize)> {
+    let spec = &specs[i];
+    let of_file = |j: &usize| specs[*j].path == spec.path && specs[*j].audio_track.is_some();
+    if spec.audio_track.is_none() || (0..i).any(|j| of_file(&j)) {
+        return None;
+    }
+    let named = (i..specs.len())
+        .filter(of_file)
+        .filter_map(|j| specs[j].audio_track)
+        .max()
+        .map_or(0, |last| last + 1);
+    (audio_tracks > named).then(|| (audio_tracks - named, named))
+}
+
+/// The audio tracks of the files of `specs` that are not read, as [`detect`] warns of them
+/// ([`TrackWarning::UnreadAudioTracks`], once per file, in the order of `specs`), from each
+/// spec's decoder as opened (`stats[i]` of `specs[i]`, [`DecodeStats::audio_tracks`]): for a
+/// spec reading the default track, the others; where audio tracks are named, those past the
+/// last one named. For a front end that decodes the specs itself (the live replay).
+pub fn unread_audio_tracks(specs: &[TrackSpec], stats: &[DecodeStats]) -> Vec<TrackWarning> {
+    let mut out = Vec::new();
+    for (i, (spec, stats)) in specs.iter().zip(stats).enumerate() {
+        let (unread, named) = match spec.audio_track {
+            None => (stats.unread_audio_tracks, 0),
+            Some(_) => unnamed_audio_tracks(specs, i, stats.audio_tracks).unwrap_or((0, 0)),
+        };
+        let w = TrackWarning::UnreadAudioTracks { path: spec.path.clone(), unread, named };
+        if unread > 0 && !out.contains(&w) {
+            out.push(w);
+        }
+    }
+    out
 }
 
 /// What decoding `path` (at `rate` Hz) replaced, guessed or added, as warnings: non-finite
