@@ -1290,7 +1290,7 @@ fn one_name_for_two_tracks_says_how_to_give_one_speaker_two_microphones() {
 }
 
 /// Held chords: three notes with their partials, 4 s per chord (`seconds` long).
-fn chords(seconds: usize) -> Vec<i16> {
+pub(crate) fn chords(seconds: usize) -> Vec<i16> {
     let notes = [[220.0, 277.2, 329.6], [196.0, 246.9, 293.7], [174.6, 220.0, 261.6]];
     (0..seconds * 16_000)
         .map(|i| {
@@ -1342,7 +1342,7 @@ fn music_taken_for_a_speaker_is_named_in_a_warning() {
 
 /// Plucked notes: a decaying tone every 400 ms (150 beats a minute), silent between,
 /// `seconds` long.
-fn plucks(seconds: usize) -> Vec<i16> {
+pub(crate) fn plucks(seconds: usize) -> Vec<i16> {
     (0..seconds * 16_000)
         .map(|i| {
             let (k, n) = (i / 6_400, i % 6_400);

@@ -391,3 +391,159 @@ fn live_early_commits_commit_the_same_classes_no_later() {
         assert!(e.3 <= p.3 + 1e-9, "{e:?} {p:?}");
     }
 }
+
+/// A recording with one audio track per microphone (as OBS writes it) is replayed as `overtalk
+/// detect --audio-tracks` reads it: each audio track a speaker's own, the record's RTTM
+/// `detect`'s; a file replayed with audio tracks left unread is warned of as `detect` warns of
+/// it; the flag is refused as `detect` refuses it, word for word.
+#[cfg(feature = "live")]
+#[test]
+fn live_replays_the_audio_tracks_of_one_file_as_detect_reads_them() {
+    let dir = Dir::new();
+    let fixture =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../overtalk-audio/tests/data/speech.2tracks.mkv");
+    std::fs::copy(fixture, dir.path().join("show.mkv")).unwrap();
+    let live = ["live", "--unpaced", "--detector", "lookahead", "--events", "-"];
+    let r = dir.run(
+        &[&live[..], &["--replay", "show.mkv", "--audio-tracks", "Host,Guest", "--record", "rec"]]
+            .concat(),
+    );
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert!(!r.stderr().contains("warning"), "{}", r.stderr());
+    let starts: Vec<(String, f64)> = r
+        .stdout()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["type"] == "speech_start" && e["state"] == "provisional")
+        .map(|e| (e["speaker"].as_str().unwrap().to_owned(), e["t_s"].as_f64().unwrap()))
+        .collect();
+    assert_eq!(starts, [("Host".to_owned(), 0.98), ("Guest".to_owned(), 4.98)]);
+    let detected = dir
+        .run(&["detect", "show.mkv", "--audio-tracks", "Host,Guest", "--recording-id", "live"])
+        .ok();
+    assert_eq!(dir.read("rec/live.rttm"), detected);
+    // The default audio track of a file given as a speaker's track: the other is said unread,
+    // as `detect` says it, and carried into the record's analysis.
+    let (a, _) = crate::detect::two_mics();
+    crate::detect::wav(&dir, "a.wav", 1, 16_000, &a);
+    let tracks = ["--track", "Guest=show.mkv", "--track", "Host=a.wav"];
+    let unread = "overtalk: warning: show.mkv: it holds 2 audio tracks and only its default one \
+                  was read; if each holds one microphone (as OBS records them), `--audio-tracks \
+                  NAME,NAME` reads each as a speaker's own track\n";
+    let r = dir.run(&[&["detect"][..], &tracks, &["-o", "d.rttm"]].concat());
+    assert_eq!(r.stderr(), unread);
+    let r = dir.run(&[&live[..], &tracks, &["--record", "rec2"]].concat());
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert!(r.stderr().starts_with(unread), "{}", r.stderr());
+    assert_eq!(r.stderr().matches("warning").count(), 1, "{}", r.stderr());
+    let json: serde_json::Value =
+        serde_json::from_str(&dir.read("rec2/live.analysis.json")).unwrap();
+    let text = unread.strip_prefix("overtalk: warning: ").map(str::trim_end).unwrap();
+    assert_eq!(
+        json["conversations"][0]["diagnostics"]["warnings"],
+        serde_json::json!([format!("recording: {text}")])
+    );
+    // Refused as `detect` refuses them.
+    for bad in [
+        &["show.mkv", "--audio-tracks", "A,B,C"][..],
+        &["show.mkv", "--audio-tracks", "_,_"],
+        &["show.mkv", "--audio-tracks", "A,"],
+        &["--audio-tracks", "A,B"],
+        &["--audio-tracks", "A,B", "--track", "A=show.mkv"],
+    ] {
+        let l = dir.run(&[&["live", "--unpaced"][..], bad].concat());
+        let d = dir.run(&[&["detect"][..], bad].concat());
+        assert_eq!((l.code(), d.code()), (2, 2), "{bad:?}: {} {}", l.stderr(), d.stderr());
+        assert_eq!(l.stderr(), d.stderr().replace("detecting speech: ", ""), "{bad:?}");
+    }
+    assert_eq!(
+        dir.run(&["live", "--unpaced", "show.mkv", "--audio-tracks", "A,B,C"]).stderr(),
+        "overtalk: error: show.mkv: audio track 3 requested, but the recording has 2 audio \
+         tracks\n"
+    );
+    let r = dir.run(&["live", "--device", "default", "--channels", "A", "--audio-tracks", "A,B"]);
+    assert_eq!(
+        (r.code(), r.stderr()),
+        (
+            2,
+            "overtalk: error: --audio-tracks names the audio tracks of a replayed recording; it \
+             does not go with --device\n"
+                .to_owned()
+        )
+    );
+}
+
+/// A speaker's own track that offline `detect` names as music (a jingle of plucked notes) is
+/// named by a replay too: once, on stderr in `detect`'s words and as one `warning` event, and
+/// in the record's analysis with the verdict on the whole session, which is `detect`'s. The
+/// voices' tracks are named by neither.
+#[cfg(feature = "live")]
+#[test]
+fn live_names_the_track_detect_names_as_music() {
+    let dir = Dir::new();
+    // 12 s: long enough for the meter's 6 s beat windows to judge 5 s of the jingle before
+    // the replay ends.
+    let (mut a, mut b) = crate::detect::two_mics();
+    a.resize(12 * 16_000, 0);
+    b.resize(12 * 16_000, 0);
+    crate::detect::write_two_mics(&dir, &a, &b);
+    crate::detect::wav(&dir, "jingle.wav", 1, 16_000, &crate::detect::plucks(12));
+    let live = ["live", "--unpaced", "--events", "-"];
+    let jingle = ["--track", "Host=a.wav", "--track", "Jingle=jingle.wav"];
+    let offline = dir.run(&[&["detect"][..], &jingle, &["-o", "j.rttm"]].concat());
+    assert_eq!(offline.code(), 0);
+    let said = offline.stderr();
+    assert!(said.starts_with("overtalk: warning: jingle.wav: track Jingle ("), "{said}");
+    let r = dir.run(&[&live[..], &jingle, &["--record", "rec"]].concat());
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let warnings: Vec<serde_json::Value> = r
+        .stdout()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["type"] == "warning")
+        .collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let w = &warnings[0];
+    assert_eq!(
+        (&w["speaker"], &w["state"], &w["warning"]["kind"]),
+        (&"Jingle".into(), &"committed".into(), &"music".into())
+    );
+    let message = w["warning"]["message"].as_str().unwrap();
+    assert_eq!(
+        message,
+        "jingle.wav: track Jingle (5.9 s of speech) sounds like music, not a voice: 0 % of it \
+         holds its level and its partials with no pauses between syllables, 100 % has a steady \
+         beat (a music bed, a jingle or a music channel on a track of its own?); it is kept as a \
+         speaker talking, and `--ignore-label Jingle` (or the name `--speakers` gives it) leaves \
+         it out of the analysis"
+    );
+    // Judged on the speech up to the centre of the last 6 s beat window measured (the 7th,
+    // 4.0–10.0 s); emitted when the meter's thread reports it, after that.
+    assert_eq!(w["t_s"], 7.0075, "{w}");
+    assert!(w["decided_s"].as_f64().unwrap() >= 7.0075, "{w}");
+    let stderr = r.stderr();
+    let printed: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(printed, [format!("overtalk: warning: {message}")]);
+    // The record: the verdict on the whole session's speech as committed.
+    let json: serde_json::Value =
+        serde_json::from_str(&dir.read("rec/live.analysis.json")).unwrap();
+    assert_eq!(
+        json["conversations"][0]["diagnostics"]["warnings"],
+        serde_json::json!([
+            "recording: jingle.wav: track Jingle (10.8 s of speech) sounds like music, not a \
+             voice: 0 % of it holds its level and its partials with no pauses between syllables, \
+             100 % has a steady beat (a music bed, a jingle or a music channel on a track of its \
+             own?); it is kept as a speaker talking, and `--ignore-label Jingle` (or the name \
+             `--speakers` gives it) leaves it out of the analysis"
+        ])
+    );
+    assert!(dir.read("rec/live.html").contains("track Jingle ("));
+    // Voices: offline names neither track, nor does the replay.
+    let voices = ["--track", "Host=a.wav", "--track", "Guest=b.wav"];
+    let offline = dir.run(&[&["detect"][..], &voices, &["-o", "v.rttm"]].concat());
+    assert_eq!((offline.code(), offline.stderr()), (0, String::new()));
+    let r = dir.run(&[&live[..], &voices].concat());
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert!(!r.stderr().contains("warning"), "{}", r.stderr());
+    assert!(!r.stdout().contains("\"warning\""), "{}", r.stdout());
+}

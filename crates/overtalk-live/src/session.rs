@@ -46,6 +46,7 @@ use overtalk_audio::multitrack::annotation_from_regions;
 use overtalk_audio::online::{OnlineMultitrack, OnlineOptions, SpeechEdge};
 use tokio::sync::broadcast;
 
+use crate::music::{Edge, MusicWatch};
 use crate::record::{self, Recorded};
 use crate::source::{BlockSink, Source, SourceEnd, SourceMessage};
 use crate::wire::Wire;
@@ -90,6 +91,16 @@ pub struct SessionConfig {
     /// event so committed has no `probability` when the outcomes give different ones (off by
     /// default; `overtalk live --early-commits`).
     pub speculate: bool,
+    /// Meter each track for music as offline `detect` does ([`crate::music`]), on a thread of
+    /// its own, and warn once of a track whose speech so far sounds like music: a `warning`
+    /// event, and the record's analysis (on by default).
+    pub music: bool,
+    /// Also print each warning of the session on stderr, as `overtalk detect` words it
+    /// (`overtalk: warning: …`).
+    pub warn_stderr: bool,
+    /// What the session's input was warned of before it started (audio tracks of a replayed
+    /// file left unread, [`crate::replay::Replay::warnings`]), for the record's analysis.
+    pub notes: Vec<String>,
 }
 
 impl std::fmt::Debug for SessionConfig {
@@ -105,6 +116,8 @@ impl std::fmt::Debug for SessionConfig {
             .field("record", &self.record)
             .field("revise", &self.revise)
             .field("speculate", &self.speculate)
+            .field("music", &self.music)
+            .field("notes", &self.notes)
             .finish_non_exhaustive()
     }
 }
@@ -126,6 +139,9 @@ impl Default for SessionConfig {
             clock: None,
             revise: false,
             speculate: false,
+            music: true,
+            warn_stderr: false,
+            notes: Vec::new(),
         }
     }
 }
@@ -436,6 +452,11 @@ impl Session {
         let names = source.names().to_vec();
         let offsets = source.offsets();
         let detector = Detecting::new(&names, source.rate(), &config)?;
+        let music = if config.music {
+            Some(MusicWatch::start(&names, source.rate(), source.files(), source.lossless())?)
+        } else {
+            None
+        };
         let stop = StopHandle(Arc::new(AtomicBool::new(false)));
         let (sink, rx, dropped) =
             BlockSink::new(config.queue_blocks, source.lossless(), stop.0.clone());
@@ -453,6 +474,7 @@ impl Session {
                     thread_names,
                     &offsets,
                     detector,
+                    music,
                     rx,
                     config,
                     tx,
@@ -537,6 +559,7 @@ fn run(
     names: Vec<String>,
     offsets: &[overtalk::Delta],
     mut detector: Detecting,
+    mut music: Option<MusicWatch>,
     rx: Receiver<SourceMessage>,
     mut config: SessionConfig,
     tx: broadcast::Sender<LiveEvent>,
@@ -565,10 +588,13 @@ fn run(
     };
     let mut stream_events = Vec::new();
     let mut batch = Vec::new();
+    let warn_stderr = config.warn_stderr;
+    let mut notes = std::mem::take(&mut config.notes);
     let mut feed = |edges: Vec<SpeechEdge>,
                     committed: Option<Time>,
                     heard: Option<Heard>,
                     clock: Time,
+                    found: Vec<crate::music::Found>,
                     stream: &mut AnalysisStream,
                     batch: &mut Vec<LiveEvent>,
                     stream_events: &mut Vec<StreamEvent>|
@@ -605,6 +631,14 @@ fn run(
             wire.stream(d, decided_s, batch);
         }
         stream_events.extend(decided.into_iter().filter(StreamEvent::is_committed));
+        // A track found to sound like music: one warning event (and its line on stderr).
+        for f in found {
+            let message = f.warning.to_string();
+            if warn_stderr {
+                eprintln!("overtalk: warning: {message}");
+            }
+            batch.push(wire.warning(&names[f.track], "music", message, f.until_s, decided_s));
+        }
         Ok(())
     };
     let end = loop {
@@ -612,7 +646,10 @@ fn run(
             Ok(SourceMessage::Block(b)) => {
                 let slices: Vec<&[f32]> = b.channels.iter().map(Vec::as_slice).collect();
                 let edges = detector.push(&slices)?;
+                drop(slices);
                 let committed = detector.detector.committed();
+                let music_edges = committed_edges(&edges);
+                let found = music.as_ref().map(MusicWatch::found).unwrap_or_default();
                 let heard = config.speculate.then(|| detector.detector.heard(&stream_of)).flatten();
                 if let Some(clock) = &config.clock {
                     clock.send_replace(detector.detector.clock().micros() as f64 / 1e6);
@@ -622,11 +659,16 @@ fn run(
                     Some(committed),
                     heard,
                     detector.detector.clock(),
+                    found,
                     &mut stream,
                     &mut batch,
                     &mut stream_events,
                 )?;
                 publisher.publish(&mut batch);
+                // The meter takes the block once the events are out.
+                if let Some(m) = &mut music {
+                    m.feed(b, &music_edges, secs(committed));
+                }
             }
             Ok(SourceMessage::End(why)) => break why,
             Err(RecvTimeoutError::Timeout) => {
@@ -642,7 +684,16 @@ fn run(
     };
     let clock = detector.detector.clock();
     let (edges, regions, revised) = detector.finish()?;
-    feed(edges, None, None, clock, &mut stream, &mut batch, &mut stream_events)?;
+    let (found, music_notes) = match music {
+        // A meter that failed costs its warnings, not the session's record.
+        Some(m) => m.finish(&committed_edges(&edges), secs(clock)).unwrap_or_else(|e| {
+            eprintln!("overtalk live: the music meter failed: {e:#}");
+            (Vec::new(), Vec::new())
+        }),
+        None => (Vec::new(), Vec::new()),
+    };
+    notes.extend(music_notes.iter().map(ToString::to_string));
+    feed(edges, None, None, clock, found, &mut stream, &mut batch, &mut stream_events)?;
     let speculation_errors = stream.speculation_errors();
     publisher.publish(&mut batch);
     let annotation_of = |regions: Vec<overtalk::Region>| {
@@ -707,6 +758,7 @@ fn run(
             &config.params,
             &config.preset,
             &detection,
+            &notes,
         )?),
         None => None,
     };
@@ -727,6 +779,20 @@ fn run(
         recorded,
         speculation_errors,
     })
+}
+
+/// Seconds of a time on the session clock.
+fn secs(t: Time) -> f64 {
+    t.micros() as f64 / 1e6
+}
+
+/// The committed edges among `edges`, for the music meter.
+fn committed_edges(edges: &[SpeechEdge]) -> Vec<Edge> {
+    edges
+        .iter()
+        .filter(|e| e.state == overtalk_audio::online::EdgeState::Committed)
+        .map(|e| Edge { track: e.track, t_s: secs(e.time), speaking: e.speaking })
+        .collect()
 }
 
 /// Stops the session on Ctrl-C (SIGINT): a thread of its own waits for the signal, so the

@@ -180,6 +180,7 @@ impl Wire {
             probability: None,
             refers_to: None,
             action: None,
+            warning: None,
             revised: false,
         }
     }
@@ -200,6 +201,24 @@ impl Wire {
         ev.probability = like.probability;
         ev.refers_to = refers_to;
         ev.revised = true;
+        ev
+    }
+
+    /// A warning about `speaker`'s input (`kind`, `message`: [`LiveWarning`]), committed,
+    /// with the next id.
+    ///
+    /// [`LiveWarning`]: overtalk::output::live::LiveWarning
+    pub(crate) fn warning(
+        &mut self,
+        speaker: &str,
+        kind: &str,
+        message: String,
+        t_s: f64,
+        decided_s: f64,
+    ) -> LiveEvent {
+        let mut ev = self.event(LiveEventKind::Warning, EventState::Committed, t_s, decided_s);
+        ev.speaker = Some(speaker.to_owned());
+        ev.warning = Some(overtalk::output::live::LiveWarning { kind: kind.to_owned(), message });
         ev
     }
 
