@@ -1100,6 +1100,45 @@ pub fn music_like_speakers(
 mod tests {
     use super::*;
 
+    /// The unread audio tracks a front end that decodes the specs itself is told of: those
+    /// past the last one named (a `_` names one), said once per file; for a file read at its
+    /// default track, the decoder's count; none when every track is named.
+    #[test]
+    fn unread_audio_tracks_are_those_past_the_last_named() {
+        let stats = |audio_tracks, unread_audio_tracks| DecodeStats {
+            audio_tracks,
+            unread_audio_tracks,
+            ..DecodeStats::default()
+        };
+        let part = |name: &str, track| TrackSpec {
+            audio_track: Some(track),
+            ..TrackSpec::file(name, "show.mkv")
+        };
+        let unread = |path: &str, unread, named| TrackWarning::UnreadAudioTracks {
+            path: path.into(),
+            unread,
+            named,
+        };
+        let two = [part("Host", 0), part("Guest", 1)];
+        assert_eq!(unread_audio_tracks(&two, &[stats(4, 0); 2]), [unread("show.mkv", 2, 2)]);
+        assert_eq!(unread_audio_tracks(&two, &[stats(2, 0); 2]), []);
+        // `_,Guest`: named as far as the second.
+        assert_eq!(
+            unread_audio_tracks(&[part("Guest", 1)], &[stats(3, 0)]),
+            [unread("show.mkv", 1, 2)]
+        );
+        let files = [TrackSpec::file("A", "show.mkv"), TrackSpec::file("B", "b.wav")];
+        assert_eq!(
+            unread_audio_tracks(&files, &[stats(2, 1), stats(1, 0)]),
+            [unread("show.mkv", 1, 0)]
+        );
+        assert_eq!(
+            unread("show.mkv", 2, 2).to_string(),
+            "show.mkv: it holds 4 audio tracks and `--audio-tracks` names the first 2; the other \
+             2 were not read (name them too, or `_` to skip one)"
+        );
+    }
+
     /// A synthetic voice: glottal pulses at a gliding 100–140 Hz through three formant
     /// resonators that move every 180 ms syllable, shaped by a syllable envelope, in the turns
     /// `turns` (seconds), over white noise 40 dB under its peak; peak normalised to 1.
