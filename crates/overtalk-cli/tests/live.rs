@@ -403,7 +403,7 @@ fn live_replays_the_audio_tracks_of_one_file_as_detect_reads_them() {
     let fixture =
         concat!(env!("CARGO_MANIFEST_DIR"), "/../overtalk-audio/tests/data/speech.2tracks.mkv");
     std::fs::copy(fixture, dir.path().join("show.mkv")).unwrap();
-    let live = ["live", "--unpaced", "--detector", "lookahead", "--events", "-"];
+    let live = ["live", "--unpaced", "--events", "-"];
     let r = dir.run(
         &[&live[..], &["--replay", "show.mkv", "--audio-tracks", "Host,Guest", "--record", "rec"]]
             .concat(),
@@ -473,10 +473,67 @@ fn live_replays_the_audio_tracks_of_one_file_as_detect_reads_them() {
     );
 }
 
+/// A replay of one file needs one track per speaker: a file given alone (whatever the
+/// detector, with or without `--replay`), or one `--track`, is refused before it is read, with
+/// the flags that give the tracks.
+#[cfg(feature = "live")]
+#[test]
+fn live_refuses_a_file_without_a_track_per_speaker() {
+    let dir = Dir::new();
+    let fixture =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../overtalk-audio/tests/data/speech.2tracks.mkv");
+    std::fs::copy(fixture, dir.path().join("show.mkv")).unwrap();
+    let needs = |file: &str| {
+        format!(
+            "overtalk: error: live needs one track per speaker (two or more): name {file}'s \
+             audio tracks with --audio-tracks NAME,NAME, give --channels NAME,NAME for a file \
+             with one speaker per channel, or give --track NAME=FILE per speaker\n"
+        )
+    };
+    for (args, file) in [
+        (&["show.mkv"][..], "show.mkv"),
+        (&["--replay", "show.mkv"], "show.mkv"),
+        (&["show.mkv", "--detector", "lookahead"], "show.mkv"),
+        (&["show.mkv", "--channels", "A"], "show.mkv"),
+        (&["--track", "A=show.mkv"], "FILE"),
+    ] {
+        let r = dir.run(&[&["live", "--unpaced"][..], args].concat());
+        assert_eq!((r.code(), r.stderr()), (2, needs(file)), "{args:?}");
+    }
+}
+
+/// `--channels` on a replayed file reads one speaker per channel, as `detect --channels`
+/// does: the record's RTTM is `detect`'s, byte for byte.
+#[cfg(feature = "live")]
+#[test]
+fn live_replays_the_channels_of_one_file_as_detect_reads_them() {
+    let dir = Dir::new();
+    let (a, b) = crate::detect::two_mics();
+    let both: Vec<i16> = a.iter().zip(&b).flat_map(|(x, y)| [*x, *y]).collect();
+    crate::detect::wav(&dir, "rec.wav", 2, 16_000, &both);
+    let r = dir.run(&[
+        "live",
+        "rec.wav",
+        "--channels",
+        "A,B",
+        "--replay",
+        "--unpaced",
+        "--detector",
+        "lookahead",
+        "--record",
+        "out",
+    ]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let detected =
+        dir.run(&["detect", "rec.wav", "--channels", "A,B", "--recording-id", "live"]).ok();
+    assert!(detected.contains(" A ") && detected.contains(" B "), "{detected}");
+    assert_eq!(dir.read("out/live.rttm"), detected);
+}
+
 /// A speaker's own track that offline `detect` names as music (a jingle of plucked notes) is
-/// named by a replay too: once, on stderr in `detect`'s words and as one `warning` event, and
-/// in the record's analysis with the verdict on the whole session, which is `detect`'s. The
-/// voices' tracks are named by neither.
+/// named by a replay too: once on stderr in `detect`'s words, as a provisional `warning`
+/// event committed at the end, and in the record's analysis with the verdict on the whole
+/// session's committed speech, worded as `detect`'s. The voices' tracks are named by neither.
 #[cfg(feature = "live")]
 #[test]
 fn live_names_the_track_detect_names_as_music() {
@@ -502,12 +559,25 @@ fn live_names_the_track_detect_names_as_music() {
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
         .filter(|e| e["type"] == "warning")
         .collect();
-    assert_eq!(warnings.len(), 1, "{warnings:?}");
-    let w = &warnings[0];
+    // Provisional when a judgement first finds it, committed at the end by the verdict on the
+    // whole speech (which refers to it).
+    let states: Vec<(&str, &str, &str, Option<u64>)> = warnings
+        .iter()
+        .map(|w| {
+            (
+                w["speaker"].as_str().unwrap(),
+                w["state"].as_str().unwrap(),
+                w["warning"]["kind"].as_str().unwrap(),
+                w["refers_to"].as_u64(),
+            )
+        })
+        .collect();
+    let first = warnings[0]["id"].as_u64().unwrap();
     assert_eq!(
-        (&w["speaker"], &w["state"], &w["warning"]["kind"]),
-        (&"Jingle".into(), &"committed".into(), &"music".into())
+        states,
+        [("Jingle", "provisional", "music", None), ("Jingle", "committed", "music", Some(first))]
     );
+    let w = &warnings[0];
     let message = w["warning"]["message"].as_str().unwrap();
     assert_eq!(
         message,
@@ -518,26 +588,43 @@ fn live_names_the_track_detect_names_as_music() {
          it out of the analysis"
     );
     // Judged on the speech up to the centre of the last 6 s beat window measured (the 7th,
-    // 4.0–10.0 s); emitted when the meter's thread reports it, after that.
-    assert_eq!(w["t_s"], 7.0075, "{w}");
-    assert!(w["decided_s"].as_f64().unwrap() >= 7.0075, "{w}");
+    // 4.0–10.0 s), in the batch of the block whose committed clock called the judgement.
+    assert_eq!((&w["t_s"], &w["decided_s"]), (&7.0075.into(), &9.81.into()), "{w}");
     let stderr = r.stderr();
     let printed: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
     assert_eq!(printed, [format!("overtalk: warning: {message}")]);
-    // The record: the verdict on the whole session's speech as committed.
+    // The record and the committed warning: the verdict on the whole session's speech as
+    // committed, worded as `detect` words its own verdict on the same track, with the seconds
+    // of speech the record's RTTM gives the track (the causal detector's speech, not
+    // offline's: `detect` says 11.7 s).
+    let seconds: f64 = dir
+        .read("rec/live.rttm")
+        .lines()
+        .filter(|l| l.split_whitespace().nth(7) == Some("Jingle"))
+        .map(|l| l.split_whitespace().nth(4).unwrap().parse::<f64>().unwrap())
+        .sum();
+    let offline_seconds = said.split(" (").nth(1).unwrap().split(' ').next().unwrap();
+    assert_eq!((offline_seconds, format!("{seconds:.1}").as_str()), ("11.7", "10.8"));
+    let whole = said.strip_prefix("overtalk: warning: ").unwrap().trim_end().replace(
+        &format!("({offline_seconds} s of speech)"),
+        &format!("({seconds:.1} s of speech)"),
+    );
+    assert_eq!(warnings[1]["warning"]["message"], whole);
     let json: serde_json::Value =
         serde_json::from_str(&dir.read("rec/live.analysis.json")).unwrap();
     assert_eq!(
         json["conversations"][0]["diagnostics"]["warnings"],
-        serde_json::json!([
-            "recording: jingle.wav: track Jingle (10.8 s of speech) sounds like music, not a \
-             voice: 0 % of it holds its level and its partials with no pauses between syllables, \
-             100 % has a steady beat (a music bed, a jingle or a music channel on a track of its \
-             own?); it is kept as a speaker talking, and `--ignore-label Jingle` (or the name \
-             `--speakers` gives it) leaves it out of the analysis"
-        ])
+        serde_json::json!([format!("recording: {whole}")])
     );
     assert!(dir.read("rec/live.html").contains("track Jingle ("));
+    // `--no-music`: no meter, no warning.
+    let r = dir.run(&[&live[..], &jingle, &["--no-music", "--record", "quiet"]].concat());
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert!(!r.stderr().contains("warning"), "{}", r.stderr());
+    assert!(!r.stdout().contains("\"warning\""), "{}", r.stdout());
+    let json: serde_json::Value =
+        serde_json::from_str(&dir.read("quiet/live.analysis.json")).unwrap();
+    assert_eq!(json["conversations"][0]["diagnostics"]["warnings"], serde_json::json!([]));
     // Voices: offline names neither track, nor does the replay.
     let voices = ["--track", "Host=a.wav", "--track", "Guest=b.wav"];
     let offline = dir.run(&[&["detect"][..], &voices, &["-o", "v.rttm"]].concat());

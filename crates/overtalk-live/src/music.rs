@@ -1,37 +1,35 @@
 //! Music on a speaker's track, metered while the session runs: the meter of offline `overtalk
 //! detect` ([`overtalk_audio::music`]: the same measures, windows and thresholds, on the
 //! track resampled to 16 kHz as `detect` resamples it), judged on the speech the detector has
-//! committed so far, on a thread of its own so the detector and the events never wait for it.
+//! committed so far.
+//!
+//! The meter runs in the session's own path, block by block after the detector (its cost is
+//! about 0.1–0.5 % of a core, BENCHMARKS.md), so what it finds depends only on the audio and
+//! the committed speech: a replay gives the same warnings at the same places in the event
+//! stream, run after run.
 //!
 //! ```text
-//! session thread   block ─► detector ─► events published ─► block, committed edges ──┐
-//!                    ▲                                                   (moved, no copy)
-//!                    └──── found: track 2 sounds like music ◄── meter thread ◄─────────┘
-//!                          (a `warning` event in the next batch)   resample, MusicMeter,
-//!                                                                  MusicTally per track
+//! session thread   block ─► detector ─► committed edges ─► meter (resample, MusicMeter,
+//!                                                          MusicTally per track)
+//!                                 events of the block ◄─── found: track 2 sounds like music
+//!                                                          (a provisional `warning` event)
+//! end of session   verdict on each track's whole committed speech ─► the warning committed,
+//!                  or retracted where the whole speech does not sound like music
 //! ```
 //!
 //! Bounded for sessions of hours: each track's meter holds the last seconds of frame
 //! measures and only the windows not yet judged (those after the committed clock), its tally
-//! five counts, and the speech spans those windows still need. The queue to the thread holds
-//! at most [`QUEUE_BLOCKS`] blocks: a replay waits for room (it is exact), a device's blocks
-//! that find it full are counted as silence for the meter (the meter keeps the session's
-//! clock; what it measured is still what it heard).
+//! five counts, and the speech spans those windows still need.
 
 use std::path::PathBuf;
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
-use std::thread::JoinHandle;
 
-use anyhow::{anyhow, Result};
+use anyhow::Result;
 use overtalk_audio::multitrack::TrackWarning;
 use overtalk_audio::music::{MusicMeter, MusicTally, MusicVerdict};
 use overtalk_audio::pipeline::music_track_warning;
 use overtalk_audio::resample::Resampler16k;
 
 use crate::source::Block;
-
-/// Blocks the meter's thread may fall behind the session (about 10 s of 10 ms blocks).
-pub const QUEUE_BLOCKS: usize = 1024;
 
 /// Seconds of committed speech between two judgements of a track.
 const JUDGE_EVERY_S: f64 = 1.0;
@@ -56,38 +54,17 @@ pub(crate) struct Found {
     pub(crate) warning: TrackWarning,
 }
 
-/// What the session sends the meter's thread.
-enum Feed {
-    /// `gap` frames per channel the session could not hand over (silence to the meter), then
-    /// the block, the committed edges since the last feed, and the committed clock.
-    Audio { gap: usize, block: Option<Block>, edges: Vec<Edge>, committed_s: f64 },
-    /// The session ended at `end_s`: every span closes there and everything is judged.
-    End { end_s: f64 },
-}
-
-/// The session's end of the meter: feeds it, collects what it found.
+/// The meter of every track of a session, fed in the session's path.
 pub(crate) struct MusicWatch {
-    tx: SyncSender<Feed>,
-    found: Receiver<Found>,
-    thread: Option<JoinHandle<Result<Vec<Option<MusicVerdict>>>>>,
-    lossless: bool,
-    /// Frames of blocks not handed over (the queue was full), and the edges not yet sent.
-    gap: usize,
-    edges: Vec<Edge>,
+    tracks: Vec<Track>,
     names: Vec<String>,
     files: Vec<PathBuf>,
 }
 
 impl MusicWatch {
-    /// Starts the meter's thread for tracks `names` at `rate` Hz, read from `files` (empty
-    /// for a device); `lossless`: the session's source is a replay, whose blocks wait for room.
-    pub(crate) fn start(
-        names: &[String],
-        rate: u32,
-        files: Vec<PathBuf>,
-        lossless: bool,
-    ) -> Result<MusicWatch> {
-        let mut tracks = names
+    /// A meter for tracks `names` at `rate` Hz, read from `files` (empty for a device).
+    pub(crate) fn start(names: &[String], rate: u32, files: Vec<PathBuf>) -> Result<MusicWatch> {
+        let tracks = names
             .iter()
             .map(|_| {
                 Ok(Track {
@@ -102,99 +79,79 @@ impl MusicWatch {
                 })
             })
             .collect::<Result<Vec<Track>>>()?;
-        let (tx, rx) = sync_channel::<Feed>(QUEUE_BLOCKS);
-        let (found_tx, found) = std::sync::mpsc::channel();
-        let (thread_names, thread_files) = (names.to_vec(), files.clone());
-        let thread = std::thread::Builder::new()
-            .name("overtalk-music".into())
-            .spawn(move || meter(&mut tracks, &rx, &found_tx, &thread_names, &thread_files))?;
-        Ok(MusicWatch {
-            tx,
-            found,
-            thread: Some(thread),
-            lossless,
-            gap: 0,
-            edges: Vec::new(),
-            names: names.to_vec(),
-            files,
-        })
+        Ok(MusicWatch { tracks, names: names.to_vec(), files })
     }
 
-    /// Hands over a block the detector is done with, the committed edges it gave, and the
-    /// committed clock. Never waits for a live device's meter (a full queue: the block counts
-    /// as silence to the meter).
-    pub(crate) fn feed(&mut self, block: Block, edges: &[Edge], committed_s: f64) {
-        self.edges.extend_from_slice(edges);
-        let frames = block.channels.first().map_or(0, Vec::len);
-        let feed = Feed::Audio {
-            gap: self.gap,
-            block: Some(block),
-            edges: std::mem::take(&mut self.edges),
-            committed_s,
-        };
-        if self.lossless {
-            // The thread ends only when the session drops its end of the queue, or on an
-            // error it reports at the end.
-            let _ = self.tx.send(feed);
-            return;
+    /// The warning of track `i` for verdict `v`, as `detect` words it.
+    fn warning(&self, i: usize, v: &MusicVerdict) -> TrackWarning {
+        let path = self.files.get(i).cloned().unwrap_or_default();
+        music_track_warning(&path, &self.names[i], v, self.tracks.len() == 1)
+    }
+
+    /// Meters a block the detector is done with, the committed edges it gave, and the
+    /// committed clock; gives each track whose speech so far first sounds like music (once a
+    /// track: at the first judgement whose verdict names it).
+    pub(crate) fn feed(
+        &mut self,
+        block: &Block,
+        edges: &[Edge],
+        committed_s: f64,
+    ) -> Result<Vec<Found>> {
+        for (t, samples) in self.tracks.iter_mut().zip(&block.channels) {
+            t.push(samples.iter().copied())?;
         }
-        match self.tx.try_send(feed) {
-            Ok(()) => self.gap = 0,
-            Err(TrySendError::Full(Feed::Audio { edges, .. })) => {
-                self.gap += frames;
-                self.edges = edges;
+        for e in edges {
+            if let Some(t) = self.tracks.get_mut(e.track) {
+                t.edge(e.t_s, e.speaking);
             }
-            Err(_) => {}
         }
+        let mut found = Vec::new();
+        for i in 0..self.tracks.len() {
+            let t = &mut self.tracks[i];
+            if committed_s < t.judged_s + JUDGE_EVERY_S {
+                continue;
+            }
+            t.judged_s = committed_s;
+            if let (until_s, Some(v)) = t.judge(committed_s) {
+                if v.music_like && !t.reported {
+                    t.reported = true;
+                    found.push(Found { track: i, until_s, warning: self.warning(i, &v) });
+                }
+            }
+        }
+        Ok(found)
     }
 
-    /// What the meter found since the last call.
-    pub(crate) fn found(&self) -> Vec<Found> {
-        self.found.try_iter().collect()
-    }
-
-    /// Ends the meter at `end_s` (every edge committed before) and returns what it found
-    /// since the last [`MusicWatch::found`], with the verdict on each track's whole speech
-    /// as committed: the warning of each track that sounds like music, in track order.
+    /// Ends the meter at `end_s` after the last committed `edges`: the verdict on each
+    /// track's whole committed speech, in track order — its warning where it sounds like
+    /// music (offline `detect`'s verdict on the same speech), `None` where it does not.
     pub(crate) fn finish(
         mut self,
         edges: &[Edge],
         end_s: f64,
-    ) -> Result<(Vec<Found>, Vec<TrackWarning>)> {
-        self.edges.extend_from_slice(edges);
-        let last = Feed::Audio {
-            gap: self.gap,
-            block: None,
-            edges: std::mem::take(&mut self.edges),
-            committed_s: end_s,
-        };
-        for feed in [last, Feed::End { end_s }] {
-            self.tx.send(feed).map_err(|_| anyhow!("the music meter stopped early"))?;
+    ) -> Result<Vec<Option<TrackWarning>>> {
+        for e in edges {
+            if let Some(t) = self.tracks.get_mut(e.track) {
+                t.edge(e.t_s, e.speaking);
+            }
         }
-        let verdicts = self
-            .thread
-            .take()
-            .map(JoinHandle::join)
-            .transpose()
-            .map_err(|_| anyhow!("the music meter's thread panicked"))?
-            .transpose()?
-            .unwrap_or_default();
-        let found = self.found();
-        let alone = self.names.len() == 1;
-        let warnings = verdicts
-            .iter()
-            .enumerate()
-            .filter_map(|(i, v)| {
-                let v = v.as_ref().filter(|v| v.music_like)?;
-                let path = self.files.get(i).cloned().unwrap_or_default();
-                Some(music_track_warning(&path, &self.names[i], v, alone))
-            })
-            .collect();
-        Ok((found, warnings))
+        let mut out = Vec::with_capacity(self.tracks.len());
+        for i in 0..self.tracks.len() {
+            let t = &mut self.tracks[i];
+            let meter = &mut t.meter;
+            t.resampler.finish(&mut |s| meter.push(s))?;
+            t.edge(end_s, false);
+            // Every window measured is judged: the speech has ended.
+            let spans = std::mem::take(&mut t.spans);
+            t.meter.tally(&spans, f64::INFINITY, &mut t.tally);
+            let v = t.meter.verdict(&t.tally, t.seconds).filter(|v| v.music_like);
+            out.push(v.map(|v| self.warning(i, &v)));
+        }
+        Ok(out)
     }
 }
 
-/// One track on the meter's thread.
+/// One track's meter.
 struct Track {
     resampler: Resampler16k,
     meter: MusicMeter,
@@ -207,6 +164,7 @@ struct Track {
     seconds: f64,
     /// The committed clock of the last judgement.
     judged_s: f64,
+    /// Found to sound like music at a judgement already.
     reported: bool,
 }
 
@@ -246,74 +204,6 @@ impl Track {
     }
 }
 
-/// The meter's thread: feeds, edges and judgements until the end; then the verdict on each
-/// track's whole committed speech.
-fn meter(
-    tracks: &mut [Track],
-    rx: &Receiver<Feed>,
-    found: &std::sync::mpsc::Sender<Found>,
-    names: &[String],
-    files: &[PathBuf],
-) -> Result<Vec<Option<MusicVerdict>>> {
-    let alone = tracks.len() == 1;
-    let report = |i: usize, t: &mut Track, until_s: f64, v: &MusicVerdict| {
-        if v.music_like && !t.reported {
-            t.reported = true;
-            let path = files.get(i).cloned().unwrap_or_default();
-            let warning = music_track_warning(&path, &names[i], v, alone);
-            let _ = found.send(Found { track: i, until_s, warning });
-        }
-    };
-    while let Ok(feed) = rx.recv() {
-        match feed {
-            Feed::Audio { gap, block, edges, committed_s } => {
-                for t in tracks.iter_mut() {
-                    t.push(std::iter::repeat_n(0.0, gap))?;
-                }
-                if let Some(b) = block {
-                    for (t, samples) in tracks.iter_mut().zip(&b.channels) {
-                        t.push(samples.iter().copied())?;
-                    }
-                }
-                for e in edges {
-                    if let Some(t) = tracks.get_mut(e.track) {
-                        t.edge(e.t_s, e.speaking);
-                    }
-                }
-                for (i, t) in tracks.iter_mut().enumerate() {
-                    if committed_s >= t.judged_s + JUDGE_EVERY_S {
-                        t.judged_s = committed_s;
-                        if let (until, Some(v)) = t.judge(committed_s) {
-                            report(i, t, until, &v);
-                        }
-                    }
-                }
-            }
-            Feed::End { end_s } => {
-                let mut verdicts = Vec::with_capacity(tracks.len());
-                for (i, t) in tracks.iter_mut().enumerate() {
-                    let meter = &mut t.meter;
-                    t.resampler.finish(&mut |s| meter.push(s))?;
-                    t.edge(end_s, false);
-                    // Every window measured is judged: the speech has ended.
-                    let v = {
-                        let spans = t.spans.clone();
-                        t.meter.tally(&spans, f64::INFINITY, &mut t.tally);
-                        t.spans.clear();
-                        t.meter.verdict(&t.tally, t.seconds)
-                    };
-                    if let Some(v) = &v {
-                        report(i, t, end_s, v);
-                    }
-                    verdicts.push(v);
-                }
-                return Ok(verdicts);
-            }
-        }
-    }
-    Ok(Vec::new())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,7 +231,7 @@ mod tests {
     #[test]
     fn music_is_found_once_as_the_speech_is_committed() {
         let names = ["Bed".to_owned(), "Quiet".to_owned()];
-        let mut watch = MusicWatch::start(&names, 16_000, vec!["bed.wav".into()], true).unwrap();
+        let mut watch = MusicWatch::start(&names, 16_000, vec!["bed.wav".into()]).unwrap();
         let signal = chords(12);
         let mut found = Vec::new();
         for (i, chunk) in signal.chunks(160).enumerate() {
@@ -353,20 +243,19 @@ mod tests {
             } else {
                 Vec::new()
             };
-            watch.feed(block, &edges, committed);
-            if i % 100 == 0 {
-                // Let the thread catch up now and then: the found message comes in order.
-                std::thread::sleep(std::time::Duration::from_millis(20));
-            }
-            found.extend(watch.found());
+            found.extend(watch.feed(&block, &edges, committed).unwrap());
         }
-        let (last, warnings) =
-            watch.finish(&[Edge { track: 0, t_s: 12.0, speaking: false }], 12.0).unwrap();
-        found.extend(last);
+        let end = watch.finish(&[Edge { track: 0, t_s: 12.0, speaking: false }], 12.0).unwrap();
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].track, 0);
-        // The first judgement with 5 s of speech (the rule's least) whose windows are music.
-        assert!(found[0].until_s >= 5.0 && found[0].until_s <= 7.0, "{found:?}");
+        // The first judgement with 5 s of speech (the rule's least) whose windows are music:
+        // the speech judged up to the last window the meter had measured, 5.0075 s.
+        assert_eq!(
+            (found[0].until_s, found[0].warning.to_string().contains("(5.0 s of")),
+            (5.0075, true)
+        );
+        assert!(end[1].is_none());
+        let warnings: Vec<TrackWarning> = end.into_iter().flatten().collect();
         let text = warnings.iter().map(ToString::to_string).collect::<Vec<_>>();
         assert_eq!(
             text,

@@ -42,13 +42,13 @@ use overtalk::analysis::{Millis, Params, SpeakerIndex};
 use overtalk::output::live::{EventState, LiveEvent};
 use overtalk::Time;
 use overtalk_audio::causal::{CausalMultitrack, CausalOptions, Undecided};
-use overtalk_audio::multitrack::annotation_from_regions;
+use overtalk_audio::multitrack::{annotation_from_regions, TrackWarning};
 use overtalk_audio::online::{OnlineMultitrack, OnlineOptions, SpeechEdge};
 use tokio::sync::broadcast;
 
-use crate::music::{Edge, MusicWatch};
+use crate::music::{Edge, Found, MusicWatch};
 use crate::record::{self, Recorded};
-use crate::source::{BlockSink, Source, SourceEnd, SourceMessage};
+use crate::source::{Block, BlockSink, Source, SourceEnd, SourceMessage};
 use crate::wire::Wire;
 
 /// How a session runs.
@@ -91,9 +91,10 @@ pub struct SessionConfig {
     /// event so committed has no `probability` when the outcomes give different ones (off by
     /// default; `overtalk live --early-commits`).
     pub speculate: bool,
-    /// Meter each track for music as offline `detect` does ([`crate::music`]), on a thread of
-    /// its own, and warn once of a track whose speech so far sounds like music: a `warning`
-    /// event, and the record's analysis (on by default).
+    /// Meter each track for music as offline `detect` does ([`crate::music`]), in the
+    /// session's path, and warn once of a track whose speech so far sounds like music: a
+    /// provisional `warning` event, committed or retracted at the end by the verdict on the
+    /// track's whole speech, which goes into the record's analysis (on by default).
     pub music: bool,
     /// Also print each warning of the session on stderr, as `overtalk detect` words it
     /// (`overtalk: warning: …`).
@@ -453,7 +454,7 @@ impl Session {
         let offsets = source.offsets();
         let detector = Detecting::new(&names, source.rate(), &config)?;
         let music = if config.music {
-            Some(MusicWatch::start(&names, source.rate(), source.files(), source.lossless())?)
+            Some(MusicWatch::start(&names, source.rate(), source.files())?)
         } else {
             None
         };
@@ -590,11 +591,12 @@ fn run(
     let mut batch = Vec::new();
     let warn_stderr = config.warn_stderr;
     let mut notes = std::mem::take(&mut config.notes);
+    let mut music_warned: Vec<Option<u64>> = vec![None; names.len()];
     let mut feed = |edges: Vec<SpeechEdge>,
                     committed: Option<Time>,
                     heard: Option<Heard>,
                     clock: Time,
-                    found: Vec<crate::music::Found>,
+                    music_notes: Vec<MusicNote>,
                     stream: &mut AnalysisStream,
                     batch: &mut Vec<LiveEvent>,
                     stream_events: &mut Vec<StreamEvent>|
@@ -631,13 +633,66 @@ fn run(
             wire.stream(d, decided_s, batch);
         }
         stream_events.extend(decided.into_iter().filter(StreamEvent::is_committed));
-        // A track found to sound like music: one warning event (and its line on stderr).
-        for f in found {
-            let message = f.warning.to_string();
-            if warn_stderr {
-                eprintln!("overtalk: warning: {message}");
+        // Music on a track: a provisional warning when a judgement first finds it (and its
+        // line on stderr), committed or retracted at the end by the whole speech's verdict.
+        for note in music_notes {
+            match note {
+                MusicNote::Found(f) => {
+                    let message = f.warning.to_string();
+                    if warn_stderr {
+                        eprintln!("overtalk: warning: {message}");
+                    }
+                    let ev = wire.warning(
+                        &names[f.track],
+                        "music",
+                        message,
+                        f.until_s,
+                        decided_s,
+                        EventState::Provisional,
+                        None,
+                    );
+                    music_warned[f.track] = Some(ev.id);
+                    batch.push(ev);
+                }
+                MusicNote::End { track, warning } => {
+                    let name = &names[track];
+                    let warned = music_warned[track];
+                    match (warned, warning) {
+                        (warned, Some(w)) => {
+                            let message = w.to_string();
+                            if warn_stderr && warned.is_none() {
+                                eprintln!("overtalk: warning: {message}");
+                            }
+                            batch.push(wire.warning(
+                                name,
+                                "music",
+                                message,
+                                decided_s,
+                                decided_s,
+                                EventState::Committed,
+                                warned,
+                            ));
+                        }
+                        (Some(id), None) => {
+                            let message =
+                                format!("track {name}'s whole speech does not sound like music");
+                            if warn_stderr {
+                                eprintln!("overtalk: warning withdrawn: {message}");
+                            }
+                            batch.push(wire.warning(
+                                name,
+                                "music",
+                                message,
+                                decided_s,
+                                decided_s,
+                                EventState::Retracted,
+                                Some(id),
+                            ));
+                        }
+                        (None, None) => {}
+                    }
+                }
             }
-            batch.push(wire.warning(&names[f.track], "music", message, f.until_s, decided_s));
         }
         Ok(())
     };
@@ -648,27 +703,24 @@ fn run(
                 let edges = detector.push(&slices)?;
                 drop(slices);
                 let committed = detector.detector.committed();
-                let music_edges = committed_edges(&edges);
-                let found = music.as_ref().map(MusicWatch::found).unwrap_or_default();
                 let heard = config.speculate.then(|| detector.detector.heard(&stream_of)).flatten();
                 if let Some(clock) = &config.clock {
                     clock.send_replace(detector.detector.clock().micros() as f64 / 1e6);
                 }
+                // The meter takes the block in the session's path: what it finds, and where
+                // its warning falls among the events, depend on the audio alone.
+                let found = meter(&mut music, &b, &committed_edges(&edges), secs(committed));
                 feed(
                     edges,
                     Some(committed),
                     heard,
                     detector.detector.clock(),
-                    found,
+                    found.into_iter().map(MusicNote::Found).collect(),
                     &mut stream,
                     &mut batch,
                     &mut stream_events,
                 )?;
                 publisher.publish(&mut batch);
-                // The meter takes the block once the events are out.
-                if let Some(m) = &mut music {
-                    m.feed(b, &music_edges, secs(committed));
-                }
             }
             Ok(SourceMessage::End(why)) => break why,
             Err(RecvTimeoutError::Timeout) => {
@@ -684,16 +736,18 @@ fn run(
     };
     let clock = detector.detector.clock();
     let (edges, regions, revised) = detector.finish()?;
-    let (found, music_notes) = match music {
+    let ends = match music {
         // A meter that failed costs its warnings, not the session's record.
         Some(m) => m.finish(&committed_edges(&edges), secs(clock)).unwrap_or_else(|e| {
             eprintln!("overtalk live: the music meter failed: {e:#}");
-            (Vec::new(), Vec::new())
+            Vec::new()
         }),
-        None => (Vec::new(), Vec::new()),
+        None => Vec::new(),
     };
-    notes.extend(music_notes.iter().map(ToString::to_string));
-    feed(edges, None, None, clock, found, &mut stream, &mut batch, &mut stream_events)?;
+    notes.extend(ends.iter().flatten().map(ToString::to_string));
+    let ends = ends.into_iter().enumerate();
+    let ends = ends.map(|(track, warning)| MusicNote::End { track, warning }).collect();
+    feed(edges, None, None, clock, ends, &mut stream, &mut batch, &mut stream_events)?;
     let speculation_errors = stream.speculation_errors();
     publisher.publish(&mut batch);
     let annotation_of = |regions: Vec<overtalk::Region>| {
@@ -784,6 +838,30 @@ fn run(
 /// Seconds of a time on the session clock.
 fn secs(t: Time) -> f64 {
     t.micros() as f64 / 1e6
+}
+
+/// What the music meter tells the events: a track found to sound like music as the session
+/// runs, or the verdict on a track's whole speech at its end (its warning where it sounds
+/// like music).
+enum MusicNote {
+    Found(Found),
+    End { track: usize, warning: Option<TrackWarning> },
+}
+
+/// Meters a block (`music` the session's meter, if any); a meter that fails says why on
+/// stderr and stops, costing its warnings, not the session.
+fn meter(
+    music: &mut Option<MusicWatch>,
+    block: &Block,
+    edges: &[Edge],
+    committed_s: f64,
+) -> Vec<Found> {
+    let Some(m) = music else { return Vec::new() };
+    m.feed(block, edges, committed_s).unwrap_or_else(|e| {
+        eprintln!("overtalk live: the music meter failed: {e:#}");
+        *music = None;
+        Vec::new()
+    })
 }
 
 /// The committed edges among `edges`, for the music meter.

@@ -64,9 +64,14 @@ pub struct Args {
     /// Capture from this input device (a build with the `device` feature).
     #[arg(long, value_name = "NAME", conflicts_with = "tracks")]
     device: Option<String>,
-    /// The speakers on the device's input channels, in order.
+    /// The speakers on the device's input channels, or on AUDIO's channels (one speaker per
+    /// channel, as `overtalk detect --channels` takes them), in order.
     #[arg(long, value_name = "NAME,NAME,…", value_delimiter = ',')]
     channels: Vec<String>,
+    /// Do not meter the tracks for music (no music `warning` event, no music warning in the
+    /// record).
+    #[arg(long = "no-music")]
+    no_music: bool,
     /// Samples per device buffer requested (the one obtained is logged).
     #[arg(long, value_name = "FRAMES", default_value = "256")]
     buffer: u32,
@@ -236,6 +241,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         warn_stderr: !globals.quiet,
         notes,
         recording: args.recording.clone(),
+        music: !args.no_music,
         ..SessionConfig::default()
     };
     let (summary, _floor) = run_monitor(source, config, &args.outputs)?;
@@ -300,7 +306,19 @@ fn source(
         bail!("give the speakers' recordings (--track NAME=FILE …) or an input device (--device NAME --channels A,B,…)");
     }
     // The tracks as `detect` takes them: the same flags, checks and messages.
-    let specs = track_specs(args.audio.as_deref(), &args.tracks, &[], &args.audio_tracks)?;
+    let specs =
+        track_specs(args.audio.as_deref(), &args.tracks, &args.channels, &args.audio_tracks)?;
+    if specs.len() < 2 {
+        // The detectors tell each speaker's speech from the others' bleed: one track per
+        // speaker, as `detect`'s multitrack rule needs (a mixed recording is `detect`'s
+        // diarization, not live's).
+        bail!(
+            "live needs one track per speaker (two or more): name {}'s audio tracks with \
+             --audio-tracks NAME,NAME, give --channels NAME,NAME for a file with one speaker per \
+             channel, or give --track NAME=FILE per speaker",
+            args.audio.as_deref().map_or_else(|| "FILE".to_owned(), |p| p.display().to_string())
+        );
+    }
     let pacing = if args.unpaced { Pacing::Unpaced } else { Pacing::Speed(args.speed) };
     // The block size needs the rate: open once to read it, then with the block.
     let probe = Replay::open_specs(&specs, 1, pacing)?;
