@@ -1294,22 +1294,10 @@ mod tests {
         assert_eq!(segments(&plain).len(), 3);
     }
 
-    /// Held chords: three notes with their partials, 4 s per chord, `seconds` long, peaking
-    /// near `peak_db` dBFS.
+    /// Held chords ([`overtalk_testkit::chords`]), `seconds` long, peaking near `peak_db` dBFS.
     fn chords(seconds: f32, peak_db: f32) -> Vec<f32> {
-        let notes = [[220.0, 277.2, 329.6], [196.0, 246.9, 293.7], [174.6, 220.0, 261.6]];
-        let x: Vec<f32> = (0..(seconds * 16_000.0) as usize)
-            .map(|i| {
-                let t = i as f32 / 16_000.0;
-                let mut v = 0.0;
-                for f in notes[(i / 64_000) % 3] {
-                    for h in 1..=4 {
-                        v += (2.0 * std::f32::consts::PI * f * h as f32 * t).sin() / h as f32;
-                    }
-                }
-                v / 4.0
-            })
-            .collect();
+        let x = overtalk_testkit::chords((seconds * 16_000.0) as usize);
+        let x: Vec<f32> = x.into_iter().map(|v| v / 4.0).collect();
         at(&x, peak_db)
     }
 

@@ -208,21 +208,9 @@ impl Track {
 mod tests {
     use super::*;
 
-    /// Held chords (three notes with their partials, 4 s per chord) at 16 kHz.
+    /// Held chords ([`overtalk_testkit::chords`]) at 16 kHz, `seconds` long.
     fn chords(seconds: usize) -> Vec<f32> {
-        let notes = [[220.0, 277.2, 329.6], [196.0, 246.9, 293.7], [174.6, 220.0, 261.6]];
-        (0..seconds * 16_000)
-            .map(|i| {
-                let t = i as f32 / 16_000.0;
-                let mut v = 0.0;
-                for f in notes[(i / 64_000) % 3] {
-                    for h in 1..=4 {
-                        v += (2.0 * std::f32::consts::PI * f * h as f32 * t).sin() / h as f32;
-                    }
-                }
-                0.05 * v
-            })
-            .collect()
+        overtalk_testkit::chords(seconds * 16_000).into_iter().map(|v| 0.05 * v).collect()
     }
 
     /// A track of music whose speech is committed 1.5 s behind the audio is found once, as

@@ -4,6 +4,7 @@
 //! - [`fixtures`], [`audio_fixture`], [`repo_root`]: the repository's own small test files;
 //! - [`ami_es2004a_headsets`]: the four headset tracks of the shared AMI ES2004a excerpt;
 //! - [`Scratch`]: a temporary directory with helpers to write and read its files;
+//! - [`chords`]: held chords at 16 kHz, the music the music meter's tests name;
 //! - [`strategies`]: proptest strategies for model values.
 
 use std::path::{Path, PathBuf};
@@ -106,4 +107,24 @@ impl Default for Scratch {
     fn default() -> Scratch {
         Scratch::new()
     }
+}
+
+/// Held chords at 16 kHz, `samples` long: three notes with their first four partials (partial
+/// h at 1/h), 4 s per chord, cycling through three chords; unscaled (peaks near ±4), for each
+/// test to scale to its level. The music of the music meter's tests: 100 % of it holds its
+/// level and its partials with no pauses.
+pub fn chords(samples: usize) -> Vec<f32> {
+    let notes = [[220.0, 277.2, 329.6], [196.0, 246.9, 293.7], [174.6, 220.0, 261.6]];
+    (0..samples)
+        .map(|i| {
+            let t = i as f32 / 16_000.0;
+            let mut v = 0.0;
+            for f in notes[(i / 64_000) % 3] {
+                for h in 1..=4 {
+                    v += (2.0 * std::f32::consts::PI * f * h as f32 * t).sin() / h as f32;
+                }
+            }
+            v
+        })
+        .collect()
 }
