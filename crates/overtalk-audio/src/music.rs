@@ -598,36 +598,9 @@ mod tests {
             .collect()
     }
 
-    /// A voice-like signal: syllables of 120–250 ms with gliding pitch and a formant that
-    /// moves, 40–150 ms of silence between them and 400 ms between phrases of five; the
-    /// lengths vary from syllable to syllable, as a voice's do.
+    /// A voice-like signal ([`overtalk_testkit::talk`]), `seconds` long at 16 kHz.
     fn talk(seconds: usize) -> Vec<f32> {
-        let mut out = Vec::with_capacity(seconds * RATE);
-        let mut k = 0usize;
-        while out.len() < seconds * RATE {
-            let f0 = 110.0 + 15.0 * ((k * 7) % 5) as f32;
-            let formant = 500.0 + 300.0 * ((k * 3) % 4) as f32;
-            let n = RATE * (120 + (k * 37) % 131) / 1000;
-            let mut phase = 0.0f32;
-            for i in 0..n {
-                let t = i as f32 / RATE as f32;
-                let f = f0 * (1.0 + 0.3 * t);
-                phase += 2.0 * std::f32::consts::PI * f / RATE as f32;
-                let env = (std::f32::consts::PI * i as f32 / n as f32).sin();
-                let mut v = 0.0;
-                for h in 1..=30 {
-                    let fh = f * h as f32;
-                    let gain = 1.0 / (1.0 + ((fh - formant) / 150.0).powi(2));
-                    v += gain * (phase * h as f32).sin();
-                }
-                out.push(0.1 * env * v);
-            }
-            let gap = if k % 5 == 4 { 400 } else { 40 + (k * 53) % 111 };
-            out.extend(std::iter::repeat_n(0.0, RATE * gap / 1000));
-            k += 1;
-        }
-        out.truncate(seconds * RATE);
-        out
+        overtalk_testkit::talk(seconds)
     }
 
     fn meter(signal: &[f32]) -> MusicMeter {

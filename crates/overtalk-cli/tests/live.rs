@@ -403,7 +403,7 @@ fn live_replays_the_audio_tracks_of_one_file_as_detect_reads_them() {
     let fixture =
         concat!(env!("CARGO_MANIFEST_DIR"), "/../overtalk-audio/tests/data/speech.2tracks.mkv");
     std::fs::copy(fixture, dir.path().join("show.mkv")).unwrap();
-    let live = ["live", "--unpaced", "--events", "-"];
+    let live = ["live", "--unpaced", "--detector", "lookahead", "--events", "-"];
     let r = dir.run(
         &[&live[..], &["--replay", "show.mkv", "--audio-tracks", "Host,Guest", "--record", "rec"]]
             .concat(),
@@ -528,6 +528,83 @@ fn live_replays_the_channels_of_one_file_as_detect_reads_them() {
         dir.run(&["detect", "rec.wav", "--channels", "A,B", "--recording-id", "live"]).ok();
     assert!(detected.contains(" A ") && detected.contains(" B "), "{detected}");
     assert_eq!(dir.read("out/live.rttm"), detected);
+}
+
+/// A track that opens with a jingle and then talks: the meter names it while the speech so far
+/// is mostly the jingle (a provisional `warning`), the verdict on its whole speech does not,
+/// and the warning is retracted at the end, on stderr too, and left out of the record.
+#[cfg(feature = "live")]
+#[test]
+fn live_retracts_a_music_warning_the_whole_speech_does_not_confirm() {
+    let dir = Dir::new();
+    let talk: Vec<i16> = overtalk_testkit::talk(40).iter().map(|v| (v * 32_767.0) as i16).collect();
+    let mut b = crate::detect::plucks(12);
+    b.extend(&talk);
+    let mut a = vec![0i16; 12 * 16_000];
+    a.extend(talk.iter().rev());
+    crate::detect::wav(&dir, "a.wav", 1, 16_000, &a);
+    crate::detect::wav(&dir, "b.wav", 1, 16_000, &b);
+    let r = dir.run(&[
+        "live",
+        "--unpaced",
+        "--events",
+        "-",
+        "--track",
+        "A=a.wav",
+        "--track",
+        "B=b.wav",
+        "--record",
+        "rec",
+    ]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let warnings: Vec<serde_json::Value> = r
+        .stdout()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["type"] == "warning")
+        .collect();
+    let brief: Vec<_> = warnings
+        .iter()
+        .map(|w| {
+            (
+                w["speaker"].as_str().unwrap(),
+                w["state"].as_str().unwrap(),
+                w["id"].as_u64(),
+                w["refers_to"].as_u64(),
+                w["t_s"].as_f64().unwrap(),
+                w["decided_s"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        brief,
+        [
+            ("B", "provisional", Some(43), None, 6.0075, 8.02),
+            ("B", "retracted", Some(935), Some(43), 52.0, 52.0)
+        ]
+    );
+    let found = "b.wav: track B (5.6 s of speech) sounds like music, not a voice: 0 % of it holds \
+                 its level and its partials with no pauses between syllables, 100 % has a steady \
+                 beat (a music bed, a jingle or a music channel on a track of its own?); it is \
+                 kept as a speaker talking, and `--ignore-label B` (or the name `--speakers` \
+                 gives it) leaves it out of the analysis";
+    let withdrawn = "track B's whole speech does not sound like music";
+    assert_eq!(
+        [&warnings[0]["warning"]["message"], &warnings[1]["warning"]["message"]],
+        [found, withdrawn]
+    );
+    let stderr = r.stderr();
+    let said: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(
+        said,
+        [
+            format!("overtalk: warning: {found}"),
+            format!("overtalk: warning withdrawn: {withdrawn}")
+        ]
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&dir.read("rec/live.analysis.json")).unwrap();
+    assert_eq!(json["conversations"][0]["diagnostics"]["warnings"], serde_json::json!([]));
 }
 
 /// A speaker's own track that offline `detect` names as music (a jingle of plucked notes) is

@@ -261,4 +261,35 @@ mod tests {
             music_track_warning(std::path::Path::new("bed.wav"), "Bed", &v, false)
         );
     }
+
+    /// A track whose first seconds are music and the rest a voice: found at a judgement while
+    /// the speech so far is mostly music, and not named by the verdict on its whole speech
+    /// (the session retracts the warning).
+    #[test]
+    fn music_found_early_is_not_named_by_the_whole_speech() {
+        let names = ["Intro".to_owned(), "Quiet".to_owned()];
+        let mut watch = MusicWatch::start(&names, 16_000, Vec::new()).unwrap();
+        let mut signal = chords(8);
+        signal.extend(overtalk_testkit::talk(40));
+        let mut found = Vec::new();
+        for (i, chunk) in signal.chunks(160).enumerate() {
+            let block = Block { channels: vec![chunk.to_vec(), vec![0.0; chunk.len()]] };
+            let committed = ((i + 1) as f64 * 0.01 - 1.5).max(0.0);
+            let edges: Vec<Edge> = if i == 150 {
+                vec![Edge { track: 0, t_s: 0.0, speaking: true }]
+            } else {
+                Vec::new()
+            };
+            found.extend(watch.feed(&block, &edges, committed).unwrap());
+        }
+        let end = watch.finish(&[Edge { track: 0, t_s: 48.0, speaking: false }], 48.0).unwrap();
+        let at: Vec<(usize, f64)> = found.iter().map(|f| (f.track, f.until_s)).collect();
+        assert_eq!(at, [(0, 5.0075)]);
+        assert_eq!(end, [None, None]);
+        // The whole speech, judged offline, is not music either.
+        let mut offline = MusicMeter::default();
+        offline.push(&signal);
+        let v = offline.judge(&[(0.0, 48.0)]).unwrap();
+        assert!(!v.music_like, "{v:?}");
+    }
 }
