@@ -137,7 +137,8 @@ pub struct LiveWarning {
     /// What it is about, for programs: `music` (the speaker's speech so far sounds like music,
     /// not a voice).
     pub kind: String,
-    /// The warning as offline detection words it on stderr (without `overtalk: warning: `).
+    /// The warning as offline detection words it on stderr (without `overtalk: warning: `);
+    /// for a retracted warning, why it is withdrawn.
     pub message: String,
 }
 
