@@ -34,7 +34,8 @@ use crate::input::recordings::{parse_track_offsets, track_specs};
 )]
 pub struct Args {
     /// A recording with one audio track per microphone (OBS), replayed with each audio track
-    /// a speaker's own, named by `--audio-tracks`.
+    /// a speaker's own, named by `--audio-tracks`; or with one speaker per channel, named by
+    /// `--channels`.
     #[arg(value_name = "AUDIO", conflicts_with = "device")]
     audio: Option<PathBuf>,
     /// Names of AUDIO's audio tracks, in order (`_` skips a track), as `overtalk detect`
@@ -290,8 +291,8 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
 }
 
 /// The replay of `--track` (each moved by its `--track-offset`) or of AUDIO's audio tracks
-/// (`--audio-tracks`), read as `overtalk detect` reads them, with what opening them found to
-/// warn of; or the device.
+/// (`--audio-tracks`) or channels (`--channels`), read as `overtalk detect` reads them, with
+/// what opening them found to warn of; or the device. Fewer than two tracks are refused.
 fn source(
     args: &Args,
     offsets: &[(String, Delta)],
