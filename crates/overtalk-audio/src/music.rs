@@ -174,12 +174,31 @@ pub struct MusicMeter {
 /// ([`crate::features::TrackFeatures::music`]) until the speech is known.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MusicMeasures {
-    /// How each window sounds, window `k` covering frames `[k·STEP, k·STEP + WINDOW)`.
+    /// How each window sounds, window `first_window + k` covering frames `[k·STEP, k·STEP +
+    /// WINDOW)`.
     windows: Vec<WindowSound>,
-    /// Whether each beat window has a steady beat, window `k` covering frames
+    /// Whether each beat window has a steady beat, window `first_beat + k` covering frames
     /// `[k·BEAT_STEP, k·BEAT_STEP + BEAT_WINDOW)`.
     beats: Vec<bool>,
+    /// Windows and beat windows already judged and forgotten ([`MusicMeter::tally`]; 0 when
+    /// the speech is judged at the end).
+    first_window: usize,
+    first_beat: usize,
     rule: MusicRule,
+}
+
+/// One speaker's speech judged as it is decided, for a meter that runs for hours
+/// ([`MusicMeter::tally`]): the counts [`MusicMeasures::judge`] makes, kept as counts so the
+/// meter forgets the windows it has judged.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MusicTally {
+    /// Windows centred in the speech, and of those the music-like and the speech-like ones.
+    windows: usize,
+    music: usize,
+    speech: usize,
+    /// Beat windows centred in the speech, and of those the ones with a steady beat.
+    beats: usize,
+    steady: usize,
 }
 
 impl std::fmt::Debug for MusicMeter {
@@ -220,7 +239,13 @@ impl MusicMeter {
             power: VecDeque::with_capacity(WINDOW + 1),
             stationarity: VecDeque::with_capacity(WINDOW + 1),
             recent: VecDeque::with_capacity(LAG + 1),
-            measures: MusicMeasures { windows: Vec::new(), beats: Vec::new(), rule },
+            measures: MusicMeasures {
+                windows: Vec::new(),
+                beats: Vec::new(),
+                first_window: 0,
+                first_beat: 0,
+                rule,
+            },
             mel: mel_filters(),
             last_mel: None,
             onsets: VecDeque::with_capacity(BEAT_WINDOW + 1),
@@ -332,6 +357,81 @@ impl MusicMeter {
     pub fn into_measures(self) -> MusicMeasures {
         self.measures
     }
+
+    /// The time (seconds) before which every window and beat window centred there has been
+    /// measured: [`MusicMeter::tally`] may judge up to it.
+    pub fn measured_until(&self) -> f64 {
+        let next = |step: usize, len: usize| {
+            let k = if self.frames >= len { (self.frames - len) / step + 1 } else { 0 };
+            centre(k, step, len)
+        };
+        next(STEP, WINDOW).min(next(BEAT_STEP, BEAT_WINDOW))
+    }
+
+    /// Judges the windows and beat windows measured so far whose centre lies before `until`
+    /// (seconds, at most [`MusicMeter::measured_until`]) against the speaker's speech
+    /// `spans` (seconds, `[start, end)`: all of it before `until`, in any order), adds them to
+    /// `tally`, and forgets them. What [`MusicMeasures::judge`] counts on the whole speech,
+    /// counted as the speech is decided, so a meter that runs for hours holds only the
+    /// windows not yet judged; [`MusicMeter::verdict`] then judges the tally.
+    pub fn tally(&mut self, spans: &[(f64, f64)], until: f64, tally: &mut MusicTally) {
+        let merged = merge_spans(spans);
+        let m = &mut self.measures;
+        let due = |first: usize, n: usize, step: usize, len: usize| {
+            (0..n).take_while(|&k| centre(first + k, step, len) < until).count()
+        };
+        let n = due(m.first_window, m.windows.len(), STEP, WINDOW);
+        for sound in in_spans(&merged, &m.windows[..n], m.first_window, STEP, WINDOW) {
+            tally.windows += 1;
+            match sound {
+                WindowSound::MusicLike => tally.music += 1,
+                WindowSound::SpeechLike => tally.speech += 1,
+                WindowSound::Unclear => {}
+            }
+        }
+        m.windows.drain(..n);
+        m.first_window += n;
+        let n = due(m.first_beat, m.beats.len(), BEAT_STEP, BEAT_WINDOW);
+        for steady in in_spans(&merged, &m.beats[..n], m.first_beat, BEAT_STEP, BEAT_WINDOW) {
+            tally.beats += 1;
+            tally.steady += usize::from(steady);
+        }
+        m.beats.drain(..n);
+        m.first_beat += n;
+    }
+
+    /// The verdict on a speaker's speech of `seconds` whose windows are counted in `tally`
+    /// ([`MusicMeter::tally`]), by the rule of [`MusicMeasures::judge`]; `None` when no
+    /// window is centred in it.
+    pub fn verdict(&self, tally: &MusicTally, seconds: f64) -> Option<MusicVerdict> {
+        verdict(tally, seconds, &self.measures.rule)
+    }
+}
+
+/// The verdict of `rule` on speech of `seconds` whose windows are counted in `t`.
+fn verdict(t: &MusicTally, seconds: f64, r: &MusicRule) -> Option<MusicVerdict> {
+    if t.windows == 0 {
+        return None;
+    }
+    let music_share = t.music as f32 / t.windows as f32;
+    let speech_share = t.speech as f32 / t.windows as f32;
+    let beat_share = if t.beats == 0 { 0.0 } else { t.steady as f32 / t.beats as f32 };
+    let held = music_share >= r.min_music_share && speech_share <= r.max_speech_share;
+    let beat = beat_share >= r.min_beat_share && speech_share <= r.max_speech_share_beat;
+    Some(MusicVerdict {
+        seconds,
+        music_share,
+        speech_share,
+        beat_share,
+        music_like: seconds >= r.min_seconds && (held || beat),
+    })
+}
+
+/// The centre (seconds) of window `k` of `len` frames, windows `step` frames apart: the middle
+/// of its frames' samples.
+fn centre(k: usize, step: usize, len: usize) -> f64 {
+    let first = (k * step * HOP) as f64;
+    (first + ((len - 1) * HOP + FRAME) as f64 / 2.0) / RATE as f64
 }
 
 impl MusicMeasures {
@@ -345,28 +445,16 @@ impl MusicMeasures {
     pub fn judge(&self, spans: &[(f64, f64)]) -> Option<MusicVerdict> {
         let merged = merge_spans(spans);
         let seconds: f64 = merged.iter().map(|(s, e)| e - s).sum();
-        let sounds = in_spans(&merged, &self.windows, STEP, WINDOW);
-        let n = sounds.len();
-        if n == 0 {
-            return None;
-        }
-        let music = sounds.iter().filter(|&&s| s == WindowSound::MusicLike).count();
-        let speech = sounds.iter().filter(|&&s| s == WindowSound::SpeechLike).count();
-        let beats = in_spans(&merged, &self.beats, BEAT_STEP, BEAT_WINDOW);
-        let (steady, m) = (beats.iter().filter(|&&b| b).count(), beats.len());
-        let music_share = music as f32 / n as f32;
-        let speech_share = speech as f32 / n as f32;
-        let beat_share = if m == 0 { 0.0 } else { steady as f32 / m as f32 };
-        let r = &self.rule;
-        let held = music_share >= r.min_music_share && speech_share <= r.max_speech_share;
-        let beat = beat_share >= r.min_beat_share && speech_share <= r.max_speech_share_beat;
-        Some(MusicVerdict {
-            seconds,
-            music_share,
-            speech_share,
-            beat_share,
-            music_like: seconds >= r.min_seconds && (held || beat),
-        })
+        let sounds = in_spans(&merged, &self.windows, self.first_window, STEP, WINDOW);
+        let beats = in_spans(&merged, &self.beats, self.first_beat, BEAT_STEP, BEAT_WINDOW);
+        let tally = MusicTally {
+            windows: sounds.len(),
+            music: sounds.iter().filter(|&&s| s == WindowSound::MusicLike).count(),
+            speech: sounds.iter().filter(|&&s| s == WindowSound::SpeechLike).count(),
+            beats: beats.len(),
+            steady: beats.iter().filter(|&&b| b).count(),
+        };
+        verdict(&tally, seconds, &self.rule)
     }
 }
 
@@ -420,16 +508,20 @@ fn mel_filters() -> Vec<Vec<(usize, f32)>> {
         .collect()
 }
 
-/// The values of the windows (window `k` covering frames `[k·step, k·step + len)`) whose centre
-/// lies in one of the `merged` spans (disjoint, in order, seconds), in one pass.
-fn in_spans<T: Copy>(merged: &[(f64, f64)], windows: &[T], step: usize, len: usize) -> Vec<T> {
+/// The values of the windows (window `first + k` covering frames `[k·step, k·step + len)`)
+/// whose centre lies in one of the `merged` spans (disjoint, in order, seconds), in one pass.
+fn in_spans<T: Copy>(
+    merged: &[(f64, f64)],
+    windows: &[T],
+    first: usize,
+    step: usize,
+    len: usize,
+) -> Vec<T> {
     let mut out = Vec::new();
     // The first merged span not yet wholly before the window's centre.
     let mut next = 0;
     for (k, &value) in windows.iter().enumerate() {
-        // The window's centre: the middle of its frames' samples.
-        let first = (k * step * HOP) as f64;
-        let centre = (first + ((len - 1) * HOP + FRAME) as f64 / 2.0) / RATE as f64;
+        let centre = centre(first + k, step, len);
         while next < merged.len() && merged[next].1 <= centre {
             next += 1;
         }
@@ -506,36 +598,9 @@ mod tests {
             .collect()
     }
 
-    /// A voice-like signal: syllables of 120–250 ms with gliding pitch and a formant that
-    /// moves, 40–150 ms of silence between them and 400 ms between phrases of five; the
-    /// lengths vary from syllable to syllable, as a voice's do.
+    /// A voice-like signal ([`overtalk_testkit::talk`]), `seconds` long at 16 kHz.
     fn talk(seconds: usize) -> Vec<f32> {
-        let mut out = Vec::with_capacity(seconds * RATE);
-        let mut k = 0usize;
-        while out.len() < seconds * RATE {
-            let f0 = 110.0 + 15.0 * ((k * 7) % 5) as f32;
-            let formant = 500.0 + 300.0 * ((k * 3) % 4) as f32;
-            let n = RATE * (120 + (k * 37) % 131) / 1000;
-            let mut phase = 0.0f32;
-            for i in 0..n {
-                let t = i as f32 / RATE as f32;
-                let f = f0 * (1.0 + 0.3 * t);
-                phase += 2.0 * std::f32::consts::PI * f / RATE as f32;
-                let env = (std::f32::consts::PI * i as f32 / n as f32).sin();
-                let mut v = 0.0;
-                for h in 1..=30 {
-                    let fh = f * h as f32;
-                    let gain = 1.0 / (1.0 + ((fh - formant) / 150.0).powi(2));
-                    v += gain * (phase * h as f32).sin();
-                }
-                out.push(0.1 * env * v);
-            }
-            let gap = if k % 5 == 4 { 400 } else { 40 + (k * 53) % 111 };
-            out.extend(std::iter::repeat_n(0.0, RATE * gap / 1000));
-            k += 1;
-        }
-        out.truncate(seconds * RATE);
-        out
+        overtalk_testkit::talk(seconds)
     }
 
     fn meter(signal: &[f32]) -> MusicMeter {
@@ -619,6 +684,40 @@ mod tests {
         assert_eq!(window(&[(1.0075, 1.0076)]), Some((1.0, 0.0)));
         assert_eq!(window(&[(1.0, 1.0075), (1.0075, 1.1)]), Some((1.0, 0.0)));
         assert_eq!(window(&[(1.0, 1.2)]), Some((1.0, 0.0)));
+    }
+
+    /// Judged as the speech is decided, second by second, the tally gives the verdict of
+    /// the whole speech judged at the end, and the meter holds only the windows not yet
+    /// judged.
+    #[test]
+    fn a_tally_as_the_speech_is_decided_is_the_judgement_at_the_end() {
+        let mut signal = plucks(10);
+        signal.extend(talk(10));
+        signal.extend(chords(10));
+        let whole = meter(&signal);
+        for speech in [&[(0.5, 9.5), (12.0, 14.0), (21.0, 30.0)][..], &[(10.0, 20.0)], &[]] {
+            let mut m = MusicMeter::default();
+            let mut tally = MusicTally::default();
+            let mut held = 0;
+            for (i, block) in signal.chunks(RATE).enumerate() {
+                m.push(block);
+                // The speech decided up to 1.5 s behind the audio.
+                let until = (i as f64 - 0.5).min(m.measured_until());
+                let spans: Vec<(f64, f64)> =
+                    speech.iter().map(|&(s, e)| (s, f64::min(e, until))).collect();
+                m.tally(&spans, until, &mut tally);
+                held = held.max(m.measures.windows.len() + m.measures.beats.len());
+            }
+            m.tally(speech, f64::INFINITY, &mut tally);
+            let seconds: f64 = speech.iter().map(|(s, e)| e - s).sum();
+            assert_eq!(m.verdict(&tally, seconds), whole.judge(speech), "{speech:?}");
+            assert!(m.measures.windows.is_empty() && m.measures.beats.is_empty());
+            // 6 s of beat windows at most, and 3.5 s of windows: the 1.5 s behind, the window's
+            // second after its centre and the 1 s step.
+            assert!(held <= 35 + 6, "{held}");
+        }
+        assert!(whole.judge(&[(0.5, 9.5)]).unwrap().music_like);
+        assert!(!whole.judge(&[(10.0, 20.0)]).unwrap().music_like);
     }
 
     #[test]

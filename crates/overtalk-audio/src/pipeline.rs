@@ -493,16 +493,28 @@ fn music_tracks(
                 .map(|t| (t.segment.start().as_secs_f64(), t.segment.end().as_secs_f64()))
                 .collect();
             let v = measures.judge(&spans).filter(|v| v.music_like)?;
-            Some(TrackWarning::MusicTrack {
-                path: r.path.clone(),
-                track: f.name.clone(),
-                seconds: v.seconds,
-                music_share: f64::from(v.music_share),
-                beat_share: f64::from(v.beat_share),
-                alone,
-            })
+            Some(music_track_warning(&r.path, &f.name, &v, alone))
         })
         .collect()
+}
+
+/// The warning that the speech of `track` (a speaker's own track of `path`) sounds like music
+/// by `verdict`: [`TrackWarning::MusicTrack`], as [`detect`] and the live monitor give it;
+/// `alone` when the track is the recording's only one.
+pub fn music_track_warning(
+    path: &Path,
+    track: &str,
+    verdict: &MusicVerdict,
+    alone: bool,
+) -> TrackWarning {
+    TrackWarning::MusicTrack {
+        path: path.to_owned(),
+        track: track.to_owned(),
+        seconds: verdict.seconds,
+        music_share: f64::from(verdict.music_share),
+        beat_share: f64::from(verdict.beat_share),
+        alone,
+    }
 }
 
 /// Decodes bytes held in memory and returns the speech found by the default detector: the
@@ -620,22 +632,53 @@ impl Detection {
 /// as far as the last one named (a `_` names one), the file's first report counts the
 /// others as unread, for [`TrackWarning::UnreadAudioTracks`]. `reports` are in `specs`' order.
 fn note_unnamed_audio_tracks(specs: &[TrackSpec], reports: &mut [TrackReport]) {
-    for (i, spec) in specs.iter().enumerate() {
-        let of_file = |j: &usize| specs[*j].path == spec.path && specs[*j].audio_track.is_some();
-        if spec.audio_track.is_none() || (0..i).any(|j| of_file(&j)) {
-            continue;
-        }
-        let named = (i..specs.len())
-            .filter(of_file)
-            .filter_map(|j| specs[j].audio_track)
-            .max()
-            .map_or(0, |last| last + 1);
-        let stats = &mut reports[i].stats;
-        if stats.audio_tracks > named {
-            stats.unread_audio_tracks = stats.audio_tracks - named;
-            stats.named_audio_tracks = named;
+    for (i, report) in reports.iter_mut().enumerate() {
+        if let Some((unread, named)) = unnamed_audio_tracks(specs, i, report.stats.audio_tracks) {
+            report.stats.unread_audio_tracks = unread;
+            report.stats.named_audio_tracks = named;
         }
     }
+}
+
+/// For the first of `specs` naming an audio track of its file (`i`), when the file holds
+/// `audio_tracks` and fewer were named: the unread ones and the named ones (as far as the
+/// last one named).
+fn unnamed_audio_tracks(
+    specs: &[TrackSpec],
+    i: usize,
+    audio_tracks: usize,
+) -> Option<(usize, usize)> {
+    let spec = &specs[i];
+    let of_file = |j: &usize| specs[*j].path == spec.path && specs[*j].audio_track.is_some();
+    if spec.audio_track.is_none() || (0..i).any(|j| of_file(&j)) {
+        return None;
+    }
+    let named = (i..specs.len())
+        .filter(of_file)
+        .filter_map(|j| specs[j].audio_track)
+        .max()
+        .map_or(0, |last| last + 1);
+    (audio_tracks > named).then(|| (audio_tracks - named, named))
+}
+
+/// The audio tracks of the files of `specs` that are not read, as [`detect`] warns of them
+/// ([`TrackWarning::UnreadAudioTracks`], once per file, in the order of `specs`), from each
+/// spec's decoder as opened (`stats[i]` of `specs[i]`, [`DecodeStats::audio_tracks`]): for a
+/// spec reading the default track, the others; where audio tracks are named, those past the
+/// last one named. For a front end that decodes the specs itself (the live replay).
+pub fn unread_audio_tracks(specs: &[TrackSpec], stats: &[DecodeStats]) -> Vec<TrackWarning> {
+    let mut out = Vec::new();
+    for (i, (spec, stats)) in specs.iter().zip(stats).enumerate() {
+        let (unread, named) = match spec.audio_track {
+            None => (stats.unread_audio_tracks, 0),
+            Some(_) => unnamed_audio_tracks(specs, i, stats.audio_tracks).unwrap_or((0, 0)),
+        };
+        let w = TrackWarning::UnreadAudioTracks { path: spec.path.clone(), unread, named };
+        if unread > 0 && !out.contains(&w) {
+            out.push(w);
+        }
+    }
+    out
 }
 
 /// What decoding `path` (at `rate` Hz) replaced, guessed or added, as warnings: non-finite
@@ -1076,6 +1119,45 @@ pub fn music_like_speakers(
 mod tests {
     use super::*;
 
+    /// The unread audio tracks a front end that decodes the specs itself is told of: those
+    /// past the last one named (a `_` names one), said once per file; for a file read at its
+    /// default track, the decoder's count; none when every track is named.
+    #[test]
+    fn unread_audio_tracks_are_those_past_the_last_named() {
+        let stats = |audio_tracks, unread_audio_tracks| DecodeStats {
+            audio_tracks,
+            unread_audio_tracks,
+            ..DecodeStats::default()
+        };
+        let part = |name: &str, track| TrackSpec {
+            audio_track: Some(track),
+            ..TrackSpec::file(name, "show.mkv")
+        };
+        let unread = |path: &str, unread, named| TrackWarning::UnreadAudioTracks {
+            path: path.into(),
+            unread,
+            named,
+        };
+        let two = [part("Host", 0), part("Guest", 1)];
+        assert_eq!(unread_audio_tracks(&two, &[stats(4, 0); 2]), [unread("show.mkv", 2, 2)]);
+        assert_eq!(unread_audio_tracks(&two, &[stats(2, 0); 2]), []);
+        // `_,Guest`: named as far as the second.
+        assert_eq!(
+            unread_audio_tracks(&[part("Guest", 1)], &[stats(3, 0)]),
+            [unread("show.mkv", 1, 2)]
+        );
+        let files = [TrackSpec::file("A", "show.mkv"), TrackSpec::file("B", "b.wav")];
+        assert_eq!(
+            unread_audio_tracks(&files, &[stats(2, 1), stats(1, 0)]),
+            [unread("show.mkv", 1, 0)]
+        );
+        assert_eq!(
+            unread("show.mkv", 2, 2).to_string(),
+            "show.mkv: it holds 4 audio tracks and `--audio-tracks` names the first 2; the other \
+             2 were not read (name them too, or `_` to skip one)"
+        );
+    }
+
     /// A synthetic voice: glottal pulses at a gliding 100–140 Hz through three formant
     /// resonators that move every 180 ms syllable, shaped by a syllable envelope, in the turns
     /// `turns` (seconds), over white noise 40 dB under its peak; peak normalised to 1.
@@ -1231,22 +1313,10 @@ mod tests {
         assert_eq!(segments(&plain).len(), 3);
     }
 
-    /// Held chords: three notes with their partials, 4 s per chord, `seconds` long, peaking
-    /// near `peak_db` dBFS.
+    /// Held chords ([`overtalk_testkit::chords`]), `seconds` long, peaking near `peak_db` dBFS.
     fn chords(seconds: f32, peak_db: f32) -> Vec<f32> {
-        let notes = [[220.0, 277.2, 329.6], [196.0, 246.9, 293.7], [174.6, 220.0, 261.6]];
-        let x: Vec<f32> = (0..(seconds * 16_000.0) as usize)
-            .map(|i| {
-                let t = i as f32 / 16_000.0;
-                let mut v = 0.0;
-                for f in notes[(i / 64_000) % 3] {
-                    for h in 1..=4 {
-                        v += (2.0 * std::f32::consts::PI * f * h as f32 * t).sin() / h as f32;
-                    }
-                }
-                v / 4.0
-            })
-            .collect();
+        let x = overtalk_testkit::chords((seconds * 16_000.0) as usize);
+        let x: Vec<f32> = x.into_iter().map(|v| v / 4.0).collect();
         at(&x, peak_db)
     }
 

@@ -1289,21 +1289,10 @@ fn one_name_for_two_tracks_says_how_to_give_one_speaker_two_microphones() {
     assert!(run.stdout().contains("<v Host><00:00:00.600>hello</v>"), "{}", run.stdout());
 }
 
-/// Held chords: three notes with their partials, 4 s per chord (`seconds` long).
-fn chords(seconds: usize) -> Vec<i16> {
-    let notes = [[220.0, 277.2, 329.6], [196.0, 246.9, 293.7], [174.6, 220.0, 261.6]];
-    (0..seconds * 16_000)
-        .map(|i| {
-            let t = i as f32 / 16_000.0;
-            let mut v = 0.0;
-            for f in notes[(i / 64_000) % 3] {
-                for h in 1..=4 {
-                    v += (2.0 * std::f32::consts::PI * f * h as f32 * t).sin() / h as f32;
-                }
-            }
-            (v * 0.05 * 32_767.0) as i16
-        })
-        .collect()
+/// Held chords ([`overtalk_testkit::chords`]), `seconds` long at 16 kHz.
+pub(crate) fn chords(seconds: usize) -> Vec<i16> {
+    let x = overtalk_testkit::chords(seconds * 16_000);
+    x.into_iter().map(|v| (v * 0.05 * 32_767.0) as i16).collect()
 }
 
 /// Music taken for a speaker of a mixed recording is named in a warning, on stderr and in the
@@ -1342,7 +1331,7 @@ fn music_taken_for_a_speaker_is_named_in_a_warning() {
 
 /// Plucked notes: a decaying tone every 400 ms (150 beats a minute), silent between,
 /// `seconds` long.
-fn plucks(seconds: usize) -> Vec<i16> {
+pub(crate) fn plucks(seconds: usize) -> Vec<i16> {
     (0..seconds * 16_000)
         .map(|i| {
             let (k, n) = (i / 6_400, i % 6_400);

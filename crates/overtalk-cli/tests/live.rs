@@ -391,3 +391,323 @@ fn live_early_commits_commit_the_same_classes_no_later() {
         assert!(e.3 <= p.3 + 1e-9, "{e:?} {p:?}");
     }
 }
+
+/// A recording with one audio track per microphone (as OBS writes it) is replayed as `overtalk
+/// detect --audio-tracks` reads it: each audio track a speaker's own, the record's RTTM
+/// `detect`'s; a file replayed with audio tracks left unread is warned of as `detect` warns of
+/// it; the flag is refused as `detect` refuses it, word for word.
+#[cfg(feature = "live")]
+#[test]
+fn live_replays_the_audio_tracks_of_one_file_as_detect_reads_them() {
+    let dir = Dir::new();
+    let fixture =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../overtalk-audio/tests/data/speech.2tracks.mkv");
+    std::fs::copy(fixture, dir.path().join("show.mkv")).unwrap();
+    let live = ["live", "--unpaced", "--detector", "lookahead", "--events", "-"];
+    let r = dir.run(
+        &[&live[..], &["--replay", "show.mkv", "--audio-tracks", "Host,Guest", "--record", "rec"]]
+            .concat(),
+    );
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert!(!r.stderr().contains("warning"), "{}", r.stderr());
+    let starts: Vec<(String, f64)> = r
+        .stdout()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["type"] == "speech_start" && e["state"] == "provisional")
+        .map(|e| (e["speaker"].as_str().unwrap().to_owned(), e["t_s"].as_f64().unwrap()))
+        .collect();
+    assert_eq!(starts, [("Host".to_owned(), 0.98), ("Guest".to_owned(), 4.98)]);
+    let detected = dir
+        .run(&["detect", "show.mkv", "--audio-tracks", "Host,Guest", "--recording-id", "live"])
+        .ok();
+    assert_eq!(dir.read("rec/live.rttm"), detected);
+    // The default audio track of a file given as a speaker's track: the other is said unread,
+    // as `detect` says it, and carried into the record's analysis.
+    let (a, _) = crate::detect::two_mics();
+    crate::detect::wav(&dir, "a.wav", 1, 16_000, &a);
+    let tracks = ["--track", "Guest=show.mkv", "--track", "Host=a.wav"];
+    let unread = "overtalk: warning: show.mkv: it holds 2 audio tracks and only its default one \
+                  was read; if each holds one microphone (as OBS records them), `--audio-tracks \
+                  NAME,NAME` reads each as a speaker's own track\n";
+    let r = dir.run(&[&["detect"][..], &tracks, &["-o", "d.rttm"]].concat());
+    assert_eq!(r.stderr(), unread);
+    let r = dir.run(&[&live[..], &tracks, &["--record", "rec2"]].concat());
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert!(r.stderr().starts_with(unread), "{}", r.stderr());
+    assert_eq!(r.stderr().matches("warning").count(), 1, "{}", r.stderr());
+    let json: serde_json::Value =
+        serde_json::from_str(&dir.read("rec2/live.analysis.json")).unwrap();
+    let text = unread.strip_prefix("overtalk: warning: ").map(str::trim_end).unwrap();
+    assert_eq!(
+        json["conversations"][0]["diagnostics"]["warnings"],
+        serde_json::json!([format!("recording: {text}")])
+    );
+    // Refused as `detect` refuses them.
+    for bad in [
+        &["show.mkv", "--audio-tracks", "A,B,C"][..],
+        &["show.mkv", "--audio-tracks", "_,_"],
+        &["show.mkv", "--audio-tracks", "A,"],
+        &["--audio-tracks", "A,B"],
+        &["--audio-tracks", "A,B", "--track", "A=show.mkv"],
+    ] {
+        let l = dir.run(&[&["live", "--unpaced"][..], bad].concat());
+        let d = dir.run(&[&["detect"][..], bad].concat());
+        assert_eq!((l.code(), d.code()), (2, 2), "{bad:?}: {} {}", l.stderr(), d.stderr());
+        assert_eq!(l.stderr(), d.stderr().replace("detecting speech: ", ""), "{bad:?}");
+    }
+    assert_eq!(
+        dir.run(&["live", "--unpaced", "show.mkv", "--audio-tracks", "A,B,C"]).stderr(),
+        "overtalk: error: show.mkv: audio track 3 requested, but the recording has 2 audio \
+         tracks\n"
+    );
+    let r = dir.run(&["live", "--device", "default", "--channels", "A", "--audio-tracks", "A,B"]);
+    assert_eq!(
+        (r.code(), r.stderr()),
+        (
+            2,
+            "overtalk: error: --audio-tracks names the audio tracks of a replayed recording; it \
+             does not go with --device\n"
+                .to_owned()
+        )
+    );
+}
+
+/// A replay of one file needs one track per speaker: a file given alone (whatever the
+/// detector, with or without `--replay`), or one `--track`, is refused before it is read, with
+/// the flags that give the tracks.
+#[cfg(feature = "live")]
+#[test]
+fn live_refuses_a_file_without_a_track_per_speaker() {
+    let dir = Dir::new();
+    let fixture =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../overtalk-audio/tests/data/speech.2tracks.mkv");
+    std::fs::copy(fixture, dir.path().join("show.mkv")).unwrap();
+    let needs = |file: &str| {
+        format!(
+            "overtalk: error: live needs one track per speaker (two or more): name {file}'s \
+             audio tracks with --audio-tracks NAME,NAME, give --channels NAME,NAME for a file \
+             with one speaker per channel, or give --track NAME=FILE per speaker\n"
+        )
+    };
+    for (args, file) in [
+        (&["show.mkv"][..], "show.mkv"),
+        (&["--replay", "show.mkv"], "show.mkv"),
+        (&["show.mkv", "--detector", "lookahead"], "show.mkv"),
+        (&["show.mkv", "--channels", "A"], "show.mkv"),
+        (&["--track", "A=show.mkv"], "FILE"),
+    ] {
+        let r = dir.run(&[&["live", "--unpaced"][..], args].concat());
+        assert_eq!((r.code(), r.stderr()), (2, needs(file)), "{args:?}");
+    }
+}
+
+/// `--channels` on a replayed file reads one speaker per channel, as `detect --channels`
+/// does: the record's RTTM is `detect`'s, byte for byte.
+#[cfg(feature = "live")]
+#[test]
+fn live_replays_the_channels_of_one_file_as_detect_reads_them() {
+    let dir = Dir::new();
+    let (a, b) = crate::detect::two_mics();
+    let both: Vec<i16> = a.iter().zip(&b).flat_map(|(x, y)| [*x, *y]).collect();
+    crate::detect::wav(&dir, "rec.wav", 2, 16_000, &both);
+    let r = dir.run(&[
+        "live",
+        "rec.wav",
+        "--channels",
+        "A,B",
+        "--replay",
+        "--unpaced",
+        "--detector",
+        "lookahead",
+        "--record",
+        "out",
+    ]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let detected =
+        dir.run(&["detect", "rec.wav", "--channels", "A,B", "--recording-id", "live"]).ok();
+    assert!(detected.contains(" A ") && detected.contains(" B "), "{detected}");
+    assert_eq!(dir.read("out/live.rttm"), detected);
+}
+
+/// A track that opens with a jingle and then talks: the meter names it while the speech so far
+/// is mostly the jingle (a provisional `warning`), the verdict on its whole speech does not,
+/// and the warning is retracted at the end, on stderr too, and left out of the record.
+#[cfg(feature = "live")]
+#[test]
+fn live_retracts_a_music_warning_the_whole_speech_does_not_confirm() {
+    let dir = Dir::new();
+    let talk: Vec<i16> = overtalk_testkit::talk(40).iter().map(|v| (v * 32_767.0) as i16).collect();
+    let mut b = crate::detect::plucks(12);
+    b.extend(&talk);
+    let mut a = vec![0i16; 12 * 16_000];
+    a.extend(talk.iter().rev());
+    crate::detect::wav(&dir, "a.wav", 1, 16_000, &a);
+    crate::detect::wav(&dir, "b.wav", 1, 16_000, &b);
+    let r = dir.run(&[
+        "live",
+        "--unpaced",
+        "--events",
+        "-",
+        "--track",
+        "A=a.wav",
+        "--track",
+        "B=b.wav",
+        "--record",
+        "rec",
+    ]);
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let warnings: Vec<serde_json::Value> = r
+        .stdout()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["type"] == "warning")
+        .collect();
+    let brief: Vec<_> = warnings
+        .iter()
+        .map(|w| {
+            (
+                w["speaker"].as_str().unwrap(),
+                w["state"].as_str().unwrap(),
+                w["id"].as_u64(),
+                w["refers_to"].as_u64(),
+                w["t_s"].as_f64().unwrap(),
+                w["decided_s"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        brief,
+        [
+            ("B", "provisional", Some(43), None, 6.0075, 8.02),
+            ("B", "retracted", Some(935), Some(43), 52.0, 52.0)
+        ]
+    );
+    let found = "b.wav: track B (5.6 s of speech) sounds like music, not a voice: 0 % of it holds \
+                 its level and its partials with no pauses between syllables, 100 % has a steady \
+                 beat (a music bed, a jingle or a music channel on a track of its own?); it is \
+                 kept as a speaker talking, and `--ignore-label B` (or the name `--speakers` \
+                 gives it) leaves it out of the analysis";
+    let withdrawn = "track B's whole speech does not sound like music";
+    assert_eq!(
+        [&warnings[0]["warning"]["message"], &warnings[1]["warning"]["message"]],
+        [found, withdrawn]
+    );
+    let stderr = r.stderr();
+    let said: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(
+        said,
+        [
+            format!("overtalk: warning: {found}"),
+            format!("overtalk: warning withdrawn: {withdrawn}")
+        ]
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&dir.read("rec/live.analysis.json")).unwrap();
+    assert_eq!(json["conversations"][0]["diagnostics"]["warnings"], serde_json::json!([]));
+}
+
+/// A speaker's own track that offline `detect` names as music (a jingle of plucked notes) is
+/// named by a replay too: once on stderr in `detect`'s words, as a provisional `warning`
+/// event committed at the end, and in the record's analysis with the verdict on the whole
+/// session's committed speech, worded as `detect`'s. The voices' tracks are named by neither.
+#[cfg(feature = "live")]
+#[test]
+fn live_names_the_track_detect_names_as_music() {
+    let dir = Dir::new();
+    // 12 s: long enough for the meter's 6 s beat windows to judge 5 s of the jingle before
+    // the replay ends.
+    let (mut a, mut b) = crate::detect::two_mics();
+    a.resize(12 * 16_000, 0);
+    b.resize(12 * 16_000, 0);
+    crate::detect::write_two_mics(&dir, &a, &b);
+    crate::detect::wav(&dir, "jingle.wav", 1, 16_000, &crate::detect::plucks(12));
+    let live = ["live", "--unpaced", "--events", "-"];
+    let jingle = ["--track", "Host=a.wav", "--track", "Jingle=jingle.wav"];
+    let offline = dir.run(&[&["detect"][..], &jingle, &["-o", "j.rttm"]].concat());
+    assert_eq!(offline.code(), 0);
+    let said = offline.stderr();
+    assert!(said.starts_with("overtalk: warning: jingle.wav: track Jingle ("), "{said}");
+    let r = dir.run(&[&live[..], &jingle, &["--record", "rec"]].concat());
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let warnings: Vec<serde_json::Value> = r
+        .stdout()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["type"] == "warning")
+        .collect();
+    // Provisional when a judgement first finds it, committed at the end by the verdict on the
+    // whole speech (which refers to it).
+    let states: Vec<(&str, &str, &str, Option<u64>)> = warnings
+        .iter()
+        .map(|w| {
+            (
+                w["speaker"].as_str().unwrap(),
+                w["state"].as_str().unwrap(),
+                w["warning"]["kind"].as_str().unwrap(),
+                w["refers_to"].as_u64(),
+            )
+        })
+        .collect();
+    let first = warnings[0]["id"].as_u64().unwrap();
+    assert_eq!(
+        states,
+        [("Jingle", "provisional", "music", None), ("Jingle", "committed", "music", Some(first))]
+    );
+    let w = &warnings[0];
+    let message = w["warning"]["message"].as_str().unwrap();
+    assert_eq!(
+        message,
+        "jingle.wav: track Jingle (5.9 s of speech) sounds like music, not a voice: 0 % of it \
+         holds its level and its partials with no pauses between syllables, 100 % has a steady \
+         beat (a music bed, a jingle or a music channel on a track of its own?); it is kept as a \
+         speaker talking, and `--ignore-label Jingle` (or the name `--speakers` gives it) leaves \
+         it out of the analysis"
+    );
+    // Judged on the speech up to the centre of the last 6 s beat window measured (the 7th,
+    // 4.0–10.0 s), in the batch of the block whose committed clock called the judgement.
+    assert_eq!((&w["t_s"], &w["decided_s"]), (&7.0075.into(), &9.81.into()), "{w}");
+    let stderr = r.stderr();
+    let printed: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(printed, [format!("overtalk: warning: {message}")]);
+    // The record and the committed warning: the verdict on the whole session's speech as
+    // committed, worded as `detect` words its own verdict on the same track, with the seconds
+    // of speech the record's RTTM gives the track (the causal detector's speech, not
+    // offline's: `detect` says 11.7 s).
+    let seconds: f64 = dir
+        .read("rec/live.rttm")
+        .lines()
+        .filter(|l| l.split_whitespace().nth(7) == Some("Jingle"))
+        .map(|l| l.split_whitespace().nth(4).unwrap().parse::<f64>().unwrap())
+        .sum();
+    let offline_seconds = said.split(" (").nth(1).unwrap().split(' ').next().unwrap();
+    assert_eq!((offline_seconds, format!("{seconds:.1}").as_str()), ("11.7", "10.8"));
+    let whole = said.strip_prefix("overtalk: warning: ").unwrap().trim_end().replace(
+        &format!("({offline_seconds} s of speech)"),
+        &format!("({seconds:.1} s of speech)"),
+    );
+    assert_eq!(warnings[1]["warning"]["message"], whole);
+    let json: serde_json::Value =
+        serde_json::from_str(&dir.read("rec/live.analysis.json")).unwrap();
+    assert_eq!(
+        json["conversations"][0]["diagnostics"]["warnings"],
+        serde_json::json!([format!("recording: {whole}")])
+    );
+    assert!(dir.read("rec/live.html").contains("track Jingle ("));
+    // `--no-music`: no meter, no warning.
+    let r = dir.run(&[&live[..], &jingle, &["--no-music", "--record", "quiet"]].concat());
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert!(!r.stderr().contains("warning"), "{}", r.stderr());
+    assert!(!r.stdout().contains("\"warning\""), "{}", r.stdout());
+    let json: serde_json::Value =
+        serde_json::from_str(&dir.read("quiet/live.analysis.json")).unwrap();
+    assert_eq!(json["conversations"][0]["diagnostics"]["warnings"], serde_json::json!([]));
+    // Voices: offline names neither track, nor does the replay.
+    let voices = ["--track", "Host=a.wav", "--track", "Guest=b.wav"];
+    let offline = dir.run(&[&["detect"][..], &voices, &["-o", "v.rttm"]].concat());
+    assert_eq!((offline.code(), offline.stderr()), (0, String::new()));
+    let r = dir.run(&[&live[..], &voices].concat());
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert!(!r.stderr().contains("warning"), "{}", r.stderr());
+    assert!(!r.stdout().contains("\"warning\""), "{}", r.stdout());
+}

@@ -201,7 +201,7 @@ fn labels_of(a: &overtalk::analysis::Analysis) -> Vec<Label> {
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 4 {
-        bail!("usage: live_eval synth|ami DIR OUT [--speed K] [--detector causal|windowed|hybrid|lookahead] [--no-offline]");
+        bail!("usage: live_eval synth|ami DIR OUT [--speed K] [--detector causal|windowed|hybrid|lookahead] [--no-offline] [--no-music]");
     }
     let (kind, dir, out) = (&args[1], PathBuf::from(&args[2]), PathBuf::from(&args[3]));
     let speed = match args.iter().position(|a| a == "--speed") {
@@ -332,6 +332,8 @@ fn main() -> Result<()> {
             },
             revise,
             speculate,
+            // --no-music: without the music meter's thread (its cost on the latencies).
+            music: !args.iter().any(|a| a == "--no-music"),
             ..SessionConfig::default()
         };
         let before = cpu_seconds();

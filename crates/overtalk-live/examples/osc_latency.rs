@@ -47,6 +47,7 @@ fn event(id: u64, kind: LiveEventKind, speaker: &str, t: f64) -> LiveEvent {
         probability: None,
         refers_to: None,
         action: None,
+        warning: None,
         revised: false,
     }
 }

@@ -14,6 +14,7 @@
 //! | [`replay`] | recordings replayed through that path, paced by the audio clock |
 //! | `device` | capture through cpal (feature `device`) |
 //! | [`session`] | source → detector → analysis stream → events, broadcast and recorded |
+//! | [`music`] | each track metered for music, as offline `detect` meters it, off the detector's thread |
 //! | [`record`] | the RTTM, analysis JSON and HTML report at the end, atomically |
 //!
 //! The outputs of a session ([`run_outputs`], flags in [`OutputArgs`]) take the engine's event
@@ -28,6 +29,7 @@ pub mod actuate;
 #[cfg(feature = "device")]
 pub mod device;
 pub mod monitor;
+pub mod music;
 pub mod obs_mock;
 pub mod outputs;
 pub mod record;

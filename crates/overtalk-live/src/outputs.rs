@@ -434,6 +434,7 @@ async fn drive(mut d: Driver) {
             probability: None,
             refers_to: None,
             action: Some(action),
+            warning: None,
             revised: false,
         };
         {

@@ -1,12 +1,13 @@
 //! `--record DIR`: at the end of a session (the source ended or vanished, or Ctrl-C), the
 //! committed detection as RTTM, its analysis as JSON — what `overtalk analyze --format json`
-//! gives on that RTTM — and the HTML report, each written to a temporary file in `DIR` and
+//! gives on that RTTM, with the session's warnings about its input as `analyze` of the
+//! recordings carries them — and the HTML report, each written to a temporary file in `DIR` and
 //! renamed into place ([`overtalk::atomic`]), so a reader never sees half a file.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use overtalk::analysis::{analyze, Analysis, Params};
+use overtalk::analysis::{analyze, Analysis, AnalysisWarning, Params};
 use overtalk::atomic;
 use overtalk::format::{self, Format, ReadOptions};
 use overtalk::output::json::Json;
@@ -49,7 +50,9 @@ pub fn rttm_and_analysis(
 }
 
 /// Writes the three files into `dir` (created if missing); `detection` says how the speech
-/// was found, for the report.
+/// was found, for the report; `notes` are the session's warnings about its input (audio
+/// tracks left unread, a track that sounds like music), carried into the analysis's warnings
+/// as `overtalk analyze` of the recordings carries the same warnings of `detect`.
 pub fn write(
     dir: &Path,
     recording: &str,
@@ -57,9 +60,13 @@ pub fn write(
     params: &Params,
     preset: &str,
     detection: &str,
+    notes: &[String],
 ) -> Result<Recorded> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let (rttm, transcript, analysis) = rttm_and_analysis(recording, annotation, params)?;
+    let (rttm, transcript, mut analysis) = rttm_and_analysis(recording, annotation, params)?;
+    for note in notes {
+        analysis.diagnostics.warnings.push(AnalysisWarning::Recording(note.clone()));
+    }
     // The recording id as one file name in `dir`, whatever it holds.
     let stem = overtalk::format::file_stem(recording);
     let files = Recorded {

@@ -14,14 +14,19 @@
 //! Guest, offset +2  ░░[guest.wav ─────────────────────)       silent for its first 2 s
 //! Cam, offset −1   [×|cam.wav ─────────────────────────)      its first second not played
 //! ```
+//!
+//! A file with one audio track per microphone (an OBS recording) is replayed as one speaker's
+//! own track per audio track ([`Replay::open_specs`] with [`TrackSpec::audio_track`], `overtalk
+//! live REC --audio-tracks NAME,…`), as `overtalk detect` reads it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use overtalk::Delta;
 use overtalk_audio::decode::{DecodeOptions, Decoder};
-use overtalk_audio::pipeline::TrackShift;
+use overtalk_audio::multitrack::TrackWarning;
+use overtalk_audio::pipeline::{TrackShift, TrackSpec};
 
 use crate::source::{BlockCutter, BlockSink, JoinOnStop, Running, Source, SourceEnd};
 
@@ -39,6 +44,11 @@ pub enum Pacing {
 pub struct Replay {
     names: Vec<String>,
     paths: Vec<PathBuf>,
+    /// Per track, the audio track of its file and the channel read (`None`: the default
+    /// audio track, every channel mixed down).
+    parts: Vec<(Option<usize>, Option<usize>)>,
+    /// What opening the files found to warn of (audio tracks left unread).
+    warnings: Vec<TrackWarning>,
     /// Each track's start on the session clock ([`Replay::with_offsets`]).
     offsets: Vec<Delta>,
     /// Frames each file declares, when its container does (after priming), for the checks of
@@ -57,6 +67,18 @@ impl Replay {
         block_frames: usize,
         pacing: Pacing,
     ) -> Result<Replay> {
+        let specs: Vec<TrackSpec> =
+            tracks.iter().map(|(name, path)| TrackSpec::file(name.clone(), path.clone())).collect();
+        Replay::open_specs(&specs, block_frames, pacing)
+    }
+
+    /// Opens the tracks as `overtalk detect` reads them: each spec's file, its audio track
+    /// ([`TrackSpec::audio_track`]; the default one when `None`) and channel (mixed down when
+    /// `None`), and checks they share a sample rate. The specs' offsets are not read: see
+    /// [`Replay::with_offsets`]. Audio tracks left unread are noted ([`Replay::warnings`]).
+    pub fn open_specs(specs: &[TrackSpec], block_frames: usize, pacing: Pacing) -> Result<Replay> {
+        let tracks: Vec<(String, PathBuf)> =
+            specs.iter().map(|s| (s.name.clone(), s.path.clone())).collect();
         if tracks.is_empty() {
             bail!("no tracks to replay");
         }
@@ -70,14 +92,24 @@ impl Replay {
         }
         let mut rate = None;
         let mut declared = Vec::with_capacity(tracks.len());
+        let mut stats = Vec::with_capacity(tracks.len());
         for (i, (name, path)) in tracks.iter().enumerate() {
             if tracks[..i].iter().any(|(n, _)| n == name) {
                 bail!("the speaker name {name:?} is given twice");
             }
-            let d = Decoder::open(path, &DecodeOptions::default())
-                .with_context(|| format!("opening {}", path.display()))?;
+            let d = open_part(path, specs[i].audio_track)?;
             let r = d.info().sample_rate;
             let info = d.info();
+            if let Some(c) = specs[i].channel.filter(|&c| c >= info.channels) {
+                bail!(
+                    "{}: channel {} requested for {name:?}, but the recording has {} channel{}",
+                    path.display(),
+                    c + 1,
+                    info.channels,
+                    if info.channels == 1 { "" } else { "s" }
+                );
+            }
+            stats.push(d.stats());
             declared.push(
                 info.declared_frames
                     .map(|f| f.saturating_sub(info.priming).saturating_add(info.lead)),
@@ -94,6 +126,8 @@ impl Replay {
         Ok(Replay {
             names: tracks.iter().map(|(n, _)| n.clone()).collect(),
             paths: tracks.iter().map(|(_, p)| p.clone()).collect(),
+            parts: specs.iter().map(|s| (s.audio_track, s.channel)).collect(),
+            warnings: overtalk_audio::pipeline::unread_audio_tracks(specs, &stats),
             offsets: vec![Delta::ZERO; tracks.len()],
             declared,
             rate: rate.unwrap_or(16_000),
@@ -144,6 +178,19 @@ impl Replay {
     pub fn offsets(&self) -> &[Delta] {
         &self.offsets
     }
+
+    /// What opening the recordings found to warn of, as `overtalk detect` warns of it: the
+    /// audio tracks of a file that are not read ([`TrackWarning::UnreadAudioTracks`]).
+    pub fn warnings(&self) -> &[TrackWarning] {
+        &self.warnings
+    }
+}
+
+/// Opens `path` at its audio track `audio_track` (the default one when `None`); the
+/// decoder's errors name the file.
+fn open_part(path: &Path, audio_track: Option<usize>) -> Result<Decoder> {
+    let options = DecodeOptions { audio_track, ..DecodeOptions::default() };
+    Ok(Decoder::open(path, &options)?)
 }
 
 impl Source for Replay {
@@ -167,13 +214,16 @@ impl Source for Replay {
         self.offsets.clone()
     }
 
+    fn files(&self) -> Vec<PathBuf> {
+        self.paths.clone()
+    }
+
     fn start(self: Box<Self>, sink: BlockSink) -> Result<Box<dyn Running>> {
         let mut decoders = self
             .paths
             .iter()
-            .map(|p| {
-                Decoder::open(p, &DecodeOptions::default()).with_context(|| p.display().to_string())
-            })
+            .zip(&self.parts)
+            .map(|(p, &(audio_track, _))| open_part(p, audio_track))
             .collect::<Result<Vec<_>>>()?;
         let handle =
             std::thread::Builder::new().name("overtalk-replay".into()).spawn(move || {
@@ -212,7 +262,10 @@ fn replay(decoders: &mut [Decoder], r: &Replay, sink: &BlockSink) -> SourceEnd {
                 match d.next_block() {
                     Ok(Some(b)) => {
                         let skip = shifts[i].take(b.frames());
-                        cutter.channel(i).extend(b.mono().skip(skip));
+                        match r.parts[i].1 {
+                            Some(c) => cutter.channel(i).extend(b.channel(c).skip(skip)),
+                            None => cutter.channel(i).extend(b.mono().skip(skip)),
+                        }
                     }
                     Ok(None) => ended[i] = true,
                     Err(e) => return SourceEnd::Vanished(format!("{}: {e}", r.paths[i].display())),

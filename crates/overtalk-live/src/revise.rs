@@ -137,7 +137,7 @@ pub(crate) fn revise(
     let mut live: HashMap<Key, Vec<&LiveEvent>> = HashMap::new();
     for e in published {
         if e.state == EventState::Committed
-            && e.kind != LiveEventKind::Action
+            && !matches!(e.kind, LiveEventKind::Action | LiveEventKind::Warning)
             && !withdrawn.contains(&e.id)
         {
             live.entry(key(e)).or_default().push(e);

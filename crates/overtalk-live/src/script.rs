@@ -38,6 +38,7 @@ fn event(kind: LiveEventKind, state: EventState, t_s: f64, decided_s: f64) -> Li
         probability: None,
         refers_to: None,
         action: None,
+        warning: None,
         revised: false,
     }
 }

@@ -42,12 +42,13 @@ use overtalk::analysis::{Millis, Params, SpeakerIndex};
 use overtalk::output::live::{EventState, LiveEvent};
 use overtalk::Time;
 use overtalk_audio::causal::{CausalMultitrack, CausalOptions, Undecided};
-use overtalk_audio::multitrack::annotation_from_regions;
+use overtalk_audio::multitrack::{annotation_from_regions, TrackWarning};
 use overtalk_audio::online::{OnlineMultitrack, OnlineOptions, SpeechEdge};
 use tokio::sync::broadcast;
 
+use crate::music::{Edge, Found, MusicWatch};
 use crate::record::{self, Recorded};
-use crate::source::{BlockSink, Source, SourceEnd, SourceMessage};
+use crate::source::{Block, BlockSink, Source, SourceEnd, SourceMessage};
 use crate::wire::Wire;
 
 /// How a session runs.
@@ -90,6 +91,17 @@ pub struct SessionConfig {
     /// event so committed has no `probability` when the outcomes give different ones (off by
     /// default; `overtalk live --early-commits`).
     pub speculate: bool,
+    /// Meter each track for music as offline `detect` does ([`crate::music`]), in the
+    /// session's path, and warn once of a track whose speech so far sounds like music: a
+    /// provisional `warning` event, committed or retracted at the end by the verdict on the
+    /// track's whole speech, which goes into the record's analysis (on by default).
+    pub music: bool,
+    /// Also print each warning of the session on stderr, as `overtalk detect` words it
+    /// (`overtalk: warning: …`).
+    pub warn_stderr: bool,
+    /// What the session's input was warned of before it started (audio tracks of a replayed
+    /// file left unread, [`crate::replay::Replay::warnings`]), for the record's analysis.
+    pub notes: Vec<String>,
 }
 
 impl std::fmt::Debug for SessionConfig {
@@ -105,6 +117,8 @@ impl std::fmt::Debug for SessionConfig {
             .field("record", &self.record)
             .field("revise", &self.revise)
             .field("speculate", &self.speculate)
+            .field("music", &self.music)
+            .field("notes", &self.notes)
             .finish_non_exhaustive()
     }
 }
@@ -126,6 +140,9 @@ impl Default for SessionConfig {
             clock: None,
             revise: false,
             speculate: false,
+            music: true,
+            warn_stderr: false,
+            notes: Vec::new(),
         }
     }
 }
@@ -436,6 +453,11 @@ impl Session {
         let names = source.names().to_vec();
         let offsets = source.offsets();
         let detector = Detecting::new(&names, source.rate(), &config)?;
+        let music = if config.music {
+            Some(MusicWatch::start(&names, source.rate(), source.files())?)
+        } else {
+            None
+        };
         let stop = StopHandle(Arc::new(AtomicBool::new(false)));
         let (sink, rx, dropped) =
             BlockSink::new(config.queue_blocks, source.lossless(), stop.0.clone());
@@ -453,6 +475,7 @@ impl Session {
                     thread_names,
                     &offsets,
                     detector,
+                    music,
                     rx,
                     config,
                     tx,
@@ -537,6 +560,7 @@ fn run(
     names: Vec<String>,
     offsets: &[overtalk::Delta],
     mut detector: Detecting,
+    mut music: Option<MusicWatch>,
     rx: Receiver<SourceMessage>,
     mut config: SessionConfig,
     tx: broadcast::Sender<LiveEvent>,
@@ -565,10 +589,14 @@ fn run(
     };
     let mut stream_events = Vec::new();
     let mut batch = Vec::new();
+    let warn_stderr = config.warn_stderr;
+    let mut notes = std::mem::take(&mut config.notes);
+    let mut music_warned: Vec<Option<u64>> = vec![None; names.len()];
     let mut feed = |edges: Vec<SpeechEdge>,
                     committed: Option<Time>,
                     heard: Option<Heard>,
                     clock: Time,
+                    music_notes: Vec<MusicNote>,
                     stream: &mut AnalysisStream,
                     batch: &mut Vec<LiveEvent>,
                     stream_events: &mut Vec<StreamEvent>|
@@ -605,6 +633,67 @@ fn run(
             wire.stream(d, decided_s, batch);
         }
         stream_events.extend(decided.into_iter().filter(StreamEvent::is_committed));
+        // Music on a track: a provisional warning when a judgement first finds it (and its
+        // line on stderr), committed or retracted at the end by the whole speech's verdict.
+        for note in music_notes {
+            match note {
+                MusicNote::Found(f) => {
+                    let message = f.warning.to_string();
+                    if warn_stderr {
+                        eprintln!("overtalk: warning: {message}");
+                    }
+                    let ev = wire.warning(
+                        &names[f.track],
+                        "music",
+                        message,
+                        f.until_s,
+                        decided_s,
+                        EventState::Provisional,
+                        None,
+                    );
+                    music_warned[f.track] = Some(ev.id);
+                    batch.push(ev);
+                }
+                MusicNote::End { track, warning } => {
+                    let name = &names[track];
+                    let warned = music_warned[track];
+                    match (warned, warning) {
+                        (warned, Some(w)) => {
+                            let message = w.to_string();
+                            if warn_stderr && warned.is_none() {
+                                eprintln!("overtalk: warning: {message}");
+                            }
+                            batch.push(wire.warning(
+                                name,
+                                "music",
+                                message,
+                                decided_s,
+                                decided_s,
+                                EventState::Committed,
+                                warned,
+                            ));
+                        }
+                        (Some(id), None) => {
+                            let message =
+                                format!("track {name}'s whole speech does not sound like music");
+                            if warn_stderr {
+                                eprintln!("overtalk: warning withdrawn: {message}");
+                            }
+                            batch.push(wire.warning(
+                                name,
+                                "music",
+                                message,
+                                decided_s,
+                                decided_s,
+                                EventState::Retracted,
+                                Some(id),
+                            ));
+                        }
+                        (None, None) => {}
+                    }
+                }
+            }
+        }
         Ok(())
     };
     let end = loop {
@@ -612,16 +701,21 @@ fn run(
             Ok(SourceMessage::Block(b)) => {
                 let slices: Vec<&[f32]> = b.channels.iter().map(Vec::as_slice).collect();
                 let edges = detector.push(&slices)?;
+                drop(slices);
                 let committed = detector.detector.committed();
                 let heard = config.speculate.then(|| detector.detector.heard(&stream_of)).flatten();
                 if let Some(clock) = &config.clock {
                     clock.send_replace(detector.detector.clock().micros() as f64 / 1e6);
                 }
+                // The meter takes the block in the session's path: what it finds, and where
+                // its warning falls among the events, depend on the audio alone.
+                let found = meter(&mut music, &b, &committed_edges(&edges), secs(committed));
                 feed(
                     edges,
                     Some(committed),
                     heard,
                     detector.detector.clock(),
+                    found.into_iter().map(MusicNote::Found).collect(),
                     &mut stream,
                     &mut batch,
                     &mut stream_events,
@@ -642,7 +736,18 @@ fn run(
     };
     let clock = detector.detector.clock();
     let (edges, regions, revised) = detector.finish()?;
-    feed(edges, None, None, clock, &mut stream, &mut batch, &mut stream_events)?;
+    let ends = match music {
+        // A meter that failed costs its warnings, not the session's record.
+        Some(m) => m.finish(&committed_edges(&edges), secs(clock)).unwrap_or_else(|e| {
+            eprintln!("overtalk live: the music meter failed: {e:#}");
+            Vec::new()
+        }),
+        None => Vec::new(),
+    };
+    notes.extend(ends.iter().flatten().map(ToString::to_string));
+    let ends = ends.into_iter().enumerate();
+    let ends = ends.map(|(track, warning)| MusicNote::End { track, warning }).collect();
+    feed(edges, None, None, clock, ends, &mut stream, &mut batch, &mut stream_events)?;
     let speculation_errors = stream.speculation_errors();
     publisher.publish(&mut batch);
     let annotation_of = |regions: Vec<overtalk::Region>| {
@@ -707,6 +812,7 @@ fn run(
             &config.params,
             &config.preset,
             &detection,
+            &notes,
         )?),
         None => None,
     };
@@ -727,6 +833,44 @@ fn run(
         recorded,
         speculation_errors,
     })
+}
+
+/// Seconds of a time on the session clock.
+fn secs(t: Time) -> f64 {
+    t.micros() as f64 / 1e6
+}
+
+/// What the music meter tells the events: a track found to sound like music as the session
+/// runs, or the verdict on a track's whole speech at its end (its warning where it sounds
+/// like music).
+enum MusicNote {
+    Found(Found),
+    End { track: usize, warning: Option<TrackWarning> },
+}
+
+/// Meters a block (`music` the session's meter, if any); a meter that fails says why on
+/// stderr and stops, costing its warnings, not the session.
+fn meter(
+    music: &mut Option<MusicWatch>,
+    block: &Block,
+    edges: &[Edge],
+    committed_s: f64,
+) -> Vec<Found> {
+    let Some(m) = music else { return Vec::new() };
+    m.feed(block, edges, committed_s).unwrap_or_else(|e| {
+        eprintln!("overtalk live: the music meter failed: {e:#}");
+        *music = None;
+        Vec::new()
+    })
+}
+
+/// The committed edges among `edges`, for the music meter.
+fn committed_edges(edges: &[SpeechEdge]) -> Vec<Edge> {
+    edges
+        .iter()
+        .filter(|e| e.state == overtalk_audio::online::EdgeState::Committed)
+        .map(|e| Edge { track: e.track, t_s: secs(e.time), speaking: e.speaking })
+        .collect()
 }
 
 /// Stops the session on Ctrl-C (SIGINT): a thread of its own waits for the signal, so the

@@ -178,6 +178,11 @@ pub trait Source: Send {
     fn offsets(&self) -> Vec<overtalk::Delta> {
         Vec::new()
     }
+    /// The file each channel is read from, in channel order (a replay's recordings, named
+    /// in the warnings about them); empty for a device.
+    fn files(&self) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
     /// Starts delivering to `sink`, on a thread of its own (or the device's callback).
     fn start(self: Box<Self>, sink: BlockSink) -> Result<Box<dyn Running>>;
 }

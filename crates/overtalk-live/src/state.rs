@@ -492,6 +492,7 @@ mod tests {
             probability: None,
             refers_to: refers,
             action: None,
+            warning: None,
             revised: false,
         }
     }

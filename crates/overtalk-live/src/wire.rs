@@ -180,6 +180,7 @@ impl Wire {
             probability: None,
             refers_to: None,
             action: None,
+            warning: None,
             revised: false,
         }
     }
@@ -200,6 +201,28 @@ impl Wire {
         ev.probability = like.probability;
         ev.refers_to = refers_to;
         ev.revised = true;
+        ev
+    }
+
+    /// A warning about `speaker`'s input (`kind`, `message`: [`LiveWarning`]) in `state`,
+    /// referring to the provisional warning it commits or retracts, with the next id.
+    ///
+    /// [`LiveWarning`]: overtalk::output::live::LiveWarning
+    #[allow(clippy::too_many_arguments)] // an event's fields, each its own
+    pub(crate) fn warning(
+        &mut self,
+        speaker: &str,
+        kind: &str,
+        message: String,
+        t_s: f64,
+        decided_s: f64,
+        state: EventState,
+        refers_to: Option<u64>,
+    ) -> LiveEvent {
+        let mut ev = self.event(LiveEventKind::Warning, state, t_s, decided_s);
+        ev.speaker = Some(speaker.to_owned());
+        ev.refers_to = refers_to;
+        ev.warning = Some(overtalk::output::live::LiveWarning { kind: kind.to_owned(), message });
         ev
     }
 

@@ -4,6 +4,8 @@
 //! - [`fixtures`], [`audio_fixture`], [`repo_root`]: the repository's own small test files;
 //! - [`ami_es2004a_headsets`]: the four headset tracks of the shared AMI ES2004a excerpt;
 //! - [`Scratch`]: a temporary directory with helpers to write and read its files;
+//! - [`chords`], [`talk`]: held chords and a voice-like signal at 16 kHz, the music and the
+//!   speech of the music meter's tests;
 //! - [`strategies`]: proptest strategies for model values.
 
 use std::path::{Path, PathBuf};
@@ -106,4 +108,58 @@ impl Default for Scratch {
     fn default() -> Scratch {
         Scratch::new()
     }
+}
+
+/// Held chords at 16 kHz, `samples` long: three notes with their first four partials (partial
+/// h at 1/h), 4 s per chord, cycling through three chords; unscaled (peaks near ±4), for each
+/// test to scale to its level. The music of the music meter's tests: 100 % of it holds its
+/// level and its partials with no pauses.
+pub fn chords(samples: usize) -> Vec<f32> {
+    let notes = [[220.0, 277.2, 329.6], [196.0, 246.9, 293.7], [174.6, 220.0, 261.6]];
+    (0..samples)
+        .map(|i| {
+            let t = i as f32 / 16_000.0;
+            let mut v = 0.0;
+            for f in notes[(i / 64_000) % 3] {
+                for h in 1..=4 {
+                    v += (2.0 * std::f32::consts::PI * f * h as f32 * t).sin() / h as f32;
+                }
+            }
+            v
+        })
+        .collect()
+}
+
+/// A voice-like signal: syllables of 120–250 ms with gliding pitch and a formant that
+/// moves, 40–150 ms of silence between them and 400 ms between phrases of five; the
+/// lengths vary from syllable to syllable, as a voice's do; `seconds` long at 16 kHz. The
+/// speech of the music meter's tests: it does not sound like music.
+pub fn talk(seconds: usize) -> Vec<f32> {
+    const RATE: usize = 16_000;
+    let mut out = Vec::with_capacity(seconds * RATE);
+    let mut k = 0usize;
+    while out.len() < seconds * RATE {
+        let f0 = 110.0 + 15.0 * ((k * 7) % 5) as f32;
+        let formant = 500.0 + 300.0 * ((k * 3) % 4) as f32;
+        let n = RATE * (120 + (k * 37) % 131) / 1000;
+        let mut phase = 0.0f32;
+        for i in 0..n {
+            let t = i as f32 / RATE as f32;
+            let f = f0 * (1.0 + 0.3 * t);
+            phase += 2.0 * std::f32::consts::PI * f / RATE as f32;
+            let env = (std::f32::consts::PI * i as f32 / n as f32).sin();
+            let mut v = 0.0;
+            for h in 1..=30 {
+                let fh = f * h as f32;
+                let gain = 1.0 / (1.0 + ((fh - formant) / 150.0).powi(2));
+                v += gain * (phase * h as f32).sin();
+            }
+            out.push(0.1 * env * v);
+        }
+        let gap = if k % 5 == 4 { 400 } else { 40 + (k * 53) % 111 };
+        out.extend(std::iter::repeat_n(0.0, RATE * gap / 1000));
+        k += 1;
+    }
+    out.truncate(seconds * RATE);
+    out
 }

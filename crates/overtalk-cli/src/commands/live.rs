@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use overtalk::analysis::{AnalysisPreset, Classifier, Millis, Params};
 use overtalk::Delta;
 use overtalk_audio::causal::CausalOptions;
+use overtalk_audio::multitrack::TrackWarning;
 use overtalk_audio::online::OnlineOptions;
 use overtalk_audio::vad::VadKind;
 use overtalk_live::replay::{Pacing, Replay};
@@ -17,7 +18,7 @@ use overtalk_live::source::Source;
 use overtalk_live::{run_monitor, OutputArgs};
 
 use crate::app::{Globals, Outcome};
-use crate::input::recordings::parse_track_offsets;
+use crate::input::recordings::{parse_track_offsets, track_specs};
 
 /// Monitor the floor live: who talks, overlaps, floor changes and interruptions as they
 /// happen, as JSON lines; at the end (also on Ctrl-C) the RTTM, its analysis and the report.
@@ -29,9 +30,18 @@ use crate::input::recordings::parse_track_offsets;
 /// --classifier C --decision-horizon H --preset P --format json` gives on the recorded RTTM.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  overtalk live --track Host=host.wav --track Guest=guest.wav --events -\n  overtalk live --track Host=host.wav --track Guest=guest.wav --track-offset Guest=2.5 --record out/\n  overtalk live --track A=a.wav --track B=b.wav --speed 4 --record out/\n  overtalk live --device 'USB Audio' --channels Host,Guest --events events.jsonl --record out/"
+    after_help = "Examples:\n  overtalk live --track Host=host.wav --track Guest=guest.wav --events -\n  overtalk live --track Host=host.wav --track Guest=guest.wav --track-offset Guest=2.5 --record out/\n  overtalk live --track A=a.wav --track B=b.wav --speed 4 --record out/\n  overtalk live --replay obs.mkv --audio-tracks Host,Guest --events -\n  overtalk live --device 'USB Audio' --channels Host,Guest --events events.jsonl --record out/"
 )]
 pub struct Args {
+    /// A recording with one audio track per microphone (OBS), replayed with each audio track
+    /// a speaker's own, named by `--audio-tracks`; or with one speaker per channel, named by
+    /// `--channels`.
+    #[arg(value_name = "AUDIO", conflicts_with = "device")]
+    audio: Option<PathBuf>,
+    /// Names of AUDIO's audio tracks, in order (`_` skips a track), as `overtalk detect`
+    /// takes them: each replayed as a speaker's own track.
+    #[arg(long = "audio-tracks", value_name = "NAME,NAME,…", value_delimiter = ',')]
+    audio_tracks: Vec<String>,
     /// A speaker's own recording, `NAME=FILE`, replayed (repeat for each speaker).
     #[arg(long = "track", value_name = "NAME=FILE")]
     tracks: Vec<String>,
@@ -43,7 +53,7 @@ pub struct Args {
     /// record are on the session clock.
     #[arg(long = "track-offset", value_name = "NAME=SECONDS")]
     track_offsets: Vec<String>,
-    /// Replay the `--track` recordings (implied by `--track`).
+    /// Replay the `--track` recordings or AUDIO (implied by either).
     #[arg(long)]
     replay: bool,
     /// Replay speed: seconds of audio per second (1 = real time).
@@ -55,9 +65,14 @@ pub struct Args {
     /// Capture from this input device (a build with the `device` feature).
     #[arg(long, value_name = "NAME", conflicts_with = "tracks")]
     device: Option<String>,
-    /// The speakers on the device's input channels, in order.
+    /// The speakers on the device's input channels, or on AUDIO's channels (one speaker per
+    /// channel, as `overtalk detect --channels` takes them), in order.
     #[arg(long, value_name = "NAME,NAME,…", value_delimiter = ',')]
     channels: Vec<String>,
+    /// Do not meter the tracks for music (no music `warning` event, no music warning in the
+    /// record).
+    #[arg(long = "no-music")]
+    no_music: bool,
     /// Samples per device buffer requested (the one obtained is logged).
     #[arg(long, value_name = "FRAMES", default_value = "256")]
     buffer: u32,
@@ -182,24 +197,32 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     }
     // The offsets are read as `detect` reads them, before any recording is opened.
     let offsets = parse_track_offsets(&args.tracks, &args.track_offsets)?;
-    let source = source(&args, &offsets)?;
-    let events_out: Option<Box<dyn Write + Send>> =
-        match args.events.as_deref() {
-            None => None,
-            Some("-") => Some(Box::new(std::io::stdout())),
-            Some(path) => {
-                let path = PathBuf::from(path);
-                if args.tracks.iter().any(|t| {
+    let (source, warnings) = source(&args, &offsets)?;
+    let notes: Vec<String> = warnings.iter().map(ToString::to_string).collect();
+    if !globals.quiet {
+        for w in &notes {
+            eprintln!("overtalk: warning: {w}");
+        }
+    }
+    let events_out: Option<Box<dyn Write + Send>> = match args.events.as_deref() {
+        None => None,
+        Some("-") => Some(Box::new(std::io::stdout())),
+        Some(path) => {
+            let path = PathBuf::from(path);
+            let input = args.audio.as_deref() == Some(path.as_path());
+            if input
+                || args.tracks.iter().any(|t| {
                     t.split_once('=').is_some_and(|(_, f)| std::path::Path::new(f) == path)
-                }) {
-                    bail!("--events {} would overwrite an input", path.display());
-                }
-                Some(Box::new(std::io::BufWriter::new(
-                    std::fs::File::create(&path)
-                        .with_context(|| format!("creating {}", path.display()))?,
-                )))
+                })
+            {
+                bail!("--events {} would overwrite an input", path.display());
             }
-        };
+            Some(Box::new(std::io::BufWriter::new(
+                std::fs::File::create(&path)
+                    .with_context(|| format!("creating {}", path.display()))?,
+            )))
+        }
+    };
     let config = SessionConfig {
         params,
         preset: args.preset.clone(),
@@ -216,7 +239,10 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         record: args.record.clone(),
         revise: args.revise,
         speculate: args.early_commits,
+        warn_stderr: !globals.quiet,
+        notes,
         recording: args.recording.clone(),
+        music: !args.no_music,
         ..SessionConfig::default()
     };
     let (summary, _floor) = run_monitor(source, config, &args.outputs)?;
@@ -264,26 +290,43 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     Ok(Outcome::Ok)
 }
 
-/// The replay of `--track` (each moved by its `--track-offset`), or the device.
-fn source(args: &Args, offsets: &[(String, Delta)]) -> Result<Box<dyn Source>> {
+/// The replay of `--track` (each moved by its `--track-offset`) or of AUDIO's audio tracks
+/// (`--audio-tracks`) or channels (`--channels`), read as `overtalk detect` reads them, with
+/// what opening them found to warn of; or the device. Fewer than two tracks are refused.
+fn source(
+    args: &Args,
+    offsets: &[(String, Delta)],
+) -> Result<(Box<dyn Source>, Vec<TrackWarning>)> {
     if let Some(device) = &args.device {
-        return device_source(device, args);
+        if !args.audio_tracks.is_empty() {
+            bail!("--audio-tracks names the audio tracks of a replayed recording; it does not go with --device");
+        }
+        return Ok((device_source(device, args)?, Vec::new()));
     }
-    if args.tracks.is_empty() {
+    if args.tracks.is_empty() && args.audio.is_none() && args.audio_tracks.is_empty() {
         bail!("give the speakers' recordings (--track NAME=FILE …) or an input device (--device NAME --channels A,B,…)");
     }
-    let mut tracks = Vec::with_capacity(args.tracks.len());
-    for t in &args.tracks {
-        let Some((name, file)) = t.split_once('=') else {
-            bail!("--track {t:?}: expected NAME=FILE");
-        };
-        tracks.push((name.to_owned(), PathBuf::from(file)));
+    // The tracks as `detect` takes them: the same flags, checks and messages.
+    let specs =
+        track_specs(args.audio.as_deref(), &args.tracks, &args.channels, &args.audio_tracks)?;
+    if specs.len() < 2 {
+        // The detectors tell each speaker's speech from the others' bleed: one track per
+        // speaker, as `detect`'s multitrack rule needs (a mixed recording is `detect`'s
+        // diarization, not live's).
+        bail!(
+            "live needs one track per speaker (two or more): name {}'s audio tracks with \
+             --audio-tracks NAME,NAME, give --channels NAME,NAME for a file with one speaker per \
+             channel, or give --track NAME=FILE per speaker",
+            args.audio.as_deref().map_or_else(|| "FILE".to_owned(), |p| p.display().to_string())
+        );
     }
     let pacing = if args.unpaced { Pacing::Unpaced } else { Pacing::Speed(args.speed) };
     // The block size needs the rate: open once to read it, then with the block.
-    let probe = Replay::open(&tracks, 1, pacing)?;
+    let probe = Replay::open_specs(&specs, 1, pacing)?;
     let block = args.block.unwrap_or((probe.rate() / 100).max(1) as usize);
-    Ok(Box::new(Replay::open(&tracks, block, pacing)?.with_offsets(offsets)?))
+    let replay = Replay::open_specs(&specs, block, pacing)?.with_offsets(offsets)?;
+    let warnings = replay.warnings().to_vec();
+    Ok((Box::new(replay), warnings))
 }
 
 #[cfg(feature = "device")]

@@ -522,8 +522,16 @@ fn a_replay_with_offsets_commits_the_same_speech_that_much_later() {
     let run = |offsets: &[(String, Delta)], record: &str| {
         let source =
             Replay::open(&tracks, 480, Pacing::Unpaced).unwrap().with_offsets(offsets).unwrap();
-        let config =
-            SessionConfig { record: Some(dir.path().join(record)), ..SessionConfig::default() };
+        // Without the music meter: its windows lie on the session clock, as offline
+        // `detect`'s lie on the common timeline, so 1.5 s of silence before the tracks moves
+        // them against the speech. B's syllables, regular as a beat in this scene, sound like
+        // music to the plain session (a warning about B:
+        // `a_replay_gives_the_same_event_stream_every_time`), not once moved 1.5 s.
+        let config = SessionConfig {
+            record: Some(dir.path().join(record)),
+            music: false,
+            ..SessionConfig::default()
+        };
         Session::start(Box::new(source), config).unwrap().wait().unwrap()
     };
     let plain = run(&[], "plain");
@@ -578,6 +586,43 @@ fn a_replay_with_offsets_commits_the_same_speech_that_much_later() {
             "live multitrack detection (causal detector); offsets A +1.500 s, B +1.500 s"
         ),
         "the report names the offsets"
+    );
+}
+
+/// The music meter runs in the session's path: a replay gives the same event stream, byte for
+/// byte, every time, the warning about B (whose syllables in this scene are as regular as a
+/// beat) included at the same place, with the same id and clocks.
+#[test]
+fn a_replay_gives_the_same_event_stream_every_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let tracks = render(dir.path());
+    let run = |name: &str| {
+        let path = dir.path().join(name);
+        let source = Replay::open(&tracks, 480, Pacing::Unpaced).unwrap();
+        let out = std::fs::File::create(&path).unwrap();
+        let config = SessionConfig { events_out: Some(Box::new(out)), ..SessionConfig::default() };
+        let s = Session::start(Box::new(source), config).unwrap().wait().unwrap();
+        assert_eq!(s.end, SourceEnd::Finished);
+        (std::fs::read(&path).unwrap(), s.events)
+    };
+    let (first, events) = run("first.jsonl");
+    for again in ["second.jsonl", "third.jsonl"] {
+        assert!(run(again).0 == first, "{again} differs from the first run's events");
+    }
+    let warnings: Vec<_> = events
+        .iter()
+        .filter(|e| e.kind == LiveEventKind::Warning)
+        .map(|e| (e.id, e.speaker.as_deref(), e.state, e.refers_to, e.t_s, e.decided_s))
+        .collect();
+    // Provisional when a judgement first finds it (the speech judged up to 16.0075 s, decided
+    // with the block that ends at 18.84 s), committed at the end by the verdict on B's whole
+    // speech.
+    assert_eq!(
+        warnings,
+        [
+            (50, Some("B"), EventState::Provisional, None, 16.0075, 18.84),
+            (51, Some("B"), EventState::Committed, Some(50), 19.0, 19.0)
+        ]
     );
 }
 

@@ -39,6 +39,7 @@ fn event(id: u64) -> LiveEvent {
         probability: None,
         refers_to: None,
         action: None,
+        warning: None,
         revised: false,
     }
 }

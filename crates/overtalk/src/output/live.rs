@@ -45,6 +45,9 @@ pub enum LiveEventKind {
     Claim,
     /// An actuator acted (mute, unmute, duck, cue), see [`LiveEvent::action`].
     Action,
+    /// Something about the input the user should know, as offline detection warns it (a
+    /// speaker's track that sounds like music), see [`LiveEvent::warning`].
+    Warning,
 }
 
 impl LiveEventKind {
@@ -61,6 +64,7 @@ impl LiveEventKind {
             LiveEventKind::Backchannel => "backchannel",
             LiveEventKind::Claim => "claim",
             LiveEventKind::Action => "action",
+            LiveEventKind::Warning => "warning",
         }
     }
 }
@@ -69,7 +73,7 @@ crate::named::named_enum!(LiveEventKind, "live event kind");
 
 impl LiveEventKind {
     /// Every kind, in the order of the wire documentation.
-    pub const ALL: [LiveEventKind; 10] = [
+    pub const ALL: [LiveEventKind; 11] = [
         LiveEventKind::SpeechStart,
         LiveEventKind::SpeechEnd,
         LiveEventKind::OverlapStart,
@@ -80,6 +84,7 @@ impl LiveEventKind {
         LiveEventKind::Backchannel,
         LiveEventKind::Claim,
         LiveEventKind::Action,
+        LiveEventKind::Warning,
     ];
 }
 
@@ -126,6 +131,17 @@ pub struct LiveAction {
     pub error: Option<String>,
 }
 
+/// What a warning says, for `type = warning`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LiveWarning {
+    /// What it is about, for programs: `music` (the speaker's speech so far sounds like music,
+    /// not a voice).
+    pub kind: String,
+    /// The warning as offline detection words it on stderr (without `overtalk: warning: `);
+    /// for a retracted warning, why it is withdrawn.
+    pub message: String,
+}
+
 /// One event of a live session (one JSON line on the wire).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LiveEvent {
@@ -162,6 +178,9 @@ pub struct LiveEvent {
     /// For `type = action`: what was done.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<LiveAction>,
+    /// For `type = warning`: what it is about and what it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<LiveWarning>,
     /// Emitted by the end-of-session revision (the speech decided once more on everything
     /// heard): a committed event it withdraws (`retracted`, `refers_to` the event) or one it
     /// adds (`committed`). Written only when true.
@@ -195,6 +214,7 @@ mod tests {
             probability: Some(0.75),
             refers_to: Some(7),
             action: None,
+            warning: None,
             revised: false,
         };
         let mut line = Vec::new();
