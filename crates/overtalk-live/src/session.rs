@@ -657,39 +657,32 @@ fn run(
                 MusicNote::End { track, warning } => {
                     let name = &names[track];
                     let warned = music_warned[track];
-                    match (warned, warning) {
-                        (warned, Some(w)) => {
+                    // The end verdict commits the warning (or names the track for the first
+                    // time), or retracts a provisional one the whole speech does not confirm.
+                    let verdict = match (warned, warning) {
+                        (_, Some(w)) => {
                             let message = w.to_string();
                             if warn_stderr && warned.is_none() {
                                 eprintln!("overtalk: warning: {message}");
                             }
-                            batch.push(wire.warning(
-                                name,
-                                "music",
-                                message,
-                                decided_s,
-                                decided_s,
-                                EventState::Committed,
-                                warned,
-                            ));
+                            Some((message, EventState::Committed))
                         }
-                        (Some(id), None) => {
+                        (Some(_), None) => {
                             let message =
                                 format!("track {name}'s whole speech does not sound like music");
                             if warn_stderr {
                                 eprintln!("overtalk: warning withdrawn: {message}");
                             }
-                            batch.push(wire.warning(
-                                name,
-                                "music",
-                                message,
-                                decided_s,
-                                decided_s,
-                                EventState::Retracted,
-                                Some(id),
-                            ));
+                            Some((message, EventState::Retracted))
                         }
-                        (None, None) => {}
+                        (None, None) => None,
+                    };
+                    if let Some((message, state)) = verdict {
+                        batch.push(
+                            wire.warning(
+                                name, "music", message, decided_s, decided_s, state, warned,
+                            ),
+                        );
                     }
                 }
             }
