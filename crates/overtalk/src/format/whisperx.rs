@@ -55,7 +55,10 @@
 //!
 //! A bare list of segments (`[{"start": 0.0, "end": 2.98, "text": "…", "speaker":
 //! "SPEAKER_1"}, …]`, as scripts save `result["segments"]` or a diarized transcript) is read as
-//! `segments`.
+//! `segments`. In such a list a `duration` stands for a missing `end` (youtube-transcript-api's
+//! JSON: `{"text": "…", "start": 1.54, "duration": 4.16}`), and times that are all whole numbers
+//! with a median length of 100 or more are milliseconds (JavaScript caption libraries' lists,
+//! such as subsrt's), each with a note.
 //!
 //! # Writing
 //!
@@ -77,6 +80,7 @@ use crate::format::json::{
     confidence_json, is_list, label, quote, report_nan, scan, seconds, warn, Pos, MAX_WORD_GAP,
     UNKNOWN_SPEAKER,
 };
+use crate::format::webvtt::is_sound_only;
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, TranscriptBuilder, Word};
 use crate::time::Time;
@@ -126,6 +130,10 @@ struct SegmentJ {
     start: Option<f64>,
     #[serde(default)]
     end: Option<f64>,
+    /// The length, in a bare list that gives it instead of `end` (youtube-transcript-api's
+    /// `{"text", "start", "duration"}`); a segment's `end` wins over it.
+    #[serde(default)]
+    duration: Option<Value>,
     #[serde(default)]
     text: Option<String>,
     #[serde(default)]
@@ -298,6 +306,24 @@ fn runs(words: Vec<ReadWord>) -> Vec<Run> {
     runs
 }
 
+/// The median length of a bare list's segments when their times are milliseconds: every
+/// start and end a whole number, no word lists (whose times would need the same reading), and
+/// the median length at least 100 — a segment of speech runs seconds, not minutes, so 100
+/// or more is a count of milliseconds (subsrt's JSON: `"start": 599, "end": 4160`).
+fn millisecond_segments(segments: &[SegmentJ]) -> Option<f64> {
+    let mut lengths = Vec::with_capacity(segments.len());
+    for seg in segments {
+        let (start, end) = (seg.start?, seg.end?);
+        if start.fract() != 0.0 || end.fract() != 0.0 || seg.words.is_some() {
+            return None;
+        }
+        lengths.push(end - start);
+    }
+    lengths.sort_by(f64::total_cmp);
+    let median = *lengths.get(lengths.len() / 2)?;
+    (median >= 100.0).then_some(median)
+}
+
 /// Reads WhisperX JSON into one recording (named by the read options).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let list = is_list(text);
@@ -348,6 +374,50 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             read_flat_words(ctx, &scanned, (P_OPENAI_WORD, "words"), words, &mut b, &mut tally)?;
         }
     }
+    if list {
+        let mut lengths = 0usize;
+        for seg in &mut segments {
+            let length = seg.duration.as_ref().and_then(Value::as_f64);
+            if let (Some(start), None, Some(length)) = (seg.start, seg.end, length) {
+                seg.end = Some(start + length);
+                lengths += 1;
+            }
+        }
+        if lengths > 0 {
+            // Caption lines with no text (YouTube leaves some) show nothing: no speech.
+            let blank = segments
+                .iter()
+                .filter(|s| {
+                    s.duration.is_some()
+                        && s.words.is_none()
+                        && s.text.as_deref().is_some_and(|t| t.trim().is_empty())
+                })
+                .count();
+            let skipped = if blank > 0 {
+                format!("; {blank} with no text skipped (a caption line that shows nothing is no one's speech)")
+            } else {
+                String::new()
+            };
+            warn(
+                ctx,
+                WarningKind::Note,
+                scanned.pos(P_SEGMENT, 0),
+                format!("{lengths} segment(s) give a `duration` instead of an `end` (youtube-transcript-api's `text`, `start`, `duration`): each ends at its start plus its duration{skipped}"),
+            )?;
+        }
+        if let Some(median) = millisecond_segments(&segments) {
+            for seg in &mut segments {
+                seg.start = seg.start.map(|t| t / 1000.0);
+                seg.end = seg.end.map(|t| t / 1000.0);
+            }
+            warn(
+                ctx,
+                WarningKind::Note,
+                scanned.pos(P_SEGMENT, 0),
+                format!("every segment's start and end is a whole number, and their median length is {median}: read as milliseconds (as JavaScript caption libraries write them), not seconds"),
+            )?;
+        }
+    }
     let undiarized = !segments.is_empty()
         && segments.iter().all(|s| {
             label(&s.speaker).is_none()
@@ -361,9 +431,25 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             format!("no segment or word has a speaker (Whisper alone does not tell speakers apart; WhisperX does with --diarize); all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
         )?;
     }
+    // Segments that hold no one's speech: a caption line with no text (a bare list's, given
+    // with its `duration`), or only a sound description (`[Music]`, which Whisper writes for
+    // music) with no words.
+    let no_speech = |seg: &SegmentJ| {
+        let no_words = seg.words.as_ref().is_none_or(Vec::is_empty);
+        let text = seg.text.as_deref().unwrap_or("");
+        list && seg.duration.is_some() && seg.words.is_none() && text.trim().is_empty()
+            || no_words && is_sound_only(text)
+    };
+    let mut sounds: Option<(usize, Option<Pos>)> = None;
     let mut n_word = 0usize;
     for (k, seg) in segments.into_iter().enumerate() {
         let pos = scanned.pos(P_SEGMENT, k);
+        if no_speech(&seg) {
+            if is_sound_only(seg.text.as_deref().unwrap_or("")) {
+                sounds.get_or_insert((0, pos)).0 += 1;
+            }
+            continue;
+        }
         let tokens = whisper_tokens(&seg);
         let mut words = Vec::new();
         let positions = seg.word_positions.unwrap_or_default();
@@ -470,6 +556,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         } else {
             b.speaker(&speaker);
         }
+    }
+    if let Some((count, pos)) = sounds {
+        warn(
+            ctx,
+            WarningKind::Skipped,
+            pos,
+            format!("{count} segment(s) holding only a sound description (`[Music]`, `[Applause]`, `♪`) and no words skipped: no one's speech"),
+        )?;
     }
     if tally.untimed > 0 {
         warn(
@@ -1038,5 +1132,92 @@ mod tests {
             ]
         );
         assert_eq!(t.contents()[1].as_ref().unwrap().words.len(), 2);
+    }
+
+    /// subsrt's JSON (a JavaScript caption library): a bare list whose times are whole
+    /// milliseconds. Read as seconds it made a 21-second dialogue last 5.8 hours.
+    #[test]
+    fn a_bare_list_in_milliseconds() {
+        let text = r#"[
+  {"type": "caption", "index": 1, "start": 599, "end": 4160, "duration": 3561, "text": "Hi, my name is Alice"},
+  {"type": "caption", "index": 2, "start": 4160, "end": 6770, "duration": 2610, "text": "and we're the owners"},
+  {"type": "caption", "index": 3, "start": 6770, "end": 10880, "duration": 4110, "text": "Today we'll bake"}]"#;
+        assert_eq!(crate::format::sniff(text), Some(Format::WhisperX));
+        let out = read_str(text, Format::WhisperX, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| (u.segment.start().micros(), u.segment.end().micros()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![(599_000, 4_160_000), (4_160_000, 6_770_000), (6_770_000, 10_880_000)]
+        );
+        let notes: Vec<_> = out
+            .warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::Note)
+            .map(|w| (w.line, w.message.as_str()))
+            .collect();
+        assert_eq!(
+            notes,
+            [(Some(2), "every segment's start and end is a whole number, and their median length is 3561: read as milliseconds (as JavaScript caption libraries write them), not seconds")]
+        );
+        // Whole seconds of ordinary length stay seconds.
+        let secs = r#"[{"start": 0, "end": 4, "text": "a"}, {"start": 4, "end": 9, "text": "b"}]"#;
+        let out = read_str(secs, Format::WhisperX, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(t.utterances().last().unwrap().segment.end().micros(), 9_000_000);
+        assert!(!out.warnings.iter().any(|w| w.kind == WarningKind::Note), "{:?}", out.warnings);
+    }
+
+    /// youtube-transcript-api's JSON (`JSONFormatter`, `to_raw_data()`): `start` and
+    /// `duration`, no `end`; was "cannot tell the format", and every segment dropped with
+    /// `--from whisperx`.
+    #[test]
+    fn a_bare_list_with_durations() {
+        let text = r#"[{"text": "Hey, this is just a test", "start": 0.0, "duration": 1.54}, {"text": "this is not the original", "start": 1.54, "duration": 4.16}, {"text": " ", "start": 5.0, "duration": 0.5}, {"text": "just something shorter", "start": 5.7, "duration": 3.239, "end": 9.0}]"#;
+        assert_eq!(crate::format::sniff(text), Some(Format::WhisperX));
+        let out = read_str(text, Format::WhisperX, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| (u.segment.start().micros(), u.segment.end().micros()))
+            .collect();
+        assert_eq!(got, vec![(0, 1_540_000), (1_540_000, 5_700_000), (5_700_000, 9_000_000)]);
+        let notes: Vec<_> = out
+            .warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::Note)
+            .map(|w| w.message.as_str())
+            .collect();
+        assert_eq!(
+            notes,
+            ["3 segment(s) give a `duration` instead of an `end` (youtube-transcript-api's `text`, `start`, `duration`): each ends at its start plus its duration; 1 with no text skipped (a caption line that shows nothing is no one's speech)"]
+        );
+    }
+
+    /// Whisper writes music as a segment `[Music]` (and subsrt's sample has `[intro music]`):
+    /// with no words, no one's speech; a segment with words stays.
+    #[test]
+    fn sound_only_segments_are_no_speech() {
+        let text = r#"{"segments": [{"start": 0.0, "end": 9.5, "text": " [Music]"}, {"start": 9.5, "end": 11.0, "text": " Welcome back.", "speaker": "SPEAKER_00"}, {"start": 11.0, "end": 14.0, "text": " (applause)", "speaker": "SPEAKER_01"}, {"start": 14.0, "end": 15.0, "text": "[Music]", "words": [{"word": "[Music]", "start": 14.0, "end": 15.0}]}]}"#;
+        let out = read_str(text, Format::WhisperX, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| (u.segment.start().micros(), u.speaker_name.to_owned()))
+            .collect();
+        assert_eq!(got, [(9_500_000, "SPEAKER_00".to_owned()), (14_000_000, "unknown".to_owned())]);
+        let skipped: Vec<_> = out
+            .warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::Skipped)
+            .map(|w| (w.line, w.message.as_str()))
+            .collect();
+        assert_eq!(
+            skipped,
+            [(Some(1), "2 segment(s) holding only a sound description (`[Music]`, `[Applause]`, `♪`) and no words skipped: no one's speech")]
+        );
     }
 }
