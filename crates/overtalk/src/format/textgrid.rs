@@ -579,6 +579,18 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         // A transcriber's pause notation (`--`) alone is silence in any tier.
         tier.intervals.retain(|(_, label)| label.trim() == name || !is_dash_pause(label));
+        // Praat's `To TextGrid (silences)`: `silent` and one label for the rest.
+        if let Some((silent, sounding)) = silence_detection(&tier.intervals) {
+            tier.intervals.retain(|(_, label)| !label.trim().eq_ignore_ascii_case("silent"));
+            tier.marks = true;
+            let (line, column) = p.pos(tier.at);
+            p.ctx.warn_at(
+                WarningKind::Note,
+                line,
+                Some(column),
+                format!("tier {:?} is a silence detection (Praat's `To TextGrid (silences)`): its {silent} `silent` interval(s) read as silence, its {sounding:?} ones as speech without words", tier.name),
+            )?;
+        }
     }
     // FAVE's aligned-TextGrid layout: `X - turns` marks X's turns (every label `X`) beside the
     // `X - words` tier; the words are the speech, the marks only bracket it.
@@ -636,7 +648,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             labels_are_names.get_or_insert((p.pos(tier.at), Vec::new())).1.push(tier.name.clone());
         }
         for (seg, label) in tier.intervals {
-            b.push(seg, speaker, (!named).then(|| Content::text(label)));
+            b.push(seg, speaker, (!named && !tier.marks).then(|| Content::text(label)));
         }
     }
     if let Some(((line, column), tiers)) = labels_are_names {
@@ -662,6 +674,8 @@ struct IntervalTier {
     name: String,
     at: usize,
     intervals: Vec<(Segment, String)>,
+    /// Whether its labels mark speech without being words (Praat's `sounding`).
+    marks: bool,
 }
 
 /// The speaker `X` of a tier of turn marks: named `X - turns` or `X-turns` (FAVE, the
@@ -680,6 +694,23 @@ fn turn_marks_speaker(tier: &IntervalTier) -> Option<&str> {
         && !tier.intervals.is_empty()
         && tier.intervals.iter().all(|(_, label)| label.trim() == speaker))
     .then_some(speaker)
+}
+
+/// The intervals of Praat's `To TextGrid (silences)`: labelled `silent` (its default, which
+/// users keep) and one other label for the rest (`sounding` by default, or the user's own,
+/// such as `utterance`), each at least twice. Gives how many are `silent` and the other label.
+///
+/// ```text
+/// silences | sounding | silent | sounding | silent | sounding |
+///            speech     silence  speech     silence  speech
+/// ```
+fn silence_detection(intervals: &[(Segment, String)]) -> Option<(usize, String)> {
+    let is_silent = |label: &str| label.trim().eq_ignore_ascii_case("silent");
+    let silent = intervals.iter().filter(|(_, l)| is_silent(l)).count();
+    let mut others = intervals.iter().map(|(_, l)| l.trim()).filter(|l| !is_silent(l));
+    let other = others.next()?;
+    let sounding = 1 + others.clone().count();
+    (silent >= 2 && sounding >= 2 && others.all(|l| l == other)).then(|| (silent, other.to_owned()))
 }
 
 /// Labels aligners write for a pause inside an alignment tier (HTK/MFA `sil`, `sp`; MAUS
@@ -787,7 +818,7 @@ fn read_tier(p: &mut Parser<'_, '_, '_>) -> Result<Option<IntervalTier>> {
                 }
             }
             // Declared even without intervals (an empty tier is a silent speaker).
-            return Ok(Some(IntervalTier { name, at: class_at, intervals }));
+            return Ok(Some(IntervalTier { name, at: class_at, intervals, marks: false }));
         }
         "TextTier" | "PointTier" => {
             let (line, column) = p.pos(class_at);
@@ -1075,6 +1106,34 @@ mod tests {
         // One `sil` among many utterances is left as it is.
         let one = g.replacen("\"sil\"", "\"a\"", 2);
         assert_eq!(read_text(&one).corpus.get("recording").unwrap().contents().len(), 6);
+    }
+
+    /// Praat's `To TextGrid (silences)` (the textgrid package's `sampleUtterances.TextGrid`
+    /// labels the rest `utterance`): `silent` is silence, the other label speech without words.
+    #[test]
+    fn a_silence_detection_tier_reads_silent_as_silence() {
+        let labels = ["utterance", "silent", "utterance", "silent", "utterance"];
+        let mut g = format!(
+            "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n5\n<exists>\n1\n\"IntervalTier\"\n\"silences\"\n0\n5\n{}\n",
+            labels.len()
+        );
+        for (i, l) in labels.iter().enumerate() {
+            g.push_str(&format!("{i}\n{}\n\"{l}\"\n", i + 1));
+        }
+        let out = read_text(&g);
+        let t = out.corpus.get("recording").unwrap();
+        let spans: Vec<_> = t.utterances().map(|u| u.segment).collect();
+        let at = |a, b| Segment::from_millis(a, b).unwrap();
+        assert_eq!(spans, [at(0, 1000), at(2000, 3000), at(4000, 5000)]);
+        assert!(t.contents().iter().all(Option::is_none), "{:?}", t.contents());
+        let notes: Vec<_> = out.warnings.iter().map(|w| (w.line, w.message.as_str())).collect();
+        assert_eq!(
+            notes,
+            [(Some(7), "tier \"silences\" is a silence detection (Praat's `To TextGrid (silences)`): its 2 `silent` interval(s) read as silence, its \"utterance\" ones as speech without words")]
+        );
+        // Words that are not two labels alone stay words.
+        let words = g.replacen("\"utterance\"", "\"so\"", 1);
+        assert_eq!(read_text(&words).corpus.get("recording").unwrap().contents().len(), 5);
     }
 
     #[test]

@@ -43,6 +43,8 @@
 //!   notes of speech (`[inaudible]`, `[speaking Spanish]`) stay. A manner note after a name
 //!   (`MARY (whispering):`) is not part of it; a caller named by a telephone number
 //!   (`+1 555-123-4567:`, as Zoom names one who dialled in) is a speaker.
+//! - A cue without a voice and with no text (nothing, or only empty tags) is skipped, with one
+//!   warning that counts them: it shows nothing, so its time is no one's speech.
 //! - A cue with no speaker at all gets the speaker [`UNKNOWN_SPEAKER`] (`"unknown"`), with one
 //!   [`WarningKind::MissingSpeaker`] warning at the first such cue.
 //! - Timestamps are `[hh:]mm:ss.ttt`. Malformed ones that still read — Microsoft Teams' unpadded
@@ -339,6 +341,12 @@ const SOUNDS: &[&str] = &[
 /// Laughter is speech-like and stays (the analysis knows it, §5.1).
 pub(crate) fn is_sound_only(text: &str) -> bool {
     sound_only(text, true)
+}
+
+/// Whether a caption shows no text at all (nothing, or only inline tags such as `<i></i>`):
+/// it marks no speech, and has no speaker.
+pub(crate) fn is_blank(text: &str) -> bool {
+    without_inline_markup(text).trim().is_empty()
 }
 
 /// [`is_sound_only`]; with `descriptions` false, only the listed sounds (`[Music]`,
@@ -1271,6 +1279,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 /// captions opened by `>>` without a name ([`after_speaker_mark`]).
 #[derive(Debug, Default)]
 pub(crate) struct CaptionNotes {
+    blank: Option<(usize, usize)>,
     sounds: Option<(usize, usize)>,
     shared: Option<(usize, usize)>,
     unnamed: Option<(usize, usize)>,
@@ -1278,6 +1287,11 @@ pub(crate) struct CaptionNotes {
 }
 
 impl CaptionNotes {
+    /// A caption at `line` skipped as showing no text.
+    pub(crate) fn blank(&mut self, line: usize) {
+        self.blank.get_or_insert((line, 0)).1 += 1;
+    }
+
     /// A caption at `line` skipped as sound.
     pub(crate) fn sound(&mut self, line: usize) {
         self.sounds.get_or_insert((line, 0)).1 += 1;
@@ -1301,6 +1315,7 @@ impl CaptionNotes {
     /// The notes, for captions called `what` (`cue`, `block`).
     pub(crate) fn finish(self, what: &str, ctx: &mut ReadContext<'_>) -> Result<()> {
         let notes = [
+            (self.blank, WarningKind::Skipped, format!("{what}(s) with no text skipped: a caption that shows nothing marks no one's speech")),
             (self.sounds, WarningKind::Skipped, format!("{what}(s) holding only a sound description (`[Music]`, `[Applause]`, `♪`) skipped: no one's speech")),
             (self.shared, WarningKind::Note, format!("{what}(s) hold two speakers or more on separate lines, who spoke in turn: each {what}'s time is divided among them in order, by their words (the changes of speaker inside them are estimated, and no overlap is read there)")),
             // Whose the lines are is what is missing: speakers' warnings, which `--words`
@@ -1466,7 +1481,7 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
         let first_voice = pieces.iter().find_map(|x| x.voice.as_deref());
         let first_line =
             || pieces.iter().flat_map(|x| x.raw.split('\n')).find(|l| !l.trim().is_empty());
-        (first_voice.is_some() || !is_sound_only(&plain)).then(|| {
+        (first_voice.is_some() || !is_sound_only(&plain) && !is_blank(&plain)).then(|| {
             first_voice.or_else(|| first_line().and_then(colon_prefix).map(|(name, _)| name))
         })
     });
@@ -1479,6 +1494,11 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
     for (cue, pieces) in cues.iter().zip(tokenized) {
         if !has_voice(&pieces) {
             let plain: String = pieces.iter().map(|p| p.raw.as_str()).collect();
+            if is_blank(&plain) {
+                // Named by its timing line: it has no text line.
+                notes.blank(cue.line);
+                continue;
+            }
             if is_sound_only(&plain) {
                 notes.sound(cue.line + 1);
                 continue;
@@ -2010,6 +2030,29 @@ mod tests {
         let skipped = out.warnings.iter().find(|w| w.kind == WarningKind::Skipped).unwrap();
         assert_eq!(skipped.line, Some(4));
         assert!(skipped.message.starts_with("2 cue(s) holding only a sound description"));
+    }
+
+    /// A cue with no text (or only empty tags) shows nothing: it is skipped with one warning,
+    /// while a voice span with no words (overtalk's own output of a diarization) stays speech.
+    #[test]
+    fn cues_without_text_are_no_speech() {
+        assert!(is_blank("") && is_blank(" \n") && is_blank("<i></i>"));
+        assert!(!is_blank("hi") && !is_blank("<i>hi</i>") && !is_blank("-"));
+        let out = read_text("WEBVTT\n\n00:01.000 --> 00:04.000\n<v A>Hello there\n\n00:05.000 --> 00:09.000\n\n00:10.000 --> 00:12.000\n<v B></v>\n\n00:12.000 --> 00:13.000\n<b></b>\n");
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            texts(t),
+            vec![("A".to_owned(), Some("Hello there".to_owned())), ("B".to_owned(), None)]
+        );
+        let skipped: Vec<_> =
+            out.warnings.iter().filter(|w| w.kind == WarningKind::Skipped).collect();
+        assert_eq!(skipped.len(), 1, "{:?}", out.warnings);
+        assert_eq!(skipped[0].line, Some(6));
+        assert_eq!(
+            skipped[0].message,
+            "2 cue(s) with no text skipped: a caption that shows nothing marks no one's speech"
+        );
+        assert!(!out.warnings.iter().any(|w| w.kind == WarningKind::MissingSpeaker));
     }
 
     /// Podcast captions name the speaker on the first caption of a turn only: fewer than half
