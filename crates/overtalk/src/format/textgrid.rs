@@ -613,11 +613,24 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             alignment_level(&t.name) == Some(Level::Word) && aligns_with_speakers(t, &speaker_tiers)
         })
         .collect();
+    let (participants, parallel) = participant_tiers(&read, &marks_beside_words);
+    let parallel: Vec<Option<String>> = parallel
+        .into_iter()
+        .map(|of| {
+            of.map(|j| {
+                format!(
+                    "another annotation of the intervals of {:?} (ELAN's `tier@participant`)",
+                    read[j].name
+                )
+            })
+        })
+        .collect();
     let mut left_out: Vec<(String, String)> = Vec::new();
     let mut first_left_out = (0, 0);
     // Tiers whose labels are only the speaker's name: the first's position, their names.
     let mut labels_are_names: Option<((usize, usize), Vec<String>)> = None;
-    for ((tier, aligned), beside_words) in read.into_iter().zip(aligned).zip(marks_beside_words) {
+    let tiers = read.into_iter().zip(aligned).zip(marks_beside_words).zip(parallel);
+    for (((tier, aligned), beside_words), parallel) in tiers {
         let default = match alignment_level(&tier.name) {
             Some(Level::Phone) => Some("phone- or syllable-level alignment"),
             Some(Level::Annotation) => Some("an aligner's annotation of the signal, not speech"),
@@ -625,7 +638,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 Some("word-level alignment of a speaker tier already read")
             }
             _ if beside_words => Some("turn marks of a speaker whose word tier is read"),
-            _ => None,
+            _ => parallel.as_deref(),
         };
         if let Some(why) = p.ctx.options().tiers.left_out(&tier.name, default) {
             if left_out.is_empty() {
@@ -636,7 +649,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         let name = match alignment_level(&tier.name) {
             Some(Level::Word) => word_tier_speaker(&tier.name),
-            _ => turn_marks_speaker(&tier).unwrap_or(&tier.name),
+            _ => match participant(&tier.name).filter(|p| participants.iter().any(|q| q == p)) {
+                Some(p) => p,
+                None => turn_marks_speaker(&tier).unwrap_or(&tier.name),
+            },
         };
         let speaker = b.speaker(name);
         // Every interval labelled with the speaker's name marks speech without words: how
@@ -667,6 +683,68 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         p.ctx.warn(note)?;
     }
     Ok(Corpus::single(id, b.build()))
+}
+
+/// The participant `P` of a tier named `type@P`, as ELAN names the tiers of a Toolbox or FLEx
+/// layout (`ref@RLP`, `trs@RLP`, `eng@RLP`), which its TextGrid export keeps.
+fn participant(name: &str) -> Option<&str> {
+    let (kind, who) = name.trim().rsplit_once('@')?;
+    (!kind.trim().is_empty() && !who.is_empty() && !who.contains(char::is_whitespace))
+        .then_some(who)
+}
+
+/// ELAN's `type@participant` tiers exported to a TextGrid: one participant's transcription
+/// and its translations on the same intervals are one speaker, not several talking at once.
+/// Gives the participants named by two tiers or more (their speaker is the participant), and
+/// for each tier the tier it annotates, if any: the participant's main tier (the first with
+/// speech whose labels are not all segment ids such as a `ref` tier's `RLP_001`; else the
+/// first with speech), when that holds nine tenths of its time or more. Those are left out.
+///
+/// ```text
+/// ref@RLP  | RLP_001      |      | RLP_002 |    ids: left out
+/// trs@RLP  | tsa' a-kaj … |      | …       |    speaker RLP, its words
+/// eng@RLP  | they began … |      | …       |    the same intervals: left out
+/// ```
+fn participant_tiers(
+    read: &[IntervalTier],
+    beside_words: &[bool],
+) -> (Vec<String>, Vec<Option<usize>>) {
+    let candidate = |k: usize| alignment_level(&read[k].name).is_none() && !beside_words[k];
+    let mut shared: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (k, t) in read.iter().enumerate() {
+        let Some(p) = participant(&t.name).filter(|_| candidate(k)) else { continue };
+        match shared.iter_mut().find(|(q, _)| *q == p) {
+            Some((_, tiers)) => tiers.push(k),
+            None => shared.push((p, vec![k])),
+        }
+    }
+    shared.retain(|(_, tiers)| tiers.len() >= 2);
+    let sorted = |t: &IntervalTier| {
+        let mut v: Vec<Segment> = t.intervals.iter().map(|(s, _)| *s).collect();
+        v.sort_unstable();
+        v
+    };
+    // A segment id (`RLP_001`, `12`): one token with a digit.
+    let ids = |t: &IntervalTier| {
+        t.intervals.iter().all(|(_, l)| {
+            let l = l.trim();
+            !l.contains(char::is_whitespace) && l.contains(|c: char| c.is_ascii_digit())
+        })
+    };
+    let mut parallel = vec![None; read.len()];
+    for (_, tiers) in &shared {
+        let spoken = tiers.iter().copied().filter(|&k| !read[k].intervals.is_empty());
+        let main = spoken.clone().find(|&k| !ids(&read[k])).or_else(|| spoken.clone().next());
+        let Some(main) = main else { continue };
+        let cover = sorted(&read[main]);
+        for &k in tiers.iter().filter(|&&k| k != main) {
+            let own = sorted(&read[k]);
+            if 10 * overlap(&cover, &own) >= 9 * total(&own) {
+                parallel[k] = Some(main);
+            }
+        }
+    }
+    (shared.into_iter().map(|(p, _)| p.to_owned()).collect(), parallel)
 }
 
 /// An interval tier as read: its name, where it starts, and its non-empty intervals.
@@ -1134,6 +1212,62 @@ mod tests {
         // Words that are not two labels alone stay words.
         let words = g.replacen("\"utterance\"", "\"so\"", 1);
         assert_eq!(read_text(&words).corpus.get("recording").unwrap().contents().len(), 5);
+    }
+
+    /// ELAN's export of a Toolbox layout (PraatTextGridJS's `sample_elan.TextGrid`: `ref@RLP`,
+    /// `trs@RLP`, `trad@RLP`, `eng@RLP`, then NAL's): each participant is one speaker, read
+    /// from the transcription; the ids and translations on its intervals are left out. They
+    /// were six speakers, overlapping for 99 % of the speech.
+    #[test]
+    fn elan_participant_tiers_are_one_speaker() {
+        let tier = |name: &str, labels: &[(u32, u32, &str)]| {
+            let mut t = format!("\"IntervalTier\"\n\"{name}\"\n0\n10\n{}\n", labels.len());
+            for (a, b, l) in labels {
+                t.push_str(&format!("{a}\n{b}\n\"{l}\"\n"));
+            }
+            t
+        };
+        let tiers = [
+            tier("ref@RLP", &[(0, 2, "RLP_001"), (4, 6, "RLP_002")]),
+            tier("trs@RLP", &[(0, 2, "tsa' a-kaj"), (4, 6, "i-su' tye")]),
+            tier("eng@RLP", &[(0, 2, "they began"), (4, 6, "to say")]),
+            tier("trs@NAL", &[(2, 4, "jiñi")]),
+            tier("eng@NAL", &[(2, 4, "that one")]),
+            tier("gloss@NAL", &[(7, 9, "PERF A2-begin")]),
+            tier("notes@home", &[(8, 10, "a b")]),
+        ];
+        let g = format!(
+            "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n10\n<exists>\n{}\n{}",
+            tiers.len(),
+            tiers.concat()
+        );
+        let out = read_text(&g);
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| {
+                (
+                    u.segment.start().micros() / 1_000_000,
+                    u.speaker_name,
+                    u.content.unwrap().display_text(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (0, "RLP", "tsa' a-kaj".to_owned()),
+                (2, "NAL", "jiñi".to_owned()),
+                (4, "RLP", "i-su' tye".to_owned()),
+                (7, "NAL", "PERF A2-begin".to_owned()),
+                (8, "notes@home", "a b".to_owned()),
+            ]
+        );
+        let notes: Vec<_> = out.warnings.iter().map(|w| (w.line, w.message.as_str())).collect();
+        assert_eq!(
+            notes,
+            [(Some(7), "3 tier(s) left out as not speakers: \"ref@RLP\" (another annotation of the intervals of \"trs@RLP\" (ELAN's `tier@participant`)), \"eng@RLP\" (another annotation of the intervals of \"trs@RLP\" (ELAN's `tier@participant`)), \"eng@NAL\" (another annotation of the intervals of \"trs@NAL\" (ELAN's `tier@participant`)); choose with --tiers or --ignore-tiers")]
+        );
     }
 
     #[test]

@@ -205,6 +205,43 @@ fn a_silence_detection_tier_is_speech_and_silence() {
     );
 }
 
+/// ELAN's export of a Toolbox layout (PraatTextGridJS's `sample_elan.TextGrid`, 150–175 s):
+/// `ref`, `trs`, `trad` and `eng` tiers of two participants. Read as eight tiers, it was six
+/// speakers talking over each other for 99 % of the speech; it is two, RLP and NAL, their
+/// words those of the transcription tiers.
+#[test]
+fn elan_participant_tiers_in_a_textgrid_are_one_speaker_each() {
+    let path = fixture("textgrid/praattextgridjs_elan_participants.TextGrid");
+    let out = read_path(&path, None, &ReadOptions::default()).unwrap();
+    let t = out.corpus.iter().next().unwrap().1;
+    let at = |a, b| Segment::from_millis(a, b).unwrap();
+    assert_eq!(
+        labelled(t),
+        [
+            (at(151_890, 155_180), "RLP".to_owned()),
+            (at(156_410, 158_290), "RLP".to_owned()),
+            (at(159_610, 161_110), "NAL".to_owned()),
+            (at(161_880, 164_820), "RLP".to_owned()),
+            (at(166_070, 168_620), "RLP".to_owned()),
+            (at(170_130, 170_840), "RLP".to_owned()),
+            (at(172_200, 173_440), "RLP".to_owned()),
+        ]
+    );
+    let first = t.contents()[0].as_ref().and_then(|c| c.text.clone()).unwrap();
+    assert!(first.starts_with("kuñ wäxek chumil"), "{first}");
+    let notes: Vec<(WarningKind, &str)> =
+        out.warnings.iter().map(|w| (w.kind, w.message.as_str())).collect();
+    let annotation = |of: &str| {
+        format!("another annotation of the intervals of \"trs@{of}\" (ELAN's `tier@participant`)")
+    };
+    let expected = format!(
+        "6 tier(s) left out as not speakers: \"ref@RLP\" ({r}), \"trad@RLP\" ({r}), \"eng@RLP\" ({r}), \"ref@NAL\" ({n}), \"trad@NAL\" ({n}), \"eng@NAL\" ({n}); choose with --tiers or --ignore-tiers",
+        r = annotation("RLP"),
+        n = annotation("NAL")
+    );
+    assert_eq!(notes, [(WarningKind::Note, expected.as_str())]);
+}
+
 #[test]
 fn samples_survive_rttm_and_their_own_writer() {
     for s in SAMPLES {
