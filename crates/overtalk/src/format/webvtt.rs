@@ -1163,6 +1163,9 @@ fn timed_words(
 /// so<00:00:00.480><c> today</c>      payload
 /// ␠                                  spaces, then an empty line: the end of the cue
 /// ```
+///
+/// Several lines of spaces before text are part of the payload too (`␠`, `␠`, then the words
+/// with their inline times, as YouTube's automatic captions saved by youtube-dl open a cue).
 fn ends_payload(lines: &[(usize, &str)], i: usize) -> bool {
     let line = lines[i].1;
     if line.is_empty() || line.contains("-->") {
@@ -1171,10 +1174,15 @@ fn ends_payload(lines: &[(usize, &str)], i: usize) -> bool {
     if !line.trim().is_empty() {
         return false;
     }
-    lines.get(i + 1).is_none_or(|(_, next)| {
-        next.trim().is_empty()
+    // Past every line of spaces (YouTube's automatic captions open cues with two).
+    let mut j = i + 1;
+    while lines.get(j).is_some_and(|(_, l)| !l.is_empty() && l.trim().is_empty()) {
+        j += 1;
+    }
+    lines.get(j).is_none_or(|(_, next)| {
+        next.is_empty()
             || next.contains("-->")
-            || lines.get(i + 2).is_some_and(|(_, l)| l.contains("-->"))
+            || lines.get(j + 1).is_some_and(|(_, l)| l.contains("-->"))
     })
 }
 
@@ -2030,6 +2038,17 @@ mod tests {
         let skipped = out.warnings.iter().find(|w| w.kind == WarningKind::Skipped).unwrap();
         assert_eq!(skipped.line, Some(4));
         assert!(skipped.message.starts_with("2 cue(s) holding only a sound description"));
+    }
+
+    /// YouTube's automatic captions (vtt-to-json's `meow.en.vtt`): a cue opens with two lines
+    /// of spaces, then its words. The words were cut off as a block without a timing line.
+    #[test]
+    fn lines_of_spaces_before_the_words_are_part_of_the_cue() {
+        let out = read_text("WEBVTT\n\n00:00:00.000 --> 00:00:00.820 align:start position:0%\n \n \nthe<00:00:00.240><c> man</c>\n\n00:00:00.820 --> 00:00:01.220\n \n \n\n00:00:01.220 --> 00:00:02.000\nhi\n");
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = texts(t).into_iter().map(|(_, text)| text).collect();
+        assert_eq!(got, [Some("the man".to_owned()), Some("hi".to_owned())]);
+        assert!(!out.warnings.iter().any(|w| w.message.contains("without a timing line")));
     }
 
     /// A cue with no text (or only empty tags) shows nothing: it is skipped with one warning,
