@@ -613,7 +613,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             alignment_level(&t.name) == Some(Level::Word) && aligns_with_speakers(t, &speaker_tiers)
         })
         .collect();
-    let (participants, parallel) = participant_tiers(&read, &marks_beside_words);
+    let (mains, parallel) = participant_tiers(&read, &marks_beside_words);
     let parallel: Vec<Option<String>> = parallel
         .into_iter()
         .map(|of| {
@@ -629,8 +629,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut first_left_out = (0, 0);
     // Tiers whose labels are only the speaker's name: the first's position, their names.
     let mut labels_are_names: Option<((usize, usize), Vec<String>)> = None;
-    let tiers = read.into_iter().zip(aligned).zip(marks_beside_words).zip(parallel);
-    for (((tier, aligned), beside_words), parallel) in tiers {
+    let tiers =
+        read.into_iter().zip(aligned).zip(marks_beside_words).zip(parallel.into_iter().zip(mains));
+    for (((tier, aligned), beside_words), (parallel, main)) in tiers {
         let default = match alignment_level(&tier.name) {
             Some(Level::Phone) => Some("phone- or syllable-level alignment"),
             Some(Level::Annotation) => Some("an aligner's annotation of the signal, not speech"),
@@ -649,7 +650,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         let name = match alignment_level(&tier.name) {
             Some(Level::Word) => word_tier_speaker(&tier.name),
-            _ => match participant(&tier.name).filter(|p| participants.iter().any(|q| q == p)) {
+            _ => match participant(&tier.name).filter(|_| main) {
                 Some(p) => p,
                 None => turn_marks_speaker(&tier).unwrap_or(&tier.name),
             },
@@ -689,14 +690,15 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 /// layout (`ref@RLP`, `trs@RLP`, `eng@RLP`), which its TextGrid export keeps.
 fn participant(name: &str) -> Option<&str> {
     let (kind, who) = name.trim().rsplit_once('@')?;
-    (!kind.trim().is_empty() && !who.is_empty() && !who.contains(char::is_whitespace))
-        .then_some(who)
+    // Not an e-mail address (`ann@example.com`), which names a speaker whole.
+    let code = !who.is_empty() && !who.contains(|c: char| c.is_whitespace() || c == '.');
+    (!kind.trim().is_empty() && code).then_some(who)
 }
 
 /// ELAN's `type@participant` tiers exported to a TextGrid: one participant's transcription
 /// and its translations on the same intervals are one speaker, not several talking at once.
-/// Gives the participants named by two tiers or more (their speaker is the participant), and
-/// for each tier the tier it annotates, if any: the participant's main tier (the first with
+/// Gives for each tier whether it is the main tier of its participant's others (its speaker
+/// is then the participant), and the tier it annotates, if any: the participant's main tier (the first with
 /// speech whose labels are not all segment ids such as a `ref` tier's `RLP_001`; else the
 /// first with speech), when that holds nine tenths of its time or more. Those are left out.
 ///
@@ -708,7 +710,7 @@ fn participant(name: &str) -> Option<&str> {
 fn participant_tiers(
     read: &[IntervalTier],
     beside_words: &[bool],
-) -> (Vec<String>, Vec<Option<usize>>) {
+) -> (Vec<bool>, Vec<Option<usize>>) {
     let candidate = |k: usize| alignment_level(&read[k].name).is_none() && !beside_words[k];
     let mut shared: Vec<(&str, Vec<usize>)> = Vec::new();
     for (k, t) in read.iter().enumerate() {
@@ -744,7 +746,9 @@ fn participant_tiers(
             }
         }
     }
-    (shared.into_iter().map(|(p, _)| p.to_owned()).collect(), parallel)
+    // Only a main tier that others annotate is named by its participant.
+    let mains = (0..read.len()).map(|k| parallel.contains(&Some(k))).collect();
+    (mains, parallel)
 }
 
 /// An interval tier as read: its name, where it starts, and its non-empty intervals.
@@ -1217,7 +1221,8 @@ mod tests {
     /// ELAN's export of a Toolbox layout (PraatTextGridJS's `sample_elan.TextGrid`: `ref@RLP`,
     /// `trs@RLP`, `trad@RLP`, `eng@RLP`, then NAL's): each participant is one speaker, read
     /// from the transcription; the ids and translations on its intervals are left out. They
-    /// were six speakers, overlapping for 99 % of the speech.
+    /// were six speakers, overlapping for 99 % of the speech. A tier of a participant that no
+    /// other annotates keeps its own name, as e-mail addresses do.
     #[test]
     fn elan_participant_tiers_are_one_speaker() {
         let tier = |name: &str, labels: &[(u32, u32, &str)]| {
@@ -1235,6 +1240,8 @@ mod tests {
             tier("eng@NAL", &[(2, 4, "that one")]),
             tier("gloss@NAL", &[(7, 9, "PERF A2-begin")]),
             tier("notes@home", &[(8, 10, "a b")]),
+            tier("ann@example.com", &[(8, 9, "yes")]),
+            tier("bo@example.com", &[(8, 9, "no")]),
         ];
         let g = format!(
             "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n10\n<exists>\n{}\n{}",
@@ -1259,7 +1266,9 @@ mod tests {
                 (0, "RLP", "tsa' a-kaj".to_owned()),
                 (2, "NAL", "jiñi".to_owned()),
                 (4, "RLP", "i-su' tye".to_owned()),
-                (7, "NAL", "PERF A2-begin".to_owned()),
+                (7, "gloss@NAL", "PERF A2-begin".to_owned()),
+                (8, "ann@example.com", "yes".to_owned()),
+                (8, "bo@example.com", "no".to_owned()),
                 (8, "notes@home", "a b".to_owned()),
             ]
         );
