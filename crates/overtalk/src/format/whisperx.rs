@@ -56,9 +56,14 @@
 //! A bare list of segments (`[{"start": 0.0, "end": 2.98, "text": "…", "speaker":
 //! "SPEAKER_1"}, …]`, as scripts save `result["segments"]` or a diarized transcript) is read as
 //! `segments`. In such a list a `duration` stands for a missing `end` (youtube-transcript-api's
-//! JSON: `{"text": "…", "start": 1.54, "duration": 4.16}`), and times that are all whole numbers
-//! with a median length of 100 or more are milliseconds (JavaScript caption libraries' lists,
-//! such as subsrt's), each with a note.
+//! JSON: `{"text": "…", "start": 1.54, "duration": 4.16}`), and a list in subsrt's shape (a
+//! JavaScript caption library: every segment with its `"type": "caption"`, its `content`, or a
+//! `duration` equal to its length) whose times are whole numbers with a median length of 100 or
+//! more is in milliseconds, each with a note; whole numbers alone stay seconds (a list of
+//! chapters, of long turns). A segment with blank `text` and no words is a caption that shows
+//! nothing, skipped with a `skipped` warning counting them, when it gives a `duration` or, with
+//! no speaker, stands among segments with text; a diarization list without text keeps its
+//! turns.
 //!
 //! # Writing
 //!
@@ -136,6 +141,13 @@ struct SegmentJ {
     duration: Option<Value>,
     #[serde(default)]
     text: Option<String>,
+    /// subsrt's `"type": "caption"`, read only to recognise its lists (whose times are
+    /// milliseconds).
+    #[serde(default, rename = "type")]
+    kind: Option<Value>,
+    /// subsrt's `content` (the caption with its markup), read only to recognise its lists.
+    #[serde(default)]
+    content: Option<Value>,
     #[serde(default)]
     speaker: Option<Value>,
     #[serde(default)]
@@ -306,15 +318,24 @@ fn runs(words: Vec<ReadWord>) -> Vec<Run> {
     runs
 }
 
-/// The median length of a bare list's segments when their times are milliseconds: every
-/// start and end a whole number, no word lists (whose times would need the same reading), and
-/// the median length at least 100 — a segment of speech runs seconds, not minutes, so 100
-/// or more is a count of milliseconds (subsrt's JSON: `"start": 599, "end": 4160`).
+/// The median length of a bare list's segments when their times are milliseconds, as subsrt
+/// (a JavaScript caption library) writes them: `{"type": "caption", "index": 1, "start": 599,
+/// "end": 4160, "duration": 3561, "content": "…", "text": "…"}`. Every segment must show
+/// subsrt's shape — its `"type": "caption"`, its `content`, or a `duration` equal to its end
+/// minus its start — with every start and end a whole number, no word lists (whose times
+/// would need the same reading), and the median length at least 100. Whole numbers alone are
+/// no evidence: a list of chapters or of long diarization turns in whole seconds has them too.
 fn millisecond_segments(segments: &[SegmentJ]) -> Option<f64> {
     let mut lengths = Vec::with_capacity(segments.len());
     for seg in segments {
         let (start, end) = (seg.start?, seg.end?);
         if start.fract() != 0.0 || end.fract() != 0.0 || seg.words.is_some() {
+            return None;
+        }
+        let caption = seg.kind.as_ref().and_then(Value::as_str) == Some("caption");
+        let content = seg.content.is_some();
+        let duration = seg.duration.as_ref().and_then(Value::as_f64) == Some(end - start);
+        if !(caption || content || duration) {
             return None;
         }
         lengths.push(end - start);
@@ -384,25 +405,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
         }
         if lengths > 0 {
-            // Caption lines with no text (YouTube leaves some) show nothing: no speech.
-            let blank = segments
-                .iter()
-                .filter(|s| {
-                    s.duration.is_some()
-                        && s.words.is_none()
-                        && s.text.as_deref().is_some_and(|t| t.trim().is_empty())
-                })
-                .count();
-            let skipped = if blank > 0 {
-                format!("; {blank} with no text skipped (a caption line that shows nothing is no one's speech)")
-            } else {
-                String::new()
-            };
             warn(
                 ctx,
                 WarningKind::Note,
                 scanned.pos(P_SEGMENT, 0),
-                format!("{lengths} segment(s) give a `duration` instead of an `end` (youtube-transcript-api's `text`, `start`, `duration`): each ends at its start plus its duration{skipped}"),
+                format!("{lengths} segment(s) give a `duration` instead of an `end` (youtube-transcript-api's `text`, `start`, `duration`): each ends at its start plus its duration"),
             )?;
         }
         if let Some(median) = millisecond_segments(&segments) {
@@ -414,7 +421,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 ctx,
                 WarningKind::Note,
                 scanned.pos(P_SEGMENT, 0),
-                format!("every segment's start and end is a whole number, and their median length is {median}: read as milliseconds (as JavaScript caption libraries write them), not seconds"),
+                format!("the segments have subsrt's shape (`\"type\": \"caption\"`, `content`, or a `duration` equal to end minus start) and whole-number times of median length {median}: read as milliseconds (as subsrt, a JavaScript caption library, writes them), not seconds"),
             )?;
         }
     }
@@ -431,21 +438,31 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             format!("no segment or word has a speaker (Whisper alone does not tell speakers apart; WhisperX does with --diarize); all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
         )?;
     }
-    // Segments that hold no one's speech: a caption line with no text (a bare list's, given
-    // with its `duration`), or only a sound description (`[Music]`, which Whisper writes for
-    // music) with no words.
+    // Segments that hold no one's speech: a caption line with no text, or only a sound
+    // description (`[Music]`, which Whisper writes for music) with no words. A bare list's
+    // segment is a caption line with no text when its `text` is blank and it has no words, and
+    // either gives a `duration` (youtube-transcript-api's) or, with no speaker, stands in a list
+    // of captions (some segment has text); a diarization list without text keeps its turns.
+    let captions =
+        list && segments.iter().any(|s| s.text.as_deref().is_some_and(|t| !t.trim().is_empty()));
+    let blank_caption = |seg: &SegmentJ| {
+        list && seg.words.is_none()
+            && seg.text.as_deref().is_some_and(|t| t.trim().is_empty())
+            && (seg.duration.is_some() || captions && label(&seg.speaker).is_none())
+    };
     let no_speech = |seg: &SegmentJ| {
         let no_words = seg.words.as_ref().is_none_or(Vec::is_empty);
-        let text = seg.text.as_deref().unwrap_or("");
-        list && seg.duration.is_some() && seg.words.is_none() && text.trim().is_empty()
-            || no_words && is_sound_only(text)
+        blank_caption(seg) || no_words && is_sound_only(seg.text.as_deref().unwrap_or(""))
     };
+    let mut blanks: Option<(usize, Option<Pos>)> = None;
     let mut sounds: Option<(usize, Option<Pos>)> = None;
     let mut n_word = 0usize;
     for (k, seg) in segments.into_iter().enumerate() {
         let pos = scanned.pos(P_SEGMENT, k);
         if no_speech(&seg) {
-            if is_sound_only(seg.text.as_deref().unwrap_or("")) {
+            if blank_caption(&seg) {
+                blanks.get_or_insert((0, pos)).0 += 1;
+            } else if is_sound_only(seg.text.as_deref().unwrap_or("")) {
                 sounds.get_or_insert((0, pos)).0 += 1;
             }
             continue;
@@ -556,6 +573,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         } else {
             b.speaker(&speaker);
         }
+    }
+    if let Some((count, pos)) = blanks {
+        warn(
+            ctx,
+            WarningKind::Skipped,
+            pos,
+            format!("{count} segment(s) with no text skipped: a caption that shows nothing marks no one's speech"),
+        )?;
     }
     if let Some((count, pos)) = sounds {
         warn(
@@ -1161,7 +1186,7 @@ mod tests {
             .collect();
         assert_eq!(
             notes,
-            [(Some(2), "every segment's start and end is a whole number, and their median length is 3561: read as milliseconds (as JavaScript caption libraries write them), not seconds")]
+            [(Some(2), "the segments have subsrt's shape (`\"type\": \"caption\"`, `content`, or a `duration` equal to end minus start) and whole-number times of median length 3561: read as milliseconds (as subsrt, a JavaScript caption library, writes them), not seconds")]
         );
         // Whole seconds of ordinary length stay seconds.
         let secs = r#"[{"start": 0, "end": 4, "text": "a"}, {"start": 4, "end": 9, "text": "b"}]"#;
@@ -1193,8 +1218,73 @@ mod tests {
             .collect();
         assert_eq!(
             notes,
-            ["3 segment(s) give a `duration` instead of an `end` (youtube-transcript-api's `text`, `start`, `duration`): each ends at its start plus its duration; 1 with no text skipped (a caption line that shows nothing is no one's speech)"]
+            ["3 segment(s) give a `duration` instead of an `end` (youtube-transcript-api's `text`, `start`, `duration`): each ends at its start plus its duration"]
         );
+        assert_eq!(skipped(&out.warnings), [(Some(1), "1 segment(s) with no text skipped: a caption that shows nothing marks no one's speech")]);
+    }
+
+    fn skipped(warnings: &[crate::error::Warning]) -> Vec<(Option<usize>, &str)> {
+        warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::Skipped)
+            .map(|w| (w.line, w.message.as_str()))
+            .collect()
+    }
+
+    fn spans(text: &str) -> (Vec<(i64, i64)>, Vec<crate::error::Warning>) {
+        let out = read_str(text, Format::WhisperX, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let got = t
+            .utterances()
+            .map(|u| (u.segment.start().micros(), u.segment.end().micros()))
+            .collect();
+        (got, out.warnings)
+    }
+
+    /// Whole-number times of long segments are seconds unless the list has subsrt's shape: a
+    /// list of chapters, of two-minute diarization turns, or one segment for a whole meeting.
+    #[test]
+    fn whole_seconds_of_long_segments_stay_seconds() {
+        let chapters = r#"[{"start": 0, "end": 300, "text": "Intro and news"}, {"start": 300, "end": 900, "text": "Interview with the mayor"}, {"start": 900, "end": 1500, "text": "Listener questions"}]"#;
+        let coarse = r#"[{"start": 0, "end": 120, "text": "Intro", "speaker":"A"}, {"start": 120, "end": 240, "text": "Main", "speaker":"B"}]"#;
+        let one = r#"[{"start": 0, "end": 3600, "text": "the whole meeting in one segment", "speaker": "A"}]"#;
+        // A `duration` that is not the length is no evidence either.
+        let other = r#"[{"start": 0, "end": 300, "duration": 3600, "text": "a"}, {"start": 300, "end": 900, "duration": 3600, "text": "b"}]"#;
+        let s = 1_000_000;
+        let cases: [(&str, Vec<(i64, i64)>); 4] = [
+            (chapters, vec![(0, 300 * s), (300 * s, 900 * s), (900 * s, 1500 * s)]),
+            (coarse, vec![(0, 120 * s), (120 * s, 240 * s)]),
+            (one, vec![(0, 3600 * s)]),
+            (other, vec![(0, 300 * s), (300 * s, 900 * s)]),
+        ];
+        for (text, want) in cases {
+            let (got, warnings) = spans(text);
+            assert_eq!(got, want, "{text}");
+            assert!(!warnings.iter().any(|w| w.message.contains("milliseconds")), "{warnings:?}");
+        }
+        // Each of subsrt's marks alone is evidence: `type`, `content`, or `duration` = length.
+        for seg in [r#""type": "caption""#, r#""content": "x""#, r#""duration": 300"#] {
+            let text = format!(r#"[{{"start": 0, "end": 300, "text": "a", {seg}}}]"#);
+            assert_eq!(spans(&text).0, [(0, 300_000)], "{text}");
+        }
+    }
+
+    /// A blank segment of a bare list of captions is skipped as a blank caption is; a list of
+    /// diarization turns without text keeps its turns.
+    #[test]
+    fn blank_captions_of_a_bare_list() {
+        let text = r#"[{"start": 0.0, "end": 1.5, "text": "hello"}, {"start": 1.5, "end": 2.0, "text": " "},
+{"start": 2.0, "end": 2.5, "text": ""}, {"start": 2.5, "end": 4.0, "text": "bye"}]"#;
+        let (got, warnings) = spans(text);
+        assert_eq!(got, [(0, 1_500_000), (2_500_000, 4_000_000)]);
+        assert_eq!(skipped(&warnings), [(Some(1), "2 segment(s) with no text skipped: a caption that shows nothing marks no one's speech")]);
+        let turns = r#"[{"start": 0.0, "end": 1.5, "text": "", "speaker": "A"}, {"start": 1.5, "end": 3.0, "text": "", "speaker": "B"}]"#;
+        let (got, warnings) = spans(turns);
+        assert_eq!(got, [(0, 1_500_000), (1_500_000, 3_000_000)]);
+        assert!(skipped(&warnings).is_empty(), "{warnings:?}");
+        // In a list with text, a blank segment that names its speaker is still that speaker's.
+        let named = r#"[{"start": 0.0, "end": 1.5, "text": "hi", "speaker": "A"}, {"start": 1.5, "end": 3.0, "text": "", "speaker": "B"}]"#;
+        assert_eq!(spans(named).0, [(0, 1_500_000), (1_500_000, 3_000_000)]);
     }
 
     /// Whisper writes music as a segment `[Music]` (and subsrt's sample has `[intro music]`):

@@ -256,7 +256,7 @@ fn a_bare_list_in_milliseconds_from_a_caption_library() {
     );
     assert_eq!(
         out.warnings[0].message,
-        "every segment's start and end is a whole number, and their median length is 4110: read as milliseconds (as JavaScript caption libraries write them), not seconds"
+        "the segments have subsrt's shape (`\"type\": \"caption\"`, `content`, or a `duration` equal to end minus start) and whole-number times of median length 4110: read as milliseconds (as subsrt, a JavaScript caption library, writes them), not seconds"
     );
 }
 
@@ -282,15 +282,18 @@ fn youtube_transcript_api_json_reads_start_and_duration() {
             "just something shorter, I made up for testing"
         ]
     );
-    let notes: Vec<&str> = out
+    let notes: Vec<(WarningKind, Option<usize>, &str)> = out
         .warnings
         .iter()
-        .filter(|w| w.kind == WarningKind::Note)
-        .map(|w| w.message.as_str())
+        .filter(|w| w.kind != WarningKind::MissingSpeaker)
+        .map(|w| (w.kind, w.line, w.message.as_str()))
         .collect();
     assert_eq!(
         notes,
-        ["4 segment(s) give a `duration` instead of an `end` (youtube-transcript-api's `text`, `start`, `duration`): each ends at its start plus its duration; 1 with no text skipped (a caption line that shows nothing is no one's speech)"]
+        [
+            (WarningKind::Note, Some(1), "4 segment(s) give a `duration` instead of an `end` (youtube-transcript-api's `text`, `start`, `duration`): each ends at its start plus its duration"),
+            (WarningKind::Skipped, Some(1), "1 segment(s) with no text skipped: a caption that shows nothing marks no one's speech"),
+        ]
     );
 }
 
