@@ -1164,9 +1164,12 @@ fn timed_words(
 /// ␠                                  spaces, then an empty line: the end of the cue
 /// ```
 ///
-/// Several lines of spaces before text are part of the payload too (`␠`, `␠`, then the words
-/// with their inline times, as YouTube's automatic captions saved by youtube-dl open a cue).
-fn ends_payload(lines: &[(usize, &str)], i: usize) -> bool {
+/// Before the cue has any text (`has_text` false), several lines of spaces in a row are part
+/// of the payload too when text follows them (`␠`, `␠`, then the words with their inline
+/// times, as YouTube's automatic captions saved by youtube-dl open a cue). Once the cue has
+/// text, only the single line of spaces above is looked past: two in a row end the cue, so a
+/// `NOTE` block or stray words after them are not read into it.
+fn ends_payload(lines: &[(usize, &str)], i: usize, has_text: bool) -> bool {
     let line = lines[i].1;
     if line.is_empty() || line.contains("-->") {
         return true;
@@ -1174,13 +1177,15 @@ fn ends_payload(lines: &[(usize, &str)], i: usize) -> bool {
     if !line.trim().is_empty() {
         return false;
     }
-    // Past every line of spaces (YouTube's automatic captions open cues with two).
     let mut j = i + 1;
-    while lines.get(j).is_some_and(|(_, l)| !l.is_empty() && l.trim().is_empty()) {
-        j += 1;
+    if !has_text {
+        // Past every line of spaces (YouTube's automatic captions open cues with two).
+        while lines.get(j).is_some_and(|(_, l)| !l.is_empty() && l.trim().is_empty()) {
+            j += 1;
+        }
     }
     lines.get(j).is_none_or(|(_, next)| {
-        next.is_empty()
+        next.trim().is_empty()
             || next.contains("-->")
             || lines.get(j + 1).is_some_and(|(_, l)| l.contains("-->"))
     })
@@ -1258,7 +1263,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             continue;
         };
         let mut payload = Vec::new();
-        while i < lines.len() && !ends_payload(&lines, i) {
+        let mut has_text = false;
+        while i < lines.len() && !ends_payload(&lines, i, has_text) {
+            has_text |= !lines[i].1.trim().is_empty();
             payload.push(lines[i].1);
             i += 1;
         }
@@ -2049,6 +2056,36 @@ mod tests {
         let got: Vec<_> = texts(t).into_iter().map(|(_, text)| text).collect();
         assert_eq!(got, [Some("the man".to_owned()), Some("hi".to_owned())]);
         assert!(!out.warnings.iter().any(|w| w.message.contains("without a timing line")));
+    }
+
+    /// Lines of spaces after a cue's text end it: a `NOTE` block or stray words after two of
+    /// them are not read into the cue (the stray words are a block without a timing line).
+    #[test]
+    fn lines_of_spaces_after_the_text_end_the_cue() {
+        let note = read_text("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nhello there\n \n \nNOTE a reviewer comment here\n\n00:00:03.000 --> 00:00:04.000\nbye now\n");
+        let t = note.corpus.get("recording").unwrap();
+        let got: Vec<_> = texts(t).into_iter().map(|(_, text)| text).collect();
+        assert_eq!(got, [Some("hello there".to_owned()), Some("bye now".to_owned())]);
+        let others = |w: &&Warning| w.kind != WarningKind::MissingSpeaker;
+        assert!(!note.warnings.iter().any(|w| others(&w)), "{:?}", note.warnings);
+        let stray = read_text("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nhello there\n \n \n2\n00:00:03.000 --> 00:00:04.000\nbye now\n \n \nstray words\n \n");
+        let t = stray.corpus.get("recording").unwrap();
+        let got: Vec<_> = texts(t).into_iter().map(|(_, text)| text).collect();
+        assert_eq!(got, [Some("hello there".to_owned()), Some("bye now".to_owned())]);
+        let warnings: Vec<_> = stray
+            .warnings
+            .iter()
+            .filter(others)
+            .map(|w| (w.kind, w.line, w.message.as_str()))
+            .collect();
+        assert_eq!(
+            warnings,
+            [(
+                WarningKind::Skipped,
+                Some(12),
+                "block without a timing line (\"stray words\"); skipped"
+            )]
+        );
     }
 
     /// A cue with no text (or only empty tags) shows nothing: it is skipped with one warning,
