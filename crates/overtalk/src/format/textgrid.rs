@@ -581,7 +581,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         tier.intervals.retain(|(_, label)| label.trim() == name || !is_dash_pause(label));
         // Praat's `To TextGrid (silences)`: `silent` and one label for the rest.
         if let Some((silent, sounding)) = silence_detection(&tier.intervals) {
-            tier.intervals.retain(|(_, label)| !label.trim().eq_ignore_ascii_case("silent"));
+            tier.intervals.retain(|(_, label)| label != "silent");
             tier.marks = true;
             let (line, column) = p.pos(tier.at);
             p.ctx.warn_at(
@@ -698,9 +698,13 @@ fn participant(name: &str) -> Option<&str> {
 /// ELAN's `type@participant` tiers exported to a TextGrid: one participant's transcription
 /// and its translations on the same intervals are one speaker, not several talking at once.
 /// Gives for each tier whether it is the main tier of its participant's others (its speaker
-/// is then the participant), and the tier it annotates, if any: the participant's main tier (the first with
-/// speech whose labels are not all segment ids such as a `ref` tier's `RLP_001`; else the
-/// first with speech), when that holds nine tenths of its time or more. Those are left out.
+/// is then the participant), and the tier it annotates, if any. A participant's main tier is
+/// its first tier with speech whose type names a transcription ([`transcription_type`]),
+/// else its first whose labels are not all segment ids such as a `ref` tier's `RLP_001`, else
+/// its first with speech. Another of its tiers annotates the main tier when nine tenths of its
+/// intervals or more start and end with one of the main tier's, within 10 ms, as ELAN's
+/// dependent tiers share their parent's boundaries; those are left out. Tiers that do not
+/// (`host@studio` and `guest@studio`, two people talking in turns) keep their own names.
 ///
 /// ```text
 /// ref@RLP  | RLP_001      |      | RLP_002 |    ids: left out
@@ -736,12 +740,20 @@ fn participant_tiers(
     let mut parallel = vec![None; read.len()];
     for (_, tiers) in &shared {
         let spoken = tiers.iter().copied().filter(|&k| !read[k].intervals.is_empty());
-        let main = spoken.clone().find(|&k| !ids(&read[k])).or_else(|| spoken.clone().next());
+        let words = spoken.clone().filter(|&k| !ids(&read[k]));
+        let main = words
+            .clone()
+            .find(|&k| transcription_type(&read[k].name))
+            .or_else(|| words.clone().next())
+            .or_else(|| spoken.clone().next());
         let Some(main) = main else { continue };
         let cover = sorted(&read[main]);
         for &k in tiers.iter().filter(|&&k| k != main) {
             let own = sorted(&read[k]);
-            if 10 * overlap(&cover, &own) >= 9 * total(&own) {
+            // ELAN's dependent tiers share their parent's boundaries (an empty one, such as a
+            // `ref` tier exported without its ids, annotates nothing of its own).
+            let shared = own.iter().filter(|s| same_boundaries(&cover, s)).count();
+            if 10 * shared >= 9 * own.len() {
                 parallel[k] = Some(main);
             }
         }
@@ -749,6 +761,26 @@ fn participant_tiers(
     // Only a main tier that others annotate is named by its participant.
     let mains = (0..read.len()).map(|k| parallel.contains(&Some(k))).collect();
     (mains, parallel)
+}
+
+/// Whether a tier `type@P`'s type names a transcription (`trs@RLP`, `tx@A`, `utterance@B`),
+/// not a translation or gloss: such a tier is its participant's main tier before file order.
+fn transcription_type(name: &str) -> bool {
+    let Some((kind, _)) = name.trim().rsplit_once('@') else { return false };
+    ["trs", "tx", "transcription", "utterance", "orth", "ortho", "words"]
+        .iter()
+        .any(|t| kind.trim().eq_ignore_ascii_case(t))
+}
+
+/// Whether `sorted` (segments in order) holds one with the start and the end of `seg`, each
+/// within 10 ms (ELAN's export rounds its milliseconds).
+fn same_boundaries(sorted: &[Segment], seg: &Segment) -> bool {
+    let near = |a: Time, b: Time| (a.micros() - b.micros()).abs() <= 10_000;
+    let from = sorted.partition_point(|s| s.start().micros() < seg.start().micros() - 10_000);
+    sorted[from..]
+        .iter()
+        .take_while(|s| s.start().micros() <= seg.start().micros() + 10_000)
+        .any(|s| near(s.start(), seg.start()) && near(s.end(), seg.end()))
 }
 
 /// An interval tier as read: its name, where it starts, and its non-empty intervals.
@@ -779,20 +811,32 @@ fn turn_marks_speaker(tier: &IntervalTier) -> Option<&str> {
 }
 
 /// The intervals of Praat's `To TextGrid (silences)`: labelled `silent` (its default, which
-/// users keep) and one other label for the rest (`sounding` by default, or the user's own,
-/// such as `utterance`), each at least twice. Gives how many are `silent` and the other label.
+/// users keep, written in lower case) and one other label for the rest (`sounding` by default,
+/// or the user's own, such as `utterance`), each at least twice, the two alternating and each
+/// interval ending where the next starts, as Praat writes them: the labels tile the tier. Gives
+/// how many are `silent` and the other label. A speaker tier whose words happen to include
+/// `Silent` (a name) or `silent` beside different words is not one.
 ///
 /// ```text
 /// silences | sounding | silent | sounding | silent | sounding |
 ///            speech     silence  speech     silence  speech
 /// ```
 fn silence_detection(intervals: &[(Segment, String)]) -> Option<(usize, String)> {
-    let is_silent = |label: &str| label.trim().eq_ignore_ascii_case("silent");
+    let is_silent = |label: &str| label == "silent";
     let silent = intervals.iter().filter(|(_, l)| is_silent(l)).count();
-    let mut others = intervals.iter().map(|(_, l)| l.trim()).filter(|l| !is_silent(l));
+    let mut others = intervals.iter().map(|(_, l)| l.as_str()).filter(|l| !is_silent(l));
     let other = others.next()?;
     let sounding = 1 + others.clone().count();
-    (silent >= 2 && sounding >= 2 && others.all(|l| l == other)).then(|| (silent, other.to_owned()))
+    if silent < 2 || sounding < 2 || !others.all(|l| l == other) {
+        return None;
+    }
+    let mut sorted: Vec<&(Segment, String)> = intervals.iter().collect();
+    sorted.sort_by_key(|(seg, _)| *seg);
+    let tiled = sorted.windows(2).all(|w| {
+        let ((a, la), (b, lb)) = (w[0], w[1]);
+        a.end() == b.start() && is_silent(la) != is_silent(lb)
+    });
+    tiled.then(|| (silent, other.to_owned()))
 }
 
 /// Labels aligners write for a pause inside an alignment tier (HTK/MFA `sil`, `sp`; MAUS
@@ -1218,6 +1262,38 @@ mod tests {
         assert_eq!(read_text(&words).corpus.get("recording").unwrap().contents().len(), 5);
     }
 
+    /// Only Praat's own tiling of `silent` (in lower case) and one other label, alternating, is
+    /// a silence detection: a speaker tier of `Silent` and `Bob` keeps its words, and so do
+    /// labels that repeat or leave gaps.
+    #[test]
+    fn a_silence_detection_is_praats_tiling_alone() {
+        let words = |intervals: Intervals<'_>| {
+            let out = read_text(&grid_of(&[("speaker", intervals)]));
+            assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+            said(&out).into_iter().map(|(_, _, text)| text).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            words(&[(0, 1, "Silent"), (1, 2, "Bob"), (2, 3, "Silent"), (3, 4, "Bob")]),
+            ["Silent", "Bob", "Silent", "Bob"]
+        );
+        assert_eq!(
+            words(&[(0, 1, "silent"), (1, 2, "sounding"), (2, 3, "sounding"), (3, 4, "silent")]),
+            ["silent", "sounding", "sounding", "silent"]
+        );
+        assert_eq!(
+            words(&[(0, 1, "silent"), (1, 2, "sounding"), (3, 4, "silent"), (4, 5, "sounding")]),
+            ["silent", "sounding", "silent", "sounding"]
+        );
+        let out = read_text(&grid_of(&[(
+            "speaker",
+            &[(0, 1, "silent"), (1, 2, "sounding"), (2, 3, "silent"), (3, 4, "sounding")],
+        )]));
+        assert_eq!(
+            said(&out),
+            [(1, "speaker".to_owned(), String::new()), (3, "speaker".to_owned(), String::new())]
+        );
+    }
+
     /// ELAN's export of a Toolbox layout (PraatTextGridJS's `sample_elan.TextGrid`: `ref@RLP`,
     /// `trs@RLP`, `trad@RLP`, `eng@RLP`, then NAL's): each participant is one speaker, read
     /// from the transcription; the ids and translations on its intervals are left out. They
@@ -1277,6 +1353,92 @@ mod tests {
             notes,
             [(Some(7), "3 tier(s) left out as not speakers: \"ref@RLP\" (another annotation of the intervals of \"trs@RLP\" (ELAN's `tier@participant`)), \"eng@RLP\" (another annotation of the intervals of \"trs@RLP\" (ELAN's `tier@participant`)), \"eng@NAL\" (another annotation of the intervals of \"trs@NAL\" (ELAN's `tier@participant`)); choose with --tiers or --ignore-tiers")]
         );
+    }
+
+    /// `(start s, speaker, text)` of each utterance.
+    fn said(out: &crate::format::ReadOutput) -> Vec<(i64, String, String)> {
+        let t = out.corpus.get("recording").unwrap();
+        t.utterances()
+            .map(|u| {
+                let text = u.content.map(|c| c.display_text()).unwrap_or_default();
+                (u.segment.start().micros() / 1_000_000, u.speaker_name.to_owned(), text)
+            })
+            .collect()
+    }
+
+    /// Two speakers of one studio (`host@studio`, `guest@studio`): the guest's backchannels
+    /// inside the host's turns do not share its boundaries, so the guest is no annotation of
+    /// the host; both stay speakers under their tier names (only a main tier that others
+    /// annotate is named by its participant).
+    #[test]
+    fn participant_tiers_without_shared_boundaries_are_speakers() {
+        let g = grid_of(&[
+            ("host@studio", &[(0, 4, "so tell me about it"), (5, 9, "and then what")]),
+            ("guest@studio", &[(1, 2, "yeah"), (6, 7, "right"), (8, 9, "mm hm")]),
+        ]);
+        let out = read_text(&g);
+        let s = |t: i64, who: &str, text: &str| (t, who.to_owned(), text.to_owned());
+        assert_eq!(
+            said(&out),
+            [
+                s(0, "host@studio", "so tell me about it"),
+                s(1, "guest@studio", "yeah"),
+                s(5, "host@studio", "and then what"),
+                s(6, "guest@studio", "right"),
+                s(8, "guest@studio", "mm hm"),
+            ]
+        );
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        // Nine tenths of the other tier's intervals must share a main tier's interval's start
+        // and end, within 10 ms.
+        let tiers = |eng: &[(f64, f64)]| {
+            let mut g = String::from(
+                "File type = \"ooTextFile short\"\n\"TextGrid\"\n0\n10\n<exists>\n2\n",
+            );
+            let main: Vec<(f64, f64)> =
+                (0..20).map(|k| (k as f64 / 2.0, (k + 1) as f64 / 2.0)).collect();
+            for (name, intervals) in [("trs@A", &main[..]), ("eng@A", eng)] {
+                g.push_str(&format!("\"IntervalTier\"\n\"{name}\"\n0\n10\n{}\n", intervals.len()));
+                for (a, b) in intervals {
+                    g.push_str(&format!("{a}\n{b}\n\"w\"\n"));
+                }
+            }
+            speakers_of(&read_text(&g))
+        };
+        let halves = |from: usize| (from..20).map(|k| (k as f64 / 2.0, (k + 1) as f64 / 2.0));
+        // 18 of 19 share their boundaries (the first spans two of the main tier's).
+        let one_off: Vec<_> = [(0.0, 1.0)].into_iter().chain(halves(2)).collect();
+        assert_eq!(tiers(&one_off), ["A"]);
+        // 16 of 18.
+        let two_off: Vec<_> = [(0.0, 1.0), (1.0, 2.0)].into_iter().chain(halves(4)).collect();
+        assert_eq!(tiers(&two_off), ["eng@A", "trs@A"]);
+        let shifted = |by: f64| halves(0).map(|(a, b)| (a + by, b + by)).collect::<Vec<_>>();
+        assert_eq!(tiers(&shifted(0.005)), ["A"]);
+        assert_eq!(tiers(&shifted(0.02)), ["eng@A", "trs@A"]);
+    }
+
+    /// A translation before the transcription (`eng@RLP`, then `trs@RLP`): the tier whose type
+    /// names a transcription is the participant's words.
+    #[test]
+    fn the_transcription_is_the_main_tier_whatever_the_order() {
+        let g = grid_of(&[
+            ("eng@RLP", &[(0, 2, "they began"), (4, 6, "to say")]),
+            ("trs@RLP", &[(0, 2, "tsa a-kaj"), (4, 6, "i-su tye")]),
+        ]);
+        let out = read_text(&g);
+        let s = |t: i64, text: &str| (t, "RLP".to_owned(), text.to_owned());
+        assert_eq!(said(&out), [s(0, "tsa a-kaj"), s(4, "i-su tye")]);
+        let notes: Vec<_> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(
+            notes,
+            ["1 tier(s) left out as not speakers: \"eng@RLP\" (another annotation of the intervals of \"trs@RLP\" (ELAN's `tier@participant`)); choose with --tiers or --ignore-tiers"]
+        );
+        // Without a transcription type, file order decides.
+        let g = grid_of(&[
+            ("eng@RLP", &[(0, 2, "they began")]),
+            ("fr@RLP", &[(0, 2, "ils ont commencé")]),
+        ]);
+        assert_eq!(said(&read_text(&g)), [(0, "RLP".to_owned(), "they began".to_owned())]);
     }
 
     #[test]
