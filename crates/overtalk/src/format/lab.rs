@@ -16,7 +16,9 @@
 //! file is read as **HTK 100-ns units** (1 000 000 units = 0.1 s; as seconds it would be 11 days),
 //! with a [`WarningKind::Note`]; on HTK lines the speaker is the name alone, and the fields after
 //! it (score, auxiliary labels, comment) are left out with one note. Point labels (start = end)
-//! are dropped with the usual zero-duration warning. A file in which no line starts with two
+//! are dropped with the usual zero-duration warning. A label that says no speech (`nonspeech`,
+//! `non-speech`: a voice activity detector's mark of the rest, as aeneas writes beside `speech`)
+//! is silence, with one warning. A file in which no line starts with two
 //! times (the text-only `.lab` of a Montreal Forced Aligner corpus) is an error that says so.
 //!
 //! **Writing** gives Audacity's form: `start<TAB>end<TAB>label`, times in seconds exact to the
@@ -127,6 +129,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
     let mut extras_warned = false;
+    // The first line labelled as no speech, its label, and how many are.
+    let mut non_speech: Option<(usize, &str, usize)> = None;
     for r in &rows {
         let time = |field: &str, what: &str, ctx: &ReadContext<'_>| -> Result<Time> {
             let col = column_of(r.line, field);
@@ -161,6 +165,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
             }
         }
+        if is_non_speech(label) {
+            non_speech.get_or_insert((r.n, label, 0)).2 += 1;
+            continue;
+        }
         let label = if label.is_empty() {
             if !missing_warned {
                 missing_warned = true;
@@ -184,10 +192,26 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             }
         }
     }
+    if let Some((line, label, count)) = non_speech {
+        ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(1),
+            format!("{count} label(s) {label:?} (a voice activity detector's, as aeneas writes beside `speech`) read as silence, not as a speaker"),
+        )?;
+    }
     if rows.is_empty() {
         ctx.warn(Warning::new(WarningKind::Note, "no labels in the input"))?;
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// Whether a label says that its span holds no speech (`nonspeech`, `non-speech`,
+/// `no_speech`): a voice activity detector's mark of the rest, never a speaker.
+fn is_non_speech(label: &str) -> bool {
+    let plain: String =
+        label.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).collect::<String>().to_lowercase();
+    plain == "nonspeech" || plain == "nospeech"
 }
 
 /// Writes one recording as an Audacity label track (see the module doc);
@@ -252,6 +276,27 @@ mod tests {
         let names: Vec<&str> = a.speakers().iter().map(|(_, n)| n).collect();
         assert_eq!(names, ["ana", "sil"]);
         assert_eq!(a.tracks()[1].segment, Segment::from_micros(2_300_000, 4_600_000).unwrap());
+    }
+
+    /// aeneas's VAD output (`sonnet.vad`): `speech` and `nonspeech` spans; `nonspeech` was read
+    /// as a second speaker taking every turn between the first's.
+    #[test]
+    fn non_speech_labels_are_silence() {
+        let out = read_text("0.000\t0.440\tnonspeech\n0.440\t0.720\tspeech\n0.720\t2.680\tnonspeech\n2.680\t3.200\tspeech\n3.2 4 Non-Speech\n");
+        let a = out.corpus.get("recording").unwrap().annotation();
+        let names: Vec<&str> = a.speakers().iter().map(|(_, n)| n).collect();
+        assert_eq!(names, ["speech"]);
+        let spans: Vec<_> = a.tracks().iter().map(|t| t.segment).collect();
+        assert_eq!(
+            spans,
+            [Segment::from_millis(440, 720).unwrap(), Segment::from_millis(2680, 3200).unwrap()]
+        );
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.message.as_str())).collect();
+        assert_eq!(
+            w,
+            [(WarningKind::Skipped, Some(1), "3 label(s) \"nonspeech\" (a voice activity detector's, as aeneas writes beside `speech`) read as silence, not as a speaker")]
+        );
+        assert!(!is_non_speech("speech") && !is_non_speech("Nona") && is_non_speech("no_speech"));
     }
 
     #[test]

@@ -17,7 +17,8 @@
 //! the speaker named before, lines of a block before a `>> NAME:` line are the previous
 //! speaker's, and `>>>`, a change of story, is text), and a block without speaker gets
 //! [`UNKNOWN_SPEAKER`] with one [`WarningKind::MissingSpeaker`] warning; a block of sound
-//! descriptions only (`[Music]`, `♪`) is skipped as no one's speech, with one warning. A block with two speakers
+//! descriptions only (`[Music]`, `♪`) is skipped as no one's speech, with one warning, and so is
+//! a block with no text at all (its time marks no speech). A block with two speakers
 //! on separate lines divides its time among them in order, by their words (they spoke in turn;
 //! one note counts such blocks). A line that opens with a WebVTT voice span
 //! (`<v Ann>Hello</v>`, left by converters of Teams captions) names its speaker as a bracket
@@ -52,9 +53,9 @@ use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::webvtt::{
-    after_speaker_mark, caption_lines, choose_prefixes, group_by_prefix, is_sound_only, join_lines,
-    names_every_caption, opens_with_speaker_mark, shares_of_caption, shown, unnamed_dialogue,
-    CaptionNotes, Carried, Clock, TimingReader, UNKNOWN_SPEAKER,
+    after_speaker_mark, caption_lines, choose_prefixes, group_by_prefix, is_blank, is_sound_only,
+    join_lines, names_every_caption, opens_with_speaker_mark, shares_of_caption, shown,
+    unnamed_dialogue, CaptionNotes, Carried, Clock, TimingReader, UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder, Word};
@@ -337,7 +338,11 @@ pub(crate) fn read_captions(
     let prefixes = choose_prefixes(blocks.iter().map(|b| b.text.iter().map(String::as_str)));
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
-    let names = blocks.iter().filter(|b| !is_sound_only(&b.text.join(" "))).map(|b| {
+    let speech = |b: &&Caption| {
+        let text = b.text.join(" ");
+        !is_blank(&text) && !is_sound_only(&text)
+    };
+    let names = blocks.iter().filter(speech).map(|b| {
         let lines: Vec<&str> = b.text.iter().map(String::as_str).collect();
         group_by_prefix(&lines, prefixes).into_iter().next().and_then(|(who, _)| who)
     });
@@ -346,6 +351,10 @@ pub(crate) fn read_captions(
         Carried::for_prefixes(prefixes, names_every_caption(names.iter().map(Option::as_deref)));
     let mut notes = CaptionNotes::default();
     for block in blocks {
+        if is_blank(&block.text.join(" ")) {
+            notes.blank(block.text_line);
+            continue;
+        }
         if is_sound_only(&block.text.join(" ")) {
             notes.sound(block.text_line);
             continue;
@@ -547,6 +556,30 @@ mod tests {
         t.utterances()
             .map(|u| (u.speaker_name.to_owned(), u.content.and_then(|c| c.text.clone())))
             .collect()
+    }
+
+    /// Blocks with no text (pysrt's test file leaves two so) show nothing: their time is no
+    /// one's speech, and they are skipped with one warning, not given to "unknown".
+    #[test]
+    fn blocks_without_text_are_no_speech() {
+        let srt = "1\n00:00:06,500 --> 00:00:09,000\nAbout two months ago\n\n2\n00:00:19,000 --> 00:00:24,000\n\n\n3\n00:00:25,000 --> 00:00:31,000\n<i> </i>\n\n4\n00:00:31,000 --> 00:00:36,000\n[Ann]: and hinder progress\n";
+        let out = read_text(srt);
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            texts(t),
+            vec![
+                ("unknown".to_owned(), Some("About two months ago".to_owned())),
+                ("Ann".to_owned(), Some("and hinder progress".to_owned())),
+            ]
+        );
+        let skipped: Vec<_> =
+            out.warnings.iter().filter(|w| w.kind == WarningKind::Skipped).collect();
+        assert_eq!(skipped.len(), 1, "{:?}", out.warnings);
+        assert_eq!(skipped[0].line, Some(6));
+        assert_eq!(
+            skipped[0].message,
+            "2 block(s) with no text skipped: a caption that shows nothing marks no one's speech"
+        );
     }
 
     #[test]

@@ -579,6 +579,18 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         // A transcriber's pause notation (`--`) alone is silence in any tier.
         tier.intervals.retain(|(_, label)| label.trim() == name || !is_dash_pause(label));
+        // Praat's `To TextGrid (silences)`: `silent` and one label for the rest.
+        if let Some((silent, sounding)) = silence_detection(&tier.intervals) {
+            tier.intervals.retain(|(_, label)| label != "silent");
+            tier.marks = true;
+            let (line, column) = p.pos(tier.at);
+            p.ctx.warn_at(
+                WarningKind::Note,
+                line,
+                Some(column),
+                format!("tier {:?} is a silence detection (Praat's `To TextGrid (silences)`): its {silent} `silent` interval(s) read as silence, its {sounding:?} ones as speech without words", tier.name),
+            )?;
+        }
     }
     // FAVE's aligned-TextGrid layout: `X - turns` marks X's turns (every label `X`) beside the
     // `X - words` tier; the words are the speech, the marks only bracket it.
@@ -601,11 +613,25 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             alignment_level(&t.name) == Some(Level::Word) && aligns_with_speakers(t, &speaker_tiers)
         })
         .collect();
+    let (mains, parallel) = participant_tiers(&read, &marks_beside_words);
+    let parallel: Vec<Option<String>> = parallel
+        .into_iter()
+        .map(|of| {
+            of.map(|j| {
+                format!(
+                    "another annotation of the intervals of {:?} (ELAN's `tier@participant`)",
+                    read[j].name
+                )
+            })
+        })
+        .collect();
     let mut left_out: Vec<(String, String)> = Vec::new();
     let mut first_left_out = (0, 0);
     // Tiers whose labels are only the speaker's name: the first's position, their names.
     let mut labels_are_names: Option<((usize, usize), Vec<String>)> = None;
-    for ((tier, aligned), beside_words) in read.into_iter().zip(aligned).zip(marks_beside_words) {
+    let tiers =
+        read.into_iter().zip(aligned).zip(marks_beside_words).zip(parallel.into_iter().zip(mains));
+    for (((tier, aligned), beside_words), (parallel, main)) in tiers {
         let default = match alignment_level(&tier.name) {
             Some(Level::Phone) => Some("phone- or syllable-level alignment"),
             Some(Level::Annotation) => Some("an aligner's annotation of the signal, not speech"),
@@ -613,7 +639,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 Some("word-level alignment of a speaker tier already read")
             }
             _ if beside_words => Some("turn marks of a speaker whose word tier is read"),
-            _ => None,
+            _ => parallel.as_deref(),
         };
         if let Some(why) = p.ctx.options().tiers.left_out(&tier.name, default) {
             if left_out.is_empty() {
@@ -624,7 +650,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         let name = match alignment_level(&tier.name) {
             Some(Level::Word) => word_tier_speaker(&tier.name),
-            _ => turn_marks_speaker(&tier).unwrap_or(&tier.name),
+            _ => match participant(&tier.name).filter(|_| main) {
+                Some(p) => p,
+                None => turn_marks_speaker(&tier).unwrap_or(&tier.name),
+            },
         };
         let speaker = b.speaker(name);
         // Every interval labelled with the speaker's name marks speech without words: how
@@ -636,7 +665,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             labels_are_names.get_or_insert((p.pos(tier.at), Vec::new())).1.push(tier.name.clone());
         }
         for (seg, label) in tier.intervals {
-            b.push(seg, speaker, (!named).then(|| Content::text(label)));
+            b.push(seg, speaker, (!named && !tier.marks).then(|| Content::text(label)));
         }
     }
     if let Some(((line, column), tiers)) = labels_are_names {
@@ -657,11 +686,110 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     Ok(Corpus::single(id, b.build()))
 }
 
+/// The participant `P` of a tier named `type@P`, as ELAN names the tiers of a Toolbox or FLEx
+/// layout (`ref@RLP`, `trs@RLP`, `eng@RLP`), which its TextGrid export keeps.
+fn participant(name: &str) -> Option<&str> {
+    let (kind, who) = name.trim().rsplit_once('@')?;
+    // Not an e-mail address (`ann@example.com`), which names a speaker whole.
+    let code = !who.is_empty() && !who.contains(|c: char| c.is_whitespace() || c == '.');
+    (!kind.trim().is_empty() && code).then_some(who)
+}
+
+/// ELAN's `type@participant` tiers exported to a TextGrid: one participant's transcription
+/// and its translations on the same intervals are one speaker, not several talking at once.
+/// Gives for each tier whether it is the main tier of its participant's others (its speaker
+/// is then the participant), and the tier it annotates, if any. A participant's main tier is
+/// its first tier with speech whose type names a transcription ([`transcription_type`]),
+/// else its first whose labels are not all segment ids such as a `ref` tier's `RLP_001`, else
+/// its first with speech. Another of its tiers annotates the main tier when nine tenths of its
+/// intervals or more start and end with one of the main tier's, within 10 ms, as ELAN's
+/// dependent tiers share their parent's boundaries; those are left out. Tiers that do not
+/// (`host@studio` and `guest@studio`, two people talking in turns) keep their own names.
+///
+/// ```text
+/// ref@RLP  | RLP_001      |      | RLP_002 |    ids: left out
+/// trs@RLP  | tsa' a-kaj … |      | …       |    speaker RLP, its words
+/// eng@RLP  | they began … |      | …       |    the same intervals: left out
+/// ```
+fn participant_tiers(
+    read: &[IntervalTier],
+    beside_words: &[bool],
+) -> (Vec<bool>, Vec<Option<usize>>) {
+    let candidate = |k: usize| alignment_level(&read[k].name).is_none() && !beside_words[k];
+    let mut shared: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (k, t) in read.iter().enumerate() {
+        let Some(p) = participant(&t.name).filter(|_| candidate(k)) else { continue };
+        match shared.iter_mut().find(|(q, _)| *q == p) {
+            Some((_, tiers)) => tiers.push(k),
+            None => shared.push((p, vec![k])),
+        }
+    }
+    shared.retain(|(_, tiers)| tiers.len() >= 2);
+    let sorted = |t: &IntervalTier| {
+        let mut v: Vec<Segment> = t.intervals.iter().map(|(s, _)| *s).collect();
+        v.sort_unstable();
+        v
+    };
+    // A segment id (`RLP_001`, `12`): one token with a digit.
+    let ids = |t: &IntervalTier| {
+        t.intervals.iter().all(|(_, l)| {
+            let l = l.trim();
+            !l.contains(char::is_whitespace) && l.contains(|c: char| c.is_ascii_digit())
+        })
+    };
+    let mut parallel = vec![None; read.len()];
+    for (_, tiers) in &shared {
+        let spoken = tiers.iter().copied().filter(|&k| !read[k].intervals.is_empty());
+        let words = spoken.clone().filter(|&k| !ids(&read[k]));
+        let main = words
+            .clone()
+            .find(|&k| transcription_type(&read[k].name))
+            .or_else(|| words.clone().next())
+            .or_else(|| spoken.clone().next());
+        let Some(main) = main else { continue };
+        let cover = sorted(&read[main]);
+        for &k in tiers.iter().filter(|&&k| k != main) {
+            let own = sorted(&read[k]);
+            // ELAN's dependent tiers share their parent's boundaries (an empty one, such as a
+            // `ref` tier exported without its ids, annotates nothing of its own).
+            let shared = own.iter().filter(|s| same_boundaries(&cover, s)).count();
+            if 10 * shared >= 9 * own.len() {
+                parallel[k] = Some(main);
+            }
+        }
+    }
+    // Only a main tier that others annotate is named by its participant.
+    let mains = (0..read.len()).map(|k| parallel.contains(&Some(k))).collect();
+    (mains, parallel)
+}
+
+/// Whether a tier `type@P`'s type names a transcription (`trs@RLP`, `tx@A`, `utterance@B`),
+/// not a translation or gloss: such a tier is its participant's main tier before file order.
+fn transcription_type(name: &str) -> bool {
+    let Some((kind, _)) = name.trim().rsplit_once('@') else { return false };
+    ["trs", "tx", "transcription", "utterance", "orth", "ortho", "words"]
+        .iter()
+        .any(|t| kind.trim().eq_ignore_ascii_case(t))
+}
+
+/// Whether `sorted` (segments in order) holds one with the start and the end of `seg`, each
+/// within 10 ms (ELAN's export rounds its milliseconds).
+fn same_boundaries(sorted: &[Segment], seg: &Segment) -> bool {
+    let near = |a: Time, b: Time| (a.micros() - b.micros()).abs() <= 10_000;
+    let from = sorted.partition_point(|s| s.start().micros() < seg.start().micros() - 10_000);
+    sorted[from..]
+        .iter()
+        .take_while(|s| s.start().micros() <= seg.start().micros() + 10_000)
+        .any(|s| near(s.start(), seg.start()) && near(s.end(), seg.end()))
+}
+
 /// An interval tier as read: its name, where it starts, and its non-empty intervals.
 struct IntervalTier {
     name: String,
     at: usize,
     intervals: Vec<(Segment, String)>,
+    /// Whether its labels mark speech without being words (Praat's `sounding`).
+    marks: bool,
 }
 
 /// The speaker `X` of a tier of turn marks: named `X - turns` or `X-turns` (FAVE, the
@@ -680,6 +808,35 @@ fn turn_marks_speaker(tier: &IntervalTier) -> Option<&str> {
         && !tier.intervals.is_empty()
         && tier.intervals.iter().all(|(_, label)| label.trim() == speaker))
     .then_some(speaker)
+}
+
+/// The intervals of Praat's `To TextGrid (silences)`: labelled `silent` (its default, which
+/// users keep, written in lower case) and one other label for the rest (`sounding` by default,
+/// or the user's own, such as `utterance`), each at least twice, the two alternating and each
+/// interval ending where the next starts, as Praat writes them: the labels tile the tier. Gives
+/// how many are `silent` and the other label. A speaker tier whose words happen to include
+/// `Silent` (a name) or `silent` beside different words is not one.
+///
+/// ```text
+/// silences | sounding | silent | sounding | silent | sounding |
+///            speech     silence  speech     silence  speech
+/// ```
+fn silence_detection(intervals: &[(Segment, String)]) -> Option<(usize, String)> {
+    let is_silent = |label: &str| label == "silent";
+    let silent = intervals.iter().filter(|(_, l)| is_silent(l)).count();
+    let mut others = intervals.iter().map(|(_, l)| l.as_str()).filter(|l| !is_silent(l));
+    let other = others.next()?;
+    let sounding = 1 + others.clone().count();
+    if silent < 2 || sounding < 2 || !others.all(|l| l == other) {
+        return None;
+    }
+    let mut sorted: Vec<&(Segment, String)> = intervals.iter().collect();
+    sorted.sort_by_key(|(seg, _)| *seg);
+    let tiled = sorted.windows(2).all(|w| {
+        let ((a, la), (b, lb)) = (w[0], w[1]);
+        a.end() == b.start() && is_silent(la) != is_silent(lb)
+    });
+    tiled.then(|| (silent, other.to_owned()))
 }
 
 /// Labels aligners write for a pause inside an alignment tier (HTK/MFA `sil`, `sp`; MAUS
@@ -787,7 +944,7 @@ fn read_tier(p: &mut Parser<'_, '_, '_>) -> Result<Option<IntervalTier>> {
                 }
             }
             // Declared even without intervals (an empty tier is a silent speaker).
-            return Ok(Some(IntervalTier { name, at: class_at, intervals }));
+            return Ok(Some(IntervalTier { name, at: class_at, intervals, marks: false }));
         }
         "TextTier" | "PointTier" => {
             let (line, column) = p.pos(class_at);
@@ -1075,6 +1232,213 @@ mod tests {
         // One `sil` among many utterances is left as it is.
         let one = g.replacen("\"sil\"", "\"a\"", 2);
         assert_eq!(read_text(&one).corpus.get("recording").unwrap().contents().len(), 6);
+    }
+
+    /// Praat's `To TextGrid (silences)` (the textgrid package's `sampleUtterances.TextGrid`
+    /// labels the rest `utterance`): `silent` is silence, the other label speech without words.
+    #[test]
+    fn a_silence_detection_tier_reads_silent_as_silence() {
+        let labels = ["utterance", "silent", "utterance", "silent", "utterance"];
+        let mut g = format!(
+            "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n5\n<exists>\n1\n\"IntervalTier\"\n\"silences\"\n0\n5\n{}\n",
+            labels.len()
+        );
+        for (i, l) in labels.iter().enumerate() {
+            g.push_str(&format!("{i}\n{}\n\"{l}\"\n", i + 1));
+        }
+        let out = read_text(&g);
+        let t = out.corpus.get("recording").unwrap();
+        let spans: Vec<_> = t.utterances().map(|u| u.segment).collect();
+        let at = |a, b| Segment::from_millis(a, b).unwrap();
+        assert_eq!(spans, [at(0, 1000), at(2000, 3000), at(4000, 5000)]);
+        assert!(t.contents().iter().all(Option::is_none), "{:?}", t.contents());
+        let notes: Vec<_> = out.warnings.iter().map(|w| (w.line, w.message.as_str())).collect();
+        assert_eq!(
+            notes,
+            [(Some(7), "tier \"silences\" is a silence detection (Praat's `To TextGrid (silences)`): its 2 `silent` interval(s) read as silence, its \"utterance\" ones as speech without words")]
+        );
+        // Words that are not two labels alone stay words.
+        let words = g.replacen("\"utterance\"", "\"so\"", 1);
+        assert_eq!(read_text(&words).corpus.get("recording").unwrap().contents().len(), 5);
+    }
+
+    /// Only Praat's own tiling of `silent` (in lower case) and one other label, alternating, is
+    /// a silence detection: a speaker tier of `Silent` and `Bob` keeps its words, and so do
+    /// labels that repeat or leave gaps.
+    #[test]
+    fn a_silence_detection_is_praats_tiling_alone() {
+        let words = |intervals: Intervals<'_>| {
+            let out = read_text(&grid_of(&[("speaker", intervals)]));
+            assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+            said(&out).into_iter().map(|(_, _, text)| text).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            words(&[(0, 1, "Silent"), (1, 2, "Bob"), (2, 3, "Silent"), (3, 4, "Bob")]),
+            ["Silent", "Bob", "Silent", "Bob"]
+        );
+        assert_eq!(
+            words(&[(0, 1, "silent"), (1, 2, "sounding"), (2, 3, "sounding"), (3, 4, "silent")]),
+            ["silent", "sounding", "sounding", "silent"]
+        );
+        assert_eq!(
+            words(&[(0, 1, "silent"), (1, 2, "sounding"), (3, 4, "silent"), (4, 5, "sounding")]),
+            ["silent", "sounding", "silent", "sounding"]
+        );
+        let out = read_text(&grid_of(&[(
+            "speaker",
+            &[(0, 1, "silent"), (1, 2, "sounding"), (2, 3, "silent"), (3, 4, "sounding")],
+        )]));
+        assert_eq!(
+            said(&out),
+            [(1, "speaker".to_owned(), String::new()), (3, "speaker".to_owned(), String::new())]
+        );
+    }
+
+    /// ELAN's export of a Toolbox layout (PraatTextGridJS's `sample_elan.TextGrid`: `ref@RLP`,
+    /// `trs@RLP`, `trad@RLP`, `eng@RLP`, then NAL's): each participant is one speaker, read
+    /// from the transcription; the ids and translations on its intervals are left out. They
+    /// were six speakers, overlapping for 99 % of the speech. A tier of a participant that no
+    /// other annotates keeps its own name, as e-mail addresses do.
+    #[test]
+    fn elan_participant_tiers_are_one_speaker() {
+        let tier = |name: &str, labels: &[(u32, u32, &str)]| {
+            let mut t = format!("\"IntervalTier\"\n\"{name}\"\n0\n10\n{}\n", labels.len());
+            for (a, b, l) in labels {
+                t.push_str(&format!("{a}\n{b}\n\"{l}\"\n"));
+            }
+            t
+        };
+        let tiers = [
+            tier("ref@RLP", &[(0, 2, "RLP_001"), (4, 6, "RLP_002")]),
+            tier("trs@RLP", &[(0, 2, "tsa' a-kaj"), (4, 6, "i-su' tye")]),
+            tier("eng@RLP", &[(0, 2, "they began"), (4, 6, "to say")]),
+            tier("trs@NAL", &[(2, 4, "jiñi")]),
+            tier("eng@NAL", &[(2, 4, "that one")]),
+            tier("gloss@NAL", &[(7, 9, "PERF A2-begin")]),
+            tier("notes@home", &[(8, 10, "a b")]),
+            tier("ann@example.com", &[(8, 9, "yes")]),
+            tier("bo@example.com", &[(8, 9, "no")]),
+        ];
+        let g = format!(
+            "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n10\n<exists>\n{}\n{}",
+            tiers.len(),
+            tiers.concat()
+        );
+        let out = read_text(&g);
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| {
+                (
+                    u.segment.start().micros() / 1_000_000,
+                    u.speaker_name,
+                    u.content.unwrap().display_text(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (0, "RLP", "tsa' a-kaj".to_owned()),
+                (2, "NAL", "jiñi".to_owned()),
+                (4, "RLP", "i-su' tye".to_owned()),
+                (7, "gloss@NAL", "PERF A2-begin".to_owned()),
+                (8, "ann@example.com", "yes".to_owned()),
+                (8, "bo@example.com", "no".to_owned()),
+                (8, "notes@home", "a b".to_owned()),
+            ]
+        );
+        let notes: Vec<_> = out.warnings.iter().map(|w| (w.line, w.message.as_str())).collect();
+        assert_eq!(
+            notes,
+            [(Some(7), "3 tier(s) left out as not speakers: \"ref@RLP\" (another annotation of the intervals of \"trs@RLP\" (ELAN's `tier@participant`)), \"eng@RLP\" (another annotation of the intervals of \"trs@RLP\" (ELAN's `tier@participant`)), \"eng@NAL\" (another annotation of the intervals of \"trs@NAL\" (ELAN's `tier@participant`)); choose with --tiers or --ignore-tiers")]
+        );
+    }
+
+    /// `(start s, speaker, text)` of each utterance.
+    fn said(out: &crate::format::ReadOutput) -> Vec<(i64, String, String)> {
+        let t = out.corpus.get("recording").unwrap();
+        t.utterances()
+            .map(|u| {
+                let text = u.content.map(|c| c.display_text()).unwrap_or_default();
+                (u.segment.start().micros() / 1_000_000, u.speaker_name.to_owned(), text)
+            })
+            .collect()
+    }
+
+    /// Two speakers of one studio (`host@studio`, `guest@studio`): the guest's backchannels
+    /// inside the host's turns do not share its boundaries, so the guest is no annotation of
+    /// the host; both stay speakers under their tier names (only a main tier that others
+    /// annotate is named by its participant).
+    #[test]
+    fn participant_tiers_without_shared_boundaries_are_speakers() {
+        let g = grid_of(&[
+            ("host@studio", &[(0, 4, "so tell me about it"), (5, 9, "and then what")]),
+            ("guest@studio", &[(1, 2, "yeah"), (6, 7, "right"), (8, 9, "mm hm")]),
+        ]);
+        let out = read_text(&g);
+        let s = |t: i64, who: &str, text: &str| (t, who.to_owned(), text.to_owned());
+        assert_eq!(
+            said(&out),
+            [
+                s(0, "host@studio", "so tell me about it"),
+                s(1, "guest@studio", "yeah"),
+                s(5, "host@studio", "and then what"),
+                s(6, "guest@studio", "right"),
+                s(8, "guest@studio", "mm hm"),
+            ]
+        );
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        // Nine tenths of the other tier's intervals must share a main tier's interval's start
+        // and end, within 10 ms.
+        let tiers = |eng: &[(f64, f64)]| {
+            let mut g = String::from(
+                "File type = \"ooTextFile short\"\n\"TextGrid\"\n0\n10\n<exists>\n2\n",
+            );
+            let main: Vec<(f64, f64)> =
+                (0..20).map(|k| (k as f64 / 2.0, (k + 1) as f64 / 2.0)).collect();
+            for (name, intervals) in [("trs@A", &main[..]), ("eng@A", eng)] {
+                g.push_str(&format!("\"IntervalTier\"\n\"{name}\"\n0\n10\n{}\n", intervals.len()));
+                for (a, b) in intervals {
+                    g.push_str(&format!("{a}\n{b}\n\"w\"\n"));
+                }
+            }
+            speakers_of(&read_text(&g))
+        };
+        let halves = |from: usize| (from..20).map(|k| (k as f64 / 2.0, (k + 1) as f64 / 2.0));
+        // 18 of 19 share their boundaries (the first spans two of the main tier's).
+        let one_off: Vec<_> = [(0.0, 1.0)].into_iter().chain(halves(2)).collect();
+        assert_eq!(tiers(&one_off), ["A"]);
+        // 16 of 18.
+        let two_off: Vec<_> = [(0.0, 1.0), (1.0, 2.0)].into_iter().chain(halves(4)).collect();
+        assert_eq!(tiers(&two_off), ["eng@A", "trs@A"]);
+        let shifted = |by: f64| halves(0).map(|(a, b)| (a + by, b + by)).collect::<Vec<_>>();
+        assert_eq!(tiers(&shifted(0.005)), ["A"]);
+        assert_eq!(tiers(&shifted(0.02)), ["eng@A", "trs@A"]);
+    }
+
+    /// A translation before the transcription (`eng@RLP`, then `trs@RLP`): the tier whose type
+    /// names a transcription is the participant's words.
+    #[test]
+    fn the_transcription_is_the_main_tier_whatever_the_order() {
+        let g = grid_of(&[
+            ("eng@RLP", &[(0, 2, "they began"), (4, 6, "to say")]),
+            ("trs@RLP", &[(0, 2, "tsa a-kaj"), (4, 6, "i-su tye")]),
+        ]);
+        let out = read_text(&g);
+        let s = |t: i64, text: &str| (t, "RLP".to_owned(), text.to_owned());
+        assert_eq!(said(&out), [s(0, "tsa a-kaj"), s(4, "i-su tye")]);
+        let notes: Vec<_> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(
+            notes,
+            ["1 tier(s) left out as not speakers: \"eng@RLP\" (another annotation of the intervals of \"trs@RLP\" (ELAN's `tier@participant`)); choose with --tiers or --ignore-tiers"]
+        );
+        // Without a transcription type, file order decides.
+        let g = grid_of(&[
+            ("eng@RLP", &[(0, 2, "they began")]),
+            ("fr@RLP", &[(0, 2, "ils ont commencé")]),
+        ]);
+        assert_eq!(said(&read_text(&g)), [(0, "RLP".to_owned(), "they began".to_owned())]);
     }
 
     #[test]

@@ -43,6 +43,8 @@
 //!   notes of speech (`[inaudible]`, `[speaking Spanish]`) stay. A manner note after a name
 //!   (`MARY (whispering):`) is not part of it; a caller named by a telephone number
 //!   (`+1 555-123-4567:`, as Zoom names one who dialled in) is a speaker.
+//! - A cue without a voice and with no text (nothing, or only empty tags) is skipped, with one
+//!   warning that counts them: it shows nothing, so its time is no one's speech.
 //! - A cue with no speaker at all gets the speaker [`UNKNOWN_SPEAKER`] (`"unknown"`), with one
 //!   [`WarningKind::MissingSpeaker`] warning at the first such cue.
 //! - Timestamps are `[hh:]mm:ss.ttt`. Malformed ones that still read — Microsoft Teams' unpadded
@@ -339,6 +341,12 @@ const SOUNDS: &[&str] = &[
 /// Laughter is speech-like and stays (the analysis knows it, §5.1).
 pub(crate) fn is_sound_only(text: &str) -> bool {
     sound_only(text, true)
+}
+
+/// Whether a caption shows no text at all (nothing, or only inline tags such as `<i></i>`):
+/// it marks no speech, and has no speaker.
+pub(crate) fn is_blank(text: &str) -> bool {
+    without_inline_markup(text).trim().is_empty()
 }
 
 /// [`is_sound_only`]; with `descriptions` false, only the listed sounds (`[Music]`,
@@ -1155,7 +1163,13 @@ fn timed_words(
 /// so<00:00:00.480><c> today</c>      payload
 /// ␠                                  spaces, then an empty line: the end of the cue
 /// ```
-fn ends_payload(lines: &[(usize, &str)], i: usize) -> bool {
+///
+/// Before the cue has any text (`has_text` false), several lines of spaces in a row are part
+/// of the payload too when text follows them (`␠`, `␠`, then the words with their inline
+/// times, as YouTube's automatic captions saved by youtube-dl open a cue). Once the cue has
+/// text, only the single line of spaces above is looked past: two in a row end the cue, so a
+/// `NOTE` block or stray words after them are not read into it.
+fn ends_payload(lines: &[(usize, &str)], i: usize, has_text: bool) -> bool {
     let line = lines[i].1;
     if line.is_empty() || line.contains("-->") {
         return true;
@@ -1163,10 +1177,17 @@ fn ends_payload(lines: &[(usize, &str)], i: usize) -> bool {
     if !line.trim().is_empty() {
         return false;
     }
-    lines.get(i + 1).is_none_or(|(_, next)| {
+    let mut j = i + 1;
+    if !has_text {
+        // Past every line of spaces (YouTube's automatic captions open cues with two).
+        while lines.get(j).is_some_and(|(_, l)| !l.is_empty() && l.trim().is_empty()) {
+            j += 1;
+        }
+    }
+    lines.get(j).is_none_or(|(_, next)| {
         next.trim().is_empty()
             || next.contains("-->")
-            || lines.get(i + 2).is_some_and(|(_, l)| l.contains("-->"))
+            || lines.get(j + 1).is_some_and(|(_, l)| l.contains("-->"))
     })
 }
 
@@ -1242,7 +1263,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             continue;
         };
         let mut payload = Vec::new();
-        while i < lines.len() && !ends_payload(&lines, i) {
+        let mut has_text = false;
+        while i < lines.len() && !ends_payload(&lines, i, has_text) {
+            has_text |= !lines[i].1.trim().is_empty();
             payload.push(lines[i].1);
             i += 1;
         }
@@ -1271,6 +1294,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 /// captions opened by `>>` without a name ([`after_speaker_mark`]).
 #[derive(Debug, Default)]
 pub(crate) struct CaptionNotes {
+    blank: Option<(usize, usize)>,
     sounds: Option<(usize, usize)>,
     shared: Option<(usize, usize)>,
     unnamed: Option<(usize, usize)>,
@@ -1278,6 +1302,11 @@ pub(crate) struct CaptionNotes {
 }
 
 impl CaptionNotes {
+    /// A caption at `line` skipped as showing no text.
+    pub(crate) fn blank(&mut self, line: usize) {
+        self.blank.get_or_insert((line, 0)).1 += 1;
+    }
+
     /// A caption at `line` skipped as sound.
     pub(crate) fn sound(&mut self, line: usize) {
         self.sounds.get_or_insert((line, 0)).1 += 1;
@@ -1301,6 +1330,7 @@ impl CaptionNotes {
     /// The notes, for captions called `what` (`cue`, `block`).
     pub(crate) fn finish(self, what: &str, ctx: &mut ReadContext<'_>) -> Result<()> {
         let notes = [
+            (self.blank, WarningKind::Skipped, format!("{what}(s) with no text skipped: a caption that shows nothing marks no one's speech")),
             (self.sounds, WarningKind::Skipped, format!("{what}(s) holding only a sound description (`[Music]`, `[Applause]`, `♪`) skipped: no one's speech")),
             (self.shared, WarningKind::Note, format!("{what}(s) hold two speakers or more on separate lines, who spoke in turn: each {what}'s time is divided among them in order, by their words (the changes of speaker inside them are estimated, and no overlap is read there)")),
             // Whose the lines are is what is missing: speakers' warnings, which `--words`
@@ -1466,7 +1496,7 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
         let first_voice = pieces.iter().find_map(|x| x.voice.as_deref());
         let first_line =
             || pieces.iter().flat_map(|x| x.raw.split('\n')).find(|l| !l.trim().is_empty());
-        (first_voice.is_some() || !is_sound_only(&plain)).then(|| {
+        (first_voice.is_some() || !is_sound_only(&plain) && !is_blank(&plain)).then(|| {
             first_voice.or_else(|| first_line().and_then(colon_prefix).map(|(name, _)| name))
         })
     });
@@ -1479,6 +1509,11 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
     for (cue, pieces) in cues.iter().zip(tokenized) {
         if !has_voice(&pieces) {
             let plain: String = pieces.iter().map(|p| p.raw.as_str()).collect();
+            if is_blank(&plain) {
+                // Named by its timing line: it has no text line.
+                notes.blank(cue.line);
+                continue;
+            }
             if is_sound_only(&plain) {
                 notes.sound(cue.line + 1);
                 continue;
@@ -2010,6 +2045,70 @@ mod tests {
         let skipped = out.warnings.iter().find(|w| w.kind == WarningKind::Skipped).unwrap();
         assert_eq!(skipped.line, Some(4));
         assert!(skipped.message.starts_with("2 cue(s) holding only a sound description"));
+    }
+
+    /// YouTube's automatic captions (vtt-to-json's `meow.en.vtt`): a cue opens with two lines
+    /// of spaces, then its words. The words were cut off as a block without a timing line.
+    #[test]
+    fn lines_of_spaces_before_the_words_are_part_of_the_cue() {
+        let out = read_text("WEBVTT\n\n00:00:00.000 --> 00:00:00.820 align:start position:0%\n \n \nthe<00:00:00.240><c> man</c>\n\n00:00:00.820 --> 00:00:01.220\n \n \n\n00:00:01.220 --> 00:00:02.000\nhi\n");
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = texts(t).into_iter().map(|(_, text)| text).collect();
+        assert_eq!(got, [Some("the man".to_owned()), Some("hi".to_owned())]);
+        assert!(!out.warnings.iter().any(|w| w.message.contains("without a timing line")));
+    }
+
+    /// Lines of spaces after a cue's text end it: a `NOTE` block or stray words after two of
+    /// them are not read into the cue (the stray words are a block without a timing line).
+    #[test]
+    fn lines_of_spaces_after_the_text_end_the_cue() {
+        let note = read_text("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nhello there\n \n \nNOTE a reviewer comment here\n\n00:00:03.000 --> 00:00:04.000\nbye now\n");
+        let t = note.corpus.get("recording").unwrap();
+        let got: Vec<_> = texts(t).into_iter().map(|(_, text)| text).collect();
+        assert_eq!(got, [Some("hello there".to_owned()), Some("bye now".to_owned())]);
+        let others = |w: &&Warning| w.kind != WarningKind::MissingSpeaker;
+        assert!(!note.warnings.iter().any(|w| others(&w)), "{:?}", note.warnings);
+        let stray = read_text("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nhello there\n \n \n2\n00:00:03.000 --> 00:00:04.000\nbye now\n \n \nstray words\n \n");
+        let t = stray.corpus.get("recording").unwrap();
+        let got: Vec<_> = texts(t).into_iter().map(|(_, text)| text).collect();
+        assert_eq!(got, [Some("hello there".to_owned()), Some("bye now".to_owned())]);
+        let warnings: Vec<_> = stray
+            .warnings
+            .iter()
+            .filter(others)
+            .map(|w| (w.kind, w.line, w.message.as_str()))
+            .collect();
+        assert_eq!(
+            warnings,
+            [(
+                WarningKind::Skipped,
+                Some(12),
+                "block without a timing line (\"stray words\"); skipped"
+            )]
+        );
+    }
+
+    /// A cue with no text (or only empty tags) shows nothing: it is skipped with one warning,
+    /// while a voice span with no words (overtalk's own output of a diarization) stays speech.
+    #[test]
+    fn cues_without_text_are_no_speech() {
+        assert!(is_blank("") && is_blank(" \n") && is_blank("<i></i>"));
+        assert!(!is_blank("hi") && !is_blank("<i>hi</i>") && !is_blank("-"));
+        let out = read_text("WEBVTT\n\n00:01.000 --> 00:04.000\n<v A>Hello there\n\n00:05.000 --> 00:09.000\n\n00:10.000 --> 00:12.000\n<v B></v>\n\n00:12.000 --> 00:13.000\n<b></b>\n");
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            texts(t),
+            vec![("A".to_owned(), Some("Hello there".to_owned())), ("B".to_owned(), None)]
+        );
+        let skipped: Vec<_> =
+            out.warnings.iter().filter(|w| w.kind == WarningKind::Skipped).collect();
+        assert_eq!(skipped.len(), 1, "{:?}", out.warnings);
+        assert_eq!(skipped[0].line, Some(6));
+        assert_eq!(
+            skipped[0].message,
+            "2 cue(s) with no text skipped: a caption that shows nothing marks no one's speech"
+        );
+        assert!(!out.warnings.iter().any(|w| w.kind == WarningKind::MissingSpeaker));
     }
 
     /// Podcast captions name the speaker on the first caption of a turn only: fewer than half

@@ -55,7 +55,15 @@
 //!
 //! A bare list of segments (`[{"start": 0.0, "end": 2.98, "text": "…", "speaker":
 //! "SPEAKER_1"}, …]`, as scripts save `result["segments"]` or a diarized transcript) is read as
-//! `segments`.
+//! `segments`. In such a list a `duration` stands for a missing `end` (youtube-transcript-api's
+//! JSON: `{"text": "…", "start": 1.54, "duration": 4.16}`), and a list in subsrt's shape (a
+//! JavaScript caption library: every segment with its `"type": "caption"`, its `content`, or a
+//! `duration` equal to its length) whose times are whole numbers with a median length of 100 or
+//! more is in milliseconds, each with a note; whole numbers alone stay seconds (a list of
+//! chapters, of long turns). A segment with blank `text` and no words is a caption that shows
+//! nothing, skipped with a `skipped` warning counting them, when it gives a `duration` or, with
+//! no speaker, stands among segments with text; a diarization list without text keeps its
+//! turns.
 //!
 //! # Writing
 //!
@@ -77,6 +85,7 @@ use crate::format::json::{
     confidence_json, is_list, label, quote, report_nan, scan, seconds, warn, Pos, MAX_WORD_GAP,
     UNKNOWN_SPEAKER,
 };
+use crate::format::webvtt::is_sound_only;
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, TranscriptBuilder, Word};
 use crate::time::Time;
@@ -126,8 +135,19 @@ struct SegmentJ {
     start: Option<f64>,
     #[serde(default)]
     end: Option<f64>,
+    /// The length, in a bare list that gives it instead of `end` (youtube-transcript-api's
+    /// `{"text", "start", "duration"}`); a segment's `end` wins over it.
+    #[serde(default)]
+    duration: Option<Value>,
     #[serde(default)]
     text: Option<String>,
+    /// subsrt's `"type": "caption"`, read only to recognise its lists (whose times are
+    /// milliseconds).
+    #[serde(default, rename = "type")]
+    kind: Option<Value>,
+    /// subsrt's `content` (the caption with its markup), read only to recognise its lists.
+    #[serde(default)]
+    content: Option<Value>,
     #[serde(default)]
     speaker: Option<Value>,
     #[serde(default)]
@@ -298,6 +318,33 @@ fn runs(words: Vec<ReadWord>) -> Vec<Run> {
     runs
 }
 
+/// The median length of a bare list's segments when their times are milliseconds, as subsrt
+/// (a JavaScript caption library) writes them: `{"type": "caption", "index": 1, "start": 599,
+/// "end": 4160, "duration": 3561, "content": "…", "text": "…"}`. Every segment must show
+/// subsrt's shape — its `"type": "caption"`, its `content`, or a `duration` equal to its end
+/// minus its start — with every start and end a whole number, no word lists (whose times
+/// would need the same reading), and the median length at least 100. Whole numbers alone are
+/// no evidence: a list of chapters or of long diarization turns in whole seconds has them too.
+fn millisecond_segments(segments: &[SegmentJ]) -> Option<f64> {
+    let mut lengths = Vec::with_capacity(segments.len());
+    for seg in segments {
+        let (start, end) = (seg.start?, seg.end?);
+        if start.fract() != 0.0 || end.fract() != 0.0 || seg.words.is_some() {
+            return None;
+        }
+        let caption = seg.kind.as_ref().and_then(Value::as_str) == Some("caption");
+        let content = seg.content.is_some();
+        let duration = seg.duration.as_ref().and_then(Value::as_f64) == Some(end - start);
+        if !(caption || content || duration) {
+            return None;
+        }
+        lengths.push(end - start);
+    }
+    lengths.sort_by(f64::total_cmp);
+    let median = *lengths.get(lengths.len() / 2)?;
+    (median >= 100.0).then_some(median)
+}
+
 /// Reads WhisperX JSON into one recording (named by the read options).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let list = is_list(text);
@@ -348,6 +395,36 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             read_flat_words(ctx, &scanned, (P_OPENAI_WORD, "words"), words, &mut b, &mut tally)?;
         }
     }
+    if list {
+        let mut lengths = 0usize;
+        for seg in &mut segments {
+            let length = seg.duration.as_ref().and_then(Value::as_f64);
+            if let (Some(start), None, Some(length)) = (seg.start, seg.end, length) {
+                seg.end = Some(start + length);
+                lengths += 1;
+            }
+        }
+        if lengths > 0 {
+            warn(
+                ctx,
+                WarningKind::Note,
+                scanned.pos(P_SEGMENT, 0),
+                format!("{lengths} segment(s) give a `duration` instead of an `end` (youtube-transcript-api's `text`, `start`, `duration`): each ends at its start plus its duration"),
+            )?;
+        }
+        if let Some(median) = millisecond_segments(&segments) {
+            for seg in &mut segments {
+                seg.start = seg.start.map(|t| t / 1000.0);
+                seg.end = seg.end.map(|t| t / 1000.0);
+            }
+            warn(
+                ctx,
+                WarningKind::Note,
+                scanned.pos(P_SEGMENT, 0),
+                format!("the segments have subsrt's shape (`\"type\": \"caption\"`, `content`, or a `duration` equal to end minus start) and whole-number times of median length {median}: read as milliseconds (as subsrt, a JavaScript caption library, writes them), not seconds"),
+            )?;
+        }
+    }
     let undiarized = !segments.is_empty()
         && segments.iter().all(|s| {
             label(&s.speaker).is_none()
@@ -361,9 +438,35 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             format!("no segment or word has a speaker (Whisper alone does not tell speakers apart; WhisperX does with --diarize); all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}"),
         )?;
     }
+    // Segments that hold no one's speech: a caption line with no text, or only a sound
+    // description (`[Music]`, which Whisper writes for music) with no words. A bare list's
+    // segment is a caption line with no text when its `text` is blank and it has no words, and
+    // either gives a `duration` (youtube-transcript-api's) or, with no speaker, stands in a list
+    // of captions (some segment has text); a diarization list without text keeps its turns.
+    let captions =
+        list && segments.iter().any(|s| s.text.as_deref().is_some_and(|t| !t.trim().is_empty()));
+    let blank_caption = |seg: &SegmentJ| {
+        list && seg.words.is_none()
+            && seg.text.as_deref().is_some_and(|t| t.trim().is_empty())
+            && (seg.duration.is_some() || captions && label(&seg.speaker).is_none())
+    };
+    let no_speech = |seg: &SegmentJ| {
+        let no_words = seg.words.as_ref().is_none_or(Vec::is_empty);
+        blank_caption(seg) || no_words && is_sound_only(seg.text.as_deref().unwrap_or(""))
+    };
+    let mut blanks: Option<(usize, Option<Pos>)> = None;
+    let mut sounds: Option<(usize, Option<Pos>)> = None;
     let mut n_word = 0usize;
     for (k, seg) in segments.into_iter().enumerate() {
         let pos = scanned.pos(P_SEGMENT, k);
+        if no_speech(&seg) {
+            if blank_caption(&seg) {
+                blanks.get_or_insert((0, pos)).0 += 1;
+            } else if is_sound_only(seg.text.as_deref().unwrap_or("")) {
+                sounds.get_or_insert((0, pos)).0 += 1;
+            }
+            continue;
+        }
         let tokens = whisper_tokens(&seg);
         let mut words = Vec::new();
         let positions = seg.word_positions.unwrap_or_default();
@@ -470,6 +573,22 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         } else {
             b.speaker(&speaker);
         }
+    }
+    if let Some((count, pos)) = blanks {
+        warn(
+            ctx,
+            WarningKind::Skipped,
+            pos,
+            format!("{count} segment(s) with no text skipped: a caption that shows nothing marks no one's speech"),
+        )?;
+    }
+    if let Some((count, pos)) = sounds {
+        warn(
+            ctx,
+            WarningKind::Skipped,
+            pos,
+            format!("{count} segment(s) holding only a sound description (`[Music]`, `[Applause]`, `♪`) and no words skipped: no one's speech"),
+        )?;
     }
     if tally.untimed > 0 {
         warn(
@@ -1038,5 +1157,157 @@ mod tests {
             ]
         );
         assert_eq!(t.contents()[1].as_ref().unwrap().words.len(), 2);
+    }
+
+    /// subsrt's JSON (a JavaScript caption library): a bare list whose times are whole
+    /// milliseconds. Read as seconds it made a 21-second dialogue last 5.8 hours.
+    #[test]
+    fn a_bare_list_in_milliseconds() {
+        let text = r#"[
+  {"type": "caption", "index": 1, "start": 599, "end": 4160, "duration": 3561, "text": "Hi, my name is Alice"},
+  {"type": "caption", "index": 2, "start": 4160, "end": 6770, "duration": 2610, "text": "and we're the owners"},
+  {"type": "caption", "index": 3, "start": 6770, "end": 10880, "duration": 4110, "text": "Today we'll bake"}]"#;
+        assert_eq!(crate::format::sniff(text), Some(Format::WhisperX));
+        let out = read_str(text, Format::WhisperX, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| (u.segment.start().micros(), u.segment.end().micros()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![(599_000, 4_160_000), (4_160_000, 6_770_000), (6_770_000, 10_880_000)]
+        );
+        let notes: Vec<_> = out
+            .warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::Note)
+            .map(|w| (w.line, w.message.as_str()))
+            .collect();
+        assert_eq!(
+            notes,
+            [(Some(2), "the segments have subsrt's shape (`\"type\": \"caption\"`, `content`, or a `duration` equal to end minus start) and whole-number times of median length 3561: read as milliseconds (as subsrt, a JavaScript caption library, writes them), not seconds")]
+        );
+        // Whole seconds of ordinary length stay seconds.
+        let secs = r#"[{"start": 0, "end": 4, "text": "a"}, {"start": 4, "end": 9, "text": "b"}]"#;
+        let out = read_str(secs, Format::WhisperX, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(t.utterances().last().unwrap().segment.end().micros(), 9_000_000);
+        assert!(!out.warnings.iter().any(|w| w.kind == WarningKind::Note), "{:?}", out.warnings);
+    }
+
+    /// youtube-transcript-api's JSON (`JSONFormatter`, `to_raw_data()`): `start` and
+    /// `duration`, no `end`; was "cannot tell the format", and every segment dropped with
+    /// `--from whisperx`.
+    #[test]
+    fn a_bare_list_with_durations() {
+        let text = r#"[{"text": "Hey, this is just a test", "start": 0.0, "duration": 1.54}, {"text": "this is not the original", "start": 1.54, "duration": 4.16}, {"text": " ", "start": 5.0, "duration": 0.5}, {"text": "just something shorter", "start": 5.7, "duration": 3.239, "end": 9.0}]"#;
+        assert_eq!(crate::format::sniff(text), Some(Format::WhisperX));
+        let out = read_str(text, Format::WhisperX, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| (u.segment.start().micros(), u.segment.end().micros()))
+            .collect();
+        assert_eq!(got, vec![(0, 1_540_000), (1_540_000, 5_700_000), (5_700_000, 9_000_000)]);
+        let notes: Vec<_> = out
+            .warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::Note)
+            .map(|w| w.message.as_str())
+            .collect();
+        assert_eq!(
+            notes,
+            ["3 segment(s) give a `duration` instead of an `end` (youtube-transcript-api's `text`, `start`, `duration`): each ends at its start plus its duration"]
+        );
+        assert_eq!(skipped(&out.warnings), [(Some(1), "1 segment(s) with no text skipped: a caption that shows nothing marks no one's speech")]);
+    }
+
+    fn skipped(warnings: &[crate::error::Warning]) -> Vec<(Option<usize>, &str)> {
+        warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::Skipped)
+            .map(|w| (w.line, w.message.as_str()))
+            .collect()
+    }
+
+    fn spans(text: &str) -> (Vec<(i64, i64)>, Vec<crate::error::Warning>) {
+        let out = read_str(text, Format::WhisperX, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let got = t
+            .utterances()
+            .map(|u| (u.segment.start().micros(), u.segment.end().micros()))
+            .collect();
+        (got, out.warnings)
+    }
+
+    /// Whole-number times of long segments are seconds unless the list has subsrt's shape: a
+    /// list of chapters, of two-minute diarization turns, or one segment for a whole meeting.
+    #[test]
+    fn whole_seconds_of_long_segments_stay_seconds() {
+        let chapters = r#"[{"start": 0, "end": 300, "text": "Intro and news"}, {"start": 300, "end": 900, "text": "Interview with the mayor"}, {"start": 900, "end": 1500, "text": "Listener questions"}]"#;
+        let coarse = r#"[{"start": 0, "end": 120, "text": "Intro", "speaker":"A"}, {"start": 120, "end": 240, "text": "Main", "speaker":"B"}]"#;
+        let one = r#"[{"start": 0, "end": 3600, "text": "the whole meeting in one segment", "speaker": "A"}]"#;
+        // A `duration` that is not the length is no evidence either.
+        let other = r#"[{"start": 0, "end": 300, "duration": 3600, "text": "a"}, {"start": 300, "end": 900, "duration": 3600, "text": "b"}]"#;
+        let s = 1_000_000;
+        let cases: [(&str, Vec<(i64, i64)>); 4] = [
+            (chapters, vec![(0, 300 * s), (300 * s, 900 * s), (900 * s, 1500 * s)]),
+            (coarse, vec![(0, 120 * s), (120 * s, 240 * s)]),
+            (one, vec![(0, 3600 * s)]),
+            (other, vec![(0, 300 * s), (300 * s, 900 * s)]),
+        ];
+        for (text, want) in cases {
+            let (got, warnings) = spans(text);
+            assert_eq!(got, want, "{text}");
+            assert!(!warnings.iter().any(|w| w.message.contains("milliseconds")), "{warnings:?}");
+        }
+        // Each of subsrt's marks alone is evidence: `type`, `content`, or `duration` = length.
+        for seg in [r#""type": "caption""#, r#""content": "x""#, r#""duration": 300"#] {
+            let text = format!(r#"[{{"start": 0, "end": 300, "text": "a", {seg}}}]"#);
+            assert_eq!(spans(&text).0, [(0, 300_000)], "{text}");
+        }
+    }
+
+    /// A blank segment of a bare list of captions is skipped as a blank caption is; a list of
+    /// diarization turns without text keeps its turns.
+    #[test]
+    fn blank_captions_of_a_bare_list() {
+        let text = r#"[{"start": 0.0, "end": 1.5, "text": "hello"}, {"start": 1.5, "end": 2.0, "text": " "},
+{"start": 2.0, "end": 2.5, "text": ""}, {"start": 2.5, "end": 4.0, "text": "bye"}]"#;
+        let (got, warnings) = spans(text);
+        assert_eq!(got, [(0, 1_500_000), (2_500_000, 4_000_000)]);
+        assert_eq!(skipped(&warnings), [(Some(1), "2 segment(s) with no text skipped: a caption that shows nothing marks no one's speech")]);
+        let turns = r#"[{"start": 0.0, "end": 1.5, "text": "", "speaker": "A"}, {"start": 1.5, "end": 3.0, "text": "", "speaker": "B"}]"#;
+        let (got, warnings) = spans(turns);
+        assert_eq!(got, [(0, 1_500_000), (1_500_000, 3_000_000)]);
+        assert!(skipped(&warnings).is_empty(), "{warnings:?}");
+        // In a list with text, a blank segment that names its speaker is still that speaker's.
+        let named = r#"[{"start": 0.0, "end": 1.5, "text": "hi", "speaker": "A"}, {"start": 1.5, "end": 3.0, "text": "", "speaker": "B"}]"#;
+        assert_eq!(spans(named).0, [(0, 1_500_000), (1_500_000, 3_000_000)]);
+    }
+
+    /// Whisper writes music as a segment `[Music]` (and subsrt's sample has `[intro music]`):
+    /// with no words, no one's speech; a segment with words stays.
+    #[test]
+    fn sound_only_segments_are_no_speech() {
+        let text = r#"{"segments": [{"start": 0.0, "end": 9.5, "text": " [Music]"}, {"start": 9.5, "end": 11.0, "text": " Welcome back.", "speaker": "SPEAKER_00"}, {"start": 11.0, "end": 14.0, "text": " (applause)", "speaker": "SPEAKER_01"}, {"start": 14.0, "end": 15.0, "text": "[Music]", "words": [{"word": "[Music]", "start": 14.0, "end": 15.0}]}]}"#;
+        let out = read_str(text, Format::WhisperX, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| (u.segment.start().micros(), u.speaker_name.to_owned()))
+            .collect();
+        assert_eq!(got, [(9_500_000, "SPEAKER_00".to_owned()), (14_000_000, "unknown".to_owned())]);
+        let skipped: Vec<_> = out
+            .warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::Skipped)
+            .map(|w| (w.line, w.message.as_str()))
+            .collect();
+        assert_eq!(
+            skipped,
+            [(Some(1), "2 segment(s) holding only a sound description (`[Music]`, `[Applause]`, `♪`) and no words skipped: no one's speech")]
+        );
     }
 }

@@ -95,20 +95,22 @@ fn council_chevrons_mark_speakers_in_webvtt() {
             t(96000, 98000, "Mayor Lind", "thank you."),
         ]
     );
-    // The empty cue at 0:00 (council captions open with one) is the first without a speaker.
+    // The empty cue at 0:00 (council captions open with one) shows nothing: skipped, so the
+    // first without a speaker is `>> here.`.
     let kinds: Vec<_> = warnings(&out).into_iter().map(|(k, line, _)| (k, line)).collect();
     assert_eq!(
         kinds,
         vec![
-            (WarningKind::MissingSpeaker, Some(3)),
-            (WarningKind::ZeroDuration, Some(3)),
+            (WarningKind::MissingSpeaker, Some(18)),
             (WarningKind::Note, Some(10)),
+            (WarningKind::Skipped, Some(3)),
             (WarningKind::Note, Some(14)),
             (WarningKind::MissingSpeaker, Some(18)),
         ],
         "{:?}",
         out.warnings
     );
-    assert!(warnings(&out)[2].2.starts_with("2 cue(s) without a `Name:` prefix continue"));
+    assert!(warnings(&out)[1].2.starts_with("2 cue(s) without a `Name:` prefix continue"));
+    assert!(warnings(&out)[2].2.starts_with("1 cue(s) with no text skipped"));
     assert!(warnings(&out)[4].2.starts_with("1 cue(s) open with `>>` (a new speaker) without"));
 }

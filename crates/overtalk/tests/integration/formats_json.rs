@@ -228,6 +228,75 @@ fn whisperx_undiarized_reads_with_one_warning() {
     assert_eq!(warnings(&again), vec![(WarningKind::MissingSpeaker, Some(3), Some(5))]);
 }
 
+/// subsrt's JSON (the npm package's `test/fixtures/sample.json`): times in whole milliseconds.
+/// Read as seconds, its 21 s of captions lasted 5.8 hours, `[intro music]` among the speech.
+#[test]
+fn a_bare_list_in_milliseconds_from_a_caption_library() {
+    let out = read_fixture("whisperx", "subsrt_sample.json");
+    assert_eq!(out.format, Some(Format::WhisperX));
+    let spans: Vec<(i64, i64)> =
+        tracks(&out, "subsrt_sample").into_iter().map(|(s, e, _)| (s, e)).collect();
+    assert_eq!(
+        spans,
+        [
+            (599_000, 4_160_000),
+            (4_160_000, 6_770_000),
+            (6_770_000, 10_880_000),
+            (16_700_000, 21_480_000)
+        ]
+    );
+    // `[intro music]` is no one's speech.
+    assert_eq!(
+        warnings(&out),
+        vec![
+            (WarningKind::Note, Some(2), Some(3)),
+            (WarningKind::MissingSpeaker, Some(2), Some(3)),
+            (WarningKind::Skipped, Some(29), Some(3))
+        ]
+    );
+    assert_eq!(
+        out.warnings[0].message,
+        "the segments have subsrt's shape (`\"type\": \"caption\"`, `content`, or a `duration` equal to end minus start) and whole-number times of median length 4110: read as milliseconds (as subsrt, a JavaScript caption library, writes them), not seconds"
+    );
+}
+
+/// youtube-transcript-api's JSON (`JSONFormatter`) of its own test asset: `start` and
+/// `duration`, one caption line with no text.
+#[test]
+fn youtube_transcript_api_json_reads_start_and_duration() {
+    let out = read_fixture("whisperx", "youtube_transcript_api.json");
+    assert_eq!(out.format, Some(Format::WhisperX));
+    assert_eq!(
+        tracks(&out, "youtube_transcript_api"),
+        owned(&[
+            (0, 1_540_000, "unknown"),
+            (1_540_000, 5_700_000, "unknown"),
+            (5_700_000, 8_939_000, "unknown")
+        ])
+    );
+    assert_eq!(
+        texts(&out, "youtube_transcript_api"),
+        [
+            "Hey, this is just a test",
+            "this is not the original transcript",
+            "just something shorter, I made up for testing"
+        ]
+    );
+    let notes: Vec<(WarningKind, Option<usize>, &str)> = out
+        .warnings
+        .iter()
+        .filter(|w| w.kind != WarningKind::MissingSpeaker)
+        .map(|w| (w.kind, w.line, w.message.as_str()))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            (WarningKind::Note, Some(1), "4 segment(s) give a `duration` instead of an `end` (youtube-transcript-api's `text`, `start`, `duration`): each ends at its start plus its duration"),
+            (WarningKind::Skipped, Some(1), "1 segment(s) with no text skipped: a caption that shows nothing marks no one's speech"),
+        ]
+    );
+}
+
 #[test]
 fn whisperx_meeting_round_trips_through_its_writer() {
     let out = read_fixture("whisperx", "meeting.json");

@@ -152,6 +152,96 @@ fn samples_read_with_the_expected_tracks_and_warnings() {
     }
 }
 
+/// webvtt-py's `missing_caption_text` samples (its PyPI sdist): the second cue has no text.
+/// It showed nothing, but its 4.89 s were counted as the speech of "unknown".
+#[test]
+fn a_caption_without_text_is_no_speech() {
+    for name in
+        ["webvtt/webvttpy_missing_caption_text.vtt", "srt/webvttpy_missing_caption_text.srt"]
+    {
+        let out = read_path(&fixture(name), None, &ReadOptions::default()).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        let at = |a, b| Segment::from_millis(a, b).unwrap();
+        let spans: Vec<Segment> = labelled(t).into_iter().map(|(s, _)| s).collect();
+        assert_eq!(
+            spans,
+            [at(500, 7000), at(11890, 16320), at(16320, 21580), at(21580, 23880)],
+            "{name}"
+        );
+        let skipped: Vec<(Option<usize>, &str)> = out
+            .warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::Skipped)
+            .map(|w| (w.line, w.message.as_str()))
+            .collect();
+        let (line, what) = if name.ends_with(".vtt") { (6, "cue") } else { (6, "block") };
+        assert_eq!(
+            skipped,
+            [(Some(line), format!("1 {what}(s) with no text skipped: a caption that shows nothing marks no one's speech").as_str())],
+            "{name}"
+        );
+    }
+}
+
+/// Praat's `To TextGrid (silences)` as PraatTextGridJS ships it (`sampleUtterances.TextGrid`,
+/// its silences tier): 19 `utterance` intervals and 18 `silent` ones. Every interval was
+/// speech (178.6 s, and 37 "words").
+#[test]
+fn a_silence_detection_tier_is_speech_and_silence() {
+    let path = fixture("textgrid/praattextgridjs_silences.TextGrid");
+    let out = read_path(&path, None, &ReadOptions::default()).unwrap();
+    let t = out.corpus.iter().next().unwrap().1;
+    let spans = labelled(t);
+    assert_eq!(spans.len(), 19);
+    assert!(spans.iter().all(|(_, who)| who == "silences"));
+    let speech: i64 = spans.iter().map(|(s, _)| s.duration().micros()).sum();
+    assert_eq!(speech, 165_322_667);
+    assert!(t.contents().iter().all(Option::is_none));
+    let notes: Vec<(Option<usize>, &str)> =
+        out.warnings.iter().map(|w| (w.line, w.message.as_str())).collect();
+    assert_eq!(
+        notes,
+        [(Some(10), "tier \"silences\" is a silence detection (Praat's `To TextGrid (silences)`): its 18 `silent` interval(s) read as silence, its \"utterance\" ones as speech without words")]
+    );
+}
+
+/// ELAN's export of a Toolbox layout (PraatTextGridJS's `sample_elan.TextGrid`, 150–175 s):
+/// `ref`, `trs`, `trad` and `eng` tiers of two participants. Read as eight tiers, it was six
+/// speakers talking over each other for 99 % of the speech; it is two, RLP and NAL, their
+/// words those of the transcription tiers.
+#[test]
+fn elan_participant_tiers_in_a_textgrid_are_one_speaker_each() {
+    let path = fixture("textgrid/praattextgridjs_elan_participants.TextGrid");
+    let out = read_path(&path, None, &ReadOptions::default()).unwrap();
+    let t = out.corpus.iter().next().unwrap().1;
+    let at = |a, b| Segment::from_millis(a, b).unwrap();
+    assert_eq!(
+        labelled(t),
+        [
+            (at(151_890, 155_180), "RLP".to_owned()),
+            (at(156_410, 158_290), "RLP".to_owned()),
+            (at(159_610, 161_110), "NAL".to_owned()),
+            (at(161_880, 164_820), "RLP".to_owned()),
+            (at(166_070, 168_620), "RLP".to_owned()),
+            (at(170_130, 170_840), "RLP".to_owned()),
+            (at(172_200, 173_440), "RLP".to_owned()),
+        ]
+    );
+    let first = t.contents()[0].as_ref().and_then(|c| c.text.clone()).unwrap();
+    assert!(first.starts_with("kuñ wäxek chumil"), "{first}");
+    let notes: Vec<(WarningKind, &str)> =
+        out.warnings.iter().map(|w| (w.kind, w.message.as_str())).collect();
+    let annotation = |of: &str| {
+        format!("another annotation of the intervals of \"trs@{of}\" (ELAN's `tier@participant`)")
+    };
+    let expected = format!(
+        "6 tier(s) left out as not speakers: \"ref@RLP\" ({r}), \"trad@RLP\" ({r}), \"eng@RLP\" ({r}), \"ref@NAL\" ({n}), \"trad@NAL\" ({n}), \"eng@NAL\" ({n}); choose with --tiers or --ignore-tiers",
+        r = annotation("RLP"),
+        n = annotation("NAL")
+    );
+    assert_eq!(notes, [(WarningKind::Note, expected.as_str())]);
+}
+
 #[test]
 fn samples_survive_rttm_and_their_own_writer() {
     for s in SAMPLES {
@@ -549,7 +639,8 @@ fn empty_and_truncated_inputs() {
     let truncated: &[(Format, &str, usize)] = &[
         (Format::WebVtt, "WEBVTT\n\n00:00:01.000 --> 00:0", 0),
         (Format::WebVtt, "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<v Ana", 1),
-        (Format::Srt, "1\n00:00:01,000 --> 00:00:02,000", 1),
+        // A block cut before its text shows nothing: skipped, with a warning.
+        (Format::Srt, "1\n00:00:01,000 --> 00:00:02,000", 0),
         (Format::Srt, "1\n00:00:01,000", 0),
         (Format::Lab, "0.5 1.0 a\n2.0", 1),
         (Format::Csv, "start,end\n1,2\n3", 1),
