@@ -566,6 +566,31 @@ fn analyze_source(
             }
         }
         .map_err(to_py)?;
+        // Nobody speaks (an empty or blank file, a header alone, every line dropped): an error
+        // naming the input, as `overtalk analyze` refuses it, not zero rows a corpus run would
+        // take for a result. The reader's warnings say why nothing was left.
+        if format::holds_no_speech(&out.corpus) {
+            let label = match (&source, &name) {
+                (_, Some(n)) => n.clone(),
+                (Source::Path(p), None) => p.display().to_string(),
+                (Source::Bytes(_), None) => "<bytes>".to_owned(),
+            };
+            let said: Vec<String> = out
+                .warnings
+                .iter()
+                .filter(|w| w.message != format::EMPTY_INPUT)
+                .map(ToString::to_string)
+                .collect();
+            let why = if said.is_empty() {
+                String::new()
+            } else {
+                format!(" (the reader: {})", said.join("; "))
+            };
+            return Err(OvertalkError::new_err(format!(
+                "{label}: the input holds no speech (no segment, turn or word): nothing to \
+                 describe{why}"
+            )));
+        }
         let chat = out.format == Some(format::Format::Chat);
         let mut entries = Vec::with_capacity(out.corpus.len());
         for (id, t) in out.corpus.into_recordings() {

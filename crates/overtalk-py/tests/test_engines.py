@@ -28,6 +28,23 @@ def test_rows_have_the_flat_columns_and_pickle(ami_files):
     assert pickle.loads(pickle.dumps(oc.analyze_batch))  # the helpers travel to workers
 
 
+def test_an_input_where_nobody_speaks_is_an_error_as_on_the_command_line(tmp_path):
+    """An empty or blank file gives no row silently: it is refused, naming the input, in the
+    words of `overtalk analyze` (`overtalk: error: PATH: the input holds no speech …`); the
+    reader's warnings say why nothing was left."""
+    empty = tmp_path / "empty.rttm"
+    empty.write_bytes(b"")
+    with pytest.raises(overtalk.OvertalkError) as e:
+        oc.analyze_item(str(empty))
+    assert str(e.value) == f"{empty}: the input holds no speech (no segment, turn or word): nothing to describe"
+    # A caption with no text: the reader's warning comes with the error.
+    blank = b"1\n00:00:01,000 --> 00:00:02,000\n\n"
+    with pytest.raises(overtalk.OvertalkError, match=r"^x\.srt: the input holds no speech .*nothing to describe \(the reader: .+\)$"):
+        oc.analyze_item(("x.srt", blank))
+    with pytest.raises(overtalk.OvertalkError, match=r"^<bytes>: the input holds no speech"):
+        oc.analyze_batch({"bytes": [blank]})
+
+
 def test_batch_formats(ami_files):
     pa = pytest.importorskip("pyarrow")
     pd = pytest.importorskip("pandas")
