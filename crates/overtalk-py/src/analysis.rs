@@ -207,6 +207,18 @@ impl Analysis {
         &self.label
     }
 
+    /// The analysis's own warnings as `overtalk analyze` prints them on standard error
+    /// (`recording: warning`), without the recording's notes (the reader's and the detector's,
+    /// given when it was read or detected).
+    #[getter]
+    fn _fresh_warnings(&self) -> Vec<String> {
+        let fresh = self.inner.diagnostics.warnings.iter();
+        fresh
+            .filter(|w| !matches!(w, analysis::AnalysisWarning::Recording(_)))
+            .map(|w| format!("{}: {w}", self.label))
+            .collect()
+    }
+
     /// The JSON envelope of `overtalk analyze --format json` for this conversation, byte for
     /// byte.
     fn to_json(&self, py: Python<'_>) -> PyResult<String> {

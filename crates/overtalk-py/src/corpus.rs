@@ -584,7 +584,16 @@ impl Conversation {
     }
 }
 
+/// `name` as a conversation holds it: a label with control characters as the readers show it
+/// (`A\0` is `A\u{fffd}`, a line break a space), any other label unchanged. It lets the interop
+/// layer find the segment a repaired label became.
+#[pyfunction]
+fn _shown_label(name: &str) -> String {
+    format::shown_label(name).unwrap_or_else(|| name.to_owned())
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_shown_label, m)?)?;
     m.add_class::<Corpus>()?;
     m.add_class::<Conversation>()?;
     m.add_function(wrap_pyfunction!(read_paths, m)?)?;

@@ -5,6 +5,7 @@ import errno
 import math
 import pickle
 import re
+import warnings
 
 import pytest
 
@@ -238,3 +239,21 @@ def test_one_line_text_with_a_slash_is_read_as_text(tmp_path):
     assert overtalk.read("SPEAKER r 1 0 1 <NA> <NA> A/B <NA> <NA>")["r"].segments()[0].speaker == "A/B"
     with pytest.raises(overtalk.OvertalkError, match="no such file"):
         overtalk.read(str(tmp_path / "missing.rttm"))
+
+
+def test_the_analysis_warnings_are_python_warnings_as_the_command_line_prints_them():
+    conv = overtalk.Conversation.from_segments([(0, 2, "A"), (2.5, 4.5, "B")], "r")
+    said = "r: none of the input's 2 segment(s) is left once the parameters drop segments (ignored labels, min_segment): nothing was analysed"
+    with pytest.warns(overtalk.OvertalkWarning) as heard:
+        got = overtalk.analyze(conv, ignore_labels=["A", "B"])
+    assert [str(w.message) for w in heard] == [said]
+    assert heard[0].filename == __file__
+    assert got.speakers == {} and got.warnings == [said.removeprefix("r: ")]
+    with pytest.warns(overtalk.OvertalkWarning) as heard:
+        overtalk.analyze_many([conv, overtalk.read(RED_CARPET)], ignore_labels=["A", "B"])
+    assert [str(w.message) for w in heard] == [said]
+    # Nothing to say: no warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        overtalk.analyze(overtalk.read(RED_CARPET))
+        overtalk.analyze_many([conv], ignore_labels=["X"])

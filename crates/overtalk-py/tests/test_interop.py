@@ -70,6 +70,22 @@ def test_a_conversation_from_pyannote_pickles_with_its_tracks():
     assert pickle.loads(pickle.dumps(conv)).to_pyannote() == a
 
 
+def test_a_repaired_label_keeps_its_pyannote_track():
+    pytest.importorskip("pyannote.core")
+    from pyannote.core import Annotation, Segment
+
+    a = Annotation(uri="u")
+    a[Segment(0.0, 1.5), "first"] = "Ana\n"
+    a[Segment(2.0, 3.0), "second"] = "B\x00"
+    with pytest.warns(overtalk.OvertalkWarning, match="control characters"):
+        conv = overtalk.Conversation.from_pyannote(a)
+    back = conv.to_pyannote()
+    assert sorted(back.itertracks(yield_label=True)) == [
+        (Segment(0.0, 1.5), "first", "Ana"),
+        (Segment(2.0, 3.0), "second", "B\ufffd"),
+    ]
+
+
 def test_pyannote_same_segment_two_speakers_stays_two_tracks():
     pytest.importorskip("pyannote.core")
     conv = overtalk.Conversation.from_segments([(1.0, 2.0, "A"), (1.0, 2.0, "B")], "x")

@@ -916,10 +916,15 @@ def analyze(
     ``ignore_labels=["Noise"]``), as a ``--config`` file does. ``timing_only`` ignores words and
     text, judging completion and backchannels by timing only (``--timing-only``). A corpus of
     one recording, a path, or text are read first. A CHAT transcript read from its format
-    also gets its markers compared with the timing (:attr:`Analysis.chat_markers`).
+    also gets its markers compared with the timing (:attr:`Analysis.chat_markers`). The
+    analysis's own warnings (nothing left once ``ignore_labels`` drops its speakers, overlap
+    not measurable, …) are given as :class:`OvertalkWarning` ``recording: …``, as the command
+    line prints them, and kept in :attr:`Analysis.warnings`.
     """
     conv = _conversation(conversation, "analyze")
-    return Analysis(_native.analyze(conv._native, _params(preset, params), _flag(timing_only, "timing_only")))
+    native = _native.analyze(conv._native, _params(preset, params), _flag(timing_only, "timing_only"))
+    _warn(native._fresh_warnings)
+    return Analysis(native)
 
 
 def turn_order(
@@ -957,15 +962,19 @@ def analyze_many(
 
     The work runs in Rust on ``threads`` worker threads (default: one per core) with the GIL
     released; ``threads=1`` keeps it in the calling thread. The first conversation that cannot
-    be analysed (in that order) raises :class:`OvertalkError` naming it.
+    be analysed (in that order) raises :class:`OvertalkError` naming it. Each analysis's own
+    warnings are given as :func:`analyze` gives them, in the order of the results.
     """
     p = _params(preset, params)
     t = _count(threads, "threads", _MAX_THREADS)
     timing_only = _flag(timing_only, "timing_only")
     many = _many(conversations, "analyze_many", t)
     if isinstance(many, Corpus):
-        return [Analysis(a) for a in _native.analyze_corpus(many._native, p, timing_only, t)]
-    return [Analysis(a) for a in _native.analyze_many(many, p, timing_only, t)]
+        natives = _native.analyze_corpus(many._native, p, timing_only, t)
+    else:
+        natives = _native.analyze_many(many, p, timing_only, t)
+    _warn(w for a in natives for w in a._fresh_warnings)
+    return [Analysis(a) for a in natives]
 
 
 def _many(conversations: Any, what: str, threads: Optional[int]) -> Union[Corpus, list]:

@@ -57,7 +57,8 @@ def from_pyannote(annotation: Any, recording_id: Optional[str] = None, *, strict
         rows.append((segment.start, segment.end, speaker, None))
         try:
             # A negative start is clipped to 0 (with a warning) by the constructor: keyed as held.
-            key = (max(0, round(segment.start * _MICRO)), round(segment.end * _MICRO), speaker)
+            # A label with control characters is held as the readers show it (a repair, warned).
+            key = (max(0, round(segment.start * _MICRO)), round(segment.end * _MICRO), _native._shown_label(speaker))
         except (OverflowError, ValueError):
             continue  # an infinite or NaN time, which the constructor refuses naming the segment
         tracks.setdefault(key, []).append(track)
