@@ -755,6 +755,14 @@ impl Clock {
         }
     }
 
+    /// What separates the seconds from the milliseconds.
+    fn millis_separator(self) -> char {
+        match self {
+            Clock::Srt => ',',
+            Clock::WebVtt | Clock::Sbv => '.',
+        }
+    }
+
     /// What separates the two times of a timing line.
     fn arrow(self) -> &'static str {
         match self {
@@ -815,6 +823,7 @@ pub(crate) fn clock_problem(field: &str, clock: Clock) -> Option<&'static str> {
 pub(crate) struct TimingReader {
     clock: Clock,
     malformed_warned: bool,
+    colon_warned: bool,
     /// The file writes its clock fields unpadded (see [`TimingReader::new`]): a fraction of
     /// fewer than three digits counts milliseconds.
     unpadded: bool,
@@ -875,7 +884,13 @@ impl TimingReader {
             decimal_evidence |= f.len() >= 2 && f.starts_with('0');
         }
         let unpadded = ms_evidence && !decimal_evidence;
-        TimingReader { clock, malformed_warned: false, unpadded, unpadded_warned: false }
+        TimingReader {
+            clock,
+            malformed_warned: false,
+            colon_warned: false,
+            unpadded,
+            unpadded_warned: false,
+        }
     }
 
     /// The two times of timing line `n` and the column of the end time. `None` when the line
@@ -905,16 +920,50 @@ impl TimingReader {
         {
             let t = match parse_clock(field) {
                 Ok(t) => t,
-                Err(e) => {
-                    let shown = shown(field, 40);
-                    ctx.warn_at(
-                        WarningKind::Skipped,
-                        n,
-                        Some(col),
-                        format!("{what} {shown:?}: {e}; cue skipped"),
-                    )?;
-                    return Ok(None);
-                }
+                Err(e) => match colon_millis(field) {
+                    Some(t) => {
+                        if !std::mem::replace(&mut self.colon_warned, true) {
+                            ctx.warn_at(
+                                WarningKind::Repaired,
+                                n,
+                                Some(col),
+                                format!(
+                                    "{what} {:?} has a `:` before the milliseconds, not the {} `{}`: the separator was taken as the milliseconds' ({t}), and in every later time like it too",
+                                    shown(field, 40),
+                                    self.clock.name(),
+                                    self.clock.millis_separator(),
+                                ),
+                            )?;
+                        }
+                        // A malformed field besides the colon is noted as any other.
+                        let (head, _) = field.rsplit_once(':').unwrap_or((field, ""));
+                        self.check_syntax(
+                            &format!("{head}{}000", self.clock.millis_separator()),
+                            field,
+                            what,
+                            t,
+                            n,
+                            col,
+                            ctx,
+                        )?;
+                        times[k] = t;
+                        continue;
+                    }
+                    None => {
+                        let why = if field.split(':').count() == 4 {
+                            "four clock fields whose last is not three digits of milliseconds (a frame count is not read)".to_owned()
+                        } else {
+                            e.to_string()
+                        };
+                        ctx.warn_at(
+                            WarningKind::Skipped,
+                            n,
+                            Some(col),
+                            format!("{what} {:?}: {why}; cue skipped", shown(field, 40)),
+                        )?;
+                        return Ok(None);
+                    }
+                },
             };
             // In a file of Teams' unpadded clock, a short fraction counts milliseconds.
             times[k] = unpadded_millis(field, t).filter(|_| self.unpadded).unwrap_or(t);
@@ -930,26 +979,66 @@ impl TimingReader {
                     ),
                 )?;
             }
-            if let Some(problem) = clock_problem(field, self.clock) {
-                if !self.malformed_warned {
-                    self.malformed_warned = true;
-                    ctx.warn_at(
-                        WarningKind::Repaired,
-                        n,
-                        Some(col),
-                        format!(
-                            "{what} {:?} breaks the {} syntax {} ({problem}); read as {}, and every later one like it too",
-                            shown(field, 40),
-                            self.clock.name(),
-                            self.clock.syntax(),
-                            times[k]
-                        ),
-                    )?;
-                }
-            }
+            self.check_syntax(field, field, what, times[k], n, col, ctx)?;
         }
         Ok(Some((times[0], times[1], end_col)))
     }
+
+    /// Warns, once per file, when `checked` (the field as read, `field` as written) breaks the
+    /// clock's syntax.
+    #[allow(clippy::too_many_arguments)]
+    fn check_syntax(
+        &mut self,
+        checked: &str,
+        field: &str,
+        what: &str,
+        time: Time,
+        n: usize,
+        col: usize,
+        ctx: &mut ReadContext<'_>,
+    ) -> Result<()> {
+        if let Some(problem) = clock_problem(checked, self.clock) {
+            if !self.malformed_warned {
+                self.malformed_warned = true;
+                ctx.warn_at(
+                    WarningKind::Repaired,
+                    n,
+                    Some(col),
+                    format!(
+                        "{what} {:?} breaks the {} syntax {} ({problem}); read as {time}, and every later one like it too",
+                        shown(field, 40),
+                        self.clock.name(),
+                        self.clock.syntax(),
+                    ),
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A caption time written with a `:` before its milliseconds, `hh:mm:ss:mmm` (seen in SRT
+/// files in the wild: `00:00:11:890`): four clock fields, the last of exactly three digits, read
+/// as milliseconds; `None` for any other field. Two digits after the last `:` may count frames
+/// (SMPTE timecode), so they are not read.
+pub(crate) fn colon_millis(field: &str) -> Option<Time> {
+    let (clock, millis) = field.trim().rsplit_once(':')?;
+    if millis.len() != 3 || !millis.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if clock.split(':').count() != 3 || clock.contains(['.', ',']) {
+        return None;
+    }
+    let whole = parse_clock(clock).ok()?;
+    let ms: i64 = millis.parse().ok()?;
+    let micros = whole.micros().checked_add(ms * 1000)?;
+    (micros <= crate::time::MAX_MICROS).then(|| Time::from_micros(micros))
+}
+
+/// A caption time as the caption readers read it: [`parse_clock`]'s clock, or one with a `:`
+/// before the milliseconds ([`colon_millis`]).
+pub(crate) fn caption_clock(field: &str) -> Option<Time> {
+    parse_clock(field).ok().or_else(|| colon_millis(field))
 }
 
 /// Decodes one HTML character reference at the start of `s` (which starts with `&`): the text
