@@ -49,7 +49,9 @@
 //!   [`WarningKind::MissingSpeaker`] warning at the first such cue.
 //! - Timestamps are `[hh:]mm:ss.ttt`. Malformed ones that still read — Microsoft Teams' unpadded
 //!   `0:0:0.0`, a `,` before the milliseconds, no milliseconds, minutes or seconds above 59 —
-//!   are kept with one [`WarningKind::Repaired`] warning; a time that cannot be read skips its
+//!   are kept with one [`WarningKind::Repaired`] warning, and so are times with a `:` before
+//!   three digits of milliseconds (`00:00:11:890`, read as 11.890 s, with a warning that says so;
+//!   the caption readers share this); a time that cannot be read skips its
 //!   cue with a [`WarningKind::Skipped`] warning naming line and column, keeping the rest of the
 //!   file (as the WebVTT parsing rules and webvtt-py do). `--strict` rejects both.
 //! - Inline tags (`<c.class>`, `<i>`, `<b>`, `<u>`, `<ruby>`, `<lang>`) are removed from the text
@@ -1900,6 +1902,34 @@ mod tests {
     use super::*;
     use crate::format::{read_str, Format, ReadOptions};
     use crate::model::Segment;
+
+    /// `hh:mm:ss:mmm`: three digits after a fourth field are milliseconds; anything else is not
+    /// this shape (two digits may count frames).
+    #[test]
+    fn a_colon_before_three_digits_reads_as_milliseconds() {
+        let ms = |f: &str| colon_millis(f).map(Time::micros);
+        assert_eq!(ms("00:00:11:890"), Some(11_890_000));
+        assert_eq!(ms(" 01:02:03:004 "), Some(3_723_004_000));
+        assert_eq!(ms("00:00:11:89"), None);
+        assert_eq!(ms("00:00:11:8900"), None);
+        assert_eq!(ms("00:11:890"), None);
+        assert_eq!(ms("00:00:11.5:890"), None);
+        assert_eq!(ms("00:00:1x:890"), None);
+        assert_eq!(ms("99999999999:00:00:000"), None);
+        // In WebVTT as in SRT: read, with the warning naming the format's own separator.
+        let out = read_str(
+            "WEBVTT\n\n00:00:01:500 --> 00:00:02:000\nhi\n",
+            Format::WebVtt,
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            out.warnings[0].message,
+            "cue start \"00:00:01:500\" has a `:` before the milliseconds, not the WebVTT `.`: the separator was taken as the milliseconds' (1.500), and in every later time like it too"
+        );
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(t.annotation().tracks()[0].segment, Segment::from_millis(1500, 2000).unwrap());
+    }
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::WebVtt, &ReadOptions::default()).unwrap()
