@@ -33,9 +33,11 @@
 //! before the next block is tolerated (a valid timing line starts a new block). Times that read
 //! but are not `hh:mm:ss,mmm` (`0:00:01,000`, `00:01,000`, `00:00:01`, a `.` before the
 //! milliseconds) are kept with one [`WarningKind::Repaired`] warning; so are times with a `:`
-//! before the milliseconds (`00:00:11:890`, written by some tools), with one warning that says the
-//! separator was taken as milliseconds (two digits there, `00:00:11:22`, may count frames: not
-//! read). Spaces around the times, `-->` without spaces and `X1:…` coordinates after the end are
+//! before the milliseconds (`00:00:11:890`, written by some tools, and `00:11:890`, minutes,
+//! seconds and milliseconds), with one warning that says the separator was taken as
+//! milliseconds (two digits there, `00:00:11:22`, may count frames: not read). Three digits
+//! after the last `:` are never seconds: when the seconds before them are 60 or more
+//! (`00:75:890`) or no seconds stand before them (`11:890`), the block is skipped. Spaces around the times, `-->` without spaces and `X1:…` coordinates after the end are
 //! read as they are. A block whose times cannot be read is skipped with a [`WarningKind::Skipped`]
 //! warning naming line, column and why, and so is a block without a timing line (naming a line of
 //! two times joined otherwise than by `-->`, `00:00:01,000 -> 00:00:02,000`); the rest is kept.
@@ -60,9 +62,10 @@ use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::webvtt::{
-    after_speaker_mark, caption_clock, caption_lines, choose_prefixes, group_by_prefix, is_blank,
-    is_sound_only, join_lines, names_every_caption, opens_with_speaker_mark, shares_of_caption,
-    shown, unnamed_dialogue, CaptionNotes, Carried, Clock, TimingReader, UNKNOWN_SPEAKER,
+    after_speaker_mark, caption_lines, choose_prefixes, group_by_prefix, is_blank,
+    is_caption_clock, is_sound_only, join_lines, names_every_caption, opens_with_speaker_mark,
+    shares_of_caption, shown, unnamed_dialogue, CaptionNotes, Carried, Clock, TimingReader,
+    UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder, Word};
@@ -124,14 +127,14 @@ fn sniff(head: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
 fn is_timing(line: &str) -> bool {
     let Some(arrow) = line.find("-->") else { return false };
     let end = line[arrow + 3..].split_ascii_whitespace().next().unwrap_or("");
-    caption_clock(line[..arrow].trim()).is_some() && caption_clock(end).is_some()
+    is_caption_clock(line[..arrow].trim()) && is_caption_clock(end)
 }
 
 /// Whether `line` is a timing line of YouTube's SubViewer captions (`.sbv`): two clock times
 /// joined by a comma, `0:00:01.500,0:00:04.000`.
 fn is_sbv_timing(line: &str) -> bool {
     let Some((start, end)) = line.trim().split_once(',') else { return false };
-    let clock = |t: &str| t.contains(':') && caption_clock(t).is_some();
+    let clock = |t: &str| t.contains(':') && is_caption_clock(t);
     clock(start) && clock(end)
 }
 
@@ -140,7 +143,7 @@ fn two_times(line: &str) -> bool {
     let times = line
         .split(|c: char| c.is_whitespace() || c == '>' || c == '\u{2014}' || c == '\u{2013}')
         .map(|w| w.trim_matches(['-', '=']))
-        .filter(|w| w.contains(':') && caption_clock(w).is_some())
+        .filter(|w| w.contains(':') && is_caption_clock(w))
         .take(2)
         .count();
     times == 2
@@ -242,9 +245,8 @@ fn read_blocks(text: &str, sbv: Option<bool>, ctx: &mut ReadContext<'_>) -> Resu
     // before the first comma.
     let has_arrow = |line: &str| {
         if sbv {
-            line.split_once(',').is_some_and(|(start, _)| {
-                start.contains(':') && caption_clock(start.trim()).is_some()
-            })
+            line.split_once(',')
+                .is_some_and(|(start, _)| start.contains(':') && is_caption_clock(start.trim()))
         } else {
             line.contains("-->")
         }
@@ -908,6 +910,39 @@ mod tests {
         let strict = ReadOptions { strict: true, ..Default::default() };
         let e = read_str(text, Format::Srt, &strict).unwrap_err().to_string();
         assert_eq!(e, "line 2, column 1: srt: cue start \"00:00:11:890\" has a `:` before the milliseconds, not the SRT `,`: the separator was taken as the milliseconds' (11.890), and in every later time like it too");
+    }
+
+    /// `mm:ss:mmm` (two fields before three digits): minutes, seconds and milliseconds when the
+    /// seconds are below 60, with the colon warning (and, once, the missing hours); a seconds
+    /// field of 60 or more is never read as seconds, nor three digits after one field: the cue
+    /// is skipped with a warning naming line and column.
+    #[test]
+    fn minutes_seconds_and_colon_milliseconds() {
+        let text = "1\n00:11:890 --> 00:12:100\n[A]: Hello.\n\n2\n00:59:500 --> 00:75:000\n[A]: Bad.\n\n3\n13:000 --> 14:000\n[B]: Bad too.\n\n4\n01:13:000 --> 01:14:500\n[B]: Later.\n";
+        let out = read_text(text);
+        assert_eq!(
+            crate::format::test_support::tracks_with_text(&out, "recording"),
+            vec![
+                (11_890_000, 12_100_000, "A".to_owned(), "Hello.".to_owned()),
+                (73_000_000, 74_500_000, "B".to_owned(), "Later.".to_owned()),
+            ]
+        );
+        let w: Vec<_> =
+            out.warnings.iter().map(|w| (w.kind, w.line, w.column, w.message.as_str())).collect();
+        assert_eq!(
+            w,
+            vec![
+                (WarningKind::Repaired, Some(2), Some(1), "cue start \"00:11:890\" has a `:` before the milliseconds, not the SRT `,`: the separator was taken as the milliseconds' (11.890), and in every later time like it too"),
+                (WarningKind::Repaired, Some(2), Some(1), "cue start \"00:11:890\" breaks the SRT syntax hh:mm:ss,mmm (no hours); read as 11.890, and every later one like it too"),
+                (WarningKind::Skipped, Some(6), Some(15), "cue end \"00:75:000\": three digits after the last `:` are milliseconds, and the seconds before them (75) are 60 or more: not a time; cue skipped"),
+                (WarningKind::Skipped, Some(10), Some(1), "cue start \"13:000\": three digits after the last `:` are milliseconds, not seconds, and no minutes and seconds stand before them (`mm:ss:mmm`); cue skipped"),
+            ]
+        );
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        let e = read_str("1\n00:00:59,500 --> 00:75:000\n[A]: Bad.\n", Format::Srt, &strict)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "line 2, column 18: srt: cue end \"00:75:000\": three digits after the last `:` are milliseconds, and the seconds before them (75) are 60 or more: not a time; cue skipped");
     }
 
     /// The timing variants of SRT files in the wild: each is read (noted when it breaks the
