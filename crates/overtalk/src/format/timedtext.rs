@@ -348,6 +348,27 @@ mod tests {
         assert_eq!(e, "line 6, column 1: srv2: <text> with t = \"soon\", not whole milliseconds");
     }
 
+    /// Other XML is not taken for srv1 or srv2: the root must be `<transcript>` or `<timedtext>`
+    /// and a `<text>` must carry the format's start attribute.
+    #[test]
+    fn other_xml_is_not_srv1_or_srv2() {
+        let trs = "<?xml version=\"1.0\"?>\n<Trans><Episode><Section type=\"report\" startTime=\"0\" endTime=\"2\"><Turn speaker=\"spk1\" startTime=\"0\" endTime=\"2\"><Sync time=\"0\"/>hi</Turn></Section></Episode></Trans>";
+        assert_eq!(crate::format::sniff(trs), Some(Format::Transcriber));
+        let eaf = "<ANNOTATION_DOCUMENT><TIME_ORDER/><TIER TIER_ID=\"A\"/></ANNOTATION_DOCUMENT>";
+        assert_eq!(crate::format::sniff(eaf), Some(Format::Eaf));
+        for other in [
+            // An RSS feed whose items hold `<text start=…>`: its root is no transcript.
+            "<?xml version=\"1.0\"?><rss><channel><item><text start=\"1\" dur=\"2\">x</text></item></channel></rss>",
+            // A `<transcript>` whose `<text>` has no start, a `<timedtext>` whose has no `t`.
+            "<transcript><text speaker=\"A\">hello</text></transcript>",
+            "<timedtext><text start=\"0\">hi</text></timedtext>",
+            // A root named alike is another element.
+            "<transcripts><text start=\"1\" dur=\"2\">x</text></transcripts>",
+        ] {
+            assert_eq!(crate::format::sniff(other), None, "{other}");
+        }
+    }
+
     #[test]
     fn other_roots_are_errors_and_srv3_is_not_srv2() {
         let e = read_str(
