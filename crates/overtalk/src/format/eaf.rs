@@ -36,7 +36,12 @@
 //!   S1). So is a top-level tier without `PARTICIPANT` whose id or linguistic type names notes,
 //!   comments, a translation, gestures, glosses, morphemes or parts of speech (`notes`,
 //!   `Comments`, pympi's sample `gestures` of type `gesture`) beside tiers that do not: it
-//!   annotates the speech or the body, and is left out with the note that names it. When no top-level tier names
+//!   annotates the speech or the body, and is left out with the note that names it. The words
+//!   are matched whole, the id split at every character that is not a letter or digit and
+//!   compared without case: `Posy`, `Morphy`, `Glossop` or `Notebaert` stay speakers, but a
+//!   speaker whose id is such a word on its own (`POS`, `pos-1`, `Gloss`, `FT` as someone's
+//!   initials) is left out when their tier names no participant; the note names the tier, and
+//!   `--tiers` reads it back. When no top-level tier names
 //!   its participant, one note lists the tiers read as speakers by their ids. And so are tiers that
 //!   `--tiers`/`--ignore-tiers` exclude (by tier id; see [`crate::format::tiers`]), with one note
 //!   naming them all.
@@ -1007,6 +1012,18 @@ mod tests {
             crate::format::test_support::tracks_with_text(&out, "recording"),
             vec![(1_200_000, 1_800_000, "gestures".to_owned(), "point".to_owned())]
         );
+    }
+
+    /// The words are matched whole: ids that only contain one (`Posy`, `Morphy`, `Glossop`) are
+    /// no notes; an id that is one on its own (`POS-1`) is, as the module doc says.
+    #[test]
+    fn not_speech_words_are_whole_words() {
+        for id in ["Posy", "Morphy", "Glossop", "Notebaert", "Gesturer", "Suggestion", "SPK1"] {
+            assert!(!names_notes(id), "{id}");
+        }
+        for id in ["POS-1", "pos", "words-pos", "Gloss", "gest_included", "MA-translation", "ft"] {
+            assert!(names_notes(id), "{id}");
+        }
     }
 
     #[test]
