@@ -258,6 +258,23 @@ fn a_hard_link_to_an_input_is_the_input() {
     assert_eq!(run.code(), 2, "{}", run.stderr());
 }
 
+/// SBV, srv1 and srv2 are read only: an output named for one is refused with the format's
+/// name, and no file is written.
+#[test]
+fn read_only_caption_formats_are_refused_as_outputs() {
+    let dir = Dir::new();
+    dir.create("a.srt", "1\n00:00:01,000 --> 00:00:02,000\n[A]: hi\n");
+    for (out, name) in [("x.sbv", "sbv"), ("x.srv1", "srv1"), ("x.srv2", "srv2")] {
+        let run = dir.run(&["convert", "a.srt", "-q", "-o", out]);
+        assert_eq!(run.code(), 2, "{}", run.stderr());
+        assert_eq!(
+            run.stderr(),
+            format!("overtalk: error: unsupported: writing {name} is not supported\n")
+        );
+        assert!(!dir.path().join(out).exists(), "{out}");
+    }
+}
+
 /// Files as speech-to-text services and caption tools hand them out, named as users save them,
 /// are detected and converted: YouTube's `.sbv` captions, a Google Speech-to-Text operation,
 /// OpenAI's `verbose_json` with words alone, an Amazon Transcribe Call Analytics transcript.

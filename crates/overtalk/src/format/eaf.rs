@@ -33,8 +33,15 @@
 //!   tier whose linguistic type is a translation, comment or note (`translation`, `ft`,
 //!   `comments`) when its participant has another top-level tier of another type: it renders
 //!   their speech, it is not more of it (Corpus NGT's `Interpreter S1` beside the glosses of
-//!   S1). So is a top-level tier without `PARTICIPANT` whose id names notes, comments or a
-//!   translation (`notes`, `Comments`) beside tiers that are not. When no top-level tier names
+//!   S1). So is a top-level tier without `PARTICIPANT` whose id or linguistic type names notes,
+//!   comments, a translation, gestures, glosses, morphemes or parts of speech (`notes`,
+//!   `Comments`, pympi's sample `gestures` of type `gesture`) beside tiers that do not: it
+//!   annotates the speech or the body, and is left out with the note that names it. The words
+//!   are matched whole, the id split at every character that is not a letter or digit and
+//!   compared without case: `Posy`, `Morphy`, `Glossop` or `Notebaert` stay speakers, but a
+//!   speaker whose id is such a word on its own (`POS`, `pos-1`, `Gloss`, `FT` as someone's
+//!   initials) is left out when their tier names no participant; the note names the tier, and
+//!   `--tiers` reads it back. When no top-level tier names
 //!   its participant, one note lists the tiers read as speakers by their ids. And so are tiers that
 //!   `--tiers`/`--ignore-tiers` exclude (by tier id; see [`crate::format::tiers`]), with one note
 //!   naming them all.
@@ -396,17 +403,20 @@ fn build(
                     && o.participant == tier.participant
                     && !is_rendering(&o.linguistic_type)
             });
-        // A top-level tier named as notes, comments or a translation (`notes`, `Comments`)
-        // beside tiers that are not: no one's speech, whatever its linguistic type.
+        // A top-level tier without participant whose id or linguistic type names notes,
+        // comments, a translation, gestures, glosses, morphemes or parts of speech (`notes`,
+        // `Comments`, pympi's `gestures` of type `gesture`) beside tiers that are not: it
+        // annotates the speech or the body, it is no one's speech.
+        let not_speech = |t: &Tier| names_notes(&t.id) || names_notes(&t.linguistic_type);
         let named_notes = tier.participant.is_none()
-            && names_notes(&tier.id)
-            && tiers.iter().any(|o| o.parent.is_none() && o.id != tier.id && !names_notes(&o.id));
+            && not_speech(tier)
+            && tiers.iter().any(|o| o.parent.is_none() && o.id != tier.id && !not_speech(o));
         let default = if unnamed && !has_children {
             Some("no PARTICIPANT and no dependent tiers, while other tiers name theirs")
         } else if rendering {
             Some("a translation or comment of a participant who has a tier of their own words")
         } else if named_notes {
-            Some("no PARTICIPANT, and its name says it holds notes, comments or a translation")
+            Some("no PARTICIPANT, and its name or linguistic type says it holds notes, comments, a translation, gestures, glosses, morphemes or parts of speech")
         } else {
             None
         };
@@ -755,11 +765,31 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
     Ok(warnings)
 }
 
-/// Whether a tier's id names notes, comments or a translation by a word of its own (`notes`,
-/// `Comments`, `MA-translation`, `ft`), not inside another (`Translator`, `Notetaker`).
+/// Whether a tier's id (or linguistic type) names what is not speech by a word of its own:
+/// notes, comments or a translation (`notes`, `Comments`, `MA-translation`, `ft`), gestures,
+/// glosses, morphemes or parts of speech (`gestures`, `gest_included`, `gloss`, `morph`,
+/// `words-pos`); not a word inside another (`Translator`, `Notetaker`, `Suggestion`).
 fn names_notes(id: &str) -> bool {
-    const WORDS: &[&str] =
-        &["note", "notes", "comment", "comments", "translation", "translations", "transl", "ft"];
+    const WORDS: &[&str] = &[
+        "note",
+        "notes",
+        "comment",
+        "comments",
+        "translation",
+        "translations",
+        "transl",
+        "ft",
+        "gesture",
+        "gestures",
+        "gest",
+        "gloss",
+        "glosses",
+        "morph",
+        "morphs",
+        "morpheme",
+        "morphemes",
+        "pos",
+    ];
     id.split(|c: char| !c.is_alphanumeric()).any(|w| WORDS.contains(&w.to_lowercase().as_str()))
 }
 
@@ -918,6 +948,82 @@ mod tests {
         let words = ids.replace("DS_2011.002", "hello 2");
         let t = read_text(&words).corpus.get("recording").unwrap().clone();
         assert_eq!(t.contents()[1].as_ref().and_then(|c| c.text.as_deref()), Some("hello 2"));
+    }
+
+    /// pympi's sample files: a `text` tier and, beside it, a `gestures` tier of linguistic type
+    /// `gesture`, neither naming its participant. The gestures are no one's speech: left out,
+    /// with the note naming the tier; the text tier stays the one speaker, and its dependent
+    /// tiers (words, parts of speech, included gestures) stay no speakers.
+    #[test]
+    fn a_gesture_tier_without_participant_is_no_speaker() {
+        let text = r#"<ANNOTATION_DOCUMENT>
+  <TIME_ORDER>
+    <TIME_SLOT TIME_SLOT_ID="t1" TIME_VALUE="1000"/>
+    <TIME_SLOT TIME_SLOT_ID="t2" TIME_VALUE="2000"/>
+    <TIME_SLOT TIME_SLOT_ID="t3" TIME_VALUE="1200"/>
+    <TIME_SLOT TIME_SLOT_ID="t4" TIME_VALUE="1800"/>
+  </TIME_ORDER>
+  <TIER TIER_ID="text" LINGUISTIC_TYPE_REF="text">
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a1" TIME_SLOT_REF1="t1" TIME_SLOT_REF2="t2"><ANNOTATION_VALUE>so it was</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+  </TIER>
+  <TIER TIER_ID="gestures" LINGUISTIC_TYPE_REF="gesture">
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a2" TIME_SLOT_REF1="t3" TIME_SLOT_REF2="t4"><ANNOTATION_VALUE>point</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+  </TIER>
+  <TIER TIER_ID="gest_included" PARENT_REF="text" LINGUISTIC_TYPE_REF="gest_included">
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a3" TIME_SLOT_REF1="t3" TIME_SLOT_REF2="t4"><ANNOTATION_VALUE>nod</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+  </TIER>
+  <TIER TIER_ID="notes" LINGUISTIC_TYPE_REF="text">
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a4" TIME_SLOT_REF1="t1" TIME_SLOT_REF2="t3"><ANNOTATION_VALUE>noisy</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+  </TIER>
+  <TIER TIER_ID="Suggestion" LINGUISTIC_TYPE_REF="text">
+    <ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a5" TIME_SLOT_REF1="t4" TIME_SLOT_REF2="t2"><ANNOTATION_VALUE>yes</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>
+  </TIER>
+  <LINGUISTIC_TYPE LINGUISTIC_TYPE_ID="text" TIME_ALIGNABLE="true"/>
+  <LINGUISTIC_TYPE LINGUISTIC_TYPE_ID="gesture" TIME_ALIGNABLE="true"/>
+  <LINGUISTIC_TYPE LINGUISTIC_TYPE_ID="gest_included" CONSTRAINTS="Included_In" TIME_ALIGNABLE="true"/>
+</ANNOTATION_DOCUMENT>"#;
+        let out = read_text(text);
+        assert_eq!(
+            crate::format::test_support::tracks_with_text(&out, "recording"),
+            vec![
+                (1_000_000, 2_000_000, "text".to_owned(), "so it was".to_owned()),
+                (1_800_000, 2_000_000, "Suggestion".to_owned(), "yes".to_owned()),
+            ]
+        );
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.line, w.message.as_str())).collect();
+        assert_eq!(
+            w,
+            vec![
+                (Some(14), "1 child tier(s) skipped: \"gest_included\" (of \"text\"); they annotate their parent's time, which is counted once"),
+                (Some(11), "2 tier(s) left out as not speakers: \"gestures\" (no PARTICIPANT, and its name or linguistic type says it holds notes, comments, a translation, gestures, glosses, morphemes or parts of speech), \"notes\" (no PARTICIPANT, and its name or linguistic type says it holds notes, comments, a translation, gestures, glosses, morphemes or parts of speech); choose with --tiers or --ignore-tiers"),
+                (None, "no top-level tier names its PARTICIPANT: each is read as a speaker named by its tier id (\"text\", \"Suggestion\"); `--ignore-tiers` leaves out one that is not"),
+            ]
+        );
+        // `--tiers` still reads the gestures when asked.
+        let opts = ReadOptions {
+            tiers: crate::format::tiers::TierSelection {
+                only: vec!["gestures".to_owned()],
+                ignore: Vec::new(),
+            },
+            ..Default::default()
+        };
+        let out = read_str(text, Format::Eaf, &opts).unwrap();
+        assert_eq!(
+            crate::format::test_support::tracks_with_text(&out, "recording"),
+            vec![(1_200_000, 1_800_000, "gestures".to_owned(), "point".to_owned())]
+        );
+    }
+
+    /// The words are matched whole: ids that only contain one (`Posy`, `Morphy`, `Glossop`) are
+    /// no notes; an id that is one on its own (`POS-1`) is, as the module doc says.
+    #[test]
+    fn not_speech_words_are_whole_words() {
+        for id in ["Posy", "Morphy", "Glossop", "Notebaert", "Gesturer", "Suggestion", "SPK1"] {
+            assert!(!names_notes(id), "{id}");
+        }
+        for id in ["POS-1", "pos", "words-pos", "Gloss", "gest_included", "MA-translation", "ft"] {
+            assert!(names_notes(id), "{id}");
+        }
     }
 
     #[test]

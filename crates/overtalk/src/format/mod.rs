@@ -58,6 +58,7 @@ pub mod srv3;
 pub mod stm;
 pub mod textgrid;
 pub mod tiers;
+pub mod timedtext;
 pub mod transcriber;
 pub mod uem;
 pub mod webvtt;
@@ -140,6 +141,12 @@ pub enum Format {
     Srv3,
     /// YouTube's JSON captions (json3), manual and automatic.
     Json3,
+    /// YouTube's SubViewer captions (`.sbv`, as YouTube Studio downloads them).
+    Sbv,
+    /// YouTube's timed text, format 1 (srv1 XML: `<transcript>`, times in seconds).
+    Srv1,
+    /// YouTube's timed text, format 2 (srv2 XML: `<timedtext>`, times in milliseconds).
+    Srv2,
 }
 
 impl Format {
@@ -233,7 +240,7 @@ impl FromStr for Format {
 /// The registry: every format's [`FormatSpec`], in the order of the [`Format`] variants (checked
 /// when compiling). Adding a format is one module that declares its `SPEC`, one `Format`
 /// variant and one entry here.
-const SPECS: [&FormatSpec; 35] = [
+const SPECS: [&FormatSpec; 38] = [
     &rttm::SPEC,
     &uem::SPEC,
     &lab::SPEC,
@@ -269,6 +276,9 @@ const SPECS: [&FormatSpec; 35] = [
     &podcast::SPEC,
     &srv3::SPEC,
     &json3::SPEC,
+    &srt::SBV_SPEC,
+    &timedtext::SRV1_SPEC,
+    &timedtext::SRV2_SPEC,
 ];
 
 // Each entry sits at its variant's index, so `Format::spec` is an index.

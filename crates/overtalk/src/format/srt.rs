@@ -31,10 +31,17 @@
 //! as milliseconds, with one warning ([`super::webvtt`] does the same). Formatting tags (`<i>`, `<b>`, `<u>`,
 //! `<font …>`) and ASS position codes (`{\an8}`) are removed from the text. A missing blank line
 //! before the next block is tolerated (a valid timing line starts a new block). Times that read
-//! but are not `hh:mm:ss,mmm` (`00:00.00`, `00:00:01`, a `.` before the milliseconds) are kept
-//! with one [`WarningKind::Repaired`] warning; a block whose times cannot be read is skipped with
-//! a [`WarningKind::Skipped`] warning naming line and column, and the rest is kept. `--strict`
-//! rejects both.
+//! but are not `hh:mm:ss,mmm` (`0:00:01,000`, `00:01,000`, `00:00:01`, a `.` before the
+//! milliseconds) are kept with one [`WarningKind::Repaired`] warning; so are times with a `:`
+//! before the milliseconds (`00:00:11:890`, written by some tools, and `00:11:890`, minutes,
+//! seconds and milliseconds), with one warning that says the separator was taken as
+//! milliseconds (two digits there, `00:00:11:22`, may count frames: not read). Three digits
+//! after the last `:` are never seconds: when the seconds before them are 60 or more
+//! (`00:75:890`) or no seconds stand before them (`11:890`), the block is skipped. Spaces around the times, `-->` without spaces and `X1:…` coordinates after the end are
+//! read as they are. A block whose times cannot be read is skipped with a [`WarningKind::Skipped`]
+//! warning naming line, column and why, and so is a block without a timing line (naming a line of
+//! two times joined otherwise than by `-->`, `00:00:01,000 -> 00:00:02,000`); the rest is kept.
+//! No block is dropped without a warning. `--strict` rejects both.
 //!
 //! **Writing** uses the bracket convention, `[Name]: text`: it is what WhisperX writes (the most
 //! common source of diarized SRT), and unlike `Name: text` it cannot be confused with text that
@@ -45,21 +52,24 @@
 //! the first that itself starts with `[Word]:` would read back as a speaker change; SRT cannot
 //! escape it.
 //!
-//! **YouTube's SubViewer captions** (`.sbv`, what YouTube Studio downloads) are read here too:
-//! blocks without indexes whose timing line is `0:00:01.500,0:00:04.000` (`h:mm:ss.mmm`, the
-//! two times joined by a comma). A file is read as SBV when its first line is such a timing line.
+//! **YouTube's SubViewer captions** (`.sbv`, what YouTube Studio downloads; format `sbv`) are
+//! read here too: blocks without indexes whose timing line is `0:00:01.500,0:00:04.000`
+//! (`h:mm:ss.mmm`, the two times joined by a comma). A file is SBV by its `.sbv` name or when its
+//! first line is such a timing line (also when read with `--from srt`); its messages name SBV
+//! and its syntax. SBV is read only: the writer writes SRT.
 
 use std::io::Write;
 
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::webvtt::{
-    after_speaker_mark, caption_lines, choose_prefixes, group_by_prefix, is_blank, is_sound_only,
-    join_lines, names_every_caption, opens_with_speaker_mark, shares_of_caption, shown,
-    unnamed_dialogue, CaptionNotes, Carried, Clock, TimingReader, UNKNOWN_SPEAKER,
+    after_speaker_mark, caption_lines, choose_prefixes, group_by_prefix, is_blank,
+    is_caption_clock, is_sound_only, join_lines, names_every_caption, opens_with_speaker_mark,
+    shares_of_caption, shown, unnamed_dialogue, CaptionNotes, Carried, Clock, TimingReader,
+    UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder, Word};
-use crate::time::{format_clock, parse_clock, Time};
+use crate::time::{format_clock, Time};
 
 use crate::format::{FirstLine, Format, FormatSpec, Head, Sniff};
 
@@ -69,7 +79,7 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     name: "srt",
     aliases: &[],
     extension: "srt",
-    detected_by: &["srt", "sbv"],
+    detected_by: &["srt"],
     read: Ok(read),
     write: Some(write),
     json: false,
@@ -78,11 +88,30 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     sniff: &[Sniff::Line { rank: 60, test: sniff }],
 };
 
-/// A first line with ` --> `, or a cue number followed by a line with `-->`, or a first line
-/// that is a YouTube SBV timing line.
+/// What the format registry knows of YouTube's SubViewer captions (`.sbv`), read here.
+pub(crate) const SBV_SPEC: FormatSpec = FormatSpec {
+    format: Format::Sbv,
+    name: "sbv",
+    aliases: &["subviewer"],
+    extension: "sbv",
+    detected_by: &["sbv"],
+    read: Ok(read_sbv),
+    write: None,
+    json: false,
+    many_recordings: false,
+    paragraphs: false,
+    // Told apart from SRT by [`sniff`].
+    sniff: &[],
+};
+
+/// A first line with ` --> `, or a cue number followed by a line with `-->` (SRT); a first
+/// line that is a YouTube SBV timing line (SBV).
 fn sniff(head: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
-    if first.line.contains(" --> ") || is_sbv_timing(first.line) {
+    if first.line.contains(" --> ") {
         return Some(Format::Srt);
+    }
+    if is_sbv_timing(first.line) {
+        return Some(Format::Sbv);
     }
     if first.fields.first().is_some_and(|f| f.chars().all(|c| c.is_ascii_digit())) {
         if let Some(second) = head.trimmed.lines().nth(1) {
@@ -98,22 +127,33 @@ fn sniff(head: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
 fn is_timing(line: &str) -> bool {
     let Some(arrow) = line.find("-->") else { return false };
     let end = line[arrow + 3..].split_ascii_whitespace().next().unwrap_or("");
-    parse_clock(line[..arrow].trim()).is_ok() && parse_clock(end).is_ok()
+    is_caption_clock(line[..arrow].trim()) && is_caption_clock(end)
 }
 
 /// Whether `line` is a timing line of YouTube's SubViewer captions (`.sbv`): two clock times
 /// joined by a comma, `0:00:01.500,0:00:04.000`.
 fn is_sbv_timing(line: &str) -> bool {
     let Some((start, end)) = line.trim().split_once(',') else { return false };
-    let clock = |t: &str| t.contains(':') && parse_clock(t).is_ok();
+    let clock = |t: &str| t.contains(':') && is_caption_clock(t);
     clock(start) && clock(end)
+}
+
+/// Whether `line` holds two clock times (`00:00:01,000 -> 00:00:02,000`) among its words.
+fn two_times(line: &str) -> bool {
+    let times = line
+        .split(|c: char| c.is_whitespace() || c == '>' || c == '\u{2014}' || c == '\u{2013}')
+        .map(|w| w.trim_matches(['-', '=']))
+        .filter(|w| w.contains(':') && is_caption_clock(w))
+        .take(2)
+        .count();
+    times == 2
 }
 
 /// Longest formatting tag recognised, in bytes (`<font color="#rrggbb" face="…">`).
 const TAG_WINDOW: usize = 256;
 
 /// Removes SRT formatting tags and ASS override codes.
-fn strip_tags(line: &str) -> String {
+pub(crate) fn strip_tags(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
     while let Some(i) = rest.find(['<', '{']) {
@@ -175,8 +215,20 @@ fn voice_as_prefix(line: &str) -> String {
     }
 }
 
-/// Reads SRT text as one recording (see the module doc).
+/// Reads SRT text as one recording (see the module doc); a text whose first line is an SBV
+/// timing line is read as SBV, as [`read_sbv`] does.
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    read_blocks(text, None, ctx)
+}
+
+/// Reads YouTube's SubViewer captions (`.sbv`) as one recording (see the module doc).
+pub fn read_sbv(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
+    read_blocks(text, Some(true), ctx)
+}
+
+/// Reads caption blocks, SBV ones when `sbv` says so (`None`: when the first line is an SBV
+/// timing line).
+fn read_blocks(text: &str, sbv: Option<bool>, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut lines: Vec<(usize, &str)> = Vec::new();
     for item in ctx.lines(text) {
         let (n, l) = item?;
@@ -185,15 +237,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut blocks: Vec<Caption> = Vec::new();
     // YouTube's SubViewer captions (`.sbv`) are SRT blocks without indexes whose timing line is
     // `0:00:01.500,0:00:04.000`: the file is read as such when its first line is one.
-    let sbv =
-        lines.iter().find(|(_, l)| !l.trim().is_empty()).is_some_and(|(_, l)| is_sbv_timing(l));
+    let sbv = sbv.unwrap_or_else(|| {
+        lines.iter().find(|(_, l)| !l.trim().is_empty()).is_some_and(|(_, l)| is_sbv_timing(l))
+    });
     let is_timing = |line: &str| if sbv { is_sbv_timing(line) } else { is_timing(line) };
     // A line meant as timing (its times are checked when read): `-->`, or in SBV a clock time
     // before the first comma.
     let has_arrow = |line: &str| {
         if sbv {
             line.split_once(',')
-                .is_some_and(|(start, _)| start.contains(':') && parse_clock(start.trim()).is_ok())
+                .is_some_and(|(start, _)| start.contains(':') && is_caption_clock(start.trim()))
         } else {
             line.contains("-->")
         }
@@ -211,12 +264,19 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         } else if i + 1 < lines.len() && has_arrow(lines[i + 1].1) {
             i + 1
         } else {
-            ctx.warn_at(
-                WarningKind::Skipped,
-                n,
-                Some(1),
-                format!("block without a timing line ({:?}); skipped", shown(line, 30)),
-            )?;
+            // A line of two times joined otherwise (`->`, `—>`) is named: its block is
+            // dropped for want of the format's separator, not for want of times.
+            let near =
+                lines[i..(i + 2).min(lines.len())].iter().find(|(_, l)| two_times(l)).copied();
+            let message = match near {
+                Some((m, l)) => format!(
+                    "block without a timing line: line {m} ({:?}) holds two times but not joined by {}; skipped",
+                    shown(l.trim(), 40),
+                    if sbv { "a comma (`0:00:01.000,0:00:04.000`)" } else { "`-->`" }
+                ),
+                None => format!("block without a timing line ({:?}); skipped", shown(line, 30)),
+            };
+            ctx.warn_at(WarningKind::Skipped, n, Some(1), message)?;
             while i < lines.len() && !lines[i].1.trim().is_empty() {
                 i += 1;
             }
@@ -253,11 +313,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 Some(_) => "; it reads as a paragraph transcript with start times: read it with `--from paragraphs`",
                 None => "",
             };
+            let (format, example) = if sbv {
+                ("a YouTube SBV", "`0:00:01.000,0:00:04.000`")
+            } else {
+                ("an SRT", "`00:00:01,000 --> 00:00:04,000`")
+            };
             return Err(ctx.error(
                 n + 1,
                 1,
                 format!(
-                    "no subtitle block: no line is an SRT timing line such as `00:00:01,000 --> 00:00:04,000` (found `{}`){hint}",
+                    "no subtitle block: no line is {format} timing line such as {example} (found `{}`){hint}",
                     shown(line.trim(), 40)
                 ),
             ));
@@ -773,9 +838,12 @@ mod tests {
     #[test]
     fn youtube_sbv_captions_are_read() {
         let text = "0:00:00.100,0:00:00.900\r\nHello there,\r\nfriend.\r\n\r\n0:00:01.100,0:00:01.400\r\nHi.\r\n\r\n1:00:01.100,1:00:02.400\r\nLater, then.\r\n";
-        assert_eq!(crate::format::sniff(text), Some(Format::Srt));
-        assert_eq!(crate::format::detect_by_name("captions.sbv"), Some(Format::Srt));
-        let out = read_text(text);
+        assert_eq!(crate::format::sniff(text), Some(Format::Sbv));
+        assert_eq!(crate::format::detect_by_name("captions.sbv"), Some(Format::Sbv));
+        let sbv = |text: &str| read_str(text, Format::Sbv, &ReadOptions::default());
+        let out = sbv(text).unwrap();
+        // Read as SRT (`--from srt`), the first line still tells SBV.
+        assert_eq!(read_text(text).corpus, out.corpus);
         assert_eq!(
             crate::format::test_support::tracks_with_text(&out, "recording"),
             vec![
@@ -789,7 +857,7 @@ mod tests {
             vec![(WarningKind::MissingSpeaker, Some(2), Some(1))]
         );
         // A malformed time is named with its line and column, as in SRT.
-        let out = read_text("0:00:00.100,0:00:00.900\nA.\n\n0:00:01.100,0:0x:01.400\nB.\n");
+        let out = sbv("0:00:00.100,0:00:00.900\nA.\n\n0:00:01.100,0:0x:01.400\nB.\n").unwrap();
         let skipped: Vec<_> = out
             .warnings
             .iter()
@@ -797,5 +865,111 @@ mod tests {
             .map(|w| (w.line, w.column))
             .collect();
         assert_eq!(skipped, vec![(Some(4), Some(13))]);
+        // Messages about an SBV file name SBV, even when no line reads as its timing.
+        let e = sbv("Captions\nA.\n").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "line 1, column 1: sbv: no subtitle block: no line is a YouTube SBV timing line such as `0:00:01.000,0:00:04.000` (found `Captions`)"
+        );
+        let out = sbv("0:00:00.100,0:00:00.900\nA.\n\n0:00:01.100 --> 0:00:01.400\nB.\n\n0:00:02,0:00:03.5\nC.\n").unwrap();
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.line, w.message.as_str())).collect();
+        assert_eq!(
+            w,
+            vec![
+                (Some(4), "block without a timing line: line 4 (\"0:00:01.100 --> 0:00:01.400\") holds two times but not joined by a comma (`0:00:01.000,0:00:04.000`); skipped"),
+                (Some(7), "cue start \"0:00:02\" breaks the SBV syntax h:mm:ss.mmm (no milliseconds); read as 2.000, and every later one like it too"),
+                (Some(2), "block has no speaker prefix; it and every later block like it get the speaker \"unknown\""),
+            ]
+        );
+    }
+
+    /// `hh:mm:ss:mmm`, a `:` before the milliseconds, as some tools write SRT: read, with one
+    /// warning naming where and what was taken as milliseconds; `--strict` refuses it. Four
+    /// fields whose last has two digits (a frame count?) are not read: the block is skipped with
+    /// a warning.
+    #[test]
+    fn a_colon_before_the_milliseconds_is_read_as_milliseconds() {
+        let text = "1\n00:00:11:890 --> 00:00:14:020\n[A]: Hello.\n\n2\n00:00:14:500 --> 00:00:15:000\n[A]: Again.\n\n3\n00:00:16:20 --> 00:00:17:00\n[A]: Frames.\n";
+        let out = read_text(text);
+        assert_eq!(
+            crate::format::test_support::tracks_with_text(&out, "recording"),
+            vec![
+                (11_890_000, 14_020_000, "A".to_owned(), "Hello.".to_owned()),
+                (14_500_000, 15_000_000, "A".to_owned(), "Again.".to_owned()),
+            ]
+        );
+        let w: Vec<_> =
+            out.warnings.iter().map(|w| (w.kind, w.line, w.column, w.message.as_str())).collect();
+        assert_eq!(
+            w,
+            vec![
+                (WarningKind::Repaired, Some(2), Some(1), "cue start \"00:00:11:890\" has a `:` before the milliseconds, not the SRT `,`: the separator was taken as the milliseconds' (11.890), and in every later time like it too"),
+                (WarningKind::Skipped, Some(10), Some(1), "cue start \"00:00:16:20\": four clock fields whose last is not three digits of milliseconds (a frame count is not read); cue skipped"),
+            ]
+        );
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        let e = read_str(text, Format::Srt, &strict).unwrap_err().to_string();
+        assert_eq!(e, "line 2, column 1: srt: cue start \"00:00:11:890\" has a `:` before the milliseconds, not the SRT `,`: the separator was taken as the milliseconds' (11.890), and in every later time like it too");
+    }
+
+    /// `mm:ss:mmm` (two fields before three digits): minutes, seconds and milliseconds when the
+    /// seconds are below 60, with the colon warning (and, once, the missing hours); a seconds
+    /// field of 60 or more is never read as seconds, nor three digits after one field: the cue
+    /// is skipped with a warning naming line and column.
+    #[test]
+    fn minutes_seconds_and_colon_milliseconds() {
+        let text = "1\n00:11:890 --> 00:12:100\n[A]: Hello.\n\n2\n00:59:500 --> 00:75:000\n[A]: Bad.\n\n3\n13:000 --> 14:000\n[B]: Bad too.\n\n4\n01:13:000 --> 01:14:500\n[B]: Later.\n";
+        let out = read_text(text);
+        assert_eq!(
+            crate::format::test_support::tracks_with_text(&out, "recording"),
+            vec![
+                (11_890_000, 12_100_000, "A".to_owned(), "Hello.".to_owned()),
+                (73_000_000, 74_500_000, "B".to_owned(), "Later.".to_owned()),
+            ]
+        );
+        let w: Vec<_> =
+            out.warnings.iter().map(|w| (w.kind, w.line, w.column, w.message.as_str())).collect();
+        assert_eq!(
+            w,
+            vec![
+                (WarningKind::Repaired, Some(2), Some(1), "cue start \"00:11:890\" has a `:` before the milliseconds, not the SRT `,`: the separator was taken as the milliseconds' (11.890), and in every later time like it too"),
+                (WarningKind::Repaired, Some(2), Some(1), "cue start \"00:11:890\" breaks the SRT syntax hh:mm:ss,mmm (no hours); read as 11.890, and every later one like it too"),
+                (WarningKind::Skipped, Some(6), Some(15), "cue end \"00:75:000\": three digits after the last `:` are milliseconds, and the seconds before them (75) are 60 or more: not a time; cue skipped"),
+                (WarningKind::Skipped, Some(10), Some(1), "cue start \"13:000\": three digits after the last `:` are milliseconds, not seconds, and no minutes and seconds stand before them (`mm:ss:mmm`); cue skipped"),
+            ]
+        );
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        let e = read_str("1\n00:00:59,500 --> 00:75:000\n[A]: Bad.\n", Format::Srt, &strict)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "line 2, column 18: srt: cue end \"00:75:000\": three digits after the last `:` are milliseconds, and the seconds before them (75) are 60 or more: not a time; cue skipped");
+    }
+
+    /// The timing variants of SRT files in the wild: each is read (noted when it breaks the
+    /// syntax) or its block is skipped with a warning that says why, never dropped silently.
+    #[test]
+    fn timing_variants_are_read_or_refused_with_a_reason() {
+        let block = |timing: &str| {
+            format!("1\n{timing}\n[A]: x\n\n2\n00:00:05,000 --> 00:00:06,000\n[A]: y\n")
+        };
+        for (timing, start, warning) in [
+            ("0:00:01,000 --> 0:00:02,000", Some(1_000_000), Some("cue start \"0:00:01,000\" breaks the SRT syntax hh:mm:ss,mmm (hours need two digits); read as 1.000, and every later one like it too")),
+            ("00:00:01.000 --> 00:00:02.000", Some(1_000_000), Some("cue start \"00:00:01.000\" breaks the SRT syntax hh:mm:ss,mmm (`.` before the milliseconds); read as 1.000, and every later one like it too")),
+            ("00:01,000 --> 00:02,000", Some(1_000_000), Some("cue start \"00:01,000\" breaks the SRT syntax hh:mm:ss,mmm (no hours); read as 1.000, and every later one like it too")),
+            ("  00:00:01,000   -->   00:00:02,000  ", Some(1_000_000), None),
+            ("00:00:01,000-->00:00:02,000", Some(1_000_000), None),
+            ("00:00:01,000 --> 00:00:02,000 X1:100 X2:200 Y1:1 Y2:2", Some(1_000_000), None),
+            ("00:00:01:000 --> 00:00:02:000", Some(1_000_000), Some("cue start \"00:00:01:000\" has a `:` before the milliseconds, not the SRT `,`: the separator was taken as the milliseconds' (1.000), and in every later time like it too")),
+            ("00:00:01,000 -> 00:00:02,000", None, Some("block without a timing line: line 2 (\"00:00:01,000 -> 00:00:02,000\") holds two times but not joined by `-->`; skipped")),
+            ("00:00:01;000 --> 00:00:02;000", None, Some("cue start \"00:00:01;000\": not a time; cue skipped")),
+        ] {
+            let out = read_text(&block(timing));
+            let got = crate::format::test_support::tracks_with_text(&out, "recording");
+            let starts: Vec<i64> = got.iter().map(|t| t.0).collect();
+            let expected: Vec<i64> = start.into_iter().chain([5_000_000]).collect();
+            assert_eq!(starts, expected, "{timing:?}");
+            let first = out.warnings.first().map(|w| w.message.as_str());
+            assert_eq!(first, warning, "{timing:?}");
+        }
     }
 }

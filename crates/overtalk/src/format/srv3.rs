@@ -1,5 +1,6 @@
 //! YouTube's timed text, format 3 (srv3): the XML YouTube's player reads, as `yt-dlp
-//! --sub-format srv3` downloads it, manual and automatic captions alike.
+//! --sub-format srv3` downloads it, manual and automatic captions alike. The older formats 1
+//! and 2 (`<transcript>`, `<timedtext>` of `<text>`) are read by [`super::timedtext`].
 //!
 //! ```text
 //! <timedtext format="3">

@@ -49,7 +49,10 @@
 //!   [`WarningKind::MissingSpeaker`] warning at the first such cue.
 //! - Timestamps are `[hh:]mm:ss.ttt`. Malformed ones that still read — Microsoft Teams' unpadded
 //!   `0:0:0.0`, a `,` before the milliseconds, no milliseconds, minutes or seconds above 59 —
-//!   are kept with one [`WarningKind::Repaired`] warning; a time that cannot be read skips its
+//!   are kept with one [`WarningKind::Repaired`] warning, and so are times with a `:` before
+//!   three digits of milliseconds (`00:00:11:890` and `00:11:890`, read as 11.890 s, with a
+//!   warning that says so; the caption readers share this: those three digits are never seconds,
+//!   and `00:75:890` or `11:890` is refused); a time that cannot be read skips its
 //!   cue with a [`WarningKind::Skipped`] warning naming line and column, keeping the rest of the
 //!   file (as the WebVTT parsing rules and webvtt-py do). `--strict` rejects both.
 //! - Inline tags (`<c.class>`, `<i>`, `<b>`, `<u>`, `<ruby>`, `<lang>`) are removed from the text
@@ -755,6 +758,14 @@ impl Clock {
         }
     }
 
+    /// What separates the seconds from the milliseconds.
+    fn millis_separator(self) -> char {
+        match self {
+            Clock::Srt => ',',
+            Clock::WebVtt | Clock::Sbv => '.',
+        }
+    }
+
     /// What separates the two times of a timing line.
     fn arrow(self) -> &'static str {
         match self {
@@ -815,6 +826,7 @@ pub(crate) fn clock_problem(field: &str, clock: Clock) -> Option<&'static str> {
 pub(crate) struct TimingReader {
     clock: Clock,
     malformed_warned: bool,
+    colon_warned: bool,
     /// The file writes its clock fields unpadded (see [`TimingReader::new`]): a fraction of
     /// fewer than three digits counts milliseconds.
     unpadded: bool,
@@ -875,7 +887,13 @@ impl TimingReader {
             decimal_evidence |= f.len() >= 2 && f.starts_with('0');
         }
         let unpadded = ms_evidence && !decimal_evidence;
-        TimingReader { clock, malformed_warned: false, unpadded, unpadded_warned: false }
+        TimingReader {
+            clock,
+            malformed_warned: false,
+            colon_warned: false,
+            unpadded,
+            unpadded_warned: false,
+        }
     }
 
     /// The two times of timing line `n` and the column of the end time. `None` when the line
@@ -903,15 +921,61 @@ impl TimingReader {
                 .into_iter()
                 .enumerate()
         {
-            let t = match parse_clock(field) {
-                Ok(t) => t,
-                Err(e) => {
-                    let shown = shown(field, 40);
+            // A `:` before three digits of milliseconds (`00:00:11:890`, `00:11:890`) is read
+            // before the clock: those three digits are never seconds.
+            match colon_millis(field) {
+                Some(Ok(t)) => {
+                    if !std::mem::replace(&mut self.colon_warned, true) {
+                        ctx.warn_at(
+                            WarningKind::Repaired,
+                            n,
+                            Some(col),
+                            format!(
+                                "{what} {:?} has a `:` before the milliseconds, not the {} `{}`: the separator was taken as the milliseconds' ({t}), and in every later time like it too",
+                                shown(field, 40),
+                                self.clock.name(),
+                                self.clock.millis_separator(),
+                            ),
+                        )?;
+                    }
+                    // A malformed field besides the colon is noted as any other.
+                    let (head, _) = field.trim().rsplit_once(':').unwrap_or((field, ""));
+                    self.check_syntax(
+                        &format!("{head}{}000", self.clock.millis_separator()),
+                        field,
+                        what,
+                        t,
+                        n,
+                        col,
+                        ctx,
+                    )?;
+                    times[k] = t;
+                    continue;
+                }
+                Some(Err(why)) => {
                     ctx.warn_at(
                         WarningKind::Skipped,
                         n,
                         Some(col),
-                        format!("{what} {shown:?}: {e}; cue skipped"),
+                        format!("{what} {:?}: {why}; cue skipped", shown(field, 40)),
+                    )?;
+                    return Ok(None);
+                }
+                None => {}
+            }
+            let t = match parse_clock(field) {
+                Ok(t) => t,
+                Err(e) => {
+                    let why = if field.split(':').count() == 4 {
+                        "four clock fields whose last is not three digits of milliseconds (a frame count is not read)".to_owned()
+                    } else {
+                        e.to_string()
+                    };
+                    ctx.warn_at(
+                        WarningKind::Skipped,
+                        n,
+                        Some(col),
+                        format!("{what} {:?}: {why}; cue skipped", shown(field, 40)),
                     )?;
                     return Ok(None);
                 }
@@ -930,26 +994,90 @@ impl TimingReader {
                     ),
                 )?;
             }
-            if let Some(problem) = clock_problem(field, self.clock) {
-                if !self.malformed_warned {
-                    self.malformed_warned = true;
-                    ctx.warn_at(
-                        WarningKind::Repaired,
-                        n,
-                        Some(col),
-                        format!(
-                            "{what} {:?} breaks the {} syntax {} ({problem}); read as {}, and every later one like it too",
-                            shown(field, 40),
-                            self.clock.name(),
-                            self.clock.syntax(),
-                            times[k]
-                        ),
-                    )?;
-                }
-            }
+            self.check_syntax(field, field, what, times[k], n, col, ctx)?;
         }
         Ok(Some((times[0], times[1], end_col)))
     }
+
+    /// Warns, once per file, when `checked` (the field as read, `field` as written) breaks the
+    /// clock's syntax.
+    #[allow(clippy::too_many_arguments)]
+    fn check_syntax(
+        &mut self,
+        checked: &str,
+        field: &str,
+        what: &str,
+        time: Time,
+        n: usize,
+        col: usize,
+        ctx: &mut ReadContext<'_>,
+    ) -> Result<()> {
+        if let Some(problem) = clock_problem(checked, self.clock) {
+            if !self.malformed_warned {
+                self.malformed_warned = true;
+                ctx.warn_at(
+                    WarningKind::Repaired,
+                    n,
+                    Some(col),
+                    format!(
+                        "{what} {:?} breaks the {} syntax {} ({problem}); read as {time}, and every later one like it too",
+                        shown(field, 40),
+                        self.clock.name(),
+                        self.clock.syntax(),
+                    ),
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A caption time written with a `:` before its milliseconds (seen in SRT files in the wild:
+/// `00:00:11:890`, `00:11:890`): clock fields of digits without `.` or `,`, the last of exactly
+/// three digits. Those three digits are milliseconds, never seconds: `hh:mm:ss:mmm` and
+/// `mm:ss:mmm` are read when their seconds are below 60; `Err` says why any other such field
+/// (`00:75:890`, `11:890`) is refused. `None` for a field of any other shape (two digits after
+/// the last `:`, `00:00:11:22`, may count frames, SMPTE timecode: not read here).
+pub(crate) fn colon_millis(field: &str) -> Option<std::result::Result<Time, String>> {
+    let field = field.trim();
+    let parts: Vec<&str> = field.split(':').collect();
+    let digits = |p: &str| !p.is_empty() && p.len() <= 12 && p.bytes().all(|b| b.is_ascii_digit());
+    if !(2..=4).contains(&parts.len()) || !parts.iter().all(|p| digits(p)) {
+        return None;
+    }
+    let (clock, millis) = parts.split_at(parts.len() - 1);
+    if millis[0].len() != 3 {
+        return None;
+    }
+    let number = |p: &str| p.parse::<i64>().unwrap_or(i64::MAX);
+    let (hours, minutes, seconds) = match clock {
+        [h, m, s] => (number(h), number(m), *s),
+        [m, s] => (0, number(m), *s),
+        _ => {
+            return Some(Err("three digits after the last `:` are milliseconds, not seconds, and no minutes and seconds stand before them (`mm:ss:mmm`)".to_owned()))
+        }
+    };
+    if number(seconds) >= 60 {
+        return Some(Err(format!(
+            "three digits after the last `:` are milliseconds, and the seconds before them ({seconds}) are 60 or more: not a time"
+        )));
+    }
+    let micros = hours
+        .checked_mul(3600)
+        .and_then(|x| x.checked_add(minutes.checked_mul(60)?))
+        .and_then(|x| x.checked_add(number(seconds)))
+        .and_then(|x| x.checked_mul(1000))
+        .and_then(|x| x.checked_add(number(millis[0])))
+        .and_then(|x| x.checked_mul(1000))
+        .filter(|&x| x <= crate::time::MAX_MICROS);
+    Some(micros.map(Time::from_micros).ok_or_else(|| "time out of range".to_owned()))
+}
+
+/// Whether `field` is a caption time as the caption readers take it, to tell timing lines
+/// (its value, or why it is refused, is [`TimingReader::parse`]'s): [`parse_clock`]'s clock,
+/// or one with a `:` before the milliseconds ([`colon_millis`]).
+pub(crate) fn is_caption_clock(field: &str) -> bool {
+    colon_millis(field).is_some() || parse_clock(field).is_ok()
 }
 
 /// Decodes one HTML character reference at the start of `s` (which starts with `&`): the text
@@ -1811,6 +1939,48 @@ mod tests {
     use super::*;
     use crate::format::{read_str, Format, ReadOptions};
     use crate::model::Segment;
+
+    /// `hh:mm:ss:mmm`: three digits after a fourth field are milliseconds; anything else is not
+    /// this shape (two digits may count frames).
+    #[test]
+    fn a_colon_before_three_digits_reads_as_milliseconds() {
+        let ms = |f: &str| colon_millis(f).map(|r| r.map(Time::micros));
+        assert_eq!(ms("00:00:11:890"), Some(Ok(11_890_000)));
+        assert_eq!(ms(" 01:02:03:004 "), Some(Ok(3_723_004_000)));
+        // `mm:ss:mmm`: minutes, seconds below 60, milliseconds.
+        assert_eq!(ms("00:11:890"), Some(Ok(11_890_000)));
+        assert_eq!(ms("75:05:001"), Some(Ok(4_505_001_000)));
+        // Three digits after the last `:` are never seconds: seconds of 60 or more, or no
+        // seconds before them, refuse the time.
+        let refused = |why: &str| Some(Err(why.to_owned()));
+        let above = |s: &str| {
+            refused(&format!("three digits after the last `:` are milliseconds, and the seconds before them ({s}) are 60 or more: not a time"))
+        };
+        assert_eq!(ms("00:75:890"), above("75"));
+        assert_eq!(ms("00:00:60:000"), above("60"));
+        assert_eq!(ms("11:890"), refused("three digits after the last `:` are milliseconds, not seconds, and no minutes and seconds stand before them (`mm:ss:mmm`)"));
+        assert_eq!(ms("99999999999:00:00:000"), refused("time out of range"));
+        assert_eq!(ms("00:00:11:89"), None);
+        assert_eq!(ms("00:00:11:8900"), None);
+        assert_eq!(ms("00:00:11.5:890"), None);
+        assert_eq!(ms("00:00:1x:890"), None);
+        assert_eq!(ms("00:00:11,890"), None);
+        assert!(is_caption_clock("00:75:890") && is_caption_clock("00:00:11:890"));
+        assert!(!is_caption_clock("00:00:11:89"));
+        // In WebVTT as in SRT: read, with the warning naming the format's own separator.
+        let out = read_str(
+            "WEBVTT\n\n00:00:01:500 --> 00:00:02:000\nhi\n",
+            Format::WebVtt,
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            out.warnings[0].message,
+            "cue start \"00:00:01:500\" has a `:` before the milliseconds, not the WebVTT `.`: the separator was taken as the milliseconds' (1.500), and in every later time like it too"
+        );
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(t.annotation().tracks()[0].segment, Segment::from_millis(1500, 2000).unwrap());
+    }
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::WebVtt, &ReadOptions::default()).unwrap()

@@ -127,9 +127,50 @@ fn automatic_json3_keeps_word_times_once() {
     );
 }
 
+/// The same manual captions in YouTube's older XML formats: srv1 (`<transcript>`, seconds,
+/// the text escaped twice) and srv2 (`<timedtext>`, milliseconds) read as the srv3 does.
+#[test]
+fn manual_srv1_and_srv2_read_as_the_srv3() {
+    for (rel, id, music, shared) in [
+        ("interview_manual.srv1", "interview_manual", 4, 4),
+        ("interview_manual.srv2", "interview_manual", 10, 11),
+    ] {
+        let out = read(rel);
+        assert_eq!(tracks(&out, id), manual_tracks(), "{rel}");
+        assert_eq!(
+            warnings(&out),
+            vec![
+                (WarningKind::Skipped, Some(music), Some(1)),
+                (WarningKind::Note, Some(shared), Some(1))
+            ],
+            "{rel}"
+        );
+    }
+}
+
+/// youtube-transcript-api's test transcript (srv1 as its client fetches it): an escaped `<i>`
+/// tag removed, an empty caption skipped.
+#[test]
+fn youtube_transcript_api_sample_reads() {
+    let out = read("transcript_api.srv1");
+    let t = |s: i64, e: i64, text: &str| (s, e, "unknown".to_owned(), text.to_owned(), 0);
+    assert_eq!(
+        tracks(&out, "transcript_api"),
+        vec![
+            t(0, 1_540_000, "Hey, this is just a test"),
+            t(1_540_000, 5_700_000, "this is not the original transcript"),
+            t(5_700_000, 8_939_000, "just something shorter, I made up for testing"),
+        ]
+    );
+    assert_eq!(warnings(&out), vec![(WarningKind::MissingSpeaker, Some(3), Some(1))]);
+}
+
 #[test]
 fn detected_by_content_and_extension_beside_the_other_formats() {
     for (rel, format) in [
+        ("interview_manual.srv1", Format::Srv1),
+        ("transcript_api.srv1", Format::Srv1),
+        ("interview_manual.srv2", Format::Srv2),
         ("interview_manual.srv3", Format::Srv3),
         ("interview_auto.srv3", Format::Srv3),
         ("interview_manual.json3", Format::Json3),
@@ -139,11 +180,13 @@ fn detected_by_content_and_extension_beside_the_other_formats() {
         assert_eq!(format::sniff(&text), Some(format), "{rel}");
     }
     assert_eq!(format::detect_by_name("a.en.srv3"), Some(Format::Srv3));
+    assert_eq!(format::detect_by_name("a.en.srv1"), Some(Format::Srv1));
+    assert_eq!(format::detect_by_name("a.en.srv2"), Some(Format::Srv2));
     assert_eq!(format::detect_by_name("a.en.json3"), Some(Format::Json3));
     // An `events` list of `tStartMs` without the `wireMagic` (a client's dump) is json3 too.
     let bare = r#"{"events": [{"tStartMs": 0, "dDurationMs": 900, "segs": [{"utf8": "Hi."}]}]}"#;
     assert_eq!(format::sniff(bare), Some(Format::Json3));
-    // Other XML is still no srv3, and other JSON keeps its format.
+    // Other XML is still no srv1, srv2 or srv3, and other JSON keeps its format.
     assert_eq!(format::sniff("<timedtext><text start=\"0\">hi</text></timedtext>"), None);
     assert_eq!(
         format::sniff(r#"{"segments": [{"start": 0.0, "end": 1.0, "text": "hi"}]}"#),
