@@ -461,6 +461,22 @@ fn pyannote_serialized_output_reads_as_its_rttm() {
     assert_eq!(tracks(&json, "EN2002a_head"), tracks(&rttm, "EN2002a"));
 }
 
+/// Speaker change detection (speechmatics-python's test file): the change is counted in the
+/// warning, not hidden behind "diarization was off"; the words go to the placeholder.
+#[test]
+fn speechmatics_speaker_change_detection_is_named_in_the_warning() {
+    let out = read_fixture("speechmatics", "speechmatics_python_speaker_change.json");
+    let id = "speechmatics_python_speaker_change";
+    assert_eq!(out.format, Some(Format::Speechmatics));
+    assert_eq!(warnings(&out), [(WarningKind::MissingSpeaker, Some(5), Some(9))]);
+    assert_eq!(
+        out.warnings[0].message,
+        "no word has a speaker: the transcript marks 1 speaker change(s) (`speaker_change`, speaker change detection) but not who speaks; all speech is given to the placeholder speaker \"unknown\""
+    );
+    assert_eq!(tracks(&out, id), owned(&[(0, 200_000, "unknown")]));
+    assert_eq!(texts(&out, id), ["Hello Hey"]);
+}
+
 #[test]
 fn four_vendors_give_the_same_exchange_the_same_tracks_and_words() {
     // The same invented exchange from both vendors: the same tracks, text and word times.
