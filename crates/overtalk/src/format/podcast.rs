@@ -119,8 +119,6 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         if let Some(seg) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
             b.add(seg, &speaker, content);
             kept += 1;
-        } else {
-            b.speaker(&speaker);
         }
     }
     if let Some((line, column)) = first_open {

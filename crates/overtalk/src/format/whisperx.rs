@@ -527,8 +527,6 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))?
                 {
                     b.add(s, &speaker, Some(content));
-                } else {
-                    b.speaker(&speaker);
                 }
             }
             continue;
@@ -582,15 +580,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     pos,
                     format!("segment {k} lacks a start or end and has no timed word; dropped"),
                 )?;
-                b.speaker(&speaker);
                 continue;
             }
         };
         let content = Content { text: seg.text, words };
         if let Some(s) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
             b.add(s, &speaker, Some(content));
-        } else {
-            b.speaker(&speaker);
         }
     }
     if let Some((count, pos)) = blanks {
