@@ -45,7 +45,8 @@
 //!
 //! Whisper's own JSON has the same `segments` (OpenAI's `verbose_json`, whisper.cpp's server,
 //! `openai-whisper --word_timestamps`, whisper-timestamped, whose words carry their `text` and
-//! `confidence` where WhisperX's carry `word` and `score`): its `probability` is read as the score, its `duration`
+//! `confidence` where WhisperX's carry `word` and `score`; a word with both keeps `word` and
+//! `score`): its `probability` is read as the score, its `duration`
 //! becomes the declared extent, and the words of a segment — when they are Whisper's tokens,
 //! spelling out the segment's text exactly, each word beginning with a space — are joined: a
 //! piece that starts with punctuation, an apostrophe or a letter of a script written with
@@ -808,6 +809,25 @@ mod tests {
 
     fn read_ok(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::WhisperX, &ReadOptions::default()).unwrap()
+    }
+
+    /// whisper-timestamped's `text` and `confidence` are read only where WhisperX's `word` and
+    /// `score` are absent: a word with both keeps `word` and `score`.
+    #[test]
+    fn word_and_score_win_over_text_and_confidence() {
+        let out = read_ok(
+            r#"{"segments": [{"start": 0, "end": 1, "text": "hi there", "words": [
+ {"word": "hi", "text": "HI", "start": 0, "end": 0.5, "score": 0.5, "confidence": 0.9},
+ {"text": "there", "start": 0.5, "end": 1, "confidence": 0.25}]}]}"#,
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let words: Vec<(&str, Option<f64>)> = t
+            .contents()
+            .iter()
+            .flatten()
+            .flat_map(|c| c.words.iter().map(|w| (w.text.as_str(), w.confidence)))
+            .collect();
+        assert_eq!(words, [("hi", Some(0.5)), ("there", Some(0.25))]);
     }
 
     fn tracks(out: &crate::format::ReadOutput) -> Vec<(i64, i64, String)> {
