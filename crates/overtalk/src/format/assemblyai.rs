@@ -262,14 +262,11 @@ fn read_utterances(
                 pos,
                 format!("utterance {k} has no start or end; dropped"),
             )?;
-            b.speaker(&speaker);
             continue;
         };
         let content = Content { text: u.text, words };
         if let Some(s) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
             b.add(s, &speaker, Some(content));
-        } else {
-            b.speaker(&speaker);
         }
     }
     Ok(())

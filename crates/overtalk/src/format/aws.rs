@@ -370,17 +370,11 @@ fn read_call_analytics(
                 pos,
                 format!("turn {k} has no BeginOffsetMillis or EndOffsetMillis; dropped"),
             )?;
-            b.speaker(&speaker);
             continue;
         };
         let content = Content { text: turn.content, words };
-        match ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
-            Some(seg) => {
-                b.add(seg, &speaker, Some(content));
-            }
-            None => {
-                b.speaker(&speaker);
-            }
+        if let Some(seg) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
+            b.add(seg, &speaker, Some(content));
         }
     }
     if unnamed > 0 {
@@ -443,7 +437,6 @@ fn read_speaker_segments(
                 pos,
                 format!("speaker segment {k} has no readable start_time or end_time; dropped"),
             )?;
-            b.speaker(&speaker);
             continue;
         };
         let inside: Vec<Word> = per
@@ -456,13 +449,8 @@ fn read_speaker_segments(
             .unwrap_or_default();
         let text = inside.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
         let content = Content { text: Some(text), words: inside };
-        match ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
-            Some(seg) => {
-                b.add(seg, &speaker, Some(content));
-            }
-            None => {
-                b.speaker(&speaker);
-            }
+        if let Some(seg) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
+            b.add(seg, &speaker, Some(content));
         }
     }
     Ok(())

@@ -248,7 +248,6 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                         pos,
                         format!("phrase {k} has no offset or duration (in ticks or milliseconds) and no timed word; dropped"),
                     )?;
-                    b.speaker(&speaker);
                     continue;
                 };
                 warn(
@@ -260,13 +259,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 (first, last)
             }
         };
-        match ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
-            Some(seg) => {
-                b.add(seg, &speaker, content);
-            }
-            None => {
-                b.speaker(&speaker);
-            }
+        if let Some(seg) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
+            b.add(seg, &speaker, content);
         }
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))

@@ -656,13 +656,8 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
         let content =
             cols.text.map(cell).filter(|t| !t.is_empty()).map(|t| Content::text(t.to_owned()));
         let b = per.entry(recording).or_default();
-        match ctx.segment(start, end, n, Some(col(end_col)))? {
-            Some(seg) => {
-                b.add(seg, speaker, content);
-            }
-            None => {
-                b.speaker(speaker);
-            }
+        if let Some(seg) = ctx.segment(start, end, n, Some(col(end_col)))? {
+            b.add(seg, speaker, content);
         }
     }
     if let (0, Some((line, column, why))) = (kept, first_rejected) {

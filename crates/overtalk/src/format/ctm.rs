@@ -152,16 +152,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 confidence,
             }],
         });
-        match ctx.segment(start, end, n, Some(column_of(line, dur)))? {
-            Some(seg) => {
-                if let Some(b) = per.get_mut(file) {
-                    b.add(seg, channel, content);
-                }
-            }
-            None => {
-                if let Some(b) = per.get_mut(file) {
-                    b.speaker(channel);
-                }
+        if let Some(seg) = ctx.segment(start, end, n, Some(column_of(line, dur)))? {
+            if let Some(b) = per.get_mut(file) {
+                b.add(seg, channel, content);
             }
         }
     }

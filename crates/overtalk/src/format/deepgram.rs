@@ -277,8 +277,6 @@ fn read_utterances(
         let content = Content { text: u.transcript, words };
         if let Some(s) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
             b.add(s, &name, Some(content));
-        } else {
-            b.speaker(&name);
         }
     }
     Ok(())

@@ -148,7 +148,6 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             m.start.as_ref().and_then(seconds_value).zip(m.end.as_ref().and_then(seconds_value));
         let Some((start, end)) = own.or(span) else {
             untimed.get_or_insert((pos, 0)).1 += 1;
-            b.speaker(&speaker);
             continue;
         };
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -156,8 +155,6 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         if let Some(seg) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
             b.add(seg, &speaker, Some(content));
             kept += 1;
-        } else {
-            b.speaker(&speaker);
         }
     }
     if kept == 0 && total > 0 {

@@ -191,14 +191,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         let (Some(start), Some(end)) = (start, end) else {
             untimed += 1;
             first_untimed = first_untimed.or(pos);
-            b.speaker(&speaker);
             continue;
         };
         let text = u.text.map(|t| t.trim().to_owned());
         if let Some(s) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
             b.add(s, &speaker, Some(Content { text, words }));
-        } else {
-            b.speaker(&speaker);
         }
     }
     if missing > 0 {

@@ -611,13 +611,8 @@ pub(crate) fn add_word_runs(
 ) -> Result<()> {
     for (speaker, start, end, words) in word_runs(words) {
         let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
-        match ctx.segment(start, end, 0, None)? {
-            Some(s) => {
-                b.add(s, &speaker, Some(Content { text: Some(text), words }));
-            }
-            None => {
-                b.speaker(&speaker);
-            }
+        if let Some(s) = ctx.segment(start, end, 0, None)? {
+            b.add(s, &speaker, Some(Content { text: Some(text), words }));
         }
     }
     Ok(())
@@ -906,19 +901,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                         rec.id, track.speaker
                     ),
                 )?;
-                b.speaker(&track.speaker);
                 continue;
             };
             let line = tpos.map_or(0, |p| p.0);
-            match ctx.segment(start, end, line, tpos.map(|p| p.1))? {
-                Some(seg) => {
-                    b.add(seg, &track.speaker, content);
-                    if track.end_estimated {
-                        b.end_estimated();
-                    }
-                }
-                None => {
-                    b.speaker(&track.speaker);
+            if let Some(seg) = ctx.segment(start, end, line, tpos.map(|p| p.1))? {
+                b.add(seg, &track.speaker, content);
+                if track.end_estimated {
+                    b.end_estimated();
                 }
             }
         }
@@ -1625,7 +1614,9 @@ mod tests {
         );
         let t = out.corpus.get("r").unwrap();
         assert_eq!(t.annotation().len(), 1);
-        assert_eq!(t.annotation().speakers().len(), 2);
+        // `b`, neither declared nor with a track kept, is no speaker.
+        let names: Vec<&str> = t.annotation().speakers().iter().map(|(_, n)| n).collect();
+        assert_eq!(names, ["a"]);
     }
 
     #[test]

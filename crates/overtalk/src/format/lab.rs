@@ -16,7 +16,8 @@
 //! file is read as **HTK 100-ns units** (1 000 000 units = 0.1 s; as seconds it would be 11 days),
 //! with a [`WarningKind::Note`]; on HTK lines the speaker is the name alone, and the fields after
 //! it (score, auxiliary labels, comment) are left out with one note. Point labels (start = end)
-//! are dropped with the usual zero-duration warning. A label that says no speech (`nonspeech`,
+//! are dropped with the usual zero-duration warning, and a label that names only dropped
+//! segments is no speaker (it has no speech to count or write). A label that says no speech (`nonspeech`,
 //! `non-speech`: a voice activity detector's mark of the rest, as aeneas writes beside `speech`)
 //! is silence, with one warning. A file in which no line starts with two
 //! times (the text-only `.lab` of a Montreal Forced Aligner corpus) is an error that says so.
@@ -183,13 +184,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         } else {
             label
         };
-        match ctx.segment(start, end, r.n, Some(column_of(r.line, r.end)))? {
-            Some(seg) => {
-                b.add(seg, label, None);
-            }
-            None => {
-                b.speaker(label);
-            }
+        if let Some(seg) = ctx.segment(start, end, r.n, Some(column_of(r.line, r.end)))? {
+            b.add(seg, label, None);
         }
     }
     if let Some((line, label, count)) = non_speech {
@@ -262,6 +258,35 @@ mod tests {
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::Lab, &ReadOptions::default()).unwrap()
+    }
+
+    /// A point label (start = end) is dropped, and so is its label as a speaker when it has no
+    /// other: two segments are two speakers, and writing them renames no one it never writes.
+    #[test]
+    fn a_point_label_declares_no_speaker() {
+        let out = read_text("0.5\t1.5\tAlice\n2\t3\tBob\n4.25\t4.25\tAna María\n5\t5\tBob\n");
+        let a = out.corpus.get("recording").unwrap().annotation();
+        let names: Vec<&str> = a.speakers().iter().map(|(_, n)| n).collect();
+        assert_eq!(names, ["Alice", "Bob"]);
+        assert_eq!(a.tracks().len(), 2);
+        let warnings: Vec<_> =
+            out.warnings.iter().map(|w| (w.kind, w.line, w.column, w.message.as_str())).collect();
+        assert_eq!(
+            warnings,
+            [(
+                WarningKind::ZeroDuration,
+                Some(3),
+                Some(6),
+                "zero-length segment at 4.250 dropped; and 1 more zero-length item(s) after it, dropped"
+            )]
+        );
+        let mut rttm = Vec::new();
+        let renamed = crate::format::rttm::write(&out.corpus, &mut rttm).unwrap();
+        assert_eq!(renamed, []);
+        assert_eq!(
+            String::from_utf8(rttm).unwrap(),
+            "SPEAKER recording 1 0.500 1.000 <NA> <NA> Alice <NA> <NA>\nSPEAKER recording 1 2.000 1.000 <NA> <NA> Bob <NA> <NA>\n"
+        );
     }
 
     #[test]

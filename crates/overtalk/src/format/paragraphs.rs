@@ -4454,6 +4454,41 @@ fn words_time(words: i64) -> i64 {
     words.max(1).saturating_mul(MICROS_PER_SECOND) / WORDS_PER_SECOND
 }
 
+/// A turn another reader found with its start and perhaps its end (a Podcasting 2.0 segment
+/// without `endTime`), placed by [`place_turns`].
+pub(crate) struct StartTurn {
+    /// Where the turn is in its file (line and column, 1-based).
+    pub(crate) at: (usize, usize),
+    pub(crate) speaker: String,
+    pub(crate) start: Time,
+    /// The end the file gives: kept, not estimated.
+    pub(crate) end: Option<Time>,
+    pub(crate) text: String,
+}
+
+/// Places turns whose ends are missing as paragraphs are placed (see the module doc: ends are
+/// estimated): each ends at the next later start, or earlier by its words, and is marked
+/// estimated; a turn with an end keeps it.
+pub(crate) fn place_turns(
+    turns: Vec<StartTurn>,
+    b: &mut TranscriptBuilder,
+    ctx: &mut ReadContext<'_>,
+) -> Result<()> {
+    let paragraphs = turns
+        .into_iter()
+        .map(|t| Paragraph {
+            line: t.at.0,
+            column: t.at.1,
+            speaker: t.speaker,
+            start: t.start,
+            end: t.end,
+            text: t.text,
+            defaulted: false,
+        })
+        .collect();
+    place(paragraphs, b, ctx)
+}
+
 /// Places every paragraph (see the module doc: ends are estimated), in time order, and adds
 /// its track and marks.
 ///

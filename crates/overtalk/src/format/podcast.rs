@@ -11,10 +11,14 @@
 //! **Reading.** Each segment is one track of its `speaker` over `[startTime, endTime)` with
 //! `body` as its text (segments are words or phrases, as the publisher cut them; the analysis
 //! joins a speaker's adjacent segments into talkspurts). A segment without a speaker goes to
-//! the placeholder speaker `unknown`, with one `missing-speaker` warning; one without both
-//! times is dropped with one `missing-time` warning naming its line and column. A file whose
-//! every segment is dropped is an error, not an empty transcript. Times are seconds, as numbers
-//! or strings, read exactly.
+//! the placeholder speaker `unknown`, with one `missing-speaker` warning. The specification
+//! gives `endTime` "if available": when no segment has one, the segments are placed as
+//! paragraph transcripts are ([`crate::format::paragraphs`]: each ends at the next later
+//! start, or earlier by its words at two words per second, the end marked estimated), with one
+//! note. Otherwise a segment without both times is dropped with one `missing-time` warning
+//! naming its line and column.
+//! A file whose every segment is dropped is an error, not an empty transcript. Times are
+//! seconds, as numbers or strings, read exactly.
 //!
 //! **Writing.** One recording, `version` 1.0.0: a segment per word for a track whose words
 //! all have times, else one per track with its text on one line; times in seconds, exact to
@@ -27,6 +31,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Result, Warning, WarningKind};
 use crate::format::json::{label, quote, scan, seconds_value, warn, UNKNOWN_SPEAKER};
+use crate::format::paragraphs::{place_turns, StartTurn};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, TranscriptBuilder};
 
@@ -84,6 +89,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let (mut kept, total) = (0usize, segments.len());
     let mut unnamed: Option<(Option<(usize, usize)>, usize)> = None;
     let mut untimed: Option<(Option<(usize, usize)>, usize)> = None;
+    // `endTime` is optional ("if available"): a file with starts and no end is placed as
+    // paragraph transcripts are, its ends estimated. Beside segments with an end, a segment
+    // without one is dropped, as before.
+    let open_ended = segments.iter().any(|s| s.start.as_ref().and_then(seconds_value).is_some())
+        && segments.iter().all(|s| s.end.as_ref().and_then(seconds_value).is_none());
+    let mut turns: Vec<StartTurn> = Vec::new();
+    let mut first_open: Option<(usize, usize)> = None;
     for (k, s) in segments.into_iter().enumerate() {
         let pos = scanned.pos(0, k);
         let speaker = label(&s.speaker).filter(|n| !n.trim().is_empty()).unwrap_or_else(|| {
@@ -92,18 +104,33 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         });
         let start = s.start.as_ref().and_then(seconds_value);
         let end = s.end.as_ref().and_then(seconds_value);
+        let body = s.body.map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "));
+        if let (true, Some(start)) = (open_ended, start) {
+            let at = pos.unwrap_or((0, 0));
+            first_open = first_open.or(Some(at));
+            turns.push(StartTurn { at, speaker, start, end, text: body.unwrap_or_default() });
+            continue;
+        }
         let (Some(start), Some(end)) = (start, end) else {
             untimed.get_or_insert((pos, 0)).1 += 1;
             continue;
         };
-        let body = s.body.map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "));
         let content = body.filter(|t| !t.is_empty()).map(Content::text);
         if let Some(seg) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
             b.add(seg, &speaker, content);
             kept += 1;
-        } else {
-            b.speaker(&speaker);
         }
+    }
+    if let Some((line, column)) = first_open {
+        ctx.warn_at(
+            WarningKind::Note,
+            line,
+            Some(column),
+            format!("no segment has an `endTime`: each of the {} ends at the next later start, or earlier by its words at {} words per second (ends estimated)", turns.len(), crate::format::paragraphs::WORDS_PER_SECOND),
+        )?;
+        let before = b.len();
+        place_turns(turns, &mut b, ctx)?;
+        kept += b.len() - before;
     }
     if kept == 0 && total > 0 {
         return Err(Error::invalid(format!(
@@ -226,6 +253,37 @@ mod tests {
         let e = read_str(r#"{"monologues": []}"#, Format::Podcast, &ReadOptions::default())
             .unwrap_err();
         assert!(e.to_string().contains("not a Podcasting 2.0 transcript"), "{e}");
+    }
+
+    /// `endTime` is optional: a file of starts alone is placed as a paragraph transcript, its
+    /// ends estimated (the next later start, or the words at two per second), not refused.
+    #[test]
+    fn starts_without_ends_are_placed_with_estimated_ends() {
+        let text = r#"{"version": "1.0.0", "segments": [
+ {"speaker": "Kevin", "startTime": 0, "body": "We have an update planned"},
+ {"speaker": "Alban", "startTime": 9, "body": "You are triggering Tom"},
+ {"speaker": "Kevin", "startTime": "10.5", "body": "Right."},
+ {"speaker": "Kevin", "body": "lost"}]}"#;
+        let out = read_str(text, Format::Podcast, &ReadOptions::default()).unwrap();
+        let s = |a: i64, b: i64, who: &str, said: &str| (a, b, who.to_owned(), said.to_owned());
+        assert_eq!(
+            tracks_with_text(&out, "recording"),
+            vec![
+                s(0, 2_500_000, "Kevin", "We have an update planned"),
+                s(9_000_000, 10_500_000, "Alban", "You are triggering Tom"),
+                s(10_500_000, 11_000_000, "Kevin", "Right."),
+            ]
+        );
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(t.estimated_ends(), 3);
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.message.as_str())).collect();
+        assert_eq!(
+            w,
+            vec![
+                (WarningKind::Note, Some(2), "no segment has an `endTime`: each of the 3 ends at the next later start, or earlier by its words at 2 words per second (ends estimated)"),
+                (WarningKind::MissingTime, Some(5), "1 segment(s) without `startTime` and `endTime` dropped"),
+            ]
+        );
     }
 
     #[test]

@@ -172,16 +172,10 @@ fn read_turns(
                 pos,
                 format!("turn {k} has no readable start or end; dropped"),
             )?;
-            b.speaker(&speaker);
             continue;
         };
-        match ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
-            Some(seg) => {
-                b.add(seg, &speaker, None);
-            }
-            None => {
-                b.speaker(&speaker);
-            }
+        if let Some(seg) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
+            b.add(seg, &speaker, None);
         }
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))

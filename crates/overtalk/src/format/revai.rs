@@ -140,19 +140,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 pos,
                 format!("monologue {k} has no timed element; dropped"),
             )?;
-            b.speaker(&speaker);
             continue;
         };
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         let content = Content { text: Some(text), words };
-        match ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
-            Some(seg) => {
-                b.add(seg, &speaker, Some(content));
-                kept += 1;
-            }
-            None => {
-                b.speaker(&speaker);
-            }
+        if let Some(seg) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
+            b.add(seg, &speaker, Some(content));
+            kept += 1;
         }
     }
     if kept == 0 && total > 0 {

@@ -346,9 +346,10 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             Some(s) if start.micros() >= 0 => Some(s),
             _ => ctx.segment(start, end, n, Some(column_of(line, tdur)))?,
         };
-        // Keep the speaker known even when every turn is dropped.
-        let id = rec.speaker(name);
+        // A speaker is declared by a turn that is kept: one whose every turn is dropped
+        // (zero-length) has no speech to score or write.
         if let Some(seg) = segment {
+            let id = rec.speaker(name);
             rec.builder.push(seg, id, None);
         }
     }
@@ -489,6 +490,26 @@ mod tests {
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::Rttm, &ReadOptions::default()).unwrap()
+    }
+
+    /// A speaker whose every turn is zero-length is not declared: it has no speech to score.
+    #[test]
+    fn a_speaker_of_only_dropped_turns_is_not_declared() {
+        let out = read_text("SPEAKER f 1 0.0 1.0 <NA> <NA> a <NA> <NA>\nSPEAKER f 1 1.0 0.0 <NA> <NA> b <NA> <NA>\nSPEAKER f 1 2.0 1.0 <NA> <NA> c <NA> <NA>\n");
+        let a = out.corpus.get("f").unwrap().annotation();
+        let names: Vec<&str> = a.speakers().iter().map(|(_, n)| n).collect();
+        assert_eq!(names, ["a", "c"]);
+        let warnings: Vec<_> =
+            out.warnings.iter().map(|w| (w.kind, w.line, w.column, w.message.as_str())).collect();
+        assert_eq!(
+            warnings,
+            [(
+                WarningKind::ZeroDuration,
+                Some(2),
+                Some(17),
+                "zero-length segment at 1.000 dropped"
+            )]
+        );
     }
 
     #[test]

@@ -117,7 +117,6 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 pos,
                 format!("segment {k} has no readable start_time or end_time; dropped"),
             )?;
-            b.speaker(&speaker);
             continue;
         };
         let content = match &s.words {
@@ -125,13 +124,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             Some(Value::Null) | None => None,
             Some(other) => Some(Content::text(other.to_string())),
         };
-        match ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
-            Some(seg) => {
-                b.add(seg, &speaker, content);
-            }
-            None => {
-                b.speaker(&speaker);
-            }
+        if let Some(seg) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
+            b.add(seg, &speaker, content);
         }
     }
     if per.is_empty() {

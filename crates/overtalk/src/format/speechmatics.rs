@@ -17,7 +17,9 @@
 //! - The speaker is the alternative's `speaker` (`S1`, `S2`, …; speaker diarization), else the
 //!   result's `channel` (`channel_1`, …; channel diarization). `UU` (speaker unknown) and words
 //!   without either go to the placeholder [`UNKNOWN_SPEAKER`], with one `missing-speaker`
-//!   warning.
+//!   warning. Speaker change detection (`"diarization": "speaker_change"`, `speaker_change`
+//!   results between the words) says where the speaker changes but not who speaks: its words
+//!   go to the placeholder too, and the warning counts the changes it leaves unread.
 //! - With channel and speaker diarization (`"diarization": "channel_and_speaker"`) each
 //!   channel's speakers are numbered on their own, so `S1` on `channel_1` and `S1` on
 //!   `channel_2` are two people: the speaker is the channel, an underscore and the label
@@ -41,9 +43,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::Result;
+use crate::error::WarningKind;
 use crate::format::json::Unlabelled;
 use crate::format::json::{
-    add_word_runs, label, scan, seconds_value, value_lines, LabelledWord, Pos, Untimed,
+    add_word_runs, label, scan, seconds_value, value_lines, warn, LabelledWord, Pos, Untimed,
     UNKNOWN_SPEAKER,
 };
 use crate::format::ReadContext;
@@ -166,6 +169,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut unlabelled = Unlabelled::default();
     let mut untimed = Untimed::default();
     let mut pending_prefix = String::new();
+    let mut changes = 0usize;
     // Where words were given one by one: an entity spanning them repeats them.
     let mut word_starts: Vec<Time> = results
         .iter()
@@ -212,6 +216,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
                 continue;
             }
+            // Speaker change detection (`"diarization": "speaker_change"`) marks where the
+            // speaker changes without saying who speaks.
+            Some("speaker_change") => {
+                changes += 1;
+                continue;
+            }
             _ => continue,
         }
         let start = r.start_time.as_ref().and_then(seconds_value);
@@ -239,7 +249,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         labelled.push(LabelledWord { speaker, word, start, end });
     }
     let total = labelled.len();
-    unlabelled.warn(ctx, unlabelled.missing == total, total, "diarization")?;
+    if changes > 0 && unlabelled.missing == total {
+        let message = format!(
+            "no word has a speaker: the transcript marks {changes} speaker change(s) (`speaker_change`, speaker change detection) but not who speaks; all speech is given to the placeholder speaker {UNKNOWN_SPEAKER:?}"
+        );
+        warn(ctx, WarningKind::MissingSpeaker, unlabelled.first, message)?;
+    } else {
+        unlabelled.warn(ctx, unlabelled.missing == total, total, "diarization")?;
+    }
     untimed.warn(ctx, "")?;
     add_word_runs(ctx, labelled, &mut b)?;
     Ok(Corpus::single(ctx.recording_id(), b.build()))

@@ -486,13 +486,8 @@ pub(crate) fn read_captions(
             if let (Some(c), Some(words)) = (content.as_mut(), timed_words.as_ref()) {
                 c.words = words[k].clone();
             }
-            match ctx.segment(start, end, block.line, Some(block.end_col))? {
-                Some(seg) => {
-                    b.add(seg, &speaker, content);
-                }
-                None => {
-                    b.speaker(&speaker);
-                }
+            if let Some(seg) = ctx.segment(start, end, block.line, Some(block.end_col))? {
+                b.add(seg, &speaker, content);
             }
         }
     }

@@ -198,16 +198,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             None => std::borrow::Cow::Borrowed(transcript),
         };
         let content = (!transcript.is_empty()).then(|| Content::text(transcript.into_owned()));
-        match ctx.segment(start, stop, n, Some(column_of(line, end)))? {
-            Some(seg) => {
-                if let Some(b) = per.get_mut(file) {
-                    b.add(seg, speaker, content);
-                }
-            }
-            None => {
-                if let Some(b) = per.get_mut(file) {
-                    b.speaker(speaker);
-                }
+        if let Some(seg) = ctx.segment(start, stop, n, Some(column_of(line, end)))? {
+            if let Some(b) = per.get_mut(file) {
+                b.add(seg, speaker, content);
             }
         }
     }

@@ -1488,6 +1488,26 @@ mod tests {
         g
     }
 
+    /// WebMAUS's TextGrid (`ORT-MAU` words, `KAN-MAU` canonical pronunciations of the same
+    /// intervals, `MAU` phones with `<p:>` pauses) is one speaker: the words, not three tiers
+    /// that overlap each other all the time.
+    #[test]
+    fn a_webmaus_grid_is_one_speaker() {
+        let g = grid_of(&[
+            ("ORT-MAU", &[(0, 1, ""), (1, 2, "guten"), (2, 3, "Morgen"), (3, 10, "")]),
+            ("KAN-MAU", &[(0, 1, ""), (1, 2, "gu:t@n"), (2, 3, "mO6g@n"), (3, 10, "")]),
+            ("MAU", &[(0, 1, "<p:>"), (1, 2, "gu:t@n"), (2, 3, "mO6g@n"), (3, 10, "<p:>")]),
+        ]);
+        let out = read_text(&g);
+        let s = |t: i64, text: &str| (t, "ORT-MAU".to_owned(), text.to_owned());
+        assert_eq!(said(&out), [s(1, "guten"), s(2, "Morgen")]);
+        let notes: Vec<_> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(
+            notes,
+            ["2 tier(s) left out as not speakers: \"KAN-MAU\" (phone- or syllable-level alignment), \"MAU\" (phone- or syllable-level alignment); choose with --tiers or --ignore-tiers"]
+        );
+    }
+
     /// A word tier is left out only when speaker tiers mostly under its words cover it: a tier
     /// of labels over the whole grid (kylebgorman/textgrid's `Errors`) does not, and aligner
     /// pauses (`sp`, `sil`) are silence.

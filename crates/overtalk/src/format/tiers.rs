@@ -6,9 +6,9 @@
 //!
 //! | tier | left out | why |
 //! |---|---|---|
-//! | TextGrid `phone(s)`, `phoneme(s)`, `segment(s)`, `syllable(s)`, `syl`, `mau`, `kan` (WebMAUS), `phonalign`, `phonetization`, `syllalign` (SPPAS) (also `X - phones`, as the Montreal Forced Aligner writes, and `X - phone`, as FAVE does) | always | phone- or syllable-level alignment |
+//! | TextGrid `phone(s)`, `phoneme(s)`, `segment(s)`, `syllable(s)`, `syl`, `mau`, `mas`, `kan`, `kan-mau` (WebMAUS), `phonalign`, `phonetization`, `syllalign` (SPPAS) (also `X - phones`, as the Montreal Forced Aligner writes, and `X - phone`, as FAVE does) | always | phone- or syllable-level alignment |
 //! | TextGrid `activity`, `activityduration`, `metainformation` (SPPAS) | always | an aligner's annotation of the signal, not speech |
-//! | TextGrid `word(s)`, `wrd`, `ort`, `tokensalign` (SPPAS), `X - words`, `X - word` | when at least half of its words' time lies in tiers that are neither phone- nor word-level and are themselves at least a third under its words | word-level alignment of a speaker already there |
+//! | TextGrid `word(s)`, `wrd`, `ort`, `ort-mau` (WebMAUS), `tokensalign` (SPPAS), `X - words`, `X - word` | when at least half of its words' time lies in tiers that are neither phone- nor word-level and are themselves at least a third under its words | word-level alignment of a speaker already there |
 //! | EAF top-level tier without `PARTICIPANT` | when another tier names its participant | a marker, noise or comment tier |
 //!
 //! A tier of labels over the whole grid (a quality-control tier, `.` everywhere) covers the
@@ -48,11 +48,14 @@ pub fn alignment_level(name: &str) -> Option<Level> {
     let lower = name.trim().to_lowercase();
     // MFA writes `speaker - words` and `speaker - phones`.
     let base = lower.rsplit_once(" - ").map_or(lower.as_str(), |(_, b)| b).trim();
+    // WebMAUS (BAS Web Services) names the tiers of its TextGrid after the BAS Partitur tier
+    // and the service that timed it: `ORT-MAU` (words), `KAN-MAU` (each word's canonical
+    // pronunciation), beside `MAU` (phones) and `MAS` (syllables).
+    let base = base.strip_suffix("-mau").filter(|b| !b.is_empty()).unwrap_or(base);
     match base {
         "phone" | "phones" | "phoneme" | "phonemes" | "segment" | "segments" | "syllable"
-        | "syllables" | "syl" | "mau" | "kan" | "phonalign" | "phonetization" | "syllalign" => {
-            Some(Level::Phone)
-        }
+        | "syllables" | "syl" | "mau" | "mas" | "kan" | "phonalign" | "phonetization"
+        | "syllalign" => Some(Level::Phone),
         "word" | "words" | "wrd" | "ort" | "tokensalign" => Some(Level::Word),
         "activity" | "activityduration" | "metainformation" => Some(Level::Annotation),
         _ => None,
@@ -160,6 +163,12 @@ mod tests {
         assert_eq!(word_tier_speaker("Gary Salvi - word"), "Gary Salvi");
         assert_eq!(alignment_level("Gary Salvi - phone"), Some(Level::Phone));
         assert_eq!(alignment_level("KAN"), Some(Level::Phone));
+        // WebMAUS's own names: the Partitur tier, then the service that timed it.
+        assert_eq!(alignment_level("ORT-MAU"), Some(Level::Word));
+        assert_eq!(alignment_level("KAN-MAU"), Some(Level::Phone));
+        assert_eq!(alignment_level("MAS"), Some(Level::Phone));
+        assert_eq!(alignment_level("-MAU"), None);
+        assert_eq!(alignment_level("Anne-Mau"), None);
         assert_eq!(alignment_level("PhonAlign"), Some(Level::Phone));
         assert_eq!(alignment_level("TokensAlign"), Some(Level::Word));
         assert_eq!(alignment_level("MetaInformation"), Some(Level::Annotation));

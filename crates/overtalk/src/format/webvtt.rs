@@ -1773,13 +1773,8 @@ fn build(cues: Vec<RawCue<'_>>, youtube: bool, ctx: &mut ReadContext<'_>) -> Res
                 (None, true) => None,
                 (text, _) => Some(Content { text, words }),
             };
-            match ctx.segment(start, end, cue.line, Some(cue.end_col))? {
-                Some(seg) => {
-                    b.add(seg, &speaker, content);
-                }
-                None => {
-                    b.speaker(&speaker);
-                }
+            if let Some(seg) = ctx.segment(start, end, cue.line, Some(cue.end_col))? {
+                b.add(seg, &speaker, content);
             }
         }
         if !this.is_empty() {

@@ -228,19 +228,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 pos,
                 format!("segment {k} has no readable `offsets` or `timestamps`; dropped"),
             )?;
-            b.speaker(&speaker);
             continue;
         };
         let text = s.text.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned);
         let words = words_of(&s.tokens);
         let content = (text.is_some() || !words.is_empty()).then_some(Content { text, words });
-        match ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
-            Some(seg) => {
-                b.add(seg, &speaker, content);
-            }
-            None => {
-                b.speaker(&speaker);
-            }
+        if let Some(seg) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
+            b.add(seg, &speaker, content);
         }
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))

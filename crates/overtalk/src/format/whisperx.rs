@@ -44,7 +44,9 @@
 //! its words are grouped into tracks by speaker changes and pauses longer than 0.8 s.
 //!
 //! Whisper's own JSON has the same `segments` (OpenAI's `verbose_json`, whisper.cpp's server,
-//! `openai-whisper --word_timestamps`): its `probability` is read as the score, its `duration`
+//! `openai-whisper --word_timestamps`, whisper-timestamped, whose words carry their `text` and
+//! `confidence` where WhisperX's carry `word` and `score`; a word with both keeps `word` and
+//! `score`): its `probability` is read as the score, its `duration`
 //! becomes the declared extent, and the words of a segment — when they are Whisper's tokens,
 //! spelling out the segment's text exactly, each word beginning with a space — are joined: a
 //! piece that starts with punctuation, an apostrophe or a letter of a script written with
@@ -162,6 +164,9 @@ struct SegmentJ {
 struct WordJ {
     #[serde(default)]
     word: Option<String>,
+    /// whisper-timestamped's name for the word (read when `word` is absent).
+    #[serde(default)]
+    text: Option<String>,
     #[serde(default)]
     start: Option<f64>,
     #[serde(default)]
@@ -169,8 +174,18 @@ struct WordJ {
     /// WhisperX's alignment score; Whisper itself (and whisper.cpp) calls it `probability`.
     #[serde(default, alias = "probability")]
     score: Option<f64>,
+    /// whisper-timestamped's name for the score (read when there is no `score`).
+    #[serde(default)]
+    confidence: Option<f64>,
     #[serde(default)]
     speaker: Option<Value>,
+}
+
+impl WordJ {
+    /// The word as written: `word`, else whisper-timestamped's `text`.
+    fn written(&self) -> Option<&str> {
+        self.word.as_deref().or(self.text.as_deref())
+    }
 }
 
 const TRACKED: [&str; 4] = ["segments", "segments/words", "word_segments", "words"];
@@ -236,7 +251,12 @@ fn read_word(
         tally.first_untimed = tally.first_untimed.or(pos);
     }
     Ok(ReadWord {
-        word: Word { text: w.word.unwrap_or_default(), start, end, confidence: w.score },
+        word: Word {
+            text: w.word.or(w.text).unwrap_or_default(),
+            start,
+            end,
+            confidence: w.score.or(w.confidence),
+        },
         speaker: label(&w.speaker),
     })
 }
@@ -245,7 +265,7 @@ fn read_word(
 /// as written, they are the segment's text (WhisperX's words are words, without spaces).
 fn whisper_tokens(seg: &SegmentJ) -> bool {
     let (Some(text), Some(words)) = (&seg.text, &seg.words) else { return false };
-    let texts = || words.iter().map(|w| w.word.as_deref().unwrap_or(""));
+    let texts = || words.iter().map(|w| w.written().unwrap_or(""));
     texts().any(|t| t.starts_with(char::is_whitespace)) && texts().collect::<String>() == *text
 }
 
@@ -508,8 +528,6 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))?
                 {
                     b.add(s, &speaker, Some(content));
-                } else {
-                    b.speaker(&speaker);
                 }
             }
             continue;
@@ -563,15 +581,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     pos,
                     format!("segment {k} lacks a start or end and has no timed word; dropped"),
                 )?;
-                b.speaker(&speaker);
                 continue;
             }
         };
         let content = Content { text: seg.text, words };
         if let Some(s) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
             b.add(s, &speaker, Some(content));
-        } else {
-            b.speaker(&speaker);
         }
     }
     if let Some((count, pos)) = blanks {
@@ -794,6 +809,25 @@ mod tests {
 
     fn read_ok(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::WhisperX, &ReadOptions::default()).unwrap()
+    }
+
+    /// whisper-timestamped's `text` and `confidence` are read only where WhisperX's `word` and
+    /// `score` are absent: a word with both keeps `word` and `score`.
+    #[test]
+    fn word_and_score_win_over_text_and_confidence() {
+        let out = read_ok(
+            r#"{"segments": [{"start": 0, "end": 1, "text": "hi there", "words": [
+ {"word": "hi", "text": "HI", "start": 0, "end": 0.5, "score": 0.5, "confidence": 0.9},
+ {"text": "there", "start": 0.5, "end": 1, "confidence": 0.25}]}]}"#,
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let words: Vec<(&str, Option<f64>)> = t
+            .contents()
+            .iter()
+            .flatten()
+            .flat_map(|c| c.words.iter().map(|w| (w.text.as_str(), w.confidence)))
+            .collect();
+        assert_eq!(words, [("hi", Some(0.5)), ("there", Some(0.25))]);
     }
 
     fn tracks(out: &crate::format::ReadOutput) -> Vec<(i64, i64, String)> {

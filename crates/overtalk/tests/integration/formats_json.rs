@@ -228,6 +228,39 @@ fn whisperx_undiarized_reads_with_one_warning() {
     assert_eq!(warnings(&again), vec![(WarningKind::MissingSpeaker, Some(3), Some(5))]);
 }
 
+/// whisper-timestamped's JSON (deepgram-python-captions' test file): its words carry `text` and
+/// `confidence`, read as WhisperX's `word` and `score` (they were words without text).
+#[test]
+fn whisper_timestamped_words_keep_their_text_and_confidence() {
+    let out = read_fixture("whisperx", "deepgram_captions_whisper_timestamped.json");
+    let id = "deepgram_captions_whisper_timestamped";
+    assert_eq!(out.format, Some(Format::WhisperX));
+    assert_eq!(warnings(&out), vec![(WarningKind::MissingSpeaker, Some(4), Some(5))]);
+    assert_eq!(
+        tracks(&out, id),
+        owned(&[
+            (120_000, 7_620_000, "unknown"),
+            (8_540_000, 12_360_000, "unknown"),
+            (12_980_000, 19_000_000, "unknown"),
+            (19_820_000, 25_320_000, "unknown"),
+        ])
+    );
+    let t = out.corpus.get(id).unwrap();
+    let words: Vec<(String, Option<Time>, Option<f64>)> = t
+        .contents()
+        .iter()
+        .flatten()
+        .flat_map(|c| c.words.iter().map(|w| (w.text.clone(), w.start, w.confidence)))
+        .collect();
+    assert_eq!(words.len(), 59);
+    let w = |text: &str, us: i64, c: f64| (text.to_owned(), Some(Time::from_micros(us)), Some(c));
+    assert_eq!(
+        words[..3],
+        [w("Yeah,", 120_000, 0.74), w("as", 980_000, 0.95), w("much", 1_120_000, 0.98)]
+    );
+    assert_eq!(words[58], w("today.", 25_060_000, 0.87));
+}
+
 /// subsrt's JSON (the npm package's `test/fixtures/sample.json`): times in whole milliseconds.
 /// Read as seconds, its 21 s of captions lasted 5.8 hours, `[intro music]` among the speech.
 #[test]
@@ -426,6 +459,22 @@ fn pyannote_serialized_output_reads_as_its_rttm() {
     assert!(json.warnings.is_empty(), "{:?}", json.warnings);
     assert_eq!(json.format, Some(Format::PyannoteJson));
     assert_eq!(tracks(&json, "EN2002a_head"), tracks(&rttm, "EN2002a"));
+}
+
+/// Speaker change detection (speechmatics-python's test file): the change is counted in the
+/// warning, not hidden behind "diarization was off"; the words go to the placeholder.
+#[test]
+fn speechmatics_speaker_change_detection_is_named_in_the_warning() {
+    let out = read_fixture("speechmatics", "speechmatics_python_speaker_change.json");
+    let id = "speechmatics_python_speaker_change";
+    assert_eq!(out.format, Some(Format::Speechmatics));
+    assert_eq!(warnings(&out), [(WarningKind::MissingSpeaker, Some(5), Some(9))]);
+    assert_eq!(
+        out.warnings[0].message,
+        "no word has a speaker: the transcript marks 1 speaker change(s) (`speaker_change`, speaker change detection) but not who speaks; all speech is given to the placeholder speaker \"unknown\""
+    );
+    assert_eq!(tracks(&out, id), owned(&[(0, 200_000, "unknown")]));
+    assert_eq!(texts(&out, id), ["Hello Hey"]);
 }
 
 #[test]
