@@ -20,7 +20,7 @@
 //! | MPEG-1/2 Layer I and II (broadcast MP2) | MP1, MP2 | — | not declared: times 481 frames (11 ms at 44.1 kHz) late |
 //! | Vorbis | Ogg, MKV/WebM | — | granule positions: trimmed by symphonia |
 //! | AAC-LC | M4A/MP4/MOV (plain or fragmented), MKV, ADTS | — | the container's delay, else 1024 frames: dropped here |
-//! | Opus (mono, stereo) | Ogg, MKV/WebM, MP4 (plain or fragmented) | — | `OpusHead` (MP4: `dOps`) pre-skip: dropped here |
+//! | Opus (mono, stereo) | Ogg, MKV/WebM, MP4 (plain or fragmented) | — | `OpusHead` (MP4: `dOps`) pre-skip: dropped here; Matroska's `DiscardPadding`: dropped here |
 //! | ALAC (Apple Lossless) | M4A/MP4, CAF | — | none |
 //!
 //! Formats and codecs without a decoder here (AMR, Windows Media, Sun AU; WAV holding GSM
@@ -38,7 +38,9 @@
 //! decoder drops the container's declared delay, or the standard 1024 frames of AAC-LC when the
 //! container declares none. Opus declares its pre-skip (usually 312 frames at 48 kHz) in its
 //! header; the decoder drops exactly that many frames, even when they span several packets, and
-//! the Ogg granule position of the last page trims the end. Sample 0 of the first block is
+//! the Ogg granule position of the last page trims the end; in Matroska/WebM the last block's
+//! `DiscardPadding`, which symphonia's demuxer drops, trims it (read by the `mkv_trim`
+//! submodule), so the decoded length is ffmpeg's. Sample 0 of the first block is
 //! time 0 of the recording; the test clips agree across all formats within 1 ms.
 //!
 //! **Audio that starts late on the file's timeline** (a video whose sound starts after it,
@@ -130,6 +132,7 @@ use symphonia::core::meta::MetadataOptions;
 use symphonia::core::packet::Packet;
 
 mod foreign;
+mod mkv_trim;
 mod mp4_edits;
 mod mp4_frags;
 mod opus;
@@ -971,6 +974,9 @@ pub struct Decoder {
     /// The track's packets read, and the sum of the decode-time jumps before the next.
     packets: u64,
     shift: i64,
+    /// Matroska's end trims ([`mkv_trim`]): the index of a packet among the track's packets
+    /// and how many frames to drop from its end, in order.
+    end_trims: std::collections::VecDeque<(u64, u64)>,
     /// The samples of the packet after a gap, delivered once its silence is.
     held: Vec<f32>,
     /// A packet read ahead to find where the track starts, delivered first.
@@ -1481,6 +1487,22 @@ impl Decoder {
             });
             d.jumps = jumps.into();
         }
+        if is_opus && short_name == "matroska" {
+            // The encoder's padding after the last sample (`DiscardPadding`, in nanoseconds),
+            // which symphonia's demuxer does not pass on, in frames at the decoding rate.
+            let rate = u128::from(sample_rate);
+            d.end_trims = input
+                .seeker()
+                .ok()
+                .and_then(|mut r| mkv_trim::discard_paddings(&mut r, u64::from(track_id)))
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(at, ns)| {
+                    let frames = (u128::from(ns) * rate + 500_000_000) / 1_000_000_000;
+                    (at, u64::try_from(frames).unwrap_or(u64::MAX))
+                })
+                .collect();
+        }
         d.declared_exact = exact;
         d.first = first;
         d.cut = cut;
@@ -1630,6 +1652,7 @@ impl Decoder {
             jumps: Default::default(),
             packets: 0,
             shift: 0,
+            end_trims: Default::default(),
             held: Vec::new(),
             first: None,
             info,
@@ -1868,6 +1891,7 @@ impl Decoder {
             let (_, jump) = self.jumps.pop_front().unwrap_or_default();
             self.shift = self.shift.saturating_add(jump);
         }
+        let index = self.packets;
         self.packets += 1;
         let after_corrupt = std::mem::take(&mut self.after_corrupt);
         match decoder.decode(&packet) {
@@ -1892,6 +1916,16 @@ impl Decoder {
                     ));
                 }
                 decoded.copy_to_vec_interleaved::<f32>(&mut self.buf);
+                while self.end_trims.front().is_some_and(|&(at, _)| at < index) {
+                    self.end_trims.pop_front();
+                }
+                if let Some(&(at, frames)) = self.end_trims.front() {
+                    if at == index {
+                        self.end_trims.pop_front();
+                        let keep = (self.buf.len() / channels).saturating_sub(frames as usize);
+                        self.buf.truncate(keep * channels);
+                    }
+                }
             }
             Err(SymError::DecodeError(_)) => {
                 // Keep later times right: a corrupt packet becomes silence of its length (in
