@@ -33,10 +33,13 @@
 //! or more of its speech and speech-like in at most 15 %, or its beat windows have a steady
 //! beat in half or more, its windows are speech-like in at most 10 % (a beat under a voice
 //! survives where held notes do not) and at least 10 % of them hold their partials
-//! (stationarity above 0.7, whatever the level). A beat alone is no proof: a voice saying
+//! (stationarity above 0.7, whatever the level) or 10 % fill their gaps (low-energy frame
+//! ratio under 0.1, whatever the spectrum). A beat alone is no proof: a voice saying
 //! syllables at a steady rate (espeak-ng's "la" four times a second) has it in every window,
 //! and its short gaps keep its windows from looking speech-like, but it moves its spectrum
-//! within every syllable, where a tune holds a note now and then. The front ends warn about it and keep the speaker (music
+//! within every syllable and its level drops between them (no such window), where a tune
+//! holds a note or a level now and then (the beat tracks of the soundtracks measured in
+//! `docs/diarization.md`: 14 % of their windows or more, one way or the other). The front ends warn about it and keep the speaker (music
 //! under a voice can be part of a real speaker's turns, and no rule on these measures tells a
 //! loud music bed from the voice over it). Measured in `docs/diarization.md` ("Music taken
 //! for a speaker (mixed track)"): no speaker of the speech-only recordings comes near; under a
@@ -96,11 +99,14 @@ pub struct MusicRule {
     /// `max_speech_share`: a beat under a voice survives where held notes do not) …
     pub max_speech_share_beat: f32,
     /// … and at least this share of its windows holds its partials (stationarity above
-    /// `music_stationarity`, whatever the level does): a voice saying syllables at a steady
-    /// rate has the beat, but moves its spectrum within each syllable (espeak-ng's "la" four
-    /// times a second: no such window), where a tune holds a note now and then (the beat
-    /// tracks of the soundtracks measured: 17 % or more) …
+    /// `music_stationarity`, whatever the level does) or at least `min_filled_share_beat`
+    /// fills its gaps (low-energy frame ratio under `music_low_ratio`, whatever the spectrum
+    /// does): a voice saying syllables at a steady rate has the beat, but moves its spectrum
+    /// within each syllable and stops between them (espeak-ng's "la" four times a second: no
+    /// such window), where a tune holds a note or a level now and then …
     pub min_held_share_beat: f32,
+    /// … (see `min_held_share_beat`) …
+    pub min_filled_share_beat: f32,
     /// Either way, it has at least this many seconds of speech.
     pub min_seconds: f64,
 }
@@ -118,6 +124,7 @@ impl Default for MusicRule {
             min_beat_share: 0.5,
             max_speech_share_beat: 0.10,
             min_held_share_beat: 0.1,
+            min_filled_share_beat: 0.1,
             min_seconds: 5.0,
         }
     }
@@ -148,6 +155,9 @@ pub struct MusicVerdict {
     /// Share of its windows whose partials are held (stationarity above the rule's
     /// `music_stationarity`, whatever their level).
     pub held_share: f32,
+    /// Share of its windows whose level fills the gaps (low-energy frame ratio under the
+    /// rule's `music_low_ratio`, whatever their spectrum).
+    pub filled_share: f32,
     /// Whether the rule takes it for music.
     pub music_like: bool,
 }
@@ -188,9 +198,10 @@ pub struct MusicMeter {
 /// ([`crate::features::TrackFeatures::music`]) until the speech is known.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MusicMeasures {
-    /// How each window sounds and whether it holds its partials, window `first_window + k`
+    /// How each window sounds, whether it holds its partials and whether it fills its gaps,
+    /// window `first_window + k`
     /// covering frames `[k·STEP, k·STEP + WINDOW)`.
-    windows: Vec<(WindowSound, bool)>,
+    windows: Vec<(WindowSound, bool, bool)>,
     /// Whether each beat window has a steady beat, window `first_beat + k` covering frames
     /// `[k·BEAT_STEP, k·BEAT_STEP + BEAT_WINDOW)`.
     beats: Vec<bool>,
@@ -212,6 +223,7 @@ pub struct MusicTally {
     music: usize,
     speech: usize,
     held: usize,
+    filled: usize,
     /// Beat windows centred in the speech, and of those the ones with a steady beat.
     beats: usize,
     steady: usize,
@@ -341,8 +353,9 @@ impl MusicMeter {
         }
     }
 
-    /// How the window of the last `WINDOW` frames sounds, and whether it holds its partials.
-    fn window_sound(&self) -> (WindowSound, bool) {
+    /// How the window of the last `WINDOW` frames sounds, whether it holds its partials and
+    /// whether it fills its gaps.
+    fn window_sound(&self) -> (WindowSound, bool, bool) {
         let rms: Vec<f32> = self.power.iter().map(|p| p.sqrt()).collect();
         let mean = rms.iter().sum::<f32>() / WINDOW as f32;
         let low = rms.iter().filter(|&&r| r < 0.5 * mean).count() as f32 / WINDOW as f32;
@@ -357,7 +370,7 @@ impl MusicMeter {
         } else {
             WindowSound::Unclear
         };
-        (sound, stationarity > r.music_stationarity)
+        (sound, stationarity > r.music_stationarity, low < r.music_low_ratio)
     }
 
     /// Judges the speech in `spans`: [`MusicMeasures::judge`] on what was measured so far.
@@ -398,9 +411,11 @@ impl MusicMeter {
             (0..n).take_while(|&k| centre(first + k, step, len) < until).count()
         };
         let n = due(m.first_window, m.windows.len(), STEP, WINDOW);
-        for (sound, held) in in_spans(&merged, &m.windows[..n], m.first_window, STEP, WINDOW) {
+        let windows = in_spans(&merged, &m.windows[..n], m.first_window, STEP, WINDOW);
+        for (sound, held, filled) in windows {
             tally.windows += 1;
             tally.held += usize::from(held);
+            tally.filled += usize::from(filled);
             match sound {
                 WindowSound::MusicLike => tally.music += 1,
                 WindowSound::SpeechLike => tally.speech += 1,
@@ -436,15 +451,17 @@ fn verdict(t: &MusicTally, seconds: f64, r: &MusicRule) -> Option<MusicVerdict> 
     let beat_share = if t.beats == 0 { 0.0 } else { t.steady as f32 / t.beats as f32 };
     let held = music_share >= r.min_music_share && speech_share <= r.max_speech_share;
     let held_share = t.held as f32 / t.windows as f32;
+    let filled_share = t.filled as f32 / t.windows as f32;
     let beat = beat_share >= r.min_beat_share
         && speech_share <= r.max_speech_share_beat
-        && held_share >= r.min_held_share_beat;
+        && (held_share >= r.min_held_share_beat || filled_share >= r.min_filled_share_beat);
     Some(MusicVerdict {
         seconds,
         music_share,
         speech_share,
         beat_share,
         held_share,
+        filled_share,
         music_like: seconds >= r.min_seconds && (held || beat),
     })
 }
@@ -471,9 +488,10 @@ impl MusicMeasures {
         let beats = in_spans(&merged, &self.beats, self.first_beat, BEAT_STEP, BEAT_WINDOW);
         let tally = MusicTally {
             windows: sounds.len(),
-            music: sounds.iter().filter(|&&(s, _)| s == WindowSound::MusicLike).count(),
-            speech: sounds.iter().filter(|&&(s, _)| s == WindowSound::SpeechLike).count(),
-            held: sounds.iter().filter(|&&(_, held)| held).count(),
+            music: sounds.iter().filter(|&&(s, _, _)| s == WindowSound::MusicLike).count(),
+            speech: sounds.iter().filter(|&&(s, _, _)| s == WindowSound::SpeechLike).count(),
+            held: sounds.iter().filter(|&&(_, held, _)| held).count(),
+            filled: sounds.iter().filter(|&&(_, _, filled)| filled).count(),
             beats: beats.len(),
             steady: beats.iter().filter(|&&b| b).count(),
         };
@@ -682,7 +700,8 @@ mod tests {
     /// A voice saying "la" four times a second for 15 s, as regular as a metronome (espeak-ng's
     /// syllable, its first 200 ms faded out over 30 ms, then 50 ms of silence): the beat test
     /// finds the beat in every window, and the windows are not speech-like (the gaps are too
-    /// short), but the voice moves its spectrum within each syllable, so it is not music.
+    /// short), but the voice moves its spectrum within each syllable and its level drops
+    /// between them, so it is not music.
     /// Skipped, with the reason printed, without espeak-ng.
     #[test]
     fn a_perfectly_regular_voice_is_not_music() {
@@ -706,13 +725,17 @@ mod tests {
         let voice: Vec<f32> = syllable.iter().copied().cycle().take(15 * RATE).collect();
         let verdict = meter(&voice).judge(&[(0.0, 15.0)]).unwrap();
         assert_eq!(
-            (verdict.music_share, verdict.speech_share, verdict.beat_share, verdict.held_share),
-            (0.0, 0.0, 1.0, 0.0),
+            (verdict.speech_share, verdict.beat_share, verdict.held_share, verdict.filled_share),
+            (0.0, 1.0, 0.0, 0.0),
             "{verdict:?}"
         );
         assert!(!verdict.music_like);
         // Before the rule asked for held partials beside the beat, this voice was music.
-        let beat_alone = MusicRule { min_held_share_beat: 0.0, ..MusicRule::default() };
+        let beat_alone = MusicRule {
+            min_held_share_beat: 0.0,
+            min_filled_share_beat: 0.0,
+            ..MusicRule::default()
+        };
         let mut m = MusicMeter::new(beat_alone);
         m.push(&voice);
         assert!(m.judge(&[(0.0, 15.0)]).unwrap().music_like);
