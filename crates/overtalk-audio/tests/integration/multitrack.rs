@@ -395,10 +395,7 @@ fn to_8khz(x: &[f32]) -> Vec<f32> {
 /// (DER 24.1 % at collar 0, 15.8 % at 0.25 s with sox's resampling; overlap recall 0.22). The
 /// bar follows the detector's confidence on each track (`MultitrackOptions::vad_peak_share`):
 /// 16.7 % and 10.5 % (17.2 % and 11.8 % with this test's own low-pass), against 15.1 % and
-/// 10.1 % at 16 kHz. Since the detector measures its features over the band the recording
-/// has (`EarshotVad`), it is as sure of the narrowband speech as of the wideband (the bars
-/// 0.85, 0.85, 0.81, 0.85, as at 16 kHz), and the 8 kHz tracks give 14.97 % and 9.58 %
-/// against 14.82 % and 9.74 % at 16 kHz.
+/// 10.1 % at 16 kHz.
 #[test]
 fn ami_es2004a_headsets_at_8_khz() {
     let Some(data) = overtalk_testkit::shared_data("ami_es2004a_headsets_at_8_khz") else {
@@ -435,10 +432,8 @@ fn ami_es2004a_headsets_at_8_khz() {
     println!("AMI ES2004a at 8 kHz: DER collar 0 {:.4}, collar 0.25 {:.4}", s0.der(), s25.der());
     let bars = &found.multitrack.as_ref().unwrap().vad_peak;
     println!("confident bars: {bars:?}");
-    let bars: Vec<String> = bars.iter().map(|b| format!("{b:.4}")).collect();
-    assert_eq!(bars, ["0.8500", "0.8500", "0.8118", "0.8500"]);
-    let der = |s: f64| (s * 10_000.0).round() as i64;
-    assert_eq!((der(s0.der()), der(s25.der())), (1497, 958));
+    assert!(bars.iter().all(|&b| (0.75..0.85).contains(&b)), "{bars:?}");
+    assert!(s0.der() < 0.19 && s25.der() < 0.13, "{} {}", s0.der(), s25.der());
 }
 
 #[test]
