@@ -974,9 +974,9 @@ pub struct Decoder {
     /// The track's packets read, and the sum of the decode-time jumps before the next.
     packets: u64,
     shift: i64,
-    /// Matroska's end trims ([`mkv_trim`]): the index of a packet among the track's packets
-    /// and how many frames to drop from its end, in order.
-    end_trims: std::collections::VecDeque<(u64, u64)>,
+    /// Matroska's `DiscardPadding` trims ([`mkv_trim`]), in order: the index of a packet among
+    /// the track's packets, how many frames to drop, and whether from its start (else its end).
+    block_trims: std::collections::VecDeque<(u64, u64, bool)>,
     /// The samples of the packet after a gap, delivered once its silence is.
     held: Vec<f32>,
     /// A packet read ahead to find where the track starts, delivered first.
@@ -1488,18 +1488,18 @@ impl Decoder {
             d.jumps = jumps.into();
         }
         if is_opus && short_name == "matroska" {
-            // The encoder's padding after the last sample (`DiscardPadding`, in nanoseconds),
+            // The encoder's padding (`DiscardPadding`, in nanoseconds; after the last sample),
             // which symphonia's demuxer does not pass on, in frames at the decoding rate.
             let rate = u128::from(sample_rate);
-            d.end_trims = input
+            d.block_trims = input
                 .seeker()
                 .ok()
                 .and_then(|mut r| mkv_trim::discard_paddings(&mut r, u64::from(track_id)))
                 .unwrap_or_default()
                 .into_iter()
-                .map(|(at, ns)| {
-                    let frames = (u128::from(ns) * rate + 500_000_000) / 1_000_000_000;
-                    (at, u64::try_from(frames).unwrap_or(u64::MAX))
+                .map(|t| {
+                    let frames = (u128::from(t.nanos) * rate + 500_000_000) / 1_000_000_000;
+                    (t.frame, u64::try_from(frames).unwrap_or(u64::MAX), t.at_start)
                 })
                 .collect();
         }
@@ -1652,7 +1652,7 @@ impl Decoder {
             jumps: Default::default(),
             packets: 0,
             shift: 0,
-            end_trims: Default::default(),
+            block_trims: Default::default(),
             held: Vec::new(),
             first: None,
             info,
@@ -1916,14 +1916,20 @@ impl Decoder {
                     ));
                 }
                 decoded.copy_to_vec_interleaved::<f32>(&mut self.buf);
-                while self.end_trims.front().is_some_and(|&(at, _)| at < index) {
-                    self.end_trims.pop_front();
+                while self.block_trims.front().is_some_and(|&(at, _, _)| at < index) {
+                    self.block_trims.pop_front();
                 }
-                if let Some(&(at, frames)) = self.end_trims.front() {
-                    if at == index {
-                        self.end_trims.pop_front();
-                        let keep = (self.buf.len() / channels).saturating_sub(frames as usize);
-                        self.buf.truncate(keep * channels);
+                // A packet can be both a block's first and last frame: both trims apply.
+                while let Some(&(_, frames, at_start)) =
+                    self.block_trims.front().filter(|&&(at, _, _)| at == index)
+                {
+                    self.block_trims.pop_front();
+                    let len = self.buf.len() / channels;
+                    let drop = usize::try_from(frames).unwrap_or(usize::MAX).min(len);
+                    if at_start {
+                        self.buf.drain(..drop * channels);
+                    } else {
+                        self.buf.truncate((len - drop) * channels);
                     }
                 }
             }

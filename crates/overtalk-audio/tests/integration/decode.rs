@@ -863,3 +863,53 @@ fn webm_opus_decodes_to_ffmpegs_length() {
         assert_eq!((info.sample_rate, ch[0].len()), (48_000, frames), "{seconds} s");
     }
 }
+
+/// Two WebM/Opus tones joined by ffmpeg's concat demuxer (`-c copy`): the first one's last
+/// block keeps its `DiscardPadding`, now mid-stream, and ffmpeg drops it there as at the end
+/// (0.51 s + 0.73 s = 59 520 frames, and the second stream's pre-skip, 312 frames, which a
+/// joined stream does not drop: 59 832). Without the mid-stream trim the decoded length is
+/// 168 frames (3.5 ms, the first tone's padding) longer. Skipped with a printed reason when ffmpeg or libopus is missing.
+#[test]
+fn webm_opus_padding_mid_stream_is_dropped_as_ffmpeg_does() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().unwrap();
+    let mut list = String::new();
+    for (name, tone) in [("a", "frequency=440:duration=0.51"), ("b", "frequency=660:duration=0.73")]
+    {
+        let webm = dir.path().join(format!("{name}.webm"));
+        let made = Command::new("ffmpeg")
+            .args(["-loglevel", "error", "-y", "-f", "lavfi", "-i"])
+            .arg(format!("sine={tone}:sample_rate=48000"))
+            .args(["-c:a", "libopus", "-b:a", "24k"])
+            .arg(&webm)
+            .status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!(
+                "skipping webm_opus_padding_mid_stream_is_dropped_as_ffmpeg_does: ffmpeg with \
+                 libopus not found"
+            );
+            return;
+        }
+        list.push_str(&format!("file '{}'\n", webm.display()));
+    }
+    let list_path = dir.path().join("list.txt");
+    std::fs::write(&list_path, list).unwrap();
+    let joined = dir.path().join("ab.webm");
+    let made = Command::new("ffmpeg")
+        .args(["-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i"])
+        .arg(&list_path)
+        .args(["-c", "copy"])
+        .arg(&joined)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let pcm = Command::new("ffmpeg")
+        .args(["-loglevel", "error", "-i"])
+        .arg(&joined)
+        .args(["-f", "s16le", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(pcm.stdout.len() / 2, 59_832, "ffmpeg's own length");
+    let (info, ch) = decode_all(&joined, &DecodeOptions::default()).unwrap();
+    assert_eq!((info.sample_rate, ch[0].len()), (48_000, 59_832));
+}
