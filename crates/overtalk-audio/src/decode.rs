@@ -20,7 +20,7 @@
 //! | MPEG-1/2 Layer I and II (broadcast MP2) | MP1, MP2 | — | not declared: times 481 frames (11 ms at 44.1 kHz) late |
 //! | Vorbis | Ogg, MKV/WebM | — | granule positions: trimmed by symphonia |
 //! | AAC-LC | M4A/MP4/MOV (plain or fragmented), MKV, ADTS | — | the container's delay, else 1024 frames: dropped here |
-//! | Opus (mono, stereo) | Ogg, MKV/WebM, MP4 (plain or fragmented) | — | `OpusHead` (MP4: `dOps`) pre-skip: dropped here |
+//! | Opus (mono, stereo) | Ogg, MKV/WebM, MP4 (plain or fragmented) | — | `OpusHead` (MP4: `dOps`) pre-skip: dropped here; Matroska's `DiscardPadding`: dropped here |
 //! | ALAC (Apple Lossless) | M4A/MP4, CAF | — | none |
 //!
 //! Formats and codecs without a decoder here (AMR, Windows Media, Sun AU; WAV holding GSM
@@ -38,7 +38,9 @@
 //! decoder drops the container's declared delay, or the standard 1024 frames of AAC-LC when the
 //! container declares none. Opus declares its pre-skip (usually 312 frames at 48 kHz) in its
 //! header; the decoder drops exactly that many frames, even when they span several packets, and
-//! the Ogg granule position of the last page trims the end. Sample 0 of the first block is
+//! the Ogg granule position of the last page trims the end; in Matroska/WebM the last block's
+//! `DiscardPadding`, which symphonia's demuxer drops, trims it (read by the `mkv_trim`
+//! submodule), so the decoded length is ffmpeg's. Sample 0 of the first block is
 //! time 0 of the recording; the test clips agree across all formats within 1 ms.
 //!
 //! **Audio that starts late on the file's timeline** (a video whose sound starts after it,
@@ -130,6 +132,7 @@ use symphonia::core::meta::MetadataOptions;
 use symphonia::core::packet::Packet;
 
 mod foreign;
+mod mkv_trim;
 mod mp4_edits;
 mod mp4_frags;
 mod opus;
@@ -971,6 +974,9 @@ pub struct Decoder {
     /// The track's packets read, and the sum of the decode-time jumps before the next.
     packets: u64,
     shift: i64,
+    /// Matroska's `DiscardPadding` trims ([`mkv_trim`]), in order: the index of a packet among
+    /// the track's packets, how many frames to drop, and whether from its start (else its end).
+    block_trims: std::collections::VecDeque<(u64, u64, bool)>,
     /// The samples of the packet after a gap, delivered once its silence is.
     held: Vec<f32>,
     /// A packet read ahead to find where the track starts, delivered first.
@@ -1481,6 +1487,22 @@ impl Decoder {
             });
             d.jumps = jumps.into();
         }
+        if is_opus && short_name == "matroska" {
+            // The encoder's padding (`DiscardPadding`, in nanoseconds; after the last sample),
+            // which symphonia's demuxer does not pass on, in frames at the decoding rate.
+            let rate = u128::from(sample_rate);
+            d.block_trims = input
+                .seeker()
+                .ok()
+                .and_then(|mut r| mkv_trim::discard_paddings(&mut r, u64::from(track_id)))
+                .unwrap_or_default()
+                .into_iter()
+                .map(|t| {
+                    let frames = (u128::from(t.nanos) * rate + 500_000_000) / 1_000_000_000;
+                    (t.frame, u64::try_from(frames).unwrap_or(u64::MAX), t.at_start)
+                })
+                .collect();
+        }
         d.declared_exact = exact;
         d.first = first;
         d.cut = cut;
@@ -1630,6 +1652,7 @@ impl Decoder {
             jumps: Default::default(),
             packets: 0,
             shift: 0,
+            block_trims: Default::default(),
             held: Vec::new(),
             first: None,
             info,
@@ -1868,6 +1891,7 @@ impl Decoder {
             let (_, jump) = self.jumps.pop_front().unwrap_or_default();
             self.shift = self.shift.saturating_add(jump);
         }
+        let index = self.packets;
         self.packets += 1;
         let after_corrupt = std::mem::take(&mut self.after_corrupt);
         match decoder.decode(&packet) {
@@ -1892,6 +1916,22 @@ impl Decoder {
                     ));
                 }
                 decoded.copy_to_vec_interleaved::<f32>(&mut self.buf);
+                while self.block_trims.front().is_some_and(|&(at, _, _)| at < index) {
+                    self.block_trims.pop_front();
+                }
+                // A packet can be both a block's first and last frame: both trims apply.
+                while let Some(&(_, frames, at_start)) =
+                    self.block_trims.front().filter(|&&(at, _, _)| at == index)
+                {
+                    self.block_trims.pop_front();
+                    let len = self.buf.len() / channels;
+                    let drop = usize::try_from(frames).unwrap_or(usize::MAX).min(len);
+                    if at_start {
+                        self.buf.drain(..drop * channels);
+                    } else {
+                        self.buf.truncate((len - drop) * channels);
+                    }
+                }
             }
             Err(SymError::DecodeError(_)) => {
                 // Keep later times right: a corrupt packet becomes silence of its length (in

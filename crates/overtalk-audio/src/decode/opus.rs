@@ -12,7 +12,8 @@
 //!
 //! The pre-skip is not applied here: [`super::Decoder`] drops it itself (it can span several
 //! packets) and zeroes it in the header it passes on. The container's per-packet trims (the Ogg
-//! granule position of the last page) are applied. A packet the decoder rejects is a
+//! granule position of the last page) are applied; Matroska's `DiscardPadding`, which the
+//! demuxer does not pass on, is applied by [`super::Decoder`] (the `mkv_trim` submodule). A packet the decoder rejects is a
 //! `DecodeError`, which the caller replaces by silence of the packet's length and counts.
 //!
 //! **Against libopus.** Test `opus_matches_libopus` in `tests/decode.rs` holds a SILK speech

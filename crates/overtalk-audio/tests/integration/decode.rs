@@ -45,9 +45,9 @@ fn check_clip(name: &str) {
 }
 
 /// Every clip this build decodes, with its sample rate and exact length in frames. The signal
-/// lasts 1 s. Matroska/WebM keep the encoder's padding after the last sample (at most one
-/// packet: symphonia does not apply Matroska's DiscardPadding); ADPCM pads to its block (IMA:
-/// 1017 frames, MS: 1012).
+/// lasts 1 s. Vorbis in Matroska/WebM keeps the encoder's padding after the last sample (at
+/// most one packet); Opus in Matroska/WebM drops it (`DiscardPadding`), as ffmpeg does; ADPCM
+/// pads to its block (IMA: 1017 frames, MS: 1012).
 fn all_clips() -> Vec<(&'static str, u32, usize)> {
     vec![
         ("burst.flac", 44_100, 44_100),
@@ -62,8 +62,8 @@ fn all_clips() -> Vec<(&'static str, u32, usize)> {
         ("burst.webm", 44_100, 45_120),
         ("burst.opus", 48_000, 48_000),
         ("burst.2p5ms.opus", 48_000, 48_000),
-        ("burst.opus.webm", 48_000, 48_648),
-        ("burst.opus.mkv", 48_000, 48_648),
+        ("burst.opus.webm", 48_000, 48_000),
+        ("burst.opus.mkv", 48_000, 48_000),
         ("burst.aiff", 44_100, 44_100),
         ("burst.caf", 44_100, 44_100),
         ("burst.alac.m4a", 44_100, 44_100),
@@ -354,7 +354,7 @@ mod opus {
         let (_, reference) =
             decode_all(&data("speech.opus.libopus.flac"), &DecodeOptions::default()).unwrap();
         let r = &reference[0];
-        for (name, frames) in [("speech.opus", 248_103), ("speech.opus.webm", 248_328)] {
+        for (name, frames) in [("speech.opus", 248_103), ("speech.opus.webm", 248_103)] {
             let (info, ch) = decode_all(&data(name), &DecodeOptions::default()).unwrap();
             assert_eq!((info.sample_rate, ch.len(), ch[0].len()), (48_000, 1, frames), "{name}");
             assert_eq!(r.len(), 248_103);
@@ -828,4 +828,88 @@ fn a_corrupt_packet_without_a_length_is_no_drop() {
     assert_eq!((s.bad_packets, s.gaps, s.gap_frames, s.clock_resets), (1, 0, 0, 0));
     // The same length, within Matroska's millisecond timestamps.
     assert!(n.abs_diff(clean_n) <= 48, "{n} vs {clean_n}");
+}
+
+/// WebM/Opus decodes to exactly ffmpeg's length: the `OpusHead` pre-skip is dropped at the
+/// start and the last block's `DiscardPadding` at the end. Tones of lengths that leave
+/// different paddings in the last 20 ms packet, made and decoded by ffmpeg (skipped with a
+/// printed reason when ffmpeg or its libopus encoder is missing).
+#[test]
+fn webm_opus_decodes_to_ffmpegs_length() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().unwrap();
+    for (seconds, frames) in [("1.01", 48_480usize), ("0.5", 24_000), ("2.003", 96_144)] {
+        let webm = dir.path().join(format!("tone{seconds}.webm"));
+        let made = Command::new("ffmpeg")
+            .args(["-loglevel", "error", "-y", "-f", "lavfi", "-i"])
+            .arg(format!("sine=frequency=440:duration={seconds}:sample_rate=48000"))
+            .args(["-c:a", "libopus", "-b:a", "24k"])
+            .arg(&webm)
+            .status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!(
+                "skipping webm_opus_decodes_to_ffmpegs_length: ffmpeg with libopus not found"
+            );
+            return;
+        }
+        let pcm = Command::new("ffmpeg")
+            .args(["-loglevel", "error", "-i"])
+            .arg(&webm)
+            .args(["-f", "s16le", "-"])
+            .output()
+            .unwrap();
+        assert_eq!(pcm.stdout.len() / 2, frames, "ffmpeg's own length of {seconds} s");
+        let (info, ch) = decode_all(&webm, &DecodeOptions::default()).unwrap();
+        assert_eq!((info.sample_rate, ch[0].len()), (48_000, frames), "{seconds} s");
+    }
+}
+
+/// Two WebM/Opus tones joined by ffmpeg's concat demuxer (`-c copy`): the first one's last
+/// block keeps its `DiscardPadding`, now mid-stream, and ffmpeg drops it there as at the end
+/// (0.51 s + 0.73 s = 59 520 frames, and the second stream's pre-skip, 312 frames, which a
+/// joined stream does not drop: 59 832). Without the mid-stream trim the decoded length is
+/// 168 frames (3.5 ms, the first tone's padding) longer. Skipped with a printed reason when ffmpeg or libopus is missing.
+#[test]
+fn webm_opus_padding_mid_stream_is_dropped_as_ffmpeg_does() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().unwrap();
+    let mut list = String::new();
+    for (name, tone) in [("a", "frequency=440:duration=0.51"), ("b", "frequency=660:duration=0.73")]
+    {
+        let webm = dir.path().join(format!("{name}.webm"));
+        let made = Command::new("ffmpeg")
+            .args(["-loglevel", "error", "-y", "-f", "lavfi", "-i"])
+            .arg(format!("sine={tone}:sample_rate=48000"))
+            .args(["-c:a", "libopus", "-b:a", "24k"])
+            .arg(&webm)
+            .status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!(
+                "skipping webm_opus_padding_mid_stream_is_dropped_as_ffmpeg_does: ffmpeg with \
+                 libopus not found"
+            );
+            return;
+        }
+        list.push_str(&format!("file '{}'\n", webm.display()));
+    }
+    let list_path = dir.path().join("list.txt");
+    std::fs::write(&list_path, list).unwrap();
+    let joined = dir.path().join("ab.webm");
+    let made = Command::new("ffmpeg")
+        .args(["-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i"])
+        .arg(&list_path)
+        .args(["-c", "copy"])
+        .arg(&joined)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let pcm = Command::new("ffmpeg")
+        .args(["-loglevel", "error", "-i"])
+        .arg(&joined)
+        .args(["-f", "s16le", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(pcm.stdout.len() / 2, 59_832, "ffmpeg's own length");
+    let (info, ch) = decode_all(&joined, &DecodeOptions::default()).unwrap();
+    assert_eq!((info.sample_rate, ch[0].len()), (48_000, 59_832));
 }
