@@ -55,6 +55,7 @@ use super::floor::{Claim, FloorTracker};
 use super::joint::joint_timeline;
 use super::onsets::{classify, OnsetClass, OnsetRec, Outcome};
 use super::params::{Classifier, Params};
+use super::shared::Shared;
 use super::talkspurt::Talkspurt;
 use super::units::{Millis, SpeakerIndex};
 use crate::error::{Error, Result};
@@ -309,9 +310,9 @@ const CALIBRATED_LOOKBACK: Millis = Millis::new(60_000);
 pub struct AnalysisStream {
     params: Params,
     now: Millis,
-    spurts: Vec<Spurt>,
+    spurts: Shared<Spurt>,
     /// Per speaker: its talkspurts in time order.
-    by_speaker: Vec<Vec<usize>>,
+    by_speaker: Vec<Shared<usize>>,
     /// Talkspurts whose floor status is open, in start order.
     undecided: BTreeSet<(Millis, usize)>,
     /// Talkspurts that are not closed.
@@ -323,11 +324,11 @@ pub struct AnalysisStream {
     ready: BTreeSet<(Millis, u8, usize)>,
     tracker: FloorTracker,
     tracker_clock: Millis,
-    claims: Vec<Claim>,
+    claims: Shared<Claim>,
     /// Floor-relevant talkspurts given to the tracker whose onset is not decided.
     onset_queue: Vec<usize>,
     /// Floor-relevant talkspurts given to the tracker, in start order.
-    floor_spurts: Vec<usize>,
+    floor_spurts: Shared<usize>,
     out: Vec<StreamEvent>,
     finished: bool,
     /// S5′/S8′ (calibrated classifier) and its horizon, instead of the rules' S5.
@@ -372,8 +373,8 @@ impl AnalysisStream {
         Ok(AnalysisStream {
             params: params.clone(),
             now: Millis::MIN,
-            spurts: Vec::new(),
-            by_speaker: vec![Vec::new(); n_speakers],
+            spurts: Shared::default(),
+            by_speaker: vec![Shared::default(); n_speakers],
             undecided: BTreeSet::new(),
             open: Vec::new(),
             joint_live: Vec::new(),
@@ -381,9 +382,9 @@ impl AnalysisStream {
             ready: BTreeSet::new(),
             tracker: FloorTracker::new(params.min_floor_solo),
             tracker_clock: Millis::MIN,
-            claims: Vec::new(),
+            claims: Shared::default(),
             onset_queue: Vec::new(),
-            floor_spurts: Vec::new(),
+            floor_spurts: Shared::default(),
             out: Vec::new(),
             finished: false,
             calibrated,
@@ -601,10 +602,11 @@ impl AnalysisStream {
     /// view of the detector would then be wrong; counted in
     /// [`AnalysisStream::speculation_errors`]).
     ///
-    /// Each check copies the stream once per future, and the copy grows with the session's
-    /// history. A check that committed nothing is not repeated while the held and undecided
-    /// edges, the edges given and the decisions due stay the same, until 50 ms more audio
-    /// has been heard.
+    /// Each check copies the stream once per future; the history no future can change (the
+    /// settled talkspurts, the claims) is shared between the copies, not copied, so a copy
+    /// costs what the undecided edges can still change. A check that committed nothing is
+    /// not repeated while the held and undecided edges, the edges given and the decisions
+    /// due stay the same, until 50 ms more audio has been heard.
     pub fn speculate(&mut self, heard: &Heard) -> Vec<StreamEvent> {
         let Some((_, h)) = self.calibrated else { return Vec::new() };
         let until = heard.until;
@@ -647,6 +649,7 @@ impl AnalysisStream {
 
     /// One check of [`AnalysisStream::speculate`].
     fn speculate_now(&mut self, heard: &Heard, until: Millis) -> Vec<StreamEvent> {
+        self.freeze_history();
         let known = self.spurts.len();
         let mut agreed: Option<Vec<Verdict>> = None;
         for future in 0..1usize << heard.pending.len() {
@@ -730,6 +733,38 @@ impl AnalysisStream {
             }
         }
         std::mem::take(&mut self.out)
+    }
+
+    /// Freezes the history no future can change, so that the copies of
+    /// [`AnalysisStream::speculate`] share it: the talkspurts before the first one still open,
+    /// undecided, waiting for its onset or for the joint timeline, or last of its speaker (a
+    /// future may bridge it); each speaker's list but its last talkspurt; the floor
+    /// talkspurts starting before all of those (a future inserts only later ones); all claims
+    /// (a future only adds). What a copy does change of the frozen part is copied then, so a
+    /// freeze too eager costs time, never correctness.
+    fn freeze_history(&mut self) {
+        #[cfg(test)]
+        if tests::COPY_WHOLE.with(std::cell::Cell::get) {
+            return;
+        }
+        let live = self
+            .open
+            .iter()
+            .chain(&self.onset_queue)
+            .chain(&self.joint_live)
+            .chain(self.undecided.iter().map(|(_, i)| i))
+            .chain(self.by_speaker.iter().filter_map(|own| own.last()))
+            .copied();
+        let first = live.clone().min().unwrap_or(self.spurts.len());
+        let first_start = live.map(|i| self.spurts[i].start).min().unwrap_or(self.now);
+        self.spurts.freeze_before(first);
+        for own in &mut self.by_speaker {
+            own.freeze_before(own.len().saturating_sub(1));
+        }
+        let spurts = &self.spurts;
+        let floor_before = self.floor_spurts.partition_point(|&j| spurts[j].start < first_start);
+        self.floor_spurts.freeze_before(floor_before);
+        self.claims.freeze_before(self.claims.len());
     }
 
     /// Gives a copy of the stream one future's edges and moves its clock to `until`.
@@ -916,7 +951,7 @@ impl AnalysisStream {
         let mut ids = Vec::new();
         for own in &self.by_speaker {
             let k = own.partition_point(|&j| self.spurts[j].start < cutoff);
-            ids.extend_from_slice(&own[k.saturating_sub(1)..]);
+            ids.extend(own.iter().skip(k.saturating_sub(1)).copied());
         }
         ids.sort_by_key(|&j| (self.spurts[j].start, self.spurts[j].speaker));
         let local = ids
@@ -1135,7 +1170,7 @@ impl AnalysisStream {
             let before_end = self.floor_spurts.partition_point(|&j| self.spurts[j].start < s.end);
             let mut reach = s.end;
             let mut all_closed = true;
-            for &j in &self.floor_spurts[..before_end] {
+            for &j in self.floor_spurts.iter().take(before_end) {
                 let o = &self.spurts[j];
                 if o.end > t0 - tol || !o.closed {
                     all_closed &= o.closed;
@@ -1296,7 +1331,7 @@ impl AnalysisStream {
         if let Some(prev) = first.checked_sub(1).map(|k| self.claims[k]) {
             claims.push(Claim { spurt: index_of(prev.spurt).unwrap_or(0), ..prev });
         }
-        for c in &self.claims[first..] {
+        for c in self.claims.iter().skip(first) {
             claims.push(Claim { spurt: index_of(c.spurt)?, ..*c });
         }
         let mut floor_by = vec![Vec::new(); self.by_speaker.len()];
@@ -1316,6 +1351,12 @@ impl AnalysisStream {
 mod tests {
     use super::*;
     use crate::analysis::analyze;
+
+    thread_local! {
+        /// Freeze nothing: every copy of `speculate` holds the whole history (the cost
+        /// measure's "before").
+        pub(super) static COPY_WHOLE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
     use crate::{Segment, TranscriptBuilder};
     use proptest::prelude::*;
 
@@ -1612,7 +1653,8 @@ mod tests {
                 let speaker = SpeakerIndex::new(sp);
                 let span: Vec<(i64, bool)> = e[given..]
                     .iter()
-                    .filter(|x| x.2 == sp && x.0 < heard)
+                    .take_while(|x| x.0 < heard)
+                    .filter(|x| x.2 == sp)
                     .map(|x| (x.0, x.1))
                     .collect();
                 let undecided = choice >> (2 * sp) & 1 == 1;
@@ -1689,6 +1731,93 @@ mod tests {
             .collect();
         out.sort_by_key(|(spurt, k)| (*spurt, matches!(k, StreamEventKind::Floor { .. })));
         out
+    }
+
+    /// A long three-speaker conversation (`minutes` of it), deterministic: turns of 1–6 s
+    /// with pauses inside, a backchannel in most turns, switches with gaps and overlaps.
+    fn long_conversation(minutes: i64) -> Vec<(usize, i64, i64)> {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: i64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as i64 % n
+        };
+        let mut segs = Vec::new();
+        let (mut t, mut holder) = (0i64, 0usize);
+        while t < minutes * 60_000 {
+            let mut a = t;
+            for _ in 0..1 + next(3) {
+                let b = a + 600 + next(2_000);
+                segs.push((holder, a, b));
+                a = b + 150 + next(700);
+            }
+            let end = a;
+            let listener = (holder + 1 + next(2) as usize) % 3;
+            if next(4) > 0 && end - t > 1_500 {
+                let at = t + 300 + next(end - t - 1_400);
+                segs.push((listener, at, at + 150 + next(500)));
+            }
+            holder = (holder + 1 + next(2) as usize) % 3;
+            t = end - 300 + next(900);
+        }
+        let mut by = vec![Vec::new(); 3];
+        for (sp, a, b) in segs {
+            by[sp].push((a, b));
+        }
+        let mut out = Vec::new();
+        for (sp, mut v) in by.into_iter().enumerate() {
+            v.sort_unstable();
+            let mut last_end = i64::MIN;
+            for (a, b) in v {
+                if a > last_end {
+                    out.push((sp, a, b));
+                    last_end = b;
+                }
+            }
+        }
+        out
+    }
+
+    /// The cost of early commits over a long session: `speculate` every 20 ms behind a
+    /// detector 400 ms late, over 10 and over 60 minutes, with the history copied whole into
+    /// every future (as before it was shared) and shared. The decisions must be the stream's
+    /// without speculating; the times are printed (release build: `cargo test --release -p
+    /// overtalk --lib speculation_cost -- --ignored --nocapture`).
+    #[test]
+    #[ignore]
+    fn speculation_cost_grows_with_the_session_linearly() {
+        let p = calibrated(250);
+        for (minutes, whole) in [(10, true), (60, true), (10, false), (60, false)] {
+            COPY_WHOLE.with(|c| c.set(whole));
+            let segs = long_conversation(minutes);
+            // Every 20 ms, each speaker's last edge undecided (or one that does not happen).
+            let ticks: Vec<(i64, i64, u8)> =
+                (0..minutes * 3_000).map(|k| (k * 20, 400, 0xff)).collect();
+            let t0 = std::time::Instant::now();
+            let events = run_speculating(&segs, &ticks, &p);
+            let spent = t0.elapsed();
+            let plain = run(&segs, &[], &p);
+            assert_eq!(decisions(&events), decisions(&plain));
+            let early = events
+                .iter()
+                .filter(|e| {
+                    matches!(
+                        e.kind,
+                        StreamEventKind::Floor { .. } | StreamEventKind::OnsetDecision { .. }
+                    )
+                })
+                .count();
+            println!(
+                "{minutes} min, {}: {} talkspurts, {} decisions, {} checks: {:.3} s ({:.1} µs per check)",
+                if whole { "history copied whole" } else { "history shared" },
+                segs.len(),
+                early,
+                ticks.len(),
+                spent.as_secs_f64(),
+                spent.as_secs_f64() * 1e6 / ticks.len() as f64
+            );
+        }
     }
 
     #[test]
