@@ -427,7 +427,9 @@ impl AnalysisStream {
         self.given += 1;
         let last = self.by_speaker[speaker.index()].last().copied();
         if let Some(i) = last {
-            let s = &mut self.spurts[i];
+            // Read, not written, unless bridged: a closed talkspurt may be shared with other
+            // copies of the stream (`freeze_history`), and writing it would copy them all.
+            let s = &self.spurts[i];
             if s.speaking {
                 return Err(Error::invalid(format!(
                     "analysis stream: speaker {speaker} starts at {t} ms while talking"
@@ -435,7 +437,7 @@ impl AnalysisStream {
             }
             // S2: a silence shorter than bridge_pause is bridged.
             if !s.closed && (t <= s.end || t - s.end < self.params.bridge_pause) {
-                s.speaking = true;
+                self.spurts[i].speaking = true;
                 return Ok(());
             }
         }
@@ -482,12 +484,12 @@ impl AnalysisStream {
                 "analysis stream: speaker {speaker} stops at {t} ms without having started"
             )));
         };
-        let s = &mut self.spurts[i];
-        if !s.speaking {
+        if !self.spurts[i].speaking {
             return Err(Error::invalid(format!(
                 "analysis stream: speaker {speaker} stops at {t} ms while silent"
             )));
         }
+        let s = &mut self.spurts[i];
         if t <= s.start {
             // An empty talkspurt is no talkspurt (a segment [t, t) is dropped by S1).
             if s.end == s.start {
@@ -736,12 +738,19 @@ impl AnalysisStream {
     }
 
     /// Freezes the history no future can change, so that the copies of
-    /// [`AnalysisStream::speculate`] share it: the talkspurts before the first one still open,
-    /// undecided, waiting for its onset or for the joint timeline, or last of its speaker (a
-    /// future may bridge it); each speaker's list but its last talkspurt; the floor
-    /// talkspurts starting before all of those (a future inserts only later ones); all claims
-    /// (a future only adds). What a copy does change of the frozen part is copied then, so a
-    /// freeze too eager costs time, never correctness.
+    /// [`AnalysisStream::speculate`] share it: the talkspurts before the first one still open
+    /// (a future may bridge it), undecided, waiting for its onset or for the joint timeline;
+    /// each speaker's list but its last talkspurt; the floor talkspurts starting before all
+    /// of those (a future inserts only later ones); all claims (a future only adds). A closed
+    /// talkspurt is only read by a future (a start after it opens a new one), so a speaker
+    /// silent since the session's start does not hold the freeze point back. What a copy
+    /// does change of the frozen part is copied then, so a freeze too eager costs time,
+    /// never correctness.
+    ///
+    /// ```text
+    /// spurts   0   1   2   3 │ 4   5   6        4: the first open/undecided/queued one
+    ///          └── frozen ───┘ └─ each copy's ─┘
+    /// ```
     fn freeze_history(&mut self) {
         #[cfg(test)]
         if tests::COPY_WHOLE.with(std::cell::Cell::get) {
@@ -1153,10 +1162,11 @@ impl AnalysisStream {
                 }
             }
             // A talkspurt whose floor status `speculate` committed ahead of the clock may be
-            // complete before its horizon: its onset waits for the decision.
+            // complete before its evidence is final (the clock not past its horizon, or a
+            // talkspurt that stopped before the horizon still bridgeable): its onset waits
+            // for the decision, or it would be classified without S8′.
             if let Some((_, h)) = self.calibrated {
-                let lim = t0.saturating_add(h.max(tol));
-                if self.spurts[i].decision.is_none() && now <= lim {
+                if self.spurts[i].decision.is_none() && self.onset_waits(h, i, now, known_until) {
                     keep.push(i);
                     continue;
                 }
@@ -1215,13 +1225,11 @@ impl AnalysisStream {
         now: Millis,
         known_until: Millis,
     ) -> Option<Decision> {
-        let s = &self.spurts[i];
-        let t0 = s.start;
-        let lim = t0.saturating_add(h.max(self.params.simul_start_tol));
-        let simultaneous_known = known_until > t0.saturating_add(self.params.simul_start_tol);
-        if now <= lim || self.settled() <= lim || !simultaneous_known {
+        if self.onset_waits(h, i, now, known_until) {
             return None;
         }
+        let s = &self.spurts[i];
+        let t0 = s.start;
         let Some(f) = holder else {
             return Some(Decision { attempt: None, failed: false, probabilities: None });
         };
@@ -1253,6 +1261,23 @@ impl AnalysisStream {
             failed: attempt.is_some() && rec.outcome == Outcome::FloorKept,
             probabilities: p.first().copied().flatten(),
         })
+    }
+
+    /// Whether the S8′ decision on talkspurt `i`'s onset must wait: the evidence up to its
+    /// horizon is not final (the clock not past it, or a talkspurt that stopped by then may
+    /// still be bridged), or whether a start is simultaneous with it is not known yet.
+    ///
+    /// ```text
+    /// spurt i      [────────
+    /// horizon      ├─ max(h, tol) ─┤ lim
+    /// other        ──────────█████████░░░░   stopped before lim, bridgeable
+    /// waits while now <= lim, or while that stop may still be bridged (settled <= lim)
+    /// ```
+    fn onset_waits(&self, h: Millis, i: usize, now: Millis, known_until: Millis) -> bool {
+        let tol = self.params.simul_start_tol;
+        let t0 = self.spurts[i].start;
+        let lim = t0.saturating_add(h.max(tol));
+        now <= lim || self.settled() <= lim || known_until <= t0.saturating_add(tol)
     }
 
     /// The class the decision on talkspurt `i`'s onset fixes before the outcome is known:
@@ -1958,6 +1983,68 @@ mod tests {
         ));
     }
 
+    /// Behind a detector whose commits lag, with random undecided edges (the true one among
+    /// each pair of futures): the committed events are the batch analysis's, and every
+    /// decision is the one the stream takes without speculating, probabilities left out only.
+    fn check_speculating(
+        segs: &[(usize, i64, i64)],
+        ticks: &[(i64, i64, u8)],
+        h: i64,
+    ) -> std::result::Result<(), TestCaseError> {
+        let p = calibrated(h);
+        let events = run_speculating(segs, ticks, &p);
+        prop_assert_eq!(folded(&events), batch(segs, &p));
+        let plain = run(segs, &[], &p);
+        prop_assert_eq!(decisions(&events), decisions(&plain));
+        // Per talkspurt: p(backchannel), then the onset decision's probabilities.
+        type Probabilities = (usize, u8, Option<[f64; 2]>);
+        let probability = |events: &[StreamEvent]| -> Vec<Probabilities> {
+            let mut v: Vec<_> = events
+                .iter()
+                .filter_map(|e| match &e.kind {
+                    StreamEventKind::Floor { spurt, probability, .. } => {
+                        Some((*spurt, 0, probability.map(|p| [p, 0.0])))
+                    }
+                    StreamEventKind::OnsetDecision { spurt, probabilities, .. } => {
+                        Some((*spurt, 1, *probabilities))
+                    }
+                    _ => None,
+                })
+                .collect();
+            v.sort_by_key(|x| (x.0, x.1));
+            v
+        };
+        prop_assert_eq!(probability(&events).len(), probability(&plain).len());
+        for (a, b) in probability(&events).iter().zip(probability(&plain)) {
+            prop_assert!((a.0, a.1) == (b.0, b.1), "{:?} {:?}", a, b);
+            prop_assert!(a.2.is_none() || a.2 == b.2, "{:?} {:?}", a, b);
+        }
+        for e in &events {
+            let evidence = match &e.kind {
+                StreamEventKind::Onset(r) => r.time,
+                StreamEventKind::Piece { end, .. } => *end,
+                _ => e.time,
+            };
+            prop_assert!(e.decided >= evidence, "{:?}", e);
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn an_onset_committed_early_waits_for_its_decision_while_a_stop_may_be_bridged() {
+        // B opens at 0; A talks [25004, 25704) and [25917, 25959); horizon 1000 ms. At heard
+        // 26005 every future tags A's first talkspurt floor, so its onset is queued early.
+        // At the clock 26158 its horizon (26004) is past, but A's stop at 25959 is less than
+        // `bridge_pause` old: the evidence is not final and S8′ cannot decide yet. The onset
+        // must wait for that decision, not be classified without it.
+        check_speculating(
+            &[(0, 25_004, 25_704), (0, 25_917, 25_959), (1, 0, 1)],
+            &[(26_005, 46, 205), (26_549, 391, 0)],
+            1000,
+        )
+        .unwrap();
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(400))]
         #[test]
@@ -1998,43 +2085,7 @@ mod tests {
             ticks in prop::collection::vec((0i64..35_000, 0i64..700, any::<u8>()), 0..60),
             h in prop::sample::select(vec![250i64, 500, 1000]),
         ) {
-            // Behind a detector whose commits lag, with random undecided edges (the true one
-            // among each pair of futures): the committed events are the batch analysis's, and
-            // every decision is the one the stream takes without speculating, probabilities
-            // left out only.
-            let p = calibrated(h);
-            let events = run_speculating(&segs, &ticks, &p);
-            prop_assert_eq!(folded(&events), batch(&segs, &p));
-            let plain = run(&segs, &[], &p);
-            prop_assert_eq!(decisions(&events), decisions(&plain));
-            // Per talkspurt: p(backchannel), then the onset decision's probabilities.
-            type Probabilities = (usize, u8, Option<[f64; 2]>);
-            let probability = |events: &[StreamEvent]| -> Vec<Probabilities> {
-                let mut v: Vec<_> = events.iter().filter_map(|e| match &e.kind {
-                    StreamEventKind::Floor { spurt, probability, .. } => {
-                        Some((*spurt, 0, probability.map(|p| [p, 0.0])))
-                    }
-                    StreamEventKind::OnsetDecision { spurt, probabilities, .. } => {
-                        Some((*spurt, 1, *probabilities))
-                    }
-                    _ => None,
-                }).collect();
-                v.sort_by_key(|x| (x.0, x.1));
-                v
-            };
-            prop_assert_eq!(probability(&events).len(), probability(&plain).len());
-            for (a, b) in probability(&events).iter().zip(probability(&plain)) {
-                prop_assert!((a.0, a.1) == (b.0, b.1), "{:?} {:?}", a, b);
-                prop_assert!(a.2.is_none() || a.2 == b.2, "{:?} {:?}", a, b);
-            }
-            for e in &events {
-                let evidence = match &e.kind {
-                    StreamEventKind::Onset(r) => r.time,
-                    StreamEventKind::Piece { end, .. } => *end,
-                    _ => e.time,
-                };
-                prop_assert!(e.decided >= evidence, "{:?}", e);
-            }
+            check_speculating(&segs, &ticks, h)?;
         }
     }
 }
