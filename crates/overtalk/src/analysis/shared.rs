@@ -94,6 +94,19 @@ impl<T: Clone> Shared<T> {
     }
 }
 
+#[cfg(test)]
+impl<T> Shared<T> {
+    /// The number of elements shared between copies.
+    pub(crate) fn shared_len(&self) -> usize {
+        self.frozen.len()
+    }
+
+    /// Whether `self` and `other` share their frozen part.
+    pub(crate) fn shares_with(&self, other: &Shared<T>) -> bool {
+        Arc::ptr_eq(&self.frozen, &other.frozen)
+    }
+}
+
 impl<T> Index<usize> for Shared<T> {
     type Output = T;
 

@@ -762,7 +762,6 @@ impl AnalysisStream {
             .chain(&self.onset_queue)
             .chain(&self.joint_live)
             .chain(self.undecided.iter().map(|(_, i)| i))
-            .chain(self.by_speaker.iter().filter_map(|own| own.last()))
             .copied();
         let first = live.clone().min().unwrap_or(self.spurts.len());
         let first_start = live.map(|i| self.spurts[i].start).min().unwrap_or(self.now);
@@ -2028,6 +2027,38 @@ mod tests {
             prop_assert!(e.decided >= evidence, "{:?}", e);
         }
         Ok(())
+    }
+
+    #[test]
+    fn a_speaker_silent_since_the_start_does_not_hold_the_shared_history_back() {
+        // C says one word at the start; A and B talk on for a minute, all of it settled by
+        // 62000. Every talkspurt is shared, C's included (its last one is closed: a future
+        // can only read it), and a future in which C starts again leaves the shared part
+        // shared.
+        let mut segs: Vec<(usize, i64, i64)> = vec![(2, 0, 300)];
+        for k in 0..30i64 {
+            segs.push((k as usize % 2, 1_000 + k * 2_000, 2_700 + k * 2_000));
+        }
+        let p = calibrated(500);
+        let mut s = AnalysisStream::new(4, &p).unwrap();
+        let mut e = edges(&segs);
+        e.sort_by_key(|&(t, start, _)| (t, start));
+        for (t, start, sp) in e {
+            let (t, sp) = (Millis::new(t), SpeakerIndex::new(sp));
+            s.advance(t).unwrap();
+            if start {
+                s.speech_start(sp, t).unwrap();
+            } else {
+                s.speech_end(sp, t).unwrap();
+            }
+        }
+        s.advance(Millis::new(62_000)).unwrap();
+        s.freeze_history();
+        assert_eq!((s.spurts.len(), s.spurts.shared_len()), (31, 31));
+        let mut copy = s.clone();
+        copy.speech_start(SpeakerIndex::new(2), Millis::new(62_100)).unwrap();
+        assert!(s.spurts.shares_with(&copy.spurts));
+        assert_eq!(copy.spurts.len(), 32);
     }
 
     #[test]
