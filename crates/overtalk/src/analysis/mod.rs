@@ -38,6 +38,7 @@ pub mod onsets;
 pub mod params;
 pub mod result;
 pub mod rules;
+pub(crate) mod shared;
 pub mod stream;
 pub mod talkspurt;
 pub mod turn_order;
