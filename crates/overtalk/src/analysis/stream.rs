@@ -1617,25 +1617,32 @@ mod tests {
     /// Random conversations of `n` speakers (at most 4, the streams' size here).
     fn speakers_strategy(n: usize) -> impl Strategy<Value = Vec<(usize, i64, i64)>> {
         prop::collection::vec((0usize..n, 0i64..30_000, 1i64..4000, 1i64..1500), 0..40).prop_map(
-            move |raw| {
-                let mut by: Vec<Vec<(i64, i64)>> = vec![Vec::new(); n];
-                for (sp, a, d, _) in raw {
-                    by[sp].push((a, a + d));
-                }
-                let mut out = Vec::new();
-                for (sp, mut v) in by.into_iter().enumerate() {
-                    v.sort_unstable();
-                    let mut last_end = i64::MIN;
-                    for (a, b) in v {
-                        if a > last_end {
-                            out.push((sp, a, b));
-                            last_end = b;
-                        }
-                    }
-                }
-                out
-            },
+            move |raw| without_self_overlap(n, raw.into_iter().map(|(sp, a, d, _)| (sp, a, a + d))),
         )
+    }
+
+    /// `segs` of `n` speakers grouped by speaker and sorted, each speaker's segment that starts
+    /// before the end of their previous one dropped (a speaker never overlaps themselves).
+    fn without_self_overlap(
+        n: usize,
+        segs: impl IntoIterator<Item = (usize, i64, i64)>,
+    ) -> Vec<(usize, i64, i64)> {
+        let mut by: Vec<Vec<(i64, i64)>> = vec![Vec::new(); n];
+        for (sp, a, b) in segs {
+            by[sp].push((a, b));
+        }
+        let mut out = Vec::new();
+        for (sp, mut v) in by.into_iter().enumerate() {
+            v.sort_unstable();
+            let mut last_end = i64::MIN;
+            for (a, b) in v {
+                if a > last_end {
+                    out.push((sp, a, b));
+                    last_end = b;
+                }
+            }
+        }
+        out
     }
 
     /// Runs the stream as behind a detector: at each tick `(heard, lag, choice)` the stream
@@ -1785,22 +1792,7 @@ mod tests {
             holder = (holder + 1 + next(2) as usize) % 3;
             t = end - 300 + next(900);
         }
-        let mut by = vec![Vec::new(); 3];
-        for (sp, a, b) in segs {
-            by[sp].push((a, b));
-        }
-        let mut out = Vec::new();
-        for (sp, mut v) in by.into_iter().enumerate() {
-            v.sort_unstable();
-            let mut last_end = i64::MIN;
-            for (a, b) in v {
-                if a > last_end {
-                    out.push((sp, a, b));
-                    last_end = b;
-                }
-            }
-        }
-        out
+        without_self_overlap(3, segs)
     }
 
     /// The cost of early commits over a long session: `speculate` every 20 ms behind a
