@@ -64,6 +64,19 @@ async function until(page, t, lead) {
   await page.waitForFunction(([t, lead]) => document.getElementById('overtalk-audio').currentTime + lead >= t, [t, lead], { timeout: 20000, polling: 20 });
 }
 const within = (a, b, tol) => Math.abs(a - b) <= tol;
+// The players once `ok(players)` holds, or as they are after `ms` milliseconds: a follower
+// started or sought is put back in step at the transport's next time update (every 250 ms at
+// most), so a check of being in step allows it that long on a loaded machine rather than
+// sampling the one moment a late start has not been corrected yet.
+async function settled(page, ok, ms) {
+  const until = Date.now() + ms;
+  let p = await players(page);
+  while (!ok(p) && Date.now() < until) {
+    await page.waitForTimeout(25);
+    p = await players(page);
+  }
+  return p;
+}
 
 console.log('\nplayer at offsets');
 // A from 0, B 2 s late, C 1.5 s early (its first 1.5 s before the timeline): A drives.
@@ -85,13 +98,13 @@ overtalk(['report', '--track', `A=${wav}`, '--track', `B=${wav}`, '--track', `C=
   check(within(c.t, a.t + 1.5, 0.1), `C (−1.5 s) is at its own ${c.t.toFixed(2)} s = timeline ${a.t.toFixed(2)} + 1.5`);
   // B starts when the transport reaches 2 s, from its file's start.
   await until(page, 2.3, 0);
-  p = await players(page);
+  p = await settled(page, (p) => p[2].playing && within(p[2].t, p[0].t - 2, 0.1), 1500);
   check(p[2].playing && within(p[2].t, p[0].t - 2, 0.1),
     `at ${p[0].t.toFixed(2)} s B plays its own ${p[2].t.toFixed(2)} s (= timeline − 2)`);
   // A seek moves every track to its own time.
   await page.evaluate(() => { document.getElementById('overtalk-audio').currentTime = 10; });
   await page.waitForTimeout(400);
-  p = await players(page);
+  p = await settled(page, (p) => within(p[1].t, p[0].t + 1.5, 0.1) && within(p[2].t, p[0].t - 2, 0.1) && p.every((x) => x.playing), 1500);
   check(within(p[1].t, p[0].t + 1.5, 0.1) && within(p[2].t, p[0].t - 2, 0.1) && p.every((x) => x.playing),
     `after a seek to 10 s: A ${p[0].t.toFixed(2)}, C ${p[1].t.toFixed(2)}, B ${p[2].t.toFixed(2)} s, all playing`);
   // Seeking back before B's start pauses it again.
@@ -197,7 +210,8 @@ overtalk(['report', '--track', `Host=${host}`, '--track', `Guest=${guest}`, '--t
   await page.waitForTimeout(1500);
   p = await players(page);
   let want = 5 + (Date.now() - endedAt) / 1000;
-  check(!p[0].playing && p[1].playing && within(p[1].t, want, 0.2) && p[1].t > 6,
+  // Playing, and never ahead of the clock (a loaded machine may stall it, never speed it).
+  check(!p[0].playing && p[1].playing && p[1].t <= want + 0.1 && p[1].t > 6,
     `1.5 s later Guest still plays, at ${p[1].t.toFixed(3)} s (about ${want.toFixed(3)}), Host at its end ${p[0].t.toFixed(3)} s`);
   // Host's play button pauses and resumes the track that plays on; Host stays at its end.
   await page.evaluate(() => { document.getElementById('overtalk-audio').play().catch(() => {}); });
@@ -221,7 +235,7 @@ overtalk(['report', '--track', `Host=${host}`, '--track', `Guest=${guest}`, '--t
   await page.waitForTimeout(700);
   p = await players(page);
   want = 7 + (Date.now() - clicked) / 1000;
-  check(!p[0].playing && p[0].t === q[0].d && p[1].playing && within(p[1].t, want, 0.2),
+  check(!p[0].playing && p[0].t === q[0].d && p[1].playing && p[1].t > 7.2 && p[1].t <= want + 0.1,
     `0.7 s later Guest at ${p[1].t.toFixed(3)} s (about ${want.toFixed(3)}), Host still at its end`);
   shown = await controlsShown(page);
   check(shown === 'Guest playing', `after a click at 12 s the controls shown are ${shown}`);
@@ -271,15 +285,17 @@ overtalk(['report', '--track', `A=${wav}`, '--track', `B=${wav}`, '-o', same]);
   check(p.every((x) => x.offset === null), 'no player carries an offset');
   await page.evaluate(() => { const a = document.getElementById('overtalk-audio'); a.currentTime = 12; a.play(); });
   await page.waitForTimeout(500);
-  p = await players(page);
+  p = await settled(page, (p) => p.every((x) => x.playing) && within(p[1].t, p[0].t, 0.06), 1500);
   check(p.every((x) => x.playing) && within(p[1].t, p[0].t, 0.06),
     `after a seek to 12 s A ${p[0].t.toFixed(3)}, B ${p[1].t.toFixed(3)} s, both playing`);
   const q = await clickAt(page, 20000);
+  const clicked = Date.now();
   check(q[0].t === 20 && q[0].playing, `a click at 20 s: A at exactly ${q[0].t} s, playing`);
   await page.waitForTimeout(300);
-  p = await players(page);
-  check(p.every((x) => x.playing) && within(p[1].t, p[0].t, 0.06) && within(p[0].t, 20.3, 0.2),
-    `then A ${p[0].t.toFixed(3)}, B ${p[1].t.toFixed(3)} s, both playing`);
+  p = await settled(page, (p) => p.every((x) => x.playing) && within(p[1].t, p[0].t, 0.06), 1000);
+  const played = (Date.now() - clicked) / 1000;
+  check(p.every((x) => x.playing) && within(p[1].t, p[0].t, 0.06) && p[0].t > 20 && p[0].t <= 20 + played + 0.05,
+    `then A ${p[0].t.toFixed(3)} (at most ${(20 + played).toFixed(3)}), B ${p[1].t.toFixed(3)} s, both playing`);
   await page.evaluate(() => document.getElementById('overtalk-audio').pause());
   await page.waitForTimeout(200);
   p = await players(page);
