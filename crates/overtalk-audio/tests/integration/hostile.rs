@@ -300,9 +300,9 @@ const CUT_CLIPS: &[(&str, [&str; 4])] = &[
         "burst.mkv",
         [
             "malformed audio (reading the container header): mkv (ebml): no current element",
-            "the file is truncated: the audio stops at 0.348299 s",
-            "the file is truncated: the audio stops at 0.557279 s",
-            "the file is truncated: the audio stops at 1.021678 s",
+            "the file is truncated: the audio stops at 0.371519 s",
+            "the file is truncated: the audio stops at 0.580499 s",
+            "the file is truncated: the audio stops at 1.044898 s",
         ],
     ),
     (
@@ -495,9 +495,9 @@ fn a_fragmented_mp4_cut_inside_a_fragment_reads_as_far_as_it_goes() {
             [
                 "the MP4/M4A/MOV file is truncated: it ends after 16 bytes, inside its ftyp box \
                  (the file type, 28 bytes from byte 0), before any audio",
-                "the file is truncated: the audio stops at 0.348299 s",
-                "the file is truncated: the audio stops at 0.557279 s",
-                "the file is truncated: the audio stops at 0.998458 s",
+                "the file is truncated: the audio stops at 0.371519 s",
+                "the file is truncated: the audio stops at 0.580499 s",
+                "the file is truncated: the audio stops at 1.021678 s",
             ],
         ),
         (
@@ -505,11 +505,11 @@ fn a_fragmented_mp4_cut_inside_a_fragment_reads_as_far_as_it_goes() {
             [
                 "the MP4/M4A/MOV file is truncated: it ends after 16 bytes, inside its ftyp box \
                  (the file type, 32 bytes from byte 0), before any audio",
-                "the file is truncated: the audio stops at 0.278639 s",
-                "the file is truncated: the audio stops at 0.557279 s",
+                "the file is truncated: the audio stops at 0.301859 s",
+                "the file is truncated: the audio stops at 0.580499 s",
                 // Inside the closing `mfra` (the fragments' random access index): all the audio
                 // is there.
-                "ok 44100",
+                "ok 45124",
             ],
         ),
     ]);
@@ -520,9 +520,9 @@ fn a_fragmented_mp4_cut_inside_a_fragment_reads_as_far_as_it_goes() {
                 [
                     "the MP4/M4A/MOV file is truncated: it ends after 16 bytes, inside its ftyp \
                      box (the file type, 28 bytes from byte 0), before any audio",
-                    "ok 15360, truncated 0.348299 of ?",
-                    "ok 24576, truncated 0.557279 of ?",
-                    "ok 44032, truncated 0.998458 of ?",
+                    "ok 16384, truncated 0.371519 of ?",
+                    "ok 25600, truncated 0.580499 of ?",
+                    "ok 45056, truncated 1.021678 of ?",
                 ],
             ),
             (
@@ -530,9 +530,9 @@ fn a_fragmented_mp4_cut_inside_a_fragment_reads_as_far_as_it_goes() {
                 [
                     "the MP4/M4A/MOV file is truncated: it ends after 16 bytes, inside its ftyp \
                      box (the file type, 32 bytes from byte 0), before any audio",
-                    "ok 12288, truncated 0.278639 of ?",
-                    "ok 24576, truncated 0.557279 of ?",
-                    "ok 44100",
+                    "ok 13312, truncated 0.301859 of ?",
+                    "ok 25600, truncated 0.580499 of ?",
+                    "ok 45124",
                 ],
             ),
         ],
@@ -1324,9 +1324,9 @@ fn truncated_files_are_read_as_far_as_they_go_unless_strict() {
                 "burst.mkv",
                 [
                     "malformed audio (reading the container header): mkv (ebml): no current element",
-                    "ok 15360, truncated 0.348299 of ?",
-                    "ok 24576, truncated 0.557279 of ?",
-                    "ok 45056, truncated 1.021678 of ?",
+                    "ok 16384, truncated 0.371519 of ?",
+                    "ok 25600, truncated 0.580499 of ?",
+                    "ok 46080, truncated 1.044898 of ?",
                 ],
             ),
             (
