@@ -1507,7 +1507,7 @@ impl Decoder {
             }
             if let (Ok(Some(p)), Some(tb)) = (&packet, time_base) {
                 lead = start_lead(p.pts.get(), tb.numer.get(), tb.denom.get(), sample_rate)
-                    .map_or(0, |frames| frames + priming);
+                    .map_or(0, |frames| frames.saturating_add(priming));
             }
             first = Some(packet);
         }

@@ -1029,3 +1029,34 @@ fn aac_decodes_to_ffmpegs_onset_and_length() {
         }
     }
 }
+
+/// A Matroska `CodecDelay` that is wrong or hostile (written into `burst.mkv`'s AAC track in
+/// place of its 7-byte `Language` element): 0 declares none; one longer than the recording
+/// (0xFFFFFFFF ns, 4.29 s) leaves no audio, a clear error; an 8-byte element that overruns
+/// its track entry is refused by the demuxer (and not read by `mkv_trim::codec_delay`, which
+/// stops at a child that overruns its parent). Never a panic or a hang.
+#[test]
+fn a_wrong_matroska_codec_delay_is_an_answer_not_a_panic() {
+    let plain = std::fs::read(data("burst.mkv")).unwrap();
+    let language = [0x22, 0xB5, 0x9C, 0x83, b'u', b'n', b'd'];
+    let at = plain.windows(7).rposition(|w| w == language).unwrap();
+    let decode = |element: [u8; 7]| {
+        let mut f = plain.clone();
+        f[at..at + 7].copy_from_slice(&element);
+        let (_dir, p) = written("delay.mkv", &f);
+        match decode_all(&p, &DecodeOptions::default()) {
+            Ok((info, ch)) => format!("priming {}, {} frames", info.priming, ch[0].len()),
+            Err(e) => e.to_string().replace(&p.display().to_string(), "delay.mkv"),
+        }
+    };
+    assert_eq!(decode([0x56, 0xAA, 0x84, 0, 0, 0, 0]), "priming 0, 46080 frames");
+    assert_eq!(
+        decode([0x56, 0xAA, 0x84, 0xFF, 0xFF, 0xFF, 0xFF]),
+        "delay.mkv: the recording contains no audio samples"
+    );
+    assert_eq!(
+        decode([0x56, 0xAA, 0x88, 0xFF, 0xFF, 0xFF, 0xFF]),
+        "delay.mkv: malformed audio (reading the container header): mkv (ebml): encountered an \
+         unexpected element"
+    );
+}
