@@ -556,6 +556,34 @@ impl Input {
 
     /// Where a WAV file's chunk `id` is: the offset of its body and its declared size, found
     /// by skipping the chunks before it by their sizes (at most 64 of them).
+    /// The error for MPEG-1 Layer II audio whose first frame (at byte `at`, after an ID3v2
+    /// tag when `at` is 0) has a bitrate its channel mode does not allow
+    /// ([`foreign::forbidden_layer2`]); `None` for any other file.
+    fn forbidden_layer2(&self, at: u64) -> Option<Error> {
+        let mut r = self.seeker().ok()?;
+        r.seek(std::io::SeekFrom::Start(at)).ok()?;
+        let mut head = [0u8; 10];
+        r.read_exact(&mut head).ok()?;
+        let mut frame = head[..4].to_vec();
+        if at == 0 && head.starts_with(b"ID3") {
+            // The tag's size: four 7-bit bytes, after the 10-byte header (and a 10-byte
+            // footer when flag 0x10 is set).
+            let size = head[6..10].iter().fold(0u64, |n, &b| (n << 7) | u64::from(b & 0x7F));
+            let footer = if head[5] & 0x10 != 0 { 10 } else { 0 };
+            r.seek(std::io::SeekFrom::Start(10 + size + footer)).ok()?;
+            r.read_exact(&mut frame).ok()?;
+        }
+        let (kbps, mode) = foreign::forbidden_layer2(&frame)?;
+        Some(Error::recording(
+            RecordingProblem::Codec,
+            format!(
+                "the file is MPEG-1 Layer II (MP2) audio in {mode} at {kbps} kbit/s, a bitrate the \
+                 standard does not allow in {mode} (ffmpeg writes mono MP2 at 384 kbit/s by \
+                 default), which this decoder does not read; convert the file to WAV or FLAC"
+            ),
+        ))
+    }
+
     fn wav_chunk(&self, id: &[u8; 4]) -> Option<(u64, u32)> {
         if !self.is_riff_wave() {
             return None;
@@ -1181,6 +1209,9 @@ impl Decoder {
         }
         let named = container_of(&input.head());
         if matches!(&first, SymError::Unsupported(m) if m.contains("no suitable format reader")) {
+            if let Some(e) = input.forbidden_layer2(0) {
+                return Err(e);
+            }
             if named == Some("MP3") {
                 // An ID3 tag (or the start of a frame) and no MPEG audio frame after it.
                 return Err(Error::recording(
@@ -1234,7 +1265,13 @@ impl Decoder {
             ),
             SymError::Unsupported(m) => {
                 let tag = input.wav_fmt().as_deref().and_then(foreign::wav_format_tag);
+                let layer2 =
+                    input.wav_chunk(b"data").and_then(|(at, _)| input.forbidden_layer2(at));
                 match tag.and_then(|t| Some((t, foreign::wav_codec(t)?))) {
+                    // MP2 whose bitrate is not allowed with its channel mode.
+                    Some((0x0050, _)) if layer2.is_some() => {
+                        layer2.unwrap_or_else(|| Error::invalid("no MPEG audio frame"))
+                    }
                     // Read by `wav_mpeg` when its data chunk holds MPEG frames.
                     Some((tag @ (0x0050 | 0x0055), codec)) => Error::recording(
                         RecordingProblem::Corrupt,

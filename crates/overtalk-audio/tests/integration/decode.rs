@@ -1060,3 +1060,36 @@ fn a_wrong_matroska_codec_delay_is_an_answer_not_a_panic() {
          unexpected element"
     );
 }
+
+/// MPEG-1 Layer II at a bitrate the standard does not allow with its channel mode (mono at
+/// 384 kbit/s is what `ffmpeg -c:a mp2` writes for a mono input): symphonia's reader refuses
+/// its frames, and the file is named for what it is, not as a file without audio. Three
+/// frames with empty payloads after an ID3v2 tag, raw and in WAV (format tag 0x0050); a
+/// frame allowed in mono (128 kbit/s) is not taken for one.
+#[test]
+fn mono_mp2_at_a_forbidden_bitrate_is_named() {
+    let frame = |b2: u8| {
+        let len = 144 * if b2 == 0xE0 { 384_000 } else { 128_000 } / 44_100;
+        let mut f = vec![0xFF, 0xFD, b2, 0xC4];
+        f.resize(len, 0);
+        f
+    };
+    let mut raw = b"ID3\x04\x00\x00\x00\x00\x00\x0A".to_vec();
+    raw.extend_from_slice(&[0; 10]);
+    (0..3).for_each(|_| raw.extend(frame(0xE0)));
+    let wav = plain_wav(0x0050, 1, 0, &raw[20..]);
+    let want = "unsupported: the file is MPEG-1 Layer II (MP2) audio in mono at 384 kbit/s, a \
+                bitrate the standard does not allow in mono (ffmpeg writes mono MP2 at 384 \
+                kbit/s by default), which this decoder does not read; convert the file to WAV \
+                or FLAC";
+    for (name, bytes) in [("mono.mp2", &raw), ("mono.wav", &wav)] {
+        let (_dir, p) = written(name, bytes);
+        let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
+        assert_eq!(e.to_string(), format!("{}: {want}", p.display()));
+    }
+    let mut allowed = Vec::new();
+    (0..3).for_each(|_| allowed.extend(frame(0x80)));
+    let (_dir, p) = written("allowed.mp2", &allowed);
+    let (info, ch) = decode_all(&p, &DecodeOptions::default()).unwrap();
+    assert_eq!((info.codec.as_str(), ch.len()), ("mp2", 1));
+}
