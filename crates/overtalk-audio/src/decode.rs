@@ -554,8 +554,6 @@ impl Input {
         None
     }
 
-    /// Where a WAV file's chunk `id` is: the offset of its body and its declared size, found
-    /// by skipping the chunks before it by their sizes (at most 64 of them).
     /// The error for MPEG-1 Layer II audio whose first frame (at byte `at`, after an ID3v2
     /// tag when `at` is 0) has a bitrate its channel mode does not allow
     /// ([`foreign::forbidden_layer2`]); `None` for any other file.
@@ -574,16 +572,24 @@ impl Input {
             r.read_exact(&mut frame).ok()?;
         }
         let (kbps, mode) = foreign::forbidden_layer2(&frame)?;
+        // Where such files come from, when it is known.
+        let origin = if (kbps, mode) == (384, "mono") {
+            " (ffmpeg writes mono MP2 at 384 kbit/s by default)"
+        } else {
+            ""
+        };
         Some(Error::recording(
             RecordingProblem::Codec,
             format!(
                 "the file is MPEG-1 Layer II (MP2) audio in {mode} at {kbps} kbit/s, a bitrate the \
-                 standard does not allow in {mode} (ffmpeg writes mono MP2 at 384 kbit/s by \
-                 default), which this decoder does not read; convert the file to WAV or FLAC"
+                 standard does not allow in {mode}{origin}, which this decoder does not read; \
+                 convert the file to WAV or FLAC"
             ),
         ))
     }
 
+    /// Where a WAV file's chunk `id` is: the offset of its body and its declared size, found
+    /// by skipping the chunks before it by their sizes (at most 64 of them).
     fn wav_chunk(&self, id: &[u8; 4]) -> Option<(u64, u32)> {
         if !self.is_riff_wave() {
             return None;
@@ -1265,13 +1271,15 @@ impl Decoder {
             ),
             SymError::Unsupported(m) => {
                 let tag = input.wav_fmt().as_deref().and_then(foreign::wav_format_tag);
-                let layer2 =
-                    input.wav_chunk(b"data").and_then(|(at, _)| input.forbidden_layer2(at));
+                // MP2 whose bitrate is not allowed with its channel mode.
+                let forbidden_mp2 = tag
+                    .filter(|&t| t == 0x0050)
+                    .and_then(|_| input.wav_chunk(b"data"))
+                    .and_then(|(at, _)| input.forbidden_layer2(at));
+                if let Some(e) = forbidden_mp2 {
+                    return Err(e);
+                }
                 match tag.and_then(|t| Some((t, foreign::wav_codec(t)?))) {
-                    // MP2 whose bitrate is not allowed with its channel mode.
-                    Some((0x0050, _)) if layer2.is_some() => {
-                        layer2.unwrap_or_else(|| Error::invalid("no MPEG audio frame"))
-                    }
                     // Read by `wav_mpeg` when its data chunk holds MPEG frames.
                     Some((tag @ (0x0050 | 0x0055), codec)) => Error::recording(
                         RecordingProblem::Corrupt,

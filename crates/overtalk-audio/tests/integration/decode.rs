@@ -996,7 +996,11 @@ fn aac_decodes_to_ffmpegs_onset_and_length() {
                 .arg(&f)
                 .status();
             if !made.is_ok_and(|s| s.success()) {
-                eprintln!("skipping aac_decodes_to_ffmpegs_onset_and_length: ffmpeg not found");
+                eprintln!(
+                    "skipping aac_decodes_to_ffmpegs_onset_and_length: ffmpeg (with its aac \
+                     encoder) could not make {}",
+                    f.display()
+                );
                 return;
             }
             let pcm = Command::new("ffmpeg")
@@ -1064,16 +1068,18 @@ fn a_wrong_matroska_codec_delay_is_an_answer_not_a_panic() {
 /// MPEG-1 Layer II at a bitrate the standard does not allow with its channel mode (mono at
 /// 384 kbit/s is what `ffmpeg -c:a mp2` writes for a mono input): symphonia's reader refuses
 /// its frames, and the file is named for what it is, not as a file without audio. Three
-/// frames with empty payloads after an ID3v2 tag, raw and in WAV (format tag 0x0050); a
-/// frame allowed in mono (128 kbit/s) is not taken for one.
+/// frames with empty payloads after an ID3v2 tag, raw and in WAV (format tag 0x0050), and
+/// stereo at 32 kbit/s (allowed only in mono); a frame allowed in mono (128 kbit/s) is not
+/// taken for one.
 #[test]
 fn mono_mp2_at_a_forbidden_bitrate_is_named() {
-    let frame = |b2: u8| {
-        let len = 144 * if b2 == 0xE0 { 384_000 } else { 128_000 } / 44_100;
-        let mut f = vec![0xFF, 0xFD, b2, 0xC4];
-        f.resize(len, 0);
+    // A frame at `kbps` (bitrate index `b2 >> 4`), mono (`b3` 0xC4) or stereo (0x04).
+    let frame_of = |b2: u8, b3: u8, kbps: usize| {
+        let mut f = vec![0xFF, 0xFD, b2, b3];
+        f.resize(144 * kbps * 1000 / 44_100, 0);
         f
     };
+    let frame = |b2: u8| frame_of(b2, 0xC4, if b2 == 0xE0 { 384 } else { 128 });
     let mut raw = b"ID3\x04\x00\x00\x00\x00\x00\x0A".to_vec();
     raw.extend_from_slice(&[0; 10]);
     (0..3).for_each(|_| raw.extend(frame(0xE0)));
@@ -1087,6 +1093,18 @@ fn mono_mp2_at_a_forbidden_bitrate_is_named() {
         let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
         assert_eq!(e.to_string(), format!("{}: {want}", p.display()));
     }
+    // Stereo at 32 kbit/s, allowed only in mono.
+    let stereo: Vec<u8> = (0..3).flat_map(|_| frame_of(0x10, 0x04, 32)).collect();
+    let (_dir, p) = written("stereo.mp2", &stereo);
+    assert_eq!(
+        decode_all(&p, &DecodeOptions::default()).unwrap_err().to_string(),
+        format!(
+            "{}: unsupported: the file is MPEG-1 Layer II (MP2) audio in stereo at 32 kbit/s, a \
+             bitrate the standard does not allow in stereo, which this decoder does not read; \
+             convert the file to WAV or FLAC",
+            p.display()
+        )
+    );
     let mut allowed = Vec::new();
     (0..3).for_each(|_| allowed.extend(frame(0x80)));
     let (_dir, p) = written("allowed.mp2", &allowed);
