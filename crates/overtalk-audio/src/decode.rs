@@ -988,6 +988,11 @@ fn start_lead(pts: i64, numer: u32, denom: u32, rate: u32) -> Option<u64> {
     u64::try_from((ticks + i128::from(denom) / 2) / i128::from(denom)).ok()
 }
 
+/// The longest Matroska `CodecDelay` taken for a codec's delay (1 s, in nanoseconds): AAC's
+/// and Opus's are a few milliseconds, so a longer one is a broken track header, refused rather
+/// than taken as priming that would drop the whole recording.
+const MAX_CODEC_DELAY_NS: u64 = 1_000_000_000;
+
 /// A streaming decoder over one recording's default audio track.
 pub struct Decoder {
     stream: Stream,
@@ -1540,15 +1545,25 @@ impl Decoder {
             if is_aac {
                 // The track's `CodecDelay` (ffmpeg's matroska muxer writes it for AAC since
                 // 6.1), in frames; none declared: the priming stays, as ffmpeg plays it.
-                let rate = u128::from(sample_rate);
-                priming = input
+                let delay_ns = input
                     .seeker()
                     .ok()
                     .and_then(|mut r| mkv_trim::codec_delay(&mut r, u64::from(track_id)))
-                    .and_then(|ns| {
-                        u64::try_from((u128::from(ns) * rate + 500_000_000) / 1_000_000_000).ok()
-                    })
                     .unwrap_or(0);
+                // A codec's delay is a few thousand frames (AAC-LC: 1024); one of more than a
+                // second is a broken header, which would otherwise drop the whole recording.
+                if delay_ns > MAX_CODEC_DELAY_NS {
+                    return Err(Error::recording(
+                        RecordingProblem::Corrupt,
+                        format!(
+                            "the Matroska audio track declares a CodecDelay of {:.6} s, longer \
+                             than any codec's delay (at most 1 s): the track header is broken",
+                            delay_ns as f64 / 1e9
+                        ),
+                    ));
+                }
+                // At most 1 s of nanoseconds times a u32 rate: no overflow in u64.
+                priming = (delay_ns * u64::from(sample_rate) + 500_000_000) / 1_000_000_000;
             }
             if let (Ok(Some(p)), Some(tb)) = (&packet, time_base) {
                 lead = start_lead(p.pts.get(), tb.numer.get(), tb.denom.get(), sample_rate)

@@ -1035,10 +1035,11 @@ fn aac_decodes_to_ffmpegs_onset_and_length() {
 }
 
 /// A Matroska `CodecDelay` that is wrong or hostile (written into `burst.mkv`'s AAC track in
-/// place of its 7-byte `Language` element): 0 declares none; one longer than the recording
-/// (0xFFFFFFFF ns, 4.29 s) leaves no audio, a clear error; an 8-byte element that overruns
-/// its track entry is refused by the demuxer (and not read by `mkv_trim::codec_delay`, which
-/// stops at a child that overruns its parent). Never a panic or a hang.
+/// place of its 7-byte `Language` element): 0 declares none; one of more than 1 s
+/// (0xFFFFFFFF ns, 4.29 s) is refused as a broken header; one of 1 s is taken (44 100
+/// frames dropped); an 8-byte element that overruns its track entry is refused by the demuxer
+/// (and not read by `mkv_trim::codec_delay`, which stops at a child that overruns its
+/// parent). Never a panic or a hang.
 #[test]
 fn a_wrong_matroska_codec_delay_is_an_answer_not_a_panic() {
     let plain = std::fs::read(data("burst.mkv")).unwrap();
@@ -1056,8 +1057,11 @@ fn a_wrong_matroska_codec_delay_is_an_answer_not_a_panic() {
     assert_eq!(decode([0x56, 0xAA, 0x84, 0, 0, 0, 0]), "priming 0, 46080 frames");
     assert_eq!(
         decode([0x56, 0xAA, 0x84, 0xFF, 0xFF, 0xFF, 0xFF]),
-        "delay.mkv: the recording contains no audio samples"
+        "delay.mkv: the Matroska audio track declares a CodecDelay of 4.294967 s, longer \
+         than any codec's delay (at most 1 s): the track header is broken"
     );
+    // 1 s is still taken for a delay: 44 100 of the 46 080 decoded frames are dropped.
+    assert_eq!(decode([0x56, 0xAA, 0x84, 0x3B, 0x9A, 0xCA, 0x00]), "priming 44100, 1980 frames");
     assert_eq!(
         decode([0x56, 0xAA, 0x88, 0xFF, 0xFF, 0xFF, 0xFF]),
         "delay.mkv: malformed audio (reading the container header): mkv (ebml): encountered an \
