@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! file ──probe──► container ──packets──► codec ──► [priming removed] ──► Block, Block, …
-//!                                                    (AAC: 1024 frames)    interleaved f32
+//!                                                    (AAC: as declared)    interleaved f32
 //!                                                    (Opus: pre-skip)
 //! ```
 //!
@@ -19,7 +19,7 @@
 //! | MP3, MPEG-1 Layer I/II | WAV (format tag 0x0055, 0x0050: call and broadcast recorders) | — | not declared: times late by the codec's delay (MP3 from LAME: 1 105 frames), as ffmpeg plays them |
 //! | MPEG-1/2 Layer I and II (broadcast MP2) | MP1, MP2 | — | not declared: times 481 frames (11 ms at 44.1 kHz) late |
 //! | Vorbis | Ogg, MKV/WebM | — | granule positions: trimmed by symphonia |
-//! | AAC-LC | M4A/MP4/MOV (plain or fragmented), MKV, ADTS | — | the container's delay, else 1024 frames: dropped here |
+//! | AAC-LC | M4A/MP4/MOV (plain or fragmented), MKV, ADTS, CAF | — | the MP4 edit list, Matroska `CodecDelay` or CAF packet table: dropped here; not declared (ADTS, MP4 without an edit list, Matroska from ffmpeg before 6.1): kept, times late by 1024 frames, as ffmpeg plays them |
 //! | Opus (mono, stereo) | Ogg, MKV/WebM, MP4 (plain or fragmented) | — | `OpusHead` (MP4: `dOps`) pre-skip: dropped here; Matroska's `DiscardPadding`: dropped here |
 //! | ALAC (Apple Lossless) | M4A/MP4, CAF | — | none |
 //!
@@ -32,16 +32,26 @@
 //! step on speech. Multistream Opus (5.1 and other layouts of more than one stream) is refused
 //! with a clear error.
 //!
-//! **Times line up with transcripts.** Encoders prepend "priming" samples that are not part of
-//! the recording. MP3 (LAME/Xing header) and Vorbis carry the amount and symphonia trims it; AAC
-//! in MP4 and Matroska does not get trimmed by symphonia (it ignores MP4 edit lists), so the
-//! decoder drops the container's declared delay, or the standard 1024 frames of AAC-LC when the
-//! container declares none. Opus declares its pre-skip (usually 312 frames at 48 kHz) in its
-//! header; the decoder drops exactly that many frames, even when they span several packets, and
-//! the Ogg granule position of the last page trims the end; in Matroska/WebM the last block's
+//! **Times line up with transcripts**, which are on the clock of ffmpeg and the players built
+//! on it. Encoders prepend "priming" samples that are not part of the recording. MP3
+//! (LAME/Xing header) and Vorbis carry the amount and symphonia trims it; AAC in MP4 and
+//! Matroska does not get trimmed by symphonia (it ignores MP4 edit lists and Matroska's
+//! `CodecDelay`), so the decoder drops the delay the container declares (an MP4 edit list, read
+//! by `mp4_edits`; a Matroska `CodecDelay`, read by `mkv_trim`). Where nothing declares it
+//! (ADTS, an MP4 written without an edit list or fragmented by ffmpeg, Matroska from ffmpeg
+//! before 6.1) the 1024 frames of AAC-LC priming are kept, as ffmpeg plays them (and as MP3
+//! without a LAME header keeps its delay): speech then starts 23 ms (at 44.1 kHz) after it
+//! did in the recording, where a transcript made from ffmpeg's decoding puts it. Opus
+//! declares its pre-skip (usually 312 frames at 48 kHz) in its header; the decoder drops
+//! exactly that many frames, even when they span several packets, and the Ogg granule
+//! position of the last page trims the end; in Matroska/WebM the last block's
 //! `DiscardPadding`, which symphonia's demuxer drops, trims it (read by the `mkv_trim`
-//! submodule), so the decoded length is ffmpeg's. Sample 0 of the first block is
-//! time 0 of the recording; the test clips agree across all formats within 1 ms.
+//! submodule), so the decoded length is ffmpeg's. Sample 0 of the first block is time 0 on
+//! ffmpeg's clock: the test clips' onsets agree with ffmpeg's decoding to the sample (Opus:
+//! within 2 frames at 48 kHz), and their lengths too, but where the container declares the
+//! end and ffmpeg 5.1 plays the last packet whole (AAC and Opus in MP4: the decoder ends at
+//! the declared length) or one packet short (Vorbis in Ogg: the decoder ends at the last
+//! granule position, 128 frames after ffmpeg).
 //!
 //! **Audio that starts late on the file's timeline** (a video whose sound starts after it,
 //! `ffmpeg -itsoffset 2`; an Ogg stream cut from a longer one): an MP4/MOV edit list's leading
@@ -544,6 +554,40 @@ impl Input {
         None
     }
 
+    /// The error for MPEG-1 Layer II audio whose first frame (at byte `at`, after an ID3v2
+    /// tag when `at` is 0) has a bitrate its channel mode does not allow
+    /// ([`foreign::forbidden_layer2`]); `None` for any other file.
+    fn forbidden_layer2(&self, at: u64) -> Option<Error> {
+        let mut r = self.seeker().ok()?;
+        r.seek(std::io::SeekFrom::Start(at)).ok()?;
+        let mut head = [0u8; 10];
+        r.read_exact(&mut head).ok()?;
+        let mut frame = head[..4].to_vec();
+        if at == 0 && head.starts_with(b"ID3") {
+            // The tag's size: four 7-bit bytes, after the 10-byte header (and a 10-byte
+            // footer when flag 0x10 is set).
+            let size = head[6..10].iter().fold(0u64, |n, &b| (n << 7) | u64::from(b & 0x7F));
+            let footer = if head[5] & 0x10 != 0 { 10 } else { 0 };
+            r.seek(std::io::SeekFrom::Start(10 + size + footer)).ok()?;
+            r.read_exact(&mut frame).ok()?;
+        }
+        let (kbps, mode) = foreign::forbidden_layer2(&frame)?;
+        // Where such files come from, when it is known.
+        let origin = if (kbps, mode) == (384, "mono") {
+            " (ffmpeg writes mono MP2 at 384 kbit/s by default)"
+        } else {
+            ""
+        };
+        Some(Error::recording(
+            RecordingProblem::Codec,
+            format!(
+                "the file is MPEG-1 Layer II (MP2) audio in {mode} at {kbps} kbit/s, a bitrate the \
+                 standard does not allow in {mode}{origin}, which this decoder does not read; \
+                 convert the file to WAV or FLAC"
+            ),
+        ))
+    }
+
     /// Where a WAV file's chunk `id` is: the offset of its body and its declared size, found
     /// by skipping the chunks before it by their sizes (at most 64 of them).
     fn wav_chunk(&self, id: &[u8; 4]) -> Option<(u64, u32)> {
@@ -944,6 +988,11 @@ fn start_lead(pts: i64, numer: u32, denom: u32, rate: u32) -> Option<u64> {
     u64::try_from((ticks + i128::from(denom) / 2) / i128::from(denom)).ok()
 }
 
+/// The longest Matroska `CodecDelay` taken for a codec's delay (1 s, in nanoseconds): AAC's
+/// and Opus's are a few milliseconds, so a longer one is a broken track header, refused rather
+/// than taken as priming that would drop the whole recording.
+const MAX_CODEC_DELAY_NS: u64 = 1_000_000_000;
+
 /// A streaming decoder over one recording's default audio track.
 pub struct Decoder {
     stream: Stream,
@@ -977,6 +1026,9 @@ pub struct Decoder {
     /// Matroska's `DiscardPadding` trims ([`mkv_trim`]), in order: the index of a packet among
     /// the track's packets, how many frames to drop, and whether from its start (else its end).
     block_trims: std::collections::VecDeque<(u64, u64, bool)>,
+    /// Frames of AAC priming kept because the container declares none (1024, else 0): a gap
+    /// right after them is where the track starts, not a drop.
+    kept_priming: u64,
     /// The samples of the packet after a gap, delivered once its silence is.
     held: Vec<f32>,
     /// A packet read ahead to find where the track starts, delivered first.
@@ -1168,6 +1220,9 @@ impl Decoder {
         }
         let named = container_of(&input.head());
         if matches!(&first, SymError::Unsupported(m) if m.contains("no suitable format reader")) {
+            if let Some(e) = input.forbidden_layer2(0) {
+                return Err(e);
+            }
             if named == Some("MP3") {
                 // An ID3 tag (or the start of a frame) and no MPEG audio frame after it.
                 return Err(Error::recording(
@@ -1221,6 +1276,14 @@ impl Decoder {
             ),
             SymError::Unsupported(m) => {
                 let tag = input.wav_fmt().as_deref().and_then(foreign::wav_format_tag);
+                // MP2 whose bitrate is not allowed with its channel mode.
+                let forbidden_mp2 = tag
+                    .filter(|&t| t == 0x0050)
+                    .and_then(|_| input.wav_chunk(b"data"))
+                    .and_then(|(at, _)| input.forbidden_layer2(at));
+                if let Some(e) = forbidden_mp2 {
+                    return Err(e);
+                }
                 match tag.and_then(|t| Some((t, foreign::wav_codec(t)?))) {
                     // Read by `wav_mpeg` when its data chunk holds MPEG frames.
                     Some((tag @ (0x0050 | 0x0055), codec)) => Error::recording(
@@ -1339,8 +1402,13 @@ impl Decoder {
             })?
             .clone();
         let is_opus = params.codec == CODEC_ID_OPUS;
-        let priming = if params.codec == CODEC_ID_AAC {
-            u64::from(track.delay.unwrap_or(1024))
+        let is_aac = params.codec == CODEC_ID_AAC;
+        let priming = if is_aac {
+            // Only the priming the container declares (CAF's packet table here; an MP4 edit
+            // list and Matroska's `CodecDelay` below): without a declaration ffmpeg plays the
+            // 1024 frames of AAC-LC priming (ADTS, an MP4 without an edit list, Matroska
+            // from ffmpeg before 6.1), and times are on its clock.
+            u64::from(track.delay.unwrap_or(0))
         } else if is_opus {
             // Opus always decodes at 48 kHz; the container's rate is the encoder's input rate.
             params.sample_rate = Some(48_000);
@@ -1433,8 +1501,11 @@ impl Decoder {
             end_frames = end_frames.filter(|&n| n > 0);
         }
         if channels > 0 && short_name == "isomp4" {
+            // Behind leading empty edits, AAC's 1024 frames of priming become silence on the
+            // timeline (ffmpeg plays them there: a media edit from 0 declares them).
+            let codec_priming = if is_aac { 1024 } else { priming };
             let placement = input.seeker().ok().and_then(|mut r| {
-                mp4_edits::audio_placement(&mut r, track_id, sample_rate, priming)
+                mp4_edits::audio_placement(&mut r, track_id, sample_rate, codec_priming)
             });
             if let Some(p) = placement {
                 priming = p.skip;
@@ -1471,9 +1542,32 @@ impl Decoder {
                     other => break other,
                 }
             };
+            if is_aac {
+                // The track's `CodecDelay` (ffmpeg's matroska muxer writes it for AAC since
+                // 6.1), in frames; none declared: the priming stays, as ffmpeg plays it.
+                let delay_ns = input
+                    .seeker()
+                    .ok()
+                    .and_then(|mut r| mkv_trim::codec_delay(&mut r, u64::from(track_id)))
+                    .unwrap_or(0);
+                // A codec's delay is a few thousand frames (AAC-LC: 1024); one of more than a
+                // second is a broken header, which would otherwise drop the whole recording.
+                if delay_ns > MAX_CODEC_DELAY_NS {
+                    return Err(Error::recording(
+                        RecordingProblem::Corrupt,
+                        format!(
+                            "the Matroska audio track declares a CodecDelay of {:.6} s, longer \
+                             than any codec's delay (at most 1 s): the track header is broken",
+                            delay_ns as f64 / 1e9
+                        ),
+                    ));
+                }
+                // At most 1 s of nanoseconds times a u32 rate: no overflow in u64.
+                priming = (delay_ns * u64::from(sample_rate) + 500_000_000) / 1_000_000_000;
+            }
             if let (Ok(Some(p)), Some(tb)) = (&packet, time_base) {
                 lead = start_lead(p.pts.get(), tb.numer.get(), tb.denom.get(), sample_rate)
-                    .map_or(0, |frames| frames + priming);
+                    .map_or(0, |frames| frames.saturating_add(priming));
             }
             first = Some(packet);
         }
@@ -1503,10 +1597,13 @@ impl Decoder {
                 })
                 .collect();
         }
+        if is_aac && priming == 0 && lead == 0 {
+            d.kept_priming = 1024;
+        }
         d.declared_exact = exact;
         d.first = first;
         d.cut = cut;
-        if params.codec == CODEC_ID_AAC || (is_opus && short_name == "isomp4") || edited_end {
+        if is_aac || (is_opus && short_name == "isomp4") || edited_end {
             // MP4 declares priming + recording (or its edit list where the media ends); the
             // last packet's padding beyond it is dropped.
             d.end = end_frames.map(|n| n.saturating_sub(priming).saturating_add(lead));
@@ -1647,6 +1744,7 @@ impl Decoder {
             timeline: None,
             gap_left: 0,
             gap_is_drop: false,
+            kept_priming: 0,
             gap_counted: false,
             after_corrupt: false,
             jumps: Default::default(),
@@ -1708,9 +1806,10 @@ impl Decoder {
             let frames = self.gap_left.min(LEAD_BLOCK_FRAMES).min(end);
             self.gap_left = if frames == 0 { 0 } else { self.gap_left - frames };
             if frames > 0 {
-                if self.stats.frames == self.stats.leading_silence {
-                    // Before any audio: the track starts late on the file's timeline (a
-                    // fragmented MP4's long first sample), as an edit list's empty edit says.
+                if self.stats.frames <= self.stats.leading_silence + self.kept_priming {
+                    // Before any audio (AAC's undeclared priming is none): the track starts
+                    // late on the file's timeline (a fragmented MP4's long first sample, the
+                    // priming packet), as an edit list's empty edit says.
                     self.stats.leading_silence += frames;
                 } else if self.gap_is_drop {
                     self.stats.gaps += u64::from(!std::mem::replace(&mut self.gap_counted, true));

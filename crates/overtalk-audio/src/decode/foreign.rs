@@ -93,6 +93,27 @@ pub(super) fn wav_format_tag(fmt: &[u8]) -> Option<u16> {
     Some(tag)
 }
 
+/// An MPEG-1 Layer II frame header (4 bytes) whose bitrate the standard does not allow with
+/// its channel mode (ISO/IEC 11172-3 §2.4.2.3): 224–384 kbit/s in mono (ffmpeg's `-c:a mp2`
+/// writes mono at 384 kbit/s by default), 32, 48, 56 or 80 kbit/s in stereo. symphonia's
+/// reader refuses such frames, so the file looks as if it held no audio; the decoder says
+/// what it holds instead. `Some((kbit/s, "mono" | "stereo"))` for such a header.
+pub(super) fn forbidden_layer2(header: &[u8]) -> Option<(u32, &'static str)> {
+    const KBPS: [u32; 15] = [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384];
+    let [0xFF, b1, b2, b3] = *header.get(..4)? else { return None };
+    // MPEG-1 (version bits 11), Layer II (layer bits 10).
+    if b1 & 0xFE != 0xFC {
+        return None;
+    }
+    let kbps = *KBPS.get(usize::from(b2 >> 4))?;
+    let mono = b3 >> 6 == 3;
+    match (mono, kbps) {
+        (true, 224..) => Some((kbps, "mono")),
+        (false, 32 | 48 | 56 | 80) => Some((kbps, "stereo")),
+        _ => None,
+    }
+}
+
 /// The name of a codec symphonia knows by its identifier but has no decoder for here.
 pub(super) fn codec_name(id: AudioCodecId) -> Option<&'static str> {
     use symphonia::core::codecs::audio::well_known as c;

@@ -36,6 +36,10 @@ const SIMPLE_BLOCK: u32 = 0xA3;
 const BLOCK_GROUP: u32 = 0xA0;
 const BLOCK: u32 = 0xA1;
 const DISCARD_PADDING: u32 = 0x75A2;
+const TRACKS: u32 = 0x1654_AE6B;
+const TRACK_ENTRY: u32 = 0xAE;
+const TRACK_NUMBER: u32 = 0xD7;
+const CODEC_DELAY: u32 = 0x56AA;
 
 /// An element's size that says "until the parent ends" (live streams' Segment and Cluster).
 const UNKNOWN: u64 = u64::MAX;
@@ -119,6 +123,69 @@ pub(super) fn discard_paddings(r: &mut (impl Read + Seek), track: u64) -> Option
     Some(out)
 }
 
+/// Track `track`'s `CodecDelay` in nanoseconds (Matroska §5.1.4.1.19: the codec's built-in
+/// delay, the priming an encoder put before the first sample, which the player drops), read
+/// from the Segment's `Tracks` before the first Cluster. `None` when the track declares none
+/// (or 0), is not listed, or the header cannot be walked.
+///
+/// symphonia subtracts the delay from the packets' timestamps (rounded to the track's
+/// millisecond ticks), and its AAC decoder keeps the priming, so for AAC the decoder drops
+/// exactly this many frames, as ffmpeg does (its matroska muxer writes the element for AAC
+/// since 6.1, 1024 frames). The walk reads only element headers and the two small integers,
+/// moves forward only and stops at the first Cluster, the end of `Tracks` or the first header
+/// that does not fit its parent.
+pub(super) fn codec_delay(r: &mut (impl Read + Seek), track: u64) -> Option<u64> {
+    r.seek(SeekFrom::Start(0)).ok()?;
+    let mut in_segment = false;
+    while let Some((id, size)) = header(r)? {
+        match id {
+            SEGMENT if !in_segment => in_segment = true,
+            TRACKS if in_segment && size != UNKNOWN => {
+                let mut left = size;
+                while left > 0 {
+                    let (eid, esize, elen) = child(r, left)?;
+                    if eid == TRACK_ENTRY {
+                        let (mut number, mut delay) = (None, 0);
+                        let mut eleft = esize;
+                        while eleft > 0 {
+                            let (cid, csize, clen) = child(r, eleft)?;
+                            match cid {
+                                TRACK_NUMBER if csize <= 8 => number = Some(unsigned(r, csize)?),
+                                CODEC_DELAY if csize <= 8 => delay = unsigned(r, csize)?,
+                                _ => skip(r, csize)?,
+                            }
+                            eleft -= clen + csize;
+                        }
+                        if number == Some(track) {
+                            return (delay > 0).then_some(delay);
+                        }
+                    } else {
+                        skip(r, esize)?;
+                    }
+                    left -= elen + esize;
+                }
+                return None;
+            }
+            CLUSTER => return None,
+            _ if size == UNKNOWN => return None,
+            _ => skip(r, size)?,
+        }
+    }
+    None
+}
+
+/// The next child of a parent with `left` bytes to go: its ID, data size and header length,
+/// `None` when the header or the data would overrun the parent (or the size is unknown).
+fn child(r: &mut (impl Read + Seek), left: u64) -> Option<(u32, u64, u64)> {
+    let start = r.stream_position().ok()?;
+    let (id, size) = header(r)??;
+    let len = r.stream_position().ok()?.checked_sub(start)?;
+    if len > left || size == UNKNOWN || size > left - len {
+        return None;
+    }
+    Some((id, size, len))
+}
+
 /// The next element's ID and data size; `Some(None)` at the end of the file, `None` on a
 /// malformed header.
 fn header(r: &mut impl Read) -> Option<Option<(u32, u64)>> {
@@ -181,6 +248,15 @@ fn skip(r: &mut (impl Read + Seek), n: u64) -> Option<()> {
 
 /// The longest skip read through rather than sought (see [`skip`]).
 const SKIP_BY_READING: u64 = 4096;
+
+/// A big-endian unsigned integer of `n` bytes (at most 8; 0 bytes is 0).
+fn unsigned(r: &mut impl Read, n: u64) -> Option<u64> {
+    let mut v = 0u64;
+    for _ in 0..n {
+        v = (v << 8) | u64::from(byte(r)?);
+    }
+    Some(v)
+}
 
 /// A big-endian signed integer of `n` bytes (at most 8; 0 bytes is 0).
 fn signed(r: &mut impl Read, n: u64) -> Option<i64> {
@@ -341,6 +417,54 @@ mod tests {
         assert_eq!(listed.len(), MAX_TRIMS);
         let blocks = vec![group(1, &[0x10]); MAX_TRIMS + 1];
         assert_eq!(discard_paddings(&mut Cursor::new(file(&blocks)), 1), None);
+    }
+
+    /// A Segment of known size holding Info, then Tracks of two entries (track 1 without a
+    /// delay, track 2 with `delay` as a 4-byte `CodecDelay` after its number), then a Cluster.
+    fn with_tracks(delay: &[u8]) -> Vec<u8> {
+        let mut one = el(&[0xD7], &[1], false);
+        one.extend(el(&[0x86], b"V_VP8", false));
+        let mut two = el(&[0xD7], &[2], false);
+        two.extend(el(&[0x56, 0xAA], delay, false));
+        two.extend(el(&[0x86], b"A_AAC", false));
+        let mut tracks = el(&[0xAE], &one, false);
+        tracks.extend(el(&[0xAE], &two, false));
+        let mut seg =
+            el(&[0x15, 0x49, 0xA9, 0x66], &[0x2A, 0xD7, 0xB1, 0x83, 0x0F, 0x42, 0x40], false);
+        seg.extend(el(&[0x16, 0x54, 0xAE, 0x6B], &tracks, false));
+        seg.extend(el(&[0x1F, 0x43, 0xB6, 0x75], &simple(2, None), false));
+        el(&[0x18, 0x53, 0x80, 0x67], &seg, false)
+    }
+
+    #[test]
+    fn a_tracks_codec_delay_is_read_from_its_entry() {
+        // 1024 frames at 44.1 kHz: 23 219 955 ns = 0x01 0x62 0x4E 0xF3.
+        let f = with_tracks(&[0x01, 0x62, 0x4E, 0xF3]);
+        assert_eq!(codec_delay(&mut Cursor::new(f.clone()), 2), Some(23_219_955));
+        assert_eq!(codec_delay(&mut Cursor::new(f.clone()), 1), None);
+        assert_eq!(codec_delay(&mut Cursor::new(f), 3), None);
+        // A delay of 0 declares none.
+        assert_eq!(codec_delay(&mut Cursor::new(with_tracks(&[0])), 2), None);
+        // Tracks after the first Cluster are not looked for.
+        let mut late = file(&[simple(2, None)]);
+        late.extend(el(&[0x16, 0x54, 0xAE, 0x6B], &el(&[0xAE], &[0xD7, 0x81, 2], false), false));
+        assert_eq!(codec_delay(&mut Cursor::new(late), 2), None);
+    }
+
+    #[test]
+    fn every_byte_of_a_track_list_changed_is_walked_without_a_panic_or_a_hang() {
+        let whole = with_tracks(&[0x01, 0x62, 0x4E, 0xF3]);
+        let mut found = 0;
+        for i in 0..whole.len() {
+            for v in [0x00, 0x01, 0x7F, 0x80, 0xFF] {
+                let mut f = whole.clone();
+                f[i] = v;
+                found += usize::from(codec_delay(&mut Cursor::new(f), 2).is_some());
+            }
+            let _ = codec_delay(&mut Cursor::new(whole[..i].to_vec()), 2);
+        }
+        // Most changes leave the delay readable (the bytes of other elements' data).
+        assert!(found > whole.len(), "{found} of {}", whole.len() * 5);
     }
 
     #[test]

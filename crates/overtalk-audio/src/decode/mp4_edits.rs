@@ -104,10 +104,11 @@ pub(super) struct Placement {
     pub declared_frames: Option<u64>,
 }
 
-/// Where the first audio track's edit list puts its media, given the `priming` frames the
-/// decoder would drop without one: time 0 is the media at the first media edit's
+/// Where the first audio track's edit list puts its media, given the codec's `priming`
+/// frames (AAC: 1024; Opus: its pre-skip): time 0 is the media at the first media edit's
 /// `media_time`, after the leading empty edits, as ffmpeg plays it. `None` when the track has
-/// no edit list (or the file cannot be read as MP4 boxes): the caller keeps the priming.
+/// no edit list (or the file cannot be read as MP4 boxes): the caller keeps its own priming
+/// (AAC's is then played, as ffmpeg plays it: nothing declares it).
 ///
 /// ```text
 /// elst [media_time 73024, 18.5 s]          elst [empty 1.936 s] [media_time 0 …]

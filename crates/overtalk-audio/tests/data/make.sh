@@ -13,6 +13,8 @@ ff -f lavfi -i "$SIG" -c:a flac burst.flac
 ff -f lavfi -i "$SIG" -c:a libmp3lame -b:a 64k burst.mp3
 ff -f lavfi -i "$SIG" -c:a libvorbis -q:a 0 burst.ogg
 ff -f lavfi -i "$SIG" -c:a aac -b:a 48k burst.m4a
+# ADTS (raw AAC): no container to declare the priming, which stays, as ffmpeg plays it.
+ff -f lavfi -i "$SIG" -c:a aac -b:a 48k burst.aac
 ff -f lavfi -i "$SIG" -c:a adpcm_ima_wav burst.adpcm.wav
 ff -f lavfi -i "$SIG" -c:a adpcm_ms burst.msadpcm.wav
 ff -f lavfi -i "$VID" -f lavfi -i "$SIG" -c:v mpeg4 -c:a aac -b:a 48k -shortest burst.mp4

@@ -20,8 +20,10 @@ fn onset(x: &[f32], rate: u32) -> f64 {
 }
 
 /// Decodes a clip and checks rate, channels, both onsets (within 1 ms) and the length; returns
-/// the two onsets in seconds.
+/// the two onsets in seconds, less the priming its container does not declare (kept, as
+/// ffmpeg plays it).
 fn check_clip_at(name: &str, rate: u32) -> (f64, f64) {
+    let late = undeclared_priming(name) as f64 / f64::from(rate);
     let (info, ch) = decode_all(&data(name), &DecodeOptions::default()).unwrap();
     assert_eq!(info.sample_rate, rate, "{name}");
     assert_eq!(ch.len(), 2, "{name}");
@@ -33,9 +35,10 @@ fn check_clip_at(name: &str, rate: u32) -> (f64, f64) {
         info.priming,
         ch[0].len()
     );
+    let (left, right) = (left - late, right - late);
     assert!((left - 0.300).abs() < 0.001, "{name}: left onset {left}");
     assert!((right - 0.500).abs() < 0.001, "{name}: right onset {right}");
-    let secs = ch[0].len() as f64 / f64::from(rate);
+    let secs = ch[0].len() as f64 / f64::from(rate) - late;
     assert!((0.99..1.06).contains(&secs), "{name}: {secs} s");
     (left, right)
 }
@@ -44,10 +47,22 @@ fn check_clip(name: &str) {
     check_clip_at(name, 44_100);
 }
 
-/// Every clip this build decodes, with its sample rate and exact length in frames. The signal
+/// The AAC priming a clip's container does not declare (no MP4 edit list, no Matroska
+/// `CodecDelay`): kept, as ffmpeg plays it, so its signal comes 1024 frames (23 ms) late.
+fn undeclared_priming(name: &str) -> usize {
+    match name {
+        "burst.mkv" | "burst.frag.m4a" | "burst.frag.mp4" | "burst.aac" => 1024,
+        _ => 0,
+    }
+}
+
+/// Every clip this build decodes, with its sample rate and exact length in frames, as ffmpeg
+/// decodes it (`ffmpeg -i F -f s16le -`), but for AAC in MP4 and Opus in MP4, whose
+/// encoder padding after the declared length ffmpeg keeps and the decoder drops. The signal
 /// lasts 1 s. Vorbis in Matroska/WebM keeps the encoder's padding after the last sample (at
-/// most one packet); Opus in Matroska/WebM drops it (`DiscardPadding`), as ffmpeg does; ADPCM
-/// pads to its block (IMA: 1017 frames, MS: 1012).
+/// most one packet), as ffmpeg does (nothing declares it); Opus in Matroska/WebM drops it
+/// (`DiscardPadding`), as ffmpeg does; ADPCM pads to its block (IMA: 1017 frames, MS: 1012);
+/// AAC without declared priming keeps it (ADTS: its padding too, 46 080 frames).
 fn all_clips() -> Vec<(&'static str, u32, usize)> {
     vec![
         ("burst.flac", 44_100, 44_100),
@@ -58,7 +73,8 @@ fn all_clips() -> Vec<(&'static str, u32, usize)> {
         ("burst.msadpcm.wav", 44_100, 44_528),
         ("burst.mp4", 44_100, 44_100),
         ("burst.mov", 44_100, 44_100),
-        ("burst.mkv", 44_100, 45_056),
+        ("burst.mkv", 44_100, 46_080),
+        ("burst.aac", 44_100, 46_080),
         ("burst.webm", 44_100, 45_120),
         ("burst.opus", 48_000, 48_000),
         ("burst.2p5ms.opus", 48_000, 48_000),
@@ -68,8 +84,8 @@ fn all_clips() -> Vec<(&'static str, u32, usize)> {
         ("burst.caf", 44_100, 44_100),
         ("burst.alac.m4a", 44_100, 44_100),
         ("burst.alac.caf", 44_100, 44_100),
-        ("burst.frag.m4a", 44_100, 44_100),
-        ("burst.frag.mp4", 44_100, 44_100),
+        ("burst.frag.m4a", 44_100, 45_124),
+        ("burst.frag.mp4", 44_100, 45_124),
         ("burst.dash.m4a", 44_100, 44_100),
         ("burst.frag.opus.mp4", 48_000, 48_000),
     ]
@@ -554,11 +570,14 @@ fn an_mp4_edit_list_that_trims_the_start_is_honoured() {
 #[test]
 fn fragmented_mp4_decodes_like_the_file_it_was_made_from() {
     let options = DecodeOptions { strict: true, ..DecodeOptions::default() };
-    for (name, from, declared, priming) in [
-        ("burst.frag.m4a", "burst.m4a", 45_124, 1024),
-        ("burst.frag.mp4", "burst.mp4", 45_124, 1024),
-        ("burst.dash.m4a", "burst.m4a", 45_124, 1024),
-        ("burst.frag.opus.mp4", "burst.opus", 48_312, 312),
+    // The fragments of `frag.m4a` and `frag.mp4` (remuxed by ffmpeg 5.1) lost the edit list
+    // of the file they were made from: their 1024 frames of priming are kept, as ffmpeg plays
+    // them, and the samples after it are those of the original.
+    for (name, from, declared, priming, kept) in [
+        ("burst.frag.m4a", "burst.m4a", 45_124, 0, 1024),
+        ("burst.frag.mp4", "burst.mp4", 45_124, 0, 1024),
+        ("burst.dash.m4a", "burst.m4a", 45_124, 1024, 0),
+        ("burst.frag.opus.mp4", "burst.opus", 48_312, 312, 0),
     ] {
         let mut d = Decoder::open(&data(name), &options).unwrap();
         let mut x = Vec::new();
@@ -573,8 +592,8 @@ fn fragmented_mp4_decodes_like_the_file_it_was_made_from() {
         while let Some(b) = d.next_block().unwrap() {
             want.extend_from_slice(b.interleaved());
         }
-        assert_eq!(x.len(), want.len(), "{name}");
-        assert!(x == want, "{name} decodes unlike {from}");
+        assert_eq!(x.len(), want.len() + 2 * kept, "{name}");
+        assert!(x[2 * kept..] == want, "{name} decodes unlike {from}");
     }
     // FLAC in four fragments of 1152 frames: 0.25–0.35 s of `burst.flac`, re-encoded, so
     // lossless: the very samples, the left burst starting 0.05 s in.
@@ -593,11 +612,9 @@ fn fragmented_mp4_decodes_like_the_file_it_was_made_from() {
 /// ffmpeg fragments a track that starts late without an edit list: its first sample (the
 /// priming packet) lasts 66 116 frames, a gap on the timeline that no decoded sample fills.
 /// The samples decode whole and are not taken for a truncated file; the gap is filled with
-/// silence, so the burst comes 1.5 s late, as `burst.offset.mp4` (an edit list) places it:
-/// the second packet, where the signal starts, is at 66 116 ticks on the file's timeline, and
-/// the priming is dropped as in every AAC file without an edit list (1024 frames), so the
-/// signal starts at frame 65 092 (1.476 s) and the burst at 1.776 s (ffmpeg, which keeps the
-/// priming, plays it 23 ms later).
+/// silence, so the burst comes 1.5 s late, where ffmpeg plays it: the priming packet (kept, as
+/// in every AAC file that declares none) at 0, the gap after it, the second packet, where
+/// the signal starts, at 66 116 ticks on the file's timeline, and the burst at 1.7993 s.
 #[test]
 fn a_fragmented_mp4_whose_first_sample_spans_a_gap_is_not_truncated() {
     let options = DecodeOptions { strict: true, ..DecodeOptions::default() };
@@ -609,15 +626,15 @@ fn a_fragmented_mp4_whose_first_sample_spans_a_gap_is_not_truncated() {
     // The durations: 66 116 for the first sample, 1024 for each of the other 44 (this muxing
     // does not shorten the last one to the recording's end).
     assert_eq!(d.info().declared_frames, Some(66_116 + 44 * 1024));
-    assert_eq!((d.info().lead, d.stats().truncated), (0, None));
-    // The gap, then 44 packets of 1024 frames (the first packet's are the priming).
-    assert_eq!(x.len(), 65_092 + 44 * 1024);
-    assert!(x[..65_092].iter().all(|&v| v == 0.0));
-    // Before any audio, the gap is where the track starts, as an edit list's empty edit says
-    // (a late start, not a drop).
+    assert_eq!((d.info().lead, d.info().priming, d.stats().truncated), (0, 0, None));
+    // The priming packet, the gap, then 44 packets of 1024 frames.
+    assert_eq!(x.len(), 66_116 + 44 * 1024);
+    assert!(x[1024..66_116].iter().all(|&v| v == 0.0));
     let s = d.stats();
+    // The gap after the priming is where the track starts, as an edit list's empty edit says
+    // (a late start, not a drop).
     assert_eq!((s.leading_silence, s.gaps, s.gap_frames, s.clock_resets), (65_092, 0, 0, 0));
-    assert!((onset(&x, 44_100) - 1.776).abs() < 0.001, "{}", onset(&x, 44_100));
+    assert!((onset(&x, 44_100) - 1.7993).abs() < 0.001, "{}", onset(&x, 44_100));
 }
 
 /// Every clip without a gap in its timestamps decodes without one: the packets' timestamps
@@ -656,7 +673,7 @@ fn gaps_in_the_timestamps_are_filled_with_silence() {
         ("burst.gap.webm", "burst.opus"),
         ("burst.gap.mkv", "burst.mkv"),
         ("burst.gap.m4a", "burst.m4a"),
-        ("burst.gap.frag.m4a", "burst.m4a"),
+        ("burst.gap.frag.m4a", "burst.frag.m4a"),
     ] {
         let options = DecodeOptions { strict: true, ..DecodeOptions::default() };
         let mut d = Decoder::open(&data(gapped), &options).unwrap();
@@ -764,11 +781,12 @@ fn a_jump_in_the_fragments_decode_times_is_filled_with_silence() {
     assert_eq!((s.gaps, s.gap_frames, s.clock_resets, s.truncated), (1, 22_050, 0, None));
     let (_, ch) = decode_all(&data("burst.frag.m4a"), &DecodeOptions::default()).unwrap();
     assert_eq!(left.len(), ch[0].len() + 22_050);
-    let (l, r) = (onset(&left, 44_100), onset(&right, 44_100));
-    let (pl, pr) = (onset(&ch[0], 44_100), onset(&ch[1], 44_100));
-    assert_eq!((l, r), (pl, pr + 0.5));
+    let first = |x: &[f32]| x.iter().position(|v| v.abs() > 0.25).unwrap();
+    let (l, r) = (first(&left), first(&right));
+    let (pl, pr) = (first(&ch[0]), first(&ch[1]));
+    assert_eq!((l, r), (pl, pr + 22_050));
     // The samples after the jump are those of the clip, 22 050 frames later.
-    assert_eq!(&right[18_432 - 1024 + 22_050..], &ch[1][18_432 - 1024..]);
+    assert_eq!(&right[18_432 + 22_050..], &ch[1][18_432..]);
 }
 
 /// Writes `bytes` to a file in a new temporary directory (kept alive by the guard).
@@ -912,4 +930,188 @@ fn webm_opus_padding_mid_stream_is_dropped_as_ffmpeg_does() {
     assert_eq!(pcm.stdout.len() / 2, 59_832, "ffmpeg's own length");
     let (info, ch) = decode_all(&joined, &DecodeOptions::default()).unwrap();
     assert_eq!((info.sample_rate, ch[0].len()), (48_000, 59_832));
+}
+
+/// AAC's priming (1024 frames) is dropped only where the container declares it, as ffmpeg
+/// plays the file: an MP4 edit list (`burst.m4a`), a Matroska `CodecDelay` (`burst.mkv` with
+/// its audio track's `Language` element, 7 bytes, replaced by a `CodecDelay` of 23 219 955 ns,
+/// 1024 frames at 44.1 kHz, as ffmpeg 6.1 and later write it). Where nothing declares it (ADTS,
+/// Matroska from ffmpeg 5.1, an MP4 fragmented without an edit list) it is kept, and the burst
+/// plays 1024 frames late, where ffmpeg plays it (0.3 s + 23.2 ms; the first sample over 0.25
+/// is frame 13 234 of the left channel with the priming dropped).
+#[test]
+fn aac_priming_is_dropped_only_where_the_container_declares_it() {
+    let mut mkv = std::fs::read(data("burst.mkv")).unwrap();
+    let language = [0x22, 0xB5, 0x9C, 0x83, b'u', b'n', b'd'];
+    let at: Vec<usize> =
+        mkv.windows(7).enumerate().filter(|(_, w)| *w == language).map(|(i, _)| i).collect();
+    // The video track's, then the audio track's.
+    assert_eq!(at.len(), 2);
+    mkv[at[1]..at[1] + 7].copy_from_slice(&[0x56, 0xAA, 0x84, 0x01, 0x62, 0x4E, 0xF3]);
+    let (_dir, delayed) = written("delayed.mkv", &mkv);
+    for (path, priming, frames, left) in [
+        (data("burst.m4a"), 1024, 44_100, 13_234),
+        (delayed, 1024, 45_056, 13_234),
+        (data("burst.mkv"), 0, 46_080, 14_258),
+        (data("burst.aac"), 0, 46_080, 14_258),
+        (data("burst.frag.m4a"), 0, 45_124, 14_258),
+    ] {
+        let (info, ch) = decode_all(&path, &DecodeOptions::default()).unwrap();
+        let first = ch[0].iter().position(|v| v.abs() > 0.25);
+        assert_eq!(
+            (info.codec.as_str(), info.priming, ch[0].len(), first),
+            ("aac", priming, frames, Some(left)),
+            "{}",
+            path.display()
+        );
+    }
+}
+
+/// AAC decodes to ffmpeg's onset and, where the container declares no end, to its length:
+/// ADTS, Matroska and an MP4 without an edit list (`-use_editlist 0`, and fragmented), made
+/// and decoded by ffmpeg at 44.1 and 16 kHz. An MP4 declares where its samples end (the last
+/// sample's duration), which the decoder keeps to and ffmpeg 5.1 does not: its length there is
+/// ffmpeg's less the last packet's padding. Skipped with a printed reason when ffmpeg is
+/// missing.
+#[test]
+fn aac_decodes_to_ffmpegs_onset_and_length() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().unwrap();
+    for rate in ["44100", "16000"] {
+        for (name, args) in [
+            ("adts.aac", &[][..]),
+            ("aac.mkv", &[][..]),
+            ("noedit.m4a", &["-use_editlist", "0"][..]),
+            ("frag.m4a", &["-movflags", "frag_keyframe+empty_moov"][..]),
+            ("edit.m4a", &[][..]),
+        ] {
+            let f = dir.path().join(format!("{rate}.{name}"));
+            let made = Command::new("ffmpeg")
+                .args(["-loglevel", "error", "-y", "-f", "lavfi", "-i"])
+                .arg(format!(
+                    "aevalsrc=exprs='0.5*sin(2*PI*1000*t)*between(t,0.3,0.6)':s={rate}:d=1.01"
+                ))
+                .args(["-c:a", "aac", "-b:a", "32k"])
+                .args(args)
+                .arg(&f)
+                .status();
+            if !made.is_ok_and(|s| s.success()) {
+                eprintln!(
+                    "skipping aac_decodes_to_ffmpegs_onset_and_length: ffmpeg (with its aac \
+                     encoder) could not make {}",
+                    f.display()
+                );
+                return;
+            }
+            let pcm = Command::new("ffmpeg")
+                .args(["-loglevel", "error", "-i"])
+                .arg(&f)
+                .args(["-f", "s16le", "-ac", "1", "-"])
+                .output()
+                .unwrap();
+            let theirs: Vec<f32> = pcm
+                .stdout
+                .chunks_exact(2)
+                .map(|b| f32::from(i16::from_le_bytes([b[0], b[1]])) / 32768.0)
+                .collect();
+            let (info, ch) = decode_all(&f, &DecodeOptions::default()).unwrap();
+            let first = |x: &[f32]| x.iter().position(|v| v.abs() > 0.25);
+            assert_eq!(first(&ch[0]), first(&theirs), "{rate}.{name}: onset");
+            assert!(first(&ch[0]).is_some(), "{rate}.{name}: no burst");
+            if name.ends_with("m4a") {
+                // The recording's 1.01 s and the priming the file does not declare.
+                let n = (rate.parse::<usize>().unwrap() * 101).div_ceil(100);
+                let kept = if name == "edit.m4a" { 0 } else { 1024 };
+                assert_eq!(
+                    (ch[0].len(), info.priming),
+                    (n + kept, 1024 - kept as u64),
+                    "{rate}.{name}"
+                );
+            } else {
+                assert_eq!((ch[0].len(), info.priming), (theirs.len(), 0), "{rate}.{name}");
+            }
+        }
+    }
+}
+
+/// A Matroska `CodecDelay` that is wrong or hostile (written into `burst.mkv`'s AAC track in
+/// place of its 7-byte `Language` element): 0 declares none; one of more than 1 s
+/// (0xFFFFFFFF ns, 4.29 s) is refused as a broken header; one of 1 s is taken (44 100
+/// frames dropped); an 8-byte element that overruns its track entry is refused by the demuxer
+/// (and not read by `mkv_trim::codec_delay`, which stops at a child that overruns its
+/// parent). Never a panic or a hang.
+#[test]
+fn a_wrong_matroska_codec_delay_is_an_answer_not_a_panic() {
+    let plain = std::fs::read(data("burst.mkv")).unwrap();
+    let language = [0x22, 0xB5, 0x9C, 0x83, b'u', b'n', b'd'];
+    let at = plain.windows(7).rposition(|w| w == language).unwrap();
+    let decode = |element: [u8; 7]| {
+        let mut f = plain.clone();
+        f[at..at + 7].copy_from_slice(&element);
+        let (_dir, p) = written("delay.mkv", &f);
+        match decode_all(&p, &DecodeOptions::default()) {
+            Ok((info, ch)) => format!("priming {}, {} frames", info.priming, ch[0].len()),
+            Err(e) => e.to_string().replace(&p.display().to_string(), "delay.mkv"),
+        }
+    };
+    assert_eq!(decode([0x56, 0xAA, 0x84, 0, 0, 0, 0]), "priming 0, 46080 frames");
+    assert_eq!(
+        decode([0x56, 0xAA, 0x84, 0xFF, 0xFF, 0xFF, 0xFF]),
+        "delay.mkv: the Matroska audio track declares a CodecDelay of 4.294967 s, longer \
+         than any codec's delay (at most 1 s): the track header is broken"
+    );
+    // 1 s is still taken for a delay: 44 100 of the 46 080 decoded frames are dropped.
+    assert_eq!(decode([0x56, 0xAA, 0x84, 0x3B, 0x9A, 0xCA, 0x00]), "priming 44100, 1980 frames");
+    assert_eq!(
+        decode([0x56, 0xAA, 0x88, 0xFF, 0xFF, 0xFF, 0xFF]),
+        "delay.mkv: malformed audio (reading the container header): mkv (ebml): encountered an \
+         unexpected element"
+    );
+}
+
+/// MPEG-1 Layer II at a bitrate the standard does not allow with its channel mode (mono at
+/// 384 kbit/s is what `ffmpeg -c:a mp2` writes for a mono input): symphonia's reader refuses
+/// its frames, and the file is named for what it is, not as a file without audio. Three
+/// frames with empty payloads after an ID3v2 tag, raw and in WAV (format tag 0x0050), and
+/// stereo at 32 kbit/s (allowed only in mono); a frame allowed in mono (128 kbit/s) is not
+/// taken for one.
+#[test]
+fn mono_mp2_at_a_forbidden_bitrate_is_named() {
+    // A frame at `kbps` (bitrate index `b2 >> 4`), mono (`b3` 0xC4) or stereo (0x04).
+    let frame_of = |b2: u8, b3: u8, kbps: usize| {
+        let mut f = vec![0xFF, 0xFD, b2, b3];
+        f.resize(144 * kbps * 1000 / 44_100, 0);
+        f
+    };
+    let frame = |b2: u8| frame_of(b2, 0xC4, if b2 == 0xE0 { 384 } else { 128 });
+    let mut raw = b"ID3\x04\x00\x00\x00\x00\x00\x0A".to_vec();
+    raw.extend_from_slice(&[0; 10]);
+    (0..3).for_each(|_| raw.extend(frame(0xE0)));
+    let wav = plain_wav(0x0050, 1, 0, &raw[20..]);
+    let want = "unsupported: the file is MPEG-1 Layer II (MP2) audio in mono at 384 kbit/s, a \
+                bitrate the standard does not allow in mono (ffmpeg writes mono MP2 at 384 \
+                kbit/s by default), which this decoder does not read; convert the file to WAV \
+                or FLAC";
+    for (name, bytes) in [("mono.mp2", &raw), ("mono.wav", &wav)] {
+        let (_dir, p) = written(name, bytes);
+        let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
+        assert_eq!(e.to_string(), format!("{}: {want}", p.display()));
+    }
+    // Stereo at 32 kbit/s, allowed only in mono.
+    let stereo: Vec<u8> = (0..3).flat_map(|_| frame_of(0x10, 0x04, 32)).collect();
+    let (_dir, p) = written("stereo.mp2", &stereo);
+    assert_eq!(
+        decode_all(&p, &DecodeOptions::default()).unwrap_err().to_string(),
+        format!(
+            "{}: unsupported: the file is MPEG-1 Layer II (MP2) audio in stereo at 32 kbit/s, a \
+             bitrate the standard does not allow in stereo, which this decoder does not read; \
+             convert the file to WAV or FLAC",
+            p.display()
+        )
+    );
+    let mut allowed = Vec::new();
+    (0..3).for_each(|_| allowed.extend(frame(0x80)));
+    let (_dir, p) = written("allowed.mp2", &allowed);
+    let (info, ch) = decode_all(&p, &DecodeOptions::default()).unwrap();
+    assert_eq!((info.codec.as_str(), ch.len()), ("mp2", 1));
 }
