@@ -17,9 +17,10 @@
 //!   written (EXMARaLDA cuts an utterance into events wherever another speaker's event starts
 //!   or ends, so consecutive events of one speaker abut; the analysis joins them, §5.1). A
 //!   transcription tier without a speaker is read under its display name, with a note.
-//! - **A word cut by a timeline point** (`[T1 Hel][T2 lo ]`: an event's text that ends
-//!   without a space continues in the next event, which starts where it ends) is one word:
-//!   the two events are read as one, over both, with one note that counts such words.
+//! - **A word cut by a timeline point** (`[T1 Hel][T2 lo ]`: an event's text that ends in a
+//!   letter or digit, without a space, continues in the next event, which starts where it ends
+//!   with a letter or digit) is one word: the two events are read as one, over both, with one
+//!   note that counts such words. An event ending in punctuation (`it?`) ends its word.
 //! - An event of **transcription notation alone** — HIAT's pause dots (`•`), GAT's pauses
 //!   (`(.)`, `(0.5)`), a pause or breathing described in double parentheses (`((1,2s))`,
 //!   `((atmet ein))`) — is no speech: left out, with one warning that counts them. Laughter
@@ -417,7 +418,7 @@ fn build(
             WarningKind::Note,
             line,
             Some(column),
-            format!("{count} word(s) continue from one event into the next (an event's text ends without a space, as HIAT writes a word cut by a timeline point): each read as one word over both events"),
+            format!("{count} word(s) continue from one event into the next (an event's text ends in a letter or digit, without a space, as HIAT writes a word cut by a timeline point): each read as one word over both events"),
         )?;
     }
     if let Some(((line, column), count)) = interpolated {
@@ -437,11 +438,13 @@ fn build(
 /// Joins the events of one tier through which a word runs. EXMARaLDA ends an event's text
 /// with a space where a word ends; a timeline point inside a word (another speaker starts
 /// there, or a pause is timed) cuts the word in two events, the first ending without a space:
-/// `[T1 Hel][T2 lo ]` is the word `Hello`. An event whose text ends without whitespace and the
-/// next event, which starts at the point where it ends and does not start with whitespace, are
-/// one event from the first's start to the second's end, their texts joined (a chain of such
-/// events is one). Events of notation alone (a pause `•`) are never joined. Gives the events,
-/// how many joins were made, and the offset of the first event joined to the next.
+/// `[T1 Hel][T2 lo ]` is the word `Hello`. An event whose text ends in a letter or digit (no
+/// space after it) and the next event, which starts at the point where it ends with a letter
+/// or digit, are one event from the first's start to the second's end, their texts joined (a
+/// chain of such events is one). An event that ends in punctuation (`isn't it?` before `It's`,
+/// as the EXMARaLDA demo corpus has it, a transcriber's missing space) ends its word there;
+/// events of notation alone (a pause `•`) are never joined. Gives the events, how many joins
+/// were made, and the offset of the first event joined to the next.
 fn join_split_words(events: Vec<Ev>) -> (Vec<Ev>, usize, Option<usize>) {
     let mut out: Vec<Ev> = Vec::with_capacity(events.len());
     let mut joined = 0;
@@ -449,10 +452,8 @@ fn join_split_words(events: Vec<Ev>) -> (Vec<Ev>, usize, Option<usize>) {
     for e in events {
         if let Some(prev) = out.last_mut() {
             let continues = prev.end == e.start
-                && !prev.text.is_empty()
-                && !prev.text.ends_with(char::is_whitespace)
-                && !e.text.is_empty()
-                && !e.text.starts_with(char::is_whitespace)
+                && prev.text.ends_with(char::is_alphanumeric)
+                && e.text.starts_with(char::is_alphanumeric)
                 && !notation_only(&prev.text)
                 && !notation_only(&e.text);
             if continues {
@@ -651,7 +652,8 @@ mod tests {
 
     /// HIAT cuts a word where a timeline point falls inside it (here EVA's `Ja` starts in
     /// the middle of `locker`): the event ending without a space continues into the next, and
-    /// the two are one word over both events; a word cut twice is joined across three.
+    /// the two are one word over both events. An event ending in punctuation without a space
+    /// (`Ja?` before `Ja`) is no cut word.
     #[test]
     fn a_word_cut_by_a_timeline_point_is_one_word() {
         let text = r#"<basic-transcription><head><speakertable>
@@ -665,7 +667,7 @@ mod tests {
 <event start="T3" end="T4">Unglaub</event><event start="T4" end="T5">lich</event>
 </tier>
 <tier id="TIE1" speaker="SPK1" category="v" type="t">
-<event start="T1" end="T2">Ja </event><event start="T3" end="T4">• </event><event start="T4" end="T5">Wa</event>
+<event start="T0" end="T1">Ja?</event><event start="T1" end="T2">Ja </event><event start="T3" end="T4">• </event><event start="T4" end="T5">Wa</event>
 </tier>
 </basic-body></basic-transcription>"#;
         let out = read_str(text, Format::Exmaralda, &ReadOptions::default()).unwrap();
@@ -678,6 +680,7 @@ mod tests {
         assert_eq!(
             got,
             vec![
+                ("EVA".to_owned(), at(0, 1000), Some("Ja?".to_owned())),
                 ("MAX".to_owned(), at(0, 1500), Some("Du sitzt hier locker".to_owned())),
                 ("EVA".to_owned(), at(1000, 1500), Some("Ja".to_owned())),
                 ("MAX".to_owned(), at(1500, 2000), Some("da.".to_owned())),
@@ -690,8 +693,8 @@ mod tests {
         assert_eq!(
             w,
             vec![
-                (WarningKind::Skipped, Some(12), Some(39), "1 event(s) of transcription notation alone (pauses such as `•` or `((1,2s))`, breathing) left out: not speech"),
-                (WarningKind::Note, Some(8), Some(1), "2 word(s) continue from one event into the next (an event's text ends without a space, as HIAT writes a word cut by a timeline point): each read as one word over both events"),
+                (WarningKind::Skipped, Some(12), Some(77), "1 event(s) of transcription notation alone (pauses such as `•` or `((1,2s))`, breathing) left out: not speech"),
+                (WarningKind::Note, Some(8), Some(1), "2 word(s) continue from one event into the next (an event's text ends in a letter or digit, without a space, as HIAT writes a word cut by a timeline point): each read as one word over both events"),
             ]
         );
     }
