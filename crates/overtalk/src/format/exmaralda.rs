@@ -20,7 +20,9 @@
 //! - **A word cut by a timeline point** (`[T1 Hel][T2 lo ]`: an event's text that ends in a
 //!   letter or digit, without a space, continues in the next event, which starts where it ends
 //!   with a letter or digit) is one word: the two events are read as one, over both, with one
-//!   note that counts such words. An event ending in punctuation (`it?`) ends its word.
+//!   note that counts such words. An event ending in punctuation (`it?`) ends its word, and so
+//!   does every event of a tier none of whose events ends in a space (a tier that does not
+//!   write a word's end so: `[T1 Ja][T2 genau]` stays two events).
 //! - An event of **transcription notation alone** — HIAT's pause dots (`•`), GAT's pauses
 //!   (`(.)`, `(0.5)`), a pause or breathing described in double parentheses (`((1,2s))`,
 //!   `((atmet ein))`) — is no speech: left out, with one warning that counts them. Laughter
@@ -443,9 +445,14 @@ fn build(
 /// or digit, are one event from the first's start to the second's end, their texts joined (a
 /// chain of such events is one). An event that ends in punctuation (`isn't it?` before `It's`,
 /// as the EXMARaLDA demo corpus has it, a transcriber's missing space) ends its word there;
-/// events of notation alone (a pause `•`) are never joined. Gives the events, how many joins
-/// were made, and the offset of the first event joined to the next.
+/// events of notation alone (a pause `•`) are never joined. A tier none of whose events ends
+/// in a space does not write that convention (one utterance an event, as converters from other
+/// tools write it): a missing space there ends nothing, and its events are never joined. Gives
+/// the events, how many joins were made, and the offset of the first event joined to the next.
 fn join_split_words(events: Vec<Ev>) -> (Vec<Ev>, usize, Option<usize>) {
+    if !events.iter().any(|e| e.text.ends_with(char::is_whitespace)) {
+        return (events, 0, None);
+    }
     let mut out: Vec<Ev> = Vec::with_capacity(events.len());
     let mut joined = 0;
     let mut first = None;
@@ -653,12 +660,14 @@ mod tests {
     /// HIAT cuts a word where a timeline point falls inside it (here EVA's `Ja` starts in
     /// the middle of `locker`): the event ending without a space continues into the next, and
     /// the two are one word over both events. An event ending in punctuation without a space
-    /// (`Ja?` before `Ja`) is no cut word.
+    /// (`Ja?` before `Ja`) is no cut word, and neither is any event of a tier none of whose
+    /// events ends in a space (ANN's `Ja` before `genau`).
     #[test]
     fn a_word_cut_by_a_timeline_point_is_one_word() {
         let text = r#"<basic-transcription><head><speakertable>
 <speaker id="SPK0"><abbreviation>MAX</abbreviation></speaker>
 <speaker id="SPK1"><abbreviation>EVA</abbreviation></speaker>
+<speaker id="SPK2"><abbreviation>ANN</abbreviation></speaker>
 </speakertable></head><basic-body><common-timeline>
 <tli id="T0" time="0.0"/><tli id="T1" time="1.0"/><tli id="T2" time="1.5"/><tli id="T3" time="2.0"/><tli id="T4" time="3.0"/><tli id="T5" time="4.0"/>
 </common-timeline>
@@ -668,6 +677,9 @@ mod tests {
 </tier>
 <tier id="TIE1" speaker="SPK1" category="v" type="t">
 <event start="T0" end="T1">Ja?</event><event start="T1" end="T2">Ja </event><event start="T3" end="T4">• </event><event start="T4" end="T5">Wa</event>
+</tier>
+<tier id="TIE2" speaker="SPK2" category="v" type="t">
+<event start="T3" end="T4">Ja</event><event start="T4" end="T5">genau</event>
 </tier>
 </basic-body></basic-transcription>"#;
         let out = read_str(text, Format::Exmaralda, &ReadOptions::default()).unwrap();
@@ -684,7 +696,9 @@ mod tests {
                 ("MAX".to_owned(), at(0, 1500), Some("Du sitzt hier locker".to_owned())),
                 ("EVA".to_owned(), at(1000, 1500), Some("Ja".to_owned())),
                 ("MAX".to_owned(), at(1500, 2000), Some("da.".to_owned())),
+                ("ANN".to_owned(), at(2000, 3000), Some("Ja".to_owned())),
                 ("MAX".to_owned(), at(2000, 4000), Some("Unglaublich".to_owned())),
+                ("ANN".to_owned(), at(3000, 4000), Some("genau".to_owned())),
                 ("EVA".to_owned(), at(3000, 4000), Some("Wa".to_owned())),
             ]
         );
@@ -693,8 +707,8 @@ mod tests {
         assert_eq!(
             w,
             vec![
-                (WarningKind::Skipped, Some(12), Some(77), "1 event(s) of transcription notation alone (pauses such as `•` or `((1,2s))`, breathing) left out: not speech"),
-                (WarningKind::Note, Some(8), Some(1), "2 word(s) continue from one event into the next (an event's text ends in a letter or digit, without a space, as HIAT writes a word cut by a timeline point): each read as one word over both events"),
+                (WarningKind::Skipped, Some(13), Some(77), "1 event(s) of transcription notation alone (pauses such as `•` or `((1,2s))`, breathing) left out: not speech"),
+                (WarningKind::Note, Some(9), Some(1), "2 word(s) continue from one event into the next (an event's text ends in a letter or digit, without a space, as HIAT writes a word cut by a timeline point): each read as one word over both events"),
             ]
         );
     }

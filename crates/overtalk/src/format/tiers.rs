@@ -6,7 +6,7 @@
 //!
 //! | tier | left out | why |
 //! |---|---|---|
-//! | TextGrid `phone(s)`, `phoneme(s)`, `segment(s)`, `syllable(s)`, `syl`, `mau`, `kan`, `kan-mau` (WebMAUS), `mas` (WebMAUS, in a grid that also has `mau` or an `X-mau` tier: elsewhere a speaker's initials), `phonalign`, `phonetization`, `syllalign` (SPPAS) (also `X - phones`, as the Montreal Forced Aligner writes, and `X - phone`, as FAVE does) | always | phone- or syllable-level alignment |
+//! | TextGrid `phone(s)`, `phoneme(s)`, `segment(s)`, `syllable(s)`, `syl`, `mau`, `kan`, `kan-mau` (WebMAUS), `mas` (WebMAUS, in a grid that also has `mau` or a `xxx-mau` tier whose `xxx` is three letters or digits: elsewhere a speaker's initials), `phonalign`, `phonetization`, `syllalign` (SPPAS) (also `X - phones`, as the Montreal Forced Aligner writes, and `X - phone`, as FAVE does) | always | phone- or syllable-level alignment |
 //! | TextGrid `activity`, `activityduration`, `metainformation` (SPPAS) | always | an aligner's annotation of the signal, not speech |
 //! | TextGrid `word(s)`, `wrd`, `ort`, `ort-mau` (WebMAUS), `tokensalign` (SPPAS), `X - words`, `X - word` | when at least half of its words' time lies in tiers that are neither phone- nor word-level and are themselves at least a third under its words | word-level alignment of a speaker already there |
 //! | EAF top-level tier without `PARTICIPANT` | when another tier names its participant | a marker, noise or comment tier |
@@ -44,12 +44,16 @@ pub enum Level {
 }
 
 /// Whether a TextGrid is WebMAUS output, judged by its tiers' names: it has a tier the BAS
-/// services name and no speaker would be (`ORT-MAU`, `KAN-MAU`, any `X-MAU`, or the phone
-/// tier `MAU`).
+/// services name and no speaker would be (`ORT-MAU`, `KAN-MAU`, any `XXX-MAU` whose `XXX` is
+/// three letters or digits as the BAS Partitur tier names are, or the phone tier `MAU`). A
+/// speaker's name such as `Anne-Mau` does not make a grid WebMAUS output.
 pub fn webmaus_grid<'a>(names: impl IntoIterator<Item = &'a str>) -> bool {
     names.into_iter().any(|name| {
         let lower = name.trim().to_lowercase();
-        lower == "mau" || lower.strip_suffix("-mau").is_some_and(|b| !b.is_empty())
+        lower == "mau"
+            || lower.strip_suffix("-mau").is_some_and(|tier| {
+                tier.len() == 3 && tier.chars().all(|c| c.is_ascii_alphanumeric())
+            })
     })
 }
 
@@ -187,6 +191,8 @@ mod tests {
         assert!(webmaus_grid(["MAU", "MAS"]));
         assert!(webmaus_grid(["trn-mau"]));
         assert!(!webmaus_grid(["MAS", "JOE", "KAN", "-MAU"]));
+        assert!(!webmaus_grid(["MAS", "Anne-Mau"]));
+        assert!(!webmaus_grid(["MAS", "Ann Lee-Mau"]));
         assert_eq!(alignment_level("-MAU", false), None);
         assert_eq!(alignment_level("Anne-Mau", false), None);
         assert_eq!(alignment_level("PhonAlign", false), Some(Level::Phone));
