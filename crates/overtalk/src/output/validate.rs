@@ -44,30 +44,25 @@ pub fn any_rejected(results: &[Validated]) -> bool {
 pub fn write_json(results: &[Validated], out: &mut dyn Write) -> io::Result<()> {
     let files: Vec<serde_json::Value> = results
         .iter()
-        .map(|Validated { name, format, validation }| match validation {
-            None => json!({"file": name, "format": format, "rttm": false}),
-            Some(v) if *format == Some("uem") => json!({
+        .map(|Validated { name, format, validation }| {
+            let Some(v) = validation else {
+                return json!({"file": name, "format": format, "rttm": false});
+            };
+            let verdicts: serde_json::Map<_, _> =
+                CONSUMERS.iter().map(|&c| (c.name().to_owned(), json!(verdict(v, c)))).collect();
+            // A UEM counts its regions, an RTTM its turns.
+            let (rttm, count, n) = match format {
+                Some("uem") => (false, "regions", v.regions),
+                _ => (true, "turns", v.turns),
+            };
+            json!({
                 "file": name,
                 "format": format,
-                "rttm": false,
-                "regions": v.regions,
-                "verdicts": CONSUMERS
-                    .iter()
-                    .map(|&c| (c.name().to_owned(), json!(verdict(v, c))))
-                    .collect::<serde_json::Map<_, _>>(),
+                "rttm": rttm,
+                count: n,
+                "verdicts": verdicts,
                 "findings": v.findings,
-            }),
-            Some(v) => json!({
-                "file": name,
-                "format": format,
-                "rttm": true,
-                "turns": v.turns,
-                "verdicts": CONSUMERS
-                    .iter()
-                    .map(|&c| (c.name().to_owned(), json!(verdict(v, c))))
-                    .collect::<serde_json::Map<_, _>>(),
-                "findings": v.findings,
-            }),
+            })
         })
         .collect();
     serde_json::to_writer_pretty(&mut *out, &json!({"schema_version": 1, "files": files}))?;
