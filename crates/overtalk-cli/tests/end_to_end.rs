@@ -216,7 +216,15 @@ fn validate_gives_each_consumers_verdict() {
     let stm = b"e 1 Micka\xebl 84.582 85.476 <o,f0,male> bonsoir .\n";
     std::fs::write(dir.path().join("latin1.stm"), stm).unwrap();
     let out = dir.run(&["validate", "latin1.stm"]).ok();
-    assert_eq!(out, "latin1.stm: not RTTM; nothing to check\n");
+    assert_eq!(out, "latin1.stm: stm, not RTTM or UEM; nothing to check\n");
+    // A UEM is checked as one: md-eval refuses overlapping regions, the others merge them.
+    std::fs::write(dir.path().join("all.uem"), "rec 1 0 10\nrec 1 5 20\n").unwrap();
+    let run = dir.run(&["validate", "all.uem"]);
+    assert_eq!(run.code(), 1, "{}", run.stderr());
+    assert_eq!(
+        run.stdout(),
+        "all.uem: UEM, 2 regions\n  md-eval: rejects\n    line 2: rejects: rec, channel 1: the region of line 2 overlaps the region of line 1: \"UEM file has overlapping evaluation segments\"\n  dscore: accepts\n    line 2: note: rec, channel 1: the region of line 2 overlaps the region of line 1: merged\n  pyannote.metrics: accepts\n    line 2: note: rec, channel 1: the region of line 2 overlaps the region of line 1: the support of the timeline merges them\n"
+    );
     std::fs::write(
         dir.path().join("latin1.rttm"),
         b"SPEAKER e 1 0.0 1.0 <NA> <NA> Micka\xebl <NA> <NA>\n",

@@ -448,9 +448,29 @@ impl Warning {
         self.kind.severity()
     }
 
-    /// The error `--strict` reports for this warning.
+    /// The error `--strict` reports for this warning. Under `--strict` the file is refused
+    /// and nothing is skipped, so the message's closing clause that says what the lenient
+    /// reading skips (`; cue skipped`, `; line skipped`, `; skipped`) is left off.
     pub fn into_error(self, format: &'static str) -> Error {
-        Error::parse(format, self.line.unwrap_or(0), self.column.unwrap_or(0), self.message)
+        let message = without_skip_clause(&self.message);
+        Error::parse(format, self.line.unwrap_or(0), self.column.unwrap_or(0), message)
+    }
+}
+
+/// `message` without a closing `; skipped` or `; <unit> skipped` (one word: `cue`, `line`,
+/// `row`, `event`…), the clause of a lenient reading's warning that no longer holds when the
+/// warning is the error.
+fn without_skip_clause(message: &str) -> &str {
+    match message.rsplit_once("; ") {
+        Some((head, tail))
+            if tail == "skipped"
+                || tail.strip_suffix(" skipped").is_some_and(|unit| {
+                    !unit.is_empty() && unit.chars().all(|c| c.is_alphabetic() || c == '-')
+                }) =>
+        {
+            head
+        }
+        _ => message,
     }
 }
 
@@ -483,5 +503,29 @@ mod tests {
         assert_eq!(io.recovery(), Recovery::Fatal);
         assert_eq!(io.source().map(|c| c.to_string()).as_deref(), Some("denied"));
         assert!(Error::parse("rttm", 3, 1, "bad").source().is_none());
+    }
+
+    /// Under `--strict` the warning is the error and nothing is skipped: the clause that says
+    /// what was skipped is left off, and only that clause.
+    #[test]
+    fn a_strict_error_does_not_say_what_was_skipped() {
+        for (message, shown) in [
+            (
+                "cue end \"x\": not a time; cue skipped",
+                "line 2, column 3: srt: cue end \"x\": not a time",
+            ),
+            (
+                "block without a timing line (\"a\"); skipped",
+                "line 2, column 3: srt: block without a timing line (\"a\")",
+            ),
+            ("4 fields; line skipped", "line 2, column 3: srt: 4 fields"),
+            ("a; b; row skipped", "line 2, column 3: srt: a; b"),
+            ("words skipped", "line 2, column 3: srt: words skipped"),
+            ("kept; two were skipped", "line 2, column 3: srt: kept; two were skipped"),
+            ("a; cue 3 skipped", "line 2, column 3: srt: a; cue 3 skipped"),
+        ] {
+            let w = Warning::at(WarningKind::Skipped, 2, Some(3), message);
+            assert_eq!(w.into_error("srt").to_string(), shown);
+        }
     }
 }

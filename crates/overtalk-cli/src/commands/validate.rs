@@ -1,30 +1,30 @@
 //! `overtalk validate FILE…`: what md-eval, dscore and pyannote.metrics would each reject or
-//! silently change in an RTTM file.
+//! silently change in an RTTM file or a UEM file.
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use overtalk::format::{self, uem, Format};
 use overtalk::output::validate::{self as validate_out, Validated};
-use overtalk::score::validate::validate_rttm;
+use overtalk::score::validate::{validate_rttm, validate_uem};
 use overtalk::score::Side;
 
 use crate::app::{Globals, Outcome};
 use crate::input::{self, Source};
 use crate::output::Target;
 
-/// Check RTTM files the way each scoring tool would read them.
+/// Check RTTM and UEM files the way each scoring tool would read them.
 ///
 /// Reports, per consumer (md-eval-22, dscore, pyannote.metrics), what it would refuse
-/// (zero-length turns for dscore, missing fields, non-numeric times…) and what it would
-/// silently change (spaces in fields, dotted UEM ids, self-overlap counted twice…). Exit status
-/// 1 when any consumer would reject a file.
+/// (zero-length turns for dscore, missing fields, non-numeric times, overlapping UEM regions for
+/// md-eval…) and what it would silently change (spaces in fields, dotted UEM ids, self-overlap
+/// counted twice…). Exit status 1 when any consumer would reject a file.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  overtalk validate ref.rttm\n  overtalk validate refs/ --uem all.uem\n  overtalk validate sys.rttm --format json"
 )]
 pub struct Args {
-    /// RTTM files, directories or globs.
+    /// RTTM or UEM files, directories or globs.
     #[arg(required = true, value_name = "FILE")]
     inputs: Vec<String>,
     /// UEM files or directories that go with the files (checks their recording ids).
@@ -72,13 +72,19 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                 input::refuse_recording(p, &bytes)?;
                 match format::decode(&bytes, "rttm", &format::Limits::default()) {
                     Ok(text) => text,
-                    // Not UTF-8: an error only if it is RTTM (md-eval and dscore read UTF-8);
-                    // an STM in Latin-1 is no RTTM to check.
-                    Err(e) if is_rttm(p, &String::from_utf8_lossy(&bytes)) => {
-                        return Err(e.with_path(p).into())
-                    }
-                    Err(_) => {
-                        results.push(Validated { name: source.display(), validation: None });
+                    // Not UTF-8: an error only if it is RTTM or UEM (md-eval and dscore read
+                    // UTF-8); an STM in Latin-1 is nothing to check.
+                    Err(e) => {
+                        let format = detected(p, &String::from_utf8_lossy(&bytes));
+                        if matches!(format, Some(Format::Rttm | Format::Uem)) {
+                            return Err(e.with_path(p).into());
+                        }
+                        let format = format.map(Format::name);
+                        results.push(Validated {
+                            name: source.display(),
+                            format,
+                            validation: None,
+                        });
                         continue;
                     }
                 }
@@ -94,12 +100,20 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
                 line.len()
             );
         }
-        let is_rttm = match source {
-            Source::File(p) => is_rttm(p, &text),
-            Source::Stdin => true,
+        let format = match source {
+            Source::File(p) => detected(p, &text),
+            Source::Stdin => match format::detect(None, &text, None) {
+                Ok(Format::Uem) => Some(Format::Uem),
+                _ => Some(Format::Rttm),
+            },
         };
-        let v = is_rttm.then(|| validate_rttm(&text, uem, Side::Reference));
-        results.push(Validated { name: source.display(), validation: v });
+        let validation = match format {
+            Some(Format::Rttm) => Some(validate_rttm(&text, uem, Side::Reference)),
+            Some(Format::Uem) => Some(validate_uem(&text)),
+            _ => None,
+        };
+        let format = format.map(Format::name);
+        results.push(Validated { name: source.display(), format, validation });
     }
     let rejected = validate_out::any_rejected(&results);
     target.write_with(|out| {
@@ -115,10 +129,10 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
     Ok(if rejected { Outcome::Partial } else { Outcome::Ok })
 }
 
-/// Whether the file at `path` holding `text` is RTTM, as the readers would detect it.
-fn is_rttm(path: &std::path::Path, text: &str) -> bool {
+/// The format of the file at `path` holding `text`, as the readers would detect it.
+fn detected(path: &std::path::Path, text: &str) -> Option<Format> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    format::detect(name.as_deref(), text, None).ok() == Some(Format::Rttm)
+    format::detect(name.as_deref(), text, None).ok()
 }
 
 #[cfg(test)]

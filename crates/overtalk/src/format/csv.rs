@@ -425,8 +425,8 @@ impl<'r> Row<'r> {
             "{shape}, and which {} extra cannot be told{hint}",
             if extra == 1 { "one is" } else { "are" }
         );
-        let skipped = if strict { "" } else { "; row skipped" };
-        ctx.warn_at(WarningKind::Skipped, line, Some(column), format!("{why}{skipped}"))?;
+        // Under --strict the error leaves `; row skipped` off (`Warning::into_error`).
+        ctx.warn_at(WarningKind::Skipped, line, Some(column), format!("{why}; row skipped"))?;
         Ok(Some((line, column, why)))
     }
 }
@@ -605,8 +605,8 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
                 ),
                 Err(e) => format!("{what} {:?}: {e}", f.chars().take(40).collect::<String>()),
             };
-            let skipped = if ctx.options().strict { "" } else { "; row skipped" };
-            ctx.warn_at(WarningKind::MissingTime, n, Some(col(k)), format!("{why}{skipped}"))?;
+            // Under --strict the error leaves `; row skipped` off (`Warning::into_error`).
+            ctx.warn_at(WarningKind::MissingTime, n, Some(col(k)), format!("{why}; row skipped"))?;
             Ok(Err((n, col(k), why)))
         };
         let start = match time(cols.start, cols.start_ms, "start", ctx)? {

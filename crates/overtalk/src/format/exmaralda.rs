@@ -17,6 +17,12 @@
 //!   written (EXMARaLDA cuts an utterance into events wherever another speaker's event starts
 //!   or ends, so consecutive events of one speaker abut; the analysis joins them, §5.1). A
 //!   transcription tier without a speaker is read under its display name, with a note.
+//! - **A word cut by a timeline point** (`[T1 Hel][T2 lo ]`: an event's text that ends in a
+//!   letter or digit, without a space, continues in the next event, which starts where it ends
+//!   with a letter or digit) is one word: the two events are read as one, over both, with one
+//!   note that counts such words. An event ending in punctuation (`it?`) ends its word, and so
+//!   does every event of a tier none of whose events ends in a space (a tier that does not
+//!   write a word's end so: `[T1 Ja][T2 genau]` stays two events).
 //! - An event of **transcription notation alone** — HIAT's pause dots (`•`), GAT's pauses
 //!   (`(.)`, `(0.5)`), a pause or breathing described in double parentheses (`((1,2s))`,
 //!   `((atmet ein))`) — is no speech: left out, with one warning that counts them. Laughter
@@ -299,6 +305,8 @@ fn build(
     // Events of notation alone (pauses, breathing): the first one, and how many.
     let mut notation: Option<((usize, usize), usize)> = None;
     let mut speakerless_read = false;
+    // Words continued across events: the first such event, and how many.
+    let mut split_words: Option<((usize, usize), usize)> = None;
     for tier in tiers {
         let label = tier.display.clone().unwrap_or_else(|| tier.id.clone());
         let default = match tier.kind.as_str() {
@@ -335,7 +343,11 @@ fn build(
             }
         };
         let speaker_id = b.speaker(&speaker);
-        for e in tier.events {
+        let (events, joined, first) = join_split_words(tier.events);
+        if let Some(first) = first {
+            split_words.get_or_insert((doc.pos(first), 0)).1 += joined;
+        }
+        for e in events {
             let position = || doc.pos(e.at);
             let (Some(&i), Some(&j)) = (at.get(e.start.as_str()), at.get(e.end.as_str())) else {
                 let (line, column) = position();
@@ -403,6 +415,14 @@ fn build(
             format!("{count} event(s) of transcription notation alone (pauses such as `•` or `((1,2s))`, breathing) left out: not speech"),
         )?;
     }
+    if let Some(((line, column), count)) = split_words {
+        ctx.warn_at(
+            WarningKind::Note,
+            line,
+            Some(column),
+            format!("{count} word(s) continue from one event into the next (an event's text ends in a letter or digit, without a space, as HIAT writes a word cut by a timeline point): each read as one word over both events"),
+        )?;
+    }
     if let Some(((line, column), count)) = interpolated {
         ctx.warn_at(
             WarningKind::MissingTime,
@@ -415,6 +435,45 @@ fn build(
         ctx.warn(note)?;
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// Joins the events of one tier through which a word runs. EXMARaLDA ends an event's text
+/// with a space where a word ends; a timeline point inside a word (another speaker starts
+/// there, or a pause is timed) cuts the word in two events, the first ending without a space:
+/// `[T1 Hel][T2 lo ]` is the word `Hello`. An event whose text ends in a letter or digit (no
+/// space after it) and the next event, which starts at the point where it ends with a letter
+/// or digit, are one event from the first's start to the second's end, their texts joined (a
+/// chain of such events is one). An event that ends in punctuation (`isn't it?` before `It's`,
+/// as the EXMARaLDA demo corpus has it, a transcriber's missing space) ends its word there;
+/// events of notation alone (a pause `•`) are never joined. A tier none of whose events ends
+/// in a space does not write that convention (one utterance an event, as converters from other
+/// tools write it): a missing space there ends nothing, and its events are never joined. Gives
+/// the events, how many joins were made, and the offset of the first event joined to the next.
+fn join_split_words(events: Vec<Ev>) -> (Vec<Ev>, usize, Option<usize>) {
+    if !events.iter().any(|e| e.text.ends_with(char::is_whitespace)) {
+        return (events, 0, None);
+    }
+    let mut out: Vec<Ev> = Vec::with_capacity(events.len());
+    let mut joined = 0;
+    let mut first = None;
+    for e in events {
+        if let Some(prev) = out.last_mut() {
+            let continues = prev.end == e.start
+                && prev.text.ends_with(char::is_alphanumeric)
+                && e.text.starts_with(char::is_alphanumeric)
+                && !notation_only(&prev.text)
+                && !notation_only(&e.text);
+            if continues {
+                prev.text.push_str(&e.text);
+                prev.end = e.end;
+                joined += 1;
+                first.get_or_insert(prev.at);
+                continue;
+            }
+        }
+        out.push(e);
+    }
+    (out, joined, first)
 }
 
 /// Whether an event's text is transcription notation alone, no speech: HIAT's pause dots
@@ -596,6 +655,62 @@ mod tests {
         assert!(out.warnings[1]
             .message
             .contains("\"[POS]\" (a further transcription tier without a speaker"));
+    }
+
+    /// HIAT cuts a word where a timeline point falls inside it (here EVA's `Ja` starts in
+    /// the middle of `locker`): the event ending without a space continues into the next, and
+    /// the two are one word over both events. An event ending in punctuation without a space
+    /// (`Ja?` before `Ja`) is no cut word, and neither is any event of a tier none of whose
+    /// events ends in a space (ANN's `Ja` before `genau`).
+    #[test]
+    fn a_word_cut_by_a_timeline_point_is_one_word() {
+        let text = r#"<basic-transcription><head><speakertable>
+<speaker id="SPK0"><abbreviation>MAX</abbreviation></speaker>
+<speaker id="SPK1"><abbreviation>EVA</abbreviation></speaker>
+<speaker id="SPK2"><abbreviation>ANN</abbreviation></speaker>
+</speakertable></head><basic-body><common-timeline>
+<tli id="T0" time="0.0"/><tli id="T1" time="1.0"/><tli id="T2" time="1.5"/><tli id="T3" time="2.0"/><tli id="T4" time="3.0"/><tli id="T5" time="4.0"/>
+</common-timeline>
+<tier id="TIE0" speaker="SPK0" category="v" type="t">
+<event start="T0" end="T1">Du sitzt hier lo</event><event start="T1" end="T2">cker </event><event start="T2" end="T3">da. </event>
+<event start="T3" end="T4">Unglaub</event><event start="T4" end="T5">lich</event>
+</tier>
+<tier id="TIE1" speaker="SPK1" category="v" type="t">
+<event start="T0" end="T1">Ja?</event><event start="T1" end="T2">Ja </event><event start="T3" end="T4">• </event><event start="T4" end="T5">Wa</event>
+</tier>
+<tier id="TIE2" speaker="SPK2" category="v" type="t">
+<event start="T3" end="T4">Ja</event><event start="T4" end="T5">genau</event>
+</tier>
+</basic-body></basic-transcription>"#;
+        let out = read_str(text, Format::Exmaralda, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| (u.speaker_name.to_owned(), u.segment, u.content.and_then(|c| c.text.clone())))
+            .collect();
+        let at = |a, b| Segment::from_millis(a, b).unwrap();
+        assert_eq!(
+            got,
+            vec![
+                ("EVA".to_owned(), at(0, 1000), Some("Ja?".to_owned())),
+                ("MAX".to_owned(), at(0, 1500), Some("Du sitzt hier locker".to_owned())),
+                ("EVA".to_owned(), at(1000, 1500), Some("Ja".to_owned())),
+                ("MAX".to_owned(), at(1500, 2000), Some("da.".to_owned())),
+                ("ANN".to_owned(), at(2000, 3000), Some("Ja".to_owned())),
+                ("MAX".to_owned(), at(2000, 4000), Some("Unglaublich".to_owned())),
+                ("ANN".to_owned(), at(3000, 4000), Some("genau".to_owned())),
+                ("EVA".to_owned(), at(3000, 4000), Some("Wa".to_owned())),
+            ]
+        );
+        let w: Vec<_> =
+            out.warnings.iter().map(|w| (w.kind, w.line, w.column, w.message.as_str())).collect();
+        assert_eq!(
+            w,
+            vec![
+                (WarningKind::Skipped, Some(13), Some(77), "1 event(s) of transcription notation alone (pauses such as `•` or `((1,2s))`, breathing) left out: not speech"),
+                (WarningKind::Note, Some(9), Some(1), "2 word(s) continue from one event into the next (an event's text ends in a letter or digit, without a space, as HIAT writes a word cut by a timeline point): each read as one word over both events"),
+            ]
+        );
     }
 
     #[test]

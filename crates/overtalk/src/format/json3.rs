@@ -127,8 +127,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             .collect();
         if let Some(why) = bad {
             if !pieces.iter().all(|p| p.text.trim().is_empty()) {
-                let skipped = if ctx.options().strict { "" } else { "; skipped" };
-                let message = format!("event {why}{skipped}");
+                // Under --strict the error leaves `; skipped` off (`Warning::into_error`).
+                let message = format!("event {why}; skipped");
                 warn(ctx, WarningKind::Skipped, Some((line, column)), message)?;
             }
             continue;

@@ -573,13 +573,13 @@ impl<'a> ReadContext<'a> {
             Err(e) => e,
         };
         let shown: String = field.chars().take(40).collect();
-        // Under --strict this is the error, and nothing is skipped.
-        let skipped = if self.options.strict { String::new() } else { format!("; {unit} skipped") };
+        // Under --strict this is the error, without the `; … skipped` clause (see
+        // `Warning::into_error`).
         self.warn_at(
             WarningKind::MissingTime,
             line,
             Some(column),
-            format!("{what} {shown:?}: {e}{skipped}"),
+            format!("{what} {shown:?}: {e}; {unit} skipped"),
         )?;
         Ok(None)
     }

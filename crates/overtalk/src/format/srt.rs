@@ -937,7 +937,8 @@ mod tests {
         let e = read_str("1\n00:00:59,500 --> 00:75:000\n[A]: Bad.\n", Format::Srt, &strict)
             .unwrap_err()
             .to_string();
-        assert_eq!(e, "line 2, column 18: srt: cue end \"00:75:000\": three digits after the last `:` are milliseconds, and the seconds before them (75) are 60 or more: not a time; cue skipped");
+        // Refused, nothing skipped: the message does not say a cue was.
+        assert_eq!(e, "line 2, column 18: srt: cue end \"00:75:000\": three digits after the last `:` are milliseconds, and the seconds before them (75) are 60 or more: not a time");
     }
 
     /// The timing variants of SRT files in the wild: each is read (noted when it breaks the

@@ -32,7 +32,7 @@ use quick_xml::events::Event as XmlEvent;
 use quick_xml::Reader;
 
 use crate::error::{Result, WarningKind};
-use crate::format::xml::{attr, attributes, XmlDoc};
+use crate::format::xml::{attr, attributes, timed_element, TimeAttr, XmlDoc};
 use crate::format::youtube::{read_events, Event, Piece};
 use crate::format::ReadContext;
 use crate::model::Corpus;
@@ -102,26 +102,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     let d = attr(&attrs, "d");
                     let duration = d.as_deref().and_then(millis);
                     let append = attr(&attrs, "a").is_some_and(|a| a.trim() == "1");
-                    let mut keep = true;
-                    if start.is_none() || d.is_some() && duration.is_none() {
-                        keep = false;
-                        let (name, value) = if start.is_none() { ("t", t) } else { ("d", d) };
-                        let shown = value.map_or("none".to_owned(), |v| {
-                            format!("{:?}", v.chars().take(30).collect::<String>())
-                        });
-                        // A line break without a time is no caption: no warning for it.
-                        if !append {
-                            ctx.warn_at(
-                                WarningKind::Skipped,
-                                line,
-                                Some(column),
-                                format!(
-                                    "<p> with {name} = {shown}, not whole milliseconds{}",
-                                    if ctx.options().strict { "" } else { "; skipped" }
-                                ),
-                            )?;
-                        }
-                    }
+                    // A line break without a time is no caption: no warning for it.
+                    let keep = timed_element(
+                        ctx,
+                        (line, column),
+                        "<p>",
+                        TimeAttr { name: "t", value: t.as_deref(), read: start.is_some() },
+                        TimeAttr { name: "d", value: d.as_deref(), read: duration.is_some() },
+                        "whole milliseconds",
+                        append,
+                    )?;
                     let event = Event {
                         line,
                         column,

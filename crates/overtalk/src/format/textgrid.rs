@@ -38,7 +38,9 @@
 use std::io::Write;
 
 use crate::error::{Error, Result, Warning, WarningKind};
-use crate::format::tiers::{alignment_level, left_out_note, word_tier_speaker, Level};
+use crate::format::tiers::{
+    alignment_level, left_out_note, webmaus_grid, word_tier_speaker, Level,
+};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, SpeakerId, Transcript, TranscriptBuilder};
 use crate::time::{parse_seconds, Time, TimeError};
@@ -550,6 +552,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     }
     // Which tiers are speakers (see `tiers`): phone- and syllable-level tiers never, word-level
     // ones only when nothing else is there, and the reader's --tiers / --ignore-tiers.
+    let webmaus = webmaus_grid(read.iter().map(|t| t.name.as_str()));
+    let level = |name: &str| alignment_level(name, webmaus);
     for tier in &mut read {
         // A label that is the tier's own name is the writer's mark of speech without words
         // (see the writer): speech, even when the name is also a pause label (a speaker
@@ -559,7 +563,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         // Pause labels besides SPPAS's `#` (below).
         let pauses =
             tier.intervals.iter().filter(|(_, label)| pause(label) && label.trim() != "#").count();
-        if alignment_level(&tier.name).is_some() {
+        if level(&tier.name).is_some() {
             tier.intervals.retain(|(_, label)| !pause(label));
         } else if pauses >= 2 && pauses * 10 >= tier.intervals.len() {
             // An utterance tier written by an aligner's conventions (SPPAS, MAUS, HTK: `sil`
@@ -595,25 +599,22 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // FAVE's aligned-TextGrid layout: `X - turns` marks X's turns (every label `X`) beside the
     // `X - words` tier; the words are the speech, the marks only bracket it.
     let has_word_tier = |speaker: &str| {
-        read.iter().any(|t| {
-            alignment_level(&t.name) == Some(Level::Word) && word_tier_speaker(&t.name) == speaker
-        })
+        read.iter()
+            .any(|t| level(&t.name) == Some(Level::Word) && word_tier_speaker(&t.name) == speaker)
     };
     let marks_beside_words: Vec<bool> =
         read.iter().map(|t| turn_marks_speaker(t).is_some_and(&has_word_tier)).collect();
     let speaker_tiers: Vec<&IntervalTier> = read
         .iter()
         .zip(&marks_beside_words)
-        .filter(|(t, beside)| alignment_level(&t.name).is_none() && !**beside)
+        .filter(|(t, beside)| level(&t.name).is_none() && !**beside)
         .map(|(t, _)| t)
         .collect();
     let aligned: Vec<bool> = read
         .iter()
-        .map(|t| {
-            alignment_level(&t.name) == Some(Level::Word) && aligns_with_speakers(t, &speaker_tiers)
-        })
+        .map(|t| level(&t.name) == Some(Level::Word) && aligns_with_speakers(t, &speaker_tiers))
         .collect();
-    let (mains, parallel) = participant_tiers(&read, &marks_beside_words);
+    let (mains, parallel) = participant_tiers(&read, &marks_beside_words, webmaus);
     let parallel: Vec<Option<String>> = parallel
         .into_iter()
         .map(|of| {
@@ -632,7 +633,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let tiers =
         read.into_iter().zip(aligned).zip(marks_beside_words).zip(parallel.into_iter().zip(mains));
     for (((tier, aligned), beside_words), (parallel, main)) in tiers {
-        let default = match alignment_level(&tier.name) {
+        let default = match level(&tier.name) {
             Some(Level::Phone) => Some("phone- or syllable-level alignment"),
             Some(Level::Annotation) => Some("an aligner's annotation of the signal, not speech"),
             Some(Level::Word) if aligned => {
@@ -648,7 +649,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             left_out.push((tier.name, why));
             continue;
         }
-        let name = match alignment_level(&tier.name) {
+        let name = match level(&tier.name) {
             Some(Level::Word) => word_tier_speaker(&tier.name),
             _ => match participant(&tier.name).filter(|_| main) {
                 Some(p) => p,
@@ -714,8 +715,10 @@ fn participant(name: &str) -> Option<&str> {
 fn participant_tiers(
     read: &[IntervalTier],
     beside_words: &[bool],
+    webmaus: bool,
 ) -> (Vec<bool>, Vec<Option<usize>>) {
-    let candidate = |k: usize| alignment_level(&read[k].name).is_none() && !beside_words[k];
+    let candidate =
+        |k: usize| alignment_level(&read[k].name, webmaus).is_none() && !beside_words[k];
     let mut shared: Vec<(&str, Vec<usize>)> = Vec::new();
     for (k, t) in read.iter().enumerate() {
         let Some(p) = participant(&t.name).filter(|_| candidate(k)) else { continue };
@@ -1506,6 +1509,37 @@ mod tests {
             notes,
             ["2 tier(s) left out as not speakers: \"KAN-MAU\" (phone- or syllable-level alignment), \"MAU\" (phone- or syllable-level alignment); choose with --tiers or --ignore-tiers"]
         );
+    }
+
+    /// `MAS` is WebMAUS's syllable tier only in WebMAUS output: beside `ORT-MAU` and `MAU` it
+    /// is left out; in a grid of speakers it is a speaker (initials M. A. S.).
+    #[test]
+    fn mas_is_a_syllable_tier_only_in_webmaus_output() {
+        let g = grid_of(&[
+            ("ORT-MAU", &[(0, 1, ""), (1, 2, "guten"), (2, 10, "")]),
+            ("MAU", &[(0, 1, "<p:>"), (1, 2, "gu:t@n"), (2, 10, "<p:>")]),
+            ("MAS", &[(1, 2, "gu:.t@n")]),
+        ]);
+        let out = read_text(&g);
+        assert_eq!(said(&out), [(1, "ORT-MAU".to_owned(), "guten".to_owned())]);
+        assert_eq!(
+            out.warnings.iter().map(|w| w.message.as_str()).collect::<Vec<_>>(),
+            ["2 tier(s) left out as not speakers: \"MAU\" (phone- or syllable-level alignment), \"MAS\" (phone- or syllable-level alignment); choose with --tiers or --ignore-tiers"]
+        );
+        let g = grid_of(&[
+            ("JOE", &[(0, 2, "so how was it"), (5, 6, "right")]),
+            ("MAS", &[(2, 5, "long story")]),
+        ]);
+        let out = read_text(&g);
+        assert_eq!(
+            said(&out),
+            [
+                (0, "JOE".to_owned(), "so how was it".to_owned()),
+                (2, "MAS".to_owned(), "long story".to_owned()),
+                (5, "JOE".to_owned(), "right".to_owned()),
+            ]
+        );
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
     }
 
     /// A word tier is left out only when speaker tiers mostly under its words cover it: a tier

@@ -6,7 +6,7 @@
 //!
 //! | tier | left out | why |
 //! |---|---|---|
-//! | TextGrid `phone(s)`, `phoneme(s)`, `segment(s)`, `syllable(s)`, `syl`, `mau`, `mas`, `kan`, `kan-mau` (WebMAUS), `phonalign`, `phonetization`, `syllalign` (SPPAS) (also `X - phones`, as the Montreal Forced Aligner writes, and `X - phone`, as FAVE does) | always | phone- or syllable-level alignment |
+//! | TextGrid `phone(s)`, `phoneme(s)`, `segment(s)`, `syllable(s)`, `syl`, `mau`, `kan`, `kan-mau` (WebMAUS), `mas` (WebMAUS, in a grid that also has `mau` or a `xxx-mau` tier whose `xxx` is three letters or digits: elsewhere a speaker's initials), `phonalign`, `phonetization`, `syllalign` (SPPAS) (also `X - phones`, as the Montreal Forced Aligner writes, and `X - phone`, as FAVE does) | always | phone- or syllable-level alignment |
 //! | TextGrid `activity`, `activityduration`, `metainformation` (SPPAS) | always | an aligner's annotation of the signal, not speech |
 //! | TextGrid `word(s)`, `wrd`, `ort`, `ort-mau` (WebMAUS), `tokensalign` (SPPAS), `X - words`, `X - word` | when at least half of its words' time lies in tiers that are neither phone- nor word-level and are themselves at least a third under its words | word-level alignment of a speaker already there |
 //! | EAF top-level tier without `PARTICIPANT` | when another tier names its participant | a marker, noise or comment tier |
@@ -43,8 +43,25 @@ pub enum Level {
     Annotation,
 }
 
+/// Whether a TextGrid is WebMAUS output, judged by its tiers' names: it has a tier the BAS
+/// services name and no speaker would be (`ORT-MAU`, `KAN-MAU`, any `XXX-MAU` whose `XXX` is
+/// three letters or digits as the BAS Partitur tier names are, or the phone tier `MAU`). A
+/// speaker's name such as `Anne-Mau` does not make a grid WebMAUS output.
+pub fn webmaus_grid<'a>(names: impl IntoIterator<Item = &'a str>) -> bool {
+    names.into_iter().any(|name| {
+        let lower = name.trim().to_lowercase();
+        lower == "mau"
+            || lower.strip_suffix("-mau").is_some_and(|tier| {
+                tier.len() == 3 && tier.chars().all(|c| c.is_ascii_alphanumeric())
+            })
+    })
+}
+
 /// The alignment level a TextGrid tier's name says it has, if any (`phones`, `A - words`).
-pub fn alignment_level(name: &str) -> Option<Level> {
+/// `webmaus` says whether the grid is WebMAUS output ([`webmaus_grid`]): only then is a tier
+/// named `MAS` its syllable alignment; elsewhere `MAS` is a name like any other (a speaker's
+/// initials).
+pub fn alignment_level(name: &str, webmaus: bool) -> Option<Level> {
     let lower = name.trim().to_lowercase();
     // MFA writes `speaker - words` and `speaker - phones`.
     let base = lower.rsplit_once(" - ").map_or(lower.as_str(), |(_, b)| b).trim();
@@ -53,6 +70,7 @@ pub fn alignment_level(name: &str) -> Option<Level> {
     // pronunciation), beside `MAU` (phones) and `MAS` (syllables).
     let base = base.strip_suffix("-mau").filter(|b| !b.is_empty()).unwrap_or(base);
     match base {
+        "mas" if !webmaus => None,
         "phone" | "phones" | "phoneme" | "phonemes" | "segment" | "segments" | "syllable"
         | "syllables" | "syl" | "mau" | "mas" | "kan" | "phonalign" | "phonetization"
         | "syllalign" => Some(Level::Phone),
@@ -155,23 +173,31 @@ mod tests {
 
     #[test]
     fn levels_and_selection() {
-        assert_eq!(alignment_level("phones"), Some(Level::Phone));
-        assert_eq!(alignment_level("Ana - words"), Some(Level::Word));
-        assert_eq!(alignment_level("Ana"), None);
+        assert_eq!(alignment_level("phones", false), Some(Level::Phone));
+        assert_eq!(alignment_level("Ana - words", false), Some(Level::Word));
+        assert_eq!(alignment_level("Ana", false), None);
         assert_eq!(word_tier_speaker("Ana - words"), "Ana");
         // FAVE, SPPAS and WebMAUS tiers.
         assert_eq!(word_tier_speaker("Gary Salvi - word"), "Gary Salvi");
-        assert_eq!(alignment_level("Gary Salvi - phone"), Some(Level::Phone));
-        assert_eq!(alignment_level("KAN"), Some(Level::Phone));
+        assert_eq!(alignment_level("Gary Salvi - phone", false), Some(Level::Phone));
+        assert_eq!(alignment_level("KAN", false), Some(Level::Phone));
         // WebMAUS's own names: the Partitur tier, then the service that timed it.
-        assert_eq!(alignment_level("ORT-MAU"), Some(Level::Word));
-        assert_eq!(alignment_level("KAN-MAU"), Some(Level::Phone));
-        assert_eq!(alignment_level("MAS"), Some(Level::Phone));
-        assert_eq!(alignment_level("-MAU"), None);
-        assert_eq!(alignment_level("Anne-Mau"), None);
-        assert_eq!(alignment_level("PhonAlign"), Some(Level::Phone));
-        assert_eq!(alignment_level("TokensAlign"), Some(Level::Word));
-        assert_eq!(alignment_level("MetaInformation"), Some(Level::Annotation));
+        assert_eq!(alignment_level("ORT-MAU", false), Some(Level::Word));
+        assert_eq!(alignment_level("KAN-MAU", false), Some(Level::Phone));
+        assert_eq!(alignment_level("MAS", true), Some(Level::Phone));
+        assert_eq!(alignment_level("MAS", false), None);
+        assert_eq!(alignment_level("mas", true), Some(Level::Phone));
+        assert!(webmaus_grid(["ORT-MAU", "MAS"]));
+        assert!(webmaus_grid(["MAU", "MAS"]));
+        assert!(webmaus_grid(["trn-mau"]));
+        assert!(!webmaus_grid(["MAS", "JOE", "KAN", "-MAU"]));
+        assert!(!webmaus_grid(["MAS", "Anne-Mau"]));
+        assert!(!webmaus_grid(["MAS", "Ann Lee-Mau"]));
+        assert_eq!(alignment_level("-MAU", false), None);
+        assert_eq!(alignment_level("Anne-Mau", false), None);
+        assert_eq!(alignment_level("PhonAlign", false), Some(Level::Phone));
+        assert_eq!(alignment_level("TokensAlign", false), Some(Level::Word));
+        assert_eq!(alignment_level("MetaInformation", false), Some(Level::Annotation));
         assert_eq!(word_tier_speaker("words"), "words");
         let only = TierSelection { only: vec!["a*".into()], ignore: vec![] };
         assert_eq!(only.left_out("ann", Some("phone tier")), None);

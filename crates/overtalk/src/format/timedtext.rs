@@ -29,10 +29,10 @@
 use quick_xml::events::Event as XmlEvent;
 use quick_xml::Reader;
 
-use crate::error::{Result, WarningKind};
+use crate::error::Result;
 use crate::format::srt::strip_tags;
 use crate::format::webvtt::decode_entities;
-use crate::format::xml::{attr, attributes, XmlDoc};
+use crate::format::xml::{attr, attributes, timed_element, TimeAttr, XmlDoc};
 use crate::format::youtube::{read_events, Event, Piece};
 use crate::format::ReadContext;
 use crate::model::Corpus;
@@ -197,25 +197,20 @@ fn read(text: &str, shape: Shape, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     let d = attr(&attrs, shape.duration);
                     let duration = d.as_deref().and_then(|v| millis(v, shape.seconds));
                     let append = attr(&attrs, "append").is_some_and(|a| a.trim() == "1");
-                    let mut keep = true;
-                    if begin.is_none() || d.is_some() && duration.is_none() {
-                        keep = false;
-                        let (name, value) =
-                            if begin.is_none() { (shape.start, t) } else { (shape.duration, d) };
-                        let shown = value.map_or("none".to_owned(), |v| {
-                            format!("{:?}", v.chars().take(30).collect::<String>())
-                        });
-                        let unit = if shape.seconds { "seconds" } else { "whole milliseconds" };
-                        ctx.warn_at(
-                            WarningKind::Skipped,
-                            line,
-                            Some(column),
-                            format!(
-                                "<text> with {name} = {shown}, not {unit}{}",
-                                if ctx.options().strict { "" } else { "; skipped" }
-                            ),
-                        )?;
-                    }
+                    let unit = if shape.seconds { "seconds" } else { "whole milliseconds" };
+                    let keep = timed_element(
+                        ctx,
+                        (line, column),
+                        "<text>",
+                        TimeAttr { name: shape.start, value: t.as_deref(), read: begin.is_some() },
+                        TimeAttr {
+                            name: shape.duration,
+                            value: d.as_deref(),
+                            read: duration.is_some(),
+                        },
+                        unit,
+                        false,
+                    )?;
                     let event = Event {
                         line,
                         column,
@@ -292,6 +287,7 @@ mod tests {
     use super::*;
     use crate::format::test_support::tracks_with_text;
     use crate::format::{read_str, ReadOptions};
+    use crate::WarningKind;
 
     #[test]
     fn seconds_and_milliseconds() {

@@ -23,6 +23,9 @@
 //!   silence, non-transcribed sections) gives no track. A turn with text but no speaker goes to
 //!   the placeholder [`UNKNOWN_SPEAKER`], with one `missing-speaker` warning.
 //! - Text is kept as written (`{rire}`, `%e`), its lines and spaces joined into single spaces.
+//!   A `Sync` or `Who` written as a container (`<Sync time="1">text</Sync>`, as converters that
+//!   rewrite the file for an XML-to-dict parser do; the DTD makes both empty) holds text of its
+//!   turn, read as if the mark were empty and the text followed it.
 //! - XML errors, nesting deeper than the limit, a root other than `<Trans>` and times that are
 //!   not numbers are errors naming line and column.
 //!
@@ -79,6 +82,9 @@ fn sniff(head: &Head<'_>) -> Verdict {
 enum Elem {
     Other,
     Turn,
+    /// A `Sync` or `Who` written as a container (`<Sync time="1">text</Sync>`, as some
+    /// converters write it; Transcriber's DTD makes both empty): its text is the turn's.
+    Mark,
 }
 
 /// One turn being read: its speakers (ids), its stretches so far and the current one.
@@ -176,6 +182,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
                 b"Sync" => {
                     if let Some(t) = turn.as_mut() {
+                        elem = Elem::Mark;
                         let attrs = attributes(e, &doc, ctx, at)?;
                         if let Some(s) = time(ctx, &attrs, "time", at)? {
                             t.close(s);
@@ -184,6 +191,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
                 b"Who" => {
                     if let Some(t) = turn.as_mut() {
+                        elem = Elem::Mark;
                         let attrs = attributes(e, &doc, ctx, at)?;
                         let nb = attr(&attrs, "nb").and_then(|n| n.trim().parse::<usize>().ok());
                         // `nb` counts the turn's speakers from 1; a number past them keeps the
@@ -211,7 +219,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     }
                 }
             }
-            Event::Text(x) if stack.last() == Some(&Elem::Turn) => {
+            Event::Text(x) if in_turn_text(&stack) => {
                 let s =
                     x.unescape().map_err(|err| doc.error(ctx, at, format!("bad text: {err}")))?;
                 if let Some(t) = turn.as_mut() {
@@ -220,7 +228,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     t.texts[k].push_str(&s);
                 }
             }
-            Event::CData(x) if stack.last() == Some(&Elem::Turn) => {
+            Event::CData(x) if in_turn_text(&stack) => {
                 if let Some(t) = turn.as_mut() {
                     let k = t.current;
                     t.texts[k].push(' ');
@@ -279,6 +287,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// Whether text at this point of the document is a turn's: directly in a `Turn`, or in a
+/// `Sync` or `Who` written as a container inside one.
+fn in_turn_text(stack: &[Elem]) -> bool {
+    stack.iter().rev().find(|e| **e != Elem::Mark) == Some(&Elem::Turn)
 }
 
 #[cfg(test)]
@@ -351,6 +365,45 @@ who said this
         assert_eq!(names, ["Ana", "Bo", "spk3", "unknown"]);
         let kinds: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
         assert_eq!(kinds, vec![(WarningKind::MissingSpeaker, Some(32))]);
+    }
+
+    /// `Sync` and `Who` written as containers of the text that follows them (the shape
+    /// linto's Transcriber-to-Kaldi preprocessing makes) give the same tracks as the empty
+    /// marks; the text was dropped, and a file of such turns read as holding no speech.
+    #[test]
+    fn sync_and_who_written_as_containers_hold_turn_text() {
+        let text = r#"<?xml version="1.0" encoding="ISO-8859-1"?>
+<!DOCTYPE Trans SYSTEM "trans-14.dtd">
+<Trans scribe="Authot" audio_filename="Linagora_A1" version="3" version_date="200114">
+<Episode>
+<Section type="report" startTime="0" endTime="797.718">
+<Turn speaker="spk1 spk4" startTime="105.576" endTime="112.150">
+<Sync time="105.576">
+</Sync>
+<Sync time="105.576">
+<Who nb="1"/>
+Speaker 1
+<Who nb="2">and four</Who>
+</Sync>
+</Turn>
+</Section>
+</Episode>
+</Trans>"#;
+        let out = read_str(text, Format::Transcriber, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| (u.speaker_name.to_owned(), u.segment, u.content.and_then(|c| c.text.clone())))
+            .collect();
+        let seg = Segment::from_millis(105_576, 112_150).unwrap();
+        assert_eq!(
+            got,
+            vec![
+                ("spk1".to_owned(), seg, Some("Speaker 1".to_owned())),
+                ("spk4".to_owned(), seg, Some("and four".to_owned())),
+            ]
+        );
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
     }
 
     #[test]

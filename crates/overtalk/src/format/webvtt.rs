@@ -2480,6 +2480,39 @@ mod tests {
         }
     }
 
+    /// A caption whose time is no time is skipped with a warning that says so; under `--strict`
+    /// the file is refused and the error does not claim a cue was skipped (WebVTT, SBV, and a
+    /// block with no timing line).
+    #[test]
+    fn strict_errors_do_not_claim_a_cue_was_skipped() {
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        for (text, format, lenient, refused) in [
+            (
+                "WEBVTT\n\n00:01.000 --> 00:02;000\n<v A>x\n",
+                Format::WebVtt,
+                "cue end \"00:02;000\": not a time; cue skipped",
+                "line 3, column 15: webvtt: cue end \"00:02;000\": not a time",
+            ),
+            (
+                "0:00:01.000,0:00:02:00:00\nx\n\n0:00:03.000,0:00:04.000\ny\n",
+                Format::Sbv,
+                "cue end \"0:00:02:00:00\": not a time; cue skipped",
+                "line 1, column 13: sbv: cue end \"0:00:02:00:00\": not a time",
+            ),
+            (
+                "WEBVTT\n\nstray words\n\n00:01.000 --> 00:02.000\n<v A>x\n",
+                Format::WebVtt,
+                "block without a timing line (\"stray words\"); skipped",
+                "line 3, column 1: webvtt: block without a timing line (\"stray words\")",
+            ),
+        ] {
+            let out = read_str(text, format, &ReadOptions::default()).unwrap();
+            assert_eq!(out.warnings[0].message, lenient, "{text:?}");
+            let e = read_str(text, format, &strict).unwrap_err().to_string();
+            assert_eq!(e, refused, "{text:?}");
+        }
+    }
+
     #[test]
     fn class_only_voices_stay_apart() {
         let out = read_text("WEBVTT\n\n00:01.000 --> 00:02.000\n<v.speaker1>hi\n\n00:02.000 --> 00:03.000\n<v.speaker2>ho\n\n00:03.000 --> 00:04.000\n<v.loud Ann>yes\n");

@@ -1,13 +1,14 @@
 //! What the XML readers (ELAN EAF, EXMARaLDA, Transcriber) share: line and column of a byte
 //! offset, the next event with malformed XML as an error, the nesting limit and the root
-//! element, attributes, and the times of a timeline whose points may lack one.
+//! element, attributes, the times of a timeline whose points may lack one, and the warning for
+//! an element whose time attribute is unreadable (YouTube's srv1, srv2 and srv3).
 
 use std::cell::Cell;
 
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, WarningKind};
 use crate::format::textgrid::LineIndex;
 use crate::format::ReadContext;
 
@@ -189,9 +190,95 @@ pub(crate) fn interpolate(known: &[Option<i64>]) -> Vec<Option<i64>> {
     out
 }
 
+/// One time attribute of a timed element: its name, its value as written (if present), and
+/// whether that value was read.
+pub(crate) struct TimeAttr<'a> {
+    /// The attribute's name (`t`, `start`, `d`, `dur`).
+    pub name: &'a str,
+    /// Its value as written, `None` when the element has no such attribute.
+    pub value: Option<&'a str>,
+    /// Whether the value was read as a time.
+    pub read: bool,
+}
+
+/// Checks a timed element's start (required) and duration (optional) attributes, as YouTube's
+/// timed-text formats give them: `true` when both are readable; else one
+/// [`WarningKind::Skipped`] at `at` that names the element, the first unreadable attribute, its
+/// value (at most 30 characters) and the `unit` the format writes times in (`<p> with t =
+/// "1.5", not whole milliseconds; skipped`), unless `quiet` (an element that is no caption),
+/// and `false`. Under `--strict` the warning is the error (without `; skipped`).
+pub(crate) fn timed_element(
+    ctx: &mut ReadContext<'_>,
+    at: (usize, usize),
+    element: &str,
+    start: TimeAttr<'_>,
+    duration: TimeAttr<'_>,
+    unit: &str,
+    quiet: bool,
+) -> Result<bool> {
+    let bad = if !start.read {
+        start
+    } else if duration.value.is_some() && !duration.read {
+        duration
+    } else {
+        return Ok(true);
+    };
+    if !quiet {
+        let shown = bad
+            .value
+            .map_or("none".to_owned(), |v| format!("{:?}", v.chars().take(30).collect::<String>()));
+        ctx.warn_at(
+            WarningKind::Skipped,
+            at.0,
+            Some(at.1),
+            format!("{element} with {} = {shown}, not {unit}; skipped", bad.name),
+        )?;
+    }
+    Ok(false)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The srv1, srv2 and srv3 readers share the warning for an unreadable time attribute,
+    /// each in its own unit; under `--strict` it is the error, without `; skipped`; an srv3
+    /// line break (`a="1"`) without a time is no caption and has no warning.
+    #[test]
+    fn an_unreadable_time_attribute_is_one_warning_in_each_format() {
+        use crate::format::{read_str, Format, ReadOptions};
+        let strict = ReadOptions { strict: true, ..Default::default() };
+        for (format, text, lenient, refused) in [
+            (
+                Format::Srv1,
+                "<transcript>\n<text start=\"1.5\" dur=\"-2\">a</text>\n<text start=\"4\" dur=\"1\">&gt;&gt; A: b</text></transcript>",
+                "<text> with dur = \"-2\", not seconds; skipped",
+                "line 2, column 1: srv1: <text> with dur = \"-2\", not seconds",
+            ),
+            (
+                Format::Srv2,
+                "<timedtext>\n<text d=\"10\">a</text>\n<text t=\"4000\" d=\"1000\">&gt;&gt; A: b</text></timedtext>",
+                "<text> with t = none, not whole milliseconds; skipped",
+                "line 2, column 1: srv2: <text> with t = none, not whole milliseconds",
+            ),
+            (
+                Format::Srv3,
+                "<timedtext format=\"3\"><body>\n<p t=\"1.5\" d=\"20\">a</p>\n<p a=\"1\"/>\n<p t=\"4000\" d=\"1000\">&gt;&gt; A: b</p></body></timedtext>",
+                "<p> with t = \"1.5\", not whole milliseconds; skipped",
+                "line 2, column 1: srv3: <p> with t = \"1.5\", not whole milliseconds",
+            ),
+        ] {
+            let out = read_str(text, format, &ReadOptions::default()).unwrap();
+            let w: Vec<_> = out
+                .warnings
+                .iter()
+                .map(|w| (w.kind, w.line, w.column, w.message.as_str()))
+                .collect();
+            assert_eq!(w, [(WarningKind::Skipped, Some(2), Some(1), lenient)], "{format:?}");
+            let e = read_str(text, format, &strict).unwrap_err().to_string();
+            assert_eq!(e, refused, "{format:?}");
+        }
+    }
 
     #[test]
     fn missing_times_are_interpolated_by_position() {

@@ -1,5 +1,6 @@
 //! What md-eval-22, dscore and pyannote.metrics would each reject or silently change in an
-//! RTTM file (and its UEM) — checked on the raw lines, before any reader repairs them.
+//! RTTM file (and its UEM), and in a UEM file on its own ([`validate_uem`]) — checked on the
+//! raw lines, before any reader repairs them.
 //!
 //! | finding | md-eval-22 | dscore | pyannote.metrics |
 //! | --- | --- | --- | --- |
@@ -83,8 +84,11 @@ pub struct Validation {
     pub findings: Vec<Finding>,
     /// Zero-length turns as `(recording id, turn)`.
     pub zero_length: Vec<(String, ZeroLengthTurn)>,
-    /// Number of SPEAKER lines.
+    /// Number of SPEAKER lines (RTTM).
     pub turns: usize,
+    /// Number of region lines (UEM).
+    #[serde(default)]
+    pub regions: usize,
 }
 
 impl Validation {
@@ -359,9 +363,340 @@ pub fn validate_rttm(text: &str, uem_ids: Option<&[String]>, side: Side) -> Vali
     v
 }
 
+/// Readable UEM regions by recording and channel: onset and offset in seconds, and the line.
+type UemRegions = std::collections::BTreeMap<(String, String), Vec<(f64, f64, usize)>>;
+
+/// A UEM time as md-eval-22 reads it: only its digits and dots kept (`-1.5` → `1.5`, `x` →
+/// empty), then read as perl reads a string as a number: its leading `digits.digits`, 0 when
+/// there is none. Gives the kept text and the number.
+fn md_eval_time(field: &str) -> (String, f64) {
+    let kept: String = field.chars().filter(|c| c.is_ascii_digit() || *c == '.').collect();
+    let int = kept.chars().take_while(char::is_ascii_digit).count();
+    let frac = kept[int..]
+        .strip_prefix('.')
+        .map_or(0, |rest| 1 + rest.chars().take_while(char::is_ascii_digit).count());
+    let number = kept[..int + frac].parse::<f64>().unwrap_or(0.0);
+    (kept, number)
+}
+
+/// The overlapping regions of each recording and channel, as `(later line, line it
+/// overlaps)`: each region, in onset order, against the furthest-reaching one before it.
+fn overlaps(regions: UemRegions) -> Vec<((String, String), (usize, usize))> {
+    let mut out = Vec::new();
+    for (key, mut list) in regions {
+        list.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.2.cmp(&b.2)));
+        let mut reach: Option<(f64, usize)> = None;
+        for &(onset, offset, n) in &list {
+            if let Some((end, m)) = reach {
+                if onset < end {
+                    out.push((key.clone(), (n, m)));
+                }
+            }
+            if reach.is_none_or(|(end, _)| offset > end) {
+                reach = Some((offset, n));
+            }
+        }
+    }
+    out
+}
+
+/// Checks UEM text (`file channel onset offset` per line) the way each scoring tool reads a
+/// UEM given with the RTTM:
+///
+/// | finding | md-eval-22 | dscore | pyannote.metrics |
+/// | --- | --- | --- | --- |
+/// | blank line | skips | **rejects** | skips |
+/// | comment line (`;`) | skips | skips (only at the very start of the line) | reads it as a row (**rejects** it with words in the time columns) |
+/// | comment line (`#`) | skips | **rejects** | reads it as a row (**rejects** it with words in the time columns) |
+/// | fewer than 4 fields | **rejects** | **rejects** | reads the missing time as NaN |
+/// | non-numeric time | keeps its digits and dots only | **rejects** | **rejects** |
+/// | negative onset | drops the `-` (and checks the length and overlaps so) | **rejects** | fine |
+/// | zero or negative length | **rejects** | **rejects** | drops the region |
+/// | regions overlapping on one recording and channel | **rejects** | merges | merges |
+/// | id with a `.` | drops the first `.` and what follows up to the next | drops the last extension | fine |
+///
+/// md-eval: `get_uem_data` of md-eval-22.pl; dscore: `scorelib/uem.py`; pyannote:
+/// `pyannote.database.util.load_uem` (pandas, four columns, no comment character) and
+/// `Timeline`, which drops empty segments and whose support crops the annotations.
+pub fn validate_uem(text: &str) -> Validation {
+    use Consumer::*;
+    use Effect::*;
+    let mut v = Validation::default();
+    let push = |v: &mut Validation, c: Consumer, e: Effect, line: Option<usize>, m: String| {
+        v.findings.push(Finding { consumer: c, effect: e, line, message: m });
+    };
+    // Readable regions by (file, channel), for the overlap check: (onset, offset, line).
+    let mut regions: UemRegions = Default::default();
+    // The same, with the times as md-eval reads them.
+    let mut md_regions: UemRegions = Default::default();
+    let mut dotted: Vec<String> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = raw.trim();
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.is_empty() {
+            push(
+                &mut v,
+                Dscore,
+                Rejects,
+                Some(n),
+                "blank line: dscore reads every line not starting with `;` as a region (IndexError)"
+                    .to_owned(),
+            );
+            continue;
+        }
+        if line.starts_with(';') || line.starts_with('#') {
+            if !raw.starts_with(';') {
+                push(&mut v, Dscore, Rejects, Some(n), "comment line: dscore skips only lines whose first character is `;`, and fails on this one".to_owned());
+            }
+            // pandas reads the third and fourth columns as floats: words there fail it.
+            let words = fields.iter().skip(2).take(2).find(|f| f.parse::<f64>().is_err());
+            let message = match words {
+                Some(w) => format!("comment line: load_uem has no comment character, reads it as a row and fails on {} in a time column (pandas reads the column as float)", shown(w)),
+                None => format!(
+                    "comment line: load_uem has no comment character and reads it as a row of the recording {}",
+                    shown(fields[0])
+                ),
+            };
+            push(
+                &mut v,
+                Pyannote,
+                if words.is_some() { Rejects } else { Changes },
+                Some(n),
+                message,
+            );
+            continue;
+        }
+        v.regions += 1;
+        if fields.len() < 4 {
+            let what = format!("{} fields, UEM has 4 (`file channel onset offset`)", fields.len());
+            push(
+                &mut v,
+                MdEval,
+                Rejects,
+                Some(n),
+                format!("{what}: \"insufficient number of fields in UEM record\""),
+            );
+            push(&mut v, Dscore, Rejects, Some(n), format!("{what}: dscore fails (IndexError)"));
+            push(
+                &mut v,
+                Pyannote,
+                Changes,
+                Some(n),
+                format!("{what}: load_uem reads the missing columns as NaN"),
+            );
+            continue;
+        }
+        let (file, channel, on, off) = (fields[0], fields[1], fields[2], fields[3]);
+        if file.contains('.') {
+            dotted.push(file.to_owned());
+        }
+        let key = (file.to_owned(), channel.to_lowercase());
+        // md-eval keeps only the digits and dots of a time before any check, so its length
+        // and overlap checks see `-5` as 5 and `x` as 0.
+        let md = [on, off].map(md_eval_time);
+        for (field, (kept, _), what) in [(on, &md[0], "onset"), (off, &md[1], "offset")] {
+            if parse_seconds(field).is_err() {
+                let message = format!(
+                    "{what} {} is no time: md-eval keeps its digits and dots ({})",
+                    shown(field),
+                    shown(kept)
+                );
+                push(&mut v, MdEval, Changes, Some(n), message);
+            } else if field.strip_prefix('-') == Some(kept.as_str()) {
+                let message =
+                    format!("negative {what} {field}: md-eval drops the `-` (reads {kept})");
+                push(&mut v, MdEval, Changes, Some(n), message);
+            } else if kept != field {
+                let message = format!("{what} {field}: md-eval keeps its digits and dots ({kept})");
+                push(&mut v, MdEval, Changes, Some(n), message);
+            }
+        }
+        let [(md_on, md_onset), (md_off, md_offset)] = md;
+        if md_offset <= md_onset {
+            let what = if md_offset == md_onset { "zero length" } else { "negative length" };
+            let read = if (md_on.as_str(), md_off.as_str()) == (on, off) {
+                String::new()
+            } else {
+                format!(" as md-eval reads it ({md_on}–{md_off})")
+            };
+            push(
+                &mut v,
+                MdEval,
+                Rejects,
+                Some(n),
+                format!("region {on}–{off} has {what}{read}: \"non-positive evaluation segment length in UEM data\""),
+            );
+        } else {
+            // md-eval files the region under its id without the first extension.
+            let md_key = (crate::score::uem_key(file, crate::score::UemIds::MdEval), key.1.clone());
+            md_regions.entry(md_key).or_default().push((md_onset, md_offset, n));
+        }
+        // dscore and pyannote read the times as floats.
+        let mut times = [0.0f64; 2];
+        let mut readable = true;
+        for (k, (field, what)) in [(on, "onset"), (off, "offset")].into_iter().enumerate() {
+            match parse_seconds(field) {
+                Ok(t) => times[k] = t.micros() as f64 / 1e6,
+                Err(_) => {
+                    readable = false;
+                    push(
+                        &mut v,
+                        Dscore,
+                        Rejects,
+                        Some(n),
+                        format!("{what} {} is no time: dscore fails (ValueError)", shown(field)),
+                    );
+                    push(&mut v, Pyannote, Rejects, Some(n), format!("{what} {} is no time: load_uem fails (pandas reads the column as float)", shown(field)));
+                }
+            }
+        }
+        if !readable {
+            continue;
+        }
+        let [onset, offset] = times;
+        if onset < 0.0 {
+            push(
+                &mut v,
+                Dscore,
+                Rejects,
+                Some(n),
+                format!("negative onset {on}: dscore refuses the region (\"Invalid interval\")"),
+            );
+        }
+        if offset <= onset {
+            let what = if offset == onset { "zero length" } else { "negative length" };
+            let what = format!("region {on}–{off} has {what}");
+            push(
+                &mut v,
+                Dscore,
+                Rejects,
+                Some(n),
+                format!("{what}: dscore refuses it (\"Invalid interval\")"),
+            );
+            push(
+                &mut v,
+                Pyannote,
+                Changes,
+                Some(n),
+                format!("{what}: an empty segment, which the timeline drops"),
+            );
+            continue;
+        }
+        regions.entry(key).or_default().push((onset, offset, n));
+    }
+    for ((file, channel), (n, m)) in overlaps(md_regions) {
+        let what = format!(
+            "{file}, channel {channel}: the region of line {n} overlaps the region of line {m}"
+        );
+        push(
+            &mut v,
+            MdEval,
+            Rejects,
+            Some(n),
+            format!("{what}: \"UEM file has overlapping evaluation segments\""),
+        );
+    }
+    for ((file, channel), (n, m)) in overlaps(regions) {
+        let what = format!(
+            "{file}, channel {channel}: the region of line {n} overlaps the region of line {m}"
+        );
+        push(&mut v, Dscore, Note, Some(n), format!("{what}: merged"));
+        push(
+            &mut v,
+            Pyannote,
+            Note,
+            Some(n),
+            format!("{what}: the support of the timeline merges them"),
+        );
+    }
+    dotted.sort();
+    dotted.dedup();
+    for id in dotted {
+        let md = crate::score::uem_key(&id, crate::score::UemIds::MdEval);
+        let ds = crate::score::uem_key(&id, crate::score::UemIds::Dscore);
+        push(&mut v, MdEval, Changes, None, format!("UEM id {id:?} has a '.': md-eval matches it as {md:?}, so an RTTM recording {id:?} is scored without it"));
+        if ds != id {
+            push(&mut v, Dscore, Changes, None, format!("UEM id {id:?} has a '.': dscore matches it as {ds:?}, so an RTTM recording {id:?} is scored without it"));
+        }
+    }
+    v.findings.sort_by_key(|f| (f.consumer, f.line));
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each tool's reading of a UEM: md-eval rejects overlapping and empty regions (as it reads
+    /// them: `-5 2` is 5–2), dscore blank lines and negative onsets, pyannote words in the time
+    /// columns, of a comment line too.
+    #[test]
+    fn a_uem_is_checked_as_each_tool_reads_it() {
+        let text = ";; regions\nrec 1 0.0 10.0\nrec 1 5.0 20.0\n\nrec 1 30 30\nrec2 1 -1.5 2.0\n  # note\nrec4 1 x 40\nother 1 0 5\nrec3 1 -5 2\n;; from here on\n";
+        let v = validate_uem(text);
+        assert_eq!(v.regions, 7);
+        let got: Vec<(Consumer, Effect, Option<usize>, &str)> =
+            v.findings.iter().map(|f| (f.consumer, f.effect, f.line, f.message.as_str())).collect();
+        use Consumer::*;
+        use Effect::*;
+        assert_eq!(
+            got,
+            vec![
+                (MdEval, Rejects, Some(3), "rec, channel 1: the region of line 3 overlaps the region of line 2: \"UEM file has overlapping evaluation segments\""),
+                (MdEval, Rejects, Some(5), "region 30–30 has zero length: \"non-positive evaluation segment length in UEM data\""),
+                (MdEval, Changes, Some(6), "negative onset -1.5: md-eval drops the `-` (reads 1.5)"),
+                (MdEval, Changes, Some(8), "onset \"x\" is no time: md-eval keeps its digits and dots (\"\")"),
+                (MdEval, Changes, Some(10), "negative onset -5: md-eval drops the `-` (reads 5)"),
+                (MdEval, Rejects, Some(10), "region -5–2 has negative length as md-eval reads it (5–2): \"non-positive evaluation segment length in UEM data\""),
+                (Dscore, Note, Some(3), "rec, channel 1: the region of line 3 overlaps the region of line 2: merged"),
+                (Dscore, Rejects, Some(4), "blank line: dscore reads every line not starting with `;` as a region (IndexError)"),
+                (Dscore, Rejects, Some(5), "region 30–30 has zero length: dscore refuses it (\"Invalid interval\")"),
+                (Dscore, Rejects, Some(6), "negative onset -1.5: dscore refuses the region (\"Invalid interval\")"),
+                (Dscore, Rejects, Some(7), "comment line: dscore skips only lines whose first character is `;`, and fails on this one"),
+                (Dscore, Rejects, Some(8), "onset \"x\" is no time: dscore fails (ValueError)"),
+                (Dscore, Rejects, Some(10), "negative onset -5: dscore refuses the region (\"Invalid interval\")"),
+                (Pyannote, Changes, Some(1), "comment line: load_uem has no comment character and reads it as a row of the recording \";;\""),
+                (Pyannote, Note, Some(3), "rec, channel 1: the region of line 3 overlaps the region of line 2: the support of the timeline merges them"),
+                (Pyannote, Changes, Some(5), "region 30–30 has zero length: an empty segment, which the timeline drops"),
+                (Pyannote, Changes, Some(7), "comment line: load_uem has no comment character and reads it as a row of the recording \"#\""),
+                (Pyannote, Rejects, Some(8), "onset \"x\" is no time: load_uem fails (pandas reads the column as float)"),
+                (Pyannote, Rejects, Some(11), "comment line: load_uem has no comment character, reads it as a row and fails on \"here\" in a time column (pandas reads the column as float)"),
+            ]
+        );
+        // A clean UEM: nothing to say but its dotted id.
+        let v = validate_uem("rec.a 1 0 10\nrec.a 1 10 20\n");
+        assert_eq!(v.regions, 2);
+        let got: Vec<_> = v.findings.iter().map(|f| (f.consumer, f.message.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                (MdEval, "UEM id \"rec.a\" has a '.': md-eval matches it as \"rec\", so an RTTM recording \"rec.a\" is scored without it"),
+                (Dscore, "UEM id \"rec.a\" has a '.': dscore matches it as \"rec\", so an RTTM recording \"rec.a\" is scored without it"),
+            ]
+        );
+        assert!(validate_uem("rec 1 0 10\nrec 1 10 20\n").findings.is_empty());
+    }
+
+    /// md-eval keeps a UEM time's digits and dots and reads their leading number.
+    #[test]
+    fn md_eval_reads_the_digits_and_dots_of_a_uem_time() {
+        let got: Vec<_> = ["12.5", "-1.5", "1,000.5", "1.2.3", ".5", "x", "", "1e3"]
+            .into_iter()
+            .map(md_eval_time)
+            .collect();
+        let want = [
+            ("12.5", 12.5),
+            ("1.5", 1.5),
+            ("1000.5", 1000.5),
+            ("1.2.3", 1.2),
+            (".5", 0.5),
+            ("", 0.0),
+            ("", 0.0),
+            ("13", 13.0),
+        ];
+        assert_eq!(got, want.map(|(k, t)| (k.to_owned(), t)));
+    }
 
     #[test]
     fn zero_length_turn_is_rejected_by_dscore_only() {

@@ -215,6 +215,34 @@ fn eaf_sample_counts_participants_once() {
     assert_eq!(speech, 12_770_000);
 }
 
+/// pympi's floor-transfer fixture: the participants' annotations out of time order in the
+/// file are read in time order, and the tier of pympi's own gap and overlap labels (no
+/// participant) and the empty tier are no speakers.
+#[test]
+fn eaf_pympi_fto_reads_two_participants() {
+    let out = read_fixture("eaf", "pympi_fto.eaf");
+    assert_eq!(kinds(&out), vec![(WarningKind::Note, Some(35), Some(5))]);
+    assert_eq!(
+        out.warnings[0].message,
+        "2 tier(s) left out as not speakers: \"default\" (no PARTICIPANT and no dependent tiers, while other tiers name theirs), \"fto-ab\" (no PARTICIPANT and no dependent tiers, while other tiers name theirs); choose with --tiers or --ignore-tiers"
+    );
+    let (_, t) = only(&out);
+    assert_eq!(speakers(t), ["a", "b"]);
+    let ms = |a: i64, b: i64, s: &str| (a * 1000, b * 1000, s.to_owned());
+    assert_eq!(
+        tracks(t),
+        vec![
+            ms(0, 1629, "a"),
+            ms(1790, 2820, "a"),
+            ms(2630, 3660, "b"),
+            ms(4280, 5800, "a"),
+            ms(4690, 5050, "b"),
+            ms(6240, 7560, "b"),
+            ms(7990, 9550, "b"),
+        ]
+    );
+}
+
 #[test]
 fn eaf_sample_round_trips() {
     round_trips("eaf", "speach_test2.eaf", Format::Eaf);
