@@ -200,9 +200,13 @@ impl Ge2eDiarizer {
                 ),
                 None => "as resegmented".to_owned(),
             },
-            match o.merge_ratio {
-                Some(r) => format!("centroids closer than {r} × spread"),
-                None => "off".to_owned(),
+            match (o.merge_ratio, o.same_voice) {
+                (Some(r), Some(z)) => format!(
+                    "centroids closer than {r} × spread, or windows preferring their own voice by < {z} sd"
+                ),
+                (Some(r), None) => format!("centroids closer than {r} × spread"),
+                (None, Some(z)) => format!("windows preferring their own voice by < {z} sd"),
+                (None, None) => "off".to_owned(),
             },
             match o.edges {
                 Some(e) => format!(
@@ -482,6 +486,11 @@ impl Ge2eDiarizer {
         }
         if let (Some(r), None) = (o.merge_ratio, o.count.exact) {
             cents = remerge::merge_close(&sample, cents, r, o.count.min.max(1));
+            k = cents.len();
+        }
+        if let (Some(z), None, true) = (o.same_voice, o.count.exact, p.raw.len() == emb.len()) {
+            let raw: Vec<Vec<f32>> = p.raw.iter().step_by(stride).cloned().collect();
+            cents = remerge::merge_same_voice(&sample, &raw, cents, z, o.count.min.max(1));
             k = cents.len();
         }
 
