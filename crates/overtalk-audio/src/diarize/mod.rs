@@ -201,6 +201,8 @@ impl Ge2eDiarizer {
                 None => "as resegmented".to_owned(),
             },
             match (o.merge_ratio, o.same_voice) {
+                // Both merges correct an automatic count; a given count is kept as given.
+                _ if o.count.exact.is_some() => "off (speakers given)".to_owned(),
                 (Some(r), Some(z)) => format!(
                     "centroids closer than {r} × spread, or windows preferring their own voice by < {z} sd"
                 ),
@@ -659,6 +661,37 @@ mod tests {
         assert!(text.contains("speaker ≥ 4 s and ≥ 10 % of windows"), "{text}");
         assert!(text.contains("dropped (≥ 60 % of their speech in pieces ≤ 1000 ms"), "{text}");
         assert_eq!((percent(0.6), percent(0.125), percent(0.0)), (60.0, 12.5, 0.0));
+    }
+
+    #[test]
+    fn the_description_names_the_merges_that_run() {
+        let merge = |o: DiarizeOptions| {
+            let text = Ge2eDiarizer::with_embedder(Box::new(OneHot), o).describe();
+            let from = text.find("; merge ").map_or(0, |i| i + 8);
+            let to = text[from..].find(';').map_or(text.len(), |i| from + i);
+            text[from..to].to_owned()
+        };
+        let given = SpeakerCount { exact: Some(2), ..SpeakerCount::default() };
+        assert_eq!(
+            [
+                merge(DiarizeOptions::default()),
+                merge(DiarizeOptions { same_voice: None, ..DiarizeOptions::default() }),
+                merge(DiarizeOptions { merge_ratio: None, ..DiarizeOptions::default() }),
+                merge(DiarizeOptions {
+                    merge_ratio: None,
+                    same_voice: None,
+                    ..DiarizeOptions::default()
+                }),
+                merge(DiarizeOptions { count: given, ..DiarizeOptions::default() }),
+            ],
+            [
+                "centroids closer than 1.5 × spread, or windows preferring their own voice by < 1.5 sd",
+                "centroids closer than 1.5 × spread",
+                "windows preferring their own voice by < 1.5 sd",
+                "off",
+                "off (speakers given)",
+            ]
+        );
     }
 
     #[test]
