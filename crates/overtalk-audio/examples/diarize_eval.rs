@@ -149,8 +149,8 @@ struct Args {
     turns: bool,
     /// The same-voice merge (`DiarizeOptions::same_voice`): `off` or the bar in standard
     /// deviations (default: the options' own).
-    #[arg(long, value_name = "off|Z")]
-    same_voice: Option<String>,
+    #[arg(long, value_name = "off|Z", value_parser = same_voice_bar)]
+    same_voice: Option<SameVoice>,
     /// --turns: the centroid merge ratio of the "after" row when the options set none.
     #[arg(long, value_name = "RATIO", default_value_t = 1.0)]
     turns_merge: f32,
@@ -230,6 +230,20 @@ struct Args {
 }
 
 /// The parsed command line.
+/// `--same-voice`: `off` (no same-voice merge) or the bar in standard deviations.
+#[derive(Clone, Copy, Debug)]
+struct SameVoice(Option<f32>);
+
+fn same_voice_bar(s: &str) -> Result<SameVoice, String> {
+    if s == "off" {
+        return Ok(SameVoice(None));
+    }
+    match s.parse::<f32>() {
+        Ok(z) if z.is_finite() => Ok(SameVoice(Some(z))),
+        _ => Err(format!("{s:?} is neither `off` nor a number of standard deviations")),
+    }
+}
+
 fn args() -> &'static Args {
     static ARGS: std::sync::OnceLock<Args> = std::sync::OnceLock::new();
     ARGS.get_or_init(<Args as clap::Parser>::parse)
@@ -418,10 +432,8 @@ fn options_from_args() -> DiarizeOptions {
         c.cross_weight = a.change_cross.unwrap_or(c.cross_weight);
         opts.change = Some(c);
     }
-    match a.same_voice.as_deref() {
-        None => {}
-        Some("off") => opts.same_voice = None,
-        Some(z) => opts.same_voice = Some(z.parse().expect("--same-voice: off or a number")),
+    if let Some(SameVoice(bar)) = a.same_voice {
+        opts.same_voice = bar;
     }
     if !vad.is_empty() && vad != "auto" {
         let mut it = vad.split('+');
