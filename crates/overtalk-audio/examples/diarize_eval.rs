@@ -147,6 +147,10 @@ struct Args {
     /// naive baseline and the pipeline before and after boundary refinement.
     #[arg(long)]
     turns: bool,
+    /// The same-voice merge (`DiarizeOptions::same_voice`): `off` or the bar in standard
+    /// deviations (default: the options' own).
+    #[arg(long, value_name = "off|Z", value_parser = same_voice_bar)]
+    same_voice: Option<SameVoice>,
     /// --turns: the centroid merge ratio of the "after" row when the options set none.
     #[arg(long, value_name = "RATIO", default_value_t = 1.0)]
     turns_merge: f32,
@@ -226,6 +230,20 @@ struct Args {
 }
 
 /// The parsed command line.
+/// `--same-voice`: `off` (no same-voice merge) or the bar in standard deviations.
+#[derive(Clone, Copy, Debug)]
+struct SameVoice(Option<f32>);
+
+fn same_voice_bar(s: &str) -> Result<SameVoice, String> {
+    if s == "off" {
+        return Ok(SameVoice(None));
+    }
+    match s.parse::<f32>() {
+        Ok(z) if z.is_finite() => Ok(SameVoice(Some(z))),
+        _ => Err(format!("{s:?} is neither `off` nor a number of standard deviations")),
+    }
+}
+
 fn args() -> &'static Args {
     static ARGS: std::sync::OnceLock<Args> = std::sync::OnceLock::new();
     ARGS.get_or_init(<Args as clap::Parser>::parse)
@@ -413,6 +431,9 @@ fn options_from_args() -> DiarizeOptions {
         c.segment_weight = a.change_segment.unwrap_or(c.segment_weight);
         c.cross_weight = a.change_cross.unwrap_or(c.cross_weight);
         opts.change = Some(c);
+    }
+    if let Some(SameVoice(bar)) = a.same_voice {
+        opts.same_voice = bar;
     }
     if !vad.is_empty() && vad != "auto" {
         let mut it = vad.split('+');
@@ -925,7 +946,9 @@ fn diag(d: &Ge2eDiarizer, cases: &[Case]) {
 /// each pair's centroid cosine and each cluster's spread (mean cosine of its windows to its
 /// own uncentred centroid), and the final count (after the resegmentation and the dropping of
 /// clusters of speaker changes). When fewer than two clusters pass the size rule the pipeline
-/// keeps one; the row then shows all of the AHC's clusters.
+/// keeps one; the row then shows all of the AHC's clusters. Each pair prints as
+/// `ab:cosine/r ratio/z preference/n windows` (ratio: the re-merge's on the uncentred vectors;
+/// preference: `remerge::preference`, what the same-voice merge compares with its bar).
 fn split_diag(d: &Ge2eDiarizer, o: &DiarizeOptions, cases: &[Case]) {
     use overtalk_audio::diarize::{cluster, embed::cosine, remerge};
     for c in cases {
@@ -973,7 +996,11 @@ fn split_diag(d: &Ge2eDiarizer, o: &DiarizeOptions, cases: &[Case]) {
             for b in a + 1..kk {
                 let x = cosine(&rc[a], &rc[b]);
                 min_pair = min_pair.min(x);
-                pairs.push(format!("{a}{b}:{x:.3}"));
+                // The re-merge's ratio on the uncentred vectors, and the same-voice preference.
+                let ratio = (1.0 - x) / (1.0 - 0.5 * (spread[a] + spread[b]));
+                let z = remerge::preference(&raw, &wl, a, b).unwrap_or(f64::NAN);
+                let n = wl.iter().filter(|&&l| l == a || l == b).count();
+                pairs.push(format!("{a}{b}:{x:.3}/r{ratio:.2}/z{z:.2}/n{n}"));
             }
         }
         let sp: Vec<String> = spread.iter().map(|s| format!("{s:.3}")).collect();

@@ -200,9 +200,15 @@ impl Ge2eDiarizer {
                 ),
                 None => "as resegmented".to_owned(),
             },
-            match o.merge_ratio {
-                Some(r) => format!("centroids closer than {r} × spread"),
-                None => "off".to_owned(),
+            match (o.merge_ratio, o.same_voice) {
+                // Both merges correct an automatic count; a given count is kept as given.
+                _ if o.count.exact.is_some() => "off (speakers given)".to_owned(),
+                (Some(r), Some(z)) => format!(
+                    "centroids closer than {r} × spread, or windows preferring their own voice by < {z} sd"
+                ),
+                (Some(r), None) => format!("centroids closer than {r} × spread"),
+                (None, Some(z)) => format!("windows preferring their own voice by < {z} sd"),
+                (None, None) => "off".to_owned(),
             },
             match o.edges {
                 Some(e) => format!(
@@ -484,6 +490,11 @@ impl Ge2eDiarizer {
             cents = remerge::merge_close(&sample, cents, r, o.count.min.max(1));
             k = cents.len();
         }
+        if let (Some(z), None, true) = (o.same_voice, o.count.exact, p.raw.len() == emb.len()) {
+            let raw: Vec<Vec<f32>> = p.raw.iter().step_by(stride).cloned().collect();
+            cents = remerge::merge_same_voice(&sample, &raw, cents, z, o.count.min.max(1));
+            k = cents.len();
+        }
 
         // Speaker change points, and the switch cost they give each frame.
         let changes = match &o.change {
@@ -650,6 +661,37 @@ mod tests {
         assert!(text.contains("speaker ≥ 4 s and ≥ 10 % of windows"), "{text}");
         assert!(text.contains("dropped (≥ 60 % of their speech in pieces ≤ 1000 ms"), "{text}");
         assert_eq!((percent(0.6), percent(0.125), percent(0.0)), (60.0, 12.5, 0.0));
+    }
+
+    #[test]
+    fn the_description_names_the_merges_that_run() {
+        let merge = |o: DiarizeOptions| {
+            let text = Ge2eDiarizer::with_embedder(Box::new(OneHot), o).describe();
+            let from = text.find("; merge ").map_or(0, |i| i + 8);
+            let to = text[from..].find(';').map_or(text.len(), |i| from + i);
+            text[from..to].to_owned()
+        };
+        let given = SpeakerCount { exact: Some(2), ..SpeakerCount::default() };
+        assert_eq!(
+            [
+                merge(DiarizeOptions::default()),
+                merge(DiarizeOptions { same_voice: None, ..DiarizeOptions::default() }),
+                merge(DiarizeOptions { merge_ratio: None, ..DiarizeOptions::default() }),
+                merge(DiarizeOptions {
+                    merge_ratio: None,
+                    same_voice: None,
+                    ..DiarizeOptions::default()
+                }),
+                merge(DiarizeOptions { count: given, ..DiarizeOptions::default() }),
+            ],
+            [
+                "centroids closer than 1.5 × spread, or windows preferring their own voice by < 1.5 sd",
+                "centroids closer than 1.5 × spread",
+                "windows preferring their own voice by < 1.5 sd",
+                "off",
+                "off (speakers given)",
+            ]
+        );
     }
 
     #[test]

@@ -71,6 +71,14 @@ pub struct DiarizeOptions {
     /// halves of one voice that made a third speaker of the gecko call's first 180 s
     /// (docs/diarization.md, "The re-merge by default").
     pub merge_ratio: Option<f32>,
+    /// After the re-merge, two speakers whose windows prefer their own voice over the other's
+    /// by less than this many standard deviations are merged
+    /// ([`remerge::merge_same_voice`](super::remerge::merge_same_voice), on the embeddings as
+    /// the encoder gave them; automatic count only). `None`: no such merge. Default 1.5,
+    /// between a voice split in two (1.06, the gecko call from 8 kHz with the band-limited
+    /// detector) and the closest two voices of the tuning sets (2.02, the gecko call)
+    /// (docs/diarization.md, "One voice stays one speaker").
+    pub same_voice: Option<f32>,
     /// Speech edges that border silence move onto the crossing of the signal's frame energy
     /// ([`edges`](super::edges)), which does not trail the voice as the detector's
     /// probabilities do; on by default (measured in docs/diarization.md). `None`: the
@@ -107,6 +115,7 @@ impl Default for DiarizeOptions {
             change: None,
             refine: Some(super::refine::RefineOptions::default()),
             merge_ratio: Some(1.5),
+            same_voice: Some(1.5),
             transition: Some(super::transition::TransitionOptions::default()),
             edges: Some(super::edges::EdgeOptions::default()),
             handover: None,
