@@ -180,9 +180,33 @@ pub fn format_for_path(path: &Path) -> Result<overtalk::format::Format> {
     })
 }
 
+/// The report format `--format` names; without it, the one the output file's extension names
+/// (`-o ami.json` writes JSON, `-o speakers.csv` CSV; `.htm` is HTML and `.markdown` Markdown),
+/// so that a file never holds another format than its name says; else `default` (the terminal
+/// table). An explicit `--format` always wins.
+pub fn report_format<F: clap::ValueEnum + Copy>(
+    flag: Option<F>,
+    output: Option<&Path>,
+    default: F,
+) -> F {
+    if let Some(f) = flag {
+        return f;
+    }
+    let Some(ext) = output.and_then(Path::extension) else { return default };
+    let ext = ext.to_string_lossy().to_ascii_lowercase();
+    let name = match ext.as_str() {
+        "htm" => "html",
+        "markdown" => "md",
+        // The terminal layouts are no file type: `-o out.table` is a name, not a format.
+        "table" | "text" => return default,
+        other => other,
+    };
+    F::from_str(name, true).unwrap_or(default)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::format_for_path;
+    use super::{format_for_path, report_format};
     use overtalk::format::Format;
     use std::path::Path;
 
@@ -199,5 +223,27 @@ mod tests {
             assert_eq!(format_for_path(Path::new(name)).unwrap(), want, "{name}");
         }
         assert!(format_for_path(Path::new("a.unknown")).is_err());
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+    enum Shown {
+        Table,
+        Json,
+        Md,
+        Html,
+    }
+
+    #[test]
+    fn a_report_name_picks_its_format_unless_format_is_given() {
+        let pick =
+            |flag, name: Option<&str>| report_format(flag, name.map(Path::new), Shown::Table);
+        assert_eq!(pick(None, None), Shown::Table);
+        assert_eq!(pick(None, Some("-")), Shown::Table);
+        assert_eq!(pick(None, Some("out.JSON")), Shown::Json);
+        assert_eq!(pick(None, Some("out.markdown")), Shown::Md);
+        assert_eq!(pick(None, Some("out.htm")), Shown::Html);
+        assert_eq!(pick(None, Some("out.txt")), Shown::Table);
+        assert_eq!(pick(None, Some("out.csv")), Shown::Table);
+        assert_eq!(pick(Some(Shown::Md), Some("out.json")), Shown::Md);
     }
 }
