@@ -74,6 +74,30 @@ pub struct ImageArgs {
     scale: f32,
 }
 
+impl ImageArgs {
+    /// The picture flags given other values than their defaults, as typed (`--layout card`):
+    /// the HTML report draws no picture, so `report` refuses them there instead of writing a
+    /// page that silently leaves them out.
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut given = Vec::new();
+        let flags: [(&'static str, bool); 7] = [
+            ("--start", self.start.is_some()),
+            ("--end", self.end.is_some()),
+            ("--width", self.width != 1200),
+            ("--theme", self.theme != Theme::Light),
+            ("--layout", self.layout != Layout::Timeline),
+            ("--subtitle", self.subtitle.is_some()),
+            ("--scale", self.scale != 1.0),
+        ];
+        for (flag, set) in flags {
+            if set {
+                given.push(flag);
+            }
+        }
+        given
+    }
+}
+
 /// `1:23.5`, `1:02:03` or `83.5` (seconds) as milliseconds.
 fn parse_clock(s: &str) -> std::result::Result<i64, String> {
     let mut total = 0.0f64;
