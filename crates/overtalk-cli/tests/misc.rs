@@ -504,3 +504,42 @@ fn analyze_events_without_a_delimited_output_is_refused() {
     let tsv = dir.run(&["analyze", "a.rttm", "--events", "turns", "--format", "tsv"]).ok();
     assert_eq!(tsv.lines().count(), 2, "{tsv}");
 }
+
+/// A missing file reads alike whichever option names it: the path, then `no such file or
+/// directory`, once, without the system's `(os error 2)`.
+#[test]
+fn a_missing_file_is_said_alike_by_every_option() {
+    let dir = Dir::new();
+    dir.create("a.rttm", "SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\n");
+    dir.create("b.wav", "");
+    for (args, said) in [
+        (&["analyze", "nosuch.vtt"][..], "nosuch.vtt: no such file or directory"),
+        (
+            &["analyze", "a.rttm", "--speakers", "nosuch.toml"],
+            "reading nosuch.toml: no such file or directory",
+        ),
+        (
+            &["analyze", "a.rttm", "--config", "nosuch.toml"],
+            "reading nosuch.toml: no such file or directory",
+        ),
+        (&["detect", "nosuch.wav"], "detecting speech: nosuch.wav: no such file or directory"),
+        (
+            &["detect", "--track", "A=nosuch.wav", "--track", "B=b.wav"],
+            "detecting speech: nosuch.wav: no such file or directory",
+        ),
+        (
+            &["report", "a.rttm", "--audio", "nosuch.wav", "-o", "r.html"],
+            "reading nosuch.wav: no such file or directory",
+        ),
+        (
+            &["cut", "a.rttm", "--only", "A", "--audio", "nosuch.wav", "-o", "x.wav"],
+            "nosuch.wav: no such file or directory",
+        ),
+    ] {
+        let run = dir.run(args);
+        assert_eq!(run.code(), 2, "{args:?}");
+        assert_eq!(run.stderr(), format!("overtalk: error: {said}\n"), "{args:?}");
+        assert_eq!(run.stdout(), "", "{args:?}");
+    }
+    assert!(!dir.path().join("r.html").exists() && !dir.path().join("x.wav").exists());
+}
