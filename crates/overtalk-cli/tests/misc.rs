@@ -543,3 +543,27 @@ fn a_missing_file_is_said_alike_by_every_option() {
     }
     assert!(!dir.path().join("r.html").exists() && !dir.path().join("x.wav").exists());
 }
+
+/// Flags of recordings given with transcripts alone are refused, not silently ignored.
+#[test]
+fn recording_flags_without_a_recording_are_refused() {
+    let dir = Dir::new();
+    dir.create("a.rttm", "SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\n");
+    let run = dir.run(&["analyze", "a.rttm", "--track-offset", "A=2"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: --track-offset places a --track file on the common timeline; give the tracks with --track NAME=FILE (the channels of one recording share its clock)\n"
+    );
+    for args in
+        [&["analyze", "a.rttm", "--num-speakers", "2"][..], &["report", "a.rttm", "--diarize"]]
+    {
+        let run = dir.run(args);
+        assert_eq!(run.code(), 2, "{args:?}");
+        assert_eq!(
+            run.stderr(),
+            "overtalk: error: --diarize, --diarizer, --num-speakers, --min-speakers, --max-speakers, --embedding-model and --overlap-margin tell the speakers of a recording apart; the inputs hold no recording (a transcript's speakers are its own)\n",
+            "{args:?}"
+        );
+    }
+}

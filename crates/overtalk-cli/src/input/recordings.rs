@@ -199,6 +199,16 @@ impl AudioArgs {
         if !self.audio_tracks.is_empty() && recordings.len() != 1 {
             bail!("--audio-tracks names the audio tracks of one recording; give exactly one");
         }
+        // Flags of recordings given with transcripts alone would change nothing: said, not
+        // ignored (`--track-offset` names its missing `--track`).
+        self.offsets()?;
+        if recordings.is_empty() && self.tracks.is_empty() && self.diarize.wanted() {
+            bail!(
+                "--diarize, --diarizer, --num-speakers, --min-speakers, --max-speakers, \
+                 --embedding-model and --overlap-margin tell the speakers of a recording apart; \
+                 the inputs hold no recording (a transcript's speakers are its own)"
+            );
+        }
         let mut detected = Vec::new();
         if !self.tracks.is_empty() {
             detected.push(self.detect(None, None, globals)?);
