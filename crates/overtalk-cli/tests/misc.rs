@@ -567,3 +567,14 @@ fn recording_flags_without_a_recording_are_refused() {
         );
     }
 }
+
+/// A write the system refuses is said in the same plain words (no `(os error 28)`).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_device_is_said_in_plain_words() {
+    let dir = Dir::new();
+    dir.create("a.rttm", "SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\n");
+    let run = dir.run(&["convert", "a.rttm", "--to", "rttm", "-o", "/dev/full"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(run.stderr(), "overtalk: error: /dev/full: writing: no space left on device\n");
+}

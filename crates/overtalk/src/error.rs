@@ -298,7 +298,7 @@ pub fn io_message(e: &io::Error) -> String {
         io::ErrorKind::NotFound => "no such file or directory".to_owned(),
         io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
         io::ErrorKind::IsADirectory => "is a directory, not a file".to_owned(),
-        io::ErrorKind::NotADirectory => "a part of the path is not a directory".to_owned(),
+        io::ErrorKind::NotADirectory => "a component of the path is not a directory".to_owned(),
         _ => {
             let text = e.to_string();
             let text = match text.rfind(" (os error ") {
@@ -519,6 +519,20 @@ impl fmt::Display for Warning {
 mod tests {
     use super::*;
     use std::error::Error as _;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn system_errors_are_said_in_the_messages_style() {
+        let said = |code| io_message(&io::Error::from_raw_os_error(code));
+        assert_eq!(said(2), "no such file or directory");
+        assert_eq!(said(13), "permission denied");
+        assert_eq!(said(21), "is a directory, not a file");
+        assert_eq!(said(28), "no space left on device");
+        let missing = Error::from(io::Error::from_raw_os_error(2)).with_path("x.wav");
+        assert_eq!(missing.to_string(), "x.wav: no such file or directory");
+        // A message of its own is kept as written.
+        assert_eq!(io_message(&io::Error::other("Early end")), "Early end");
+    }
 
     #[test]
     fn causes_are_kept_and_recovery_follows_the_kind() {
