@@ -72,12 +72,6 @@ enum AnalyzeFormat {
     Html,
 }
 
-/// The name of `format` on the command line (`--format json`).
-fn format_name(format: AnalyzeFormat) -> String {
-    use clap::ValueEnum as _;
-    format.to_possible_value().map(|v| v.get_name().to_owned()).unwrap_or_default()
-}
-
 /// The line of `--help` under each `--events` value.
 fn events_help(e: Events) -> Option<&'static str> {
     (e == Events::Speakers)
@@ -90,7 +84,7 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
         args.format_flag,
         args.output.as_deref(),
         AnalyzeFormat::Table,
-    );
+    )?;
     // `--events` picks the rows of a CSV or TSV; another format would drop it silently.
     if args.events != Events::Onsets
         && !matches!(args.format, AnalyzeFormat::Csv | AnalyzeFormat::Tsv)
@@ -98,7 +92,7 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
         bail!(
             "--events {} picks the rows of a CSV or TSV (--format csv|tsv, or -o FILE.csv), not of the {} output",
             args.events.name(),
-            format_name(args.format)
+            crate::output::value_name(args.format)
         );
     }
     args.audio.strict = args.read.strict;

@@ -64,7 +64,7 @@ enum InfoFormat {
 /// Runs `info`.
 pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     args.format =
-        crate::output::report_format(args.format_flag, args.output.as_deref(), InfoFormat::Table);
+        crate::output::report_format(args.format_flag, args.output.as_deref(), InfoFormat::Table)?;
     let sources = input::expand(&args.inputs)?;
     let rename = args.read.rename_map()?;
     let mut uems = uem::Uem::new();

@@ -198,7 +198,7 @@ fn options(args: &Args) -> Result<ScoreOptions> {
 /// Runs `score`.
 pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     args.format =
-        crate::output::report_format(args.format_flag, args.output.as_deref(), ScoreFormat::Table);
+        crate::output::report_format(args.format_flag, args.output.as_deref(), ScoreFormat::Table)?;
     args.audio.strict = args.read.strict;
     if let Some(words) = &args.analysis.words.words {
         bail!(

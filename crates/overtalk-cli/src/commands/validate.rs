@@ -53,7 +53,7 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
         args.format_flag,
         args.output.as_deref(),
         ValidateFormat::Text,
-    );
+    )?;
     let sources = input::expand(&args.inputs)?;
     let mut uem_ids: Vec<String> = Vec::new();
     for s in input::expand_uem(&args.uem)? {
