@@ -480,6 +480,17 @@ fn reports_take_their_format_from_the_output_name() {
     assert!(dir.read("a.md").starts_with("r: 2 speakers, span 5.00 s"), "{}", dir.read("a.md"));
     dir.run(&["analyze", "a.rttm", "-o", "a.txt"]).ok();
     assert!(dir.read("a.txt").starts_with("r: 2 speakers, span 5.00 s"), "{}", dir.read("a.txt"));
+    // A name of a report format the command does not write is refused, not filled with the
+    // table.
+    for (args, said) in [
+        (&["info", "a.rttm", "-o", "i.csv"][..], "i.csv: the .csv extension names a format this command does not write (it writes table, json, md, tsv); give --format or name the output after one of them"),
+        (&["validate", "a.rttm", "-o", "v.md"], "v.md: the .md extension names a format this command does not write (it writes text, json); give --format or name the output after one of them"),
+    ] {
+        let run = dir.run(args);
+        assert_eq!(run.code(), 2, "{args:?}");
+        assert_eq!(run.stderr(), format!("overtalk: error: {said}\n"), "{args:?}");
+    }
+    assert!(!dir.path().join("i.csv").exists() && !dir.path().join("v.md").exists());
 }
 
 /// `analyze --events` chooses the rows of a CSV or TSV; with another format it is refused
@@ -555,14 +566,29 @@ fn recording_flags_without_a_recording_are_refused() {
         run.stderr(),
         "overtalk: error: --track-offset places a --track file on the common timeline; give the tracks with --track NAME=FILE (the channels of one recording share its clock)\n"
     );
-    for args in
-        [&["analyze", "a.rttm", "--num-speakers", "2"][..], &["report", "a.rttm", "--diarize"]]
-    {
+    for (args, flags) in [
+        (&["analyze", "a.rttm", "--num-speakers", "2"][..], "--num-speakers tells"),
+        (&["report", "a.rttm", "--diarize"], "--diarize tells"),
+        (
+            &[
+                "score",
+                "-r",
+                "a.rttm",
+                "-s",
+                "a.rttm",
+                "--min-speakers",
+                "2",
+                "--max-speakers",
+                "3",
+            ],
+            "--min-speakers, --max-speakers tell",
+        ),
+    ] {
         let run = dir.run(args);
         assert_eq!(run.code(), 2, "{args:?}");
         assert_eq!(
             run.stderr(),
-            "overtalk: error: --diarize, --diarizer, --num-speakers, --min-speakers, --max-speakers, --embedding-model and --overlap-margin tell the speakers of a recording apart; the inputs hold no recording (a transcript's speakers are its own)\n",
+            format!("overtalk: error: {flags} the speakers of a recording apart; the inputs hold no recording (a transcript's speakers are its own)\n"),
             "{args:?}"
         );
     }

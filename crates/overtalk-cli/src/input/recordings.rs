@@ -202,11 +202,13 @@ impl AudioArgs {
         // Flags of recordings given with transcripts alone would change nothing: said, not
         // ignored (`--track-offset` names its missing `--track`).
         self.offsets()?;
-        if recordings.is_empty() && self.tracks.is_empty() && self.diarize.wanted() {
+        let diarization = self.diarize.given();
+        if recordings.is_empty() && self.tracks.is_empty() && !diarization.is_empty() {
+            let verb = if diarization.len() == 1 { "tells" } else { "tell" };
             bail!(
-                "--diarize, --diarizer, --num-speakers, --min-speakers, --max-speakers, \
-                 --embedding-model and --overlap-margin tell the speakers of a recording apart; \
-                 the inputs hold no recording (a transcript's speakers are its own)"
+                "{} {verb} the speakers of a recording apart; the inputs hold no recording (a \
+                 transcript's speakers are its own)",
+                diarization.join(", ")
             );
         }
         let mut detected = Vec::new();
