@@ -58,7 +58,7 @@ pub struct ImageArgs {
     #[arg(long, value_name = "TIME", value_parser = parse_clock)]
     end: Option<i64>,
     /// Picture: width in pixels.
-    #[arg(long, value_name = "PX", default_value_t = 1200)]
+    #[arg(long, value_name = "PX", default_value_t = DEFAULT_WIDTH)]
     width: u32,
     /// Picture: colour theme.
     #[arg(long, value_parser = named::<Theme>(), default_value_t = Theme::Light)]
@@ -74,6 +74,9 @@ pub struct ImageArgs {
     scale: f32,
 }
 
+/// The picture's width without `--width`, in pixels.
+const DEFAULT_WIDTH: u32 = 1200;
+
 impl ImageArgs {
     /// The picture flags given other values than their defaults, as typed (`--layout card`):
     /// the HTML report draws no picture, so `report` refuses them there instead of writing a
@@ -83,7 +86,7 @@ impl ImageArgs {
         let flags: [(&'static str, bool); 7] = [
             ("--start", self.start.is_some()),
             ("--end", self.end.is_some()),
-            ("--width", self.width != 1200),
+            ("--width", self.width != DEFAULT_WIDTH),
             ("--theme", self.theme != Theme::Light),
             ("--layout", self.layout != Layout::Timeline),
             ("--subtitle", self.subtitle.is_some()),
