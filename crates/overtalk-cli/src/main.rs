@@ -125,12 +125,17 @@ fn main() -> ExitCode {
 }
 
 /// The error and its causes, `: `-joined as anyhow's `{:#}` does, without a cause that the
-/// message before it already ends with (a library error that quotes its source: "x.wav: No
-/// such file or directory (os error 2)" is not followed by the same words again).
+/// message before it already ends with (a library error that quotes its source: "x.wav: no
+/// such file or directory" is not followed by the same words again).
 fn message(e: &anyhow::Error) -> String {
     let mut out = String::new();
     for cause in e.chain() {
-        let text = cause.to_string();
+        // A system error in the words of the library's messages (`no such file or
+        // directory`), whichever layer added it.
+        let text = match cause.downcast_ref::<std::io::Error>() {
+            Some(io) => overtalk::error::io_message(io),
+            None => cause.to_string(),
+        };
         if text.is_empty() || out.ends_with(&text) {
             continue;
         }

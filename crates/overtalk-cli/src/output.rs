@@ -180,9 +180,54 @@ pub fn format_for_path(path: &Path) -> Result<overtalk::format::Format> {
     })
 }
 
+/// The report format `--format` names; without it, the one the output file's extension names
+/// (`-o ami.json` writes JSON, `-o speakers.csv` CSV; `.htm` is HTML and `.markdown` Markdown),
+/// so that a file never holds another format than its name says; else `default` (the terminal
+/// table, for stdout or a name of no report format such as `.txt`). An explicit `--format`
+/// always wins. An extension naming a report format the command does not write (`info -o
+/// x.csv`) is an error rather than the table in a file called CSV.
+pub fn report_format<F: clap::ValueEnum + Copy>(
+    flag: Option<F>,
+    output: Option<&Path>,
+    default: F,
+) -> Result<F> {
+    if let Some(f) = flag {
+        return Ok(f);
+    }
+    let Some(path) = output else { return Ok(default) };
+    let Some(ext) = path.extension() else { return Ok(default) };
+    let ext = ext.to_string_lossy().to_ascii_lowercase();
+    let name = match ext.as_str() {
+        "htm" => "html",
+        "markdown" => "md",
+        other => other,
+    };
+    if !REPORT_EXTENSIONS.contains(&name) {
+        // `-o out.txt`, `-o out.table`: a name, not a format.
+        return Ok(default);
+    }
+    match F::from_str(name, true) {
+        Ok(format) => Ok(format),
+        Err(_) => bail!(
+            "{}: the .{ext} extension names a format this command does not write (it writes {}); give --format or name the output after one of them",
+            path.display(),
+            F::value_variants().iter().map(|&v| value_name(v)).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+/// The report formats an output's extension can name (after `.htm` → `html`, `.markdown` →
+/// `md`); another extension names no format and leaves the default.
+const REPORT_EXTENSIONS: [&str; 6] = ["json", "jsonl", "csv", "tsv", "md", "html"];
+
+/// The name of `value` on the command line (`json` of `--format json`).
+pub fn value_name<F: clap::ValueEnum>(value: F) -> String {
+    value.to_possible_value().map(|v| v.get_name().to_owned()).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::format_for_path;
+    use super::{format_for_path, report_format};
     use overtalk::format::Format;
     use std::path::Path;
 
@@ -199,5 +244,34 @@ mod tests {
             assert_eq!(format_for_path(Path::new(name)).unwrap(), want, "{name}");
         }
         assert!(format_for_path(Path::new("a.unknown")).is_err());
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+    enum Shown {
+        Table,
+        Json,
+        Md,
+        Html,
+    }
+
+    #[test]
+    fn a_report_name_picks_its_format_unless_format_is_given() {
+        let pick = |flag, name: Option<&str>| {
+            report_format(flag, name.map(Path::new), Shown::Table).unwrap()
+        };
+        assert_eq!(pick(None, None), Shown::Table);
+        assert_eq!(pick(None, Some("-")), Shown::Table);
+        assert_eq!(pick(None, Some("out.JSON")), Shown::Json);
+        assert_eq!(pick(None, Some("out.markdown")), Shown::Md);
+        assert_eq!(pick(None, Some("out.htm")), Shown::Html);
+        assert_eq!(pick(None, Some("out.txt")), Shown::Table);
+        assert_eq!(pick(None, Some("out.table")), Shown::Table);
+        assert_eq!(pick(Some(Shown::Json), Some("out.csv")), Shown::Json);
+        let refused = report_format(None, Some(Path::new("out.CSV")), Shown::Table).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "out.CSV: the .csv extension names a format this command does not write (it writes table, json, md, html); give --format or name the output after one of them"
+        );
+        assert_eq!(pick(Some(Shown::Md), Some("out.json")), Shown::Md);
     }
 }

@@ -269,10 +269,22 @@ fn read_only_caption_formats_are_refused_as_outputs() {
         assert_eq!(run.code(), 2, "{}", run.stderr());
         assert_eq!(
             run.stderr(),
-            format!("overtalk: error: unsupported: writing {name} is not supported\n")
+            format!("overtalk: error: unsupported: writing {name} is not supported (it is read only); overtalk writes rttm, uem, lab, webvtt, srt, textgrid, eaf, chat, whisperx, csv, tsv, stm, ctm, json, seglst, podcast\n")
         );
         assert!(!dir.path().join(out).exists(), "{out}");
     }
+}
+
+/// `convert --help` names the formats `--to` writes, and they are the ones the library writes.
+#[test]
+fn convert_help_lists_the_written_formats() {
+    let help = Dir::new().run(&["convert", "--help"]).ok();
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let listed = format!(
+        "Written: {}; the other formats are read only",
+        overtalk::format::Format::writable_names()
+    );
+    assert!(flat.contains(&listed), "{listed}\n{flat}");
 }
 
 /// Files as speech-to-text services and caption tools hand them out, named as users save them,

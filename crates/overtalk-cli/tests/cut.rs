@@ -368,3 +368,26 @@ fn removing_every_speaker_is_refused() {
         assert!(!dir.path().join("out.csv").exists());
     }
 }
+
+/// A duration `cut` cannot read says the forms it takes.
+#[test]
+fn a_bad_duration_names_the_forms_it_takes() {
+    let dir = Dir::new();
+    dir.create("a.rttm", "SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\n");
+    let run = dir.run(&[
+        "cut",
+        "a.rttm",
+        "--events",
+        "interruptions",
+        "--context",
+        "0:02",
+        "-o",
+        "c.csv",
+    ]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: --context \"0:02\": not a time; give `2s`, `500ms` or seconds (`2.5`)\n"
+    );
+    assert!(!dir.path().join("c.csv").exists());
+}

@@ -432,3 +432,175 @@ fn an_endless_stream_is_refused_at_the_limit() {
     );
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
 }
+
+/// Without `--format`, a report takes its format from the output file's name, as `convert`,
+/// `cut` and `report` do: `-o ami.json` holds JSON, not the terminal table. An explicit
+/// `--format` wins, and a name that says no format (`.txt`) keeps the table.
+#[test]
+fn reports_take_their_format_from_the_output_name() {
+    let dir = Dir::new();
+    dir.create(
+        "a.rttm",
+        "SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\nSPEAKER r 1 3 2 <NA> <NA> B <NA> <NA>\n",
+    );
+    dir.run(&["info", "a.rttm", "-o", "i.tsv"]).ok();
+    assert_eq!(
+        dir.read("i.tsv"),
+        "recording\tspeakers\tsegments\tduration_s\tspeech_s\toverlap_s\toverlap_pct\nr\t2\t2\t5.000\t4.000\t0.000\t0.0\n"
+    );
+    dir.run(&["analyze", "a.rttm", "-o", "a.csv", "--events", "speakers"]).ok();
+    assert_eq!(
+        dir.read("a.csv"),
+        "recording,speaker,mode,talk,talk_share,solo,floor,floor_share,turns,longest_turn,words,wpm,backchannels,interruptions_made,interruptions_made_successful,interruptions_received,interruptions_received_successful,median_fto_in\n\
+         r,A,timing,2000,0.5,2000,3000,0.6,1,2000,0,,0,0,0,0,0,\n\
+         r,B,timing,2000,0.5,2000,2000,0.4,1,2000,0,,0,0,0,0,0,1000\n"
+    );
+    dir.run(&["analyze", "a.rttm", "-o", "a.json"]).ok();
+    let json: serde_json::Value = serde_json::from_str(&dir.read("a.json")).unwrap();
+    assert_eq!(json["conversations"][0]["recording"], "r");
+    dir.run(&["analyze", "a.rttm", "-o", "a.jsonl"]).ok();
+    assert_eq!(dir.read("a.jsonl").lines().count(), 1);
+    assert!(dir.read("a.jsonl").starts_with("{\"recording\":\"r\",\"schema_version\":3,"));
+    dir.run(&["analyze", "a.rttm", "-o", "a.htm"]).ok();
+    assert!(dir.read("a.htm").starts_with("<!DOCTYPE html>"));
+    dir.run(&["score", "-r", "a.rttm", "-s", "a.rttm", "-o", "s.csv"]).ok();
+    assert_eq!(
+        dir.read("s.csv").lines().nth(1),
+        Some("r,scored,4.000,4.000,0.000,0.000,0.000,0.00,0.00,A=A B=B,overtalk,0.000,0.000,all")
+    );
+    // `--errors` needs JSON, which the name now gives.
+    dir.run(&["score", "-r", "a.rttm", "-s", "a.rttm", "--errors", "-o", "s.json"]).ok();
+    let json: serde_json::Value = serde_json::from_str(&dir.read("s.json")).unwrap();
+    assert_eq!(json["collar_per_side_s"], 0.0);
+    dir.run(&["validate", "a.rttm", "-o", "v.json"]).ok();
+    let json: serde_json::Value = serde_json::from_str(&dir.read("v.json")).unwrap();
+    assert_eq!(json["files"][0]["verdicts"]["md-eval"], "accepts");
+    // `--format` wins over the name; a name of no format keeps the table.
+    dir.run(&["analyze", "a.rttm", "-o", "a.md", "--format", "table"]).ok();
+    assert!(dir.read("a.md").starts_with("r: 2 speakers, span 5.00 s"), "{}", dir.read("a.md"));
+    dir.run(&["analyze", "a.rttm", "-o", "a.txt"]).ok();
+    assert!(dir.read("a.txt").starts_with("r: 2 speakers, span 5.00 s"), "{}", dir.read("a.txt"));
+    // A name of a report format the command does not write is refused, not filled with the
+    // table.
+    for (args, said) in [
+        (&["info", "a.rttm", "-o", "i.csv"][..], "i.csv: the .csv extension names a format this command does not write (it writes table, json, md, tsv); give --format or name the output after one of them"),
+        (&["validate", "a.rttm", "-o", "v.md"], "v.md: the .md extension names a format this command does not write (it writes text, json); give --format or name the output after one of them"),
+    ] {
+        let run = dir.run(args);
+        assert_eq!(run.code(), 2, "{args:?}");
+        assert_eq!(run.stderr(), format!("overtalk: error: {said}\n"), "{args:?}");
+    }
+    assert!(!dir.path().join("i.csv").exists() && !dir.path().join("v.md").exists());
+}
+
+/// `analyze --events` chooses the rows of a CSV or TSV; with another format it is refused
+/// rather than ignored (the table of `--events speakers` is not the per-speaker CSV).
+#[test]
+fn analyze_events_without_a_delimited_output_is_refused() {
+    let dir = Dir::new();
+    dir.create("a.rttm", "SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\n");
+    let run = dir.run(&["analyze", "a.rttm", "--events", "speakers"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(run.stdout(), "");
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: --events speakers picks the rows of a CSV or TSV (--format csv|tsv, or -o FILE.csv), not of the table output\n"
+    );
+    let run = dir.run(&["analyze", "a.rttm", "--events", "turns", "-o", "t.json"]);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: --events turns picks the rows of a CSV or TSV (--format csv|tsv, or -o FILE.csv), not of the json output\n"
+    );
+    assert!(!dir.path().join("t.json").exists());
+    let tsv = dir.run(&["analyze", "a.rttm", "--events", "turns", "--format", "tsv"]).ok();
+    assert_eq!(tsv.lines().count(), 2, "{tsv}");
+}
+
+/// A missing file reads alike whichever option names it: the path, then `no such file or
+/// directory`, once, without the system's `(os error 2)`.
+#[test]
+fn a_missing_file_is_said_alike_by_every_option() {
+    let dir = Dir::new();
+    dir.create("a.rttm", "SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\n");
+    dir.create("b.wav", "");
+    for (args, said) in [
+        (&["analyze", "nosuch.vtt"][..], "nosuch.vtt: no such file or directory"),
+        (
+            &["analyze", "a.rttm", "--speakers", "nosuch.toml"],
+            "reading nosuch.toml: no such file or directory",
+        ),
+        (
+            &["analyze", "a.rttm", "--config", "nosuch.toml"],
+            "reading nosuch.toml: no such file or directory",
+        ),
+        (&["detect", "nosuch.wav"], "detecting speech: nosuch.wav: no such file or directory"),
+        (
+            &["detect", "--track", "A=nosuch.wav", "--track", "B=b.wav"],
+            "detecting speech: nosuch.wav: no such file or directory",
+        ),
+        (
+            &["report", "a.rttm", "--audio", "nosuch.wav", "-o", "r.html"],
+            "reading nosuch.wav: no such file or directory",
+        ),
+        (
+            &["cut", "a.rttm", "--only", "A", "--audio", "nosuch.wav", "-o", "x.wav"],
+            "nosuch.wav: no such file or directory",
+        ),
+    ] {
+        let run = dir.run(args);
+        assert_eq!(run.code(), 2, "{args:?}");
+        assert_eq!(run.stderr(), format!("overtalk: error: {said}\n"), "{args:?}");
+        assert_eq!(run.stdout(), "", "{args:?}");
+    }
+    assert!(!dir.path().join("r.html").exists() && !dir.path().join("x.wav").exists());
+}
+
+/// Flags of recordings given with transcripts alone are refused, not silently ignored.
+#[test]
+fn recording_flags_without_a_recording_are_refused() {
+    let dir = Dir::new();
+    dir.create("a.rttm", "SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\n");
+    let run = dir.run(&["analyze", "a.rttm", "--track-offset", "A=2"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: --track-offset places a --track file on the common timeline; give the tracks with --track NAME=FILE (the channels of one recording share its clock)\n"
+    );
+    for (args, flags) in [
+        (&["analyze", "a.rttm", "--num-speakers", "2"][..], "--num-speakers tells"),
+        (&["report", "a.rttm", "--diarize"], "--diarize tells"),
+        (
+            &[
+                "score",
+                "-r",
+                "a.rttm",
+                "-s",
+                "a.rttm",
+                "--min-speakers",
+                "2",
+                "--max-speakers",
+                "3",
+            ],
+            "--min-speakers, --max-speakers tell",
+        ),
+    ] {
+        let run = dir.run(args);
+        assert_eq!(run.code(), 2, "{args:?}");
+        assert_eq!(
+            run.stderr(),
+            format!("overtalk: error: {flags} the speakers of a recording apart; the inputs hold no recording (a transcript's speakers are its own)\n"),
+            "{args:?}"
+        );
+    }
+}
+
+/// A write the system refuses is said in the same plain words (no `(os error 28)`).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_device_is_said_in_plain_words() {
+    let dir = Dir::new();
+    dir.create("a.rttm", "SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\n");
+    let run = dir.run(&["convert", "a.rttm", "--to", "rttm", "-o", "/dev/full"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(run.stderr(), "overtalk: error: /dev/full: writing: no space left on device\n");
+}

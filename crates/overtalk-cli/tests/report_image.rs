@@ -136,3 +136,35 @@ fn a_picture_too_large_to_draw_is_refused_before_it_is_drawn() {
     // Its own size at scale 1 is drawn.
     d.run(&["report", "many.rttm", "-o", "m1.png"]).ok();
 }
+
+/// The picture flags on an HTML report, and a recording on a picture, are refused with what to
+/// do instead (exit 2, nothing written), not left out of the output silently.
+#[test]
+fn flags_the_chosen_output_cannot_show_are_refused() {
+    let d = Dir::new();
+    let vtt = example("red-carpet.vtt");
+    let run = d.run(&["report", &vtt, "--layout", "card", "-o", "-"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(run.stdout(), "");
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: --layout shapes a picture, but the report written to stdout is HTML: name an .svg or .png output (-o card.png) or give --format svg|png\n"
+    );
+    let run = d.run(&["report", &vtt, "--theme", "dark", "--width", "800", "-o", "r.html"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: --width, --theme shape a picture, but the report written to r.html is HTML: name an .svg or .png output (-o card.png) or give --format svg|png\n"
+    );
+    assert!(!d.path().join("r.html").exists());
+    d.create("a.wav", "");
+    let run = d.run(&["report", &vtt, "--audio", "a.wav", "-o", "card.png"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: --audio is for the HTML report (a recording playable at every event); a picture cannot play it: leave it out, or write HTML (-o report.html)\n"
+    );
+    assert!(!d.path().join("card.png").exists());
+    // The same flags with a picture output are what they are for.
+    d.run(&["report", &vtt, "--layout", "card", "--format", "svg", "-o", "-"]).ok();
+}

@@ -131,3 +131,33 @@ fn table_rows_are_named_at_their_line_whatever_ends_the_lines() {
         );
     }
 }
+
+/// Every transcript of the repository's `examples/` reads under `--strict` (exit 0), as the
+/// README promises for well-formed files; the rush transcript's title line is a note.
+#[test]
+fn strict_accepts_every_example_transcript() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let dir = Dir::new();
+    for name in [
+        "rush-transcript/town-hall.txt",
+        "red-carpet/red-carpet.rttm",
+        "red-carpet/red-carpet.vtt",
+        "red-carpet-cut/only-wife.rttm",
+        "red-carpet-cut/without-husband.rttm",
+    ] {
+        let file = path(&examples.join(name));
+        let run = dir.run(&["info", &file, "--strict", "--format", "tsv"]);
+        assert_eq!(run.code(), 0, "{name}: {}", run.stderr());
+    }
+    let town_hall = path(&examples.join("rush-transcript/town-hall.txt"));
+    let run = dir.run(&["info", &town_hall, "--strict", "--format", "tsv"]);
+    assert_eq!(
+        run.stderr().lines().next(),
+        Some(
+            format!(
+                "overtalk: warning: {town_hall}: line 1, column 1: 1 line(s) above the first speaker's turn skipped (a title, a date): not speech (note)"
+            )
+            .as_str()
+        )
+    );
+}

@@ -228,7 +228,8 @@ fn directory_of(path: &Path) -> PathBuf {
 /// An I/O error about `path`, saying what was being done (its kind kept, so a closed pipe is
 /// still told apart).
 fn io_error(path: &Path, doing: &str, e: io::Error) -> Error {
-    Error::from(io::Error::new(e.kind(), format!("{doing}: {e}"))).with_path(path)
+    let message = crate::error::io_message(&e);
+    Error::from(io::Error::new(e.kind(), format!("{doing}: {message}"))).with_path(path)
 }
 
 fn write_registered<E, F>(registry: &Registry, path: &Path, write: F) -> std::result::Result<(), E>

@@ -266,7 +266,7 @@ impl fmt::Display for Error {
                     write!(f, ": ")?;
                 }
                 match other {
-                    ErrorKind::Io(e) => write!(f, "{e}"),
+                    ErrorKind::Io(e) => write!(f, "{}", io_message(e)),
                     ErrorKind::Invalid(m) => write!(f, "{m}"),
                     ErrorKind::Limit(m) => write!(f, "limit exceeded: {m}"),
                     ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}"),
@@ -281,6 +281,34 @@ impl fmt::Display for Error {
                     | ErrorKind::Resampling { message, .. } => write!(f, "{message}"),
                     ErrorKind::Parse { .. } => Ok(()),
                 }
+            }
+        }
+    }
+}
+
+/// A system error as the messages around it are written: lower case and without the
+/// `(os error 2)` the standard library appends (`x.wav: no such file or directory`, not
+/// `x.wav: No such file or directory (os error 2)`), so that a missing file reads alike
+/// whichever option named it. An error made with a message of its own keeps that message.
+pub fn io_message(e: &io::Error) -> String {
+    if e.raw_os_error().is_none() {
+        return e.to_string();
+    }
+    match e.kind() {
+        io::ErrorKind::NotFound => "no such file or directory".to_owned(),
+        io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        io::ErrorKind::IsADirectory => "is a directory, not a file".to_owned(),
+        io::ErrorKind::NotADirectory => "a component of the path is not a directory".to_owned(),
+        _ => {
+            let text = e.to_string();
+            let text = match text.rfind(" (os error ") {
+                Some(at) if text.ends_with(')') => text[..at].to_owned(),
+                _ => text,
+            };
+            let mut chars = text.chars();
+            match chars.next() {
+                Some(first) => first.to_lowercase().chain(chars).collect(),
+                None => text,
             }
         }
     }
@@ -491,6 +519,20 @@ impl fmt::Display for Warning {
 mod tests {
     use super::*;
     use std::error::Error as _;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn system_errors_are_said_in_the_messages_style() {
+        let said = |code| io_message(&io::Error::from_raw_os_error(code));
+        assert_eq!(said(2), "no such file or directory");
+        assert_eq!(said(13), "permission denied");
+        assert_eq!(said(21), "is a directory, not a file");
+        assert_eq!(said(28), "no space left on device");
+        let missing = Error::from(io::Error::from_raw_os_error(2)).with_path("x.wav");
+        assert_eq!(missing.to_string(), "x.wav: no such file or directory");
+        // A message of its own is kept as written.
+        assert_eq!(io_message(&io::Error::other("Early end")), "Early end");
+    }
 
     #[test]
     fn causes_are_kept_and_recovery_follows_the_kind() {

@@ -34,8 +34,11 @@ pub struct CutRecording {
 /// ends early would be silently short, so a truncated recording is an error here.
 fn decode_file(path: &Path) -> Result<(u32, Vec<Vec<f32>>)> {
     let options = DecodeOptions { strict: true, ..DecodeOptions::default() };
-    let (info, channels) = decode_all(path, &options)
-        .map_err(|e| Error::invalid(format!("decoding {}", path.display())).with_source(e))?;
+    // An error that names the file already (a missing file) is not prefixed with it again.
+    let (info, channels) = decode_all(path, &options).map_err(|e| match e.path() {
+        Some(_) => e,
+        None => Error::invalid(format!("decoding {}", path.display())).with_source(e),
+    })?;
     Ok((info.sample_rate, channels))
 }
 

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use overtalk::output::csv::{Csv, Events};
 use overtalk::output::json::Envelope;
 use overtalk::output::jsonl::Jsonl;
@@ -38,8 +38,12 @@ pub struct Args {
     /// (`.wav`, `.mp3`, …: speech is detected first; see `--track` and `--channels`).
     #[arg(required_unless_present = "tracks", value_name = "INPUT")]
     inputs: Vec<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = AnalyzeFormat::Table)]
+    /// Output format (default: from the `-o` file's extension, `.json`, `.jsonl`, `.csv`, `.tsv`,
+    /// `.md` or `.html`; else table).
+    #[arg(id = "format", long = "format", value_enum)]
+    format_flag: Option<AnalyzeFormat>,
+    /// The format written: `--format`, else the output file's extension, else table.
+    #[arg(skip = AnalyzeFormat::Table)]
     format: AnalyzeFormat,
     /// Event list (or, with `speakers`, the per-speaker table) written by `--format csv|tsv`.
     #[arg(long, value_parser = named_with_help(events_help), default_value_t = Events::Onsets)]
@@ -76,6 +80,21 @@ fn events_help(e: Events) -> Option<&'static str> {
 
 /// Runs `analyze`.
 pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
+    args.format = crate::output::report_format(
+        args.format_flag,
+        args.output.as_deref(),
+        AnalyzeFormat::Table,
+    )?;
+    // `--events` picks the rows of a CSV or TSV; another format would drop it silently.
+    if args.events != Events::Onsets
+        && !matches!(args.format, AnalyzeFormat::Csv | AnalyzeFormat::Tsv)
+    {
+        bail!(
+            "--events {} picks the rows of a CSV or TSV (--format csv|tsv, or -o FILE.csv), not of the {} output",
+            args.events.name(),
+            crate::output::value_name(args.format)
+        );
+    }
     args.audio.strict = args.read.strict;
     let (sources, analyzed, untimed) = read_and_analyze_untimed_too(
         &args.inputs,

@@ -26,7 +26,9 @@ pub struct Args {
     /// Output file, directory (ending in `/` or existing) or `-` for stdout.
     #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
-    /// Output format (default: from the output's extension).
+    /// Output format (default: from the output's extension). Written: rttm, uem, lab, webvtt,
+    /// srt, textgrid, eaf, chat, whisperx, csv, tsv, stm, ctm, json, seglst, podcast; the other
+    /// formats are read only.
     #[arg(long, value_name = "FORMAT")]
     to: Option<Format>,
     #[command(flatten)]

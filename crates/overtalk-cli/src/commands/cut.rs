@@ -135,7 +135,7 @@ fn duration(s: &str, flag: &str) -> Result<Delta> {
         (t, 1)
     };
     let secs = overtalk::time::parse_seconds(num.trim())
-        .map_err(|e| anyhow::anyhow!("{flag} {s:?}: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("{flag} {s:?}: {e}; give `2s`, `500ms` or seconds (`2.5`)"))?;
     if secs.micros() < 0 {
         bail!("{flag} {s:?}: cannot be negative");
     }

@@ -38,8 +38,12 @@ pub struct Args {
     /// UEM files or directories: also report the scored (UEM) duration.
     #[arg(long, value_name = "UEM")]
     uem: Vec<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = InfoFormat::Table)]
+    /// Output format (default: from the `-o` file's extension, `.json`, `.md` or `.tsv`; else
+    /// table).
+    #[arg(id = "format", long = "format", value_enum)]
+    format_flag: Option<InfoFormat>,
+    /// The format written: `--format`, else the output file's extension, else table.
+    #[arg(skip = InfoFormat::Table)]
     format: InfoFormat,
     /// Write to this file instead of stdout.
     #[arg(short, long, value_name = "FILE")]
@@ -58,7 +62,9 @@ enum InfoFormat {
 }
 
 /// Runs `info`.
-pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
+pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
+    args.format =
+        crate::output::report_format(args.format_flag, args.output.as_deref(), InfoFormat::Table)?;
     let sources = input::expand(&args.inputs)?;
     let rename = args.read.rename_map()?;
     let mut uems = uem::Uem::new();

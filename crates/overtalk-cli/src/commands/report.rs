@@ -205,6 +205,32 @@ fn audio(args: &Args) -> Result<Option<Audio>> {
     Ok(Some(Audio::Tracks(tracks)))
 }
 
+/// Refuses flags that the chosen output cannot show, rather than leaving them out silently:
+/// the picture flags (`--layout card`, `--theme`, …) on the HTML report, and the recording
+/// (`--audio`, `--embed-audio`) on a picture.
+fn check_format_flags(args: &Args, format: ReportFormat) -> Result<()> {
+    let written = match &args.output {
+        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        _ => "stdout".to_owned(),
+    };
+    if format == ReportFormat::Html {
+        let given = args.image.given();
+        if !given.is_empty() {
+            let verb = if given.len() == 1 { "shapes" } else { "shape" };
+            bail!(
+                "{} {verb} a picture, but the report written to {written} is HTML: name an .svg or .png output (-o card.png) or give --format svg|png",
+                given.join(", ")
+            );
+        }
+    } else if args.audio.is_some() || args.embed_audio {
+        let flag = if args.audio.is_some() { "--audio" } else { "--embed-audio" };
+        bail!(
+            "{flag} is for the HTML report (a recording playable at every event); a picture cannot play it: leave it out, or write HTML (-o report.html)"
+        );
+    }
+    Ok(())
+}
+
 /// Runs `report`.
 pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     args.detection.strict = args.read.strict;
@@ -218,6 +244,7 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
     let format = ReportFormat::choose(args.format, args.output.as_deref());
+    check_format_flags(&args, format)?;
     if let Some(first) = untimed.first() {
         let refuse = |why: &str| -> Result<Outcome> {
             Err(NeedsTimes::new(format!(

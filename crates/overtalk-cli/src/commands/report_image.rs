@@ -58,7 +58,7 @@ pub struct ImageArgs {
     #[arg(long, value_name = "TIME", value_parser = parse_clock)]
     end: Option<i64>,
     /// Picture: width in pixels.
-    #[arg(long, value_name = "PX", default_value_t = 1200)]
+    #[arg(long, value_name = "PX", default_value_t = DEFAULT_WIDTH)]
     width: u32,
     /// Picture: colour theme.
     #[arg(long, value_parser = named::<Theme>(), default_value_t = Theme::Light)]
@@ -72,6 +72,33 @@ pub struct ImageArgs {
     /// PNG: device pixels per picture pixel (2 for high-density screens).
     #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
     scale: f32,
+}
+
+/// The picture's width without `--width`, in pixels.
+const DEFAULT_WIDTH: u32 = 1200;
+
+impl ImageArgs {
+    /// The picture flags given other values than their defaults, as typed (`--layout card`):
+    /// the HTML report draws no picture, so `report` refuses them there instead of writing a
+    /// page that silently leaves them out.
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut given = Vec::new();
+        let flags: [(&'static str, bool); 7] = [
+            ("--start", self.start.is_some()),
+            ("--end", self.end.is_some()),
+            ("--width", self.width != DEFAULT_WIDTH),
+            ("--theme", self.theme != Theme::Light),
+            ("--layout", self.layout != Layout::Timeline),
+            ("--subtitle", self.subtitle.is_some()),
+            ("--scale", self.scale != 1.0),
+        ];
+        for (flag, set) in flags {
+            if set {
+                given.push(flag);
+            }
+        }
+        given
+    }
 }
 
 /// `1:23.5`, `1:02:03` or `83.5` (seconds) as milliseconds.

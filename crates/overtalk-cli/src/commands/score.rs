@@ -81,8 +81,12 @@ pub struct Args {
     /// JER definition: dscore's 10 ms frames, or pyannote's continuous time.
     #[arg(long, value_parser = named::<JerDefinition>())]
     jer: Option<JerDefinition>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = ScoreFormat::Table)]
+    /// Output format (default: from the `-o` file's extension, `.json`, `.csv`, `.tsv`, `.md` or
+    /// `.html`; else table).
+    #[arg(id = "format", long = "format", value_enum)]
+    format_flag: Option<ScoreFormat>,
+    /// The format written: `--format`, else the output file's extension, else table.
+    #[arg(skip = ScoreFormat::Table)]
     format: ScoreFormat,
     /// Write to this file instead of stdout.
     #[arg(short, long, value_name = "FILE")]
@@ -193,6 +197,8 @@ fn options(args: &Args) -> Result<ScoreOptions> {
 
 /// Runs `score`.
 pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
+    args.format =
+        crate::output::report_format(args.format_flag, args.output.as_deref(), ScoreFormat::Table)?;
     args.audio.strict = args.read.strict;
     if let Some(words) = &args.analysis.words.words {
         bail!(

@@ -30,8 +30,11 @@ pub struct Args {
     /// UEM files or directories that go with the files (checks their recording ids).
     #[arg(long, value_name = "UEM")]
     uem: Vec<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
+    /// Output format (default: from the `-o` file's extension, `.json`; else text).
+    #[arg(id = "format", long = "format", value_enum)]
+    format_flag: Option<ValidateFormat>,
+    /// The format written: `--format`, else the output file's extension, else text.
+    #[arg(skip = ValidateFormat::Text)]
     format: ValidateFormat,
     /// Write to this file instead of stdout.
     #[arg(short, long, value_name = "FILE")]
@@ -45,7 +48,12 @@ enum ValidateFormat {
 }
 
 /// Runs `validate`.
-pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
+pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
+    args.format = crate::output::report_format(
+        args.format_flag,
+        args.output.as_deref(),
+        ValidateFormat::Text,
+    )?;
     let sources = input::expand(&args.inputs)?;
     let mut uem_ids: Vec<String> = Vec::new();
     for s in input::expand_uem(&args.uem)? {
@@ -166,6 +174,8 @@ mod tests {
         // A clean file with a dotted id and its UEM: accepted, but md-eval ignores the UEM line.
         let reca = fixture("meeteval-doctests/rec.a_ref.rttm");
         let uem = fixture("meeteval-doctests/rec.a.uem");
+        // Text, as the output's name asks (a `.json` name would write JSON).
+        let out = dir.path().join("v.txt").to_string_lossy().into_owned();
         let args = T::try_parse_from(["t", &reca, "--uem", &uem, "-o", &out]).unwrap().args;
         assert_eq!(run(args, Globals { quiet: true }).unwrap(), Outcome::Ok);
         let text = std::fs::read_to_string(&out).unwrap();

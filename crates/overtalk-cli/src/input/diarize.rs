@@ -53,7 +53,24 @@ pub struct DiarizeArgs {
 impl DiarizeArgs {
     /// Whether any flag asks for diarization explicitly.
     pub fn wanted(&self) -> bool {
-        self.diarize || self.diarizer.is_some() || self.request(false).ge2e_only()
+        !self.given().is_empty()
+    }
+
+    /// The flags given that ask for diarization, as typed (`--num-speakers`): named in the
+    /// error when there is no recording to diarize.
+    pub fn given(&self) -> Vec<&'static str> {
+        [
+            ("--diarize", self.diarize),
+            ("--diarizer", self.diarizer.is_some()),
+            ("--num-speakers", self.num_speakers.is_some()),
+            ("--min-speakers", self.min_speakers.is_some()),
+            ("--max-speakers", self.max_speakers.is_some()),
+            ("--embedding-model", self.embedding_model.is_some()),
+            ("--overlap-margin", self.overlap_margin.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(flag, set)| set.then_some(flag))
+        .collect()
     }
 
     /// The flags as the library's request; `vad_chosen`: whether `--vad`/`--vad-model` was

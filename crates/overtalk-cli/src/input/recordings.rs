@@ -199,6 +199,18 @@ impl AudioArgs {
         if !self.audio_tracks.is_empty() && recordings.len() != 1 {
             bail!("--audio-tracks names the audio tracks of one recording; give exactly one");
         }
+        // Flags of recordings given with transcripts alone would change nothing: said, not
+        // ignored (`--track-offset` names its missing `--track`).
+        self.offsets()?;
+        let diarization = self.diarize.given();
+        if recordings.is_empty() && self.tracks.is_empty() && !diarization.is_empty() {
+            let verb = if diarization.len() == 1 { "tells" } else { "tell" };
+            bail!(
+                "{} {verb} the speakers of a recording apart; the inputs hold no recording (a \
+                 transcript's speakers are its own)",
+                diarization.join(", ")
+            );
+        }
         let mut detected = Vec::new();
         if !self.tracks.is_empty() {
             detected.push(self.detect(None, None, globals)?);

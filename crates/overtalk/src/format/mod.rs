@@ -189,6 +189,13 @@ impl Format {
         self.spec().write.is_some()
     }
 
+    /// The names of the formats overtalk writes, `, `-joined, for help and messages.
+    pub fn writable_names() -> String {
+        let names: Vec<&str> =
+            Format::ALL.iter().filter(|f| f.is_writable()).map(|f| f.name()).collect();
+        names.join(", ")
+    }
+
     /// Whether this is a paragraph transcript with start times only ([`paragraphs`]).
     pub fn is_paragraphs(self) -> bool {
         self.spec().paragraphs
@@ -1393,10 +1400,12 @@ pub fn file_stem(recording_id: &str) -> String {
 /// Writes `corpus` as `format`. Writers are canonical and strict: what they cannot represent is
 /// an error, what they change (such as spaces in labels) is a warning.
 pub fn write(corpus: &Corpus, format: Format, out: &mut dyn Write) -> Result<Vec<Warning>> {
-    let w = format
-        .spec()
-        .write
-        .ok_or_else(|| Error::unsupported(format!("writing {format} is not supported")))?;
+    let w = format.spec().write.ok_or_else(|| {
+        Error::unsupported(format!(
+            "writing {format} is not supported (it is read only); overtalk writes {}",
+            Format::writable_names()
+        ))
+    })?;
     if !format.holds_many_recordings() && corpus.len() > 1 {
         return Err(Error::unsupported(format!(
             "{format} holds one recording and the input has {}; write rttm or json, or one file per recording",

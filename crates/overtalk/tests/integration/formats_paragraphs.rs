@@ -1239,9 +1239,10 @@ fn lower_case_labels_by_the_whole_file() {
     assert!(has("line 8, column 1: 1 line(s) open with a lower-case label that comes once, the first `result:`"), "{warnings:?}");
     let path = overtalk_testkit::fixtures().join("paragraphs").join("lowercase_labels.txt");
     let opts = ReadOptions { strict: true, ..ReadOptions::default() };
-    // Under --strict the title above the first turn is a repair (an error), as in every
-    // untimed transcript; without it the lower-case reading stands.
-    assert!(read_path(&path, None, &opts).is_err());
+    // Under --strict the title above the first turn is a note (the document's head), and the
+    // lower-case reading stands, with or without the title.
+    let out = read_path(&path, None, &opts).unwrap();
+    assert_eq!(out.corpus.iter().next().unwrap().1.untimed().len(), 5);
     let text = std::fs::read_to_string(&path).unwrap();
     let body = text.split_once("\n\n").unwrap().1;
     let out = read_str(body, Format::Paragraphs, &opts).unwrap();
@@ -2050,5 +2051,42 @@ fn bare_ranges_and_times_in_parentheses_before_the_name() {
             ("Ana Ruiz", "We met from 10:30 - 11:00 that day.\n10:30 - 11:00 was the time."),
             ("Bo Lind", "Right."),
         ])
+    );
+}
+
+/// A title and a date above the first speaker's turn are the head of a well-formed rush
+/// transcript, not a defect: a note, read under `--strict`; unlabelled lines between the turns
+/// stay part of the turn above them.
+#[test]
+fn a_title_above_the_first_untimed_turn_is_a_note() {
+    let text = "TOWN HALL DEBATE, TRANSCRIPT\nMarch 3\n\nMODERATOR: Senator, two minutes.\n\nSMITH: Thank you. The plan --\n\nJONES: Never. (CROSSTALK)\n\nSMITH: Listen.\n\nMODERATOR: Move on.\n\nJONES: Let me finish.\n";
+    let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+    let out = read_str(text, Format::Paragraphs, &strict).unwrap();
+    let (turns, _) = untimed_turns(&out);
+    assert_eq!(
+        turns,
+        turns_of(&[
+            ("MODERATOR", 4),
+            ("SMITH", 6),
+            ("JONES", 8),
+            ("SMITH", 10),
+            ("MODERATOR", 12),
+            ("JONES", 14),
+        ])
+    );
+    let title: Vec<_> = out
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("above the first speaker's turn"))
+        .map(|w| (w.kind, w.line, w.kind.severity(), w.message.as_str()))
+        .collect();
+    assert_eq!(
+        title,
+        [(
+            WarningKind::Note,
+            Some(1),
+            overtalk::Severity::Note,
+            "2 line(s) above the first speaker's turn skipped (a title, a date): not speech"
+        )]
     );
 }
