@@ -177,7 +177,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             continue;
         }
         if ended {
-            ctx.warn_at(WarningKind::Skipped, n, Some(1), "line after @End skipped")?;
+            ctx.warn_at(
+                WarningKind::Skipped,
+                n,
+                Some(1),
+                "text after @End, which ends a CHAT transcript; line skipped",
+            )?;
             continue;
         }
         if let Some(header) = body.strip_prefix('@') {
@@ -803,6 +808,12 @@ mod tests {
         assert_eq!((e.line(), e.column()), (Some(2), Some(13)), "{e}");
         let strict = ReadOptions { strict: true, ..ReadOptions::default() };
         assert!(read_str(text, Format::Chat, &strict).is_err());
+        let e =
+            read_str("@Begin\n*A:\thi .\n@End\n*B:\tmore .\n", Format::Chat, &strict).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 4, column 1: chat: text after @End, which ends a CHAT transcript"
+        );
     }
 
     #[test]

@@ -1554,7 +1554,7 @@ mod tests {
         let e = read_str(rttm, Format::Rttm, &strict).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "rttm: rec: speaker \"\\u{1b}[2JB\" holds control characters (a line break, a tab, NUL, an escape); read as \"\u{fffd}[2JB\""
+            "rttm: rec: speaker \"\\u{1b}[2JB\" holds control characters (a line break, a tab, NUL, an escape)"
         );
     }
 
