@@ -450,7 +450,7 @@ impl Warning {
 
     /// The error `--strict` reports for this warning. Under `--strict` the file is refused
     /// and nothing is skipped, read or repaired, so what the message says the lenient reading
-    /// does is left off ([`strict_message`]): the error says what is wrong, and only that.
+    /// does is left off (see `strict_message`): the error says what is wrong, and only that.
     pub fn into_error(self, format: &'static str) -> Error {
         let message = strict_message(&self.message);
         Error::parse(format, self.line.unwrap_or(0), self.column.unwrap_or(0), message)
