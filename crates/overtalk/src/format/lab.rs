@@ -18,7 +18,8 @@
 //! it (score, auxiliary labels, comment) are left out with one note. Point labels (start = end)
 //! are dropped with the usual zero-duration warning, and a label that names only dropped
 //! segments is no speaker (it has no speech to count or write). A label that says no speech (`nonspeech`,
-//! `non-speech`: a voice activity detector's mark of the rest, as aeneas writes beside `speech`)
+//! `non-speech`: a voice activity detector's mark of the rest, as aeneas writes beside `speech`;
+//! `sil`, `SIL`, `silence`: HTK's silence, and the gaps an Audacity track labels between calls)
 //! is silence, with one warning. A file in which no line starts with two
 //! times (the text-only `.lab` of a Montreal Forced Aligner corpus) is an error that says so.
 //!
@@ -261,7 +262,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             WarningKind::Skipped,
             line,
             Some(1),
-            format!("{count} label(s) {label:?} (a voice activity detector's, as aeneas writes beside `speech`) read as silence, not as a speaker"),
+            format!("{count} label(s) {label:?} (silence, as HTK writes `sil` and a voice activity detector such as aeneas `nonspeech`) read as silence, not as a speaker"),
         )?;
     }
     if rows.is_empty() {
@@ -271,11 +272,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 }
 
 /// Whether a label says that its span holds no speech (`nonspeech`, `non-speech`,
-/// `no_speech`): a voice activity detector's mark of the rest, never a speaker.
+/// `no_speech`: a voice activity detector's mark of the rest; `sil`, `SIL`, `silence`: HTK's
+/// and the aligners' silence, also between the labelled calls of an Audacity track), never a
+/// speaker.
 fn is_non_speech(label: &str) -> bool {
     let plain: String =
         label.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).collect::<String>().to_lowercase();
-    plain == "nonspeech" || plain == "nospeech"
+    matches!(plain.as_str(), "nonspeech" | "nospeech" | "sil" | "silence")
 }
 
 /// Writes one recording as an Audacity label track (see the module doc);
@@ -363,12 +366,17 @@ mod tests {
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
         assert_eq!(
             w,
-            vec![(WarningKind::Note, None, None), (WarningKind::Note, Some(1), Some(16))]
+            vec![
+                (WarningKind::Note, None, None),
+                (WarningKind::Note, Some(1), Some(16)),
+                (WarningKind::Skipped, Some(1), Some(1))
+            ]
         );
+        // HTK's `sil` is silence, not a speaker.
         let a = out.corpus.get("recording").unwrap().annotation();
         let names: Vec<&str> = a.speakers().iter().map(|(_, n)| n).collect();
-        assert_eq!(names, ["ana", "sil"]);
-        assert_eq!(a.tracks()[1].segment, Segment::from_micros(2_300_000, 4_600_000).unwrap());
+        assert_eq!(names, ["ana"]);
+        assert_eq!(a.tracks()[0].segment, Segment::from_micros(2_300_000, 4_600_000).unwrap());
     }
 
     /// aeneas's VAD output (`sonnet.vad`): `speech` and `nonspeech` spans; `nonspeech` was read
@@ -387,9 +395,10 @@ mod tests {
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.message.as_str())).collect();
         assert_eq!(
             w,
-            [(WarningKind::Skipped, Some(1), "3 label(s) \"nonspeech\" (a voice activity detector's, as aeneas writes beside `speech`) read as silence, not as a speaker")]
+            [(WarningKind::Skipped, Some(1), "3 label(s) \"nonspeech\" (silence, as HTK writes `sil` and a voice activity detector such as aeneas `nonspeech`) read as silence, not as a speaker")]
         );
         assert!(!is_non_speech("speech") && !is_non_speech("Nona") && is_non_speech("no_speech"));
+        assert!(is_non_speech("SIL") && is_non_speech("silence") && !is_non_speech("silas"));
     }
 
     #[test]
@@ -482,7 +491,7 @@ mod tests {
         let out = read_text("0 2300000 sil\n2300000 5000005 a\n");
         let t = out.corpus.get("recording").unwrap();
         assert_eq!(
-            t.annotation().tracks()[1].segment,
+            t.annotation().tracks()[0].segment,
             Segment::from_micros(230_000, 500_001).unwrap()
         );
         assert_eq!(out.warnings[0].kind, WarningKind::Note);
