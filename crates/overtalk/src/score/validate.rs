@@ -747,13 +747,21 @@ pub fn validate_uem(text: &str) -> Validation {
         let md = [on, off].map(md_eval_time);
         for (field, (kept, number), what) in [(on, &md[0], "onset"), (off, &md[1], "offset")] {
             if parse_seconds(field).is_err() && python_float(field).is_some() {
-                let message = format!(
-                    "{what} {} is a number to Python, not to md-eval: it keeps the digits and dots ({}) and reads {number}",
-                    shown(field),
-                    shown(kept)
-                );
-                // `1_000` is 1000 to both; `1e3` and `nan` are not.
+                // `1_000` and `+5` are the same number to both; `1e3` and `nan` are not.
                 let same = python_float(field).is_some_and(|x| x == *number);
+                let message = if same {
+                    format!(
+                        "{what} {} is not written as a plain time: md-eval keeps its digits and dots ({}) and reads {number}, as Python's float() does",
+                        shown(field),
+                        shown(kept)
+                    )
+                } else {
+                    format!(
+                        "{what} {} is a number to Python, not to md-eval: it keeps the digits and dots ({}) and reads {number}",
+                        shown(field),
+                        shown(kept)
+                    )
+                };
                 push(&mut v, MdEval, if same { Note } else { Changes }, Some(n), message);
             } else if parse_seconds(field).is_err() {
                 let message = format!(
@@ -948,7 +956,7 @@ mod tests {
                 (MdEval, Changes, Some(4), "onset +5: md-eval keeps its digits and dots (5)"),
                 (MdEval, Changes, Some(5), "offset \"NaN\" is a number to Python, not to md-eval: it keeps the digits and dots (\"\") and reads 0"),
                 (MdEval, Rejects, Some(5), "region 0–NaN has zero length as md-eval reads it (0–0): \"non-positive evaluation segment length in UEM data\""),
-                (MdEval, Note, Some(6), "offset \"1_000\" is a number to Python, not to md-eval: it keeps the digits and dots (\"1000\") and reads 1000"),
+                (MdEval, Note, Some(6), "offset \"1_000\" is not written as a plain time: md-eval keeps its digits and dots (\"1000\") and reads 1000, as Python's float() does"),
                 (MdEval, Changes, Some(7), "onset \"NA\" is no time: md-eval keeps its digits and dots (\"\")"),
                 (MdEval, Changes, Some(8), "onset \"-inf\" is a number to Python, not to md-eval: it keeps the digits and dots (\"\") and reads 0"),
                 (Dscore, Changes, Some(1), "onset nan is NaN to dscore: it passes the interval check (a comparison with NaN is false), then no frame falls in the region (NaN sorts after every time), while the DER run of md-eval it writes the region for reads the onset as 0"),
