@@ -20,7 +20,7 @@
 //! segments is no speaker (it has no speech to count or write). A label that says no speech (`nonspeech`,
 //! `non-speech`: a voice activity detector's mark of the rest, as aeneas writes beside `speech`;
 //! `sil`, `SIL`, `silence`: HTK's silence, and the gaps an Audacity track labels between calls)
-//! is silence, with one warning. A file in which no line starts with two
+//! is silence, with one note (a silence label is well-formed, so `--strict` reads it). A file in which no line starts with two
 //! times (the text-only `.lab` of a Montreal Forced Aligner corpus) is an error that says so.
 //!
 //! **Writing** gives Audacity's form: `start<TAB>end<TAB>label`, times in seconds exact to the
@@ -257,9 +257,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             b.add(seg, label, None);
         }
     }
+    // A note, not a repair: a silence label is well-formed (HTK writes `sil` between words),
+    // so `--strict` reads such a file too.
     if let Some((line, label, count)) = non_speech {
         ctx.warn_at(
-            WarningKind::Skipped,
+            WarningKind::Note,
             line,
             Some(1),
             format!("{count} label(s) {label:?} (silence, as HTK writes `sil` and a voice activity detector such as aeneas `nonspeech`) read as silence, not as a speaker"),
@@ -369,7 +371,7 @@ mod tests {
             vec![
                 (WarningKind::Note, None, None),
                 (WarningKind::Note, Some(1), Some(16)),
-                (WarningKind::Skipped, Some(1), Some(1))
+                (WarningKind::Note, Some(1), Some(1))
             ]
         );
         // HTK's `sil` is silence, not a speaker.
@@ -395,10 +397,16 @@ mod tests {
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.message.as_str())).collect();
         assert_eq!(
             w,
-            [(WarningKind::Skipped, Some(1), "3 label(s) \"nonspeech\" (silence, as HTK writes `sil` and a voice activity detector such as aeneas `nonspeech`) read as silence, not as a speaker")]
+            [(WarningKind::Note, Some(1), "3 label(s) \"nonspeech\" (silence, as HTK writes `sil` and a voice activity detector such as aeneas `nonspeech`) read as silence, not as a speaker")]
         );
         assert!(!is_non_speech("speech") && !is_non_speech("Nona") && is_non_speech("no_speech"));
         assert!(is_non_speech("SIL") && is_non_speech("silence") && !is_non_speech("silas"));
+        // Silence labels are well-formed: `--strict` reads the file, with the same note.
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        let text = "0 2300000 sil\n2300000 5000005 a\n5000005 6000000 SIL\n";
+        let out = read_str(text, Format::Lab, &strict).unwrap();
+        assert_eq!(out.warnings.last().map(|w| w.kind), Some(WarningKind::Note));
+        assert_eq!(out.corpus.get("recording").unwrap().annotation().tracks().len(), 1);
     }
 
     #[test]
