@@ -459,8 +459,9 @@ impl Warning {
 
 /// What a lenient reading does with what it warns about, as the closing clause of a warning
 /// (`…; line skipped`, `…; read so`, `…; interpolated between …`) says it.
-const LENIENT_CLAUSES: [&str; 12] = [
+const LENIENT_CLAUSES: [&str; 13] = [
     "read so",
+    "the separator was taken as ",
     "read as ",
     "interpolated ",
     "taken from ",

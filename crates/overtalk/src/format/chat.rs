@@ -150,7 +150,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             WarningKind::Repaired,
             first,
             Some(1),
-            format!("{lines} indented with spaces instead of a tab (first at line {first}) read as continuations of the tier above"),
+            format!("{lines} indented with spaces instead of a tab (first at line {first}); read as continuations of the tier above"),
         )?;
     }
 
@@ -783,7 +783,7 @@ mod tests {
         assert_eq!(w, vec![(WarningKind::Repaired, Some(4), Some(1))]);
         assert_eq!(
             out.warnings[0].message,
-            "3 lines indented with spaces instead of a tab (first at line 4) read as continuations of the tier above"
+            "3 lines indented with spaces instead of a tab (first at line 4); read as continuations of the tier above"
         );
         let t = out.corpus.get("recording").unwrap();
         let u: Vec<_> =

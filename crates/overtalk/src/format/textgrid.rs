@@ -439,7 +439,7 @@ impl<'t> Parser<'t, '_, '_> {
                     WarningKind::Repaired,
                     line,
                     Some(column),
-                    format!("{what} is {n}: read as 0, as Praat reads it"),
+                    format!("{what} is {n}; read as 0, as Praat reads it"),
                 )?;
                 Ok((0, at))
             }
