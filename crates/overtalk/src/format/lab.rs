@@ -333,6 +333,12 @@ mod tests {
         read_str(text, Format::Lab, &ReadOptions::default()).unwrap()
     }
 
+    /// Each track of the one recording as its span and its speaker's label.
+    fn spans_and_speakers(out: &crate::format::ReadOutput) -> Vec<(Segment, &str)> {
+        let a = out.corpus.get("recording").unwrap().annotation();
+        a.tracks().iter().map(|tr| (tr.segment, a.speaker_name(tr.speaker))).collect()
+    }
+
     /// A point label (start = end) is dropped, and so is its label as a speaker when it has no
     /// other: two segments are two speakers, and writing them renames no one it never writes.
     #[test]
@@ -423,15 +429,8 @@ mod tests {
         let out = read_text(
             "0.5\t1.25\tAna María\n\\\t100.0\t2000.0\n1.000000\t2.000000\t\n3 4.5 speech\n",
         );
-        let t = out.corpus.get("recording").unwrap();
-        let got: Vec<_> = t
-            .annotation()
-            .tracks()
-            .iter()
-            .map(|tr| (tr.segment, t.annotation().speaker_name(tr.speaker)))
-            .collect();
         assert_eq!(
-            got,
+            spans_and_speakers(&out),
             vec![
                 (Segment::from_millis(500, 1250).unwrap(), "Ana María"),
                 (Segment::from_millis(1000, 2000).unwrap(), "unknown"),
@@ -449,15 +448,8 @@ mod tests {
         let text = "1,500000\t2,300000\tAlice\n\\\t100,0\t2000,0\n3\t4,250000\tBob\n";
         assert_eq!(crate::format::sniff(text), Some(Format::Lab));
         let out = read_text(text);
-        let t = out.corpus.get("recording").unwrap();
-        let got: Vec<_> = t
-            .annotation()
-            .tracks()
-            .iter()
-            .map(|tr| (tr.segment, t.annotation().speaker_name(tr.speaker)))
-            .collect();
         assert_eq!(
-            got,
+            spans_and_speakers(&out),
             vec![
                 (Segment::from_millis(1500, 2300).unwrap(), "Alice"),
                 (Segment::from_millis(3000, 4250).unwrap(), "Bob"),

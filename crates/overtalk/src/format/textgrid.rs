@@ -631,18 +631,17 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // A tier named for notes, a translation or glosses, at least half of whose labelled
     // intervals are intervals of another speaker tier (the same start and end: one gloss per
     // word), annotates that speech: left out.
-    let plain_speakers: Vec<&IntervalTier> =
-        speaker_tiers.iter().copied().filter(|t| !names_notes(&t.name)).collect();
+    // The spans of the other speaker tiers, in one set: a lookup per interval keeps this linear
+    // in the grid's size however many intervals the tiers hold.
+    let speaker_spans: std::collections::HashSet<Segment> = speaker_tiers
+        .iter()
+        .filter(|t| !names_notes(&t.name))
+        .flat_map(|t| t.intervals.iter().map(|(s, _)| *s))
+        .collect();
     let annotates: Vec<bool> = read
         .iter()
         .map(|t| {
-            let shared = t
-                .intervals
-                .iter()
-                .filter(|(seg, _)| {
-                    plain_speakers.iter().any(|p| p.intervals.iter().any(|(s, _)| s == seg))
-                })
-                .count();
+            let shared = t.intervals.iter().filter(|(seg, _)| speaker_spans.contains(seg)).count();
             level(&t.name).is_none()
                 && names_notes(&t.name)
                 && !t.intervals.is_empty()
