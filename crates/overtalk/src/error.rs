@@ -477,29 +477,99 @@ impl Warning {
     }
 
     /// The error `--strict` reports for this warning. Under `--strict` the file is refused
-    /// and nothing is skipped, so the message's closing clause that says what the lenient
-    /// reading skips (`; cue skipped`, `; line skipped`, `; skipped`) is left off.
+    /// and nothing is skipped, read or repaired, so what the message says the lenient reading
+    /// does is left off (see `strict_message`): the error says what is wrong, and only that.
     pub fn into_error(self, format: &'static str) -> Error {
-        let message = without_skip_clause(&self.message);
+        let message = strict_message(&self.message);
         Error::parse(format, self.line.unwrap_or(0), self.column.unwrap_or(0), message)
     }
 }
 
-/// `message` without a closing `; skipped` or `; <unit> skipped` (one word: `cue`, `line`,
-/// `row`, `event`…), the clause of a lenient reading's warning that no longer holds when the
-/// warning is the error.
-fn without_skip_clause(message: &str) -> &str {
-    match message.rsplit_once("; ") {
-        Some((head, tail))
-            if tail == "skipped"
-                || tail.strip_suffix(" skipped").is_some_and(|unit| {
-                    !unit.is_empty() && unit.chars().all(|c| c.is_alphabetic() || c == '-')
-                }) =>
-        {
-            head
+/// What a lenient reading does with what it warns about, as the closing clause of a warning
+/// (`…; line skipped`, `…; read so`, `…; interpolated between …`) says it.
+const LENIENT_CLAUSES: [&str; 13] = [
+    "read so",
+    "the separator was taken as ",
+    "read as ",
+    "interpolated ",
+    "taken from ",
+    "its span is taken ",
+    "its first alternative is read",
+    "the later one is kept",
+    "the paragraph is kept",
+    "the string ends at the quote",
+    "kept without times",
+    "not kept",
+    "left out",
+];
+
+/// Participles that say an item was passed over (`line after @End skipped`, `3 segment(s)
+/// without times dropped`).
+const PASSED_OVER: [&str; 4] = ["skipped", "dropped", "ignored", "left out"];
+
+/// `message` as a `--strict` error says it: without what the lenient reading did. Two shapes
+/// of warning say that, and both are taken off:
+///
+/// - a closing clause after `; ` that is the lenient action: a participle alone or after one
+///   word (`; skipped`, `; line skipped`, `; dropped`), or one of [`LENIENT_CLAUSES`];
+/// - a participle of [`PASSED_OVER`] that ends the subject of a clause, outside quotes, before
+///   the end, a `:`, a `;`, a `,` or a ` (`: `line after @End skipped` is `line after @End`,
+///   `2 cue(s) with no text skipped: …` is `2 cue(s) with no text: …`. After a form of *to
+///   be* (`two were skipped`) the participle is the sentence's verb and is kept.
+pub(crate) fn strict_message(message: &str) -> String {
+    let mut message = message;
+    while let Some((head, tail)) = message.rsplit_once("; ") {
+        let participle = |t: &str| {
+            PASSED_OVER.iter().any(|p| {
+                t == *p
+                    || t.strip_suffix(p).and_then(|u| u.strip_suffix(' ')).is_some_and(|unit| {
+                        !unit.is_empty() && unit.chars().all(|c| c.is_alphabetic() || c == '-')
+                    })
+            })
+        };
+        if participle(tail) || LENIENT_CLAUSES.iter().any(|c| tail.starts_with(c)) {
+            message = head;
+        } else {
+            break;
         }
-        _ => message,
     }
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    let (mut quote, mut tick) = (false, false);
+    'scan: while let Some(c) = rest.chars().next() {
+        if c == ' ' && !quote && !tick {
+            for p in PASSED_OVER {
+                let Some(after) = rest[1..].strip_prefix(p) else { continue };
+                let closes = after.is_empty()
+                    || after.starts_with([':', ';', ','])
+                    || after.starts_with(" (");
+                let before = out.rsplit(' ').next().unwrap_or("");
+                let verb = matches!(before, "is" | "are" | "was" | "were" | "be" | "been");
+                if closes && !verb && !out.is_empty() {
+                    rest = after;
+                    continue 'scan;
+                }
+            }
+        }
+        match c {
+            '"' if !tick => quote = !quote,
+            '\\' if quote => {
+                // An escaped character inside a quoted field: keep both, and stay in the quote.
+                out.push(c);
+                rest = &rest[1..];
+                if let Some(next) = rest.chars().next() {
+                    out.push(next);
+                    rest = &rest[next.len_utf8()..];
+                }
+                continue;
+            }
+            '`' if !quote => tick = !tick,
+            _ => {}
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 impl fmt::Display for Warning {
@@ -562,12 +632,57 @@ mod tests {
             ),
             ("4 fields; line skipped", "line 2, column 3: srt: 4 fields"),
             ("a; b; row skipped", "line 2, column 3: srt: a; b"),
-            ("words skipped", "line 2, column 3: srt: words skipped"),
+            ("words skipped", "line 2, column 3: srt: words"),
             ("kept; two were skipped", "line 2, column 3: srt: kept; two were skipped"),
-            ("a; cue 3 skipped", "line 2, column 3: srt: a; cue 3 skipped"),
+            ("a; cue 3 skipped", "line 2, column 3: srt: a; cue 3"),
         ] {
             let w = Warning::at(WarningKind::Skipped, 2, Some(3), message);
             assert_eq!(w.into_error("srt").to_string(), shown);
+        }
+    }
+
+    /// Whatever the lenient reading does, and wherever the message says it, a strict error
+    /// says only what is wrong: one rule for every reader's warnings.
+    #[test]
+    fn strict_messages_never_claim_what_a_lenient_reading_did() {
+        for (message, strict) in [
+            ("line after @End skipped", "line after @End"),
+            (
+                "row has 5 fields, the header 4: the text is the last column (quote such a text); read so",
+                "row has 5 fields, the header 4: the text is the last column (quote such a text)",
+            ),
+            (
+                "2 cue(s) with no text skipped: a caption that shows nothing marks no one's speech",
+                "2 cue(s) with no text: a caption that shows nothing marks no one's speech",
+            ),
+            (
+                "reference annotation on the top-level tier \"gloss\" skipped (it has no time)",
+                "reference annotation on the top-level tier \"gloss\" (it has no time)",
+            ),
+            (
+                "3 event(s) of transcription notation alone (pauses such as `•`) left out: not speech",
+                "3 event(s) of transcription notation alone (pauses such as `•`): not speech",
+            ),
+            ("2 monologue(s) without a time or a timed term dropped", "2 monologue(s) without a time or a timed term"),
+            ("4 word(s) of \"x\" have no times at all; dropped", "4 word(s) of \"x\" have no times at all"),
+            (
+                "event has no time (no point of the timeline has one); skipped",
+                "event has no time (no point of the timeline has one)",
+            ),
+            (
+                "3 event(s) start or end at a timeline point without a time; interpolated between the timed points around it",
+                "3 event(s) start or end at a timeline point without a time",
+            ),
+            ("1 tier(s) after the last declared tier ignored", "1 tier(s) after the last declared tier"),
+            (
+                "2 line(s) outside the transcript's numbered lines skipped (page numbers): not speech; the line numbers are taken off the others",
+                "2 line(s) outside the transcript's numbered lines (page numbers): not speech; the line numbers are taken off the others",
+            ),
+            // Quoted text is the file's own and stays as it is.
+            ("label \"a skipped\" and `b dropped`; line skipped", "label \"a skipped\" and `b dropped`"),
+            ("label \"a \\\" skipped\" unknown", "label \"a \\\" skipped\" unknown"),
+        ] {
+            assert_eq!(strict_message(message), strict, "{message}");
         }
     }
 }

@@ -150,7 +150,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             WarningKind::Repaired,
             first,
             Some(1),
-            format!("{lines} indented with spaces instead of a tab (first at line {first}) read as continuations of the tier above"),
+            format!("{lines} indented with spaces instead of a tab (first at line {first}); read as continuations of the tier above"),
         )?;
     }
 
@@ -177,7 +177,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             continue;
         }
         if ended {
-            ctx.warn_at(WarningKind::Skipped, n, Some(1), "line after @End skipped")?;
+            ctx.warn_at(
+                WarningKind::Skipped,
+                n,
+                Some(1),
+                "text after @End, which ends a CHAT transcript; line skipped",
+            )?;
             continue;
         }
         if let Some(header) = body.strip_prefix('@') {
@@ -778,7 +783,7 @@ mod tests {
         assert_eq!(w, vec![(WarningKind::Repaired, Some(4), Some(1))]);
         assert_eq!(
             out.warnings[0].message,
-            "3 lines indented with spaces instead of a tab (first at line 4) read as continuations of the tier above"
+            "3 lines indented with spaces instead of a tab (first at line 4); read as continuations of the tier above"
         );
         let t = out.corpus.get("recording").unwrap();
         let u: Vec<_> =
@@ -803,6 +808,12 @@ mod tests {
         assert_eq!((e.line(), e.column()), (Some(2), Some(13)), "{e}");
         let strict = ReadOptions { strict: true, ..ReadOptions::default() };
         assert!(read_str(text, Format::Chat, &strict).is_err());
+        let e =
+            read_str("@Begin\n*A:\thi .\n@End\n*B:\tmore .\n", Format::Chat, &strict).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 4, column 1: chat: text after @End, which ends a CHAT transcript"
+        );
     }
 
     #[test]

@@ -356,7 +356,6 @@ impl<'r> Row<'r> {
             self.origins.truncate(width);
             return Ok(None);
         }
-        let strict = ctx.options().strict;
         let shape = format!("row has {fields} fields, the header {width}");
         // Times split at SRT's decimal comma, at each time column in turn.
         let (mut cells, mut origins, mut split) = (Vec::new(), Vec::new(), Vec::new());
@@ -387,12 +386,11 @@ impl<'r> Row<'r> {
         let mut hint = String::new();
         if !split.is_empty() && split.len() == time_columns.len() {
             let column = field_column(raw, delim, split[0].0);
-            let read = if strict { "" } else { "; read so" };
             ctx.warn_at(
                 WarningKind::Repaired,
                 line,
                 Some(column),
-                format!("{shape}: {}{read}", srt_times(&split)),
+                format!("{shape}: {}; read so", srt_times(&split)),
             )?;
             self.cells = cells;
             self.origins = origins;
@@ -407,13 +405,12 @@ impl<'r> Row<'r> {
         if hint.is_empty() && text == Some(width - 1) {
             let rest: Vec<&str> = self.cells[width - 1..].iter().map(|c| c.as_ref()).collect();
             let joined = rest.join(&delim.to_string());
-            let read = if strict { "" } else { "; read so" };
             ctx.warn_at(
                 WarningKind::Repaired,
                 line,
                 Some(column),
                 format!(
-                    "{shape}: the text is the last column, so the {extra} field(s) after it are the rest of a text holding the delimiter {delim:?} unquoted (quote such a text){read}"
+                    "{shape}: the text is the last column, so the {extra} field(s) after it are the rest of a text holding the delimiter {delim:?} unquoted (quote such a text); read so"
                 ),
             )?;
             self.cells.truncate(width - 1);
@@ -863,7 +860,10 @@ mod tests {
             ]
         );
         let e = read_str(text, Format::Csv, &strict).unwrap_err();
-        assert_eq!((e.line(), e.column()), (Some(2), Some(17)));
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 17: csv: row has 5 fields, the header 4: the text is the last column, so the 1 field(s) after it are the rest of a text holding the delimiter ',' unquoted (quote such a text)"
+        );
         // SRT times pasted unquoted: `00:00:00,500` is one time, not a start and an end.
         let text = "start,end,speaker,text\n00:00:00,500,00:00:03,200,Alice,hi\n";
         let out = read_text(text, Format::Csv);

@@ -8,7 +8,10 @@
 //!
 //! CTM has no speaker field. **Reading** makes the **channel the speaker**: speaker-attributed
 //! CTM puts the speaker there, and two-channel telephone CTM (`A`/`B`, `1`/`2`) has one talker
-//! per channel, so the label is the channel as written (`"A"`, `"1"`). Each word line is one track
+//! per channel, so the label is the channel as written (`"A"`, `"1"`). NIST RT's CTM has eight
+//! fields, `file channel begin duration word confidence type speaker` (the type one of `lex`,
+//! `frag`, `fp`, `un-lex`, `for-lex`, `non-lex`, `misc`, `noscore`): on such a line the speaker
+//! is the eighth field, with one note. Each word line is one track
 //! with the word as its text and as one timed [`Word`] (with the confidence when given). Blank
 //! lines and lines starting with `;` or `#` are skipped; lines with fewer than five fields are
 //! skipped with a warning; lines out of time order within their file and channel (sclite sorts by file, channel, then time) are sorted, with one [`WarningKind::Unsorted`] warning per file that counts them; a time
@@ -64,6 +67,11 @@ fn sniff(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
     .then_some(Format::Ctm)
 }
 
+/// The token types of NIST RT's CTM (SCTK `ctmValidator`): lexical, fragment, filled pause,
+/// unintelligible, foreign, non-lexical, miscellaneous, not scored.
+const RT_TYPES: [&str; 8] =
+    ["lex", "frag", "fp", "un-lex", "for-lex", "non-lex", "misc", "noscore"];
+
 /// Reads CTM text (see the module doc).
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut per: BTreeMap<&str, TranscriptBuilder> = BTreeMap::new();
@@ -73,6 +81,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // sclite alternations: `* * <ALT_BEGIN>`, first alternative, `* * <ALT>`, … `* * <ALT_END>`.
     let mut alternation: Option<(usize, bool)> = None; // (line of ALT_BEGIN, in a later alternative)
     let mut alternations = 0usize;
+    let mut rt_noted = false;
     for item in ctx.lines(text) {
         let (n, line) = item?;
         let line = if n == 1 { line.trim_start_matches('\u{feff}') } else { line };
@@ -135,11 +144,25 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             continue;
         };
         let end = Time::from_micros(start.micros().saturating_add(d.micros()));
-        let confidence = rest
-            .split_whitespace()
-            .next()
-            .and_then(|c| c.parse::<f64>().ok())
-            .filter(|c| c.is_finite());
+        let mut extra = rest.split_whitespace();
+        let confidence = extra.next().and_then(|c| c.parse::<f64>().ok()).filter(|c| c.is_finite());
+        // NIST RT's 8-field CTM (`… word confidence type speaker`, as SCTK's ctmValidator
+        // checks it): the speaker is the 8th field, after a known token type.
+        let speaker = match (extra.next(), extra.next()) {
+            (Some(kind), Some(who)) if RT_TYPES.contains(&kind) => {
+                if !rt_noted {
+                    rt_noted = true;
+                    ctx.warn_at(
+                        WarningKind::Note,
+                        n,
+                        Some(column_of(line, who)),
+                        format!("NIST RT CTM (`file channel begin duration word confidence type speaker`): the speaker is the field after the type ({kind:?}), {who:?} here, not the channel, on this and every such line"),
+                    )?;
+                }
+                who
+            }
+            _ => channel,
+        };
         per.entry(file).or_default();
         let latest = latest.entry((file, channel)).or_insert(Time::from_micros(i64::MIN));
         unsorted.check(ctx, file, latest, start, n, Some(column_of(line, begin)))?;
@@ -154,7 +177,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         });
         if let Some(seg) = ctx.segment(start, end, n, Some(column_of(line, dur)))? {
             if let Some(b) = per.get_mut(file) {
-                b.add(seg, channel, content);
+                b.add(seg, speaker, content);
             }
         }
     }
@@ -272,6 +295,33 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// NIST RT's 8-field CTM (SCTK's ctmValidator test suite): the speaker is the field after
+    /// the type, not the channel that every line shares.
+    #[test]
+    fn rt_ctm_names_its_speaker_after_the_type() {
+        let text = "AIT_20061020B_A 1 1.260 0.24 IT 0.988394 lex spk_a\nAIT_20061020B_A 1 1.560 0.51 uh 0.9 fp spk_b\nAIT_20061020B_A 1 2.070 0.40 SO\n";
+        let out =
+            crate::format::read_str(text, Format::Ctm, &crate::format::ReadOptions::default())
+                .unwrap();
+        let a = out.corpus.get("AIT_20061020B_A").unwrap().annotation();
+        let got: Vec<_> =
+            a.tracks().iter().map(|t| (t.segment, a.speaker_name(t.speaker))).collect();
+        assert_eq!(
+            got,
+            [
+                (Segment::from_millis(1260, 1500).unwrap(), "spk_a"),
+                (Segment::from_millis(1560, 2070).unwrap(), "spk_b"),
+                (Segment::from_millis(2070, 2470).unwrap(), "1"),
+            ]
+        );
+        let w: Vec<_> =
+            out.warnings.iter().map(|w| (w.kind, w.line, w.column, w.message.as_str())).collect();
+        assert_eq!(
+            w,
+            [(WarningKind::Note, Some(1), Some(46), "NIST RT CTM (`file channel begin duration word confidence type speaker`): the speaker is the field after the type (\"lex\"), \"spk_a\" here, not the channel, on this and every such line")]
+        );
+    }
     use crate::format::{read_str, Format, ReadOptions};
     use crate::model::Segment;
 

@@ -70,7 +70,7 @@ use quick_xml::Reader;
 
 use crate::error::{Error, Result, Warning, WarningKind};
 use crate::format::textgrid::{layer_names, layers, segment_at, tracks_by_speaker};
-use crate::format::tiers::left_out_note;
+use crate::format::tiers::{left_out_note, names_notes};
 use crate::format::xml::{attr, attributes, interpolate, XmlDoc};
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, Transcript, TranscriptBuilder, Word};
@@ -763,34 +763,6 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
         ));
     }
     Ok(warnings)
-}
-
-/// Whether a tier's id (or linguistic type) names what is not speech by a word of its own:
-/// notes, comments or a translation (`notes`, `Comments`, `MA-translation`, `ft`), gestures,
-/// glosses, morphemes or parts of speech (`gestures`, `gest_included`, `gloss`, `morph`,
-/// `words-pos`); not a word inside another (`Translator`, `Notetaker`, `Suggestion`).
-fn names_notes(id: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "note",
-        "notes",
-        "comment",
-        "comments",
-        "translation",
-        "translations",
-        "transl",
-        "ft",
-        "gesture",
-        "gestures",
-        "gest",
-        "gloss",
-        "glosses",
-        "morph",
-        "morphs",
-        "morpheme",
-        "morphemes",
-        "pos",
-    ];
-    id.split(|c: char| !c.is_alphanumeric()).any(|w| WORDS.contains(&w.to_lowercase().as_str()))
 }
 
 /// Whether a linguistic type names a rendering of the speech rather than the speech itself:

@@ -103,13 +103,17 @@ struct Tier {
     events: Vec<Ev>,
 }
 
-/// One `event`: its timeline point ids and its text.
+/// One `event`: its timeline point ids and its text. `at` is the offset of the event whose
+/// `start` this is, `end_at` of the one whose `end` this is: the same event, unless a word cut
+/// by a timeline point joined events ([`join_split_words`]), so that a message about the end
+/// point names the event that wrote it.
 #[derive(Debug, Default)]
 struct Ev {
     start: String,
     end: String,
     text: String,
     at: usize,
+    end_at: usize,
 }
 
 /// The element being read, for the few whose content matters.
@@ -209,6 +213,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                         end: attr(&attrs, "end").unwrap_or_default(),
                         text: String::new(),
                         at,
+                        end_at: at,
                     };
                     if empty {
                         if let Some(t) = tier.as_mut() {
@@ -349,8 +354,11 @@ fn build(
         }
         for e in events {
             let position = || doc.pos(e.at);
+            // Where a message about the end point belongs: the event that wrote it.
+            let end_position = || doc.pos(e.end_at);
             let (Some(&i), Some(&j)) = (at.get(e.start.as_str()), at.get(e.end.as_str())) else {
-                let (line, column) = position();
+                let start_known = at.contains_key(e.start.as_str());
+                let (line, column) = if start_known { end_position() } else { position() };
                 ctx.warn_at(
                     WarningKind::Skipped,
                     line,
@@ -370,7 +378,7 @@ fn build(
                 continue;
             }
             let (Some(start), Some(end)) = (times[i], times[j]) else {
-                let (line, column) = position();
+                let (line, column) = if times[i].is_some() { end_position() } else { position() };
                 ctx.warn_at(
                     WarningKind::MissingTime,
                     line,
@@ -380,13 +388,17 @@ fn build(
                 continue;
             };
             if points[i].1.is_none() || points[j].1.is_none() {
-                interpolated.get_or_insert((position(), 0)).1 += 1;
+                let first = if points[i].1.is_none() { position() } else { end_position() };
+                interpolated.get_or_insert((first, 0)).1 += 1;
             }
             if notation_only(&e.text) {
                 notation.get_or_insert((position(), 0)).1 += 1;
                 continue;
             }
-            if let Some(seg) = segment_at(ctx, start, end, position)? {
+            // A negative start is the first event's; a span that ends before it starts is the
+            // end point's, of the last event when a word joined events.
+            let span_position = if start.micros() < 0 { position() } else { end_position() };
+            if let Some(seg) = segment_at(ctx, start, end, || span_position)? {
                 let text = e.text.trim();
                 let content = (!text.is_empty()).then(|| Content::text(text));
                 b.push(seg, speaker_id, content);
@@ -466,6 +478,7 @@ fn join_split_words(events: Vec<Ev>) -> (Vec<Ev>, usize, Option<usize>) {
             if continues {
                 prev.text.push_str(&e.text);
                 prev.end = e.end;
+                prev.end_at = e.end_at;
                 joined += 1;
                 first.get_or_insert(prev.at);
                 continue;
@@ -516,6 +529,76 @@ fn notation_only(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A word cut by a timeline point joins two events; a message about the joined span's end
+    /// point names the event that wrote it, not the first one.
+    #[test]
+    fn errors_after_a_joined_word_point_at_their_event() {
+        let doc = |second_end: &str| {
+            format!(
+                r#"<basic-transcription><basic-body><common-timeline>
+<tli id="T0" time="1.0"/>
+<tli id="T1" time="1.5"/>
+<tli id="T2" time="0.5"/>
+<tli id="T3"/>
+</common-timeline>
+<tier id="A" speaker="S" type="t">
+<event start="T0" end="T1">Hel</event>
+<event start="T1" end="{second_end}">lo </event>
+</tier></basic-body></basic-transcription>"#
+            )
+        };
+        let warnings = |text: &str| {
+            let out = read_str(text, Format::Exmaralda, &ReadOptions::default()).unwrap();
+            out.warnings
+                .iter()
+                .map(|w| (w.kind, w.line, w.column, w.message.clone()))
+                .collect::<Vec<_>>()
+        };
+        let joined = (
+            WarningKind::Note,
+            Some(8),
+            Some(1),
+            "1 word(s) continue from one event into the next (an event's text ends in a letter or digit, without a space, as HIAT writes a word cut by a timeline point): each read as one word over both events".to_owned(),
+        );
+        let no_speech = (
+            WarningKind::Note,
+            None,
+            None,
+            "the input holds no speech (no segment, turn or word): an empty file or an empty result, so what is made from it has no speakers".to_owned(),
+        );
+        assert_eq!(
+            warnings(&doc("T9")),
+            [
+                (
+                    WarningKind::Skipped,
+                    Some(9),
+                    Some(1),
+                    "event refers to a timeline point the timeline does not have (\"T0\", \"T9\"); skipped".to_owned()
+                ),
+                joined.clone(),
+                no_speech.clone(),
+            ]
+        );
+        assert_eq!(
+            warnings(&doc("T2")),
+            [
+                (
+                    WarningKind::NegativeDuration,
+                    Some(9),
+                    Some(1),
+                    "segment ends (0.500) before it starts (1.000); dropped".to_owned()
+                ),
+                joined.clone(),
+                no_speech.clone(),
+            ]
+        );
+        // The untimed end point: its interpolation is counted at the event that names it.
+        let out = warnings(&doc("T3"));
+        let interpolated: Vec<_> =
+            out.iter().filter(|w| w.0 == WarningKind::MissingTime).map(|w| (w.1, w.2)).collect();
+        assert_eq!(interpolated, [(Some(9), Some(1))], "{out:?}");
+    }
 
     #[test]
     fn transcription_notation_alone_is_no_speech() {

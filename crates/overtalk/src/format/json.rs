@@ -543,7 +543,7 @@ pub(crate) fn report_nan(ctx: &mut ReadContext<'_>, scanned: &Scanned<'_>) -> Re
             WarningKind::Repaired,
             scanned.first_nan,
             format!(
-                "{} bare NaN/Infinity value(s) (Python's json.dump writes them; they are not JSON) read as missing",
+                "{} bare NaN/Infinity value(s) (Python's json.dump writes them; they are not JSON); read as missing",
                 scanned.nan_count
             ),
         )?;

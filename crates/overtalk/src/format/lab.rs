@@ -18,8 +18,9 @@
 //! it (score, auxiliary labels, comment) are left out with one note. Point labels (start = end)
 //! are dropped with the usual zero-duration warning, and a label that names only dropped
 //! segments is no speaker (it has no speech to count or write). A label that says no speech (`nonspeech`,
-//! `non-speech`: a voice activity detector's mark of the rest, as aeneas writes beside `speech`)
-//! is silence, with one warning. A file in which no line starts with two
+//! `non-speech`: a voice activity detector's mark of the rest, as aeneas writes beside `speech`;
+//! `sil`, `SIL`, `silence`: HTK's silence, and the gaps an Audacity track labels between calls)
+//! is silence, with one note (a silence label is well-formed, so `--strict` reads it). A file in which no line starts with two
 //! times (the text-only `.lab` of a Montreal Forced Aligner corpus) is an error that says so.
 //!
 //! **Writing** gives Audacity's form: `start<TAB>end<TAB>label`, times in seconds exact to the
@@ -51,10 +52,65 @@ pub(crate) const SPEC: FormatSpec = FormatSpec {
     sniff: &[Sniff::Line { rank: 50, test: sniff }],
 };
 
-/// A first line that starts with two times.
+/// A first line that starts with two times, or with two tab-separated times written with a
+/// decimal comma (Audacity under a locale that writes one).
 fn sniff(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
     let f = &first.fields;
-    (f.len() >= 2 && is_seconds(f[0]) && is_seconds(f[1])).then_some(Format::Lab)
+    let tabbed: Vec<&str> = first.line.trim().splitn(3, '\t').collect();
+    ((f.len() >= 2 && is_seconds(f[0]) && is_seconds(f[1]))
+        || (tabbed.len() >= 2
+            && decimal_comma(tabbed[0].trim()).is_some()
+            && decimal_comma(tabbed[1].trim()).is_some()))
+    .then_some(Format::Lab)
+}
+
+/// The seconds of a time written with a decimal comma (`1,500000`: digits, one comma, digits),
+/// as decimal-point text; `None` for anything else.
+fn decimal_comma(field: &str) -> Option<String> {
+    let (whole, fraction) = field.split_once(',')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(whole) && digits(fraction)).then(|| format!("{whole}.{fraction}"))
+}
+
+/// Whether the file writes its times with a decimal comma: some line has a comma time, and then
+/// every line must be tab separated with both times written that way (or as whole numbers).
+/// `Ok(None)` for a file of decimal points; `Ok(Some(line))` names the first line with a comma
+/// time; a line that breaks the rule is an error at its field, since reading it either way would
+/// be a guess.
+fn decimal_comma_file(rows: &[Row<'_>], ctx: &ReadContext<'_>) -> Result<Option<usize>> {
+    let Some(first) = rows.iter().find(|r| {
+        r.line.contains('\t')
+            && (decimal_comma(r.start).is_some() || decimal_comma(r.end).is_some())
+    }) else {
+        return Ok(None);
+    };
+    let whole = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    for r in rows {
+        for (field, what) in [(r.start, "start"), (r.end, "end")] {
+            if !r.line.contains('\t') {
+                return Err(ctx.error(
+                    r.n,
+                    1,
+                    format!(
+                        "line {} writes its times with a decimal comma and tabs between the fields; this line has no tab, so its commas cannot be told from field separators",
+                        first.n
+                    ),
+                ));
+            }
+            if decimal_comma(field).is_none() && !whole(field) {
+                return Err(ctx.error(
+                    r.n,
+                    column_of(r.line, field),
+                    format!(
+                        "{what} {:?} is not written with a decimal comma as line {} writes its times (`1,500000`); a file must write every time one way",
+                        shown(field, 40),
+                        first.n
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(Some(first.n))
 }
 
 struct Row<'t> {
@@ -98,7 +154,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         }
         rows.push(Row { n, line, start: start.trim(), end: end.trim(), label: label.trim() });
     }
+    let comma = decimal_comma_file(&rows, ctx)?;
     if (skipped_first.is_some() || !rows.is_empty())
+        && comma.is_none()
         && !rows.iter().any(|r| parse_seconds(r.start).is_ok())
     {
         let (n, line) = match (skipped_first, rows.first()) {
@@ -116,7 +174,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         ));
     }
     let integral = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let htk = !rows.is_empty()
+    if let Some(line) = comma {
+        ctx.warn_at(
+            WarningKind::Note,
+            line,
+            Some(1),
+            "times are written with a decimal comma (`1,500000`, as Audacity writes them under a locale that uses one): read as seconds",
+        )?;
+    }
+    let htk = comma.is_none()
+        && !rows.is_empty()
         && rows.iter().all(|r| integral(r.start) && integral(r.end))
         && rows
             .iter()
@@ -144,6 +211,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                     return Err(ctx.time_error(TimeError::OutOfRange, field, what, r.n, col));
                 }
                 Ok(Time::from_micros(us as i64))
+            } else if let (Some(_), Some(point)) = (comma, decimal_comma(field)) {
+                ctx.seconds(&point, what, r.n, col)
             } else {
                 ctx.seconds(field, what, r.n, col)
             }
@@ -188,12 +257,14 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             b.add(seg, label, None);
         }
     }
+    // A note, not a repair: a silence label is well-formed (HTK writes `sil` between words),
+    // so `--strict` reads such a file too.
     if let Some((line, label, count)) = non_speech {
         ctx.warn_at(
-            WarningKind::Skipped,
+            WarningKind::Note,
             line,
             Some(1),
-            format!("{count} label(s) {label:?} (a voice activity detector's, as aeneas writes beside `speech`) read as silence, not as a speaker"),
+            format!("{count} label(s) {label:?} (silence, as HTK writes `sil` and a voice activity detector such as aeneas `nonspeech`) read as silence, not as a speaker"),
         )?;
     }
     if rows.is_empty() {
@@ -203,11 +274,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
 }
 
 /// Whether a label says that its span holds no speech (`nonspeech`, `non-speech`,
-/// `no_speech`): a voice activity detector's mark of the rest, never a speaker.
+/// `no_speech`: a voice activity detector's mark of the rest; `sil`, `SIL`, `silence`: HTK's
+/// and the aligners' silence, also between the labelled calls of an Audacity track), never a
+/// speaker.
 fn is_non_speech(label: &str) -> bool {
     let plain: String =
         label.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).collect::<String>().to_lowercase();
-    plain == "nonspeech" || plain == "nospeech"
+    matches!(plain.as_str(), "nonspeech" | "nospeech" | "sil" | "silence")
 }
 
 /// Writes one recording as an Audacity label track (see the module doc);
@@ -260,6 +333,12 @@ mod tests {
         read_str(text, Format::Lab, &ReadOptions::default()).unwrap()
     }
 
+    /// Each track of the one recording as its span and its speaker's label.
+    fn spans_and_speakers(out: &crate::format::ReadOutput) -> Vec<(Segment, &str)> {
+        let a = out.corpus.get("recording").unwrap().annotation();
+        a.tracks().iter().map(|tr| (tr.segment, a.speaker_name(tr.speaker))).collect()
+    }
+
     /// A point label (start = end) is dropped, and so is its label as a speaker when it has no
     /// other: two segments are two speakers, and writing them renames no one it never writes.
     #[test]
@@ -295,12 +374,17 @@ mod tests {
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
         assert_eq!(
             w,
-            vec![(WarningKind::Note, None, None), (WarningKind::Note, Some(1), Some(16))]
+            vec![
+                (WarningKind::Note, None, None),
+                (WarningKind::Note, Some(1), Some(16)),
+                (WarningKind::Note, Some(1), Some(1))
+            ]
         );
+        // HTK's `sil` is silence, not a speaker.
         let a = out.corpus.get("recording").unwrap().annotation();
         let names: Vec<&str> = a.speakers().iter().map(|(_, n)| n).collect();
-        assert_eq!(names, ["ana", "sil"]);
-        assert_eq!(a.tracks()[1].segment, Segment::from_micros(2_300_000, 4_600_000).unwrap());
+        assert_eq!(names, ["ana"]);
+        assert_eq!(a.tracks()[0].segment, Segment::from_micros(2_300_000, 4_600_000).unwrap());
     }
 
     /// aeneas's VAD output (`sonnet.vad`): `speech` and `nonspeech` spans; `nonspeech` was read
@@ -319,9 +403,16 @@ mod tests {
         let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.message.as_str())).collect();
         assert_eq!(
             w,
-            [(WarningKind::Skipped, Some(1), "3 label(s) \"nonspeech\" (a voice activity detector's, as aeneas writes beside `speech`) read as silence, not as a speaker")]
+            [(WarningKind::Note, Some(1), "3 label(s) \"nonspeech\" (silence, as HTK writes `sil` and a voice activity detector such as aeneas `nonspeech`) read as silence, not as a speaker")]
         );
         assert!(!is_non_speech("speech") && !is_non_speech("Nona") && is_non_speech("no_speech"));
+        assert!(is_non_speech("SIL") && is_non_speech("silence") && !is_non_speech("silas"));
+        // Silence labels are well-formed: `--strict` reads the file, with the same note.
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        let text = "0 2300000 sil\n2300000 5000005 a\n5000005 6000000 SIL\n";
+        let out = read_str(text, Format::Lab, &strict).unwrap();
+        assert_eq!(out.warnings.last().map(|w| w.kind), Some(WarningKind::Note));
+        assert_eq!(out.corpus.get("recording").unwrap().annotation().tracks().len(), 1);
     }
 
     #[test]
@@ -338,15 +429,8 @@ mod tests {
         let out = read_text(
             "0.5\t1.25\tAna María\n\\\t100.0\t2000.0\n1.000000\t2.000000\t\n3 4.5 speech\n",
         );
-        let t = out.corpus.get("recording").unwrap();
-        let got: Vec<_> = t
-            .annotation()
-            .tracks()
-            .iter()
-            .map(|tr| (tr.segment, t.annotation().speaker_name(tr.speaker)))
-            .collect();
         assert_eq!(
-            got,
+            spans_and_speakers(&out),
             vec![
                 (Segment::from_millis(500, 1250).unwrap(), "Ana María"),
                 (Segment::from_millis(1000, 2000).unwrap(), "unknown"),
@@ -357,12 +441,57 @@ mod tests {
         assert_eq!(w, vec![(WarningKind::MissingSpeaker, Some(3))]);
     }
 
+    /// Audacity under a locale with a decimal comma writes `1,500000`: read as seconds, with
+    /// one note, whether the format is named or sniffed.
+    #[test]
+    fn audacity_decimal_comma() {
+        let text = "1,500000\t2,300000\tAlice\n\\\t100,0\t2000,0\n3\t4,250000\tBob\n";
+        assert_eq!(crate::format::sniff(text), Some(Format::Lab));
+        let out = read_text(text);
+        assert_eq!(
+            spans_and_speakers(&out),
+            vec![
+                (Segment::from_millis(1500, 2300).unwrap(), "Alice"),
+                (Segment::from_millis(3000, 4250).unwrap(), "Bob"),
+            ]
+        );
+        let w: Vec<_> =
+            out.warnings.iter().map(|w| (w.kind, w.line, w.column, w.message.as_str())).collect();
+        assert_eq!(
+            w,
+            [(WarningKind::Note, Some(1), Some(1), "times are written with a decimal comma (`1,500000`, as Audacity writes them under a locale that uses one): read as seconds")]
+        );
+        // A note, so `--strict` reads it too.
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        assert!(read_str(text, Format::Lab, &strict).is_ok());
+    }
+
+    /// A file that mixes decimal commas with decimal points, or puts comma times on a line
+    /// without tabs, is refused at the line that breaks the file's rule.
+    #[test]
+    fn ambiguous_decimal_commas_are_errors() {
+        let e = read_str("1,5\t2,5\ta\n3.5\t4,0\tb\n", Format::Lab, &ReadOptions::default())
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 1: lab: start \"3.5\" is not written with a decimal comma as line 1 writes its times (`1,500000`); a file must write every time one way"
+        );
+        let e =
+            read_str("1,5\t2,5\ta\n3,5 4,0 b\n", Format::Lab, &ReadOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 1: lab: line 1 writes its times with a decimal comma and tabs between the fields; this line has no tab, so its commas cannot be told from field separators"
+        );
+        let e = read_str("1,5\t2,500,1\ta\n", Format::Lab, &ReadOptions::default()).unwrap_err();
+        assert_eq!((e.line(), e.column()), (Some(1), Some(5)), "{e}");
+    }
+
     #[test]
     fn htk_units() {
         let out = read_text("0 2300000 sil\n2300000 5000005 a\n");
         let t = out.corpus.get("recording").unwrap();
         assert_eq!(
-            t.annotation().tracks()[1].segment,
+            t.annotation().tracks()[0].segment,
             Segment::from_micros(230_000, 500_001).unwrap()
         );
         assert_eq!(out.warnings[0].kind, WarningKind::Note);

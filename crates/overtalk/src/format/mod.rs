@@ -1064,6 +1064,13 @@ pub fn detect(name: Option<&str>, text: &str, explicit: Option<Format>) -> Resul
     if let Some(f) = sniff(text) {
         return Ok(f);
     }
+    // A subtitle format overtalk does not read is named, before its lines (ASS's repeated
+    // `Dialogue:`) could pass for speakers' turns or the error could say only "cannot tell".
+    if let Some(what) = unread_subtitles(text) {
+        return Err(Error::unsupported(format!(
+            "{what} are not read; convert them to WebVTT or SRT first"
+        )));
+    }
     // Speakers' turns without times: read by the paragraph reader as an untimed transcript.
     if paragraphs::speech_turns(text) {
         return Ok(Format::Paragraphs);
@@ -1087,6 +1094,37 @@ pub fn detect(name: Option<&str>, text: &str, explicit: Option<Format>) -> Resul
     Err(Error::unsupported(
         "cannot tell the format from the file name or content, and no speaker turns found in it as text (no times, no speakers' labels that come back); name it with --from",
     ))
+}
+
+/// The subtitle formats that are recognisable but not read, as an error names them: TTML
+/// (`.ttml`, `.dfxp`: XML whose root element is `tt`, with or without a namespace prefix) and
+/// ASS/SSA (a first line `[Script Info]`). `None` for anything else. Looks at the first 4 KB
+/// only, so a large file costs no more than a small one.
+fn unread_subtitles(text: &str) -> Option<&'static str> {
+    let mut end = text.len().min(4096);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = text[..end].trim_start_matches('\u{feff}').trim_start();
+    if head.lines().next().is_some_and(|l| l.trim().eq_ignore_ascii_case("[script info]")) {
+        return Some("ASS/SSA subtitles (`[Script Info]`)");
+    }
+    // The root element: the first tag that is not a declaration (`<?xml`), a comment or a
+    // DOCTYPE (`<!`).
+    let mut rest = head;
+    while let Some(at) = rest.find('<') {
+        let tag = &rest[at + 1..];
+        if tag.starts_with(['?', '!']) {
+            rest = tag;
+            continue;
+        }
+        let name_end = tag.find(|c: char| c.is_whitespace() || c == '>' || c == '/');
+        let name = &tag[..name_end.unwrap_or(tag.len())];
+        let local = name.rsplit_once(':').map_or(name, |(_, local)| local);
+        return (local == "tt" && name_end.is_some())
+            .then_some("TTML subtitles (XML with a `<tt>` root: .ttml, .dfxp)");
+    }
+    None
 }
 
 /// Reads `text` as `format`, then runs the checks every reader gets (self-overlap).
@@ -1563,7 +1601,7 @@ mod tests {
         let e = read_str(rttm, Format::Rttm, &strict).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "rttm: rec: speaker \"\\u{1b}[2JB\" holds control characters (a line break, a tab, NUL, an escape); read as \"\u{fffd}[2JB\""
+            "rttm: rec: speaker \"\\u{1b}[2JB\" holds control characters (a line break, a tab, NUL, an escape)"
         );
     }
 
@@ -1605,6 +1643,36 @@ mod tests {
         ] {
             assert_eq!(detect(name, text, None).unwrap_err().to_string(), shown, "{text:?}");
         }
+    }
+
+    /// TTML and ASS/SSA subtitles are named as formats that are not read, whatever their file
+    /// is called; XML with another root, and a line that only mentions `[Script Info]`, are not.
+    #[test]
+    fn unread_subtitle_formats_are_named() {
+        let ttml = "unsupported: TTML subtitles (XML with a `<tt>` root: .ttml, .dfxp) are not read; convert them to WebVTT or SRT first";
+        let ass =
+            "unsupported: ASS/SSA subtitles (`[Script Info]`) are not read; convert them to WebVTT or SRT first";
+        for (name, text, shown) in [
+            (
+                Some("a.ttml"),
+                "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- made by hand -->\n<tt xmlns=\"http://www.w3.org/ns/ttml\" xml:lang=\"en\">\n<body><div><p begin=\"00:00:01.000\" end=\"00:00:02.000\">Hi</p></div></body></tt>\n",
+                ttml,
+            ),
+            (Some("a.dfxp"), "\u{feff}<tt:tt xmlns:tt=\"http://www.w3.org/ns/ttml\">\n<tt:body/></tt:tt>", ttml),
+            (None, "<tt>\n</tt>\n", ttml),
+            (
+                Some("a.ass"),
+                "[Script Info]\nScriptType: v4.00+\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\nDialogue: 0,0:00:01.00,0:00:02.00,Default,Ann,0,0,0,,Hi\nDialogue: 0,0:00:02.00,0:00:03.00,Default,Bob,0,0,0,,Hello\n",
+                ass,
+            ),
+            (None, "\u{feff}[script info]\r\nTitle: x\r\n", ass),
+        ] {
+            assert_eq!(detect(name, text, None).unwrap_err().to_string(), shown, "{text:?}");
+        }
+        assert_eq!(unread_subtitles("<ttx>\n</ttx>"), None);
+        assert_eq!(unread_subtitles("<html><tt>code</tt></html>"), None);
+        assert_eq!(unread_subtitles("Title\n[Script Info]\n"), None);
+        assert_eq!(unread_subtitles("<tt"), None);
     }
 
     #[test]

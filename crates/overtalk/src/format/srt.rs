@@ -898,13 +898,13 @@ mod tests {
         assert_eq!(
             w,
             vec![
-                (WarningKind::Repaired, Some(2), Some(1), "cue start \"00:00:11:890\" has a `:` before the milliseconds, not the SRT `,`: the separator was taken as the milliseconds' (11.890), and in every later time like it too"),
+                (WarningKind::Repaired, Some(2), Some(1), "cue start \"00:00:11:890\" has a `:` before the milliseconds, not the SRT `,`; the separator was taken as the milliseconds' (11.890), and in every later time like it too"),
                 (WarningKind::Skipped, Some(10), Some(1), "cue start \"00:00:16:20\": four clock fields whose last is not three digits of milliseconds (a frame count is not read); cue skipped"),
             ]
         );
         let strict = ReadOptions { strict: true, ..Default::default() };
         let e = read_str(text, Format::Srt, &strict).unwrap_err().to_string();
-        assert_eq!(e, "line 2, column 1: srt: cue start \"00:00:11:890\" has a `:` before the milliseconds, not the SRT `,`: the separator was taken as the milliseconds' (11.890), and in every later time like it too");
+        assert_eq!(e, "line 2, column 1: srt: cue start \"00:00:11:890\" has a `:` before the milliseconds, not the SRT `,`");
     }
 
     /// `mm:ss:mmm` (two fields before three digits): minutes, seconds and milliseconds when the
@@ -927,7 +927,7 @@ mod tests {
         assert_eq!(
             w,
             vec![
-                (WarningKind::Repaired, Some(2), Some(1), "cue start \"00:11:890\" has a `:` before the milliseconds, not the SRT `,`: the separator was taken as the milliseconds' (11.890), and in every later time like it too"),
+                (WarningKind::Repaired, Some(2), Some(1), "cue start \"00:11:890\" has a `:` before the milliseconds, not the SRT `,`; the separator was taken as the milliseconds' (11.890), and in every later time like it too"),
                 (WarningKind::Repaired, Some(2), Some(1), "cue start \"00:11:890\" breaks the SRT syntax hh:mm:ss,mmm (no hours); read as 11.890, and every later one like it too"),
                 (WarningKind::Skipped, Some(6), Some(15), "cue end \"00:75:000\": three digits after the last `:` are milliseconds, and the seconds before them (75) are 60 or more: not a time; cue skipped"),
                 (WarningKind::Skipped, Some(10), Some(1), "cue start \"13:000\": three digits after the last `:` are milliseconds, not seconds, and no minutes and seconds stand before them (`mm:ss:mmm`); cue skipped"),
@@ -955,7 +955,7 @@ mod tests {
             ("  00:00:01,000   -->   00:00:02,000  ", Some(1_000_000), None),
             ("00:00:01,000-->00:00:02,000", Some(1_000_000), None),
             ("00:00:01,000 --> 00:00:02,000 X1:100 X2:200 Y1:1 Y2:2", Some(1_000_000), None),
-            ("00:00:01:000 --> 00:00:02:000", Some(1_000_000), Some("cue start \"00:00:01:000\" has a `:` before the milliseconds, not the SRT `,`: the separator was taken as the milliseconds' (1.000), and in every later time like it too")),
+            ("00:00:01:000 --> 00:00:02:000", Some(1_000_000), Some("cue start \"00:00:01:000\" has a `:` before the milliseconds, not the SRT `,`; the separator was taken as the milliseconds' (1.000), and in every later time like it too")),
             ("00:00:01,000 -> 00:00:02,000", None, Some("block without a timing line: line 2 (\"00:00:01,000 -> 00:00:02,000\") holds two times but not joined by `-->`; skipped")),
             ("00:00:01;000 --> 00:00:02;000", None, Some("cue start \"00:00:01;000\": not a time; cue skipped")),
         ] {

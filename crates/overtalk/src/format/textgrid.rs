@@ -20,8 +20,10 @@
 //!
 //! - every IntervalTier is a speaker (its name); tiers with the same name are one speaker;
 //!   forced-alignment tiers (`phones`, `words`, MFA's `X - phones`/`X - words`) are left out by
-//!   the rules of [`crate::format::tiers`], as are tiers `--tiers`/`--ignore-tiers` exclude,
-//!   with one note naming them;
+//!   the rules of [`crate::format::tiers`], as are tiers named for notes, a translation,
+//!   glosses, morphemes or parts of speech at least half of whose intervals are a speaker
+//!   tier's (`Samoan` and its `Gloss`, one gloss per word: one speaker) and tiers `--tiers`/`--ignore-tiers` exclude, with one
+//!   note naming them;
 //! - an interval whose text is empty or only whitespace is silence, any other is a track whose
 //!   content is the text exactly as written;
 //! - TextTiers (point tiers) hold no durations and are skipped with a note;
@@ -39,7 +41,7 @@ use std::io::Write;
 
 use crate::error::{Error, Result, Warning, WarningKind};
 use crate::format::tiers::{
-    alignment_level, left_out_note, webmaus_grid, word_tier_speaker, Level,
+    alignment_level, left_out_note, names_notes, webmaus_grid, word_tier_speaker, Level,
 };
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, SpeakerId, Transcript, TranscriptBuilder};
@@ -437,7 +439,7 @@ impl<'t> Parser<'t, '_, '_> {
                     WarningKind::Repaired,
                     line,
                     Some(column),
-                    format!("{what} is {n}: read as 0, as Praat reads it"),
+                    format!("{what} is {n}; read as 0, as Praat reads it"),
                 )?;
                 Ok((0, at))
             }
@@ -626,13 +628,36 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             })
         })
         .collect();
+    // A tier named for notes, a translation or glosses, at least half of whose labelled
+    // intervals are intervals of another speaker tier (the same start and end: one gloss per
+    // word), annotates that speech: left out.
+    // The spans of the other speaker tiers, in one set: a lookup per interval keeps this linear
+    // in the grid's size however many intervals the tiers hold.
+    let speaker_spans: std::collections::HashSet<Segment> = speaker_tiers
+        .iter()
+        .filter(|t| !names_notes(&t.name))
+        .flat_map(|t| t.intervals.iter().map(|(s, _)| *s))
+        .collect();
+    let annotates: Vec<bool> = read
+        .iter()
+        .map(|t| {
+            let shared = t.intervals.iter().filter(|(seg, _)| speaker_spans.contains(seg)).count();
+            level(&t.name).is_none()
+                && names_notes(&t.name)
+                && !t.intervals.is_empty()
+                && 2 * shared >= t.intervals.len()
+        })
+        .collect();
     let mut left_out: Vec<(String, String)> = Vec::new();
     let mut first_left_out = (0, 0);
     // Tiers whose labels are only the speaker's name: the first's position, their names.
     let mut labels_are_names: Option<((usize, usize), Vec<String>)> = None;
-    let tiers =
-        read.into_iter().zip(aligned).zip(marks_beside_words).zip(parallel.into_iter().zip(mains));
-    for (((tier, aligned), beside_words), (parallel, main)) in tiers {
+    let tiers = read
+        .into_iter()
+        .zip(aligned.into_iter().zip(annotates))
+        .zip(marks_beside_words)
+        .zip(parallel.into_iter().zip(mains));
+    for (((tier, (aligned, annotates)), beside_words), (parallel, main)) in tiers {
         let default = match level(&tier.name) {
             Some(Level::Phone) => Some("phone- or syllable-level alignment"),
             Some(Level::Annotation) => Some("an aligner's annotation of the signal, not speech"),
@@ -640,6 +665,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 Some("word-level alignment of a speaker tier already read")
             }
             _ if beside_words => Some("turn marks of a speaker whose word tier is read"),
+            _ if annotates => Some(
+                "its name says it holds notes, a translation, glosses, morphemes or parts of speech: an annotation of the speech, not a speaker",
+            ),
             _ => parallel.as_deref(),
         };
         if let Some(why) = p.ctx.options().tiers.left_out(&tier.name, default) {
@@ -1442,6 +1470,23 @@ mod tests {
             ("fr@RLP", &[(0, 2, "ils ont commencé")]),
         ]);
         assert_eq!(said(&read_text(&g)), [(0, "RLP".to_owned(), "they began".to_owned())]);
+    }
+
+    /// A gloss tier under a transcription tier (crowsetta's example `AVO-maea-basic.TextGrid`
+    /// of Samoan speech: `Tones`, `Samoan`, `Gloss`) is an annotation of the speech, not a
+    /// second speaker who overlaps the first all the time; alone, or on intervals of its own,
+    /// a tier so named is read.
+    #[test]
+    fn a_gloss_tier_beside_a_speaker_is_not_a_speaker() {
+        let out = read_text(&grid(&["Samoan", "Gloss"]));
+        assert_eq!(speakers_of(&out), ["Samoan"]);
+        let notes: Vec<_> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(
+            notes,
+            ["1 tier(s) left out as not speakers: \"Gloss\" (its name says it holds notes, a translation, glosses, morphemes or parts of speech: an annotation of the speech, not a speaker); choose with --tiers or --ignore-tiers"]
+        );
+        let out = read_text(&grid(&["Gloss"]));
+        assert_eq!(speakers_of(&out), ["Gloss"]);
     }
 
     #[test]

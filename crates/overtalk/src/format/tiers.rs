@@ -10,6 +10,7 @@
 //! | TextGrid `activity`, `activityduration`, `metainformation` (SPPAS) | always | an aligner's annotation of the signal, not speech |
 //! | TextGrid `word(s)`, `wrd`, `ort`, `ort-mau` (WebMAUS), `tokensalign` (SPPAS), `X - words`, `X - word` | when at least half of its words' time lies in tiers that are neither phone- nor word-level and are themselves at least a third under its words | word-level alignment of a speaker already there |
 //! | EAF top-level tier without `PARTICIPANT` | when another tier names its participant | a marker, noise or comment tier |
+//! | TextGrid tier whose name says notes, a translation, glosses, morphemes or parts of speech (`Gloss`, `notes`, `translation`, `morph`, `pos`) | when at least half of its intervals are intervals of another speaker tier (one gloss per word) | an annotation of the speech, not a speaker |
 //!
 //! A tier of labels over the whole grid (a quality-control tier, `.` everywhere) covers the
 //! words but is mostly not under them, so the words stay a speaker. In phone- and word-level
@@ -41,6 +42,34 @@ pub enum Level {
     Word,
     /// An aligner's annotation of the signal (SPPAS `Activity`, `MetaInformation`): not speech.
     Annotation,
+}
+
+/// Whether a tier's id (or linguistic type) names what is not speech by a word of its own:
+/// notes, comments or a translation (`notes`, `Comments`, `MA-translation`, `ft`), gestures,
+/// glosses, morphemes or parts of speech (`gestures`, `gest_included`, `gloss`, `morph`,
+/// `words-pos`); not a word inside another (`Translator`, `Notetaker`, `Suggestion`).
+pub fn names_notes(id: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "note",
+        "notes",
+        "comment",
+        "comments",
+        "translation",
+        "translations",
+        "transl",
+        "ft",
+        "gesture",
+        "gestures",
+        "gest",
+        "gloss",
+        "glosses",
+        "morph",
+        "morphs",
+        "morpheme",
+        "morphemes",
+        "pos",
+    ];
+    id.split(|c: char| !c.is_alphanumeric()).any(|w| WORDS.contains(&w.to_lowercase().as_str()))
 }
 
 /// Whether a TextGrid is WebMAUS output, judged by its tiers' names: it has a tier the BAS

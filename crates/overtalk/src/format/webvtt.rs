@@ -931,7 +931,7 @@ impl TimingReader {
                             n,
                             Some(col),
                             format!(
-                                "{what} {:?} has a `:` before the milliseconds, not the {} `{}`: the separator was taken as the milliseconds' ({t}), and in every later time like it too",
+                                "{what} {:?} has a `:` before the milliseconds, not the {} `{}`; the separator was taken as the milliseconds' ({t}), and in every later time like it too",
                                 shown(field, 40),
                                 self.clock.name(),
                                 self.clock.millis_separator(),
@@ -988,7 +988,7 @@ impl TimingReader {
                     n,
                     Some(col),
                     format!(
-                        "{what} {:?}: this file writes its times without leading zeros (as Microsoft Teams does), so a fraction of one or two digits counts milliseconds: read as {}, not {t}, and every later one like it too",
+                        "{what} {:?}: this file writes its times without leading zeros (as Microsoft Teams does), so a fraction of one or two digits counts milliseconds; read as {}, not {t}, and every later one like it too",
                         shown(field, 40),
                         times[k]
                     ),
@@ -1971,7 +1971,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             out.warnings[0].message,
-            "cue start \"00:00:01:500\" has a `:` before the milliseconds, not the WebVTT `.`: the separator was taken as the milliseconds' (1.500), and in every later time like it too"
+            "cue start \"00:00:01:500\" has a `:` before the milliseconds, not the WebVTT `.`; the separator was taken as the milliseconds' (1.500), and in every later time like it too"
         );
         let t = out.corpus.get("recording").unwrap();
         assert_eq!(t.annotation().tracks()[0].segment, Segment::from_millis(1500, 2000).unwrap());

@@ -17,6 +17,10 @@
 //! | speaker overlapping themselves | warns, counts once | merges | **counts twice** |
 //! | unsorted lines | sorts | sorts | sorts |
 //! | UEM id with a `.` | **ignores the UEM line** | **drops the recording** | fine |
+//! | UEM time `nan`, `inf` | reads 0 | NaN passes its check (undefined region); **fails** on an `inf` or NaN offset | drops the region (NaN); keeps an infinite one |
+//! | UEM time `1e3`, `+5`, `1_000` | keeps digits and dots (`13`, `5`, `1000`) | Python `float()` | pandas float (**fails** on `1_000`) |
+//! | UEM line of more than 4 fields | reads the first 4 | reads the first 4 | first line: **shifts every line's columns**; later line: **fails** |
+//! | UEM regions of two channels of one file overlapping | fine | merges (ignores the channel) | merges (ignores the channel) |
 
 use serde::{Deserialize, Serialize};
 
@@ -379,6 +383,216 @@ fn md_eval_time(field: &str) -> (String, f64) {
     (kept, number)
 }
 
+/// A string as Python's `float()` reads it (dscore reads UEM times so): an optional sign, then
+/// `nan`, `inf` or `infinity` in any case, or decimal digits (single `_` between digits
+/// allowed) with an optional fraction and exponent. `None` where `float()` raises ValueError.
+fn python_float(field: &str) -> Option<f64> {
+    let (negative, body) = match field.as_bytes().first() {
+        Some(b'-') => (true, &field[1..]),
+        Some(b'+') => (false, &field[1..]),
+        _ => (false, field),
+    };
+    let signed = |x: f64| if negative { -x } else { x };
+    match body.to_ascii_lowercase().as_str() {
+        "nan" => return Some(f64::NAN),
+        "inf" | "infinity" => return Some(signed(f64::INFINITY)),
+        _ => {}
+    }
+    // Digits with single underscores between them; the digits alone when valid.
+    let digits = |s: &str| -> Option<String> {
+        let ok = !s.is_empty()
+            && !s.starts_with('_')
+            && !s.ends_with('_')
+            && !s.contains("__")
+            && s.bytes().all(|b| b.is_ascii_digit() || b == b'_');
+        ok.then(|| s.replace('_', ""))
+    };
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let (whole, fraction) = match mantissa.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (mantissa, None),
+    };
+    let whole = if whole.is_empty() { Some(String::new()) } else { digits(whole) }?;
+    let fraction = match fraction {
+        Some("") => Some(String::new()),
+        Some(f) => Some(digits(f)?),
+        None => None,
+    };
+    if whole.is_empty() && fraction.as_deref().is_none_or(str::is_empty) {
+        return None;
+    }
+    let exponent = match exponent {
+        Some(e) => {
+            let (sign, e) = match e.as_bytes().first() {
+                Some(b'-') => ("-", &e[1..]),
+                Some(b'+') => ("", &e[1..]),
+                _ => ("", e),
+            };
+            format!("e{sign}{}", digits(e)?)
+        }
+        None => String::new(),
+    };
+    let text = format!("{whole}.{}{exponent}", fraction.unwrap_or_default());
+    let text = if text.starts_with('.') { format!("0{text}") } else { text };
+    text.parse::<f64>().ok().map(signed)
+}
+
+/// A field as pandas reads a float column (pyannote's `load_uem` reads UEM times so).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum PandasFloat {
+    /// A number, infinite ones included.
+    Number(f64),
+    /// One of pandas' default missing-value markers (`nan`, `NA`, `None`, `null`, …): NaN.
+    Missing,
+    /// No number: `read_csv` raises ValueError.
+    Fails,
+}
+
+/// How pandas' `read_csv` (default `na_values`, C parser) reads `field` in a float column: its
+/// missing-value markers are NaN; otherwise an optional sign, then `inf` or `infinity` in any
+/// case, or digits with an optional fraction and an exponent (no `_`, no `nan` in capitals).
+fn pandas_float(field: &str) -> PandasFloat {
+    const NA: [&str; 17] = [
+        "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL",
+        "NaN", "None", "n/a", "nan", "null", "#N/A", "#NA",
+    ];
+    if NA.contains(&field) {
+        return PandasFloat::Missing;
+    }
+    let body = field.strip_prefix(['-', '+']).unwrap_or(field);
+    let lower = body.to_ascii_lowercase();
+    if lower == "nan" || field.contains('_') {
+        return PandasFloat::Fails;
+    }
+    match python_float(field) {
+        Some(x) if !x.is_nan() => PandasFloat::Number(x),
+        _ => PandasFloat::Fails,
+    }
+}
+
+/// dscore's reading of a UEM region's onset and offset (`scorelib/uem.py`: `float()`, then
+/// `onset >= offset or onset < 0` refused as "Invalid interval"; `score.py` then sizes each
+/// file's frames from its largest offset with `int(offset / step)`). Reports through `push` and
+/// gives the region when dscore keeps a finite one.
+fn dscore_times(fields: [&str; 2], push: &mut dyn FnMut(Effect, String)) -> Option<[f64; 2]> {
+    let mut times = [0.0f64; 2];
+    for (k, (field, what)) in fields.into_iter().zip(["onset", "offset"]).enumerate() {
+        match python_float(field) {
+            None => {
+                push(
+                    Effect::Rejects,
+                    format!("{what} {} is no time: dscore fails (ValueError)", shown(field)),
+                );
+                return None;
+            }
+            Some(x) => {
+                if parse_seconds(field).is_err() && x.is_finite() {
+                    push(
+                        Effect::Note,
+                        format!("{what} {}: dscore reads {x} (Python's float)", shown(field)),
+                    );
+                }
+                times[k] = x;
+            }
+        }
+    }
+    let [onset, offset] = times;
+    let [on, off] = fields;
+    if onset.is_nan() || offset.is_nan() {
+        let what = if onset.is_nan() { format!("onset {on}") } else { format!("offset {off}") };
+        let (effect, what_then) = if offset.is_nan() {
+            (Effect::Rejects, "then sizing the file's frames from its largest offset fails (`int(nan)`, ValueError) when NaN is taken as the largest, and the region is dropped when it is not")
+        } else {
+            (Effect::Changes, "then no frame falls in the region (NaN sorts after every time), while the DER run of md-eval it writes the region for reads the onset as 0")
+        };
+        push(effect, format!("{what} is NaN to dscore: it passes the interval check (a comparison with NaN is false), {what_then}"));
+        return None;
+    }
+    if onset < 0.0 {
+        push(
+            Effect::Rejects,
+            format!("negative onset {on}: dscore refuses the region (\"Invalid interval\")"),
+        );
+        return None;
+    }
+    if offset <= onset {
+        let what = if offset == onset { "zero length" } else { "negative length" };
+        push(
+            Effect::Rejects,
+            format!("region {on}–{off} has {what}: dscore refuses it (\"Invalid interval\")"),
+        );
+        return None;
+    }
+    if offset.is_infinite() {
+        push(Effect::Rejects, format!("offset {off} is infinite to dscore: sizing the file's frames from its largest offset fails (`int(inf)`, OverflowError)"));
+        return None;
+    }
+    Some([onset, offset])
+}
+
+/// pyannote's reading of a UEM region (`pyannote.database.util.load_uem`: pandas float
+/// columns, then `Segment(start, end)` in a `Timeline`, which drops empty segments; a NaN time
+/// makes the segment empty). `None` fields are past the end of the line (NaN to pandas).
+/// Reports through `push` and gives the region when the timeline keeps a finite one.
+fn pyannote_times(
+    fields: [Option<&str>; 2],
+    push: &mut dyn FnMut(Effect, String),
+) -> Option<[f64; 2]> {
+    let mut times = [f64::NAN; 2];
+    for (k, (field, what)) in fields.into_iter().zip(["onset", "offset"]).enumerate() {
+        let Some(field) = field else { continue };
+        match pandas_float(field) {
+            PandasFloat::Fails => {
+                push(
+                    Effect::Rejects,
+                    format!(
+                        "{what} {} is no time: load_uem fails (pandas reads the column as float)",
+                        shown(field)
+                    ),
+                );
+                return None;
+            }
+            PandasFloat::Missing => {}
+            PandasFloat::Number(x) => {
+                if parse_seconds(field).is_err() && x.is_finite() {
+                    push(
+                        Effect::Note,
+                        format!("{what} {}: load_uem reads {x} (pandas float)", shown(field)),
+                    );
+                }
+                times[k] = x;
+            }
+        }
+    }
+    let [onset, offset] = times;
+    let shown_field = |f: Option<&str>| f.map_or_else(|| "(none)".to_owned(), shown);
+    let [on, off] = fields;
+    if onset.is_nan() || offset.is_nan() {
+        let (what, field) =
+            if onset.is_nan() { ("onset", shown_field(on)) } else { ("offset", shown_field(off)) };
+        push(Effect::Changes, format!("{what} {field} is missing to pandas (NaN): the segment is empty and the timeline drops the region"));
+        return None;
+    }
+    if offset <= onset {
+        let what = if offset == onset { "zero length" } else { "negative length" };
+        let (on, off) = (on.unwrap_or(""), off.unwrap_or(""));
+        push(
+            Effect::Changes,
+            format!("region {on}–{off} has {what}: an empty segment, which the timeline drops"),
+        );
+        return None;
+    }
+    if onset.is_infinite() || offset.is_infinite() {
+        let (on, off) = (on.unwrap_or(""), off.unwrap_or(""));
+        push(Effect::Changes, format!("region {on}–{off} is unbounded to pandas: the timeline keeps a segment of infinite length"));
+        return None;
+    }
+    Some([onset, offset])
+}
+
 /// The overlapping regions of each recording and channel, as `(later line, line it
 /// overlaps)`: each region, in onset order, against the furthest-reaching one before it.
 fn overlaps(regions: UemRegions) -> Vec<((String, String), (usize, usize))> {
@@ -425,11 +639,34 @@ pub fn validate_uem(text: &str) -> Validation {
     let push = |v: &mut Validation, c: Consumer, e: Effect, line: Option<usize>, m: String| {
         v.findings.push(Finding { consumer: c, effect: e, line, message: m });
     };
-    // Readable regions by (file, channel), for the overlap check: (onset, offset, line).
-    let mut regions: UemRegions = Default::default();
-    // The same, with the times as md-eval reads them.
+    // Regions as md-eval reads them, by (file, channel), for its overlap check: (onset,
+    // offset, line). dscore's and pyannote's by recording alone: both ignore the channel.
     let mut md_regions: UemRegions = Default::default();
+    let mut ds_regions: UemRegions = Default::default();
+    let mut pa_regions: UemRegions = Default::default();
+    let mut channels: std::collections::HashMap<usize, String> = Default::default();
     let mut dotted: Vec<String> = Vec::new();
+    // pandas gives the table as many columns as load_uem names (4) or as its first line has,
+    // whichever is more; the first line's fields past the fourth become the row index, so
+    // every line's columns are read that many places to the right.
+    let (pd_width, pd_first) = text
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| {
+            let k = l.split_whitespace().count();
+            (k > 0).then_some((k.max(4), i + 1))
+        })
+        .unwrap_or((4, 1));
+    if pd_width > 4 {
+        let shift = pd_width - 4;
+        push(
+            &mut v,
+            Pyannote,
+            Changes,
+            Some(pd_first),
+            format!("the first line has {pd_width} fields: pandas takes the first {shift} field(s) of every line as its row index, so load_uem reads each line {shift} column(s) to the right (the recording from field {}, the onset and offset from fields {} and {})", shift + 1, shift + 3, shift + 4),
+        );
+    }
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         let line = raw.trim();
@@ -449,8 +686,16 @@ pub fn validate_uem(text: &str) -> Validation {
             if !raw.starts_with(';') {
                 push(&mut v, Dscore, Rejects, Some(n), "comment line: dscore skips only lines whose first character is `;`, and fails on this one".to_owned());
             }
+            if fields.len() > pd_width {
+                push(&mut v, Pyannote, Rejects, Some(n), format!("comment line: load_uem has no comment character and fails on its {} fields, the first line {pd_width} (pandas: \"Expected {pd_width} fields in line {n}, saw {}\")", fields.len(), fields.len()));
+                continue;
+            }
             // pandas reads the third and fourth columns as floats: words there fail it.
-            let words = fields.iter().skip(2).take(2).find(|f| f.parse::<f64>().is_err());
+            let words = fields
+                .iter()
+                .skip(pd_width - 4 + 2)
+                .take(2)
+                .find(|f| matches!(pandas_float(f), PandasFloat::Fails));
             let message = match words {
                 Some(w) => format!("comment line: load_uem has no comment character, reads it as a row and fails on {} in a time column (pandas reads the column as float)", shown(w)),
                 None => format!(
@@ -488,6 +733,11 @@ pub fn validate_uem(text: &str) -> Validation {
             continue;
         }
         let (file, channel, on, off) = (fields[0], fields[1], fields[2], fields[3]);
+        if fields.len() > 4 {
+            let what = format!("{} fields, UEM has 4", fields.len());
+            push(&mut v, MdEval, Note, Some(n), format!("{what}: md-eval reads the first 4"));
+            push(&mut v, Dscore, Note, Some(n), format!("{what}: dscore reads the first 4"));
+        }
         if file.contains('.') {
             dotted.push(file.to_owned());
         }
@@ -495,8 +745,25 @@ pub fn validate_uem(text: &str) -> Validation {
         // md-eval keeps only the digits and dots of a time before any check, so its length
         // and overlap checks see `-5` as 5 and `x` as 0.
         let md = [on, off].map(md_eval_time);
-        for (field, (kept, _), what) in [(on, &md[0], "onset"), (off, &md[1], "offset")] {
-            if parse_seconds(field).is_err() {
+        for (field, (kept, number), what) in [(on, &md[0], "onset"), (off, &md[1], "offset")] {
+            if parse_seconds(field).is_err() && python_float(field).is_some() {
+                // `1_000` and `+5` are the same number to both; `1e3` and `nan` are not.
+                let same = python_float(field).is_some_and(|x| x == *number);
+                let message = if same {
+                    format!(
+                        "{what} {} is not written as a plain time: md-eval keeps its digits and dots ({}) and reads {number}, as Python's float() does",
+                        shown(field),
+                        shown(kept)
+                    )
+                } else {
+                    format!(
+                        "{what} {} is a number to Python, not to md-eval: it keeps the digits and dots ({}) and reads {number}",
+                        shown(field),
+                        shown(kept)
+                    )
+                };
+                push(&mut v, MdEval, if same { Note } else { Changes }, Some(n), message);
+            } else if parse_seconds(field).is_err() {
                 let message = format!(
                     "{what} {} is no time: md-eval keeps its digits and dots ({})",
                     shown(field),
@@ -518,7 +785,7 @@ pub fn validate_uem(text: &str) -> Validation {
             let read = if (md_on.as_str(), md_off.as_str()) == (on, off) {
                 String::new()
             } else {
-                format!(" as md-eval reads it ({md_on}–{md_off})")
+                format!(" as md-eval reads it ({md_onset}–{md_offset})")
             };
             push(
                 &mut v,
@@ -532,58 +799,28 @@ pub fn validate_uem(text: &str) -> Validation {
             let md_key = (crate::score::uem_key(file, crate::score::UemIds::MdEval), key.1.clone());
             md_regions.entry(md_key).or_default().push((md_onset, md_offset, n));
         }
-        // dscore and pyannote read the times as floats.
-        let mut times = [0.0f64; 2];
-        let mut readable = true;
-        for (k, (field, what)) in [(on, "onset"), (off, "offset")].into_iter().enumerate() {
-            match parse_seconds(field) {
-                Ok(t) => times[k] = t.micros() as f64 / 1e6,
-                Err(_) => {
-                    readable = false;
-                    push(
-                        &mut v,
-                        Dscore,
-                        Rejects,
-                        Some(n),
-                        format!("{what} {} is no time: dscore fails (ValueError)", shown(field)),
-                    );
-                    push(&mut v, Pyannote, Rejects, Some(n), format!("{what} {} is no time: load_uem fails (pandas reads the column as float)", shown(field)));
-                }
-            }
+        // dscore reads the times with Python's `float()`, and ignores the channel.
+        let ds_id = crate::score::uem_key(file, crate::score::UemIds::Dscore);
+        if let Some([onset, offset]) =
+            dscore_times([on, off], &mut |e, m| push(&mut v, Dscore, e, Some(n), m))
+        {
+            ds_regions.entry((ds_id, String::new())).or_default().push((onset, offset, n));
         }
-        if !readable {
+        // pyannote reads the columns as pandas lays them out: the first line's field count
+        // sets them.
+        if fields.len() > pd_width {
+            push(&mut v, Pyannote, Rejects, Some(n), format!("{} fields, the first line {pd_width}: load_uem fails (pandas: \"Expected {pd_width} fields in line {n}, saw {}\")", fields.len(), fields.len()));
             continue;
         }
-        let [onset, offset] = times;
-        if onset < 0.0 {
-            push(
-                &mut v,
-                Dscore,
-                Rejects,
-                Some(n),
-                format!("negative onset {on}: dscore refuses the region (\"Invalid interval\")"),
-            );
+        let shift = pd_width - 4;
+        let uri = fields.get(shift).copied().unwrap_or("");
+        let (p_on, p_off) = (fields.get(shift + 2).copied(), fields.get(shift + 3).copied());
+        if let Some([onset, offset]) =
+            pyannote_times([p_on, p_off], &mut |e, m| push(&mut v, Pyannote, e, Some(n), m))
+        {
+            pa_regions.entry((uri.to_owned(), String::new())).or_default().push((onset, offset, n));
         }
-        if offset <= onset {
-            let what = if offset == onset { "zero length" } else { "negative length" };
-            let what = format!("region {on}–{off} has {what}");
-            push(
-                &mut v,
-                Dscore,
-                Rejects,
-                Some(n),
-                format!("{what}: dscore refuses it (\"Invalid interval\")"),
-            );
-            push(
-                &mut v,
-                Pyannote,
-                Changes,
-                Some(n),
-                format!("{what}: an empty segment, which the timeline drops"),
-            );
-            continue;
-        }
-        regions.entry(key).or_default().push((onset, offset, n));
+        channels.insert(n, channel.to_owned());
     }
     for ((file, channel), (n, m)) in overlaps(md_regions) {
         let what = format!(
@@ -597,17 +834,33 @@ pub fn validate_uem(text: &str) -> Validation {
             format!("{what}: \"UEM file has overlapping evaluation segments\""),
         );
     }
-    for ((file, channel), (n, m)) in overlaps(regions) {
-        let what = format!(
-            "{file}, channel {channel}: the region of line {n} overlaps the region of line {m}"
-        );
-        push(&mut v, Dscore, Note, Some(n), format!("{what}: merged"));
+    let overlap = |file: &str, n: usize, m: usize| {
+        match (channels.get(&n), channels.get(&m)) {
+        (Some(a), Some(b)) if a.to_lowercase() != b.to_lowercase() => format!(
+            "{file}: the region of line {n} (channel {a}) overlaps the region of line {m} (channel {b})"
+        ),
+        (Some(a), _) => format!(
+            "{file}, channel {a}: the region of line {n} overlaps the region of line {m}"
+        ),
+        _ => format!("{file}: the region of line {n} overlaps the region of line {m}"),
+    }
+    };
+    for ((file, _), (n, m)) in overlaps(ds_regions) {
+        let what = overlap(&file, n, m);
+        let ignored =
+            if what.contains(") overlaps") { " (dscore ignores the channel)" } else { "" };
+        push(&mut v, Dscore, Note, Some(n), format!("{what}: merged{ignored}"));
+    }
+    for ((file, _), (n, m)) in overlaps(pa_regions) {
+        let what = overlap(&file, n, m);
+        let ignored =
+            if what.contains(") overlaps") { " (load_uem ignores the channel)" } else { "" };
         push(
             &mut v,
             Pyannote,
             Note,
             Some(n),
-            format!("{what}: the support of the timeline merges them"),
+            format!("{what}: the support of the timeline merges them{ignored}"),
         );
     }
     dotted.sort();
@@ -676,6 +929,102 @@ mod tests {
             ]
         );
         assert!(validate_uem("rec 1 0 10\nrec 1 10 20\n").findings.is_empty());
+    }
+
+    /// Each finding as (consumer, effect, line, message).
+    fn findings(v: &Validation) -> Vec<(Consumer, Effect, Option<usize>, &str)> {
+        v.findings.iter().map(|f| (f.consumer, f.effect, f.line, f.message.as_str())).collect()
+    }
+
+    /// Times written `nan`, `inf`, `1e3`, `+5`, `1_000`, `NA`: md-eval keeps their digits and
+    /// dots, dscore reads them with Python's `float()`, pyannote with pandas (checked against
+    /// dscore's `UEM` class and pyannote.database's `load_uem` run on the same lines).
+    #[test]
+    fn uem_times_as_python_pandas_and_perl_read_them() {
+        let v = validate_uem(
+            "a 1 nan 10\nb 1 0 inf\nc 1 0 1e3\nd 1 +5 10\ne 1 0 NaN\nf 1 0 1_000\ng 1 NA 5\nh 1 -inf 3\n",
+        );
+        use Consumer::*;
+        use Effect::*;
+        assert_eq!(
+            findings(&v),
+            vec![
+                (MdEval, Changes, Some(1), "onset \"nan\" is a number to Python, not to md-eval: it keeps the digits and dots (\"\") and reads 0"),
+                (MdEval, Changes, Some(2), "offset \"inf\" is a number to Python, not to md-eval: it keeps the digits and dots (\"\") and reads 0"),
+                (MdEval, Rejects, Some(2), "region 0–inf has zero length as md-eval reads it (0–0): \"non-positive evaluation segment length in UEM data\""),
+                (MdEval, Changes, Some(3), "offset 1e3: md-eval keeps its digits and dots (13)"),
+                (MdEval, Changes, Some(4), "onset +5: md-eval keeps its digits and dots (5)"),
+                (MdEval, Changes, Some(5), "offset \"NaN\" is a number to Python, not to md-eval: it keeps the digits and dots (\"\") and reads 0"),
+                (MdEval, Rejects, Some(5), "region 0–NaN has zero length as md-eval reads it (0–0): \"non-positive evaluation segment length in UEM data\""),
+                (MdEval, Note, Some(6), "offset \"1_000\" is not written as a plain time: md-eval keeps its digits and dots (\"1000\") and reads 1000, as Python's float() does"),
+                (MdEval, Changes, Some(7), "onset \"NA\" is no time: md-eval keeps its digits and dots (\"\")"),
+                (MdEval, Changes, Some(8), "onset \"-inf\" is a number to Python, not to md-eval: it keeps the digits and dots (\"\") and reads 0"),
+                (Dscore, Changes, Some(1), "onset nan is NaN to dscore: it passes the interval check (a comparison with NaN is false), then no frame falls in the region (NaN sorts after every time), while the DER run of md-eval it writes the region for reads the onset as 0"),
+                (Dscore, Rejects, Some(2), "offset inf is infinite to dscore: sizing the file's frames from its largest offset fails (`int(inf)`, OverflowError)"),
+                (Dscore, Rejects, Some(5), "offset NaN is NaN to dscore: it passes the interval check (a comparison with NaN is false), then sizing the file's frames from its largest offset fails (`int(nan)`, ValueError) when NaN is taken as the largest, and the region is dropped when it is not"),
+                (Dscore, Note, Some(6), "offset \"1_000\": dscore reads 1000 (Python's float)"),
+                (Dscore, Rejects, Some(7), "onset \"NA\" is no time: dscore fails (ValueError)"),
+                (Dscore, Rejects, Some(8), "negative onset -inf: dscore refuses the region (\"Invalid interval\")"),
+                (Pyannote, Changes, Some(1), "onset \"nan\" is missing to pandas (NaN): the segment is empty and the timeline drops the region"),
+                (Pyannote, Changes, Some(2), "region 0–inf is unbounded to pandas: the timeline keeps a segment of infinite length"),
+                (Pyannote, Changes, Some(5), "offset \"NaN\" is missing to pandas (NaN): the segment is empty and the timeline drops the region"),
+                (Pyannote, Rejects, Some(6), "offset \"1_000\" is no time: load_uem fails (pandas reads the column as float)"),
+                (Pyannote, Changes, Some(7), "onset \"NA\" is missing to pandas (NaN): the segment is empty and the timeline drops the region"),
+                (Pyannote, Changes, Some(8), "region -inf–3 is unbounded to pandas: the timeline keeps a segment of infinite length"),
+            ]
+        );
+    }
+
+    /// pandas sizes load_uem's table from its first line: extra fields there shift every
+    /// line's columns; extra fields on a later line make it raise. md-eval and dscore read
+    /// the first four. dscore and pyannote ignore the channel, so regions of two channels of
+    /// one recording overlap for them.
+    #[test]
+    fn uem_extra_fields_and_channels() {
+        use Consumer::*;
+        use Effect::*;
+        assert_eq!(
+            findings(&validate_uem("a 1 0 10 x\nb 1 0 5\n")),
+            vec![
+                (MdEval, Note, Some(1), "5 fields, UEM has 4: md-eval reads the first 4"),
+                (Dscore, Note, Some(1), "5 fields, UEM has 4: dscore reads the first 4"),
+                (Pyannote, Changes, Some(1), "the first line has 5 fields: pandas takes the first 1 field(s) of every line as its row index, so load_uem reads each line 1 column(s) to the right (the recording from field 2, the onset and offset from fields 4 and 5)"),
+                (Pyannote, Rejects, Some(1), "offset \"x\" is no time: load_uem fails (pandas reads the column as float)"),
+                (Pyannote, Changes, Some(2), "offset (none) is missing to pandas (NaN): the segment is empty and the timeline drops the region"),
+            ]
+        );
+        assert_eq!(
+            findings(&validate_uem("a 1 0 10 7\nb 1 0 5 8\n")),
+            vec![
+                (MdEval, Note, Some(1), "5 fields, UEM has 4: md-eval reads the first 4"),
+                (MdEval, Note, Some(2), "5 fields, UEM has 4: md-eval reads the first 4"),
+                (Dscore, Note, Some(1), "5 fields, UEM has 4: dscore reads the first 4"),
+                (Dscore, Note, Some(2), "5 fields, UEM has 4: dscore reads the first 4"),
+                (Pyannote, Changes, Some(1), "the first line has 5 fields: pandas takes the first 1 field(s) of every line as its row index, so load_uem reads each line 1 column(s) to the right (the recording from field 2, the onset and offset from fields 4 and 5)"),
+                (Pyannote, Changes, Some(1), "region 10–7 has negative length: an empty segment, which the timeline drops"),
+            ]
+        );
+        assert_eq!(
+            findings(&validate_uem("a 1 0 10\nb 1 0 5 y\n")),
+            vec![
+                (MdEval, Note, Some(2), "5 fields, UEM has 4: md-eval reads the first 4"),
+                (Dscore, Note, Some(2), "5 fields, UEM has 4: dscore reads the first 4"),
+                (Pyannote, Rejects, Some(2), "5 fields, the first line 4: load_uem fails (pandas: \"Expected 4 fields in line 2, saw 5\")"),
+            ]
+        );
+        assert_eq!(
+            findings(&validate_uem("a 1 0 10\na 2 5 20\nb.x 1 0 4\nb.y 1 2 6\n")),
+            vec![
+                (MdEval, Changes, None, "UEM id \"b.x\" has a '.': md-eval matches it as \"b\", so an RTTM recording \"b.x\" is scored without it"),
+                (MdEval, Changes, None, "UEM id \"b.y\" has a '.': md-eval matches it as \"b\", so an RTTM recording \"b.y\" is scored without it"),
+                (MdEval, Rejects, Some(4), "b, channel 1: the region of line 4 overlaps the region of line 3: \"UEM file has overlapping evaluation segments\""),
+                (Dscore, Changes, None, "UEM id \"b.x\" has a '.': dscore matches it as \"b\", so an RTTM recording \"b.x\" is scored without it"),
+                (Dscore, Changes, None, "UEM id \"b.y\" has a '.': dscore matches it as \"b\", so an RTTM recording \"b.y\" is scored without it"),
+                (Dscore, Note, Some(2), "a: the region of line 2 (channel 2) overlaps the region of line 1 (channel 1): merged (dscore ignores the channel)"),
+                (Dscore, Note, Some(4), "b, channel 1: the region of line 4 overlaps the region of line 3: merged"),
+                (Pyannote, Note, Some(2), "a: the region of line 2 (channel 2) overlaps the region of line 1 (channel 1): the support of the timeline merges them (load_uem ignores the channel)"),
+            ]
+        );
     }
 
     /// md-eval keeps a UEM time's digits and dots and reads their leading number.
