@@ -61,6 +61,7 @@ impl Diarizer for NaiveDiarizer {
                 speakers: 0,
                 method,
                 kind: DiarizerKind::Naive,
+                dropped_windows: 0,
             });
         }
         let mut emb = Vec::new();
@@ -70,6 +71,16 @@ impl Diarizer for NaiveDiarizer {
                 .map(|&(s, l)| f.data.get(s * N_MELS..(s + l) * N_MELS).unwrap_or(&[]))
                 .collect();
             emb.extend(self.weights.embed_flat(&views));
+        }
+        let (used, emb, dropped) = super::windows::keep_usable(used, emb);
+        if used.is_empty() {
+            return Ok(Diarization {
+                annotation: Annotation::default(),
+                speakers: 0,
+                method,
+                kind: DiarizerKind::Naive,
+                dropped_windows: dropped,
+            });
         }
         let wl = cluster::kmeans(&emb, self.speakers.max(1));
         let centres: Vec<usize> = used.iter().map(|&(s, l)| s + l / 2).collect();
@@ -85,7 +96,10 @@ impl Diarizer for NaiveDiarizer {
             *l = Some(wl[w]);
         }
         let (annotation, _) = annotation_from_labels(&labels);
-        Ok(Diarization::within(annotation, f.duration(), method, DiarizerKind::Naive))
+        Ok(Diarization {
+            dropped_windows: dropped,
+            ..Diarization::within(annotation, f.duration(), method, DiarizerKind::Naive)
+        })
     }
 }
 

@@ -20,6 +20,10 @@ pub struct Diarization {
     pub method: String,
     /// Which diarizer produced it, for what the outputs can and cannot measure.
     pub kind: DiarizerKind,
+    /// Embedding windows left out of the clustering because the speaker model gave values that
+    /// are not finite for them (NaN or infinite, or nothing): 0 normally; the front ends say
+    /// how many ([`crate::TrackWarning::NonFiniteEmbeddings`]).
+    pub dropped_windows: usize,
 }
 
 impl Diarization {
@@ -51,7 +55,7 @@ impl Diarization {
             None => Annotation::default(),
         };
         let speakers = annotation.tracks().iter().map(|t| t.speaker).collect::<BTreeSet<_>>().len();
-        Diarization { annotation, speakers, method, kind }
+        Diarization { annotation, speakers, method, kind, dropped_windows: 0 }
     }
 }
 
