@@ -1115,3 +1115,20 @@ fn mono_mp2_at_a_forbidden_bitrate_is_named() {
     let (info, ch) = decode_all(&p, &DecodeOptions::default()).unwrap();
     assert_eq!((info.codec.as_str(), ch.len()), ("mp2", 1));
 }
+
+/// An edit list whose media edit starts at frame 0 declares no priming: the 1024 frames of it
+/// are played, as ffmpeg plays them, with no window of silence added or dropped. Measured with
+/// ffmpeg 5.1 on this very file (`ffmpeg -i F -f s16le -ac 2 -`, left channel): first sample
+/// over 0.25 at 14 258 (1024 after `burst.m4a`'s 13 234); its length, 45 056, is the last
+/// packet played whole (`docs/recordings.md`), where the decoder ends with the edit (1000 ms).
+#[test]
+fn an_mp4_edit_list_from_media_time_0_plays_the_priming_as_ffmpeg_does() {
+    for (media_time, priming, burst) in [(0, 0, 14_258), (1024, 1024, 13_234)] {
+        let f = with_media_edit(1000, media_time);
+        let mut d = Decoder::from_bytes(f, Some("m4a"), &DecodeOptions::default()).unwrap();
+        let (info, stats, x) = decode_left(&mut d);
+        assert_eq!((info.priming, info.lead, stats.leading_silence), (priming, 0, 0));
+        assert_eq!(x.len(), 44_100);
+        assert_eq!(x.iter().position(|v| v.abs() > 0.25), Some(burst), "media_time {media_time}");
+    }
+}
