@@ -22,7 +22,7 @@ pub struct Diarization {
     pub kind: DiarizerKind,
     /// Embedding windows left out of the clustering because the speaker model gave values that
     /// are not finite for them (NaN or infinite, or nothing): 0 normally; the front ends say
-    /// how many ([`crate::TrackWarning::NonFiniteEmbeddings`]).
+    /// how many ([`crate::multitrack::TrackWarning::NonFiniteEmbeddings`]).
     pub dropped_windows: usize,
 }
 
