@@ -734,6 +734,15 @@ mod tests {
         assert!(p.raw().iter().chain(p.centred()).flatten().all(|v| v.is_finite()));
         let found = d.finish(features).unwrap();
         assert_eq!((found.speakers, found.dropped_windows), (2, 17));
+        let warning = crate::multitrack::TrackWarning::NonFiniteEmbeddings {
+            path: "call.wav".into(),
+            windows: found.dropped_windows,
+        };
+        assert_eq!(
+            warning.to_string(),
+            "call.wav: the speaker model gave no usable embedding (NaN or infinite values) for 17 \
+             of its windows; they were left out of telling the speakers apart"
+        );
         // The stretch with no window keeps the speaker before it (the Viterbi's switch cost).
         let spk = |k: &str, s: f64, e: f64| (k.to_owned(), s, e);
         assert_eq!(
