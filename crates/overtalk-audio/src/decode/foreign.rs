@@ -93,6 +93,24 @@ pub(super) fn wav_format_tag(fmt: &[u8]) -> Option<u16> {
     Some(tag)
 }
 
+/// For a PCM or float WAV `fmt ` chunk whose blocks give each sample more bytes than its
+/// size needs (24-bit samples in 4-byte slots, block align 8 for two channels, as some
+/// writers make them): `(bits, bytes per sample in a block, channels)`. symphonia reads such
+/// samples packed (3 bytes each), so every sample after the first would be read from the
+/// wrong bytes; and whether the padding is before or after the sample is not said (hound pads
+/// after, the format's rule for WAVE_FORMAT_EXTENSIBLE is before), so no reading is safe.
+/// `None` for any other chunk (an extensible one whose container size is the slot is read as
+/// the standard says).
+pub(super) fn wav_padded_samples(fmt: &[u8]) -> Option<(u16, u16, u16)> {
+    let u16_at = |at: usize| Some(u16::from_le_bytes(fmt.get(at..at + 2)?.try_into().ok()?));
+    let (channels, block_align, bits) = (u16_at(2)?, u16_at(12)?, u16_at(14)?);
+    if !matches!(wav_format_tag(fmt)?, 1 | 3) || channels == 0 || bits == 0 {
+        return None;
+    }
+    let slot = block_align / channels;
+    (block_align % channels == 0 && slot > bits.div_ceil(8)).then_some((bits, slot, channels))
+}
+
 /// An MPEG-1 Layer II frame header (4 bytes) whose bitrate the standard does not allow with
 /// its channel mode (ISO/IEC 11172-3 §2.4.2.3): 224–384 kbit/s in mono (ffmpeg's `-c:a mp2`
 /// writes mono at 384 kbit/s by default), 32, 48, 56 or 80 kbit/s in stereo. symphonia's
