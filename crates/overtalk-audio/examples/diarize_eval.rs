@@ -549,7 +549,7 @@ fn main() {
     let opts = options_from_args();
     let only = &a.only;
     let baseline = !a.no_baseline;
-    let weights = || Ge2eWeights::load(model).or_fail(model.display());
+    let weights = || Ge2eWeights::load(model).or_fail("loading the speaker model");
     let auto = Ge2eDiarizer::new(weights(), "ge2e", opts);
     println!("{}", auto.describe());
     if let Err(e) = opts.vad.try_build() {
