@@ -1342,19 +1342,8 @@ impl Decoder {
         options: &DecodeOptions,
     ) -> Result<Decoder> {
         if format.format_info().short_name == "wave" {
-            let padded = input.wav_fmt().as_deref().and_then(foreign::wav_padded_samples);
-            if let Some((bits, slot, channels)) = padded {
-                return Err(Error::recording(
-                    RecordingProblem::Corrupt,
-                    format!(
-                        "the WAV header declares {bits}-bit samples in slots of {slot} bytes \
-                         ({channels} channel{} in blocks of {} bytes): where a sample lies in \
-                         its slot is not said, so it is not guessed; convert the file with the \
-                         program that wrote it, or to FLAC",
-                        if channels == 1 { "" } else { "s" },
-                        u32::from(slot) * u32::from(channels)
-                    ),
-                ));
+            if let Some(e) = input.wav_fmt().as_deref().and_then(foreign::wav_padded_error) {
+                return Err(e);
             }
         }
         let exact = match format.format_info().short_name {

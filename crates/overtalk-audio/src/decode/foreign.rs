@@ -111,6 +111,21 @@ pub(super) fn wav_padded_samples(fmt: &[u8]) -> Option<(u16, u16, u16)> {
     (block_align % channels == 0 && slot > bits.div_ceil(8)).then_some((bits, slot, channels))
 }
 
+/// The error for a chunk [`wav_padded_samples`] finds (WAV or RF64): the layout named.
+pub(super) fn wav_padded_error(fmt: &[u8]) -> Option<overtalk::Error> {
+    let (bits, slot, channels) = wav_padded_samples(fmt)?;
+    Some(overtalk::Error::recording(
+        overtalk::error::RecordingProblem::Corrupt,
+        format!(
+            "the WAV header declares {bits}-bit samples in slots of {slot} bytes ({channels} \
+             channel{} in blocks of {} bytes): where a sample lies in its slot is not said, so \
+             it is not guessed; convert the file with the program that wrote it, or to FLAC",
+            if channels == 1 { "" } else { "s" },
+            u32::from(slot) * u32::from(channels)
+        ),
+    ))
+}
+
 /// An MPEG-1 Layer II frame header (4 bytes) whose bitrate the standard does not allow with
 /// its channel mode (ISO/IEC 11172-3 §2.4.2.3): 224–384 kbit/s in mono (ffmpeg's `-c:a mp2`
 /// writes mono at 384 kbit/s by default), 32, 48, 56 or 80 kbit/s in stereo. symphonia's
