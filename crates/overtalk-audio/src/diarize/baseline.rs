@@ -1,7 +1,7 @@
 //! The reference points the pipeline is measured against: the naive windows-and-k-means
 //! baseline ([`NaiveDiarizer`]) and the model-free fallback ([`VadOnlyDiarizer`]).
 
-use overtalk::{Annotation, AnnotationBuilder, Result};
+use overtalk::{AnnotationBuilder, Result};
 
 use super::cluster;
 use super::diarization::{Diarization, Diarizer, DiarizerKind};
@@ -56,13 +56,7 @@ impl Diarizer for NaiveDiarizer {
             .collect();
         let method = self.describe();
         if used.is_empty() {
-            return Ok(Diarization {
-                annotation: Annotation::default(),
-                speakers: 0,
-                method,
-                kind: DiarizerKind::Naive,
-                dropped_windows: 0,
-            });
+            return Ok(Diarization::empty(method, DiarizerKind::Naive, 0));
         }
         let mut emb = Vec::new();
         for chunk in used.chunks(32) {
@@ -74,13 +68,7 @@ impl Diarizer for NaiveDiarizer {
         }
         let (used, emb, dropped) = super::windows::keep_usable(used, emb);
         if used.is_empty() {
-            return Ok(Diarization {
-                annotation: Annotation::default(),
-                speakers: 0,
-                method,
-                kind: DiarizerKind::Naive,
-                dropped_windows: dropped,
-            });
+            return Ok(Diarization::empty(method, DiarizerKind::Naive, dropped));
         }
         let wl = cluster::kmeans(&emb, self.speakers.max(1));
         let centres: Vec<usize> = used.iter().map(|&(s, l)| s + l / 2).collect();

@@ -53,7 +53,7 @@ pub mod transition;
 pub mod turn_metrics;
 pub mod windows;
 
-use overtalk::{Annotation, Delta, FrameGrid, Result, Rounding};
+use overtalk::{Delta, FrameGrid, Result, Rounding};
 
 use crate::frames::GRID;
 
@@ -471,13 +471,7 @@ impl Ge2eDiarizer {
         let kind = DiarizerKind::Ge2e { overlap: o.overlap_margin.is_some() };
         let (emb, windows, speech) = (&p.emb, &p.windows, &p.speech);
         if speech.is_empty() || emb.len() != windows.len() || emb.is_empty() {
-            return Diarization {
-                annotation: Annotation::default(),
-                speakers: 0,
-                method,
-                kind,
-                dropped_windows: p.dropped,
-            };
+            return Diarization::empty(method, kind, p.dropped);
         }
         let n = p.frames;
         let sn = speech.len();
@@ -652,6 +646,7 @@ mod tests {
     use super::cluster::SpeakerCount;
     use super::embed::MelStream;
     use super::*;
+    use overtalk::Annotation;
     /// An embedder whose frames carry a speaker number (dim 1): a window embeds as the one-hot
     /// vector of its rounded mean.
     struct OneHot;
@@ -740,8 +735,8 @@ mod tests {
         };
         assert_eq!(
             warning.to_string(),
-            "call.wav: the speaker model gave no usable embedding (NaN or infinite values) for 17 \
-             of its windows; they were left out of telling the speakers apart"
+            "call.wav: the speaker model gave no usable embedding (NaN, infinite or all-zero \
+             values) for 17 of its windows; they were left out of telling the speakers apart"
         );
         // The stretch with no window keeps the speaker before it (the Viterbi's switch cost).
         let spk = |k: &str, s: f64, e: f64| (k.to_owned(), s, e);
