@@ -89,7 +89,7 @@ fn pipeline_on_ami_es2004a_beats_the_baseline() {
     let ours = der(&reference, &turns_of(&a.annotation), dur, 0.25).rate();
     let naive = NaiveDiarizer::new(Ge2eWeights::load(&model).unwrap(), 4).diarize(&x).unwrap();
     let base = der(&reference, &turns_of(&naive.annotation), dur, 0.25).rate();
-    // 22.8 % and 23.3 % when measured (docs/diarization.md).
+    // 22.6 % and 23.3 % when measured (docs/diarization.md, "Voice activity").
     eprintln!("ES2004a: DER {ours:.4}, naive {base:.4}");
     assert!(ours < 0.23, "DER {ours}");
     assert!(ours < base, "DER {ours} vs naive {base}");
