@@ -294,11 +294,16 @@ mod tests {
             let out = run(&mut LevelGain::new(-20.0, 40.0, 8_000), &x, block);
             assert!(out == whole, "blocks of {block}");
         }
-        // The first tone's first half: raised by the gain the first tone alone sets (its own
-        // frames up to 0.5 s ahead), not by the louder second tone's.
+        // The first tone's first half: raised by the gain the first tone alone sets, not by the
+        // louder second tone's. Sample 36 000 leaves when sample 44 000 comes in: 171 frames
+        // are complete, 46 of them the first tone (power 5.1·10⁻⁵), so the loudest 62 frames
+        // average 3.810·10⁻⁵ and the gain to −20 dB is √(0.01 / 3.810·10⁻⁵) = 16.200. Sample
+        // 60 000 leaves at the end, at the gain all 250 frames set: 62 of the second tone,
+        // 5.003·10⁻⁴, a gain of 4.471 (what both got when a whole block was measured first).
         let gain = whole[36_000] / x[36_000];
         let later = whole[60_000] / x[60_000];
-        assert!((gain / later - 1.0).abs() > 0.1, "{gain} {later}");
+        assert!((gain - 16.200).abs() < 2e-3, "{gain}");
+        assert!((later - 4.471).abs() < 2e-3, "{later}");
     }
 
     #[test]
