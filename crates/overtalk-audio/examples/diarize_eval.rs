@@ -46,12 +46,66 @@ use overtalk_audio::diarize::{DiarizeOptions, Diarizer, Ge2eDiarizer, NaiveDiari
 use overtalk_audio::resample::resample_to_16k;
 use score::{der, read_rttm, speaker_count, turns_of, Der, Turns};
 
+/// Prints `diarize_eval: MESSAGE` and exits with status 2: a bad argument or a file that
+/// cannot be read is told as such, never as a panic.
+fn fail(message: impl std::fmt::Display) -> ! {
+    eprintln!("diarize_eval: {message}");
+    std::process::exit(2)
+}
+
+/// [`fail`] on an error, with what was being done.
+trait OrFail<T> {
+    fn or_fail(self, what: impl std::fmt::Display) -> T;
+}
+
+impl<T, E: std::fmt::Display> OrFail<T> for Result<T, E> {
+    fn or_fail(self, what: impl std::fmt::Display) -> T {
+        self.unwrap_or_else(|e| fail(format!("{what}: {e}")))
+    }
+}
+
+/// Part `i` of a `/`-separated value of `--flag` (`spec`), as a number; `default` when the
+/// part is missing or empty.
+fn part<T: std::str::FromStr>(
+    flag: &str,
+    spec: &str,
+    parts: &[&str],
+    i: usize,
+    default: T,
+) -> Result<T, String> {
+    match parts.get(i).filter(|p| !p.is_empty()) {
+        None => Ok(default),
+        Some(p) => p
+            .parse()
+            .map_err(|_| format!("--{flag} {spec:?}: part {} ({p:?}) is not a number", i + 1)),
+    }
+}
+
+/// The voice activity detectors of `--vad` (`A` or `A+B`).
+fn vad_kinds(
+    spec: &str,
+) -> Result<(overtalk_audio::vad::VadKind, Option<overtalk_audio::vad::VadKind>), String> {
+    let kind = |k: &str| {
+        k.parse::<overtalk_audio::vad::VadKind>().map_err(|e| format!("--vad {spec:?}: {e}"))
+    };
+    match spec.split_once('+') {
+        None => Ok((kind(spec)?, None)),
+        Some((a, b)) => Ok((kind(a)?, Some(kind(b)?))),
+    }
+}
+
+fn read_text(path: &Path) -> String {
+    std::fs::read_to_string(path).or_fail(path.display())
+}
+
 fn load_16k(path: &Path) -> Vec<f32> {
-    let (info, ch) = decode_all(path, &DecodeOptions::default()).unwrap();
+    let (info, ch) = decode_all(path, &DecodeOptions::default())
+        .map_err(|e| e.with_path(path))
+        .or_fail("decoding");
     let n = ch.first().map_or(0, |c| c.len());
     let k = ch.len().max(1) as f32;
     let mono: Vec<f32> = (0..n).map(|i| ch.iter().map(|c| c[i]).sum::<f32>() / k).collect();
-    resample_to_16k(&mono, info.sample_rate).unwrap()
+    resample_to_16k(&mono, info.sample_rate).or_fail(path.display())
 }
 
 /// Diarization research harness: frame DER and speaker counts of the GE2E pipeline (automatic
@@ -250,12 +304,13 @@ fn args() -> &'static Args {
 }
 
 fn write_rttm(dir: &Path, id: &str, t: &Turns) {
-    std::fs::create_dir_all(dir).unwrap();
+    std::fs::create_dir_all(dir).or_fail(dir.display());
     let mut s = String::new();
     for (n, a, b) in t {
         s.push_str(&format!("SPEAKER {id} 1 {a:.3} {:.3} <NA> <NA> {n} <NA> <NA>\n", b - a));
     }
-    std::fs::write(dir.join(format!("{id}.rttm")), s).unwrap();
+    let path = dir.join(format!("{id}.rttm"));
+    std::fs::write(&path, s).or_fail(path.display());
 }
 
 /// One scored recording (or a cut of one).
@@ -292,9 +347,7 @@ fn crop(samples: &[f32], reference: &Turns, off: f64, len: f64) -> (Vec<f32>, Tu
 /// Default: `long,ami30`.
 fn load_cases(data: &Path, only: &str) -> Vec<Case> {
     let set = &args().set;
-    let rd = |wav: &Path, rttm: &Path| {
-        (load_16k(wav), read_rttm(&std::fs::read_to_string(rttm).unwrap()))
-    };
+    let rd = |wav: &Path, rttm: &Path| (load_16k(wav), read_rttm(&read_text(rttm)));
     let mut out = Vec::new();
     let es = (
         "ES2004a",
@@ -346,7 +399,8 @@ fn load_cases(data: &Path, only: &str) -> Vec<Case> {
                 for entry in args().files.split(',').filter(|e| !e.is_empty()) {
                     let (wav, rttm) = entry.split_once('=').unwrap_or((entry, ""));
                     let wav = Path::new(wav);
-                    let id = wav.file_name().unwrap().to_string_lossy().to_string();
+                    let id: String =
+                        wav.file_name().unwrap_or(wav.as_os_str()).to_string_lossy().into();
                     if !id.contains(only) {
                         continue;
                     }
@@ -354,7 +408,7 @@ fn load_cases(data: &Path, only: &str) -> Vec<Case> {
                     let reference = if rttm.is_empty() {
                         vec![("ONE".to_string(), 0.0, samples.len() as f64 / 16_000.0)]
                     } else {
-                        read_rttm(&std::fs::read_to_string(rttm).unwrap())
+                        read_rttm(&read_text(Path::new(rttm)))
                     };
                     out.push(Case { id, group: "files", samples, reference });
                 }
@@ -372,11 +426,13 @@ fn load_cases(data: &Path, only: &str) -> Vec<Case> {
                 }
             }
             "synth" | "synth30" => {
-                let dir = args().synth.clone().expect("--synth DIR");
+                let Some(dir) = args().synth.clone() else {
+                    fail(format!("--set {g} needs --synth DIR"))
+                };
                 let mut names: Vec<String> = std::fs::read_dir(&dir)
-                    .unwrap()
+                    .or_fail(dir.display())
                     .filter_map(|e| {
-                        let p = e.unwrap().path();
+                        let p = e.or_fail(dir.display()).path();
                         Some(p.file_name()?.to_str()?.strip_suffix(".mix.wav")?.to_string())
                     })
                     .filter(|n| n.contains(only))
@@ -400,7 +456,9 @@ fn load_cases(data: &Path, only: &str) -> Vec<Case> {
                     }
                 }
             }
-            other => panic!("unknown set {other}"),
+            other => fail(format!(
+                "--set: unknown set {other:?} (long, ami30, es30, synth, synth30, gecko6, files)"
+            )),
         }
     }
     out
@@ -436,9 +494,7 @@ fn options_from_args() -> DiarizeOptions {
         opts.same_voice = bar;
     }
     if !vad.is_empty() && vad != "auto" {
-        let mut it = vad.split('+');
-        opts.vad = it.next().unwrap().parse().unwrap();
-        opts.vad_fuse = it.next().map(|k| k.parse().unwrap());
+        (opts.vad, opts.vad_fuse) = vad_kinds(&vad).unwrap_or_else(|e| fail(e));
     }
     if let Some(on) = a.onset {
         opts.binarize.onset = on;
@@ -460,8 +516,9 @@ fn options_from_args() -> DiarizeOptions {
         Some(x) => {
             let v: Vec<&str> = x.split('/').collect();
             let mut t = opts.transition.unwrap_or_default();
-            t.max_piece = v.first().and_then(|s| s.parse().ok()).unwrap_or(t.max_piece);
-            t.share = v.get(1).and_then(|s| s.parse().ok()).unwrap_or(t.share);
+            let f = "transition";
+            t.max_piece = part(f, x, &v, 0, t.max_piece).unwrap_or_else(|e| fail(e));
+            t.share = part(f, x, &v, 1, t.share).unwrap_or_else(|e| fail(e));
             opts.transition = Some(t);
         }
     }
@@ -469,16 +526,21 @@ fn options_from_args() -> DiarizeOptions {
         None => {}
         Some("off") => opts.edges = None,
         Some(x) => {
-            let v: Vec<&str> = x.split('/').collect();
-            let mut e = opts.edges.unwrap_or_default();
-            e.reach = v.first().and_then(|s| s.parse().ok()).unwrap_or(e.reach);
-            e.level = v.get(1).and_then(|s| s.parse().ok()).unwrap_or(e.level);
-            e.min_contrast = v.get(2).and_then(|s| s.parse().ok()).unwrap_or(e.min_contrast);
-            e.outward = v.get(3).and_then(|s| s.parse().ok()).unwrap_or(e.reach);
-            opts.edges = Some(e);
+            let e = edge_options(opts.edges.unwrap_or_default(), "edges", x);
+            opts.edges = Some(e.unwrap_or_else(|e| fail(e)));
         }
     }
     opts
+}
+
+/// `reach/level/contrast/outward` over `e` (missing parts keep `e`'s, outward the reach).
+fn edge_options(mut e: EdgeOptions, flag: &str, x: &str) -> Result<EdgeOptions, String> {
+    let v: Vec<&str> = x.split('/').collect();
+    e.reach = part(flag, x, &v, 0, e.reach)?;
+    e.level = part(flag, x, &v, 1, e.level)?;
+    e.min_contrast = part(flag, x, &v, 2, e.min_contrast)?;
+    e.outward = part(flag, x, &v, 3, e.reach)?;
+    Ok(e)
 }
 
 fn main() {
@@ -487,11 +549,11 @@ fn main() {
     let opts = options_from_args();
     let only = &a.only;
     let baseline = !a.no_baseline;
-    let weights = || Ge2eWeights::load(model).unwrap();
+    let weights = || Ge2eWeights::load(model).or_fail("loading the speaker model");
     let auto = Ge2eDiarizer::new(weights(), "ge2e", opts);
     println!("{}", auto.describe());
     if let Err(e) = opts.vad.try_build() {
-        panic!("VAD {}: {e}", opts.vad.name());
+        fail(format!("VAD {}: {e}", opts.vad.name()));
     }
     let cases = load_cases(data, only);
     if a.turns {
@@ -547,7 +609,7 @@ fn main() {
         let (id, dur, reference) = (&c.id, c.dur(), &c.reference);
         let k = speaker_count(reference);
         let t0 = Instant::now();
-        let p = auto.prepare(&c.samples).unwrap();
+        let p = auto.prepare(&c.samples).or_fail(&c.id);
         let d = auto.assign(&p, &opts);
         let rtf = dur / t0.elapsed().as_secs_f64();
         let h = turns_of(&d.annotation);
@@ -568,7 +630,7 @@ fn main() {
         if baseline && !a.auto_only {
             let mut nd = NaiveDiarizer::new(weights(), k);
             nd.vad = opts.vad;
-            let naive = nd.diarize(&c.samples).unwrap();
+            let naive = nd.diarize(&c.samples).or_fail(&c.id);
             naive_k = naive.speakers;
             let hn = turns_of(&naive.annotation);
             if let Some(dir) = &hyp_dir {
@@ -655,13 +717,11 @@ fn turns_mode(
             if x == "off" {
                 return ("edges-off".to_owned(), DiarizeOptions { edges: None, ..after });
             }
-            let v: Vec<&str> = x.split('/').collect();
-            let mut e = EdgeOptions::default();
-            e.reach = v.first().and_then(|s| s.parse().ok()).unwrap_or(e.reach);
-            e.level = v.get(1).and_then(|s| s.parse().ok()).unwrap_or(e.level);
-            e.min_contrast = v.get(2).and_then(|s| s.parse().ok()).unwrap_or(e.min_contrast);
-            e.outward = v.get(3).and_then(|s| s.parse().ok()).unwrap_or(e.reach);
-            (format!("e{x}"), DiarizeOptions { edges: Some(e), ..after })
+            let e = edge_options(EdgeOptions::default(), "grid-edges", x);
+            (
+                format!("e{x}"),
+                DiarizeOptions { edges: Some(e.unwrap_or_else(|e| fail(e))), ..after },
+            )
         })
         .collect();
     let mut edge_rows = edge_rows;
@@ -670,9 +730,10 @@ fn turns_mode(
             |x| {
                 let v: Vec<&str> = x.split('/').collect();
                 let mut h = HandoverOptions::default();
-                h.reach = v.first().and_then(|s| s.parse().ok()).unwrap_or(h.reach);
-                h.model_frames = v.get(1).and_then(|s| s.parse().ok()).unwrap_or(h.model_frames);
-                h.min_pause = v.get(2).and_then(|s| s.parse().ok()).unwrap_or(h.min_pause);
+                let f = "grid-handover";
+                h.reach = part(f, x, &v, 0, h.reach).unwrap_or_else(|e| fail(e));
+                h.model_frames = part(f, x, &v, 1, h.model_frames).unwrap_or_else(|e| fail(e));
+                h.min_pause = part(f, x, &v, 2, h.min_pause).unwrap_or_else(|e| fail(e));
                 (format!("h{x}"), DiarizeOptions { handover: Some(h), ..after })
             },
         ),
@@ -681,7 +742,7 @@ fn turns_mode(
     edge_rows.extend(
         args().grid_refine.as_deref().unwrap_or("").split(',').filter(|x| !x.is_empty()).map(|x| {
             let mut r = after.refine.unwrap_or_default();
-            r.window = x.parse().unwrap();
+            r.window = part("grid-refine", x, &[x], 0, r.window).unwrap_or_else(|e| fail(e));
             (format!("r{x}"), DiarizeOptions { refine: Some(r), ..after })
         }),
     );
@@ -695,14 +756,15 @@ fn turns_mode(
             }
             let v: Vec<&str> = x.split('/').collect();
             let mut r = ShortRunOptions::default();
-            r.min_frames = v.first().and_then(|s| s.parse().ok()).unwrap_or(r.min_frames);
-            r.max_frames = v.get(1).and_then(|s| s.parse().ok()).unwrap_or(r.max_frames);
-            r.margin = v.get(2).and_then(|s| s.parse().ok()).unwrap_or(r.margin);
+            let f = "grid-short";
+            r.min_frames = part(f, x, &v, 0, r.min_frames).unwrap_or_else(|e| fail(e));
+            r.max_frames = part(f, x, &v, 1, r.max_frames).unwrap_or_else(|e| fail(e));
+            r.margin = part(f, x, &v, 2, r.margin).unwrap_or_else(|e| fail(e));
             match v.get(3) {
                 Some(&"off") => r.dips = None,
-                Some(m) => {
+                Some(_) => {
                     let mut d = r.dips.unwrap_or_default();
-                    d.margin = m.parse().unwrap();
+                    d.margin = part(f, x, &v, 3, d.margin).unwrap_or_else(|e| fail(e));
                     r.dips = Some(d);
                 }
                 None => {}
@@ -720,20 +782,20 @@ fn turns_mode(
     for c in cases {
         let dur = c.dur();
         let t0 = Instant::now();
-        let p = d.prepare(&c.samples).unwrap();
+        let p = d.prepare(&c.samples).or_fail(&c.id);
         eprintln!("{}: prepared in {:.1} s", c.id, t0.elapsed().as_secs_f64());
         let mut hyps: Vec<Option<Turns>> = vec![None; rows];
         if let Some(w) = &naive {
             let mut nd = NaiveDiarizer::new(w(), speaker_count(&c.reference));
             nd.vad = d.options.vad;
-            hyps[0] = Some(turns_of(&nd.diarize(&c.samples).unwrap().annotation));
+            hyps[0] = Some(turns_of(&nd.diarize(&c.samples).or_fail(&c.id).annotation));
         }
         hyps[1] = Some(turns_of(&d.assign(&p, &before).annotation));
         hyps[2] = Some(turns_of(&d.assign(&p, &after).annotation));
         for (i, (_, o)) in edge_rows.iter().enumerate() {
             hyps[3 + i] = Some(turns_of(&d.assign(&p, o).annotation));
         }
-        let ratios: Vec<f32> = grid(&args().grid_merge, "0.6,0.8,1.0,1.2,1.5");
+        let ratios: Vec<f32> = grid("grid-merge", &args().grid_merge, "0.6,0.8,1.0,1.2,1.5");
         let counts: Vec<String> = ratios
             .iter()
             .map(|&r| {
@@ -804,8 +866,32 @@ fn turns_mode(
     }
 }
 
-fn grid<T: std::str::FromStr>(list: &Option<String>, d: &str) -> Vec<T> {
-    list.as_deref().unwrap_or(d).split(',').filter_map(|x| x.parse().ok()).collect()
+/// The comma-separated values of `--flag` (`list`, else `d`), each checked by `check`.
+fn grid_with<T>(
+    flag: &str,
+    list: &Option<String>,
+    d: &str,
+    check: impl Fn(&str) -> Result<T, String>,
+) -> Vec<T> {
+    let values = list.as_deref().unwrap_or(d).split(',').filter(|x| !x.is_empty());
+    values
+        .map(|x| check(x).map_err(|e| format!("--{flag}: {e}")).unwrap_or_else(|e| fail(e)))
+        .collect()
+}
+
+/// The comma-separated numbers of `--flag` (`list`, else `d`).
+fn grid<T: std::str::FromStr>(flag: &str, list: &Option<String>, d: &str) -> Vec<T> {
+    grid_with(flag, list, d, |x| x.parse().map_err(|_| format!("{x:?} is not a number")))
+}
+
+/// A value that is `off` or whose `/`-separated parts are numbers.
+fn off_or_numbers(x: &str) -> Result<String, String> {
+    let numbers = x.split('/').all(|p| p.parse::<f32>().is_ok_and(f32::is_finite));
+    if x == "off" || numbers {
+        Ok(x.to_owned())
+    } else {
+        Err(format!("{x:?} is neither `off` nor numbers separated by `/`"))
+    }
 }
 
 /// Prepares every case once, then prints, per set, pooled DER (collar 0.25 and 0) and count
@@ -816,20 +902,26 @@ fn sweep(d: &Ge2eDiarizer, cases: &[Case]) {
     let mut prepared = Vec::new();
     for c in cases {
         let t0 = Instant::now();
-        prepared.push(d.prepare(&c.samples).unwrap());
+        prepared.push(d.prepare(&c.samples).or_fail(&c.id));
         eprintln!("{}: prepared in {:.1} s", c.id, t0.elapsed().as_secs_f64());
     }
     let mut groups: Vec<&str> = cases.iter().map(|c| c.group).collect();
     groups.dedup();
-    let ths: Vec<f32> = grid(&args().grid_threshold, &d.options.threshold.to_string());
-    let mins: Vec<f32> = grid(&args().grid_min_speech, &d.options.min_speaker_speech.to_string());
-    let sws: Vec<f32> = grid(&args().grid_switch, &d.options.switch_cost.to_string());
-    let fracs: Vec<f32> = grid(&args().grid_frac, &d.options.min_cluster_fraction.to_string());
-    let ovs: Vec<String> = grid(&args().grid_overlap, "off");
-    let fons: Vec<f32> = grid(&args().grid_fuse_onset, &d.options.fuse_binarize.onset.to_string());
-    let chs: Vec<String> = grid(
-        &args().grid_change,
-        &d.options.change.map_or("off".into(), |c| c.threshold.to_string()),
+    let a = args();
+    let o = &d.options;
+    let ths: Vec<f32> = grid("grid-threshold", &a.grid_threshold, &o.threshold.to_string());
+    let mins: Vec<f32> =
+        grid("grid-min-speech", &a.grid_min_speech, &o.min_speaker_speech.to_string());
+    let sws: Vec<f32> = grid("grid-switch", &a.grid_switch, &o.switch_cost.to_string());
+    let fracs: Vec<f32> = grid("grid-frac", &a.grid_frac, &o.min_cluster_fraction.to_string());
+    let ovs: Vec<String> = grid_with("grid-overlap", &a.grid_overlap, "off", off_or_numbers);
+    let fons: Vec<f32> =
+        grid("grid-fuse-onset", &a.grid_fuse_onset, &o.fuse_binarize.onset.to_string());
+    let chs: Vec<String> = grid_with(
+        "grid-change",
+        &a.grid_change,
+        &o.change.map_or("off".into(), |c| c.threshold.to_string()),
+        off_or_numbers,
     );
     for (fon, ch) in fons.iter().flat_map(|&f| chs.iter().map(move |c| (f, c))) {
         for &th in &ths {
@@ -904,7 +996,7 @@ fn diag(d: &Ge2eDiarizer, cases: &[Case]) {
     for c in cases {
         let id = &c.id;
         let k = speaker_count(&c.reference);
-        let p = d.prepare(&c.samples).unwrap();
+        let p = d.prepare(&c.samples).or_fail(&c.id);
         let emb = p.centred();
         let stride = emb.len().div_ceil(2000);
         let sample: Vec<Vec<f32>> = emb.iter().step_by(stride).cloned().collect();
@@ -952,7 +1044,7 @@ fn diag(d: &Ge2eDiarizer, cases: &[Case]) {
 fn split_diag(d: &Ge2eDiarizer, o: &DiarizeOptions, cases: &[Case]) {
     use overtalk_audio::diarize::{cluster, embed::cosine, remerge};
     for c in cases {
-        let p = d.prepare(&c.samples).unwrap();
+        let p = d.prepare(&c.samples).or_fail(&c.id);
         let found = speaker_count(&turns_of(&d.assign(&p, o).annotation));
         let emb = p.centred();
         let stride = emb.len().div_ceil(o.max_cluster_windows.max(2));
@@ -1249,7 +1341,7 @@ fn oracle(d: &Ge2eDiarizer, weights: Ge2eWeights, cases: &[Case]) {
                     .iter()
                     .map(|&i| &data[chunk[i].0 * dim..(chunk[i].0 + len) * dim])
                     .collect();
-                for (i, e) in idx.iter().zip(embedder.embed(&views).unwrap()) {
+                for (i, e) in idx.iter().zip(embedder.embed(&views).or_fail("embedding")) {
                     res[*i] = e;
                 }
             }
@@ -1333,7 +1425,7 @@ fn oracle_pipeline(d: &Ge2eDiarizer, cases: &[Case]) {
         "file"
     );
     for c in cases {
-        let h = turns_of(&d.assign(&d.prepare(&c.samples).unwrap(), &d.options).annotation);
+        let h = turns_of(&d.assign(&d.prepare(&c.samples).or_fail(&c.id), &d.options).annotation);
         let mut stream = d.stream();
         stream.push(&c.samples);
         let mut f = stream.finish();
@@ -1343,7 +1435,7 @@ fn oracle_pipeline(d: &Ge2eDiarizer, cases: &[Case]) {
             *p = if c.reference.iter().any(|r| r.1 <= t && t < r.2) { 1.0 } else { 0.0 };
         }
         f.fused.clear();
-        let hv = turns_of(&d.assign(&d.prepare_features(f).unwrap(), &d.options).annotation);
+        let hv = turns_of(&d.assign(&d.prepare_features(f).or_fail(&c.id), &d.options).annotation);
         let hyps = [&h, &with_perfect_overlap(c, &h), &hv, &with_perfect_overlap(c, &hv)];
         let row = der_rows(&mut tot, c, &hyps);
         println!("{:10} | {}", c.id, percents(&row));
@@ -1498,7 +1590,7 @@ fn change_diag(d: &Ge2eDiarizer, cases: &[Case]) {
     let mut dflt = [0usize; 4];
     let defaults = change::ChangeOptions::default();
     for c in cases {
-        let p = d.prepare(&c.samples).unwrap();
+        let p = d.prepare(&c.samples).or_fail(&c.id);
         let mut stream = d.stream();
         stream.push(&c.samples);
         let f = stream.finish();
@@ -1601,5 +1693,44 @@ fn change_diag(d: &Ge2eDiarizer, cases: &[Case]) {
             ));
         }
         println!("{line}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_values_are_told_not_panicked_on() {
+        use overtalk_audio::vad::VadKind;
+        assert_eq!(vad_kinds("energy"), Ok((VadKind::Energy, None)));
+        assert_eq!(vad_kinds("earshot+energy"), Ok((VadKind::Earshot, Some(VadKind::Energy))));
+        // The detectors listed depend on the build's features.
+        let unknown = |spec: &str, kind: &str| {
+            let e = vad_kinds(spec).unwrap_err();
+            let head =
+                format!("--vad {spec:?}: unknown voice activity detector {kind:?} (earshot, ");
+            assert!(e.starts_with(&head), "{e}");
+        };
+        unknown("earshot+nope", "nope");
+        unknown("", "");
+        let spec = "100/0.6x";
+        let v: Vec<&str> = spec.split('/').collect();
+        assert_eq!(part("transition", spec, &v, 0, 7usize), Ok(100));
+        assert_eq!(
+            part("transition", spec, &v, 1, 0.5f32),
+            Err("--transition \"100/0.6x\": part 2 (\"0.6x\") is not a number".to_owned())
+        );
+        assert_eq!(part("transition", spec, &v, 2, 0.5f32), Ok(0.5));
+        assert_eq!(part("transition", "/0.6", &["", "0.6"], 0, 7usize), Ok(7));
+        assert_eq!(
+            edge_options(EdgeOptions::default(), "edges", "5/x").map(|_| ()),
+            Err("--edges \"5/x\": part 2 (\"x\") is not a number".to_owned())
+        );
+        assert_eq!(off_or_numbers("0.3/0.5"), Ok("0.3/0.5".to_owned()));
+        assert_eq!(
+            off_or_numbers("of"),
+            Err("\"of\" is neither `off` nor numbers separated by `/`".to_owned())
+        );
     }
 }

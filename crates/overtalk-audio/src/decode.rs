@@ -1341,6 +1341,11 @@ impl Decoder {
         input: &Input,
         options: &DecodeOptions,
     ) -> Result<Decoder> {
+        if format.format_info().short_name == "wave" {
+            if let Some(e) = input.wav_fmt().as_deref().and_then(foreign::wav_padded_error) {
+                return Err(e);
+            }
+        }
         let exact = match format.format_info().short_name {
             "wave" | "aiff" | "flac" | "ogg" | "isomp4" => true,
             // Without a Xing/Info/VBRI header symphonia estimates the length from the file size.

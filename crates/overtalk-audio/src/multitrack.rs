@@ -317,6 +317,16 @@ pub enum TrackWarning {
         /// Why most of the rest was rejected.
         why: LostBecause,
     },
+    /// The speaker model gave no usable embedding (NaN or infinite values, or all zeros) for
+    /// some windows of a mixed recording: they were left out of the speaker clustering
+    /// ([`crate::diarize::Diarization::dropped_windows`]), and the speech they covered took
+    /// its speaker from the windows around it.
+    NonFiniteEmbeddings {
+        /// The recording.
+        path: PathBuf,
+        /// How many windows.
+        windows: usize,
+    },
     /// Samples that were NaN or infinite were replaced by silence.
     NonFinite {
         /// The recording.
@@ -499,6 +509,13 @@ impl fmt::Display for TrackWarning {
                     ),
                 }
             }
+            TrackWarning::NonFiniteEmbeddings { path, windows } => write!(
+                f,
+                "{}: the speaker model gave no usable embedding (NaN, infinite or all-zero \
+                 values) for {windows} of its windows; they were left out of telling the speakers \
+                 apart",
+                path.display()
+            ),
             TrackWarning::NonFinite { path, samples } => write!(
                 f,
                 "{}: {samples} non-finite samples (NaN or infinity) were replaced by silence",

@@ -1087,6 +1087,10 @@ pub fn diarize_recording(
             })
             .into_iter()
             .chain(decode_warnings(path, &decoder.stats(), rate))
+            .chain((d.dropped_windows > 0).then(|| TrackWarning::NonFiniteEmbeddings {
+                path: path.to_owned(),
+                windows: d.dropped_windows,
+            }))
             .chain(music_warnings)
             .collect(),
         levels: None,

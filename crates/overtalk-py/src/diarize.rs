@@ -177,12 +177,14 @@ impl<'s> To16k<'s> {
 
 /// Who spoke when in samples held in memory as a conversation: the diarizer's speakers
 /// (`SPK00`, …), the extent the signal's length, the method as the command line records it.
+/// The conversation, and the embedding windows the diarizer left out as not finite
+/// ([`TrackWarning::NonFiniteEmbeddings`]).
 fn conversation(
     id: String,
     diarizer: &dyn Diarizer,
     stream: FeatureStream,
     samples: u64,
-) -> PyResult<Conversation> {
+) -> PyResult<(Conversation, usize)> {
     let d = diarizer.finish(stream.finish()).map_err(to_py)?;
     let provenance = d.provenance();
     let mut b = TranscriptBuilder::new();
@@ -192,7 +194,7 @@ fn conversation(
     }
     let duration = overtalk_audio::decode::frames_to_delta(samples, ANALYSIS_RATE);
     b.extent(Segment::new(Time::from_micros(0), Time::from_micros(duration.micros())));
-    Ok(detected(id, b.build(), &provenance))
+    Ok((detected(id, b.build(), &provenance), d.dropped_windows))
 }
 
 /// The conversation of a diarization, with what it cannot measure: overlap, when there is at
@@ -290,7 +292,14 @@ fn diarize(
                         .map(|s| if s.is_finite() { s } else { 0.0 }),
                 )?;
                 let (n, music) = to16k.finish()?;
-                let c = conversation(recording_id, diarizer.as_ref(), stream, n)?;
+                let (c, dropped) = conversation(recording_id, diarizer.as_ref(), stream, n)?;
+                if dropped > 0 {
+                    let w = TrackWarning::NonFiniteEmbeddings {
+                        path: "samples".into(),
+                        windows: dropped,
+                    };
+                    warnings.push(w.to_string());
+                }
                 let annotation = c.transcript.annotation();
                 warnings.extend(pipeline::music_like_speakers(&music, annotation).into_iter().map(
                     |(speaker, v)| {

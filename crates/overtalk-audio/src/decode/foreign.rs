@@ -93,6 +93,39 @@ pub(super) fn wav_format_tag(fmt: &[u8]) -> Option<u16> {
     Some(tag)
 }
 
+/// For a PCM or float WAV `fmt ` chunk whose blocks give each sample more bytes than its
+/// size needs (24-bit samples in 4-byte slots, block align 8 for two channels, as some
+/// writers make them): `(bits, bytes per sample in a block, channels)`. symphonia reads such
+/// samples packed (3 bytes each), so every sample after the first would be read from the
+/// wrong bytes; and whether the padding is before or after the sample is not said (hound pads
+/// after, the format's rule for WAVE_FORMAT_EXTENSIBLE is before), so no reading is safe.
+/// `None` for any other chunk (an extensible one whose container size is the slot is read as
+/// the standard says).
+pub(super) fn wav_padded_samples(fmt: &[u8]) -> Option<(u16, u16, u16)> {
+    let u16_at = |at: usize| Some(u16::from_le_bytes(fmt.get(at..at + 2)?.try_into().ok()?));
+    let (channels, block_align, bits) = (u16_at(2)?, u16_at(12)?, u16_at(14)?);
+    if !matches!(wav_format_tag(fmt)?, 1 | 3) || channels == 0 || bits == 0 {
+        return None;
+    }
+    let slot = block_align / channels;
+    (block_align % channels == 0 && slot > bits.div_ceil(8)).then_some((bits, slot, channels))
+}
+
+/// The error for a chunk [`wav_padded_samples`] finds (WAV or RF64): the layout named.
+pub(super) fn wav_padded_error(fmt: &[u8]) -> Option<overtalk::Error> {
+    let (bits, slot, channels) = wav_padded_samples(fmt)?;
+    Some(overtalk::Error::recording(
+        overtalk::error::RecordingProblem::Corrupt,
+        format!(
+            "the WAV header declares {bits}-bit samples in slots of {slot} bytes ({channels} \
+             channel{} in blocks of {} bytes): where a sample lies in its slot is not said, so \
+             it is not guessed; convert the file with the program that wrote it, or to FLAC",
+            if channels == 1 { "" } else { "s" },
+            u32::from(slot) * u32::from(channels)
+        ),
+    ))
+}
+
 /// An MPEG-1 Layer II frame header (4 bytes) whose bitrate the standard does not allow with
 /// its channel mode (ISO/IEC 11172-3 §2.4.2.3): 224–384 kbit/s in mono (ffmpeg's `-c:a mp2`
 /// writes mono at 384 kbit/s by default), 32, 48, 56 or 80 kbit/s in stereo. symphonia's

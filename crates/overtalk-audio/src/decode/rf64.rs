@@ -221,5 +221,9 @@ fn parse_fmt(fmt: &[u8], data_len: u64) -> Result<Header> {
             "the audio track declares no sample rate",
         ));
     }
+    // Samples in wider slots than their size (24 bits in 4 bytes) would be read packed.
+    if let Some(e) = super::foreign::wav_padded_error(fmt) {
+        return Err(e);
+    }
     Ok(Header { sample_rate, channels, sample, data_len })
 }

@@ -1,7 +1,7 @@
 //! The reference points the pipeline is measured against: the naive windows-and-k-means
 //! baseline ([`NaiveDiarizer`]) and the model-free fallback ([`VadOnlyDiarizer`]).
 
-use overtalk::{Annotation, AnnotationBuilder, Result};
+use overtalk::{AnnotationBuilder, Result};
 
 use super::cluster;
 use super::diarization::{Diarization, Diarizer, DiarizerKind};
@@ -56,12 +56,7 @@ impl Diarizer for NaiveDiarizer {
             .collect();
         let method = self.describe();
         if used.is_empty() {
-            return Ok(Diarization {
-                annotation: Annotation::default(),
-                speakers: 0,
-                method,
-                kind: DiarizerKind::Naive,
-            });
+            return Ok(Diarization::empty(method, DiarizerKind::Naive, 0));
         }
         let mut emb = Vec::new();
         for chunk in used.chunks(32) {
@@ -70,6 +65,10 @@ impl Diarizer for NaiveDiarizer {
                 .map(|&(s, l)| f.data.get(s * N_MELS..(s + l) * N_MELS).unwrap_or(&[]))
                 .collect();
             emb.extend(self.weights.embed_flat(&views));
+        }
+        let (used, emb, dropped) = super::windows::keep_usable(used, emb);
+        if used.is_empty() {
+            return Ok(Diarization::empty(method, DiarizerKind::Naive, dropped));
         }
         let wl = cluster::kmeans(&emb, self.speakers.max(1));
         let centres: Vec<usize> = used.iter().map(|&(s, l)| s + l / 2).collect();
@@ -85,7 +84,10 @@ impl Diarizer for NaiveDiarizer {
             *l = Some(wl[w]);
         }
         let (annotation, _) = annotation_from_labels(&labels);
-        Ok(Diarization::within(annotation, f.duration(), method, DiarizerKind::Naive))
+        Ok(Diarization {
+            dropped_windows: dropped,
+            ..Diarization::within(annotation, f.duration(), method, DiarizerKind::Naive)
+        })
     }
 }
 

@@ -31,16 +31,25 @@ pub fn centre(vectors: &[Vec<f32>]) -> Vec<Vec<f32>> {
     centre_on(vectors, &mean)
 }
 
-/// The mean of `vectors` (empty when there is none).
+/// The mean of `vectors` (empty when there is none). A vector with a value that is not finite
+/// is left out (it would make the mean, and every vector centred on it, NaN); all zeros when
+/// every vector is.
 pub fn mean(vectors: &[Vec<f32>]) -> Vec<f32> {
     let Some(first) = vectors.first() else { return Vec::new() };
     let mut mean = vec![0.0f32; first.len()];
-    for v in vectors {
+    let mut n = 0usize;
+    for v in vectors.iter().filter(|v| finite(v)) {
         mean.iter_mut().zip(v).for_each(|(m, x)| *m += x);
+        n += 1;
     }
-    let n = vectors.len() as f32;
+    let n = n.max(1) as f32;
     mean.iter_mut().for_each(|m| *m /= n);
     mean
+}
+
+/// Whether every value of `v` is finite.
+fn finite(v: &[f32]) -> bool {
+    v.iter().all(|x| x.is_finite())
 }
 
 /// Subtracts `mean` (another set's, [`mean`]) and re-normalises every vector: vectors
@@ -137,12 +146,13 @@ pub fn relabel(labels: &[usize]) -> Vec<usize> {
         .collect()
 }
 
-/// The normalised mean of the vectors with each label (`k` centroids).
+/// The normalised mean of the vectors with each label (`k` centroids). Vectors with a value
+/// that is not finite are left out, so one cannot make its speaker's centroid NaN.
 pub fn centroids(vectors: &[Vec<f32>], labels: &[usize], k: usize) -> Vec<Vec<f32>> {
     let dim = vectors.first().map_or(0, |v| v.len());
     let mut c = vec![vec![0.0f32; dim]; k];
     for (v, &l) in vectors.iter().zip(labels) {
-        if l < k {
+        if l < k && finite(v) {
             c[l].iter_mut().zip(v).for_each(|(a, x)| *a += x);
         }
     }
@@ -442,6 +452,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn vectors_that_are_not_finite_are_left_out_of_means_and_centroids() {
+        let v = vec![vec![1.0, 0.0], vec![f32::NAN, 1.0], vec![3.0, 0.0], vec![0.0, f32::INFINITY]];
+        assert_eq!(mean(&v), vec![2.0, 0.0]);
+        assert_eq!(centroids(&v, &[0, 0, 1, 1], 2), vec![vec![1.0, 0.0], vec![1.0, 0.0]]);
+        assert_eq!(mean(&v[1..2]), vec![0.0, 0.0]);
     }
 
     #[test]

@@ -20,12 +20,28 @@ pub struct Diarization {
     pub method: String,
     /// Which diarizer produced it, for what the outputs can and cannot measure.
     pub kind: DiarizerKind,
+    /// Embedding windows left out of the clustering because the speaker model gave no usable
+    /// embedding for them (NaN or infinite values, all zeros, or no values): 0 normally; the
+    /// front ends say how many ([`crate::multitrack::TrackWarning::NonFiniteEmbeddings`]).
+    pub dropped_windows: usize,
 }
 
 impl Diarization {
     /// How the speakers were found: the diarizer's kind and its description.
     pub fn provenance(&self) -> Provenance {
         Provenance::new(Method::Diarized(self.kind), self.method.clone())
+    }
+
+    /// No speaker: nothing was heard as speech, or no window of it had a usable embedding
+    /// (`dropped_windows` of them were left out).
+    pub(super) fn empty(method: String, kind: DiarizerKind, dropped_windows: usize) -> Diarization {
+        Diarization {
+            annotation: Annotation::default(),
+            speakers: 0,
+            method,
+            kind,
+            dropped_windows,
+        }
     }
 
     /// A diarization of a signal lasting `duration`, cut back to it: the diarizers work in
@@ -51,7 +67,7 @@ impl Diarization {
             None => Annotation::default(),
         };
         let speakers = annotation.tracks().iter().map(|t| t.speaker).collect::<BTreeSet<_>>().len();
-        Diarization { annotation, speakers, method, kind }
+        Diarization { annotation, speakers, method, kind, dropped_windows: 0 }
     }
 }
 

@@ -53,7 +53,7 @@ pub mod transition;
 pub mod turn_metrics;
 pub mod windows;
 
-use overtalk::{Annotation, Delta, FrameGrid, Result, Rounding};
+use overtalk::{Delta, FrameGrid, Result, Rounding};
 
 use crate::frames::GRID;
 
@@ -67,7 +67,7 @@ use embed::Ge2eWeights;
 pub use features::{FeatureStream, Features, FrontEnd};
 use labels::{annotation_from_layers, region_mask, relabel_to};
 pub use options::DiarizeOptions;
-use windows::{embed_windows, place_windows};
+use windows::{embed_windows, keep_usable, place_windows};
 pub use windows::{Ge2eEmbedder, WindowEmbedder};
 
 /// The embedding pipeline (see the module documentation), with any [`WindowEmbedder`].
@@ -300,6 +300,9 @@ pub struct PreparedSignal {
     dim: usize,
     /// The front-end frames the detector called silence, as one diagonal Gaussian (log-mel).
     noise: Option<handover::Gaussian>,
+    /// Windows and runs left out because their embedding was not finite
+    /// ([`windows::keep_usable`]).
+    dropped: usize,
 }
 
 impl PreparedSignal {
@@ -332,6 +335,13 @@ impl PreparedSignal {
     /// The window embeddings as the encoder gave them.
     pub fn raw(&self) -> &[Vec<f32>] {
         &self.raw
+    }
+
+    /// How many windows (and short runs embedded alone) were left out because their embedding
+    /// was not finite (NaN or infinite values, or all zero): a model that fails on silence or
+    /// degenerate input. The others are diarized as if those windows were not there.
+    pub fn dropped(&self) -> usize {
+        self.dropped
     }
 }
 
@@ -385,6 +395,7 @@ impl Ge2eDiarizer {
         let wmax = self.embedder.window_frames().max(10);
         let windows = place_windows(speech.len(), o.window.clamp(10, wmax), o.step);
         let raw = embed_windows(&*self.embedder, &f.data, d, &windows, progress)?;
+        let (windows, raw, mut dropped) = keep_usable(windows, raw);
         let mean = cluster::mean(&raw);
         let emb = cluster::centre_on(&raw, &mean);
         // Runs shorter than a window, each embedded alone (short_runs: a reply between two
@@ -398,8 +409,10 @@ impl Ge2eDiarizer {
             SHORT_RUN_MIN_FRAMES,
             wmax.saturating_sub(1),
         );
-        let run_emb =
-            cluster::centre_on(&embed_windows(&*self.embedder, &f.data, d, &runs, &|_| {})?, &mean);
+        let run_emb = embed_windows(&*self.embedder, &f.data, d, &runs, &|_| {})?;
+        let (runs, run_emb, unusable) = keep_usable(runs, run_emb);
+        dropped += unusable;
+        let run_emb = cluster::centre_on(&run_emb, &mean);
         // The runs too long for the relabelling to take whole, parted further at the signal's
         // energy dips.
         let (dips, dip_runs) = match o.short_runs.and_then(|r| r.dips.map(|d| (r, d))) {
@@ -421,10 +434,10 @@ impl Ge2eDiarizer {
             }
             None => (Vec::new(), Vec::new()),
         };
-        let dip_run_emb = cluster::centre_on(
-            &embed_windows(&*self.embedder, &f.data, d, &dip_runs, &|_| {})?,
-            &mean,
-        );
+        let dip_run_emb = embed_windows(&*self.embedder, &f.data, d, &dip_runs, &|_| {})?;
+        let (dip_runs, dip_run_emb, unusable) = keep_usable(dip_runs, dip_run_emb);
+        dropped += unusable;
+        let dip_run_emb = cluster::centre_on(&dip_run_emb, &mean);
         let fused = (std::mem::take(&mut f.fused), f.hop);
         let energy = std::mem::take(&mut f.energy);
         let mut feats = f.data;
@@ -447,6 +460,7 @@ impl Ge2eDiarizer {
             feats,
             dim: d,
             noise,
+            dropped,
         })
     }
 
@@ -457,7 +471,7 @@ impl Ge2eDiarizer {
         let kind = DiarizerKind::Ge2e { overlap: o.overlap_margin.is_some() };
         let (emb, windows, speech) = (&p.emb, &p.windows, &p.speech);
         if speech.is_empty() || emb.len() != windows.len() || emb.is_empty() {
-            return Diarization { annotation: Annotation::default(), speakers: 0, method, kind };
+            return Diarization::empty(method, kind, p.dropped);
         }
         let n = p.frames;
         let sn = speech.len();
@@ -620,7 +634,10 @@ impl Ge2eDiarizer {
             }
         }
         let (annotation, _) = annotation_from_layers(&labels, &labels2);
-        Diarization::within(annotation, p.duration, method, kind)
+        Diarization {
+            dropped_windows: p.dropped,
+            ..Diarization::within(annotation, p.duration, method, kind)
+        }
     }
 }
 
@@ -629,6 +646,7 @@ mod tests {
     use super::cluster::SpeakerCount;
     use super::embed::MelStream;
     use super::*;
+    use overtalk::Annotation;
     /// An embedder whose frames carry a speaker number (dim 1): a window embeds as the one-hot
     /// vector of its rounded mean.
     struct OneHot;
@@ -651,6 +669,81 @@ mod tests {
                 })
                 .collect())
         }
+    }
+
+    /// [`OneHot`], except that a window holding any frame numbered 3 embeds as NaN (a model
+    /// that fails on degenerate input).
+    struct NanOnThree;
+    impl WindowEmbedder for NanOnThree {
+        fn name(&self) -> String {
+            "nan-on-three".into()
+        }
+        fn front_end(&self) -> Box<dyn FrontEnd> {
+            Box::new(MelStream::new())
+        }
+        fn window_frames(&self) -> usize {
+            160
+        }
+        fn embed(&self, windows: &[&[f32]]) -> Result<Vec<Vec<f32>>> {
+            let nan = |w: &&[f32]| w.contains(&3.0);
+            let mut out = OneHot.embed(windows)?;
+            for (e, _) in out.iter_mut().zip(windows).filter(|(_, w)| nan(w)) {
+                e.iter_mut().for_each(|v| *v = f32::NAN);
+            }
+            Ok(out)
+        }
+    }
+
+    /// Who speaks when, in 10 ms frames: `(speaker, first, end)`.
+    fn frames_of(a: &Annotation) -> Vec<(String, f64, f64)> {
+        a.tracks()
+            .iter()
+            .map(|t| {
+                let (s, e) = (t.segment.start().as_secs_f64(), t.segment.end().as_secs_f64());
+                (a.speaker_name(t.speaker).to_owned(), (s * 100.0).round(), (e * 100.0).round())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn windows_embedded_as_nan_are_left_out_and_counted() {
+        // Speaker 0 for 10 s, 2 s of input the model fails on, speaker 1 for 10 s, all speech.
+        let mut ids = vec![0.0f32; 1000];
+        ids.extend(std::iter::repeat_n(3.0, 200));
+        ids.extend(std::iter::repeat_n(1.0, 1000));
+        let n = ids.len();
+        let features = Features {
+            dim: 1,
+            data: ids,
+            probs: vec![1.0; n],
+            fused: Vec::new(),
+            hop: GRID.step(),
+            energy: Vec::new(),
+            samples: n as u64 * crate::frames::HOP as u64,
+        };
+        let d = Ge2eDiarizer::with_embedder(Box::new(NanOnThree), DiarizeOptions::default());
+        let p = d.prepare_features(features.clone()).unwrap();
+        // The 17 windows starting at frames 860 to 1180 (every 20) hold some of the stretch.
+        assert_eq!((p.windows(), p.dropped()), (86, 17));
+        assert_eq!(p.spans()[42..44], [(840, 160), (1200, 160)]);
+        assert!(p.raw().iter().chain(p.centred()).flatten().all(|v| v.is_finite()));
+        let found = d.finish(features).unwrap();
+        assert_eq!((found.speakers, found.dropped_windows), (2, 17));
+        let warning = crate::multitrack::TrackWarning::NonFiniteEmbeddings {
+            path: "call.wav".into(),
+            windows: found.dropped_windows,
+        };
+        assert_eq!(
+            warning.to_string(),
+            "call.wav: the speaker model gave no usable embedding (NaN, infinite or all-zero \
+             values) for 17 of its windows; they were left out of telling the speakers apart"
+        );
+        // The stretch with no window keeps the speaker before it (the Viterbi's switch cost).
+        let spk = |k: &str, s: f64, e: f64| (k.to_owned(), s, e);
+        assert_eq!(
+            frames_of(&found.annotation),
+            vec![spk("SPK00", 0.0, 1200.0), spk("SPK01", 1200.0, 2200.0)]
+        );
     }
 
     #[test]

@@ -130,6 +130,28 @@ fn embed_windows_on(
     Ok(all.into_iter().flat_map(|p| p.1).collect())
 }
 
+/// Whether an embedding can be compared: every value finite and not all zero. A window of
+/// silence or of degenerate input can make a model give NaN or infinite values (or nothing at
+/// all), and one such vector in a mean makes every centred embedding NaN, every cosine 0 and
+/// the whole recording one speaker.
+pub(super) fn usable(e: &[f32]) -> bool {
+    e.iter().all(|v| v.is_finite()) && e.iter().any(|&v| v != 0.0)
+}
+
+/// The windows whose embedding is [`usable`], with their embeddings, and how many were
+/// dropped: the clustering, the centroids, the speaker-count rules and the relabelling never
+/// see the others (the frames they covered take their speaker from the windows around).
+pub(super) fn keep_usable(
+    windows: Vec<(usize, usize)>,
+    emb: Vec<Vec<f32>>,
+) -> (Vec<(usize, usize)>, Vec<Vec<f32>>, usize) {
+    let before = windows.len();
+    let (windows, emb): (Vec<_>, Vec<_>) =
+        windows.into_iter().zip(emb).filter(|(_, e)| usable(e)).unzip();
+    let dropped = before - windows.len();
+    (windows, emb, dropped)
+}
+
 /// Window placements `(first, len)` over a sequence of `n` frames.
 pub(super) fn place_windows(n: usize, window: usize, step: usize) -> Vec<(usize, usize)> {
     let window = window.max(1);

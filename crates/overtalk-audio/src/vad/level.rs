@@ -147,25 +147,51 @@ impl LevelGain {
     }
 
     /// Feeds samples; `emit` receives the released ones, gained, in order.
+    ///
+    /// A sample is released, at the gain of that moment, as soon as [`lookahead`] samples
+    /// follow it, and the gain changes only when a level frame is complete. So the gain a
+    /// sample gets is set by the frames completed up to `lookahead` samples after it, whatever
+    /// the sizes of the blocks pushed: a recording fed whole and the same fed block by block
+    /// come out the same. (Measuring a whole block before releasing any of it gave the samples
+    /// of a large block a gain that knew more of their future than the lookahead, so a
+    /// recording diarized whole and streamed could disagree.)
+    ///
+    /// [`lookahead`]: LevelGain::lookahead
     pub fn push(&mut self, samples: &[f32], emit: &mut dyn FnMut(&[f32])) {
-        if self.settled {
-            emit(samples);
-            return;
-        }
-        for &s in samples {
-            self.frame.push(if s.is_finite() { s } else { 0.0 });
+        let mut rest = samples;
+        while !rest.is_empty() {
+            if self.settled {
+                emit(rest);
+                return;
+            }
+            // Up to the sample that completes the frame being measured.
+            let take = (FRAME - self.frame.len()).min(rest.len());
+            let (piece, after) = rest.split_at(take);
+            rest = after;
+            let Some((&last, before)) = piece.split_last() else { continue };
+            // The samples before it are released at the gain known before it.
+            self.hold(before, emit);
+            self.frame.push(if last.is_finite() { last } else { 0.0 });
+            self.held.push_back(last);
             if self.frame.len() == FRAME {
                 self.measure();
+                if self.reached_target() {
+                    self.settled = true;
+                    self.release(self.held.len(), emit);
+                    self.frame = Vec::new();
+                    self.held = VecDeque::new();
+                    continue;
+                }
             }
+            let over = self.held.len().saturating_sub(self.lookahead);
+            self.release(over, emit);
         }
+    }
+
+    /// Takes samples that complete no frame, and releases what lies beyond the lookahead.
+    fn hold(&mut self, samples: &[f32], emit: &mut dyn FnMut(&[f32])) {
+        self.frame.extend(samples.iter().map(|&s| if s.is_finite() { s } else { 0.0 }));
         self.held.extend(samples.iter().copied());
-        if self.reached_target() {
-            self.settled = true;
-            self.release(self.held.len(), emit);
-            self.frame = Vec::new();
-            self.held = VecDeque::new();
-            return;
-        }
         let over = self.held.len().saturating_sub(self.lookahead);
         self.release(over, emit);
     }
@@ -243,6 +269,41 @@ mod tests {
         for (a, b) in quiet.iter().zip(&louder) {
             assert!((a - b).abs() < 1e-5, "{a} {b}");
         }
+    }
+
+    #[test]
+    fn the_output_does_not_depend_on_the_block_sizes() {
+        // Hiss at −60 dB for 2 s, a tone at −40 dB for 1 s, then one at −30 dB for 1 s: the
+        // level grows twice, each time while samples before it are still held back. The
+        // samples of the first tone leave before the second is heard (lookahead 0.5 s), so
+        // they get the gain the first tone alone sets, whichever blocks the signal came in.
+        let x: Vec<f32> = (0..64_000usize)
+            .map(|i| {
+                let hiss = if i.is_multiple_of(2) { 0.001 } else { -0.001 };
+                let a = match i {
+                    0..32_000 => 0.0,
+                    32_000..48_000 => 0.01,
+                    _ => 0.0316,
+                };
+                hiss + a * (i as f32 * 0.172_787_6).sin()
+            })
+            .collect();
+        let whole = run(&mut LevelGain::new(-20.0, 40.0, 8_000), &x, x.len());
+        assert_eq!(whole.len(), x.len());
+        for block in [1, 255, 256, 257, 4093] {
+            let out = run(&mut LevelGain::new(-20.0, 40.0, 8_000), &x, block);
+            assert!(out == whole, "blocks of {block}");
+        }
+        // The first tone's first half: raised by the gain the first tone alone sets, not by the
+        // louder second tone's. Sample 36 000 leaves when sample 44 000 comes in: 171 frames
+        // are complete, 46 of them the first tone (power 5.1·10⁻⁵), so the loudest 62 frames
+        // average 3.810·10⁻⁵ and the gain to −20 dB is √(0.01 / 3.810·10⁻⁵) = 16.200. Sample
+        // 60 000 leaves at the end, at the gain all 250 frames set: 62 of the second tone,
+        // 5.003·10⁻⁴, a gain of 4.471 (what both got when a whole block was measured first).
+        let gain = whole[36_000] / x[36_000];
+        let later = whole[60_000] / x[60_000];
+        assert!((gain - 16.200).abs() < 2e-3, "{gain}");
+        assert!((later - 4.471).abs() < 2e-3, "{later}");
     }
 
     #[test]

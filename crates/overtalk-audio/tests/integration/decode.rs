@@ -1115,3 +1115,62 @@ fn mono_mp2_at_a_forbidden_bitrate_is_named() {
     let (info, ch) = decode_all(&p, &DecodeOptions::default()).unwrap();
     assert_eq!((info.codec.as_str(), ch.len()), ("mp2", 1));
 }
+
+/// An edit list whose media edit starts at frame 0 declares no priming: the 1024 frames of it
+/// are played, as ffmpeg plays them, with no window of silence added or dropped. Measured with
+/// ffmpeg 5.1 on this very file (`ffmpeg -i F -f s16le -ac 2 -`, left channel): first sample
+/// over 0.25 at 14 258 (1024 after `burst.m4a`'s 13 234); its length, 45 056, is the last
+/// packet played whole (`docs/recordings.md`), where the decoder ends with the edit (1000 ms).
+#[test]
+fn an_mp4_edit_list_from_media_time_0_plays_the_priming_as_ffmpeg_does() {
+    for (media_time, priming, burst) in [(0, 0, 14_258), (1024, 1024, 13_234)] {
+        let f = with_media_edit(1000, media_time);
+        let mut d = Decoder::from_bytes(f, Some("m4a"), &DecodeOptions::default()).unwrap();
+        let (info, stats, x) = decode_left(&mut d);
+        assert_eq!((info.priming, info.lead, stats.leading_silence), (priming, 0, 0));
+        assert_eq!(x.len(), 44_100);
+        assert_eq!(x.iter().position(|v| v.abs() > 0.25), Some(burst), "media_time {media_time}");
+    }
+}
+
+/// A WAV of 24-bit samples in 4-byte slots (block align 8 for two channels; hound's test file
+/// `pcmwaveformat-24bit-4byte-48kHz-stereo.wav`, samples −96, 23 052, 8 388 607, −8 360 672)
+/// was read as packed 3-byte samples: every sample but the first from the wrong bytes, with no
+/// error (ffmpeg 5.1 reads it the same wrong way). Where a sample lies in its slot is not said,
+/// so the file is refused, by name; the same samples in WAVE_FORMAT_EXTENSIBLE with a 32-bit
+/// container are read as the format says (the sample in the high bytes).
+#[test]
+fn wav_samples_padded_in_their_blocks_are_refused_not_misread() {
+    let wav = |fmt: &[u8]| {
+        let data = [
+            0xa0, 0xff, 0xff, 0x00, 0x0c, 0x5a, 0x00, 0x00, 0xff, 0xff, 0x7f, 0x00, 0x20, 0x6d,
+            0x80, 0x00,
+        ];
+        let mut f = b"RIFF".to_vec();
+        f.extend((4 + 8 + fmt.len() as u32 + 8 + 16).to_le_bytes());
+        f.extend(b"WAVEfmt ");
+        f.extend((fmt.len() as u32).to_le_bytes());
+        f.extend(fmt);
+        f.extend(b"data");
+        f.extend(16u32.to_le_bytes());
+        f.extend(data);
+        f
+    };
+    // PCM, 2 channels, 48 kHz, 384 000 bytes/s, block align 8, 24 bits.
+    let plain = [1, 0, 2, 0, 0x80, 0xbb, 0, 0, 0, 0xdc, 5, 0, 8, 0, 24, 0];
+    let e = Decoder::from_bytes(wav(&plain), Some("wav"), &DecodeOptions::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the WAV header declares 24-bit samples in slots of 4 bytes (2 channels in blocks of 8 \
+         bytes): where a sample lies in its slot is not said, so it is not guessed; convert the \
+         file with the program that wrote it, or to FLAC"
+    );
+    let mut ext = plain.to_vec();
+    ext[0..2].copy_from_slice(&0xFFFEu16.to_le_bytes());
+    ext[14] = 32;
+    ext.extend([22, 0, 24, 0, 3, 0, 0, 0]);
+    ext.extend([1, 0, 0, 0, 0, 0, 0x10, 0, 0x80, 0, 0, 0xaa, 0, 0x38, 0x9b, 0x71]);
+    let mut d = Decoder::from_bytes(wav(&ext), Some("wav"), &DecodeOptions::default()).unwrap();
+    let (_, _, left) = decode_left(&mut d);
+    assert_eq!(left, [0x00FF_FFA0 as f32 / 2f32.powi(31), 0x007F_FFFF as f32 / 2f32.powi(31)]);
+}

@@ -34,6 +34,11 @@ fn model_problem(e: &Error) -> ModelProblem {
 
 /// An RF64 file: `fmt` chunk with `tag`, `channels`, 16 kHz, `bits`, then `data` bytes.
 fn rf64(path: &Path, tag: u16, channels: u16, bits: u16, data: &[u8]) {
+    rf64_blocks(path, tag, channels, bits, channels * bits / 8, data);
+}
+
+/// [`rf64`] with blocks of `block` bytes.
+fn rf64_blocks(path: &Path, tag: u16, channels: u16, bits: u16, block: u16, data: &[u8]) {
     let mut b = Vec::new();
     b.extend_from_slice(b"RF64");
     b.extend_from_slice(&u32::MAX.to_le_bytes());
@@ -46,7 +51,6 @@ fn rf64(path: &Path, tag: u16, channels: u16, bits: u16, data: &[u8]) {
     b.extend_from_slice(&0u32.to_le_bytes()); // table length
     b.extend_from_slice(b"fmt ");
     b.extend_from_slice(&16u32.to_le_bytes());
-    let block = channels * bits / 8;
     b.extend_from_slice(&tag.to_le_bytes());
     b.extend_from_slice(&channels.to_le_bytes());
     b.extend_from_slice(&16_000u32.to_le_bytes());
@@ -217,6 +221,20 @@ fn a_recording_that_cannot_be_decoded_says_why_and_may_be_skipped() {
     assert_eq!(
         e.to_string(),
         format!("{}: malformed RF64 header: zero channels", p("nochannels.wav").display())
+    );
+
+    // Corrupt: 24-bit samples in 4-byte slots, which would be read packed from the wrong bytes.
+    rf64_blocks(&p("padded.wav"), 1, 2, 24, 8, &[0u8; 1600]);
+    let e = open(&p("padded.wav"));
+    assert_eq!(recording_problem(&e), RecordingProblem::Corrupt);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: the WAV header declares 24-bit samples in slots of 4 bytes (2 channels in \
+             blocks of 8 bytes): where a sample lies in its slot is not said, so it is not \
+             guessed; convert the file with the program that wrote it, or to FLAC",
+            p("padded.wav").display()
+        )
     );
 
     // Truncated: an RF64 file cut inside its header.
