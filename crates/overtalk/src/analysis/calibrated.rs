@@ -217,10 +217,10 @@ struct Fitted {
     folded: Vec<Vec<f64>>,
     #[serde(skip)]
     folded_intercept: Vec<f64>,
-    /// Per feature of the model: its position in this build's vector (set by
-    /// [`Fitted::check`]; empty: the model's features are the build's, in order). A model may
-    /// read a subset of the features the build computes: its weights are scattered to those
-    /// positions and the others get weight 0.
+    /// Per feature of the model: its position in this build's vector, set by
+    /// [`Fitted::check`] (empty before it: [`Fitted::fold`] then takes the weights in the
+    /// build's order as they are). A model may read a subset of the features the build
+    /// computes: its weights are scattered to those positions and the others get weight 0.
     #[serde(skip)]
     positions: Vec<usize>,
     /// The length of this build's feature vector for the model's task and mode.
@@ -1135,7 +1135,8 @@ impl<'a> Context<'a> {
         // minute, the reach of the live monitor's window), how much the holder talks in the
         // second after the onset, who stops first, how long since the incoming speaker last
         // held the floor (a talkspurt of 1 s or more in the last minute), and the holder's
-        // usual talkspurt length.
+        // mean talkspurt: its talk in the last minute up to the decision time over its
+        // talkspurts started in that minute before the onset (0 with none).
         let ref_prev_gap = match rk {
             Some((y, k)) if k >= 1 && ix.starts[y][k] >= t0 - RECENT => {
                 secs(ix.starts[y][k] - ix.ends[y][k - 1])
@@ -1608,6 +1609,87 @@ mod tests {
             timed(1, 3000, 3800),
         ];
         assert_eq!(get(&spurts, 3, None)[4], secs(CAP));
+    }
+
+    #[test]
+    fn no_feature_sees_past_the_decision_time() {
+        // A asks "is it ready?" and talks on; B comes in at 1300. The two worlds differ only
+        // in what starts at or after 1800 (the decision time at 500 ms): the words said from
+        // then on, when A stops and when A talks again.
+        let world = |a: &[&str], b: &[&str], later: i64| {
+            let mut b = spoken(1300, b);
+            b.speaker = SpeakerIndex::new(1);
+            vec![spoken(0, a), b, timed(0, later, later + 2000)]
+        };
+        let one = world(
+            &["is", "it", "ready?", "well", "i", "think", "so"],
+            &["sure", "yeah", "it", "is."],
+            3_000,
+        );
+        let two = world(
+            &["is", "it", "ready?", "well", "i", "think", "maybe", "we", "go."],
+            &["sure", "yeah", "no?"],
+            9_000,
+        );
+        let p = Params::default();
+        for h in [0, 250, 500] {
+            let x = |spurts: &[Talkspurt]| {
+                let ix = Index::new(spurts, 2, Some(Millis::new(h)));
+                let mut x = Vec::new();
+                Context::new(spurts, &ix, &p).features(1, None, true, &mut x);
+                x
+            };
+            let (a, b) = (x(&one), x(&two));
+            for ((name, a), b) in feature_names(false, true).iter().zip(&a).zip(&b) {
+                assert_eq!(a, b, "{name} at {h} ms");
+            }
+        }
+        // Unbounded, they differ (the test can tell them apart).
+        let ix = |s| Index::new(s, 2, None);
+        let (ia, ib) = (ix(&one), ix(&two));
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        Context::new(&one, &ia, &p).features(1, None, true, &mut a);
+        Context::new(&two, &ib, &p).features(1, None, true, &mut b);
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn every_feature_is_finite_on_degenerate_input() {
+        // A model reads a subset of the features and gives the others weight 0: one NaN or
+        // infinity among them would still make every probability NaN. Zero-length and
+        // wordless talkspurts, talk at time 0, a lone speaker and times near the end of the
+        // representable range, at every horizon.
+        let huge = 1i64 << 52;
+        let mut wordless = timed(1, 0, 0);
+        wordless.has_tokens = true;
+        let mut question = spoken(huge - 3_000, &["why?", "\u{2014}", "?", "ok."]);
+        question.speaker = SpeakerIndex::new(1);
+        let cases = vec![
+            vec![timed(0, 0, 0)],
+            vec![spoken(0, &["right?"])],
+            vec![timed(0, 0, 0), wordless, timed(0, 200, 500), timed(1, 600, 601)],
+            vec![spoken(huge - 5_000, &["is", "it?"]), question, timed(0, huge - 1, huge)],
+        ];
+        for spurts in &cases {
+            for h in [None, Some(0), Some(250), Some(500), Some(1000)] {
+                let ix = Index::new(spurts, 2, h.map(Millis::new));
+                let p = Params::default();
+                let ctx = Context::new(spurts, &ix, &p);
+                for i in 0..spurts.len() {
+                    for r in [None, Some(0), Some(1)] {
+                        for words in [false, true] {
+                            let mut x = Vec::new();
+                            ctx.features(i, r, words, &mut x);
+                            let names = feature_names(false, words);
+                            assert_eq!(x.len(), names.len());
+                            for (name, v) in names.iter().zip(&x) {
+                                assert!(v.is_finite(), "{name} = {v} ({i}, {r:?}, {h:?})");
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
