@@ -302,8 +302,9 @@ def step(task, joint, horizons, drop=()):
     doc = load_model() if os.path.exists(MODEL) else {}
     prefix = "joint_" if joint else ""
     name = prefix + ("backchannel" if task == "bc" else "onset")
-    drop = {name} | ({prefix + "onset"} if task == "bc" else set())
-    models = [m for m in doc.get("models", []) if m["task"] not in drop or m["horizon_ms"] not in horizons]
+    replaced = {name} | ({prefix + "onset"} if task == "bc" else set())
+    models = [m for m in doc.get("models", [])
+              if m["task"] not in replaced or m["horizon_ms"] not in horizons]
     classifier = "rules" if task == "bc" else "joint" if joint else "calibrated"
     for horizon in horizons:
         for mode in MODES:
