@@ -267,10 +267,11 @@ fn utterance_end(t: &WordToken) -> Option<&str> {
     (bare.len() < t.raw.len() && broken_off(bare)).then_some(FRAGMENT)
 }
 
-/// Whether a completion point is a question: its token ends in `?` (a closing quote or
-/// bracket after it allowed).
+/// Whether a completion point is a question: its token ends in `?`, the closing quotes and
+/// brackets that [`is_terminal`](crate::analysis::normalise::is_terminal) allows after it
+/// allowed too (`why?’`, `«why?»`).
 fn is_question(t: &WordToken) -> bool {
-    t.raw.trim_end_matches(['"', '\'', ')', ']', '\u{201d}']).ends_with('?')
+    crate::analysis::normalise::without_closers(&t.raw).ends_with('?')
 }
 
 /// Whether `raw` is a word broken off with a hyphen ("w-", "the-"): a hyphen right after a
@@ -1728,6 +1729,12 @@ mod tests {
             get(&["why?", "no"], None),
             [1.0, 1.0, 0.0, ln(1.0), ln(1.0), ln(1.0), 0.0, 1.0]
         );
+        // A question in closing quotes or brackets is a question; one cut off with a dash is
+        // no completion point, so no question.
+        for raw in ["why?\u{2019}", "why?\u{bb}", "(why?)", "why?\""] {
+            assert_eq!(get(&[raw, "no"], None)[1], 1.0, "{raw}");
+        }
+        assert_eq!(get(&["why?\u{2014}", "no"], None)[1], 0.0);
     }
 
     #[test]
