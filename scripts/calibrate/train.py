@@ -287,7 +287,14 @@ def save_model(doc):
         f.write("\n")
 
 
-def step(task, joint, horizons):
+def select(names, drop, *Xs):
+    """The feature names and columns kept when the features named in `drop` are left out (a
+    model may read any subset of the features the build computes, calibrated.rs `check`)."""
+    keep = [i for i, n in enumerate(names) if n not in drop]
+    return [names[i] for i in keep], [X[:, keep] for X in Xs]
+
+
+def step(task, joint, horizons, drop=()):
     """Fits one task (bc or onset) of one classifier (calibrated, or joint with `joint`); the
     other classifier's models stay, and fitting a talkspurt model drops its onset models (they
     were fitted on the onsets the old one left)."""
@@ -295,8 +302,9 @@ def step(task, joint, horizons):
     doc = load_model() if os.path.exists(MODEL) else {}
     prefix = "joint_" if joint else ""
     name = prefix + ("backchannel" if task == "bc" else "onset")
-    drop = {name} | ({prefix + "onset"} if task == "bc" else set())
-    models = [m for m in doc.get("models", []) if m["task"] not in drop or m["horizon_ms"] not in horizons]
+    replaced = {name} | ({prefix + "onset"} if task == "bc" else set())
+    models = [m for m in doc.get("models", [])
+              if m["task"] not in replaced or m["horizon_ms"] not in horizons]
     classifier = "rules" if task == "bc" else "joint" if joint else "calibrated"
     for horizon in horizons:
         for mode in MODES:
@@ -308,13 +316,14 @@ def step(task, joint, horizons):
                 Xtr, ytr = labelled_spurts(train, dtr, words, joint)
                 Xva, yva = labelled_spurts(val, dva, words, joint)
                 classes = ["other", "backchannel"] + (["attempt"] if joint else [])
-                models.append(train_task(name, mode, horizon, feature_names["backchannel/" + mode],
-                                         Xtr, ytr, Xva, yva, classes))
+                names, (Xtr, Xva) = select(feature_names["backchannel/" + mode], drop, Xtr, Xva)
+                models.append(train_task(name, mode, horizon, names, Xtr, ytr, Xva, yva, classes))
             else:
                 Xtr, ytr = labelled_onsets(train, dtr, words)
                 Xva, yva = labelled_onsets(val, dva, words)
-                models.append(train_task(name, mode, horizon, feature_names["onset/" + mode],
-                                         Xtr, ytr, Xva, yva, ["other", "interruption", "failed_attempt"]))
+                names, (Xtr, Xva) = select(feature_names["onset/" + mode], drop, Xtr, Xva)
+                models.append(train_task(name, mode, horizon, names, Xtr, ytr, Xva, yva,
+                                         ["other", "interruption", "failed_attempt"]))
     figures = doc.get("check_mrda_f1", {})
     old = doc
     doc = {
@@ -398,6 +407,8 @@ if __name__ == "__main__":
                     help="record: the classifiers to score (comma-separated)")
     ap.add_argument("--horizons", default="250,500,1000,unbounded",
                     help="the decision horizons to fit or score (ms, or unbounded)")
+    ap.add_argument("--drop", default="",
+                    help="bc, onset: features (comma-separated names) the fitted models leave out")
     a = ap.parse_args()
     horizons = [None if h == "unbounded" else int(h) for h in a.horizons.split(",")]
     if a.step == "words":
@@ -405,4 +416,4 @@ if __name__ == "__main__":
     elif a.step == "record":
         record(a.classifiers.split(","), horizons)
     else:
-        step(a.step, a.joint, horizons)
+        step(a.step, a.joint, horizons, set(filter(None, a.drop.split(","))))

@@ -26,7 +26,7 @@ fn report_draws_svg_and_png_by_extension_or_format() {
     let d = Dir::new();
     let vtt = example("red-carpet.vtt");
     // The rule book's classes, whose arrows are known: 3 successful, 1 not (the calibrated
-    // default keeps one interruption in this text, where every overlapped line ends complete).
+    // default finds none in this text, where every overlapped line ends complete).
     d.run(&["report", &vtt, "-o", "clip.svg", "--classifier", "rules"]).ok();
     let svg = d.read("clip.svg");
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{}", &svg[..80]);

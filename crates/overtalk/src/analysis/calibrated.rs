@@ -79,6 +79,12 @@ pub const TIMING_FEATURES: &[&str] = &[
     "ref_recent_share",
     "dur_sq",
     "ref_remaining_sq",
+    "ref_prev_gap",
+    "ref_talk_1s",
+    "outlasts_ref",
+    "stops_first",
+    "own_since_long",
+    "ref_mean_spurt",
 ];
 
 /// Word features, appended to the timing features for talkspurts with words.
@@ -107,6 +113,18 @@ pub const WORD_FEATURES: &[&str] = &[
     "w_no",
     "w_um_uh",
     "w_what",
+    "ref_question_before",
+    "own_question",
+    "second_cue",
+    "first_utt_words",
+    "ref_words_since_end",
+    "ref_words_after_1s",
+    "w_wait_sorry",
+    "w_that_its",
+    "w_exactly_sure",
+    "w_huh_wow",
+    "w_you_we",
+    "w_question_word",
 ];
 
 /// First words with their own feature (after `w_`), each a list of normalised spellings.
@@ -124,6 +142,18 @@ const FIRST_WORDS: &[&[&str]] = &[
     &["no"],
     &["um", "uh"],
     &["what"],
+];
+
+/// More first-word classes (after the scalar word features, `w_wait_sorry` to
+/// `w_question_word`): words that open a floor-taking attempt or an answer rather than a
+/// continuer.
+const MORE_FIRST_WORDS: &[&[&str]] = &[
+    &["wait", "sorry", "hold", "hang"],
+    &["that", "it's", "that's", "it"],
+    &["exactly", "sure", "true", "absolutely", "definitely", "totally"],
+    &["huh", "wow", "whoa", "ah"],
+    &["you", "we", "they"],
+    &["why", "how", "where", "when", "who", "is", "do", "does", "did", "can", "are"],
 ];
 
 /// The number of timing features and of word features.
@@ -187,6 +217,15 @@ struct Fitted {
     folded: Vec<Vec<f64>>,
     #[serde(skip)]
     folded_intercept: Vec<f64>,
+    /// Per feature of the model: its position in this build's vector, set by
+    /// [`Fitted::check`] (empty before it: [`Fitted::fold`] then takes the weights in the
+    /// build's order as they are). A model may read a subset of the features the build
+    /// computes: its weights are scattered to those positions and the others get weight 0.
+    #[serde(skip)]
+    positions: Vec<usize>,
+    /// The length of this build's feature vector for the model's task and mode.
+    #[serde(skip)]
+    width: usize,
 }
 
 /// How strongly the last word of an utterance says it was cut off, fitted on the train split
@@ -226,6 +265,13 @@ fn utterance_end(t: &WordToken) -> Option<&str> {
     }
     let bare = t.raw.trim_end_matches(['.', '?', '!']);
     (bare.len() < t.raw.len() && broken_off(bare)).then_some(FRAGMENT)
+}
+
+/// Whether a completion point is a question: its token ends in `?`, the closing quotes and
+/// brackets that [`is_terminal`](crate::analysis::normalise::is_terminal) allows after it
+/// allowed too (`why?’`, `«why?»`).
+fn is_question(t: &WordToken) -> bool {
+    crate::analysis::normalise::without_closers(&t.raw).ends_with('?')
 }
 
 /// Whether `raw` is a word broken off with a hyphen ("w-", "the-"): a hyphen right after a
@@ -293,20 +339,32 @@ struct ModelFile {
 }
 
 impl Fitted {
-    /// Checks the shapes against the features this build computes.
-    fn check(&self) -> Result<()> {
+    /// Checks the shapes against the features this build computes, and finds where each of
+    /// the model's features is in this build's vector: a model reads any subset of them (each
+    /// at most once), so a model fitted before a feature was added keeps its decisions.
+    fn check(&mut self) -> Result<()> {
         let want = feature_names(self.task.ends_with("onset"), self.mode == "text");
         let k = self.classes.len();
-        let ok = self.features.iter().map(String::as_str).eq(want.iter().copied())
-            && self.mean.len() == want.len()
-            && self.scale.len() == want.len()
+        let n = self.features.len();
+        let positions: Option<Vec<usize>> =
+            self.features.iter().map(|f| want.iter().position(|w| w == f)).collect();
+        let unique = positions.as_ref().is_some_and(|p| {
+            let mut seen = vec![false; want.len()];
+            p.iter().all(|&i| !std::mem::replace(&mut seen[i], true))
+        });
+        let ok = unique
+            && n > 0
+            && self.mean.len() == n
+            && self.scale.len() == n
             && self.scale.iter().all(|s| s.is_finite() && *s > 0.0)
             && self.coef.len() == k
-            && self.coef.iter().all(|r| r.len() == want.len())
+            && self.coef.iter().all(|r| r.len() == n)
             && self.intercept.len() == k
             && (2..=MAX_CLASSES).contains(&k)
             && self.thresholds.len() + 1 == k;
         if ok {
+            self.positions = positions.unwrap_or_default();
+            self.width = want.len();
             Ok(())
         } else {
             Err(Error::invalid(format!(
@@ -338,7 +396,17 @@ impl Fitted {
                 .collect();
             let shift: f64 = w.iter().zip(&self.mean).map(|(w, m)| w * m).sum();
             self.folded_intercept.push(self.intercept[c] - self.intercept[0] - shift);
-            self.folded.push(w);
+            if self.positions.is_empty() {
+                self.folded.push(w);
+            } else {
+                // Scattered to this build's positions; a feature the model does not read
+                // gets weight 0 (its term adds nothing: every feature is finite).
+                let mut full = vec![0.0; self.width];
+                for (v, &i) in w.into_iter().zip(&self.positions) {
+                    full[i] = v;
+                }
+                self.folded.push(full);
+            }
         }
     }
 
@@ -587,7 +655,7 @@ impl Calibrated {
         let mut probs = Vec::with_capacity(spurts.len());
         let mut tags = Vec::with_capacity(spurts.len());
         // The rows kept for S8′, allocated once at their final size.
-        let dim = |m: Option<&Fitted>| m.map_or(0, |m| m.features.len());
+        let dim = |m: Option<&Fitted>| m.map_or(0, |m| m.width);
         let (timing, text) = (dim(self.bc[0]), dim(self.bc[1]));
         let mut rows = Vec::with_capacity(
             spurts.iter().map(|s| if s.has_tokens { text } else { timing }).sum(),
@@ -1063,6 +1131,56 @@ impl<'a> Context<'a> {
             None => (false, 0),
         };
         let all = at.all_recent.max(1) as f64;
+        // What tells a short floor-taking attempt from a backchannel by timing: the holder's
+        // pause before its latest talkspurt (read only when that talkspurt is in the last
+        // minute, the reach of the live monitor's window), how much the holder talks in the
+        // second after the onset, who stops first, how long since the incoming speaker last
+        // held the floor (a talkspurt of 1 s or more in the last minute), and the holder's
+        // mean talkspurt: its talk in the last minute up to the decision time over its
+        // talkspurts started in that minute before the onset (0 with none).
+        let ref_prev_gap = match rk {
+            Some((y, k)) if k >= 1 && ix.starts[y][k] >= t0 - RECENT => {
+                secs(ix.starts[y][k] - ix.ends[y][k - 1])
+            }
+            _ => secs(CAP),
+        };
+        let first_second = t0.saturating_add(1000).min(lim);
+        let ref_talk_1s = match rk {
+            Some((y, k)) if first_second > t0 => {
+                let theirs = ix.starts[y][k..].iter().zip(&ix.ends[y][k..]);
+                let mut talk = 0i64;
+                for (&start, &end) in theirs.take(TOKEN_REACH) {
+                    if start >= first_second {
+                        break;
+                    }
+                    talk += (end.min(first_second) - start.max(t0)).max(0);
+                }
+                talk as f64 / (first_second - t0) as f64
+            }
+            _ => 0.0,
+        };
+        let outlasts = talking && r_end <= lim && end > r_end;
+        let stops_first = talking && ended && end < r_end;
+        let mut since_long = CAP;
+        for j in (0..k).rev().take(TOKEN_REACH) {
+            if starts[j] < t0 - RECENT {
+                break;
+            }
+            if ends[j] - starts[j] >= 1000 {
+                since_long = t0 - ends[j];
+                break;
+            }
+        }
+        let ref_mean = r.map_or(0.0, |y| {
+            let theirs = &ix.starts[y];
+            let n =
+                theirs.partition_point(|&a| a < t0) - theirs.partition_point(|&a| a < t0 - RECENT);
+            if n == 0 {
+                0.0
+            } else {
+                secs(ref_recent / n as i64)
+            }
+        });
         // In the order of `TIMING_FEATURES`.
         let x: [f64; N_TIMING] = [
             dur,
@@ -1088,6 +1206,12 @@ impl<'a> Context<'a> {
             // kept the floor (the attempt failed).
             dur * dur,
             remaining * remaining,
+            ref_prev_gap,
+            ref_talk_1s,
+            flag(outlasts),
+            flag(stops_first),
+            secs(since_long),
+            ref_mean,
         ];
         out.extend_from_slice(&x);
         if words {
@@ -1109,13 +1233,22 @@ impl<'a> Context<'a> {
         talking: bool,
         x: &mut Row<N_WORDS>,
     ) {
-        // One pass over the visible words, without collecting them.
+        // One pass over the visible words, without collecting them; with the second word and
+        // the words of the first utterance (up to its first completion point).
         let (mut n, mut cues, mut first) = (0usize, 0usize, None::<&str>);
-        for w in s.tokens.iter().take_while(|t| t.start.get() < lim).filter(|t| t.is_word()) {
-            let w = w.norm.as_str();
-            n += 1;
-            cues += usize::from(self.lexicon.contains(w));
-            first = first.or(Some(w));
+        let (mut second, mut first_utt, mut utt_open) = (None::<&str>, 0usize, true);
+        for t in s.tokens.iter().take_while(|t| t.start.get() < lim) {
+            if t.is_word() {
+                let w = t.norm.as_str();
+                n += 1;
+                cues += usize::from(self.lexicon.contains(w));
+                if first.is_some() && second.is_none() {
+                    second = Some(w);
+                }
+                first = first.or(Some(w));
+                first_utt += usize::from(utt_open);
+            }
+            utt_open &= !t.terminal;
         }
         x.push(ln_1p_count(n));
         x.push(if n == 0 { 0.0 } else { cues as f64 / n as f64 });
@@ -1131,12 +1264,25 @@ impl<'a> Context<'a> {
         // before and after the onset: an utterance ending in "the" was stopped, not finished.
         let cut = self.cut_words;
         let (mut cut_before, mut cut_after) = (cut.prior, cut.prior);
+        // Question and answer: the holder's last completion point before the onset is a
+        // question; the holder's words since it (how far into an utterance the onset lands)
+        // and in the second after the onset (a holder who talks on has kept the floor).
+        let (mut question_before, mut since_end, mut after_1s) = (false, 0usize, 0usize);
         if let Some(q) = rs.filter(|q| q.has_tokens) {
             let at = q.tokens.partition_point(|t| t.end.get() <= t0);
             let earlier = || q.tokens[..at].iter().rev().take(TOKEN_REACH);
             if let Some(t) = earlier().find(|t| t.terminal && t.end.get() <= t0) {
                 before = t0 - t.end.get();
+                question_before = is_question(t);
             }
+            since_end = earlier().take_while(|t| !t.terminal).filter(|t| t.is_word()).count();
+            let first_second = t0.saturating_add(1000).min(lim);
+            after_1s = q.tokens[at..]
+                .iter()
+                .take(TOKEN_REACH)
+                .take_while(|t| t.end.get() <= first_second)
+                .filter(|t| t.is_word() && t.start.get() >= t0)
+                .count();
             // The holder's talkspurt has visibly stopped at the onset when it ended by then.
             let stopped = q.end.get() <= t0;
             if let Some(key) = last_end(q, at, stopped) {
@@ -1165,6 +1311,23 @@ impl<'a> Context<'a> {
         // else the one that has just ended (people label either as cut off by the onset).
         x.push(if talking { cut_after } else { cut_before });
         for spellings in FIRST_WORDS {
+            x.push(flag(first.is_some_and(|f| spellings.contains(&f))));
+        }
+        // The talkspurt's own first utterance a question, as far as the horizon shows.
+        let own_question = s
+            .tokens
+            .iter()
+            .take(TOKEN_REACH)
+            .take_while(|t| t.end.get() <= lim)
+            .find(|t| t.terminal)
+            .is_some_and(is_question);
+        x.push(flag(question_before));
+        x.push(flag(own_question));
+        x.push(flag(second.is_some_and(|w| self.lexicon.contains(w))));
+        x.push(ln_1p_count(first_utt));
+        x.push(ln_1p_count(since_end));
+        x.push(ln_1p_count(after_1s));
+        for spellings in MORE_FIRST_WORDS {
             x.push(flag(first.is_some_and(|f| spellings.contains(&f))));
         }
     }
@@ -1286,6 +1449,8 @@ mod tests {
             thresholds: thr,
             folded: vec![],
             folded_intercept: vec![],
+            positions: vec![],
+            width: 1,
         };
         m.fold();
         m
@@ -1366,6 +1531,210 @@ mod tests {
         assert!((p[1] - want).abs() < 1e-12 && (p[0] + p[1] - 1.0).abs() < 1e-12);
         assert_eq!(m.decide(&p), 1);
         assert_eq!(m.decide(&[0.6, 0.4]), 0);
+    }
+
+    #[test]
+    fn a_model_reads_a_subset_of_the_features_at_their_positions() {
+        // A model fitted on `dur` and `ended` only: the build's other features get weight 0.
+        let names = feature_names(false, false);
+        let mut m = model(
+            &["other", "backchannel"],
+            vec![vec![0.0, 0.0], vec![1.0, -2.0]],
+            vec![0.0, 0.5],
+            vec![0.5],
+        );
+        m.features = vec!["ended".into(), "dur".into()];
+        m.mean = vec![0.0, 1.0];
+        m.scale = vec![1.0, 2.0];
+        m.check().unwrap();
+        m.fold();
+        assert_eq!(m.folded[0].len(), names.len());
+        let mut x = vec![7.0; names.len()];
+        x[0] = 3.0; // dur
+        x[1] = 1.0; // ended
+                    // logit = 0.5 + 1 · 1 − 2 · (3 − 1) / 2 = −0.5, whatever the other features are.
+        let p = m.probabilities(&x);
+        let want = 1.0 / (1.0 + 0.5f64.exp());
+        assert!((p[1] - want).abs() < 1e-12, "{p:?}");
+        // A feature this build does not compute, or one read twice, is an error.
+        for features in [vec!["ended", "nonsense"], vec!["dur", "dur"]] {
+            m.features = features.into_iter().map(String::from).collect();
+            let err = m.check().err().unwrap().to_string();
+            assert!(err.contains("does not match this build's features"), "{err}");
+        }
+    }
+
+    #[test]
+    fn attempt_timing_features() {
+        let at = |name: &str| TIMING_FEATURES.iter().position(|f| *f == name).unwrap();
+        let get = |spurts: &[Talkspurt], i: usize, h: Option<i64>| {
+            let ix = Index::new(spurts, 2, h.map(Millis::new));
+            let (mut x, p) = (Vec::new(), Params::default());
+            Context::new(spurts, &ix, &p).features(i, None, false, &mut x);
+            let names = [
+                "ref_prev_gap",
+                "ref_talk_1s",
+                "outlasts_ref",
+                "stops_first",
+                "own_since_long",
+                "ref_mean_spurt",
+            ];
+            names.map(|n| x[at(n)])
+        };
+        // A talks 0–1000 and, after 300 ms, 1300–5000; B held the floor 1000–2100 and says
+        // 400 ms at 3000, stopping first.
+        let spurts = vec![
+            timed(0, 0, 1000),
+            timed(1, 1000, 2100),
+            timed(0, 1300, 5000),
+            timed(1, 3000, 3400),
+        ];
+        assert_eq!(get(&spurts, 3, None), [secs(300), 1.0, 0.0, 1.0, secs(900), secs(2350)]);
+        // At 500 ms A's talk counts up to 3500: (1000 + 2200) / 2.
+        assert_eq!(get(&spurts, 3, Some(500)), [secs(300), 1.0, 0.0, 1.0, secs(900), secs(1600)]);
+        // A stops at 3200 while B talks on to 3800: B outlasts A.
+        let spurts = vec![
+            timed(0, 0, 1000),
+            timed(1, 1000, 2100),
+            timed(0, 1300, 3200),
+            timed(1, 3000, 3800),
+        ];
+        assert_eq!(get(&spurts, 3, None), [secs(300), 0.2, 1.0, 0.0, secs(900), secs(1450)]);
+        // Within 250 ms: A's 200 ms of the 250 seen, and A has stopped.
+        assert_eq!(get(&spurts, 3, Some(250)), [secs(300), 0.8, 1.0, 0.0, secs(900), secs(1450)]);
+        // B's only earlier talkspurt shorter than 1 s: no floor held in the last minute.
+        let spurts = vec![
+            timed(0, 0, 1000),
+            timed(1, 1000, 1900),
+            timed(0, 1300, 3200),
+            timed(1, 3000, 3800),
+        ];
+        assert_eq!(get(&spurts, 3, None)[4], secs(CAP));
+    }
+
+    #[test]
+    fn no_feature_sees_past_the_decision_time() {
+        // A asks "is it ready?" and talks on; B comes in at 1300. The two worlds differ only
+        // in what starts at or after 1800 (the decision time at 500 ms): the words said from
+        // then on, when A stops and when A talks again.
+        let world = |a: &[&str], b: &[&str], later: i64| {
+            let mut b = spoken(1300, b);
+            b.speaker = SpeakerIndex::new(1);
+            vec![spoken(0, a), b, timed(0, later, later + 2000)]
+        };
+        let one = world(
+            &["is", "it", "ready?", "well", "i", "think", "so"],
+            &["sure", "yeah", "it", "is."],
+            3_000,
+        );
+        let two = world(
+            &["is", "it", "ready?", "well", "i", "think", "maybe", "we", "go."],
+            &["sure", "yeah", "no?"],
+            9_000,
+        );
+        let p = Params::default();
+        for h in [0, 250, 500] {
+            let x = |spurts: &[Talkspurt]| {
+                let ix = Index::new(spurts, 2, Some(Millis::new(h)));
+                let mut x = Vec::new();
+                Context::new(spurts, &ix, &p).features(1, None, true, &mut x);
+                x
+            };
+            let (a, b) = (x(&one), x(&two));
+            for ((name, a), b) in feature_names(false, true).iter().zip(&a).zip(&b) {
+                assert_eq!(a, b, "{name} at {h} ms");
+            }
+        }
+        // Unbounded, they differ (the test can tell them apart).
+        let ix = |s| Index::new(s, 2, None);
+        let (ia, ib) = (ix(&one), ix(&two));
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        Context::new(&one, &ia, &p).features(1, None, true, &mut a);
+        Context::new(&two, &ib, &p).features(1, None, true, &mut b);
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn every_feature_is_finite_on_degenerate_input() {
+        // A model reads a subset of the features and gives the others weight 0: one NaN or
+        // infinity among them would still make every probability NaN. Zero-length and
+        // wordless talkspurts, talk at time 0, a lone speaker and times near the end of the
+        // representable range, at every horizon.
+        let huge = 1i64 << 52;
+        let mut wordless = timed(1, 0, 0);
+        wordless.has_tokens = true;
+        let mut question = spoken(huge - 3_000, &["why?", "\u{2014}", "?", "ok."]);
+        question.speaker = SpeakerIndex::new(1);
+        let cases = vec![
+            vec![timed(0, 0, 0)],
+            vec![spoken(0, &["right?"])],
+            vec![timed(0, 0, 0), wordless, timed(0, 200, 500), timed(1, 600, 601)],
+            vec![spoken(huge - 5_000, &["is", "it?"]), question, timed(0, huge - 1, huge)],
+        ];
+        for spurts in &cases {
+            for h in [None, Some(0), Some(250), Some(500), Some(1000)] {
+                let ix = Index::new(spurts, 2, h.map(Millis::new));
+                let p = Params::default();
+                let ctx = Context::new(spurts, &ix, &p);
+                for i in 0..spurts.len() {
+                    for r in [None, Some(0), Some(1)] {
+                        for words in [false, true] {
+                            let mut x = Vec::new();
+                            ctx.features(i, r, words, &mut x);
+                            let names = feature_names(false, words);
+                            assert_eq!(x.len(), names.len());
+                            for (name, v) in names.iter().zip(&x) {
+                                assert!(v.is_finite(), "{name} = {v} ({i}, {r:?}, {h:?})");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn question_answer_and_first_utterance_features() {
+        let at = |name: &str| feature_names(false, true).iter().position(|f| *f == name).unwrap();
+        let names = [
+            "ref_question_before",
+            "own_question",
+            "second_cue",
+            "first_utt_words",
+            "ref_words_since_end",
+            "ref_words_after_1s",
+            "w_exactly_sure",
+            "w_question_word",
+        ];
+        let get = |b: &[&str], h: Option<i64>| {
+            // A asks "is it ready?" and goes on "well i think" (0–1800); B starts at 1300.
+            let a = spoken(0, &["is", "it", "ready?", "well", "i", "think"]);
+            let mut b = spoken(1300, b);
+            b.speaker = SpeakerIndex::new(1);
+            let spurts = vec![a, b];
+            let ix = Index::new(&spurts, 2, h.map(Millis::new));
+            let (mut x, p) = (Vec::new(), Params::default());
+            Context::new(&spurts, &ix, &p).features(1, None, true, &mut x);
+            names.map(|n| x[at(n)])
+        };
+        let ln = |n: f64| n.ln_1p();
+        // "well" since the question; "think" (1500–1800) in the second after the onset.
+        let answer = ["sure", "yeah", "it", "is."];
+        assert_eq!(get(&answer, None), [1.0, 0.0, 1.0, ln(4.0), ln(1.0), ln(1.0), 1.0, 0.0]);
+        // By 1800 B's first utterance has two words and no end yet.
+        assert_eq!(get(&answer, Some(500)), [1.0, 0.0, 1.0, ln(2.0), ln(1.0), ln(1.0), 1.0, 0.0]);
+        // By 1550 "think" has not ended.
+        assert_eq!(get(&answer, Some(250)), [1.0, 0.0, 0.0, ln(1.0), ln(1.0), 0.0, 1.0, 0.0]);
+        assert_eq!(
+            get(&["why?", "no"], None),
+            [1.0, 1.0, 0.0, ln(1.0), ln(1.0), ln(1.0), 0.0, 1.0]
+        );
+        // A question in closing quotes or brackets is a question; one cut off with a dash is
+        // no completion point, so no question.
+        for raw in ["why?\u{2019}", "why?\u{bb}", "(why?)", "why?\""] {
+            assert_eq!(get(&[raw, "no"], None)[1], 1.0, "{raw}");
+        }
+        assert_eq!(get(&["why?\u{2014}", "no"], None)[1], 0.0);
     }
 
     #[test]

@@ -103,6 +103,12 @@ pub fn normalise_token(raw: &str) -> String {
     s.trim_matches(|c| c == '\'' || c == '-').to_owned()
 }
 
+/// `raw` without the closing quotes and brackets that may follow its punctuation
+/// (`"Right."` → `"Right.`), so that the punctuation can be read.
+pub(crate) fn without_closers(raw: &str) -> &str {
+    raw.trim_end_matches(['"', '\'', '\u{201D}', '\u{2019}', '\u{BB}', ')', ']', '}'])
+}
+
 /// Whether a raw token is terminal (§5.1 (R8)): after removing trailing closing quotes and
 /// brackets it ends in `.`, `?` or `!`, but not in `...`, `…`, or a dash optionally followed by
 /// `.?!` characters.
@@ -113,7 +119,7 @@ pub fn normalise_token(raw: &str) -> String {
 /// for t in ["so...", "wait—", "no-?", "go"] { assert!(!is_terminal(t)); }
 /// ```
 pub fn is_terminal(raw: &str) -> bool {
-    let r = raw.trim_end_matches(['"', '\'', '\u{201D}', '\u{2019}', '\u{BB}', ')', ']', '}']);
+    let r = without_closers(raw);
     if !r.ends_with(['.', '?', '!']) {
         return false;
     }
