@@ -241,6 +241,10 @@ pub struct DecodeStats {
     /// The WAV header's data size was a placeholder (0 or 0xFFFFFFFF, as a recorder or a pipe
     /// writes it before the length is known): the data was read to the end of the file.
     pub placeholder_length: bool,
+    /// Another RIFF/WAVE file follows the end the first one's header declares (files joined
+    /// byte for byte, as `cat a.wav b.wav` joins them, often at another sample rate): it was not
+    /// read, since the first header's sizes end the recording before it.
+    pub appended_wav: Option<AppendedWav>,
     /// Frames of silence put before the audio ([`AudioInfo::lead`]); counted in `frames`.
     pub leading_silence: u64,
     /// Gaps in the track's timestamps (audio a recorder dropped or paused) filled with
@@ -264,6 +268,21 @@ pub struct DecodeStats {
     /// Audio tracks named by the caller, counted up to the last one named (set by the
     /// pipeline; 0 when the default track was read).
     pub named_audio_tracks: usize,
+}
+
+/// A WAV file found after the end of the RIFF chunk that was read ([`DecodeStats::appended_wav`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AppendedWav {
+    /// Where it starts in the file, in bytes.
+    pub offset: u64,
+    /// Bytes from there to the end of the file (every file joined after the first, and
+    /// anything after them).
+    pub bytes: u64,
+    /// Its sample rate, when its `fmt ` chunk is there to say.
+    pub sample_rate: Option<u32>,
+    /// Its frames, when its `fmt ` and `data` chunks are there to say (the data chunk's size,
+    /// at most what the file holds, over the block size).
+    pub frames: Option<u64>,
 }
 
 /// How much of a truncated recording was read, against what its header declared.
@@ -506,6 +525,66 @@ impl Input {
             at += 8 + skip;
         }
         Vec::new()
+    }
+
+    /// A RIFF/WAVE file that starts where this one's `RIFF` chunk ends, as `cat a.wav b.wav`
+    /// leaves it: symphonia, like ffmpeg, stops at the end the first header declares, so the
+    /// second recording (often at another sample rate) would go unheard without a word. `None`
+    /// for every other input: nothing after the RIFF chunk, bytes that are not a WAV header
+    /// (an ID3 tag, padding), or a RIFF size that is a placeholder (read to the end instead).
+    fn wav_appended(&self) -> Option<AppendedWav> {
+        if !self.is_riff_wave() {
+            return None;
+        }
+        let len = self.len()?;
+        let head = self.head();
+        let riff = u32::from_le_bytes([head[4], head[5], head[6], head[7]]);
+        if riff == 0 || riff == u32::MAX {
+            return None;
+        }
+        let end = 8 + u64::from(riff);
+        let mut r = self.seeker().ok()?;
+        // A writer pads an odd RIFF chunk to an even length; the next file starts after the pad.
+        for offset in [end, end + 1] {
+            if offset + 12 > len {
+                return None;
+            }
+            r.seek(std::io::SeekFrom::Start(offset)).ok()?;
+            let mut next = [0u8; 12];
+            r.read_exact(&mut next).ok()?;
+            if &next[..4] != b"RIFF" || &next[8..] != b"WAVE" {
+                continue;
+            }
+            let (mut sample_rate, mut block, mut frames) = (None, 0u64, None);
+            let mut at = offset + 12;
+            // Its first chunks, each skipped by its size, up to its data chunk.
+            for _ in 0..64 {
+                let mut chunk = [0u8; 8];
+                if r.read_exact(&mut chunk).is_err() {
+                    break;
+                }
+                let size = u64::from(u32::from_le_bytes([chunk[4], chunk[5], chunk[6], chunk[7]]));
+                if &chunk[..4] == b"fmt " && size >= 16 {
+                    let mut fmt = [0u8; 16];
+                    if r.read_exact(&mut fmt).is_err() {
+                        break;
+                    }
+                    sample_rate = Some(u32::from_le_bytes([fmt[4], fmt[5], fmt[6], fmt[7]]))
+                        .filter(|&rate| rate > 0);
+                    block = u64::from(u16::from_le_bytes([fmt[12], fmt[13]]));
+                    r.seek(std::io::SeekFrom::Current((size - 16 + (size & 1)) as i64)).ok()?;
+                } else if &chunk[..4] == b"data" {
+                    let held = size.min(len.saturating_sub(at + 8));
+                    frames = (block > 0).then(|| held / block);
+                    break;
+                } else {
+                    r.seek(std::io::SeekFrom::Current((size + (size & 1)) as i64)).ok()?;
+                }
+                at += 8 + size + (size & 1);
+            }
+            return Some(AppendedWav { offset, bytes: len - offset, sample_rate, frames });
+        }
+        None
     }
 
     /// The layout of a RIFF/WAVE file whose `data` chunk comes before its `fmt ` chunk (some
@@ -1209,6 +1288,9 @@ impl Decoder {
             Ok(format) => {
                 let mut d = Decoder::from_format(format, &input, options)?;
                 d.stats.placeholder_length = !fields.is_empty();
+                if fields.is_empty() && data_first.is_none() {
+                    d.stats.appended_wav = input.wav_appended();
+                }
                 return Ok(d);
             }
             Err(e) => e,

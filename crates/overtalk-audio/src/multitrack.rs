@@ -356,6 +356,21 @@ pub enum TrackWarning {
         /// The recording.
         path: PathBuf,
     },
+    /// Another WAV file was joined to the end of this one byte for byte (`cat a.wav b.wav`) and
+    /// was not read: only the first file's recording was heard
+    /// ([`crate::decode::DecodeStats::appended_wav`]).
+    AppendedWav {
+        /// The recording.
+        path: PathBuf,
+        /// Seconds of the first file's audio, which were read.
+        read: f64,
+        /// Bytes from the appended file's header to the end of the file, not read.
+        bytes: u64,
+        /// The appended file's sample rate, when its header says.
+        sample_rate: Option<u32>,
+        /// The appended file's seconds, when its header says.
+        seconds: Option<f64>,
+    },
     /// The container holds more audio tracks than the one read (a recorder such as OBS writes
     /// one per microphone): the others were not heard
     /// ([`crate::decode::DecodeStats::unread_audio_tracks`]).
@@ -631,6 +646,25 @@ impl fmt::Display for TrackWarning {
                      each as a speaker's own track",
                     path.display(),
                     unread + 1
+                )
+            }
+            TrackWarning::AppendedWav { path, read, bytes, sample_rate, seconds } => {
+                write!(
+                    f,
+                    "{}: another WAV file is joined to its end byte for byte (at {read:.3} s, \
+                     {bytes} bytes",
+                    path.display()
+                )?;
+                match (seconds, sample_rate) {
+                    (Some(s), Some(r)) => write!(f, ": {s:.3} s at {r} Hz")?,
+                    (None, Some(r)) => write!(f, " at {r} Hz")?,
+                    _ => {}
+                }
+                write!(
+                    f,
+                    ") and was not read: its header ends the recording there, so only the first \
+                     file was heard; join the files with a tool that writes one header and one \
+                     sample rate (sox, or ffmpeg's concat filter), or give each on its own"
                 )
             }
             TrackWarning::PlaceholderLength { path } => write!(

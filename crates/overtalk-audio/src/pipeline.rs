@@ -684,6 +684,7 @@ pub fn unread_audio_tracks(specs: &[TrackSpec], stats: &[DecodeStats]) -> Vec<Tr
 /// What decoding `path` (at `rate` Hz) replaced, guessed or added, as warnings: non-finite
 /// samples and corrupt packets replaced by silence, a large share of samples at full scale
 /// (clipping throughout, or noise that is not audio), a WAV length read to the end of the file,
+/// another WAV file joined after the end of the first (not read),
 /// silence put before audio that starts late on the file's timeline or in the gaps of its
 /// timestamps, and a file cut short that was read as far as it goes.
 fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<TrackWarning> {
@@ -728,6 +729,15 @@ fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<TrackWarn
     }
     if stats.placeholder_length {
         out.push(TrackWarning::PlaceholderLength { path: path.to_owned() });
+    }
+    if let Some(a) = stats.appended_wav {
+        out.push(TrackWarning::AppendedWav {
+            path: path.to_owned(),
+            read: frames_to_delta(stats.frames, rate).as_secs_f64(),
+            bytes: a.bytes,
+            sample_rate: a.sample_rate,
+            seconds: a.sample_rate.zip(a.frames).map(|(r, n)| frames_to_delta(n, r).as_secs_f64()),
+        });
     }
     if let Some(t) = stats.truncated {
         out.push(TrackWarning::Truncated {

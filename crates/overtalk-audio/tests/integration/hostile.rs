@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use overtalk::error::RecordingProblem;
 use overtalk::{Delta, ErrorKind};
-use overtalk_audio::decode::{decode_all, frames_to_delta, DecodeOptions, Decoder};
+use overtalk_audio::decode::{decode_all, frames_to_delta, AppendedWav, DecodeOptions, Decoder};
 use overtalk_audio::multitrack::TrackWarning;
 use overtalk_audio::pipeline::{detect, detect_bytes, detect_recording, DetectOptions, TrackSpec};
 
@@ -688,6 +688,63 @@ fn a_wav_header_written_before_its_length_was_known_reads_to_the_end() {
             q.display()
         )
     );
+}
+
+#[test]
+fn a_wav_file_joined_after_another_is_named_not_dropped_in_silence() {
+    // `cat first.wav second.wav`: the first header's sizes end the recording where the second
+    // file starts, so the decoder (as ffmpeg) reads only the first. Here the second is at
+    // another sample rate, as a call recorder's export joined to a podcast's 16 kHz file.
+    let t = Tmp::new();
+    let (first, second) = (t.path("first.wav"), t.path("second.wav"));
+    write_wav(&first, 16_000, 1, &tone(16_000, 1.5), false);
+    write_wav(&second, 8_000, 1, &tone(8_000, 0.75), false);
+    let mut joined = std::fs::read(&first).unwrap();
+    assert_eq!(joined.len(), 48_044);
+    joined.extend(std::fs::read(&second).unwrap());
+    let q = t.path("joined.wav");
+    std::fs::write(&q, &joined).unwrap();
+    let mut d = Decoder::open(&q, &strict()).unwrap();
+    while d.next_block().unwrap().is_some() {}
+    assert_eq!(d.stats().frames, 24_000);
+    assert_eq!(
+        d.stats().appended_wav,
+        Some(AppendedWav {
+            offset: 48_044,
+            bytes: 12_044,
+            sample_rate: Some(8_000),
+            frames: Some(6_000)
+        })
+    );
+    let spec = TrackSpec::file("A", q.clone());
+    let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
+    assert_eq!(
+        found.warnings,
+        [TrackWarning::AppendedWav {
+            path: q.clone(),
+            read: 1.5,
+            bytes: 12_044,
+            sample_rate: Some(8_000),
+            seconds: Some(0.75)
+        }]
+    );
+    assert_eq!(
+        found.warnings[0].to_string(),
+        format!(
+            "{}: another WAV file is joined to its end byte for byte (at 1.500 s, 12044 bytes: 0.750 s at 8000 Hz) and was not read: its header ends the recording there, so only the first file was heard; join the files with a tool that writes one header and one sample rate (sox, or ffmpeg's concat filter), or give each on its own",
+            q.display()
+        )
+    );
+    // Bytes after the RIFF chunk that are not a WAV file (a tag, padding) say nothing, and
+    // neither does the first file alone.
+    let mut tagged = std::fs::read(&first).unwrap();
+    tagged.extend_from_slice(b"ID3\x04\0\0\0\0\0\0 and some padding");
+    std::fs::write(&q, &tagged).unwrap();
+    let mut d = Decoder::open(&q, &strict()).unwrap();
+    while d.next_block().unwrap().is_some() {}
+    assert_eq!((d.stats().frames, d.stats().appended_wav), (24_000, None));
+    let d = Decoder::open(&first, &strict()).unwrap();
+    assert_eq!(d.stats().appended_wav, None);
 }
 
 #[test]
