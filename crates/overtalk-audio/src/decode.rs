@@ -238,6 +238,15 @@ pub struct DecodeStats {
     pub full_scale: u64,
     /// Corrupt packets replaced by silence.
     pub bad_packets: u64,
+    /// MPEG audio frames at another sample rate than the stream's first frame (MP3 files of
+    /// two rates joined byte for byte, `cat a.mp3 b.mp3`), which the decoder cannot decode
+    /// in the same stream: replaced by silence as long as they play at their own rate, so
+    /// later times stay right. Not counted in `bad_packets`.
+    pub other_rate_packets: u64,
+    /// The sample rate of the last of those frames.
+    pub other_rate: Option<u32>,
+    /// Frames of silence (at the stream's rate) those frames became; counted in `frames`.
+    pub other_rate_frames: u64,
     /// The WAV header's data size was a placeholder (0 or 0xFFFFFFFF, as a recorder or a pipe
     /// writes it before the length is known): the data was read to the end of the file.
     pub placeholder_length: bool,
@@ -283,6 +292,26 @@ pub struct AppendedWav {
     /// Its frames, when its `fmt ` and `data` chunks are there to say (the data chunk's size,
     /// at most what the file holds, over the block size).
     pub frames: Option<u64>,
+}
+
+/// symphonia's MP3 decoder's error for a frame whose sample rate or channel count differs from
+/// the first frame's (it keeps one output format per stream).
+const MPA_RESPEC: &str = "mpa: invalid audio buffer signal spec for packet";
+
+/// The sample rate an MPEG audio frame header declares (its first four bytes: the sync word,
+/// the version and the rate index), `None` when the bytes are not such a header.
+fn mpeg_frame_rate(frame: &[u8]) -> Option<u32> {
+    let [0xFF, b1, b2, ..] = *frame else { return None };
+    if b1 & 0xE0 != 0xE0 {
+        return None;
+    }
+    let base = [44_100, 48_000, 32_000].get(usize::from((b2 >> 2) & 3)).copied()?;
+    match (b1 >> 3) & 3 {
+        0b11 => Some(base),
+        0b10 => Some(base / 2),
+        0b00 => Some(base / 4),
+        _ => None,
+    }
 }
 
 /// How much of a truncated recording was read, against what its header declared.
@@ -2119,13 +2148,24 @@ impl Decoder {
                     }
                 }
             }
-            Err(SymError::DecodeError(_)) => {
+            Err(SymError::DecodeError(why)) => {
                 // Keep later times right: a corrupt packet becomes silence of its length (in
                 // the time base's ticks, frames for containers without a timeline; where the
                 // container gives no length, the next packet's timestamp fills the rest).
-                self.stats.bad_packets += 1;
                 let ticks = packet.dur.get();
-                let frames = self.timeline.as_ref().map_or(ticks, |t| t.frames_in(ticks));
+                let mut frames = self.timeline.as_ref().map_or(ticks, |t| t.frames_in(ticks));
+                let rate = self.info.sample_rate;
+                match mpeg_frame_rate(&packet.data).filter(|&r| r != rate && why == MPA_RESPEC) {
+                    Some(other) => {
+                        // The demuxer counts the frame's samples as the stream's first rate's;
+                        // they play at their own.
+                        frames = frames * u64::from(rate) / u64::from(other);
+                        self.stats.other_rate_packets += 1;
+                        self.stats.other_rate = Some(other);
+                        self.stats.other_rate_frames += frames.min(1 << 20);
+                    }
+                    None => self.stats.bad_packets += 1,
+                }
                 let frames = usize::try_from(frames).unwrap_or(0).min(1 << 20);
                 self.buf.clear();
                 self.buf.resize(frames * self.info.channels.max(1), 0.0);

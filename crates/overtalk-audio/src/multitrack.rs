@@ -356,6 +356,21 @@ pub enum TrackWarning {
         /// The recording.
         path: PathBuf,
     },
+    /// MPEG audio frames at another sample rate than the stream's first (MP3 files of two
+    /// rates joined byte for byte) could not be decoded and were replaced by silence as long as
+    /// they play ([`crate::decode::DecodeStats::other_rate_packets`]).
+    OtherRateFrames {
+        /// The recording.
+        path: PathBuf,
+        /// How many frames.
+        packets: u64,
+        /// The stream's rate, from its first frame.
+        rate: u32,
+        /// The other rate.
+        other: u32,
+        /// Seconds of silence they became.
+        seconds: f64,
+    },
     /// Another WAV file was joined to the end of this one byte for byte (`cat a.wav b.wav`) and
     /// was not read: only the first file's recording was heard
     /// ([`crate::decode::DecodeStats::appended_wav`]).
@@ -648,6 +663,15 @@ impl fmt::Display for TrackWarning {
                     unread + 1
                 )
             }
+            TrackWarning::OtherRateFrames { path, packets, rate, other, seconds } => write!(
+                f,
+                "{}: {packets} MPEG audio frames at {other} Hz, where the stream starts at \
+                 {rate} Hz (MP3 files of two rates joined byte for byte?), cannot be decoded in \
+                 one stream and were replaced by {seconds:.3} s of silence, as long as they \
+                 play; convert the file to one rate (`ffmpeg -i IN -ar {rate} OUT.wav` decodes \
+                 each part at its own) to hear them",
+                path.display()
+            ),
             TrackWarning::AppendedWav { path, read, bytes, sample_rate, seconds } => {
                 write!(
                     f,

@@ -720,6 +720,15 @@ fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<TrackWarn
             packets: stats.bad_packets,
         });
     }
+    if let (Some(other), true) = (stats.other_rate, stats.other_rate_packets > 0) {
+        out.push(TrackWarning::OtherRateFrames {
+            path: path.to_owned(),
+            packets: stats.other_rate_packets,
+            rate,
+            other,
+            seconds: frames_to_delta(stats.other_rate_frames, rate).as_secs_f64(),
+        });
+    }
     if stats.unread_audio_tracks > 0 {
         out.push(TrackWarning::UnreadAudioTracks {
             path: path.to_owned(),

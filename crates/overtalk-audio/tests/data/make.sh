@@ -112,3 +112,11 @@ ff -f lavfi -i "$SIG" -c:a libmp3lame -b:a 64k -f wav burst.mp3.wav
 # the demuxer skips) and AC-3 in MP4 (a codec it knows by name), 0.1 s each.
 ff -f lavfi -i "sine=f=440:r=8000:d=0.1" -c:a pcm_alaw unsupported.alaw.mov
 ff -f lavfi -i "sine=f=440:r=48000:d=0.1" -c:a ac3 -b:a 64k unsupported.ac3.mp4
+# Two MP3 files of different rates joined byte for byte (`cat`): 1 s at 16 kHz (a 1 kHz burst
+# at 0.3-0.6 s), then 1 s at 8 kHz (a 500 Hz burst at 0.3-0.6 s).
+ff -f lavfi -i "aevalsrc=exprs='0.5*sin(2*PI*1000*t)*between(t,0.3,0.6)':s=16000:d=1" \
+  -c:a libmp3lame -b:a 32k rates.16k.tmp.mp3
+ff -f lavfi -i "aevalsrc=exprs='0.5*sin(2*PI*500*t)*between(t,0.3,0.6)':s=8000:d=1" \
+  -c:a libmp3lame -b:a 16k rates.8k.tmp.mp3
+cat rates.16k.tmp.mp3 rates.8k.tmp.mp3 > rates.joined.mp3
+rm rates.16k.tmp.mp3 rates.8k.tmp.mp3

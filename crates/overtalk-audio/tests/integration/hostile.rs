@@ -748,6 +748,42 @@ fn a_wav_file_joined_after_another_is_named_not_dropped_in_silence() {
 }
 
 #[test]
+fn mp3_frames_at_a_second_rate_become_silence_as_long_as_they_play() {
+    // `cat a16k.mp3 b8k.mp3`: the decoder keeps one rate per stream and cannot decode the 8 kHz
+    // frames. They were counted as corrupt packets and became silence of half their length
+    // (576 samples each taken at 16 kHz), so later times came early; now they are named and
+    // last as long as they play.
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/rates.joined.mp3");
+    let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
+    while d.next_block().unwrap().is_some() {}
+    let s = d.stats();
+    assert_eq!(d.info().sample_rate, 16_000);
+    assert_eq!(
+        (s.frames, s.bad_packets, s.other_rate_packets, s.other_rate, s.other_rate_frames),
+        (34_432, 0, 16, Some(8_000), 18_432)
+    );
+    let spec = TrackSpec::file("A", p.clone());
+    let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
+    assert_eq!(
+        found.warnings,
+        [TrackWarning::OtherRateFrames {
+            path: p.clone(),
+            packets: 16,
+            rate: 16_000,
+            other: 8_000,
+            seconds: 1.152
+        }]
+    );
+    assert_eq!(
+        found.warnings[0].to_string(),
+        format!(
+            "{}: 16 MPEG audio frames at 8000 Hz, where the stream starts at 16000 Hz (MP3 files of two rates joined byte for byte?), cannot be decoded in one stream and were replaced by 1.152 s of silence, as long as they play; convert the file to one rate (`ffmpeg -i IN -ar 16000 OUT.wav` decodes each part at its own) to hear them",
+            p.display()
+        )
+    );
+}
+
+#[test]
 fn nan_samples_in_float_wav_become_silence_and_are_counted() {
     let t = Tmp::new();
     let p = t.path("nan.wav");
