@@ -294,6 +294,11 @@ pub struct AppendedWav {
     pub frames: Option<u64>,
 }
 
+/// WAV format tags whose block is one frame of samples (PCM, IEEE float, A-law, µ-law, and
+/// the extensible header, which carries PCM or float), so that a data chunk's size over the
+/// block size is its length in frames.
+const WAV_FRAME_BLOCKS: [u16; 5] = [0x0001, 0x0003, 0x0006, 0x0007, 0xFFFE];
+
 /// symphonia's MP3 decoder's error for a frame whose sample rate or channel count differs from
 /// the first frame's (it keeps one output format per stream).
 const MPA_RESPEC: &str = "mpa: invalid audio buffer signal spec for packet";
@@ -584,6 +589,8 @@ impl Input {
             if &next[..4] != b"RIFF" || &next[8..] != b"WAVE" {
                 continue;
             }
+            // `block` stays 0 (no frame count) unless the format stores whole frames in blocks
+            // of that size; a compressed format's block (ADPCM, MPEG) holds many frames.
             let (mut sample_rate, mut block, mut frames) = (None, 0u64, None);
             let mut at = offset + 12;
             // Its first chunks, each skipped by its size, up to its data chunk.
@@ -600,7 +607,9 @@ impl Input {
                     }
                     sample_rate = Some(u32::from_le_bytes([fmt[4], fmt[5], fmt[6], fmt[7]]))
                         .filter(|&rate| rate > 0);
-                    block = u64::from(u16::from_le_bytes([fmt[12], fmt[13]]));
+                    if WAV_FRAME_BLOCKS.contains(&u16::from_le_bytes([fmt[0], fmt[1]])) {
+                        block = u64::from(u16::from_le_bytes([fmt[12], fmt[13]]));
+                    }
                     r.seek(std::io::SeekFrom::Current((size - 16 + (size & 1)) as i64)).ok()?;
                 } else if &chunk[..4] == b"data" {
                     let held = size.min(len.saturating_sub(at + 8));
@@ -1352,12 +1361,13 @@ impl Decoder {
             // symphonia maps WAV channels to speaker positions and refuses more than 18 (in an
             // extensible header) or 8 (in a plain one); PCM of any channel count is read by the
             // WAV fallback instead.
-            if let Some(d) = Decoder::wav_fallback(&input, options)? {
+            let fallback = match Decoder::wav_fallback(&input, options)? {
+                Some(d) => Some(d),
+                None => Decoder::wav_mpeg(&input, options)?,
+            };
+            if let Some(mut d) = fallback {
                 one_audio_track(options)?;
-                return Ok(d);
-            }
-            if let Some(d) = Decoder::wav_mpeg(&input, options)? {
-                one_audio_track(options)?;
+                d.stats.appended_wav = input.wav_appended();
                 return Ok(d);
             }
         }
@@ -2155,11 +2165,15 @@ impl Decoder {
                 let ticks = packet.dur.get();
                 let mut frames = self.timeline.as_ref().map_or(ticks, |t| t.frames_in(ticks));
                 let rate = self.info.sample_rate;
-                match mpeg_frame_rate(&packet.data).filter(|&r| r != rate && why == MPA_RESPEC) {
+                let other_rate = mpeg_frame_rate(&packet.data)
+                    .filter(|&r| r != rate && why == MPA_RESPEC && self.timeline.is_none());
+                match other_rate {
                     Some(other) => {
-                        // The demuxer counts the frame's samples as the stream's first rate's;
-                        // they play at their own.
-                        frames = frames * u64::from(rate) / u64::from(other);
+                        // The MPEG demuxer gives the frame's length in its own samples (it has
+                        // no timeline), which the stream takes at its first rate; they play at
+                        // their own. A container with a timeline gives the length in time,
+                        // already right.
+                        frames = frames.min(1 << 20) * u64::from(rate) / u64::from(other);
                         self.stats.other_rate_packets += 1;
                         self.stats.other_rate = Some(other);
                         self.stats.other_rate_frames += frames.min(1 << 20);

@@ -747,6 +747,100 @@ fn a_wav_file_joined_after_another_is_named_not_dropped_in_silence() {
     assert_eq!(d.stats().appended_wav, None);
 }
 
+/// A mono RIFF/WAVE file of format `tag` with the plain 16-byte `fmt ` chunk, whose `data`
+/// chunk declares `declared` bytes and holds `data`.
+fn wav_of_format(
+    tag: u16,
+    rate: u32,
+    block: u16,
+    bits: u16,
+    declared: u32,
+    data: &[u8],
+) -> Vec<u8> {
+    let mut b = Vec::new();
+    b.extend_from_slice(b"RIFF");
+    b.extend_from_slice(&(36 + data.len() as u32).to_le_bytes());
+    b.extend_from_slice(b"WAVEfmt ");
+    b.extend_from_slice(&16u32.to_le_bytes());
+    b.extend_from_slice(&tag.to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&rate.to_le_bytes());
+    b.extend_from_slice(&(rate * u32::from(block)).to_le_bytes());
+    b.extend_from_slice(&block.to_le_bytes());
+    b.extend_from_slice(&bits.to_le_bytes());
+    b.extend_from_slice(b"data");
+    b.extend_from_slice(&declared.to_le_bytes());
+    b.extend_from_slice(data);
+    b
+}
+
+#[test]
+fn a_wav_file_joined_after_another_is_measured_only_as_far_as_its_header_can_say() {
+    let t = Tmp::new();
+    let q = t.path("joined.wav");
+    // Read by the WAV fallback (48 channels in a plain header), then an 8 kHz µ-law call
+    // export: one byte a frame, 4000 frames.
+    let first = t.path("first.wav");
+    plain_wav(&first, 16_000, 48, &vec![0i16; 1600 * 48]);
+    let head = std::fs::read(&first).unwrap();
+    let mu_law = wav_of_format(7, 8_000, 1, 8, 4_000, &[0xFF; 4_000]);
+    std::fs::write(&q, [head.as_slice(), &mu_law].concat()).unwrap();
+    let mut d = Decoder::open(&q, &strict()).unwrap();
+    while d.next_block().unwrap().is_some() {}
+    assert_eq!(
+        (d.info().channels, d.stats().frames, d.stats().appended_wav),
+        (
+            48,
+            1_600,
+            Some(AppendedWav {
+                offset: 153_644,
+                bytes: 4_044,
+                sample_rate: Some(8_000),
+                frames: Some(4_000)
+            })
+        )
+    );
+    // IMA ADPCM packs many frames in a block: its rate is named, not a length.
+    let mono = t.path("mono.wav");
+    write_wav(&mono, 16_000, 1, &tone(16_000, 0.5), false);
+    let head = std::fs::read(&mono).unwrap();
+    let adpcm = wav_of_format(0x11, 8_000, 256, 4, 512, &[0; 512]);
+    std::fs::write(&q, [head.as_slice(), &adpcm].concat()).unwrap();
+    let spec = TrackSpec::file("A", q.clone());
+    let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
+    assert_eq!(
+        found.warnings,
+        [TrackWarning::AppendedWav {
+            path: q.clone(),
+            read: 0.5,
+            bytes: 556,
+            sample_rate: Some(8_000),
+            seconds: None
+        }]
+    );
+    assert_eq!(
+        found.warnings[0].to_string(),
+        format!(
+            "{}: another WAV file is joined to its end byte for byte (at 0.500 s, 556 bytes at 8000 Hz) and was not read: its header ends the recording there, so only the first file was heard; join the files with a tool that writes one header and one sample rate (sox, or ffmpeg's concat filter), or give each on its own",
+            q.display()
+        )
+    );
+    // Sizes that lie: a data chunk longer than the file counts what the file holds, and a
+    // chunk whose size runs past the end leaves the length unknown, with nothing read.
+    let long = wav_of_format(1, 8_000, 2, 16, 0xFFFF_FFF0, &[0; 100]);
+    std::fs::write(&q, [head.as_slice(), &long].concat()).unwrap();
+    let d = Decoder::open(&q, &strict()).unwrap();
+    assert_eq!(d.stats().appended_wav.and_then(|a| a.frames), Some(50));
+    let mut lost = b"RIFF\x10\0\0\0WAVELIST\xFF\xFF\xFF\xFF".to_vec();
+    lost.extend_from_slice(&[0; 64]);
+    std::fs::write(&q, [head.as_slice(), &lost].concat()).unwrap();
+    let d = Decoder::open(&q, &strict()).unwrap();
+    assert_eq!(
+        d.stats().appended_wav,
+        Some(AppendedWav { offset: 16_044, bytes: 84, sample_rate: None, frames: None })
+    );
+}
+
 #[test]
 fn mp3_frames_at_a_second_rate_become_silence_as_long_as_they_play() {
     // `cat a16k.mp3 b8k.mp3`: the decoder keeps one rate per stream and cannot decode the 8 kHz
