@@ -41,7 +41,7 @@ use overtalk_audio::diarize::cluster::SpeakerCount;
 use overtalk_audio::diarize::edges::EdgeOptions;
 use overtalk_audio::diarize::embed::Ge2eWeights;
 use overtalk_audio::diarize::handover::HandoverOptions;
-use overtalk_audio::diarize::short_runs::ShortRunOptions;
+use overtalk_audio::diarize::short_runs::{EndOptions, ShortRunOptions};
 use overtalk_audio::diarize::{DiarizeOptions, Diarizer, Ge2eDiarizer, NaiveDiarizer};
 use overtalk_audio::resample::resample_to_16k;
 use score::{der, read_rttm, speaker_count, turns_of, Der, Turns};
@@ -233,6 +233,12 @@ struct Args {
     /// options').
     #[arg(long, value_name = "SPEC")]
     edges: Option<String>,
+    /// The end stretches of long runs relabelled by their own embedding
+    /// (`ShortRunOptions::ends`): `off` or the margin, with a trailing `L` for the longest
+    /// stretch passing it (default: the options', off). Needed before `--grid-short` rows with
+    /// an `END_MARGIN`: the stretches are embedded when the signal is prepared.
+    #[arg(long, value_name = "off|MARGIN[L]")]
+    ends: Option<String>,
     /// The cluster-of-changes rule (`max_piece/share`, e.g. `100/0.6`, or `off`; default: the
     /// options').
     #[arg(long, value_name = "SPEC")]
@@ -530,6 +536,16 @@ fn options_from_args() -> DiarizeOptions {
             opts.edges = Some(e.unwrap_or_else(|e| fail(e)));
         }
     }
+    if let (Some(x), Some(r)) = (a.ends.as_deref(), opts.short_runs.as_mut()) {
+        r.ends = if x == "off" {
+            None
+        } else {
+            let m = x.trim_end_matches('L');
+            let margin: f32 =
+                m.parse().unwrap_or_else(|_| fail(format!("--ends: {m:?} is not a number")));
+            Some(EndOptions { margin, longest: x.ends_with('L'), ..EndOptions::default() })
+        };
+    }
     opts
 }
 
@@ -747,8 +763,9 @@ fn turns_mode(
         }),
     );
     // Extra rows: "after" with short runs relabelled by their own embedding
-    // (`MIN/MAX/MARGIN[/DIP_MARGIN]` in frames and cosine, `DIP_MARGIN` `off` for no parts
-    // between energy dips; or `off`).
+    // (`MIN/MAX/MARGIN[/DIP_MARGIN[/END_MARGIN]]` in frames and cosine, `DIP_MARGIN` `off`
+    // for no parts between energy dips, `END_MARGIN` `off` for no end stretches of long runs
+    // or ending in `L` for the longest stretch passing it; or `off`).
     edge_rows.extend(
         args().grid_short.as_deref().unwrap_or("").split(',').filter(|x| !x.is_empty()).map(|x| {
             if x == "off" {
@@ -766,6 +783,20 @@ fn turns_mode(
                     let mut d = r.dips.unwrap_or_default();
                     d.margin = part(f, x, &v, 3, d.margin).unwrap_or_else(|e| fail(e));
                     r.dips = Some(d);
+                }
+                None => {}
+            }
+            // END_MARGIN (`off`: no end stretches; a trailing `L`: the longest passing).
+            match v.get(4) {
+                Some(&"off") => r.ends = None,
+                Some(e) => {
+                    let mut o = r.ends.unwrap_or_default();
+                    o.longest = e.ends_with('L');
+                    let m = e.trim_end_matches('L');
+                    o.margin = m
+                        .parse()
+                        .unwrap_or_else(|_| fail(format!("--{f}: {m:?} in {x:?} is not a number")));
+                    r.ends = Some(o);
                 }
                 None => {}
             }

@@ -251,6 +251,14 @@ impl Ge2eDiarizer {
                     d.margin
                 ));
             }
+            if let Some(e) = &r.ends {
+                s.push_str(&format!(
+                    ", and the first or last {}–{} ms of longer runs by ≥ {}",
+                    e.min_frames * 10,
+                    e.max_frames * 10,
+                    e.margin
+                ));
+            }
         }
         s.push(')');
         s
@@ -288,6 +296,11 @@ pub struct PreparedSignal {
     dip_runs: Vec<(usize, usize)>,
     /// Their own embeddings, centred as the windows'.
     dip_run_emb: Vec<Vec<f32>>,
+    /// The stretches at the ends of the runs still too long for a piece
+    /// ([`short_runs::end_pieces`]).
+    ends: Vec<short_runs::EndPiece>,
+    /// Their own embeddings, centred as the windows'.
+    end_emb: Vec<Vec<f32>>,
     /// With a second detector: the two detectors' mean probability (see [`Features::fused`])
     /// and its frame hop.
     fused: (Vec<f32>, Delta),
@@ -438,6 +451,26 @@ impl Ge2eDiarizer {
         let (dip_runs, dip_run_emb, unusable) = keep_usable(dip_runs, dip_run_emb);
         dropped += unusable;
         let dip_run_emb = cluster::centre_on(&dip_run_emb, &mean);
+        // The ends of the runs still too long for a piece: a reply that starts inside the end
+        // of the turn before has neither pause nor dip to part it from that turn.
+        let ends = match o.short_runs.and_then(|r| r.ends.map(|e| (r, e))) {
+            Some((r, e)) => short_runs::end_pieces(
+                &speech,
+                &vad,
+                pauses.valley,
+                pauses.min_pause,
+                &dips,
+                r.max_frames.min(wmax.saturating_sub(1)),
+                &e,
+            ),
+            None => Vec::new(),
+        };
+        let spans: Vec<(usize, usize)> = ends.iter().map(|e| e.piece).collect();
+        let end_emb = embed_windows(&*self.embedder, &f.data, d, &spans, &|_| {})?;
+        let (ends, end_emb): (Vec<_>, Vec<_>) =
+            ends.into_iter().zip(end_emb).filter(|(_, e)| windows::usable(e)).unzip();
+        dropped += spans.len() - ends.len();
+        let end_emb = cluster::centre_on(&end_emb, &mean);
         let fused = (std::mem::take(&mut f.fused), f.hop);
         let energy = std::mem::take(&mut f.energy);
         let mut feats = f.data;
@@ -455,6 +488,8 @@ impl Ge2eDiarizer {
             dips,
             dip_runs,
             dip_run_emb,
+            ends,
+            end_emb,
             fused,
             energy,
             feats,
@@ -598,6 +633,13 @@ impl Ge2eDiarizer {
             Some(r) => refine::refine(speech, &pause_vad, &frame_labels, &scores, r),
             None => frame_labels.iter().copied().map(Some).collect(),
         };
+        // The ends of long runs, after the refinement: it would move the change back to where
+        // the windows' scores cross, inside the next turn or past the run's end.
+        if let Some(e) = o.short_runs.and_then(|r| r.ends) {
+            if p.end_emb.len() == p.ends.len() {
+                short_runs::relabel_ends(&mut refined, &p.ends, &p.end_emb, &cents, &e);
+            }
+        }
         if let Some(h) = &o.handover {
             handover::relocate(speech, &p.feats, p.dim, &mut refined, p.noise.as_ref(), h);
         }
@@ -888,5 +930,71 @@ mod tests {
         );
         // At the detector's pauses only, the reply is speaker 0's.
         assert_eq!(segments(None), vec![spk("SPK00", 0.0, 2080.0), spk("SPK01", 2100.0, 2700.0)]);
+    }
+
+    #[test]
+    fn a_reply_that_starts_inside_the_turn_before_is_found_at_the_runs_end() {
+        // Speaker 0 for 10 s and speaker 1's 0.5 s reply with neither pause nor dip between
+        // them (the reply starts as the turn ends), 0.3 s of silence, speaker 0 for 6 s, 0.3 s
+        // of silence, speaker 1 for 6 s. The reply is the end of a 10.5 s run.
+        let mut ids = Vec::new();
+        let mut probs = Vec::new();
+        let mut push = |n: usize, id: f32, p: f32| {
+            ids.extend(std::iter::repeat_n(id, n));
+            probs.extend(std::iter::repeat_n(p, n));
+        };
+        push(1000, 0.0, 1.0);
+        push(50, 1.0, 1.0);
+        push(30, 0.0, 0.0);
+        push(600, 0.0, 1.0);
+        push(30, 0.0, 0.0);
+        push(600, 1.0, 1.0);
+        let n = ids.len();
+        let features = Features {
+            dim: 1,
+            data: ids,
+            probs,
+            fused: Vec::new(),
+            hop: GRID.step(),
+            energy: vec![-20.0; n],
+            samples: n as u64 * crate::frames::HOP as u64,
+        };
+        let segments = |ends: Option<short_runs::EndOptions>| {
+            let short_runs = Some(short_runs::ShortRunOptions {
+                ends,
+                ..short_runs::ShortRunOptions::default()
+            });
+            let o = DiarizeOptions { short_runs, ..DiarizeOptions::default() };
+            let d = Ge2eDiarizer::with_embedder(Box::new(OneHot), o);
+            let a = d.finish(features.clone()).unwrap().annotation;
+            a.tracks()
+                .iter()
+                .map(|t| {
+                    let (s, e) = (t.segment.start().as_secs_f64(), t.segment.end().as_secs_f64());
+                    (a.speaker_name(t.speaker).to_owned(), (s * 100.0).round(), (e * 100.0).round())
+                })
+                .collect::<Vec<_>>()
+        };
+        let spk = |k: &str, s: f64, e: f64| (k.to_owned(), s, e);
+        // The run's last 0.3, 0.4, … 0.7 s all embed as speaker 1 here (one-hot means), so all
+        // lead alike and the shortest is taken: the reply is found, 0.2 s short.
+        assert_eq!(
+            segments(Some(short_runs::EndOptions::default())),
+            vec![
+                spk("SPK00", 0.0, 1020.0),
+                spk("SPK01", 1020.0, 1050.0),
+                spk("SPK00", 1080.0, 1680.0),
+                spk("SPK01", 1710.0, 2310.0)
+            ]
+        );
+        // Without the end stretches, the reply is speaker 0's.
+        assert_eq!(
+            segments(None),
+            vec![
+                spk("SPK00", 0.0, 1050.0),
+                spk("SPK00", 1080.0, 1680.0),
+                spk("SPK01", 1710.0, 2310.0)
+            ]
+        );
     }
 }

@@ -32,6 +32,12 @@
 //! ([`DipOptions::margin`]): a dip is also what a pause between two words of one turn looks
 //! like, and a word embedded alone is a weaker voice print than a reply.
 //!
+//! A reply that starts inside the end of the turn before (overlap) has neither pause nor dip
+//! before it: it is the end of that turn's run. With [`ShortRunOptions::ends`] (off by
+//! default) the first and last 0.3–0.7 s of each run still too long for a piece are embedded
+//! alone ([`end_pieces`]) and, after the refinement, the stretch of each end leaning most
+//! (by at least a margin) to another speaker takes that speaker ([`relabel_ends`]).
+//!
 //! ```text
 //! energy dB   ▇▇▇▇▇▇▇▇▇▇▇▂▁▁▂▇▇▇▇▇▂▁▁▁▂▇▇▇▇▇▇▇▇▇▇▇   (gaps of 160 and 200 ms, 30 dB deep)
 //! VAD prob    ▇▇▇▇▇▇▇▇▇▇▇▆▅▅▆▇▇▇▇▇▆▅▅▅▆▇▇▇▇▇▇▇▇▇▇▇   (no valley: one run of 3.6 s)
@@ -52,19 +58,27 @@ pub struct ShortRunOptions {
     /// Runs too long for a piece parted further at energy dips; `None`: at the detector's
     /// pauses only.
     pub dips: Option<DipOptions>,
+    /// The first and last stretch of each run still too long for a piece embedded alone
+    /// ([`end_pieces`]): a reply that starts inside the end of the turn before (or a turn
+    /// that starts inside the end of the reply) is one run with that turn, with no pause or
+    /// dip to part them. `None` (the default): not tried.
+    pub ends: Option<EndOptions>,
 }
 
 impl Default for ShortRunOptions {
     /// Pieces of 0.25–1.2 s; a margin of 0.1 (chosen in docs/diarization.md: the smallest
     /// measured that raises DER on no tuning set at either collar, once a quiet room's single
     /// faint frames no longer cut turns; 0.05 raises the gecko call's); pieces parted at
-    /// energy dips too ([`DipOptions::default`]).
+    /// energy dips too ([`DipOptions::default`]); no end stretches (they find more short
+    /// turns on the synthetic sets but raise DER on the far-field ES2004a halves; see
+    /// docs/diarization.md, "Replies that start inside the turn before").
     fn default() -> ShortRunOptions {
         ShortRunOptions {
             min_frames: 25,
             max_frames: 120,
             margin: 0.1,
             dips: Some(DipOptions::default()),
+            ends: None,
         }
     }
 }
@@ -91,6 +105,151 @@ impl Default for DipOptions {
     fn default() -> DipOptions {
         DipOptions { min_frames: 12, contrast: 25.0, span: 100, margin: 0.5 }
     }
+}
+
+/// Which stretches at the ends of long runs are tried ([`end_pieces`], [`relabel_ends`]).
+/// Frames are 10 ms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EndOptions {
+    /// The shortest end stretch tried.
+    pub min_frames: usize,
+    /// The longest end stretch tried.
+    pub max_frames: usize,
+    /// The step between the lengths tried, from `min_frames` up.
+    pub step: usize,
+    /// The rest of the run keeps at least this many frames (its label's voice).
+    pub min_rest: usize,
+    /// How much closer (cosine) the stretch's own embedding must be to another speaker's
+    /// centroid than to the run's label.
+    pub margin: f32,
+    /// Which stretch of an end moves when several pass the margin: the longest (`true`), or
+    /// the one leading most (`false`, which favours the shortest, purest stretch).
+    pub longest: bool,
+}
+
+impl Default for EndOptions {
+    /// Stretches of 0.3, 0.4, … 0.7 s (the short turns' lengths) at the ends of runs that keep
+    /// at least 1 s besides; the margin is the dips' (0.5), the one that raised DER least on
+    /// the short-turn tuning set (docs/diarization.md).
+    fn default() -> EndOptions {
+        EndOptions {
+            min_frames: 30,
+            max_frames: 70,
+            step: 10,
+            min_rest: 100,
+            margin: 0.5,
+            longest: false,
+        }
+    }
+}
+
+/// One stretch at an end of a run ([`end_pieces`]): `run` and `piece` are `(first, len)` over
+/// the speech frames; `tail` says whether the piece ends the run (else it starts it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndPiece {
+    /// The run the piece is an end of.
+    pub run: (usize, usize),
+    /// The piece.
+    pub piece: (usize, usize),
+    /// Whether the piece is the run's last frames.
+    pub tail: bool,
+}
+
+/// The stretches tried at each end of the runs longer than `max` frames (between the
+/// detector's pauses and, when `dips` is not empty, the energy dips): for each length `L` of
+/// `o.min_frames, o.min_frames + o.step, … ≤ o.max_frames` with at least `o.min_rest` frames
+/// left, the run's first `L` frames and its last `L`. Listed run by run, the head lengths then
+/// the tail lengths, shortest first.
+///
+/// ```text
+/// run (no pause, no dip)   A ██████████████████████▓▓▓ B ███     (B starts in A's last words)
+/// tails tried                                   [  0.3 s ]
+///                                             [    0.5 s ]
+///                                           [      0.7 s ]       → the one leaning most to B
+/// ```
+pub fn end_pieces(
+    speech: &[usize],
+    vad: &[f32],
+    valley: f32,
+    min_pause: usize,
+    dips: &[bool],
+    max: usize,
+    o: &EndOptions,
+) -> Vec<EndPiece> {
+    let mut pause = valley_pauses(speech, vad, valley, min_pause);
+    for (p, &d) in pause.iter_mut().zip(dips) {
+        *p |= d;
+    }
+    let lengths: Vec<usize> = (o.min_frames.max(1)..=o.max_frames).step_by(o.step.max(1)).collect();
+    let mut out = Vec::new();
+    for (first, len) in pieces(speech, &pause) {
+        if len <= max {
+            continue;
+        }
+        for tail in [false, true] {
+            for &l in lengths.iter().filter(|&&l| len >= l + o.min_rest) {
+                let piece = if tail { (first + len - l, l) } else { (first, l) };
+                out.push(EndPiece { run: (first, len), piece, tail });
+            }
+        }
+    }
+    out
+}
+
+/// Relabels the end stretches of runs (`ends`, from [`end_pieces`], with their embeddings in
+/// `embeddings`, centred as the windows' are) on `labels` (one per speech frame, `None` for a
+/// pause made silence): for each end of a run whose frames all carry one label, the stretch
+/// whose own embedding leads most towards another speaker's centroid (the cosine to it minus
+/// the cosine to the label), when that lead is at least `o.margin`, takes that speaker (with
+/// `o.longest`, the longest stretch that leads by the margin). Runs are judged on the labels as
+/// given (moving a head does not stop the tail). Returns the moved stretches' indices in
+/// `ends`. Ties go to the shorter stretch and the lower label.
+pub fn relabel_ends(
+    labels: &mut [Option<usize>],
+    ends: &[EndPiece],
+    embeddings: &[Vec<f32>],
+    centroids: &[Vec<f32>],
+    o: &EndOptions,
+) -> Vec<usize> {
+    let margin = o.margin;
+    let given = labels.to_vec();
+    let mut moved = Vec::new();
+    let mut i = 0;
+    while i < ends.len().min(embeddings.len()) {
+        let (run, tail) = (ends[i].run, ends[i].tail);
+        let mut j = i;
+        while j < ends.len().min(embeddings.len()) && ends[j].run == run && ends[j].tail == tail {
+            j += 1;
+        }
+        let label = given.get(run.0).copied().flatten();
+        let whole = given.get(run.0..run.0 + run.1).is_some_and(|f| f.iter().all(|&l| l == label));
+        if let (Some(label), true) = (label.filter(|&l| l < centroids.len()), whole) {
+            // The stretch (index, speaker, lead) leading most away from the label.
+            let mut best: Option<(usize, usize, f32)> = None;
+            for (k, e) in embeddings.iter().enumerate().take(j).skip(i) {
+                let sims: Vec<f32> = centroids.iter().map(|c| super::embed::cosine(e, c)).collect();
+                let to = (0..sims.len()).fold(label, |b, c| if sims[c] > sims[b] { c } else { b });
+                let lead = sims[to] - sims[label];
+                let wins = |b: &(usize, usize, f32)| {
+                    if o.longest {
+                        lead >= margin && ends[k].piece.1 > ends[b.0].piece.1
+                    } else {
+                        lead > b.2
+                    }
+                };
+                if to != label && best.as_ref().is_none_or(wins) {
+                    best = Some((k, to, lead));
+                }
+            }
+            if let Some((k, to, _)) = best.filter(|b| b.2 >= margin) {
+                let (first, len) = ends[k].piece;
+                labels.iter_mut().skip(first).take(len).for_each(|l| *l = Some(to));
+                moved.push(k);
+            }
+        }
+        i = j;
+    }
+    moved
 }
 
 /// The pieces of speech whose length is in `min..=max` frames, as `(first, len)` over the
@@ -301,7 +460,8 @@ mod tests {
         let runs = [(0, 4), (4, 2), (6, 2)];
         let between = vec![0.6, 0.8];
         let embs = vec![b.clone(), b.clone(), between];
-        let o = ShortRunOptions { min_frames: 1, max_frames: 10, margin: 0.3, dips: None };
+        let o =
+            ShortRunOptions { min_frames: 1, max_frames: 10, margin: 0.3, dips: None, ends: None };
         let mut labels = vec![0, 0, 0, 0, 0, 1, 0, 0];
         assert_eq!(relabel_short_runs(&mut labels, &runs, &embs, &cents, &o, 0.3), vec![0]);
         assert_eq!(labels, [1, 1, 1, 1, 0, 1, 0, 0]);
@@ -310,7 +470,8 @@ mod tests {
         assert_eq!(labels, [1, 1, 1, 1, 0, 1, 1, 1]);
         // Runs outside the lengths are left alone.
         let mut labels = vec![0; 8];
-        let o = ShortRunOptions { min_frames: 5, max_frames: 10, margin: 0.0, dips: None };
+        let o =
+            ShortRunOptions { min_frames: 5, max_frames: 10, margin: 0.0, dips: None, ends: None };
         assert!(relabel_short_runs(&mut labels, &runs, &embs, &cents, &o, 0.0).is_empty());
     }
 
@@ -361,5 +522,97 @@ mod tests {
         vad2[11] = 0.1;
         assert_eq!(dip_pieces(&speech, &vad2, 0.35, 2, &dips, 3, 9), vec![(0, 5), (7, 3)]);
         assert!(dip_pieces(&speech, &vad, 0.35, 2, &[], 3, 8).is_empty());
+    }
+
+    #[test]
+    fn end_pieces_are_tried_only_on_runs_too_long_for_a_piece() {
+        // Runs: 0-29 (30 frames), a pause at 30-31, 32-41 (10 frames); 50-55 after a silence.
+        let speech: Vec<usize> = (0..42).chain(50..56).collect();
+        let mut vad = vec![0.9; speech.len()];
+        vad[30] = 0.1;
+        vad[31] = 0.1;
+        let o = EndOptions {
+            min_frames: 4,
+            max_frames: 8,
+            step: 2,
+            min_rest: 20,
+            margin: 0.5,
+            longest: false,
+        };
+        let e = end_pieces(&speech, &vad, 0.35, 2, &[], 12, &o);
+        // Only 0-29 is longer than 12; lengths 4, 6, 8 leave at least 20 frames (8 + 20 ≤ 30 but
+        // 10 + 20 would too: 10 is past max_frames).
+        let got: Vec<((usize, usize), bool)> = e.iter().map(|p| (p.piece, p.tail)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ((0, 4), false),
+                ((0, 6), false),
+                ((0, 8), false),
+                ((26, 4), true),
+                ((24, 6), true),
+                ((22, 8), true)
+            ]
+        );
+        assert!(e.iter().all(|p| p.run == (0, 30)));
+        // A dip at 14-15 parts the run into 0-13 and 16-29, both too short for a rest of 20.
+        let mut dips = vec![false; speech.len()];
+        dips[14] = true;
+        dips[15] = true;
+        assert!(end_pieces(&speech, &vad, 0.35, 2, &dips, 12, &o).is_empty());
+        // A longer rest leaves fewer lengths.
+        let tight = EndOptions { min_rest: 25, ..o };
+        let got: Vec<(usize, usize)> =
+            end_pieces(&speech, &vad, 0.35, 2, &[], 12, &tight).iter().map(|p| p.piece).collect();
+        assert_eq!(got, vec![(0, 4), (26, 4)]);
+        assert!(end_pieces(&[], &[], 0.35, 2, &[], 12, &o).is_empty());
+    }
+
+    #[test]
+    fn an_end_moves_to_the_stretch_leading_most_or_the_longest_past_the_margin() {
+        let a = vec![1.0, 0.0];
+        let b = vec![0.0, 1.0];
+        let cents = vec![a.clone(), b.clone()];
+        let run = (0, 10);
+        let end =
+            |first: usize, len: usize, tail: bool| EndPiece { run, piece: (first, len), tail };
+        // Tails of 2, 3 and 4 frames: pure B, B, and halfway (lead 0).
+        let ends = [end(8, 2, true), end(7, 3, true), end(6, 4, true)];
+        let half = vec![std::f32::consts::FRAC_1_SQRT_2; 2];
+        let embs = vec![b.clone(), vec![0.28, 0.96], half.clone()];
+        let o = EndOptions {
+            min_frames: 2,
+            max_frames: 4,
+            step: 1,
+            min_rest: 6,
+            margin: 0.5,
+            longest: false,
+        };
+        let show = |l: &[Option<usize>]| {
+            l.iter().map(|x| x.map_or('.', |k| char::from(b'0' + k as u8))).collect::<String>()
+        };
+        let mut labels = vec![Some(0); 10];
+        // Leading most: the 2-frame tail (lead 1.0 against 0.68).
+        assert_eq!(relabel_ends(&mut labels, &ends, &embs, &cents, &o), vec![0]);
+        assert_eq!(show(&labels), "0000000011");
+        // The longest past the margin: the 3-frame tail (the 4-frame one leads by 0).
+        let mut labels = vec![Some(0); 10];
+        let longest = EndOptions { longest: true, ..o };
+        assert_eq!(relabel_ends(&mut labels, &ends, &embs, &cents, &longest), vec![1]);
+        assert_eq!(show(&labels), "0000000111");
+        // Past no margin of 1.1 nothing moves; nor does a run the labels already split.
+        let mut labels = vec![Some(0); 10];
+        let strict = EndOptions { margin: 1.1, ..o };
+        assert!(relabel_ends(&mut labels, &ends, &embs, &cents, &strict).is_empty());
+        let mut labels = vec![Some(0); 10];
+        labels[3] = None;
+        assert!(relabel_ends(&mut labels, &ends, &embs, &cents, &o).is_empty());
+        assert_eq!(show(&labels), "000.000000");
+        // A head and a tail of one run are judged on the labels as given: both move.
+        let both = [end(0, 2, false), end(8, 2, true)];
+        let mut labels = vec![Some(0); 10];
+        let embs2 = vec![b.clone(), b.clone()];
+        assert_eq!(relabel_ends(&mut labels, &both, &embs2, &cents, &o), vec![0, 1]);
+        assert_eq!(show(&labels), "1100000011");
     }
 }
