@@ -97,7 +97,7 @@ pub struct SessionConfig {
     /// track's whole speech, which goes into the record's analysis (on by default).
     pub music: bool,
     /// Also print each warning of the session on stderr, as `overtalk detect` words it
-    /// (`overtalk: warning: …`).
+    /// (`overtalk: warning: …`), and, from [`crate::run_monitor`], the live page's address.
     pub warn_stderr: bool,
     /// What the session's input was warned of before it started (audio tracks of a replayed
     /// file left unread, [`crate::replay::Replay::warnings`]), for the record's analysis.
@@ -452,6 +452,10 @@ impl Session {
     ) -> Result<(Session, broadcast::Receiver<LiveEvent>)> {
         let names = source.names().to_vec();
         let offsets = source.offsets();
+        if let Some(dir) = &config.record {
+            // Before any audio: a record that cannot be written would lose the whole session.
+            record::prepare(dir)?;
+        }
         let detector = Detecting::new(&names, source.rate(), &config)?;
         let music = if config.music {
             Some(MusicWatch::start(&names, source.rate(), source.files())?)
@@ -866,15 +870,37 @@ fn committed_edges(edges: &[SpeechEdge]) -> Vec<Edge> {
         .collect()
 }
 
-/// Stops the session on Ctrl-C (SIGINT): a thread of its own waits for the signal, so the
-/// record is written on the way out. Returns at once.
-pub fn stop_on_ctrl_c(stop: &StopHandle) -> Result<()> {
+/// Stops the session on Ctrl-C (SIGINT) or, on Unix, SIGTERM (what `kill`, systemd and
+/// `docker stop` send): a thread of its own waits for either signal, so the session ends as
+/// at the end of its source — every mute released, the record written — instead of the
+/// process dying with the mixer's channels muted and nothing recorded. A second signal while
+/// the session finishes ends the process at once, as the signal would have (status 130 or
+/// 143). Returns at once.
+pub fn stop_on_signal(stop: &StopHandle) -> Result<()> {
     let stop = stop.clone();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    std::thread::Builder::new().name("overtalk-ctrl-c".into()).spawn(move || {
+    // Registered here, before the session starts, so a signal that comes at once is not missed.
+    #[cfg(unix)]
+    let mut terminate = {
+        let _entered = runtime.enter();
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?
+    };
+    std::thread::Builder::new().name("overtalk-signal".into()).spawn(move || {
         runtime.block_on(async {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!("overtalk live: stopping (the record is written before exit)");
+            for round in 0.. {
+                #[cfg(unix)]
+                let signal = tokio::select! {
+                    r = tokio::signal::ctrl_c() => r.ok().map(|()| ("Ctrl-C", 130)),
+                    r = terminate.recv() => r.map(|()| ("SIGTERM", 143)),
+                };
+                #[cfg(not(unix))]
+                let signal = tokio::signal::ctrl_c().await.ok().map(|()| ("Ctrl-C", 130));
+                let Some((name, status)) = signal else { return };
+                if round > 0 {
+                    eprintln!("overtalk live: {name} again: exiting without finishing the session");
+                    std::process::exit(status);
+                }
+                eprintln!("overtalk live: stopping on {name} (the record is written before exit)");
                 stop.stop();
             }
         });

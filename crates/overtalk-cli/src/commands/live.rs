@@ -54,13 +54,13 @@ pub struct Args {
     #[arg(long = "track-offset", value_name = "NAME=SECONDS")]
     track_offsets: Vec<String>,
     /// Replay the `--track` recordings or AUDIO (implied by either).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "device")]
     replay: bool,
     /// Replay speed: seconds of audio per second (1 = real time).
-    #[arg(long, value_name = "K", default_value = "1")]
+    #[arg(long, value_name = "K", default_value = "1", conflicts_with = "device")]
     speed: f64,
     /// Replay as fast as the detector goes (for measurements).
-    #[arg(long, conflicts_with = "speed")]
+    #[arg(long, conflicts_with_all = ["speed", "device"])]
     unpaced: bool,
     /// Capture from this input device (a build with the `device` feature).
     #[arg(long, value_name = "NAME", conflicts_with = "tracks")]
