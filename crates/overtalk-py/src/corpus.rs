@@ -340,7 +340,7 @@ impl Corpus {
                 transcript: t.clone(),
                 origin: self.origins.get(id).cloned().unwrap_or_default(),
             }),
-            None => Err(pyo3::exceptions::PyKeyError::new_err(id.to_owned())),
+            None => Err(pyo3::exceptions::PyKeyError::new_err(missing_id(&self.inner, id))),
         }
     }
 
@@ -604,4 +604,21 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_corpus_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(_conversation_from_json, m)?)?;
     Ok(())
+}
+
+/// How many ids a [`Corpus`] lookup that fails lists before `… and N more`.
+const IDS_LISTED: usize = 10;
+
+/// The message of the `KeyError` for `id`, which names no recording of `corpus`: the ids it
+/// does hold (the first [`IDS_LISTED`]), so that a typo or a file name given for its id shows.
+fn missing_id(corpus: &overtalk::Corpus, id: &str) -> String {
+    let ids: Vec<&str> = corpus.ids().collect();
+    if ids.is_empty() {
+        return format!("no recording {id:?}: the corpus is empty");
+    }
+    let mut listed: Vec<String> = ids.iter().take(IDS_LISTED).map(|i| format!("{i:?}")).collect();
+    if ids.len() > IDS_LISTED {
+        listed.push(format!("… and {} more", ids.len() - IDS_LISTED));
+    }
+    format!("no recording {id:?} in the corpus (its ids: {})", listed.join(", "))
 }

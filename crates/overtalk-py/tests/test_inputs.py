@@ -338,6 +338,40 @@ def test_samples_of_no_signal_type_or_no_length_are_refused():
         overtalk.detect(np.zeros((100, 2)), sample_rate=2**40)
 
 
+def test_samples_channels_first_are_refused_not_read_as_a_track_per_sample():
+    # torchaudio and librosa give (channels, samples): read as it is, each sample a track.
+    stereo = np.zeros((2, 32000), dtype=np.float32)
+    message = (r"^samples: 2 rows and 32000 columns, more tracks than samples; one row per sample and one "
+               r"column per track is expected \(channels first\? pass samples.T\)$")
+    for tracks in (None, ["Host", "Guest"]):
+        with pytest.raises(ValueError, match=message):
+            overtalk.detect(stereo, sample_rate=16000, tracks=tracks)
+    with pytest.raises(ValueError, match=r"^samples: 1 rows and 2 columns"):
+        overtalk.detect(np.zeros((1, 2)), sample_rate=16000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", overtalk.OvertalkWarning)
+        assert overtalk.detect(stereo.T, sample_rate=16000, tracks=["Host", "Guest"]).segments() == []
+
+
+def test_a_missing_recording_id_names_the_ids_there_are():
+    corpus = overtalk.read(str(RTTM_DIR))
+    ids = corpus.ids()
+    with pytest.raises(KeyError) as e:
+        corpus["nope"]
+    listed = ", ".join(f'"{i}"' for i in ids[:10]) + (f", … and {len(ids) - 10} more" if len(ids) > 10 else "")
+    assert e.value.args == (f'no recording "nope" in the corpus (its ids: {listed})',)
+    two = overtalk.read("SPEAKER a 1 0 1 <NA> <NA> A <NA> <NA>\nSPEAKER b 1 0 1 <NA> <NA> B <NA> <NA>\n")
+    with pytest.raises(KeyError) as e:
+        two["a.rttm"]
+    assert e.value.args == ('no recording "a.rttm" in the corpus (its ids: "a", "b")',)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", overtalk.OvertalkWarning)
+        empty = overtalk.read("", format="rttm")
+    with pytest.raises(KeyError) as e:
+        empty["a"]
+    assert e.value.args == ('no recording "a": the corpus is empty',)
+
+
 def test_track_names_are_names():
     samples = np.zeros((1600, 2))
     with pytest.raises(TypeError, match="^tracks: expected a list \\(or any iterable\\), got str$"):

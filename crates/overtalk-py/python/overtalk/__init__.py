@@ -1457,6 +1457,13 @@ def detect(
         raise TypeError(f"samples: expected floats or integers, got an array of dtype {a.dtype}")
     if a.shape[0] == 0:
         raise OvertalkError("samples: the array holds no audio samples (0 rows)")
+    if a.shape[1] > a.shape[0]:
+        # Channels first (torchaudio, librosa, soundfile's `.T`): read as it is, every sample
+        # would be a track of its own, and the multitrack rule would run on thousands of them.
+        raise ValueError(
+            f"samples: {a.shape[0]} rows and {a.shape[1]} columns, more tracks than samples; "
+            f"one row per sample and one column per track is expected (channels first? pass samples.T)"
+        )
     if a.shape[0] > longest * sample_rate:
         raise OvertalkError(
             f"samples: limit exceeded: {a.shape[0]} samples at {sample_rate} Hz last "
