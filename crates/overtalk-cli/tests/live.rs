@@ -843,6 +843,11 @@ fn live_refuses_flags_without_what_they_go_with() {
             &["--track", "A=a.wav", "--token", "t"],
             "the following required arguments were not provided:\n  --serve [<ADDR>]",
         ),
+        (
+            &["--track", "A=a.wav", "--preset", "nope"],
+            "invalid value 'nope' for '--preset <PRESET>'\n  [possible values: default, he2010, \
+             pure-jf]",
+        ),
     ] {
         let r = dir.run(&[&["live"][..], args].concat());
         assert_eq!(r.code(), 2, "{args:?}: {}", r.stderr());

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
+use clap::builder::TypedValueParser;
 use overtalk::analysis::{AnalysisPreset, Classifier, Millis, Params};
 use overtalk::Delta;
 use overtalk_audio::causal::CausalOptions;
@@ -19,6 +20,7 @@ use overtalk_live::{run_monitor, OutputArgs};
 
 use crate::app::{Globals, Outcome};
 use crate::input::recordings::{parse_track_offsets, track_specs};
+use crate::named_arg::named;
 
 /// Monitor the floor live: who talks, overlaps, floor changes and interruptions as they
 /// happen, as JSON lines; at the end (also on Ctrl-C) the RTTM, its analysis and the report.
@@ -88,8 +90,9 @@ pub struct Args {
     /// The recording id of the record.
     #[arg(long, value_name = "ID", default_value = "live")]
     recording: String,
-    /// Parameter preset of the analysis (default, he2010, pure-jf, …).
-    #[arg(long, default_value = "default")]
+    /// Parameter preset of the analysis (default, he2010, pure-jf), checked as `analyze
+    /// --preset` checks it.
+    #[arg(long, value_name = "PRESET", default_value = "default", value_parser = named::<AnalysisPreset>().map(|p| p.name().to_owned()))]
     preset: String,
     /// Voice activity detector: earshot (default), energy or none.
     #[arg(long, value_name = "NAME")]
