@@ -298,6 +298,26 @@ def test_a_uem_file_is_named_in_its_error(tmp_path):
         overtalk.score(conv, conv, uem=bad)
 
 
+def test_a_uem_file_is_read_as_the_command_line_reads_it(tmp_path):
+    conv = overtalk.read(RED_CARPET)["red-carpet"]
+    # Latin-1 (not UTF-8): the reader's error at its line and column, as `overtalk score --uem`.
+    latin = tmp_path / "latin.uem"
+    latin.write_bytes(b"red-carpet 1 0 10 caf\xe9\n")
+    with pytest.raises(overtalk.OvertalkError, match=(
+            f"^{latin}:1:22: uem: invalid UTF-8 \\(expected UTF-8, or UTF-16 or UTF-32 with a byte-order mark\\)$")):
+        overtalk.score(conv, conv, uem=latin)
+    # UTF-16 with its byte-order mark, as Windows tools write it: read, as the command line reads it.
+    wide = tmp_path / "wide.uem"
+    wide.write_bytes("red-carpet 1 0 2\n".encode("utf-16"))
+    narrow = tmp_path / "narrow.uem"
+    narrow.write_text("red-carpet 1 0 2\n")
+    assert overtalk.score(conv, conv, uem=wide).total == overtalk.score(conv, conv, uem=narrow).total
+    assert overtalk.score(conv, conv, uem=wide).total != overtalk.score(conv, conv).total
+    # A directory is not an empty UEM.
+    with pytest.raises(IsADirectoryError, match=f"^{tmp_path}: is a directory; uem= takes one UEM file \\(or its text, or a dict\\)$"):
+        overtalk.score(conv, conv, uem=tmp_path)
+
+
 def test_pickled_corpus_keeps_its_reading_warnings():
     import pickle
 
@@ -305,6 +325,18 @@ def test_pickled_corpus_keeps_its_reading_warnings():
         corpus = overtalk.read("SPEAKER r 1 -5 6 <NA> <NA> A <NA> <NA>\n")
     assert corpus.warnings == ["<text>: line 1, column 16: negative start -5.000 clipped to 0 (repaired)"]
     assert pickle.loads(pickle.dumps(corpus)).warnings == corpus.warnings
+
+
+def test_corpora_compare_by_their_conversations():
+    import pickle
+
+    corpus = overtalk.read(RED_CARPET)
+    assert pickle.loads(pickle.dumps(corpus)) == corpus
+    assert overtalk.read(RED_CARPET) == corpus
+    assert hash(overtalk.read(RED_CARPET)) == hash(corpus)
+    other = overtalk.read("SPEAKER red-carpet 1 0 1 <NA> <NA> A <NA> <NA>\n")
+    assert other != corpus
+    assert corpus != corpus["red-carpet"]
 
 
 def test_objects_are_made_by_the_package():

@@ -543,6 +543,16 @@ class Corpus:
     def __len__(self) -> int:
         return len(self._native)
 
+    def __eq__(self, other: object) -> bool:
+        # As Conversation compares: the same recordings, each the same conversation (so a
+        # pickled corpus equals the original).
+        if not isinstance(other, Corpus):
+            return NotImplemented
+        return self.ids() == other.ids() and all(self[i] == other[i] for i in self.ids())
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.ids()))
+
     def __repr__(self) -> str:
         return repr(self._native)
 
@@ -1189,15 +1199,16 @@ def _corpus(x: Any, what: str) -> Corpus:
     return corpus
 
 
-def _uem_text(uem: Any) -> tuple[Optional[str], Optional[str]]:
-    """The text of the UEM ``uem`` gives, and the name its warnings start with."""
+def _uem_text(uem: Any) -> tuple[Optional[bytes], Optional[str]]:
+    """The bytes of the UEM ``uem`` gives (a file's as they are, for the reader to decode as the
+    command line does), and the name its warnings and errors start with."""
     if uem is None:
         return None, None
     if isinstance(uem, dict):
-        return _uem_dict_text(uem), "uem"
+        return _uem_dict_text(uem).encode("utf-8"), "uem"
     if isinstance(uem, (bytes, bytearray)):
         try:
-            return bytes(uem).decode("utf-8"), "uem"
+            return bytes(uem).decode("utf-8").encode("utf-8"), "uem"
         except UnicodeDecodeError as e:
             raise OvertalkError(f"uem: the bytes are not UTF-8 text ({e.reason} at byte {e.start})") from None
     if not isinstance(uem, (str, _os.PathLike)):
@@ -1208,13 +1219,16 @@ def _uem_text(uem: Any) -> tuple[Optional[str], Optional[str]]:
     if not s.strip():
         raise OvertalkError("uem is empty; give a UEM file, its text, or leave it unset")
     if _looks_like_path(s):
-        with open(s, encoding="utf-8") as f:
+        if _os.path.isdir(s):
+            # Not read as an empty UEM: scoring without the regions meant, without a word.
+            raise IsADirectoryError(f"{s}: is a directory; uem= takes one UEM file (or its text, or a dict)")
+        with open(s, "rb") as f:
             return f.read(), s
     # One line that names no file is a path with a typo, not UEM text: scoring without the
     # UEM meant would give another number without a word.
     if "\n" not in s.strip() and (s.strip().lower().endswith(".uem") or len(s.split()) < 4):
         raise _not_found(s, noun="UEM file or directory")
-    return s, "uem"
+    return s.encode("utf-8", errors="surrogateescape"), "uem"
 
 
 def _uem_dict_text(uem: dict) -> str:
