@@ -385,6 +385,15 @@ def test_samples_channels_first_are_refused_not_read_as_a_track_per_sample():
         assert overtalk.detect(stereo.T, sample_rate=16000, tracks=["Host", "Guest"]).segments() == []
 
 
+def test_a_path_given_as_bytes_is_named_not_read_as_content(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.rttm").write_text("SPEAKER a 1 0 1 <NA> <NA> A <NA> <NA>\n")
+    with pytest.raises(TypeError, match=r"^source: bytes are a file's content; b'a.rttm' names a file: give its path "
+                                        r"as a str \(os.fsdecode\(b'a.rttm'\)\) or a pathlib.Path$"):
+        overtalk.read(b"a.rttm")
+    assert overtalk.read(open("a.rttm", "rb").read()).ids() == ["a"]
+
+
 def test_a_missing_recording_id_names_the_ids_there_are():
     corpus = overtalk.read(str(RTTM_DIR))
     ids = corpus.ids()

@@ -670,7 +670,13 @@ def _read(
             or not isinstance(source, (str, bytes, bytearray, memoryview, _os.PathLike)) and not hasattr(source, "__iter__")):
         raise TypeError(f"{what}: expected a path, a list of paths, text or bytes, got {type(source).__name__}")
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return _native.read_bytes(bytes(source), format, None, strict, recording_id, **options)
+        data = bytes(source)
+        if b"\n" not in data and 0 < len(data) < 4096 and b"\0" not in data and _os.path.exists(data):
+            # A file's name as bytes (os.fsencode, a bytes path from os.listdir(b".")), not its
+            # content: read as text, it would be an unknown format naming no file.
+            raise TypeError(f"{what}: bytes are a file's content; {data!r} names a file: give its path as a str "
+                            f"(os.fsdecode({data!r})) or a pathlib.Path")
+        return _native.read_bytes(data, format, None, strict, recording_id, **options)
     if isinstance(source, str) and not _looks_like_path(source):
         # One line naming no file: a path with a typo, unless it reads as text (a JSON
         # document, a line of several fields) or the format is given.
