@@ -926,3 +926,33 @@ fn osc_message(bytes: &[u8]) -> (String, i32) {
     let at = tags + 4;
     (address, i32::from_be_bytes(bytes[at..at + 4].try_into().unwrap()))
 }
+
+/// A session in which no speech is found says so, in `detect`'s words, on stderr and in the
+/// record's analysis: its empty RTTM is not a result about people.
+#[cfg(feature = "live")]
+#[test]
+fn live_says_when_no_speech_was_found_as_detect_does() {
+    let dir = Dir::new();
+    let silence = vec![0i16; 16_000];
+    crate::detect::wav(&dir, "a.wav", 1, 16_000, &silence);
+    crate::detect::wav(&dir, "b.wav", 1, 16_000, &silence);
+    let tracks = ["--track", "A=a.wav", "--track", "B=b.wav"];
+    let warning = "overtalk: warning: a.wav, b.wav: no speech found in 1.00 s of audio: the \
+                   recording is silent or below the detector's threshold, so the result has no \
+                   speakers";
+    let detected = dir.run(&[&["detect"][..], &tracks].concat());
+    assert_eq!(detected.code(), 0);
+    assert!(detected.stderr().lines().any(|l| l == warning), "{}", detected.stderr());
+    let r = dir.run(&[&["live", "--unpaced", "--record", "out"][..], &tracks].concat());
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert_eq!(r.stderr().lines().filter(|l| *l == warning).count(), 1, "{}", r.stderr());
+    assert_eq!(dir.read("out/live.rttm"), "");
+    let json: serde_json::Value =
+        serde_json::from_str(&dir.read("out/live.analysis.json")).unwrap();
+    let warnings = &json["conversations"][0]["diagnostics"]["warnings"];
+    let expected = warning.strip_prefix("overtalk: warning: ").unwrap();
+    assert!(
+        warnings.as_array().unwrap().iter().any(|w| w.to_string().contains(expected)),
+        "{warnings}"
+    );
+}

@@ -452,6 +452,12 @@ impl Session {
     ) -> Result<(Session, broadcast::Receiver<LiveEvent>)> {
         let names = source.names().to_vec();
         let offsets = source.offsets();
+        // The recordings as `detect` names them in its warnings (a device has none: its name).
+        let mut sources: Vec<String> =
+            source.files().iter().map(|p| p.display().to_string()).collect();
+        if sources.is_empty() {
+            sources.push("the input".to_owned());
+        }
         if let Some(dir) = &config.record {
             // Before any audio: a record that cannot be written would lose the whole session.
             record::prepare(dir)?;
@@ -477,6 +483,7 @@ impl Session {
                 let mut running = running;
                 let out = run(
                     thread_names,
+                    &sources,
                     &offsets,
                     detector,
                     music,
@@ -562,6 +569,7 @@ impl Publisher {
 #[allow(clippy::too_many_arguments)] // the session thread's whole state, handed over once
 fn run(
     names: Vec<String>,
+    sources: &[String],
     offsets: &[overtalk::Delta],
     mut detector: Detecting,
     mut music: Option<MusicWatch>,
@@ -794,6 +802,24 @@ fn run(
         ),
         None => format!("live multitrack detection ({} detector)", config.detector.name()),
     };
+    // Speech not found (nobody, or a speaker), said as `detect` says it, on stderr and in the
+    // record: an empty RTTM is not a result about people.
+    let silence = {
+        // The session's speech, over the length of audio heard (the length `detect` names).
+        let mut t = overtalk::TranscriptBuilder::new();
+        let ids: Vec<_> = annotation.speakers().iter().map(|(_, name)| t.speaker(name)).collect();
+        for track in annotation.tracks() {
+            t.push(track.segment, ids[track.speaker.index()], None);
+        }
+        t.extent(overtalk::Segment::new(Time::ZERO, clock));
+        overtalk_audio::pipeline::silence_warnings(&t.build(), sources)
+    };
+    if config.warn_stderr {
+        for w in &silence {
+            eprintln!("overtalk: warning: {w}");
+        }
+    }
+    notes.extend(silence);
     // The tracks moved onto the session clock, named as `overtalk detect` names them.
     let placed: Vec<(&str, overtalk::Delta)> =
         names.iter().map(String::as_str).zip(offsets.iter().copied()).collect();
@@ -875,7 +901,7 @@ fn committed_edges(edges: &[SpeechEdge]) -> Vec<Edge> {
 /// at the end of its source — every mute released, the record written — instead of the
 /// process dying with the mixer's channels muted and nothing recorded. A second signal while
 /// the session finishes ends the process at once, as the signal would have (status 130 or
-/// 143). Returns at once.
+/// 143), removing the temporary file of a record being written. Returns at once.
 pub fn stop_on_signal(stop: &StopHandle) -> Result<()> {
     let stop = stop.clone();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
@@ -898,6 +924,8 @@ pub fn stop_on_signal(stop: &StopHandle) -> Result<()> {
                 let Some((name, status)) = signal else { return };
                 if round > 0 {
                     eprintln!("overtalk live: {name} again: exiting without finishing the session");
+                    // Held until the process ends: a record half written leaves no hidden file.
+                    let _held = overtalk::atomic::remove_unfinished();
                     std::process::exit(status);
                 }
                 eprintln!("overtalk live: stopping on {name} (the record is written before exit)");
