@@ -784,11 +784,13 @@ fn live_refuses_a_record_it_cannot_write_before_the_session() {
             "Guest=b.wav",
             "--unpaced",
             "--events",
-            "-",
+            "events.jsonl",
             "--record",
             record,
         ]);
         assert_eq!((r.code(), r.stdout(), r.stderr()), (2, String::new(), message.to_owned()));
+        // Refused before `--events` is created: nothing is left behind.
+        assert!(!dir.path().join("events.jsonl").exists(), "{record}");
     }
     assert_eq!(dir.read("notes.txt"), "mine\n");
     // An existing directory takes the record beside what it holds, and no probe file is left.
@@ -842,6 +844,10 @@ fn live_refuses_flags_without_what_they_go_with() {
         (
             &["--track", "A=a.wav", "--token", "t"],
             "the following required arguments were not provided:\n  --serve [<ADDR>]",
+        ),
+        (
+            &["--track", "A=a.wav", "--recording", ""],
+            "a value is required for '--recording <ID>' but none was supplied",
         ),
         (
             &["--track", "A=a.wav", "--preset", "nope"],

@@ -905,18 +905,21 @@ fn committed_edges(edges: &[SpeechEdge]) -> Vec<Edge> {
 pub fn stop_on_signal(stop: &StopHandle) -> Result<()> {
     let stop = stop.clone();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    // Registered here, before the session starts, so a signal that comes at once is not missed.
+    // Both registered here, before the session starts, so that a signal that comes at once
+    // ends the session as a later one does instead of killing the process with its default
+    // action (`tokio::signal::ctrl_c` would only register when the thread first polls it).
     #[cfg(unix)]
-    let mut terminate = {
+    let (mut interrupt, mut terminate) = {
+        use tokio::signal::unix::{signal, SignalKind};
         let _entered = runtime.enter();
-        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?
+        (signal(SignalKind::interrupt())?, signal(SignalKind::terminate())?)
     };
     std::thread::Builder::new().name("overtalk-signal".into()).spawn(move || {
         runtime.block_on(async {
             for round in 0.. {
                 #[cfg(unix)]
                 let signal = tokio::select! {
-                    r = tokio::signal::ctrl_c() => r.ok().map(|()| ("Ctrl-C", 130)),
+                    r = interrupt.recv() => r.map(|()| ("Ctrl-C", 130)),
                     r = terminate.recv() => r.map(|()| ("SIGTERM", 143)),
                 };
                 #[cfg(not(unix))]

@@ -87,8 +87,8 @@ pub struct Args {
     /// At the end, write RECORDING.rttm, RECORDING.analysis.json and RECORDING.html here.
     #[arg(long, value_name = "DIR")]
     record: Option<PathBuf>,
-    /// The recording id of the record.
-    #[arg(long, value_name = "ID", default_value = "live")]
+    /// The recording id of the record (not empty: it names the record's files).
+    #[arg(long, value_name = "ID", default_value = "live", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     recording: String,
     /// Parameter preset of the analysis (default, he2010, pure-jf), checked as `analyze
     /// --preset` checks it.
@@ -206,6 +206,10 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         for w in &notes {
             eprintln!("overtalk: warning: {w}");
         }
+    }
+    if let Some(dir) = &args.record {
+        // Before `--events` is created: a refused record leaves no events file behind.
+        overtalk_live::record::prepare(dir)?;
     }
     let events_out: Option<Box<dyn Write + Send>> = match args.events.as_deref() {
         None => None,
