@@ -226,6 +226,13 @@ def test_other_tools_objects_with_missing_or_infinite_values():
     na_start = pd.DataFrame({"start": pd.array([None], dtype="Int64"), "end": [1.0], "speaker": ["A"]})
     with pytest.raises(overtalk.OvertalkError, match=r"^row 0: the start or end is missing \(<NA> and 1.0\); give every row its times, or drop the row$"):
         overtalk.Conversation.from_pandas(na_start)
+    # What the reader refuses is named by its row too, as the checks above name it.
+    backwards = pd.DataFrame({"start": [0.0, 2.0], "end": [1.0, 1.5], "speaker": ["A", "B"]})
+    with pytest.raises(overtalk.OvertalkError, match=r"^row 1 \(B, 2–1.5 s\) is empty or reversed$"):
+        overtalk.Conversation.from_pandas(backwards)
+    endless = pd.DataFrame({"start": [0.0], "end": [float("inf")], "speaker": ["A"]})
+    with pytest.raises(overtalk.OvertalkError, match="^row 0: time inf is not a finite number of seconds in range$"):
+        overtalk.Conversation.from_pandas(endless)
     twice = pd.DataFrame([[0.0, 1.0, 2.0, "A"]], columns=["start", "end", "end", "speaker"])
     with pytest.raises(ValueError, match="^the DataFrame has 2 columns named 'end'; rename all but one$"):
         overtalk.Conversation.from_pandas(twice)
@@ -284,8 +291,13 @@ def test_scoring_options_are_checked_by_type_and_value():
         overtalk.score(None, conv)
     with pytest.raises(overtalk.OvertalkError, match="^uem is empty; give a UEM file, its text, or leave it unset$"):
         overtalk.score(conv, conv, uem="")
-    with pytest.raises(overtalk.OvertalkError, match=r"^uem: the bytes are not UTF-8 text \(invalid start byte at byte 0\)$"):
-        overtalk.score(conv, conv, uem=b"\xff\xfe")
+    # UEM bytes are read as a UEM file's bytes are: not UTF-8, an error at its line and column;
+    # with a byte-order mark, UTF-16.
+    with pytest.raises(overtalk.OvertalkError, match=(
+            r"^line 1, column 22: uem: invalid UTF-8 \(expected UTF-8, or UTF-16 or UTF-32 with a byte-order mark\)$")):
+        overtalk.score(conv, conv, uem=b"red-carpet 1 0 10 caf\xe9\n")
+    wide = overtalk.score(conv, conv, uem="red-carpet 1 0 2\n".encode("utf-16"))
+    assert wide.total == overtalk.score(conv, conv, uem=b"red-carpet 1 0 2\n").total
     # NumPy's integers are numbers of seconds too.
     assert overtalk.score(conv, conv, uem={"red-carpet": (np.int64(0), np.int64(10))}).der == 0.0
 

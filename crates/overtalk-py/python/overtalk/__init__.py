@@ -1213,10 +1213,9 @@ def _uem_text(uem: Any) -> tuple[Optional[bytes], Optional[str]]:
     if isinstance(uem, dict):
         return _uem_dict_text(uem).encode("utf-8"), "uem"
     if isinstance(uem, (bytes, bytearray)):
-        try:
-            return bytes(uem).decode("utf-8").encode("utf-8"), "uem"
-        except UnicodeDecodeError as e:
-            raise OvertalkError(f"uem: the bytes are not UTF-8 text ({e.reason} at byte {e.start})") from None
+        # As a file's bytes: a byte-order mark names UTF-16 or UTF-32, other text not UTF-8 is
+        # an error at its line and column.
+        return bytes(uem), "uem"
     if not isinstance(uem, (str, _os.PathLike)):
         raise TypeError(
             f"uem: expected a UEM file, its text, or {{recording_id: [(start_s, end_s), …]}}, got {type(uem).__name__}"

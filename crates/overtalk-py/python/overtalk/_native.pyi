@@ -11,6 +11,47 @@ import pyarrow
 
 from . import Interval
 
+#: The names the module exports, in the order it registers them (as ``_native.__all__``).
+__all__ = [
+    "OvertalkError",
+    "OvertalkWarning",
+    "__version__",
+    "MAX_THREADS",
+    "MAX_DURATION",
+    "_shown_label",
+    "Corpus",
+    "Conversation",
+    "read_paths",
+    "read_bytes",
+    "format_for_name",
+    "output_format_for_name",
+    "write_file",
+    "_corpus_from_json",
+    "_conversation_from_json",
+    "Analysis",
+    "analyze",
+    "analyze_source",
+    "analyze_many",
+    "analyze_corpus",
+    "turn_order_json",
+    "Params",
+    "params",
+    "_analysis_from_json",
+    "_params_from_json",
+    "score_json",
+    "score_events_json",
+    "detect_files",
+    "detect_samples",
+    "diarize",
+    "Intervals",
+    "gaps_and_overlaps",
+    "gaps_and_overlaps_with",
+    "gaps_and_overlaps_counts",
+    "gaps_and_overlaps_many",
+    "gaps_and_overlaps_corpus",
+    "_intervals_from_rows",
+]
+
 __version__: str
 #: The most worker threads a call may ask for (``threads=``).
 MAX_THREADS: int
@@ -59,6 +100,7 @@ class Conversation:
         speakers: Optional[Sequence[str]] = None,
         extent: Optional[tuple[float, float]] = None,
         strict: bool = False,
+        item: str = "segment",
     ) -> Conversation: ...
     def __len__(self) -> int: ...
     def __reduce__(self) -> tuple: ...
