@@ -712,6 +712,12 @@ fn live_names_the_track_detect_names_as_music() {
     assert!(!r.stdout().contains("\"warning\""), "{}", r.stdout());
 }
 
+/// `live` replaying the two microphones of `detect::two_mics` (`a.wav`, `b.wav`) as fast as the
+/// detector goes: the arguments before those a test adds.
+#[cfg(feature = "live")]
+const LIVE_TWO_MICS: [&str; 6] =
+    ["live", "--track", "Host=a.wav", "--track", "Guest=b.wav", "--unpaced"];
+
 /// `--serve 127.0.0.1:0` takes a port the system chooses; the session says which, once the page
 /// is served, so the page can be opened.
 #[cfg(feature = "live")]
@@ -721,16 +727,7 @@ fn live_says_where_the_page_is_served() {
     let dir = Dir::new();
     let (a, b) = two_mics();
     write_two_mics(&dir, &a, &b);
-    let r = dir.run(&[
-        "live",
-        "--track",
-        "Host=a.wav",
-        "--track",
-        "Guest=b.wav",
-        "--unpaced",
-        "--serve",
-        "127.0.0.1:0",
-    ]);
+    let r = dir.run(&[&LIVE_TWO_MICS[..], &["--serve", "127.0.0.1:0"]].concat());
     assert_eq!(r.code(), 0, "{}", r.stderr());
     let stderr = r.stderr();
     let line = stderr.lines().next().unwrap();
@@ -740,17 +737,7 @@ fn live_says_where_the_page_is_served() {
         .unwrap_or_else(|| panic!("{stderr}"));
     assert_ne!(port.parse::<u16>().unwrap(), 0, "{stderr}");
     // `--quiet` says nothing.
-    let r = dir.run(&[
-        "--quiet",
-        "live",
-        "--track",
-        "Host=a.wav",
-        "--track",
-        "Guest=b.wav",
-        "--unpaced",
-        "--serve",
-        "127.0.0.1:0",
-    ]);
+    let r = dir.run(&[&["--quiet"][..], &LIVE_TWO_MICS, &["--serve", "127.0.0.1:0"]].concat());
     assert_eq!((r.code(), r.stderr()), (0, String::new()));
 }
 
@@ -776,18 +763,7 @@ fn live_refuses_a_record_it_cannot_write_before_the_session() {
              directory\n",
         ),
     ] {
-        let r = dir.run(&[
-            "live",
-            "--track",
-            "Host=a.wav",
-            "--track",
-            "Guest=b.wav",
-            "--unpaced",
-            "--events",
-            "events.jsonl",
-            "--record",
-            record,
-        ]);
+        let r = dir.run(&[&LIVE_TWO_MICS[..], &["--events", "events.jsonl", "--record", record]].concat());
         assert_eq!((r.code(), r.stdout(), r.stderr()), (2, String::new(), message.to_owned()));
         // Refused before `--events` is created: nothing is left behind.
         assert!(!dir.path().join("events.jsonl").exists(), "{record}");
@@ -795,16 +771,7 @@ fn live_refuses_a_record_it_cannot_write_before_the_session() {
     assert_eq!(dir.read("notes.txt"), "mine\n");
     // An existing directory takes the record beside what it holds, and no probe file is left.
     dir.create("out/keep.txt", "kept\n");
-    let r = dir.run(&[
-        "live",
-        "--track",
-        "Host=a.wav",
-        "--track",
-        "Guest=b.wav",
-        "--unpaced",
-        "--record",
-        "out",
-    ]);
+    let r = dir.run(&[&LIVE_TWO_MICS[..], &["--record", "out"]].concat());
     assert_eq!(r.code(), 0, "{}", r.stderr());
     let mut names: Vec<String> = std::fs::read_dir(dir.path().join("out"))
         .unwrap()
