@@ -494,3 +494,27 @@ fn score_refuses_a_uem_without_a_region() {
         "overtalk: error: ref.rttm:1:1: uem: no scoring region: none of the 2 line(s) could be read, the first for: 10 fields, UEM needs 4: an RTTM line (is this file a UEM?)\n"
     );
 }
+
+/// A directory given to `--uem` without a `.uem` file in it is refused as an empty UEM file
+/// is, by `score`, `info` and `validate` alike, not read as no UEM.
+#[test]
+fn a_uem_directory_without_a_uem_file_is_refused() {
+    let dir = inputs();
+    dir.create("uems/notes.txt", "not a UEM\n");
+    for args in [
+        &["score", "-r", "ref.rttm", "-s", "hyp.rttm", "-u", "uems"][..],
+        &["info", "ref.rttm", "--uem", "uems"],
+        &["validate", "ref.rttm", "--uem", "uems"],
+    ] {
+        let run = dir.run(args);
+        assert_eq!(
+            (run.code(), run.stdout(), run.stderr()),
+            (
+                2,
+                String::new(),
+                "overtalk: error: uems: no UEM file (`.uem`) in this directory\n".to_owned()
+            ),
+            "{args:?}"
+        );
+    }
+}

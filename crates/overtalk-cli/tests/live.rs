@@ -711,3 +711,221 @@ fn live_names_the_track_detect_names_as_music() {
     assert!(!r.stderr().contains("warning"), "{}", r.stderr());
     assert!(!r.stdout().contains("\"warning\""), "{}", r.stdout());
 }
+
+/// `live` replaying the two microphones of `detect::two_mics` (`a.wav`, `b.wav`) as fast as the
+/// detector goes: the arguments before those a test adds.
+#[cfg(feature = "live")]
+const LIVE_TWO_MICS: [&str; 6] =
+    ["live", "--track", "Host=a.wav", "--track", "Guest=b.wav", "--unpaced"];
+
+/// `--serve 127.0.0.1:0` takes a port the system chooses; the session says which, once the page
+/// is served, so the page can be opened.
+#[cfg(feature = "live")]
+#[test]
+fn live_says_where_the_page_is_served() {
+    use crate::detect::{two_mics, write_two_mics};
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    write_two_mics(&dir, &a, &b);
+    let r = dir.run(&[&LIVE_TWO_MICS[..], &["--serve", "127.0.0.1:0"]].concat());
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let stderr = r.stderr();
+    let line = stderr.lines().next().unwrap();
+    let port = line
+        .strip_prefix("overtalk live: the live page is at http://127.0.0.1:")
+        .and_then(|rest| rest.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert_ne!(port.parse::<u16>().unwrap(), 0, "{stderr}");
+    // `--quiet` says nothing.
+    let r = dir.run(&[&["--quiet"][..], &LIVE_TWO_MICS, &["--serve", "127.0.0.1:0"]].concat());
+    assert_eq!((r.code(), r.stderr()), (0, String::new()));
+}
+
+/// A `--record` that cannot be written is refused before any audio is replayed, not after the
+/// session, whose record would then be lost.
+#[cfg(feature = "live")]
+#[test]
+fn live_refuses_a_record_it_cannot_write_before_the_session() {
+    use crate::detect::{two_mics, write_two_mics};
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    write_two_mics(&dir, &a, &b);
+    dir.create("notes.txt", "mine\n");
+    for (record, message) in [
+        (
+            "notes.txt",
+            "overtalk: error: --record notes.txt: not a directory (the record is three files \
+             written into it)\n",
+        ),
+        (
+            "notes.txt/out",
+            "overtalk: error: --record notes.txt/out: creating it: a component of the path is not a \
+             directory\n",
+        ),
+    ] {
+        let r = dir.run(&[&LIVE_TWO_MICS[..], &["--events", "events.jsonl", "--record", record]].concat());
+        assert_eq!((r.code(), r.stdout(), r.stderr()), (2, String::new(), message.to_owned()));
+        // Refused before `--events` is created: nothing is left behind.
+        assert!(!dir.path().join("events.jsonl").exists(), "{record}");
+    }
+    assert_eq!(dir.read("notes.txt"), "mine\n");
+    // An existing directory takes the record beside what it holds, and no probe file is left.
+    dir.create("out/keep.txt", "kept\n");
+    let r = dir.run(&[&LIVE_TWO_MICS[..], &["--record", "out"]].concat());
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    let mut names: Vec<String> = std::fs::read_dir(dir.path().join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["keep.txt", "live.analysis.json", "live.html", "live.rttm"]);
+}
+
+/// Flags that only a replay (or only a device, or only an actuator) reads are refused with the
+/// flag they need, not ignored.
+#[cfg(feature = "live")]
+#[test]
+fn live_refuses_flags_without_what_they_go_with() {
+    let dir = Dir::new();
+    for (args, message) in [
+        (
+            &["--device", "d", "--replay"][..],
+            "the argument '--device <NAME>' cannot be used with '--replay'",
+        ),
+        (
+            &["--device", "d", "--speed", "8"],
+            "the argument '--device <NAME>' cannot be used with '--speed <K>'",
+        ),
+        (
+            &["--device", "d", "--unpaced"],
+            "the argument '--device <NAME>' cannot be used with '--unpaced'",
+        ),
+        (
+            &["--track", "A=a.wav", "--osc-map", "A=1"],
+            "the following required arguments were not provided:\n  --osc <HOST:PORT>",
+        ),
+        (
+            &["--track", "A=a.wav", "--obs-map", "A=Mic"],
+            "the following required arguments were not provided:\n  --obs <ws://HOST:PORT>",
+        ),
+        (
+            &["--track", "A=a.wav", "--token", "t"],
+            "the following required arguments were not provided:\n  --serve [<ADDR>]",
+        ),
+        (
+            &["--track", "A=a.wav", "--recording", ""],
+            "a value is required for '--recording <ID>' but none was supplied",
+        ),
+        (
+            &["--track", "A=a.wav", "--preset", "nope"],
+            "invalid value 'nope' for '--preset <PRESET>'\n  [possible values: default, he2010, \
+             pure-jf]",
+        ),
+    ] {
+        let r = dir.run(&[&["live"][..], args].concat());
+        assert_eq!(r.code(), 2, "{args:?}: {}", r.stderr());
+        assert!(r.stderr().starts_with(&format!("error: {message}\n")), "{args:?}: {}", r.stderr());
+    }
+}
+
+/// SIGTERM (`kill`, systemd, `docker stop`) ends a session as Ctrl-C does: every mute the rule
+/// set is released and the record written, and the process exits 0.
+#[cfg(all(feature = "live", unix))]
+#[test]
+fn live_on_sigterm_releases_every_mute_and_writes_the_record() {
+    use crate::detect::{two_mics, write_two_mics};
+    use std::process::{Command, Stdio};
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    write_two_mics(&dir, &a, &b);
+    let osc = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    osc.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
+    let target = osc.local_addr().unwrap().to_string();
+    let child = Command::new(env!("CARGO_BIN_EXE_overtalk"))
+        .args([
+            "live",
+            "--track",
+            "Host=a.wav",
+            "--track",
+            "Guest=b.wav",
+            "--speed",
+            "1",
+            "--rule",
+            "debate-mute",
+            "--osc",
+            &target,
+            "--record",
+            "out",
+        ])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Host talks from 0.5 s: once the rule has muted Guest, the process is told to stop.
+    let mut buf = [0u8; 512];
+    let n = osc.recv(&mut buf).expect("the rule mutes Guest");
+    let mute = osc_message(&buf[..n]);
+    assert_eq!(mute, ("/overtalk/Guest/mute".to_owned(), 1));
+    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("overtalk live: stopping on SIGTERM (the record is written before exit)\n"),
+        "{stderr}"
+    );
+    let mut last = None;
+    while let Ok(n) = osc.recv(&mut buf) {
+        last = Some(osc_message(&buf[..n]));
+        if last == Some(("/overtalk/Guest/mute".to_owned(), 0)) {
+            break;
+        }
+    }
+    assert_eq!(last, Some(("/overtalk/Guest/mute".to_owned(), 0)), "{stderr}");
+    assert!(dir.read("out/live.rttm").contains(" Host "), "{stderr}");
+}
+
+/// The address and the one `,i` argument of an OSC message.
+#[cfg(all(feature = "live", unix))]
+fn osc_message(bytes: &[u8]) -> (String, i32) {
+    let end = bytes.iter().position(|&b| b == 0).unwrap();
+    let address = String::from_utf8(bytes[..end].to_vec()).unwrap();
+    // The address, its NUL and the padding to a multiple of 4 bytes; then the type tags.
+    let tags = (end / 4 + 1) * 4;
+    assert_eq!(&bytes[tags..tags + 3], b",i\0", "{bytes:?}");
+    let at = tags + 4;
+    (address, i32::from_be_bytes(bytes[at..at + 4].try_into().unwrap()))
+}
+
+/// A session in which no speech is found says so, in `detect`'s words, on stderr and in the
+/// record's analysis: its empty RTTM is not a result about people.
+#[cfg(feature = "live")]
+#[test]
+fn live_says_when_no_speech_was_found_as_detect_does() {
+    let dir = Dir::new();
+    let silence = vec![0i16; 16_000];
+    crate::detect::wav(&dir, "a.wav", 1, 16_000, &silence);
+    crate::detect::wav(&dir, "b.wav", 1, 16_000, &silence);
+    let tracks = ["--track", "A=a.wav", "--track", "B=b.wav"];
+    let warning = "overtalk: warning: a.wav, b.wav: no speech found in 1.00 s of audio: the \
+                   recording is silent or below the detector's threshold, so the result has no \
+                   speakers";
+    let detected = dir.run(&[&["detect"][..], &tracks].concat());
+    assert_eq!(detected.code(), 0);
+    assert!(detected.stderr().lines().any(|l| l == warning), "{}", detected.stderr());
+    let r = dir.run(&[&["live", "--unpaced", "--record", "out"][..], &tracks].concat());
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert_eq!(r.stderr().lines().filter(|l| *l == warning).count(), 1, "{}", r.stderr());
+    assert_eq!(dir.read("out/live.rttm"), "");
+    let json: serde_json::Value =
+        serde_json::from_str(&dir.read("out/live.analysis.json")).unwrap();
+    let warnings = &json["conversations"][0]["diagnostics"]["warnings"];
+    let expected = warning.strip_prefix("overtalk: warning: ").unwrap();
+    assert!(
+        warnings.as_array().unwrap().iter().any(|w| w.to_string().contains(expected)),
+        "{warnings}"
+    );
+}

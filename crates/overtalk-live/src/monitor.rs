@@ -19,7 +19,7 @@ use anyhow::{anyhow, Result};
 use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::outputs::{run_outputs, OutputArgs};
-use crate::session::{stop_on_ctrl_c, Session, SessionConfig, SessionSummary};
+use crate::session::{stop_on_signal, Session, SessionConfig, SessionSummary};
 use crate::source::Source;
 use crate::state::Snapshot;
 
@@ -52,6 +52,12 @@ pub fn run_monitor(
     let (clock, clock_rx) = tokio::sync::watch::channel(0.0);
     config.clock = Some(clock);
     let handle = runtime.block_on(run_outputs(relayed, Some(clock_rx), outputs_config))?;
+    if config.warn_stderr {
+        if let Some(addr) = handle.server_addr {
+            // The address bound, not the one asked for: `--serve 127.0.0.1:0` takes a free port.
+            eprintln!("{}", page_line(addr));
+        }
+    }
     let forward = shared.map(|shared| {
         let mut actions = handle.actions();
         runtime.spawn(async move {
@@ -78,7 +84,7 @@ pub fn run_monitor(
             return Err(e);
         }
     };
-    stop_on_ctrl_c(&session.stop_handle())?;
+    stop_on_signal(&session.stop_handle())?;
     let relay_task = runtime.spawn(async move {
         loop {
             match events.recv().await {
@@ -102,6 +108,12 @@ pub fn run_monitor(
         let _ = runtime.block_on(forward);
     }
     Ok((summary?, snapshot))
+}
+
+/// The line `overtalk live` prints once the page is served: its address as bound (the port
+/// the system chose for `--serve HOST:0`).
+pub fn page_line(addr: std::net::SocketAddr) -> String {
+    format!("overtalk live: the live page is at http://{addr}/")
 }
 
 /// A writer that hands a shared writer whole lines only: bytes wait here until their newline,

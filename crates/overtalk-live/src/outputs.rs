@@ -74,13 +74,13 @@ pub struct OutputArgs {
     #[arg(long, value_enum, default_value_t = OscProfile::Generic)]
     pub osc_profile: OscProfile,
     /// Each speaker's mixer channel or track, NAME=CHANNEL,… (required but for generic).
-    #[arg(long, value_name = "NAME=CH,…")]
+    #[arg(long, value_name = "NAME=CH,…", requires = "osc")]
     pub osc_map: Option<String>,
     /// Drive OBS Studio through obs-websocket v5.
     #[arg(long, value_name = "ws://HOST:PORT")]
     pub obs: Option<String>,
     /// Each speaker's OBS input, NAME=INPUT,… (default: the input named like the speaker).
-    #[arg(long, value_name = "NAME=INPUT,…")]
+    #[arg(long, value_name = "NAME=INPUT,…", requires = "obs")]
     pub obs_map: Option<String>,
     /// The environment variable holding the obs-websocket password.
     #[arg(long, value_name = "VAR", default_value = "OBS_WEBSOCKET_PASSWORD")]
@@ -92,7 +92,7 @@ pub struct OutputArgs {
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = DEFAULT_SERVE)]
     pub serve: Option<String>,
     /// The token for state changes (POST /floor); required beyond loopback.
-    #[arg(long, value_name = "TOKEN")]
+    #[arg(long, value_name = "TOKEN", requires = "serve")]
     pub token: Option<String>,
 }
 

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use overtalk::analysis::{analyze, Analysis, AnalysisWarning, Params};
 use overtalk::atomic;
 use overtalk::format::{self, Format, ReadOptions};
@@ -24,6 +24,28 @@ pub struct Recorded {
     pub analysis: PathBuf,
     /// `DIR/RECORDING.html`.
     pub report: PathBuf,
+}
+
+/// Makes sure the record can be written into `dir` before the session starts: creates it
+/// if missing and creates (then removes) a file in it, so a path that is a file, a directory
+/// without write permission or a read-only file system is an error naming `dir` at once,
+/// not after an hour of audio whose record would then be lost.
+pub fn prepare(dir: &Path) -> Result<()> {
+    let shown = dir.display();
+    if dir.exists() && !dir.is_dir() {
+        bail!("--record {shown}: not a directory (the record is three files written into it)");
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("--record {shown}: creating it"))?;
+    let probe = dir.join(format!(".overtalk-live-{}.check", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&probe)
+        .with_context(|| format!("--record {shown}: cannot write into it"))?;
+    std::fs::remove_file(&probe)
+        .with_context(|| format!("--record {shown}: removing {}", probe.display()))?;
+    Ok(())
 }
 
 /// The RTTM text of a detection, and the analysis `overtalk analyze` makes of that text.

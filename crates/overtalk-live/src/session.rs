@@ -97,7 +97,7 @@ pub struct SessionConfig {
     /// track's whole speech, which goes into the record's analysis (on by default).
     pub music: bool,
     /// Also print each warning of the session on stderr, as `overtalk detect` words it
-    /// (`overtalk: warning: …`).
+    /// (`overtalk: warning: …`), and, from [`crate::run_monitor`], the live page's address.
     pub warn_stderr: bool,
     /// What the session's input was warned of before it started (audio tracks of a replayed
     /// file left unread, [`crate::replay::Replay::warnings`]), for the record's analysis.
@@ -452,6 +452,16 @@ impl Session {
     ) -> Result<(Session, broadcast::Receiver<LiveEvent>)> {
         let names = source.names().to_vec();
         let offsets = source.offsets();
+        // The recordings as `detect` names them in its warnings (a device has none: its name).
+        let mut sources: Vec<String> =
+            source.files().iter().map(|p| p.display().to_string()).collect();
+        if sources.is_empty() {
+            sources.push("the input".to_owned());
+        }
+        if let Some(dir) = &config.record {
+            // Before any audio: a record that cannot be written would lose the whole session.
+            record::prepare(dir)?;
+        }
         let detector = Detecting::new(&names, source.rate(), &config)?;
         let music = if config.music {
             Some(MusicWatch::start(&names, source.rate(), source.files())?)
@@ -473,6 +483,7 @@ impl Session {
                 let mut running = running;
                 let out = run(
                     thread_names,
+                    &sources,
                     &offsets,
                     detector,
                     music,
@@ -558,6 +569,7 @@ impl Publisher {
 #[allow(clippy::too_many_arguments)] // the session thread's whole state, handed over once
 fn run(
     names: Vec<String>,
+    sources: &[String],
     offsets: &[overtalk::Delta],
     mut detector: Detecting,
     mut music: Option<MusicWatch>,
@@ -790,6 +802,24 @@ fn run(
         ),
         None => format!("live multitrack detection ({} detector)", config.detector.name()),
     };
+    // Speech not found (nobody, or a speaker), said as `detect` says it, on stderr and in the
+    // record: an empty RTTM is not a result about people.
+    let silence = {
+        // The session's speech, over the length of audio heard (the length `detect` names).
+        let mut t = overtalk::TranscriptBuilder::new();
+        let ids: Vec<_> = annotation.speakers().iter().map(|(_, name)| t.speaker(name)).collect();
+        for track in annotation.tracks() {
+            t.push(track.segment, ids[track.speaker.index()], None);
+        }
+        t.extent(overtalk::Segment::new(Time::ZERO, clock));
+        overtalk_audio::pipeline::silence_warnings(&t.build(), sources)
+    };
+    if config.warn_stderr {
+        for w in &silence {
+            eprintln!("overtalk: warning: {w}");
+        }
+    }
+    notes.extend(silence);
     // The tracks moved onto the session clock, named as `overtalk detect` names them.
     let placed: Vec<(&str, overtalk::Delta)> =
         names.iter().map(String::as_str).zip(offsets.iter().copied()).collect();
@@ -866,15 +896,42 @@ fn committed_edges(edges: &[SpeechEdge]) -> Vec<Edge> {
         .collect()
 }
 
-/// Stops the session on Ctrl-C (SIGINT): a thread of its own waits for the signal, so the
-/// record is written on the way out. Returns at once.
-pub fn stop_on_ctrl_c(stop: &StopHandle) -> Result<()> {
+/// Stops the session on Ctrl-C (SIGINT) or, on Unix, SIGTERM (what `kill`, systemd and
+/// `docker stop` send): a thread of its own waits for either signal, so the session ends as
+/// at the end of its source — every mute released, the record written — instead of the
+/// process dying with the mixer's channels muted and nothing recorded. A second signal while
+/// the session finishes ends the process at once, as the signal would have (status 130 or
+/// 143), removing the temporary file of a record being written. Returns at once.
+pub fn stop_on_signal(stop: &StopHandle) -> Result<()> {
     let stop = stop.clone();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    std::thread::Builder::new().name("overtalk-ctrl-c".into()).spawn(move || {
+    // Both registered here, before the session starts, so that a signal that comes at once
+    // ends the session as a later one does instead of killing the process with its default
+    // action (`tokio::signal::ctrl_c` would only register when the thread first polls it).
+    #[cfg(unix)]
+    let (mut interrupt, mut terminate) = {
+        use tokio::signal::unix::{signal, SignalKind};
+        let _entered = runtime.enter();
+        (signal(SignalKind::interrupt())?, signal(SignalKind::terminate())?)
+    };
+    std::thread::Builder::new().name("overtalk-signal".into()).spawn(move || {
         runtime.block_on(async {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!("overtalk live: stopping (the record is written before exit)");
+            for round in 0.. {
+                #[cfg(unix)]
+                let signal = tokio::select! {
+                    r = interrupt.recv() => r.map(|()| ("Ctrl-C", 130)),
+                    r = terminate.recv() => r.map(|()| ("SIGTERM", 143)),
+                };
+                #[cfg(not(unix))]
+                let signal = tokio::signal::ctrl_c().await.ok().map(|()| ("Ctrl-C", 130));
+                let Some((name, status)) = signal else { return };
+                if round > 0 {
+                    eprintln!("overtalk live: {name} again: exiting without finishing the session");
+                    // Held until the process ends: a record half written leaves no hidden file.
+                    let _held = overtalk::atomic::remove_unfinished();
+                    std::process::exit(status);
+                }
+                eprintln!("overtalk live: stopping on {name} (the record is written before exit)");
                 stop.stop();
             }
         });

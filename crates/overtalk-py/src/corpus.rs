@@ -340,7 +340,7 @@ impl Corpus {
                 transcript: t.clone(),
                 origin: self.origins.get(id).cloned().unwrap_or_default(),
             }),
-            None => Err(pyo3::exceptions::PyKeyError::new_err(id.to_owned())),
+            None => Err(pyo3::exceptions::PyKeyError::new_err(missing_id(&self.inner, id))),
         }
     }
 
@@ -459,9 +459,11 @@ impl Conversation {
     /// speakers (and their order) even when they have no segment. Times are rounded to the
     /// microsecond; an empty or reversed segment is an error naming it. As when a file is
     /// read: a negative start is clipped to 0 with a warning (an error under `strict`), and a
-    /// speaker whose segments overlap each other is a warning.
+    /// speaker whose segments overlap each other is a warning. Errors name a segment as `item`
+    /// and its index (`segment 3`; `row 3` for a DataFrame's rows, as `from_pandas` names
+    /// them in its own errors).
     #[staticmethod]
-    #[pyo3(signature = (recording_id, segments, speakers=None, extent=None, strict=false))]
+    #[pyo3(signature = (recording_id, segments, speakers=None, extent=None, strict=false, item="segment"))]
     fn from_segments(
         py: Python<'_>,
         recording_id: String,
@@ -469,11 +471,12 @@ impl Conversation {
         speakers: Option<Vec<String>>,
         extent: Option<(f64, f64)>,
         strict: bool,
+        item: &str,
     ) -> PyResult<Conversation> {
         let time = |s: f64, i: usize| {
             Time::from_secs_f64(s).ok_or_else(|| {
                 OvertalkError::new_err(format!(
-                    "segment {i}: time {s:?} is not a finite number of seconds in range"
+                    "{item} {i}: time {s:?} is not a finite number of seconds in range"
                 ))
             })
         };
@@ -522,7 +525,7 @@ impl Conversation {
             let clipped = t0.micros() < 0;
             if clipped {
                 // The readers' rule (`ReadContext::segment`): clipped to 0, a repair.
-                let what = format!("segment {i} ({speaker:?}, {t0}–{t1} s): negative start {t0}");
+                let what = format!("{item} {i} ({speaker:?}, {t0}–{t1} s): negative start {t0}");
                 if strict {
                     return Err(OvertalkError::new_err(format!(
                         "{what}; strict=True refuses what is otherwise clipped to 0"
@@ -534,7 +537,7 @@ impl Conversation {
             let seg = Segment::new(t0.max(Time::ZERO), t1).ok_or_else(|| {
                 let once = if clipped { " once its negative start is clipped to 0" } else { "" };
                 OvertalkError::new_err(format!(
-                    "segment {i} ({speaker}, {start}–{end} s) is empty or reversed{once}"
+                    "{item} {i} ({speaker}, {start}–{end} s) is empty or reversed{once}"
                 ))
             })?;
             b.add(seg, &speaker, text.map(Content::text));
@@ -604,4 +607,21 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_corpus_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(_conversation_from_json, m)?)?;
     Ok(())
+}
+
+/// How many ids a [`Corpus`] lookup that fails lists before `… and N more`.
+const IDS_LISTED: usize = 10;
+
+/// The message of the `KeyError` for `id`, which names no recording of `corpus`: the ids it
+/// does hold (the first [`IDS_LISTED`]), so that a typo or a file name given for its id shows.
+fn missing_id(corpus: &overtalk::Corpus, id: &str) -> String {
+    let ids: Vec<&str> = corpus.ids().collect();
+    if ids.is_empty() {
+        return format!("no recording {id:?}: the corpus is empty");
+    }
+    let mut listed: Vec<String> = ids.iter().take(IDS_LISTED).map(|i| format!("{i:?}")).collect();
+    if ids.len() > IDS_LISTED {
+        listed.push(format!("… and {} more", ids.len() - IDS_LISTED));
+    }
+    format!("no recording {id:?} in the corpus (its ids: {})", listed.join(", "))
 }

@@ -103,7 +103,7 @@ fn pair(reference: &Corpus, hypothesis: &Corpus) -> (Vec<RecordingInput>, Vec<St
 fn scored_inputs(
     reference: &Corpus,
     hypothesis: &Corpus,
-    uem: Option<&str>,
+    uem: Option<&[u8]>,
     uem_source: Option<&str>,
 ) -> PyResult<(Vec<RecordingInput>, Option<uem::Uem>, Vec<String>)> {
     // A transcript without times scores as nothing at all: refused, as `overtalk score` does.
@@ -134,19 +134,21 @@ fn scored_inputs(
     Ok((inputs, uems, warnings))
 }
 
-/// The UEM regions of the text of a UEM file, and the reader's warnings, each starting with
+/// The UEM regions of the bytes of a UEM file (or of UEM text), and the reader's warnings, each starting with
 /// `source` as the command line starts them with the file's path.
-fn read_uem(text: Option<&str>, source: &str) -> PyResult<(Option<uem::Uem>, Vec<String>)> {
-    let Some(t) = text else { return Ok((None, Vec::new())) };
+fn read_uem(bytes: Option<&[u8]>, source: &str) -> PyResult<(Option<uem::Uem>, Vec<String>)> {
+    let Some(b) = bytes else { return Ok((None, Vec::new())) };
     // A UEM file's error names the file, as the command line's does (`f.uem:1:14: uem: …`);
-    // UEM text given in memory has no file to name.
-    let (u, w) = uem::read_bytes(t.as_bytes(), &ReadOptions::default())
+    // UEM text given in memory has no file to name. The file's bytes as they are, read as the
+    // command line reads them: a byte-order mark names UTF-16 or UTF-32, and text that is not
+    // UTF-8 is an error at its line and column.
+    let (u, w) = uem::read_bytes(b, &ReadOptions::default())
         .map_err(|e| to_py(if source == "uem" { e } else { e.with_path(source) }))?;
     Ok((Some(u), w.iter().map(|w| python_words(&format!("{source}: {w}"))).collect()))
 }
 
 /// Scores `hypothesis` against `reference`; returns the JSON of `overtalk score --format
-/// json` (every metric, or the DER alone with `der_only`). `uem` is the text of a UEM file
+/// json` (every metric, or the DER alone with `der_only`). `uem` is the bytes of a UEM file
 /// (`uem_source` its name in warnings). What the command line warns about (recordings on one
 /// side only or not in the UEM, the UEM's repairs, recordings a preset leaves out) is given as
 /// Python warnings.
@@ -160,7 +162,7 @@ fn score_json(
     collar: f64,
     skip_overlap: bool,
     preset: &str,
-    uem: Option<&str>,
+    uem: Option<&[u8]>,
     mapping: Option<&str>,
     region: Option<&str>,
     jer: Option<&str>,
@@ -179,7 +181,7 @@ fn score_json(
 fn render_score(
     r: &Corpus,
     h: &Corpus,
-    uem: Option<&str>,
+    uem: Option<&[u8]>,
     uem_source: Option<&str>,
     opts: &ScoreOptions,
     der_only: bool,
@@ -219,7 +221,7 @@ fn score_events_json(
     collar: f64,
     skip_overlap: bool,
     preset: &str,
-    uem: Option<&str>,
+    uem: Option<&[u8]>,
     mapping: Option<&str>,
     region: Option<&str>,
     jer: Option<&str>,

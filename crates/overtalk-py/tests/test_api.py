@@ -257,3 +257,14 @@ def test_the_analysis_warnings_are_python_warnings_as_the_command_line_prints_th
         warnings.simplefilter("error")
         overtalk.analyze(overtalk.read(RED_CARPET))
         overtalk.analyze_many([conv], ignore_labels=["X"])
+
+
+def test_the_stub_exports_what_the_extension_module_exports():
+    import ast
+
+    from overtalk import _native
+
+    stub = ast.parse((REPO / "crates" / "overtalk-py" / "python" / "overtalk" / "_native.pyi").read_text())
+    listed = next(ast.literal_eval(node.value) for node in stub.body
+                  if isinstance(node, ast.Assign) and [t.id for t in node.targets] == ["__all__"])
+    assert listed == _native.__all__

@@ -226,6 +226,13 @@ def test_other_tools_objects_with_missing_or_infinite_values():
     na_start = pd.DataFrame({"start": pd.array([None], dtype="Int64"), "end": [1.0], "speaker": ["A"]})
     with pytest.raises(overtalk.OvertalkError, match=r"^row 0: the start or end is missing \(<NA> and 1.0\); give every row its times, or drop the row$"):
         overtalk.Conversation.from_pandas(na_start)
+    # What the reader refuses is named by its row too, as the checks above name it.
+    backwards = pd.DataFrame({"start": [0.0, 2.0], "end": [1.0, 1.5], "speaker": ["A", "B"]})
+    with pytest.raises(overtalk.OvertalkError, match=r"^row 1 \(B, 2–1.5 s\) is empty or reversed$"):
+        overtalk.Conversation.from_pandas(backwards)
+    endless = pd.DataFrame({"start": [0.0], "end": [float("inf")], "speaker": ["A"]})
+    with pytest.raises(overtalk.OvertalkError, match="^row 0: time inf is not a finite number of seconds in range$"):
+        overtalk.Conversation.from_pandas(endless)
     twice = pd.DataFrame([[0.0, 1.0, 2.0, "A"]], columns=["start", "end", "end", "speaker"])
     with pytest.raises(ValueError, match="^the DataFrame has 2 columns named 'end'; rename all but one$"):
         overtalk.Conversation.from_pandas(twice)
@@ -284,8 +291,13 @@ def test_scoring_options_are_checked_by_type_and_value():
         overtalk.score(None, conv)
     with pytest.raises(overtalk.OvertalkError, match="^uem is empty; give a UEM file, its text, or leave it unset$"):
         overtalk.score(conv, conv, uem="")
-    with pytest.raises(overtalk.OvertalkError, match=r"^uem: the bytes are not UTF-8 text \(invalid start byte at byte 0\)$"):
-        overtalk.score(conv, conv, uem=b"\xff\xfe")
+    # UEM bytes are read as a UEM file's bytes are: not UTF-8, an error at its line and column;
+    # with a byte-order mark, UTF-16.
+    with pytest.raises(overtalk.OvertalkError, match=(
+            r"^line 1, column 22: uem: invalid UTF-8 \(expected UTF-8, or UTF-16 or UTF-32 with a byte-order mark\)$")):
+        overtalk.score(conv, conv, uem=b"red-carpet 1 0 10 caf\xe9\n")
+    wide = overtalk.score(conv, conv, uem="red-carpet 1 0 2\n".encode("utf-16"))
+    assert wide.total == overtalk.score(conv, conv, uem=b"red-carpet 1 0 2\n").total
     # NumPy's integers are numbers of seconds too.
     assert overtalk.score(conv, conv, uem={"red-carpet": (np.int64(0), np.int64(10))}).der == 0.0
 
@@ -298,6 +310,26 @@ def test_a_uem_file_is_named_in_its_error(tmp_path):
         overtalk.score(conv, conv, uem=bad)
 
 
+def test_a_uem_file_is_read_as_the_command_line_reads_it(tmp_path):
+    conv = overtalk.read(RED_CARPET)["red-carpet"]
+    # Latin-1 (not UTF-8): the reader's error at its line and column, as `overtalk score --uem`.
+    latin = tmp_path / "latin.uem"
+    latin.write_bytes(b"red-carpet 1 0 10 caf\xe9\n")
+    with pytest.raises(overtalk.OvertalkError, match=(
+            f"^{latin}:1:22: uem: invalid UTF-8 \\(expected UTF-8, or UTF-16 or UTF-32 with a byte-order mark\\)$")):
+        overtalk.score(conv, conv, uem=latin)
+    # UTF-16 with its byte-order mark, as Windows tools write it: read, as the command line reads it.
+    wide = tmp_path / "wide.uem"
+    wide.write_bytes("red-carpet 1 0 2\n".encode("utf-16"))
+    narrow = tmp_path / "narrow.uem"
+    narrow.write_text("red-carpet 1 0 2\n")
+    assert overtalk.score(conv, conv, uem=wide).total == overtalk.score(conv, conv, uem=narrow).total
+    assert overtalk.score(conv, conv, uem=wide).total != overtalk.score(conv, conv).total
+    # A directory is not an empty UEM.
+    with pytest.raises(IsADirectoryError, match=f"^{tmp_path}: is a directory; uem= takes one UEM file \\(or its text, or a dict\\)$"):
+        overtalk.score(conv, conv, uem=tmp_path)
+
+
 def test_pickled_corpus_keeps_its_reading_warnings():
     import pickle
 
@@ -305,6 +337,18 @@ def test_pickled_corpus_keeps_its_reading_warnings():
         corpus = overtalk.read("SPEAKER r 1 -5 6 <NA> <NA> A <NA> <NA>\n")
     assert corpus.warnings == ["<text>: line 1, column 16: negative start -5.000 clipped to 0 (repaired)"]
     assert pickle.loads(pickle.dumps(corpus)).warnings == corpus.warnings
+
+
+def test_corpora_compare_by_their_conversations():
+    import pickle
+
+    corpus = overtalk.read(RED_CARPET)
+    assert pickle.loads(pickle.dumps(corpus)) == corpus
+    assert overtalk.read(RED_CARPET) == corpus
+    assert hash(overtalk.read(RED_CARPET)) == hash(corpus)
+    other = overtalk.read("SPEAKER red-carpet 1 0 1 <NA> <NA> A <NA> <NA>\n")
+    assert other != corpus
+    assert corpus != corpus["red-carpet"]
 
 
 def test_objects_are_made_by_the_package():
@@ -336,6 +380,49 @@ def test_samples_of_no_signal_type_or_no_length_are_refused():
         overtalk.detect(np.zeros(100), sample_rate=True)
     with pytest.raises(overtalk.OvertalkError, match=f"^sample_rate must be at most 4294967295, got {2**40}$"):
         overtalk.detect(np.zeros((100, 2)), sample_rate=2**40)
+
+
+def test_samples_channels_first_are_refused_not_read_as_a_track_per_sample():
+    # torchaudio and librosa give (channels, samples): read as it is, each sample a track.
+    stereo = np.zeros((2, 32000), dtype=np.float32)
+    message = (r"^samples: 2 rows and 32000 columns, more tracks than samples; one row per sample and one "
+               r"column per track is expected \(channels first\? pass samples.T\)$")
+    for tracks in (None, ["Host", "Guest"]):
+        with pytest.raises(ValueError, match=message):
+            overtalk.detect(stereo, sample_rate=16000, tracks=tracks)
+    with pytest.raises(ValueError, match=r"^samples: 1 rows and 2 columns"):
+        overtalk.detect(np.zeros((1, 2)), sample_rate=16000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", overtalk.OvertalkWarning)
+        assert overtalk.detect(stereo.T, sample_rate=16000, tracks=["Host", "Guest"]).segments() == []
+
+
+def test_a_path_given_as_bytes_is_named_not_read_as_content(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.rttm").write_text("SPEAKER a 1 0 1 <NA> <NA> A <NA> <NA>\n")
+    with pytest.raises(TypeError, match=r"^source: bytes are a file's content; b'a.rttm' names a file: give its path "
+                                        r"as a str \(os.fsdecode\(b'a.rttm'\)\) or a pathlib.Path$"):
+        overtalk.read(b"a.rttm")
+    assert overtalk.read(open("a.rttm", "rb").read()).ids() == ["a"]
+
+
+def test_a_missing_recording_id_names_the_ids_there_are():
+    corpus = overtalk.read(str(RTTM_DIR))
+    ids = corpus.ids()
+    with pytest.raises(KeyError) as e:
+        corpus["nope"]
+    listed = ", ".join(f'"{i}"' for i in ids[:10]) + (f", … and {len(ids) - 10} more" if len(ids) > 10 else "")
+    assert e.value.args == (f'no recording "nope" in the corpus (its ids: {listed})',)
+    two = overtalk.read("SPEAKER a 1 0 1 <NA> <NA> A <NA> <NA>\nSPEAKER b 1 0 1 <NA> <NA> B <NA> <NA>\n")
+    with pytest.raises(KeyError) as e:
+        two["a.rttm"]
+    assert e.value.args == ('no recording "a.rttm" in the corpus (its ids: "a", "b")',)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", overtalk.OvertalkWarning)
+        empty = overtalk.read("", format="rttm")
+    with pytest.raises(KeyError) as e:
+        empty["a"]
+    assert e.value.args == ('no recording "a": the corpus is empty',)
 
 
 def test_track_names_are_names():

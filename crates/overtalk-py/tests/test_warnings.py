@@ -141,7 +141,8 @@ def test_constructors_clip_a_negative_start_as_read_does():
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame({"start": [-1.0, 0.5], "end": [1.0, 2.0], "speaker": ["A", "B"]})
     conv, said = caught(overtalk.Conversation.from_pandas, df, "r")
-    assert said == [clipped] and conv.write(format="rttm") == expected
+    # A DataFrame's rows are named as rows.
+    assert said == [clipped.replace("segment 0", "row 0")] and conv.write(format="rttm") == expected
     pyannote_core = pytest.importorskip("pyannote.core")
     a = pyannote_core.Annotation(uri="r")
     a[pyannote_core.Segment(-1.0, 1.0), "first"] = "A"

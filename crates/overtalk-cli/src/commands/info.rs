@@ -35,7 +35,8 @@ pub struct Args {
     /// Input files, directories or globs; `-` reads stdin.
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<String>,
-    /// UEM files or directories: also report the scored (UEM) duration.
+    /// UEM files or directories (every `.uem` file under it; none is an error): also report
+    /// the scored (UEM) duration.
     #[arg(long, value_name = "UEM")]
     uem: Vec<String>,
     /// Output format (default: from the `-o` file's extension, `.json`, `.md` or `.tsv`; else

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
+use clap::builder::TypedValueParser;
 use overtalk::analysis::{AnalysisPreset, Classifier, Millis, Params};
 use overtalk::Delta;
 use overtalk_audio::causal::CausalOptions;
@@ -19,6 +20,7 @@ use overtalk_live::{run_monitor, OutputArgs};
 
 use crate::app::{Globals, Outcome};
 use crate::input::recordings::{parse_track_offsets, track_specs};
+use crate::named_arg::named;
 
 /// Monitor the floor live: who talks, overlaps, floor changes and interruptions as they
 /// happen, as JSON lines; at the end (also on Ctrl-C) the RTTM, its analysis and the report.
@@ -54,13 +56,13 @@ pub struct Args {
     #[arg(long = "track-offset", value_name = "NAME=SECONDS")]
     track_offsets: Vec<String>,
     /// Replay the `--track` recordings or AUDIO (implied by either).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "device")]
     replay: bool,
     /// Replay speed: seconds of audio per second (1 = real time).
-    #[arg(long, value_name = "K", default_value = "1")]
+    #[arg(long, value_name = "K", default_value = "1", conflicts_with = "device")]
     speed: f64,
     /// Replay as fast as the detector goes (for measurements).
-    #[arg(long, conflicts_with = "speed")]
+    #[arg(long, conflicts_with_all = ["speed", "device"])]
     unpaced: bool,
     /// Capture from this input device (a build with the `device` feature).
     #[arg(long, value_name = "NAME", conflicts_with = "tracks")]
@@ -85,11 +87,12 @@ pub struct Args {
     /// At the end, write RECORDING.rttm, RECORDING.analysis.json and RECORDING.html here.
     #[arg(long, value_name = "DIR")]
     record: Option<PathBuf>,
-    /// The recording id of the record.
-    #[arg(long, value_name = "ID", default_value = "live")]
+    /// The recording id of the record (not empty: it names the record's files).
+    #[arg(long, value_name = "ID", default_value = "live", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     recording: String,
-    /// Parameter preset of the analysis (default, he2010, pure-jf, …).
-    #[arg(long, default_value = "default")]
+    /// Parameter preset of the analysis (default, he2010, pure-jf), checked as `analyze
+    /// --preset` checks it.
+    #[arg(long, value_name = "PRESET", default_value = "default", value_parser = named::<AnalysisPreset>().map(|p| p.name().to_owned()))]
     preset: String,
     /// Voice activity detector: earshot (default), energy or none.
     #[arg(long, value_name = "NAME")]
@@ -203,6 +206,10 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         for w in &notes {
             eprintln!("overtalk: warning: {w}");
         }
+    }
+    if let Some(dir) = &args.record {
+        // Before `--events` is created: a refused record leaves no events file behind.
+        overtalk_live::record::prepare(dir)?;
     }
     let events_out: Option<Box<dyn Write + Send>> = match args.events.as_deref() {
         None => None,

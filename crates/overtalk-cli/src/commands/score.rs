@@ -60,7 +60,8 @@ pub struct Args {
     /// when the reference holds exactly one recording, else the recording's file name).
     #[arg(long, value_name = "ID")]
     recording_id: Option<String>,
-    /// UEM files or directories (scoring regions).
+    /// UEM files or directories (scoring regions): every `.uem` file under a directory; a
+    /// directory without one is an error, as an empty UEM file is.
     #[arg(short, long, value_name = "UEM")]
     uem: Vec<String>,
     /// Conventions of one tool (default: overtalk's).

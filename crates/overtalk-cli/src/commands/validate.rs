@@ -27,7 +27,8 @@ pub struct Args {
     /// RTTM or UEM files, directories or globs.
     #[arg(required = true, value_name = "FILE")]
     inputs: Vec<String>,
-    /// UEM files or directories that go with the files (checks their recording ids).
+    /// UEM files or directories (every `.uem` file under it; none is an error) that go with
+    /// the files (checks their recording ids).
     #[arg(long, value_name = "UEM")]
     uem: Vec<String>,
     /// Output format (default: from the `-o` file's extension, `.json`; else text).

@@ -506,6 +506,11 @@ pub fn expand_uem(args: &[String]) -> Result<Vec<PathBuf>> {
             let mut found: Vec<PathBuf> = Vec::new();
             collect_ext(&p, "uem", &mut found)
                 .with_context(|| format!("listing {}", p.display()))?;
+            if found.is_empty() {
+                // As an empty UEM file is refused: scoring without the regions meant, without
+                // a word, would give another number.
+                bail!("{a}: no UEM file (`.uem`) in this directory");
+            }
             found.sort();
             out.extend(found);
         } else if a == "-" {

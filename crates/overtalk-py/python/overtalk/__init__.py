@@ -543,6 +543,16 @@ class Corpus:
     def __len__(self) -> int:
         return len(self._native)
 
+    def __eq__(self, other: object) -> bool:
+        # As Conversation compares: the same recordings, each the same conversation (so a
+        # pickled corpus equals the original).
+        if not isinstance(other, Corpus):
+            return NotImplemented
+        return self.ids() == other.ids() and all(self[i] == other[i] for i in self.ids())
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.ids()))
+
     def __repr__(self) -> str:
         return repr(self._native)
 
@@ -660,7 +670,13 @@ def _read(
             or not isinstance(source, (str, bytes, bytearray, memoryview, _os.PathLike)) and not hasattr(source, "__iter__")):
         raise TypeError(f"{what}: expected a path, a list of paths, text or bytes, got {type(source).__name__}")
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return _native.read_bytes(bytes(source), format, None, strict, recording_id, **options)
+        data = bytes(source)
+        if b"\n" not in data and 0 < len(data) < 4096 and b"\0" not in data and _os.path.exists(data):
+            # A file's name as bytes (os.fsencode, a bytes path from os.listdir(b".")), not its
+            # content: read as text, it would be an unknown format naming no file.
+            raise TypeError(f"{what}: bytes are a file's content; {data!r} names a file: give its path as a str "
+                            f"(os.fsdecode({data!r})) or a pathlib.Path")
+        return _native.read_bytes(data, format, None, strict, recording_id, **options)
     if isinstance(source, str) and not _looks_like_path(source):
         # One line naming no file: a path with a typo, unless it reads as text (a JSON
         # document, a line of several fields) or the format is given.
@@ -1189,17 +1205,17 @@ def _corpus(x: Any, what: str) -> Corpus:
     return corpus
 
 
-def _uem_text(uem: Any) -> tuple[Optional[str], Optional[str]]:
-    """The text of the UEM ``uem`` gives, and the name its warnings start with."""
+def _uem_text(uem: Any) -> tuple[Optional[bytes], Optional[str]]:
+    """The bytes of the UEM ``uem`` gives (a file's as they are, for the reader to decode as the
+    command line does), and the name its warnings and errors start with."""
     if uem is None:
         return None, None
     if isinstance(uem, dict):
-        return _uem_dict_text(uem), "uem"
+        return _uem_dict_text(uem).encode("utf-8"), "uem"
     if isinstance(uem, (bytes, bytearray)):
-        try:
-            return bytes(uem).decode("utf-8"), "uem"
-        except UnicodeDecodeError as e:
-            raise OvertalkError(f"uem: the bytes are not UTF-8 text ({e.reason} at byte {e.start})") from None
+        # As a file's bytes: a byte-order mark names UTF-16 or UTF-32, other text not UTF-8 is
+        # an error at its line and column.
+        return bytes(uem), "uem"
     if not isinstance(uem, (str, _os.PathLike)):
         raise TypeError(
             f"uem: expected a UEM file, its text, or {{recording_id: [(start_s, end_s), …]}}, got {type(uem).__name__}"
@@ -1208,13 +1224,16 @@ def _uem_text(uem: Any) -> tuple[Optional[str], Optional[str]]:
     if not s.strip():
         raise OvertalkError("uem is empty; give a UEM file, its text, or leave it unset")
     if _looks_like_path(s):
-        with open(s, encoding="utf-8") as f:
+        if _os.path.isdir(s):
+            # Not read as an empty UEM: scoring without the regions meant, without a word.
+            raise IsADirectoryError(f"{s}: is a directory; uem= takes one UEM file (or its text, or a dict)")
+        with open(s, "rb") as f:
             return f.read(), s
     # One line that names no file is a path with a typo, not UEM text: scoring without the
     # UEM meant would give another number without a word.
     if "\n" not in s.strip() and (s.strip().lower().endswith(".uem") or len(s.split()) < 4):
         raise _not_found(s, noun="UEM file or directory")
-    return s, "uem"
+    return s.encode("utf-8", errors="surrogateescape"), "uem"
 
 
 def _uem_dict_text(uem: dict) -> str:
@@ -1457,6 +1476,13 @@ def detect(
         raise TypeError(f"samples: expected floats or integers, got an array of dtype {a.dtype}")
     if a.shape[0] == 0:
         raise OvertalkError("samples: the array holds no audio samples (0 rows)")
+    if a.shape[1] > a.shape[0]:
+        # Channels first (torchaudio, librosa, soundfile's `.T`): read as it is, every sample
+        # would be a track of its own, and the multitrack rule would run on thousands of them.
+        raise ValueError(
+            f"samples: {a.shape[0]} rows and {a.shape[1]} columns, more tracks than samples; "
+            f"one row per sample and one column per track is expected (channels first? pass samples.T)"
+        )
     if a.shape[0] > longest * sample_rate:
         raise OvertalkError(
             f"samples: limit exceeded: {a.shape[0]} samples at {sample_rate} Hz last "

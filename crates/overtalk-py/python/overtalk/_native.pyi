@@ -4,12 +4,53 @@ Use the package ``overtalk``; these names are its building blocks.
 """
 
 from os import PathLike
-from typing import Any, Iterator, Optional, Sequence, Union, overload
+from typing import Any, Iterator, Optional, Sequence, Union, final, overload
 
 import pandas
 import pyarrow
 
 from . import Interval
+
+#: The names the module exports, in the order it registers them (as ``_native.__all__``).
+__all__ = [
+    "OvertalkError",
+    "OvertalkWarning",
+    "__version__",
+    "MAX_THREADS",
+    "MAX_DURATION",
+    "_shown_label",
+    "Corpus",
+    "Conversation",
+    "read_paths",
+    "read_bytes",
+    "format_for_name",
+    "output_format_for_name",
+    "write_file",
+    "_corpus_from_json",
+    "_conversation_from_json",
+    "Analysis",
+    "analyze",
+    "analyze_source",
+    "analyze_many",
+    "analyze_corpus",
+    "turn_order_json",
+    "Params",
+    "params",
+    "_analysis_from_json",
+    "_params_from_json",
+    "score_json",
+    "score_events_json",
+    "detect_files",
+    "detect_samples",
+    "diarize",
+    "Intervals",
+    "gaps_and_overlaps",
+    "gaps_and_overlaps_with",
+    "gaps_and_overlaps_counts",
+    "gaps_and_overlaps_many",
+    "gaps_and_overlaps_corpus",
+    "_intervals_from_rows",
+]
 
 __version__: str
 #: The most worker threads a call may ask for (``threads=``).
@@ -25,18 +66,20 @@ class OvertalkWarning(UserWarning):
 
 _Segment = tuple[float, float, str, Optional[str]]
 
+@final  # a Rust class: not subclassable
 class Corpus:
     def ids(self) -> list[str]: ...
     @property
     def warnings(self) -> list[str]: ...
     def __len__(self) -> int: ...
-    def __contains__(self, id: str) -> bool: ...
-    def __getitem__(self, id: str) -> Conversation: ...
+    def __contains__(self, id: str, /) -> bool: ...
+    def __getitem__(self, id: str, /) -> Conversation: ...
     def write(self, format: str) -> str: ...
     @staticmethod
     def from_conversations(conversations: Sequence[Conversation]) -> Corpus: ...
     def __reduce__(self) -> tuple: ...
 
+@final  # a Rust class: not subclassable
 class Conversation:
     @property
     def recording_id(self) -> str: ...
@@ -57,10 +100,12 @@ class Conversation:
         speakers: Optional[Sequence[str]] = None,
         extent: Optional[tuple[float, float]] = None,
         strict: bool = False,
+        item: str = "segment",
     ) -> Conversation: ...
     def __len__(self) -> int: ...
     def __reduce__(self) -> tuple: ...
 
+@final  # a Rust class: not subclassable
 class Analysis:
     @property
     def recording_id(self) -> str: ...
@@ -73,12 +118,14 @@ class Analysis:
     ) -> list[tuple[str, str, int, int, Optional[bytes], list[bytes]]]: ...
     def __reduce__(self) -> tuple: ...
 
+@final  # a Rust class: not subclassable
 class Params:
     def to_json(self) -> str: ...
     def __reduce__(self) -> tuple: ...
 
 _Row = tuple[str, int, int, Optional[str], Optional[str]]
 
+@final  # a Rust class: not subclassable
 class Intervals:
     @property
     def recording_id(self) -> str: ...
@@ -89,11 +136,11 @@ class Intervals:
     def row(self, index: int) -> _Row: ...
     def rows(self) -> list[_Row]: ...
     @overload
-    def __getitem__(self, index: int) -> Interval: ...
+    def __getitem__(self, index: int, /) -> Interval: ...
     @overload
-    def __getitem__(self, index: slice) -> list[Interval]: ...
+    def __getitem__(self, index: slice, /) -> list[Interval]: ...
     def __iter__(self) -> Iterator[Interval]: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def to_arrow(self) -> pyarrow.Table: ...
     def to_pandas(self) -> pandas.DataFrame: ...
@@ -156,7 +203,7 @@ def score_json(
     collar: float = 0.0,
     skip_overlap: bool = False,
     preset: str = "overtalk",
-    uem: Optional[str] = None,
+    uem: Optional[bytes] = None,
     mapping: Optional[str] = None,
     region: Optional[str] = None,
     jer: Optional[str] = None,
@@ -169,7 +216,7 @@ def score_events_json(
     collar: float = 0.0,
     skip_overlap: bool = False,
     preset: str = "overtalk",
-    uem: Optional[str] = None,
+    uem: Optional[bytes] = None,
     mapping: Optional[str] = None,
     region: Optional[str] = None,
     jer: Optional[str] = None,

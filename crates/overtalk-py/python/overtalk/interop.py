@@ -199,4 +199,5 @@ def from_pandas(
             raise TypeError(f"row {i}: start and end are numbers of seconds, got {a!r} and {b!r}") from None
         except OverflowError:
             raise OvertalkError(f"row {i}: time out of range: {_short(a)} to {_short(b)} s") from None
-    return Conversation(_native.Conversation.from_segments(rid, rows, None, strict=strict))
+    # Errors name the DataFrame's row, as the checks above do.
+    return Conversation(_native.Conversation.from_segments(rid, rows, None, strict=strict, item="row"))
