@@ -11,16 +11,14 @@
 //! drops, S2's bridging and one sweep over the two speakers' talkspurts; `seconds`) and, for
 //! comparison, through the general stages S1 normalise, S2 talkspurts, S3 joint timeline,
 //! S4 intervals (`general_seconds`). Both give the same intervals (checked before timing).
-//! Beside them, `analysis::dyad::he_acoustic_counts` (the counts per class without the
-//! intervals, checked equal to the counts of `he_acoustic`'s; `counts_seconds`).
 //! Prints JSON: pairs, intervals in pympi's eight classes (pauses, gaps, between- and
 //! within-speaker overlaps), the other acoustic events (NGNO, unbounded runs), the best passes in
 //! seconds, and the whole process time (reading and pairing included, from the start of `main`).
 
 use std::time::Instant;
 
-use overtalk::analysis::dyad::{he_acoustic, he_acoustic_counts, he_acoustic_general};
-use overtalk::analysis::intervals::{count_kinds, HeInterval, HeKind};
+use overtalk::analysis::dyad::{he_acoustic, he_acoustic_general};
+use overtalk::analysis::intervals::{HeInterval, HeKind};
 use overtalk::analysis::{AnalysisPreset, Millis, Params};
 use overtalk::format::{read_path, ReadOptions};
 use overtalk::{Transcript, TranscriptBuilder};
@@ -70,12 +68,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     for t in &pairs {
-        let he = he_acoustic(t, &params);
-        if he != he_acoustic_general(t, &params) {
+        if he_acoustic(t, &params) != he_acoustic_general(t, &params) {
             return Err("the sweep and the general stages differ".into());
-        }
-        if count_kinds(&he) != he_acoustic_counts(t, &params) {
-            return Err("the counts differ from the intervals' counts".into());
         }
     }
     let time = |f: fn(&Transcript, &Params) -> Vec<HeInterval>| {
@@ -96,25 +90,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (classed, other, best) = time(he_acoustic);
     let process_seconds = process.elapsed().as_secs_f64();
     let (_, _, general) = time(he_acoustic_general);
-    let mut counts_best = f64::INFINITY;
-    let mut counted = 0;
-    for _ in 0..repeat.max(1) {
-        let start = Instant::now();
-        counted = 0;
-        for t in &pairs {
-            let c = he_acoustic_counts(t, &params);
-            counted += c[HeKind::Pause as usize]
-                + c[HeKind::Gap as usize]
-                + c[HeKind::OverlapBetween as usize]
-                + c[HeKind::OverlapWithin as usize];
-        }
-        counts_best = counts_best.min(start.elapsed().as_secs_f64());
-    }
-    if counted != classed {
-        return Err("the counts differ from the intervals".into());
-    }
     println!(
-        "{{\"tool\": \"overtalk\", \"pairs\": {}, \"segments\": {segments}, \"intervals\": {classed}, \"other_events\": {other}, \"seconds\": {best:.6}, \"counts_seconds\": {counts_best:.6}, \"general_seconds\": {general:.6}, \"process_seconds\": {process_seconds:.6}}}",
+        "{{\"tool\": \"overtalk\", \"pairs\": {}, \"segments\": {segments}, \"intervals\": {classed}, \"other_events\": {other}, \"seconds\": {best:.6}, \"general_seconds\": {general:.6}, \"process_seconds\": {process_seconds:.6}}}",
         pairs.len()
     );
     Ok(())

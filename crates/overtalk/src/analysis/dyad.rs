@@ -31,7 +31,7 @@ use crate::model::{SpeakerId, Transcript};
 /// [`he_acoustic_general`] on every input. Their `prev` and `next` index the speakers S1 keeps
 /// ([`he_acoustic_with_speakers`] names them).
 pub fn he_acoustic(t: &Transcript, p: &Params) -> Vec<HeInterval> {
-    acoustic(t, p, None, <[HeInterval]>::to_vec)
+    acoustic(t, p, None)
 }
 
 /// [`he_acoustic`] and the speakers its intervals' `prev` and `next` index: those that keep a
@@ -45,101 +45,37 @@ pub fn he_acoustic(t: &Transcript, p: &Params) -> Vec<HeInterval> {
 /// ```
 pub fn he_acoustic_with_speakers(t: &Transcript, p: &Params) -> (Vec<HeInterval>, Vec<SpeakerId>) {
     let mut kept = Vec::new();
-    let out = acoustic(t, p, Some(&mut kept), <[HeInterval]>::to_vec);
+    let out = acoustic(t, p, Some(&mut kept));
     (out, kept)
 }
 
-/// [`he_acoustic`] without the intervals themselves: how many there are of each class, indexed
-/// as [`HeKind::ALL`]. The two-speaker sweep writes into a buffer reused between calls, so
-/// counting allocates nothing for the intervals.
-pub fn he_acoustic_counts(t: &Transcript, p: &Params) -> [usize; HeKind::ALL.len()] {
-    acoustic(t, p, None, intervals::count_kinds)
-}
-
-/// Buffers of the two-speaker path, kept per thread between calls: the speakers' states, their
-/// talkspurt boundaries and the sweep's output. Every slot the path reads it wrote in the same
-/// call, so what a previous call left is never seen.
-struct Scratch {
-    state: Vec<u8>,
-    spurts: [Vec<i64>; 2],
-    out: Vec<HeInterval>,
-}
-
-impl Scratch {
-    const fn new() -> Scratch {
-        Scratch { state: Vec::new(), spurts: [Vec::new(), Vec::new()], out: Vec::new() }
-    }
-}
-
-/// The most tracks a conversation may have for its call to use the thread's [`Scratch`]; a
-/// longer one gets buffers of its own, freed after the call, so that what a thread keeps stays
-/// small (under 1.2 MB) whatever it was given once.
-const SCRATCH_TRACKS: usize = 8192;
-
-thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = const { std::cell::RefCell::new(Scratch::new()) };
-}
-
-/// `f` with the thread's [`Scratch`] for a conversation of `tracks` tracks (fresh buffers when
-/// it is long, or when the thread's are in use).
-fn with_scratch<R>(tracks: usize, f: impl FnOnce(&mut Scratch) -> R) -> R {
-    if tracks > SCRATCH_TRACKS {
-        return f(&mut Scratch::new());
-    }
-    SCRATCH.with(|s| match s.try_borrow_mut() {
-        Ok(mut s) => f(&mut s),
-        Err(_) => f(&mut Scratch::new()),
-    })
-}
-
-/// A slot of the sweep's output before it is written.
-const BLANK: HeInterval = HeInterval {
-    layer: Layer::Acoustic,
-    kind: HeKind::Ngno,
-    start: Millis::ZERO,
-    end: Millis::ZERO,
-    prev: None,
-    next: None,
-};
-
-/// The acoustic H&E intervals of `t` given to `finish` (the sweep's output in place, or the
-/// general stages' result), filling `kept` (when given) with the speakers they index.
-fn acoustic<R>(
-    t: &Transcript,
-    p: &Params,
-    kept: Option<&mut Vec<SpeakerId>>,
-    finish: impl FnOnce(&[HeInterval]) -> R,
-) -> R {
-    with_scratch(t.annotation().len(), |scratch| {
-        let Scratch { state, spurts, out } = scratch;
-        match dyad_spurts(t, p, state, spurts) {
-            Some((order, ids, lens)) => {
-                if let Some(kept) = kept {
-                    let (x, y) = if order { (ids[0], ids[1]) } else { (ids[1], ids[0]) };
-                    kept.extend(x.into_iter().chain(y));
-                }
-                let [a, b] = spurts;
-                a[lens[0]] = i64::MAX;
-                b[lens[1]] = i64::MAX;
-                let (a, b) = (&a[..=lens[0]], &b[..=lens[1]]);
-                let (first, second) = if order { (a, b) } else { (b, a) };
-                let cap = first.len() + second.len();
-                if out.len() < cap {
-                    out.resize(cap, BLANK);
-                }
-                let n = sweep_bounds(first, second, p.latch_tolerance, out);
-                finish(&out[..n])
+/// [`he_acoustic`], filling `kept` (when given) with the speakers the intervals index.
+fn acoustic(t: &Transcript, p: &Params, kept: Option<&mut Vec<SpeakerId>>) -> Vec<HeInterval> {
+    let n = 2 * t.annotation().len() + 1;
+    let mut spurts = [Vec::with_capacity(n), Vec::with_capacity(n)];
+    match dyad_spurts(t, p, &mut spurts) {
+        Some((order, ids)) => {
+            if let Some(kept) = kept {
+                let (x, y) = if order { (ids[0], ids[1]) } else { (ids[1], ids[0]) };
+                kept.extend(x.into_iter().chain(y));
             }
-            None => {
-                let norm = normalise::normalise(t, &p.ignore_labels, p.min_segment);
-                if let Some(kept) = kept {
-                    let table = t.annotation().speakers();
-                    kept.extend(norm.speakers.iter().filter_map(|name| table.get(name)));
-                }
-                finish(&general(&norm, p))
-            }
+            let [a, b] = &mut spurts;
+            a.push(i64::MAX);
+            b.push(i64::MAX);
+            let (first, second) = if order { (&*a, &*b) } else { (&*b, &*a) };
+            let mut out = Vec::with_capacity((first.len() + second.len()) / 2 + 1);
+            sweep_bounds(first, second, p.latch_tolerance, &mut out);
+            out
         }
-    })
+        None => {
+            let norm = normalise::normalise(t, &p.ignore_labels, p.min_segment);
+            if let Some(kept) = kept {
+                let table = t.annotation().speakers();
+                kept.extend(norm.speakers.iter().filter_map(|name| table.get(name)));
+            }
+            general(&norm, p)
+        }
+    }
 }
 
 /// The acoustic H&E intervals of `t` through the general stages S1 → S2 → S3 → S4, as
@@ -156,36 +92,18 @@ fn general(norm: &normalise::Normalised, p: &Params) -> Vec<HeInterval> {
 }
 
 /// S1 + S2 for at most two kept speakers: the boundaries of their talkspurts
-/// (`start₀, end₀, start₁, …`, ms) at the front of `spurts`, in the order the speakers were
-/// met, each buffer grown to hold the annotation's every track and a sentinel. Returns whether
-/// the first speaker met sorts first by name, the kept speakers in the order met and the number
-/// of boundaries of each, or `None` when a third speaker keeps a segment. `state` is working
-/// space.
+/// (`start₀, end₀, start₁, …`, ms) in `spurts`, in the order the speakers were met. Returns whether the first speaker met sorts first by name
+/// and the kept speakers in the order met, or `None` when a third speaker keeps a segment.
 fn dyad_spurts(
     t: &Transcript,
     p: &Params,
-    state: &mut Vec<u8>,
     spurts: &mut [Vec<i64>; 2],
-) -> Option<(bool, [Option<SpeakerId>; 2], [usize; 2])> {
+) -> Option<(bool, [Option<SpeakerId>; 2])> {
     let ann = t.annotation();
     // Per speaker id: 0 not seen yet, 1 ignored, 2 + slot when kept.
-    state.clear();
-    state.resize(ann.speakers().len(), 0);
-    let need = 2 * ann.len() + 1;
-    for list in spurts.iter_mut() {
-        if list.len() < need {
-            list.resize(need, 0);
-        }
-    }
+    let mut state = vec![0u8; ann.speakers().len()];
     let mut ids = [None, None];
     let mut n = 0usize;
-    // Per slot: the boundaries written, and the end of the current talkspurt.
-    let mut lens = [0usize; 2];
-    let mut ends = [0i64; 2];
-    // S2 joins a segment to the current talkspurt when it overlaps or touches it
-    // (`s <= end`) or starts less than `bridge_pause` after it: `s - end < max(bridge_pause,
-    // 1)` says both in one comparison.
-    let reach = p.bridge_pause.get().max(1);
     for track in ann.tracks() {
         let id = track.speaker.index();
         let st = state.get_mut(id)?;
@@ -209,25 +127,20 @@ fn dyad_spurts(
             ids[n] = Some(track.speaker);
             n += 1;
         }
-        let x = usize::from(*st - 4);
+        let list = &mut spurts[usize::from(*st - 4)];
         // S2: tracks come sorted by start, so this speaker's segments arrive in order and
-        // either extend the current talkspurt or start the next one. Which of the two is not
-        // predictable, so both write: a new talkspurt puts `s, e` after the last boundary; an
-        // extension rewrites the last end (and its `s` lands in a slot past the end, unread).
-        let (len, end) = (lens[x], ends[x]);
-        let extend = (len != 0) & (s.wrapping_sub(end) < reach);
-        let new_end = if extend { end.max(e) } else { e };
-        let list = &mut spurts[x];
-        list[len] = s;
-        list[len + 1 - 2 * usize::from(extend)] = new_end;
-        lens[x] = len + 2 * usize::from(!extend);
-        ends[x] = new_end;
+        // either extend the current talkspurt (overlap, touch, or a silence < bridge_pause) or
+        // start the next one.
+        match list.last_mut() {
+            Some(end) if s <= *end || s - *end < p.bridge_pause.get() => *end = (*end).max(e),
+            _ => list.extend([s, e]),
+        }
     }
     let order = match ids {
         [Some(a), Some(b)] => ann.speaker_name(a).as_bytes() <= ann.speaker_name(b).as_bytes(),
         _ => true,
     };
-    Some((order, ids, lens))
+    Some((order, ids))
 }
 
 /// S3 + S4 over two speakers' talkspurt lists (each sorted, disjoint and not touching, as S2
@@ -260,10 +173,7 @@ pub fn sweep(
         v.push(i64::MAX);
         v
     };
-    let (a, b) = (flat(a), flat(b));
-    let mut buf = vec![BLANK; a.len() + b.len()];
-    let n = sweep_bounds(&a, &b, latch_tolerance, &mut buf);
-    out.extend_from_slice(&buf[..n]);
+    sweep_bounds(&flat(a), &flat(b), latch_tolerance, out);
 }
 
 /// [`sweep`] over boundary lists: `[start₀, end₀, start₁, end₁, …, i64::MAX]` per speaker (the
@@ -287,13 +197,7 @@ pub fn sweep(
 /// (silence → both, both → silence); those runs wait with a provisional kind until the next solo
 /// piece, or stay unbounded at the end, as S4's classifier leaves them. The classes come from a
 /// table ([`run_kind`]), not from branches on the data.
-///
-/// Whether a step closes a run, a speaker change without a gap (NGNO) or nothing is not
-/// predictable either, so every step writes an interval into the next free slot of `out` and
-/// only an interval that exists advances the count: no branch on the data in the loop but the
-/// rare simultaneous boundaries. `out` must hold `a.len() + b.len()` slots (a step moves at
-/// least one cursor and writes one slot); the intervals are the first `n` of them, `n` returned.
-fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: Millis, out: &mut [HeInterval]) -> usize {
+fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: Millis, out: &mut Vec<HeInterval>) {
     let (ia, ib) = if a.len() <= 1 { (1, 0) } else { (0, 1) };
     // The solo speaker of each active set (none for silence and overlap).
     let solo = [None, Some(SpeakerIndex::new(ia)), Some(SpeakerIndex::new(ib)), None];
@@ -301,17 +205,15 @@ fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: Millis, out: &mut [HeInte
     let mut piece_start = a[0].min(b[0]);
     if piece_start == i64::MAX {
         // Neither speaker keeps a talkspurt: no piece at all.
-        return 0;
+        return;
     }
     let mut ka = usize::from(a[0] == piece_start);
     let mut kb = usize::from(b[0] == piece_start);
-    // Active set of the latest solo piece (0: none yet). While a solo piece lasts, it is that
-    // piece's set.
+    // Active set of the latest solo piece (0: none yet).
     let first = ka | (kb << 1);
     let mut last_solo = if first == 3 { 0 } else { first };
     // Index in `out` of the first run still waiting for the solo piece after it.
     let mut pending: Option<usize> = None;
-    let mut n = 0usize;
     loop {
         let (na, nb) = (a[ka], b[kb]);
         let t = na.min(nb);
@@ -323,44 +225,48 @@ fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: Millis, out: &mut [HeInte
         kb += usize::from(nb <= na);
         let after = (ka & 1) | ((kb & 1) << 1);
         let after_solo = (after ^ (after >> 1)) & 1 == 1;
-        // The piece [piece_start, t) was a run, silence (0) or overlap (3), or a solo piece.
-        let run = (before ^ (before >> 1)) & 1 == 0;
-        let bounded = after_solo & (last_solo != 0);
-        let kind = run_kind(
-            before == 3,
-            bounded,
-            last_solo == after,
-            Millis::new(t - piece_start),
-            latch_tolerance,
-        );
-        // A run ends here: the run, classified. A solo piece hands over to the other speaker's:
-        // a zero-length NGNO event at `t` (its `prev`, the solo speaker before, is `last_solo`).
-        // A solo piece gives way to a run: nothing yet (the slot is overwritten next step).
-        let start = if run { piece_start } else { t };
-        out[n] = HeInterval {
-            layer: Layer::Acoustic,
-            kind: if run { kind } else { HeKind::Ngno },
-            start: Millis::new(start),
-            end: Millis::new(t),
-            prev: solo[last_solo],
-            next: solo[after],
-        };
+        let (start, end) = (Millis::new(piece_start), Millis::new(t));
         piece_start = t;
-        if run & !after_solo & pending.is_none() {
-            pending = Some(n);
+        if (before ^ (before >> 1)) & 1 == 0 {
+            // A run [start, t): silence (0) or overlap (3).
+            let overlap = before == 3;
+            let bounded = after_solo & (last_solo != 0);
+            let kind = run_kind(overlap, bounded, last_solo == after, end - start, latch_tolerance);
+            let next = solo[after];
+            if !after_solo && pending.is_none() {
+                pending = Some(out.len());
+            }
+            out.push(HeInterval {
+                layer: Layer::Acoustic,
+                kind,
+                start,
+                end,
+                prev: solo[last_solo],
+                next,
+            });
+        } else if after_solo {
+            // The end of one speaker's solo piece is the start of the other's: a zero-length
+            // NGNO event.
+            out.push(HeInterval {
+                layer: Layer::Acoustic,
+                kind: HeKind::Ngno,
+                start: end,
+                end,
+                prev: solo[before],
+                next: solo[after],
+            });
         }
-        n += usize::from(run | after_solo);
         if after_solo {
             if let Some(from) = pending.take() {
-                // The runs of a simultaneous start or end, now that the solo speaker after them
-                // is known (the last one written was classified with it already).
+                // The runs of a simultaneous start or end, now that the solo speaker after them is
+                // known (the last one pushed was classified with it already).
+                let n = out.len() - 1;
                 let mut c = Classifier::new(Layer::Acoustic, latch_tolerance, from);
-                c.settle(solo[after], &mut out[..n - 1]);
+                c.settle(solo[after], &mut out[..n]);
             }
+            last_solo = after;
         }
-        last_solo = if after_solo { after } else { last_solo };
     }
-    n
 }
 
 #[cfg(test)]

@@ -149,33 +149,6 @@ impl HeInterval {
     }
 }
 
-/// The number of intervals of each class, indexed as [`HeKind::ALL`] (whose order is the
-/// declaration order, so a class is its own index there).
-pub fn count_kinds(items: &[HeInterval]) -> [usize; HeKind::ALL.len()] {
-    // Four tallies, one per position mod 4: runs of the same class (pauses in a monologue) then
-    // add to four counters in turn instead of waiting on one counter's previous increment.
-    let mut lanes = [[0usize; HeKind::ALL.len()]; 4];
-    let mut quads = items.chunks_exact(4);
-    for q in &mut quads {
-        for (lane, h) in lanes.iter_mut().zip(q) {
-            lane[h.kind as usize] += 1;
-        }
-    }
-    for h in quads.remainder() {
-        lanes[0][h.kind as usize] += 1;
-    }
-    std::array::from_fn(|k| lanes.iter().map(|lane| lane[k]).sum())
-}
-
-// `HeKind::ALL` lists the classes in declaration order, so a class is its own index there.
-const _: () = {
-    let mut i = 0;
-    while i < HeKind::ALL.len() {
-        assert!(HeKind::ALL[i] as usize == i);
-        i += 1;
-    }
-};
-
 /// S4 on a joint timeline.
 pub fn he_intervals(
     pieces: &[JointPiece],
