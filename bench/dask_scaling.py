@@ -17,6 +17,9 @@ Over the same inputs (the 170 AMI RTTMs repeated `--copies` times, as bench/pyth
    scheduling, the gaps between tasks, a worker idle at the end while the other finishes);
 3. the machine's own ceiling in the same run: bench/machine_ceiling.py's C integer loop.
 
+The pinned processes of 1. and the ceiling of 3. are bench/machine_ceiling.py's own
+(`run_pinned`, `measure`), imported, so that both measure the machine the same way.
+
 Rounds alternate 1 and 2 workers; each figure is the best of `--repeat`.
 Usage: taskset -c 0,1 VENV/bin/python bench/dask_scaling.py [--copies 8] [--partitions 16]
          [--repeat 3] [--rounds 2]
@@ -25,11 +28,14 @@ Usage: taskset -c 0,1 VENV/bin/python bench/dask_scaling.py [--copies 8] [--part
 import glob
 import json
 import os
-import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from machine_ceiling import measure, run_pinned  # noqa: E402
+
 SHARED = os.environ.get("OVERTALK_SHARED_DATA") or os.path.join(HERE, "..", "..", "shared", "data")
 AMI = os.path.join(SHARED, "corpora", "ami", "only_words", "rttms")
 
@@ -54,14 +60,11 @@ def plain(list_file, repeat):
     """The helper over all inputs on CPU 0, then over halves on CPUs 0 and 1 at once."""
 
     def run(parts):
-        procs = [
-            subprocess.Popen(
-                ["taskset", "-c", str(i), sys.executable, "-c", CHILD, list_file, str(i), str(parts), str(repeat)],
-                stdout=subprocess.PIPE, text=True,
-            )
+        # Process i on CPU i, over inputs i, i + parts, …; each prints its best pass first.
+        return run_pinned([
+            [sys.executable, "-c", CHILD, list_file, str(i), str(parts), str(repeat)]
             for i in range(parts)
-        ]
-        return [float(p.communicate()[0].split()[0]) for p in procs]
+        ])
 
     one = run(1)[0]
     two = run(2)
@@ -117,11 +120,8 @@ def dask_run(inputs, partitions, workers, repeat):
 
 
 def ceiling(rounds):
-    out = subprocess.check_output(
-        [sys.executable, os.path.join(HERE, "machine_ceiling.py"), "--kinds", "c-int", "--rounds", str(rounds)],
-        text=True,
-    )
-    return json.loads(out.splitlines()[-1])
+    """bench/machine_ceiling.py's C integer loop, `rounds` rounds of its default 0.5 s."""
+    return measure(["c-int"], rounds, 0.5)[0]
 
 
 def main():
@@ -158,8 +158,13 @@ def main():
                               "overhead_two_workers": round(w2 / (inside2 / 2), 3),
                               "one_worker_tasks": pw1, "two_worker_tasks": pw2}), flush=True)
         c = ceiling(5)
-        print(json.dumps({"what": "machine ceiling, C integer loop", "speedups": c["speedups"],
-                          "median": c["median"]}), flush=True)
+        if "skipped" in c:
+            # No C compiler: the ceiling is not measured, and the line says why.
+            print(json.dumps({"what": "machine ceiling, C integer loop", "skipped": c["skipped"]}),
+                  flush=True)
+        else:
+            print(json.dumps({"what": "machine ceiling, C integer loop", "speedups": c["speedups"],
+                              "median": c["median"]}), flush=True)
         print(json.dumps({"what": "machine after", "load_average": os.getloadavg()}), flush=True)
     finally:
         os.unlink(list_file)
