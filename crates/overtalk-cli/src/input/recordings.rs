@@ -88,7 +88,7 @@ pub(crate) struct Detected {
     pub(crate) notes: Vec<String>,
 }
 
-/// `--track-offset NAME=SECONDS` (each of `offsets`) as `(name, offset)`, each name one of
+/// `--track-offset NAME=TIME` (each of `offsets`) as `(name, offset)`, each name one of
 /// the `--track NAME=FILE` of `tracks`, once: the one reading of the flag, for every command
 /// that takes it (`detect`, `analyze`, `report`, `score`, `cut`, `live`), checked before any
 /// decoding.

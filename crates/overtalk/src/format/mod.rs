@@ -826,15 +826,15 @@ pub fn decode_text(
 ///
 /// - `ñ` before a vowel (`señor`, `años`): read as `ń`, a vowel after it, which Polish never
 ///   writes (it writes `ni`: `nie`, `niebo`), nor Czech or Slovak its `ň`;
-/// - `ã` before `o` or `e` (Portuguese `não`, `mãe`): read as Romanian `ă`, which no `o` or `e`
-///   follows;
+/// - `ã` before `o` or `e` (Portuguese `não`, `mãe`; `NÃO` in capitals): read as Romanian `ă`,
+///   which no `o` or `e` follows;
 /// - `¿` and `¡` before a capital (`¿Qué`, `¡Hola`): read as `ż` and `ˇ`, which no capital
-///   follows.
+///   follows (ISO-8859-2 reads `¡`'s byte as `Ą`, which a capital does follow: no sign).
 ///
 /// Letters both languages spell (`ê` and Polish `ę`, `è` and Czech `č`) settle nothing and
-/// leave the guess as it is: measured on short Spanish, French, Italian, Portuguese and German
-/// phrases and Polish, Czech, Slovak, Hungarian, Croatian and Romanian ones, this turns the
-/// Spanish and Portuguese ones read as windows-1250 to windows-1252 and no Central European one.
+/// leave the guess as it is: on the short Spanish and Portuguese phrases and the Polish, Czech,
+/// Croatian and Romanian ones of `western_spelling_settles_a_short_central_european_guess`,
+/// this turns the Western ones read as windows-1250 to windows-1252 and no Central European one.
 fn western_spelling(bytes: &[u8], guessed: &'static encoding_rs::Encoding) -> bool {
     if guessed != encoding_rs::WINDOWS_1250 && guessed != encoding_rs::ISO_8859_2 {
         return false;
@@ -844,30 +844,31 @@ fn western_spelling(bytes: &[u8], guessed: &'static encoding_rs::Encoding) -> bo
     if bad_western || bad_central {
         return false;
     }
-    // Both are single-byte encodings: the characters match one to one.
-    let western: Vec<char> = western.chars().collect();
-    let central: Vec<char> = central.chars().collect();
-    if western.len() != central.len() {
-        return false;
-    }
-    let mut differing = 0usize;
-    for (i, (&w, &c)) in western.iter().zip(&central).enumerate() {
+    // Both are single-byte encodings: the characters match one to one, compared as they come
+    // (no copy of the text's characters, whatever its size).
+    let mut western = western.chars().peekable();
+    let mut central = central.chars();
+    let mut differing = false;
+    while let (Some(w), Some(c)) = (western.next(), central.next()) {
         if w == c {
             continue;
         }
-        differing += 1;
-        let next = western.get(i + 1).copied().unwrap_or(' ');
-        let western_only = match w {
-            'ñ' | 'Ñ' => "aeiouáéíóúAEIOUÁÉÍÓÚ".contains(next),
-            'ã' => next == 'o' || next == 'e',
-            '¿' | '¡' => next.is_uppercase(),
+        differing = true;
+        let next = western.peek().copied().unwrap_or(' ');
+        // The pair read, not the Western letter alone: ISO-8859-2 reads `¡`'s byte as `Ą`,
+        // which a capital follows in Polish written in capitals (`PIĄTEK`).
+        let western_only = match (w, c) {
+            ('ñ', 'ń') | ('Ñ', 'Ń') => "aeiouáéíóúAEIOUÁÉÍÓÚ".contains(next),
+            ('ã', 'ă') => next == 'o' || next == 'e',
+            ('Ã', 'Ă') => next == 'O' || next == 'E',
+            ('¿', 'ż') | ('¡', 'ˇ') => next.is_uppercase(),
             _ => false,
         };
         if !western_only {
             return false;
         }
     }
-    differing > 0
+    differing
 }
 
 /// The encoding an XML declaration at the start of `bytes` names, as written and as the
@@ -1853,6 +1854,19 @@ mod tests {
             assert_eq!(guessed(&bytes), encoding_rs::WINDOWS_1250, "{text}");
             assert_eq!(decode_text(&bytes, "lab", &opts, true).unwrap().0, text);
         }
+        // French, Italian and German phrases, and Hungarian and Slovak ones: the spelling
+        // leaves the detector's guess as it is (right or wrong: it reads the Slovak one as
+        // windows-1252 either way).
+        for (text, encoding) in [
+            ("Très bien, merci.", encoding_rs::WINDOWS_1252),
+            ("Grazie mille, però no.", encoding_rs::WINDOWS_1252),
+            ("Schöne Grüße aus München.", encoding_rs::WINDOWS_1252),
+            ("Köszönöm szépen, jó napot kívánok.", encoding_rs::WINDOWS_1250),
+            ("Ďakujem, dobrý deň, ako sa máš?", encoding_rs::WINDOWS_1250),
+        ] {
+            let bytes = encode(text, encoding);
+            assert!(!western_spelling(&bytes, guessed(&bytes)), "{text}");
+        }
         let iso = encode("Dzień dobry, proszę pana. Zażółć gęślą jaźń.", encoding_rs::ISO_8859_2);
         assert_eq!(
             decode_text(&iso, "lab", &opts, true).unwrap().0,
@@ -1863,6 +1877,11 @@ mod tests {
         assert!(western_spelling(b"\xbfQu\xe9?", encoding_rs::WINDOWS_1250));
         assert!(!western_spelling(b"\xbfe", encoding_rs::WINDOWS_1250));
         assert!(!western_spelling(b"se\xf1or", encoding_rs::WINDOWS_1252));
+        // Capitals: Portuguese `NÃO` is Western; ISO-8859-2's `Ą` before a capital (`PIĄTEK`)
+        // is Polish, though windows-1252 reads its byte as `¡`.
+        assert!(western_spelling(b"N\xc3O", encoding_rs::WINDOWS_1250));
+        assert!(!western_spelling(b"PI\xa1TEK", encoding_rs::ISO_8859_2));
+        assert!(western_spelling(b"\xa1Hola", encoding_rs::WINDOWS_1250));
     }
 
     #[test]

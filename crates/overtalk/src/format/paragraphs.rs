@@ -4253,10 +4253,13 @@ fn field_block(text: &str) -> Option<(String, usize, Vec<String>)> {
         line.trim().is_empty() || field_line(line).is_some_and(|(key, _)| counts[key] >= 2)
     });
     // One field alone is a field when its key is a document's (`Date:`, `Title:`; a
-    // [`FIELD_NAMES`] key that comes once): a rush transcript's air date under its title.
+    // [`FIELD_NAMES`] key that comes once) and its value no sentence: a rush transcript's air
+    // date under its title, not a `Host: Welcome to the show.` turn said once at the top.
     let single = end - start == 1
-        && field_line(all[start].0).is_some_and(|(key, _)| {
-            counts[key] == 1 && FIELD_NAMES.contains(&key.to_lowercase().as_str())
+        && field_line(all[start].0).is_some_and(|(key, value)| {
+            counts[key] == 1
+                && FIELD_NAMES.contains(&key.to_lowercase().as_str())
+                && !value.ends_with(SENTENCE_ENDS)
         });
     if (end - start < 2 && !single) || once == 0 || !stop_fits {
         return None;

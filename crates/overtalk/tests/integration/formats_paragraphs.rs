@@ -2186,4 +2186,13 @@ fn a_date_field_under_the_title_of_an_untimed_transcript() {
     assert!(detect(Some("notes.txt"), mail, None).is_err());
     let twice = "Date: March 3, 2024\nAna: Hello there, everyone.\nDate: March 4, 2024\nAna: And again today.\nBo: Good to see you.\n";
     assert!(detect(Some("log.txt"), twice, None).is_err());
+    // A speaker whose key is a document's (`Host:`) and who speaks once, at the top, says a
+    // sentence: a turn, not a field.
+    let host = "Show\nHost: Welcome to the show tonight.\n\nAna: Thank you for having me.\n\
+                Bo: Hello there.\nAna: Glad to be here.\n";
+    let out = read_str(host, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    let t = one(&out.corpus);
+    let speakers: Vec<&str> =
+        t.untimed().iter().map(|u| t.annotation().speaker_name(u.speaker)).collect();
+    assert_eq!(speakers, ["Host", "Ana", "Bo", "Ana"]);
 }
