@@ -22,6 +22,7 @@ mod input;
 mod named_arg;
 mod output;
 mod progress;
+mod time_arg;
 
 use std::io::ErrorKind as IoErrorKind;
 use std::process::ExitCode;

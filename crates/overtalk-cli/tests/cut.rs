@@ -293,7 +293,8 @@ fn bad_track_offsets_of_a_cut_are_refused() {
     );
     assert_eq!(
         refused(&["--track-offset", "Guest=later"], "f.wav"),
-        "overtalk: error: --track-offset Guest=later: \"later\" is not a number of seconds\n"
+        "overtalk: error: --track-offset Guest=later: \"later\" is no time: give seconds \
+         (`62.5`, `62.5s`), milliseconds (`500ms`), m:ss or h:mm:ss (`1:02.5`, `1:02:03.5`)\n"
     );
     assert_eq!(
         refused(&["--track-offset", "Guest=0.5"], "g.otio"),
@@ -369,25 +370,41 @@ fn removing_every_speaker_is_refused() {
     }
 }
 
-/// A duration `cut` cannot read says the forms it takes.
+/// A duration `cut` cannot read says the forms it takes, the forms every time option of the
+/// command line takes; `--context 0:02` is one of them.
 #[test]
 fn a_bad_duration_names_the_forms_it_takes() {
     let dir = Dir::new();
     dir.create("a.rttm", "SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\n");
-    let run = dir.run(&[
-        "cut",
-        "a.rttm",
-        "--events",
-        "interruptions",
-        "--context",
-        "0:02",
-        "-o",
-        "c.csv",
-    ]);
+    let cut = |context: &str| {
+        dir.run(&[
+            "cut",
+            "a.rttm",
+            "--events",
+            "interruptions",
+            "--context",
+            context,
+            "-o",
+            "c.csv",
+        ])
+    };
+    let run = cut("2 minutes");
     assert_eq!(run.code(), 2);
     assert_eq!(
         run.stderr(),
-        "overtalk: error: --context \"0:02\": not a time; give `2s`, `500ms` or seconds (`2.5`)\n"
+        "error: invalid value '2 minutes' for '--context <TIME>': \"2 minutes\" is no time: give \
+         seconds (`62.5`, `62.5s`), milliseconds (`500ms`), m:ss or h:mm:ss (`1:02.5`, \
+         `1:02:03.5`)\n\nFor more information, try '--help'.\n"
     );
     assert!(!dir.path().join("c.csv").exists());
+    // Each form is read: the cut goes on to find no interruption in the one speaker's file.
+    for context in ["0:02", "2", "2s", "2000ms", "0:00:02.0"] {
+        let run = cut(context);
+        assert_eq!(run.code(), 2, "{context}");
+        assert_eq!(
+            run.stderr(),
+            "overtalk: error: cutting r: the selection keeps nothing\n",
+            "{context}"
+        );
+    }
 }

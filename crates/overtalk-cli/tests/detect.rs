@@ -1203,24 +1203,29 @@ fn track_offsets_that_name_no_track_or_no_number_are_refused() {
     );
     assert_eq!(
         refused(&["--track-offset", "Host"]),
-        "overtalk: error: --track-offset \"Host\": expected NAME=SECONDS\n"
+        "overtalk: error: --track-offset \"Host\": expected NAME=TIME\n"
     );
     assert_eq!(
         refused(&["--track-offset", "Host=soon"]),
-        "overtalk: error: --track-offset Host=soon: \"soon\" is not a number of seconds\n"
+        "overtalk: error: --track-offset Host=soon: \"soon\" is no time: give seconds \
+         (`62.5`, `62.5s`), milliseconds (`500ms`), m:ss or h:mm:ss (`1:02.5`, `1:02:03.5`)\n"
     );
-    for v in ["Host=inf", "Host=NaN", "Host=-inf"] {
+    for v in ["inf", "NaN", "-inf"] {
         assert_eq!(
-            refused(&["--track-offset", v]),
-            format!("overtalk: error: --track-offset {v}: expected a finite number of seconds\n")
+            refused(&["--track-offset", &format!("Host={v}")]),
+            format!(
+                "overtalk: error: --track-offset Host={v}: {v:?} is no time: give seconds \
+                 (`62.5`, `62.5s`), milliseconds (`500ms`), m:ss or h:mm:ss (`1:02.5`, \
+                 `1:02:03.5`)\n"
+            )
         );
     }
-    for v in ["Host=1e10", "Host=-360000001", "Host=1e300"] {
+    for v in ["1e10", "-360000001", "1e300"] {
         assert_eq!(
-            refused(&["--track-offset", v]),
+            refused(&["--track-offset", &format!("Host={v}")]),
             format!(
-                "overtalk: error: --track-offset {v}: out of range: an offset is at most 100000 \
-                 hours either way\n"
+                "overtalk: error: --track-offset Host={v}: {v:?}: too large (a time is at most \
+                 100000 hours)\n"
             )
         );
     }

@@ -604,3 +604,67 @@ fn a_full_device_is_said_in_plain_words() {
     assert_eq!(run.code(), 2);
     assert_eq!(run.stderr(), "overtalk: error: /dev/full: writing: no space left on device\n");
 }
+
+/// One line longer than the line limit, in an input whose format cannot be told, is refused
+/// for its length on standard input as in a file, not as a format that cannot be told.
+#[test]
+fn an_overlong_line_is_named_on_stdin_as_in_a_file() {
+    let dir = Dir::new();
+    let line = format!("{}\n", "word ".repeat(400_000));
+    let message = "limit exceeded: line 1 is 2000000 bytes long, more than the limit of 1048576 bytes, and the format cannot be told from the rest of the input; name it with --from\n";
+    let run = dir.run_with_stdin(&["info", "-"], Some(&line));
+    assert_eq!(run.code(), 2);
+    assert_eq!(run.stderr(), format!("overtalk: error: <stdin>: {message}"));
+    dir.create("long.txt", &line);
+    let run = dir.run(&["info", "long.txt"]);
+    assert_eq!(run.code(), 2);
+    assert_eq!(run.stderr(), format!("overtalk: error: long.txt: {message}"));
+    // Below the limit, the same text is what it was: no format told.
+    let run = dir.run_with_stdin(&["info", "-"], Some("word word word\n"));
+    assert_eq!(
+        run.stderr(),
+        "overtalk: error: <stdin>: unsupported: cannot tell the format from the file name or content, and no speaker turns found in it as text (no times, no speakers' labels that come back); name it with --from\n"
+    );
+}
+
+/// Every time option reads the same forms (seconds, `s`, `ms`, m:ss, h:mm:ss): the same
+/// value written each way gives the same result, and a bare number keeps the option's unit
+/// (milliseconds for the analysis parameters).
+#[test]
+fn every_time_option_reads_the_same_forms() {
+    let dir = Dir::new();
+    dir.create(
+        "a.rttm",
+        "SPEAKER r 1 0 2 <NA> <NA> A <NA> <NA>\nSPEAKER r 1 1.5 2 <NA> <NA> B <NA> <NA>\n",
+    );
+    let score = |collar: &str| {
+        dir.run(&["score", "-r", "a.rttm", "-s", "a.rttm", "--collar", collar, "--format", "json"])
+            .ok()
+    };
+    let seconds = score("0.25");
+    for collar in ["0.25s", "250ms", "0:00.25", "0:00:00.25"] {
+        assert_eq!(score(collar), seconds, "{collar}");
+    }
+    let latch = |value: &str| {
+        let out = dir.run(&["analyze", "a.rttm", "--latch-tolerance", value]).ok();
+        out.lines().find(|l| l.starts_with("parameters")).unwrap().to_owned()
+    };
+    for value in ["120", "120ms", "0.12s", "0:00.12"] {
+        let line = latch(value);
+        assert!(line.contains("latch_tolerance 120 ms,"), "{value}: {line}");
+    }
+    // A bare number of an `MS` option is milliseconds: `0.12` is a fraction of one.
+    let run = dir.run(&["analyze", "a.rttm", "--latch-tolerance", "0.12"]);
+    assert_eq!(
+        run.stderr(),
+        "error: invalid value '0.12' for '--latch-tolerance <MS>': \"0.12\": this option takes \
+         whole milliseconds\n\nFor more information, try '--help'.\n"
+    );
+    let run = dir.run(&["analyze", "a.rttm", "--latch-tolerance", "2 minutes"]);
+    assert_eq!(
+        run.stderr(),
+        "error: invalid value '2 minutes' for '--latch-tolerance <MS>': \"2 minutes\" is no time: \
+         give seconds (`62.5`, `62.5s`), milliseconds (`500ms`), m:ss or h:mm:ss (`1:02.5`, \
+         `1:02:03.5`); a bare number here is milliseconds\n\nFor more information, try '--help'.\n"
+    );
+}

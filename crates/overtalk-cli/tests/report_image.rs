@@ -63,7 +63,12 @@ fn a_picture_is_of_one_conversation_and_a_bad_window_is_an_error() {
     assert!(!d.path().join("w.svg").exists(), "no output on error");
     let r = d.run(&["report", &vtt, "--start", "1:x", "-o", "w.svg"]);
     assert_eq!(r.code(), 2, "a usage error: {}", r.stderr());
-    assert!(r.stderr().contains("give seconds, m:ss or h:mm:ss"), "{}", r.stderr());
+    assert_eq!(
+        r.stderr(),
+        "error: invalid value '1:x' for '--start <TIME>': \"1:x\" is no time: give seconds \
+         (`62.5`, `62.5s`), milliseconds (`500ms`), m:ss or h:mm:ss (`1:02.5`, `1:02:03.5`)\n\n\
+         For more information, try '--help'.\n"
+    );
 }
 
 #[test]

@@ -161,3 +161,31 @@ fn strict_accepts_every_example_transcript() {
         )
     );
 }
+
+/// A timed paragraph transcript under its title and date reads under `--strict`, as an untimed
+/// one does: the head is a note. A cold open above the first time is words left out, and
+/// `--strict` refuses it at its line.
+#[test]
+fn a_timed_transcript_with_a_title_reads_under_strict() {
+    let dir = Dir::new();
+    let turns = "Ana Ruiz (00:00:01):\nWelcome everyone to the meeting tonight.\n\n\
+                 Bob Lee (00:00:05):\nThank you, glad to be here.\n";
+    dir.create("titled.txt", &format!("Town Hall Meeting Transcript\nMarch 3, 2024\n\n{turns}"));
+    let strict = dir.run(&["info", "--strict", "titled.txt"]);
+    assert_eq!(strict.code(), 0, "{}", strict.stderr());
+    assert!(
+        strict.stderr().starts_with("overtalk: warning: titled.txt: line 1, column 1: 2 line(s) above the first timestamped paragraph skipped (a title, a date): not speech (note)\n"),
+        "{}",
+        strict.stderr()
+    );
+    dir.create(
+        "cold.txt",
+        &format!("Town Hall\nWe are live from the town hall tonight.\n\n{turns}"),
+    );
+    let strict = dir.run(&["info", "--strict", "cold.txt"]);
+    assert_eq!(strict.code(), 2);
+    assert_eq!(
+        strict.stderr(),
+        "overtalk: error: cold.txt:1:1: rev: 2 line(s) of text before the first timestamped paragraph\n"
+    );
+}

@@ -59,9 +59,9 @@ pub struct Args {
     /// With `--events`: only this speaker's events.
     #[arg(long, value_name = "NAME", requires = "events")]
     by: Option<String>,
-    /// With `--events`: context before and after each event (`2s`, `500ms`, seconds).
-    #[arg(long, value_name = "TIME", default_value = "2s", requires = "events")]
-    context: String,
+    /// With `--events`: context before and after each event (a time: `2s`, `500ms`, `2.5`).
+    #[arg(long, value_name = "TIME", default_value = "2s", requires = "events", value_parser = crate::time_arg::delta)]
+    context: Delta,
     /// The whole recording, in place, one clip per floor holder's turn.
     #[arg(long)]
     follow_speaker: bool,
@@ -77,22 +77,22 @@ pub struct Args {
     #[arg(long, value_name = "STYLE", default_value_t = edl::Style::Premiere, value_parser = named::<edl::Style>())]
     edl_style: edl::Style,
     /// Handles: widen each kept stretch by this on both sides (`0.2s`, `200ms`).
-    #[arg(long, value_name = "TIME", default_value = "0")]
-    pad: String,
+    #[arg(long, value_name = "TIME", default_value = "0", value_parser = crate::time_arg::delta)]
+    pad: Delta,
     /// Join kept stretches closer than this.
-    #[arg(long, value_name = "TIME", default_value = "0")]
-    merge: String,
+    #[arg(long, value_name = "TIME", default_value = "0", value_parser = crate::time_arg::delta)]
+    merge: Delta,
     /// Drop clips shorter than this.
-    #[arg(long, value_name = "TIME", default_value = "0")]
-    min_clip: String,
+    #[arg(long, value_name = "TIME", default_value = "0", value_parser = crate::time_arg::delta)]
+    min_clip: Delta,
     /// The recording the edit plays (rendered for `.wav`; recorded as the media of cut lists).
     #[arg(long, value_name = "FILE")]
     audio: Option<PathBuf>,
     /// The media path written into cut lists (default: `--audio`, or the `--track` files).
     #[arg(long, value_name = "PATH")]
     media: Option<String>,
-    /// Length of the crossfades and fades at cuts (ms).
-    #[arg(long, value_name = "MS", default_value_t = 10)]
+    /// Length of the crossfades and fades at cuts (a time; a bare number is milliseconds).
+    #[arg(long, value_name = "MS", default_value = "10", value_parser = crate::time_arg::millis_u32)]
     crossfade: u32,
     /// From `--track` recordings: the gain of the kept tracks during a removed speaker's solo
     /// speech (dB), which ducks that speaker's bleed.
@@ -124,22 +124,12 @@ fn cut_format_help(f: request::CutFormat) -> Option<&'static str> {
     })
 }
 
-/// A duration: `2s`, `500ms`, or plain seconds.
-fn duration(s: &str, flag: &str) -> Result<Delta> {
-    let t = s.trim();
-    let (num, scale) = if let Some(v) = t.strip_suffix("ms") {
-        (v, 1000)
-    } else if let Some(v) = t.strip_suffix('s') {
-        (v, 1)
-    } else {
-        (t, 1)
-    };
-    let secs = overtalk::time::parse_seconds(num.trim())
-        .map_err(|e| anyhow::anyhow!("{flag} {s:?}: {e}; give `2s`, `500ms` or seconds (`2.5`)"))?;
-    if secs.micros() < 0 {
-        bail!("{flag} {s:?}: cannot be negative");
+/// A duration option's value ([`crate::time_arg`]), refused when negative.
+fn duration(d: Delta, flag: &str) -> Result<Delta> {
+    if d.micros() < 0 {
+        bail!("{flag} {}: cannot be negative", d.as_secs_f64());
     }
-    Ok(Delta::from_micros(secs.micros() / scale))
+    Ok(d)
 }
 
 /// The recording the cut plays: `--audio`, else the `--track` files (`specs`, each at its
@@ -238,7 +228,7 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
         Selection::Events {
             kinds,
             by: args.by.clone(),
-            context: duration(&args.context, "--context")?,
+            context: duration(args.context, "--context")?,
         }
     };
     let (mut sources, analyzed) = read_and_analyze(
@@ -289,9 +279,9 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     }
     let options = CutOptions {
         rate: args.fps,
-        pad: duration(&args.pad, "--pad")?,
-        merge: duration(&args.merge, "--merge")?,
-        min_clip: duration(&args.min_clip, "--min-clip")?,
+        pad: duration(args.pad, "--pad")?,
+        merge: duration(args.merge, "--merge")?,
+        min_clip: duration(args.min_clip, "--min-clip")?,
         media_duration: decoded.as_ref().map(CutRecording::duration),
     };
     let annotation = one.transcript.annotation();

@@ -47,13 +47,13 @@ pub struct Args {
     /// A speaker's own recording, `NAME=FILE`, replayed (repeat for each speaker).
     #[arg(long = "track", value_name = "NAME=FILE")]
     tracks: Vec<String>,
-    /// Where a `--track` starts on the session clock, `NAME=SECONDS` with NAME a `--track`
+    /// Where a `--track` starts on the session clock, `NAME=TIME` with NAME a `--track`
     /// name (repeat for each track that needs one; default 0), for tracks recorded on
     /// separate devices that started at different times, as `overtalk detect --track-offset`
     /// takes it: positive, the track's audio starts that much into the session (silence
     /// before it); negative, its first seconds are not played. The events' times and the
     /// record are on the session clock.
-    #[arg(long = "track-offset", value_name = "NAME=SECONDS")]
+    #[arg(long = "track-offset", value_name = "NAME=TIME")]
     track_offsets: Vec<String>,
     /// Replay the `--track` recordings or AUDIO (implied by either).
     #[arg(long, conflicts_with = "device")]
@@ -110,19 +110,19 @@ pub struct Args {
     classifier: Classifier,
     /// With `--classifier calibrated`: decide each talkspurt and onset from the evidence up
     /// to this long after its start (250, 500 or 1000 ms).
-    #[arg(long, value_name = "MS", default_value = "250")]
+    #[arg(long, value_name = "MS", default_value = "250", value_parser = crate::time_arg::millis)]
     decision_horizon: i64,
     /// Windowed, hybrid and lookahead detectors: how much of the past each detection
     /// decision sees, and the history kept (seconds; 30, or 600 for lookahead).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "TIME", value_parser = crate::time_arg::seconds)]
     window: Option<f64>,
     /// Windowed, hybrid and lookahead detectors: how far behind the newest audio a
     /// detection is final (seconds; 0.6, or 2 for lookahead).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "TIME", value_parser = crate::time_arg::seconds)]
     lookahead: Option<f64>,
     /// Windowed, hybrid and lookahead detectors: how often the detection is decided again
     /// (seconds; 0.1, or 0.5 for lookahead).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "TIME", value_parser = crate::time_arg::seconds)]
     redecide: Option<f64>,
     /// Causal, hybrid and lookahead detectors: report a speech start once a loud frame is
     /// half periodic (0.5) rather than after the voicing test (0.8). On the synthetic suite the

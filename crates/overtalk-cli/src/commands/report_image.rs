@@ -52,10 +52,10 @@ fn layout_help(layout: Layout) -> Option<&'static str> {
 pub struct ImageArgs {
     /// Picture: start of the window shown (seconds, or m:ss / h:mm:ss). (`--from` names the
     /// input format, as in every subcommand.)
-    #[arg(long, value_name = "TIME", value_parser = parse_clock)]
+    #[arg(long, value_name = "TIME", value_parser = crate::time_arg::clock_millis)]
     start: Option<i64>,
     /// Picture: end of the window shown (seconds, or m:ss / h:mm:ss).
-    #[arg(long, value_name = "TIME", value_parser = parse_clock)]
+    #[arg(long, value_name = "TIME", value_parser = crate::time_arg::clock_millis)]
     end: Option<i64>,
     /// Picture: width in pixels.
     #[arg(long, value_name = "PX", default_value_t = DEFAULT_WIDTH)]
@@ -99,30 +99,6 @@ impl ImageArgs {
         }
         given
     }
-}
-
-/// `1:23.5`, `1:02:03` or `83.5` (seconds) as milliseconds.
-fn parse_clock(s: &str) -> std::result::Result<i64, String> {
-    let mut total = 0.0f64;
-    let parts: Vec<&str> = s.trim().split(':').collect();
-    if parts.len() > 3 {
-        return Err(format!("{s:?}: give seconds, m:ss or h:mm:ss"));
-    }
-    for (k, p) in parts.iter().enumerate() {
-        let v: f64 = p.parse().map_err(|_| format!("{s:?}: give seconds, m:ss or h:mm:ss"))?;
-        if !v.is_finite() || v < 0.0 {
-            return Err(format!("{s:?}: a time is a non-negative number"));
-        }
-        // Minutes and seconds after the first field are below 60 (`1:99` is no time).
-        if k > 0 && v >= 60.0 {
-            return Err(format!("{s:?}: minutes and seconds after a colon are below 60"));
-        }
-        total = total * 60.0 + v;
-    }
-    if total > 1e9 {
-        return Err(format!("{s:?}: too large"));
-    }
-    Ok((total * 1000.0).round() as i64)
 }
 
 /// The picture of the one conversation in `analyzed`, as SVG text or PNG bytes.
@@ -186,14 +162,14 @@ mod tests {
 
     #[test]
     fn clock_times_and_formats_from_names() {
-        assert_eq!(parse_clock("83.5"), Ok(83_500));
-        assert_eq!(parse_clock("1:23.5"), Ok(83_500));
-        assert_eq!(parse_clock("1:00:00"), Ok(3_600_000));
-        assert!(parse_clock("-1").is_err());
-        assert!(parse_clock("a:b").is_err());
-        assert!(parse_clock("99:99").is_err());
-        assert!(parse_clock("1:60").is_err());
-        assert_eq!(parse_clock("99:59"), Ok(5_999_000));
+        assert_eq!(crate::time_arg::clock_millis("83.5"), Ok(83_500));
+        assert_eq!(crate::time_arg::clock_millis("1:23.5"), Ok(83_500));
+        assert_eq!(crate::time_arg::clock_millis("1:00:00"), Ok(3_600_000));
+        assert!(crate::time_arg::clock_millis("-1").is_err());
+        assert!(crate::time_arg::clock_millis("a:b").is_err());
+        assert!(crate::time_arg::clock_millis("99:99").is_err());
+        assert!(crate::time_arg::clock_millis("1:60").is_err());
+        assert_eq!(crate::time_arg::clock_millis("99:59"), Ok(5_999_000));
         assert_eq!(ReportFormat::choose(None, Some(Path::new("x.PNG"))), ReportFormat::Png);
         assert_eq!(ReportFormat::choose(None, Some(Path::new("x.svg"))), ReportFormat::Svg);
         assert_eq!(ReportFormat::choose(None, None), ReportFormat::Html);

@@ -68,7 +68,7 @@ pub struct Args {
     #[arg(long, value_parser = named::<ScoringPreset>(), default_value_t = ScoringPreset::Overtalk)]
     preset: ScoringPreset,
     /// No-score collar in seconds on EACH side of every reference boundary (md-eval `-c`).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "TIME", value_parser = crate::time_arg::seconds)]
     collar: Option<f64>,
     /// Do not score where two or more reference speakers overlap (md-eval `-1`).
     #[arg(long, alias = "ignore-overlaps", alias = "ignore_overlaps")]
@@ -107,7 +107,7 @@ pub struct Args {
     #[arg(long)]
     events: bool,
     /// With --events: onset tolerance in seconds (sed_eval's t_collar).
-    #[arg(long, value_name = "SECONDS", default_value_t = 0.2, requires = "events")]
+    #[arg(long, value_name = "TIME", value_parser = crate::time_arg::seconds, default_value_t = 0.2, requires = "events")]
     tolerance: f64,
     /// Exit with status 1 when the total DER (in percent) is above this value.
     #[arg(long, value_name = "PERCENT")]

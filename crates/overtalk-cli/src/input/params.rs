@@ -32,7 +32,7 @@ pub(crate) struct AnalysisArgs {
     classifier: Option<Classifier>,
     /// With `--classifier calibrated` or `joint`: decide each event from evidence up to this long after
     /// its onset (250, 500 or 1000 ms; default: unbounded).
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     decision_horizon: Option<i64>,
     #[command(flatten)]
     p: Box<ParamFlags>,
@@ -45,19 +45,19 @@ pub(crate) struct AnalysisArgs {
 #[command(next_help_heading = "Parameters (milliseconds unless noted)")]
 struct ParamFlags {
     /// |between-speaker interval| ≤ this is no-gap-no-overlap.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     latch_tolerance: Option<i64>,
     /// Drop segments no longer than this.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     min_segment: Option<i64>,
     /// Merge a speaker's segments separated by less than this.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     bridge_pause: Option<i64>,
     /// Histogram bin for micro pauses and gaps.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     pause_report_min: Option<i64>,
     /// Longest backchannel.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     bc_max_duration: Option<i64>,
     /// Most words in a backchannel.
     #[arg(long, value_name = "N")]
@@ -66,40 +66,40 @@ struct ParamFlags {
     #[arg(long, value_name = "SHARE")]
     bc_min_cue_share: Option<f64>,
     /// Silence of the backchannel speaker before it.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     bc_pre_silence: Option<i64>,
     /// Silence of the backchannel speaker after it.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     bc_post_silence: Option<i64>,
     /// Another speaker talked at most this long before the backchannel.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     bc_context: Option<i64>,
     /// That speaker resumes within this after the backchannel.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     bc_resume_window: Option<i64>,
     /// Solo stretch an overlapped talkspurt needs to claim the floor.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     min_floor_solo: Option<i64>,
     /// Onsets this close to a completion point are terminal overlaps.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     terminal_window: Option<i64>,
     /// Onsets this close are a simultaneous start.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     simul_start_tol: Option<i64>,
     /// Longest gap after an incomplete utterance for a silent interruption.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     silent_int_max_gap: Option<i64>,
     /// Gaps and pauses at least this long are long.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     long_silence: Option<i64>,
     /// Turns at least this long are monologues.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     monologue_min: Option<i64>,
     /// Window of the talk balance.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     balance_window: Option<i64>,
     /// Step of the talk balance.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     balance_step: Option<i64>,
     /// Share above which a window is dominated (0–1).
     #[arg(long, value_name = "SHARE")]
@@ -111,7 +111,7 @@ struct ParamFlags {
     #[arg(long, value_name = "BOOL")]
     laughter_is_floor: Option<bool>,
     /// How recent the interrupter's talk must be for a verbal floor claim to answer it.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::time_arg::millis)]
     verbal_claim_window: Option<i64>,
     /// Speaker label to ignore (repeatable; replaces the default, the empty label).
     #[arg(long, value_name = "LABEL")]

@@ -26,13 +26,13 @@ pub(crate) struct AudioArgs {
     /// A speaker's own track, `NAME=FILE` (repeat for each speaker).
     #[arg(long = "track", value_name = "NAME=FILE")]
     pub(crate) tracks: Vec<String>,
-    /// Where a `--track` starts on the common timeline, `NAME=SECONDS` with NAME a `--track`
+    /// Where a `--track` starts on the common timeline, `NAME=TIME` with NAME a `--track`
     /// name (repeat for each track that needs one; default 0), for tracks recorded on
     /// separate devices that started at different times: positive, the track starts that
     /// much later (silence is put before it); negative, its first seconds are before the
     /// common zero and are dropped. The speech found, the levels, the words of
     /// `--track-words` and the extent are all on the common timeline.
-    #[arg(long = "track-offset", value_name = "NAME=SECONDS")]
+    #[arg(long = "track-offset", value_name = "NAME=TIME")]
     pub(crate) track_offsets: Vec<String>,
     /// Names of the recording's channels, in order (`_` skips a channel).
     #[arg(long, value_name = "NAME,NAME,…", value_delimiter = ',')]
@@ -51,20 +51,20 @@ pub(crate) struct AudioArgs {
     #[arg(long, value_name = "FILE.onnx")]
     vad_model: Option<PathBuf>,
     /// Speech runs shorter than this are dropped (seconds; default 0.1).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "TIME", value_parser = crate::time_arg::seconds)]
     min_speech: Option<f64>,
     /// Pauses shorter than this within one speaker's speech are closed (seconds; default 0.4
     /// with one track per speaker, 0.25 for one recording).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "TIME", value_parser = crate::time_arg::seconds)]
     min_silence: Option<f64>,
     /// Largest accepted difference between track durations (seconds).
-    #[arg(long, value_name = "SECS", default_value = "1")]
+    #[arg(long, value_name = "TIME", value_parser = crate::time_arg::seconds, default_value = "1")]
     max_length_diff: f64,
     /// Accept tracks with different sample rates.
     #[arg(long)]
     allow_rate_mismatch: bool,
     /// Longest recording accepted (seconds).
-    #[arg(long, value_name = "SECS", default_value = "86400")]
+    #[arg(long, value_name = "TIME", value_parser = crate::time_arg::seconds, default_value = "86400")]
     max_duration: f64,
     #[command(flatten)]
     pub(crate) diarize: crate::input::diarize::DiarizeArgs,
@@ -88,7 +88,7 @@ pub(crate) struct Detected {
     pub(crate) notes: Vec<String>,
 }
 
-/// `--track-offset NAME=SECONDS` (each of `offsets`) as `(name, offset)`, each name one of
+/// `--track-offset NAME=TIME` (each of `offsets`) as `(name, offset)`, each name one of
 /// the `--track NAME=FILE` of `tracks`, once: the one reading of the flag, for every command
 /// that takes it (`detect`, `analyze`, `report`, `score`, `cut`, `live`), checked before any
 /// decoding.
@@ -110,7 +110,7 @@ pub(crate) fn parse_track_offsets(
     }
     for t in offsets {
         let Some((name, value)) = t.split_once('=') else {
-            bail!("--track-offset {t:?}: expected NAME=SECONDS");
+            bail!("--track-offset {t:?}: expected NAME=TIME");
         };
         if !names.contains(&name) {
             bail!(
@@ -118,18 +118,9 @@ pub(crate) fn parse_track_offsets(
                 names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
             );
         }
-        let secs: f64 = value.trim().parse().map_err(|_| {
-            anyhow::anyhow!("--track-offset {t}: {value:?} is not a number of seconds")
-        })?;
-        if !secs.is_finite() {
-            bail!("--track-offset {t}: expected a finite number of seconds");
-        }
-        let Some(offset) = Delta::from_secs_f64(secs) else {
-            bail!(
-                "--track-offset {t}: out of range: an offset is at most {} hours either way",
-                overtalk::time::MAX_MICROS / 3_600_000_000
-            );
-        };
+        // A time as every time option takes it (within the largest time either way).
+        let offset = crate::time_arg::delta(value)
+            .map_err(|e| anyhow::anyhow!("--track-offset {t}: {e}"))?;
         if out.iter().any(|(n, _)| n == name) {
             bail!("--track-offset {name}=…: the offset of {name:?} is given twice");
         }

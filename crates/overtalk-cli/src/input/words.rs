@@ -38,7 +38,7 @@ pub(crate) struct WordsArgs {
     /// Farthest a word in no speech (of its speaker, for `--track-words`) may lie from the
     /// speech it is laid on (seconds; default 0.5); farther words are dropped, with a warning
     /// that counts them.
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "TIME", value_parser = crate::time_arg::seconds)]
     pub(crate) words_max_gap: Option<f64>,
 }
 

@@ -800,7 +800,9 @@ pub fn decode_text(
     }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     detector.feed(bytes, true);
-    let encoding = detector.guess(None, chardetng::Utf8Detection::Deny);
+    let guessed = detector.guess(None, chardetng::Utf8Detection::Deny);
+    let encoding =
+        if western_spelling(bytes, guessed) { encoding_rs::WINDOWS_1252 } else { guessed };
     let text = decode_as(encoding, bytes, format_name)?;
     // `bytes[..bad]` is valid UTF-8 by construction.
     let (line, column) = position_of(std::str::from_utf8(&bytes[..bad]).unwrap_or_default(), bad);
@@ -814,6 +816,59 @@ pub fn decode_text(
         ),
     );
     Ok((text, Some(note)))
+}
+
+/// Whether `bytes`, guessed as Central European (`windows-1250`, `ISO-8859-2`), are rather
+/// Western text in `windows-1252`: every byte the two read differently reads, in
+/// `windows-1252`, as Western spelling that Central European text never has. On a few words
+/// the detector has little to go on and calls `Sí señor` Polish (`Sí seńor`); these are the
+/// bytes that settle it:
+///
+/// - `ñ` before a vowel (`señor`, `años`): read as `ń`, a vowel after it, which Polish never
+///   writes (it writes `ni`: `nie`, `niebo`), nor Czech or Slovak its `ň`;
+/// - `ã` before `o` or `e` (Portuguese `não`, `mãe`; `NÃO` in capitals): read as Romanian `ă`,
+///   which no `o` or `e` follows;
+/// - `¿` and `¡` before a capital (`¿Qué`, `¡Hola`): read as `ż` and `ˇ`, which no capital
+///   follows (ISO-8859-2 reads `¡`'s byte as `Ą`, which a capital does follow: no sign).
+///
+/// Letters both languages spell (`ê` and Polish `ę`, `è` and Czech `č`) settle nothing and
+/// leave the guess as it is: on the short Spanish and Portuguese phrases and the Polish, Czech,
+/// Croatian and Romanian ones of `western_spelling_settles_a_short_central_european_guess`,
+/// this turns the Western ones read as windows-1250 to windows-1252 and no Central European one.
+fn western_spelling(bytes: &[u8], guessed: &'static encoding_rs::Encoding) -> bool {
+    if guessed != encoding_rs::WINDOWS_1250 && guessed != encoding_rs::ISO_8859_2 {
+        return false;
+    }
+    let (western, _, bad_western) = encoding_rs::WINDOWS_1252.decode(bytes);
+    let (central, _, bad_central) = guessed.decode(bytes);
+    if bad_western || bad_central {
+        return false;
+    }
+    // Both are single-byte encodings: the characters match one to one, compared as they come
+    // (no copy of the text's characters, whatever its size).
+    let mut western = western.chars().peekable();
+    let mut central = central.chars();
+    let mut differing = false;
+    while let (Some(w), Some(c)) = (western.next(), central.next()) {
+        if w == c {
+            continue;
+        }
+        differing = true;
+        let next = western.peek().copied().unwrap_or(' ');
+        // The pair read, not the Western letter alone: ISO-8859-2 reads `¡`'s byte as `Ą`,
+        // which a capital follows in Polish written in capitals (`PIĄTEK`).
+        let western_only = match (w, c) {
+            ('ñ', 'ń') | ('Ñ', 'Ń') => "aeiouáéíóúAEIOUÁÉÍÓÚ".contains(next),
+            ('ã', 'ă') => next == 'o' || next == 'e',
+            ('Ã', 'Ă') => next == 'O' || next == 'E',
+            ('¿', 'ż') | ('¡', 'ˇ') => next.is_uppercase(),
+            _ => false,
+        };
+        if !western_only {
+            return false;
+        }
+    }
+    differing
 }
 
 /// The encoding an XML declaration at the start of `bytes` names, as written and as the
@@ -1297,12 +1352,38 @@ pub fn read_bytes(
         None => bytes.iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|b| b"{[".contains(b)),
     };
     let (text, note) = decode_text(bytes, hint.map_or("input", Format::name), options, !json_like)?;
-    let format = detect(name, &text, explicit)?;
+    let format = detect(name, &text, explicit).map_err(|e| {
+        overlong_line(&text, options.limits.max_line_bytes).map_or(e, |(line, bytes)| {
+            Error::limit(format!(
+                "line {line} is {bytes} bytes long, more than the limit of {} bytes, and the format cannot be told from the rest of the input; name it with --from",
+                options.limits.max_line_bytes
+            ))
+        })
+    })?;
     let mut out = read_str(&text, format, options)?;
     if let Some(note) = note {
         out.warnings.insert(0, note);
     }
     Ok(out)
+}
+
+/// The first line of `text` longer than `max` bytes: its 1-based number and its length. An
+/// input whose format cannot be told but that holds such a line (one line of megabytes, as a
+/// minified document or a dump gives) is refused for the line, as a reader refuses it
+/// ([`Limits::max_line_bytes`]), so that a file and the same bytes on standard input are
+/// refused alike, for what is wrong.
+fn overlong_line(text: &str, max: usize) -> Option<(usize, usize)> {
+    let mut lines = Lines { rest: text, line: 0, max, format: Format::Paragraphs };
+    loop {
+        let before = lines.rest;
+        match lines.next()? {
+            Ok(_) => {}
+            Err(_) => {
+                let bytes = before.find(['\n', '\r']).unwrap_or(before.len());
+                return Some((lines.line, bytes));
+            }
+        }
+    }
 }
 
 /// Reads a file; the recording id of single-recording formats defaults to the file name without
@@ -1726,6 +1807,81 @@ mod tests {
         assert_eq!((e.line(), e.column()), (Some(2), Some(2)));
         let e = decode_text(b"a\0b\xff", "srt", &opts, true).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(1), Some(4)));
+    }
+
+    /// A few words of Spanish or Portuguese that the detector calls Central European
+    /// (`Sí señor` as `Sí seńor`) are read as windows-1252 by their spelling (`ñ` before a
+    /// vowel, `ão`/`ãe`), and the short Central European phrases it reads right stay as they
+    /// are, those whose letters a Western reading would also spell (`ę` as `ê`, `Č` as `È`,
+    /// `ă` as `ã`) among them.
+    #[test]
+    fn western_spelling_settles_a_short_central_european_guess() {
+        let opts = ReadOptions::default();
+        let encode = |text: &str, encoding: &'static encoding_rs::Encoding| {
+            let (bytes, _, unmappable) = encoding.encode(text);
+            assert!(!unmappable, "{text}");
+            bytes.into_owned()
+        };
+        let guessed = |bytes: &[u8]| {
+            let mut detector =
+                chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+            detector.feed(bytes, true);
+            detector.guess(None, chardetng::Utf8Detection::Deny)
+        };
+        for text in ["Sí señor", "Mãe"] {
+            let bytes = encode(text, encoding_rs::WINDOWS_1252);
+            // What the detector alone says, and what is read.
+            assert_eq!(guessed(&bytes), encoding_rs::WINDOWS_1250, "{text}");
+            let (decoded, note) = decode_text(&bytes, "lab", &opts, true).unwrap();
+            assert_eq!(decoded, text);
+            assert!(note.unwrap().message.contains("decoded as windows-1252,"), "{text}");
+        }
+        for text in [
+            "Dziękuję",
+            "Się",
+            "Česko",
+            "Pět",
+            "Bună ziua",
+            "Vă rog",
+            "Zażółć gęślą jaźń.",
+            "Cześć, jak się masz? Dziękuję, dobrze.",
+            "Wójt gminy powiedział, że szkoła będzie otwarta.",
+            "Příliš žluťoučký kůň úpěl ďábelské ódy.",
+            "Řekl mi, že přijde zítra.",
+            "Hvala, laku noć. Čovjek je došao.",
+        ] {
+            let bytes = encode(text, encoding_rs::WINDOWS_1250);
+            assert_eq!(guessed(&bytes), encoding_rs::WINDOWS_1250, "{text}");
+            assert_eq!(decode_text(&bytes, "lab", &opts, true).unwrap().0, text);
+        }
+        // French, Italian and German phrases, and Hungarian and Slovak ones: the spelling
+        // leaves the detector's guess as it is (right or wrong: it reads the Slovak one as
+        // windows-1252 either way).
+        for (text, encoding) in [
+            ("Très bien, merci.", encoding_rs::WINDOWS_1252),
+            ("Grazie mille, però no.", encoding_rs::WINDOWS_1252),
+            ("Schöne Grüße aus München.", encoding_rs::WINDOWS_1252),
+            ("Köszönöm szépen, jó napot kívánok.", encoding_rs::WINDOWS_1250),
+            ("Ďakujem, dobrý deň, ako sa máš?", encoding_rs::WINDOWS_1250),
+        ] {
+            let bytes = encode(text, encoding);
+            assert!(!western_spelling(&bytes, guessed(&bytes)), "{text}");
+        }
+        let iso = encode("Dzień dobry, proszę pana. Zażółć gęślą jaźń.", encoding_rs::ISO_8859_2);
+        assert_eq!(
+            decode_text(&iso, "lab", &opts, true).unwrap().0,
+            "Dzień dobry, proszę pana. Zażółć gęślą jaźń."
+        );
+        // `ń` at a word's end (`Poznań`), as Polish writes it, is no Western spelling.
+        assert!(!western_spelling(b"Pozna\xf1 \xb3", encoding_rs::WINDOWS_1250));
+        assert!(western_spelling(b"\xbfQu\xe9?", encoding_rs::WINDOWS_1250));
+        assert!(!western_spelling(b"\xbfe", encoding_rs::WINDOWS_1250));
+        assert!(!western_spelling(b"se\xf1or", encoding_rs::WINDOWS_1252));
+        // Capitals: Portuguese `NÃO` is Western; ISO-8859-2's `Ą` before a capital (`PIĄTEK`)
+        // is Polish, though windows-1252 reads its byte as `¡`.
+        assert!(western_spelling(b"N\xc3O", encoding_rs::WINDOWS_1250));
+        assert!(!western_spelling(b"PI\xa1TEK", encoding_rs::ISO_8859_2));
+        assert!(western_spelling(b"\xa1Hola", encoding_rs::WINDOWS_1250));
     }
 
     #[test]

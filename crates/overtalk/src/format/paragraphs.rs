@@ -86,8 +86,11 @@
 //!   blank line (a continuation) is part of the paragraph before. A `Name: text` line whose
 //!   name a header of the file gives (a page that times the guest's answers and not the host's
 //!   questions) is a paragraph of its own after the one above, placed by its words, with one
-//!   [`WarningKind::MissingTime`] warning. Text before the first header (a title, a date) is
-//!   skipped with one [`WarningKind::Skipped`] warning.
+//!   [`WarningKind::MissingTime`] warning. Text before the first header is skipped: a head
+//!   of six lines or fewer none of which reads as speech (a title, a date, who attended; no
+//!   sentence, no `Name:` turn of a speaker the headers name) with a [`WarningKind::Note`],
+//!   as an untimed transcript's head is, so that `--strict` reads a well-formed transcript;
+//!   other text (a cold open, a turn with no time) with a [`WarningKind::Skipped`] warning.
 //! - A header with no text under it is no turn: nothing says who spoke then, or for how long.
 //!   Such headers (a video's chapter list `0:00 - Intro`, a turn whose words were removed) are
 //!   skipped with one [`WarningKind::Skipped`] warning; a file of nothing else is an error.
@@ -1618,6 +1621,10 @@ impl Kept {
     }
 }
 
+/// Most lines above a timed transcript's first header that are its head (a title, a date,
+/// who attended, the service's name): more are text the headers left out, a repair.
+const HEAD_LINES: usize = 6;
+
 /// Reads a paragraph transcript (any dialect; see the module doc) as one recording.
 pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // Names in emphasis after the times (`0:00:14.1 **Ana Ruiz** Welcome…`): `Name:` labels.
@@ -1690,6 +1697,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut kept = Kept::new();
     let mut last_speaker: Option<String> = None;
     let mut skipped: Option<(usize, usize)> = None;
+    // Whether the lines skipped above the first header read as a document's head ([`HEAD_LINES`]).
+    let mut head = true;
     let mut markup: Option<(usize, usize)> = None;
     // The line of the paragraph a Markdown rule closed (the lines under it are a footer).
     let mut closed: Option<usize> = None;
@@ -1834,6 +1843,11 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 None => {
                     let s = skipped.get_or_insert((n, 0));
                     s.1 += 1;
+                    // Words a speaker could have said (a sentence, a turn by a speaker the
+                    // headers name) make the lines above the first header more than a head.
+                    let said = sentence_line(&candidate)
+                        || name_colon(&candidate).is_some_and(|(name, _)| speakers.contains(name));
+                    head &= !said && s.1 <= HEAD_LINES;
                 }
             }
             continue;
@@ -1893,13 +1907,26 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     {
         return read_untimed(text, None, ctx);
     }
+    // The lines above the first header are the document's own head (a title, a date), which
+    // a well-formed transcript has, when they are few and none reads as speech: a note, as
+    // an untimed transcript's head is ([`read_untimed`]), so that `--strict` reads the file.
+    // Words above the first header (a cold open, a turn with no time) are a repair.
     if let Some((line, count)) = skipped {
-        ctx.warn_at(
-            WarningKind::Skipped,
-            line,
-            Some(1),
-            format!("{count} line(s) of text before the first timestamped paragraph skipped"),
-        )?;
+        if head {
+            ctx.warn_at(
+                WarningKind::Note,
+                line,
+                Some(1),
+                format!("{count} line(s) above the first timestamped paragraph skipped (a title, a date): not speech"),
+            )?;
+        } else {
+            ctx.warn_at(
+                WarningKind::Skipped,
+                line,
+                Some(1),
+                format!("{count} line(s) of text before the first timestamped paragraph skipped"),
+            )?;
+        }
     }
     if let Some((line, count)) = untimed_named {
         ctx.warn_at(
@@ -4177,7 +4204,7 @@ fn field_line(line: &str) -> Option<(&str, &str)> {
 /// `Narrator:`, `Date:`; a debate's `PARTICIPANTS:` and `MODERATOR:`), which would otherwise
 /// be read as speakers who say one thing each (or make the file look like a mail's header,
 /// refused as no transcript). The block is the first run of two or more `Key: value` lines
-/// ([`field_line`]) near the top (after at most a title or two: the first
+/// ([`field_line`]; or one whose key is a document's, `Date:`, `Title:`) near the top (after at most a title or two: the first
 /// [`FIELD_SEARCH_LINES`] lines), each value short (at most [`FIELD_WORDS`] words) and each
 /// key coming once in the whole text, or labelling turns below but with a name for its value
 /// (two to five capitalised words, no sentence end: `Interviewer: Jane Smith`), one key at
@@ -4225,7 +4252,16 @@ fn field_block(text: &str) -> Option<(String, usize, Vec<String>)> {
     let stop_fits = all.get(end).is_none_or(|(line, _)| {
         line.trim().is_empty() || field_line(line).is_some_and(|(key, _)| counts[key] >= 2)
     });
-    if end - start < 2 || once == 0 || !stop_fits {
+    // One field alone is a field when its key is a document's (`Date:`, `Title:`; a
+    // [`FIELD_NAMES`] key that comes once) and its value no sentence: a rush transcript's air
+    // date under its title, not a `Host: Welcome to the show.` turn said once at the top.
+    let single = end - start == 1
+        && field_line(all[start].0).is_some_and(|(key, value)| {
+            counts[key] == 1
+                && FIELD_NAMES.contains(&key.to_lowercase().as_str())
+                && !value.ends_with(SENTENCE_ENDS)
+        });
+    if (end - start < 2 && !single) || once == 0 || !stop_fits {
         return None;
     }
     let mut below: HashMap<&str, usize> = HashMap::new();
@@ -4234,7 +4270,10 @@ fn field_block(text: &str) -> Option<(String, usize, Vec<String>)> {
             *below.entry(key).or_default() += 1;
         }
     }
-    if below.values().filter(|&&n| n >= 2).count() < 2 {
+    // Below a block, two labels come back; below a document's one field, turns as
+    // [`untimed_turns`] counts them (two labels or more, one of them back).
+    let back = below.values().filter(|&&n| n >= 2).count();
+    if back < 2 && !(single && back >= 1 && below.len() >= 2) {
         return None;
     }
     let keys = all[start..end].iter().filter_map(|(l, _)| field_line(l)).map(|(k, _)| k.to_owned());

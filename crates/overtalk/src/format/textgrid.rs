@@ -22,7 +22,8 @@
 //!   forced-alignment tiers (`phones`, `words`, MFA's `X - phones`/`X - words`) are left out by
 //!   the rules of [`crate::format::tiers`], as are tiers named for notes, a translation,
 //!   glosses, morphemes or parts of speech at least half of whose intervals are a speaker
-//!   tier's (`Samoan` and its `Gloss`, one gloss per word: one speaker) and tiers `--tiers`/`--ignore-tiers` exclude, with one
+//!   tier's, start and end each within 20 ms (`Samoan` and its `Gloss`, one gloss per word:
+//!   one speaker) and tiers `--tiers`/`--ignore-tiers` exclude, with one
 //!   note naming them;
 //! - an interval whose text is empty or only whitespace is silence, any other is a track whose
 //!   content is the text exactly as written;
@@ -45,7 +46,7 @@ use crate::format::tiers::{
 };
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, SpeakerId, Transcript, TranscriptBuilder};
-use crate::time::{parse_seconds, Time, TimeError};
+use crate::time::{parse_seconds, Delta, Time, TimeError};
 
 use crate::format::{is_dash_pause, Format, FormatSpec, Head, Sniff, Verdict};
 
@@ -629,19 +630,23 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         })
         .collect();
     // A tier named for notes, a translation or glosses, at least half of whose labelled
-    // intervals are intervals of another speaker tier (the same start and end: one gloss per
-    // word), annotates that speech: left out.
-    // The spans of the other speaker tiers, in one set: a lookup per interval keeps this linear
-    // in the grid's size however many intervals the tiers hold.
-    let speaker_spans: std::collections::HashSet<Segment> = speaker_tiers
+    // intervals are intervals of another speaker tier (the same start and end within
+    // [`GLOSS_TOLERANCE`]: one gloss per word, its boundaries drawn again by hand or rounded
+    // by an export), annotates that speech: left out.
+    // The spans of the other speaker tiers, sorted by start: a lookup per interval visits the
+    // spans that start within the tolerance, at most [`GLOSS_CANDIDATES`] of them, which keeps
+    // this linear in the grid's size however many intervals the tiers hold.
+    let mut speaker_spans: Vec<Segment> = speaker_tiers
         .iter()
         .filter(|t| !names_notes(&t.name))
         .flat_map(|t| t.intervals.iter().map(|(s, _)| *s))
         .collect();
+    speaker_spans.sort_unstable_by_key(|s| (s.start(), s.end()));
     let annotates: Vec<bool> = read
         .iter()
         .map(|t| {
-            let shared = t.intervals.iter().filter(|(seg, _)| speaker_spans.contains(seg)).count();
+            let shared =
+                t.intervals.iter().filter(|(seg, _)| same_span(&speaker_spans, *seg)).count();
             level(&t.name).is_none()
                 && names_notes(&t.name)
                 && !t.intervals.is_empty()
@@ -1162,6 +1167,30 @@ pub fn write(corpus: &Corpus, out: &mut dyn Write) -> Result<Vec<Warning>> {
     Ok(warnings)
 }
 
+/// How far apart the boundaries of a gloss or notes tier's interval and a speaker tier's may be
+/// for the one to annotate the other (each of start and end): 20 ms, two frames of Praat's
+/// usual 10 ms analysis step. A gloss drawn again by hand under a word, or a speaker tier and
+/// its notes exported separately with times rounded, differ by a few milliseconds; two
+/// speakers' turns that share both boundaries within 20 ms are not what such a tier holds.
+const GLOSS_TOLERANCE: Delta = Delta::from_micros(20_000);
+
+/// The most spans [`same_span`] compares an interval with: the spans of the speaker tiers
+/// that start within [`GLOSS_TOLERANCE`] of it are few (one a tier, in well-formed tiers), and
+/// a hostile grid of many spans at one start is not compared pair by pair.
+const GLOSS_CANDIDATES: usize = 64;
+
+/// Whether `spans` (sorted by start, then end) holds one whose start and end are both within
+/// [`GLOSS_TOLERANCE`] of `seg`'s.
+fn same_span(spans: &[Segment], seg: Segment) -> bool {
+    let near = |a: Time, b: Time| (a - b).abs() <= GLOSS_TOLERANCE;
+    let from = spans.partition_point(|s| s.start() < seg.start().saturating_sub(GLOSS_TOLERANCE));
+    spans[from..]
+        .iter()
+        .take(GLOSS_CANDIDATES)
+        .take_while(|s| s.start() <= seg.start().saturating_add(GLOSS_TOLERANCE))
+        .any(|s| near(s.start(), seg.start()) && near(s.end(), seg.end()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1487,6 +1516,34 @@ mod tests {
         );
         let out = read_text(&grid(&["Gloss"]));
         assert_eq!(speakers_of(&out), ["Gloss"]);
+    }
+
+    /// A gloss tier whose boundaries were drawn again under the words, a few milliseconds
+    /// off (within 20 ms), annotates them as one on the same boundaries does; one whose
+    /// intervals are a turn apart from the speaker's is read as a speaker.
+    #[test]
+    fn a_gloss_tier_a_few_milliseconds_off_is_not_a_speaker() {
+        let two = |gloss: [(&str, &str); 2]| {
+            let mut g = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n0\n1\n<exists>\n2\n\"IntervalTier\"\n\"Samoan\"\n0\n1\n2\n0\n0.5\n\"ua\"\n0.5\n1\n\"tele\"\n\"IntervalTier\"\n\"Gloss\"\n0\n1\n2\n".to_owned();
+            for (k, (start, end)) in gloss.iter().enumerate() {
+                g.push_str(&format!("{start}\n{end}\n\"g{k}\"\n"));
+            }
+            g
+        };
+        for gloss in [[("0", "0.5"), ("0.5", "1")], [("0.003", "0.498"), ("0.52", "0.98")]] {
+            assert_eq!(speakers_of(&read_text(&two(gloss))), ["Samoan"], "{gloss:?}");
+        }
+        for gloss in [[("0", "0.479"), ("0.479", "1")], [("0.021", "0.5"), ("0.521", "1")]] {
+            let mut speakers = speakers_of(&read_text(&two(gloss)));
+            speakers.sort();
+            assert_eq!(speakers, ["Gloss", "Samoan"], "{gloss:?}");
+        }
+        let spans =
+            [Segment::from_millis(0, 500).unwrap(), Segment::from_millis(500, 1000).unwrap()];
+        assert!(same_span(&spans, Segment::from_millis(480, 1020).unwrap()));
+        assert!(!same_span(&spans, Segment::from_millis(479, 1000).unwrap()));
+        assert!(!same_span(&spans, Segment::from_millis(500, 1021).unwrap()));
+        assert!(!same_span(&[], Segment::from_millis(0, 1).unwrap()));
     }
 
     #[test]

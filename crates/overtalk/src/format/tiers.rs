@@ -10,7 +10,7 @@
 //! | TextGrid `activity`, `activityduration`, `metainformation` (SPPAS) | always | an aligner's annotation of the signal, not speech |
 //! | TextGrid `word(s)`, `wrd`, `ort`, `ort-mau` (WebMAUS), `tokensalign` (SPPAS), `X - words`, `X - word` | when at least half of its words' time lies in tiers that are neither phone- nor word-level and are themselves at least a third under its words | word-level alignment of a speaker already there |
 //! | EAF top-level tier without `PARTICIPANT` | when another tier names its participant | a marker, noise or comment tier |
-//! | TextGrid tier whose name says notes, a translation, glosses, morphemes or parts of speech (`Gloss`, `notes`, `translation`, `morph`, `pos`) | when at least half of its intervals are intervals of another speaker tier (one gloss per word) | an annotation of the speech, not a speaker |
+//! | TextGrid tier whose name says notes, a translation, glosses, morphemes or parts of speech (`Gloss`, `notes`, `translation`, `morph`, `pos`) | when at least half of its intervals are intervals of another speaker tier, start and end each within 20 ms (one gloss per word, drawn again or rounded) | an annotation of the speech, not a speaker |
 //!
 //! A tier of labels over the whole grid (a quality-control tier, `.` everywhere) covers the
 //! words but is mostly not under them, so the words stay a speaker. In phone- and word-level

@@ -64,8 +64,11 @@ We move on [laughter].\n";
 fn rev_names_before_and_after_times_with_crosstalk() {
     assert_eq!(sniff(REV), Some(Format::Rev));
     let out = read(REV);
-    let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
-    assert_eq!(w, vec![(WarningKind::Skipped, Some(1))], "{:?}", out.warnings);
+    let w: Vec<_> = out.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        w,
+        vec!["line 1, column 1: 1 line(s) above the first timestamped paragraph skipped (a title, a date): not speech (note)"],
+    );
     let t = one(&out.corpus);
     // 11 words at 2 a second end at 5.5 s, before the next start (12 s); the second paragraph's
     // words (11, 5.5 s) would run past the next start (15 s), which ends it.
@@ -108,10 +111,62 @@ fn rev_names_before_and_after_times_with_crosstalk() {
             (MarkKind::Laughter, None, "Moderator Ana Ruiz".to_owned(), "laughter"),
         ]
     );
-    // Under --strict the skipped title is an error at its line.
+    // The title is the document's head, not a defect: --strict reads the same paragraphs.
     let strict = ReadOptions { strict: true, ..ReadOptions::default() };
-    let e = read_str(REV, Format::Rev, &strict).unwrap_err();
-    assert_eq!(e.line(), Some(1));
+    let strictly = read_str(REV, Format::Rev, &strict).unwrap();
+    assert_eq!(tracks(one(&strictly.corpus)), tracks(t));
+}
+
+/// The lines above a timed transcript's first header: a title, a date and who attended are
+/// its head, a note (`--strict` reads the file, as it reads an untimed transcript's head);
+/// words someone said there (a cold open, a sentence, a turn by a speaker the headers name) or
+/// more than six lines are text the headers left out, a repair (`--strict` refuses it there).
+#[test]
+fn a_timed_transcripts_head_is_a_note_and_words_above_the_first_time_a_repair() {
+    let turns = "Ana Ruiz (00:00:01):\nWelcome everyone to the meeting tonight.\n\n\
+                 Bob Lee (00:00:05):\nThank you, glad to be here.\n";
+    let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+    for head in [
+        "Town Hall Meeting Transcript\nMarch 3, 2024\n\n",
+        "Weekly sync | 27 Jan 2026\nAttendees: Ana Ruiz, Bob Lee\nTranscript\n\n",
+    ] {
+        let text = format!("{head}{turns}");
+        let out = read(&text);
+        let lines = head.lines().filter(|l| !l.trim().is_empty()).count();
+        let w: Vec<_> = out.warnings.iter().map(|w| w.to_string()).collect();
+        assert_eq!(
+            w,
+            vec![format!("line 1, column 1: {lines} line(s) above the first timestamped paragraph skipped (a title, a date): not speech (note)")],
+            "{text}"
+        );
+        let strictly = read_str(&text, Format::Rev, &strict).unwrap();
+        assert_eq!(tracks(one(&strictly.corpus)), tracks(one(&out.corpus)));
+    }
+    let repaired = "line 1, column 1: 2 line(s) of text before the first timestamped paragraph skipped (skipped)";
+    for head in [
+        // A cold open: a sentence.
+        "Town Hall\nWe are live from the town hall tonight.\n\n",
+        // A turn by a speaker the headers name, without a time.
+        "Town Hall\nAna Ruiz: Can everyone hear me\n\n",
+    ] {
+        let text = format!("{head}{turns}");
+        let out = read(&text);
+        let w: Vec<_> = out.warnings.iter().map(|w| w.to_string()).collect();
+        assert_eq!(w, vec![repaired.to_owned()], "{text}");
+        let e = read_str(&text, Format::Rev, &strict).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 1: rev: 2 line(s) of text before the first timestamped paragraph",
+            "{text}"
+        );
+    }
+    // Seven lines are more than a head.
+    let long = format!("{}\n{turns}", "Item\n".repeat(7));
+    let w: Vec<_> = read(&long).warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        w,
+        vec!["line 1, column 1: 7 line(s) of text before the first timestamped paragraph skipped (skipped)"]
+    );
 }
 
 #[test]
@@ -377,7 +432,7 @@ fn google_meet_blocks_of_named_turns() {
     assert_eq!(
         w,
         vec![
-            (WarningKind::Skipped, Some(1)),
+            (WarningKind::Note, Some(1)),
             (WarningKind::Skipped, Some(13)),
             (WarningKind::Note, Some(6))
         ],
@@ -2089,4 +2144,55 @@ fn a_title_above_the_first_untimed_turn_is_a_note() {
             "2 line(s) above the first speaker's turn skipped (a title, a date): not speech"
         )]
     );
+}
+
+/// A short transcript without times whose title has a date line under it in a field
+/// (`Date: March 3, 2024`): told from its content as speakers' turns, the date set aside as
+/// the transcript's field, not read as a speaker who said "March 3, 2024". Before, the one
+/// `Date:` line made the text look like a mail's header ("cannot tell the format"), and
+/// `--from paragraphs` read `Date` as a third speaker.
+#[test]
+fn a_date_field_under_the_title_of_an_untimed_transcript() {
+    let text = "Interview\nDate: March 3, 2024\n\nAna: Welcome to the town hall tonight.\n\
+                Bo: Thank you for having me.\nAna: Let us begin with the economy.\n";
+    assert_eq!(detect(Some("interview.txt"), text, None).unwrap(), Format::Paragraphs);
+    let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+    let out = read_str(text, Format::Paragraphs, &strict).unwrap();
+    let t = one(&out.corpus);
+    let turns: Vec<(&str, String)> = t
+        .untimed()
+        .iter()
+        .map(|u| (t.annotation().speaker_name(u.speaker), u.content.display_text()))
+        .collect();
+    assert_eq!(
+        turns,
+        vec![
+            ("Ana", "Welcome to the town hall tonight.".to_owned()),
+            ("Bo", "Thank you for having me.".to_owned()),
+            ("Ana", "Let us begin with the economy.".to_owned()),
+        ]
+    );
+    let w: Vec<_> = out.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        &w[..2],
+        [
+            "line 2, column 1: 1 line(s) at the top are the transcript's fields (`Date:`), not speakers' turns: set aside (the turns below come back to their speakers; a field's key comes once, or names a speaker) (note)",
+            "line 1, column 1: 1 line(s) above the first speaker's turn skipped (a title, a date): not speech (note)",
+        ]
+    );
+    // A mail's one `Date:` line above lines of `Key: value` that do not come back stays no
+    // transcript; nor is a `Date:` whose key comes back a field.
+    let mail = "Date: March 3, 2024\nBudget: we review the numbers.\nHiring: two open roles.\nTravel: none.\n";
+    assert!(detect(Some("notes.txt"), mail, None).is_err());
+    let twice = "Date: March 3, 2024\nAna: Hello there, everyone.\nDate: March 4, 2024\nAna: And again today.\nBo: Good to see you.\n";
+    assert!(detect(Some("log.txt"), twice, None).is_err());
+    // A speaker whose key is a document's (`Host:`) and who speaks once, at the top, says a
+    // sentence: a turn, not a field.
+    let host = "Show\nHost: Welcome to the show tonight.\n\nAna: Thank you for having me.\n\
+                Bo: Hello there.\nAna: Glad to be here.\n";
+    let out = read_str(host, Format::Paragraphs, &ReadOptions::default()).unwrap();
+    let t = one(&out.corpus);
+    let speakers: Vec<&str> =
+        t.untimed().iter().map(|u| t.annotation().speaker_name(u.speaker)).collect();
+    assert_eq!(speakers, ["Host", "Ana", "Bo", "Ana"]);
 }
