@@ -4,7 +4,7 @@
 //! a capture device delivers it), or at once when unpaced (tests, measurements).
 //!
 //! Tracks recorded on separate devices are put on the session's one clock by their offsets
-//! ([`Replay::with_offsets`], `overtalk live --track-offset NAME=SECONDS`), as `overtalk
+//! ([`Replay::with_offsets`], `overtalk live --track-offset NAME=TIME`), as `overtalk
 //! detect` puts them on its timeline ([`TrackShift`]): a track that starts late is silent until
 //! its offset, one that starts early loses its first seconds.
 //!
