@@ -34,7 +34,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from machine_ceiling import measure, run_pinned  # noqa: E402
+from machine_ceiling import _option, measure, run_pinned  # noqa: E402
 
 SHARED = os.environ.get("OVERTALK_SHARED_DATA") or os.path.join(HERE, "..", "..", "shared", "data")
 AMI = os.path.join(SHARED, "corpora", "ami", "only_words", "rttms")
@@ -50,10 +50,6 @@ CHILD = (
     "    best = min(best, time.perf_counter() - s)\n"
     "print(best, n)\n"
 )
-
-
-def _option(name, default):
-    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
 
 
 def plain(list_file, repeat):

@@ -737,6 +737,17 @@ mod tests {
     }
 
     /// Who speaks when, in 10 ms frames: `(speaker, first, end)`.
+    /// The segments (speaker, start and end frame) the one-hot embedder's diarization finds
+    /// in `features` with these short-run options.
+    fn segments_with(
+        features: &Features,
+        short_runs: Option<short_runs::ShortRunOptions>,
+    ) -> Vec<(String, f64, f64)> {
+        let o = DiarizeOptions { short_runs, ..DiarizeOptions::default() };
+        let d = Ge2eDiarizer::with_embedder(Box::new(OneHot), o);
+        frames_of(&d.finish(features.clone()).unwrap().annotation)
+    }
+
     fn frames_of(a: &Annotation) -> Vec<(String, f64, f64)> {
         a.tracks()
             .iter()
@@ -905,16 +916,7 @@ mod tests {
                 dips,
                 ..short_runs::ShortRunOptions::default()
             });
-            let o = DiarizeOptions { short_runs, ..DiarizeOptions::default() };
-            let d = Ge2eDiarizer::with_embedder(Box::new(OneHot), o);
-            let a = d.finish(features.clone()).unwrap().annotation;
-            a.tracks()
-                .iter()
-                .map(|t| {
-                    let (s, e) = (t.segment.start().as_secs_f64(), t.segment.end().as_secs_f64());
-                    (a.speaker_name(t.speaker).to_owned(), (s * 100.0).round(), (e * 100.0).round())
-                })
-                .collect::<Vec<_>>()
+            segments_with(&features, short_runs)
         };
         let spk = |k: &str, s: f64, e: f64| (k.to_owned(), s, e);
         // Between the dips the reply is embedded alone and moved; the dips become the pauses
@@ -964,16 +966,7 @@ mod tests {
                 ends,
                 ..short_runs::ShortRunOptions::default()
             });
-            let o = DiarizeOptions { short_runs, ..DiarizeOptions::default() };
-            let d = Ge2eDiarizer::with_embedder(Box::new(OneHot), o);
-            let a = d.finish(features.clone()).unwrap().annotation;
-            a.tracks()
-                .iter()
-                .map(|t| {
-                    let (s, e) = (t.segment.start().as_secs_f64(), t.segment.end().as_secs_f64());
-                    (a.speaker_name(t.speaker).to_owned(), (s * 100.0).round(), (e * 100.0).round())
-                })
-                .collect::<Vec<_>>()
+            segments_with(&features, short_runs)
         };
         let spk = |k: &str, s: f64, e: f64| (k.to_owned(), s, e);
         // The run's last 0.3, 0.4, … 0.7 s all embed as speaker 1 here (one-hot means), so all
