@@ -40,10 +40,23 @@ pub fn run_monitor(
     // the first block is read, so a failure to bind stops the session before it starts.
     let outputs_config = runtime.block_on(outputs.to_config(&names))?;
     // One events file for the session and the actuators: each writes whole lines under a lock.
-    let shared = config.events_out.take().map(|out| Arc::new(Mutex::new(out)));
-    if let Some(shared) = &shared {
+    // A file opened only when the session starts is put under the lock then.
+    let shared: Option<Shared> = if let Some(out) = config.events_out.take() {
+        let shared = Arc::new(Mutex::new(Some(out)));
         config.events_out = Some(Box::new(LineWriter::new(shared.clone())));
-    }
+        Some(shared)
+    } else if let Some(open) = config.events_open.take() {
+        let shared: Shared = Arc::new(Mutex::new(None));
+        let opened = shared.clone();
+        config.events_open = Some(Box::new(move || {
+            let out = open()?;
+            *opened.lock().map_err(|_| anyhow!("the events writer was poisoned"))? = Some(out);
+            Ok(Box::new(LineWriter::new(opened)) as Box<dyn Write + Send>)
+        }));
+        Some(shared)
+    } else {
+        None
+    };
     // The outputs start first, on a relay of the session's events, so their action events are
     // subscribed to before the first event can cause one.
     let (relay, relayed) = broadcast::channel(config.capacity.max(1));
@@ -116,20 +129,26 @@ pub fn page_line(addr: std::net::SocketAddr) -> String {
     format!("overtalk live: the live page is at http://{addr}/")
 }
 
+/// The events output shared by the session and the actuators' forwarder: `None` until the
+/// session opens it.
+type Shared = Arc<Mutex<Option<Box<dyn Write + Send>>>>;
+
 /// A writer that hands a shared writer whole lines only: bytes wait here until their newline,
-/// then the line is written under the lock.
+/// then the line is written under the lock (and wait on while the output is not open yet).
 struct LineWriter {
-    shared: Arc<Mutex<Box<dyn Write + Send>>>,
+    shared: Shared,
     pending: Vec<u8>,
 }
 
 impl LineWriter {
-    fn new(shared: Arc<Mutex<Box<dyn Write + Send>>>) -> LineWriter {
+    fn new(shared: Shared) -> LineWriter {
         LineWriter { shared, pending: Vec::new() }
     }
 
-    fn lock(&self) -> io::Result<std::sync::MutexGuard<'_, Box<dyn Write + Send>>> {
-        self.shared.lock().map_err(|_| io::Error::other("the events writer was poisoned"))
+    fn lock(
+        shared: &Shared,
+    ) -> io::Result<std::sync::MutexGuard<'_, Option<Box<dyn Write + Send>>>> {
+        shared.lock().map_err(|_| io::Error::other("the events writer was poisoned"))
     }
 }
 
@@ -137,18 +156,23 @@ impl Write for LineWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.pending.extend_from_slice(buf);
         if let Some(last) = self.pending.iter().rposition(|&b| b == b'\n') {
-            let lines: Vec<u8> = self.pending.drain(..=last).collect();
-            self.lock()?.write_all(&lines)?;
+            let mut out = LineWriter::lock(&self.shared)?;
+            if let Some(out) = out.as_mut() {
+                let lines: Vec<u8> = self.pending.drain(..=last).collect();
+                out.write_all(&lines)?;
+            }
         }
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        let mut out = LineWriter::lock(&self.shared)?;
+        let Some(out) = out.as_mut() else { return Ok(()) };
         if !self.pending.is_empty() {
-            let rest = std::mem::take(&mut self.pending);
-            self.lock()?.write_all(&rest)?;
+            out.write_all(&self.pending)?;
+            self.pending.clear();
         }
-        self.lock()?.flush()
+        out.flush()
     }
 }
 
