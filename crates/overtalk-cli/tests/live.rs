@@ -940,18 +940,42 @@ fn live_with_two_mutes(
     dir: &Dir,
     prefix: &str,
 ) -> (std::process::Child, std::net::UdpSocket, std::sync::mpsc::Receiver<String>) {
+    let osc = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let target = osc.local_addr().unwrap().to_string();
+    let (child, lines) = live_debate(dir, prefix, &["--osc", &target]);
+    osc.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
+    let mut muted = Vec::new();
+    let mut buf = [0u8; 512];
+    while muted.len() < 2 {
+        let n = osc.recv(&mut buf).expect("the rule mutes Guest and Other");
+        let (address, value) = osc_message(&buf[..n]);
+        assert_eq!(value, 1, "{address}");
+        muted.push(address);
+    }
+    muted.sort();
+    assert_eq!(muted, ["/overtalk/Guest/mute", "/overtalk/Other/mute"]);
+    (child, osc, lines)
+}
+
+/// `overtalk live` replaying Host=a.wav, Guest=b.wav and Other=c.wav (silent) at real speed
+/// under `debate-mute` with `actuator` (flags), started through `sh -c` with `prefix` before
+/// it; the child and a reader of its stderr lines.
+#[cfg(all(feature = "live", unix))]
+fn live_debate(
+    dir: &Dir,
+    prefix: &str,
+    actuator: &[&str],
+) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
     use crate::detect::{two_mics, wav, write_two_mics};
     use std::io::BufRead;
     use std::process::{Command, Stdio};
     let (a, b) = two_mics();
     write_two_mics(dir, &a, &b);
     wav(dir, "c.wav", 1, 16_000, &vec![0i16; a.len()]);
-    let osc = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
-    osc.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
-    let target = osc.local_addr().unwrap().to_string();
     let script = format!(
         "{prefix} exec \"$0\" live --track Host=a.wav --track Guest=b.wav --track Other=c.wav \
-         --speed 1 --rule debate-mute --osc {target} --record out --events events.jsonl"
+         --speed 1 --rule debate-mute {} --record out --events events.jsonl",
+        actuator.join(" ")
     );
     let mut child = Command::new("sh")
         .args(["-c", &script, env!("CARGO_BIN_EXE_overtalk")])
@@ -970,17 +994,7 @@ fn live_with_two_mutes(
             }
         }
     });
-    let mut muted = Vec::new();
-    let mut buf = [0u8; 512];
-    while muted.len() < 2 {
-        let n = osc.recv(&mut buf).expect("the rule mutes Guest and Other");
-        let (address, value) = osc_message(&buf[..n]);
-        assert_eq!(value, 1, "{address}");
-        muted.push(address);
-    }
-    muted.sort();
-    assert_eq!(muted, ["/overtalk/Guest/mute", "/overtalk/Other/mute"]);
-    (child, osc, lines)
+    (child, lines)
 }
 
 /// Sends `signal` (`TERM`, `HUP`, `INT`) to `pid`.
@@ -1166,4 +1180,39 @@ fn live_replay_warns_of_what_decoding_found_as_detect_does() {
         1,
         "{warnings}"
     );
+}
+
+/// The same through OBS (the obs-websocket stand-in): a second SIGTERM opens both muted
+/// inputs with a blocking websocket session before the process exits, within a second.
+#[cfg(all(feature = "live", unix))]
+#[test]
+fn live_on_a_second_sigterm_opens_the_obs_inputs_before_it_exits() {
+    use overtalk_live::obs_mock;
+    use std::time::{Duration, Instant};
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let mock = runtime.block_on(obs_mock::spawn("127.0.0.1:0", None, &["Host", "Guest", "Other"]));
+    let mock = mock.unwrap();
+    let dir = Dir::new();
+    let (child, lines) = live_debate(&dir, "", &["--obs", &mock.url()]);
+    let muted = |name: &str| mock.log.lock().unwrap().inputs[name].muted;
+    let start = Instant::now();
+    while !(muted("Guest") && muted("Other")) {
+        assert!(start.elapsed() < Duration::from_secs(5), "the rule mutes Guest and Other");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    send("TERM", child.id());
+    lines_until(&lines, "overtalk live: stopping on SIGTERM (the record is written before exit)");
+    let second = Instant::now();
+    send("TERM", child.id());
+    let out = child.wait_with_output().unwrap();
+    let took = second.elapsed();
+    let rest: Vec<String> = lines.iter().collect();
+    assert_eq!(out.status.code(), Some(143), "{rest:?}");
+    assert!(took < Duration::from_millis(1000), "{took:?}");
+    // The blocking session's requests are answered before its socket closes.
+    std::thread::sleep(Duration::from_millis(100));
+    let log = mock.log.lock().unwrap();
+    let states: Vec<(&str, bool)> =
+        log.inputs.iter().map(|(name, input)| (name.as_str(), input.muted)).collect();
+    assert_eq!(states, [("Guest", false), ("Host", false), ("Other", false)], "{rest:?}");
 }
