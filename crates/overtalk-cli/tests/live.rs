@@ -1216,3 +1216,32 @@ fn live_on_a_second_sigterm_opens_the_obs_inputs_before_it_exits() {
         log.inputs.iter().map(|(name, input)| (name.as_str(), input.muted)).collect();
     assert_eq!(states, [("Guest", false), ("Host", false), ("Other", false)], "{rest:?}");
 }
+
+/// A `--serve` port already taken stops the session before it starts, and leaves no
+/// `--events` file behind.
+#[cfg(all(feature = "live", target_os = "linux"))]
+#[test]
+fn live_with_its_port_taken_leaves_no_events_file() {
+    let dir = Dir::new();
+    let silence = vec![0i16; 16_000];
+    crate::detect::wav(&dir, "a.wav", 1, 16_000, &silence);
+    crate::detect::wav(&dir, "b.wav", 1, 16_000, &silence);
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let r = dir.run(&[
+        "live",
+        "--track",
+        "A=a.wav",
+        "--track",
+        "B=b.wav",
+        "--unpaced",
+        "--serve",
+        &addr,
+        "--events",
+        "events.jsonl",
+    ]);
+    let message =
+        format!("overtalk: error: --serve {addr}: Address already in use (os error 98)\n");
+    assert_eq!((r.code(), r.stderr()), (2, message));
+    assert!(!dir.path().join("events.jsonl").exists());
+}
