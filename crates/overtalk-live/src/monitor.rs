@@ -19,7 +19,7 @@ use anyhow::{anyhow, Result};
 use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::outputs::{run_outputs, OutputArgs};
-use crate::session::{stop_on_signal, Session, SessionConfig, SessionSummary};
+use crate::session::{stop_on_signal, Session, SessionConfig, SessionSummary, StopHandle};
 use crate::source::Source;
 use crate::state::Snapshot;
 
@@ -36,6 +36,11 @@ pub fn run_monitor(
         .enable_all()
         .build()?;
     let names = source.names().to_vec();
+    // Signals are taken before anything starts: one that comes while the outputs are set up
+    // or the session starts stops it as a later one does, instead of killing the process
+    // with its default action once something may be muted.
+    let stop = config.stop.get_or_insert_with(StopHandle::new).clone();
+    stop_on_signal(&stop)?;
     // The outputs are configured (and their server bound, their actuators reached) before
     // the first block is read, so a failure to bind stops the session before it starts.
     let outputs_config = runtime.block_on(outputs.to_config(&names))?;
@@ -97,7 +102,6 @@ pub fn run_monitor(
             return Err(e);
         }
     };
-    stop_on_signal(&session.stop_handle())?;
     let relay_task = runtime.spawn(async move {
         loop {
             match events.recv().await {

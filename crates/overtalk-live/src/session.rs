@@ -71,6 +71,9 @@ pub struct SessionConfig {
     pub queue_blocks: usize,
     /// Where to write one JSON line per event (`--events`), flushed per line.
     pub events_out: Option<Box<dyn Write + Send>>,
+    /// The session's stop handle, when made before it (a stop asked before the session starts
+    /// ends it at its first block, record written); a new one otherwise.
+    pub stop: Option<StopHandle>,
     /// Opens where the events go (`--events FILE`) once the session can start — its record's
     /// directory checked, its detector and music meter set up, its source started — so that a
     /// session that cannot start leaves no events file behind (used when `events_out` is
@@ -142,6 +145,7 @@ impl Default for SessionConfig {
             queue_blocks: 256,
             events_out: None,
             events_open: None,
+            stop: None,
             record: None,
             recording: "live".to_owned(),
             clock: None,
@@ -375,11 +379,17 @@ fn hybrid(causal: Vec<SpeechEdge>, windowed: Vec<SpeechEdge>) -> Vec<SpeechEdge>
         .collect()
 }
 
-/// Stops a session from anywhere (Ctrl-C, a web request); cloneable.
-#[derive(Clone, Debug)]
+/// Stops a session from anywhere (Ctrl-C, a web request); cloneable. Made before the session
+/// ([`SessionConfig::stop`]), it can be handed to [`stop_on_signal`] before anything starts.
+#[derive(Clone, Debug, Default)]
 pub struct StopHandle(Arc<AtomicBool>);
 
 impl StopHandle {
+    /// A handle not stopped yet.
+    pub fn new() -> StopHandle {
+        StopHandle::default()
+    }
+
     /// Asks the source to stop; the session then finishes and writes its record.
     pub fn stop(&self) {
         self.0.store(true, Ordering::Relaxed);
@@ -478,7 +488,7 @@ impl Session {
         } else {
             None
         };
-        let stop = StopHandle(Arc::new(AtomicBool::new(false)));
+        let stop = config.stop.take().unwrap_or_default();
         let (sink, rx, dropped) =
             BlockSink::new(config.queue_blocks, source.lossless(), stop.0.clone());
         let (events, first) = broadcast::channel(config.capacity.max(1));
