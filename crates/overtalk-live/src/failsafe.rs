@@ -131,7 +131,11 @@ fn release(held: Vec<(Releaser, Closed)>, deadline: Instant) -> usize {
 /// actuators' own release.
 pub fn exit(status: i32) -> ! {
     EXITING.store(true, Ordering::SeqCst);
-    release_all(Instant::now() + EXIT_DEADLINE);
+    let deadline = Instant::now() + EXIT_DEADLINE;
+    release_all(deadline);
+    // A change an actuator had in flight when the exit began (no new one starts after it) may
+    // have landed while the first pass ran: opened too, in what is left of the deadline.
+    release_all(deadline);
     std::process::exit(status)
 }
 
