@@ -137,8 +137,14 @@ pub fn page_line(addr: std::net::SocketAddr) -> String {
 /// session opens it.
 type Shared = Arc<Mutex<Option<Box<dyn Write + Send>>>>;
 
+/// How many bytes a [`LineWriter`] holds while its output is not open yet: far more than the
+/// few action lines that can come before the session opens it, and a bound on memory if the
+/// output is never opened.
+const HELD_LIMIT: usize = 1 << 20;
+
 /// A writer that hands a shared writer whole lines only: bytes wait here until their newline,
-/// then the line is written under the lock (and wait on while the output is not open yet).
+/// then the line is written under the lock (and wait on while the output is not open yet, up
+/// to [`HELD_LIMIT`] bytes; a write past that fails).
 struct LineWriter {
     shared: Shared,
     pending: Vec<u8>,
@@ -158,13 +164,21 @@ impl LineWriter {
 
 impl Write for LineWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut out = LineWriter::lock(&self.shared)?;
+        let Some(out) = out.as_mut() else {
+            if self.pending.len() + buf.len() > HELD_LIMIT {
+                return Err(io::Error::other(format!(
+                    "the events output is not open yet and {} bytes wait for it",
+                    self.pending.len()
+                )));
+            }
+            self.pending.extend_from_slice(buf);
+            return Ok(buf.len());
+        };
         self.pending.extend_from_slice(buf);
         if let Some(last) = self.pending.iter().rposition(|&b| b == b'\n') {
-            let mut out = LineWriter::lock(&self.shared)?;
-            if let Some(out) = out.as_mut() {
-                let lines: Vec<u8> = self.pending.drain(..=last).collect();
-                out.write_all(&lines)?;
-            }
+            let lines: Vec<u8> = self.pending.drain(..=last).collect();
+            out.write_all(&lines)?;
         }
         Ok(buf.len())
     }
@@ -183,5 +197,54 @@ impl Write for LineWriter {
 impl Drop for LineWriter {
     fn drop(&mut self) {
         let _ = self.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A shared output whose bytes the test can read back.
+    #[derive(Clone, Default)]
+    struct Bytes(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Bytes {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn lines_wait_for_the_output_to_open_then_go_whole() {
+        let shared: Shared = Arc::new(Mutex::new(None));
+        let mut writer = LineWriter::new(shared.clone());
+        writer.write_all(b"first\nsec").unwrap();
+        writer.flush().unwrap();
+        let bytes = Bytes::default();
+        *shared.lock().unwrap() = Some(Box::new(bytes.clone()));
+        writer.write_all(b"ond\nthi").unwrap();
+        assert_eq!(*bytes.0.lock().unwrap(), b"first\nsecond\n");
+        drop(writer);
+        assert_eq!(*bytes.0.lock().unwrap(), b"first\nsecond\nthi");
+    }
+
+    #[test]
+    fn what_waits_for_an_output_never_opened_is_bounded() {
+        let shared: Shared = Arc::new(Mutex::new(None));
+        let mut writer = LineWriter::new(shared);
+        let line = [b'x'; 1023].iter().chain(b"\n").copied().collect::<Vec<u8>>();
+        for _ in 0..HELD_LIMIT / line.len() {
+            writer.write_all(&line).unwrap();
+        }
+        let e = writer.write_all(&line).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the events output is not open yet and 1048576 bytes wait for it"
+        );
+        assert_eq!(writer.pending.len(), HELD_LIMIT);
     }
 }

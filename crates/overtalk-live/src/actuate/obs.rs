@@ -192,7 +192,7 @@ impl Actuator for Obs {
 
 /// A blocking obs-websocket session (std sockets) that opens `channels`: every step waits at
 /// most 300 ms and none goes past `deadline`.
-pub fn release_blocking(
+fn release_blocking(
     url: &str,
     password: Option<&str>,
     inputs: &BTreeMap<String, String>,
