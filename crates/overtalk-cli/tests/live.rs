@@ -1038,6 +1038,12 @@ fn osc_messages(osc: &std::net::UdpSocket) -> Vec<(String, i32)> {
     out
 }
 
+/// The addresses of the unmute messages that arrive within the receiver's timeout, sorted.
+#[cfg(all(feature = "live", unix))]
+fn unmutes(osc: &std::net::UdpSocket) -> Vec<String> {
+    osc_messages(osc).into_iter().filter(|m| m.1 == 0).map(|m| m.0).collect()
+}
+
 /// A second SIGTERM while the session finishes ends the process at once, as the signal would
 /// have (143), but not before every channel still muted is opened: the unmute datagrams of
 /// both muted channels arrive, and the process is gone within a second of the signal.
@@ -1061,9 +1067,8 @@ fn live_on_a_second_sigterm_releases_every_mute_before_it_exits() {
                 finishing the session"),
         "{rest:?}"
     );
-    let unmutes: Vec<(String, i32)> = osc_messages(&osc).into_iter().filter(|m| m.1 == 0).collect();
     // Each channel opened at least once (by the outputs' own release, or the exit's).
-    let mut opened: Vec<String> = unmutes.into_iter().map(|m| m.0).collect();
+    let mut opened = unmutes(&osc);
     opened.dedup();
     assert_eq!(opened, ["/overtalk/Guest/mute", "/overtalk/Other/mute"]);
 }
@@ -1080,11 +1085,7 @@ fn live_on_sighup_releases_every_mute_and_writes_the_record() {
     let out = child.wait_with_output().unwrap();
     let rest: Vec<String> = lines.iter().collect();
     assert_eq!(out.status.code(), Some(0), "{rest:?}");
-    let opened: Vec<(String, i32)> = osc_messages(&osc).into_iter().filter(|m| m.1 == 0).collect();
-    assert_eq!(
-        opened,
-        [("/overtalk/Guest/mute".to_owned(), 0), ("/overtalk/Other/mute".to_owned(), 0)]
-    );
+    assert_eq!(unmutes(&osc), ["/overtalk/Guest/mute", "/overtalk/Other/mute"]);
     assert!(dir.read("out/live.rttm").contains(" Host "), "{rest:?}");
 }
 
@@ -1103,11 +1104,7 @@ fn live_started_with_sighup_ignored_outlives_its_terminal() {
     lines_until(&lines, "overtalk live: stopping on SIGTERM (the record is written before exit)");
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
-    let opened: Vec<(String, i32)> = osc_messages(&osc).into_iter().filter(|m| m.1 == 0).collect();
-    assert_eq!(
-        opened,
-        [("/overtalk/Guest/mute".to_owned(), 0), ("/overtalk/Other/mute".to_owned(), 0)]
-    );
+    assert_eq!(unmutes(&osc), ["/overtalk/Guest/mute", "/overtalk/Other/mute"]);
 }
 
 /// A session whose detector cannot be set up leaves no `--events` file suggesting it ran: the
