@@ -959,7 +959,7 @@ pub fn stop_on_signal(stop: &StopHandle) -> Result<()> {
     {
         use tokio::signal::unix::{signal, SignalKind};
         let _entered = runtime.enter();
-        let ignored = ignored_at_start();
+        let ignored = overtalk::atomic::ignored_signals();
         for (kind, number, name, status) in [
             (SignalKind::interrupt(), 2, "Ctrl-C", 130),
             (SignalKind::terminate(), 15, "SIGTERM", 143),
@@ -1017,15 +1017,4 @@ pub fn stop_on_signal(stop: &StopHandle) -> Result<()> {
         });
     })?;
     Ok(())
-}
-
-/// The signals this process was started with ignored, as the bit mask of `SigIgn` in
-/// `/proc/self/status` (bit `n - 1` for signal `n`); `None` where that cannot be read (not
-/// Linux). Safe Rust has no other way to ask: tokio and signal-hook register a handler
-/// whatever the disposition was, and reading it (`sigaction`) is `unsafe`.
-#[cfg(unix)]
-fn ignored_at_start() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
-    u64::from_str_radix(mask.trim(), 16).ok()
 }
