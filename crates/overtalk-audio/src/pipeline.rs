@@ -686,8 +686,9 @@ pub fn unread_audio_tracks(specs: &[TrackSpec], stats: &[DecodeStats]) -> Vec<Tr
 /// (clipping throughout, or noise that is not audio), a WAV length read to the end of the file,
 /// another WAV file joined after the end of the first (not read),
 /// silence put before audio that starts late on the file's timeline or in the gaps of its
-/// timestamps, and a file cut short that was read as far as it goes.
-fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<TrackWarning> {
+/// timestamps, and a file cut short that was read as far as it goes. For a front end that
+/// decodes the file itself (the live replay), as [`Detection::warnings`] words them.
+pub fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<TrackWarning> {
     let mut out = Vec::new();
     if stats.leading_silence > 0 {
         out.push(TrackWarning::LateStart {

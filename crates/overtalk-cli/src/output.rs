@@ -23,7 +23,7 @@ static NAMED_FILES: OnceLock<Vec<PathBuf>> = OnceLock::new();
 #[cfg(unix)]
 pub fn remove_unfinished_on_interrupt() {
     use signal_hook::consts::{SIGINT, SIGTERM};
-    let Some(ignored) = ignored_signals() else { return };
+    let Some(ignored) = overtalk::atomic::ignored_signals() else { return };
     let wanted: Vec<i32> =
         [SIGINT, SIGTERM].into_iter().filter(|&s| ignored & (1 << (s - 1)) == 0).collect();
     let Ok(mut signals) = signal_hook::iterator::Signals::new(&wanted) else { return };
@@ -40,15 +40,6 @@ pub fn remove_unfinished_on_interrupt() {
 /// Elsewhere, nothing: an interrupted write may leave its hidden file.
 #[cfg(not(unix))]
 pub fn remove_unfinished_on_interrupt() {}
-
-/// The signals this process was started with ignored, as the bit mask of `SigIgn` in
-/// `/proc/self/status` (bit `n - 1` for signal `n`); `None` where that cannot be read.
-#[cfg(unix)]
-fn ignored_signals() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
-    u64::from_str_radix(mask.trim(), 16).ok()
-}
 
 /// The arguments that name what a command writes, not what it reads.
 const OUTPUT_ARGS: &[&str] = &["output", "transcript", "record", "dir", "events"];

@@ -929,3 +929,316 @@ fn live_says_when_no_speech_was_found_as_detect_does() {
         "{warnings}"
     );
 }
+
+/// `overtalk live` replaying Host=a.wav, Guest=b.wav and Other=c.wav (silent) at real speed
+/// under `debate-mute` with OSC to a receiver on 127.0.0.1, started through `sh -c` with
+/// `prefix` before it (`trap '' HUP;` to start it with SIGHUP ignored, as `nohup` does); once
+/// Host holds the floor and both others are muted, returns the child, the receiver and a
+/// reader of its stderr lines.
+#[cfg(all(feature = "live", unix))]
+fn live_with_two_mutes(
+    dir: &Dir,
+    prefix: &str,
+) -> (std::process::Child, std::net::UdpSocket, std::sync::mpsc::Receiver<String>) {
+    let osc = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let target = osc.local_addr().unwrap().to_string();
+    let (child, lines) = live_debate(dir, prefix, &["--osc", &target]);
+    osc.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
+    let mut muted = Vec::new();
+    let mut buf = [0u8; 512];
+    while muted.len() < 2 {
+        let n = osc.recv(&mut buf).expect("the rule mutes Guest and Other");
+        let (address, value) = osc_message(&buf[..n]);
+        assert_eq!(value, 1, "{address}");
+        muted.push(address);
+    }
+    muted.sort();
+    assert_eq!(muted, ["/overtalk/Guest/mute", "/overtalk/Other/mute"]);
+    (child, osc, lines)
+}
+
+/// `overtalk live` replaying Host=a.wav, Guest=b.wav and Other=c.wav (silent) at real speed
+/// under `debate-mute` with `actuator` (flags), started through `sh -c` with `prefix` before
+/// it; the child and a reader of its stderr lines.
+#[cfg(all(feature = "live", unix))]
+fn live_debate(
+    dir: &Dir,
+    prefix: &str,
+    actuator: &[&str],
+) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    use crate::detect::{two_mics, wav, write_two_mics};
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let (a, b) = two_mics();
+    write_two_mics(dir, &a, &b);
+    wav(dir, "c.wav", 1, 16_000, &vec![0i16; a.len()]);
+    let script = format!(
+        "{prefix} exec \"$0\" live --track Host=a.wav --track Guest=b.wav --track Other=c.wav \
+         --speed 1 --rule debate-mute {} --record out --events events.jsonl",
+        actuator.join(" ")
+    );
+    let mut child = Command::new("sh")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_overtalk")])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, lines)
+}
+
+/// Sends `signal` (`TERM`, `HUP`, `INT`) to `pid`.
+#[cfg(all(feature = "live", unix))]
+fn send(signal: &str, pid: u32) {
+    let sent = std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
+
+/// The stderr lines up to and including `wanted` (failing after 5 s without it).
+#[cfg(all(feature = "live", unix))]
+fn lines_until(lines: &std::sync::mpsc::Receiver<String>, wanted: &str) -> Vec<String> {
+    let mut seen = Vec::new();
+    loop {
+        match lines.recv_timeout(std::time::Duration::from_secs(5)) {
+            Ok(line) => {
+                let found = line == wanted;
+                seen.push(line);
+                if found {
+                    return seen;
+                }
+            }
+            Err(e) => panic!("{e}: no {wanted:?} in {seen:?}"),
+        }
+    }
+}
+
+/// The OSC messages that arrive within the receiver's timeout, sorted.
+#[cfg(all(feature = "live", unix))]
+fn osc_messages(osc: &std::net::UdpSocket) -> Vec<(String, i32)> {
+    osc.set_read_timeout(Some(std::time::Duration::from_millis(500))).unwrap();
+    let mut buf = [0u8; 512];
+    let mut out = Vec::new();
+    while let Ok(n) = osc.recv(&mut buf) {
+        out.push(osc_message(&buf[..n]));
+    }
+    out.sort();
+    out
+}
+
+/// The addresses of the unmute messages that arrive within the receiver's timeout, sorted.
+#[cfg(all(feature = "live", unix))]
+fn unmutes(osc: &std::net::UdpSocket) -> Vec<String> {
+    osc_messages(osc).into_iter().filter(|m| m.1 == 0).map(|m| m.0).collect()
+}
+
+/// A second SIGTERM while the session finishes ends the process at once, as the signal would
+/// have (143), but not before every channel still muted is opened: the unmute datagrams of
+/// both muted channels arrive, and the process is gone within a second of the signal.
+#[cfg(all(feature = "live", unix))]
+#[test]
+fn live_on_a_second_sigterm_releases_every_mute_before_it_exits() {
+    let dir = Dir::new();
+    let (child, osc, lines) = live_with_two_mutes(&dir, "");
+    send("TERM", child.id());
+    lines_until(&lines, "overtalk live: stopping on SIGTERM (the record is written before exit)");
+    let second = std::time::Instant::now();
+    send("TERM", child.id());
+    let out = child.wait_with_output().unwrap();
+    let took = second.elapsed();
+    let rest: Vec<String> = lines.iter().collect();
+    assert_eq!(out.status.code(), Some(143), "{rest:?}");
+    assert!(took < std::time::Duration::from_millis(1000), "{took:?}");
+    assert!(
+        rest.iter().any(|l| l
+            == "overtalk live: SIGTERM again: releasing every mute and exiting without \
+                finishing the session"),
+        "{rest:?}"
+    );
+    // Each channel opened at least once (by the outputs' own release, or the exit's).
+    let mut opened = unmutes(&osc);
+    opened.dedup();
+    assert_eq!(opened, ["/overtalk/Guest/mute", "/overtalk/Other/mute"]);
+}
+
+/// SIGHUP (the terminal closed, the SSH connection dropped) ends a session as SIGTERM does:
+/// every mute released, the record written, status 0.
+#[cfg(all(feature = "live", unix))]
+#[test]
+fn live_on_sighup_releases_every_mute_and_writes_the_record() {
+    let dir = Dir::new();
+    let (child, osc, lines) = live_with_two_mutes(&dir, "");
+    send("HUP", child.id());
+    lines_until(&lines, "overtalk live: stopping on SIGHUP (the record is written before exit)");
+    let out = child.wait_with_output().unwrap();
+    let rest: Vec<String> = lines.iter().collect();
+    assert_eq!(out.status.code(), Some(0), "{rest:?}");
+    assert_eq!(unmutes(&osc), ["/overtalk/Guest/mute", "/overtalk/Other/mute"]);
+    assert!(dir.read("out/live.rttm").contains(" Host "), "{rest:?}");
+}
+
+/// A session started with SIGHUP and SIGINT ignored (`nohup`, a script's `cmd &`) keeps them
+/// ignored: the terminal closing does not stop it; SIGTERM still does.
+#[cfg(all(feature = "live", unix))]
+#[test]
+fn live_started_with_sighup_ignored_outlives_its_terminal() {
+    let dir = Dir::new();
+    let (child, osc, lines) = live_with_two_mutes(&dir, "trap '' HUP INT;");
+    send("HUP", child.id());
+    send("INT", child.id());
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(lines.try_iter().collect::<Vec<_>>(), Vec::<String>::new());
+    send("TERM", child.id());
+    lines_until(&lines, "overtalk live: stopping on SIGTERM (the record is written before exit)");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(unmutes(&osc), ["/overtalk/Guest/mute", "/overtalk/Other/mute"]);
+}
+
+/// A session whose detector cannot be set up leaves no `--events` file suggesting it ran: the
+/// file is created only once the session starts, and an existing one is left as it was.
+#[cfg(feature = "live")]
+#[test]
+fn live_that_cannot_start_leaves_no_events_file() {
+    let dir = Dir::new();
+    let silence = vec![0i16; 16_000];
+    crate::detect::wav(&dir, "a.wav", 1, 16_000, &silence);
+    crate::detect::wav(&dir, "b.wav", 1, 16_000, &silence);
+    let args = [
+        "live",
+        "--track",
+        "A=a.wav",
+        "--track",
+        "B=b.wav",
+        "--unpaced",
+        "--detector",
+        "windowed",
+        "--window",
+        "1",
+        "--lookahead",
+        "2",
+        "--events",
+        "events.jsonl",
+    ];
+    let message = "overtalk: error: online detection: the window must be longer than the \
+                   lookahead, and redecide positive\n";
+    let r = dir.run(&args);
+    assert_eq!((r.code(), r.stdout(), r.stderr()), (2, String::new(), message.to_owned()));
+    assert!(!dir.path().join("events.jsonl").exists());
+    dir.create("events.jsonl", "an earlier session\n");
+    let r = dir.run(&args);
+    assert_eq!((r.code(), r.stderr()), (2, message.to_owned()));
+    assert_eq!(dir.read("events.jsonl"), "an earlier session\n");
+}
+
+/// What decoding a replayed recording finds (here a track at full scale throughout) is said
+/// on stderr in `detect`'s words, once, and put among the record's analysis warnings.
+#[cfg(feature = "live")]
+#[test]
+fn live_replay_warns_of_what_decoding_found_as_detect_does() {
+    let dir = Dir::new();
+    let square: Vec<i16> =
+        (0..32_000).map(|i| if (i / 40) % 2 == 0 { i16::MAX } else { i16::MIN }).collect();
+    crate::detect::wav(&dir, "clip.wav", 1, 16_000, &square);
+    crate::detect::wav(&dir, "b.wav", 1, 16_000, &vec![0i16; 32_000]);
+    let tracks = ["--track", "A=clip.wav", "--track", "B=b.wav"];
+    let warning = "overtalk: warning: clip.wav: 100.0 % of the samples are at full scale: the \
+                   recording is clipped throughout or is not audio (noise, data), so the speech \
+                   found in it may not be speech";
+    let detected = dir.run(&[&["detect"][..], &tracks].concat());
+    assert_eq!(detected.code(), 0, "{}", detected.stderr());
+    assert_eq!(
+        detected.stderr().lines().filter(|l| *l == warning).count(),
+        1,
+        "{}",
+        detected.stderr()
+    );
+    let r = dir.run(&[&["live", "--unpaced", "--record", "out"][..], &tracks].concat());
+    assert_eq!(r.code(), 0, "{}", r.stderr());
+    assert_eq!(r.stderr().lines().filter(|l| *l == warning).count(), 1, "{}", r.stderr());
+    let json: serde_json::Value =
+        serde_json::from_str(&dir.read("out/live.analysis.json")).unwrap();
+    let warnings = &json["conversations"][0]["diagnostics"]["warnings"];
+    let expected = warning.strip_prefix("overtalk: warning: ").unwrap();
+    assert_eq!(
+        warnings.as_array().unwrap().iter().filter(|w| w.to_string().contains(expected)).count(),
+        1,
+        "{warnings}"
+    );
+}
+
+/// The same through OBS (the obs-websocket stand-in): a second SIGTERM opens both muted
+/// inputs with a blocking websocket session before the process exits, within a second.
+#[cfg(all(feature = "live", unix))]
+#[test]
+fn live_on_a_second_sigterm_opens_the_obs_inputs_before_it_exits() {
+    use overtalk_live::obs_mock;
+    use std::time::{Duration, Instant};
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let mock = runtime.block_on(obs_mock::spawn("127.0.0.1:0", None, &["Host", "Guest", "Other"]));
+    let mock = mock.unwrap();
+    let dir = Dir::new();
+    let (child, lines) = live_debate(&dir, "", &["--obs", &mock.url()]);
+    let muted = |name: &str| mock.log.lock().unwrap().inputs[name].muted;
+    let start = Instant::now();
+    while !(muted("Guest") && muted("Other")) {
+        assert!(start.elapsed() < Duration::from_secs(5), "the rule mutes Guest and Other");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    send("TERM", child.id());
+    lines_until(&lines, "overtalk live: stopping on SIGTERM (the record is written before exit)");
+    let second = Instant::now();
+    send("TERM", child.id());
+    let out = child.wait_with_output().unwrap();
+    let took = second.elapsed();
+    let rest: Vec<String> = lines.iter().collect();
+    assert_eq!(out.status.code(), Some(143), "{rest:?}");
+    assert!(took < Duration::from_millis(1000), "{took:?}");
+    // The blocking session's requests are answered before its socket closes.
+    std::thread::sleep(Duration::from_millis(100));
+    let log = mock.log.lock().unwrap();
+    let states: Vec<(&str, bool)> =
+        log.inputs.iter().map(|(name, input)| (name.as_str(), input.muted)).collect();
+    assert_eq!(states, [("Guest", false), ("Host", false), ("Other", false)], "{rest:?}");
+}
+
+/// A `--serve` port already taken stops the session before it starts, and leaves no
+/// `--events` file behind.
+#[cfg(all(feature = "live", target_os = "linux"))]
+#[test]
+fn live_with_its_port_taken_leaves_no_events_file() {
+    let dir = Dir::new();
+    let silence = vec![0i16; 16_000];
+    crate::detect::wav(&dir, "a.wav", 1, 16_000, &silence);
+    crate::detect::wav(&dir, "b.wav", 1, 16_000, &silence);
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let r = dir.run(&[
+        "live",
+        "--track",
+        "A=a.wav",
+        "--track",
+        "B=b.wav",
+        "--unpaced",
+        "--serve",
+        &addr,
+        "--events",
+        "events.jsonl",
+    ]);
+    let message =
+        format!("overtalk: error: --serve {addr}: Address already in use (os error 98)\n");
+    assert_eq!((r.code(), r.stderr()), (2, message));
+    assert!(!dir.path().join("events.jsonl").exists());
+}

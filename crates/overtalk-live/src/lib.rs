@@ -16,6 +16,7 @@
 //! | [`session`] | source → detector → analysis stream → events, broadcast and recorded |
 //! | [`music`] | each track metered for music, as offline `detect` meters it, off the detector's thread |
 //! | [`record`] | the RTTM, analysis JSON and HTML report at the end, atomically |
+//! | [`failsafe`] | what every actuator holds closed, opened on the exits that run no guard |
 //!
 //! The outputs of a session ([`run_outputs`], flags in [`OutputArgs`]) take the engine's event
 //! broadcast and audio clock: [`state`] folds the events, [`rules`] decides what to mute,
@@ -25,9 +26,20 @@
 
 #![deny(missing_docs)]
 
+/// `eprintln!` that never panics: the standard one panics when standard error cannot be
+/// written, and after SIGHUP the terminal is gone — a session's warning must not end its
+/// thread (and lose its record) then.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod actuate;
 #[cfg(feature = "device")]
 pub mod device;
+pub mod failsafe;
 pub mod monitor;
 pub mod music;
 pub mod obs_mock;

@@ -19,7 +19,7 @@ use anyhow::{anyhow, Result};
 use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::outputs::{run_outputs, OutputArgs};
-use crate::session::{stop_on_signal, Session, SessionConfig, SessionSummary};
+use crate::session::{stop_on_signal, Session, SessionConfig, SessionSummary, StopHandle};
 use crate::source::Source;
 use crate::state::Snapshot;
 
@@ -36,14 +36,32 @@ pub fn run_monitor(
         .enable_all()
         .build()?;
     let names = source.names().to_vec();
+    // Signals are taken before anything starts: one that comes while the outputs are set up
+    // or the session starts stops it as a later one does, instead of killing the process
+    // with its default action once something may be muted.
+    let stop = config.stop.get_or_insert_with(StopHandle::new).clone();
+    stop_on_signal(&stop)?;
     // The outputs are configured (and their server bound, their actuators reached) before
     // the first block is read, so a failure to bind stops the session before it starts.
     let outputs_config = runtime.block_on(outputs.to_config(&names))?;
     // One events file for the session and the actuators: each writes whole lines under a lock.
-    let shared = config.events_out.take().map(|out| Arc::new(Mutex::new(out)));
-    if let Some(shared) = &shared {
+    // A file opened only when the session starts is put under the lock then.
+    let shared: Option<Shared> = if let Some(out) = config.events_out.take() {
+        let shared = Arc::new(Mutex::new(Some(out)));
         config.events_out = Some(Box::new(LineWriter::new(shared.clone())));
-    }
+        Some(shared)
+    } else if let Some(open) = config.events_open.take() {
+        let shared: Shared = Arc::new(Mutex::new(None));
+        let opened = shared.clone();
+        config.events_open = Some(Box::new(move || {
+            let out = open()?;
+            *opened.lock().map_err(|_| anyhow!("the events writer was poisoned"))? = Some(out);
+            Ok(Box::new(LineWriter::new(opened)) as Box<dyn Write + Send>)
+        }));
+        Some(shared)
+    } else {
+        None
+    };
     // The outputs start first, on a relay of the session's events, so their action events are
     // subscribed to before the first event can cause one.
     let (relay, relayed) = broadcast::channel(config.capacity.max(1));
@@ -84,7 +102,6 @@ pub fn run_monitor(
             return Err(e);
         }
     };
-    stop_on_signal(&session.stop_handle())?;
     let relay_task = runtime.spawn(async move {
         loop {
             match events.recv().await {
@@ -116,44 +133,118 @@ pub fn page_line(addr: std::net::SocketAddr) -> String {
     format!("overtalk live: the live page is at http://{addr}/")
 }
 
+/// The events output shared by the session and the actuators' forwarder: `None` until the
+/// session opens it.
+type Shared = Arc<Mutex<Option<Box<dyn Write + Send>>>>;
+
+/// How many bytes a [`LineWriter`] holds while its output is not open yet: far more than the
+/// few action lines that can come before the session opens it, and a bound on memory if the
+/// output is never opened.
+const HELD_LIMIT: usize = 1 << 20;
+
 /// A writer that hands a shared writer whole lines only: bytes wait here until their newline,
-/// then the line is written under the lock.
+/// then the line is written under the lock (and wait on while the output is not open yet, up
+/// to [`HELD_LIMIT`] bytes; a write past that fails).
 struct LineWriter {
-    shared: Arc<Mutex<Box<dyn Write + Send>>>,
+    shared: Shared,
     pending: Vec<u8>,
 }
 
 impl LineWriter {
-    fn new(shared: Arc<Mutex<Box<dyn Write + Send>>>) -> LineWriter {
+    fn new(shared: Shared) -> LineWriter {
         LineWriter { shared, pending: Vec::new() }
     }
 
-    fn lock(&self) -> io::Result<std::sync::MutexGuard<'_, Box<dyn Write + Send>>> {
-        self.shared.lock().map_err(|_| io::Error::other("the events writer was poisoned"))
+    fn lock(
+        shared: &Shared,
+    ) -> io::Result<std::sync::MutexGuard<'_, Option<Box<dyn Write + Send>>>> {
+        shared.lock().map_err(|_| io::Error::other("the events writer was poisoned"))
     }
 }
 
 impl Write for LineWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut out = LineWriter::lock(&self.shared)?;
+        let Some(out) = out.as_mut() else {
+            if self.pending.len() + buf.len() > HELD_LIMIT {
+                return Err(io::Error::other(format!(
+                    "the events output is not open yet and {} bytes wait for it",
+                    self.pending.len()
+                )));
+            }
+            self.pending.extend_from_slice(buf);
+            return Ok(buf.len());
+        };
         self.pending.extend_from_slice(buf);
         if let Some(last) = self.pending.iter().rposition(|&b| b == b'\n') {
             let lines: Vec<u8> = self.pending.drain(..=last).collect();
-            self.lock()?.write_all(&lines)?;
+            out.write_all(&lines)?;
         }
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        let mut out = LineWriter::lock(&self.shared)?;
+        let Some(out) = out.as_mut() else { return Ok(()) };
         if !self.pending.is_empty() {
-            let rest = std::mem::take(&mut self.pending);
-            self.lock()?.write_all(&rest)?;
+            out.write_all(&self.pending)?;
+            self.pending.clear();
         }
-        self.lock()?.flush()
+        out.flush()
     }
 }
 
 impl Drop for LineWriter {
     fn drop(&mut self) {
         let _ = self.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A shared output whose bytes the test can read back.
+    #[derive(Clone, Default)]
+    struct Bytes(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Bytes {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn lines_wait_for_the_output_to_open_then_go_whole() {
+        let shared: Shared = Arc::new(Mutex::new(None));
+        let mut writer = LineWriter::new(shared.clone());
+        writer.write_all(b"first\nsec").unwrap();
+        writer.flush().unwrap();
+        let bytes = Bytes::default();
+        *shared.lock().unwrap() = Some(Box::new(bytes.clone()));
+        writer.write_all(b"ond\nthi").unwrap();
+        assert_eq!(*bytes.0.lock().unwrap(), b"first\nsecond\n");
+        drop(writer);
+        assert_eq!(*bytes.0.lock().unwrap(), b"first\nsecond\nthi");
+    }
+
+    #[test]
+    fn what_waits_for_an_output_never_opened_is_bounded() {
+        let shared: Shared = Arc::new(Mutex::new(None));
+        let mut writer = LineWriter::new(shared);
+        let line = [b'x'; 1023].iter().chain(b"\n").copied().collect::<Vec<u8>>();
+        for _ in 0..HELD_LIMIT / line.len() {
+            writer.write_all(&line).unwrap();
+        }
+        let e = writer.write_all(&line).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the events output is not open yet and 1048576 bytes wait for it"
+        );
+        assert_eq!(writer.pending.len(), HELD_LIMIT);
     }
 }

@@ -228,10 +228,28 @@ impl Source for Replay {
         let handle =
             std::thread::Builder::new().name("overtalk-replay".into()).spawn(move || {
                 let why = replay(&mut decoders, &self, &sink);
+                sink.warn(decoded_warnings(&decoders, &self.paths));
                 sink.end(why);
             })?;
         Ok(Box::new(JoinOnStop(Some(handle))))
     }
+}
+
+/// What decoding the tracks (as far as they were read) found to warn of, in `overtalk
+/// detect`'s words ([`overtalk_audio::pipeline::decode_warnings`]); a file read for two
+/// tracks is named once. The audio tracks left unread are not among them: opening said those
+/// ([`Replay::warnings`], counted over the tracks named as `detect` counts them).
+fn decoded_warnings(decoders: &[Decoder], paths: &[PathBuf]) -> Vec<TrackWarning> {
+    let mut out = Vec::new();
+    for (d, path) in decoders.iter().zip(paths) {
+        let rate = d.info().sample_rate;
+        for w in overtalk_audio::pipeline::decode_warnings(path, &d.stats(), rate) {
+            if !matches!(w, TrackWarning::UnreadAudioTracks { .. }) && !out.contains(&w) {
+                out.push(w);
+            }
+        }
+    }
+    out
 }
 
 /// Reads every track block by block and delivers them, each moved by its offset: the silence

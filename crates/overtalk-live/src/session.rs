@@ -71,6 +71,14 @@ pub struct SessionConfig {
     pub queue_blocks: usize,
     /// Where to write one JSON line per event (`--events`), flushed per line.
     pub events_out: Option<Box<dyn Write + Send>>,
+    /// The session's stop handle, when made before it (a stop asked before the session starts
+    /// ends it at its first block, record written); a new one otherwise.
+    pub stop: Option<StopHandle>,
+    /// Opens where the events go (`--events FILE`) once the session can start — its record's
+    /// directory checked, its detector and music meter set up, its source started — so that a
+    /// session that cannot start leaves no events file behind (used when `events_out` is
+    /// `None`).
+    pub events_open: Option<EventsOpener>,
     /// Where to write the record at the end (`--record`).
     pub record: Option<PathBuf>,
     /// The recording id of the record.
@@ -114,6 +122,7 @@ impl std::fmt::Debug for SessionConfig {
             .field("causal", &self.causal)
             .field("capacity", &self.capacity)
             .field("events_out", &self.events_out.is_some())
+            .field("events_open", &self.events_open.is_some())
             .field("record", &self.record)
             .field("revise", &self.revise)
             .field("speculate", &self.speculate)
@@ -135,6 +144,8 @@ impl Default for SessionConfig {
             capacity: 4096,
             queue_blocks: 256,
             events_out: None,
+            events_open: None,
+            stop: None,
             record: None,
             recording: "live".to_owned(),
             clock: None,
@@ -146,6 +157,9 @@ impl Default for SessionConfig {
         }
     }
 }
+
+/// Opens a session's events output ([`SessionConfig::events_open`]).
+pub type EventsOpener = Box<dyn FnOnce() -> Result<Box<dyn Write + Send>> + Send>;
 
 /// Which speech detector a session runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -365,11 +379,17 @@ fn hybrid(causal: Vec<SpeechEdge>, windowed: Vec<SpeechEdge>) -> Vec<SpeechEdge>
         .collect()
 }
 
-/// Stops a session from anywhere (Ctrl-C, a web request); cloneable.
-#[derive(Clone, Debug)]
+/// Stops a session from anywhere (Ctrl-C, a web request); cloneable. Made before the session
+/// ([`SessionConfig::stop`]), it can be handed to [`stop_on_signal`] before anything starts.
+#[derive(Clone, Debug, Default)]
 pub struct StopHandle(Arc<AtomicBool>);
 
 impl StopHandle {
+    /// A handle not stopped yet.
+    pub fn new() -> StopHandle {
+        StopHandle::default()
+    }
+
     /// Asks the source to stop; the session then finishes and writes its record.
     pub fn stop(&self) {
         self.0.store(true, Ordering::Relaxed);
@@ -448,7 +468,7 @@ impl Session {
     /// misses no event (a later [`Session::subscribe`] sees only what follows it).
     pub fn start_subscribed(
         source: Box<dyn Source>,
-        config: SessionConfig,
+        mut config: SessionConfig,
     ) -> Result<(Session, broadcast::Receiver<LiveEvent>)> {
         let names = source.names().to_vec();
         let offsets = source.offsets();
@@ -468,19 +488,27 @@ impl Session {
         } else {
             None
         };
-        let stop = StopHandle(Arc::new(AtomicBool::new(false)));
+        let stop = config.stop.take().unwrap_or_default();
         let (sink, rx, dropped) =
             BlockSink::new(config.queue_blocks, source.lossless(), stop.0.clone());
         let (events, first) = broadcast::channel(config.capacity.max(1));
         // The wall clock of the events starts with the source, not with the session's thread.
         let started = Instant::now();
-        let running = source.start(sink)?;
+        let mut running = source.start(sink)?;
+        if let Some(open) = config.events_open.take() {
+            match open() {
+                Ok(out) => config.events_out = Some(out),
+                Err(e) => {
+                    running.stop();
+                    return Err(e);
+                }
+            }
+        }
         let tx = events.clone();
         let stop_flag = stop.0.clone();
         let thread_names = names.clone();
         let thread =
             std::thread::Builder::new().name("overtalk-session".into()).spawn(move || {
-                let mut running = running;
                 let out = run(
                     thread_names,
                     &sources,
@@ -727,6 +755,16 @@ fn run(
                 )?;
                 publisher.publish(&mut batch);
             }
+            Ok(SourceMessage::Warnings(warnings)) => {
+                // Said as `overtalk detect` says them, and kept for the record.
+                for w in warnings {
+                    let message = w.to_string();
+                    if warn_stderr {
+                        eprintln!("overtalk: warning: {message}");
+                    }
+                    notes.push(message);
+                }
+            }
             Ok(SourceMessage::End(why)) => break why,
             Err(RecvTimeoutError::Timeout) => {
                 if stop.load(Ordering::Relaxed) {
@@ -897,40 +935,82 @@ fn committed_edges(edges: &[SpeechEdge]) -> Vec<Edge> {
 }
 
 /// Stops the session on Ctrl-C (SIGINT) or, on Unix, SIGTERM (what `kill`, systemd and
-/// `docker stop` send): a thread of its own waits for either signal, so the session ends as
-/// at the end of its source — every mute released, the record written — instead of the
-/// process dying with the mixer's channels muted and nothing recorded. A second signal while
-/// the session finishes ends the process at once, as the signal would have (status 130 or
-/// 143), removing the temporary file of a record being written. Returns at once.
+/// `docker stop` send) or SIGHUP (the terminal closed, the SSH connection dropped): a thread
+/// of its own waits for them, so the session ends as at the end of its source — every mute
+/// released, the record written — instead of the process dying with the mixer's channels
+/// muted and nothing recorded. A second signal while the session finishes ends the process at
+/// once, as the signal would have (status 130, 143 or 129), after opening every channel still
+/// held ([`crate::failsafe::exit`], within a second) and removing the temporary file of a
+/// record being written. Returns at once.
+///
+/// A signal the process was started with ignored stays ignored (`nohup` ignores SIGHUP, a
+/// script's `cmd &` SIGINT): what is ignored is read from `/proc/self/status` (Linux). Where
+/// that cannot be read, SIGINT and SIGTERM are taken and SIGHUP is left alone, so a `nohup`
+/// session outlives its terminal; there a SIGHUP kills the session with its mutes held.
 pub fn stop_on_signal(stop: &StopHandle) -> Result<()> {
+    crate::failsafe::install_panic_hook();
     let stop = stop.clone();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    // Both registered here, before the session starts, so that a signal that comes at once
-    // ends the session as a later one does instead of killing the process with its default
-    // action (`tokio::signal::ctrl_c` would only register when the thread first polls it).
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(&'static str, i32)>();
+    // Registered here, before the session starts, so that a signal that comes at once ends
+    // the session as a later one does instead of killing the process with its default action
+    // (`tokio::signal::ctrl_c` would only register when the thread first polls it).
     #[cfg(unix)]
-    let (mut interrupt, mut terminate) = {
+    {
         use tokio::signal::unix::{signal, SignalKind};
         let _entered = runtime.enter();
-        (signal(SignalKind::interrupt())?, signal(SignalKind::terminate())?)
-    };
+        let ignored = overtalk::atomic::ignored_signals();
+        for (kind, number, name, status) in [
+            (SignalKind::interrupt(), 2, "Ctrl-C", 130),
+            (SignalKind::terminate(), 15, "SIGTERM", 143),
+            (SignalKind::hangup(), 1, "SIGHUP", 129),
+        ] {
+            let take = match ignored {
+                Some(mask) => mask & (1 << (number - 1)) == 0,
+                None => number != 1,
+            };
+            if !take {
+                continue;
+            }
+            let mut s = signal(kind)?;
+            let tx = tx.clone();
+            runtime.spawn(async move {
+                while s.recv().await.is_some() {
+                    if tx.send((name, status)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let tx = tx.clone();
+        runtime.spawn(async move {
+            while tokio::signal::ctrl_c().await.is_ok() {
+                if tx.send(("Ctrl-C", 130)).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    drop(tx);
     std::thread::Builder::new().name("overtalk-signal".into()).spawn(move || {
         runtime.block_on(async {
-            for round in 0.. {
-                #[cfg(unix)]
-                let signal = tokio::select! {
-                    r = interrupt.recv() => r.map(|()| ("Ctrl-C", 130)),
-                    r = terminate.recv() => r.map(|()| ("SIGTERM", 143)),
-                };
-                #[cfg(not(unix))]
-                let signal = tokio::signal::ctrl_c().await.ok().map(|()| ("Ctrl-C", 130));
-                let Some((name, status)) = signal else { return };
+            let mut round = 0;
+            while let Some((name, status)) = rx.recv().await {
+                // The crate's `eprintln!`: after SIGHUP the terminal may be gone, and a failed
+                // write must not end this thread.
                 if round > 0 {
-                    eprintln!("overtalk live: {name} again: exiting without finishing the session");
+                    eprintln!(
+                        "overtalk live: {name} again: releasing every mute and exiting without \
+                         finishing the session"
+                    );
                     // Held until the process ends: a record half written leaves no hidden file.
                     let _held = overtalk::atomic::remove_unfinished();
-                    std::process::exit(status);
+                    crate::failsafe::exit(status);
                 }
+                round += 1;
                 eprintln!("overtalk live: stopping on {name} (the record is written before exit)");
                 stop.stop();
             }

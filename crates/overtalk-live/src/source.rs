@@ -37,6 +37,9 @@ pub enum SourceEnd {
 #[derive(Debug)]
 pub(crate) enum SourceMessage {
     Block(Block),
+    /// What reading the input found to warn of (a replay's decoding: corrupt packets, clipping,
+    /// a joined WAV file…), sent before its end.
+    Warnings(Vec<overtalk_audio::multitrack::TrackWarning>),
     End(SourceEnd),
 }
 
@@ -80,6 +83,14 @@ impl BlockSink {
                 true
             }
             Err(TrySendError::Disconnected(_)) => false,
+        }
+    }
+
+    /// Passes on what reading the input found to warn of, as `overtalk detect` warns of it
+    /// (waits for room: never dropped); the session prints it and puts it in the record.
+    pub fn warn(&self, warnings: Vec<overtalk_audio::multitrack::TrackWarning>) {
+        if !warnings.is_empty() {
+            let _ = self.tx.send(SourceMessage::Warnings(warnings));
         }
     }
 

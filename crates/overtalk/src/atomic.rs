@@ -88,6 +88,19 @@ pub fn remove_unfinished() -> WritesHeld {
     UNFINISHED.remove_all()
 }
 
+/// The signals this process was started with ignored, as the bit mask of `SigIgn` in
+/// `/proc/self/status` (bit `n - 1` for signal `n`); `None` where that cannot be read (not
+/// Linux). For a program that installs the handler calling [`remove_unfinished`]: a signal
+/// ignored at start (`nohup`'s SIGHUP, a script's `cmd &` SIGINT) should stay ignored, and
+/// safe Rust has no other way to ask (signal libraries install their handler whatever the
+/// disposition was; reading it with `sigaction` is `unsafe`).
+#[cfg(unix)]
+pub fn ignored_signals() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
+    u64::from_str_radix(mask.trim(), 16).ok()
+}
+
 /// The atomic writes of this process held by [`remove_unfinished`], until dropped.
 pub struct WritesHeld {
     _files: MutexGuard<'static, Vec<PathBuf>>,

@@ -14,7 +14,7 @@ use overtalk_audio::multitrack::TrackWarning;
 use overtalk_audio::online::OnlineOptions;
 use overtalk_audio::vad::VadKind;
 use overtalk_live::replay::{Pacing, Replay};
-use overtalk_live::session::{DetectorKind, SessionConfig};
+use overtalk_live::session::{DetectorKind, EventsOpener, SessionConfig};
 use overtalk_live::source::Source;
 use overtalk_live::{run_monitor, OutputArgs};
 
@@ -211,25 +211,30 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         // Before `--events` is created: a refused record leaves no events file behind.
         overtalk_live::record::prepare(dir)?;
     }
-    let events_out: Option<Box<dyn Write + Send>> = match args.events.as_deref() {
-        None => None,
-        Some("-") => Some(Box::new(std::io::stdout())),
-        Some(path) => {
-            let path = PathBuf::from(path);
-            let input = args.audio.as_deref() == Some(path.as_path());
-            if input
-                || args.tracks.iter().any(|t| {
-                    t.split_once('=').is_some_and(|(_, f)| std::path::Path::new(f) == path)
-                })
-            {
-                bail!("--events {} would overwrite an input", path.display());
+    // A file is created only once the session starts (its detector set up, its outputs
+    // bound): a session that cannot start leaves no events file suggesting it ran.
+    let (events_out, events_open): (Option<Box<dyn Write + Send>>, Option<EventsOpener>) =
+        match args.events.as_deref() {
+            None => (None, None),
+            Some("-") => (Some(Box::new(std::io::stdout())), None),
+            Some(path) => {
+                let path = PathBuf::from(path);
+                let input = args.audio.as_deref() == Some(path.as_path());
+                if input
+                    || args.tracks.iter().any(|t| {
+                        t.split_once('=').is_some_and(|(_, f)| std::path::Path::new(f) == path)
+                    })
+                {
+                    bail!("--events {} would overwrite an input", path.display());
+                }
+                let open: EventsOpener = Box::new(move || {
+                    let file = std::fs::File::create(&path)
+                        .with_context(|| format!("creating {}", path.display()))?;
+                    Ok(Box::new(std::io::BufWriter::new(file)) as Box<dyn Write + Send>)
+                });
+                (None, Some(open))
             }
-            Some(Box::new(std::io::BufWriter::new(
-                std::fs::File::create(&path)
-                    .with_context(|| format!("creating {}", path.display()))?,
-            )))
-        }
-    };
+        };
     let config = SessionConfig {
         params,
         preset: args.preset.clone(),
@@ -243,6 +248,7 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
         online,
         causal,
         events_out,
+        events_open,
         record: args.record.clone(),
         revise: args.revise,
         speculate: args.early_commits,

@@ -13,9 +13,11 @@
 //! reported as failed.
 
 use std::process::Stdio;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{action_name, Actuator, Attempt};
+use crate::failsafe::Releaser;
 use crate::state::ChannelLevel;
 
 /// The hook actuator.
@@ -70,9 +72,22 @@ impl Actuator for Hook {
         self.run("cue", channel.unwrap_or(""), 0.0, text).await
     }
 
-    fn release_blocking(&mut self, channels: &[(String, ChannelLevel)]) {
-        let deadline = Instant::now() + Duration::from_millis(500);
+    fn releaser(&self) -> Releaser {
+        let hook = Hook::new(&self.command);
+        Arc::new(move |channels: &[(String, ChannelLevel)], deadline: Instant| {
+            hook.release_blocking(channels, deadline);
+        })
+    }
+}
+
+impl Hook {
+    /// Runs the unmute (unduck) command of each channel in turn; one still running at
+    /// `deadline` is killed, and the channels after it are not tried.
+    fn release_blocking(&self, channels: &[(String, ChannelLevel)], deadline: Instant) {
         for (channel, from) in channels {
+            if Instant::now() >= deadline {
+                return;
+            }
             let action = action_name(*from, ChannelLevel::OPEN);
             let Ok(mut child) = self.command(action, channel, 0.0, "").spawn() else { continue };
             while Instant::now() < deadline {
@@ -108,7 +123,7 @@ mod tests {
             Ok(Some("hook mute B".into()))
         );
         assert_eq!(hook.cue(Some("B"), "too long").await, Ok(Some("hook cue B".into())));
-        hook.release_blocking(&[("B".into(), muted)]);
+        hook.releaser()(&[("B".into(), muted)], Instant::now() + Duration::from_millis(500));
         assert_eq!(
             std::fs::read_to_string(&log).unwrap(),
             "mute B 0 \ncue B 0 too long\nunmute B 0 \n"

@@ -7,7 +7,9 @@
 //! Fail-safe: when the wish's sender goes away (the session ended, was interrupted, or the task
 //! driving the rule panicked), the task opens every channel it had muted or ducked before it
 //! exits; if the task itself is dropped or panics first, a guard opens them synchronously
-//! ([`Actuator::release_blocking`]).
+//! ([`Actuator::releaser`]). What each task holds closed is also in the process-wide
+//! [`crate::failsafe`] registry, which opens it on the exits that run no guard (a second
+//! Ctrl-C or SIGTERM, a panic of the main thread).
 //!
 //! ```text
 //! rule ──wish──► watch ──► actuator task ──► device (UDP / WebSocket / command)
@@ -27,6 +29,7 @@ use std::time::Duration;
 use overtalk::output::live::LiveAction;
 use tokio::sync::{mpsc, watch};
 
+use crate::failsafe::{Registration, Releaser};
 use crate::state::ChannelLevel;
 
 /// The levels a rule wants, by channel.
@@ -67,9 +70,11 @@ pub trait Actuator: Send + 'static {
     /// Passes a cue on, if this actuator has a way to (`Ok(None)` otherwise).
     fn cue(&mut self, channel: Option<&str>, text: &str) -> impl Future<Output = Attempt> + Send;
 
-    /// Opens the channels synchronously, as a last resort from a destructor: best effort,
-    /// bounded in time.
-    fn release_blocking(&mut self, channels: &[(String, ChannelLevel)]);
+    /// What opens channels synchronously, as a last resort from a destructor or the exit path
+    /// ([`crate::failsafe`]): best effort, given up at the deadline it is called with. It
+    /// shares nothing with the actuator's connection (it may run on another thread while the
+    /// actuator's task is stuck).
+    fn releaser(&self) -> Releaser;
 }
 
 /// The name of a transition, as action events carry it.
@@ -85,22 +90,38 @@ pub fn action_name(from: ChannelLevel, to: ChannelLevel) -> &'static str {
     }
 }
 
-/// The actuator and the levels it has applied; opens what is still closed when dropped.
+/// The actuator and the levels it has applied, registered in [`crate::failsafe`]; opens what
+/// is still closed when dropped.
 struct Held<A: Actuator> {
     actuator: A,
     applied: Levels,
+    releaser: Releaser,
+    registration: Registration,
+}
+
+impl<A: Actuator> Held<A> {
+    fn new(actuator: A) -> Held<A> {
+        let releaser = actuator.releaser();
+        let registration = Registration::new(releaser.clone());
+        Held { actuator, applied: Levels::new(), releaser, registration }
+    }
+
+    /// Records that `channel` is at `level` now, here and in the registry.
+    fn apply(&mut self, channel: String, level: ChannelLevel) {
+        self.applied.insert(channel, level);
+        self.registration.set(self.closed());
+    }
+
+    fn closed(&self) -> Vec<(String, ChannelLevel)> {
+        self.applied.iter().filter(|(_, l)| !l.is_open()).map(|(c, l)| (c.clone(), *l)).collect()
+    }
 }
 
 impl<A: Actuator> Drop for Held<A> {
     fn drop(&mut self) {
-        let closed: Vec<(String, ChannelLevel)> = self
-            .applied
-            .iter()
-            .filter(|(_, l)| !l.is_open())
-            .map(|(c, l)| (c.clone(), *l))
-            .collect();
+        let closed = self.closed();
         if !closed.is_empty() {
-            self.actuator.release_blocking(&closed);
+            (self.releaser)(&closed, std::time::Instant::now() + RELEASE_DEADLINE);
         }
     }
 }
@@ -144,7 +165,7 @@ pub async fn run_actuator<A: Actuator>(
     mut cues: mpsc::Receiver<Cue>,
     reporter: Reporter,
 ) {
-    let mut held = Held { actuator, applied: Levels::new() };
+    let mut held = Held::new(actuator);
     let mut backoff = FIRST_BACKOFF;
     let mut cues_open = true;
     loop {
@@ -156,12 +177,13 @@ pub async fn run_actuator<A: Actuator>(
         order.sort_by_key(|(_, to)| !to.is_open());
         for (channel, &to) in order {
             let from = held.applied.get(channel).copied().unwrap_or(ChannelLevel::OPEN);
-            if from == to {
+            // The process is ending through the registry's release: close nothing more.
+            if from == to || (!to.is_open() && crate::failsafe::is_exiting()) {
                 continue;
             }
             let result = attempt(held.actuator.set_level(channel, from, to)).await;
             if report(&reporter, action_name(from, to), Some(channel), &result) {
-                held.applied.insert(channel.clone(), to);
+                held.apply(channel.clone(), to);
             } else {
                 failed = true;
             }
@@ -203,12 +225,7 @@ async fn release<A: Actuator>(held: &mut Held<A>, reporter: &Reporter) {
     let deadline = tokio::time::Instant::now() + RELEASE_DEADLINE;
     let mut pause = Duration::from_millis(20);
     loop {
-        let closed: Vec<(String, ChannelLevel)> = held
-            .applied
-            .iter()
-            .filter(|(_, l)| !l.is_open())
-            .map(|(c, l)| (c.clone(), *l))
-            .collect();
+        let closed = held.closed();
         if closed.is_empty() {
             return;
         }
@@ -224,7 +241,7 @@ async fn release<A: Actuator>(held: &mut Held<A>, reporter: &Reporter) {
                 Err(_) => Err((String::new(), "release timed out".into())),
             };
             if report(reporter, action_name(from, ChannelLevel::OPEN), Some(&channel), &result) {
-                held.applied.insert(channel, ChannelLevel::OPEN);
+                held.apply(channel, ChannelLevel::OPEN);
             }
         }
         if tokio::time::Instant::now() + pause >= deadline {
@@ -260,10 +277,13 @@ mod tests {
         async fn cue(&mut self, _: Option<&str>, _: &str) -> Attempt {
             Ok(None)
         }
-        fn release_blocking(&mut self, channels: &[(String, ChannelLevel)]) {
-            for (c, _) in channels {
-                self.released.lock().unwrap().push(c.clone());
-            }
+        fn releaser(&self) -> Releaser {
+            let released = self.released.clone();
+            Arc::new(move |channels: &[(String, ChannelLevel)], _| {
+                for (c, _) in channels {
+                    released.lock().unwrap().push(c.clone());
+                }
+            })
         }
     }
 
@@ -300,9 +320,9 @@ mod tests {
             log: Arc::new(Mutex::new(Vec::new())),
             released: released.clone(),
         };
-        let mut held = Held { actuator: flaky, applied: Levels::new() };
-        held.applied.insert("A".into(), ChannelLevel::OPEN);
-        held.applied.insert("B".into(), ChannelLevel { muted: false, duck_db: 6.0 });
+        let mut held = Held::new(flaky);
+        held.apply("A".into(), ChannelLevel::OPEN);
+        held.apply("B".into(), ChannelLevel { muted: false, duck_db: 6.0 });
         drop(held);
         assert_eq!(*released.lock().unwrap(), vec!["B"]);
     }

@@ -15,7 +15,8 @@
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use futures_util::{SinkExt, StreamExt};
@@ -24,6 +25,7 @@ use sha2::{Digest, Sha256};
 use tokio_tungstenite::tungstenite::{self, Message};
 
 use super::{Actuator, Attempt};
+use crate::failsafe::Releaser;
 use crate::state::ChannelLevel;
 
 /// obs-websocket's RPC version.
@@ -179,34 +181,57 @@ impl Actuator for Obs {
         Ok(None)
     }
 
-    fn release_blocking(&mut self, channels: &[(String, ChannelLevel)]) {
-        let _ = release_blocking(&self.url, self.password.as_deref(), &self.inputs, channels);
+    fn releaser(&self) -> Releaser {
+        let (url, password, inputs) =
+            (self.url.clone(), self.password.clone(), self.inputs.clone());
+        Arc::new(move |channels: &[(String, ChannelLevel)], deadline: Instant| {
+            let _ = release_blocking(&url, password.as_deref(), &inputs, channels, deadline);
+        })
     }
 }
 
-/// A blocking obs-websocket session (std sockets, 300 ms timeouts) that opens `channels`.
+/// A blocking obs-websocket session (std sockets) that opens `channels`: every step waits at
+/// most 300 ms and none goes past `deadline`.
 fn release_blocking(
     url: &str,
     password: Option<&str>,
     inputs: &BTreeMap<String, String>,
     channels: &[(String, ChannelLevel)],
+    deadline: Instant,
 ) -> Result<(), String> {
+    // What the next step may wait: 300 ms, less when the deadline is nearer, none after it.
+    let step = || {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            Err("the release deadline passed".to_owned())
+        } else {
+            Ok(left.min(Duration::from_millis(300)))
+        }
+    };
     let authority =
         url.strip_prefix("ws://").ok_or("only ws:// URLs")?.split('/').next().unwrap_or_default();
     let addr =
         authority.to_socket_addrs().map_err(|e| e.to_string())?.next().ok_or("no address")?;
-    let timeout = Duration::from_millis(300);
-    let stream = TcpStream::connect_timeout(&addr, timeout).map_err(|e| e.to_string())?;
-    stream.set_read_timeout(Some(timeout)).map_err(|e| e.to_string())?;
-    stream.set_write_timeout(Some(timeout)).map_err(|e| e.to_string())?;
+    let stream = TcpStream::connect_timeout(&addr, step()?).map_err(|e| e.to_string())?;
+    let bound = |stream: &TcpStream| -> Result<(), String> {
+        let t = step()?;
+        stream.set_read_timeout(Some(t)).map_err(|e| e.to_string())?;
+        stream.set_write_timeout(Some(t)).map_err(|e| e.to_string())
+    };
+    bound(&stream)?;
     let (mut ws, _) = tungstenite::client(url, stream).map_err(|e| e.to_string())?;
+    bound(ws.get_ref())?;
     let hello = read_json(&mut ws)?;
+    bound(ws.get_ref())?;
     ws.send(Message::text(identify(&hello, password)?.to_string())).map_err(|e| e.to_string())?;
+    bound(ws.get_ref())?;
     read_json(&mut ws)?;
     for (i, (speaker, from)) in channels.iter().enumerate() {
         let input = inputs.get(speaker).map_or(speaker.as_str(), String::as_str);
         for request in requests(input, *from, ChannelLevel::OPEN, 1_000_000 + i as u64) {
+            bound(ws.get_ref())?;
             ws.send(Message::text(request.to_string())).map_err(|e| e.to_string())?;
+            bound(ws.get_ref())?;
             read_json(&mut ws)?;
         }
     }

@@ -19,11 +19,13 @@
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use rosc::{OscMessage, OscPacket, OscType};
 use tokio::net::UdpSocket;
 
 use super::{Actuator, Attempt};
+use crate::failsafe::Releaser;
 use crate::state::ChannelLevel;
 
 /// Which device's OSC addresses are used.
@@ -238,17 +240,21 @@ impl Actuator for Osc {
         }
     }
 
-    fn release_blocking(&mut self, channels: &[(String, ChannelLevel)]) {
-        let bind = if self.target.is_ipv4() { "0.0.0.0:0" } else { "[::]:0" };
-        let Ok(socket) = std::net::UdpSocket::bind(bind) else { return };
-        for (name, from) in channels {
-            let Some(channel) = self.channel(name) else { continue };
-            for m in messages(self.profile, name, channel, *from, ChannelLevel::OPEN) {
-                if let Ok(bytes) = rosc::encoder::encode(&OscPacket::Message(m)) {
-                    let _ = socket.send_to(&bytes, self.target);
+    fn releaser(&self) -> Releaser {
+        // One datagram per message, sent at once: nothing here waits for the deadline.
+        let osc = Osc::new(self.target, self.profile, self.map.clone());
+        Arc::new(move |channels: &[(String, ChannelLevel)], _| {
+            let bind = if osc.target.is_ipv4() { "0.0.0.0:0" } else { "[::]:0" };
+            let Ok(socket) = std::net::UdpSocket::bind(bind) else { return };
+            for (name, from) in channels {
+                let Some(channel) = osc.channel(name) else { continue };
+                for m in messages(osc.profile, name, channel, *from, ChannelLevel::OPEN) {
+                    if let Ok(bytes) = rosc::encoder::encode(&OscPacket::Message(m)) {
+                        let _ = socket.send_to(&bytes, osc.target);
+                    }
                 }
             }
-        }
+        })
     }
 }
 
