@@ -383,18 +383,27 @@ fn riff_wave_header(b: &[u8]) -> bool {
 }
 
 /// The first RIFF/WAVE header at or after byte `from` (before `len`), read in blocks of
-/// 64 KiB so memory stays bounded whatever the file's length.
+/// 64 KiB so memory stays bounded whatever the file's length. Each block is searched for `RIFF`
+/// with `memchr`'s vectorised substring search, so a streamed recording's samples pass at the
+/// speed they are read; only its hits are checked as headers.
 fn find_riff_wave(r: &mut dyn SeekSource, from: u64, len: u64) -> Option<u64> {
     const BLOCK: usize = 1 << 16;
+    /// A header is 16 bytes: blocks overlap by 15 so one across a block's end is found whole.
+    const OVERLAP: usize = 15;
+    let riff = memchr::memmem::Finder::new(b"RIFF");
     let mut at = from;
-    let mut buf = vec![0u8; BLOCK + 15];
+    let mut buf = vec![0u8; BLOCK + OVERLAP];
     while at + 16 <= len {
         r.seek(std::io::SeekFrom::Start(at)).ok()?;
-        let want = usize::try_from((len - at).min(BLOCK as u64 + 15)).ok()?;
+        let want = usize::try_from((len - at).min((BLOCK + OVERLAP) as u64)).ok()?;
         r.read_exact(&mut buf[..want]).ok()?;
         let window = &buf[..want];
-        let hit = (0..want.saturating_sub(15))
-            .find(|&i| window[i] == b'R' && riff_wave_header(&window[i..]));
+        // Headers starting in this block (the last 15 bytes are the next block's start).
+        let starts = want.saturating_sub(OVERLAP);
+        let hit = riff
+            .find_iter(window)
+            .take_while(|&i| i < starts)
+            .find(|&i| riff_wave_header(&window[i..]));
         if let Some(i) = hit {
             return Some(at + i as u64);
         }
@@ -1564,7 +1573,9 @@ impl Decoder {
                 if let Ok(format) = probed {
                     let mut d = Decoder::from_format(format, &input, options)?;
                     d.stats.placeholder_length = !fields.is_empty();
-                    d.stats.appended_wav = input.wav_appended(joined_at);
+                    if fields.is_empty() || joined_at.is_some() {
+                        d.stats.appended_wav = input.wav_appended(joined_at);
+                    }
                     return Ok(d);
                 }
             }

@@ -1936,3 +1936,36 @@ fn a_malformed_list_chunk_before_the_samples_is_skipped_as_ffmpeg_skips_it() {
     while d.next_block().unwrap().is_some() {}
     assert_eq!((d.stats().frames, d.stats().placeholder_length), (8_000, true));
 }
+
+#[test]
+fn a_joined_header_is_found_on_either_side_of_a_search_block_boundary() {
+    // The samples of a streamed file are searched for the next `RIFF…WAVE` header in blocks of
+    // 64 KiB (65 536 bytes from the first sample); a header that starts at the last byte of a
+    // block, the first of the next, or one whose 16 bytes straddle the two ends the samples
+    // where it starts all the same.
+    let t = Tmp::new();
+    let second = t.path("second.wav");
+    write_wav(&second, 8_000, 1, &tone(8_000, 0.5), false);
+    let second = std::fs::read(&second).unwrap();
+    let first = t.path("first.wav");
+    let q = t.path("streamed.wav");
+    let all = tone(8_000, 9.0);
+    // 16-bit mono: a frame is 2 bytes, so the header starts 2 × frames bytes into the samples.
+    for frames in [32_760, 32_767, 32_768, 32_769, 65_536] {
+        write_wav(&first, 8_000, 1, &all[..frames], false);
+        let first = std::fs::read(&first).unwrap();
+        std::fs::write(&q, [with_placeholder_sizes(&first, u32::MAX), second.clone()].concat())
+            .unwrap();
+        let mut d = Decoder::open(&q, &strict()).unwrap();
+        while d.next_block().unwrap().is_some() {}
+        let offset = 44 + 2 * frames as u64;
+        assert_eq!(
+            (d.stats().frames, d.stats().appended_wav.map(appended)),
+            (
+                frames as u64,
+                Some((offset, 8_044, Some(8_000), Some(4_000), 1, Some(Delta::from_millis(500))))
+            ),
+            "{frames} frames"
+        );
+    }
+}
