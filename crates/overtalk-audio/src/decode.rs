@@ -106,7 +106,13 @@
 //! files over the size, duration or channel caps (`Limit`), and recordings with no samples at all
 //! (`Invalid`). A WAV header written before the length was known (`ffmpeg -f wav -` to a pipe,
 //! a recorder that stopped early: a data size of 0 or 0xFFFFFFFF with samples after it) is read
-//! to the end of the file, and [`DecodeStats::placeholder_length`] says so. Truncation is found
+//! to the end of the file, and [`DecodeStats::placeholder_length`] says so; when another
+//! `RIFF…WAVE` header follows inside (files joined byte for byte), the samples end there and
+//! [`DecodeStats::appended_wav`] names the joined files. MP3 files joined byte for byte are
+//! decoded whole, past the length the first one's LAME/Xing header declares
+//! ([`DecodeStats::past_declared_frames`]), and frames of another channel count at the same
+//! rate are decoded by a decoder of their own and mixed to the stream's channels
+//! ([`DecodeStats::other_layout_packets`]). Truncation is found
 //! three ways: the data runs out inside a packet or frame; a
 //! reader that looks at the file's end first (Ogg, Matroska) fails, and the file is then re-read as
 //! a stream so the audio present decodes before the error; or the stream ends well short of the
@@ -132,7 +138,7 @@ use overtalk::error::ErrorKind;
 use overtalk::error::RecordingProblem;
 use overtalk::{Delta, Error, Result};
 use symphonia::core::codecs::audio::well_known::{CODEC_ID_AAC, CODEC_ID_OPUS, CODEC_ID_VORBIS};
-use symphonia::core::codecs::audio::{AudioDecoder, AudioDecoderOptions};
+use symphonia::core::codecs::audio::{AudioCodecParameters, AudioDecoder, AudioDecoderOptions};
 use symphonia::core::codecs::registry::CodecRegistry;
 use symphonia::core::errors::Error as SymError;
 use symphonia::core::formats::probe::Hint;
@@ -183,8 +189,9 @@ impl Default for DecodeOptions {
     }
 }
 
-/// What a recording is, as far as the container says before decoding.
+/// What a recording is, as far as the container says before decoding (fields may be added).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct AudioInfo {
     /// Sample rate in Hz.
     pub sample_rate: u32,
@@ -223,8 +230,10 @@ pub const FULL_SCALE_WARN_SHARE: f64 = 0.01;
 /// file clipped on the positive side never reaches 1.0, and wider ones reach past this).
 pub const FULL_SCALE: f32 = 32767.0 / 32768.0;
 
-/// What happened while decoding, for warnings.
+/// What happened while decoding, for warnings. Fields are added as the decoder learns to tell
+/// more (hence `non_exhaustive`: read them, do not build the struct).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DecodeStats {
     /// Frames delivered so far.
     pub frames: u64,
@@ -247,6 +256,20 @@ pub struct DecodeStats {
     pub other_rate: Option<u32>,
     /// Frames of silence (at the stream's rate) those frames became; counted in `frames`.
     pub other_rate_frames: u64,
+    /// MPEG audio frames at the stream's rate but with another channel count than its first
+    /// frame (a mono and a stereo MP3 joined byte for byte, `cat mono.mp3 stereo.mp3`): decoded
+    /// by a decoder of their own and mixed to the stream's channels (to mono: the mean). Not
+    /// counted in `bad_packets`.
+    pub other_layout_packets: u64,
+    /// The stream's channel count (its first frame's) and that of the last of those frames.
+    pub other_layout_channels: Option<(usize, usize)>,
+    /// Frames those frames gave; counted in `frames`.
+    pub other_layout_frames: u64,
+    /// Frames of MPEG audio past the length the stream's LAME/Xing header declares, more than
+    /// encoder padding can be: MP3 files joined byte for byte (`cat a.mp3 b.mp3`), whose later
+    /// files' audio the first header does not count. Decoded and counted in `frames`, as ffmpeg
+    /// plays them.
+    pub past_declared_frames: u64,
     /// The WAV header's data size was a placeholder (0 or 0xFFFFFFFF, as a recorder or a pipe
     /// writes it before the length is known): the data was read to the end of the file.
     pub placeholder_length: bool,
@@ -279,8 +302,11 @@ pub struct DecodeStats {
     pub named_audio_tracks: usize,
 }
 
-/// A WAV file found after the end of the RIFF chunk that was read ([`DecodeStats::appended_wav`]).
+/// The WAV files found after the end of the RIFF chunk that was read
+/// ([`DecodeStats::appended_wav`]): the first of them described, and how many and how long
+/// they all are. Fields may be added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct AppendedWav {
     /// Where it starts in the file, in bytes.
     pub offset: u64,
@@ -292,12 +318,22 @@ pub struct AppendedWav {
     /// Its frames, when its `fmt ` and `data` chunks are there to say (the data chunk's size,
     /// at most what the file holds, over the block size).
     pub frames: Option<u64>,
+    /// How many WAV files are joined after the one read (1 for two files joined; `cat a.wav
+    /// b.wav c.wav` joins 2), each found where the one before it ends.
+    pub files: u64,
+    /// The duration of all of them together, each at its own rate, when every one's header
+    /// says its rate and length.
+    pub duration: Option<Delta>,
 }
 
 /// WAV format tags whose block is one frame of samples (PCM, IEEE float, A-law, µ-law, and
 /// the extensible header, which carries PCM or float), so that a data chunk's size over the
 /// block size is its length in frames.
 const WAV_FRAME_BLOCKS: [u16; 5] = [0x0001, 0x0003, 0x0006, 0x0007, 0xFFFE];
+
+/// The most encoder padding an MP3's LAME header can declare (a 12-bit field), in frames: more
+/// audio than this past the declared length is not padding.
+const MPEG_MAX_PADDING: u64 = 4095;
 
 /// symphonia's MP3 decoder's error for a frame whose sample rate or channel count differs from
 /// the first frame's (it keeps one output format per stream).
@@ -319,8 +355,132 @@ fn mpeg_frame_rate(frame: &[u8]) -> Option<u32> {
     }
 }
 
+/// One RIFF/WAVE file found inside another's bytes ([`Input::wav_appended`]).
+struct WavPart {
+    /// Where its `RIFF` header starts.
+    offset: u64,
+    sample_rate: Option<u32>,
+    frames: Option<u64>,
+    /// Where the next file would start: the end its RIFF size declares, or (a placeholder
+    /// size) the next `RIFF…WAVE` header found after its samples; `None` when neither is
+    /// known.
+    next: Option<u64>,
+}
+
+impl WavPart {
+    fn duration(&self) -> Option<Delta> {
+        self.sample_rate.zip(self.frames).map(|(r, n)| frames_to_delta(n, r))
+    }
+}
+
+/// True when `b` (at least 16 bytes) starts like a RIFF/WAVE file: `RIFF`, a size, `WAVE`, then
+/// a chunk id of printable ASCII (`fmt `, `JUNK`, `bext`, …), which samples rarely spell.
+fn riff_wave_header(b: &[u8]) -> bool {
+    b.len() >= 16
+        && &b[..4] == b"RIFF"
+        && &b[8..12] == b"WAVE"
+        && b[12..16].iter().all(|c| c.is_ascii_graphic() || *c == b' ')
+}
+
+/// The first RIFF/WAVE header at or after byte `from` (before `len`), read in blocks of
+/// 64 KiB so memory stays bounded whatever the file's length. Each block is searched for `RIFF`
+/// with `memchr`'s vectorised substring search, so a streamed recording's samples pass at the
+/// speed they are read; only its hits are checked as headers.
+fn find_riff_wave(r: &mut dyn SeekSource, from: u64, len: u64) -> Option<u64> {
+    const BLOCK: usize = 1 << 16;
+    /// A header is 16 bytes: blocks overlap by 15 so one across a block's end is found whole.
+    const OVERLAP: usize = 15;
+    let riff = memchr::memmem::Finder::new(b"RIFF");
+    let mut at = from;
+    let mut buf = vec![0u8; BLOCK + OVERLAP];
+    while at + 16 <= len {
+        r.seek(std::io::SeekFrom::Start(at)).ok()?;
+        let want = usize::try_from((len - at).min((BLOCK + OVERLAP) as u64)).ok()?;
+        r.read_exact(&mut buf[..want]).ok()?;
+        let window = &buf[..want];
+        // Headers starting in this block (the last 15 bytes are the next block's start).
+        let starts = want.saturating_sub(OVERLAP);
+        let hit = riff
+            .find_iter(window)
+            .take_while(|&i| i < starts)
+            .find(|&i| riff_wave_header(&window[i..]));
+        if let Some(i) = hit {
+            return Some(at + i as u64);
+        }
+        at += BLOCK as u64;
+    }
+    None
+}
+
+/// The RIFF/WAVE file starting at `at` (or at `at + 1`, past the pad byte a writer adds to an
+/// odd RIFF chunk): its rate and length when its `fmt ` and `data` chunks say, and where the
+/// next file would start. `None` when no WAV header is there.
+fn wav_part_at(r: &mut dyn SeekSource, at: u64, len: u64) -> Option<WavPart> {
+    for offset in [at, at + 1] {
+        if offset + 16 > len {
+            return None;
+        }
+        r.seek(std::io::SeekFrom::Start(offset)).ok()?;
+        let mut next = [0u8; 16];
+        r.read_exact(&mut next).ok()?;
+        if !riff_wave_header(&next) {
+            continue;
+        }
+        let riff = u32::from_le_bytes([next[4], next[5], next[6], next[7]]);
+        r.seek(std::io::SeekFrom::Start(offset + 12)).ok()?;
+        // `block` stays 0 (no frame count) unless the format stores whole frames in blocks of
+        // that size; a compressed format's block (ADPCM, MPEG) holds many frames.
+        let (mut sample_rate, mut block, mut frames) = (None, 0u64, None);
+        let mut data_placeholder = None;
+        let mut chunk_at = offset + 12;
+        // Its first chunks, each skipped by its size, up to its data chunk.
+        for _ in 0..64 {
+            let mut chunk = [0u8; 8];
+            if r.read_exact(&mut chunk).is_err() {
+                break;
+            }
+            let size32 = u32::from_le_bytes([chunk[4], chunk[5], chunk[6], chunk[7]]);
+            let size = u64::from(size32);
+            if &chunk[..4] == b"fmt " && size >= 16 {
+                let mut fmt = [0u8; 16];
+                if r.read_exact(&mut fmt).is_err() {
+                    break;
+                }
+                sample_rate = Some(u32::from_le_bytes([fmt[4], fmt[5], fmt[6], fmt[7]]))
+                    .filter(|&rate| rate > 0);
+                if WAV_FRAME_BLOCKS.contains(&u16::from_le_bytes([fmt[0], fmt[1]])) {
+                    block = u64::from(u16::from_le_bytes([fmt[12], fmt[13]]));
+                }
+                r.seek(std::io::SeekFrom::Current((size - 16 + (size & 1)) as i64)).ok()?;
+            } else if &chunk[..4] == b"data" {
+                let samples = chunk_at + 8;
+                let mut held = size.min(len.saturating_sub(samples));
+                if size32 == u32::MAX || (size32 == 0 && (riff == 0 || riff == u32::MAX)) {
+                    // Placeholder sizes: the samples run to the next joined file, or the end.
+                    let found = find_riff_wave(r, samples, len);
+                    held = found.unwrap_or(len) - samples;
+                    data_placeholder = Some(found);
+                }
+                frames = (block > 0).then(|| held / block);
+                break;
+            } else {
+                r.seek(std::io::SeekFrom::Current((size + (size & 1)) as i64)).ok()?;
+            }
+            chunk_at += 8 + size + (size & 1);
+        }
+        let next = match data_placeholder {
+            Some(found) => found,
+            None if riff == 0 || riff == u32::MAX => None,
+            None => Some(offset + 8 + u64::from(riff)),
+        };
+        return Some(WavPart { offset, sample_rate, frames, next });
+    }
+    None
+}
+
 /// How much of a truncated recording was read, against what its header declared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Truncation {
     /// The audio read (from time 0, including any [`AudioInfo::lead`]).
     pub read: Delta,
@@ -513,19 +673,26 @@ impl Input {
     /// of 32-bit little-endian fields: a `data` chunk (the last chunk) whose size is 0 or
     /// 0xFFFFFFFF while bytes follow it — written before the length was known, by `ffmpeg -f
     /// wav -` to a pipe or by a recorder that stopped before finishing the header — is as long
-    /// as the file, and so is the `RIFF` chunk when its size is such a placeholder too. Empty
-    /// for every other input (a size larger than the file is truncation, not a placeholder).
+    /// as the file, and so is the `RIFF` chunk when its size is such a placeholder too. When
+    /// another `RIFF…WAVE` header follows inside those bytes (files joined byte for byte, `cat
+    /// a.wav b.wav`), the samples end where it starts, and its offset is returned beside the
+    /// corrections. Empty for every other input (a size larger than the file is truncation,
+    /// not a placeholder).
     ///
     /// ```text
     /// RIFF <FFFFFFFF> WAVE  fmt  <16> ....  data <FFFFFFFF> ..... samples to the end .....
     ///      ^ len − 8                              ^ len − (offset of the samples)
+    /// RIFF <FFFFFFFF> WAVE  fmt  <16> ....  data <FFFFFFFF> ... samples ... RIFF .... WAVE ...
+    ///      ^ joined − 8                           ^ joined − (offset)        ^ joined
     /// ```
-    fn wav_placeholders(&self) -> Vec<(u64, u32)> {
-        let (Some(len), true) = (self.len(), self.is_riff_wave()) else { return Vec::new() };
-        let Ok(mut r) = self.reader() else { return Vec::new() };
+    fn wav_placeholders(&self) -> (Vec<(u64, u32)>, Option<u64>) {
+        let (Some(len), true) = (self.len(), self.is_riff_wave()) else {
+            return (Vec::new(), None);
+        };
+        let Ok(mut r) = self.reader() else { return (Vec::new(), None) };
         let mut head = [0u8; 12];
         if r.read_exact(&mut head).is_err() {
-            return Vec::new();
+            return (Vec::new(), None);
         }
         let placeholder = |size: u32| size == 0 || size == u32::MAX;
         let clamp = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
@@ -535,7 +702,7 @@ impl Input {
         for _ in 0..64 {
             let mut chunk = [0u8; 8];
             if r.read_exact(&mut chunk).is_err() {
-                return Vec::new();
+                return (Vec::new(), None);
             }
             let size = u32::from_le_bytes([chunk[4], chunk[5], chunk[6], chunk[7]]);
             if &chunk[..4] == b"data" {
@@ -544,85 +711,71 @@ impl Input {
                 // empty data chunk may be followed by other chunks (LIST, bext).
                 let unwritten = size == u32::MAX || (size == 0 && placeholder(riff));
                 if !unwritten || rest == 0 {
-                    return Vec::new();
+                    return (Vec::new(), None);
                 }
-                let mut fix = vec![(at + 4, clamp(rest))];
+                // Another file joined after it (`cat` of a recorder's files) ends the samples
+                // where its header starts; read as samples it would be noise.
+                let joined =
+                    self.seeker().ok().and_then(|mut s| find_riff_wave(s.as_mut(), at + 8, len));
+                let end = joined.unwrap_or(len);
+                let mut fix = vec![(at + 4, clamp(end - (at + 8)))];
                 if placeholder(riff) {
-                    fix.push((4, clamp(len - 8)));
+                    fix.push((4, clamp(end - 8)));
                 }
-                return fix;
+                return (fix, joined);
             }
             let skip = u64::from(size) + u64::from(size & 1);
             if std::io::copy(&mut r.by_ref().take(skip), &mut std::io::sink()).ok() != Some(skip) {
-                return Vec::new();
+                return (Vec::new(), None);
             }
             at += 8 + skip;
         }
-        Vec::new()
+        (Vec::new(), None)
     }
 
-    /// A RIFF/WAVE file that starts where this one's `RIFF` chunk ends, as `cat a.wav b.wav`
-    /// leaves it: symphonia, like ffmpeg, stops at the end the first header declares, so the
-    /// second recording (often at another sample rate) would go unheard without a word. `None`
+    /// The RIFF/WAVE files joined after this one, as `cat a.wav b.wav c.wav` leaves them:
+    /// symphonia, like ffmpeg, stops at the end the first header declares, so the others
+    /// (often at another sample rate) would go unheard without a word. The first joined file
+    /// starts where this one's `RIFF` chunk ends, or at `joined_at` when this one's sizes were
+    /// placeholders ([`Input::wav_placeholders`] found the next header inside its data). `None`
     /// for every other input: nothing after the RIFF chunk, bytes that are not a WAV header
-    /// (an ID3 tag, padding), or a RIFF size that is a placeholder (read to the end instead).
-    fn wav_appended(&self) -> Option<AppendedWav> {
+    /// (an ID3 tag, padding), or placeholder sizes with no WAV header after the samples.
+    fn wav_appended(&self, joined_at: Option<u64>) -> Option<AppendedWav> {
         if !self.is_riff_wave() {
             return None;
         }
         let len = self.len()?;
-        let head = self.head();
-        let riff = u32::from_le_bytes([head[4], head[5], head[6], head[7]]);
-        if riff == 0 || riff == u32::MAX {
-            return None;
-        }
-        let end = 8 + u64::from(riff);
+        let end = match joined_at {
+            Some(at) => at,
+            None => {
+                let head = self.head();
+                let riff = u32::from_le_bytes([head[4], head[5], head[6], head[7]]);
+                if riff == 0 || riff == u32::MAX {
+                    return None;
+                }
+                8 + u64::from(riff)
+            }
+        };
         let mut r = self.seeker().ok()?;
-        // A writer pads an odd RIFF chunk to an even length; the next file starts after the pad.
-        for offset in [end, end + 1] {
-            if offset + 12 > len {
-                return None;
-            }
-            r.seek(std::io::SeekFrom::Start(offset)).ok()?;
-            let mut next = [0u8; 12];
-            r.read_exact(&mut next).ok()?;
-            if &next[..4] != b"RIFF" || &next[8..] != b"WAVE" {
-                continue;
-            }
-            // `block` stays 0 (no frame count) unless the format stores whole frames in blocks
-            // of that size; a compressed format's block (ADPCM, MPEG) holds many frames.
-            let (mut sample_rate, mut block, mut frames) = (None, 0u64, None);
-            let mut at = offset + 12;
-            // Its first chunks, each skipped by its size, up to its data chunk.
-            for _ in 0..64 {
-                let mut chunk = [0u8; 8];
-                if r.read_exact(&mut chunk).is_err() {
-                    break;
-                }
-                let size = u64::from(u32::from_le_bytes([chunk[4], chunk[5], chunk[6], chunk[7]]));
-                if &chunk[..4] == b"fmt " && size >= 16 {
-                    let mut fmt = [0u8; 16];
-                    if r.read_exact(&mut fmt).is_err() {
-                        break;
-                    }
-                    sample_rate = Some(u32::from_le_bytes([fmt[4], fmt[5], fmt[6], fmt[7]]))
-                        .filter(|&rate| rate > 0);
-                    if WAV_FRAME_BLOCKS.contains(&u16::from_le_bytes([fmt[0], fmt[1]])) {
-                        block = u64::from(u16::from_le_bytes([fmt[12], fmt[13]]));
-                    }
-                    r.seek(std::io::SeekFrom::Current((size - 16 + (size & 1)) as i64)).ok()?;
-                } else if &chunk[..4] == b"data" {
-                    let held = size.min(len.saturating_sub(at + 8));
-                    frames = (block > 0).then(|| held / block);
-                    break;
-                } else {
-                    r.seek(std::io::SeekFrom::Current((size + (size & 1)) as i64)).ok()?;
-                }
-                at += 8 + size + (size & 1);
-            }
-            return Some(AppendedWav { offset, bytes: len - offset, sample_rate, frames });
+        let first = wav_part_at(&mut r, end, len)?;
+        let mut joined = AppendedWav {
+            offset: first.offset,
+            bytes: len - first.offset,
+            sample_rate: first.sample_rate,
+            frames: first.frames,
+            files: 1,
+            duration: first.duration(),
+        };
+        // The files after it, each where the one before ends (at most 10,000 of them: every
+        // one is at least 12 bytes, and each is counted, so the walk ends).
+        let mut next = first.next;
+        for _ in 0..10_000 {
+            let Some(part) = next.and_then(|at| wav_part_at(&mut r, at, len)) else { break };
+            joined.files += 1;
+            joined.duration = joined.duration.zip(part.duration()).map(|(a, b)| a + b);
+            next = part.next.filter(|&n| n > part.offset);
         }
-        None
+        Some(joined)
     }
 
     /// The layout of a RIFF/WAVE file whose `data` chunk comes before its `fmt ` chunk (some
@@ -724,6 +877,56 @@ impl Input {
             r.seek(std::io::SeekFrom::Start(at)).ok()?;
         }
         None
+    }
+
+    /// The first line of the input (at most 40 characters) when its first 512 bytes are text
+    /// (UTF-8 without control characters other than tabs and line ends): a transcript, a note
+    /// or a saved error page named like a recording. `None` for every other input.
+    fn text_start(&self) -> Option<String> {
+        let mut head = Vec::with_capacity(512);
+        self.reader().ok()?.take(512).read_to_end(&mut head).ok()?;
+        let text = match std::str::from_utf8(&head) {
+            Ok(t) => t,
+            // Cut inside a character at byte 512: the whole characters before it.
+            Err(e) if e.error_len().is_none() => {
+                std::str::from_utf8(&head[..e.valid_up_to()]).ok()?
+            }
+            Err(_) => return None,
+        };
+        if text.trim().is_empty()
+            || text.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+        {
+            return None;
+        }
+        let line = text.trim_start().lines().next().unwrap_or("").trim_end();
+        let mut shown: String = line.chars().take(40).collect();
+        if line.chars().count() > 40 {
+            shown.push('…');
+        }
+        Some(shown)
+    }
+
+    /// Where a WAV file's chunks `id` before its `data` chunk start (the offsets of their
+    /// ids), found by skipping the chunks by their sizes (at most 64 of them).
+    fn wav_chunks_before_data(&self, id: &[u8; 4]) -> Vec<u64> {
+        let mut found = Vec::new();
+        let (true, Ok(mut r)) = (self.is_riff_wave(), self.seeker()) else { return found };
+        let mut at = 12u64;
+        for _ in 0..64 {
+            let mut chunk = [0u8; 8];
+            if r.seek(std::io::SeekFrom::Start(at)).is_err() || r.read_exact(&mut chunk).is_err() {
+                break;
+            }
+            if &chunk[..4] == b"data" {
+                break;
+            }
+            if &chunk[..4] == id {
+                found.push(at);
+            }
+            let size = u32::from_le_bytes([chunk[4], chunk[5], chunk[6], chunk[7]]);
+            at += 8 + u64::from(size) + u64::from(size & 1);
+        }
+        found
     }
 
     /// The body of a WAV file's `fmt ` chunk (at most 1 KiB: a larger one is not a format
@@ -1058,7 +1261,18 @@ impl MediaSource for Reordered {
 /// The demuxer and codec behind a [`Decoder`].
 enum Stream {
     /// Everything symphonia reads, and Opus through the [`opus`] module.
-    Codec { format: Box<dyn FormatReader>, decoder: Box<dyn AudioDecoder>, track_id: u32 },
+    Codec {
+        format: Box<dyn FormatReader>,
+        decoder: Box<dyn AudioDecoder>,
+        track_id: u32,
+        /// The track's codec parameters, to set up `other_layout`.
+        params: Box<AudioCodecParameters>,
+        /// A second decoder for MPEG audio frames whose channel count differs from the first
+        /// frame's at the same rate (`cat mono.mp3 stereo.mp3`), which `decoder` refuses:
+        /// made at the first such frame, kept for the frames after it (they share its bit
+        /// reservoir).
+        other_layout: Option<Box<dyn AudioDecoder>>,
+    },
     /// Integer or float PCM WAV that symphonia refuses (more than 18 channels), read by hound.
     Wav {
         reader: Box<hound::WavReader<BufReader<EofWatch>>>,
@@ -1133,6 +1347,12 @@ pub struct Decoder {
     gap_counted: bool,
     /// The last packet of the track was corrupt (replaced by silence).
     after_corrupt: bool,
+    /// Samples of MPEG audio frames wholly past the length the stream's LAME/Xing header
+    /// declares, held until they are more than encoder padding can be
+    /// ([`MPEG_MAX_PADDING`]): then another file is joined and they are delivered.
+    past_end: Vec<f32>,
+    /// Frames past the declared length are delivered (a joined file was found).
+    past_end_open: bool,
     /// A fragmented MP4's jumps of decode time (`tfdt`) that symphonia's timestamps do not
     /// carry: the index of the first sample after each, and the jump in media ticks
     /// ([`mp4_frags::Fragments::jumps`]).
@@ -1295,7 +1515,8 @@ impl Decoder {
             return Decoder::rf64(&input, options);
         }
         let data_first = input.wav_data_before_fmt();
-        let fields = if data_first.is_some() { Vec::new() } else { input.wav_placeholders() };
+        let (fields, joined_at) =
+            if data_first.is_some() { (Vec::new(), None) } else { input.wav_placeholders() };
         let cut_mp4 = input.mp4_declared_end();
         let source = || -> Result<Box<dyn MediaSource>> {
             let mut inner = input.media_source()?;
@@ -1326,13 +1547,39 @@ impl Decoder {
             Ok(format) => {
                 let mut d = Decoder::from_format(format, &input, options)?;
                 d.stats.placeholder_length = !fields.is_empty();
-                if fields.is_empty() && data_first.is_none() {
-                    d.stats.appended_wav = input.wav_appended();
+                if data_first.is_none() && (fields.is_empty() || joined_at.is_some()) {
+                    d.stats.appended_wav = input.wav_appended(joined_at);
                 }
                 return Ok(d);
             }
             Err(e) => e,
         };
+        if matches!(first, SymError::DecodeError(_)) && data_first.is_none() {
+            // A malformed LIST chunk (an INFO entry of odd length without its pad byte, as some
+            // taggers write it) makes symphonia refuse the whole file, where ffmpeg skips it:
+            // hidden as a JUNK chunk (which every reader skips), the samples read.
+            let lists = input.wav_chunks_before_data(b"LIST");
+            if !lists.is_empty() {
+                let mut hidden = fields.clone();
+                hidden.extend(lists.iter().map(|&at| (at, u32::from_le_bytes(*b"JUNK"))));
+                let patched = Patched { inner: input.media_source()?, fields: hidden, pos: 0 };
+                let mss = MediaSourceStream::new(Box::new(patched), Default::default());
+                let probed = symphonia::default::get_probe().probe(
+                    &hint,
+                    mss,
+                    FormatOptions::default(),
+                    MetadataOptions::default(),
+                );
+                if let Ok(format) = probed {
+                    let mut d = Decoder::from_format(format, &input, options)?;
+                    d.stats.placeholder_length = !fields.is_empty();
+                    if fields.is_empty() || joined_at.is_some() {
+                        d.stats.appended_wav = input.wav_appended(joined_at);
+                    }
+                    return Ok(d);
+                }
+            }
+        }
         if input.may_be_mp4(ext) {
             if let Some(e) = mp4_cut_error(&input) {
                 return Err(e);
@@ -1350,9 +1597,20 @@ impl Decoder {
                     "the MP3 file holds no audio (no MPEG audio frame)",
                 ));
             }
+            if let Some(line) = input.text_start() {
+                // A transcript, a note or an error page saved under an audio name.
+                return Err(Error::recording(
+                    RecordingProblem::Container,
+                    format!(
+                        "the file is text, not a recording (it begins \"{line}\"); give the \
+                         audio file itself"
+                    ),
+                ));
+            }
             return Err(Error::recording(
                 RecordingProblem::Container,
-                "not a recognised audio or video container",
+                "not a recognised audio or video container; if ffmpeg plays it, convert it \
+                 first (`ffmpeg -i IN -c:a pcm_s16le OUT.wav`)",
             ));
         }
         if matches!(first, SymError::Unsupported(_) | SymError::DecodeError(_))
@@ -1367,7 +1625,7 @@ impl Decoder {
             };
             if let Some(mut d) = fallback {
                 one_audio_track(options)?;
-                d.stats.appended_wav = input.wav_appended();
+                d.stats.appended_wav = input.wav_appended(None);
                 return Ok(d);
             }
         }
@@ -1698,7 +1956,14 @@ impl Decoder {
             first = Some(packet);
         }
         let info = AudioInfo { sample_rate, channels, codec, declared_frames, priming, lead };
-        let mut d = Decoder::new(Stream::Codec { format, decoder, track_id }, info, options)?;
+        let stream = Stream::Codec {
+            format,
+            decoder,
+            track_id,
+            params: Box::new(params.clone()),
+            other_layout: None,
+        };
+        let mut d = Decoder::new(stream, info, options)?;
         d.stats.unread_audio_tracks = unread_audio_tracks;
         d.stats.audio_tracks = audio_ids.len();
         if matches!(short_name, "isomp4" | "matroska" | "ogg") {
@@ -1873,6 +2138,8 @@ impl Decoder {
             kept_priming: 0,
             gap_counted: false,
             after_corrupt: false,
+            past_end: Vec::new(),
+            past_end_open: false,
             jumps: Default::default(),
             packets: 0,
             shift: 0,
@@ -2085,10 +2352,11 @@ impl Decoder {
 
     /// Decodes the next packet of the track into `buf`.
     fn fill_codec(&mut self) -> Result<Fill> {
-        let Stream::Codec { format, decoder, track_id } = &mut self.stream else {
+        let Stream::Codec { format, decoder, track_id, params, other_layout } = &mut self.stream
+        else {
             return Ok(Fill::End);
         };
-        let packet = match self.first.take().unwrap_or_else(|| format.next_packet()) {
+        let mut packet = match self.first.take().unwrap_or_else(|| format.next_packet()) {
             Ok(Some(p)) => p,
             Ok(None) if self.cut.is_some() => return Err(self.truncated()),
             Ok(None) => return Ok(Fill::End),
@@ -2118,6 +2386,22 @@ impl Decoder {
         }
         let index = self.packets;
         self.packets += 1;
+        // An MPEG frame wholly past the length the LAME/Xing header declares: the encoder's
+        // padding, or (more of it than padding can be) another file joined byte for byte,
+        // which the demuxer's trim would drop without a word. Decoded whole and held.
+        // The frame that ends past it has its end held the same way (ffmpeg keeps a joined
+        // file's padding too, and so times after it are on ffmpeg's clock).
+        let mpeg_end = self.timeline.is_none()
+            && packet.trim_end.get() > 0
+            && mpeg_frame_rate(&packet.data).is_some();
+        let past_end = mpeg_end && packet.trim_end.get() >= packet.dur.get();
+        let tail = if mpeg_end && !past_end { packet.trim_end.get() } else { 0 };
+        if mpeg_end {
+            if past_end {
+                packet.trim_start = symphonia::core::units::Duration::ZERO;
+            }
+            packet.trim_end = symphonia::core::units::Duration::ZERO;
+        }
         let after_corrupt = std::mem::take(&mut self.after_corrupt);
         match decoder.decode(&packet) {
             Ok(decoded) => {
@@ -2158,6 +2442,32 @@ impl Decoder {
                     }
                 }
             }
+            Err(SymError::DecodeError(why))
+                if why == MPA_RESPEC
+                    && self.timeline.is_none()
+                    && mpeg_frame_rate(&packet.data) == Some(self.info.sample_rate)
+                    && self.info.channels > 0 =>
+            {
+                // The same rate, another channel count: MP3 files of one rate joined byte for
+                // byte, one mono and one stereo. A decoder of its own reads them, mixed to the
+                // stream's channels, so they are heard and last as long as they play.
+                let channels = self.info.channels;
+                match decode_other_layout(other_layout, params, &packet, &mut self.buf) {
+                    Some(other) => {
+                        remix(&mut self.buf, other, channels);
+                        self.stats.other_layout_packets += 1;
+                        self.stats.other_layout_channels = Some((channels, other));
+                        self.stats.other_layout_frames += (self.buf.len() / channels) as u64;
+                    }
+                    None => {
+                        self.stats.bad_packets += 1;
+                        let frames = usize::try_from(packet.dur.get()).unwrap_or(0).min(1 << 20);
+                        self.buf.clear();
+                        self.buf.resize(frames * channels, 0.0);
+                        self.after_corrupt = true;
+                    }
+                }
+            }
             Err(SymError::DecodeError(why)) => {
                 // Keep later times right: a corrupt packet becomes silence of its length (in
                 // the time base's ticks, frames for containers without a timeline; where the
@@ -2186,6 +2496,26 @@ impl Decoder {
                 self.after_corrupt = true;
             }
             Err(e) => return Err(self.positioned(e)),
+        }
+        if tail > 0 {
+            let channels = self.info.channels.max(1);
+            let keep = (self.buf.len() / channels).saturating_sub(tail as usize) * channels;
+            self.past_end.extend_from_slice(&self.buf[keep..]);
+            self.buf.truncate(keep);
+            return Ok(Fill::Data);
+        }
+        if past_end && !self.past_end_open {
+            self.past_end.append(&mut self.buf);
+            let channels = self.info.channels.max(1);
+            if (self.past_end.len() / channels) as u64 <= MPEG_MAX_PADDING {
+                return Ok(Fill::Data);
+            }
+            self.past_end_open = true;
+            std::mem::swap(&mut self.buf, &mut self.past_end);
+        }
+        // Silence for a frame that did not decode is not audio past the end.
+        if past_end && !self.after_corrupt {
+            self.stats.past_declared_frames += (self.buf.len() / self.info.channels.max(1)) as u64;
         }
         // Packets past where the audio ends (encoder padding, an edit that ends early) are
         // not placed: a gap or a reset there would be a note about audio not delivered.
@@ -2308,6 +2638,61 @@ impl Decoder {
         let at = frames_to_delta(self.stats.frames, self.info.sample_rate);
         map_error(e, &format!("decoding at {at}"))
     }
+}
+
+/// Decodes `packet` with `other` (made from `params` on first use, and made anew once if it
+/// refuses the packet's layout too) into `buf`, interleaved; its channel count, or `None` when
+/// it does not decode.
+fn decode_other_layout(
+    other: &mut Option<Box<dyn AudioDecoder>>,
+    params: &AudioCodecParameters,
+    packet: &Packet,
+    buf: &mut Vec<f32>,
+) -> Option<usize> {
+    // The demuxer trims packets past the length the first file's header (LAME/Xing) declares
+    // to nothing; frames of another layout are another file's, whose audio that length does
+    // not cover, so they are decoded whole.
+    let mut whole = packet.clone();
+    whole.trim_start = symphonia::core::units::Duration::ZERO;
+    whole.trim_end = symphonia::core::units::Duration::ZERO;
+    for fresh in [false, true] {
+        if fresh || other.is_none() {
+            *other = codecs().make_audio_decoder(params, &AudioDecoderOptions::default()).ok();
+        }
+        let decoder = other.as_mut()?;
+        match decoder.decode(&whole) {
+            Ok(decoded) => {
+                let channels = decoded.spec().channels().count();
+                if channels == 0 {
+                    return None;
+                }
+                decoded.copy_to_vec_interleaved::<f32>(buf);
+                return Some(channels);
+            }
+            Err(SymError::DecodeError(why)) if why == MPA_RESPEC && !fresh => continue,
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
+/// Mixes interleaved frames of `from` channels in `buf` to `to` channels: to mono, the mean
+/// of the channels; from mono, the one channel in each; otherwise the first `to` channels
+/// (repeated when there are fewer).
+fn remix(buf: &mut Vec<f32>, from: usize, to: usize) {
+    if from == to || from == 0 || to == 0 {
+        return;
+    }
+    let frames = buf.len() / from;
+    let mut out = Vec::with_capacity(frames * to);
+    for frame in buf.chunks_exact(from) {
+        if to == 1 {
+            out.push(frame.iter().sum::<f32>() / from as f32);
+        } else {
+            out.extend((0..to).map(|c| frame[c % from]));
+        }
+    }
+    *buf = out;
 }
 
 /// The error for an MP4-family file that does not open because it is cut short: where it

@@ -371,8 +371,32 @@ pub enum TrackWarning {
         /// Seconds of silence they became.
         seconds: f64,
     },
-    /// Another WAV file was joined to the end of this one byte for byte (`cat a.wav b.wav`) and
-    /// was not read: only the first file's recording was heard
+    /// The MPEG audio goes on past the length its LAME/Xing header declares, by more than
+    /// encoder padding (MP3 files joined byte for byte); it was decoded
+    /// ([`crate::decode::DecodeStats::past_declared_frames`]).
+    PastDeclaredLength {
+        /// The recording.
+        path: PathBuf,
+        /// Seconds of audio past the declared length.
+        seconds: f64,
+    },
+    /// MPEG audio frames at the stream's rate but with another channel count than its first
+    /// (a mono and a stereo MP3 joined byte for byte) were decoded on their own and mixed to
+    /// the stream's channels ([`crate::decode::DecodeStats::other_layout_packets`]).
+    OtherChannelFrames {
+        /// The recording.
+        path: PathBuf,
+        /// How many frames.
+        packets: u64,
+        /// The stream's channels, from its first frame.
+        channels: usize,
+        /// The other frames' channels.
+        other: usize,
+        /// Seconds of audio they hold.
+        seconds: f64,
+    },
+    /// Other WAV files were joined to the end of this one byte for byte (`cat a.wav b.wav`) and
+    /// were not read: only the first file's recording was heard
     /// ([`crate::decode::DecodeStats::appended_wav`]).
     AppendedWav {
         /// The recording.
@@ -385,6 +409,10 @@ pub enum TrackWarning {
         sample_rate: Option<u32>,
         /// The appended file's seconds, when its header says.
         seconds: Option<f64>,
+        /// How many WAV files are joined after the first (1 for two files).
+        files: u64,
+        /// Seconds of all the joined files together, when every header says.
+        total: Option<f64>,
     },
     /// The container holds more audio tracks than the one read (a recorder such as OBS writes
     /// one per microphone): the others were not heard
@@ -672,7 +700,55 @@ impl fmt::Display for TrackWarning {
                  each part at its own) to hear them",
                 path.display()
             ),
-            TrackWarning::AppendedWav { path, read, bytes, sample_rate, seconds } => {
+            TrackWarning::PastDeclaredLength { path, seconds } => write!(
+                f,
+                "{}: the MP3 goes on {seconds:.3} s past the length its header declares (MP3 \
+                 files joined byte for byte?); all of it was decoded, as ffmpeg plays it",
+                path.display()
+            ),
+            TrackWarning::OtherChannelFrames { path, packets, channels, other, seconds } => {
+                let count = |n: usize| match n {
+                    1 => "mono".to_owned(),
+                    2 => "stereo".to_owned(),
+                    n => format!("{n} channels"),
+                };
+                write!(
+                    f,
+                    "{}: {packets} MPEG audio frames ({seconds:.3} s) are in {}, where the stream \
+                     starts in {} (MP3 files joined byte for byte?); they were decoded on their \
+                     own and {} to {}, in place",
+                    path.display(),
+                    count(*other),
+                    count(*channels),
+                    if other > channels { "mixed down" } else { "spread" },
+                    count(*channels),
+                )
+            }
+            TrackWarning::AppendedWav { path, read, bytes, sample_rate, seconds, files, total }
+                if *files > 1 =>
+            {
+                write!(
+                    f,
+                    "{}: {files} more WAV files are joined to its end byte for byte (at {read:.3} \
+                     s, {bytes} bytes",
+                    path.display()
+                )?;
+                if let Some(t) = total {
+                    write!(f, ": {t:.3} s in all")?;
+                }
+                match (seconds, sample_rate) {
+                    (Some(s), Some(r)) => write!(f, "; the first {s:.3} s at {r} Hz")?,
+                    (None, Some(r)) => write!(f, "; the first at {r} Hz")?,
+                    _ => {}
+                }
+                write!(
+                    f,
+                    ") and were not read: the first header ends the recording there, so only \
+                     the first file was heard; join the files with a tool that writes one header \
+                     and one sample rate (sox, or ffmpeg's concat filter), or give each on its own"
+                )
+            }
+            TrackWarning::AppendedWav { path, read, bytes, sample_rate, seconds, .. } => {
                 write!(
                     f,
                     "{}: another WAV file is joined to its end byte for byte (at {read:.3} s, \

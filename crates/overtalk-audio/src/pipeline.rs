@@ -730,6 +730,23 @@ pub fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<Track
             seconds: frames_to_delta(stats.other_rate_frames, rate).as_secs_f64(),
         });
     }
+    if let (Some((channels, other)), true) =
+        (stats.other_layout_channels, stats.other_layout_packets > 0)
+    {
+        out.push(TrackWarning::OtherChannelFrames {
+            path: path.to_owned(),
+            packets: stats.other_layout_packets,
+            channels,
+            other,
+            seconds: frames_to_delta(stats.other_layout_frames, rate).as_secs_f64(),
+        });
+    }
+    if stats.past_declared_frames > 0 {
+        out.push(TrackWarning::PastDeclaredLength {
+            path: path.to_owned(),
+            seconds: frames_to_delta(stats.past_declared_frames, rate).as_secs_f64(),
+        });
+    }
     if stats.unread_audio_tracks > 0 {
         out.push(TrackWarning::UnreadAudioTracks {
             path: path.to_owned(),
@@ -737,7 +754,9 @@ pub fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<Track
             named: stats.named_audio_tracks,
         });
     }
-    if stats.placeholder_length {
+    // With a file joined after the samples, they end where it starts, not at the end of the
+    // file: the joined file's warning says so.
+    if stats.placeholder_length && stats.appended_wav.is_none() {
         out.push(TrackWarning::PlaceholderLength { path: path.to_owned() });
     }
     if let Some(a) = stats.appended_wav {
@@ -747,6 +766,8 @@ pub fn decode_warnings(path: &Path, stats: &DecodeStats, rate: u32) -> Vec<Track
             bytes: a.bytes,
             sample_rate: a.sample_rate,
             seconds: a.sample_rate.zip(a.frames).map(|(r, n)| frames_to_delta(n, r).as_secs_f64()),
+            files: a.files,
+            total: a.duration.map(Delta::as_secs_f64),
         });
     }
     if let Some(t) = stats.truncated {

@@ -170,7 +170,7 @@ fn mismatched_tracks_and_bad_inputs_are_clear_errors() {
     assert_eq!(run.code(), 2);
     assert_eq!(
         run.stderr(),
-        "overtalk: error: detecting speech: notes.wav: unsupported: not a recognised audio or video container\n"
+        "overtalk: error: detecting speech: notes.wav: unsupported: the file is text, not a recording (it begins \"this is not audio at all, just some text…\"); give the audio file itself\n"
     );
     let run = dir.run(&["detect", "--track", "A"]);
     assert_eq!(run.code(), 2);

@@ -120,3 +120,10 @@ ff -f lavfi -i "aevalsrc=exprs='0.5*sin(2*PI*500*t)*between(t,0.3,0.6)':s=8000:d
   -c:a libmp3lame -b:a 16k rates.8k.tmp.mp3
 cat rates.16k.tmp.mp3 rates.8k.tmp.mp3 > rates.joined.mp3
 rm rates.16k.tmp.mp3 rates.8k.tmp.mp3
+# One mono and one stereo MP3 at the same rate (16 kHz, LAME header each), joined in the tests
+# (`cat layout.mono.mp3 layout.stereo.mp3`): a 1 kHz burst at 0.3-0.6 s in each, the stereo
+# one's on the left channel only.
+ff -f lavfi -i "aevalsrc=exprs='0.5*sin(2*PI*1000*t)*between(t,0.3,0.6)':s=16000:d=1" \
+  -c:a libmp3lame -b:a 32k layout.mono.mp3
+ff -f lavfi -i "aevalsrc=exprs='0.5*sin(2*PI*1000*t)*between(t,0.3,0.6)|0':s=16000:d=1" \
+  -c:a libmp3lame -b:a 32k layout.stereo.mp3

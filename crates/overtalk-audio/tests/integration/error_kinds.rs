@@ -196,7 +196,7 @@ fn a_recording_that_cannot_be_decoded_says_why_and_may_be_skipped() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: unsupported: not a recognised audio or video container",
+            "{}: unsupported: not a recognised audio or video container; if ffmpeg plays it, convert it first (`ffmpeg -i IN -c:a pcm_s16le OUT.wav`)",
             p("noise.wav").display()
         )
     );

@@ -9,6 +9,12 @@ use std::path::{Path, PathBuf};
 use overtalk::error::RecordingProblem;
 use overtalk::{Delta, ErrorKind};
 use overtalk_audio::decode::{decode_all, frames_to_delta, AppendedWav, DecodeOptions, Decoder};
+
+/// The fields of a joined-WAV finding: offset, bytes, the first joined file's rate and frames,
+/// how many files, and their total duration.
+fn appended(a: AppendedWav) -> (u64, u64, Option<u32>, Option<u64>, u64, Option<Delta>) {
+    (a.offset, a.bytes, a.sample_rate, a.frames, a.files, a.duration)
+}
 use overtalk_audio::multitrack::TrackWarning;
 use overtalk_audio::pipeline::{detect, detect_bytes, detect_recording, DetectOptions, TrackSpec};
 
@@ -155,7 +161,10 @@ fn garbage_is_unsupported() {
     assert_eq!(kind_of(&e), "container", "{e}");
     assert_eq!(
         e.to_string(),
-        format!("{}: unsupported: not a recognised audio or video container", p.display())
+        format!(
+            "{}: unsupported: not a recognised audio or video container; if ffmpeg plays it, convert it first (`ffmpeg -i IN -c:a pcm_s16le OUT.wav`)",
+            p.display()
+        )
     );
 }
 
@@ -708,13 +717,8 @@ fn a_wav_file_joined_after_another_is_named_not_dropped_in_silence() {
     while d.next_block().unwrap().is_some() {}
     assert_eq!(d.stats().frames, 24_000);
     assert_eq!(
-        d.stats().appended_wav,
-        Some(AppendedWav {
-            offset: 48_044,
-            bytes: 12_044,
-            sample_rate: Some(8_000),
-            frames: Some(6_000)
-        })
+        d.stats().appended_wav.map(appended),
+        Some((48_044, 12_044, Some(8_000), Some(6_000), 1, Some(Delta::from_millis(750))))
     );
     let spec = TrackSpec::file("A", q.clone());
     let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
@@ -725,7 +729,9 @@ fn a_wav_file_joined_after_another_is_named_not_dropped_in_silence() {
             read: 1.5,
             bytes: 12_044,
             sample_rate: Some(8_000),
-            seconds: Some(0.75)
+            seconds: Some(0.75),
+            files: 1,
+            total: Some(0.75),
         }]
     );
     assert_eq!(
@@ -788,16 +794,11 @@ fn a_wav_file_joined_after_another_is_measured_only_as_far_as_its_header_can_say
     let mut d = Decoder::open(&q, &strict()).unwrap();
     while d.next_block().unwrap().is_some() {}
     assert_eq!(
-        (d.info().channels, d.stats().frames, d.stats().appended_wav),
+        (d.info().channels, d.stats().frames, d.stats().appended_wav.map(appended)),
         (
             48,
             1_600,
-            Some(AppendedWav {
-                offset: 153_644,
-                bytes: 4_044,
-                sample_rate: Some(8_000),
-                frames: Some(4_000)
-            })
+            Some((153_644, 4_044, Some(8_000), Some(4_000), 1, Some(Delta::from_millis(500))))
         )
     );
     // IMA ADPCM packs many frames in a block: its rate is named, not a length.
@@ -815,7 +816,9 @@ fn a_wav_file_joined_after_another_is_measured_only_as_far_as_its_header_can_say
             read: 0.5,
             bytes: 556,
             sample_rate: Some(8_000),
-            seconds: None
+            seconds: None,
+            files: 1,
+            total: None,
         }]
     );
     assert_eq!(
@@ -835,10 +838,7 @@ fn a_wav_file_joined_after_another_is_measured_only_as_far_as_its_header_can_say
     lost.extend_from_slice(&[0; 64]);
     std::fs::write(&q, [head.as_slice(), &lost].concat()).unwrap();
     let d = Decoder::open(&q, &strict()).unwrap();
-    assert_eq!(
-        d.stats().appended_wav,
-        Some(AppendedWav { offset: 16_044, bytes: 84, sample_rate: None, frames: None })
-    );
+    assert_eq!(d.stats().appended_wav.map(appended), Some((16_044, 84, None, None, 1, None)));
 }
 
 #[test]
@@ -846,7 +846,8 @@ fn mp3_frames_at_a_second_rate_become_silence_as_long_as_they_play() {
     // `cat a16k.mp3 b8k.mp3`: the decoder keeps one rate per stream and cannot decode the 8 kHz
     // frames. They were counted as corrupt packets and became silence of half their length
     // (576 samples each taken at 16 kHz), so later times came early; now they are named and
-    // last as long as they play.
+    // last as long as they play. The first file's 175 frames of encoder padding stay before
+    // them, as ffmpeg keeps a joined file's padding.
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/rates.joined.mp3");
     let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
     while d.next_block().unwrap().is_some() {}
@@ -854,7 +855,7 @@ fn mp3_frames_at_a_second_rate_become_silence_as_long_as_they_play() {
     assert_eq!(d.info().sample_rate, 16_000);
     assert_eq!(
         (s.frames, s.bad_packets, s.other_rate_packets, s.other_rate, s.other_rate_frames),
-        (34_432, 0, 16, Some(8_000), 18_432)
+        (34_607, 0, 16, Some(8_000), 18_432)
     );
     let spec = TrackSpec::file("A", p.clone());
     let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
@@ -1665,5 +1666,306 @@ fn aac_files_with_bytes_changed_decode_or_fail_cleanly() {
         }
         println!("{name}: {ok} decoded, {failed} refused");
         assert!(ok > failed, "{name}: {ok} decoded, {failed} refused");
+    }
+}
+
+/// `whole` (a sized WAV file) with its RIFF and data sizes set to `placeholder`, as a streaming
+/// recorder or `ffmpeg -f wav -` to a pipe leaves them.
+fn with_placeholder_sizes(whole: &[u8], placeholder: u32) -> Vec<u8> {
+    let data = whole.windows(4).position(|w| w == b"data").unwrap();
+    let mut b = whole.to_vec();
+    b[data + 4..data + 8].copy_from_slice(&placeholder.to_le_bytes());
+    b[4..8].copy_from_slice(&placeholder.to_le_bytes());
+    b
+}
+
+#[test]
+fn a_streamed_wav_with_another_joined_after_it_ends_where_the_second_header_starts() {
+    // A recorder's streamed file (sizes never written) with a second file joined after it:
+    // the second header was read as samples (noise) to the end of the file. Now the samples end
+    // where the second `RIFF…WAVE` header starts, and the joined file is named as for a sized
+    // first file.
+    let t = Tmp::new();
+    let (first, second) = (t.path("first.wav"), t.path("second.wav"));
+    write_wav(&first, 16_000, 1, &tone(16_000, 1.5), false);
+    write_wav(&second, 8_000, 1, &tone(8_000, 0.75), false);
+    let (first, second) = (std::fs::read(&first).unwrap(), std::fs::read(&second).unwrap());
+    let q = t.path("streamed.wav");
+    for placeholder in [u32::MAX, 0] {
+        std::fs::write(&q, [with_placeholder_sizes(&first, placeholder), second.clone()].concat())
+            .unwrap();
+        let (info, channels) = decode_all(&q, &strict()).unwrap();
+        assert_eq!((info.sample_rate, channels[0].len()), (16_000, 24_000), "{placeholder:#x}");
+        // The samples are the first file's, to the last one: no header bytes among them.
+        let expected: Vec<f32> = tone(16_000, 1.5)
+            .iter()
+            .map(|f| f32::from((f[0] * 32767.0) as i16) / 32768.0)
+            .collect();
+        assert_eq!(channels[0], expected, "{placeholder:#x}");
+        let mut d = Decoder::open(&q, &strict()).unwrap();
+        while d.next_block().unwrap().is_some() {}
+        let s = d.stats();
+        assert_eq!(
+            (s.frames, s.placeholder_length, s.appended_wav.map(appended)),
+            (
+                24_000,
+                true,
+                Some((48_044, 12_044, Some(8_000), Some(6_000), 1, Some(Delta::from_millis(750))))
+            ),
+            "{placeholder:#x}"
+        );
+        let spec = TrackSpec::file("A", q.clone());
+        let found =
+            detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
+        // The joined file's warning says where the samples end, so the placeholder's ("read to
+        // the end of the file") is not said.
+        assert_eq!(
+            found.warnings,
+            [TrackWarning::AppendedWav {
+                path: q.clone(),
+                read: 1.5,
+                bytes: 12_044,
+                sample_rate: Some(8_000),
+                seconds: Some(0.75),
+                files: 1,
+                total: Some(0.75),
+            }],
+            "{placeholder:#x}"
+        );
+    }
+    // The joined file streamed too: its length is what the file holds after its header.
+    let joined = [with_placeholder_sizes(&first, u32::MAX), with_placeholder_sizes(&second, 0)];
+    std::fs::write(&q, joined.concat()).unwrap();
+    let d = Decoder::open(&q, &strict()).unwrap();
+    assert_eq!(
+        d.stats().appended_wav.map(appended),
+        Some((48_044, 12_044, Some(8_000), Some(6_000), 1, Some(Delta::from_millis(750))))
+    );
+    // Alone, a streamed file still reads to its end.
+    std::fs::write(&q, with_placeholder_sizes(&first, u32::MAX)).unwrap();
+    let mut d = Decoder::open(&q, &strict()).unwrap();
+    while d.next_block().unwrap().is_some() {}
+    assert_eq!((d.stats().frames, d.stats().appended_wav), (24_000, None));
+}
+
+#[test]
+fn three_wav_files_joined_are_counted_with_their_total_length() {
+    // `cat a.wav b.wav c.wav`: every file after the first is found, each where the one before
+    // ends (the last one streamed, with placeholder sizes), and the warning says how many and
+    // how long they are together.
+    let t = Tmp::new();
+    let (a, b, c) = (t.path("a.wav"), t.path("b.wav"), t.path("c.wav"));
+    write_wav(&a, 16_000, 1, &tone(16_000, 1.0), false);
+    write_wav(&b, 8_000, 1, &tone(8_000, 0.5), false);
+    write_wav(
+        &c,
+        44_100,
+        2,
+        &tone(44_100, 0.25).iter().map(|f| vec![f[0], f[0]]).collect::<Vec<_>>(),
+        false,
+    );
+    let (a, b, c) =
+        (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap(), std::fs::read(&c).unwrap());
+    let q = t.path("three.wav");
+    std::fs::write(&q, [a.clone(), b.clone(), with_placeholder_sizes(&c, u32::MAX)].concat())
+        .unwrap();
+    let mut d = Decoder::open(&q, &strict()).unwrap();
+    while d.next_block().unwrap().is_some() {}
+    assert_eq!(
+        (d.stats().frames, d.stats().appended_wav.map(appended)),
+        (
+            16_000,
+            Some((
+                32_044,
+                8_044 + 44_144,
+                Some(8_000),
+                Some(4_000),
+                2,
+                Some(Delta::from_millis(750))
+            ))
+        )
+    );
+    let spec = TrackSpec::file("A", q.clone());
+    let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
+    assert_eq!(
+        found.warnings,
+        [TrackWarning::AppendedWav {
+            path: q.clone(),
+            read: 1.0,
+            bytes: 52_188,
+            sample_rate: Some(8_000),
+            seconds: Some(0.5),
+            files: 2,
+            total: Some(0.75),
+        }]
+    );
+    assert_eq!(
+        found.warnings[0].to_string(),
+        format!(
+            "{}: 2 more WAV files are joined to its end byte for byte (at 1.000 s, 52188 bytes: 0.750 s in all; the first 0.500 s at 8000 Hz) and were not read: the first header ends the recording there, so only the first file was heard; join the files with a tool that writes one header and one sample rate (sox, or ffmpeg's concat filter), or give each on its own",
+            q.display()
+        )
+    );
+    // One of them without a length (a compressed format's block holds many frames): the
+    // count stays, the total is unknown.
+    let adpcm = wav_of_format(0x11, 8_000, 256, 4, 512, &[0; 512]);
+    std::fs::write(&q, [a.clone(), adpcm, b.clone(), b].concat()).unwrap();
+    let d = Decoder::open(&q, &strict()).unwrap();
+    assert_eq!(
+        d.stats().appended_wav.map(appended),
+        Some((32_044, 556 + 2 * 8_044, Some(8_000), None, 3, None))
+    );
+}
+
+/// The interleaved samples, frame count and stats of MP3 bytes.
+fn decode_mp3(bytes: Vec<u8>) -> (usize, Vec<f32>, overtalk_audio::decode::DecodeStats) {
+    let mut d = Decoder::from_bytes(bytes, Some("mp3"), &DecodeOptions::default()).unwrap();
+    let mut all = Vec::new();
+    while let Some(b) = d.next_block().unwrap() {
+        all.extend(b.mono());
+    }
+    (d.info().channels, all, d.stats())
+}
+
+#[test]
+fn mp3_files_of_one_rate_joined_are_all_decoded_whatever_their_channels() {
+    // `cat mono.mp3 stereo.mp3` (16 kHz each, LAME headers, a 1 kHz burst at 0.3–0.6 s in
+    // each): the stereo frames were "corrupt packets replaced by silence", and a second file
+    // of the same layout was dropped without a word (the first file's header declares its
+    // length and the demuxer trimmed every packet past it to nothing). ffmpeg plays 33 455
+    // frames, the second burst from frame 22 082 (mixed to mono as the mean of the channels);
+    // so does the decoder now, in every order, to the frame.
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let read = |name: &str| std::fs::read(data.join(name)).unwrap();
+    let (mono, stereo) = (read("layout.mono.mp3"), read("layout.stereo.mp3"));
+    let onsets = |samples: &[f32]| {
+        let first = samples.iter().position(|s| s.abs() > 0.1).unwrap();
+        let second = 16_000 + samples[16_000..].iter().position(|s| s.abs() > 0.1).unwrap();
+        (first, second)
+    };
+    let (channels, all, s) = decode_mp3([mono.clone(), stereo.clone()].concat());
+    assert_eq!((channels, all.len(), onsets(&all)), (1, 33_455, (4_801, 22_082)));
+    assert_eq!(
+        (s.bad_packets, s.other_layout_packets, s.other_layout_channels, s.other_layout_frames),
+        (0, 30, Some((1, 2)), 17_280)
+    );
+    // Past the first file's declared 16 000 frames: its padding and the whole second file.
+    assert_eq!(s.past_declared_frames, 17_455);
+    // Stereo first: the burst is on the left only, so the mean of the channels crosses 0.1 a
+    // frame later in the first file and a frame earlier (the mono file spread to both) in the
+    // second; ffmpeg's decoding, mixed the same way, crosses at 4 802 and 22 081 too.
+    let (channels, all, s) = decode_mp3([stereo.clone(), mono.clone()].concat());
+    assert_eq!((channels, all.len(), onsets(&all)), (2, 33_455, (4_802, 22_081)));
+    assert_eq!(
+        (s.bad_packets, s.other_layout_packets, s.other_layout_channels, s.past_declared_frames),
+        (0, 30, Some((2, 1)), 17_455)
+    );
+    // The same layout twice: the second burst at full amplitude crosses a frame earlier than
+    // the stereo file's mixed down (ffmpeg: 22 081 too).
+    let (channels, all, s) = decode_mp3([mono.clone(), mono.clone()].concat());
+    assert_eq!((channels, all.len(), onsets(&all)), (1, 33_455, (4_801, 22_081)));
+    assert_eq!((s.bad_packets, s.other_layout_packets, s.past_declared_frames), (0, 0, 17_455));
+    // One file alone ends at its declared length: its padding is no joined file.
+    let (_, all, s) = decode_mp3(mono.clone());
+    assert_eq!((all.len(), s.past_declared_frames), (16_000, 0));
+    // Detection names both findings, with the time they hold.
+    let t = Tmp::new();
+    let q = t.path("joined.mp3");
+    std::fs::write(&q, [mono, stereo].concat()).unwrap();
+    let spec = TrackSpec::file("A", q.clone());
+    let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
+    assert_eq!(
+        found.warnings,
+        [
+            TrackWarning::OtherChannelFrames {
+                path: q.clone(),
+                packets: 30,
+                channels: 1,
+                other: 2,
+                seconds: 1.08
+            },
+            TrackWarning::PastDeclaredLength { path: q.clone(), seconds: 1.090938 },
+        ]
+    );
+    let text: Vec<String> = found.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        text,
+        [
+            format!(
+                "{}: 30 MPEG audio frames (1.080 s) are in stereo, where the stream starts in mono (MP3 files joined byte for byte?); they were decoded on their own and mixed down to mono, in place",
+                q.display()
+            ),
+            format!(
+                "{}: the MP3 goes on 1.091 s past the length its header declares (MP3 files joined byte for byte?); all of it was decoded, as ffmpeg plays it",
+                q.display()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_malformed_list_chunk_before_the_samples_is_skipped_as_ffmpeg_skips_it() {
+    // A LIST/INFO entry of odd length written without its pad byte (some taggers do): the
+    // entry runs past its list, and the file was refused as "malformed audio (reading the
+    // container header): riff: chunk length exceeds parent (list) chunk length". ffmpeg plays
+    // it; so does the decoder now, with every sample.
+    let t = Tmp::new();
+    let p = t.path("plain.wav");
+    write_wav(&p, 16_000, 1, &tone(16_000, 0.5), false);
+    let plain = std::fs::read(&p).unwrap();
+    let data = plain.windows(4).position(|w| w == b"data").unwrap();
+    let mut info = b"INFOICMT\x03\0\0\0ab\0".to_vec();
+    let mut list = b"LIST".to_vec();
+    list.extend_from_slice(&(info.len() as u32).to_le_bytes());
+    list.append(&mut info);
+    list.push(0);
+    let body = [&plain[12..data], &list, &plain[data..]].concat();
+    let mut tagged = b"RIFF".to_vec();
+    tagged.extend_from_slice(&(4 + body.len() as u32).to_le_bytes());
+    tagged.extend_from_slice(b"WAVE");
+    tagged.extend_from_slice(&body);
+    let q = t.path("tagged.wav");
+    std::fs::write(&q, &tagged).unwrap();
+    let (_, want) = decode_all(&p, &strict()).unwrap();
+    let (info, got) = decode_all(&q, &strict()).unwrap();
+    assert_eq!((info.sample_rate, got[0].len()), (16_000, 8_000));
+    assert_eq!(got, want);
+    // Streamed with placeholder sizes, the same.
+    std::fs::write(&q, with_placeholder_sizes(&tagged, u32::MAX)).unwrap();
+    let mut d = Decoder::open(&q, &strict()).unwrap();
+    while d.next_block().unwrap().is_some() {}
+    assert_eq!((d.stats().frames, d.stats().placeholder_length), (8_000, true));
+}
+
+#[test]
+fn a_joined_header_is_found_on_either_side_of_a_search_block_boundary() {
+    // The samples of a streamed file are searched for the next `RIFF…WAVE` header in blocks of
+    // 64 KiB (65 536 bytes from the first sample); a header that starts at the last byte of a
+    // block, the first of the next, or one whose 16 bytes straddle the two ends the samples
+    // where it starts all the same.
+    let t = Tmp::new();
+    let second = t.path("second.wav");
+    write_wav(&second, 8_000, 1, &tone(8_000, 0.5), false);
+    let second = std::fs::read(&second).unwrap();
+    let first = t.path("first.wav");
+    let q = t.path("streamed.wav");
+    let all = tone(8_000, 9.0);
+    // 16-bit mono: a frame is 2 bytes, so the header starts 2 × frames bytes into the samples.
+    for frames in [32_760, 32_767, 32_768, 32_769, 65_536] {
+        write_wav(&first, 8_000, 1, &all[..frames], false);
+        let first = std::fs::read(&first).unwrap();
+        std::fs::write(&q, [with_placeholder_sizes(&first, u32::MAX), second.clone()].concat())
+            .unwrap();
+        let mut d = Decoder::open(&q, &strict()).unwrap();
+        while d.next_block().unwrap().is_some() {}
+        let offset = 44 + 2 * frames as u64;
+        assert_eq!(
+            (d.stats().frames, d.stats().appended_wav.map(appended)),
+            (
+                frames as u64,
+                Some((offset, 8_044, Some(8_000), Some(4_000), 1, Some(Delta::from_millis(500))))
+            ),
+            "{frames} frames"
+        );
     }
 }
