@@ -670,8 +670,7 @@ fn name_colon(rest: &str) -> Option<(&str, &str)> {
 /// Where `text` is a transcript of speakers' turns with no times at all (a debate's rush
 /// transcript, a hearing: `COOPER: Welcome…`, `CLINTON: Thank you`): at least three lines
 /// open with a capitalised `Name:` (or the text's other labels, [`Labels`]: `Mr. JORDAN.`,
-/// `Q.`), two names or more, one of them twice (a name's parts in parentheses aside); or the
-/// text is two such lines alone ([`two_turn_exchange`]). The
+/// `Q.`), two names or more, one of them twice (a name's parts in parentheses aside). The
 /// line (1-based) and its start, for an error that says why nothing can be measured.
 ///
 /// ```text
@@ -698,9 +697,7 @@ pub(crate) fn untimed_turns(text: &str) -> Option<(usize, String)> {
         first.get_or_insert((n + 1, line.trim().chars().take(40).collect::<String>()));
     }
     let turns: usize = names.values().sum();
-    let exchange = (turns >= 3 && names.len() >= 2 && names.values().any(|&k| k >= 2))
-        || two_turn_exchange(text, &labels);
-    exchange.then_some(first).flatten()
+    (turns >= 3 && names.len() >= 2 && names.values().any(|&k| k >= 2)).then_some(first).flatten()
 }
 
 /// Whether `text` is nothing but a two-line exchange (`Ana: Are you coming?`, `Bo: Yes, in a
@@ -708,8 +705,13 @@ pub(crate) fn untimed_turns(text: &str) -> Option<(usize, String)> {
 /// different speakers, both said as sentences ([`turn_said`]). A shorter transcript than
 /// [`untimed_turns`] otherwise takes (three turns, a name that comes back), kept to a text of
 /// those two lines alone, so that two labelled lines in prose (`Note: …`, `The plan: …`) are
-/// no exchange.
-fn two_turn_exchange(text: &str, labels: &Labels) -> bool {
+/// no exchange. Read so only given `--from paragraphs`: two labelled sentences are as often
+/// notes (`Pros: Cheap.`, `Cons: Slow.`) or a mail's head as a dialogue, so format detection
+/// ([`speech_turns`]) does not take them, nor does a file with a few times below them
+/// ([`late_times`]).
+fn two_turn_exchange(text: &str) -> bool {
+    let labels = Labels::of(text);
+    let labels = &labels;
     let mut lines = text.lines().map(|l| l.trim().trim_start_matches('\u{feff}').trim());
     let mut turns = lines.by_ref().filter(|l| !l.is_empty()).take(3);
     let (Some(a), Some(b), None) = (turns.next(), turns.next(), turns.next()) else {
@@ -842,12 +844,62 @@ const FIELD_NAMES: &[&str] = &[
     "id",
 ];
 
+/// The labels of notes, minutes, lists and documents (`Pros:`, `Agenda:`, `Action:`, `Note:`),
+/// in lower case: common nouns, no speakers' names. Short lines that alternate between them
+/// read like a rush exchange (`Pros: Cheap.`, `Cons: Slow.`, `Pros: Fast.`), so
+/// [`speech_turns`] takes no rush exchange with one of them.
+const NOTE_LABELS: &[&str] = &[
+    "pros",
+    "cons",
+    "pro",
+    "con",
+    "note",
+    "notes",
+    "nb",
+    "tip",
+    "hint",
+    "warning",
+    "caution",
+    "important",
+    "reminder",
+    "todo",
+    "agenda",
+    "item",
+    "topic",
+    "action",
+    "actions",
+    "action item",
+    "decision",
+    "owner",
+    "outcome",
+    "result",
+    "summary",
+    "next steps",
+    "attendees",
+    "location",
+    "goal",
+    "problem",
+    "solution",
+    "reason",
+    "example",
+    "step",
+    "usage",
+    "install",
+    "update",
+    "fix",
+    "issue",
+    "done",
+];
+
 /// Whether a text found by [`untimed_turns`] reads as speakers' turns when nothing names its
 /// format (format detection): no turn under a header or field key (`From:`, `Host:`), and
 /// either at least two and a half words a turn on average and a third of the turns ending as
 /// sentences do (or cut off), or a fast exchange of shorter turns (`A: Yes.`, `B: No.`): every
-/// turn another speaker's than the one before, and two turns in three ending as sentences. Email and HTTP headers, configuration files and change logs have `Key: value`
-/// lines too; given `--from paragraphs`, [`untimed_turns`] alone decides. When two turns in
+/// turn another speaker's than the one before, two turns in three ending as sentences, and no
+/// label a note's ([`NOTE_LABELS`]: `Pros: Cheap.`, `Cons: Slow.`). Email and HTTP headers,
+/// configuration files and change logs have `Key: value` lines too; given `--from
+/// paragraphs`, [`untimed_turns`] alone decides (or a two-line exchange,
+/// [`two_turn_exchange`]). When two turns in
 /// three are named in capitals, only those count: the fields of a broadcaster's heading
 /// (`Show: ALL IN with CHRIS HAYES`, `Date: March 1, 2018`) are no turns.
 pub(crate) fn speech_turns(text: &str) -> bool {
@@ -876,7 +928,7 @@ pub(crate) fn speech_turns(text: &str) -> bool {
     let upper = starts.iter().filter(|(name, _)| in_capitals(name)).count();
     let capitals_only = 3 * upper >= 2 * starts.len();
     // Whether every turn is another speaker's than the one before: a fast exchange.
-    let (mut alternating, mut previous) = (true, None);
+    let (mut alternating, mut previous, mut noted) = (true, None, false);
     for (name, said) in starts {
         if capitals_only && !in_capitals(name) {
             continue;
@@ -885,6 +937,7 @@ pub(crate) fn speech_turns(text: &str) -> bool {
             return false;
         }
         let bare = without_parenthesised(name);
+        noted |= NOTE_LABELS.contains(&bare.trim().to_lowercase().as_str());
         alternating &= previous.as_deref() != Some(bare.trim());
         previous = Some(bare.trim().to_owned());
         turns += 1;
@@ -894,9 +947,10 @@ pub(crate) fn speech_turns(text: &str) -> bool {
     }
     // A rush exchange (`A: Yes.`, `B: No.`, `A: Why?`) has fewer words a turn: its speakers
     // take every other turn and two turns in three end as sentences, which a list of keys and
-    // values (`Key: value`) does not.
+    // values (`Key: value`) does not; notes that alternate their labels (`Pros: Cheap.`,
+    // `Cons: Slow.`) are no exchange.
     let worded = 2 * words >= 5 * turns && 3 * ended >= turns;
-    let rush = alternating && 3 * ended >= 2 * turns;
+    let rush = alternating && !noted && 3 * ended >= 2 * turns;
     untimed_turns(text).is_some() && (worded || rush)
 }
 
@@ -1947,7 +2001,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         && kept.done.is_empty()
         && kept.empty.is_none()
         && any_text
-        && untimed_turns(text).is_some()
+        && (untimed_turns(text).is_some() || two_turn_exchange(text))
     {
         return read_untimed(text, None, ctx);
     }
@@ -4895,10 +4949,12 @@ mod tests {
     }
 
     /// Fast exchanges are transcripts too: turns of a word or two (under two and a half words a
-    /// turn) when the speakers alternate and most turns end as sentences, and an exchange of
-    /// two lines alone. Before, neither was found from the content ("cannot tell the format"),
-    /// and the two lines were no turns even given `--from paragraphs`. Prose with a colon, a
-    /// list of keys, and two labelled lines in prose stay no transcript.
+    /// turn) when the speakers alternate and most turns end as sentences; before, they were
+    /// not found from the content ("cannot tell the format"). An exchange of two lines alone
+    /// is read as two turns given `--from paragraphs` (before, it was no turns), but is not
+    /// told from the content: two labelled sentences are as often notes. Prose with a colon,
+    /// a list of keys, notes, a README, a mail's head and two labelled lines stay no
+    /// transcript.
     #[test]
     fn rush_exchanges_are_turns_and_prose_with_a_colon_is_not() {
         let detect = |text: &str| crate::format::detect(Some("t.txt"), text, None);
@@ -4921,7 +4977,10 @@ mod tests {
             [pair("ANA", "Yes."), pair("BO", "No."), pair("ANA", "Why?"), pair("BO", "Because.")]
         );
         let two = "Ana: Are you coming tonight?\nBo: Yes, in a minute.\n";
-        assert_eq!(detect(two).unwrap(), Format::Paragraphs);
+        assert_eq!(
+            names_of(&format!("\u{feff}\n{two}\n")),
+            [pair("Ana", "Are you coming tonight?"), pair("Bo", "Yes, in a minute.")]
+        );
         assert_eq!(
             names_of(two),
             [pair("Ana", "Are you coming tonight?"), pair("Bo", "Yes, in a minute.")]
@@ -4936,12 +4995,31 @@ mod tests {
             "We met at noon. Ana: late again.\nBo: here.\n",
             "Ana: Are you coming tonight?\nBo: Yes, in a minute.\nThe rest of the day was quiet.\n",
             "Subject: the plan.\nFrom: Ana.\n",
+            two,
+            "Pros: Cheap.\nCons: Slow.\n",
+            "Pros: Cheap.\nCons: Slow.\nPros: Fast.\nCons: Ugly.\n",
+            "Agenda: Budget review.\nAction: Ana sends the draft by Friday.\n",
+            "Agenda: Budget.\nAction: Send it.\nAgenda: Hiring.\nAction: Post it.\n",
+            "Note: The server restarts at noon.\nWarning: Save your work first.\n",
+            "Install: Run cargo install overtalk.\nUsage: Run overtalk stats on a file.\n",
+            "Subject: Lunch on Friday?\nFrom: Ana Ruiz <ana@example.org>\n",
+            "Decision: We ship on Monday.\nOwner: Bo tells the team.\n",
         ] {
             let e = detect(text).unwrap_err().to_string();
             assert!(e.contains("cannot tell the format"), "{text:?}: {e}");
         }
         assert_eq!(untimed_turns("Note: this is it.\nThe plan: ship it.\n"), None);
         assert_eq!(untimed_turns("Ana: Yes, I will.\nAna: Later.\n"), None);
+        assert_eq!(untimed_turns(two), None);
+        assert!(two_turn_exchange(two) && !two_turn_exchange("Note: Yes.\nNote: No.\n"));
+        // Two untimed turns above two timed ones: the file is read by its times, the two
+        // turns above the first time skipped (with a warning), not laid out without times.
+        let timed = "Ana: Hi there.\nBo: Hello.\n00:00:05 Ana: Let's begin.\n00:00:09 Bo: Sure.\n";
+        assert_eq!(late_times(timed), None);
+        let out = crate::format::read_str(timed, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        let starts: Vec<i64> = t.utterances().map(|u| u.segment.start().micros()).collect();
+        assert_eq!(starts, [5_000_000, 9_000_000]);
     }
 
     /// A rush transcript with a stray time stamp is still read without times: every turn is
