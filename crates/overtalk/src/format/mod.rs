@@ -845,11 +845,7 @@ fn western_spelling(bytes: &[u8], guessed: &'static encoding_rs::Encoding) -> bo
     if guessed != encoding_rs::WINDOWS_1250 && guessed != encoding_rs::ISO_8859_2 {
         return false;
     }
-    let (western, _, bad_western) = encoding_rs::WINDOWS_1252.decode(bytes);
-    let (central, _, bad_central) = guessed.decode(bytes);
-    if bad_western || bad_central {
-        return false;
-    }
+    let Some((western, central)) = two_readings(bytes, guessed) else { return false };
     // Both are single-byte encodings: the characters match one to one, compared as they come
     // (no copy of the text's characters, whatever its size).
     let mut western = western.chars().peekable();
@@ -877,6 +873,19 @@ fn western_spelling(bytes: &[u8], guessed: &'static encoding_rs::Encoding) -> bo
     differing
 }
 
+/// `bytes` read as `windows-1252` and as the Central European `central` (`windows-1250`,
+/// `ISO-8859-2`), for the checks that compare the two readings letter by letter
+/// ([`western_spelling`], [`no_one_central_language`], [`hungarian_double_acute`]); `None`
+/// when either reading finds a byte it has no character for, which settles nothing.
+fn two_readings<'a>(
+    bytes: &'a [u8],
+    central: &'static encoding_rs::Encoding,
+) -> Option<(std::borrow::Cow<'a, str>, std::borrow::Cow<'a, str>)> {
+    let (western, _, bad_western) = encoding_rs::WINDOWS_1252.decode(bytes);
+    let (central, _, bad_central) = central.decode(bytes);
+    (!bad_western && !bad_central).then_some((western, central))
+}
+
 /// The letters each Central European language written in `windows-1250` or `ISO-8859-2` has
 /// beyond ASCII, in lower case (Polish, Czech, Slovak, Hungarian, Croatian and Slovene,
 /// Romanian). Letters both encodings read alike (`é`, `ü`, `ó`) are listed too, though only
@@ -897,11 +906,7 @@ fn no_one_central_language(bytes: &[u8], guessed: &'static encoding_rs::Encoding
     if guessed != encoding_rs::WINDOWS_1250 && guessed != encoding_rs::ISO_8859_2 {
         return false;
     }
-    let (western, _, bad_western) = encoding_rs::WINDOWS_1252.decode(bytes);
-    let (central, _, bad_central) = guessed.decode(bytes);
-    if bad_western || bad_central {
-        return false;
-    }
+    let Some((western, central)) = two_readings(bytes, guessed) else { return false };
     // Single-byte encodings: the characters match one to one.
     let mut differing: Vec<char> = Vec::new();
     for (w, c) in western.chars().zip(central.chars()) {
@@ -931,11 +936,9 @@ fn hungarian_double_acute(bytes: &[u8], guessed: &'static encoding_rs::Encoding)
     if guessed != encoding_rs::WINDOWS_1252 {
         return false;
     }
-    let (western, _, bad_western) = encoding_rs::WINDOWS_1252.decode(bytes);
-    let (central, _, bad_central) = encoding_rs::WINDOWS_1250.decode(bytes);
-    if bad_western || bad_central {
+    let Some((western, central)) = two_readings(bytes, encoding_rs::WINDOWS_1250) else {
         return false;
-    }
+    };
     let (mut o, mut u) = (false, false);
     for (w, c) in western.chars().zip(central.chars()) {
         match c {
