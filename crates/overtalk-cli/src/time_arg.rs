@@ -78,12 +78,23 @@ fn parse(text: &str, bare: Bare) -> Result<i64, String> {
             return Err(refuse());
         }
         let (last, leading) = fields.split_last().ok_or_else(refuse)?;
-        // The fields after the first have one or two digits (`1:02`, `1:2`), the last one
-        // with an optional fraction.
+        // The fields after the first have two digits (`1:02`), the last one with an optional
+        // fraction: `1:2` may be meant as 1:02 or as 1:20, and is refused rather than guessed.
         let whole_digits = last.split('.').next().map_or(0, str::len);
-        if !(1..=2).contains(&whole_digits)
-            || !last.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-        {
+        if !last.bytes().all(|b| b.is_ascii_digit() || b == b'.') || whole_digits == 0 {
+            return Err(refuse());
+        }
+        let one_digit = whole_digits == 1
+            || leading
+                .iter()
+                .skip(1)
+                .any(|f| f.len() == 1 && f.bytes().all(|b| b.is_ascii_digit()));
+        if one_digit {
+            return Err(format!(
+                "{text:?} is no time: after a colon, minutes and seconds have two digits (`1:02`, not `1:2`); {FORMS}"
+            ));
+        }
+        if whole_digits != 2 {
             return Err(refuse());
         }
         let seconds = number(last, false)?;
@@ -176,7 +187,6 @@ mod tests {
             ("1e3", 1_000_000_000),
             ("2 s", 2_000_000),
             ("+3", 3_000_000),
-            ("1:2", 62_000_000),
         ] {
             assert_eq!(delta(text), Ok(Delta::from_micros(micros)), "{text:?}");
         }
@@ -221,6 +231,18 @@ mod tests {
             delta("1:60:00"),
             Err("\"1:60:00\": minutes and seconds after a colon are below 60".to_owned())
         );
+        // One digit after a colon is ambiguous (1:02 or 1:20?): refused, naming the forms.
+        for text in ["1:2", "1:2.5", "0:1:02", "1:02:3", "-1:2"] {
+            assert_eq!(
+                delta(text),
+                Err(format!(
+                    "{text:?} is no time: after a colon, minutes and seconds have two digits (`1:02`, not `1:2`); {forms}"
+                )),
+                "{text:?}"
+            );
+        }
+        assert_eq!(delta("1:02"), Ok(Delta::from_micros(62_000_000)));
+        assert_eq!(delta("0:01:02"), Ok(Delta::from_micros(62_000_000)));
         assert_eq!(millis("1.5"), Err("\"1.5\": this option takes whole milliseconds".to_owned()));
         assert_eq!(clock_millis("-2"), Err("\"-2\": a time is not negative".to_owned()));
         for text in ["999999999", "1e300", "-1e10", "1e13ms", "1e10s", "99999999:00"] {

@@ -103,8 +103,7 @@ fn pair(reference: &Corpus, hypothesis: &Corpus) -> (Vec<RecordingInput>, Vec<St
 fn scored_inputs(
     reference: &Corpus,
     hypothesis: &Corpus,
-    uem: Option<&[u8]>,
-    uem_source: Option<&str>,
+    uem: &UemInput<'_>,
 ) -> PyResult<(Vec<RecordingInput>, Option<uem::Uem>, Vec<String>)> {
     // A transcript without times scores as nothing at all: refused, as `overtalk score` does.
     for (side, c) in [("reference", reference), ("hypothesis", hypothesis)] {
@@ -118,7 +117,17 @@ fn scored_inputs(
             )));
         }
     }
-    let (uems, mut warnings) = read_uem(uem, uem_source.unwrap_or("uem"))?;
+    let (uems, mut warnings) = match uem {
+        UemInput::None => (None, Vec::new()),
+        UemInput::One(bytes, source) => {
+            let (u, w) = read_uem(bytes, source)?;
+            (Some(u), w)
+        }
+        UemInput::Files(files) => {
+            let (u, w) = read_uem_files(files)?;
+            (Some(u), w)
+        }
+    };
     let (inputs, one_sided) = pair(reference, hypothesis);
     warnings.extend(one_sided);
     if inputs.is_empty() {
@@ -136,15 +145,52 @@ fn scored_inputs(
 
 /// The UEM regions of the bytes of a UEM file (or of UEM text), and the reader's warnings, each starting with
 /// `source` as the command line starts them with the file's path.
-fn read_uem(bytes: Option<&[u8]>, source: &str) -> PyResult<(Option<uem::Uem>, Vec<String>)> {
-    let Some(b) = bytes else { return Ok((None, Vec::new())) };
+fn read_uem(b: &[u8], source: &str) -> PyResult<(uem::Uem, Vec<String>)> {
     // A UEM file's error names the file, as the command line's does (`f.uem:1:14: uem: …`);
     // UEM text given in memory has no file to name. The file's bytes as they are, read as the
     // command line reads them: a byte-order mark names UTF-16 or UTF-32, and text that is not
     // UTF-8 is an error at its line and column.
     let (u, w) = uem::read_bytes(b, &ReadOptions::default())
         .map_err(|e| to_py(if source == "uem" { e } else { e.with_path(source) }))?;
-    Ok((Some(u), w.iter().map(|w| python_words(&format!("{source}: {w}"))).collect()))
+    Ok((u, w.iter().map(|w| python_words(&format!("{source}: {w}"))).collect()))
+}
+
+/// The UEM a scorer is given: none, the bytes of one file or of UEM text (with the name its
+/// warnings and errors start with), or the files of a directory (`score(uem=DIR)`, as `--uem
+/// DIR` reads every `.uem` file under it), each its bytes and path.
+enum UemInput<'a> {
+    None,
+    One(&'a [u8], &'a str),
+    Files(&'a [(Vec<u8>, String)]),
+}
+
+impl<'a> UemInput<'a> {
+    fn of(
+        bytes: Option<&'a [u8]>,
+        source: Option<&'a str>,
+        files: Option<&'a [(Vec<u8>, String)]>,
+    ) -> UemInput<'a> {
+        match (files, bytes) {
+            (Some(files), _) => UemInput::Files(files),
+            (None, Some(b)) => UemInput::One(b, source.unwrap_or("uem")),
+            (None, None) => UemInput::None,
+        }
+    }
+}
+
+/// The UEM regions of several UEM files (a directory's, in path order), merged as `overtalk
+/// score --uem DIR` merges them (the regions of a recording named in several files united),
+/// and each file's warnings starting with its path. None at all is an error, as the command
+/// line's `DIR: no UEM file` is: the caller, which lists the directory, says so.
+fn read_uem_files(files: &[(Vec<u8>, String)]) -> PyResult<(uem::Uem, Vec<String>)> {
+    let mut merged = uem::Uem::new();
+    let mut warnings = Vec::new();
+    for (bytes, path) in files {
+        let (u, w) = read_uem(bytes, path)?;
+        warnings.extend(w);
+        pairing::merge_uem(&mut merged, u);
+    }
+    Ok((merged, warnings))
 }
 
 /// Scores `hypothesis` against `reference`; returns the JSON of `overtalk score --format
@@ -153,7 +199,7 @@ fn read_uem(bytes: Option<&[u8]>, source: &str) -> PyResult<(Option<uem::Uem>, V
 /// side only or not in the UEM, the UEM's repairs, recordings a preset leaves out) is given as
 /// Python warnings.
 #[pyfunction]
-#[pyo3(signature = (reference, hypothesis, collar=0.0, skip_overlap=false, preset="overtalk", uem=None, mapping=None, region=None, jer=None, der_only=false, uem_source=None))]
+#[pyo3(signature = (reference, hypothesis, collar=0.0, skip_overlap=false, preset="overtalk", uem=None, mapping=None, region=None, jer=None, der_only=false, uem_source=None, uem_files=None))]
 #[allow(clippy::too_many_arguments)]
 fn score_json(
     py: Python<'_>,
@@ -168,11 +214,13 @@ fn score_json(
     jer: Option<&str>,
     der_only: bool,
     uem_source: Option<&str>,
+    uem_files: Option<Vec<(Vec<u8>, String)>>,
 ) -> PyResult<String> {
     let opts = options(preset, collar, skip_overlap, mapping, region, jer)?;
     let (r, h) = (&*reference, &*hypothesis);
+    let uem = UemInput::of(uem, uem_source, uem_files.as_deref());
     let (json, warnings) =
-        py.detach(|| parallel::install(|| render_score(r, h, uem, uem_source, &opts, der_only))?)?;
+        py.detach(|| parallel::install(|| render_score(r, h, &uem, &opts, der_only))?)?;
     warn(py, warnings)?;
     Ok(json)
 }
@@ -181,12 +229,11 @@ fn score_json(
 fn render_score(
     r: &Corpus,
     h: &Corpus,
-    uem: Option<&[u8]>,
-    uem_source: Option<&str>,
+    uem: &UemInput<'_>,
     opts: &ScoreOptions,
     der_only: bool,
 ) -> PyResult<(String, Vec<String>)> {
-    let (inputs, uems, mut warnings) = scored_inputs(r, h, uem, uem_source)?;
+    let (inputs, uems, mut warnings) = scored_inputs(r, h, uem)?;
     let metrics = if der_only { score::Metrics::DER_ONLY } else { score::Metrics::ALL };
     let report = score::score_with(&inputs, uems.as_ref(), opts, metrics).map_err(to_py)?;
     let mut out = Vec::new();
@@ -212,7 +259,7 @@ fn render_score(
 /// turns and monologues matched one to one within `tolerance` seconds. Returns the JSON of
 /// `overtalk score --events --format json`; warns as [`score_json`] does.
 #[pyfunction]
-#[pyo3(signature = (reference, hypothesis, collar=0.0, skip_overlap=false, preset="overtalk", uem=None, mapping=None, region=None, jer=None, tolerance=0.2, uem_source=None))]
+#[pyo3(signature = (reference, hypothesis, collar=0.0, skip_overlap=false, preset="overtalk", uem=None, mapping=None, region=None, jer=None, tolerance=0.2, uem_source=None, uem_files=None))]
 #[allow(clippy::too_many_arguments)]
 fn score_events_json(
     py: Python<'_>,
@@ -227,6 +274,7 @@ fn score_events_json(
     jer: Option<&str>,
     tolerance: f64,
     uem_source: Option<&str>,
+    uem_files: Option<Vec<(Vec<u8>, String)>>,
 ) -> PyResult<String> {
     use overtalk::events::{self, EventOptions};
     let opts = options(preset, collar, skip_overlap, mapping, region, jer)?;
@@ -239,9 +287,10 @@ fn score_events_json(
     let ev =
         EventOptions { tolerance: (tolerance * 1000.0).round() as i64, ..EventOptions::default() };
     let (r, h) = (&*reference, &*hypothesis);
+    let uem = UemInput::of(uem, uem_source, uem_files.as_deref());
     let (json, warnings) = py.detach(|| {
         parallel::install(|| {
-            let (inputs, uems, warnings) = scored_inputs(r, h, uem, uem_source)?;
+            let (inputs, uems, warnings) = scored_inputs(r, h, &uem)?;
             let params = overtalk::analysis::Params::default();
             let report =
                 events::score_events(&inputs, uems.as_ref(), &opts, &params, &ev).map_err(to_py)?;

@@ -107,3 +107,31 @@ def test_turn_order_is_the_cli_untimed_object(tmp_path, cli):
     with pytest.raises(overtalk.OvertalkError, match="holds timed segments only"):
         corpus["rush"].write(format="rttm")
     assert '"untimed"' in corpus["rush"].write(format="json")
+
+
+def test_a_uem_directory_is_read_as_the_cli_reads_it(tmp_path, cli, cli_warnings):
+    """`score(uem=DIR)` reads every `.uem` file under DIR (any depth, the extension in any case),
+    the regions of a recording named in several files united, as `overtalk score --uem DIR`:
+    the same JSON and the same warnings."""
+    path = EXAMPLES / "red-carpet" / "red-carpet.rttm"
+    conv = overtalk.read(path)["red-carpet"]
+    hyp = tmp_path / "hyp.rttm"
+    hyp.write_text("".join(
+        f"SPEAKER red-carpet 1 {s.start:.3f} {s.end - s.start:.3f} <NA> <NA> {'X' if k % 3 else s.speaker} <NA> <NA>\n"
+        for k, s in enumerate(conv.segments())
+    ))
+    uems = tmp_path / "uems"
+    (uems / "deeper").mkdir(parents=True)
+    (uems / "a.uem").write_text("red-carpet 1 0 4\n")
+    (uems / "deeper" / "B.UEM").write_text("red-carpet 1 6 9\nother 1 0 5\n")
+    (uems / "notes.txt").write_text("not a UEM\n")
+    got = overtalk.score(path, hyp, uem=uems, collar=0.25)
+    assert got.to_json().encode() == cli("score", "-r", path, "-s", hyp, "--uem", uems, "--collar", "0.25", "--format", "json")
+    # Only the regions: other than the whole recording, and the union of both files.
+    assert got.total != overtalk.score(path, hyp, collar=0.25).total
+    assert got.total == overtalk.score(path, hyp, uem={"red-carpet": [(0, 4), (6, 9)]}, collar=0.25).total
+    assert got.total != overtalk.score(path, hyp, uem=uems / "a.uem", collar=0.25).total
+    with pytest.warns(overtalk.OvertalkWarning) as caught:
+        overtalk.score(path, hyp, uem=str(uems))
+    said = [str(w.message) for w in caught]
+    assert said == cli_warnings("score", "-r", path, "-s", hyp, "--uem", uems)

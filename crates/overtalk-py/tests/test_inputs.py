@@ -325,9 +325,14 @@ def test_a_uem_file_is_read_as_the_command_line_reads_it(tmp_path):
     narrow.write_text("red-carpet 1 0 2\n")
     assert overtalk.score(conv, conv, uem=wide).total == overtalk.score(conv, conv, uem=narrow).total
     assert overtalk.score(conv, conv, uem=wide).total != overtalk.score(conv, conv).total
-    # A directory is not an empty UEM.
-    with pytest.raises(IsADirectoryError, match=f"^{tmp_path}: is a directory; uem= takes one UEM file \\(or its text, or a dict\\)$"):
+    # A directory is read as `--uem DIR` reads it, every `.uem` file under it: the Latin-1 one's
+    # error names it; a directory without one is an error, not an empty UEM.
+    with pytest.raises(overtalk.OvertalkError, match=f"^{latin}:1:22: uem: invalid UTF-8"):
         overtalk.score(conv, conv, uem=tmp_path)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(overtalk.OvertalkError, match=f"^{empty}: no UEM file \\(`.uem`\\) in this directory$"):
+        overtalk.score(conv, conv, uem=empty)
 
 
 def test_pickled_corpus_keeps_its_reading_warnings():

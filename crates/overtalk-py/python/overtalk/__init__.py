@@ -19,6 +19,7 @@ from __future__ import annotations
 import math as _math
 import numbers as _numbers
 import os as _os
+import pathlib as _pathlib
 from collections import namedtuple as _namedtuple
 from collections.abc import Mapping as _Mapping
 
@@ -1205,6 +1206,38 @@ def _corpus(x: Any, what: str) -> Corpus:
     return corpus
 
 
+def _uem_kwargs(uem: Any) -> dict:
+    """The keyword arguments that give the native scorers the UEM ``uem`` names: the bytes of
+    one file or of UEM text and the name its warnings and errors start with (``uem_source``),
+    or, for a directory, every ``.uem`` file under it (``uem_files``, each its bytes and path,
+    in path order), as ``overtalk score --uem DIR`` reads them."""
+    if isinstance(uem, (str, _os.PathLike)) and not isinstance(uem, bytes):
+        s = _os.fspath(uem)
+        if isinstance(s, str) and s.strip() and _looks_like_path(s) and _os.path.isdir(s):
+            return {"uem_files": _uem_dir_files(s)}
+    text, source = _uem_text(uem)
+    return {"uem": text, "uem_source": source}
+
+
+def _uem_dir_files(directory: str) -> list:
+    """Every ``.uem`` file under ``directory`` (any depth, the extension in any case; links to
+    directories not followed), each its bytes and path, in path order, as ``--uem DIR`` lists
+    them; none is an error, as the command line's."""
+    found = []
+    for root, _dirs, files in _os.walk(directory):
+        for name in files:
+            if name.lower().endswith(".uem") and len(name) > len(".uem"):
+                found.append(_os.path.join(root, name))
+    if not found:
+        raise OvertalkError(f"{directory}: no UEM file (`.uem`) in this directory")
+    found.sort(key=lambda p: _pathlib.PurePath(p).parts)
+    out = []
+    for path in found:
+        with open(path, "rb") as f:
+            out.append((f.read(), path))
+    return out
+
+
 def _uem_text(uem: Any) -> tuple[Optional[bytes], Optional[str]]:
     """The bytes of the UEM ``uem`` gives (a file's as they are, for the reader to decode as the
     command line does), and the name its warnings and errors start with."""
@@ -1224,9 +1257,6 @@ def _uem_text(uem: Any) -> tuple[Optional[bytes], Optional[str]]:
     if not s.strip():
         raise OvertalkError("uem is empty; give a UEM file, its text, or leave it unset")
     if _looks_like_path(s):
-        if _os.path.isdir(s):
-            # Not read as an empty UEM: scoring without the regions meant, without a word.
-            raise IsADirectoryError(f"{s}: is a directory; uem= takes one UEM file (or its text, or a dict)")
         with open(s, "rb") as f:
             return f.read(), s
     # One line that names no file is a path with a typo, not UEM text: scoring without the
@@ -1288,7 +1318,8 @@ def score(
     (files or directories) or text; recordings are paired by id. ``collar`` is in seconds on
     EACH side of a reference boundary (md-eval's ``-c``; pyannote.metrics' ``collar`` is twice
     this). ``preset`` is ``overtalk``, ``md-eval``, ``dscore``, ``pyannote`` or ``spyder``.
-    ``uem`` is a UEM file, its text, or ``{recording_id: [(start_s, end_s), …]}``.
+    ``uem`` is a UEM file, a directory (every ``.uem`` file under it, as ``--uem DIR``), its
+    text, or ``{recording_id: [(start_s, end_s), …]}``.
 
     With ``events=True`` the dynamics are scored instead (``overtalk score --events``; see
     :func:`score_events`, whose ``tolerance`` it takes) and an :class:`EventScore` returned.
@@ -1302,7 +1333,7 @@ def score(
     if events:
         return _score_events(common, 0.2 if tolerance is None else tolerance)
     args, source = common
-    return Score(_native.score_json(*args, der_only, uem_source=source))
+    return Score(_native.score_json(*args, der_only, **source))
 
 
 def _scoring_args(
@@ -1313,17 +1344,18 @@ def _scoring_args(
     options and the UEM text), and the name of the UEM in its warnings."""
     r = _corpus(reference, "reference")._native
     h = _corpus(hypothesis, "hypothesis")._native
-    text, source = _uem_text(uem)
+    uem_kwargs = _uem_kwargs(uem)
+    text = uem_kwargs.pop("uem", None)
     names = [_text(v, k) for k, v in (("preset", preset), ("mapping", mapping), ("region", region), ("jer", jer))]
     if names[0] is None:
         raise TypeError("preset: expected a str, got NoneType None")
     options = (_seconds(collar, "collar"), _flag(skip_overlap, "skip_overlap"), *names)
-    return (r, h, *options[:3], text, *options[3:]), source
+    return (r, h, *options[:3], text, *options[3:]), uem_kwargs
 
 
 def _score_events(common: tuple, tolerance: float) -> EventScore:
     args, source = common
-    return EventScore(_native.score_events_json(*args, _seconds(tolerance, "tolerance"), uem_source=source))
+    return EventScore(_native.score_events_json(*args, _seconds(tolerance, "tolerance"), **source))
 
 
 def score_events(

@@ -209,6 +209,7 @@ def score_json(
     jer: Optional[str] = None,
     der_only: bool = False,
     uem_source: Optional[str] = None,
+    uem_files: Optional[Sequence[tuple[bytes, str]]] = None,
 ) -> str: ...
 def score_events_json(
     reference: Corpus,
@@ -222,6 +223,7 @@ def score_events_json(
     jer: Optional[str] = None,
     tolerance: float = 0.2,
     uem_source: Optional[str] = None,
+    uem_files: Optional[Sequence[tuple[bytes, str]]] = None,
 ) -> str: ...
 def detect_files(
     recording_id: Optional[str],

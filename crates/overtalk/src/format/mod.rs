@@ -801,8 +801,14 @@ pub fn decode_text(
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     detector.feed(bytes, true);
     let guessed = detector.guess(None, chardetng::Utf8Detection::Deny);
-    let encoding =
-        if western_spelling(bytes, guessed) { encoding_rs::WINDOWS_1252 } else { guessed };
+    let western = western_spelling(bytes, guessed) || no_one_central_language(bytes, guessed);
+    let encoding = if western {
+        encoding_rs::WINDOWS_1252
+    } else if hungarian_double_acute(bytes, guessed) {
+        encoding_rs::WINDOWS_1250
+    } else {
+        guessed
+    };
     let text = decode_as(encoding, bytes, format_name)?;
     // `bytes[..bad]` is valid UTF-8 by construction.
     let (line, column) = position_of(std::str::from_utf8(&bytes[..bad]).unwrap_or_default(), bad);
@@ -839,11 +845,7 @@ fn western_spelling(bytes: &[u8], guessed: &'static encoding_rs::Encoding) -> bo
     if guessed != encoding_rs::WINDOWS_1250 && guessed != encoding_rs::ISO_8859_2 {
         return false;
     }
-    let (western, _, bad_western) = encoding_rs::WINDOWS_1252.decode(bytes);
-    let (central, _, bad_central) = guessed.decode(bytes);
-    if bad_western || bad_central {
-        return false;
-    }
+    let Some((western, central)) = two_readings(bytes, guessed) else { return false };
     // Both are single-byte encodings: the characters match one to one, compared as they come
     // (no copy of the text's characters, whatever its size).
     let mut western = western.chars().peekable();
@@ -869,6 +871,84 @@ fn western_spelling(bytes: &[u8], guessed: &'static encoding_rs::Encoding) -> bo
         }
     }
     differing
+}
+
+/// `bytes` read as `windows-1252` and as the Central European `central` (`windows-1250`,
+/// `ISO-8859-2`), for the checks that compare the two readings letter by letter
+/// ([`western_spelling`], [`no_one_central_language`], [`hungarian_double_acute`]); `None`
+/// when either reading finds a byte it has no character for, which settles nothing.
+fn two_readings<'a>(
+    bytes: &'a [u8],
+    central: &'static encoding_rs::Encoding,
+) -> Option<(std::borrow::Cow<'a, str>, std::borrow::Cow<'a, str>)> {
+    let (western, _, bad_western) = encoding_rs::WINDOWS_1252.decode(bytes);
+    let (central, _, bad_central) = central.decode(bytes);
+    (!bad_western && !bad_central).then_some((western, central))
+}
+
+/// The letters each Central European language written in `windows-1250` or `ISO-8859-2` has
+/// beyond ASCII, in lower case (Polish, Czech, Slovak, Hungarian, Croatian and Slovene,
+/// Romanian). Letters both encodings read alike (`é`, `ü`, `ó`) are listed too, though only
+/// those they read differently are looked up ([`no_one_central_language`]).
+const CENTRAL_ALPHABETS: &[&str] =
+    &["ąćęłńóśźż", "áčďéěíňóřšťúůýž", "áäčďéíĺľňóôŕšťúýž", "áéíóöőúüű", "čćđšž", "ăâîşţ"];
+
+/// Whether `bytes`, guessed as Central European (`windows-1250`, `ISO-8859-2`), are rather
+/// Western text in `windows-1252` because their Central European reading spells no one
+/// language: the letters the two encodings read differently are, read as Central European,
+/// letters of no single alphabet of [`CENTRAL_ALPHABETS`], and read as `windows-1252`, letters
+/// all. French `Hélène` and `fenêtre` in one file read as `Hélčne` and `fenętre`: Czech `č`
+/// and Polish `ę`, which no language writes together; read as windows-1252 they are `è` and
+/// `ê`. Polish, Czech or Hungarian text spells its own letters only, and Polish's `ł`, `ą`,
+/// `ż` are no letters in windows-1252 (`³`, `¹`, `¿`). One word alone (`Hélène`, read as the
+/// Czech-looking `Hélčne`) settles nothing: the detector's guess stands.
+fn no_one_central_language(bytes: &[u8], guessed: &'static encoding_rs::Encoding) -> bool {
+    if guessed != encoding_rs::WINDOWS_1250 && guessed != encoding_rs::ISO_8859_2 {
+        return false;
+    }
+    let Some((western, central)) = two_readings(bytes, guessed) else { return false };
+    // Single-byte encodings: the characters match one to one.
+    let mut differing: Vec<char> = Vec::new();
+    for (w, c) in western.chars().zip(central.chars()) {
+        if w == c {
+            continue;
+        }
+        if !w.is_alphabetic() || !c.is_alphabetic() {
+            return false;
+        }
+        let c = c.to_lowercase().next().unwrap_or(c);
+        if !differing.contains(&c) {
+            differing.push(c);
+        }
+    }
+    !differing.is_empty()
+        && !CENTRAL_ALPHABETS.iter().any(|alphabet| differing.iter().all(|c| alphabet.contains(*c)))
+}
+
+/// Whether `bytes`, guessed as `windows-1252`, are rather Hungarian in `windows-1250` (or
+/// ISO-8859-2, which places these letters alike): the only bytes the two read differently are
+/// those of Hungarian's `ő` and `ű`, and both are there. The detector reads
+/// `Árvíztűrő tükörfúrógép` as `Árvíztûrõ`: the other accented letters of Hungarian are
+/// Western too. Western text has `õ` (Portuguese `ações`) or `û` (French `sûr`), hardly both and
+/// nothing else; any other byte the two read differently (French `è`, read as `č`) leaves the
+/// guess.
+fn hungarian_double_acute(bytes: &[u8], guessed: &'static encoding_rs::Encoding) -> bool {
+    if guessed != encoding_rs::WINDOWS_1252 {
+        return false;
+    }
+    let Some((western, central)) = two_readings(bytes, encoding_rs::WINDOWS_1250) else {
+        return false;
+    };
+    let (mut o, mut u) = (false, false);
+    for (w, c) in western.chars().zip(central.chars()) {
+        match c {
+            _ if w == c => {}
+            'ő' | 'Ő' => o = true,
+            'ű' | 'Ű' => u = true,
+            _ => return false,
+        }
+    }
+    o && u
 }
 
 /// The encoding an XML declaration at the start of `bytes` names, as written and as the
@@ -1882,6 +1962,74 @@ mod tests {
         assert!(western_spelling(b"N\xc3O", encoding_rs::WINDOWS_1250));
         assert!(!western_spelling(b"PI\xa1TEK", encoding_rs::ISO_8859_2));
         assert!(western_spelling(b"\xa1Hola", encoding_rs::WINDOWS_1250));
+    }
+
+    /// French and Portuguese words in a legacy single-byte file whose Central European reading
+    /// spells no one language (`Hélčne` and `fenętre`: Czech `č`, Polish `ę`) are read as
+    /// windows-1252; before, the detector's windows-1250 stood and the words came out so. The
+    /// Central European texts keep their encoding, and one word alone keeps the guess.
+    #[test]
+    fn letters_of_no_one_central_language_are_western() {
+        let opts = ReadOptions::default();
+        let encode = |text: &str, encoding: &'static encoding_rs::Encoding| {
+            let (bytes, _, unmappable) = encoding.encode(text);
+            assert!(!unmappable, "{text}");
+            bytes.into_owned()
+        };
+        for text in [
+            "Hélène: Fermez la fenêtre, s'il vous plaît.",
+            "Fenêtre\nHélène\n",
+            "Hélène: Très bien, merci. Marie: La fenêtre est ouverte.",
+        ] {
+            for encoding in [encoding_rs::WINDOWS_1252, encoding_rs::WINDOWS_1254] {
+                let bytes = encode(text, encoding);
+                let (decoded, note) = decode_text(&bytes, "lab", &opts, true).unwrap();
+                assert_eq!(decoded, text);
+                assert!(note.unwrap().message.contains("decoded as windows-1252,"), "{text}");
+            }
+        }
+        // Hungarian's `ő` and `ű`, read by the detector as windows-1252 (`Árvíztûrõ`): read as
+        // windows-1250; Portuguese `õ` or French `û` alone, or with other Western letters,
+        // stay windows-1252.
+        for encoding in [encoding_rs::WINDOWS_1250, encoding_rs::ISO_8859_2] {
+            let text =
+                "Anna: Jó napot kívánok. Péter: Köszönöm, jól vagyok. Árvíztűrő tükörfúrógép.";
+            let (decoded, note) = decode_text(&encode(text, encoding), "lab", &opts, true).unwrap();
+            assert_eq!(decoded, text);
+            assert!(note.unwrap().message.contains("decoded as windows-1250,"), "{text}");
+        }
+        for text in [
+            "As ações e os corações.",
+            "C'est sûr, il a dû partir.",
+            "Où est la flûte? Très sûr, à côté.",
+        ] {
+            let (decoded, _) =
+                decode_text(&encode(text, encoding_rs::WINDOWS_1252), "lab", &opts, true).unwrap();
+            assert_eq!(decoded, text);
+        }
+        // One word alone: the Czech-looking `Hélčne`, the Polish-looking `Fenętre`.
+        assert!(!no_one_central_language(
+            &encode("Hélène", encoding_rs::WINDOWS_1252),
+            encoding_rs::WINDOWS_1250
+        ));
+        assert!(!no_one_central_language(
+            &encode("Fenêtre", encoding_rs::WINDOWS_1252),
+            encoding_rs::WINDOWS_1250
+        ));
+        for text in [
+            "Anna: Dzień dobry, proszę pana. Jan: Zażółć gęślą jaźń.",
+            "Petr: Dobrý den, jak se máte? Jana: Děkuji, dobře.",
+            "Příliš žluťoučký kůň úpěl ďábelské ódy.",
+            "Hvala, laku noć. Čovjek je došao.",
+            "Bună ziua, vă rog, mulţumesc.",
+            "Köszönöm szépen. Árvíztűrő tükörfúrógép.",
+            "Ďakujem, dobrý deň, ako sa máš? Ľúbim ťa.",
+        ] {
+            for encoding in [encoding_rs::WINDOWS_1250, encoding_rs::ISO_8859_2] {
+                let bytes = encode(text, encoding);
+                assert!(!no_one_central_language(&bytes, encoding), "{text} {}", encoding.name());
+            }
+        }
     }
 
     #[test]

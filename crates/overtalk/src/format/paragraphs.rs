@@ -36,6 +36,8 @@
 //! 0:55 - Ana Ruiz (Company)            Fathom: time, dash, the name alone (text below)
 //! [00:01:02.02] - Speaker 1            Happy Scribe: time in brackets, dash, the name alone
 //! 00:00:06 Speaker 2                   Word's transcription: time, a name alone (text below)
+//! 00:00:06                             text exports: the time alone, the name alone on the
+//! Speaker 2                              line below, the words under it (`names_below_times`)
 //! 00:05:00                             Google Meet: the time alone, then one `Name: text`
 //! Ana Ruiz: text                         line per turn (Gemini: `### 00:05:00 {#00:05:00}`,
 //! Bo Lind: text                          `**Ana Ruiz:** text`)
@@ -50,7 +52,8 @@
 //! (laid out one after another by their words; see "Ends are estimated"); a block whose first
 //! line names nobody stays one paragraph (YouTube). A time and a capitalised name alone, the
 //! words below (`00:00:06 Speaker 2`), names the speaker only when the file's headers are so
-//! (`names_after_times`): line by line, `00:00:06 Okay` is a header and its words. Lines that are markup around the
+//! (`names_after_times`), and so does a name alone on the line below a time alone
+//! (`names_below_times`): line by line, `00:00:06 Okay` is a header and its words. Lines that are markup around the
 //! transcript — Markdown headings and rules, Otter's `Transcribed by https://otter.ai` footer,
 //! Sonix's `(Transcribed by Sonix.ai - Remove this message…)` and its player's credit lines,
 //! Google Meet's `Transcription ended after …` and its note that the transcript was computer
@@ -697,6 +700,35 @@ pub(crate) fn untimed_turns(text: &str) -> Option<(usize, String)> {
     (turns >= 3 && names.len() >= 2 && names.values().any(|&k| k >= 2)).then_some(first).flatten()
 }
 
+/// Whether `text` is nothing but a two-line exchange (`Ana: Are you coming?`, `Bo: Yes, in a
+/// minute.`): exactly two non-blank lines, each a turn ([`untimed_turn_start`]) of two
+/// different speakers, both said as sentences ([`turn_said`]). A shorter transcript than
+/// [`untimed_turns`] otherwise takes (three turns, a name that comes back), kept to a text of
+/// those two lines alone, so that two labelled lines in prose (`Note: …`, `The plan: …`) are
+/// no exchange. Read so only given `--from paragraphs`: two labelled sentences are as often
+/// notes (`Pros: Cheap.`, `Cons: Slow.`) or a mail's head as a dialogue, so format detection
+/// ([`speech_turns`]) does not take them, nor does a file with a few times below them
+/// ([`late_times`]).
+fn two_turn_exchange(text: &str) -> bool {
+    let labels = Labels::of(text);
+    let labels = &labels;
+    let mut lines = text.lines().map(|l| l.trim().trim_start_matches('\u{feff}').trim());
+    let mut turns = lines.by_ref().filter(|l| !l.is_empty()).take(3);
+    let (Some(a), Some(b), None) = (turns.next(), turns.next(), turns.next()) else {
+        return false;
+    };
+    let turn = |line: &str| {
+        untimed_turn_start(line, labels)
+            .filter(|(name, said)| {
+                !said.is_empty()
+                    && turn_said(said)
+                    && !FIELD_NAMES.contains(&name.to_lowercase().as_str())
+            })
+            .map(|(name, _)| without_parenthesised(name).trim().to_owned())
+    };
+    matches!((turn(a), turn(b)), (Some(x), Some(y)) if x != y)
+}
+
 /// Whether the words after a label read as something said, not an item's title: a sentence
 /// ([`sentence_line`]), or one that breaks off (`going to—`, `so…`) or ends in a closing quote,
 /// a bracket or a note (`…he said."`, `Right. [laughter]`).
@@ -812,11 +844,62 @@ const FIELD_NAMES: &[&str] = &[
     "id",
 ];
 
+/// The labels of notes, minutes, lists and documents (`Pros:`, `Agenda:`, `Action:`, `Note:`),
+/// in lower case: common nouns, no speakers' names. Short lines that alternate between them
+/// read like a rush exchange (`Pros: Cheap.`, `Cons: Slow.`, `Pros: Fast.`), so
+/// [`speech_turns`] takes no rush exchange with one of them.
+const NOTE_LABELS: &[&str] = &[
+    "pros",
+    "cons",
+    "pro",
+    "con",
+    "note",
+    "notes",
+    "nb",
+    "tip",
+    "hint",
+    "warning",
+    "caution",
+    "important",
+    "reminder",
+    "todo",
+    "agenda",
+    "item",
+    "topic",
+    "action",
+    "actions",
+    "action item",
+    "decision",
+    "owner",
+    "outcome",
+    "result",
+    "summary",
+    "next steps",
+    "attendees",
+    "location",
+    "goal",
+    "problem",
+    "solution",
+    "reason",
+    "example",
+    "step",
+    "usage",
+    "install",
+    "update",
+    "fix",
+    "issue",
+    "done",
+];
+
 /// Whether a text found by [`untimed_turns`] reads as speakers' turns when nothing names its
-/// format (format detection): no turn under a header or field key (`From:`, `Host:`), at least
-/// two and a half words a turn on average, and a third of the turns ending as sentences do (or
-/// cut off). Email and HTTP headers, configuration files and change logs have `Key: value`
-/// lines too; given `--from paragraphs`, [`untimed_turns`] alone decides. When two turns in
+/// format (format detection): no turn under a header or field key (`From:`, `Host:`), and
+/// either at least two and a half words a turn on average and a third of the turns ending as
+/// sentences do (or cut off), or a fast exchange of shorter turns (`A: Yes.`, `B: No.`): every
+/// turn another speaker's than the one before, two turns in three ending as sentences, and no
+/// label a note's ([`NOTE_LABELS`]: `Pros: Cheap.`, `Cons: Slow.`). Email and HTTP headers,
+/// configuration files and change logs have `Key: value` lines too; given `--from
+/// paragraphs`, [`untimed_turns`] alone decides (or a two-line exchange,
+/// [`two_turn_exchange`]). When two turns in
 /// three are named in capitals, only those count: the fields of a broadcaster's heading
 /// (`Show: ALL IN with CHRIS HAYES`, `Date: March 1, 2018`) are no turns.
 pub(crate) fn speech_turns(text: &str) -> bool {
@@ -844,6 +927,8 @@ pub(crate) fn speech_turns(text: &str) -> bool {
     // `Date:`, `Guest:`) are no turns, so no header of a mail or a request either.
     let upper = starts.iter().filter(|(name, _)| in_capitals(name)).count();
     let capitals_only = 3 * upper >= 2 * starts.len();
+    // Whether every turn is another speaker's than the one before: a fast exchange.
+    let (mut alternating, mut previous, mut noted) = (true, None, false);
     for (name, said) in starts {
         if capitals_only && !in_capitals(name) {
             continue;
@@ -851,12 +936,22 @@ pub(crate) fn speech_turns(text: &str) -> bool {
         if FIELD_NAMES.contains(&name.to_lowercase().as_str()) {
             return false;
         }
+        let bare = without_parenthesised(name);
+        noted |= NOTE_LABELS.contains(&bare.trim().to_lowercase().as_str());
+        alternating &= previous.as_deref() != Some(bare.trim());
+        previous = Some(bare.trim().to_owned());
         turns += 1;
         words += spoken_words(said);
         let tail = crate::analysis::rules::sentence_tail(said);
         ended += usize::from(tail.ends_with(SENTENCE_ENDS));
     }
-    untimed_turns(text).is_some() && 2 * words >= 5 * turns && 3 * ended >= turns
+    // A rush exchange (`A: Yes.`, `B: No.`, `A: Why?`) has fewer words a turn: its speakers
+    // take every other turn and two turns in three end as sentences, which a list of keys and
+    // values (`Key: value`) does not; notes that alternate their labels (`Pros: Cheap.`,
+    // `Cons: Slow.`) are no exchange.
+    let worded = 2 * words >= 5 * turns && 3 * ended >= turns;
+    let rush = alternating && !noted && 3 * ended >= 2 * turns;
+    untimed_turns(text).is_some() && (worded || rush)
 }
 
 /// The marks a turn that ends as a sentence, or cut off, ends with ([`speech_turns`]), the
@@ -1656,6 +1751,9 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     // `Name:` on the line above a time alone (podcast HTML transcripts as text): a header.
     let cited = cited_names(text);
     let text = cited.as_deref().unwrap_or(text);
+    // A time alone, the name alone on the line below, then the words: `time name` headers.
+    let below = names_below_times(text);
+    let text = below.as_deref().unwrap_or(text);
     // The transcript's fields above its turns (`Interviewer: Jane Smith`): no turns.
     let fields = field_block(text);
     if let Some((_, line, keys)) = &fields {
@@ -1903,7 +2001,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         && kept.done.is_empty()
         && kept.empty.is_none()
         && any_text
-        && untimed_turns(text).is_some()
+        && (untimed_turns(text).is_some() || two_turn_exchange(text))
     {
         return read_untimed(text, None, ctx);
     }
@@ -2243,6 +2341,55 @@ fn bare_name(s: &str) -> bool {
         && !s.contains([':', '(', ')'])
         && !s.ends_with(['.', '…', '-', '—'])
         && s.starts_with(char::is_alphabetic)
+}
+
+/// `text` with each time alone whose next line is a speaker's name alone, the words below it
+/// (`00:00:03`, `Speaker 1`, `Hello there.`, as some services' text exports lay a turn out),
+/// written as one header of the time and the name (`00:00:03 Speaker 1`), the name's line left
+/// empty so that every line keeps its number; read then as Word's transcription is
+/// ([`names_after_times`]). `None` unless the file's turns are so: in the first
+/// [`LATE_TIMES_LINES`] lines, at least two times alone with a name ([`bare_name`]) and words
+/// below, two in three of the times alone so, and a name that comes twice. A time alone above
+/// a line of words (`00:00:03`, `Okay then`) is kept as it was.
+///
+/// ```text
+/// 00:00:03                  ->  00:00:03 Speaker 1
+/// Speaker 1                 ->  (empty)
+/// Hello there.              ->  Hello there.
+/// ```
+fn names_below_times(text: &str) -> Option<String> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let time_alone = |l: &str| {
+        header(&unmark(l)).is_some_and(|h| h.speaker.is_none() && h.text.trim().is_empty())
+    };
+    let next_line = |from: usize| (from..lines.len()).find(|&j| !lines[j].trim().is_empty());
+    let (mut total, mut pairs) = (0usize, Vec::new());
+    let mut names: HashMap<&str, usize> = HashMap::new();
+    for k in 0..lines.len().min(LATE_TIMES_LINES) {
+        if !time_alone(lines[k]) {
+            continue;
+        }
+        total += 1;
+        let Some(j) = next_line(k + 1) else { continue };
+        let name = lines[j].trim();
+        let words = next_line(j + 1).is_some_and(|w| header(&unmark(lines[w])).is_none());
+        if header(&unmark(lines[j])).is_none() && bare_name(name) && words {
+            pairs.push((k, j));
+            *names.entry(name).or_default() += 1;
+        }
+    }
+    let named = pairs.len();
+    if named < 2 || 3 * named < 2 * total || !names.values().any(|&n| n >= 2) {
+        return None;
+    }
+    let mut out: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
+    for (k, j) in pairs {
+        let cr = if lines[j].ends_with('\r') { "\r" } else { "" };
+        let time = lines[k].trim_end();
+        out[k] = format!("{time} {}{cr}", lines[j].trim());
+        out[j] = cr.to_owned();
+    }
+    Some(out.join("\n"))
 }
 
 /// Whether the headers of `text` are a time and a speaker's name alone, the words on the
@@ -4801,6 +4948,80 @@ mod tests {
         assert!(e.to_string().contains("cannot tell the format"), "{e}");
     }
 
+    /// Fast exchanges are transcripts too: turns of a word or two (under two and a half words a
+    /// turn) when the speakers alternate and most turns end as sentences; before, they were
+    /// not found from the content ("cannot tell the format"). An exchange of two lines alone
+    /// is read as two turns given `--from paragraphs` (before, it was no turns), but is not
+    /// told from the content: two labelled sentences are as often notes. Prose with a colon,
+    /// a list of keys, notes, a README, a mail's head and two labelled lines stay no
+    /// transcript.
+    #[test]
+    fn rush_exchanges_are_turns_and_prose_with_a_colon_is_not() {
+        let detect = |text: &str| crate::format::detect(Some("t.txt"), text, None);
+        let opts = crate::format::ReadOptions::default();
+        let names_of = |text: &str| -> Vec<(String, String)> {
+            let out = crate::format::read_str(text, Format::Paragraphs, &opts).unwrap();
+            let t = out.corpus.iter().next().unwrap().1;
+            t.untimed()
+                .iter()
+                .map(|u| {
+                    (t.annotation().speaker_name(u.speaker).to_owned(), u.content.display_text())
+                })
+                .collect()
+        };
+        let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+        let rush = "ANA: Yes.\nBO: No.\nANA: Why?\nBO: Because.\n";
+        assert_eq!(detect(rush).unwrap(), Format::Paragraphs);
+        assert_eq!(
+            names_of(rush),
+            [pair("ANA", "Yes."), pair("BO", "No."), pair("ANA", "Why?"), pair("BO", "Because.")]
+        );
+        let two = "Ana: Are you coming tonight?\nBo: Yes, in a minute.\n";
+        assert_eq!(
+            names_of(&format!("\u{feff}\n{two}\n")),
+            [pair("Ana", "Are you coming tonight?"), pair("Bo", "Yes, in a minute.")]
+        );
+        assert_eq!(
+            names_of(two),
+            [pair("Ana", "Are you coming tonight?"), pair("Bo", "Yes, in a minute.")]
+        );
+        // Short turns of one speaker after another without sentences, or one speaker twice
+        // running, are no rush exchange.
+        for text in [
+            "Key: value\nOther: thing\nKey: more\nOther: stuff\n",
+            "Ana: Yes.\nAna: No.\nBo: Why?\nBo: Because.\n",
+            "Note: this is it.\nThe plan: ship it.\n",
+            "Ana: Are you coming?\nAna: Yes, I am.\n",
+            "We met at noon. Ana: late again.\nBo: here.\n",
+            "Ana: Are you coming tonight?\nBo: Yes, in a minute.\nThe rest of the day was quiet.\n",
+            "Subject: the plan.\nFrom: Ana.\n",
+            two,
+            "Pros: Cheap.\nCons: Slow.\n",
+            "Pros: Cheap.\nCons: Slow.\nPros: Fast.\nCons: Ugly.\n",
+            "Agenda: Budget review.\nAction: Ana sends the draft by Friday.\n",
+            "Agenda: Budget.\nAction: Send it.\nAgenda: Hiring.\nAction: Post it.\n",
+            "Note: The server restarts at noon.\nWarning: Save your work first.\n",
+            "Install: Run cargo install overtalk.\nUsage: Run overtalk stats on a file.\n",
+            "Subject: Lunch on Friday?\nFrom: Ana Ruiz <ana@example.org>\n",
+            "Decision: We ship on Monday.\nOwner: Bo tells the team.\n",
+        ] {
+            let e = detect(text).unwrap_err().to_string();
+            assert!(e.contains("cannot tell the format"), "{text:?}: {e}");
+        }
+        assert_eq!(untimed_turns("Note: this is it.\nThe plan: ship it.\n"), None);
+        assert_eq!(untimed_turns("Ana: Yes, I will.\nAna: Later.\n"), None);
+        assert_eq!(untimed_turns(two), None);
+        assert!(two_turn_exchange(two) && !two_turn_exchange("Note: Yes.\nNote: No.\n"));
+        // Two untimed turns above two timed ones: the file is read by its times, the two
+        // turns above the first time skipped (with a warning), not laid out without times.
+        let timed = "Ana: Hi there.\nBo: Hello.\n00:00:05 Ana: Let's begin.\n00:00:09 Bo: Sure.\n";
+        assert_eq!(late_times(timed), None);
+        let out = crate::format::read_str(timed, Format::Paragraphs, &opts).unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        let starts: Vec<i64> = t.utterances().map(|u| u.segment.start().micros()).collect();
+        assert_eq!(starts, [5_000_000, 9_000_000]);
+    }
+
     /// A rush transcript with a stray time stamp is still read without times: every turn is
     /// kept (read by the time, the four above it were skipped and the rest laid out from one
     /// time), a timed line's speaker and words are kept, and the time lines are warned about.
@@ -5444,6 +5665,43 @@ mod tests {
         assert!(!names_after_times(short));
         // Sentences, and a name that never comes back.
         assert!(!names_after_times("00:00:01 We left.\nThen.\n00:00:05 It rained.\nMore.\n"));
+        // The name alone on the line below a time alone: the same headers, every line kept.
+        let below = "00:00:03\nSpeaker 1\nHello there, how are you?\n\n00:00:07\nSpeaker 2\nFine thanks.\n\n00:00:11\nSpeaker 1\nGood.\n";
+        assert_eq!(
+            names_below_times(below).unwrap(),
+            "00:00:03 Speaker 1\n\nHello there, how are you?\n\n00:00:07 Speaker 2\n\nFine thanks.\n\n00:00:11 Speaker 1\n\nGood.\n"
+        );
+        // Words below a time alone are no name; names that never come back settle nothing.
+        assert_eq!(
+            names_below_times("00:00:03\nOkay then\nwe start.\n00:00:07\nRight\nso.\n"),
+            None
+        );
+        assert_eq!(names_below_times("00:00:03\nAna Ruiz\nHello.\n00:00:07\nBo Lind\nHi.\n"), None);
+        // Read so: the names are the speakers, the words theirs; before, every turn was
+        // `unknown`'s with the name run into its words.
+        let out = crate::format::read_str(
+            &below.replace('\n', "\r\n"),
+            Format::Paragraphs,
+            &crate::format::ReadOptions::default(),
+        )
+        .unwrap();
+        let t = out.corpus.iter().next().unwrap().1;
+        let turns: Vec<(String, i64, String)> = t
+            .utterances()
+            .map(|u| {
+                let text = u.content.and_then(|c| c.text.clone()).unwrap_or_default();
+                (u.speaker_name.to_owned(), u.segment.start().micros() / 1_000_000, text)
+            })
+            .collect();
+        let turn = |name: &str, at: i64, text: &str| (name.to_owned(), at, text.to_owned());
+        assert_eq!(
+            turns,
+            [
+                turn("Speaker 1", 3, "Hello there, how are you?"),
+                turn("Speaker 2", 7, "Fine thanks."),
+                turn("Speaker 1", 11, "Good."),
+            ]
+        );
         assert!(!names_after_times("00:00:00 Ana Ruiz\nHi.\n00:00:04 Bo Lind\nHello.\n"));
         assert!(bare_name("Speaker 1") && bare_name("Ana de la Cruz") && !bare_name("so we left"));
     }

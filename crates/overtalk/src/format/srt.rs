@@ -801,6 +801,9 @@ mod tests {
             ("1\n00:00:01 --> 00:00:02,000\nx\n", 1, 1_000_000),
             ("1\n00:00:00,000 --> 00:00:02.5\nx\n", 18, 0),
             ("1\n00:00:00,000 --> 00:61:00,000\nx\n", 18, 0),
+            // A one-digit seconds or minutes field (`00:01:2,000`) is read, with a note.
+            ("1\n00:01:2,000 --> 00:01:03,000\nx\n", 1, 62_000_000),
+            ("1\n00:00:01,000 --> 00:1:03,000\nx\n", 18, 1_000_000),
         ] {
             let out = read_text(text);
             let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line, w.column)).collect();
@@ -810,6 +813,16 @@ mod tests {
             let e = read_str(text, Format::Srt, &strict).unwrap_err();
             assert_eq!((e.line(), e.column()), (Some(2), Some(column)), "{text:?}");
         }
+        let out = read_text("1\n00:01:2,000 --> 00:01:03,000\nx\n");
+        assert_eq!(
+            out.warnings[0].to_string(),
+            "line 2, column 1: cue start \"00:01:2,000\" breaks the SRT syntax hh:mm:ss,mmm (seconds need two digits); read as 62.000, and every later one like it too (repaired)"
+        );
+        let e = read_str("1\n00:01:2,000 --> 00:01:03,000\nx\n", Format::Srt, &strict).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 1: srt: cue start \"00:01:2,000\" breaks the SRT syntax hh:mm:ss,mmm (seconds need two digits)"
+        );
         let fine = "1\n00:00:00,000 --> 00:00:02,500\n[A]: x\n";
         assert!(read_str(fine, Format::Srt, &strict).unwrap().warnings.is_empty());
     }
