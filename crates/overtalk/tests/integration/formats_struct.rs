@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use overtalk::format::{
-    read_bytes, read_path, read_str, write, Format, Limits, ReadOptions, ReadOutput,
+    read_bytes, read_path, read_str, tiers, write, Format, Limits, ReadOptions, ReadOutput,
 };
 use overtalk::{Content, Corpus, ErrorKind, Segment, Transcript, TranscriptBuilder, WarningKind};
 use proptest::prelude::*;
@@ -467,6 +467,15 @@ fn arb_label() -> impl Strategy<Value = String> {
     "[a-zA-Zé\"<>&' 日]{1,8}".prop_filter("not blank", |s| !s.trim().is_empty())
 }
 
+/// A speaker name that the TextGrid reader takes for a speaker tier: not a name it reads as an
+/// aligner's tier (`phones`, `MAU`, `words`) or as notes, a translation or glosses (`FT`,
+/// `pos`), which it sets aside by design when their intervals repeat another tier's.
+fn arb_speaker_tier() -> impl Strategy<Value = String> {
+    arb_label().prop_filter("a name the reader sets aside", |s| {
+        !tiers::names_notes(s) && tiers::alignment_level(s, true).is_none()
+    })
+}
+
 fn arb_text() -> impl Strategy<Value = Option<String>> {
     prop::option::of("[a-z\"<>&'!?.,日]{1,6}([ \t\n\r][a-z\"<>&'日]{1,6}){0,4}")
 }
@@ -523,7 +532,7 @@ proptest! {
     /// whose every interval is labelled with the speaker's name reads as speech without words
     /// (the writer labels speech without text so; see the reader).
     #[test]
-    fn textgrid_round_trip(t in arb_transcript(arb_label(), 1)) {
+    fn textgrid_round_trip(t in arb_transcript(arb_speaker_tier(), 1)) {
         let corpus = Corpus::single("r", t.clone());
         let back = through(&corpus, Format::TextGrid);
         let (_, b) = only(&back);
