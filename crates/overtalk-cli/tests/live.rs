@@ -1078,6 +1078,11 @@ fn live_on_a_second_sigterm_releases_every_mute_before_it_exits() {
 #[cfg(all(feature = "live", unix))]
 #[test]
 fn live_on_sighup_releases_every_mute_and_writes_the_record() {
+    // A test run started under `nohup` passes SIGHUP on ignored, and the session keeps a signal
+    // ignored at start so by design (the next test). Caught here, it is at its default again in
+    // the child after `exec`, as in a terminal.
+    let caught = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    signal_hook::flag::register(signal_hook::consts::SIGHUP, caught).unwrap();
     let dir = Dir::new();
     let (child, osc, lines) = live_with_two_mutes(&dir, "");
     send("HUP", child.id());
