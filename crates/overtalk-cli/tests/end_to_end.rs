@@ -518,3 +518,31 @@ fn a_uem_directory_without_a_uem_file_is_refused() {
         );
     }
 }
+
+/// A directory is read for the files its user put there: hidden entries are passed over, as
+/// Jupyter's checkpoint copies (which would score a recording twice) and the resource forks
+/// macOS writes beside every file on a USB stick (`._x`: binary, neither text nor a UEM).
+#[test]
+fn directories_pass_over_hidden_files_and_folders() {
+    let dir = inputs();
+    dir.create("refs/ref.rttm", REFERENCE);
+    dir.create("refs/.ipynb_checkpoints/ref-checkpoint.rttm", HYPOTHESIS_EXTRA);
+    dir.create("refs/._ref.rttm", "\u{0}\u{5}\u{16}\u{7}\u{0}\u{2}\u{0}\u{0}Mac OS X        ");
+    dir.create("uems/rec.uem", UEM);
+    dir.create("uems/._rec.uem", "\u{0}\u{5}\u{16}\u{7}\u{0}\u{2}\u{0}\u{0}Mac OS X        ");
+    let by_dir =
+        dir.run(&["score", "-r", "refs", "-s", "hyp.rttm", "-u", "uems", "--format", "json"]);
+    let by_file = dir
+        .run(&["score", "-r", "ref.rttm", "-s", "hyp.rttm", "-u", "rec.uem", "--format", "json"]);
+    assert_eq!((by_dir.code(), by_dir.stderr()), (0, String::new()));
+    let by_dir: Value = serde_json::from_str(&by_dir.stdout()).unwrap();
+    let by_file: Value = serde_json::from_str(&by_file.ok()).unwrap();
+    assert_eq!(by_dir["total"], by_file["total"]);
+    assert_eq!(by_dir["files"].as_array().map(Vec::len), Some(1), "{by_dir}");
+    assert_eq!(by_dir["total"]["scored_s"], 14.0);
+    assert_eq!(by_dir["total"]["der"], 2.0 / 14.0);
+    // A hidden path named on the command line is read.
+    let named =
+        dir.run(&["info", "refs/.ipynb_checkpoints/ref-checkpoint.rttm", "--format", "json"]);
+    assert_eq!(named.code(), 0, "{}", named.stderr());
+}

@@ -125,6 +125,10 @@ def test_a_uem_directory_is_read_as_the_cli_reads_it(tmp_path, cli, cli_warnings
     (uems / "a.uem").write_text("red-carpet 1 0 4\n")
     (uems / "deeper" / "B.UEM").write_text("red-carpet 1 6 9\nother 1 0 5\n")
     (uems / "notes.txt").write_text("not a UEM\n")
+    # Hidden entries are passed over: a macOS resource fork, a Jupyter checkpoint copy.
+    (uems / "._a.uem").write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        ")
+    (uems / ".ipynb_checkpoints").mkdir()
+    (uems / ".ipynb_checkpoints" / "a-checkpoint.uem").write_text("red-carpet 1 0 20\n")
     got = overtalk.score(path, hyp, uem=uems, collar=0.25)
     assert got.to_json().encode() == cli("score", "-r", path, "-s", hyp, "--uem", uems, "--collar", "0.25", "--format", "json")
     # Only the regions: other than the whole recording, and the union of both files.

@@ -94,6 +94,17 @@ def test_corpus_helpers_name_what_they_cannot_take(tmp_path):
     assert sorted(r["recording"] for r in rows) == overtalk.read(RTTM_DIR).ids()
 
 
+def test_a_directory_passes_over_hidden_files_and_folders(tmp_path):
+    """As `overtalk analyze DIR`: Jupyter's checkpoint copies and macOS's `._x` forks are not
+    read as recordings of the corpus."""
+    (tmp_path / "a.rttm").write_text("SPEAKER a 1 0.0 1.0 <NA> <NA> A <NA> <NA>\n")
+    (tmp_path / ".ipynb_checkpoints").mkdir()
+    (tmp_path / ".ipynb_checkpoints" / "a-checkpoint.rttm").write_text("SPEAKER b 1 0.0 1.0 <NA> <NA> B <NA> <NA>\n")
+    (tmp_path / "._a.rttm").write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        ")
+    assert overtalk._walk(str(tmp_path)) == [str(tmp_path / "a.rttm")]
+    assert overtalk.read(tmp_path).ids() == ["a"]
+
+
 def test_a_missing_file_is_said_to_be_missing():
     for name in ("nothere", "nothere.rttm", "dir/nothere"):
         with pytest.raises(overtalk.OvertalkError, match=f"^{name}: no such file or directory$"):

@@ -224,10 +224,14 @@ fn expand_inner(inputs: &[String], recordings: bool) -> Result<Vec<Source>> {
 }
 
 /// Collects the files of `dir` and its subdirectories that overtalk reads: transcripts and
-/// diarizations by extension (not UEMs), and recordings when `recordings` is set.
+/// diarizations by extension (not UEMs), and recordings when `recordings` is set. Hidden
+/// entries are passed over, folders as files (see [`is_hidden`]).
 fn walk(dir: &Path, recordings: bool, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
+        if is_hidden(&entry) {
+            continue;
+        }
         let p = entry.path();
         let ft = entry.file_type()?;
         if ft.is_dir() {
@@ -237,12 +241,21 @@ fn walk(dir: &Path, recordings: bool, found: &mut Vec<PathBuf>) -> std::io::Resu
             let known = format::detect_by_name(&name).is_some_and(|f| f != Format::Uem)
                 || name.to_ascii_lowercase().ends_with(".json")
                 || (recordings && is_audio(&p));
-            if known && !name.starts_with('.') {
+            if known {
                 found.push(p);
             }
         }
     }
     Ok(())
+}
+
+/// Whether a directory entry is hidden (its name starts with `.`), so that a directory given
+/// as input is read for what its user put there: not the copies that tools keep beside it
+/// (Jupyter's `.ipynb_checkpoints/x-checkpoint.rttm` would count a meeting twice), the
+/// resource forks macOS writes on other file systems (`._x.wav`, `._x.uem`: not audio, not
+/// text), or a `.git` folder. A hidden path named on the command line is still read.
+fn is_hidden(entry: &std::fs::DirEntry) -> bool {
+    entry.file_name().as_encoded_bytes().first() == Some(&b'.')
 }
 
 /// Reads one source with `args`; the speaker map is applied.
@@ -525,9 +538,14 @@ pub fn expand_uem(args: &[String]) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// Collects the files of `dir` and its subdirectories whose extension is `ext` (any case),
+/// hidden entries passed over as [`walk`] does.
 fn collect_ext(dir: &Path, ext: &str, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
+        if is_hidden(&entry) {
+            continue;
+        }
         let p = entry.path();
         if entry.file_type()?.is_dir() {
             collect_ext(&p, ext, found)?;

@@ -582,7 +582,9 @@ def _write(native: Any, path: Optional[PathLike], format: Optional[str]) -> str:
 def _walk(directory: str) -> list[str]:
     """The transcript and diarization files under ``directory``, as ``overtalk`` lists them."""
     found = []
-    for root, _dirs, files in _os.walk(directory):
+    for root, dirs, files in _os.walk(directory):
+        # Hidden folders are passed over as hidden files are (``.ipynb_checkpoints``, ``.git``).
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
         for name in files:
             if name.startswith("."):
                 continue
@@ -1221,12 +1223,14 @@ def _uem_kwargs(uem: Any) -> dict:
 
 def _uem_dir_files(directory: str) -> list:
     """Every ``.uem`` file under ``directory`` (any depth, the extension in any case; links to
-    directories not followed), each its bytes and path, in path order, as ``--uem DIR`` lists
+    directories not followed; hidden files and folders passed over), each its bytes and path, in path order, as ``--uem DIR`` lists
     them; none is an error, as the command line's."""
     found = []
-    for root, _dirs, files in _os.walk(directory):
+    for root, dirs, files in _os.walk(directory):
+        # Hidden entries passed over, as the command line does (macOS's ``._x.uem`` forks).
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
         for name in files:
-            if name.lower().endswith(".uem") and len(name) > len(".uem"):
+            if name.lower().endswith(".uem") and not name.startswith("."):
                 found.append(_os.path.join(root, name))
     if not found:
         raise OvertalkError(f"{directory}: no UEM file (`.uem`) in this directory")
