@@ -541,6 +541,17 @@ fn directories_pass_over_hidden_files_and_folders() {
     assert_eq!(by_dir["files"].as_array().map(Vec::len), Some(1), "{by_dir}");
     assert_eq!(by_dir["total"]["scored_s"], 14.0);
     assert_eq!(by_dir["total"]["der"], 2.0 / 14.0);
+    // A glob matches hidden files as a shell does: only when its dot is written.
+    let star = dir.run(&["info", "refs/*.rttm", "--format", "json"]);
+    assert_eq!((star.code(), star.stderr()), (0, String::new()));
+    let dotted = dir.run(&["info", "refs/.*.rttm"]);
+    assert_eq!(dotted.code(), 2, "{}", dotted.stderr());
+    assert!(dotted.stderr().contains("refs/._ref.rttm"), "{}", dotted.stderr());
+    let into_hidden = dir.run(&["info", "refs/*/*.rttm"]);
+    assert_eq!(
+        (into_hidden.code(), into_hidden.stderr()),
+        (2, "overtalk: error: refs/*/*.rttm: the pattern matches no files\n".to_owned())
+    );
     // A hidden path named on the command line is read.
     let named =
         dir.run(&["info", "refs/.ipynb_checkpoints/ref-checkpoint.rttm", "--format", "json"]);

@@ -203,7 +203,7 @@ fn expand_inner(inputs: &[String], recordings: bool) -> Result<Vec<Source>> {
             let mut matched: Vec<PathBuf> = glob::glob(arg)
                 .with_context(|| format!("bad glob pattern {arg:?}"))?
                 .filter_map(|p| p.ok())
-                .filter(|p| p.is_file())
+                .filter(|p| p.is_file() && !hidden_by_wildcard(arg, p))
                 .collect();
             if matched.is_empty() {
                 bail!("{arg}: the pattern matches no files");
@@ -247,6 +247,28 @@ fn walk(dir: &Path, recordings: bool, found: &mut Vec<PathBuf>) -> std::io::Resu
         }
     }
     Ok(())
+}
+
+/// Whether `path`, matched by the glob `pattern`, reaches a hidden file or folder through a
+/// wildcard: a shell's `*.wav` does not match macOS's `._x.wav`, and `*/x.rttm` does not
+/// look into `.ipynb_checkpoints`; a dot written in the pattern (`.*.wav`, `.cache/*`) does.
+/// (The glob crate's own `require_literal_leading_dot` drops hidden entries even when the
+/// pattern writes the dot.)
+///
+/// ```text
+/// pattern  corpus / *  / *.rttm        literal prefix: `corpus`
+/// path     corpus / .x / a.rttm        `.x` reached by `*`: hidden
+/// ```
+fn hidden_by_wildcard(pattern: &str, path: &Path) -> bool {
+    use std::path::Component;
+    let is_wild = |c: &Component| c.as_os_str().to_string_lossy().contains(['*', '?', '[']);
+    let dotted = |c: &Component| matches!(c, Component::Normal(n) if n.as_encoded_bytes().first() == Some(&b'.'));
+    let pattern: Vec<Component> = Path::new(pattern).components().collect();
+    let literal = pattern.iter().take_while(|c| !is_wild(c)).count();
+    if pattern[literal..].iter().any(dotted) {
+        return false;
+    }
+    path.components().skip(literal).any(|c| dotted(&c))
 }
 
 /// Whether a directory entry is hidden (its name starts with `.`), so that a directory given
