@@ -26,7 +26,11 @@
 //! `start, end, speaker, text` with a [`WarningKind::Note`]. A tab-separated table with exactly
 //! the header `start end text` and whole numbers for every time is what Whisper and WhisperX
 //! write (`--output_format tsv`): its times are milliseconds, read so with a note. Quoted fields
-//! may hold the delimiter, quotes and line breaks (RFC 4180).
+//! may hold the delimiter, quotes and line breaks (RFC 4180). A `.csv` table whose header row is
+//! separated by semicolons (`start;end;speaker;sentence`, as spreadsheets write CSV in the
+//! locales whose decimal separator is a comma, and diarization scripts such as forks of
+//! pyannote-whisper write for them) is read with `;` as its delimiter, and its times may then
+//! be written with a decimal comma (`10,34`).
 //!
 //! **Rows that do not fit.** A row whose time is empty or cannot be read (`NaN`, `abc`, out of
 //! range, a frame timecode `hh:mm:ss:ff` whose frame rate the table does not say) is skipped
@@ -101,12 +105,43 @@ fn sniff_csv(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
     let roles: Vec<Role> = fields.iter().filter_map(|f| role(f)).map(|(r, _)| r).collect();
     let header = roles.len() >= 2 || roles.iter().any(|r| matches!(r, Role::Start | Role::End));
     let data = fields.iter().filter(|f| time_like(f)).count() >= 2;
-    (fields.len() >= 2 && (header || data)).then_some(Format::Csv)
+    // A semicolon-separated header row (`start;end;speaker;text`) with two known columns, a
+    // start among them.
+    let semicolon: Vec<Role> = first
+        .line
+        .split(';')
+        .filter_map(|f| role(f.trim().trim_matches('"')))
+        .map(|(r, _)| r)
+        .collect();
+    let semicolon_header = semicolon.len() >= 2 && semicolon.contains(&Role::Start);
+    ((fields.len() >= 2 && (header || data)) || semicolon_header).then_some(Format::Csv)
 }
 
-/// Reads comma-separated text (see the module doc).
+/// Reads comma-separated text (see the module doc), or semicolon-separated text when its header
+/// row is separated by semicolons ([`header_delimiter`]).
 pub fn read_csv(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
-    read_delimited(text, b',', ctx)
+    read_delimited(text, header_delimiter(text), ctx)
+}
+
+/// The delimiter of a `.csv` table: `;` when its header row, split at semicolons, names a start
+/// column and, split at commas, does not (`start;end;speaker;sentence`: what spreadsheets write
+/// in the locales whose decimal separator is a comma, and what diarization scripts write to be
+/// opened there); `,` otherwise.
+fn header_delimiter(text: &str) -> u8 {
+    let Some(first) = text.trim_start_matches('\u{feff}').lines().find(|l| !l.trim().is_empty())
+    else {
+        return b',';
+    };
+    let has_start = |d: char| {
+        first
+            .split(d)
+            .any(|f| role(f.trim().trim_matches('"')).is_some_and(|(r, _)| r == Role::Start))
+    };
+    if has_start(';') && !has_start(',') {
+        b';'
+    } else {
+        b','
+    }
 }
 
 /// Reads tab-separated text (see the module doc).
@@ -206,8 +241,24 @@ fn field_column(line: &str, delim: char, k: usize) -> usize {
 }
 
 /// Parses a time cell: clock notation when it has a `:`, else decimal seconds (or milliseconds).
-fn cell_time(field: &str, ms: bool) -> std::result::Result<Time, TimeError> {
+/// In a semicolon-separated table (`semicolon`) a decimal comma is the locale's decimal
+/// separator (`1,25`), read as a decimal point.
+fn cell_time(field: &str, ms: bool, semicolon: bool) -> std::result::Result<Time, TimeError> {
     let f = field.trim();
+    let pointed;
+    let f = match f.split_once(',') {
+        Some((whole, fraction))
+            if semicolon
+                && !whole.is_empty()
+                && !fraction.is_empty()
+                && whole.bytes().all(|b| b.is_ascii_digit())
+                && fraction.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            pointed = format!("{whole}.{fraction}");
+            pointed.as_str()
+        }
+        _ => f,
+    };
     if f.contains(':') {
         return parse_clock(f);
     }
@@ -489,8 +540,8 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
                 recording: get(Role::Recording).map(|c| c.0),
             },
             None if header.len() >= 2
-                && cell_time(&header[0], false).is_ok()
-                && cell_time(&header[1], false).is_ok() =>
+                && cell_time(&header[0], false, delim == b';').is_ok()
+                && cell_time(&header[1], false, delim == b';').is_ok() =>
             {
                 ctx.warn_at(
                     WarningKind::Note,
@@ -593,7 +644,7 @@ fn read_delimited(text: &str, delim: u8, ctx: &mut ReadContext<'_>) -> Result<Co
                     ctx: &mut ReadContext<'_>|
          -> Result<std::result::Result<Time, (usize, usize, String)>> {
             let f = cell(k);
-            let why = match cell_time(f, ms) {
+            let why = match cell_time(f, ms, delim == b';') {
                 _ if f.is_empty() => format!("{what} is empty"),
                 Ok(t) => return Ok(Ok(t)),
                 Err(_) if is_frame_timecode(f) => format!(
@@ -737,6 +788,42 @@ mod tests {
             let a = out.corpus.get("recording").unwrap().annotation();
             assert_eq!(a.tracks()[0].segment, Segment::from_micros(0, end).unwrap(), "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_semicolon_header_makes_a_semicolon_table() {
+        // pyannote-whisper's `to_csv(semicolon=True)` in its forks, and a spreadsheet's CSV in a
+        // locale with a decimal comma: `;` between the fields, `,` in the times.
+        let text = "\u{feff}start;end;speaker;sentence\r\n0.00;10.34;SPEAKER_00; So the plan, then.\r\n10,34;16,24;SPEAKER_01;Right.\r\n";
+        let out = read_text(text, Format::Csv);
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let t = out.corpus.get("recording").unwrap();
+        let u: Vec<_> = t
+            .utterances()
+            .map(|u| (u.segment, u.speaker_name, u.content.and_then(|c| c.text.as_deref())))
+            .collect();
+        assert_eq!(
+            u,
+            vec![
+                (
+                    Segment::from_millis(0, 10_340).unwrap(),
+                    "SPEAKER_00",
+                    Some("So the plan, then.")
+                ),
+                (Segment::from_millis(10_340, 16_240).unwrap(), "SPEAKER_01", Some("Right.")),
+            ]
+        );
+        // Found from the content too (no `.csv` name), and a comma header stays a comma table
+        // even when its text holds semicolons.
+        assert_eq!(crate::format::sniff("start;end;speaker;text\n0;1;A;hi\n"), Some(Format::Csv));
+        let out = read_text("start,end,speaker,text\n0,1,A,hi; there\n", Format::Csv);
+        let t = out.corpus.get("recording").unwrap();
+        let u: Vec<_> = t.utterances().map(|u| u.content.and_then(|c| c.text.as_deref())).collect();
+        assert_eq!(u, vec![Some("hi; there")]);
+        // A decimal comma is read as such only in a semicolon table: in a comma table `1,5` is
+        // two fields, as before.
+        assert_eq!(cell_time("1,5", false, true), Ok(Time::from_micros(1_500_000)));
+        assert_eq!(cell_time("1,5", false, false), Err(TimeError::Syntax));
     }
 
     #[test]

@@ -9,7 +9,11 @@
 //!
 //! **Reading.** The label is the speaker. With a tab on the line the fields are tab separated
 //! (so `Ana María` stays one label); otherwise they are split at whitespace and the label is the
-//! rest of the line. Lines starting with `\` (Audacity's frequency range of the label above) are
+//! rest of the line. A space-separated file whose labels are a speaker and a sentence
+//! (`0.00 10.34 SPEAKER_00  So the plan for Friday…`, the `.txt` pyannote-whisper writes: most
+//! labels three words or more after the first, and a first word that begins two different
+//! labels) is read as such, with one note: the first word is the speaker (a `:` after it left
+//! out), the rest the words said. Lines starting with `\` (Audacity's frequency range of the label above) are
 //! skipped. A line without a label gets [`UNKNOWN_SPEAKER`] with
 //! one [`WarningKind::MissingSpeaker`] warning; a line without two times is skipped with a
 //! warning. When every time in the file is an integer and the largest is at least 1 000 000 the
@@ -32,7 +36,7 @@ use std::io::Write;
 use crate::error::{Result, Warning, WarningKind};
 use crate::format::webvtt::{column_of, shown, UNKNOWN_SPEAKER};
 use crate::format::ReadContext;
-use crate::model::{Corpus, TranscriptBuilder};
+use crate::model::{Content, Corpus, TranscriptBuilder};
 use crate::time::{parse_seconds, Time, TimeError, MAX_MICROS};
 
 use crate::format::{is_seconds, FirstLine, Format, FormatSpec, Head, Sniff};
@@ -194,6 +198,16 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             "every time is an integer and they reach 1000000: read as HTK 100-ns units",
         ))?;
     }
+    let spoken = !htk && speaker_and_text(&rows);
+    if spoken {
+        let first = rows.iter().find(|r| r.label.contains(char::is_whitespace)).map_or(1, |r| r.n);
+        ctx.warn_at(
+            WarningKind::Note,
+            first,
+            Some(1),
+            "the labels are a speaker and the words said (`0.00 10.34 SPEAKER_00 So the plan…`, as pyannote-whisper writes its transcripts): the first word of each label is the speaker, the rest its text",
+        )?;
+    }
     let mut b = TranscriptBuilder::new();
     let mut missing_warned = false;
     let mut extras_warned = false;
@@ -235,6 +249,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 }
             }
         }
+        let mut said = None;
+        if spoken {
+            if let Some((name, words)) = label.split_once(char::is_whitespace) {
+                label = name.strip_suffix(':').filter(|n| !n.is_empty()).unwrap_or(name);
+                said = Some(Content::text(words.trim().to_owned()));
+            }
+        }
         if is_non_speech(label) {
             non_speech.get_or_insert((r.n, label, 0)).2 += 1;
             continue;
@@ -254,7 +275,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             label
         };
         if let Some(seg) = ctx.segment(start, end, r.n, Some(column_of(r.line, r.end)))? {
-            b.add(seg, label, None);
+            b.add(seg, label, said);
         }
     }
     // A note, not a repair: a silence label is well-formed (HTK writes `sil` between words),
@@ -271,6 +292,36 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         ctx.warn(Warning::new(WarningKind::Note, "no labels in the input"))?;
     }
     Ok(Corpus::single(ctx.recording_id(), b.build()))
+}
+
+/// Whether the labels of a space-separated file are a speaker followed by the words said
+/// (`0.00 10.34 SPEAKER_00  So the plan for Friday…`, what pyannote-whisper writes for each
+/// sentence): no line has a tab, at least two labels hold words after their first, most of those
+/// three words or more, and some first word begins two different labels (a speaker who speaks
+/// twice). A label of one word (`speech`, `SPEAKER_00`) or a name of two words that recurs whole
+/// (`Ana María`) keeps the whole label as the speaker.
+fn speaker_and_text(rows: &[Row<'_>]) -> bool {
+    if rows.iter().any(|r| r.line.contains('\t')) {
+        return false;
+    }
+    let split: Vec<(&str, &str)> = rows
+        .iter()
+        .filter_map(|r| r.label.split_once(char::is_whitespace))
+        .map(|(name, words)| (name, words.trim()))
+        .collect();
+    if split.len() < 2 {
+        return false;
+    }
+    let sentences = split.iter().filter(|(_, words)| words.split_whitespace().count() >= 3).count();
+    if sentences * 2 < split.len() {
+        return false;
+    }
+    let mut labels: std::collections::HashMap<&str, std::collections::HashSet<&str>> =
+        std::collections::HashMap::new();
+    for (name, words) in &split {
+        labels.entry(name).or_default().insert(words);
+    }
+    labels.values().any(|said| said.len() >= 2)
 }
 
 /// Whether a label says that its span holds no speech (`nonspeech`, `non-speech`,
@@ -337,6 +388,58 @@ mod tests {
     fn spans_and_speakers(out: &crate::format::ReadOutput) -> Vec<(Segment, &str)> {
         let a = out.corpus.get("recording").unwrap().annotation();
         a.tracks().iter().map(|tr| (tr.segment, a.speaker_name(tr.speaker))).collect()
+    }
+
+    /// pyannote-whisper's `.txt`: `start end SPEAKER  sentence`. The first word is the speaker
+    /// and the rest the words said; each sentence was its own speaker before.
+    #[test]
+    fn labels_of_a_speaker_and_a_sentence_are_read_as_both() {
+        let text = "0.00 10.34 SPEAKER_00  So the plan for Friday is to meet at the depot.\n\
+                    10.34 16.24 SPEAKER_00  Then we drive north before the roads close.\n\
+                    41.04 44.92 SPEAKER_01  That works for me, thanks.\n";
+        let out = read_text(text);
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(w, vec![(WarningKind::Note, Some(1))]);
+        let t = out.corpus.get("recording").unwrap();
+        let u: Vec<_> = t
+            .utterances()
+            .map(|u| (u.segment, u.speaker_name, u.content.and_then(|c| c.text.as_deref())))
+            .collect();
+        assert_eq!(
+            u,
+            vec![
+                (
+                    Segment::from_millis(0, 10_340).unwrap(),
+                    "SPEAKER_00",
+                    Some("So the plan for Friday is to meet at the depot.")
+                ),
+                (
+                    Segment::from_millis(10_340, 16_240).unwrap(),
+                    "SPEAKER_00",
+                    Some("Then we drive north before the roads close.")
+                ),
+                (
+                    Segment::from_millis(41_040, 44_920).unwrap(),
+                    "SPEAKER_01",
+                    Some("That works for me, thanks.")
+                ),
+            ]
+        );
+        // A name of two words that comes back whole, a one-word label, and tab-separated
+        // labels stay whole labels, with no note.
+        for text in [
+            "0 1 Ana María\n1 2 Bo\n2 3 Ana María\n",
+            "0 1 speech\n2 3 speech\n",
+            "0\t1\tAna said hello there today\n1\t2\tAna said goodbye to them\n",
+        ] {
+            let out = read_text(text);
+            assert!(out.warnings.is_empty(), "{text:?}: {:?}", out.warnings);
+            let t = out.corpus.get("recording").unwrap();
+            assert!(t.utterances().all(|u| u.content.is_none()), "{text:?}");
+        }
+        let out = read_text("0 1 Ana María\n1 2 Bo\n2 3 Ana María\n");
+        let names: Vec<_> = spans_and_speakers(&out).into_iter().map(|(_, n)| n).collect();
+        assert_eq!(names, vec!["Ana María", "Bo", "Ana María"]);
     }
 
     /// A point label (start = end) is dropped, and so is its label as a speaker when it has no

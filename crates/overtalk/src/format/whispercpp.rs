@@ -25,7 +25,9 @@
 //!   neither, every segment goes to the placeholder with one `missing-speaker` warning, as a
 //!   transcript to lay on detected speakers (`--words`).
 //! - A segment without a readable time is dropped with a `missing-time` warning naming its
-//!   line and column.
+//!   line and column. A segment whose `text` is empty and which has no words (the empty last
+//!   segment, at 0 ms, that `-ml 1` output ends with) holds no speech: dropped, with one
+//!   `skipped` warning at the first.
 //!
 //! overtalk does not write whisper.cpp JSON: WhisperX JSON and the caption formats carry the
 //! same content and are read by more tools.
@@ -174,6 +176,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let turns = transcription.iter().any(|s| s.speaker_turn_next.is_some());
     let mut b = TranscriptBuilder::new();
     let mut warned_missing = false;
+    let mut warned_empty = false;
     let mut turn = 0usize;
     if turns && !diarized {
         warn(
@@ -232,6 +235,20 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         };
         let text = s.text.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned);
         let words = words_of(&s.tokens);
+        if s.text.is_some() && text.is_none() && words.is_empty() {
+            // `"text": ""` (whisper.cpp's last segment when `-ml` splits the words, at 0 ms):
+            // nothing was said there.
+            if !warned_empty {
+                warned_empty = true;
+                warn(
+                    ctx,
+                    WarningKind::Skipped,
+                    pos,
+                    format!("segment {k} has an empty `text`: no one's speech; dropped, and every later one like it"),
+                )?;
+            }
+            continue;
+        }
         let content = (text.is_some() || !words.is_empty()).then_some(Content { text, words });
         if let Some(seg) = ctx.segment(start, end, pos.map_or(0, |p| p.0), pos.map(|p| p.1))? {
             b.add(seg, &speaker, content);
@@ -245,6 +262,33 @@ mod tests {
     use super::*;
     use crate::format::{read_str, sniff, ReadOptions};
     use crate::model::Segment;
+
+    /// `-ml 1` output (a word a segment) ends with an empty segment at 0 ms: no speech, not a
+    /// cue of nothing at the start of the recording.
+    #[test]
+    fn a_segment_with_empty_text_is_no_speech() {
+        let text = r#"{"transcription": [
+            {"offsets": {"from": 20, "to": 450}, "text": " Tu"},
+            {"offsets": {"from": 450, "to": 1360}, "text": " sais"},
+            {"offsets": {"from": 0, "to": 20}, "text": ""}
+        ]}"#;
+        let out = read_str(text, Format::WhisperCpp, &ReadOptions::default()).unwrap();
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert_eq!(
+            w,
+            vec![(WarningKind::MissingSpeaker, Some(2)), (WarningKind::Skipped, Some(4))]
+        );
+        let t = out.corpus.get("recording").unwrap();
+        let u: Vec<_> =
+            t.utterances().map(|u| (u.segment, u.content.and_then(|c| c.text.clone()))).collect();
+        assert_eq!(
+            u,
+            vec![
+                (Segment::from_millis(20, 450).unwrap(), Some("Tu".to_owned())),
+                (Segment::from_millis(450, 1360).unwrap(), Some("sais".to_owned())),
+            ]
+        );
+    }
 
     const PLAIN: &str = r#"{
 	"systeminfo": "AVX = 1 | AVX2 = 1",
